@@ -1,0 +1,257 @@
+// Package analyze holds the analysis: the graph of each workflow and the call
+// graph across the analysis set, the attempt model, the rule, pass and
+// finding types, and the filters that run after the rules. It does no I/O.
+package analyze
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Severity is how loud a finding is; the values are SARIF's levels.
+type Severity int
+
+const (
+	Note Severity = iota + 1
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Note:
+		return "note"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return "none"
+}
+
+// ParseSeverity reads "error", "warning" or "note".
+func ParseSeverity(s string) (Severity, bool) {
+	switch s {
+	case "note":
+		return Note, true
+	case "warning":
+		return Warning, true
+	case "error":
+		return Error, true
+	}
+	return 0, false
+}
+
+// Confidence is how sure a rule is that a finding is real.
+type Confidence int
+
+const (
+	Low Confidence = iota + 1
+	Medium
+	High
+)
+
+func (c Confidence) String() string {
+	switch c {
+	case Low:
+		return "low"
+	case Medium:
+		return "medium"
+	case High:
+		return "high"
+	}
+	return "none"
+}
+
+// ParseConfidence reads "low", "medium" or "high".
+func ParseConfidence(s string) (Confidence, bool) {
+	switch s {
+	case "low":
+		return Low, true
+	case "medium":
+		return Medium, true
+	case "high":
+		return High, true
+	}
+	return 0, false
+}
+
+// Scope says what a rule's Run sees.
+type Scope int
+
+const (
+	// PerWorkflow rules run once per workflow (the default).
+	PerWorkflow Scope = iota
+	// PerFile rules run once per input file, with Pass.Workflow nil.
+	PerFile
+)
+
+// Rule is one check. Rules live in package rules, one file each.
+type Rule struct {
+	ID    string // RS + 3 digits; the first digit is the category
+	Name  string // kebab-case slug; flags accept it like the ID
+	Title string // one line, at most 60 characters, no period
+	Doc   string // why it matters
+	Bad   string // a workflow (JSON, abridged) that fires
+	Good  string // the same workflow fixed
+	Fix   string // what to do, starting with a verb
+	// Severity and Confidence are the defaults; a finding may differ.
+	Severity   Severity
+	Confidence Confidence
+	Tags       []string
+	Scope      Scope
+	Run        func(*Pass)
+}
+
+// HelpURI is where the rule's documentation lives; derived, never typed.
+func (r *Rule) HelpURI() string { return HelpURI(r.ID) }
+
+// HelpURI returns the documentation URL of a rule ID.
+func HelpURI(id string) string {
+	return "https://github.com/stormcheck/stormcheck/blob/main/docs/rules.md#" + strings.ToLower(id)
+}
+
+// Related is a secondary place that explains a finding.
+type Related struct {
+	File    string            `json:"file"`
+	Pos     n8nschema.Pos     `json:"-"`
+	Message string            `json:"message"`
+	Source  *n8nschema.Source `json:"-"`
+}
+
+// Finding is one reported problem. It carries its rule's ID, name and URL so
+// that renderers never need the rules package.
+type Finding struct {
+	RuleID     string
+	RuleName   string
+	RuleTitle  string
+	URL        string
+	Severity   Severity
+	Confidence Confidence
+	File       string
+	Source     *n8nschema.Source
+	Pos        n8nschema.Pos
+	Workflow   string
+	WorkflowID string
+	Node       string
+	Message    string
+	Fix        string
+	// Detail tells apart findings of one rule on one node; with the rule,
+	// workflow and node it makes the fingerprint. It never holds positions.
+	Detail      string
+	Related     []Related
+	Chain       []Factor
+	Fingerprint string
+}
+
+// Diagnostic is what a rule reports; the pass fills in the rest.
+type Diagnostic struct {
+	Node     *n8nschema.Node // nil for workflow- or file-level findings
+	Pos      n8nschema.Pos   // zero: the node's position, else the workflow's
+	Message  string
+	Detail   string
+	Severity Severity // zero: the rule's default
+	// Confidence zero: the rule's default.
+	Confidence Confidence
+	Fix        string // empty: the rule's Fix
+	Related    []Related
+	Chain      []Factor
+}
+
+// Pass is what one rule sees of one workflow (or one file).
+type Pass struct {
+	Rule     *Rule
+	File     *n8nschema.File
+	Workflow *n8nschema.Workflow
+	Set      *Set
+	Options  *Options
+	out      *[]Finding
+}
+
+// Report records a finding.
+func (p *Pass) Report(d Diagnostic) {
+	r := p.Rule
+	f := Finding{
+		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
+		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
+		File: p.File.Source.Name, Source: p.File.Source, Pos: d.Pos,
+		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain,
+	}
+	if w := p.Workflow; w != nil {
+		f.Workflow, f.WorkflowID = w.Name, w.ID
+		if !f.Pos.IsValid() {
+			f.Pos = w.Pos
+		}
+	}
+	if n := d.Node; n != nil {
+		f.Node = n.Name
+		if !f.Pos.IsValid() {
+			f.Pos = n.Pos
+		}
+	}
+	*p.out = append(*p.out, f)
+}
+
+// Reportf reports a finding on a node at pos (zero pos: the node's).
+func (p *Pass) Reportf(n *n8nschema.Node, pos n8nschema.Pos, format string, args ...any) {
+	p.Report(Diagnostic{Node: n, Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// Run runs every rule over every file and workflow of the set and returns
+// the findings sorted by file, position and rule, without duplicates.
+func Run(set *Set, rules []*Rule) []Finding {
+	var all []Finding
+	for _, f := range set.Files {
+		for _, r := range rules {
+			if r.Scope == PerFile {
+				r.Run(&Pass{Rule: r, File: f, Set: set, Options: &set.Options, out: &all})
+			}
+		}
+		for _, w := range f.Workflows {
+			for _, r := range rules {
+				if r.Scope == PerWorkflow {
+					r.Run(&Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options, out: &all})
+				}
+			}
+		}
+	}
+	for i := range all {
+		all[i].Fingerprint = Fingerprint(&all[i])
+	}
+	SortFindings(all)
+	return slices.CompactFunc(all, func(a, b Finding) bool {
+		return a.Fingerprint == b.Fingerprint && a.File == b.File && a.Pos == b.Pos && a.Message == b.Message
+	})
+}
+
+// SortFindings orders findings by file, line, column, rule, node, message.
+func SortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			strings.Compare(a.File, b.File),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col),
+			strings.Compare(a.RuleID, b.RuleID),
+			strings.Compare(a.Node, b.Node),
+			strings.Compare(a.Message, b.Message),
+		)
+	})
+}
+
+// Fingerprint identifies a finding across edits that move nodes around:
+// rule, workflow (id, else file and name), node name and detail; never a
+// line number or canvas position.
+func Fingerprint(f *Finding) string {
+	wf := f.WorkflowID
+	if wf == "" {
+		wf = f.File + "\x00" + f.Workflow
+	}
+	h := sha256.Sum256([]byte(f.RuleID + "\x00" + wf + "\x00" + f.Node + "\x00" + f.Detail))
+	return hex.EncodeToString(h[:8])
+}

@@ -1,0 +1,136 @@
+// Package cmd is stormcheck's command line: cobra commands, inputs (files,
+// folders, globs, stdin), configuration and exit codes.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, the same for every format (DESIGN.md §1).
+const (
+	ExitOK       = 0 // nothing at or above --fail-on
+	ExitFindings = 1 // findings at or above --fail-on
+	ExitUsage    = 2 // bad flag, argument or config; no workflow in the inputs
+	ExitFailure  = 3 // I/O or internal error
+)
+
+// version is stamped by the release build (-ldflags -X).
+var version = ""
+
+// Version returns stormcheck's version: the stamped one, else the module
+// version `go install …@vX` records, else "dev".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// IO is what a command reads and writes; tests supply their own.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	// OutIsTTY and ErrIsTTY say whether stdout/stderr are terminals.
+	OutIsTTY bool
+	ErrIsTTY bool
+	// Getwd is the working folder inputs and config are relative to.
+	Getwd func() (string, error)
+}
+
+// Main runs stormcheck with the process's stdin and environment.
+func Main(args []string, stdout, stderr io.Writer) int {
+	return Run(args, &IO{
+		In: os.Stdin, Out: stdout, Err: stderr, Getenv: os.Getenv,
+		OutIsTTY: isTerminal(stdout), ErrIsTTY: isTerminal(stderr), Getwd: os.Getwd,
+	})
+}
+
+// usageError is a bad flag, argument or config: exit 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// findingsError says findings reached --fail-on: exit 1, nothing to print.
+var errFindings = errors.New("findings at or above --fail-on")
+
+// Run runs stormcheck with the given I/O and returns the exit code.
+func Run(args []string, io *IO) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(io.Err, "stormcheck: internal error: %v\n%s", r, debug.Stack())
+			code = ExitFailure
+		}
+	}()
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.Execute()
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errFindings):
+		return ExitFindings
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(io.Err, "stormcheck: %v\n", err)
+		return ExitUsage
+	}
+	fmt.Fprintf(io.Err, "stormcheck: %v\n", err)
+	return ExitFailure
+}
+
+func newRootCmd(io *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "stormcheck",
+		Short: "Audit n8n workflows for retry storms",
+		Long: `stormcheck audits exported n8n workflows. It builds the node graph and the call graph between
+workflows, computes the worst-case wire attempts of every external call once node retries, SDK retries,
+agent loops, sub-workflows, error workflows and self-triggers multiply, and reports what makes a retry
+storm possible, each finding with its place in the JSON and a fix.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Version:       Version(),
+	}
+	// stdout carries only reports; help and errors go to stderr, except help asked for.
+	root.SetErr(io.Err)
+	root.SetOut(io.Out)
+	root.SetIn(io.In)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+	})
+	root.SetVersionTemplate("stormcheck {{.Version}}\n")
+	root.AddCommand(
+		newAuditCmd(io, nil),
+		newRulesCmd(io),
+		newVersionCmd(io),
+	)
+	return root
+}
+
+func newVersionCmd(io *IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print stormcheck's version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(io.Out, "stormcheck %s\n", Version())
+			return err
+		},
+	}
+}

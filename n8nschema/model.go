@@ -1,0 +1,159 @@
+package n8nschema
+
+// File is one parsed input and every workflow it holds.
+type File struct {
+	Source    *Source
+	Workflows []*Workflow
+	// Problems found outside any workflow: invalid JSON, no workflow shape.
+	Problems []Problem
+	// Explicit is true when the input was named on the command line rather
+	// than found while walking a folder; it decides how loud RS002 is.
+	Explicit bool
+}
+
+// Workflow is one n8n workflow: the graph n8n would run.
+type Workflow struct {
+	Source *Source
+	// Path is the gjson path of the workflow object in its source ("" when
+	// the file is the workflow, "data.3" in an API page, "0" in an array).
+	Path string
+	// Ordinal is the workflow's index among the workflows of its source.
+	Ordinal int
+	ID      string
+	Name    string
+	Active  bool
+	// Published is true when nodes and connections were read from
+	// activeVersion: n8n 2.x runs the published version in production
+	// (cli/src/workflow-execute-additional-data.ts getPublishedWorkflowData).
+	Published bool
+	// DraftDiffers is true when the draft (top-level nodes/connections)
+	// differs from the published version that was audited.
+	DraftDiffers bool
+
+	Nodes       []*Node
+	Connections []Connection
+	Settings    Settings
+	// Pos is where the workflow begins: its "name" key, else the object.
+	Pos      Pos
+	Value    Value
+	Problems []Problem
+
+	byName map[string]*Node
+}
+
+// Node returns the node of that name (the first one when names repeat).
+func (w *Workflow) Node(name string) *Node { return w.byName[name] }
+
+// Label names the workflow for people: its name, else its id, else "".
+func (w *Workflow) Label() string {
+	if w.Name != "" {
+		return w.Name
+	}
+	return w.ID
+}
+
+// Node is one node of a workflow, with the node-level settings n8n's
+// executor reads (n8n-semantics.md §1.2).
+type Node struct {
+	// Index is the node's position in the workflow's nodes array.
+	Index       int
+	ID          string
+	Name        string
+	Type        string
+	TypeVersion float64
+	Disabled    bool
+	Notes       string
+
+	RetryOnFail bool
+	// MaxTries and WaitBetweenTries are kept raw: their absence, 0 and
+	// out-of-range values mean different things to different executors.
+	MaxTries         Value
+	WaitBetweenTries Value
+	OnError          string
+	ContinueOnFail   bool
+	ExecuteOnce      bool
+	AlwaysOutputData bool
+	WebhookID        string
+	// Credentials lists the credential types the node uses.
+	Credentials []string
+
+	// Pos is the node's "name" key (or the node object when it has none).
+	Pos Pos
+	// Value is the whole node object.
+	Value  Value
+	params Value
+}
+
+// Param returns a parameter by gjson path below "parameters".
+func (n *Node) Param(path string) (Value, bool) {
+	v := n.params.Get(path)
+	return v, v.Exists()
+}
+
+// Params returns the whole "parameters" object.
+func (n *Node) Params() Value { return n.params }
+
+// Field returns a top-level key of the node object ("retryOnFail").
+func (n *Node) Field(key string) Value { return n.Value.Get(key) }
+
+// IsSticky reports whether the node is a canvas sticky note.
+func (n *Node) IsSticky() bool { return n.Type == "n8n-nodes-base.stickyNote" }
+
+// ContinuesOnFail reports whether a failure lets the workflow go on
+// (base-execute-context.ts continueOnFail: onError wins over the legacy flag).
+func (n *Node) ContinuesOnFail() bool {
+	if n.OnError != "" {
+		return n.OnError == "continueRegularOutput" || n.OnError == "continueErrorOutput"
+	}
+	return n.ContinueOnFail
+}
+
+// Connection is one edge of the connections object: output Output of type
+// FromType on node From feeds input ToIndex of type ToType on node To.
+type Connection struct {
+	From     string
+	FromType string
+	Output   int
+	To       string
+	ToType   string
+	ToIndex  int
+	Pos      Pos
+}
+
+// Settings are the workflow settings the analysis reads.
+type Settings struct {
+	// ErrorWorkflow is the id of the workflow n8n runs when an execution fails.
+	ErrorWorkflow      string
+	ErrorWorkflowValue Value
+	// ExecutionTimeout in seconds; 0 when absent or -1 (unlimited by default,
+	// EXECUTIONS_TIMEOUT=-1 in @n8n/config executions.config.ts).
+	ExecutionTimeout      float64
+	ExecutionTimeoutValue Value
+	CallerPolicy          string
+	ExecutionOrder        string
+	Value                 Value
+}
+
+// ProblemKind classifies what is wrong with an input.
+type ProblemKind int
+
+const (
+	// InvalidJSON: the file is empty, does not parse, or has data after the value.
+	InvalidJSON ProblemKind = iota + 1
+	// NotWorkflow: valid JSON without a workflow shape.
+	NotWorkflow
+	// BrokenConnection: a connection names a missing node, or a slot, node
+	// or connections object has the wrong shape.
+	BrokenConnection
+	// DuplicateName: two nodes share a name; connections cannot tell them apart.
+	DuplicateName
+)
+
+// Problem is something wrong with the input itself. Rules RS001–RS004 turn
+// problems into findings.
+type Problem struct {
+	Kind    ProblemKind
+	Pos     Pos
+	Node    string
+	Message string
+}

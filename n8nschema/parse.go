@@ -1,0 +1,434 @@
+package n8nschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Parse reads one input and returns every workflow it holds, in the shapes
+// of DESIGN.md §3 and n8n-semantics.md §2.6: a workflow object, an array of
+// workflows (export:workflow --all), an API list page {data, nextCursor},
+// and template wrappers {workflow:{...}} / {workflow:{workflow:{...}}}.
+// It never fails: what is wrong with the input comes back as Problems.
+func Parse(src *Source) *File {
+	f := &File{Source: src}
+	body, base := src.Src, 0
+	if hasBOM(body) {
+		body, base = body[3:], 3
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		f.Problems = append(f.Problems, Problem{Kind: InvalidJSON, Pos: src.PosAt(0, ""),
+			Message: "file is empty; expected an n8n workflow JSON object"})
+		return f
+	}
+	if !gjson.ValidBytes(body) {
+		end, p, ok := firstValue(src, body, base)
+		f.Problems = append(f.Problems, p)
+		if !ok {
+			return f
+		}
+		body = body[:end] // audit the valid value before the trailing data
+	}
+	root := Value{r: gjson.ParseBytes(body), src: src, base: base}
+	p := parser{f: f}
+	p.shape(root, true)
+	return f
+}
+
+// firstValue explains why body is not valid JSON. When a valid value is
+// followed by trailing data (a title pasted after the closing brace), it
+// returns the end of that value so the workflow can still be audited.
+func firstValue(src *Source, body []byte, base int) (end int, p Problem, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var raw json.RawMessage
+	err := dec.Decode(&raw)
+	if err == nil {
+		end = int(dec.InputOffset())
+		off := end
+		for off < len(body) && isSpace(body[off]) {
+			off++
+		}
+		return end, Problem{Kind: InvalidJSON, Pos: src.PosAt(base+off, ""),
+			Message: fmt.Sprintf("unexpected data after the JSON value: %s", quoteSnippet(body[off:]))}, true
+	}
+	var se *json.SyntaxError
+	off := len(body)
+	msg := err.Error()
+	if errors.As(err, &se) {
+		off = int(se.Offset)
+		// The decoder's offset is just past the offending byte.
+		if off > 0 {
+			off--
+		}
+		msg = se.Error()
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of file"
+	}
+	if off > len(body) {
+		off = len(body)
+	}
+	return 0, Problem{Kind: InvalidJSON, Pos: src.PosAt(base+off, ""), Message: "invalid JSON: " + msg}, false
+}
+
+func quoteSnippet(b []byte) string {
+	s := string(b)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	if len([]rune(s)) > 40 {
+		s = string([]rune(s)[:40]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+type parser struct {
+	f *File
+}
+
+func (p *parser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
+	p.f.Problems = append(p.f.Problems, Problem{Kind: k, Pos: pos, Node: node, Message: fmt.Sprintf(format, args...)})
+}
+
+// shape finds the workflows in v. top is true for the root of the file.
+func (p *parser) shape(v Value, top bool) {
+	switch v.Kind() {
+	case Array:
+		elems := v.Elems()
+		found := 0
+		for _, e := range elems {
+			if p.workflowIn(e) {
+				found++
+			}
+		}
+		if found == 0 {
+			p.problem(NotWorkflow, v.ValuePos(), "", "array of %d %s holds no n8n workflow (expected objects with \"nodes\" and \"connections\")",
+				len(elems), plural(len(elems), "element", "elements"))
+		} else if found < len(elems) {
+			for _, e := range elems {
+				if !looksLikeWorkflow(e) {
+					p.problem(NotWorkflow, e.ValuePos(), "", "array element %s is not an n8n workflow; skipped", lastElem(e.path))
+				}
+			}
+		}
+	case Object:
+		if p.workflowIn(v) {
+			return
+		}
+		p.problem(NotWorkflow, v.ValuePos(), "", "%s", describeNonWorkflow(v))
+	default:
+		p.problem(NotWorkflow, v.ValuePos(), "", "a JSON %s is not an n8n workflow", kindName(v.Kind()))
+	}
+}
+
+// workflowIn reads the workflow(s) inside v if it has a known shape.
+func (p *parser) workflowIn(v Value) bool {
+	if v.Kind() != Object {
+		return false
+	}
+	nodes, conns := v.Get("nodes"), v.Get("connections")
+	switch {
+	case nodes.Kind() == Array && (conns.Kind() == Object || conns.Kind() == Array):
+		p.workflow(v)
+		return true
+	case v.Get("data").Kind() == Array && !nodes.Exists():
+		// A public API list page: {data: [...], nextCursor}.
+		any := false
+		for _, e := range v.Get("data").Elems() {
+			if p.workflowIn(e) {
+				any = true
+			} else {
+				p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.path))
+			}
+		}
+		return any || len(v.Get("data").Elems()) == 0 && v.Get("nextCursor").Exists()
+	case v.Get("workflow").Kind() == Object && !nodes.Exists():
+		// Template gallery wrappers nest the workflow once or twice.
+		return p.workflowIn(v.Get("workflow"))
+	}
+	return false
+}
+
+func looksLikeWorkflow(v Value) bool {
+	if v.Kind() != Object {
+		return false
+	}
+	if v.Get("nodes").Kind() == Array {
+		return true
+	}
+	if w := v.Get("workflow"); w.Kind() == Object {
+		return looksLikeWorkflow(w)
+	}
+	return false
+}
+
+func describeNonWorkflow(v Value) string {
+	nodes, conns := v.Get("nodes"), v.Get("connections")
+	switch {
+	case nodes.Kind() == Array && v.Get("edges").Exists():
+		return "object has \"nodes\" and \"edges\" but no \"connections\": this looks like another tool's format (a Flowise chatflow?), not an n8n workflow"
+	case nodes.Kind() == Array:
+		return "object has \"nodes\" but no \"connections\" object; not an n8n workflow"
+	case nodes.Exists():
+		return fmt.Sprintf("\"nodes\" is a JSON %s, expected an array; not an n8n workflow", kindName(nodes.Kind()))
+	case conns.Exists():
+		return "object has \"connections\" but no \"nodes\" array; not an n8n workflow"
+	}
+	var keys []string
+	v.Each(func(k string, _ Value) bool {
+		keys = append(keys, strconv.Quote(k))
+		return len(keys) < 6
+	})
+	if len(keys) == 0 {
+		return "empty object is not an n8n workflow (expected \"nodes\" and \"connections\")"
+	}
+	return fmt.Sprintf("object with keys %s is not an n8n workflow (expected \"nodes\" and \"connections\")", strings.Join(keys, ", "))
+}
+
+func (p *parser) workflow(v Value) {
+	w := &Workflow{Source: p.f.Source, Path: v.path, Ordinal: len(p.f.Workflows), Value: v}
+	w.ID = v.Get("id").Str()
+	w.Name = v.Get("name").Str()
+	w.Active = v.Get("active").True()
+	if name := v.Get("name"); name.Exists() {
+		w.Pos = name.Pos()
+	} else {
+		w.Pos = v.ValuePos()
+	}
+	nodes, conns := v.Get("nodes"), v.Get("connections")
+	// n8n 2.x runs the published version (activeVersion) in production.
+	if av := v.Get("activeVersion"); av.Kind() == Object && av.Get("nodes").Kind() == Array {
+		w.Published = true
+		w.DraftDiffers = av.Get("nodes").Raw() != nodes.Raw() || av.Get("connections").Raw() != conns.Raw()
+		nodes, conns = av.Get("nodes"), av.Get("connections")
+	}
+	wp := &wfParser{p: p, w: w}
+	wp.nodes(nodes)
+	wp.connections(conns)
+	wp.settings(v.Get("settings"))
+	p.f.Workflows = append(p.f.Workflows, w)
+}
+
+type wfParser struct {
+	p *parser
+	w *Workflow
+}
+
+func (wp *wfParser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
+	wp.w.Problems = append(wp.w.Problems, Problem{Kind: k, Pos: pos, Node: node, Message: fmt.Sprintf(format, args...)})
+}
+
+func (wp *wfParser) nodes(nodes Value) {
+	w := wp.w
+	elems := nodes.Elems()
+	w.Nodes = make([]*Node, 0, len(elems))
+	w.byName = make(map[string]*Node, len(elems))
+	for i, e := range elems {
+		if e.Kind() != Object {
+			if e.Kind() != Null {
+				wp.problem(BrokenConnection, e.ValuePos(), "", "nodes[%d] is a JSON %s, expected a node object; skipped", i, kindName(e.Kind()))
+			}
+			continue
+		}
+		n := &Node{Index: i, Value: e}
+		var namePos Pos
+		e.Each(func(k string, f Value) bool {
+			switch k {
+			case "id":
+				n.ID = f.Str()
+			case "name":
+				if f.Kind() == String || f.Kind() == Number {
+					n.Name = f.Str()
+				}
+				namePos = f.Pos()
+			case "type":
+				n.Type = f.Str()
+			case "typeVersion":
+				n.TypeVersion, _ = f.Num()
+			case "disabled":
+				n.Disabled = f.True()
+			case "notes":
+				n.Notes = f.Str()
+			case "retryOnFail":
+				n.RetryOnFail = f.True()
+			case "maxTries":
+				n.MaxTries = f
+			case "waitBetweenTries":
+				n.WaitBetweenTries = f
+			case "onError":
+				n.OnError = f.Str()
+			case "continueOnFail":
+				n.ContinueOnFail = f.True()
+			case "executeOnce":
+				n.ExecuteOnce = f.True()
+			case "alwaysOutputData":
+				n.AlwaysOutputData = f.True()
+			case "webhookId":
+				n.WebhookID = f.Str()
+			case "parameters":
+				n.params = f
+			case "credentials":
+				f.Each(func(ct string, _ Value) bool {
+					n.Credentials = append(n.Credentials, ct)
+					return true
+				})
+				sort.Strings(n.Credentials)
+			}
+			return true
+		})
+		if !n.params.Exists() {
+			n.params = e.Get("parameters")
+		}
+		n.Pos = namePos
+		if !n.Pos.IsValid() {
+			n.Pos = e.ValuePos()
+		}
+		if n.Name == "" {
+			if !n.IsSticky() {
+				wp.problem(BrokenConnection, n.Pos, "", "nodes[%d] (%s) has no name; no connection can reach it", i, orUnknown(n.Type))
+			}
+			w.Nodes = append(w.Nodes, n)
+			continue
+		}
+		if first := w.byName[n.Name]; first != nil {
+			wp.problem(DuplicateName, n.Pos, n.Name, "node name %q is used by nodes[%d] and nodes[%d]; connections are keyed by name, so n8n cannot tell them apart",
+				n.Name, first.Index, i)
+		} else {
+			w.byName[n.Name] = n
+		}
+		w.Nodes = append(w.Nodes, n)
+	}
+}
+
+func (wp *wfParser) connections(conns Value) {
+	w := wp.w
+	switch conns.Kind() {
+	case Object:
+	case Missing, Null:
+		return
+	default:
+		wp.problem(BrokenConnection, conns.Pos(), "", "\"connections\" is a JSON %s, expected an object keyed by source node name; no connection was read", kindName(conns.Kind()))
+		return
+	}
+	ids := map[string]string{}
+	for _, n := range w.Nodes {
+		if n.ID != "" {
+			ids[n.ID] = n.Name
+		}
+	}
+	conns.Each(func(from string, byType Value) bool {
+		if w.byName[from] == nil {
+			if name, ok := ids[from]; ok {
+				wp.problem(BrokenConnection, byType.Pos(), "", "connections are keyed by node id %q (node %q); n8n keys them by node name, so this edge is ignored", from, name)
+			} else {
+				wp.problem(BrokenConnection, byType.Pos(), "", "connections name source node %q, which does not exist", from)
+			}
+			return true
+		}
+		if byType.Kind() != Object {
+			wp.problem(BrokenConnection, byType.Pos(), from, "connections of %q are a JSON %s, expected an object keyed by connection type", from, kindName(byType.Kind()))
+			return true
+		}
+		byType.Each(func(typ string, outputs Value) bool {
+			if outputs.Kind() != Array {
+				if outputs.Kind() != Null {
+					wp.problem(BrokenConnection, outputs.Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
+				}
+				return true
+			}
+			for out, slot := range outputs.Elems() {
+				switch slot.Kind() {
+				case Null:
+					continue // unconnected output (n8n-semantics.md §1.4)
+				case Object:
+					// A single connection where a list belongs: read it, but say so.
+					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
+					wp.edge(from, typ, out, slot)
+				case Array:
+					for _, c := range slot.Elems() {
+						wp.edge(from, typ, out, c)
+					}
+				default:
+					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
+				}
+			}
+			return true
+		})
+		return true
+	})
+}
+
+func (wp *wfParser) edge(from, typ string, out int, c Value) {
+	if c.Kind() == Null {
+		return
+	}
+	to := c.Get("node")
+	if c.Kind() != Object || to.Kind() != String {
+		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
+		return
+	}
+	if wp.w.byName[to.Str()] == nil {
+		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
+		return
+	}
+	toType := c.Get("type").Str()
+	if toType == "" {
+		toType = typ
+	}
+	idx, _ := c.Get("index").Num()
+	wp.w.Connections = append(wp.w.Connections, Connection{
+		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx), Pos: c.ValuePos(),
+	})
+}
+
+func (wp *wfParser) settings(s Value) {
+	st := &wp.w.Settings
+	st.Value = s
+	if s.Kind() != Object {
+		return
+	}
+	if ew := s.Get("errorWorkflow"); ew.Kind() == String || ew.Kind() == Number {
+		st.ErrorWorkflow = strings.TrimSpace(ew.Str())
+		st.ErrorWorkflowValue = ew
+	}
+	if et := s.Get("executionTimeout"); et.Exists() {
+		st.ExecutionTimeoutValue = et
+		if sec, ok := et.Num(); ok && sec > 0 {
+			st.ExecutionTimeout = sec
+		}
+	}
+	st.CallerPolicy = s.Get("callerPolicy").Str()
+	st.ExecutionOrder = s.Get("executionOrder").Str()
+}
+
+func kindName(k Kind) string {
+	return [...]string{"missing value", "null", "boolean", "number", "string", "array", "object"}[k]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "no type"
+	}
+	return s
+}
+
+func lastElem(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}

@@ -1,0 +1,160 @@
+// Package n8nschema is the typed model of exported n8n workflows: every input
+// shape n8n and its users produce, every node and parameter with the source
+// position it came from, and the node catalog that says what each node type
+// does to the outside world.
+//
+// It parses each file once with gjson, walks the nodes once, and hands out
+// typed values; rules never touch JSON themselves (they use Node.Param).
+package n8nschema
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Pos is a place in a source file: 1-based line and rune column, the byte
+// offset, and the gjson path of the value (usable with jq after swapping
+// separators). A zero Line means the position is unknown.
+type Pos struct {
+	Line   int    `json:"line"`
+	Col    int    `json:"column"`
+	Offset int    `json:"-"`
+	Path   string `json:"path,omitempty"`
+}
+
+// IsValid reports whether the position points somewhere.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+func (p Pos) String() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
+}
+
+// Source is one input: a file, stdin, or a workflow fetched from an API.
+type Source struct {
+	// Name is what reports show: a slash-separated path relative to the
+	// working folder, "<stdin>", or an n8n:// location.
+	Name string
+	Src  []byte
+
+	once       sync.Once
+	lineStarts []int
+}
+
+// NewSource wraps the bytes of one input.
+func NewSource(name string, src []byte) *Source {
+	return &Source{Name: name, Src: src}
+}
+
+func (s *Source) index() {
+	s.once.Do(func() {
+		s.lineStarts = make([]int, 1, len(s.Src)/32+1)
+		for i, b := range s.Src {
+			if b == '\n' {
+				s.lineStarts = append(s.lineStarts, i+1)
+			}
+		}
+	})
+}
+
+// PosAt converts a byte offset into a position.
+func (s *Source) PosAt(off int, path string) Pos {
+	if off < 0 || off > len(s.Src) {
+		return Pos{Path: path}
+	}
+	s.index()
+	i := sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > off }) - 1
+	start := s.lineStarts[i]
+	col := utf8.RuneCount(s.Src[start:off]) + 1
+	if i == 0 && hasBOM(s.Src) && off >= 3 {
+		col-- // the byte-order mark is not a column an editor shows
+	}
+	return Pos{Line: i + 1, Col: col, Offset: off, Path: path}
+}
+
+// Line returns the text of a 1-based line without its line ending.
+func (s *Source) Line(n int) string {
+	s.index()
+	if n < 1 || n > len(s.lineStarts) {
+		return ""
+	}
+	start := s.lineStarts[n-1]
+	end := len(s.Src)
+	if n < len(s.lineStarts) {
+		end = s.lineStarts[n] - 1
+	}
+	line := string(s.Src[start:end])
+	line = strings.TrimSuffix(line, "\r")
+	if n == 1 {
+		line = strings.TrimPrefix(line, "\ufeff")
+	}
+	return line
+}
+
+func hasBOM(b []byte) bool {
+	return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF
+}
+
+// keyStart returns the offset of the opening quote of the object key whose
+// value starts at off, or off itself when the value is not an object member.
+// Findings point at `"retryOnFail": true`, not at `true`.
+func keyStart(src []byte, off int) int {
+	i := off - 1
+	for i >= 0 && isSpace(src[i]) {
+		i--
+	}
+	if i < 0 || src[i] != ':' {
+		return off
+	}
+	i--
+	for i >= 0 && isSpace(src[i]) {
+		i--
+	}
+	if i < 0 || src[i] != '"' {
+		return off
+	}
+	for j := i - 1; j >= 0; j-- {
+		if src[j] != '"' {
+			continue
+		}
+		// A quote preceded by an odd number of backslashes is escaped.
+		n := 0
+		for k := j - 1; k >= 0 && src[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j
+		}
+	}
+	return off
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// escapeKey escapes a key for use as one component of a gjson path.
+func escapeKey(k string) string {
+	if !strings.ContainsAny(k, `.*?|#@\!=<>%"`) && k != "" {
+		return k
+	}
+	var b strings.Builder
+	for _, r := range k {
+		switch r {
+		case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%', '"':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func joinPath(prefix, elem string) string {
+	if prefix == "" {
+		return elem
+	}
+	return prefix + "." + elem
+}

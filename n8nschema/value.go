@@ -1,0 +1,166 @@
+package n8nschema
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Kind is the JSON type of a Value.
+type Kind int
+
+const (
+	Missing Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// Value is one JSON value of a workflow with its place in the source. Rules
+// read parameters only through Values, so position arithmetic lives here.
+type Value struct {
+	r    gjson.Result
+	src  *Source
+	base int // offset of the parsed slice inside src.Src
+	path string
+}
+
+// Exists reports whether the value is present (null counts as present).
+func (v Value) Exists() bool { return v.r.Exists() }
+
+// Kind returns the JSON type.
+func (v Value) Kind() Kind {
+	switch v.r.Type {
+	case gjson.Null:
+		if !v.r.Exists() {
+			return Missing
+		}
+		return Null
+	case gjson.False, gjson.True:
+		return Bool
+	case gjson.Number:
+		return Number
+	case gjson.String:
+		return String
+	}
+	if v.r.IsArray() {
+		return Array
+	}
+	if v.r.IsObject() {
+		return Object
+	}
+	return Missing
+}
+
+// Str returns a string value as is, and other scalars in their JSON text.
+func (v Value) Str() string {
+	if v.r.Type == gjson.JSON || !v.r.Exists() {
+		return ""
+	}
+	return v.r.String()
+}
+
+// Raw returns the JSON text of the value.
+func (v Value) Raw() string { return v.r.Raw }
+
+// True reports whether the value is the JSON literal true.
+func (v Value) True() bool { return v.r.Type == gjson.True }
+
+// Num returns a number, or a string holding a plain number; ok is false
+// otherwise (expressions included).
+func (v Value) Num() (float64, bool) {
+	switch v.r.Type {
+	case gjson.Number:
+		return v.r.Num, true
+	case gjson.String:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v.r.Str), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// IsExpr reports whether the value is an n8n expression (a string that
+// starts with "="; see n8n-semantics.md §1.3).
+func (v Value) IsExpr() bool {
+	return v.r.Type == gjson.String && strings.HasPrefix(v.r.Str, "=")
+}
+
+// Get returns a value below this one by gjson path ("options.maxRetries").
+func (v Value) Get(path string) Value {
+	if !v.r.IsObject() && !v.r.IsArray() {
+		return Value{src: v.src, base: v.base, path: joinPath(v.path, path)}
+	}
+	return Value{r: v.r.Get(path), src: v.src, base: v.base, path: joinPath(v.path, path)}
+}
+
+// Elems returns the elements of an array (nil for anything else).
+func (v Value) Elems() []Value {
+	if !v.r.IsArray() {
+		return nil
+	}
+	var out []Value
+	i := 0
+	v.r.ForEach(func(_, e gjson.Result) bool {
+		out = append(out, Value{r: e, src: v.src, base: v.base, path: joinPath(v.path, strconv.Itoa(i))})
+		i++
+		return true
+	})
+	return out
+}
+
+// Each calls fn for every member of an object in source order.
+func (v Value) Each(fn func(key string, val Value) bool) {
+	if !v.r.IsObject() {
+		return
+	}
+	v.r.ForEach(func(k, e gjson.Result) bool {
+		return fn(k.Str, Value{r: e, src: v.src, base: v.base, path: joinPath(v.path, escapeKey(k.Str))})
+	})
+}
+
+// Walk calls fn for every scalar below v (depth first, source order), with
+// its path relative to v. Rules use it to search free-form parameters.
+func (v Value) Walk(fn func(rel string, val Value)) {
+	v.walk("", fn)
+}
+
+func (v Value) walk(rel string, fn func(string, Value)) {
+	switch v.Kind() {
+	case Object:
+		v.Each(func(k string, e Value) bool {
+			e.walk(joinPath(rel, escapeKey(k)), fn)
+			return true
+		})
+	case Array:
+		for i, e := range v.Elems() {
+			e.walk(joinPath(rel, strconv.Itoa(i)), fn)
+		}
+	case Missing:
+	default:
+		fn(rel, v)
+	}
+}
+
+// Path is the gjson path of the value from the root of its source.
+func (v Value) Path() string { return v.path }
+
+// Pos is where the value stands: the key of an object member, else the value.
+func (v Value) Pos() Pos {
+	// gjson reports 0 for an unknown index; only the root may truly be at 0.
+	if v.src == nil || !v.r.Exists() || v.r.Index == 0 && v.path != "" {
+		return Pos{Path: v.path}
+	}
+	return v.src.PosAt(keyStart(v.src.Src, v.base+v.r.Index), v.path)
+}
+
+// ValuePos is where the value itself starts (after its key).
+func (v Value) ValuePos() Pos {
+	if v.src == nil || !v.r.Exists() {
+		return Pos{Path: v.path}
+	}
+	return v.src.PosAt(v.base+v.r.Index, v.path)
+}

@@ -1,0 +1,83 @@
+// Package report renders an analysis for people and machines: text for the
+// terminal, JSON as a versioned API, and the CI formats. It is the only
+// package that styles output.
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+// Tool identifies stormcheck in machine-readable output.
+type Tool struct {
+	Name    string
+	Version string
+}
+
+// Result is everything a renderer needs.
+type Result struct {
+	Tool     Tool
+	Set      *analyze.Set
+	Findings []analyze.Finding
+	Summary  Summary
+}
+
+// Summary counts what was read and what was found.
+type Summary struct {
+	Files     int `json:"files"`
+	Workflows int `json:"workflows"`
+	Nodes     int `json:"nodes"`
+	// SkippedFiles are JSON files met while walking a folder that hold no workflow.
+	SkippedFiles int `json:"skipped_files"`
+	Findings     int `json:"findings"`
+	Errors       int `json:"errors"`
+	Warnings     int `json:"warnings"`
+	Notes        int `json:"notes"`
+	// Ignored findings matched an ignore directive; Baselined ones are in the
+	// baseline; BelowConfidence ones were under --min-confidence.
+	Ignored         int `json:"ignored"`
+	Baselined       int `json:"baselined"`
+	BelowConfidence int `json:"below_confidence"`
+}
+
+// Count fills the finding counts of s from fs.
+func (s *Summary) Count(fs []analyze.Finding) {
+	s.Findings, s.Errors, s.Warnings, s.Notes = len(fs), 0, 0, 0
+	for _, f := range fs {
+		switch f.Severity {
+		case analyze.Error:
+			s.Errors++
+		case analyze.Warning:
+			s.Warnings++
+		case analyze.Note:
+			s.Notes++
+		}
+	}
+}
+
+// Renderer writes one format.
+type Renderer interface {
+	Render(w io.Writer, r *Result) error
+}
+
+// Formats lists the format names in the order help text shows them.
+var Formats = []string{"text", "json"}
+
+// Options tune renderers that care.
+type Options struct {
+	Color bool // ANSI styling (text)
+	TTY   bool // stdout is a terminal: summary table (text)
+}
+
+// New returns the renderer for a format name.
+func New(format string, opts Options) (Renderer, error) {
+	switch format {
+	case "text":
+		return &Text{Color: opts.Color, TTY: opts.TTY}, nil
+	case "json":
+		return JSON{}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q", format)
+}

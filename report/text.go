@@ -1,0 +1,216 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+// Text renders findings the way editors and CI annotators read them:
+// `file:line:col: severity: message [RS101 attempt-budget]`, then the JSON
+// line with a caret, the amplification chain, the fix and the help URL.
+type Text struct {
+	Color bool
+	TTY   bool
+}
+
+type textStyles struct {
+	sev            map[analyze.Severity]lipgloss.Style
+	pos, rule, dim lipgloss.Style
+	caret, gutter  lipgloss.Style
+}
+
+func (t *Text) styles(w io.Writer) textStyles {
+	r := lipgloss.NewRenderer(w)
+	if t.Color {
+		r.SetColorProfile(termenv.ANSI)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	// ANSI-16 indexes, so the user's theme picks the colours.
+	return textStyles{
+		sev: map[analyze.Severity]lipgloss.Style{
+			analyze.Error:   r.NewStyle().Foreground(lipgloss.Color("9")).Bold(true),
+			analyze.Warning: r.NewStyle().Foreground(lipgloss.Color("11")).Bold(true),
+			analyze.Note:    r.NewStyle().Foreground(lipgloss.Color("12")).Bold(true),
+		},
+		pos:    r.NewStyle().Bold(true),
+		rule:   r.NewStyle().Foreground(lipgloss.Color("8")),
+		dim:    r.NewStyle().Foreground(lipgloss.Color("8")),
+		caret:  r.NewStyle().Foreground(lipgloss.Color("10")).Bold(true),
+		gutter: r.NewStyle().Foreground(lipgloss.Color("12")),
+	}
+}
+
+// Render writes every finding and a summary.
+func (t *Text) Render(w io.Writer, r *Result) error {
+	st := t.styles(w)
+	var b strings.Builder
+	for i := range r.Findings {
+		t.finding(&b, st, &r.Findings[i])
+	}
+	t.summary(&b, st, r)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (t *Text) finding(b *strings.Builder, st textStyles, f *analyze.Finding) {
+	fmt.Fprintf(b, "%s: %s: %s %s\n",
+		st.pos.Render(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)),
+		st.sev[f.Severity].Render(f.Severity.String()),
+		Redact(f.Message),
+		st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
+	if f.Source != nil && f.Pos.IsValid() {
+		line := f.Source.Line(f.Pos.Line)
+		num := strconv.Itoa(f.Pos.Line)
+		pad := strings.Repeat(" ", len(num))
+		text, col := snippet(Redact(line), f.Pos.Col)
+		fmt.Fprintf(b, "%s %s\n", pad, st.gutter.Render("|"))
+		fmt.Fprintf(b, "%s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
+		fmt.Fprintf(b, "%s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
+	}
+	if len(f.Chain) > 0 {
+		fmt.Fprintf(b, "  = chain: %s\n", Chain(f.Chain))
+	}
+	for _, rel := range f.Related {
+		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", rel.File, rel.Pos.Line, rel.Pos.Col, Redact(rel.Message))
+	}
+	if f.Fix != "" {
+		fmt.Fprintf(b, "  = fix: %s\n", f.Fix)
+	}
+	fmt.Fprintf(b, "  = help: %s\n\n", st.dim.Render(f.URL))
+}
+
+// snippet cuts a long line (compact exports are one line) to a window
+// around col and returns the new text and the caret's column in it.
+func snippet(line string, col int) (string, int) {
+	const width = 100
+	rs := []rune(strings.ReplaceAll(line, "\t", " "))
+	if col < 1 {
+		col = 1
+	}
+	if col > len(rs)+1 {
+		col = len(rs) + 1
+	}
+	start := 0
+	if len(rs) > width && col > width/3 {
+		start = col - 1 - width/3
+	}
+	end := min(len(rs), start+width)
+	out := string(rs[start:end])
+	newCol := col - start
+	if start > 0 {
+		out = "…" + out
+		newCol++
+	}
+	if end < len(rs) {
+		out += "…"
+	}
+	return out, newCol
+}
+
+// caret underlines the token at col: a quoted key or a scalar.
+func caret(text string, col int) string {
+	rs := []rune(text)
+	i := col - 1
+	if i >= len(rs) {
+		return "^"
+	}
+	n := 1
+	if rs[i] == '"' {
+		for j := i + 1; j < len(rs); j++ {
+			if rs[j] == '"' && rs[j-1] != '\\' {
+				n = j - i + 1
+				break
+			}
+		}
+	} else {
+		for j := i + 1; j < len(rs) && !strings.ContainsRune(",}] \t", rs[j]); j++ {
+			n = j - i + 1
+		}
+	}
+	n = min(n, 60)
+	return "^" + strings.Repeat("~", n-1)
+}
+
+// Chain describes an amplification chain in words:
+// `5 tries (OpenAI) × 3 SDK attempts (OpenAI Chat Model) × ∞ self-trigger (Restart) = ∞`.
+func Chain(fs []analyze.Factor) string {
+	parts := make([]string, 0, len(fs))
+	total, unbounded := 1, false
+	for _, f := range fs {
+		v := strconv.Itoa(f.Value)
+		if f.Unbounded {
+			v, unbounded = "∞", true
+		} else {
+			total *= f.Value
+		}
+		where := f.Node
+		if f.Workflow != "" {
+			where += ", " + f.Workflow
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", v, factorWords(f), where))
+	}
+	res := strconv.Itoa(total)
+	if unbounded {
+		res = "∞"
+	}
+	return strings.Join(parts, " × ") + " = " + res
+}
+
+func factorWords(f analyze.Factor) string {
+	switch f.Kind {
+	case "node-retry", "root-retry", "tool-retry", "caller-retry":
+		return "tries"
+	case "sdk-retry":
+		return "SDK attempts"
+	case "sub-workflow":
+		return "sub-workflow runs"
+	case "error-workflow":
+		return "error-workflow runs"
+	}
+	return strings.ReplaceAll(f.Kind, "-", " ")
+}
+
+func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
+	s := r.Summary
+	if s.Findings == 0 {
+		fmt.Fprintf(b, "no findings in %s (%s, %s)", count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
+	} else {
+		fmt.Fprintf(b, "%s (%s, %s, %s) in %s (%s, %s)", count(s.Findings, "finding"),
+			st.sev[analyze.Error].Render(count(s.Errors, "error")),
+			st.sev[analyze.Warning].Render(count(s.Warnings, "warning")),
+			st.sev[analyze.Note].Render(count(s.Notes, "note")),
+			count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
+	}
+	var extra []string
+	if s.SkippedFiles > 0 {
+		extra = append(extra, count(s.SkippedFiles, "non-workflow file")+" skipped")
+	}
+	if s.Ignored > 0 {
+		extra = append(extra, strconv.Itoa(s.Ignored)+" ignored")
+	}
+	if s.Baselined > 0 {
+		extra = append(extra, strconv.Itoa(s.Baselined)+" in baseline")
+	}
+	if s.BelowConfidence > 0 {
+		extra = append(extra, strconv.Itoa(s.BelowConfidence)+" below --min-confidence")
+	}
+	if len(extra) > 0 {
+		fmt.Fprintf(b, "; %s", strings.Join(extra, ", "))
+	}
+	b.WriteString("\n")
+}
+
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,17 @@
+// Package rules holds stormcheck's checks, one file per rule, registered in
+// the explicit list below. Rules are pure: they read the model and the
+// analysis and report through the pass.
+package rules
+
+import "github.com/stormcheck/stormcheck/analyze"
+
+// All returns every rule in ID order. IDs are never reused: a retired rule
+// stays here as a comment.
+func All() []*analyze.Rule {
+	return []*analyze.Rule{
+		rs001,
+		rs002,
+		rs003,
+		rs004,
+	}
+}

@@ -1,0 +1,26 @@
+package rules
+
+import (
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs001 = &analyze.Rule{
+	ID:    "RS001",
+	Name:  "invalid-json",
+	Title: "the file is not valid JSON",
+	Doc: `The file is empty, does not parse as JSON, or carries data after the JSON value (a title pasted
+after the closing brace, a second object, a raw control character inside a string). n8n refuses to import
+it, and stormcheck can audit only the part before the damage, if any. The finding points at the first byte
+that breaks the parse.`,
+	Bad:        `{"name": "Nightly sync", "nodes": [], "connections": {}}Nightly sync`,
+	Good:       `{"name": "Nightly sync", "nodes": [], "connections": {}}`,
+	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
+	Severity:   analyze.Error,
+	Confidence: analyze.High,
+	Tags:       []string{"input"},
+	Scope:      analyze.PerFile,
+	Run: func(pass *analyze.Pass) {
+		reportProblems(pass, n8nschema.InvalidJSON, 0)
+	},
+}

@@ -1,0 +1,24 @@
+package rules
+
+import (
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs004 = &analyze.Rule{
+	ID:    "RS004",
+	Name:  "duplicate-node-name",
+	Title: "two nodes share a name",
+	Doc: `Connections and expressions ($('Node name')) refer to nodes by name, so two nodes with one name make
+the graph ambiguous: n8n wires connections to whichever it finds first, and stormcheck follows the first
+as well. The editor never produces this; it comes from hand edits and merges of exported JSON.`,
+	Bad:        `"nodes": [{"name": "HTTP Request", ...}, {"name": "HTTP Request", ...}]`,
+	Good:       `"nodes": [{"name": "Fetch orders", ...}, {"name": "Post invoice", ...}]`,
+	Fix:        "Rename one of the nodes in the n8n editor, which also updates connections and expressions",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"input"},
+	Run: func(pass *analyze.Pass) {
+		reportProblems(pass, n8nschema.DuplicateName, 0)
+	},
+}
