@@ -13,6 +13,25 @@ type Options struct {
 	Concurrency int
 	// BaseURLs are the instance's own URLs, to recognise self-trigger webhooks.
 	BaseURLs []string
+	// Prices override the catalog's model prices, by model name.
+	Prices map[string]ModelPrice
+	// SpendCaps are provider spend limits declared in config (RS301, RS303).
+	SpendCaps []SpendCap
+	// MaxInFlight bounds concurrent requests per dependency host (RS505).
+	MaxInFlight map[string]int
+}
+
+// ModelPrice is what a model costs in USD per million tokens.
+type ModelPrice struct {
+	InputPerM  float64
+	OutputPerM float64
+}
+
+// SpendCap is a declared hard limit on spend, e.g. a provider's daily cap.
+type SpendCap struct {
+	Provider string  // "openai", "anthropic", … or "*" for any
+	USD      float64 // the limit
+	Period   string  // "day" or "execution"
 }
 
 // DefaultOptions are the figures used when nothing is configured.
