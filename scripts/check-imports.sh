@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Checks the package boundaries of STYLE.md §1: one pipeline, one direction.
+# Each line of `go list` is "<package> <imports...>" (non-test imports).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mod=github.com/stormcheck/stormcheck
+fail=0
+deny() { # package, denied import regexp, why
+	local pkg=$1 re=$2 why=$3 line
+	line=$(go list -f '{{.ImportPath}} {{join .Imports " "}}' "./$pkg" 2>/dev/null || true)
+	for imp in ${line#* }; do
+		[ "$imp" = "${line%% *}" ] && continue
+		if [[ $imp =~ $re ]]; then
+			echo "import boundary: $pkg imports $imp ($why)"
+			fail=1
+		fi
+	done
+}
+deny n8nschema "^$mod/|spf13/cobra|lipgloss" "the model imports only the standard library and gjson"
+deny analyze "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "analysis does no I/O and never sees rules or renderers"
+deny rules "^$mod/(report|cmd|n8napi)$|^os$|tidwall/gjson|lipgloss|spf13/cobra" "rules read the model through Node.Param and never print"
+deny report "^$mod/(rules|cmd|n8napi)$|spf13/cobra|tidwall/gjson" "renderers get rule metadata from findings"
+deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
+deny cmd "lipgloss" "only report styles output"
+# Only main.go exits the process.
+if grep -rn --include='*.go' 'os\.Exit' cmd analyze rules report n8nschema n8napi 2>/dev/null | grep -v '_test.go'; then
+	echo "import boundary: os.Exit outside main.go"
+	fail=1
+fi
+[ $fail -eq 0 ] && echo "import boundaries ok"
+exit $fail
