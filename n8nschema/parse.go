@@ -91,6 +91,10 @@ func quoteSnippet(b []byte) string {
 
 type parser struct {
 	f *File
+	// wrapper is the template object around the workflow being read
+	// ({id, name, workflow: {nodes, connections}}); it names the workflow
+	// when the inner object does not.
+	wrapper Value
 }
 
 func (p *parser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
@@ -141,6 +145,9 @@ func (p *parser) workflowIn(v Value) bool {
 	case v.Get("data").Kind() == Array && !nodes.Exists():
 		// A public API list page: {data: [...], nextCursor}.
 		any := false
+		saved := p.wrapper
+		p.wrapper = Value{}
+		defer func() { p.wrapper = saved }()
 		for _, e := range v.Get("data").Elems() {
 			if p.workflowIn(e) {
 				any = true
@@ -151,6 +158,9 @@ func (p *parser) workflowIn(v Value) bool {
 		return any || len(v.Get("data").Elems()) == 0 && v.Get("nextCursor").Exists()
 	case v.Get("workflow").Kind() == Object && !nodes.Exists():
 		// Template gallery wrappers nest the workflow once or twice.
+		saved := p.wrapper
+		p.wrapper = v
+		defer func() { p.wrapper = saved }()
 		return p.workflowIn(v.Get("workflow"))
 	}
 	return false
@@ -194,10 +204,20 @@ func describeNonWorkflow(v Value) string {
 
 func (p *parser) workflow(v Value) {
 	w := &Workflow{Source: p.f.Source, Path: v.path, Ordinal: len(p.f.Workflows), Value: v}
-	w.ID = v.Get("id").Str()
-	w.Name = v.Get("name").Str()
+	id, name := v.Get("id"), v.Get("name")
+	if p.wrapper.Exists() {
+		// {id, name, workflow: {nodes, connections}}: the template names it.
+		if !id.Exists() {
+			id = p.wrapper.Get("id")
+		}
+		if !name.Exists() {
+			name = p.wrapper.Get("name")
+		}
+	}
+	w.ID = id.Str()
+	w.Name = name.Str()
 	w.Active = v.Get("active").True()
-	if name := v.Get("name"); name.Exists() {
+	if name.Exists() {
 		w.Pos = name.Pos()
 	} else {
 		w.Pos = v.ValuePos()

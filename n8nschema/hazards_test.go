@@ -1,0 +1,282 @@
+package n8nschema
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParseHazards feeds the damage real files carry (DESIGN.md §3) and
+// checks the exact problem, position and message of each. Positions were
+// counted by hand (1-based line, rune column, the BOM not counted).
+func TestParseHazards(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		workflows int
+		edges     []string // of the first workflow
+		problems  []string
+	}{
+		{
+			name: "null output slots are silent",
+			src: `{"nodes": [{"name": "If", "type": "n8n-nodes-base.if"}, {"name": "B", "type": "n8n-nodes-base.noOp"}],
+ "connections": {"If": {"main": [null, [{"node": "B", "type": "main", "index": 0}]]}, "B": {"main": null}}}`,
+			workflows: 1,
+			edges:     []string{"If main[1] -> B main[0]"},
+		},
+		{
+			name:      "null connection in a slot is silent",
+			src:       `{"nodes": [{"name": "A"}, {"name": "B"}], "connections": {"A": {"main": [[null, {"node": "B", "type": "main", "index": 0}], []]}}}`,
+			workflows: 1,
+			edges:     []string{"A main[0] -> B main[0]"},
+		},
+		{
+			name: "missing node ids are silent",
+			src: `{"nodes": [{"name": "A", "type": "n8n-nodes-base.manualTrigger"}, {"name": "B", "type": "n8n-nodes-base.noOp"}],
+ "connections": {"A": {"main": [[{"node": "B", "type": "main", "index": 0}]]}}}`,
+			workflows: 1,
+			edges:     []string{"A main[0] -> B main[0]"},
+		},
+		{
+			name:      "sticky note with null name is silent",
+			src:       `{"nodes": [{"name": null, "type": "n8n-nodes-base.stickyNote", "parameters": {"content": "## Notes"}}], "connections": {}}`,
+			workflows: 1,
+		},
+		{
+			name: "nodes without a name",
+			src: `{"nodes": [
+  {"type": "n8n-nodes-base.httpRequest", "parameters": {}},
+  {"name": null, "type": "n8n-nodes-base.set"},
+  {"name": "", "type": "n8n-nodes-base.code"},
+  {"name": null, "type": "n8n-nodes-base.stickyNote"}
+], "connections": {}}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 2:3 "": nodes[0] (n8n-nodes-base.httpRequest) has no name; no connection can reach it`,
+				`BrokenConnection 3:4 "": nodes[1] (n8n-nodes-base.set) has no name; no connection can reach it`,
+				`BrokenConnection 4:4 "": nodes[2] (n8n-nodes-base.code) has no name; no connection can reach it`,
+			},
+		},
+		{
+			name:      "nodes that are not objects",
+			src:       `{"nodes": [1, null, "x"], "connections": {}}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 1:12 "": nodes[0] is a JSON number, expected a node object; skipped`,
+				`BrokenConnection 1:21 "": nodes[2] is a JSON string, expected a node object; skipped`,
+			},
+		},
+		{
+			name:      "connections is an array",
+			src:       `{"nodes": [], "connections": []}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 1:15 "": "connections" is a JSON array, expected an object keyed by source node name; no connection was read`,
+			},
+		},
+		{
+			name:      "connections of a node keyed by an array",
+			src:       `{"nodes": [{"name": "A"}], "connections": {"A": [[{"node": "A"}]]}}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 1:44 "A": connections of "A" are a JSON array, expected an object keyed by connection type`,
+			},
+		},
+		{
+			name: "connections keyed by node id",
+			src: `{"nodes": [{"id": "n1", "name": "Start"}, {"id": "n2", "name": "Fetch"}],
+ "connections": {"n1": {"main": [[{"node": "Fetch", "type": "main", "index": 0}]]}}}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 2:18 "": connections are keyed by node id "n1" (node "Start"); n8n keys them by node name, so this edge is ignored`,
+			},
+		},
+		{
+			name: "output slot is an object",
+			src: `{"nodes": [{"name": "A"}, {"name": "B"}],
+ "connections": {"A": {"main": [{"node": "B", "type": "main", "index": 0}]}}}`,
+			workflows: 1,
+			edges:     []string{"A main[0] -> B main[0]"},
+			problems: []string{
+				`BrokenConnection 2:33 "A": output 0 of "A" is an object, expected an array of connections`,
+			},
+		},
+		{
+			name: "connection type value is an object",
+			src: `{"nodes": [{"name": "A"}, {"name": "B"}],
+ "connections": {"A": {"main": {"0": [{"node": "B", "type": "main", "index": 0}]}}}}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 2:24 "A": "main" outputs of "A" are a JSON object, expected an array of output slots`,
+			},
+		},
+		{
+			name:      "output slot is a scalar and a connection has no target",
+			src:       `{"nodes": [{"name": "A"}], "connections": {"A": {"main": [7, [{"type": "main"}, "A"]]}}}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 1:59 "A": output 0 of "A" is a JSON number, expected an array of connections`,
+				`BrokenConnection 1:63 "A": a connection from "A" has no target node name`,
+				`BrokenConnection 1:81 "A": a connection from "A" has no target node name`,
+			},
+		},
+		{
+			name: "duplicate names",
+			src: `{
+  "nodes": [
+    {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest"},
+    {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest"}
+  ],
+  "connections": {}
+}`,
+			workflows: 1,
+			problems: []string{
+				`DuplicateName 4:6 "HTTP Request": node name "HTTP Request" is used by nodes[0] and nodes[1]; connections are keyed by name, so n8n cannot tell them apart`,
+			},
+		},
+		{
+			name: "connections to missing nodes",
+			src: `{
+  "nodes": [{"name": "A"}],
+  "connections": {
+    "Ghost": {"main": [[{"node": "A", "type": "main", "index": 0}]]},
+    "A": {"main": [[{"node": "Gone", "type": "main", "index": 0}]]}
+  }
+}`,
+			workflows: 1,
+			problems: []string{
+				`BrokenConnection 4:5 "": connections name source node "Ghost", which does not exist`,
+				`BrokenConnection 5:22 "A": connection from "A" goes to node "Gone", which does not exist`,
+			},
+		},
+		{
+			name:      "trailing garbage",
+			src:       "{\"name\": \"T\", \"nodes\": [], \"connections\": {}}\nMy title",
+			workflows: 1,
+			problems:  []string{`InvalidJSON 2:1 "": unexpected data after the JSON value: "My title"`},
+		},
+		{
+			name:      "second object after the first",
+			src:       `{"nodes": [], "connections": {}}  {"nodes": [], "connections": {}}`,
+			workflows: 1,
+			problems:  []string{`InvalidJSON 1:35 "": unexpected data after the JSON value: "{\"nodes\": [], \"connections\": {}}"`},
+		},
+		{
+			name:      "crlf",
+			src:       "{\r\n  \"name\": \"CRLF\",\r\n  \"nodes\": [\r\n    {\"name\": \"A\", \"type\": \"x\"}\r\n  ],\r\n  \"connections\": {\"A\": {\"main\": [[{\"node\": \"Gone\"}]]}}\r\n}\r\n",
+			workflows: 1,
+			problems:  []string{`BrokenConnection 6:36 "A": connection from "A" goes to node "Gone", which does not exist`},
+		},
+		{
+			name:      "bom",
+			src:       "\ufeff{\"name\": \"Bé\", \"nodes\": [{\"name\": \"A\"}, {\"name\": \"A\"}], \"connections\": {}}",
+			workflows: 1,
+			problems: []string{
+				`DuplicateName 1:42 "A": node name "A" is used by nodes[0] and nodes[1]; connections are keyed by name, so n8n cannot tell them apart`,
+			},
+		},
+		{
+			name:      "bom then trailing data",
+			src:       "\ufeff{\"nodes\": [], \"connections\": {}}x",
+			problems:  []string{`InvalidJSON 1:33 "": unexpected data after the JSON value: "x"`},
+			workflows: 1,
+		},
+		{
+			name:     "control character in a string",
+			src:      "{\n  \"name\": \"Time\ttracker\",\n  \"nodes\": []\n}",
+			problems: []string{`InvalidJSON 2:16 "": invalid JSON: invalid character '\t' in string literal`},
+		},
+		{
+			name:     "truncated",
+			src:      "{\"nodes\": [\n  {\"name\": \"A\"",
+			problems: []string{`InvalidJSON 2:15 "": invalid JSON: unexpected end of file`},
+		},
+		{
+			name:     "empty",
+			src:      "",
+			problems: []string{`InvalidJSON 1:1 "": file is empty; expected an n8n workflow JSON object`},
+		},
+		{
+			name:     "whitespace only",
+			src:      " \r\n\t\n",
+			problems: []string{`InvalidJSON 1:1 "": file is empty; expected an n8n workflow JSON object`},
+		},
+		{
+			name:     "bom only",
+			src:      "\ufeff",
+			problems: []string{`InvalidJSON 1:1 "": file is empty; expected an n8n workflow JSON object`},
+		},
+		{
+			name:     "empty object",
+			src:      `{}`,
+			problems: []string{`NotWorkflow 1:1 "": empty object is not an n8n workflow (expected "nodes" and "connections")`},
+		},
+		{
+			name:     "number",
+			src:      "\n 42",
+			problems: []string{`NotWorkflow 2:2 "": a JSON number is not an n8n workflow`},
+		},
+		{
+			name:     "string",
+			src:      `"nodes"`,
+			problems: []string{`NotWorkflow 1:1 "": a JSON string is not an n8n workflow`},
+		},
+		{
+			name:     "null",
+			src:      `null`,
+			problems: []string{`NotWorkflow 1:1 "": a JSON null is not an n8n workflow`},
+		},
+		{
+			name:     "flowise",
+			src:      `{"nodes": [{"id": "chatOpenAI_0", "data": {}}], "edges": [{"source": "chatOpenAI_0"}]}`,
+			problems: []string{`NotWorkflow 1:1 "": object has "nodes" and "edges" but no "connections": this looks like another tool's format (a Flowise chatflow?), not an n8n workflow`},
+		},
+		{
+			name:     "nodes without connections",
+			src:      `{"nodes": []}`,
+			problems: []string{`NotWorkflow 1:1 "": object has "nodes" but no "connections" object; not an n8n workflow`},
+		},
+		{
+			name:     "nodes is a string",
+			src:      `{"nodes": "[", "connections": "{"}`,
+			problems: []string{`NotWorkflow 1:1 "": "nodes" is a JSON string, expected an array; not an n8n workflow`},
+		},
+		{
+			name:     "connections without nodes",
+			src:      `{"connections": {}}`,
+			problems: []string{`NotWorkflow 1:1 "": object has "connections" but no "nodes" array; not an n8n workflow`},
+		},
+		{
+			name:     "other object",
+			src:      `{"name": "pkg", "version": "1.0.0", "a": 1, "b": 2, "c": 3, "d": 4, "e": 5}`,
+			problems: []string{`NotWorkflow 1:1 "": object with keys "name", "version", "a", "b", "c", "d" is not an n8n workflow (expected "nodes" and "connections")`},
+		},
+		{
+			name:     "array of non-workflows",
+			src:      `["Uncategorized", {"name": "x"}]`,
+			problems: []string{`NotWorkflow 1:1 "": array of 2 elements holds no n8n workflow (expected objects with "nodes" and "connections")`},
+		},
+		{
+			name:     "empty array",
+			src:      `[]`,
+			problems: []string{`NotWorkflow 1:1 "": array of 0 elements holds no n8n workflow (expected objects with "nodes" and "connections")`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			f := parseString(t, tt.src)
+			if len(f.Workflows) != tt.workflows {
+				t.Fatalf("got %d workflows, want %d", len(f.Workflows), tt.workflows)
+			}
+			if tt.workflows > 0 {
+				if diff := cmp.Diff(tt.edges, summarize(f)[0].Edges); diff != "" {
+					t.Errorf("edges mismatch (-want +got):\n%s", diff)
+				}
+			}
+			if diff := cmp.Diff(tt.problems, allProblems(f)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,186 @@
+package n8nschema
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// wfSum is what a test checks of one parsed workflow.
+type wfSum struct {
+	Path         string
+	ID           string
+	Name         string
+	Published    bool
+	DraftDiffers bool
+	Nodes        []string // id|name|type|typeVersion
+	Edges        []string // from type[output] -> to type[index]
+}
+
+func summarize(f *File) []wfSum {
+	var out []wfSum
+	for i, w := range f.Workflows {
+		if w.Ordinal != i {
+			panic(fmt.Sprintf("workflow %d has Ordinal %d", i, w.Ordinal))
+		}
+		s := wfSum{Path: w.Path, ID: w.ID, Name: w.Name, Published: w.Published, DraftDiffers: w.DraftDiffers}
+		for _, n := range w.Nodes {
+			s.Nodes = append(s.Nodes, fmt.Sprintf("%s|%s|%s|%g", n.ID, n.Name, n.Type, n.TypeVersion))
+		}
+		for _, c := range w.Connections {
+			s.Edges = append(s.Edges, fmt.Sprintf("%s %s[%d] -> %s %s[%d]", c.From, c.FromType, c.Output, c.To, c.ToType, c.ToIndex))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+var kindNames = map[ProblemKind]string{
+	InvalidJSON: "InvalidJSON", NotWorkflow: "NotWorkflow", BrokenConnection: "BrokenConnection", DuplicateName: "DuplicateName",
+}
+
+// probSum is what a test checks of one problem: "Kind line:col node: message".
+func probSum(p Problem) string {
+	return fmt.Sprintf("%s %s %q: %s", kindNames[p.Kind], p.Pos, p.Node, p.Message)
+}
+
+// allProblems lists the file's problems, then each workflow's.
+func allProblems(f *File) []string {
+	var out []string
+	for _, p := range f.Problems {
+		out = append(out, probSum(p))
+	}
+	for _, w := range f.Workflows {
+		for _, p := range w.Problems {
+			out = append(out, probSum(p))
+		}
+	}
+	return out
+}
+
+func parseString(t *testing.T, src string) *File {
+	t.Helper()
+	f := Parse(NewSource("test.json", []byte(src)))
+	checkFile(t, f)
+	return f
+}
+
+const (
+	wfA = `{"id": "wfA", "name": "Orders", "nodes": [` +
+		`{"parameters": {}, "id": "a1", "name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0]}, ` +
+		`{"parameters": {"url": "https://example.com"}, "id": "a2", "name": "Fetch", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [220, 0]}], ` +
+		`"connections": {"Start": {"main": [[{"node": "Fetch", "type": "main", "index": 0}]]}}, "settings": {"executionOrder": "v1"}}`
+	wfB = `{"id": "wfB", "name": "Chat", "nodes": [` +
+		`{"parameters": {}, "id": "b1", "name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [0, 0]}, ` +
+		`{"parameters": {}, "id": "b2", "name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [0, 200]}], ` +
+		`"connections": {"Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]}}}`
+	// inner is a workflow object without id and name, as in template wrappers.
+	inner = `{"nodes": [{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0]}], "connections": {}}`
+)
+
+var (
+	sumA = wfSum{ID: "wfA", Name: "Orders",
+		Nodes: []string{"a1|Start|n8n-nodes-base.manualTrigger|1", "a2|Fetch|n8n-nodes-base.httpRequest|4.2"},
+		Edges: []string{"Start main[0] -> Fetch main[0]"}}
+	sumB = wfSum{ID: "wfB", Name: "Chat",
+		Nodes: []string{"b1|Agent|@n8n/n8n-nodes-langchain.agent|1.7", "b2|Model|@n8n/n8n-nodes-langchain.lmChatOpenAi|1.2"},
+		Edges: []string{"Model ai_languageModel[0] -> Agent ai_languageModel[0]"}}
+	sumInner = wfSum{Nodes: []string{"|Hook|n8n-nodes-base.webhook|2"}}
+)
+
+func at(s wfSum, path string) wfSum        { s.Path = path; return s }
+func named(s wfSum, id, name string) wfSum { s.ID, s.Name = id, name; return s }
+
+func TestParseShapes(t *testing.T) {
+	tests := []struct {
+		name         string
+		src          string
+		want         []wfSum
+		wantProblems []string
+	}{
+		{name: "ui object", src: wfA, want: []wfSum{sumA}},
+		{name: "cli array", src: "[" + wfA + "," + wfB + "]", want: []wfSum{at(sumA, "0"), at(sumB, "1")}},
+		{name: "cli array of one", src: "[" + wfB + "]", want: []wfSum{at(sumB, "0")}},
+		{
+			name: "api page",
+			src:  `{"data": [` + wfA + `, ` + wfB + `], "nextCursor": "eyJsaW1pdCI6Miwib2Zmc2V0IjoyfQ=="}`,
+			want: []wfSum{at(sumA, "data.0"), at(sumB, "data.1")},
+		},
+		{name: "api last page", src: `{"data": [` + wfB + `], "nextCursor": null}`, want: []wfSum{at(sumB, "data.0")}},
+		{name: "api empty page", src: `{"data": [], "nextCursor": null}`},
+		{name: "template workflow", src: `{"workflow": ` + wfA + `}`, want: []wfSum{at(sumA, "workflow")}},
+		{
+			name: "template id name workflow",
+			src:  `{"id": 1234, "name": "Webhook to Slack", "workflow": ` + inner + `}`,
+			want: []wfSum{named(at(sumInner, "workflow"), "1234", "Webhook to Slack")},
+		},
+		{
+			name: "template workflow workflow",
+			src:  `{"workflow": {"id": 77, "name": "Nested template", "totalViews": 9, "workflow": ` + inner + `}}`,
+			want: []wfSum{named(at(sumInner, "workflow.workflow"), "77", "Nested template")},
+		},
+		{
+			name: "template inner name wins",
+			src:  `{"id": 5, "name": "Outer", "workflow": ` + wfB + `}`,
+			want: []wfSum{at(sumB, "workflow")},
+		},
+		{name: "array of templates", src: `[{"workflow": ` + wfA + `}]`, want: []wfSum{at(sumA, "0.workflow")}},
+		{
+			name: "array with a stray element",
+			src:  "[" + wfA + `, 3]`,
+			want: []wfSum{at(sumA, "0")},
+			wantProblems: []string{
+				`NotWorkflow 1:` + fmt.Sprint(len(wfA)+4) + ` "": array element 1 is not an n8n workflow; skipped`,
+			},
+		},
+		{
+			name:         "api page with a stray element",
+			src:          `{"data": [{"id": "x"}, ` + wfB + `], "nextCursor": null}`,
+			want:         []wfSum{at(sumB, "data.1")},
+			wantProblems: []string{`NotWorkflow 1:11 "": data element 0 is not an n8n workflow; skipped`},
+		},
+		{
+			name: "active version published and differs",
+			src: `{"id": "p1", "name": "Pub", "active": true, "nodes": [{"id": "d", "name": "Draft", "type": "n8n-nodes-base.noOp", "typeVersion": 1}], ` +
+				`"connections": {}, "activeVersionId": "v2", "activeVersion": {"versionId": "v2", ` +
+				`"nodes": [{"id": "p", "name": "Published", "type": "n8n-nodes-base.noOp", "typeVersion": 1}], "connections": {}}}`,
+			want: []wfSum{{ID: "p1", Name: "Pub", Published: true, DraftDiffers: true, Nodes: []string{"p|Published|n8n-nodes-base.noOp|1"}}},
+		},
+		{
+			name: "active version same as draft",
+			src: `{"id": "p2", "name": "Same", "nodes": [{"name": "N", "type": "t", "typeVersion": 3}], "connections": {"N": {"main": [[]]}}, ` +
+				`"activeVersion": {"nodes": [{"name": "N", "type": "t", "typeVersion": 3}], "connections": {"N": {"main": [[]]}}}}`,
+			want: []wfSum{{ID: "p2", Name: "Same", Published: true, Nodes: []string{"|N|t|3"}}},
+		},
+		{
+			name: "active version null",
+			src:  `{"id": "p3", "name": "Draft only", "nodes": [], "connections": {}, "activeVersionId": null, "activeVersion": null}`,
+			want: []wfSum{{ID: "p3", Name: "Draft only"}},
+		},
+		{
+			name: "type versions",
+			src: `{"nodes": [{"name": "A", "type": "a", "typeVersion": 2.1}, {"name": "B", "type": "b", "typeVersion": "3"}, ` +
+				`{"name": "C", "type": "c"}, {"name": "D", "type": "d", "typeVersion": "=1"}], "connections": {}}`,
+			want: []wfSum{{Nodes: []string{"|A|a|2.1", "|B|b|3", "|C|c|0", "|D|d|0"}}},
+		},
+		{
+			name: "unknown keys are tolerated",
+			src: `{"name": "Extra", "meta": {"templateId": "1"}, "pinData": {"A": [{"json": {}}]}, "nodes": [` +
+				`{"cid": "x", "creator": "y", "name": "A", "type": "a", "typeVersion": 1, "credentials": {"twitterOAuth1Api": "twitter"}}], "connections": {}}`,
+			want: []wfSum{{Name: "Extra", Nodes: []string{"|A|a|1"}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			f := parseString(t, tt.src)
+			if diff := cmp.Diff(tt.want, summarize(f)); diff != "" {
+				t.Errorf("workflows mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantProblems, allProblems(f)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
