@@ -35,15 +35,11 @@ func checkPos(t testing.TB, src *Source, what string, p Pos) {
 	if p.Offset < 0 || p.Offset > len(b) {
 		t.Fatalf("%s: offset %d outside the file (%d bytes)", what, p.Offset, len(b))
 	}
-	lines := bytes.Count(b, []byte("\n")) + 1
-	if p.Line < 1 || p.Line > lines {
-		t.Fatalf("%s: line %d outside the file (%d lines)", what, p.Line, lines)
+	if line := bytes.Count(b[:p.Offset], []byte("\n")) + 1; p.Line != line {
+		t.Fatalf("%s: line %d, but offset %d is on line %d", what, p.Line, p.Offset, line)
 	}
 	// The text of the line, without its newline, in runes.
-	start := 0
-	for range p.Line - 1 {
-		start += bytes.IndexByte(b[start:], '\n') + 1
-	}
+	start := bytes.LastIndexByte(b[:p.Offset], '\n') + 1
 	end := len(b)
 	if i := bytes.IndexByte(b[start:], '\n'); i >= 0 {
 		end = start + i

@@ -1,0 +1,161 @@
+package n8nschema
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// manifestWorkflows reads MANIFEST.tsv and returns the paths its kind
+// column calls "workflow".
+func manifestWorkflows(t *testing.T, real string) []string {
+	t.Helper()
+	fh, err := os.Open(filepath.Join(real, "MANIFEST.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	var out []string
+	kindCol := -1
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if kindCol < 0 {
+			for i, c := range cols {
+				if c == "kind" {
+					kindCol = i
+				}
+			}
+			if kindCol < 0 || cols[0] != "path" {
+				t.Fatalf("MANIFEST.tsv header %q: want path and kind columns", sc.Text())
+			}
+			continue
+		}
+		if len(cols) > kindCol && cols[kindCol] == "workflow" {
+			out = append(out, cols[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// oddWant is what each odd/ file must yield, keyed by base name. The
+// reasons are in corpus/README.md; positions of JSON errors agree with the
+// MANIFEST notes (written by Python's json module).
+type oddWant struct {
+	kind      ProblemKind
+	pos       string // of the file problem
+	workflows int
+	nodes     int // of the first workflow
+}
+
+var oddFiles = map[string]oddWant{
+	// Trailing garbage after the object (CRLF files): the workflow before it is audited.
+	"lemlist_GPT-3_Supercharge_your_sales_workflows.json":                    {InvalidJSON, "397:2", 1, 12},
+	"Parse_PDF_with_LlamaParse_and_save_to_Airtable.json":                    {InvalidJSON, "601:2", 1, 18},
+	"Recipe_Recommendations_with_Qdrant_and_Mistral.json":                    {InvalidJSON, "973:2", 1, 33},
+	"Host_Your_Own_AI_Deep_Research_Agent_with_n8n_Apify_and_OpenAI_o3.json": {InvalidJSON, "2942:2", 1, 87},
+	// A 0-byte file.
+	"ALL_unique_nodes.json": {InvalidJSON, "1:1", 0, 0},
+	// A raw control character inside a string.
+	"Freelancer-Time-Tracker-Airtable.json": {InvalidJSON, "46:55", 0, 0},
+	// Valid JSON without a workflow shape.
+	"1290_Automation.json":               {NotWorkflow, "1:1", 0, 0}, // {}
+	"1409_Send.json":                     {NotWorkflow, "1:1", 0, 0}, // line-to-key garbage
+	"1250_Automation.json":               {NotWorkflow, "1:1", 0, 0}, // line-to-key garbage
+	"unique_categories.json":             {NotWorkflow, "1:1", 0, 0}, // array of non-workflows
+	"Web_Search_n8n_Agent_Chatflow.json": {NotWorkflow, "1:1", 0, 0}, // Flowise: nodes + edges
+}
+
+// TestCorpus parses every file of ../shared/corpus/n8n-real.
+func TestCorpus(t *testing.T) {
+	real := filepath.Join(sharedDir(t), "corpus", "n8n-real")
+	manifest := manifestWorkflows(t, real)
+	if len(manifest) == 0 {
+		t.Fatal("MANIFEST.tsv lists no workflow")
+	}
+	var plain []string
+	seenOdd := map[string]bool{}
+	err := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		rel, err := filepath.Rel(real, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f := Parse(NewSource(rel, src))
+		checkFile(t, f)
+		if strings.HasPrefix(rel, "odd/") {
+			base := path.Base(rel)
+			seenOdd[base] = true
+			want, ok := oddFiles[base]
+			if !ok {
+				t.Errorf("%s: odd file missing from the oddFiles table", rel)
+				return nil
+			}
+			checkOdd(t, rel, f, want)
+			return nil
+		}
+		plain = append(plain, rel)
+		if len(f.Workflows) == 0 {
+			t.Errorf("%s: no workflow (problems: %v)", rel, allProblems(f))
+		}
+		for _, p := range f.Problems {
+			if p.Kind == InvalidJSON || p.Kind == NotWorkflow {
+				t.Errorf("%s: %s", rel, probSum(p))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(plain)
+	if len(plain) != len(manifest) {
+		t.Errorf("%d plain workflow files, MANIFEST.tsv lists %d", len(plain), len(manifest))
+	}
+	if diff := cmp.Diff(manifest, plain); diff != "" {
+		t.Errorf("plain workflow files vs MANIFEST.tsv (-manifest +files):\n%s", diff)
+	}
+	for base := range oddFiles {
+		if !seenOdd[base] {
+			t.Errorf("odd file %s is in the table but not in the corpus", base)
+		}
+	}
+}
+
+func checkOdd(t *testing.T, rel string, f *File, want oddWant) {
+	t.Helper()
+	var kinds []string
+	for _, p := range f.Problems {
+		kinds = append(kinds, kindNames[p.Kind]+" "+p.Pos.String())
+	}
+	if diff := cmp.Diff([]string{kindNames[want.kind] + " " + want.pos}, kinds); diff != "" {
+		t.Errorf("%s: file problems (-want +got):\n%s", rel, diff)
+	}
+	if len(f.Workflows) != want.workflows {
+		t.Fatalf("%s: %d workflows, want %d", rel, len(f.Workflows), want.workflows)
+	}
+	if want.workflows > 0 {
+		if got := len(f.Workflows[0].Nodes); got != want.nodes {
+			t.Errorf("%s: %d nodes, want %d", rel, got, want.nodes)
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package n8nschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// findText returns the 1-based line and rune column of the first occurrence
+// of text at or after byte offset from. It reads the file line by line, so
+// it shares no code with Source.PosAt. The BOM is not a column.
+func findText(src []byte, text string, from int) (line, col, off int) {
+	i := bytes.Index(src[from:], []byte(text))
+	if i < 0 {
+		return 0, 0, -1
+	}
+	off = from + i
+	lines := strings.Split(string(src[:off]), "\n")
+	last := strings.TrimPrefix(lines[len(lines)-1], "\ufeff")
+	return len(lines), utf8.RuneCountInString(last) + 1, off
+}
+
+// jsonText is how a string is written in a file: JSON-quoted, <>& as is.
+func jsonText(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+type posCase struct {
+	name  string
+	file  string // relative to ../shared/corpus, or to testdata when local
+	local bool
+	// Hand-checked positions, read off the file by eye (grep -n and
+	// counting): node name → "line:col" of its "name" key, and
+	// "node name/param path" → "line:col" of the parameter's key.
+	nodes  map[string]string
+	params map[string]string
+}
+
+var posCases = []posCase{
+	{
+		name: "pretty LF", file: "n8n-real/Zie619__n8n-workflows/templates/communication/telegram-ai-bot-template.json",
+		nodes: map[string]string{"Telegram Trigger": "12:7", "Preprocess Message": "41:7", "Send Response": "139:7"},
+		params: map[string]string{
+			"Telegram Trigger/updates":                 "6:9",
+			"Preprocess Message/values.string.0.value": "26:15",
+		},
+	},
+	{
+		name: "CRLF unindented unicode", file: "n8n-real/enescingoz__awesome-n8n-templates/AI_Research_RAG_and_Data_Analysis/Query_Perplexity_AI_from_your_n8n_workflows.json",
+		nodes: map[string]string{"When clicking ‘Test workflow’": "5:1", "Set Params": "16:1", "Perplexity Request": "80:1"},
+		params: map[string]string{
+			"Perplexity Request/url":    "87:1",
+			"Perplexity Request/method": "88:1",
+		},
+	},
+	{
+		name: "compact one line (export --all)", file: "n8n-exports/cli-export/export-all.json",
+		nodes: map[string]string{"HTTP Request": "1:449", "OpenAI Chat Model": "1:1003"},
+		params: map[string]string{
+			"HTTP Request/url":        "1:397",
+			"OpenAI Chat Model/model": "1:898",
+		},
+	},
+	{
+		name: "compact one line with non-ASCII before the nodes", file: "n8n-exports/cli-export/export-id-auditKeyOrder004.json",
+		nodes: map[string]string{"HTTP ü": "1:329", "Trigger": "1:484"},
+		params: map[string]string{
+			"HTTP ü/url":             "1:398",
+			"HTTP ü/options.timeout": "1:448",
+		},
+	},
+	{
+		name: "BOM CRLF unicode (local)", file: "crlf_bom.json", local: true,
+		nodes: map[string]string{"Fetch ü": "10:7", "Ünïcode → next": "15:18"},
+		params: map[string]string{
+			"Fetch ü/url":             "6:9",
+			"Fetch ü/options.timeout": "7:21",
+			"Ünïcode → next/x":        "15:108",
+		},
+	},
+}
+
+// TestPositions checks node and parameter positions two ways: against
+// literal values checked by eye, and for every node against a text search
+// of the file for its "name" key.
+func TestPositions(t *testing.T) {
+	for _, tc := range posCases {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			var path string
+			if tc.local {
+				path = filepath.Join("testdata", tc.file)
+			} else {
+				path = filepath.Join(sharedDir(t), "corpus", tc.file)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := Parse(NewSource(tc.file, src))
+			checkFile(t, f)
+			if len(f.Workflows) != 1 {
+				t.Fatalf("got %d workflows, want 1 (problems: %v)", len(f.Workflows), allProblems(f))
+			}
+			w := f.Workflows[0]
+
+			// Literal values.
+			gotNodes := map[string]string{}
+			for name := range tc.nodes {
+				if n := w.Node(name); n != nil {
+					gotNodes[name] = n.Pos.String()
+				}
+			}
+			if diff := cmp.Diff(tc.nodes, gotNodes); diff != "" {
+				t.Errorf("node positions (-want +got):\n%s", diff)
+			}
+			gotParams := map[string]string{}
+			for key := range tc.params {
+				node, param, _ := strings.Cut(key, "/")
+				if n := w.Node(node); n != nil {
+					if v, ok := n.Param(param); ok {
+						gotParams[key] = v.Pos().String()
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.params, gotParams); diff != "" {
+				t.Errorf("parameter positions (-want +got):\n%s", diff)
+			}
+
+			// Every node against a text search, in file order.
+			from := 0
+			for _, n := range w.Nodes {
+				if n.Name == "" {
+					continue
+				}
+				want := ""
+				for _, sep := range []string{": ", ":"} {
+					if line, col, off := findText(src, `"name"`+sep+jsonText(t, n.Name), from); off >= 0 {
+						want, from = Pos{Line: line, Col: col}.String(), off+1
+						break
+					}
+				}
+				if want == "" {
+					t.Fatalf("node %q: its name key is not in the file after offset %d", n.Name, from)
+				}
+				if got := n.Pos.String(); got != want {
+					t.Errorf("node %q at %s, text search says %s", n.Name, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestPosAt(t *testing.T) {
+	src := NewSource("x.json", []byte("\ufeffab\r\nçd\n\nz"))
+	tests := []struct {
+		off  int
+		want string
+	}{
+		{0, "1:1"}, // inside the BOM: clamps to the first column
+		{3, "1:1"}, // 'a'
+		{4, "1:2"}, // 'b'
+		{5, "1:3"}, // '\r'
+		{7, "2:1"}, // 'ç' (2 bytes)
+		{9, "2:2"}, // 'd'
+		{10, "2:3"},
+		{11, "3:1"},
+		{12, "4:1"},
+		{13, "4:2"}, // end of file
+		{14, "-"},
+		{-1, "-"},
+	}
+	for _, tt := range tests {
+		if got := src.PosAt(tt.off, "").String(); got != tt.want {
+			t.Errorf("PosAt(%d) = %s, want %s", tt.off, got, tt.want)
+		}
+	}
+	lines := []string{src.Line(0), src.Line(1), src.Line(2), src.Line(3), src.Line(4), src.Line(5)}
+	if diff := cmp.Diff([]string{"", "ab", "çd", "", "z", ""}, lines); diff != "" {
+		t.Errorf("Line (-want +got):\n%s", diff)
+	}
+}

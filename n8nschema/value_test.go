@@ -1,0 +1,105 @@
+package n8nschema
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const valueSrc = `{
+  "name": "Values",
+  "nodes": [
+    {
+      "parameters": {
+        "workflowId": {"__rl": true, "value": "0FLfGN4Nuc0XHrTh", "mode": "list", "cachedResultName": "Child"},
+        "source": {"value": "=1.2", "mode": "id"},
+        "options": {"maxRetries": "4", "timeout": 30000, "batching": {"batchSize": null}},
+        "list": ["a", 2, true],
+        "a.b": "dotted"
+      },
+      "name": "Call child",
+      "type": "n8n-nodes-base.executeWorkflow",
+      "typeVersion": 1.2,
+      "retryOnFail": true,
+      "maxTries": 5
+    }
+  ],
+  "connections": {}
+}`
+
+func TestValues(t *testing.T) {
+	f := parseString(t, valueSrc)
+	n := f.Workflows[0].Node("Call child")
+	if n == nil {
+		t.Fatal("node not found")
+	}
+
+	type row struct {
+		Kind   Kind
+		Str    string
+		Expr   bool
+		Num    float64
+		NumOK  bool
+		Pos    string
+		ValPos string
+		Path   string
+	}
+	get := func(path string) row {
+		v, _ := n.Param(path)
+		num, ok := v.Num()
+		return row{v.Kind(), v.Str(), v.IsExpr(), num, ok, v.Pos().String(), v.ValuePos().String(), v.Path()}
+	}
+	got := map[string]row{}
+	for _, p := range []string{
+		"workflowId", "workflowId.value", "workflowId.__rl", "workflowId.mode", "workflowId.cachedResultName",
+		"source.value", "source.__rl", "options.maxRetries", "options.timeout", "options.batching.batchSize",
+		"list.1", `a\.b`, "missing.deeper",
+	} {
+		got[p] = get(p)
+	}
+	base := "nodes.0.parameters."
+	want := map[string]row{
+		"workflowId":                  {Kind: Object, Pos: "6:9", ValPos: "6:23", Path: base + "workflowId"},
+		"workflowId.value":            {Kind: String, Str: "0FLfGN4Nuc0XHrTh", Pos: "6:38", ValPos: "6:47", Path: base + "workflowId.value"},
+		"workflowId.__rl":             {Kind: Bool, Str: "true", Pos: "6:24", ValPos: "6:32", Path: base + "workflowId.__rl"},
+		"workflowId.mode":             {Kind: String, Str: "list", Pos: "6:67", ValPos: "6:75", Path: base + "workflowId.mode"},
+		"workflowId.cachedResultName": {Kind: String, Str: "Child", Pos: "6:83", ValPos: "6:103", Path: base + "workflowId.cachedResultName"},
+		"source.value":                {Kind: String, Str: "=1.2", Expr: true, Pos: "7:20", ValPos: "7:29", Path: base + "source.value"},
+		"source.__rl":                 {Kind: Missing, Pos: "-", ValPos: "-", Path: base + "source.__rl"},
+		"options.maxRetries":          {Kind: String, Str: "4", Num: 4, NumOK: true, Pos: "8:21", ValPos: "8:35", Path: base + "options.maxRetries"},
+		"options.timeout":             {Kind: Number, Str: "30000", Num: 30000, NumOK: true, Pos: "8:40", ValPos: "8:51", Path: base + "options.timeout"},
+		"options.batching.batchSize":  {Kind: Null, Pos: "8:71", ValPos: "8:84", Path: base + "options.batching.batchSize"},
+		"list.1":                      {Kind: Number, Str: "2", Num: 2, NumOK: true, Pos: "9:23", ValPos: "9:23", Path: base + "list.1"},
+		`a\.b`:                        {Kind: String, Str: "dotted", Pos: "10:9", ValPos: "10:16", Path: base + `a\.b`},
+		"missing.deeper":              {Kind: Missing, Pos: "-", ValPos: "-", Path: base + "missing.deeper"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parameter values (-want +got):\n%s", diff)
+	}
+
+	// Walking the parameters yields every scalar with an escaped path.
+	var walked []string
+	n.Params().Walk(func(rel string, v Value) { walked = append(walked, rel+"="+v.Raw()) })
+	wantWalk := []string{
+		"workflowId.__rl=true", `workflowId.value="0FLfGN4Nuc0XHrTh"`, `workflowId.mode="list"`, `workflowId.cachedResultName="Child"`,
+		`source.value="=1.2"`, `source.mode="id"`,
+		`options.maxRetries="4"`, "options.timeout=30000", "options.batching.batchSize=null",
+		`list.0="a"`, "list.1=2", "list.2=true", `a\.b="dotted"`,
+	}
+	if diff := cmp.Diff(wantWalk, walked); diff != "" {
+		t.Errorf("Walk (-want +got):\n%s", diff)
+	}
+
+	// Node-level settings.
+	if !n.RetryOnFail || n.MaxTries.Raw() != "5" || n.MaxTries.Pos().String() != "16:7" || n.TypeVersion != 1.2 {
+		t.Errorf("node settings: retryOnFail=%v maxTries=%s at %s typeVersion=%g; want true, 5 at 16:7, 1.2",
+			n.RetryOnFail, n.MaxTries.Raw(), n.MaxTries.Pos(), n.TypeVersion)
+	}
+	if got := n.Field("retryOnFail").Pos().String(); got != "15:7" {
+		t.Errorf("retryOnFail key at %s, want 15:7", got)
+	}
+	// Get on a scalar is missing, not a panic.
+	if v := n.Field("maxTries").Get("x"); v.Exists() || v.Kind() != Missing {
+		t.Errorf("Get below a scalar = %v, want missing", v.Kind())
+	}
+}
