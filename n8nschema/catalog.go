@@ -1,0 +1,466 @@
+package n8nschema
+
+import (
+	"slices"
+	"strings"
+)
+
+// Role says what a node type does to the outside world when it runs.
+type Role int
+
+const (
+	RoleInternal     Role = iota // transforms data inside n8n (Set, Code, Merge, ...)
+	RoleTrigger                  // starts executions (Webhook, Schedule, Cron, Error Trigger, Execute Workflow Trigger, app triggers)
+	RoleExternal                 // makes a wire call (HTTP Request, Slack, Postgres, ...); unknown/community node types too
+	RoleModel                    // makes a paid model call: LangChain chat/LLM sub-nodes, embeddings, the OpenAI app node
+	RoleAgent                    // root that drives model/tool sub-nodes (agent, chainLlm, chainRetrievalQa, ...)
+	RoleSubNode                  // AI sub-node with no wire call of its own (memory buffer, output parser, text splitter)
+	RoleFlow                     // flow control (If, Switch, Filter, Wait, Loop Over Items, Merge, NoOp)
+	RoleCallWorkflow             // Execute Workflow, Call Workflow Tool
+	RoleNote                     // sticky note
+)
+
+var roleNames = [...]string{"internal", "trigger", "external", "model", "agent", "sub-node", "flow", "call-workflow", "note"}
+
+func (r Role) String() string {
+	if r >= 0 && int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "unknown"
+}
+
+// Spec is the catalog entry of one node type: what it calls, what it costs,
+// and the hidden retries and limits its runtime applies.
+type Spec struct {
+	Type  string
+	Role  Role
+	Known bool // false: not in the catalog (community node), treated as RoleExternal with low confidence
+	// Provider is the dependency name for app/model nodes: "openai",
+	// "anthropic", "google-gemini", "slack", "postgres", ...; "" for HTTP
+	// (the host comes from the URL).
+	Provider string
+	Paid     bool // calls a metered model API
+	// SDKRetryParam is the parameter holding the SDK's retry count
+	// ("options.maxRetries"), or "" when the node has no such option.
+	SDKRetryParam string
+	// SDKRetryDefault is the retries (not attempts) when the option is
+	// absent: 2 for the OpenAI family, 6 (LangChain AsyncCaller default)
+	// for providers with no option, 0 for nodes without an SDK retry loop.
+	SDKRetryDefault  int
+	MaxTokensParam   string // "options.maxTokens", "options.maxTokensToSample", "options.maxOutputTokens", ...
+	MaxTokensDefault int    // output cap when absent; 0 = no cap (-1 stored means none)
+	TimeoutParam     string // per-attempt timeout parameter, ms ("options.timeout")
+	TimeoutDefaultMS int    // runtime default when absent (HTTP Request 300000; OpenAI-family models 60000); 0 = none known
+	Tool             bool   // a <type>Tool variant or a tool sub-node connected via ai_tool
+	// ToolRetry is true when n8n honours retryOnFail per tool call: nodes
+	// wrapped as tools without supplyData (the <type>Tool variants, through
+	// makeHandleToolInvocation) and the Call Workflow Tool v2
+	// (n8n-semantics.md §3.6). Sub-nodes with supplyData ignore it.
+	ToolRetry bool
+	// Outputs is the number of normal main outputs when the type fixes it
+	// (If 2, Loop Over Items 2); 0 means one, or computed from parameters
+	// (Switch). A continueErrorOutput node's error output comes after them
+	// (workflow/src/node-helpers.ts, n8n-semantics.md §1.4).
+	Outputs int
+}
+
+// Lookup returns the catalog entry of a node type. It resolves <type>Tool
+// variants to their base node (cli/src/node-types.ts: a node with
+// usableAsTool is loaded again as nodeType+'Tool'); an unknown type is
+// RoleExternal with Known false, and a type ending in "Trigger" a trigger.
+func Lookup(typ string) Spec {
+	if s, ok := catalog[typ]; ok {
+		return s
+	}
+	if base, ok := strings.CutSuffix(typ, "Tool"); ok {
+		if s, ok := catalog[base]; ok {
+			s.Type, s.Tool, s.ToolRetry = typ, true, true
+			return s
+		}
+	}
+	pkg, name, _ := strings.Cut(typ, ".")
+	official := pkg == "n8n-nodes-base" || pkg == "@n8n/n8n-nodes-langchain"
+	if strings.HasSuffix(name, "Trigger") {
+		return Spec{Type: typ, Role: RoleTrigger, Known: official}
+	}
+	s := Spec{Type: typ, Role: RoleExternal, Provider: strings.TrimSuffix(name, "Tool")}
+	if strings.HasSuffix(name, "Tool") {
+		s.Tool = true
+	}
+	return s
+}
+
+// Catalog returns every catalog entry, sorted by type.
+func Catalog() []Spec {
+	out := make([]Spec, len(specs))
+	copy(out, specs)
+	return out
+}
+
+const (
+	nsBase = "n8n-nodes-base."
+	nsLC   = "@n8n/n8n-nodes-langchain."
+)
+
+func ext(name, provider string) Spec {
+	return Spec{Type: nsBase + name, Role: RoleExternal, Known: true, Provider: provider}
+}
+
+func role(typ string, r Role) Spec { return Spec{Type: typ, Role: r, Known: true} }
+
+// openAIFamily is a LangChain chat model built on ChatOpenAI: options.maxRetries
+// ?? 2 and options.timeout ?? 60000 (llms/LMChatOpenAi/LmChatOpenAi.node.ts
+// L569–580; LmChatDeepSeek.node.ts L188–241; n8n-semantics.md §4.1).
+func openAIFamily(name, provider string) Spec {
+	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: true,
+		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, MaxTokensParam: "options.maxTokens",
+		TimeoutParam: "options.timeout", TimeoutDefaultMS: 60000}
+}
+
+// langchainDefault is a model with no retry option: LangChain's AsyncCaller
+// applies maxRetries ?? 6 (langchain-core utils/async_caller.ts; inferred per
+// provider in n8n-semantics.md §4.1 and §8.2).
+func langchainDefault(name, provider string, paid bool, maxTokensParam string, maxTokensDefault int) Spec {
+	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: paid,
+		SDKRetryDefault: 6, MaxTokensParam: maxTokensParam, MaxTokensDefault: maxTokensDefault}
+}
+
+func subNode(name string) Spec { return Spec{Type: nsLC + name, Role: RoleSubNode, Known: true} }
+
+// extSub is an AI sub-node that makes wire calls of its own (a vector
+// store, a chat memory backed by a database, a search tool).
+func extSub(name, provider string, tool bool) Spec {
+	return Spec{Type: nsLC + name, Role: RoleExternal, Known: true, Provider: provider, Tool: tool}
+}
+
+// specs is the catalog, one entry per node type. Types not listed fall
+// back to Lookup's rules.
+var specs = sortedSpecs([]Spec{
+	// Triggers.
+	role(nsBase+"webhook", RoleTrigger),
+	role(nsBase+"formTrigger", RoleTrigger),
+	role(nsBase+"scheduleTrigger", RoleTrigger),
+	role(nsBase+"cron", RoleTrigger),
+	role(nsBase+"interval", RoleTrigger),
+	role(nsBase+"manualTrigger", RoleTrigger),
+	role(nsBase+"start", RoleTrigger),
+	role(nsBase+"errorTrigger", RoleTrigger),
+	role(nsBase+"executeWorkflowTrigger", RoleTrigger),
+	role(nsBase+"emailReadImap", RoleTrigger),
+	role(nsBase+"n8nTrigger", RoleTrigger),
+	role(nsBase+"workflowTrigger", RoleTrigger),
+	role(nsLC+"chatTrigger", RoleTrigger),
+	role(nsLC+"manualChatTrigger", RoleTrigger),
+	role(nsLC+"mcpTrigger", RoleTrigger),
+
+	// Data transformation inside n8n.
+	role(nsBase+"set", RoleInternal),
+	role(nsBase+"code", RoleInternal),
+	role(nsBase+"function", RoleInternal),
+	role(nsBase+"functionItem", RoleInternal),
+	role(nsBase+"splitOut", RoleInternal),
+	role(nsBase+"aggregate", RoleInternal),
+	role(nsBase+"html", RoleInternal),
+	role(nsBase+"htmlExtract", RoleInternal),
+	role(nsBase+"extractFromFile", RoleInternal),
+	role(nsBase+"convertToFile", RoleInternal),
+	role(nsBase+"markdown", RoleInternal),
+	role(nsBase+"limit", RoleInternal),
+	role(nsBase+"itemLists", RoleInternal),
+	role(nsBase+"dateTime", RoleInternal),
+	role(nsBase+"sort", RoleInternal),
+	role(nsBase+"removeDuplicates", RoleInternal),
+	role(nsBase+"summarize", RoleInternal),
+	role(nsBase+"renameKeys", RoleInternal),
+	role(nsBase+"xml", RoleInternal),
+	role(nsBase+"crypto", RoleInternal),
+	role(nsBase+"moveBinaryData", RoleInternal),
+	role(nsBase+"spreadsheetFile", RoleInternal),
+	role(nsBase+"readBinaryFile", RoleInternal),
+	role(nsBase+"readBinaryFiles", RoleInternal),
+	role(nsBase+"writeBinaryFile", RoleInternal),
+	role(nsBase+"readWriteFile", RoleInternal),
+	role(nsBase+"editImage", RoleInternal),
+	role(nsBase+"compression", RoleInternal),
+	role(nsBase+"executionData", RoleInternal),
+	role(nsBase+"executeCommand", RoleInternal),
+	role(nsBase+"respondToWebhook", RoleInternal),
+	role(nsBase+"stopAndError", RoleInternal),
+	role(nsBase+"form", RoleInternal),
+	role(nsBase+"debugHelper", RoleInternal),
+	role(nsBase+"n8nTrainingCustomerDatastore", RoleInternal),
+	role(nsBase+"aiTransform", RoleInternal),
+	role(nsBase+"jwt", RoleInternal),
+	role(nsBase+"totp", RoleInternal),
+	role(nsLC+"code", RoleInternal),
+	role(nsLC+"memoryManager", RoleInternal),
+	role(nsLC+"chat", RoleInternal),
+
+	// Flow control.
+	{Type: nsBase + "if", Role: RoleFlow, Known: true, Outputs: 2},
+	role(nsBase+"switch", RoleFlow),
+	role(nsBase+"filter", RoleFlow),
+	role(nsBase+"wait", RoleFlow),
+	{Type: nsBase + "splitInBatches", Role: RoleFlow, Known: true, Outputs: 2},
+	role(nsBase+"merge", RoleFlow),
+	role(nsBase+"noOp", RoleFlow),
+	{Type: nsBase + "compareDatasets", Role: RoleInternal, Known: true, Outputs: 4},
+	role(nsBase+"stickyNote", RoleNote),
+
+	// Sub-workflows.
+	role(nsBase+"executeWorkflow", RoleCallWorkflow),
+	// toolWorkflow v2 honours retryOnFail per call
+	// (ToolWorkflow/v2/utils/WorkflowToolService.ts L90–97); v1 does not.
+	{Type: nsLC + "toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true},
+
+	// Roots that drive model and tool sub-nodes.
+	role(nsLC+"agent", RoleAgent),
+	{Type: nsLC + "agentTool", Role: RoleAgent, Known: true, Tool: true},
+	role(nsLC+"chainLlm", RoleAgent),
+	role(nsLC+"chainRetrievalQa", RoleAgent),
+	role(nsLC+"chainSummarization", RoleAgent),
+	role(nsLC+"informationExtractor", RoleAgent),
+	role(nsLC+"textClassifier", RoleAgent),
+	role(nsLC+"sentimentAnalysis", RoleAgent),
+
+	// Models. OpenAI family: maxRetries ?? 2, timeout ?? 60000.
+	openAIFamily("lmChatOpenAi", "openai"),
+	openAIFamily("lmChatAzureOpenAi", "azure-openai"),
+	openAIFamily("lmChatDeepSeek", "deepseek"),
+	openAIFamily("lmChatOpenRouter", "openrouter"),
+	openAIFamily("lmChatXAiGrok", "xai"),
+	openAIFamily("lmChatVercelAiGateway", "vercel-ai-gateway"),
+	openAIFamily("lmOpenAi", "openai"),
+	// lmChatCohere: maxRetries ?? 2, no timeout (LmChatCohere.node.ts L144, L168).
+	{Type: nsLC + "lmChatCohere", Role: RoleModel, Known: true, Provider: "cohere", Paid: true,
+		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2},
+	// lmChatMistralCloud: the {maxRetries: 2} fallback applies only when
+	// "options" is missing; it is stored as {}, so LangChain's 6 applies
+	// (LmChatMistralCloud.node.ts L175–196).
+	{Type: nsLC + "lmChatMistralCloud", Role: RoleModel, Known: true, Provider: "mistral", Paid: true,
+		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"},
+	// lmChatAnthropic: no retry option; DEFAULT_MAX_TOKENS = 4096
+	// (LMChatAnthropic/LmChatAnthropic.node.ts L72, L346–356).
+	langchainDefault("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 4096),
+	// Gemini/Vertex: options.maxOutputTokens, UI default 2048
+	// (gemini-common/additional-options.ts L19–20).
+	langchainDefault("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 2048),
+	langchainDefault("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 2048),
+	langchainDefault("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
+	langchainDefault("lmChatAwsBedrock", "aws-bedrock", true, "options.maxTokensToSample", 0),
+	langchainDefault("lmChatOllama", "ollama", false, "", 0),
+	langchainDefault("lmOllama", "ollama", false, "", 0),
+	langchainDefault("lmCohere", "cohere", true, "", 0),
+	langchainDefault("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
+	// Embeddings pass no maxRetries to LangChain, so AsyncCaller's 6 applies
+	// (embeddings/EmbeddingsOpenAI/EmbeddingsOpenAi.node.ts supplyData).
+	langchainDefault("embeddingsOpenAi", "openai", true, "", 0),
+	langchainDefault("embeddingsAzureOpenAi", "azure-openai", true, "", 0),
+	langchainDefault("embeddingsGoogleGemini", "google-gemini", true, "", 0),
+	langchainDefault("embeddingsGooglePalm", "google-palm", true, "", 0),
+	langchainDefault("embeddingsMistralCloud", "mistral", true, "", 0),
+	langchainDefault("embeddingsCohere", "cohere", true, "", 0),
+	langchainDefault("embeddingsHuggingFaceInference", "huggingface", true, "", 0),
+	langchainDefault("embeddingsOllama", "ollama", false, "", 0),
+	// Bedrock embeddings hard-code maxRetries: 3
+	// (embeddings/EmbeddingsAwsBedrock/EmbeddingsAwsBedrock.node.ts L139).
+	{Type: nsLC + "embeddingsAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 3},
+	// The OpenAI app node calls the API through requestWithAuthentication,
+	// not the SDK: no hidden retries (vendors/OpenAi/transport/index.ts).
+	{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
+	{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
+	{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens"},
+	{Type: nsLC + "googleGemini", Role: RoleModel, Known: true, Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"},
+	{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens"},
+	{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true},
+	// openAiAssistant (legacy agent) calls the SDK with maxRetries ?? 2 and
+	// timeout ?? 10000 (agents/OpenAiAssistant/OpenAiAssistant.node.ts L301–349).
+	{Type: nsLC + "openAiAssistant", Role: RoleModel, Known: true, Provider: "openai", Paid: true,
+		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000},
+
+	// AI sub-nodes without a wire call.
+	subNode("memoryBufferWindow"),
+	subNode("memoryChatRetriever"),
+	subNode("outputParserStructured"),
+	subNode("outputParserAutofixing"),
+	subNode("outputParserItemList"),
+	subNode("textSplitterRecursiveCharacterTextSplitter"),
+	subNode("textSplitterCharacterTextSplitter"),
+	subNode("textSplitterTokenSplitter"),
+	subNode("documentDefaultDataLoader"),
+	subNode("documentBinaryInputLoader"),
+	subNode("documentJsonInputLoader"),
+	subNode("retrieverVectorStore"),
+	subNode("retrieverMultiQuery"),
+	subNode("retrieverContextualCompression"),
+	subNode("vectorStoreInMemory"),
+	subNode("vectorStoreInMemoryInsert"),
+	subNode("vectorStoreInMemoryLoad"),
+	{Type: nsLC + "toolCalculator", Role: RoleSubNode, Known: true, Tool: true},
+	{Type: nsLC + "toolCode", Role: RoleSubNode, Known: true, Tool: true},
+	{Type: nsLC + "toolThink", Role: RoleSubNode, Known: true, Tool: true},
+	{Type: nsLC + "toolVectorStore", Role: RoleSubNode, Known: true, Tool: true},
+
+	// AI sub-nodes that call out.
+	extSub("memoryPostgresChat", "postgres", false),
+	extSub("memoryRedisChat", "redis", false),
+	extSub("memoryMongoDbChat", "mongodb", false),
+	extSub("memoryMotorhead", "motorhead", false),
+	extSub("memoryXata", "xata", false),
+	extSub("memoryZep", "zep", false),
+	extSub("vectorStoreQdrant", "qdrant", false),
+	extSub("vectorStorePinecone", "pinecone", false),
+	extSub("vectorStoreSupabase", "supabase", false),
+	extSub("vectorStorePGVector", "postgres", false),
+	extSub("vectorStoreMilvus", "milvus", false),
+	extSub("vectorStoreZep", "zep", false),
+	extSub("vectorStoreWeaviate", "weaviate", false),
+	extSub("vectorStoreMongoDBAtlas", "mongodb", false),
+	extSub("vectorStoreRedis", "redis", false),
+	extSub("rerankerCohere", "cohere", false),
+	extSub("documentGithubLoader", "github", false),
+	{Type: nsLC + "toolHttpRequest", Role: RoleExternal, Known: true, Tool: true,
+		TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
+	extSub("toolWikipedia", "wikipedia", true),
+	extSub("toolSerpApi", "serpapi", true),
+	extSub("toolWolframAlpha", "wolframalpha", true),
+	extSub("toolSearXng", "searxng", true),
+	extSub("mcpClientTool", "mcp", true),
+	extSub("mcpClient", "mcp", false),
+
+	// HTTP Request: runtime timeout when absent is 5 minutes
+	// (HttpRequest/V3/HttpRequestV3.node.ts L387–391).
+	{Type: nsBase + "httpRequest", Role: RoleExternal, Known: true,
+		TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
+	ext("graphql", "graphql"),
+	ext("rssFeedRead", "rss"),
+	ext("n8n", "n8n"),
+	ext("emailSend", "smtp"),
+	ext("ssh", "ssh"),
+	ext("ftp", "ftp"),
+
+	// App nodes: one wire call per item to their service.
+	ext("googleSheets", "google-sheets"),
+	ext("googleDrive", "google-drive"),
+	ext("googleDocs", "google-docs"),
+	ext("googleCalendar", "google-calendar"),
+	ext("googleAnalytics", "google-analytics"),
+	ext("googleCloudNaturalLanguage", "google-cloud"),
+	ext("googleBigQuery", "google-bigquery"),
+	ext("googleContacts", "google-contacts"),
+	ext("googleTasks", "google-tasks"),
+	ext("googleSlides", "google-slides"),
+	ext("googleChat", "google-chat"),
+	ext("googleTranslate", "google-translate"),
+	ext("gmail", "gmail"),
+	ext("youTube", "youtube"),
+	ext("telegram", "telegram"),
+	ext("airtable", "airtable"),
+	ext("slack", "slack"),
+	ext("notion", "notion"),
+	ext("postgres", "postgres"),
+	ext("mySql", "mysql"),
+	ext("microsoftSql", "mssql"),
+	ext("mongoDb", "mongodb"),
+	ext("redis", "redis"),
+	ext("snowflake", "snowflake"),
+	ext("supabase", "supabase"),
+	ext("nocoDb", "nocodb"),
+	ext("baserow", "baserow"),
+	ext("hubspot", "hubspot"),
+	ext("salesforce", "salesforce"),
+	ext("pipedrive", "pipedrive"),
+	ext("microsoftOutlook", "microsoft-outlook"),
+	ext("microsoftTeams", "microsoft-teams"),
+	ext("microsoftExcel", "microsoft-excel"),
+	ext("microsoftOneDrive", "microsoft-onedrive"),
+	ext("microsoftToDo", "microsoft-todo"),
+	ext("jira", "jira"),
+	ext("github", "github"),
+	ext("gitlab", "gitlab"),
+	ext("linear", "linear"),
+	ext("asana", "asana"),
+	ext("trello", "trello"),
+	ext("clickUp", "clickup"),
+	ext("mondayCom", "monday"),
+	ext("todoist", "todoist"),
+	ext("spotify", "spotify"),
+	ext("wordpress", "wordpress"),
+	ext("webflow", "webflow"),
+	ext("strapi", "strapi"),
+	ext("whatsApp", "whatsapp"),
+	ext("discord", "discord"),
+	ext("mattermost", "mattermost"),
+	ext("matrix", "matrix"),
+	ext("twitter", "twitter"),
+	ext("linkedIn", "linkedin"),
+	ext("reddit", "reddit"),
+	ext("facebookGraphApi", "facebook"),
+	ext("twilio", "twilio"),
+	ext("zendesk", "zendesk"),
+	ext("zammad", "zammad"),
+	ext("freshdesk", "freshdesk"),
+	ext("intercom", "intercom"),
+	ext("mautic", "mautic"),
+	ext("mailchimp", "mailchimp"),
+	ext("lemlist", "lemlist"),
+	ext("sendGrid", "sendgrid"),
+	ext("mailgun", "mailgun"),
+	ext("dropbox", "dropbox"),
+	ext("nextCloud", "nextcloud"),
+	ext("s3", "s3"),
+	ext("awsS3", "aws-s3"),
+	ext("awsLambda", "aws-lambda"),
+	ext("awsSes", "aws-ses"),
+	ext("awsSns", "aws-sns"),
+	ext("awsSqs", "aws-sqs"),
+	ext("clockify", "clockify"),
+	ext("theHive", "thehive"),
+	ext("theHiveProject", "thehive"),
+	ext("clearbit", "clearbit"),
+	ext("hunter", "hunter"),
+	ext("bambooHr", "bamboohr"),
+	ext("openWeatherMap", "openweathermap"),
+	ext("hackerNews", "hackernews"),
+	ext("uproc", "uproc"),
+	ext("odoo", "odoo"),
+	ext("erpNext", "erpnext"),
+	ext("wooCommerce", "woocommerce"),
+	ext("shopify", "shopify"),
+	ext("stripe", "stripe"),
+	ext("quickbooks", "quickbooks"),
+	ext("xero", "xero"),
+	ext("pagerDuty", "pagerduty"),
+	ext("signl4", "signl4"),
+	ext("zoom", "zoom"),
+	ext("orbit", "orbit"),
+	ext("humanticAi", "humantic"),
+	ext("airtop", "airtop"),
+	ext("deepL", "deepl"),
+	ext("elasticsearch", "elasticsearch"),
+	ext("kafka", "kafka"),
+	ext("rabbitmq", "rabbitmq"),
+	ext("mqtt", "mqtt"),
+	ext("typeform", "typeform"),
+	ext("calendly", "calendly"),
+	ext("contentful", "contentful"),
+	ext("ghost", "ghost"),
+	ext("box", "box"),
+	ext("jinaAi", "jina"),
+})
+
+var catalog = indexSpecs(specs)
+
+// sortedSpecs sorts the table: it is grouped for readers, Catalog is sorted.
+func sortedSpecs(s []Spec) []Spec {
+	slices.SortFunc(s, func(a, b Spec) int { return strings.Compare(a.Type, b.Type) })
+	return s
+}
+
+func indexSpecs(s []Spec) map[string]Spec {
+	m := make(map[string]Spec, len(s))
+	for _, sp := range s {
+		m[sp.Type] = sp
+	}
+	return m
+}

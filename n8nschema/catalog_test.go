@@ -1,0 +1,83 @@
+package n8nschema
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLookupFacts(t *testing.T) {
+	tests := []struct {
+		typ  string
+		want Spec
+	}{
+		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatOpenAi", Role: RoleModel, Known: true,
+			Provider: "openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2,
+			MaxTokensParam: "options.maxTokens", TimeoutParam: "options.timeout", TimeoutDefaultMS: 60000}},
+		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAnthropic", Role: RoleModel, Known: true,
+			Provider: "anthropic", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxTokensToSample", MaxTokensDefault: 4096}},
+		{"n8n-nodes-base.httpRequest", Spec{Type: "n8n-nodes-base.httpRequest", Role: RoleExternal, Known: true,
+			TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000}},
+		{"n8n-nodes-base.httpRequestTool", Spec{Type: "n8n-nodes-base.httpRequestTool", Role: RoleExternal, Known: true,
+			TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000, Tool: true, ToolRetry: true}},
+		{"n8n-nodes-base.slackTool", Spec{Type: "n8n-nodes-base.slackTool", Role: RoleExternal, Known: true, Provider: "slack", Tool: true, ToolRetry: true}},
+		{"n8n-nodes-base.slack", Spec{Type: "n8n-nodes-base.slack", Role: RoleExternal, Known: true, Provider: "slack"}},
+		{"n8n-nodes-community.fooBar", Spec{Type: "n8n-nodes-community.fooBar", Role: RoleExternal, Provider: "fooBar"}},
+		{"n8n-nodes-base.shopifyTrigger", Spec{Type: "n8n-nodes-base.shopifyTrigger", Role: RoleTrigger, Known: true}},
+		{"n8n-nodes-base.splitInBatches", Spec{Type: "n8n-nodes-base.splitInBatches", Role: RoleFlow, Known: true, Outputs: 2}},
+		{"@n8n/n8n-nodes-langchain.openAi", Spec{Type: "@n8n/n8n-nodes-langchain.openAi", Role: RoleModel, Known: true,
+			Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"}},
+		{"@n8n/n8n-nodes-langchain.toolWorkflow", Spec{Type: "@n8n/n8n-nodes-langchain.toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true}},
+		{"@n8n/n8n-nodes-langchain.memoryBufferWindow", Spec{Type: "@n8n/n8n-nodes-langchain.memoryBufferWindow", Role: RoleSubNode, Known: true}},
+		{"@n8n/n8n-nodes-langchain.embeddingsOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.embeddingsOpenAi", Role: RoleModel, Known: true,
+			Provider: "openai", Paid: true, SDKRetryDefault: 6}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, Lookup(tt.typ)); diff != "" {
+			t.Errorf("Lookup(%q) mismatch (-want +got):\n%s", tt.typ, diff)
+		}
+	}
+}
+
+func TestLookupRoles(t *testing.T) {
+	want := map[string]Role{
+		"n8n-nodes-base.webhook":                          RoleTrigger,
+		"n8n-nodes-base.executeWorkflowTrigger":           RoleTrigger,
+		"n8n-nodes-base.errorTrigger":                     RoleTrigger,
+		"@n8n/n8n-nodes-langchain.chatTrigger":            RoleTrigger,
+		"n8n-nodes-base.set":                              RoleInternal,
+		"n8n-nodes-base.code":                             RoleInternal,
+		"n8n-nodes-base.if":                               RoleFlow,
+		"n8n-nodes-base.wait":                             RoleFlow,
+		"n8n-nodes-base.executeWorkflow":                  RoleCallWorkflow,
+		"@n8n/n8n-nodes-langchain.agent":                  RoleAgent,
+		"@n8n/n8n-nodes-langchain.chainLlm":               RoleAgent,
+		"@n8n/n8n-nodes-langchain.lmChatGoogleGemini":     RoleModel,
+		"@n8n/n8n-nodes-langchain.outputParserStructured": RoleSubNode,
+		"@n8n/n8n-nodes-langchain.vectorStoreQdrant":      RoleExternal,
+		"n8n-nodes-base.stickyNote":                       RoleNote,
+		"n8n-nodes-base.googleSheets":                     RoleExternal,
+	}
+	for typ, r := range want {
+		if got := Lookup(typ).Role; got != r {
+			t.Errorf("Lookup(%q).Role = %v, want %v", typ, got, r)
+		}
+	}
+}
+
+func TestCatalogSortedUnique(t *testing.T) {
+	c := Catalog()
+	for i := 1; i < len(c); i++ {
+		if c[i-1].Type >= c[i].Type {
+			t.Errorf("catalog not sorted or duplicated at %q, %q", c[i-1].Type, c[i].Type)
+		}
+	}
+	for _, s := range c {
+		if !s.Known {
+			t.Errorf("catalog entry %q has Known false", s.Type)
+		}
+		if s.Role == RoleModel && s.Provider == "" {
+			t.Errorf("model %q has no provider", s.Type)
+		}
+	}
+}
