@@ -22,6 +22,7 @@ type AuditOptions struct {
 	Items       int
 	Workers     int
 	Concurrency int
+	Remote      remoteOptions
 }
 
 func newAuditCmd(io *IO, runF func(*AuditOptions) error) *cobra.Command {
@@ -58,11 +59,12 @@ workflow found in the inputs; 3 I/O or internal error.`,
 	f.IntVar(&opts.Items, "items", def.Items, "items per execution assumed for per-execution figures")
 	f.IntVar(&opts.Workers, "workers", def.Workers, "queue-mode workers, for in-flight ceilings")
 	f.IntVar(&opts.Concurrency, "concurrency", def.Concurrency, "executions per worker, for in-flight ceilings")
+	opts.Remote.addFlags(f)
 	return c
 }
 
 func (o *AuditOptions) validate() error {
-	if len(o.Paths) == 0 {
+	if len(o.Paths) == 0 && o.Remote.URL == "" {
 		return usageErrorf("audit needs a PATH (a file, folder, glob, or - for stdin)\nRun 'stormcheck audit --help' for usage.")
 	}
 	if !oneOf(o.Format, report.Formats...) {
@@ -102,6 +104,13 @@ func runAudit(o *AuditOptions) error {
 	ins, err := collectInputs(o.Paths, o.IO.In, wd)
 	if err != nil {
 		return err
+	}
+	if o.Remote.URL != "" {
+		remote, err := remoteInputs(&o.Remote, o.IO)
+		if err != nil {
+			return err
+		}
+		ins = sortInputs(append(ins, remote...))
 	}
 	files, err := parseInputs(ins)
 	if err != nil {

@@ -92,12 +92,17 @@ func collectInputs(args []string, stdin io.Reader, wd string) ([]input, error) {
 			return nil, err
 		}
 	}
+	return sortInputs(ins), nil
+}
+
+// sortInputs orders inputs by name so argument order never changes output.
+func sortInputs(ins []input) []input {
 	slices.SortFunc(ins, func(a, b input) int { return strings.Compare(a.name, b.name) })
-	return ins, nil
+	return ins
 }
 
 // walkJSON lists the .json files below dir in sorted order, skipping
-// hidden folders and node_modules.
+// hidden files and folders and node_modules.
 func walkJSON(dir string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -111,7 +116,8 @@ func walkJSON(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if strings.EqualFold(filepath.Ext(p), ".json") {
+		// Hidden files are tool state (.stormcheck-pull.json), not workflows.
+		if strings.EqualFold(filepath.Ext(p), ".json") && !strings.HasPrefix(d.Name(), ".") {
 			out = append(out, p)
 		}
 		return nil

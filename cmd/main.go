@@ -85,6 +85,9 @@ func Run(args []string, io *IO) (code int) {
 		return ExitOK
 	case errors.Is(err, errFindings):
 		return ExitFindings
+	case errors.Is(err, errKept):
+		fmt.Fprintf(io.Err, "stormcheck: %v\n", err)
+		return ExitFindings
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
@@ -118,6 +121,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 	root.AddCommand(
 		newAuditCmd(io, nil),
 		newRulesCmd(io),
+		newPullCmd(io),
 		newVersionCmd(io),
 	)
 	return root

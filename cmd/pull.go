@@ -1,0 +1,144 @@
+package cmd
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// pullManifest remembers what pull wrote, so a later pull can tell a file it
+// may refresh from one somebody edited since.
+const pullManifest = ".stormcheck-pull.json"
+
+type pullOptions struct {
+	IO     *IO
+	Remote remoteOptions
+	Out    string
+	Force  bool
+}
+
+func newPullCmd(io *IO) *cobra.Command {
+	opts := &pullOptions{IO: io}
+	c := &cobra.Command{
+		Use:   "pull --n8n-url URL --out DIR",
+		Short: "Save a live instance's workflows as files, one <id>.json each",
+		Long: `Save every workflow of a live n8n as pretty JSON, one <id>.json per workflow like
+n8n export:workflow --backup, so they can be committed and audited in CI with SARIF pointing at real files.
+The published version (activeVersion) stays inside each file and is what audit reads.
+
+A file that was edited since the last pull is never overwritten without --force; pull says what it wrote.
+Exit status: 0 all written or unchanged; 1 some files were kept because they changed locally; 2 usage
+error; 3 I/O or API error.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if opts.Remote.URL == "" {
+				return usageErrorf("pull needs --n8n-url")
+			}
+			if opts.Out == "" {
+				return usageErrorf("pull needs --out DIR")
+			}
+			return runPull(opts)
+		},
+	}
+	opts.Remote.addFlags(c.Flags())
+	c.Flags().StringVar(&opts.Out, "out", "", "folder to write <id>.json files into")
+	c.Flags().BoolVar(&opts.Force, "force", false, "overwrite files that changed since the last pull")
+	return c
+}
+
+var errKept = errors.New("some files were kept because they changed since the last pull (use --force to overwrite)")
+
+func runPull(o *pullOptions) error {
+	wfs, err := o.Remote.fetch(o.IO)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	manifest := readManifest(filepath.Join(o.Out, pullManifest))
+	var wrote, same, kept int
+	for _, w := range wfs {
+		if w.ID == "" || strings.ContainsAny(w.ID, `/\`) || w.ID == "." || w.ID == ".." {
+			return fmt.Errorf("workflow %q has an id that cannot be a file name: %q", w.Name, w.ID)
+		}
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, w.Raw, "", "  "); err != nil {
+			return fmt.Errorf("workflow %s: %w", w.ID, err)
+		}
+		pretty.WriteByte('\n')
+		name := w.ID + ".json"
+		path := filepath.Join(o.Out, name)
+		old, err := os.ReadFile(path)
+		switch {
+		case err == nil && bytes.Equal(old, pretty.Bytes()):
+			same++
+			manifest[name] = digest(old)
+			continue
+		case err == nil && !o.Force && manifest[name] != digest(old):
+			fmt.Fprintf(o.IO.Err, "kept %s: it changed since the last pull (use --force to overwrite)\n", path)
+			kept++
+			continue
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
+			return err
+		}
+		manifest[name] = digest(pretty.Bytes())
+		fmt.Fprintf(o.IO.Err, "wrote %s (%s)\n", path, w.Name)
+		wrote++
+	}
+	if err := writeManifest(filepath.Join(o.Out, pullManifest), manifest); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.Err, "pulled %d %s from %s: %d written, %d unchanged, %d kept\n",
+		len(wfs), plural(len(wfs), "workflow", "workflows"), o.Remote.URL, wrote, same, kept)
+	if kept > 0 {
+		return fmt.Errorf("%w", errKept)
+	}
+	return nil
+}
+
+func digest(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func readManifest(path string) map[string]string {
+	m := map[string]string{}
+	if b, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(b, &m) // an unreadable manifest only means more files count as changed
+	}
+	return m
+}
+
+func writeManifest(path string, m map[string]string) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, k := range keys {
+		kb, _ := json.Marshal(k)
+		fmt.Fprintf(&b, "  %s: %q", kb, m[k])
+		if i < len(keys)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}

@@ -1,0 +1,83 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stormcheck/stormcheck/n8napi"
+)
+
+// remoteOptions select a live n8n instance to read workflows from.
+type remoteOptions struct {
+	URL        string
+	APIKeyFile string
+	Insecure   bool
+}
+
+func (r *remoteOptions) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&r.URL, "n8n-url", "", "read every workflow of a live n8n through its public API (key in N8N_API_KEY or --api-key-file)")
+	f.StringVar(&r.APIKeyFile, "api-key-file", "", "file holding the n8n API key (never pass the key itself as a flag)")
+	f.BoolVar(&r.Insecure, "insecure", false, "skip TLS certificate verification for --n8n-url")
+}
+
+// apiKey reads the key from --api-key-file, else N8N_API_KEY. A key is
+// never a flag value: flags end up in shell history and process lists.
+func (r *remoteOptions) apiKey(io *IO) (string, error) {
+	if r.APIKeyFile != "" {
+		b, err := os.ReadFile(r.APIKeyFile)
+		if err != nil {
+			return "", fmt.Errorf("read --api-key-file: %w", err)
+		}
+		if k := strings.TrimSpace(string(b)); k != "" {
+			return k, nil
+		}
+		return "", usageErrorf("--api-key-file %s is empty", r.APIKeyFile)
+	}
+	if k := strings.TrimSpace(io.Getenv("N8N_API_KEY")); k != "" {
+		return k, nil
+	}
+	return "", usageErrorf("no n8n API key: set N8N_API_KEY or pass --api-key-file (create one in n8n under Settings > n8n API)")
+}
+
+// fetch lists the instance's workflows, with a progress line on stderr
+// only when stderr is a terminal.
+func (r *remoteOptions) fetch(io *IO) ([]n8napi.Workflow, error) {
+	key, err := r.apiKey(io)
+	if err != nil {
+		return nil, err
+	}
+	opts := n8napi.Options{BaseURL: r.URL, APIKey: key, Insecure: r.Insecure}
+	if io.ErrIsTTY {
+		opts.Progress = func(page, n int) {
+			fmt.Fprintf(io.Err, "\rfetching workflows from %s: page %d, %d workflows", n8napi.Host(r.URL), page, n)
+		}
+	}
+	c, err := n8napi.New(opts)
+	if err != nil {
+		return nil, usageErrorf("--n8n-url: %v", err)
+	}
+	wfs, err := c.Workflows(context.Background())
+	if io.ErrIsTTY {
+		fmt.Fprint(io.Err, "\r\x1b[K")
+	}
+	return wfs, err
+}
+
+// remoteInputs turns fetched workflows into inputs located at
+// n8n://HOST/workflow/ID; positions are inside the JSON as fetched.
+func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
+	wfs, err := r.fetch(io)
+	if err != nil {
+		return nil, err
+	}
+	host := n8napi.Host(r.URL)
+	ins := make([]input, 0, len(wfs))
+	for _, w := range wfs {
+		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.ID, src: w.Raw, explicit: true})
+	}
+	return ins, nil
+}
