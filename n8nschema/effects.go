@@ -1,27 +1,100 @@
 package n8nschema
 
-import "strings"
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// This file is the catalog's data on what nodes do to the world: which
+// operations write, which parameters carry idempotency keys and whether a
+// key survives a retry, what models cost, which calls are heartbeats or
+// dead-man's-switch pings, and which dependencies rate-limit. Rules read it
+// through the functions below; the tables are tested in effects_test.go.
+
+// Confidence of a catalog entry: how sure the data is, mirrored by rules
+// into the confidence of their findings.
+type Confidence int
+
+const (
+	ConfLow Confidence = iota + 1
+	ConfMedium
+	ConfHigh
+)
+
+// ---------------------------------------------------------------------------
+// Writes
 
 // WriteOp reports whether a node changes state outside n8n when it runs (a
 // retried write may commit twice), and names the operation ("POST",
-// "message.post"). It reads the node catalog's write operations.
+// "message.post"). HTTP methods come from the method parameter; app nodes
+// from their resource and operation, with n8n's defaults when the
+// parameters are absent (they are omitted when equal to the default,
+// n8n-semantics.md §1.6).
 func WriteOp(n *Node) (bool, string) {
-	switch strings.TrimSuffix(n.Type, "Tool") {
-	case "n8n-nodes-base.httpRequest":
-		m := httpMethod(n)
-		switch m {
-		case "POST", "PUT", "PATCH", "DELETE":
-			return true, m
-		}
-		return false, m
-	}
-	return false, ""
+	w, op, _ := WriteOpConf(n)
+	return w, op
 }
 
-// httpMethod returns the HTTP Request node's method in upper case. The
+// WriteOpConf is WriteOp with the confidence of the classification: high
+// for HTTP methods and explicit operations, medium when the operation is
+// n8n's default for the node or inferred from an SQL query.
+func WriteOpConf(n *Node) (bool, string, Confidence) {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	switch typ {
+	case "n8n-nodes-base.httpRequest", "@n8n/n8n-nodes-langchain.toolHttp":
+		m := HTTPMethod(n)
+		return IsWriteMethod(m), m, ConfHigh
+	}
+	if n.Type == "@n8n/n8n-nodes-langchain.toolHttpRequest" {
+		m := HTTPMethod(n)
+		return IsWriteMethod(m), m, ConfHigh
+	}
+	app, ok := appNodes[typ]
+	if !ok {
+		return false, "", 0
+	}
+	if app.always != "" {
+		return true, app.always, ConfHigh
+	}
+	conf := ConfHigh
+	res := paramStr(n, "resource")
+	if res == "" {
+		res = app.resource
+	}
+	op := paramStr(n, "operation")
+	if op == "" {
+		op = app.defaultOp(res, n.TypeVersion)
+		conf = ConfMedium
+	}
+	if op == "" {
+		return false, "", 0
+	}
+	name := op
+	if res != "" {
+		name = res + "." + op
+	}
+	if sqlNodes[typ] && op == "executeQuery" {
+		q := strings.ToUpper(paramStr(n, "query"))
+		return sqlWrite.MatchString(q), name, ConfMedium
+	}
+	return isWriteVerb(op), name, conf
+}
+
+// IsWriteMethod reports whether an HTTP method changes state.
+func IsWriteMethod(m string) bool {
+	switch m {
+	case "POST", "PUT", "PATCH", "DELETE":
+		return true
+	}
+	return false
+}
+
+// HTTPMethod returns the HTTP Request node's method in upper case. The
 // parameter is omitted when it is the default GET (n8n-semantics.md §1.6);
-// v1/v2 call it requestMethod (nodes-base/nodes/HttpRequest/V2).
-func httpMethod(n *Node) string {
+// v1/v2 call it requestMethod (nodes-base/nodes/HttpRequest/V2). An
+// expression such as "=POST" or "={{ 'POST' }}" yields the literal inside.
+func HTTPMethod(n *Node) string {
 	v, ok := n.Param("method")
 	if !ok {
 		v, ok = n.Param("requestMethod")
@@ -30,6 +103,686 @@ func httpMethod(n *Node) string {
 		return "GET"
 	}
 	m := strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))
-	m = strings.Trim(m, "{} \"'")
+	m = strings.Trim(m, "{} \"'`")
 	return strings.ToUpper(m)
+}
+
+func paramStr(n *Node, path string) string {
+	v, ok := n.Param(path)
+	if !ok {
+		return ""
+	}
+	return strings.TrimPrefix(v.Str(), "=")
+}
+
+// appNode describes an app node's resources and default operations.
+type appNode struct {
+	resource string            // default resource ("" when the node has none)
+	ops      map[string]string // default operation per resource
+	// opsV1 overrides ops for typeVersion < 2 when the old version differs.
+	opsV1  map[string]string
+	always string // set when every run writes, whatever the parameters
+}
+
+func (a appNode) defaultOp(res string, version float64) string {
+	if version < 2 && a.opsV1 != nil {
+		if op, ok := a.opsV1[res]; ok {
+			return op
+		}
+	}
+	return a.ops[res]
+}
+
+// appNodes lists app nodes whose operations may write, with n8n's default
+// resource and operation. Sources (n8n-io/n8n, packages/nodes-base/nodes/):
+// Slack/V2/MessageDescription.ts (message: default 'post'),
+// Google/Sheet/v2/actions/sheet/Sheet.resource.ts (default 'read'),
+// Airtable/v2/actions/record/Record.resource.ts (default 'read'),
+// Postgres/v2/actions/database/Database.resource.ts (default 'insert');
+// the others from each node's description file of the same name (medium
+// confidence: a default operation is reported with ConfMedium).
+var appNodes = map[string]appNode{
+	"n8n-nodes-base.slack":              {resource: "message", ops: map[string]string{"message": "post"}},
+	"n8n-nodes-base.gmail":              {resource: "message", ops: map[string]string{"message": "send"}},
+	"n8n-nodes-base.emailSend":          {always: "send"},
+	"n8n-nodes-base.telegram":           {resource: "message", ops: map[string]string{"message": "sendMessage"}},
+	"n8n-nodes-base.discord":            {resource: "message", ops: map[string]string{"message": "send"}, opsV1: map[string]string{"message": "send"}},
+	"n8n-nodes-base.mattermost":         {resource: "message", ops: map[string]string{"message": "post"}},
+	"n8n-nodes-base.microsoftTeams":     {resource: "channel", ops: map[string]string{}},
+	"n8n-nodes-base.whatsApp":           {resource: "message", ops: map[string]string{"message": "send"}},
+	"n8n-nodes-base.twilio":             {resource: "sms", ops: map[string]string{"sms": "send"}},
+	"n8n-nodes-base.sendGrid":           {resource: "contact", ops: map[string]string{}},
+	"n8n-nodes-base.mailgun":            {always: "send"},
+	"n8n-nodes-base.stripe":             {resource: "balance", ops: map[string]string{"balance": "get"}},
+	"n8n-nodes-base.postgres":           {resource: "database", ops: map[string]string{"database": "insert", "": "insert"}},
+	"n8n-nodes-base.mySql":              {resource: "database", ops: map[string]string{"database": "insert", "": "insert"}},
+	"n8n-nodes-base.microsoftSql":       {ops: map[string]string{"": "insert"}},
+	"n8n-nodes-base.airtable":           {ops: map[string]string{"": "read"}},
+	"n8n-nodes-base.googleSheets":       {resource: "sheet", ops: map[string]string{"sheet": "read"}},
+	"n8n-nodes-base.hubspot":            {resource: "contact", ops: map[string]string{"contact": "upsert"}},
+	"n8n-nodes-base.salesforce":         {resource: "lead", ops: map[string]string{"lead": "create"}},
+	"n8n-nodes-base.pipedrive":          {resource: "deal", ops: map[string]string{"deal": "create"}},
+	"n8n-nodes-base.notion":             {ops: map[string]string{}},
+	"n8n-nodes-base.supabase":           {resource: "row", ops: map[string]string{"row": "create"}},
+	"n8n-nodes-base.jira":               {resource: "issue", ops: map[string]string{"issue": "create"}},
+	"n8n-nodes-base.github":             {resource: "issue", ops: map[string]string{"issue": "create"}},
+	"n8n-nodes-base.wordpress":          {resource: "post", ops: map[string]string{"post": "create"}},
+	"n8n-nodes-base.googleDrive":        {ops: map[string]string{}},
+	"n8n-nodes-base.googleDocs":         {ops: map[string]string{}},
+	"n8n-nodes-base.googleCalendar":     {resource: "event", ops: map[string]string{"event": "create"}},
+	"n8n-nodes-base.microsoftOutlook":   {ops: map[string]string{}},
+	"n8n-nodes-base.shopify":            {resource: "order", ops: map[string]string{"order": "create"}},
+	"n8n-nodes-base.mailchimp":          {resource: "member", ops: map[string]string{"member": "create"}},
+	"n8n-nodes-base.redis":              {ops: map[string]string{"": "info"}},
+	"n8n-nodes-base.mongoDb":            {ops: map[string]string{"": "find"}},
+	"n8n-nodes-base.clickUp":            {resource: "task", ops: map[string]string{"task": "create"}},
+	"n8n-nodes-base.trello":             {resource: "card", ops: map[string]string{"card": "create"}},
+	"n8n-nodes-base.asana":              {resource: "task", ops: map[string]string{"task": "create"}},
+	"n8n-nodes-base.linkedIn":           {resource: "post", ops: map[string]string{"post": "create"}},
+	"n8n-nodes-base.twitter":            {resource: "tweet", ops: map[string]string{"tweet": "create"}},
+	"n8n-nodes-base.zendesk":            {resource: "ticket", ops: map[string]string{"ticket": "create"}},
+	"n8n-nodes-base.freshdesk":          {resource: "ticket", ops: map[string]string{"ticket": "create"}},
+	"n8n-nodes-base.baserow":            {ops: map[string]string{"": "getAll"}},
+	"n8n-nodes-base.nocoDb":             {ops: map[string]string{"": "getAll"}},
+	"n8n-nodes-base.n8n":                {resource: "workflow", ops: map[string]string{"workflow": "getAll"}},
+	"n8n-nodes-base.googleBigQuery":     {ops: map[string]string{"": "executeQuery"}},
+	"n8n-nodes-base.snowflake":          {ops: map[string]string{"": "executeQuery"}},
+	"n8n-nodes-base.youTube":            {ops: map[string]string{}},
+	"n8n-nodes-base.googleChat":         {resource: "message", ops: map[string]string{"message": "create"}},
+	"n8n-nodes-base.matrix":             {resource: "message", ops: map[string]string{"message": "create"}},
+	"n8n-nodes-base.rocketchat":         {always: "postMessage"},
+	"n8n-nodes-base.pushover":           {always: "push"},
+	"n8n-nodes-base.microsoftExcel":     {ops: map[string]string{}},
+	"n8n-nodes-base.quickbooks":         {ops: map[string]string{}},
+	"n8n-nodes-base.xero":               {ops: map[string]string{}},
+	"n8n-nodes-base.paypal":             {resource: "payout", ops: map[string]string{"payout": "create"}},
+	"n8n-nodes-base.activeCampaign":     {ops: map[string]string{}},
+	"n8n-nodes-base.convertKit":         {ops: map[string]string{}},
+	"n8n-nodes-base.intercom":           {ops: map[string]string{}},
+	"n8n-nodes-base.zoho":               {ops: map[string]string{}},
+	"n8n-nodes-base.mondayCom":          {ops: map[string]string{}},
+	"n8n-nodes-base.todoist":            {resource: "task", ops: map[string]string{"task": "create"}},
+	"n8n-nodes-base.s3":                 {ops: map[string]string{}},
+	"n8n-nodes-base.awsS3":              {ops: map[string]string{}},
+	"n8n-nodes-base.elasticsearch":      {ops: map[string]string{}},
+	"n8n-nodes-base.facebookGraphApi":   {ops: map[string]string{}},
+	"n8n-nodes-base.googleCloudStorage": {ops: map[string]string{}},
+	"n8n-nodes-base.dropbox":            {ops: map[string]string{}},
+	"n8n-nodes-base.box":                {ops: map[string]string{}},
+	"n8n-nodes-base.oneDrive":           {ops: map[string]string{}},
+	"n8n-nodes-base.ftp":                {ops: map[string]string{"": "download"}},
+}
+
+// sqlNodes run free SQL with operation executeQuery; whether that writes is
+// read from the query (n8n's security audit treats them alike,
+// packages/cli/src/security-audit/constants.ts SQL_NODE_TYPES).
+var sqlNodes = map[string]bool{
+	"n8n-nodes-base.postgres": true, "n8n-nodes-base.mySql": true, "n8n-nodes-base.microsoftSql": true,
+	"n8n-nodes-base.googleBigQuery": true, "n8n-nodes-base.snowflake": true, "n8n-nodes-base.crateDb": true,
+	"n8n-nodes-base.questDb": true, "n8n-nodes-base.timescaleDb": true,
+}
+
+var sqlWrite = regexp.MustCompile(`\b(INSERT|UPDATE|DELETE|MERGE|UPSERT|REPLACE|TRUNCATE|DROP|ALTER|CREATE)\b`)
+
+// writeVerbs are operation values (or their leading word) that change
+// state. Reads (get, getAll, search, list, read, select, lookup, download)
+// are absent.
+var writeVerbs = []string{
+	"create", "post", "send", "insert", "update", "upsert", "delete", "append", "add", "charge",
+	"publish", "push", "set", "incr", "upload", "reply", "move", "copy", "edit", "remove", "clear",
+	"deleteRecord", "deleteTable", "appendOrUpdate", "invite", "archive", "trash", "subscribe",
+	"capture", "refund", "pay", "transfer", "share", "write", "activate", "deactivate", "execute",
+	"postMessage", "sendMessage", "sendPhoto", "sendDocument", "sendAudio", "sendVideo",
+	"sendAndWait", "sendMediaGroup", "sendLocation", "sendSticker", "sendAnimation", "sendChatAction",
+}
+
+func isWriteVerb(op string) bool {
+	for _, v := range writeVerbs {
+		if op == v {
+			return true
+		}
+		// camelCase leading verb: "createComment", "addLabels", "sendEmail".
+		if strings.HasPrefix(op, v) && len(op) > len(v) && op[len(v)] >= 'A' && op[len(v)] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// Idempotency keys
+
+// KeyName is a request field that deduplicates retries on the server.
+type KeyName struct {
+	Name     string // canonical spelling
+	Provider string // who honours it ("" for the generic IETF header)
+	Where    string // "header" or "body"
+	Conf     Confidence
+}
+
+// keyNames are idempotency fields by convention. Sources: IETF draft
+// "The Idempotency-Key HTTP Header Field"; Stripe, Adyen, GoCardless, Mollie
+// (Idempotency-Key); PayPal (PayPal-Request-Id); Checkout.com
+// (Cko-Idempotency-Key); Twilio (I-Twilio-Idempotency-Token); Xendit
+// (X-Idempotency-Key); Wise (X-idempotence-uuid); Razorpay
+// (X-Payout-Idempotency); Square, Plaid (idempotency_key in the body);
+// Airwallex, Revolut Business (request_id in the body); AWS (ClientToken).
+var keyNames = []KeyName{
+	{"Idempotency-Key", "", "header", ConfHigh},
+	{"X-Idempotency-Key", "", "header", ConfHigh},
+	{"PayPal-Request-Id", "paypal", "header", ConfHigh},
+	{"Cko-Idempotency-Key", "checkout.com", "header", ConfHigh},
+	{"I-Twilio-Idempotency-Token", "twilio", "header", ConfHigh},
+	{"X-Idempotence-Uuid", "wise", "header", ConfHigh},
+	{"X-Payout-Idempotency", "razorpay", "header", ConfHigh},
+	{"idempotency_key", "square", "body", ConfHigh},
+	{"idempotencyKey", "", "body", ConfHigh},
+	{"request_id", "airwallex", "body", ConfMedium},
+	{"ClientToken", "aws", "body", ConfMedium},
+	{"client_token", "", "body", ConfMedium},
+	{"MessageDeduplicationId", "aws-sqs", "body", ConfHigh},
+}
+
+// LookupKeyName returns the key convention a field name follows, if any.
+// Header names compare without case; "_" and "-" are the same.
+func LookupKeyName(name string) (KeyName, bool) {
+	for _, k := range keyNames {
+		if strings.EqualFold(k.Name, strings.TrimSpace(name)) {
+			return k, true
+		}
+	}
+	norm := normKey(name)
+	for _, k := range keyNames {
+		if normKey(k.Name) == norm {
+			return k, true
+		}
+	}
+	return KeyName{}, false
+}
+
+func normKey(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
+}
+
+// IdempotencyKey is a key a node sends, with where it is.
+type IdempotencyKey struct {
+	Name  KeyName
+	Value string // the raw parameter text (an expression or a literal)
+	Pos   Pos
+}
+
+// jsonFieldParams hold JSON text that may carry a key (HTTP Request v3+
+// jsonHeaders/jsonQuery/jsonBody; v1/v2 headerParametersJson and friends,
+// nodes-base/nodes/HttpRequest/V3/Description.ts and V2).
+var jsonFieldParams = []string{"jsonHeaders", "jsonQuery", "jsonBody", "headerParametersJson", "queryParametersJson", "bodyParametersJson", "body"}
+
+// IdempotencyKeyOf finds an idempotency key among a node's header, query
+// and body parameters: name/value pairs (headerParameters.parameters[],
+// v1/v2 headerParametersUi.parameter[]) and JSON text parameters.
+func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
+	var found IdempotencyKey
+	ok := false
+	params := n.Params()
+	params.Walk(func(rel string, v Value) {
+		if ok {
+			return
+		}
+		if strings.HasSuffix(rel, ".name") || rel == "name" {
+			if k, isKey := LookupKeyName(v.Str()); isKey {
+				val := params.Get(strings.TrimSuffix(rel, "name") + "value")
+				found, ok = IdempotencyKey{Name: k, Value: val.Str(), Pos: v.Pos()}, true
+			}
+		}
+	})
+	if ok {
+		return found, true
+	}
+	for _, p := range jsonFieldParams {
+		v, exists := n.Param(p)
+		if !exists || v.Kind() != String {
+			continue
+		}
+		if k, val, hit := keyInJSONText(v.Str()); hit {
+			return IdempotencyKey{Name: k, Value: val, Pos: v.Pos()}, true
+		}
+	}
+	return IdempotencyKey{}, false
+}
+
+var jsonMember = regexp.MustCompile(`"([A-Za-z][A-Za-z0-9_-]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\{\{[^}]*\}\}|[^,}\n]+)`)
+
+func keyInJSONText(s string) (KeyName, string, bool) {
+	for _, m := range jsonMember.FindAllStringSubmatch(s, -1) {
+		if k, ok := LookupKeyName(m[1]); ok {
+			return k, strings.Trim(strings.TrimSpace(m[2]), `"`), true
+		}
+	}
+	return KeyName{}, "", false
+}
+
+// KeyStability says whether a key survives a retry.
+type KeyStability int
+
+const (
+	// KeyStable derives from the item ({{ $json.order_id }}).
+	KeyStable KeyStability = iota
+	// KeyPerAttempt changes on every evaluation: time, random, fresh UUIDs.
+	KeyPerAttempt
+	// KeyPerExecution is the same within one execution but new after a
+	// restart ($execution.id): unstable where the workflow restarts itself.
+	KeyPerExecution
+	// KeyConstant is one literal for every item: the server treats every
+	// item after the first as a replay of it.
+	KeyConstant
+	// KeyEmpty carries no value.
+	KeyEmpty
+)
+
+// unstableKeyTokens change per evaluation. n8n expressions expose Luxon's
+// DateTime and $now/$today (packages/workflow/src/workflow-data-proxy.ts);
+// JavaScript's Date and Math.random are available in expressions too.
+var unstableKeyTokens = []struct{ Token, Why string }{
+	{"$now", "$now"},
+	{"$today", "$today"},
+	{"DateTime.now", "DateTime.now()"},
+	{"DateTime.local", "DateTime.local()"},
+	{"DateTime.utc", "DateTime.utc()"},
+	{"Date.now", "Date.now()"},
+	{"new Date", "new Date()"},
+	{"Math.random", "Math.random()"},
+	{"randomUUID", "randomUUID()"},
+	{"$randomUUID", "$randomUUID"},
+	{"uuid()", "uuid()"},
+	{"uuidv4", "uuidv4()"},
+	{"$uuid", "$uuid"},
+	{"$runIndex", "$runIndex"},
+	{"nanoid", "nanoid()"},
+	{"getTime()", "getTime()"},
+}
+
+// ClassifyKey says how stable a key value is and why (the token that makes
+// it unstable).
+func ClassifyKey(value string) (KeyStability, string) {
+	v := strings.TrimSpace(value)
+	if v == "" || v == "=" {
+		return KeyEmpty, ""
+	}
+	for _, t := range unstableKeyTokens {
+		if strings.Contains(v, t.Token) {
+			return KeyPerAttempt, t.Why
+		}
+	}
+	if strings.Contains(v, "$execution.id") || strings.Contains(v, "$executionId") {
+		return KeyPerExecution, "$execution.id"
+	}
+	if !strings.HasPrefix(v, "=") && !strings.Contains(v, "{{") {
+		return KeyConstant, ""
+	}
+	return KeyStable, ""
+}
+
+// ---------------------------------------------------------------------------
+// Prices
+
+// Price is a model's list price in USD per million tokens and its output
+// ceiling (what one call can generate when nothing caps it).
+type Price struct {
+	Model      string // name prefix, lower case
+	Provider   string
+	InputPerM  float64
+	OutputPerM float64
+	MaxOutput  int // tokens
+}
+
+// PricesAsOf dates the embedded table; override it in .stormcheck.yaml
+// (spend.prices) when a provider changes its prices.
+const PricesAsOf = "2025-08"
+
+// prices are public list prices (standard tier, USD per 1M tokens) from the
+// providers' pricing pages, and each model's maximum output tokens.
+var prices = []Price{
+	// OpenAI (platform.openai.com/docs/pricing)
+	{"gpt-5", "openai", 1.25, 10, 128000},
+	{"gpt-5-mini", "openai", 0.25, 2, 128000},
+	{"gpt-5-nano", "openai", 0.05, 0.40, 128000},
+	{"gpt-4.1", "openai", 2, 8, 32768},
+	{"gpt-4.1-mini", "openai", 0.40, 1.60, 32768},
+	{"gpt-4.1-nano", "openai", 0.10, 0.40, 32768},
+	{"gpt-4o", "openai", 2.50, 10, 16384},
+	{"chatgpt-4o", "openai", 5, 15, 16384},
+	{"gpt-4o-mini", "openai", 0.15, 0.60, 16384},
+	{"gpt-4-turbo", "openai", 10, 30, 4096},
+	{"gpt-4", "openai", 30, 60, 8192},
+	{"gpt-3.5-turbo", "openai", 0.50, 1.50, 4096},
+	{"o1", "openai", 15, 60, 100000},
+	{"o1-mini", "openai", 1.10, 4.40, 65536},
+	{"o3", "openai", 2, 8, 100000},
+	{"o3-mini", "openai", 1.10, 4.40, 100000},
+	{"o4-mini", "openai", 1.10, 4.40, 100000},
+	{"text-davinci", "openai", 20, 20, 4096},
+	// Anthropic (anthropic.com/pricing)
+	{"claude-opus-4", "anthropic", 15, 75, 32000},
+	{"claude-sonnet-4", "anthropic", 3, 15, 64000},
+	{"claude-haiku-4", "anthropic", 1, 5, 64000},
+	{"claude-3-7-sonnet", "anthropic", 3, 15, 64000},
+	{"claude-3-5-sonnet", "anthropic", 3, 15, 8192},
+	{"claude-3-5-haiku", "anthropic", 0.80, 4, 8192},
+	{"claude-3-opus", "anthropic", 15, 75, 4096},
+	{"claude-3-sonnet", "anthropic", 3, 15, 4096},
+	{"claude-3-haiku", "anthropic", 0.25, 1.25, 4096},
+	{"claude-2", "anthropic", 8, 24, 4096},
+	// Google (ai.google.dev/pricing)
+	{"gemini-2.5-pro", "google", 1.25, 10, 65536},
+	{"gemini-2.5-flash", "google", 0.30, 2.50, 65536},
+	{"gemini-2.5-flash-lite", "google", 0.10, 0.40, 65536},
+	{"gemini-2.0-flash", "google", 0.10, 0.40, 8192},
+	{"gemini-2.0-flash-lite", "google", 0.075, 0.30, 8192},
+	{"gemini-1.5-pro", "google", 1.25, 5, 8192},
+	{"gemini-1.5-flash", "google", 0.075, 0.30, 8192},
+	// Mistral (mistral.ai/pricing)
+	{"mistral-large", "mistral", 2, 6, 32768},
+	{"mistral-medium", "mistral", 0.40, 2, 32768},
+	{"mistral-small", "mistral", 0.20, 0.60, 32768},
+	{"open-mistral-nemo", "mistral", 0.15, 0.15, 32768},
+	{"codestral", "mistral", 0.30, 0.90, 32768},
+	// DeepSeek (api-docs.deepseek.com/quick_start/pricing)
+	{"deepseek-chat", "deepseek", 0.27, 1.10, 8192},
+	{"deepseek-reasoner", "deepseek", 0.55, 2.19, 65536},
+	// xAI (docs.x.ai/docs/models)
+	{"grok-4", "xai", 3, 15, 128000},
+	{"grok-3", "xai", 3, 15, 128000},
+	{"grok-2", "xai", 2, 10, 32768},
+	// Groq-hosted open models (groq.com/pricing)
+	{"llama-3.3-70b", "groq", 0.59, 0.79, 32768},
+	{"llama-3.1-8b", "groq", 0.05, 0.08, 8192},
+}
+
+// LookupPrice returns the price of a model by the longest table name that
+// prefixes it, after lower-casing and dropping a "models/" or "provider/"
+// prefix ("models/gemini-1.5-flash", "openai/gpt-4o-mini").
+func LookupPrice(model string) (Price, bool) {
+	m := NormalizeModel(model)
+	best, ok := Price{}, false
+	for _, p := range prices {
+		if strings.HasPrefix(m, p.Model) && len(p.Model) > len(best.Model) {
+			if len(m) > len(p.Model) && !modelSep(m[len(p.Model)]) {
+				continue
+			}
+			best, ok = p, true
+		}
+	}
+	return best, ok
+}
+
+// modelSep is a character that may follow a model family name: a version
+// or date suffix, never another letter ("o1" must not match "o1x").
+func modelSep(c byte) bool { return c == '-' || c == '.' || c == ':' || c == '@' || c == '_' }
+
+// NormalizeModel lower-cases a model name and drops a path prefix.
+func NormalizeModel(model string) string {
+	m := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(model, "=")))
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	return m
+}
+
+// Prices returns a copy of the embedded table, ordered by provider and model.
+func Prices() []Price {
+	out := append([]Price(nil), prices...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Provider != out[j].Provider {
+			return out[i].Provider < out[j].Provider
+		}
+		return out[i].Model < out[j].Model
+	})
+	return out
+}
+
+// modelParams are the parameters that name the model, per node type
+// (@n8n/nodes-langchain/nodes/llms/*: lmChatOpenAi 'model' as a resource
+// locator from v1.2; LmChatGoogleGemini 'modelName'; vendors/OpenAi 'modelId').
+var modelParams = map[string][]string{
+	"@n8n/n8n-nodes-langchain.lmChatOpenAi":       {"model.value", "model"},
+	"@n8n/n8n-nodes-langchain.lmOpenAi":           {"model.value", "model"},
+	"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi":  {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatAnthropic":    {"model.value", "model"},
+	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": {"modelName"},
+	"@n8n/n8n-nodes-langchain.lmChatGoogleVertex": {"modelName"},
+	"@n8n/n8n-nodes-langchain.lmChatMistralCloud": {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatGroq":         {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatDeepSeek":     {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatOpenRouter":   {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatXAiGrok":      {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatAwsBedrock":   {"model"},
+	"@n8n/n8n-nodes-langchain.lmChatOllama":       {"model"},
+	"@n8n/n8n-nodes-langchain.openAi":             {"modelId.value", "modelId", "model"},
+	"n8n-nodes-base.openAi":                       {"chatModel", "model"},
+}
+
+// defaultModels are the models nodes use when the parameter is absent
+// (the node's default is not written to the JSON, n8n-semantics.md §1.6):
+// LmChatOpenAi.node.ts default 'gpt-4o-mini' from v1.2 ('gpt-3.5-turbo'
+// before), LmChatAnthropic.node.ts 'claude-2' in v1 and
+// 'claude-3-5-sonnet-20240620' from v1.2, LmChatGoogleGemini.node.ts
+// 'models/gemini-1.5-flash', legacy OpenAi.node.ts chat 'gpt-3.5-turbo'.
+var defaultModels = map[string]func(v float64) string{
+	"@n8n/n8n-nodes-langchain.lmChatOpenAi": func(v float64) string {
+		if v >= 1.2 {
+			return "gpt-4o-mini"
+		}
+		return "gpt-3.5-turbo"
+	},
+	"@n8n/n8n-nodes-langchain.lmChatAnthropic": func(v float64) string {
+		if v >= 1.2 {
+			return "claude-3-5-sonnet-20240620"
+		}
+		return "claude-2"
+	},
+	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": func(float64) string { return "models/gemini-1.5-flash" },
+	"n8n-nodes-base.openAi":                       func(float64) string { return "gpt-3.5-turbo" },
+}
+
+// ModelOf returns the model a paid node calls ("" when unknown or an
+// expression), and whether it is n8n's default rather than set by the user.
+func ModelOf(n *Node) (model string, isDefault bool) {
+	for _, p := range modelParams[n.Type] {
+		v, ok := n.Param(p)
+		if !ok || v.Kind() != String {
+			continue
+		}
+		s := v.Str()
+		if strings.Contains(s, "{{") {
+			return "", false
+		}
+		if s = strings.TrimPrefix(s, "="); s != "" {
+			return s, false
+		}
+	}
+	if f := defaultModels[n.Type]; f != nil {
+		return f(n.TypeVersion), true
+	}
+	return "", false
+}
+
+// ---------------------------------------------------------------------------
+// Heartbeats and dead-man's switches
+
+// Switch is a dead-man's-switch service: it alerts when pings stop, so a
+// stalled workflow turns it red (fail-closed).
+type Switch struct {
+	Service string
+	Match   string // a host, or host+path, matched inside the URL
+	Conf    Confidence
+}
+
+// switches are dead-man's-switch endpoints by their documented ping URLs.
+var switches = []Switch{
+	{"Healthchecks.io", "hc-ping.com", ConfHigh},
+	{"Healthchecks.io", "healthchecks.io/ping", ConfHigh},
+	{"Cronitor", "cronitor.link", ConfHigh},
+	{"Cronitor", "cronitor.io/p/", ConfHigh},
+	{"Better Stack", "uptime.betterstack.com/api/v1/heartbeat", ConfHigh},
+	{"Better Stack", "betteruptime.com/api/v1/heartbeat", ConfHigh},
+	{"Uptime Kuma", "/api/push/", ConfMedium},
+	{"Dead Man's Snitch", "nosnch.in", ConfHigh},
+	{"Opsgenie", "opsgenie.com/v2/heartbeats", ConfHigh},
+	{"PagerDuty", "pagerduty.com/api/v1/heartbeat", ConfMedium},
+	{"UptimeRobot", "heartbeat.uptimerobot.com", ConfHigh},
+	{"Cronhub", "cronhub.io/ping", ConfHigh},
+	{"StatusCake", "push.statuscake.com", ConfHigh},
+	{"Sentry Crons", "/cron/", ConfLow},
+}
+
+// SwitchOf reports whether a URL pings a dead-man's switch.
+func SwitchOf(url string) (Switch, bool) {
+	u := strings.ToLower(url)
+	for _, s := range switches {
+		if strings.Contains(u, s.Match) {
+			return s, true
+		}
+	}
+	return Switch{}, false
+}
+
+// heartbeatWords mark a progress or liveness signal in a node's name, URL
+// or message: "heartbeat", "progress", "batch 3 of 10", "still running".
+var heartbeatWords = regexp.MustCompile(`(?i)\b(heart-?beats?|keep-?alive|progress|still (running|alive|working)|i'?m alive|status (update|report|ping)|batch\s*(\{\{[^}]*\}\}|\d+|n)\s*(of|/)\s*)`)
+
+// HeartbeatWord returns the heartbeat wording in s ("" when none).
+// "In progress" is a status value (a Jira or Notion column), not a signal.
+func HeartbeatWord(s string) string {
+	for _, m := range heartbeatWords.FindAllStringIndex(s, -1) {
+		w := strings.ToLower(s[m[0]:m[1]])
+		if w == "progress" && strings.HasSuffix(strings.ToLower(s[:m[0]]), "in ") {
+			continue
+		}
+		return w
+	}
+	return ""
+}
+
+// signalSinks are nodes that post where people or dashboards watch: chat,
+// e-mail, status pages. A progress post there stays green when the work
+// stalls, because nobody alerts on a message that does not come.
+var signalSinks = map[string]bool{
+	"n8n-nodes-base.slack": true, "n8n-nodes-base.telegram": true, "n8n-nodes-base.discord": true,
+	"n8n-nodes-base.mattermost": true, "n8n-nodes-base.microsoftTeams": true, "n8n-nodes-base.googleChat": true,
+	"n8n-nodes-base.matrix": true, "n8n-nodes-base.rocketchat": true, "n8n-nodes-base.zulip": true,
+	"n8n-nodes-base.gmail": true, "n8n-nodes-base.emailSend": true, "n8n-nodes-base.whatsApp": true,
+	"n8n-nodes-base.pushover": true, "n8n-nodes-base.twilio": true, "n8n-nodes-base.httpRequest": true,
+	"n8n-nodes-base.googleSheets": true, "n8n-nodes-base.airtable": true, "n8n-nodes-base.notion": true,
+}
+
+// messageParams hold what a signal says (Slack 'text', Telegram 'text',
+// Discord 'content', e-mail 'subject'/'message'/'text', HTTP bodies).
+var messageParams = []string{"text", "content", "message", "subject", "jsonBody", "body", "bodyParametersJson"}
+
+// Heartbeat is a node classified as a liveness or progress signal.
+type Heartbeat struct {
+	Word   string // the wording that marks it ("progress", "batch … of")
+	Where  string // "name", "url" or "message"
+	Switch *Switch
+	Conf   Confidence
+}
+
+// HeartbeatOf classifies a node as a heartbeat: a ping to a dead-man's
+// switch (Switch set: fail-closed), or a progress/liveness message to a
+// chat, e-mail, dashboard or URL (fail-open unless it also runs on
+// failure). Nodes of other types are never heartbeats.
+func HeartbeatOf(n *Node) (Heartbeat, bool) {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	if !signalSinks[typ] {
+		return Heartbeat{}, false
+	}
+	url := paramStr(n, "url")
+	if s, ok := SwitchOf(url); ok {
+		return Heartbeat{Word: "ping", Where: "url", Switch: &s, Conf: s.Conf}, true
+	}
+	if w := HeartbeatWord(n.Name); w != "" {
+		return Heartbeat{Word: w, Where: "name", Conf: ConfMedium}, true
+	}
+	if w := HeartbeatWord(url); w != "" {
+		return Heartbeat{Word: w, Where: "url", Conf: ConfMedium}, true
+	}
+	for _, p := range messageParams {
+		if w := HeartbeatWord(paramStr(n, p)); w != "" {
+			return Heartbeat{Word: w, Where: "message", Conf: ConfMedium}, true
+		}
+	}
+	return Heartbeat{}, false
+}
+
+// ---------------------------------------------------------------------------
+// Rate-limited dependencies
+
+// RateLimit names a dependency that answers 429 with Retry-After under
+// load, matched by node type or by a host suffix.
+type RateLimit struct {
+	Match   string // node type, or a host suffix
+	Service string
+	Conf    Confidence
+}
+
+// rateLimits: providers that document request quotas and 429 responses
+// with Retry-After (OpenAI, Anthropic, Google AI, Slack "Web API rate
+// limits", Airtable 5 requests/s per base, Notion about 3 requests/s,
+// HubSpot, GitHub, Google Sheets per-minute quotas, Telegram, Discord).
+var rateLimits = []RateLimit{
+	{"api.openai.com", "OpenAI", ConfHigh},
+	{"api.anthropic.com", "Anthropic", ConfHigh},
+	{"generativelanguage.googleapis.com", "Google Gemini", ConfHigh},
+	{"api.mistral.ai", "Mistral", ConfHigh},
+	{"api.groq.com", "Groq", ConfHigh},
+	{"openrouter.ai", "OpenRouter", ConfHigh},
+	{"api.deepseek.com", "DeepSeek", ConfHigh},
+	{"api.perplexity.ai", "Perplexity", ConfHigh},
+	{"slack.com", "Slack", ConfHigh},
+	{"api.airtable.com", "Airtable", ConfHigh},
+	{"api.notion.com", "Notion", ConfHigh},
+	{"api.hubapi.com", "HubSpot", ConfHigh},
+	{"api.github.com", "GitHub", ConfHigh},
+	{"sheets.googleapis.com", "Google Sheets", ConfHigh},
+	{"api.telegram.org", "Telegram", ConfHigh},
+	{"discord.com", "Discord", ConfHigh},
+	{"api.twitter.com", "X", ConfHigh},
+	{"api.x.com", "X", ConfHigh},
+	{"myshopify.com", "Shopify", ConfHigh},
+	{"api.stripe.com", "Stripe", ConfHigh},
+	{"graph.microsoft.com", "Microsoft Graph", ConfHigh},
+	{"api.elevenlabs.io", "ElevenLabs", ConfMedium},
+	{"api.apollo.io", "Apollo", ConfMedium},
+	{"api.firecrawl.dev", "Firecrawl", ConfMedium},
+	{"n8n-nodes-base.slack", "Slack", ConfHigh},
+	{"n8n-nodes-base.airtable", "Airtable", ConfHigh},
+	{"n8n-nodes-base.notion", "Notion", ConfHigh},
+	{"n8n-nodes-base.hubspot", "HubSpot", ConfHigh},
+	{"n8n-nodes-base.github", "GitHub", ConfHigh},
+	{"n8n-nodes-base.googleSheets", "Google Sheets", ConfHigh},
+	{"n8n-nodes-base.telegram", "Telegram", ConfHigh},
+	{"n8n-nodes-base.discord", "Discord", ConfHigh},
+	{"n8n-nodes-base.twitter", "X", ConfHigh},
+	{"n8n-nodes-base.shopify", "Shopify", ConfHigh},
+	{"n8n-nodes-base.stripe", "Stripe", ConfHigh},
+	{"n8n-nodes-base.openAi", "OpenAI", ConfHigh},
+	{"@n8n/n8n-nodes-langchain.openAi", "OpenAI", ConfHigh},
+	{"@n8n/n8n-nodes-langchain.lmChatOpenAi", "OpenAI", ConfHigh},
+	{"@n8n/n8n-nodes-langchain.lmChatAnthropic", "Anthropic", ConfHigh},
+	{"@n8n/n8n-nodes-langchain.lmChatGoogleGemini", "Google Gemini", ConfHigh},
+}
+
+// RateLimitOf reports whether a node's type or a dependency host is a
+// rate-limited service.
+func RateLimitOf(typ, host string) (RateLimit, bool) {
+	typ = strings.TrimSuffix(typ, "Tool")
+	h := strings.ToLower(host)
+	for _, r := range rateLimits {
+		if r.Match == typ {
+			return r, true
+		}
+		if h != "" && !strings.Contains(r.Match, "n8n") && (h == r.Match || strings.HasSuffix(h, "."+r.Match) || strings.HasSuffix(h, r.Match)) {
+			return r, true
+		}
+	}
+	return RateLimit{}, false
 }

@@ -1,0 +1,258 @@
+package n8nschema
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// node parses one node object (JSON) inside a minimal workflow.
+func node(t *testing.T, js string) *Node {
+	t.Helper()
+	f := Parse(NewSource("t.json", []byte(`{"nodes":[`+js+`],"connections":{}}`)))
+	if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
+		t.Fatalf("bad test node %s: %+v", js, f.Problems)
+	}
+	return f.Workflows[0].Nodes[0]
+}
+
+func TestWriteOp(t *testing.T) {
+	tests := []struct {
+		name, node string
+		write      bool
+		op         string
+		conf       Confidence
+	}{
+		{"http default GET", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x"}}`, false, "GET", ConfHigh},
+		{"http POST", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST"}}`, true, "POST", ConfHigh},
+		{"http expression =PUT", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"=PUT"}}`, true, "PUT", ConfHigh},
+		{"http expression braces", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"={{ 'patch' }}"}}`, true, "PATCH", ConfHigh},
+		{"http v1 requestMethod", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":1,"parameters":{"requestMethod":"POST"}}`, true, "POST", ConfHigh},
+		{"http tool", `{"name":"a","type":"n8n-nodes-base.httpRequestTool","parameters":{"method":"DELETE"}}`, true, "DELETE", ConfHigh},
+		{"slack default post", `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{"text":"hi"}}`, true, "message.post", ConfMedium},
+		{"slack search", `{"name":"a","type":"n8n-nodes-base.slack","parameters":{"operation":"search"}}`, false, "message.search", ConfHigh},
+		{"slack tool update", `{"name":"a","type":"n8n-nodes-base.slackTool","parameters":{"operation":"update"}}`, true, "message.update", ConfHigh},
+		{"gmail default send", `{"name":"a","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"sendTo":"x"}}`, true, "message.send", ConfMedium},
+		{"gmail getAll", `{"name":"a","type":"n8n-nodes-base.gmail","parameters":{"operation":"getAll"}}`, false, "message.getAll", ConfHigh},
+		{"gmail addLabels", `{"name":"a","type":"n8n-nodes-base.gmail","parameters":{"operation":"addLabels"}}`, true, "message.addLabels", ConfHigh},
+		{"smtp always sends", `{"name":"a","type":"n8n-nodes-base.emailSend","parameters":{}}`, true, "send", ConfHigh},
+		{"sheets default read", `{"name":"a","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{}}`, false, "sheet.read", ConfMedium},
+		{"sheets append", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"append"}}`, true, "sheet.append", ConfHigh},
+		{"sheets appendOrUpdate", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"appendOrUpdate"}}`, true, "sheet.appendOrUpdate", ConfHigh},
+		{"airtable default read", `{"name":"a","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{}}`, false, "read", ConfMedium},
+		{"airtable create", `{"name":"a","type":"n8n-nodes-base.airtable","parameters":{"operation":"create"}}`, true, "create", ConfHigh},
+		{"postgres default insert", `{"name":"a","type":"n8n-nodes-base.postgres","typeVersion":2.5,"parameters":{}}`, true, "database.insert", ConfMedium},
+		{"postgres select query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"select * from t"}}`, false, "database.executeQuery", ConfMedium},
+		{"postgres insert query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"=INSERT INTO t VALUES (1)"}}`, true, "database.executeQuery", ConfMedium},
+		{"mysql upsert", `{"name":"a","type":"n8n-nodes-base.mySql","parameters":{"operation":"upsert"}}`, true, "database.upsert", ConfHigh},
+		{"stripe default balance", `{"name":"a","type":"n8n-nodes-base.stripe","parameters":{}}`, false, "balance.get", ConfMedium},
+		{"stripe charge create", `{"name":"a","type":"n8n-nodes-base.stripe","parameters":{"resource":"charge","operation":"create"}}`, true, "charge.create", ConfHigh},
+		{"hubspot default upsert", `{"name":"a","type":"n8n-nodes-base.hubspot","typeVersion":2,"parameters":{}}`, true, "contact.upsert", ConfMedium},
+		{"hubspot deal get", `{"name":"a","type":"n8n-nodes-base.hubspot","parameters":{"resource":"deal","operation":"get"}}`, false, "deal.get", ConfHigh},
+		{"telegram sendPhoto", `{"name":"a","type":"n8n-nodes-base.telegram","parameters":{"operation":"sendPhoto"}}`, true, "message.sendPhoto", ConfHigh},
+		{"github createComment", `{"name":"a","type":"n8n-nodes-base.github","parameters":{"resource":"issue","operation":"createComment"}}`, true, "issue.createComment", ConfHigh},
+		{"internal set", `{"name":"a","type":"n8n-nodes-base.set","parameters":{"operation":"update"}}`, false, "", 0},
+		{"unknown community", `{"name":"a","type":"n8n-nodes-foo.bar","parameters":{"operation":"create"}}`, false, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, op, conf := WriteOpConf(node(t, tt.node))
+			if w != tt.write || op != tt.op || conf != tt.conf {
+				t.Errorf("WriteOpConf = %v, %q, %v; want %v, %q, %v", w, op, conf, tt.write, tt.op, tt.conf)
+			}
+		})
+	}
+}
+
+func TestIsWriteVerb(t *testing.T) {
+	for op, want := range map[string]bool{
+		"create": true, "createFromText": true, "addLabels": true, "sendAndWait": true, "deleteRecord": true,
+		"get": false, "getAll": false, "search": false, "read": false, "settings": false, "additional": false,
+		"download": false, "select": false, "lookup": false, "upsert": true, "append": true,
+	} {
+		if got := isWriteVerb(op); got != want {
+			t.Errorf("isWriteVerb(%q) = %v, want %v", op, got, want)
+		}
+	}
+}
+
+func TestIdempotencyKeyOf(t *testing.T) {
+	tests := []struct {
+		name, node string
+		ok         bool
+		key, value string
+	}{
+		{"header pair", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","sendHeaders":true,"headerParameters":{"parameters":[{"name":"Authorization","value":"Bearer x"},{"name":"Idempotency-Key","value":"={{ $json.order_id }}"}]}}}`, true, "Idempotency-Key", "={{ $json.order_id }}"},
+		{"header lower case", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"headerParameters":{"parameters":[{"name":"x-idempotency-key","value":"={{ $now }}"}]}}}`, true, "X-Idempotency-Key", "={{ $now }}"},
+		{"paypal", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"headerParameters":{"parameters":[{"name":"PayPal-Request-Id","value":"={{ $json.id }}"}]}}}`, true, "PayPal-Request-Id", "={{ $json.id }}"},
+		{"json headers", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"specifyHeaders":"json","jsonHeaders":"{\"Idempotency-Key\": \"{{ $json.sku }}\"}"}}`, true, "Idempotency-Key", "{{ $json.sku }}"},
+		{"query pair", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"queryParameters":{"parameters":[{"name":"idempotency_key","value":"={{ $json.id }}"}]}}}`, true, "idempotency_key", "={{ $json.id }}"},
+		{"json body square", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"jsonBody":"={\"idempotency_key\": \"{{ $json.id }}\", \"amount\": 5}"}}`, true, "idempotency_key", "{{ $json.id }}"},
+		{"v1 headerParametersUi", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":1,"parameters":{"headerParametersUi":{"parameter":[{"name":"Idempotency-Key","value":"k"}]}}}`, true, "Idempotency-Key", "k"},
+		{"x-request-id is tracing", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"headerParameters":{"parameters":[{"name":"X-Request-Id","value":"={{ $json.id }}"}]}}}`, false, "", ""},
+		{"none", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST"}}`, false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, ok := IdempotencyKeyOf(node(t, tt.node))
+			if ok != tt.ok || k.Name.Name != tt.key || k.Value != tt.value {
+				t.Errorf("IdempotencyKeyOf = %q %q %v; want %q %q %v", k.Name.Name, k.Value, ok, tt.key, tt.value, tt.ok)
+			}
+			if ok && !k.Pos.IsValid() {
+				t.Errorf("key position is not valid: %+v", k.Pos)
+			}
+		})
+	}
+}
+
+func TestClassifyKey(t *testing.T) {
+	tests := []struct {
+		value string
+		want  KeyStability
+		why   string
+	}{
+		{"={{ $json.order_id }}", KeyStable, ""},
+		{"={{ $('Orders').item.json.id }}-charge", KeyStable, ""},
+		{"={{ $now }}", KeyPerAttempt, "$now"},
+		{"={{ $now.toMillis() }}-{{ $json.id }}", KeyPerAttempt, "$now"},
+		{"={{ Date.now() }}", KeyPerAttempt, "Date.now()"},
+		{"={{ Math.random().toString(36) }}", KeyPerAttempt, "Math.random()"},
+		{"={{ $randomUUID() }}", KeyPerAttempt, "randomUUID()"},
+		{"={{ crypto.randomUUID() }}", KeyPerAttempt, "randomUUID()"},
+		{"={{ DateTime.now().toISO() }}", KeyPerAttempt, "DateTime.now()"},
+		{"={{ $execution.id }}-{{ $json.id }}", KeyPerExecution, "$execution.id"},
+		{"order-key", KeyConstant, ""},
+		{"", KeyEmpty, ""},
+		{"=", KeyEmpty, ""},
+	}
+	for _, tt := range tests {
+		got, why := ClassifyKey(tt.value)
+		if got != tt.want || why != tt.why {
+			t.Errorf("ClassifyKey(%q) = %v, %q; want %v, %q", tt.value, got, why, tt.want, tt.why)
+		}
+	}
+}
+
+func TestLookupPrice(t *testing.T) {
+	tests := []struct {
+		model, want string
+		ok          bool
+	}{
+		{"gpt-4o", "gpt-4o", true},
+		{"gpt-4o-mini", "gpt-4o-mini", true},
+		{"gpt-4o-mini-2024-07-18", "gpt-4o-mini", true},
+		{"gpt-4o-2024-05-13", "gpt-4o", true},
+		{"GPT-4.1-mini", "gpt-4.1-mini", true},
+		{"gpt-4-turbo-preview", "gpt-4-turbo", true},
+		{"gpt-4-0613", "gpt-4", true},
+		{"o1-mini", "o1-mini", true},
+		{"o1", "o1", true},
+		{"o1x", "", false},
+		{"openai/gpt-4o-mini", "gpt-4o-mini", true},
+		{"models/gemini-1.5-flash", "gemini-1.5-flash", true},
+		{"models/gemini-2.0-flash-lite-001", "gemini-2.0-flash-lite", true},
+		{"claude-3-5-sonnet-20241022", "claude-3-5-sonnet", true},
+		{"claude-sonnet-4-20250514", "claude-sonnet-4", true},
+		{"=gpt-4o", "gpt-4o", true},
+		{"llama3", "", false},
+	}
+	for _, tt := range tests {
+		p, ok := LookupPrice(tt.model)
+		if ok != tt.ok || p.Model != tt.want {
+			t.Errorf("LookupPrice(%q) = %q, %v; want %q, %v", tt.model, p.Model, ok, tt.want, tt.ok)
+		}
+	}
+	p, _ := LookupPrice("gpt-4o")
+	if diff := cmp.Diff(Price{"gpt-4o", "openai", 2.50, 10, 16384}, p); diff != "" {
+		t.Errorf("gpt-4o price mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestPricesTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Prices() {
+		if seen[p.Model] {
+			t.Errorf("model %q listed twice", p.Model)
+		}
+		seen[p.Model] = true
+		if p.Provider == "" || p.InputPerM <= 0 || p.OutputPerM <= 0 || p.MaxOutput <= 0 {
+			t.Errorf("incomplete price row %+v", p)
+		}
+		if NormalizeModel(p.Model) != p.Model {
+			t.Errorf("model %q is not in normal form", p.Model)
+		}
+	}
+}
+
+func TestModelOf(t *testing.T) {
+	tests := []struct {
+		name, node, model string
+		isDefault         bool
+	}{
+		{"rl model", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "gpt-4o", false},
+		{"string model", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1,"parameters":{"model":"gpt-4o-mini"}}`, "gpt-4o-mini", false},
+		{"default v1.2", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{}}`, "gpt-4o-mini", true},
+		{"gemini", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"modelName":"models/gemini-2.0-flash"}}`, "models/gemini-2.0-flash", false},
+		{"openai app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "gpt-4o", false},
+		{"expression", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","parameters":{"model":"={{ $json.model }}"}}`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, d := ModelOf(node(t, tt.node))
+			if m != tt.model || d != tt.isDefault {
+				t.Errorf("ModelOf = %q, %v; want %q, %v", m, d, tt.model, tt.isDefault)
+			}
+		})
+	}
+}
+
+func TestHeartbeatOf(t *testing.T) {
+	tests := []struct {
+		name, node string
+		ok         bool
+		word       string
+		service    string
+	}{
+		{"slack batch n of m", `{"name":"Post","type":"n8n-nodes-base.slack","parameters":{"text":"=Enriched batch {{ $runIndex }} of {{ $json.total }}"}}`, true, "batch {{ $runindex }} of ", ""},
+		{"named heartbeat", `{"name":"Heartbeat","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://status.example.com/beat"}}`, true, "heartbeat", ""},
+		{"progress in url", `{"name":"Report","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://dash.example.com/api/progress"}}`, true, "progress", ""},
+		{"healthchecks", `{"name":"Ping","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://hc-ping.com/abc"}}`, true, "ping", "Healthchecks.io"},
+		{"dead mans snitch", `{"name":"Heartbeat","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://nosnch.in/abc"}}`, true, "ping", "Dead Man's Snitch"},
+		{"opsgenie", `{"name":"HB","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://api.opsgenie.com/v2/heartbeats/nightly/ping"}}`, true, "ping", "Opsgenie"},
+		{"in progress status", `{"name":"Set In Progress","type":"n8n-nodes-base.notion","parameters":{}}`, false, "", ""},
+		{"plain notification", `{"name":"Notify","type":"n8n-nodes-base.slack","parameters":{"text":"New order"}}`, false, "", ""},
+		{"not a sink", `{"name":"Progress","type":"n8n-nodes-base.set","parameters":{}}`, false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := HeartbeatOf(node(t, tt.node))
+			svc := ""
+			if h.Switch != nil {
+				svc = h.Switch.Service
+			}
+			if ok != tt.ok || h.Word != tt.word || svc != tt.service {
+				t.Errorf("HeartbeatOf = %q %q %v; want %q %q %v", h.Word, svc, ok, tt.word, tt.service, tt.ok)
+			}
+		})
+	}
+}
+
+func TestRateLimitOf(t *testing.T) {
+	tests := []struct {
+		typ, host, want string
+	}{
+		{"n8n-nodes-base.slack", "", "Slack"},
+		{"n8n-nodes-base.slackTool", "", "Slack"},
+		{"n8n-nodes-base.httpRequest", "api.openai.com", "OpenAI"},
+		{"n8n-nodes-base.httpRequest", "shop.myshopify.com", "Shopify"},
+		{"n8n-nodes-base.httpRequest", "hooks.slack.com", "Slack"},
+		{"n8n-nodes-base.httpRequest", "example.com", ""},
+		{"n8n-nodes-base.set", "", ""},
+	}
+	for _, tt := range tests {
+		r, _ := RateLimitOf(tt.typ, tt.host)
+		if r.Service != tt.want {
+			t.Errorf("RateLimitOf(%q, %q) = %q, want %q", tt.typ, tt.host, r.Service, tt.want)
+		}
+	}
+}
