@@ -21,6 +21,22 @@ type Operation struct {
 	CallsUnbounded bool
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
+	// Spec is the node's catalog entry.
+	Spec n8nschema.Spec
+	// ErrorPath is true when the call runs only after something failed: it
+	// sits behind an error output or in an error workflow (RS304).
+	ErrorPath bool
+	// ErrorFor are the workflows whose settings.errorWorkflow starts the
+	// run this call is part of (it runs from an Error Trigger).
+	ErrorFor []*n8nschema.Workflow
+
+	// Spend of a paid call, filled by Set.Spend (spend.go) after Amplify.
+	Model           string  // the model called, "" when unknown
+	MaxOutputTokens int     // output tokens one call may bill; 0 unknown
+	OutputCapped    bool    // MaxOutputTokens is a cap the node sets, not the model's ceiling
+	PriceKnown      bool    // the model's price is in the table or in config
+	SpendPerItemUSD float64 // worst case per item; meaningless when SpendUnbounded or !PriceKnown
+	SpendUnbounded  bool    // attempts or calls have no bound
 }
 
 // Factor is one layer of the attempt chain, with the node that causes it.
@@ -29,7 +45,10 @@ type Factor struct {
 	Value     int    // meaningless when Unbounded
 	Unbounded bool
 	Node      string
-	Workflow  string
-	Pos       n8nschema.Pos
+	// Via is a second node the factor goes through: the webhook or trigger
+	// a self-trigger re-starts, the loop head a loop returns to.
+	Via      string
+	Workflow string
+	Pos      n8nschema.Pos
 	Source    *n8nschema.Source
 }

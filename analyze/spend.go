@@ -1,0 +1,116 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Spend fills the spend figures of every paid operation (DESIGN.md §4):
+// per item, calls per item × attempts × max output tokens × output price.
+// Input tokens are not counted: what an item sends is not in the workflow.
+// It runs after Amplify, which fills attempts and calls per item.
+func (s *Set) Spend() {
+	for _, op := range s.Operations {
+		FillSpend(op, &s.Options)
+	}
+}
+
+// FillSpend computes one operation's spend figures.
+func FillSpend(op *Operation, opts *Options) {
+	if !op.Paid || op.Node == nil {
+		return
+	}
+	spec := n8nschema.Lookup(op.Node.Type)
+	model, _ := n8nschema.ModelOf(op.Node)
+	op.Model = model
+	price, known := PriceOf(model, opts)
+	op.PriceKnown = known
+	op.MaxOutputTokens, op.OutputCapped = maxOutput(op.Node, spec, price)
+	op.SpendUnbounded = op.Unbounded || op.CallsUnbounded
+	if !known || op.SpendUnbounded || op.MaxOutputTokens == 0 {
+		return
+	}
+	calls := max(op.CallsPerItem, 1)
+	op.SpendPerItemUSD = float64(calls) * float64(max(op.Attempts, 1)) * float64(op.MaxOutputTokens) * price.OutputPerM / 1e6
+}
+
+// SpendPerExecution is the worst case of one execution of Options.Items
+// items; ok is false when it is unbounded or unknown.
+func (op *Operation) SpendPerExecution(opts *Options) (usd float64, ok bool) {
+	if !op.Paid || op.SpendUnbounded || !op.PriceKnown || op.MaxOutputTokens == 0 {
+		return 0, false
+	}
+	return op.SpendPerItemUSD * float64(max(opts.Items, 1)), true
+}
+
+// SpendKnown reports whether SpendPerItemUSD holds a figure.
+func (op *Operation) SpendKnown() bool {
+	return op.Paid && !op.SpendUnbounded && op.PriceKnown && op.MaxOutputTokens > 0
+}
+
+// PriceOf returns a model's price: the configured one (Options.Prices,
+// keyed by model name or name prefix) over the embedded table.
+func PriceOf(model string, opts *Options) (n8nschema.Price, bool) {
+	if model == "" {
+		return n8nschema.Price{}, false
+	}
+	p, ok := n8nschema.LookupPrice(model)
+	m := n8nschema.NormalizeModel(model)
+	best := ""
+	var over ModelPrice
+	for name, mp := range opts.Prices {
+		k := n8nschema.NormalizeModel(name)
+		if (m == k || strings.HasPrefix(m, k+"-")) && len(k) > len(best) {
+			best, over = k, mp
+		}
+	}
+	if best != "" {
+		if !ok || len(best) >= len(p.Model) {
+			p.Model, p.InputPerM, p.OutputPerM = best, over.InputPerM, over.OutputPerM
+		}
+		ok = true
+	}
+	return p, ok
+}
+
+// maxOutput is what one call may generate: the node's max-tokens
+// parameter, else the node's default cap (Anthropic 4096, Gemini 2048;
+// n8n-semantics.md §4.1), else the model's ceiling. -1 and 0 mean no cap
+// (LmChatOpenAi.node.ts options.maxTokens default -1).
+func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (tokens int, capped bool) {
+	if spec.MaxTokensParam != "" {
+		if v, ok := n.Param(spec.MaxTokensParam); ok {
+			if f, ok := v.Num(); ok && f > 0 {
+				return int(f), true
+			}
+			if v.IsExpr() {
+				// An expression decides at run time; the ceiling is the worst case.
+				return price.MaxOutput, false
+			}
+		}
+	}
+	if spec.MaxTokensDefault > 0 {
+		return spec.MaxTokensDefault, true
+	}
+	return price.MaxOutput, false
+}
+
+// SpendCapFor returns the cap declared for a provider ("*" matches any),
+// the tightest one when several apply.
+func SpendCapFor(opts *Options, providers ...string) (SpendCap, bool) {
+	var best SpendCap
+	found := false
+	for _, c := range opts.SpendCaps {
+		match := c.Provider == "*"
+		for _, p := range providers {
+			if p != "" && strings.EqualFold(c.Provider, p) {
+				match = true
+			}
+		}
+		if match && (!found || c.USD < best.USD) {
+			best, found = c, true
+		}
+	}
+	return best, found
+}
