@@ -1,0 +1,152 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedCorpus returns ../shared/corpus relative to the repository; it
+// skips when absent and fails when the CI environment variable is set.
+func sharedCorpus(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set but %s is missing: %v", dir, err)
+		}
+		t.Skipf("%s is absent; skipping the corpus test", dir)
+	}
+	return dir
+}
+
+// manifestWorkflowCount counts the rows MANIFEST.tsv's kind column calls
+// "workflow" (one workflow object per file).
+func manifestWorkflowCount(t *testing.T, real string) int {
+	t.Helper()
+	fh, err := os.Open(filepath.Join(real, "MANIFEST.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	kind, n := -1, 0
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if kind < 0 {
+			for i, c := range cols {
+				if c == "kind" {
+					kind = i
+				}
+			}
+			if kind < 0 {
+				t.Fatalf("MANIFEST.tsv has no kind column: %q", sc.Text())
+			}
+			continue
+		}
+		if len(cols) > kind && cols[kind] == "workflow" {
+			n++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// isWorkflow reports whether v has n8n's workflow shape: a nodes array and
+// a connections object.
+func isWorkflow(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, nodes := m["nodes"].([]any)
+	_, conns := m["connections"].(map[string]any)
+	return nodes && conns
+}
+
+// oddWorkflowCount counts the workflows in the odd/ files with
+// encoding/json, independently of the parser: the first JSON value of each
+// file (what precedes trailing garbage), a workflow object or an array of them.
+func oddWorkflowCount(t *testing.T, odd string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(odd, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var v any
+		if json.NewDecoder(bytes.NewReader(b)).Decode(&v) != nil {
+			return nil // empty or invalid: no workflow
+		}
+		if arr, ok := v.([]any); ok {
+			for _, e := range arr {
+				if isWorkflow(e) {
+					n++
+				}
+			}
+		} else if isWorkflow(v) {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestCorpusAudit is `stormcheck audit ../shared/corpus/n8n-real --format
+// json --fail-on never`: it must exit 0 and report every workflow.
+func TestCorpusAudit(t *testing.T) {
+	real := filepath.Join(sharedCorpus(t), "n8n-real")
+	want := manifestWorkflowCount(t, real) + oddWorkflowCount(t, filepath.Join(real, "odd"))
+	r := run(t, "audit", real, "--format", "json", "--fail-on", "never")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stderr != "" {
+		t.Errorf("stderr should be empty:\n%.2000s", r.stderr)
+	}
+	var doc struct {
+		Summary struct {
+			Workflows int `json:"workflows"`
+		} `json:"summary"`
+		Workflows []json.RawMessage `json:"workflows"`
+		Findings  []struct {
+			Rule string `json:"rule"`
+			File string `json:"file"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v", err)
+	}
+	if len(doc.Workflows) != want || doc.Summary.Workflows != want {
+		t.Errorf("%d workflows (summary says %d), want %d: MANIFEST.tsv's workflows plus those in odd/",
+			len(doc.Workflows), doc.Summary.Workflows, want)
+	}
+	// Every odd/ file gets an RS0xx finding.
+	odd := map[string]bool{}
+	for _, f := range doc.Findings {
+		if strings.Contains(f.File, "/odd/") && f.Rule < "RS100" {
+			odd[f.File] = true
+		}
+	}
+	filepath.WalkDir(filepath.Join(real, "odd"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") && !odd[filepath.ToSlash(p)] {
+			t.Errorf("%s: no RS0xx finding", p)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,214 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runArgs runs stormcheck through Run with buffers for stdout and stderr,
+// env as the whole environment, and stdin as standard input.
+func runArgs(t *testing.T, env map[string]string, tty bool, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(args, &IO{
+		In: strings.NewReader(stdin), Out: &out, Err: &errb,
+		Getenv:   func(k string) string { return env[k] },
+		OutIsTTY: tty, ErrIsTTY: tty,
+		Getwd: os.Getwd,
+	})
+	return result{code, out.String(), errb.String()}
+}
+
+func run(t *testing.T, args ...string) result {
+	t.Helper()
+	return runArgs(t, nil, false, "", args...)
+}
+
+func td(name string) string { return filepath.Join("testdata", name) }
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want int
+		// stderrHas is a piece of the error message (empty: stderr must be empty).
+		stderrHas string
+	}{
+		{"clean workflow", []string{"audit", td("clean.json")}, ExitOK, ""},
+		{"clean workflows", []string{"audit", td("clean.json"), td("clean_two.json")}, ExitOK, ""},
+		{"warning under the default fail-on error", []string{"audit", td("broken_connection.json")}, ExitOK, ""},
+		{"warning with fail-on warning", []string{"audit", "--fail-on", "warning", td("broken_connection.json")}, ExitFindings, ""},
+		{"warning with fail-on note", []string{"audit", "--fail-on=note", td("broken_connection.json")}, ExitFindings, ""},
+		{"warning with fail-on never", []string{"audit", "--fail-on", "never", td("broken_connection.json")}, ExitOK, ""},
+		{"error under the default fail-on", []string{"audit", td("trailing_garbage.json")}, ExitFindings, ""},
+		{"error with fail-on never", []string{"audit", "--fail-on", "never", td("trailing_garbage.json")}, ExitOK, ""},
+		{"error in json format", []string{"audit", "--format", "json", td("trailing_garbage.json")}, ExitFindings, ""},
+		{"note from a walked folder", []string{"audit", td("notes_only")}, ExitOK, ""},
+		{"note with fail-on warning", []string{"audit", "--fail-on", "warning", td("notes_only")}, ExitOK, ""},
+		{"note with fail-on note", []string{"audit", "--fail-on", "note", td("notes_only")}, ExitFindings, ""},
+		{"glob", []string{"audit", td("clean*.json")}, ExitOK, ""},
+
+		{"bad flag", []string{"audit", "--no-such-flag", td("clean.json")}, ExitUsage, "unknown flag: --no-such-flag"},
+		{"bad format", []string{"audit", "--format", "xml", td("clean.json")}, ExitUsage, `--format "xml"`},
+		{"bad fail-on", []string{"audit", "--fail-on", "warn", td("clean.json")}, ExitUsage, `--fail-on "warn"`},
+		{"bad color", []string{"audit", "--color", "sometimes", td("clean.json")}, ExitUsage, `--color "sometimes"`},
+		{"bad max-attempts", []string{"audit", "--max-attempts", "0", td("clean.json")}, ExitUsage, "--max-attempts 0"},
+		{"no path", []string{"audit"}, ExitUsage, "audit needs a PATH"},
+		{"missing path", []string{"audit", td("does-not-exist.json")}, ExitUsage, "does-not-exist.json: no such file or folder"},
+		{"glob matching nothing", []string{"audit", td("*.nomatch")}, ExitUsage, "no file matches it as a glob"},
+		{"folder without a workflow", []string{"audit", td("no_workflow")}, ExitUsage, "no workflow found in the inputs (2 files read)"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			r := run(t, tt.args...)
+			if r.code != tt.want {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tt.want, r.stdout, r.stderr)
+			}
+			if tt.stderrHas == "" && r.stderr != "" {
+				t.Errorf("stderr should be empty, got:\n%s", r.stderr)
+			}
+			if tt.stderrHas != "" && !strings.Contains(r.stderr, tt.stderrHas) {
+				t.Errorf("stderr does not contain %q:\n%s", tt.stderrHas, r.stderr)
+			}
+			if tt.stderrHas != "" && !strings.HasPrefix(r.stderr, "stormcheck: ") && tt.want != ExitOK {
+				t.Errorf("stderr should start with \"stormcheck: \", got:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestEmptyFolder(t *testing.T) {
+	r := run(t, "audit", t.TempDir())
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "no workflow found in the inputs (0 files read)") {
+		t.Errorf("exit %d, stderr %q; want %d and \"no workflow found\"", r.code, r.stderr, ExitUsage)
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	clean, err := os.ReadFile(td("clean.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("chmod_000", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root reads files whatever their mode; the broken-symlink case covers exit 3")
+		}
+		p := filepath.Join(t.TempDir(), "secret.json")
+		if err := os.WriteFile(p, clean, 0o000); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, "audit", p)
+		if r.code != ExitFailure || !strings.Contains(r.stderr, "permission denied") {
+			t.Errorf("exit %d, stderr %q; want %d and permission denied", r.code, r.stderr, ExitFailure)
+		}
+	})
+	t.Run("broken_symlink_in_folder", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "a.json"), clean, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(dir, "gone.json"), filepath.Join(dir, "b.json")); err != nil {
+			t.Skipf("cannot make a symlink: %v", err)
+		}
+		r := run(t, "audit", dir)
+		if r.code != ExitFailure || !strings.HasPrefix(r.stderr, "stormcheck: ") || !strings.Contains(r.stderr, "b.json") {
+			t.Errorf("exit %d, stderr %q; want %d naming b.json", r.code, r.stderr, ExitFailure)
+		}
+	})
+	t.Run("read_error", func(t *testing.T) {
+		// /proc/self/mem stats as a regular file but reading offset 0 fails.
+		const p = "/proc/self/mem"
+		if _, err := os.Stat(p); err != nil {
+			t.Skip("no /proc/self/mem")
+		}
+		r := run(t, "audit", p)
+		if r.code != ExitFailure || !strings.HasPrefix(r.stderr, "stormcheck: ") {
+			t.Errorf("exit %d, stderr %q; want %d", r.code, r.stderr, ExitFailure)
+		}
+	})
+}
+
+func TestStdin(t *testing.T) {
+	clean, err := os.ReadFile(td("clean.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runArgs(t, nil, false, string(clean), "audit", "-")
+	if r.code != ExitOK || r.stdout != "no findings in 1 workflow (1 file, 2 nodes)\n" {
+		t.Errorf("clean stdin: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	broken, err := os.ReadFile(td("trailing_garbage.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = runArgs(t, nil, false, string(broken), "audit", "-")
+	if r.code != ExitFindings || !strings.HasPrefix(r.stdout, "<stdin>:") {
+		t.Errorf("broken stdin: exit %d, stdout %q; want %d and findings on <stdin>", r.code, r.stdout, ExitFindings)
+	}
+	r = runArgs(t, nil, false, "", "audit", "-")
+	if r.code != ExitUsage {
+		t.Errorf("empty stdin: exit %d, want %d (no workflow)", r.code, ExitUsage)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := run(t, args...)
+		if r.code != ExitOK || r.stdout != "stormcheck dev\n" || r.stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0 and \"stormcheck dev\\n\"", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestRulesCommand(t *testing.T) {
+	r := run(t, "rules")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, want := range []string{"RS001", "invalid-json", "RS002", "not-a-workflow", "RS003", "RS004"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("rules output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestColor(t *testing.T) {
+	file := td("broken_connection.json")
+	tests := []struct {
+		name string
+		env  map[string]string
+		tty  bool
+		args []string
+		want bool
+	}{
+		{"not a tty", nil, false, nil, false},
+		{"tty", nil, true, nil, true},
+		{"tty with NO_COLOR", map[string]string{"NO_COLOR": "1"}, true, nil, false},
+		{"tty with CLICOLOR=0", map[string]string{"CLICOLOR": "0"}, true, nil, false},
+		{"CLICOLOR_FORCE without a tty", map[string]string{"CLICOLOR_FORCE": "1"}, false, nil, true},
+		{"always", nil, false, []string{"--color", "always"}, true},
+		{"always beats NO_COLOR", map[string]string{"NO_COLOR": "1"}, false, []string{"--color=always"}, true},
+		{"never on a tty", nil, true, []string{"--color", "never"}, false},
+		{"json never coloured", nil, true, []string{"--color", "always", "--format", "json"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			args := append(append([]string{"audit"}, tt.args...), file)
+			r := runArgs(t, tt.env, tt.tty, "", args...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			if got := strings.Contains(r.stdout, "\x1b["); got != tt.want {
+				t.Errorf("escape sequences in stdout = %v, want %v:\n%q", got, tt.want, r.stdout)
+			}
+		})
+	}
+}
