@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
 	"unicode/utf8"
@@ -24,72 +25,94 @@ func sharedDir(t testing.TB) string {
 	return dir
 }
 
-// checkPos fails when p is valid but does not lie inside src, or when its
+// posChecker checks positions against its own index of the file's
+// newlines (it shares no code with Source.PosAt).
+type posChecker struct {
+	t   testing.TB
+	src *Source
+	nl  []int // offsets of '\n'
+}
+
+func newPosChecker(t testing.TB, src *Source) *posChecker {
+	c := &posChecker{t: t, src: src}
+	for i, b := range src.Src {
+		if b == '\n' {
+			c.nl = append(c.nl, i)
+		}
+	}
+	return c
+}
+
+// pos fails when p is valid but does not lie inside the file, or when its
 // line and column disagree with its byte offset.
-func checkPos(t testing.TB, src *Source, what string, p Pos) {
+func (c *posChecker) pos(what string, p Pos) {
+	t := c.t
 	t.Helper()
 	if !p.IsValid() {
 		return
 	}
-	b := src.Src
+	b := c.src.Src
 	if p.Offset < 0 || p.Offset > len(b) {
 		t.Fatalf("%s: offset %d outside the file (%d bytes)", what, p.Offset, len(b))
 	}
-	if line := bytes.Count(b[:p.Offset], []byte("\n")) + 1; p.Line != line {
-		t.Fatalf("%s: line %d, but offset %d is on line %d", what, p.Line, p.Offset, line)
+	// Newlines before the offset give the line; the last one starts it.
+	k := sort.SearchInts(c.nl, p.Offset)
+	if p.Line != k+1 {
+		t.Fatalf("%s: line %d, but offset %d is on line %d", what, p.Line, p.Offset, k+1)
 	}
-	// The text of the line, without its newline, in runes.
-	start := bytes.LastIndexByte(b[:p.Offset], '\n') + 1
-	end := len(b)
-	if i := bytes.IndexByte(b[start:], '\n'); i >= 0 {
-		end = start + i
+	start, end := 0, len(b)
+	if k > 0 {
+		start = c.nl[k-1] + 1
+	}
+	if k < len(c.nl) {
+		end = c.nl[k]
 	}
 	line := b[start:end]
-	if p.Line == 1 && hasBOM(b) {
+	if k == 0 && hasBOM(b) {
 		line = line[3:]
 	}
 	if n := utf8.RuneCount(line); p.Col < 1 || p.Col > n+1 {
 		t.Fatalf("%s: column %d outside line %d (%d runes)", what, p.Col, p.Line, n)
 	}
-	if q := src.PosAt(p.Offset, p.Path); q.Line != p.Line || q.Col != p.Col {
+	if q := c.src.PosAt(p.Offset, p.Path); q.Line != p.Line || q.Col != p.Col {
 		t.Fatalf("%s: position %s disagrees with its offset %d (%s)", what, p, p.Offset, q)
 	}
 }
 
-// checkValue checks that a value's positions are inside the file and that
-// the source text at its value position is the value's raw JSON.
-func checkValue(t testing.TB, src *Source, what string, v Value) {
-	t.Helper()
-	checkPos(t, src, what+" (key)", v.Pos())
+// value checks that a value's positions are inside the file and that the
+// source text at its value position is the value's raw JSON.
+func (c *posChecker) value(what string, v Value) {
+	c.t.Helper()
+	c.pos(what+" (key)", v.Pos())
 	vp := v.ValuePos()
-	checkPos(t, src, what, vp)
-	if vp.IsValid() && v.Exists() && !bytes.HasPrefix(src.Src[vp.Offset:], []byte(v.Raw())) {
-		t.Fatalf("%s at %s: source there does not start with the value %.40q", what, vp, v.Raw())
+	c.pos(what, vp)
+	if vp.IsValid() && v.Exists() && !bytes.HasPrefix(c.src.Src[vp.Offset:], []byte(v.Raw())) {
+		c.t.Fatalf("%s at %s: source there does not start with the value %.40q", what, vp, v.Raw())
 	}
 }
 
 // checkFile checks every position a parsed file hands out.
 func checkFile(t testing.TB, f *File) {
 	t.Helper()
-	src := f.Source
+	c := newPosChecker(t, f.Source)
 	for i, p := range f.Problems {
-		checkPos(t, src, "file problem "+itoa(i), p.Pos)
+		c.pos("file problem "+itoa(i), p.Pos)
 	}
 	for _, w := range f.Workflows {
-		checkPos(t, src, "workflow "+w.Path, w.Pos)
+		c.pos("workflow "+w.Path, w.Pos)
 		for i, p := range w.Problems {
-			checkPos(t, src, "workflow problem "+itoa(i), p.Pos)
+			c.pos("workflow problem "+itoa(i), p.Pos)
 		}
-		for _, c := range w.Connections {
-			checkPos(t, src, "connection "+c.From+" -> "+c.To, c.Pos)
+		for _, cn := range w.Connections {
+			c.pos("connection "+cn.From+" -> "+cn.To, cn.Pos)
 		}
-		checkValue(t, src, "settings", w.Settings.Value)
+		c.value("settings", w.Settings.Value)
 		for _, n := range w.Nodes {
-			checkPos(t, src, "node "+itoa(n.Index), n.Pos)
-			checkValue(t, src, "node value "+itoa(n.Index), n.Value)
-			checkValue(t, src, "maxTries", n.MaxTries)
+			c.pos("node "+itoa(n.Index), n.Pos)
+			c.value("node value "+itoa(n.Index), n.Value)
+			c.value("maxTries", n.MaxTries)
 			n.Params().Walk(func(rel string, v Value) {
-				checkValue(t, src, "parameter "+rel, v)
+				c.value("parameter "+rel, v)
 			})
 		}
 	}
