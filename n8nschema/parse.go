@@ -106,21 +106,16 @@ func (p *parser) shape(v Value, top bool) {
 	switch v.Kind() {
 	case Array:
 		elems := v.Elems()
-		found := 0
-		for _, e := range elems {
-			if p.workflowIn(e) {
-				found++
-			}
-		}
-		if found == 0 {
+		skipped := p.workflowsIn(elems)
+		if len(skipped) == len(elems) {
 			p.problem(NotWorkflow, v.ValuePos(), "", "array of %d %s holds no n8n workflow (expected objects with \"nodes\" and \"connections\")",
 				len(elems), plural(len(elems), "element", "elements"))
-		} else if found < len(elems) {
-			for _, e := range elems {
-				if !looksLikeWorkflow(e) {
-					p.problem(NotWorkflow, e.ValuePos(), "", "array element %s is not an n8n workflow; skipped", lastElem(e.path))
-				}
-			}
+			return
+		}
+		// Some elements are workflows: say which others were skipped, even
+		// those that look like one ({"nodes": [...]} without connections).
+		for _, e := range skipped {
+			p.problem(NotWorkflow, e.ValuePos(), "", "array element %s is not an n8n workflow; skipped", lastElem(e.path))
 		}
 	case Object:
 		if p.workflowIn(v) {
@@ -144,18 +139,20 @@ func (p *parser) workflowIn(v Value) bool {
 		return true
 	case v.Get("data").Kind() == Array && !nodes.Exists():
 		// A public API list page: {data: [...], nextCursor}.
-		any := false
 		saved := p.wrapper
 		p.wrapper = Value{}
 		defer func() { p.wrapper = saved }()
-		for _, e := range v.Get("data").Elems() {
-			if p.workflowIn(e) {
-				any = true
-			} else {
-				p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.path))
-			}
+		elems := v.Get("data").Elems()
+		skipped := p.workflowsIn(elems)
+		if len(skipped) == len(elems) {
+			// Not a page of workflows (or an empty last page): one problem
+			// for the object, not one per row of someone's data file.
+			return len(elems) == 0 && v.Get("nextCursor").Exists()
 		}
-		return any || len(v.Get("data").Elems()) == 0 && v.Get("nextCursor").Exists()
+		for _, e := range skipped {
+			p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.path))
+		}
+		return true
 	case v.Get("workflow").Kind() == Object && !nodes.Exists():
 		// Template gallery wrappers nest the workflow once or twice.
 		saved := p.wrapper
@@ -166,17 +163,15 @@ func (p *parser) workflowIn(v Value) bool {
 	return false
 }
 
-func looksLikeWorkflow(v Value) bool {
-	if v.Kind() != Object {
-		return false
+// workflowsIn reads the workflows among elems and returns the elements
+// that hold none.
+func (p *parser) workflowsIn(elems []Value) (skipped []Value) {
+	for _, e := range elems {
+		if !p.workflowIn(e) {
+			skipped = append(skipped, e)
+		}
 	}
-	if v.Get("nodes").Kind() == Array {
-		return true
-	}
-	if w := v.Get("workflow"); w.Kind() == Object {
-		return looksLikeWorkflow(w)
-	}
-	return false
+	return skipped
 }
 
 func describeNonWorkflow(v Value) string {

@@ -142,6 +142,24 @@ func TestParseShapes(t *testing.T) {
 			wantProblems: []string{`NotWorkflow 1:11 "": data element 0 is not an n8n workflow; skipped`},
 		},
 		{
+			name: "array with a near-workflow element",
+			src:  "[" + wfA + `, {"nodes": []}]`,
+			want: []wfSum{at(sumA, "0")},
+			wantProblems: []string{
+				`NotWorkflow 1:` + fmt.Sprint(len(wfA)+4) + ` "": array element 1 is not an n8n workflow; skipped`,
+			},
+		},
+		{
+			name:         "data file that is not an api page",
+			src:          `{"data": [1, 2, 3]}`,
+			wantProblems: []string{`NotWorkflow 1:1 "": object with keys "data" is not an n8n workflow (expected "nodes" and "connections")`},
+		},
+		{
+			name:         "api page of non-workflows",
+			src:          `{"data": [{"id": "x"}], "nextCursor": null}`,
+			wantProblems: []string{`NotWorkflow 1:1 "": object with keys "data", "nextCursor" is not an n8n workflow (expected "nodes" and "connections")`},
+		},
+		{
 			name: "active version published and differs",
 			src: `{"id": "p1", "name": "Pub", "active": true, "nodes": [{"id": "d", "name": "Draft", "type": "n8n-nodes-base.noOp", "typeVersion": 1}], ` +
 				`"connections": {}, "activeVersionId": "v2", "activeVersion": {"versionId": "v2", ` +
