@@ -1,0 +1,571 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Factor kinds of the attempt chain.
+const (
+	KindNodeRetry     = "node-retry"     // the node's own retryOnFail in the main loop
+	KindToolRetry     = "tool-retry"     // retryOnFail of a tool, per tool call
+	KindSDKRetry      = "sdk-retry"      // LangChain/SDK retries inside a model sub-node
+	KindRootRetry     = "root-retry"     // the agent or chain re-running its sub-nodes
+	KindCallerRetry   = "caller-retry"   // the node that starts a sub-workflow or webhook retrying
+	KindErrorWorkflow = "error-workflow" // the run is the error workflow of a failed execution
+	KindSelfTrigger   = "self-trigger"   // a cycle of executions: the workflow re-starts itself
+	KindLoop          = "loop"           // a cycle of main connections with no guard
+)
+
+// AttemptCap is where attempt and call counts saturate: a product of
+// factors past it is reported as this number (it is still bounded).
+const AttemptCap = 1_000_000_000_000
+
+// MainAttempts is how many times n8n's main loop runs a node:
+// retryOnFail === true ? min(5, max(2, maxTries || 3)) : 1. A fractional
+// maxTries runs while tryIndex < maxTries, so it rounds up
+// (core/src/execution-engine/workflow-execute.ts L1604–1620).
+func MainAttempts(n *n8nschema.Node) int {
+	if !n.RetryOnFail {
+		return 1
+	}
+	v, ok := n.MaxTries.Num()
+	if !ok || v == 0 || math.IsNaN(v) {
+		v = 3 // maxTries || 3
+	}
+	return int(math.Ceil(min(5, max(2, v))))
+}
+
+// ToolAttempts is how many times an agent (V1/V2) or the Call Workflow
+// Tool v2 invokes a tool that has retryOnFail: min(5, max(2, maxTries ??
+// 3)), so 0 gives 2 (core/.../utils/get-input-connection-data.ts L111–118,
+// ToolWorkflow/v2/utils/WorkflowToolService.ts L90–97).
+func ToolAttempts(n *n8nschema.Node) int {
+	if !n.RetryOnFail {
+		return 1
+	}
+	v, ok := n.MaxTries.Num()
+	if !ok || math.IsNaN(v) {
+		v = 3 // maxTries ?? 3
+	}
+	return int(math.Ceil(min(5, max(2, v))))
+}
+
+// RetryWaitMS is the main loop's wait between attempts:
+// min(5000, max(0, waitBetweenTries || 1000)), so 0 counts as 1000; 0 when
+// the node does not retry (workflow-execute.ts L1609–1612).
+func RetryWaitMS(n *n8nschema.Node) int {
+	if !n.RetryOnFail {
+		return 0
+	}
+	v, ok := n.WaitBetweenTries.Num()
+	if !ok || v == 0 || math.IsNaN(v) {
+		v = 1000
+	}
+	return int(min(5000, max(0, v)))
+}
+
+// SDKAttempts is how many times a model node's SDK sends one call:
+// maxRetries + 1, from the node's option or the catalog's default
+// (n8n-semantics.md §4.1).
+func SDKAttempts(n *n8nschema.Node, s n8nschema.Spec) int {
+	r := s.SDKRetryDefault
+	if s.SDKRetryParam != "" {
+		if v, ok := n.Param(s.SDKRetryParam); ok {
+			if f, ok := v.Num(); ok && f >= 0 && !math.IsNaN(f) {
+				r = int(math.Ceil(min(f, 1000)))
+			}
+		}
+	}
+	return r + 1
+}
+
+// AgentIterations is how many model calls an agent makes per item:
+// options.maxIterations ?? 10 (agents/Agent/agents/ToolsAgent/options.ts,
+// V3 executeBatch.ts L52). It returns 1 for chains and other roots.
+func AgentIterations(n *n8nschema.Node) int {
+	if n.Type != "@n8n/n8n-nodes-langchain.agent" && n.Type != "@n8n/n8n-nodes-langchain.agentTool" {
+		return 1
+	}
+	if v, ok := n.Param("options.maxIterations"); ok {
+		if f, ok := v.Num(); ok && f >= 1 {
+			return int(math.Ceil(min(f, AttemptCap)))
+		}
+	}
+	return 10
+}
+
+// Pages is how many requests HTTP Request pagination makes per item:
+// 1 without pagination, options.pagination.pagination.maxRequests (default
+// 100) with limitPagesFetched, and unbounded otherwise
+// (HttpRequest/V3/Description.ts L1087–1146; request-helper-functions.ts
+// L1705–1714).
+func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
+	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.httpRequest" {
+		return 1, false
+	}
+	p, ok := n.Param("options.pagination.pagination")
+	if !ok || p.Kind() != n8nschema.Object {
+		return 1, false
+	}
+	if m := p.Get("paginationMode").Str(); m == "off" {
+		return 1, false
+	}
+	if !p.Get("limitPagesFetched").True() {
+		return 0, true
+	}
+	if f, ok := p.Get("maxRequests").Num(); ok && f >= 1 {
+		return int(math.Ceil(min(f, AttemptCap))), false
+	}
+	return 100, false
+}
+
+func mulSat(a, b int) int {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	if a > AttemptCap/b {
+		return AttemptCap
+	}
+	return a * b
+}
+
+// link is one factor of a shared chain; chains share their outer part.
+type link struct {
+	f    Factor
+	prev *link
+}
+
+// ctx is what reaches a node: worst-case attempts of one run of it, calls
+// per item, and the chain behind the attempts.
+type ctx struct {
+	att    int
+	unb    bool
+	fan    int
+	fanUnb bool
+	link   *link
+}
+
+var one = ctx{att: 1, fan: 1}
+
+// worse picks, of two contexts, the worse attempts (with its chain) and the
+// larger fan-out.
+func worse(a, b ctx) ctx {
+	out := a
+	if b.unb && !a.unb || b.unb == a.unb && (b.att > a.att || b.att == a.att && a.link == nil) {
+		out.att, out.unb, out.link = b.att, b.unb, b.link
+	}
+	if b.fanUnb && !a.fanUnb || b.fanUnb == a.fanUnb && b.fan > a.fan {
+		out.fan, out.fanUnb = b.fan, b.fanUnb
+	}
+	return out
+}
+
+// Edge kinds of the set-wide graph.
+const (
+	kMain  = iota // main connection
+	kDrive        // a root running its AI sub-node
+	kCall         // a node starting a sub-workflow or webhook run
+	kFail         // any node failing its workflow's execution
+	kError        // a failed execution starting the error workflow
+)
+
+type cedge struct {
+	to     int32
+	kind   uint8
+	mult   int // attempts multiplier (kDrive, kCall)
+	fan    int // calls-per-item multiplier (kDrive)
+	fanUnb bool
+	bounds bool // a bounded passage: Loop Over Items loop output, a guard
+	f      Factor
+	call   *Call
+}
+
+// amp is the set-wide graph: every node of every workflow, plus one
+// "failed" vertex per workflow for error workflows.
+type amp struct {
+	s     *Set
+	gs    []*Graph
+	base  []int // first vertex of each workflow
+	wfOf  []int32
+	nodes []*n8nschema.Node // nil for failed vertices
+	adj   [][]cedge
+}
+
+func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
+	return int32(a.base[wi] + g.idx[n])
+}
+
+// Amplify computes the operations of every workflow of the set: for each
+// node that makes a wire call, its worst-case attempts per logical
+// operation (the product of the retry factors over the worst path that
+// reaches it; unbounded on a cycle), its calls per item, and the chain.
+// It also marks the calls that close cycles. Build calls it.
+func Amplify(s *Set) {
+	a := &amp{s: s}
+	wfIndex := make(map[*n8nschema.Workflow]int, len(s.Workflows))
+	total := 0
+	for i, w := range s.Workflows {
+		g := s.Graph(w)
+		wfIndex[w] = i
+		a.gs = append(a.gs, g)
+		a.base = append(a.base, total)
+		total += len(g.Nodes)
+	}
+	failV := total
+	total += len(s.Workflows)
+	a.adj = make([][]cedge, total)
+	a.wfOf = make([]int32, total)
+	a.nodes = make([]*n8nschema.Node, total)
+	for wi, g := range a.gs {
+		for i, n := range g.Nodes {
+			v := a.base[wi] + i
+			a.nodes[v], a.wfOf[v] = n, int32(wi)
+		}
+		a.wfOf[failV+wi] = int32(wi)
+	}
+
+	// Edges inside each workflow.
+	for wi, g := range a.gs {
+		wname := g.Workflow.Label()
+		for ui, n := range g.Nodes {
+			u := a.base[wi] + ui
+			for _, e := range g.out[ui] {
+				v := a.vertex(wi, g, e.To)
+				if e.Type == ConnMain {
+					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain, bounds: g.bounds(ui, e)})
+					continue
+				}
+				// AI edges point from sub-node to root; the root drives the sub-node.
+				root := e.To
+				mult, _ := nodeAttempts(g, root)
+				fan, fanUnb := driveFan(g, root, e.Type)
+				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
+					f: Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source}})
+			}
+			if !n.Disabled {
+				a.adj[u] = append(a.adj[u], cedge{to: int32(failV + wi), kind: kFail})
+			}
+		}
+	}
+	// Edges between workflows.
+	for _, c := range s.Calls {
+		if c.To == nil || len(c.Entry) == 0 {
+			continue
+		}
+		wi, ti := wfIndex[c.From], wfIndex[c.To]
+		g, tg := a.gs[wi], a.gs[ti]
+		if c.Kind == CallErrorWorkflow {
+			if c.Self {
+				// n8n does not run a workflow as its own error workflow
+				// again when it fails in error mode (execute-error-workflow.ts).
+				continue
+			}
+			for _, en := range c.Entry {
+				a.adj[failV+wi] = append(a.adj[failV+wi], cedge{to: a.vertex(ti, tg, en), kind: kError, call: c,
+					f: Factor{Kind: KindErrorWorkflow, Value: 1, Node: en.Name, Workflow: c.To.Label(), Pos: en.Pos, Source: c.To.Source}})
+			}
+			continue
+		}
+		if c.Kind == CallN8nAPI || c.Node == nil || !g.Has(c.Node) {
+			continue
+		}
+		mult, kind := nodeAttempts(g, c.Node)
+		if kind == KindNodeRetry {
+			kind = KindCallerRetry
+		}
+		u := a.vertex(wi, g, c.Node)
+		for _, en := range c.Entry {
+			a.adj[u] = append(a.adj[u], cedge{to: a.vertex(ti, tg, en), kind: kCall, mult: mult, fan: 1, call: c,
+				f: Factor{Kind: kind, Value: mult, Node: c.Node.Name, Workflow: c.From.Label(), Pos: c.Node.Pos, Source: c.From.Source}})
+		}
+	}
+	a.run(failV)
+}
+
+// nodeAttempts is how many times one run of n is attempted by what runs
+// it: the main loop for a main node, the root for a tool that honours
+// retryOnFail (n8n-semantics.md §3.6), and once for other sub-nodes.
+func nodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
+	if !g.IsSubNode(n) {
+		return MainAttempts(n), KindNodeRetry
+	}
+	s := g.Spec(n)
+	honours := s.ToolRetry || s.Role == n8nschema.RoleAgent
+	if n.Type == "@n8n/n8n-nodes-langchain.toolWorkflow" && n.TypeVersion < 2 {
+		honours = false // v1 is a supplyData tool
+	}
+	if !honours {
+		return 1, ""
+	}
+	// Agent V3 runs its tools through the main loop (n8n-semantics.md §4.2).
+	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, "@n8n/n8n-nodes-langchain.agent") && r.TypeVersion >= 3 {
+		return MainAttempts(n), KindToolRetry
+	}
+	return ToolAttempts(n), KindToolRetry
+}
+
+// driveFan is how many calls per item a root makes to a sub-node attached
+// through typ: agent iterations for models and tools (twice with a
+// fallback model), the OpenAI node's tool iterations, else one.
+func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
+	if typ != ConnModel && typ != ConnTool {
+		return 1, false
+	}
+	if root.Type == "@n8n/n8n-nodes-langchain.openAi" && typ == ConnTool {
+		// options.maxToolsIterations default 15, 0 for no limit
+		// (vendors/OpenAi/v1/actions/text/message.operation.ts L242).
+		if v, ok := root.Param("options.maxToolsIterations"); ok {
+			if f, ok := v.Num(); ok {
+				if f <= 0 {
+					return 0, true
+				}
+				return int(math.Ceil(min(f, AttemptCap))), false
+			}
+		}
+		return 15, false
+	}
+	k := AgentIterations(root)
+	// needsFallback adds a second model input; the agent runs
+	// agent.withFallbacks (createAgentSequence.ts L51).
+	if typ == ConnModel && k > 1 {
+		if fb, _ := root.Param("needsFallback"); fb.True() && len(g.InOfType(root, ConnModel)) > 1 {
+			k *= 2
+		}
+	}
+	return k, false
+}
+
+// apply carries a context across an edge.
+func (e *cedge) apply(c ctx) ctx {
+	switch e.kind {
+	case kError:
+		return ctx{att: 1, fan: 1, link: &link{f: e.f}}
+	case kDrive, kCall:
+		out := c
+		out.att = mulSat(c.att, e.mult)
+		if e.mult > 1 {
+			out.link = &link{f: e.f, prev: c.link}
+		}
+		if e.fanUnb {
+			out.fanUnb = true
+		} else {
+			out.fan = mulSat(c.fan, e.fan)
+		}
+		return out
+	}
+	return c
+}
+
+func (a *amp) run(failV int) {
+	n := len(a.adj)
+	full := make([][]int32, n)
+	restricted := make([][]int32, n)
+	for u, es := range a.adj {
+		for _, e := range es {
+			full[u] = append(full[u], e.to)
+			if !e.bounds {
+				restricted[u] = append(restricted[u], e.to)
+			}
+		}
+	}
+	comp, nc := scc(full)
+	rcomp, rnc := scc(restricted)
+	rcyc := cyclicComps(restricted, rcomp, rnc)
+
+	// Which restricted cycles run for ever, and the factor that says why.
+	unb := make([]*Factor, rnc)
+	for u, es := range a.adj {
+		c := rcomp[u]
+		if !rcyc[c] {
+			continue
+		}
+		for _, e := range es {
+			if e.bounds || rcomp[e.to] != c || (e.kind != kCall && e.kind != kError) {
+				continue
+			}
+			if e.call != nil {
+				e.call.Cycle = true
+			}
+			if unb[c] == nil {
+				f := Factor{Kind: KindSelfTrigger, Unbounded: true, Workflow: e.f.Workflow, Pos: e.f.Pos, Source: e.f.Source, Node: e.f.Node}
+				if e.kind == kCall {
+					f.Via = a.nodes[e.to].Name
+				} else {
+					f.Via = e.call.From.Label()
+				}
+				unb[c] = &f
+			}
+		}
+	}
+	for wi, g := range a.gs {
+		for _, l := range g.Loops {
+			if !l.Unbounded {
+				continue
+			}
+			c := rcomp[a.vertex(wi, g, l.Nodes[0])]
+			if unb[c] == nil {
+				unb[c] = &Factor{Kind: KindLoop, Unbounded: true, Node: l.Back.Name, Via: l.Head.Name,
+					Workflow: g.Workflow.Label(), Pos: l.Back.Pos, Source: g.Workflow.Source}
+			}
+		}
+	}
+
+	// Contexts in topological order of the full graph: Tarjan numbers a
+	// component after everything it reaches, so count down.
+	members := make([][]int32, nc)
+	for v := range n {
+		members[comp[v]] = append(members[comp[v]], int32(v))
+	}
+	in := make([]ctx, n)
+	for i := range in {
+		in[i] = one
+	}
+	cur := make([]ctx, n)
+	exit := make([]ctx, n)
+	unbLink := make([]*link, rnc)
+	for c := nc - 1; c >= 0; c-- {
+		ms := members[c]
+		base := in[ms[0]]
+		for _, v := range ms[1:] {
+			base = worse(base, in[v])
+		}
+		for _, v := range ms {
+			// Inside a bounded cycle every node sees the worst entry.
+			x := in[v]
+			if len(ms) > 1 {
+				x = base
+			}
+			exit[v] = x
+			if f := unb[rcomp[v]]; f != nil {
+				l := unbLink[rcomp[v]]
+				if l == nil {
+					l = &link{f: *f, prev: x.link}
+					unbLink[rcomp[v]] = l
+				}
+				x.unb, x.link = true, l
+			}
+			cur[v] = x
+		}
+		for _, u := range ms {
+			for i := range a.adj[u] {
+				e := &a.adj[u][i]
+				if comp[e.to] == int32(c) || e.kind == kFail {
+					continue
+				}
+				src := cur[u]
+				if e.kind == kMain {
+					// Leaving a cycle by a main edge happens once per entry.
+					src = exit[u]
+				}
+				in[e.to] = worse(in[e.to], e.apply(src))
+			}
+		}
+	}
+	a.operations(cur)
+}
+
+// operations turns the contexts of the nodes that call out into
+// operations, in workflow then node order.
+func (a *amp) operations(cur []ctx) {
+	s := a.s
+	s.Operations = s.Operations[:0]
+	s.opsOf = make(map[*n8nschema.Workflow][]*Operation, len(s.Workflows))
+	for wi, g := range a.gs {
+		errFor := errorCallers(s, g.Workflow)
+		for ui, n := range g.Nodes {
+			sp := g.specs[ui]
+			if n.Disabled || (sp.Role != n8nschema.RoleExternal && sp.Role != n8nschema.RoleModel) {
+				continue
+			}
+			c := cur[a.base[wi]+ui]
+			op := &Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, sp), Paid: sp.Paid,
+				Spec: sp, ErrorPath: g.OnErrorPath(n)}
+			op.Write, _ = n8nschema.WriteOp(n)
+			if g.FromErrorTrigger(n) {
+				op.ErrorFor = errFor
+			}
+			local := localFactors(g, n, sp)
+			att := c.att
+			for _, f := range local {
+				att = mulSat(att, f.Value)
+			}
+			op.Attempts, op.Unbounded = att, c.unb
+			op.Factors = chain(c.link, local)
+			fan, fanUnb := c.fan, c.fanUnb
+			if p, pu := Pages(n); pu {
+				fanUnb = true
+			} else {
+				fan = mulSat(fan, p)
+			}
+			if fanUnb {
+				op.CallsUnbounded, op.CallsPerItem = true, 0
+			} else {
+				op.CallsPerItem = fan
+			}
+			s.Operations = append(s.Operations, op)
+			s.opsOf[g.Workflow] = append(s.opsOf[g.Workflow], op)
+		}
+	}
+}
+
+// maxChain bounds the length of a reported chain; products past
+// AttemptCap need no more factors to make the point.
+const maxChain = 48
+
+// chain lists a context's factors outermost first, then the node's own.
+func chain(l *link, local []Factor) []Factor {
+	var rev []Factor
+	for ; l != nil && len(rev) < maxChain; l = l.prev {
+		rev = append(rev, l.f)
+	}
+	slices.Reverse(rev)
+	return append(rev, local...)
+}
+
+// localFactors are the retry layers of the node itself: its node or tool
+// retries, and the SDK retries of a model. retryOnFail on a model sub-node
+// has no effect: n8n never runs it in the main loop (n8n-semantics.md §3.6).
+func localFactors(g *Graph, n *n8nschema.Node, sp n8nschema.Spec) []Factor {
+	var out []Factor
+	add := func(kind string, v int) {
+		if v > 1 {
+			out = append(out, Factor{Kind: kind, Value: v, Node: n.Name, Workflow: g.Workflow.Label(), Pos: n.Pos, Source: g.Workflow.Source})
+		}
+	}
+	sub := g.IsSubNode(n)
+	if sp.Role != n8nschema.RoleModel || !sub {
+		k, kind := nodeAttempts(g, n)
+		add(kind, k)
+	}
+	if sp.Role == n8nschema.RoleModel {
+		add(KindSDKRetry, SDKAttempts(n, sp))
+	}
+	return out
+}
+
+// dependency names what an operation calls: the catalog's provider, or
+// the host of an HTTP request's URL.
+func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
+	if sp.Provider != "" {
+		return sp.Provider
+	}
+	if v, ok := n.Param("url"); ok {
+		return hostOf(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))))
+	}
+	return ""
+}
+
+// errorCallers are the workflows whose settings.errorWorkflow is w.
+func errorCallers(s *Set, w *n8nschema.Workflow) []*n8nschema.Workflow {
+	var out []*n8nschema.Workflow
+	for _, c := range s.CallsTo(w) {
+		if c.Kind == CallErrorWorkflow && !slices.Contains(out, c.From) {
+			out = append(out, c.From)
+		}
+	}
+	return out
+}

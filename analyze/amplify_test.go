@@ -1,0 +1,358 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// load builds an analysis set from fixtures in testdata.
+func load(t testing.TB, opts Options, names ...string) *Set {
+	t.Helper()
+	var files []*n8nschema.File
+	for _, name := range names {
+		src, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := n8nschema.Parse(n8nschema.NewSource(name, src))
+		if len(f.Problems) > 0 {
+			t.Fatalf("%s: %v", name, f.Problems)
+		}
+		for _, w := range f.Workflows {
+			if len(w.Problems) > 0 {
+				t.Fatalf("%s: %v", name, w.Problems)
+			}
+		}
+		files = append(files, f)
+	}
+	return Build(files, opts)
+}
+
+func op(t *testing.T, s *Set, wf, node string) *Operation {
+	t.Helper()
+	for _, o := range s.Operations {
+		if o.Workflow.Label() == wf && o.Node.Name == node {
+			return o
+		}
+	}
+	t.Fatalf("no operation %q in workflow %q", node, wf)
+	return nil
+}
+
+// fac is a factor without its position, for comparisons.
+type fac struct {
+	Kind      string
+	Value     int
+	Unbounded bool
+	Node, Via string
+	Workflow  string
+}
+
+func facs(fs []Factor) []fac {
+	out := []fac{}
+	for _, f := range fs {
+		out = append(out, fac{f.Kind, f.Value, f.Unbounded, f.Node, f.Via, f.Workflow})
+	}
+	return out
+}
+
+func TestSubWorkflowHTTP(t *testing.T) {
+	s := load(t, DefaultOptions(), "subworkflow_http.json")
+	o := op(t, s, "Child", "Post order")
+	if o.Attempts != 15 || o.Unbounded || o.CallsPerItem != 1 || !o.Write || o.Dependency != "api.shop.example" {
+		t.Errorf("Post order: attempts %d unbounded %v calls %d write %v dependency %q; want 15 false 1 true api.shop.example",
+			o.Attempts, o.Unbounded, o.CallsPerItem, o.Write, o.Dependency)
+	}
+	want := []fac{
+		{Kind: KindCallerRetry, Value: 3, Node: "Call child", Workflow: "Parent"},
+		{Kind: KindNodeRetry, Value: 5, Node: "Post order", Workflow: "Child"},
+	}
+	if diff := cmp.Diff(want, facs(o.Factors)); diff != "" {
+		t.Errorf("factors mismatch (-want +got):\n%s", diff)
+	}
+	if len(s.Calls) != 1 || s.Calls[0].Kind != CallExecute || s.Calls[0].To.Name != "Child" || s.Calls[0].Cycle {
+		t.Errorf("calls = %+v, want one resolved execute-workflow call without cycle", s.Calls)
+	}
+}
+
+func TestAgentCaller(t *testing.T) {
+	s := load(t, DefaultOptions(), "agent_caller.json")
+	o := op(t, s, "Triage", "OpenAI Chat Model")
+	if o.Attempts != 27 || o.Unbounded || o.CallsPerItem != 10 || !o.Paid || o.Dependency != "openai" {
+		t.Errorf("model: attempts %d unbounded %v calls %d paid %v dep %q; want 27 false 10 true openai",
+			o.Attempts, o.Unbounded, o.CallsPerItem, o.Paid, o.Dependency)
+	}
+	want := []fac{
+		{Kind: KindCallerRetry, Value: 3, Node: "Run triage agent", Workflow: "Intake"},
+		{Kind: KindRootRetry, Value: 3, Node: "Triage agent", Workflow: "Triage"},
+		{Kind: KindSDKRetry, Value: 3, Node: "OpenAI Chat Model", Workflow: "Triage"},
+	}
+	if diff := cmp.Diff(want, facs(o.Factors)); diff != "" {
+		t.Errorf("factors mismatch (-want +got):\n%s", diff)
+	}
+	// The agent drives the model; it is not an operation itself, nor is memory.
+	if got := len(s.Operations); got != 1 {
+		t.Errorf("%d operations, want 1", got)
+	}
+	if c := s.Calls[0]; !c.Each {
+		t.Errorf("call mode each not recorded")
+	}
+}
+
+func TestSeedSelfTrigger(t *testing.T) {
+	s := load(t, DefaultOptions(), "seed_self_webhook.json", "error_summary.json")
+	w := "Nightly catalog enrichment"
+	o := op(t, s, w, "OpenAI")
+	if !o.Unbounded {
+		t.Fatalf("OpenAI attempts %d, want unbounded", o.Attempts)
+	}
+	want := []fac{
+		{Kind: KindSelfTrigger, Unbounded: true, Node: "Restart", Via: "Start enrichment", Workflow: w},
+		{Kind: KindNodeRetry, Value: 5, Node: "OpenAI", Workflow: w},
+	}
+	if diff := cmp.Diff(want, facs(o.Factors)); diff != "" {
+		t.Errorf("factors mismatch (-want +got):\n%s", diff)
+	}
+	if r := op(t, s, w, "Restart"); !r.Unbounded || !r.ErrorPath {
+		t.Errorf("Restart: unbounded %v error path %v, want true true", r.Unbounded, r.ErrorPath)
+	}
+	// Save runs once per entry: leaving the cycle does not multiply.
+	if sv := op(t, s, w, "Save"); sv.Unbounded || sv.Attempts != 1 || sv.ErrorPath {
+		t.Errorf("Save: attempts %d unbounded %v error path %v, want 1 false false", sv.Attempts, sv.Unbounded, sv.ErrorPath)
+	}
+	var webhook, errwf *Call
+	for _, c := range s.Calls {
+		switch c.Kind {
+		case CallWebhook:
+			webhook = c
+		case CallErrorWorkflow:
+			errwf = c
+		}
+	}
+	if webhook == nil || !webhook.Cycle || !webhook.Self || webhook.Node.Name != "Restart" || webhook.Entry[0].Name != "Start enrichment" {
+		t.Errorf("webhook call = %+v, want a self cycle from Restart to Start enrichment", webhook)
+	}
+	if errwf == nil || errwf.To == nil || errwf.To.Name != "Summarise failures" || errwf.Cycle {
+		t.Errorf("error workflow call = %+v, want resolved, no cycle", errwf)
+	}
+	if got := s.ErrorWorkflowOf(s.Workflows[0]); got == nil || got.ID != "err1" {
+		t.Errorf("ErrorWorkflowOf = %v, want err1", got)
+	}
+	// The error workflow's paid call runs once per failure, on the error path.
+	g := op(t, s, "Summarise failures", "GPT")
+	if g.Unbounded || g.Attempts != 3 || !g.ErrorPath || len(g.ErrorFor) != 1 || g.ErrorFor[0].ID != "seed1" {
+		t.Errorf("GPT: attempts %d unbounded %v error path %v for %v; want 3 false true [seed1]", g.Attempts, g.Unbounded, g.ErrorPath, g.ErrorFor)
+	}
+	wantGPT := []fac{
+		{Kind: KindErrorWorkflow, Value: 1, Node: "Error Trigger", Workflow: "Summarise failures"},
+		{Kind: KindSDKRetry, Value: 3, Node: "GPT", Workflow: "Summarise failures"},
+	}
+	if diff := cmp.Diff(wantGPT, facs(g.Factors)); diff != "" {
+		t.Errorf("GPT factors mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSelfCalls(t *testing.T) {
+	for _, tt := range []struct {
+		file, wf string
+		cycles   int
+	}{
+		{"self_call_id.json", "Recursive crawl", 1},
+		{"self_call_expr.json", "Recursive crawl (expression)", 1},
+		{"call_pair.json", "A", 2},
+	} {
+		s := load(t, DefaultOptions(), tt.file)
+		n := 0
+		for _, c := range s.Calls {
+			if c.Cycle {
+				n++
+			}
+			if c.To == nil {
+				t.Errorf("%s: call from %q unresolved: %s", tt.file, c.Node.Name, c.Assumed)
+			}
+		}
+		if n != tt.cycles {
+			t.Errorf("%s: %d cycle calls, want %d", tt.file, n, tt.cycles)
+		}
+		o := s.Operations[0]
+		if o.Workflow.Label() != tt.wf || !o.Unbounded || o.Factors[0].Kind != KindSelfTrigger {
+			t.Errorf("%s: first operation %q in %q unbounded %v factors %v; want unbounded self-trigger in %q",
+				tt.file, o.Node.Name, o.Workflow.Label(), o.Unbounded, facs(o.Factors), tt.wf)
+		}
+	}
+}
+
+func TestToolOwnBranchIsNoCycle(t *testing.T) {
+	s := load(t, DefaultOptions(), "tool_self_branch.json")
+	if len(s.Calls) != 1 || s.Calls[0].Kind != CallTool || !s.Calls[0].Self || s.Calls[0].Cycle {
+		t.Fatalf("calls = %+v, want one self tool call without cycle", s.Calls)
+	}
+	w := "Agent with own tool branch"
+	// Tool retries use maxTries ?? 3: 0 gives 2; the agent runs it up to 4 times per item.
+	crm := op(t, s, w, "Search CRM")
+	want := []fac{
+		{Kind: KindToolRetry, Value: 2, Node: "Lookup tool", Workflow: w},
+		{Kind: KindNodeRetry, Value: 2, Node: "Search CRM", Workflow: w},
+	}
+	if crm.Attempts != 4 || crm.Unbounded || crm.CallsPerItem != 4 {
+		t.Errorf("Search CRM: attempts %d unbounded %v calls %d, want 4 false 4", crm.Attempts, crm.Unbounded, crm.CallsPerItem)
+	}
+	if diff := cmp.Diff(want, facs(crm.Factors)); diff != "" {
+		t.Errorf("factors mismatch (-want +got):\n%s", diff)
+	}
+	// Anthropic has no retry option: LangChain's default 6 retries, 7 attempts.
+	if c := op(t, s, w, "Claude"); c.Attempts != 7 || c.CallsPerItem != 4 {
+		t.Errorf("Claude: attempts %d calls %d, want 7 4", c.Attempts, c.CallsPerItem)
+	}
+}
+
+func TestRetryLoops(t *testing.T) {
+	s := load(t, DefaultOptions(), "retry_loop_429.json")
+	g := s.Graph(s.Workflows[0])
+	if len(g.Loops) != 1 || !g.Loops[0].Unbounded {
+		t.Fatalf("loops = %+v, want one unbounded", g.Loops)
+	}
+	l := g.Loops[0]
+	names := func(ns []*n8nschema.Node) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"Fetch", "Rate limited?", "Wait"}, names(l.Nodes)); diff != "" {
+		t.Errorf("loop nodes (-want +got):\n%s", diff)
+	}
+	if l.Head.Name != "Fetch" || l.Back.Name != "Wait" || len(l.Calls) != 1 || l.Calls[0].Name != "Fetch" {
+		t.Errorf("loop head %q back %q calls %v, want Fetch Wait [Fetch]", l.Head.Name, l.Back.Name, names(l.Calls))
+	}
+	o := op(t, s, "Poll until not rate limited", "Fetch")
+	if diff := cmp.Diff([]fac{{Kind: KindLoop, Unbounded: true, Node: "Wait", Via: "Fetch", Workflow: "Poll until not rate limited"}}, facs(o.Factors)); diff != "" || !o.Unbounded {
+		t.Errorf("Fetch unbounded %v factors (-want +got):\n%s", o.Unbounded, diff)
+	}
+
+	s = load(t, DefaultOptions(), "retry_loop_runindex.json")
+	g = s.Graph(s.Workflows[0])
+	if len(g.Loops) != 0 || !g.InCycle(g.Node("Fetch")) {
+		t.Errorf("guarded loop: loops %+v in cycle %v, want none and true", g.Loops, g.InCycle(g.Node("Fetch")))
+	}
+	if o := s.Operations[0]; o.Unbounded || o.Attempts != 1 {
+		t.Errorf("guarded Fetch: attempts %d unbounded %v, want 1 false", o.Attempts, o.Unbounded)
+	}
+}
+
+func TestLoopOverItems(t *testing.T) {
+	s := load(t, DefaultOptions(), "sib_done_back.json")
+	g := s.Graph(s.Workflows[0])
+	if len(g.Loops) != 1 || g.Loops[0].DoneBack == nil || g.Loops[0].DoneBack.Name != "Loop Over Items" || !g.Loops[0].Unbounded {
+		t.Fatalf("loops = %+v, want the done-back loop", g.Loops)
+	}
+	if len(g.Loops[0].Nodes) != 1 {
+		t.Errorf("done-back loop has %d nodes, want 1 (the loop output is bounded)", len(g.Loops[0].Nodes))
+	}
+	s = load(t, DefaultOptions(), "sib_ok.json")
+	g = s.Graph(s.Workflows[0])
+	if len(g.Loops) != 0 {
+		t.Errorf("loops = %+v, want none", g.Loops)
+	}
+	if o := s.Operations[0]; o.Unbounded || o.Attempts != 3 || o.CallsPerItem != 1 {
+		t.Errorf("Push item: attempts %d unbounded %v calls %d, want 3 false 1", o.Attempts, o.Unbounded, o.CallsPerItem)
+	}
+}
+
+func TestRetryClamps(t *testing.T) {
+	s := load(t, DefaultOptions(), "retry_clamps.json")
+	w := s.Workflows[0]
+	want := map[string]struct{ attempts, waitMS int }{
+		"Tries 0":       {3, 1000},
+		"Tries 1":       {2, 5000},
+		"Tries 7":       {5, 250},
+		"Tries missing": {3, 1000},
+		"Tries 2.5":     {3, 1000},
+		"No retry":      {1, 0},
+	}
+	for name, wt := range want {
+		o := op(t, s, w.Label(), name)
+		if o.Attempts != wt.attempts || RetryWaitMS(o.Node) != wt.waitMS {
+			t.Errorf("%s: attempts %d wait %d ms, want %d %d", name, o.Attempts, RetryWaitMS(o.Node), wt.attempts, wt.waitMS)
+		}
+	}
+	// retryOnFail on a model sub-node has no effect: only the SDK retries.
+	m := op(t, s, w.Label(), "Model with retry")
+	if diff := cmp.Diff([]fac{{Kind: KindSDKRetry, Value: 3, Node: "Model with retry", Workflow: w.Label()}}, facs(m.Factors)); diff != "" || m.Attempts != 3 || m.CallsPerItem != 1 {
+		t.Errorf("model attempts %d calls %d factors (-want +got):\n%s", m.Attempts, m.CallsPerItem, diff)
+	}
+}
+
+func TestToolAttempts(t *testing.T) {
+	src := `{"nodes":[
+	  {"name":"a","type":"x","retryOnFail":true,"maxTries":0},
+	  {"name":"b","type":"x","retryOnFail":true},
+	  {"name":"c","type":"x","retryOnFail":true,"maxTries":9},
+	  {"name":"d","type":"x","maxTries":4}],"connections":{}}`
+	f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+	got := []int{}
+	for _, n := range f.Workflows[0].Nodes {
+		got = append(got, ToolAttempts(n), MainAttempts(n))
+	}
+	if diff := cmp.Diff([]int{2, 3, 3, 3, 5, 5, 1, 1}, got); diff != "" {
+		t.Errorf("ToolAttempts/MainAttempts mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestErrorWorkflowCycle(t *testing.T) {
+	s := load(t, DefaultOptions(), "error_cycle.json")
+	n := 0
+	for _, c := range s.Calls {
+		if c.Kind == CallErrorWorkflow && c.Cycle {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d error-workflow calls on a cycle, want 2", n)
+	}
+	if o := op(t, s, "E1", "Page"); !o.Unbounded || !o.ErrorPath {
+		t.Errorf("Page: unbounded %v error path %v, want true true", o.Unbounded, o.ErrorPath)
+	}
+}
+
+func TestUnresolved(t *testing.T) {
+	src := `{"id":"u1","name":"U","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","parameters":{}},
+	  {"name":"Call missing","type":"n8n-nodes-base.executeWorkflow","typeVersion":1.2,"parameters":{"workflowId":{"__rl":true,"value":"nope","mode":"list"}}},
+	  {"name":"Call dynamic","type":"n8n-nodes-base.executeWorkflow","typeVersion":1.2,"parameters":{"workflowId":{"__rl":true,"value":"={{ $json.target }}","mode":"id"}}},
+	  {"name":"Hit local","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"http://localhost:5678/webhook/other"}},
+	  {"name":"Hit env","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"={{ $env.WEBHOOK_URL }}/webhook/{{ $json.path }}"}},
+	  {"name":"Hit base","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://flows.acme.io/webhook/x"}},
+	  {"name":"Other service","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.other.example/webhook/x"}}
+	],"connections":{},"settings":{"errorWorkflow":"gone"}}`
+	f := n8nschema.Parse(n8nschema.NewSource("u.json", []byte(src)))
+	opts := DefaultOptions()
+	opts.BaseURLs = []string{"https://flows.acme.io/"}
+	s := Build([]*n8nschema.File{f}, opts)
+	var got []string
+	for _, c := range s.Calls {
+		node := ""
+		if c.Node != nil {
+			node = c.Node.Name
+		}
+		got = append(got, c.Kind.String()+" "+node+" "+c.Assumed)
+	}
+	want := []string{
+		`execute-workflow Call missing workflow "nope" is not in the analysis set; assumed it makes no external calls`,
+		`execute-workflow Call dynamic its workflowId is an expression evaluated at run time; assumed it calls a workflow outside the set that makes no external calls`,
+		`webhook Hit local no workflow in the analysis set serves webhook path "other"; assumed it starts a workflow outside the set that never calls back`,
+		`webhook Hit env the webhook path is an expression evaluated at run time; assumed it starts a workflow outside the set that never calls back`,
+		`webhook Hit base no workflow in the analysis set serves webhook path "x"; assumed it starts a workflow outside the set that never calls back`,
+		`error-workflow  assumed its calls run once per failed execution and never re-start this workflow`,
+	}
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("calls mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,435 @@
+package analyze
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// CallKind is how one workflow starts another.
+type CallKind int
+
+const (
+	// CallExecute is an Execute Workflow node.
+	CallExecute CallKind = iota + 1
+	// CallTool is a Call Workflow Tool attached to an agent.
+	CallTool
+	// CallWebhook is an HTTP request to a webhook path n8n serves.
+	CallWebhook
+	// CallErrorWorkflow is settings.errorWorkflow: run once per failed execution.
+	CallErrorWorkflow
+	// CallN8nAPI is the n8n node acting on a workflow through the public API
+	// (activate, update, ...). It starts no execution by itself.
+	CallN8nAPI
+)
+
+var callKindNames = [...]string{"", "execute-workflow", "workflow-tool", "webhook", "error-workflow", "n8n-api"}
+
+func (k CallKind) String() string {
+	if k > 0 && int(k) < len(callKindNames) {
+		return callKindNames[k]
+	}
+	return "unknown"
+}
+
+// Call is one edge of the call graph: a node (or, for error workflows, the
+// settings) of one workflow that starts another, or itself.
+type Call struct {
+	Kind CallKind
+	From *n8nschema.Workflow
+	// Node is the calling node; nil for CallErrorWorkflow.
+	Node *n8nschema.Node
+	// To is the called workflow; nil when the target is not in the
+	// analysis set (then Assumed says what the analysis assumed).
+	To *n8nschema.Workflow
+	// Entry are the nodes of To where the run starts: its Execute Workflow
+	// Trigger, the webhook node, its Error Trigger.
+	Entry []*n8nschema.Node
+	// Ref is the reference as written: an id, a URL, an expression.
+	Ref string
+	// Pos is where the reference is written.
+	Pos n8nschema.Pos
+	// Self is true when the call names its own workflow.
+	Self bool
+	// Instance is true for a webhook call whose host is this n8n instance
+	// (localhost, $env.WEBHOOK_URL, a configured base URL).
+	Instance bool
+	// Assumed is what the analysis assumed about an unresolved target.
+	Assumed string
+	// Each is true for Execute Workflow in mode "each" (one sub-execution
+	// per item); NoWait for options.waitForSubWorkflow false.
+	Each, NoWait bool
+	// Cycle is true when the call closes a cycle of executions that no
+	// guard bounds: the workflow can re-start itself (RS102).
+	Cycle bool
+}
+
+// Resolved reports whether the target is in the analysis set.
+func (c *Call) Resolved() bool { return c.To != nil }
+
+// callIndex finds workflows and webhook nodes across the set.
+type callIndex struct {
+	byID     map[string][]*n8nschema.Workflow
+	webhooks map[string][]hook
+	baseURLs []string
+}
+
+type hook struct {
+	w *n8nschema.Workflow
+	n *n8nschema.Node
+}
+
+func newCallIndex(s *Set) *callIndex {
+	ix := &callIndex{byID: map[string][]*n8nschema.Workflow{}, webhooks: map[string][]hook{}}
+	for _, u := range s.Options.BaseURLs {
+		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {
+			ix.baseURLs = append(ix.baseURLs, strings.ToLower(u))
+		}
+	}
+	for _, w := range s.Workflows {
+		if w.ID != "" {
+			ix.byID[w.ID] = append(ix.byID[w.ID], w)
+		}
+		for _, n := range w.Nodes {
+			if n.Type != "n8n-nodes-base.webhook" || n.Disabled {
+				continue
+			}
+			for _, k := range webhookKeys(w, n) {
+				ix.webhooks[k] = append(ix.webhooks[k], hook{w, n})
+			}
+		}
+	}
+	return ix
+}
+
+// webhookKeys are the paths after /webhook/ under which n8n serves a
+// Webhook node: <path>, or <webhookId>/<path> for a path with a dynamic
+// segment, or <workflowId>/<node name>/<path> for legacy nodes without a
+// webhookId; an empty path becomes the webhookId (workflow/src/node-helpers.ts
+// L1047–1092, n8n-semantics.md §4.11).
+func webhookKeys(w *n8nschema.Workflow, n *n8nschema.Node) []string {
+	p, _ := n.Param("path")
+	path := strings.Trim(p.Str(), "/")
+	if p.IsExpr() {
+		return nil
+	}
+	switch {
+	case path == "" && n.WebhookID != "":
+		return []string{n.WebhookID}
+	case path == "":
+		return nil
+	case strings.Contains(path, ":") && n.WebhookID != "":
+		return []string{n.WebhookID + "/" + path}
+	case strings.Contains(path, ":"):
+		return []string{w.ID + "/" + strings.ToLower(n.Name) + "/" + path}
+	}
+	return []string{path}
+}
+
+// resolveID picks the workflow an id names: the caller itself, else one in
+// the same file, else the first in the set.
+func (ix *callIndex) resolveID(from *n8nschema.Workflow, id string) *n8nschema.Workflow {
+	ws := ix.byID[id]
+	if len(ws) == 0 {
+		return nil
+	}
+	for _, w := range ws {
+		if w == from {
+			return w
+		}
+	}
+	for _, w := range ws {
+		if w.Source == from.Source {
+			return w
+		}
+	}
+	return ws[0]
+}
+
+// buildCalls finds every call edge of the set.
+func buildCalls(s *Set) {
+	ix := newCallIndex(s)
+	for _, w := range s.Workflows {
+		g := s.Graph(w)
+		for _, n := range g.Nodes {
+			if n.Disabled {
+				continue
+			}
+			var c *Call
+			switch strings.TrimSuffix(n.Type, "Tool") {
+			case "n8n-nodes-base.executeWorkflow":
+				c = ix.workflowCall(w, n, CallExecute)
+			case "@n8n/n8n-nodes-langchain.toolWorkflow":
+				c = ix.workflowCall(w, n, CallTool)
+			case "n8n-nodes-base.httpRequest", "@n8n/n8n-nodes-langchain.toolHttpRequest":
+				c = ix.webhookCall(w, n)
+			case "n8n-nodes-base.n8n":
+				c = ix.apiCall(w, n)
+			}
+			if c != nil {
+				s.Calls = append(s.Calls, c)
+			}
+		}
+		if ref := w.Settings.ErrorWorkflow; ref != "" {
+			c := &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Settings.ErrorWorkflowValue.Pos()}
+			if c.To = ix.resolveID(w, ref); c.To == nil {
+				c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
+			} else {
+				c.Self = c.To == w
+				c.Entry = nodesOfType(s.Graph(c.To), "n8n-nodes-base.errorTrigger")
+			}
+			s.Calls = append(s.Calls, c)
+		}
+	}
+}
+
+// selfRE matches an expression that names the running workflow's own id.
+var selfRE = regexp.MustCompile(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
+
+// workflowRef reads the workflowId of Execute Workflow, Call Workflow Tool
+// and the n8n node: a plain string (v1) or a resource locator {__rl, value,
+// mode: id|list|url} (ExecuteWorkflow/GenericFunctions.ts L20–28;
+// n8n-semantics.md §1.3, §4.5). It returns the id, or self for
+// $workflow.id, or a reason why it cannot be known statically.
+func workflowRef(n *n8nschema.Node) (id, raw string, pos n8nschema.Pos, self bool, why string) {
+	v, ok := n.Param("workflowId")
+	if !ok {
+		return "", "", n.Pos, false, "it has no workflowId"
+	}
+	pos = v.Pos()
+	mode := ""
+	if v.Kind() == n8nschema.Object {
+		mode = v.Get("mode").Str()
+		v = v.Get("value")
+	}
+	raw = v.Str()
+	s := strings.TrimSpace(raw)
+	if v.IsExpr() {
+		s = strings.TrimSpace(strings.TrimPrefix(s, "="))
+		if selfRE.MatchString(s) {
+			return "", raw, pos, true, ""
+		}
+		if strings.Contains(s, "{{") {
+			return "", raw, pos, false, "its workflowId is an expression evaluated at run time"
+		}
+	}
+	if mode == "url" {
+		if i := strings.LastIndex(s, "/workflow/"); i >= 0 {
+			s = s[i+len("/workflow/"):]
+			s, _, _ = strings.Cut(s, "/")
+			s, _, _ = strings.Cut(s, "?")
+		}
+	}
+	if s == "" {
+		return "", raw, pos, false, "its workflowId is empty"
+	}
+	return s, raw, pos, false, ""
+}
+
+func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) *Call {
+	c := &Call{Kind: kind, From: w, Node: n, Pos: n.Pos}
+	if m, _ := n.Param("mode"); m.Str() == "each" {
+		c.Each = true
+	}
+	if wt, ok := n.Param("options.waitForSubWorkflow"); ok && wt.Kind() == n8nschema.Bool && !wt.True() {
+		c.NoWait = true
+	}
+	// source: "database" (default), "parameter" (inline JSON), "localFile",
+	// "url" (ExecuteWorkflow.node.ts, n8n-semantics.md §4.5).
+	if src, _ := n.Param("source"); src.Str() != "" && src.Str() != "database" {
+		c.Ref, c.Pos = src.Str(), src.Pos()
+		c.Assumed = fmt.Sprintf("the workflow comes from source %q, which stormcheck does not read; assumed it makes no external calls", src.Str())
+		return c
+	}
+	id, raw, pos, self, why := workflowRef(n)
+	c.Ref, c.Pos = raw, pos
+	switch {
+	case self:
+		c.To, c.Self = w, true
+	case why != "":
+		c.Assumed = why + "; assumed it calls a workflow outside the set that makes no external calls"
+		return c
+	default:
+		if c.To = ix.resolveID(w, id); c.To == nil {
+			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it makes no external calls", id)
+			return c
+		}
+		c.Self = c.To == w
+	}
+	c.Entry = subworkflowStart(c.To)
+	return c
+}
+
+// subworkflowStart is where a sub-workflow run begins: its Execute
+// Workflow Trigger, else a manual (chat) trigger (cli/src/utils.ts
+// findSubworkflowStart L14–38, cli/src/constants.ts STARTING_NODES).
+func subworkflowStart(w *n8nschema.Workflow) []*n8nschema.Node {
+	var out []*n8nschema.Node
+	for _, n := range w.Nodes {
+		if n.Type == "n8n-nodes-base.executeWorkflowTrigger" && !n.Disabled {
+			out = append(out, n)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, n := range w.Nodes {
+		if (n.Type == "n8n-nodes-base.manualTrigger" || n.Type == "@n8n/n8n-nodes-langchain.manualChatTrigger") && !n.Disabled {
+			return []*n8nschema.Node{n}
+		}
+	}
+	return nil
+}
+
+func nodesOfType(g *Graph, typ string) []*n8nschema.Node {
+	var out []*n8nschema.Node
+	for _, n := range g.Nodes {
+		if n.Type == typ && !n.Disabled {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// apiCall records the n8n node acting on one workflow. It starts no
+// execution (the node has no run operation; nodes-base/nodes/N8n,
+// n8n-semantics.md §4.13), so it never closes a cycle.
+func (ix *callIndex) apiCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
+	res, _ := n.Param("resource")
+	op, _ := n.Param("operation")
+	if r := res.Str(); r != "" && r != "workflow" {
+		return nil
+	}
+	switch op.Str() {
+	case "activate", "deactivate", "update", "delete":
+	default:
+		return nil
+	}
+	c := &Call{Kind: CallN8nAPI, From: w, Node: n, Pos: n.Pos}
+	id, raw, pos, self, why := workflowRef(n)
+	c.Ref, c.Pos = raw, pos
+	switch {
+	case self:
+		c.To, c.Self = w, true
+	case why != "":
+		c.Assumed = why + "; assumed it acts on a workflow outside the set"
+	default:
+		if c.To = ix.resolveID(w, id); c.To == nil {
+			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", id)
+		}
+		c.Self = c.To == w
+	}
+	return c
+}
+
+// instanceHosts are hosts that always mean "this n8n instance".
+var instanceHosts = []string{"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "host.docker.internal", "n8n"}
+
+// envURLRE matches the instance's own URL taken from the environment.
+var envURLRE = regexp.MustCompile(`\$env\s*(\.\s*(WEBHOOK_URL|N8N_HOST|N8N_EDITOR_BASE_URL)\b|\[\s*["'](WEBHOOK_URL|N8N_HOST|N8N_EDITOR_BASE_URL)["']\s*\])`)
+
+// uuidRE matches a webhookId-like path: unique across instances.
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(/|$)`)
+
+// webhookCall records an HTTP request to a webhook path: the production
+// URL is <base>/webhook/<path>, the test URL <base>/webhook-test/<path>
+// (n8n-semantics.md §4.11). A path served by the caller's own workflow is
+// a self-trigger whatever the host; another workflow's path counts when
+// the host is the instance, or the path is a webhookId-like UUID.
+func (ix *callIndex) webhookCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
+	v, ok := n.Param("url")
+	if !ok || v.Kind() != n8nschema.String {
+		return nil
+	}
+	url := strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))
+	path, ok := webhookPath(url)
+	if !ok {
+		return nil
+	}
+	c := &Call{Kind: CallWebhook, From: w, Node: n, Ref: v.Str(), Pos: v.Pos(), Instance: ix.isInstance(url)}
+	if strings.Contains(path, "{{") {
+		if !c.Instance {
+			return nil
+		}
+		c.Assumed = "the webhook path is an expression evaluated at run time; assumed it starts a workflow outside the set that never calls back"
+		return c
+	}
+	var pick *hook
+	for i, h := range ix.webhooks[path] {
+		if h.w == w {
+			pick = &ix.webhooks[path][i]
+			break
+		}
+		if pick == nil && (c.Instance || uuidRE.MatchString(path)) {
+			pick = &ix.webhooks[path][i]
+		}
+	}
+	if pick == nil {
+		if !c.Instance {
+			return nil // another service's /webhook/ path
+		}
+		c.Assumed = fmt.Sprintf("no workflow in the analysis set serves webhook path %q; assumed it starts a workflow outside the set that never calls back", path)
+		return c
+	}
+	c.To, c.Entry, c.Self = pick.w, []*n8nschema.Node{pick.n}, pick.w == w
+	return c
+}
+
+// webhookPath returns the part of a URL after /webhook/ or /webhook-test/,
+// without query or fragment.
+func webhookPath(url string) (string, bool) {
+	for _, seg := range []string{"/webhook/", "/webhook-test/"} {
+		if i := strings.Index(url, seg); i >= 0 {
+			p := url[i+len(seg):]
+			if j := strings.IndexAny(p, "?#"); j >= 0 {
+				p = p[:j]
+			}
+			p = strings.Trim(p, "/")
+			return p, p != ""
+		}
+	}
+	return "", false
+}
+
+func (ix *callIndex) isInstance(url string) bool {
+	if envURLRE.MatchString(url) {
+		return true
+	}
+	low := strings.ToLower(url)
+	for _, b := range ix.baseURLs {
+		if strings.HasPrefix(low, b) {
+			return true
+		}
+	}
+	h := hostOf(low)
+	if hp, _, ok := strings.Cut(h, ":"); ok {
+		h = hp
+	}
+	for _, ih := range instanceHosts {
+		if h == ih {
+			return true
+		}
+	}
+	return false
+}
+
+// hostOf returns the host[:port] of a literal URL, or "" when the URL does
+// not start with a literal scheme and host.
+func hostOf(url string) string {
+	_, rest, ok := strings.Cut(url, "://")
+	if !ok || strings.HasPrefix(url, "{{") {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.Contains(rest, "{{") {
+		return ""
+	}
+	if _, after, ok := strings.Cut(rest, "@"); ok {
+		rest = after // never report credentials in a URL
+	}
+	return rest
+}

@@ -1,0 +1,631 @@
+package analyze
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Connection types the graph cares about (workflow/src/interfaces.ts
+// NodeConnectionTypes, n8n-semantics.md §1.4).
+const (
+	ConnMain     = "main"
+	ConnModel    = "ai_languageModel"
+	ConnTool     = "ai_tool"
+	ConnMemory   = "ai_memory"
+	ConnEmbedder = "ai_embedding"
+)
+
+// Edge is one connection between two nodes of a workflow. AI connections
+// keep n8n's direction: from the sub-node (model, tool, memory) to the root
+// it serves.
+type Edge struct {
+	From, To *n8nschema.Node
+	Type     string // connection type: "main", "ai_languageModel", "ai_tool", ...
+	Output   int    // output index on From
+	Input    int    // input index on To
+	// Error is true on the extra trailing output n8n adds to a node with
+	// onError "continueErrorOutput" (workflow/src/node-helpers.ts L1156).
+	Error bool
+	Pos   n8nschema.Pos
+}
+
+// Graph is the node graph of one workflow, built once and shared by every
+// rule: nodes by name, edges by direction and type, the roots of AI
+// sub-nodes, reachability from triggers, cycles and loops. Sticky notes are
+// not part of it.
+type Graph struct {
+	Workflow *n8nschema.Workflow
+	// Nodes are the workflow's nodes without sticky notes, in file order.
+	Nodes []*n8nschema.Node
+	Edges []*Edge
+	// Loops are the cycles of main connections that no guard bounds, in
+	// the order of their first node (see Loop).
+	Loops []*Loop
+
+	idx     map[*n8nschema.Node]int
+	specs   []n8nschema.Spec
+	out, in [][]*Edge
+	reach   []bool
+	errPath []bool
+	errTrig []bool
+	comp    []int32 // strongly connected component over main edges
+	cyclic  []bool  // per component: it holds a cycle
+	loopOf  []*Loop
+}
+
+// Loop is a cycle of main connections that is left once every bounded
+// passage is removed: the loop output of Loop Over Items (fan-out over
+// batches) and the outputs of an If/Switch/Filter that tests $runIndex or
+// a counter. What remains can run for ever.
+type Loop struct {
+	// Nodes are the nodes of the cycle, in file order.
+	Nodes []*n8nschema.Node
+	// Head is where the cycle is entered; Back is the node whose edge
+	// returns to Head and closes the cycle.
+	Head, Back *n8nschema.Node
+	// Calls are the nodes in the cycle that call out: external and model
+	// nodes, agents and chains, sub-workflow calls.
+	Calls []*n8nschema.Node
+	// DoneBack is a Loop Over Items node whose done output leads back to
+	// its own input (n8n issue #21817); nil otherwise.
+	DoneBack *n8nschema.Node
+	// Unbounded is true when the cycle calls out or is a DoneBack loop.
+	Unbounded bool
+}
+
+// BuildGraph builds the graph of one workflow.
+func BuildGraph(w *n8nschema.Workflow) *Graph {
+	g := &Graph{Workflow: w, idx: make(map[*n8nschema.Node]int, len(w.Nodes))}
+	for _, n := range w.Nodes {
+		if n.IsSticky() {
+			continue
+		}
+		g.idx[n] = len(g.Nodes)
+		g.Nodes = append(g.Nodes, n)
+		g.specs = append(g.specs, n8nschema.Lookup(n.Type))
+	}
+	g.out = make([][]*Edge, len(g.Nodes))
+	g.in = make([][]*Edge, len(g.Nodes))
+	nouts := make([]int, len(g.Nodes))
+	for i, n := range g.Nodes {
+		nouts[i] = mainOutputs(n, g.specs[i])
+	}
+	for i := range w.Connections {
+		c := &w.Connections[i]
+		from, to := w.Node(c.From), w.Node(c.To)
+		fi, ok1 := g.idx[from]
+		ti, ok2 := g.idx[to]
+		if !ok1 || !ok2 {
+			continue
+		}
+		e := &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos}
+		if e.Type == ConnMain && from.OnError == "continueErrorOutput" && c.Output >= nouts[fi] {
+			e.Error = true
+		}
+		g.Edges = append(g.Edges, e)
+		g.out[fi] = append(g.out[fi], e)
+		g.in[ti] = append(g.in[ti], e)
+	}
+	g.reachability()
+	g.cycles()
+	return g
+}
+
+// mainOutputs is the number of normal main outputs of a node, so that the
+// error output of continueErrorOutput can be told apart: it is the next
+// index (n8n-semantics.md §1.4).
+func mainOutputs(n *n8nschema.Node, s n8nschema.Spec) int {
+	switch n.Type {
+	case "n8n-nodes-base.splitInBatches":
+		if n.TypeVersion < 2 {
+			return 1
+		}
+	case "n8n-nodes-base.switch":
+		// Switch v3: one output per rule, plus the fallback output when
+		// options.fallbackOutput is "extra"; expression mode: numberOutputs
+		// (nodes-base/nodes/Switch/V3/SwitchV3.node.ts). v1/v2: 4 outputs.
+		if n.TypeVersion < 3 {
+			return 4
+		}
+		if m, _ := n.Param("mode"); m.Str() == "expression" {
+			if v, ok := n.Param("numberOutputs"); ok {
+				if f, ok := v.Num(); ok && f >= 1 {
+					return int(f)
+				}
+			}
+			return 4
+		}
+		rules, _ := n.Param("rules.values")
+		k := len(rules.Elems())
+		if fb, _ := n.Param("options.fallbackOutput"); fb.Str() == "extra" {
+			k++
+		}
+		return max(k, 1)
+	case "@n8n/n8n-nodes-langchain.textClassifier":
+		c, _ := n.Param("categories.categories")
+		return max(len(c.Elems()), 1)
+	}
+	return max(s.Outputs, 1)
+}
+
+// Node returns the node of that name, or nil.
+func (g *Graph) Node(name string) *n8nschema.Node {
+	n := g.Workflow.Node(name)
+	if _, ok := g.idx[n]; !ok {
+		return nil
+	}
+	return n
+}
+
+// Has reports whether n is a node of this graph.
+func (g *Graph) Has(n *n8nschema.Node) bool {
+	_, ok := g.idx[n]
+	return ok
+}
+
+// Spec returns the catalog entry of a node.
+func (g *Graph) Spec(n *n8nschema.Node) n8nschema.Spec {
+	if i, ok := g.idx[n]; ok {
+		return g.specs[i]
+	}
+	return n8nschema.Lookup(n.Type)
+}
+
+// Out returns the edges leaving n, in connections order.
+func (g *Graph) Out(n *n8nschema.Node) []*Edge {
+	if i, ok := g.idx[n]; ok {
+		return g.out[i]
+	}
+	return nil
+}
+
+// In returns the edges entering n, in connections order.
+func (g *Graph) In(n *n8nschema.Node) []*Edge {
+	if i, ok := g.idx[n]; ok {
+		return g.in[i]
+	}
+	return nil
+}
+
+// OutOfType returns the edges of one connection type leaving n.
+func (g *Graph) OutOfType(n *n8nschema.Node, typ string) []*Edge {
+	return filterEdges(g.Out(n), func(e *Edge) bool { return e.Type == typ })
+}
+
+// InOfType returns the edges of one connection type entering n.
+func (g *Graph) InOfType(n *n8nschema.Node, typ string) []*Edge {
+	return filterEdges(g.In(n), func(e *Edge) bool { return e.Type == typ })
+}
+
+// ErrorOutputs returns the edges leaving n's error output.
+func (g *Graph) ErrorOutputs(n *n8nschema.Node) []*Edge {
+	return filterEdges(g.Out(n), func(e *Edge) bool { return e.Error })
+}
+
+func filterEdges(es []*Edge, keep func(*Edge) bool) []*Edge {
+	var out []*Edge
+	for _, e := range es {
+		if keep(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IsSubNode reports whether n is an AI sub-node: it feeds a root through a
+// connection other than main.
+func (g *Graph) IsSubNode(n *n8nschema.Node) bool {
+	for _, e := range g.Out(n) {
+		if e.Type != ConnMain {
+			return true
+		}
+	}
+	return false
+}
+
+// Roots returns the nodes an AI sub-node feeds (usually one agent or
+// chain; an output parser or vector store may sit in between, and then it
+// is returned, not the root above it).
+func (g *Graph) Roots(n *n8nschema.Node) []*n8nschema.Node {
+	var out []*n8nschema.Node
+	for _, e := range g.Out(n) {
+		if e.Type != ConnMain && !slices.Contains(out, e.To) {
+			out = append(out, e.To)
+		}
+	}
+	return out
+}
+
+// Root returns the first node an AI sub-node feeds, or nil.
+func (g *Graph) Root(n *n8nschema.Node) *n8nschema.Node {
+	for _, e := range g.Out(n) {
+		if e.Type != ConnMain {
+			return e.To
+		}
+	}
+	return nil
+}
+
+// SubNodes returns the sub-nodes attached to a root through connections
+// of type typ ("" for every AI type), in connections order.
+func (g *Graph) SubNodes(root *n8nschema.Node, typ string) []*n8nschema.Node {
+	var out []*n8nschema.Node
+	for _, e := range g.In(root) {
+		if e.Type != ConnMain && (typ == "" || e.Type == typ) && !slices.Contains(out, e.From) {
+			out = append(out, e.From)
+		}
+	}
+	return out
+}
+
+// Triggers returns the nodes that start executions, in file order.
+func (g *Graph) Triggers() []*n8nschema.Node {
+	var out []*n8nschema.Node
+	for i, n := range g.Nodes {
+		if g.specs[i].Role == n8nschema.RoleTrigger {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Reachable reports whether n can run: it is reachable along main
+// connections from a trigger (from any node without main inputs when the
+// workflow has no trigger), or it is a sub-node of a reachable root.
+func (g *Graph) Reachable(n *n8nschema.Node) bool {
+	i, ok := g.idx[n]
+	return ok && g.reach[i]
+}
+
+// OnErrorPath reports whether n runs only after something failed: it is
+// reached from an Error Trigger or an error output, and not from a trigger
+// without passing one. Sub-nodes follow their roots.
+func (g *Graph) OnErrorPath(n *n8nschema.Node) bool {
+	i, ok := g.idx[n]
+	return ok && g.errPath[i]
+}
+
+// FromErrorTrigger reports whether n runs in an error workflow: it is
+// reachable from an Error Trigger (sub-nodes follow their roots).
+func (g *Graph) FromErrorTrigger(n *n8nschema.Node) bool {
+	i, ok := g.idx[n]
+	return ok && g.errTrig[i]
+}
+
+// InCycle reports whether n lies on a cycle of main connections, bounded
+// or not.
+func (g *Graph) InCycle(n *n8nschema.Node) bool {
+	i, ok := g.idx[n]
+	return ok && g.cyclic[g.comp[i]]
+}
+
+// Cycle returns the nodes of the strongly connected component of main
+// connections that holds n, in file order (n alone when it is on no cycle).
+func (g *Graph) Cycle(n *n8nschema.Node) []*n8nschema.Node {
+	i, ok := g.idx[n]
+	if !ok {
+		return nil
+	}
+	var out []*n8nschema.Node
+	for j, m := range g.Nodes {
+		if g.comp[j] == g.comp[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// LoopOf returns the unguarded loop that holds n, or nil.
+func (g *Graph) LoopOf(n *n8nschema.Node) *Loop {
+	if i, ok := g.idx[n]; ok {
+		return g.loopOf[i]
+	}
+	return nil
+}
+
+func (g *Graph) reachability() {
+	n := len(g.Nodes)
+	g.reach = make([]bool, n)
+	g.errPath = make([]bool, n)
+	normal := make([]bool, n)
+	var starts, errStarts []int
+	for i, nd := range g.Nodes {
+		if g.specs[i].Role != n8nschema.RoleTrigger {
+			continue
+		}
+		starts = append(starts, i)
+		if nd.Type == "n8n-nodes-base.errorTrigger" {
+			errStarts = append(errStarts, i)
+		}
+	}
+	if len(starts) == 0 {
+		for i, nd := range g.Nodes {
+			if len(g.InOfType(nd, ConnMain)) == 0 && !g.IsSubNode(nd) {
+				starts = append(starts, i)
+			}
+		}
+	}
+	g.bfs(starts, g.reach, func(*Edge) bool { return true })
+	var normStarts []int
+	for _, s := range starts {
+		if !slices.Contains(errStarts, s) {
+			normStarts = append(normStarts, s)
+		}
+	}
+	g.bfs(normStarts, normal, func(e *Edge) bool { return !e.Error })
+	errReach := make([]bool, n)
+	nTrig := len(errStarts)
+	for _, e := range g.Edges {
+		if e.Error {
+			errStarts = append(errStarts, g.idx[e.To])
+		}
+	}
+	g.errTrig = make([]bool, n)
+	g.bfs(errStarts[:nTrig], g.errTrig, func(*Edge) bool { return true })
+	g.bfs(errStarts, errReach, func(*Edge) bool { return true })
+	for i := range g.Nodes {
+		g.errPath[i] = errReach[i] && !normal[i]
+	}
+	// Sub-nodes follow their roots, up through nested roots.
+	for i, nd := range g.Nodes {
+		g.reach[i], g.errPath[i], g.errTrig[i] = g.rootFlags(nd, i, 0)
+	}
+}
+
+// rootFlags gives a node its reachability and error-path flags, taken
+// from its roots when it is a sub-node.
+func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int) (reach, errp, errTrig bool) {
+	if !g.IsSubNode(nd) || depth > 8 {
+		return g.reach[i], g.errPath[i], g.errTrig[i]
+	}
+	errp = true
+	for _, r := range g.Roots(nd) {
+		rr, re, rt := g.rootFlags(r, g.idx[r], depth+1)
+		reach, errp, errTrig = reach || rr, errp && re, errTrig || rt
+	}
+	return reach, errp, errTrig
+}
+
+func (g *Graph) bfs(starts []int, seen []bool, follow func(*Edge) bool) {
+	queue := slices.Clone(starts)
+	for _, s := range starts {
+		seen[s] = true
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.out[u] {
+			if e.Type != ConnMain || !follow(e) {
+				continue
+			}
+			v := g.idx[e.To]
+			if !seen[v] {
+				seen[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+}
+
+// cycles finds the strongly connected components of main connections and,
+// within them, the loops no guard bounds.
+func (g *Graph) cycles() {
+	n := len(g.Nodes)
+	adj := make([][]int32, n)
+	radj := make([][]int32, n)
+	for u := range g.Nodes {
+		for _, e := range g.out[u] {
+			if e.Type != ConnMain {
+				continue
+			}
+			v := int32(g.idx[e.To])
+			adj[u] = append(adj[u], v)
+			if !g.bounds(u, e) {
+				radj[u] = append(radj[u], v)
+			}
+		}
+	}
+	var nc int
+	g.comp, nc = scc(adj)
+	g.cyclic = cyclicComps(adj, g.comp, nc)
+	rcomp, rnc := scc(radj)
+	rcyc := cyclicComps(radj, rcomp, rnc)
+	g.loopOf = make([]*Loop, n)
+	loops := make([]*Loop, rnc)
+	for i, nd := range g.Nodes {
+		c := rcomp[i]
+		if !rcyc[c] {
+			continue
+		}
+		l := loops[c]
+		if l == nil {
+			l = &Loop{}
+			loops[c] = l
+			g.Loops = append(g.Loops, l)
+		}
+		l.Nodes = append(l.Nodes, nd)
+		g.loopOf[i] = l
+		if !nd.Disabled && g.callsOut(i) {
+			l.Calls = append(l.Calls, nd)
+		}
+		if nd.Type == "n8n-nodes-base.splitInBatches" && l.DoneBack == nil {
+			// Its loop output is cut, so the cycle leaves through done.
+			l.DoneBack = nd
+		}
+	}
+	for _, l := range g.Loops {
+		l.Unbounded = len(l.Calls) > 0 || l.DoneBack != nil
+		l.Head, l.Back = g.loopEnds(l, rcomp)
+	}
+}
+
+// loopEnds picks the node where a loop is entered and the node whose edge
+// returns to it.
+func (g *Graph) loopEnds(l *Loop, rcomp []int32) (head, back *n8nschema.Node) {
+	c := rcomp[g.idx[l.Nodes[0]]]
+	in := func(n *n8nschema.Node) bool { return rcomp[g.idx[n]] == c }
+	if l.DoneBack != nil {
+		head = l.DoneBack
+	}
+	for _, nd := range l.Nodes {
+		if head != nil {
+			break
+		}
+		for _, e := range g.InOfType(nd, ConnMain) {
+			if !in(e.From) {
+				head = nd
+				break
+			}
+		}
+	}
+	if head == nil {
+		head = l.Nodes[0]
+	}
+	for _, e := range g.InOfType(head, ConnMain) {
+		if in(e.From) && !g.bounds(g.idx[e.From], e) {
+			return head, e.From
+		}
+	}
+	return head, head
+}
+
+// callsOut reports whether a node makes or drives external calls when it
+// runs in the main loop.
+func (g *Graph) callsOut(i int) bool {
+	switch g.specs[i].Role {
+	case n8nschema.RoleExternal, n8nschema.RoleModel, n8nschema.RoleAgent, n8nschema.RoleCallWorkflow:
+		return true
+	}
+	return false
+}
+
+// bounds reports whether following e out of node u is a bounded passage:
+// the loop output of Loop Over Items, or any output of a guard.
+func (g *Graph) bounds(u int, e *Edge) bool {
+	n := g.Nodes[u]
+	if n.Type == "n8n-nodes-base.splitInBatches" {
+		return e.Output == sibLoopOutput(n)
+	}
+	return IsGuard(n)
+}
+
+// sibLoopOutput is the loop output of Loop Over Items: v1 has one output,
+// v2 ["loop", "done"], v3 ["done", "loop"] (n8n-semantics.md §4.9).
+func sibLoopOutput(n *n8nschema.Node) int {
+	if n.TypeVersion >= 3 {
+		return 1
+	}
+	return 0
+}
+
+// guardRE matches what a loop guard tests: the node's run index or a
+// counter carried in the data.
+var guardRE = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
+
+// IsGuard reports whether n is an If, Switch or Filter whose conditions
+// test $runIndex or a counter, which bounds a loop through it.
+func IsGuard(n *n8nschema.Node) bool {
+	switch n.Type {
+	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+	default:
+		return false
+	}
+	found := false
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && guardRE.MatchString(v.Str()) {
+			found = true
+		}
+	})
+	return found
+}
+
+// scc returns the strongly connected component of every vertex, numbered
+// in reverse topological order (a component's successors have lower
+// numbers), with Tarjan's algorithm run iteratively so that deep graphs
+// cannot overflow the stack.
+func scc(adj [][]int32) ([]int32, int) {
+	n := len(adj)
+	const unvisited = -1
+	index := make([]int32, n)
+	low := make([]int32, n)
+	comp := make([]int32, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = unvisited
+	}
+	var stack []int32
+	type frame struct{ v, next int32 }
+	var call []frame
+	var counter int32
+	nc := 0
+	for root := range n {
+		if index[root] != unvisited {
+			continue
+		}
+		call = append(call, frame{v: int32(root)})
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, int32(root))
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if int(f.next) < len(adj[v]) {
+				w := adj[v][f.next]
+				f.next++
+				if index[w] == unvisited {
+					index[w], low[w] = counter, counter
+					counter++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{v: w})
+				} else if onStack[w] && index[w] < low[v] {
+					low[v] = index[w]
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp[w] = int32(nc)
+					if w == v {
+						break
+					}
+				}
+				nc++
+			}
+		}
+	}
+	return comp, nc
+}
+
+// cyclicComps reports, per component, whether it holds a cycle: more than
+// one vertex, or a vertex with an edge to itself.
+func cyclicComps(adj [][]int32, comp []int32, nc int) []bool {
+	size := make([]int, nc)
+	for _, c := range comp {
+		size[c]++
+	}
+	cyc := make([]bool, nc)
+	for v, ws := range adj {
+		c := comp[v]
+		if size[c] > 1 {
+			cyc[c] = true
+			continue
+		}
+		if slices.Contains(ws, int32(v)) {
+			cyc[c] = true
+		}
+	}
+	return cyc
+}
