@@ -45,10 +45,10 @@ type Factor struct {
 	Value     int    // meaningless when Unbounded
 	Unbounded bool
 	Node      string
+	Workflow  string
+	Pos       n8nschema.Pos
+	Source    *n8nschema.Source
 	// Via is a second node the factor goes through: the webhook or trigger
 	// a self-trigger re-starts, the loop head a loop returns to.
-	Via      string
-	Workflow string
-	Pos      n8nschema.Pos
-	Source    *n8nschema.Source
+	Via string
 }

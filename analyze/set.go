@@ -48,10 +48,52 @@ type Set struct {
 	// Operations are the logical operations of every workflow, in workflow
 	// then node order; filled by Amplify.
 	Operations []*Operation
+	// Calls is the call graph: every Execute Workflow, Call Workflow Tool,
+	// webhook call, n8n API node and error workflow of the set, in
+	// workflow then node order, the error workflow last.
+	Calls []*Call
+
+	graphs    map[*n8nschema.Workflow]*Graph
+	opsOf     map[*n8nschema.Workflow][]*Operation
+	callsFrom map[*n8nschema.Workflow][]*Call
+	callsTo   map[*n8nschema.Workflow][]*Call
+}
+
+// Graph returns the node graph of a workflow of the set.
+func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
+	g := s.graphs[w]
+	if g == nil {
+		if s.graphs == nil {
+			s.graphs = map[*n8nschema.Workflow]*Graph{}
+		}
+		g = BuildGraph(w)
+		s.graphs[w] = g
+	}
+	return g
+}
+
+// CallsFrom returns the calls a workflow makes.
+func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call { return s.callsFrom[w] }
+
+// CallsTo returns the resolved calls that start a workflow.
+func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call { return s.callsTo[w] }
+
+// ErrorWorkflowOf returns the workflow named by w's settings.errorWorkflow
+// when it is in the set, else nil.
+func (s *Set) ErrorWorkflowOf(w *n8nschema.Workflow) *n8nschema.Workflow {
+	for _, c := range s.callsFrom[w] {
+		if c.Kind == CallErrorWorkflow {
+			return c.To
+		}
+	}
+	return nil
 }
 
 // OperationsOf returns the operations of one workflow.
 func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
+	if s.opsOf != nil {
+		return s.opsOf[w]
+	}
 	var out []*Operation
 	for _, op := range s.Operations {
 		if op.Workflow == w {
@@ -61,11 +103,27 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 	return out
 }
 
-// Build assembles the analysis set from parsed files.
+// Build assembles the analysis set from parsed files: the graph of every
+// workflow, the call graph across the set, and the operations (Amplify).
 func Build(files []*n8nschema.File, opts Options) *Set {
 	s := &Set{Files: files, Options: opts}
 	for _, f := range files {
 		s.Workflows = append(s.Workflows, f.Workflows...)
 	}
+	s.graphs = make(map[*n8nschema.Workflow]*Graph, len(s.Workflows))
+	for _, w := range s.Workflows {
+		s.graphs[w] = BuildGraph(w)
+	}
+	buildCalls(s)
+	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
+	s.callsTo = map[*n8nschema.Workflow][]*Call{}
+	for _, c := range s.Calls {
+		s.callsFrom[c.From] = append(s.callsFrom[c.From], c)
+		if c.To != nil {
+			s.callsTo[c.To] = append(s.callsTo[c.To], c)
+		}
+	}
+	Amplify(s)
+	s.Spend()
 	return s
 }
