@@ -36,12 +36,15 @@ func (e errNoInput) Error() string {
 // the output.
 func collectInputs(args []string, stdin io.Reader, wd string) ([]input, error) {
 	var ins []input
-	seen := map[string]bool{}
+	seen := map[string]int{} // name → index in ins
 	add := func(in input) {
-		if seen[in.name] {
+		if i, ok := seen[in.name]; ok {
+			// Named on its own and met in a folder: explicit, whatever
+			// the argument order.
+			ins[i].explicit = ins[i].explicit || in.explicit
 			return
 		}
-		seen[in.name] = true
+		seen[in.name] = len(ins)
 		ins = append(ins, in)
 	}
 	for _, arg := range args {

@@ -43,6 +43,30 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
+// TestExplicitWinsOverWalked names a file both inside a walked folder and
+// on its own: it is explicit (RS002 is an error) whatever the order.
+func TestExplicitWinsOverWalked(t *testing.T) {
+	dir, pkg := td("notes_only"), filepath.Join(td("notes_only"), "package.json")
+	for _, args := range [][]string{{dir, pkg}, {pkg, dir}} {
+		r := run(t, append([]string{"audit", "--format", "json", "--fail-on", "never"}, args...)...)
+		var doc struct {
+			Findings []struct{ Rule, Severity, File string }
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%v: exit %d, stdout is not JSON: %v\n%s", args, r.code, err, r.stderr)
+		}
+		var got []string
+		for _, f := range doc.Findings {
+			if f.Rule == "RS002" {
+				got = append(got, f.Severity+" "+f.File)
+			}
+		}
+		if diff := cmp.Diff([]string{"error testdata/notes_only/package.json"}, got); diff != "" {
+			t.Errorf("%v: RS002 findings (-want +got):\n%s", args, diff)
+		}
+	}
+}
+
 func keysOf(m map[string]any) []string {
 	var ks []string
 	for k := range m {
