@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // examples are the README's example workflows plus fixtures with findings.
@@ -20,12 +22,12 @@ func examples(t *testing.T) []string {
 }
 
 // TestDeterminism audits the same inputs given in two orders: stdout must
-// be byte-identical, in every format.
+// be byte-identical, in every format (text and json first of all).
 func TestDeterminism(t *testing.T) {
 	files := examples(t)
 	reversed := slices.Clone(files)
 	slices.Reverse(reversed)
-	for _, format := range []string{"text", "json"} {
+	for _, format := range report.Formats {
 		t.Run(format, func(t *testing.T) {
 			a := run(t, append([]string{"audit", "--fail-on", "never", "--format", format}, files...)...)
 			b := run(t, append([]string{"audit", "--fail-on", "never", "--format", format}, reversed...)...)
