@@ -2,31 +2,54 @@ package cmd
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
 )
 
 // AuditOptions are the audit command's flags and inputs.
 type AuditOptions struct {
-	IO          *IO
-	Paths       []string
-	Format      string
-	FailOn      string
-	Color       string
-	MaxAttempts int
-	Items       int
-	Workers     int
-	Concurrency int
-	Remote      remoteOptions
+	IO    *IO
+	Paths []string
+	// Formats are FMT (to stdout, at most one) or FMT=PATH entries.
+	Formats       []string
+	FailOn        string
+	Color         string
+	MaxAttempts   int
+	Items         int
+	Workers       int
+	Concurrency   int
+	Config        string
+	Baseline      string
+	WriteBaseline string
+	Enable        []string
+	Disable       []string
+	MinConfidence string
+	NoIgnores     bool
+	Remote        remoteOptions
+	// Set lists the flags given on the command line; they override the config.
+	Set map[string]bool
+	// Now is when the run happens, for ignore entries' expires dates.
+	Now func() time.Time
+}
+
+// output is one --format entry: a renderer and where it writes ("" is stdout).
+type output struct {
+	format string
+	path   string
 }
 
 func newAuditCmd(io *IO, runF func(*AuditOptions) error) *cobra.Command {
-	opts := &AuditOptions{IO: io}
+	opts := &AuditOptions{IO: io, Now: time.Now}
 	def := analyze.DefaultOptions()
 	c := &cobra.Command{
 		Use:   "audit [PATH...]",
@@ -35,13 +58,25 @@ func newAuditCmd(io *IO, runF func(*AuditOptions) error) *cobra.Command {
 order), a glob, or - for stdin. Every workflow given in one run forms one analysis set, so calls between
 them (Execute Workflow, error workflows, webhooks) are followed.
 
+Settings come from .stormcheck.yaml (found in the working folder or above it, or --config); flags given
+on the command line win. Findings are left out when a node's notes or a sticky note covering the node say
+"stormcheck:ignore RS201 -- reason", when a config ignore entry matches, when they are below
+--min-confidence, or when their fingerprint is in the --baseline file.
+
 Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage error, bad config, or no
 workflow found in the inputs; 3 I/O or internal error.`,
 		Example: `  stormcheck audit workflows/
   stormcheck audit --format json --fail-on warning export.json
+  stormcheck audit --format sarif=stormcheck.sarif --format github workflows/
+  stormcheck audit --write-baseline .stormcheck-baseline.json workflows/
+  stormcheck audit --baseline .stormcheck-baseline.json --enable 'RS1*,-RS105' workflows/
   n8n export:workflow --all | stormcheck audit -`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
+			opts.Set = map[string]bool{}
+			for _, name := range []string{"fail-on", "max-attempts", "items", "workers", "concurrency", "enable", "disable"} {
+				opts.Set[name] = c.Flags().Changed(name)
+			}
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -52,13 +87,21 @@ workflow found in the inputs; 3 I/O or internal error.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&opts.Format, "format", "f", "text", "output format: "+strings.Join(report.Formats, "|"))
+	f.StringArrayVarP(&opts.Formats, "format", "f", []string{"text"},
+		"output format "+strings.Join(report.Formats, "|")+"; FMT=PATH writes to a file (repeatable; stdout gets at most one)")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error|warning|note|never")
 	f.StringVar(&opts.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
 	f.IntVar(&opts.MaxAttempts, "max-attempts", def.MaxAttempts, "attempt budget per logical operation")
 	f.IntVar(&opts.Items, "items", def.Items, "items per execution assumed for per-execution figures")
 	f.IntVar(&opts.Workers, "workers", def.Workers, "queue-mode workers, for in-flight ceilings")
 	f.IntVar(&opts.Concurrency, "concurrency", def.Concurrency, "executions per worker, for in-flight ceilings")
+	f.StringVar(&opts.Config, "config", "", "config file (default: "+configName+" in the working folder or above)")
+	f.StringVar(&opts.Baseline, "baseline", "", "report only findings whose fingerprint is not in this baseline file")
+	f.StringVar(&opts.WriteBaseline, "write-baseline", "", "write the current findings' fingerprints to this file; they count as baselined")
+	f.StringSliceVar(&opts.Enable, "enable", nil, "rules to run: IDs, names, all, globs like RS1*, -RS105 to remove one (default all)")
+	f.StringSliceVar(&opts.Disable, "disable", nil, "rules not to run: IDs, names, all or globs")
+	f.StringVar(&opts.MinConfidence, "min-confidence", "low", "leave out findings below: low|medium|high")
+	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
 	opts.Remote.addFlags(f)
 	return c
 }
@@ -67,14 +110,17 @@ func (o *AuditOptions) validate() error {
 	if len(o.Paths) == 0 && o.Remote.URL == "" {
 		return usageErrorf("audit needs a PATH (a file, folder, glob, or - for stdin)\nRun 'stormcheck audit --help' for usage.")
 	}
-	if !oneOf(o.Format, report.Formats...) {
-		return usageErrorf("--format %q: want one of %s", o.Format, strings.Join(report.Formats, ", "))
+	if _, err := o.outputs(); err != nil {
+		return err
 	}
 	if !oneOf(o.FailOn, "error", "warning", "note", "never") {
 		return usageErrorf("--fail-on %q: want error, warning, note or never", o.FailOn)
 	}
 	if !oneOf(o.Color, "auto", "always", "never") {
 		return usageErrorf("--color %q: want auto, always or never", o.Color)
+	}
+	if _, ok := analyze.ParseConfidence(o.MinConfidence); !ok {
+		return usageErrorf("--min-confidence %q: want low, medium or high", o.MinConfidence)
 	}
 	for _, n := range []struct {
 		name string
@@ -84,20 +130,61 @@ func (o *AuditOptions) validate() error {
 			return usageErrorf("%s %d: want a whole number of at least 1", n.name, n.v)
 		}
 	}
+	if _, err := analyze.SelectRules(rules.All(), o.Enable, o.Disable); err != nil {
+		return usageErrorf("--enable/--disable: %v", err)
+	}
 	return nil
 }
 
-func oneOf(s string, set ...string) bool {
-	for _, x := range set {
-		if s == x {
-			return true
+// outputs parses --format entries: known formats, at most one to stdout,
+// no file named twice.
+func (o *AuditOptions) outputs() ([]output, error) {
+	var outs []output
+	stdout := 0
+	for _, e := range o.Formats {
+		fmtName, p, toFile := strings.Cut(e, "=")
+		if !oneOf(fmtName, report.Formats...) {
+			return nil, usageErrorf("--format %q: want one of %s, optionally as FMT=PATH", fmtName, strings.Join(report.Formats, ", "))
 		}
+		if toFile && p == "" {
+			return nil, usageErrorf("--format %s=: the path is empty", fmtName)
+		}
+		if !toFile {
+			stdout++
+		}
+		if slices.ContainsFunc(outs, func(x output) bool { return toFile && x.path == p }) {
+			return nil, usageErrorf("--format: %s is named twice", p)
+		}
+		outs = append(outs, output{format: fmtName, path: p})
 	}
-	return false
+	if stdout > 1 {
+		return nil, usageErrorf("--format: at most one format can go to stdout; write the others with FMT=PATH")
+	}
+	return outs, nil
+}
+
+func oneOf(s string, set ...string) bool {
+	return slices.Contains(set, s)
+}
+
+// auditSettings are the flags merged over the config.
+type auditSettings struct {
+	analysis analyze.Options
+	failOn   string
+	rules    []*analyze.Rule // enabled, with configured severities
+	filter   analyze.FilterOptions
 }
 
 func runAudit(o *AuditOptions) error {
 	wd, err := o.IO.Getwd()
+	if err != nil {
+		return err
+	}
+	cfg, err := o.loadConfig(wd)
+	if err != nil {
+		return err
+	}
+	st, err := o.settings(cfg, wd)
 	if err != nil {
 		return err
 	}
@@ -116,42 +203,190 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	aopts := analyze.DefaultOptions()
-	aopts.MaxAttempts, aopts.Items, aopts.Workers, aopts.Concurrency = o.MaxAttempts, o.Items, o.Workers, o.Concurrency
-	set := analyze.Build(files, aopts)
-	findings := analyze.Run(set, rules.All())
-
-	res := &report.Result{Tool: report.Tool{Name: "stormcheck", Version: Version()}, Set: set, Findings: findings}
-	res.Summary.Files = len(files)
-	res.Summary.Workflows = len(set.Workflows)
-	for _, w := range set.Workflows {
-		res.Summary.Nodes += len(w.Nodes)
-	}
-	for _, f := range files {
-		if len(f.Workflows) == 0 && !f.Explicit && len(f.Problems) > 0 {
-			res.Summary.SkippedFiles++
+	set := analyze.Build(files, st.analysis)
+	filtered := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
+	if o.WriteBaseline != "" {
+		if err := os.WriteFile(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current), 0o644); err != nil {
+			return fmt.Errorf("write baseline: %w", err)
 		}
+		filtered.Baselined += len(filtered.Findings)
+		filtered.Findings = []analyze.Finding{}
 	}
-	res.Summary.Count(findings)
-
-	r, err := report.New(o.Format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY})
-	if err != nil {
+	res := newResult(set, files, st.rules, filtered)
+	if err := o.render(res, wd); err != nil {
 		return err
-	}
-	if err := r.Render(o.IO.Out, res); err != nil {
-		return fmt.Errorf("write report: %w", err)
 	}
 	if len(set.Workflows) == 0 {
 		return usageErrorf("no workflow found in the inputs (%d %s read)", len(files), plural(len(files), "file", "files"))
 	}
-	if failOn, ok := analyze.ParseSeverity(o.FailOn); ok {
-		for _, f := range findings {
+	if failOn, ok := analyze.ParseSeverity(st.failOn); ok {
+		for _, f := range res.Findings {
 			if f.Severity >= failOn {
 				return errFindings
 			}
 		}
 	}
 	return nil
+}
+
+// loadConfig reads --config, else the .stormcheck.yaml found upward from
+// wd; nil when there is none.
+func (o *AuditOptions) loadConfig(wd string) (*Config, error) {
+	p := o.Config
+	if p != "" {
+		p = inWd(p, wd)
+	} else {
+		found, err := findConfig(wd)
+		if err != nil || found == "" {
+			return nil, err
+		}
+		p = found
+	}
+	return loadConfig(p, displayName(p, wd), rules.All())
+}
+
+// settings merges the flags over the config: a flag given on the command
+// line wins, then the config, then the flag's default.
+func (o *AuditOptions) settings(cfg *Config, wd string) (*auditSettings, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	st := &auditSettings{analysis: analyze.DefaultOptions()}
+	a := &st.analysis
+	a.MaxAttempts = pick(o.Set["max-attempts"], o.MaxAttempts, cfg.MaxAttempts)
+	a.Items = pick(o.Set["items"], o.Items, cfg.Items)
+	a.Workers = pick(o.Set["workers"], o.Workers, cfg.Fleet.Workers)
+	a.Concurrency = pick(o.Set["concurrency"], o.Concurrency, cfg.Fleet.Concurrency)
+	cfg.options(a)
+	st.failOn = o.FailOn
+	if !o.Set["fail-on"] && cfg.FailOn != "" {
+		st.failOn = cfg.FailOn
+	}
+
+	all := rules.All()
+	enable, disable := cfg.Rules.Enable, cfg.Rules.Disable
+	if o.Set["enable"] {
+		enable = o.Enable
+	}
+	if o.Set["disable"] {
+		disable = o.Disable
+	}
+	enabled, err := analyze.SelectRules(all, enable, disable)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	overrides := map[string]analyze.Severity{}
+	for k, v := range cfg.Rules.Severity {
+		overrides[k], _ = analyze.ParseSeverity(v) // checked by loadConfig
+	}
+	sev, err := analyze.ResolveSeverities(all, overrides)
+	if err != nil {
+		return nil, usageErrorf("%s: rules.severity: %v", cfg.Path, err)
+	}
+	st.rules = analyze.WithSeverities(enabled, sev)
+
+	minConf, _ := analyze.ParseConfidence(o.MinConfidence)
+	st.filter = analyze.FilterOptions{
+		Rules: st.rules, All: all, Severities: sev, MinConfidence: minConf,
+		Ignores: cfg.ignores(), NoIgnores: o.NoIgnores, Now: o.Now().UTC(),
+	}
+	if cfg.Dir != "" {
+		if rel, err := filepath.Rel(cfg.Dir, wd); err == nil && rel != "." {
+			st.filter.PathPrefix = filepath.ToSlash(rel)
+		}
+	}
+	if o.Baseline != "" {
+		if st.filter.Baseline, err = readBaseline(inWd(o.Baseline, wd), o.Baseline); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// pick returns the flag's value when it was given, else the config's when
+// set, else the flag's default.
+func pick(flagSet bool, flag int, cfg *int) int {
+	if !flagSet && cfg != nil {
+		return *cfg
+	}
+	return flag
+}
+
+func newResult(set *analyze.Set, files []*n8nschema.File, enabled []*analyze.Rule, filtered analyze.Filtered) *report.Result {
+	res := &report.Result{
+		Tool: report.Tool{Name: "stormcheck", Version: Version()},
+		Set:  set, Rules: enabled, Findings: filtered.Findings,
+	}
+	s := &res.Summary
+	s.Files, s.Workflows = len(files), len(set.Workflows)
+	for _, w := range set.Workflows {
+		s.Nodes += len(w.Nodes)
+	}
+	for _, f := range files {
+		if len(f.Workflows) == 0 && !f.Explicit && len(f.Problems) > 0 {
+			s.SkippedFiles++
+		}
+	}
+	s.Count(res.Findings)
+	s.Ignored, s.Baselined, s.BelowConfidence = filtered.Ignored, filtered.Baselined, filtered.BelowConfidence
+	return res
+}
+
+// render writes every --format entry: files first, then stdout.
+func (o *AuditOptions) render(res *report.Result, wd string) error {
+	outs, err := o.outputs()
+	if err != nil {
+		return err
+	}
+	for _, out := range outs {
+		if out.path == "" {
+			continue
+		}
+		if err := renderFile(out, res, inWd(out.path, wd)); err != nil {
+			return err
+		}
+	}
+	for _, out := range outs {
+		if out.path != "" {
+			continue
+		}
+		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY})
+		if err != nil {
+			return err
+		}
+		if err := r.Render(o.IO.Out, res); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+	}
+	return nil
+}
+
+func renderFile(out output, res *report.Result, p string) (err error) {
+	r, err := report.New(out.format, report.Options{})
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return fmt.Errorf("write %s report: %w", out.format, err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write %s report: %w", out.format, cerr)
+		}
+	}()
+	if err := r.Render(f, res); err != nil {
+		return fmt.Errorf("write %s report: %w", out.format, err)
+	}
+	return nil
+}
+
+// inWd resolves a path given on the command line against the working folder.
+func inWd(p, wd string) string {
+	if filepath.IsAbs(p) || wd == "" {
+		return p
+	}
+	return filepath.Join(wd, p)
 }
 
 func plural(n int, one, many string) string {

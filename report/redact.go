@@ -1,37 +1,279 @@
 package report
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
 
-// Secrets never reach a report: a snippet or message that quotes a
-// credential-like value shows a placeholder instead.
-var secretPatterns = []*regexp.Regexp{
-	// Authorization: Bearer xxx / Basic xxx
-	regexp.MustCompile(`(?i)((?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`),
-	// "x-api-key": "…", "api_key": "…", "token": "…" and friends as JSON members.
-	regexp.MustCompile(`(?i)("(?:[a-z0-9_-]*(?:api[_-]?key|apikey|token|secret|password|passwd|authorization|auth)[a-z0-9_-]*)"\s*:\s*")[^"]{4,}(")`),
-	// {"name": "Authorization", "value": "…"} header and query parameter pairs.
-	regexp.MustCompile(`(?i)("name"\s*:\s*"(?:[a-z0-9_-]*(?:api[_-]?key|apikey|token|secret|password|authorization|auth)[a-z0-9_-]*)"\s*,\s*"value"\s*:\s*")[^"]{4,}(")`),
-	// key=… in URL queries.
-	regexp.MustCompile(`(?i)([?&](?:[a-z0-9_-]*(?:key|token|secret|password|sig|signature)[a-z0-9_-]*)=)[^&"'\s]{4,}`),
-	// user:password@ in URLs.
-	regexp.MustCompile(`(://[^/:@\s"]+:)[^@/\s"]+(@)`),
-	// Long token-looking strings with well-known prefixes.
-	regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|sk_live_[A-Za-z0-9]{16,}|rk_live_[A-Za-z0-9]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})\b`),
-}
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Secrets never reach a report. Every text a report shows that may quote
+// the input (messages, fixes, related notes, snippets) goes through Redact
+// or, for snippets, through a Redactor that also knows the JSON structure
+// around the line (a header's name one line above its value).
 
 const redacted = "[REDACTED]"
 
-// Redact replaces credential-like values in s.
+// Redact replaces credential-like values in s with [REDACTED].
 func Redact(s string) string {
-	for i, re := range secretPatterns {
-		switch i {
-		case len(secretPatterns) - 1:
-			s = re.ReplaceAllString(s, redacted)
-		case 1, 2, 4:
-			s = re.ReplaceAllString(s, "${1}"+redacted+"${2}")
-		default:
-			s = re.ReplaceAllString(s, "${1}"+redacted)
+	spans := secretSpans(s)
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp[0]])
+		b.WriteString(redacted)
+		last = sp[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// credentialKeys are names (lowercased, without - and _) whose values are
+// secrets: header names, JSON members, query parameters.
+var credentialKeys = []string{
+	"authorization", "proxyauthorization", "apikey", "key", "token", "secret", "password", "passwd", "pwd",
+	"cookie", "setcookie", "privatekey", "accesskey", "secretkey", "signature", "sig", "credential", "credentials",
+	"clientsecret", "sessionid",
+}
+
+// credentialSuffixes catch x-api-key, access_token, client_secret, db_password….
+var credentialSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "authorization", "privatekey", "accesskey", "secretkey"}
+
+func isCredentialKey(k string) bool {
+	k = strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(k))
+	if slices.Contains(credentialKeys, k) {
+		return true
+	}
+	for _, suf := range credentialSuffixes {
+		if strings.HasSuffix(k, suf) {
+			return true
 		}
 	}
-	return s
+	return false
+}
+
+var (
+	// Authorization: Bearer xxx / Basic xxx / Token xxx.
+	schemeRE = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})|\btoken\s+([A-Za-z0-9._~+/=-]{16,})`)
+	// "key": "value" members, also inside JSON held in a string (\"key\": \"value\").
+	memberRE = regexp.MustCompile(`\\?"([A-Za-z0-9_.-]+)\\?"\s*:\s*\\?"([^"\\]+)`)
+	// {"name": "Authorization", "value": "…"} header and query parameter pairs.
+	pairRE = regexp.MustCompile(`\\?"name\\?"\s*:\s*\\?"([A-Za-z0-9_.-]+)\\?"\s*,\s*\\?"value\\?"\s*:\s*\\?"([^"\\]+)`)
+	// key=value in URL queries and form bodies.
+	queryRE = regexp.MustCompile(`[?&;]([A-Za-z0-9_.-]+)=([^&"'\s#\\<>]+)`)
+	// scheme://user:password@host and scheme://token@host.
+	userinfoRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://([^/\s@"'\\<>]+)@`)
+	// Tokens with well-known prefixes.
+	prefixedRE = regexp.MustCompile(`\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
+	// Long runs that look random: mixed case and digits, or long hex.
+	longRE = regexp.MustCompile(`[A-Za-z0-9_+/=-]{32,}`)
+	hexRE  = regexp.MustCompile(`\b[0-9a-fA-F]{32,}\b`)
+)
+
+// secretSpans returns the byte ranges of s that hold secrets, sorted and
+// merged.
+func secretSpans(s string) [][2]int {
+	var spans [][2]int
+	add := func(a, b int) {
+		if a >= 0 && b > a {
+			spans = append(spans, [2]int{a, b})
+		}
+	}
+	for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
+		add(m[2], m[3])
+		add(m[4], m[5])
+	}
+	for _, re := range []*regexp.Regexp{memberRE, pairRE, queryRE} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if isCredentialKey(s[m[2]:m[3]]) && !isPlaceholder(s[m[4]:m[5]]) {
+				add(m[4], m[5])
+			}
+		}
+	}
+	for _, m := range userinfoRE.FindAllStringSubmatchIndex(s, -1) {
+		info := s[m[2]:m[3]]
+		if i := strings.IndexByte(info, ':'); i >= 0 {
+			add(m[2]+i+1, m[3])
+		} else if len(info) >= 16 {
+			add(m[2], m[3])
+		}
+	}
+	for _, m := range prefixedRE.FindAllStringIndex(s, -1) {
+		add(m[0], m[1])
+	}
+	for _, m := range longRE.FindAllStringIndex(s, -1) {
+		if looksRandom(s[m[0]:m[1]]) {
+			add(m[0], m[1])
+		}
+	}
+	for _, m := range hexRE.FindAllStringIndex(s, -1) {
+		add(m[0], m[1])
+	}
+	return mergeSpans(spans)
+}
+
+// isPlaceholder reports values that name a secret instead of holding one:
+// n8n expressions reading credentials or the environment.
+func isPlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "={{") || !strings.HasSuffix(v, "}}") {
+		return false
+	}
+	return strings.Contains(v, "$env") || strings.Contains(v, "$credentials") || strings.Contains(v, "$vars")
+}
+
+func looksRandom(s string) bool {
+	var upper, lower, digit bool
+	for _, r := range s {
+		switch {
+		case unicode.IsUpper(r):
+			upper = true
+		case unicode.IsLower(r):
+			lower = true
+		case unicode.IsDigit(r):
+			digit = true
+		}
+	}
+	return upper && lower && digit
+}
+
+func mergeSpans(spans [][2]int) [][2]int {
+	if len(spans) == 0 {
+		return nil
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &out[len(out)-1]
+		if sp[0] <= last[1] {
+			last[1] = max(last[1], sp[1])
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// mask replaces every rune of s inside spans with '*', so columns stay put.
+func mask(s string, spans [][2]int) string {
+	if len(spans) == 0 {
+		return s
+	}
+	b := []byte(s)
+	var out strings.Builder
+	last := 0
+	for _, sp := range spans {
+		out.Write(b[last:sp[0]])
+		out.WriteString(strings.Repeat("*", len([]rune(s[sp[0]:sp[1]]))))
+		last = sp[1]
+	}
+	out.Write(b[last:])
+	return out.String()
+}
+
+// Redactor gives snippet lines with secrets masked. It masks what Redact
+// finds on the line, and also values whose meaning is given elsewhere in
+// the JSON: {"name": "X-API-Key", "value": "…"} pretty-printed over lines.
+type Redactor struct {
+	masked map[*n8nschema.Source]*n8nschema.Source
+	wfs    map[*n8nschema.Source][]*n8nschema.Workflow
+}
+
+// NewRedactor prepares masking for the sources of an analysis set.
+func NewRedactor(set *analyze.Set) *Redactor {
+	r := &Redactor{masked: map[*n8nschema.Source]*n8nschema.Source{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}}
+	if set != nil {
+		for _, w := range set.Workflows {
+			r.wfs[w.Source] = append(r.wfs[w.Source], w)
+		}
+	}
+	return r
+}
+
+// Line returns line n of src with every secret masked by '*' (one per rune,
+// so a caret below the line still points at the right column).
+func (r *Redactor) Line(src *n8nschema.Source, n int) string {
+	m, ok := r.masked[src]
+	if !ok {
+		m = r.maskSource(src)
+		r.masked[src] = m
+	}
+	line := m.Line(n)
+	return mask(line, secretSpans(line))
+}
+
+func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
+	var spans [][2]int
+	for _, w := range r.wfs[src] {
+		root := w.Value
+		root.Walk(func(rel string, v n8nschema.Value) {
+			if v.Kind() != n8nschema.String {
+				return
+			}
+			parent, key := splitPath(rel)
+			secret := false
+			if key == "value" {
+				name := root.Get(joinRel(parent, "name"))
+				secret = name.Kind() == n8nschema.String && isCredentialKey(name.Str())
+			} else {
+				secret = isCredentialKey(key)
+			}
+			if !secret || isPlaceholder(v.Str()) {
+				return
+			}
+			off := v.ValuePos().Offset
+			if raw := v.Raw(); off > 0 && len(raw) > 2 && off+len(raw) <= len(src.Src) {
+				spans = append(spans, [2]int{off + 1, off + len(raw) - 1}) // keep the quotes
+			}
+		})
+	}
+	if len(spans) == 0 {
+		return src
+	}
+	return n8nschema.NewSource(src.Name, []byte(mask(string(src.Src), mergeSpans(spans))))
+}
+
+// splitPath cuts a gjson path into its parent and last key, honouring
+// backslash escapes.
+func splitPath(p string) (parent, key string) {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] != '.' {
+			continue
+		}
+		n := 0
+		for j := i - 1; j >= 0 && p[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return p[:i], unescapeKey(p[i+1:])
+		}
+	}
+	return "", unescapeKey(p)
+}
+
+func unescapeKey(k string) string {
+	if !strings.Contains(k, `\`) {
+		return k
+	}
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		if k[i] == '\\' && i+1 < len(k) {
+			i++
+		}
+		b.WriteByte(k[i])
+	}
+	return b.String()
+}
+
+func joinRel(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
 }

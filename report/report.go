@@ -18,8 +18,11 @@ type Tool struct {
 
 // Result is everything a renderer needs.
 type Result struct {
-	Tool     Tool
-	Set      *analyze.Set
+	Tool Tool
+	Set  *analyze.Set
+	// Rules are every enabled rule, with configured severities: SARIF lists
+	// them all, so alerts of rules that no longer fire are closed.
+	Rules    []*analyze.Rule
 	Findings []analyze.Finding
 	Summary  Summary
 }
@@ -63,7 +66,7 @@ type Renderer interface {
 }
 
 // Formats lists the format names in the order help text shows them.
-var Formats = []string{"text", "json"}
+var Formats = []string{"text", "json", "sarif", "github", "markdown"}
 
 // Options tune renderers that care.
 type Options struct {
@@ -78,6 +81,12 @@ func New(format string, opts Options) (Renderer, error) {
 		return &Text{Color: opts.Color, TTY: opts.TTY}, nil
 	case "json":
 		return JSON{}, nil
+	case "sarif":
+		return SARIF{}, nil
+	case "github":
+		return GitHub{}, nil
+	case "markdown":
+		return Markdown{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }

@@ -3,10 +3,12 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
 	"github.com/muesli/termenv"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -23,6 +25,7 @@ type Text struct {
 type textStyles struct {
 	sev            map[analyze.Severity]lipgloss.Style
 	pos, rule, dim lipgloss.Style
+	plain          lipgloss.Style
 	caret, gutter  lipgloss.Style
 }
 
@@ -41,6 +44,7 @@ func (t *Text) styles(w io.Writer) textStyles {
 			analyze.Note:    r.NewStyle().Foreground(lipgloss.Color("12")).Bold(true),
 		},
 		pos:    r.NewStyle().Bold(true),
+		plain:  r.NewStyle(),
 		rule:   r.NewStyle().Foreground(lipgloss.Color("8")),
 		dim:    r.NewStyle().Foreground(lipgloss.Color("8")),
 		caret:  r.NewStyle().Foreground(lipgloss.Color("10")).Bold(true),
@@ -51,26 +55,30 @@ func (t *Text) styles(w io.Writer) textStyles {
 // Render writes every finding and a summary.
 func (t *Text) Render(w io.Writer, r *Result) error {
 	st := t.styles(w)
+	red := NewRedactor(r.Set)
 	var b strings.Builder
 	for i := range r.Findings {
-		t.finding(&b, st, &r.Findings[i])
+		t.finding(&b, st, red, &r.Findings[i])
+	}
+	if t.TTY && len(r.Findings) > 0 {
+		b.WriteString(summaryTable(st, r.Findings))
+		b.WriteString("\n")
 	}
 	t.summary(&b, st, r)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func (t *Text) finding(b *strings.Builder, st textStyles, f *analyze.Finding) {
+func (t *Text) finding(b *strings.Builder, st textStyles, red *Redactor, f *analyze.Finding) {
 	fmt.Fprintf(b, "%s: %s: %s %s\n",
 		st.pos.Render(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)),
 		st.sev[f.Severity].Render(f.Severity.String()),
 		Redact(f.Message),
 		st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	if f.Source != nil && f.Pos.IsValid() {
-		line := f.Source.Line(f.Pos.Line)
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
-		text, col := snippet(Redact(line), f.Pos.Col)
+		text, col := snippet(red.Line(f.Source, f.Pos.Line), f.Pos.Col)
 		fmt.Fprintf(b, "%s %s\n", pad, st.gutter.Render("|"))
 		fmt.Fprintf(b, "%s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
 		fmt.Fprintf(b, "%s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
@@ -82,7 +90,7 @@ func (t *Text) finding(b *strings.Builder, st textStyles, f *analyze.Finding) {
 		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", rel.File, rel.Pos.Line, rel.Pos.Col, Redact(rel.Message))
 	}
 	if f.Fix != "" {
-		fmt.Fprintf(b, "  = fix: %s\n", f.Fix)
+		fmt.Fprintf(b, "  = fix: %s\n", Redact(f.Fix))
 	}
 	fmt.Fprintf(b, "  = help: %s\n\n", st.dim.Render(f.URL))
 }
@@ -145,23 +153,34 @@ func Chain(fs []analyze.Factor) string {
 	parts := make([]string, 0, len(fs))
 	total, unbounded := 1, false
 	for _, f := range fs {
-		v := strconv.Itoa(f.Value)
 		if f.Unbounded {
-			v, unbounded = "∞", true
+			unbounded = true
 		} else {
 			total *= f.Value
 		}
-		where := f.Node
-		if f.Workflow != "" {
-			where += ", " + f.Workflow
-		}
-		parts = append(parts, fmt.Sprintf("%s %s (%s)", v, factorWords(f), where))
+		parts = append(parts, factorText(f))
 	}
 	res := strconv.Itoa(total)
 	if unbounded {
 		res = "∞"
 	}
 	return strings.Join(parts, " × ") + " = " + res
+}
+
+// factorText is one factor in words: "5 tries (OpenAI)".
+func factorText(f analyze.Factor) string {
+	v := strconv.Itoa(f.Value)
+	if f.Unbounded {
+		v = "∞"
+	}
+	where := f.Node
+	if f.Via != "" {
+		where += " → " + f.Via
+	}
+	if f.Workflow != "" {
+		where += ", " + f.Workflow
+	}
+	return fmt.Sprintf("%s %s (%s)", v, factorWords(f), where)
 }
 
 func factorWords(f analyze.Factor) string {
@@ -174,6 +193,8 @@ func factorWords(f analyze.Factor) string {
 		return "sub-workflow runs"
 	case "error-workflow":
 		return "error-workflow runs"
+	case "self-trigger", "loop":
+		return f.Kind
 	}
 	return strings.ReplaceAll(f.Kind, "-", " ")
 }
@@ -213,4 +234,52 @@ func count(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// summaryTable counts findings per rule and severity in a box table; only
+// on a terminal (borders are Unicode, not ANSI, so they survive NO_COLOR).
+func summaryTable(st textStyles, fs []analyze.Finding) string {
+	type row struct {
+		id, name string
+		n        [4]int // by Severity
+	}
+	var rows []*row
+	byID := map[string]*row{}
+	for _, f := range fs {
+		r := byID[f.RuleID]
+		if r == nil {
+			r = &row{id: f.RuleID, name: f.RuleName}
+			byID[f.RuleID] = r
+			rows = append(rows, r)
+		}
+		if f.Severity >= analyze.Note && f.Severity <= analyze.Error {
+			r.n[f.Severity]++
+		}
+	}
+	slices.SortFunc(rows, func(a, b *row) int { return strings.Compare(a.id, b.id) })
+	cell := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
+	tb := table.New().Border(lipgloss.RoundedBorder()).BorderStyle(st.dim).
+		Headers("RULE", "NAME", "ERRORS", "WARNINGS", "NOTES").
+		StyleFunc(func(row, col int) lipgloss.Style {
+			switch {
+			case row == table.HeaderRow:
+				return st.pos.Padding(0, 1)
+			case col == 2:
+				return st.sev[analyze.Error].Padding(0, 1)
+			case col == 3:
+				return st.sev[analyze.Warning].Padding(0, 1)
+			case col == 4:
+				return st.sev[analyze.Note].Padding(0, 1)
+			}
+			return st.plain.Padding(0, 1)
+		})
+	for _, r := range rows {
+		tb.Row(r.id, r.name, cell(r.n[analyze.Error]), cell(r.n[analyze.Warning]), cell(r.n[analyze.Note]))
+	}
+	return tb.Render()
 }

@@ -13,5 +13,6 @@ func All() []*analyze.Rule {
 		rs002,
 		rs003,
 		rs004,
+		rs006,
 	}
 }

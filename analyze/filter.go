@@ -1,0 +1,524 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// UnusedIgnoreID is the rule under which Filter reports ignore directives
+// that are malformed, match nothing, or have expired. The rule itself lives
+// in package rules (its Run does nothing: rules never read notes); Filter
+// reports its findings only when the rule is in FilterOptions.Rules.
+const UnusedIgnoreID = "RS006"
+
+// Ignore is one ignore entry of the config file: it suppresses the findings
+// that match every field it sets.
+type Ignore struct {
+	Rule     string // rule ID, name or glob ("RS1*"); empty: any rule
+	Path     string // glob over the finding's file ("workflows/**/*.json"); empty: any
+	Workflow string // workflow name or id; empty: any
+	Node     string // node name; empty: any
+	Reason   string
+	// Expires is the last day the entry works (UTC); zero: never expires.
+	Expires time.Time
+	// File and Pos locate the entry in the config file, for reports.
+	File string
+	Pos  n8nschema.Pos
+}
+
+// FilterOptions say what Filter keeps.
+type FilterOptions struct {
+	// Rules are the enabled rules (SelectRules). Findings
+	// of other rules are dropped, and directives naming only rules that are
+	// not enabled are never reported as unused.
+	Rules []*Rule
+	// All are every registered rule, to tell an unknown rule name from a
+	// disabled one in directives; nil means Rules.
+	All []*Rule
+	// Severities override the severity of every finding of a rule, by ID
+	// (ResolveSeverities).
+	Severities map[string]Severity
+	// MinConfidence drops findings below it; zero keeps all.
+	MinConfidence Confidence
+	// Ignores are the config file's entries.
+	Ignores []Ignore
+	// PathPrefix is joined before a finding's file when matching
+	// Ignore.Path: the working folder relative to the config file's folder
+	// ("" when they are the same).
+	PathPrefix string
+	// NoIgnores disables inline directives and config ignores alike.
+	NoIgnores bool
+	// Baseline holds fingerprints whose findings are not reported.
+	Baseline map[string]bool
+	// Now decides whether an ignore has expired; Filter never reads the clock.
+	Now time.Time
+}
+
+// Filtered is what Filter kept and how many findings each stage dropped.
+type Filtered struct {
+	Findings []Finding
+	// Current are the findings before the baseline stage: what a new
+	// baseline records.
+	Current         []Finding
+	Ignored         int
+	Baselined       int
+	BelowConfidence int
+}
+
+// Filter runs after the rules: it applies severity overrides, ignore
+// directives (inline in node notes and sticky notes, and the config's
+// ignore list), the confidence floor and the baseline, and reports bad or
+// unused directives as findings of UnusedIgnoreID. It is pure.
+//
+// Order: ignores first (so a directive counts as used even when its finding
+// would also be dropped for confidence or by the baseline), then the
+// confidence floor, then the baseline.
+func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
+	enabled := make(map[string]*Rule, len(opts.Rules))
+	for _, r := range opts.Rules {
+		enabled[r.ID] = r
+	}
+	all := opts.All
+	if all == nil {
+		all = opts.Rules
+	}
+
+	var fs []Finding
+	for _, f := range findings {
+		if enabled[f.RuleID] == nil {
+			continue
+		}
+		if s, ok := opts.Severities[f.RuleID]; ok {
+			f.Severity = s
+		}
+		fs = append(fs, f)
+	}
+
+	var out Filtered
+	var meta []Finding // findings about directives
+	if !opts.NoIgnores {
+		dirs := collectDirectives(set, all)
+		var kept []Finding
+		for _, f := range fs {
+			if ignoredInline(dirs, &f) || ignoredByConfig(opts, &f, opts.Now) {
+				out.Ignored++
+				continue
+			}
+			kept = append(kept, f)
+		}
+		fs = kept
+		if rs006 := enabled[UnusedIgnoreID]; rs006 != nil {
+			meta = directiveFindings(rs006, dirs, enabled)
+			meta = append(meta, expiredIgnoreFindings(rs006, opts)...)
+			for i := range meta {
+				if s, ok := opts.Severities[UnusedIgnoreID]; ok {
+					meta[i].Severity = s
+				}
+			}
+			// A config entry may silence RS006 itself (for a legacy folder).
+			meta = slices.DeleteFunc(meta, func(f Finding) bool {
+				if ignoredByConfig(opts, &f, opts.Now) {
+					out.Ignored++
+					return true
+				}
+				return false
+			})
+		}
+	}
+	fs = append(fs, meta...)
+
+	out.Current = []Finding{}
+	for _, f := range fs {
+		if opts.MinConfidence != 0 && f.Confidence < opts.MinConfidence {
+			out.BelowConfidence++
+			continue
+		}
+		out.Current = append(out.Current, f)
+	}
+	SortFindings(out.Current)
+	out.Findings = []Finding{}
+	for _, f := range out.Current {
+		if opts.Baseline[f.Fingerprint] {
+			out.Baselined++
+			continue
+		}
+		out.Findings = append(out.Findings, f)
+	}
+	return out
+}
+
+// ResolveSeverities turns severity overrides keyed by rule ID, name or glob
+// into overrides by rule ID. An exact ID or name beats a glob; among globs
+// the last in sorted order wins. A key that names no rule is an error.
+func ResolveSeverities(rules []*Rule, overrides map[string]Severity) (map[string]Severity, error) {
+	keys := make([]string, 0, len(overrides))
+	for k := range overrides {
+		keys = append(keys, k)
+	}
+	// Globs first, exact names last, so exact ones win.
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(-cmp.Compare(b2i(isGlob(a)), b2i(isGlob(b))), strings.Compare(a, b))
+	})
+	byID := map[string]Severity{}
+	for _, k := range keys {
+		matched := false
+		for _, r := range rules {
+			if matchRule(k, r) {
+				byID[r.ID] = overrides[k]
+				matched = true
+			}
+		}
+		if !matched {
+			return nil, fmt.Errorf("unknown rule %q", k)
+		}
+	}
+	return byID, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// WithSeverities returns copies of rules whose default severity is replaced
+// by the override for their ID, for reports that list rules (SARIF).
+func WithSeverities(rules []*Rule, byID map[string]Severity) []*Rule {
+	out := make([]*Rule, len(rules))
+	for i, r := range rules {
+		if s, ok := byID[r.ID]; ok {
+			c := *r
+			c.Severity = s
+			r = &c
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// SelectRules returns the rules that run, in registry order. enable lists
+// the rules to run (default "all"), evaluated in order: an ID, a name, "all"
+// or a glob such as "RS1*" adds, and the same prefixed with "-" removes.
+// disable then removes what it names. An entry that names no rule is an
+// error.
+func SelectRules(rules []*Rule, enable, disable []string) ([]*Rule, error) {
+	if len(enable) == 0 {
+		enable = []string{"all"}
+	}
+	on := map[string]bool{}
+	apply := func(sel string, add bool) error {
+		matched := false
+		for _, r := range rules {
+			if matchRule(sel, r) {
+				on[r.ID] = add
+				matched = true
+			}
+		}
+		if !matched {
+			return fmt.Errorf("unknown rule %q (want an ID like RS101, a name like attempt-budget, a glob like RS1*, or all)", sel)
+		}
+		return nil
+	}
+	for _, sel := range enable {
+		sel = strings.TrimSpace(sel)
+		if rest, ok := strings.CutPrefix(sel, "-"); ok {
+			if err := apply(rest, false); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := apply(sel, true); err != nil {
+			return nil, err
+		}
+	}
+	for _, sel := range disable {
+		if err := apply(strings.TrimPrefix(strings.TrimSpace(sel), "-"), false); err != nil {
+			return nil, err
+		}
+	}
+	var out []*Rule
+	for _, r := range rules {
+		if on[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// matchRule reports whether a selector (ID, name, "all", or a glob over
+// either) names the rule. IDs compare without regard to case.
+func matchRule(sel string, r *Rule) bool {
+	switch {
+	case sel == "all" || sel == "*":
+		return true
+	case strings.EqualFold(sel, r.ID) || sel == r.Name:
+		return true
+	case isGlob(sel):
+		ok1, _ := path.Match(strings.ToUpper(sel), r.ID)
+		ok2, _ := path.Match(sel, r.Name)
+		return ok1 || ok2
+	}
+	return false
+}
+
+func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// MatchPath reports whether a slash-separated file name matches a glob in
+// which "**" stands for any number of folders.
+func MatchPath(glob, name string) bool {
+	return matchSegs(strings.Split(glob, "/"), strings.Split(name, "/"))
+}
+
+func matchSegs(g, n []string) bool {
+	for len(g) > 0 {
+		if g[0] == "**" {
+			for i := 0; i <= len(n); i++ {
+				if matchSegs(g[1:], n[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(n) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(g[0], n[0]); !ok {
+			return false
+		}
+		g, n = g[1:], n[1:]
+	}
+	return len(n) == 0
+}
+
+// expired reports whether an ignore has passed its last day.
+func (ig *Ignore) expired(now time.Time) bool {
+	return !ig.Expires.IsZero() && !now.Before(ig.Expires.AddDate(0, 0, 1))
+}
+
+func ignoredByConfig(opts FilterOptions, f *Finding, now time.Time) bool {
+	for i := range opts.Ignores {
+		ig := &opts.Ignores[i]
+		if ig.expired(now) {
+			continue
+		}
+		if ig.Rule != "" && !matchRule(ig.Rule, &Rule{ID: f.RuleID, Name: f.RuleName}) {
+			continue
+		}
+		if ig.Path != "" {
+			name := f.File
+			if opts.PathPrefix != "" {
+				name = path.Join(opts.PathPrefix, name)
+			}
+			if !MatchPath(ig.Path, name) {
+				continue
+			}
+		}
+		if ig.Workflow != "" && ig.Workflow != f.Workflow && ig.Workflow != f.WorkflowID {
+			continue
+		}
+		if ig.Node != "" && ig.Node != f.Node {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func expiredIgnoreFindings(rule *Rule, opts FilterOptions) []Finding {
+	var out []Finding
+	for _, ig := range opts.Ignores {
+		if !ig.expired(opts.Now) {
+			continue
+		}
+		f := metaFinding(rule, fmt.Sprintf("ignore entry expired on %s and no longer suppresses anything (reason was %q)",
+			ig.Expires.Format(time.DateOnly), ig.Reason))
+		f.File, f.Pos = ig.File, ig.Pos
+		f.Detail = "expired\x00" + strings.Join([]string{ig.Rule, ig.Path, ig.Workflow, ig.Node}, "\x00")
+		f.Fix = "Fix the findings the entry covered, or extend its expires date with a fresh reason"
+		f.Fingerprint = Fingerprint(&f)
+		out = append(out, f)
+	}
+	return out
+}
+
+// Inline directives.
+
+// directiveRE finds a directive in notes: `stormcheck:ignore RULES -- reason`.
+// RULES are IDs or names separated by commas or spaces.
+var directiveRE = regexp.MustCompile(`stormcheck:ignore\b([^\n]*)`)
+
+// directive is one `stormcheck:ignore` found in a node's notes or a sticky note.
+type directive struct {
+	wf      *n8nschema.Workflow
+	holder  *n8nschema.Node // the node whose notes, or the sticky, holding it
+	pos     n8nschema.Pos
+	text    string
+	rules   []*Rule // resolved; empty when malformed
+	problem string  // why it is malformed
+	covers  map[string]bool
+	used    bool
+}
+
+// Sticky notes default to 240×160 on the canvas when width/height are absent.
+const stickyWidth, stickyHeight = 240, 160
+
+func collectDirectives(set *Set, all []*Rule) []*directive {
+	if set == nil {
+		return nil
+	}
+	var out []*directive
+	for _, w := range set.Workflows {
+		for _, n := range w.Nodes {
+			var text string
+			var pos n8nschema.Pos
+			var covers map[string]bool
+			if n.IsSticky() {
+				v, _ := n.Param("content")
+				text, pos = v.Str(), v.Pos()
+				covers = coveredBy(w, n)
+			} else {
+				v := n.Field("notes")
+				text, pos = v.Str(), v.Pos()
+				covers = map[string]bool{n.Name: true}
+			}
+			if !pos.IsValid() {
+				pos = n.Pos
+			}
+			for _, m := range directiveRE.FindAllStringSubmatch(text, -1) {
+				d := &directive{wf: w, holder: n, pos: pos, text: strings.TrimSpace(m[0]), covers: covers}
+				d.rules, d.problem = parseDirective(m[1], all)
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func parseDirective(rest string, all []*Rule) ([]*Rule, string) {
+	list, reason, ok := strings.Cut(rest, "--")
+	if !ok || strings.TrimSpace(reason) == "" {
+		return nil, "has no reason; write `stormcheck:ignore RS201 -- why this is safe`"
+	}
+	fields := strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	if len(fields) == 0 {
+		return nil, "names no rule; write `stormcheck:ignore RS201 -- why this is safe`"
+	}
+	var rules []*Rule
+	for _, fld := range fields {
+		i := slices.IndexFunc(all, func(r *Rule) bool { return strings.EqualFold(fld, r.ID) || fld == r.Name })
+		if i < 0 {
+			return nil, fmt.Sprintf("names unknown rule %q", fld)
+		}
+		rules = append(rules, all[i])
+	}
+	return rules, ""
+}
+
+// coveredBy returns the names of the nodes whose canvas position lies in
+// the sticky note's rectangle.
+func coveredBy(w *n8nschema.Workflow, sticky *n8nschema.Node) map[string]bool {
+	sx, sy, ok := position(sticky)
+	if !ok {
+		return nil
+	}
+	width, height := float64(stickyWidth), float64(stickyHeight)
+	if v, ok := sticky.Param("width"); ok {
+		if f, ok := v.Num(); ok {
+			width = f
+		}
+	}
+	if v, ok := sticky.Param("height"); ok {
+		if f, ok := v.Num(); ok {
+			height = f
+		}
+	}
+	covers := map[string]bool{}
+	for _, n := range w.Nodes {
+		if n == sticky || n.IsSticky() {
+			continue
+		}
+		if x, y, ok := position(n); ok && x >= sx && x <= sx+width && y >= sy && y <= sy+height {
+			covers[n.Name] = true
+		}
+	}
+	return covers
+}
+
+func position(n *n8nschema.Node) (x, y float64, ok bool) {
+	e := n.Field("position").Elems()
+	if len(e) != 2 {
+		return 0, 0, false
+	}
+	x, ok1 := e[0].Num()
+	y, ok2 := e[1].Num()
+	return x, y, ok1 && ok2
+}
+
+func ignoredInline(dirs []*directive, f *Finding) bool {
+	if f.Node == "" {
+		return false
+	}
+	for _, d := range dirs {
+		if d.problem != "" || !d.covers[f.Node] || d.wf.Source != f.Source || d.wf.Name != f.Workflow || d.wf.ID != f.WorkflowID {
+			continue
+		}
+		if slices.ContainsFunc(d.rules, func(r *Rule) bool { return r.ID == f.RuleID }) {
+			d.used = true
+			return true
+		}
+	}
+	return false
+}
+
+func directiveFindings(rule *Rule, dirs []*directive, enabled map[string]*Rule) []Finding {
+	var out []Finding
+	for _, d := range dirs {
+		var msg, fix string
+		switch {
+		case d.problem != "":
+			msg = fmt.Sprintf("malformed ignore directive %q %s; it ignores nothing", d.text, d.problem)
+			fix = "Add the reason after \" -- \", and name rules by ID or name"
+		case d.used:
+			continue
+		default:
+			// Only report a directive whose rules all ran: with some of them
+			// disabled, it may match in a full run.
+			if slices.ContainsFunc(d.rules, func(r *Rule) bool { return enabled[r.ID] == nil }) {
+				continue
+			}
+			ids := make([]string, len(d.rules))
+			for i, r := range d.rules {
+				ids[i] = r.ID
+			}
+			where := fmt.Sprintf("node %q", d.holder.Name)
+			if d.holder.IsSticky() {
+				where = "the nodes this sticky note covers"
+			}
+			msg = fmt.Sprintf("ignore directive %q matches no %s finding on %s; should it be removed?", d.text, strings.Join(ids, "/"), where)
+			fix = "Remove the directive; the finding it was written for is gone"
+		}
+		f := metaFinding(rule, msg)
+		f.File, f.Source, f.Pos = d.wf.Source.Name, d.wf.Source, d.pos
+		f.Workflow, f.WorkflowID, f.Node = d.wf.Name, d.wf.ID, d.holder.Name
+		f.Fix = fix
+		f.Detail = d.text
+		f.Fingerprint = Fingerprint(&f)
+		out = append(out, f)
+	}
+	return slices.CompactFunc(out, func(a, b Finding) bool { return a.Fingerprint == b.Fingerprint && a.Message == b.Message })
+}
+
+func metaFinding(r *Rule, msg string) Finding {
+	return Finding{
+		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
+		Severity: r.Severity, Confidence: cmp.Or(r.Confidence, High), Message: msg, Fix: r.Fix,
+	}
+}

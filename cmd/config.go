@@ -1,0 +1,361 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// configName is the file found upward from the working folder.
+const configName = ".stormcheck.yaml"
+
+// Config is .stormcheck.yaml (DESIGN.md §7). Unknown keys are an error;
+// every key is optional, and flags given on the command line win.
+type Config struct {
+	MaxAttempts *int           `yaml:"max_attempts"`
+	FailOn      string         `yaml:"fail_on"`
+	Items       *int           `yaml:"items"`
+	Fleet       configFleet    `yaml:"fleet"`
+	Rules       configRules    `yaml:"rules"`
+	Instance    configInst     `yaml:"instance"`
+	Spend       configSpend    `yaml:"spend"`
+	Ignore      []ConfigIgnore `yaml:"ignore"`
+	// Dependencies bound concurrent requests per host (RS505).
+	Dependencies map[string]configDependency `yaml:"dependencies"`
+
+	// Path is where the config was read from ("" when there is none), as
+	// reports show it; Dir is its folder.
+	Path string `yaml:"-"`
+	Dir  string `yaml:"-"`
+	root *yaml.Node
+}
+
+type configFleet struct {
+	Workers     *int `yaml:"workers"`
+	Concurrency *int `yaml:"concurrency"`
+}
+
+type configRules struct {
+	Enable   []string          `yaml:"enable"`
+	Disable  []string          `yaml:"disable"`
+	Severity map[string]string `yaml:"severity"`
+}
+
+type configInst struct {
+	BaseURLs []string `yaml:"base_urls"`
+}
+
+type configSpend struct {
+	// Prices are USD per million tokens, by model name.
+	Prices map[string]configPrice `yaml:"prices"`
+	Caps   []configCap            `yaml:"caps"`
+}
+
+type configPrice struct {
+	InputPerM  float64 `yaml:"input_per_m"`
+	OutputPerM float64 `yaml:"output_per_m"`
+}
+
+type configCap struct {
+	Provider string  `yaml:"provider"`
+	USD      float64 `yaml:"usd"`
+	Period   string  `yaml:"period"`
+}
+
+type configDependency struct {
+	MaxInFlight int `yaml:"max_in_flight"`
+}
+
+// ConfigIgnore is one entry of the ignore list.
+type ConfigIgnore struct {
+	Rule     string `yaml:"rule"`
+	Path     string `yaml:"path"`
+	Workflow string `yaml:"workflow"`
+	Node     string `yaml:"node"`
+	Reason   string `yaml:"reason"`
+	Expires  string `yaml:"expires"` // YYYY-MM-DD, the last day it works
+}
+
+// findConfig looks for .stormcheck.yaml in wd and each folder above it.
+func findConfig(wd string) (string, error) {
+	for dir := wd; ; {
+		p := filepath.Join(dir, configName)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// loadConfig reads and checks a config file; name is how messages show it.
+// A bad config is a usage error (exit 2) that names the file and line.
+func loadConfig(p, name string, all []*analyze.Rule) (*Config, error) {
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("config: %w", err)}
+	}
+	cfg, err := parseConfig(src, name, all)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	cfg.Path, cfg.Dir = name, filepath.Dir(p)
+	return cfg, nil
+}
+
+var (
+	unknownKeyRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type \S+$`)
+	lineRE       = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+)
+
+// parseConfig decodes and validates a config.
+func parseConfig(src []byte, name string, all []*analyze.Rule) (*Config, error) {
+	cfg := &Config{}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, yamlError(name, err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return nil, yamlError(name, err)
+	}
+	cfg.root = &root
+	if err := cfg.validate(name, all); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// yamlError rewrites the decoder's messages as `file:line: message`.
+func yamlError(name string, err error) error {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs := make([]string, 0, len(te.Errors))
+		for _, e := range te.Errors {
+			if m := unknownKeyRE.FindStringSubmatch(e); m != nil {
+				msgs = append(msgs, fmt.Sprintf("%s:%s: unknown key %q", name, m[1], m[2]))
+			} else if m := lineRE.FindStringSubmatch(e); m != nil {
+				msgs = append(msgs, fmt.Sprintf("%s:%s: %s", name, m[1], m[2]))
+			} else {
+				msgs = append(msgs, name+": "+e)
+			}
+		}
+		return errors.New(strings.Join(msgs, "\n"))
+	}
+	if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("%s:%s: %s", name, m[1], m[2])
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// line returns the line of a key path in the config ("ignore", "2",
+// "reason"), or of the deepest part of it that exists.
+func (c *Config) line(keys ...string) int {
+	n := c.root
+	if n == nil {
+		return 0
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	ln := n.Line
+	for _, k := range keys {
+		switch n.Kind {
+		case yaml.MappingNode:
+			found := false
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == k {
+					ln, n, found = n.Content[i].Line, n.Content[i+1], true
+					break
+				}
+			}
+			if !found {
+				return ln
+			}
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(k)
+			if err != nil || i >= len(n.Content) {
+				return ln
+			}
+			n = n.Content[i]
+			ln = n.Line
+		default:
+			return ln
+		}
+	}
+	return ln
+}
+
+func (c *Config) errorf(name string, keys []string, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", name, c.line(keys...), fmt.Sprintf(format, args...))
+}
+
+func (c *Config) validate(name string, all []*analyze.Rule) error {
+	if c.FailOn != "" && !oneOf(c.FailOn, "error", "warning", "note", "never") {
+		return c.errorf(name, []string{"fail_on"}, "fail_on %q: want error, warning, note or never", c.FailOn)
+	}
+	for _, n := range []struct {
+		keys []string
+		v    *int
+	}{{[]string{"max_attempts"}, c.MaxAttempts}, {[]string{"items"}, c.Items},
+		{[]string{"fleet", "workers"}, c.Fleet.Workers}, {[]string{"fleet", "concurrency"}, c.Fleet.Concurrency}} {
+		if n.v != nil && *n.v < 1 {
+			return c.errorf(name, n.keys, "%s %d: want a whole number of at least 1", strings.Join(n.keys, "."), *n.v)
+		}
+	}
+	for i, sel := range c.Rules.Enable {
+		if _, err := analyze.SelectRules(all, []string{sel}, nil); err != nil {
+			return c.errorf(name, []string{"rules", "enable", strconv.Itoa(i)}, "rules.enable: %v", err)
+		}
+	}
+	for i, sel := range c.Rules.Disable {
+		if _, err := analyze.SelectRules(all, nil, []string{sel}); err != nil {
+			return c.errorf(name, []string{"rules", "disable", strconv.Itoa(i)}, "rules.disable: %v", err)
+		}
+	}
+	for _, k := range sortedKeys(c.Rules.Severity) {
+		v := c.Rules.Severity[k]
+		sev, ok := analyze.ParseSeverity(v)
+		if !ok {
+			return c.errorf(name, []string{"rules", "severity", k}, "rules.severity.%s %q: want error, warning or note", k, v)
+		}
+		if _, err := analyze.ResolveSeverities(all, map[string]analyze.Severity{k: sev}); err != nil {
+			return c.errorf(name, []string{"rules", "severity", k}, "rules.severity: %v", err)
+		}
+	}
+	for i, u := range c.Instance.BaseURLs {
+		if p, err := url.Parse(u); err != nil || p.Scheme == "" || p.Host == "" {
+			return c.errorf(name, []string{"instance", "base_urls", strconv.Itoa(i)}, "instance.base_urls: %q is not an absolute URL", u)
+		}
+	}
+	for _, k := range sortedKeys(c.Spend.Prices) {
+		if p := c.Spend.Prices[k]; p.InputPerM < 0 || p.OutputPerM < 0 {
+			return c.errorf(name, []string{"spend", "prices", k}, "spend.prices.%s: prices cannot be negative", k)
+		}
+	}
+	for i, cp := range c.Spend.Caps {
+		keys := []string{"spend", "caps", strconv.Itoa(i)}
+		switch {
+		case cp.Provider == "":
+			return c.errorf(name, keys, "spend.caps[%d]: provider is required (a provider like openai, or * for any)", i)
+		case cp.USD <= 0:
+			return c.errorf(name, keys, "spend.caps[%d]: usd must be more than 0", i)
+		case !oneOf(cp.Period, "day", "execution"):
+			return c.errorf(name, keys, "spend.caps[%d]: period %q: want day or execution", i, cp.Period)
+		}
+	}
+	for _, host := range sortedKeys(c.Dependencies) {
+		if c.Dependencies[host].MaxInFlight < 1 {
+			return c.errorf(name, []string{"dependencies", host}, "dependencies.%s.max_in_flight: want a whole number of at least 1", host)
+		}
+	}
+	for i, ig := range c.Ignore {
+		keys := []string{"ignore", strconv.Itoa(i)}
+		switch {
+		case strings.TrimSpace(ig.Reason) == "":
+			return c.errorf(name, keys, "ignore[%d]: reason is required: say why the finding is safe to ignore", i)
+		case ig.Rule == "" && ig.Path == "" && ig.Workflow == "" && ig.Node == "":
+			return c.errorf(name, keys, "ignore[%d]: set at least one of rule, path, workflow and node", i)
+		}
+		if ig.Rule != "" {
+			if _, err := analyze.SelectRules(all, []string{ig.Rule}, nil); err != nil {
+				return c.errorf(name, append(keys, "rule"), "ignore[%d]: %v", i, err)
+			}
+		}
+		if ig.Path != "" {
+			if _, err := path.Match(ig.Path, ""); err != nil {
+				return c.errorf(name, append(keys, "path"), "ignore[%d]: bad path glob %q: %v", i, ig.Path, err)
+			}
+		}
+		if ig.Expires != "" {
+			if _, err := time.Parse(time.DateOnly, ig.Expires); err != nil {
+				return c.errorf(name, append(keys, "expires"), "ignore[%d]: expires %q: want a date like 2026-12-31", i, ig.Expires)
+			}
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// options applies the config's analysis settings to opts.
+func (c *Config) options(opts *analyze.Options) {
+	opts.BaseURLs = append(opts.BaseURLs, c.Instance.BaseURLs...)
+	for _, k := range sortedKeys(c.Spend.Prices) {
+		if opts.Prices == nil {
+			opts.Prices = map[string]analyze.ModelPrice{}
+		}
+		p := c.Spend.Prices[k]
+		opts.Prices[k] = analyze.ModelPrice{InputPerM: p.InputPerM, OutputPerM: p.OutputPerM}
+	}
+	for _, cp := range c.Spend.Caps {
+		opts.SpendCaps = append(opts.SpendCaps, analyze.SpendCap{Provider: cp.Provider, USD: cp.USD, Period: cp.Period})
+	}
+	for _, host := range sortedKeys(c.Dependencies) {
+		if opts.MaxInFlight == nil {
+			opts.MaxInFlight = map[string]int{}
+		}
+		opts.MaxInFlight[host] = c.Dependencies[host].MaxInFlight
+	}
+}
+
+// ignores converts the ignore list for analyze.Filter.
+func (c *Config) ignores() []analyze.Ignore {
+	out := make([]analyze.Ignore, 0, len(c.Ignore))
+	for i, ig := range c.Ignore {
+		e := analyze.Ignore{Rule: ig.Rule, Path: ig.Path, Workflow: ig.Workflow, Node: ig.Node, Reason: ig.Reason,
+			File: c.Path, Pos: n8nschema.Pos{Line: c.line("ignore", strconv.Itoa(i)), Col: 1}}
+		if ig.Expires != "" {
+			e.Expires, _ = time.Parse(time.DateOnly, ig.Expires)
+		}
+		if n := c.itemNode("ignore", i); n != nil {
+			e.Pos.Col = n.Column
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// itemNode returns the i-th element of a top-level sequence.
+func (c *Config) itemNode(key string, i int) *yaml.Node {
+	n := c.root
+	if n == nil || len(n.Content) == 0 {
+		return nil
+	}
+	n = n.Content[0]
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if n.Content[j].Value == key && n.Content[j+1].Kind == yaml.SequenceNode && i < len(n.Content[j+1].Content) {
+			return n.Content[j+1].Content[i]
+		}
+	}
+	return nil
+}

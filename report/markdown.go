@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+// Markdown renders a pull-request comment or Actions step summary: the
+// counts, a table of findings, and a Mermaid diagram of the chain of the
+// worst operation.
+type Markdown struct{}
+
+// markdownRows caps the table; GitHub comments hold at most 65,536 characters.
+const markdownRows = 50
+
+// Render writes the comment.
+func (Markdown) Render(w io.Writer, r *Result) error {
+	var b strings.Builder
+	b.WriteString("## stormcheck\n\n")
+	b.WriteString(markdownSummary(r.Summary) + "\n")
+	if len(r.Findings) > 0 {
+		b.WriteString("\n| Severity | Rule | Location | Workflow | Node | Message |\n|---|---|---|---|---|---|\n")
+		for i, f := range r.Findings {
+			if i == markdownRows {
+				fmt.Fprintf(&b, "\n…and %s more; the text, JSON or SARIF report has them all.\n", count(len(r.Findings)-markdownRows, "finding"))
+				break
+			}
+			loc := f.File
+			if f.Pos.IsValid() {
+				loc += ":" + f.Pos.String()
+			}
+			fmt.Fprintf(&b, "| %s | [%s](%s) %s | %s | %s | %s | %s |\n",
+				f.Severity, f.RuleID, f.URL, f.RuleName, mdCode(loc), mdCell(f.Workflow), mdCell(f.Node), mdCell(Redact(f.Message)))
+		}
+	}
+	if node, wf, chain := worstChain(r); len(chain) > 0 {
+		fmt.Fprintf(&b, "\n### Worst operation: %s in %s\n\n%s\n\n", mdCode(node), mdCell(wf), mdCell(Chain(chain)))
+		b.WriteString(mermaidChain(node+" ("+wf+")", chain))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func markdownSummary(s Summary) string {
+	where := fmt.Sprintf("%s (%s, %s)", count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
+	var line string
+	if s.Findings == 0 {
+		line = "No findings in " + where + "."
+	} else {
+		line = fmt.Sprintf("**%s** (%s, %s, %s) in %s.", count(s.Findings, "finding"),
+			count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Notes, "note"), where)
+	}
+	var extra []string
+	if s.Ignored > 0 {
+		extra = append(extra, strconv.Itoa(s.Ignored)+" ignored")
+	}
+	if s.Baselined > 0 {
+		extra = append(extra, strconv.Itoa(s.Baselined)+" in the baseline")
+	}
+	if s.BelowConfidence > 0 {
+		extra = append(extra, strconv.Itoa(s.BelowConfidence)+" below --min-confidence")
+	}
+	if s.SkippedFiles > 0 {
+		extra = append(extra, count(s.SkippedFiles, "non-workflow file")+" skipped")
+	}
+	if len(extra) > 0 {
+		line += " Not shown: " + strings.Join(extra, ", ") + "."
+	}
+	return line
+}
+
+// worstChain picks the operation with the most attempts (unbounded first;
+// the first one wins ties), from the analysis when it has operations, else
+// from the findings' chains.
+func worstChain(r *Result) (node, workflow string, chain []analyze.Factor) {
+	bestN, bestInf := 0, false
+	consider := func(n8nNode, wf string, fs []analyze.Factor, n int, inf bool) {
+		if len(fs) == 0 {
+			return
+		}
+		if chain == nil || inf && !bestInf || inf == bestInf && n > bestN {
+			node, workflow, chain, bestN, bestInf = n8nNode, wf, fs, n, inf
+		}
+	}
+	if r.Set != nil {
+		for _, op := range r.Set.Operations {
+			consider(op.Node.Name, op.Workflow.Label(), op.Factors, op.Attempts, op.Unbounded)
+		}
+	}
+	if chain == nil {
+		for _, f := range r.Findings {
+			n, inf := chainTotal(f.Chain)
+			consider(f.Node, f.Workflow, f.Chain, n, inf)
+		}
+	}
+	return node, workflow, chain
+}
+
+func chainTotal(fs []analyze.Factor) (int, bool) {
+	total := 1
+	for _, f := range fs {
+		if f.Unbounded {
+			return 0, true
+		}
+		total *= f.Value
+	}
+	return total, false
+}
+
+// mermaidChain draws the chain outermost factor first, ending at the call.
+func mermaidChain(title string, fs []analyze.Factor) string {
+	var b strings.Builder
+	b.WriteString("```mermaid\nflowchart LR\n")
+	for i, f := range fs {
+		fmt.Fprintf(&b, "  f%d[\"%s\"]\n", i, mermaidLabel(factorText(f)))
+	}
+	n, inf := chainTotal(fs)
+	total := strconv.Itoa(n)
+	if inf {
+		total = "∞"
+	}
+	fmt.Fprintf(&b, "  op[\"%s\"]\n", mermaidLabel(title+": "+total+" attempts"))
+	for i := range fs {
+		next := "op"
+		if i+1 < len(fs) {
+			next = "f" + strconv.Itoa(i+1)
+		}
+		fmt.Fprintf(&b, "  f%d -->|×| %s\n", i, next)
+	}
+	b.WriteString("```\n")
+	return b.String()
+}
+
+// mermaidLabel escapes text for a quoted Mermaid label.
+func mermaidLabel(s string) string {
+	return strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ", "`", "#96;").Replace(s)
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`) + "`"
+}
