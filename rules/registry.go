@@ -13,6 +13,12 @@ func All() []*analyze.Rule {
 		rs002,
 		rs003,
 		rs004,
+		rs005,
 		rs006,
+		rs101,
+		rs102,
+		rs103,
+		rs104,
+		rs105,
 	}
 }

@@ -1,0 +1,41 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs005 = &analyze.Rule{
+	ID:    "RS005",
+	Name:  "unresolved-reference",
+	Title: "a called workflow is not in the analysis set",
+	Doc: `stormcheck follows calls between workflows (Execute Workflow, Call Workflow Tool, settings.errorWorkflow,
+HTTP requests to a webhook of the instance, the n8n node) to multiply retries across them and to find
+workflows that re-start themselves. When the target is not among the files given in one run, or its id is
+an expression evaluated at run time, the edge cannot be followed. The finding says what was assumed in its
+place, usually that the callee makes no external calls and never calls back, so the attempt counts of this
+run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap.`,
+	Bad: `{"name": "Enrich", "nodes": [{"name": "Run child", "type": "n8n-nodes-base.executeWorkflow",
+  "parameters": {"workflowId": {"__rl": true, "value": "Xk2pQ", "mode": "list"}}}], "connections": {}}
+(audited alone: workflow "Xk2pQ" is not in the set)`,
+	Good:       `stormcheck audit parent.json child.json   # child.json has "id": "Xk2pQ"`,
+	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
+	Severity:   analyze.Note,
+	Confidence: analyze.High,
+	Tags:       []string{"call-graph"},
+	Run: func(pass *analyze.Pass) {
+		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
+			if c.To != nil {
+				continue
+			}
+			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
+			if c.Node == nil {
+				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)
+			} else {
+				d.Message = fmt.Sprintf("node %q: %s", c.Node.Name, c.Assumed)
+			}
+			pass.Report(d)
+		}
+	},
+}

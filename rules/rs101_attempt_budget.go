@@ -1,0 +1,74 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs101 = &analyze.Rule{
+	ID:    "RS101",
+	Name:  "attempt-budget",
+	Title: "worst-case attempts per operation exceed the budget",
+	Doc: `One logical operation (one HTTP request, one model call, one app API call that one item asks for) can
+reach the wire many times once every layer that retries it multiplies: the node's own retryOnFail (up to 5
+tries), the model SDK's hidden retries (3 for the OpenAI family, 7 for providers with no option), the agent
+or chain re-running its model, the Execute Workflow node re-running the whole sub-workflow, a tool retried
+per call. 5 × 3 × 3 = 45 requests for one item is how a short outage becomes a retry storm: a dependency
+that is already failing receives many times its normal load, and every item of the batch is sent again.
+The budget is --max-attempts (default 10). The message gives the fleet figure too: attempts × --items ×
+--workers × --concurrency, the requests one burst of failures can put in flight against the dependency.
+Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
+	Bad: `{"name": "Run triage", "type": "n8n-nodes-base.executeWorkflow", "retryOnFail": true, "maxTries": 3}
+ -> {"name": "Triage agent", "type": "@n8n/n8n-nodes-langchain.agent", "retryOnFail": true, "maxTries": 3}
+ <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 2}}}
+(3 × 3 × 3 = 27 attempts per model call)`,
+	Good: `{"name": "Run triage", "type": "n8n-nodes-base.executeWorkflow"}
+ -> {"name": "Triage agent", "type": "@n8n/n8n-nodes-langchain.agent"}
+ <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 2}}}
+(retry in one layer only: 3 attempts)`,
+	Fix:        "Retry in one layer only: keep the innermost retry (the SDK's maxRetries or the node's own), and turn off retryOnFail on the agents and Execute Workflow nodes around it",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"retries", "amplification"},
+	Run: func(pass *analyze.Pass) {
+		o := pass.Options
+		budget := max(o.MaxAttempts, 1)
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			if op.Unbounded || op.Attempts <= budget {
+				continue
+			}
+			fleet := op.Attempts
+			for _, k := range []int{o.Items, o.Workers, o.Concurrency} {
+				fleet = mulClamp(fleet, max(k, 1))
+			}
+			dep := op.Dependency
+			if dep == "" {
+				dep = "its endpoint"
+			} else {
+				dep = fmt.Sprintf("%q", dep)
+			}
+			d := analyze.Diagnostic{
+				Node: op.Node, Pos: op.Node.Pos,
+				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation, over the budget of %d; %d attempts × %d items × %d workers × %d concurrency = %d requests in flight against %s",
+					op.Node.Name, op.Attempts, budget, op.Attempts, max(o.Items, 1), max(o.Workers, 1), max(o.Concurrency, 1), fleet, dep),
+				Chain: op.Factors,
+			}
+			if op.Attempts >= 3*budget {
+				d.Severity = analyze.Error
+			}
+			if !op.Spec.Known {
+				d.Confidence = analyze.Medium
+			}
+			pass.Report(d)
+		}
+	},
+}
+
+// mulClamp multiplies without overflowing, saturating at analyze.AttemptCap.
+func mulClamp(a, b int) int {
+	if a > analyze.AttemptCap/b {
+		return analyze.AttemptCap
+	}
+	return a * b
+}

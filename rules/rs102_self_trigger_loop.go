@@ -1,0 +1,80 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs102 = &analyze.Rule{
+	ID:    "RS102",
+	Name:  "self-trigger-loop",
+	Title: "the workflow can re-start itself with no bound",
+	Doc: `A workflow that can start a new run of itself has no bound on its attempts: every trip is a fresh
+execution with a fresh retry budget, so n8n's retries, the execution timeout and the loop guard of the
+executor never stop it. The usual shapes: an error branch that POSTs to the workflow's own webhook to
+"restart from the last batch" (the seed incident: 5 tries of a paid model call per trip, trips without
+end), an Execute Workflow or Call Workflow Tool whose id is the workflow's own (or {{ $workflow.id }}) and
+whose start leads back to the calling node, two workflows that call each other, and error workflows that
+name each other. n8n has no recursion-depth limit for sub-workflows (n8n-semantics.md §4.5) and guards only
+a workflow that is its own error workflow (§4.8). A call into a separate branch of the same workflow (an
+agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported.`,
+	Bad: `"OpenAI" (retryOnFail, maxTries 5, onError continueErrorOutput) -error-> "Restart" (HTTP POST
+https://n8n.example.com/webhook/enrich-catalog), and "Start enrichment" is the Webhook with path "enrich-catalog"`,
+	Good: `"OpenAI" -error-> "Record failure" (Postgres insert of the failed batch), with a Schedule Trigger that
+picks up failed batches at most 3 times (a counter column checked by an If)`,
+	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
+	Severity:   analyze.Error,
+	Confidence: analyze.High,
+	Tags:       []string{"loops", "call-graph"},
+	Run: func(pass *analyze.Pass) {
+		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
+			if !c.Cycle {
+				continue
+			}
+			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
+			target := fmt.Sprintf("workflow %q", c.To.Label())
+			if c.Self {
+				target = "this workflow"
+			}
+			switch c.Kind {
+			case analyze.CallWebhook:
+				d.Message = fmt.Sprintf("node %q calls the webhook %q of %s, which leads back to this node: the workflow re-starts itself with no bound",
+					c.Node.Name, c.Entry[0].Name, target)
+			case analyze.CallErrorWorkflow:
+				d.Message = fmt.Sprintf("settings.errorWorkflow runs %s, whose failures lead back to this workflow: error workflows re-start each other with no bound",
+					target)
+			default:
+				d.Message = fmt.Sprintf("node %q runs %s, which leads back to this node: the workflow re-starts itself with no bound",
+					c.Node.Name, target)
+			}
+			if len(c.Entry) > 0 {
+				e := c.Entry[0]
+				d.Related = []analyze.Related{{File: c.To.Source.Name, Pos: e.Pos, Source: c.To.Source,
+					Message: fmt.Sprintf("the run starts again at %q", e.Name)}}
+			}
+			d.Chain = cycleChain(pass.Set, c)
+			pass.Report(d)
+		}
+	},
+}
+
+// cycleChain is the chain of the worst operation that the cycle closed by
+// c makes unbounded (the one with the longest chain), or nil.
+func cycleChain(s *analyze.Set, c *analyze.Call) []analyze.Factor {
+	var best *analyze.Operation
+	for _, op := range s.OperationsOf(c.From) {
+		for _, f := range op.Factors {
+			if f.Kind == analyze.KindSelfTrigger && f.Unbounded && (c.Node == nil || f.Node == c.Node.Name) {
+				if best == nil || len(op.Factors) > len(best.Factors) {
+					best = op
+				}
+				break
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.Factors
+}

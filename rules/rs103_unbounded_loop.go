@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs103 = &analyze.Rule{
+	ID:    "RS103",
+	Name:  "unbounded-loop",
+	Title: "a loop through an external call has no guard",
+	Doc: `A cycle of connections inside one workflow that passes through an external call runs until the call
+succeeds, and every pass gets a fresh retry budget: an error output wired back to the node's own input, or
+an If that sends a 429 through a Wait and back to the request. When the dependency stays down, that is an
+endless stream of requests (n8n issue #14807: an error output wired to the same HTTP node, 20k calls,
+€270). n8n's executor does not stop graph cycles. A loop is bounded when an If, Switch or Filter in it
+tests $runIndex or a counter, or when it is the loop output of Loop Over Items (one pass per batch).
+Loop Over Items with its done output wired back to its own input never ends either (n8n issue #21817).`,
+	Bad:        `"Fetch" (HTTP, neverError) -> "Rate limited?" (If {{ $json.statusCode }} = 429) -true-> "Wait" -> "Fetch"`,
+	Good:       `"Fetch" -> "Rate limited?" (If {{ $json.statusCode }} = 429 and {{ $runIndex }} < 3) -true-> "Wait" -> "Fetch"`,
+	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached",
+	Severity:   analyze.Error,
+	Confidence: analyze.High,
+	Tags:       []string{"loops"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		for _, l := range g.Loops {
+			if !l.Unbounded {
+				continue
+			}
+			if l.DoneBack != nil {
+				pass.Report(analyze.Diagnostic{Node: l.DoneBack, Pos: l.DoneBack.Pos, Detail: "done-back",
+					Message: fmt.Sprintf("node %q sends its done output back to its own input: the loop starts over for ever", l.DoneBack.Name)})
+				continue
+			}
+			n := l.Calls[0]
+			d := analyze.Diagnostic{Node: n, Pos: n.Pos,
+				Message: fmt.Sprintf("node %q runs in a loop (%s) that no guard bounds: %q leads back to %q with no $runIndex or counter check",
+					n.Name, loopPath(l.Nodes), l.Back.Name, l.Head.Name)}
+			for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+				if op.Node == n {
+					d.Chain = op.Factors
+				}
+			}
+			pass.Report(d)
+		}
+	},
+}
+
+// loopPath names the nodes of a loop, at most four of them.
+func loopPath(ns []*n8nschema.Node) string {
+	var names []string
+	for i, n := range ns {
+		if i == 4 {
+			names = append(names, fmt.Sprintf("and %d more", len(ns)-4))
+			break
+		}
+		names = append(names, fmt.Sprintf("%q", n.Name))
+	}
+	return strings.Join(names, ", ")
+}

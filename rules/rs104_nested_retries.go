@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs104 = &analyze.Rule{
+	ID:    "RS104",
+	Name:  "nested-retries",
+	Title: "more than one layer retries the same operation",
+	Doc: `Retries compose by multiplication. When a node retries a call that its SDK already retries, or an
+Execute Workflow node retries a sub-workflow whose nodes retry, or an agent re-runs a model that retries
+on its own, one failure becomes attempts × attempts requests, sent in a burst with fixed waits and no
+jitter between the layers. Each layer was added for a good reason, but only the innermost one knows what
+failed and how long to wait (the SDK reads Retry-After; n8n's node retry does not). Keep one.`,
+	Bad: `{"name": "Summarise", "type": "@n8n/n8n-nodes-langchain.chainLlm", "retryOnFail": true, "maxTries": 5}
+ <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {}}}
+(5 tries × 3 SDK attempts)`,
+	Good: `{"name": "Summarise", "type": "@n8n/n8n-nodes-langchain.chainLlm"}
+ <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 4}}}`,
+	Fix:        "Keep one retry layer, the one closest to the call (SDK maxRetries, or the node's own retryOnFail), and turn the outer ones off",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"retries", "amplification"},
+	Run: func(pass *analyze.Pass) {
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			var layers []string
+			for _, f := range op.Factors {
+				switch f.Kind {
+				case analyze.KindNodeRetry, analyze.KindToolRetry, analyze.KindSDKRetry, analyze.KindRootRetry, analyze.KindCallerRetry:
+					if !f.Unbounded && f.Value > 1 {
+						layers = append(layers, fmt.Sprintf("%s ×%d (%q)", strings.ReplaceAll(f.Kind, "-", " "), f.Value, f.Node))
+					}
+				}
+			}
+			if len(layers) < 2 {
+				continue
+			}
+			what := fmt.Sprintf("%d", op.Attempts)
+			if op.Unbounded {
+				what = "unbounded"
+			}
+			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors,
+				Message: fmt.Sprintf("node %q is retried by %d layers: %s; %s attempts per logical operation",
+					op.Node.Name, len(layers), strings.Join(layers, ", "), what)})
+		}
+	},
+}

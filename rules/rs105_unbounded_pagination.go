@@ -1,0 +1,47 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs105 = &analyze.Rule{
+	ID:    "RS105",
+	Name:  "unbounded-pagination",
+	Title: "HTTP pagination has no page limit",
+	Doc: `The HTTP Request node's pagination fetches pages until its completion test says stop (by default: an
+empty response). Without "Limit Pages Fetched" nothing else bounds it (maxRequests, default 100, applies
+only when limitPagesFetched is on; request-helper-functions.ts L1705–1714): an API that keeps returning a
+next cursor, a page parameter it ignores, or a completion expression that never matches makes the node
+request pages for ever, and a node retry starts over from the first page.`,
+	Bad: `{"name": "List users", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://api.example.com/users",
+ "options": {"pagination": {"pagination": {"parameters": {"parameters": [{"name": "page", "value": "={{ $pageCount + 1 }}"}]}}}}}}`,
+	Good: `{"name": "List users", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://api.example.com/users",
+ "options": {"pagination": {"pagination": {"parameters": {"parameters": [{"name": "page", "value": "={{ $pageCount + 1 }}"}]},
+   "limitPagesFetched": true, "maxRequests": 50}}}}}`,
+	Fix:        "Turn on Limit Pages Fetched in the pagination options and set Max Pages to the most pages the API can have",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"loops", "fan-out"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		for _, n := range g.Nodes {
+			if n.Disabled {
+				continue
+			}
+			if _, unbounded := analyze.Pages(n); !unbounded {
+				continue
+			}
+			p, _ := n.Param("options.pagination.pagination")
+			until := p.Get("paginationCompleteWhen").Str()
+			if until == "" {
+				until = "responseIsEmpty"
+			}
+			pass.Report(analyze.Diagnostic{Node: n, Pos: p.Pos(),
+				Message: fmt.Sprintf("node %q paginates until %q with no page limit (limitPagesFetched is off)",
+					n.Name, strings.TrimSpace(until))})
+		}
+	},
+}
