@@ -212,3 +212,14 @@ func TestColor(t *testing.T) {
 		})
 	}
 }
+
+// TestTextFindingLine checks the first line of a text finding, the shape
+// editors and CI annotators read: file:line:col: severity: message [ID name].
+func TestTextFindingLine(t *testing.T) {
+	r := run(t, "audit", td("broken_connection.json"))
+	first, _, _ := strings.Cut(r.stdout, "\n")
+	want := `testdata/broken_connection.json:56:13: warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]`
+	if r.code != ExitOK || first != want {
+		t.Errorf("exit %d, first line:\n%s\nwant:\n%s", r.code, first, want)
+	}
+}
