@@ -253,7 +253,8 @@ func (wp *wfParser) nodes(nodes Value) {
 			continue
 		}
 		n := &Node{Index: i, Value: e}
-		var namePos Pos
+		var namePos, typePos Pos
+		var typeKind Kind
 		e.Each(func(k string, f Value) bool {
 			switch k {
 			case "id":
@@ -265,6 +266,10 @@ func (wp *wfParser) nodes(nodes Value) {
 				namePos = f.Pos()
 			case "type":
 				n.Type = f.Str()
+				typeKind = Missing
+				if f.Kind() != String {
+					typePos, typeKind = f.Pos(), f.Kind()
+				}
 			case "typeVersion":
 				n.TypeVersion, _ = f.Num()
 			case "disabled":
@@ -304,6 +309,12 @@ func (wp *wfParser) nodes(nodes Value) {
 		n.Pos = namePos
 		if !n.Pos.IsValid() {
 			n.Pos = e.ValuePos()
+		}
+		if typeKind != Missing {
+			// An object or number where the type name belongs: no rule
+			// can tell what the node does.
+			n.Type = ""
+			wp.problem(BrokenConnection, typePos, n.Name, "nodes[%d] (%s) has a \"type\" that is a JSON %s, expected a node type name", i, orUnnamed(n.Name), kindName(typeKind))
 		}
 		if n.Name == "" {
 			if !n.IsSticky() {
@@ -432,6 +443,13 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+func orUnnamed(s string) string {
+	if s == "" {
+		return "no name"
+	}
+	return strconv.Quote(s)
 }
 
 func orUnknown(s string) string {
