@@ -405,11 +405,11 @@ func collectDirectives(set *Set, all []*Rule) []*directive {
 func parseDirective(rest string, all []*Rule) ([]*Rule, string) {
 	list, reason, ok := strings.Cut(rest, "--")
 	if !ok || strings.TrimSpace(reason) == "" {
-		return nil, "has no reason; write `stormcheck:ignore RS201 -- why this is safe`"
+		return nil, `has no reason; add one after " -- "`
 	}
 	fields := strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 	if len(fields) == 0 {
-		return nil, "names no rule; write `stormcheck:ignore RS201 -- why this is safe`"
+		return nil, "names no rule; write `stormcheck:ignore RS201 -- reason`"
 	}
 	var rules []*Rule
 	for _, fld := range fields {

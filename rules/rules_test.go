@@ -73,7 +73,9 @@ func runFixture(t *testing.T, id, path string) {
 	f.Explicit = !strings.HasPrefix(base, "walked_")
 	set := analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions())
 	var got []analyze.Finding
-	for _, fd := range analyze.Run(set, All()) {
+	// The filter stage is part of the pipeline: it applies ignore directives
+	// and reports RS006 (which has no Run of its own).
+	for _, fd := range analyze.Filter(set, analyze.Run(set, All()), analyze.FilterOptions{Rules: All()}).Findings {
 		if fd.RuleID == id {
 			got = append(got, fd)
 		}

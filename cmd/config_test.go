@@ -1,0 +1,134 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/rules"
+)
+
+const fullConfig = `# every key of DESIGN.md §7
+max_attempts: 6
+fail_on: warning
+items: 50
+fleet:
+  workers: 2
+  concurrency: 5
+rules:
+  enable: [all]
+  disable: ["RS5*"]
+  severity:
+    RS101: error
+    silent-failure: note
+instance:
+  base_urls: ["https://n8n.example.com"]
+spend:
+  prices:
+    gpt-4o: {input_per_m: 2.5, output_per_m: 10}
+  caps:
+    - {provider: openai, usd: 50, period: day}
+dependencies:
+  api.stripe.com: {max_in_flight: 25}
+ignore:
+  - rule: RS201
+    path: "workflows/legacy/**"
+    reason: idempotency handled by the gateway
+    expires: 2027-01-31
+  - workflow: Nightly
+    node: Restart
+    reason: "reviewed in #42"
+`
+
+func TestParseConfigFull(t *testing.T) {
+	cfg, err := parseConfig([]byte(fullConfig), ".stormcheck.yaml", rules.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *cfg.MaxAttempts != 6 || cfg.FailOn != "warning" || *cfg.Items != 50 || *cfg.Fleet.Workers != 2 || *cfg.Fleet.Concurrency != 5 {
+		t.Errorf("scalars: %d %q %d %d %d", *cfg.MaxAttempts, cfg.FailOn, *cfg.Items, *cfg.Fleet.Workers, *cfg.Fleet.Concurrency)
+	}
+	var opts analyze.Options
+	cfg.options(&opts)
+	want := analyze.Options{
+		BaseURLs:    []string{"https://n8n.example.com"},
+		Prices:      map[string]analyze.ModelPrice{"gpt-4o": {InputPerM: 2.5, OutputPerM: 10}},
+		SpendCaps:   []analyze.SpendCap{{Provider: "openai", USD: 50, Period: "day"}},
+		MaxInFlight: map[string]int{"api.stripe.com": 25},
+	}
+	if diff := cmp.Diff(want, opts); diff != "" {
+		t.Errorf("options mismatch (-want +got):\n%s", diff)
+	}
+	cfg.Path = ".stormcheck.yaml"
+	wantIgnores := []analyze.Ignore{
+		{Rule: "RS201", Path: "workflows/legacy/**", Reason: "idempotency handled by the gateway",
+			Expires: time.Date(2027, 1, 31, 0, 0, 0, 0, time.UTC), File: ".stormcheck.yaml", Pos: n8nschema.Pos{Line: 24, Col: 5}},
+		{Workflow: "Nightly", Node: "Restart", Reason: "reviewed in #42", File: ".stormcheck.yaml", Pos: n8nschema.Pos{Line: 28, Col: 5}},
+	}
+	if diff := cmp.Diff(wantIgnores, cfg.ignores()); diff != "" {
+		t.Errorf("ignores mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"unknown top-level key", "max_attempts: 3\nmax_attempt: 4\n", `c.yaml:2: unknown key "max_attempt"`},
+		{"unknown nested key", "fleet:\n  workers: 2\n  worker: 3\n", `c.yaml:3: unknown key "worker"`},
+		{"unknown ignore key", "ignore:\n  - rule: RS201\n    reason: x\n    because: y\n", `c.yaml:4: unknown key "because"`},
+		{"wrong type", "items: many\n", "c.yaml:1: cannot unmarshal !!str `many` into int"},
+		{"syntax", "items: 2\nfail_on: a: b\n", `c.yaml:2: mapping values are not allowed in this context`},
+		{"fail_on", "\nfail_on: critical\n", `c.yaml:2: fail_on "critical": want error, warning, note or never`},
+		{"max_attempts", "max_attempts: 0\n", `c.yaml:1: max_attempts 0: want a whole number of at least 1`},
+		{"enable", "rules:\n  enable:\n    - RS1*\n    - RS999\n", `c.yaml:4: rules.enable: unknown rule "RS999" (want an ID like RS101, a name like attempt-budget, a glob like RS1*, or all)`},
+		{"severity value", "rules:\n  severity:\n    RS101: fatal\n", `c.yaml:3: rules.severity.RS101 "fatal": want error, warning or note`},
+		{"severity rule", "rules:\n  severity:\n    RS999: note\n", `c.yaml:3: rules.severity: unknown rule "RS999"`},
+		{"no reason", "ignore:\n  - rule: RS201\n  - rule: RS101\n    reason: ''\n", `c.yaml:2: ignore[0]: reason is required: say why the finding is safe to ignore`},
+		{"matches all", "ignore:\n  - reason: everything\n", `c.yaml:2: ignore[0]: set at least one of rule, path, workflow and node`},
+		{"expires", "ignore:\n  - rule: RS201\n    reason: r\n    expires: next week\n", `c.yaml:4: ignore[0]: expires "next week": want a date like 2026-12-31`},
+		{"cap period", "spend:\n  caps:\n    - {provider: openai, usd: 5, period: month}\n", `c.yaml:3: spend.caps[0]: period "month": want day or execution`},
+		{"base url", "instance:\n  base_urls: [n8n.example.com]\n", `c.yaml:2: instance.base_urls: "n8n.example.com" is not an absolute URL`},
+		{"in flight", "dependencies:\n  api.x.com: {max_in_flight: 0}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight: want a whole number of at least 1`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseConfig([]byte(tt.src), "c.yaml", rules.All())
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error = %q\nwant    %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseConfigEmpty(t *testing.T) {
+	for _, src := range []string{"", "# nothing yet\n"} {
+		if _, err := parseConfig([]byte(src), "c.yaml", rules.All()); err != nil {
+			t.Errorf("parseConfig(%q): %v", src, err)
+		}
+	}
+}
+
+func TestFindConfigUpward(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(root, "a", configName)
+	if err := os.WriteFile(want, []byte("items: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := findConfig(deep)
+	if err != nil || got != want {
+		t.Errorf("findConfig = %q, %v; want %q", got, err, want)
+	}
+}
