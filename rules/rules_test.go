@@ -120,9 +120,11 @@ func runFixture(t *testing.T, id, path string) {
 	}
 }
 
-// findingLine is the first line of the text report for a finding.
+// findingLine is the first line of the text report for a finding (a
+// newline in a message, which STYLE.md §4 rules out, shows as \n).
 func findingLine(f analyze.Finding) string {
-	return fmt.Sprintf("%s:%d:%d: %s: %s [%s %s]", f.File, f.Pos.Line, f.Pos.Col, f.Severity, f.Message, f.RuleID, f.RuleName)
+	msg := strings.ReplaceAll(f.Message, "\n", `\n`)
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s %s]", f.File, f.Pos.Line, f.Pos.Col, f.Severity, msg, f.RuleID, f.RuleName)
 }
 
 func readGolden(t *testing.T, path string) []string {
