@@ -366,6 +366,9 @@ func renderFile(out output, res *report.Result, p string) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("write %s report: %w", out.format, err)
+	}
 	f, err := os.Create(p)
 	if err != nil {
 		return fmt.Errorf("write %s report: %w", out.format, err)
