@@ -26,7 +26,7 @@ func (Markdown) Render(w io.Writer, r *Result) error {
 		b.WriteString("\n| Severity | Rule | Location | Workflow | Node | Message |\n|---|---|---|---|---|---|\n")
 		for i, f := range r.Findings {
 			if i == markdownRows {
-				fmt.Fprintf(&b, "\n…and %s more; the text, JSON or SARIF report has them all.\n", count(len(r.Findings)-markdownRows, "finding"))
+				fmt.Fprintf(&b, "\n…and %s; the text, JSON or SARIF report has them all.\n", count(len(r.Findings)-markdownRows, "more finding"))
 				break
 			}
 			loc := f.File
