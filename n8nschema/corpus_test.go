@@ -56,26 +56,32 @@ func manifestWorkflows(t *testing.T, real string) []string {
 type oddWant struct {
 	kind      ProblemKind
 	pos       string // of the file problem
+	msg       string // the start of its message
 	workflows int
 	nodes     int // of the first workflow
 }
 
 var oddFiles = map[string]oddWant{
 	// Trailing garbage after the object (CRLF files): the workflow before it is audited.
-	"lemlist_GPT-3_Supercharge_your_sales_workflows.json":                    {InvalidJSON, "397:2", 1, 12},
-	"Parse_PDF_with_LlamaParse_and_save_to_Airtable.json":                    {InvalidJSON, "601:2", 1, 18},
-	"Recipe_Recommendations_with_Qdrant_and_Mistral.json":                    {InvalidJSON, "973:2", 1, 33},
-	"Host_Your_Own_AI_Deep_Research_Agent_with_n8n_Apify_and_OpenAI_o3.json": {InvalidJSON, "2942:2", 1, 87},
+	"lemlist_GPT-3_Supercharge_your_sales_workflows.json": {InvalidJSON, "397:2",
+		`unexpected data after the JSON value: "slemlist <> GPT-3`, 1, 12},
+	"Parse_PDF_with_LlamaParse_and_save_to_Airtable.json": {InvalidJSON, "601:2",
+		`unexpected data after the JSON value: "Parse PDF with LlamaParse`, 1, 18},
+	"Recipe_Recommendations_with_Qdrant_and_Mistral.json": {InvalidJSON, "973:2",
+		`unexpected data after the JSON value: "sRecipe Recommendations`, 1, 33},
+	// A second copy of the workflow follows the first.
+	"Host_Your_Own_AI_Deep_Research_Agent_with_n8n_Apify_and_OpenAI_o3.json": {InvalidJSON, "2942:2",
+		`unexpected data after the JSON value: "{"`, 1, 87},
 	// A 0-byte file.
-	"ALL_unique_nodes.json": {InvalidJSON, "1:1", 0, 0},
-	// A raw control character inside a string.
-	"Freelancer-Time-Tracker-Airtable.json": {InvalidJSON, "46:55", 0, 0},
+	"ALL_unique_nodes.json": {InvalidJSON, "1:1", "file is empty", 0, 0},
+	// A raw newline inside a JSON string.
+	"Freelancer-Time-Tracker-Airtable.json": {InvalidJSON, "46:55", `invalid JSON: invalid character '\n' in string literal`, 0, 0},
 	// Valid JSON without a workflow shape.
-	"1290_Automation.json":               {NotWorkflow, "1:1", 0, 0}, // {}
-	"1409_Send.json":                     {NotWorkflow, "1:1", 0, 0}, // line-to-key garbage
-	"1250_Automation.json":               {NotWorkflow, "1:1", 0, 0}, // line-to-key garbage
-	"unique_categories.json":             {NotWorkflow, "1:1", 0, 0}, // array of non-workflows
-	"Web_Search_n8n_Agent_Chatflow.json": {NotWorkflow, "1:1", 0, 0}, // Flowise: nodes + edges
+	"1290_Automation.json":               {NotWorkflow, "1:1", "empty object is not an n8n workflow", 0, 0},
+	"1409_Send.json":                     {NotWorkflow, "1:1", `object with keys "\"nodes\"", "\"name\""`, 0, 0},
+	"1250_Automation.json":               {NotWorkflow, "1:1", `object with keys "\"nodes\"", "\"id\""`, 0, 0},
+	"unique_categories.json":             {NotWorkflow, "1:1", "array of 16 elements holds no n8n workflow", 0, 0},
+	"Web_Search_n8n_Agent_Chatflow.json": {NotWorkflow, "1:1", `object has "nodes" and "edges" but no "connections"`, 0, 0},
 }
 
 // TestCorpus parses every file of ../shared/corpus/n8n-real.
@@ -149,6 +155,9 @@ func checkOdd(t *testing.T, rel string, f *File, want oddWant) {
 	}
 	if diff := cmp.Diff([]string{kindNames[want.kind] + " " + want.pos}, kinds); diff != "" {
 		t.Errorf("%s: file problems (-want +got):\n%s", rel, diff)
+	}
+	if len(f.Problems) > 0 && !strings.HasPrefix(f.Problems[0].Message, want.msg) {
+		t.Errorf("%s: message %q does not start with %q", rel, f.Problems[0].Message, want.msg)
 	}
 	if len(f.Workflows) != want.workflows {
 		t.Fatalf("%s: %d workflows, want %d", rel, len(f.Workflows), want.workflows)
