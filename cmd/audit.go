@@ -172,6 +172,7 @@ type auditSettings struct {
 	analysis analyze.Options
 	failOn   string
 	rules    []*analyze.Rule // enabled, with configured severities
+	listed   []*analyze.Rule // every registered rule, with configured severities (SARIF)
 	filter   analyze.FilterOptions
 }
 
@@ -212,7 +213,7 @@ func runAudit(o *AuditOptions) error {
 		filtered.Baselined += len(filtered.Findings)
 		filtered.Findings = []analyze.Finding{}
 	}
-	res := newResult(set, files, st.rules, filtered)
+	res := newResult(set, files, st.listed, filtered)
 	if err := o.render(res, wd); err != nil {
 		return err
 	}
@@ -284,6 +285,7 @@ func (o *AuditOptions) settings(cfg *Config, wd string) (*auditSettings, error) 
 		return nil, usageErrorf("%s: rules.severity: %v", cfg.Path, err)
 	}
 	st.rules = analyze.WithSeverities(enabled, sev)
+	st.listed = analyze.WithSeverities(all, sev)
 
 	minConf, _ := analyze.ParseConfidence(o.MinConfidence)
 	st.filter = analyze.FilterOptions{
@@ -312,10 +314,10 @@ func pick(flagSet bool, flag int, cfg *int) int {
 	return flag
 }
 
-func newResult(set *analyze.Set, files []*n8nschema.File, enabled []*analyze.Rule, filtered analyze.Filtered) *report.Result {
+func newResult(set *analyze.Set, files []*n8nschema.File, listed []*analyze.Rule, filtered analyze.Filtered) *report.Result {
 	res := &report.Result{
 		Tool: report.Tool{Name: "stormcheck", Version: Version()},
-		Set:  set, Rules: enabled, Findings: filtered.Findings,
+		Set:  set, Rules: listed, Findings: filtered.Findings,
 	}
 	s := &res.Summary
 	s.Files, s.Workflows = len(files), len(set.Workflows)

@@ -20,8 +20,8 @@ type Tool struct {
 type Result struct {
 	Tool Tool
 	Set  *analyze.Set
-	// Rules are every enabled rule, with configured severities: SARIF lists
-	// them all, so alerts of rules that no longer fire are closed.
+	// Rules are every registered rule, with configured severities: SARIF
+	// lists them all, so alerts of rules that no longer fire are closed.
 	Rules    []*analyze.Rule
 	Findings []analyze.Finding
 	Summary  Summary
