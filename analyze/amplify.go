@@ -284,6 +284,7 @@ func Amplify(s *Set) {
 		}
 	}
 	a.run(failV)
+	locateCalls(s)
 }
 
 // nodeAttempts is how many times one run of n is attempted by what runs
@@ -378,6 +379,7 @@ func (a *amp) run(failV int) {
 
 	// Which restricted cycles run for ever, and the factor that says why.
 	unb := make([]*Factor, rnc)
+	var branches map[int32]*n8nschema.Node
 	for u, es := range a.adj {
 		c := rcomp[u]
 		if !rcyc[c] {
@@ -389,6 +391,10 @@ func (a *amp) run(failV int) {
 			}
 			if e.call != nil {
 				e.call.Cycle = true
+				if branches == nil {
+					branches = branchesOf(a, rcomp)
+				}
+				e.call.Branch = branches[c]
 			}
 			if unb[c] == nil {
 				f := Factor{Kind: KindSelfTrigger, Unbounded: true, Workflow: e.f.Workflow, Pos: e.f.Pos, Source: e.f.Source, Node: e.f.Node}
@@ -466,6 +472,22 @@ func (a *amp) run(failV int) {
 		}
 	}
 	a.operations(cur)
+}
+
+// branchesOf maps each restricted component to its first If, Switch or
+// Filter in vertex order.
+func branchesOf(a *amp, rcomp []int32) map[int32]*n8nschema.Node {
+	out := map[int32]*n8nschema.Node{}
+	for v, n := range a.nodes {
+		if n == nil || out[rcomp[v]] != nil {
+			continue
+		}
+		switch n.Type {
+		case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+			out[rcomp[v]] = n
+		}
+	}
+	return out
 }
 
 // operations turns the contexts of the nodes that call out into

@@ -49,7 +49,8 @@ type Call struct {
 	Entry []*n8nschema.Node
 	// Ref is the reference as written: an id, a URL, an expression.
 	Ref string
-	// Pos is where the reference is written.
+	// Pos is where the reference is written (for resolved calls that close
+	// no cycle, the calling node: nothing reports them).
 	Pos n8nschema.Pos
 	// Self is true when the call names its own workflow.
 	Self bool
@@ -64,6 +65,12 @@ type Call struct {
 	// Cycle is true when the call closes a cycle of executions that no
 	// guard bounds: the workflow can re-start itself (RS102).
 	Cycle bool
+	// Branch is an If, Switch or Filter on that cycle: the data may route
+	// every run around the call (a dispatcher that calls itself with
+	// another job type), so the cycle is less certain. Nil otherwise.
+	Branch *n8nschema.Node
+
+	ref n8nschema.Value // the reference, located only when reported
 }
 
 // Resolved reports whether the target is in the analysis set.
@@ -173,7 +180,7 @@ func buildCalls(s *Set) {
 			}
 		}
 		if ref := w.Settings.ErrorWorkflow; ref != "" {
-			c := &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Settings.ErrorWorkflowValue.Pos()}
+			c := &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}
 			if c.To = ix.resolveID(w, ref); c.To == nil {
 				c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
 			} else {
@@ -181,6 +188,19 @@ func buildCalls(s *Set) {
 				c.Entry = nodesOfType(s.Graph(c.To), "n8n-nodes-base.errorTrigger")
 			}
 			s.Calls = append(s.Calls, c)
+		}
+	}
+}
+
+// locateCalls points the calls that rules report (unresolved ones and
+// those on a cycle) at their reference. Positions cost a scan of the line
+// (compact exports are one line), so the others keep their node's.
+func locateCalls(s *Set) {
+	for _, c := range s.Calls {
+		if (c.To == nil || c.Cycle) && c.ref.Exists() {
+			if p := c.ref.Pos(); p.IsValid() {
+				c.Pos = p
+			}
 		}
 	}
 }
@@ -193,12 +213,12 @@ var selfRE = regexp.MustCompile(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
 // mode: id|list|url} (ExecuteWorkflow/GenericFunctions.ts L20–28;
 // n8n-semantics.md §1.3, §4.5). It returns the id, or self for
 // $workflow.id, or a reason why it cannot be known statically.
-func workflowRef(n *n8nschema.Node) (id, raw string, pos n8nschema.Pos, self bool, why string) {
+func workflowRef(n *n8nschema.Node) (id, raw string, ref n8nschema.Value, self bool, why string) {
 	v, ok := n.Param("workflowId")
 	if !ok {
-		return "", "", n.Pos, false, "it has no workflowId"
+		return "", "", v, false, "it has no workflowId"
 	}
-	pos = v.Pos()
+	ref = v
 	mode := ""
 	if v.Kind() == n8nschema.Object {
 		mode = v.Get("mode").Str()
@@ -209,10 +229,10 @@ func workflowRef(n *n8nschema.Node) (id, raw string, pos n8nschema.Pos, self boo
 	if v.IsExpr() {
 		s = strings.TrimSpace(strings.TrimPrefix(s, "="))
 		if selfRE.MatchString(s) {
-			return "", raw, pos, true, ""
+			return "", raw, ref, true, ""
 		}
 		if strings.Contains(s, "{{") {
-			return "", raw, pos, false, "its workflowId is an expression evaluated at run time"
+			return "", raw, ref, false, "its workflowId is an expression evaluated at run time"
 		}
 	}
 	if mode == "url" {
@@ -223,9 +243,9 @@ func workflowRef(n *n8nschema.Node) (id, raw string, pos n8nschema.Pos, self boo
 		}
 	}
 	if s == "" {
-		return "", raw, pos, false, "its workflowId is empty"
+		return "", raw, ref, false, "its workflowId is empty"
 	}
-	return s, raw, pos, false, ""
+	return s, raw, ref, false, ""
 }
 
 func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) *Call {
@@ -239,12 +259,12 @@ func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind
 	// source: "database" (default), "parameter" (inline JSON), "localFile",
 	// "url" (ExecuteWorkflow.node.ts, n8n-semantics.md §4.5).
 	if src, _ := n.Param("source"); src.Str() != "" && src.Str() != "database" {
-		c.Ref, c.Pos = src.Str(), src.Pos()
+		c.Ref, c.ref = src.Str(), src
 		c.Assumed = fmt.Sprintf("the workflow comes from source %q, which stormcheck does not read; assumed it makes no external calls", src.Str())
 		return c
 	}
-	id, raw, pos, self, why := workflowRef(n)
-	c.Ref, c.Pos = raw, pos
+	id, raw, ref, self, why := workflowRef(n)
+	c.Ref, c.ref = raw, ref
 	switch {
 	case self:
 		c.To, c.Self = w, true
@@ -308,8 +328,8 @@ func (ix *callIndex) apiCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
 		return nil
 	}
 	c := &Call{Kind: CallN8nAPI, From: w, Node: n, Pos: n.Pos}
-	id, raw, pos, self, why := workflowRef(n)
-	c.Ref, c.Pos = raw, pos
+	id, raw, ref, self, why := workflowRef(n)
+	c.Ref, c.ref = raw, ref
 	switch {
 	case self:
 		c.To, c.Self = w, true
@@ -348,7 +368,7 @@ func (ix *callIndex) webhookCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call
 	if !ok {
 		return nil
 	}
-	c := &Call{Kind: CallWebhook, From: w, Node: n, Ref: v.Str(), Pos: v.Pos(), Instance: ix.isInstance(url)}
+	c := &Call{Kind: CallWebhook, From: w, Node: n, Ref: v.Str(), Pos: n.Pos, ref: v, Instance: ix.isInstance(url)}
 	if strings.Contains(path, "{{") {
 		if !c.Instance {
 			return nil

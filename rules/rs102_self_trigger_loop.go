@@ -53,6 +53,10 @@ picks up failed batches at most 3 times (a counter column checked by an If)`,
 				d.Related = []analyze.Related{{File: c.To.Source.Name, Pos: e.Pos, Source: c.To.Source,
 					Message: fmt.Sprintf("the run starts again at %q", e.Name)}}
 			}
+			if c.Branch != nil {
+				d.Confidence = analyze.Medium
+				d.Message += fmt.Sprintf(" unless %q routes every run around it", c.Branch.Name)
+			}
 			d.Chain = cycleChain(pass.Set, c)
 			pass.Report(d)
 		}
