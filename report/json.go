@@ -110,7 +110,7 @@ func (JSON) Render(w io.Writer, r *Result) error {
 		doc.Findings = append(doc.Findings, jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: f.Workflow, WorkflowID: f.WorkflowID,
-			Node: f.Node, Message: Redact(f.Message), Fix: f.Fix, HelpURI: f.URL, Fingerprint: f.Fingerprint,
+			Node: f.Node, Message: Redact(f.Message), Fix: Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
 			Chain: jsonFactors(f.Chain),
 		})
 	}
