@@ -121,6 +121,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 	root.AddCommand(
 		newAuditCmd(io, nil),
 		newRulesCmd(io),
+		newGraphCmd(io),
 		newPullCmd(io),
 		newVersionCmd(io),
 	)
