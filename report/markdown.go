@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +26,10 @@ func (Markdown) Render(w io.Writer, r *Result) error {
 	b.WriteString(markdownSummary(r.Summary) + "\n")
 	if len(r.Findings) > 0 {
 		b.WriteString("\n| Severity | Rule | Location | Workflow | Node | Message |\n|---|---|---|---|---|---|\n")
-		for i, f := range r.Findings {
+		// Errors first: the table may be cut, and a reviewer reads the top.
+		rows := slices.Clone(r.Findings)
+		slices.SortStableFunc(rows, func(a, b analyze.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+		for i, f := range rows {
 			if i == markdownRows {
 				fmt.Fprintf(&b, "\n…and %s; the text, JSON or SARIF report has them all.\n", count(len(r.Findings)-markdownRows, "more finding"))
 				break
