@@ -288,9 +288,13 @@ func (o *AuditOptions) settings(cfg *Config, wd string) (*auditSettings, error) 
 	st.listed = analyze.WithSeverities(all, sev)
 
 	minConf, _ := analyze.ParseConfidence(o.MinConfidence)
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
 	st.filter = analyze.FilterOptions{
 		Rules: st.rules, All: all, Severities: sev, MinConfidence: minConf,
-		Ignores: cfg.ignores(), NoIgnores: o.NoIgnores, Now: o.Now().UTC(),
+		Ignores: cfg.ignores(), NoIgnores: o.NoIgnores, Now: now().UTC(),
 	}
 	if cfg.Dir != "" {
 		if rel, err := filepath.Rel(cfg.Dir, wd); err == nil && rel != "." {
