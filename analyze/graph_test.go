@@ -1,0 +1,121 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+func names(ns []*n8nschema.Node) []string {
+	out := []string{}
+	for _, n := range ns {
+		out = append(out, n.Name)
+	}
+	return out
+}
+
+func TestGraphShapes(t *testing.T) {
+	s := load(t, DefaultOptions(), "graph_shapes.json")
+	g := s.Graph(s.Workflows[0])
+	if len(g.Nodes) != 10 || g.Node("Note") != nil {
+		t.Errorf("%d nodes (sticky %v), want 10 without the sticky note", len(g.Nodes), g.Node("Note"))
+	}
+	// Switch v3 with two rules and an extra fallback output: the error output is index 3.
+	errs := g.ErrorOutputs(g.Node("Route"))
+	if len(errs) != 1 || errs[0].To.Name != "Oops" || errs[0].Output != 3 {
+		t.Errorf("error outputs of Route = %+v, want one to Oops at 3", errs)
+	}
+	checks := []struct {
+		name                         string
+		reach, errPath, sub, trigger bool
+	}{
+		{"Hook", true, false, false, true},
+		{"A", true, false, false, false},
+		{"Oops", true, true, false, false},
+		{"Fix model", true, false, true, false},
+		{"Sheet tool", true, false, true, false},
+		{"Orphan", false, false, false, false},
+	}
+	for _, c := range checks {
+		n := g.Node(c.name)
+		got := [4]bool{g.Reachable(n), g.OnErrorPath(n), g.IsSubNode(n), g.Spec(n).Role == n8nschema.RoleTrigger}
+		if want := [4]bool{c.reach, c.errPath, c.sub, c.trigger}; got != want {
+			t.Errorf("%s: reachable, error path, sub-node, trigger = %v, want %v", c.name, got, want)
+		}
+	}
+	if diff := cmp.Diff([]string{"Parser", "Sheet tool"}, names(g.SubNodes(g.Node("Agent"), ""))); diff != "" {
+		t.Errorf("sub-nodes of Agent (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Sheet tool"}, names(g.SubNodes(g.Node("Agent"), ConnTool))); diff != "" {
+		t.Errorf("tools of Agent (-want +got):\n%s", diff)
+	}
+	if r := g.Root(g.Node("Fix model")); r == nil || r.Name != "Parser" {
+		t.Errorf("root of Fix model = %v, want Parser", r)
+	}
+	if diff := cmp.Diff([]string{"Hook"}, names(g.Triggers())); diff != "" {
+		t.Errorf("triggers (-want +got):\n%s", diff)
+	}
+	// The model behind the autofixing parser runs once per parse (the parser
+	// is no agent); the Sheets tool honours retryOnFail through the main loop
+	// under Agent V3, where maxTries 0 means 3, and runs up to 10 times.
+	if o := op(t, s, "Shapes", "Fix model"); o.Attempts != 3 || o.CallsPerItem != 1 {
+		t.Errorf("Fix model: attempts %d calls %d, want 3 1", o.Attempts, o.CallsPerItem)
+	}
+	if o := op(t, s, "Shapes", "Sheet tool"); o.Attempts != 3 || o.CallsPerItem != 10 || o.Dependency != "google-sheets" {
+		t.Errorf("Sheet tool: attempts %d calls %d dependency %q, want 3 10 google-sheets", o.Attempts, o.CallsPerItem, o.Dependency)
+	}
+	if o := op(t, s, "Shapes", "Oops"); !o.ErrorPath {
+		t.Errorf("Oops is not on the error path")
+	}
+}
+
+func TestWebhookKeysAndRefs(t *testing.T) {
+	src := `[{"id":"w1","name":"Hooks","nodes":[
+	  {"name":"Dyn","type":"n8n-nodes-base.webhook","webhookId":"abc","parameters":{"path":"/orders/:id/"}},
+	  {"name":"Empty","type":"n8n-nodes-base.webhook","webhookId":"def","parameters":{}},
+	  {"name":"Legacy","type":"n8n-nodes-base.webhook","parameters":{"path":"x/:y"}},
+	  {"name":"Call dyn","type":"n8n-nodes-base.httpRequest","parameters":{"url":"http://localhost:5678/webhook/abc/orders/:id?x=1"}},
+	  {"name":"Call empty","type":"n8n-nodes-base.httpRequest","parameters":{"url":"={{ $env.WEBHOOK_URL }}/webhook-test/def"}},
+	  {"name":"Call legacy","type":"n8n-nodes-base.httpRequest","parameters":{"url":"http://127.0.0.1/webhook/w1/legacy/x/:y"}}
+	],"connections":{}},
+	{"id":"w2","name":"Caller","nodes":[
+	  {"name":"By list","type":"n8n-nodes-base.executeWorkflow","typeVersion":1.2,"parameters":{"workflowId":{"__rl":true,"value":"w1","mode":"list"}}},
+	  {"name":"By plain","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"parameters":{"workflowId":"w1"}},
+	  {"name":"By literal expr","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"parameters":{"workflowId":"=w1"}},
+	  {"name":"Self bracket","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"parameters":{"workflowId":"={{ $workflow[\"id\"] }}"}},
+	  {"name":"Inline","type":"n8n-nodes-base.executeWorkflow","typeVersion":1.2,"parameters":{"source":"parameter","workflowJson":"{}"}},
+	  {"name":"Tool v1","type":"@n8n/n8n-nodes-langchain.toolWorkflow","typeVersion":1.3,"parameters":{"workflowId":"w1"}},
+	  {"name":"Activate","type":"n8n-nodes-base.n8n","parameters":{"operation":"activate","workflowId":{"__rl":true,"value":"w2","mode":"id"}}},
+	  {"name":"List","type":"n8n-nodes-base.n8n","parameters":{}}
+	],"connections":{}}]`
+	f := n8nschema.Parse(n8nschema.NewSource("h.json", []byte(src)))
+	s := Build([]*n8nschema.File{f}, DefaultOptions())
+	var got []string
+	for _, c := range s.Calls {
+		to := "-"
+		if c.To != nil {
+			to = c.To.ID
+			if len(c.Entry) > 0 {
+				to += ":" + c.Entry[0].Name
+			}
+		}
+		got = append(got, c.Node.Name+" "+c.Kind.String()+" "+to)
+	}
+	want := []string{
+		"Call dyn webhook w1:Dyn",
+		"Call empty webhook w1:Empty",
+		"Call legacy webhook w1:Legacy",
+		"By list execute-workflow w1",
+		"By plain execute-workflow w1",
+		"By literal expr execute-workflow w1",
+		"Self bracket execute-workflow w2",
+		"Inline execute-workflow -",
+		"Tool v1 workflow-tool w1",
+		"Activate n8n-api w2",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls mismatch (-want +got):\n%s", diff)
+	}
+}
