@@ -152,6 +152,7 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
 	seen := map[string]bool{}
 	occurrences := map[string]int{}
+	nodes := newNodeIndex(r.Set)
 	for i := range r.Findings {
 		f := &r.Findings[i]
 		if _, ok := index[f.RuleID]; !ok {
@@ -159,7 +160,7 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 			// the finding, so ruleIndex stays valid.
 			addRule(&analyze.Rule{ID: f.RuleID, Name: f.RuleName, Title: f.RuleTitle, Fix: f.Fix, Severity: f.Severity})
 		}
-		res := sarifResultOf(f, index[f.RuleID])
+		res := sarifResultOf(f, index[f.RuleID], nodes.find(f))
 		key := f.RuleID + "\x00" + f.Fingerprint + "\x00" + f.File + "\x00" + f.Pos.String() + "\x00" + res.Message.Text
 		if seen[key] {
 			continue
@@ -223,7 +224,9 @@ func helpMarkdown(rule *analyze.Rule) string {
 	return b.String()
 }
 
-func sarifResultOf(f *analyze.Finding, ruleIndex int) sarifResult {
+// sarifResultOf builds a result; node is the finding's node when the set
+// knows it, so the alert sits on the node's key.
+func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node) sarifResult {
 	res := sarifResult{
 		RuleID:    f.RuleID,
 		RuleIndex: ruleIndex,
@@ -233,10 +236,25 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int) sarifResult {
 			Confidence: f.Confidence.String(), Workflow: f.Workflow, Node: f.Node, Fix: Redact(f.Fix),
 		},
 	}
-	if loc := physical(f.File, f.Pos); loc != nil {
+	// Move to the node's key only from a place inside that node (two nodes
+	// may share a name: RS004 points at the second one).
+	primary := f.Pos
+	if node != nil && node.Pos.IsValid() && (!f.Pos.IsValid() || strings.HasPrefix(f.Pos.Path, node.Value.Path()+".")) {
+		primary = node.Pos
+	}
+	if loc := physical(f.File, primary); loc != nil {
 		res.Locations = []sarifLocation{{PhysicalLocation: loc}}
 	}
-	for i, rel := range f.Related {
+	var related []analyze.Related
+	if primary != f.Pos && f.Pos.IsValid() {
+		// The finding is about one setting of the node: point at it too.
+		what := strings.TrimPrefix(strings.TrimPrefix(f.Pos.Path, node.Value.Path()), ".")
+		if what == "" {
+			what = "the value"
+		}
+		related = append(related, analyze.Related{File: f.File, Pos: f.Pos, Message: "`" + what + "` of node " + strconv.Quote(node.Name)})
+	}
+	for i, rel := range append(related, f.Related...) {
 		if loc := physical(rel.File, rel.Pos); loc != nil {
 			id := i + 1
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc, Message: &sarifText{Text: Redact(rel.Message)}})
@@ -372,4 +390,36 @@ func unwrap(s string) string {
 		paras[i] = strings.Join(lines, " ")
 	}
 	return strings.Join(paras, "\n\n")
+}
+
+// nodeIndex finds the node of a finding in the analysis set.
+type nodeIndex map[nodeKey]*n8nschema.Workflow
+
+type nodeKey struct {
+	src      *n8nschema.Source
+	name, id string
+}
+
+func newNodeIndex(set *analyze.Set) nodeIndex {
+	idx := nodeIndex{}
+	if set == nil {
+		return idx
+	}
+	for _, w := range set.Workflows {
+		k := nodeKey{w.Source, w.Name, w.ID}
+		if _, dup := idx[k]; !dup {
+			idx[k] = w
+		}
+	}
+	return idx
+}
+
+func (idx nodeIndex) find(f *analyze.Finding) *n8nschema.Node {
+	if f.Node == "" {
+		return nil
+	}
+	if w := idx[nodeKey{f.Source, f.Workflow, f.WorkflowID}]; w != nil {
+		return w.Node(f.Node)
+	}
+	return nil
 }

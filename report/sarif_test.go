@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // sarifSchemaPath is the official schema, kept beside the repository.
@@ -190,5 +191,50 @@ func TestSemanticVersion(t *testing.T) {
 		if got := semanticVersion(in); got != want {
 			t.Errorf("semanticVersion(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestSARIFLocationOnNodeKey(t *testing.T) {
+	src := n8nschema.NewSource("d.json", []byte(`{"name": "D", "nodes": [
+{"name": "A", "type": "n8n-nodes-base.noOp", "parameters": {"url": "x"}},
+{"name": "A", "type": "n8n-nodes-base.noOp", "parameters": {}}], "connections": {}}`))
+	file := n8nschema.Parse(src)
+	w := file.Workflows[0]
+	url, _ := w.Nodes[0].Param("url")
+	mk := func(pos n8nschema.Pos) analyze.Finding {
+		return analyze.Finding{RuleID: "RS004", RuleName: "duplicate-node-name", Severity: analyze.Warning, File: "d.json", Source: src,
+			Workflow: "D", Node: "A", Pos: pos, Message: "m", Fingerprint: "f"}
+	}
+	res := &Result{Set: &analyze.Set{Files: []*n8nschema.File{file}, Workflows: file.Workflows},
+		Findings: []analyze.Finding{mk(url.Pos()), mk(w.Nodes[1].Pos)}}
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct{ StartLine, StartColumn int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				RelatedLocations []struct {
+					Message struct{ Text string } `json:"message"`
+				} `json:"relatedLocations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", Options{}, res), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rs := doc.Runs[0].Results
+	// A parameter of the first "A": the alert sits on its name key, with
+	// the parameter as a related location.
+	if got := rs[0].Locations[0].PhysicalLocation.Region; got.StartLine != 2 || got.StartColumn != 2 {
+		t.Errorf("first result at %d:%d, want 2:2", got.StartLine, got.StartColumn)
+	}
+	if len(rs[0].RelatedLocations) != 1 || rs[0].RelatedLocations[0].Message.Text != "`parameters.url` of node \"A\"" {
+		t.Errorf("related locations %+v", rs[0].RelatedLocations)
+	}
+	// The second "A" keeps its own place, not the first node's.
+	if got := rs[1].Locations[0].PhysicalLocation.Region; got.StartLine != 3 {
+		t.Errorf("second result on line %d, want 3", got.StartLine)
 	}
 }
