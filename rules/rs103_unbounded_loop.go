@@ -45,9 +45,31 @@ Loop Over Items with its done output wired back to its own input never ends eith
 					d.Chain = op.Factors
 				}
 			}
+			if h := waitsForPerson(l.Nodes); h != nil {
+				// Each pass waits for a person; the loop is as long as they make it.
+				d.Confidence = analyze.Medium
+				d.Message += fmt.Sprintf("; each pass waits for a person at %q", h.Name)
+			}
 			pass.Report(d)
 		}
 	},
+}
+
+// waitsForPerson returns a node of the loop that waits for a person (a
+// form, a Wait resumed by webhook or form, a send-and-wait message), or nil.
+func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
+	for _, n := range ns {
+		if n.Type == "n8n-nodes-base.form" {
+			return n
+		}
+		if op, _ := n.Param("operation"); op.Str() == "sendAndWait" {
+			return n
+		}
+		if r, _ := n.Param("resume"); n.Type == "n8n-nodes-base.wait" && (r.Str() == "webhook" || r.Str() == "form") {
+			return n
+		}
+	}
+	return nil
 }
 
 // loopPath names the nodes of a loop, at most four of them.
