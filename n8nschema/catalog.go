@@ -178,6 +178,7 @@ var specs = sortedSpecs([]Spec{
 	role(nsBase+"spreadsheetFile", RoleInternal),
 	role(nsBase+"readBinaryFile", RoleInternal),
 	role(nsBase+"readBinaryFiles", RoleInternal),
+	role(nsBase+"readPDF", RoleInternal),
 	role(nsBase+"writeBinaryFile", RoleInternal),
 	role(nsBase+"readWriteFile", RoleInternal),
 	role(nsBase+"editImage", RoleInternal),
