@@ -277,6 +277,11 @@ func Amplify(s *Set) {
 		if kind == KindNodeRetry {
 			kind = KindCallerRetry
 		}
+		if c.NoWait {
+			// Fire and forget: the caller does not see the callee fail, so
+			// its retries never re-run it (n8n-semantics.md §4.5).
+			mult = 1
+		}
 		u := a.vertex(wi, g, c.Node)
 		for _, en := range c.Entry {
 			a.adj[u] = append(a.adj[u], cedge{to: a.vertex(ti, tg, en), kind: kCall, mult: mult, fan: 1, call: c,

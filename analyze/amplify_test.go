@@ -3,6 +3,7 @@ package analyze
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -185,6 +186,22 @@ func TestSelfCalls(t *testing.T) {
 			t.Errorf("%s: first operation %q in %q unbounded %v factors %v; want unbounded self-trigger in %q",
 				tt.file, o.Node.Name, o.Workflow.Label(), o.Unbounded, facs(o.Factors), tt.wf)
 		}
+	}
+}
+
+func TestNoWaitCallerRetry(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "subworkflow_http.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = []byte(strings.Replace(string(src), `"mode": "list", "cachedResultName": "Child"}`,
+		`"mode": "list", "cachedResultName": "Child"}, "options": {"waitForSubWorkflow": false}`, 1))
+	s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("nowait.json", src))}, DefaultOptions())
+	if !s.Calls[0].NoWait {
+		t.Fatalf("waitForSubWorkflow false not read")
+	}
+	if o := op(t, s, "Child", "Post order"); o.Attempts != 5 {
+		t.Errorf("Post order: attempts %d, want 5 (a fire-and-forget caller does not retry the callee)", o.Attempts)
 	}
 }
 
