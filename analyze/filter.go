@@ -107,7 +107,7 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		dirs := collectDirectives(set, all)
 		var kept []Finding
 		for _, f := range fs {
-			if ignoredInline(dirs, &f) || ignoredByConfig(opts, &f, opts.Now) {
+			if ignoredInline(dirs, &f) || ignoredByConfig(opts, &f) {
 				out.Ignored++
 				continue
 			}
@@ -124,7 +124,7 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 			}
 			// A config entry may silence RS006 itself (for a legacy folder).
 			meta = slices.DeleteFunc(meta, func(f Finding) bool {
-				if ignoredByConfig(opts, &f, opts.Now) {
+				if ignoredByConfig(opts, &f) {
 					out.Ignored++
 					return true
 				}
@@ -303,10 +303,10 @@ func (ig *Ignore) expired(now time.Time) bool {
 	return !ig.Expires.IsZero() && !now.Before(ig.Expires.AddDate(0, 0, 1))
 }
 
-func ignoredByConfig(opts FilterOptions, f *Finding, now time.Time) bool {
+func ignoredByConfig(opts FilterOptions, f *Finding) bool {
 	for i := range opts.Ignores {
 		ig := &opts.Ignores[i]
-		if ig.expired(now) {
+		if ig.expired(opts.Now) {
 			continue
 		}
 		if ig.Rule != "" && !matchRule(ig.Rule, &Rule{ID: f.RuleID, Name: f.RuleName}) {

@@ -332,7 +332,7 @@ func (c *Config) options(opts *analyze.Options) {
 func (c *Config) ignores() []analyze.Ignore {
 	out := make([]analyze.Ignore, 0, len(c.Ignore))
 	for i, ig := range c.Ignore {
-		e := analyze.Ignore{Rule: ig.Rule, Path: ig.Path, Workflow: ig.Workflow, Node: ig.Node, Reason: ig.Reason,
+		e := analyze.Ignore{Rule: ig.Rule, Path: strings.TrimPrefix(ig.Path, "./"), Workflow: ig.Workflow, Node: ig.Node, Reason: ig.Reason,
 			File: c.Path, Pos: n8nschema.Pos{Line: c.line("ignore", strconv.Itoa(i)), Col: 1}}
 		if ig.Expires != "" {
 			e.Expires, _ = time.Parse(time.DateOnly, ig.Expires)
