@@ -22,10 +22,10 @@ fleet:
   concurrency: 5
 rules:
   enable: [all]
-  disable: ["RS5*"]
+  disable: ["RS10*"]
   severity:
     RS101: error
-    silent-failure: note
+    duplicate-node-name: note
 instance:
   base_urls: ["https://n8n.example.com"]
 spend:
@@ -36,7 +36,7 @@ spend:
 dependencies:
   api.stripe.com: {max_in_flight: 25}
 ignore:
-  - rule: RS201
+  - rule: RS004
     path: "workflows/legacy/**"
     reason: idempotency handled by the gateway
     expires: 2027-01-31
@@ -66,7 +66,7 @@ func TestParseConfigFull(t *testing.T) {
 	}
 	cfg.Path = ".stormcheck.yaml"
 	wantIgnores := []analyze.Ignore{
-		{Rule: "RS201", Path: "workflows/legacy/**", Reason: "idempotency handled by the gateway",
+		{Rule: "RS004", Path: "workflows/legacy/**", Reason: "idempotency handled by the gateway",
 			Expires: time.Date(2027, 1, 31, 0, 0, 0, 0, time.UTC), File: ".stormcheck.yaml", Pos: n8nschema.Pos{Line: 24, Col: 5}},
 		{Workflow: "Nightly", Node: "Restart", Reason: "reviewed in #42", File: ".stormcheck.yaml", Pos: n8nschema.Pos{Line: 28, Col: 5}},
 	}
@@ -81,7 +81,7 @@ func TestParseConfigErrors(t *testing.T) {
 	}{
 		{"unknown top-level key", "max_attempts: 3\nmax_attempt: 4\n", `c.yaml:2: unknown key "max_attempt"`},
 		{"unknown nested key", "fleet:\n  workers: 2\n  worker: 3\n", `c.yaml:3: unknown key "worker"`},
-		{"unknown ignore key", "ignore:\n  - rule: RS201\n    reason: x\n    because: y\n", `c.yaml:4: unknown key "because"`},
+		{"unknown ignore key", "ignore:\n  - rule: RS004\n    reason: x\n    because: y\n", `c.yaml:4: unknown key "because"`},
 		{"wrong type", "items: many\n", "c.yaml:1: cannot unmarshal !!str `many` into int"},
 		{"syntax", "items: 2\nfail_on: a: b\n", `c.yaml:2: mapping values are not allowed in this context`},
 		{"fail_on", "\nfail_on: critical\n", `c.yaml:2: fail_on "critical": want error, warning, note or never`},
@@ -89,9 +89,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"enable", "rules:\n  enable:\n    - RS1*\n    - RS999\n", `c.yaml:4: rules.enable: unknown rule "RS999" (want an ID like RS101, a name like attempt-budget, a glob like RS1*, or all)`},
 		{"severity value", "rules:\n  severity:\n    RS101: fatal\n", `c.yaml:3: rules.severity.RS101 "fatal": want error, warning or note`},
 		{"severity rule", "rules:\n  severity:\n    RS999: note\n", `c.yaml:3: rules.severity: unknown rule "RS999"`},
-		{"no reason", "ignore:\n  - rule: RS201\n  - rule: RS101\n    reason: ''\n", `c.yaml:2: ignore[0]: reason is required: say why the finding is safe to ignore`},
+		{"no reason", "ignore:\n  - rule: RS004\n  - rule: RS003\n    reason: ''\n", `c.yaml:2: ignore[0]: reason is required: say why the finding is safe to ignore`},
 		{"matches all", "ignore:\n  - reason: everything\n", `c.yaml:2: ignore[0]: set at least one of rule, path, workflow and node`},
-		{"expires", "ignore:\n  - rule: RS201\n    reason: r\n    expires: next week\n", `c.yaml:4: ignore[0]: expires "next week": want a date like 2026-12-31`},
+		{"expires", "ignore:\n  - rule: RS004\n    reason: r\n    expires: next week\n", `c.yaml:4: ignore[0]: expires "next week": want a date like 2026-12-31`},
 		{"cap period", "spend:\n  caps:\n    - {provider: openai, usd: 5, period: month}\n", `c.yaml:3: spend.caps[0]: period "month": want day or execution`},
 		{"base url", "instance:\n  base_urls: [n8n.example.com]\n", `c.yaml:2: instance.base_urls: "n8n.example.com" is not an absolute URL`},
 		{"in flight", "dependencies:\n  api.x.com: {max_in_flight: 0}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight: want a whole number of at least 1`},
