@@ -50,8 +50,8 @@ Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
 			}
 			d := analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation, over the budget of %d; %d attempts × %d items × %d workers × %d concurrency = %d requests in flight against %s",
-					op.Node.Name, op.Attempts, budget, op.Attempts, max(o.Items, 1), max(o.Workers, 1), max(o.Concurrency, 1), fleet, dep),
+				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation, over the budget of %d; %d attempts × %s × %s × %d concurrency = %d requests in flight against %s",
+					op.Node.Name, op.Attempts, budget, op.Attempts, countOf(o.Items, "item"), countOf(o.Workers, "worker"), max(o.Concurrency, 1), fleet, dep),
 				Chain: op.Factors,
 			}
 			if op.Attempts >= 3*budget {
@@ -63,6 +63,15 @@ Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
 			pass.Report(d)
 		}
 	},
+}
+
+// countOf is "1 item", "5 items".
+func countOf(n int, word string) string {
+	n = max(n, 1)
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // mulClamp multiplies without overflowing, saturating at analyze.AttemptCap.

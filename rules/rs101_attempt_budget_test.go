@@ -25,7 +25,7 @@ func TestRS101Options(t *testing.T) {
 		want                                     []string
 	}{
 		{"within budget", 27, 1, 1, 10, nil},
-		{"over budget", 26, 1, 1, 10, []string{`warning: node "OpenAI Chat Model" makes up to 27 attempts per logical operation, over the budget of 26; 27 attempts × 1 items × 1 workers × 10 concurrency = 270 requests in flight against "openai"`}},
+		{"over budget", 26, 1, 1, 10, []string{`warning: node "OpenAI Chat Model" makes up to 27 attempts per logical operation, over the budget of 26; 27 attempts × 1 item × 1 worker × 10 concurrency = 270 requests in flight against "openai"`}},
 		{"three times the budget", 9, 5, 2, 3, []string{`error: node "OpenAI Chat Model" makes up to 27 attempts per logical operation, over the budget of 9; 27 attempts × 5 items × 2 workers × 3 concurrency = 810 requests in flight against "openai"`}},
 	}
 	for _, tt := range tests {
