@@ -236,8 +236,12 @@ var writeVerbs = []string{
 	"sendAndWait", "sendMediaGroup", "sendLocation", "sendSticker", "sendAnimation", "sendChatAction",
 }
 
-func isWriteVerb(op string) bool {
-	for _, v := range writeVerbs {
+func isWriteVerb(op string) bool { return hasVerb(op, writeVerbs) }
+
+// hasVerb reports whether op is one of verbs or starts with one of them as
+// a camelCase word ("createComment", "sendEmail").
+func hasVerb(op string, verbs []string) bool {
+	for _, v := range verbs {
 		if op == v {
 			return true
 		}
@@ -247,6 +251,88 @@ func isWriteVerb(op string) bool {
 		}
 	}
 	return false
+}
+
+// duplicatingVerbs are write operations whose repetition leaves a second
+// effect: another row, message, charge or file. Updates, upserts and
+// deletes re-apply the same state and are absent.
+var duplicatingVerbs = []string{
+	"create", "post", "send", "insert", "append", "add", "charge", "publish", "push", "incr",
+	"upload", "reply", "copy", "invite", "capture", "refund", "pay", "transfer", "share", "execute",
+	"postMessage", "sendMessage", "sendPhoto", "sendDocument", "sendAudio", "sendVideo", "sendAndWait",
+	"sendMediaGroup", "sendLocation", "sendSticker", "sendAnimation", "subscribe",
+}
+
+// idempotentPrefixes are camelCase operations that only set state even
+// though they start with a duplicating verb ("addLabels" on a message).
+var idempotentPrefixes = []string{"addLabel", "addTag", "addToList"}
+
+// rpcPathWords mark a POST that asks for an answer rather than storing
+// something: search, lookup, validation, conversion and model endpoints.
+// Repeating it costs a call but leaves no second record (confidence medium:
+// a path is a hint, not a contract).
+var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth)\b`)
+
+// DuplicatingWrite reports whether running a write twice leaves two
+// effects (RS201): an HTTP POST, PATCH or PUT (PUT is idempotent by
+// RFC 9110 and reported with low confidence, PATCH with medium), or an app
+// operation that creates, sends or charges. A POST to a search or
+// conversion endpoint is not a durable write.
+func DuplicatingWrite(n *Node) (bool, string, Confidence) {
+	w, op, c := WriteOpConf(n)
+	if !w {
+		return false, op, 0
+	}
+	switch op {
+	case "POST":
+		url := strings.ToLower(paramStr(n, "url"))
+		if i := strings.IndexAny(url, "?#"); i >= 0 {
+			url = url[:i]
+		}
+		if rpcPathWords.MatchString(url) {
+			return false, op, ConfMedium
+		}
+		return true, op, ConfHigh
+	case "PATCH":
+		return true, op, ConfMedium
+	case "PUT":
+		return true, op, ConfLow
+	case "DELETE":
+		return false, op, ConfHigh
+	}
+	if typ := strings.TrimSuffix(n.Type, "Tool"); sqlNodes[typ] && strings.HasSuffix(op, "executeQuery") {
+		q := strings.ToUpper(paramStr(n, "query"))
+		return strings.Contains(q, "INSERT"), op, ConfMedium
+	}
+	verb := op
+	if i := strings.LastIndexByte(op, '.'); i >= 0 {
+		verb = op[i+1:]
+	}
+	for _, p := range idempotentPrefixes {
+		if strings.HasPrefix(verb, p) {
+			return false, op, c
+		}
+	}
+	if hasVerb(verb, duplicatingVerbs) {
+		return true, op, c
+	}
+	return false, op, c
+}
+
+// HumanGate reports whether a node waits for a person: a Wait resumed by a
+// webhook or form (nodes-base/nodes/Wait: resume 'webhook' | 'form'), a
+// Form page, or a "send and wait for response" operation (Slack, Gmail,
+// Telegram, Discord, Teams, e-mail; n8n-semantics.md §4.14). A loop
+// through one runs once per human answer, not on its own.
+func HumanGate(n *Node) bool {
+	switch n.Type {
+	case "n8n-nodes-base.wait":
+		r := paramStr(n, "resume")
+		return r == "webhook" || r == "form"
+	case "n8n-nodes-base.form":
+		return true
+	}
+	return paramStr(n, "operation") == "sendAndWait"
 }
 
 // ---------------------------------------------------------------------------
@@ -654,10 +740,14 @@ var heartbeatWords = regexp.MustCompile(`(?i)\b(heart-?beats?|keep-?alive|progre
 func HeartbeatWord(s string) string {
 	for _, m := range heartbeatWords.FindAllStringIndex(s, -1) {
 		w := strings.ToLower(s[m[0]:m[1]])
-		if w == "progress" && strings.HasSuffix(strings.ToLower(s[:m[0]]), "in ") {
+		if before := strings.ToLower(s[:m[0]]); w == "progress" && (strings.HasSuffix(before, "in ") ||
+			strings.HasSuffix(before, "in-") || strings.HasSuffix(before, "in_")) {
 			continue
 		}
-		return w
+		if strings.HasPrefix(w, "batch") {
+			return "batch N of M"
+		}
+		return strings.Join(strings.Fields(w), " ")
 	}
 	return ""
 }
@@ -698,6 +788,11 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	url := paramStr(n, "url")
 	if s, ok := SwitchOf(url); ok {
 		return Heartbeat{Word: "ping", Where: "url", Switch: &s, Conf: s.Conf}, true
+	}
+	// A signal is sent: reading a job's progress (GET .../progress) or a
+	// sheet is polling, not a heartbeat.
+	if w, _ := WriteOp(n); !w {
+		return Heartbeat{}, false
 	}
 	if w := HeartbeatWord(n.Name); w != "" {
 		return Heartbeat{Word: w, Where: "name", Conf: ConfMedium}, true

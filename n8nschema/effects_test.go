@@ -213,9 +213,11 @@ func TestHeartbeatOf(t *testing.T) {
 		word       string
 		service    string
 	}{
-		{"slack batch n of m", `{"name":"Post","type":"n8n-nodes-base.slack","parameters":{"text":"=Enriched batch {{ $runIndex }} of {{ $json.total }}"}}`, true, "batch {{ $runindex }} of ", ""},
-		{"named heartbeat", `{"name":"Heartbeat","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://status.example.com/beat"}}`, true, "heartbeat", ""},
-		{"progress in url", `{"name":"Report","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://dash.example.com/api/progress"}}`, true, "progress", ""},
+		{"slack batch n of m", `{"name":"Post","type":"n8n-nodes-base.slack","parameters":{"text":"=Enriched batch {{ $runIndex }} of {{ $json.total }}"}}`, true, "batch N of M", ""},
+		{"named heartbeat", `{"name":"Heartbeat","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://status.example.com/beat"}}`, true, "heartbeat", ""},
+		{"progress in url", `{"name":"Report","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://dash.example.com/api/progress"}}`, true, "progress", ""},
+		{"polling progress is no signal", `{"name":"Check Snapshot Status","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://api.example.com/progress/1"}}`, false, "", ""},
+		{"in-progress status column", `{"name":"Set In-Progress","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"update"}}`, false, "", ""},
 		{"healthchecks", `{"name":"Ping","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://hc-ping.com/abc"}}`, true, "ping", "Healthchecks.io"},
 		{"dead mans snitch", `{"name":"Heartbeat","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://nosnch.in/abc"}}`, true, "ping", "Dead Man's Snitch"},
 		{"opsgenie", `{"name":"HB","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://api.opsgenie.com/v2/heartbeats/nightly/ping"}}`, true, "ping", "Opsgenie"},
@@ -254,5 +256,37 @@ func TestRateLimitOf(t *testing.T) {
 		if r.Service != tt.want {
 			t.Errorf("RateLimitOf(%q, %q) = %q, want %q", tt.typ, tt.host, r.Service, tt.want)
 		}
+	}
+}
+
+func TestDuplicatingWrite(t *testing.T) {
+	tests := []struct {
+		name, node string
+		dup        bool
+		conf       Confidence
+	}{
+		{"post", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://erp.example.com/api/invoices"}}`, true, ConfHigh},
+		{"post to search", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://api.example.com/v1/search?q=x"}}`, false, ConfMedium},
+		{"post to completions", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions"}}`, false, ConfMedium},
+		{"patch", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PATCH","url":"https://x/y"}}`, true, ConfMedium},
+		{"put", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PUT","url":"https://x/y"}}`, true, ConfLow},
+		{"delete", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"DELETE","url":"https://x/y"}}`, false, ConfHigh},
+		{"get", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://x/y"}}`, false, 0},
+		{"sheets append", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"append"}}`, true, ConfHigh},
+		{"sheets update", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"update"}}`, false, ConfHigh},
+		{"airtable upsert", `{"name":"a","type":"n8n-nodes-base.airtable","parameters":{"operation":"upsert"}}`, false, ConfHigh},
+		{"slack default post", `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{}}`, true, ConfMedium},
+		{"gmail addLabels", `{"name":"a","type":"n8n-nodes-base.gmail","parameters":{"operation":"addLabels"}}`, false, ConfHigh},
+		{"stripe charge", `{"name":"a","type":"n8n-nodes-base.stripe","parameters":{"resource":"charge","operation":"create"}}`, true, ConfHigh},
+		{"postgres insert query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"INSERT INTO t VALUES (1)"}}`, true, ConfMedium},
+		{"postgres update query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"UPDATE t SET a = 1"}}`, false, ConfMedium},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dup, _, c := DuplicatingWrite(node(t, tt.node))
+			if dup != tt.dup || c != tt.conf {
+				t.Errorf("DuplicatingWrite = %v, %v; want %v, %v", dup, c, tt.dup, tt.conf)
+			}
+		})
 	}
 }

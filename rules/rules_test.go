@@ -71,7 +71,7 @@ func runFixture(t *testing.T, id, path string) {
 	base := filepath.Base(path)
 	f := n8nschema.Parse(n8nschema.NewSource(base, src))
 	f.Explicit = !strings.HasPrefix(base, "walked_")
-	set := analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions())
+	set := analyze.Build([]*n8nschema.File{f}, fixtureOptions(t, path))
 	var got []analyze.Finding
 	// The filter stage is part of the pipeline: it applies ignore directives
 	// and reports RS006 (which has no Run of its own).

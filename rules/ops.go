@@ -1,0 +1,149 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Helpers shared by the rules about what retries break (RS2xx–RS5xx).
+
+// liveOps returns the operations of the pass's workflow whose node runs.
+func liveOps(pass *analyze.Pass) []*analyze.Operation {
+	g := pass.Set.Graph(pass.Workflow)
+	var out []*analyze.Operation
+	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+		if op.Node.Disabled || !g.Reachable(op.Node) {
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// retried reports whether any layer sends the operation more than once.
+func retried(op *analyze.Operation) bool { return op.Unbounded || op.Attempts > 1 }
+
+// attemptsText is "up to 5 times" or "without bound".
+func attemptsText(op *analyze.Operation) string {
+	if op.Unbounded {
+		return "without bound"
+	}
+	return "up to " + strconv.Itoa(op.Attempts) + " times"
+}
+
+// factorOf returns the first factor of a kind in the chain.
+func factorOf(op *analyze.Operation, kinds ...string) (analyze.Factor, bool) {
+	for _, f := range op.Factors {
+		for _, k := range kinds {
+			if f.Kind == k {
+				return f, true
+			}
+		}
+	}
+	return analyze.Factor{}, false
+}
+
+// unboundedBy names what makes an operation unbounded:
+// `a self-trigger through "Restart"`, `an unguarded loop through "Retry"`.
+func unboundedBy(op *analyze.Operation) string {
+	for _, f := range op.Factors {
+		if !f.Unbounded {
+			continue
+		}
+		switch f.Kind {
+		case analyze.KindSelfTrigger:
+			return fmt.Sprintf("the workflow re-starts itself through %q", f.Node)
+		case analyze.KindLoop:
+			return fmt.Sprintf("an unguarded loop back through %q", f.Node)
+		}
+		return fmt.Sprintf("%s through %q", strings.ReplaceAll(f.Kind, "-", " "), f.Node)
+	}
+	if op.CallsUnbounded {
+		return "its calls per item have no bound"
+	}
+	return "its attempts have no bound"
+}
+
+// crossExecution reports whether an operation's unbounded factor spans
+// executions (a self-trigger or error-workflow cycle), which a workflow's
+// executionTimeout cannot stop: every trip is a new execution.
+func crossExecution(op *analyze.Operation) bool {
+	for _, f := range op.Factors {
+		if f.Unbounded && (f.Kind == analyze.KindSelfTrigger || f.Kind == analyze.KindErrorWorkflow) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownRetries is the node's own retry count in n8n's main loop (1 when it
+// does not retry), the layer that re-sends every item of the batch.
+func ownRetries(n *n8nschema.Node) int { return analyze.MainAttempts(n) }
+
+// usd formats a dollar figure with enough digits to be read.
+func usd(x float64) string {
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("$%.0f", x)
+	case x >= 1:
+		return fmt.Sprintf("$%.2f", x)
+	case x >= 0.01:
+		return fmt.Sprintf("$%.3f", x)
+	}
+	return fmt.Sprintf("$%.4f", x)
+}
+
+// modelText names a paid call's model for messages: "gpt-4o", or "an
+// unknown model".
+func modelText(op *analyze.Operation) string {
+	if op.Model == "" {
+		return "model unknown"
+	}
+	return n8nschema.NormalizeModel(op.Model)
+}
+
+// providers are the names a spend cap may use for an operation.
+func providers(op *analyze.Operation) []string {
+	out := []string{op.Spec.Provider, op.Dependency}
+	if p, ok := n8nschema.LookupPrice(op.Model); ok {
+		out = append(out, p.Provider)
+	}
+	return out
+}
+
+// conf maps a catalog confidence to a finding's.
+func conf(c n8nschema.Confidence) analyze.Confidence {
+	switch c {
+	case n8nschema.ConfHigh:
+		return analyze.High
+	case n8nschema.ConfMedium:
+		return analyze.Medium
+	case n8nschema.ConfLow:
+		return analyze.Low
+	}
+	return 0
+}
+
+// selfWebhookCall reports whether a node is a call into n8n itself (a
+// webhook of this instance or of a workflow in the set): what it re-sends
+// is an execution, and RS102/RS101 speak for it.
+func selfWebhookCall(pass *analyze.Pass, n *n8nschema.Node) bool {
+	for _, c := range pass.Set.Calls {
+		if c.Node == n && c.Kind == analyze.CallWebhook && (c.Resolved() || c.Instance) {
+			return true
+		}
+	}
+	return false
+}
+
+// plural picks the word for a count.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

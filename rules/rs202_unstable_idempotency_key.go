@@ -1,0 +1,81 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs202 = &analyze.Rule{
+	ID:    "RS202",
+	Name:  "unstable-idempotency-key",
+	Title: "an idempotency key changes between attempts",
+	Doc: `An idempotency key only deduplicates a retry when the retry sends the same key. A key built from the
+time ($now, Date.now(), DateTime.now()), a random value (Math.random(), a fresh UUID) or $runIndex is new on
+every attempt, because n8n evaluates the parameter again for each try; the server sees every retry as a
+new request and the key protects nothing. $execution.id is stable across node retries but new when the
+workflow re-starts itself (a self-trigger or an error workflow that re-runs it), so it fails exactly in the
+storm it should stop. A literal key is the opposite mistake: every item sends the same key, and the
+server answers every item after the first with the first item's result. A stable key derives from the
+item: an order id, a SKU, a hash of the payload.`,
+	Bad: `"headerParameters": {"parameters": [
+  {"name": "Idempotency-Key", "value": "={{ $now.toMillis() }}"}]}`,
+	Good: `"headerParameters": {"parameters": [
+  {"name": "Idempotency-Key", "value": "={{ $json.order_id }}-charge"}]}`,
+	Fix:        "Derive the key from the item ({{ $json.order_id }}-charge), never from the time, a random value or the execution id",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"writes", "retries"},
+	Run: func(pass *analyze.Pass) {
+		for _, op := range liveOps(pass) {
+			n := op.Node
+			if !op.Write {
+				continue
+			}
+			k, ok := n8nschema.IdempotencyKeyOf(n)
+			if !ok {
+				continue
+			}
+			st, why := n8nschema.ClassifyKey(k.Value)
+			var msg string
+			switch {
+			case st == n8nschema.KeyPerAttempt && retried(op):
+				msg = fmt.Sprintf("the %s %s of node %q uses %s, so each of its %s gets a new key and the server cannot tell a retry from a new request",
+					k.Name.Name, keyWhere(k), n.Name, why, attemptsWord(op))
+			case st == n8nschema.KeyPerExecution && restartsItself(op):
+				msg = fmt.Sprintf("the %s %s of node %q uses $execution.id, which changes when %s; the re-sent write gets a new key",
+					k.Name.Name, keyWhere(k), n.Name, unboundedBy(op))
+			case st == n8nschema.KeyConstant:
+				msg = fmt.Sprintf("the %s %s of node %q is a literal, the same for every item: the server treats every item after the first as a replay of it",
+					k.Name.Name, keyWhere(k), n.Name)
+			default:
+				continue
+			}
+			pass.Report(analyze.Diagnostic{Node: n, Pos: k.Pos, Message: msg, Detail: k.Name.Name, Confidence: conf(k.Name.Conf), Chain: op.Factors})
+		}
+	},
+}
+
+// attemptsWord is "5 attempts" or "unbounded attempts".
+func attemptsWord(op *analyze.Operation) string {
+	if op.Unbounded {
+		return "unbounded attempts"
+	}
+	return fmt.Sprintf("%d attempts", op.Attempts)
+}
+
+// restartsItself reports whether the operation runs again in a new
+// execution: a self-trigger or error-workflow cycle.
+func restartsItself(op *analyze.Operation) bool {
+	_, ok := factorOf(op, analyze.KindSelfTrigger)
+	return ok || crossExecution(op)
+}
+
+// keyWhere names where a key travels: "header" or "field".
+func keyWhere(k n8nschema.IdempotencyKey) string {
+	if k.Name.Where == "header" {
+		return "header"
+	}
+	return "field"
+}

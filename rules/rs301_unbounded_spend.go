@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs301 = &analyze.Rule{
+	ID:    "RS301",
+	Name:  "unbounded-spend",
+	Title: "a paid call has no bound on its worst-case spend",
+	Doc: `A model call bills for every attempt, whether the answer arrives or not. When its attempts or its
+calls per item have no upper bound (the workflow re-starts itself, an error output loops back, an agent or
+a pagination has no limit), nothing bounds what one bad night costs: the loop runs until someone notices
+or the provider's own limit stops it, which also stops every other workflow on that key. A workflow's
+executionTimeout bounds a loop inside one execution, so such loops are not reported when one is set; it
+cannot bound a self-trigger, because every trip is a new execution. Declaring the provider's hard spend
+limit in .stormcheck.yaml (spend.caps) tells stormcheck the spend is bounded by that cap; RS303 then
+reports how fast it is reached. A loop that waits for a person on every trip (a Wait resumed by a form or
+webhook, a "send and wait for response") is not reported: it runs at the pace of the answers.`,
+	Bad: `"OpenAI": {"retryOnFail": true, "maxTries": 5, "onError": "continueErrorOutput"}
+error output -> "Restart" (HTTP POST https://n8n.example.com/webhook/enrich/resume)
+  -> the workflow's own Webhook trigger -> ... -> "OpenAI"`,
+	Good: `"OpenAI": {"retryOnFail": true, "maxTries": 3, "parameters": {"options": {"maxTokens": 400}}}
+error output -> "Record failure" (Postgres insert); no restart, executionTimeout 1800
+.stormcheck.yaml: spend: {caps: [{provider: openai, usd: 50, period: day}]}`,
+	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
+	Severity:   analyze.Error,
+	Confidence: analyze.High,
+	Tags:       []string{"spend"},
+	Run: func(pass *analyze.Pass) {
+		timeout := pass.Workflow.Settings.ExecutionTimeout
+		for _, op := range liveOps(pass) {
+			if !op.Paid || !op.SpendUnbounded {
+				continue
+			}
+			if _, capped := analyze.SpendCapFor(pass.Options, providers(op)...); capped {
+				continue // RS303
+			}
+			if timeout > 0 && !crossExecution(op) {
+				continue // the deadline bounds a loop inside one execution
+			}
+			if humanLoop(pass, op) {
+				continue // each trip waits for a person
+			}
+			per := ""
+			if op.MaxOutputTokens > 0 {
+				per = fmt.Sprintf("; each attempt bills up to %d output tokens", op.MaxOutputTokens)
+				if p, ok := analyze.PriceOf(op.Model, pass.Options); ok {
+					per += fmt.Sprintf(" (%s)", usd(float64(op.MaxOutputTokens)*p.OutputPerM/1e6))
+				}
+			}
+			trip := ""
+			if !op.Unbounded || len(op.Factors) > 0 {
+				if k := boundedPart(op); k > 1 {
+					trip = fmt.Sprintf(", %d attempts per trip", k)
+				}
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: op.Node, Pos: op.Node.Pos,
+				Message: fmt.Sprintf("paid call in node %q (%s) has no spend bound: %s%s%s, and no spend cap is declared",
+					op.Node.Name, modelText(op), unboundedBy(op), trip, per),
+				Chain: op.Factors,
+			})
+		}
+	},
+}
+
+// humanLoop reports whether the loop that makes an operation unbounded
+// passes a node that waits for a person (n8nschema.HumanGate).
+func humanLoop(pass *analyze.Pass, op *analyze.Operation) bool {
+	f, ok := factorOf(op, analyze.KindLoop)
+	if !ok || !f.Unbounded {
+		return false
+	}
+	g := pass.Set.Graph(pass.Workflow)
+	back := g.Node(f.Node)
+	if back == nil {
+		return false
+	}
+	l := g.LoopOf(back)
+	if l == nil {
+		return false
+	}
+	for _, n := range l.Nodes {
+		if n8nschema.HumanGate(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundedPart is the product of an operation's bounded factors: what one
+// trip through an unbounded loop costs in attempts.
+func boundedPart(op *analyze.Operation) int {
+	k := 1
+	for _, f := range op.Factors {
+		if !f.Unbounded && f.Value > 0 {
+			k *= f.Value
+		}
+	}
+	return k
+}

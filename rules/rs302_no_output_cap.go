@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+// rs302NoteBelowUSD: a missing cap whose worst case for one execution
+// (--items) stays under this is reported as a note, not a warning.
+const rs302NoteBelowUSD = 0.50
+
+// nonTextResources of the OpenAI app node bill per image, second or file,
+// not per output token (vendors/OpenAi/v1/actions: image, audio, file).
+var nonTextResources = map[string]bool{"image": true, "audio": true, "file": true, "video": true}
+
+var rs302 = &analyze.Rule{
+	ID:    "RS302",
+	Name:  "no-output-cap",
+	Title: "a paid model call has no max-tokens bound",
+	Doc: `Without a max-tokens parameter a model call may generate up to the model's ceiling (16,384 output
+tokens for gpt-4o, more for reasoning models), and output tokens are the expensive ones. Every retry
+layer multiplies it: n8n's node retry, the SDK's own retries (3 attempts for the OpenAI family by
+default), an agent's iterations. The cap is also what makes spend computable: stormcheck reports the
+worst case per item from calls per item × attempts × max output tokens × the output price, and with no
+cap it must assume the ceiling. Anthropic (4,096) and Gemini (2,048) nodes cap by default and are not
+reported unless the cap is removed. The finding is a warning when the worst case of one execution
+(per item × --items) reaches $0.50 or has no bound, and a note below that or when the model's price is
+unknown (set it in .stormcheck.yaml, spend.prices).`,
+	Bad: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
+ "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {}}}`,
+	Good: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
+ "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {"maxTokens": 600}}}`,
+	Fix:        "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens) to what the task needs",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"spend"},
+	Run: func(pass *analyze.Pass) {
+		for _, op := range liveOps(pass) {
+			if !op.Paid || op.OutputCapped || op.Spec.MaxTokensParam == "" {
+				continue
+			}
+			if r, _ := op.Node.Param("resource"); nonTextResources[r.Str()] {
+				continue
+			}
+			d := analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors}
+			ceiling := "the model's ceiling"
+			if op.MaxOutputTokens > 0 {
+				ceiling = fmt.Sprintf("the model's ceiling of %d output tokens", op.MaxOutputTokens)
+			}
+			switch {
+			case op.SpendUnbounded:
+				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, and its attempts have no bound", op.Node.Name, modelText(op), ceiling)
+			case op.SpendKnown():
+				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s per item at worst (%d %s × %d %s)",
+					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD),
+					max(op.CallsPerItem, 1), plural(max(op.CallsPerItem, 1), "call", "calls"), op.Attempts, plural(op.Attempts, "attempt", "attempts"))
+				if exec, _ := op.SpendPerExecution(pass.Options); exec < rs302NoteBelowUSD {
+					d.Severity = analyze.Note
+				}
+			default:
+				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, at a price stormcheck does not know", op.Node.Name, modelText(op), ceiling)
+				d.Confidence = analyze.Medium
+				d.Severity = analyze.Note
+			}
+			pass.Report(d)
+		}
+	},
+}

@@ -1,0 +1,63 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+// tokensPerSecond is the generation speed assumed for the deadline
+// arithmetic: a loaded provider streams a few dozen tokens a second.
+const tokensPerSecond = 50
+
+var rs305 = &analyze.Rule{
+	ID:    "RS305",
+	Name:  "billed-abandoned-generation",
+	Title: "a model call's timeout can abandon a generation still billed",
+	Doc: `When the client gives up on a model call (the OpenAI-family nodes time out after 60 s unless
+options.timeout says otherwise, LmChatOpenAi.node.ts), the provider does not stop: the generation runs to
+its end and is billed, and the SDK sends the same request again. If the output cap allows a generation
+longer than the timeout (at about 50 tokens per second, 4,000 tokens take 80 s), every slow answer is
+paid for once per attempt and never received. Either the timeout must leave room for the longest answer
+the cap allows, or the cap must fit in the timeout.`,
+	Bad: `{"type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
+ "parameters": {"options": {"maxTokens": 8000, "timeout": 30000}}}`,
+	Good: `{"type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
+ "parameters": {"options": {"maxTokens": 2000, "timeout": 90000, "maxRetries": 1}}}`,
+	Fix:        "Raise options.timeout above the time the output cap needs (max tokens ÷ 50 per second), or lower the cap",
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"spend", "timeouts"},
+	Run: func(pass *analyze.Pass) {
+		for _, op := range liveOps(pass) {
+			s := op.Spec
+			if !op.Paid || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !retried(op) {
+				continue
+			}
+			ms, explicit := s.TimeoutDefaultMS, false
+			if v, ok := op.Node.Param(s.TimeoutParam); ok {
+				if f, ok := v.Num(); ok && f > 0 {
+					ms, explicit = int(f), true
+				}
+			}
+			if ms <= 0 {
+				continue
+			}
+			// Without a cap the ceiling is RS302's to report; here only a
+			// cap (or a timeout set by hand) that cannot fit counts.
+			if !op.OutputCapped && !explicit {
+				continue
+			}
+			need := op.MaxOutputTokens / tokensPerSecond
+			if need*1000 <= ms {
+				continue
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: op.Node, Pos: op.Node.Pos,
+				Message: fmt.Sprintf("node %q times out after %d s, but its output cap of %d tokens takes about %d s to generate; an abandoned generation is still billed and then sent again (%s)",
+					op.Node.Name, ms/1000, op.MaxOutputTokens, need, attemptsWord(op)),
+				Chain: op.Factors,
+			})
+		}
+	},
+}

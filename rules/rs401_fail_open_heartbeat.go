@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs401 = &analyze.Rule{
+	ID:    "RS401",
+	Name:  "fail-open-heartbeat",
+	Title: "a heartbeat is sent only on the success path",
+	Doc: `A progress or liveness signal ("heartbeat", "progress", "batch 3 of 10", "still running") posted to a
+chat, a dashboard or a status URL only when a step succeeds fails open: when the work stalls, loops or
+retries for hours, the signal simply stops, the last message stays green, and nobody is alerted by a
+message that does not come. A dead-man's-switch service (Healthchecks.io / hc-ping.com, Cronitor, Better
+Stack heartbeats, Uptime Kuma push, Dead Man's Snitch, Opsgenie or PagerDuty heartbeats) fails closed: it
+alerts when the ping does not arrive in time. stormcheck does not report a workflow that already pings
+one, nor a signal that also runs on an error path.`,
+	Bad: `"Save description" -> "Post progress: batch N of M"
+  (HTTP POST https://status.example.com/api/jobs/enrich/progress) -> "Loop Over Items"`,
+	Good: `"Loop Over Items" done -> "Ping healthchecks.io" (HTTP GET https://hc-ping.com/<uuid>)
+  with a period and grace time that alert when the nightly run does not finish`,
+	Fix:        "Ping a dead-man's-switch service when the work completes (it alerts when the ping is late), or also send the signal from the error path",
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"observability"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		var beats []*n8nschema.Node
+		var words []n8nschema.Heartbeat
+		for _, n := range g.Nodes {
+			if n.Disabled || !g.Reachable(n) {
+				continue
+			}
+			h, ok := n8nschema.HeartbeatOf(n)
+			if !ok {
+				continue
+			}
+			if h.Switch != nil {
+				return // a dead-man's switch watches the workflow
+			}
+			beats = append(beats, n)
+			words = append(words, h)
+		}
+		if len(beats) == 0 {
+			return
+		}
+		fromErr := errorReach(g)
+		for i, n := range beats {
+			if fromErr[n] {
+				continue
+			}
+			work := workBefore(pass, g, n)
+			if work == nil {
+				continue
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: n, Pos: n.Pos,
+				Message: fmt.Sprintf("node %q sends a progress signal (%q in its %s) only after %q succeeds: when the work stalls or retries, the last report stays green and nothing alerts",
+					n.Name, words[i].Word, words[i].Where, work.Name),
+				Confidence: conf(words[i].Conf),
+			})
+		}
+	},
+}
+
+// errorReach marks the nodes reachable from an error output or an Error
+// Trigger along main connections.
+func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
+	seen := map[*n8nschema.Node]bool{}
+	var queue []*n8nschema.Node
+	for _, e := range g.Edges {
+		if e.Error && !seen[e.To] {
+			seen[e.To] = true
+			queue = append(queue, e.To)
+		}
+	}
+	for _, n := range g.Nodes {
+		if n.Type == "n8n-nodes-base.errorTrigger" && !seen[n] {
+			seen[n] = true
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.OutOfType(u, analyze.ConnMain) {
+			if !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return seen
+}
+
+// workBefore returns the nearest external or paid call upstream of n (the
+// work the heartbeat reports on), or nil when there is none.
+func workBefore(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
+	calls := map[*n8nschema.Node]bool{}
+	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+		if op.Node != n {
+			calls[op.Node] = true
+			for _, r := range g.Roots(op.Node) {
+				calls[r] = true
+			}
+		}
+	}
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.InOfType(u, analyze.ConnMain) {
+			if seen[e.From] {
+				continue
+			}
+			if calls[e.From] {
+				return e.From
+			}
+			seen[e.From] = true
+			queue = append(queue, e.From)
+		}
+	}
+	return nil
+}

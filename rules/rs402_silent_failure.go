@@ -1,0 +1,98 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs402 = &analyze.Rule{
+	ID:    "RS402",
+	Name:  "silent-failure",
+	Title: "an unattended workflow has no failure signal",
+	Doc: `A workflow started by a schedule or a webhook runs with nobody watching. When its external calls fail
+(a credential expires, an API changes, a retry storm ends in an error), n8n records a failed execution and
+does nothing else unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its own
+(n8n runs a workflow's own Error Trigger when no error workflow is set,
+cli/src/execution-lifecycle/execute-error-workflow.ts), no error output wired to a handler, no
+dead-man's-switch ping. A webhook that answers with the last node's result or a Respond to Webhook node
+tells its caller about the failure and is not reported; one that answers on receipt is. Triggers fire only
+in an active (published) workflow, so an inactive one is reported as a note.`,
+	Bad: `{"name": "Sync CRM", "settings": {},
+ "nodes": [{"type": "n8n-nodes-base.scheduleTrigger"}, {"type": "n8n-nodes-base.hubspot", "parameters": {"operation": "upsert"}}]}`,
+	Good: `{"name": "Sync CRM", "settings": {"errorWorkflow": "ErrNotify6Gp2Qsx"},
+ "nodes": [{"type": "n8n-nodes-base.scheduleTrigger"}, {"type": "n8n-nodes-base.hubspot", "parameters": {"operation": "upsert"}}]}`,
+	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"observability"},
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		g := pass.Set.Graph(w)
+		if w.Settings.ErrorWorkflow != "" {
+			return
+		}
+		var trigger *n8nschema.Node
+		for _, t := range g.Triggers() {
+			if t.Disabled {
+				continue
+			}
+			switch t.Type {
+			case "n8n-nodes-base.errorTrigger":
+				return
+			case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval":
+			case "n8n-nodes-base.webhook":
+				if answersFailure(t) {
+					continue
+				}
+			default:
+				continue
+			}
+			if trigger == nil {
+				trigger = t
+			}
+		}
+		if trigger == nil {
+			return
+		}
+		ops := liveOps(pass)
+		if len(ops) == 0 {
+			return
+		}
+		for _, e := range g.Edges {
+			if e.Error {
+				return // an error output is handled
+			}
+		}
+		for _, n := range g.Nodes {
+			if h, ok := n8nschema.HeartbeatOf(n); ok && h.Switch != nil && !n.Disabled {
+				return
+			}
+		}
+		d := analyze.Diagnostic{Node: trigger, Pos: trigger.Pos}
+		if !w.Active && !w.Published {
+			// Triggers fire only once the workflow is activated.
+			d.Severity = analyze.Note
+		}
+		how := "a schedule"
+		if trigger.Type == "n8n-nodes-base.webhook" {
+			how = "a webhook that answers on receipt"
+		}
+		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
+			how, trigger.Name, len(ops), plural(len(ops), "call", "calls"))
+		pass.Report(d)
+	},
+}
+
+// answersFailure reports whether a Webhook node answers after the
+// workflow ran (responseMode lastNode or responseNode), so that its caller
+// sees a failure (nodes-base/nodes/Webhook/description.ts responseMode).
+func answersFailure(n *n8nschema.Node) bool {
+	v, _ := n.Param("responseMode")
+	switch v.Str() {
+	case "lastNode", "responseNode":
+		return true
+	}
+	return false
+}

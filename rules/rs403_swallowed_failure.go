@@ -1,0 +1,113 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs403 = &analyze.Rule{
+	ID:    "RS403",
+	Name:  "swallowed-failure",
+	Title: "a failed write or paid call continues as if it succeeded",
+	Doc: `With onError "continueRegularOutput" (or the legacy continueOnFail), a node that fails passes its input
+through, or an item {error: ...}, on its normal output (core/src/execution-engine/workflow-execute.ts,
+n8n-semantics.md §3.4). The execution succeeds, no error workflow runs, and the nodes after it treat the
+failure as a result: an order marked as invoiced that was not, an empty summary saved over a good one.
+For a write or a paid call that is a silent data problem. It is fine when a node downstream checks for
+the error (an If, Switch, Filter or Code node that tests "error"), or when onError is
+"continueErrorOutput" with the error output wired to a handler.`,
+	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueRegularOutput",
+ "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}}
+-> "Mark order invoiced" (Postgres update)`,
+	Good: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueErrorOutput",
+ "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}}
+output 0 -> "Mark order invoiced"; error output -> "Alert #billing" (Slack)`,
+	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"errors"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		for _, op := range liveOps(pass) {
+			n := op.Node
+			if !op.Write && !op.Paid {
+				continue
+			}
+			if g.IsSubNode(n) {
+				continue // a sub-node's failure is its root's
+			}
+			var how string
+			switch {
+			case n.OnError == "continueErrorOutput":
+				if len(g.ErrorOutputs(n)) > 0 {
+					continue
+				}
+				how = "onError continueErrorOutput with nothing on the error output"
+			case n.OnError == "continueRegularOutput":
+				how = "onError continueRegularOutput"
+			case n.OnError == "" && n.ContinueOnFail:
+				how = "continueOnFail"
+			default:
+				continue
+			}
+			if n.OnError != "continueErrorOutput" && checkedDownstream(g, n) {
+				continue
+			}
+			what := "write"
+			if op.Paid {
+				what = "paid call"
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: n, Pos: n.Pos,
+				Message: fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
+					n.Name, how, what),
+			})
+		}
+	},
+}
+
+// errorTest matches a condition or code that looks at an error.
+var errorTest = regexp.MustCompile(`(?i)\berror\b|\.error|statusCode|status_code`)
+
+// checkedDownstream reports whether a node after n (main connections, a
+// few hops) is an If, Switch, Filter or Code node that tests for an error.
+func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
+	type hop struct {
+		n *n8nschema.Node
+		d int
+	}
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []hop{{n, 0}}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		if h.d >= 4 {
+			continue
+		}
+		for _, e := range g.OutOfType(h.n, analyze.ConnMain) {
+			m := e.To
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			switch m.Type {
+			case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter",
+				"n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+				found := false
+				m.Params().Walk(func(_ string, v n8nschema.Value) {
+					if !found && v.Kind() == n8nschema.String && errorTest.MatchString(v.Str()) {
+						found = true
+					}
+				})
+				if found {
+					return true
+				}
+			}
+			queue = append(queue, hop{m, h.d + 1})
+		}
+	}
+	return false
+}

@@ -1,0 +1,74 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs501 = &analyze.Rule{
+	ID:    "RS501",
+	Name:  "fixed-backoff-fanout",
+	Title: "fixed-wait node retries on calls that run many at once",
+	Doc: `n8n's node retry waits a fixed waitBetweenTries (default 1 s, at most 5 s) between attempts, with no
+backoff and no jitter (core/src/execution-engine/workflow-execute.ts L1604–1612). When many copies of the
+call fail together (a webhook or chat workflow runs one execution per request, a batch sends every item
+at once), they all wait the same time and retry in the same instant, again and again: a synchronised
+herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
+looks at workflows started per request (webhook, form, chat and app triggers) and at runs of several
+items (--items above 1).`,
+	Bad: `Webhook -> {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest",
+ "retryOnFail": true, "maxTries": 5, "waitBetweenTries": 1000, "parameters": {"method": "POST"}}`,
+	Good: `Webhook -> "Create ticket" (no node retry) -> on error: put the request on a queue,
+or a Code node that retries with exponential backoff and random jitter`,
+	Fix:        "Retry concurrent calls with exponential backoff and jitter (a queue, a Code node, or the API's own retry), or lower maxTries and space the calls with HTTP batching",
+	Severity:   analyze.Note,
+	Confidence: analyze.Medium,
+	Tags:       []string{"retries"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		perRequest := ""
+		for _, t := range g.Triggers() {
+			if !t.Disabled && concurrentTrigger(t) {
+				perRequest = t.Name
+				break
+			}
+		}
+		items := pass.Options.Items
+		if perRequest == "" && items <= 1 {
+			return
+		}
+		for _, op := range liveOps(pass) {
+			n := op.Node
+			k := ownRetries(n)
+			if k < 2 || n.ExecuteOnce && perRequest == "" {
+				continue
+			}
+			wait := analyze.RetryWaitMS(n)
+			at := fmt.Sprintf("every execution of %q", perRequest)
+			if perRequest == "" {
+				at = fmt.Sprintf("%d items per execution", items)
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: n, Pos: n.Pos,
+				Message: fmt.Sprintf("node %q retries %d times after a fixed %d ms and runs for %s: calls that fail together retry together, in lockstep",
+					n.Name, k, wait, at),
+				Chain: op.Factors,
+			})
+		}
+	},
+}
+
+// concurrentTrigger reports whether a trigger starts one execution per
+// event, so that executions overlap: webhooks, forms, chats, app triggers.
+func concurrentTrigger(t *n8nschema.Node) bool {
+	switch t.Type {
+	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval",
+		"n8n-nodes-base.manualTrigger", "n8n-nodes-base.start", "n8n-nodes-base.errorTrigger",
+		"n8n-nodes-base.executeWorkflowTrigger", "n8n-nodes-base.n8nTrigger", "n8n-nodes-base.workflowTrigger",
+		"@n8n/n8n-nodes-langchain.manualChatTrigger":
+		return false
+	}
+	return true
+}

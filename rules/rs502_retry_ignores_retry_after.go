@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs502 = &analyze.Rule{
+	ID:    "RS502",
+	Name:  "retry-ignores-retry-after",
+	Title: "node retries hit a rate-limited service without Retry-After",
+	Doc: `Rate-limited APIs (OpenAI, Anthropic, Slack, Airtable, Notion, HubSpot, GitHub, Google Sheets, Shopify,
+Stripe, ...) answer 429 with a Retry-After header that says when to come back. n8n's node retry never
+reads it: it waits its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node
+with 5 tries spends all of them inside the same rate-limit window and fails anyway, having added to the
+load that caused the 429 (workflow-execute.ts L1604–1612). Slack's and the LangChain SDKs' own retry
+loops do honour Retry-After; the node retry around them does not.`,
+	Bad: `{"name": "Post to Slack", "type": "n8n-nodes-base.slack", "retryOnFail": true, "maxTries": 5,
+ "waitBetweenTries": 1000}`,
+	Good: `{"name": "Post to Slack", "type": "n8n-nodes-base.slack"}
+with the calls spaced out (Loop Over Items + Wait, or HTTP batching with an interval)`,
+	Fix:        "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
+	Severity:   analyze.Note,
+	Confidence: analyze.Medium,
+	Tags:       []string{"retries", "rate-limits"},
+	Run: func(pass *analyze.Pass) {
+		for _, op := range liveOps(pass) {
+			n := op.Node
+			k := ownRetries(n)
+			if k < 2 {
+				continue
+			}
+			rl, ok := n8nschema.RateLimitOf(n.Type, op.Dependency)
+			if !ok {
+				continue
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: n, Pos: n.Pos,
+				Message: fmt.Sprintf("node %q retries %s %d times after a fixed %d ms; %s answers 429 with Retry-After, which n8n's node retry never reads",
+					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service),
+				Confidence: conf(rl.Conf),
+				Chain:      op.Factors,
+			})
+		}
+	},
+}

@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs503 = &analyze.Rule{
+	ID:    "RS503",
+	Name:  "retries-permanent-errors",
+	Title: "node retries repeat errors that cannot succeed",
+	Doc: `n8n's node retry retries every failure alike: no status code is excluded (workflow-execute.ts
+L1604–1700, n8n-semantics.md §3.2). A 401 from an expired credential, a 403, a 404 or a 422 rejecting the
+payload fails the same way on every try, and for a write each try may leave a trace (a rejected order, a
+duplicate validation e-mail). It matters for calls that carry credentials or write. An HTTP Request with
+"Never Error" (options.response.response.neverError) returns the status instead of throwing, so the
+workflow can retry 429 and 5xx only and report the rest.`,
+	Bad: `{"name": "Create lead", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
+ "parameters": {"method": "POST", "authentication": "genericCredentialType"}}`,
+	Good: `{"name": "Create lead", "type": "n8n-nodes-base.httpRequest",
+ "parameters": {"method": "POST", "authentication": "genericCredentialType",
+   "options": {"response": {"response": {"neverError": true, "fullResponse": true}}}}}
+-> Switch on {{ $json.statusCode }}: 429/5xx -> Wait -> retry; 4xx -> alert`,
+	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
+	Severity:   analyze.Note,
+	Confidence: analyze.Medium,
+	Tags:       []string{"retries"},
+	Run: func(pass *analyze.Pass) {
+		for _, op := range liveOps(pass) {
+			n := op.Node
+			k := ownRetries(n)
+			if k < 2 || op.Paid {
+				continue
+			}
+			if v, ok := n.Param("options.response.response.neverError"); ok && v.True() {
+				continue
+			}
+			auth := len(n.Credentials) > 0
+			if v, ok := n.Param("authentication"); ok && v.Str() != "" && v.Str() != "none" {
+				auth = true
+			}
+			if !op.Write && !auth {
+				continue
+			}
+			what := "calls with credentials"
+			examples := "401 or 403"
+			if op.Write {
+				_, name := n8nschema.WriteOp(n)
+				what = fmt.Sprintf("makes a write (%s)", name)
+				examples = "401, 403 or 422"
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: n, Pos: n.Pos,
+				Message: fmt.Sprintf("node %q retries %d times on any error, 4xx included: it %s, so a %s fails the same way %d times",
+					n.Name, k, what, examples, k),
+				Chain: op.Factors,
+			})
+		}
+	},
+}

@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs504 = &analyze.Rule{
+	ID:    "RS504",
+	Name:  "no-deadline",
+	Title: "retries or loops run with no deadline that stops them",
+	Doc: `settings.executionTimeout is the only deadline n8n puts on an execution, and it is unlimited unless set
+(EXECUTIONS_TIMEOUT=-1, @n8n/config executions.config.ts). A workflow whose calls can run without bound
+(an unguarded loop, a self-restart, unlimited pagination) and has no executionTimeout runs until someone
+stops it. Where a timeout is set, it is soft: n8n checks it before each node starts, so a node that is
+retrying finishes all its attempts first. stormcheck does the arithmetic per call: attempts × the
+per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family models' 60 s) plus the waits
+between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
+self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
+this rule says that nothing else will.`,
+	Bad: `{"settings": {}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
+  "parameters": {"options": {"pagination": {"pagination": {"paginationMode": "responseContainsNextURL"}}}}}]}`,
+	Good: `{"settings": {"executionTimeout": 1800}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
+  "parameters": {"options": {"timeout": 20000, "pagination": {"pagination": {"paginationMode": "responseContainsNextURL",
+    "limitPagesFetched": true, "maxRequests": 50}}}}}]}`,
+	Fix:        "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"timeouts", "retries"},
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		limit := w.Settings.ExecutionTimeout
+		ops := liveOps(pass)
+		if limit <= 0 {
+			for _, op := range ops {
+				if !op.Unbounded && !op.CallsUnbounded {
+					continue
+				}
+				extra := ""
+				if crossExecution(op) {
+					extra = ", and each restart is a new execution that a timeout would not stop either"
+				}
+				pass.Report(analyze.Diagnostic{
+					Node: op.Node, Pos: op.Node.Pos,
+					Message: fmt.Sprintf("the workflow has no executionTimeout and node %q can run without bound (%s); nothing stops it but a person%s",
+						op.Node.Name, unboundedBy(op), extra),
+					Detail: "unbounded",
+					Chain:  op.Factors,
+				})
+				return // one finding per workflow: the first unbounded call
+			}
+			return
+		}
+		for _, op := range ops {
+			if op.Unbounded {
+				continue
+			}
+			per, ok := attemptTimeoutMS(op)
+			if !ok || op.Attempts < 2 {
+				continue
+			}
+			waits := (ownRetries(op.Node) - 1) * analyze.RetryWaitMS(op.Node)
+			total := op.Attempts*per + waits
+			if float64(total) <= limit*1000 {
+				continue
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: op.Node, Pos: op.Node.Pos,
+				Message: fmt.Sprintf("node %q can take %d s at worst (%d attempts × %d s timeout + %d s of waits), longer than the workflow's executionTimeout of %d s, which n8n checks only before a node starts",
+					op.Node.Name, total/1000, op.Attempts, per/1000, waits/1000, int(limit)),
+				Detail: "over",
+				Chain:  op.Factors,
+			})
+		}
+	},
+}
+
+// attemptTimeoutMS is the per-attempt timeout of an operation: its
+// timeout parameter, else the runtime default of its node type (HTTP
+// Request 300000 ms, HttpRequestV3.node.ts L387–391; OpenAI-family models
+// 60000 ms, LmChatOpenAi.node.ts).
+func attemptTimeoutMS(op *analyze.Operation) (int, bool) {
+	s := op.Spec
+	if s.TimeoutParam == "" {
+		return 0, false
+	}
+	if v, ok := op.Node.Param(s.TimeoutParam); ok {
+		if f, ok := v.Num(); ok && f > 0 {
+			return int(f), true
+		}
+	}
+	return s.TimeoutDefaultMS, s.TimeoutDefaultMS > 0
+}

@@ -1,0 +1,112 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs505 = &analyze.Rule{
+	ID:    "RS505",
+	Name:  "ungated-shared-dependency",
+	Title: "several workflows retry one dependency with no shared gate",
+	Doc: `Retries are decided per node, but a dependency is shared: when it slows down, every workflow that calls
+it with node retries fails and retries at the same time, each one unaware of the others, and the retries
+of all of them land on a service that is already struggling. Nothing in n8n limits the calls in flight to
+one host across workflows; queue mode only limits executions per worker. stormcheck counts the workflows
+of the analysis set that call the same dependency with their own node retries and reports them when no
+limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
+a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
+run: audit the whole export.`,
+	Bad: `"Sync orders" and "Sync refunds" both POST to api.erp.example.com with retryOnFail, maxTries 5;
+"Nightly invoices" does too`,
+	Good: `all three call one sub-workflow "ERP gateway" that owns the retries (one place, backoff with jitter),
+and .stormcheck.yaml declares dependencies: {api.erp.example.com: {max_in_flight: 4}}`,
+	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
+	Severity:   analyze.Note,
+	Confidence: analyze.Medium,
+	Tags:       []string{"retries", "fleet"},
+	Run: func(pass *analyze.Pass) {
+		// Group the set's node-retried operations by dependency, once per
+		// pass: rules keep no state between passes.
+		users := map[string][]*n8nschema.Workflow{}
+		attempts := map[string]int{}
+		for _, op := range pass.Set.Operations {
+			if op.Dependency == "" || op.Node.Disabled || !nodeRetried(op) {
+				continue
+			}
+			d := strings.ToLower(op.Dependency)
+			if !containsWF(users[d], op.Workflow) {
+				users[d] = append(users[d], op.Workflow)
+			}
+			if !op.Unbounded {
+				attempts[d] += op.Attempts
+			}
+		}
+		fleet := max(pass.Options.Workers, 1) * max(pass.Options.Concurrency, 1)
+		reported := map[string]bool{}
+		for _, op := range liveOps(pass) {
+			d := strings.ToLower(op.Dependency)
+			if d == "" || reported[d] || !nodeRetried(op) || len(users[d]) < 2 {
+				continue
+			}
+			if gated(pass.Options, d) {
+				continue
+			}
+			reported[d] = true
+			var others []string
+			for _, w := range users[d] {
+				if w != pass.Workflow {
+					others = append(others, fmt.Sprintf("%q", w.Label()))
+				}
+			}
+			sort.Strings(others)
+			if len(others) > 3 {
+				others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
+			}
+			pass.Report(analyze.Diagnostic{
+				Node: op.Node, Pos: op.Node.Pos,
+				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
+					len(users[d]), d, op.Node.Name, strings.Join(others, ", "), attempts[d]*fleet, fleet),
+				Detail: d,
+				Chain:  op.Factors,
+			})
+		}
+	},
+}
+
+// nodeRetried reports whether n8n's node (or caller, root, tool) retry
+// multiplies the operation: the fixed-wait layer, not an SDK's backoff.
+func nodeRetried(op *analyze.Operation) bool {
+	for _, f := range op.Factors {
+		switch f.Kind {
+		case analyze.KindNodeRetry, analyze.KindRootRetry, analyze.KindToolRetry, analyze.KindCallerRetry:
+			if f.Value > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gated reports whether config declares an in-flight limit for a host.
+func gated(opts *analyze.Options, dep string) bool {
+	for h, n := range opts.MaxInFlight {
+		if n > 0 && strings.EqualFold(h, dep) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWF(ws []*n8nschema.Workflow, w *n8nschema.Workflow) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
