@@ -122,6 +122,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 		newAuditCmd(io, nil),
 		newRulesCmd(io),
 		newGraphCmd(io),
+		newExplainCmd(io),
 		newPullCmd(io),
 		newVersionCmd(io),
 	)
