@@ -64,18 +64,26 @@ picks up failed batches at most 3 times (a counter column checked by an If)`,
 }
 
 // cycleChain is the chain of the worst operation that the cycle closed by
-// c makes unbounded (the one with the longest chain), or nil.
+// c makes unbounded (the one with the longest chain), preferring those
+// whose self-trigger factor names c's node; nil when the workflow has none.
 func cycleChain(s *analyze.Set, c *analyze.Call) []analyze.Factor {
-	var best *analyze.Operation
+	var best, any *analyze.Operation
 	for _, op := range s.OperationsOf(c.From) {
 		for _, f := range op.Factors {
-			if f.Kind == analyze.KindSelfTrigger && f.Unbounded && (c.Node == nil || f.Node == c.Node.Name) {
-				if best == nil || len(op.Factors) > len(best.Factors) {
-					best = op
-				}
-				break
+			if f.Kind != analyze.KindSelfTrigger || !f.Unbounded {
+				continue
 			}
+			if any == nil || len(op.Factors) > len(any.Factors) {
+				any = op
+			}
+			if (c.Node == nil || f.Node == c.Node.Name) && (best == nil || len(op.Factors) > len(best.Factors)) {
+				best = op
+			}
+			break
 		}
+	}
+	if best == nil {
+		best = any
 	}
 	if best == nil {
 		return nil
