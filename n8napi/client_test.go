@@ -323,9 +323,8 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("made %d requests, want 2", len(reqs))
 	}
-	if gap := reqs[1].At.Sub(reqs[0].At); gap < time.Second {
-		t.Errorf("retried after %v, want >= 1s", gap)
-	}
+	// Only the date counts: on a loaded machine the answer may reach the
+	// client late, leaving less than a second to wait.
 	mu.Lock()
 	defer mu.Unlock()
 	if reqs[1].At.Before(at) {
