@@ -67,14 +67,14 @@ picks up failed batches at most 3 times (a counter column checked by an If)`,
 // c makes unbounded (the one with the longest chain), preferring those
 // whose self-trigger factor names c's node; nil when the workflow has none.
 func cycleChain(s *analyze.Set, c *analyze.Call) []analyze.Factor {
-	var best, any *analyze.Operation
+	var best, fallback *analyze.Operation
 	for _, op := range s.OperationsOf(c.From) {
 		for _, f := range op.Factors {
 			if f.Kind != analyze.KindSelfTrigger || !f.Unbounded {
 				continue
 			}
-			if any == nil || len(op.Factors) > len(any.Factors) {
-				any = op
+			if fallback == nil || len(op.Factors) > len(fallback.Factors) {
+				fallback = op
 			}
 			if (c.Node == nil || f.Node == c.Node.Name) && (best == nil || len(op.Factors) > len(best.Factors)) {
 				best = op
@@ -83,7 +83,7 @@ func cycleChain(s *analyze.Set, c *analyze.Call) []analyze.Factor {
 		}
 	}
 	if best == nil {
-		best = any
+		best = fallback
 	}
 	if best == nil {
 		return nil
