@@ -525,11 +525,20 @@ func sibLoopOutput(n *n8nschema.Node) int {
 // counter carried in the data.
 var guardRE = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
 
-// IsGuard reports whether n is an If, Switch or Filter whose conditions
-// test $runIndex or a counter, which bounds a loop through it.
+// IsGuard reports whether n bounds a loop through it: an If, Switch or
+// Filter whose conditions test $runIndex or a counter, or a Code node that
+// reads $runIndex and throws.
 func IsGuard(n *n8nschema.Node) bool {
 	switch n.Type {
 	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+	case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+		code := ""
+		for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
+			if v, ok := n.Param(k); ok {
+				code += v.Str()
+			}
+		}
+		return strings.Contains(code, "$runIndex") && (strings.Contains(code, "throw") || strings.Contains(code, "raise"))
 	default:
 		return false
 	}

@@ -119,3 +119,25 @@ func TestWebhookKeysAndRefs(t *testing.T) {
 		t.Errorf("calls mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestIsGuard(t *testing.T) {
+	src := `{"nodes":[
+	  {"name":"runIndex","type":"n8n-nodes-base.if","parameters":{"conditions":{"number":[{"value1":"={{$runIndex}}","value2":3}]}}},
+	  {"name":"attempts","type":"n8n-nodes-base.if","parameters":{"conditions":{"conditions":[{"leftValue":"={{ $json.attempt }}","rightValue":5}]}}},
+	  {"name":"status","type":"n8n-nodes-base.if","parameters":{"conditions":{"conditions":[{"leftValue":"={{ $json.statusCode }}","rightValue":429}]}}},
+	  {"name":"literal","type":"n8n-nodes-base.switch","parameters":{"rules":{"values":[{"outputKey":"retry count"}]}}},
+	  {"name":"code","type":"n8n-nodes-base.code","parameters":{"jsCode":"if ($runIndex > 3) { throw new Error('too many'); }\nreturn $input.all();"}},
+	  {"name":"code no throw","type":"n8n-nodes-base.code","parameters":{"jsCode":"return [{json: {run: $runIndex}}];"}},
+	  {"name":"set","type":"n8n-nodes-base.set","parameters":{"value":"={{ $runIndex }}"}}
+	],"connections":{}}`
+	f := n8nschema.Parse(n8nschema.NewSource("g.json", []byte(src)))
+	var got []string
+	for _, n := range f.Workflows[0].Nodes {
+		if IsGuard(n) {
+			got = append(got, n.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"runIndex", "attempts", "code"}, got); diff != "" {
+		t.Errorf("guards mismatch (-want +got):\n%s", diff)
+	}
+}
