@@ -16,7 +16,12 @@ func newExplainCmd(io *IO) *cobra.Command {
 		Use:     "explain RULE",
 		Short:   "Print a rule's documentation, with a failing and a fixed example",
 		Example: "  stormcheck explain RS201\n  stormcheck explain retried-write-without-idempotency",
-		Args:    cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("explain takes one rule ID or name, e.g. 'stormcheck explain RS201'")
+			}
+			return nil
+		},
 		RunE: func(_ *cobra.Command, args []string) error {
 			r := findRule(rules.All(), args[0])
 			if r == nil {

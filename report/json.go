@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"math"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -44,6 +45,10 @@ type jsonOperation struct {
 	Unbounded    bool         `json:"unbounded"`
 	CallsPerItem *int         `json:"calls_per_item"`
 	Factors      []jsonFactor `json:"factors"`
+	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
+	Model                string   `json:"model"`
+	SpendPerItemUSD      *float64 `json:"spend_per_item_usd"`
+	SpendPerExecutionUSD *float64 `json:"spend_per_execution_usd"`
 }
 
 type jsonFactor struct {
@@ -73,6 +78,12 @@ type jsonFinding struct {
 
 func intPtr(v int) *int { return &v }
 
+// usdPtr rounds a dollar figure to a millionth, so that output is stable.
+func usdPtr(v float64) *float64 {
+	v = math.Round(v*1e6) / 1e6
+	return &v
+}
+
 // Render writes the document, indented, with a trailing newline.
 func (JSON) Render(w io.Writer, r *Result) error {
 	doc := jsonDoc{
@@ -97,6 +108,10 @@ func (JSON) Render(w io.Writer, r *Result) error {
 				}
 				if !op.CallsUnbounded {
 					jo.CallsPerItem = intPtr(op.CallsPerItem)
+				}
+				jo.Model = op.Model
+				if usd, ok := op.SpendPerExecution(&r.Set.Options); ok {
+					jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(usd)
 				}
 				jw.Operations = append(jw.Operations, jo)
 			}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -33,6 +34,11 @@ this rule says that nothing else will.`,
 		limit := w.Settings.ExecutionTimeout
 		ops := liveOps(pass)
 		if limit <= 0 {
+			// One finding per workflow, on the call that matters most:
+			// paid first, then writes, then the first in the file.
+			sort.SliceStable(ops, func(i, j int) bool {
+				return rank(ops[i]) > rank(ops[j])
+			})
 			for _, op := range ops {
 				if !op.Unbounded && !op.CallsUnbounded {
 					continue
@@ -48,7 +54,7 @@ this rule says that nothing else will.`,
 					Detail: "unbounded",
 					Chain:  op.Factors,
 				})
-				return // one finding per workflow: the first unbounded call
+				return
 			}
 			return
 		}
@@ -74,6 +80,17 @@ this rule says that nothing else will.`,
 			})
 		}
 	},
+}
+
+// rank orders calls by what an unbounded run of them costs.
+func rank(op *analyze.Operation) int {
+	switch {
+	case op.Paid:
+		return 2
+	case op.Write:
+		return 1
+	}
+	return 0
 }
 
 // attemptTimeoutMS is the per-attempt timeout of an operation: its
