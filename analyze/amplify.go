@@ -179,9 +179,12 @@ type cedge struct {
 	mult   int // attempts multiplier (kDrive, kCall)
 	fan    int // calls-per-item multiplier (kDrive)
 	fanUnb bool
-	bounds bool // a bounded passage: Loop Over Items loop output, a guard
-	f      Factor
-	call   *Call
+	// counter is true on the outputs of a guard that tests a counter
+	// carried in the data: it bounds cycles across executions too, where
+	// $runIndex and Loop Over Items start afresh.
+	counter bool
+	f       Factor
+	call    *Call
 }
 
 // amp is the set-wide graph: every node of every workflow, plus one
@@ -233,10 +236,11 @@ func Amplify(s *Set) {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
+			cg := counterGuard(n)
 			for _, e := range g.out[ui] {
 				v := a.vertex(wi, g, e.To)
 				if e.Type == ConnMain {
-					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain, bounds: g.bounds(ui, e)})
+					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain, counter: cg})
 					continue
 				}
 				// AI edges point from sub-node to root; the root drives the sub-node.
@@ -373,17 +377,29 @@ func (a *amp) run(failV int) {
 	for u, es := range a.adj {
 		for _, e := range es {
 			full[u] = append(full[u], e.to)
-			if !e.bounds {
+			if !e.counter {
 				restricted[u] = append(restricted[u], e.to)
 			}
 		}
 	}
 	comp, nc := scc(full)
+	// Cycles of executions: a cycle through a call or an error workflow
+	// starts a new execution on every trip, so only a counter in the data
+	// bounds it (Graph.Loops holds the cycles inside one execution).
 	rcomp, rnc := scc(restricted)
 	rcyc := cyclicComps(restricted, rcomp, rnc)
 
-	// Which restricted cycles run for ever, and the factor that says why.
-	unb := make([]*Factor, rnc)
+	// mark says which vertices run for ever, by the index of the factor
+	// that says why (-1: none).
+	mark := make([]int32, n)
+	for i := range mark {
+		mark[i] = -1
+	}
+	var marks []Factor
+	unb := make([]int32, rnc)
+	for i := range unb {
+		unb[i] = -1
+	}
 	var branches map[int32]*n8nschema.Node
 	for u, es := range a.adj {
 		c := rcomp[u]
@@ -391,7 +407,7 @@ func (a *amp) run(failV int) {
 			continue
 		}
 		for _, e := range es {
-			if e.bounds || rcomp[e.to] != c || (e.kind != kCall && e.kind != kError) {
+			if e.counter || rcomp[e.to] != c || (e.kind != kCall && e.kind != kError) {
 				continue
 			}
 			if e.call != nil {
@@ -401,26 +417,33 @@ func (a *amp) run(failV int) {
 				}
 				e.call.Branch = branches[c]
 			}
-			if unb[c] == nil {
+			if unb[c] < 0 {
 				f := Factor{Kind: KindSelfTrigger, Unbounded: true, Workflow: e.f.Workflow, Pos: e.f.Pos, Source: e.f.Source, Node: e.f.Node}
 				if e.kind == kCall {
 					f.Via = a.nodes[e.to].Name
 				} else {
 					f.Via = e.call.From.Label()
 				}
-				unb[c] = &f
+				unb[c] = int32(len(marks))
+				marks = append(marks, f)
 			}
 		}
+	}
+	for v := range mark {
+		mark[v] = unb[rcomp[v]]
 	}
 	for wi, g := range a.gs {
 		for _, l := range g.Loops {
 			if !l.Unbounded {
 				continue
 			}
-			c := rcomp[a.vertex(wi, g, l.Nodes[0])]
-			if unb[c] == nil {
-				unb[c] = &Factor{Kind: KindLoop, Unbounded: true, Node: l.Back.Name, Via: l.Head.Name,
-					Workflow: g.Workflow.Label(), Pos: l.Back.Pos, Source: g.Workflow.Source}
+			id := int32(len(marks))
+			marks = append(marks, Factor{Kind: KindLoop, Unbounded: true, Node: l.Back.Name, Via: l.Head.Name,
+				Workflow: g.Workflow.Label(), Pos: l.Back.Pos, Source: g.Workflow.Source})
+			for _, nd := range l.Nodes {
+				if v := a.vertex(wi, g, nd); mark[v] < 0 {
+					mark[v] = id
+				}
 			}
 		}
 	}
@@ -437,7 +460,7 @@ func (a *amp) run(failV int) {
 	}
 	cur := make([]ctx, n)
 	exit := make([]ctx, n)
-	unbLink := make([]*link, rnc)
+	markLink := make([]*link, len(marks))
 	for c := nc - 1; c >= 0; c-- {
 		ms := members[c]
 		base := in[ms[0]]
@@ -451,11 +474,11 @@ func (a *amp) run(failV int) {
 				x = base
 			}
 			exit[v] = x
-			if f := unb[rcomp[v]]; f != nil {
-				l := unbLink[rcomp[v]]
+			if m := mark[v]; m >= 0 {
+				l := markLink[m]
 				if l == nil {
-					l = &link{f: *f, prev: x.link}
-					unbLink[rcomp[v]] = l
+					l = &link{f: marks[m], prev: x.link}
+					markLink[m] = l
 				}
 				x.unb, x.link = true, l
 			}

@@ -373,3 +373,29 @@ func TestUnresolved(t *testing.T) {
 		t.Errorf("calls mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A self-trigger through Loop Over Items and a $runIndex guard is still
+// unbounded: each trip is a new execution where both start afresh; a
+// counter carried in the data bounds it.
+func TestSelfTriggerAcrossExecutions(t *testing.T) {
+	s := load(t, DefaultOptions(), "seed_batches.json")
+	o := op(t, s, "Seed with batches", "OpenAI")
+	want := []fac{
+		{Kind: KindSelfTrigger, Unbounded: true, Node: "Restart", Via: "Start enrichment", Workflow: "Seed with batches"},
+		{Kind: KindNodeRetry, Value: 5, Node: "OpenAI", Workflow: "Seed with batches"},
+	}
+	if diff := cmp.Diff(want, facs(o.Factors)); diff != "" || !o.Unbounded {
+		t.Errorf("OpenAI unbounded %v factors (-want +got):\n%s", o.Unbounded, diff)
+	}
+	if c := s.Calls[0]; !c.Cycle || c.Branch == nil || c.Branch.Name != "Guard" {
+		t.Errorf("call cycle %v branch %v, want a cycle through Guard", c.Cycle, c.Branch)
+	}
+	if g := s.Graph(s.Workflows[0]); len(g.Loops) != 0 {
+		t.Errorf("loops %+v, want none inside one execution", g.Loops)
+	}
+
+	s = load(t, DefaultOptions(), "seed_counter.json")
+	if o := op(t, s, "Seed with attempt counter", "OpenAI"); o.Unbounded || o.Attempts != 5 || s.Calls[0].Cycle {
+		t.Errorf("counter-guarded: OpenAI attempts %d unbounded %v cycle %v, want 5 false false", o.Attempts, o.Unbounded, s.Calls[0].Cycle)
+	}
+}

@@ -522,8 +522,11 @@ func sibLoopOutput(n *n8nschema.Node) int {
 }
 
 // guardRE matches what a loop guard tests: the node's run index or a
-// counter carried in the data.
-var guardRE = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
+// counter carried in the data; counterRE only the latter.
+var (
+	guardRE   = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
+	counterRE = regexp.MustCompile(`(?i)attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
+)
 
 // IsGuard reports whether n bounds a loop through it: an If, Switch or
 // Filter whose conditions test $runIndex or a counter, or a Code node that
@@ -542,9 +545,25 @@ func IsGuard(n *n8nschema.Node) bool {
 	default:
 		return false
 	}
+	return testsExpr(n, guardRE)
+}
+
+// counterGuard reports whether n is an If, Switch or Filter that tests a
+// counter carried in the data (not $runIndex, which starts at 0 in every
+// execution): it bounds cycles across executions as well.
+func counterGuard(n *n8nschema.Node) bool {
+	switch n.Type {
+	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+		return testsExpr(n, counterRE)
+	}
+	return false
+}
+
+// testsExpr reports whether an expression in n's parameters matches re.
+func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
 	found := false
 	n.Params().Walk(func(_ string, v n8nschema.Value) {
-		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && guardRE.MatchString(v.Str()) {
+		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && re.MatchString(v.Str()) {
 			found = true
 		}
 	})
