@@ -429,8 +429,15 @@ func (a *amp) run(failV int) {
 			}
 		}
 	}
+	for _, g := range a.gs {
+		g.selfTrig = make([]bool, len(g.Nodes))
+	}
 	for v := range mark {
 		mark[v] = unb[rcomp[v]]
+		if mark[v] >= 0 && a.nodes[v] != nil {
+			wi := a.wfOf[v]
+			a.gs[wi].selfTrig[v-a.base[wi]] = true
+		}
 	}
 	for wi, g := range a.gs {
 		for _, l := range g.Loops {

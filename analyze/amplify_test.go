@@ -390,8 +390,18 @@ func TestSelfTriggerAcrossExecutions(t *testing.T) {
 	if c := s.Calls[0]; !c.Cycle || c.Branch == nil || c.Branch.Name != "Guard" {
 		t.Errorf("call cycle %v branch %v, want a cycle through Guard", c.Cycle, c.Branch)
 	}
-	if g := s.Graph(s.Workflows[0]); len(g.Loops) != 0 {
+	g := s.Graph(s.Workflows[0])
+	if len(g.Loops) != 0 {
 		t.Errorf("loops %+v, want none inside one execution", g.Loops)
+	}
+	var on []string
+	for _, n := range g.Nodes {
+		if g.OnSelfTrigger(n) {
+			on = append(on, n.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"Start enrichment", "Loop Over Items", "Guard", "OpenAI", "Save", "Restart"}, on); diff != "" {
+		t.Errorf("nodes on the self-trigger (-want +got):\n%s", diff)
 	}
 
 	s = load(t, DefaultOptions(), "seed_counter.json")

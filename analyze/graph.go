@@ -54,6 +54,8 @@ type Graph struct {
 	comp    []int32 // strongly connected component over main edges
 	cyclic  []bool  // per component: it holds a cycle
 	loopOf  []*Loop
+	// selfTrig marks nodes on a cycle of executions; set by Amplify.
+	selfTrig []bool
 }
 
 // Loop is a cycle of main connections that is left once every bounded
@@ -316,6 +318,13 @@ func (g *Graph) Cycle(n *n8nschema.Node) []*n8nschema.Node {
 		}
 	}
 	return out
+}
+
+// OnSelfTrigger reports whether n lies on a cycle of executions that no
+// counter bounds (the workflow re-starts itself through n); Amplify sets it.
+func (g *Graph) OnSelfTrigger(n *n8nschema.Node) bool {
+	i, ok := g.idx[n]
+	return ok && i < len(g.selfTrig) && g.selfTrig[i]
 }
 
 // LoopOf returns the unguarded loop that holds n, or nil.

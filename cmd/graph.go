@@ -94,6 +94,11 @@ func newDrawing(set *analyze.Set) *drawing {
 		for i, n := range g.Nodes {
 			d.ids[n] = "n" + strconv.Itoa(wi) + "_" + strconv.Itoa(i)
 		}
+		for _, n := range g.Nodes {
+			if g.OnSelfTrigger(n) {
+				d.hot[n] = true
+			}
+		}
 		for _, l := range g.Loops {
 			if l.Unbounded {
 				for _, n := range l.Nodes {

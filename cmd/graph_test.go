@@ -14,7 +14,7 @@ func TestGraphMermaid(t *testing.T) {
 	}
 	want := `flowchart LR
   subgraph w0["Nightly catalog enrichment"]
-    n0_0["Start enrichment<br/>webhook"]
+    n0_0["Start enrichment<br/>webhook"]:::unbounded
     n0_1["OpenAI<br/>openAi<br/>∞ attempts"]:::unbounded
     n0_2["Save<br/>postgres<br/>1 attempt"]
     n0_3["Restart<br/>httpRequest<br/>∞ attempts"]:::unbounded
@@ -26,6 +26,7 @@ func TestGraphMermaid(t *testing.T) {
   classDef unbounded fill:#fdd,stroke:#c00,stroke-width:2px
   classDef over fill:#ffe8b3,stroke:#c80
   classDef external stroke-dasharray:4 4
+  linkStyle 0 stroke:#c00,stroke-width:2px
   linkStyle 2 stroke:#c00,stroke-width:2px
   linkStyle 3 stroke:#c00,stroke-width:2px
 `
