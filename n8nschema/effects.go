@@ -274,8 +274,8 @@ var idempotentPrefixes = []string{"addLabel", "addTag", "addToList"}
 var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth)\b`)
 
 // DuplicatingWrite reports whether running a write twice leaves two
-// effects (RS201): an HTTP POST, PATCH or PUT (PUT is idempotent by
-// RFC 9110 and reported with low confidence, PATCH with medium), or an app
+// effects (RS201): an HTTP POST, PATCH or PUT (low confidence: PUT is
+// idempotent by RFC 9110 and PATCH usually sets fields), or an app
 // operation that creates, sends or charges. A POST to a search or
 // conversion endpoint is not a durable write.
 func DuplicatingWrite(n *Node) (bool, string, Confidence) {
@@ -293,9 +293,8 @@ func DuplicatingWrite(n *Node) (bool, string, Confidence) {
 			return false, op, ConfMedium
 		}
 		return true, op, ConfHigh
-	case "PATCH":
-		return true, op, ConfMedium
-	case "PUT":
+	case "PATCH", "PUT":
+		// Usually "set these fields", which a repeat re-applies.
 		return true, op, ConfLow
 	case "DELETE":
 		return false, op, ConfHigh

@@ -268,7 +268,7 @@ func TestDuplicatingWrite(t *testing.T) {
 		{"post", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://erp.example.com/api/invoices"}}`, true, ConfHigh},
 		{"post to search", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://api.example.com/v1/search?q=x"}}`, false, ConfMedium},
 		{"post to completions", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions"}}`, false, ConfMedium},
-		{"patch", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PATCH","url":"https://x/y"}}`, true, ConfMedium},
+		{"patch", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PATCH","url":"https://x/y"}}`, true, ConfLow},
 		{"put", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PUT","url":"https://x/y"}}`, true, ConfLow},
 		{"delete", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"DELETE","url":"https://x/y"}}`, false, ConfHigh},
 		{"get", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://x/y"}}`, false, 0},

@@ -19,8 +19,8 @@ sent again, including those that had already succeeded (core/src/execution-engin
 n8n-semantics.md §3.3). An idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body
 field such as Square's idempotency_key) derived from the item lets the server recognise the retry and
 answer it with the first result. Only writes that leave a second effect when repeated are reported: POST
-(not to search, lookup or conversion endpoints), PATCH (medium confidence), PUT (low: idempotent by RFC
-9110, but often not implemented so), and app operations that create, send, append or charge; updates,
+(not to search, lookup or conversion endpoints), PATCH and PUT (low confidence: PUT is idempotent by RFC
+9110 and PATCH usually sets fields, but neither is guaranteed), and app operations that create, send, append or charge; updates,
 upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's. App nodes whose API takes no key (Slack, Gmail, SMTP) can only
 be made safe by retrying in one place that checks for the earlier effect first.`,
 	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,

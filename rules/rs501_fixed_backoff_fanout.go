@@ -16,8 +16,8 @@ backoff and no jitter (core/src/execution-engine/workflow-execute.ts L1604–161
 call fail together (a webhook or chat workflow runs one execution per request, a batch sends every item
 at once), they all wait the same time and retry in the same instant, again and again: a synchronised
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
-looks at workflows started per request (webhook, form, chat and app triggers) and at runs of several
-items (--items above 1).`,
+looks at workflows started per request (webhook, form, chat and push-based app triggers; polling triggers
+start one execution per poll) and at runs of several items (--items above 1).`,
 	Bad: `Webhook -> {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest",
  "retryOnFail": true, "maxTries": 5, "waitBetweenTries": 1000, "parameters": {"method": "POST"}}`,
 	Good: `Webhook -> "Create ticket" (no node retry) -> on error: put the request on a queue,
@@ -61,9 +61,19 @@ or a Code node that retries with exponential backoff and random jitter`,
 }
 
 // concurrentTrigger reports whether a trigger starts one execution per
-// event, so that executions overlap: webhooks, forms, chats, app triggers.
+// event, so that executions overlap: webhooks, forms, chats, app triggers
+// that receive webhooks. Polling triggers (a pollTimes parameter, n8n's
+// IPollFunctions nodes) start one execution per poll and are not.
 func concurrentTrigger(t *n8nschema.Node) bool {
+	if _, ok := t.Param("pollTimes"); ok {
+		return false
+	}
 	switch t.Type {
+	case "n8n-nodes-base.gmailTrigger", "n8n-nodes-base.googleDriveTrigger", "n8n-nodes-base.googleSheetsTrigger",
+		"n8n-nodes-base.googleCalendarTrigger", "n8n-nodes-base.rssFeedReadTrigger", "n8n-nodes-base.emailReadImap",
+		"n8n-nodes-base.microsoftOutlookTrigger", "n8n-nodes-base.airtableTrigger", "n8n-nodes-base.notionTrigger",
+		"n8n-nodes-base.localFileTrigger":
+		return false
 	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval",
 		"n8n-nodes-base.manualTrigger", "n8n-nodes-base.start", "n8n-nodes-base.errorTrigger",
 		"n8n-nodes-base.executeWorkflowTrigger", "n8n-nodes-base.n8nTrigger", "n8n-nodes-base.workflowTrigger",
