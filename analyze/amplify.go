@@ -374,13 +374,21 @@ func (a *amp) run(failV int) {
 	n := len(a.adj)
 	full := make([][]int32, n)
 	restricted := make([][]int32, n)
+	// One backing array for both adjacency lists: no growth per vertex.
+	total := 0
+	for _, es := range a.adj {
+		total += len(es)
+	}
+	fbuf, rbuf := make([]int32, 0, total), make([]int32, 0, total)
 	for u, es := range a.adj {
+		fs, rs := len(fbuf), len(rbuf)
 		for _, e := range es {
-			full[u] = append(full[u], e.to)
+			fbuf = append(fbuf, e.to)
 			if !e.counter {
-				restricted[u] = append(restricted[u], e.to)
+				rbuf = append(rbuf, e.to)
 			}
 		}
+		full[u], restricted[u] = fbuf[fs:len(fbuf):len(fbuf)], rbuf[rs:len(rbuf):len(rbuf)]
 	}
 	comp, nc := scc(full)
 	// Cycles of executions: a cycle through a call or an error workflow
