@@ -183,16 +183,18 @@ func (p *Pass) Report(d Diagnostic) {
 		File: p.File.Source.Name, Source: p.File.Source, Pos: d.Pos,
 		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain,
 	}
-	if w := p.Workflow; w != nil {
-		f.Workflow, f.WorkflowID = w.Name, w.ID
-		if !f.Pos.IsValid() {
-			f.Pos = w.Pos
-		}
-	}
+	// Without a position of its own a finding stands on its node, else on
+	// its workflow.
 	if n := d.Node; n != nil {
 		f.Node = n.Name
 		if !f.Pos.IsValid() {
 			f.Pos = n.Pos
+		}
+	}
+	if w := p.Workflow; w != nil {
+		f.Workflow, f.WorkflowID = w.Name, w.ID
+		if !f.Pos.IsValid() {
+			f.Pos = w.Pos
 		}
 	}
 	*p.out = append(*p.out, f)

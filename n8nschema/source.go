@@ -44,6 +44,13 @@ type Source struct {
 
 	once       sync.Once
 	lineStarts []int
+
+	// Positions are mostly asked for in source order; remembering the last
+	// one keeps a one-line compact export linear instead of quadratic.
+	mu      sync.Mutex
+	lastOff int
+	lastCol int
+	lastLn  int
 }
 
 // NewSource wraps the bytes of one input.
@@ -70,7 +77,15 @@ func (s *Source) PosAt(off int, path string) Pos {
 	s.index()
 	i := sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > off }) - 1
 	start := s.lineStarts[i]
-	col := utf8.RuneCount(s.Src[start:off]) + 1
+	s.mu.Lock()
+	var col int
+	if s.lastLn == i+1 && s.lastOff <= off {
+		col = s.lastCol + utf8.RuneCount(s.Src[s.lastOff:off])
+	} else {
+		col = utf8.RuneCount(s.Src[start:off]) + 1
+	}
+	s.lastLn, s.lastOff, s.lastCol = i+1, off, col
+	s.mu.Unlock()
 	if i == 0 && hasBOM(s.Src) && off >= 3 {
 		col-- // the byte-order mark is not a column an editor shows
 	}
