@@ -38,25 +38,27 @@ declare -A cmds=(
 )
 order=(cat jq stormcheck flowlint)
 
-# measure NAME: one run, appends "seconds rss_kib" to $work/NAME.
+# measure NAME: one run, appends "seconds rss_kib" to $res/NAME.
+res=$work/results
+mkdir -p "$res"
 measure() {
-	/usr/bin/time -f '%e %M' -o "$work/t" bash -c "${cmds[$1]}"
-	cat "$work/t" >>"$work/$1"
+	/usr/bin/time -f '%e %M' -o "$res/.t" bash -c "${cmds[$1]}"
+	cat "$res/.t" >>"$res/$1"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "corpus: $nfiles files, $bytes bytes; $runs alternating runs each; machine: $(nproc) cores" >&2
 for name in "${order[@]}"; do measure "$name" >/dev/null 2>&1; done # warm the page cache
-for name in "${order[@]}"; do : >"$work/$name"; done
+for name in "${order[@]}"; do : >"$res/$name"; done
 for _ in $(seq 1 "$runs"); do
 	for name in "${order[@]}"; do measure "$name"; done
 done
 
-sc_med=$(cut -d' ' -f1 "$work/stormcheck" | median)
+sc_med=$(cut -d' ' -f1 "$res/stormcheck" | median)
 printf '\n| command | median wall (s) | peak RSS (MiB) | stormcheck ÷ it |\n|---|---:|---:|---:|\n'
 for name in "${order[@]}"; do
-	med=$(cut -d' ' -f1 "$work/$name" | median)
-	rss=$(cut -d' ' -f2 "$work/$name" | sort -n | tail -1)
+	med=$(cut -d' ' -f1 "$res/$name" | median)
+	rss=$(cut -d' ' -f2 "$res/$name" | sort -n | tail -1)
 	ratio=$(awk -v a="$sc_med" -v b="$med" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "-" }')
 	printf '| %s | %s | %.1f | %s |\n' "$name" "$med" "$(awk -v k="$rss" 'BEGIN{print k/1024}')" "$ratio"
 done
@@ -67,13 +69,13 @@ go run ./scripts/genworkflow -from "$seed" -nodes 1000 -o "$work/gen1k.json"
 go run ./scripts/genworkflow -from "$seed" -nodes 10000 -o "$work/gen10k.json"
 cmds[gen1k]="'$sc' audit --format json --fail-on never '$work/gen1k.json' >/dev/null"
 cmds[gen10k]="'$sc' audit --format json --fail-on never '$work/gen10k.json' >/dev/null"
-: >"$work/gen1k"; : >"$work/gen10k"
+: >"$res/gen1k"; : >"$res/gen10k"
 for _ in $(seq 1 "$runs"); do measure gen1k; measure gen10k; done
-g1=$(cut -d' ' -f1 "$work/gen1k" | median)
-g10=$(cut -d' ' -f1 "$work/gen10k" | median)
+g1=$(cut -d' ' -f1 "$res/gen1k" | median)
+g10=$(cut -d' ' -f1 "$res/gen10k" | median)
 printf '\n| generated workflow | median wall (s) | peak RSS (MiB) |\n|---|---:|---:|\n'
 for name in gen1k gen10k; do
-	printf '| %s | %s | %.1f |\n' "$name" "$(cut -d' ' -f1 "$work/$name" | median)" \
-		"$(awk -v k="$(cut -d' ' -f2 "$work/$name" | sort -n | tail -1)" 'BEGIN{print k/1024}')"
+	printf '| %s | %s | %.1f |\n' "$name" "$(cut -d' ' -f1 "$res/$name" | median)" \
+		"$(awk -v k="$(cut -d' ' -f2 "$res/$name" | sort -n | tail -1)" 'BEGIN{print k/1024}')"
 done
 awk -v a="$g10" -v b="$g1" 'BEGIN { if (b > 0) printf "\n10,000 ÷ 1,000 nodes: %.2f×\n", a/b }'
