@@ -327,6 +327,9 @@ func HumanGate(n *Node) bool {
 	switch n.Type {
 	case "n8n-nodes-base.wait":
 		r := paramStr(n, "resume")
+		if r == "" {
+			r = paramStr(n, "mode") // early exports
+		}
 		return r == "webhook" || r == "form"
 	case "n8n-nodes-base.form":
 		return true
@@ -732,7 +735,7 @@ func SwitchOf(url string) (Switch, bool) {
 
 // heartbeatWords mark a progress or liveness signal in a node's name, URL
 // or message: "heartbeat", "progress", "batch 3 of 10", "still running".
-var heartbeatWords = regexp.MustCompile(`(?i)\b(heart-?beats?|keep-?alive|progress|still (running|alive|working)|i'?m alive|status (update|report|ping)|batch\s*(\{\{[^}]*\}\}|\d+|n)\s*(of|/)\s*)`)
+var heartbeatWords = regexp.MustCompile(`(?i)\b(?:heart-?beats?|keep-?alive|progress|still (?:running|alive|working)|i'?m alive|status (?:update|report|ping))\b|\bbatch\s*(?:\{\{[^}]*\}\}|\d+|n)\s*(?:of|/)`)
 
 // HeartbeatWord returns the heartbeat wording in s ("" when none).
 // "In progress" is a status value (a Jira or Notion column), not a signal.

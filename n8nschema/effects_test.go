@@ -223,6 +223,7 @@ func TestHeartbeatOf(t *testing.T) {
 		{"opsgenie", `{"name":"HB","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://api.opsgenie.com/v2/heartbeats/nightly/ping"}}`, true, "ping", "Opsgenie"},
 		{"in progress status", `{"name":"Set In Progress","type":"n8n-nodes-base.notion","parameters":{}}`, false, "", ""},
 		{"plain notification", `{"name":"Notify","type":"n8n-nodes-base.slack","parameters":{"text":"New order"}}`, false, "", ""},
+		{"progressive is not progress", `{"name":"Render","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","jsonBody":"{\"style\": \"classic-progressive\"}"}}`, false, "", ""},
 		{"not a sink", `{"name":"Progress","type":"n8n-nodes-base.set","parameters":{}}`, false, "", ""},
 	}
 	for _, tt := range tests {
@@ -288,5 +289,24 @@ func TestDuplicatingWrite(t *testing.T) {
 				t.Errorf("DuplicatingWrite = %v, %v; want %v, %v", dup, c, tt.dup, tt.conf)
 			}
 		})
+	}
+}
+
+func TestHumanGate(t *testing.T) {
+	for _, tt := range []struct {
+		node string
+		want bool
+	}{
+		{`{"name":"a","type":"n8n-nodes-base.wait","parameters":{"resume":"webhook"}}`, true},
+		{`{"name":"a","type":"n8n-nodes-base.wait","parameters":{"resume":"form"}}`, true},
+		{`{"name":"a","type":"n8n-nodes-base.wait","parameters":{"mode":"webhook"}}`, true},
+		{`{"name":"a","type":"n8n-nodes-base.wait","parameters":{"amount":5}}`, false},
+		{`{"name":"a","type":"n8n-nodes-base.slack","parameters":{"operation":"sendAndWait"}}`, true},
+		{`{"name":"a","type":"n8n-nodes-base.form","parameters":{}}`, true},
+		{`{"name":"a","type":"n8n-nodes-base.slack","parameters":{}}`, false},
+	} {
+		if got := HumanGate(node(t, tt.node)); got != tt.want {
+			t.Errorf("HumanGate(%s) = %v, want %v", tt.node, got, tt.want)
+		}
 	}
 }

@@ -57,25 +57,45 @@ and .stormcheck.yaml declares dependencies: {api.erp.example.com: {max_in_flight
 				continue
 			}
 			reported[d] = true
-			var others []string
-			for _, w := range users[d] {
-				if w != pass.Workflow {
-					others = append(others, fmt.Sprintf("%q", w.Label()))
-				}
-			}
-			sort.Strings(others)
-			if len(others) > 3 {
-				others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
-			}
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-					len(users[d]), d, op.Node.Name, strings.Join(others, ", "), attempts[d]*fleet, fleet),
+					len(users[d]), d, op.Node.Name, otherWorkflows(users[d], pass.Workflow), attempts[d]*fleet, fleet),
 				Detail: d,
 				Chain:  op.Factors,
 			})
 		}
 	},
+}
+
+// otherWorkflows names the workflows other than self: up to three distinct
+// names, then how many more.
+func otherWorkflows(ws []*n8nschema.Workflow, self *n8nschema.Workflow) string {
+	seen := map[string]bool{}
+	var names []string
+	n := 0
+	for _, w := range ws {
+		if w == self {
+			continue
+		}
+		n++
+		if l := w.Label(); l != "" && !seen[l] {
+			seen[l] = true
+			names = append(names, fmt.Sprintf("%q", l))
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 3 {
+		names = names[:3]
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("%d other %s", n, plural(n, "workflow", "workflows"))
+	}
+	s := strings.Join(names, ", ")
+	if rest := n - len(names); rest > 0 {
+		s += fmt.Sprintf(" and %d more", rest)
+	}
+	return s
 }
 
 // nodeRetried reports whether n8n's node (or caller, root, tool) retry
