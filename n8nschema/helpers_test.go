@@ -67,12 +67,15 @@ func (c *posChecker) pos(what string, p Pos) {
 	if k < len(c.nl) {
 		end = c.nl[k]
 	}
-	line := b[start:end]
-	if k == 0 && hasBOM(b) {
-		line = line[3:]
+	line, before := b[start:end], b[start:p.Offset]
+	if k == 0 && hasBOM(b) && p.Offset >= 3 {
+		line, before = line[3:], before[3:]
 	}
 	if n := utf8.RuneCount(line); p.Col < 1 || p.Col > n+1 {
 		t.Fatalf("%s: column %d outside line %d (%d runes)", what, p.Col, p.Line, n)
+	}
+	if col := utf8.RuneCount(before) + 1; p.Col != col {
+		t.Fatalf("%s: column %d, but offset %d is at column %d of line %d", what, p.Col, p.Offset, col, p.Line)
 	}
 	if q := c.src.PosAt(p.Offset, p.Path); q.Line != p.Line || q.Col != p.Col {
 		t.Fatalf("%s: position %s disagrees with its offset %d (%s)", what, p, p.Offset, q)

@@ -187,6 +187,16 @@ func TestPosAt(t *testing.T) {
 			t.Errorf("PosAt(%d) = %s, want %s", tt.off, got, tt.want)
 		}
 	}
+	// Any order of questions gets the same answers as a fresh source.
+	text := []byte("\ufeff{\"é\": \"ü\",\r\n \"x\": [1, \"→\"]}\n")
+	for _, order := range [][]int{{20, 3, 9, 4, 27, 5}, {27, 20, 9, 5, 4, 3}} {
+		s := NewSource("y.json", text)
+		for _, off := range order {
+			if got, want := s.PosAt(off, ""), NewSource("y.json", text).PosAt(off, ""); got != want {
+				t.Errorf("order %v: PosAt(%d) = %s, fresh source says %s", order, off, got, want)
+			}
+		}
+	}
 	lines := []string{src.Line(0), src.Line(1), src.Line(2), src.Line(3), src.Line(4), src.Line(5)}
 	if diff := cmp.Diff([]string{"", "ab", "çd", "", "z", ""}, lines); diff != "" {
 		t.Errorf("Line (-want +got):\n%s", diff)
