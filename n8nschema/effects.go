@@ -265,7 +265,7 @@ var duplicatingVerbs = []string{
 
 // idempotentPrefixes are camelCase operations that only set state even
 // though they start with a duplicating verb ("addLabels" on a message).
-var idempotentPrefixes = []string{"addLabel", "addTag", "addToList"}
+var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUpdate", "createOrUpdate", "createUpdate", "upsert"}
 
 // rpcPathWords mark a POST that asks for an answer rather than storing
 // something: search, lookup, validation, conversion and model endpoints.

@@ -274,6 +274,8 @@ func TestDuplicatingWrite(t *testing.T) {
 		{"delete", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"DELETE","url":"https://x/y"}}`, false, ConfHigh},
 		{"get", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://x/y"}}`, false, 0},
 		{"sheets append", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"append"}}`, true, ConfHigh},
+		{"sheets appendOrUpdate", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"appendOrUpdate"}}`, false, ConfHigh},
+		{"github createUpdate", `{"name":"a","type":"n8n-nodes-base.github","parameters":{"resource":"file","operation":"createUpdate"}}`, false, ConfHigh},
 		{"sheets update", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"update"}}`, false, ConfHigh},
 		{"airtable upsert", `{"name":"a","type":"n8n-nodes-base.airtable","parameters":{"operation":"upsert"}}`, false, ConfHigh},
 		{"slack default post", `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{}}`, true, ConfMedium},

@@ -80,9 +80,19 @@ func crossExecution(op *analyze.Operation) bool {
 	return false
 }
 
-// ownRetries is the node's own retry count in n8n's main loop (1 when it
-// does not retry), the layer that re-sends every item of the batch.
-func ownRetries(n *n8nschema.Node) int { return analyze.MainAttempts(n) }
+// ownRetries is how many times n8n's own retry runs the operation's node
+// (main loop or tool call; 1 when it does not retry): the fixed-wait layer
+// that re-sends every item of the batch. It reads the attempt chain, so a
+// retryOnFail that n8n ignores (on a model sub-node) counts for nothing.
+func ownRetries(op *analyze.Operation) int {
+	for _, f := range op.Factors {
+		if (f.Kind == analyze.KindNodeRetry || f.Kind == analyze.KindToolRetry) && f.Node == op.Node.Name &&
+			f.Workflow == op.Workflow.Label() && !f.Unbounded {
+			return max(f.Value, 1)
+		}
+	}
+	return 1
+}
 
 // usd formats a dollar figure with enough digits to be read.
 func usd(x float64) string {

@@ -21,7 +21,8 @@ field such as Square's idempotency_key) derived from the item lets the server re
 answer it with the first result. Only writes that leave a second effect when repeated are reported: POST
 (not to search, lookup or conversion endpoints), PATCH and PUT (low confidence: PUT is idempotent by RFC
 9110 and PATCH usually sets fields, but neither is guaranteed), and app operations that create, send, append or charge; updates,
-upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's. App nodes whose API takes no key (Slack, Gmail, SMTP) can only
+upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's, and a write that
+runs again only because a loop waits for a person's answer is not a retry. App nodes whose API takes no key (Slack, Gmail, SMTP) can only
 be made safe by retrying in one place that checks for the earlier effect first.`,
 	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
  "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices",
@@ -41,6 +42,9 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			if !op.Write || !retried(op) || op.Paid {
 				continue
 			}
+			if humanLoop(pass, op) && boundedPart(op) < 2 {
+				continue // it runs again once per human answer, not on its own
+			}
 			dup, what, c := n8nschema.DuplicatingWrite(n)
 			if !dup || selfWebhookCall(pass, n) {
 				continue
@@ -59,7 +63,7 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			}
 			msg := fmt.Sprintf("node %q %s %s with no idempotency key; an attempt that timed out may already have committed",
 				n.Name, verb, attemptsText(op))
-			if k := ownRetries(n); k > 1 {
+			if k := ownRetries(op); k > 1 {
 				msg += fmt.Sprintf(", and each of its %d tries re-sends every item of the batch", k)
 			}
 			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Confidence: conf(c), Chain: op.Factors})

@@ -52,10 +52,14 @@ the cap allows, or the cap must fit in the timeout.`,
 			if need*1000 <= ms {
 				continue
 			}
+			limit := "its output cap"
+			if !op.OutputCapped {
+				limit = "the model's ceiling"
+			}
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("node %q times out after %d s, but its output cap of %d tokens takes about %d s to generate; an abandoned generation is still billed and then sent again (%s)",
-					op.Node.Name, ms/1000, op.MaxOutputTokens, need, attemptsWord(op)),
+				Message: fmt.Sprintf("node %q times out after %d s, but %s of %d tokens takes about %d s to generate; an abandoned generation is still billed and then sent again (%s)",
+					op.Node.Name, ms/1000, limit, op.MaxOutputTokens, need, attemptsWord(op)),
 				Chain: op.Factors,
 			})
 		}

@@ -41,7 +41,7 @@ or a Code node that retries with exponential backoff and random jitter`,
 		}
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			k := ownRetries(n)
+			k := ownRetries(op)
 			if k < 2 || n.ExecuteOnce && perRequest == "" {
 				continue
 			}

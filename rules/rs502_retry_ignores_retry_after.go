@@ -28,7 +28,7 @@ with the calls spaced out (Loop Over Items + Wait, or HTTP batching with an inte
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			k := ownRetries(n)
+			k := ownRetries(op)
 			if k < 2 {
 				continue
 			}

@@ -30,7 +30,7 @@ workflow can retry 429 and 5xx only and report the rest.`,
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			k := ownRetries(n)
+			k := ownRetries(op)
 			if k < 2 || op.Paid {
 				continue
 			}

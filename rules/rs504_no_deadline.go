@@ -19,7 +19,7 @@ retrying finishes all its attempts first. stormcheck does the arithmetic per cal
 per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family models' 60 s) plus the waits
 between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
-this rule says that nothing else will.`,
+this rule says that nothing else will. A loop that waits for a person on every trip is not reported.`,
 	Bad: `{"settings": {}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
   "parameters": {"options": {"pagination": {"pagination": {"paginationMode": "responseContainsNextURL"}}}}}]}`,
 	Good: `{"settings": {"executionTimeout": 1800}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
@@ -40,7 +40,7 @@ this rule says that nothing else will.`,
 				return rank(ops[i]) > rank(ops[j])
 			})
 			for _, op := range ops {
-				if !op.Unbounded && !op.CallsUnbounded {
+				if !op.Unbounded && !op.CallsUnbounded || humanLoop(pass, op) {
 					continue
 				}
 				extra := ""
@@ -66,7 +66,7 @@ this rule says that nothing else will.`,
 			if !ok || op.Attempts < 2 {
 				continue
 			}
-			waits := (ownRetries(op.Node) - 1) * analyze.RetryWaitMS(op.Node)
+			waits := (ownRetries(op) - 1) * analyze.RetryWaitMS(op.Node)
 			total := op.Attempts*per + waits
 			if float64(total) <= limit*1000 {
 				continue
