@@ -17,8 +17,9 @@ through, or an item {error: ...}, on its normal output (core/src/execution-engin
 n8n-semantics.md §3.4). The execution succeeds, no error workflow runs, and the nodes after it treat the
 failure as a result: an order marked as invoiced that was not, an empty summary saved over a good one.
 For a write or a paid call that is a silent data problem. It is fine when a node downstream checks for
-the error (an If, Switch, Filter or Code node that tests "error"), or when onError is
-"continueErrorOutput" with the error output wired to a handler.`,
+the error (an If, Switch, Filter or Code node that tests "error"), when onError is "continueErrorOutput"
+with the error output wired to a handler, when nothing uses the node's output, and for deletes, whose
+failure ("already gone") is usually meant to be ignored.`,
 	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueRegularOutput",
  "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}}
 -> "Mark order invoiced" (Postgres update)`,
@@ -53,8 +54,13 @@ output 0 -> "Mark order invoiced"; error output -> "Alert #billing" (Slack)`,
 			default:
 				continue
 			}
-			if n.OnError != "continueErrorOutput" && checkedDownstream(g, n) {
-				continue
+			if n.OnError != "continueErrorOutput" {
+				if !flowsOn(g, n) || checkedDownstream(g, n) {
+					continue // nothing uses the output, or something checks it
+				}
+				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) {
+					continue // "delete if it exists" is the usual intent
+				}
 			}
 			what := "write"
 			if op.Paid {
@@ -67,6 +73,20 @@ output 0 -> "Mark order invoiced"; error output -> "Alert #billing" (Slack)`,
 			})
 		}
 	},
+}
+
+// cleanupOp matches operations whose failure is usually meant to be
+// ignored: deleting or archiving what may already be gone.
+var cleanupOp = regexp.MustCompile(`(?i)(^|\.)(delete|remove|clear|trash|archive|deactivate)`)
+
+// flowsOn reports whether n's normal output feeds another node.
+func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
+	for _, e := range g.OutOfType(n, analyze.ConnMain) {
+		if !e.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // errorTest matches a condition or code that looks at an error.
