@@ -55,7 +55,11 @@ unknown (set it in .stormcheck.yaml, spend.prices).`,
 				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s per item at worst (%d %s × %d %s)",
 					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD),
 					max(op.CallsPerItem, 1), plural(max(op.CallsPerItem, 1), "call", "calls"), op.Attempts, plural(op.Attempts, "attempt", "attempts"))
-				if exec, _ := op.SpendPerExecution(pass.Options); exec < rs302NoteBelowUSD {
+				exec, _ := op.SpendPerExecution(pass.Options)
+				if items := pass.Options.Items; items > 1 {
+					d.Message += fmt.Sprintf(", %s per execution of %d items", usd(exec), items)
+				}
+				if exec < rs302NoteBelowUSD {
 					d.Severity = analyze.Note
 				}
 			default:
