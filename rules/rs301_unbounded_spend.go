@@ -20,12 +20,21 @@ cannot bound a self-trigger, because every trip is a new execution. Declaring th
 limit in .stormcheck.yaml (spend.caps) tells stormcheck the spend is bounded by that cap; RS303 then
 reports how fast it is reached. A loop that waits for a person on every trip (a Wait resumed by a form or
 webhook, a "send and wait for response") is not reported: it runs at the pace of the answers.`,
-	Bad: `"OpenAI": {"retryOnFail": true, "maxTries": 5, "onError": "continueErrorOutput"}
-error output -> "Restart" (HTTP POST https://n8n.example.com/webhook/enrich/resume)
-  -> the workflow's own Webhook trigger -> ... -> "OpenAI"`,
-	Good: `"OpenAI": {"retryOnFail": true, "maxTries": 3, "parameters": {"options": {"maxTokens": 400}}}
-error output -> "Record failure" (Postgres insert); no restart, executionTimeout 1800
-.stormcheck.yaml: spend: {caps: [{provider: openai, usd: 50, period: day}]}`,
+	Bad: `{"name": "Enrich", "settings": {},
+ "nodes": [
+  {"name": "Resume", "type": "n8n-nodes-base.webhook", "parameters": {"path": "enrich/resume"}},
+  {"name": "OpenAI", "type": "@n8n/n8n-nodes-langchain.openAi", "retryOnFail": true, "maxTries": 5,
+   "onError": "continueErrorOutput", "parameters": {"modelId": {"__rl": true, "value": "gpt-4o"}}},
+  {"name": "Restart", "type": "n8n-nodes-base.httpRequest",
+   "parameters": {"method": "POST", "url": "https://n8n.example.com/webhook/enrich/resume"}}],
+ "connections": {"Resume": {"main": [[{"node": "OpenAI"}]]}, "OpenAI": {"main": [[], [{"node": "Restart"}]]}}}`,
+	Good: `{"name": "Enrich", "settings": {"executionTimeout": 1800, "errorWorkflow": "ErrNotify6Gp2Qsx"},
+ "nodes": [
+  {"name": "Every night", "type": "n8n-nodes-base.scheduleTrigger"},
+  {"name": "OpenAI", "type": "@n8n/n8n-nodes-langchain.openAi", "retryOnFail": true, "maxTries": 3,
+   "parameters": {"modelId": {"__rl": true, "value": "gpt-4o"}, "options": {"maxTokens": 400}}}],
+ "connections": {"Every night": {"main": [[{"node": "OpenAI"}]]}}}
+# .stormcheck.yaml: spend: {caps: [{provider: openai, usd: 50, period: day}]}`,
 	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,

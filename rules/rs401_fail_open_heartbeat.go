@@ -18,10 +18,21 @@ message that does not come. A dead-man's-switch service (Healthchecks.io / hc-pi
 Stack heartbeats, Uptime Kuma push, Dead Man's Snitch, Opsgenie or PagerDuty heartbeats) fails closed: it
 alerts when the ping does not arrive in time. stormcheck does not report a workflow that already pings
 one, nor a signal that also runs on an error path.`,
-	Bad: `"Save description" -> "Post progress: batch N of M"
-  (HTTP POST https://status.example.com/api/jobs/enrich/progress) -> "Loop Over Items"`,
-	Good: `"Loop Over Items" done -> "Ping healthchecks.io" (HTTP GET https://hc-ping.com/<uuid>)
-  with a period and grace time that alert when the nightly run does not finish`,
+	Bad: `{"nodes": [
+  {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3},
+  {"name": "Save description", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "PATCH"}},
+  {"name": "Post progress: batch N of M", "type": "n8n-nodes-base.httpRequest",
+   "parameters": {"method": "POST", "url": "https://status.example.com/api/jobs/enrich/progress"}}],
+ "connections": {"Loop Over Items": {"main": [[], [{"node": "Save description"}]]},
+                 "Save description": {"main": [[{"node": "Post progress: batch N of M"}]]},
+                 "Post progress: batch N of M": {"main": [[{"node": "Loop Over Items"}]]}}}`,
+	Good: `{"nodes": [
+  {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3},
+  {"name": "Save description", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "PATCH"}},
+  {"name": "Ping healthchecks.io", "type": "n8n-nodes-base.httpRequest",
+   "parameters": {"url": "https://hc-ping.com/5b1f0a8e-6c3d-4f2a-9e7b-2d4c8a1f6e90"}}],
+ "connections": {"Loop Over Items": {"main": [[{"node": "Ping healthchecks.io"}], [{"node": "Save description"}]]},
+                 "Save description": {"main": [[{"node": "Loop Over Items"}]]}}}`,
 	Fix:        "Ping a dead-man's-switch service when the work completes (it alerts when the ping is late), or also send the signal from the error path",
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,

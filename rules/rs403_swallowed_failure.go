@@ -20,12 +20,17 @@ For a write or a paid call that is a silent data problem. It is fine when a node
 the error (an If, Switch, Filter or Code node that tests "error"), when onError is "continueErrorOutput"
 with the error output wired to a handler, when nothing uses the node's output, and for deletes, whose
 failure ("already gone") is usually meant to be ignored.`,
-	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueRegularOutput",
- "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}}
--> "Mark order invoiced" (Postgres update)`,
-	Good: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueErrorOutput",
- "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}}
-output 0 -> "Mark order invoiced"; error output -> "Alert #billing" (Slack)`,
+	Bad: `{"nodes": [
+  {"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueRegularOutput",
+   "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}},
+  {"name": "Mark order invoiced", "type": "n8n-nodes-base.postgres", "parameters": {"operation": "update"}}],
+ "connections": {"Create invoice": {"main": [[{"node": "Mark order invoiced"}]]}}}`,
+	Good: `{"nodes": [
+  {"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueErrorOutput",
+   "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}},
+  {"name": "Mark order invoiced", "type": "n8n-nodes-base.postgres", "parameters": {"operation": "update"}},
+  {"name": "Alert #billing", "type": "n8n-nodes-base.slack", "parameters": {"text": "=Invoice failed: {{ $json.error.message }}"}}],
+ "connections": {"Create invoice": {"main": [[{"node": "Mark order invoiced"}], [{"node": "Alert #billing"}]]}}}`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,

@@ -18,10 +18,19 @@ at once), they all wait the same time and retry in the same instant, again and a
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
 looks at workflows started per request (webhook, form, chat and push-based app triggers; polling triggers
 start one execution per poll) and at runs of several items (--items above 1).`,
-	Bad: `Webhook -> {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest",
- "retryOnFail": true, "maxTries": 5, "waitBetweenTries": 1000, "parameters": {"method": "POST"}}`,
-	Good: `Webhook -> "Create ticket" (no node retry) -> on error: put the request on a queue,
-or a Code node that retries with exponential backoff and random jitter`,
+	Bad: `{"nodes": [
+  {"name": "Webhook", "type": "n8n-nodes-base.webhook", "parameters": {"path": "tickets", "httpMethod": "POST"}},
+  {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
+   "waitBetweenTries": 1000, "parameters": {"method": "POST", "url": "https://desk.example.com/api/tickets"}}],
+ "connections": {"Webhook": {"main": [[{"node": "Create ticket"}]]}}}`,
+	Good: `{"nodes": [
+  {"name": "Webhook", "type": "n8n-nodes-base.webhook", "parameters": {"path": "tickets", "httpMethod": "POST"}},
+  {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest", "onError": "continueErrorOutput",
+   "parameters": {"method": "POST", "url": "https://desk.example.com/api/tickets"}},
+  {"name": "Queue for retry", "type": "n8n-nodes-base.redis", "parameters": {"operation": "push", "list": "ticket-retries"}}],
+ "connections": {"Webhook": {"main": [[{"node": "Create ticket"}]]},
+                 "Create ticket": {"main": [[], [{"node": "Queue for retry"}]]}}}
+# a scheduled worker drains the list with exponential backoff and jitter`,
 	Fix:        "Retry concurrent calls with exponential backoff and jitter (a queue, a Code node, or the API's own retry), or lower maxTries and space the calls with HTTP batching",
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,

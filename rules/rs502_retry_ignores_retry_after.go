@@ -19,8 +19,12 @@ load that caused the 429 (workflow-execute.ts L1604–1612). Slack's and the Lan
 loops do honour Retry-After; the node retry around them does not.`,
 	Bad: `{"name": "Post to Slack", "type": "n8n-nodes-base.slack", "retryOnFail": true, "maxTries": 5,
  "waitBetweenTries": 1000}`,
-	Good: `{"name": "Post to Slack", "type": "n8n-nodes-base.slack"}
-with the calls spaced out (Loop Over Items + Wait, or HTTP batching with an interval)`,
+	Good: `{"nodes": [
+  {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3, "parameters": {"batchSize": 1}},
+  {"name": "Post to Slack", "type": "n8n-nodes-base.slack", "parameters": {"text": "={{ $json.summary }}"}},
+  {"name": "Wait 1 s", "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "parameters": {"amount": 1}}],
+ "connections": {"Loop Over Items": {"main": [[], [{"node": "Post to Slack"}]]},
+                 "Post to Slack": {"main": [[{"node": "Wait 1 s"}]]}, "Wait 1 s": {"main": [[{"node": "Loop Over Items"}]]}}}`,
 	Fix:        "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,

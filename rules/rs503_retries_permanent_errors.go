@@ -19,10 +19,13 @@ duplicate validation e-mail). It matters for calls that carry credentials or wri
 workflow can retry 429 and 5xx only and report the rest.`,
 	Bad: `{"name": "Create lead", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
  "parameters": {"method": "POST", "authentication": "genericCredentialType"}}`,
-	Good: `{"name": "Create lead", "type": "n8n-nodes-base.httpRequest",
- "parameters": {"method": "POST", "authentication": "genericCredentialType",
-   "options": {"response": {"response": {"neverError": true, "fullResponse": true}}}}}
--> Switch on {{ $json.statusCode }}: 429/5xx -> Wait -> retry; 4xx -> alert`,
+	Good: `{"nodes": [
+  {"name": "Create lead", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "POST",
+   "authentication": "genericCredentialType",
+   "options": {"response": {"response": {"neverError": true, "fullResponse": true}}}}},
+  {"name": "Retryable?", "type": "n8n-nodes-base.if", "parameters": {"conditions": {"conditions": [
+   {"leftValue": "={{ $json.statusCode == 429 || $json.statusCode >= 500 }}", "operator": {"type": "boolean", "operation": "true"}}]}}}],
+ "connections": {"Create lead": {"main": [[{"node": "Retryable?"}]]}}}`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,

@@ -21,10 +21,15 @@ of the analysis set that call the same dependency with their own node retries an
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export.`,
-	Bad: `"Sync orders" and "Sync refunds" both POST to api.erp.example.com with retryOnFail, maxTries 5;
-"Nightly invoices" does too`,
-	Good: `all three call one sub-workflow "ERP gateway" that owns the retries (one place, backoff with jitter),
-and .stormcheck.yaml declares dependencies: {api.erp.example.com: {max_in_flight: 4}}`,
+	Bad: `[{"name": "Sync orders", "nodes": [{"name": "Push orders", "type": "n8n-nodes-base.httpRequest",
+   "retryOnFail": true, "maxTries": 5, "parameters": {"method": "POST", "url": "https://api.erp.example.com/v1/orders"}}]},
+ {"name": "Sync refunds", "nodes": [{"name": "Push refund", "type": "n8n-nodes-base.httpRequest",
+   "retryOnFail": true, "maxTries": 3, "parameters": {"method": "POST", "url": "https://api.erp.example.com/v1/refunds"}}]}]`,
+	Good: `[{"name": "Sync orders", "nodes": [{"name": "Call ERP gateway", "type": "n8n-nodes-base.executeWorkflow",
+   "parameters": {"workflowId": {"__rl": true, "value": "ErpGateway01", "mode": "id"}}}]},
+ {"name": "Sync refunds", "nodes": [{"name": "Call ERP gateway", "type": "n8n-nodes-base.executeWorkflow",
+   "parameters": {"workflowId": {"__rl": true, "value": "ErpGateway01", "mode": "id"}}}]}]
+# .stormcheck.yaml: dependencies: {api.erp.example.com: {max_in_flight: 4}}`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
