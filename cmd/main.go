@@ -126,7 +126,28 @@ storm possible, each finding with its place in the JSON and a fix.`,
 		newPullCmd(io),
 		newVersionCmd(io),
 	)
+	// Runnable, so that an unknown subcommand reaches Args and is a usage
+	// error instead of help with exit 0.
+	root.Args = cobra.NoArgs
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	argsAreUsage(root)
 	return root
+}
+
+// argsAreUsage makes every argument-count error (unknown subcommand, extra
+// arguments) a usage error, like flag errors: exit 2, not 3.
+func argsAreUsage(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		argsAreUsage(sub)
+	}
 }
 
 func newVersionCmd(io *IO) *cobra.Command {

@@ -223,3 +223,14 @@ func TestTextFindingLine(t *testing.T) {
 		t.Errorf("exit %d, first line:\n%s\nwant:\n%s", r.code, first, want)
 	}
 }
+
+func TestUnknownCommandIsUsage(t *testing.T) {
+	for _, args := range [][]string{{"frobnicate"}, {"version", "extra"}, {"audit", "--bogus"}} {
+		if code, _, errOut := runWith(t, nil, args...); code != ExitUsage || !strings.Contains(errOut, "--help") {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 pointing at --help", args, code, errOut)
+		}
+	}
+	if code, _, _ := runWith(t, nil); code != ExitOK {
+		t.Errorf("no arguments: exit %d, want 0 (help)", code)
+	}
+}
