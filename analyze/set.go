@@ -1,6 +1,10 @@
 package analyze
 
-import "github.com/stormcheck/stormcheck/n8nschema"
+import (
+	"sync"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // Options are the assumptions of one analysis run.
 type Options struct {
@@ -57,6 +61,35 @@ type Set struct {
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
+
+	sharedMu sync.Mutex
+	shared   map[any]*sharedValue
+}
+
+type sharedValue struct {
+	once sync.Once
+	v    any
+}
+
+// Shared returns what build computes from the whole set, computing it once
+// per key however many passes ask. A rule that summarises the set (RS505
+// groups every operation by dependency) would otherwise redo the same work
+// for each workflow, which is quadratic in the size of the set. build must
+// depend on the set alone, never on the pass that asks first. Safe for
+// concurrent use.
+func (s *Set) Shared(key any, build func() any) any {
+	s.sharedMu.Lock()
+	if s.shared == nil {
+		s.shared = map[any]*sharedValue{}
+	}
+	e := s.shared[key]
+	if e == nil {
+		e = &sharedValue{}
+		s.shared[key] = e
+	}
+	s.sharedMu.Unlock()
+	e.once.Do(func() { e.v = build() })
+	return e.v
 }
 
 // Graph returns the node graph of a workflow of the set.

@@ -35,22 +35,10 @@ run: audit the whole export.`,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "fleet"},
 	Run: func(pass *analyze.Pass) {
-		// Group the set's node-retried operations by dependency, once per
-		// pass: rules keep no state between passes.
-		users := map[string][]*n8nschema.Workflow{}
-		attempts := map[string]int{}
-		for _, op := range pass.Set.Operations {
-			if op.Dependency == "" || op.Node.Disabled || !nodeRetried(op) {
-				continue
-			}
-			d := strings.ToLower(op.Dependency)
-			if !containsWF(users[d], op.Workflow) {
-				users[d] = append(users[d], op.Workflow)
-			}
-			if !op.Unbounded {
-				attempts[d] += op.Attempts
-			}
-		}
+		// Group the set's node-retried operations by dependency once per
+		// set (Set.Shared), not once per workflow: that was quadratic.
+		g := pass.Set.Shared(dependencyUsersKey{}, func() any { return groupByDependency(pass.Set) }).(*dependencyUsers)
+		users, attempts := g.users, g.attempts
 		fleet := max(pass.Options.Workers, 1) * max(pass.Options.Concurrency, 1)
 		reported := map[string]bool{}
 		for _, op := range liveOps(pass) {
@@ -71,6 +59,39 @@ run: audit the whole export.`,
 			})
 		}
 	},
+}
+
+// dependencyUsers are the set's node-retried operations grouped by
+// dependency (lowercased host): the workflows that call it, in set order,
+// and the sum of their bounded attempts.
+type dependencyUsers struct {
+	users    map[string][]*n8nschema.Workflow
+	attempts map[string]int
+}
+
+// dependencyUsersKey is the Set.Shared key of the grouping.
+type dependencyUsersKey struct{}
+
+func groupByDependency(set *analyze.Set) *dependencyUsers {
+	g := &dependencyUsers{users: map[string][]*n8nschema.Workflow{}, attempts: map[string]int{}}
+	seen := map[string]map[*n8nschema.Workflow]bool{}
+	for _, op := range set.Operations {
+		if op.Dependency == "" || op.Node.Disabled || !nodeRetried(op) {
+			continue
+		}
+		d := strings.ToLower(op.Dependency)
+		if seen[d] == nil {
+			seen[d] = map[*n8nschema.Workflow]bool{}
+		}
+		if !seen[d][op.Workflow] {
+			seen[d][op.Workflow] = true
+			g.users[d] = append(g.users[d], op.Workflow)
+		}
+		if !op.Unbounded {
+			g.attempts[d] += op.Attempts
+		}
+	}
+	return g
 }
 
 // otherWorkflows names the workflows other than self: up to three distinct
@@ -121,15 +142,6 @@ func nodeRetried(op *analyze.Operation) bool {
 func gated(opts *analyze.Options, dep string) bool {
 	for h, n := range opts.MaxInFlight {
 		if n > 0 && strings.EqualFold(h, dep) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsWF(ws []*n8nschema.Workflow, w *n8nschema.Workflow) bool {
-	for _, x := range ws {
-		if x == w {
 			return true
 		}
 	}
