@@ -353,7 +353,10 @@ func expiredIgnoreFindings(rule *Rule, opts FilterOptions) []Finding {
 
 // directiveRE finds a directive in notes: `stormcheck:ignore RULES -- reason`.
 // RULES are IDs or names separated by commas or spaces.
-var directiveRE = regexp.MustCompile(`stormcheck:ignore\b([^\n]*)`)
+var directiveRE = regexp.MustCompile(directiveWord + `\b([^\n]*)`)
+
+// directiveWord is the literal every directive starts with.
+const directiveWord = "stormcheck:ignore"
 
 // directive is one `stormcheck:ignore` found in a node's notes or a sticky note.
 type directive struct {
@@ -380,13 +383,21 @@ func collectDirectives(set *Set, all []*Rule) []*directive {
 			var text string
 			var pos n8nschema.Pos
 			var covers map[string]bool
+			// Positions and the nodes a sticky note covers are worked out
+			// only for text that holds a directive: most notes hold none.
 			if n.IsSticky() {
 				v, _ := n.Param("content")
-				text, pos = v.Str(), v.Pos()
+				if text = v.Str(); !strings.Contains(text, directiveWord) {
+					continue
+				}
+				pos = v.Pos()
 				covers = coveredBy(w, n)
 			} else {
 				v := n.Field("notes")
-				text, pos = v.Str(), v.Pos()
+				if text = v.Str(); !strings.Contains(text, directiveWord) {
+					continue
+				}
+				pos = v.Pos()
 				covers = map[string]bool{n.Name: true}
 			}
 			if !pos.IsValid() {
