@@ -79,6 +79,9 @@ var (
 // secretSpans returns the byte ranges of s that hold secrets, sorted and
 // merged.
 func secretSpans(s string) [][2]int {
+	if !mayHoldSecret(s) {
+		return nil
+	}
 	var spans [][2]int
 	add := func(a, b int) {
 		if a >= 0 && b > a {
@@ -116,6 +119,84 @@ func secretSpans(s string) [][2]int {
 		add(m[0], m[1])
 	}
 	return mergeSpans(spans)
+}
+
+// secretPrefixes are literals at least one of which every prefixedRE match
+// holds.
+var secretPrefixes = []string{"sk-", "sk_", "rk_", "xox", "gh", "github_pat_", "glpat-", "AKIA", "AIza", "eyJ", "-----BEGIN"}
+
+// mayHoldSecret is a cheap test that s can match none of the patterns of
+// secretSpans when it is false: most messages and snippet lines hold no
+// secret, and running the regular expressions over them dominated
+// rendering. Each clause is a necessary condition of one pattern.
+func mayHoldSecret(s string) bool {
+	run, longest := 0, 0 // longRE and hexRE need 32 characters of [A-Za-z0-9_+/=-]
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '+' || c == '/' || c == '=' || c == '-' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	if longest >= 32 {
+		return true
+	}
+	if strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
+		return true // K (Kelvin) and ſ fold to k and s under (?i)
+	}
+	for _, p := range secretPrefixes { // prefixedRE
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	if containsFold(s, "bearer") || containsFold(s, "basic") || containsFold(s, "token") { // schemeRE
+		return true
+	}
+	if quoteColon(s) { // memberRE, pairRE: `"key"` then `:`
+		return true
+	}
+	if strings.ContainsAny(s, "?&;") && strings.Contains(s, "=") { // queryRE
+		return true
+	}
+	return strings.Contains(s, "://") && strings.Contains(s, "@") // userinfoRE
+}
+
+// containsFold reports whether s holds the lowercase ASCII word sub in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && s[i+j]|0x20 == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteColon reports whether a ':' follows a '"' with only white space and
+// one optional backslash between them.
+func quoteColon(s string) bool {
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		j := i - 1
+		for j >= 0 && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r' || s[j] == '\f' || s[j] == '\v') {
+			j--
+		}
+		if j >= 0 && s[j] == '\\' {
+			j--
+		}
+		if j >= 0 && s[j] == '"' {
+			return true
+		}
+		k := strings.IndexByte(s[i+1:], ':')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return false
 }
 
 // isPlaceholder reports values that name a secret instead of holding one:
