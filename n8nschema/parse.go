@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -37,7 +38,10 @@ func Parse(src *Source) *File {
 		}
 		body = body[:end] // audit the valid value before the trailing data
 	}
-	root := Value{r: gjson.ParseBytes(body), src: src, base: base}
+	// gjson.ParseBytes copies the input into a string; a string view of
+	// the bytes holds every file once instead of twice. Source bytes are
+	// never written after NewSource, so the view stays valid.
+	root := Value{r: gjson.Parse(unsafe.String(unsafe.SliceData(body), len(body))), src: src, base: base}
 	p := parser{f: f}
 	p.shape(root, true)
 	return f
@@ -115,7 +119,7 @@ func (p *parser) shape(v Value, top bool) {
 		// Some elements are workflows: say which others were skipped, even
 		// those that look like one ({"nodes": [...]} without connections).
 		for _, e := range skipped {
-			p.problem(NotWorkflow, e.ValuePos(), "", "array element %s is not an n8n workflow; skipped", lastElem(e.path))
+			p.problem(NotWorkflow, e.ValuePos(), "", "array element %s is not an n8n workflow; skipped", lastElem(e.Path()))
 		}
 	case Object:
 		if p.workflowIn(v) {
@@ -150,7 +154,7 @@ func (p *parser) workflowIn(v Value) bool {
 			return len(elems) == 0 && v.Get("nextCursor").Exists()
 		}
 		for _, e := range skipped {
-			p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.path))
+			p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.Path()))
 		}
 		return true
 	case v.Get("workflow").Kind() == Object && !nodes.Exists():
@@ -198,7 +202,7 @@ func describeNonWorkflow(v Value) string {
 }
 
 func (p *parser) workflow(v Value) {
-	w := &Workflow{Source: p.f.Source, Path: v.path, Ordinal: len(p.f.Workflows), Value: v}
+	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), Value: v}
 	id, name := v.Get("id"), v.Get("name")
 	if p.wrapper.Exists() {
 		// {id, name, workflow: {nodes, connections}}: the template names it.

@@ -40,7 +40,9 @@ type Source struct {
 	// Name is what reports show: a slash-separated path relative to the
 	// working folder, "<stdin>", or an n8n:// location.
 	Name string
-	Src  []byte
+	// Src is read-only once the Source is made: parsed values are string
+	// views of these bytes, not copies.
+	Src []byte
 
 	once       sync.Once
 	lineStarts []int

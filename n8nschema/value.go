@@ -26,7 +26,27 @@ type Value struct {
 	r    gjson.Result
 	src  *Source
 	base int // offset of the parsed slice inside src.Src
-	path string
+	// The gjson path is joined only when asked for (Path, Pos): most
+	// values are read and dropped, and joining every path on every Get
+	// and Each was a large share of the parse's allocations. When joined
+	// is false, path is the whole path; else it is the parent's path and
+	// elem the last element.
+	path   string
+	elem   string
+	joined bool
+}
+
+// fullPath is the gjson path of the value from the root of its source.
+func (v Value) fullPath() string {
+	if !v.joined {
+		return v.path
+	}
+	return joinPath(v.path, v.elem)
+}
+
+// child is a value below v whose last path element is elem.
+func (v Value) child(r gjson.Result, parent, elem string) Value {
+	return Value{r: r, src: v.src, base: v.base, path: parent, elem: elem, joined: true}
 }
 
 // Exists reports whether the value is present (null counts as present).
@@ -92,9 +112,9 @@ func (v Value) IsExpr() bool {
 // Get returns a value below this one by gjson path ("options.maxRetries").
 func (v Value) Get(path string) Value {
 	if !v.r.IsObject() && !v.r.IsArray() {
-		return Value{src: v.src, base: v.base, path: joinPath(v.path, path)}
+		return v.child(gjson.Result{}, v.fullPath(), path)
 	}
-	return Value{r: v.r.Get(path), src: v.src, base: v.base, path: joinPath(v.path, path)}
+	return v.child(v.r.Get(path), v.fullPath(), path)
 }
 
 // Elems returns the elements of an array (nil for anything else).
@@ -104,8 +124,9 @@ func (v Value) Elems() []Value {
 	}
 	var out []Value
 	i := 0
+	parent := v.fullPath()
 	v.r.ForEach(func(_, e gjson.Result) bool {
-		out = append(out, Value{r: e, src: v.src, base: v.base, path: joinPath(v.path, strconv.Itoa(i))})
+		out = append(out, v.child(e, parent, strconv.Itoa(i)))
 		i++
 		return true
 	})
@@ -117,8 +138,9 @@ func (v Value) Each(fn func(key string, val Value) bool) {
 	if !v.r.IsObject() {
 		return
 	}
+	parent := v.fullPath()
 	v.r.ForEach(func(k, e gjson.Result) bool {
-		return fn(k.Str, Value{r: e, src: v.src, base: v.base, path: joinPath(v.path, escapeKey(k.Str))})
+		return fn(k.Str, v.child(e, parent, escapeKey(k.Str)))
 	})
 }
 
@@ -146,21 +168,22 @@ func (v Value) walk(rel string, fn func(string, Value)) {
 }
 
 // Path is the gjson path of the value from the root of its source.
-func (v Value) Path() string { return v.path }
+func (v Value) Path() string { return v.fullPath() }
 
 // Pos is where the value stands: the key of an object member, else the value.
 func (v Value) Pos() Pos {
+	path := v.fullPath()
 	// gjson reports 0 for an unknown index; only the root may truly be at 0.
-	if v.src == nil || !v.r.Exists() || v.r.Index == 0 && v.path != "" {
-		return Pos{Path: v.path}
+	if v.src == nil || !v.r.Exists() || v.r.Index == 0 && path != "" {
+		return Pos{Path: path}
 	}
-	return v.src.PosAt(keyStart(v.src.Src, v.base+v.r.Index), v.path)
+	return v.src.PosAt(keyStart(v.src.Src, v.base+v.r.Index), path)
 }
 
 // ValuePos is where the value itself starts (after its key).
 func (v Value) ValuePos() Pos {
 	if v.src == nil || !v.r.Exists() {
-		return Pos{Path: v.path}
+		return Pos{Path: v.fullPath()}
 	}
-	return v.src.PosAt(v.base+v.r.Index, v.path)
+	return v.src.PosAt(v.base+v.r.Index, v.fullPath())
 }
