@@ -74,8 +74,14 @@ type Loop struct {
 	// DoneBack is a Loop Over Items node whose done output leads back to
 	// its own input (n8n issue #21817); nil otherwise.
 	DoneBack *n8nschema.Node
-	// Unbounded is true when the cycle calls out or is a DoneBack loop.
+	// Unbounded is true when the cycle calls out or is a DoneBack loop,
+	// and it is not a paging loop.
 	Unbounded bool
+	// Paging is true when a node of the cycle sets a page or cursor field
+	// that a call of the cycle sends: each pass fetches the next page (as
+	// HTTP pagination does), so the cycle is fan-out bounded by the data,
+	// not a retry. RS105 reports it when no counter caps the pages.
+	Paging bool
 }
 
 // BuildGraph builds the graph of one workflow.
@@ -427,19 +433,22 @@ func (g *Graph) cycles() {
 	radj := make([][]int32, n)
 	for u := range g.Nodes {
 		for _, e := range g.out[u] {
-			if e.Type != ConnMain {
-				continue
-			}
-			v := int32(g.idx[e.To])
-			adj[u] = append(adj[u], v)
-			if !g.bounds(u, e) {
-				radj[u] = append(radj[u], v)
+			if e.Type == ConnMain {
+				adj[u] = append(adj[u], int32(g.idx[e.To]))
 			}
 		}
 	}
 	var nc int
 	g.comp, nc = scc(adj)
 	g.cyclic = cyclicComps(adj, g.comp, nc)
+	for u := range g.Nodes {
+		counted := g.cyclic[g.comp[u]] && g.countsDown(u)
+		for _, e := range g.out[u] {
+			if e.Type == ConnMain && !counted && !g.bounds(u, e) {
+				radj[u] = append(radj[u], int32(g.idx[e.To]))
+			}
+		}
+	}
 	rcomp, rnc := scc(radj)
 	rcyc := cyclicComps(radj, rcomp, rnc)
 	g.loopOf = make([]*Loop, n)
@@ -467,6 +476,10 @@ func (g *Graph) cycles() {
 	}
 	for _, l := range g.Loops {
 		l.Unbounded = len(l.Calls) > 0 || l.DoneBack != nil
+		if l.Unbounded && l.DoneBack == nil && g.pages(l) {
+			// Each pass asks for the next page: fan-out, not a retry.
+			l.Unbounded, l.Paging = false, true
+		}
 		l.Head, l.Back = g.loopEnds(l, rcomp)
 	}
 }
@@ -533,8 +546,10 @@ func sibLoopOutput(n *n8nschema.Node) int {
 // guardRE matches what a loop guard tests: the node's run index or a
 // counter carried in the data; counterRE only the latter.
 var (
-	guardRE   = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
-	counterRE = regexp.MustCompile(`(?i)attempt|retr(y|ies)|counter|\bcount\b|tries|iteration|depth`)
+	// count is a word of its own, snake_case or the tail of a camelCase
+	// name ($workflow.redraftLoopCount), never inside "account".
+	guardRE   = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
+	counterRE = regexp.MustCompile(`(?i)attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
 )
 
 // IsGuard reports whether n bounds a loop through it: an If, Switch or
@@ -665,4 +680,168 @@ func cyclicComps(adj [][]int32, comp []int32, nc int) []bool {
 		}
 	}
 	return cyc
+}
+
+// stepRE matches a step of one in an expression or code: n + 1, n - 1,
+// n += 1, n++ or n--.
+var stepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
+
+// propRE picks the property names an expression reads: $json.result,
+// $json["count"], $('Node').item.json.pages_left.
+var propRE = regexp.MustCompile(`(?:\.|\[\s*["'])([A-Za-z_]\w*)`)
+
+// countsDown reports whether node u is an If, Switch or Filter that
+// compares a number which another node of its cycle steps by one (a Set
+// or Code node computing count + 1 or left - 1): a counter that bounds the
+// loop even when it is not named like one. It is called only for nodes on
+// a cycle.
+func (g *Graph) countsDown(u int) bool {
+	fields := numericFields(g.Nodes[u])
+	if len(fields) == 0 {
+		return false
+	}
+	c := g.comp[u]
+	for v, nd := range g.Nodes {
+		if v == u || g.comp[v] != c || nd.Disabled {
+			continue
+		}
+		for _, f := range fields {
+			if steps(nd, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numericFields returns the property names that the numeric conditions
+// of an If, Switch or Filter read: leftValue and rightValue of conditions
+// whose operator type is "number" (If v2+, Switch v3, Filter), value1 and
+// value2 of If v1's conditions.number and of Switch v1/v2 on numbers.
+func numericFields(n *n8nschema.Node) []string {
+	switch n.Type {
+	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+	default:
+		return nil
+	}
+	var out []string
+	add := func(v n8nschema.Value) {
+		if v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") {
+			for _, m := range propRE.FindAllStringSubmatch(v.Str(), -1) {
+				switch m[1] {
+				case "json", "item", "first", "last", "all", "length", "params":
+					continue
+				}
+				out = append(out, m[1])
+			}
+		}
+	}
+	p := n.Params()
+	p.Walk(func(rel string, v n8nschema.Value) {
+		switch {
+		case strings.HasSuffix(rel, "operator.type") && v.Str() == "number":
+			base := strings.TrimSuffix(rel, "operator.type")
+			add(p.Get(base + "leftValue"))
+			add(p.Get(base + "rightValue"))
+		case strings.HasPrefix(rel, "conditions.number.") && (strings.HasSuffix(rel, ".value1") || strings.HasSuffix(rel, ".value2")):
+			add(v)
+		}
+	})
+	if p.Get("dataType").Str() == "number" {
+		add(p.Get("value1"))
+	}
+	return out
+}
+
+// steps reports whether a Set or Code node steps field f by one: a Set
+// field named f, or whose value reads f, computed with + 1 or - 1; a Code
+// node whose code names f and steps something by one.
+func steps(n *n8nschema.Node, f string) bool {
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(f) + `\b`)
+	switch n.Type {
+	case "n8n-nodes-base.set":
+		found := false
+		pair := func(name, value n8nschema.Value) {
+			if v := value.Str(); strings.Contains(v, "{{") && stepRE.MatchString(v) && (name.Str() == f || word.MatchString(v)) {
+				found = true
+			}
+		}
+		for _, a := range n.Params().Get("assignments.assignments").Elems() {
+			pair(a.Get("name"), a.Get("value"))
+		}
+		n.Params().Get("values").Each(func(_ string, typed n8nschema.Value) bool {
+			for _, a := range typed.Elems() {
+				pair(a.Get("name"), a.Get("value"))
+			}
+			return !found
+		})
+		return found
+	case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+		code := codeOf(n)
+		return word.MatchString(code) && stepRE.MatchString(code)
+	}
+	return false
+}
+
+// codeOf is the source of a Code or Function node.
+func codeOf(n *n8nschema.Node) string {
+	code := ""
+	for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
+		if v, ok := n.Param(k); ok {
+			code += v.Str()
+		}
+	}
+	return code
+}
+
+// cursorRE matches the names a page or cursor travels under.
+var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link)|cursor|offset|skip|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
+
+// identRE splits code and expressions into identifiers.
+var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// pages reports whether a loop walks pages: a Set or Code node of the
+// loop produces a page or cursor field (cursorRE) that an expression in a
+// calling node of the loop reads. Each pass then asks for a different
+// page, as HTTP pagination does (n8n-semantics.md §3.7), until the data
+// runs out.
+func (g *Graph) pages(l *Loop) bool {
+	set := map[string]bool{}
+	for _, n := range l.Nodes {
+		switch n.Type {
+		case "n8n-nodes-base.set":
+			n.Params().Walk(func(rel string, v n8nschema.Value) {
+				if strings.HasSuffix(rel, ".name") && cursorRE.MatchString(v.Str()) {
+					set[strings.ToLower(v.Str())] = true
+				}
+			})
+		case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+			for _, id := range identRE.FindAllString(codeOf(n), -1) {
+				if cursorRE.MatchString(id) {
+					set[strings.ToLower(id)] = true
+				}
+			}
+		}
+	}
+	if len(set) == 0 {
+		return false
+	}
+	for _, n := range l.Calls {
+		found := false
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
+			if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "{{") {
+				return
+			}
+			for _, id := range identRE.FindAllString(v.Str(), -1) {
+				if set[strings.ToLower(id)] {
+					found = true
+					return
+				}
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -17,8 +17,13 @@ succeeds, and every pass gets a fresh retry budget: an error output wired back t
 an If that sends a 429 through a Wait and back to the request. When the dependency stays down, that is an
 endless stream of requests (n8n issue #14807: an error output wired to the same HTTP node, 20k calls,
 €270). n8n's executor does not stop graph cycles. A loop is bounded when an If, Switch or Filter in it
-tests $runIndex or a counter, or when it is the loop output of Loop Over Items (one pass per batch).
-Loop Over Items with its done output wired back to its own input never ends either (n8n issue #21817).`,
+tests $runIndex or a counter (a field named like one, or a number that a node of the loop steps by one),
+or when it is the loop output of Loop Over Items (one pass per batch). Loop Over Items with its done
+output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a
+loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
+fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
+each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
+someone sends the work back.`,
 	Bad:        `"Fetch" (HTTP, neverError) -> "Rate limited?" (If {{ $json.statusCode }} = 429) -true-> "Wait" -> "Fetch"`,
 	Good:       `"Fetch" -> "Rate limited?" (If {{ $json.statusCode }} = 429 and {{ $runIndex }} < 3) -true-> "Wait" -> "Fetch"`,
 	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached",
@@ -36,6 +41,11 @@ Loop Over Items with its done output wired back to its own input never ends eith
 					Message: fmt.Sprintf("node %q sends its done output back to its own input: the loop starts over for ever", l.DoneBack.Name)})
 				continue
 			}
+			if waitsForPerson(l.Nodes) != nil {
+				// Each pass waits for a person's answer: the loop runs as
+				// often as they send the work back, not on its own.
+				continue
+			}
 			n := l.Calls[0]
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos,
 				Message: fmt.Sprintf("node %q runs in a loop (%s) that no guard bounds: %q leads back to %q with no $runIndex or counter check",
@@ -44,11 +54,6 @@ Loop Over Items with its done output wired back to its own input never ends eith
 				if op.Node == n {
 					d.Chain = op.Factors
 				}
-			}
-			if h := waitsForPerson(l.Nodes); h != nil {
-				// Each pass waits for a person; the loop is as long as they make it.
-				d.Confidence = analyze.Medium
-				d.Message += fmt.Sprintf("; each pass waits for a person at %q", h.Name)
 			}
 			pass.Report(d)
 		}
@@ -59,13 +64,7 @@ Loop Over Items with its done output wired back to its own input never ends eith
 // form, a Wait resumed by webhook or form, a send-and-wait message), or nil.
 func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
 	for _, n := range ns {
-		if n.Type == "n8n-nodes-base.form" {
-			return n
-		}
-		if op, _ := n.Param("operation"); op.Str() == "sendAndWait" {
-			return n
-		}
-		if r, _ := n.Param("resume"); n.Type == "n8n-nodes-base.wait" && (r.Str() == "webhook" || r.Str() == "form") {
+		if n8nschema.HumanGate(n) {
 			return n
 		}
 	}

@@ -10,12 +10,15 @@ import (
 var rs105 = &analyze.Rule{
 	ID:    "RS105",
 	Name:  "unbounded-pagination",
-	Title: "HTTP pagination has no page limit",
+	Title: "pagination has no page limit",
 	Doc: `The HTTP Request node's pagination fetches pages until its completion test says stop (by default: an
 empty response). Without "Limit Pages Fetched" nothing else bounds it (maxRequests, default 100, applies
 only when limitPagesFetched is on; request-helper-functions.ts L1705–1714): an API that keeps returning a
 next cursor, a page parameter it ignores, or a completion expression that never matches makes the node
-request pages for ever, and a node retry starts over from the first page.`,
+request pages for ever, and a node retry starts over from the first page. The same holds for pages
+fetched by a loop of nodes (a Set or Code node of the loop sets the page or cursor that the request of the
+loop sends, and an If decides when to stop) with no counter that caps the passes; such a loop is fan-out,
+so RS103 leaves it to this rule.`,
 	Bad: `{"name": "List users", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://api.example.com/users",
  "options": {"pagination": {"pagination": {"parameters": {"parameters": [{"name": "page", "value": "={{ $pageCount + 1 }}"}]}}}}}}`,
 	Good: `{"name": "List users", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://api.example.com/users",
@@ -36,12 +39,27 @@ request pages for ever, and a node retry starts over from the first page.`,
 			}
 			p, _ := n.Param("options.pagination.pagination")
 			until := p.Get("paginationCompleteWhen").Str()
-			if until == "" {
+			switch until {
+			case "":
 				until = "responseIsEmpty"
+			case "other":
+				// The completion test is the expression; say which.
+				if x := strings.TrimPrefix(p.Get("completeExpression").Str(), "="); x != "" {
+					until = x
+				}
 			}
 			pass.Report(analyze.Diagnostic{Node: n, Pos: p.Pos(),
 				Message: fmt.Sprintf("node %q paginates until %q with no page limit (limitPagesFetched is off)",
 					n.Name, strings.TrimSpace(until))})
+		}
+		for _, l := range g.Loops {
+			if !l.Paging {
+				continue
+			}
+			n := l.Calls[0]
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "loop", Confidence: analyze.Medium,
+				Message: fmt.Sprintf("node %q fetches pages in a loop (%s) with no page limit: %q leads back to %q with the next page and no counter caps the passes",
+					n.Name, loopPath(l.Nodes), l.Back.Name, l.Head.Name)})
 		}
 	},
 }
