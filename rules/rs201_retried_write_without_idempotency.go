@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -22,7 +24,9 @@ answer it with the first result. Only writes that leave a second effect when rep
 (not to search, lookup or conversion endpoints), PATCH and PUT (low confidence: PUT is idempotent by RFC
 9110 and PATCH usually sets fields, but neither is guaranteed), and app operations that create, send, append or charge; updates,
 upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's, and a write that
-runs again only because a loop waits for a person's answer is not a retry. App nodes whose API takes no key (Slack, Gmail, SMTP) can only
+runs again only because a loop waits for a person's answer, or because a loop moves on to the next page or
+the next step of a job, is not a retry: a loop retries a write when it comes back through an error output
+or through the branch of an If or Switch that tests for a failure (an error, a status code, "failed"). App nodes whose API takes no key (Slack, Gmail, SMTP) can only
 be made safe by retrying in one place that checks for the earlier effect first.`,
 	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
  "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices",
@@ -42,8 +46,12 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			if !op.Write || !retried(op) || op.Paid {
 				continue
 			}
-			if humanLoop(pass, op) && boundedPart(op) < 2 {
-				continue // it runs again once per human answer, not on its own
+			// A loop that waits for a person, or that moves on to other data
+			// on each pass (the next page, the next step of a job), runs the
+			// write again for new work, not as a retry of the same write.
+			loopOnly := humanLoop(pass, op) || progressLoop(pass, op)
+			if loopOnly && boundedPart(op) < 2 {
+				continue
 			}
 			dup, what, c := n8nschema.DuplicatingWrite(n)
 			if !dup || selfWebhookCall(pass, n) {
@@ -61,12 +69,87 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			if !n8nschema.IsWriteMethod(what) {
 				verb = fmt.Sprintf("runs the write %q", what)
 			}
+			times := attemptsText(op)
+			if loopOnly {
+				times = fmt.Sprintf("up to %d times", boundedPart(op))
+			}
 			msg := fmt.Sprintf("node %q %s %s with no idempotency key; an attempt that timed out may already have committed",
-				n.Name, verb, attemptsText(op))
+				n.Name, verb, times)
 			if k := ownRetries(op); k > 1 {
 				msg += fmt.Sprintf(", and each of its %d tries re-sends every item of the batch", k)
 			}
 			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Confidence: conf(c), Chain: op.Factors})
 		}
 	},
+}
+
+// failRE matches a condition that tests for a failure.
+var failRE = regexp.MustCompile(`(?i)statusCode|\berror|fail|\b429\b|\b5\d\d\b`)
+
+// progressLoop reports whether the only unbounded factor of op is a loop
+// inside the workflow that does not retry: no edge of the loop leaves an
+// error output, and no If, Switch or Filter of the loop sends the run back
+// on the branch that tests for a failure. Such a loop runs the write for
+// new work on each pass (the next page, the next step of a job).
+func progressLoop(pass *analyze.Pass, op *analyze.Operation) bool {
+	f, ok := factorOf(op, analyze.KindLoop)
+	if !ok || !f.Unbounded || crossExecution(op) {
+		return false
+	}
+	g := pass.Set.Graph(pass.Workflow)
+	back := g.Node(f.Node)
+	if back == nil {
+		return false
+	}
+	l := g.LoopOf(back)
+	if l == nil || l.DoneBack != nil {
+		return false
+	}
+	in := map[*n8nschema.Node]bool{}
+	for _, n := range l.Nodes {
+		in[n] = true
+	}
+	for _, n := range l.Nodes {
+		for _, e := range g.OutOfType(n, analyze.ConnMain) {
+			if !in[e.To] {
+				continue
+			}
+			if e.Error {
+				return false
+			}
+			if failBranch(n, e.Output) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// failBranch reports whether output out of an If, Switch or Filter is
+// taken when a test for a failure matches: the true output of an If or
+// Filter whose conditions mention one, or the output of the Switch rule
+// that does.
+func failBranch(n *n8nschema.Node, out int) bool {
+	tests := func(v n8nschema.Value) bool {
+		found := false
+		v.Walk(func(rel string, x n8nschema.Value) {
+			if !found && x.Kind() == n8nschema.String && !strings.HasSuffix(rel, "id") && failRE.MatchString(x.Str()) {
+				found = true
+			}
+		})
+		return found
+	}
+	switch n.Type {
+	case "n8n-nodes-base.if", "n8n-nodes-base.filter":
+		return out == 0 && tests(n.Params().Get("conditions"))
+	case "n8n-nodes-base.switch":
+		rules := n.Params().Get("rules.values").Elems()
+		if len(rules) == 0 {
+			rules = n.Params().Get("rules.rules").Elems()
+		}
+		if out < len(rules) {
+			return tests(rules[out])
+		}
+	}
+	return false
 }
