@@ -34,10 +34,12 @@ the cap allows, or the cap must fit in the timeout.`,
 			if !op.Paid || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !retried(op) {
 				continue
 			}
+			// A timeout stored at the node's own default (the editor writes
+			// 60000 once the option is added) is no choice of the user's.
 			ms, explicit := s.TimeoutDefaultMS, false
 			if v, ok := op.Node.Param(s.TimeoutParam); ok {
 				if f, ok := v.Num(); ok && f > 0 {
-					ms, explicit = int(f), true
+					ms, explicit = int(f), int(f) != s.TimeoutDefaultMS
 				}
 			}
 			if ms <= 0 {
