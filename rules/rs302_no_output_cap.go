@@ -24,7 +24,8 @@ layer multiplies it: n8n's node retry, the SDK's own retries (3 attempts for the
 default), an agent's iterations. The cap is also what makes spend computable: stormcheck reports the
 worst case per item from calls per item × attempts × max output tokens × the output price, and with no
 cap it must assume the ceiling. Anthropic (4,096) and Gemini (2,048) nodes cap by default and are not
-reported unless the cap is removed. The finding is a warning when the worst case of one execution
+reported unless the cap is removed; a max-tokens expression counts as a cap (it is decided at run
+time, typically from a settings node). The finding is a warning when the worst case of one execution
 (per item × --items) reaches $0.50 or has no bound, and a note below that or when the model's price is
 unknown (set it in .stormcheck.yaml, spend.prices).`,
 	Bad: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
@@ -42,6 +43,9 @@ unknown (set it in .stormcheck.yaml, spend.prices).`,
 			}
 			if r, _ := op.Node.Param("resource"); nonTextResources[r.Str()] {
 				continue
+			}
+			if v, ok := op.Node.Param(op.Spec.MaxTokensParam); ok && v.IsExpr() {
+				continue // a cap computed at run time ("={{ $('Config').first().json.maxTokens }}") is a cap
 			}
 			d := analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors}
 			ceiling := "the model's ceiling"
