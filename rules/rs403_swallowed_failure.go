@@ -39,7 +39,10 @@ failure ("already gone") is usually meant to be ignored.`,
 		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			if !op.Write && !op.Paid {
+			// A POST to a read endpoint (".../query", ".../search") is not
+			// a write whose failure misleads anyone.
+			write := op.Write && !readingPOST(n)
+			if !write && !op.Paid {
 				continue
 			}
 			if g.IsSubNode(n) {
@@ -63,7 +66,7 @@ failure ("already gone") is usually meant to be ignored.`,
 				if !flowsOn(g, n) || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) {
+				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) || cleanupURL(n) {
 					continue // "delete if it exists" is the usual intent
 				}
 			}
@@ -84,10 +87,31 @@ failure ("already gone") is usually meant to be ignored.`,
 // ignored: deleting or archiving what may already be gone.
 var cleanupOp = regexp.MustCompile(`(?i)(^|\.)(delete|remove|clear|trash|archive|deactivate)`)
 
-// flowsOn reports whether n's normal output feeds another node.
+// flowsOn reports whether n's normal output feeds another node. Returning
+// to a Loop Over Items whose done output leads nowhere does not count: the
+// loop only moves on to the next batch, and the results are dropped.
 func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 	for _, e := range g.OutOfType(n, analyze.ConnMain) {
-		if !e.Error {
+		if e.Error {
+			continue
+		}
+		if e.To.Type == "n8n-nodes-base.splitInBatches" && e.To.TypeVersion >= 2 && !doneUsed(g, e.To) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// doneUsed reports whether the done output of a Loop Over Items (v2
+// ["loop", "done"], v3 ["done", "loop"]; n8n-semantics.md §4.9) feeds a node.
+func doneUsed(g *analyze.Graph, sib *n8nschema.Node) bool {
+	done := 1
+	if sib.TypeVersion >= 3 {
+		done = 0
+	}
+	for _, e := range g.OutOfType(sib, analyze.ConnMain) {
+		if e.Output == done {
 			return true
 		}
 	}
@@ -98,7 +122,9 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 var errorTest = regexp.MustCompile(`(?i)\berror\b|\.error|statusCode|status_code`)
 
 // checkedDownstream reports whether a node after n (main connections, a
-// few hops) is an If, Switch, Filter or Code node that tests for an error.
+// few hops) is an If, Switch, Filter or Code node that tests for an error,
+// or an If or Switch with a branch that stops the execution (Stop and
+// Error): testing for the success fields and failing otherwise is a check.
 func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 	type hop struct {
 		n *n8nschema.Node
@@ -127,11 +153,30 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 						found = true
 					}
 				})
-				if found {
+				if found || stopsOnBranch(g, m) {
 					return true
 				}
 			}
 			queue = append(queue, hop{m, h.d + 1})
+		}
+	}
+	return false
+}
+
+// stopsOnBranch reports whether an output of a condition node leads, within
+// two hops, to a Stop and Error node.
+func stopsOnBranch(g *analyze.Graph, cond *n8nschema.Node) bool {
+	if cond.Type != "n8n-nodes-base.if" && cond.Type != "n8n-nodes-base.switch" {
+		return false
+	}
+	for _, e := range g.OutOfType(cond, analyze.ConnMain) {
+		if e.To.Type == "n8n-nodes-base.stopAndError" {
+			return true
+		}
+		for _, f := range g.OutOfType(e.To, analyze.ConnMain) {
+			if f.To.Type == "n8n-nodes-base.stopAndError" {
+				return true
+			}
 		}
 	}
 	return false

@@ -17,7 +17,8 @@ call fail together (a webhook or chat workflow runs one execution per request, a
 at once), they all wait the same time and retry in the same instant, again and again: a synchronised
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
 looks at workflows started per request (webhook, form, chat and push-based app triggers; polling triggers
-start one execution per poll) and at runs of several items (--items above 1).`,
+start one execution per poll) and at runs of several items (--items above 1). A node counts for a
+per-request trigger only when that trigger's executions reach it.`,
 	Bad: `{"nodes": [
   {"name": "Webhook", "type": "n8n-nodes-base.webhook", "parameters": {"path": "tickets", "httpMethod": "POST"}},
   {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
@@ -37,21 +38,32 @@ start one execution per poll) and at runs of several items (--items above 1).`,
 	Tags:       []string{"retries"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
-		perRequest := ""
+		// The per-request triggers and what each of them runs: a node
+		// reached only from a schedule in a workflow that also has a
+		// webhook does not run once per request.
+		var triggers []*n8nschema.Node
+		var runs []map[*n8nschema.Node]bool
 		for _, t := range g.Triggers() {
 			if !t.Disabled && concurrentTrigger(t) {
-				perRequest = t.Name
-				break
+				triggers = append(triggers, t)
+				runs = append(runs, reachedFrom(g, t))
 			}
 		}
 		items := pass.Options.Items
-		if perRequest == "" && items <= 1 {
+		if len(triggers) == 0 && items <= 1 {
 			return
 		}
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			k := ownRetries(op)
-			if k < 2 || n.ExecuteOnce && perRequest == "" {
+			perRequest := ""
+			for i, t := range triggers {
+				if runs[i][n] {
+					perRequest = t.Name
+					break
+				}
+			}
+			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce) {
 				continue
 			}
 			wait := analyze.RetryWaitMS(n)
