@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -288,8 +289,14 @@ func Amplify(s *Set) {
 		}
 		u := a.vertex(wi, g, c.Node)
 		for _, en := range c.Entry {
-			a.adj[u] = append(a.adj[u], cedge{to: a.vertex(ti, tg, en), kind: kCall, mult: mult, fan: 1, call: c,
-				f: Factor{Kind: kind, Value: mult, Node: c.Node.Name, Workflow: c.From.Label(), Pos: c.Node.Pos, Source: c.From.Source}})
+			targets := []*n8nschema.Node{en}
+			if d, ok := dispatch(tg, c.Node, en); ok {
+				targets = d
+			}
+			for _, t := range targets {
+				a.adj[u] = append(a.adj[u], cedge{to: a.vertex(ti, tg, t), kind: kCall, mult: mult, fan: 1, call: c,
+					f: Factor{Kind: kind, Value: mult, Node: c.Node.Name, Workflow: c.From.Label(), Pos: c.Node.Pos, Source: c.From.Source}})
+			}
 		}
 	}
 	a.run(failV)
@@ -633,4 +640,140 @@ func errorCallers(s *Set, w *n8nschema.Workflow) []*n8nschema.Workflow {
 		}
 	}
 	return out
+}
+
+// dispatch follows a sub-workflow call past the router that its fixed
+// inputs decide: when the caller (Execute Workflow with inputs defined
+// below) passes a literal for a field, and the callee's start leads
+// straight (through nodes that neither call out nor branch) to a Switch or
+// If whose conditions compare that field with literals, the run goes on
+// only from the output those literals select. It returns the nodes where
+// the callee's run goes on (none when no output matches), and false when
+// the route cannot be decided, so the call goes to the entry as before.
+// This is the dispatcher pattern of workflows that call themselves with a
+// job type ("initiate", "report") and route on it.
+func dispatch(g *Graph, caller, entry *n8nschema.Node) ([]*n8nschema.Node, bool) {
+	if caller.Type != "n8n-nodes-base.executeWorkflow" {
+		return nil, false
+	}
+	if m := caller.Params().Get("workflowInputs.mappingMode").Str(); m != "" && m != "defineBelow" {
+		return nil, false
+	}
+	inputs := map[string]string{}
+	caller.Params().Get("workflowInputs.value").Each(func(k string, v n8nschema.Value) bool {
+		if v.Kind() == n8nschema.String && !v.IsExpr() {
+			inputs[k] = v.Str()
+		}
+		return true
+	})
+	if len(inputs) == 0 || !g.Has(entry) {
+		return nil, false
+	}
+	cur := entry
+	for range 8 {
+		switch cur.Type {
+		case "n8n-nodes-base.switch", "n8n-nodes-base.if":
+			out, ok := route(cur, inputs)
+			if !ok {
+				return nil, false
+			}
+			var next []*n8nschema.Node
+			for _, e := range g.OutOfType(cur, ConnMain) {
+				if e.Output == out && !slices.Contains(next, e.To) {
+					next = append(next, e.To)
+				}
+			}
+			return next, true
+		case "n8n-nodes-base.executeWorkflowTrigger", "n8n-nodes-base.executionData", "n8n-nodes-base.noOp":
+		default:
+			return nil, false // it may change the field, call out or branch
+		}
+		outs := g.OutOfType(cur, ConnMain)
+		if len(outs) != 1 {
+			return nil, false
+		}
+		cur = outs[0].To
+	}
+	return nil, false
+}
+
+// routeFieldRE matches a condition's left value that reads one input
+// field of the item: {{ $json.jobType }} or {{ $json["jobType"] }}.
+var routeFieldRE = regexp.MustCompile(`^=\{\{\s*\$json(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*\}\}$`)
+
+// route decides which output of a Switch (rules mode, v3) or If (v2) an
+// item with the given literal fields takes: every condition must compare
+// one of those fields with a literal string for equality. -1 means no
+// output (no rule matches and there is no fallback output).
+func route(n *n8nschema.Node, inputs map[string]string) (int, bool) {
+	// match evaluates a filter (conditions + combinator) on the inputs.
+	match := func(f n8nschema.Value) (bool, bool) {
+		cs := f.Get("conditions").Elems()
+		if len(cs) == 0 {
+			return false, false
+		}
+		and := f.Get("combinator").Str() != "or"
+		res := and
+		for _, c := range cs {
+			m := routeFieldRE.FindStringSubmatch(c.Get("leftValue").Str())
+			op := c.Get("operator")
+			if m == nil || op.Get("type").Str() != "string" || op.Get("operation").Str() != "equals" {
+				return false, false
+			}
+			field := m[1] + m[2]
+			v, ok := inputs[field]
+			right := c.Get("rightValue")
+			if !ok || right.Kind() != n8nschema.String || right.IsExpr() {
+				return false, false
+			}
+			eq := v == right.Str()
+			if and {
+				res = res && eq
+			} else {
+				res = res || eq
+			}
+		}
+		return res, true
+	}
+	p := n.Params()
+	if n.Type == "n8n-nodes-base.if" {
+		if n.TypeVersion < 2 {
+			return 0, false
+		}
+		ok, known := match(p.Get("conditions"))
+		if !known {
+			return 0, false
+		}
+		if ok {
+			return 0, true
+		}
+		return 1, true
+	}
+	if n.TypeVersion < 3 || (p.Get("mode").Str() != "" && p.Get("mode").Str() != "rules") || p.Get("options.allMatchingOutputs").True() {
+		return 0, false
+	}
+	rules := p.Get("rules.values").Elems()
+	if len(rules) == 0 {
+		return 0, false
+	}
+	for i, r := range rules {
+		ok, known := match(r.Get("conditions"))
+		if !known {
+			return 0, false
+		}
+		if ok {
+			return i, true
+		}
+	}
+	// No rule matches: the fallback output, if any (Switch V3
+	// options.fallbackOutput: "none", "extra" or an output index;
+	// nodes-base/nodes/Switch/V3/SwitchV3.node.ts).
+	fb := p.Get("options.fallbackOutput")
+	if fb.Str() == "extra" {
+		return len(rules), true
+	}
+	if x, ok := fb.Num(); ok {
+		return int(x), true
+	}
+	return -1, true
 }
