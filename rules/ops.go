@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -282,4 +283,153 @@ func reachedFrom(g *analyze.Graph, start *n8nschema.Node) map[*n8nschema.Node]bo
 		}
 	}
 	return seen
+}
+
+// unboundedLoopOf returns the loop whose lack of a guard makes an
+// operation unbounded, when that loop is the only thing without a bound
+// (no self-trigger, no unlimited pagination or agent): nil otherwise.
+func unboundedLoopOf(pass *analyze.Pass, op *analyze.Operation) *analyze.Loop {
+	if op.CallsUnbounded {
+		return nil
+	}
+	var loop *analyze.Factor
+	for i, f := range op.Factors {
+		if !f.Unbounded {
+			continue
+		}
+		if f.Kind != analyze.KindLoop || loop != nil {
+			return nil
+		}
+		loop = &op.Factors[i]
+	}
+	if loop == nil {
+		return nil
+	}
+	g := pass.Set.Graph(pass.Workflow)
+	back := g.Node(loop.Node)
+	if back == nil {
+		return nil
+	}
+	return g.LoopOf(back)
+}
+
+// loopStepRE matches a step of one in an expression: n + 1, n - 1, n += 1.
+var loopStepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
+
+// throwsOnCounter reports whether a loop is bounded by a counter that a
+// Code node checks by throwing: a Set node of the loop steps a field by
+// one (index + 1), and a Code node of the loop, or a Code sub-node of one
+// of its nodes (a model selector, a custom tool), reads that field and
+// throws. The throw ends the loop: the execution stops, or the error
+// output leads out of it. This is the "try the next model" fallback: the
+// index runs off the end of the list (analyze.IsGuard covers a Code node
+// that throws on $runIndex).
+func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
+	in := map[*n8nschema.Node]bool{}
+	for _, n := range l.Nodes {
+		in[n] = true
+	}
+	var counters []string
+	for _, n := range l.Nodes {
+		if n.Type != "n8n-nodes-base.set" || n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			if !strings.HasSuffix(rel, ".value") || !strings.Contains(v.Str(), "{{") || !loopStepRE.MatchString(v.Str()) {
+				return
+			}
+			base := strings.TrimSuffix(rel, "value")
+			if name := n.Params().Get(base + "name").Str(); name != "" {
+				counters = append(counters, name)
+			}
+		})
+	}
+	if len(counters) == 0 {
+		return false
+	}
+	throwsOn := func(code *n8nschema.Node) bool {
+		src := ""
+		for _, k := range []string{"jsCode", "functionCode", "pythonCode", "code.supplyData.code", "code.execute.code"} {
+			if v, ok := code.Param(k); ok {
+				src += v.Str()
+			}
+		}
+		if !strings.Contains(src, "throw") && !strings.Contains(src, "raise") {
+			return false
+		}
+		for _, c := range counters {
+			if regexp.MustCompile(`\b` + regexp.QuoteMeta(c) + `\b`).MatchString(src) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range l.Nodes {
+		if n.Disabled {
+			continue
+		}
+		cands := append([]*n8nschema.Node{n}, g.SubNodes(n, "")...)
+		for _, c := range cands {
+			switch c.Type {
+			case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem",
+				"@n8n/n8n-nodes-langchain.code", "@n8n/n8n-nodes-langchain.toolCode":
+			default:
+				continue
+			}
+			if !throwsOn(c) {
+				continue
+			}
+			// The throw must leave the loop: the node stops the execution,
+			// or its error output leads out.
+			switch n.OnError {
+			case "continueRegularOutput":
+				continue
+			case "continueErrorOutput":
+				out := false
+				for _, e := range g.ErrorOutputs(n) {
+					out = out || !in[e.To]
+				}
+				if !out {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// pacedLoop reports whether every trip through a loop waits an hour or
+// more in a Wait node (resume after a time interval; v1 defaults to 1
+// hour, v1.1 to 5 seconds, nodes-base/nodes/Wait): the loop is a
+// scheduler, and what it spends is bounded per day by its pace.
+func pacedLoop(l *analyze.Loop) bool {
+	for _, n := range l.Nodes {
+		if n.Type != "n8n-nodes-base.wait" || n.Disabled {
+			continue
+		}
+		r, _ := n.Param("resume")
+		if r.Str() != "" && r.Str() != "timeInterval" {
+			continue
+		}
+		amount, unit := 1.0, "hours"
+		if n.TypeVersion >= 1.1 {
+			amount, unit = 5, "seconds"
+		}
+		if v, ok := n.Param("amount"); ok {
+			f, isNum := v.Num()
+			if !isNum {
+				continue // an expression decides
+			}
+			amount = f
+		}
+		if v, ok := n.Param("unit"); ok {
+			unit = v.Str()
+		}
+		secs := map[string]float64{"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}[unit]
+		if amount*secs >= 3600 {
+			return true
+		}
+	}
+	return false
 }

@@ -19,7 +19,9 @@ executionTimeout bounds a loop inside one execution, so such loops are not repor
 cannot bound a self-trigger, because every trip is a new execution. Declaring the provider's hard spend
 limit in .stormcheck.yaml (spend.caps) tells stormcheck the spend is bounded by that cap; RS303 then
 reports how fast it is reached. A loop that waits for a person on every trip (a Wait resumed by a form or
-webhook, a "send and wait for response") is not reported: it runs at the pace of the answers.`,
+webhook, a "send and wait for response") is not reported: it runs at the pace of the answers; nor is
+one that waits an hour or more on every trip (a scheduler), nor one whose counter, stepped by one on
+every trip, a Code node checks by throwing (the "try the next model" fallback).`,
 	Bad: `{"name": "Enrich", "settings": {},
  "nodes": [
   {"name": "Resume", "type": "n8n-nodes-base.webhook", "parameters": {"path": "enrich/resume"}},
@@ -53,6 +55,9 @@ webhook, a "send and wait for response") is not reported: it runs at the pace of
 			}
 			if humanLoop(pass, op) {
 				continue // each trip waits for a person
+			}
+			if l := unboundedLoopOf(pass, op); l != nil && (throwsOnCounter(pass.Set.Graph(pass.Workflow), l) || pacedLoop(l)) {
+				continue // a counter ends it, or a long Wait paces it
 			}
 			per := ""
 			if op.MaxOutputTokens > 0 {

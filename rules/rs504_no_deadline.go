@@ -19,7 +19,8 @@ retrying finishes all its attempts first. stormcheck does the arithmetic per cal
 per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family models' 60 s) plus the waits
 between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
-this rule says that nothing else will. A loop that waits for a person on every trip is not reported.`,
+this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
+nor one whose counter, stepped by one on every trip, a Code node checks by throwing.`,
 	Bad: `{"settings": {}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
   "parameters": {"options": {"pagination": {"pagination": {"paginationMode": "responseContainsNextURL"}}}}}]}`,
 	Good: `{"settings": {"executionTimeout": 1800}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
@@ -42,6 +43,9 @@ this rule says that nothing else will. A loop that waits for a person on every t
 			for _, op := range ops {
 				if !op.Unbounded && !op.CallsUnbounded || humanLoop(pass, op) {
 					continue
+				}
+				if l := unboundedLoopOf(pass, op); l != nil && throwsOnCounter(pass.Set.Graph(w), l) {
+					continue // a counter checked by a throwing Code node ends it
 				}
 				extra := ""
 				if crossExecution(op) {
