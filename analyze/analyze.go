@@ -208,23 +208,39 @@ func (p *Pass) Reportf(n *n8nschema.Node, pos n8nschema.Pos, format string, args
 // Run runs every rule over every file and workflow of the set and returns
 // the findings sorted by file, position and rule, without duplicates.
 func Run(set *Set, rules []*Rule) []Finding {
-	var all []Finding
-	for _, f := range set.Files {
+	// Files run on every core, each into its own list; the lists are
+	// joined in file order, so the findings come out in the same order as
+	// a serial run before they are sorted. Rules are pure and the set is
+	// read-only here (Set.Shared and Source positions are locked).
+	perFile := make([][]Finding, len(set.Files))
+	parallelFor(len(set.Files), func(i int) {
+		f, out := set.Files[i], &perFile[i]
 		for _, r := range rules {
 			if r.Scope == PerFile {
-				r.Run(&Pass{Rule: r, File: f, Set: set, Options: &set.Options, out: &all})
+				r.Run(&Pass{Rule: r, File: f, Set: set, Options: &set.Options, out: out})
 			}
 		}
 		for _, w := range f.Workflows {
 			for _, r := range rules {
 				if r.Scope == PerWorkflow {
-					r.Run(&Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options, out: &all})
+					r.Run(&Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options, out: out})
 				}
 			}
 		}
+		for j := range *out {
+			(*out)[j].Fingerprint = Fingerprint(&(*out)[j])
+		}
+	})
+	n := 0
+	for _, fs := range perFile {
+		n += len(fs)
 	}
-	for i := range all {
-		all[i].Fingerprint = Fingerprint(&all[i])
+	var all []Finding
+	if n > 0 {
+		all = make([]Finding, 0, n)
+	}
+	for _, fs := range perFile {
+		all = append(all, fs...)
 	}
 	SortFindings(all)
 	return slices.CompactFunc(all, func(a, b Finding) bool {

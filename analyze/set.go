@@ -143,9 +143,12 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	for _, f := range files {
 		s.Workflows = append(s.Workflows, f.Workflows...)
 	}
+	// Graphs are independent of each other: build them on every core.
+	graphs := make([]*Graph, len(s.Workflows))
+	parallelFor(len(graphs), func(i int) { graphs[i] = BuildGraph(s.Workflows[i]) })
 	s.graphs = make(map[*n8nschema.Workflow]*Graph, len(s.Workflows))
-	for _, w := range s.Workflows {
-		s.graphs[w] = BuildGraph(w)
+	for i, w := range s.Workflows {
+		s.graphs[w] = graphs[i]
 	}
 	buildCalls(s)
 	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
