@@ -399,6 +399,12 @@ func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
 	return false
 }
 
+// countedLoop reports whether a counter the analysis does not see bounds a
+// loop: one checked by a throwing Code node.
+func countedLoop(g *analyze.Graph, l *analyze.Loop) bool {
+	return throwsOnCounter(g, l)
+}
+
 // pacedLoop reports whether every trip through a loop waits an hour or
 // more in a Wait node (resume after a time interval; v1 defaults to 1
 // hour, v1.1 to 5 seconds, nodes-base/nodes/Wait): the loop is a

@@ -56,7 +56,7 @@ every trip, a Code node checks by throwing (the "try the next model" fallback).`
 			if humanLoop(pass, op) {
 				continue // each trip waits for a person
 			}
-			if l := unboundedLoopOf(pass, op); l != nil && (throwsOnCounter(pass.Set.Graph(pass.Workflow), l) || pacedLoop(l)) {
+			if l := unboundedLoopOf(pass, op); l != nil && (countedLoop(pass.Set.Graph(pass.Workflow), l) || pacedLoop(l)) {
 				continue // a counter ends it, or a long Wait paces it
 			}
 			per := ""

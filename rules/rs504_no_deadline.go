@@ -44,7 +44,7 @@ nor one whose counter, stepped by one on every trip, a Code node checks by throw
 				if !op.Unbounded && !op.CallsUnbounded || humanLoop(pass, op) {
 					continue
 				}
-				if l := unboundedLoopOf(pass, op); l != nil && throwsOnCounter(pass.Set.Graph(w), l) {
+				if l := unboundedLoopOf(pass, op); l != nil && countedLoop(pass.Set.Graph(w), l) {
 					continue // a counter checked by a throwing Code node ends it
 				}
 				extra := ""
