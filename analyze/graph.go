@@ -442,9 +442,13 @@ func (g *Graph) cycles() {
 	g.comp, nc = scc(adj)
 	g.cyclic = cyclicComps(adj, g.comp, nc)
 	for u := range g.Nodes {
-		counted := g.cyclic[g.comp[u]] && g.countsDown(u)
+		// An edge out of a node on no cycle lies on no loop whatever it
+		// bounds, so the guard test (regexes over the parameters) is
+		// skipped for it; the loops found are the same.
+		cyc := g.cyclic[g.comp[u]]
+		counted := cyc && (g.countsDown(u) || g.derivedGuard(u))
 		for _, e := range g.out[u] {
-			if e.Type == ConnMain && !counted && !g.bounds(u, e) {
+			if e.Type == ConnMain && !counted && (!cyc || !g.bounds(u, e)) {
 				radj[u] = append(radj[u], int32(g.idx[e.To]))
 			}
 		}
@@ -583,11 +587,26 @@ func counterGuard(n *n8nschema.Node) bool {
 	return false
 }
 
+// guardWords holds, in lower case, a word that every match of guardRE and
+// counterRE contains; keep it in step with them. testsExpr runs the
+// regexes only on expressions that hold one: (?i) alternations are slow.
+var guardWords = []string{"runindex", "attempt", "retr", "count", "tries", "iteration", "depth"}
+
+func mayTestGuard(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range guardWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return strings.Contains(s, "\u017f") // ſ folds to s under (?i)
+}
+
 // testsExpr reports whether an expression in n's parameters matches re.
 func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
 	found := false
 	n.Params().Walk(func(_ string, v n8nschema.Value) {
-		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && re.MatchString(v.Str()) {
+		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && mayTestGuard(v.Str()) && re.MatchString(v.Str()) {
 			found = true
 		}
 	})
@@ -795,17 +814,23 @@ func codeOf(n *n8nschema.Node) string {
 }
 
 // cursorRE matches the names a page or cursor travels under.
-var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link)|cursor|offset|skip|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
+var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
 
 // identRE splits code and expressions into identifiers.
 var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 
 // pages reports whether a loop walks pages: a Set or Code node of the
 // loop produces a page or cursor field (cursorRE) that an expression in a
-// calling node of the loop reads. Each pass then asks for a different
-// page, as HTTP pagination does (n8n-semantics.md §3.7), until the data
-// runs out.
+// calling node of the loop reads, or a calling node sends its own
+// $runIndex as the page (?page={{ $runIndex + 1 }}). Each pass then asks
+// for a different page, as HTTP pagination does (n8n-semantics.md §3.7),
+// until the data runs out.
 func (g *Graph) pages(l *Loop) bool {
+	for _, n := range l.Calls {
+		if sendsRunIndexPage(n) {
+			return true
+		}
+	}
 	set := map[string]bool{}
 	for _, n := range l.Nodes {
 		switch n.Type {
@@ -841,6 +866,68 @@ func (g *Graph) pages(l *Loop) bool {
 		})
 		if found {
 			return true
+		}
+	}
+	return false
+}
+
+// pageWordRE finds a page parameter in a URL or value: ?page=, &offset=.
+var pageWordRE = regexp.MustCompile(`(?i)\b(page|offset|start|skip|cursor)\b`)
+
+// sendsRunIndexPage reports whether n sends its $runIndex as the page: in
+// a value that names a page (?page={{ $runIndex + 1 }}), or as the value
+// of a query or body parameter whose name is a page or cursor.
+func sendsRunIndexPage(n *n8nschema.Node) bool {
+	found := false
+	p := n.Params()
+	p.Walk(func(rel string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$runIndex") {
+			return
+		}
+		if pageWordRE.MatchString(v.Str()) {
+			found = true
+		} else if base, ok := strings.CutSuffix(rel, "value"); ok && cursorRE.MatchString(p.Get(base+"name").Str()) {
+			found = true
+		}
+	})
+	return found
+}
+
+// compareRE matches a comparison in an expression.
+var compareRE = regexp.MustCompile(`[<>]=?|[!=]==?`)
+
+// derivedGuard reports whether node u is an If, Switch or Filter that
+// tests a field which a Set node of its cycle computes as a comparison of
+// $runIndex or a counter (should_stop = {{ $runIndex >= depth }}): the
+// guard is one step removed, but it bounds the loop all the same.
+func (g *Graph) derivedGuard(u int) bool {
+	n := g.Nodes[u]
+	switch n.Type {
+	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+	default:
+		return false
+	}
+	read := map[string]bool{}
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		if v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") {
+			for _, m := range propRE.FindAllStringSubmatch(v.Str(), -1) {
+				read[m[1]] = true
+			}
+		}
+	})
+	if len(read) == 0 {
+		return false
+	}
+	c := g.comp[u]
+	for v, nd := range g.Nodes {
+		if g.comp[v] != c || nd.Type != "n8n-nodes-base.set" || nd.Disabled {
+			continue
+		}
+		for _, a := range nd.Params().Get("assignments.assignments").Elems() {
+			val := a.Get("value").Str()
+			if read[a.Get("name").Str()] && strings.Contains(val, "{{") && guardRE.MatchString(val) && compareRE.MatchString(val) {
+				return true
+			}
 		}
 	}
 	return false
