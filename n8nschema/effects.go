@@ -270,10 +270,11 @@ var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUp
 // rpcPathWords mark a POST that asks for an answer rather than storing
 // something: search, lookup, validation, conversion and model endpoints,
 // media synthesis (text-to-speech, image generation and remix), and
-// WebDriver commands on an open browser session (navigate, find, click).
+// WebDriver commands on an open browser session (navigate, find, click,
+// set a cookie).
 // Repeating it costs a call but leaves no second record (confidence medium:
 // a path is a hint, not a contract).
-var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh))\b`)
+var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
 // DuplicatingWrite reports whether running a write twice leaves two
 // effects (RS201): an HTTP POST, PATCH or PUT (low confidence: PUT is

@@ -232,10 +232,15 @@ var (
 // readingPOST reports whether an HTTP POST goes to an endpoint named for a
 // read: APIs that take their query in a JSON body are called with POST
 // (Search Console searchAnalytics/query, Qdrant points/scroll, Airtable
-// listRecords, Apify run-sync-get-dataset-items, Firecrawl scrape).
+// listRecords, Apify run-sync-get-dataset-items, Firecrawl scrape), and the
+// endpoints the catalog knows answer rather than store (a local model's
+// /api/chat, a WebDriver command).
 func readingPOST(n *n8nschema.Node) bool {
 	if n8nschema.HTTPMethod(n) != "POST" {
 		return false
+	}
+	if dup, _, _ := n8nschema.DuplicatingWrite(n); !dup {
+		return true // a search, model, conversion or WebDriver endpoint (effects.go rpcPathWords)
 	}
 	read := false
 	for _, w := range urlVerbs(n) {
