@@ -21,8 +21,10 @@ sent again, including those that had already succeeded (core/src/execution-engin
 n8n-semantics.md §3.3). An idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body
 field such as Square's idempotency_key) derived from the item lets the server recognise the retry and
 answer it with the first result. Only writes that leave a second effect when repeated are reported: POST
-(not to search, lookup or conversion endpoints), PATCH and PUT (low confidence: PUT is idempotent by RFC
-9110 and PATCH usually sets fields, but neither is guaranteed), and app operations that create, send, append or charge; updates,
+(not to search, lookup, query or conversion endpoints, nor to an endpoint named for an update such as
+/update-meta or a Google-style custom method such as :generateKeywordIdeas), PATCH (low confidence: it
+usually sets fields, but some APIs append with it), and app operations that create, send, append or charge;
+PUT is idempotent by RFC 9110 and is not reported; updates,
 upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's, and a write that
 runs again only because a loop waits for a person's answer, or because a loop moves on to the next page or
 the next step of a job, is not a retry: a loop retries a write when it comes back through an error output
@@ -56,6 +58,9 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			dup, what, c := n8nschema.DuplicatingWrite(n)
 			if !dup || selfWebhookCall(pass, n) {
 				continue
+			}
+			if what == "PUT" || readingPOST(n) || settingPOST(n) {
+				continue // a repeat re-applies the same state or reads again
 			}
 			if _, hb := n8nschema.HeartbeatOf(n); hb {
 				continue // a duplicate progress report is harmless; RS401 speaks for heartbeats
@@ -152,4 +157,36 @@ func failBranch(n *n8nschema.Node, out int) bool {
 		}
 	}
 	return false
+}
+
+// customMethodRE matches a Google-style custom method at the end of a URL
+// path (AIP-136): /customers/123:generateKeywordIdeas.
+var customMethodRE = regexp.MustCompile(`:([a-z]+)[A-Za-z]*$`)
+
+// settingPOST reports whether an HTTP POST goes to an endpoint named for
+// setting state (…/update-meta, …/setStatus) and not for creating or
+// sending: a repeat re-applies the same fields. A Google-style custom
+// method that reads or generates (:generateKeywordIdeas, :searchStream) is
+// an answer, not a write.
+func settingPOST(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
+	if m := customMethodRE.FindStringSubmatch(u); m != nil {
+		switch m[1] {
+		case "generate", "search", "query", "list", "get", "batch", "suggest", "analyze", "predict", "classify", "lookup":
+			return true
+		}
+	}
+	set := false
+	for _, w := range urlVerbs(n) {
+		switch w {
+		case "update", "set", "edit", "modify", "rename", "mark":
+			set = true
+		case "create", "insert", "add", "send", "post", "publish", "upload", "charge", "pay", "append", "new":
+			return false
+		}
+	}
+	return set
 }
