@@ -131,22 +131,54 @@ func (p *parser) shape(v Value, top bool) {
 	}
 }
 
+// members are the top-level members of an object that the parser reads,
+// each as v.Get(key) would return it (the first member of that name).
+type members struct {
+	id, name, active, nodes, connections, activeVersion, settings, data, workflow Value
+}
+
+// membersOf reads them in one pass over v: gjson has no index, so every
+// Get of a key that follows "nodes" would skip the whole nodes array again.
+func membersOf(v Value) *members {
+	m := &members{}
+	parent := v.fullPath()
+	slots := [...]struct {
+		key string
+		dst *Value
+	}{{"id", &m.id}, {"name", &m.name}, {"active", &m.active}, {"nodes", &m.nodes}, {"connections", &m.connections},
+		{"activeVersion", &m.activeVersion}, {"settings", &m.settings}, {"data", &m.data}, {"workflow", &m.workflow}}
+	for _, sl := range slots {
+		// A missing member as Result.Get leaves it: at the parent's index.
+		*sl.dst = v.child(gjson.Result{Index: v.r.Index}, parent, sl.key)
+	}
+	v.r.ForEach(func(k, e gjson.Result) bool {
+		for _, sl := range slots {
+			if k.Str == sl.key && !sl.dst.Exists() {
+				*sl.dst = v.child(e, parent, sl.key)
+			}
+		}
+		return true
+	})
+	return m
+}
+
 // workflowIn reads the workflow(s) inside v if it has a known shape.
 func (p *parser) workflowIn(v Value) bool {
 	if v.Kind() != Object {
 		return false
 	}
-	nodes, conns := v.Get("nodes"), v.Get("connections")
+	m := membersOf(v)
+	nodes, conns := m.nodes, m.connections
 	switch {
 	case nodes.Kind() == Array && (conns.Kind() == Object || conns.Kind() == Array):
-		p.workflow(v)
+		p.workflow(v, m)
 		return true
-	case v.Get("data").Kind() == Array && !nodes.Exists():
+	case m.data.Kind() == Array && !nodes.Exists():
 		// A public API list page: {data: [...], nextCursor}.
 		saved := p.wrapper
 		p.wrapper = Value{}
 		defer func() { p.wrapper = saved }()
-		elems := v.Get("data").Elems()
+		elems := m.data.Elems()
 		skipped := p.workflowsIn(elems)
 		if len(skipped) == len(elems) {
 			// Not a page of workflows (or an empty last page): one problem
@@ -157,12 +189,12 @@ func (p *parser) workflowIn(v Value) bool {
 			p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.Path()))
 		}
 		return true
-	case v.Get("workflow").Kind() == Object && !nodes.Exists():
+	case m.workflow.Kind() == Object && !nodes.Exists():
 		// Template gallery wrappers nest the workflow once or twice.
 		saved := p.wrapper
 		p.wrapper = v
 		defer func() { p.wrapper = saved }()
-		return p.workflowIn(v.Get("workflow"))
+		return p.workflowIn(m.workflow)
 	}
 	return false
 }
@@ -201,9 +233,9 @@ func describeNonWorkflow(v Value) string {
 	return fmt.Sprintf("object with keys %s is not an n8n workflow (expected \"nodes\" and \"connections\")", strings.Join(keys, ", "))
 }
 
-func (p *parser) workflow(v Value) {
+func (p *parser) workflow(v Value, m *members) {
 	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), Value: v}
-	id, name := v.Get("id"), v.Get("name")
+	id, name := m.id, m.name
 	if p.wrapper.Exists() {
 		// {id, name, workflow: {nodes, connections}}: the template names it.
 		if !id.Exists() {
@@ -215,15 +247,15 @@ func (p *parser) workflow(v Value) {
 	}
 	w.ID = id.Str()
 	w.Name = name.Str()
-	w.Active = v.Get("active").True()
+	w.Active = m.active.True()
 	if name.Exists() {
 		w.Pos = name.Pos()
 	} else {
 		w.Pos = v.ValuePos()
 	}
-	nodes, conns := v.Get("nodes"), v.Get("connections")
+	nodes, conns := m.nodes, m.connections
 	// n8n 2.x runs the published version (activeVersion) in production.
-	if av := v.Get("activeVersion"); av.Kind() == Object && av.Get("nodes").Kind() == Array {
+	if av := m.activeVersion; av.Kind() == Object && av.Get("nodes").Kind() == Array {
 		w.Published = true
 		w.DraftDiffers = av.Get("nodes").Raw() != nodes.Raw() || av.Get("connections").Raw() != conns.Raw()
 		nodes, conns = av.Get("nodes"), av.Get("connections")
@@ -231,7 +263,7 @@ func (p *parser) workflow(v Value) {
 	wp := &wfParser{p: p, w: w}
 	wp.nodes(nodes)
 	wp.connections(conns)
-	wp.settings(v.Get("settings"))
+	wp.settings(m.settings)
 	p.f.Workflows = append(p.f.Workflows, w)
 }
 
