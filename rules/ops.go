@@ -405,10 +405,137 @@ func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
 }
 
 // countedLoop reports whether a counter the analysis does not see bounds a
-// loop: one checked by a throwing Code node.
+// loop: one checked by a throwing Code node, a number stepped by a constant
+// and compared with a limit, or a work list drained until it is empty.
 func countedLoop(g *analyze.Graph, l *analyze.Loop) bool {
-	return throwsOnCounter(g, l)
+	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l)
 }
+
+// conditionsOf calls f with every condition of the If, Switch and Filter
+// nodes of a loop (v2 conditions: leftValue, operator, rightValue).
+func conditionsOf(l *analyze.Loop, f func(left, right, opType, op string)) {
+	for _, n := range l.Nodes {
+		switch n.Type {
+		case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+		default:
+			continue
+		}
+		if n.Disabled {
+			continue
+		}
+		p := n.Params()
+		p.Walk(func(rel string, v n8nschema.Value) {
+			if !strings.HasSuffix(rel, "operator.operation") {
+				return
+			}
+			base := strings.TrimSuffix(rel, "operator.operation")
+			f(p.Get(base+"leftValue").Str(), p.Get(base+"rightValue").Str(), p.Get(base+"operator.type").Str(), v.Str())
+		})
+	}
+}
+
+// stepByRE matches a field stepped by a constant: limit + 5, left - 1.
+var stepByRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*[+-]\s*\d+(\.\d+)?\s*\}\}`)
+
+// steppedToLimit reports whether a Set node of the loop steps a number by a
+// constant ({{ $json.limitKNN + 5 }}) and a condition of the loop compares
+// that number with a fixed limit (limitKNN <= 100): the loop ends when the
+// number passes it (analyze's guards see steps of one).
+func steppedToLimit(l *analyze.Loop) bool {
+	stepped := map[string]bool{}
+	for _, n := range l.Nodes {
+		if n.Type != "n8n-nodes-base.set" || n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			if !strings.HasSuffix(rel, ".value") {
+				return
+			}
+			for _, m := range stepByRE.FindAllStringSubmatch(v.Str(), -1) {
+				stepped[m[1]] = true
+			}
+		})
+	}
+	if len(stepped) == 0 {
+		return false
+	}
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found || typ != "number" {
+			return
+		}
+		switch op {
+		case "lt", "lte", "gt", "gte":
+		default:
+			return
+		}
+		for _, pair := range [][2]string{{left, right}, {right, left}} {
+			if _, err := strconv.ParseFloat(strings.TrimPrefix(pair[1], "="), 64); err != nil {
+				continue
+			}
+			for _, w := range identWords(pair[0]) {
+				if stepped[w] {
+					found = true
+				}
+			}
+		}
+	})
+	return found
+}
+
+// drainRE matches a work list consumed by one element: list.shift(),
+// list.pop(), list = list.slice(1).
+var drainRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([A-Za-z_]\w*)\s*\.\s*slice\s*\(\s*1\s*\)`)
+
+// drainsList reports whether a Code node of the loop takes one element off
+// a list every trip (desired_path.shift()) and a condition of the loop tests
+// that list for emptiness: the loop ends when the list runs out.
+func drainsList(l *analyze.Loop) bool {
+	drained := map[string]bool{}
+	for _, n := range l.Nodes {
+		switch n.Type {
+		case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+		default:
+			continue
+		}
+		if n.Disabled {
+			continue
+		}
+		for _, k := range []string{"jsCode", "functionCode"} {
+			v, _ := n.Param(k)
+			for _, m := range drainRE.FindAllStringSubmatch(v.Str(), -1) {
+				drained[m[1]+m[3]] = true
+			}
+		}
+	}
+	if len(drained) == 0 {
+		return false
+	}
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found {
+			return
+		}
+		switch op {
+		case "empty", "notEmpty", "lengthEquals", "lengthLt", "lengthLte", "lengthGt", "lengthGte":
+		default:
+			if typ != "number" || !strings.Contains(left+right, ".length") {
+				return
+			}
+		}
+		for _, w := range identWords(left + " " + right) {
+			if drained[w] {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// identWords splits an expression into identifiers.
+func identWords(s string) []string { return identRE.FindAllString(s, -1) }
+
+var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 
 // pacedLoop reports whether every trip through a loop waits an hour or
 // more in a Wait node (resume after a time interval; v1 defaults to 1

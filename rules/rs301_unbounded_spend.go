@@ -21,7 +21,9 @@ limit in .stormcheck.yaml (spend.caps) tells stormcheck the spend is bounded by 
 reports how fast it is reached. A loop that waits for a person on every trip (a Wait resumed by a form or
 webhook, a "send and wait for response") is not reported: it runs at the pace of the answers; nor is
 one that waits an hour or more on every trip (a scheduler), nor one whose counter, stepped by one on
-every trip, a Code node checks by throwing (the "try the next model" fallback).`,
+every trip, a Code node checks by throwing (the "try the next model" fallback), nor one a condition
+bounds beyond a $runIndex test: a number stepped by a constant and compared with a fixed limit, a work
+list drained (shift, pop) until it is empty.`,
 	Bad: `{"name": "Enrich", "settings": {},
  "nodes": [
   {"name": "Resume", "type": "n8n-nodes-base.webhook", "parameters": {"path": "enrich/resume"}},

@@ -20,7 +20,8 @@ per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family mode
 between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
 this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
-nor one whose counter, stepped by one on every trip, a Code node checks by throwing.`,
+nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
+bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty.`,
 	Bad: `{"settings": {}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
   "parameters": {"options": {"pagination": {"pagination": {"paginationMode": "responseContainsNextURL"}}}}}]}`,
 	Good: `{"settings": {"executionTimeout": 1800}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
