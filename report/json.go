@@ -121,11 +121,12 @@ func (JSON) Render(w io.Writer, r *Result) error {
 			doc.Workflows = append(doc.Workflows, jw)
 		}
 	}
+	red := memo{}
 	for _, f := range r.Findings {
 		doc.Findings = append(doc.Findings, jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: f.Workflow, WorkflowID: f.WorkflowID,
-			Node: f.Node, Message: Redact(f.Message), Fix: Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
+			Node: f.Node, Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
 			Chain: jsonFactors(f.Chain),
 		})
 	}

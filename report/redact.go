@@ -241,6 +241,22 @@ func mergeSpans(spans [][2]int) [][2]int {
 	return out
 }
 
+// memo remembers what Redact made of each text within one render: many
+// findings share a fix or a message, and the regexes are the slow part.
+type memo map[string]string
+
+func (m memo) Redact(s string) string {
+	if m == nil {
+		return Redact(s)
+	}
+	r, ok := m[s]
+	if !ok {
+		r = Redact(s)
+		m[s] = r
+	}
+	return r
+}
+
 // mask replaces every rune of s inside spans with '*', so columns stay put.
 func mask(s string, spans [][2]int) string {
 	if len(spans) == 0 {
@@ -264,11 +280,15 @@ func mask(s string, spans [][2]int) string {
 type Redactor struct {
 	masked map[*n8nschema.Source]*n8nschema.Source
 	wfs    map[*n8nschema.Source][]*n8nschema.Workflow
+	texts  memo
 }
+
+// Redact is the package's Redact, remembered for texts seen before.
+func (r *Redactor) Redact(s string) string { return r.texts.Redact(s) }
 
 // NewRedactor prepares masking for the sources of an analysis set.
 func NewRedactor(set *analyze.Set) *Redactor {
-	r := &Redactor{masked: map[*n8nschema.Source]*n8nschema.Source{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}}
+	r := &Redactor{masked: map[*n8nschema.Source]*n8nschema.Source{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}, texts: memo{}}
 	if set != nil {
 		for _, w := range set.Workflows {
 			r.wfs[w.Source] = append(r.wfs[w.Source], w)

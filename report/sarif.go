@@ -153,6 +153,7 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 	seen := map[string]bool{}
 	occurrences := map[string]int{}
 	nodes := newNodeIndex(r.Set)
+	red := memo{}
 	for i := range r.Findings {
 		f := &r.Findings[i]
 		if _, ok := index[f.RuleID]; !ok {
@@ -160,7 +161,7 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 			// the finding, so ruleIndex stays valid.
 			addRule(&analyze.Rule{ID: f.RuleID, Name: f.RuleName, Title: f.RuleTitle, Fix: f.Fix, Severity: f.Severity})
 		}
-		res := sarifResultOf(f, index[f.RuleID], nodes.find(f))
+		res := sarifResultOf(f, index[f.RuleID], nodes.find(f), red)
 		key := f.RuleID + "\x00" + f.Fingerprint + "\x00" + f.File + "\x00" + f.Pos.String() + "\x00" + res.Message.Text
 		if seen[key] {
 			continue
@@ -226,14 +227,14 @@ func helpMarkdown(rule *analyze.Rule) string {
 
 // sarifResultOf builds a result; node is the finding's node when the set
 // knows it, so the alert sits on the node's key.
-func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node) sarifResult {
+func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red memo) sarifResult {
 	res := sarifResult{
 		RuleID:    f.RuleID,
 		RuleIndex: ruleIndex,
 		Level:     level(f.Severity),
-		Message:   sarifText{Text: resultMessage(f)},
+		Message:   sarifText{Text: resultMessage(f, red)},
 		Properties: sarifResultProps{
-			Confidence: f.Confidence.String(), Workflow: f.Workflow, Node: f.Node, Fix: Redact(f.Fix),
+			Confidence: f.Confidence.String(), Workflow: f.Workflow, Node: f.Node, Fix: red.Redact(f.Fix),
 		},
 	}
 	// Move to the node's key only from a place inside that node (two nodes
@@ -257,7 +258,7 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node) sari
 	for i, rel := range append(related, f.Related...) {
 		if loc := physical(rel.File, rel.Pos); loc != nil {
 			id := i + 1
-			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc, Message: &sarifText{Text: Redact(rel.Message)}})
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc, Message: &sarifText{Text: red.Redact(rel.Message)}})
 		}
 	}
 	if len(f.Chain) > 0 {
@@ -277,9 +278,9 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node) sari
 
 // resultMessage starts with the rule's title as its own sentence, since
 // GitHub shows the first sentence as the alert's title, then the finding.
-func resultMessage(f *analyze.Finding) string {
+func resultMessage(f *analyze.Finding, red memo) string {
 	msg := sentence(f.RuleTitle)
-	if m := strings.TrimSpace(Redact(f.Message)); m != "" {
+	if m := strings.TrimSpace(red.Redact(f.Message)); m != "" {
 		if msg != "" {
 			msg += " "
 		}

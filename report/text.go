@@ -73,7 +73,7 @@ func (t *Text) finding(b *strings.Builder, st textStyles, red *Redactor, f *anal
 	fmt.Fprintf(b, "%s: %s: %s %s\n",
 		st.pos.Render(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)),
 		st.sev[f.Severity].Render(f.Severity.String()),
-		Redact(f.Message),
+		red.Redact(f.Message),
 		st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	if f.Source != nil && f.Pos.IsValid() {
 		num := strconv.Itoa(f.Pos.Line)
@@ -87,10 +87,10 @@ func (t *Text) finding(b *strings.Builder, st textStyles, red *Redactor, f *anal
 		fmt.Fprintf(b, "  = chain: %s\n", Chain(f.Chain))
 	}
 	for _, rel := range f.Related {
-		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", rel.File, rel.Pos.Line, rel.Pos.Col, Redact(rel.Message))
+		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", rel.File, rel.Pos.Line, rel.Pos.Col, red.Redact(rel.Message))
 	}
 	if f.Fix != "" {
-		fmt.Fprintf(b, "  = fix: %s\n", Redact(f.Fix))
+		fmt.Fprintf(b, "  = fix: %s\n", red.Redact(f.Fix))
 	}
 	fmt.Fprintf(b, "  = help: %s\n\n", st.dim.Render(f.URL))
 }
