@@ -82,6 +82,8 @@ type Loop struct {
 	// HTTP pagination does), so the cycle is fan-out bounded by the data,
 	// not a retry. RS105 reports it when no counter caps the pages.
 	Paging bool
+	// Pager is the calling node of a paging loop that sends the page.
+	Pager *n8nschema.Node
 }
 
 // BuildGraph builds the graph of one workflow.
@@ -480,9 +482,11 @@ func (g *Graph) cycles() {
 	}
 	for _, l := range g.Loops {
 		l.Unbounded = len(l.Calls) > 0 || l.DoneBack != nil
-		if l.Unbounded && l.DoneBack == nil && g.pages(l) {
-			// Each pass asks for the next page: fan-out, not a retry.
-			l.Unbounded, l.Paging = false, true
+		if l.Unbounded && l.DoneBack == nil {
+			if p := g.pages(l); p != nil {
+				// Each pass asks for the next page: fan-out, not a retry.
+				l.Unbounded, l.Paging, l.Pager = false, true, p
+			}
 		}
 		l.Head, l.Back = g.loopEnds(l, rcomp)
 	}
@@ -814,21 +818,23 @@ func codeOf(n *n8nschema.Node) string {
 }
 
 // cursorRE matches the names a page or cursor travels under.
-var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
+var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|after|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
 
 // identRE splits code and expressions into identifiers.
 var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 
-// pages reports whether a loop walks pages: a Set or Code node of the
-// loop produces a page or cursor field (cursorRE) that an expression in a
-// calling node of the loop reads, or a calling node sends its own
-// $runIndex as the page (?page={{ $runIndex + 1 }}). Each pass then asks
-// for a different page, as HTTP pagination does (n8n-semantics.md §3.7),
-// until the data runs out.
-func (g *Graph) pages(l *Loop) bool {
+// pages returns the node that asks for the next page when a loop walks
+// pages, or nil. A loop walks pages when a Set or Code node of the loop
+// produces a page or cursor field (cursorRE) that an expression in a
+// calling node of the loop reads, when a calling node sends its own
+// $runIndex as the page (?page={{ $runIndex + 1 }}), or when it sends a
+// cursor read from another node of the loop (cursorFromLoop). Each pass
+// then asks for a different page, as HTTP pagination does
+// (n8n-semantics.md §3.7), until the data runs out.
+func (g *Graph) pages(l *Loop) *n8nschema.Node {
 	for _, n := range l.Calls {
 		if sendsRunIndexPage(n) {
-			return true
+			return n
 		}
 	}
 	set := map[string]bool{}
@@ -848,8 +854,32 @@ func (g *Graph) pages(l *Loop) bool {
 			}
 		}
 	}
+	// One step on: a Set field of the loop built from a cursor (url =
+	// https://example.com{{ $json.page }}) carries it too.
+	for _, n := range l.Nodes {
+		if n.Type != "n8n-nodes-base.set" || len(set) == 0 {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			base, ok := strings.CutSuffix(rel, "value")
+			if !ok || !strings.Contains(v.Str(), "{{") {
+				return
+			}
+			for _, id := range identRE.FindAllString(v.Str(), -1) {
+				if set[strings.ToLower(id)] {
+					if name := n.Params().Get(base + "name").Str(); name != "" {
+						set[strings.ToLower(name)] = true
+					}
+					return
+				}
+			}
+		})
+	}
+	if n := g.cursorFromLoop(l); n != nil {
+		return n
+	}
 	if len(set) == 0 {
-		return false
+		return nil
 	}
 	for _, n := range l.Calls {
 		found := false
@@ -865,10 +895,10 @@ func (g *Graph) pages(l *Loop) bool {
 			}
 		})
 		if found {
-			return true
+			return n
 		}
 	}
-	return false
+	return nil
 }
 
 // pageWordRE finds a page parameter in a URL or value: ?page=, &offset=.
@@ -931,4 +961,44 @@ func (g *Graph) derivedGuard(u int) bool {
 		}
 	}
 	return false
+}
+
+// nodeRefRE finds the nodes an expression reads by name: $('Get ID') or
+// $node["Get ID"].
+var nodeRefRE = regexp.MustCompile(`\$\(\s*['"]([^'"]+)['"]\s*\)|\$node\[\s*["']([^"']+)["']\s*\]`)
+
+// cursorFromLoop returns a calling node of the loop that sends a page
+// or cursor parameter (a parameter or query field named like one: after,
+// page, offset) whose value reads another node of the loop by name: the
+// cursor comes back round the loop (a last id saved and read again).
+func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
+	in := map[string]bool{}
+	for _, n := range l.Nodes {
+		in[n.Name] = true
+	}
+	for _, n := range l.Calls {
+		found := false
+		p := n.Params()
+		p.Walk(func(rel string, v n8nschema.Value) {
+			if found || !strings.Contains(v.Str(), "{{") {
+				return
+			}
+			key := rel[strings.LastIndexByte(rel, '.')+1:]
+			if base, ok := strings.CutSuffix(rel, "value"); ok {
+				key = p.Get(base + "name").Str()
+			}
+			if !cursorRE.MatchString(key) {
+				return
+			}
+			for _, m := range nodeRefRE.FindAllStringSubmatch(v.Str(), -1) {
+				if ref := m[1] + m[2]; ref != n.Name && in[ref] {
+					found = true
+				}
+			}
+		})
+		if found {
+			return n
+		}
+	}
+	return nil
 }

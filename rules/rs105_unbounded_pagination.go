@@ -56,7 +56,7 @@ so RS103 leaves it to this rule.`,
 			if !l.Paging {
 				continue
 			}
-			n := l.Calls[0]
+			n := l.Pager
 			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "loop", Confidence: analyze.Medium,
 				Message: fmt.Sprintf("node %q fetches pages in a loop (%s) with no page limit: %q leads back to %q with the next page and no counter caps the passes",
 					n.Name, loopPath(l.Nodes), l.Back.Name, l.Head.Name)})
