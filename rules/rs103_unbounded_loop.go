@@ -19,8 +19,9 @@ endless stream of requests (n8n issue #14807: an error output wired to the same 
 €270). n8n's executor does not stop graph cycles. A loop is bounded when an If, Switch or Filter in it
 tests $runIndex or a counter (a field named like one, a number that a node of the loop steps by one, or
 a flag that a Set node of the loop computes from $runIndex), when a Code node of the loop throws on a
-counter stepped by one (the "try the next model" fallback), or when it is the loop output of Loop Over
-Items (one pass per batch). Loop Over Items with its done
+counter stepped by one (the "try the next model" fallback), when a number stepped by a constant is
+compared with a fixed limit or a work list is drained (shift, pop) until it is empty, or when it is the
+loop output of Loop Over Items (one pass per batch). Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
@@ -49,7 +50,7 @@ someone sends the work back.`,
 				continue
 			}
 			if countedLoop(g, l) {
-				continue // a Code node throws when the counter runs out
+				continue // a counter or a draining list ends it (rules/ops.go)
 			}
 			n := l.Calls[0]
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos,
