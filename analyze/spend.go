@@ -24,6 +24,10 @@ func FillSpend(op *Operation, opts *Options) {
 	spec := n8nschema.Lookup(op.Node.Type)
 	model, _ := n8nschema.ModelOf(op.Node)
 	op.Model = model
+	if freeModel(model) {
+		op.Paid = false // billed at zero: no spend to bound or cap
+		return
+	}
 	price, known := PriceOf(model, opts)
 	op.PriceKnown = known
 	op.MaxOutputTokens, op.OutputCapped = maxOutput(op.Node, spec, price)
@@ -33,6 +37,14 @@ func FillSpend(op *Operation, opts *Options) {
 	}
 	calls := max(op.CallsPerItem, 1)
 	op.SpendPerItemUSD = float64(calls) * float64(max(op.Attempts, 1)) * float64(op.MaxOutputTokens) * price.OutputPerM / 1e6
+}
+
+// freeModel reports whether a model id names a zero-priced variant:
+// OpenRouter lists free models with a ":free" suffix
+// ("deepseek/deepseek-r1:free", "google/gemini-2.0-flash-exp:free"), used
+// through the OpenRouter node or an OpenAI node pointed at OpenRouter.
+func freeModel(model string) bool {
+	return strings.HasSuffix(strings.ToLower(strings.TrimSpace(model)), ":free")
 }
 
 // SpendPerExecution is the worst case of one execution of Options.Items
