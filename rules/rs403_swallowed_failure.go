@@ -18,8 +18,10 @@ n8n-semantics.md §3.4). The execution succeeds, no error workflow runs, and the
 failure as a result: an order marked as invoiced that was not, an empty summary saved over a good one.
 For a write or a paid call that is a silent data problem. It is fine when a node downstream checks for
 the error (an If, Switch, Filter or Code node that tests "error"), when onError is "continueErrorOutput"
-with the error output wired to a handler, when nothing uses the node's output, and for deletes, whose
-failure ("already gone") is usually meant to be ignored.`,
+with the error output wired to a handler, when an If or Switch after it stops the execution on one
+branch (Stop and Error), when nothing uses the node's output (only a Loop Over Items whose done output
+leads nowhere), for deletes, whose failure ("already gone") is usually meant to be ignored, and for a
+POST to an endpoint that answers rather than stores (".../query", ".../search", a model's /chat).`,
 	Bad: `{"nodes": [
   {"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueRegularOutput",
    "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}},
