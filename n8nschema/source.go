@@ -8,6 +8,8 @@
 package n8nschema
 
 import (
+	"bytes"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,8 +46,12 @@ type Source struct {
 	// views of these bytes, not copies.
 	Src []byte
 
-	once       sync.Once
-	lineStarts []int
+	once sync.Once
+	// lineStarts holds the offset of every line start, counted exactly
+	// and kept in 32 bits (a source of 4 GiB or more uses bigStarts):
+	// over a corpus the index is a tenth of the heap.
+	lineStarts []uint32
+	bigStarts  []int
 
 	// Positions are mostly asked for in source order; remembering the last
 	// one keeps a one-line compact export linear instead of quadratic.
@@ -62,13 +68,44 @@ func NewSource(name string, src []byte) *Source {
 
 func (s *Source) index() {
 	s.once.Do(func() {
-		s.lineStarts = make([]int, 1, len(s.Src)/32+1)
-		for i, b := range s.Src {
-			if b == '\n' {
-				s.lineStarts = append(s.lineStarts, i+1)
+		n := bytes.Count(s.Src, []byte{'\n'}) + 1
+		if uint64(len(s.Src)) > math.MaxUint32 {
+			s.bigStarts = make([]int, 1, n)
+			for i, b := range s.Src {
+				if b == '\n' {
+					s.bigStarts = append(s.bigStarts, i+1)
+				}
 			}
+			return
+		}
+		s.lineStarts = make([]uint32, 1, n)
+		rest, off := s.Src, 0
+		for {
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				break
+			}
+			off += i + 1
+			s.lineStarts = append(s.lineStarts, uint32(off))
+			rest = rest[i+1:]
 		}
 	})
+}
+
+// lines is the number of lines (a source without a newline has one).
+func (s *Source) lines() int {
+	if s.bigStarts != nil {
+		return len(s.bigStarts)
+	}
+	return len(s.lineStarts)
+}
+
+// lineStart is the offset where 0-based line i starts.
+func (s *Source) lineStart(i int) int {
+	if s.bigStarts != nil {
+		return s.bigStarts[i]
+	}
+	return int(s.lineStarts[i])
 }
 
 // PosAt converts a byte offset into a position.
@@ -77,8 +114,8 @@ func (s *Source) PosAt(off int, path string) Pos {
 		return Pos{Path: path}
 	}
 	s.index()
-	i := sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > off }) - 1
-	start := s.lineStarts[i]
+	i := sort.Search(s.lines(), func(i int) bool { return s.lineStart(i) > off }) - 1
+	start := s.lineStart(i)
 	s.mu.Lock()
 	var col int
 	if s.lastLn == i+1 && s.lastOff <= off {
@@ -97,13 +134,13 @@ func (s *Source) PosAt(off int, path string) Pos {
 // Line returns the text of a 1-based line without its line ending.
 func (s *Source) Line(n int) string {
 	s.index()
-	if n < 1 || n > len(s.lineStarts) {
+	if n < 1 || n > s.lines() {
 		return ""
 	}
-	start := s.lineStarts[n-1]
+	start := s.lineStart(n - 1)
 	end := len(s.Src)
-	if n < len(s.lineStarts) {
-		end = s.lineStarts[n] - 1
+	if n < s.lines() {
+		end = s.lineStart(n) - 1
 	}
 	line := string(s.Src[start:end])
 	line = strings.TrimSuffix(line, "\r")
