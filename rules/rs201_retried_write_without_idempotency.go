@@ -22,9 +22,10 @@ n8n-semantics.md §3.3). An idempotency key (Idempotency-Key, X-Idempotency-Key,
 field such as Square's idempotency_key) derived from the item lets the server recognise the retry and
 answer it with the first result. Only writes that leave a second effect when repeated are reported: POST
 (not to search, lookup, query or conversion endpoints, nor to an endpoint named for an update such as
-/update-meta or a Google-style custom method such as :generateKeywordIdeas), PATCH (low confidence: it
-usually sets fields, but some APIs append with it), and app operations that create, send, append or charge;
-PUT is idempotent by RFC 9110 and is not reported; updates,
+/update-meta, nor to one resource by id such as /tasks/{{ $json.id }}, nor a Google-style custom method
+such as :generateKeywordIdeas), PATCH and PUT (low confidence: PUT is idempotent by RFC 9110 and
+PATCH usually sets fields, but neither is guaranteed), and app operations that create, send, append or
+charge; updates,
 upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's, and a write that
 runs again only because a loop waits for a person's answer, or because a loop moves on to the next page or
 the next step of a job, is not a retry: a loop retries a write when it comes back through an error output
@@ -59,8 +60,8 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			if !dup || selfWebhookCall(pass, n) {
 				continue
 			}
-			if what == "PUT" || readingPOST(n) || settingPOST(n) {
-				continue // a repeat re-applies the same state or reads again
+			if readingPOST(n) || settingPOST(n) {
+				continue // a repeat reads again or re-applies the same fields
 			}
 			if _, hb := n8nschema.HeartbeatOf(n); hb {
 				continue // a duplicate progress report is harmless; RS401 speaks for heartbeats
@@ -179,6 +180,9 @@ func settingPOST(n *n8nschema.Node) bool {
 			return true
 		}
 	}
+	if updateByIDRE.MatchString(u) {
+		return true
+	}
 	set := false
 	for _, w := range urlVerbs(n) {
 		switch w {
@@ -190,3 +194,8 @@ func settingPOST(n *n8nschema.Node) bool {
 	}
 	return set
 }
+
+// updateByIDRE matches a URL that ends with a collection and an id taken
+// from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
+// Stripe and others for POST as an update of that one resource.
+var updateByIDRE = regexp.MustCompile(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)
