@@ -39,12 +39,15 @@ func FillSpend(op *Operation, opts *Options) {
 	op.SpendPerItemUSD = float64(calls) * float64(max(op.Attempts, 1)) * float64(op.MaxOutputTokens) * price.OutputPerM / 1e6
 }
 
-// freeModel reports whether a model id names a zero-priced variant:
+// freeModel reports whether a model id names a model nobody bills for:
 // OpenRouter lists free models with a ":free" suffix
-// ("deepseek/deepseek-r1:free", "google/gemini-2.0-flash-exp:free"), used
-// through the OpenRouter node or an OpenAI node pointed at OpenRouter.
+// ("deepseek/deepseek-r1:free", "google/gemini-2.0-flash-exp:free"), and
+// a ":latest" tag is an Ollama model ("mistral-small3.1:latest") served
+// locally, here through an OpenAI node pointed at Ollama's OpenAI-compatible
+// endpoint. Providers that bill write "-latest" with a hyphen.
 func freeModel(model string) bool {
-	return strings.HasSuffix(strings.ToLower(strings.TrimSpace(model)), ":free")
+	m := strings.ToLower(strings.TrimSpace(model))
+	return strings.HasSuffix(m, ":free") || strings.HasSuffix(m, ":latest")
 }
 
 // SpendPerExecution is the worst case of one execution of Options.Items

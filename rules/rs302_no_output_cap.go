@@ -11,8 +11,11 @@ import (
 const rs302NoteBelowUSD = 0.50
 
 // nonTextResources of the OpenAI app node bill per image, second or file,
-// not per output token (vendors/OpenAi/v1/actions: image, audio, file).
-var nonTextResources = map[string]bool{"image": true, "audio": true, "file": true, "video": true}
+// not per output token (vendors/OpenAi/v1/actions: image, audio, file); its
+// assistant resource has no max-tokens option to set (the message
+// operation offers maxRetries, timeout and preserveOriginalTools only,
+// vendors/OpenAi/v1/actions/assistant/message.operation.ts).
+var nonTextResources = map[string]bool{"image": true, "audio": true, "file": true, "video": true, "assistant": true}
 
 var rs302 = &analyze.Rule{
 	ID:    "RS302",
