@@ -45,8 +45,12 @@ var credentialKeys = []string{
 // credentialSuffixes catch x-api-key, access_token, client_secret, db_password….
 var credentialSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "authorization", "privatekey", "accesskey", "secretkey"}
 
+// keySeparators are dropped before a key is compared; built once, as
+// building a Replacer per key dominated text rendering.
+var keySeparators = strings.NewReplacer("-", "", "_", "", ".", "")
+
 func isCredentialKey(k string) bool {
-	k = strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(k))
+	k = strings.ToLower(keySeparators.Replace(k))
 	if slices.Contains(credentialKeys, k) {
 		return true
 	}
