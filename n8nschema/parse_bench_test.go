@@ -1,0 +1,136 @@
+package n8nschema
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// Benchmarks for the parser; docs/performance.md explains how to run them
+// and scripts/bench.sh times the whole CLI. Speed is measured here, never
+// asserted.
+
+// benchCorpus reads every JSON file of ../shared/corpus/n8n-real once per
+// test binary; benchmarks skip when it is absent.
+func benchCorpus(b *testing.B) (names []string, srcs [][]byte) {
+	b.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus", "n8n-real")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("%s is absent", dir)
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		names, srcs = append(names, p), append(srcs, src)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return names, srcs
+}
+
+// genWorkflow builds one pretty-printed workflow of n HTTP Request, Set and
+// If nodes chained in order, with a retry on every call.
+func genWorkflow(n int) []byte {
+	var nodes, conns []string
+	for i := range n {
+		name := fmt.Sprintf("Node %d", i)
+		switch i % 3 {
+		case 0:
+			nodes = append(nodes, fmt.Sprintf(`    {
+      "id": "id-%d",
+      "name": %q,
+      "type": "n8n-nodes-base.httpRequest",
+      "typeVersion": 4.2,
+      "position": [%d, 300],
+      "retryOnFail": true,
+      "maxTries": 3,
+      "parameters": {
+        "method": "POST",
+        "url": "https://api.example.com/v1/items/{{ $json.id }}",
+        "sendHeaders": true,
+        "headerParameters": {"parameters": [{"name": "Content-Type", "value": "application/json"}]},
+        "options": {"timeout": 10000}
+      }
+    }`, i, name, i*200))
+		case 1:
+			nodes = append(nodes, fmt.Sprintf(`    {"id": "id-%d", "name": %q, "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [%d, 300],
+      "parameters": {"assignments": {"assignments": [{"name": "status", "value": "={{ $json.status }}", "type": "string"}]}}}`, i, name, i*200))
+		default:
+			nodes = append(nodes, fmt.Sprintf(`    {"id": "id-%d", "name": %q, "type": "n8n-nodes-base.if", "typeVersion": 2, "position": [%d, 300],
+      "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.ok }}", "rightValue": true, "operator": {"type": "boolean", "operation": "true"}}]}}}`, i, name, i*200))
+		}
+		if i > 0 {
+			conns = append(conns, fmt.Sprintf(`    %q: {"main": [[{"node": %q, "type": "main", "index": 0}]]}`, fmt.Sprintf("Node %d", i-1), name))
+		}
+	}
+	return []byte("{\n  \"name\": \"Generated\",\n  \"nodes\": [\n" + strings.Join(nodes, ",\n") +
+		"\n  ],\n  \"connections\": {\n" + strings.Join(conns, ",\n") + "\n  },\n  \"settings\": {\"executionOrder\": \"v1\"}\n}\n")
+}
+
+func BenchmarkParse(b *testing.B) {
+	b.Run("corpus", func(b *testing.B) {
+		names, srcs := benchCorpus(b)
+		total := 0
+		for _, s := range srcs {
+			total += len(s)
+		}
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for i, src := range srcs {
+				Parse(NewSource(names[i], src))
+			}
+		}
+	})
+	for _, n := range []int{1000, 10000} {
+		src := genWorkflow(n)
+		b.Run(fmt.Sprint("nodes=", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				f := Parse(NewSource("gen.json", src))
+				if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != n {
+					b.Fatalf("generated workflow parsed wrong: %v", f.Problems)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPosAt converts every node's name offset of the corpus into a
+// line and column, as findings and the parser do.
+func BenchmarkPosAt(b *testing.B) {
+	names, srcs := benchCorpus(b)
+	var files []*File
+	for i, src := range srcs {
+		files = append(files, Parse(NewSource(names[i], src)))
+	}
+	var offs [][]int
+	for _, f := range files {
+		var o []int
+		for _, w := range f.Workflows {
+			for _, n := range w.Nodes {
+				o = append(o, n.Pos.Offset)
+			}
+		}
+		sort.Ints(o)
+		offs = append(offs, o)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, f := range files {
+			s := NewSource(f.Source.Name, f.Source.Src)
+			for _, off := range offs[i] {
+				s.PosAt(off, "")
+			}
+		}
+	}
+}
