@@ -859,6 +859,9 @@ var rateLimits = []RateLimit{
 	{"n8n-nodes-base.hubspot", "HubSpot", ConfHigh},
 	{"n8n-nodes-base.github", "GitHub", ConfHigh},
 	{"n8n-nodes-base.googleSheets", "Google Sheets", ConfHigh},
+	// Google Drive answers 403 userRateLimitExceeded or 429 and asks for
+	// backoff; it does not always send Retry-After, hence medium.
+	{"n8n-nodes-base.googleDrive", "Google Drive", ConfMedium},
 	{"n8n-nodes-base.telegram", "Telegram", ConfHigh},
 	{"n8n-nodes-base.discord", "Discord", ConfHigh},
 	{"n8n-nodes-base.twitter", "X", ConfHigh},

@@ -40,10 +40,14 @@ loops do honour Retry-After; the node retry around them does not.`,
 			if !ok {
 				continue
 			}
+			how := "answers 429 with Retry-After, which n8n's node retry never reads"
+			if rl.Conf != n8nschema.ConfHigh {
+				how = "rate-limits and asks callers to back off, which n8n's fixed-wait node retry cannot do"
+			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q retries %s %d times after a fixed %d ms; %s answers 429 with Retry-After, which n8n's node retry never reads",
-					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service),
+				Message: fmt.Sprintf("node %q retries %s %d times after a fixed %d ms; %s %s",
+					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service, how),
 				Confidence: conf(rl.Conf),
 				Chain:      op.Factors,
 			})
