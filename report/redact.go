@@ -127,7 +127,7 @@ func secretSpans(s string) [][2]int {
 
 // secretPrefixes are literals at least one of which every prefixedRE match
 // holds.
-var secretPrefixes = []string{"sk-", "sk_", "rk_", "xox", "gh", "github_pat_", "glpat-", "AKIA", "AIza", "eyJ", "-----BEGIN"}
+var secretPrefixes = []string{"sk-", "sk_", "rk_", "xox", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "AKIA", "AIza", "eyJ", "-----BEGIN"}
 
 // mayHoldSecret is a cheap test that s can match none of the patterns of
 // secretSpans when it is false: most messages and snippet lines hold no
@@ -154,7 +154,7 @@ func mayHoldSecret(s string) bool {
 			return true
 		}
 	}
-	if containsFold(s, "bearer") || containsFold(s, "basic") || containsFold(s, "token") { // schemeRE
+	if wordThenSpace(s, "bearer") || wordThenSpace(s, "basic") || wordThenSpace(s, "token") { // schemeRE
 		return true
 	}
 	if quoteColon(s) { // memberRE, pairRE: `"key"` then `:`
@@ -166,15 +166,19 @@ func mayHoldSecret(s string) bool {
 	return strings.Contains(s, "://") && strings.Contains(s, "@") // userinfoRE
 }
 
-// containsFold reports whether s holds the lowercase ASCII word sub in any case.
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
+// wordThenSpace reports whether s holds the lowercase ASCII word in any
+// case followed by white space (\s), as schemeRE needs: "max tokens" does not.
+func wordThenSpace(s, word string) bool {
+	for i := 0; i+len(word) < len(s); i++ {
 		j := 0
-		for j < len(sub) && s[i+j]|0x20 == sub[j] {
+		for j < len(word) && s[i+j]|0x20 == word[j] {
 			j++
 		}
-		if j == len(sub) {
-			return true
+		if j == len(word) {
+			switch s[i+j] {
+			case ' ', '\t', '\n', '\f', '\r':
+				return true
+			}
 		}
 	}
 	return false
