@@ -1,24 +1,22 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"math"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // JSON renders the v1 JSON document of DESIGN.md §6. It is an API: fields
 // change only with a new version number.
 type JSON struct{}
 
-type jsonDoc struct {
-	Version   int            `json:"version"`
-	Tool      jsonTool       `json:"tool"`
-	Summary   Summary        `json:"summary"`
-	Workflows []jsonWorkflow `json:"workflows"`
-	Findings  []jsonFinding  `json:"findings"`
-}
+// The document is {version, tool, summary, workflows, findings}: Render
+// writes it member by member.
 
 type jsonTool struct {
 	Name    string `json:"name"`
@@ -84,56 +82,115 @@ func usdPtr(v float64) *float64 {
 	return &v
 }
 
-// Render writes the document, indented, with a trailing newline.
+// Render writes the document, indented, with a trailing newline. It writes
+// one workflow or finding at a time, in the bytes json.Encoder with
+// SetIndent("", "  ") makes of the whole document, so the document is never
+// held in memory twice over (compact and indented) on a large audit.
 func (JSON) Render(w io.Writer, r *Result) error {
-	doc := jsonDoc{
-		Version:   1,
-		Tool:      jsonTool{Name: r.Tool.Name, Version: r.Tool.Version},
-		Summary:   r.Summary,
-		Workflows: []jsonWorkflow{},
-		Findings:  []jsonFinding{},
-	}
+	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	jw.WriteString("{\n  \"version\": 1,\n  \"tool\": ")
+	jw.value(jsonTool{Name: r.Tool.Name, Version: r.Tool.Version}, "  ")
+	jw.WriteString(",\n  \"summary\": ")
+	jw.value(r.Summary, "  ")
+	jw.WriteString(",\n  \"workflows\": ")
+	var wfs []*n8nschema.Workflow
 	if r.Set != nil {
-		for _, wf := range r.Set.Workflows {
-			jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: wf.Name, Nodes: len(wf.Nodes), Operations: []jsonOperation{}}
-			maxAttempts := 0
-			for _, op := range r.Set.OperationsOf(wf) {
-				jo := jsonOperation{Node: op.Node.Name, Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
-					Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
-				if !op.Unbounded {
-					jo.Attempts = intPtr(op.Attempts)
-					maxAttempts = max(maxAttempts, op.Attempts)
-				} else {
-					jw.Unbounded = true
-				}
-				if !op.CallsUnbounded {
-					jo.CallsPerItem = intPtr(op.CallsPerItem)
-				}
-				jo.Model = op.Model
-				if usd, ok := op.SpendPerExecution(&r.Set.Options); ok {
-					jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(usd)
-				}
-				jw.Operations = append(jw.Operations, jo)
-			}
-			if !jw.Unbounded {
-				jw.MaxAttempts = intPtr(maxAttempts)
-			}
-			doc.Workflows = append(doc.Workflows, jw)
-		}
+		wfs = r.Set.Workflows
 	}
+	jw.array(len(wfs), func(i int) any { return jsonWorkflowOf(r.Set, wfs[i]) })
+	jw.WriteString(",\n  \"findings\": ")
 	red := memo{}
-	for _, f := range r.Findings {
-		doc.Findings = append(doc.Findings, jsonFinding{
+	jw.array(len(r.Findings), func(i int) any {
+		f := &r.Findings[i]
+		return jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: f.Workflow, WorkflowID: f.WorkflowID,
 			Node: f.Node, Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
 			Chain: jsonFactors(f.Chain),
-		})
+		}
+	})
+	jw.WriteString("\n}\n")
+	if jw.err != nil {
+		return jw.err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	return jw.w.Flush()
+}
+
+func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: wf.Name, Nodes: len(wf.Nodes), Operations: []jsonOperation{}}
+	maxAttempts := 0
+	for _, op := range set.OperationsOf(wf) {
+		jo := jsonOperation{Node: op.Node.Name, Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
+			Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
+		if !op.Unbounded {
+			jo.Attempts = intPtr(op.Attempts)
+			maxAttempts = max(maxAttempts, op.Attempts)
+		} else {
+			jw.Unbounded = true
+		}
+		if !op.CallsUnbounded {
+			jo.CallsPerItem = intPtr(op.CallsPerItem)
+		}
+		jo.Model = op.Model
+		if usd, ok := op.SpendPerExecution(&set.Options); ok {
+			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(usd)
+		}
+		jw.Operations = append(jw.Operations, jo)
+	}
+	if !jw.Unbounded {
+		jw.MaxAttempts = intPtr(maxAttempts)
+	}
+	return jw
+}
+
+// jsonWriter writes parts of one indented document and keeps the first error.
+type jsonWriter struct {
+	w   *bufio.Writer
+	buf bytes.Buffer
+	err error
+}
+
+func (j *jsonWriter) WriteString(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+// value writes v as json.Encoder with SetIndent(prefix, "  ") and no HTML
+// escaping does, without the trailing newline: nested lines start with
+// prefix, the first does not.
+func (j *jsonWriter) value(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	if j.err = enc.Encode(v); j.err != nil {
+		return
+	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+}
+
+// array writes a member array of the top-level object: [] when empty, else
+// one element per line at depth 2.
+func (j *jsonWriter) array(n int, elem func(i int) any) {
+	if n == 0 {
+		j.WriteString("[]")
+		return
+	}
+	j.WriteString("[\n")
+	for i := range n {
+		j.WriteString("    ")
+		j.value(elem(i), "    ")
+		if i < n-1 {
+			j.WriteString(",\n")
+		} else {
+			j.WriteString("\n")
+		}
+	}
+	j.WriteString("  ]")
 }
 
 func jsonFactors(fs []analyze.Factor) []jsonFactor {
