@@ -79,7 +79,7 @@ be made safe by retrying in one place that checks for the earlier effect first.`
 			if loopOnly {
 				times = fmt.Sprintf("up to %d times", boundedPart(op))
 			}
-			msg := fmt.Sprintf("node %q %s %s with no idempotency key; an attempt that timed out may already have committed",
+			msg := fmt.Sprintf("node %q %s %s, with no idempotency key; an attempt that timed out may already have committed",
 				n.Name, verb, times)
 			if k := ownRetries(op); k > 1 {
 				msg += fmt.Sprintf(", and each of its %d tries re-sends every item of the batch", k)
