@@ -137,29 +137,16 @@ type members struct {
 	id, name, active, nodes, connections, activeVersion, settings, data, workflow Value
 }
 
+// membersKeys are the keys of members, in its field order.
+var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow"}
+
 // membersOf reads them in one pass over v: gjson has no index, so every
 // Get of a key that follows "nodes" would skip the whole nodes array again.
 func membersOf(v Value) *members {
-	m := &members{}
-	parent := v.fullPath()
-	slots := [...]struct {
-		key string
-		dst *Value
-	}{{"id", &m.id}, {"name", &m.name}, {"active", &m.active}, {"nodes", &m.nodes}, {"connections", &m.connections},
-		{"activeVersion", &m.activeVersion}, {"settings", &m.settings}, {"data", &m.data}, {"workflow", &m.workflow}}
-	for _, sl := range slots {
-		// A missing member as Result.Get leaves it: at the parent's index.
-		*sl.dst = v.child(gjson.Result{Index: v.r.Index}, parent, sl.key)
-	}
-	v.r.ForEach(func(k, e gjson.Result) bool {
-		for _, sl := range slots {
-			if k.Str == sl.key && !sl.dst.Exists() {
-				*sl.dst = v.child(e, parent, sl.key)
-			}
-		}
-		return true
-	})
-	return m
+	var out [9]Value
+	v.getMany(membersKeys, out[:])
+	return &members{id: out[0], name: out[1], active: out[2], nodes: out[3], connections: out[4],
+		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8]}
 }
 
 // workflowIn reads the workflow(s) inside v if it has a known shape.
@@ -427,11 +414,16 @@ func (wp *wfParser) connections(conns Value) {
 	})
 }
 
+// connKeys are the members of one connection the parser reads.
+var connKeys = []string{"node", "type", "index"}
+
 func (wp *wfParser) edge(from, typ string, out int, c Value) {
 	if c.Kind() == Null {
 		return
 	}
-	to := c.Get("node")
+	var m [3]Value
+	c.getMany(connKeys, m[:])
+	to := m[0]
 	if c.Kind() != Object || to.Kind() != String {
 		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
 		return
@@ -440,11 +432,11 @@ func (wp *wfParser) edge(from, typ string, out int, c Value) {
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
 		return
 	}
-	toType := c.Get("type").Str()
+	toType := m[1].Str()
 	if toType == "" {
 		toType = typ
 	}
-	idx, _ := c.Get("index").Num()
+	idx, _ := m[2].Num()
 	wp.w.Connections = append(wp.w.Connections, Connection{
 		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx), Pos: c.ValuePos(),
 	})

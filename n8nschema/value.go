@@ -117,6 +117,33 @@ func (v Value) Get(path string) Value {
 	return v.child(v.r.Get(path), v.fullPath(), path)
 }
 
+// getMany sets out[i] to v.Get(keys[i]) for plain keys (no gjson path
+// syntax), reading an object once: gjson has no index, so each Get scans
+// the object again from its start.
+func (v Value) getMany(keys []string, out []Value) {
+	if !v.r.IsObject() {
+		for i, k := range keys {
+			out[i] = v.Get(k)
+		}
+		return
+	}
+	parent := v.fullPath()
+	for i, k := range keys {
+		// A missing member as Result.Get leaves it: at the parent's index.
+		out[i] = v.child(gjson.Result{Index: v.r.Index}, parent, k)
+	}
+	found := 0
+	v.r.ForEach(func(k, e gjson.Result) bool {
+		for i, key := range keys {
+			if k.Str == key && !out[i].Exists() {
+				out[i] = v.child(e, parent, key)
+				found++
+			}
+		}
+		return found < len(keys)
+	})
+}
+
 // Elems returns the elements of an array (nil for anything else).
 func (v Value) Elems() []Value {
 	if !v.r.IsArray() {
