@@ -428,9 +428,10 @@ func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
 	if ok {
 		return found, true
 	}
-	for _, p := range jsonFieldParams {
-		v, exists := n.Param(p)
-		if !exists || v.Kind() != String {
+	vals := make([]Value, len(jsonFieldParams))
+	params.getMany(jsonFieldParams, vals) // one pass, not a Param per name
+	for _, v := range vals {
+		if !v.Exists() || v.Kind() != String {
 			continue
 		}
 		if k, val, hit := keyInJSONText(v.Str()); hit {
@@ -443,12 +444,38 @@ func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
 var jsonMember = regexp.MustCompile(`"([A-Za-z][A-Za-z0-9_-]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\{\{[^}]*\}\}|[^,}\n]+)`)
 
 func keyInJSONText(s string) (KeyName, string, bool) {
+	if !mayNameKey(s) {
+		return KeyName{}, "", false
+	}
 	for _, m := range jsonMember.FindAllStringSubmatch(s, -1) {
 		if k, ok := LookupKeyName(m[1]); ok {
 			return k, strings.Trim(strings.TrimSpace(m[2]), `"`), true
 		}
 	}
 	return KeyName{}, "", false
+}
+
+// normKeyNames are the keyNames as normKey writes them.
+var normKeyNames = func() []string {
+	var out []string
+	for _, k := range keyNames {
+		out = append(out, normKey(k.Name))
+	}
+	return out
+}()
+
+// mayNameKey is false when no member name of s can be a key name: a
+// member name jsonMember captures is ASCII, and LookupKeyName matches it
+// only when its normKey form is one of normKeyNames, so that form is then
+// a substring of normKey(s). It spares the regex on most JSON bodies.
+func mayNameKey(s string) bool {
+	norm := strings.ReplaceAll(strings.ToLower(s), "_", "-")
+	for _, k := range normKeyNames {
+		if strings.Contains(norm, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyStability says whether a key survives a retry.
@@ -743,6 +770,9 @@ var heartbeatWords = regexp.MustCompile(`(?i)\b(?:heart-?beats?|keep-?alive|prog
 // HeartbeatWord returns the heartbeat wording in s ("" when none).
 // "In progress" is a status value (a Jira or Notion column), not a signal.
 func HeartbeatWord(s string) string {
+	if !mayHeartbeat(s) {
+		return ""
+	}
 	for _, m := range heartbeatWords.FindAllStringIndex(s, -1) {
 		w := strings.ToLower(s[m[0]:m[1]])
 		if before := strings.ToLower(s[:m[0]]); w == "progress" && (strings.HasSuffix(before, "in ") ||
@@ -755,6 +785,22 @@ func HeartbeatWord(s string) string {
 		return strings.Join(strings.Fields(w), " ")
 	}
 	return ""
+}
+
+// heartbeatStems holds, in lower case, a word every heartbeatWords match
+// contains; keep it in step with the regex. Messages are long, and most
+// hold none of them.
+var heartbeatStems = []string{"heart", "keep", "progress", "still", "alive", "status", "batch"}
+
+func mayHeartbeat(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range heartbeatStems {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	// K (Kelvin) and ſ fold to k and s under (?i).
+	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")
 }
 
 // signalSinks are nodes that post where people or dashboards watch: chat,
@@ -805,8 +851,10 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	if w := HeartbeatWord(url); w != "" {
 		return Heartbeat{Word: w, Where: "url", Conf: ConfMedium}, true
 	}
-	for _, p := range messageParams {
-		if w := HeartbeatWord(paramStr(n, p)); w != "" {
+	msgs := make([]Value, len(messageParams))
+	n.Params().getMany(messageParams, msgs) // one pass, not a Param per name
+	for _, v := range msgs {
+		if w := HeartbeatWord(strings.TrimPrefix(v.Str(), "=")); w != "" {
 			return Heartbeat{Word: w, Where: "message", Conf: ConfMedium}, true
 		}
 	}
