@@ -609,10 +609,9 @@ func mayTestGuard(s string) bool {
 // testsExpr reports whether an expression in n's parameters matches re.
 func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
 	found := false
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
-		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && mayTestGuard(v.Str()) && re.MatchString(v.Str()) {
-			found = true
-		}
+	n.Params().Scalars(func(v n8nschema.Value) bool {
+		found = v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && mayTestGuard(v.Str()) && re.MatchString(v.Str())
+		return !found
 	})
 	return found
 }

@@ -194,6 +194,37 @@ func (v Value) walk(rel string, fn func(string, Value)) {
 	}
 }
 
+// Scalars calls fn for every scalar below v, depth first in source order,
+// as Walk does but without building the relative paths; it stops when fn
+// returns false. Searches that ignore the path use it.
+func (v Value) Scalars(fn func(Value) bool) {
+	v.scalars(fn)
+}
+
+func (v Value) scalars(fn func(Value) bool) bool {
+	switch k := v.Kind(); k {
+	case Object, Array:
+		parent := v.fullPath()
+		ok, i := true, 0
+		v.r.ForEach(func(key, e gjson.Result) bool {
+			var elem string
+			if k == Array {
+				elem = strconv.Itoa(i)
+				i++
+			} else {
+				elem = escapeKey(key.Str)
+			}
+			ok = v.child(e, parent, elem).scalars(fn)
+			return ok
+		})
+		return ok
+	case Missing:
+		return true
+	default:
+		return fn(v)
+	}
+}
+
 // Path is the gjson path of the value from the root of its source.
 func (v Value) Path() string { return v.fullPath() }
 
