@@ -178,16 +178,23 @@ func (v Value) Walk(fn func(rel string, val Value)) {
 }
 
 func (v Value) walk(rel string, fn func(string, Value)) {
-	switch v.Kind() {
-	case Object:
-		v.Each(func(k string, e Value) bool {
-			e.walk(joinPath(rel, escapeKey(k)), fn)
+	switch k := v.Kind(); k {
+	case Object, Array:
+		// One pass over the container, without Each's closure or Elems'
+		// slice: Walk runs over every parameter of many nodes.
+		parent := v.fullPath()
+		i := 0
+		v.r.ForEach(func(key, e gjson.Result) bool {
+			var elem string
+			if k == Array {
+				elem = strconv.Itoa(i)
+				i++
+			} else {
+				elem = escapeKey(key.Str)
+			}
+			v.child(e, parent, elem).walk(joinPath(rel, elem), fn)
 			return true
 		})
-	case Array:
-		for i, e := range v.Elems() {
-			e.walk(joinPath(rel, strconv.Itoa(i)), fn)
-		}
 	case Missing:
 	default:
 		fn(rel, v)
