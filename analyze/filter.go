@@ -383,6 +383,12 @@ func collectDirectives(set *Set, all []*Rule) []*directive {
 			var text string
 			var pos n8nschema.Pos
 			var covers map[string]bool
+			// A node whose JSON text holds neither the directive nor a \u
+			// escape (which could spell it) has none: skip the lookups,
+			// each of which would scan the node again.
+			if raw := n.Value.Raw(); !strings.Contains(raw, directiveWord) && !strings.Contains(raw, `\u`) {
+				continue
+			}
 			// Positions and the nodes a sticky note covers are worked out
 			// only for text that holds a directive: most notes hold none.
 			if n.IsSticky() {
