@@ -379,14 +379,17 @@ func collectDirectives(set *Set, all []*Rule) []*directive {
 	}
 	var out []*directive
 	for _, w := range set.Workflows {
+		// A workflow or node whose JSON text holds neither the directive
+		// nor a \u escape (which could spell it) has none: skip the
+		// lookups, each of which would scan the node again.
+		if !mayHoldDirective(w.Value.Raw()) {
+			continue
+		}
 		for _, n := range w.Nodes {
 			var text string
 			var pos n8nschema.Pos
 			var covers map[string]bool
-			// A node whose JSON text holds neither the directive nor a \u
-			// escape (which could spell it) has none: skip the lookups,
-			// each of which would scan the node again.
-			if raw := n.Value.Raw(); !strings.Contains(raw, directiveWord) && !strings.Contains(raw, `\u`) {
+			if !mayHoldDirective(n.Value.Raw()) {
 				continue
 			}
 			// Positions and the nodes a sticky note covers are worked out
@@ -417,6 +420,10 @@ func collectDirectives(set *Set, all []*Rule) []*directive {
 		}
 	}
 	return out
+}
+
+func mayHoldDirective(raw string) bool {
+	return strings.Contains(raw, directiveWord) || strings.Contains(raw, `\u`)
 }
 
 func parseDirective(rest string, all []*Rule) ([]*Rule, string) {
