@@ -328,8 +328,10 @@ func newResult(set *analyze.Set, files []*n8nschema.File, listed []*analyze.Rule
 	for _, w := range set.Workflows {
 		s.Nodes += len(w.Nodes)
 	}
+	// Skipped files are JSON met in a folder that is no workflow at all;
+	// broken workflow files are RS001 errors, not skipped.
 	for _, f := range files {
-		if len(f.Workflows) == 0 && !f.Explicit && len(f.Problems) > 0 {
+		if len(f.Workflows) == 0 && !f.Explicit && slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.NotWorkflow }) {
 			s.SkippedFiles++
 		}
 	}
