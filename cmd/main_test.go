@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,5 +233,30 @@ func TestUnknownCommandIsUsage(t *testing.T) {
 	}
 	if code, _, _ := runWith(t, nil); code != ExitOK {
 		t.Errorf("no arguments: exit %d, want 0 (help)", code)
+	}
+}
+
+func TestSkippedFilesCountOnlyNonWorkflows(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name": "x", "version": "1.0.0"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "broken.json"), []byte(`{"nodes": [`), 0o644)
+	os.WriteFile(filepath.Join(dir, "wf.json"), []byte(`{"name": "ok", "nodes": [], "connections": {}}`), 0o644)
+	code, out, errOut := runWith(t, nil, "audit", "--format", "json", "--fail-on", "never", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Summary struct {
+			SkippedFiles int `json:"skipped_files"`
+			Errors       int `json:"errors"`
+			Notes        int `json:"notes"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// package.json is skipped (an RS002 note); the broken file is an RS001 error, not skipped.
+	if doc.Summary.SkippedFiles != 1 || doc.Summary.Errors != 1 || doc.Summary.Notes != 1 {
+		t.Errorf("summary %+v, want 1 skipped file, 1 error, 1 note", doc.Summary)
 	}
 }
