@@ -208,38 +208,50 @@ func (p *Pass) Reportf(n *n8nschema.Node, pos n8nschema.Pos, format string, args
 // Run runs every rule over every file and workflow of the set and returns
 // the findings sorted by file, position and rule, without duplicates.
 func Run(set *Set, rules []*Rule) []Finding {
-	// Files run on every core, each into its own list; the lists are
-	// joined in file order, so the findings come out in the same order as
-	// a serial run before they are sorted. Rules are pure and the set is
-	// read-only here (Set.Shared and Source positions are locked).
-	perFile := make([][]Finding, len(set.Files))
-	parallelFor(len(set.Files), func(i int) {
-		f, out := set.Files[i], &perFile[i]
+	// Every pass (one rule over one file or workflow) runs on any core into
+	// a list of its own; the lists are joined in the order a serial run
+	// makes them (per file: the file rules, then each workflow's rules), so
+	// the findings are the same before they are sorted. Passes, not files,
+	// are the unit, so that one large workflow uses every core too. Rules
+	// are pure and the set is read-only here (Set.Shared and Source
+	// positions are locked).
+	type task struct {
+		rule *Rule
+		file *n8nschema.File
+		wf   *n8nschema.Workflow
+	}
+	var tasks []task
+	for _, f := range set.Files {
 		for _, r := range rules {
 			if r.Scope == PerFile {
-				r.Run(&Pass{Rule: r, File: f, Set: set, Options: &set.Options, out: out})
+				tasks = append(tasks, task{r, f, nil})
 			}
 		}
 		for _, w := range f.Workflows {
 			for _, r := range rules {
 				if r.Scope == PerWorkflow {
-					r.Run(&Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options, out: out})
+					tasks = append(tasks, task{r, f, w})
 				}
 			}
 		}
+	}
+	perPass := make([][]Finding, len(tasks))
+	parallelFor(len(tasks), func(i int) {
+		t, out := tasks[i], &perPass[i]
+		t.rule.Run(&Pass{Rule: t.rule, File: t.file, Workflow: t.wf, Set: set, Options: &set.Options, out: out})
 		for j := range *out {
 			(*out)[j].Fingerprint = Fingerprint(&(*out)[j])
 		}
 	})
 	n := 0
-	for _, fs := range perFile {
+	for _, fs := range perPass {
 		n += len(fs)
 	}
 	var all []Finding
 	if n > 0 {
 		all = make([]Finding, 0, n)
 	}
-	for _, fs := range perFile {
+	for _, fs := range perPass {
 		all = append(all, fs...)
 	}
 	SortFindings(all)
