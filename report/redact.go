@@ -321,6 +321,7 @@ func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 	var spans [][2]int
 	for _, w := range r.wfs[src] {
 		root := w.Value
+		paths := &pathCache{root: root, heads: map[string]n8nschema.Value{}}
 		root.Walk(func(rel string, v n8nschema.Value) {
 			if v.Kind() != n8nschema.String {
 				return
@@ -328,7 +329,7 @@ func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 			parent, key := splitPath(rel)
 			secret := false
 			if key == "value" {
-				name := root.Get(joinRel(parent, "name"))
+				name := paths.get(joinRel(parent, "name"))
 				secret = name.Kind() == n8nschema.String && isCredentialKey(name.Str())
 			} else {
 				secret = isCredentialKey(key)
@@ -346,6 +347,46 @@ func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 		return src
 	}
 	return n8nschema.NewSource(src.Name, []byte(mask(string(src.Src), mergeSpans(spans))))
+}
+
+// pathCache resolves paths below root as root.Get does, remembering the
+// value of each path's first two elements ("nodes.12"): gjson resolves a
+// path one element after another, so the rest can start from there
+// instead of skipping every earlier node of the workflow again.
+type pathCache struct {
+	root  n8nschema.Value
+	heads map[string]n8nschema.Value
+}
+
+func (c *pathCache) get(path string) n8nschema.Value {
+	i := secondDot(path)
+	if i < 0 {
+		return c.root.Get(path)
+	}
+	head := path[:i]
+	h, ok := c.heads[head]
+	if !ok {
+		h = c.root.Get(head)
+		c.heads[head] = h
+	}
+	return h.Get(path[i+1:])
+}
+
+// secondDot returns the index of the unescaped '.' that ends the second
+// element of a gjson path, or -1.
+func secondDot(p string) int {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '.':
+			if n++; n == 2 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // splitPath cuts a gjson path into its parent and last key, honouring
