@@ -134,3 +134,33 @@ func BenchmarkPosAt(b *testing.B) {
 		}
 	}
 }
+
+// TestStringMembers pins the one-pass scanner that snippet masking uses
+// in place of Walk: member strings with their object's first "name", not
+// array elements, and no answer at all under a repeated key.
+func TestStringMembers(t *testing.T) {
+	src := `{"nodes": [{"name": "A", "parameters": {"h": [{"value": "s\u00e9cret", "name": "X-Api-Key"}, "elem"],
+	  "n": {"name": null, "value": "v", "name": "token"}}}], "connections": {}}`
+	f := Parse(NewSource("m.json", []byte(src)))
+	var got []string
+	ok := f.Workflows[0].Value.StringMembers(func(m StringMember) {
+		got = append(got, fmt.Sprintf("%s=%s name=%q/%v raw=%q", m.Key, m.Str, m.Name, m.NameIsString, src[m.Offset:m.Offset+m.RawLen]))
+	})
+	if ok {
+		t.Fatalf("a repeated key (\"name\" twice) must make StringMembers decline, got %q", got)
+	}
+	src = strings.Replace(src, `, "name": "token"`, "", 1)
+	f = Parse(NewSource("m.json", []byte(src)))
+	ok = f.Workflows[0].Value.StringMembers(func(m StringMember) {
+		got = append(got, fmt.Sprintf("%s=%s name=%q/%v raw=%q", m.Key, m.Str, m.Name, m.NameIsString, src[m.Offset:m.Offset+m.RawLen]))
+	})
+	want := []string{
+		`name=A name="A"/true raw="\"A\""`,
+		`value=sécret name="X-Api-Key"/true raw="\"s\\u00e9cret\""`,
+		`name=X-Api-Key name="X-Api-Key"/true raw="\"X-Api-Key\""`,
+		`value=v name=""/false raw="\"v\""`,
+	}
+	if !ok || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("StringMembers = %v, %q\nwant %q", ok, got, want)
+	}
+}

@@ -252,3 +252,163 @@ func (v Value) ValuePos() Pos {
 	}
 	return v.src.PosAt(v.base+v.r.Index, v.fullPath())
 }
+
+// StringMember is a string-valued member of an object, found by
+// StringMembers.
+type StringMember struct {
+	Key    string // the member name, unescaped
+	Str    string // the string, unescaped
+	Offset int    // source offset of the string's opening quote
+	RawLen int    // length of the string's JSON text, quotes included
+	// Name is the first "name" member of the same object when that is a
+	// string (NameIsString), as obj.Get("name") finds it.
+	Name         string
+	NameIsString bool
+}
+
+// StringMembers calls fn for every string-valued object member below v
+// (strings that are array elements are not members), in source order,
+// reading v's text once: Walk's gjson ForEach scans each container again
+// at every level of nesting. It
+// returns false, having called fn for none, when an object below v
+// repeats a key: a gjson path then names the first of them, and the caller
+// must walk with paths to see the same values.
+func (v Value) StringMembers(fn func(StringMember)) bool {
+	if v.src == nil || !v.r.Exists() || v.Kind() != Object {
+		return true
+	}
+	s := &memberScanner{raw: v.r.Raw, base: v.base + v.r.Index}
+	s.value(0)
+	if s.dup {
+		return false
+	}
+	for _, m := range s.out {
+		fn(m)
+	}
+	return true
+}
+
+type memberScanner struct {
+	raw  string
+	base int
+	out  []StringMember
+	dup  bool
+}
+
+func (s *memberScanner) ws(i int) int {
+	for i < len(s.raw) && isSpace(s.raw[i]) {
+		i++
+	}
+	return i
+}
+
+// str returns the end of the string token starting at i (just past its
+// closing quote) and its unescaped text.
+func (s *memberScanner) str(i int) (int, string) {
+	esc := false
+	j := i + 1
+	for j < len(s.raw) && s.raw[j] != '"' {
+		if s.raw[j] == '\\' {
+			esc = true
+			j++
+		}
+		j++
+	}
+	j++ // past the closing quote
+	if j > len(s.raw) {
+		j = len(s.raw)
+	}
+	if !esc {
+		return j, s.raw[i+1 : j-1]
+	}
+	return j, gjson.Parse(s.raw[i:j]).Str
+}
+
+// value scans the value starting at i (after white space) and returns its end.
+func (s *memberScanner) value(i int) int {
+	i = s.ws(i)
+	if i >= len(s.raw) {
+		return i
+	}
+	switch s.raw[i] {
+	case '{':
+		return s.object(i)
+	case '[':
+		i++
+		for {
+			i = s.ws(i)
+			if i >= len(s.raw) || s.raw[i] == ']' {
+				return i + 1
+			}
+			if s.raw[i] == ',' {
+				i++
+				continue
+			}
+			i = s.value(i)
+		}
+	case '"':
+		j, _ := s.str(i)
+		return j
+	}
+	for i < len(s.raw) && !isSpace(s.raw[i]) && s.raw[i] != ',' && s.raw[i] != '}' && s.raw[i] != ']' {
+		i++
+	}
+	return i
+}
+
+func (s *memberScanner) object(i int) int {
+	i++
+	var keys []string
+	var seen map[string]bool
+	var own []int // indexes in s.out of this object's string members
+	name, nameIsString, haveName := "", false, false
+	for {
+		i = s.ws(i)
+		if i >= len(s.raw) || s.raw[i] == '}' {
+			break
+		}
+		if s.raw[i] == ',' {
+			i++
+			continue
+		}
+		var key string
+		i, key = s.str(i)
+		if seen != nil {
+			s.dup = s.dup || seen[key]
+			seen[key] = true
+		} else {
+			for _, k := range keys {
+				s.dup = s.dup || k == key
+			}
+			if keys = append(keys, key); len(keys) > 16 {
+				seen = map[string]bool{}
+				for _, k := range keys {
+					seen[k] = true
+				}
+			}
+		}
+		i = s.ws(i)
+		if i < len(s.raw) && s.raw[i] == ':' {
+			i++
+		}
+		i = s.ws(i)
+		if i < len(s.raw) && s.raw[i] == '"' {
+			j, str := s.str(i)
+			own = append(own, len(s.out))
+			s.out = append(s.out, StringMember{Key: key, Str: str, Offset: s.base + i, RawLen: j - i})
+			if key == "name" && !haveName {
+				name, nameIsString = str, true
+			}
+			i = j
+		} else {
+			i = s.value(i)
+		}
+		if key == "name" {
+			haveName = true
+		}
+	}
+	for _, k := range own {
+		s.out[k].Name, s.out[k].NameIsString = name, nameIsString
+	}
+	return i + 1
+}

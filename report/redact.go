@@ -319,7 +319,27 @@ func (r *Redactor) Line(src *n8nschema.Source, n int) string {
 
 func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 	var spans [][2]int
+	add := func(off, rawLen int) {
+		if off > 0 && rawLen > 2 && off+rawLen <= len(src.Src) {
+			spans = append(spans, [2]int{off + 1, off + rawLen - 1}) // keep the quotes
+		}
+	}
 	for _, w := range r.wfs[src] {
+		// One pass over the workflow's text; with a repeated key the
+		// members a path names differ, and the walk below decides.
+		if w.Value.StringMembers(func(m n8nschema.StringMember) {
+			secret := false
+			if m.Key == "value" {
+				secret = m.NameIsString && isCredentialKey(m.Name)
+			} else {
+				secret = isCredentialKey(m.Key)
+			}
+			if secret && !isPlaceholder(m.Str) {
+				add(m.Offset, m.RawLen)
+			}
+		}) {
+			continue
+		}
 		root := w.Value
 		paths := &pathCache{root: root, heads: map[string]n8nschema.Value{}}
 		root.Walk(func(rel string, v n8nschema.Value) {
@@ -337,10 +357,7 @@ func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 			if !secret || isPlaceholder(v.Str()) {
 				return
 			}
-			off := v.ValuePos().Offset
-			if raw := v.Raw(); off > 0 && len(raw) > 2 && off+len(raw) <= len(src.Src) {
-				spans = append(spans, [2]int{off + 1, off + len(raw) - 1}) // keep the quotes
-			}
+			add(v.ValuePos().Offset, len(v.Raw()))
 		})
 	}
 	if len(spans) == 0 {
