@@ -392,22 +392,24 @@ func (wp *wfParser) connections(conns Value) {
 				}
 				return true
 			}
-			for out, slot := range outputs.Elems() {
+			outputs.eachElem(func(out int, slot Value) bool {
 				switch slot.Kind() {
 				case Null:
-					continue // unconnected output (n8n-semantics.md §1.4)
+					// unconnected output (n8n-semantics.md §1.4)
 				case Object:
 					// A single connection where a list belongs: read it, but say so.
 					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
 					wp.edge(from, typ, out, slot)
 				case Array:
-					for _, c := range slot.Elems() {
+					slot.eachElem(func(_ int, c Value) bool {
 						wp.edge(from, typ, out, c)
-					}
+						return true
+					})
 				default:
 					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
 				}
-			}
+				return true
+			})
 			return true
 		})
 		return true

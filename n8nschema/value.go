@@ -160,6 +160,21 @@ func (v Value) Elems() []Value {
 	return out
 }
 
+// eachElem calls fn for every element of an array in order, as Elems
+// would list them, without building the slice; fn returns false to stop.
+func (v Value) eachElem(fn func(i int, e Value) bool) {
+	if !v.r.IsArray() {
+		return
+	}
+	parent := v.fullPath()
+	i := 0
+	v.r.ForEach(func(_, e gjson.Result) bool {
+		ok := fn(i, v.child(e, parent, strconv.Itoa(i)))
+		i++
+		return ok
+	})
+}
+
 // Each calls fn for every member of an object in source order.
 func (v Value) Each(fn func(key string, val Value) bool) {
 	if !v.r.IsObject() {
