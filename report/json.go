@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -149,6 +146,7 @@ func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
 // jsonWriter writes parts of one indented document and keeps the first error.
 type jsonWriter struct {
 	w   *bufio.Writer
+	buf bytes.Buffer
 	err error
 }
 
@@ -158,74 +156,38 @@ func (j *jsonWriter) WriteString(s string) {
 	}
 }
 
-// encodeJSON returns v as json.Encoder with SetIndent(prefix, "  ") and no
-// HTML escaping writes it, without the trailing newline: nested lines
-// start with prefix, the first does not.
-func encodeJSON(v any, prefix string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent(prefix, "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
+// value writes v as json.Encoder with SetIndent(prefix, "  ") and no HTML
+// escaping does, without the trailing newline: nested lines start with
+// prefix, the first does not.
 func (j *jsonWriter) value(v any, prefix string) {
 	if j.err != nil {
 		return
 	}
-	var b []byte
-	if b, j.err = encodeJSON(v, prefix); j.err == nil {
-		_, j.err = j.w.Write(b)
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if j.err = enc.Encode(v); j.err != nil {
+		return
 	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
 }
 
-// jsonBatch is how many elements of an array are encoded at once.
-const jsonBatch = 256
-
 // array writes a member array of the top-level object: [] when empty, else
-// one element per line at depth 2. elem runs in order on the caller's
-// goroutine; the elements of a batch are encoded on every core and written
-// in order.
+// one element per line at depth 2.
 func (j *jsonWriter) array(n int, elem func(i int) any) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
 	}
 	j.WriteString("[\n")
-	vals := make([]any, min(n, jsonBatch))
-	bufs := make([][]byte, len(vals))
-	errs := make([]error, len(vals))
-	for lo := 0; lo < n && j.err == nil; lo += jsonBatch {
-		m := min(n-lo, jsonBatch)
-		for k := range m {
-			vals[k] = elem(lo + k)
-		}
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), m) {
-			wg.Go(func() {
-				for k := int(next.Add(1) - 1); k < m; k = int(next.Add(1) - 1) {
-					bufs[k], errs[k] = encodeJSON(vals[k], "    ")
-				}
-			})
-		}
-		wg.Wait()
-		for k := range m {
-			if j.err == nil {
-				j.err = errs[k]
-			}
-			j.WriteString("    ")
-			if j.err == nil {
-				_, j.err = j.w.Write(bufs[k])
-			}
-			if lo+k < n-1 {
-				j.WriteString(",\n")
-			} else {
-				j.WriteString("\n")
-			}
+	for i := range n {
+		j.WriteString("    ")
+		j.value(elem(i), "    ")
+		if i < n-1 {
+			j.WriteString(",\n")
+		} else {
+			j.WriteString("\n")
 		}
 	}
 	j.WriteString("  ]")
