@@ -9,21 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedCorpus returns ../shared/corpus relative to the repository; it
-// skips when absent and fails when the CI environment variable is set.
-func sharedCorpus(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is missing: %v", dir, err)
-		}
-		t.Skipf("%s is absent; skipping the corpus test", dir)
-	}
-	return dir
-}
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
+)
 
 // manifestWorkflowCount counts the rows MANIFEST.tsv's kind column calls
 // "workflow" (one workflow object per file).
@@ -110,7 +98,7 @@ func oddWorkflowCount(t *testing.T, odd string) int {
 // TestCorpusAudit is `stormcheck audit ../shared/corpus/n8n-real --format
 // json --fail-on never`: it must exit 0 and report every workflow.
 func TestCorpusAudit(t *testing.T) {
-	real := filepath.Join(sharedCorpus(t), "n8n-real")
+	real := sharedtest.Path(t, "corpus", "n8n-real")
 	want := manifestWorkflowCount(t, real) + oddWorkflowCount(t, filepath.Join(real, "odd"))
 	r := run(t, "audit", real, "--format", "json", "--fail-on", "never")
 	if r.code != ExitOK {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // manifestWorkflows reads MANIFEST.tsv and returns the paths its kind
@@ -86,7 +87,7 @@ var oddFiles = map[string]oddWant{
 
 // TestCorpus parses every file of ../shared/corpus/n8n-real.
 func TestCorpus(t *testing.T) {
-	real := filepath.Join(sharedDir(t), "corpus", "n8n-real")
+	real := sharedtest.Path(t, "corpus", "n8n-real")
 	manifest := manifestWorkflows(t, real)
 	if len(manifest) == 0 {
 		t.Fatal("MANIFEST.tsv lists no workflow")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // exportWant lists, per file of corpus/n8n-exports (what a real n8n 2.8.4
@@ -45,7 +46,7 @@ const (
 )
 
 func TestExports(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "corpus", "n8n-exports")
+	dir := sharedtest.Path(t, "corpus", "n8n-exports")
 	got := map[string][]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {

@@ -2,28 +2,11 @@ package n8nschema
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"testing"
 	"unicode/utf8"
 )
-
-// sharedDir returns ../shared relative to the repository (the corpus and the
-// reference texts). It skips the test when the folder is absent, and fails it
-// when the CI environment variable is set: CI must run the corpus tests.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "corpus")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is missing: %v", dir, err)
-		}
-		t.Skipf("%s is absent; skipping the corpus test", dir)
-	}
-	return dir
-}
 
 // posChecker checks positions against its own index of the file's
 // newlines (it shares no code with Source.PosAt).

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // findText returns the 1-based line and rune column of the first occurrence
@@ -103,7 +104,7 @@ func TestPositions(t *testing.T) {
 			if tc.local {
 				path = filepath.Join("testdata", tc.file)
 			} else {
-				path = filepath.Join(sharedDir(t), "corpus", tc.file)
+				path = sharedtest.Path(t, "corpus", tc.file)
 			}
 			src, err := os.ReadFile(path)
 			if err != nil {

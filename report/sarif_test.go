@@ -11,22 +11,17 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
-
-// sarifSchemaPath is the official schema, kept beside the repository.
-const sarifSchemaPath = "../../shared/reference/sarif-schema-2.1.0.json"
 
 // compileSARIFSchema loads the official SARIF 2.1.0 schema; it skips the test
 // when ../shared is absent, and fails when CI is set.
 func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(sarifSchemaPath)
+	f, err := os.Open(sharedtest.Path(t, "reference", "sarif-schema-2.1.0.json"))
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the SARIF schema must be present in CI: %v", err)
-		}
-		t.Skipf("skipping: %v (../shared is not beside the repository)", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	doc, err := jsonschema.UnmarshalJSON(f)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -37,13 +38,7 @@ const corpusSummaryGolden = "testdata/corpus_summary.golden"
 // match the golden summary. It skips when the corpus is absent, and fails
 // instead when the CI environment variable is set.
 func TestCorpusRegression(t *testing.T) {
-	root := filepath.Join("..", "..", "shared", "corpus", "n8n-real")
-	if _, err := os.Stat(root); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("corpus %s is missing in CI: %v", root, err)
-		}
-		t.Skipf("corpus %s not found (%v): skipping the corpus regression test", root, err)
-	}
+	root := sharedtest.Path(t, "corpus", "n8n-real")
 	files, err := parseCorpus(root)
 	if err != nil {
 		t.Fatal(err)
