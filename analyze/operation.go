@@ -41,7 +41,7 @@ type Operation struct {
 
 // Factor is one layer of the attempt chain, with the node that causes it.
 type Factor struct {
-	Kind      string // "node-retry", "sdk-retry", "root-retry", "sub-workflow", "error-workflow", "self-trigger", "loop", …
+	Kind      string // one of the Kind* constants (amplify.go)
 	Value     int    // meaningless when Unbounded
 	Unbounded bool
 	Node      string

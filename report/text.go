@@ -185,15 +185,13 @@ func factorText(f analyze.Factor) string {
 
 func factorWords(f analyze.Factor) string {
 	switch f.Kind {
-	case "node-retry", "root-retry", "tool-retry", "caller-retry":
+	case analyze.KindNodeRetry, analyze.KindRootRetry, analyze.KindToolRetry, analyze.KindCallerRetry:
 		return "tries"
-	case "sdk-retry":
+	case analyze.KindSDKRetry:
 		return "SDK attempts"
-	case "sub-workflow":
-		return "sub-workflow runs"
-	case "error-workflow":
-		return "error-workflow runs"
-	case "self-trigger", "loop":
+	case analyze.KindErrorWorkflow:
+		return "error-workflow run per failure"
+	case analyze.KindSelfTrigger, analyze.KindLoop:
 		return f.Kind
 	}
 	return strings.ReplaceAll(f.Kind, "-", " ")
