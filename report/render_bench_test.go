@@ -5,15 +5,11 @@ package report_test
 
 import (
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
 )
@@ -22,22 +18,7 @@ import (
 // with default flags; the benchmarks skip when it is absent.
 func corpusResult(b *testing.B) *report.Result {
 	b.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "n8n-real")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("%s is absent", dir)
-	}
-	var files []*n8nschema.File
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		files = append(files, n8nschema.Parse(n8nschema.NewSource(filepath.ToSlash(p), src)))
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	files := corpustest.Files(b)
 	set := analyze.Build(files, analyze.DefaultOptions())
 	all := rules.All()
 	out := analyze.Filter(set, analyze.Run(set, all), analyze.FilterOptions{Rules: all, All: all, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)})

@@ -2,9 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/internal/sharedtest"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -38,11 +36,7 @@ const corpusSummaryGolden = "testdata/corpus_summary.golden"
 // match the golden summary. It skips when the corpus is absent, and fails
 // instead when the CI environment variable is set.
 func TestCorpusRegression(t *testing.T) {
-	root := sharedtest.Path(t, "corpus", "n8n-real")
-	files, err := parseCorpus(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := corpustest.Files(t)
 	all := All()
 	set := analyze.Build(files, analyze.DefaultOptions())
 	findings := analyze.Filter(set, analyze.Run(set, all), analyze.FilterOptions{
@@ -83,45 +77,6 @@ func TestCorpusRegression(t *testing.T) {
 	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
 		t.Errorf("corpus summary differs from %s (-want +got); if the change in firing is intended, regenerate it with -update and review the diff:\n%s", corpusSummaryGolden, diff)
 	}
-}
-
-// parseCorpus reads the .json files below root the way the CLI walks a
-// folder (cmd/inputs.go walkJSON): sorted, hidden files and folders and
-// node_modules skipped. Files are named by their path below root.
-func parseCorpus(root string) ([]*n8nschema.File, error) {
-	var paths []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.EqualFold(filepath.Ext(p), ".json") && !strings.HasPrefix(d.Name(), ".") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	var files []*n8nschema.File
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, n8nschema.Parse(n8nschema.NewSource(filepath.ToSlash(rel), src)))
-	}
-	slices.SortFunc(files, func(a, b *n8nschema.File) int { return strings.Compare(a.Source.Name, b.Source.Name) })
-	return files, nil
 }
 
 // corpusSummary renders the golden: totals, then one line per rule.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 )
 
 // TestPrecisionSample audits ../shared/corpus/n8n-real as one analysis set,
@@ -42,24 +41,7 @@ func TestPrecisionSample(t *testing.T) {
 		}
 	}
 
-	root := filepath.Join("..", "..", "shared", "corpus", "n8n-real")
-	var files []*n8nschema.File
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		files = append(files, n8nschema.Parse(n8nschema.NewSource(filepath.ToSlash(rel), src)))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.SortFunc(files, func(a, b *n8nschema.File) int { return strings.Compare(a.Source.Name, b.Source.Name) })
+	files := corpustest.Files(t)
 
 	all := All()
 	set := analyze.Build(files, analyze.DefaultOptions())

@@ -1,39 +1,19 @@
 package rules
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 )
 
 // benchSet parses and builds the analysis set of ../shared/corpus/n8n-real;
 // the benchmarks skip when it is absent.
 func benchSet(b *testing.B) *analyze.Set {
 	b.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "n8n-real")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("%s is absent", dir)
-	}
-	var files []*n8nschema.File
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		files = append(files, n8nschema.Parse(n8nschema.NewSource(p, src)))
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return analyze.Build(files, analyze.DefaultOptions())
+	return analyze.Build(corpustest.Files(b), analyze.DefaultOptions())
 }
 
 // BenchmarkRules runs every rule over the corpus set (analyze.Run: the

@@ -1,0 +1,71 @@
+// Package corpustest parses the real-world corpus in ../shared for tests and
+// benchmarks, once per test binary.
+package corpustest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var (
+	once  sync.Once
+	files []*n8nschema.File
+	err   error
+)
+
+// Files parses every JSON file below ../shared/corpus/n8n-real the way
+// `stormcheck audit` walks a folder (sorted, hidden files and folders left
+// out, node_modules too), each named by its slash-separated path relative to n8n-real. It
+// skips when ../shared is absent and fails when CI is set (sharedtest.Path).
+// The files are shared by every caller: do not change them.
+func Files(tb testing.TB) []*n8nschema.File {
+	tb.Helper()
+	root := sharedtest.Path(tb, "corpus", "n8n-real")
+	once.Do(func() { files, err = parse(root) })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+func parse(root string) ([]*n8nschema.File, error) {
+	var out []*n8nschema.File
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		hidden := strings.HasPrefix(d.Name(), ".") && p != root
+		if d.IsDir() {
+			if hidden || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if hidden || !strings.EqualFold(filepath.Ext(p), ".json") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		f := n8nschema.Parse(n8nschema.NewSource(filepath.ToSlash(rel), src))
+		f.Explicit = false // met while walking a folder, as the CLI does
+		out = append(out, f)
+		return nil
+	})
+	// By full name, as the CLI orders its inputs (not WalkDir's per-folder order).
+	slices.SortFunc(out, func(a, b *n8nschema.File) int { return strings.Compare(a.Source.Name, b.Source.Name) })
+	return out, err
+}
