@@ -22,6 +22,10 @@ deny rules "^$mod/(report|cmd|n8napi)$|^os$|tidwall/gjson|lipgloss|spf13/cobra" 
 deny report "^$mod/(rules|cmd|n8napi)$|spf13/cobra|tidwall/gjson" "renderers get rule metadata from findings"
 deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
 deny cmd "lipgloss" "only report styles output"
+# The corpus helpers are for tests only.
+for pkg in . cmd analyze rules report n8nschema n8napi; do
+	deny "$pkg" "^$mod/internal/(sharedtest|corpustest)$" "test helpers never reach the binary"
+done
 # Only main.go exits the process.
 if grep -rn --include='*.go' 'os\.Exit' cmd analyze rules report n8nschema n8napi 2>/dev/null | grep -v '_test.go'; then
 	echo "import boundary: os.Exit outside main.go"
