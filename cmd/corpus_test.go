@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io/fs"
@@ -12,41 +11,6 @@ import (
 
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
-
-// manifestWorkflowCount counts the rows MANIFEST.tsv's kind column calls
-// "workflow" (one workflow object per file).
-func manifestWorkflowCount(t *testing.T, real string) int {
-	t.Helper()
-	fh, err := os.Open(filepath.Join(real, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(nil, 1<<20)
-	kind, n := -1, 0
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if kind < 0 {
-			for i, c := range cols {
-				if c == "kind" {
-					kind = i
-				}
-			}
-			if kind < 0 {
-				t.Fatalf("MANIFEST.tsv has no kind column: %q", sc.Text())
-			}
-			continue
-		}
-		if len(cols) > kind && cols[kind] == "workflow" {
-			n++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 // isWorkflow reports whether v has n8n's workflow shape: a nodes array and
 // a connections object.
@@ -99,7 +63,7 @@ func oddWorkflowCount(t *testing.T, odd string) int {
 // json --fail-on never`: it must exit 0 and report every workflow.
 func TestCorpusAudit(t *testing.T) {
 	real := sharedtest.Path(t, "corpus", "n8n-real")
-	want := manifestWorkflowCount(t, real) + oddWorkflowCount(t, filepath.Join(real, "odd"))
+	want := len(sharedtest.ManifestWorkflows(t)) + oddWorkflowCount(t, filepath.Join(real, "odd"))
 	r := run(t, "audit", real, "--format", "json", "--fail-on", "never")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d, want 0; stderr:\n%s", r.code, r.stderr)

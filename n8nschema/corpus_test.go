@@ -1,7 +1,6 @@
 package n8nschema
 
 import (
-	"bufio"
 	"io/fs"
 	"os"
 	"path"
@@ -13,43 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
-
-// manifestWorkflows reads MANIFEST.tsv and returns the paths its kind
-// column calls "workflow".
-func manifestWorkflows(t *testing.T, real string) []string {
-	t.Helper()
-	fh, err := os.Open(filepath.Join(real, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(nil, 1<<20)
-	var out []string
-	kindCol := -1
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if kindCol < 0 {
-			for i, c := range cols {
-				if c == "kind" {
-					kindCol = i
-				}
-			}
-			if kindCol < 0 || cols[0] != "path" {
-				t.Fatalf("MANIFEST.tsv header %q: want path and kind columns", sc.Text())
-			}
-			continue
-		}
-		if len(cols) > kindCol && cols[kindCol] == "workflow" {
-			out = append(out, cols[0])
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // oddWant is what each odd/ file must yield, keyed by base name. The
 // reasons are in corpus/README.md; positions of JSON errors agree with the
@@ -88,7 +50,7 @@ var oddFiles = map[string]oddWant{
 // TestCorpus parses every file of ../shared/corpus/n8n-real.
 func TestCorpus(t *testing.T) {
 	real := sharedtest.Path(t, "corpus", "n8n-real")
-	manifest := manifestWorkflows(t, real)
+	manifest := sharedtest.ManifestWorkflows(t)
 	if len(manifest) == 0 {
 		t.Fatal("MANIFEST.tsv lists no workflow")
 	}

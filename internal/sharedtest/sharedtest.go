@@ -6,6 +6,8 @@ package sharedtest
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,4 +45,29 @@ func repoRoot(dir string) string {
 			return dir
 		}
 	}
+}
+
+// ManifestWorkflows returns, sorted, the paths (relative to n8n-real) that
+// ../shared/corpus/n8n-real/MANIFEST.tsv's kind column calls "workflow":
+// one plain workflow object per file.
+func ManifestWorkflows(tb testing.TB) []string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(Path(tb, "corpus", "n8n-real"), "MANIFEST.tsv"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	header := strings.Split(lines[0], "\t")
+	kind := slices.Index(header, "kind")
+	if kind < 0 || header[0] != "path" {
+		tb.Fatalf("MANIFEST.tsv header %q: want path and kind columns", lines[0])
+	}
+	var out []string
+	for _, l := range lines[1:] {
+		if cols := strings.Split(l, "\t"); len(cols) > kind && cols[kind] == "workflow" {
+			out = append(out, cols[0])
+		}
+	}
+	slices.Sort(out)
+	return out
 }
