@@ -193,27 +193,38 @@ func (v Value) Walk(fn func(rel string, val Value)) {
 }
 
 func (v Value) walk(rel string, fn func(string, Value)) {
-	switch k := v.Kind(); k {
+	switch v.Kind() {
 	case Object, Array:
-		// One pass over the container, without Each's closure or Elems'
-		// slice: Walk runs over every parameter of many nodes.
-		parent := v.fullPath()
-		i := 0
-		v.r.ForEach(func(key, e gjson.Result) bool {
-			var elem string
-			if k == Array {
-				elem = strconv.Itoa(i)
-				i++
-			} else {
-				elem = escapeKey(key.Str)
-			}
-			v.child(e, parent, elem).walk(joinPath(rel, elem), fn)
+		v.children(func(elem string, c Value) bool {
+			c.walk(joinPath(rel, elem), fn)
 			return true
 		})
 	case Missing:
 	default:
 		fn(rel, v)
 	}
+}
+
+// children calls fn for every member of an object or element of an array
+// with its path element, in one pass without Each's or Elems' extra work
+// (Walk and Scalars run over every parameter of many nodes); it stops when
+// fn returns false and reports whether it ran to the end.
+func (v Value) children(fn func(elem string, c Value) bool) bool {
+	isArray := v.Kind() == Array
+	parent := v.fullPath()
+	ok, i := true, 0
+	v.r.ForEach(func(key, e gjson.Result) bool {
+		var elem string
+		if isArray {
+			elem = strconv.Itoa(i)
+			i++
+		} else {
+			elem = escapeKey(key.Str)
+		}
+		ok = fn(elem, v.child(e, parent, elem))
+		return ok
+	})
+	return ok
 }
 
 // Scalars calls fn for every scalar below v, depth first in source order,
@@ -224,22 +235,9 @@ func (v Value) Scalars(fn func(Value) bool) {
 }
 
 func (v Value) scalars(fn func(Value) bool) bool {
-	switch k := v.Kind(); k {
+	switch v.Kind() {
 	case Object, Array:
-		parent := v.fullPath()
-		ok, i := true, 0
-		v.r.ForEach(func(key, e gjson.Result) bool {
-			var elem string
-			if k == Array {
-				elem = strconv.Itoa(i)
-				i++
-			} else {
-				elem = escapeKey(key.Str)
-			}
-			ok = v.child(e, parent, elem).scalars(fn)
-			return ok
-		})
-		return ok
+		return v.children(func(_ string, c Value) bool { return c.scalars(fn) })
 	case Missing:
 		return true
 	default:
