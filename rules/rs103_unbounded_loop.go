@@ -2,10 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs103 = &analyze.Rule{
@@ -50,7 +48,7 @@ someone sends the work back.`,
 				continue
 			}
 			if countedLoop(g, l) {
-				continue // a counter or a draining list ends it (rules/ops.go)
+				continue // a counter or a draining list ends it (rules/loop_counters.go)
 			}
 			n := l.Calls[0]
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos,
@@ -64,28 +62,4 @@ someone sends the work back.`,
 			pass.Report(d)
 		}
 	},
-}
-
-// waitsForPerson returns a node of the loop that waits for a person (a
-// form, a Wait resumed by webhook or form, a send-and-wait message), or nil.
-func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
-	for _, n := range ns {
-		if n8nschema.HumanGate(n) {
-			return n
-		}
-	}
-	return nil
-}
-
-// loopPath names the nodes of a loop, at most four of them.
-func loopPath(ns []*n8nschema.Node) string {
-	var names []string
-	for i, n := range ns {
-		if i == 4 {
-			names = append(names, fmt.Sprintf("and %d more", len(ns)-4))
-			break
-		}
-		names = append(names, fmt.Sprintf("%q", n.Name))
-	}
-	return strings.Join(names, ", ")
 }

@@ -57,14 +57,6 @@ item: an order id, a SKU, a hash of the payload.`,
 	},
 }
 
-// attemptsWord is "5 attempts" or "unbounded attempts".
-func attemptsWord(op *analyze.Operation) string {
-	if op.Unbounded {
-		return "unbounded attempts"
-	}
-	return fmt.Sprintf("%d attempts", op.Attempts)
-}
-
 // restartsItself reports whether the operation runs again in a new
 // execution: a self-trigger or error-workflow cycle.
 func restartsItself(op *analyze.Operation) bool {

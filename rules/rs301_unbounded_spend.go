@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs301 = &analyze.Rule{
@@ -82,40 +81,4 @@ list drained (shift, pop) until it is empty.`,
 			})
 		}
 	},
-}
-
-// humanLoop reports whether the loop that makes an operation unbounded
-// passes a node that waits for a person (n8nschema.HumanGate).
-func humanLoop(pass *analyze.Pass, op *analyze.Operation) bool {
-	f, ok := factorOf(op, analyze.KindLoop)
-	if !ok || !f.Unbounded {
-		return false
-	}
-	g := pass.Set.Graph(pass.Workflow)
-	back := g.Node(f.Node)
-	if back == nil {
-		return false
-	}
-	l := g.LoopOf(back)
-	if l == nil {
-		return false
-	}
-	for _, n := range l.Nodes {
-		if n8nschema.HumanGate(n) {
-			return true
-		}
-	}
-	return false
-}
-
-// boundedPart is the product of an operation's bounded factors: what one
-// trip through an unbounded loop costs in attempts.
-func boundedPart(op *analyze.Operation) int {
-	k := 1
-	for _, f := range op.Factors {
-		if !f.Unbounded && f.Value > 0 {
-			k *= f.Value
-		}
-	}
-	return k
 }

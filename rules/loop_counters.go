@@ -1,0 +1,233 @@
+package rules
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Helpers that read a counter bounding a loop where analyze.IsGuard cannot:
+// a Code node throwing on a stepped field, a number stepped to a limit, a
+// work list drained until empty.
+
+// countedLoop reports whether a counter the analysis does not see bounds a
+// loop: one checked by a throwing Code node, a number stepped by a constant
+// and compared with a limit, or a work list drained until it is empty.
+func countedLoop(g *analyze.Graph, l *analyze.Loop) bool {
+	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l)
+}
+
+// throwsOnCounter reports whether a loop is bounded by a counter that a
+// Code node checks by throwing: a Set node of the loop steps a field by
+// one (index + 1), and a Code node of the loop, or a Code sub-node of one
+// of its nodes (a model selector, a custom tool), reads that field and
+// throws. The throw ends the loop: the execution stops, or the error
+// output leads out of it. This is the "try the next model" fallback: the
+// index runs off the end of the list (analyze.IsGuard covers a Code node
+// that throws on $runIndex).
+func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
+	in := map[*n8nschema.Node]bool{}
+	for _, n := range l.Nodes {
+		in[n] = true
+	}
+	var counters []string
+	for _, n := range l.Nodes {
+		if n.Type != "n8n-nodes-base.set" || n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			if !strings.HasSuffix(rel, ".value") || !strings.Contains(v.Str(), "{{") || !loopStepRE.MatchString(v.Str()) {
+				return
+			}
+			base := strings.TrimSuffix(rel, "value")
+			if name := n.Params().Get(base + "name").Str(); name != "" {
+				counters = append(counters, name)
+			}
+		})
+	}
+	if len(counters) == 0 {
+		return false
+	}
+	throwsOn := func(code *n8nschema.Node) bool {
+		src := ""
+		for _, k := range []string{"jsCode", "functionCode", "pythonCode", "code.supplyData.code", "code.execute.code"} {
+			if v, ok := code.Param(k); ok {
+				src += v.Str()
+			}
+		}
+		if !strings.Contains(src, "throw") && !strings.Contains(src, "raise") {
+			return false
+		}
+		for _, c := range counters {
+			if regexp.MustCompile(`\b` + regexp.QuoteMeta(c) + `\b`).MatchString(src) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range l.Nodes {
+		if n.Disabled {
+			continue
+		}
+		cands := append([]*n8nschema.Node{n}, g.SubNodes(n, "")...)
+		for _, c := range cands {
+			switch c.Type {
+			case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem",
+				"@n8n/n8n-nodes-langchain.code", "@n8n/n8n-nodes-langchain.toolCode":
+			default:
+				continue
+			}
+			if !throwsOn(c) {
+				continue
+			}
+			// The throw must leave the loop: the node stops the execution,
+			// or its error output leads out.
+			switch n.OnError {
+			case "continueRegularOutput":
+				continue
+			case "continueErrorOutput":
+				out := false
+				for _, e := range g.ErrorOutputs(n) {
+					out = out || !in[e.To]
+				}
+				if !out {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// loopStepRE matches a step of one in an expression: n + 1, n - 1, n += 1.
+var loopStepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
+
+// conditionsOf calls f with every condition of the If, Switch and Filter
+// nodes of a loop (v2 conditions: leftValue, operator, rightValue).
+func conditionsOf(l *analyze.Loop, f func(left, right, opType, op string)) {
+	for _, n := range l.Nodes {
+		switch n.Type {
+		case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+		default:
+			continue
+		}
+		if n.Disabled {
+			continue
+		}
+		p := n.Params()
+		p.Walk(func(rel string, v n8nschema.Value) {
+			if !strings.HasSuffix(rel, "operator.operation") {
+				return
+			}
+			base := strings.TrimSuffix(rel, "operator.operation")
+			f(p.Get(base+"leftValue").Str(), p.Get(base+"rightValue").Str(), p.Get(base+"operator.type").Str(), v.Str())
+		})
+	}
+}
+
+// steppedToLimit reports whether a Set node of the loop steps a number by a
+// constant ({{ $json.limitKNN + 5 }}) and a condition of the loop compares
+// that number with a fixed limit (limitKNN <= 100): the loop ends when the
+// number passes it (analyze's guards see steps of one).
+func steppedToLimit(l *analyze.Loop) bool {
+	stepped := map[string]bool{}
+	for _, n := range l.Nodes {
+		if n.Type != "n8n-nodes-base.set" || n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			if !strings.HasSuffix(rel, ".value") {
+				return
+			}
+			for _, m := range stepByRE.FindAllStringSubmatch(v.Str(), -1) {
+				stepped[m[1]] = true
+			}
+		})
+	}
+	if len(stepped) == 0 {
+		return false
+	}
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found || typ != "number" {
+			return
+		}
+		switch op {
+		case "lt", "lte", "gt", "gte":
+		default:
+			return
+		}
+		for _, pair := range [][2]string{{left, right}, {right, left}} {
+			if _, err := strconv.ParseFloat(strings.TrimPrefix(pair[1], "="), 64); err != nil {
+				continue
+			}
+			for _, w := range identWords(pair[0]) {
+				if stepped[w] {
+					found = true
+				}
+			}
+		}
+	})
+	return found
+}
+
+// stepByRE matches a field stepped by a constant: limit + 5, left - 1.
+var stepByRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*[+-]\s*\d+(\.\d+)?\s*\}\}`)
+
+// drainsList reports whether a Code node of the loop takes one element off
+// a list every trip (desired_path.shift()) and a condition of the loop tests
+// that list for emptiness: the loop ends when the list runs out.
+func drainsList(l *analyze.Loop) bool {
+	drained := map[string]bool{}
+	for _, n := range l.Nodes {
+		switch n.Type {
+		case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+		default:
+			continue
+		}
+		if n.Disabled {
+			continue
+		}
+		for _, k := range []string{"jsCode", "functionCode"} {
+			v, _ := n.Param(k)
+			for _, m := range drainRE.FindAllStringSubmatch(v.Str(), -1) {
+				drained[m[1]+m[3]] = true
+			}
+		}
+	}
+	if len(drained) == 0 {
+		return false
+	}
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found {
+			return
+		}
+		switch op {
+		case "empty", "notEmpty", "lengthEquals", "lengthLt", "lengthLte", "lengthGt", "lengthGte":
+		default:
+			if typ != "number" || !strings.Contains(left+right, ".length") {
+				return
+			}
+		}
+		for _, w := range identWords(left + " " + right) {
+			if drained[w] {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// drainRE matches a work list consumed by one element: list.shift(),
+// list.pop(), list = list.slice(1).
+var drainRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([A-Za-z_]\w*)\s*\.\s*slice\s*\(\s*1\s*\)`)
+
+// identWords splits an expression into identifiers.
+func identWords(s string) []string { return identRE.FindAllString(s, -1) }
+
+var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)

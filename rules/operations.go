@@ -1,0 +1,112 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Helpers about operations and their attempt chains, shared by the rules
+// about what retries break (RS2xx–RS5xx).
+
+// liveOps returns the operations of the pass's workflow whose node runs.
+func liveOps(pass *analyze.Pass) []*analyze.Operation {
+	g := pass.Set.Graph(pass.Workflow)
+	var out []*analyze.Operation
+	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+		if op.Node.Disabled || !g.Reachable(op.Node) {
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// retried reports whether any layer sends the operation more than once.
+func retried(op *analyze.Operation) bool { return op.Unbounded || op.Attempts > 1 }
+
+// factorOf returns the first factor of a kind in the chain.
+func factorOf(op *analyze.Operation, kinds ...string) (analyze.Factor, bool) {
+	for _, f := range op.Factors {
+		for _, k := range kinds {
+			if f.Kind == k {
+				return f, true
+			}
+		}
+	}
+	return analyze.Factor{}, false
+}
+
+// unboundedBy names what makes an operation unbounded:
+// `a self-trigger through "Restart"`, `an unguarded loop through "Retry"`.
+func unboundedBy(op *analyze.Operation) string {
+	for _, f := range op.Factors {
+		if !f.Unbounded {
+			continue
+		}
+		switch f.Kind {
+		case analyze.KindSelfTrigger:
+			return fmt.Sprintf("the workflow re-starts itself through %q", f.Node)
+		case analyze.KindLoop:
+			return fmt.Sprintf("an unguarded loop back through %q", f.Node)
+		}
+		return fmt.Sprintf("%s through %q", strings.ReplaceAll(f.Kind, "-", " "), f.Node)
+	}
+	if op.CallsUnbounded {
+		return "its calls per item have no bound"
+	}
+	return "its attempts have no bound"
+}
+
+// crossExecution reports whether an operation's unbounded factor spans
+// executions (a self-trigger or error-workflow cycle), which a workflow's
+// executionTimeout cannot stop: every trip is a new execution.
+func crossExecution(op *analyze.Operation) bool {
+	for _, f := range op.Factors {
+		if f.Unbounded && (f.Kind == analyze.KindSelfTrigger || f.Kind == analyze.KindErrorWorkflow) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownRetries is how many times n8n's own retry runs the operation's node
+// (main loop or tool call; 1 when it does not retry): the fixed-wait layer
+// that re-sends every item of the batch. It reads the attempt chain, so a
+// retryOnFail that n8n ignores (on a model sub-node) counts for nothing.
+func ownRetries(op *analyze.Operation) int {
+	for _, f := range op.Factors {
+		if (f.Kind == analyze.KindNodeRetry || f.Kind == analyze.KindToolRetry) && f.Node == op.Node.Name &&
+			f.Workflow == op.Workflow.Label() && !f.Unbounded {
+			return max(f.Value, 1)
+		}
+	}
+	return 1
+}
+
+// boundedPart is the product of an operation's bounded factors: what one
+// trip through an unbounded loop costs in attempts.
+func boundedPart(op *analyze.Operation) int {
+	k := 1
+	for _, f := range op.Factors {
+		if !f.Unbounded && f.Value > 0 {
+			k *= f.Value
+		}
+	}
+	return k
+}
+
+// conf maps a catalog confidence to a finding's.
+func conf(c n8nschema.Confidence) analyze.Confidence {
+	switch c {
+	case n8nschema.ConfHigh:
+		return analyze.High
+	case n8nschema.ConfMedium:
+		return analyze.Medium
+	case n8nschema.ConfLow:
+		return analyze.Low
+	}
+	return 0
+}
