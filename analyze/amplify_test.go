@@ -409,3 +409,50 @@ func TestSelfTriggerAcrossExecutions(t *testing.T) {
 		t.Errorf("counter-guarded: OpenAI attempts %d unbounded %v cycle %v, want 5 false false", o.Attempts, o.Unbounded, s.Calls[0].Cycle)
 	}
 }
+
+// TestSIBNeverDone: Loop Over Items answers on done only when it runs a
+// second time, so a done output wired into the body (outputs swapped, or
+// the loop output unwired) never fires: the body never runs and is no
+// loop. A node fed again by a cycle upstream does reach done.
+func TestSIBNeverDone(t *testing.T) {
+	s := load(t, DefaultOptions(), "sib_swapped.json")
+	want := map[string]struct {
+		sib       string
+		neverDone bool
+		dead      []string // nodes that never run
+		live      []string
+	}{
+		"Swapped outputs":    {"Loop Over Items", true, []string{"Push item"}, []string{"Report"}},
+		"Done only":          {"Loop Over Items", true, []string{"Push item"}, nil},
+		"First batch only":   {"Only 1 item", true, nil, []string{"Push item"}},
+		"Fed again upstream": {"Inner", false, nil, []string{"Inner done", "After inner"}},
+	}
+	for _, w := range s.Workflows {
+		c, ok := want[w.Name]
+		if !ok {
+			t.Fatalf("unexpected workflow %q", w.Name)
+		}
+		g := s.Graph(w)
+		if got := g.NeverDone(g.Node(c.sib)); got != c.neverDone {
+			t.Errorf("%s: NeverDone(%s) = %v, want %v", w.Name, c.sib, got, c.neverDone)
+		}
+		for _, n := range c.dead {
+			if g.Reachable(g.Node(n)) {
+				t.Errorf("%s: %s is reachable, want never run", w.Name, n)
+			}
+		}
+		for _, n := range c.live {
+			if !g.Reachable(g.Node(n)) {
+				t.Errorf("%s: %s is not reachable", w.Name, n)
+			}
+		}
+		if w.Name != "Fed again upstream" && len(g.Loops) != 0 {
+			t.Errorf("%s: loops = %v, want none", w.Name, names(g.Loops[0].Nodes))
+		}
+		for _, o := range s.OperationsOf(w) {
+			if o.Unbounded {
+				t.Errorf("%s: %s is unbounded", w.Name, o.Node.Name)
+			}
+		}
+	}
+}

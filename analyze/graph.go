@@ -54,6 +54,9 @@ type Graph struct {
 	comp    []int32 // strongly connected component over main edges
 	cyclic  []bool  // per component: it holds a cycle
 	loopOf  []*Loop
+	// deadDone marks Loop Over Items nodes whose done output never fires
+	// (see neverDone).
+	deadDone []bool
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
 }
@@ -119,6 +122,7 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		g.out[fi] = append(g.out[fi], e)
 		g.in[ti] = append(g.in[ti], e)
 	}
+	g.neverDone()
 	g.reachability()
 	g.cycles()
 	return g
@@ -365,14 +369,14 @@ func (g *Graph) reachability() {
 			}
 		}
 	}
-	g.bfs(starts, g.reach, func(*Edge) bool { return true })
+	g.bfs(starts, g.reach, func(e *Edge) bool { return !g.dead(e) })
 	var normStarts []int
 	for _, s := range starts {
 		if !slices.Contains(errStarts, s) {
 			normStarts = append(normStarts, s)
 		}
 	}
-	g.bfs(normStarts, normal, func(e *Edge) bool { return !e.Error })
+	g.bfs(normStarts, normal, func(e *Edge) bool { return !e.Error && !g.dead(e) })
 	errReach := make([]bool, n)
 	nTrig := len(errStarts)
 	for _, e := range g.Edges {
@@ -381,8 +385,8 @@ func (g *Graph) reachability() {
 		}
 	}
 	g.errTrig = make([]bool, n)
-	g.bfs(errStarts[:nTrig], g.errTrig, func(*Edge) bool { return true })
-	g.bfs(errStarts, errReach, func(*Edge) bool { return true })
+	g.bfs(errStarts[:nTrig], g.errTrig, func(e *Edge) bool { return !g.dead(e) })
+	g.bfs(errStarts, errReach, func(e *Edge) bool { return !g.dead(e) })
 	for i := range g.Nodes {
 		g.errPath[i] = errReach[i] && !normal[i]
 	}
@@ -435,7 +439,7 @@ func (g *Graph) cycles() {
 	radj := make([][]int32, n)
 	for u := range g.Nodes {
 		for _, e := range g.out[u] {
-			if e.Type == ConnMain {
+			if e.Type == ConnMain && !g.dead(e) {
 				adj[u] = append(adj[u], int32(g.idx[e.To]))
 			}
 		}
@@ -450,7 +454,7 @@ func (g *Graph) cycles() {
 		cyc := g.cyclic[g.comp[u]]
 		counted := cyc && (g.countsDown(u) || g.derivedGuard(u))
 		for _, e := range g.out[u] {
-			if e.Type == ConnMain && !counted && (!cyc || !g.bounds(u, e)) {
+			if e.Type == ConnMain && !g.dead(e) && !counted && (!cyc || !g.bounds(u, e)) {
 				radj[u] = append(radj[u], int32(g.idx[e.To]))
 			}
 		}
@@ -1000,4 +1004,92 @@ func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
 		}
 	}
 	return nil
+}
+
+// maxDoneChecks caps the Loop Over Items nodes neverDone examines in one
+// workflow: each costs a pass over the graph, and past the cap every done
+// output is taken to fire (the analysis stays linear in the workflow).
+const maxDoneChecks = 64
+
+// sibDoneOutput is the done output of Loop Over Items v2 and later (v2
+// ["loop", "done"], v3 ["done", "loop"]), or -1 for v1, which has none.
+func sibDoneOutput(n *n8nschema.Node) int {
+	if n.Type != "n8n-nodes-base.splitInBatches" || n.TypeVersion < 2 {
+		return -1
+	}
+	return 1 - sibLoopOutput(n)
+}
+
+// neverDone marks the Loop Over Items nodes whose done output can never
+// fire. The node sends its first batch on the loop output and answers on
+// done only when it runs again (SplitInBatchesV3.node.ts execute: the
+// first run returns [[], batch]); it runs again only when its loop output
+// leads back to its input, or when a cycle upstream feeds it again. When
+// neither holds (the loop output is unwired, or the two outputs are
+// swapped so that done leads into the body), the nodes after done never
+// run, and a cycle through done is no loop.
+func (g *Graph) neverDone() {
+	g.deadDone = make([]bool, len(g.Nodes))
+	checked := 0
+	for b, nd := range g.Nodes {
+		done := sibDoneOutput(nd)
+		if done < 0 || nd.Disabled {
+			continue
+		}
+		if checked++; checked > maxDoneChecks {
+			return
+		}
+		// The graph without b's done edges.
+		adj := make([][]int32, len(g.Nodes))
+		radj := make([][]int32, len(g.Nodes))
+		for u := range g.Nodes {
+			for _, e := range g.out[u] {
+				if e.Type != ConnMain || (u == b && !e.Error && e.Output == done) {
+					continue
+				}
+				v := g.idx[e.To]
+				adj[u] = append(adj[u], int32(v))
+				radj[v] = append(radj[v], int32(u))
+			}
+		}
+		comp, nc := scc(adj)
+		cyc := cyclicComps(adj, comp, nc)
+		// b runs again when it, or a node upstream of it, lies on a cycle.
+		again := false
+		seen := make([]bool, len(g.Nodes))
+		seen[b] = true
+		queue := []int32{int32(b)}
+		for len(queue) > 0 && !again {
+			u := queue[0]
+			queue = queue[1:]
+			if cyc[comp[u]] {
+				again = true
+			}
+			for _, v := range radj[u] {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+			}
+		}
+		g.deadDone[b] = !again
+	}
+}
+
+// dead reports whether an edge never carries items: it leaves the done
+// output of a Loop Over Items that never runs a second time.
+func (g *Graph) dead(e *Edge) bool {
+	if e.Type != ConnMain || e.Error {
+		return false
+	}
+	i, ok := g.idx[e.From]
+	return ok && g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
+}
+
+// NeverDone reports whether n is a Loop Over Items whose done output never
+// fires because nothing runs it a second time (see neverDone). Nodes that
+// only its done output reaches never run.
+func (g *Graph) NeverDone(n *n8nschema.Node) bool {
+	i, ok := g.idx[n]
+	return ok && g.deadDone[i]
 }
