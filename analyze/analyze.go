@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -236,7 +237,7 @@ func Run(set *Set, rules []*Rule) []Finding {
 		}
 	}
 	perPass := make([][]Finding, len(tasks))
-	parallelFor(len(tasks), func(i int) {
+	pool.Each(len(tasks), func(i int) {
 		t, out := tasks[i], &perPass[i]
 		t.rule.Run(&Pass{Rule: t.rule, File: t.file, Workflow: t.wf, Set: set, Options: &set.Options, out: out})
 		for j := range *out {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -145,7 +146,7 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	}
 	// Graphs are independent of each other: build them on every core.
 	graphs := make([]*Graph, len(s.Workflows))
-	parallelFor(len(graphs), func(i int) { graphs[i] = BuildGraph(s.Workflows[i]) })
+	pool.Each(len(graphs), func(i int) { graphs[i] = BuildGraph(s.Workflows[i]) })
 	s.graphs = make(map[*n8nschema.Workflow]*Graph, len(s.Workflows))
 	for i, w := range s.Workflows {
 		s.graphs[w] = graphs[i]

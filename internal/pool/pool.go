@@ -1,0 +1,58 @@
+// Package pool runs independent jobs on every core: the one place where
+// stormcheck starts goroutines for work (parsing files, building graphs,
+// running rules), so every job has the same panic path.
+package pool
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Each calls fn(i) for every i in [0, n) on up to GOMAXPROCS goroutines.
+// Each fn must write only to its own slot of the results; the caller reads
+// them in index order afterwards, so output never depends on scheduling.
+//
+// A panic in fn is raised again in the caller's goroutine once every job
+// has run: the panic of the lowest index, whichever worker met it first, so
+// the message is the same on every run. The caller's recover (cmd.Run's)
+// turns it into an internal error, exit 3. A worker survives the panic of
+// its job and takes the next, so no job is left waiting for a dead worker.
+func Each(n int, fn func(i int)) {
+	var (
+		mu      sync.Mutex
+		panicAt = n
+		panicV  any
+	)
+	run := func(i int) {
+		defer func() {
+			if r := recover(); r != nil {
+				mu.Lock()
+				if i < panicAt {
+					panicAt, panicV = i, r
+				}
+				mu.Unlock()
+			}
+		}()
+		fn(i)
+	}
+	if workers := min(runtime.GOMAXPROCS(0), n); workers <= 1 {
+		for i := range n {
+			run(i)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+					run(i)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if panicAt < n {
+		panic(panicV)
+	}
+}
