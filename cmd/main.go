@@ -66,6 +66,22 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
+// usageWithHelp is a usage error followed by the line that says where help
+// is ("Run 'stormcheck audit --help' for usage.").
+func usageWithHelp(c *cobra.Command, err error) error {
+	return &usageError{helpHint{err, c.CommandPath()}}
+}
+
+// helpHint is an error printed with a help line after it. The line is
+// added when printing, not wrapped into the error's text.
+type helpHint struct {
+	err  error
+	path string
+}
+
+func (e helpHint) Error() string { return fmt.Sprintf("%v\nRun '%s --help' for usage.", e.err, e.path) }
+func (e helpHint) Unwrap() error { return e.err }
+
 // findingsError says findings reached --fail-on: exit 1, nothing to print.
 var errFindings = errors.New("findings at or above --fail-on")
 
@@ -115,7 +131,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 	root.SetOut(io.Out)
 	root.SetIn(io.In)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+		return usageWithHelp(c, err)
 	})
 	root.SetVersionTemplate("stormcheck {{.Version}}\n")
 	root.AddCommand(
@@ -140,7 +156,7 @@ func argsAreUsage(c *cobra.Command) {
 	if check := c.Args; check != nil {
 		c.Args = func(c *cobra.Command, args []string) error {
 			if err := check(c, args); err != nil {
-				return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+				return usageWithHelp(c, err)
 			}
 			return nil
 		}

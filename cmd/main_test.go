@@ -231,6 +231,10 @@ func TestUnknownCommandIsUsage(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 pointing at --help", args, code, errOut)
 		}
 	}
+	const want = "stormcheck: unknown flag: --bogus\nRun 'stormcheck audit --help' for usage.\n"
+	if _, _, errOut := runWith(t, nil, "audit", "--bogus"); errOut != want {
+		t.Errorf("audit --bogus: stderr %q, want %q", errOut, want)
+	}
 	if code, _, _ := runWith(t, nil); code != ExitOK {
 		t.Errorf("no arguments: exit %d, want 0 (help)", code)
 	}
