@@ -24,30 +24,12 @@ const (
 	Error
 )
 
-func (s Severity) String() string {
-	switch s {
-	case Note:
-		return "note"
-	case Warning:
-		return "warning"
-	case Error:
-		return "error"
-	}
-	return "none"
-}
+var severityNames = []string{Note: "note", Warning: "warning", Error: "error"}
+
+func (s Severity) String() string { return enumName(severityNames, int(s)) }
 
 // ParseSeverity reads "error", "warning" or "note".
-func ParseSeverity(s string) (Severity, bool) {
-	switch s {
-	case "note":
-		return Note, true
-	case "warning":
-		return Warning, true
-	case "error":
-		return Error, true
-	}
-	return 0, false
-}
+func ParseSeverity(s string) (Severity, bool) { return parseEnum[Severity](severityNames, s) }
 
 // Confidence is how sure a rule is that a finding is real.
 type Confidence int
@@ -58,27 +40,26 @@ const (
 	High
 )
 
-func (c Confidence) String() string {
-	switch c {
-	case Low:
-		return "low"
-	case Medium:
-		return "medium"
-	case High:
-		return "high"
+var confidenceNames = []string{Low: "low", Medium: "medium", High: "high"}
+
+func (c Confidence) String() string { return enumName(confidenceNames, int(c)) }
+
+// ParseConfidence reads "low", "medium" or "high".
+func ParseConfidence(s string) (Confidence, bool) { return parseEnum[Confidence](confidenceNames, s) }
+
+// enumName is the name of a value of an enum counted from 1; "none" for
+// the zero value or one out of range.
+func enumName(names []string, v int) string {
+	if v > 0 && v < len(names) {
+		return names[v]
 	}
 	return "none"
 }
 
-// ParseConfidence reads "low", "medium" or "high".
-func ParseConfidence(s string) (Confidence, bool) {
-	switch s {
-	case "low":
-		return Low, true
-	case "medium":
-		return Medium, true
-	case "high":
-		return High, true
+// parseEnum reads an enum value by its name; names[0] is the unnamed zero.
+func parseEnum[T ~int](names []string, s string) (T, bool) {
+	if i := slices.Index(names, s); i > 0 {
+		return T(i), true
 	}
 	return 0, false
 }
