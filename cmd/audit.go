@@ -35,6 +35,7 @@ type AuditOptions struct {
 	Disable       []string
 	MinConfidence string
 	NoIgnores     bool
+	MaxFileSize   byteSize
 	Remote        remoteOptions
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
@@ -49,7 +50,7 @@ type output struct {
 }
 
 func newAuditCmd(io *IO, runF func(*AuditOptions) error) *cobra.Command {
-	opts := &AuditOptions{IO: io, Now: time.Now}
+	opts := &AuditOptions{IO: io, Now: time.Now, MaxFileSize: defaultMaxFileSize}
 	def := analyze.DefaultOptions()
 	c := &cobra.Command{
 		Use:   "audit [PATH...]",
@@ -63,8 +64,12 @@ on the command line win. Findings are left out when a node's notes or a sticky n
 "stormcheck:ignore RS201 -- reason", when a config ignore entry matches, when they are below
 --min-confidence, or when their fingerprint is in the --baseline file.
 
+Only regular files are read from folders, each up to --max-file-size (stdin too); an input that cannot
+be read (a broken symlink, no permission, a named pipe or device given by name, too large) is an RS001
+finding in the report of the others, and the run then exits 3.
+
 Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage error, bad config, or no
-workflow found in the inputs; 3 I/O or internal error.`,
+workflow found in the inputs; 3 I/O or internal error, or an input that could not be read.`,
 		Example: `  stormcheck audit workflows/
   stormcheck audit --format json --fail-on warning export.json
   stormcheck audit --format sarif=stormcheck.sarif --format github workflows/
@@ -102,6 +107,7 @@ workflow found in the inputs; 3 I/O or internal error.`,
 	f.StringSliceVar(&opts.Disable, "disable", nil, "rules not to run: IDs, names, all or globs")
 	f.StringVar(&opts.MinConfidence, "min-confidence", "low", "leave out findings below: low|medium|high")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
+	f.Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read; a larger one is an RS001 finding and exit 3")
 	opts.Remote.addFlags(f)
 	return c
 }
@@ -189,7 +195,7 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	ins, err := collectInputs(o.Paths, o.IO.In, wd)
+	ins, err := collectInputs(o.Paths, o.IO.In, wd, int64(o.MaxFileSize))
 	if err != nil {
 		return err
 	}
@@ -200,10 +206,9 @@ func runAudit(o *AuditOptions) error {
 		}
 		ins = sortInputs(append(ins, remote...))
 	}
-	files, err := parseInputs(ins)
-	if err != nil {
-		return err
-	}
+	// Inputs that could not be read are findings in the report of the
+	// others; the run still exits 3 once the report is written.
+	files, unread := parseInputs(ins, int64(o.MaxFileSize))
 	set := analyze.Build(files, st.analysis)
 	filtered := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
 	if o.WriteBaseline != "" {
@@ -216,6 +221,9 @@ func runAudit(o *AuditOptions) error {
 	res := newResult(set, files, st.listed, filtered)
 	if err := o.render(res, wd); err != nil {
 		return err
+	}
+	if unread != nil {
+		return unread
 	}
 	if len(set.Workflows) == 0 {
 		return usageErrorf("no workflow found in the inputs (%d %s read)", len(files), plural(len(files), "file", "files"))

@@ -3,8 +3,8 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -56,7 +56,10 @@ func encodeBaseline(fs []analyze.Finding) []byte {
 // readBaseline loads the fingerprints of a baseline file. A missing or
 // unreadable baseline is a usage error: the run would report old findings.
 func readBaseline(p, name string) (map[string]bool, error) {
-	src, err := os.ReadFile(p)
+	src, err := readRegular(p, defaultMaxFileSize)
+	if errors.Is(err, errTooLarge) {
+		return nil, usageErrorf("--baseline %s: larger than %s; not read", name, formatSize(defaultMaxFileSize))
+	}
 	if err != nil {
 		return nil, &usageError{fmt.Errorf("--baseline: %w", err)}
 	}

@@ -109,10 +109,21 @@ func findConfig(wd string) (string, error) {
 	}
 }
 
+// maxConfigSize bounds the config read: a real one is a few KB, and the
+// file found upward from the working folder may be anybody's (a named
+// pipe or a link to /dev/zero must not hang or fill memory).
+const maxConfigSize = 1 << 20
+
 // loadConfig reads and checks a config file; name is how messages show it.
 // A bad config is a usage error (exit 2) that names the file and line.
 func loadConfig(p, name string, all []*analyze.Rule) (*Config, error) {
-	src, err := os.ReadFile(p)
+	src, err := readRegular(p, maxConfigSize)
+	if errors.Is(err, errTooLarge) {
+		return nil, usageErrorf("config %s: larger than %s; not read", name, formatSize(maxConfigSize))
+	}
+	if nr := (notRegularError{}); errors.As(err, &nr) {
+		return nil, usageErrorf("config %s: %v; not read", name, nr)
+	}
 	if err != nil {
 		return nil, &usageError{fmt.Errorf("config: %w", err)}
 	}

@@ -18,10 +18,11 @@ type GraphOptions struct {
 	Path        string
 	Format      string
 	MaxAttempts int
+	MaxFileSize byteSize
 }
 
 func newGraphCmd(io *IO) *cobra.Command {
-	opts := &GraphOptions{IO: io}
+	opts := &GraphOptions{IO: io, MaxFileSize: defaultMaxFileSize}
 	c := &cobra.Command{
 		Use:   "graph FILE",
 		Short: "Draw a workflow with its worst-case attempts per node",
@@ -48,6 +49,7 @@ render the dot text with graphviz (dot -Tsvg).`,
 	}
 	c.Flags().StringVarP(&opts.Format, "format", "f", "mermaid", "output format: mermaid|dot")
 	c.Flags().IntVar(&opts.MaxAttempts, "max-attempts", analyze.DefaultOptions().MaxAttempts, "attempt budget; nodes over it are highlighted")
+	c.Flags().Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read")
 	return c
 }
 
@@ -56,11 +58,11 @@ func runGraph(o *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	ins, err := collectInputs([]string{o.Path}, o.IO.In, wd)
+	ins, err := collectInputs([]string{o.Path}, o.IO.In, wd, int64(o.MaxFileSize))
 	if err != nil {
 		return err
 	}
-	files, err := parseInputs(ins)
+	files, err := parseInputs(ins, int64(o.MaxFileSize))
 	if err != nil {
 		return err
 	}

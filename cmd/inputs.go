@@ -11,16 +11,24 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
+
+// defaultMaxFileSize bounds one input (a file or stdin). The largest real
+// export in /work/shared/corpus is 311,496 bytes (one workflow) and all
+// 2,898 corpus workflows together are 41 MB, so an `export:workflow --all`
+// of an instance that size fits six times over.
+const defaultMaxFileSize = 256 << 20
 
 // input is one thing to parse: a file, stdin, or a fetched workflow.
 type input struct {
 	name     string // what reports show
 	path     string // where to read it; "" when src is already set
 	src      []byte
-	explicit bool // named on the command line, not found in a folder
+	explicit bool  // named on the command line, not found in a folder
+	err      error // why it could not be read, when that is known already
 }
 
 // errNoInput means the arguments matched no file: exit 2.
@@ -30,11 +38,21 @@ func (e errNoInput) Error() string {
 	return fmt.Sprintf("%s: no such file or folder, and no file matches it as a glob", e.arg)
 }
 
+// unreadError names the inputs that could not be read. The report of the
+// others is written first (each unread input is an RS001 finding there),
+// then the run exits 3.
+type unreadError struct{ names []string }
+
+func (e *unreadError) Error() string {
+	return fmt.Sprintf("%d %s could not be read: %s", len(e.names), plural(len(e.names), "input", "inputs"), strings.Join(e.names, ", "))
+}
+
 // collectInputs expands arguments into inputs: files as named, folders
-// walked recursively for *.json, globs, and "-" for stdin. The result is
-// sorted by name and free of duplicates, so argument order never changes
-// the output.
-func collectInputs(args []string, stdin io.Reader, wd string) ([]input, error) {
+// walked recursively for *.json, globs, and "-" for stdin (read up to
+// limit bytes). The result is sorted by name and free of duplicates, so
+// argument order never changes the output. An input that cannot be read
+// is kept with its error, to be reported with the others.
+func collectInputs(args []string, stdin io.Reader, wd string, limit int64) ([]input, error) {
 	var ins []input
 	seen := map[string]int{} // name → index in ins
 	add := func(in input) {
@@ -47,25 +65,32 @@ func collectInputs(args []string, stdin io.Reader, wd string) ([]input, error) {
 		seen[in.name] = len(ins)
 		ins = append(ins, in)
 	}
+	addDir := func(dir string) {
+		for _, w := range walkJSON(dir) {
+			add(input{name: displayName(w.path, wd), path: w.path, err: w.err})
+		}
+	}
 	for _, arg := range args {
 		if arg == "-" {
-			b, err := io.ReadAll(stdin)
-			if err != nil {
-				return nil, fmt.Errorf("read stdin: %w", err)
+			b, err := readLimited(stdin, limit)
+			if err != nil && !errors.Is(err, errTooLarge) {
+				err = fmt.Errorf("read stdin: %w", err)
 			}
-			add(input{name: "<stdin>", src: b, explicit: true})
+			add(input{name: "<stdin>", src: b, explicit: true, err: err})
 			continue
 		}
 		info, err := os.Stat(arg)
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(arg); lerr == nil {
+				// A symlink to nothing: an input that cannot be read,
+				// not a missing argument.
+				add(input{name: displayName(arg, wd), path: arg, explicit: true, err: errDangling})
+				continue
+			}
+		}
 		switch {
 		case err == nil && info.IsDir():
-			files, err := walkJSON(arg)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range files {
-				add(input{name: displayName(p, wd), path: p})
-			}
+			addDir(arg)
 		case err == nil:
 			add(input{name: displayName(arg, wd), path: arg, explicit: true})
 		case errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(arg, "*?["):
@@ -78,13 +103,7 @@ func collectInputs(args []string, stdin io.Reader, wd string) ([]input, error) {
 			}
 			for _, m := range matches {
 				if st, err := os.Stat(m); err == nil && st.IsDir() {
-					files, err := walkJSON(m)
-					if err != nil {
-						return nil, err
-					}
-					for _, p := range files {
-						add(input{name: displayName(p, wd), path: p})
-					}
+					addDir(m)
 					continue
 				}
 				add(input{name: displayName(m, wd), path: m, explicit: true})
@@ -92,7 +111,7 @@ func collectInputs(args []string, stdin io.Reader, wd string) ([]input, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, &usageError{errNoInput{arg}}
 		default:
-			return nil, err
+			add(input{name: displayName(arg, wd), path: arg, explicit: true, err: err})
 		}
 	}
 	return sortInputs(ins), nil
@@ -104,13 +123,25 @@ func sortInputs(ins []input) []input {
 	return ins
 }
 
-// walkJSON lists the .json files below dir in sorted order, skipping
-// hidden files and folders and node_modules.
-func walkJSON(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// walked is one file found in a folder, or a folder that could not be
+// listed (err set).
+type walked struct {
+	path string
+	err  error
+}
+
+// walkJSON lists the regular .json files below dir in sorted order,
+// skipping hidden files and folders and node_modules. Symlinks count by
+// their target; one that points nowhere, and a folder that cannot be
+// listed, come back with their error so that the report names them.
+// Named pipes, devices and sockets are not files anyone exported: a FIFO
+// named x.json would block the run, /dev/zero would never end.
+func walkJSON(dir string) []walked {
+	var out []walked
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			out = append(out, walked{p, err})
+			return nil // an unlistable folder hides only itself
 		}
 		if d.IsDir() {
 			name := d.Name()
@@ -120,12 +151,26 @@ func walkJSON(dir string) ([]string, error) {
 			return nil
 		}
 		// Hidden files are tool state (.stormcheck-pull.json), not workflows.
-		if strings.EqualFold(filepath.Ext(p), ".json") && !strings.HasPrefix(d.Name(), ".") {
-			out = append(out, p)
+		if !strings.EqualFold(filepath.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		switch t := d.Type(); {
+		case t.IsRegular():
+			out = append(out, walked{path: p})
+		case t&fs.ModeSymlink != 0:
+			st, err := os.Stat(p)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				out = append(out, walked{p, errDangling})
+			case err != nil:
+				out = append(out, walked{p, err})
+			case st.Mode().IsRegular():
+				out = append(out, walked{path: p})
+			}
 		}
 		return nil
 	})
-	return out, err
+	return out
 }
 
 // displayName is a path as reports show it: relative to the working folder
@@ -142,11 +187,78 @@ func displayName(p, wd string) string {
 	return filepath.ToSlash(clean)
 }
 
+var (
+	errTooLarge = errors.New("larger than --max-file-size")
+	errDangling = errors.New("broken symbolic link: its target does not exist")
+)
+
+// notRegularError refuses a path that is not a regular file: reading a
+// named pipe waits for a writer, a device like /dev/zero never ends.
+type notRegularError struct{ mode fs.FileMode }
+
+func (e notRegularError) Error() string {
+	what := "not a regular file"
+	switch t := e.mode.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		what = "a named pipe, not a regular file (pipe the data to - instead)"
+	case t&fs.ModeDevice != 0 || t&fs.ModeCharDevice != 0:
+		what = "a device, not a regular file"
+	case t&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	case t&fs.ModeDir != 0:
+		what = "a folder"
+	}
+	return what
+}
+
+// readRegular reads a regular file of at most limit bytes. It opens without
+// blocking, so that a named pipe is refused instead of waited on.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegularError{st.Mode()}
+	}
+	if st.Size() > limit {
+		return nil, errTooLarge
+	}
+	return readLimited(f, limit)
+}
+
+// readLimited reads r to its end, or fails with errTooLarge after limit
+// bytes without reading further (stdin may be /dev/zero).
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if int64(len(b)) > limit {
+		return nil, errTooLarge
+	}
+	return b, err
+}
+
+// unreadMessage is the finding text for an input that could not be read.
+func unreadMessage(err error, limit int64) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the report names the file already
+	}
+	if errors.Is(err, errTooLarge) {
+		return fmt.Sprintf("not read: larger than --max-file-size (%s)", formatSize(limit))
+	}
+	return "not read: " + err.Error()
+}
+
 // parseInputs reads and parses every input on all cores. Results keep the
-// order of ins.
-func parseInputs(ins []input) ([]*n8nschema.File, error) {
+// order of ins. An input that cannot be read becomes a file whose only
+// problem says why (RS001); the error then lists them all.
+func parseInputs(ins []input, limit int64) ([]*n8nschema.File, error) {
 	files := make([]*n8nschema.File, len(ins))
-	errs := make([]error, len(ins))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -155,14 +267,17 @@ func parseInputs(ins []input) ([]*n8nschema.File, error) {
 			defer wg.Done()
 			for i := range next {
 				in := ins[i]
-				src := in.src
-				if in.path != "" {
-					b, err := os.ReadFile(in.path)
-					if err != nil {
-						errs[i] = err
-						continue
+				src, err := in.src, in.err
+				if in.path != "" && err == nil {
+					src, err = readRegular(in.path, limit)
+				}
+				if err != nil {
+					files[i] = &n8nschema.File{
+						Source:   n8nschema.NewSource(in.name, nil),
+						Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: unreadMessage(err, limit)}},
+						Explicit: in.explicit,
 					}
-					src = b
+					continue
 				}
 				f := n8nschema.Parse(n8nschema.NewSource(in.name, src))
 				f.Explicit = in.explicit
@@ -175,5 +290,14 @@ func parseInputs(ins []input) ([]*n8nschema.File, error) {
 	}
 	close(next)
 	wg.Wait()
-	return files, errors.Join(errs...)
+	var unread []string
+	for _, f := range files {
+		if slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.Unreadable }) {
+			unread = append(unread, f.Source.Name+" ("+strings.TrimPrefix(f.Problems[0].Message, "not read: ")+")")
+		}
+	}
+	if unread != nil {
+		return files, &unreadError{unread}
+	}
+	return files, nil
 }

@@ -147,6 +147,10 @@ const (
 	BrokenConnection
 	// DuplicateName: two nodes share a name; connections cannot tell them apart.
 	DuplicateName
+	// Unreadable: the input could not be read at all (a broken symlink, no
+	// permission, not a regular file, over the size limit); the CLI makes
+	// these, Parse never does.
+	Unreadable
 )
 
 // Problem is something wrong with the input itself. Rules RS001–RS004 turn

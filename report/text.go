@@ -70,8 +70,12 @@ func (t *Text) Render(w io.Writer, r *Result) error {
 }
 
 func (t *Text) finding(b *strings.Builder, st textStyles, red *Redactor, f *analyze.Finding) {
+	loc := f.File // a file that could not be read has no line
+	if f.Pos.IsValid() {
+		loc = fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)
+	}
 	fmt.Fprintf(b, "%s: %s: %s %s\n",
-		st.pos.Render(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)),
+		st.pos.Render(loc),
 		st.sev[f.Severity].Render(f.Severity.String()),
 		red.Redact(f.Message),
 		st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))

@@ -5,6 +5,12 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
+// problemFix is the fix of a problem kind that a rule reports besides its
+// main one; the rule's own Fix serves the others.
+var problemFix = map[n8nschema.ProblemKind]string{
+	n8nschema.Unreadable: "Make the path a readable regular file (fix or remove the symlink, the permissions), or raise --max-file-size for a larger export",
+}
+
 // reportProblems turns the parser's problems of one kind into findings.
 // RS001–RS004 differ only in which kind they report.
 func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.Severity) {
@@ -18,7 +24,7 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		if p.Kind != kind {
 			continue
 		}
-		d := analyze.Diagnostic{Pos: p.Pos, Message: p.Message, Detail: p.Pos.Path + "\x00" + p.Message, Severity: sev}
+		d := analyze.Diagnostic{Pos: p.Pos, Message: p.Message, Detail: p.Pos.Path + "\x00" + p.Message, Severity: sev, Fix: problemFix[kind]}
 		if pass.Workflow != nil && p.Node != "" {
 			d.Node = pass.Workflow.Node(p.Node)
 		}

@@ -12,7 +12,8 @@ var rs001 = &analyze.Rule{
 	Doc: `The file is empty, does not parse as JSON, or carries data after the JSON value (a title pasted
 after the closing brace, a second object, a raw control character inside a string). n8n refuses to import
 it, and stormcheck can audit only the part before the damage, if any. The finding points at the first byte
-that breaks the parse.`,
+that breaks the parse. A file that cannot be read at all (a broken symlink, no permission, a named pipe or
+device, larger than --max-file-size) is reported here too, by path, and the run exits 3.`,
 	Bad:        `{"name": "Nightly sync", "nodes": [], "connections": {}}Nightly sync`,
 	Good:       `{"name": "Nightly sync", "nodes": [], "connections": {}}`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
@@ -22,5 +23,6 @@ that breaks the parse.`,
 	Scope:      analyze.PerFile,
 	Run: func(pass *analyze.Pass) {
 		reportProblems(pass, n8nschema.InvalidJSON, 0)
+		reportProblems(pass, n8nschema.Unreadable, 0)
 	},
 }
