@@ -55,24 +55,36 @@ func githubAnnotation(f *analyze.Finding) string {
 	}
 	var props []string
 	if uri := artifactURI(f.File); uri != "" && !strings.Contains(uri, "://") {
-		props = append(props, "file="+githubProperty(f.File))
+		props = append(props, "file="+githubProperty(Printable(f.File)))
 		if f.Pos.IsValid() {
 			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line), fmt.Sprintf("col=%d", f.Pos.Col))
 		}
 	}
 	props = append(props, "title="+githubProperty(f.RuleID+" "+f.RuleName))
-	msg := Redact(f.Message)
+	// Each part is made printable before the parts are joined by the
+	// newlines the runner shows: a name cannot add a line of its own.
+	msg := printableLines(Redact(f.Message))
 	if f.File != "" && !strings.HasPrefix(props[0], "file=") {
-		msg = f.File + ": " + msg
+		msg = Printable(f.File) + ": " + msg
 	}
 	if len(f.Chain) > 0 {
-		msg += "\nchain: " + Chain(f.Chain)
+		msg += "\nchain: " + Printable(Chain(f.Chain))
 	}
 	if f.Fix != "" {
-		msg += "\nfix: " + Redact(f.Fix)
+		msg += "\nfix: " + printableLines(Redact(f.Fix))
 	}
 	msg += "\nhelp: " + f.URL
 	return "::" + cmd + " " + strings.Join(props, ",") + "::" + githubData(msg) + "\n"
+}
+
+// printableLines is Printable line by line: a message of ours may span
+// lines, which githubData keeps inside the one annotation.
+func printableLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Printable(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // githubData escapes a command's message the way the Actions runner

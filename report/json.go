@@ -104,8 +104,8 @@ func (JSON) Render(w io.Writer, r *Result) error {
 		f := &r.Findings[i]
 		return jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
-			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: f.Workflow, WorkflowID: f.WorkflowID,
-			Node: f.Node, Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
+			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
+			Node: red.Redact(f.Node), Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
 			Chain: jsonFactors(f.Chain),
 		}
 	})
@@ -117,10 +117,10 @@ func (JSON) Render(w io.Writer, r *Result) error {
 }
 
 func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
-	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: wf.Name, Nodes: len(wf.Nodes), Operations: []jsonOperation{}}
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: len(wf.Nodes), Operations: []jsonOperation{}}
 	maxAttempts := 0
 	for _, op := range set.OperationsOf(wf) {
-		jo := jsonOperation{Node: op.Node.Name, Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
+		jo := jsonOperation{Node: Redact(op.Node.Name), Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
 			Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
 		if !op.Unbounded {
 			jo.Attempts = intPtr(op.Attempts)
@@ -196,7 +196,7 @@ func (j *jsonWriter) array(n int, elem func(i int) any) {
 func jsonFactors(fs []analyze.Factor) []jsonFactor {
 	out := make([]jsonFactor, 0, len(fs))
 	for _, f := range fs {
-		jf := jsonFactor{Kind: f.Kind, Node: f.Node, Workflow: f.Workflow}
+		jf := jsonFactor{Kind: f.Kind, Node: Redact(f.Node), Workflow: Redact(f.Workflow)}
 		if !f.Unbounded {
 			jf.Value = intPtr(f.Value)
 		}

@@ -39,12 +39,12 @@ func (Markdown) Render(w io.Writer, r *Result) error {
 				loc += ":" + f.Pos.String()
 			}
 			fmt.Fprintf(&b, "| %s | [%s](%s) %s | %s | %s | %s | %s |\n",
-				f.Severity, f.RuleID, f.URL, f.RuleName, mdCode(loc), mdCell(f.Workflow), mdCell(f.Node), mdCell(Redact(f.Message)))
+				f.Severity, f.RuleID, f.URL, f.RuleName, mdCode(loc), mdText(Redact(f.Workflow)), mdText(Redact(f.Node)), mdText(Redact(f.Message)))
 		}
 	}
 	if node, wf, chain := worstChain(r); len(chain) > 0 {
-		fmt.Fprintf(&b, "\n### Worst operation: %s in %s\n\n%s\n\n", mdCode(node), mdCell(wf), mdCell(Chain(chain)))
-		b.WriteString(mermaidChain(node+" ("+wf+")", chain))
+		fmt.Fprintf(&b, "\n### Worst operation: %s in %s\n\n%s\n\n", mdCode(Redact(node)), mdText(Redact(wf)), mdText(Chain(chain)))
+		b.WriteString(mermaidChain(Redact(node)+" ("+Redact(wf)+")", chain))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -121,14 +121,14 @@ func mermaidChain(title string, fs []analyze.Factor) string {
 	var b strings.Builder
 	b.WriteString("```mermaid\nflowchart LR\n")
 	for i, f := range fs {
-		fmt.Fprintf(&b, "  f%d[\"%s\"]\n", i, mermaidLabel(factorText(f)))
+		fmt.Fprintf(&b, "  f%d[\"%s\"]\n", i, MermaidText(factorText(f)))
 	}
 	n, inf := chainTotal(fs)
 	total := strconv.Itoa(n)
 	if inf {
 		total = "∞"
 	}
-	fmt.Fprintf(&b, "  op[\"%s\"]\n", mermaidLabel(title+": "+total+" attempts"))
+	fmt.Fprintf(&b, "  op[\"%s\"]\n", MermaidText(title+": "+total+" attempts"))
 	for i := range fs {
 		next := "op"
 		if i+1 < len(fs) {
@@ -138,21 +138,4 @@ func mermaidChain(title string, fs []analyze.Factor) string {
 	}
 	b.WriteString("```\n")
 	return b.String()
-}
-
-// mermaidLabel escapes text for a quoted Mermaid label.
-func mermaidLabel(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ", "`", "#96;").Replace(s)
-}
-
-// mdCell makes text safe inside a Markdown table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-func mdCode(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "`" + strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`) + "`"
 }

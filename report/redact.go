@@ -305,6 +305,12 @@ func NewRedactor(set *analyze.Set) *Redactor {
 	return r
 }
 
+// Snippet returns the text around pos shown under a finding, secrets
+// masked and control characters escaped, and the caret's column in it.
+func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, int) {
+	return snippet(r.Line(src, pos.Line), pos.Col)
+}
+
 // Line returns line n of src with every secret masked by '*' (one per rune,
 // so a caret below the line still points at the right column).
 func (r *Redactor) Line(src *n8nschema.Source, n int) string {

@@ -234,7 +234,7 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red 
 		Level:     level(f.Severity),
 		Message:   sarifText{Text: resultMessage(f, red)},
 		Properties: sarifResultProps{
-			Confidence: f.Confidence.String(), Workflow: f.Workflow, Node: f.Node, Fix: red.Redact(f.Fix),
+			Confidence: f.Confidence.String(), Workflow: red.Redact(f.Workflow), Node: red.Redact(f.Node), Fix: red.Redact(f.Fix),
 		},
 	}
 	// Move to the node's key only from a place inside that node (two nodes

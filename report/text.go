@@ -70,31 +70,31 @@ func (t *Text) Render(w io.Writer, r *Result) error {
 }
 
 func (t *Text) finding(b *strings.Builder, st textStyles, red *Redactor, f *analyze.Finding) {
-	loc := f.File // a file that could not be read has no line
+	loc := Printable(f.File) // a file that could not be read has no line
 	if f.Pos.IsValid() {
-		loc = fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)
+		loc = fmt.Sprintf("%s:%d:%d", loc, f.Pos.Line, f.Pos.Col)
 	}
 	fmt.Fprintf(b, "%s: %s: %s %s\n",
 		st.pos.Render(loc),
 		st.sev[f.Severity].Render(f.Severity.String()),
-		red.Redact(f.Message),
+		Printable(red.Redact(f.Message)),
 		st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	if f.Source != nil && f.Pos.IsValid() {
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
-		text, col := snippet(red.Line(f.Source, f.Pos.Line), f.Pos.Col)
+		text, col := red.Snippet(f.Source, f.Pos)
 		fmt.Fprintf(b, "%s %s\n", pad, st.gutter.Render("|"))
 		fmt.Fprintf(b, "%s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
 		fmt.Fprintf(b, "%s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
 	}
 	if len(f.Chain) > 0 {
-		fmt.Fprintf(b, "  = chain: %s\n", Chain(f.Chain))
+		fmt.Fprintf(b, "  = chain: %s\n", Printable(Chain(f.Chain)))
 	}
 	for _, rel := range f.Related {
-		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", rel.File, rel.Pos.Line, rel.Pos.Col, red.Redact(rel.Message))
+		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", Printable(rel.File), rel.Pos.Line, rel.Pos.Col, Printable(red.Redact(rel.Message)))
 	}
 	if f.Fix != "" {
-		fmt.Fprintf(b, "  = fix: %s\n", red.Redact(f.Fix))
+		fmt.Fprintf(b, "  = fix: %s\n", Printable(red.Redact(f.Fix)))
 	}
 	fmt.Fprintf(b, "  = help: %s\n\n", st.dim.Render(f.URL))
 }
@@ -115,16 +115,29 @@ func snippet(line string, col int) (string, int) {
 		start = col - 1 - width/3
 	}
 	end := min(len(rs), start+width)
-	out := string(rs[start:end])
+	var b strings.Builder
 	newCol := col - start
 	if start > 0 {
-		out = "…" + out
+		b.WriteString("…")
 		newCol++
 	}
-	if end < len(rs) {
-		out += "…"
+	// Control characters (invalid JSON still gets a snippet) are shown
+	// escaped; the caret moves right by what the escapes add before it.
+	for i, r := range rs[start:end] {
+		if !unprintable(r) {
+			b.WriteRune(r)
+			continue
+		}
+		e := Printable(string(r))
+		b.WriteString(e)
+		if start+i < col-1 {
+			newCol += len(e) - 1
+		}
 	}
-	return out, newCol
+	if end < len(rs) {
+		b.WriteString("…")
+	}
+	return b.String(), newCol
 }
 
 // caret underlines the token at col: a quoted key or a scalar.
@@ -177,12 +190,13 @@ func factorText(f analyze.Factor) string {
 	if f.Unbounded {
 		v = "∞"
 	}
-	where := f.Node
+	// Names are the workflow's: a token pasted into one is a secret too.
+	where := Redact(f.Node)
 	if f.Via != "" {
-		where += " → " + f.Via
+		where += " → " + Redact(f.Via)
 	}
 	if f.Workflow != "" {
-		where += ", " + f.Workflow
+		where += ", " + Redact(f.Workflow)
 	}
 	return fmt.Sprintf("%s %s (%s)", v, factorWords(f), where)
 }

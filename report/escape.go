@@ -1,0 +1,109 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Names of nodes, workflows, files and connection types come from the
+// workflow, not from us: every format escapes them so that they stay data.
+// Printable is the base (terminals and CI logs); Markdown and Mermaid add
+// their own markup on top.
+
+// Printable shows control characters and invisible reordering marks as Go
+// escapes (\n, \x1b, \u202e) and bytes that are not UTF-8 as \xNN, so that
+// a name cannot move the cursor, colour a terminal, start a new line in a
+// CI log (a forged `::error` annotation) or reorder what is shown.
+func Printable(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\x`)
+			b.WriteString(strconv.FormatUint(uint64(s[i])>>4, 16))
+			b.WriteString(strconv.FormatUint(uint64(s[i])&0xf, 16))
+		case unprintable(r):
+			q := strconv.QuoteRuneToASCII(r) // '\n', '\x1b', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// unprintable reports runes Printable escapes: C0 and C1 controls, DEL,
+// the line and paragraph separators, and the bidirectional and zero-width
+// marks that change what a reader sees without being seen.
+func unprintable(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r < 0xa0:
+		return true
+	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+		return true
+	}
+	return false
+}
+
+// mdEscaper backslash-escapes the characters that make inline Markdown
+// (emphasis, code, links and images need [, strikethrough, table cells)
+// and turns the ones that start HTML or an entity into entities.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "~", `\~`, "|", `\|`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;",
+)
+
+// mdText makes untrusted text literal inside a Markdown table cell or
+// heading: one line, no markup, no HTML.
+func mdText(s string) string {
+	return mdEscaper.Replace(Printable(s))
+}
+
+// mdCode shows untrusted text as one inline code span: fenced by more
+// backticks than any run inside it, on one line, pipes escaped for tables
+// (GitHub unescapes \| inside code spans in table cells).
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.ReplaceAll(Printable(s), "|", `\|`)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// mermaidEscaper writes Mermaid entity codes (#quot;, #35;) for every
+// character that could end a quoted label, an edge label (|) or a Markdown
+// fence around the diagram, or start HTML inside a label.
+var mermaidEscaper = strings.NewReplacer(
+	"#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "&", "#38;", "`", "#96;", "|", "#124;",
+)
+
+// MermaidText makes untrusted text safe inside a double-quoted Mermaid
+// label ("…" in a node or |"…"| on an edge).
+func MermaidText(s string) string {
+	return mermaidEscaper.Replace(Printable(s))
+}
