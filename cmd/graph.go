@@ -10,6 +10,7 @@ import (
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // GraphOptions are the graph command's flags.
@@ -143,7 +144,7 @@ func (d *drawing) label(n *n8nschema.Node) []string {
 	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
 		typ = typ[i+1:]
 	}
-	lines := []string{n.Name, typ}
+	lines := []string{report.Redact(n.Name), typ}
 	if op := d.ops[n]; op != nil {
 		a := strconv.Itoa(op.Attempts) + " attempts"
 		if op.Attempts == 1 {
@@ -201,10 +202,11 @@ func callText(c *analyze.Call) string {
 	return s
 }
 
+// mermaidText is a quoted Mermaid label of lines; names in it are the
+// workflow's, so each line is escaped (report.MermaidText).
 func mermaidText(lines []string) string {
-	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ")
 	for i, l := range lines {
-		lines[i] = r.Replace(l)
+		lines[i] = report.MermaidText(l)
 	}
 	return `"` + strings.Join(lines, "<br/>") + `"`
 }
@@ -216,7 +218,7 @@ func (d *drawing) mermaid(w io.Writer) error {
 	link := 0
 	for wi, wf := range d.set.Workflows {
 		g := d.set.Graph(wf)
-		fmt.Fprintf(&b, "  subgraph w%d[%s]\n", wi, mermaidText([]string{wf.Label()}))
+		fmt.Fprintf(&b, "  subgraph w%d[%s]\n", wi, mermaidText([]string{report.Redact(wf.Label())}))
 		for _, n := range g.Nodes {
 			fmt.Fprintf(&b, "    %s[%s]", d.ids[n], mermaidText(d.label(n)))
 			if c := d.class(n); c != "" {
@@ -231,7 +233,7 @@ func (d *drawing) mermaid(w io.Writer) error {
 				arrow = "-.->"
 			}
 			if t := edgeText(e); t != "" {
-				arrow += "|" + t + "|"
+				arrow += "|" + mermaidText([]string{t}) + "|" // connection types are the workflow's keys
 			}
 			fmt.Fprintf(&b, "  %s %s %s\n", d.ids[e.From], arrow, d.ids[e.To])
 			if d.hotEdge(g, e) {
@@ -247,7 +249,7 @@ func (d *drawing) mermaid(w io.Writer) error {
 			targets = []string{"x" + strconv.Itoa(ci)}
 		}
 		for _, t := range targets {
-			fmt.Fprintf(&b, "  %s ==>|%s| %s\n", d.ids[c.Node], callText(c), t)
+			fmt.Fprintf(&b, "  %s ==>|%s| %s\n", d.ids[c.Node], mermaidText([]string{callText(c)}), t)
 			if c.Cycle {
 				hotLinks = append(hotLinks, link)
 			}
@@ -294,9 +296,15 @@ func shortRef(c *analyze.Call) string {
 	return r
 }
 
-func dotQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
+// dotQuote is a quoted DOT string of lines: control characters shown as
+// escapes (report.Printable), backslashes and quotes escaped, the lines
+// joined by DOT's \n.
+func dotQuote(lines ...string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	for i, l := range lines {
+		lines[i] = r.Replace(report.Printable(l))
+	}
+	return `"` + strings.Join(lines, `\n`) + `"`
 }
 
 func (d *drawing) dot(w io.Writer) error {
@@ -304,9 +312,9 @@ func (d *drawing) dot(w io.Writer) error {
 	b.WriteString("digraph stormcheck {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n")
 	for wi, wf := range d.set.Workflows {
 		g := d.set.Graph(wf)
-		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", wi, dotQuote(wf.Label()))
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", wi, dotQuote(report.Redact(wf.Label())))
 		for _, n := range g.Nodes {
-			attrs := "label=" + dotQuote(strings.Join(d.label(n), "\n"))
+			attrs := "label=" + dotQuote(d.label(n)...)
 			switch d.class(n) {
 			case "unbounded":
 				attrs += `, color="#cc0000", penwidth=2, style="rounded,filled", fillcolor="#ffdddd"`
@@ -333,7 +341,7 @@ func (d *drawing) dot(w io.Writer) error {
 	for ci, c := range d.calls {
 		targets := d.callTargets(c)
 		if len(targets) == 0 {
-			fmt.Fprintf(&b, "  x%d [label=%s, style=dashed];\n", ci, dotQuote("not in the set\n"+shortRef(c)))
+			fmt.Fprintf(&b, "  x%d [label=%s, style=dashed];\n", ci, dotQuote("not in the set", shortRef(c)))
 			targets = []string{"x" + strconv.Itoa(ci)}
 		}
 		for _, t := range targets {

@@ -1,6 +1,10 @@
 package cmd
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,8 +25,8 @@ func TestGraphMermaid(t *testing.T) {
   end
   n0_0 --> n0_1
   n0_1 --> n0_2
-  n0_1 -->|error| n0_3
-  n0_3 ==>|webhook| n0_0
+  n0_1 -->|"error"| n0_3
+  n0_3 ==>|"webhook"| n0_0
   classDef unbounded fill:#fdd,stroke:#c00,stroke-width:2px
   classDef over fill:#ffe8b3,stroke:#c80
   classDef external stroke-dasharray:4 4
@@ -81,6 +85,59 @@ func TestGraphUsage(t *testing.T) {
 		r := run(t, tt.args...)
 		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%v: exit %d stderr %q, want %d and %q", tt.args, r.code, r.stderr, ExitUsage, tt.want)
+		}
+	}
+}
+
+// TestGraphHostileNames: node names, the workflow name and connection-type
+// keys are the workflow's; in Mermaid and DOT they stay inside their quoted
+// labels, so every line is one we write, and a token in a name is redacted.
+func TestGraphHostileNames(t *testing.T) {
+	evilType := "ai_x|\"] \nclick n0_0 href \"javascript:alert(1)\"\n`" + "``\n%%"
+	names := []string{"A\"]\nclick n0_1 href \"javascript:alert(1)\"", "B\x1b[2J\r\n::error::x", "C Bearer s3cr3tT0kenABCDEFGH42", "D \\\" -> x [label=\"y"}
+	var nodes []map[string]any
+	for i, n := range names {
+		nodes = append(nodes, map[string]any{"id": string(rune('a' + i)), "name": n, "type": "n8n-nodes-base.noOp",
+			"typeVersion": 1, "position": []int{i * 200, 0}, "parameters": map[string]any{}})
+	}
+	conns := map[string]any{
+		names[0]: map[string]any{"main": [][]map[string]any{{{"node": names[1], "type": "main", "index": 0}}}},
+		names[2]: map[string]any{evilType: [][]map[string]any{{{"node": names[3], "type": evilType, "index": 0}}}},
+	}
+	src, err := json.Marshal(map[string]any{"name": "W\n::error::`w", "nodes": nodes, "connections": conns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "evil.json")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	label := `"[^"\x00-\x1f\x7f` + "`" + `]*"`
+	mermaidLine := regexp.MustCompile(`^(flowchart LR|  subgraph w\d+\[` + label + `\]|  end|    n\d+_\d+\[` + label + `\](:::\w+)?|` +
+		`  n\d+_\d+ (-->|-\.->|==>)(\|` + label + `\|)? [nx]\d+(_\d+)?|  classDef \w+ [^"]*|  linkStyle \d+ [^"]*)$`)
+	dotString := `"(?:[^"\\\x00-\x1f\x7f]|\\.)*"`
+	dotLine := regexp.MustCompile(`^(digraph stormcheck \{|  rankdir=LR;|  (node|edge) \[.*\];|  subgraph cluster_\d+ \{|    label=` + dotString + `;|  \}|\}|` +
+		`    n\d+_\d+ \[label=` + dotString + `(, [a-z]+=("#?\w+"|\d+|"rounded,filled"))*\];|` +
+		`  n\d+_\d+ -> n\d+_\d+( \[label=` + dotString + `(, [a-z]+=("#?\w+"|\w+))*\])?;)$`)
+	for _, tt := range []struct {
+		format string
+		line   *regexp.Regexp
+	}{{"mermaid", mermaidLine}, {"dot", dotLine}} {
+		r := run(t, "graph", "-f", tt.format, path)
+		if r.code != ExitOK {
+			t.Fatalf("%s: exit %d, stderr %q", tt.format, r.code, r.stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		for _, l := range lines {
+			if !tt.line.MatchString(l) {
+				t.Errorf("%s: a line we did not write: %q", tt.format, l)
+			}
+		}
+		if strings.Contains(r.stdout, "s3cr3tT0ken") {
+			t.Errorf("%s shows a token from a node name:\n%s", tt.format, r.stdout)
+		}
+		if n := len(regexp.MustCompile(`(?m)^  n\d+_\d+ (-->|-\.->|->)[ |]`).FindAllString(r.stdout, -1)); n != 2 {
+			t.Errorf("%s: %d edges, want 2:\n%s", tt.format, n, r.stdout)
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // pullManifest remembers what pull wrote, so a later pull can tell a file it
@@ -70,11 +72,11 @@ func runPull(o *pullOptions) error {
 	var wrote, same, kept int
 	for _, w := range wfs {
 		if w.ID == "" || strings.ContainsAny(w.ID, `/\`) || w.ID == "." || w.ID == ".." {
-			return fmt.Errorf("workflow %q has an id that cannot be a file name: %q", w.Name, w.ID)
+			return fmt.Errorf("workflow %q has an id that cannot be a file name: %q", report.Redact(w.Name), w.ID)
 		}
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, w.Raw, "", "  "); err != nil {
-			return fmt.Errorf("workflow %s: %w", w.ID, err)
+			return fmt.Errorf("workflow %q: %w", w.ID, err)
 		}
 		pretty.WriteByte('\n')
 		name := w.ID + ".json"
@@ -86,7 +88,7 @@ func runPull(o *pullOptions) error {
 			manifest[name] = digest(old)
 			continue
 		case err == nil && !o.Force && manifest[name] != digest(old):
-			fmt.Fprintf(o.IO.Err, "kept %s: it changed since the last pull (use --force to overwrite)\n", path)
+			fmt.Fprintf(o.IO.Err, "kept %s: it changed since the last pull (use --force to overwrite)\n", report.Printable(path))
 			kept++
 			continue
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -96,7 +98,8 @@ func runPull(o *pullOptions) error {
 			return err
 		}
 		manifest[name] = digest(pretty.Bytes())
-		fmt.Fprintf(o.IO.Err, "wrote %s (%s)\n", path, w.Name)
+		// Ids and names are the server's: shown escaped, names redacted.
+		fmt.Fprintf(o.IO.Err, "wrote %s (%s)\n", report.Printable(path), report.Printable(report.Redact(w.Name)))
 		wrote++
 	}
 	if err := writeManifest(filepath.Join(o.Out, pullManifest), manifest); err != nil {

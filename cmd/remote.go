@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -28,14 +30,20 @@ func (r *remoteOptions) addFlags(f *pflag.FlagSet) {
 // never a flag value: flags end up in shell history and process lists.
 func (r *remoteOptions) apiKey(io *IO) (string, error) {
 	if r.APIKeyFile != "" {
+		// The flag's value is never echoed: given the key itself by
+		// mistake, an error quoting it would print the key.
 		b, err := os.ReadFile(r.APIKeyFile)
 		if err != nil {
-			return "", fmt.Errorf("read --api-key-file: %w", err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return "", fmt.Errorf("read --api-key-file: %w (the flag takes the path of a file holding the key)", err)
 		}
 		if k := strings.TrimSpace(string(b)); k != "" {
 			return k, nil
 		}
-		return "", usageErrorf("--api-key-file %s is empty", r.APIKeyFile)
+		return "", usageErrorf("--api-key-file names an empty file")
 	}
 	if k := strings.TrimSpace(io.Getenv("N8N_API_KEY")); k != "" {
 		return k, nil

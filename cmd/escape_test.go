@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPullHostileNames: ids and names come from the server; pull's
+// messages show them escaped and redacted, one message per line.
+func TestPullHostileNames(t *testing.T) {
+	const token = "s3cr3tT0kenABCDEFGH42"
+	wf := map[string]any{"id": "id\x1b[2J\r\n::error::x", "name": "Orders\n::error file=x,line=1::forged\x1b]0;title\x07 Bearer " + token,
+		"nodes": []any{}, "connections": map[string]any{}}
+	page, err := json.Marshal(map[string]any{"data": []any{wf}, "nextCursor": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(page)
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "wf")
+	code, _, errOut := runWith(t, map[string]string{"N8N_API_KEY": testAPIKey}, "pull", "--n8n-url", srv.URL, "--out", out)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "wrote ") || !strings.HasPrefix(lines[1], "pulled 1 workflow from ") {
+		t.Errorf("want a wrote line and a pulled line, got %q", errOut)
+	}
+	if strings.ContainsAny(errOut, "\x1b\r\x07") || strings.Contains(errOut, token) {
+		t.Errorf("pull's messages hold a control character or the token: %q", errOut)
+	}
+}
+
+// TestAPIKeyFileNotEchoed: the key passed where its file belongs is not
+// printed back.
+func TestAPIKeyFileNotEchoed(t *testing.T) {
+	code, out, errOut := runWith(t, nil, "audit", "--n8n-url", "http://127.0.0.1:1", "--api-key-file", testAPIKey)
+	if code != ExitFailure || strings.Contains(out+errOut, testAPIKey) || !strings.Contains(errOut, "--api-key-file") {
+		t.Errorf("exit %d, stderr %q: want exit %d naming the flag, not the key", code, errOut, ExitFailure)
+	}
+	empty := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runWith(t, nil, "pull", "--n8n-url", "http://127.0.0.1:1", "--api-key-file", empty, "--out", t.TempDir())
+	if code != ExitUsage || !strings.Contains(errOut, "empty") {
+		t.Errorf("empty key file: exit %d, stderr %q", code, errOut)
+	}
+}
