@@ -50,35 +50,88 @@ func WriteOpConf(n *Node) (bool, string, Confidence) {
 		m := HTTPMethod(n)
 		return IsWriteMethod(m), m, ConfHigh
 	}
-	app, ok := appNodes[typ]
+	a, ok := appOperation(n)
 	if !ok {
 		return false, "", 0
 	}
-	if app.always != "" {
-		return true, app.always, ConfHigh
+	if sqlNodes[typ] && a.op == "executeQuery" {
+		q := strings.ToUpper(paramStr(n, "query"))
+		return sqlWrite.MatchString(q), a.name, ConfMedium
 	}
-	conf := ConfHigh
+	return a.kind.Writes(), a.name, a.conf
+}
+
+// appOp is an app node's operation as n8n runs it.
+type appOp struct {
+	name string // "message.send"; "send" when the node has no resource
+	op   string
+	kind OpKind
+	conf Confidence
+}
+
+// appOperation resolves an app node's resource and operation, taking n8n's
+// defaults for its version from the generated table when the parameters
+// are absent (they are omitted when equal to the default,
+// n8n-semantics.md §1.6): Outlook v2 with no operation sends mail, Drive
+// v3 uploads. An operation the table does not list (an expression, a
+// newer version) is classified by its leading verb. Nodes that work
+// inside n8n (Date & Time "add", Item Lists) are not app nodes.
+func appOperation(n *Node) (appOp, bool) {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	if r := Lookup(typ).Role; r != RoleExternal && r != RoleModel {
+		return appOp{}, false
+	}
+	d, ok := DescribeNode(typ, n.TypeVersion)
+	if !ok {
+		return appOp{}, false
+	}
 	res := paramStr(n, "resource")
 	if res == "" {
-		res = app.resource
+		res = d.DefaultResource()
 	}
-	op := paramStr(n, "operation")
-	if op == "" {
-		op = app.defaultOp(res, n.TypeVersion)
-		conf = ConfMedium
+	a := appOp{op: paramStr(n, "operation"), conf: ConfHigh}
+	if a.op == "" {
+		a.op, a.conf = d.DefaultOperation(res), ConfMedium
 	}
-	if op == "" {
-		return false, "", 0
+	if a.op == "" {
+		if op, ok := alwaysWrites[typ]; ok {
+			return appOp{name: op, op: op, kind: OpSend, conf: ConfHigh}, true
+		}
+		return appOp{}, false
 	}
-	name := op
+	a.name = a.op
 	if res != "" {
-		name = res + "." + op
+		a.name = res + "." + a.op
 	}
-	if sqlNodes[typ] && op == "executeQuery" {
-		q := strings.ToUpper(paramStr(n, "query"))
-		return sqlWrite.MatchString(q), name, ConfMedium
+	k, known := d.Operation(res, a.op)
+	if !known {
+		k = verbKind(a.op)
 	}
-	return isWriteVerb(op), name, conf
+	a.kind = k
+	return a, true
+}
+
+// verbKind classifies an operation the table does not list by its leading
+// verb ("createComment", "sendEmail").
+func verbKind(op string) OpKind {
+	switch {
+	case !hasVerb(op, writeVerbs):
+		return OpRead
+	case hasPrefix(op, idempotentPrefixes):
+		return OpUpdate
+	case hasVerb(op, duplicatingVerbs):
+		return OpCreate
+	}
+	return OpUpdate
+}
+
+func hasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsWriteMethod reports whether an HTTP method changes state.
@@ -115,102 +168,11 @@ func paramStr(n *Node, path string) string {
 	return strings.TrimPrefix(v.Str(), "=")
 }
 
-// appNode describes an app node's resources and default operations.
-type appNode struct {
-	resource string            // default resource ("" when the node has none)
-	ops      map[string]string // default operation per resource
-	// opsV1 overrides ops for typeVersion < 2 when the old version differs.
-	opsV1  map[string]string
-	always string // set when every run writes, whatever the parameters
-}
-
-func (a appNode) defaultOp(res string, version float64) string {
-	if version < 2 && a.opsV1 != nil {
-		if op, ok := a.opsV1[res]; ok {
-			return op
-		}
-	}
-	return a.ops[res]
-}
-
-// appNodes lists app nodes whose operations may write, with n8n's default
-// resource and operation. Sources (n8n-io/n8n, packages/nodes-base/nodes/):
-// Slack/V2/MessageDescription.ts (message: default 'post'),
-// Google/Sheet/v2/actions/sheet/Sheet.resource.ts (default 'read'),
-// Airtable/v2/actions/record/Record.resource.ts (default 'read'),
-// Postgres/v2/actions/database/Database.resource.ts (default 'insert');
-// the others from each node's description file of the same name (medium
-// confidence: a default operation is reported with ConfMedium).
-var appNodes = map[string]appNode{
-	"n8n-nodes-base.slack":              {resource: "message", ops: map[string]string{"message": "post"}},
-	"n8n-nodes-base.gmail":              {resource: "message", ops: map[string]string{"message": "send"}},
-	"n8n-nodes-base.emailSend":          {always: "send"},
-	"n8n-nodes-base.telegram":           {resource: "message", ops: map[string]string{"message": "sendMessage"}},
-	"n8n-nodes-base.discord":            {resource: "message", ops: map[string]string{"message": "send"}, opsV1: map[string]string{"message": "send"}},
-	"n8n-nodes-base.mattermost":         {resource: "message", ops: map[string]string{"message": "post"}},
-	"n8n-nodes-base.microsoftTeams":     {resource: "channel", ops: map[string]string{}},
-	"n8n-nodes-base.whatsApp":           {resource: "message", ops: map[string]string{"message": "send"}},
-	"n8n-nodes-base.twilio":             {resource: "sms", ops: map[string]string{"sms": "send"}},
-	"n8n-nodes-base.sendGrid":           {resource: "contact", ops: map[string]string{}},
-	"n8n-nodes-base.mailgun":            {always: "send"},
-	"n8n-nodes-base.stripe":             {resource: "balance", ops: map[string]string{"balance": "get"}},
-	"n8n-nodes-base.postgres":           {resource: "database", ops: map[string]string{"database": "insert", "": "insert"}},
-	"n8n-nodes-base.mySql":              {resource: "database", ops: map[string]string{"database": "insert", "": "insert"}},
-	"n8n-nodes-base.microsoftSql":       {ops: map[string]string{"": "insert"}},
-	"n8n-nodes-base.airtable":           {ops: map[string]string{"": "read"}},
-	"n8n-nodes-base.googleSheets":       {resource: "sheet", ops: map[string]string{"sheet": "read"}},
-	"n8n-nodes-base.hubspot":            {resource: "contact", ops: map[string]string{"contact": "upsert"}},
-	"n8n-nodes-base.salesforce":         {resource: "lead", ops: map[string]string{"lead": "create"}},
-	"n8n-nodes-base.pipedrive":          {resource: "deal", ops: map[string]string{"deal": "create"}},
-	"n8n-nodes-base.notion":             {ops: map[string]string{}},
-	"n8n-nodes-base.supabase":           {resource: "row", ops: map[string]string{"row": "create"}},
-	"n8n-nodes-base.jira":               {resource: "issue", ops: map[string]string{"issue": "create"}},
-	"n8n-nodes-base.github":             {resource: "issue", ops: map[string]string{"issue": "create"}},
-	"n8n-nodes-base.wordpress":          {resource: "post", ops: map[string]string{"post": "create"}},
-	"n8n-nodes-base.googleDrive":        {ops: map[string]string{}},
-	"n8n-nodes-base.googleDocs":         {ops: map[string]string{}},
-	"n8n-nodes-base.googleCalendar":     {resource: "event", ops: map[string]string{"event": "create"}},
-	"n8n-nodes-base.microsoftOutlook":   {ops: map[string]string{}},
-	"n8n-nodes-base.shopify":            {resource: "order", ops: map[string]string{"order": "create"}},
-	"n8n-nodes-base.mailchimp":          {resource: "member", ops: map[string]string{"member": "create"}},
-	"n8n-nodes-base.redis":              {ops: map[string]string{"": "info"}},
-	"n8n-nodes-base.mongoDb":            {ops: map[string]string{"": "find"}},
-	"n8n-nodes-base.clickUp":            {resource: "task", ops: map[string]string{"task": "create"}},
-	"n8n-nodes-base.trello":             {resource: "card", ops: map[string]string{"card": "create"}},
-	"n8n-nodes-base.asana":              {resource: "task", ops: map[string]string{"task": "create"}},
-	"n8n-nodes-base.linkedIn":           {resource: "post", ops: map[string]string{"post": "create"}},
-	"n8n-nodes-base.twitter":            {resource: "tweet", ops: map[string]string{"tweet": "create"}},
-	"n8n-nodes-base.zendesk":            {resource: "ticket", ops: map[string]string{"ticket": "create"}},
-	"n8n-nodes-base.freshdesk":          {resource: "ticket", ops: map[string]string{"ticket": "create"}},
-	"n8n-nodes-base.baserow":            {ops: map[string]string{"": "getAll"}},
-	"n8n-nodes-base.nocoDb":             {ops: map[string]string{"": "getAll"}},
-	"n8n-nodes-base.n8n":                {resource: "workflow", ops: map[string]string{"workflow": "getAll"}},
-	"n8n-nodes-base.googleBigQuery":     {ops: map[string]string{"": "executeQuery"}},
-	"n8n-nodes-base.snowflake":          {ops: map[string]string{"": "executeQuery"}},
-	"n8n-nodes-base.youTube":            {ops: map[string]string{}},
-	"n8n-nodes-base.googleChat":         {resource: "message", ops: map[string]string{"message": "create"}},
-	"n8n-nodes-base.matrix":             {resource: "message", ops: map[string]string{"message": "create"}},
-	"n8n-nodes-base.rocketchat":         {always: "postMessage"},
-	"n8n-nodes-base.pushover":           {always: "push"},
-	"n8n-nodes-base.microsoftExcel":     {ops: map[string]string{}},
-	"n8n-nodes-base.quickbooks":         {ops: map[string]string{}},
-	"n8n-nodes-base.xero":               {ops: map[string]string{}},
-	"n8n-nodes-base.paypal":             {resource: "payout", ops: map[string]string{"payout": "create"}},
-	"n8n-nodes-base.activeCampaign":     {ops: map[string]string{}},
-	"n8n-nodes-base.convertKit":         {ops: map[string]string{}},
-	"n8n-nodes-base.intercom":           {ops: map[string]string{}},
-	"n8n-nodes-base.zoho":               {ops: map[string]string{}},
-	"n8n-nodes-base.mondayCom":          {ops: map[string]string{}},
-	"n8n-nodes-base.todoist":            {resource: "task", ops: map[string]string{"task": "create"}},
-	"n8n-nodes-base.s3":                 {ops: map[string]string{}},
-	"n8n-nodes-base.awsS3":              {ops: map[string]string{}},
-	"n8n-nodes-base.elasticsearch":      {ops: map[string]string{}},
-	"n8n-nodes-base.facebookGraphApi":   {ops: map[string]string{}},
-	"n8n-nodes-base.googleCloudStorage": {ops: map[string]string{}},
-	"n8n-nodes-base.dropbox":            {ops: map[string]string{}},
-	"n8n-nodes-base.box":                {ops: map[string]string{}},
-	"n8n-nodes-base.oneDrive":           {ops: map[string]string{}},
-	"n8n-nodes-base.ftp":                {ops: map[string]string{"": "download"}},
+// alwaysWrites are app nodes whose description has no operation at some
+// version: every run sends (Send Email v1, Mailgun).
+var alwaysWrites = map[string]string{
+	"n8n-nodes-base.emailSend": "send",
+	"n8n-nodes-base.mailgun":   "send",
 }
 
 // sqlNodes run free SQL with operation executeQuery; whether that writes is
@@ -306,19 +268,8 @@ func DuplicatingWrite(n *Node) (bool, string, Confidence) {
 		q := strings.ToUpper(paramStr(n, "query"))
 		return strings.Contains(q, "INSERT"), op, ConfMedium
 	}
-	verb := op
-	if i := strings.LastIndexByte(op, '.'); i >= 0 {
-		verb = op[i+1:]
-	}
-	for _, p := range idempotentPrefixes {
-		if strings.HasPrefix(verb, p) {
-			return false, op, c
-		}
-	}
-	if hasVerb(verb, duplicatingVerbs) {
-		return true, op, c
-	}
-	return false, op, c
+	a, _ := appOperation(n)
+	return a.kind.Duplicates(), op, c
 }
 
 // HumanGate reports whether a node waits for a person: a Wait resumed by a

@@ -1,0 +1,217 @@
+package n8nschema
+
+import (
+	"strings"
+)
+
+// This file reads the node table generated from n8n's own node
+// descriptions (zz_nodes_generated.go, written by scripts/gencatalog from
+// an installed n8n): what each node type is at each version, its default
+// resource and operation, and what each operation does.
+
+// nodeFlag marks what a node type is, from its description.
+type nodeFlag uint8
+
+const (
+	flagTrigger nodeFlag = 1 << iota // group "trigger": starts executions
+	flagPolling                      // polling: true, n8n calls poll() on a schedule
+	flagWebhook                      // declares webhooks: a request starts (or resumes) it
+	flagTool                         // usableAsTool: n8n also loads it as <type>Tool
+)
+
+// nodeEntry is one row of the table: a node type at a run of versions.
+type nodeEntry struct {
+	v        []float64
+	flags    nodeFlag
+	outputs  int    // fixed main outputs; -1 computed from parameters
+	creds    string // credential types, space separated
+	model    string // default model when the parameter is absent
+	resource string // default resource ("" when the node has none)
+	ops      []resourceOps
+}
+
+// resourceOps are a resource's operations: the default, and every
+// operation value, followed by ":" and its kind letter when it is not a
+// read ("create:c get getAll send:s").
+type resourceOps struct{ resource, def, ops string }
+
+// NodeVersion is what n8n's description says about one node type at one
+// version. The zero value is an unknown type.
+type NodeVersion struct {
+	Type    string
+	Version float64 // the version described (the node's, or the nearest known)
+	e       *nodeEntry
+}
+
+// DescribeNode returns the description of a node type at a version. A
+// <type>Tool variant is its base node (n8n loads usableAsTool nodes again
+// as <type>Tool, cli/src/node-types.ts). A version n8n does not list takes
+// the nearest lower one; a missing version (0) the newest, as
+// VersionedNodeType.getNodeType does (n8n-workflow versioned-node-type.js).
+func DescribeNode(typ string, version float64) (NodeVersion, bool) {
+	es, ok := nodeTable[typ]
+	if !ok {
+		base, isTool := strings.CutSuffix(typ, "Tool")
+		if es, ok = nodeTable[base]; !isTool || !ok || es[len(es)-1].flags&flagTool == 0 {
+			return NodeVersion{Type: typ}, false
+		}
+	}
+	if version <= 0 {
+		last := &es[len(es)-1]
+		return NodeVersion{Type: typ, Version: last.v[len(last.v)-1], e: last}, true
+	}
+	best, bestV := &es[0], es[0].v[0]
+	for i := range es {
+		for _, v := range es[i].v {
+			if v <= version && v >= bestV {
+				best, bestV = &es[i], v
+			}
+		}
+	}
+	return NodeVersion{Type: typ, Version: bestV, e: best}, true
+}
+
+// Known reports whether n8n describes the node type.
+func (d NodeVersion) Known() bool { return d.e != nil }
+
+func (d NodeVersion) has(f nodeFlag) bool { return d.e != nil && d.e.flags&f != 0 }
+
+// Trigger reports a trigger node (starts executions).
+func (d NodeVersion) Trigger() bool { return d.has(flagTrigger) }
+
+// Polling reports a polling trigger: n8n calls it on a schedule the node
+// sets (pollTimes) and it starts a run for whatever is new.
+func (d NodeVersion) Polling() bool { return d.has(flagPolling) }
+
+// Webhook reports a node that declares webhooks: a request starts it (a
+// webhook or form trigger) or resumes it (Wait, Form, send-and-wait).
+func (d NodeVersion) Webhook() bool { return d.has(flagWebhook) }
+
+// UsableAsTool reports a node n8n also offers as <type>Tool.
+func (d NodeVersion) UsableAsTool() bool { return d.has(flagTool) }
+
+// Outputs is the number of main outputs the description fixes: 1 for most
+// nodes, 2 for If, 0 for sub-nodes, -1 when parameters decide (Switch).
+func (d NodeVersion) Outputs() int {
+	if d.e == nil {
+		return 1
+	}
+	return d.e.outputs
+}
+
+// Credentials lists the credential types the node accepts.
+func (d NodeVersion) Credentials() []string {
+	if d.e == nil || d.e.creds == "" {
+		return nil
+	}
+	return strings.Fields(d.e.creds)
+}
+
+// DefaultModel is the model the node calls when its model parameter is
+// absent ("" when the node has none or no default).
+func (d NodeVersion) DefaultModel() string {
+	if d.e == nil {
+		return ""
+	}
+	return d.e.model
+}
+
+// DefaultResource is the resource when the parameter is absent.
+func (d NodeVersion) DefaultResource() string {
+	if d.e == nil {
+		return ""
+	}
+	return d.e.resource
+}
+
+func (d NodeVersion) resourceOps(resource string) *resourceOps {
+	if d.e == nil {
+		return nil
+	}
+	for i := range d.e.ops {
+		if d.e.ops[i].resource == resource {
+			return &d.e.ops[i]
+		}
+	}
+	return nil
+}
+
+// DefaultOperation is the operation of a resource when the parameter is
+// absent ("" when the resource has no operations).
+func (d NodeVersion) DefaultOperation(resource string) string {
+	if r := d.resourceOps(resource); r != nil {
+		return r.def
+	}
+	return ""
+}
+
+// OpKind is what running an operation once more does outside n8n.
+type OpKind int
+
+const (
+	OpRead    OpKind = iota // reads, or works inside n8n
+	OpCreate                // a second record, file or post
+	OpSend                  // a second message, mail or call
+	OpUpdate                // sets the same state again
+	OpDelete                // removes; a repeat finds nothing more
+	OpExecute               // runs something remote the name does not describe
+)
+
+var opKindNames = [...]string{"read", "create", "send", "update", "delete", "execute"}
+
+func (k OpKind) String() string {
+	if k >= 0 && int(k) < len(opKindNames) {
+		return opKindNames[k]
+	}
+	return "unknown"
+}
+
+// Writes reports whether the operation changes state outside n8n.
+func (k OpKind) Writes() bool { return k != OpRead }
+
+// Duplicates reports whether repeating the operation leaves a second
+// effect (another row, message, charge or run).
+func (k OpKind) Duplicates() bool { return k == OpCreate || k == OpSend || k == OpExecute }
+
+var kindLetters = map[byte]OpKind{'c': OpCreate, 's': OpSend, 'u': OpUpdate, 'd': OpDelete, 'x': OpExecute}
+
+// Operation returns the kind of an operation of a resource, and false when
+// the description does not list it.
+func (d NodeVersion) Operation(resource, op string) (OpKind, bool) {
+	r := d.resourceOps(resource)
+	if r == nil || op == "" {
+		return OpRead, false
+	}
+	for s := r.ops; s != ""; {
+		tok, rest, _ := strings.Cut(s, " ")
+		s = rest
+		name, k, _ := strings.Cut(tok, ":")
+		if name != op {
+			continue
+		}
+		if k == "" {
+			return OpRead, true
+		}
+		return kindLetters[k[0]], true
+	}
+	return OpRead, false
+}
+
+// IsPollingTrigger reports a polling trigger at any version (Gmail, Drive,
+// Sheets, Outlook, Notion, RSS, Airtable triggers).
+func IsPollingTrigger(typ string) bool { return anyVersion(typ, flagPolling) }
+
+// IsWebhookNode reports a node type that declares webhooks at some version.
+func IsWebhookNode(typ string) bool { return anyVersion(typ, flagWebhook) }
+
+// IsTriggerNode reports a node type n8n groups as a trigger.
+func IsTriggerNode(typ string) bool { return anyVersion(typ, flagTrigger) }
+
+func anyVersion(typ string, f nodeFlag) bool {
+	for _, e := range nodeTable[typ] {
+		if e.flags&f != 0 {
+			return true
+		}
+	}
+	return false
+}

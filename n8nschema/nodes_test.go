@@ -1,0 +1,106 @@
+package n8nschema
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestDescribeNodeVersions(t *testing.T) {
+	for _, c := range []struct {
+		typ     string
+		v, want float64
+		known   bool
+	}{
+		{"n8n-nodes-base.gmail", 2.1, 2.1, true},
+		{"n8n-nodes-base.gmail", 2.15, 2.1, true}, // unlisted: the nearest lower
+		{"n8n-nodes-base.gmail", 0, 2.2, true},    // absent: the newest
+		{"n8n-nodes-base.gmail", 0.5, 1, true},    // below every version: the oldest
+		{"n8n-nodes-base.gmailTool", 2.1, 2.1, true},
+		{"n8n-nodes-base.ifTool", 2, 0, false}, // If is not usable as a tool
+		{"n8n-nodes-foo.bar", 1, 0, false},
+	} {
+		d, ok := DescribeNode(c.typ, c.v)
+		if ok != c.known || d.Version != c.want || d.Known() != c.known {
+			t.Errorf("DescribeNode(%s, %v) = v%v %v, want v%v %v", c.typ, c.v, d.Version, ok, c.want, c.known)
+		}
+	}
+}
+
+func TestNodeFlags(t *testing.T) {
+	for _, typ := range []string{"n8n-nodes-base.gmailTrigger", "n8n-nodes-base.googleDriveTrigger",
+		"n8n-nodes-base.googleSheetsTrigger", "n8n-nodes-base.microsoftOutlookTrigger", "n8n-nodes-base.notionTrigger",
+		"n8n-nodes-base.rssFeedReadTrigger", "n8n-nodes-base.airtableTrigger"} {
+		if !IsPollingTrigger(typ) || !IsTriggerNode(typ) {
+			t.Errorf("%s: want a polling trigger", typ)
+		}
+	}
+	for _, typ := range []string{"n8n-nodes-base.webhook", "n8n-nodes-base.formTrigger", "n8n-nodes-base.scheduleTrigger",
+		"n8n-nodes-base.emailReadImap", "n8n-nodes-base.gmail"} {
+		if IsPollingTrigger(typ) {
+			t.Errorf("%s: not a polling trigger", typ)
+		}
+	}
+	if !IsWebhookNode("n8n-nodes-base.formTrigger") || !IsWebhookNode("n8n-nodes-base.wait") || IsWebhookNode("n8n-nodes-base.scheduleTrigger") {
+		t.Error("webhook flags: want formTrigger and wait, not scheduleTrigger")
+	}
+	if IsTriggerNode("n8n-nodes-base.gmail") || !IsTriggerNode("n8n-nodes-base.scheduleTrigger") {
+		t.Error("trigger flags: want scheduleTrigger, not gmail")
+	}
+}
+
+func TestNodeOutputs(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		v    float64
+		want int
+	}{
+		{"n8n-nodes-base.if", 2.2, 2},
+		{"n8n-nodes-base.splitInBatches", 1, 1},
+		{"n8n-nodes-base.splitInBatches", 3, 2},
+		{"n8n-nodes-base.switch", 3.2, -1},
+		{"n8n-nodes-base.compareDatasets", 2.3, 4},
+		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", 1.2, 0},
+		{"n8n-nodes-base.set", 3.4, 1},
+	} {
+		d, _ := DescribeNode(c.typ, c.v)
+		if got := d.Outputs(); got != c.want {
+			t.Errorf("%s v%v: %d outputs, want %d", c.typ, c.v, got, c.want)
+		}
+	}
+}
+
+func TestNodeDefaults(t *testing.T) {
+	d, _ := DescribeNode("n8n-nodes-base.microsoftOutlook", 2)
+	if d.DefaultResource() != "message" || d.DefaultOperation("message") != "send" {
+		t.Errorf("outlook v2 defaults %s.%s, want message.send", d.DefaultResource(), d.DefaultOperation("message"))
+	}
+	if k, ok := d.Operation("draft", "send"); !ok || k != OpSend {
+		t.Errorf("outlook draft.send = %v %v, want send", k, ok)
+	}
+	if k, ok := d.Operation("message", "getAll"); !ok || k != OpRead {
+		t.Errorf("outlook message.getAll = %v %v, want read", k, ok)
+	}
+	if _, ok := d.Operation("message", "nope"); ok {
+		t.Error("an unlisted operation is not known")
+	}
+	if !slices.Equal(d.Credentials(), []string{"microsoftOutlookOAuth2Api"}) {
+		t.Errorf("outlook credentials %v", d.Credentials())
+	}
+	for _, c := range []struct {
+		typ  string
+		v    float64
+		want string
+	}{
+		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", 1.2, "gpt-5-mini"},
+		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", 1, "gpt-5-mini"},
+		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", 1, "claude-2"},
+		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", 1.3, "claude-sonnet-4-5-20250929"},
+		{"@n8n/n8n-nodes-langchain.lmChatGoogleGemini", 1, "models/gemini-2.5-flash"},
+		{"@n8n/n8n-nodes-langchain.lmChatGoogleVertex", 1, "gemini-2.5-flash"},
+	} {
+		d, _ := DescribeNode(c.typ, c.v)
+		if got := d.DefaultModel(); got != c.want {
+			t.Errorf("%s v%v: default model %q, want %q", c.typ, c.v, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCommittedTableIsGenerated fails when n8nschema/zz_nodes_generated.go
+// is not what the generator makes from the installed n8n. It needs the n8n
+// that scripts/e2e-n8n.sh installs; .ci/run also runs `gencatalog -check`
+// after that script, where the package is always there.
+func TestCommittedTableIsGenerated(t *testing.T) {
+	dir := defaultModules()
+	if _, err := os.Stat(filepath.Join(dir, "n8n-nodes-base", "dist", "types", "nodes.json")); err != nil {
+		t.Skipf("n8n %s is not installed in %s (scripts/e2e-n8n.sh installs it): %v", n8nVersion, dir, err)
+	}
+	got, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from what the generator makes from %s: run go run ./scripts/gencatalog", out, dir)
+	}
+}
+
+func TestShown(t *testing.T) {
+	gte := func(v float64) any { return map[string]any{"_cnd": map[string]any{"gte": v}} }
+	params := map[string]any{"resource": "message", "tags": []any{}, "mode": "=expr"}
+	for _, c := range []struct {
+		name string
+		do   *displayOptions
+		v    float64
+		want bool
+	}{
+		{"no options", nil, 1, true},
+		{"show matches", &displayOptions{Show: map[string][]any{"resource": {"draft", "message"}}}, 1, true},
+		{"show misses", &displayOptions{Show: map[string][]any{"resource": {"draft"}}}, 1, false},
+		{"absent parameter hides", &displayOptions{Show: map[string][]any{"operation": {"send"}}}, 1, false},
+		{"empty list hides", &displayOptions{Show: map[string][]any{"tags": {gte(0)}}}, 1, false},
+		{"expression shows", &displayOptions{Show: map[string][]any{"mode": {"list"}}}, 1, true},
+		{"version condition", &displayOptions{Show: map[string][]any{"@version": {gte(2)}}}, 2.1, true},
+		{"version condition misses", &displayOptions{Show: map[string][]any{"@version": {gte(2)}}}, 1, false},
+		{"version list", &displayOptions{Show: map[string][]any{"@version": {1.0}}}, 1, true},
+		{"hide matches", &displayOptions{Hide: map[string][]any{"@version": {1.0}}}, 1, false},
+		{"hide misses", &displayOptions{Hide: map[string][]any{"@version": {1.0}}}, 2, true},
+	} {
+		if got := shown(c.do, c.v, params); got != c.want {
+			t.Errorf("%s: shown = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestKind(t *testing.T) {
+	for _, c := range []struct{ node, value, action, want string }{
+		{"gmail", "send", "Send a message", kindSend},
+		{"slack", "post", "Send a message", kindSend},
+		{"googleDrive", "upload", "Upload a file", kindCreate},
+		{"hubspot", "upsert", "Create or update a contact", kindUpdate},
+		{"gmail", "addLabels", "Add label to message", kindUpdate},
+		{"notion", "archive", "Archive a page", kindUpdate},
+		{"gmail", "delete", "Delete a message", kindDelete},
+		{"postgres", "executeQuery", "Execute a SQL query", kindExecute},
+		{"gmail", "getAll", "Get many messages", ""},
+		{"redis", "incr", "Atomically increment a key by 1. Creates the key if it does not exist.", kindCreate},
+		{"sms77", "send", "Convert text to voice", kindSend},
+		{"openAi", "complete", "Create a Completion", ""},
+		{"bannerbear", "create", "Create an image", kindCreate},
+		{"microsoftOutlook", "getAll", "", ""},
+		{"n8n", "activate", "Publish a workflow", kindUpdate},
+		{"awsSns", "publish", "Publish a message to a topic", kindSend},
+	} {
+		if got := kind(c.node, c.value, c.action, ""); got != c.want {
+			t.Errorf("%s %s (%q): kind %q, want %q", c.node, c.value, c.action, got, c.want)
+		}
+	}
+}
