@@ -246,8 +246,8 @@ func Amplify(s *Set) {
 				}
 				// AI edges point from sub-node to root; the root drives the sub-node.
 				root := e.To
-				mult, _ := nodeAttempts(g, root)
-				fan, fanUnb := driveFan(g, root, e.Type)
+				mult, _ := NodeAttempts(g, root)
+				fan, fanUnb := DriveFan(g, root, e.Type)
 				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
 					f: Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source}})
 			}
@@ -278,7 +278,7 @@ func Amplify(s *Set) {
 		if c.Kind == CallN8nAPI || c.Node == nil || !g.Has(c.Node) {
 			continue
 		}
-		mult, kind := nodeAttempts(g, c.Node)
+		mult, kind := NodeAttempts(g, c.Node)
 		if kind == KindNodeRetry {
 			kind = KindCallerRetry
 		}
@@ -303,10 +303,10 @@ func Amplify(s *Set) {
 	locateCalls(s)
 }
 
-// nodeAttempts is how many times one run of n is attempted by what runs
+// NodeAttempts is how many times one run of n is attempted by what runs
 // it: the main loop for a main node, the root for a tool that honours
 // retryOnFail (n8n-semantics.md §3.6), and once for other sub-nodes.
-func nodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
+func NodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
 	if !g.IsSubNode(n) {
 		return MainAttempts(n), KindNodeRetry
 	}
@@ -325,10 +325,10 @@ func nodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
 	return ToolAttempts(n), KindToolRetry
 }
 
-// driveFan is how many calls per item a root makes to a sub-node attached
+// DriveFan is how many calls per item a root makes to a sub-node attached
 // through typ: agent iterations for models and tools (twice with a
 // fallback model), the OpenAI node's tool iterations, else one.
-func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
+func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if typ != ConnModel && typ != ConnTool {
 		return 1, false
 	}
@@ -610,7 +610,7 @@ func localFactors(g *Graph, n *n8nschema.Node, sp n8nschema.Spec) []Factor {
 	}
 	sub := g.IsSubNode(n)
 	if sp.Role != n8nschema.RoleModel || !sub {
-		k, kind := nodeAttempts(g, n)
+		k, kind := NodeAttempts(g, n)
 		add(kind, k)
 	}
 	if sp.Role == n8nschema.RoleModel {

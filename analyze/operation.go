@@ -52,3 +52,20 @@ type Factor struct {
 	// a self-trigger re-starts, the loop head a loop returns to.
 	Via string
 }
+
+// AttemptTimeoutMS is the per-attempt timeout of an operation: its
+// timeout parameter, else the runtime default of its node type (HTTP
+// Request 300000 ms, HttpRequestV3.node.ts L387–391; OpenAI-family models
+// 60000 ms, LmChatOpenAi.node.ts).
+func AttemptTimeoutMS(op *Operation) (int, bool) {
+	s := op.Spec
+	if s.TimeoutParam == "" {
+		return 0, false
+	}
+	if v, ok := op.Node.Param(s.TimeoutParam); ok {
+		if f, ok := v.Num(); ok && f > 0 {
+			return int(f), true
+		}
+	}
+	return s.TimeoutDefaultMS, s.TimeoutDefaultMS > 0
+}

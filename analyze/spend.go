@@ -129,3 +129,14 @@ func SpendCapFor(opts *Options, providers ...string) (SpendCap, bool) {
 	}
 	return best, found
 }
+
+// CostPerCallUSD is the worst case one billed call of a paid operation
+// costs: its max output tokens at the model's output price; ok is false
+// when the price or the token bound is unknown.
+func (op *Operation) CostPerCallUSD(opts *Options) (usd float64, ok bool) {
+	if !op.Paid || !op.PriceKnown || op.MaxOutputTokens == 0 {
+		return 0, false
+	}
+	price, _ := PriceOf(op.Model, opts)
+	return float64(op.MaxOutputTokens) * price.OutputPerM / 1e6, true
+}

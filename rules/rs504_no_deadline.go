@@ -67,7 +67,7 @@ bounds: a number stepped by a constant and compared with a fixed limit, a work l
 			if op.Unbounded {
 				continue
 			}
-			per, ok := attemptTimeoutMS(op)
+			per, ok := analyze.AttemptTimeoutMS(op)
 			if !ok || op.Attempts < 2 {
 				continue
 			}
@@ -96,21 +96,4 @@ func rank(op *analyze.Operation) int {
 		return 1
 	}
 	return 0
-}
-
-// attemptTimeoutMS is the per-attempt timeout of an operation: its
-// timeout parameter, else the runtime default of its node type (HTTP
-// Request 300000 ms, HttpRequestV3.node.ts L387–391; OpenAI-family models
-// 60000 ms, LmChatOpenAi.node.ts).
-func attemptTimeoutMS(op *analyze.Operation) (int, bool) {
-	s := op.Spec
-	if s.TimeoutParam == "" {
-		return 0, false
-	}
-	if v, ok := op.Node.Param(s.TimeoutParam); ok {
-		if f, ok := v.Num(); ok && f > 0 {
-			return int(f), true
-		}
-	}
-	return s.TimeoutDefaultMS, s.TimeoutDefaultMS > 0
 }
