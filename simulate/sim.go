@@ -1,0 +1,841 @@
+// Package simulate replays an outage through the workflows of an analysis
+// set: a discrete-event simulation of executions taking slots among
+// workers × concurrency and sending wire attempts to their dependencies,
+// driven by the attempt model's own facts (analyze: node, tool and SDK
+// retries, agent iterations, callers, error workflows, self-triggers,
+// loops). It does no I/O.
+package simulate
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Failure is how an unavailable dependency answers.
+type Failure string
+
+const (
+	// Fail502 answers at once (after --latency) with an error.
+	Fail502 Failure = "502"
+	// FailTimeout answers nothing: each attempt fails after the node's
+	// effective timeout.
+	FailTimeout Failure = "timeout"
+)
+
+// Outage makes one dependency unavailable from t=0 for Duration.
+type Outage struct {
+	Dependency string
+	Duration   time.Duration
+}
+
+// Config is one simulation.
+type Config struct {
+	Outages []Outage
+	// Executions is a backlog queued at t=0 for every entry workflow.
+	Executions int
+	// RatePerMin is a steady arrival rate for every entry workflow. With
+	// neither, the trigger's schedule decides (see arrivals).
+	RatePerMin  float64
+	Workers     int
+	Concurrency int
+	// Latency is the round trip of a call that gets an answer (a success
+	// or a 502).
+	Latency time.Duration
+	Failure Failure
+	Seed    uint64
+	// Window is how long to simulate; 0 means the longest outage + 5 min.
+	Window time.Duration
+	// MaxEvents stops a run that would simulate more events than this.
+	MaxEvents int
+	// Trace, when set, sees every attempt when its answer arrives.
+	Trace func(Attempt)
+}
+
+// Attempt is one wire attempt, for Config.Trace.
+type Attempt struct {
+	SentMS, AnsweredMS int64
+	Dependency         string
+	Workflow, Node     string
+	OK                 bool
+}
+
+// DefaultMaxEvents bounds a run: a few seconds of work.
+const DefaultMaxEvents = 5_000_000
+
+// DefaultTimeoutMS is the per-attempt timeout of a node whose type has
+// none known: HTTP Request's runtime default (HttpRequestV3.node.ts).
+const DefaultTimeoutMS = 300_000
+
+// maxDepth bounds sub-workflows run inside one execution; n8n has no
+// limit, only executionTimeout.
+const maxDepth = 1000
+
+// maxExecutionTimeoutS is EXECUTIONS_TIMEOUT_MAX's default
+// (workflow-runner.ts caps executionTimeout to it).
+const maxExecutionTimeoutS = 3600
+
+// ErrTooManyEvents means the run passed Config.MaxEvents.
+var ErrTooManyEvents = errors.New("too many events")
+
+var errStopped = errors.New("stopped at the end of the window")
+
+type event struct {
+	at  int64 // ms
+	seq uint64
+	fn  func()
+}
+
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
+	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
+}
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// gauge records a level's maximum in each one-second bin.
+type gauge struct {
+	v    int
+	last int
+	max  []int
+}
+
+func newGauge(bins int) *gauge { return &gauge{max: make([]int, bins)} }
+
+func (g *gauge) fill(b int) {
+	for g.last < b {
+		g.last++
+		g.max[g.last] = max(g.max[g.last], g.v)
+	}
+}
+
+func (g *gauge) set(b, v int) {
+	g.fill(b)
+	g.v = v
+	g.max[b] = max(g.max[b], v)
+}
+
+type depStats struct {
+	name      string
+	downUntil int64 // ms; 0 when never down
+	sent      []int
+	failed    []int
+	open      *gauge
+	during    int
+	after     int
+	dupWrites int
+	paid      int
+	costUSD   float64
+	costKnown bool
+	costAny   bool // some paid call had no known price
+}
+
+// execution is one run of a workflow, started by an arrival, a webhook
+// call, a fire-and-forget sub-workflow or a failed execution.
+type execution struct {
+	w        *n8nschema.Workflow
+	start    []*n8nschema.Node
+	arrived  int64
+	slotless bool          // runs in the worker's process without a slot
+	errorRun bool          // an error workflow run
+	cycle    *analyze.Call // the call of a cycle of executions that started it
+	early    bool          // arrived before recovery
+}
+
+type proc struct {
+	ex    *execution
+	yield func(struct{}) bool
+	next  func() (struct{}, bool)
+	stop  func()
+}
+
+// restart counts the runs of one self-trigger or unbounded loop.
+type restart struct {
+	kind, node, via, workflow string
+	count                     int
+	last                      int64
+	active                    bool
+}
+
+type sim struct {
+	cfg      Config
+	set      *analyze.Set
+	ops      map[*n8nschema.Node]*analyze.Operation
+	calls    map[*n8nschema.Node]*analyze.Call
+	rng      *rand.Rand
+	now, end int64
+	recovery int64
+	latency  int64
+	bins     int
+
+	h      eventHeap
+	seq    uint64
+	events int
+
+	slots   int
+	running int
+	queue   []*execution
+	qhead   int
+	live    map[*proc]struct{}
+	waiting *gauge
+	inUse   *gauge
+
+	deps    map[string]*depStats
+	restart map[string]*restart // by kind + node + workflow
+
+	arrived, started, succeeded, failed, timedOut, errorRuns int
+	early                                                    int // early executions not finished
+	drainAt                                                  int64
+	deep                                                     bool
+}
+
+// Run simulates cfg against the set. It returns ErrTooManyEvents (wrapped,
+// with the time reached) when the run passes cfg.MaxEvents.
+func Run(set *analyze.Set, cfg Config) (*Result, error) {
+	s, err := newSim(set, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.result(), nil
+}
+
+func newSim(set *analyze.Set, cfg Config) (*sim, error) {
+	if cfg.Workers < 1 || cfg.Concurrency < 1 {
+		return nil, fmt.Errorf("workers and concurrency must be at least 1")
+	}
+	if cfg.MaxEvents <= 0 {
+		cfg.MaxEvents = DefaultMaxEvents
+	}
+	if cfg.Failure == "" {
+		cfg.Failure = Fail502
+	}
+	s := &sim{
+		cfg: cfg, set: set, ops: map[*n8nschema.Node]*analyze.Operation{}, calls: map[*n8nschema.Node]*analyze.Call{},
+		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
+		latency: cfg.Latency.Milliseconds(), slots: cfg.Workers * cfg.Concurrency,
+		live: map[*proc]struct{}{}, deps: map[string]*depStats{}, restart: map[string]*restart{}, drainAt: -1,
+	}
+	for _, op := range set.Operations {
+		s.ops[op.Node] = op
+	}
+	for _, c := range set.Calls {
+		if c.Node != nil && s.calls[c.Node] == nil && c.Kind != analyze.CallN8nAPI && c.Kind != analyze.CallErrorWorkflow {
+			s.calls[c.Node] = c
+		}
+	}
+	for _, o := range cfg.Outages {
+		s.recovery = max(s.recovery, o.Duration.Milliseconds())
+	}
+	s.end = cfg.Window.Milliseconds()
+	if s.end <= 0 {
+		s.end = s.recovery + 5*60*1000
+	}
+	s.bins = int((s.end + 999) / 1000)
+	s.waiting, s.inUse = newGauge(s.bins), newGauge(s.bins)
+	for _, op := range set.Operations {
+		s.dep(op.Dependency)
+	}
+	for _, o := range cfg.Outages {
+		d, ok := s.deps[o.Dependency]
+		if !ok {
+			return nil, fmt.Errorf("no operation calls %q; the dependencies are: %s", o.Dependency, s.depNames())
+		}
+		d.downUntil = max(d.downUntil, o.Duration.Milliseconds())
+	}
+	return s, nil
+}
+
+func (s *sim) depNames() string {
+	var names []string
+	for n := range s.deps {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return "(none)"
+	}
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// DepName is how an operation's dependency is named: its provider or
+// host, "(unknown)" when the URL is an expression without a host.
+func DepName(op *analyze.Operation) string {
+	if op.Dependency == "" {
+		return "(unknown)"
+	}
+	return op.Dependency
+}
+
+func (s *sim) dep(name string) *depStats {
+	if name == "" {
+		name = "(unknown)"
+	}
+	d := s.deps[name]
+	if d == nil {
+		d = &depStats{name: name, sent: make([]int, s.bins), failed: make([]int, s.bins), open: newGauge(s.bins), costKnown: true}
+		s.deps[name] = d
+	}
+	return d
+}
+
+func (s *sim) bin(t int64) int { return min(int(t/1000), s.bins-1) }
+
+func (s *sim) schedule(at int64, fn func()) {
+	s.seq++
+	heap.Push(&s.h, event{at: at, seq: s.seq, fn: fn})
+}
+
+// step counts one simulated event and stops the run past the cap.
+func (s *sim) step() {
+	s.events++
+	if s.events > s.cfg.MaxEvents {
+		panic(ErrTooManyEvents)
+	}
+}
+
+func (s *sim) run() (err error) {
+	s.arrivals()
+	if s.recovery < s.end {
+		s.schedule(s.recovery, s.checkDrain)
+	}
+	defer func() {
+		for p := range s.live {
+			p.stop()
+		}
+		if r := recover(); r != nil {
+			if r != ErrTooManyEvents {
+				panic(r)
+			}
+			err = fmt.Errorf("%w: the run passed %d events at t=%.1f s; shorten --window, lower --executions or --rate, or raise --max-events",
+				ErrTooManyEvents, s.cfg.MaxEvents, float64(s.now)/1000)
+		}
+	}()
+	for s.h.Len() > 0 {
+		ev := heap.Pop(&s.h).(event)
+		if ev.at >= s.end {
+			break
+		}
+		s.now = ev.at
+		s.step()
+		ev.fn()
+	}
+	s.now = s.end
+	return nil
+}
+
+// entries are the workflows executions arrive at, with the trigger that
+// starts them: the first trigger that is not an Execute Workflow or Error
+// Trigger.
+func (s *sim) entries() []*execution {
+	var out []*execution
+	for _, w := range s.set.Workflows {
+		g := s.set.Graph(w)
+		for _, t := range g.Triggers() {
+			if t.Disabled || t.Type == "n8n-nodes-base.executeWorkflowTrigger" || t.Type == "n8n-nodes-base.errorTrigger" {
+				continue
+			}
+			out = append(out, &execution{w: w, start: []*n8nschema.Node{t}})
+			break
+		}
+	}
+	return out
+}
+
+// arrivals schedules the executions of every entry workflow: a backlog at
+// t=0, a steady rate, or the trigger's interval schedule (one execution at
+// t=0 for any other trigger).
+func (s *sim) arrivals() {
+	for _, e := range s.entries() {
+		switch {
+		case s.cfg.Executions > 0:
+			for range s.cfg.Executions {
+				s.schedule(0, func() { s.enqueue(&execution{w: e.w, start: e.start, arrived: s.now}) })
+			}
+		case s.cfg.RatePerMin > 0:
+			s.every(e, 60000/s.cfg.RatePerMin, 0)
+		default:
+			if ms := scheduleIntervalMS(e.start[0]); ms > 0 {
+				s.every(e, float64(ms), 0)
+			} else {
+				s.schedule(0, func() { s.enqueue(&execution{w: e.w, start: e.start, arrived: s.now}) })
+			}
+		}
+	}
+}
+
+// every schedules arrival k at round(k × period) and the next one from it.
+func (s *sim) every(e *execution, period float64, k int) {
+	at := int64(math.Round(float64(k) * period))
+	if at >= s.end {
+		return
+	}
+	s.schedule(at, func() {
+		s.enqueue(&execution{w: e.w, start: e.start, arrived: s.now})
+		s.every(e, period, k+1)
+	})
+}
+
+// scheduleIntervalMS is the period of a Schedule Trigger's first interval
+// rule in seconds, minutes or hours (ScheduleTrigger.node.ts defaults:
+// 30 s, 5 min, 1 h); 0 for days, weeks, months, cron and other triggers.
+func scheduleIntervalMS(t *n8nschema.Node) int64 {
+	if t.Type != "n8n-nodes-base.scheduleTrigger" {
+		return 0
+	}
+	rules := t.Params().Get("rule.interval").Elems()
+	if len(rules) == 0 {
+		return 0
+	}
+	r := rules[0]
+	num := func(key string, def float64) float64 {
+		if f, ok := r.Get(key).Num(); ok && f >= 1 {
+			return f
+		}
+		return def
+	}
+	switch r.Get("field").Str() {
+	case "seconds":
+		return int64(num("secondsInterval", 30) * 1000)
+	case "minutes":
+		return int64(num("minutesInterval", 5) * 60_000)
+	case "hours":
+		return int64(num("hoursInterval", 1) * 3_600_000)
+	}
+	return 0
+}
+
+// enqueue queues an execution, or starts it when a slot is free.
+func (s *sim) enqueue(ex *execution) {
+	s.arrived++
+	if s.now < s.recovery {
+		ex.early = true
+		s.early++
+	}
+	if ex.slotless {
+		s.begin(ex)
+		return
+	}
+	if s.running < s.slots {
+		s.running++
+		s.inUse.set(s.bin(s.now), s.running)
+		s.begin(ex)
+		return
+	}
+	s.queue = append(s.queue, ex)
+	s.waiting.set(s.bin(s.now), len(s.queue)-s.qhead)
+}
+
+// begin starts an execution's process at the current time.
+func (s *sim) begin(ex *execution) {
+	s.started++
+	p := &proc{ex: ex}
+	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
+		p.yield = yield
+		defer func() {
+			if r := recover(); r != nil && r != errStopped {
+				panic(r)
+			}
+		}()
+		s.execute(p)
+	})
+	s.live[p] = struct{}{}
+	s.schedule(s.now, func() {
+		if _, ok := p.next(); !ok {
+			delete(s.live, p)
+		}
+	})
+}
+
+// sleep suspends the process for d ms of simulated time.
+func (s *sim) sleep(p *proc, d int64) {
+	s.schedule(s.now+d, func() {
+		if _, ok := p.next(); !ok {
+			delete(s.live, p)
+		}
+	})
+	if !p.yield(struct{}{}) {
+		panic(errStopped)
+	}
+}
+
+// execute runs one execution to its end and releases its slot.
+func (s *sim) execute(p *proc) {
+	ex := p.ex
+	var deadline int64
+	if t := ex.w.Settings.ExecutionTimeout; t > 0 {
+		deadline = s.now + int64(min(t, maxExecutionTimeoutS)*1000)
+	}
+	ok := s.runWorkflow(p, ex.w, ex.start, deadline, 0)
+	if ok {
+		s.succeeded++
+	} else {
+		s.failed++
+		// A failed execution starts its error workflow, unless it is the
+		// workflow itself (execute-error-workflow.ts).
+		for _, c := range s.set.CallsFrom(ex.w) {
+			if c.Kind == analyze.CallErrorWorkflow && c.To != nil && !c.Self && len(c.Entry) > 0 {
+				s.errorRuns++
+				s.enqueue(&execution{w: c.To, start: c.Entry, arrived: s.now, errorRun: true})
+				break
+			}
+		}
+	}
+	if ex.early {
+		s.early--
+	}
+	if !ex.slotless {
+		s.running--
+		if s.qhead < len(s.queue) {
+			next := s.queue[s.qhead]
+			s.queue[s.qhead] = nil
+			s.qhead++
+			s.running++
+			s.waiting.set(s.bin(s.now), len(s.queue)-s.qhead)
+			s.begin(next)
+		}
+		s.inUse.set(s.bin(s.now), s.running)
+	}
+	s.checkDrain()
+}
+
+// checkDrain records the first time after recovery when nothing waits
+// for a slot and every execution that arrived before recovery has ended.
+func (s *sim) checkDrain() {
+	if s.drainAt < 0 && s.now >= s.recovery && s.early == 0 && s.qhead == len(s.queue) {
+		s.drainAt = s.now
+	}
+}
+
+// runWorkflow runs the nodes of w from start, depth first in output
+// order, and reports whether the run succeeded. Every node runs once per
+// run, except the nodes of an unbounded loop. A failed node without
+// continueOnFail fails the run; executionTimeout is checked before each
+// node starts, as n8n does.
+func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Node, deadline int64, depth int) bool {
+	g := s.set.Graph(w)
+	done := map[*n8nschema.Node]bool{}
+	stack := slices.Clone(start)
+	slices.Reverse(stack)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if done[n] {
+			l := g.LoopOf(n)
+			if l == nil || !l.Unbounded {
+				continue
+			}
+			if n == l.Head {
+				s.count("loop", l.Back.Name, l.Head.Name, w)
+			}
+		}
+		done[n] = true
+		if deadline > 0 && s.now >= deadline {
+			s.timedOut++
+			return false
+		}
+		s.step()
+		ok := s.runNode(p, g, n, deadline, depth)
+		var next []*analyze.Edge
+		switch {
+		case ok:
+			for _, e := range g.OutOfType(n, analyze.ConnMain) {
+				if !e.Error {
+					next = append(next, e)
+				}
+			}
+		case n.OnError == "continueErrorOutput":
+			next = g.ErrorOutputs(n)
+		case n.ContinuesOnFail():
+			next = g.OutOfType(n, analyze.ConnMain)
+		default:
+			return false
+		}
+		for i := len(next) - 1; i >= 0; i-- {
+			stack = append(stack, next[i].To)
+		}
+	}
+	return true
+}
+
+// count records one run of a self-trigger or unbounded loop.
+func (s *sim) count(kind, node, via string, w *n8nschema.Workflow) {
+	key := kind + "\x00" + node + "\x00" + w.Label()
+	r := s.restart[key]
+	if r == nil {
+		r = &restart{kind: kind, node: node, via: via, workflow: w.Label()}
+		s.restart[key] = r
+	}
+	r.count++
+	r.last = s.now
+}
+
+// runNode runs one node and reports whether it succeeded.
+func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, deadline int64, depth int) bool {
+	if n.Disabled || g.IsSubNode(n) {
+		return true
+	}
+	c := s.calls[n]
+	if c != nil && c.Kind == analyze.CallExecute {
+		if c.To == nil {
+			return true // outside the set: nothing to replay
+		}
+		return s.retry(p, g, n, func() bool {
+			if c.NoWait {
+				// Fire and forget: a new execution in the same process.
+				s.enqueue(&execution{w: c.To, start: c.Entry, arrived: s.now, slotless: true})
+				return true
+			}
+			return s.runSub(p, c, deadline, depth)
+		})
+	}
+	if g.Spec(n).Role == n8nschema.RoleAgent {
+		return s.retry(p, g, n, func() bool { return s.agentTry(p, g, n, deadline, depth) })
+	}
+	op := s.ops[n]
+	if op == nil {
+		return true
+	}
+	timedOut := false
+	return s.retry(p, g, n, func() bool {
+		if !s.request(p, op, &timedOut) {
+			return false
+		}
+		if c != nil && c.Kind == analyze.CallWebhook && c.To != nil && len(c.Entry) > 0 {
+			// The webhook answers on receipt; its workflow runs as a new
+			// execution through the queue.
+			if c.Cycle {
+				s.count("self-trigger", n.Name, c.Entry[0].Name, g.Workflow)
+			}
+			s.enqueue(&execution{w: c.To, start: c.Entry, arrived: s.now, cycle: cycleOf(c)})
+		}
+		return true
+	})
+}
+
+func cycleOf(c *analyze.Call) *analyze.Call {
+	if c.Cycle {
+		return c
+	}
+	return nil
+}
+
+// runSub runs a sub-workflow inside the caller's execution: it inherits
+// the caller's deadline (workflow-execute-additional-data.ts).
+func (s *sim) runSub(p *proc, c *analyze.Call, deadline int64, depth int) bool {
+	if len(c.Entry) == 0 {
+		return true
+	}
+	if depth >= maxDepth {
+		s.deep = true
+		return false
+	}
+	if c.Cycle {
+		s.count("self-trigger", c.Node.Name, c.Entry[0].Name, c.From)
+	}
+	return s.runWorkflow(p, c.To, c.Entry, deadline, depth+1)
+}
+
+// retry runs try as n8n runs a node: NodeAttempts tries, RetryWaitMS
+// apart (workflow-execute.ts waits before every try but the first).
+func (s *sim) retry(p *proc, g *analyze.Graph, n *n8nschema.Node, try func() bool) bool {
+	k, _ := analyze.NodeAttempts(g, n)
+	wait := int64(analyze.RetryWaitMS(n))
+	for i := range k {
+		if i > 0 && wait > 0 {
+			s.sleep(p, wait)
+		}
+		if try() {
+			return true
+		}
+	}
+	return false
+}
+
+// agentTry is one run of an agent or chain: up to AgentIterations rounds
+// of a model call (the fallback model when the first fails) and a call of
+// each tool. The run ends when the model answers after tools that all
+// succeeded, or without tools at its first answer; a model that fails
+// fails the run; at the last iteration the agent stops with an answer.
+func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline int64, depth int) bool {
+	var models, tools []*n8nschema.Node
+	for _, e := range g.InOfType(root, analyze.ConnModel) {
+		if !e.From.Disabled {
+			models = append(models, e.From)
+		}
+	}
+	for _, e := range g.InOfType(root, analyze.ConnTool) {
+		if !e.From.Disabled {
+			tools = append(tools, e.From)
+		}
+	}
+	fb, _ := root.Param("needsFallback")
+	fallback := fb.True() && len(models) > 1
+	toolsDone := false
+	for range analyze.AgentIterations(root) {
+		if len(models) > 0 {
+			ok := s.subCall(p, models[0])
+			if !ok && fallback {
+				ok = s.subCall(p, models[1])
+			}
+			if !ok {
+				return false
+			}
+		}
+		if len(tools) == 0 || toolsDone {
+			return true
+		}
+		toolsDone = true
+		for _, t := range tools {
+			if !s.toolCall(p, g, t, deadline, depth) {
+				toolsDone = false
+			}
+		}
+	}
+	return true
+}
+
+// subCall is one call of a model sub-node: its SDK retries, no node retry.
+func (s *sim) subCall(p *proc, n *n8nschema.Node) bool {
+	op := s.ops[n]
+	if op == nil {
+		return true
+	}
+	timedOut := false
+	return s.request(p, op, &timedOut)
+}
+
+// toolCall is one tool call with the tool's own retries.
+func (s *sim) toolCall(p *proc, g *analyze.Graph, t *n8nschema.Node, deadline int64, depth int) bool {
+	c := s.calls[t]
+	op := s.ops[t]
+	timedOut := false
+	return s.retry(p, g, t, func() bool {
+		if c != nil && c.Kind == analyze.CallTool && c.To != nil {
+			return s.runSub(p, c, deadline, depth)
+		}
+		if op != nil {
+			return s.request(p, op, &timedOut)
+		}
+		return true
+	})
+}
+
+// request is one try of an operation: every page (Pages; one when
+// unbounded), each with the SDK's retries for a model.
+func (s *sim) request(p *proc, op *analyze.Operation, timedOut *bool) bool {
+	pages, unb := analyze.Pages(op.Node)
+	if unb || pages < 1 {
+		pages = 1
+	}
+	for range pages {
+		if !s.sdkCall(p, op, timedOut) {
+			return false
+		}
+	}
+	return true
+}
+
+// sdkCall sends one call with the SDK's retries: SDKAttempts attempts for
+// a model, p-retry's randomised backoff between them.
+func (s *sim) sdkCall(p *proc, op *analyze.Operation, timedOut *bool) bool {
+	k := 1
+	if op.Spec.Role == n8nschema.RoleModel {
+		k = analyze.SDKAttempts(op.Node, op.Spec)
+	}
+	for a := range k {
+		if a > 0 {
+			s.sleep(p, s.backoff(a-1))
+		}
+		if s.wire(p, op, timedOut) {
+			return true
+		}
+	}
+	return false
+}
+
+// backoff is p-retry's delay after retriesConsumed failed retries, as
+// LangChain's AsyncCaller configures it (randomize: true, factor 2,
+// minTimeout 1000, maxTimeout Infinity; @langchain/core
+// dist/utils/p-retry/index.js calculateDelay):
+// round((random + 1) × 1000 × 2^retriesConsumed).
+func (s *sim) backoff(retriesConsumed int) int64 {
+	return int64(math.Round((s.rng.Float64() + 1) * 1000 * math.Pow(2, float64(retriesConsumed))))
+}
+
+// wire sends one attempt and waits for its answer.
+func (s *sim) wire(p *proc, op *analyze.Operation, timedOut *bool) bool {
+	s.step()
+	d := s.dep(op.Dependency)
+	b := s.bin(s.now)
+	d.sent[b]++
+	if s.now < s.recovery {
+		d.during++
+	} else {
+		d.after++
+	}
+	if op.Write && *timedOut {
+		d.dupWrites++ // the timed-out attempt may have committed
+	}
+	cost, priced := op.CostPerCallUSD(&s.set.Options)
+	if op.Paid {
+		d.paid++
+		if !priced {
+			d.costAny = true
+		}
+	}
+	down := s.now < d.downUntil
+	lat := s.latency
+	if down && s.cfg.Failure == FailTimeout {
+		lat = s.timeoutOf(op)
+	}
+	d.open.set(b, d.open.v+1)
+	s.sleep(p, lat)
+	d.open.set(s.bin(s.now), d.open.v-1)
+	if s.cfg.Trace != nil {
+		s.cfg.Trace(Attempt{SentMS: s.now - lat, AnsweredMS: s.now, Dependency: d.name, Workflow: op.Workflow.Label(), Node: op.Node.Name, OK: !down})
+	}
+	if !down {
+		d.costUSD += cost
+		return true
+	}
+	d.failed[s.bin(s.now)]++
+	if s.cfg.Failure == FailTimeout {
+		*timedOut = true
+		// The provider may finish and bill a generation nobody receives.
+		d.costUSD += cost
+	}
+	return false
+}
+
+func (s *sim) timeoutOf(op *analyze.Operation) int64 {
+	if ms, ok := analyze.AttemptTimeoutMS(op); ok {
+		return int64(ms)
+	}
+	return DefaultTimeoutMS
+}

@@ -1,0 +1,245 @@
+package simulate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+func build(t *testing.T, srcs ...string) *analyze.Set {
+	t.Helper()
+	var files []*n8nschema.File
+	for i, src := range srcs {
+		f := n8nschema.Parse(n8nschema.NewSource("w"+string(rune('a'+i))+".json", []byte(src)))
+		if len(f.Problems) > 0 {
+			t.Fatal(f.Problems)
+		}
+		files = append(files, f)
+	}
+	return analyze.Build(files, analyze.DefaultOptions())
+}
+
+func load(t *testing.T, path string) *analyze.Set {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := n8nschema.Parse(n8nschema.NewSource(filepath.Base(path), src))
+	return analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions())
+}
+
+// oneNode is a webhook and one HTTP Request with 3 tries 1,000 ms apart.
+const oneNode = `{"name": "one", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "x"}},
+ {"name": "Call vendor", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 0],
+  "parameters": {"url": "https://api.vendor.test/v1/x", "options": {"timeout": 10000}},
+  "retryOnFail": true, "maxTries": 3, "waitBetweenTries": 1000}],
+ "connections": {"Hook": {"main": [[{"node": "Call vendor", "type": "main", "index": 0}]]}}}`
+
+// chainSDK is a webhook and an LLM chain whose OpenAI model retries twice
+// in its SDK: 3 attempts, p-retry's randomised backoff between them.
+const chainSDK = `{"name": "sdk", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "y"}},
+ {"name": "Chain", "type": "@n8n/n8n-nodes-langchain.chainLlm", "typeVersion": 1.5, "position": [200, 0], "parameters": {}},
+ {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
+  "parameters": {"model": "gpt-4o-mini", "options": {"maxRetries": 2, "maxTokens": 500}}}],
+ "connections": {"Hook": {"main": [[{"node": "Chain", "type": "main", "index": 0}]]},
+  "Model": {"ai_languageModel": [[{"node": "Chain", "type": "ai_languageModel", "index": 0}]]}}}`
+
+func cfg(dep string, outage time.Duration) Config {
+	return Config{Outages: []Outage{{dep, outage}}, Executions: 1, Workers: 1, Concurrency: 10,
+		Latency: 200 * time.Millisecond, Failure: Fail502, Seed: 1, Window: 60 * time.Second}
+}
+
+func TestOneNodeRetriesOneSecondApart(t *testing.T) {
+	set := build(t, oneNode)
+	for _, tc := range []struct {
+		latency time.Duration
+		want    []int64
+	}{
+		{0, []int64{0, 1000, 2000}},
+		{200 * time.Millisecond, []int64{0, 1200, 2400}},
+	} {
+		c := cfg("api.vendor.test", 10*time.Second)
+		c.Latency = tc.latency
+		var got []int64
+		c.Trace = func(a Attempt) {
+			if a.OK {
+				t.Errorf("attempt at %d ms succeeded during the outage", a.SentMS)
+			}
+			got = append(got, a.SentMS)
+		}
+		r, err := Run(set, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("latency %v: attempts sent at %v ms, want %v", tc.latency, got, tc.want)
+		}
+		tot := r.Totals
+		if tot.Failed != 1 || tot.Succeeded != 0 || tot.AttemptsDuring != 3 || tot.AttemptsAfter != 0 {
+			t.Errorf("totals %+v", tot)
+		}
+	}
+}
+
+func TestTimeoutFailsAfterTheNodeTimeout(t *testing.T) {
+	c := cfg("api.vendor.test", 60*time.Second)
+	c.Failure = FailTimeout
+	c.Window = 2 * time.Minute
+	var got []int64
+	c.Trace = func(a Attempt) { got = append(got, a.SentMS, a.AnsweredMS) }
+	if _, err := Run(build(t, oneNode), c); err != nil {
+		t.Fatal(err)
+	}
+	// 10 s timeout, then 1 s wait: 0–10, 11–21, 22–32 s.
+	if want := []int64{0, 10000, 11000, 21000, 22000, 32000}; !slices.Equal(got, want) {
+		t.Errorf("attempts (sent, failed) %v ms, want %v", got, want)
+	}
+}
+
+func TestLockstepBins(t *testing.T) {
+	c := cfg("api.vendor.test", 10*time.Second)
+	c.Executions = 10
+	r, err := Run(build(t, oneNode), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.Dependencies[0]
+	if d.Name != "api.vendor.test" {
+		t.Fatal(d.Name)
+	}
+	want := make([]int, 60)
+	want[0], want[1], want[2] = 10, 10, 10
+	if diff := cmp.Diff(want, d.Sent); diff != "" {
+		t.Errorf("sent per second (-want +got):\n%s", diff)
+	}
+	failed := make([]int, 60)
+	failed[0], failed[1], failed[2] = 10, 10, 10 // 502s answer 200 ms after sending
+	if diff := cmp.Diff(failed, d.Failed); diff != "" {
+		t.Errorf("failed per second (-want +got):\n%s", diff)
+	}
+	if r.Totals.Failed != 10 || d.AttemptsDuring != 30 || d.Peak != 10 || r.Totals.PeakInFlight != 10 {
+		t.Errorf("totals %+v, dependency peak %d", r.Totals, d.Peak)
+	}
+}
+
+// With 10 slots and 100 queued executions, fixed waits hand the slots over
+// in lockstep: the last try of one batch and the first of the next land in
+// the same second. p-retry's randomised backoff spreads the batches apart.
+func TestJitterLowersThePeak(t *testing.T) {
+	run := func(src, dep string) Dependency {
+		c := cfg(dep, 5*time.Minute)
+		c.Executions, c.Window = 100, 6*time.Minute
+		r, err := Run(build(t, src), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Dependencies[0]
+	}
+	fixed, jitter := run(oneNode, "api.vendor.test"), run(chainSDK, "openai")
+	if fixed.AttemptsDuring != 300 || jitter.AttemptsDuring != 300 {
+		t.Fatalf("attempts: fixed %d, jitter %d; want 300 each", fixed.AttemptsDuring, jitter.AttemptsDuring)
+	}
+	if fixed.Peak != 20 || jitter.Peak != 15 {
+		t.Errorf("peak per second: fixed %d at %d s, jitter %d at %d s; want 20 and 15", fixed.Peak, fixed.PeakS, jitter.Peak, jitter.PeakS)
+	}
+}
+
+func TestInFlightBoundedAndQueueAccounted(t *testing.T) {
+	for _, window := range []time.Duration{20 * time.Second, 10 * time.Minute} {
+		c := cfg("api.vendor.test", 30*time.Second)
+		c.Executions, c.Workers, c.Concurrency, c.Window = 500, 2, 5, window
+		r, err := Run(build(t, oneNode), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tot := r.Totals
+		if slices.Max(r.InFlight) > 10 || tot.PeakInFlight != 10 {
+			t.Errorf("window %v: in flight peaked at %d, want 10", window, tot.PeakInFlight)
+		}
+		if tot.Arrived != tot.Succeeded+tot.Failed+tot.StillQueued+tot.StillRunning {
+			t.Errorf("window %v: %d arrived but %+v", window, tot.Arrived, tot)
+		}
+		if window == 20*time.Second {
+			// 2.6 s per batch of 10: 8 batches done, the 9th running.
+			if tot.Failed != 70 || tot.StillRunning != 10 || tot.StillQueued != 420 || tot.DrainS != nil || len(r.Notes) != 1 {
+				t.Errorf("short window: %+v, notes %q", tot, r.Notes)
+			}
+			continue
+		}
+		// Batch k starts at 2.6k s: batches 0–10 fail, batch 11's third
+		// try (31.0 s) succeeds and it ends at 31.2 s; the other 380
+		// executions take 0.2 s per batch of 10, 7.6 s: the last ends at
+		// 38.8 s, 8.8 s after recovery.
+		if tot.Failed != 110 || tot.Succeeded != 390 || tot.StillQueued != 0 || tot.DrainS == nil || *tot.DrainS != 8.8 {
+			t.Errorf("long window: %+v drain %v", tot, tot.DrainS)
+		}
+	}
+}
+
+func TestSeedIncidentSelfTriggerRunsToTheEndOfTheWindow(t *testing.T) {
+	set := load(t, "../testdata/examples/catalog-enrichment.json")
+	c := cfg("openai", 10*time.Minute)
+	c.Window = 10 * time.Minute
+	r, err := Run(set, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Restarts) != 1 {
+		t.Fatalf("restarts %+v", r.Restarts)
+	}
+	rs := r.Restarts[0]
+	// Each trip: fetch 0.2 s, 5 tries 5 s apart (21 s), restart call 0.2 s.
+	if rs.Node != "Restart from last batch" || rs.Kind != "self-trigger" || !rs.Active || rs.Count != 28 {
+		t.Errorf("restart %+v", rs)
+	}
+	var openai Dependency
+	for _, d := range r.Dependencies {
+		if d.Name == "openai" {
+			openai = d
+		}
+	}
+	if openai.AttemptsDuring != 5*28+1 || openai.PaidCalls != openai.AttemptsDuring {
+		t.Errorf("openai %+v", openai)
+	}
+	if len(r.Notes) == 0 || !strings.Contains(r.Notes[0], `self-trigger through "Restart from last batch"`) {
+		t.Errorf("notes %q", r.Notes)
+	}
+}
+
+func TestDeterministicForASeed(t *testing.T) {
+	c := cfg("openai", time.Minute)
+	c.Executions = 50
+	a, err := Run(build(t, chainSDK), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Run(build(t, chainSDK), c)
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("two runs differ:\n%s", diff)
+	}
+	c.Seed = 2
+	d, _ := Run(build(t, chainSDK), c)
+	if cmp.Equal(a.Dependencies, d.Dependencies) {
+		t.Error("seed 2 gave the same series as seed 1")
+	}
+}
+
+func TestEventCap(t *testing.T) {
+	c := cfg("api.vendor.test", 10*time.Second)
+	c.Executions, c.MaxEvents = 1000, 500
+	_, err := Run(build(t, oneNode), c)
+	if err == nil || !strings.Contains(err.Error(), "passed 500 events") {
+		t.Errorf("err = %v", err)
+	}
+}
