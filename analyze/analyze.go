@@ -89,6 +89,12 @@ type Rule struct {
 	Tags       []string
 	Scope      Scope
 	Run        func(*Pass)
+	// FoldsInto names a rule whose finding on the same node says all that
+	// this rule's does: there this rule's finding is left out (Fold).
+	FoldsInto string
+	// FoldMore is appended to a finding that others folded into, with
+	// their number ("; also called by %d more nodes").
+	FoldMore string
 }
 
 // HelpURI is where the rule's documentation lives; derived, never typed.
@@ -130,6 +136,9 @@ type Finding struct {
 	Related     []Related
 	Chain       []Factor
 	Fingerprint string
+	// FoldKey: findings of one rule with the same key across the set are
+	// reported once (Fold); empty never folds.
+	FoldKey string
 }
 
 // Diagnostic is what a rule reports; the pass fills in the rest.
@@ -144,6 +153,9 @@ type Diagnostic struct {
 	Fix        string // empty: the rule's Fix
 	Related    []Related
 	Chain      []Factor
+	// FoldKey: diagnostics of the rule with the same key across the set
+	// are reported once, at the first, with the others as related places.
+	FoldKey string
 }
 
 // Pass is what one rule sees of one workflow (or one file).
@@ -163,7 +175,7 @@ func (p *Pass) Report(d Diagnostic) {
 		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
 		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
 		File: p.File.Source.Name, Source: p.File.Source, Pos: d.Pos,
-		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain,
+		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain, FoldKey: d.FoldKey,
 	}
 	// Without a position of its own a finding stands on its node, else on
 	// its workflow.

@@ -59,6 +59,10 @@ type Call struct {
 	Instance bool
 	// Assumed is what the analysis assumed about an unresolved target.
 	Assumed string
+	// Missing is the literal id of a target not in the analysis set ("" when
+	// resolved or not a literal id), so that one missing workflow is
+	// reported once.
+	Missing string
 	// Each is true for Execute Workflow in mode "each" (one sub-execution
 	// per item); NoWait for options.waitForSubWorkflow false.
 	Each, NoWait bool
@@ -183,6 +187,7 @@ func buildCalls(s *Set) {
 			c := &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}
 			if c.To = ix.resolveID(w, ref); c.To == nil {
 				c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
+				c.Missing = ref
 			} else {
 				c.Self = c.To == w
 				c.Entry = nodesOfType(s.Graph(c.To), "n8n-nodes-base.errorTrigger")
@@ -274,6 +279,7 @@ func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind
 	default:
 		if c.To = ix.resolveID(w, id); c.To == nil {
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it makes no external calls", id)
+			c.Missing = id
 			return c
 		}
 		c.Self = c.To == w
@@ -338,6 +344,7 @@ func (ix *callIndex) apiCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
 	default:
 		if c.To = ix.resolveID(w, id); c.To == nil {
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", id)
+			c.Missing = id
 		}
 		c.Self = c.To == w
 	}

@@ -79,7 +79,8 @@ type Filtered struct {
 //
 // Order: ignores first (so a directive counts as used even when its finding
 // would also be dropped for confidence or by the baseline), then the
-// confidence floor, then the baseline.
+// confidence floor, then Fold (findings that say one thing several times
+// become one), then the baseline.
 func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 	enabled := make(map[string]*Rule, len(opts.Rules))
 	for _, r := range opts.Rules {
@@ -143,6 +144,7 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		out.Current = append(out.Current, f)
 	}
 	SortFindings(out.Current)
+	out.Current = Fold(out.Current, all)
 	out.Findings = []Finding{}
 	for _, f := range out.Current {
 		if opts.Baseline[f.Fingerprint] {

@@ -15,7 +15,8 @@ HTTP requests to a webhook of the instance, the n8n node) to multiply retries ac
 workflows that re-start themselves. When the target is not among the files given in one run, or its id is
 an expression evaluated at run time, the edge cannot be followed. The finding says what was assumed in its
 place, usually that the callee makes no external calls and never calls back, so the attempt counts of this
-run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap.`,
+run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A missing
+workflow is reported once, at its first reference, with the other references as related places.`,
 	Bad: `{"name": "Enrich", "nodes": [{"name": "Run child", "type": "n8n-nodes-base.executeWorkflow",
   "parameters": {"workflowId": {"__rl": true, "value": "Xk2pQ", "mode": "list"}}}], "connections": {}}
 (audited alone: workflow "Xk2pQ" is not in the set)`,
@@ -24,12 +25,16 @@ run are a lower bound. Audit the workflows together (one folder, or --n8n-url) t
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
 	Tags:       []string{"call-graph"},
+	FoldMore:   "; referenced from %d more places",
 	Run: func(pass *analyze.Pass) {
 		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 			if c.To != nil {
 				continue
 			}
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
+			if c.Missing != "" {
+				d.FoldKey = "workflow\x00" + c.Missing
+			}
 			if c.Node == nil {
 				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)
 			} else {

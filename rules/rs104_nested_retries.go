@@ -15,7 +15,9 @@ var rs104 = &analyze.Rule{
 Execute Workflow node retries a sub-workflow whose nodes retry, or an agent re-runs a model that retries
 on its own, one failure becomes attempts × attempts requests, sent in a burst with fixed waits and no
 jitter between the layers. Each layer was added for a good reason, but only the innermost one knows what
-failed and how long to wait (the SDK reads Retry-After; n8n's node retry does not). Keep one.`,
+failed and how long to wait (the SDK reads Retry-After; n8n's node retry does not). Keep one. Where the
+layers also exceed the attempt budget, RS101 reports the node once: the budget is its message, the layers
+its chain.`,
 	Bad: `{"name": "Summarise", "type": "@n8n/n8n-nodes-langchain.chainLlm", "retryOnFail": true, "maxTries": 5}
  <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {}}}
 (5 tries × 3 SDK attempts)`,
@@ -25,6 +27,9 @@ failed and how long to wait (the SDK reads Retry-After; n8n's node retry does no
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"retries", "amplification"},
+	// Where RS101 fires too, its message (the budget) and chain (the
+	// layers) say it all.
+	FoldsInto: "RS101",
 	Run: func(pass *analyze.Pass) {
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			var layers []string

@@ -73,7 +73,7 @@ per-request trigger only when that trigger's executions reach it.`,
 			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q retries %d times after a fixed %d ms and runs for %s: calls that fail together retry together, in lockstep",
+				Message: fmt.Sprintf("node %q makes %d tries a fixed %d ms apart and runs for %s: calls that fail together retry together, in lockstep",
 					n.Name, k, wait, at),
 				Chain: op.Factors,
 			})

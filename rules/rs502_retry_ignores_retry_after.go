@@ -46,7 +46,7 @@ loops do honour Retry-After; the node retry around them does not.`,
 			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q retries %s %d times after a fixed %d ms; %s %s",
+				Message: fmt.Sprintf("node %q tries %s %d times, a fixed %d ms apart; %s %s",
 					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service, how),
 				Confidence: conf(rl.Conf),
 				Chain:      op.Factors,

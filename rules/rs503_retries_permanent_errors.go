@@ -56,7 +56,7 @@ workflow can retry 429 and 5xx only and report the rest.`,
 			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q retries %d times on any error, 4xx included: it %s, so a %s fails the same way %d times",
+				Message: fmt.Sprintf("node %q tries %d times on any error, 4xx included: it %s, so a %s fails the same way %d times",
 					n.Name, k, what, examples, k),
 				Chain: op.Factors,
 			})

@@ -20,7 +20,8 @@ one host across workflows; queue mode only limits executions per worker. stormch
 of the analysis set that call the same dependency with their own node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
-run: audit the whole export.`,
+run: audit the whole export. Each dependency is reported once, at its first caller, with the others as
+related places.`,
 	Bad: `[{"name": "Sync orders", "nodes": [{"name": "Push orders", "type": "n8n-nodes-base.httpRequest",
    "retryOnFail": true, "maxTries": 5, "parameters": {"method": "POST", "url": "https://api.erp.example.com/v1/orders"}}]},
  {"name": "Sync refunds", "nodes": [{"name": "Push refund", "type": "n8n-nodes-base.httpRequest",
@@ -54,8 +55,9 @@ run: audit the whole export.`,
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
 					len(users[d]), d, op.Node.Name, otherWorkflows(users[d], pass.Workflow), attempts[d]*fleet, fleet),
-				Detail: d,
-				Chain:  op.Factors,
+				Detail:  d,
+				FoldKey: d,
+				Chain:   op.Factors,
 			})
 		}
 	},

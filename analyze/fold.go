@@ -1,0 +1,106 @@
+package analyze
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+)
+
+// Fold reports once what several findings say: a finding of a rule whose
+// FoldsInto rule also fires on the same node is left out (RS104's layers
+// are RS101's chain), and findings of one rule that share a FoldKey (one
+// missing workflow, one shared dependency) become the first of them with
+// the others as related places. Every format shows the folded findings, so
+// this runs once, after the ignores and before the baseline. fs must be
+// sorted (SortFindings); the result is too.
+func Fold(fs []Finding, rules []*Rule) []Finding {
+	fs = slices.Clone(fs)
+	byID := make(map[string]*Rule, len(rules))
+	for _, r := range rules {
+		byID[r.ID] = r
+	}
+	type nodeKey struct{ rule, file, wfID, wf, node string }
+	onNode := map[nodeKey]int{} // → index in fs of the first finding
+	for i, f := range fs {
+		if f.Node != "" {
+			k := nodeKey{f.RuleID, f.File, f.WorkflowID, f.Workflow, f.Node}
+			if _, ok := onNode[k]; !ok {
+				onNode[k] = i
+			}
+		}
+	}
+	// A folded-away finding lends its severity to the one that says it all.
+	drop := make([]bool, len(fs))
+	for i, f := range fs {
+		r := byID[f.RuleID]
+		if r == nil || r.FoldsInto == "" || f.Node == "" {
+			continue
+		}
+		if j, ok := onNode[nodeKey{r.FoldsInto, f.File, f.WorkflowID, f.Workflow, f.Node}]; ok {
+			drop[i] = true
+			fs[j].Severity = max(fs[j].Severity, f.Severity)
+		}
+	}
+	type foldKey struct{ rule, key string }
+	first := map[foldKey]int{} // → index in out
+	more := map[int]int{}      // index in out → findings folded into it
+	out := make([]Finding, 0, len(fs))
+	for i, f := range fs {
+		if drop[i] {
+			continue
+		}
+		if f.FoldKey == "" {
+			out = append(out, f)
+			continue
+		}
+		k := foldKey{f.RuleID, f.FoldKey}
+		j, ok := first[k]
+		if !ok {
+			first[k] = len(out)
+			f.Fingerprint = foldFingerprint(f.RuleID, f.FoldKey)
+			out = append(out, f)
+			continue
+		}
+		kept := &out[j]
+		kept.Severity = max(kept.Severity, f.Severity)
+		kept.Related = append(slices.Clip(kept.Related), Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(kept, &f)})
+		more[j]++
+	}
+	for i, n := range more {
+		if r := byID[out[i].RuleID]; r != nil && r.FoldMore != "" {
+			out[i].Message += fmt.Sprintf(r.FoldMore, n)
+		}
+	}
+	return slices.Clip(out)
+}
+
+// foldedPlace says where a folded finding stood, relative to the one kept.
+func foldedPlace(kept, f *Finding) string {
+	var s string
+	if f.Node != "" {
+		s = fmt.Sprintf("also node %q", f.Node)
+	} else {
+		s = "also the workflow settings"
+	}
+	if f.File != kept.File || f.WorkflowID != kept.WorkflowID || f.Workflow != kept.Workflow {
+		if l := label(f); l != "" {
+			s += fmt.Sprintf(" in workflow %q", l)
+		}
+	}
+	return s
+}
+
+func label(f *Finding) string {
+	if f.Workflow != "" {
+		return f.Workflow
+	}
+	return f.WorkflowID
+}
+
+// foldFingerprint names a folded finding by its rule and key alone, so it
+// does not change with which place comes first.
+func foldFingerprint(rule, key string) string {
+	h := sha256.Sum256([]byte(rule + "\x00fold\x00" + key))
+	return hex.EncodeToString(h[:8])
+}

@@ -1,0 +1,64 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+func TestFold(t *testing.T) {
+	rules := []*Rule{
+		{ID: "RS005", FoldMore: "; referenced from %d more places"},
+		{ID: "RS101"},
+		{ID: "RS104", FoldsInto: "RS101"},
+		{ID: "RS505"},
+	}
+	at := func(line int) n8nschema.Pos { return n8nschema.Pos{Line: line, Col: 1} }
+	fs := []Finding{
+		{RuleID: "RS101", File: "a.json", Workflow: "A", Node: "Call", Pos: at(3), Severity: Warning, Message: "budget"},
+		{RuleID: "RS104", File: "a.json", Workflow: "A", Node: "Call", Pos: at(3), Severity: Error, Message: "layers"},
+		{RuleID: "RS104", File: "a.json", Workflow: "A", Node: "Other", Pos: at(5), Severity: Warning, Message: "layers alone"},
+		{RuleID: "RS005", File: "a.json", Workflow: "A", Node: "Run 1", Pos: at(7), Severity: Note, Message: "missing X", FoldKey: "workflow\x00X"},
+		{RuleID: "RS005", File: "a.json", Workflow: "A", Node: "Run 2", Pos: at(9), Severity: Note, Message: "missing X", FoldKey: "workflow\x00X"},
+		{RuleID: "RS005", File: "b.json", Workflow: "B", Pos: at(2), Severity: Note, Message: "missing X", FoldKey: "workflow\x00X"},
+		{RuleID: "RS005", File: "b.json", Workflow: "B", Node: "Run Y", Pos: at(4), Severity: Note, Message: "missing Y", FoldKey: "workflow\x00Y"},
+		{RuleID: "RS505", File: "a.json", Workflow: "A", Node: "Post", Pos: at(11), Severity: Note, Message: "slack", FoldKey: "slack"},
+		{RuleID: "RS505", File: "b.json", Workflow: "B", Node: "Post", Pos: at(6), Severity: Note, Message: "slack", FoldKey: "slack"},
+	}
+	type row struct {
+		Rule, File, Node, Message string
+		Severity                  Severity
+		Related                   []string
+	}
+	var got []row
+	for _, f := range Fold(fs, rules) {
+		r := row{f.RuleID, f.File, f.Node, f.Message, f.Severity, nil}
+		for _, rel := range f.Related {
+			r.Related = append(r.Related, rel.File+": "+rel.Message)
+		}
+		got = append(got, r)
+	}
+	want := []row{
+		// RS104 on the node of an RS101 is left out and lends its severity.
+		{"RS101", "a.json", "Call", "budget", Error, nil},
+		{"RS104", "a.json", "Other", "layers alone", Warning, nil},
+		{"RS005", "a.json", "Run 1", "missing X; referenced from 2 more places", Note,
+			[]string{`a.json: also node "Run 2"`, `b.json: also the workflow settings in workflow "B"`}},
+		{"RS005", "b.json", "Run Y", "missing Y", Note, nil},
+		{"RS505", "a.json", "Post", "slack", Note, []string{`b.json: also node "Post" in workflow "B"`}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Fold (-want +got):\n%s", diff)
+	}
+	if fs[0].Severity != Warning {
+		t.Errorf("Fold changed its input: RS101 severity %v", fs[0].Severity)
+	}
+	// The folded fingerprint does not depend on which place comes first.
+	a := Fold(fs[3:6], rules)[0].Fingerprint
+	b := Fold(fs[4:6], rules)[0].Fingerprint
+	if a != b || a == "" {
+		t.Errorf("folded fingerprints differ with the first place: %q vs %q", a, b)
+	}
+}
