@@ -34,6 +34,7 @@ type AuditOptions struct {
 	Enable        []string
 	Disable       []string
 	MinConfidence string
+	MinSeverity   string
 	NoIgnores     bool
 	MaxFileSize   byteSize
 	Remote        remoteOptions
@@ -106,6 +107,7 @@ workflow found in the inputs; 3 I/O or internal error, or an input that could no
 	f.StringSliceVar(&opts.Enable, "enable", nil, "rules to run: IDs, names, all, globs like RS1*, -RS105 to remove one (default all)")
 	f.StringSliceVar(&opts.Disable, "disable", nil, "rules not to run: IDs, names, all or globs")
 	f.StringVar(&opts.MinConfidence, "min-confidence", "low", "leave out findings below: low|medium|high")
+	f.StringVar(&opts.MinSeverity, "min-severity", "note", "show only findings at or above: note|warning|error (display only; --fail-on still counts all)")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
 	f.Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read; a larger one is an RS001 finding and exit 3")
 	opts.Remote.addFlags(f)
@@ -124,6 +126,9 @@ func (o *AuditOptions) validate() error {
 	}
 	if !oneOf(o.Color, "auto", "always", "never") {
 		return usageErrorf("--color %q: want auto, always or never", o.Color)
+	}
+	if _, ok := analyze.ParseSeverity(o.MinSeverity); !ok {
+		return usageErrorf("--min-severity %q: want note, warning or error", o.MinSeverity)
 	}
 	if _, ok := analyze.ParseConfidence(o.MinConfidence); !ok {
 		return usageErrorf("--min-confidence %q: want low, medium or high", o.MinConfidence)
@@ -219,6 +224,11 @@ func runAudit(o *AuditOptions) error {
 		filtered.Findings = []analyze.Finding{}
 	}
 	res := newResult(set, files, st.listed, filtered)
+	all := res.Findings
+	minSev, _ := analyze.ParseSeverity(o.MinSeverity)
+	res.Findings = slices.DeleteFunc(slices.Clone(all), func(f analyze.Finding) bool { return f.Severity < minSev })
+	res.Summary.Count(res.Findings)
+	res.Summary.BelowSeverity = len(all) - len(res.Findings)
 	if err := o.render(res, wd); err != nil {
 		return err
 	}
@@ -229,7 +239,7 @@ func runAudit(o *AuditOptions) error {
 		return usageErrorf("no workflow found in the inputs (%d %s read)", len(files), plural(len(files), "file", "files"))
 	}
 	if failOn, ok := analyze.ParseSeverity(st.failOn); ok {
-		for _, f := range res.Findings {
+		for _, f := range all {
 			if f.Severity >= failOn {
 				return errFindings
 			}

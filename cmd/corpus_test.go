@@ -102,3 +102,34 @@ func TestCorpusAudit(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCorpusTextLength: on the real corpus the text report stays short, at
+// most 4 lines per finding (blocks share the place, snippet and chain; each
+// rule's fix is printed once), and concise is one line per finding plus the
+// summary.
+func TestCorpusTextLength(t *testing.T) {
+	real := sharedtest.Path(t, "corpus", "n8n-real")
+	r := run(t, "audit", real, "--format", "json", "--fail-on", "never")
+	var doc struct {
+		Summary struct {
+			Findings int `json:"findings"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v", err)
+	}
+	n := doc.Summary.Findings
+	if n == 0 {
+		t.Fatal("no findings in the corpus")
+	}
+	text := run(t, "audit", real, "--fail-on", "never")
+	lines := strings.Count(text.stdout, "\n")
+	if lines > 4*n {
+		t.Errorf("text report: %d lines for %d findings (%.2f a finding), want at most 4", lines, n, float64(lines)/float64(n))
+	}
+	t.Logf("text report: %d lines for %d findings (%.2f a finding)", lines, n, float64(lines)/float64(n))
+	concise := run(t, "audit", real, "--format", "concise", "--fail-on", "never")
+	if got := strings.Count(concise.stdout, "\n"); got != n+1 {
+		t.Errorf("concise report: %d lines for %d findings, want one a finding and the summary", got, n)
+	}
+}

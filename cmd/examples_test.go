@@ -84,3 +84,31 @@ func TestExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSample: the README's sample output is what the first command
+// prints: the "OpenAI" block as it stands, and the fix lines it quotes.
+func TestReadmeSample(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sample, ok := strings.Cut(string(readme), "$ stormcheck audit testdata/examples\n")
+	if !ok {
+		t.Fatal("README has no sample of `stormcheck audit testdata/examples`")
+	}
+	sample, _, _ = strings.Cut(sample, "```")
+	block, fixes, ok := strings.Cut(sample, "...\n")
+	if !ok || !strings.Contains(block, `node "OpenAI"`) {
+		t.Fatalf("README sample: want the OpenAI block, then ..., got:\n%s", sample)
+	}
+	r := run(t, "audit", filepath.Join("..", "testdata", "examples"))
+	out := strings.ReplaceAll(r.stdout, "../testdata/", "testdata/")
+	if !strings.HasPrefix(out, block) {
+		t.Errorf("README's block is not what the first command prints; it prints:\n%s", out)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(strings.TrimSuffix(fixes, "...\n")), "\n") {
+		if !strings.Contains(out, l+"\n") {
+			t.Errorf("README line %q is not in the output", l)
+		}
+	}
+}

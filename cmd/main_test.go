@@ -214,14 +214,32 @@ func TestColor(t *testing.T) {
 	}
 }
 
-// TestTextFindingLine checks the first line of a text finding, the shape
-// editors and CI annotators read: file:line:col: severity: message [ID name].
-func TestTextFindingLine(t *testing.T) {
+// TestConciseFindingLine checks the concise format, the shape editors and
+// CI annotators read: file:line:col: severity: message [ID name], one line
+// per finding, then the summary.
+func TestConciseFindingLine(t *testing.T) {
+	r := run(t, "audit", "--format", "concise", td("broken_connection.json"))
+	want := `testdata/broken_connection.json:56:13: warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]
+1 finding (0 errors, 1 warning, 0 notes) in 1 workflow (1 file, 2 nodes)
+`
+	if r.code != ExitOK || r.stdout != want {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
+	}
+}
+
+// TestTextBlock checks the text format's block: the place and node once,
+// the snippet, one line per finding, and the rule's fix after the blocks.
+func TestTextBlock(t *testing.T) {
 	r := run(t, "audit", td("broken_connection.json"))
-	first, _, _ := strings.Cut(r.stdout, "\n")
-	want := `testdata/broken_connection.json:56:13: warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]`
-	if r.code != ExitOK || first != want {
-		t.Errorf("exit %d, first line:\n%s\nwant:\n%s", r.code, first, want)
+	want := `testdata/broken_connection.json:56:13: node "Set greeting"
+  56 |             "node": "Send greeting",
+     |             ^~~~~~
+  warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]
+
+fixes (stormcheck explain RULE tells why)
+  RS003 broken-connection: `
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("exit %d, stdout:\n%s\nwant it to start:\n%s", r.code, r.stdout, want)
 	}
 }
 

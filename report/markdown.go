@@ -69,6 +69,9 @@ func markdownSummary(s Summary) string {
 	if s.BelowConfidence > 0 {
 		extra = append(extra, strconv.Itoa(s.BelowConfidence)+" below --min-confidence")
 	}
+	if s.BelowSeverity > 0 {
+		extra = append(extra, strconv.Itoa(s.BelowSeverity)+" below --min-severity")
+	}
 	if s.SkippedFiles > 0 {
 		extra = append(extra, count(s.SkippedFiles, "non-workflow file")+" skipped")
 	}

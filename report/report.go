@@ -43,6 +43,9 @@ type Summary struct {
 	Ignored         int `json:"ignored"`
 	Baselined       int `json:"baselined"`
 	BelowConfidence int `json:"below_confidence"`
+	// BelowSeverity findings are hidden by --min-severity; --fail-on still
+	// counts them.
+	BelowSeverity int `json:"below_min_severity"`
 }
 
 // Count fills the finding counts of s from fs.
@@ -66,7 +69,7 @@ type Renderer interface {
 }
 
 // Formats lists the format names in the order help text shows them.
-var Formats = []string{"text", "json", "sarif", "github", "markdown"}
+var Formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
 
 // Options tune renderers that care.
 type Options struct {
@@ -79,6 +82,8 @@ func New(format string, opts Options) (Renderer, error) {
 	switch format {
 	case "text":
 		return &Text{Color: opts.Color, TTY: opts.TTY}, nil
+	case "concise":
+		return &Concise{Color: opts.Color}, nil
 	case "json":
 		return JSON{}, nil
 	case "sarif":

@@ -14,9 +14,12 @@ import (
 	"github.com/stormcheck/stormcheck/analyze"
 )
 
-// Text renders findings the way editors and CI annotators read them:
-// `file:line:col: severity: message [RS101 attempt-budget]`, then the JSON
-// line with a caret, the amplification chain, the fix and the help URL.
+// Text renders findings grouped by where they stand, the way rustc and
+// actionlint do: the place (`file:line:col: node "OpenAI"`) and the JSON
+// line with a caret once, then one line per finding
+// (`error: message [RS301 unbounded-spend]`), each distinct chain and
+// related place once. Each rule's fix is printed once, after the blocks;
+// a finding whose fix is its own shows it in its block.
 type Text struct {
 	Color bool
 	TTY   bool
@@ -52,16 +55,29 @@ func (t *Text) styles(w io.Writer) textStyles {
 	}
 }
 
-// Render writes every finding and a summary.
+// maxRelated bounds the related places a block lists; the JSON and SARIF
+// reports list them all.
+const maxRelated = 3
+
+// Render writes every block, the fixes and a summary.
 func (t *Text) Render(w io.Writer, r *Result) error {
 	st := t.styles(w)
 	red := NewRedactor(r.Set)
 	var b strings.Builder
-	for i := range r.Findings {
-		t.finding(&b, st, red, &r.Findings[i])
+	fs := r.Findings
+	for i := 0; i < len(fs); {
+		j := i + 1
+		for j < len(fs) && sameBlock(&fs[i], &fs[j]) {
+			j++
+		}
+		t.block(&b, st, red, r, fs[i:j])
+		i = j
 	}
-	if t.TTY && len(r.Findings) > 0 {
-		b.WriteString(summaryTable(st, r.Findings))
+	if len(fs) > 0 {
+		t.fixes(&b, st, red, r)
+	}
+	if t.TTY && len(fs) > 0 {
+		b.WriteString(summaryTable(st, fs))
 		b.WriteString("\n")
 	}
 	t.summary(&b, st, r)
@@ -69,34 +85,153 @@ func (t *Text) Render(w io.Writer, r *Result) error {
 	return err
 }
 
-func (t *Text) finding(b *strings.Builder, st textStyles, red *Redactor, f *analyze.Finding) {
-	loc := Printable(f.File) // a file that could not be read has no line
+// Concise writes one line per finding, as editors and grep read them
+// (`file:line:col: severity: message [RS101 attempt-budget]`), then the
+// summary.
+type Concise struct {
+	Color bool
+}
+
+// Render writes one line per finding and the summary.
+func (c *Concise) Render(w io.Writer, r *Result) error {
+	t := &Text{Color: c.Color}
+	st := t.styles(w)
+	red := NewRedactor(r.Set)
+	var b strings.Builder
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+			st.pos.Render(place(f)),
+			st.sev[f.Severity].Render(f.Severity.String()),
+			Printable(red.Redact(f.Message)),
+			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
+	}
+	t.summary(&b, st, r)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// place is `file:line:col`, or the file alone when it has no line (a file
+// that could not be read).
+func place(f *analyze.Finding) string {
+	loc := Printable(f.File)
 	if f.Pos.IsValid() {
 		loc = fmt.Sprintf("%s:%d:%d", loc, f.Pos.Line, f.Pos.Col)
 	}
-	fmt.Fprintf(b, "%s: %s: %s %s\n",
-		st.pos.Render(loc),
-		st.sev[f.Severity].Render(f.Severity.String()),
-		Printable(red.Redact(f.Message)),
-		st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
+	return loc
+}
+
+// sameBlock: findings on one node at one place share a block. Findings are
+// sorted by file and position, so a block's findings are adjacent.
+func sameBlock(a, b *analyze.Finding) bool {
+	return a.File == b.File && a.Pos == b.Pos && a.Node == b.Node && a.Workflow == b.Workflow && a.WorkflowID == b.WorkflowID
+}
+
+func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result, fs []analyze.Finding) {
+	f := &fs[0]
+	head := place(f) + ":"
+	switch {
+	case f.Node != "":
+		head += fmt.Sprintf(" node %q", red.Redact(f.Node))
+	case f.Workflow != "":
+		head += fmt.Sprintf(" workflow %q", red.Redact(f.Workflow))
+	}
+	b.WriteString(st.pos.Render(head))
+	b.WriteString("\n")
 	if f.Source != nil && f.Pos.IsValid() {
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
 		text, col := red.Snippet(f.Source, f.Pos)
-		fmt.Fprintf(b, "%s %s\n", pad, st.gutter.Render("|"))
-		fmt.Fprintf(b, "%s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
-		fmt.Fprintf(b, "%s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
+		fmt.Fprintf(b, "  %s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
+		fmt.Fprintf(b, "  %s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
 	}
-	if len(f.Chain) > 0 {
-		fmt.Fprintf(b, "  = chain: %s\n", Printable(Chain(f.Chain)))
+	for i := range fs {
+		f := &fs[i]
+		fmt.Fprintf(b, "  %s: %s %s\n", st.sev[f.Severity].Render(f.Severity.String()), Printable(red.Redact(f.Message)),
+			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
-	for _, rel := range f.Related {
-		fmt.Fprintf(b, "  = see %s:%d:%d: %s\n", Printable(rel.File), rel.Pos.Line, rel.Pos.Col, Printable(red.Redact(rel.Message)))
+	var chains, lines []string
+	for i := range fs {
+		f := &fs[i]
+		if multiplies(f) {
+			if c := Printable(red.Redact(Chain(f.Chain))); !slices.Contains(chains, c) {
+				chains = append(chains, c)
+				fmt.Fprintf(b, "  = chain: %s\n", c)
+			}
+		}
 	}
-	if f.Fix != "" {
-		fmt.Fprintf(b, "  = fix: %s\n", Printable(red.Redact(f.Fix)))
+	for i := range fs {
+		f := &fs[i]
+		for k, rel := range f.Related {
+			if k == maxRelated {
+				fmt.Fprintf(b, "  = and %d more places\n", len(f.Related)-maxRelated)
+				break
+			}
+			l := fmt.Sprintf("  = see %s:%d:%d: %s\n", Printable(rel.File), rel.Pos.Line, rel.Pos.Col, Printable(red.Redact(rel.Message)))
+			if !slices.Contains(lines, l) {
+				lines = append(lines, l)
+				b.WriteString(l)
+			}
+		}
 	}
-	fmt.Fprintf(b, "  = help: %s\n\n", st.dim.Render(f.URL))
+	for i := range fs {
+		f := &fs[i]
+		if f.Fix == "" || f.Fix == ruleFix(r, f.RuleID) {
+			continue
+		}
+		l := fmt.Sprintf("  = fix (%s): %s\n", f.RuleID, Printable(red.Redact(f.Fix)))
+		if !slices.Contains(lines, l) {
+			lines = append(lines, l)
+			b.WriteString(l)
+		}
+	}
+}
+
+// multiplies: the chain says more than the message, because it has
+// several factors, an unbounded one, or one on another node. A chain of
+// one bounded factor on the finding's own node ("3 SDK attempts (OpenAI)")
+// only repeats the count the message gives.
+func multiplies(f *analyze.Finding) bool {
+	switch len(f.Chain) {
+	case 0:
+		return false
+	case 1:
+		c := f.Chain[0]
+		return c.Unbounded || c.Node != f.Node || c.Via != ""
+	}
+	return true
+}
+
+// ruleFix is a rule's own fix text, which the fixes list prints once.
+func ruleFix(r *Result, id string) string {
+	for _, rule := range r.Rules {
+		if rule.ID == id {
+			return rule.Fix
+		}
+	}
+	return ""
+}
+
+// fixes prints each rule's fix once, for the rules that fired, and where
+// the rules are explained.
+func (t *Text) fixes(b *strings.Builder, st textStyles, red *Redactor, r *Result) {
+	var ids []string
+	names := map[string]string{}
+	for _, f := range r.Findings {
+		if _, ok := names[f.RuleID]; !ok && f.Fix != "" && f.Fix == ruleFix(r, f.RuleID) {
+			names[f.RuleID] = f.RuleName
+			ids = append(ids, f.RuleID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	slices.Sort(ids)
+	b.WriteString("\n" + st.pos.Render("fixes") + " " + st.dim.Render("(stormcheck explain RULE tells why)") + "\n")
+	for _, id := range ids {
+		fmt.Fprintf(b, "  %s %s\n", st.rule.Render(id+" "+names[id]+":"), Printable(red.Redact(ruleFix(r, id))))
+	}
+	b.WriteString("\n")
 }
 
 // snippet cuts a long line (compact exports are one line) to a window
@@ -238,6 +373,9 @@ func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 	}
 	if s.BelowConfidence > 0 {
 		extra = append(extra, strconv.Itoa(s.BelowConfidence)+" below --min-confidence")
+	}
+	if s.BelowSeverity > 0 {
+		extra = append(extra, strconv.Itoa(s.BelowSeverity)+" below --min-severity")
 	}
 	if len(extra) > 0 {
 		fmt.Fprintf(b, "; %s", strings.Join(extra, ", "))
