@@ -18,8 +18,8 @@ func TestUnreadableStillReports(t *testing.T) {
 		t.Skipf("cannot make a symlink: %v", err)
 	}
 	const wantErr = "stormcheck: 1 input could not be read: "
-	t.Run("text", func(t *testing.T) {
-		r := run(t, "audit", dir)
+	t.Run("concise", func(t *testing.T) {
+		r := run(t, "audit", "--format", "concise", dir)
 		if r.code != ExitFailure || !strings.HasPrefix(r.stderr, wantErr) || !strings.Contains(r.stderr, "b.json (broken symbolic link") {
 			t.Fatalf("exit %d, stderr %q; want %d naming b.json", r.code, r.stderr, ExitFailure)
 		}
@@ -29,7 +29,7 @@ func TestUnreadableStillReports(t *testing.T) {
 			"2 findings (1 error, 1 warning, 0 notes) in 1 workflow (2 files, 2 nodes)",
 		} {
 			if !strings.Contains(r.stdout, want) {
-				t.Errorf("text report lacks %q:\n%s", want, r.stdout)
+				t.Errorf("concise report lacks %q:\n%s", want, r.stdout)
 			}
 		}
 	})
