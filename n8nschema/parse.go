@@ -242,7 +242,12 @@ func (p *parser) workflow(v Value, m *members) {
 	}
 	nodes, conns := m.nodes, m.connections
 	// n8n 2.x runs the published version (activeVersion) in production.
-	if av := m.activeVersion; av.Kind() == Object && av.Get("nodes").Kind() == Array {
+	// An empty published version beside a draft with nodes is a stripped
+	// copy, not what runs: n8n publishes only a workflow with a trigger
+	// (cli/src/workflows/workflow-validation.service.ts
+	// validateForActivation), so the draft is audited.
+	if av := m.activeVersion; av.Kind() == Object && av.Get("nodes").Kind() == Array &&
+		(len(av.Get("nodes").Elems()) > 0 || len(nodes.Elems()) == 0) {
 		w.Published = true
 		w.DraftDiffers = av.Get("nodes").Raw() != nodes.Raw() || av.Get("connections").Raw() != conns.Raw()
 		nodes, conns = av.Get("nodes"), av.Get("connections")

@@ -173,6 +173,13 @@ func TestParseShapes(t *testing.T) {
 			want: []wfSum{{ID: "p2", Name: "Same", Published: true, Nodes: []string{"|N|t|3"}}},
 		},
 		{
+			name: "active version empty beside a draft with nodes",
+			src: `{"id": "p4", "name": "Stripped", "active": true, "versionId": "v1", "activeVersionId": "v1", ` +
+				`"nodes": [{"name": "N", "type": "t", "typeVersion": 3}], "connections": {}, ` +
+				`"activeVersion": {"versionId": "v1", "nodes": [], "connections": {}}}`,
+			want: []wfSum{{ID: "p4", Name: "Stripped", Nodes: []string{"|N|t|3"}}},
+		},
+		{
 			name: "active version null",
 			src:  `{"id": "p3", "name": "Draft only", "nodes": [], "connections": {}, "activeVersionId": null, "activeVersion": null}`,
 			want: []wfSum{{ID: "p3", Name: "Draft only"}},
