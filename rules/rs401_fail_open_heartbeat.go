@@ -17,7 +17,9 @@ retries for hours, the signal simply stops, the last message stays green, and no
 message that does not come. A dead-man's-switch service (Healthchecks.io / hc-ping.com, Cronitor, Better
 Stack heartbeats, Uptime Kuma push, Dead Man's Snitch, Opsgenie or PagerDuty heartbeats) fails closed: it
 alerts when the ping does not arrive in time. stormcheck does not report a workflow that already pings
-one, nor a signal that also runs on an error path.`,
+one, nor a signal that also runs on an error path. A heartbeat is a signal that repeats: one sent inside a
+loop, or a status post named as such in a scheduled workflow; a one-off message that mentions "progress"
+(a welcome e-mail, a row of results) is not.`,
 	Bad: `{"nodes": [
   {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3},
   {"name": "Save description", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "PATCH"}},
@@ -59,8 +61,17 @@ one, nor a signal that also runs on an error path.`,
 			return
 		}
 		fromErr := errorReach(g)
+		periodic := periodicReach(g)
 		for i, n := range beats {
 			if fromErr[n] {
+				continue
+			}
+			// A heartbeat repeats: within the run (a loop reports batch
+			// after batch) or run after run (a schedule). A message sent once
+			// per submission or request that happens to say "progress" (a
+			// welcome e-mail, a results row) is content, not a signal anyone
+			// waits for; a word in a message counts only inside a loop.
+			if !g.InCycle(n) && (words[i].Where == "message" || !periodic[n]) {
 				continue
 			}
 			work := workBefore(pass, g, n)
@@ -105,6 +116,21 @@ func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 		}
 	}
 	return seen
+}
+
+// periodicReach marks the nodes that a schedule's executions run: their
+// signals are expected at every tick.
+func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
+	out := map[*n8nschema.Node]bool{}
+	for _, t := range g.Triggers() {
+		switch t.Type {
+		case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval":
+			for n := range reachedFrom(g, t) {
+				out[n] = true
+			}
+		}
+	}
+	return out
 }
 
 // workBefore returns the nearest external or paid call upstream of n (the
