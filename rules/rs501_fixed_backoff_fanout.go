@@ -16,9 +16,11 @@ backoff and no jitter (core/src/execution-engine/workflow-execute.ts L1604–161
 call fail together (a webhook or chat workflow runs one execution per request, a batch sends every item
 at once), they all wait the same time and retry in the same instant, again and again: a synchronised
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
-looks at workflows started per request (webhook, form, chat and push-based app triggers; polling triggers
-start one execution per poll) and at runs of several items (--items above 1). A node counts for a
-per-request trigger only when that trigger's executions reach it.`,
+looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
+execution per poll, and form submissions and chat messages are paced by the people who send them, so
+their failures do not line up) and at runs of several items (--items above 1). A node counts for a
+per-request trigger only when that trigger's executions reach it. The rule reports one note per
+workflow, at the first such node, naming the others.`,
 	Bad: `{"nodes": [
   {"name": "Webhook", "type": "n8n-nodes-base.webhook", "parameters": {"path": "tickets", "httpMethod": "POST"}},
   {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
@@ -53,6 +55,15 @@ per-request trigger only when that trigger's executions reach it.`,
 		if len(triggers) == 0 && items <= 1 {
 			return
 		}
+		// One note per workflow: the herd is the workflow's, and a note per
+		// node floods a workflow that retries everywhere.
+		type hit struct {
+			op   *analyze.Operation
+			k    int
+			at   string
+			wait int
+		}
+		var hits []hit
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			k := ownRetries(op)
@@ -66,18 +77,27 @@ per-request trigger only when that trigger's executions reach it.`,
 			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce) {
 				continue
 			}
-			wait := analyze.RetryWaitMS(n)
 			at := fmt.Sprintf("every execution of %q", perRequest)
 			if perRequest == "" {
 				at = fmt.Sprintf("%d items per execution", items)
 			}
-			pass.Report(analyze.Diagnostic{
-				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q makes %d tries a fixed %d ms apart and runs for %s: calls that fail together retry together, in lockstep",
-					n.Name, k, wait, at),
-				Chain: op.Factors,
-			})
+			hits = append(hits, hit{op, k, at, analyze.RetryWaitMS(n)})
 		}
+		if len(hits) == 0 {
+			return
+		}
+		h := hits[0]
+		n := h.op.Node
+		msg := fmt.Sprintf("node %q makes %d tries a fixed %d ms apart and runs for %s: calls that fail together retry together, in lockstep",
+			n.Name, h.k, h.wait, h.at)
+		if len(hits) > 1 {
+			var others []string
+			for _, o := range hits[1:] {
+				others = append(others, fmt.Sprintf("%q", o.op.Node.Name))
+			}
+			msg += fmt.Sprintf("; so %s %s", plural(len(others), "does", "do"), joinNames(others, 3))
+		}
+		pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Chain: h.op.Factors})
 	},
 }
 
@@ -94,6 +114,10 @@ func concurrentTrigger(t *n8nschema.Node) bool {
 		"n8n-nodes-base.googleCalendarTrigger", "n8n-nodes-base.rssFeedReadTrigger", "n8n-nodes-base.emailReadImap",
 		"n8n-nodes-base.microsoftOutlookTrigger", "n8n-nodes-base.airtableTrigger", "n8n-nodes-base.notionTrigger",
 		"n8n-nodes-base.localFileTrigger":
+		return false
+	case "n8n-nodes-base.formTrigger", "@n8n/n8n-nodes-langchain.chatTrigger":
+		// Paced by people: one submission or chat message at a time, each
+		// failing on its own, not a herd.
 		return false
 	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval",
 		"n8n-nodes-base.manualTrigger", "n8n-nodes-base.start", "n8n-nodes-base.errorTrigger",

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -31,4 +32,15 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// joinNames lists up to max quoted names: "A", "B" and 3 more.
+func joinNames(names []string, limit int) string {
+	if len(names) <= limit {
+		if len(names) == 1 {
+			return names[0]
+		}
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:limit], ", "), len(names)-limit)
 }
