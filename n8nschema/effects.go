@@ -225,18 +225,30 @@ var duplicatingVerbs = []string{
 	"sendMediaGroup", "sendLocation", "sendSticker", "sendAnimation", "subscribe",
 }
 
+// keyedStores keep an object under the name the request gives it (a
+// bucket key, a file path): uploading or writing it again replaces the
+// object instead of adding a second one (S3 PutObject, FTP STOR, GCS
+// objects.insert with a name). Google Drive, Dropbox and OneDrive are
+// absent: they keep a second file of the same name.
+var keyedStores = map[string]bool{
+	"n8n-nodes-base.s3": true, "n8n-nodes-base.awsS3": true, "n8n-nodes-base.ftp": true,
+	"n8n-nodes-base.googleCloudStorage": true, "n8n-nodes-base.readWriteFile": true,
+	"n8n-nodes-base.writeBinaryFile": true,
+}
+
 // idempotentPrefixes are camelCase operations that only set state even
 // though they start with a duplicating verb ("addLabels" on a message).
 var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUpdate", "createOrUpdate", "createUpdate", "upsert"}
 
 // rpcPathWords mark a POST that asks for an answer rather than storing
-// something: search, lookup, validation, conversion and model endpoints,
+// something: search, lookup, validation, conversion, OCR, ranking and model
+// endpoints,
 // media synthesis (text-to-speech, image generation and remix), and
 // WebDriver commands on an open browser session (navigate, find, click,
 // set a cookie).
 // Repeating it costs a call but leaves no second record (confidence medium:
 // a path is a hint, not a contract).
-var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
+var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
 // DuplicatingWrite reports whether running a write twice leaves two
 // effects (RS201): an HTTP POST, PATCH or PUT (low confidence: PUT is
@@ -269,6 +281,10 @@ func DuplicatingWrite(n *Node) (bool, string, Confidence) {
 		return strings.Contains(q, "INSERT"), op, ConfMedium
 	}
 	a, _ := appOperation(n)
+	if keyedStores[strings.TrimSuffix(n.Type, "Tool")] && a.kind == OpCreate && !strings.HasPrefix(strings.ToLower(a.op), "copy") {
+		// The caller names the object: a repeat overwrites it.
+		return false, op, c
+	}
 	return a.kind.Duplicates(), op, c
 }
 
