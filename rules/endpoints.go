@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -47,27 +48,7 @@ func urlVerbs(n *n8nschema.Node) []string {
 	if strings.ContainsAny(u, "{}$") {
 		return nil
 	}
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	for _, r := range u {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			flush()
-			cur = append(cur, r)
-		case r >= 'a' && r <= 'z':
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return words
+	return splitWords(u)
 }
 
 // readVerbs and changeVerbs are the words of an endpoint name that say
@@ -93,14 +74,63 @@ func readingPOST(n *n8nschema.Node) bool {
 	if dup, _, _ := n8nschema.DuplicatingWrite(n); !dup {
 		return true // a search, model, conversion or WebDriver endpoint (effects.go rpcPathWords)
 	}
+	words := urlVerbs(n)
+	if m, ok := jsonRPCMethod(n); ok {
+		// JSON-RPC posts every call to one URL; the method names it.
+		words = splitWords(m)
+	}
 	read := false
-	for _, w := range urlVerbs(n) {
+	for _, w := range words {
 		if changeVerbs[w] {
 			return false
 		}
-		read = read || readVerbs[w]
+		read = read || readVerbs[w] || w == "login"
 	}
 	return read
+}
+
+// rpcMethodRE finds the method of a JSON-RPC request body: "method":
+// "problem.get", method: 'user.login'.
+var rpcMethodRE = regexp.MustCompile(`["']?method["']?\s*:\s*["']([\w./-]+)["']`)
+
+// jsonRPCMethod returns the method a JSON-RPC 2.0 request calls (Zabbix
+// problem.get, Odoo execute_kw), read from the JSON body.
+func jsonRPCMethod(n *n8nschema.Node) (string, bool) {
+	body := n.Params().Get("jsonBody").Str()
+	if !strings.Contains(body, "jsonrpc") {
+		return "", false
+	}
+	m := rpcMethodRE.FindStringSubmatch(body)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// splitWords splits a name into lower-case words at case changes and
+// non-letters: "problem.get" → problem get, "getRecords" → get records.
+func splitWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			flush()
+			cur = append(cur, r)
+		case r >= 'a' && r <= 'z':
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return words
 }
 
 // cleanupURL reports whether an HTTP call goes to an endpoint named for a

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -17,7 +18,10 @@ through, or an item {error: ...}, on its normal output (core/src/execution-engin
 n8n-semantics.md §3.4). The execution succeeds, no error workflow runs, and the nodes after it treat the
 failure as a result: an order marked as invoiced that was not, an empty summary saved over a good one.
 For a write or a paid call that is a silent data problem. It is fine when a node downstream checks for
-the error (an If, Switch, Filter or Code node that tests "error"), when onError is "continueErrorOutput"
+the error (an If, Switch, Filter or Code node that tests "error", or an If that tests whether a returned
+field is there: the failed item lacks it), when the next node is a call that names its target with a field
+of the result (its URL or id: it fails on the missing field, and the failure surfaces there), when onError
+is "continueErrorOutput"
 with the error output wired to a handler, when an If or Switch after it stops the execution on one
 branch (Stop and Error), when nothing uses the node's output (only a Loop Over Items whose done output
 leads nowhere), for deletes, whose failure ("already gone") is usually meant to be ignored, and for a
@@ -155,14 +159,88 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 						found = true
 					}
 				})
-				if found || stopsOnBranch(g, m) {
+				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) {
 					return true
 				}
+			}
+			if h.d == 0 && failsOnMissingField(g, m) {
+				return true
 			}
 			queue = append(queue, hop{m, h.d + 1})
 		}
 	}
 	return false
+}
+
+// presenceOps are the If/Switch/Filter operators (v2 conditions, and v1's
+// isEmpty/isNotEmpty) that test whether a field is there: a node that
+// routes on the returned id sends the failed item ({error: …}, without it)
+// down the other branch.
+var presenceOps = map[string]bool{"exists": true, "notExists": true, "empty": true, "notEmpty": true,
+	"isEmpty": true, "isNotEmpty": true}
+
+// testsPresence reports whether a condition node tests a field of n's
+// result for presence or emptiness: through $json when it comes right
+// after n, or by naming n ($('Create invoice'), $node["Create invoice"]).
+func testsPresence(m, n *n8nschema.Node, direct bool) bool {
+	switch m.Type {
+	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+	default:
+		return false
+	}
+	p := m.Params()
+	found := false
+	p.Walk(func(rel string, v n8nschema.Value) {
+		if found || !presenceOps[v.Str()] {
+			return
+		}
+		var base string
+		switch {
+		case strings.HasSuffix(rel, "operator.operation"): // v2: leftValue beside operator
+			base = strings.TrimSuffix(rel, "operator.operation") + "leftValue"
+		case strings.HasSuffix(rel, ".operation"): // v1: value1 beside operation
+			base = strings.TrimSuffix(rel, "operation") + "value1"
+		default:
+			return
+		}
+		found = refsResult(p.Get(base).Str(), n, direct)
+	})
+	return found
+}
+
+// refsResult reports whether an expression reads n's output.
+func refsResult(expr string, n *n8nschema.Node, direct bool) bool {
+	if direct && strings.Contains(expr, "$json") {
+		return true
+	}
+	return strings.Contains(expr, "$('"+n.Name+"')") || strings.Contains(expr, `$("`+n.Name+`")`) ||
+		strings.Contains(expr, `$node["`+n.Name+`"]`)
+}
+
+// failsOnMissingField reports whether the node right after a failed one is
+// an external call that names what it acts on with a field of the item
+// (a URL or an id built from $json): the failed node passes {error: …}
+// instead of its result, so that call goes to ".../undefined" and fails,
+// and the failure surfaces there unless it too continues on failure.
+func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
+	if m.Disabled || m.OnError == "continueRegularOutput" || m.OnError == "continueErrorOutput" ||
+		m.OnError == "" && m.ContinueOnFail {
+		return false
+	}
+	if g.Spec(m).Role != n8nschema.RoleExternal {
+		return false
+	}
+	found := false
+	m.Params().Walk(func(rel string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$json") {
+			return
+		}
+		key := rel[strings.LastIndexByte(rel, '.')+1:]
+		if key == "url" || key == "value" && strings.Contains(rel, "Id.") || strings.HasSuffix(key, "Id") || key == "id" {
+			found = true
+		}
+	})
+	return found
 }
 
 // stopsOnBranch reports whether an output of a condition node leads, within
