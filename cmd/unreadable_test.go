@@ -112,3 +112,56 @@ func jsonFindings(t *testing.T, out string) []string {
 	}
 	return lines
 }
+
+// TestDuplicateNodesAuditsWhatN8nRuns: with two "nodes" members n8n
+// (JSON.parse) runs the last; a harmless first copy must not hide its
+// retried Stripe POST. Each repeat is an RS001 warning at the later key.
+func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "dup.json")
+	src := `{
+  "name": "Stripe charge",
+  "nodes": [{"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}}],
+  "connections": {},
+  "nodes": [
+    {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}},
+    {"name": "Charge", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "retryOnFail": true, "maxTries": 5,
+     "parameters": {"method": "POST", "url": "https://api.stripe.com/v1/charges"}}
+  ],
+  "connections": {"Start": {"main": [[{"node": "Charge", "type": "main", "index": 0}]]}}
+}`
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "audit", "--format", "json", "--enable", "RS001,RS201", p)
+	if r.code != ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitFindings, r.stderr)
+	}
+	got := strings.Join(jsonFindings(t, r.stdout), "\n")
+	want := `dup.json RS001 key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+dup.json RS201 node "Charge" sends POST up to 5 times, with no idempotency key; an attempt that timed out may already have committed, and each of its 5 tries re-sends every item of the batch
+dup.json RS001 key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does`
+	if got != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestDeepNestingIsAFinding: ten million "[" used to overflow the Go stack
+// and kill the run (exit 2, no report for the good file). Now it is an
+// RS001 error for that file, and the other file is still reported.
+func TestDeepNestingIsAFinding(t *testing.T) {
+	dir := t.TempDir()
+	copyTestdata(t, "broken_connection.json", filepath.Join(dir, "a.json"))
+	if err := os.WriteFile(filepath.Join(dir, "deep.json"), []byte(strings.Repeat("[", 10_000_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "audit", "--format", "json", dir)
+	if r.code != ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitFindings, r.stderr)
+	}
+	got := strings.Join(jsonFindings(t, r.stdout), "\n")
+	want := "a.json RS003 connection from \"Set greeting\" goes to node \"Send greeting\", which does not exist\n" +
+		"deep.json RS001 arrays and objects nest more than 512 levels deep here; the file is not audited"
+	if got != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -147,6 +147,9 @@ const (
 	BrokenConnection
 	// DuplicateName: two nodes share a name; connections cannot tell them apart.
 	DuplicateName
+	// DuplicateKey: an object repeats a key; n8n reads the last member of
+	// that name, and so does the parser.
+	DuplicateKey
 	// Unreadable: the input could not be read at all (a broken symlink, no
 	// permission, not a regular file, over the size limit); the CLI makes
 	// these, Parse never does.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 // It never fails: what is wrong with the input comes back as Problems.
 func Parse(src *Source) *File {
 	f := &File{Source: src}
+	p := parser{f: f}
 	body, base := src.Src, 0
 	if hasBOM(body) {
 		body, base = body[3:], 3
@@ -30,6 +32,12 @@ func Parse(src *Source) *File {
 			Message: "file is empty; expected an n8n workflow JSON object"})
 		return f
 	}
+	reps, deepAt := scanJSON(body)
+	if off := deepAt; off >= 0 {
+		f.Problems = append(f.Problems, Problem{Kind: InvalidJSON, Pos: src.PosAt(base+off, ""),
+			Message: fmt.Sprintf("arrays and objects nest more than %d levels deep here; the file is not audited", MaxDepth)})
+		return f
+	}
 	if !gjson.ValidBytes(body) {
 		end, p, ok := firstValue(src, body, base)
 		f.Problems = append(f.Problems, p)
@@ -37,14 +45,37 @@ func Parse(src *Source) *File {
 			return f
 		}
 		body = body[:end] // audit the valid value before the trailing data
+		reps, _ = scanJSON(body)
 	}
+	body = p.lastMembersWin(body, base, reps)
 	// gjson.ParseBytes copies the input into a string; a string view of
 	// the bytes holds every file once instead of twice. Source bytes are
 	// never written after NewSource, so the view stays valid.
 	root := Value{r: gjson.Parse(unsafe.String(unsafe.SliceData(body), len(body))), src: src, base: base}
-	p := parser{f: f}
 	p.shape(root, true)
 	return f
+}
+
+// lastMembersWin makes an object that repeats a key read as n8n reads it:
+// JSON.parse keeps the last member of a name, gjson finds the first. The
+// earlier members are blanked out of a copy of body (offsets, lines and
+// columns stay those of the source), and each repeat is a problem at the
+// later key. body itself is returned when no key repeats.
+func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byte {
+	if len(reps) == 0 {
+		return body
+	}
+	src := p.f.Source
+	out := bytes.Clone(body)
+	// Inner members end first; report in source order.
+	slices.SortFunc(reps, func(a, b repeatedKey) int { return a.off - b.off })
+	for _, r := range reps {
+		blank(out, r.blankFrom, r.blankTo)
+		first := src.PosAt(base+r.firstOff, "")
+		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: src.PosAt(base+r.off, r.path),
+			Message: fmt.Sprintf("key %s appears again in the same object (first at %s); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does", strconv.Quote(r.key), first)})
+	}
+	return out
 }
 
 // firstValue explains why body is not valid JSON. When a valid value is

@@ -136,8 +136,9 @@ func BenchmarkPosAt(b *testing.B) {
 }
 
 // TestStringMembers pins the one-pass scanner that snippet masking uses
-// in place of Walk: member strings with their object's first "name", not
-// array elements, and no answer at all under a repeated key.
+// in place of Walk: member strings with their object's "name", not array
+// elements. Under a repeated key the parser has blanked the earlier
+// member, so the scanner sees what Get sees: the last one, as n8n does.
 func TestStringMembers(t *testing.T) {
 	src := `{"nodes": [{"name": "A", "parameters": {"h": [{"value": "s\u00e9cret", "name": "X-Api-Key"}, "elem"],
 	  "n": {"name": null, "value": "v", "name": "token"}}}], "connections": {}}`
@@ -146,9 +147,20 @@ func TestStringMembers(t *testing.T) {
 	ok := f.Workflows[0].Value.StringMembers(func(m StringMember) {
 		got = append(got, fmt.Sprintf("%s=%s name=%q/%v raw=%q", m.Key, m.Str, m.Name, m.NameIsString, src[m.Offset:m.Offset+m.RawLen]))
 	})
-	if ok {
-		t.Fatalf("a repeated key (\"name\" twice) must make StringMembers decline, got %q", got)
+	wantDup := []string{
+		`name=A name="A"/true raw="\"A\""`,
+		`value=sécret name="X-Api-Key"/true raw="\"s\\u00e9cret\""`,
+		`name=X-Api-Key name="X-Api-Key"/true raw="\"X-Api-Key\""`,
+		`value=v name="token"/true raw="\"v\""`,
+		`name=token name="token"/true raw="\"token\""`,
 	}
+	if !ok || strings.Join(got, "\n") != strings.Join(wantDup, "\n") {
+		t.Fatalf("repeated \"name\": StringMembers = %v, %q\nwant the last one, as Get reads it: %q", ok, got, wantDup)
+	}
+	if n := f.Workflows[0].Nodes[0].Params().Get("n.name").Str(); n != "token" {
+		t.Fatalf("Get(n.name) = %q, want the last member, token", n)
+	}
+	got = nil
 	src = strings.Replace(src, `, "name": "token"`, "", 1)
 	f = Parse(NewSource("m.json", []byte(src)))
 	ok = f.Workflows[0].Value.StringMembers(func(m StringMember) {

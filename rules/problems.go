@@ -8,7 +8,8 @@ import (
 // problemFix is the fix of a problem kind that a rule reports besides its
 // main one; the rule's own Fix serves the others.
 var problemFix = map[n8nschema.ProblemKind]string{
-	n8nschema.Unreadable: "Make the path a readable regular file (fix or remove the symlink, the permissions), or raise --max-file-size for a larger export",
+	n8nschema.DuplicateKey: "Remove the earlier member: n8n ignores it, but people and other tools reading the file see it",
+	n8nschema.Unreadable:   "Make the path a readable regular file (fix or remove the symlink, the permissions), or raise --max-file-size for a larger export",
 }
 
 // reportProblems turns the parser's problems of one kind into findings.

@@ -13,7 +13,12 @@ var rs001 = &analyze.Rule{
 after the closing brace, a second object, a raw control character inside a string). n8n refuses to import
 it, and stormcheck can audit only the part before the damage, if any. The finding points at the first byte
 that breaks the parse. A file that cannot be read at all (a broken symlink, no permission, a named pipe or
-device, larger than --max-file-size) is reported here too, by path, and the run exits 3.`,
+device, larger than --max-file-size) is reported here too, by path, and the run exits 3. So is JSON nested
+more than 512 levels deep, which is not audited.
+
+A key repeated in one object is a warning: JSON parsers disagree on it (RFC 8259 §4). n8n reads the file
+with JSON.parse, which keeps the last member of a name, so a harmless first "nodes" array can hide the one
+n8n runs. stormcheck reads every object as n8n does, the last member winning, and points at the repeat.`,
 	Bad:        `{"name": "Nightly sync", "nodes": [], "connections": {}}Nightly sync`,
 	Good:       `{"name": "Nightly sync", "nodes": [], "connections": {}}`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
@@ -24,5 +29,6 @@ device, larger than --max-file-size) is reported here too, by path, and the run 
 	Run: func(pass *analyze.Pass) {
 		reportProblems(pass, n8nschema.InvalidJSON, 0)
 		reportProblems(pass, n8nschema.Unreadable, 0)
+		reportProblems(pass, n8nschema.DuplicateKey, analyze.Warning)
 	},
 }

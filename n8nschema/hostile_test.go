@@ -1,0 +1,119 @@
+package n8nschema
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func problemLines(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d %s %s %s\n", p.Kind, p.Pos, p.Pos.Path, p.Message)
+	}
+	return b.String()
+}
+
+// TestDuplicateKeysLastWins: n8n reads workflow files with JSON.parse,
+// where the last member of a repeated key wins. A harmless first "nodes"
+// must not hide the retried Stripe POST that n8n runs, at any level the
+// model reads: the root, a node, its parameters, settings, connections.
+func TestDuplicateKeysLastWins(t *testing.T) {
+	src := `{
+  "name": "decoy",
+  "nodes": [{"name": "Noop", "type": "n8n-nodes-base.noOp", "parameters": {}}],
+  "connections": {},
+  "nodes": [
+    {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}},
+    {"name": "Charge", "type": "n8n-nodes-base.noOp", "type": "n8n-nodes-base.httpRequest",
+     "retryOnFail": false, "retryOnFail": true, "maxTries": 5,
+     "parameters": {"method": "GET", "url": "https://example.com", "method": "POST", "url": "https://api.stripe.com/v1/charges"}}
+  ],
+  "connections": {
+    "Start": {"main": [[{"node": "Noop", "type": "main", "index": 0}]]},
+    "Start": {"main": [[{"node": "Charge", "type": "main", "index": 0}]]}
+  },
+  "settings": {"errorWorkflow": "a", "errorWorkflow": "b"},
+  "name": "Stripe charge"
+}`
+	f := Parse(NewSource("dup.json", []byte(src)))
+	if len(f.Workflows) != 1 {
+		t.Fatalf("workflows: %d, problems:\n%s", len(f.Workflows), problemLines(f.Problems))
+	}
+	w := f.Workflows[0]
+	var names []string
+	for _, n := range w.Nodes {
+		names = append(names, n.Name+"="+n.Type)
+	}
+	if got := strings.Join(names, ","); got != "Start=n8n-nodes-base.manualTrigger,Charge=n8n-nodes-base.httpRequest" {
+		t.Errorf("nodes %s; want the last \"nodes\" array", got)
+	}
+	charge := w.Node("Charge")
+	method, _ := charge.Param("method")
+	url, _ := charge.Param("url")
+	if !charge.RetryOnFail || method.Str() != "POST" || url.Str() != "https://api.stripe.com/v1/charges" {
+		t.Errorf("Charge: retryOnFail %v, %s %s; want the last members: true, POST to Stripe", charge.RetryOnFail, method.Str(), url.Str())
+	}
+	if len(w.Connections) != 1 || w.Connections[0].To != "Charge" {
+		t.Errorf("connections %+v; want Start → Charge only", w.Connections)
+	}
+	if w.Settings.ErrorWorkflow != "b" || w.Name != "Stripe charge" {
+		t.Errorf("errorWorkflow %q, name %q; want the last members b, Stripe charge", w.Settings.ErrorWorkflow, w.Name)
+	}
+	if len(w.Problems) != 0 {
+		t.Errorf("workflow problems:\n%s", problemLines(w.Problems))
+	}
+	want := `5 5:3 nodes key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 7:55 nodes.1.type key "type" appears again in the same object (first at 7:24); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 8:28 nodes.1.retryOnFail key "retryOnFail" appears again in the same object (first at 8:6); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 9:68 nodes.1.parameters.method key "method" appears again in the same object (first at 9:21); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 9:86 nodes.1.parameters.url key "url" appears again in the same object (first at 9:38); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 11:3 connections key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 13:5 connections.Start key "Start" appears again in the same object (first at 12:5); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 15:38 settings.errorWorkflow key "errorWorkflow" appears again in the same object (first at 15:16); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+5 16:3 name key "name" appears again in the same object (first at 2:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+`
+	if got := problemLines(f.Problems); got != want {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestDuplicateKeysEscapedAndThrice: keys compare unescaped ("\u0061" is
+// "a" to JSON.parse), and of three members the third wins.
+func TestDuplicateKeysEscapedAndThrice(t *testing.T) {
+	src := `{"nodes": [], "connections": {}, "settings": {"errorWorkflow": "1", "errorW\u006frkflow": "2", "errorWorkflow": "3"}}`
+	f := Parse(NewSource("dup.json", []byte(src)))
+	if got := f.Workflows[0].Settings.ErrorWorkflow; got != "3" {
+		t.Errorf("errorWorkflow %q, want 3", got)
+	}
+	if len(f.Problems) != 2 || f.Problems[0].Pos.Col != 69 || f.Problems[1].Pos.Col != 96 {
+		t.Errorf("problems:\n%s\nwant two, at columns 69 and 96", problemLines(f.Problems))
+	}
+}
+
+// TestDeepNesting: ten million "[" overflowed the Go stack (a fatal error
+// no recover catches). Nesting past MaxDepth is an RS001 problem at the
+// bracket that goes too deep, inside a workflow as well as at the root.
+func TestDeepNesting(t *testing.T) {
+	f := Parse(NewSource("deep.json", []byte(strings.Repeat("[", 10_000_000))))
+	want := fmt.Sprintf("1 1:%d  arrays and objects nest more than 512 levels deep here; the file is not audited\n", MaxDepth+1)
+	if got := problemLines(f.Problems); got != want || len(f.Workflows) != 0 {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+	}
+	// Brackets inside strings do not count; a real parameter just under
+	// the limit is read.
+	ok := `{"nodes": [{"name": "A", "type": "x", "parameters": {"s": "[[[[", "v": ` +
+		strings.Repeat("[", MaxDepth-4) + strings.Repeat("]", MaxDepth-4) + `}}], "connections": {}}`
+	if f := Parse(NewSource("ok.json", []byte(ok))); len(f.Problems) != 0 || len(f.Workflows) != 1 {
+		t.Errorf("nesting of %d: problems\n%s", MaxDepth, problemLines(f.Problems))
+	}
+	deep := strings.Replace(ok, `"v": [`, `"v": [[`, 1) + "]"
+	deep = strings.Replace(deep, `]}}], "connections": {}}]`, `]]}}], "connections": {}}`, 1)
+	f = Parse(NewSource("deep.json", []byte(deep)))
+	// The root, nodes, the node and parameters are 4 levels; the 509th
+	// bracket of "v" is level 513.
+	col := strings.Index(deep, `"v": [`) + len(`"v": `) + MaxDepth - 4 + 1
+	if len(f.Problems) != 1 || f.Problems[0].Kind != InvalidJSON || f.Problems[0].Pos.Col != col {
+		t.Errorf("nesting of %d in a parameter: problems\n%s", MaxDepth+1, problemLines(f.Problems))
+	}
+}
