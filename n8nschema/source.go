@@ -133,21 +133,31 @@ func (s *Source) PosAt(off int, path string) Pos {
 
 // Line returns the text of a 1-based line without its line ending.
 func (s *Source) Line(n int) string {
+	start, end := s.LineSpan(n)
+	return string(s.Src[start:end])
+}
+
+// LineSpan returns the byte offsets of a 1-based line's text in Src, without
+// its line ending (or the first line's byte-order mark); an empty span for
+// a line that does not exist. It does not read the line: a snippet of a
+// one-line export needs only the bytes it shows.
+func (s *Source) LineSpan(n int) (start, end int) {
 	s.index()
 	if n < 1 || n > s.lines() {
-		return ""
+		return 0, 0
 	}
-	start := s.lineStart(n - 1)
-	end := len(s.Src)
+	start = s.lineStart(n - 1)
+	end = len(s.Src)
 	if n < s.lines() {
 		end = s.lineStart(n) - 1
 	}
-	line := string(s.Src[start:end])
-	line = strings.TrimSuffix(line, "\r")
-	if n == 1 {
-		line = strings.TrimPrefix(line, "\ufeff")
+	if end > start && s.Src[end-1] == '\r' {
+		end--
 	}
-	return line
+	if n == 1 && hasBOM(s.Src[start:end]) {
+		start += 3
+	}
+	return start, end
 }
 
 func hasBOM(b []byte) bool {

@@ -265,30 +265,21 @@ func (m memo) Redact(s string) string {
 	return r
 }
 
-// mask replaces every rune of s inside spans with '*', so columns stay put.
-func mask(s string, spans [][2]int) string {
-	if len(spans) == 0 {
-		return s
-	}
-	b := []byte(s)
-	var out strings.Builder
-	last := 0
-	for _, sp := range spans {
-		out.Write(b[last:sp[0]])
-		out.WriteString(strings.Repeat("*", len([]rune(s[sp[0]:sp[1]]))))
-		last = sp[1]
-	}
-	out.Write(b[last:])
-	return out.String()
-}
-
-// Redactor gives snippet lines with secrets masked. It masks what Redact
-// finds on the line, and also values whose meaning is given elsewhere in
-// the JSON: {"name": "X-API-Key", "value": "…"} pretty-printed over lines.
+// Redactor gives snippets with secrets masked (Snippet). It masks what
+// Redact finds around the snippet, and also values whose meaning is given
+// elsewhere in the JSON: {"name": "X-API-Key", "value": "…"} pretty-printed
+// over lines.
 type Redactor struct {
-	masked map[*n8nschema.Source]*n8nschema.Source
-	wfs    map[*n8nschema.Source][]*n8nschema.Workflow
-	texts  memo
+	// structural holds, per source, the sorted byte ranges of string values
+	// that the JSON structure marks as secrets.
+	structural map[*n8nschema.Source][][2]int
+	wfs        map[*n8nschema.Source][]*n8nschema.Workflow
+	texts      memo
+	// blocks caches the secret spans of line blocks (snippet.go).
+	blocks map[blockKey][][2]int
+	// scanned counts the bytes snippets ran the secret patterns over: the
+	// work a snippet costs, which tests bound.
+	scanned int
 }
 
 // Redact is the package's Redact, remembered for texts seen before.
@@ -296,7 +287,7 @@ func (r *Redactor) Redact(s string) string { return r.texts.Redact(s) }
 
 // NewRedactor prepares masking for the sources of an analysis set.
 func NewRedactor(set *analyze.Set) *Redactor {
-	r := &Redactor{masked: map[*n8nschema.Source]*n8nschema.Source{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}, texts: memo{}}
+	r := &Redactor{structural: map[*n8nschema.Source][][2]int{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}, texts: memo{}, blocks: map[blockKey][][2]int{}}
 	if set != nil {
 		for _, w := range set.Workflows {
 			r.wfs[w.Source] = append(r.wfs[w.Source], w)
@@ -305,25 +296,12 @@ func NewRedactor(set *analyze.Set) *Redactor {
 	return r
 }
 
-// Snippet returns the text around pos shown under a finding, secrets
-// masked and control characters escaped, and the caret's column in it.
-func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, int) {
-	return snippet(r.Line(src, pos.Line), pos.Col)
-}
-
-// Line returns line n of src with every secret masked by '*' (one per rune,
-// so a caret below the line still points at the right column).
-func (r *Redactor) Line(src *n8nschema.Source, n int) string {
-	m, ok := r.masked[src]
-	if !ok {
-		m = r.maskSource(src)
-		r.masked[src] = m
+// structuralSpans returns the secret string values of src (without their
+// quotes), found once per source from the workflows' JSON.
+func (r *Redactor) structuralSpans(src *n8nschema.Source) [][2]int {
+	if spans, ok := r.structural[src]; ok {
+		return spans
 	}
-	line := m.Line(n)
-	return mask(line, secretSpans(line))
-}
-
-func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 	var spans [][2]int
 	add := func(off, rawLen int) {
 		if off > 0 && rawLen > 2 && off+rawLen <= len(src.Src) {
@@ -366,10 +344,9 @@ func (r *Redactor) maskSource(src *n8nschema.Source) *n8nschema.Source {
 			add(v.ValuePos().Offset, len(v.Raw()))
 		})
 	}
-	if len(spans) == 0 {
-		return src
-	}
-	return n8nschema.NewSource(src.Name, []byte(mask(string(src.Src), mergeSpans(spans))))
+	spans = mergeSpans(spans)
+	r.structural[src] = spans
+	return spans
 }
 
 // pathCache resolves paths below root as root.Get does, remembering the

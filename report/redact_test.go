@@ -84,7 +84,7 @@ func TestRedactorMasksSplitPairs(t *testing.T) {
 		// One star per rune keeps the caret's column.
 		{19, `        "note": "ünïcode before a secret", "token": "*********"`},
 	} {
-		if got := r.Line(src, tt.line); got != tt.want {
+		if got, _ := r.Snippet(src, n8nschema.Pos{Line: tt.line, Col: 1}); got != tt.want {
 			t.Errorf("line %d\n got %q\nwant %q", tt.line, got, tt.want)
 		}
 	}

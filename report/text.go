@@ -234,47 +234,6 @@ func (t *Text) fixes(b *strings.Builder, st textStyles, red *Redactor, r *Result
 	b.WriteString("\n")
 }
 
-// snippet cuts a long line (compact exports are one line) to a window
-// around col and returns the new text and the caret's column in it.
-func snippet(line string, col int) (string, int) {
-	const width = 100
-	rs := []rune(strings.ReplaceAll(line, "\t", " "))
-	if col < 1 {
-		col = 1
-	}
-	if col > len(rs)+1 {
-		col = len(rs) + 1
-	}
-	start := 0
-	if len(rs) > width && col > width/3 {
-		start = col - 1 - width/3
-	}
-	end := min(len(rs), start+width)
-	var b strings.Builder
-	newCol := col - start
-	if start > 0 {
-		b.WriteString("…")
-		newCol++
-	}
-	// Control characters (invalid JSON still gets a snippet) are shown
-	// escaped; the caret moves right by what the escapes add before it.
-	for i, r := range rs[start:end] {
-		if !unprintable(r) {
-			b.WriteRune(r)
-			continue
-		}
-		e := Printable(string(r))
-		b.WriteString(e)
-		if start+i < col-1 {
-			newCol += len(e) - 1
-		}
-	}
-	if end < len(rs) {
-		b.WriteString("…")
-	}
-	return b.String(), newCol
-}
-
 // caret underlines the token at col: a quoted key or a scalar.
 func caret(text string, col int) string {
 	rs := []rune(text)
