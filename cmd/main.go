@@ -139,6 +139,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 		newRulesCmd(io),
 		newGraphCmd(io),
 		newExplainCmd(io),
+		newSimulateCmd(io),
 		newPullCmd(io),
 		newVersionCmd(io),
 	)

@@ -159,10 +159,13 @@ type execution struct {
 }
 
 type proc struct {
-	ex    *execution
-	yield func(struct{}) bool
-	next  func() (struct{}, bool)
-	stop  func()
+	ex *execution
+	// timedOut marks the operations of this execution with an attempt
+	// that timed out: a write sent again may be written twice.
+	timedOut map[*n8nschema.Node]bool
+	yield    func(struct{}) bool
+	next     func() (struct{}, bool)
+	stop     func()
 }
 
 // restart counts the runs of one self-trigger or unbounded loop.
@@ -454,7 +457,7 @@ func (s *sim) enqueue(ex *execution) {
 // begin starts an execution's process at the current time.
 func (s *sim) begin(ex *execution) {
 	s.started++
-	p := &proc{ex: ex}
+	p := &proc{ex: ex, timedOut: map[*n8nschema.Node]bool{}}
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
 		p.yield = yield
 		defer func() {
@@ -621,9 +624,8 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, deadline int
 	if op == nil {
 		return true
 	}
-	timedOut := false
 	return s.retry(p, g, n, func() bool {
-		if !s.request(p, op, &timedOut) {
+		if !s.request(p, op) {
 			return false
 		}
 		if c != nil && c.Kind == analyze.CallWebhook && c.To != nil && len(c.Entry) > 0 {
@@ -726,21 +728,19 @@ func (s *sim) subCall(p *proc, n *n8nschema.Node) bool {
 	if op == nil {
 		return true
 	}
-	timedOut := false
-	return s.request(p, op, &timedOut)
+	return s.request(p, op)
 }
 
 // toolCall is one tool call with the tool's own retries.
 func (s *sim) toolCall(p *proc, g *analyze.Graph, t *n8nschema.Node, deadline int64, depth int) bool {
 	c := s.calls[t]
 	op := s.ops[t]
-	timedOut := false
 	return s.retry(p, g, t, func() bool {
 		if c != nil && c.Kind == analyze.CallTool && c.To != nil {
 			return s.runSub(p, c, deadline, depth)
 		}
 		if op != nil {
-			return s.request(p, op, &timedOut)
+			return s.request(p, op)
 		}
 		return true
 	})
@@ -748,13 +748,13 @@ func (s *sim) toolCall(p *proc, g *analyze.Graph, t *n8nschema.Node, deadline in
 
 // request is one try of an operation: every page (Pages; one when
 // unbounded), each with the SDK's retries for a model.
-func (s *sim) request(p *proc, op *analyze.Operation, timedOut *bool) bool {
+func (s *sim) request(p *proc, op *analyze.Operation) bool {
 	pages, unb := analyze.Pages(op.Node)
 	if unb || pages < 1 {
 		pages = 1
 	}
 	for range pages {
-		if !s.sdkCall(p, op, timedOut) {
+		if !s.sdkCall(p, op) {
 			return false
 		}
 	}
@@ -763,7 +763,7 @@ func (s *sim) request(p *proc, op *analyze.Operation, timedOut *bool) bool {
 
 // sdkCall sends one call with the SDK's retries: SDKAttempts attempts for
 // a model, p-retry's randomised backoff between them.
-func (s *sim) sdkCall(p *proc, op *analyze.Operation, timedOut *bool) bool {
+func (s *sim) sdkCall(p *proc, op *analyze.Operation) bool {
 	k := 1
 	if op.Spec.Role == n8nschema.RoleModel {
 		k = analyze.SDKAttempts(op.Node, op.Spec)
@@ -772,7 +772,7 @@ func (s *sim) sdkCall(p *proc, op *analyze.Operation, timedOut *bool) bool {
 		if a > 0 {
 			s.sleep(p, s.backoff(a-1))
 		}
-		if s.wire(p, op, timedOut) {
+		if s.wire(p, op) {
 			return true
 		}
 	}
@@ -789,7 +789,7 @@ func (s *sim) backoff(retriesConsumed int) int64 {
 }
 
 // wire sends one attempt and waits for its answer.
-func (s *sim) wire(p *proc, op *analyze.Operation, timedOut *bool) bool {
+func (s *sim) wire(p *proc, op *analyze.Operation) bool {
 	s.step()
 	d := s.dep(op.Dependency)
 	b := s.bin(s.now)
@@ -799,7 +799,7 @@ func (s *sim) wire(p *proc, op *analyze.Operation, timedOut *bool) bool {
 	} else {
 		d.after++
 	}
-	if op.Write && *timedOut {
+	if op.Write && p.timedOut[op.Node] {
 		d.dupWrites++ // the timed-out attempt may have committed
 	}
 	cost, priced := op.CostPerCallUSD(&s.set.Options)
@@ -826,7 +826,7 @@ func (s *sim) wire(p *proc, op *analyze.Operation, timedOut *bool) bool {
 	}
 	d.failed[s.bin(s.now)]++
 	if s.cfg.Failure == FailTimeout {
-		*timedOut = true
+		p.timedOut[op.Node] = true
 		// The provider may finish and bill a generation nobody receives.
 		d.costUSD += cost
 	}

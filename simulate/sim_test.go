@@ -243,3 +243,88 @@ func TestEventCap(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// The simulation and the attempt model agree: one execution against a
+// dependency that never answers sends exactly the static worst case.
+func TestAgreesWithTheAttemptModel(t *testing.T) {
+	caller := `{"name": "caller", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "c"}},
+ {"name": "Run sub", "type": "n8n-nodes-base.executeWorkflow", "typeVersion": 1.2, "position": [200, 0],
+  "parameters": {"source": "database", "workflowId": {"__rl": true, "value": "Sub00001", "mode": "id"}},
+  "retryOnFail": true, "maxTries": 3, "waitBetweenTries": 2000}],
+ "connections": {"Hook": {"main": [[{"node": "Run sub", "type": "main", "index": 0}]]}}}`
+	sub := `{"id": "Sub00001", "name": "sub", "nodes": [
+ {"name": "Start", "type": "n8n-nodes-base.executeWorkflowTrigger", "typeVersion": 1.1, "position": [0, 0], "parameters": {}},
+ {"name": "Post", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 0],
+  "parameters": {"method": "POST", "url": "https://api.vendor.test/v1/orders", "options": {"timeout": 5000}},
+  "retryOnFail": true, "maxTries": 2, "waitBetweenTries": 500}],
+ "connections": {"Start": {"main": [[{"node": "Post", "type": "main", "index": 0}]]}}}`
+	agent := `{"name": "agent", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [200, 0], "parameters": {},
+  "retryOnFail": true, "maxTries": 2},
+ {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
+  "parameters": {"model": "gpt-4o-mini", "options": {"maxRetries": 1}}}],
+ "connections": {"Hook": {"main": [[{"node": "Agent", "type": "main", "index": 0}]]},
+  "Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]}}}`
+	for _, tc := range []struct {
+		name, dep, node string
+		srcs            []string
+		want            int
+		failure         Failure
+		dup             int
+	}{
+		{"caller retries × node retries", "api.vendor.test", "Post", []string{caller, sub}, 6, Fail502, 0},
+		// Every POST after the first timed out may write twice: 5 of 6,
+		// the caller's re-runs included.
+		{"timed-out writes", "api.vendor.test", "Post", []string{caller, sub}, 6, FailTimeout, 5},
+		{"agent retries × SDK retries", "openai", "Model", []string{agent}, 4, Fail502, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := build(t, tc.srcs...)
+			var static int
+			for _, op := range set.Operations {
+				if op.Node.Name == tc.node {
+					static = op.Attempts
+				}
+			}
+			if static != tc.want {
+				t.Fatalf("attempt model says %d, want %d", static, tc.want)
+			}
+			c := cfg(tc.dep, time.Hour)
+			c.Window, c.Failure = time.Hour, tc.failure
+			r, err := Run(set, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := r.Dependencies[0]
+			if d.AttemptsDuring != static || d.DuplicateWrites != tc.dup || r.Totals.Failed != 1 {
+				t.Errorf("simulated %d attempts, %d duplicate writes, %d failed executions; want %d, %d, 1",
+					d.AttemptsDuring, d.DuplicateWrites, r.Totals.Failed, static, tc.dup)
+			}
+		})
+	}
+}
+
+func TestSVGEscapesWorkflowText(t *testing.T) {
+	r := &Result{WindowS: 2, Workers: 1, Concurrency: 1, Waiting: []int{0, 0}, InFlight: []int{1, 0},
+		Outages:      []OutageResult{{Dependency: "evil<script>&\x1b[31m.test", DurationS: 1}},
+		Dependencies: []Dependency{{Name: "evil<script>&\x1b[31m.test", DownS: 1, Sent: []int{3, 0}, Failed: []int{0, 0}, Open: []int{1, 0}, Peak: 3}}}
+	var b strings.Builder
+	if err := SVG(&b, []Labelled{{Result: r}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script") || strings.Contains(b.String(), "\x1b") {
+		t.Errorf("unescaped text in the SVG:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "evil&lt;script&gt;&amp;?[31m.test") {
+		t.Errorf("dependency name missing or escaped wrongly:\n%s", b.String())
+	}
+	b.Reset()
+	if err := Text(&b, []Labelled{{Result: r}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("a control character reached the terminal:\n%q", b.String())
+	}
+}

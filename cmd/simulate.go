@@ -1,0 +1,204 @@
+package cmd
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/rules"
+	"github.com/stormcheck/stormcheck/simulate"
+)
+
+// SimulateOptions are the simulate command's flags.
+type SimulateOptions struct {
+	IO          *IO
+	Paths       []string
+	Outages     []string
+	Rate        string
+	Executions  int
+	Workers     int
+	Concurrency int
+	Latency     time.Duration
+	Failure     string
+	Seed        uint64
+	Window      time.Duration
+	MaxEvents   int
+	Format      string
+	Color       string
+	Config      string
+	MaxFileSize byteSize
+}
+
+func newSimulateCmd(io *IO) *cobra.Command {
+	def := analyze.DefaultOptions()
+	o := &SimulateOptions{IO: io, MaxFileSize: defaultMaxFileSize}
+	c := &cobra.Command{
+		Use:   "simulate PATH... --outage DEP:DURATION",
+		Short: "Replay a dependency outage through the workflows and chart the retry storm",
+		Long: `Simulate an outage: executions arrive (a backlog with --executions, a steady --rate, or else each
+trigger's schedule), take a slot among --workers × --concurrency, and run their nodes; every attempt
+against a dependency that is down fails (a 502 after --latency, or a timeout after the node's timeout),
+and n8n's retry layers decide what happens next: node retries with their fixed wait, SDK retries with
+randomised exponential backoff, agent iterations, callers re-running sub-workflows, error workflows,
+self-triggers and unguarded loops. After the outage the dependency answers normally.
+
+The report charts, per dependency and per second, the attempts sent, and the executions waiting for a
+slot; the totals give the attempts during and after the outage, duplicate writes, paid calls and their
+cost, and the time the backlog took to drain. DEP is an operation's dependency: a provider (openai) or a
+host (api.example.com). The same --seed gives the same report. See docs/simulate.md.`,
+		Example: `  stormcheck simulate workflows/ --outage api.vendor.com:90s --executions 3000 --workers 40 --concurrency 10
+  stormcheck simulate flow.json --outage openai:10m --rate 30/min --failure timeout --format svg > storm.svg`,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Paths = args
+			return runSimulate(o)
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.Outages, "outage", nil, "DEP:DURATION, a dependency down from 0 s (repeatable), e.g. openai:90s")
+	f.StringVar(&o.Rate, "rate", "", "arrivals per entry workflow: N/min or N/s")
+	f.IntVar(&o.Executions, "executions", 0, "a backlog of N executions per entry workflow queued at 0 s")
+	f.IntVar(&o.Workers, "workers", def.Workers, "queue-mode workers")
+	f.IntVar(&o.Concurrency, "concurrency", def.Concurrency, "executions per worker")
+	f.DurationVar(&o.Latency, "latency", 200*time.Millisecond, "round trip of an answered call (a success or a 502)")
+	f.StringVar(&o.Failure, "failure", "502", "how the dependency fails: 502|timeout")
+	f.Uint64Var(&o.Seed, "seed", 1, "seed of the SDK backoff's randomness")
+	f.DurationVar(&o.Window, "window", 0, "time simulated (default: the longest outage + 5m)")
+	f.IntVar(&o.MaxEvents, "max-events", simulate.DefaultMaxEvents, "stop a run that passes this many events")
+	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg")
+	f.StringVar(&o.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
+	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards); prices and instance URLs")
+	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
+	return c
+}
+
+// config turns the flags into a simulation config.
+func (o *SimulateOptions) config() (simulate.Config, error) {
+	c := simulate.Config{Executions: o.Executions, Workers: o.Workers, Concurrency: o.Concurrency, Latency: o.Latency,
+		Failure: simulate.Failure(o.Failure), Seed: o.Seed, Window: o.Window, MaxEvents: o.MaxEvents}
+	if len(o.Paths) == 0 {
+		return c, usageErrorf("simulate needs at least one PATH\nRun 'stormcheck simulate --help' for usage.")
+	}
+	if len(o.Outages) == 0 {
+		return c, usageErrorf("simulate needs --outage DEP:DURATION, e.g. --outage openai:90s")
+	}
+	for _, s := range o.Outages {
+		i := strings.LastIndex(s, ":")
+		if i <= 0 {
+			return c, usageErrorf("--outage %q: want DEP:DURATION, e.g. api.example.com:90s", s)
+		}
+		d, err := time.ParseDuration(s[i+1:])
+		if err != nil || d <= 0 {
+			return c, usageErrorf("--outage %q: %q is not a positive duration (90s, 10m)", s, s[i+1:])
+		}
+		c.Outages = append(c.Outages, simulate.Outage{Dependency: s[:i], Duration: d})
+	}
+	if o.Rate != "" {
+		if o.Executions > 0 {
+			return c, usageErrorf("--rate and --executions exclude each other")
+		}
+		r, err := parseRate(o.Rate)
+		if err != nil {
+			return c, err
+		}
+		c.RatePerMin = r
+	}
+	switch {
+	case o.Executions < 0:
+		return c, usageErrorf("--executions %d: want 0 or more", o.Executions)
+	case o.Workers < 1 || o.Concurrency < 1:
+		return c, usageErrorf("--workers and --concurrency must be at least 1")
+	case o.Latency < 0:
+		return c, usageErrorf("--latency %v: want 0 or more", o.Latency)
+	case !oneOf(o.Failure, "502", "timeout"):
+		return c, usageErrorf("--failure %q: want 502 or timeout", o.Failure)
+	case o.Window < 0:
+		return c, usageErrorf("--window %v: want a positive duration", o.Window)
+	case o.MaxEvents < 1:
+		return c, usageErrorf("--max-events %d: want at least 1", o.MaxEvents)
+	case !oneOf(o.Format, "text", "json", "svg"):
+		return c, usageErrorf("--format %q: want text, json or svg", o.Format)
+	case !oneOf(o.Color, "auto", "always", "never"):
+		return c, usageErrorf("--color %q: want auto, always or never", o.Color)
+	}
+	return c, nil
+}
+
+// parseRate reads N/min, N/s or N (per minute).
+func parseRate(s string) (float64, error) {
+	num, unit, _ := strings.Cut(s, "/")
+	per := 1.0
+	switch unit {
+	case "", "min", "m":
+	case "s", "sec":
+		per = 60
+	case "h", "hour":
+		per = 1.0 / 60
+	default:
+		return 0, usageErrorf("--rate %q: want N/min or N/s", s)
+	}
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || n <= 0 || n > 1e6 {
+		return 0, usageErrorf("--rate %q: want a positive number per minute or per second", s)
+	}
+	return n * per, nil
+}
+
+func runSimulate(o *SimulateOptions) error {
+	sc, err := o.config()
+	if err != nil {
+		return err
+	}
+	wd, err := o.IO.Getwd()
+	if err != nil {
+		return err
+	}
+	opts := analyze.DefaultOptions()
+	opts.Workers, opts.Concurrency = o.Workers, o.Concurrency
+	p := o.Config
+	if p != "" {
+		p = inWd(p, wd)
+	} else if p, err = findConfig(wd); err != nil {
+		return err
+	}
+	if p != "" {
+		cfg, err := loadConfig(p, displayName(p, wd), rules.All())
+		if err != nil {
+			return err
+		}
+		cfg.options(&opts)
+	}
+	ins, err := collectInputs(o.Paths, o.IO.In, wd, int64(o.MaxFileSize))
+	if err != nil {
+		return err
+	}
+	// An unreadable input is reported after the others are simulated.
+	files, unread := parseInputs(ins, int64(o.MaxFileSize))
+	set := analyze.Build(files, opts)
+	if len(set.Workflows) == 0 {
+		return usageErrorf("no workflow found in the inputs")
+	}
+	res, err := simulate.Run(set, sc)
+	if err != nil {
+		if errors.Is(err, simulate.ErrTooManyEvents) {
+			return err
+		}
+		return usageErrorf("%v", err)
+	}
+	runs := []simulate.Labelled{{Result: res}}
+	switch o.Format {
+	case "json":
+		err = simulate.JSON(o.IO.Out, runs)
+	case "svg":
+		err = simulate.SVG(o.IO.Out, runs)
+	default:
+		err = simulate.Text(o.IO.Out, runs, colorEnabled(o.Color, o.IO))
+	}
+	if err != nil {
+		return err
+	}
+	return unread
+}
