@@ -20,14 +20,15 @@ deny n8nschema "^$mod/|spf13/cobra|lipgloss" "the model imports only the standar
 deny analyze "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "analysis does no I/O and never sees rules or renderers"
 deny rules "^$mod/(report|cmd|n8napi)$|^os$|tidwall/gjson|lipgloss|spf13/cobra" "rules read the model through Node.Param and never print"
 deny report "^$mod/(rules|cmd|n8napi)$|spf13/cobra|tidwall/gjson" "renderers get rule metadata from findings"
+deny simulate "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|tidwall/gjson" "the simulation reads the analysis, does no I/O and renders its own report"
 deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
 deny cmd "lipgloss" "only report styles output"
 # The corpus helpers are for tests only.
-for pkg in . cmd analyze rules report n8nschema n8napi; do
+for pkg in . cmd analyze rules report simulate n8nschema n8napi; do
 	deny "$pkg" "^$mod/internal/(sharedtest|corpustest)$" "test helpers never reach the binary"
 done
 # Only main.go exits the process.
-if grep -rn --include='*.go' 'os\.Exit' cmd analyze rules report n8nschema n8napi 2>/dev/null | grep -v '_test.go'; then
+if grep -rn --include='*.go' 'os\.Exit' cmd analyze rules report simulate n8nschema n8napi 2>/dev/null | grep -v '_test.go'; then
 	echo "import boundary: os.Exit outside main.go"
 	fail=1
 fi
