@@ -543,11 +543,19 @@ func (s *sim) checkDrain() {
 func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Node, deadline int64, depth int) bool {
 	g := s.set.Graph(w)
 	done := map[*n8nschema.Node]bool{}
-	stack := slices.Clone(start)
-	slices.Reverse(stack)
+	passAt := map[*analyze.Loop]int64{}
+	// A node waiting on the stack is not pushed again: it runs once for
+	// all the edges that reach it.
+	queued := map[*n8nschema.Node]bool{}
+	var stack []*n8nschema.Node
+	for i := len(start) - 1; i >= 0; i-- {
+		stack = append(stack, start[i])
+		queued[start[i]] = true
+	}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		queued[n] = false
 		if done[n] {
 			l := g.LoopOf(n)
 			if l == nil || !l.Unbounded {
@@ -558,6 +566,14 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 			}
 		}
 		done[n] = true
+		if l := g.LoopOf(n); l != nil && l.Unbounded && n == l.Head {
+			if t, ok := passAt[l]; ok && t == s.now {
+				// A pass that calls nothing still takes time: 1 ms, so
+				// that the window, not the event cap, ends the loop.
+				s.sleep(p, 1)
+			}
+			passAt[l] = s.now
+		}
 		if deadline > 0 && s.now >= deadline {
 			s.timedOut++
 			return false
@@ -580,7 +596,10 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 			return false
 		}
 		for i := len(next) - 1; i >= 0; i-- {
-			stack = append(stack, next[i].To)
+			if to := next[i].To; !queued[to] {
+				stack = append(stack, to)
+				queued[to] = true
+			}
 		}
 	}
 	return true

@@ -328,3 +328,41 @@ func TestSVGEscapesWorkflowText(t *testing.T) {
 		t.Errorf("a control character reached the terminal:\n%q", b.String())
 	}
 }
+
+// loop is a webhook and a call that goes on after failures and loops back
+// to itself through a No-op: nothing bounds it.
+const loop = `{"name": "loop", "settings": {"executionTimeout": TIMEOUT}, "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "l"}},
+ {"name": "Poll", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 0],
+  "parameters": {"url": "https://api.vendor.test/v1/status"}, "onError": "continueRegularOutput"},
+ {"name": "Again", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [400, 0], "parameters": {}}],
+ "connections": {"Hook": {"main": [[{"node": "Poll", "type": "main", "index": 0}]]},
+  "Poll": {"main": [[{"node": "Again", "type": "main", "index": 0}]]},
+  "Again": {"main": [[{"node": "Poll", "type": "main", "index": 0}]]}}}`
+
+func TestUnboundedLoopEndsWithTheWindowOrTheTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		timeout          string
+		attempts, passes int
+		timedOut         int
+		running          int
+	}{
+		// One pass every 200 ms: 300 in 60 s, still running at the end.
+		{"-1", 300, 299, 0, 1},
+		// executionTimeout 30 s, checked before a node starts: 150 passes.
+		{"30", 150, 149, 1, 0},
+	} {
+		set := build(t, strings.Replace(loop, "TIMEOUT", tc.timeout, 1))
+		r, err := Run(set, cfg("api.vendor.test", 10*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := r.Dependencies[0]
+		if got := d.AttemptsDuring + d.AttemptsAfter; got != tc.attempts || r.Totals.TimedOut != tc.timedOut || r.Totals.StillRunning != tc.running {
+			t.Errorf("timeout %s: %d attempts, %+v", tc.timeout, got, r.Totals)
+		}
+		if len(r.Restarts) != 1 || r.Restarts[0].Kind != "loop" || r.Restarts[0].Count != tc.passes {
+			t.Errorf("timeout %s: restarts %+v", tc.timeout, r.Restarts)
+		}
+	}
+}
