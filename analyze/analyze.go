@@ -139,6 +139,9 @@ type Finding struct {
 	// FoldKey: findings of one rule with the same key across the set are
 	// reported once (Fold); empty never folds.
 	FoldKey string
+	// Repair is the fix package's repair of the finding; nil when it has
+	// none (or before fix.Attach ran).
+	Repair *Repair
 }
 
 // Diagnostic is what a rule reports; the pass fills in the rest.

@@ -53,6 +53,20 @@ type Factor struct {
 	Via string
 }
 
+// OwnRetries is how many times n8n's own retry runs the operation's node
+// (main loop or tool call; 1 when it does not retry): the fixed-wait layer
+// that re-sends every item of the batch. It reads the attempt chain, so a
+// retryOnFail that n8n ignores (on a model sub-node) counts for nothing.
+func (op *Operation) OwnRetries() int {
+	for _, f := range op.Factors {
+		if (f.Kind == KindNodeRetry || f.Kind == KindToolRetry) && f.Node == op.Node.Name &&
+			f.Workflow == op.Workflow.Label() && !f.Unbounded {
+			return max(f.Value, 1)
+		}
+	}
+	return 1
+}
+
 // AttemptTimeoutMS is the per-attempt timeout of an operation: its
 // timeout parameter, else the runtime default of its node type (HTTP
 // Request 300000 ms, HttpRequestV3.node.ts L387–391; OpenAI-family models

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -37,7 +39,12 @@ type AuditOptions struct {
 	MinSeverity   string
 	NoIgnores     bool
 	MaxFileSize   byteSize
-	Remote        remoteOptions
+	// Fix writes the safe repairs into the files; Diff prints them as a
+	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
+	Fix         bool
+	Diff        bool
+	UnsafeFixes bool
+	Remote      remoteOptions
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 	// Now is when the run happens, for ignore entries' expires dates.
@@ -69,13 +76,23 @@ Only regular files are read from folders, each up to --max-file-size (stdin too)
 be read (a broken symlink, no permission, a named pipe or device given by name, too large) is an RS001
 finding in the report of the others, and the run then exits 3.
 
-Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage error, bad config, or no
-workflow found in the inputs; 3 I/O or internal error, or an input that could not be read.`,
+--fix repairs what stormcheck can prove, with the smallest byte edits (indentation, key order, line
+endings stay): safe repairs make one retry layer own each call (RS101, RS104); --unsafe-fixes adds an
+Idempotency-Key header (RS201), settings.executionTimeout (RS504) and an output cap from the config's
+fix.max_tokens (RS302). The report then shows what is left. --diff prints the edits as a unified diff and
+writes nothing. --fix never writes to an n8n instance: pull the workflows, fix the files, import them. With
+stdin (-) as the only input, --fix writes the fixed workflow to stdout and the report to stderr.
+
+Exit status: 0 nothing at or above --fail-on; 1 findings at or above it (with --diff: a file would
+change); 2 usage error, bad config, or no workflow found in the inputs; 3 I/O or internal error, or an
+input that could not be read.`,
 		Example: `  stormcheck audit workflows/
   stormcheck audit --format json --fail-on warning export.json
   stormcheck audit --format sarif=stormcheck.sarif --format github workflows/
   stormcheck audit --write-baseline .stormcheck-baseline.json workflows/
   stormcheck audit --baseline .stormcheck-baseline.json --enable 'RS1*,-RS105' workflows/
+  stormcheck audit --diff workflows/
+  stormcheck audit --fix --unsafe-fixes workflows/
   n8n export:workflow --all | stormcheck audit -`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
@@ -110,6 +127,9 @@ workflow found in the inputs; 3 I/O or internal error, or an input that could no
 	f.StringVar(&opts.MinSeverity, "min-severity", "note", "show only findings at or above: note|warning|error (display only; --fail-on still counts all)")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
 	f.Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read; a larger one is an RS001 finding and exit 3")
+	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
+	f.BoolVar(&opts.Diff, "diff", false, "print the repairs --fix would apply as a unified diff; write nothing")
+	f.BoolVar(&opts.UnsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe repairs too")
 	opts.Remote.addFlags(f)
 	return c
 }
@@ -120,6 +140,12 @@ func (o *AuditOptions) validate() error {
 	}
 	if _, err := o.outputs(); err != nil {
 		return err
+	}
+	if o.Fix && !o.Diff && o.Remote.URL != "" {
+		return usageErrorf("--fix never writes to an n8n instance: run 'stormcheck pull DIR', then 'stormcheck audit --fix DIR', and import the fixed files")
+	}
+	if (o.Fix || o.Diff) && slices.Contains(o.Paths, "-") && len(o.Paths) > 1 {
+		return usageErrorf("--fix and --diff read stdin (-) only as the sole input")
 	}
 	if !oneOf(o.FailOn, "error", "warning", "note", "never") {
 		return usageErrorf("--fail-on %q: want error, warning, note or never", o.FailOn)
@@ -214,8 +240,38 @@ func runAudit(o *AuditOptions) error {
 	// Inputs that could not be read are findings in the report of the
 	// others; the run still exits 3 once the report is written.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize))
-	set := analyze.Build(files, st.analysis)
-	filtered := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
+	fixOpts := fix.Options{}
+	if cfg != nil && cfg.Fix.MaxTokens != nil {
+		fixOpts.MaxTokens = *cfg.Fix.MaxTokens
+	}
+	// Every analysis (one per fix round) is kept by its set, so the
+	// summary counts those of the files as they end up.
+	filteredOf := map[*analyze.Set]analyze.Filtered{}
+	check := func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
+		set := analyze.Build(files, st.analysis)
+		f := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
+		filteredOf[set] = f
+		return set, f.Findings
+	}
+	var set *analyze.Set
+	fixed, reportTo := 0, o.IO.Out
+	if o.Fix || o.Diff {
+		res, err := fix.Files(files, check, fixOpts, o.UnsafeFixes)
+		if err != nil {
+			return err
+		}
+		if o.Diff {
+			return o.printDiff(res, len(files))
+		}
+		if reportTo, err = o.writeFixes(res, ins); err != nil {
+			return err
+		}
+		files, set, fixed = res.Files, res.Set, res.Fixed
+	} else {
+		set, _ = check(files)
+		fix.Attach(set, filteredOf[set].Findings, fixOpts)
+	}
+	filtered := filteredOf[set]
 	if o.WriteBaseline != "" {
 		if err := os.WriteFile(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current), 0o644); err != nil {
 			return fmt.Errorf("write baseline: %w", err)
@@ -229,7 +285,8 @@ func runAudit(o *AuditOptions) error {
 	res.Findings = slices.DeleteFunc(slices.Clone(all), func(f analyze.Finding) bool { return f.Severity < minSev })
 	res.Summary.Count(res.Findings)
 	res.Summary.BelowSeverity = len(all) - len(res.Findings)
-	if err := o.render(res, wd); err != nil {
+	res.Summary.Fixed = fixed
+	if err := o.render(res, wd, reportTo); err != nil {
 		return err
 	}
 	if unread != nil {
@@ -358,8 +415,9 @@ func newResult(set *analyze.Set, files []*n8nschema.File, listed []*analyze.Rule
 	return res
 }
 
-// render writes every --format entry: files first, then stdout.
-func (o *AuditOptions) render(res *report.Result, wd string) error {
+// render writes every --format entry: files first, then the one to stdout
+// (to out, which is stderr when --fix writes the fixed stdin to stdout).
+func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error {
 	outs, err := o.outputs()
 	if err != nil {
 		return err
@@ -380,7 +438,7 @@ func (o *AuditOptions) render(res *report.Result, wd string) error {
 		if err != nil {
 			return err
 		}
-		if err := r.Render(o.IO.Out, res); err != nil {
+		if err := r.Render(w, res); err != nil {
 			return fmt.Errorf("write report: %w", err)
 		}
 	}

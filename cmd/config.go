@@ -38,6 +38,8 @@ type Config struct {
 	Ignore      []ConfigIgnore `yaml:"ignore"`
 	// Dependencies bound concurrent requests per host (RS505).
 	Dependencies map[string]configDependency `yaml:"dependencies"`
+	// Fix tunes the repairs of audit --fix.
+	Fix configFix `yaml:"fix"`
 
 	// Path is where the config was read from ("" when there is none), as
 	// reports show it; Dir is its folder.
@@ -76,6 +78,12 @@ type configCap struct {
 	Provider string  `yaml:"provider"`
 	USD      float64 `yaml:"usd"`
 	Period   string  `yaml:"period"`
+}
+
+type configFix struct {
+	// MaxTokens is the output cap the RS302 repair writes (--unsafe-fixes);
+	// without it that repair is not offered.
+	MaxTokens *int `yaml:"max_tokens"`
 }
 
 type configDependency struct {
@@ -281,6 +289,9 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 		if c.Dependencies[host].MaxInFlight < 1 {
 			return c.errorf(name, []string{"dependencies", host}, "dependencies.%s.max_in_flight: want a whole number of at least 1", host)
 		}
+	}
+	if c.Fix.MaxTokens != nil && *c.Fix.MaxTokens < 1 {
+		return c.errorf(name, []string{"fix", "max_tokens"}, "fix.max_tokens %d: want a whole number of at least 1", *c.Fix.MaxTokens)
 	}
 	for i, ig := range c.Ignore {
 		keys := []string{"ignore", strconv.Itoa(i)}

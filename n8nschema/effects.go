@@ -341,6 +341,43 @@ var keyNames = []KeyName{
 	{"MessageDeduplicationId", "aws-sqs", "body", ConfHigh},
 }
 
+// keyHosts are APIs that document an idempotency header on their write
+// endpoints, by host suffix: Stripe, GoCardless, Mollie, Adyen
+// (Idempotency-Key), PayPal (PayPal-Request-Id), Checkout.com
+// (Cko-Idempotency-Key), Xendit (X-Idempotency-Key). Providers whose key
+// must be a UUID (Wise) or that take it in the body (Square) are left out:
+// the fix package writes a header from the execution and the item.
+var keyHosts = []struct{ Host, Header string }{
+	{"api.stripe.com", "Idempotency-Key"},
+	{"api.gocardless.com", "Idempotency-Key"},
+	{"api-sandbox.gocardless.com", "Idempotency-Key"},
+	{"api.mollie.com", "Idempotency-Key"},
+	{"adyen.com", "Idempotency-Key"},
+	{"adyenpayments.com", "Idempotency-Key"},
+	{"api.paypal.com", "PayPal-Request-Id"},
+	{"api-m.paypal.com", "PayPal-Request-Id"},
+	{"api-m.sandbox.paypal.com", "PayPal-Request-Id"},
+	{"api.sandbox.paypal.com", "PayPal-Request-Id"},
+	{"api.checkout.com", "Cko-Idempotency-Key"},
+	{"api.sandbox.checkout.com", "Cko-Idempotency-Key"},
+	{"api.xendit.co", "X-Idempotency-Key"},
+}
+
+// KeyHeaderFor returns the idempotency header an API host honours on its
+// writes, if the catalog knows one.
+func KeyHeaderFor(host string) (string, bool) {
+	h, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(host)), ":")
+	if h == "" {
+		return "", false
+	}
+	for _, k := range keyHosts {
+		if h == k.Host || strings.HasSuffix(h, "."+k.Host) {
+			return k.Header, true
+		}
+	}
+	return "", false
+}
+
 // LookupKeyName returns the key convention a field name follows, if any.
 // Header names compare without case; "_" and "-" are the same.
 func LookupKeyName(name string) (KeyName, bool) {

@@ -46,6 +46,8 @@ type Summary struct {
 	// BelowSeverity findings are hidden by --min-severity; --fail-on still
 	// counts them.
 	BelowSeverity int `json:"below_min_severity"`
+	// Fixed findings were repaired by --fix; Findings are what is left.
+	Fixed int `json:"fixed"`
 }
 
 // Count fills the finding counts of s from fs.

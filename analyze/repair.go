@@ -1,0 +1,43 @@
+package analyze
+
+import "github.com/stormcheck/stormcheck/n8nschema"
+
+// Safety says when --fix applies a repair.
+type Safety int
+
+const (
+	// Safe repairs only reduce duplicate attempts; --fix applies them.
+	Safe Safety = iota + 1
+	// Unsafe repairs change what a workflow sends or when it stops;
+	// --fix applies them only with --unsafe-fixes.
+	Unsafe
+)
+
+func (s Safety) String() string {
+	switch s {
+	case Safe:
+		return "safe"
+	case Unsafe:
+		return "unsafe"
+	}
+	return "none"
+}
+
+// Edit replaces Len bytes at Offset of Source.Src with Text. An insertion
+// has Len 0. Edits never split a UTF-8 sequence: they start and end at
+// JSON token boundaries.
+type Edit struct {
+	Source *n8nschema.Source
+	Offset int
+	Len    int
+	Text   string
+}
+
+// Repair is what repairs one finding: byte edits of one or more sources
+// (turning off a caller's retry edits the caller's file), sorted by source
+// name and offset. Package fix computes repairs.
+type Repair struct {
+	Description string
+	Safety      Safety
+	Edits       []Edit
+}

@@ -1,0 +1,79 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/stormcheck/stormcheck/fix"
+)
+
+// printDiff writes the repairs as a unified diff to stdout and a count to
+// stderr; it writes no file. It exits 1 when a file would change, so CI can
+// ask "is there anything left to fix?".
+func (o *AuditOptions) printDiff(res *fix.Result, files int) error {
+	names := slices.Sorted(slices.Values(res.Changed))
+	for _, name := range names {
+		var now []byte
+		for _, f := range res.Files {
+			if f.Source.Name == name {
+				now = f.Source.Src
+			}
+		}
+		if _, err := io.WriteString(o.IO.Out, fix.Diff(name, res.Original[name], now)); err != nil {
+			return fmt.Errorf("write diff: %w", err)
+		}
+	}
+	fmt.Fprintf(o.IO.Err, "would fix %s in %s (%d remaining)\n",
+		countWord(res.Fixed, "finding"), countWord(len(names), "file"), len(res.Findings))
+	if len(names) > 0 {
+		return errFindings
+	}
+	return nil
+}
+
+// writeFixes writes the fixed files in place; the fixed stdin goes to
+// stdout (as ruff does), and then the report goes to stderr, which it
+// returns as where to report.
+func (o *AuditOptions) writeFixes(res *fix.Result, ins []input) (io.Writer, error) {
+	paths := map[string]string{}
+	for _, in := range ins {
+		paths[in.name] = in.path
+	}
+	for _, f := range res.Files {
+		if f.Source.Name == "<stdin>" {
+			if _, err := o.IO.Out.Write(f.Source.Src); err != nil {
+				return nil, fmt.Errorf("write stdout: %w", err)
+			}
+			return o.IO.Err, nil
+		}
+	}
+	for _, name := range res.Changed {
+		p := paths[name]
+		if p == "" {
+			return nil, fmt.Errorf("%s: not a file, cannot write the fix", name)
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		var src []byte
+		for _, f := range res.Files {
+			if f.Source.Name == name {
+				src = f.Source.Src
+			}
+		}
+		if err := os.WriteFile(p, src, info.Mode().Perm()); err != nil {
+			return nil, fmt.Errorf("write fix: %w", err)
+		}
+	}
+	return o.IO.Out, nil
+}
+
+func countWord(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,444 @@
+// Package fix repairs findings with the smallest edit: it computes, on the
+// typed model, which members of which workflow files to change, and applies
+// them as byte edits to the sources, so that indentation, key order, line
+// endings, a byte-order mark and every other byte stay as they were.
+//
+// A repair is safe when it only reduces duplicate attempts (one retry owner,
+// RS101 and RS104); unsafe repairs change what a workflow sends or when it
+// stops (an Idempotency-Key header, RS201; an execution timeout, RS504; an
+// output cap, RS302) and are applied only when asked for.
+package fix
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Options tune the repairs.
+type Options struct {
+	// MaxTokens is the output cap the RS302 repair writes (.stormcheck.yaml
+	// fix.max_tokens); 0 offers no such repair.
+	MaxTokens int
+}
+
+// MaxExecutionTimeout is the largest executionTimeout the RS504 repair
+// writes, in seconds: n8n's default EXECUTIONS_TIMEOUT_MAX, above which it
+// lowers the setting anyway (@n8n/config executions.config.ts maxTimeout).
+const MaxExecutionTimeout = 3600
+
+// Attach computes the repair of every finding that has one and sets its
+// Repair, safe and unsafe alike (reports show both; --fix picks).
+func Attach(set *analyze.Set, fs []analyze.Finding, o Options) {
+	r := newRepairer(set, o)
+	for i := range fs {
+		fs[i].Repair = r.repair(&fs[i])
+	}
+}
+
+type nodeRef struct {
+	wf   *n8nschema.Workflow
+	node *n8nschema.Node
+}
+
+type srcOff struct {
+	src *n8nschema.Source
+	off int
+}
+
+type repairer struct {
+	set   *analyze.Set
+	o     Options
+	nodes map[srcOff]nodeRef // by the offset of the node's position
+	wfs   map[wfKey]*n8nschema.Workflow
+}
+
+type wfKey struct {
+	src      *n8nschema.Source
+	name, id string
+}
+
+func newRepairer(set *analyze.Set, o Options) *repairer {
+	r := &repairer{set: set, o: o, nodes: map[srcOff]nodeRef{}, wfs: map[wfKey]*n8nschema.Workflow{}}
+	for _, w := range set.Workflows {
+		k := wfKey{w.Source, w.Name, w.ID}
+		if _, dup := r.wfs[k]; !dup {
+			r.wfs[k] = w
+		}
+		for _, n := range w.Nodes {
+			if n.Pos.IsValid() {
+				r.nodes[srcOff{w.Source, n.Pos.Offset}] = nodeRef{w, n}
+			}
+		}
+	}
+	return r
+}
+
+// op finds the operation a finding stands on.
+func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operation) {
+	w := r.wfs[wfKey{f.Source, f.Workflow, f.WorkflowID}]
+	if w == nil {
+		return nil, nil
+	}
+	for _, op := range r.set.OperationsOf(w) {
+		if op.Node.Name == f.Node {
+			return w, op
+		}
+	}
+	return w, nil
+}
+
+func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
+	w, op := r.op(f)
+	if w == nil || !editable(w) {
+		return nil
+	}
+	var rep *analyze.Repair
+	var err error
+	switch f.RuleID {
+	case "RS101", "RS104":
+		if op != nil {
+			rep, err = r.retryOwner(op)
+		}
+	case "RS201":
+		if op != nil {
+			rep, err = r.idempotencyKey(w, op)
+		}
+	case "RS302":
+		if op != nil {
+			rep, err = r.outputCap(w, op)
+		}
+	case "RS504":
+		if f.Detail == "unbounded" {
+			rep, err = r.executionTimeout(w)
+		}
+	}
+	if err != nil || rep == nil || len(rep.Edits) == 0 {
+		return nil
+	}
+	slices.SortFunc(rep.Edits, func(a, b analyze.Edit) int {
+		if a.Source != b.Source {
+			return strings.Compare(a.Source.Name, b.Source.Name)
+		}
+		return a.Offset - b.Offset
+	})
+	return rep
+}
+
+// editable: stormcheck edits only workflows whose nodes it read from the
+// top-level nodes array. A published workflow was audited from its
+// activeVersion, and n8n keeps the draft and the published version apart:
+// an edit of one of them would make the file say two things.
+func editable(w *n8nschema.Workflow) bool { return !w.Published }
+
+// retryLayer is one layer of an attempt chain that n8n's retryOnFail or an
+// SDK's retry option controls.
+type retryLayer struct {
+	f    analyze.Factor
+	ref  nodeRef
+	kind string
+}
+
+func isRetryKind(k string) bool {
+	switch k {
+	case analyze.KindNodeRetry, analyze.KindToolRetry, analyze.KindSDKRetry, analyze.KindRootRetry, analyze.KindCallerRetry:
+		return true
+	}
+	return false
+}
+
+func (r *repairer) layers(op *analyze.Operation) ([]retryLayer, bool) {
+	var out []retryLayer
+	for _, f := range op.Factors {
+		if !isRetryKind(f.Kind) || f.Unbounded || f.Value <= 1 {
+			continue
+		}
+		ref, ok := r.nodes[srcOff{f.Source, f.Pos.Offset}]
+		if !ok || ref.node.Name != f.Node {
+			return nil, false
+		}
+		out = append(out, retryLayer{f: f, ref: ref, kind: f.Kind})
+	}
+	return out, true
+}
+
+// retryOwner keeps the retry layer closest to the wire (the last of the
+// chain: the SDK's retries, else the node's own) and turns the outer ones
+// off with retryOnFail: false; when the kept layer alone still exceeds
+// --max-attempts, it lowers that layer's count. An outer layer is turned
+// off only when every call it retries keeps a retry layer of its own
+// after the repair, so no call loses its last retry.
+func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
+	ls, ok := r.layers(op)
+	if !ok || len(ls) == 0 {
+		return nil, nil
+	}
+	keep := ls[len(ls)-1]
+	off := map[*n8nschema.Node]bool{}
+	for _, l := range ls[:len(ls)-1] {
+		if !editable(l.ref.wf) {
+			return nil, nil
+		}
+		off[l.ref.node] = true
+	}
+	if len(off) > 0 && !r.everyCallKeepsARetry(off) {
+		return nil, nil
+	}
+	rep := &analyze.Repair{Safety: analyze.Safe}
+	var turned []string
+	for _, l := range ls[:len(ls)-1] {
+		e, err := setMember(l.ref.wf, l.ref.node.Value, []string{"retryOnFail"}, raw("false"))
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(rep.Edits, e) {
+			rep.Edits = append(rep.Edits, e)
+			turned = append(turned, strconv.Quote(l.ref.node.Name))
+		}
+	}
+	var what []string
+	if len(turned) > 0 {
+		what = append(what, "turn off retryOnFail on "+strings.Join(turned, ", "))
+	}
+	budget := max(r.set.Options.MaxAttempts, 1)
+	if keep.f.Value > budget {
+		n := keep.ref.node
+		switch keep.kind {
+		case analyze.KindSDKRetry:
+			spec := r.set.Graph(keep.ref.wf).Spec(n)
+			if spec.SDKRetryParam == "" {
+				return nil, nil // the SDK's retries have no option to lower
+			}
+			e, err := setMember(keep.ref.wf, n.Params(), strings.Split(spec.SDKRetryParam, "."), raw(strconv.Itoa(budget-1)))
+			if err != nil {
+				return nil, err
+			}
+			rep.Edits = append(rep.Edits, e)
+			what = append(what, fmt.Sprintf("set %s of %q to %d", spec.SDKRetryParam, n.Name, budget-1))
+		default:
+			field, val := "maxTries", raw(strconv.Itoa(budget))
+			if budget < 2 {
+				field, val = "retryOnFail", raw("false") // n8n retries at least twice
+			}
+			e, err := setMember(keep.ref.wf, n.Value, []string{field}, val)
+			if err != nil {
+				return nil, err
+			}
+			rep.Edits = append(rep.Edits, e)
+			what = append(what, fmt.Sprintf("set %s of %q to %s", field, n.Name, val))
+		}
+	}
+	if len(what) == 0 {
+		return nil, nil
+	}
+	rep.Description = "Retry in one layer: " + strings.Join(what, "; ")
+	return rep, nil
+}
+
+// everyCallKeepsARetry reports whether every operation of the set that one
+// of the nodes in off retries keeps at least one retry layer once they are
+// all turned off.
+func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
+	for _, op := range r.set.Operations {
+		ls, ok := r.layers(op)
+		if !ok {
+			return false
+		}
+		touched, left := false, 0
+		for _, l := range ls {
+			if off[l.ref.node] && l.kind != analyze.KindSDKRetry {
+				touched = true
+			} else {
+				left++
+			}
+		}
+		if touched && left == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// setMember makes the member at path below the object v hold val.
+func setMember(w *n8nschema.Workflow, v n8nschema.Value, path []string, val any) (analyze.Edit, error) {
+	src := w.Source.Src
+	off, ok := objectOffset(src, v)
+	if !ok {
+		return analyze.Edit{}, errShape
+	}
+	e, err := set(src, off, path, val, style{})
+	if err != nil {
+		return analyze.Edit{}, err
+	}
+	return analyze.Edit{Source: w.Source, Offset: e.off, Len: e.n, Text: e.text}, nil
+}
+
+// objectOffset is the offset of the '{' that opens v, checked against the
+// source.
+func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
+	if v.Kind() != n8nschema.Object {
+		return 0, false
+	}
+	off := v.ValuePos().Offset
+	rawText := v.Raw()
+	if off < 0 || off+len(rawText) > len(src) || string(src[off:off+len(rawText)]) != rawText {
+		return 0, false
+	}
+	return off, true
+}
+
+// ---------------------------------------------------------------------------
+// Unsafe repairs
+
+// idempotencyKey adds the header the API honours to a retried HTTP Request
+// POST: {{ $execution.id }}, the node and the item index, the same on each
+// of the node's own retries (n8n re-runs the node with the same execution
+// and items; workflow-execute.ts computes the run index before the retry
+// loop). It is not offered when the key would not hold: the node runs more
+// than once in an execution (a loop), or the workflow restarts itself or
+// runs as an error workflow (a new execution, a new key).
+func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
+	n := op.Node
+	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" || op.Unbounded {
+		return nil, nil
+	}
+	name, ok := n8nschema.KeyHeaderFor(op.Dependency)
+	if !ok || op.OwnRetries() < 2 {
+		return nil, nil
+	}
+	for _, f := range op.Factors {
+		if f.Kind == analyze.KindSelfTrigger || f.Kind == analyze.KindErrorWorkflow || f.Kind == analyze.KindLoop {
+			return nil, nil
+		}
+	}
+	g := r.set.Graph(w)
+	for _, l := range g.Loops {
+		if slices.Contains(l.Nodes, n) {
+			return nil, nil
+		}
+	}
+	p := n.Params()
+	if s := p.Get("specifyHeaders").Str(); s != "" && s != "keypair" {
+		return nil, nil // headers given as JSON text
+	}
+	value := "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	header := object{{"name", raw(quote(name))}, {"value", raw(quote(value))}}
+	rep := &analyze.Repair{Safety: analyze.Unsafe,
+		Description: fmt.Sprintf("Send %s: %s on %q", name, value, n.Name)}
+	src := w.Source.Src
+	off, ok := objectOffset(src, p)
+	if !ok {
+		return nil, nil
+	}
+	c, err := scan(src, off)
+	if err != nil {
+		return nil, err
+	}
+	send, hasSend, err := c.get("sendHeaders")
+	if err != nil {
+		return nil, err
+	}
+	_, hasParams, err := c.get("headerParameters")
+	if err != nil {
+		return nil, err
+	}
+	add := func(e edit) {
+		rep.Edits = append(rep.Edits, analyze.Edit{Source: w.Source, Offset: e.off, Len: e.n, Text: e.text})
+	}
+	if !hasSend && !hasParams {
+		// Both members are new: one insertion.
+		add(c.insertFields([]field{{"sendHeaders", raw("true")},
+			{"headerParameters", object{{"parameters", array{header}}}}}, style{}))
+		return rep, nil
+	}
+	switch {
+	case !hasSend:
+		add(c.insert("sendHeaders", raw("true"), style{}))
+	case string(src[send.valStart:send.valEnd]) != "true":
+		add(edit{off: send.valStart, n: send.valEnd - send.valStart, text: "true"})
+	}
+	e, err := appendElem(src, off, []string{"headerParameters", "parameters"}, header, style{})
+	if err != nil {
+		return nil, err
+	}
+	add(e)
+	return rep, nil
+}
+
+var slugRE = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug makes a node name safe inside an expression and a header: lower
+// case letters and digits joined by dashes.
+func slug(s string) string {
+	s = strings.Trim(slugRE.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if len(s) > 40 {
+		s = strings.TrimRight(s[:40], "-")
+	}
+	if s == "" {
+		s = "node"
+	}
+	return s
+}
+
+// outputCap writes fix.max_tokens into the node's max-tokens option.
+func (r *repairer) outputCap(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
+	if r.o.MaxTokens <= 0 || op.Spec.MaxTokensParam == "" {
+		return nil, nil
+	}
+	e, err := setMember(w, op.Node.Params(), strings.Split(op.Spec.MaxTokensParam, "."), raw(strconv.Itoa(r.o.MaxTokens)))
+	if err != nil {
+		return nil, err
+	}
+	return &analyze.Repair{Safety: analyze.Unsafe, Edits: []analyze.Edit{e},
+		Description: fmt.Sprintf("Cap the output of %q: %s = %d", op.Node.Name, op.Spec.MaxTokensParam, r.o.MaxTokens)}, nil
+}
+
+// executionTimeout sets settings.executionTimeout to the longest a bounded
+// call of the workflow can take (attempts × per-attempt timeout + the
+// waits between node retries), at most MaxExecutionTimeout; with no
+// bounded call whose timeout is known, MaxExecutionTimeout. It is not
+// offered when a bounded call needs longer than that: the timeout would cut
+// it short (RS504 would report it).
+func (r *repairer) executionTimeout(w *n8nschema.Workflow) (*analyze.Repair, error) {
+	total := 0
+	for _, op := range r.set.OperationsOf(w) {
+		if op.Unbounded || op.Node.Disabled {
+			continue
+		}
+		per, ok := analyze.AttemptTimeoutMS(op)
+		if !ok {
+			continue
+		}
+		waits := (op.OwnRetries() - 1) * analyze.RetryWaitMS(op.Node)
+		one := op.Attempts*per + waits
+		if one > MaxExecutionTimeout*1000 {
+			return nil, nil
+		}
+		total += one
+	}
+	secs := MaxExecutionTimeout
+	if total > 0 {
+		secs = min(secs, int(math.Ceil(float64(total)/1000)))
+	}
+	var e analyze.Edit
+	var err error
+	s := w.Settings.Value
+	if s.Kind() == n8nschema.Object {
+		e, err = setMember(w, s, []string{"executionTimeout"}, raw(strconv.Itoa(secs)))
+	} else if !s.Exists() {
+		e, err = setMember(w, w.Value, []string{"settings"}, object{{"executionTimeout", raw(strconv.Itoa(secs))}})
+	} else {
+		return nil, nil // settings is not an object
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &analyze.Repair{Safety: analyze.Unsafe, Edits: []analyze.Edit{e},
+		Description: fmt.Sprintf("Stop the workflow after %d s: settings.executionTimeout = %d", secs, secs)}, nil
+}
