@@ -83,6 +83,11 @@ type Rule struct {
 	Bad   string // a workflow (JSON, abridged) that fires
 	Good  string // the same workflow fixed
 	Fix   string // what to do, starting with a verb
+	// FixSafety is the safety of the repair audit --fix makes (package
+	// fix); zero when there is none. FixDoc says what the repair does and
+	// why it is safe or not, or why the rule has no repair.
+	FixSafety Safety
+	FixDoc    string
 	// Severity and Confidence are the defaults; a finding may differ.
 	Severity   Severity
 	Confidence Confidence

@@ -57,7 +57,7 @@ func explain(w io.Writer, r *analyze.Rule) error {
 	b.WriteString(indent(r.Bad))
 	b.WriteString("\nFixed:\n\n")
 	b.WriteString(indent(r.Good))
-	fmt.Fprintf(&b, "\nFix: %s\n\nHelp: %s\n", strings.TrimSpace(r.Fix), r.HelpURI())
+	fmt.Fprintf(&b, "\nFix: %s\n\nFix safety (audit --fix): %s\n\nHelp: %s\n", strings.TrimSpace(r.Fix), strings.TrimSpace(r.FixDoc), r.HelpURI())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

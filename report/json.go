@@ -72,6 +72,44 @@ type jsonFinding struct {
 	HelpURI     string       `json:"help_uri"`
 	Fingerprint string       `json:"fingerprint"`
 	Chain       []jsonFactor `json:"chain"`
+	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
+	// write; null when stormcheck has no repair for the finding.
+	Repair *jsonRepair `json:"repair"`
+}
+
+type jsonRepair struct {
+	Description string     `json:"description"`
+	Safety      string     `json:"safety"`
+	Edits       []jsonEdit `json:"edits"`
+}
+
+// jsonEdit replaces length bytes at offset (line and column: where they
+// start and end, 1-based, columns in characters) with text.
+type jsonEdit struct {
+	File      string `json:"file"`
+	Offset    int    `json:"offset"`
+	Length    int    `json:"length"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Text      string `json:"text"`
+}
+
+func jsonRepairOf(r *analyze.Repair, red memo) *jsonRepair {
+	if r == nil {
+		return nil
+	}
+	out := &jsonRepair{Description: red.Redact(r.Description), Safety: r.Safety.String(), Edits: []jsonEdit{}}
+	for _, e := range r.Edits {
+		if red.Redact(e.Text) != e.Text {
+			return nil // an edit that would show a secret is not shown at all
+		}
+		start, end := e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
+		out.Edits = append(out.Edits, jsonEdit{File: e.Source.Name, Offset: e.Offset, Length: e.Len,
+			Line: start.Line, Column: start.Col, EndLine: end.Line, EndColumn: end.Col, Text: e.Text})
+	}
+	return out
 }
 
 func intPtr(v int) *int { return &v }
@@ -106,7 +144,7 @@ func (JSON) Render(w io.Writer, r *Result) error {
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
 			Node: red.Redact(f.Node), Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
-			Chain: jsonFactors(f.Chain),
+			Chain: jsonFactors(f.Chain), Repair: jsonRepairOf(f.Repair, red),
 		}
 	})
 	jw.WriteString("\n}\n")

@@ -107,6 +107,9 @@ func fixture(t *testing.T) *Result {
 	key, _ := nightly.Node("Restart").Param("headerParameters.parameters.1.value")
 	write := finding(nightly, "Restart", "RS201", "the POST is retried by the self-trigger and sends no Idempotency-Key header")
 	write.Pos = key.Pos()
+	write.Repair = &analyze.Repair{Description: `Send Idempotency-Key on "Restart"`, Safety: analyze.Unsafe,
+		Edits: []analyze.Edit{{Source: nightly.Source, Offset: key.ValuePos().Offset, Len: len(key.Raw()),
+			Text: `"={{ $execution.id }}-restart-{{ $itemIndex }}"`}}}
 	restart.Related = []analyze.Related{{File: nightly.Source.Name, Pos: nightly.Node("Webhook").Pos, Message: `the webhook "nightly" it calls`}}
 	baselined := finding(errs, "Summarise", "RS304", `error workflow "Summarise failures" calls gpt-4o-mini once per failed execution`)
 	findings := []analyze.Finding{

@@ -89,7 +89,34 @@ type sarifResult struct {
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
 	Properties          sarifResultProps  `json:"properties"`
+}
+
+// sarifFix is a proposed fix (SARIF 2.1.0 §3.55): replacements of regions
+// of one or more artifacts.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	Properties      sarifFixProps         `json:"properties"`
+}
+
+type sarifFixProps struct {
+	Safety string `json:"safety"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion       `json:"deletedRegion"`
+	InsertedContent *sarifTextContent `json:"insertedContent,omitempty"`
+}
+
+type sarifTextContent struct {
+	Text string `json:"text"`
 }
 
 type sarifResultProps struct {
@@ -117,6 +144,11 @@ type sarifArtifact struct {
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn"`
+	// The end and the byte range are set on the regions of fixes only.
+	EndLine    int  `json:"endLine,omitempty"`
+	EndColumn  int  `json:"endColumn,omitempty"`
+	ByteOffset *int `json:"byteOffset,omitempty"`
+	ByteLength *int `json:"byteLength,omitempty"`
 }
 
 type sarifCodeFlow struct {
@@ -261,6 +293,9 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red 
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc, Message: &sarifText{Text: red.Redact(rel.Message)}})
 		}
 	}
+	if fx, ok := sarifFixOf(f.Repair, red); ok {
+		res.Fixes = []sarifFix{fx}
+	}
 	if len(f.Chain) > 0 {
 		tf := sarifThreadFlow{}
 		for _, fac := range f.Chain {
@@ -274,6 +309,34 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red 
 		res.CodeFlows = []sarifCodeFlow{{Message: sarifText{Text: "amplification: " + Chain(f.Chain)}, ThreadFlows: []sarifThreadFlow{tf}}}
 	}
 	return res
+}
+
+// sarifFixOf turns a repair into a fix, its edits grouped by artifact in
+// the repair's order; false when a source is not a file (stdin).
+func sarifFixOf(r *analyze.Repair, red memo) (sarifFix, bool) {
+	if r == nil {
+		return sarifFix{}, false
+	}
+	fx := sarifFix{Description: sarifText{Text: sentence(red.Redact(r.Description))}, Properties: sarifFixProps{Safety: r.Safety.String()}}
+	for _, e := range r.Edits {
+		uri := artifactURI(e.Source.Name)
+		if uri == "" || red.Redact(e.Text) != e.Text {
+			return sarifFix{}, false // stdin, or an edit that would show a secret
+		}
+		start, end := e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
+		off, n := e.Offset, e.Len
+		rep := sarifReplacement{DeletedRegion: sarifRegion{StartLine: start.Line, StartColumn: start.Col,
+			EndLine: end.Line, EndColumn: end.Col, ByteOffset: &off, ByteLength: &n}}
+		if e.Text != "" {
+			rep.InsertedContent = &sarifTextContent{Text: e.Text}
+		}
+		if k := len(fx.ArtifactChanges); k > 0 && fx.ArtifactChanges[k-1].ArtifactLocation.URI == uri {
+			fx.ArtifactChanges[k-1].Replacements = append(fx.ArtifactChanges[k-1].Replacements, rep)
+			continue
+		}
+		fx.ArtifactChanges = append(fx.ArtifactChanges, sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: uri}, Replacements: []sarifReplacement{rep}})
+	}
+	return fx, len(fx.ArtifactChanges) > 0
 }
 
 // resultMessage starts with the rule's title as its own sentence, since

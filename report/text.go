@@ -311,6 +311,10 @@ func factorWords(f analyze.Factor) string {
 
 func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 	s := r.Summary
+	if s.Fixed > 0 {
+		// ruff's line after --fix: what was found, what --fix repaired.
+		fmt.Fprintf(b, "found %s (%d fixed, %d remaining)\n", count(s.Fixed+s.Findings, "finding"), s.Fixed, s.Findings)
+	}
 	if s.Findings == 0 {
 		fmt.Fprintf(b, "no findings in %s (%s, %s)", count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
 	} else {

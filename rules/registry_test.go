@@ -56,7 +56,7 @@ func TestRegistry(t *testing.T) {
 		if strings.HasSuffix(r.Title, ".") || strings.Contains(r.Title, "\n") {
 			t.Errorf("rule %s: Title %q must be one line without a trailing period", r.ID, r.Title)
 		}
-		for field, v := range map[string]string{"Doc": r.Doc, "Bad": r.Bad, "Good": r.Good, "Fix": r.Fix} {
+		for field, v := range map[string]string{"Doc": r.Doc, "Bad": r.Bad, "Good": r.Good, "Fix": r.Fix, "FixDoc": r.FixDoc} {
 			if strings.TrimSpace(v) == "" {
 				t.Errorf("rule %s: empty %s", r.ID, field)
 			}

@@ -22,6 +22,7 @@ n8n runs. stormcheck reads every object as n8n does, the last member winning, an
 	Bad:        `{"name": "Nightly sync", "nodes": [], "connections": {}}Nightly sync`,
 	Good:       `{"name": "Nightly sync", "nodes": [], "connections": {}}`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
+	FixDoc:     "None: the file is not JSON; which bytes were meant is a guess stormcheck does not make.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"input"},

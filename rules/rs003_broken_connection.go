@@ -17,6 +17,7 @@ silently ignored by n8n: the edge does not run, and stormcheck cannot follow it 
 (no node is named "Upsert orders")`,
 	Good:       `"connections": {"Fetch orders": {"main": [[{"node": "Upsert order", "type": "main", "index": 0}]]}}`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
+	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"input"},

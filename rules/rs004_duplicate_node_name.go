@@ -15,6 +15,7 @@ as well. The editor never produces this; it comes from hand edits and merges of 
 	Bad:        `"nodes": [{"name": "HTTP Request", ...}, {"name": "HTTP Request", ...}]`,
 	Good:       `"nodes": [{"name": "Fetch orders", ...}, {"name": "Post invoice", ...}]`,
 	Fix:        "Rename one of the nodes in the n8n editor, which also updates connections and expressions",
+	FixDoc:     "None: renaming a node changes every expression that names it ($('Name')); n8n's editor renames them together.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"input"},

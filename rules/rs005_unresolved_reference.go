@@ -22,6 +22,7 @@ workflow is reported once, at its first reference, with the other references as 
 (audited alone: workflow "Xk2pQ" is not in the set)`,
 	Good:       `stormcheck audit parent.json child.json   # child.json has "id": "Xk2pQ"`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
+	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
 	Tags:       []string{"call-graph"},

@@ -22,6 +22,7 @@ rule to stop the reports; --no-ignores turns every directive and ignore entry of
 	Good: `{"name": "Charge card", "type": "n8n-nodes-base.stripe", "retryOnFail": true,
  "notes": "stormcheck:ignore RS201 -- the charge carries an idempotency key set in the Set node"}`,
 	Fix:        "Give the directive a reason after \" -- \", or remove it when the finding it was written for is gone",
+	FixDoc:     "None: whether a directive is stale or its finding will come back is the author's call; delete it by hand.",
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
 	Tags:       []string{"input", "suppression"},

@@ -24,6 +24,7 @@ https://n8n.example.com/webhook/enrich-catalog), and "Start enrichment" is the W
 	Good: `"OpenAI" -error-> "Record failure" (Postgres insert of the failed batch), with a Schedule Trigger that
 picks up failed batches at most 3 times (a counter column checked by an If)`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
+	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"loops", "call-graph"},

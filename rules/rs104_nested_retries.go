@@ -24,6 +24,8 @@ its chain.`,
 	Good: `{"name": "Summarise", "type": "@n8n/n8n-nodes-langchain.chainLlm"}
  <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 4}}}`,
 	Fix:        "Keep one retry layer, the one closest to the call (SDK maxRetries, or the node's own retryOnFail), and turn the outer ones off",
+	FixSafety:  analyze.Safe,
+	FixDoc:     "Safe: the repair of RS101 (one retry owner), whose rules apply here: outer layers off, the innermost kept, only when no call loses its last retry.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"retries", "amplification"},

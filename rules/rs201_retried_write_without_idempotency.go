@@ -39,7 +39,17 @@ be made safe by retrying in one place that checks for the earlier effect first.`
    "sendHeaders": true, "headerParameters": {"parameters": [
      {"name": "Idempotency-Key", "value": "={{ $json.order_id }}-invoice"}]},
    "sendBody": true, "specifyBody": "json", "jsonBody": "={{ JSON.stringify($json) }}"}}`,
-	Fix:        "Send an idempotency key derived from the item (Idempotency-Key: {{ $json.order_id }}), or retry the write in one place that first checks whether it already happened",
+	Fix:       "Send an idempotency key derived from the item (Idempotency-Key: {{ $json.order_id }}), or retry the write in one place that first checks whether it already happened",
+	FixSafety: analyze.Unsafe,
+	FixDoc: `Unsafe (--unsafe-fixes): it changes what the request sends. On an HTTP Request node (version 3 or later,
+headers as name/value pairs) whose POST goes to an API that documents an idempotency header (the catalog in
+n8nschema/effects.go: Stripe, GoCardless, Mollie, Adyen: Idempotency-Key; PayPal: PayPal-Request-Id;
+Checkout.com: Cko-Idempotency-Key; Xendit: X-Idempotency-Key) and that the node retries itself, it adds the header
+with the value {{ $execution.id }}-<node>-{{ $itemIndex }}: the same on each of the node's own retries, which re-run
+it with the same execution and items. It does not cover a retry that starts a new execution: a workflow that
+re-starts itself, an error workflow that runs it again, an Execute Workflow caller's retry; nor is it offered for
+a node that runs more than once in one execution (a loop), where the key would repeat for new work. Other APIs get
+no repair: a header they ignore protects nothing.`,
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"writes", "retries"},

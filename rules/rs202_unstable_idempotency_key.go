@@ -24,6 +24,7 @@ item: an order id, a SKU, a hash of the payload.`,
 	Good: `"headerParameters": {"parameters": [
   {"name": "Idempotency-Key", "value": "={{ $json.order_id }}-charge"}]}`,
 	Fix:        "Derive the key from the item ({{ $json.order_id }}-charge), never from the time, a random value or the execution id",
+	FixDoc:     "None: a stable key comes from the item's own identity (an order id), which stormcheck cannot name.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"writes", "retries"},

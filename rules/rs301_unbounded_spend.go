@@ -39,6 +39,7 @@ list drained (shift, pop) until it is empty.`,
  "connections": {"Every night": {"main": [[{"node": "OpenAI"}]]}}}
 # .stormcheck.yaml: spend: {caps: [{provider: openai, usd: 50, period: day}]}`,
 	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
+	FixDoc:     "None: bounding spend needs a decision about what to stop (a cap, a guard on the loop).",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"spend"},

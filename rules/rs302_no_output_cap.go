@@ -35,7 +35,11 @@ unknown (set it in .stormcheck.yaml, spend.prices).`,
  "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {}}}`,
 	Good: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
  "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {"maxTokens": 600}}}`,
-	Fix:        "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens) to what the task needs",
+	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens) to what the task needs",
+	FixSafety: analyze.Unsafe,
+	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes
+that value into the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens, as the node names
+it); without the setting there is no repair, since the right cap depends on the task.`,
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"spend"},

@@ -32,6 +32,7 @@ enough.`,
  "connections": {"OpenAI Chat Model": {"ai_languageModel": [[{"node": "AI Agent", "type": "ai_languageModel"}]]}}}
 # 4 × 3 × 400 × $0.60/1M = $0.003 per item, $1.44 for 500 items: under the $20 cap`,
 	Fix:        "Cap output tokens, retries and iterations so that a full execution stays under the cap, or raise the cap deliberately",
+	FixDoc:     "None: which call to make cheaper, or which cap to raise, is a budget decision.",
 	Severity:   analyze.Error,
 	Confidence: analyze.Medium,
 	Tags:       []string{"spend"},

@@ -36,6 +36,7 @@ loop, or a status post named as such in a scheduled workflow; a one-off message 
  "connections": {"Loop Over Items": {"main": [[{"node": "Ping healthchecks.io"}], [{"node": "Save description"}]]},
                  "Save description": {"main": [[{"node": "Loop Over Items"}]]}}}`,
 	Fix:        "Ping a dead-man's-switch service when the work completes (it alerts when the ping is late), or also send the signal from the error path",
+	FixDoc:     "None: a heartbeat that fires on failure needs a new branch in the workflow.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,
 	Tags:       []string{"observability"},

@@ -35,6 +35,7 @@ workflow, at the first such node, naming the others.`,
                  "Create ticket": {"main": [[], [{"node": "Queue for retry"}]]}}}
 # a scheduled worker drains the list with exponential backoff and jitter`,
 	Fix:        "Retry concurrent calls with exponential backoff and jitter (a queue, a Code node, or the API's own retry), or lower maxTries and space the calls with HTTP batching",
+	FixDoc:     "None: n8n's node retry has no jitter to turn on; spacing the calls is a change to the workflow's shape.",
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries"},

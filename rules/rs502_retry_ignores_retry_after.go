@@ -25,7 +25,12 @@ loops do honour Retry-After; the node retry around them does not.`,
   {"name": "Wait 1 s", "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "parameters": {"amount": 1}}],
  "connections": {"Loop Over Items": {"main": [[], [{"node": "Post to Slack"}]]},
                  "Post to Slack": {"main": [[{"node": "Wait 1 s"}]]}, "Wait 1 s": {"main": [[{"node": "Loop Over Items"}]]}}}`,
-	Fix:        "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
+	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
+	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against
+the nodes' properties in n8n-nodes-base and n8n-nodes-langchain). HTTP Request's batching (Items per Batch, Batch
+Interval) and pagination's Interval Between Requests only pace requests at a fixed rate, and Slack's, Telegram's
+and Discord's Limit Wait Time is for send-and-wait replies. The model SDKs that read Retry-After are sub-nodes,
+whose retryOnFail n8n ignores, so this rule does not fire on them.`,
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "rate-limits"},

@@ -27,7 +27,14 @@ bounds: a number stepped by a constant and compared with a fixed limit, a work l
 	Good: `{"settings": {"executionTimeout": 1800}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
   "parameters": {"options": {"timeout": 20000, "pagination": {"pagination": {"paginationMode": "responseContainsNextURL",
     "limitPagesFetched": true, "maxRequests": 50}}}}}]}`,
-	Fix:        "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
+	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
+	FixSafety: analyze.Unsafe,
+	FixDoc: `Unsafe (--unsafe-fixes): it stops executions that run long. For a workflow with no executionTimeout and a
+call that can run without bound, it sets settings.executionTimeout to the sum over the workflow's bounded calls of
+attempts × per-attempt timeout + the waits between node retries (what one execution can take when every call fails
+slowly), at most 3600 s (n8n's default EXECUTIONS_TIMEOUT_MAX), or 3600 s when no call has a known timeout. It is
+not offered when one bounded call alone needs more than 3600 s. A timeout stops one execution; it does not stop a
+workflow that re-starts itself in a new execution (RS102).`,
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"timeouts", "retries"},

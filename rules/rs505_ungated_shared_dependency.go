@@ -32,6 +32,7 @@ related places.`,
    "parameters": {"workflowId": {"__rl": true, "value": "ErpGateway01", "mode": "id"}}}]}]
 # .stormcheck.yaml: dependencies: {api.erp.example.com: {max_in_flight: 4}}`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
+	FixDoc:     "None: a shared gate (a proxy, a queue, one sub-workflow that owns the calls) is infrastructure, not a setting.",
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "fleet"},

@@ -22,9 +22,10 @@ deny rules "^$mod/(report|cmd|n8napi)$|^os$|tidwall/gjson|lipgloss|spf13/cobra" 
 deny report "^$mod/(rules|cmd|n8napi)$|spf13/cobra|tidwall/gjson" "renderers get rule metadata from findings"
 deny simulate "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|tidwall/gjson" "the simulation reads the analysis, does no I/O and renders its own report"
 deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
+deny fix "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "repairs are computed on the model and applied to bytes in memory; cmd writes the files"
 deny cmd "lipgloss" "only report styles output"
 # The corpus helpers are for tests only.
-for pkg in . cmd analyze rules report simulate n8nschema n8napi; do
+for pkg in . cmd analyze rules report simulate n8nschema n8napi fix; do
 	deny "$pkg" "^$mod/internal/(sharedtest|corpustest)$" "test helpers never reach the binary"
 done
 # Only main.go exits the process.

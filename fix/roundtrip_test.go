@@ -1,0 +1,201 @@
+package fix
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/rules"
+)
+
+func checker(opts analyze.Options) Check {
+	return func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
+		set := analyze.Build(files, opts)
+		return set, analyze.Run(set, rules.All())
+	}
+}
+
+func parseFiles(t *testing.T, paths ...string) []*n8nschema.File {
+	t.Helper()
+	var out []*n8nschema.File
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n8nschema.Parse(n8nschema.NewSource(filepath.ToSlash(p), b)))
+	}
+	return out
+}
+
+// writtenKey matches the members a repair writes or expands; a line the
+// fix removes from a file must hold one of them.
+var writtenKey = regexp.MustCompile(`"(retryOnFail|maxTries|maxRetries|executionTimeout|settings|sendHeaders|headerParameters|parameters|options|maxTokens|maxTokensToSample|maxOutputTokens)"`)
+
+// RoundTrip checks the contract of --fix on one analysis set: no round is
+// undone, every repaired finding is gone and none is new, every changed
+// file is valid JSON with the same line endings, a one-line file stays one
+// line, the diff removes only lines of the members it changes, and a
+// second run changes no byte. It returns the result.
+func RoundTrip(t *testing.T, files []*n8nschema.File, opts analyze.Options, o Options, unsafe bool) *Result {
+	t.Helper()
+	check := checker(opts)
+	set, first := check(files)
+	Attach(set, first, o)
+	res, err := Files(files, check, o, unsafe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Undone {
+		t.Errorf("a fix round brought a new finding and was undone")
+	}
+	left := tallyOf(res.Findings)
+	for i := range first {
+		f := &first[i]
+		if f.Repair == nil || f.Repair.Safety == analyze.Unsafe && !unsafe {
+			continue
+		}
+		if left.keys[key(f)] {
+			t.Errorf("%s: %s on %q has a repair but is still reported: %s", f.File, f.RuleID, f.Node, f.Repair.Description)
+		}
+	}
+	if newFinding(tallyOf(first), res.Findings) {
+		t.Errorf("a new finding appeared after --fix")
+	}
+	for i, f := range res.Files {
+		old := files[i].Source.Src
+		now := f.Source.Src
+		if bytes.Equal(old, now) {
+			continue
+		}
+		if !json.Valid(trimBOM(now)) {
+			t.Errorf("%s: invalid JSON after the fix", f.Source.Name)
+		}
+		if bytes.HasPrefix(old, []byte("\xef\xbb\xbf")) != bytes.HasPrefix(now, []byte("\xef\xbb\xbf")) {
+			t.Errorf("%s: the byte-order mark changed", f.Source.Name)
+		}
+		if crlf := bytes.Count(old, []byte("\r\n")) > 0; crlf && bytes.Count(now, []byte("\n")) != bytes.Count(now, []byte("\r\n")) {
+			t.Errorf("%s: a CRLF file got a bare LF", f.Source.Name)
+		}
+		if bytes.Count(old, []byte("\n")) == 0 && bytes.Count(now, []byte("\n")) != 0 {
+			t.Errorf("%s: a one-line file got more lines", f.Source.Name)
+		}
+		for _, l := range strings.Split(Diff(f.Source.Name, old, now), "\n") {
+			if strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---") && !writtenKey.MatchString(l) {
+				t.Errorf("%s: the fix removed a line it did not mean to change: %q", f.Source.Name, l)
+			}
+		}
+	}
+	again, err := Files(res.Files, check, o, unsafe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Changed) > 0 {
+		t.Errorf("a second --fix changed %v", again.Changed)
+	}
+	return res
+}
+
+func TestRoundTripExamples(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/examples/*.json")
+	files := parseFiles(t, paths...)
+	res := RoundTrip(t, files, analyze.DefaultOptions(), Options{MaxTokens: 800}, true)
+	// Safe: the caller retry of "Charge order" around the charge that
+	// retries itself (RS104). Unsafe: the catalog enrichment's
+	// executionTimeout (RS504) and three output caps (RS302).
+	if res.Fixed != 6 {
+		t.Errorf("fixed %d findings in the examples, want 6", res.Fixed)
+	}
+	want := "../testdata/examples/catalog-enrichment.json,../testdata/examples/checkout-charge-order.json," +
+		"../testdata/examples/error-summary.json,../testdata/examples/support-chat-agent.json"
+	if got := strings.Join(res.Changed, ","); got != want {
+		t.Errorf("unsafe fixes changed %v, want %v", got, want)
+	}
+	safe, err := Files(files, checker(analyze.DefaultOptions()), Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"../testdata/examples/checkout-charge-order.json"}; strings.Join(safe.Changed, ",") != strings.Join(want, ",") {
+		t.Errorf("safe fixes changed %v, want %v", safe.Changed, want)
+	}
+}
+
+func TestRoundTripRuleFixtures(t *testing.T) {
+	dirs, _ := filepath.Glob("../rules/testdata/RS*")
+	fixedAny := 0
+	for _, d := range dirs {
+		paths, _ := filepath.Glob(filepath.Join(d, "*.json"))
+		for _, p := range paths {
+			t.Run(filepath.Base(d)+"/"+filepath.Base(p), func(t *testing.T) {
+				opts := analyze.DefaultOptions()
+				if b, err := os.ReadFile(strings.TrimSuffix(p, ".json") + ".options"); err == nil {
+					if err := json.Unmarshal(b, &opts); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res := RoundTrip(t, parseFiles(t, p), opts, Options{MaxTokens: 800}, true)
+				fixedAny += res.Fixed
+			})
+		}
+	}
+	if fixedAny == 0 {
+		t.Error("no rule fixture was fixed")
+	}
+}
+
+func TestIdempotencyKeyKeepsEachStyle(t *testing.T) {
+	for _, name := range []string{"stripe_charge.json", "stripe_charge_compact.json", "stripe_charge_crlf_bom.json"} {
+		t.Run(name, func(t *testing.T) {
+			files := parseFiles(t, filepath.Join("testdata", name))
+			safe, err := Files(files, checker(analyze.DefaultOptions()), Options{}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(safe.Changed) != 0 {
+				t.Errorf("safe fixes changed %v; the header is an unsafe fix", safe.Changed)
+			}
+			res := RoundTrip(t, files, analyze.DefaultOptions(), Options{}, true)
+			if res.Fixed != 1 {
+				t.Errorf("fixed %d findings, want 1 (RS201)", res.Fixed)
+			}
+			n := res.Files[0].Workflows[0].Node("Create charge")
+			k, ok := n8nschema.IdempotencyKeyOf(n)
+			if !ok || k.Name.Name != "Idempotency-Key" || k.Value != "={{ $execution.id }}-create-charge-{{ $itemIndex }}" {
+				t.Errorf("key after the fix: %+v, %v", k, ok)
+			}
+			if v, _ := n.Param("sendHeaders"); !v.True() {
+				t.Error("sendHeaders is not true")
+			}
+		})
+	}
+}
+
+func TestApplyRejectsOverlap(t *testing.T) {
+	src := []byte(`{"a": true}`)
+	_, err := Apply(src, []analyze.Edit{{Offset: 6, Len: 4, Text: "false"}, {Offset: 8, Len: 1, Text: "x"}})
+	if err == nil {
+		t.Error("want an error for overlapping edits")
+	}
+	got, err := Apply(src, []analyze.Edit{{Offset: 6, Len: 4, Text: "false"}, {Offset: 1, Text: `"b": 1, `}})
+	if err != nil || string(got) != `{"b": 1, "a": false}` {
+		t.Errorf("got %s, %v", got, err)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+	now := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk"
+	want := "--- a/x\n+++ b/x\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -8,3 +8,4 @@\n h\n i\n j\n+k\n\\ No newline at end of file\n"
+	if got := Diff("x", []byte(old), []byte(now)); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if Diff("x", []byte(old), []byte(old)) != "" {
+		t.Error("equal inputs give a diff")
+	}
+}
