@@ -49,10 +49,9 @@ type FilterOptions struct {
 	MinConfidence Confidence
 	// Ignores are the config file's entries.
 	Ignores []Ignore
-	// PathPrefix is joined before a finding's file when matching
-	// Ignore.Path: the working folder relative to the config file's folder
-	// ("" when they are the same).
-	PathPrefix string
+	// PathOf gives a finding's file as Ignore.Path globs see it: relative
+	// to the config file's folder. Nil: the file as reported.
+	PathOf func(file string) string
 	// NoIgnores disables inline directives and config ignores alike.
 	NoIgnores bool
 	// Baseline holds fingerprints whose findings are not reported.
@@ -316,8 +315,8 @@ func ignoredByConfig(opts FilterOptions, f *Finding) bool {
 		}
 		if ig.Path != "" {
 			name := f.File
-			if opts.PathPrefix != "" {
-				name = path.Join(opts.PathPrefix, name)
+			if opts.PathOf != nil {
+				name = opts.PathOf(name)
 			}
 			if !MatchPath(ig.Path, name) {
 				continue

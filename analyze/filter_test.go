@@ -251,7 +251,7 @@ func TestFilterConfigIgnores(t *testing.T) {
 		mkFinding(w, rules[4], "Other", High), // RS402: wrong node
 	}
 	opts := FilterOptions{
-		Rules: rules, Now: now, NoIgnores: false, PathPrefix: "repo",
+		Rules: rules, Now: now, NoIgnores: false, PathOf: func(f string) string { return "repo/" + f },
 		Ignores: []Ignore{
 			{Rule: "RS1*", Path: "repo/flows/*.json", Reason: "tuned later"},
 			{Rule: "self-trigger-loop", Workflow: "wf1", Node: "Hook", Reason: "guarded upstream"},

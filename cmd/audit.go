@@ -37,6 +37,10 @@ type AuditOptions struct {
 	Disable       []string
 	MinConfidence string
 	MinSeverity   string
+	// Root is what report paths are relative to ("" for each input's git
+	// top level); StdinFilename names stdin.
+	Root          string
+	StdinFilename string
 	NoIgnores     bool
 	MaxFileSize   byteSize
 	// Fix writes the safe repairs into the files; Diff prints them as a
@@ -67,8 +71,10 @@ func newAuditCmd(io *IO, runF func(*AuditOptions) error) *cobra.Command {
 order), a glob, or - for stdin. Every workflow given in one run forms one analysis set, so calls between
 them (Execute Workflow, error workflows, webhooks) are followed.
 
-Settings come from .stormcheck.yaml (found in the working folder or above it, or --config); flags given
-on the command line win. Findings are left out when a node's notes or a sticky note covering the node say
+Settings come from .stormcheck.yaml, found from the first input's folder upward to the repository root
+(or --config); flags given on the command line win. Reports name files relative to the repository root
+(the git top level of each input, or --root), so reports, ignores and baselines are the same from any
+working folder; --stdin-filename names stdin. Findings are left out when a node's notes or a sticky note covering the node say
 "stormcheck:ignore RS201 -- reason", when a config ignore entry matches, when they are below
 --min-confidence, or when their fingerprint is in the --baseline file.
 
@@ -118,13 +124,15 @@ input that could not be read.`,
 	f.IntVar(&opts.Items, "items", def.Items, "items per execution assumed for per-execution figures")
 	f.IntVar(&opts.Workers, "workers", def.Workers, "queue-mode workers, for in-flight ceilings")
 	f.IntVar(&opts.Concurrency, "concurrency", def.Concurrency, "executions per worker, for in-flight ceilings")
-	f.StringVar(&opts.Config, "config", "", "config file (default: "+configName+" in the working folder or above)")
+	f.StringVar(&opts.Config, "config", "", "config file (default: "+configName+" in the first input's folder or above, up to the repository root)")
 	f.StringVar(&opts.Baseline, "baseline", "", "report only findings whose fingerprint is not in this baseline file")
 	f.StringVar(&opts.WriteBaseline, "write-baseline", "", "write the current findings' fingerprints to this file; they count as baselined")
 	f.StringSliceVar(&opts.Enable, "enable", nil, "rules to run: IDs, names, all, globs like RS1*, -RS105 to remove one (default all)")
 	f.StringSliceVar(&opts.Disable, "disable", nil, "rules not to run: IDs, names, all or globs")
 	f.StringVar(&opts.MinConfidence, "min-confidence", "low", "leave out findings below: low|medium|high")
 	f.StringVar(&opts.MinSeverity, "min-severity", "note", "show only findings at or above: note|warning|error (display only; --fail-on still counts all)")
+	f.StringVar(&opts.Root, "root", "", "report paths relative to this folder (default: each input's git top level, else the working folder)")
+	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "the path stdin (-) stands for, in reports and for finding the config")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
 	f.Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read; a larger one is an RS001 finding and exit 3")
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
@@ -218,15 +226,16 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := o.loadConfig(wd)
+	n := newNamer(wd, o.Root, o.StdinFilename)
+	ins, err := collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
 	if err != nil {
 		return err
 	}
-	st, err := o.settings(cfg, wd)
+	cfg, err := o.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
 	}
-	ins, err := collectInputs(o.Paths, o.IO.In, wd, int64(o.MaxFileSize))
+	st, err := o.settings(cfg, wd, ins)
 	if err != nil {
 		return err
 	}
@@ -306,24 +315,36 @@ func runAudit(o *AuditOptions) error {
 }
 
 // loadConfig reads --config, else the .stormcheck.yaml found upward from
-// wd; nil when there is none.
-func (o *AuditOptions) loadConfig(wd string) (*Config, error) {
+// start; nil when there is none.
+func (o *AuditOptions) loadConfig(n *namer, start string) (*Config, error) {
 	p := o.Config
 	if p != "" {
-		p = inWd(p, wd)
+		p = n.abs(p)
 	} else {
-		found, err := findConfig(wd)
+		found, err := n.findConfig(start)
 		if err != nil || found == "" {
 			return nil, err
 		}
 		p = found
 	}
-	return loadConfig(p, displayName(p, wd), rules.All())
+	return loadConfig(p, n.name(p), rules.All())
+}
+
+// configStart is where the config search begins: the folder of the first
+// input (in name order, so argument order does not matter) that is a
+// file or a named stdin; the working folder when there is none.
+func configStart(ins []input, wd string) string {
+	for _, in := range ins {
+		if in.at != "" {
+			return filepath.Dir(in.at)
+		}
+	}
+	return wd
 }
 
 // settings merges the flags over the config: a flag given on the command
 // line wins, then the config, then the flag's default.
-func (o *AuditOptions) settings(cfg *Config, wd string) (*auditSettings, error) {
+func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSettings, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
@@ -372,9 +393,7 @@ func (o *AuditOptions) settings(cfg *Config, wd string) (*auditSettings, error) 
 		Ignores: cfg.ignores(), NoIgnores: o.NoIgnores, Now: now().UTC(),
 	}
 	if cfg.Dir != "" {
-		if rel, err := filepath.Rel(cfg.Dir, wd); err == nil && rel != "." {
-			st.filter.PathPrefix = filepath.ToSlash(rel)
-		}
+		st.filter.PathOf = configPaths(cfg.Dir, ins)
 	}
 	if o.Baseline != "" {
 		if st.filter.Baseline, err = readBaseline(inWd(o.Baseline, wd), o.Baseline); err != nil {
@@ -382,6 +401,26 @@ func (o *AuditOptions) settings(cfg *Config, wd string) (*auditSettings, error) 
 		}
 	}
 	return st, nil
+}
+
+// configPaths maps report names to paths relative to the config's folder,
+// which its ignore globs are written against.
+func configPaths(dir string, ins []input) func(string) string {
+	rel := map[string]string{}
+	for _, in := range ins {
+		if in.at == "" {
+			continue
+		}
+		if r, err := filepath.Rel(dir, in.at); err == nil && !strings.HasPrefix(r, "..") {
+			rel[in.name] = filepath.ToSlash(r)
+		}
+	}
+	return func(name string) string {
+		if r, ok := rel[name]; ok {
+			return r
+		}
+		return name
+	}
 }
 
 // pick returns the flag's value when it was given, else the config's when

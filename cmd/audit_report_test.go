@@ -439,7 +439,7 @@ func TestSecretsInNoFormat(t *testing.T) {
 // TestAuditExpiresUsesNow pins the clock used for expires dates.
 func TestAuditExpiresUsesNow(t *testing.T) {
 	opts := &AuditOptions{Now: func() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.FixedZone("x", 5*3600)) }}
-	st, err := opts.settings(&Config{}, t.TempDir())
+	st, err := opts.settings(&Config{}, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -22,7 +20,7 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// configName is the file found upward from the working folder.
+// configName is the file found upward from the inputs.
 const configName = ".stormcheck.yaml"
 
 // Config is .stormcheck.yaml (DESIGN.md §7). Unknown keys are an error;
@@ -100,26 +98,9 @@ type ConfigIgnore struct {
 	Expires  string `yaml:"expires"` // YYYY-MM-DD, the last day it works
 }
 
-// findConfig looks for .stormcheck.yaml in wd and each folder above it.
-func findConfig(wd string) (string, error) {
-	for dir := wd; ; {
-		p := filepath.Join(dir, configName)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil
-		}
-		dir = parent
-	}
-}
-
 // maxConfigSize bounds the config read: a real one is a few KB, and the
-// file found upward from the working folder may be anybody's (a named
-// pipe or a link to /dev/zero must not hang or fill memory).
+// file found upward from the inputs may be anybody's (a named pipe or a
+// link to /dev/zero must not hang or fill memory).
 const maxConfigSize = 1 << 20
 
 // loadConfig reads and checks a config file; name is how messages show it.

@@ -127,8 +127,18 @@ func TestFindConfigUpward(t *testing.T) {
 	if err := os.WriteFile(want, []byte("items: 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := findConfig(deep)
+	n := newNamer(root, "", "")
+	got, err := n.findConfig(deep)
 	if err != nil || got != want {
 		t.Errorf("findConfig = %q, %v; want %q", got, err, want)
+	}
+	// The search stops at the repository root: a config above it belongs
+	// to something else.
+	if err := os.Mkdir(filepath.Join(root, "a", "b", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err = newNamer(root, "", "").findConfig(deep)
+	if err != nil || got != "" {
+		t.Errorf("findConfig from a repository root below the config = %q, %v; want none", got, err)
 	}
 }

@@ -27,8 +27,9 @@ type input struct {
 	name     string // what reports show
 	path     string // where to read it; "" when src is already set
 	src      []byte
-	explicit bool  // named on the command line, not found in a folder
-	err      error // why it could not be read, when that is known already
+	at       string // the absolute path the name stands for; "" for fetched workflows
+	explicit bool   // named on the command line, not found in a folder
+	err      error  // why it could not be read, when that is known already
 }
 
 // errNoInput means the arguments matched no file: exit 2.
@@ -52,7 +53,7 @@ func (e *unreadError) Error() string {
 // limit bytes). The result is sorted by name and free of duplicates, so
 // argument order never changes the output. An input that cannot be read
 // is kept with its error, to be reported with the others.
-func collectInputs(args []string, stdin io.Reader, wd string, limit int64) ([]input, error) {
+func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]input, error) {
 	var ins []input
 	seen := map[string]int{} // name → index in ins
 	add := func(in input) {
@@ -65,9 +66,16 @@ func collectInputs(args []string, stdin io.Reader, wd string, limit int64) ([]in
 		seen[in.name] = len(ins)
 		ins = append(ins, in)
 	}
+	// Paths are read against the working folder (which tests set) and
+	// named as the user wrote them when outside the repository root.
+	addFile := func(p string, explicit bool, err error) {
+		add(input{name: n.name(p), at: n.abs(p), path: n.abs(p), explicit: explicit, err: err})
+	}
 	addDir := func(dir string) {
-		for _, w := range walkJSON(dir) {
-			add(input{name: displayName(w.path, wd), path: w.path, err: w.err})
+		abs := n.abs(dir)
+		for _, w := range walkJSON(abs) {
+			rel, _ := filepath.Rel(abs, w.path)
+			addFile(filepath.Join(dir, rel), false, w.err)
 		}
 	}
 	for _, arg := range args {
@@ -76,15 +84,16 @@ func collectInputs(args []string, stdin io.Reader, wd string, limit int64) ([]in
 			if err != nil && !errors.Is(err, errTooLarge) {
 				err = fmt.Errorf("read stdin: %w", err)
 			}
-			add(input{name: "<stdin>", src: b, explicit: true, err: err})
+			name, at := n.stdinInput()
+			add(input{name: name, at: at, src: b, explicit: true, err: err})
 			continue
 		}
-		info, err := os.Stat(arg)
+		info, err := os.Stat(n.abs(arg))
 		if errors.Is(err, fs.ErrNotExist) {
-			if _, lerr := os.Lstat(arg); lerr == nil {
+			if _, lerr := os.Lstat(n.abs(arg)); lerr == nil {
 				// A symlink to nothing: an input that cannot be read,
 				// not a missing argument.
-				add(input{name: displayName(arg, wd), path: arg, explicit: true, err: errDangling})
+				addFile(arg, true, errDangling)
 				continue
 			}
 		}
@@ -92,9 +101,9 @@ func collectInputs(args []string, stdin io.Reader, wd string, limit int64) ([]in
 		case err == nil && info.IsDir():
 			addDir(arg)
 		case err == nil:
-			add(input{name: displayName(arg, wd), path: arg, explicit: true})
+			addFile(arg, true, nil)
 		case errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(arg, "*?["):
-			matches, gerr := filepath.Glob(arg)
+			matches, gerr := filepath.Glob(n.abs(arg))
 			if gerr != nil {
 				return nil, usageErrorf("bad glob %q: %v", arg, gerr)
 			}
@@ -102,16 +111,19 @@ func collectInputs(args []string, stdin io.Reader, wd string, limit int64) ([]in
 				return nil, &usageError{errNoInput{arg}}
 			}
 			for _, m := range matches {
-				if st, err := os.Stat(m); err == nil && st.IsDir() {
+				if !filepath.IsAbs(arg) {
+					m, _ = filepath.Rel(n.wd, m)
+				}
+				if st, err := os.Stat(n.abs(m)); err == nil && st.IsDir() {
 					addDir(m)
 					continue
 				}
-				add(input{name: displayName(m, wd), path: m, explicit: true})
+				addFile(m, true, nil)
 			}
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, &usageError{errNoInput{arg}}
 		default:
-			add(input{name: displayName(arg, wd), path: arg, explicit: true, err: err})
+			addFile(arg, true, err)
 		}
 	}
 	return sortInputs(ins), nil
@@ -171,20 +183,6 @@ func walkJSON(dir string) []walked {
 		return nil
 	})
 	return out
-}
-
-// displayName is a path as reports show it: relative to the working folder
-// when inside it, slash-separated, without "./".
-func displayName(p, wd string) string {
-	clean := filepath.Clean(p)
-	if wd != "" {
-		if abs, err := filepath.Abs(clean); err == nil {
-			if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				clean = rel
-			}
-		}
-	}
-	return filepath.ToSlash(clean)
 }
 
 var (

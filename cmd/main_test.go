@@ -218,7 +218,7 @@ func TestColor(t *testing.T) {
 // CI annotators read: file:line:col: severity: message [ID name], one line
 // per finding, then the summary.
 func TestConciseFindingLine(t *testing.T) {
-	r := run(t, "audit", "--format", "concise", td("broken_connection.json"))
+	r := run(t, "audit", "--root", ".", "--format", "concise", td("broken_connection.json"))
 	want := `testdata/broken_connection.json:56:13: warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]
 1 finding (0 errors, 1 warning, 0 notes) in 1 workflow (1 file, 2 nodes)
 `
@@ -230,7 +230,7 @@ func TestConciseFindingLine(t *testing.T) {
 // TestTextBlock checks the text format's block: the place and node once,
 // the snippet, one line per finding, and the rule's fix after the blocks.
 func TestTextBlock(t *testing.T) {
-	r := run(t, "audit", td("broken_connection.json"))
+	r := run(t, "audit", "--root", ".", td("broken_connection.json"))
 	want := `testdata/broken_connection.json:56:13: node "Set greeting"
   56 |             "node": "Send greeting",
      |             ^~~~~~

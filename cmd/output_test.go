@@ -50,7 +50,7 @@ func TestDeterminism(t *testing.T) {
 func TestExplicitWinsOverWalked(t *testing.T) {
 	dir, pkg := td("notes_only"), filepath.Join(td("notes_only"), "package.json")
 	for _, args := range [][]string{{dir, pkg}, {pkg, dir}} {
-		r := run(t, append([]string{"audit", "--format", "json", "--fail-on", "never"}, args...)...)
+		r := run(t, append([]string{"audit", "--root", ".", "--format", "json", "--fail-on", "never"}, args...)...)
 		var doc struct {
 			Findings []struct{ Rule, Severity, File string }
 		}
@@ -91,7 +91,7 @@ func hasKeys(t *testing.T, what string, m map[string]any, want ...string) {
 
 // TestJSONv1 checks the fields DESIGN.md §6 promises in the JSON output.
 func TestJSONv1(t *testing.T) {
-	r := run(t, append([]string{"audit", "--format", "json", "--fail-on", "never"}, examples(t)...)...)
+	r := run(t, append([]string{"audit", "--root", ".", "--format", "json", "--fail-on", "never"}, examples(t)...)...)
 	if r.code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}

@@ -54,7 +54,7 @@ func githubAnnotation(f *analyze.Finding) string {
 		cmd = "warning"
 	}
 	var props []string
-	if uri := artifactURI(f.File); uri != "" && !strings.Contains(uri, "://") {
+	if uri := artifactURI(f.File); uri != "" && f.File != "<stdin>" && !strings.Contains(uri, "://") {
 		props = append(props, "file="+githubProperty(Printable(f.File)))
 		if f.Pos.IsValid() {
 			props = append(props, fmt.Sprintf("line=%d", f.Pos.Line), fmt.Sprintf("col=%d", f.Pos.Col))

@@ -355,8 +355,7 @@ func resultMessage(f *analyze.Finding, red memo) string {
 	return msg
 }
 
-// physical locates a file position; nil for inputs that are not files
-// (stdin) or positions that are unknown.
+// physical locates a file position; nil when there is no file name.
 func physical(file string, pos n8nschema.Pos) *sarifPhysicalLocation {
 	uri := artifactURI(file)
 	if uri == "" {
@@ -374,8 +373,12 @@ func physical(file string, pos n8nschema.Pos) *sarifPhysicalLocation {
 // paths become file URIs, n8n:// locations stay as they are.
 func artifactURI(name string) string {
 	switch {
-	case name == "" || name == "<stdin>":
+	case name == "":
 		return ""
+	case name == "<stdin>":
+		// GitHub rejects an upload with a result that has no location;
+		// --stdin-filename gives the real path.
+		return "stdin"
 	case strings.Contains(name, "://"):
 		return name
 	}

@@ -167,7 +167,7 @@ func TestArtifactURI(t *testing.T) {
 		"./workflows/a b.json":      "workflows/a%20b.json",
 		`dir\sub\x.json`:            "dir/sub/x.json",
 		"/abs/x.json":               "file:///abs/x.json",
-		"<stdin>":                   "",
+		"<stdin>":                   "stdin",
 		"n8n://host/workflow/abc12": "n8n://host/workflow/abc12",
 		"wf#1.json":                 "wf%231.json",
 		"c:x.json":                  "c%3Ax.json",

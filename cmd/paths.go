@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// namer names inputs the way every report shows them: relative to the
+// repository root, so that SARIF URIs, baselines and ignore globs are the
+// same from any working folder. The root is --root, else the git top level
+// of the input (the nearest folder above it holding .git), else the
+// working folder.
+type namer struct {
+	wd    string
+	root  string // --root, absolute; "" to find it per input
+	stdin string // --stdin-filename; "" names stdin "<stdin>"
+	tops  map[string]string
+}
+
+func newNamer(wd, root, stdinName string) *namer {
+	n := &namer{wd: wd, stdin: stdinName, tops: map[string]string{}}
+	if root != "" {
+		n.root = n.abs(root)
+	}
+	return n
+}
+
+// abs resolves a command-line path against the working folder.
+func (n *namer) abs(p string) string {
+	if !filepath.IsAbs(p) && n.wd != "" {
+		p = filepath.Join(n.wd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// rootOf is the folder names of the file at abs are relative to.
+func (n *namer) rootOf(abs string) string {
+	if n.root != "" {
+		return n.root
+	}
+	if top := n.gitTop(filepath.Dir(abs)); top != "" {
+		return top
+	}
+	return n.wd
+}
+
+// gitTop is the nearest folder at or above dir holding .git (a folder, or
+// a file in a worktree); "" when there is none.
+func (n *namer) gitTop(dir string) string {
+	var seen []string
+	top := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if t, ok := n.tops[d]; ok {
+			top = t
+			break
+		}
+		seen = append(seen, d)
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			top = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, d := range seen {
+		n.tops[d] = top
+	}
+	return top
+}
+
+// name is how reports show the file at p: relative to its root when inside
+// it, slash-separated, without "./"; else the path as given.
+func (n *namer) name(p string) string {
+	a := n.abs(p)
+	if rel, err := filepath.Rel(n.rootOf(a), a); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}
+
+// stdinInput is the name and place of stdin: --stdin-filename when given.
+func (n *namer) stdinInput() (name, at string) {
+	if n.stdin == "" {
+		return "<stdin>", ""
+	}
+	return n.name(n.stdin), n.abs(n.stdin)
+}
+
+// findConfig looks for .stormcheck.yaml in start and each folder above it,
+// up to start's repository root (to the file system's root outside a
+// repository), as ruff and golangci-lint do.
+func (n *namer) findConfig(start string) (string, error) {
+	stop := n.rootOf(filepath.Join(start, "x"))
+	if rel, err := filepath.Rel(stop, start); err != nil || strings.HasPrefix(rel, "..") {
+		stop = "" // start is not inside its root (a --root elsewhere)
+	}
+	if n.root == "" && n.gitTop(start) == "" {
+		stop = ""
+	}
+	for dir := start; ; {
+		p := filepath.Join(dir, configName)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(dir)
+		if dir == stop || parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
