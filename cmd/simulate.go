@@ -158,22 +158,23 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	opts := analyze.DefaultOptions()
 	opts.Workers, opts.Concurrency = o.Workers, o.Concurrency
+	n := newNamer(wd, "", "")
+	ins, err := collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
+	if err != nil {
+		return err
+	}
 	p := o.Config
 	if p != "" {
-		p = inWd(p, wd)
-	} else if p, err = findConfig(wd); err != nil {
+		p = n.abs(p)
+	} else if p, err = n.findConfig(configStart(ins, wd)); err != nil {
 		return err
 	}
 	if p != "" {
-		cfg, err := loadConfig(p, displayName(p, wd), rules.All())
+		cfg, err := loadConfig(p, n.name(p), rules.All())
 		if err != nil {
 			return err
 		}
 		cfg.options(&opts)
-	}
-	ins, err := collectInputs(o.Paths, o.IO.In, wd, int64(o.MaxFileSize))
-	if err != nil {
-		return err
 	}
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize))
