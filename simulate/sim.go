@@ -14,6 +14,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -74,6 +75,9 @@ const DefaultMaxEvents = 5_000_000
 // DefaultTimeoutMS is the per-attempt timeout of a node whose type has
 // none known: HTTP Request's runtime default (HttpRequestV3.node.ts).
 const DefaultTimeoutMS = 300_000
+
+// MaxWindow bounds the simulated time: one value per second per series.
+const MaxWindow = 24 * time.Hour
 
 // maxDepth bounds sub-workflows run inside one execution; n8n has no
 // limit, only executionTimeout.
@@ -151,9 +155,7 @@ type depStats struct {
 type execution struct {
 	w        *n8nschema.Workflow
 	start    []*n8nschema.Node
-	arrived  int64
 	slotless bool          // runs in the worker's process without a slot
-	errorRun bool          // an error workflow run
 	cycle    *analyze.Call // the call of a cycle of executions that started it
 	early    bool          // arrived before recovery
 }
@@ -252,6 +254,9 @@ func newSim(set *analyze.Set, cfg Config) (*sim, error) {
 	if s.end <= 0 {
 		s.end = s.recovery + 5*60*1000
 	}
+	if s.end > MaxWindow.Milliseconds() {
+		return nil, fmt.Errorf("a window of %v is longer than %v; give a shorter --window or outage", time.Duration(s.end)*time.Millisecond, MaxWindow)
+	}
 	s.bins = int((s.end + 999) / 1000)
 	s.waiting, s.inUse = newGauge(s.bins), newGauge(s.bins)
 	for _, op := range set.Operations {
@@ -273,26 +278,7 @@ func (s *sim) depNames() string {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if len(names) == 0 {
-		return "(none)"
-	}
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
-}
-
-// DepName is how an operation's dependency is named: its provider or
-// host, "(unknown)" when the URL is an expression without a host.
-func DepName(op *analyze.Operation) string {
-	if op.Dependency == "" {
-		return "(unknown)"
-	}
-	return op.Dependency
+	return strings.Join(names, ", ")
 }
 
 func (s *sim) dep(name string) *depStats {
@@ -323,7 +309,9 @@ func (s *sim) step() {
 }
 
 func (s *sim) run() (err error) {
-	s.arrivals()
+	if err := s.arrivals(); err != nil {
+		return err
+	}
 	if s.recovery < s.end {
 		s.schedule(s.recovery, s.checkDrain)
 	}
@@ -373,12 +361,17 @@ func (s *sim) entries() []*execution {
 // arrivals schedules the executions of every entry workflow: a backlog at
 // t=0, a steady rate, or the trigger's interval schedule (one execution at
 // t=0 for any other trigger).
-func (s *sim) arrivals() {
-	for _, e := range s.entries() {
+func (s *sim) arrivals() error {
+	es := s.entries()
+	if n := s.cfg.Executions * len(es); n > s.cfg.MaxEvents {
+		return fmt.Errorf("%w: %d executions would pass the cap of %d events before the first one runs; lower --executions or raise --max-events",
+			ErrTooManyEvents, n, s.cfg.MaxEvents)
+	}
+	for _, e := range es {
 		switch {
 		case s.cfg.Executions > 0:
 			for range s.cfg.Executions {
-				s.schedule(0, func() { s.enqueue(&execution{w: e.w, start: e.start, arrived: s.now}) })
+				s.schedule(0, func() { s.enqueue(&execution{w: e.w, start: e.start}) })
 			}
 		case s.cfg.RatePerMin > 0:
 			s.every(e, 60000/s.cfg.RatePerMin, 0)
@@ -386,10 +379,11 @@ func (s *sim) arrivals() {
 			if ms := scheduleIntervalMS(e.start[0]); ms > 0 {
 				s.every(e, float64(ms), 0)
 			} else {
-				s.schedule(0, func() { s.enqueue(&execution{w: e.w, start: e.start, arrived: s.now}) })
+				s.schedule(0, func() { s.enqueue(&execution{w: e.w, start: e.start}) })
 			}
 		}
 	}
+	return nil
 }
 
 // every schedules arrival k at round(k × period) and the next one from it.
@@ -399,7 +393,7 @@ func (s *sim) every(e *execution, period float64, k int) {
 		return
 	}
 	s.schedule(at, func() {
-		s.enqueue(&execution{w: e.w, start: e.start, arrived: s.now})
+		s.enqueue(&execution{w: e.w, start: e.start})
 		s.every(e, period, k+1)
 	})
 }
@@ -504,7 +498,7 @@ func (s *sim) execute(p *proc) {
 		for _, c := range s.set.CallsFrom(ex.w) {
 			if c.Kind == analyze.CallErrorWorkflow && c.To != nil && !c.Self && len(c.Entry) > 0 {
 				s.errorRuns++
-				s.enqueue(&execution{w: c.To, start: c.Entry, arrived: s.now, errorRun: true})
+				s.enqueue(&execution{w: c.To, start: c.Entry})
 				break
 			}
 		}
@@ -630,7 +624,7 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, deadline int
 		return s.retry(p, g, n, func() bool {
 			if c.NoWait {
 				// Fire and forget: a new execution in the same process.
-				s.enqueue(&execution{w: c.To, start: c.Entry, arrived: s.now, slotless: true})
+				s.enqueue(&execution{w: c.To, start: c.Entry, slotless: true})
 				return true
 			}
 			return s.runSub(p, c, deadline, depth)
@@ -653,7 +647,7 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, deadline int
 			if c.Cycle {
 				s.count("self-trigger", n.Name, c.Entry[0].Name, g.Workflow)
 			}
-			s.enqueue(&execution{w: c.To, start: c.Entry, arrived: s.now, cycle: cycleOf(c)})
+			s.enqueue(&execution{w: c.To, start: c.Entry, cycle: cycleOf(c)})
 		}
 		return true
 	})

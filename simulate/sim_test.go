@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,10 +237,23 @@ func TestDeterministicForASeed(t *testing.T) {
 }
 
 func TestEventCap(t *testing.T) {
+	for _, tc := range []struct {
+		executions int
+		want       string
+	}{
+		{1000, "1000 executions would pass the cap of 500 events before the first one runs"},
+		{100, "the run passed 500 events at t=9.2 s"},
+	} {
+		c := cfg("api.vendor.test", 10*time.Second)
+		c.Executions, c.MaxEvents = tc.executions, 500
+		_, err := Run(build(t, oneNode), c)
+		if !errors.Is(err, ErrTooManyEvents) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err = %v, want %q", err, tc.want)
+		}
+	}
 	c := cfg("api.vendor.test", 10*time.Second)
-	c.Executions, c.MaxEvents = 1000, 500
-	_, err := Run(build(t, oneNode), c)
-	if err == nil || !strings.Contains(err.Error(), "passed 500 events") {
+	c.Window = 25 * time.Hour
+	if _, err := Run(build(t, oneNode), c); err == nil || !strings.Contains(err.Error(), "longer than 24h0m0s") {
 		t.Errorf("err = %v", err)
 	}
 }
