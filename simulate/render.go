@@ -101,7 +101,7 @@ func textRun(b *strings.Builder, st textStyles, r *Result) {
 		if d.DownS > 0 {
 			title += fmt.Sprintf(" (down 0–%s)", secs(d.DownS))
 		}
-		fmt.Fprintf(b, "\n%s  peak %d attempts/s at %d s\n", st.head.Render(title), d.Peak, d.PeakS)
+		fmt.Fprintf(b, "\n%s  peak %d %s per second at %d s\n", st.head.Render(title), d.Peak, plural(d.Peak, "attempt", "attempts"), d.PeakS)
 		chart(b, st, d.Sent, int(d.DownS))
 		fmt.Fprintf(b, "  attempts %d during the outage, %d after · failed %d · duplicate writes %d · paid calls %d%s\n",
 			d.AttemptsDuring, d.AttemptsAfter, d.FailedTotal, d.DuplicateWrites, d.PaidCalls, costText(d.CostUSD, d.PaidCalls))
@@ -164,12 +164,8 @@ func summary(r *Result) string {
 	case r.RatePerMin > 0:
 		arr = fmt.Sprintf("%s executions/min per entry workflow", strconv.FormatFloat(r.RatePerMin, 'f', -1, 64))
 	}
-	workers := "workers"
-	if r.Workers == 1 {
-		workers = "worker"
-	}
 	return fmt.Sprintf("%s (%s, latency %d ms); %s; %d %s × %d concurrency; seed %d; window %d s",
-		strings.Join(outs, ", "), r.Failure, r.LatencyMS, arr, r.Workers, workers, r.Concurrency, r.Seed, r.WindowS)
+		strings.Join(outs, ", "), r.Failure, r.LatencyMS, arr, r.Workers, plural(r.Workers, "worker", "workers"), r.Concurrency, r.Seed, r.WindowS)
 }
 
 func secs(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + " s" }
@@ -326,4 +322,11 @@ func printable(s string) string {
 		}
 		return '?'
 	}, s)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
