@@ -303,12 +303,19 @@ func Amplify(s *Set) {
 	locateCalls(s)
 }
 
-// NodeAttempts is how many times one run of n is attempted by what runs
-// it: the main loop for a main node, the root for a tool that honours
-// retryOnFail (n8n-semantics.md §3.6), and once for other sub-nodes.
-func NodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
+// What runs a node, and so retries it.
+const (
+	byNone     = iota // a sub-node with supplyData: nothing retries it
+	byMainLoop        // n8n's main loop (workflow-execute.ts)
+	byRoot            // its root, per tool call (makeHandleToolInvocation)
+)
+
+// retriedBy says what runs one run of n: the main loop for a main node
+// and for the tools of Agent V3 (n8n-semantics.md §4.2), the root for a
+// tool that honours retryOnFail (§3.6), nothing for other sub-nodes.
+func retriedBy(g *Graph, n *n8nschema.Node) int {
 	if !g.IsSubNode(n) {
-		return MainAttempts(n), KindNodeRetry
+		return byMainLoop
 	}
 	s := g.Spec(n)
 	honours := s.ToolRetry || s.Role == n8nschema.RoleAgent
@@ -316,13 +323,48 @@ func NodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
 		honours = false // v1 is a supplyData tool
 	}
 	if !honours {
-		return 1, ""
+		return byNone
 	}
-	// Agent V3 runs its tools through the main loop (n8n-semantics.md §4.2).
 	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, "@n8n/n8n-nodes-langchain.agent") && r.TypeVersion >= 3 {
-		return MainAttempts(n), KindToolRetry
+		return byMainLoop
 	}
-	return ToolAttempts(n), KindToolRetry
+	return byRoot
+}
+
+// NodeAttempts is how many times one run of n is attempted by what runs
+// it (retriedBy), with the factor kind.
+func NodeAttempts(g *Graph, n *n8nschema.Node) (int, string) {
+	switch retriedBy(g, n) {
+	case byMainLoop:
+		if g.IsSubNode(n) {
+			return MainAttempts(n), KindToolRetry
+		}
+		return MainAttempts(n), KindNodeRetry
+	case byRoot:
+		return ToolAttempts(n), KindToolRetry
+	}
+	return 1, ""
+}
+
+// NodeRetryWaitMS is the wait between the tries NodeAttempts counts: the
+// main loop's RetryWaitMS, or for a tool its root invokes
+// min(5000, max(0, waitBetweenTries ?? 1000)), where 0 means no wait
+// (get-input-connection-data.ts makeHandleToolInvocation).
+func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
+	switch retriedBy(g, n) {
+	case byMainLoop:
+		return RetryWaitMS(n)
+	case byRoot:
+		if !n.RetryOnFail {
+			return 0
+		}
+		v, ok := n.WaitBetweenTries.Num()
+		if !ok || math.IsNaN(v) {
+			v = 1000
+		}
+		return int(min(5000, max(0, v)))
+	}
+	return 0
 }
 
 // DriveFan is how many calls per item a root makes to a sub-node attached

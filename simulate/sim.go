@@ -676,11 +676,11 @@ func (s *sim) runSub(p *proc, c *analyze.Call, deadline int64, depth int) bool {
 	return s.runWorkflow(p, c.To, c.Entry, deadline, depth+1)
 }
 
-// retry runs try as n8n runs a node: NodeAttempts tries, RetryWaitMS
+// retry runs try as n8n runs a node: NodeAttempts tries, NodeRetryWaitMS
 // apart (workflow-execute.ts waits before every try but the first).
 func (s *sim) retry(p *proc, g *analyze.Graph, n *n8nschema.Node, try func() bool) bool {
 	k, _ := analyze.NodeAttempts(g, n)
-	wait := int64(analyze.RetryWaitMS(n))
+	wait := int64(analyze.NodeRetryWaitMS(g, n))
 	for i := range k {
 		if i > 0 && wait > 0 {
 			s.sleep(p, wait)

@@ -380,3 +380,53 @@ func TestUnboundedLoopEndsWithTheWindowOrTheTimeout(t *testing.T) {
 		}
 	}
 }
+
+// An agent whose tool fails keeps iterating: each round a model call and
+// the tool's tries, which its root makes without a wait when
+// waitBetweenTries is 0 (unlike the main loop, where 0 means 1,000 ms).
+func TestAgentIteratesOverAFailingTool(t *testing.T) {
+	src := `{"name": "agent", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [200, 0], "parameters": {}},
+ {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
+  "parameters": {"model": "gpt-4o-mini", "options": {"maxTokens": 100}}},
+ {"name": "Lookup", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "position": [400, 200],
+  "parameters": {"url": "https://api.vendor.test/v1/lookup"}, "retryOnFail": true, "maxTries": 2, "waitBetweenTries": 0}],
+ "connections": {"Hook": {"main": [[{"node": "Agent", "type": "main", "index": 0}]]},
+  "Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]},
+  "Lookup": {"ai_tool": [[{"node": "Agent", "type": "ai_tool", "index": 0}]]}}}`
+	set := build(t, src)
+	var static *analyze.Operation
+	for _, op := range set.Operations {
+		if op.Node.Name == "Lookup" {
+			static = op
+		}
+	}
+	c := cfg("api.vendor.test", time.Hour)
+	var tool []int64
+	c.Trace = func(a Attempt) {
+		if a.Node == "Lookup" && len(tool) < 4 {
+			tool = append(tool, a.SentMS)
+		}
+	}
+	r, err := Run(set, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Model 0–0.2 s, tool 0.2 and 0.4 s, model 0.6 s, tool 0.8 and 1.0 s.
+	if want := []int64{200, 400, 800, 1000}; !slices.Equal(tool, want) {
+		t.Errorf("tool attempts at %v ms, want %v", tool, want)
+	}
+	var vendor, openai int
+	for _, d := range r.Dependencies {
+		switch d.Name {
+		case "api.vendor.test":
+			vendor = d.AttemptsDuring
+		case "openai":
+			openai = d.AttemptsDuring
+		}
+	}
+	if vendor != static.Attempts*static.CallsPerItem || vendor != 20 || openai != 10 || r.Totals.Succeeded != 1 {
+		t.Errorf("vendor %d (static %d × %d), openai %d, totals %+v", vendor, static.Attempts, static.CallsPerItem, openai, r.Totals)
+	}
+}
