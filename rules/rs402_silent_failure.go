@@ -11,13 +11,15 @@ var rs402 = &analyze.Rule{
 	ID:    "RS402",
 	Name:  "silent-failure",
 	Title: "an unattended workflow has no failure signal",
-	Doc: `A workflow started by a schedule or a webhook runs with nobody watching. When its external calls fail
+	Doc: `A workflow started by a schedule, a webhook, a form or an app trigger (polling Gmail, Drive, Sheets,
+RSS, or fed by a service's webhooks) runs with nobody watching. When its external calls fail
 (a credential expires, an API changes, a retry storm ends in an error), n8n records a failed execution and
 does nothing else unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its own
 (n8n runs a workflow's own Error Trigger when no error workflow is set,
 cli/src/execution-lifecycle/execute-error-workflow.ts), no error output wired to a handler, no
 dead-man's-switch ping. A webhook that answers with the last node's result or a Respond to Webhook node
-tells its caller about the failure and is not reported; one that answers on receipt is. Triggers fire only
+tells its caller about the failure and is not reported; one that answers on receipt is, and so is a form
+that answers on submission. A chat shows its user the error, and a sub-workflow's caller receives it. Triggers fire only
 in an active (published) workflow, so an inactive one is reported as a note.`,
 	Bad: `{"name": "Sync CRM", "settings": {},
  "nodes": [{"type": "n8n-nodes-base.scheduleTrigger"}, {"type": "n8n-nodes-base.hubspot", "parameters": {"operation": "upsert"}}]}`,
@@ -35,23 +37,16 @@ in an active (published) workflow, so an inactive one is reported as a note.`,
 			return
 		}
 		var trigger *n8nschema.Node
+		how := ""
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
 			}
-			switch t.Type {
-			case "n8n-nodes-base.errorTrigger":
+			if t.Type == "n8n-nodes-base.errorTrigger" {
 				return
-			case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval":
-			case "n8n-nodes-base.webhook":
-				if answersFailure(t) {
-					continue
-				}
-			default:
-				continue
 			}
-			if trigger == nil {
-				trigger = t
+			if h := unattended(t); h != "" && trigger == nil {
+				trigger, how = t, h
 			}
 		}
 		if trigger == nil {
@@ -76,14 +71,46 @@ in an active (published) workflow, so an inactive one is reported as a note.`,
 			// Triggers fire only once the workflow is activated.
 			d.Severity = analyze.Note
 		}
-		how := "a schedule"
-		if trigger.Type == "n8n-nodes-base.webhook" {
-			how = "a webhook that answers on receipt"
-		}
 		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
 			how, trigger.Name, len(ops), plural(len(ops), "call", "calls"))
 		pass.Report(d)
 	},
+}
+
+// unattended says how a trigger starts executions that nobody watches, or
+// "" when someone sees a failure: a schedule; a polling trigger (n8n polls
+// Gmail, Drive, Sheets, RSS... on its own, nodes.json polling: true); a
+// webhook or form that answers before the work is done; an app trigger fed
+// by the service's webhooks. A manual run, a sub-workflow's caller, a chat
+// (the person sees the reply, or the error, in the chat), an MCP client and
+// a webhook or form that answers with the result all see the failure.
+func unattended(t *n8nschema.Node) string {
+	switch t.Type {
+	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval":
+		return "a schedule"
+	case "n8n-nodes-base.webhook":
+		if answersFailure(t) {
+			return ""
+		}
+		return "a webhook that answers on receipt"
+	case "n8n-nodes-base.formTrigger":
+		if answersFailure(t) {
+			return ""
+		}
+		return "a form that answers on submission"
+	case "n8n-nodes-base.manualTrigger", "n8n-nodes-base.start", "n8n-nodes-base.executeWorkflowTrigger",
+		"n8n-nodes-base.errorTrigger", "n8n-nodes-base.n8nTrigger", "n8n-nodes-base.workflowTrigger",
+		"@n8n/n8n-nodes-langchain.chatTrigger", "@n8n/n8n-nodes-langchain.manualChatTrigger",
+		"@n8n/n8n-nodes-langchain.mcpTrigger":
+		return ""
+	}
+	if n8nschema.IsPollingTrigger(t.Type) {
+		return "a polling trigger"
+	}
+	if n8nschema.IsTriggerNode(t.Type) && n8nschema.IsWebhookNode(t.Type) {
+		return "an app trigger"
+	}
+	return ""
 }
 
 // answersFailure reports whether a Webhook node answers after the
