@@ -368,8 +368,9 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 }
 
 // DriveFan is how many calls per item a root makes to a sub-node attached
-// through typ: agent iterations for models and tools (twice with a
-// fallback model), the OpenAI node's tool iterations, else one.
+// through typ: agent iterations for models and tools (one model call for
+// an agent with no tool; twice with a fallback model), the OpenAI node's
+// tool iterations, else one.
 func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if typ != ConnModel && typ != ConnTool {
 		return 1, false
@@ -388,6 +389,12 @@ func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		return 15, false
 	}
 	k := AgentIterations(root)
+	if k > 1 && len(g.InOfType(root, ConnTool)) == 0 && !hasOutputParser(g, root) {
+		// With no tool to call, the model's first answer is the final one
+		// (Agent V3 runs one model call per round and loops only on tool
+		// requests, ToolsAgent/V3/helpers/executeBatch.ts).
+		k = 1
+	}
 	// needsFallback adds a second model input; the agent runs
 	// agent.withFallbacks (createAgentSequence.ts L51).
 	if typ == ConnModel && k > 1 {
@@ -396,6 +403,16 @@ func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		}
 	}
 	return k, false
+}
+
+// hasOutputParser reports whether an agent formats its answer through an
+// output parser, which Tools Agent V2+ binds as one more tool
+// (format_final_json_response, ToolsAgent/common.ts).
+func hasOutputParser(g *Graph, root *n8nschema.Node) bool {
+	if v, _ := root.Param("hasOutputParser"); v.True() {
+		return true
+	}
+	return len(g.InOfType(root, "ai_outputParser")) > 0
 }
 
 // apply carries a context across an edge.
