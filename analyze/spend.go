@@ -94,6 +94,15 @@ func PriceOf(model string, opts *Options) (n8nschema.Price, bool) {
 // n8n-semantics.md §4.1), else the model's ceiling. -1 and 0 mean no cap
 // (LmChatOpenAi.node.ts options.maxTokens default -1).
 func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (tokens int, capped bool) {
+	if legacyTextCompletion(n) {
+		if v, ok := n.Param("options.maxTokens"); ok {
+			if f, ok := v.Num(); ok && f > 0 {
+				return int(f), true
+			}
+		}
+		// No max_tokens sent: the completions API stops at 16.
+		return 16, true
+	}
 	if spec.MaxTokensParam != "" {
 		if v, ok := n.Param(spec.MaxTokensParam); ok {
 			if f, ok := v.Num(); ok && f > 0 {
@@ -109,6 +118,20 @@ func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (t
 		return spec.MaxTokensDefault, true
 	}
 	return price.MaxOutput, false
+}
+
+// legacyTextCompletion reports the legacy OpenAI node's text completion
+// (n8n-nodes-base.openAi, resource "text" and operation "complete", the
+// node's defaults): it posts to /v1/completions, whose max_tokens defaults
+// to 16 when the node's option (default 16, OpenAi/TextDescription.ts) is
+// left out.
+func legacyTextCompletion(n *n8nschema.Node) bool {
+	if n.Type != "n8n-nodes-base.openAi" {
+		return false
+	}
+	r, _ := n.Param("resource")
+	o, _ := n.Param("operation")
+	return (r.Str() == "" || r.Str() == "text") && (o.Str() == "" || o.Str() == "complete")
 }
 
 // SpendCapFor returns the cap declared for a provider ("*" matches any),
