@@ -616,6 +616,9 @@ func (a *amp) operations(cur []ctx) {
 			op := &Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, sp), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
+			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
+				op.Paid = true // a model API's generation endpoint, called directly
+			}
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor
 			}

@@ -23,6 +23,10 @@ func FillSpend(op *Operation, opts *Options) {
 	}
 	spec := n8nschema.Lookup(op.Node.Type)
 	model, _ := n8nschema.ModelOf(op.Node)
+	hc, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
+	if isHTTP {
+		model = hc.Model
+	}
 	op.Model = model
 	if freeModel(model) {
 		op.Paid = false // billed at zero: no spend to bound or cap
@@ -31,6 +35,12 @@ func FillSpend(op *Operation, opts *Options) {
 	price, known := PriceOf(model, opts)
 	op.PriceKnown = known
 	op.MaxOutputTokens, op.OutputCapped = maxOutput(op.Node, spec, price)
+	if isHTTP {
+		op.MaxOutputTokens, op.OutputCapped = price.MaxOutput, false
+		if hc.Capped {
+			op.MaxOutputTokens, op.OutputCapped = hc.MaxTokens, true
+		}
+	}
 	op.SpendUnbounded = op.Unbounded || op.CallsUnbounded
 	if !known || op.SpendUnbounded || op.MaxOutputTokens == 0 {
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // rs302NoteBelowUSD: a missing cap whose worst case for one execution
@@ -30,12 +31,15 @@ cap it must assume the ceiling. Anthropic (4,096) and Gemini (2,048) nodes cap b
 reported unless the cap is removed; a max-tokens expression counts as a cap (it is decided at run
 time, typically from a settings node). The finding is a warning when the worst case of one execution
 (per item × --items) reaches $0.50 or has no bound, and a note below that or when the model's price is
-unknown (set it in .stormcheck.yaml, spend.prices).`,
+unknown (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint
+(OpenAI chat/completions or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible
+endpoints of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its
+cap is max_tokens (or max_completion_tokens, maxOutputTokens) in the body.`,
 	Bad: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
  "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {}}}`,
 	Good: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
  "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {"maxTokens": 600}}}`,
-	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens) to what the task needs",
+	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes
 that value into the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens, as the node names
@@ -45,7 +49,8 @@ it); without the setting there is no repair, since the right cap depends on the 
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
-			if !op.Paid || op.OutputCapped || op.Spec.MaxTokensParam == "" {
+			_, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
+			if !op.Paid || op.OutputCapped || op.Spec.MaxTokensParam == "" && !isHTTP {
 				continue
 			}
 			if r, _ := op.Node.Param("resource"); nonTextResources[r.Str()] {
