@@ -10,6 +10,7 @@
 package fix
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -55,6 +56,7 @@ type srcOff struct {
 type repairer struct {
 	set   *analyze.Set
 	o     Options
+	valid map[*n8nschema.Source]bool
 	nodes map[srcOff]nodeRef // by the offset of the node's position
 	wfs   map[wfKey]*n8nschema.Workflow
 }
@@ -65,7 +67,7 @@ type wfKey struct {
 }
 
 func newRepairer(set *analyze.Set, o Options) *repairer {
-	r := &repairer{set: set, o: o, nodes: map[srcOff]nodeRef{}, wfs: map[wfKey]*n8nschema.Workflow{}}
+	r := &repairer{set: set, o: o, nodes: map[srcOff]nodeRef{}, wfs: map[wfKey]*n8nschema.Workflow{}, valid: map[*n8nschema.Source]bool{}}
 	for _, w := range set.Workflows {
 		k := wfKey{w.Source, w.Name, w.ID}
 		if _, dup := r.wfs[k]; !dup {
@@ -96,7 +98,7 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 
 func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 	w, op := r.op(f)
-	if w == nil || !editable(w) {
+	if w == nil || !r.editable(w) {
 		return nil
 	}
 	var rep *analyze.Repair
@@ -131,11 +133,23 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 	return rep
 }
 
-// editable: stormcheck edits only workflows whose nodes it read from the
-// top-level nodes array. A published workflow was audited from its
-// activeVersion, and n8n keeps the draft and the published version apart:
-// an edit of one of them would make the file say two things.
-func editable(w *n8nschema.Workflow) bool { return !w.Published }
+// editable: stormcheck edits only workflows of files that are valid JSON
+// (one with data after the workflow, which n8n's JSON.parse rejects, is
+// RS001's to report, not --fix's to touch), and whose nodes it read from
+// the top-level nodes array: a published workflow was audited from its
+// activeVersion, and n8n keeps the draft and the published version apart,
+// so an edit of one of them would make the file say two things.
+func (r *repairer) editable(w *n8nschema.Workflow) bool {
+	if w.Published {
+		return false
+	}
+	v, ok := r.valid[w.Source]
+	if !ok {
+		v = json.Valid(trimBOM(w.Source.Src))
+		r.valid[w.Source] = v
+	}
+	return v
+}
 
 // retryLayer is one layer of an attempt chain that n8n's retryOnFail or an
 // SDK's retry option controls.
@@ -182,7 +196,7 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 	keep := ls[len(ls)-1]
 	off := map[*n8nschema.Node]bool{}
 	for _, l := range ls[:len(ls)-1] {
-		if !editable(l.ref.wf) {
+		if !r.editable(l.ref.wf) {
 			return nil, nil
 		}
 		off[l.ref.node] = true

@@ -26,8 +26,8 @@ type Result struct {
 	Findings []analyze.Finding
 	// Fixed is how many findings of the first analysis are gone.
 	Fixed int
-	// Undone is true when a round brought a new finding and was undone.
-	Undone bool
+	// Undone holds the new findings a round brought, when it was undone.
+	Undone []analyze.Finding
 }
 
 // maxRounds bounds the fix loop: a repair that conflicts with another one
@@ -75,8 +75,8 @@ func Files(files []*n8nschema.File, check Check, o Options, unsafe bool) (*Resul
 			break
 		}
 		nset, nfs := check(next)
-		if newFinding(before, nfs) {
-			res.Undone = true
+		if nf := newFindings(before, nfs); len(nf) > 0 {
+			res.Undone = nf
 			break
 		}
 		cur, set, fs = next, nset, nfs
@@ -106,9 +106,15 @@ func trimBOM(b []byte) []byte {
 // another node when a fix changes which node comes first: that finding is
 // the same one, so findings are also counted per group (file, rule,
 // workflow, detail), and one is new only when its group grows.
+// A finding folded across the set (analyze.Fold: one per missing workflow
+// or shared dependency) stands in the first file that has it, which a fix
+// may change: it is identified by its fold key alone.
 func key(f *analyze.Finding) string { return group(f) + "\x00" + f.Fingerprint }
 
 func group(f *analyze.Finding) string {
+	if f.FoldKey != "" {
+		return f.RuleID + "\x00fold\x00" + f.FoldKey
+	}
 	return f.File + "\x00" + f.RuleID + "\x00" + f.WorkflowID + "\x00" + f.Workflow + "\x00" + f.Detail
 }
 
@@ -126,15 +132,16 @@ func tallyOf(fs []analyze.Finding) tally {
 	return t
 }
 
-// newFinding reports whether fs has a finding that before did not.
-func newFinding(before tally, fs []analyze.Finding) bool {
+// newFindings returns the findings of fs that before did not have.
+func newFindings(before tally, fs []analyze.Finding) []analyze.Finding {
 	after := tallyOf(fs)
+	var out []analyze.Finding
 	for i := range fs {
 		if !before.keys[key(&fs[i])] && after.groups[group(&fs[i])] > before.groups[group(&fs[i])] {
-			return true
+			out = append(out, fs[i])
 		}
 	}
-	return false
+	return out
 }
 
 // fixedCount is how many findings of before are gone from after.

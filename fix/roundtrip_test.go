@@ -52,8 +52,8 @@ func RoundTrip(t *testing.T, files []*n8nschema.File, opts analyze.Options, o Op
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Undone {
-		t.Errorf("a fix round brought a new finding and was undone")
+	for _, f := range res.Undone {
+		t.Errorf("a fix round was undone: it brought %s on %q in %s: %s", f.RuleID, f.Node, f.File, f.Message)
 	}
 	left := tallyOf(res.Findings)
 	for i := range first {
@@ -65,8 +65,8 @@ func RoundTrip(t *testing.T, files []*n8nschema.File, opts analyze.Options, o Op
 			t.Errorf("%s: %s on %q has a repair but is still reported: %s", f.File, f.RuleID, f.Node, f.Repair.Description)
 		}
 	}
-	if newFinding(tallyOf(first), res.Findings) {
-		t.Errorf("a new finding appeared after --fix")
+	if nf := newFindings(tallyOf(first), res.Findings); len(nf) > 0 {
+		t.Errorf("a new finding appeared after --fix: %s on %q", nf[0].RuleID, nf[0].Node)
 	}
 	for i, f := range res.Files {
 		old := files[i].Source.Src
