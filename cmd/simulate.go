@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -9,7 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/rules"
+	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/simulate"
 )
 
@@ -31,6 +33,12 @@ type SimulateOptions struct {
 	Color       string
 	Config      string
 	MaxFileSize byteSize
+	// Compare simulates the workflows after audit --fix too (in memory);
+	// UnsafeFixes adds the unsafe repairs.
+	Compare     bool
+	UnsafeFixes bool
+	// Set lists the flags given on the command line; they override the config.
+	Set map[string]bool
 }
 
 func newSimulateCmd(io *IO) *cobra.Command {
@@ -52,8 +60,9 @@ cost, and the time the backlog took to drain. DEP is an operation's dependency: 
 host (api.example.com). The same --seed gives the same report. See docs/simulate.md.`,
 		Example: `  stormcheck simulate workflows/ --outage api.vendor.com:90s --executions 3000 --workers 40 --concurrency 10
   stormcheck simulate flow.json --outage openai:10m --rate 30/min --failure timeout --format svg > storm.svg`,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
+			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency")}
 			return runSimulate(o)
 		},
 	}
@@ -71,6 +80,8 @@ host (api.example.com). The same --seed gives the same report. See docs/simulate
 	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
 	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards); prices and instance URLs")
+	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
+	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
 	return c
 }
@@ -95,6 +106,9 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 			return c, usageErrorf("--outage %q: %q is not a positive duration (90s, 10m)", s, s[i+1:])
 		}
 		c.Outages = append(c.Outages, simulate.Outage{Dependency: s[:i], Duration: d})
+	}
+	if o.UnsafeFixes && !o.Compare {
+		return c, usageErrorf("--unsafe-fixes goes with --compare")
 	}
 	if o.Rate != "" {
 		if o.Executions > 0 {
@@ -156,40 +170,61 @@ func runSimulate(o *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := analyze.DefaultOptions()
-	opts.Workers, opts.Concurrency = o.Workers, o.Concurrency
 	n := newNamer(wd, "", "")
 	ins, err := collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
 	if err != nil {
 		return err
 	}
-	p := o.Config
-	if p != "" {
-		p = n.abs(p)
-	} else if p, err = n.findConfig(configStart(ins, wd)); err != nil {
+	// The analysis is audit's, with its config (fleet, prices, instance
+	// URLs, rules, ignores), so that --compare replays what audit --fix
+	// leaves; a flag given wins over the config.
+	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set}
+	cfg, err := ao.loadConfig(n, configStart(ins, wd))
+	if err != nil {
 		return err
 	}
-	if p != "" {
-		cfg, err := loadConfig(p, n.name(p), rules.All())
-		if err != nil {
-			return err
-		}
-		cfg.options(&opts)
+	st, err := ao.settings(cfg, wd, ins)
+	if err != nil {
+		return err
 	}
+	sc.Workers, sc.Concurrency = st.analysis.Workers, st.analysis.Concurrency
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize))
-	set := analyze.Build(files, opts)
+	set := analyze.Build(files, st.analysis)
 	if len(set.Workflows) == 0 {
 		return usageErrorf("no workflow found in the inputs")
 	}
-	res, err := simulate.Run(set, sc)
-	if err != nil {
-		if errors.Is(err, simulate.ErrTooManyEvents) {
+	runs := []simulate.Labelled{{Result: nil}}
+	if runs[0].Result, err = simulateErr(simulate.Run(set, sc)); err != nil {
+		return err
+	}
+	if o.Compare {
+		fixOpts := fix.Options{}
+		if cfg != nil && cfg.Fix.MaxTokens != nil {
+			fixOpts.MaxTokens = *cfg.Fix.MaxTokens
+		}
+		check := func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
+			set := analyze.Build(files, st.analysis)
+			return set, analyze.Filter(set, analyze.Run(set, st.rules), st.filter).Findings
+		}
+		fixed, err := fix.Files(files, check, fixOpts, o.UnsafeFixes)
+		if err != nil {
 			return err
 		}
-		return usageErrorf("%v", err)
+		label := "after audit --fix"
+		if o.UnsafeFixes {
+			label += " --unsafe-fixes"
+		}
+		label += fmt.Sprintf(" (%d %s repaired in %d %s)", fixed.Fixed, plural(fixed.Fixed, "finding", "findings"),
+			len(fixed.Changed), plural(len(fixed.Changed), "file", "files"))
+		after, err := simulateErr(simulate.Run(fixed.Set, sc))
+		if err != nil {
+			return err
+		}
+		runs[0].Label = "as given"
+		runs = append(runs, simulate.Labelled{Label: label, Result: after})
 	}
-	runs := []simulate.Labelled{{Result: res}}
 	switch o.Format {
 	case "json":
 		err = simulate.JSON(o.IO.Out, runs)
@@ -202,4 +237,13 @@ func runSimulate(o *SimulateOptions) error {
 		return err
 	}
 	return unread
+}
+
+// simulateErr makes a simulation's error a usage error (an unknown
+// dependency, a window too long), except the event cap: exit 3.
+func simulateErr(r *simulate.Result, err error) (*simulate.Result, error) {
+	if err != nil && !errors.Is(err, simulate.ErrTooManyEvents) {
+		return nil, usageErrorf("%v", err)
+	}
+	return r, err
 }

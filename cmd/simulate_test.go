@@ -34,6 +34,8 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"bad format", []string{"simulate", seedExample, "--outage", "openai:1m", "--format", "png"}, ExitUsage, `--format "png"`},
 		{"event cap", []string{"simulate", seedExample, "--outage", "openai:1m", "--executions", "100", "--max-events", "1000"}, ExitFailure,
 			"too many events: the run passed 1000 events at t="},
+		{"unsafe fixes without compare", []string{"simulate", seedExample, "--outage", "openai:1m", "--unsafe-fixes"}, ExitUsage, "--unsafe-fixes goes with --compare"},
+		{"window too long", []string{"simulate", seedExample, "--outage", "openai:25h"}, ExitUsage, "longer than 24h0m0s"},
 		{"ok", []string{"simulate", seedExample, "--outage", "openai:1m"}, ExitOK, ""},
 	}
 	for _, tt := range tests {
@@ -94,5 +96,87 @@ func TestSimulateGolden(t *testing.T) {
 	}
 	if len(out.Notes) == 0 || !strings.Contains(out.Notes[0], "still re-starting the workflow when the window ended") {
 		t.Errorf("notes %q", out.Notes)
+	}
+}
+
+// --compare replays the same outage after audit --fix: the checkout's
+// Execute Workflow gives up its 3 tries around the charge's 5 (RS101, one
+// retry owner), so 15 attempts per execution become 5.
+func TestSimulateCompare(t *testing.T) {
+	r := run(t, "simulate", "../testdata/examples/checkout-charge-order.json", "../testdata/examples/charge-card.json",
+		"--outage", "api.payments.example.com:90s", "--executions", "3000", "--workers", "40", "--concurrency", "10",
+		"--compare", "--format", "json")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var out struct {
+		Runs []struct {
+			Label        string
+			Dependencies []struct {
+				Name   string
+				Peak   int `json:"peak_per_s"`
+				During int `json:"attempts_during"`
+				After  int `json:"attempts_after"`
+			}
+			Totals struct {
+				Succeeded int `json:"executions_succeeded"`
+				Failed    int `json:"executions_failed"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	type fig struct {
+		label                          string
+		peak, during, after, ok, fails int
+	}
+	var got []fig
+	for _, run := range out.Runs {
+		for _, d := range run.Dependencies {
+			if d.Name == "api.payments.example.com" {
+				got = append(got, fig{run.Label, d.Peak, d.During, d.After, run.Totals.Succeeded, run.Totals.Failed})
+			}
+		}
+	}
+	want := []fig{
+		// 400 slots; an execution takes 19 s to fail (3 rounds of 5 tries
+		// 1.2 s apart, 2 s between rounds): 4 batches fail (24,000
+		// attempts), the fifth has sent 10 each (4,000) when the service
+		// recovers at 90 s, and it and the 1,000 left succeed.
+		{"as given", 1400, 28000, 1400, 1400, 1600},
+		// 5 tries, 5 s per batch: all 3,000 fail within 40 s.
+		{"after audit --fix (1 finding repaired in 1 file)", 400, 15000, 0, 0, 3000},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(fig{})); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// The fleet comes from .stormcheck.yaml unless a flag says otherwise.
+func TestSimulateReadsTheFleetFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(seedExample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := filepath.Join(dir, "wf.json")
+	if err := os.WriteFile(wf, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".stormcheck.yaml"), []byte("fleet:\n  workers: 3\n  concurrency: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "3 workers × 2 concurrency"},
+		{[]string{"--workers", "5"}, "5 workers × 2 concurrency"},
+	} {
+		r := run(t, append([]string{"simulate", wf, "--outage", "openai:1m"}, tc.args...)...)
+		if r.code != ExitOK || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%v: exit %d, want %q in:\n%s%s", tc.args, r.code, tc.want, r.stdout, r.stderr)
+		}
 	}
 }

@@ -148,7 +148,8 @@ func textCompare(b *strings.Builder, st textStyles, before, after Labelled) {
 	fmt.Fprintf(b, "  peak attempts per second on one dependency: %d → %d\n", peak(before.Result), peak(after.Result))
 	fmt.Fprintf(b, "  attempts during the outage: %d → %d; after: %d → %d\n", x.AttemptsDuring, y.AttemptsDuring, x.AttemptsAfter, y.AttemptsAfter)
 	fmt.Fprintf(b, "  duplicate writes: %d → %d; paid calls: %d → %d\n", x.DuplicateWrites, y.DuplicateWrites, x.PaidCalls, y.PaidCalls)
-	fmt.Fprintf(b, "  executions still queued at the end: %d → %d\n", x.StillQueued, y.StillQueued)
+	fmt.Fprintf(b, "  executions succeeded: %d → %d; failed: %d → %d; still queued at the end: %d → %d\n",
+		x.Succeeded, y.Succeeded, x.Failed, y.Failed, x.StillQueued, y.StillQueued)
 }
 
 // summary is the first line: what was simulated.
