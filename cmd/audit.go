@@ -171,8 +171,8 @@ func (o *AuditOptions) validate() error {
 		name string
 		v    int
 	}{{"--max-attempts", o.MaxAttempts}, {"--items", o.Items}, {"--workers", o.Workers}, {"--concurrency", o.Concurrency}} {
-		if n.v < 1 {
-			return usageErrorf("%s %d: want a whole number of at least 1", n.name, n.v)
+		if n.v < 1 || n.v > maxCount {
+			return usageErrorf("%s %d: want a whole number from 1 to %d", n.name, n.v, maxCount)
 		}
 	}
 	if _, err := analyze.SelectRules(rules.All(), o.Enable, o.Disable); err != nil {

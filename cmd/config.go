@@ -98,6 +98,15 @@ type ConfigIgnore struct {
 	Expires  string `yaml:"expires"` // YYYY-MM-DD, the last day it works
 }
 
+// Ceilings on numbers from the config and flags. Counts multiply (attempts
+// × items × workers × concurrency) and must not wrap around: a million
+// each is beyond any fleet. Dollar figures must be finite; NaN and .inf
+// decode from YAML as floats and compare false with everything.
+const (
+	maxCount = 1_000_000
+	maxUSD   = 1e9
+)
+
 // maxConfigSize bounds the config read: a real one is a few KB, and the
 // file found upward from the inputs may be anybody's (a named pipe or a
 // link to /dev/zero must not hang or fill memory).
@@ -136,6 +145,21 @@ func parseConfig(src []byte, name string, all []*analyze.Rule) (*Config, error) 
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
 		return nil, yamlError(name, err)
+	}
+	// A second document ("---" and more settings) would be silently
+	// ignored; a merge gone wrong is the usual cause.
+	for {
+		var next yaml.Node
+		err := dec.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, yamlError(name, err)
+		}
+		if len(next.Content) > 0 && next.Content[0].Tag != "!!null" { // a bare trailing "---" holds nothing
+			return nil, fmt.Errorf("%s:%d: a second YAML document; put every setting in one document", name, max(next.Line, 1))
+		}
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
@@ -221,8 +245,8 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 		v    *int
 	}{{[]string{"max_attempts"}, c.MaxAttempts}, {[]string{"items"}, c.Items},
 		{[]string{"fleet", "workers"}, c.Fleet.Workers}, {[]string{"fleet", "concurrency"}, c.Fleet.Concurrency}} {
-		if n.v != nil && *n.v < 1 {
-			return c.errorf(name, n.keys, "%s %d: want a whole number of at least 1", strings.Join(n.keys, "."), *n.v)
+		if n.v != nil && (*n.v < 1 || *n.v > maxCount) {
+			return c.errorf(name, n.keys, "%s %d: want a whole number from 1 to %d", strings.Join(n.keys, "."), *n.v, maxCount)
 		}
 	}
 	for i, sel := range c.Rules.Enable {
@@ -251,8 +275,14 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 		}
 	}
 	for _, k := range sortedKeys(c.Spend.Prices) {
-		if p := c.Spend.Prices[k]; p.InputPerM < 0 || p.OutputPerM < 0 {
-			return c.errorf(name, []string{"spend", "prices", k}, "spend.prices.%s: prices cannot be negative", k)
+		p := c.Spend.Prices[k]
+		for _, v := range []struct {
+			key string
+			usd float64
+		}{{"input_per_m", p.InputPerM}, {"output_per_m", p.OutputPerM}} {
+			if !(v.usd >= 0 && v.usd <= maxUSD) { // NaN fails both
+				return c.errorf(name, []string{"spend", "prices", k, v.key}, "spend.prices.%s.%s %v: want a number of dollars from 0 to %d", k, v.key, v.usd, int64(maxUSD))
+			}
 		}
 	}
 	for i, cp := range c.Spend.Caps {
@@ -260,15 +290,15 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 		switch {
 		case cp.Provider == "":
 			return c.errorf(name, keys, "spend.caps[%d]: provider is required (a provider like openai, or * for any)", i)
-		case cp.USD <= 0:
-			return c.errorf(name, keys, "spend.caps[%d]: usd must be more than 0", i)
+		case !(cp.USD > 0 && cp.USD <= maxUSD): // NaN fails both
+			return c.errorf(name, append(keys, "usd"), "spend.caps[%d]: usd %v: want a number of dollars more than 0 and at most %d", i, cp.USD, int64(maxUSD))
 		case !oneOf(cp.Period, "day", "execution"):
 			return c.errorf(name, keys, "spend.caps[%d]: period %q: want day or execution", i, cp.Period)
 		}
 	}
 	for _, host := range sortedKeys(c.Dependencies) {
-		if c.Dependencies[host].MaxInFlight < 1 {
-			return c.errorf(name, []string{"dependencies", host}, "dependencies.%s.max_in_flight: want a whole number of at least 1", host)
+		if n := c.Dependencies[host].MaxInFlight; n < 1 || n > maxCount {
+			return c.errorf(name, []string{"dependencies", host}, "dependencies.%s.max_in_flight %d: want a whole number from 1 to %d", host, n, maxCount)
 		}
 	}
 	if c.Fix.MaxTokens != nil && *c.Fix.MaxTokens < 1 {

@@ -85,7 +85,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"wrong type", "items: many\n", "c.yaml:1: cannot unmarshal !!str `many` into int"},
 		{"syntax", "items: 2\nfail_on: a: b\n", `c.yaml:2: mapping values are not allowed in this context`},
 		{"fail_on", "\nfail_on: critical\n", `c.yaml:2: fail_on "critical": want error, warning, note or never`},
-		{"max_attempts", "max_attempts: 0\n", `c.yaml:1: max_attempts 0: want a whole number of at least 1`},
+		{"max_attempts", "max_attempts: 0\n", `c.yaml:1: max_attempts 0: want a whole number from 1 to 1000000`},
 		{"enable", "rules:\n  enable:\n    - RS1*\n    - RS999\n", `c.yaml:4: rules.enable: unknown rule "RS999" (want an ID like RS101, a name like attempt-budget, a glob like RS1*, or all)`},
 		{"severity value", "rules:\n  severity:\n    RS101: fatal\n", `c.yaml:3: rules.severity.RS101 "fatal": want error, warning or note`},
 		{"severity rule", "rules:\n  severity:\n    RS999: note\n", `c.yaml:3: rules.severity: unknown rule "RS999"`},
@@ -94,7 +94,17 @@ func TestParseConfigErrors(t *testing.T) {
 		{"expires", "ignore:\n  - rule: RS004\n    reason: r\n    expires: next week\n", `c.yaml:4: ignore[0]: expires "next week": want a date like 2026-12-31`},
 		{"cap period", "spend:\n  caps:\n    - {provider: openai, usd: 5, period: month}\n", `c.yaml:3: spend.caps[0]: period "month": want day or execution`},
 		{"base url", "instance:\n  base_urls: [n8n.example.com]\n", `c.yaml:2: instance.base_urls: "n8n.example.com" is not an absolute URL`},
-		{"in flight", "dependencies:\n  api.x.com: {max_in_flight: 0}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight: want a whole number of at least 1`},
+		{"in flight", "dependencies:\n  api.x.com: {max_in_flight: 0}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight 0: want a whole number from 1 to 1000000`},
+		// Numbers that wrap around or are not numbers (issue 11, item 9).
+		{"workers overflow", "fleet:\n  workers: 4294967296\n", `c.yaml:2: fleet.workers 4294967296: want a whole number from 1 to 1000000`},
+		{"int64 overflow", "items: 99999999999999999999\n", "c.yaml:1: cannot unmarshal !!float `9999999...` into int"},
+		{"in flight overflow", "dependencies:\n  api.x.com: {max_in_flight: 9223372036854775807}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight 9223372036854775807: want a whole number from 1 to 1000000`},
+		{"cap NaN", "spend:\n  caps:\n    - provider: openai\n      usd: .nan\n      period: day\n", `c.yaml:4: spend.caps[0]: usd NaN: want a number of dollars more than 0 and at most 1000000000`},
+		{"cap Inf", "spend:\n  caps:\n    - {provider: openai, usd: .inf, period: day}\n", `c.yaml:3: spend.caps[0]: usd +Inf: want a number of dollars more than 0 and at most 1000000000`},
+		{"price NaN", "spend:\n  prices:\n    gpt-4o:\n      input_per_m: 2.5\n      output_per_m: .NaN\n", `c.yaml:5: spend.prices.gpt-4o.output_per_m NaN: want a number of dollars from 0 to 1000000000`},
+		{"price -Inf", "spend:\n  prices:\n    gpt-4o: {input_per_m: -.inf, output_per_m: 1}\n", `c.yaml:3: spend.prices.gpt-4o.input_per_m -Inf: want a number of dollars from 0 to 1000000000`},
+		{"second document", "items: 2\n---\nitems: 1000\n", `c.yaml:2: a second YAML document; put every setting in one document`},
+		{"second document, empty first", "---\n---\nfail_on: never\n", `c.yaml:2: a second YAML document; put every setting in one document`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +116,17 @@ func TestParseConfigErrors(t *testing.T) {
 				t.Errorf("error = %q\nwant    %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseConfigTrailingSeparator: a "---" or "..." after the only
+// document holds no setting, so nothing is ignored.
+func TestParseConfigTrailingSeparator(t *testing.T) {
+	for _, src := range []string{"items: 2\n---\n", "items: 2\n---\n# end\n", "items: 2\n...\n", "---\nitems: 2\n"} {
+		cfg, err := parseConfig([]byte(src), "c.yaml", rules.All())
+		if err != nil || cfg.Items == nil || *cfg.Items != 2 {
+			t.Errorf("%q: %v; want items 2", src, err)
+		}
 	}
 }
 

@@ -42,8 +42,8 @@ render the dot text with graphviz (dot -Tsvg).`,
 			if !oneOf(opts.Format, "mermaid", "dot") {
 				return usageErrorf("--format %q: want mermaid or dot", opts.Format)
 			}
-			if opts.MaxAttempts < 1 {
-				return usageErrorf("--max-attempts %d: want a whole number of at least 1", opts.MaxAttempts)
+			if opts.MaxAttempts < 1 || opts.MaxAttempts > maxCount {
+				return usageErrorf("--max-attempts %d: want a whole number from 1 to %d", opts.MaxAttempts, maxCount)
 			}
 			return runGraph(opts)
 		},

@@ -62,6 +62,8 @@ func TestExitCodes(t *testing.T) {
 		{"bad fail-on", []string{"audit", "--fail-on", "warn", td("clean.json")}, ExitUsage, `--fail-on "warn"`},
 		{"bad color", []string{"audit", "--color", "sometimes", td("clean.json")}, ExitUsage, `--color "sometimes"`},
 		{"bad max-attempts", []string{"audit", "--max-attempts", "0", td("clean.json")}, ExitUsage, "--max-attempts 0"},
+		{"workers that wrap around", []string{"audit", "--workers", "4294967296", td("clean.json")}, ExitUsage, "--workers 4294967296: want a whole number from 1 to 1000000"},
+		{"items past the ceiling", []string{"audit", "--items", "1000001", td("clean.json")}, ExitUsage, "--items 1000001: want a whole number from 1 to 1000000"},
 		{"no path", []string{"audit"}, ExitUsage, "audit needs a PATH"},
 		{"missing path", []string{"audit", td("does-not-exist.json")}, ExitUsage, "does-not-exist.json: no such file or folder"},
 		{"glob matching nothing", []string{"audit", td("*.nomatch")}, ExitUsage, "no file matches it as a glob"},
