@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,7 +61,22 @@ error; 3 I/O or API error.`,
 
 var errKept = errors.New("some files were kept because they changed since the last pull (use --force to overwrite)")
 
-func runPull(o *pullOptions) error {
+// badID says why a workflow id cannot name a file in --out, or "". A
+// leading dot is refused too: the manifest is .stormcheck-pull.json, and
+// audit skips hidden files, so a file named so would never be audited.
+func badID(id string) string {
+	switch {
+	case id == "":
+		return "it is empty"
+	case strings.ContainsAny(id, "/\\\x00"):
+		return "it holds a path separator"
+	case strings.HasPrefix(id, "."):
+		return "it starts with a dot (hidden files are tool state, like " + pullManifest + ")"
+	}
+	return ""
+}
+
+func runPull(o *pullOptions) (err error) {
 	wfs, err := o.Remote.fetch(o.IO)
 	if err != nil {
 		return err
@@ -68,11 +84,22 @@ func runPull(o *pullOptions) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	manifest := readManifest(filepath.Join(o.Out, pullManifest))
+	manifestPath := filepath.Join(o.Out, pullManifest)
+	manifest := readManifest(manifestPath)
 	var wrote, same, kept int
+	var refused []string
+	// Whatever stops the loop, the manifest records every file written
+	// so far, so the next pull recognises them as its own.
+	defer func() {
+		if merr := writeManifest(manifestPath, manifest); merr != nil && err == nil {
+			err = merr
+		}
+	}()
 	for _, w := range wfs {
-		if w.ID == "" || strings.ContainsAny(w.ID, `/\`) || w.ID == "." || w.ID == ".." {
-			return fmt.Errorf("workflow %q has an id that cannot be a file name: %q", report.Redact(w.Name), w.ID)
+		if why := badID(w.ID); why != "" {
+			fmt.Fprintf(o.IO.Err, "skipped workflow %q: its id %q cannot be a file name: %s\n", report.Redact(w.Name), w.ID, why)
+			refused = append(refused, strconv.Quote(w.ID))
+			continue
 		}
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, w.Raw, "", "  "); err != nil {
@@ -94,7 +121,7 @@ func runPull(o *pullOptions) error {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return err
 		}
-		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
+		if err := writeAtomic(path, pretty.Bytes()); err != nil {
 			return err
 		}
 		manifest[name] = digest(pretty.Bytes())
@@ -102,15 +129,38 @@ func runPull(o *pullOptions) error {
 		fmt.Fprintf(o.IO.Err, "wrote %s (%s)\n", report.Printable(path), report.Printable(report.Redact(w.Name)))
 		wrote++
 	}
-	if err := writeManifest(filepath.Join(o.Out, pullManifest), manifest); err != nil {
-		return err
+	fmt.Fprintf(o.IO.Err, "pulled %d %s from %s: %d written, %d unchanged, %d kept, %d skipped\n",
+		len(wfs), plural(len(wfs), "workflow", "workflows"), o.Remote.URL, wrote, same, kept, len(refused))
+	if refused != nil {
+		return fmt.Errorf("%d %s not saved: %s cannot be a file name", len(refused), plural(len(refused), "workflow was", "workflows were"), strings.Join(refused, ", "))
 	}
-	fmt.Fprintf(o.IO.Err, "pulled %d %s from %s: %d written, %d unchanged, %d kept\n",
-		len(wfs), plural(len(wfs), "workflow", "workflows"), o.Remote.URL, wrote, same, kept)
 	if kept > 0 {
 		return fmt.Errorf("%w", errKept)
 	}
 	return nil
+}
+
+// writeAtomic replaces path with b through a temporary file in the same
+// folder and a rename, so that an interrupted pull leaves the old file or
+// the new one, never half of one.
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".stormcheck-tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename: nothing to remove
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 func digest(b []byte) string {
@@ -143,5 +193,5 @@ func writeManifest(path string, m map[string]string) error {
 		b.WriteByte('\n')
 	}
 	b.WriteString("}\n")
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return writeAtomic(path, b.Bytes())
 }
