@@ -99,9 +99,31 @@ func AgentIterations(n *n8nschema.Node) int {
 	return 10
 }
 
+// SummarizationCalls is how many model calls a Summarization Chain makes
+// per item, at the least: map_reduce (the default of v1 "type" and v2
+// options.summarizationMethodAndPrompts.values.summarizationMethod) calls
+// the model once per chunk of the input and once more to combine, so 2
+// for one chunk and one more per further chunk, which the input's size
+// decides; refine calls it once per chunk; stuff once
+// (chains/ChainSummarization/V1 and V2 ChainSummarizationV2.node.js).
+func SummarizationCalls(n *n8nschema.Node) int {
+	method := "map_reduce"
+	p := "options.summarizationMethodAndPrompts.values.summarizationMethod"
+	if n.TypeVersion < 2 {
+		p = "type"
+	}
+	if v, ok := n.Param(p); ok && v.Kind() == n8nschema.String && !v.IsExpr() {
+		method = v.Str()
+	}
+	if method == "map_reduce" {
+		return 2
+	}
+	return 1
+}
+
 // Pages is how many requests HTTP Request pagination makes per item:
 // 1 without pagination, options.pagination.pagination.maxRequests (default
-// 100) with limitPagesFetched, and unbounded otherwise
+// 100) with limitPagesFetched, and unbounded otherwise or when it is 0
 // (HttpRequest/V3/Description.ts L1087–1146; request-helper-functions.ts
 // L1705–1714).
 func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
@@ -118,7 +140,16 @@ func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
 	if !p.Get("limitPagesFetched").True() {
 		return 0, true
 	}
-	if f, ok := p.Get("maxRequests").Num(); ok && f >= 1 {
+	// maxRequests 0 is no limit: the loop stops on it only when it is
+	// truthy (request-helper-functions.js L1165–1166, n8n-core 2.8.4); a
+	// negative one stops after the first page.
+	if f, ok := p.Get("maxRequests").Num(); ok && !math.IsNaN(f) {
+		switch {
+		case f == 0:
+			return 0, true
+		case f < 0:
+			return 1, false
+		}
 		return int(math.Ceil(min(f, AttemptCap))), false
 	}
 	return 100, false
@@ -322,11 +353,17 @@ func retriedBy(g *Graph, n *n8nschema.Node) int {
 	if n.Type == "@n8n/n8n-nodes-langchain.toolWorkflow" && n.TypeVersion < 2 {
 		honours = false // v1 is a supplyData tool
 	}
-	if !honours {
+	// Agent V3 runs its tools as engine requests through the main loop
+	// (n8n-semantics.md §4.2): every tool with its own execute() honours
+	// retryOnFail there, the langchain tools with supplyData too.
+	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, "@n8n/n8n-nodes-langchain.agent") && r.TypeVersion >= 3 {
+		if honours || s.Executes {
+			return byMainLoop
+		}
 		return byNone
 	}
-	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, "@n8n/n8n-nodes-langchain.agent") && r.TypeVersion >= 3 {
-		return byMainLoop
+	if !honours {
+		return byNone
 	}
 	return byRoot
 }
@@ -369,8 +406,8 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 
 // DriveFan is how many calls per item a root makes to a sub-node attached
 // through typ: agent iterations for models and tools (one model call for
-// an agent with no tool; twice with a fallback model), the OpenAI node's
-// tool iterations, else one.
+// an agent with no tool; each model of a fallback pair included), the
+// OpenAI node's tool iterations, else one.
 func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if typ != ConnModel && typ != ConnTool {
 		return 1, false
@@ -388,6 +425,9 @@ func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		}
 		return 15, false
 	}
+	if root.Type == "@n8n/n8n-nodes-langchain.chainSummarization" && typ == ConnModel {
+		return SummarizationCalls(root), false
+	}
 	k := AgentIterations(root)
 	if k > 1 && len(g.InOfType(root, ConnTool)) == 0 && !hasOutputParser(g, root) {
 		// With no tool to call, the model's first answer is the final one
@@ -395,13 +435,10 @@ func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		// requests, ToolsAgent/V3/helpers/executeBatch.ts).
 		k = 1
 	}
-	// needsFallback adds a second model input; the agent runs
-	// agent.withFallbacks (createAgentSequence.ts L51).
-	if typ == ConnModel && k > 1 {
-		if fb, _ := root.Param("needsFallback"); fb.True() && len(g.InOfType(root, ConnModel)) > 1 {
-			k *= 2
-		}
-	}
+	// With needsFallback a second model input is wired and the agent runs
+	// agent.withFallbacks (createAgentSequence.ts L51): the fallback is
+	// called once for each failed call of the first, so each model node
+	// makes at most K calls; 2K is their total, not each one's.
 	return k, false
 }
 

@@ -100,8 +100,8 @@ func PriceOf(model string, opts *Options) (n8nschema.Price, bool) {
 }
 
 // maxOutput is what one call may generate: the node's max-tokens
-// parameter, else the node's default cap (Anthropic 4096, Gemini 2048;
-// n8n-semantics.md §4.1), else the model's ceiling. -1 and 0 mean no cap
+// parameter, else the cap the node sends by default (Anthropic's
+// per-model table, n8nschema.DefaultOutputCap), else the model's ceiling. -1 and 0 mean no cap
 // (LmChatOpenAi.node.ts options.maxTokens default -1).
 func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (tokens int, capped bool) {
 	if legacyTextCompletion(n) {
@@ -124,8 +124,8 @@ func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (t
 			}
 		}
 	}
-	if spec.MaxTokensDefault > 0 {
-		return spec.MaxTokensDefault, true
+	if c := n8nschema.DefaultOutputCap(n, spec); c > 0 {
+		return c, true
 	}
 	return price.MaxOutput, false
 }

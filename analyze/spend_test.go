@@ -51,6 +51,20 @@ func TestFillSpend(t *testing.T) {
 			model: "claude-3-5-sonnet-20241022", maxOut: 4096, capped: true, perItem: 7 * 4096 * 15 / 1e6, perExec: 7 * 4096 * 15 / 1e6, execOK: true,
 		},
 		{
+			// @langchain/anthropic's per-model table: claude-sonnet-4 8192.
+			name:     "anthropic sonnet 4 default cap",
+			node:     `{"name":"m","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"value":"claude-sonnet-4-20250514","mode":"list"}}}`,
+			attempts: 7, calls: 1, opts: Options{Items: 1},
+			model: "claude-sonnet-4-20250514", maxOut: 8192, capped: true, perItem: 7 * 8192 * 15 / 1e6, perExec: 7 * 8192 * 15 / 1e6, execOK: true,
+		},
+		{
+			// options {} sends no maxOutputTokens: the model's ceiling.
+			name:     "gemini options {} no cap",
+			node:     `{"name":"m","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash","options":{}}}`,
+			attempts: 7, calls: 1, opts: Options{Items: 1},
+			model: "models/gemini-2.5-flash", maxOut: 65536, perItem: 7 * 65536 * 2.50 / 1e6, perExec: 7 * 65536 * 2.50 / 1e6, execOK: true,
+		},
+		{
 			name:     "price override from config",
 			node:     `{"name":"m","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"value":"gpt-4o","mode":"list"},"options":{"maxTokens":1000}}}`,
 			attempts: 5, calls: 1, opts: Options{Items: 2, Prices: map[string]ModelPrice{"gpt-4o": {InputPerM: 1, OutputPerM: 20}}},

@@ -50,13 +50,23 @@ type Spec struct {
 	MaxTokensParam   string // "options.maxTokens", "options.maxTokensToSample", "options.maxOutputTokens", ...
 	MaxTokensDefault int    // output cap when absent; 0 = no cap (-1 stored means none)
 	TimeoutParam     string // per-attempt timeout parameter, ms ("options.timeout")
-	TimeoutDefaultMS int    // runtime default when absent (HTTP Request 300000; OpenAI-family models 60000); 0 = none known
-	Tool             bool   // a <type>Tool variant or a tool sub-node connected via ai_tool
+	TimeoutDefaultMS int    // runtime default when absent (HTTP Request 300000; OpenAI-family models 600000); 0 = none known
+	// TimeoutEditorMS is what the editor stores once the timeout option is
+	// added (60000 for the OpenAI family, nodes.json options.timeout
+	// default): a value the user did not choose.
+	TimeoutEditorMS int
+	Tool            bool // a <type>Tool variant or a tool sub-node connected via ai_tool
 	// ToolRetry is true when n8n honours retryOnFail per tool call: nodes
 	// wrapped as tools without supplyData (the <type>Tool variants, through
 	// makeHandleToolInvocation) and the Call Workflow Tool v2
 	// (n8n-semantics.md §3.6). Sub-nodes with supplyData ignore it.
 	ToolRetry bool
+	// Executes is true for an AI tool sub-node that also has its own
+	// execute(): Agent V3 runs its tools as engine requests through the
+	// main loop, so such a tool honours retryOnFail there even though
+	// older agents call its supplyData tool once (n8n-core
+	// workflow-execute.js runNode, get-input-connection-data.js).
+	Executes bool
 	// Outputs is the number of normal main outputs when the type fixes it
 	// (If 2, Loop Over Items 2); 0 means one, or computed from parameters
 	// (Switch). A continueErrorOutput node's error output comes after them
@@ -108,13 +118,16 @@ func ext(name, provider string) Spec {
 
 func role(typ string, r Role) Spec { return Spec{Type: typ, Role: r, Known: true} }
 
-// openAIFamily is a LangChain chat model built on ChatOpenAI: options.maxRetries
-// ?? 2 and options.timeout ?? 60000 (llms/LMChatOpenAi/LmChatOpenAi.node.ts
-// L569–580; LmChatDeepSeek.node.ts L188–241; n8n-semantics.md §4.1).
+// openAIFamily is a LangChain chat model built on ChatOpenAI: maxRetries
+// is options.maxRetries ?? 2; the timeout is options.timeout with no
+// fallback in n8n 2.8.4, so the OpenAI SDK's 600000 ms applies when it is
+// absent (llms/LMChatOpenAi/LmChatOpenAi.node.js L709–750,
+// @langchain/openai/node_modules/openai/client.js DEFAULT_TIMEOUT;
+// docs/n8n-facts.md).
 func openAIFamily(name, provider string) Spec {
 	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: true,
 		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, MaxTokensParam: "options.maxTokens",
-		TimeoutParam: "options.timeout", TimeoutDefaultMS: 60000}
+		TimeoutParam: "options.timeout", TimeoutDefaultMS: 600000, TimeoutEditorMS: 60000}
 }
 
 // langchainDefault is a model with no retry option: LangChain's AsyncCaller
@@ -126,6 +139,14 @@ func langchainDefault(name, provider string, paid bool, maxTokensParam string, m
 }
 
 func subNode(name string) Spec { return Spec{Type: nsLC + name, Role: RoleSubNode, Known: true} }
+
+// execTool is a langchain tool sub-node whose class has both supplyData()
+// and execute() (tools/Tool*/Tool*.node.js; the vector stores built by
+// vector_store/shared/createVectorStoreNode, retrieve-as-tool mode).
+func execTool(s Spec) Spec {
+	s.Tool, s.Executes = true, true
+	return s
+}
 
 // extSub is an AI sub-node that makes wire calls of its own (a vector
 // store, a chat memory backed by a database, a search tool).
@@ -224,7 +245,7 @@ var specs = sortedSpecs([]Spec{
 	role(nsLC+"textClassifier", RoleAgent),
 	role(nsLC+"sentimentAnalysis", RoleAgent),
 
-	// Models. OpenAI family: maxRetries ?? 2, timeout ?? 60000.
+	// Models. OpenAI family: maxRetries ?? 2, the SDK's 600 s timeout.
 	openAIFamily("lmChatOpenAi", "openai"),
 	openAIFamily("lmChatAzureOpenAi", "azure-openai"),
 	openAIFamily("lmChatDeepSeek", "deepseek"),
@@ -240,16 +261,28 @@ var specs = sortedSpecs([]Spec{
 	// (LmChatMistralCloud.node.ts L175–196).
 	{Type: nsLC + "lmChatMistralCloud", Role: RoleModel, Known: true, Provider: "mistral", Paid: true,
 		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"},
-	// lmChatAnthropic: no retry option; DEFAULT_MAX_TOKENS = 4096
-	// (LMChatAnthropic/LmChatAnthropic.node.ts L72, L346–356).
-	langchainDefault("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 4096),
-	// Gemini/Vertex: options.maxOutputTokens, UI default 2048
-	// (gemini-common/additional-options.ts L19–20).
-	langchainDefault("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 2048),
-	langchainDefault("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 2048),
+	// lmChatAnthropic: no retry option; with no options.maxTokensToSample
+	// the output cap comes from @langchain/anthropic's per-model table
+	// (AnthropicDefaultMaxTokens; LmChatAnthropic.node.js L289–293).
+	langchainDefault("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0),
+	// Gemini/Vertex: options.maxOutputTokens. The {maxOutputTokens: 1024}
+	// (Vertex 2048) fallback of getNodeParameter('options') never applies:
+	// n8n fills a missing collection with its default {} when it loads the
+	// workflow, so no cap is sent unless the option is set
+	// (LmChatGoogleGemini.node.js L116–130; n8n-workflow node-helpers.js
+	// getNodeParameters; docs/n8n-facts.md).
+	langchainDefault("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0),
+	langchainDefault("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 0),
 	langchainDefault("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
-	langchainDefault("lmChatAwsBedrock", "aws-bedrock", true, "options.maxTokensToSample", 0),
-	langchainDefault("lmChatOllama", "ollama", false, "", 0),
+	// Bedrock: ChatBedrockConverse calls BedrockRuntimeClient.send with no
+	// AsyncCaller; the AWS SDK's standard strategy makes 3 attempts
+	// (LmChatAwsBedrock.node.js L230; @smithy/core retry DEFAULT_MAX_ATTEMPTS).
+	{Type: nsLC + "lmChatAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true,
+		SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"},
+	// ChatOllama calls its client directly: one attempt
+	// (@langchain/ollama/dist/chat_models.js _generate). The LLM variant
+	// goes through AsyncCaller.
+	{Type: nsLC + "lmChatOllama", Role: RoleModel, Known: true, Provider: "ollama"},
 	langchainDefault("lmOllama", "ollama", false, "", 0),
 	langchainDefault("lmCohere", "cohere", true, "", 0),
 	langchainDefault("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
@@ -294,13 +327,13 @@ var specs = sortedSpecs([]Spec{
 	subNode("retrieverVectorStore"),
 	subNode("retrieverMultiQuery"),
 	subNode("retrieverContextualCompression"),
-	subNode("vectorStoreInMemory"),
+	execTool(subNode("vectorStoreInMemory")),
 	subNode("vectorStoreInMemoryInsert"),
 	subNode("vectorStoreInMemoryLoad"),
-	{Type: nsLC + "toolCalculator", Role: RoleSubNode, Known: true, Tool: true},
-	{Type: nsLC + "toolCode", Role: RoleSubNode, Known: true, Tool: true},
-	{Type: nsLC + "toolThink", Role: RoleSubNode, Known: true, Tool: true},
-	{Type: nsLC + "toolVectorStore", Role: RoleSubNode, Known: true, Tool: true},
+	execTool(Spec{Type: nsLC + "toolCalculator", Role: RoleSubNode, Known: true}),
+	execTool(Spec{Type: nsLC + "toolCode", Role: RoleSubNode, Known: true}),
+	execTool(Spec{Type: nsLC + "toolThink", Role: RoleSubNode, Known: true}),
+	execTool(Spec{Type: nsLC + "toolVectorStore", Role: RoleSubNode, Known: true}),
 
 	// AI sub-nodes that call out.
 	extSub("memoryPostgresChat", "postgres", false),
@@ -309,24 +342,24 @@ var specs = sortedSpecs([]Spec{
 	extSub("memoryMotorhead", "motorhead", false),
 	extSub("memoryXata", "xata", false),
 	extSub("memoryZep", "zep", false),
-	extSub("vectorStoreQdrant", "qdrant", false),
-	extSub("vectorStorePinecone", "pinecone", false),
-	extSub("vectorStoreSupabase", "supabase", false),
-	extSub("vectorStorePGVector", "postgres", false),
-	extSub("vectorStoreMilvus", "milvus", false),
-	extSub("vectorStoreZep", "zep", false),
-	extSub("vectorStoreWeaviate", "weaviate", false),
-	extSub("vectorStoreMongoDBAtlas", "mongodb", false),
-	extSub("vectorStoreRedis", "redis", false),
+	execTool(extSub("vectorStoreQdrant", "qdrant", false)),
+	execTool(extSub("vectorStorePinecone", "pinecone", false)),
+	execTool(extSub("vectorStoreSupabase", "supabase", false)),
+	execTool(extSub("vectorStorePGVector", "postgres", false)),
+	execTool(extSub("vectorStoreMilvus", "milvus", false)),
+	execTool(extSub("vectorStoreZep", "zep", false)),
+	execTool(extSub("vectorStoreWeaviate", "weaviate", false)),
+	execTool(extSub("vectorStoreMongoDBAtlas", "mongodb", false)),
+	execTool(extSub("vectorStoreRedis", "redis", false)),
 	extSub("rerankerCohere", "cohere", false),
 	extSub("documentGithubLoader", "github", false),
 	{Type: nsLC + "toolHttpRequest", Role: RoleExternal, Known: true, Tool: true,
 		TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
-	extSub("toolWikipedia", "wikipedia", true),
-	extSub("toolSerpApi", "serpapi", true),
-	extSub("toolWolframAlpha", "wolframalpha", true),
-	extSub("toolSearXng", "searxng", true),
-	extSub("mcpClientTool", "mcp", true),
+	execTool(extSub("toolWikipedia", "wikipedia", true)),
+	execTool(extSub("toolSerpApi", "serpapi", true)),
+	execTool(extSub("toolWolframAlpha", "wolframalpha", true)),
+	execTool(extSub("toolSearXng", "searxng", true)),
+	execTool(extSub("mcpClientTool", "mcp", true)),
 	extSub("mcpClient", "mcp", false),
 
 	// HTTP Request: runtime timeout when absent is 5 minutes

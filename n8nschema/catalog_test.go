@@ -13,9 +13,25 @@ func TestLookupFacts(t *testing.T) {
 	}{
 		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatOpenAi", Role: RoleModel, Known: true,
 			Provider: "openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2,
-			MaxTokensParam: "options.maxTokens", TimeoutParam: "options.timeout", TimeoutDefaultMS: 60000}},
+			MaxTokensParam: "options.maxTokens", TimeoutParam: "options.timeout", TimeoutDefaultMS: 600000, TimeoutEditorMS: 60000}},
+		{"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAzureOpenAi", Role: RoleModel, Known: true,
+			Provider: "azure-openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2,
+			MaxTokensParam: "options.maxTokens", TimeoutParam: "options.timeout", TimeoutDefaultMS: 600000, TimeoutEditorMS: 60000}},
+		// The output cap comes from @langchain/anthropic's per-model table
+		// (DefaultOutputCap), not a node default.
 		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAnthropic", Role: RoleModel, Known: true,
-			Provider: "anthropic", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxTokensToSample", MaxTokensDefault: 4096}},
+			Provider: "anthropic", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxTokensToSample"}},
+		// No cap unless the option is set.
+		{"@n8n/n8n-nodes-langchain.lmChatGoogleGemini", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatGoogleGemini", Role: RoleModel, Known: true,
+			Provider: "google-gemini", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxOutputTokens"}},
+		{"@n8n/n8n-nodes-langchain.lmChatGoogleVertex", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatGoogleVertex", Role: RoleModel, Known: true,
+			Provider: "google-vertex", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxOutputTokens"}},
+		// ChatOllama has no AsyncCaller: one attempt. Not billed.
+		{"@n8n/n8n-nodes-langchain.lmChatOllama", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatOllama", Role: RoleModel, Known: true,
+			Provider: "ollama"}},
+		// The AWS SDK's 3 attempts: 2 retries.
+		{"@n8n/n8n-nodes-langchain.lmChatAwsBedrock", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAwsBedrock", Role: RoleModel, Known: true,
+			Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"}},
 		{"n8n-nodes-base.httpRequest", Spec{Type: "n8n-nodes-base.httpRequest", Role: RoleExternal, Known: true,
 			TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000}},
 		{"n8n-nodes-base.httpRequestTool", Spec{Type: "n8n-nodes-base.httpRequestTool", Role: RoleExternal, Known: true,

@@ -682,27 +682,12 @@ var modelParams = map[string][]string{
 	"n8n-nodes-base.openAi":                       {"chatModel", "model"},
 }
 
-// defaultModels are the models nodes use when the parameter is absent
-// (the node's default is not written to the JSON, n8n-semantics.md §1.6):
-// LmChatOpenAi.node.ts default 'gpt-4o-mini' from v1.2 ('gpt-3.5-turbo'
-// before), LmChatAnthropic.node.ts 'claude-2' in v1 and
-// 'claude-3-5-sonnet-20240620' from v1.2, LmChatGoogleGemini.node.ts
-// 'models/gemini-1.5-flash', legacy OpenAi.node.ts chat 'gpt-3.5-turbo'.
-var defaultModels = map[string]func(v float64) string{
-	"@n8n/n8n-nodes-langchain.lmChatOpenAi": func(v float64) string {
-		if v >= 1.2 {
-			return "gpt-4o-mini"
-		}
-		return "gpt-3.5-turbo"
-	},
-	"@n8n/n8n-nodes-langchain.lmChatAnthropic": func(v float64) string {
-		if v >= 1.2 {
-			return "claude-3-5-sonnet-20240620"
-		}
-		return "claude-2"
-	},
-	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": func(float64) string { return "models/gemini-1.5-flash" },
-	"n8n-nodes-base.openAi":                       func(float64) string { return "gpt-3.5-turbo" },
+// legacyDefaultModels are defaults of nodes whose model parameter depends
+// on the resource and operation, which the generated table does not
+// follow: the legacy OpenAI node's chat completion ('gpt-3.5-turbo',
+// n8n-nodes-base nodes.json openAi chatModel).
+var legacyDefaultModels = map[string]string{
+	"n8n-nodes-base.openAi": "gpt-3.5-turbo",
 }
 
 // ModelOf returns the model a paid node calls ("" when unknown or an
@@ -721,10 +706,56 @@ func ModelOf(n *Node) (model string, isDefault bool) {
 			return s, false
 		}
 	}
-	if f := defaultModels[n.Type]; f != nil {
-		return f(n.TypeVersion), true
+	if m, ok := legacyDefaultModels[n.Type]; ok {
+		return m, true
+	}
+	// The default of the node's version, from n8n's own description
+	// (gpt-5-mini, models/gemini-2.5-flash, claude-sonnet-4-5-...).
+	if _, ok := modelParams[n.Type]; ok {
+		if d, ok := DescribeNode(n.Type, n.TypeVersion); ok && d.DefaultModel() != "" {
+			return d.DefaultModel(), true
+		}
 	}
 	return "", false
+}
+
+// anthropicMaxTokens is @langchain/anthropic 1.1.3's
+// MODEL_DEFAULT_MAX_OUTPUT_TOKENS, matched in order by prefix of the model
+// name, with FALLBACK_MAX_OUTPUT_TOKENS 2048 for any other model
+// (@langchain/anthropic/dist/chat_models.js L21–34). The "sonnet-3-7" key
+// is spelled that way there, so claude-3-7-sonnet gets 2048.
+var anthropicMaxTokens = []struct {
+	prefix string
+	tokens int
+}{
+	{"claude-opus-4-1", 8192}, {"claude-opus-4", 8192}, {"claude-sonnet-4", 8192},
+	{"claude-sonnet-3-7-sonnet", 8192}, {"claude-3-5-sonnet", 4096}, {"claude-3-5-haiku", 4096},
+	{"claude-3-haiku", 2048},
+}
+
+const anthropicFallbackMaxTokens = 2048
+
+// DefaultOutputCap is the output cap a model node sends when its
+// max-tokens option is absent, 0 for none. lmChatAnthropic passes
+// maxTokens undefined and ChatAnthropic takes it from its per-model table
+// (LmChatAnthropic.node.js L293); an expression for the model name is
+// read as the largest entry.
+func DefaultOutputCap(n *Node, spec Spec) int {
+	if strings.TrimSuffix(n.Type, "Tool") != "@n8n/n8n-nodes-langchain.lmChatAnthropic" {
+		return spec.MaxTokensDefault
+	}
+	model, _ := ModelOf(n)
+	if model == "" {
+		if v, ok := n.Param("model"); ok && (v.IsExpr() || v.Get("value").IsExpr()) {
+			return 8192
+		}
+	}
+	for _, e := range anthropicMaxTokens {
+		if strings.HasPrefix(model, e.prefix) {
+			return e.tokens
+		}
+	}
+	return anthropicFallbackMaxTokens
 }
 
 // ---------------------------------------------------------------------------

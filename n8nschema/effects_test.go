@@ -205,7 +205,14 @@ func TestModelOf(t *testing.T) {
 	}{
 		{"rl model", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "gpt-4o", false},
 		{"string model", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1,"parameters":{"model":"gpt-4o-mini"}}`, "gpt-4o-mini", false},
-		{"default v1.2", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{}}`, "gpt-4o-mini", true},
+		// Defaults from n8n 2.8.4's descriptions (the generated table).
+		{"default v1.2", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{}}`, "gpt-5-mini", true},
+		{"default v1", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1,"parameters":{}}`, "gpt-5-mini", true},
+		{"anthropic default v1.3", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{}}`, "claude-sonnet-4-5-20250929", true},
+		{"anthropic default v1.2", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, "claude-3-5-sonnet-20240620", true},
+		{"gemini default", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, "models/gemini-2.5-flash", true},
+		{"legacy openai default", `{"name":"a","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat"}}`, "gpt-3.5-turbo", true},
+		{"openai app has no default", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{}}`, "", false},
 		{"gemini", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"modelName":"models/gemini-2.0-flash"}}`, "models/gemini-2.0-flash", false},
 		{"openai app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "gpt-4o", false},
 		{"expression", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","parameters":{"model":"={{ $json.model }}"}}`, "", false},
@@ -215,6 +222,36 @@ func TestModelOf(t *testing.T) {
 			m, d := ModelOf(node(t, tt.node))
 			if m != tt.model || d != tt.isDefault {
 				t.Errorf("ModelOf = %q, %v; want %q, %v", m, d, tt.model, tt.isDefault)
+			}
+		})
+	}
+}
+
+func TestDefaultOutputCap(t *testing.T) {
+	tests := []struct {
+		name, node string
+		want       int
+	}{
+		// @langchain/anthropic 1.1.3 MODEL_DEFAULT_MAX_OUTPUT_TOKENS.
+		{"sonnet 4.5", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"value":"claude-sonnet-4-5-20250929","mode":"list"}}}`, 8192},
+		{"opus 4.1", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"value":"claude-opus-4-1-20250805","mode":"list"}}}`, 8192},
+		{"3.5 sonnet", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{"model":"claude-3-5-sonnet-20241022"}}`, 4096},
+		{"3.5 haiku", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{"model":"claude-3-5-haiku-20241022"}}`, 4096},
+		{"3.7 sonnet falls back", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"value":"claude-3-7-sonnet-20250219","mode":"list"}}}`, 2048},
+		{"3 haiku", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{"model":"claude-3-haiku-20240307"}}`, 2048},
+		{"default model of v1.3", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{}}`, 8192},
+		{"default model of v1", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1,"parameters":{}}`, 2048},
+		{"expression: the largest", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"value":"={{ $json.m }}","mode":"id"}}}`, 8192},
+		// Gemini and Vertex send no cap when options is {} or missing.
+		{"gemini options {}", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"options":{}}}`, 0},
+		{"gemini options missing", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{}}`, 0},
+		{"vertex options {}", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","parameters":{"options":{}}}`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := node(t, tt.node)
+			if got := DefaultOutputCap(n, Lookup(n.Type)); got != tt.want {
+				t.Errorf("DefaultOutputCap = %d, want %d", got, tt.want)
 			}
 		})
 	}

@@ -120,13 +120,21 @@ type Connection struct {
 	Pos      Pos
 }
 
+// ExecutionsTimeoutMax is EXECUTIONS_TIMEOUT_MAX's default: n8n runs a
+// workflow's executionTimeout as min(executionTimeout, 3600) s
+// (n8n/dist/workflow-runner.js L178–180; @n8n/config
+// executions.config.js maxTimeout = 3600).
+const ExecutionsTimeoutMax = 3600
+
 // Settings are the workflow settings the analysis reads.
 type Settings struct {
 	// ErrorWorkflow is the id of the workflow n8n runs when an execution fails.
 	ErrorWorkflow      string
 	ErrorWorkflowValue Value
-	// ExecutionTimeout in seconds; 0 when absent or -1 (unlimited by default,
+	// ExecutionTimeout in seconds as n8n applies it: capped at
+	// ExecutionsTimeoutMax; 0 when absent or -1 (unlimited by default,
 	// EXECUTIONS_TIMEOUT=-1 in @n8n/config executions.config.ts).
+	// ExecutionTimeoutValue holds what the file says.
 	ExecutionTimeout      float64
 	ExecutionTimeoutValue Value
 	CallerPolicy          string

@@ -104,3 +104,27 @@ func TestNodeDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestExecutionTimeoutCapped: n8n runs min(executionTimeout,
+// EXECUTIONS_TIMEOUT_MAX) s, 3600 by default (workflow-runner.js L178–180).
+func TestExecutionTimeoutCapped(t *testing.T) {
+	for _, c := range []struct {
+		set  string
+		want float64
+	}{
+		{`1800`, 1800},
+		{`3600`, 3600},
+		{`7200`, 3600},
+		{`-1`, 0},
+		{`0`, 0},
+	} {
+		f := Parse(NewSource("t.json", []byte(`{"nodes":[],"connections":{},"settings":{"executionTimeout":`+c.set+`}}`)))
+		w := f.Workflows[0]
+		if w.Settings.ExecutionTimeout != c.want {
+			t.Errorf("executionTimeout %s: %v s, want %v", c.set, w.Settings.ExecutionTimeout, c.want)
+		}
+		if got := w.Settings.ExecutionTimeoutValue.Raw(); got != c.set {
+			t.Errorf("executionTimeout %s: value %q, want the file's", c.set, got)
+		}
+	}
+}

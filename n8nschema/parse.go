@@ -493,7 +493,7 @@ func (wp *wfParser) settings(s Value) {
 	if et := s.Get("executionTimeout"); et.Exists() {
 		st.ExecutionTimeoutValue = et
 		if sec, ok := et.Num(); ok && sec > 0 {
-			st.ExecutionTimeout = sec
+			st.ExecutionTimeout = min(sec, ExecutionsTimeoutMax)
 		}
 	}
 	st.CallerPolicy = s.Get("callerPolicy").Str()

@@ -14,8 +14,9 @@ var rs305 = &analyze.Rule{
 	ID:    "RS305",
 	Name:  "billed-abandoned-generation",
 	Title: "a model call's timeout can abandon a generation still billed",
-	Doc: `When the client gives up on a model call (the OpenAI-family nodes time out after 60 s unless
-options.timeout says otherwise, LmChatOpenAi.node.ts), the provider does not stop: the generation runs to
+	Doc: `When the client gives up on a model call (the OpenAI-family nodes time out after the OpenAI SDK's
+600 s unless options.timeout says otherwise, and the editor writes 60 s once the option is added;
+LmChatOpenAi.node.js in n8n 2.8.4), the provider does not stop: the generation runs to
 its end and is billed, and the SDK sends the same request again. If the output cap allows a generation
 longer than the timeout (at about 50 tokens per second, 4,000 tokens take 80 s), every slow answer is
 paid for once per attempt and never received. Either the timeout must leave room for the longest answer
@@ -35,12 +36,12 @@ the cap allows, or the cap must fit in the timeout.`,
 			if !op.Paid || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !retried(op) {
 				continue
 			}
-			// A timeout stored at the node's own default (the editor writes
-			// 60000 once the option is added) is no choice of the user's.
+			// A timeout stored at the editor's default (60000 once the
+			// option is added) is no choice of the user's.
 			ms, explicit := s.TimeoutDefaultMS, false
 			if v, ok := op.Node.Param(s.TimeoutParam); ok {
 				if f, ok := v.Num(); ok && f > 0 {
-					ms, explicit = int(f), int(f) != s.TimeoutDefaultMS
+					ms, explicit = int(f), int(f) != s.TimeoutDefaultMS && int(f) != s.TimeoutEditorMS
 				}
 			}
 			if ms <= 0 {

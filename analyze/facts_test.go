@@ -1,0 +1,154 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// buildJSON builds an analysis set from one workflow's JSON.
+func buildJSON(t *testing.T, js string) *Set {
+	t.Helper()
+	f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(js)))
+	if len(f.Problems) > 0 || len(f.Workflows) != 1 {
+		t.Fatalf("bad workflow: %v", f.Problems)
+	}
+	return Build([]*n8nschema.File{f}, DefaultOptions())
+}
+
+// chainWith is a Basic LLM Chain on a manual trigger driving one model.
+func chainWith(model string) string {
+	return `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
+	  {"name":"Chain","type":"@n8n/n8n-nodes-langchain.chainLlm","typeVersion":1.5,"parameters":{}},
+	  {"name":"Model","type":"` + model + `","typeVersion":1,"parameters":{"options":{}}}],
+	 "connections":{"Start":{"main":[[{"node":"Chain","type":"main","index":0}]]},
+	  "Model":{"ai_languageModel":[[{"node":"Chain","type":"ai_languageModel","index":0}]]}}}`
+}
+
+// TestModelSDKAttempts checks the hidden attempts of model nodes against
+// n8n 2.8.4's installed code (docs/n8n-facts.md).
+func TestModelSDKAttempts(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		want int
+	}{
+		{"@n8n/n8n-nodes-langchain.lmChatOllama", 1},       // ChatOllama: no AsyncCaller
+		{"@n8n/n8n-nodes-langchain.lmChatAwsBedrock", 3},   // AWS SDK standard retry: 3 attempts
+		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", 3},       // maxRetries ?? 2
+		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", 7},    // AsyncCaller's 6 retries
+		{"@n8n/n8n-nodes-langchain.lmChatGoogleGemini", 7}, // AsyncCaller's 6 retries
+		{"@n8n/n8n-nodes-langchain.lmOllama", 7},           // the LLM variant goes through AsyncCaller
+	} {
+		s := buildJSON(t, chainWith(c.typ))
+		if o := op(t, s, "w", "Model"); o.Attempts != c.want || o.CallsPerItem != 1 {
+			t.Errorf("%s: %d attempts, %d calls per item; want %d, 1", c.typ, o.Attempts, o.CallsPerItem, c.want)
+		}
+	}
+}
+
+// TestFallbackModelCalls: with needsFallback the fallback model is called
+// once per failed call of the first, so each model node makes at most K
+// calls per item, not 2K.
+func TestFallbackModelCalls(t *testing.T) {
+	s := buildJSON(t, `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
+	  {"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":2.2,"parameters":{"needsFallback":true,"options":{"maxIterations":4}}},
+	  {"name":"Main model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}},
+	  {"name":"Fallback model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}},
+	  {"name":"Search","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"parameters":{"url":"https://x.example"}}],
+	 "connections":{"Start":{"main":[[{"node":"Agent","type":"main","index":0}]]},
+	  "Main model":{"ai_languageModel":[[{"node":"Agent","type":"ai_languageModel","index":0}]]},
+	  "Fallback model":{"ai_languageModel":[[{"node":"Agent","type":"ai_languageModel","index":1}]]},
+	  "Search":{"ai_tool":[[{"node":"Agent","type":"ai_tool","index":0}]]}}}`)
+	for _, name := range []string{"Main model", "Fallback model"} {
+		if o := op(t, s, "w", name); o.CallsPerItem != 4 || o.Attempts != 3 {
+			t.Errorf("%s: %d calls per item, %d attempts; want 4, 3", name, o.CallsPerItem, o.Attempts)
+		}
+	}
+}
+
+// TestPagesMaxRequests: maxRequests stops pagination only when truthy
+// (request-helper-functions.js L1165–1166): 0 is no limit.
+func TestPagesMaxRequests(t *testing.T) {
+	for _, c := range []struct {
+		pagination string
+		pages      int
+		unbounded  bool
+	}{
+		{``, 1, false},
+		{`"limitPagesFetched":true,"maxRequests":5`, 5, false},
+		{`"limitPagesFetched":true`, 100, false},
+		{`"limitPagesFetched":true,"maxRequests":0`, 0, true},
+		{`"limitPagesFetched":true,"maxRequests":-3`, 1, false},
+		{`"maxRequests":5`, 0, true},
+	} {
+		params := `{"url":"https://x.example"}`
+		if c.pagination != "" {
+			params = `{"url":"https://x.example","options":{"pagination":{"pagination":{"paginationMode":"updateAParameterInEachRequest",` + c.pagination + `}}}}`
+		}
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":`+params+`}],"connections":{}}`)))
+		pages, unb := Pages(f.Workflows[0].Nodes[0])
+		if pages != c.pages || unb != c.unbounded {
+			t.Errorf("%s: Pages = %d, %v; want %d, %v", c.pagination, pages, unb, c.pages, c.unbounded)
+		}
+	}
+}
+
+// TestAgentV3ToolRetry: Agent V3 runs tools as engine requests through the
+// main loop, so a tool with its own execute() honours retryOnFail there
+// (toolWikipedia has supplyData and execute); older agents call its
+// supplyData tool once. toolHttpRequest has supplyData only.
+func TestAgentV3ToolRetry(t *testing.T) {
+	wf := func(agentVersion, toolType string) string {
+		return `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
+	  {"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":` + agentVersion + `,"parameters":{"options":{"maxIterations":2}}},
+	  {"name":"Model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}},
+	  {"name":"Tool","type":"` + toolType + `","typeVersion":1,"retryOnFail":true,"maxTries":4,"parameters":{"url":"https://x.example"}}],
+	 "connections":{"Start":{"main":[[{"node":"Agent","type":"main","index":0}]]},
+	  "Model":{"ai_languageModel":[[{"node":"Agent","type":"ai_languageModel","index":0}]]},
+	  "Tool":{"ai_tool":[[{"node":"Agent","type":"ai_tool","index":0}]]}}}`
+	}
+	for _, c := range []struct {
+		agent, tool string
+		want        int
+	}{
+		{"3", "@n8n/n8n-nodes-langchain.toolWikipedia", 4},
+		{"2.2", "@n8n/n8n-nodes-langchain.toolWikipedia", 1},
+		{"3", "@n8n/n8n-nodes-langchain.toolHttpRequest", 1},
+		{"3", "n8n-nodes-base.httpRequestTool", 4},
+		{"2.2", "n8n-nodes-base.httpRequestTool", 4},
+	} {
+		s := buildJSON(t, wf(c.agent, c.tool))
+		if o := op(t, s, "w", "Tool"); o.Attempts != c.want {
+			t.Errorf("agent v%s, %s: %d attempts, want %d", c.agent, c.tool, o.Attempts, c.want)
+		}
+	}
+}
+
+// TestSummarizationCalls: map_reduce (the default) calls the model once
+// per chunk and once to combine: at least 2 per item.
+func TestSummarizationCalls(t *testing.T) {
+	for _, c := range []struct {
+		version, params string
+		want            int
+	}{
+		{"2", `{}`, 2},
+		{"2", `{"options":{"summarizationMethodAndPrompts":{"values":{"summarizationMethod":"map_reduce"}}}}`, 2},
+		{"2", `{"options":{"summarizationMethodAndPrompts":{"values":{"summarizationMethod":"stuff"}}}}`, 1},
+		{"2", `{"options":{"summarizationMethodAndPrompts":{"values":{"summarizationMethod":"refine"}}}}`, 1},
+		{"1", `{}`, 2},
+		{"1", `{"type":"stuff"}`, 1},
+	} {
+		s := buildJSON(t, `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
+	  {"name":"Summarize","type":"@n8n/n8n-nodes-langchain.chainSummarization","typeVersion":`+c.version+`,"parameters":`+c.params+`},
+	  {"name":"Model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}}],
+	 "connections":{"Start":{"main":[[{"node":"Summarize","type":"main","index":0}]]},
+	  "Model":{"ai_languageModel":[[{"node":"Summarize","type":"ai_languageModel","index":0}]]}}}`)
+		if o := op(t, s, "w", "Model"); o.CallsPerItem != c.want {
+			t.Errorf("v%s %s: %d calls per item, want %d", c.version, c.params, o.CallsPerItem, c.want)
+		}
+	}
+}
