@@ -65,6 +65,11 @@ const (
 	// workflows, far beyond any real instance, so reaching it means a
 	// misbehaving server.
 	MaxPages = 10000
+	// DefaultMaxTotalBytes bounds the bytes of one whole listing, every
+	// page together: fetched workflows stay in memory until they are
+	// audited, and a server sending large pages with fresh cursors must
+	// not fill it. All 2,898 workflows of the project's corpus weigh 41 MB.
+	DefaultMaxTotalBytes = 512 << 20
 )
 
 const (
@@ -100,6 +105,9 @@ type Options struct {
 	// MaxAttempts bounds the attempts per request, first one included. Zero
 	// means DefaultMaxAttempts.
 	MaxAttempts int
+	// MaxTotalBytes bounds the response bodies of the whole listing
+	// together. Zero means DefaultMaxTotalBytes.
+	MaxTotalBytes int64
 	// Progress, when set, is called after each page with the page number
 	// (1-based) and the number of workflows fetched so far.
 	Progress func(page, workflowsSoFar int)
@@ -120,6 +128,7 @@ type Client struct {
 	backoffBase time.Duration
 	backoffCap  time.Duration
 	maxPages    int
+	maxTotal    int64
 	jitter      func(n int64) int64 // uniform in [0, n)
 }
 
@@ -150,7 +159,7 @@ func New(opts Options) (*Client, error) {
 		// Never echo the key, not even to show where it is wrong.
 		return nil, errors.New("the n8n API key contains control characters: check N8N_API_KEY")
 	}
-	if opts.Deadline < 0 || opts.AttemptTimeout < 0 || opts.MaxAttempts < 0 {
+	if opts.Deadline < 0 || opts.AttemptTimeout < 0 || opts.MaxAttempts < 0 || opts.MaxTotalBytes < 0 {
 		return nil, errors.New("n8n API client: negative deadline, attempt timeout or attempt count")
 	}
 	if opts.Insecure && opts.HTTPClient != nil {
@@ -181,6 +190,7 @@ func New(opts Options) (*Client, error) {
 		backoffBase:    backoffBase,
 		backoffCap:     backoffCap,
 		maxPages:       MaxPages,
+		maxTotal:       cmp.Or(opts.MaxTotalBytes, DefaultMaxTotalBytes),
 		jitter:         rand.Int64N,
 	}
 	return c, nil
@@ -313,16 +323,20 @@ func (c *Client) Workflows(ctx context.Context) ([]Workflow, error) {
 	var all []Workflow
 	seen := map[string]bool{} // cursors already requested
 	cursor := ""
+	var total int64 // bytes of the pages read so far
 	for page := 1; ; page++ {
 		if page > c.maxPages {
 			return nil, c.newError(KindPaging, 0, c.listURL(""), 0, nil,
 				fmt.Sprintf("stopped after %d pages of workflows from %s: the server keeps returning a next cursor", c.maxPages, c.apiURL()))
 		}
 		r.page = page
+		// A page may use what the listing has left, and no more.
+		r.limit, r.total = min(maxBodyBytes, c.maxTotal-total), total
 		body, err := r.get(ctx, cursor)
 		if err != nil {
 			return nil, err
 		}
+		total += int64(len(body))
 		wfs, next, err := c.decodePage(body, page)
 		if err != nil {
 			return nil, err

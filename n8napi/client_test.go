@@ -776,6 +776,29 @@ func TestMaxPages(t *testing.T) {
 	}
 }
 
+// TestMaxTotalBytes: a server that sends large pages with fresh cursors
+// used to be read until MaxPages (200 MB pages reached 7.8 GB). The
+// listing stops with KindTooLarge once its pages pass MaxTotalBytes; the
+// last page is read only up to what is left. maxPages = 50 keeps a
+// regression to 50 MiB instead of letting it run.
+func TestMaxTotalBytes(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("x", 1<<20)
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		writeJSON(w, 200, fmt.Sprintf(`{"data":[{"id":"%d","name":"w","nodes":[],"connections":{},"pad":"%s"}],"nextCursor":"c%d"}`, n, pad, n))
+	})
+	c := newTestClient(t, f.srv.URL, func(o *Options) { o.MaxTotalBytes = 4 << 20 })
+	c.maxPages = 50
+	_, err := list(t, c)
+	mustFail(t, err, KindTooLarge)
+	if f.count() != 4 {
+		t.Errorf("made %d requests, want 4 (three whole pages, the fourth cut at the ceiling)", f.count())
+	}
+	if want := "pass 4 MiB after 4 pages (4 MiB so far): stopping"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+}
+
 // TestKeyNeverInErrors makes the server echo the key back in every place a
 // message quotes, and checks the messages redact it.
 func TestKeyNeverInErrors(t *testing.T) {

@@ -31,6 +31,8 @@ const (
 	KindCanceled
 	// KindPaging: the server's cursors loop or never end.
 	KindPaging
+	// KindTooLarge: the listing passed its total size ceiling.
+	KindTooLarge
 )
 
 var kindNames = [...]string{
@@ -43,6 +45,7 @@ var kindNames = [...]string{
 	KindDeadline:    "deadline",
 	KindCanceled:    "canceled",
 	KindPaging:      "paging",
+	KindTooLarge:    "too-large",
 }
 
 func (k Kind) String() string {

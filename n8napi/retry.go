@@ -22,6 +22,9 @@ type run struct {
 	start time.Time
 	end   time.Time // the effective deadline
 	page  int
+	// limit is the most one page may weigh: the per-page ceiling, or what
+	// the listing's total ceiling leaves after the total read so far.
+	limit, total int64
 }
 
 // outcome is what one attempt produced.
@@ -91,6 +94,9 @@ func (r *run) get(ctx context.Context, cursor string) ([]byte, error) {
 	}
 }
 
+// mib shows a byte count in MiB, rounded down.
+func mib(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
+
 // try makes one attempt, bounded by the attempt timeout.
 func (r *run) try(ctx context.Context, u string) outcome {
 	c := r.c
@@ -113,9 +119,14 @@ func (r *run) try(ctx context.Context, u string) outcome {
 
 	switch s := resp.StatusCode; {
 	case s >= 200 && s < 300:
-		body, tooBig, err := readBody(resp.Body, maxBodyBytes)
+		body, tooBig, err := readBody(resp.Body, r.limit)
 		if err != nil {
 			return r.networkFailure(ctx, actx, u, err)
+		}
+		if tooBig && r.limit < maxBodyBytes {
+			return outcome{err: c.newError(KindTooLarge, s, u, 0, nil, fmt.Sprintf(
+				"the workflows listed from %s pass %s after %d pages (%s so far): stopping; that is far more than a real instance holds, so check that --n8n-url is an n8n",
+				RedactURL(c.apiURL()), mib(c.maxTotal), r.page, mib(r.total+int64(len(body)))))}
 		}
 		if tooBig {
 			return outcome{err: c.newError(KindBadResponse, s, u, 0, nil, fmt.Sprintf(
