@@ -80,14 +80,14 @@ type Rule struct {
 	Name  string // kebab-case slug; flags accept it like the ID
 	Title string // one line, at most 60 characters, no period
 	Doc   string // why it matters
-	Bad   string // a workflow (JSON, abridged) that fires
-	Good  string // the same workflow fixed
 	Fix   string // what to do, starting with a verb
 	// FixSafety is the safety of the repair audit --fix makes (package
 	// fix); zero when there is none. FixDoc says what the repair does and
 	// why it is safe or not, or why the rule has no repair.
 	FixSafety Safety
 	FixDoc    string
+	// Examples are filled in by package rules from rules/examples.
+	Examples Examples
 	// Severity and Confidence are the defaults; a finding may differ.
 	Severity   Severity
 	Confidence Confidence
@@ -100,6 +100,15 @@ type Rule struct {
 	// FoldMore is appended to a finding that others folded into, with
 	// their number ("; also called by %d more nodes").
 	FoldMore string
+}
+
+// Examples document a rule with real workflows that the tests of package
+// rules audit: Bad fires the rule, Good does not.
+type Examples struct {
+	Bad    string // n8n workflow JSON (rules/examples/RSNNN.bad.json)
+	Good   string // the same workflow fixed (RSNNN.good.json)
+	Output string // what `stormcheck audit RSNNN.bad.json` prints (RSNNN.bad.out)
+	Config string // the .stormcheck.yaml both run with (RSNNN.stormcheck.yaml), if any
 }
 
 // HelpURI is where the rule's documentation lives; derived, never typed.

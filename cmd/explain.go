@@ -1,13 +1,13 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/ruledoc"
 	"github.com/stormcheck/stormcheck/rules"
 )
 
@@ -45,31 +45,6 @@ func findRule(rs []*analyze.Rule, key string) *analyze.Rule {
 
 // explain prints what docs/rules.md says of one rule, as plain text.
 func explain(w io.Writer, r *analyze.Rule) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s\n", r.ID, r.Name, r.Title)
-	fmt.Fprintf(&b, "severity: %s, confidence: %s", r.Severity, r.Confidence)
-	if len(r.Tags) > 0 {
-		fmt.Fprintf(&b, ", tags: %s", strings.Join(r.Tags, ", "))
-	}
-	b.WriteString("\n\n")
-	b.WriteString(strings.TrimSpace(r.Doc))
-	b.WriteString("\n\nExample that fires:\n\n")
-	b.WriteString(indent(r.Bad))
-	b.WriteString("\nFixed:\n\n")
-	b.WriteString(indent(r.Good))
-	fmt.Fprintf(&b, "\nFix: %s\n\nFix safety (audit --fix): %s\n\nHelp: %s\n", strings.TrimSpace(r.Fix), strings.TrimSpace(r.FixDoc), r.HelpURI())
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, ruledoc.Text(r))
 	return err
-}
-
-func indent(s string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
-		if l == "" {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString("    " + l + "\n")
-	}
-	return b.String()
 }

@@ -26,9 +26,10 @@ func testRules() []*analyze.Rule {
 	mk := func(id, name, title string, sev analyze.Severity, conf analyze.Confidence, tags ...string) *analyze.Rule {
 		return &analyze.Rule{
 			ID: id, Name: name, Title: title, Severity: sev, Confidence: conf, Tags: tags,
-			Doc: "Why " + name + " matters,\nwrapped over two lines.\n\nA second paragraph.",
-			Fix: "Do the " + name + " fix", Bad: `{"bad": true}`, Good: `{"bad": false}`,
-			Run: func(*analyze.Pass) {},
+			Doc:      "Why " + name + " matters,\nwrapped over two lines.\n\nA second paragraph.",
+			Fix:      "Do the " + name + " fix",
+			Examples: analyze.Examples{Bad: `{"bad": true}` + "\n", Good: `{"bad": false}` + "\n", Output: id + ".bad.json:1:1: fires\n"},
+			Run:      func(*analyze.Pass) {},
 		}
 	}
 	return []*analyze.Rule{

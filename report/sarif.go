@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/ruledoc"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -238,23 +239,9 @@ func sarifRuleOf(rule *analyze.Rule) sarifRule {
 	}
 }
 
+// helpMarkdown is the rule's page of docs/rules.md and a link to it.
 func helpMarkdown(rule *analyze.Rule) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** (`%s`)\n\n", sentence(rule.Title), rule.Name)
-	if doc := unwrap(rule.Doc); doc != "" {
-		b.WriteString(doc + "\n\n")
-	}
-	if rule.Fix != "" {
-		b.WriteString("**Fix:** " + sentence(rule.Fix) + "\n\n")
-	}
-	if rule.Bad != "" {
-		b.WriteString("Fires on:\n\n```json\n" + strings.TrimSpace(rule.Bad) + "\n```\n\n")
-	}
-	if rule.Good != "" {
-		b.WriteString("Fixed:\n\n```json\n" + strings.TrimSpace(rule.Good) + "\n```\n\n")
-	}
-	fmt.Fprintf(&b, "[Documentation](%s)", rule.HelpURI())
-	return b.String()
+	return ruledoc.Markdown(rule) + fmt.Sprintf("\n[Documentation](%s)", rule.HelpURI())
 }
 
 // sarifResultOf builds a result; node is the finding's node when the set

@@ -56,13 +56,10 @@ func TestRegistry(t *testing.T) {
 		if strings.HasSuffix(r.Title, ".") || strings.Contains(r.Title, "\n") {
 			t.Errorf("rule %s: Title %q must be one line without a trailing period", r.ID, r.Title)
 		}
-		for field, v := range map[string]string{"Doc": r.Doc, "Bad": r.Bad, "Good": r.Good, "Fix": r.Fix, "FixDoc": r.FixDoc} {
+		for field, v := range map[string]string{"Doc": r.Doc, "Fix": r.Fix, "FixDoc": r.FixDoc} {
 			if strings.TrimSpace(v) == "" {
 				t.Errorf("rule %s: empty %s", r.ID, field)
 			}
-		}
-		if r.Bad != "" && r.Bad == r.Good {
-			t.Errorf("rule %s: Bad and Good examples are the same", r.ID)
 		}
 		if first, _, _ := strings.Cut(r.Fix, " "); first == "" || !startsWithCapitalWord(first) {
 			t.Errorf("rule %s: Fix %q must start with a capitalised verb", r.ID, r.Fix)

@@ -19,8 +19,6 @@ more than 512 levels deep, which is not audited.
 A key repeated in one object is a warning: JSON parsers disagree on it (RFC 8259 §4). n8n reads the file
 with JSON.parse, which keeps the last member of a name, so a harmless first "nodes" array can hide the one
 n8n runs. stormcheck reads every object as n8n does, the last member winning, and points at the repeat.`,
-	Bad:        `{"name": "Nightly sync", "nodes": [], "connections": {}}Nightly sync`,
-	Good:       `{"name": "Nightly sync", "nodes": [], "connections": {}}`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
 	FixDoc:     "None: the file is not JSON; which bytes were meant is a guess stormcheck does not make.",
 	Severity:   analyze.Error,

@@ -14,8 +14,6 @@ array of workflows, no public-API page {data: [...]}, no template wrapper {workf
 on the command line that is not a workflow is an error (you asked for it to be audited); a JSON file met
 while walking a folder (package.json, a list of categories) is a note, counted in the summary, so that a
 folder of exports can hold other files without failing the run.`,
-	Bad:        `{"nodes": [{"id": "1", "type": "chatOpenAI"}], "edges": []}`,
-	Good:       `{"name": "Enrich", "nodes": [...], "connections": {}}`,
 	Fix:        "Point stormcheck at n8n workflow exports (the editor's Download, n8n export:workflow, or the public API)",
 	FixDoc:     "None: the file holds no workflow to repair.",
 	Severity:   analyze.Error,

@@ -13,9 +13,6 @@ var rs003 = &analyze.Rule{
 A connection to a node that does not exist (renamed or deleted by hand, or keyed by node id after a
 scripted rewrite), an output slot that is an object where an array belongs, or a node without a name is
 silently ignored by n8n: the edge does not run, and stormcheck cannot follow it when it counts attempts.`,
-	Bad: `"connections": {"Fetch orders": {"main": [[{"node": "Upsert orders", "type": "main", "index": 0}]]}}
-(no node is named "Upsert orders")`,
-	Good:       `"connections": {"Fetch orders": {"main": [[{"node": "Upsert order", "type": "main", "index": 0}]]}}`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,

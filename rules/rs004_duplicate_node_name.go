@@ -12,8 +12,6 @@ var rs004 = &analyze.Rule{
 	Doc: `Connections and expressions ($('Node name')) refer to nodes by name, so two nodes with one name make
 the graph ambiguous: n8n wires connections to whichever it finds first, and stormcheck follows the first
 as well. The editor never produces this; it comes from hand edits and merges of exported JSON.`,
-	Bad:        `"nodes": [{"name": "HTTP Request", ...}, {"name": "HTTP Request", ...}]`,
-	Good:       `"nodes": [{"name": "Fetch orders", ...}, {"name": "Post invoice", ...}]`,
 	Fix:        "Rename one of the nodes in the n8n editor, which also updates connections and expressions",
 	FixDoc:     "None: renaming a node changes every expression that names it ($('Name')); n8n's editor renames them together.",
 	Severity:   analyze.Warning,

@@ -17,10 +17,6 @@ an expression evaluated at run time, the edge cannot be followed. The finding sa
 place, usually that the callee makes no external calls and never calls back, so the attempt counts of this
 run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A missing
 workflow is reported once, at its first reference, with the other references as related places.`,
-	Bad: `{"name": "Enrich", "nodes": [{"name": "Run child", "type": "n8n-nodes-base.executeWorkflow",
-  "parameters": {"workflowId": {"__rl": true, "value": "Xk2pQ", "mode": "list"}}}], "connections": {}}
-(audited alone: workflow "Xk2pQ" is not in the set)`,
-	Good:       `stormcheck audit parent.json child.json   # child.json has "id": "Xk2pQ"`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,

@@ -17,10 +17,6 @@ entry of the config file whose expires date has passed stops working and is repo
 These findings are made while filtering, after every rule has run, so a directive is only called unused when
 all the rules it names ran (a run with --enable RS1* does not report directives for RS201). Disable this
 rule to stop the reports; --no-ignores turns every directive and ignore entry off instead.`,
-	Bad: `{"name": "Charge card", "type": "n8n-nodes-base.stripe", "retryOnFail": true,
- "notes": "stormcheck:ignore RS201"}`,
-	Good: `{"name": "Charge card", "type": "n8n-nodes-base.stripe", "retryOnFail": true,
- "notes": "stormcheck:ignore RS201 -- the charge carries an idempotency key set in the Set node"}`,
 	Fix:        "Give the directive a reason after \" -- \", or remove it when the finding it was written for is gone",
 	FixDoc:     "None: whether a directive is stale or its finding will come back is the author's call; delete it by hand.",
 	Severity:   analyze.Note,

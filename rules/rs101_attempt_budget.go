@@ -19,14 +19,6 @@ that is already failing receives many times its normal load, and every item of t
 The budget is --max-attempts (default 10). The message gives the fleet figure too: attempts × --items ×
 --workers × --concurrency, the requests one burst of failures can put in flight against the dependency.
 Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
-	Bad: `{"name": "Run triage", "type": "n8n-nodes-base.executeWorkflow", "retryOnFail": true, "maxTries": 3}
- -> {"name": "Triage agent", "type": "@n8n/n8n-nodes-langchain.agent", "retryOnFail": true, "maxTries": 3}
- <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 2}}}
-(3 × 3 × 3 = 27 attempts per model call)`,
-	Good: `{"name": "Run triage", "type": "n8n-nodes-base.executeWorkflow"}
- -> {"name": "Triage agent", "type": "@n8n/n8n-nodes-langchain.agent"}
- <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 2}}}
-(retry in one layer only: 3 attempts)`,
 	Fix:       "Retry in one layer only: keep the innermost retry (the SDK's maxRetries or the node's own), and turn off retryOnFail on the agents and Execute Workflow nodes around it",
 	FixSafety: analyze.Safe,
 	FixDoc: `Safe. Retry in one layer: the layer closest to the wire call stays (the model SDK's maxRetries, else the

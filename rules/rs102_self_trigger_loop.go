@@ -19,10 +19,6 @@ whose start leads back to the calling node, two workflows that call each other, 
 name each other. n8n has no recursion-depth limit for sub-workflows (n8n-semantics.md §4.5) and guards only
 a workflow that is its own error workflow (§4.8). A call into a separate branch of the same workflow (an
 agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported.`,
-	Bad: `"OpenAI" (retryOnFail, maxTries 5, onError continueErrorOutput) -error-> "Restart" (HTTP POST
-https://n8n.example.com/webhook/enrich-catalog), and "Start enrichment" is the Webhook with path "enrich-catalog"`,
-	Good: `"OpenAI" -error-> "Record failure" (Postgres insert of the failed batch), with a Schedule Trigger that
-picks up failed batches at most 3 times (a counter column checked by an If)`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,

@@ -25,8 +25,6 @@ loop that fetches the next page (a node of the loop sets a page or cursor field 
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
 someone sends the work back.`,
-	Bad:        `"Fetch" (HTTP, neverError) -> "Rate limited?" (If {{ $json.statusCode }} = 429) -true-> "Wait" -> "Fetch"`,
-	Good:       `"Fetch" -> "Rate limited?" (If {{ $json.statusCode }} = 429 and {{ $runIndex }} < 3) -true-> "Wait" -> "Fetch"`,
 	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached",
 	FixDoc:     "None: a loop needs an exit condition that fits its data; stormcheck cannot write one.",
 	Severity:   analyze.Error,

@@ -18,11 +18,6 @@ jitter between the layers. Each layer was added for a good reason, but only the 
 failed and how long to wait (the SDK reads Retry-After; n8n's node retry does not). Keep one. Where the
 layers also exceed the attempt budget, RS101 reports the node once: the budget is its message, the layers
 its chain.`,
-	Bad: `{"name": "Summarise", "type": "@n8n/n8n-nodes-langchain.chainLlm", "retryOnFail": true, "maxTries": 5}
- <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {}}}
-(5 tries × 3 SDK attempts)`,
-	Good: `{"name": "Summarise", "type": "@n8n/n8n-nodes-langchain.chainLlm"}
- <- {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "parameters": {"options": {"maxRetries": 4}}}`,
 	Fix:        "Keep one retry layer, the one closest to the call (SDK maxRetries, or the node's own retryOnFail), and turn the outer ones off",
 	FixSafety:  analyze.Safe,
 	FixDoc:     "Safe: the repair of RS101 (one retry owner), whose rules apply here: outer layers off, the innermost kept, only when no call loses its last retry.",

@@ -19,11 +19,6 @@ request pages for ever, and a node retry starts over from the first page. The sa
 fetched by a loop of nodes (a Set or Code node of the loop sets the page or cursor that the request of the
 loop sends, and an If decides when to stop) with no counter that caps the passes; such a loop is fan-out,
 so RS103 leaves it to this rule.`,
-	Bad: `{"name": "List users", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://api.example.com/users",
- "options": {"pagination": {"pagination": {"parameters": {"parameters": [{"name": "page", "value": "={{ $pageCount + 1 }}"}]}}}}}}`,
-	Good: `{"name": "List users", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://api.example.com/users",
- "options": {"pagination": {"pagination": {"parameters": {"parameters": [{"name": "page", "value": "={{ $pageCount + 1 }}"}]},
-   "limitPagesFetched": true, "maxRequests": 50}}}}}`,
 	Fix:        "Turn on Limit Pages Fetched in the pagination options and set Max Pages to the most pages the API can have",
 	FixDoc:     "None: limiting pagination drops pages beyond the limit; only the author knows how many the data needs.",
 	Severity:   analyze.Warning,

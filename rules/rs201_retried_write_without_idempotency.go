@@ -31,14 +31,6 @@ runs again only because a loop waits for a person's answer, or because a loop mo
 the next step of a job, is not a retry: a loop retries a write when it comes back through an error output
 or through the branch of an If or Switch that tests for a failure (an error, a status code, "failed"). App nodes whose API takes no key (Slack, Gmail, SMTP) can only
 be made safe by retrying in one place that checks for the earlier effect first.`,
-	Bad: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
- "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices",
-   "sendBody": true, "specifyBody": "json", "jsonBody": "={{ JSON.stringify($json) }}"}}`,
-	Good: `{"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 3,
- "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices",
-   "sendHeaders": true, "headerParameters": {"parameters": [
-     {"name": "Idempotency-Key", "value": "={{ $json.order_id }}-invoice"}]},
-   "sendBody": true, "specifyBody": "json", "jsonBody": "={{ JSON.stringify($json) }}"}}`,
 	Fix:       "Send an idempotency key derived from the item (Idempotency-Key: {{ $json.order_id }}), or retry the write in one place that first checks whether it already happened",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it changes what the request sends. On an HTTP Request node (version 3 or later,

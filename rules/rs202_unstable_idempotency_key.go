@@ -19,10 +19,6 @@ workflow re-starts itself (a self-trigger or an error workflow that re-runs it),
 storm it should stop. A literal key is the opposite mistake: every item sends the same key, and the
 server answers every item after the first with the first item's result. A stable key derives from the
 item: an order id, a SKU, a hash of the payload.`,
-	Bad: `"headerParameters": {"parameters": [
-  {"name": "Idempotency-Key", "value": "={{ $now.toMillis() }}"}]}`,
-	Good: `"headerParameters": {"parameters": [
-  {"name": "Idempotency-Key", "value": "={{ $json.order_id }}-charge"}]}`,
 	Fix:        "Derive the key from the item ({{ $json.order_id }}-charge), never from the time, a random value or the execution id",
 	FixDoc:     "None: a stable key comes from the item's own identity (an order id), which stormcheck cannot name.",
 	Severity:   analyze.Warning,

@@ -23,21 +23,6 @@ one that waits an hour or more on every trip (a scheduler), nor one whose counte
 every trip, a Code node checks by throwing (the "try the next model" fallback), nor one a condition
 bounds beyond a $runIndex test: a number stepped by a constant and compared with a fixed limit, a work
 list drained (shift, pop) until it is empty.`,
-	Bad: `{"name": "Enrich", "settings": {},
- "nodes": [
-  {"name": "Resume", "type": "n8n-nodes-base.webhook", "parameters": {"path": "enrich/resume"}},
-  {"name": "OpenAI", "type": "@n8n/n8n-nodes-langchain.openAi", "retryOnFail": true, "maxTries": 5,
-   "onError": "continueErrorOutput", "parameters": {"modelId": {"__rl": true, "value": "gpt-4o"}}},
-  {"name": "Restart", "type": "n8n-nodes-base.httpRequest",
-   "parameters": {"method": "POST", "url": "https://n8n.example.com/webhook/enrich/resume"}}],
- "connections": {"Resume": {"main": [[{"node": "OpenAI"}]]}, "OpenAI": {"main": [[], [{"node": "Restart"}]]}}}`,
-	Good: `{"name": "Enrich", "settings": {"executionTimeout": 1800, "errorWorkflow": "ErrNotify6Gp2Qsx"},
- "nodes": [
-  {"name": "Every night", "type": "n8n-nodes-base.scheduleTrigger"},
-  {"name": "OpenAI", "type": "@n8n/n8n-nodes-langchain.openAi", "retryOnFail": true, "maxTries": 3,
-   "parameters": {"modelId": {"__rl": true, "value": "gpt-4o"}, "options": {"maxTokens": 400}}}],
- "connections": {"Every night": {"main": [[{"node": "OpenAI"}]]}}}
-# .stormcheck.yaml: spend: {caps: [{provider: openai, usd: 50, period: day}]}`,
 	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: bounding spend needs a decision about what to stop (a cap, a guard on the loop).",
 	Severity:   analyze.Error,

@@ -35,10 +35,6 @@ unknown (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model A
 (OpenAI chat/completions or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible
 endpoints of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its
 cap is max_tokens (or max_completion_tokens, maxOutputTokens) in the body.`,
-	Bad: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
- "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {}}}`,
-	Good: `{"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
- "parameters": {"model": {"__rl": true, "value": "gpt-4o", "mode": "list"}, "options": {"maxTokens": 600}}}`,
 	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes

@@ -18,19 +18,6 @@ on that key until the period ends, including the calls of unrelated workflows. s
 worst case of one execution (worst case per item × --items) with each cap that applies (for a daily cap,
 times the runs a day of a schedule trigger), and says how many items exhaust the cap at worst. An operation with no other bound reaches any cap: one item is
 enough.`,
-	Bad: `# .stormcheck.yaml: spend: {caps: [{provider: openai, usd: 20, period: day}]}; audit --items 500
-{"nodes": [
-  {"name": "AI Agent", "type": "@n8n/n8n-nodes-langchain.agent", "parameters": {"options": {}}},
-  {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
-   "parameters": {"model": {"__rl": true, "value": "gpt-4o"}, "options": {}}}],
- "connections": {"OpenAI Chat Model": {"ai_languageModel": [[{"node": "AI Agent", "type": "ai_languageModel"}]]}}}
-# 10 iterations × 3 SDK attempts × 16384 tokens × $10/1M = $4.92 per item, $2458 for 500 items`,
-	Good: `{"nodes": [
-  {"name": "AI Agent", "type": "@n8n/n8n-nodes-langchain.agent", "parameters": {"options": {"maxIterations": 4}}},
-  {"name": "OpenAI Chat Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
-   "parameters": {"model": {"__rl": true, "value": "gpt-4o-mini"}, "options": {"maxTokens": 400}}}],
- "connections": {"OpenAI Chat Model": {"ai_languageModel": [[{"node": "AI Agent", "type": "ai_languageModel"}]]}}}
-# 4 × 3 × 400 × $0.60/1M = $0.003 per item, $1.44 for 500 items: under the $20 cap`,
 	Fix:        "Cap output tokens, retries and iterations so that a full execution stays under the cap, or raise the cap deliberately",
 	FixDoc:     "None: which call to make cheaper, or which cap to raise, is a budget decision.",
 	Severity:   analyze.Error,

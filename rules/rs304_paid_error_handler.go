@@ -18,18 +18,6 @@ at once, and a handler that asks a model to summarise each failure turns the out
 fails itself for the same reason (the provider is down), so the summary rarely arrives when it matters.
 Keep handlers cheap and deterministic: a chat or e-mail alert with the workflow, node and error message
 is enough, and it works while the model provider is down.`,
-	Bad: `{"name": "Error summary", "nodes": [
-  {"name": "Error Trigger", "type": "n8n-nodes-base.errorTrigger"},
-  {"name": "Summarise failure", "type": "@n8n/n8n-nodes-langchain.openAi",
-   "parameters": {"modelId": {"__rl": true, "value": "gpt-4o"}}},
-  {"name": "Post to #ops-alerts", "type": "n8n-nodes-base.slack", "parameters": {"text": "={{ $json.message.content }}"}}],
- "connections": {"Error Trigger": {"main": [[{"node": "Summarise failure"}]]},
-                 "Summarise failure": {"main": [[{"node": "Post to #ops-alerts"}]]}}}`,
-	Good: `{"name": "Error alert", "nodes": [
-  {"name": "Error Trigger", "type": "n8n-nodes-base.errorTrigger"},
-  {"name": "Alert #ops-alerts", "type": "n8n-nodes-base.slack", "parameters": {"text":
-   "={{ $json.workflow.name }} failed at {{ $json.execution.lastNodeExecuted }}: {{ $json.execution.error.message }}"}}],
- "connections": {"Error Trigger": {"main": [[{"node": "Alert #ops-alerts"}]]}}}`,
 	Fix:        "Replace the model call in the error path with a plain alert (workflow, node, error message, execution URL)",
 	FixDoc:     "None: moving paid work out of an error handler changes what the handler does.",
 	Severity:   analyze.Warning,

@@ -21,10 +21,6 @@ its end and is billed, and the SDK sends the same request again. If the output c
 longer than the timeout (at about 50 tokens per second, 4,000 tokens take 80 s), every slow answer is
 paid for once per attempt and never received. Either the timeout must leave room for the longest answer
 the cap allows, or the cap must fit in the timeout.`,
-	Bad: `{"type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
- "parameters": {"options": {"maxTokens": 8000, "timeout": 30000}}}`,
-	Good: `{"type": "@n8n/n8n-nodes-langchain.lmChatOpenAi",
- "parameters": {"options": {"maxTokens": 2000, "timeout": 90000, "maxRetries": 1}}}`,
 	Fix:        "Raise options.timeout above the time the output cap needs (max tokens ÷ 50 per second), or lower the cap",
 	FixDoc:     "None: streaming or caching an abandoned generation is a design change.",
 	Severity:   analyze.Warning,

@@ -20,21 +20,6 @@ alerts when the ping does not arrive in time. stormcheck does not report a workf
 one, nor a signal that also runs on an error path. A heartbeat is a signal that repeats: one sent inside a
 loop, or a status post named as such in a scheduled workflow; a one-off message that mentions "progress"
 (a welcome e-mail, a row of results) is not.`,
-	Bad: `{"nodes": [
-  {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3},
-  {"name": "Save description", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "PATCH"}},
-  {"name": "Post progress: batch N of M", "type": "n8n-nodes-base.httpRequest",
-   "parameters": {"method": "POST", "url": "https://status.example.com/api/jobs/enrich/progress"}}],
- "connections": {"Loop Over Items": {"main": [[], [{"node": "Save description"}]]},
-                 "Save description": {"main": [[{"node": "Post progress: batch N of M"}]]},
-                 "Post progress: batch N of M": {"main": [[{"node": "Loop Over Items"}]]}}}`,
-	Good: `{"nodes": [
-  {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3},
-  {"name": "Save description", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "PATCH"}},
-  {"name": "Ping healthchecks.io", "type": "n8n-nodes-base.httpRequest",
-   "parameters": {"url": "https://hc-ping.com/5b1f0a8e-6c3d-4f2a-9e7b-2d4c8a1f6e90"}}],
- "connections": {"Loop Over Items": {"main": [[{"node": "Ping healthchecks.io"}], [{"node": "Save description"}]]},
-                 "Save description": {"main": [[{"node": "Loop Over Items"}]]}}}`,
 	Fix:        "Ping a dead-man's-switch service when the work completes (it alerts when the ping is late), or also send the signal from the error path",
 	FixDoc:     "None: a heartbeat that fires on failure needs a new branch in the workflow.",
 	Severity:   analyze.Warning,

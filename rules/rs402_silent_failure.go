@@ -21,10 +21,6 @@ dead-man's-switch ping. A webhook that answers with the last node's result or a 
 tells its caller about the failure and is not reported; one that answers on receipt is, and so is a form
 that answers on submission. A chat shows its user the error, and a sub-workflow's caller receives it. Triggers fire only
 in an active (published) workflow, so an inactive one is reported as a note.`,
-	Bad: `{"name": "Sync CRM", "settings": {},
- "nodes": [{"type": "n8n-nodes-base.scheduleTrigger"}, {"type": "n8n-nodes-base.hubspot", "parameters": {"operation": "upsert"}}]}`,
-	Good: `{"name": "Sync CRM", "settings": {"errorWorkflow": "ErrNotify6Gp2Qsx"},
- "nodes": [{"type": "n8n-nodes-base.scheduleTrigger"}, {"type": "n8n-nodes-base.hubspot", "parameters": {"operation": "upsert"}}]}`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,

@@ -26,17 +26,6 @@ with the error output wired to a handler, when an If or Switch after it stops th
 branch (Stop and Error), when nothing uses the node's output (only a Loop Over Items whose done output
 leads nowhere), for deletes, whose failure ("already gone") is usually meant to be ignored, and for a
 POST to an endpoint that answers rather than stores (".../query", ".../search", a model's /chat).`,
-	Bad: `{"nodes": [
-  {"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueRegularOutput",
-   "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}},
-  {"name": "Mark order invoiced", "type": "n8n-nodes-base.postgres", "parameters": {"operation": "update"}}],
- "connections": {"Create invoice": {"main": [[{"node": "Mark order invoiced"}]]}}}`,
-	Good: `{"nodes": [
-  {"name": "Create invoice", "type": "n8n-nodes-base.httpRequest", "onError": "continueErrorOutput",
-   "parameters": {"method": "POST", "url": "https://erp.example.com/api/invoices"}},
-  {"name": "Mark order invoiced", "type": "n8n-nodes-base.postgres", "parameters": {"operation": "update"}},
-  {"name": "Alert #billing", "type": "n8n-nodes-base.slack", "parameters": {"text": "=Invoice failed: {{ $json.error.message }}"}}],
- "connections": {"Create invoice": {"main": [[{"node": "Mark order invoiced"}], [{"node": "Alert #billing"}]]}}}`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,

@@ -21,19 +21,6 @@ execution per poll, and form submissions and chat messages are paced by the peop
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
 workflow, at the first such node, naming the others.`,
-	Bad: `{"nodes": [
-  {"name": "Webhook", "type": "n8n-nodes-base.webhook", "parameters": {"path": "tickets", "httpMethod": "POST"}},
-  {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
-   "waitBetweenTries": 1000, "parameters": {"method": "POST", "url": "https://desk.example.com/api/tickets"}}],
- "connections": {"Webhook": {"main": [[{"node": "Create ticket"}]]}}}`,
-	Good: `{"nodes": [
-  {"name": "Webhook", "type": "n8n-nodes-base.webhook", "parameters": {"path": "tickets", "httpMethod": "POST"}},
-  {"name": "Create ticket", "type": "n8n-nodes-base.httpRequest", "onError": "continueErrorOutput",
-   "parameters": {"method": "POST", "url": "https://desk.example.com/api/tickets"}},
-  {"name": "Queue for retry", "type": "n8n-nodes-base.redis", "parameters": {"operation": "push", "list": "ticket-retries"}}],
- "connections": {"Webhook": {"main": [[{"node": "Create ticket"}]]},
-                 "Create ticket": {"main": [[], [{"node": "Queue for retry"}]]}}}
-# a scheduled worker drains the list with exponential backoff and jitter`,
 	Fix:        "Retry concurrent calls with exponential backoff and jitter (a queue, a Code node, or the API's own retry), or lower maxTries and space the calls with HTTP batching",
 	FixDoc:     "None: n8n's node retry has no jitter to turn on; spacing the calls is a change to the workflow's shape.",
 	Severity:   analyze.Note,

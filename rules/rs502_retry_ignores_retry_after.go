@@ -17,14 +17,6 @@ reads it: it waits its fixed waitBetweenTries (1 s by default, 5 s at most) and 
 with 5 tries spends all of them inside the same rate-limit window and fails anyway, having added to the
 load that caused the 429 (workflow-execute.ts L1604–1612). Slack's and the LangChain SDKs' own retry
 loops do honour Retry-After; the node retry around them does not.`,
-	Bad: `{"name": "Post to Slack", "type": "n8n-nodes-base.slack", "retryOnFail": true, "maxTries": 5,
- "waitBetweenTries": 1000}`,
-	Good: `{"nodes": [
-  {"name": "Loop Over Items", "type": "n8n-nodes-base.splitInBatches", "typeVersion": 3, "parameters": {"batchSize": 1}},
-  {"name": "Post to Slack", "type": "n8n-nodes-base.slack", "parameters": {"text": "={{ $json.summary }}"}},
-  {"name": "Wait 1 s", "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "parameters": {"amount": 1}}],
- "connections": {"Loop Over Items": {"main": [[], [{"node": "Post to Slack"}]]},
-                 "Post to Slack": {"main": [[{"node": "Wait 1 s"}]]}, "Wait 1 s": {"main": [[{"node": "Loop Over Items"}]]}}}`,
 	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against
 the nodes' properties in n8n-nodes-base and n8n-nodes-langchain). HTTP Request's batching (Items per Batch, Batch

@@ -17,15 +17,6 @@ payload fails the same way on every try, and for a write each try may leave a tr
 duplicate validation e-mail). It matters for calls that carry credentials or write. An HTTP Request with
 "Never Error" (options.response.response.neverError) returns the status instead of throwing, so the
 workflow can retry 429 and 5xx only and report the rest.`,
-	Bad: `{"name": "Create lead", "type": "n8n-nodes-base.httpRequest", "retryOnFail": true, "maxTries": 5,
- "parameters": {"method": "POST", "authentication": "genericCredentialType"}}`,
-	Good: `{"nodes": [
-  {"name": "Create lead", "type": "n8n-nodes-base.httpRequest", "parameters": {"method": "POST",
-   "authentication": "genericCredentialType",
-   "options": {"response": {"response": {"neverError": true, "fullResponse": true}}}}},
-  {"name": "Retryable?", "type": "n8n-nodes-base.if", "parameters": {"conditions": {"conditions": [
-   {"leftValue": "={{ $json.statusCode == 429 || $json.statusCode >= 500 }}", "operator": {"type": "boolean", "operation": "true"}}]}}}],
- "connections": {"Create lead": {"main": [[{"node": "Retryable?"}]]}}}`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
 	FixDoc:     "None: which errors are permanent depends on the API; an error branch that tells them apart must be written.",
 	Severity:   analyze.Note,

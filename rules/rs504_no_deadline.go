@@ -22,11 +22,6 @@ self-restart starts a new execution each time, which no executionTimeout stops: 
 this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty.`,
-	Bad: `{"settings": {}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
-  "parameters": {"options": {"pagination": {"pagination": {"paginationMode": "responseContainsNextURL"}}}}}]}`,
-	Good: `{"settings": {"executionTimeout": 1800}, "nodes": [{"name": "Fetch all pages", "type": "n8n-nodes-base.httpRequest",
-  "parameters": {"options": {"timeout": 20000, "pagination": {"pagination": {"paginationMode": "responseContainsNextURL",
-    "limitPagesFetched": true, "maxRequests": 50}}}}}]}`,
 	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it stops executions that run long. For a workflow with no executionTimeout and a

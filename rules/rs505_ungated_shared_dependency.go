@@ -22,15 +22,6 @@ limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_fligh
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. Each dependency is reported once, at its first caller, with the others as
 related places.`,
-	Bad: `[{"name": "Sync orders", "nodes": [{"name": "Push orders", "type": "n8n-nodes-base.httpRequest",
-   "retryOnFail": true, "maxTries": 5, "parameters": {"method": "POST", "url": "https://api.erp.example.com/v1/orders"}}]},
- {"name": "Sync refunds", "nodes": [{"name": "Push refund", "type": "n8n-nodes-base.httpRequest",
-   "retryOnFail": true, "maxTries": 3, "parameters": {"method": "POST", "url": "https://api.erp.example.com/v1/refunds"}}]}]`,
-	Good: `[{"name": "Sync orders", "nodes": [{"name": "Call ERP gateway", "type": "n8n-nodes-base.executeWorkflow",
-   "parameters": {"workflowId": {"__rl": true, "value": "ErpGateway01", "mode": "id"}}}]},
- {"name": "Sync refunds", "nodes": [{"name": "Call ERP gateway", "type": "n8n-nodes-base.executeWorkflow",
-   "parameters": {"workflowId": {"__rl": true, "value": "ErpGateway01", "mode": "id"}}}]}]
-# .stormcheck.yaml: dependencies: {api.erp.example.com: {max_in_flight: 4}}`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
 	FixDoc:     "None: a shared gate (a proxy, a queue, one sub-workflow that owns the calls) is infrastructure, not a setting.",
 	Severity:   analyze.Note,
