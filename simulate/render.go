@@ -52,6 +52,9 @@ func JSON(w io.Writer, runs []Labelled) error {
 	return err
 }
 
+// maxTextRestarts bounds the self-triggers and loops the text lists.
+const maxTextRestarts = 20
+
 // chartWidth and chartHeight are the terminal chart's size in cells.
 const (
 	chartWidth  = 60
@@ -123,7 +126,11 @@ func textRun(b *strings.Builder, st textStyles, r *Result) {
 	} else {
 		fmt.Fprintf(b, "  backlog not drained in the window\n")
 	}
-	for _, rs := range r.Restarts {
+	for i, rs := range r.Restarts {
+		if i == maxTextRestarts {
+			fmt.Fprintf(b, "  … and %d more self-triggers and loops (--format json lists them all)\n", len(r.Restarts)-i)
+			break
+		}
 		what := "re-started the workflow"
 		if rs.Kind == "loop" {
 			what = "looped back to " + strconv.Quote(rs.Via)

@@ -141,7 +141,7 @@ func (s *sim) result() *Result {
 		for _, v := range d.failed {
 			dr.FailedTotal += v
 		}
-		if !d.costAny {
+		if !d.unpriced {
 			c := d.costUSD
 			dr.CostUSD = &c
 			if t.CostUSD != nil {
@@ -168,16 +168,17 @@ func (s *sim) result() *Result {
 	}
 	for ex := range active {
 		if c := ex.cycle; c != nil && c.Node != nil {
-			if rs := s.restart["self-trigger\x00"+c.Node.Name+"\x00"+c.From.Label()]; rs != nil {
+			if rs := s.restart[c.Node]; rs != nil {
 				rs.active = true
 			}
 		}
 	}
-	for _, rs := range s.restart {
+	for _, rs := range s.restarts {
 		r.Restarts = append(r.Restarts, Restart{Kind: rs.kind, Node: rs.node, Via: rs.via, Workflow: rs.workflow,
 			Count: rs.count, LastS: float64(rs.last) / 1000, Active: rs.active})
 	}
-	slices.SortFunc(r.Restarts, func(a, b Restart) int {
+	// Stable over the order first seen, which the run decides.
+	slices.SortStableFunc(r.Restarts, func(a, b Restart) int {
 		return cmp.Or(cmp.Compare(a.Workflow, b.Workflow), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Node, b.Node))
 	})
 

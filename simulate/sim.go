@@ -146,8 +146,7 @@ type depStats struct {
 	dupWrites int
 	paid      int
 	costUSD   float64
-	costKnown bool
-	costAny   bool // some paid call had no known price
+	unpriced  bool // some paid call had no known price
 }
 
 // execution is one run of a workflow, started by an arrival, a webhook
@@ -201,8 +200,9 @@ type sim struct {
 	waiting *gauge
 	inUse   *gauge
 
-	deps    map[string]*depStats
-	restart map[string]*restart // by kind + node + workflow
+	deps     map[string]*depStats
+	restart  map[*n8nschema.Node]*restart // by the node that restarts or loops back
+	restarts []*restart                   // in the order first seen
 
 	arrived, started, succeeded, failed, timedOut, errorRuns int
 	early                                                    int // early executions not finished
@@ -237,7 +237,7 @@ func newSim(set *analyze.Set, cfg Config) (*sim, error) {
 		cfg: cfg, set: set, ops: map[*n8nschema.Node]*analyze.Operation{}, calls: map[*n8nschema.Node]*analyze.Call{},
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
 		latency: cfg.Latency.Milliseconds(), slots: cfg.Workers * cfg.Concurrency,
-		live: map[*proc]struct{}{}, deps: map[string]*depStats{}, restart: map[string]*restart{}, drainAt: -1,
+		live: map[*proc]struct{}{}, deps: map[string]*depStats{}, restart: map[*n8nschema.Node]*restart{}, drainAt: -1,
 	}
 	for _, op := range set.Operations {
 		s.ops[op.Node] = op
@@ -263,7 +263,8 @@ func newSim(set *analyze.Set, cfg Config) (*sim, error) {
 		s.dep(op.Dependency)
 	}
 	for _, o := range cfg.Outages {
-		d, ok := s.deps[o.Dependency]
+		// Providers and hosts are lower case.
+		d, ok := s.deps[strings.ToLower(o.Dependency)]
 		if !ok {
 			return nil, fmt.Errorf("no operation calls %q; the dependencies are: %s", o.Dependency, s.depNames())
 		}
@@ -287,7 +288,7 @@ func (s *sim) dep(name string) *depStats {
 	}
 	d := s.deps[name]
 	if d == nil {
-		d = &depStats{name: name, sent: make([]int, s.bins), failed: make([]int, s.bins), open: newGauge(s.bins), costKnown: true}
+		d = &depStats{name: name, sent: make([]int, s.bins), failed: make([]int, s.bins), open: newGauge(s.bins)}
 		s.deps[name] = d
 	}
 	return d
@@ -556,7 +557,7 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 				continue
 			}
 			if n == l.Head {
-				s.count("loop", l.Back.Name, l.Head.Name, w)
+				s.count("loop", l.Back, l.Head.Name, w)
 			}
 		}
 		done[n] = true
@@ -599,13 +600,14 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 	return true
 }
 
-// count records one run of a self-trigger or unbounded loop.
-func (s *sim) count(kind, node, via string, w *n8nschema.Workflow) {
-	key := kind + "\x00" + node + "\x00" + w.Label()
-	r := s.restart[key]
+// count records one run of a self-trigger or unbounded loop, by its node
+// (the call that restarts, the node that loops back).
+func (s *sim) count(kind string, node *n8nschema.Node, via string, w *n8nschema.Workflow) {
+	r := s.restart[node]
 	if r == nil {
-		r = &restart{kind: kind, node: node, via: via, workflow: w.Label()}
-		s.restart[key] = r
+		r = &restart{kind: kind, node: node.Name, via: via, workflow: w.Label()}
+		s.restart[node] = r
+		s.restarts = append(s.restarts, r)
 	}
 	r.count++
 	r.last = s.now
@@ -645,7 +647,7 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, deadline int
 			// The webhook answers on receipt; its workflow runs as a new
 			// execution through the queue.
 			if c.Cycle {
-				s.count("self-trigger", n.Name, c.Entry[0].Name, g.Workflow)
+				s.count("self-trigger", n, c.Entry[0].Name, g.Workflow)
 			}
 			s.enqueue(&execution{w: c.To, start: c.Entry, cycle: cycleOf(c)})
 		}
@@ -671,7 +673,7 @@ func (s *sim) runSub(p *proc, c *analyze.Call, deadline int64, depth int) bool {
 		return false
 	}
 	if c.Cycle {
-		s.count("self-trigger", c.Node.Name, c.Entry[0].Name, c.From)
+		s.count("self-trigger", c.Node, c.Entry[0].Name, c.From)
 	}
 	return s.runWorkflow(p, c.To, c.Entry, deadline, depth+1)
 }
@@ -819,7 +821,7 @@ func (s *sim) wire(p *proc, op *analyze.Operation) bool {
 	if op.Paid {
 		d.paid++
 		if !priced {
-			d.costAny = true
+			d.unpriced = true
 		}
 	}
 	down := s.now < d.downUntil
