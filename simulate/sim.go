@@ -201,6 +201,7 @@ type sim struct {
 	inUse   *gauge
 
 	deps     map[string]*depStats
+	facts    map[*n8nschema.Node]*facts
 	restart  map[*n8nschema.Node]*restart // by the node that restarts or loops back
 	restarts []*restart                   // in the order first seen
 
@@ -237,7 +238,7 @@ func newSim(set *analyze.Set, cfg Config) (*sim, error) {
 		cfg: cfg, set: set, ops: map[*n8nschema.Node]*analyze.Operation{}, calls: map[*n8nschema.Node]*analyze.Call{},
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
 		latency: cfg.Latency.Milliseconds(), slots: cfg.Workers * cfg.Concurrency,
-		live: map[*proc]struct{}{}, deps: map[string]*depStats{}, restart: map[*n8nschema.Node]*restart{}, drainAt: -1,
+		live: map[*proc]struct{}{}, deps: map[string]*depStats{}, restart: map[*n8nschema.Node]*restart{}, facts: map[*n8nschema.Node]*facts{}, drainAt: -1,
 	}
 	for _, op := range set.Operations {
 		s.ops[op.Node] = op
@@ -678,11 +679,45 @@ func (s *sim) runSub(p *proc, c *analyze.Call, deadline int64, depth int) bool {
 	return s.runWorkflow(p, c.To, c.Entry, deadline, depth+1)
 }
 
+// facts are what the attempt model says of one node, read once.
+type facts struct {
+	tries     int
+	waitMS    int64
+	pages     int // one when unbounded
+	sdk       int
+	timeoutMS int64
+	cost      float64
+	priced    bool
+}
+
+func (s *sim) factsOf(g *analyze.Graph, n *n8nschema.Node) *facts {
+	if f := s.facts[n]; f != nil {
+		return f
+	}
+	f := &facts{pages: 1, sdk: 1, timeoutMS: DefaultTimeoutMS}
+	f.tries, _ = analyze.NodeAttempts(g, n)
+	f.waitMS = int64(analyze.NodeRetryWaitMS(g, n))
+	if op := s.ops[n]; op != nil {
+		if p, unb := analyze.Pages(n); !unb && p > 1 {
+			f.pages = p
+		}
+		if op.Spec.Role == n8nschema.RoleModel {
+			f.sdk = analyze.SDKAttempts(n, op.Spec)
+		}
+		if ms, ok := analyze.AttemptTimeoutMS(op); ok {
+			f.timeoutMS = int64(ms)
+		}
+		f.cost, f.priced = op.CostPerCallUSD(&s.set.Options)
+	}
+	s.facts[n] = f
+	return f
+}
+
 // retry runs try as n8n runs a node: NodeAttempts tries, NodeRetryWaitMS
 // apart (workflow-execute.ts waits before every try but the first).
 func (s *sim) retry(p *proc, g *analyze.Graph, n *n8nschema.Node, try func() bool) bool {
-	k, _ := analyze.NodeAttempts(g, n)
-	wait := int64(analyze.NodeRetryWaitMS(g, n))
+	f := s.factsOf(g, n)
+	k, wait := f.tries, f.waitMS
 	for i := range k {
 		if i > 0 && wait > 0 {
 			s.sleep(p, wait)
@@ -762,32 +797,25 @@ func (s *sim) toolCall(p *proc, g *analyze.Graph, t *n8nschema.Node, deadline in
 }
 
 // request is one try of an operation: every page (Pages; one when
-// unbounded), each with the SDK's retries for a model.
+// unbounded), each with the SDK's retries (SDKAttempts) for a model.
 func (s *sim) request(p *proc, op *analyze.Operation) bool {
-	pages, unb := analyze.Pages(op.Node)
-	if unb || pages < 1 {
-		pages = 1
-	}
-	for range pages {
-		if !s.sdkCall(p, op) {
+	f := s.factsOf(s.set.Graph(op.Workflow), op.Node)
+	for range f.pages {
+		if !s.sdkCall(p, op, f) {
 			return false
 		}
 	}
 	return true
 }
 
-// sdkCall sends one call with the SDK's retries: SDKAttempts attempts for
-// a model, p-retry's randomised backoff between them.
-func (s *sim) sdkCall(p *proc, op *analyze.Operation) bool {
-	k := 1
-	if op.Spec.Role == n8nschema.RoleModel {
-		k = analyze.SDKAttempts(op.Node, op.Spec)
-	}
-	for a := range k {
+// sdkCall sends one call with the SDK's retries, p-retry's randomised
+// backoff between them.
+func (s *sim) sdkCall(p *proc, op *analyze.Operation, f *facts) bool {
+	for a := range f.sdk {
 		if a > 0 {
 			s.sleep(p, s.backoff(a-1))
 		}
-		if s.wire(p, op) {
+		if s.wire(p, op, f) {
 			return true
 		}
 	}
@@ -804,7 +832,7 @@ func (s *sim) backoff(retriesConsumed int) int64 {
 }
 
 // wire sends one attempt and waits for its answer.
-func (s *sim) wire(p *proc, op *analyze.Operation) bool {
+func (s *sim) wire(p *proc, op *analyze.Operation, f *facts) bool {
 	s.step()
 	d := s.dep(op.Dependency)
 	b := s.bin(s.now)
@@ -817,17 +845,16 @@ func (s *sim) wire(p *proc, op *analyze.Operation) bool {
 	if op.Write && p.timedOut[op.Node] {
 		d.dupWrites++ // the timed-out attempt may have committed
 	}
-	cost, priced := op.CostPerCallUSD(&s.set.Options)
 	if op.Paid {
 		d.paid++
-		if !priced {
+		if !f.priced {
 			d.unpriced = true
 		}
 	}
 	down := s.now < d.downUntil
 	lat := s.latency
 	if down && s.cfg.Failure == FailTimeout {
-		lat = s.timeoutOf(op)
+		lat = f.timeoutMS
 	}
 	d.open.set(b, d.open.v+1)
 	s.sleep(p, lat)
@@ -836,21 +863,14 @@ func (s *sim) wire(p *proc, op *analyze.Operation) bool {
 		s.cfg.Trace(Attempt{SentMS: s.now - lat, AnsweredMS: s.now, Dependency: d.name, Workflow: op.Workflow.Label(), Node: op.Node.Name, OK: !down})
 	}
 	if !down {
-		d.costUSD += cost
+		d.costUSD += f.cost
 		return true
 	}
 	d.failed[s.bin(s.now)]++
 	if s.cfg.Failure == FailTimeout {
 		p.timedOut[op.Node] = true
 		// The provider may finish and bill a generation nobody receives.
-		d.costUSD += cost
+		d.costUSD += f.cost
 	}
 	return false
-}
-
-func (s *sim) timeoutOf(op *analyze.Operation) int64 {
-	if ms, ok := analyze.AttemptTimeoutMS(op); ok {
-		return int64(ms)
-	}
-	return DefaultTimeoutMS
 }

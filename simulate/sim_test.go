@@ -15,7 +15,7 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-func build(t *testing.T, srcs ...string) *analyze.Set {
+func build(t testing.TB, srcs ...string) *analyze.Set {
 	t.Helper()
 	var files []*n8nschema.File
 	for i, src := range srcs {
