@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -41,8 +42,11 @@ type AuditOptions struct {
 	// top level); StdinFilename names stdin.
 	Root          string
 	StdinFilename string
-	NoIgnores     bool
-	MaxFileSize   byteSize
+	// SkipNonWorkflow treats named files like files met in a folder: one
+	// that holds no workflow is skipped, not an error (pre-commit hooks).
+	SkipNonWorkflow bool
+	NoIgnores       bool
+	MaxFileSize     byteSize
 	// Fix writes the safe repairs into the files; Diff prints them as a
 	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
 	Fix         bool
@@ -133,6 +137,7 @@ input that could not be read.`,
 	f.StringVar(&opts.MinSeverity, "min-severity", "note", "show only findings at or above: note|warning|error (display only; --fail-on still counts all)")
 	f.StringVar(&opts.Root, "root", "", "report paths relative to this folder (default: each input's git top level, else the working folder)")
 	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "the path stdin (-) stands for, in reports and for finding the config")
+	f.BoolVar(&opts.SkipNonWorkflow, "skip-non-workflow", false, "skip named files that hold no workflow, as a folder walk does, and exit 0 when none does (for pre-commit hooks)")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
 	f.Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read; a larger one is an RS001 finding and exit 3")
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
@@ -231,6 +236,11 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.SkipNonWorkflow {
+		for i := range ins {
+			ins[i].explicit = false
+		}
+	}
 	cfg, err := o.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
@@ -249,6 +259,9 @@ func runAudit(o *AuditOptions) error {
 	// Inputs that could not be read are findings in the report of the
 	// others; the run still exits 3 once the report is written.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize))
+	if o.SkipNonWorkflow {
+		skipNonJSON(files)
+	}
 	fixOpts := fix.Options{}
 	if cfg != nil && cfg.Fix.MaxTokens != nil {
 		fixOpts.MaxTokens = *cfg.Fix.MaxTokens
@@ -306,7 +319,7 @@ func runAudit(o *AuditOptions) error {
 	if unread != nil {
 		return unread
 	}
-	if len(set.Workflows) == 0 {
+	if len(set.Workflows) == 0 && !o.SkipNonWorkflow {
 		return usageErrorf("no workflow found in the inputs (%d %s read)", len(files), plural(len(files), "file", "files"))
 	}
 	if failOn, ok := analyze.ParseSeverity(st.failOn); ok {
@@ -317,6 +330,20 @@ func runAudit(o *AuditOptions) error {
 		}
 	}
 	return nil
+}
+
+// skipNonJSON: under --skip-non-workflow, a file that does not parse and
+// never mentions "nodes" (tsconfig.json with comments) is no workflow export
+// either, so it is skipped like one; a truncated export still mentions its
+// nodes and stays an RS001 error.
+func skipNonJSON(files []*n8nschema.File) {
+	for _, f := range files {
+		if len(f.Workflows) > 0 || len(f.Problems) != 1 || f.Problems[0].Kind != n8nschema.InvalidJSON || bytes.Contains(f.Source.Src, []byte(`"nodes"`)) {
+			continue
+		}
+		f.Problems[0].Kind = n8nschema.NotWorkflow
+		f.Problems[0].Message += "; it never mentions \"nodes\", so it is no workflow export"
+	}
 }
 
 // loadConfig reads --config, else the .stormcheck.yaml found upward from

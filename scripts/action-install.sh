@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs the stormcheck release binary for the GitHub Action (action.yml),
+# verified against the release's checksums.txt. No Go toolchain, no build.
+#
+# VERSION   a release tag (v1.2.3), or a major or minor tag (v1, v1.2) that
+#           resolves to its newest release; default: the Action's own ref.
+# Overridable for tests: STORMCHECK_REPO (owner/name), STORMCHECK_DOWNLOAD_URL
+# (release downloads), STORMCHECK_API_URL (the GitHub API), INSTALL_DIR.
+set -euo pipefail
+
+repo=${STORMCHECK_REPO:-stormcheck/stormcheck}
+download=${STORMCHECK_DOWNLOAD_URL:-https://github.com/$repo/releases/download}
+api=${STORMCHECK_API_URL:-https://api.github.com}
+dir=${INSTALL_DIR:-${RUNNER_TEMP:-/tmp}/stormcheck-bin}
+version=${VERSION:-}
+
+die() { echo "stormcheck install: $*" >&2; exit 1; }
+fetch() { curl --fail --silent --show-error --location --retry 3 --max-time 60 "$@"; }
+
+semver='^v[0-9]+\.[0-9]+\.[0-9]+$'
+if [[ ! $version =~ $semver ]]; then
+	if [[ $version =~ ^v[0-9]+(\.[0-9]+)?$ ]]; then
+		# A moving tag (uses: stormcheck/stormcheck@v1): its newest release.
+		tags=$(fetch "$api/repos/$repo/releases?per_page=100" | grep -o '"tag_name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/') ||
+			die "cannot list the releases of $repo"
+		resolved=$(printf '%s\n' $tags | grep -E "$semver" | awk -v p="$version." 'index($0, p) == 1' | sort -V | tail -n 1 || true)
+		[ -n "$resolved" ] || die "no release matches $version"
+		version=$resolved
+	else
+		die "version \"$version\" is not a release tag: pin the Action to a tag (stormcheck/stormcheck@v1) or set the version input"
+	fi
+fi
+
+case "${RUNNER_OS:-$(uname -s)}" in
+Linux) os=linux ;;
+macOS | Darwin) os=darwin ;;
+Windows | MINGW* | MSYS*) os=windows ;;
+*) die "unsupported OS ${RUNNER_OS:-$(uname -s)}" ;;
+esac
+case "${RUNNER_ARCH:-$(uname -m)}" in
+X64 | x86_64 | amd64) arch=amd64 ;;
+ARM64 | aarch64 | arm64) arch=arm64 ;;
+*) die "unsupported architecture ${RUNNER_ARCH:-$(uname -m)}" ;;
+esac
+ext=tar.gz
+[ "$os" = windows ] && ext=zip
+archive="stormcheck_${version#v}_${os}_${arch}.$ext"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fetch --output "$tmp/$archive" "$download/$version/$archive" || die "cannot download $archive of $version"
+fetch --output "$tmp/checksums.txt" "$download/$version/checksums.txt" || die "cannot download checksums.txt of $version"
+want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1 }' "$tmp/checksums.txt")
+[ -n "$want" ] || die "checksums.txt of $version does not list $archive"
+if command -v sha256sum >/dev/null; then
+	got=$(sha256sum "$tmp/$archive" | awk '{ print $1 }')
+else
+	got=$(shasum -a 256 "$tmp/$archive" | awk '{ print $1 }')
+fi
+[ "$got" = "$want" ] || die "checksum mismatch for $archive: got $got, want $want"
+
+mkdir -p "$dir"
+if [ "$ext" = zip ]; then
+	unzip -q -o "$tmp/$archive" stormcheck.exe -d "$dir"
+else
+	tar -xzf "$tmp/$archive" -C "$dir" stormcheck
+fi
+if [ -n "${GITHUB_PATH:-}" ]; then
+	echo "$dir" >>"$GITHUB_PATH"
+fi
+echo "stormcheck $version installed in $dir"
