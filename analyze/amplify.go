@@ -278,7 +278,7 @@ func Amplify(s *Set) {
 				// AI edges point from sub-node to root; the root drives the sub-node.
 				root := e.To
 				mult, _ := NodeAttempts(g, root)
-				fan, fanUnb := DriveFan(g, root, e.Type)
+				fan, fanUnb := driveFan(g, root, e.Type)
 				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
 					f: Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source}})
 			}
@@ -404,11 +404,11 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 	return 0
 }
 
-// DriveFan is how many calls per item a root makes to a sub-node attached
+// driveFan is how many calls per item a root makes to a sub-node attached
 // through typ: agent iterations for models and tools (one model call for
 // an agent with no tool; each model of a fallback pair included), the
 // OpenAI node's tool iterations, else one.
-func DriveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
+func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if typ != ConnModel && typ != ConnTool {
 		return 1, false
 	}

@@ -57,7 +57,8 @@ self-triggers and unguarded loops. After the outage the dependency answers norma
 The report charts, per dependency and per second, the attempts sent, and the executions waiting for a
 slot; the totals give the attempts during and after the outage, duplicate writes, paid calls and their
 cost, and the time the backlog took to drain. DEP is an operation's dependency: a provider (openai) or a
-host (api.example.com). The same --seed gives the same report. See docs/simulate.md.`,
+host (api.example.com). --compare replays the same outage after audit --fix, in memory, side by side.
+The same --seed gives the same report. See docs/simulate.md.`,
 		Example: `  stormcheck simulate workflows/ --outage api.vendor.com:90s --executions 3000 --workers 40 --concurrency 10
   stormcheck simulate flow.json --outage openai:10m --rate 30/min --failure timeout --format svg > storm.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -79,7 +80,7 @@ host (api.example.com). The same --seed gives the same report. See docs/simulate
 	f.IntVar(&o.MaxEvents, "max-events", simulate.DefaultMaxEvents, "stop a run that passes this many events")
 	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
-	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards); prices and instance URLs")
+	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards): fleet, prices, instance URLs; rules and ignores for --compare")
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
