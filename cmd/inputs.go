@@ -7,12 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 
+	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -252,42 +251,34 @@ func unreadMessage(err error, limit int64) string {
 	return "not read: " + err.Error()
 }
 
+// parse is n8nschema.Parse; a test swaps in a parser that panics.
+var parse = n8nschema.Parse
+
 // parseInputs reads and parses every input on all cores. Results keep the
 // order of ins. An input that cannot be read becomes a file whose only
-// problem says why (RS001); the error then lists them all.
+// problem says why (RS001); the error then lists them all. A panic in the
+// parser is raised again here by pool.Each, so Run reports it as an
+// internal error (exit 3), as it does a rule's.
 func parseInputs(ins []input, limit int64) ([]*n8nschema.File, error) {
 	files := make([]*n8nschema.File, len(ins))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				in := ins[i]
-				src, err := in.src, in.err
-				if in.path != "" && err == nil {
-					src, err = readRegular(in.path, limit)
-				}
-				if err != nil {
-					files[i] = &n8nschema.File{
-						Source:   n8nschema.NewSource(in.name, nil),
-						Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: unreadMessage(err, limit)}},
-						Explicit: in.explicit,
-					}
-					continue
-				}
-				f := n8nschema.Parse(n8nschema.NewSource(in.name, src))
-				f.Explicit = in.explicit
-				files[i] = f
+	pool.Each(len(ins), func(i int) {
+		in := ins[i]
+		src, err := in.src, in.err
+		if in.path != "" && err == nil {
+			src, err = readRegular(in.path, limit)
+		}
+		if err != nil {
+			files[i] = &n8nschema.File{
+				Source:   n8nschema.NewSource(in.name, nil),
+				Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: unreadMessage(err, limit)}},
+				Explicit: in.explicit,
 			}
-		}()
-	}
-	for i := range ins {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			return
+		}
+		f := parse(n8nschema.NewSource(in.name, src))
+		f.Explicit = in.explicit
+		files[i] = f
+	})
 	var unread []string
 	for _, f := range files {
 		if slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.Unreadable }) {
