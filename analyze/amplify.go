@@ -88,7 +88,7 @@ func SDKAttempts(n *n8nschema.Node, s n8nschema.Spec) int {
 // options.maxIterations ?? 10 (agents/Agent/agents/ToolsAgent/options.ts,
 // V3 executeBatch.ts L52). It returns 1 for chains and other roots.
 func AgentIterations(n *n8nschema.Node) int {
-	if n.Type != "@n8n/n8n-nodes-langchain.agent" && n.Type != "@n8n/n8n-nodes-langchain.agentTool" {
+	if !n8nschema.IsAgent(n.Type) {
 		return 1
 	}
 	if v, ok := n.Param("options.maxIterations"); ok {
@@ -127,7 +127,7 @@ func SummarizationCalls(n *n8nschema.Node) int {
 // (HttpRequest/V3/Description.ts L1087–1146; request-helper-functions.ts
 // L1705–1714).
 func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.httpRequest" {
+	if strings.TrimSuffix(n.Type, "Tool") != n8nschema.TypeHTTPRequest {
 		return 1, false
 	}
 	p, ok := n.Param("options.pagination.pagination")
@@ -350,13 +350,13 @@ func retriedBy(g *Graph, n *n8nschema.Node) int {
 	}
 	s := g.Spec(n)
 	honours := s.ToolRetry || s.Role == n8nschema.RoleAgent
-	if n.Type == "@n8n/n8n-nodes-langchain.toolWorkflow" && n.TypeVersion < 2 {
+	if n.Type == n8nschema.TypeToolWorkflow && n.TypeVersion < 2 {
 		honours = false // v1 is a supplyData tool
 	}
 	// Agent V3 runs its tools as engine requests through the main loop
 	// (n8n-semantics.md §4.2): every tool with its own execute() honours
 	// retryOnFail there, the langchain tools with supplyData too.
-	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, "@n8n/n8n-nodes-langchain.agent") && r.TypeVersion >= 3 {
+	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, n8nschema.TypeAgent) && r.TypeVersion >= 3 {
 		if honours || s.Executes {
 			return byMainLoop
 		}
@@ -412,7 +412,7 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if typ != ConnModel && typ != ConnTool {
 		return 1, false
 	}
-	if root.Type == "@n8n/n8n-nodes-langchain.openAi" && typ == ConnTool {
+	if root.Type == n8nschema.TypeOpenAI && typ == ConnTool {
 		// options.maxToolsIterations default 15, 0 for no limit
 		// (vendors/OpenAi/v1/actions/text/message.operation.ts L242).
 		if v, ok := root.Param("options.maxToolsIterations"); ok {
@@ -425,7 +425,7 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		}
 		return 15, false
 	}
-	if root.Type == "@n8n/n8n-nodes-langchain.chainSummarization" && typ == ConnModel {
+	if root.Type == n8nschema.TypeChainSummarization && typ == ConnModel {
 		return SummarizationCalls(root), false
 	}
 	k := AgentIterations(root)
@@ -628,8 +628,7 @@ func branchesOf(a *amp, rcomp []int32) map[int32]*n8nschema.Node {
 		if n == nil || out[rcomp[v]] != nil {
 			continue
 		}
-		switch n.Type {
-		case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
+		if n8nschema.IsBranch(n.Type) {
 			out[rcomp[v]] = n
 		}
 	}
@@ -752,7 +751,7 @@ func errorCallers(s *Set, w *n8nschema.Workflow) []*n8nschema.Workflow {
 // This is the dispatcher pattern of workflows that call themselves with a
 // job type ("initiate", "report") and route on it.
 func dispatch(g *Graph, caller, entry *n8nschema.Node) ([]*n8nschema.Node, bool) {
-	if caller.Type != "n8n-nodes-base.executeWorkflow" {
+	if caller.Type != n8nschema.TypeExecuteWorkflow {
 		return nil, false
 	}
 	if m := caller.Params().Get("workflowInputs.mappingMode").Str(); m != "" && m != "defineBelow" {
@@ -771,7 +770,7 @@ func dispatch(g *Graph, caller, entry *n8nschema.Node) ([]*n8nschema.Node, bool)
 	cur := entry
 	for range 8 {
 		switch cur.Type {
-		case "n8n-nodes-base.switch", "n8n-nodes-base.if":
+		case n8nschema.TypeSwitch, n8nschema.TypeIf:
 			out, ok := route(cur, inputs)
 			if !ok {
 				return nil, false
@@ -783,7 +782,7 @@ func dispatch(g *Graph, caller, entry *n8nschema.Node) ([]*n8nschema.Node, bool)
 				}
 			}
 			return next, true
-		case "n8n-nodes-base.executeWorkflowTrigger", "n8n-nodes-base.executionData", "n8n-nodes-base.noOp":
+		case n8nschema.TypeExecuteWorkflowTrigger, n8nschema.TypeExecutionData, n8nschema.TypeNoOp:
 		default:
 			return nil, false // it may change the field, call out or branch
 		}
@@ -835,7 +834,7 @@ func route(n *n8nschema.Node, inputs map[string]string) (int, bool) {
 		return res, true
 	}
 	p := n.Params()
-	if n.Type == "n8n-nodes-base.if" {
+	if n.Type == n8nschema.TypeIf {
 		if n.TypeVersion < 2 {
 			return 0, false
 		}

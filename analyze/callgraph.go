@@ -104,7 +104,7 @@ func newCallIndex(s *Set) *callIndex {
 			ix.byID[w.ID] = append(ix.byID[w.ID], w)
 		}
 		for _, n := range w.Nodes {
-			if n.Type != "n8n-nodes-base.webhook" || n.Disabled {
+			if n.Type != n8nschema.TypeWebhook || n.Disabled {
 				continue
 			}
 			for _, k := range webhookKeys(w, n) {
@@ -170,13 +170,13 @@ func buildCalls(s *Set) {
 			}
 			var c *Call
 			switch strings.TrimSuffix(n.Type, "Tool") {
-			case "n8n-nodes-base.executeWorkflow":
+			case n8nschema.TypeExecuteWorkflow:
 				c = ix.workflowCall(w, n, CallExecute)
-			case "@n8n/n8n-nodes-langchain.toolWorkflow":
+			case n8nschema.TypeToolWorkflow:
 				c = ix.workflowCall(w, n, CallTool)
-			case "n8n-nodes-base.httpRequest", "@n8n/n8n-nodes-langchain.toolHttpRequest":
+			case n8nschema.TypeHTTPRequest, n8nschema.TypeToolHTTPRequest:
 				c = ix.webhookCall(w, n)
-			case "n8n-nodes-base.n8n":
+			case n8nschema.TypeN8n:
 				c = ix.apiCall(w, n)
 			}
 			if c != nil {
@@ -190,7 +190,7 @@ func buildCalls(s *Set) {
 				c.Missing = ref
 			} else {
 				c.Self = c.To == w
-				c.Entry = nodesOfType(s.Graph(c.To), "n8n-nodes-base.errorTrigger")
+				c.Entry = nodesOfType(s.Graph(c.To), n8nschema.TypeErrorTrigger)
 			}
 			s.Calls = append(s.Calls, c)
 		}
@@ -294,7 +294,7 @@ func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind
 func subworkflowStart(w *n8nschema.Workflow) []*n8nschema.Node {
 	var out []*n8nschema.Node
 	for _, n := range w.Nodes {
-		if n.Type == "n8n-nodes-base.executeWorkflowTrigger" && !n.Disabled {
+		if n.Type == n8nschema.TypeExecuteWorkflowTrigger && !n.Disabled {
 			out = append(out, n)
 		}
 	}
@@ -302,7 +302,7 @@ func subworkflowStart(w *n8nschema.Workflow) []*n8nschema.Node {
 		return out
 	}
 	for _, n := range w.Nodes {
-		if (n.Type == "n8n-nodes-base.manualTrigger" || n.Type == "@n8n/n8n-nodes-langchain.manualChatTrigger") && !n.Disabled {
+		if (n.Type == n8nschema.TypeManualTrigger || n.Type == n8nschema.TypeManualChatTrigger) && !n.Disabled {
 			return []*n8nschema.Node{n}
 		}
 	}

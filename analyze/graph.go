@@ -133,11 +133,11 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 // index (n8n-semantics.md §1.4).
 func mainOutputs(n *n8nschema.Node, s n8nschema.Spec) int {
 	switch n.Type {
-	case "n8n-nodes-base.splitInBatches":
+	case n8nschema.TypeSplitInBatches:
 		if n.TypeVersion < 2 {
 			return 1
 		}
-	case "n8n-nodes-base.switch":
+	case n8nschema.TypeSwitch:
 		// Switch v3: one output per rule, plus the fallback output when
 		// options.fallbackOutput is "extra"; expression mode: numberOutputs
 		// (nodes-base/nodes/Switch/V3/SwitchV3.node.ts). v1/v2: 4 outputs.
@@ -158,7 +158,7 @@ func mainOutputs(n *n8nschema.Node, s n8nschema.Spec) int {
 			k++
 		}
 		return max(k, 1)
-	case "@n8n/n8n-nodes-langchain.textClassifier":
+	case n8nschema.TypeTextClassifier:
 		c, _ := n.Param("categories.categories")
 		return max(len(c.Elems()), 1)
 	}
@@ -358,7 +358,7 @@ func (g *Graph) reachability() {
 			continue
 		}
 		starts = append(starts, i)
-		if nd.Type == "n8n-nodes-base.errorTrigger" {
+		if nd.Type == n8nschema.TypeErrorTrigger {
 			errStarts = append(errStarts, i)
 		}
 	}
@@ -479,7 +479,7 @@ func (g *Graph) cycles() {
 		if !nd.Disabled && g.callsOut(i) {
 			l.Calls = append(l.Calls, nd)
 		}
-		if nd.Type == "n8n-nodes-base.splitInBatches" && l.DoneBack == nil {
+		if nd.Type == n8nschema.TypeSplitInBatches && l.DoneBack == nil {
 			// Its loop output is cut, so the cycle leaves through done.
 			l.DoneBack = nd
 		}
@@ -540,7 +540,7 @@ func (g *Graph) callsOut(i int) bool {
 // the loop output of Loop Over Items, or any output of a guard.
 func (g *Graph) bounds(u int, e *Edge) bool {
 	n := g.Nodes[u]
-	if n.Type == "n8n-nodes-base.splitInBatches" {
+	if n.Type == n8nschema.TypeSplitInBatches {
 		return e.Output == sibLoopOutput(n)
 	}
 	return IsGuard(n)
@@ -568,9 +568,9 @@ var (
 // Filter whose conditions test $runIndex or a counter, or a Code node that
 // reads $runIndex and throws.
 func IsGuard(n *n8nschema.Node) bool {
-	switch n.Type {
-	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
-	case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+	switch {
+	case n8nschema.IsBranch(n.Type):
+	case n8nschema.IsCode(n.Type):
 		code := ""
 		for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
 			if v, ok := n.Param(k); ok {
@@ -588,11 +588,7 @@ func IsGuard(n *n8nschema.Node) bool {
 // counter carried in the data (not $runIndex, which starts at 0 in every
 // execution): it bounds cycles across executions as well.
 func counterGuard(n *n8nschema.Node) bool {
-	switch n.Type {
-	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
-		return testsExpr(n, counterRE)
-	}
-	return false
+	return n8nschema.IsBranch(n.Type) && testsExpr(n, counterRE)
 }
 
 // guardWords holds, in lower case, a word that every match of guardRE and
@@ -745,9 +741,7 @@ func (g *Graph) countsDown(u int) bool {
 // whose operator type is "number" (If v2+, Switch v3, Filter), value1 and
 // value2 of If v1's conditions.number and of Switch v1/v2 on numbers.
 func numericFields(n *n8nschema.Node) []string {
-	switch n.Type {
-	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
-	default:
+	if !n8nschema.IsBranch(n.Type) {
 		return nil
 	}
 	var out []string
@@ -784,8 +778,8 @@ func numericFields(n *n8nschema.Node) []string {
 // node whose code names f and steps something by one.
 func steps(n *n8nschema.Node, f string) bool {
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(f) + `\b`)
-	switch n.Type {
-	case "n8n-nodes-base.set":
+	switch {
+	case n.Type == n8nschema.TypeSet:
 		found := false
 		pair := func(name, value n8nschema.Value) {
 			if v := value.Str(); strings.Contains(v, "{{") && stepRE.MatchString(v) && (name.Str() == f || word.MatchString(v)) {
@@ -802,7 +796,7 @@ func steps(n *n8nschema.Node, f string) bool {
 			return !found
 		})
 		return found
-	case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+	case n8nschema.IsCode(n.Type):
 		code := codeOf(n)
 		return word.MatchString(code) && stepRE.MatchString(code)
 	}
@@ -842,14 +836,14 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 	}
 	set := map[string]bool{}
 	for _, n := range l.Nodes {
-		switch n.Type {
-		case "n8n-nodes-base.set":
+		switch {
+		case n.Type == n8nschema.TypeSet:
 			n.Params().Walk(func(rel string, v n8nschema.Value) {
 				if strings.HasSuffix(rel, ".name") && cursorRE.MatchString(v.Str()) {
 					set[strings.ToLower(v.Str())] = true
 				}
 			})
-		case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+		case n8nschema.IsCode(n.Type):
 			for _, id := range identRE.FindAllString(codeOf(n), -1) {
 				if cursorRE.MatchString(id) {
 					set[strings.ToLower(id)] = true
@@ -860,7 +854,7 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 	// One step on: a Set field of the loop built from a cursor (url =
 	// https://example.com{{ $json.page }}) carries it too.
 	for _, n := range l.Nodes {
-		if n.Type != "n8n-nodes-base.set" || len(set) == 0 {
+		if n.Type != n8nschema.TypeSet || len(set) == 0 {
 			continue
 		}
 		n.Params().Walk(func(rel string, v n8nschema.Value) {
@@ -935,9 +929,7 @@ var compareRE = regexp.MustCompile(`[<>]=?|[!=]==?`)
 // guard is one step removed, but it bounds the loop all the same.
 func (g *Graph) derivedGuard(u int) bool {
 	n := g.Nodes[u]
-	switch n.Type {
-	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
-	default:
+	if !n8nschema.IsBranch(n.Type) {
 		return false
 	}
 	read := map[string]bool{}
@@ -953,7 +945,7 @@ func (g *Graph) derivedGuard(u int) bool {
 	}
 	c := g.comp[u]
 	for v, nd := range g.Nodes {
-		if g.comp[v] != c || nd.Type != "n8n-nodes-base.set" || nd.Disabled {
+		if g.comp[v] != c || nd.Type != n8nschema.TypeSet || nd.Disabled {
 			continue
 		}
 		for _, a := range nd.Params().Get("assignments.assignments").Elems() {
@@ -1014,7 +1006,7 @@ const maxDoneChecks = 64
 // sibDoneOutput is the done output of Loop Over Items v2 and later (v2
 // ["loop", "done"], v3 ["done", "loop"]), or -1 for v1, which has none.
 func sibDoneOutput(n *n8nschema.Node) int {
-	if n.Type != "n8n-nodes-base.splitInBatches" || n.TypeVersion < 2 {
+	if n.Type != n8nschema.TypeSplitInBatches || n.TypeVersion < 2 {
 		return -1
 	}
 	return 1 - sibLoopOutput(n)

@@ -136,7 +136,7 @@ func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (t
 // to 16 when the node's option (default 16, OpenAi/TextDescription.ts) is
 // left out.
 func legacyTextCompletion(n *n8nschema.Node) bool {
-	if n.Type != "n8n-nodes-base.openAi" {
+	if n.Type != n8nschema.TypeOpenAILegacy {
 		return false
 	}
 	r, _ := n.Param("resource")

@@ -15,9 +15,7 @@ import (
 // lower-case words ("run-sync-get-dataset-items" → run sync get dataset
 // items; "listRecords" → list records); nil for other nodes or no URL.
 func urlVerbs(n *n8nschema.Node) []string {
-	switch strings.TrimSuffix(n.Type, "Tool") {
-	case "n8n-nodes-base.httpRequest", "@n8n/n8n-nodes-langchain.toolHttpRequest":
-	default:
+	if !n8nschema.IsHTTPRequest(n.Type) {
 		return nil
 	}
 	v, _ := n.Param("url")

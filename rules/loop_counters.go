@@ -35,7 +35,7 @@ func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
 	}
 	var counters []string
 	for _, n := range l.Nodes {
-		if n.Type != "n8n-nodes-base.set" || n.Disabled {
+		if n.Type != n8nschema.TypeSet || n.Disabled {
 			continue
 		}
 		n.Params().Walk(func(rel string, v n8nschema.Value) {
@@ -74,10 +74,7 @@ func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
 		}
 		cands := append([]*n8nschema.Node{n}, g.SubNodes(n, "")...)
 		for _, c := range cands {
-			switch c.Type {
-			case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem",
-				"@n8n/n8n-nodes-langchain.code", "@n8n/n8n-nodes-langchain.toolCode":
-			default:
+			if !n8nschema.IsCode(c.Type) && !n8nschema.IsAICode(c.Type) {
 				continue
 			}
 			if !throwsOn(c) {
@@ -110,12 +107,7 @@ var loopStepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
 // nodes of a loop (v2 conditions: leftValue, operator, rightValue).
 func conditionsOf(l *analyze.Loop, f func(left, right, opType, op string)) {
 	for _, n := range l.Nodes {
-		switch n.Type {
-		case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
-		default:
-			continue
-		}
-		if n.Disabled {
+		if !n8nschema.IsBranch(n.Type) || n.Disabled {
 			continue
 		}
 		p := n.Params()
@@ -136,7 +128,7 @@ func conditionsOf(l *analyze.Loop, f func(left, right, opType, op string)) {
 func steppedToLimit(l *analyze.Loop) bool {
 	stepped := map[string]bool{}
 	for _, n := range l.Nodes {
-		if n.Type != "n8n-nodes-base.set" || n.Disabled {
+		if n.Type != n8nschema.TypeSet || n.Disabled {
 			continue
 		}
 		n.Params().Walk(func(rel string, v n8nschema.Value) {
@@ -184,12 +176,7 @@ var stepByRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*[+-]\s*\d+(\.\d+)?\s*\}\}`)
 func drainsList(l *analyze.Loop) bool {
 	drained := map[string]bool{}
 	for _, n := range l.Nodes {
-		switch n.Type {
-		case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
-		default:
-			continue
-		}
-		if n.Disabled {
+		if !n8nschema.IsCode(n.Type) || n.Disabled {
 			continue
 		}
 		for _, k := range []string{"jsCode", "functionCode"} {

@@ -88,7 +88,7 @@ func loopPath(ns []*n8nschema.Node) string {
 // scheduler, and what it spends is bounded per day by its pace.
 func pacedLoop(l *analyze.Loop) bool {
 	for _, n := range l.Nodes {
-		if n.Type != "n8n-nodes-base.wait" || n.Disabled {
+		if n.Type != n8nschema.TypeWait || n.Disabled {
 			continue
 		}
 		r, _ := n.Param("resume")

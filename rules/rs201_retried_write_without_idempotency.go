@@ -148,9 +148,9 @@ func failBranch(n *n8nschema.Node, out int) bool {
 		return found
 	}
 	switch n.Type {
-	case "n8n-nodes-base.if", "n8n-nodes-base.filter":
+	case n8nschema.TypeIf, n8nschema.TypeFilter:
 		return out == 0 && tests(n.Params().Get("conditions"))
-	case "n8n-nodes-base.switch":
+	case n8nschema.TypeSwitch:
 		rules := n.Params().Get("rules.values").Elems()
 		if len(rules) == 0 {
 			rules = n.Params().Get("rules.rules").Elems()

@@ -86,12 +86,12 @@ func runsPerDay(g *analyze.Graph) int {
 			continue
 		}
 		switch t.Type {
-		case "n8n-nodes-base.scheduleTrigger":
+		case n8nschema.TypeScheduleTrigger:
 			iv, _ := t.Param("rule.interval")
 			for _, e := range iv.Elems() {
 				runs += perDay(e.Get("field").Str(), e, map[string]string{"seconds": "secondsInterval", "minutes": "minutesInterval", "hours": "hoursInterval"})
 			}
-		case "n8n-nodes-base.cron":
+		case n8nschema.TypeCron:
 			items, _ := t.Param("triggerTimes.item")
 			for _, e := range items.Elems() {
 				switch e.Get("mode").Str() {
@@ -105,7 +105,7 @@ func runsPerDay(g *analyze.Graph) int {
 					runs++
 				}
 			}
-		case "n8n-nodes-base.interval":
+		case n8nschema.TypeInterval:
 			// Interval: interval (default 1) of unit (default seconds).
 			unit, _ := t.Param("unit")
 			every := 1.0

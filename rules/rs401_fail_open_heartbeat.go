@@ -86,7 +86,7 @@ func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 		}
 	}
 	for _, n := range g.Nodes {
-		if n.Type == "n8n-nodes-base.errorTrigger" && !seen[n] {
+		if n.Type == n8nschema.TypeErrorTrigger && !seen[n] {
 			seen[n] = true
 			queue = append(queue, n)
 		}
@@ -109,8 +109,7 @@ func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 	out := map[*n8nschema.Node]bool{}
 	for _, t := range g.Triggers() {
-		switch t.Type {
-		case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval":
+		if n8nschema.IsScheduleTrigger(t.Type) {
 			for n := range reachedFrom(g, t) {
 				out[n] = true
 			}

@@ -38,7 +38,7 @@ in an active (published) workflow, so an inactive one is reported as a note.`,
 			if t.Disabled {
 				continue
 			}
-			if t.Type == "n8n-nodes-base.errorTrigger" {
+			if t.Type == n8nschema.TypeErrorTrigger {
 				return
 			}
 			if h := unattended(t); h != "" && trigger == nil {
@@ -81,29 +81,24 @@ in an active (published) workflow, so an inactive one is reported as a note.`,
 // (the person sees the reply, or the error, in the chat), an MCP client and
 // a webhook or form that answers with the result all see the failure.
 func unattended(t *n8nschema.Node) string {
-	switch t.Type {
-	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval":
+	switch typ := t.Type; {
+	case n8nschema.IsScheduleTrigger(typ):
 		return "a schedule"
-	case "n8n-nodes-base.webhook":
+	case typ == n8nschema.TypeWebhook:
 		if answersFailure(t) {
 			return ""
 		}
 		return "a webhook that answers on receipt"
-	case "n8n-nodes-base.formTrigger":
+	case typ == n8nschema.TypeFormTrigger:
 		if answersFailure(t) {
 			return ""
 		}
 		return "a form that answers on submission"
-	case "n8n-nodes-base.manualTrigger", "n8n-nodes-base.start", "n8n-nodes-base.executeWorkflowTrigger",
-		"n8n-nodes-base.errorTrigger", "n8n-nodes-base.n8nTrigger", "n8n-nodes-base.workflowTrigger",
-		"@n8n/n8n-nodes-langchain.chatTrigger", "@n8n/n8n-nodes-langchain.manualChatTrigger",
-		"@n8n/n8n-nodes-langchain.mcpTrigger":
+	case n8nschema.IsInternalTrigger(typ), typ == n8nschema.TypeChatTrigger, typ == n8nschema.TypeMCPTrigger:
 		return ""
-	}
-	if n8nschema.IsPollingTrigger(t.Type) {
+	case n8nschema.IsPollingTrigger(typ):
 		return "a polling trigger"
-	}
-	if n8nschema.IsTriggerNode(t.Type) && n8nschema.IsWebhookNode(t.Type) {
+	case n8nschema.IsTriggerNode(typ) && n8nschema.IsWebhookNode(typ):
 		return "an app trigger"
 	}
 	return ""

@@ -91,7 +91,7 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 		if e.Error {
 			continue
 		}
-		if e.To.Type == "n8n-nodes-base.splitInBatches" && e.To.TypeVersion >= 2 && !doneUsed(g, e.To) {
+		if e.To.Type == n8nschema.TypeSplitInBatches && e.To.TypeVersion >= 2 && !doneUsed(g, e.To) {
 			continue
 		}
 		return true
@@ -140,9 +140,8 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 				continue
 			}
 			seen[m] = true
-			switch m.Type {
-			case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter",
-				"n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+			switch {
+			case n8nschema.IsBranch(m.Type), n8nschema.IsCode(m.Type):
 				found := false
 				m.Params().Walk(func(_ string, v n8nschema.Value) {
 					if !found && v.Kind() == n8nschema.String && errorTest.MatchString(v.Str()) {
@@ -173,9 +172,7 @@ var presenceOps = map[string]bool{"exists": true, "notExists": true, "empty": tr
 // result for presence or emptiness: through $json when it comes right
 // after n, or by naming n ($('Create invoice'), $node["Create invoice"]).
 func testsPresence(m, n *n8nschema.Node, direct bool) bool {
-	switch m.Type {
-	case "n8n-nodes-base.if", "n8n-nodes-base.switch", "n8n-nodes-base.filter":
-	default:
+	if !n8nschema.IsBranch(m.Type) {
 		return false
 	}
 	p := m.Params()
@@ -236,15 +233,15 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 // stopsOnBranch reports whether an output of a condition node leads, within
 // two hops, to a Stop and Error node.
 func stopsOnBranch(g *analyze.Graph, cond *n8nschema.Node) bool {
-	if cond.Type != "n8n-nodes-base.if" && cond.Type != "n8n-nodes-base.switch" {
+	if cond.Type != n8nschema.TypeIf && cond.Type != n8nschema.TypeSwitch {
 		return false
 	}
 	for _, e := range g.OutOfType(cond, analyze.ConnMain) {
-		if e.To.Type == "n8n-nodes-base.stopAndError" {
+		if e.To.Type == n8nschema.TypeStopAndError {
 			return true
 		}
 		for _, f := range g.OutOfType(e.To, analyze.ConnMain) {
-			if f.To.Type == "n8n-nodes-base.stopAndError" {
+			if f.To.Type == n8nschema.TypeStopAndError {
 				return true
 			}
 		}

@@ -97,20 +97,14 @@ func concurrentTrigger(t *n8nschema.Node) bool {
 	if _, ok := t.Param("pollTimes"); ok {
 		return false
 	}
-	switch t.Type {
-	case "n8n-nodes-base.gmailTrigger", "n8n-nodes-base.googleDriveTrigger", "n8n-nodes-base.googleSheetsTrigger",
-		"n8n-nodes-base.googleCalendarTrigger", "n8n-nodes-base.rssFeedReadTrigger", "n8n-nodes-base.emailReadImap",
-		"n8n-nodes-base.microsoftOutlookTrigger", "n8n-nodes-base.airtableTrigger", "n8n-nodes-base.notionTrigger",
-		"n8n-nodes-base.localFileTrigger":
+	switch typ := t.Type; {
+	case n8nschema.IsPollingTrigger(typ), typ == n8nschema.TypeEmailReadImap, typ == n8nschema.TypeLocalFileTrigger:
 		return false
-	case "n8n-nodes-base.formTrigger", "@n8n/n8n-nodes-langchain.chatTrigger":
+	case typ == n8nschema.TypeFormTrigger, typ == n8nschema.TypeChatTrigger:
 		// Paced by people: one submission or chat message at a time, each
 		// failing on its own, not a herd.
 		return false
-	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.interval",
-		"n8n-nodes-base.manualTrigger", "n8n-nodes-base.start", "n8n-nodes-base.errorTrigger",
-		"n8n-nodes-base.executeWorkflowTrigger", "n8n-nodes-base.n8nTrigger", "n8n-nodes-base.workflowTrigger",
-		"@n8n/n8n-nodes-langchain.manualChatTrigger":
+	case n8nschema.IsScheduleTrigger(typ), n8nschema.IsInternalTrigger(typ):
 		return false
 	}
 	return true

@@ -1,0 +1,54 @@
+package n8nschema
+
+import "testing"
+
+// TestTypeConstantsAreN8nTypes: every type the analysis names is one n8n
+// 2.8.4 describes, so a typo or a renamed node fails here.
+func TestTypeConstantsAreN8nTypes(t *testing.T) {
+	for _, typ := range []string{
+		TypeSet, TypeIf, TypeSwitch, TypeFilter, TypeCode, TypeFunction, TypeFunctionItem, TypeWait,
+		TypeSplitInBatches, TypeStopAndError, TypeNoOp, TypeExecutionData, TypeExecuteWorkflow, TypeHTTPRequest,
+		TypeN8n, TypeOpenAILegacy, TypeWebhook, TypeFormTrigger, TypeScheduleTrigger, TypeCron, TypeInterval,
+		TypeManualTrigger, TypeErrorTrigger, TypeExecuteWorkflowTrigger, TypeN8nTrigger,
+		TypeWorkflowTrigger, TypeEmailReadImap, TypeLocalFileTrigger, TypeAgent, TypeAgentTool,
+		TypeChainSummarization, TypeTextClassifier, TypeOpenAI, TypeToolWorkflow, TypeToolHTTPRequest,
+		TypeToolCode, TypeAICode, TypeChatTrigger, TypeManualChatTrigger, TypeMCPTrigger,
+	} {
+		if _, ok := DescribeNode(typ, 0); !ok {
+			t.Errorf("%s is not a node type of n8n %s", typ, N8nVersion)
+		}
+	}
+	// The Start node is gone from n8n; old exports still hold it.
+	if _, ok := DescribeNode(TypeStart, 0); ok {
+		t.Errorf("%s is described by n8n %s: drop its legacy note in types.go", TypeStart, N8nVersion)
+	}
+}
+
+func TestTypeKinds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		is   func(string) bool
+		yes  []string
+		no   []string
+	}{
+		{"IsBranch", IsBranch, []string{TypeIf, TypeSwitch, TypeFilter}, []string{TypeSet, TypeCode, TypeWait}},
+		{"IsCode", IsCode, []string{TypeCode, TypeFunction, TypeFunctionItem}, []string{TypeAICode, TypeToolCode, TypeSet}},
+		{"IsAICode", IsAICode, []string{TypeAICode, TypeToolCode}, []string{TypeCode}},
+		{"IsAgent", IsAgent, []string{TypeAgent, TypeAgentTool}, []string{TypeChainSummarization}},
+		{"IsHTTPRequest", IsHTTPRequest, []string{TypeHTTPRequest, TypeHTTPRequest + "Tool", TypeToolHTTPRequest}, []string{TypeWebhook}},
+		{"IsScheduleTrigger", IsScheduleTrigger, []string{TypeScheduleTrigger, TypeCron, TypeInterval}, []string{TypeWebhook, "n8n-nodes-base.gmailTrigger"}},
+		{"IsInternalTrigger", IsInternalTrigger, []string{TypeManualTrigger, TypeStart, TypeManualChatTrigger, TypeExecuteWorkflowTrigger,
+			TypeErrorTrigger, TypeN8nTrigger, TypeWorkflowTrigger}, []string{TypeWebhook, TypeChatTrigger, TypeScheduleTrigger}},
+	} {
+		for _, typ := range c.yes {
+			if !c.is(typ) {
+				t.Errorf("%s(%s) = false", c.name, typ)
+			}
+		}
+		for _, typ := range c.no {
+			if c.is(typ) {
+				t.Errorf("%s(%s) = true", c.name, typ)
+			}
+		}
+	}
+}
