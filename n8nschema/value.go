@@ -258,6 +258,15 @@ func (v Value) Pos() Pos {
 	return v.src.PosAt(keyStart(v.src.Src, v.base+v.r.Index), path)
 }
 
+// Span is the byte range of the value's JSON text in its source; 0, 0
+// when the value does not exist.
+func (v Value) Span() (start, end int) {
+	if v.src == nil || !v.r.Exists() {
+		return 0, 0
+	}
+	return v.base + v.r.Index, v.base + v.r.Index + len(v.r.Raw)
+}
+
 // ValuePos is where the value itself starts (after its key).
 func (v Value) ValuePos() Pos {
 	if v.src == nil || !v.r.Exists() {

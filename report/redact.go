@@ -3,6 +3,7 @@ package report
 import (
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -50,7 +51,27 @@ var credentialSuffixes = []string{"apikey", "token", "secret", "password", "pass
 var keySeparators = strings.NewReplacer("-", "", "_", "", ".", "")
 
 func isCredentialKey(k string) bool {
-	k = strings.ToLower(keySeparators.Replace(k))
+	// ASCII keys (nearly all) are folded in a stack buffer: this runs for
+	// every member of every workflow a snippet shows.
+	var buf [48]byte
+	n := 0
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 0x80 || n == len(buf):
+			return isCredentialKeyFolded(strings.ToLower(keySeparators.Replace(k)))
+		case c == '-' || c == '_' || c == '.':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	return isCredentialKeyFolded(string(buf[:n]))
+}
+
+func isCredentialKeyFolded(k string) bool {
 	if slices.Contains(credentialKeys, k) {
 		return true
 	}
@@ -62,22 +83,26 @@ func isCredentialKey(k string) bool {
 	return false
 }
 
+// The patterns of secrets. URL queries and userinfo, members ("key":
+// "value", also inside JSON held in a string as \"key\": \"value\"),
+// name/value pairs and long runs are found by the scanners below, which
+// match what these expressions match (secretSpansRE in the tests is the
+// reference) in one pass and many times faster; the rest are regular
+// expressions run only when a literal they need is present.
+//
+//	query:  [?&;]([A-Za-z0-9_.-]+)=([^&"'\s#\\<>]+)
+//	member: \\?"([A-Za-z0-9_.-]+)\\?"\s*:\s*\\?"([^"\\]+)
+//	pair:   \\?"name\\?"\s*:\s*\\?"([A-Za-z0-9_.-]+)\\?"\s*,\s*\\?"value\\?"\s*:\s*\\?"([^"\\]+)
+//	long:   [A-Za-z0-9_+/=-]{32,} that looks random
+//	hex:    \b[0-9a-fA-F]{32,}\b
+//	userinfo: userinfoRE
 var (
 	// Authorization: Bearer xxx / Basic xxx / Token xxx.
 	schemeRE = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})|\btoken\s+([A-Za-z0-9._~+/=-]{16,})`)
-	// "key": "value" members, also inside JSON held in a string (\"key\": \"value\").
-	memberRE = regexp.MustCompile(`\\?"([A-Za-z0-9_.-]+)\\?"\s*:\s*\\?"([^"\\]+)`)
-	// {"name": "Authorization", "value": "…"} header and query parameter pairs.
-	pairRE = regexp.MustCompile(`\\?"name\\?"\s*:\s*\\?"([A-Za-z0-9_.-]+)\\?"\s*,\s*\\?"value\\?"\s*:\s*\\?"([^"\\]+)`)
-	// key=value in URL queries and form bodies.
-	queryRE = regexp.MustCompile(`[?&;]([A-Za-z0-9_.-]+)=([^&"'\s#\\<>]+)`)
 	// scheme://user:password@host and scheme://token@host.
 	userinfoRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://([^/\s@"'\\<>]+)@`)
 	// Tokens with well-known prefixes.
 	prefixedRE = regexp.MustCompile(`\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
-	// Long runs that look random: mixed case and digits, or long hex.
-	longRE = regexp.MustCompile(`[A-Za-z0-9_+/=-]{32,}`)
-	hexRE  = regexp.MustCompile(`\b[0-9a-fA-F]{32,}\b`)
 )
 
 // secretSpans returns the byte ranges of s that hold secrets, sorted and
@@ -92,37 +117,290 @@ func secretSpans(s string) [][2]int {
 			spans = append(spans, [2]int{a, b})
 		}
 	}
-	for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
-		add(m[2], m[3])
-		add(m[4], m[5])
-	}
-	for _, re := range []*regexp.Regexp{memberRE, pairRE, queryRE} {
-		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
-			if isCredentialKey(s[m[2]:m[3]]) && !isPlaceholder(s[m[4]:m[5]]) {
-				add(m[4], m[5])
-			}
-		}
-	}
-	for _, m := range userinfoRE.FindAllStringSubmatchIndex(s, -1) {
-		info := s[m[2]:m[3]]
-		if i := strings.IndexByte(info, ':'); i >= 0 {
-			add(m[2]+i+1, m[3])
-		} else if len(info) >= 16 {
+	if wordThenSpace(s, "bearer") || wordThenSpace(s, "basic") || wordThenSpace(s, "token") || foldsToASCII(s) {
+		for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
 			add(m[2], m[3])
+			add(m[4], m[5])
 		}
 	}
-	for _, m := range prefixedRE.FindAllStringIndex(s, -1) {
-		add(m[0], m[1])
-	}
-	for _, m := range longRE.FindAllStringIndex(s, -1) {
-		if looksRandom(s[m[0]:m[1]]) {
+	members(s, func(key string, vs, ve int, name string, isPair bool) {
+		if (isCredentialKey(key) || isPair && isCredentialKey(name)) && !isPlaceholder(s[vs:ve]) {
+			add(vs, ve)
+		}
+	})
+	queries(s, func(ks, ke, vs, ve int) {
+		if isCredentialKey(s[ks:ke]) && !isPlaceholder(s[vs:ve]) {
+			add(vs, ve)
+		}
+	})
+	userinfos(s, func(a, b int) {
+		if i := strings.IndexByte(s[a:b], ':'); i >= 0 {
+			add(a+i+1, b)
+		} else if b-a >= 16 {
+			add(a, b)
+		}
+	})
+	if hasSecretPrefix(s) {
+		for _, m := range prefixedRE.FindAllStringIndex(s, -1) {
 			add(m[0], m[1])
 		}
 	}
-	for _, m := range hexRE.FindAllStringIndex(s, -1) {
-		add(m[0], m[1])
-	}
+	longRuns(s, func(a, b int) {
+		if looksRandom(s[a:b]) {
+			add(a, b)
+		}
+	})
+	hexRuns(s, add)
 	return mergeSpans(spans)
+}
+
+func foldsToASCII(s string) bool {
+	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") // K (Kelvin) and ſ fold to k and s under (?i)
+}
+
+func hasSecretPrefix(s string) bool {
+	for _, p := range secretPrefixes {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSpaceRE(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' } // \s
+
+func isKeyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// members calls f for every `"key": "value` in s (quotes optionally
+// escaped), with the value's byte range; for a "value" member right after
+// a "name" member whose value is a key, also that name (a pair).
+func members(s string, f func(key string, vs, ve int, name string, isPair bool)) {
+	for c := strings.IndexByte(s, ':'); c >= 0; {
+		if ks, ke, ok := keyBefore(s, c); ok {
+			if vs, ve, ok := valueAfter(s, c); ok {
+				name, isPair := "", false
+				if s[ks:ke] == "value" {
+					name, isPair = pairName(s, ks)
+				}
+				f(s[ks:ke], vs, ve, name, isPair)
+			}
+		}
+		next := strings.IndexByte(s[c+1:], ':')
+		if next < 0 {
+			return
+		}
+		c += next + 1
+	}
+}
+
+// keyBefore matches \\?"(key)\\?"\s* ending just before s[c]; it returns the
+// key's byte range.
+func keyBefore(s string, c int) (ks, ke int, ok bool) {
+	j := c - 1
+	for j >= 0 && isSpaceRE(s[j]) {
+		j--
+	}
+	if j < 0 || s[j] != '"' {
+		return 0, 0, false
+	}
+	j--
+	if j >= 0 && s[j] == '\\' {
+		j--
+	}
+	ke = j + 1
+	for j >= 0 && isKeyByte(s[j]) {
+		j--
+	}
+	ks = j + 1
+	if ks == ke || j < 0 || s[j] != '"' {
+		return 0, 0, false
+	}
+	return ks, ke, true
+}
+
+// valueAfter matches \s*\\?"([^"\\]+) starting just after s[c].
+func valueAfter(s string, c int) (vs, ve int, ok bool) {
+	k := c + 1
+	for k < len(s) && isSpaceRE(s[k]) {
+		k++
+	}
+	if k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if k >= len(s) || s[k] != '"' {
+		return 0, 0, false
+	}
+	vs = k + 1
+	ve = vs
+	for ve < len(s) && s[ve] != '"' && s[ve] != '\\' {
+		ve++
+	}
+	return vs, ve, ve > vs
+}
+
+// pairName matches \\?"name\\?"\s*:\s*\\?"(key)\\?"\s*,\s*\\? before the
+// "value" key starting at ks, and returns that key.
+func pairName(s string, ks int) (string, bool) {
+	j := ks - 2 // before the key's opening quote
+	if j >= 0 && s[j] == '\\' {
+		j--
+	}
+	for j >= 0 && isSpaceRE(s[j]) {
+		j--
+	}
+	if j < 0 || s[j] != ',' {
+		return "", false
+	}
+	j--
+	for j >= 0 && isSpaceRE(s[j]) {
+		j--
+	}
+	if j < 0 {
+		return "", false
+	}
+	// The name's value: key bytes between quotes, then ":" and "name".
+	nks, nke, ok := keyBefore(s, j+1)
+	if !ok {
+		return "", false
+	}
+	j = nks - 2
+	if j >= 0 && s[j] == '\\' {
+		j--
+	}
+	for j >= 0 && isSpaceRE(s[j]) {
+		j--
+	}
+	if j < 0 || s[j] != ':' {
+		return "", false
+	}
+	if ks2, ke2, ok := keyBefore(s, j); !ok || s[ks2:ke2] != "name" {
+		return "", false
+	}
+	return s[nks:nke], true
+}
+
+// queries calls f with the key and value ranges of every
+// [?&;]key=value in s (queryRE).
+func queries(s string, f func(ks, ke, vs, ve int)) {
+	for e := strings.IndexByte(s, '='); e >= 0; {
+		k := e
+		for k > 0 && isKeyByte(s[k-1]) {
+			k--
+		}
+		if k < e && k > 0 && (s[k-1] == '?' || s[k-1] == '&' || s[k-1] == ';') {
+			v := e + 1
+			for v < len(s) && !strings.ContainsRune("&\"'#\\<> \t\n\f\r", rune(s[v])) {
+				v++
+			}
+			if v > e+1 {
+				f(k, e, e+1, v)
+			}
+		}
+		next := strings.IndexByte(s[e+1:], '=')
+		if next < 0 {
+			return
+		}
+		e += next + 1
+	}
+}
+
+// userinfos calls f with the range of every userinfo in s: what lies
+// between "scheme://" and "@" (userinfoRE). Under (?i) a scheme may hold
+// the Kelvin sign or a long s; then the expression decides.
+func userinfos(s string, f func(a, b int)) {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return
+	}
+	if foldsToASCII(s) {
+		for _, m := range userinfoRE.FindAllStringSubmatchIndex(s, -1) {
+			f(m[2], m[3])
+		}
+		return
+	}
+	for p := strings.Index(s, "://"); p >= 0; {
+		if hasScheme(s, p) {
+			a := p + 3
+			b := a
+			for b < len(s) && !strings.ContainsRune("/@\"'\\<> \t\n\f\r", rune(s[b])) {
+				b++
+			}
+			if b > a && b < len(s) && s[b] == '@' {
+				f(a, b)
+			}
+		}
+		next := strings.Index(s[p+1:], "://")
+		if next < 0 {
+			return
+		}
+		p += next + 1
+	}
+}
+
+// hasScheme reports whether \b[a-z][a-z0-9+.-]* (any case) ends at p.
+func hasScheme(s string, p int) bool {
+	ok := false
+	for q := p - 1; q >= 0; q-- {
+		c := s[q] | 0x20
+		letter := 'a' <= c && c <= 'z'
+		if !letter && !('0' <= s[q] && s[q] <= '9' || s[q] == '+' || s[q] == '.' || s[q] == '-') {
+			break
+		}
+		if letter && (q == 0 || !isWordByte(s[q-1])) {
+			ok = true
+		}
+	}
+	return ok
+}
+
+func isLongByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '+' || c == '/' || c == '=' || c == '-'
+}
+
+// longRuns calls f for every maximal run of [A-Za-z0-9_+/=-] of 32 bytes or more.
+func longRuns(s string, f func(a, b int)) {
+	for i := 0; i < len(s); {
+		if !isLongByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isLongByte(s[j]) {
+			j++
+		}
+		if j-i >= 32 {
+			f(i, j)
+		}
+		i = j
+	}
+}
+
+func isHexByte(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// hexRuns calls f for every maximal run of 32 or more hex digits with no
+// word character on either side (\b[0-9a-fA-F]{32,}\b).
+func hexRuns(s string, f func(a, b int)) {
+	for i := 0; i < len(s); {
+		if !isHexByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isHexByte(s[j]) {
+			j++
+		}
+		if j-i >= 32 && (i == 0 || !isWordByte(s[i-1])) && (j == len(s) || !isWordByte(s[j])) {
+			f(i, j)
+		}
+		i = j
+	}
 }
 
 // secretPrefixes are literals at least one of which every prefixedRE match
@@ -270,9 +548,10 @@ func (m memo) Redact(s string) string {
 // elsewhere in the JSON: {"name": "X-API-Key", "value": "…"} pretty-printed
 // over lines.
 type Redactor struct {
-	// structural holds, per source, the sorted byte ranges of string values
-	// that the JSON structure marks as secrets.
-	structural map[*n8nschema.Source][][2]int
+	// structural holds, per workflow, the sorted byte ranges of string
+	// values that the JSON structure marks as secrets, found when a
+	// snippet first shows part of the workflow.
+	structural map[*n8nschema.Workflow][][2]int
 	wfs        map[*n8nschema.Source][]*n8nschema.Workflow
 	texts      memo
 	// blocks caches the secret spans of line blocks (snippet.go).
@@ -287,7 +566,7 @@ func (r *Redactor) Redact(s string) string { return r.texts.Redact(s) }
 
 // NewRedactor prepares masking for the sources of an analysis set.
 func NewRedactor(set *analyze.Set) *Redactor {
-	r := &Redactor{structural: map[*n8nschema.Source][][2]int{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}, texts: memo{}, blocks: map[blockKey][][2]int{}}
+	r := &Redactor{structural: map[*n8nschema.Workflow][][2]int{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}, texts: memo{}, blocks: map[blockKey][][2]int{}}
 	if set != nil {
 		for _, w := range set.Workflows {
 			r.wfs[w.Source] = append(r.wfs[w.Source], w)
@@ -296,34 +575,45 @@ func NewRedactor(set *analyze.Set) *Redactor {
 	return r
 }
 
-// structuralSpans returns the secret string values of src (without their
-// quotes), found once per source from the workflows' JSON.
-func (r *Redactor) structuralSpans(src *n8nschema.Source) [][2]int {
-	if spans, ok := r.structural[src]; ok {
+// structuralSpans returns the secret string values (without their quotes)
+// of the workflows of src that overlap [from, to).
+func (r *Redactor) structuralSpans(src *n8nschema.Source, from, to int) [][2]int {
+	var out [][2]int
+	for _, w := range r.wfs[src] {
+		if start, end := w.Value.Span(); start < to && end > from {
+			spans := r.workflowSpans(w)
+			for k := sort.Search(len(spans), func(k int) bool { return spans[k][1] > from }); k < len(spans) && spans[k][0] < to; k++ {
+				out = append(out, spans[k])
+			}
+		}
+	}
+	return out
+}
+
+func (r *Redactor) workflowSpans(w *n8nschema.Workflow) [][2]int {
+	if spans, ok := r.structural[w]; ok {
 		return spans
 	}
+	src := w.Source
 	var spans [][2]int
 	add := func(off, rawLen int) {
 		if off > 0 && rawLen > 2 && off+rawLen <= len(src.Src) {
 			spans = append(spans, [2]int{off + 1, off + rawLen - 1}) // keep the quotes
 		}
 	}
-	for _, w := range r.wfs[src] {
-		// One pass over the workflow's text; with a repeated key the
-		// members a path names differ, and the walk below decides.
-		if w.Value.StringMembers(func(m n8nschema.StringMember) {
-			secret := false
-			if m.Key == "value" {
-				secret = m.NameIsString && isCredentialKey(m.Name)
-			} else {
-				secret = isCredentialKey(m.Key)
-			}
-			if secret && !isPlaceholder(m.Str) {
-				add(m.Offset, m.RawLen)
-			}
-		}) {
-			continue
+	// One pass over the workflow's text; with a repeated key the members
+	// a path names differ, and the walk below decides.
+	if !w.Value.StringMembers(func(m n8nschema.StringMember) {
+		secret := false
+		if m.Key == "value" {
+			secret = m.NameIsString && isCredentialKey(m.Name)
+		} else {
+			secret = isCredentialKey(m.Key)
 		}
+		if secret && !isPlaceholder(m.Str) {
+			add(m.Offset, m.RawLen)
+		}
+	}) {
 		root := w.Value
 		paths := &pathCache{root: root, heads: map[string]n8nschema.Value{}}
 		root.Walk(func(rel string, v n8nschema.Value) {
@@ -345,7 +635,7 @@ func (r *Redactor) structuralSpans(src *n8nschema.Source) [][2]int {
 		})
 	}
 	spans = mergeSpans(spans)
-	r.structural[src] = spans
+	r.structural[w] = spans
 	return spans
 }
 

@@ -1,9 +1,14 @@
 package report
 
 import (
+	"encoding/json"
+	"math/rand/v2"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -86,6 +91,127 @@ func TestRedactorMasksSplitPairs(t *testing.T) {
 	} {
 		if got, _ := r.Snippet(src, n8nschema.Pos{Line: tt.line, Col: 1}); got != tt.want {
 			t.Errorf("line %d\n got %q\nwant %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// The expressions the scanners of secretSpans replace, and secretSpans as
+// it was with them: the reference the scanners are checked against.
+var (
+	memberRE = regexp.MustCompile(`\\?"([A-Za-z0-9_.-]+)\\?"\s*:\s*\\?"([^"\\]+)`)
+	pairRE   = regexp.MustCompile(`\\?"name\\?"\s*:\s*\\?"([A-Za-z0-9_.-]+)\\?"\s*,\s*\\?"value\\?"\s*:\s*\\?"([^"\\]+)`)
+	longRE   = regexp.MustCompile(`[A-Za-z0-9_+/=-]{32,}`)
+	hexRE    = regexp.MustCompile(`\b[0-9a-fA-F]{32,}\b`)
+	queryRE  = regexp.MustCompile(`[?&;]([A-Za-z0-9_.-]+)=([^&"'\s#\\<>]+)`)
+)
+
+func secretSpansRE(s string) [][2]int {
+	var spans [][2]int
+	add := func(a, b int) {
+		if a >= 0 && b > a {
+			spans = append(spans, [2]int{a, b})
+		}
+	}
+	for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
+		add(m[2], m[3])
+		add(m[4], m[5])
+	}
+	for _, re := range []*regexp.Regexp{memberRE, pairRE, queryRE} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if isCredentialKey(s[m[2]:m[3]]) && !isPlaceholder(s[m[4]:m[5]]) {
+				add(m[4], m[5])
+			}
+		}
+	}
+	for _, m := range userinfoRE.FindAllStringSubmatchIndex(s, -1) {
+		info := s[m[2]:m[3]]
+		if i := strings.IndexByte(info, ':'); i >= 0 {
+			add(m[2]+i+1, m[3])
+		} else if len(info) >= 16 {
+			add(m[2], m[3])
+		}
+	}
+	for _, m := range prefixedRE.FindAllStringIndex(s, -1) {
+		add(m[0], m[1])
+	}
+	for _, m := range longRE.FindAllStringIndex(s, -1) {
+		if looksRandom(s[m[0]:m[1]]) {
+			add(m[0], m[1])
+		}
+	}
+	for _, m := range hexRE.FindAllStringIndex(s, -1) {
+		add(m[0], m[1])
+	}
+	return mergeSpans(spans)
+}
+
+// masked is the set of bytes spans cover.
+func masked(n int, spans [][2]int) []bool {
+	m := make([]bool, n)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			m[i] = true
+		}
+	}
+	return m
+}
+
+// checkScanners compares secretSpans with the reference on s: it must
+// mask every byte the reference masks; it may mask more only where the
+// reference's leftmost matches overlap (counted in extra).
+func checkScanners(t *testing.T, s string) (extra int) {
+	t.Helper()
+	got, want := masked(len(s), secretSpans(s)), masked(len(s), secretSpansRE(s))
+	for i := range s {
+		if want[i] && !got[i] {
+			t.Fatalf("secretSpans leaves byte %d unmasked that the expressions mask:\n%q\n got %v\nwant %v", i, s, secretSpans(s), secretSpansRE(s))
+		}
+		if got[i] && !want[i] {
+			extra++
+		}
+	}
+	return extra
+}
+
+// TestScannersMatchExpressions: generated texts made of the pieces the
+// patterns look for, in every order, mask what the expressions mask.
+func TestScannersMatchExpressions(t *testing.T) {
+	pieces := []string{`"`, `\"`, `:`, ` `, `,`, "\n", `name`, `value`, `token`, `apiKey`, `X-API-Key`, `page`, `abc`, `={{ $env.K }}`,
+		`Bearer `, `?key=`, `&`, `;`, `=`, `?`, `@`, `://`, `https://`, `u:p@`, `x.y+z-`, `-1`, `#`, `sig`, `a1B2c3D4e5F6g7H8`, `Xk29vLq8Zr4Tn7Wc1Yb5Hs3Jd6Mf0Pa2`, `3f786850e387550fdab836ed7e6dc881de23001b`, `g`, `sk-proj-abcdefghijklmnopqrstu`}
+	rng := rand.New(rand.NewPCG(1, 2))
+	extra, secrets := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(14) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		extra += checkScanners(t, b.String())
+		if len(secretSpansRE(b.String())) > 0 {
+			secrets++
+		}
+	}
+	if secrets < 5000 {
+		t.Errorf("only %d of the generated texts hold a secret; the test says little", secrets)
+	}
+	t.Logf("%d texts with secrets; bytes masked beyond the expressions: %d", secrets, extra)
+}
+
+// TestScannersOnCorpus: over real workflows (every 16th file: the
+// expressions are slow), as they are and as JSON held in a string, the
+// scanners mask exactly what the expressions mask.
+func TestScannersOnCorpus(t *testing.T) {
+	for i, f := range corpustest.Files(t) {
+		if i%16 != 0 {
+			continue
+		}
+		src := string(f.Source.Src)
+		quoted, _ := json.Marshal(src)
+		for _, s := range []string{src, string(quoted)} {
+			for i := 0; i < len(s); i += 4096 {
+				if n := checkScanners(t, s[i:min(len(s), i+4096)]); n > 0 {
+					t.Errorf("%s: %d bytes masked beyond the expressions", f.Source.Name, n)
+				}
+			}
 		}
 	}
 }

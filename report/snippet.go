@@ -1,7 +1,6 @@
 package report
 
 import (
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -97,11 +96,9 @@ func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, in
 			spans = append(spans, r.blockSpans(src, pos.Line, ls, le, i)...)
 		}
 	}
-	// The values the JSON structure marks as secrets (found once per file).
-	st := r.structuralSpans(src)
-	for k := sort.Search(len(st), func(k int) bool { return st[k][1] > ds }); k < len(st) && st[k][0] < de; k++ {
-		spans = append(spans, st[k])
-	}
+	// The values the JSON structure marks as secrets (found once per
+	// workflow shown).
+	spans = append(spans, r.structuralSpans(src, ds, de)...)
 	spans = mergeSpans(spans)
 
 	var out strings.Builder
