@@ -40,11 +40,14 @@ func (o *AuditOptions) writeFixes(res *fix.Result, ins []input) (io.Writer, erro
 	paths := map[string]string{}
 	for _, in := range ins {
 		paths[in.name] = in.path
-	}
-	for _, f := range res.Files {
-		if f.Source.Name == "<stdin>" {
-			if _, err := o.IO.Out.Write(f.Source.Src); err != nil {
-				return nil, fmt.Errorf("write stdout: %w", err)
+		if in.stdin {
+			// The sole input (validate): print it, fixed or not.
+			for _, f := range res.Files {
+				if f.Source.Name == in.name {
+					if _, err := o.IO.Out.Write(f.Source.Src); err != nil {
+						return nil, fmt.Errorf("write stdout: %w", err)
+					}
+				}
 			}
 			return o.IO.Err, nil
 		}

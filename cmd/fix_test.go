@@ -282,3 +282,23 @@ func TestCorpusFixRoundTrip(t *testing.T) {
 		t.Errorf("a second --fix fixed %d findings and changed files", again.Summary.Fixed)
 	}
 }
+
+// TestReadmeDiffSample: the README's --diff sample on the seed example is
+// what the command prints (the diff on stdout, the count on stderr).
+func TestReadmeDiffSample(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmdLine = "$ stormcheck audit --diff --unsafe-fixes testdata/examples/catalog-enrichment.json\n"
+	_, sample, ok := strings.Cut(string(readme), cmdLine)
+	if !ok {
+		t.Fatal("README has no sample of " + cmdLine)
+	}
+	sample, _, _ = strings.Cut(sample, "```")
+	r := run(t, "audit", "--diff", "--unsafe-fixes", filepath.Join("..", "testdata", "examples", "catalog-enrichment.json"))
+	out := strings.ReplaceAll(r.stdout+r.stderr, "../testdata/", "testdata/")
+	if r.code != ExitFindings || out != sample {
+		t.Errorf("exit %d; README's --diff sample is not what the command prints; it prints:\n%s", r.code, out)
+	}
+}

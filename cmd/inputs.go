@@ -28,6 +28,7 @@ type input struct {
 	src      []byte
 	at       string // the absolute path the name stands for; "" for fetched workflows
 	explicit bool   // named on the command line, not found in a folder
+	stdin    bool   // read from stdin ("-")
 	err      error  // why it could not be read, when that is known already
 }
 
@@ -84,7 +85,7 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 				err = fmt.Errorf("read stdin: %w", err)
 			}
 			name, at := n.stdinInput()
-			add(input{name: name, at: at, src: b, explicit: true, err: err})
+			add(input{name: name, at: at, src: b, explicit: true, stdin: true, err: err})
 			continue
 		}
 		info, err := os.Stat(n.abs(arg))

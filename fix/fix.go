@@ -57,8 +57,11 @@ type repairer struct {
 	set   *analyze.Set
 	o     Options
 	valid map[*n8nschema.Source]bool
-	nodes map[srcOff]nodeRef // by the offset of the node's position
-	wfs   map[wfKey]*n8nschema.Workflow
+	// retriedBy lists, per node that is a retry layer, the operations whose
+	// chains it is in (built on first use).
+	retriedBy map[*n8nschema.Node][]*analyze.Operation
+	nodes     map[srcOff]nodeRef // by the offset of the node's position
+	wfs       map[wfKey]*n8nschema.Workflow
 }
 
 type wfKey struct {
@@ -167,19 +170,22 @@ func isRetryKind(k string) bool {
 	return false
 }
 
-func (r *repairer) layers(op *analyze.Operation) ([]retryLayer, bool) {
-	var out []retryLayer
+// layers are the retry layers of an operation's chain, outermost first;
+// ok is false when the node of one of them is not found (it is left out).
+func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
+	ok = true
 	for _, f := range op.Factors {
 		if !isRetryKind(f.Kind) || f.Unbounded || f.Value <= 1 {
 			continue
 		}
-		ref, ok := r.nodes[srcOff{f.Source, f.Pos.Offset}]
-		if !ok || ref.node.Name != f.Node {
-			return nil, false
+		ref, found := r.nodes[srcOff{f.Source, f.Pos.Offset}]
+		if !found || ref.node.Name != f.Node {
+			ok = false
+			continue
 		}
 		out = append(out, retryLayer{f: f, ref: ref, kind: f.Kind})
 	}
-	return out, true
+	return out, ok
 }
 
 // retryOwner keeps the retry layer closest to the wire (the last of the
@@ -259,7 +265,22 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 // of the nodes in off retries keeps at least one retry layer once they are
 // all turned off.
 func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
-	for _, op := range r.set.Operations {
+	if r.retriedBy == nil {
+		r.retriedBy = map[*n8nschema.Node][]*analyze.Operation{}
+		for _, op := range r.set.Operations {
+			ls, _ := r.layers(op)
+			for _, l := range ls {
+				if s := r.retriedBy[l.ref.node]; len(s) == 0 || s[len(s)-1] != op {
+					r.retriedBy[l.ref.node] = append(s, op)
+				}
+			}
+		}
+	}
+	var ops []*analyze.Operation
+	for n := range off {
+		ops = append(ops, r.retriedBy[n]...)
+	}
+	for _, op := range ops {
 		ls, ok := r.layers(op)
 		if !ok {
 			return false

@@ -6,7 +6,9 @@
 # folder outside the clone and reuses it; starts it headless on loopback with
 # SQLite; creates the owner and an API key without a UI; imports
 # testdata/examples; runs `stormcheck pull` and `stormcheck audit --n8n-url`;
-# exports with `n8n export:workflow --all` and `--backup` and audits those.
+# exports with `n8n export:workflow --all` and `--backup` and audits those;
+# then fixes a copy of the examples with `audit --fix --unsafe-fixes`,
+# imports and exports it again, and checks that n8n kept what the fix wrote.
 # Every wait is bounded; the server is stopped by its PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -152,3 +154,50 @@ findings "$work/backup.out.json" >"$work/backup.tsv"
 diff -u "$work/files.tsv" "$work/backup.tsv" || die "findings from export --backup differ"
 
 log "ok: $(wc -l <"$work/files.tsv") findings identical from files, API, pull, export --all and --backup"
+
+# audit --fix: the fixed examples go through n8n's own import and export,
+# which keep every setting the fix wrote, and the export audits the same.
+log "stormcheck audit --fix --unsafe-fixes, then n8n import and export"
+kill "$pid" 2>/dev/null || true
+for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+kill -0 "$pid" 2>/dev/null && die "n8n did not stop"
+pid=""
+cp -r "$repo/testdata/examples" "$work/fixed"
+rm -f "$work/fixed/README.md"
+printf 'fix:\n  max_tokens: 800\n' >"$work/fix.yaml"
+"$sc" audit --config "$work/fix.yaml" --fix --unsafe-fixes --format json --fail-on never "$work/fixed" >"$work/fix.json" \
+	|| die "stormcheck audit --fix exited $?"
+n_fixed=$(jq '.summary.fixed' "$work/fix.json")
+[ "$n_fixed" -gt 0 ] || die "--fix fixed nothing in testdata/examples"
+n_changed=0
+for f in "$work"/fixed/*.json; do
+	cmp -s "$f" "$repo/testdata/examples/$(basename "$f")" || n_changed=$((n_changed + 1))
+done
+[ "$n_changed" -gt 0 ] || die "--fix reported $n_fixed fixed but changed no file"
+audit "$work/fixed.json" "$work/fixed"
+findings "$work/fixed.json" >"$work/fixed.tsv"
+timeout 300 "$n8n" import:workflow --separate --input="$work/fixed" >"$work/import-fixed.log" 2>&1 \
+	|| { cat "$work/import-fixed.log" >&2; die "n8n import:workflow of the fixed files failed"; }
+timeout 300 "$n8n" export:workflow --all --output="$work/export-fixed.json" >/dev/null 2>&1 || die "export of the fixed workflows failed"
+# leaves prints "id<TAB>path<TAB>value" for every scalar of a workflow
+# (nodes by name, not index: n8n keeps them, but names are what people read).
+leaves() {
+	jq -r '(if type == "array" then .[] else . end) | .id as $id
+		| (.nodes |= (map({key: .name, value: .}) | from_entries))
+		| {nodes, settings}
+		| paths(type != "object" and type != "array") as $p | [$id, ($p | map(tostring) | join(".")), (getpath($p) | tojson)] | @tsv' "$@" | LC_ALL=C sort
+}
+for f in "$work"/fixed/*.json; do
+	orig=$repo/testdata/examples/$(basename "$f")
+	cmp -s "$f" "$orig" && continue
+	# What the fix wrote: the leaves of the fixed file that the original lacks.
+	LC_ALL=C comm -13 <(leaves "$orig") <(leaves "$f") >"$work/wrote.tsv"
+	[ -s "$work/wrote.tsv" ] || die "$(basename "$f"): changed, but no setting differs"
+	LC_ALL=C comm -23 "$work/wrote.tsv" <(leaves "$work/export-fixed.json") >"$work/lost.tsv"
+	[ -s "$work/lost.tsv" ] && { cat "$work/lost.tsv" >&2; die "$(basename "$f"): n8n lost settings the fix wrote"; }
+	log "$(basename "$f"): n8n kept $(wc -l <"$work/wrote.tsv") settings the fix wrote"
+done
+audit "$work/export-fixed.out.json" "$work/export-fixed.json"
+findings "$work/export-fixed.out.json" >"$work/export-fixed.tsv"
+diff -u "$work/fixed.tsv" "$work/export-fixed.tsv" || die "findings from the export of the fixed workflows differ from the fixed files"
+log "ok: --fix fixed $n_fixed findings in $n_changed files; n8n kept what it wrote, and the export audits the same"
