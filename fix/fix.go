@@ -434,12 +434,13 @@ func (r *repairer) outputCap(w *n8nschema.Workflow, op *analyze.Operation) (*ana
 		Description: fmt.Sprintf("Cap the output of %q: %s = %d", op.Node.Name, op.Spec.MaxTokensParam, r.o.MaxTokens)}, nil
 }
 
-// executionTimeout sets settings.executionTimeout to the longest a bounded
-// call of the workflow can take (attempts × per-attempt timeout + the
-// waits between node retries), at most MaxExecutionTimeout; with no
-// bounded call whose timeout is known, MaxExecutionTimeout. It is not
-// offered when a bounded call needs longer than that: the timeout would cut
-// it short (RS504 would report it).
+// executionTimeout sets settings.executionTimeout to what the workflow's
+// bounded calls take when every one fails slowly: the sum over them of
+// attempts × per-attempt timeout + the waits between node retries (n8n
+// runs the nodes of one execution one after another), at most
+// MaxExecutionTimeout; with no bounded call whose timeout is known,
+// MaxExecutionTimeout. It is not offered when one bounded call alone needs
+// longer than that: the timeout would cut it short (RS504 would report it).
 func (r *repairer) executionTimeout(w *n8nschema.Workflow) (*analyze.Repair, error) {
 	total := 0
 	for _, op := range r.set.OperationsOf(w) {
