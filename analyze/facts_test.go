@@ -152,3 +152,33 @@ func TestSummarizationCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestMainOutputs: the error output of continueErrorOutput comes after
+// the node's main outputs, which the generated table fixes or n8n's
+// outputs expression computes from the parameters.
+func TestMainOutputs(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		want int
+	}{
+		{`{"name":"a","type":"n8n-nodes-base.if","typeVersion":2.2}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.splitInBatches","typeVersion":1}`, 1},
+		{`{"name":"a","type":"n8n-nodes-base.splitInBatches","typeVersion":3}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.compareDatasets","typeVersion":2.3}`, 4},
+		{`{"name":"a","type":"n8n-nodes-base.set","typeVersion":3.4}`, 1},
+		{`{"name":"a","type":"n8n-nodes-base.switch","typeVersion":1}`, 4},
+		{`{"name":"a","type":"n8n-nodes-base.switch","typeVersion":2,"parameters":{"rules":{"rules":[{},{}]}}}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.switch","typeVersion":2,"parameters":{"mode":"expression","outputsAmount":3}}`, 3},
+		{`{"name":"a","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":[{},{},{}]},"options":{"fallbackOutput":"extra"}}}`, 4},
+		{`{"name":"a","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"mode":"expression"}}`, 4},
+		{`{"name":"a","type":"n8n-nodes-base.webhook","typeVersion":2,"parameters":{"multipleMethods":true,"httpMethod":["GET","POST"]}}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4,"parameters":{"enableResponseOutput":true}}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4}`, 1},
+		{`{"name":"a","type":"n8n-nodes-community.thing","typeVersion":1}`, 1},
+	} {
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		if got := mainOutputs(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%s: %d outputs, want %d", c.node, got, c.want)
+		}
+	}
+}

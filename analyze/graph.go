@@ -104,7 +104,7 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	g.in = make([][]*Edge, len(g.Nodes))
 	nouts := make([]int, len(g.Nodes))
 	for i, n := range g.Nodes {
-		nouts[i] = mainOutputs(n, g.specs[i])
+		nouts[i] = mainOutputs(n)
 	}
 	for i := range w.Connections {
 		c := &w.Connections[i]
@@ -130,39 +130,65 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 
 // mainOutputs is the number of normal main outputs of a node, so that the
 // error output of continueErrorOutput can be told apart: it is the next
-// index (n8n-semantics.md §1.4).
-func mainOutputs(n *n8nschema.Node, s n8nschema.Spec) int {
+// index (n8n-semantics.md §1.4). The generated table gives it when the
+// description fixes it (If 2, Loop Over Items v2+ 2 and v1 1, Compare
+// Datasets 4, Switch v1 4); the nodes whose outputs are an expression over
+// their parameters are computed here as n8n's expression does.
+func mainOutputs(n *n8nschema.Node) int {
 	switch n.Type {
-	case n8nschema.TypeSplitInBatches:
-		if n.TypeVersion < 2 {
-			return 1
-		}
 	case n8nschema.TypeSwitch:
-		// Switch v3: one output per rule, plus the fallback output when
-		// options.fallbackOutput is "extra"; expression mode: numberOutputs
-		// (nodes-base/nodes/Switch/V3/SwitchV3.node.ts). v1/v2: 4 outputs.
-		if n.TypeVersion < 3 {
-			return 4
-		}
-		if m, _ := n.Param("mode"); m.Str() == "expression" {
-			if v, ok := n.Param("numberOutputs"); ok {
-				if f, ok := v.Num(); ok && f >= 1 {
-					return int(f)
-				}
-			}
-			return 4
-		}
-		rules, _ := n.Param("rules.values")
-		k := len(rules.Elems())
-		if fb, _ := n.Param("options.fallbackOutput"); fb.Str() == "extra" {
-			k++
-		}
-		return max(k, 1)
+		return switchOutputs(n)
 	case n8nschema.TypeTextClassifier:
 		c, _ := n.Param("categories.categories")
 		return max(len(c.Elems()), 1)
+	case n8nschema.TypeWebhook:
+		// One output per method when several are allowed
+		// (Webhook.node.ts outputs: httpMethod.map(...)).
+		if m, _ := n.Param("httpMethod"); m.Kind() == n8nschema.Array {
+			return max(len(m.Elems()), 1)
+		}
+		return 1
+	case n8nschema.TypeRespondToWebhook:
+		// v1.3, and v1.4+ with enableResponseOutput, add a Response output.
+		if v := n.TypeVersion; v == 1.3 || v >= 1.4 && n.Params().Get("enableResponseOutput").True() {
+			return 2
+		}
+		return 1
 	}
-	return max(s.Outputs, 1)
+	if d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion); ok && d.Outputs() >= 1 {
+		return d.Outputs()
+	}
+	return 1
+}
+
+// switchOutputs: v1 has 4 outputs; v2 one per rule (rules.rules) or
+// outputsAmount (default 4) in expression mode; v3 one per rule
+// (rules.values) plus the fallback output when options.fallbackOutput is
+// "extra", or numberOutputs (default 4) in expression mode
+// (Switch/V2/SwitchV2.node.js, Switch/V3/SwitchV3.node.js outputs).
+func switchOutputs(n *n8nschema.Node) int {
+	v := n.TypeVersion
+	if v > 0 && v < 2 {
+		return 4
+	}
+	rulesPath, amount := "rules.values", "numberOutputs"
+	if v > 0 && v < 3 {
+		rulesPath, amount = "rules.rules", "outputsAmount"
+	}
+	if m, _ := n.Param("mode"); m.Str() == "expression" {
+		if x, ok := n.Param(amount); ok {
+			if f, ok := x.Num(); ok && f >= 1 {
+				return int(min(f, 1000))
+			}
+		}
+		return 4
+	}
+	rules, _ := n.Param(rulesPath)
+	k := len(rules.Elems())
+	if fb, _ := n.Param("options.fallbackOutput"); rulesPath == "rules.values" && fb.Str() == "extra" {
+		k++
+	}
+	return max(k, 1)
 }
 
 // Node returns the node of that name, or nil.

@@ -67,11 +67,6 @@ type Spec struct {
 	// older agents call its supplyData tool once (n8n-core
 	// workflow-execute.js runNode, get-input-connection-data.js).
 	Executes bool
-	// Outputs is the number of normal main outputs when the type fixes it
-	// (If 2, Loop Over Items 2); 0 means one, or computed from parameters
-	// (Switch). A continueErrorOutput node's error output comes after them
-	// (workflow/src/node-helpers.ts, n8n-semantics.md §1.4).
-	Outputs int
 }
 
 // Lookup returns the catalog entry of a node type. It resolves <type>Tool
@@ -219,14 +214,14 @@ var specs = sortedSpecs([]Spec{
 	role(nsLC+"chat", RoleInternal),
 
 	// Flow control.
-	{Type: nsBase + "if", Role: RoleFlow, Known: true, Outputs: 2},
+	role(nsBase+"if", RoleFlow),
 	role(nsBase+"switch", RoleFlow),
 	role(nsBase+"filter", RoleFlow),
 	role(nsBase+"wait", RoleFlow),
-	{Type: nsBase + "splitInBatches", Role: RoleFlow, Known: true, Outputs: 2},
+	role(nsBase+"splitInBatches", RoleFlow),
 	role(nsBase+"merge", RoleFlow),
 	role(nsBase+"noOp", RoleFlow),
-	{Type: nsBase + "compareDatasets", Role: RoleInternal, Known: true, Outputs: 4},
+	role(nsBase+"compareDatasets", RoleInternal),
 	role(nsBase+"stickyNote", RoleNote),
 
 	// Sub-workflows.

@@ -40,7 +40,7 @@ func TestLookupFacts(t *testing.T) {
 		{"n8n-nodes-base.slack", Spec{Type: "n8n-nodes-base.slack", Role: RoleExternal, Known: true, Provider: "slack"}},
 		{"n8n-nodes-community.fooBar", Spec{Type: "n8n-nodes-community.fooBar", Role: RoleExternal, Provider: "fooBar"}},
 		{"n8n-nodes-base.shopifyTrigger", Spec{Type: "n8n-nodes-base.shopifyTrigger", Role: RoleTrigger, Known: true}},
-		{"n8n-nodes-base.splitInBatches", Spec{Type: "n8n-nodes-base.splitInBatches", Role: RoleFlow, Known: true, Outputs: 2}},
+		{"n8n-nodes-base.splitInBatches", Spec{Type: "n8n-nodes-base.splitInBatches", Role: RoleFlow, Known: true}},
 		{"@n8n/n8n-nodes-langchain.openAi", Spec{Type: "@n8n/n8n-nodes-langchain.openAi", Role: RoleModel, Known: true,
 			Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"}},
 		{"@n8n/n8n-nodes-langchain.toolWorkflow", Spec{Type: "@n8n/n8n-nodes-langchain.toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true}},

@@ -23,6 +23,7 @@ const (
 	TypeOpenAILegacy    = "n8n-nodes-base.openAi"
 
 	TypeWebhook                = "n8n-nodes-base.webhook"
+	TypeRespondToWebhook       = "n8n-nodes-base.respondToWebhook"
 	TypeFormTrigger            = "n8n-nodes-base.formTrigger"
 	TypeScheduleTrigger        = "n8n-nodes-base.scheduleTrigger"
 	TypeCron                   = "n8n-nodes-base.cron"

@@ -8,7 +8,7 @@ func TestTypeConstantsAreN8nTypes(t *testing.T) {
 	for _, typ := range []string{
 		TypeSet, TypeIf, TypeSwitch, TypeFilter, TypeCode, TypeFunction, TypeFunctionItem, TypeWait,
 		TypeSplitInBatches, TypeStopAndError, TypeNoOp, TypeExecutionData, TypeExecuteWorkflow, TypeHTTPRequest,
-		TypeN8n, TypeOpenAILegacy, TypeWebhook, TypeFormTrigger, TypeScheduleTrigger, TypeCron, TypeInterval,
+		TypeN8n, TypeOpenAILegacy, TypeWebhook, TypeRespondToWebhook, TypeFormTrigger, TypeScheduleTrigger, TypeCron, TypeInterval,
 		TypeManualTrigger, TypeErrorTrigger, TypeExecuteWorkflowTrigger, TypeN8nTrigger,
 		TypeWorkflowTrigger, TypeEmailReadImap, TypeLocalFileTrigger, TypeAgent, TypeAgentTool,
 		TypeChainSummarization, TypeTextClassifier, TypeOpenAI, TypeToolWorkflow, TypeToolHTTPRequest,
