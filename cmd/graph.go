@@ -202,6 +202,18 @@ func callText(c *analyze.Call) string {
 	return s
 }
 
+// graphTitle names a workflow's box: its name or id, else its file, since
+// Mermaid rejects an empty subgraph title.
+func graphTitle(wf *n8nschema.Workflow) string {
+	if l := wf.Label(); l != "" {
+		return l
+	}
+	if wf.Source != nil && wf.Source.Name != "" {
+		return "unnamed workflow in " + wf.Source.Name
+	}
+	return "unnamed workflow"
+}
+
 // mermaidText is a quoted Mermaid label of lines; names in it are the
 // workflow's, so each line is escaped (report.MermaidText).
 func mermaidText(lines []string) string {
@@ -218,7 +230,7 @@ func (d *drawing) mermaid(w io.Writer) error {
 	link := 0
 	for wi, wf := range d.set.Workflows {
 		g := d.set.Graph(wf)
-		fmt.Fprintf(&b, "  subgraph w%d[%s]\n", wi, mermaidText([]string{report.Redact(wf.Label())}))
+		fmt.Fprintf(&b, "  subgraph w%d[%s]\n", wi, mermaidText([]string{report.Redact(graphTitle(wf))}))
 		for _, n := range g.Nodes {
 			fmt.Fprintf(&b, "    %s[%s]", d.ids[n], mermaidText(d.label(n)))
 			if c := d.class(n); c != "" {
@@ -312,7 +324,7 @@ func (d *drawing) dot(w io.Writer) error {
 	b.WriteString("digraph stormcheck {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n")
 	for wi, wf := range d.set.Workflows {
 		g := d.set.Graph(wf)
-		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", wi, dotQuote(report.Redact(wf.Label())))
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", wi, dotQuote(report.Redact(graphTitle(wf))))
 		for _, n := range g.Nodes {
 			attrs := "label=" + dotQuote(d.label(n)...)
 			switch d.class(n) {

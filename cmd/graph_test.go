@@ -141,3 +141,19 @@ func TestGraphHostileNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphNamelessWorkflow: a workflow with neither name nor id gets its
+// file as the title; Mermaid rejects an empty one (subgraph w0[""]).
+func TestGraphNamelessWorkflow(t *testing.T) {
+	wd := workspace(t, map[string]string{
+		"flows/x.json": `{"nodes": [{"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}}], "connections": {}}`,
+	})
+	r := auditIn(t, wd, "graph", "--format", "mermaid", filepath.Join(wd, "flows", "x.json"))
+	if r.code != ExitOK || !strings.Contains(r.stdout, "  subgraph w0[\"unnamed workflow in flows/x.json\"]\n") || strings.Contains(r.stdout, `[""]`) {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = auditIn(t, wd, "graph", "--format", "dot", filepath.Join(wd, "flows", "x.json"))
+	if !strings.Contains(r.stdout, `label="unnamed workflow in flows/x.json";`) {
+		t.Errorf("dot:\n%s", r.stdout)
+	}
+}

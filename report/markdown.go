@@ -42,7 +42,9 @@ func (Markdown) Render(w io.Writer, r *Result) error {
 				f.Severity, f.RuleID, f.URL, f.RuleName, mdCode(loc), mdText(Redact(f.Workflow)), mdText(Redact(f.Node)), mdText(Redact(f.Message)))
 		}
 	}
-	if node, wf, chain := worstChain(r); len(chain) > 0 {
+	// With no finding there is nothing to explain: an operation the
+	// baseline or an ignore hid is not the reader's worst.
+	if node, wf, chain := worstChain(r); len(chain) > 0 && len(r.Findings) > 0 {
 		fmt.Fprintf(&b, "\n### Worst operation: %s in %s\n\n%s\n\n", mdCode(Redact(node)), mdText(Redact(wf)), mdText(Chain(chain)))
 		b.WriteString(mermaidChain(Redact(node)+" ("+Redact(wf)+")", chain))
 	}

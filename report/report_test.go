@@ -231,3 +231,17 @@ func TestTextPlainHasNoEscapes(t *testing.T) {
 		t.Error("text with colour holds no ANSI escapes")
 	}
 }
+
+// TestMarkdownNoFindings: with nothing to report (here all baselined) the
+// comment says so and shows no worst operation, though the set has one.
+func TestMarkdownNoFindings(t *testing.T) {
+	res := fixture(t)
+	res.Findings = nil
+	res.Summary.Count(nil)
+	res.Summary.Baselined = 5
+	got := string(render(t, "markdown", Options{}, res))
+	want := "## stormcheck\n\nNo findings in 2 workflows (2 files, 10 nodes). Not shown: 2 ignored, 5 in the baseline.\n"
+	if got != want {
+		t.Errorf("markdown with no finding:\n%s\nwant:\n%s", got, want)
+	}
+}

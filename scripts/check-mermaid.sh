@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Checks every Mermaid diagram stormcheck writes with the real Mermaid
+# parser (run by .ci/run): `graph --format mermaid` of the examples, the
+# test workflows and the real corpus (../shared, when beside the
+# repository), and the diagrams of the Markdown report. Mermaid and jsdom
+# are installed once into ~/.cache/stormcheck (npm, pinned versions).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mermaid=11.17.2 jsdom=26.1.0
+cache=${STORMCHECK_CACHE:-$HOME/.cache/stormcheck}/mermaid-$mermaid
+if [ ! -d "$cache/node_modules/mermaid" ] || [ ! -d "$cache/node_modules/jsdom" ]; then
+	mkdir -p "$cache"
+	(cd "$cache" && [ -f package.json ] || echo '{"private": true}' >"$cache/package.json")
+	npm install --prefix "$cache" --no-audit --no-fund --silent "mermaid@$mermaid" "jsdom@$jsdom"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/stormcheck" .
+sc=$tmp/stormcheck
+n=0
+graph() { # file
+	n=$((n + 1))
+	"$sc" graph --format mermaid "$1" >"$tmp/g$n.mmd" 2>/dev/null || rm -f "$tmp/g$n.mmd"
+}
+for f in testdata/examples/*.json cmd/testdata/*.json; do graph "$f"; done
+# A workflow with neither name nor id (Mermaid rejects an empty title).
+echo '{"nodes": [{"name": "Start", "type": "n8n-nodes-base.manualTrigger"}], "connections": {}}' >"$tmp/nameless.json"
+graph "$tmp/nameless.json"
+if [ -d ../shared/corpus/n8n-real ]; then
+	# Every tenth workflow, in a fixed order: names, ids and shapes vary
+	# enough, and the run stays under a minute.
+	while IFS= read -r f; do graph "$f"; done < <(find ../shared/corpus/n8n-real -name '*.json' -not -path '*/odd/*' | sort | awk 'NR % 10 == 1')
+fi
+
+# The Markdown report: each ```mermaid block.
+md() { # args...
+	n=$((n + 1))
+	"$sc" audit --format markdown --fail-on never "$@" >"$tmp/r$n.md" 2>/dev/null || true
+	awk -v out="$tmp/r$n" '/^```mermaid$/ { k++; on = 1; next } /^```$/ { on = 0; next } on { print > (out "-" k ".mmd") }' "$tmp/r$n.md"
+}
+md testdata/examples
+for f in testdata/examples/*.json; do md "$f"; done
+[ -d ../shared/corpus/n8n-real ] && md ../shared/corpus/n8n-real
+
+# ES modules resolve imports from their own folder: run the checker there.
+cp scripts/check-mermaid.mjs "$cache/"
+node "$cache/check-mermaid.mjs" "$tmp"/*.mmd
