@@ -416,23 +416,41 @@ func (g *Graph) reachability() {
 	for i := range g.Nodes {
 		g.errPath[i] = errReach[i] && !normal[i]
 	}
-	// Sub-nodes follow their roots, up through nested roots.
+	// Sub-nodes follow their roots, up through nested roots, reading the
+	// flags the walks gave. Each (node, level) is worked out once: sub-nodes
+	// wired to each other (a 46 KB mesh of 30 tools) made the plain
+	// recursion fan-out^8 and hang the run.
+	base := rootBase{slices.Clone(g.reach), slices.Clone(g.errPath), slices.Clone(g.errTrig)}
+	memo := make([][maxRootLevel + 1]rootMemo, n)
 	for i, nd := range g.Nodes {
-		g.reach[i], g.errPath[i], g.errTrig[i] = g.rootFlags(nd, i, 0)
+		g.reach[i], g.errPath[i], g.errTrig[i] = g.rootFlags(nd, i, 0, &base, memo)
 	}
 }
 
+// maxRootLevel bounds how far up nested roots a sub-node looks (roots can
+// form cycles).
+const maxRootLevel = 8
+
+// rootBase holds the walks' flags while sub-nodes take theirs from roots.
+type rootBase struct{ reach, errPath, errTrig []bool }
+
+type rootMemo struct{ done, reach, errp, errTrig bool }
+
 // rootFlags gives a node its reachability and error-path flags, taken
 // from its roots when it is a sub-node.
-func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int) (reach, errp, errTrig bool) {
-	if !g.IsSubNode(nd) || depth > 8 {
-		return g.reach[i], g.errPath[i], g.errTrig[i]
+func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo [][maxRootLevel + 1]rootMemo) (reach, errp, errTrig bool) {
+	if !g.IsSubNode(nd) || depth > maxRootLevel {
+		return base.reach[i], base.errPath[i], base.errTrig[i]
+	}
+	if m := memo[i][depth]; m.done {
+		return m.reach, m.errp, m.errTrig
 	}
 	errp = true
 	for _, r := range g.Roots(nd) {
-		rr, re, rt := g.rootFlags(r, g.idx[r], depth+1)
+		rr, re, rt := g.rootFlags(r, g.idx[r], depth+1, base, memo)
 		reach, errp, errTrig = reach || rr, errp && re, errTrig || rt
 	}
+	memo[i][depth] = rootMemo{true, reach, errp, errTrig}
 	return reach, errp, errTrig
 }
 

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,5 +141,57 @@ func TestIsGuard(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"runIndex", "attempts", "code"}, got); diff != "" {
 		t.Errorf("guards mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// subNodeMesh is a workflow whose n tool sub-nodes are wired to each other
+// and to one agent: every tool is a sub-node of every other.
+func subNodeMesh(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"name":"mesh","nodes":[{"name":"Start","type":"n8n-nodes-base.manualTrigger","parameters":{}},` +
+		`{"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","parameters":{}},` +
+		`{"name":"Lone","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,{"name":"T%d","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}}`, i)
+	}
+	b.WriteString(`],"connections":{"Start":{"main":[[{"node":"Agent","type":"main","index":0}]]}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,"T%d":{"ai_tool":[[{"node":"Agent","type":"ai_tool","index":0}`, i)
+		for j := range n {
+			if j != i {
+				fmt.Fprintf(&b, `,{"node":"T%d","type":"ai_tool","index":0}`, j)
+			}
+		}
+		b.WriteString(`]]}`)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// TestSubNodeMeshFlags: tools wired to each other take their flags from
+// their roots once per (node, level); the plain recursion was
+// fan-out^8 (a 46 KB mesh of 30 tools hung the run). Reachability still
+// flows from the agent through the mesh; the tool wired to nothing is
+// unreachable. Kept at 6 tools so that a regression is slow, not a hang;
+// BenchmarkSubNodeMesh measures 30.
+func TestSubNodeMeshFlags(t *testing.T) {
+	s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("mesh.json", subNodeMesh(6)))}, DefaultOptions())
+	g := s.Graph(s.Workflows[0])
+	for _, name := range []string{"Agent", "T0", "T5"} {
+		if !g.Reachable(g.Node(name)) || g.OnErrorPath(g.Node(name)) {
+			t.Errorf("%s: reachable %v, on error path %v; want reachable, not on the error path", name, g.Reachable(g.Node(name)), g.OnErrorPath(g.Node(name)))
+		}
+	}
+	if g.Reachable(g.Node("Lone")) {
+		t.Error("Lone is wired to nothing but is reachable")
+	}
+}
+
+func BenchmarkSubNodeMesh(b *testing.B) {
+	src := subNodeMesh(30)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("mesh.json", src))}, DefaultOptions())
+		s.Graph(s.Workflows[0])
 	}
 }
