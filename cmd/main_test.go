@@ -63,6 +63,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad color", []string{"audit", "--color", "sometimes", td("clean.json")}, ExitUsage, `--color "sometimes"`},
 		{"bad max-attempts", []string{"audit", "--max-attempts", "0", td("clean.json")}, ExitUsage, "--max-attempts 0"},
 		{"workers that wrap around", []string{"audit", "--workers", "4294967296", td("clean.json")}, ExitUsage, "--workers 4294967296: want a whole number from 1 to 1000000"},
+		{"simulate workers that wrap around", []string{"simulate", "--outage", "api.example.com:10s", "--workers", "4294967296", "--concurrency", "4294967296", td("clean.json")}, ExitUsage, "--workers 4294967296, --concurrency 4294967296: want whole numbers from 1 to 1000000"},
 		{"items past the ceiling", []string{"audit", "--items", "1000001", td("clean.json")}, ExitUsage, "--items 1000001: want a whole number from 1 to 1000000"},
 		{"no path", []string{"audit"}, ExitUsage, "audit needs a PATH"},
 		{"missing path", []string{"audit", td("does-not-exist.json")}, ExitUsage, "does-not-exist.json: no such file or folder"},

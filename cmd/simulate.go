@@ -124,8 +124,9 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	switch {
 	case o.Executions < 0:
 		return c, usageErrorf("--executions %d: want 0 or more", o.Executions)
-	case o.Workers < 1 || o.Concurrency < 1:
-		return c, usageErrorf("--workers and --concurrency must be at least 1")
+	case o.Workers < 1 || o.Concurrency < 1 || o.Workers > maxCount || o.Concurrency > maxCount:
+		// Their product is the slot count: 2^32 × 2^32 wrapped to 0 slots.
+		return c, usageErrorf("--workers %d, --concurrency %d: want whole numbers from 1 to %d", o.Workers, o.Concurrency, maxCount)
 	case o.Latency < 0:
 		return c, usageErrorf("--latency %v: want 0 or more", o.Latency)
 	case !oneOf(o.Failure, "502", "timeout"):
