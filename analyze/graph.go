@@ -59,6 +59,13 @@ type Graph struct {
 	deadDone []bool
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
+	// facts holds, per cyclic component, what its Set and Code nodes
+	// compute (cycleFacts); built on first need.
+	facts     map[int32]*cycleFacts
+	compNodes map[int32][]int // node indexes per component, for cycleFacts
+	// factScans counts the nodes whose parameters cycleFacts read: each
+	// at most once, however many guards ask (tests bound it).
+	factScans int
 }
 
 // Loop is a cycle of main connections that is left once every bounded
@@ -766,18 +773,61 @@ func (g *Graph) countsDown(u int) bool {
 	if len(fields) == 0 {
 		return false
 	}
-	c := g.comp[u]
-	for v, nd := range g.Nodes {
-		if v == u || g.comp[v] != c || nd.Disabled {
-			continue
-		}
-		for _, f := range fields {
-			if steps(nd, f) {
-				return true
-			}
+	stepped := g.cycleFacts(g.comp[u]).stepped
+	for _, f := range fields {
+		if stepped[f] {
+			return true
 		}
 	}
 	return false
+}
+
+// cycleFacts is what the Set and Code nodes of one cycle compute, read
+// once per component so that each guard of a large cycle costs a lookup,
+// not a pass over every node (a regular expression per guard, node and
+// field made 100 Ifs and 100 Code nodes on one cycle take a minute).
+type cycleFacts struct {
+	// stepped holds every field f for which some node steps(f).
+	stepped map[string]bool
+	// derived holds the Set fields computed as a comparison of $runIndex
+	// or a counter (see derivedGuard).
+	derived map[string]bool
+}
+
+func (g *Graph) cycleFacts(c int32) *cycleFacts {
+	if g.facts == nil {
+		g.facts = map[int32]*cycleFacts{}
+	}
+	if f := g.facts[c]; f != nil {
+		return f
+	}
+	if g.compNodes == nil {
+		g.compNodes = map[int32][]int{}
+		for v := range g.Nodes {
+			if c := g.comp[v]; g.cyclic[c] {
+				g.compNodes[c] = append(g.compNodes[c], v)
+			}
+		}
+	}
+	f := &cycleFacts{stepped: map[string]bool{}, derived: map[string]bool{}}
+	for _, v := range g.compNodes[c] {
+		nd := g.Nodes[v]
+		if nd.Disabled || nd.Type != n8nschema.TypeSet && !n8nschema.IsCode(nd.Type) {
+			continue
+		}
+		g.factScans++
+		stepFields(nd, f.stepped)
+		if nd.Type == n8nschema.TypeSet {
+			for _, a := range nd.Params().Get("assignments.assignments").Elems() {
+				val := a.Get("value").Str()
+				if strings.Contains(val, "{{") && guardRE.MatchString(val) && compareRE.MatchString(val) {
+					f.derived[a.Get("name").Str()] = true
+				}
+			}
+		}
+	}
+	g.facts[c] = f
+	return f
 }
 
 // numericFields returns the property names that the numeric conditions
@@ -817,17 +867,17 @@ func numericFields(n *n8nschema.Node) []string {
 	return out
 }
 
-// steps reports whether a Set or Code node steps field f by one: a Set
-// field named f, or whose value reads f, computed with + 1 or - 1; a Code
-// node whose code names f and steps something by one.
-func steps(n *n8nschema.Node, f string) bool {
-	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(f) + `\b`)
+// stepFields adds to out every field f that a Set or Code node steps by
+// one: a Set field named f, or whose value reads f, computed with + 1 or
+// - 1; for a Code node whose code steps something by one, every word of
+// the code (f is a word of it as \bf\b matches).
+func stepFields(n *n8nschema.Node, out map[string]bool) {
 	switch {
 	case n.Type == n8nschema.TypeSet:
-		found := false
 		pair := func(name, value n8nschema.Value) {
-			if v := value.Str(); strings.Contains(v, "{{") && stepRE.MatchString(v) && (name.Str() == f || word.MatchString(v)) {
-				found = true
+			if v := value.Str(); strings.Contains(v, "{{") && stepRE.MatchString(v) {
+				out[name.Str()] = true
+				words(v, out)
 			}
 		}
 		for _, a := range n.Params().Get("assignments.assignments").Elems() {
@@ -837,14 +887,34 @@ func steps(n *n8nschema.Node, f string) bool {
 			for _, a := range typed.Elems() {
 				pair(a.Get("name"), a.Get("value"))
 			}
-			return !found
+			return true
 		})
-		return found
 	case n8nschema.IsCode(n.Type):
-		code := codeOf(n)
-		return word.MatchString(code) && stepRE.MatchString(code)
+		if code := codeOf(n); stepRE.MatchString(code) {
+			words(code, out)
+		}
 	}
-	return false
+}
+
+// words adds the maximal runs of ASCII word characters of s to out: the
+// strings w for which \bw\b matches in s.
+func words(s string, out map[string]bool) {
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		out[s[i:j]] = true
+		i = j
+	}
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // codeOf is the source of a Code or Function node.
@@ -987,16 +1057,10 @@ func (g *Graph) derivedGuard(u int) bool {
 	if len(read) == 0 {
 		return false
 	}
-	c := g.comp[u]
-	for v, nd := range g.Nodes {
-		if g.comp[v] != c || nd.Type != n8nschema.TypeSet || nd.Disabled {
-			continue
-		}
-		for _, a := range nd.Params().Get("assignments.assignments").Elems() {
-			val := a.Get("value").Str()
-			if read[a.Get("name").Str()] && strings.Contains(val, "{{") && guardRE.MatchString(val) && compareRE.MatchString(val) {
-				return true
-			}
+	derived := g.cycleFacts(g.comp[u]).derived
+	for f := range read {
+		if derived[f] {
+			return true
 		}
 	}
 	return false

@@ -3,7 +3,9 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -46,7 +48,7 @@ related places.`,
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-					len(users[d]), d, op.Node.Name, otherWorkflows(users[d], pass.Workflow), mulClamp(attempts[d], fleet), fleet),
+					len(users[d]), d, op.Node.Name, g.others(d, pass.Workflow), mulClamp(attempts[d], fleet), fleet),
 				Detail:  d,
 				FoldKey: d,
 				Chain:   op.Factors,
@@ -57,18 +59,30 @@ related places.`,
 
 // dependencyUsers are the set's node-retried operations grouped by
 // dependency (lowercased host): the workflows that call it, in set order,
-// and the sum of their bounded attempts.
+// the sum of their bounded attempts, and their distinct labels sorted with
+// how many workflows bear each, so that naming the others costs each
+// workflow a few steps, not a pass over every user.
 type dependencyUsers struct {
 	users    map[string][]*n8nschema.Workflow
 	attempts map[string]int
+	labels   map[string][]label
+	bearers  map[string]map[string]int
+	calls    map[string]map[*n8nschema.Workflow]bool
+	// looked counts the labels others read, over all calls: tests bound it
+	// (others runs for every workflow, concurrently).
+	looked atomic.Int64
 }
+
+// label is a workflow label and its quoted form, by which labels sort.
+type label struct{ raw, quoted string }
 
 // dependencyUsersKey is the Set.Shared key of the grouping.
 type dependencyUsersKey struct{}
 
 func groupByDependency(set *analyze.Set) *dependencyUsers {
-	g := &dependencyUsers{users: map[string][]*n8nschema.Workflow{}, attempts: map[string]int{}}
-	seen := map[string]map[*n8nschema.Workflow]bool{}
+	g := &dependencyUsers{users: map[string][]*n8nschema.Workflow{}, attempts: map[string]int{},
+		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*n8nschema.Workflow]bool{}}
+	seen := g.calls
 	for _, op := range set.Operations {
 		if op.Dependency == "" || op.Node.Disabled || !nodeRetried(op) {
 			continue
@@ -80,33 +94,42 @@ func groupByDependency(set *analyze.Set) *dependencyUsers {
 		if !seen[d][op.Workflow] {
 			seen[d][op.Workflow] = true
 			g.users[d] = append(g.users[d], op.Workflow)
+			if g.bearers[d] == nil {
+				g.bearers[d] = map[string]int{}
+			}
+			if l := op.Workflow.Label(); l != "" {
+				if g.bearers[d][l]++; g.bearers[d][l] == 1 {
+					g.labels[d] = append(g.labels[d], label{l, strconv.Quote(l)})
+				}
+			}
 		}
 		if !op.Unbounded {
 			g.attempts[d] += op.Attempts
 		}
 	}
+	for _, ls := range g.labels {
+		sort.Slice(ls, func(i, j int) bool { return ls[i].quoted < ls[j].quoted })
+	}
 	return g
 }
 
-// otherWorkflows names the workflows other than self: up to three distinct
-// names, then how many more.
-func otherWorkflows(ws []*n8nschema.Workflow, self *n8nschema.Workflow) string {
-	seen := map[string]bool{}
-	var names []string
-	n := 0
-	for _, w := range ws {
-		if w == self {
-			continue
-		}
-		n++
-		if l := w.Label(); l != "" && !seen[l] {
-			seen[l] = true
-			names = append(names, fmt.Sprintf("%q", l))
-		}
+// others names the workflows calling d other than self (one of them):
+// up to three distinct names in order, then how many more.
+func (g *dependencyUsers) others(d string, self *n8nschema.Workflow) string {
+	n, own := len(g.users[d]), ""
+	if g.calls[d][self] {
+		n, own = n-1, self.Label()
 	}
-	sort.Strings(names)
-	if len(names) > 3 {
-		names = names[:3]
+	var names []string
+	for _, l := range g.labels[d] {
+		if len(names) == 3 {
+			break
+		}
+		g.looked.Add(1)
+		if l.raw == own && g.bearers[d][own] == 1 {
+			continue // self alone bears this name
+		}
+		names = append(names, l.quoted)
 	}
 	if len(names) == 0 {
 		return fmt.Sprintf("%d other %s", n, plural(n, "workflow", "workflows"))

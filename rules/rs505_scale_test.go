@@ -1,0 +1,117 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// sharedHostSet is n workflows that each POST to one host with node
+// retries: the set RS505 reports once per workflow. Names repeat (every
+// seventh shares a name) and some workflows have none, so naming the
+// others has every case to get right.
+func sharedHostSet(t testing.TB, n int) *analyze.Set {
+	t.Helper()
+	var files []*n8nschema.File
+	for i := range n {
+		name := fmt.Sprintf("Flow %d", i)
+		switch {
+		case i%7 == 0:
+			name = "Shared name"
+		case i%11 == 0:
+			name = ""
+		}
+		src, err := json.Marshal(map[string]any{"id": fmt.Sprintf("w%d", i), "name": name, "connections": map[string]any{}, "nodes": []any{
+			map[string]any{"id": "1", "name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": []int{0, 0},
+				"retryOnFail": true, "maxTries": 3, "parameters": map[string]any{"method": "GET", "url": "https://api.example.com/items"}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, n8nschema.Parse(n8nschema.NewSource(fmt.Sprintf("w%d.json", i), src)))
+	}
+	return analyze.Build(files, analyze.DefaultOptions())
+}
+
+// otherWorkflowsRef is how RS505 named the other workflows before it
+// grouped their names once per set: a pass over every user per workflow.
+func otherWorkflowsRef(ws []*n8nschema.Workflow, self *n8nschema.Workflow) string {
+	seen := map[string]bool{}
+	var names []string
+	n := 0
+	for _, w := range ws {
+		if w == self {
+			continue
+		}
+		n++
+		if l := w.Label(); l != "" && !seen[l] {
+			seen[l] = true
+			names = append(names, fmt.Sprintf("%q", l))
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 3 {
+		names = names[:3]
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("%d other %s", n, plural(n, "workflow", "workflows"))
+	}
+	s := strings.Join(names, ", ")
+	if rest := n - len(names); rest > 0 {
+		s += fmt.Sprintf(" and %d more", rest)
+	}
+	return s
+}
+
+// TestRS505Linear: RS505 over workflows sharing one host reports each
+// workflow once, names the others as it did, and reads a bounded number of
+// names per workflow, not every user's.
+func TestRS505Linear(t *testing.T) {
+	for _, n := range []int{2, 3, 12, 300} {
+		set := sharedHostSet(t, n)
+		fs := analyze.Run(set, []*analyze.Rule{rs505})
+		if len(fs) != n {
+			t.Fatalf("%d workflows: %d RS505 findings, want one each", n, len(fs))
+		}
+		g := set.Shared(dependencyUsersKey{}, func() any { t.Fatal("RS505 did not group the set"); return nil }).(*dependencyUsers)
+		for _, f := range fs {
+			var self *n8nschema.Workflow
+			for _, w := range set.Workflows {
+				if w.ID == f.WorkflowID {
+					self = w
+				}
+			}
+			if want := otherWorkflowsRef(g.users["api.example.com"], self); !strings.Contains(f.Message, "also "+want+")") {
+				t.Errorf("%d workflows, %s: message %q does not name %q", n, f.WorkflowID, f.Message, want)
+			}
+		}
+		if looked := g.looked.Load(); looked > int64(4*n) {
+			t.Errorf("%d workflows: naming the others read %d labels, want at most 4 per workflow", n, looked)
+		}
+	}
+}
+
+// BenchmarkRS505 audits sets of workflows that share one host with every
+// rule, and RS505 alone: the time per workflow should not grow with the set.
+func BenchmarkRS505(b *testing.B) {
+	for _, n := range []int{5000, 10000, 20000} {
+		set := sharedHostSet(b, n)
+		for _, rs := range []struct {
+			name  string
+			rules []*analyze.Rule
+		}{{"rs505", []*analyze.Rule{rs505}}, {"all", All()}} {
+			b.Run(fmt.Sprintf("%s/%d", rs.name, n), func(b *testing.B) {
+				for b.Loop() {
+					set := analyze.Build(set.Files, analyze.DefaultOptions())
+					analyze.Run(set, rs.rules)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/workflow")
+			})
+		}
+	}
+}
