@@ -198,7 +198,7 @@ func (e notRegularError) Error() string {
 	what := "not a regular file"
 	switch t := e.mode.Type(); {
 	case t&fs.ModeNamedPipe != 0:
-		what = "a named pipe, not a regular file (pipe the data to - instead)"
+		what = "a named pipe, not a regular file"
 	case t&fs.ModeDevice != 0 || t&fs.ModeCharDevice != 0:
 		what = "a device, not a regular file"
 	case t&fs.ModeSocket != 0:
@@ -248,6 +248,9 @@ func unreadMessage(err error, limit int64) string {
 	}
 	if errors.Is(err, errTooLarge) {
 		return fmt.Sprintf("not read: larger than --max-file-size (%s)", formatSize(limit))
+	}
+	if nr := (notRegularError{}); errors.As(err, &nr) && nr.mode.Type()&fs.ModeNamedPipe != 0 {
+		return "not read: " + nr.Error() + " (pipe the data to - instead)"
 	}
 	return "not read: " + err.Error()
 }

@@ -142,13 +142,35 @@ func TestInputLimitsBadMaxFileSize(t *testing.T) {
 	}
 }
 
+// TestInputLimitsAPIKeyFile: --api-key-file is read like every other
+// file: a named pipe is refused, not waited on, and a large file is not a
+// key file. Neither message quotes the flag's value.
+func TestInputLimitsAPIKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "key")
+	mkfifo(t, fifo)
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, make([]byte, 100<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ path, want string }{
+		{fifo, "stormcheck: read --api-key-file: a named pipe, not a regular file (the flag takes the path of a file holding the key)\n"},
+		{big, "stormcheck: --api-key-file names a file larger than 64 KiB: not a key file\n"},
+	} {
+		r := run(t, "audit", "--n8n-url", "http://127.0.0.1:9", "--api-key-file", tt.path)
+		if r.code == ExitOK || r.stderr != tt.want {
+			t.Errorf("%s: exit %d, stderr %q; want %q", filepath.Base(tt.path), r.code, r.stderr, tt.want)
+		}
+	}
+}
+
 func TestInputLimitsConfigAboveIsBounded(t *testing.T) {
 	tests := []struct {
 		name string
 		make func(t *testing.T, p string)
 		want string
 	}{
-		{"fifo", mkfifo, "/.stormcheck.yaml: a named pipe, not a regular file (pipe the data to - instead); not read"},
+		{"fifo", mkfifo, "/.stormcheck.yaml: a named pipe, not a regular file; not read"},
 		{"too_large", func(t *testing.T, p string) {
 			if err := os.WriteFile(p, []byte(strings.Repeat("# padding\n", 200_000)), 0o644); err != nil {
 				t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -26,13 +25,21 @@ func (r *remoteOptions) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&r.Insecure, "insecure", false, "skip TLS certificate verification for --n8n-url")
 }
 
+// maxKeyFileSize bounds the key file: n8n API keys are a few hundred bytes.
+const maxKeyFileSize = 64 << 10
+
 // apiKey reads the key from --api-key-file, else N8N_API_KEY. A key is
 // never a flag value: flags end up in shell history and process lists.
 func (r *remoteOptions) apiKey(io *IO) (string, error) {
 	if r.APIKeyFile != "" {
 		// The flag's value is never echoed: given the key itself by
 		// mistake, an error quoting it would print the key.
-		b, err := os.ReadFile(r.APIKeyFile)
+		// Bounded and non-blocking like every other read: a named pipe
+		// or /dev/zero given here must not hang or fill memory.
+		b, err := readRegular(r.APIKeyFile, maxKeyFileSize)
+		if errors.Is(err, errTooLarge) {
+			return "", usageErrorf("--api-key-file names a file larger than %s: not a key file", formatSize(maxKeyFileSize))
+		}
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
