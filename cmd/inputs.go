@@ -13,6 +13,7 @@ import (
 
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // defaultMaxFileSize bounds one input (a file or stdin). The largest real
@@ -286,7 +287,8 @@ func parseInputs(ins []input, limit int64) ([]*n8nschema.File, error) {
 	var unread []string
 	for _, f := range files {
 		if slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.Unreadable }) {
-			unread = append(unread, f.Source.Name+" ("+strings.TrimPrefix(f.Problems[0].Message, "not read: ")+")")
+			// A file name is data: escaped, so it cannot forge a CI log line.
+			unread = append(unread, report.Printable(f.Source.Name)+" ("+strings.TrimPrefix(f.Problems[0].Message, "not read: ")+")")
 		}
 	}
 	if unread != nil {

@@ -197,3 +197,19 @@ func TestInputLimitsConfigAboveIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestInputLimitsUnreadNameIsEscaped: the stderr line naming an unread
+// input escapes its name, so a file named with a newline and "::error"
+// cannot forge a GitHub Actions annotation in a CI log.
+func TestInputLimitsUnreadNameIsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	copyTestdata(t, "clean.json", filepath.Join(dir, "a.json"))
+	name := "b\n::error file=x,line=1::forged.json"
+	if err := os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, name)); err != nil {
+		t.Skipf("cannot make the symlink: %v", err)
+	}
+	r := run(t, "audit", "--format", "json", dir)
+	if r.code != ExitFailure || strings.Contains(r.stderr, "\n::error") || !strings.Contains(r.stderr, `b\n::error file=x,line=1::forged.json (broken symbolic link`) {
+		t.Errorf("exit %d, stderr %q; want %d and the name escaped", r.code, r.stderr, ExitFailure)
+	}
+}
