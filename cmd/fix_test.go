@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
@@ -300,5 +302,95 @@ func TestReadmeDiffSample(t *testing.T) {
 	out := strings.ReplaceAll(r.stdout+r.stderr, "../testdata/", "testdata/")
 	if r.code != ExitFindings || out != sample {
 		t.Errorf("exit %d; README's --diff sample is not what the command prints; it prints:\n%s", r.code, out)
+	}
+}
+
+// TestSARIFFixAcrossFiles: the repair of RS101 on "Create charge" turns off
+// the retry of its caller, in another file; the SARIF fix says so, and the
+// log validates against the SARIF 2.1.0 schema.
+func TestSARIFFixAcrossFiles(t *testing.T) {
+	r := run(t, "audit", "--format", "sarif", "--fail-on", "never", filepath.Join("..", "testdata", "examples"))
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID     string `json:"ruleId"`
+				Properties struct {
+					Node string `json:"node"`
+				} `json:"properties"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Fixes []struct {
+					ArtifactChanges []struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Replacements []struct {
+							DeletedRegion struct {
+								StartLine  int `json:"startLine"`
+								ByteLength int `json:"byteLength"`
+							} `json:"deletedRegion"`
+							InsertedContent struct {
+								Text string `json:"text"`
+							} `json:"insertedContent"`
+						} `json:"replacements"`
+					} `json:"artifactChanges"`
+				} `json:"fixes"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, res := range log.Runs[0].Results {
+		if res.RuleID != "RS101" || res.Properties.Node != "Create charge" {
+			continue
+		}
+		found = true
+		if len(res.Fixes) != 1 || len(res.Fixes[0].ArtifactChanges) != 1 {
+			t.Fatalf("fixes: %+v", res.Fixes)
+		}
+		ch := res.Fixes[0].ArtifactChanges[0]
+		if at := res.Locations[0].PhysicalLocation.ArtifactLocation.URI; at != "testdata/examples/charge-card.json" {
+			t.Errorf("the finding is in %s", at)
+		}
+		if ch.ArtifactLocation.URI != "testdata/examples/checkout-charge-order.json" || len(ch.Replacements) != 1 ||
+			ch.Replacements[0].DeletedRegion.StartLine != 83 || ch.Replacements[0].DeletedRegion.ByteLength != 4 ||
+			ch.Replacements[0].InsertedContent.Text != "false" {
+			t.Errorf("artifact change: %+v", ch)
+		}
+	}
+	if !found {
+		t.Fatal("no RS101 on \"Create charge\"")
+	}
+	p := sharedtest.Path(t, "reference", "sarif-schema-2.1.0.json")
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(r.stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("the SARIF log does not validate: %v", err)
 	}
 }
