@@ -382,6 +382,13 @@ func (wp *wfParser) nodes(nodes Value) {
 			w.Nodes = append(w.Nodes, n)
 			continue
 		}
+		if n.IsSticky() {
+			// A sticky note never runs and no connection names it: two
+			// notes sharing a title are no ambiguity. It gets the name only
+			// when no node that runs holds it (below).
+			w.Nodes = append(w.Nodes, n)
+			continue
+		}
 		if first := w.byName[n.Name]; first != nil {
 			wp.problem(DuplicateName, n.Pos, n.Name, "node name %q is used by nodes[%d] and nodes[%d]; connections are keyed by name, so n8n cannot tell them apart",
 				n.Name, first.Index, i)
@@ -389,6 +396,11 @@ func (wp *wfParser) nodes(nodes Value) {
 			w.byName[n.Name] = n
 		}
 		w.Nodes = append(w.Nodes, n)
+	}
+	for _, n := range w.Nodes {
+		if n.IsSticky() && n.Name != "" && w.byName[n.Name] == nil {
+			w.byName[n.Name] = n
+		}
 	}
 }
 
