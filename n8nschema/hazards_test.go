@@ -53,9 +53,9 @@ func TestParseHazards(t *testing.T) {
 ], "connections": {}}`,
 			workflows: 1,
 			problems: []string{
-				`BrokenConnection 2:3 "": nodes[0] (n8n-nodes-base.httpRequest) has no name; no connection can reach it`,
-				`BrokenConnection 3:4 "": nodes[1] (n8n-nodes-base.set) has no name; no connection can reach it`,
-				`BrokenConnection 4:4 "": nodes[2] (n8n-nodes-base.code) has no name; no connection can reach it`,
+				`BrokenConnection 2:3 "": nodes[0] (n8n-nodes-base.httpRequest) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name`,
+				`BrokenConnection 3:4 "": nodes[1] (n8n-nodes-base.set) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name`,
+				`BrokenConnection 4:4 "": nodes[2] (n8n-nodes-base.code) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name`,
 			},
 		},
 		{
@@ -75,7 +75,7 @@ func TestParseHazards(t *testing.T) {
 			problems: []string{
 				`BrokenConnection 1:26 "A": nodes[0] ("A") has a "type" that is a JSON object, expected a node type name`,
 				`BrokenConnection 1:82 "": nodes[1] (no name) has a "type" that is a JSON number, expected a node type name`,
-				`BrokenConnection 1:68 "": nodes[1] (no type) has no name; no connection can reach it`,
+				`BrokenConnection 1:68 "": nodes[1] (no type) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name`,
 				`BrokenConnection 2:16 "C": nodes[2] ("C") has a "type" that is a JSON null, expected a node type name`,
 			},
 		},

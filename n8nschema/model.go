@@ -171,4 +171,7 @@ type Problem struct {
 	Pos     Pos
 	Node    string
 	Message string
+	// Note marks a problem n8n may repair by itself (a nameless node gets
+	// a name at import): reported as a note, not a warning.
+	Note bool
 }

@@ -293,6 +293,8 @@ func (p *parser) workflow(v Value, m *members) {
 type wfParser struct {
 	p *parser
 	w *Workflow
+	// nameless counts the nodes without a name that n8n names at import.
+	nameless int
 }
 
 func (wp *wfParser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
@@ -377,7 +379,12 @@ func (wp *wfParser) nodes(nodes Value) {
 		}
 		if n.Name == "" {
 			if !n.IsSticky() {
-				wp.problem(BrokenConnection, n.Pos, "", "nodes[%d] (%s) has no name; no connection can reach it", i, orUnknown(n.Type))
+				// The editor names it at import after its type's default
+				// name, made unique with a number ("Gmail1"), so a
+				// connection may well reach it there.
+				wp.problem(BrokenConnection, n.Pos, "", "nodes[%d] (%s) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name", i, orUnknown(n.Type))
+				wp.w.Problems[len(wp.w.Problems)-1].Note = true
+				wp.nameless++
 			}
 			w.Nodes = append(w.Nodes, n)
 			continue
@@ -479,6 +486,11 @@ func (wp *wfParser) edge(from, typ string, out int, c Value) {
 		return
 	}
 	if wp.w.byName[to.Str()] == nil {
+		if wp.nameless > 0 {
+			wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist; it may be a nameless node, named at import", from, to.Str())
+			wp.w.Problems[len(wp.w.Problems)-1].Note = true
+			return
+		}
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
 		return
 	}

@@ -26,6 +26,9 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 			continue
 		}
 		d := analyze.Diagnostic{Pos: p.Pos, Message: p.Message, Detail: p.Pos.Path + "\x00" + p.Message, Severity: sev, Fix: problemFix[kind]}
+		if p.Note {
+			d.Severity = analyze.Note // n8n may repair it by itself
+		}
 		if pass.Workflow != nil && p.Node != "" {
 			d.Node = pass.Workflow.Node(p.Node)
 		}
