@@ -17,7 +17,9 @@ Failures come in storms: an expired credential, a provider outage or a rate limi
 at once, and a handler that asks a model to summarise each failure turns the outage into a bill. It also
 fails itself for the same reason (the provider is down), so the summary rarely arrives when it matters.
 Keep handlers cheap and deterministic: a chat or e-mail alert with the workflow, node and error message
-is enough, and it works while the model provider is down.`,
+is enough, and it works while the model provider is down. A fallback is not a handler: when a model,
+agent or chain fails and its error output calls another model whose answer rejoins the work the first
+one fed, that is one replacement call per failure, and it is not reported.`,
 	Fix:        "Replace the model call in the error path with a plain alert (workflow, node, error message, execution URL)",
 	FixDoc:     "None: moving paid work out of an error handler changes what the handler does.",
 	Severity:   analyze.Warning,
@@ -28,6 +30,9 @@ is enough, and it works while the model provider is down.`,
 		for _, op := range liveOps(pass) {
 			if !op.Paid || !op.ErrorPath {
 				continue
+			}
+			if !g.FromErrorTrigger(op.Node) && len(op.ErrorFor) == 0 && fallbackCall(g, op.Node) {
+				continue // one replacement call per failure, its answer used
 			}
 			cost := ""
 			if op.SpendKnown() {
@@ -54,6 +59,54 @@ is enough, and it works while the model provider is down.`,
 			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// fallbackCall reports whether a paid call on an error branch stands in
+// for a failed model call: every error output that leads to it leaves a
+// model, agent or chain, and what it answers rejoins the work that the
+// failed call's normal output feeds. That is one replacement call per
+// failure whose result is used, not a paid alert.
+func fallbackCall(g *analyze.Graph, n *n8nschema.Node) bool {
+	roots := []*n8nschema.Node{n}
+	if g.IsSubNode(n) {
+		roots = g.Roots(n)
+	}
+	found := false
+	for _, e := range g.Edges {
+		if !e.Error {
+			continue
+		}
+		leads := false
+		for _, r := range roots {
+			leads = leads || e.To == r || reaches(g, e.To, r)
+		}
+		if !leads {
+			continue
+		}
+		switch g.Spec(e.From).Role {
+		case n8nschema.RoleModel, n8nschema.RoleAgent:
+		default:
+			if _, ok := n8nschema.HTTPModelCallOf(e.From); !ok {
+				return false
+			}
+		}
+		rejoins := false
+		for _, ok := range g.OutOfType(e.From, analyze.ConnMain) {
+			if ok.Error {
+				continue
+			}
+			for _, r := range roots {
+				for _, next := range g.OutOfType(r, analyze.ConnMain) {
+					rejoins = rejoins || !next.Error && (next.To == ok.To || reaches(g, ok.To, next.To) || reaches(g, next.To, ok.To))
+				}
+			}
+		}
+		if !rejoins {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // failingNodes names the nodes whose error outputs lead to n: `"Charge"`.
