@@ -430,7 +430,7 @@ func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
 		}
 	})
 	if ok {
-		return found, true
+		return found, providerHost(n, found)
 	}
 	vals := make([]Value, len(jsonFieldParams))
 	params.getMany(jsonFieldParams, vals) // one pass, not a Param per name
@@ -439,10 +439,26 @@ func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
 			continue
 		}
 		if k, val, hit := keyInJSONText(v.Str()); hit {
-			return IdempotencyKey{Name: k, Value: val, Pos: v.Pos()}, true
+			key := IdempotencyKey{Name: k, Value: val, Pos: v.Pos()}
+			return key, providerHost(n, key)
 		}
 	}
 	return IdempotencyKey{}, false
+}
+
+// keyProviderHosts are where a provider's body field means an idempotency
+// key: elsewhere "request_id" or "ClientToken" is just a field.
+var keyProviderHosts = map[string]string{"airwallex": "airwallex.com", "aws": "amazonaws.com"}
+
+// providerHost reports whether a key named by one provider's convention is
+// sent to that provider (or the call goes to an unknown URL).
+func providerHost(n *Node, k IdempotencyKey) bool {
+	host, ok := keyProviderHosts[k.Name.Provider]
+	if !ok || k.Name.Where != "body" {
+		return true
+	}
+	url := strings.ToLower(paramStr(n, "url"))
+	return url == "" || strings.Contains(url, "{{") && !strings.Contains(url, "://") || strings.Contains(url, host)
 }
 
 var jsonMember = regexp.MustCompile(`"([A-Za-z][A-Za-z0-9_-]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\{\{[^}]*\}\}|[^,}\n]+)`)
@@ -538,10 +554,20 @@ func ClassifyKey(value string) (KeyStability, string) {
 		return KeyPerExecution, "$execution.id"
 	}
 	if !strings.HasPrefix(v, "=") && !strings.Contains(v, "{{") {
+		if placeholderRE.MatchString(v) {
+			// A template's blank ("YOUR_API_KEY", "<idempotency-key>"):
+			// nothing is sent that the server could match, so no key.
+			return KeyEmpty, ""
+		}
 		return KeyConstant, ""
 	}
 	return KeyStable, ""
 }
+
+// placeholderRE matches a literal left for the user to fill in: a name in
+// angle or square brackets, YOUR_..., SCREAMING_SNAKE_CASE, xxx, "...",
+// "replace me", "changeme", or one that names an API key or token.
+var placeholderRE = regexp.MustCompile(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
 
 // ---------------------------------------------------------------------------
 // Prices
