@@ -925,6 +925,12 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 // ---------------------------------------------------------------------------
 // Rate-limited dependencies
 
+// pacesItself are nodes that read the service's rate-limit headers and
+// wait on their own before the next request, so a 429 does not reach n8n's
+// node retry: Discord (v1 DiscordV1.node.ts and v2 transport/discord.api.ts
+// sleep x-ratelimit-reset-after when x-ratelimit-remaining is 0).
+var pacesItself = map[string]bool{"n8n-nodes-base.discord": true}
+
 // RateLimit names a dependency that answers 429 with Retry-After under
 // load, matched by node type or by a host suffix.
 type RateLimit struct {
@@ -987,6 +993,9 @@ var rateLimits = []RateLimit{
 // rate-limited service.
 func RateLimitOf(typ, host string) (RateLimit, bool) {
 	typ = strings.TrimSuffix(typ, "Tool")
+	if pacesItself[typ] {
+		return RateLimit{}, false
+	}
 	h := strings.ToLower(host)
 	for _, r := range rateLimits {
 		if r.Match == typ {
