@@ -207,8 +207,9 @@ func (p *parser) workflowIn(v Value) bool {
 			p.problem(NotWorkflow, e.ValuePos(), "", "data element %s is not an n8n workflow; skipped", lastElem(e.Path()))
 		}
 		return true
-	case m.workflow.Kind() == Object && !nodes.Exists():
-		// Template gallery wrappers nest the workflow once or twice.
+	case m.workflow.Kind() == Object:
+		// Template gallery wrappers nest the workflow once or twice; the
+		// template API's wrapper also lists node types in its own "nodes".
 		saved := p.wrapper
 		p.wrapper = v
 		defer func() { p.wrapper = saved }()

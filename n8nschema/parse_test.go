@@ -122,6 +122,14 @@ func TestParseShapes(t *testing.T) {
 			want: []wfSum{named(at(sumInner, "workflow.workflow"), "77", "Nested template")},
 		},
 		{
+			// api.n8n.io/api/templates/workflows/ID: the wrapper lists the
+			// node types it uses in its own "nodes" array.
+			name: "template api with node types",
+			src: `{"workflow": {"id": 77, "name": "Nested template", "nodes": [{"id": 19, "name": "n8n-nodes-base.webhook", "displayName": "Webhook"}],
+				"categories": [], "workflow": ` + inner + `}}`,
+			want: []wfSum{named(at(sumInner, "workflow.workflow"), "77", "Nested template")},
+		},
+		{
 			name: "template inner name wins",
 			src:  `{"id": 5, "name": "Outer", "workflow": ` + wfB + `}`,
 			want: []wfSum{at(sumB, "workflow")},
