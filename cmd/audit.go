@@ -166,6 +166,12 @@ func (o *AuditOptions) validate() error {
 	if !oneOf(o.Color, "auto", "always", "never") {
 		return usageErrorf("--color %q: want auto, always or never", o.Color)
 	}
+	if o.Remote.APIKeyFile != "" && o.Remote.URL == "" {
+		return usageErrorf("--api-key-file is read only with --n8n-url: give the instance's URL too, or drop the flag")
+	}
+	if o.Remote.Insecure && o.Remote.URL == "" {
+		return usageErrorf("--insecure applies only to --n8n-url: give the instance's URL too, or drop the flag")
+	}
 	if _, ok := analyze.ParseSeverity(o.MinSeverity); !ok {
 		return usageErrorf("--min-severity %q: want note, warning or error", o.MinSeverity)
 	}

@@ -156,7 +156,10 @@ func TestAuditFormatUsage(t *testing.T) {
 		{[]string{"--format", "json=x", "--format", "sarif=x"}, "--format: x is named twice"},
 		{[]string{"--enable", "RS9*"}, `unknown rule "RS9*"`},
 		{[]string{"--min-confidence", "sure"}, `--min-confidence "sure"`},
-		{[]string{"--baseline", "missing.json"}, "--baseline: open"},
+		{[]string{"--baseline", "missing.json"}, "--baseline missing.json: no such file; write one with --write-baseline missing.json"},
+		{[]string{"--max-attempts", "abc"}, `--max-attempts "abc": want a whole number`},
+		{[]string{"--max-attempt", "3"}, "unknown flag: --max-attempt; did you mean --max-attempts?"},
+		{[]string{"--api-key-file", "key.txt"}, "--api-key-file is read only with --n8n-url"},
 	} {
 		r := auditIn(t, wd, append(append([]string{"audit"}, tt.args...), filepath.Join(wd, "a.json"))...)
 		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
@@ -202,7 +205,7 @@ func TestAuditConfigFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = auditIn(t, sub, "audit", "--config", bad, a)
-	if r.code != ExitUsage || r.stderr != "stormcheck: "+bad+":3: unknown key \"worker\"\n" {
+	if r.code != ExitUsage || r.stderr != "stormcheck: "+bad+":3: unknown key \"worker\"; did you mean \"workers\"?\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -59,6 +60,9 @@ func readBaseline(p, name string) (map[string]bool, error) {
 	src, err := readRegular(p, defaultMaxFileSize)
 	if errors.Is(err, errTooLarge) {
 		return nil, usageErrorf("--baseline %s: larger than %s; not read", name, formatSize(defaultMaxFileSize))
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usageErrorf("--baseline %s: no such file; write one with --write-baseline %s", name, name)
 	}
 	if err != nil {
 		return nil, &usageError{fmt.Errorf("--baseline: %w", err)}

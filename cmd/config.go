@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -134,7 +135,7 @@ func loadConfig(p, name string, all []*analyze.Rule) (*Config, error) {
 }
 
 var (
-	unknownKeyRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type \S+$`)
+	unknownKeyRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type (\S+)$`)
 	lineRE       = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 )
 
@@ -144,7 +145,7 @@ func parseConfig(src []byte, name string, all []*analyze.Rule) (*Config, error) 
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, src, err)
 	}
 	// A second document ("---" and more settings) would be silently
 	// ignored; a merge gone wrong is the usual cause.
@@ -155,7 +156,7 @@ func parseConfig(src []byte, name string, all []*analyze.Rule) (*Config, error) 
 			break
 		}
 		if err != nil {
-			return nil, yamlError(name, err)
+			return nil, yamlError(name, src, err)
 		}
 		if len(next.Content) > 0 && next.Content[0].Tag != "!!null" { // a bare trailing "---" holds nothing
 			return nil, fmt.Errorf("%s:%d: a second YAML document; put every setting in one document", name, max(next.Line, 1))
@@ -163,7 +164,7 @@ func parseConfig(src []byte, name string, all []*analyze.Rule) (*Config, error) 
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, src, err)
 	}
 	cfg.root = &root
 	if err := cfg.validate(name, all); err != nil {
@@ -172,19 +173,17 @@ func parseConfig(src []byte, name string, all []*analyze.Rule) (*Config, error) 
 	return cfg, nil
 }
 
-// yamlError rewrites the decoder's messages as `file:line: message`.
-func yamlError(name string, err error) error {
+// yamlError rewrites the decoder's messages as `file:line: message`, in
+// this tool's words: the key, what it wants and what it got, and the key
+// that was meant when one is unknown.
+func yamlError(name string, src []byte, err error) error {
+	var root yaml.Node
+	_ = yaml.Unmarshal(src, &root) // a type error still parses as a tree
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
 		msgs := make([]string, 0, len(te.Errors))
 		for _, e := range te.Errors {
-			if m := unknownKeyRE.FindStringSubmatch(e); m != nil {
-				msgs = append(msgs, fmt.Sprintf("%s:%s: unknown key %q", name, m[1], m[2]))
-			} else if m := lineRE.FindStringSubmatch(e); m != nil {
-				msgs = append(msgs, fmt.Sprintf("%s:%s: %s", name, m[1], m[2]))
-			} else {
-				msgs = append(msgs, name+": "+e)
-			}
+			msgs = append(msgs, name+":"+typeErrorText(e, &root))
 		}
 		return errors.New(strings.Join(msgs, "\n"))
 	}
@@ -193,6 +192,134 @@ func yamlError(name string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }
+
+var cannotUnmarshalRE = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
+
+// typeErrorText is one of the decoder's type errors as "LINE: message".
+func typeErrorText(e string, root *yaml.Node) string {
+	if m := unknownKeyRE.FindStringSubmatch(e); m != nil {
+		msg := fmt.Sprintf("%s: unknown key %q", m[1], m[2])
+		if s := closest(m[2], configKeys[m[3]]); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		return msg
+	}
+	if m := cannotUnmarshalRE.FindStringSubmatch(e); m != nil {
+		got := m[3]
+		switch m[2] {
+		case "seq":
+			got = "a list"
+		case "map":
+			got = "a mapping"
+		case "null":
+			got = "nothing"
+		case "str":
+			got = strconv.Quote(got)
+		}
+		key, v := keyAtLine(root, m[1])
+		if key != "" {
+			key += ": "
+		}
+		if v != nil && v.Kind == yaml.ScalarNode && m[2] != "str" {
+			got = v.Value // the decoder cuts long values short
+		}
+		return fmt.Sprintf("%s: %swant %s, got %s", m[1], key, typeWords(m[4]), got)
+	}
+	if m := lineRE.FindStringSubmatch(e); m != nil {
+		return m[1] + ": " + m[2]
+	}
+	return " " + e
+}
+
+// typeWords names a Go type the way the config's reader thinks of it.
+func typeWords(t string) string {
+	t = strings.TrimPrefix(t, "*")
+	switch {
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	}
+	return "a mapping" // maps and the config's sections
+}
+
+// keyAtLine is the dotted path and the value of the key whose value is on
+// line (as the decoder's message gives it); "" when none is.
+func keyAtLine(n *yaml.Node, line string) (string, *yaml.Node) {
+	want, err := strconv.Atoi(line)
+	if err != nil || n == nil {
+		return "", nil
+	}
+	var found *yaml.Node
+	var walk func(n *yaml.Node, path string) string
+	walk = func(n *yaml.Node, path string) string {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				if p := walk(c, path); p != "" {
+					return p
+				}
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				if v.Line == want && v.Kind != yaml.MappingNode || k.Line == want && v.Kind == yaml.MappingNode {
+					found = v
+					return p
+				}
+				if q := walk(v, p); q != "" {
+					return q
+				}
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				if q := walk(c, fmt.Sprintf("%s[%d]", path, i)); q != "" {
+					return q
+				}
+			}
+		}
+		return ""
+	}
+	p := walk(n, "")
+	return p, found
+}
+
+// configKeys are the keys of each section of the config, by the Go type
+// name the decoder's messages give ("cmd.configFleet").
+var configKeys = func() map[string][]string {
+	keys := map[string][]string{}
+	var visit func(t reflect.Type)
+	visit = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || keys[t.String()] != nil {
+			return
+		}
+		keys[t.String()] = []string{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			keys[t.String()] = append(keys[t.String()], name)
+			visit(f.Type)
+		}
+	}
+	visit(reflect.TypeOf(Config{}))
+	return keys
+}()
 
 // line returns the line of a key path in the config ("ignore", "2",
 // "reason"), or of the deepest part of it that exists.

@@ -79,10 +79,14 @@ func TestParseConfigErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string
 	}{
-		{"unknown top-level key", "max_attempts: 3\nmax_attempt: 4\n", `c.yaml:2: unknown key "max_attempt"`},
-		{"unknown nested key", "fleet:\n  workers: 2\n  worker: 3\n", `c.yaml:3: unknown key "worker"`},
+		{"unknown top-level key", "max_attempts: 3\nmax_attempt: 4\n", `c.yaml:2: unknown key "max_attempt"; did you mean "max_attempts"?`},
+		{"unknown nested key", "fleet:\n  workers: 2\n  worker: 3\n", `c.yaml:3: unknown key "worker"; did you mean "workers"?`},
 		{"unknown ignore key", "ignore:\n  - rule: RS004\n    reason: x\n    because: y\n", `c.yaml:4: unknown key "because"`},
-		{"wrong type", "items: many\n", "c.yaml:1: cannot unmarshal !!str `many` into int"},
+		{"unknown key far from any", "itmes: 3\nfrobnicate: 1\n", "c.yaml:1: unknown key \"itmes\"; did you mean \"items\"?\nc.yaml:2: unknown key \"frobnicate\""},
+		{"wrong type", "items: many\n", `c.yaml:1: items: want a whole number, got "many"`},
+		{"list for a number", "fleet:\n  workers: [1, 2]\n", `c.yaml:2: fleet.workers: want a whole number, got a list`},
+		{"number for a list", "rules:\n  enable: 5\n", `c.yaml:2: rules.enable: want a list, got 5`},
+		{"list for a section", "fleet: [1]\n", `c.yaml:1: fleet: want a mapping, got a list`},
 		{"syntax", "items: 2\nfail_on: a: b\n", `c.yaml:2: mapping values are not allowed in this context`},
 		{"fail_on", "\nfail_on: critical\n", `c.yaml:2: fail_on "critical": want error, warning, note or never`},
 		{"max_attempts", "max_attempts: 0\n", `c.yaml:1: max_attempts 0: want a whole number from 1 to 1000000`},
@@ -97,7 +101,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"in flight", "dependencies:\n  api.x.com: {max_in_flight: 0}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight 0: want a whole number from 1 to 1000000`},
 		// Numbers that wrap around or are not numbers (issue 11, item 9).
 		{"workers overflow", "fleet:\n  workers: 4294967296\n", `c.yaml:2: fleet.workers 4294967296: want a whole number from 1 to 1000000`},
-		{"int64 overflow", "items: 99999999999999999999\n", "c.yaml:1: cannot unmarshal !!float `9999999...` into int"},
+		{"int64 overflow", "items: 99999999999999999999\n", `c.yaml:1: items: want a whole number, got 99999999999999999999`},
 		{"in flight overflow", "dependencies:\n  api.x.com: {max_in_flight: 9223372036854775807}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight 9223372036854775807: want a whole number from 1 to 1000000`},
 		{"cap NaN", "spend:\n  caps:\n    - provider: openai\n      usd: .nan\n      period: day\n", `c.yaml:4: spend.caps[0]: usd NaN: want a number of dollars more than 0 and at most 1000000000`},
 		{"cap Inf", "spend:\n  caps:\n    - {provider: openai, usd: .inf, period: day}\n", `c.yaml:3: spend.caps[0]: usd +Inf: want a number of dollars more than 0 and at most 1000000000`},

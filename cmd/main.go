@@ -131,7 +131,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 	root.SetOut(io.Out)
 	root.SetIn(io.In)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageWithHelp(c, err)
+		return usageWithHelp(c, flagError(c, err))
 	})
 	root.SetVersionTemplate("stormcheck {{.Version}}\n")
 	root.AddCommand(
@@ -157,7 +157,7 @@ func argsAreUsage(c *cobra.Command) {
 	if check := c.Args; check != nil {
 		c.Args = func(c *cobra.Command, args []string) error {
 			if err := check(c, args); err != nil {
-				return usageWithHelp(c, err)
+				return usageWithHelp(c, unknownCommand(c, args, err))
 			}
 			return nil
 		}

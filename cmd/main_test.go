@@ -285,3 +285,23 @@ func TestSkippedFilesCountOnlyNonWorkflows(t *testing.T) {
 		t.Errorf("summary %+v, want 1 skipped file, 1 error, 1 note", doc.Summary)
 	}
 }
+
+// TestDidYouMean: a mistyped command or flag names the one that was meant;
+// one far from any does not guess.
+func TestDidYouMean(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"audti", "x.json"}, `stormcheck: unknown command "audti" for "stormcheck"; did you mean "audit"?`},
+		{[]string{"rule"}, `stormcheck: unknown command "rule" for "stormcheck"; did you mean "rules"?`},
+		{[]string{"frobnicate"}, `stormcheck: unknown command "frobnicate" for "stormcheck"` + "\n"},
+		{[]string{"audit", "--fail-no", "never", "x.json"}, "unknown flag: --fail-no; did you mean --fail-on?"},
+		{[]string{"graph", "--max-attempts", "1.5", "x.json"}, `--max-attempts "1.5": want a whole number`},
+	} {
+		code, _, errOut := runWith(t, nil, tt.args...)
+		if code != ExitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tt.args, code, errOut, ExitUsage, tt.want)
+		}
+	}
+}

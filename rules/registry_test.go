@@ -92,3 +92,18 @@ func startsWithCapitalWord(w string) bool {
 	}
 	return true
 }
+
+// TestDocsCitePublicSources: what users read (docs, fixes) cites public n8n
+// source paths, never the project's notes or line numbers that move with
+// every n8n release.
+func TestDocsCitePublicSources(t *testing.T) {
+	private := regexp.MustCompile(`n8n-semantics|DESIGN\.md|STYLE\.md|\.ts:? ?L?\d|§`)
+	rfc := regexp.MustCompile(`RFC \d+ §\d+`) // a public standard's section is fine
+	for _, r := range All() {
+		for _, text := range []string{r.Doc, r.Fix, r.FixDoc, r.Title} {
+			if m := private.FindString(rfc.ReplaceAllString(text, "RFC")); m != "" {
+				t.Errorf("%s cites %q, which users do not have: %s", r.ID, m, text)
+			}
+		}
+	}
+}

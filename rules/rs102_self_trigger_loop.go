@@ -16,8 +16,9 @@ executor never stop it. The usual shapes: an error branch that POSTs to the work
 "restart from the last batch" (the seed incident: 5 tries of a paid model call per trip, trips without
 end), an Execute Workflow or Call Workflow Tool whose id is the workflow's own (or {{ $workflow.id }}) and
 whose start leads back to the calling node, two workflows that call each other, and error workflows that
-name each other. n8n has no recursion-depth limit for sub-workflows (n8n-semantics.md §4.5) and guards only
-a workflow that is its own error workflow (§4.8). A call into a separate branch of the same workflow (an
+name each other. n8n has no recursion-depth limit for sub-workflows
+(packages/cli/src/workflow-execute-additional-data.ts) and guards only a workflow that is its own error
+workflow (packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same workflow (an
 agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported.`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",

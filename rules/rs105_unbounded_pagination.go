@@ -13,7 +13,7 @@ var rs105 = &analyze.Rule{
 	Title: "pagination has no page limit",
 	Doc: `The HTTP Request node's pagination fetches pages until its completion test says stop (by default: an
 empty response). Without "Limit Pages Fetched" nothing else bounds it (maxRequests, default 100, applies
-only when limitPagesFetched is on; request-helper-functions.ts L1705–1714): an API that keeps returning a
+only when limitPagesFetched is on; packages/core/src/execution-engine/node-execution-context/utils/request-helper-functions.ts): an API that keeps returning a
 next cursor, a page parameter it ignores, or a completion expression that never matches makes the node
 request pages for ever, and a node retry starts over from the first page. The same holds for pages
 fetched by a loop of nodes (a Set or Code node of the loop sets the page or cursor that the request of the

@@ -17,8 +17,7 @@ var rs201 = &analyze.Rule{
 delete) that is retried at any layer can commit more than once: an attempt that timed out on the client
 may well have succeeded on the server, and the retry creates a second charge, order or message. n8n's
 node retry makes it worse: it re-runs the whole node with all its items, so every item of the batch is
-sent again, including those that had already succeeded (core/src/execution-engine/workflow-execute.ts,
-n8n-semantics.md §3.3). An idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body
+sent again, including those that had already succeeded (packages/core/src/execution-engine/workflow-execute.ts). An idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body
 field such as Square's idempotency_key) derived from the item lets the server recognise the retry and
 answer it with the first result. Only writes that leave a second effect when repeated are reported: POST
 (not to search, lookup, query or conversion endpoints, nor to an endpoint named for an update such as

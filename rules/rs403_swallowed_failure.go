@@ -14,8 +14,8 @@ var rs403 = &analyze.Rule{
 	Name:  "swallowed-failure",
 	Title: "a failed write or paid call continues as if it succeeded",
 	Doc: `With onError "continueRegularOutput" (or the legacy continueOnFail), a node that fails passes its input
-through, or an item {error: ...}, on its normal output (core/src/execution-engine/workflow-execute.ts,
-n8n-semantics.md §3.4). The execution succeeds, no error workflow runs, and the nodes after it treat the
+through, or an item {error: ...}, on its normal output (packages/core/src/execution-engine/workflow-execute.ts,
+packages/core/src/execution-engine/node-execution-context/base-execute-context.ts). The execution succeeds, no error workflow runs, and the nodes after it treat the
 failure as a result: an order marked as invoiced that was not, an empty summary saved over a good one.
 For a write or a paid call that is a silent data problem. It is fine when a node downstream checks for
 the error (an If, Switch, Filter or Code node that tests "error", or an If that tests whether a returned
@@ -100,7 +100,7 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 }
 
 // doneUsed reports whether the done output of a Loop Over Items (v2
-// ["loop", "done"], v3 ["done", "loop"]; n8n-semantics.md §4.9) feeds a node.
+// ["loop", "done"], v3 ["done", "loop"]) feeds a node.
 func doneUsed(g *analyze.Graph, sib *n8nschema.Node) bool {
 	done := 1
 	if sib.TypeVersion >= 3 {

@@ -12,7 +12,7 @@ var rs501 = &analyze.Rule{
 	Name:  "fixed-backoff-fanout",
 	Title: "fixed-wait node retries on calls that run many at once",
 	Doc: `n8n's node retry waits a fixed waitBetweenTries (default 1 s, at most 5 s) between attempts, with no
-backoff and no jitter (core/src/execution-engine/workflow-execute.ts L1604–1612). When many copies of the
+backoff and no jitter (packages/core/src/execution-engine/workflow-execute.ts). When many copies of the
 call fail together (a webhook or chat workflow runs one execution per request, a batch sends every item
 at once), they all wait the same time and retry in the same instant, again and again: a synchronised
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
