@@ -83,7 +83,22 @@ func Lookup(typ string) Spec {
 			return s
 		}
 	}
-	pkg, name, _ := strings.Cut(typ, ".")
+	// A node n8n describes but the catalog does not list: an app node
+	// (or trigger) whose wire calls the catalog knows nothing special
+	// about. Its <type>Tool variant is wrapped like every usableAsTool
+	// node, so it honours retryOnFail per tool call.
+	_, name, _ := strings.Cut(typ, ".")
+	if d, ok := DescribeNode(typ, 0); ok {
+		if d.Trigger() {
+			return Spec{Type: typ, Role: RoleTrigger, Known: true}
+		}
+		s := Spec{Type: typ, Role: RoleExternal, Known: true, Provider: strings.TrimSuffix(name, "Tool")}
+		if _, isBase := nodeTable[typ]; !isBase { // resolved through its base node
+			s.Tool, s.ToolRetry = true, true
+		}
+		return s
+	}
+	pkg, _, _ := strings.Cut(typ, ".")
 	official := pkg == "n8n-nodes-base" || pkg == "@n8n/n8n-nodes-langchain"
 	if strings.HasSuffix(name, "Trigger") {
 		return Spec{Type: typ, Role: RoleTrigger, Known: official}

@@ -39,6 +39,12 @@ func TestLookupFacts(t *testing.T) {
 		{"n8n-nodes-base.slackTool", Spec{Type: "n8n-nodes-base.slackTool", Role: RoleExternal, Known: true, Provider: "slack", Tool: true, ToolRetry: true}},
 		{"n8n-nodes-base.slack", Spec{Type: "n8n-nodes-base.slack", Role: RoleExternal, Known: true, Provider: "slack"}},
 		{"n8n-nodes-community.fooBar", Spec{Type: "n8n-nodes-community.fooBar", Role: RoleExternal, Provider: "fooBar"}},
+		// Described by n8n but not in the hand catalog: known, and its tool
+		// variant honours retryOnFail like every usableAsTool node.
+		{"n8n-nodes-base.actionNetwork", Spec{Type: "n8n-nodes-base.actionNetwork", Role: RoleExternal, Known: true, Provider: "actionNetwork"}},
+		{"n8n-nodes-base.actionNetworkTool", Spec{Type: "n8n-nodes-base.actionNetworkTool", Role: RoleExternal, Known: true, Provider: "actionNetwork", Tool: true, ToolRetry: true}},
+		{"n8n-nodes-base.clockifyTrigger", Spec{Type: "n8n-nodes-base.clockifyTrigger", Role: RoleTrigger, Known: true}},
+		{"n8n-nodes-community.fooBarTool", Spec{Type: "n8n-nodes-community.fooBarTool", Role: RoleExternal, Provider: "fooBar", Tool: true}},
 		{"n8n-nodes-base.shopifyTrigger", Spec{Type: "n8n-nodes-base.shopifyTrigger", Role: RoleTrigger, Known: true}},
 		{"n8n-nodes-base.splitInBatches", Spec{Type: "n8n-nodes-base.splitInBatches", Role: RoleFlow, Known: true}},
 		{"@n8n/n8n-nodes-langchain.openAi", Spec{Type: "@n8n/n8n-nodes-langchain.openAi", Role: RoleModel, Known: true,
