@@ -48,12 +48,24 @@ type Summary struct {
 	BelowSeverity int `json:"below_min_severity"`
 	// Fixed findings were repaired by --fix; Findings are what is left.
 	Fixed int `json:"fixed"`
+	// Fixable findings have a safe repair (--fix); FixableUnsafe ones an
+	// unsafe one (--fix --unsafe-fixes).
+	Fixable       int `json:"fixable"`
+	FixableUnsafe int `json:"fixable_unsafe"`
 }
 
 // Count fills the finding counts of s from fs.
 func (s *Summary) Count(fs []analyze.Finding) {
 	s.Findings, s.Errors, s.Warnings, s.Notes = len(fs), 0, 0, 0
+	s.Fixable, s.FixableUnsafe = 0, 0
 	for _, f := range fs {
+		if f.Repair != nil {
+			if f.Repair.Safety == analyze.Safe {
+				s.Fixable++
+			} else {
+				s.FixableUnsafe++
+			}
+		}
 		switch f.Severity {
 		case analyze.Error:
 			s.Errors++

@@ -136,7 +136,7 @@ func fixture(t *testing.T) *Result {
 
 func TestFixtureCounts(t *testing.T) {
 	res := fixture(t)
-	want := Summary{Files: 2, Workflows: 2, Nodes: 10, Findings: 7, Errors: 2, Warnings: 3, Notes: 2, Ignored: 2, Baselined: 1}
+	want := Summary{Files: 2, Workflows: 2, Nodes: 10, Findings: 7, Errors: 2, Warnings: 3, Notes: 2, Ignored: 2, Baselined: 1, FixableUnsafe: 1}
 	if diff := cmp.Diff(want, res.Summary); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}

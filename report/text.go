@@ -344,6 +344,14 @@ func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 		fmt.Fprintf(b, "; %s", strings.Join(extra, ", "))
 	}
 	b.WriteString("\n")
+	switch {
+	case s.Fixable > 0 && s.FixableUnsafe > 0:
+		fmt.Fprintf(b, "%d fixable with --fix (%d more with --unsafe-fixes)\n", s.Fixable, s.FixableUnsafe)
+	case s.Fixable > 0:
+		fmt.Fprintf(b, "%d fixable with --fix\n", s.Fixable)
+	case s.FixableUnsafe > 0:
+		fmt.Fprintf(b, "%d fixable with --fix --unsafe-fixes\n", s.FixableUnsafe)
+	}
 }
 
 func count(n int, word string) string {
