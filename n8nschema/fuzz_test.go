@@ -29,6 +29,9 @@ func FuzzParse(f *testing.F) {
 		`{"nodes":[{"name":"a\"b","parameters":{"k\"e.y":[1,{"z":"é"}]}}],"connections":{"a\"b":{"main":[[{"node":"a\"b"}]]}}}`,
 		"{\"name\":\"ctl\u0001\"}",
 		`{"nodes":[],"edges":[]}`,
+		`{"a":1,"a":[{"b":2,"b":3}],"c\u0061":{}}`,
+		`{"a\`,
+		strings.Repeat("[", 600),
 	} {
 		f.Add([]byte(s))
 	}
@@ -60,6 +63,9 @@ func FuzzParse(f *testing.F) {
 		})
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// No spare capacity: a read past the end panics instead of
+		// reading whatever follows in the buffer.
+		data = data[:len(data):len(data)]
 		file := Parse(NewSource("fuzz.json", data))
 		checkFile(t, file)
 	})

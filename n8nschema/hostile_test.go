@@ -117,3 +117,16 @@ func TestDeepNesting(t *testing.T) {
 		t.Errorf("nesting of %d in a parameter: problems\n%s", MaxDepth+1, problemLines(f.Problems))
 	}
 }
+
+// TestScanUnterminatedEscapedKey: the scan runs before validation, on any
+// bytes; an escaped key cut off by the end of the input must not slice
+// past it (the slice has no spare capacity here, so that would panic).
+func TestScanUnterminatedEscapedKey(t *testing.T) {
+	for _, src := range []string{`{"a\\`, `{"a\\"`, `{"\\u00`, `[{"x":1,"a\\`} {
+		b := []byte(src)[:len(src):len(src)]
+		f := Parse(NewSource("cut.json", b))
+		if len(f.Problems) != 1 || f.Problems[0].Kind != InvalidJSON {
+			t.Errorf("%q: problems\n%s\nwant one InvalidJSON", src, problemLines(f.Problems))
+		}
+	}
+}

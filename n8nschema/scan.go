@@ -62,8 +62,11 @@ func scanJSON(b []byte) (reps []repeatedKey, deepAt int) {
 	defer func() {
 		// Drop the references into b before the frames go back.
 		for i := range stack[:cap(stack)] {
-			clear(stack[:cap(stack)][i].members)
-			stack[:cap(stack)][i].elemKey, stack[:cap(stack)][i].key = nil, nil
+			f := &stack[:cap(stack)][i]
+			clear(f.members)
+			clear(f.byKey)
+			clear(f.spare)
+			f.elemKey, f.key = nil, nil
 		}
 		*pooled = stack[:0]
 		scanStacks.Put(pooled)
@@ -158,7 +161,8 @@ func scanJSON(b []byte) (reps []repeatedKey, deepAt int) {
 				top := &stack[len(stack)-1]
 				top.key, top.keyOff = b[i+1:j], i
 				if bytes.IndexByte(top.key, '\\') >= 0 {
-					top.key = []byte(gjson.ParseBytes(b[i : j+1]).Str)
+					// min: an unterminated string ends at len(b).
+					top.key = []byte(gjson.ParseBytes(b[i:min(j+1, len(b))]).Str)
 				}
 				expectKey = false
 			} else {
