@@ -94,6 +94,16 @@ type Loop struct {
 	Paging bool
 	// Pager is the calling node of a paging loop that sends the page.
 	Pager *n8nschema.Node
+	// Bound says what ends a loop that no guard test bounds, when the
+	// loop analysis finds it (then Unbounded is false): "counter" (a
+	// counter read in a way IsGuard cannot see: a Code node throwing on a
+	// stepped field, a number stepped to a limit, a work list drained
+	// until empty) or "person" (a node of the loop waits for a person's
+	// answer on every trip: it runs as often as someone sends work back).
+	Bound string
+	// Paced is true when every trip waits an hour or more in a Wait node:
+	// the loop is a scheduler, and what it spends is bounded per day.
+	Paced bool
 }
 
 // BuildGraph builds the graph of one workflow.
@@ -544,6 +554,15 @@ func (g *Graph) cycles() {
 			}
 		}
 		l.Head, l.Back = g.loopEnds(l, rcomp)
+		if l.Unbounded && l.DoneBack == nil {
+			switch {
+			case waitsForPerson(l.Nodes) != nil:
+				l.Unbounded, l.Bound = false, "person"
+			case countedLoop(g, l):
+				l.Unbounded, l.Bound = false, "counter"
+			}
+		}
+		l.Paced = pacedLoop(l)
 	}
 }
 

@@ -41,14 +41,6 @@ someone sends the work back.`,
 					Message: fmt.Sprintf("node %q sends its done output back to its own input: the loop starts over for ever", l.DoneBack.Name)})
 				continue
 			}
-			if waitsForPerson(l.Nodes) != nil {
-				// Each pass waits for a person's answer: the loop runs as
-				// often as they send the work back, not on its own.
-				continue
-			}
-			if countedLoop(g, l) {
-				continue // a counter or a draining list ends it (rules/loop_counters.go)
-			}
 			n := l.Calls[0]
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos,
 				Message: fmt.Sprintf("node %q runs in a loop (%s) that no guard bounds: %q leads back to %q with no $runIndex or counter check",

@@ -50,10 +50,11 @@ no repair: a header they ignore protects nothing.`,
 			if !op.Write || !retried(op) || op.Paid {
 				continue
 			}
-			// A loop that waits for a person, or that moves on to other data
-			// on each pass (the next page, the next step of a job), runs the
-			// write again for new work, not as a retry of the same write.
-			loopOnly := humanLoop(pass, op) || progressLoop(pass, op)
+			// A loop that moves on to other data on each pass (the next page,
+			// the next step of a job) runs the write again for new work, not
+			// as a retry of the same write. (A loop that waits for a person
+			// is bounded by the loop analysis: Loop.Bound.)
+			loopOnly := progressLoop(pass, op)
 			if loopOnly && boundedPart(op) < 2 {
 				continue
 			}

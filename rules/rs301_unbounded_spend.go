@@ -40,11 +40,8 @@ list drained (shift, pop) until it is empty.`,
 			if timeout > 0 && !crossExecution(op) {
 				continue // the deadline bounds a loop inside one execution
 			}
-			if humanLoop(pass, op) {
-				continue // each trip waits for a person
-			}
-			if l := unboundedLoopOf(pass, op); l != nil && (countedLoop(pass.Set.Graph(pass.Workflow), l) || pacedLoop(l)) {
-				continue // a counter ends it, or a long Wait paces it
+			if l := unboundedLoopOf(pass, op); l != nil && l.Paced {
+				continue // a long Wait paces it: spend is bounded per day
 			}
 			per := ""
 			if op.MaxOutputTokens > 0 {

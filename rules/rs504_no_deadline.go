@@ -44,11 +44,8 @@ workflow that re-starts itself in a new execution (RS102).`,
 				return rank(ops[i]) > rank(ops[j])
 			})
 			for _, op := range ops {
-				if !op.Unbounded && !op.CallsUnbounded || humanLoop(pass, op) {
+				if !op.Unbounded && !op.CallsUnbounded {
 					continue
-				}
-				if l := unboundedLoopOf(pass, op); l != nil && countedLoop(pass.Set.Graph(w), l) {
-					continue // a counter checked by a throwing Code node ends it
 				}
 				extra := ""
 				if crossExecution(op) {

@@ -1,22 +1,21 @@
-package rules
+package analyze
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// Helpers that read a counter bounding a loop where analyze.IsGuard cannot:
+// Helpers that read a counter bounding a loop where IsGuard cannot:
 // a Code node throwing on a stepped field, a number stepped to a limit, a
 // work list drained until empty.
 
 // countedLoop reports whether a counter the analysis does not see bounds a
 // loop: one checked by a throwing Code node, a number stepped by a constant
 // and compared with a limit, or a work list drained until it is empty.
-func countedLoop(g *analyze.Graph, l *analyze.Loop) bool {
+func countedLoop(g *Graph, l *Loop) bool {
 	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l)
 }
 
@@ -26,9 +25,9 @@ func countedLoop(g *analyze.Graph, l *analyze.Loop) bool {
 // of its nodes (a model selector, a custom tool), reads that field and
 // throws. The throw ends the loop: the execution stops, or the error
 // output leads out of it. This is the "try the next model" fallback: the
-// index runs off the end of the list (analyze.IsGuard covers a Code node
+// index runs off the end of the list (IsGuard covers a Code node
 // that throws on $runIndex).
-func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
+func throwsOnCounter(g *Graph, l *Loop) bool {
 	in := map[*n8nschema.Node]bool{}
 	for _, n := range l.Nodes {
 		in[n] = true
@@ -39,7 +38,7 @@ func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
 			continue
 		}
 		n.Params().Walk(func(rel string, v n8nschema.Value) {
-			if !strings.HasSuffix(rel, ".value") || !strings.Contains(v.Str(), "{{") || !loopStepRE.MatchString(v.Str()) {
+			if !strings.HasSuffix(rel, ".value") || !strings.Contains(v.Str(), "{{") || !stepRE.MatchString(v.Str()) {
 				return
 			}
 			base := strings.TrimSuffix(rel, "value")
@@ -100,12 +99,9 @@ func throwsOnCounter(g *analyze.Graph, l *analyze.Loop) bool {
 	return false
 }
 
-// loopStepRE matches a step of one in an expression: n + 1, n - 1, n += 1.
-var loopStepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
-
 // conditionsOf calls f with every condition of the If, Switch and Filter
 // nodes of a loop (v2 conditions: leftValue, operator, rightValue).
-func conditionsOf(l *analyze.Loop, f func(left, right, opType, op string)) {
+func conditionsOf(l *Loop, f func(left, right, opType, op string)) {
 	for _, n := range l.Nodes {
 		if !n8nschema.IsBranch(n.Type) || n.Disabled {
 			continue
@@ -125,7 +121,7 @@ func conditionsOf(l *analyze.Loop, f func(left, right, opType, op string)) {
 // constant ({{ $json.limitKNN + 5 }}) and a condition of the loop compares
 // that number with a fixed limit (limitKNN <= 100): the loop ends when the
 // number passes it (analyze's guards see steps of one).
-func steppedToLimit(l *analyze.Loop) bool {
+func steppedToLimit(l *Loop) bool {
 	stepped := map[string]bool{}
 	for _, n := range l.Nodes {
 		if n.Type != n8nschema.TypeSet || n.Disabled {
@@ -173,7 +169,7 @@ var stepByRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*[+-]\s*\d+(\.\d+)?\s*\}\}`)
 // drainsList reports whether a Code node of the loop takes one element off
 // a list every trip (desired_path.shift()) and a condition of the loop tests
 // that list for emptiness: the loop ends when the list runs out.
-func drainsList(l *analyze.Loop) bool {
+func drainsList(l *Loop) bool {
 	drained := map[string]bool{}
 	for _, n := range l.Nodes {
 		if !n8nschema.IsCode(n.Type) || n.Disabled {
@@ -217,4 +213,48 @@ var drainRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([
 // identWords splits an expression into identifiers.
 func identWords(s string) []string { return identRE.FindAllString(s, -1) }
 
-var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
+// waitsForPerson returns a node of the loop that waits for a person (a
+// form, a Wait resumed by webhook or form, a send-and-wait message), or nil.
+func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
+	for _, n := range ns {
+		if n8nschema.HumanGate(n) {
+			return n
+		}
+	}
+	return nil
+}
+
+// pacedLoop reports whether every trip through a loop waits an hour or
+// more in a Wait node (resume after a time interval; v1 defaults to 1
+// hour, v1.1 to 5 seconds, nodes-base/nodes/Wait): the loop is a
+// scheduler, and what it spends is bounded per day by its pace.
+func pacedLoop(l *Loop) bool {
+	for _, n := range l.Nodes {
+		if n.Type != n8nschema.TypeWait || n.Disabled {
+			continue
+		}
+		r, _ := n.Param("resume")
+		if r.Str() != "" && r.Str() != "timeInterval" {
+			continue
+		}
+		amount, unit := 1.0, "hours"
+		if n.TypeVersion >= 1.1 {
+			amount, unit = 5, "seconds"
+		}
+		if v, ok := n.Param("amount"); ok {
+			f, isNum := v.Num()
+			if !isNum {
+				continue // an expression decides
+			}
+			amount = f
+		}
+		if v, ok := n.Param("unit"); ok {
+			unit = v.Str()
+		}
+		secs := map[string]float64{"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}[unit]
+		if amount*secs >= 3600 {
+			return true
+		}
+	}
+	return false
+}
