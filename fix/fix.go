@@ -100,6 +100,11 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 }
 
 func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
+	switch f.RuleID {
+	case "RS101", "RS104", "RS201", "RS302", "RS504":
+	default:
+		return nil // the other rules have no repair (each rule's FixDoc says why)
+	}
 	w, op := r.op(f)
 	if w == nil || !r.editable(w) {
 		return nil
@@ -320,7 +325,7 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 	if v.Kind() != n8nschema.Object {
 		return 0, false
 	}
-	off := v.ValuePos().Offset
+	off := v.Offset()
 	rawText := v.Raw()
 	if off < 0 || off+len(rawText) > len(src) || string(src[off:off+len(rawText)]) != rawText {
 		return 0, false

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -198,7 +199,7 @@ func lineIndent(src []byte, i int) string {
 
 // newline is the file's line ending: CRLF when its first line ends so.
 func newline(src []byte) string {
-	if i := strings.IndexByte(string(src), '\n'); i > 0 && src[i-1] == '\r' {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		return "\r\n"
 	}
 	return "\n"
@@ -232,8 +233,6 @@ func (c *container) styleOf(parent style) style {
 		if u, ok := strings.CutPrefix(st.indent, open); ok {
 			st.unit = u // "" in a file that indents nothing
 		}
-	} else {
-		st.comma = before
 	}
 	if first.hasKey {
 		if e, err := stringEnd(c.src, first.keyStart); err == nil {
@@ -242,6 +241,17 @@ func (c *container) styleOf(parent style) style {
 	}
 	if strings.ContainsAny(st.sep, "\r\n") {
 		st.sep = ": "
+	}
+	if !st.pretty {
+		// Compact: after a comma as between the first two members, else
+		// spaced like the key separator ({"a": 1} → {"b": 2, "a": 1}).
+		st.comma = strings.TrimPrefix(st.sep, ":")
+		if len(c.members) > 1 {
+			gap := c.src[first.valEnd:c.members[1].keyStartOrVal()]
+			if i := bytes.IndexByte(gap, ','); i >= 0 {
+				st.comma = string(gap[i+1:])
+			}
+		}
 	}
 	return st
 }

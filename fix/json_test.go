@@ -69,3 +69,20 @@ func TestAppendElem(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestCompactSpacing(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"a": 1}`:           `{"r": false, "a": 1}`,
+		`{"a":1}`:            `{"r":false,"a":1}`,
+		`{"a": 1,"b": 2}`:    `{"r": false,"a": 1,"b": 2}`,
+		`{ "a": 1, "b": 2 }`: `{ "r": false, "a": 1, "b": 2 }`,
+	} {
+		e, err := set([]byte(src), 0, []string{"r"}, raw("false"), style{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := src[:e.off] + e.text + src[e.off+e.n:]; got != want {
+			t.Errorf("%s: got %s, want %s", src, got, want)
+		}
+	}
+}

@@ -267,6 +267,15 @@ func (v Value) Span() (start, end int) {
 	return v.base + v.r.Index, v.base + v.r.Index + len(v.r.Raw)
 }
 
+// Offset is the byte offset in its source where the value starts, without
+// the line and column arithmetic of ValuePos; -1 when it is not known.
+func (v Value) Offset() int {
+	if v.src == nil || !v.r.Exists() {
+		return -1
+	}
+	return v.base + v.r.Index
+}
+
 // ValuePos is where the value itself starts (after its key).
 func (v Value) ValuePos() Pos {
 	if v.src == nil || !v.r.Exists() {
