@@ -129,7 +129,16 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 			rep, err = r.executionTimeout(w)
 		}
 	}
-	if err != nil || rep == nil || len(rep.Edits) == 0 {
+	if err != nil || rep == nil {
+		return nil
+	}
+	// An edit that writes the bytes already there changes nothing: the
+	// rule and the bytes disagree (it never happens with the repairs above,
+	// but a repair must never be applied twice).
+	rep.Edits = slices.DeleteFunc(rep.Edits, func(e analyze.Edit) bool {
+		return e.Len == len(e.Text) && string(e.Source.Src[e.Offset:e.Offset+e.Len]) == e.Text
+	})
+	if len(rep.Edits) == 0 {
 		return nil
 	}
 	slices.SortFunc(rep.Edits, func(a, b analyze.Edit) int {
@@ -366,6 +375,11 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 	p := n.Params()
 	if s := p.Get("specifyHeaders").Str(); s != "" && s != "keypair" {
 		return nil, nil // headers given as JSON text
+	}
+	for _, h := range p.Get("headerParameters.parameters").Elems() {
+		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), name) {
+			return nil, nil // the header is there (its value is RS202's to judge)
+		}
 	}
 	value := "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
 	header := object{{"name", raw(quote(name))}, {"value", raw(quote(value))}}

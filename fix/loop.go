@@ -46,10 +46,21 @@ func Files(files []*n8nschema.File, check Check, o Options, unsafe bool) (*Resul
 	before := tallyOf(fs)
 	res := &Result{Original: map[string][]byte{}}
 	cur := files
+	// A finding whose repair was applied and that is still reported is
+	// not repaired again: an insertion applied twice would repeat itself.
+	tried := map[string]bool{}
 	for range maxRounds {
+		for i := range fs {
+			if tried[key(&fs[i])] {
+				fs[i].Repair = nil
+			}
+		}
 		plan, taken := Plan(fs, unsafe)
 		if len(taken) == 0 {
 			break
+		}
+		for _, f := range taken {
+			tried[key(f)] = true
 		}
 		next := make([]*n8nschema.File, len(cur))
 		changed := false

@@ -199,3 +199,23 @@ func TestDiff(t *testing.T) {
 		t.Error("equal inputs give a diff")
 	}
 }
+
+func TestIdempotencyKeyNotAddedTwice(t *testing.T) {
+	// An empty Idempotency-Key is no key (RS201 fires), but the header is
+	// there: a second one would make two; the value is the author's to set.
+	b, err := os.ReadFile(filepath.Join("testdata", "stripe_charge.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(b), `"method": "POST",`, `"sendHeaders": true,
+        "headerParameters": {"parameters": [{"name": "Idempotency-Key", "value": ""}]},
+        "method": "POST",`, 1)
+	reps := repairsOf(t, src, analyze.DefaultOptions())
+	r, ok := reps["RS201 Create charge"]
+	if !ok {
+		t.Fatalf("no RS201: %v", reps)
+	}
+	if r != nil {
+		t.Errorf("a repair adds a second header: %+v", r)
+	}
+}
