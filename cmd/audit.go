@@ -294,7 +294,7 @@ func runAudit(o *AuditOptions) error {
 			fmt.Fprintf(o.IO.Err, "stormcheck: a round of fixes was left out: it would bring %s on node %q in %s (please report this)\n", f.RuleID, f.Node, f.File)
 		}
 		if o.Diff {
-			return o.printDiff(res, len(files))
+			return o.printDiff(res)
 		}
 		if reportTo, err = o.writeFixes(res, ins); err != nil {
 			return err

@@ -12,16 +12,11 @@ import (
 // printDiff writes the repairs as a unified diff to stdout and a count to
 // stderr; it writes no file. It exits 1 when a file would change, so CI can
 // ask "is there anything left to fix?".
-func (o *AuditOptions) printDiff(res *fix.Result, files int) error {
+func (o *AuditOptions) printDiff(res *fix.Result) error {
 	names := slices.Sorted(slices.Values(res.Changed))
+	now := sources(res)
 	for _, name := range names {
-		var now []byte
-		for _, f := range res.Files {
-			if f.Source.Name == name {
-				now = f.Source.Src
-			}
-		}
-		if _, err := io.WriteString(o.IO.Out, fix.Diff(name, res.Original[name], now)); err != nil {
+		if _, err := io.WriteString(o.IO.Out, fix.Diff(name, res.Original[name], now[name])); err != nil {
 			return fmt.Errorf("write diff: %w", err)
 		}
 	}
@@ -52,6 +47,7 @@ func (o *AuditOptions) writeFixes(res *fix.Result, ins []input) (io.Writer, erro
 			return o.IO.Err, nil
 		}
 	}
+	now := sources(res)
 	for _, name := range res.Changed {
 		p := paths[name]
 		if p == "" {
@@ -61,17 +57,20 @@ func (o *AuditOptions) writeFixes(res *fix.Result, ins []input) (io.Writer, erro
 		if err != nil {
 			return nil, err
 		}
-		var src []byte
-		for _, f := range res.Files {
-			if f.Source.Name == name {
-				src = f.Source.Src
-			}
-		}
-		if err := os.WriteFile(p, src, info.Mode().Perm()); err != nil {
+		if err := os.WriteFile(p, now[name], info.Mode().Perm()); err != nil {
 			return nil, fmt.Errorf("write fix: %w", err)
 		}
 	}
 	return o.IO.Out, nil
+}
+
+// sources maps each file's name to its bytes after the fixes.
+func sources(res *fix.Result) map[string][]byte {
+	m := make(map[string][]byte, len(res.Files))
+	for _, f := range res.Files {
+		m[f.Source.Name] = f.Source.Src
+	}
+	return m
 }
 
 func countWord(n int, word string) string {

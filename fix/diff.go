@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +16,13 @@ func Diff(name string, old, new []byte) string {
 	a, b := splitLines(old), splitLines(new)
 	ops := diffLines(a, b)
 	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", name, name)
+	// A name with a control character, a quote or a backslash is quoted,
+	// as git quotes it, so that it cannot break the diff's lines.
+	from, to := "a/"+name, "b/"+name
+	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) {
+		from, to = strconv.Quote(from), strconv.Quote(to)
+	}
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
 	const ctx = 3
 	// Walk the edit script, cutting it into hunks around the changes.
 	i := 0

@@ -347,11 +347,12 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 
 // idempotencyKey adds the header the API honours to a retried HTTP Request
 // POST: {{ $execution.id }}, the node and the item index, the same on each
-// of the node's own retries (n8n re-runs the node with the same execution
-// and items; workflow-execute.ts computes the run index before the retry
-// loop). It is not offered when the key would not hold: the node runs more
-// than once in an execution (a loop), or the workflow restarts itself or
-// runs as an error workflow (a new execution, a new key).
+// of the node's own retries (n8n re-runs the node in the same execution
+// with the same items in the same order). The node's name keeps two nodes
+// that call the same API apart. It is not offered when the key would not
+// hold: the node runs more than once in an execution (a loop: the same key
+// for new work), or the workflow restarts itself or runs as an error
+// workflow (a new execution, a new key).
 func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
 	n := op.Node
 	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" || op.Unbounded {
