@@ -309,7 +309,7 @@ func TestReadmeDiffSample(t *testing.T) {
 // the retry of its caller, in another file; the SARIF fix says so, and the
 // log validates against the SARIF 2.1.0 schema.
 func TestSARIFFixAcrossFiles(t *testing.T) {
-	r := run(t, "audit", "--format", "sarif", "--fail-on", "never", filepath.Join("..", "testdata", "examples"))
+	r := run(t, "audit", "--root", "..", "--format", "sarif", "--fail-on", "never", filepath.Join("..", "testdata", "examples"))
 	var log struct {
 		Runs []struct {
 			Results []struct {
