@@ -72,9 +72,27 @@ type jsonFinding struct {
 	HelpURI     string       `json:"help_uri"`
 	Fingerprint string       `json:"fingerprint"`
 	Chain       []jsonFactor `json:"chain"`
+	// Related are the other places that explain the finding, and those of
+	// the findings folded into it (every caller of a missing workflow).
+	Related []jsonRelated `json:"related"`
 	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
 	// write; null when stormcheck has no repair for the finding.
 	Repair *jsonRepair `json:"repair"`
+}
+
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func jsonRelatedOf(rs []analyze.Related, red memo) []jsonRelated {
+	out := make([]jsonRelated, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, jsonRelated{File: r.File, Line: r.Pos.Line, Column: r.Pos.Col, Message: red.Redact(r.Message)})
+	}
+	return out
 }
 
 type jsonRepair struct {
@@ -144,7 +162,7 @@ func (JSON) Render(w io.Writer, r *Result) error {
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
 			Node: red.Redact(f.Node), Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
-			Chain: jsonFactors(f.Chain), Repair: jsonRepairOf(f.Repair, red),
+			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
 		}
 	})
 	jw.WriteString("\n}\n")
