@@ -28,6 +28,16 @@ for f in testdata/examples/*.json cmd/testdata/*.json; do graph "$f"; done
 # A workflow with neither name nor id (Mermaid rejects an empty title).
 echo '{"nodes": [{"name": "Start", "type": "n8n-nodes-base.manualTrigger"}], "connections": {}}' >"$tmp/nameless.json"
 graph "$tmp/nameless.json"
+# Names that try to end a label, the diagram or the fence; a retried paid
+# call so that the Markdown report draws its chain too.
+cat >"$tmp/hostile.json" <<'JSON'
+{"name": "W\"] end\n%% ```x``` <b>|pipe|</b>", "nodes": [
+ {"name": "A\"]\nclick A href \"javascript:alert(1)\"", "type": "n8n-nodes-base.webhook", "parameters": {"path": "x"}, "position": [0, 0]},
+ {"name": "B `end` ;:#{}[]()<>&", "type": "@n8n/n8n-nodes-langchain.openAi", "retryOnFail": true, "maxTries": 5,
+  "parameters": {"modelId": "gpt-4o"}, "position": [200, 0]}],
+ "connections": {"A\"]\nclick A href \"javascript:alert(1)\"": {"main": [[{"node": "B `end` ;:#{}[]()<>&", "type": "main", "index": 0}]]}}}
+JSON
+graph "$tmp/hostile.json"
 if [ -d ../shared/corpus/n8n-real ]; then
 	# Every tenth workflow, in a fixed order: names, ids and shapes vary
 	# enough, and the run stays under a minute.
@@ -41,6 +51,7 @@ md() { # args...
 	awk -v out="$tmp/r$n" '/^```mermaid$/ { k++; on = 1; next } /^```$/ { on = 0; next } on { print > (out "-" k ".mmd") }' "$tmp/r$n.md"
 }
 md testdata/examples
+md "$tmp/hostile.json"
 for f in testdata/examples/*.json; do md "$f"; done
 [ -d ../shared/corpus/n8n-real ] && md ../shared/corpus/n8n-real
 
