@@ -19,10 +19,10 @@ var errShape = errors.New("the JSON does not have the expected shape")
 // array): offsets of the key's opening quote and of the value's first and
 // past-the-last bytes.
 type member struct {
-	key                  string
-	keyStart             int
-	valStart, valEnd     int
-	hasKey, keyIsEscaped bool
+	key              string
+	keyStart         int
+	valStart, valEnd int
+	hasKey           bool
 }
 
 // container is an object or array of a source.
@@ -121,12 +121,11 @@ func scan(src []byte, off int) (*container, error) {
 			if err != nil {
 				return nil, err
 			}
-			raw := string(src[i:e])
 			m.keyStart, m.hasKey = i, true
-			if k, err := strconv.Unquote(raw); err == nil {
-				m.key = k
-			} else {
-				m.key, m.keyIsEscaped = raw, true
+			if bytes.IndexByte(src[i+1:e-1], '\\') < 0 {
+				m.key = string(src[i+1 : e-1])
+			} else if err := json.Unmarshal(src[i:e], &m.key); err != nil {
+				return nil, errShape
 			}
 			i = skipWS(src, e)
 			if i >= len(src) || src[i] != ':' {
