@@ -20,23 +20,34 @@ import (
 // reading it.
 const maxLoudPerNode = 0.05
 
-// corpusSummaryGolden lists per rule the findings, the workflows they fall
-// on and the findings per severity on the corpus, so that a change in
-// firing shows up in review. Regenerate it deliberately with
-// `go test ./rules -run TestCorpusRegression -update`, never to make the
-// test pass.
-const corpusSummaryGolden = "testdata/corpus_summary.golden"
+// corpora are the corpora below ../shared/corpus the regression test
+// audits, each with its golden summary: n8n-real, the tuning set, and
+// n8n-more, the validation set nothing was tuned on. The goldens list per
+// rule the findings, the workflows they fall on and the findings per
+// severity, so that a change in firing shows up in review. Regenerate them
+// deliberately with `go test ./rules -run TestCorpusRegression -update`,
+// never to make the test pass.
+var corpora = []struct{ name, golden string }{
+	{"n8n-real", "testdata/corpus_summary.golden"},
+	{"n8n-more", "testdata/corpus_summary_more.golden"},
+}
 
-// TestCorpusRegression audits ../shared/corpus/n8n-real as one analysis
-// set, the way `stormcheck audit ../shared/corpus/n8n-real` does with
-// default options (walk in sorted order, parse, Build, Run every rule,
-// Filter), and checks two things: findings at warning and above stay at
-// most maxLoudPerNode per node, where nodes are every node of every
-// workflow except sticky notes (they never run); and the per-rule counts
-// match the golden summary. It skips when the corpus is absent, and fails
-// instead when the CI environment variable is set.
+// TestCorpusRegression audits each corpus as one analysis set, the way
+// `stormcheck audit ../shared/corpus/<name>` does with default options
+// (walk in sorted order, parse, Build, Run every rule, Filter), and checks
+// two things: findings at warning and above stay at most maxLoudPerNode per
+// node, where nodes are every node of every workflow except sticky notes
+// (they never run); and the per-rule counts match the golden summary. It
+// skips when the corpus is absent, and fails instead when the CI
+// environment variable is set.
 func TestCorpusRegression(t *testing.T) {
-	files := corpustest.Files(t)
+	for _, c := range corpora {
+		t.Run(c.name, func(t *testing.T) { corpusRegression(t, c.name, c.golden) })
+	}
+}
+
+func corpusRegression(t *testing.T, name, golden string) {
+	files := corpustest.FilesOf(t, name)
 	all := All()
 	set := analyze.Build(files, analyze.DefaultOptions())
 	findings := analyze.Filter(set, analyze.Run(set, all), analyze.FilterOptions{
@@ -63,24 +74,24 @@ func TestCorpusRegression(t *testing.T) {
 		t.Errorf("findings at warning and above per node = %.4f (%d / %d), want at most %.2f", perNode, loud, nodes, maxLoudPerNode)
 	}
 
-	got := corpusSummary(files, set, findings, nodes, loud)
+	got := corpusSummary(name, files, set, findings, nodes, loud)
 	if *update {
-		if err := os.WriteFile(corpusSummaryGolden, []byte(got), 0o644); err != nil {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	want, err := os.ReadFile(corpusSummaryGolden)
+	want, err := os.ReadFile(golden)
 	if err != nil {
 		t.Fatalf("%v (create it with -update and review it)", err)
 	}
 	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
-		t.Errorf("corpus summary differs from %s (-want +got); if the change in firing is intended, regenerate it with -update and review the diff:\n%s", corpusSummaryGolden, diff)
+		t.Errorf("corpus summary differs from %s (-want +got); if the change in firing is intended, regenerate it with -update and review the diff:\n%s", golden, diff)
 	}
 }
 
 // corpusSummary renders the golden: totals, then one line per rule.
-func corpusSummary(files []*n8nschema.File, set *analyze.Set, findings []analyze.Finding, nodes, loud int) string {
+func corpusSummary(name string, files []*n8nschema.File, set *analyze.Set, findings []analyze.Finding, nodes, loud int) string {
 	type count struct {
 		findings  int
 		workflows map[string]bool
@@ -98,7 +109,7 @@ func corpusSummary(files []*n8nschema.File, set *analyze.Set, findings []analyze
 		c.bySev[f.Severity]++
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# stormcheck audit ../shared/corpus/n8n-real, one analysis set, default options\n")
+	fmt.Fprintf(&b, "# stormcheck audit ../shared/corpus/%s, one analysis set, default options\n", name)
 	fmt.Fprintf(&b, "# regenerate: go test ./rules -run TestCorpusRegression -update (review the diff)\n")
 	fmt.Fprintf(&b, "files %d, workflows %d, nodes %d (sticky notes left out), findings %d\n",
 		len(files), len(set.Workflows), nodes, len(findings))

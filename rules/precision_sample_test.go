@@ -14,7 +14,8 @@ import (
 	"github.com/stormcheck/stormcheck/internal/corpustest"
 )
 
-// TestPrecisionSample audits ../shared/corpus/n8n-real as one analysis set,
+// TestPrecisionSample audits a corpus below ../shared/corpus (n8n-real, or
+// the one STORMCHECK_PRECISION_CORPUS names, such as n8n-more) as one analysis set,
 // the way `stormcheck audit` does on the folder, and prints per rule the
 // findings and workflows it fires on, then a reproducible sample of each
 // rule's findings (file:line, node, message) for docs/precision.md. It runs
@@ -41,7 +42,11 @@ func TestPrecisionSample(t *testing.T) {
 		}
 	}
 
-	files := corpustest.Files(t)
+	corpus := "n8n-real"
+	if v := os.Getenv("STORMCHECK_PRECISION_CORPUS"); v != "" {
+		corpus = v
+	}
+	files := corpustest.FilesOf(t, corpus)
 
 	all := All()
 	set := analyze.Build(files, analyze.DefaultOptions())

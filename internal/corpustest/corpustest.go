@@ -16,24 +16,41 @@ import (
 )
 
 var (
+	mu     sync.Mutex
+	parsed = map[string]*corpus{}
+)
+
+type corpus struct {
 	once  sync.Once
 	files []*n8nschema.File
 	err   error
-)
+}
 
-// Files parses every JSON file below ../shared/corpus/n8n-real the way
-// `stormcheck audit` walks a folder (sorted, hidden files and folders left
-// out, node_modules too), each named by its slash-separated path relative to n8n-real. It
-// skips when ../shared is absent and fails when CI is set (sharedtest.Path).
-// The files are shared by every caller: do not change them.
-func Files(tb testing.TB) []*n8nschema.File {
+// Files parses every JSON file below ../shared/corpus/n8n-real (the tuning
+// set) the way `stormcheck audit` walks a folder (sorted, hidden files and
+// folders left out, node_modules too), each named by its slash-separated
+// path relative to n8n-real. It skips when ../shared is absent and fails
+// when CI is set (sharedtest.Path). The files are shared by every caller:
+// do not change them.
+func Files(tb testing.TB) []*n8nschema.File { return FilesOf(tb, "n8n-real") }
+
+// FilesOf is Files for another corpus below ../shared/corpus: "n8n-more",
+// the validation set.
+func FilesOf(tb testing.TB, name string) []*n8nschema.File {
 	tb.Helper()
-	root := sharedtest.Path(tb, "corpus", "n8n-real")
-	once.Do(func() { files, err = parse(root) })
-	if err != nil {
-		tb.Fatal(err)
+	root := sharedtest.Path(tb, "corpus", name)
+	mu.Lock()
+	c := parsed[name]
+	if c == nil {
+		c = &corpus{}
+		parsed[name] = c
 	}
-	return files
+	mu.Unlock()
+	c.once.Do(func() { c.files, c.err = parse(root) })
+	if c.err != nil {
+		tb.Fatal(c.err)
+	}
+	return c.files
 }
 
 func parse(root string) ([]*n8nschema.File, error) {
