@@ -428,10 +428,17 @@ func (wp *wfParser) connections(conns Value) {
 			ids[n.ID] = n.Name
 		}
 	}
+	// Connections keyed by node id come from one mistake (a generator
+	// that wrote ids): one problem for all of them, at the first.
+	var byID []string
+	var byIDPos Pos
 	conns.Each(func(from string, byType Value) bool {
 		if w.byName[from] == nil {
 			if name, ok := ids[from]; ok {
-				wp.problem(BrokenConnection, byType.Pos(), "", "connections are keyed by node id %q (node %q); n8n keys them by node name, so this edge is ignored", from, name)
+				if len(byID) == 0 {
+					byIDPos = byType.Pos()
+				}
+				byID = append(byID, fmt.Sprintf("%q (node %q)", from, name))
 			} else {
 				wp.problem(BrokenConnection, byType.Pos(), "", "connections name source node %q, which does not exist", from)
 			}
@@ -470,6 +477,17 @@ func (wp *wfParser) connections(conns Value) {
 		})
 		return true
 	})
+	switch len(byID) {
+	case 0:
+	case 1:
+		wp.problem(BrokenConnection, byIDPos, "", "connections are keyed by node id %s; n8n keys them by node name, so this edge is ignored", byID[0])
+	default:
+		list := strings.Join(byID[:min(3, len(byID))], ", ")
+		if len(byID) > 3 {
+			list += fmt.Sprintf(" and %d more", len(byID)-3)
+		}
+		wp.problem(BrokenConnection, byIDPos, "", "connections of %d nodes are keyed by node id (%s); n8n keys them by node name, so all their edges are ignored", len(byID), list)
+	}
 }
 
 // connKeys are the members of one connection the parser reads.
