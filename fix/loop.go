@@ -37,9 +37,10 @@ const maxRounds = 8
 // Files repairs what it can in memory: it analyses the files, applies the
 // repairs --fix would (safe ones; unsafe ones too when unsafe is true) as
 // byte edits, parses and analyses again, and repeats until no repair is
-// left. A round whose result is not valid JSON, or that brings a finding
-// the first analysis did not have, is undone and ends the loop: a fix never
-// makes a workflow worse.
+// left. A round that brings a finding the first analysis did not have is
+// undone and ends the loop (Result.Undone says which): a fix never makes a
+// workflow worse. One that would make a file invalid JSON is an error, and
+// the caller writes nothing.
 func Files(files []*n8nschema.File, check Check, o Options, unsafe bool) (*Result, error) {
 	set, fs := check(files)
 	Attach(set, fs, o)
