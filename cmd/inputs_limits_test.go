@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -211,5 +212,26 @@ func TestInputLimitsUnreadNameIsEscaped(t *testing.T) {
 	r := run(t, "audit", "--format", "json", dir)
 	if r.code != ExitFailure || strings.Contains(r.stderr, "\n::error") || !strings.Contains(r.stderr, `b\n::error file=x,line=1::forged.json (broken symbolic link`) {
 		t.Errorf("exit %d, stderr %q; want %d and the name escaped", r.code, r.stderr, ExitFailure)
+	}
+}
+
+// TestReadSized pins the bounded reader on both sides of the ceiling,
+// with and without a size guess, and with a guess that is wrong (a file
+// that grew after fstat).
+func TestReadSized(t *testing.T) {
+	for _, tt := range []struct {
+		n, limit, size int64
+		tooLarge       bool
+	}{
+		{0, 10, 0, false}, {10, 10, 0, false}, {11, 10, 0, true}, {10, 10, 10, false},
+		{5000, 5000, 100, false}, {5001, 5000, 5001, true}, {100, 1 << 20, 0, false}, {1 << 20, 1 << 20, 1 << 20, false},
+	} {
+		b, err := readSized(strings.NewReader(strings.Repeat("x", int(tt.n))), tt.limit, tt.size)
+		switch {
+		case tt.tooLarge && !errors.Is(err, errTooLarge):
+			t.Errorf("%d bytes under %d: err %v, want errTooLarge", tt.n, tt.limit, err)
+		case !tt.tooLarge && (err != nil || int64(len(b)) != tt.n):
+			t.Errorf("%d bytes under %d (guess %d): %d bytes, err %v", tt.n, tt.limit, tt.size, len(b), err)
+		}
 	}
 }
