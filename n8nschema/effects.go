@@ -121,6 +121,8 @@ func verbKind(op string) OpKind {
 		return OpUpdate
 	case hasVerb(op, duplicatingVerbs):
 		return OpCreate
+	case hasVerb(op, []string{"delete", "remove", "clear", "trash"}):
+		return OpDelete
 	}
 	return OpUpdate
 }
@@ -197,8 +199,6 @@ var writeVerbs = []string{
 	"postMessage", "sendMessage", "sendPhoto", "sendDocument", "sendAudio", "sendVideo",
 	"sendAndWait", "sendMediaGroup", "sendLocation", "sendSticker", "sendAnimation", "sendChatAction",
 }
-
-func isWriteVerb(op string) bool { return hasVerb(op, writeVerbs) }
 
 // hasVerb reports whether op is one of verbs or starts with one of them as
 // a camelCase word ("createComment", "sendEmail").
