@@ -10,6 +10,7 @@ import (
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -41,11 +42,14 @@ func renderTextJSON(b *testing.B, res *report.Result) {
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(len(res.Findings)), "findings")
+			cpu := cputime.Used()
 			for b.Loop() {
 				if err := r.Render(io.Discard, res); err != nil {
 					b.Fatal(err)
 				}
 			}
+			// CPU time, not only wall time: the machine is shared.
+			b.ReportMetric(float64((cputime.Used()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
