@@ -305,10 +305,16 @@ type StringMember struct {
 // repeats a key: a gjson path then names the first of them, and the caller
 // must walk with paths to see the same values.
 func (v Value) StringMembers(fn func(StringMember)) bool {
+	return v.StringMembersOf(nil, fn)
+}
+
+// StringMembersOf is StringMembers for the members whose key keep accepts
+// (all when keep is nil): the others are skipped without unescaping.
+func (v Value) StringMembersOf(keep func(key string) bool, fn func(StringMember)) bool {
 	if v.src == nil || !v.r.Exists() || v.Kind() != Object {
 		return true
 	}
-	s := &memberScanner{raw: v.r.Raw, base: v.base + v.r.Index}
+	s := &memberScanner{raw: v.r.Raw, base: v.base + v.r.Index, keep: keep}
 	s.value(0)
 	if s.dup {
 		return false
@@ -322,6 +328,7 @@ func (v Value) StringMembers(fn func(StringMember)) bool {
 type memberScanner struct {
 	raw  string
 	base int
+	keep func(key string) bool
 	out  []StringMember
 	dup  bool
 }
@@ -336,6 +343,16 @@ func (s *memberScanner) ws(i int) int {
 // str returns the end of the string token starting at i (just past its
 // closing quote) and its unescaped text.
 func (s *memberScanner) str(i int) (int, string) {
+	j, esc := s.strEnd(i)
+	if !esc {
+		return j, s.raw[i+1 : j-1]
+	}
+	return j, gjson.Parse(s.raw[i:j]).Str
+}
+
+// strEnd returns the end of the string token starting at i (just past its
+// closing quote) and whether it holds an escape.
+func (s *memberScanner) strEnd(i int) (int, bool) {
 	esc := false
 	j := i + 1
 	for j < len(s.raw) && s.raw[j] != '"' {
@@ -349,10 +366,7 @@ func (s *memberScanner) str(i int) (int, string) {
 	if j > len(s.raw) {
 		j = len(s.raw)
 	}
-	if !esc {
-		return j, s.raw[i+1 : j-1]
-	}
-	return j, gjson.Parse(s.raw[i:j]).Str
+	return j, esc
 }
 
 // value scans the value starting at i (after white space) and returns its end.
@@ -378,7 +392,7 @@ func (s *memberScanner) value(i int) int {
 			i = s.value(i)
 		}
 	case '"':
-		j, _ := s.str(i)
+		j, _ := s.strEnd(i)
 		return j
 	}
 	for i < len(s.raw) && !isSpace(s.raw[i]) && s.raw[i] != ',' && s.raw[i] != '}' && s.raw[i] != ']' {
@@ -424,13 +438,20 @@ func (s *memberScanner) object(i int) int {
 		}
 		i = s.ws(i)
 		if i < len(s.raw) && s.raw[i] == '"' {
-			j, str := s.str(i)
-			own = append(own, len(s.out))
-			s.out = append(s.out, StringMember{Key: key, Str: str, Offset: s.base + i, RawLen: j - i})
-			if key == "name" && !haveName {
-				name, nameIsString = str, true
+			kept := s.keep == nil || s.keep(key)
+			if !kept && (key != "name" || haveName) {
+				i = s.value(i) // skipped: not unescaped
+			} else {
+				j, str := s.str(i)
+				if kept {
+					own = append(own, len(s.out))
+					s.out = append(s.out, StringMember{Key: key, Str: str, Offset: s.base + i, RawLen: j - i})
+				}
+				if key == "name" && !haveName {
+					name, nameIsString = str, true
+				}
+				i = j
 			}
-			i = j
 		} else {
 			i = s.value(i)
 		}

@@ -117,7 +117,7 @@ func secretSpans(s string) [][2]int {
 			spans = append(spans, [2]int{a, b})
 		}
 	}
-	if wordThenSpace(s, "bearer") || wordThenSpace(s, "basic") || wordThenSpace(s, "token") || foldsToASCII(s) {
+	if schemeWord(s) || foldsToASCII(s) {
 		for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
 			add(m[2], m[3])
 			add(m[4], m[5])
@@ -149,8 +149,9 @@ func secretSpans(s string) [][2]int {
 		if looksRandom(s[a:b]) {
 			add(a, b)
 		}
+		// A hex run of 32 or more lies inside a long run of as many.
+		hexRuns(s, a, b, add)
 	})
-	hexRuns(s, add)
 	return mergeSpans(spans)
 }
 
@@ -158,6 +159,7 @@ func foldsToASCII(s string) bool {
 	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") // K (Kelvin) and ſ fold to k and s under (?i)
 }
 
+// hasSecretPrefix reports whether s holds one of secretPrefixes.
 func hasSecretPrefix(s string) bool {
 	for _, p := range secretPrefixes {
 		if strings.Contains(s, p) {
@@ -167,6 +169,41 @@ func hasSecretPrefix(s string) bool {
 	return false
 }
 
+// schemeWord reports whether s holds "bearer", "basic" or "token" in any
+// case followed by white space, as schemeRE needs: "max tokens" does not.
+func schemeWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'b':
+			if wordAt(s, i, "bearer") || wordAt(s, i, "basic") {
+				return true
+			}
+		case 't':
+			if wordAt(s, i, "token") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordAt reports whether the lowercase ASCII word stands at s[i:] in any
+// case, followed by white space (\s).
+func wordAt(s string, i int, word string) bool {
+	if i+len(word) >= len(s) {
+		return false
+	}
+	for j := 0; j < len(word); j++ {
+		if s[i+j]|0x20 != word[j] {
+			return false
+		}
+	}
+	switch s[i+len(word)] {
+	case ' ', '\t', '\n', '\f', '\r':
+		return true
+	}
+	return false
+}
 func isSpaceRE(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' } // \s
 
 func isKeyByte(c byte) bool {
@@ -384,16 +421,17 @@ func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
-// hexRuns calls f for every maximal run of 32 or more hex digits with no
-// word character on either side (\b[0-9a-fA-F]{32,}\b).
-func hexRuns(s string, f func(a, b int)) {
-	for i := 0; i < len(s); {
+// hexRuns calls f for every maximal run of 32 or more hex digits within
+// s[from:to] with no word character on either side in s
+// (\b[0-9a-fA-F]{32,}\b).
+func hexRuns(s string, from, to int, f func(a, b int)) {
+	for i := from; i < to; {
 		if !isHexByte(s[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isHexByte(s[j]) {
+		for j < to && isHexByte(s[j]) {
 			j++
 		}
 		if j-i >= 32 && (i == 0 || !isWordByte(s[i-1])) && (j == len(s) || !isWordByte(s[j])) {
@@ -412,51 +450,27 @@ var secretPrefixes = []string{"sk-", "sk_", "rk_", "xox", "ghp_", "gho_", "ghu_"
 // secret, and running the regular expressions over them dominated
 // rendering. Each clause is a necessary condition of one pattern.
 func mayHoldSecret(s string) bool {
-	run, longest := 0, 0 // longRE and hexRE need 32 characters of [A-Za-z0-9_+/=-]
+	// Cheapest first: JSON nearly always has a member.
+	if quoteColon(s) { // members and pairs: `"key"` then `:`
+		return true
+	}
+	if strings.ContainsAny(s, "?&;") && strings.Contains(s, "=") { // queries
+		return true
+	}
+	if strings.Contains(s, "://") && strings.Contains(s, "@") { // userinfo
+		return true
+	}
+	if foldsToASCII(s) || schemeWord(s) || hasSecretPrefix(s) { // schemeRE, prefixedRE
+		return true
+	}
+	run := 0 // long and hex runs need 32 characters of [A-Za-z0-9_+/=-]
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '+' || c == '/' || c == '=' || c == '-' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	if longest >= 32 {
-		return true
-	}
-	if strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
-		return true // K (Kelvin) and ſ fold to k and s under (?i)
-	}
-	for _, p := range secretPrefixes { // prefixedRE
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	if wordThenSpace(s, "bearer") || wordThenSpace(s, "basic") || wordThenSpace(s, "token") { // schemeRE
-		return true
-	}
-	if quoteColon(s) { // memberRE, pairRE: `"key"` then `:`
-		return true
-	}
-	if strings.ContainsAny(s, "?&;") && strings.Contains(s, "=") { // queryRE
-		return true
-	}
-	return strings.Contains(s, "://") && strings.Contains(s, "@") // userinfoRE
-}
-
-// wordThenSpace reports whether s holds the lowercase ASCII word in any
-// case followed by white space (\s), as schemeRE needs: "max tokens" does not.
-func wordThenSpace(s, word string) bool {
-	for i := 0; i+len(word) < len(s); i++ {
-		j := 0
-		for j < len(word) && s[i+j]|0x20 == word[j] {
-			j++
-		}
-		if j == len(word) {
-			switch s[i+j] {
-			case ' ', '\t', '\n', '\f', '\r':
+		if isLongByte(s[i]) {
+			if run++; run >= 32 {
 				return true
 			}
+		} else {
+			run = 0
 		}
 	}
 	return false
@@ -603,7 +617,10 @@ func (r *Redactor) workflowSpans(w *n8nschema.Workflow) [][2]int {
 	}
 	// One pass over the workflow's text; with a repeated key the members
 	// a path names differ, and the walk below decides.
-	if !w.Value.StringMembers(func(m n8nschema.StringMember) {
+	// Only "value" members and credential keys matter; the others are
+	// skipped unread.
+	keep := func(k string) bool { return k == "value" || isCredentialKey(k) }
+	if !w.Value.StringMembersOf(keep, func(m n8nschema.StringMember) {
 		secret := false
 		if m.Key == "value" {
 			secret = m.NameIsString && isCredentialKey(m.Name)
