@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,13 +125,21 @@ func TestCorpusTextLength(t *testing.T) {
 		t.Fatal("no findings in the corpus")
 	}
 	text := run(t, "audit", real, "--fail-on", "never")
-	lines := strings.Count(text.stdout, "\n")
-	if lines > 4*n {
-		t.Errorf("text report: %d lines for %d findings (%.2f a finding), want at most 4", lines, n, float64(lines)/float64(n))
+	textLines := strings.Count(text.stdout, "\n")
+	if textLines > 4*n {
+		t.Errorf("text report: %d lines for %d findings (%.2f a finding), want at most 4", textLines, n, float64(textLines)/float64(n))
 	}
-	t.Logf("text report: %d lines for %d findings (%.2f a finding)", lines, n, float64(lines)/float64(n))
+	t.Logf("text report: %d lines for %d findings (%.2f a finding)", textLines, n, float64(textLines)/float64(n))
 	concise := run(t, "audit", real, "--format", "concise", "--fail-on", "never")
-	if got := strings.Count(concise.stdout, "\n"); got != n+1 {
-		t.Errorf("concise report: %d lines for %d findings, want one a finding and the summary", got, n)
+	lines := strings.Split(strings.TrimSuffix(concise.stdout, "\n"), "\n")
+	one := regexp.MustCompile(`^\S.*: (error|warning|note): .* \[RS\d{3} [a-z0-9-]+\]$`)
+	for i, l := range lines[:min(n, len(lines))] {
+		if !one.MatchString(l) {
+			t.Fatalf("concise line %d is not one finding: %q", i+1, l)
+		}
+	}
+	// Then the summary: the counts, and what --fix would repair.
+	if len(lines) < n+1 || len(lines) > n+2 || !strings.HasPrefix(lines[n], strconv.Itoa(n)+" findings") {
+		t.Errorf("concise report: %d lines for %d findings, want one a finding and the summary", len(lines), n)
 	}
 }
