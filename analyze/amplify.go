@@ -653,7 +653,9 @@ func (a *amp) operations(cur []ctx) {
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
-				op.Paid = true // a model API's generation endpoint, called directly
+				// A model API's generation endpoint, called directly: a paid
+				// call that answers, not a write.
+				op.Paid, op.Write = true, false
 			}
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor

@@ -62,8 +62,8 @@ no repair: a header they ignore protects nothing.`,
 			if !dup || selfWebhookCall(pass, n) {
 				continue
 			}
-			if readingPOST(n) || settingPOST(n) {
-				continue // a repeat reads again or re-applies the same fields
+			if readingPOST(n) || settingPOST(n) || namedCopy(n) {
+				continue // a repeat reads again, re-applies the same fields or copies onto the same name
 			}
 			if _, hb := n8nschema.HeartbeatOf(n); hb {
 				continue // a duplicate progress report is harmless; RS401 speaks for heartbeats
@@ -160,6 +160,31 @@ func failBranch(n *n8nschema.Node, out int) bool {
 		}
 	}
 	return false
+}
+
+// destFieldRE matches a body field that names where a copy or move goes:
+// "dstKey", "destination", "target_path", "to".
+var destFieldRE = regexp.MustCompile(`(?i)["']?\b(dst|dest|destination|target|to)[_-]?(key|path|name|file|folder|id|url)?["']?\s*:`)
+
+// copyPathRE matches a copy or move endpoint anywhere in the path
+// (/files/copy/{bucket}, /objects/move).
+var copyPathRE = regexp.MustCompile(`(?i)/(copy|move|rename)(/|$)`)
+
+// namedCopy reports whether an HTTP POST copies or moves an object onto a
+// destination the request names ({"srcKey": …, "dstKey": …} to …/copy): a
+// repeat writes the same object under the same name, not a second one.
+func namedCopy(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	if !copyPathRE.MatchString(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0]) {
+		return false
+	}
+	body := n.Params().Get("jsonBody").Str()
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		body += " " + p.Get("name").Str() + ":"
+	}
+	return destFieldRE.MatchString(body)
 }
 
 // customMethodRE matches a Google-style custom method at the end of a URL
