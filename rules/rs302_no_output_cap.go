@@ -7,8 +7,10 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// rs302NoteBelowUSD: a missing cap whose worst case for one execution
-// (--items) stays under this is reported as a note, not a warning.
+// rs302NoteBelowUSD: a missing cap is a warning when what it leaves open,
+// one uncapped call per item of an execution (--items), can reach this; a
+// note below. Retries and agent iterations multiply every call, capped or
+// not: RS101, RS104 and RS301 report them, and the message gives the figure.
 const rs302NoteBelowUSD = 0.50
 
 // nonTextResources of the OpenAI app node bill per image, second or file,
@@ -29,9 +31,9 @@ default), an agent's iterations. The cap is also what makes spend computable: st
 worst case per item from calls per item × attempts × max output tokens × the output price, and with no
 cap it must assume the ceiling. Anthropic (4,096) and Gemini (2,048) nodes cap by default and are not
 reported unless the cap is removed; a max-tokens expression counts as a cap (it is decided at run
-time, typically from a settings node). The finding is a warning when the worst case of one execution
-(per item × --items) reaches $0.50 or has no bound, and a note below that or when the model's price is
-unknown (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint
+time, typically from a settings node). The finding is a warning when one uncapped call per item of an execution
+(the ceiling's price × --items) reaches $0.50, or when the attempts have no bound; a note below that or
+when the model's price is unknown (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint
 (OpenAI chat/completions or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible
 endpoints of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its
 cap is max_tokens (or max_completion_tokens, maxOutputTokens) in the body.`,
@@ -71,7 +73,7 @@ it); without the setting there is no repair, since the right cap depends on the 
 				if items := pass.Options.Items; items > 1 {
 					d.Message += fmt.Sprintf(", %s per execution of %d items", usd(exec), items)
 				}
-				if exec < rs302NoteBelowUSD {
+				if call, ok := op.CostPerCallUSD(pass.Options); ok && call*float64(max(pass.Options.Items, 1)) < rs302NoteBelowUSD {
 					d.Severity = analyze.Note
 				}
 			default:
