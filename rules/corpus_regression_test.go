@@ -18,7 +18,7 @@ import (
 // maxLoudPerNode is the most findings at warning and above per node that
 // the corpus may produce: beyond it the report is noise and people stop
 // reading it.
-const maxLoudPerNode = 0.05
+const maxLoudPerNode = 0.03
 
 // corpora are the corpora below ../shared/corpus the regression test
 // audits, each with its golden summary: n8n-real, the tuning set, and
