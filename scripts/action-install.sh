@@ -3,7 +3,10 @@
 # verified against the release's checksums.txt. No Go toolchain, no build.
 #
 # VERSION   a release tag (v1.2.3), or a major or minor tag (v1, v1.2) that
-#           resolves to its newest release; default: the Action's own ref.
+#           resolves to its newest release; default: the Action's own ref,
+#           which the runner checks out to .../_actions/OWNER/REPO/REF
+#           (github.action_ref is empty in some composite-action steps:
+#           actions/runner#2525).
 # Overridable for tests: STORMCHECK_REPO (owner/name), STORMCHECK_DOWNLOAD_URL
 # (release downloads), STORMCHECK_API_URL (the GitHub API), INSTALL_DIR.
 set -euo pipefail
@@ -13,6 +16,9 @@ download=${STORMCHECK_DOWNLOAD_URL:-https://github.com/$repo/releases/download}
 api=${STORMCHECK_API_URL:-https://api.github.com}
 dir=${INSTALL_DIR:-${RUNNER_TEMP:-/tmp}/stormcheck-bin}
 version=${VERSION:-}
+if [ -z "$version" ] && [ -n "${GITHUB_ACTION_PATH:-}" ]; then
+	version=$(basename "$GITHUB_ACTION_PATH")
+fi
 
 die() { echo "stormcheck install: $*" >&2; exit 1; }
 fetch() { curl --fail --silent --show-error --location --retry 3 --max-time 60 "$@"; }

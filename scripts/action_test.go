@@ -152,6 +152,7 @@ func TestActionInstall(t *testing.T) {
 		want          string
 	}{
 		{"release tag", "v1.2.3", ok, 0, "stormcheck v1.2.3 installed"},
+		{"the Action's own ref", "", ok, 0, "stormcheck v1.2.3 installed"},
 		{"major tag", "v1", ok, 0, "stormcheck v1.10.0 installed"},
 		{"minor tag", "v1.2", ok, 0, "stormcheck v1.2.3 installed"},
 		{"bad checksum", "v1.2.3", srv, 1, "checksum mismatch for stormcheck_1.2.3_linux_amd64.tar.gz"},
@@ -164,7 +165,7 @@ func TestActionInstall(t *testing.T) {
 			install := filepath.Join(dir, "bin")
 			r := script(t, dir, "action-install.sh", "VERSION="+tt.version, "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
 				"STORMCHECK_DOWNLOAD_URL="+tt.srv.URL+"/download", "STORMCHECK_API_URL="+tt.srv.URL+"/api",
-				"INSTALL_DIR="+install, "GITHUB_PATH="+path)
+				"INSTALL_DIR="+install, "GITHUB_PATH="+path, "GITHUB_ACTION_PATH=/home/runner/work/_actions/stormcheck/stormcheck/v1.2.3")
 			if r.code != tt.wantCode || !strings.Contains(r.stdout+r.stderr, tt.want) {
 				t.Fatalf("exit %d, want %d with %q\nstdout: %s\nstderr: %s", r.code, tt.wantCode, tt.want, r.stdout, r.stderr)
 			}
