@@ -36,10 +36,10 @@ func sections(r *analyze.Rule) []section {
 		out = append(out, section{title: "Example that fires", lead: "`" + name + "`:", text: ex.Bad, lang: "json", code: true})
 	}
 	if ex.Output != "" {
-		out = append(out, section{title: "Output", lead: "`stormcheck audit " + name + "` prints:", text: ex.Output, code: true})
+		out = append(out, section{title: "Output", lead: "`stormcheck audit --enable " + r.ID + " " + name + "` prints:", text: ex.Output, code: true})
 	}
 	if ex.Good != "" {
-		out = append(out, section{title: "Fixed", lead: "`" + r.ID + ".good.json`, which gives no finding:",
+		out = append(out, section{title: "Fixed", lead: "`" + r.ID + ".good.json`, on which " + r.ID + " is silent:",
 			text: ex.Good, lang: "json", code: true})
 	}
 	if fix := strings.TrimSpace(r.Fix); fix != "" {
@@ -122,9 +122,9 @@ func Reference(rs []*analyze.Rule) string {
 	b.WriteString("a default severity (the SARIF level) and a confidence. `stormcheck explain RS101` prints the same text.\n")
 	b.WriteString("Fix safety says what `audit --fix` does: safe repairs are applied by `--fix`, unsafe ones only with\n")
 	b.WriteString("`--unsafe-fixes`, and \"none\" rules have no repair (each says why).\n")
-	b.WriteString("Every example is a file in rules/examples that `go test ./rules` audits: the one that fires must fire the\n")
-	b.WriteString("rule at the node whose notes say \"want RSNNN\", the fixed one must give no finding at all, and the output\n")
-	b.WriteString("shown is what the audit printed.\n\n")
+	b.WriteString("Every example is a file in rules/examples that `go test ./rules` audits with that rule alone enabled: the\n")
+	b.WriteString("one that fires must fire it exactly at the nodes whose notes say \"want RSNNN\", the fixed one must not fire\n")
+	b.WriteString("it, and the output shown is what the audit printed.\n\n")
 	b.WriteString("| ID | Name | Severity | Confidence | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Confidence,
