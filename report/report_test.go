@@ -148,6 +148,7 @@ var goldens = []struct {
 	opts   Options
 }{
 	{"golden.txt", "text", Options{}},
+	{"golden.concise.txt", "concise", Options{}},
 	{"golden.color.txt", "text", Options{Color: true, TTY: true}},
 	{"golden.json", "json", Options{}},
 	{"golden.sarif", "sarif", Options{}},
