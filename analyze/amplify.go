@@ -413,8 +413,19 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		return 1, false
 	}
 	if root.Type == n8nschema.TypeOpenAI && typ == ConnTool {
-		// options.maxToolsIterations default 15, 0 for no limit
-		// (vendors/OpenAi/v1/actions/text/message.operation.ts L242).
+		// Message an Assistant runs LangChain's AgentExecutor, 15
+		// iterations (vendors/OpenAi/v1/actions/assistant/message.operation.js
+		// L200; @langchain/classic/dist/agents/executor.js L186). Message a
+		// Model reads options.maxToolsIterations ?? 15, 0 for no limit;
+		// before v1.5 it reads no limit at all and calls tools for as long
+		// as the model asks (v1/actions/text/message.operation.js L221,
+		// L266–268; v2/actions/text/response.operation.js L551).
+		if r, _ := root.Param("resource"); r.Str() == "assistant" {
+			return 15, false
+		}
+		if v := root.TypeVersion; v > 0 && v < 1.5 {
+			return 0, true
+		}
 		if v, ok := root.Param("options.maxToolsIterations"); ok {
 			if f, ok := v.Num(); ok {
 				if f <= 0 {

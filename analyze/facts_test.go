@@ -182,3 +182,36 @@ func TestMainOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAIToolIterations: the OpenAI node's Message a Model calls its
+// tools up to options.maxToolsIterations ?? 15 rounds from v1.5 on (0 for
+// no limit), and with no limit before v1.5; Message an Assistant runs
+// AgentExecutor's 15 iterations.
+func TestOpenAIToolIterations(t *testing.T) {
+	for _, c := range []struct {
+		version, options string
+		calls            int
+		unbounded        bool
+		resource         string
+	}{
+		{"1.8", `{}`, 15, false, "text"},
+		{"1.8", `{"maxToolsIterations":4}`, 4, false, "text"},
+		{"1.8", `{"maxToolsIterations":0}`, 0, true, "text"},
+		{"2.1", `{}`, 15, false, "text"},
+		{"1.4", `{"maxToolsIterations":4}`, 0, true, "text"},
+		{"1.1", `{}`, 0, true, "text"},
+		// Message an Assistant: AgentExecutor's 15 iterations, any version.
+		{"1.1", `{}`, 15, false, "assistant"},
+		{"1.8", `{"maxToolsIterations":0}`, 15, false, "assistant"},
+	} {
+		s := buildJSON(t, `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
+	  {"name":"OpenAI","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":`+c.version+`,"parameters":{"resource":"`+c.resource+`","operation":"message","options":`+c.options+`}},
+	  {"name":"Lookup","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"parameters":{"url":"https://x.example"}}],
+	 "connections":{"Start":{"main":[[{"node":"OpenAI","type":"main","index":0}]]},
+	  "Lookup":{"ai_tool":[[{"node":"OpenAI","type":"ai_tool","index":0}]]}}}`)
+		if o := op(t, s, "w", "Lookup"); o.CallsPerItem != c.calls || o.CallsUnbounded != c.unbounded {
+			t.Errorf("v%s %s: %d calls per item, unbounded %v; want %d, %v", c.version, c.options, o.CallsPerItem, o.CallsUnbounded, c.calls, c.unbounded)
+		}
+	}
+}
