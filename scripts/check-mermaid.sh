@@ -7,11 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	echo "installing nodejs and npm"
+	apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
+fi
 mermaid=11.17.2 jsdom=26.1.0
 cache=${STORMCHECK_CACHE:-$HOME/.cache/stormcheck}/mermaid-$mermaid
 if [ ! -d "$cache/node_modules/mermaid" ] || [ ! -d "$cache/node_modules/jsdom" ]; then
 	mkdir -p "$cache"
-	(cd "$cache" && [ -f package.json ] || echo '{"private": true}' >"$cache/package.json")
+	[ -f "$cache/package.json" ] || echo '{"private": true}' >"$cache/package.json"
 	npm install --prefix "$cache" --no-audit --no-fund --silent "mermaid@$mermaid" "jsdom@$jsdom"
 fi
 
