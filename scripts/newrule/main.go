@@ -65,13 +65,15 @@ func run(root, id, name string) ([]string, error) {
 	if err := nameFree(root, name); err != nil {
 		return nil, err
 	}
-	data := struct{ ID, Lower, Name string }{id, lower, name}
-	files := []struct{ path, tmpl string }{
-		{filepath.Join("rules", lower+"_"+strings.ReplaceAll(name, "-", "_")+".go"), ruleTmpl},
-		{filepath.Join("rules", "examples", id+".bad.json"), badTmpl},
-		{filepath.Join("rules", "examples", id+".good.json"), goodTmpl},
-		{filepath.Join("rules", "testdata", id, "fires_like_the_example.json"), badTmpl},
-		{filepath.Join("rules", "testdata", id, "silent_like_the_example.json"), goodTmpl},
+	files := []struct {
+		path, tmpl string
+		bad        bool
+	}{
+		{filepath.Join("rules", lower+"_"+strings.ReplaceAll(name, "-", "_")+".go"), ruleTmpl, false},
+		{filepath.Join("rules", "examples", id+".bad.json"), exampleTmpl, true},
+		{filepath.Join("rules", "examples", id+".good.json"), exampleTmpl, false},
+		{filepath.Join("rules", "testdata", id, "fires_like_the_example.json"), exampleTmpl, true},
+		{filepath.Join("rules", "testdata", id, "silent_like_the_example.json"), exampleTmpl, false},
 	}
 	for _, f := range files {
 		if _, err := os.Stat(filepath.Join(root, f.path)); err == nil {
@@ -82,6 +84,10 @@ func run(root, id, name string) ([]string, error) {
 	for _, f := range files {
 		p := filepath.Join(root, f.path)
 		var b bytes.Buffer
+		data := struct {
+			ID, Lower, Name string
+			Bad             bool
+		}{id, lower, name, f.bad}
 		if err := template.Must(template.New(f.path).Parse(f.tmpl)).Execute(&b, data); err != nil {
 			return wrote, err
 		}
@@ -166,7 +172,9 @@ docs/n8n-facts.md does), what it costs when it goes wrong, and what the rule lea
 }
 `
 
-const badTmpl = `{
+// exampleTmpl is a workflow with one HTTP call: with .Bad, the call's
+// notes say the rule must fire there.
+const exampleTmpl = `{
   "name": "{{.ID}} example",
   "nodes": [
     {
@@ -181,31 +189,8 @@ const badTmpl = `{
       "name": "Call API",
       "type": "n8n-nodes-base.httpRequest",
       "typeVersion": 4.2,
-      "position": [400, 300],
-      "notes": "want {{.ID}}: placeholder, say what goes wrong here"
-    }
-  ],
-  "connections": {"Start": {"main": [[{"node": "Call API", "type": "main", "index": 0}]]}},
-  "settings": {"executionOrder": "v1"}
-}
-`
-
-const goodTmpl = `{
-  "name": "{{.ID}} example",
-  "nodes": [
-    {
-      "parameters": {},
-      "name": "Start",
-      "type": "n8n-nodes-base.manualTrigger",
-      "typeVersion": 1,
-      "position": [200, 300]
-    },
-    {
-      "parameters": {"url": "https://api.example.com/items", "options": {}},
-      "name": "Call API",
-      "type": "n8n-nodes-base.httpRequest",
-      "typeVersion": 4.2,
-      "position": [400, 300]
+      "position": [400, 300]{{if .Bad}},
+      "notes": "want {{.ID}}: placeholder, say what goes wrong here"{{end}}
     }
   ],
   "connections": {"Start": {"main": [[{"node": "Call API", "type": "main", "index": 0}]]}},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"maps"
 	"os"
@@ -52,6 +53,14 @@ func TestScaffold(t *testing.T) {
 	slices.Sort(changed)
 	if !slices.Equal(changed, want) {
 		t.Errorf("files added or changed: %q, want %q", changed, want)
+	}
+	for _, p := range wrote {
+		if strings.HasSuffix(p, ".json") && !json.Valid(after[p]) {
+			t.Errorf("%s is not valid JSON:\n%s", p, after[p])
+		}
+	}
+	if bad, good := after["rules/examples/RS506.bad.json"], after["rules/examples/RS506.good.json"]; !bytes.Contains(bad, []byte(`"notes": "want RS506`)) || bytes.Contains(good, []byte("want RS506")) {
+		t.Errorf("the bad example must note \"want RS506\" and the good one must not:\n%s\n%s", bad, good)
 	}
 	reg := string(after["rules/registry.go"])
 	if !strings.Contains(reg, "\t\trs505,\n\t\trs506,\n") {
