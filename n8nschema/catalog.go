@@ -242,7 +242,8 @@ var specs = sortedSpecs([]Spec{
 	// Sub-workflows.
 	role(nsBase+"executeWorkflow", RoleCallWorkflow),
 	// toolWorkflow v2 honours retryOnFail per call
-	// (ToolWorkflow/v2/utils/WorkflowToolService.ts L90–97); v1 does not.
+	// (ToolWorkflow/v2/utils/WorkflowToolService.js L63–65); v1 has only
+	// supplyData and does not.
 	{Type: nsLC + "toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true},
 
 	// Roots that drive model and tool sub-nodes.
@@ -263,12 +264,12 @@ var specs = sortedSpecs([]Spec{
 	openAIFamily("lmChatXAiGrok", "xai"),
 	openAIFamily("lmChatVercelAiGateway", "vercel-ai-gateway"),
 	openAIFamily("lmOpenAi", "openai"),
-	// lmChatCohere: maxRetries ?? 2, no timeout (LmChatCohere.node.ts L144, L168).
+	// lmChatCohere: maxRetries ?? 2, no timeout (LmChatCohere.node.js L146).
 	{Type: nsLC + "lmChatCohere", Role: RoleModel, Known: true, Provider: "cohere", Paid: true,
 		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2},
-	// lmChatMistralCloud: the {maxRetries: 2} fallback applies only when
-	// "options" is missing; it is stored as {}, so LangChain's 6 applies
-	// (LmChatMistralCloud.node.ts L175–196).
+	// lmChatMistralCloud: the getNodeParameter('options', {maxRetries: 2})
+	// fallback never applies (n8n fills a missing options with {}), so
+	// AsyncCaller's 6 does (LmChatMistralCloud.node.js L165–170).
 	{Type: nsLC + "lmChatMistralCloud", Role: RoleModel, Known: true, Provider: "mistral", Paid: true,
 		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"},
 	// lmChatAnthropic: no retry option; with no options.maxTokensToSample
@@ -297,7 +298,7 @@ var specs = sortedSpecs([]Spec{
 	langchainDefault("lmCohere", "cohere", true, "", 0),
 	langchainDefault("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
 	// Embeddings pass no maxRetries to LangChain, so AsyncCaller's 6 applies
-	// (embeddings/EmbeddingsOpenAI/EmbeddingsOpenAi.node.ts supplyData).
+	// (EmbeddingsOpenAI/EmbeddingsOpenAi.node.js L238–243).
 	langchainDefault("embeddingsOpenAi", "openai", true, "", 0),
 	langchainDefault("embeddingsAzureOpenAi", "azure-openai", true, "", 0),
 	langchainDefault("embeddingsGoogleGemini", "google-gemini", true, "", 0),
@@ -306,11 +307,14 @@ var specs = sortedSpecs([]Spec{
 	langchainDefault("embeddingsCohere", "cohere", true, "", 0),
 	langchainDefault("embeddingsHuggingFaceInference", "huggingface", true, "", 0),
 	langchainDefault("embeddingsOllama", "ollama", false, "", 0),
-	// Bedrock embeddings hard-code maxRetries: 3
-	// (embeddings/EmbeddingsAwsBedrock/EmbeddingsAwsBedrock.node.ts L139).
-	{Type: nsLC + "embeddingsAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 3},
+	// Bedrock embeddings: BedrockEmbeddings with maxRetries: 3 runs
+	// AsyncCaller's 4 attempts around BedrockRuntimeClient.send, which
+	// makes the AWS SDK's 3 each: 12 wire attempts, 11 retries
+	// (EmbeddingsAwsBedrock.node.js L118–122; @langchain/aws/dist/embeddings.js
+	// L53–56).
+	{Type: nsLC + "embeddingsAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 11},
 	// The OpenAI app node calls the API through requestWithAuthentication,
-	// not the SDK: no hidden retries (vendors/OpenAi/transport/index.ts).
+	// not the SDK: no hidden retries (vendors/OpenAi/transport/index.js L32).
 	{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
 	{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
 	{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens"},
@@ -318,7 +322,8 @@ var specs = sortedSpecs([]Spec{
 	{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens"},
 	{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true},
 	// openAiAssistant (legacy agent) calls the SDK with maxRetries ?? 2 and
-	// timeout ?? 10000 (agents/OpenAiAssistant/OpenAiAssistant.node.ts L301–349).
+	// timeout ?? 10000 (agents/OpenAiAssistant/OpenAiAssistant.node.js
+	// L329–330).
 	{Type: nsLC + "openAiAssistant", Role: RoleModel, Known: true, Provider: "openai", Paid: true,
 		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000},
 
@@ -373,7 +378,7 @@ var specs = sortedSpecs([]Spec{
 	extSub("mcpClient", "mcp", false),
 
 	// HTTP Request: runtime timeout when absent is 5 minutes
-	// (HttpRequest/V3/HttpRequestV3.node.ts L387–391).
+	// (n8n-nodes-base/dist/nodes/HttpRequest/V3/HttpRequestV3.node.js L238–243).
 	{Type: nsBase + "httpRequest", Role: RoleExternal, Known: true,
 		TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
 	ext("graphql", "graphql"),

@@ -32,6 +32,15 @@ func TestLookupFacts(t *testing.T) {
 		// The AWS SDK's 3 attempts: 2 retries.
 		{"@n8n/n8n-nodes-langchain.lmChatAwsBedrock", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAwsBedrock", Role: RoleModel, Known: true,
 			Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"}},
+		// AsyncCaller's 4 attempts × the AWS SDK's 3: 12 attempts.
+		{"@n8n/n8n-nodes-langchain.embeddingsAwsBedrock", Spec{Type: "@n8n/n8n-nodes-langchain.embeddingsAwsBedrock", Role: RoleModel, Known: true,
+			Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 11}},
+		{"@n8n/n8n-nodes-langchain.lmChatCohere", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatCohere", Role: RoleModel, Known: true,
+			Provider: "cohere", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2}},
+		{"@n8n/n8n-nodes-langchain.lmChatMistralCloud", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatMistralCloud", Role: RoleModel, Known: true,
+			Provider: "mistral", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"}},
+		{"@n8n/n8n-nodes-langchain.openAiAssistant", Spec{Type: "@n8n/n8n-nodes-langchain.openAiAssistant", Role: RoleModel, Known: true,
+			Provider: "openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000}},
 		{"n8n-nodes-base.httpRequest", Spec{Type: "n8n-nodes-base.httpRequest", Role: RoleExternal, Known: true,
 			TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000}},
 		{"n8n-nodes-base.httpRequestTool", Spec{Type: "n8n-nodes-base.httpRequestTool", Role: RoleExternal, Known: true,
