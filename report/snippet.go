@@ -20,7 +20,7 @@ const (
 	// (`"password": "`, `Bearer `) just outside a block still masks the
 	// part inside. Findings crowd together (several on one node), so a
 	// block is redacted once for all the snippets that show part of it.
-	snippetBlock  = 2048
+	snippetBlock  = 512
 	snippetMargin = 256
 )
 
