@@ -69,7 +69,7 @@ func TestExamples(t *testing.T) {
 				return
 			}
 			if diff := cmp.Diff(ex.Output, out); diff != "" {
-				t.Errorf("stormcheck audit %s vs %s (-want +got); run go test ./rules -update, then go run . rules --format markdown > docs/rules.md:\n%s", bad, golden, diff)
+				t.Errorf("stormcheck audit --enable %s %s vs %s (-want +got); run go test ./rules -update, then go run . rules --format markdown > docs/rules.md:\n%s", r.ID, bad, golden, diff)
 			}
 		})
 	}
