@@ -19,7 +19,10 @@ whose start leads back to the calling node, two workflows that call each other, 
 name each other. n8n has no recursion-depth limit for sub-workflows
 (packages/cli/src/workflow-execute-additional-data.ts) and guards only a workflow that is its own error
 workflow (packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same workflow (an
-agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported.`,
+agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported. A trigger on the
+workflow's own writes is one too: a Notion "page updated in database" trigger whose workflow updates that page,
+a Sheets, Airtable or Drive trigger on the sheet, table or folder the workflow writes into. The next poll sees
+the write and starts the workflow again; it is reported unless an If, Switch or Filter lies on the way.`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,
@@ -57,6 +60,14 @@ agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is 
 			}
 			d.Chain = cycleChain(pass.Set, c)
 			pass.Report(d)
+		}
+		writes := ownWriteTriggers(pass)
+		g := pass.Set.Graph(pass.Workflow)
+		for _, n := range g.Nodes {
+			if t := writes[n]; t != nil {
+				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "own-write\x00" + t.Name,
+					Message: ownWriteMessage(n, t)})
+			}
 		}
 	},
 }

@@ -1,0 +1,167 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A polling or app trigger watches a container of one service (a Notion
+// database, a sheet, an Airtable table, a Drive folder); when the workflow
+// it starts writes into that same container, the next poll sees the write
+// and starts the workflow again, which writes again: a self-trigger loop
+// that no HTTP call shows.
+
+// containerKeys are the parameters that name what a trigger watches and
+// where an app node writes: a document and sheet, a database, a base and
+// table, a folder or file.
+var containerKeys = map[string]bool{"documentId": true, "sheetName": true, "databaseId": true, "baseId": true,
+	"base": true, "tableId": true, "table": true, "folderToWatch": true, "folderId": true, "fileToWatch": true,
+	"fileId": true, "spreadsheetId": true, "listId": true, "boardId": true, "pageId": true}
+
+// containers returns the literal container ids a node's parameters name
+// (a resource locator's value, or a plain string), by key.
+func containers(n *n8nschema.Node) map[string]bool {
+	out := map[string]bool{}
+	n.Params().Walk(func(rel string, v n8nschema.Value) {
+		if v.Kind() != n8nschema.String {
+			return
+		}
+		parts := strings.Split(rel, ".")
+		key := parts[len(parts)-1]
+		if key == "value" && len(parts) > 1 {
+			key = parts[len(parts)-2]
+		}
+		s := v.Str()
+		if !containerKeys[key] || s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
+			return
+		}
+		out[s] = true
+	})
+	return out
+}
+
+// writesTriggered reports whether a write of the app node fires the
+// trigger again and again: an update fires "updated" events (Airtable's
+// trigger field names a modified time), a create or append fires
+// "added/created" events (or a created-time trigger field). An upsert
+// finds its own row on the second run, a delete or move takes the object
+// away, and the Sheets trigger compares contents, so an update that writes
+// the same values again does not fire it: none of them loops.
+func writesTriggered(trigger *n8nschema.Node, op string) bool {
+	ev := ""
+	for _, k := range []string{"event", "triggerOn", "events", "triggerField"} {
+		if v, ok := trigger.Param(k); ok && v.Kind() == n8nschema.String {
+			ev = strings.ToLower(v.Str())
+		}
+	}
+	verb := strings.ToLower(op[strings.LastIndexByte(op, '.')+1:])
+	if strings.Contains(verb, "upsert") || strings.Contains(verb, "orupdate") || strings.Contains(verb, "delete") ||
+		strings.Contains(verb, "remove") || strings.Contains(verb, "move") {
+		// An upsert finds its own row on the second run and only updates
+		// it; a delete or a move takes the object away.
+		return false
+	}
+	update := strings.Contains(verb, "update") || strings.Contains(verb, "edit")
+	create := !update
+	if update && trigger.Type == "n8n-nodes-base.googleSheetsTrigger" {
+		// The Sheets trigger compares row contents: writing the same
+		// values on the second run changes nothing and does not fire.
+		return false
+	}
+	switch {
+	case ev == "" || strings.Contains(ev, "any"):
+		return true
+	case strings.Contains(ev, "updat") || strings.Contains(ev, "chang") || strings.Contains(ev, "modif"):
+		return update
+	case strings.Contains(ev, "add") || strings.Contains(ev, "creat") || strings.Contains(ev, "new"):
+		return create
+	}
+	return true
+}
+
+// ownWriteTriggers returns, for each app node that writes where a polling
+// or app trigger of its own workflow watches, that trigger; the write must
+// be reachable from the trigger without passing an If, Switch or Filter
+// (which may stop the second run).
+func ownWriteTriggers(pass *analyze.Pass) map[*n8nschema.Node]*n8nschema.Node {
+	g := pass.Set.Graph(pass.Workflow)
+	out := map[*n8nschema.Node]*n8nschema.Node{}
+	for _, t := range g.Triggers() {
+		app, isTrigger := strings.CutSuffix(t.Type, "Trigger")
+		if t.Disabled || !isTrigger || !(n8nschema.IsPollingTrigger(t.Type) || n8nschema.IsWebhookNode(t.Type)) {
+			continue
+		}
+		watched := containers(t)
+		if len(watched) == 0 {
+			continue
+		}
+		seen := map[*n8nschema.Node]bool{t: true}
+		queue := []*n8nschema.Node{t}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, e := range g.OutOfType(u, analyze.ConnMain) {
+				m := e.To
+				if seen[m] || m.Disabled {
+					continue
+				}
+				seen[m] = true
+				switch m.Type {
+				case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter:
+					continue
+				}
+				queue = append(queue, m)
+				if strings.TrimSuffix(m.Type, "Tool") != app {
+					continue
+				}
+				w, op := n8nschema.WriteOp(m)
+				if !w || !writesTriggered(t, op) {
+					continue
+				}
+				for id := range containers(m) {
+					if watched[id] {
+						out[m] = t
+					}
+				}
+				if refsTriggeredItem(m, t) && !strings.Contains(strings.ToLower(op), "creat") {
+					out[m] = t // it updates the very page or record that fired
+				}
+			}
+		}
+	}
+	return out
+}
+
+// itemKeys name the one object an app node writes: a page, a record, a
+// row, a file.
+var itemKeys = map[string]bool{"pageId": true, "id": true, "recordId": true, "rowId": true, "fileId": true}
+
+// refsTriggeredItem reports whether an app node names the object it writes
+// by the item the trigger passed ($json.id, $('Trigger').item.json.id).
+func refsTriggeredItem(m, t *n8nschema.Node) bool {
+	found := false
+	m.Params().Walk(func(rel string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String {
+			return
+		}
+		parts := strings.Split(rel, ".")
+		key := parts[len(parts)-1]
+		if key == "value" && len(parts) > 1 {
+			key = parts[len(parts)-2]
+		}
+		s := v.Str()
+		found = itemKeys[key] && (strings.Contains(s, "$json.id") || strings.Contains(s, `$json["id"]`) ||
+			strings.Contains(s, "$('"+t.Name+"')"))
+	})
+	return found
+}
+
+// ownWriteMessage words the finding on the writing node.
+func ownWriteMessage(n, t *n8nschema.Node) string {
+	_, op := n8nschema.WriteOp(n)
+	return fmt.Sprintf("node %q writes (%s) where trigger %q watches: the next poll sees the write and starts this workflow again, which writes again, with no bound",
+		n.Name, op, t.Name)
+}
