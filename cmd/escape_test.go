@@ -55,3 +55,33 @@ func TestAPIKeyFileNotEchoed(t *testing.T) {
 		t.Errorf("empty key file: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestSymlinkLoopIsNotFollowed: a folder holding links back to itself (one
+// named like a workflow) is walked once: links are not followed into
+// folders, so the audit ends and reports the one real file, exit 0.
+func TestSymlinkLoopIsNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(td("clean.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"loop", "loop.json"} {
+		if err := os.Symlink(dir, filepath.Join(dir, name)); err != nil {
+			t.Skipf("cannot make a symlink: %v", err)
+		}
+	}
+	r := run(t, "audit", "--format", "json", "--fail-on", "never", dir)
+	var doc struct {
+		Summary   struct{ Workflows int }
+		Workflows []struct{ File string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("exit %d, stderr %q: %v", r.code, r.stderr, err)
+	}
+	if r.code != ExitOK || r.stderr != "" || doc.Summary.Workflows != 1 || len(doc.Workflows) != 1 || !strings.HasSuffix(doc.Workflows[0].File, "a.json") {
+		t.Errorf("exit %d: want the one real workflow once, got %+v (stderr %q)", r.code, doc, r.stderr)
+	}
+}
