@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/stormcheck/stormcheck/internal/pool"
 )
 
 // Exit codes, the same for every format (DESIGN.md §1).
@@ -89,7 +91,11 @@ var errFindings = errors.New("findings at or above --fail-on")
 func Run(args []string, io *IO) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(io.Err, "stormcheck: internal error: %v\n%s", r, debug.Stack())
+			stack := debug.Stack()
+			if p, ok := r.(*pool.Panic); ok {
+				stack = p.Stack // where the parser or rule panicked, on its worker
+			}
+			fmt.Fprintf(io.Err, "stormcheck: internal error: %v\n%s", r, stack)
 			code = ExitFailure
 		}
 	}()

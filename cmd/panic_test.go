@@ -53,6 +53,9 @@ func TestParserPanicIsInternalError(t *testing.T) {
 	if want := "stormcheck: internal error: parser exploded on boom07.json\n"; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr starts %q, want %q", firstLine(r.stderr), want)
 	}
+	if !strings.Contains(r.stderr, "panic_test.go") {
+		t.Errorf("stderr does not show the stack of the parser that panicked:\n%s", r.stderr)
+	}
 	if r.stdout != "" {
 		t.Errorf("stdout %q, want nothing: no report after an internal error", r.stdout)
 	}

@@ -4,7 +4,9 @@
 package pool
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -14,22 +16,27 @@ import (
 // them in index order afterwards, so output never depends on scheduling.
 //
 // A panic in fn is raised again in the caller's goroutine once every job
-// has run: the panic of the lowest index, whichever worker met it first, so
-// the message is the same on every run. The caller's recover (cmd.Run's)
-// turns it into an internal error, exit 3. A worker survives the panic of
-// its job and takes the next, so no job is left waiting for a dead worker.
+// has run, as a *Panic: the panic of the lowest index, whichever worker met
+// it first, so the message is the same on every run. The caller's recover
+// (cmd.Run's) turns it into an internal error, exit 3. A worker survives
+// the panic of its job and takes the next, so no job is left waiting for a
+// dead worker.
 func Each(n int, fn func(i int)) {
 	var (
 		mu      sync.Mutex
 		panicAt = n
-		panicV  any
+		first   *Panic
 	)
 	run := func(i int) {
 		defer func() {
 			if r := recover(); r != nil {
+				p, ok := r.(*Panic) // a nested Each's: keep its stack
+				if !ok {
+					p = &Panic{Value: r, Stack: debug.Stack()}
+				}
 				mu.Lock()
 				if i < panicAt {
-					panicAt, panicV = i, r
+					panicAt, first = i, p
 				}
 				mu.Unlock()
 			}
@@ -52,7 +59,18 @@ func Each(n int, fn func(i int)) {
 		}
 		wg.Wait()
 	}
-	if panicAt < n {
-		panic(panicV)
+	if first != nil {
+		panic(first)
 	}
 }
+
+// Panic is what Each raises when a job panicked: the job's panic value and
+// the stack of the goroutine it panicked on, which the caller's own stack
+// no longer shows.
+type Panic struct {
+	Value any
+	Stack []byte
+}
+
+// String is the job's panic value, so "%v" prints what the job said.
+func (p *Panic) String() string { return fmt.Sprint(p.Value) }

@@ -3,6 +3,7 @@ package pool
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -38,8 +39,11 @@ func TestEachRaisesPanicInCaller(t *testing.T) {
 				})
 				return nil
 			}()
-			if got != "job 3" {
-				t.Errorf("recovered %v, want job 3", got)
+			p, ok := got.(*Panic)
+			if !ok || p.Value != "job 3" || fmt.Sprint(p) != "job 3" {
+				t.Errorf("recovered %#v, want a *Panic of \"job 3\"", got)
+			} else if !strings.Contains(string(p.Stack), "pool_test.go") {
+				t.Errorf("the panic's stack does not show the job that panicked:\n%s", p.Stack)
 			}
 			if r := ran.Load(); r != n-4 {
 				t.Errorf("%d jobs ran, want %d (every job but the 4 that panic)", r, n-4)
