@@ -63,20 +63,3 @@ retry settings only, never the data path, and only lowers attempts.`,
 		}
 	},
 }
-
-// countOf is "1 item", "5 items".
-func countOf(n int, word string) string {
-	n = max(n, 1)
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// mulClamp multiplies without overflowing, saturating at analyze.AttemptCap.
-func mulClamp(a, b int) int {
-	if a > analyze.AttemptCap/b {
-		return analyze.AttemptCap
-	}
-	return a * b
-}

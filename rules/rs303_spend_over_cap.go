@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -114,7 +115,7 @@ func runsPerDay(g *analyze.Graph) int {
 					every = f
 				}
 			}
-			day := map[string]float64{"seconds": 86400, "minutes": 1440, "hours": 24}[cmpOr(unit.Str(), "seconds")]
+			day := map[string]float64{"seconds": 86400, "minutes": 1440, "hours": 24}[cmp.Or(unit.Str(), "seconds")]
 			runs += max(int(day/every), 1)
 		}
 	}
@@ -136,11 +137,4 @@ func perDay(field string, v n8nschema.Value, param map[string]string) int {
 		}
 	}
 	return max(int(day/every), 1)
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -44,3 +44,12 @@ func joinNames(names []string, limit int) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:limit], ", "), len(names)-limit)
 }
+
+// countOf is "1 item", "5 items".
+func countOf(n int, word string) string {
+	n = max(n, 1)
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
