@@ -37,7 +37,7 @@ func main() {
 }
 
 var (
-	idRE   = regexp.MustCompile(`^RS[1-9]\d{2}$`)
+	idRE   = regexp.MustCompile(`^RS\d{3}$`)
 	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	// entryRE finds the registry's entries: "\t\trs101,".
 	entryRE = regexp.MustCompile(`(?m)^\t\trs(\d{3}),\n`)
@@ -47,7 +47,7 @@ var (
 // returns the paths it wrote or changed, relative to root.
 func run(root, id, name string) ([]string, error) {
 	if !idRE.MatchString(id) {
-		return nil, fmt.Errorf("%q is no rule ID: want RS and 3 digits, the first the category (RS1xx attempts, RS2xx writes, RS3xx spend, RS4xx silent failure, RS5xx load)", id)
+		return nil, fmt.Errorf("%q is no rule ID: want RS and 3 digits, the first the category (RS0xx input, RS1xx attempts, RS2xx writes, RS3xx spend, RS4xx silent failure, RS5xx load)", id)
 	}
 	if !nameRE.MatchString(name) {
 		return nil, fmt.Errorf("%q is no rule name: want kebab-case, e.g. shared-quota-exhausted", name)
