@@ -104,6 +104,10 @@ type Loop struct {
 	// Paced is true when every trip waits an hour or more in a Wait node:
 	// the loop is a scheduler, and what it spends is bounded per day.
 	Paced bool
+	// Recursive is true for agents wired as their own tool (a cycle of
+	// ai_tool connections): every call may call the agent again, and no
+	// depth limit stops it (maxIterations bounds each level only).
+	Recursive bool
 }
 
 // BuildGraph builds the graph of one workflow.
@@ -563,6 +567,47 @@ func (g *Graph) cycles() {
 			}
 		}
 		l.Paced = pacedLoop(l)
+	}
+	g.toolCycles()
+}
+
+// toolCycles adds a Recursive loop for every cycle of ai_tool connections
+// (an agent tool connected, directly or through other agent tools, as a
+// tool of itself).
+func (g *Graph) toolCycles() {
+	n := len(g.Nodes)
+	adj := make([][]int32, n)
+	found := false
+	for _, e := range g.Edges {
+		if e.Type == ConnTool {
+			adj[g.idx[e.To]] = append(adj[g.idx[e.To]], int32(g.idx[e.From]))
+			found = true
+		}
+	}
+	if !found {
+		return
+	}
+	comp, nc := scc(adj)
+	cyc := cyclicComps(adj, comp, nc)
+	loops := make([]*Loop, nc)
+	for i, nd := range g.Nodes {
+		c := comp[i]
+		if !cyc[c] || nd.Disabled {
+			continue
+		}
+		l := loops[c]
+		if l == nil {
+			l = &Loop{Unbounded: true, Recursive: true, Head: nd, Back: nd}
+			loops[c] = l
+			g.Loops = append(g.Loops, l)
+		}
+		l.Nodes = append(l.Nodes, nd)
+		if g.callsOut(i) {
+			l.Calls = append(l.Calls, nd)
+		}
+		if g.loopOf[i] == nil {
+			g.loopOf[i] = l
+		}
 	}
 }
 

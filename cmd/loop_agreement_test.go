@@ -21,6 +21,7 @@ func TestLoopBoundsAgree(t *testing.T) {
 		{"RS103/human_approval_loop.json", false},
 		{"RS103/retry_loop_429.json", true},
 		{"RS301/agent_in_unguarded_loop.json", true},
+		{"RS103/agent_is_its_own_tool.json", true},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture, func(t *testing.T) {

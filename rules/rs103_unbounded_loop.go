@@ -24,7 +24,8 @@ output wired back to its own input never ends either (n8n issue #21817). Two loo
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
-someone sends the work back.`,
+someone sends the work back. An agent wired as its own tool (an ai_tool connection back to itself, directly
+or through other agent tools) recurses the same way: maxIterations bounds each level, nothing bounds the depth.`,
 	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached",
 	FixDoc:     "None: a loop needs an exit condition that fits its data; stormcheck cannot write one.",
 	Severity:   analyze.Error,
@@ -45,6 +46,10 @@ someone sends the work back.`,
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos,
 				Message: fmt.Sprintf("node %q runs in a loop (%s) that no guard bounds: %q leads back to %q with no $runIndex or counter check",
 					n.Name, loopPath(l.Nodes), l.Back.Name, l.Head.Name)}
+			if l.Recursive {
+				d.Message = fmt.Sprintf("node %q is wired as its own tool (%s): every call may call it again, and no depth limit stops the recursion",
+					n.Name, loopPath(l.Nodes))
+			}
 			for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 				if op.Node == n {
 					d.Chain = op.Factors
