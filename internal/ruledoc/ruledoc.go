@@ -124,8 +124,8 @@ func Reference(rs []*analyze.Rule) string {
 	b.WriteString("`--unsafe-fixes`, and \"none\" rules have no repair (each says why).\n")
 	b.WriteString("Every example is a file in rules/examples that `go test ./rules` audits with that rule alone enabled: the\n")
 	b.WriteString("one that fires must fire it exactly at the nodes whose notes say \"want RSNNN\", the fixed one must not fire\n")
-	b.WriteString("it, and the output shown is what the audit printed. The examples of RS001 and RS002 are, honestly, files\n")
-	b.WriteString("that are no valid workflow: those findings belong to the file, not to a node.\n\n")
+	b.WriteString("it, and the output shown is what the audit printed. RS001's and RS002's examples hold no valid workflow, on\n")
+	b.WriteString("purpose: their findings belong to the file, not to a node.\n\n")
 	b.WriteString("| ID | Name | Severity | Confidence | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Confidence,
