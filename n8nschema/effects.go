@@ -706,6 +706,7 @@ var modelParams = map[string][]string{
 	"@n8n/n8n-nodes-langchain.lmChatOllama":       {"model"},
 	"@n8n/n8n-nodes-langchain.openAi":             {"modelId.value", "modelId", "model"},
 	"n8n-nodes-base.openAi":                       {"chatModel", "model"},
+	"n8n-nodes-base.perplexity":                   {"model"},
 }
 
 // legacyDefaultModels are defaults of nodes whose model parameter depends
@@ -719,7 +720,7 @@ var legacyDefaultModels = map[string]string{
 // ModelOf returns the model a paid node calls ("" when unknown or an
 // expression), and whether it is n8n's default rather than set by the user.
 func ModelOf(n *Node) (model string, isDefault bool) {
-	for _, p := range modelParams[n.Type] {
+	for _, p := range modelParams[strings.TrimSuffix(n.Type, "Tool")] {
 		v, ok := n.Param(p)
 		if !ok || v.Kind() != String {
 			continue

@@ -220,6 +220,7 @@ func TestModelOf(t *testing.T) {
 		{"gemini", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"modelName":"models/gemini-2.0-flash"}}`, "models/gemini-2.0-flash", false},
 		{"openai app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "gpt-4o", false},
 		{"expression", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","parameters":{"model":"={{ $json.model }}"}}`, "", false},
+		{"perplexity tool", `{"name":"a","type":"n8n-nodes-base.perplexityTool","typeVersion":1,"parameters":{"model":"sonar-reasoning"}}`, "sonar-reasoning", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
