@@ -16,14 +16,13 @@ import (
 //go:embed examples
 var examples embed.FS
 
-func init() {
-	for _, r := range All() {
-		r.Examples = analyze.Examples{
-			Bad:    example(r.ID + ".bad.json"),
-			Good:   example(r.ID + ".good.json"),
-			Output: example(r.ID + ".bad.out"),
-			Config: example(r.ID + ".stormcheck.yaml"),
-		}
+// examplesOf reads the examples of the rule id.
+func examplesOf(id string) analyze.Examples {
+	return analyze.Examples{
+		Bad:    example(id + ".bad.json"),
+		Good:   example(id + ".good.json"),
+		Output: example(id + ".bad.out"),
+		Config: example(id + ".stormcheck.yaml"),
 	}
 }
 

@@ -3,12 +3,17 @@
 // analysis and report through the pass.
 package rules
 
-import "github.com/stormcheck/stormcheck/analyze"
+import (
+	"sync"
 
-// All returns every rule in ID order. IDs are never reused: a retired rule
-// stays here as a comment.
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+// All returns every rule in ID order, with its documentation examples
+// (examples.go). IDs are never reused: a retired rule stays here as a
+// comment.
 func All() []*analyze.Rule {
-	return []*analyze.Rule{
+	rs := []*analyze.Rule{
 		rs001,
 		rs002,
 		rs003,
@@ -36,4 +41,12 @@ func All() []*analyze.Rule {
 		rs504,
 		rs505,
 	}
+	withExamples.Do(func() {
+		for _, r := range rs {
+			r.Examples = examplesOf(r.ID)
+		}
+	})
+	return rs
 }
+
+var withExamples sync.Once
