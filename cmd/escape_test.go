@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -83,5 +84,25 @@ func TestSymlinkLoopIsNotFollowed(t *testing.T) {
 	}
 	if r.code != ExitOK || r.stderr != "" || doc.Summary.Workflows != 1 || len(doc.Workflows) != 1 || !strings.HasSuffix(doc.Workflows[0].File, "a.json") {
 		t.Errorf("exit %d: want the one real workflow once, got %+v (stderr %q)", r.code, doc, r.stderr)
+	}
+}
+
+// TestConfigAliasBomb: a config whose anchors nest nine deep (9^9 strings
+// once expanded, the "billion laughs") is refused with its lines, exit 2:
+// the decoder wants a string where the first alias gives a list, and stops.
+func TestConfigAliasBomb(t *testing.T) {
+	lines := []string{`x0: &x0 ["RS101","RS101","RS101","RS101","RS101","RS101","RS101","RS101","RS101"]`}
+	for i := 1; i < 9; i++ {
+		refs := strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*x%d,", i-1), 9), ",")
+		lines = append(lines, fmt.Sprintf("x%d: &x%d [%s]", i, i, refs))
+	}
+	lines = append(lines, "rules:", "  enable: *x8")
+	cfg := filepath.Join(t.TempDir(), "bomb.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "audit", "--config", cfg, td("clean.json"))
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "bomb.yaml:") {
+		t.Errorf("exit %d, stderr %q: want exit %d naming the config's line", r.code, r.stderr, ExitUsage)
 	}
 }
