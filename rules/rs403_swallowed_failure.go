@@ -59,7 +59,7 @@ POST to an endpoint that answers rather than stores (".../query", ".../search", 
 				continue
 			}
 			if n.OnError != "continueErrorOutput" {
-				if !flowsOn(g, n) || checkedDownstream(g, n) {
+				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
 				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) || cleanupURL(n) {
@@ -214,10 +214,15 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 		m.OnError == "" && m.ContinueOnFail {
 		return false
 	}
+	for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
+		if v, ok := m.Param(k); ok && derefRE.MatchString(v.Str()) {
+			return true // the Code node throws on the failed item
+		}
+	}
+	found := false
 	if g.Spec(m).Role != n8nschema.RoleExternal {
 		return false
 	}
-	found := false
 	m.Params().Walk(func(rel string, v n8nschema.Value) {
 		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$json") {
 			return
@@ -228,6 +233,69 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 		}
 	})
 	return found
+}
+
+// derefRE matches Code that reaches into a field of the item
+// (JSON.parse($json.text), $input.item.json.text.split(…), $json.data.url):
+// on the failed item, which holds only {error: …}, the Code node throws and
+// fails in its turn. An expression does not: n8n's evaluator turns such a
+// TypeError into an empty value (workflow/src/expression.ts
+// renderExpression), so a Set node after the failure stores nothing
+// without a word.
+var derefRE = regexp.MustCompile(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
+
+// passesItems are nodes that hand their input items on (or route them), so
+// that a node further on may read the failed item.
+var passesItems = map[string]bool{n8nschema.TypeSplitInBatches: true, "n8n-nodes-base.merge": true,
+	"n8n-nodes-base.noOp": true, "n8n-nodes-base.aggregate": true, n8nschema.TypeSet: true, n8nschema.TypeIf: true,
+	n8nschema.TypeSwitch: true, n8nschema.TypeFilter: true, "n8n-nodes-base.wait": true, "n8n-nodes-base.limit": true,
+	"n8n-nodes-base.sort": true, "n8n-nodes-base.removeDuplicates": true, "n8n-nodes-base.splitOut": true,
+	"n8n-nodes-base.itemLists": true, "n8n-nodes-base.executeWorkflow": true, "n8n-nodes-base.respondToWebhook": true}
+
+// outputUsed reports whether anything uses n's output: the node right
+// after it reads the item ($json, $input, items, columns mapped from the
+// input), writes once per item it gets, or hands the items on; or a node
+// names n ($('Name'), $node["Name"]). A command whose result nobody reads,
+// followed by a read of the state it changed (resume the player, then ask
+// what is playing), misleads no one when it fails.
+func outputUsed(g *analyze.Graph, n *n8nschema.Node) bool {
+	reads := func(m *n8nschema.Node, direct bool) bool {
+		found := false
+		m.Params().Walk(func(rel string, v n8nschema.Value) {
+			if found || v.Kind() != n8nschema.String {
+				return
+			}
+			x := v.Str()
+			key := rel[strings.LastIndexByte(rel, '.')+1:]
+			found = refsResult(x, n, false) ||
+				direct && (strings.Contains(x, "$json") || strings.Contains(x, "$input") || strings.Contains(x, "items[") ||
+					strings.Contains(x, "$binary") || strings.Contains(x, "$item(") ||
+					// The item is read without an expression: columns mapped
+					// from the input, a binary property by name.
+					x == "autoMapInputData" || strings.HasSuffix(key, "PropertyName") || key == "inputDataFieldName")
+		})
+		return found
+	}
+	for _, e := range g.OutOfType(n, analyze.ConnMain) {
+		if e.Error {
+			continue
+		}
+		if passesItems[e.To.Type] {
+			return true // passes the items on: whatever comes after may read them
+		}
+		if w, _ := n8nschema.WriteOp(e.To); w {
+			return true // it writes once per item it gets, failed or not
+		}
+		if reads(e.To, true) {
+			return true
+		}
+	}
+	for _, m := range g.Nodes {
+		if m != n && reads(m, false) {
+			return true
+		}
+	}
+	return false
 }
 
 // stopsOnBranch reports whether an output of a condition node leads, within
