@@ -524,6 +524,7 @@ func (g *Graph) cycles() {
 			}
 		}
 	}
+	g.facts, g.compNodes = nil, nil // only the guard tests above read them
 	rcomp, rnc := scc(radj)
 	rcyc := cyclicComps(radj, rcomp, rnc)
 	g.loopOf = make([]*Loop, n)
