@@ -52,9 +52,10 @@ func containers(n *n8nschema.Node) map[string]bool {
 // the same values again does not fire it: none of them loops.
 func writesTriggered(trigger *n8nschema.Node, op string) bool {
 	ev := ""
-	for _, k := range []string{"event", "triggerOn", "events", "triggerField"} {
+	for _, k := range []string{"event", "events", "triggerField"} {
 		if v, ok := trigger.Param(k); ok && v.Kind() == n8nschema.String {
 			ev = strings.ToLower(v.Str())
+			break
 		}
 	}
 	verb := strings.ToLower(op[strings.LastIndexByte(op, '.')+1:])

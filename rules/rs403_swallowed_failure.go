@@ -219,10 +219,10 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 			return true // the Code node throws on the failed item
 		}
 	}
-	found := false
 	if g.Spec(m).Role != n8nschema.RoleExternal {
 		return false
 	}
+	found := false
 	m.Params().Walk(func(rel string, v n8nschema.Value) {
 		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$json") {
 			return
