@@ -23,9 +23,13 @@ const (
 	// CallN8nAPI is the n8n node acting on a workflow through the public API
 	// (activate, update, ...). It starts no execution by itself.
 	CallN8nAPI
+	// CallOwnWrite is an app node writing where a polling or app trigger of
+	// its own workflow watches (own_writes.go): the next poll starts the
+	// workflow again. The writer does not wait for that run (NoWait).
+	CallOwnWrite
 )
 
-var callKindNames = [...]string{"", "execute-workflow", "workflow-tool", "webhook", "error-workflow", "n8n-api"}
+var callKindNames = [...]string{"", "execute-workflow", "workflow-tool", "webhook", "error-workflow", "n8n-api", "own-write"}
 
 func (k CallKind) String() string {
 	if k > 0 && int(k) < len(callKindNames) {
@@ -181,6 +185,14 @@ func buildCalls(s *Set) {
 			}
 			if c != nil {
 				s.Calls = append(s.Calls, c)
+			}
+		}
+		if writes := ownWriteTriggers(g); len(writes) > 0 {
+			for _, n := range g.Nodes {
+				if t := writes[n]; t != nil {
+					s.Calls = append(s.Calls, &Call{Kind: CallOwnWrite, From: w, Node: n, To: w, Entry: []*n8nschema.Node{t},
+						Ref: t.Name, Pos: n.Pos, Self: true, NoWait: true})
+				}
 			}
 		}
 		if ref := w.Settings.ErrorWorkflow; ref != "" {

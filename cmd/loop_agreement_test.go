@@ -62,3 +62,37 @@ func TestLoopBoundsAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnWriteTriggerAgrees: a workflow that writes where its own polling
+// trigger watches re-starts itself; RS102 reports the writer, and the JSON
+// report marks the workflow and the calls on that cycle unbounded. A write
+// that does not fire the trigger again leaves both quiet.
+func TestOwnWriteTriggerAgrees(t *testing.T) {
+	r := run(t, "audit", "--format", "json", "--fail-on", "never", filepath.Join("..", "rules", "testdata", "RS102", "trigger_on_own_writes.json"))
+	var rep struct {
+		Workflows []struct {
+			Name      string `json:"name"`
+			Unbounded bool   `json:"unbounded"`
+		} `json:"workflows"`
+		Findings []struct {
+			Rule     string `json:"rule"`
+			Workflow string `json:"workflow"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	rs102 := map[string]bool{}
+	for _, f := range rep.Findings {
+		if f.Rule == "RS102" {
+			rs102[f.Workflow] = true
+		}
+	}
+	want := map[string]bool{"Enrich updated pages": true, "Log new rows elsewhere": true, "Convert new files in place": true,
+		"Mark processed rows": false, "Caption new records": false}
+	for _, w := range rep.Workflows {
+		if w.Unbounded != want[w.Name] || rs102[w.Name] != want[w.Name] {
+			t.Errorf("%s: unbounded %v, RS102 %v; want %v in both", w.Name, w.Unbounded, rs102[w.Name], want[w.Name])
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs102 = &analyze.Rule{
@@ -42,6 +43,10 @@ the write and starts the workflow again; it is reported unless an If, Switch or 
 			case analyze.CallWebhook:
 				d.Message = fmt.Sprintf("node %q calls the webhook %q of %s, which leads back to this node: the workflow re-starts itself with no bound",
 					c.Node.Name, c.Entry[0].Name, target)
+			case analyze.CallOwnWrite:
+				_, op := n8nschema.WriteOp(c.Node)
+				d.Message = fmt.Sprintf("node %q writes (%s) where trigger %q watches: the next poll sees the write and starts this workflow again, which writes again, with no bound",
+					c.Node.Name, op, c.Entry[0].Name)
 			case analyze.CallErrorWorkflow:
 				d.Message = fmt.Sprintf("settings.errorWorkflow runs %s, whose failures lead back to this workflow: error workflows re-start each other with no bound",
 					target)
@@ -60,14 +65,6 @@ the write and starts the workflow again; it is reported unless an If, Switch or 
 			}
 			d.Chain = cycleChain(pass.Set, c)
 			pass.Report(d)
-		}
-		writes := ownWriteTriggers(pass)
-		g := pass.Set.Graph(pass.Workflow)
-		for _, n := range g.Nodes {
-			if t := writes[n]; t != nil {
-				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "own-write\x00" + t.Name,
-					Message: ownWriteMessage(n, t)})
-			}
 		}
 	},
 }

@@ -1,10 +1,8 @@
-package rules
+package analyze
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -87,8 +85,7 @@ func writesTriggered(trigger *n8nschema.Node, op string) bool {
 // or app trigger of its own workflow watches, that trigger; the write must
 // be reachable from the trigger without passing an If, Switch or Filter
 // (which may stop the second run).
-func ownWriteTriggers(pass *analyze.Pass) map[*n8nschema.Node]*n8nschema.Node {
-	g := pass.Set.Graph(pass.Workflow)
+func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 	out := map[*n8nschema.Node]*n8nschema.Node{}
 	for _, t := range g.Triggers() {
 		app, isTrigger := strings.CutSuffix(t.Type, "Trigger")
@@ -104,7 +101,7 @@ func ownWriteTriggers(pass *analyze.Pass) map[*n8nschema.Node]*n8nschema.Node {
 		for len(queue) > 0 {
 			u := queue[0]
 			queue = queue[1:]
-			for _, e := range g.OutOfType(u, analyze.ConnMain) {
+			for _, e := range g.OutOfType(u, ConnMain) {
 				m := e.To
 				if seen[m] || m.Disabled {
 					continue
@@ -158,11 +155,4 @@ func refsTriggeredItem(m, t *n8nschema.Node) bool {
 			strings.Contains(s, "$('"+t.Name+"')"))
 	})
 	return found
-}
-
-// ownWriteMessage words the finding on the writing node.
-func ownWriteMessage(n, t *n8nschema.Node) string {
-	_, op := n8nschema.WriteOp(n)
-	return fmt.Sprintf("node %q writes (%s) where trigger %q watches: the next poll sees the write and starts this workflow again, which writes again, with no bound",
-		n.Name, op, t.Name)
 }
