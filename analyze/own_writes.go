@@ -15,14 +15,16 @@ import (
 // containerKeys are the parameters that name what a trigger watches and
 // where an app node writes: a document and sheet, a database, a base and
 // table, a folder or file.
-var containerKeys = map[string]bool{"documentId": true, "sheetName": true, "databaseId": true, "baseId": true,
-	"base": true, "tableId": true, "table": true, "folderToWatch": true, "folderId": true, "fileToWatch": true,
-	"fileId": true, "spreadsheetId": true, "listId": true, "boardId": true, "pageId": true}
+// Keys a trigger and an app node spell differently map to one name.
+var containerKeys = map[string]string{"documentId": "documentId", "spreadsheetId": "documentId",
+	"sheetName": "sheetName", "databaseId": "databaseId", "baseId": "baseId", "base": "baseId",
+	"tableId": "tableId", "table": "tableId", "folderToWatch": "folderId", "folderId": "folderId",
+	"fileToWatch": "fileId", "fileId": "fileId", "listId": "listId", "boardId": "boardId"}
 
 // containers returns the literal container ids a node's parameters name
 // (a resource locator's value, or a plain string), by key.
-func containers(n *n8nschema.Node) map[string]bool {
-	out := map[string]bool{}
+func containers(n *n8nschema.Node) map[string]string {
+	out := map[string]string{}
 	n.Params().Walk(func(rel string, v n8nschema.Value) {
 		if v.Kind() != n8nschema.String {
 			return
@@ -33,12 +35,29 @@ func containers(n *n8nschema.Node) map[string]bool {
 			key = parts[len(parts)-2]
 		}
 		s := v.Str()
-		if !containerKeys[key] || s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
+		name := containerKeys[key]
+		if name == "" || s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
 			return
 		}
-		out[s] = true
+		out[name] = s
 	})
 	return out
+}
+
+// sameContainer reports whether a write goes where a trigger watches:
+// every container both name is the same (the document and the sheet, the
+// base and the table), and they name at least one.
+func sameContainer(watched, written map[string]string) bool {
+	shared := 0
+	for k, v := range watched {
+		if w, ok := written[k]; ok {
+			if w != v {
+				return false
+			}
+			shared++
+		}
+	}
+	return shared > 0
 }
 
 // writesTriggered reports whether a write of the app node fires the
@@ -119,10 +138,8 @@ func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 				if !w || !writesTriggered(t, op) {
 					continue
 				}
-				for id := range containers(m) {
-					if watched[id] {
-						out[m] = t
-					}
+				if sameContainer(watched, containers(m)) {
+					out[m] = t
 				}
 				if refsTriggeredItem(m, t) && !strings.Contains(strings.ToLower(op), "creat") {
 					out[m] = t // it updates the very page or record that fired

@@ -89,7 +89,7 @@ func TestOwnWriteTriggerAgrees(t *testing.T) {
 		}
 	}
 	want := map[string]bool{"Enrich updated pages": true, "Log new rows elsewhere": true, "Convert new files in place": true,
-		"Mark processed rows": false, "Caption new records": false}
+		"Mark processed rows": false, "Caption new records": false, "Copy new rows to another document": false}
 	for _, w := range rep.Workflows {
 		if w.Unbounded != want[w.Name] || rs102[w.Name] != want[w.Name] {
 			t.Errorf("%s: unbounded %v, RS102 %v; want %v in both", w.Name, w.Unbounded, rs102[w.Name], want[w.Name])
