@@ -290,9 +290,10 @@ func (d *drawing) callTargets(c *analyze.Call) []string {
 }
 
 // shortRef shows an unresolved reference without a URL's credentials or
-// query string.
+// query string, and with any token in it masked (before it is shortened, so
+// a cut cannot hide half a token from the redactor).
 func shortRef(c *analyze.Call) string {
-	r := strings.TrimPrefix(c.Ref, "=")
+	r := report.Redact(strings.TrimPrefix(c.Ref, "="))
 	if _, after, ok := strings.Cut(r, "://"); ok {
 		if i := strings.IndexAny(after, "?#"); i >= 0 {
 			after = after[:i]

@@ -157,3 +157,26 @@ func TestGraphNamelessWorkflow(t *testing.T) {
 		t.Errorf("dot:\n%s", r.stdout)
 	}
 }
+
+// TestGraphRefIsRedacted: a reference to a workflow outside the set is drawn
+// as an external node; a token in it (an id, a webhook path) is masked there
+// as everywhere else.
+func TestGraphRefIsRedacted(t *testing.T) {
+	token := "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+	wd := workspace(t, map[string]string{
+		"w.json": `{"name": "W", "nodes": [
+  {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+  {"name": "Call", "type": "n8n-nodes-base.executeWorkflow", "typeVersion": 1, "position": [200, 0], "parameters": {"workflowId": "` + token + `"}},
+  {"name": "Hook", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [400, 0], "parameters": {"method": "POST", "url": "http://localhost:5678/webhook/` + token + `"}}],
+ "connections": {"Start": {"main": [[{"node": "Call", "type": "main", "index": 0}]]}, "Call": {"main": [[{"node": "Hook", "type": "main", "index": 0}]]}}}`,
+	})
+	for _, format := range []string{"mermaid", "dot"} {
+		r := auditIn(t, wd, "graph", "--format", format, filepath.Join(wd, "w.json"))
+		if r.code != ExitOK || !strings.Contains(r.stdout, "not in the set") {
+			t.Fatalf("%s: exit %d, no external node:\n%s%s", format, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout, "4eC39HqLyjWDarjtT1zdp7dc") {
+			t.Errorf("%s shows the token of a reference:\n%s", format, r.stdout)
+		}
+	}
+}
