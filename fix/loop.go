@@ -47,12 +47,14 @@ func Files(files []*n8nschema.File, check Check, o Options, unsafe bool) (*Resul
 	before := tallyOf(fs)
 	res := &Result{Original: map[string][]byte{}}
 	cur := files
-	// A finding whose repair was applied and that is still reported is
-	// not repaired again: an insertion applied twice would repeat itself.
+	// A repair applied whose finding is still reported is not applied
+	// again: an insertion applied twice would repeat itself. The finding
+	// may have another repair then (a model under two retrying agents
+	// names the second once the first is off), and that one is applied.
 	tried := map[string]bool{}
 	for range maxRounds {
 		for i := range fs {
-			if tried[key(&fs[i])] {
+			if fs[i].Repair != nil && tried[repairKey(&fs[i])] {
 				fs[i].Repair = nil
 			}
 		}
@@ -61,7 +63,7 @@ func Files(files []*n8nschema.File, check Check, o Options, unsafe bool) (*Resul
 			break
 		}
 		for _, f := range taken {
-			tried[key(f)] = true
+			tried[repairKey(f)] = true
 		}
 		next := make([]*n8nschema.File, len(cur))
 		changed := false
@@ -122,6 +124,16 @@ func trimBOM(b []byte) []byte {
 // or shared dependency) stands in the first file that has it, which a fix
 // may change: it is identified by its fold key alone.
 func key(f *analyze.Finding) string { return group(f) + "\x00" + f.Fingerprint }
+
+// repairKey identifies a finding's repair across rounds: its description
+// and the files it edits (two callers may share a node name).
+func repairKey(f *analyze.Finding) string {
+	k := key(f) + "\x00" + f.Repair.Description
+	for _, e := range f.Repair.Edits {
+		k += "\x00" + e.Source.Name
+	}
+	return k
+}
 
 func group(f *analyze.Finding) string {
 	if f.FoldKey != "" {

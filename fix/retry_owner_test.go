@@ -85,3 +85,25 @@ func TestRetryOwnerLowersTheKeptLayer(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryOwnerModelSharedByTwoAgents: a model under two agents that both
+// retry is one finding whose chain names the first agent; once that agent
+// is off the same finding names the second, with another repair, which
+// the same --fix applies too: a second --fix has nothing left to do.
+func TestRetryOwnerModelSharedByTwoAgents(t *testing.T) {
+	src := `{"name": "Two agents", "nodes": [
+  {"name": "Chat", "type": "@n8n/n8n-nodes-langchain.chatTrigger", "typeVersion": 1.1, "parameters": {}},
+  {"name": "Agent A", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "parameters": {}, "retryOnFail": true, "maxTries": 3},
+  {"name": "Agent B", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "parameters": {}, "retryOnFail": true, "maxTries": 3},
+  {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "parameters": {"options": {"maxTokens": 500}}}],
+ "connections": {
+  "Chat": {"main": [[{"node": "Agent A", "type": "main", "index": 0}]]},
+  "Agent A": {"main": [[{"node": "Agent B", "type": "main", "index": 0}]]},
+  "Model": {"ai_languageModel": [[{"node": "Agent A", "type": "ai_languageModel", "index": 0}, {"node": "Agent B", "type": "ai_languageModel", "index": 0}]]}}}`
+	files := []*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}
+	res := RoundTrip(t, files, analyze.DefaultOptions(), Options{}, false)
+	got := string(res.Files[0].Source.Src)
+	if n := strings.Count(got, `"retryOnFail": false`); n != 2 || res.Fixed != 1 {
+		t.Errorf("fixed %d, turned off %d agents, want 1 and 2:\n%s", res.Fixed, n, got)
+	}
+}
