@@ -21,12 +21,12 @@ The budget is --max-attempts (default 10). The message gives the fleet figure to
 Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
 	Fix:       "Retry in one layer only: keep the innermost retry (the SDK's maxRetries or the node's own), and turn off retryOnFail on the agents and Execute Workflow nodes around it",
 	FixSafety: analyze.Safe,
-	FixDoc: `Safe. Retry in one layer: the layer closest to the wire call stays (the model SDK's maxRetries, else the
-node's own retryOnFail) and every outer layer gets retryOnFail: false (the agent or chain root, the Execute Workflow
-caller). An outer layer is turned off only when every call it retries keeps a retry layer of its own, so no call
-loses its last retry; otherwise there is no repair. When the kept layer alone still exceeds --max-attempts, its
-count is lowered (maxTries, or the SDK's maxRetries option; a model with no such option has no repair). It changes
-retry settings only, never the data path, and only lowers attempts.`,
+	FixDoc: `Safe. Retry in one layer: the layer closest to the wire call stays (the model SDK's maxRetries, else
+the node's own retryOnFail) and every outer layer gets retryOnFail: false (the agent or chain root, the
+Execute Workflow caller). An outer layer is turned off only when every call it retries keeps a retry layer of
+its own, so no call loses its last retry; otherwise there is no repair. When the kept layer alone still
+exceeds --max-attempts, its count is lowered (maxTries, or the SDK's maxRetries option; a model with no such
+option has no repair). It changes retry settings only, never the data path, and only lowers attempts.`,
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"retries", "amplification"},

@@ -13,17 +13,18 @@ var rs102 = &analyze.Rule{
 	Title: "the workflow can re-start itself with no bound",
 	Doc: `A workflow that can start a new run of itself has no bound on its attempts: every trip is a fresh
 execution with a fresh retry budget, so n8n's retries, the execution timeout and the loop guard of the
-executor never stop it. The usual shapes: an error branch that POSTs to the workflow's own webhook to
-"restart from the last batch" (the seed incident: 5 tries of a paid model call per trip, trips without
-end), an Execute Workflow or Call Workflow Tool whose id is the workflow's own (or {{ $workflow.id }}) and
-whose start leads back to the calling node, two workflows that call each other, and error workflows that
-name each other. n8n has no recursion-depth limit for sub-workflows
-(packages/cli/src/workflow-execute-additional-data.ts) and guards only a workflow that is its own error
-workflow (packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same workflow (an
-agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported. A trigger on the
-workflow's own writes is one too: a Notion "page updated in database" trigger whose workflow updates that page,
-a Sheets, Airtable or Drive trigger on the sheet, table or folder the workflow writes into. The next poll sees
-the write and starts the workflow again; it is reported unless an If, Switch or Filter lies on the way.`,
+executor never stop it. The usual shapes: an error branch that POSTs to the workflow's own webhook to "restart
+from the last batch" (the seed incident: 5 tries of a paid model call per trip, trips without end), an Execute
+Workflow or Call Workflow Tool whose id is the workflow's own (or {{ $workflow.id }}) and whose start leads
+back to the calling node, two workflows that call each other, and error workflows that name each other. n8n
+has no recursion-depth limit for sub-workflows (packages/cli/src/workflow-execute-additional-data.ts) and
+guards only a workflow that is its own error workflow
+(packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same
+workflow (an agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported. A
+trigger on the workflow's own writes is one too: a Notion "page updated in database" trigger whose workflow
+updates that page, a Sheets, Airtable or Drive trigger on the sheet, table or folder the workflow writes into.
+The next poll sees the write and starts the workflow again; it is reported unless an If, Switch or Filter lies
+on the way.`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,

@@ -12,12 +12,13 @@ var rs105 = &analyze.Rule{
 	Name:  "unbounded-pagination",
 	Title: "pagination has no page limit",
 	Doc: `The HTTP Request node's pagination fetches pages until its completion test says stop (by default: an
-empty response). Without "Limit Pages Fetched" nothing else bounds it (maxRequests, default 100, applies
-only when limitPagesFetched is on; packages/core/src/execution-engine/node-execution-context/utils/request-helper-functions.ts): an API that keeps returning a
-next cursor, a page parameter it ignores, or a completion expression that never matches makes the node
-request pages for ever, and a node retry starts over from the first page. The same holds for pages
-fetched by a loop of nodes (a Set or Code node of the loop sets the page or cursor that the request of the
-loop sends, and an If decides when to stop) with no counter that caps the passes; such a loop is fan-out,
+empty response). Without "Limit Pages Fetched" nothing else bounds it (maxRequests, default 100, applies only
+when limitPagesFetched is on;
+packages/core/src/execution-engine/node-execution-context/utils/request-helper-functions.ts): an API that
+keeps returning a next cursor, a page parameter it ignores, or a completion expression that never matches
+makes the node request pages for ever, and a node retry starts over from the first page. The same holds for
+pages fetched by a loop of nodes (a Set or Code node of the loop sets the page or cursor that the request of
+the loop sends, and an If decides when to stop) with no counter that caps the passes; such a loop is fan-out,
 so RS103 leaves it to this rule.`,
 	Fix:        "Turn on Limit Pages Fetched in the pagination options and set Max Pages to the most pages the API can have",
 	FixDoc:     "None: limiting pagination drops pages beyond the limit; only the author knows how many the data needs.",

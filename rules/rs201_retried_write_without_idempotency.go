@@ -14,33 +14,33 @@ var rs201 = &analyze.Rule{
 	Name:  "retried-write-without-idempotency",
 	Title: "a retried write carries no idempotency key",
 	Doc: `A write (an HTTP POST or PATCH, or an app node's create, send, post, insert, update, upsert, charge or
-delete) that is retried at any layer can commit more than once: an attempt that timed out on the client
-may well have succeeded on the server, and the retry creates a second charge, order or message. n8n's
-node retry makes it worse: it re-runs the whole node with all its items, so every item of the batch is
-sent again, including those that had already succeeded (packages/core/src/execution-engine/workflow-execute.ts). An idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body
-field such as Square's idempotency_key) derived from the item lets the server recognise the retry and
-answer it with the first result. Only writes that leave a second effect when repeated are reported: POST
-(not to search, lookup, query or conversion endpoints, nor to an endpoint named for an update such as
-/update-meta, nor to one resource by id such as /tasks/{{ $json.id }}, nor a Google-style custom method
-such as :generateKeywordIdeas), PATCH and PUT (low confidence: PUT is idempotent by RFC 9110 and
-PATCH usually sets fields, but neither is guaranteed), and app operations that create, send, append or
-charge; updates,
-upserts and deletes re-apply the same state. Calls into n8n's own webhooks are RS102's, and a write that
-runs again only because a loop waits for a person's answer, or because a loop moves on to the next page or
-the next step of a job, is not a retry: a loop retries a write when it comes back through an error output
-or through the branch of an If or Switch that tests for a failure (an error, a status code, "failed"). App nodes whose API takes no key (Slack, Gmail, SMTP) can only
-be made safe by retrying in one place that checks for the earlier effect first.`,
+delete) that is retried at any layer can commit more than once: an attempt that timed out on the client may
+well have succeeded on the server, and the retry creates a second charge, order or message. n8n's node retry
+makes it worse: it re-runs the whole node with all its items, so every item of the batch is sent again,
+including those that had already succeeded (packages/core/src/execution-engine/workflow-execute.ts). An
+idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body field such as Square's
+idempotency_key) derived from the item lets the server recognise the retry and answer it with the first
+result. Only writes that leave a second effect when repeated are reported: POST (not to search, lookup, query
+or conversion endpoints, nor to an endpoint named for an update such as /update-meta, nor to one resource by
+id such as /tasks/{{ $json.id }}, nor a Google-style custom method such as :generateKeywordIdeas), PATCH and
+PUT (low confidence: PUT is idempotent by RFC 9110 and PATCH usually sets fields, but neither is guaranteed),
+and app operations that create, send, append or charge; updates, upserts and deletes re-apply the same state.
+Calls into n8n's own webhooks are RS102's, and a write that runs again only because a loop waits for a
+person's answer, or because a loop moves on to the next page or the next step of a job, is not a retry: a loop
+retries a write when it comes back through an error output or through the branch of an If or Switch that tests
+for a failure (an error, a status code, "failed"). App nodes whose API takes no key (Slack, Gmail, SMTP) can
+only be made safe by retrying in one place that checks for the earlier effect first.`,
 	Fix:       "Send an idempotency key derived from the item (Idempotency-Key: {{ $json.order_id }}), or retry the write in one place that first checks whether it already happened",
 	FixSafety: analyze.Unsafe,
-	FixDoc: `Unsafe (--unsafe-fixes): it changes what the request sends. On an HTTP Request node (version 3 or later,
-headers as name/value pairs) whose POST goes to an API that documents an idempotency header (the catalog in
-n8nschema/effects.go: Stripe, GoCardless, Mollie, Adyen: Idempotency-Key; PayPal: PayPal-Request-Id;
-Checkout.com: Cko-Idempotency-Key; Xendit: X-Idempotency-Key) and that the node retries itself, it adds the header
-with the value {{ $execution.id }}-<node>-{{ $itemIndex }}: the same on each of the node's own retries, which re-run
-it with the same execution and items. It does not cover a retry that starts a new execution: a workflow that
-re-starts itself, an error workflow that runs it again, an Execute Workflow caller's retry; nor is it offered for
-a node that runs more than once in one execution (a loop), where the key would repeat for new work. Other APIs get
-no repair: a header they ignore protects nothing.`,
+	FixDoc: `Unsafe (--unsafe-fixes): it changes what the request sends. On an HTTP Request node (version 3 or
+later, headers as name/value pairs) whose POST goes to an API that documents an idempotency header (the
+catalog in n8nschema/effects.go: Stripe, GoCardless, Mollie, Adyen: Idempotency-Key; PayPal:
+PayPal-Request-Id; Checkout.com: Cko-Idempotency-Key; Xendit: X-Idempotency-Key) and that the node retries
+itself, it adds the header with the value {{ $execution.id }}-<node>-{{ $itemIndex }}: the same on each of the
+node's own retries, which re-run it with the same execution and items. It does not cover a retry that starts a
+new execution: a workflow that re-starts itself, an error workflow that runs it again, an Execute Workflow
+caller's retry; nor is it offered for a node that runs more than once in one execution (a loop), where the key
+would repeat for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"writes", "retries"},

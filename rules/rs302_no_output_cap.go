@@ -24,19 +24,19 @@ var rs302 = &analyze.Rule{
 	ID:    "RS302",
 	Name:  "no-output-cap",
 	Title: "a paid model call has no max-tokens bound",
-	Doc: `Without a max-tokens parameter a model call may generate up to the model's ceiling (16,384 output
-tokens for gpt-4o, more for reasoning models), and output tokens are the expensive ones. Every retry
-layer multiplies it: n8n's node retry, the SDK's own retries (3 attempts for the OpenAI family by
-default), an agent's iterations. The cap is also what makes spend computable: stormcheck reports the
-worst case per item from calls per item × attempts × max output tokens × the output price, and with no
-cap it must assume the ceiling. Anthropic (4,096) and Gemini (2,048) nodes cap by default and are not
-reported unless the cap is removed; a max-tokens expression counts as a cap (it is decided at run
-time, typically from a settings node). The finding is a warning when one uncapped call per item of an execution
-(the ceiling's price × --items) reaches $0.50, or when the attempts have no bound; a note below that or
-when the model's price is unknown (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint
-(OpenAI chat/completions or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible
-endpoints of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its
-cap is max_tokens (or max_completion_tokens, maxOutputTokens) in the body.`,
+	Doc: `Without a max-tokens parameter a model call may generate up to the model's ceiling (16,384 output tokens
+for gpt-4o, more for reasoning models), and output tokens are the expensive ones. Every retry layer multiplies
+it: n8n's node retry, the SDK's own retries (3 attempts for the OpenAI family by default), an agent's
+iterations. The cap is also what makes spend computable: stormcheck reports the worst case per item from calls
+per item × attempts × max output tokens × the output price, and with no cap it must assume the ceiling.
+Anthropic (4,096) and Gemini (2,048) nodes cap by default and are not reported unless the cap is removed; a
+max-tokens expression counts as a cap (it is decided at run time, typically from a settings node). The finding
+is a warning when one uncapped call per item of an execution (the ceiling's price × --items) reaches $0.50, or
+when the attempts have no bound; a note below that or when the model's price is unknown (set it in
+.stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
+or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible endpoints of Perplexity,
+Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
+max_completion_tokens, maxOutputTokens) in the body.`,
 	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes

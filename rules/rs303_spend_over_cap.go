@@ -14,11 +14,11 @@ var rs303 = &analyze.Rule{
 	Name:  "spend-over-cap",
 	Title: "worst-case spend passes a declared spend cap",
 	Doc: `.stormcheck.yaml can declare a provider's hard spend limit (spend.caps: provider, usd, period day or
-execution). A cap bounds spend, but reaching it is an outage of its own: the provider rejects every call
-on that key until the period ends, including the calls of unrelated workflows. stormcheck compares the
-worst case of one execution (worst case per item × --items) with each cap that applies (for a daily cap,
-times the runs a day of a schedule trigger), and says how many items exhaust the cap at worst. An operation with no other bound reaches any cap: one item is
-enough.`,
+execution). A cap bounds spend, but reaching it is an outage of its own: the provider rejects every call on
+that key until the period ends, including the calls of unrelated workflows. stormcheck compares the worst case
+of one execution (worst case per item × --items) with each cap that applies (for a daily cap, times the runs a
+day of a schedule trigger), and says how many items exhaust the cap at worst. An operation with no other bound
+reaches any cap: one item is enough.`,
 	Fix:        "Cap output tokens, retries and iterations so that a full execution stays under the cap, or raise the cap deliberately",
 	FixDoc:     "None: which call to make cheaper, or which cap to raise, is a budget decision.",
 	Severity:   analyze.Error,

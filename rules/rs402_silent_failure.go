@@ -12,15 +12,14 @@ var rs402 = &analyze.Rule{
 	Name:  "silent-failure",
 	Title: "an unattended workflow has no failure signal",
 	Doc: `A workflow started by a schedule, a webhook, a form or an app trigger (polling Gmail, Drive, Sheets,
-RSS, or fed by a service's webhooks) runs with nobody watching. When its external calls fail
-(a credential expires, an API changes, a retry storm ends in an error), n8n records a failed execution and
-does nothing else unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its own
-(n8n runs a workflow's own Error Trigger when no error workflow is set,
-cli/src/execution-lifecycle/execute-error-workflow.ts), no error output wired to a handler, no
-dead-man's-switch ping. A webhook that answers with the last node's result or a Respond to Webhook node
-tells its caller about the failure and is not reported; one that answers on receipt is, and so is a form
-that answers on submission. A chat shows its user the error, and a sub-workflow's caller receives it. Triggers fire only
-in an active (published) workflow, so an inactive one is reported as a note.`,
+RSS, or fed by a service's webhooks) runs with nobody watching. When its external calls fail (a credential
+expires, an API changes, a retry storm ends in an error), n8n records a failed execution and does nothing else
+unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its own (n8n runs a workflow's own
+Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute-error-workflow.ts), no error
+output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
+Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
+is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
+receives it. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,

@@ -14,18 +14,19 @@ var rs403 = &analyze.Rule{
 	Name:  "swallowed-failure",
 	Title: "a failed write or paid call continues as if it succeeded",
 	Doc: `With onError "continueRegularOutput" (or the legacy continueOnFail), a node that fails passes its input
-through, or an item {error: ...}, on its normal output (packages/core/src/execution-engine/workflow-execute.ts,
-packages/core/src/execution-engine/node-execution-context/base-execute-context.ts). The execution succeeds, no error workflow runs, and the nodes after it treat the
-failure as a result: an order marked as invoiced that was not, an empty summary saved over a good one.
-For a write or a paid call that is a silent data problem. It is fine when a node downstream checks for
-the error (an If, Switch, Filter or Code node that tests "error", or an If that tests whether a returned
-field is there: the failed item lacks it), when the next node is a call that names its target with a field
-of the result (its URL or id: it fails on the missing field, and the failure surfaces there), when onError
-is "continueErrorOutput"
-with the error output wired to a handler, when an If or Switch after it stops the execution on one
-branch (Stop and Error), when nothing uses the node's output (only a Loop Over Items whose done output
-leads nowhere), for deletes, whose failure ("already gone") is usually meant to be ignored, and for a
-POST to an endpoint that answers rather than stores (".../query", ".../search", a model's /chat).`,
+through, or an item {error: ...}, on its normal output
+(packages/core/src/execution-engine/workflow-execute.ts,
+packages/core/src/execution-engine/node-execution-context/base-execute-context.ts). The execution succeeds, no
+error workflow runs, and the nodes after it treat the failure as a result: an order marked as invoiced that
+was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
+is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", or
+an If that tests whether a returned field is there: the failed item lacks it), when the next node is a call
+that names its target with a field of the result (its URL or id: it fails on the missing field, and the
+failure surfaces there), when onError is "continueErrorOutput" with the error output wired to a handler, when
+an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
+output (only a Loop Over Items whose done output leads nowhere), for deletes, whose failure ("already gone")
+is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
+".../search", a model's /chat).`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,

@@ -12,10 +12,10 @@ var rs502 = &analyze.Rule{
 	Name:  "retry-ignores-retry-after",
 	Title: "node retries hit a rate-limited service without Retry-After",
 	Doc: `Rate-limited APIs (OpenAI, Anthropic, Slack, Airtable, Notion, HubSpot, GitHub, Google Sheets, Shopify,
-Stripe, ...) answer 429 with a Retry-After header that says when to come back. n8n's node retry never
-reads it: it waits its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node
-with 5 tries spends all of them inside the same rate-limit window and fails anyway, having added to the
-load that caused the 429 (packages/core/src/execution-engine/workflow-execute.ts). Slack's and the LangChain SDKs' own retry
+Stripe, ...) answer 429 with a Retry-After header that says when to come back. n8n's node retry never reads
+it: it waits its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node with 5 tries
+spends all of them inside the same rate-limit window and fails anyway, having added to the load that caused
+the 429 (packages/core/src/execution-engine/workflow-execute.ts). Slack's and the LangChain SDKs' own retry
 loops do honour Retry-After; the node retry around them does not.`,
 	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against

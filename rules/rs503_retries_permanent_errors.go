@@ -11,11 +11,12 @@ var rs503 = &analyze.Rule{
 	ID:    "RS503",
 	Name:  "retries-permanent-errors",
 	Title: "node retries repeat errors that cannot succeed",
-	Doc: `n8n's node retry retries every failure alike: no status code is excluded (packages/core/src/execution-engine/workflow-execute.ts). A 401 from an expired credential, a 403, a 404 or a 422 rejecting the
-payload fails the same way on every try, and for a write each try may leave a trace (a rejected order, a
-duplicate validation e-mail). It matters for calls that carry credentials or write. An HTTP Request with
-"Never Error" (options.response.response.neverError) returns the status instead of throwing, so the
-workflow can retry 429 and 5xx only and report the rest.`,
+	Doc: `n8n's node retry retries every failure alike: no status code is excluded
+(packages/core/src/execution-engine/workflow-execute.ts). A 401 from an expired credential, a 403, a 404 or a
+422 rejecting the payload fails the same way on every try, and for a write each try may leave a trace (a
+rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write. An HTTP
+Request with "Never Error" (options.response.response.neverError) returns the status instead of throwing, so
+the workflow can retry 429 and 5xx only and report the rest.`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
 	FixDoc:     "None: which errors are permanent depends on the API; an error branch that tells them apart must be written.",
 	Severity:   analyze.Note,
