@@ -79,17 +79,6 @@ func (d NodeVersion) has(f nodeFlag) bool { return d.e != nil && d.e.flags&f != 
 // Trigger reports a trigger node (starts executions).
 func (d NodeVersion) Trigger() bool { return d.has(flagTrigger) }
 
-// Polling reports a polling trigger: n8n calls it on a schedule the node
-// sets (pollTimes) and it starts a run for whatever is new.
-func (d NodeVersion) Polling() bool { return d.has(flagPolling) }
-
-// Webhook reports a node that declares webhooks: a request starts it (a
-// webhook or form trigger) or resumes it (Wait, Form, send-and-wait).
-func (d NodeVersion) Webhook() bool { return d.has(flagWebhook) }
-
-// UsableAsTool reports a node n8n also offers as <type>Tool.
-func (d NodeVersion) UsableAsTool() bool { return d.has(flagTool) }
-
 // Outputs is the number of main outputs the description fixes: 1 for most
 // nodes, 2 for If, 0 for sub-nodes, -1 when parameters decide (Switch).
 func (d NodeVersion) Outputs() int {
