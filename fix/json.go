@@ -402,9 +402,7 @@ func set(src []byte, off int, path []string, v any, parent style) (edit, error) 
 		if src[m.valStart] == '{' || src[m.valStart] == '[' {
 			return edit{}, errShape // only scalars are replaced
 		}
-		inner := st
-		inner.indent = st.indent
-		return edit{off: m.valStart, n: m.valEnd - m.valStart, text: render(v, inner)}, nil
+		return edit{off: m.valStart, n: m.valEnd - m.valStart, text: render(v, st)}, nil
 	}
 	if src[m.valStart] != '{' {
 		return edit{}, errShape
