@@ -195,10 +195,17 @@ func runSimulate(o *SimulateOptions) error {
 	files, unread := parseInputs(ins, int64(o.MaxFileSize))
 	set := analyze.Build(files, st.analysis)
 	if len(set.Workflows) == 0 {
+		if unread != nil {
+			return unread // why no workflow was found: exit 3, as audit
+		}
 		return usageErrorf("no workflow found in the inputs")
 	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(simulate.Run(set, sc)); err != nil {
+		if unread != nil {
+			// The dependency may be in the input that was not read.
+			return fmt.Errorf("%w; %v", unread, err)
+		}
 		return err
 	}
 	if o.Compare {

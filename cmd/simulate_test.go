@@ -36,6 +36,10 @@ func TestSimulateExitCodes(t *testing.T) {
 			"too many events: the run passed 1000 events at t="},
 		{"unsafe fixes without compare", []string{"simulate", seedExample, "--outage", "openai:1m", "--unsafe-fixes"}, ExitUsage, "--unsafe-fixes goes with --compare"},
 		{"window too long", []string{"simulate", seedExample, "--outage", "openai:25h"}, ExitUsage, "longer than 24h0m0s"},
+		{"only input unread", []string{"simulate", seedExample, "--outage", "openai:1m", "--max-file-size", "100"}, ExitFailure,
+			"1 input could not be read: testdata/examples/catalog-enrichment.json (larger than --max-file-size (100 bytes))"},
+		{"dependency in an unread input", []string{"simulate", seedExample, "../testdata/examples/charge-card.json", "--outage", "openai:1m", "--max-file-size", "3000"}, ExitFailure,
+			`1 input could not be read: testdata/examples/catalog-enrichment.json (larger than --max-file-size (3000 bytes)); no operation calls "openai"`},
 		{"ok", []string{"simulate", seedExample, "--outage", "openai:1m"}, ExitOK, ""},
 	}
 	for _, tt := range tests {
