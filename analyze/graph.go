@@ -687,12 +687,7 @@ func IsGuard(n *n8nschema.Node) bool {
 	switch {
 	case n8nschema.IsBranch(n.Type):
 	case n8nschema.IsCode(n.Type):
-		code := ""
-		for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
-			if v, ok := n.Param(k); ok {
-				code += v.Str()
-			}
-		}
+		code := codeOf(n)
 		return strings.Contains(code, "$runIndex") && (strings.Contains(code, "throw") || strings.Contains(code, "raise"))
 	default:
 		return false
