@@ -34,7 +34,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// joinNames lists up to max quoted names: "A", "B" and 3 more.
+// joinNames lists up to limit names, which the caller quotes: "A", "B" and 3 more.
 func joinNames(names []string, limit int) string {
 	if len(names) <= limit {
 		if len(names) == 1 {
