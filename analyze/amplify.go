@@ -155,7 +155,9 @@ func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
 	return 100, false
 }
 
-func mulSat(a, b int) int {
+// MulSat multiplies attempt or call counts without overflowing: it
+// saturates at AttemptCap, and a count below one gives 0.
+func MulSat(a, b int) int {
 	if a <= 0 || b <= 0 {
 		return 0
 	}
@@ -470,14 +472,14 @@ func (e *cedge) apply(c ctx) ctx {
 		return ctx{att: 1, fan: 1, link: &link{f: e.f}}
 	case kDrive, kCall:
 		out := c
-		out.att = mulSat(c.att, e.mult)
+		out.att = MulSat(c.att, e.mult)
 		if e.mult > 1 {
 			out.link = &link{f: e.f, prev: c.link}
 		}
 		if e.fanUnb {
 			out.fanUnb = true
 		} else {
-			out.fan = mulSat(c.fan, e.fan)
+			out.fan = MulSat(c.fan, e.fan)
 		}
 		return out
 	}
@@ -674,7 +676,7 @@ func (a *amp) operations(cur []ctx) {
 			local := localFactors(g, n, sp)
 			att := c.att
 			for _, f := range local {
-				att = mulSat(att, f.Value)
+				att = MulSat(att, f.Value)
 			}
 			op.Attempts, op.Unbounded = att, c.unb
 			op.Factors = chain(c.link, local)
@@ -682,7 +684,7 @@ func (a *amp) operations(cur []ctx) {
 			if p, pu := Pages(n); pu {
 				fanUnb = true
 			} else {
-				fan = mulSat(fan, p)
+				fan = MulSat(fan, p)
 			}
 			if fanUnb {
 				op.CallsUnbounded, op.CallsPerItem = true, 0

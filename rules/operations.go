@@ -110,11 +110,3 @@ func conf(c n8nschema.Confidence) analyze.Confidence {
 	}
 	return 0
 }
-
-// mulClamp multiplies without overflowing, saturating at analyze.AttemptCap.
-func mulClamp(a, b int) int {
-	if a > analyze.AttemptCap/b {
-		return analyze.AttemptCap
-	}
-	return a * b
-}

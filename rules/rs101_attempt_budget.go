@@ -39,7 +39,7 @@ option has no repair). It changes retry settings only, never the data path, and 
 			}
 			fleet := op.Attempts
 			for _, k := range []int{o.Items, o.Workers, o.Concurrency} {
-				fleet = mulClamp(fleet, max(k, 1))
+				fleet = analyze.MulSat(fleet, max(k, 1))
 			}
 			dep := op.Dependency
 			if dep == "" {

@@ -34,7 +34,7 @@ related places.`,
 		// set (Set.Shared), not once per workflow: that was quadratic.
 		g := pass.Set.Shared(dependencyUsersKey{}, func() any { return groupByDependency(pass.Set) }).(*dependencyUsers)
 		users, attempts := g.users, g.attempts
-		fleet := mulClamp(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
+		fleet := analyze.MulSat(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
 		reported := map[string]bool{}
 		for _, op := range liveOps(pass) {
 			d := strings.ToLower(op.Dependency)
@@ -48,7 +48,7 @@ related places.`,
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-					len(users[d]), d, op.Node.Name, g.others(d, pass.Workflow), mulClamp(attempts[d], fleet), fleet),
+					len(users[d]), d, op.Node.Name, g.others(d, pass.Workflow), analyze.MulSat(attempts[d], fleet), fleet),
 				Detail:  d,
 				FoldKey: d,
 				Chain:   op.Factors,
