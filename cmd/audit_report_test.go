@@ -485,3 +485,16 @@ func TestAuditMinSeverity(t *testing.T) {
 		t.Errorf("--min-severity fatal: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// The markdown summary's worst operation is one the report shows: the
+// self-restarting OpenAI call has no RS503 finding, so with only RS503
+// enabled the worst shown is the charge its caller retries (15 attempts).
+func TestMarkdownWorstOperationIsReported(t *testing.T) {
+	r := run(t, "audit", "--format", "markdown", "--enable", "RS503", "../testdata/examples")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "### Worst operation: `Create charge` in Charge card\n") {
+		t.Errorf("worst operation is not the charge:\n%s", r.stdout)
+	}
+}

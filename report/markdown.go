@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // Markdown renders a pull-request comment or Actions step summary: the
@@ -97,8 +98,20 @@ func worstChain(r *Result) (node, workflow string, chain []analyze.Factor) {
 		}
 	}
 	if r.Set != nil {
+		// Only an operation the report shows a finding on: one that an
+		// ignore, the baseline or a filter hid is not the reader's worst.
+		type place struct {
+			src          *n8nschema.Source
+			wf, id, node string
+		}
+		shown := map[place]bool{}
+		for _, f := range r.Findings {
+			shown[place{f.Source, f.Workflow, f.WorkflowID, f.Node}] = true
+		}
 		for _, op := range r.Set.Operations {
-			consider(op.Node.Name, op.Workflow.Label(), op.Factors, op.Attempts, op.Unbounded)
+			if shown[place{op.Workflow.Source, op.Workflow.Name, op.Workflow.ID, op.Node.Name}] {
+				consider(op.Node.Name, op.Workflow.Label(), op.Factors, op.Attempts, op.Unbounded)
+			}
 		}
 	}
 	if chain == nil {
