@@ -107,7 +107,7 @@ type Rule struct {
 type Examples struct {
 	Bad    string // n8n workflow JSON (rules/examples/RSNNN.bad.json)
 	Good   string // the same workflow fixed (RSNNN.good.json)
-	Output string // what `stormcheck audit RSNNN.bad.json` prints (RSNNN.bad.out)
+	Output string // what `stormcheck audit --enable RSNNN RSNNN.bad.json` prints (RSNNN.bad.out)
 	Config string // the .stormcheck.yaml both run with (RSNNN.stormcheck.yaml), if any
 }
 

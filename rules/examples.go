@@ -9,9 +9,10 @@ import (
 
 // examples holds every rule's documentation examples, named by rule ID:
 // RSNNN.bad.json fires the rule, RSNNN.good.json is the same workflow
-// fixed, RSNNN.bad.out is what `stormcheck audit RSNNN.bad.json` prints,
-// and RSNNN.stormcheck.yaml, when present, is the config both run with.
-// TestExamples audits them and keeps the .out files current.
+// fixed, RSNNN.bad.out is what `stormcheck audit --enable RSNNN
+// RSNNN.bad.json` prints (only that rule runs), and RSNNN.stormcheck.yaml,
+// when present, is the config both run with. TestExamples audits them and
+// keeps the .out files current.
 //
 //go:embed examples
 var examples embed.FS
