@@ -241,13 +241,11 @@ var keyedStores = map[string]bool{
 var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUpdate", "createOrUpdate", "createUpdate", "upsert"}
 
 // rpcPathWords mark a POST that asks for an answer rather than storing
-// something: search, lookup, validation, conversion, OCR, ranking and model
-// endpoints,
-// media synthesis (text-to-speech, image generation and remix), and
-// WebDriver commands on an open browser session (navigate, find, click,
-// set a cookie).
-// Repeating it costs a call but leaves no second record (confidence medium:
-// a path is a hint, not a contract).
+// something: search, lookup, validation, conversion, OCR, ranking and
+// model endpoints, media synthesis (text-to-speech, image generation and
+// remix), and WebDriver commands on an open browser session (navigate,
+// find, click, set a cookie). Repeating it costs a call but leaves no
+// second record (confidence medium: a path is a hint, not a contract).
 var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
 // DuplicatingWrite reports whether running a write twice leaves two

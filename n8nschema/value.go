@@ -300,10 +300,9 @@ type StringMember struct {
 // StringMembers calls fn for every string-valued object member below v
 // (strings that are array elements are not members), in source order,
 // reading v's text once: Walk's gjson ForEach scans each container again
-// at every level of nesting. It
-// returns false, having called fn for none, when an object below v
-// repeats a key: a gjson path then names the first of them, and the caller
-// must walk with paths to see the same values.
+// at every level of nesting. It returns false, having called fn for none,
+// when an object below v repeats a key: a gjson path then names the first
+// of them, and the caller must walk with paths to see the same values.
 func (v Value) StringMembers(fn func(StringMember)) bool {
 	return v.StringMembersOf(nil, fn)
 }

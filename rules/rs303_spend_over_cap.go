@@ -75,10 +75,10 @@ reaches any cap: one item is enough.`,
 	},
 }
 
-// runsPerDay is how many executions a day the workflow's schedule triggers
-// start: Schedule Trigger rule.interval[] (field seconds/minutes/hours with
-// defaults 30, 5 and 1; days and longer count once), legacy Cron
-// triggerTimes.item[] and Interval. 1 when the
+// runsPerDay is how many executions a day the workflow's schedule
+// triggers start: Schedule Trigger rule.interval[] (field
+// seconds/minutes/hours with defaults 30, 5 and 1; days and longer count
+// once), legacy Cron triggerTimes.item[] and Interval. 1 when the
 // workflow has no schedule or it cannot be read (a cron expression).
 func runsPerDay(g *analyze.Graph) int {
 	runs := 0
