@@ -71,6 +71,17 @@ func runGraph(o *GraphOptions) error {
 	opts.MaxAttempts = o.MaxAttempts
 	set := analyze.Build(files, opts)
 	if len(set.Workflows) == 0 {
+		// Say why, as audit's RS001/RS002 finding would.
+		for _, f := range files {
+			if len(f.Problems) > 0 {
+				p := f.Problems[0]
+				at := ""
+				if p.Pos.IsValid() {
+					at = ":" + p.Pos.String()
+				}
+				return usageErrorf("no workflow found in %s%s: %s", report.Printable(f.Source.Name), at, report.Printable(report.Redact(p.Message)))
+			}
+		}
 		return usageErrorf("no workflow found in %s", o.Path)
 	}
 	d := newDrawing(set)

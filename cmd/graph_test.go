@@ -180,3 +180,16 @@ func TestGraphRefIsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphSaysWhyNoWorkflow: a file that does not parse names the place
+// and the parser's reason, as audit's RS001 finding does.
+func TestGraphSaysWhyNoWorkflow(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cut.json")
+	if err := os.WriteFile(p, []byte("{\"name\": \"x\",\n \"nodes\": [\"a\nb\"]}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "graph", p)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "cut.json:2:") || !strings.Contains(r.stderr, "invalid JSON") {
+		t.Errorf("exit %d, stderr %q; want %d, the place and the reason", r.code, r.stderr, ExitUsage)
+	}
+}
