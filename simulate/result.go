@@ -199,6 +199,10 @@ func (s *sim) result() *Result {
 				rs.Node, rs.Workflow, rs.Count, rs.LastS))
 		}
 	}
+	if t.Arrived == 0 {
+		r.Notes = append(r.Notes, "no execution arrived: no workflow given is started by a trigger of its own in the window "+
+			"(a sub-workflow or error workflow runs only when its caller does: pass the callers too)")
+	}
 	if t.DrainS == nil {
 		r.Notes = append(r.Notes, fmt.Sprintf("the backlog did not drain in the window: %d executions still queued and %d running at %d s", t.StillQueued, t.StillRunning, r.WindowS))
 	}

@@ -430,3 +430,20 @@ func TestAgentIteratesOverAFailingTool(t *testing.T) {
 		t.Errorf("vendor %d (static %d × %d), openai %d, totals %+v", vendor, static.Attempts, static.CallsPerItem, openai, r.Totals)
 	}
 }
+
+// TestNoEntryWorkflowSaysSo: a sub-workflow alone has no trigger that
+// starts it; the run says so instead of charting zeros without a word.
+func TestNoEntryWorkflowSaysSo(t *testing.T) {
+	sub := `{"name": "sub", "nodes": [
+ {"name": "Called", "type": "n8n-nodes-base.executeWorkflowTrigger", "typeVersion": 1.1, "position": [0, 0], "parameters": {}},
+ {"name": "Call vendor", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 0],
+  "parameters": {"url": "https://api.vendor.test/v1/x"}, "retryOnFail": true, "maxTries": 3}],
+ "connections": {"Called": {"main": [[{"node": "Call vendor", "type": "main", "index": 0}]]}}}`
+	r, err := Run(build(t, sub), cfg("api.vendor.test", 10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals.Arrived != 0 || len(r.Notes) != 1 || !strings.HasPrefix(r.Notes[0], "no execution arrived") {
+		t.Errorf("arrived %d, notes %q", r.Totals.Arrived, r.Notes)
+	}
+}
