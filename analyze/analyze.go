@@ -97,9 +97,9 @@ type Rule struct {
 	// FoldsInto names a rule whose finding on the same node says all that
 	// this rule's does: there this rule's finding is left out (Fold).
 	FoldsInto string
-	// FoldMore is appended to a finding that others folded into, with
-	// their number ("; also called by %d more nodes").
-	FoldMore string
+	// FoldMore is appended to a finding that others folded into, given
+	// their number ("; also called by 2 more nodes").
+	FoldMore func(n int) string
 }
 
 // Examples document a rule with real workflows that the tests of package

@@ -68,8 +68,8 @@ func Fold(fs []Finding, rules []*Rule) []Finding {
 		more[j]++
 	}
 	for i, n := range more {
-		if r := byID[out[i].RuleID]; r != nil && r.FoldMore != "" {
-			out[i].Message += fmt.Sprintf(r.FoldMore, n)
+		if r := byID[out[i].RuleID]; r != nil && r.FoldMore != nil {
+			out[i].Message += r.FoldMore(n)
 		}
 	}
 	return slices.Clip(out)

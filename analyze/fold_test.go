@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,7 +11,7 @@ import (
 
 func TestFold(t *testing.T) {
 	rules := []*Rule{
-		{ID: "RS005", FoldMore: "; referenced from %d more places"},
+		{ID: "RS005", FoldMore: func(n int) string { return fmt.Sprintf("; referenced from %d more places", n) }},
 		{ID: "RS101"},
 		{ID: "RS104", FoldsInto: "RS101"},
 		{ID: "RS505"},

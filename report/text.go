@@ -164,7 +164,11 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 		f := &fs[i]
 		for k, rel := range f.Related {
 			if k == maxRelated {
-				fmt.Fprintf(b, "  = and %d more places\n", len(f.Related)-maxRelated)
+				word := "places"
+				if len(f.Related)-maxRelated == 1 {
+					word = "place"
+				}
+				fmt.Fprintf(b, "  = and %d more %s\n", len(f.Related)-maxRelated, word)
 				break
 			}
 			l := fmt.Sprintf("  = see %s:%d:%d: %s\n", Printable(rel.File), rel.Pos.Line, rel.Pos.Col, Printable(red.Redact(rel.Message)))

@@ -22,7 +22,9 @@ workflow is reported once, at its first reference, with the other references as 
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
 	Tags:       []string{"call-graph"},
-	FoldMore:   "; referenced from %d more places",
+	FoldMore: func(n int) string {
+		return fmt.Sprintf("; referenced from %d more %s", n, plural(n, "place", "places"))
+	},
 	Run: func(pass *analyze.Pass) {
 		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 			if c.To != nil {
