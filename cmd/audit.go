@@ -318,6 +318,10 @@ func runAudit(o *AuditOptions) error {
 	res.Findings = slices.DeleteFunc(slices.Clone(all), func(f analyze.Finding) bool { return f.Severity < minSev })
 	res.Summary.Count(res.Findings)
 	res.Summary.BelowSeverity = len(all) - len(res.Findings)
+	// --fix repairs what --min-severity hides too, so "N fixable" counts it.
+	var every report.Summary
+	every.Count(all)
+	res.Summary.Fixable, res.Summary.FixableUnsafe = every.Fixable, every.FixableUnsafe
 	res.Summary.Fixed = fixed
 	if err := o.render(res, wd, reportTo); err != nil {
 		return err

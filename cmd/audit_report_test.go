@@ -477,7 +477,7 @@ func TestAuditMinSeverity(t *testing.T) {
 		t.Errorf("--min-severity error: below %d, findings (-want +got):\n%s", rep.Summary.BelowSeverity, diff)
 	}
 	r = auditIn(t, wd, "audit", "--format", "concise", "--min-severity", "error", a, b)
-	if !strings.HasSuffix(r.stdout, "1 finding (1 error, 0 warnings, 0 notes) in 2 workflows (2 files, 5 nodes); 2 below --min-severity\n") {
+	if !strings.HasSuffix(r.stdout, "1 finding (1 error, 0 warnings, 0 notes) in 2 workflows (2 files, 5 nodes); 2 below --min-severity\n1 fixable with --fix\n") { // the hidden RS101 warning
 		t.Errorf("concise summary:\n%s", r.stdout)
 	}
 	r = auditIn(t, wd, "audit", "--min-severity", "fatal", a)
@@ -496,5 +496,20 @@ func TestMarkdownWorstOperationIsReported(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "### Worst operation: `Create charge` in Charge card\n") {
 		t.Errorf("worst operation is not the charge:\n%s", r.stdout)
+	}
+}
+
+// --min-severity hides findings from the report, not from --fix: the
+// fixable counts still tell what --fix would repair (a safe repair of a
+// warning, an unsafe one of another warning, on the examples).
+func TestFixableCountsIgnoreMinSeverity(t *testing.T) {
+	all := decodeReport(t, run(t, "audit", "--format", "json", "../testdata/examples").stdout).Summary
+	if all.Fixable == 0 || all.FixableUnsafe == 0 {
+		t.Fatalf("the examples have no fixable findings: %+v", all)
+	}
+	r := run(t, "audit", "--format", "json", "--min-severity", "error", "../testdata/examples")
+	got := decodeReport(t, r.stdout).Summary
+	if got.Fixable != all.Fixable || got.FixableUnsafe != all.FixableUnsafe {
+		t.Errorf("--min-severity error: fixable %d (+%d unsafe), want %d (+%d) as without it", got.Fixable, got.FixableUnsafe, all.Fixable, all.FixableUnsafe)
 	}
 }
