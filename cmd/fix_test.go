@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/schematest"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
@@ -368,24 +369,7 @@ func TestSARIFFixAcrossFiles(t *testing.T) {
 	if !found {
 		t.Fatal("no RS101 on \"Create charge\"")
 	}
-	p := sharedtest.Path(t, "reference", "sarif-schema-2.1.0.json")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := schematest.Compile(t, sharedtest.Path(t, "reference", "sarif-schema-2.1.0.json"), false)
 	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(r.stdout))
 	if err != nil {
 		t.Fatal(err)

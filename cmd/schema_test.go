@@ -8,30 +8,13 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/stormcheck/stormcheck/internal/schematest"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 func compileReportSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "docs", "report.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("report.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("report.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return schematest.Compile(t, filepath.Join("..", "docs", "report.schema.json"), true)
 }
 
 func validateReport(t *testing.T, sch *jsonschema.Schema, what, out string) {

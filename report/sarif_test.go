@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/schematest"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -19,25 +20,7 @@ import (
 // when ../shared is absent, and fails when CI is set.
 func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(sharedtest.Path(t, "reference", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return schematest.Compile(t, sharedtest.Path(t, "reference", "sarif-schema-2.1.0.json"), true)
 }
 
 // TestSARIFGoldensValidate validates every SARIF golden against the schema.
