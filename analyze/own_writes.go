@@ -29,11 +29,7 @@ func containers(n *n8nschema.Node) map[string]string {
 		if v.Kind() != n8nschema.String {
 			return
 		}
-		parts := strings.Split(rel, ".")
-		key := parts[len(parts)-1]
-		if key == "value" && len(parts) > 1 {
-			key = parts[len(parts)-2]
-		}
+		key := paramKey(rel)
 		s := v.Str()
 		name := containerKeys[key]
 		if name == "" || s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
@@ -162,14 +158,21 @@ func refsTriggeredItem(m, t *n8nschema.Node) bool {
 		if found || v.Kind() != n8nschema.String {
 			return
 		}
-		parts := strings.Split(rel, ".")
-		key := parts[len(parts)-1]
-		if key == "value" && len(parts) > 1 {
-			key = parts[len(parts)-2]
-		}
+		key := paramKey(rel)
 		s := v.Str()
 		found = itemKeys[key] && (strings.Contains(s, "$json.id") || strings.Contains(s, `$json["id"]`) ||
 			strings.Contains(s, "$('"+t.Name+"')"))
 	})
 	return found
+}
+
+// paramKey is the name of the parameter at rel, seeing through a resource
+// locator ({"__rl": true, "value": ...}) to the parameter that holds it.
+func paramKey(rel string) string {
+	parts := strings.Split(rel, ".")
+	key := parts[len(parts)-1]
+	if key == "value" && len(parts) > 1 {
+		key = parts[len(parts)-2]
+	}
+	return key
 }
