@@ -382,6 +382,30 @@ func (c *container) insertFields(fs []field, parent style) edit {
 // existing scalar, or inserts the missing members. It fails when a member
 // on the way is not an object or a key is repeated.
 func set(src []byte, off int, path []string, v any, parent style) (edit, error) {
+	return change(src, off, path, v, parent, func(m member, st style) (edit, error) {
+		if src[m.valStart] == '{' || src[m.valStart] == '[' {
+			return edit{}, errShape // only scalars are replaced
+		}
+		return edit{off: m.valStart, n: m.valEnd - m.valStart, text: render(v, st)}, nil
+	})
+}
+
+// appendElem adds an element to the array at path below the object at off,
+// creating the members on the way.
+func appendElem(src []byte, off int, path []string, elem any, parent style) (edit, error) {
+	return change(src, off, path, array{elem}, parent, func(m member, st style) (edit, error) {
+		a, err := scan(src, m.valStart)
+		if err != nil || !a.array {
+			return edit{}, errShape
+		}
+		return a.insert("", elem, st), nil
+	})
+}
+
+// change walks path (keys below the object at off). Where a member is
+// missing, it and the objects below it are inserted around missing; the
+// last member, when it exists, is edited by leaf in the style of its object.
+func change(src []byte, off int, path []string, missing any, parent style, leaf func(m member, st style) (edit, error)) (edit, error) {
 	c, err := scan(src, off)
 	if err != nil || c.array {
 		return edit{}, errShape
@@ -392,52 +416,17 @@ func set(src []byte, off int, path []string, v any, parent style) (edit, error) 
 	}
 	st := c.styleOf(parent)
 	if !ok {
-		var val = v
+		val := missing
 		for i := len(path) - 1; i >= 1; i-- {
 			val = object{{path[i], val}}
 		}
 		return c.insert(path[0], val, parent), nil
 	}
 	if len(path) == 1 {
-		if src[m.valStart] == '{' || src[m.valStart] == '[' {
-			return edit{}, errShape // only scalars are replaced
-		}
-		return edit{off: m.valStart, n: m.valEnd - m.valStart, text: render(v, st)}, nil
+		return leaf(m, st)
 	}
 	if src[m.valStart] != '{' {
 		return edit{}, errShape
 	}
-	return set(src, m.valStart, path[1:], v, st)
-}
-
-// appendElem adds an element to the array at path below the object at off,
-// creating the members on the way.
-func appendElem(src []byte, off int, path []string, elem any, parent style) (edit, error) {
-	c, err := scan(src, off)
-	if err != nil || c.array {
-		return edit{}, errShape
-	}
-	m, ok, err := c.get(path[0])
-	if err != nil {
-		return edit{}, err
-	}
-	st := c.styleOf(parent)
-	if !ok {
-		var val any = array{elem}
-		for i := len(path) - 1; i >= 1; i-- {
-			val = object{{path[i], val}}
-		}
-		return c.insert(path[0], val, parent), nil
-	}
-	if len(path) > 1 {
-		if src[m.valStart] != '{' {
-			return edit{}, errShape
-		}
-		return appendElem(src, m.valStart, path[1:], elem, st)
-	}
-	a, err := scan(src, m.valStart)
-	if err != nil || !a.array {
-		return edit{}, errShape
-	}
-	return a.insert("", elem, st), nil
+	return change(src, m.valStart, path[1:], missing, st, leaf)
 }
