@@ -154,14 +154,16 @@ func myers(a, b []string, offA, offB int) []lineOp {
 			}
 			v[maxD+k] = x
 			if x >= n && y >= m {
-				return backtrack(trace, v, a, b, d, maxD, offA, offB)
+				return backtrack(trace, a, b, d, maxD, offA, offB)
 			}
 		}
 	}
 	return nil
 }
 
-func backtrack(trace [][]int, last []int, a, b []string, d, maxD, offA, offB int) []lineOp {
+// backtrack walks the saved frontiers from the end back to the start,
+// giving the edit script in order.
+func backtrack(trace [][]int, a, b []string, d, maxD, offA, offB int) []lineOp {
 	var rev []lineOp
 	x, y := len(a), len(b)
 	for ; d > 0; d-- {
@@ -193,7 +195,6 @@ func backtrack(trace [][]int, last []int, a, b []string, d, maxD, offA, offB int
 		y--
 		rev = append(rev, lineOp{' ', a[x], offA + x, offB + y})
 	}
-	_ = last
 	out := make([]lineOp, len(rev))
 	for i := range rev {
 		out[i] = rev[len(rev)-1-i]
