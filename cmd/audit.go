@@ -262,49 +262,25 @@ func runAudit(o *AuditOptions) error {
 		}
 		ins = sortInputs(append(ins, remote...))
 	}
-	// Inputs that could not be read are findings in the report of the
-	// others; the run still exits 3 once the report is written.
-	files, unread := parseInputs(ins, int64(o.MaxFileSize))
-	if o.SkipNonWorkflow {
-		skipNonJSON(files)
-	}
 	fixOpts := fix.Options{}
 	if cfg != nil && cfg.Fix.MaxTokens != nil {
 		fixOpts.MaxTokens = *cfg.Fix.MaxTokens
 	}
-	// Every analysis (one per fix round) is kept by its set, so the
-	// summary counts those of the files as they end up.
-	filteredOf := map[*analyze.Set]analyze.Filtered{}
-	check := func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
-		set := analyze.Build(files, st.analysis)
-		f := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
-		filteredOf[set] = f
-		return set, f.Findings
-	}
-	var set *analyze.Set
-	fixed, reportTo := 0, o.IO.Out
+	// Inputs that could not be read are findings in the report of the
+	// others (unread); the run still exits 3 once the report is written.
+	var a audited
+	var unread error
 	if o.Fix || o.Diff {
-		res, err := fix.Files(files, check, fixOpts, o.UnsafeFixes)
-		if err != nil {
+		// Repairs rewrite the sources, so --fix holds the whole set.
+		var done bool
+		if a, unread, done, err = o.fixInputs(ins, st, fixOpts); err != nil || done {
 			return err
 		}
-		for _, f := range res.Undone {
-			// Never expected: the repairs are made not to. Say so rather
-			// than write a workflow that is worse.
-			fmt.Fprintf(o.IO.Err, "stormcheck: a round of fixes was left out: it would bring %s on node %q in %s (please report this)\n", f.RuleID, f.Node, f.File)
-		}
-		if o.Diff {
-			return o.printDiff(res)
-		}
-		if reportTo, err = o.writeFixes(res, ins); err != nil {
-			return err
-		}
-		files, set, fixed = res.Files, res.Set, res.Fixed
 	} else {
-		set, _ = check(files)
-		fix.Attach(set, filteredOf[set].Findings, fixOpts)
+		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, fixOpts)
+		a.reportTo = o.IO.Out
 	}
-	filtered := filteredOf[set]
+	set, filtered := a.set, a.filtered
 	if o.WriteBaseline != "" {
 		if err := os.WriteFile(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current), 0o644); err != nil {
 			return fmt.Errorf("write baseline: %w", err)
@@ -312,7 +288,7 @@ func runAudit(o *AuditOptions) error {
 		filtered.Baselined += len(filtered.Findings)
 		filtered.Findings = []analyze.Finding{}
 	}
-	res := newResult(set, files, st.listed, filtered)
+	res := newResult(set, a.files, st.listed, filtered)
 	all := res.Findings
 	minSev, _ := analyze.ParseSeverity(o.MinSeverity)
 	res.Findings = slices.DeleteFunc(slices.Clone(all), func(f analyze.Finding) bool { return f.Severity < minSev })
@@ -322,15 +298,15 @@ func runAudit(o *AuditOptions) error {
 	var every report.Summary
 	every.Count(all)
 	res.Summary.Fixable, res.Summary.FixableUnsafe = every.Fixable, every.FixableUnsafe
-	res.Summary.Fixed = fixed
-	if err := o.render(res, wd, reportTo); err != nil {
+	res.Summary.Fixed = a.fixed
+	if err := o.render(res, wd, a.reportTo); err != nil {
 		return err
 	}
 	if unread != nil {
 		return unread
 	}
 	if len(set.Workflows) == 0 && !o.SkipNonWorkflow {
-		return usageErrorf("no workflow found in the inputs (%d %s read)", len(files), plural(len(files), "file", "files"))
+		return usageErrorf("no workflow found in the inputs (%d %s read)", len(a.files), plural(len(a.files), "file", "files"))
 	}
 	if failOn, ok := analyze.ParseSeverity(st.failOn); ok {
 		for _, f := range all {

@@ -6,7 +6,9 @@ import (
 	"os"
 	"slices"
 
+	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // printDiff writes the repairs as a unified diff to stdout and a count to
@@ -78,4 +80,37 @@ func countWord(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// fixInputs is the audit of --fix and --diff: repairs rewrite the sources
+// round after round, so the whole set is held, as one analysis. done is
+// true when the diff is printed and nothing is left to report.
+func (o *AuditOptions) fixInputs(ins []input, st *auditSettings, fixOpts fix.Options) (a audited, unread error, done bool, err error) {
+	files, unread := parseInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow)
+	// Every analysis (one per fix round) is kept by its set, so the
+	// summary counts those of the files as they end up.
+	filteredOf := map[*analyze.Set]analyze.Filtered{}
+	check := func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
+		set := analyze.Build(files, st.analysis)
+		f := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
+		filteredOf[set] = f
+		return set, f.Findings
+	}
+	res, err := fix.Files(files, check, fixOpts, o.UnsafeFixes)
+	if err != nil {
+		return a, nil, true, err
+	}
+	for _, f := range res.Undone {
+		// Never expected: the repairs are made not to. Say so rather
+		// than write a workflow that is worse.
+		fmt.Fprintf(o.IO.Err, "stormcheck: a round of fixes was left out: it would bring %s on node %q in %s (please report this)\n", f.RuleID, f.Node, f.File)
+	}
+	if o.Diff {
+		return a, nil, true, o.printDiff(res)
+	}
+	reportTo, err := o.writeFixes(res, ins)
+	if err != nil {
+		return a, nil, true, err
+	}
+	return audited{set: res.Set, files: res.Files, filtered: filteredOf[res.Set], fixed: res.Fixed, reportTo: reportTo}, unread, false, nil
 }

@@ -63,7 +63,7 @@ func runGraph(o *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := parseInputs(ins, int64(o.MaxFileSize))
+	files, err := parseInputs(ins, int64(o.MaxFileSize), false)
 	if err != nil {
 		return err
 	}

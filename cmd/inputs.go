@@ -13,7 +13,6 @@ import (
 
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
-	"github.com/stormcheck/stormcheck/report"
 )
 
 // defaultMaxFileSize bounds one input (a file or stdin). The largest real
@@ -280,40 +279,15 @@ func unreadMessage(err error, limit int64) string {
 // parse is n8nschema.Parse; a test swaps in a parser that panics.
 var parse = n8nschema.Parse
 
-// parseInputs reads and parses every input on all cores. Results keep the
-// order of ins. An input that cannot be read becomes a file whose only
-// problem says why (RS001); the error then lists them all. A panic in the
-// parser is raised again here by pool.Each, so Run reports it as an
-// internal error (exit 3), as it does a rule's.
-func parseInputs(ins []input, limit int64) ([]*n8nschema.File, error) {
+// parseInputs reads and parses every input on all cores, holding them all
+// (graph, simulate and --fix need the whole set at once; audit reads in
+// two passes, auditInputs). Results keep the order of ins. An input that
+// cannot be read becomes a file whose only problem says why (RS001); the
+// error then lists them all. A panic in the parser is raised again here by
+// pool.Each, so Run reports it as an internal error (exit 3), as it does a
+// rule's.
+func parseInputs(ins []input, limit int64, skipNonWorkflow bool) ([]*n8nschema.File, error) {
 	files := make([]*n8nschema.File, len(ins))
-	pool.Each(len(ins), func(i int) {
-		in := ins[i]
-		src, err := in.src, in.err
-		if in.path != "" && err == nil {
-			src, err = readRegular(in.path, limit)
-		}
-		if err != nil {
-			files[i] = &n8nschema.File{
-				Source:   n8nschema.NewSource(in.name, nil),
-				Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: unreadMessage(err, limit)}},
-				Explicit: in.explicit,
-			}
-			return
-		}
-		f := parse(n8nschema.NewSource(in.name, src))
-		f.Explicit = in.explicit
-		files[i] = f
-	})
-	var unread []string
-	for _, f := range files {
-		if slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.Unreadable }) {
-			// A file name is data: escaped, so it cannot forge a CI log line.
-			unread = append(unread, report.Printable(f.Source.Name)+" ("+strings.TrimPrefix(f.Problems[0].Message, "not read: ")+")")
-		}
-	}
-	if unread != nil {
-		return files, &unreadError{unread}
-	}
-	return files, nil
+	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow) })
+	return files, unreadOf(files)
 }

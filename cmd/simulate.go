@@ -192,7 +192,7 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	sc.Workers, sc.Concurrency = st.analysis.Workers, st.analysis.Concurrency
 	// An unreadable input is reported after the others are simulated.
-	files, unread := parseInputs(ins, int64(o.MaxFileSize))
+	files, unread := parseInputs(ins, int64(o.MaxFileSize), false)
 	set := analyze.Build(files, st.analysis)
 	if len(set.Workflows) == 0 {
 		if unread != nil {
