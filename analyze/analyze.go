@@ -93,7 +93,12 @@ type Rule struct {
 	Confidence Confidence
 	Tags       []string
 	Scope      Scope
-	Run        func(*Pass)
+	// SetWide rules read other workflows' operations: they run after every
+	// group of the two-pass audit, on the released light set (Merge), and
+	// may read only what Release keeps (Set.Operations and their fields,
+	// workflow identity). The others see a group's set (Components).
+	SetWide bool
+	Run     func(*Pass)
 	// FoldsInto names a rule whose finding on the same node says all that
 	// this rule's does: there this rule's finding is left out (Fold).
 	FoldsInto string

@@ -86,6 +86,7 @@ func (c *Call) Resolved() bool { return c.To != nil }
 
 // callIndex finds workflows and webhook nodes across the set.
 type callIndex struct {
+	set      *Set
 	byID     map[string][]*n8nschema.Workflow
 	webhooks map[string][]hook
 	baseURLs []string
@@ -97,7 +98,7 @@ type hook struct {
 }
 
 func newCallIndex(s *Set) *callIndex {
-	ix := &callIndex{byID: map[string][]*n8nschema.Workflow{}, webhooks: map[string][]hook{}}
+	ix := &callIndex{set: s, byID: map[string][]*n8nschema.Workflow{}, webhooks: map[string][]hook{}}
 	for _, u := range s.Options.BaseURLs {
 		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {
 			ix.baseURLs = append(ix.baseURLs, strings.ToLower(u))
@@ -107,16 +108,24 @@ func newCallIndex(s *Set) *callIndex {
 		if w.ID != "" {
 			ix.byID[w.ID] = append(ix.byID[w.ID], w)
 		}
-		for _, n := range w.Nodes {
-			if n.Type != n8nschema.TypeWebhook || n.Disabled {
-				continue
-			}
-			for _, k := range webhookKeys(w, n) {
-				ix.webhooks[k] = append(ix.webhooks[k], hook{w, n})
-			}
-		}
+		servedHooks(w, func(n *n8nschema.Node, key string) {
+			ix.webhooks[key] = append(ix.webhooks[key], hook{w, n})
+		})
 	}
 	return ix
+}
+
+// servedHooks calls fn for every webhook key under which a node of w is
+// served. The call index and Links both read keys through it.
+func servedHooks(w *n8nschema.Workflow, fn func(n *n8nschema.Node, key string)) {
+	for _, n := range w.Nodes {
+		if n.Type != n8nschema.TypeWebhook || n.Disabled {
+			continue
+		}
+		for _, k := range webhookKeys(w, n) {
+			fn(n, k)
+		}
+	}
 }
 
 // webhookKeys are the paths after /webhook/ under which n8n serves a
@@ -163,27 +172,52 @@ func (ix *callIndex) resolveID(from *n8nschema.Workflow, id string) *n8nschema.W
 	return ws[0]
 }
 
+// lookup is what the target of a call is looked up by in the call index:
+// a literal workflow id, or a webhook path. Both empty: nothing to look up
+// (a self-reference, an expression, another source).
+type lookup struct {
+	id   string
+	hook string
+	// dynamic is true for a webhook path that is an expression.
+	dynamic bool
+}
+
+// nodeCall reads the call a node makes, before its target is looked up:
+// the Call with all the node says, and the key of its target. Nil when the
+// node calls no workflow. buildCalls resolves the key; Links keeps it.
+func nodeCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
+	if n.Disabled {
+		return nil, lookup{}
+	}
+	switch strings.TrimSuffix(n.Type, "Tool") {
+	case n8nschema.TypeExecuteWorkflow:
+		return workflowCall(w, n, CallExecute)
+	case n8nschema.TypeToolWorkflow:
+		return workflowCall(w, n, CallTool)
+	case n8nschema.TypeHTTPRequest, n8nschema.TypeToolHTTPRequest:
+		return webhookCall(w, n)
+	case n8nschema.TypeN8n:
+		return apiCall(w, n)
+	}
+	return nil, lookup{}
+}
+
+// errorWorkflowCall reads settings.errorWorkflow: the id is used as written.
+func errorWorkflowCall(w *n8nschema.Workflow) (*Call, lookup) {
+	ref := w.Settings.ErrorWorkflow
+	if ref == "" {
+		return nil, lookup{}
+	}
+	return &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}, lookup{id: ref}
+}
+
 // buildCalls finds every call edge of the set.
 func buildCalls(s *Set) {
 	ix := newCallIndex(s)
 	for _, w := range s.Workflows {
 		g := s.Graph(w)
 		for _, n := range g.Nodes {
-			if n.Disabled {
-				continue
-			}
-			var c *Call
-			switch strings.TrimSuffix(n.Type, "Tool") {
-			case n8nschema.TypeExecuteWorkflow:
-				c = ix.workflowCall(w, n, CallExecute)
-			case n8nschema.TypeToolWorkflow:
-				c = ix.workflowCall(w, n, CallTool)
-			case n8nschema.TypeHTTPRequest, n8nschema.TypeToolHTTPRequest:
-				c = ix.webhookCall(w, n)
-			case n8nschema.TypeN8n:
-				c = ix.apiCall(w, n)
-			}
-			if c != nil {
+			if c := ix.resolve(nodeCall(w, n)); c != nil {
 				s.Calls = append(s.Calls, c)
 			}
 		}
@@ -195,18 +229,52 @@ func buildCalls(s *Set) {
 				}
 			}
 		}
-		if ref := w.Settings.ErrorWorkflow; ref != "" {
-			c := &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}
-			if c.To = ix.resolveID(w, ref); c.To == nil {
-				c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
-				c.Missing = ref
-			} else {
-				c.Self = c.To == w
-				c.Entry = nodesOfType(s.Graph(c.To), n8nschema.TypeErrorTrigger)
-			}
+		if c := ix.resolve(errorWorkflowCall(w)); c != nil {
 			s.Calls = append(s.Calls, c)
 		}
 	}
+}
+
+// resolve looks up the target of a call that nodeCall or errorWorkflowCall
+// read, and says what was assumed when it is not in the set. Nil when the
+// call turns out to be none (a webhook path of another service).
+func (ix *callIndex) resolve(c *Call, k lookup) *Call {
+	if c == nil {
+		return nil
+	}
+	w := c.From
+	if c.Kind == CallWebhook {
+		return ix.resolveWebhook(c, k)
+	}
+	if k.id == "" {
+		// A self-reference (To already set), or an unknown target whose
+		// assumption nodeCall wrote.
+		if c.Self && c.Kind != CallN8nAPI {
+			c.Entry = subworkflowStart(w)
+		}
+		return c
+	}
+	c.To = ix.resolveID(w, k.id)
+	if c.To == nil {
+		c.Missing = k.id
+		switch c.Kind {
+		case CallErrorWorkflow:
+			c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
+		case CallN8nAPI:
+			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", k.id)
+		default:
+			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it makes no external calls", k.id)
+		}
+		return c
+	}
+	c.Self = c.To == w
+	switch c.Kind {
+	case CallErrorWorkflow:
+		c.Entry = nodesOfType(ix.set.Graph(c.To), n8nschema.TypeErrorTrigger)
+	case CallExecute, CallTool:
+		c.Entry = subworkflowStart(c.To)
+	}
+	return c
 }
 
 // locateCalls points the calls that rules report (unresolved ones and
@@ -265,7 +333,7 @@ func workflowRef(n *n8nschema.Node) (id, raw string, ref n8nschema.Value, self b
 	return s, raw, ref, false, ""
 }
 
-func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) *Call {
+func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Call, lookup) {
 	c := &Call{Kind: kind, From: w, Node: n, Pos: n.Pos}
 	if m, _ := n.Param("mode"); m.Str() == "each" {
 		c.Each = true
@@ -278,7 +346,7 @@ func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind
 	if src, _ := n.Param("source"); src.Str() != "" && src.Str() != "database" {
 		c.Ref, c.ref = src.Str(), src
 		c.Assumed = fmt.Sprintf("the workflow comes from source %q, which stormcheck does not read; assumed it makes no external calls", src.Str())
-		return c
+		return c, lookup{}
 	}
 	id, raw, ref, self, why := workflowRef(n)
 	c.Ref, c.ref = raw, ref
@@ -287,17 +355,10 @@ func (ix *callIndex) workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind
 		c.To, c.Self = w, true
 	case why != "":
 		c.Assumed = why + "; assumed it calls a workflow outside the set that makes no external calls"
-		return c
 	default:
-		if c.To = ix.resolveID(w, id); c.To == nil {
-			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it makes no external calls", id)
-			c.Missing = id
-			return c
-		}
-		c.Self = c.To == w
+		return c, lookup{id: id}
 	}
-	c.Entry = subworkflowStart(c.To)
-	return c
+	return c, lookup{}
 }
 
 // subworkflowStart is where a sub-workflow run begins: its Execute
@@ -334,16 +395,16 @@ func nodesOfType(g *Graph, typ string) []*n8nschema.Node {
 // apiCall records the n8n node acting on one workflow. It starts no
 // execution (the node has no run operation; nodes-base/nodes/N8n,
 // n8n-semantics.md §4.13), so it never closes a cycle.
-func (ix *callIndex) apiCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
+func apiCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 	res, _ := n.Param("resource")
 	op, _ := n.Param("operation")
 	if r := res.Str(); r != "" && r != "workflow" {
-		return nil
+		return nil, lookup{}
 	}
 	switch op.Str() {
 	case "activate", "deactivate", "update", "delete":
 	default:
-		return nil
+		return nil, lookup{}
 	}
 	c := &Call{Kind: CallN8nAPI, From: w, Node: n, Pos: n.Pos}
 	id, raw, ref, self, why := workflowRef(n)
@@ -354,13 +415,9 @@ func (ix *callIndex) apiCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
 	case why != "":
 		c.Assumed = why + "; assumed it acts on a workflow outside the set"
 	default:
-		if c.To = ix.resolveID(w, id); c.To == nil {
-			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", id)
-			c.Missing = id
-		}
-		c.Self = c.To == w
+		return c, lookup{id: id}
 	}
-	return c
+	return c, lookup{}
 }
 
 // instanceHosts are hosts that always mean "this n8n instance".
@@ -372,29 +429,42 @@ var envURLRE = regexp.MustCompile(`\$env\s*(\.\s*(WEBHOOK_URL|N8N_HOST|N8N_EDITO
 // uuidRE matches a webhookId-like path: unique across instances.
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(/|$)`)
 
-// webhookCall records an HTTP request to a webhook path: the production
+// webhookCall reads an HTTP request to a webhook path: the production
 // URL is <base>/webhook/<path>, the test URL <base>/webhook-test/<path>
-// (n8n-semantics.md §4.11). A path served by the caller's own workflow is
-// a self-trigger whatever the host; another workflow's path counts when
-// the host is the instance, or the path is a webhookId-like UUID.
-func (ix *callIndex) webhookCall(w *n8nschema.Workflow, n *n8nschema.Node) *Call {
+// (n8n-semantics.md §4.11).
+func webhookCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 	v, ok := n.Param("url")
 	if !ok || v.Kind() != n8nschema.String {
-		return nil
+		return nil, lookup{}
 	}
-	url := strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))
-	path, ok := webhookPath(url)
+	path, ok := webhookPath(webhookURL(v.Str()))
 	if !ok {
-		return nil
+		return nil, lookup{}
 	}
-	c := &Call{Kind: CallWebhook, From: w, Node: n, Ref: v.Str(), Pos: n.Pos, ref: v, Instance: ix.isInstance(url)}
+	c := &Call{Kind: CallWebhook, From: w, Node: n, Ref: v.Str(), Pos: n.Pos, ref: v}
 	if strings.Contains(path, "{{") {
+		return c, lookup{dynamic: true}
+	}
+	return c, lookup{hook: path}
+}
+
+// webhookURL is the URL a url parameter holds, without the expression mark.
+func webhookURL(param string) string { return strings.TrimSpace(strings.TrimPrefix(param, "=")) }
+
+// resolveWebhook: a path served by the caller's own workflow is a
+// self-trigger whatever the host; another workflow's path counts when the
+// host is the instance, or the path is a webhookId-like UUID.
+func (ix *callIndex) resolveWebhook(c *Call, k lookup) *Call {
+	w := c.From
+	c.Instance = ix.isInstance(webhookURL(c.Ref))
+	if k.dynamic {
 		if !c.Instance {
 			return nil
 		}
 		c.Assumed = "the webhook path is an expression evaluated at run time; assumed it starts a workflow outside the set that never calls back"
 		return c
 	}
+	path := k.hook
 	var pick *hook
 	for i, h := range ix.webhooks[path] {
 		if h.w == w {

@@ -29,6 +29,7 @@ related places.`,
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "fleet"},
+	SetWide:    true,
 	Run: func(pass *analyze.Pass) {
 		// Group the set's node-retried operations by dependency once per
 		// set (Set.Shared), not once per workflow: that was quadratic.

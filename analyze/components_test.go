@@ -1,0 +1,308 @@
+package analyze_test
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/rules"
+)
+
+// groupRules are the rules a group's set runs: every rule but the set-wide.
+func groupRules() []*analyze.Rule {
+	return slices.DeleteFunc(slices.Clone(rules.All()), func(r *analyze.Rule) bool { return r.SetWide })
+}
+
+// outcome is what one analysis gives the workflows of some files: their
+// calls, operations and the findings of the group rules, in set order.
+type outcome struct {
+	Calls      []*analyze.Call
+	Operations []*analyze.Operation
+	Findings   []analyze.Finding
+}
+
+func analyse(files []*n8nschema.File, opts analyze.Options) outcome {
+	s := analyze.Build(files, opts)
+	return outcome{Calls: s.Calls, Operations: s.Operations, Findings: analyze.Run(s, groupRules())}
+}
+
+// byGroups analyses each group on its own and joins the outcomes in set
+// order: calls and operations by their workflow's place in the set,
+// findings sorted as Run sorts them.
+func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options) outcome {
+	order := map[*n8nschema.Workflow]int{}
+	for _, f := range files {
+		for _, w := range f.Workflows {
+			order[w] = len(order)
+		}
+	}
+	var out outcome
+	for _, g := range groups {
+		var sub []*n8nschema.File
+		for _, fi := range g {
+			sub = append(sub, files[fi])
+		}
+		o := analyse(sub, opts)
+		out.Calls = append(out.Calls, o.Calls...)
+		out.Operations = append(out.Operations, o.Operations...)
+		out.Findings = append(out.Findings, o.Findings...)
+	}
+	slices.SortStableFunc(out.Calls, func(a, b *analyze.Call) int { return cmp.Compare(order[a.From], order[b.From]) })
+	slices.SortStableFunc(out.Operations, func(a, b *analyze.Operation) int {
+		return cmp.Compare(order[a.Workflow], order[b.Workflow])
+	})
+	analyze.SortFindings(out.Findings)
+	return out
+}
+
+// same compares pointers into the parsed files by identity: both analyses
+// share them.
+var same = gocmp.Options{
+	gocmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b }),
+	gocmp.Comparer(func(a, b *n8nschema.Workflow) bool { return a == b }),
+	gocmp.Comparer(func(a, b *n8nschema.Node) bool { return a == b }),
+	cmpopts.IgnoreUnexported(analyze.Call{}),
+	cmpopts.EquateEmpty(),
+}
+
+// checkGroups asserts that analysing the groups Components makes gives
+// what analysing the whole set gives, and returns the groups.
+func checkGroups(t *testing.T, files []*n8nschema.File, opts analyze.Options) [][]int {
+	t.Helper()
+	links := make([]analyze.Links, len(files))
+	for i, f := range files {
+		links[i] = analyze.LinksOf(f)
+	}
+	groups := analyze.Components(links)
+	seen := 0
+	for _, g := range groups {
+		if !slices.IsSorted(g) || len(g) == 0 {
+			t.Fatalf("group %v: want file indexes ascending", g)
+		}
+		seen += len(g)
+	}
+	if seen != len(files) {
+		t.Fatalf("groups hold %d files, want %d", seen, len(files))
+	}
+	want := analyse(files, opts)
+	got := byGroups(files, groups, opts)
+	if d := gocmp.Diff(want.Calls, got.Calls, same); d != "" {
+		t.Errorf("calls by groups differ from the whole set's (-whole +groups):\n%s", d)
+	}
+	if d := gocmp.Diff(want.Operations, got.Operations, same); d != "" {
+		t.Errorf("operations by groups differ from the whole set's (-whole +groups):\n%s", d)
+	}
+	if d := gocmp.Diff(want.Findings, got.Findings, same); d != "" {
+		t.Errorf("findings by groups differ from the whole set's (-whole +groups):\n%s", d)
+	}
+	return groups
+}
+
+func TestComponentsExamples(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "examples")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*n8nschema.File
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".json") {
+			src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, n8nschema.Parse(n8nschema.NewSource(e.Name(), src)))
+		}
+	}
+	checkGroups(t, files, analyze.DefaultOptions())
+}
+
+func TestComponentsCorpora(t *testing.T) {
+	for _, name := range []string{"n8n-real", "n8n-more"} {
+		t.Run(name, func(t *testing.T) {
+			files := corpustest.FilesOf(t, name)
+			groups := checkGroups(t, files, analyze.DefaultOptions())
+			bytesOf := func(g []int) (n int) {
+				for _, fi := range g {
+					n += len(files[fi].Source.Src)
+				}
+				return n
+			}
+			byFiles := slices.MaxFunc(groups, func(a, b []int) int { return cmp.Compare(len(a), len(b)) })
+			byBytes := slices.MaxFunc(groups, func(a, b []int) int { return cmp.Compare(bytesOf(a), bytesOf(b)) })
+			size, total, multi := 0, 0, 0
+			for _, f := range files {
+				l := analyze.LinksOf(f)
+				size += l.Size()
+				total += len(f.Source.Src)
+			}
+			for _, g := range groups {
+				if len(g) > 1 {
+					multi++
+				}
+			}
+			t.Logf("%d files (%d bytes) in %d groups, %d of several files; links ~%d bytes; most files: %d (%d bytes); most bytes: %d files (%d bytes)",
+				len(files), total, len(groups), multi, size, len(byFiles), bytesOf(byFiles), len(byBytes), bytesOf(byBytes))
+		})
+	}
+}
+
+// node is one node of a crafted workflow.
+type node struct {
+	name, typ string
+	params    string // the parameters object
+	extra     string // more fields of the node: `"retryOnFail": true, …`
+}
+
+// workflow writes a workflow export: its nodes in a chain, in order.
+func workflow(id, name, settings string, nodes ...node) string {
+	var ns, cs []string
+	for i, n := range nodes {
+		extra := ""
+		if n.extra != "" {
+			extra = ", " + n.extra
+		}
+		ns = append(ns, fmt.Sprintf(`{"name": %q, "type": %q, "typeVersion": 1, "position": [%d, 0], "parameters": %s%s}`,
+			n.name, n.typ, 200*i, cmp.Or(n.params, "{}"), extra))
+		if i > 0 {
+			cs = append(cs, fmt.Sprintf(`%q: {"main": [[{"node": %q, "type": "main", "index": 0}]]}`, nodes[i-1].name, n.name))
+		}
+	}
+	return fmt.Sprintf(`{"id": %q, "name": %q, "nodes": [%s], "connections": {%s}, "settings": {%s}}`,
+		id, name, strings.Join(ns, ", "), strings.Join(cs, ", "), settings)
+}
+
+const (
+	execTrigger  = "n8n-nodes-base.executeWorkflowTrigger"
+	execWorkflow = "n8n-nodes-base.executeWorkflow"
+	httpRequest  = "n8n-nodes-base.httpRequest"
+	webhookNode  = "n8n-nodes-base.webhook"
+	errorTrigger = "n8n-nodes-base.errorTrigger"
+	schedule     = "n8n-nodes-base.scheduleTrigger"
+	retried      = `"retryOnFail": true, "maxTries": 3`
+)
+
+func callID(id string) string {
+	return fmt.Sprintf(`{"workflowId": {"__rl": true, "mode": "id", "value": %q}}`, id)
+}
+
+func fetch(url string) string { return fmt.Sprintf(`{"url": %q, "method": "POST"}`, url) }
+
+func parseAll(srcs map[string]string) []*n8nschema.File {
+	names := make([]string, 0, len(srcs))
+	for n := range srcs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var files []*n8nschema.File
+	for _, n := range names {
+		files = append(files, n8nschema.Parse(n8nschema.NewSource(n, []byte(srcs[n]))))
+	}
+	return files
+}
+
+func TestComponentsCrafted(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  [][]int
+		// rule, file: a finding the whole set makes, so the case means
+		// something.
+		rule, file string
+	}{{
+		name: "ids duplicated across files: every holder joins the caller",
+		files: map[string]string{
+			"a.json": workflow("A", "Caller", "", node{"Start", schedule, "", ""}, node{"Run", execWorkflow, callID("D"), retried}),
+			"b.json": workflow("D", "First D", "", node{"In", execTrigger, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/x"), retried}),
+			"c.json": workflow("D", "Second D", "", node{"In", execTrigger, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/y"), ""}),
+			"d.json": workflow("D2", "Copy of nothing", "", node{"In", execTrigger, "", ""}),
+			"e.json": workflow("E", "Copy of nothing", "", node{"In", execTrigger, "", ""}),
+		},
+		want: [][]int{{0, 1, 2}, {3}, {4}},
+		rule: "RS104", file: "b.json",
+	}, {
+		name: "a missing id stays alone and is unresolved",
+		files: map[string]string{
+			"a.json": workflow("A", "Caller", "", node{"Start", schedule, "", ""}, node{"Run", execWorkflow, callID("nowhere"), ""}),
+			"b.json": workflow("B", "Caller", "", node{"Start", schedule, "", ""}, node{"Run", execWorkflow, callID("nowhere"), ""}),
+		},
+		want: [][]int{{0}, {1}},
+		rule: "RS005", file: "b.json",
+	}, {
+		name: "error workflow chain",
+		files: map[string]string{
+			"1.json": workflow("W1", "Job", `"errorWorkflow": "E1"`, node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/a"), retried}),
+			"2.json": workflow("E1", "Handler", `"errorWorkflow": "E2"`, node{"Err", errorTrigger, "", ""}, node{"Notify", httpRequest, fetch("https://hooks.example.com/a"), retried}),
+			"3.json": workflow("E2", "Last resort", `"errorWorkflow": "E1"`, node{"Err", errorTrigger, "", ""}, node{"Page", httpRequest, fetch("https://pager.example.com/a"), retried}),
+			"4.json": workflow("W4", "Other job", "", node{"Start", schedule, "", ""}),
+		},
+		want: [][]int{{0, 1, 2}, {3}},
+		rule: "RS102", file: "2.json",
+	}, {
+		name: "webhook self-call",
+		files: map[string]string{
+			"a.json": workflow("A", "Restarts", "", node{"Hook", webhookNode, `{"path": "restart"}`, ""},
+				node{"Work", httpRequest, fetch("https://api.example.com/a"), retried},
+				node{"Again", httpRequest, fetch("http://localhost:5678/webhook/restart"), ""}),
+			"b.json": workflow("B", "Restarts", "", node{"Start", schedule, "", ""}),
+		},
+		want: [][]int{{0}, {1}},
+		rule: "RS102", file: "a.json",
+	}, {
+		name: "a webhook key served twice pulls in both servers",
+		files: map[string]string{
+			"a.json": workflow("A", "Caller", "", node{"Start", schedule, "", ""}, node{"Post", httpRequest, fetch("http://localhost:5678/webhook/ingest"), retried}),
+			"b.json": workflow("B", "Ingest", "", node{"Hook", webhookNode, `{"path": "ingest"}`, ""}, node{"Call", httpRequest, fetch("https://api.example.com/b"), retried}),
+			"c.json": workflow("C", "Ingest", "", node{"Hook", webhookNode, `{"path": "ingest"}`, ""}, node{"Call", httpRequest, fetch("https://api.example.com/c"), retried}),
+			"d.json": workflow("D", "Ingest", "", node{"Hook", webhookNode, `{"path": "other"}`, ""}),
+		},
+		want: [][]int{{0, 1, 2}, {3}},
+		rule: "RS104", file: "b.json",
+	}, {
+		name: "a cycle across three files",
+		files: map[string]string{
+			"a.json": workflow("A", "A", "", node{"In", execTrigger, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/a"), retried}, node{"Next", execWorkflow, callID("B"), ""}),
+			"b.json": workflow("B", "B", "", node{"In", execTrigger, "", ""}, node{"Next", execWorkflow, callID("C"), ""}),
+			"c.json": workflow("C", "C", "", node{"In", execTrigger, "", ""}, node{"Next", execWorkflow, callID("A"), ""}),
+			"d.json": workflow("D", "D", "", node{"In", execTrigger, "", ""}, node{"Next", execWorkflow, callID("D"), ""}),
+		},
+		want: [][]int{{0, 1, 2}, {3}},
+		rule: "RS102", file: "b.json",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := parseAll(tt.files)
+			opts := analyze.DefaultOptions()
+			groups := checkGroups(t, files, opts)
+			if d := gocmp.Diff(tt.want, groups); d != "" {
+				t.Errorf("groups (-want +got):\n%s", d)
+			}
+			whole := analyse(files, opts)
+			if !slices.ContainsFunc(whole.Findings, func(f analyze.Finding) bool { return f.RuleID == tt.rule && f.File == tt.file }) {
+				t.Errorf("no %s finding in %s: the case tests nothing", tt.rule, tt.file)
+			}
+			// Files alone give another outcome whenever a group joins
+			// several: the check above can fail.
+			if slices.ContainsFunc(groups, func(g []int) bool { return len(g) > 1 }) {
+				alone := make([][]int, len(files))
+				for i := range alone {
+					alone[i] = []int{i}
+				}
+				apart := byGroups(files, alone, opts)
+				if gocmp.Equal(whole.Findings, apart.Findings, same) && gocmp.Equal(whole.Operations, apart.Operations, same) {
+					t.Errorf("every file alone gives the whole set's outcome: the case does not need its groups")
+				}
+			}
+		})
+	}
+}

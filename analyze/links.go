@@ -1,0 +1,165 @@
+package analyze
+
+import (
+	"slices"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Links is what the first pass keeps of a parsed file so that calls between
+// workflows can be grouped without holding the file: for each workflow, the
+// keys the call index finds it by and the keys its calls look up. Workflows
+// are never found by name (callIndex matches ids and webhook keys only), so
+// names are not kept.
+type Links struct {
+	Workflows []WorkflowLinks
+}
+
+// WorkflowLinks are one workflow's keys, each list sorted without repeats.
+type WorkflowLinks struct {
+	// ID is the workflow's id ("" when it has none).
+	ID string
+	// Hooks are the webhook keys its Webhook nodes are served under.
+	Hooks []string
+	// IDRefs are the literal workflow ids it names: Execute Workflow, Call
+	// Workflow Tool, the n8n node, settings.errorWorkflow.
+	IDRefs []string
+	// HookRefs are the webhook paths its HTTP requests call.
+	HookRefs []string
+}
+
+// LinksOf reads a file's links with the code buildCalls resolves calls by
+// (servedHooks, nodeCall, errorWorkflowCall), so the two cannot drift.
+func LinksOf(f *n8nschema.File) Links {
+	var l Links
+	if len(f.Workflows) > 0 {
+		l.Workflows = make([]WorkflowLinks, 0, len(f.Workflows))
+	}
+	for _, w := range f.Workflows {
+		wl := WorkflowLinks{ID: w.ID}
+		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, key) })
+		add := func(k lookup) {
+			switch {
+			case k.id != "":
+				wl.IDRefs = append(wl.IDRefs, k.id)
+			case k.hook != "":
+				wl.HookRefs = append(wl.HookRefs, k.hook)
+			}
+		}
+		for _, n := range w.Nodes {
+			if c, k := nodeCall(w, n); c != nil {
+				add(k)
+			}
+		}
+		if c, k := errorWorkflowCall(w); c != nil {
+			add(k)
+		}
+		for _, s := range []*[]string{&wl.Hooks, &wl.IDRefs, &wl.HookRefs} {
+			slices.Sort(*s)
+			*s = slices.Clip(slices.Compact(*s))
+		}
+		l.Workflows = append(l.Workflows, wl)
+	}
+	return l
+}
+
+// Size is about how many bytes the links hold: their strings and headers.
+func (l *Links) Size() int {
+	const str, slice = 16, 24
+	n := slice + len(l.Workflows)*(str+3*slice)
+	for _, w := range l.Workflows {
+		n += len(w.ID)
+		for _, ss := range [][]string{w.Hooks, w.IDRefs, w.HookRefs} {
+			for _, s := range ss {
+				n += str + len(s)
+			}
+		}
+	}
+	return n
+}
+
+// Components groups the files of a set (given by their links, in set
+// order) so that Build over one group's files gives its workflows exactly
+// what Build over the whole set gives: the same calls, operations and
+// findings of every rule that is not SetWide. A reference joins its file
+// with every file that holds a workflow it could resolve to (every
+// workflow with that id, every one serving that webhook key), so that
+// the pick among several and "not in the set" come out the same. Each
+// group lists file indexes in ascending order; groups are ordered by their
+// first file.
+func Components(links []Links) [][]int {
+	parent := make([]int32, len(links))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int32) {
+		a, b = find(a), find(b)
+		if a < b {
+			parent[b] = a
+		} else if b < a {
+			parent[a] = b
+		}
+	}
+	// Holders of a key are joined only when something refers to it: copies
+	// of one workflow that nothing calls stay apart.
+	byID, byHook := map[string][]int32{}, map[string][]int32{}
+	for fi, l := range links {
+		for _, w := range l.Workflows {
+			if w.ID != "" {
+				byID[w.ID] = appendNew(byID[w.ID], int32(fi))
+			}
+			for _, k := range w.Hooks {
+				byHook[k] = appendNew(byHook[k], int32(fi))
+			}
+		}
+	}
+	refer := func(m map[string][]int32, k string, fi int32) {
+		hs := m[k]
+		if len(hs) == 0 {
+			return
+		}
+		union(hs[0], fi)
+		for _, h := range hs[1:] {
+			union(hs[0], h)
+		}
+		m[k] = hs[:1] // joined: the first stands for all from now on
+	}
+	for fi, l := range links {
+		for _, w := range l.Workflows {
+			for _, k := range w.IDRefs {
+				refer(byID, k, int32(fi))
+			}
+			for _, k := range w.HookRefs {
+				refer(byHook, k, int32(fi))
+			}
+		}
+	}
+	var groups [][]int
+	at := make(map[int32]int, len(links))
+	for fi := range links {
+		r := find(int32(fi))
+		gi, ok := at[r]
+		if !ok {
+			gi = len(groups)
+			at[r] = gi
+			groups = append(groups, nil)
+		}
+		groups[gi] = append(groups[gi], fi)
+	}
+	return groups
+}
+
+// appendNew appends a file index unless it is already the last.
+func appendNew(s []int32, fi int32) []int32 {
+	if n := len(s); n > 0 && s[n-1] == fi {
+		return s
+	}
+	return append(s, fi)
+}
