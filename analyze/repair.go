@@ -31,6 +31,10 @@ type Edit struct {
 	Offset int
 	Len    int
 	Text   string
+	// Start and End are where the replaced bytes start and end (line and
+	// column), set by whoever makes the edit while the source's bytes are
+	// there: reports show them after the bytes are released.
+	Start, End n8nschema.Pos
 }
 
 // Repair is what repairs one finding: byte edits of one or more sources

@@ -147,6 +147,10 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 		}
 		return a.Offset - b.Offset
 	})
+	for i := range rep.Edits {
+		e := &rep.Edits[i]
+		e.Start, e.End = e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
+	}
 	return rep
 }
 

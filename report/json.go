@@ -123,9 +123,8 @@ func jsonRepairOf(r *analyze.Repair, red memo) *jsonRepair {
 		if red.Redact(e.Text) != e.Text {
 			return nil // an edit that would show a secret is not shown at all
 		}
-		start, end := e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
 		out.Edits = append(out.Edits, jsonEdit{File: e.Source.Name, Offset: e.Offset, Length: e.Len,
-			Line: start.Line, Column: start.Col, EndLine: end.Line, EndColumn: end.Col, Text: e.Text})
+			Line: e.Start.Line, Column: e.Start.Col, EndLine: e.End.Line, EndColumn: e.End.Col, Text: e.Text})
 	}
 	return out
 }

@@ -110,7 +110,8 @@ func fixture(t *testing.T) *Result {
 	write.Pos = key.Pos()
 	write.Repair = &analyze.Repair{Description: `Send Idempotency-Key on "Restart"`, Safety: analyze.Unsafe,
 		Edits: []analyze.Edit{{Source: nightly.Source, Offset: key.ValuePos().Offset, Len: len(key.Raw()),
-			Text: `"={{ $execution.id }}-restart-{{ $itemIndex }}"`}}}
+			Text:  `"={{ $execution.id }}-restart-{{ $itemIndex }}"`,
+			Start: key.ValuePos(), End: nightly.Source.PosAt(key.ValuePos().Offset+len(key.Raw()), "")}}}
 	restart.Related = []analyze.Related{{File: nightly.Source.Name, Pos: nightly.Node("Webhook").Pos, Message: `the webhook "nightly" it calls`}}
 	baselined := finding(errs, "Summarise", "RS304", `error workflow "Summarise failures" calls gpt-4o-mini once per failed execution`)
 	findings := []analyze.Finding{

@@ -310,10 +310,9 @@ func sarifFixOf(r *analyze.Repair, red memo) (sarifFix, bool) {
 		if uri == "" || red.Redact(e.Text) != e.Text {
 			return sarifFix{}, false // stdin, or an edit that would show a secret
 		}
-		start, end := e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
 		off, n := e.Offset, e.Len
-		rep := sarifReplacement{DeletedRegion: sarifRegion{StartLine: start.Line, StartColumn: start.Col,
-			EndLine: end.Line, EndColumn: end.Col, ByteOffset: &off, ByteLength: &n}}
+		rep := sarifReplacement{DeletedRegion: sarifRegion{StartLine: e.Start.Line, StartColumn: e.Start.Col,
+			EndLine: e.End.Line, EndColumn: e.End.Col, ByteOffset: &off, ByteLength: &n}}
 		if e.Text != "" {
 			rep.InsertedContent = &sarifTextContent{Text: e.Text}
 		}
