@@ -39,10 +39,16 @@ type Workflow struct {
 	Problems []Problem
 
 	byName map[string]*Node
+	// nodes counts Nodes once Release dropped them (release.go).
+	nodes    int
+	released bool
 }
 
 // Node returns the node of that name (the first one when names repeat).
-func (w *Workflow) Node(name string) *Node { return w.byName[name] }
+func (w *Workflow) Node(name string) *Node {
+	w.mustHold()
+	return w.byName[name]
+}
 
 // Label names the workflow for people: its name, else its id, else "".
 func (w *Workflow) Label() string {

@@ -59,6 +59,8 @@ type Source struct {
 	lastOff int
 	lastCol int
 	lastLn  int
+
+	released bool // Release dropped Src (release.go)
 }
 
 // NewSource wraps the bytes of one input.
@@ -110,6 +112,7 @@ func (s *Source) lineStart(i int) int {
 
 // PosAt converts a byte offset into a position.
 func (s *Source) PosAt(off int, path string) Pos {
+	s.mustHold()
 	if off < 0 || off > len(s.Src) {
 		return Pos{Path: path}
 	}
@@ -142,6 +145,7 @@ func (s *Source) Line(n int) string {
 // a line that does not exist. It does not read the line: a snippet of a
 // one-line export needs only the bytes it shows.
 func (s *Source) LineSpan(n int) (start, end int) {
+	s.mustHold()
 	s.index()
 	if n < 1 || n > s.lines() {
 		return 0, 0

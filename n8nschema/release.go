@@ -1,0 +1,146 @@
+package n8nschema
+
+import (
+	"strconv"
+	"unique"
+)
+
+// Releasing a parsed input keeps what reports and the rules that read the
+// whole analysis set need once the input is audited (names, ids, positions,
+// node counts) and drops what holds its bytes: the bytes themselves, the
+// line index, Values, parameters, connections and every string that is a
+// view of the bytes (kept strings are copied, see Intern). The two-pass
+// audit releases each group of inputs right after analysing it, so memory
+// holds a group's bytes at a time, not the set's.
+//
+// Reading the bytes or a position of a released source, or a node of a
+// released workflow by name, panics: what a report shows from the bytes
+// is captured before the release (package report, Capture).
+
+// Release drops the source's bytes and line index; Name stays.
+func (s *Source) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Src, s.lineStarts, s.bigStarts = nil, nil, nil
+	s.released = true
+}
+
+// Released reports whether Release dropped the source's bytes.
+func (s *Source) Released() bool { return s.released }
+
+func (s *Source) mustHold() {
+	if s.released {
+		panic("n8nschema: source " + strconv.Quote(s.Name) + " was released: its bytes and positions are gone (capture what a report reads before the release)")
+	}
+}
+
+// Release drops the file's source bytes (Source.Release) and copies what
+// its problems say; its workflows are released by Workflow.Release.
+func (f *File) Release() {
+	f.Source.Release()
+	releaseProblems(f.Problems)
+}
+
+// Release turns the workflow into its light form: Source (released by
+// File.Release), Path, Ordinal, ID, Name, Active, Published, DraftDiffers,
+// Pos, the settings' scalars, Problems and NodeCount stay; Nodes,
+// Connections, Values and the node index go. keep are nodes of w that the
+// caller goes on referring to (the nodes of operations and calls): Release
+// returns a light copy of each, in order (one copy per node), with what
+// Node.light keeps.
+func (w *Workflow) Release(keep []*Node) []*Node {
+	idx := make(map[*Node]int, len(keep))
+	var block []Node
+	out := make([]*Node, len(keep))
+	for _, n := range keep {
+		if n == nil {
+			continue
+		}
+		if _, ok := idx[n]; !ok {
+			idx[n] = len(block)
+			block = append(block, n.light())
+		}
+	}
+	for i, n := range keep {
+		if n != nil {
+			out[i] = &block[idx[n]]
+		}
+	}
+	if !w.released {
+		w.nodes = len(w.Nodes)
+	}
+	w.Nodes, w.Connections, w.byName = nil, nil, nil
+	w.Value = Value{}
+	w.Path, w.ID, w.Name = Intern(w.Path), Intern(w.ID), Intern(w.Name)
+	w.Pos = w.Pos.light()
+	w.Settings = Settings{
+		ErrorWorkflow:    Intern(w.Settings.ErrorWorkflow),
+		ExecutionTimeout: w.Settings.ExecutionTimeout,
+		CallerPolicy:     Intern(w.Settings.CallerPolicy),
+		ExecutionOrder:   Intern(w.Settings.ExecutionOrder),
+	}
+	releaseProblems(w.Problems)
+	w.released = true
+	return out
+}
+
+// Released reports whether Release made the workflow light.
+func (w *Workflow) Released() bool { return w.released }
+
+// NodeCount is the number of nodes the workflow has, released or not.
+func (w *Workflow) NodeCount() int {
+	if w.released {
+		return w.nodes
+	}
+	return len(w.Nodes)
+}
+
+func (w *Workflow) mustHold() {
+	if w.released {
+		panic("n8nschema: workflow " + strconv.Quote(w.Label()) + " was released: its nodes are gone")
+	}
+}
+
+// light is the node as a released workflow keeps it: its index, id, name,
+// type and version, its node settings and position. Notes, Values and
+// parameters go: Param and Field find nothing on a light node.
+func (n *Node) light() Node {
+	creds := make([]string, len(n.Credentials))
+	for i, c := range n.Credentials {
+		creds[i] = Intern(c)
+	}
+	if len(creds) == 0 {
+		creds = nil
+	}
+	return Node{
+		Index: n.Index, ID: Intern(n.ID), Name: Intern(n.Name), Type: Intern(n.Type), TypeVersion: n.TypeVersion,
+		Disabled: n.Disabled, RetryOnFail: n.RetryOnFail, OnError: Intern(n.OnError), ContinueOnFail: n.ContinueOnFail,
+		ExecuteOnce: n.ExecuteOnce, AlwaysOutputData: n.AlwaysOutputData, WebhookID: Intern(n.WebhookID),
+		Credentials: creds, Pos: n.Pos.light(),
+	}
+}
+
+// Light returns the position with its path copied (Intern).
+func (p Pos) Light() Pos { return p.light() }
+
+func (p Pos) light() Pos {
+	p.Path = Intern(p.Path)
+	return p
+}
+
+func releaseProblems(ps []Problem) {
+	for i := range ps {
+		p := &ps[i]
+		p.Pos, p.Node, p.Message = p.Pos.light(), Intern(p.Node), Intern(p.Message)
+	}
+}
+
+// Intern returns a string equal to s that shares no memory with s (so it
+// holds no source's bytes alive) and is shared by every equal string
+// interned: names, types and paths repeat across a set.
+func Intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	return unique.Make(s).Value()
+}
