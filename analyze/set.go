@@ -97,6 +97,9 @@ func (s *Set) Shared(key any, build func() any) any {
 func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
 	g := s.graphs[w]
 	if g == nil {
+		if w.Released() {
+			panic("analyze: graph of a released workflow (Set.Release)")
+		}
 		if s.graphs == nil {
 			s.graphs = map[*n8nschema.Workflow]*Graph{}
 		}

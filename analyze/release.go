@@ -1,0 +1,133 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Release turns the set into its light form once it is analysed, its
+// repairs attached (fix.Attach) and what reports read from the bytes
+// captured (report.Capture): it drops the sources' bytes, the nodes'
+// Values and parameters, the graphs and what rules shared, and keeps
+//
+//   - Files: each source's name, problems and Explicit;
+//   - Workflows: what n8nschema.Workflow.Release keeps (names, ids,
+//     positions, settings' scalars, NodeCount);
+//   - Operations, every field, their Node a light node (name, type,
+//     position, node settings; n8nschema.Node.light);
+//   - Calls, every field but the located reference, their nodes light.
+//
+// Every string kept is copied off the bytes (n8nschema.Intern), so nothing
+// holds a source alive. Graph, Workflow.Node and any position or line of a
+// released source panic afterwards; rules that run on a released set read
+// only the fields above. Findings are released by ReleaseFindings.
+func (s *Set) Release() {
+	keep := map[*n8nschema.Workflow][]*n8nschema.Node{}
+	add := func(w *n8nschema.Workflow, n *n8nschema.Node) {
+		if w != nil && n != nil {
+			keep[w] = append(keep[w], n)
+		}
+	}
+	for _, op := range s.Operations {
+		add(op.Workflow, op.Node)
+	}
+	for _, c := range s.Calls {
+		add(c.From, c.Node)
+		add(c.From, c.Branch)
+		for _, n := range c.Entry {
+			add(c.To, n)
+		}
+	}
+	light := map[*n8nschema.Node]*n8nschema.Node{}
+	for _, w := range s.Workflows {
+		ns := keep[w]
+		for i, l := range w.Release(ns) {
+			light[ns[i]] = l
+		}
+	}
+	for _, f := range s.Files {
+		f.Release()
+	}
+	lightOf := func(n *n8nschema.Node) *n8nschema.Node {
+		if n == nil {
+			return nil
+		}
+		return light[n]
+	}
+	for _, op := range s.Operations {
+		op.Node = lightOf(op.Node)
+		op.Type, op.Dependency, op.Model = n8nschema.Intern(op.Type), n8nschema.Intern(op.Dependency), n8nschema.Intern(op.Model)
+		op.Spec.Type, op.Spec.Provider = n8nschema.Intern(op.Spec.Type), n8nschema.Intern(op.Spec.Provider)
+		op.Factors = releaseFactors(op.Factors)
+	}
+	for _, c := range s.Calls {
+		c.Node, c.Branch = lightOf(c.Node), lightOf(c.Branch)
+		for i, n := range c.Entry {
+			c.Entry[i] = lightOf(n)
+		}
+		c.Ref, c.Assumed, c.Missing = n8nschema.Intern(c.Ref), n8nschema.Intern(c.Assumed), n8nschema.Intern(c.Missing)
+		c.Pos = c.Pos.Light()
+		c.ref = n8nschema.Value{}
+	}
+	s.graphs = nil
+	s.sharedMu.Lock()
+	s.shared = nil
+	s.sharedMu.Unlock()
+}
+
+// ReleaseFindings copies every string of the findings off the sources'
+// bytes (a rule may quote a name or a parameter as it reads it, a view of
+// the bytes), so that findings kept past Set.Release hold no source alive.
+func ReleaseFindings(fs []Finding) {
+	for i := range fs {
+		f := &fs[i]
+		f.File, f.Pos = intern(f.File), f.Pos.Light()
+		f.Workflow, f.WorkflowID, f.Node = intern(f.Workflow), intern(f.WorkflowID), intern(f.Node)
+		f.Message, f.Fix, f.Detail = clone(f.Message), intern(f.Fix), clone(f.Detail)
+		f.Fingerprint, f.FoldKey = intern(f.Fingerprint), intern(f.FoldKey)
+		f.Related = releaseRelated(f.Related)
+		f.Chain = releaseFactors(f.Chain)
+		if r := f.Repair; r != nil {
+			c := *r
+			c.Description = clone(c.Description)
+			c.Edits = make([]Edit, len(r.Edits))
+			for j, e := range r.Edits {
+				e.Text, e.Start, e.End = clone(e.Text), e.Start.Light(), e.End.Light()
+				c.Edits[j] = e
+			}
+			f.Repair = &c
+		}
+	}
+}
+
+func releaseFactors(fs []Factor) []Factor {
+	if fs == nil {
+		return nil
+	}
+	out := make([]Factor, len(fs))
+	for i, f := range fs {
+		f.Kind, f.Node, f.Workflow, f.Via = intern(f.Kind), intern(f.Node), intern(f.Workflow), intern(f.Via)
+		f.Pos = f.Pos.Light()
+		out[i] = f
+	}
+	return out
+}
+
+func releaseRelated(rs []Related) []Related {
+	if rs == nil {
+		return nil
+	}
+	out := make([]Related, len(rs))
+	for i, r := range rs {
+		r.File, r.Pos, r.Message = intern(r.File), r.Pos.Light(), clone(r.Message)
+		out[i] = r
+	}
+	return out
+}
+
+func intern(s string) string { return n8nschema.Intern(s) }
+
+// clone copies a string few others equal (a message): interning it would
+// only add an entry to the table.
+func clone(s string) string { return strings.Clone(s) }

@@ -1,0 +1,67 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// TestReleaseKeepsOperationsAndCalls: a released set keeps every field of
+// its operations and calls, their nodes light copies with the same name,
+// type, position and settings; graphs go, and asking for one panics.
+func TestReleaseKeepsOperationsAndCalls(t *testing.T) {
+	s := load(t, DefaultOptions(), "subworkflow_http.json")
+	o := op(t, s, "Child", "Post order")
+	wantFacs, wantAttempts, wantNode, wantPos := facs(o.Factors), o.Attempts, o.Node.Name, o.Node.Pos
+	c := s.Calls[0]
+	callNode, callPos, entry := c.Node.Name, c.Pos, c.Entry[0].Name
+	wantNodes := o.Workflow.NodeCount()
+
+	s.Release()
+
+	if o.Node.Name != wantNode || o.Node.Pos != wantPos || !o.Node.RetryOnFail || o.Attempts != wantAttempts ||
+		o.Dependency != "api.shop.example" || !o.Write || o.Workflow.NodeCount() != wantNodes {
+		t.Errorf("released operation = %+v, node %+v", o, o.Node)
+	}
+	if o.Node.Value.Exists() {
+		t.Error("operation node keeps its value")
+	}
+	if diff := cmp.Diff(wantFacs, facs(o.Factors)); diff != "" {
+		t.Errorf("factors changed (-want +got):\n%s", diff)
+	}
+	if got := op(t, s, "Child", "Post order"); got != o {
+		t.Error("operation replaced")
+	}
+	if len(s.Calls) != 1 || s.Calls[0] != c || c.Node.Name != callNode || c.Pos != callPos || c.To.Name != "Child" ||
+		len(c.Entry) != 1 || c.Entry[0].Name != entry || c.ref.Exists() {
+		t.Errorf("released call = %+v", c)
+	}
+	if got := s.OperationsOf(o.Workflow); len(got) != 1 || got[0] != o {
+		t.Errorf("OperationsOf = %v", got)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "released") {
+			t.Errorf("Graph of a released workflow: recovered %v, want a panic", r)
+		}
+	}()
+	s.Graph(o.Workflow)
+}
+
+// TestReleaseFindingsCopies: released findings say the same.
+func TestReleaseFindingsCopies(t *testing.T) {
+	s := load(t, DefaultOptions(), "subworkflow_http.json")
+	o := op(t, s, "Child", "Post order")
+	f := Finding{RuleID: "RS101", File: o.Workflow.Source.Name, Source: o.Workflow.Source, Pos: o.Node.Pos, Workflow: "Child",
+		Node: o.Node.Name, Message: "m", Chain: o.Factors, Related: []Related{{File: "x", Pos: o.Node.Pos, Message: "r"}},
+		Repair: &Repair{Description: "d", Edits: []Edit{{Source: o.Workflow.Source, Offset: 1, Text: "t", Start: o.Node.Pos}}}}
+	want := f
+	want.Repair = &Repair{Description: "d", Edits: []Edit{{Source: o.Workflow.Source, Offset: 1, Text: "t", Start: o.Node.Pos}}}
+	fs := []Finding{f}
+	ReleaseFindings(fs)
+	if diff := cmp.Diff(want, fs[0], cmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b })); diff != "" {
+		t.Errorf("released finding differs (-want +got):\n%s", diff)
+	}
+}
