@@ -172,7 +172,7 @@ func (JSON) Render(w io.Writer, r *Result) error {
 }
 
 func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
-	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: len(wf.Nodes), Operations: []jsonOperation{}}
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.NodeCount(), Operations: []jsonOperation{}}
 	maxAttempts := 0
 	for _, op := range set.OperationsOf(wf) {
 		jo := jsonOperation{Node: Redact(op.Node.Name), Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,

@@ -25,6 +25,9 @@ type Result struct {
 	Rules    []*analyze.Rule
 	Findings []analyze.Finding
 	Summary  Summary
+	// Capture holds what renderers read from the sources, taken before
+	// Set was released (analyze.Set.Release); nil when the set is whole.
+	Capture *Capture
 }
 
 // Summary counts what was read and what was found.

@@ -194,7 +194,7 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 			// the finding, so ruleIndex stays valid.
 			addRule(&analyze.Rule{ID: f.RuleID, Name: f.RuleName, Title: f.RuleTitle, Fix: f.Fix, Severity: f.Severity})
 		}
-		res := sarifResultOf(f, index[f.RuleID], nodes.find(f), red)
+		res := sarifResultOf(f, index[f.RuleID], nodes.find(r.Capture, f), red)
 		key := f.RuleID + "\x00" + f.Fingerprint + "\x00" + f.File + "\x00" + f.Pos.String() + "\x00" + res.Message.Text
 		if seen[key] {
 			continue
@@ -246,7 +246,7 @@ func helpMarkdown(rule *analyze.Rule) string {
 
 // sarifResultOf builds a result; node is the finding's node when the set
 // knows it, so the alert sits on the node's key.
-func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red memo) sarifResult {
+func sarifResultOf(f *analyze.Finding, ruleIndex int, node nodePlace, red memo) sarifResult {
 	res := sarifResult{
 		RuleID:    f.RuleID,
 		RuleIndex: ruleIndex,
@@ -259,8 +259,8 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red 
 	// Move to the node's key only from a place inside that node (two nodes
 	// may share a name: RS004 points at the second one).
 	primary := f.Pos
-	if node != nil && node.Pos.IsValid() && (!f.Pos.IsValid() || strings.HasPrefix(f.Pos.Path, node.Value.Path()+".")) {
-		primary = node.Pos
+	if node.found && node.pos.IsValid() && (!f.Pos.IsValid() || strings.HasPrefix(f.Pos.Path, node.path+".")) {
+		primary = node.pos
 	}
 	if loc := physical(f.File, primary); loc != nil {
 		res.Locations = []sarifLocation{{PhysicalLocation: loc}}
@@ -268,11 +268,11 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node *n8nschema.Node, red 
 	var related []analyze.Related
 	if primary != f.Pos && f.Pos.IsValid() {
 		// The finding is about one setting of the node: point at it too.
-		what := strings.TrimPrefix(strings.TrimPrefix(f.Pos.Path, node.Value.Path()), ".")
+		what := strings.TrimPrefix(strings.TrimPrefix(f.Pos.Path, node.path), ".")
 		if what == "" {
 			what = "the value"
 		}
-		related = append(related, analyze.Related{File: f.File, Pos: f.Pos, Message: "`" + what + "` of node " + strconv.Quote(node.Name)})
+		related = append(related, analyze.Related{File: f.File, Pos: f.Pos, Message: "`" + what + "` of node " + strconv.Quote(f.Node)})
 	}
 	for i, rel := range append(related, f.Related...) {
 		if loc := physical(rel.File, rel.Pos); loc != nil {
@@ -445,12 +445,18 @@ func unwrap(s string) string {
 	return strings.Join(paras, "\n\n")
 }
 
-// nodeIndex finds the node of a finding in the analysis set.
-type nodeIndex map[nodeKey]*n8nschema.Workflow
+// nodeIndex finds the workflow of a finding in the analysis set.
+type nodeIndex map[wfKey]*n8nschema.Workflow
 
-type nodeKey struct {
+type wfKey struct {
 	src      *n8nschema.Source
 	name, id string
+}
+
+// nodeKey names a node as a finding does.
+type nodeKey struct {
+	src          *n8nschema.Source
+	wf, id, node string
 }
 
 func newNodeIndex(set *analyze.Set) nodeIndex {
@@ -459,7 +465,7 @@ func newNodeIndex(set *analyze.Set) nodeIndex {
 		return idx
 	}
 	for _, w := range set.Workflows {
-		k := nodeKey{w.Source, w.Name, w.ID}
+		k := wfKey{w.Source, w.Name, w.ID}
 		if _, dup := idx[k]; !dup {
 			idx[k] = w
 		}
@@ -467,12 +473,29 @@ func newNodeIndex(set *analyze.Set) nodeIndex {
 	return idx
 }
 
-func (idx nodeIndex) find(f *analyze.Finding) *n8nschema.Node {
+// find returns the place of a finding's node: captured (Capture.Group)
+// when the capture holds it, else read from the set.
+func (idx nodeIndex) find(c *Capture, f *analyze.Finding) nodePlace {
 	if f.Node == "" {
-		return nil
+		return nodePlace{}
 	}
-	if w := idx[nodeKey{f.Source, f.Workflow, f.WorkflowID}]; w != nil {
-		return w.Node(f.Node)
+	k := nodeKey{f.Source, f.Workflow, f.WorkflowID, f.Node}
+	if p, ok := c.nodePlace(k); ok {
+		return p
 	}
-	return nil
+	return idx.place(k)
+}
+
+// place reads the place of a node from the set; a released workflow
+// panics (Workflow.Node): its nodes were to be captured.
+func (idx nodeIndex) place(k nodeKey) nodePlace {
+	w := idx[wfKey{k.src, k.wf, k.id}]
+	if w == nil {
+		return nodePlace{}
+	}
+	n := w.Node(k.node)
+	if n == nil {
+		return nodePlace{}
+	}
+	return nodePlace{found: true, pos: n.Pos.Light(), path: n8nschema.Intern(n.Value.Path())}
 }

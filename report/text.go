@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // Text renders findings grouped by where they stand, the way rustc and
@@ -141,7 +142,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 	if f.Source != nil && f.Pos.IsValid() {
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
-		text, col := red.Snippet(f.Source, f.Pos)
+		text, col := snippetAt(r, red, f.Source, f.Pos)
 		fmt.Fprintf(b, "  %s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
 		fmt.Fprintf(b, "  %s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
 	}
@@ -411,4 +412,14 @@ func summaryTable(st textStyles, fs []analyze.Finding) string {
 		tb.Row(r.id, r.name, cell(r.n[analyze.Error]), cell(r.n[analyze.Warning]), cell(r.n[analyze.Note]))
 	}
 	return tb.Render()
+}
+
+// snippetAt is the snippet at pos: captured (Capture.Group) when the
+// capture holds it, else read from the source (which panics once the
+// source is released: its snippets were to be captured).
+func snippetAt(r *Result, red *Redactor, src *n8nschema.Source, pos n8nschema.Pos) (string, int) {
+	if s, ok := r.Capture.snippet(src, pos); ok {
+		return s.text, s.col
+	}
+	return red.Snippet(src, pos)
 }

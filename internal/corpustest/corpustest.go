@@ -53,6 +53,23 @@ func FilesOf(tb testing.TB, name string) []*n8nschema.File {
 	return c.files
 }
 
+// Fresh parses a corpus below ../shared/corpus again, for a caller that
+// changes the files (analyze.Set.Release): FilesOf's are shared.
+func Fresh(tb testing.TB, name string) []*n8nschema.File {
+	tb.Helper()
+	return Dir(tb, sharedtest.Path(tb, "corpus", name))
+}
+
+// Dir parses every JSON file below root as Files does, afresh.
+func Dir(tb testing.TB, root string) []*n8nschema.File {
+	tb.Helper()
+	files, err := parse(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
 func parse(root string) ([]*n8nschema.File, error) {
 	var out []*n8nschema.File
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"sync"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Capture holds what the renderers read from the sources' bytes and the
+// full workflow model, taken while they are there, so that an analysed set
+// can be released (analyze.Set.Release) and still rendered byte for byte
+// as before: the snippet text output shows at each place a finding stands
+// (masked, at most snippetWidth runes of the line, so it costs what it
+// shows), and, for SARIF, the position and JSON path of each node a
+// finding names. Edits carry their own positions (analyze.Edit).
+//
+// The two-pass audit calls Group for each group of files after its rules
+// and fix.Attach (with the places of its ignore directives), then releases
+// the group; Result.Capture hands the capture to the renderers. Safe for
+// concurrent use: groups run on every core.
+type Capture struct {
+	// Snippets is false when no text output is asked for: only text shows
+	// snippets, and they are most of what a capture holds.
+	Snippets bool
+
+	mu       sync.Mutex
+	snippets map[placeKey]snippet
+	nodes    map[nodeKey]nodePlace
+}
+
+// placeKey is a place in a source: what a snippet depends on.
+type placeKey struct {
+	src            *n8nschema.Source
+	line, col, off int
+}
+
+type snippet struct {
+	text string
+	col  int
+}
+
+// nodePlace is what SARIF reads of a finding's node: where its key stands
+// and the JSON path of the node object.
+type nodePlace struct {
+	found bool // false: the set has no such node
+	pos   n8nschema.Pos
+	path  string
+}
+
+// NewCapture returns an empty capture; snippets says whether to keep
+// snippets (text output).
+func NewCapture(snippets bool) *Capture {
+	return &Capture{Snippets: snippets, snippets: map[placeKey]snippet{}, nodes: map[nodeKey]nodePlace{}}
+}
+
+// Group captures, from a set whose sources are still there, everything the
+// renderers need for the findings of its rules (fs), for the findings that
+// rules reading the whole set make after the release at the node of an
+// operation (RS505), and for those the filters make at the end at places
+// (ignore directives, RS006).
+func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
+	g := c.newGroup(set)
+	for i := range fs {
+		f := &fs[i]
+		g.place(f.Source, f.Pos)
+		if f.Node != "" && f.Source != nil {
+			g.node(set, f.Source, f.Workflow, f.WorkflowID, f.Node)
+		}
+	}
+	for _, op := range set.Operations {
+		w := op.Workflow
+		g.place(w.Source, op.Node.Pos)
+		g.node(set, w.Source, w.Name, w.ID, op.Node.Name)
+	}
+	for _, p := range at {
+		if w := p.Workflow; w != nil {
+			g.place(w.Source, p.Pos)
+			if p.Node != "" {
+				g.node(set, w.Source, w.Name, w.ID, p.Node)
+			}
+		}
+	}
+	c.merge(g)
+}
+
+// Place is where a finding made after the release will stand: at Pos, on
+// the node named Node ("" for none) of Workflow.
+type Place struct {
+	Workflow *n8nschema.Workflow
+	Node     string
+	Pos      n8nschema.Pos
+}
+
+// captureGroup collects one call's captures without the lock: snippets
+// cost a redaction, which runs outside it.
+type captureGroup struct {
+	c        *Capture
+	red      *Redactor
+	nodes    nodeIndex
+	snippets map[placeKey]snippet
+	places   map[nodeKey]nodePlace
+}
+
+func (c *Capture) newGroup(set *analyze.Set) *captureGroup {
+	g := &captureGroup{c: c, places: map[nodeKey]nodePlace{}}
+	if c.Snippets {
+		g.red, g.snippets = NewRedactor(set), map[placeKey]snippet{}
+	}
+	return g
+}
+
+func (g *captureGroup) place(src *n8nschema.Source, pos n8nschema.Pos) {
+	if g.red == nil || src == nil || !pos.IsValid() {
+		return
+	}
+	k := placeKey{src, pos.Line, pos.Col, pos.Offset}
+	if _, ok := g.snippets[k]; ok {
+		return
+	}
+	text, col := g.red.Snippet(src, pos)
+	g.snippets[k] = snippet{text, col}
+}
+
+func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, name string) {
+	k := nodeKey{src, wf, id, name}
+	if _, ok := g.places[k]; ok {
+		return
+	}
+	if g.nodes == nil {
+		g.nodes = newNodeIndex(set)
+	}
+	p := g.nodes.place(k)
+	// The key outlives the bytes its names may be views of.
+	k.wf, k.id, k.node = n8nschema.Intern(wf), n8nschema.Intern(id), n8nschema.Intern(name)
+	g.places[k] = p
+}
+
+func (c *Capture) merge(g *captureGroup) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, s := range g.snippets {
+		c.snippets[k] = s
+	}
+	for k, p := range g.places {
+		c.nodes[k] = p
+	}
+}
+
+// snippet returns the captured snippet at pos.
+func (c *Capture) snippet(src *n8nschema.Source, pos n8nschema.Pos) (snippet, bool) {
+	if c == nil {
+		return snippet{}, false
+	}
+	s, ok := c.snippets[placeKey{src, pos.Line, pos.Col, pos.Offset}]
+	return s, ok
+}
+
+// nodePlace returns the captured place of a finding's node.
+func (c *Capture) nodePlace(k nodeKey) (nodePlace, bool) {
+	if c == nil {
+		return nodePlace{}, false
+	}
+	p, ok := c.nodes[k]
+	return p, ok
+}

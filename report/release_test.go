@@ -1,0 +1,209 @@
+package report_test
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/report"
+	"github.com/stormcheck/stormcheck/rules"
+)
+
+// audit runs what `stormcheck audit` runs on files up to the renderers:
+// every rule, the filters, the repairs (with an output cap, so RS302 has
+// repairs too).
+func audit(files []*n8nschema.File) (*analyze.Set, analyze.Filtered) {
+	set := analyze.Build(files, analyze.DefaultOptions())
+	all := rules.All()
+	out := analyze.Filter(set, analyze.Run(set, all), analyze.FilterOptions{Rules: all, All: all, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)})
+	fix.Attach(set, out.Findings, fix.Options{MaxTokens: 1024})
+	return set, out
+}
+
+func resultOf(files []*n8nschema.File, set *analyze.Set, fs []analyze.Finding) *report.Result {
+	res := &report.Result{Tool: report.Tool{Name: "stormcheck", Version: "test"}, Set: set, Rules: rules.All(), Findings: fs}
+	res.Summary.Files, res.Summary.Workflows = len(files), len(set.Workflows)
+	for _, w := range set.Workflows {
+		res.Summary.Nodes += w.NodeCount()
+	}
+	res.Summary.Count(fs)
+	return res
+}
+
+// lateRule is true for the findings the two-pass audit makes after a
+// group is released: those of rules that read the whole set (RS505, at
+// an operation's node) and the filters' (RS006, at an ignore directive).
+func lateRule(f *analyze.Finding) bool {
+	return f.RuleID == "RS505" || f.RuleID == analyze.UnusedIgnoreID
+}
+
+// released audits files as the two-pass audit does around a release:
+// capture what the renderers read (without the findings made after the
+// release, which the capture must cover from the operations and the
+// directives' places), release the findings and the set.
+func released(t testing.TB, files []*n8nschema.File) *report.Result {
+	set, out := audit(files)
+	var early []analyze.Finding
+	var places []report.Place
+	for i := range out.Findings {
+		f := &out.Findings[i]
+		if !lateRule(f) {
+			early = append(early, *f)
+			continue
+		}
+		if f.RuleID == analyze.UnusedIgnoreID {
+			for _, w := range set.Workflows {
+				if w.Source == f.Source && w.Name == f.Workflow && w.ID == f.WorkflowID {
+					places = append(places, report.Place{Workflow: w, Node: f.Node, Pos: f.Pos})
+				}
+			}
+		}
+	}
+	c := report.NewCapture(true)
+	c.Group(set, early, places...)
+	analyze.ReleaseFindings(out.Findings)
+	set.Release()
+	for _, f := range files {
+		if !f.Source.Released() {
+			t.Fatalf("%s: not released", f.Source.Name)
+		}
+	}
+	res := resultOf(files, set, out.Findings)
+	res.Capture = c
+	return res
+}
+
+// renderAll renders every format, text also in colour with the summary table.
+func renderAll(t testing.TB, res *report.Result) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, format := range report.Formats {
+		for _, color := range []bool{false, true} {
+			if color && format != "text" && format != "concise" {
+				continue
+			}
+			r, err := report.New(format, report.Options{Color: color, TTY: color})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := r.Render(&b, res); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			out[fmt.Sprintf("%s color=%v", format, color)] = b.Bytes()
+		}
+	}
+	return out
+}
+
+// TestReleasedRendersSame: a set released after Capture renders, in every
+// format, the bytes the whole set renders, on the examples and both corpora.
+// A renderer that reads what Release drops panics (the source's bytes,
+// positions, a node by name) or differs here.
+func TestReleasedRendersSame(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		load func(testing.TB) []*n8nschema.File
+	}{
+		{"examples", func(tb testing.TB) []*n8nschema.File { return corpustest.Dir(tb, "../testdata/examples") }},
+		{"n8n-real", func(tb testing.TB) []*n8nschema.File { return corpustest.Fresh(tb, "n8n-real") }},
+		{"n8n-more", func(tb testing.TB) []*n8nschema.File { return corpustest.Fresh(tb, "n8n-more") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := tc.load(t)
+			set, out := audit(files)
+			want := renderAll(t, resultOf(files, set, out.Findings))
+			if len(out.Findings) == 0 {
+				t.Fatal("no findings: the comparison shows nothing")
+			}
+			got := renderAll(t, released(t, tc.load(t)))
+			for k, w := range want {
+				if !bytes.Equal(got[k], w) {
+					t.Errorf("%s differs after Release:\n%s", k, firstDiff(w, got[k]))
+				}
+			}
+		})
+	}
+}
+
+// firstDiff shows the first line that differs.
+func firstDiff(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, now %d", len(la), len(lb))
+}
+
+// TestReleasedWithoutCapturePanics: text and SARIF of a released set read
+// what the capture holds; without it they reach for the released bytes and
+// nodes, and that is loud, never a quiet wrong snippet.
+func TestReleasedWithoutCapturePanics(t *testing.T) {
+	for _, format := range []string{"text", "sarif"} {
+		t.Run(format, func(t *testing.T) {
+			files := corpustest.Dir(t, "../testdata/examples")
+			set, out := audit(files)
+			analyze.ReleaseFindings(out.Findings)
+			set.Release()
+			r, err := report.New(format, report.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s rendered a released set without a capture", format)
+				}
+			}()
+			_ = r.Render(&bytes.Buffer{}, resultOf(files, set, out.Findings))
+		})
+	}
+}
+
+// TestReleaseFreesSources: once a set and its findings are released and
+// captured, nothing they hold keeps a source's bytes alive (a name or a
+// message that is a view of them would), on the examples and n8n-real.
+func TestReleaseFreesSources(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		load func(testing.TB) []*n8nschema.File
+	}{
+		{"examples", func(tb testing.TB) []*n8nschema.File { return corpustest.Dir(tb, "../testdata/examples") }},
+		{"n8n-real", func(tb testing.TB) []*n8nschema.File { return corpustest.Fresh(tb, "n8n-real") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := tc.load(t)
+			freed := make(chan string, len(files))
+			watched := 0
+			for _, f := range files {
+				// The runtime may batch tiny objects; sources are larger.
+				if len(f.Source.Src) >= 64 {
+					runtime.AddCleanup(&f.Source.Src[0], func(name string) { freed <- name }, f.Source.Name)
+					watched++
+				}
+			}
+			res := released(t, files)
+			for range 3 {
+				runtime.GC()
+			}
+			deadline := time.After(10 * time.Second)
+			for n := 0; n < watched; n++ {
+				select {
+				case <-freed:
+				case <-deadline:
+					t.Fatalf("%d of %d sources still held after Release", watched-n, watched)
+				}
+			}
+			runtime.KeepAlive(res)
+			runtime.KeepAlive(files)
+		})
+	}
+}
