@@ -10,9 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unsafe"
-
-	"github.com/tidwall/gjson"
 )
 
 // Parse reads one input and returns every workflow it holds, in the shapes
@@ -32,45 +29,63 @@ func Parse(src *Source) *File {
 			Message: "file is empty; expected an n8n workflow JSON object"})
 		return f
 	}
-	reps, deepAt := scanJSON(body)
-	if off := deepAt; off >= 0 {
-		f.Problems = append(f.Problems, Problem{Kind: InvalidJSON, Pos: src.PosAt(base+off, ""),
-			Message: fmt.Sprintf("arrays and objects nest more than %d levels deep here; the file is not audited", MaxDepth)})
+	if len(body) > maxText {
+		f.Problems = append(f.Problems, Problem{Kind: InvalidJSON, Pos: src.PosAt(0, ""),
+			Message: fmt.Sprintf("file is larger than %d bytes, the most the parser reads; the file is not audited", maxText)})
 		return f
 	}
-	if !gjson.ValidBytes(body) {
-		end, p, ok := firstValue(src, body, base)
-		f.Problems = append(f.Problems, p)
+	r := buildTree(src, view(body), base)
+	if r.deepAt >= 0 {
+		p.deep(r.deepAt + base)
+		return f
+	}
+	if !r.ok {
+		// Nesting too deep anywhere wins over the first syntax error, as
+		// when the depth was checked before validation.
+		if off := deepBracket(body); off >= 0 {
+			p.deep(off + base)
+			return f
+		}
+		end, prob, ok := firstValue(src, body, base)
+		f.Problems = append(f.Problems, prob)
 		if !ok {
 			return f
 		}
 		body = body[:end] // audit the valid value before the trailing data
-		reps, _ = scanJSON(body)
+		if r = buildTree(src, view(body), base); !r.ok {
+			return f
+		}
 	}
-	body = p.lastMembersWin(body, base, reps)
-	// gjson.ParseBytes copies the input into a string; a string view of
-	// the bytes holds every file once instead of twice. Source bytes are
-	// never written after NewSource, so the view stays valid.
-	root := Value{r: gjson.Parse(unsafe.String(unsafe.SliceData(body), len(body))), src: src, base: base}
-	p.shape(root, true)
+	if len(r.reps) > 0 {
+		r.t.text = view(p.lastMembersWin(body, base, r.reps))
+	}
+	p.shape(Value{t: r.t}, true)
 	return f
 }
 
-// lastMembersWin makes an object that repeats a key read as n8n reads it:
-// JSON.parse keeps the last member of a name, gjson finds the first. The
+func (p *parser) deep(off int) {
+	p.f.Problems = append(p.f.Problems, Problem{Kind: InvalidJSON, Pos: p.f.Source.PosAt(off, ""),
+		Message: fmt.Sprintf("arrays and objects nest more than %d levels deep here; the file is not audited", MaxDepth)})
+}
+
+// lastMembersWin reports each repeated key as a problem at the later key:
+// JSON.parse keeps the last member of a name, and so does the tree. The
 // earlier members are blanked out of a copy of body (offsets, lines and
-// columns stay those of the source), and each repeat is a problem at the
-// later key. body itself is returned when no key repeats.
+// columns stay those of the source), which Raw reads: the text of an
+// object is then what n8n reads too.
 func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byte {
-	if len(reps) == 0 {
-		return body
-	}
 	src := p.f.Source
 	out := bytes.Clone(body)
 	// Inner members end first; report in source order.
 	slices.SortFunc(reps, func(a, b repeatedKey) int { return a.off - b.off })
 	for _, r := range reps {
-		blank(out, r.blankFrom, r.blankTo)
+		// The comma after the earlier member goes with it (a later member
+		// of the same name always follows).
+		to := r.blankTo
+		for to < len(body) && body[to] != ',' {
+			to++
+		}
+		blank(out, r.blankFrom, to+1)
 		first := src.PosAt(base+r.firstOff, "")
 		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: src.PosAt(base+r.off, r.path),
 			Message: fmt.Sprintf("key %s appears again in the same object (first at %s); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does", strconv.Quote(r.key), first)})
@@ -163,7 +178,7 @@ func (p *parser) shape(v Value, top bool) {
 }
 
 // members are the top-level members of an object that the parser reads,
-// each as v.Get(key) would return it (the first member of that name).
+// each as v.Get(key) returns it.
 type members struct {
 	id, name, active, nodes, connections, activeVersion, settings, data, workflow Value
 }
@@ -171,8 +186,8 @@ type members struct {
 // membersKeys are the keys of members, in its field order.
 var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow"}
 
-// membersOf reads them in one pass over v: gjson has no index, so every
-// Get of a key that follows "nodes" would skip the whole nodes array again.
+// membersOf reads them in one pass over v's members instead of a search
+// per key.
 func membersOf(v Value) *members {
 	var out [9]Value
 	v.getMany(membersKeys, out[:])

@@ -3,7 +3,8 @@
 // position it came from, and the node catalog that says what each node type
 // does to the outside world.
 //
-// It parses each file once with gjson, walks the nodes once, and hands out
+// It parses each file in one walk into a tree of values with their byte
+// offsets (tree.go), reads the workflows from that tree, and hands out
 // typed values; rules never touch JSON themselves (they use Node.Param).
 package n8nschema
 

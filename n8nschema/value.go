@@ -3,8 +3,6 @@ package n8nschema
 import (
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // Kind is the JSON type of a Value.
@@ -23,18 +21,19 @@ const (
 // Value is one JSON value of a workflow with its place in the source. Rules
 // read parameters only through Values, so position arithmetic lives here.
 type Value struct {
-	r    gjson.Result
-	src  *Source
-	base int // offset of the parsed slice inside src.Src
+	t *tree  // nil when the value is missing
+	i uint32 // index in t.nodes
 	// The gjson path is joined only when asked for (Path, Pos): most
 	// values are read and dropped, and joining every path on every Get
 	// and Each was a large share of the parse's allocations. When joined
 	// is false, path is the whole path; else it is the parent's path and
 	// elem the last element.
+	joined bool
 	path   string
 	elem   string
-	joined bool
 }
+
+func (v Value) node() *jnode { return &v.t.nodes[v.i] }
 
 // fullPath is the gjson path of the value from the root of its source.
 func (v Value) fullPath() string {
@@ -44,60 +43,89 @@ func (v Value) fullPath() string {
 	return joinPath(v.path, v.elem)
 }
 
-// child is a value below v whose last path element is elem.
-func (v Value) child(r gjson.Result, parent, elem string) Value {
-	return Value{r: r, src: v.src, base: v.base, path: parent, elem: elem, joined: true}
+// child is the value at index i of v's tree whose last path element is
+// elem below parent (v's path).
+func (v Value) child(i uint32, parent, elem string) Value {
+	return Value{t: v.t, i: i, path: parent, elem: elem, joined: true}
+}
+
+// missing is a value that is not there, at elem below parent.
+func missing(parent, elem string) Value {
+	return Value{path: parent, elem: elem, joined: true}
 }
 
 // Exists reports whether the value is present (null counts as present).
-func (v Value) Exists() bool { return v.r.Exists() }
+func (v Value) Exists() bool { return v.t != nil }
 
 // Kind returns the JSON type.
 func (v Value) Kind() Kind {
-	switch v.r.Type {
-	case gjson.Null:
-		if !v.r.Exists() {
-			return Missing
-		}
-		return Null
-	case gjson.False, gjson.True:
-		return Bool
-	case gjson.Number:
-		return Number
-	case gjson.String:
-		return String
+	if v.t == nil {
+		return Missing
 	}
-	if v.r.IsArray() {
-		return Array
-	}
-	if v.r.IsObject() {
-		return Object
-	}
-	return Missing
+	return v.node().kind
 }
 
 // Str returns a string value as is, and other scalars in their JSON text.
 func (v Value) Str() string {
-	if v.r.Type == gjson.JSON || !v.r.Exists() {
+	if v.t == nil {
 		return ""
 	}
-	return v.r.String()
+	n := v.node()
+	switch n.kind {
+	case String:
+		return v.t.str(n)
+	case Number:
+		return numberText(v.t.text[n.off:n.end])
+	case Bool:
+		return v.t.text[n.off:n.end]
+	}
+	return ""
+}
+
+// numberText is a number's text as gjson gave it: an integer as written,
+// anything else (1.50, 1e3) formatted back from its float.
+func numberText(raw string) string {
+	i := 0
+	if raw[0] == '-' {
+		i++
+	}
+	for ; i < len(raw); i++ {
+		if !isDigit(raw[i]) {
+			f, _ := strconv.ParseFloat(raw, 64)
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	return raw
 }
 
 // Raw returns the JSON text of the value.
-func (v Value) Raw() string { return v.r.Raw }
+func (v Value) Raw() string {
+	if v.t == nil {
+		return ""
+	}
+	n := v.node()
+	return v.t.text[n.off:n.end]
+}
 
 // True reports whether the value is the JSON literal true.
-func (v Value) True() bool { return v.r.Type == gjson.True }
+func (v Value) True() bool {
+	if v.t == nil {
+		return false
+	}
+	n := v.node()
+	return n.kind == Bool && v.t.text[n.off] == 't'
+}
 
 // Num returns a number, or a string holding a plain number; ok is false
 // otherwise (expressions included).
 func (v Value) Num() (float64, bool) {
-	switch v.r.Type {
-	case gjson.Number:
-		return v.r.Num, true
-	case gjson.String:
-		f, err := strconv.ParseFloat(strings.TrimSpace(v.r.Str), 64)
+	switch v.Kind() {
+	case Number:
+		// Like JSON.parse, a number out of float64's range is ±Inf.
+		f, _ := strconv.ParseFloat(v.Raw(), 64)
+		return f, true
+	case String:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v.Str()), 64)
 		return f, err == nil
 	}
 	return 0, false
@@ -106,22 +134,133 @@ func (v Value) Num() (float64, bool) {
 // IsExpr reports whether the value is an n8n expression (a string that
 // starts with "="; see n8n-semantics.md §1.3).
 func (v Value) IsExpr() bool {
-	return v.r.Type == gjson.String && strings.HasPrefix(v.r.Str, "=")
+	if v.Kind() != String {
+		return false
+	}
+	n := v.node()
+	if n.flags&strEsc == 0 {
+		return v.t.text[n.off+1] == '='
+	}
+	return strings.HasPrefix(v.t.str(n), "=")
 }
 
-// Get returns a value below this one by gjson path ("options.maxRetries").
+// Get returns a value below this one by gjson path ("options.maxRetries",
+// "rules.values.0.name", `a\.b` for the key "a.b"): keys and array
+// indexes separated by dots, with a backslash before a dot or other
+// special character in a key. gjson's queries, wildcards and modifiers
+// are not read: nothing in stormcheck asks for them.
 func (v Value) Get(path string) Value {
-	if !v.r.IsObject() && !v.r.IsArray() {
-		return v.child(gjson.Result{}, v.fullPath(), path)
+	parent := v.fullPath()
+	if k := v.Kind(); k != Object && k != Array {
+		return missing(parent, path)
 	}
-	return v.child(v.r.Get(path), v.fullPath(), path)
+	i, ok := v.t.lookup(v.i, path)
+	if !ok {
+		return missing(parent, path)
+	}
+	return v.child(i, parent, path)
+}
+
+// lookup follows path down from node i.
+func (t *tree) lookup(i uint32, path string) (uint32, bool) {
+	for {
+		n := &t.nodes[i]
+		var part string
+		more := false
+		switch n.kind {
+		case Object:
+			part, path, more = objectPart(path)
+			k, ok := t.member(n, part)
+			if !ok {
+				return 0, false
+			}
+			i = k
+		case Array:
+			part, path, more = strings.Cut(path, ".")
+			k, ok := arrayIndex(part)
+			if !ok || k >= uint64(n.n) {
+				return 0, false
+			}
+			i = n.first + uint32(k)
+		default:
+			return 0, false
+		}
+		if !more {
+			return i, true
+		}
+	}
+}
+
+// member finds the member of object n whose key is key.
+func (t *tree) member(n *jnode, key string) (uint32, bool) {
+	for k := n.first; k < n.first+n.n; k++ {
+		c := &t.nodes[k]
+		if c.flags&keyEsc != 0 {
+			if t.escKeys[c.key] == key {
+				return k, true
+			}
+			continue
+		}
+		// An unescaped key holds no quote: the text after its opening
+		// quote is key and a quote exactly when the key is key.
+		s := t.text[c.key+1:]
+		if len(s) > len(key) && s[len(key)] == '"' && s[:len(key)] == key {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// objectPart cuts the first key off a gjson path, unescaping it; more is
+// false when it was the last.
+func objectPart(path string) (part, rest string, more bool) {
+	i := strings.IndexAny(path, ".\\")
+	if i < 0 {
+		return path, "", false
+	}
+	if path[i] == '.' {
+		return path[:i], path[i+1:], true
+	}
+	b := []byte(path[:i])
+	for ; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+			if i < len(path) {
+				b = append(b, path[i])
+			}
+		case '.':
+			return string(b), path[i+1:], true
+		default:
+			b = append(b, path[i])
+		}
+	}
+	return string(b), "", false
+}
+
+// arrayIndex reads an array index of a gjson path: digits only.
+func arrayIndex(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+		next := n*10 + uint64(s[i]-'0')
+		if next < n {
+			return 0, false
+		}
+		n = next
+	}
+	return n, true
 }
 
 // getMany sets out[i] to v.Get(keys[i]) for plain keys (no gjson path
-// syntax), reading an object once: gjson has no index, so each Get scans
-// the object again from its start.
+// syntax), reading the object's members once.
 func (v Value) getMany(keys []string, out []Value) {
-	if !v.r.IsObject() {
+	if v.Kind() != Object {
 		for i, k := range keys {
 			out[i] = v.Get(k)
 		}
@@ -129,61 +268,64 @@ func (v Value) getMany(keys []string, out []Value) {
 	}
 	parent := v.fullPath()
 	for i, k := range keys {
-		// A missing member as Result.Get leaves it: at the parent's index.
-		out[i] = v.child(gjson.Result{Index: v.r.Index}, parent, k)
+		out[i] = missing(parent, k)
 	}
-	found := 0
-	v.r.ForEach(func(k, e gjson.Result) bool {
-		for i, key := range keys {
-			if k.Str == key && !out[i].Exists() {
-				out[i] = v.child(e, parent, key)
-				found++
+	n := v.node()
+	for k := n.first; k < n.first+n.n; k++ {
+		key := v.t.keyOf(&v.t.nodes[k])
+		for i, want := range keys {
+			if key == want && !out[i].Exists() {
+				out[i] = v.child(k, parent, want)
 			}
 		}
-		return found < len(keys)
-	})
+	}
 }
 
 // Elems returns the elements of an array (nil for anything else).
 func (v Value) Elems() []Value {
-	if !v.r.IsArray() {
+	if v.Kind() != Array {
 		return nil
 	}
-	var out []Value
-	i := 0
+	n := v.node()
+	if n.n == 0 {
+		return nil
+	}
+	out := make([]Value, n.n)
 	parent := v.fullPath()
-	v.r.ForEach(func(_, e gjson.Result) bool {
-		out = append(out, v.child(e, parent, strconv.Itoa(i)))
-		i++
-		return true
-	})
+	for k := range n.n {
+		out[k] = v.child(n.first+k, parent, strconv.Itoa(int(k)))
+	}
 	return out
 }
 
 // eachElem calls fn for every element of an array in order, as Elems
 // would list them, without building the slice; fn returns false to stop.
 func (v Value) eachElem(fn func(i int, e Value) bool) {
-	if !v.r.IsArray() {
+	if v.Kind() != Array {
 		return
 	}
+	n := v.node()
 	parent := v.fullPath()
-	i := 0
-	v.r.ForEach(func(_, e gjson.Result) bool {
-		ok := fn(i, v.child(e, parent, strconv.Itoa(i)))
-		i++
-		return ok
-	})
+	for k := range n.n {
+		if !fn(int(k), v.child(n.first+k, parent, strconv.Itoa(int(k)))) {
+			return
+		}
+	}
 }
 
 // Each calls fn for every member of an object in source order.
 func (v Value) Each(fn func(key string, val Value) bool) {
-	if !v.r.IsObject() {
+	if v.Kind() != Object {
 		return
 	}
+	n := v.node()
 	parent := v.fullPath()
-	v.r.ForEach(func(k, e gjson.Result) bool {
-		return fn(k.Str, v.child(e, parent, escapeKey(k.Str)))
-	})
+	for k := n.first; k < n.first+n.n; k++ {
+		key := v.t.keyOf(&v.t.nodes[k])
+		if !fn(key, v.child(k, parent, escapeKey(key))) {
+			return
+		}
+	}
 }
 
 // Walk calls fn for every scalar below v (depth first, source order), with
@@ -210,21 +352,21 @@ func (v Value) walk(rel string, fn func(string, Value)) {
 // (Walk and Scalars run over every parameter of many nodes); it stops when
 // fn returns false and reports whether it ran to the end.
 func (v Value) children(fn func(elem string, c Value) bool) bool {
-	isArray := v.Kind() == Array
+	n := v.node()
+	isArray := n.kind == Array
 	parent := v.fullPath()
-	ok, i := true, 0
-	v.r.ForEach(func(key, e gjson.Result) bool {
+	for k := range n.n {
 		var elem string
 		if isArray {
-			elem = strconv.Itoa(i)
-			i++
+			elem = strconv.Itoa(int(k))
 		} else {
-			elem = escapeKey(key.Str)
+			elem = escapeKey(v.t.keyOf(&v.t.nodes[n.first+k]))
 		}
-		ok = fn(elem, v.child(e, parent, elem))
-		return ok
-	})
-	return ok
+		if !fn(elem, v.child(n.first+k, parent, elem)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Scalars calls fn for every scalar below v, depth first in source order,
@@ -250,38 +392,42 @@ func (v Value) Path() string { return v.fullPath() }
 
 // Pos is where the value stands: the key of an object member, else the value.
 func (v Value) Pos() Pos {
-	path := v.fullPath()
-	// gjson reports 0 for an unknown index; only the root may truly be at 0.
-	if v.src == nil || !v.r.Exists() || v.r.Index == 0 && path != "" {
-		return Pos{Path: path}
+	if v.t == nil {
+		return Pos{Path: v.fullPath()}
 	}
-	return v.src.PosAt(keyStart(v.src.Src, v.base+v.r.Index), path)
+	n := v.node()
+	off := n.off
+	if n.key != noKey {
+		off = n.key
+	}
+	return v.t.src.PosAt(v.t.base+int(off), v.fullPath())
 }
 
 // Span is the byte range of the value's JSON text in its source; 0, 0
 // when the value does not exist.
 func (v Value) Span() (start, end int) {
-	if v.src == nil || !v.r.Exists() {
+	if v.t == nil {
 		return 0, 0
 	}
-	return v.base + v.r.Index, v.base + v.r.Index + len(v.r.Raw)
+	n := v.node()
+	return v.t.base + int(n.off), v.t.base + int(n.end)
 }
 
 // Offset is the byte offset in its source where the value starts, without
 // the line and column arithmetic of ValuePos; -1 when it is not known.
 func (v Value) Offset() int {
-	if v.src == nil || !v.r.Exists() {
+	if v.t == nil {
 		return -1
 	}
-	return v.base + v.r.Index
+	return v.t.base + int(v.node().off)
 }
 
 // ValuePos is where the value itself starts (after its key).
 func (v Value) ValuePos() Pos {
-	if v.src == nil || !v.r.Exists() {
+	if v.t == nil {
 		return Pos{Path: v.fullPath()}
 	}
-	return v.src.PosAt(v.base+v.r.Index, v.fullPath())
+	return v.t.src.PosAt(v.t.base+int(v.node().off), v.fullPath())
 }
 
 // StringMember is a string-valued member of an object, found by
@@ -298,11 +444,10 @@ type StringMember struct {
 }
 
 // StringMembers calls fn for every string-valued object member below v
-// (strings that are array elements are not members), in source order,
-// reading v's text once: Walk's gjson ForEach scans each container again
-// at every level of nesting. It returns false, having called fn for none,
-// when an object below v repeats a key: a gjson path then names the first
-// of them, and the caller must walk with paths to see the same values.
+// (strings that are array elements are not members), in source order. It
+// reports whether it read every member: always, now that the parser keeps
+// only the last member of a repeated key (it returned false, having
+// called fn for none, when it read the text and an object repeated a key).
 func (v Value) StringMembers(fn func(StringMember)) bool {
 	return v.StringMembersOf(nil, fn)
 }
@@ -310,156 +455,38 @@ func (v Value) StringMembers(fn func(StringMember)) bool {
 // StringMembersOf is StringMembers for the members whose key keep accepts
 // (all when keep is nil): the others are skipped without unescaping.
 func (v Value) StringMembersOf(keep func(key string) bool, fn func(StringMember)) bool {
-	if v.src == nil || !v.r.Exists() || v.Kind() != Object {
-		return true
-	}
-	s := &memberScanner{raw: v.r.Raw, base: v.base + v.r.Index, keep: keep}
-	s.value(0)
-	if s.dup {
-		return false
-	}
-	for _, m := range s.out {
-		fn(m)
+	if v.Kind() == Object {
+		v.t.stringMembers(v.i, keep, fn)
 	}
 	return true
 }
 
-type memberScanner struct {
-	raw  string
-	base int
-	keep func(key string) bool
-	out  []StringMember
-	dup  bool
-}
-
-func (s *memberScanner) ws(i int) int {
-	for i < len(s.raw) && isSpace(s.raw[i]) {
-		i++
-	}
-	return i
-}
-
-// str returns the end of the string token starting at i (just past its
-// closing quote) and its unescaped text.
-func (s *memberScanner) str(i int) (int, string) {
-	j, esc := s.strEnd(i)
-	if !esc {
-		return j, s.raw[i+1 : j-1]
-	}
-	return j, gjson.Parse(s.raw[i:j]).Str
-}
-
-// strEnd returns the end of the string token starting at i (just past its
-// closing quote) and whether it holds an escape.
-func (s *memberScanner) strEnd(i int) (int, bool) {
-	esc := false
-	j := i + 1
-	for j < len(s.raw) && s.raw[j] != '"' {
-		if s.raw[j] == '\\' {
-			esc = true
-			j++
-		}
-		j++
-	}
-	j++ // past the closing quote
-	if j > len(s.raw) {
-		j = len(s.raw)
-	}
-	return j, esc
-}
-
-// value scans the value starting at i (after white space) and returns its end.
-func (s *memberScanner) value(i int) int {
-	i = s.ws(i)
-	if i >= len(s.raw) {
-		return i
-	}
-	switch s.raw[i] {
-	case '{':
-		return s.object(i)
-	case '[':
-		i++
-		for {
-			i = s.ws(i)
-			if i >= len(s.raw) || s.raw[i] == ']' {
-				return i + 1
-			}
-			if s.raw[i] == ',' {
-				i++
-				continue
-			}
-			i = s.value(i)
-		}
-	case '"':
-		j, _ := s.strEnd(i)
-		return j
-	}
-	for i < len(s.raw) && !isSpace(s.raw[i]) && s.raw[i] != ',' && s.raw[i] != '}' && s.raw[i] != ']' {
-		i++
-	}
-	return i
-}
-
-func (s *memberScanner) object(i int) int {
-	i++
-	var keys []string
-	var seen map[string]bool
-	var own []int // indexes in s.out of this object's string members
-	name, nameIsString, haveName := "", false, false
-	for {
-		i = s.ws(i)
-		if i >= len(s.raw) || s.raw[i] == '}' {
-			break
-		}
-		if s.raw[i] == ',' {
-			i++
-			continue
-		}
-		var key string
-		i, key = s.str(i)
-		if seen != nil {
-			s.dup = s.dup || seen[key]
-			seen[key] = true
-		} else {
-			for _, k := range keys {
-				s.dup = s.dup || k == key
-			}
-			if keys = append(keys, key); len(keys) > 16 {
-				seen = map[string]bool{}
-				for _, k := range keys {
-					seen[k] = true
-				}
+func (t *tree) stringMembers(i uint32, keep func(string) bool, fn func(StringMember)) {
+	n := &t.nodes[i]
+	kids := t.children(n)
+	if n.kind == Array {
+		for k := range kids {
+			if c := kids[k].kind; c == Object || c == Array {
+				t.stringMembers(n.first+uint32(k), keep, fn)
 			}
 		}
-		i = s.ws(i)
-		if i < len(s.raw) && s.raw[i] == ':' {
-			i++
-		}
-		i = s.ws(i)
-		if i < len(s.raw) && s.raw[i] == '"' {
-			kept := s.keep == nil || s.keep(key)
-			if !kept && (key != "name" || haveName) {
-				i = s.value(i) // skipped: not unescaped
-			} else {
-				j, str := s.str(i)
-				if kept {
-					own = append(own, len(s.out))
-					s.out = append(s.out, StringMember{Key: key, Str: str, Offset: s.base + i, RawLen: j - i})
-				}
-				if key == "name" && !haveName {
-					name, nameIsString = str, true
-				}
-				i = j
+		return
+	}
+	name, nameIsString := "", false
+	if k, ok := t.member(n, "name"); ok && t.nodes[k].kind == String {
+		name, nameIsString = t.str(&t.nodes[k]), true
+	}
+	for k := range kids {
+		c := &kids[k]
+		switch c.kind {
+		case Object, Array:
+			t.stringMembers(n.first+uint32(k), keep, fn)
+		case String:
+			key := t.keyOf(c)
+			if keep == nil || keep(key) {
+				fn(StringMember{Key: key, Str: t.str(c), Offset: t.base + int(c.off), RawLen: int(c.end - c.off),
+					Name: name, NameIsString: nameIsString})
 			}
-		} else {
-			i = s.value(i)
-		}
-		if key == "name" {
-			haveName = true
 		}
 	}
-	for _, k := range own {
-		s.out[k].Name, s.out[k].NameIsString = name, nameIsString
-	}
-	return i + 1
 }

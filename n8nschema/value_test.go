@@ -103,3 +103,41 @@ func TestValues(t *testing.T) {
 		t.Errorf("Get below a scalar = %v, want missing", v.Kind())
 	}
 }
+
+// TestGetPaths pins the gjson path syntax Get reads on the tree: dotted
+// keys with backslash escapes, digits as array indexes (and as keys of
+// objects), keys compared unescaped; and the scalar texts gjson gave.
+func TestGetPaths(t *testing.T) {
+	src := "{\"o\": {\"0\": \"zero\", \"\": \"empty\", \"\\u0061\": \"a\", \"a.b\": {\"c\": 1.50}, \"e\": \"\\u003d1\"},\n" +
+		" \"l\": [10, 1e3, -0.5, true, null, [\"x\"]]}\n\n"
+	f := Parse(NewSource("p.json", []byte(src)))
+	if len(f.Problems) != 1 || f.Problems[0].Kind != NotWorkflow {
+		t.Fatalf("problems %v", f.Problems)
+	}
+	root := Value{t: buildTree(f.Source, src, 0).t}
+	for path, want := range map[string]string{
+		"o.0": "zero", "o.": "empty", "o.a": "a", `o.a\.b.c`: "1.5", "o.e": "=1",
+		"l.0": "10", "l.01": "1e3", "l.1": "1e3", "l.2": "-0.5", "l.3": "true", "l.4": "null", "l.5.0": "x",
+		"l.6": "", "l.x": "", "o.a.b": "", "l.0.x": "", "o.0.x": "", `o.a\.b.c.d`: "",
+	} {
+		v := root.Get(path)
+		got := v.Raw()
+		if v.Kind() == String {
+			got = v.Str()
+		} else if v.Kind() == Number && path == `o.a\.b.c` {
+			got = v.Str()
+		}
+		if got != want || v.Path() != path {
+			t.Errorf("Get(%q) = %q at %q, want %q", path, got, v.Path(), want)
+		}
+	}
+	if n, ok := root.Get("l.1").Num(); !ok || n != 1000 || root.Get("l.1").Str() != "1000" {
+		t.Errorf("1e3: Num %v %v, Str %q; want 1000 and \"1000\" (gjson's text of a non-integer)", n, ok, root.Get("l.1").Str())
+	}
+	if !root.Get("o.e").IsExpr() || root.Get("o.0").IsExpr() {
+		t.Error(`"\u003d1" is an expression (it is "=1"); "zero" is not`)
+	}
+	if got := root.Raw(); got != src {
+		t.Errorf("root Raw %q, want the text to its end, white space included", got)
+	}
+}

@@ -1,0 +1,567 @@
+package n8nschema
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// tree is one file's JSON, read in one walk by buildTree: every value with
+// its byte range, objects and arrays with their children in source order.
+// Values (value.go) are indexes into it, so reading a parameter is a few
+// slice reads, not a scan of the JSON text as gjson's Get was.
+type tree struct {
+	src *Source
+	// text is what was parsed: a string view of the source's bytes (after
+	// a byte-order mark, before trailing data), or of a copy in which the
+	// earlier members of a repeated key are blanked out. Offsets in nodes
+	// are offsets in text; base is where text starts in src.Src.
+	text  string
+	base  int
+	nodes []jnode // nodes[0] is the root
+	// escKeys holds the unescaped keys of members whose key has an
+	// escape, by the offset of the key's opening quote.
+	escKeys map[uint32]string
+}
+
+// jnode is one JSON value: 24 bytes, about 0.6 of the text it stands for
+// on the real corpus (one value per 40 bytes).
+type jnode struct {
+	off, end uint32 // the value's text is text[off:end]
+	// key is the offset of the opening quote of the member's key, or noKey
+	// for an array element and the root.
+	key uint32
+	// first and n are a container's children: nodes[first : first+n].
+	first, n uint32
+	kind     Kind
+	flags    uint8
+}
+
+const (
+	noKey = math.MaxUint32
+	// maxText is the largest text the tree's 32-bit offsets address.
+	maxText = math.MaxUint32 - 1
+)
+
+// jnode flags
+const (
+	strEsc uint8 = 1 << iota // a string value holds an escape
+	keyEsc                   // the member's key holds an escape
+	dead                     // an earlier member of a repeated key (dropped)
+)
+
+// keyOf is the unescaped key of member n (n.key != noKey).
+func (t *tree) keyOf(n *jnode) string {
+	if n.flags&keyEsc != 0 {
+		return t.escKeys[n.key]
+	}
+	return t.text[n.key+1 : t.keyClose(n)]
+}
+
+// keyClose is the offset of the quote that closes n's key: the last quote
+// before the colon in front of the value.
+func (t *tree) keyClose(n *jnode) uint32 {
+	i := n.off - 1
+	for t.text[i] != ':' {
+		i--
+	}
+	i--
+	for t.text[i] != '"' {
+		i--
+	}
+	return i
+}
+
+// str is the unescaped text of a string value.
+func (t *tree) str(n *jnode) string {
+	raw := t.text[n.off+1 : n.end-1]
+	if n.flags&strEsc != 0 {
+		return unescape(raw)
+	}
+	return raw
+}
+
+// children are the nodes of a container in source order.
+func (t *tree) children(n *jnode) []jnode {
+	return t.nodes[n.first : n.first+n.n]
+}
+
+// buildResult is what one walk found.
+type buildResult struct {
+	t    *tree
+	reps []repeatedKey
+	// deepAt is the offset of the bracket that opens level MaxDepth+1, or
+	// -1; ok is false when the text is not valid JSON (or too deep).
+	deepAt int
+	ok     bool
+}
+
+// repeatedKey is a member whose key an earlier member of the same object
+// already used.
+type repeatedKey struct {
+	key      string
+	path     string // gjson path of the later member
+	off      int    // offset of the later key's opening quote
+	firstOff int    // offset of the earlier key's opening quote
+	// [blankFrom, blankTo) is the earlier member with the comma after it.
+	blankFrom, blankTo int
+}
+
+// builder is the state of one walk. Its slices are pooled: a walk's
+// scratch space is most of what it would otherwise allocate.
+type builder struct {
+	text string
+	// pending holds the direct children of every open container, each
+	// container's own node followed by its children so far; pkeys is
+	// parallel to it (the unescaped keys of members). When a container
+	// closes, its children move to nodes as one block.
+	pending []jnode
+	pkeys   []string
+	nodes   []jnode
+	frames  []frame
+	escKeys map[uint32]string
+	reps    []repeatedKey
+	// the key of the member whose value comes next
+	key    uint32
+	keyStr string
+	kesc   bool
+}
+
+type frame struct {
+	self   int // index in pending of the container's node
+	object bool
+	// byKey indexes the live members of a large object by key (pending
+	// index); small ones are searched from the end.
+	byKey map[string]int
+}
+
+var builders = sync.Pool{New: func() any { return new(builder) }}
+
+// buildTree reads text (the JSON of one file, base bytes into src.Src)
+// once: it validates it as gjson.Valid did, stops at nesting deeper than
+// MaxDepth, finds repeated keys, and builds the tree. The later member of
+// a repeated key wins (JSON.parse's rule): the earlier one is not among
+// its object's children.
+func buildTree(src *Source, text string, base int) buildResult {
+	b := builders.Get().(*builder)
+	defer func() {
+		clear(b.pkeys[:cap(b.pkeys)])
+		for i := range b.frames {
+			b.frames[i].byKey = nil
+		}
+		*b = builder{pending: b.pending[:0], pkeys: b.pkeys[:0], nodes: b.nodes[:0], frames: b.frames[:0]}
+		builders.Put(b)
+	}()
+	b.text = text
+	b.nodes = append(b.nodes, jnode{}) // the root's place
+	deepAt, ok := b.run()
+	r := buildResult{deepAt: deepAt, ok: ok && deepAt < 0}
+	if !r.ok {
+		return r
+	}
+	b.nodes[0] = b.pending[0]
+	if k := b.nodes[0].kind; k == Object || k == Array {
+		// gjson's text of the root ran to the end, white space included;
+		// Raw and Span keep it.
+		b.nodes[0].end = uint32(len(text))
+	}
+	r.t = &tree{src: src, text: text, base: base, nodes: slices.Clone(b.nodes), escKeys: b.escKeys}
+	r.reps = b.reps
+	return r
+}
+
+// run is the walk: an explicit stack instead of recursion, so nesting
+// costs no Go stack. It returns deepAt >= 0 at a bracket that nests too
+// deep, else ok when text is one valid JSON value with only white space
+// around it.
+func (b *builder) run() (deepAt int, ok bool) {
+	s := b.text
+	i := skipWS(s, 0)
+	b.key = noKey
+value:
+	if i >= len(s) {
+		return -1, false
+	}
+	switch c := s[i]; c {
+	case '{', '[':
+		if len(b.frames) == MaxDepth {
+			return i, false
+		}
+		kind := Array
+		if c == '{' {
+			kind = Object
+		}
+		b.open(i, kind)
+		i = skipWS(s, i+1)
+		if i < len(s) && (s[i] == '}' || s[i] == ']') && s[i] == c+2 {
+			i++
+			b.close(i)
+			goto after
+		}
+		if c == '{' {
+			goto key
+		}
+		goto value
+	case '"':
+		j, esc, ok := scanString(s, i)
+		if !ok {
+			return -1, false
+		}
+		var fl uint8
+		if esc {
+			fl = strEsc
+		}
+		b.leaf(i, j, String, fl)
+		i = j
+	case 't':
+		if !strings.HasPrefix(s[i:], "true") {
+			return -1, false
+		}
+		b.leaf(i, i+4, Bool, 0)
+		i += 4
+	case 'f':
+		if !strings.HasPrefix(s[i:], "false") {
+			return -1, false
+		}
+		b.leaf(i, i+5, Bool, 0)
+		i += 5
+	case 'n':
+		if !strings.HasPrefix(s[i:], "null") {
+			return -1, false
+		}
+		b.leaf(i, i+4, Null, 0)
+		i += 4
+	default:
+		j, ok := scanNumber(s, i)
+		if !ok {
+			return -1, false
+		}
+		b.leaf(i, j, Number, 0)
+		i = j
+	}
+after:
+	// A value ended at i.
+	i = skipWS(s, i)
+	if len(b.frames) == 0 {
+		return -1, i == len(s)
+	}
+	if i >= len(s) {
+		return -1, false
+	}
+	if top := &b.frames[len(b.frames)-1]; s[i] == ',' {
+		i = skipWS(s, i+1)
+		if top.object {
+			goto key
+		}
+		goto value
+	} else if top.object && s[i] == '}' || !top.object && s[i] == ']' {
+		i++
+		b.close(i)
+		goto after
+	}
+	return -1, false
+key:
+	if i >= len(s) || s[i] != '"' {
+		return -1, false
+	}
+	{
+		j, esc, ok := scanString(s, i)
+		if !ok {
+			return -1, false
+		}
+		b.key, b.kesc = uint32(i), esc
+		if esc {
+			b.keyStr = unescape(s[i+1 : j-1])
+		} else {
+			b.keyStr = s[i+1 : j-1]
+		}
+		i = skipWS(s, j)
+		if i >= len(s) || s[i] != ':' {
+			return -1, false
+		}
+		i = skipWS(s, i+1)
+	}
+	goto value
+}
+
+// add appends a value's node to the open container (or makes it the
+// root), dropping an earlier member of the same key.
+func (b *builder) add(n jnode) {
+	key := ""
+	if len(b.frames) > 0 && b.frames[len(b.frames)-1].object {
+		n.key, key = b.key, b.keyStr
+		if b.kesc {
+			n.flags |= keyEsc
+			if b.escKeys == nil {
+				b.escKeys = map[uint32]string{}
+			}
+			b.escKeys[n.key] = key
+		}
+		b.member(&b.frames[len(b.frames)-1], key)
+	} else {
+		n.key = noKey
+	}
+	b.pending = append(b.pending, n)
+	b.pkeys = append(b.pkeys, key)
+}
+
+// member records key in the object top before its new member is added:
+// an earlier live member of that key becomes a repeat.
+func (b *builder) member(top *frame, key string) {
+	prev := -1
+	if top.byKey != nil {
+		if k, ok := top.byKey[key]; ok {
+			prev = k
+		}
+	} else {
+		for k := len(b.pending) - 1; k > top.self; k-- {
+			if b.pkeys[k] == key && b.pending[k].flags&dead == 0 {
+				prev = k
+				break
+			}
+		}
+	}
+	if prev >= 0 {
+		m := &b.pending[prev]
+		m.flags |= dead
+		b.reps = append(b.reps, repeatedKey{key: key, path: b.path(escapeKey(key)), off: int(b.key),
+			firstOff: int(m.key), blankFrom: int(m.key), blankTo: int(m.end)})
+	}
+	if top.byKey != nil {
+		top.byKey[key] = len(b.pending)
+	} else if len(b.pending)-top.self > 16 {
+		top.byKey = make(map[string]int, 32)
+		for k := top.self + 1; k < len(b.pending); k++ {
+			if b.pending[k].flags&dead == 0 {
+				top.byKey[b.pkeys[k]] = k
+			}
+		}
+		top.byKey[key] = len(b.pending)
+	}
+}
+
+// path is the gjson path of a member of the innermost open object whose
+// escaped key is last.
+func (b *builder) path(last string) string {
+	var sb strings.Builder
+	for f := 1; f < len(b.frames); f++ {
+		self := b.frames[f].self
+		if b.frames[f-1].object {
+			sb.WriteString(escapeKey(b.pkeys[self]))
+		} else {
+			sb.WriteString(strconv.Itoa(self - b.frames[f-1].self - 1))
+		}
+		sb.WriteByte('.')
+	}
+	sb.WriteString(last)
+	return sb.String()
+}
+
+func (b *builder) leaf(off, end int, kind Kind, flags uint8) {
+	b.add(jnode{off: uint32(off), end: uint32(end), kind: kind, flags: flags})
+}
+
+func (b *builder) open(off int, kind Kind) {
+	b.add(jnode{off: uint32(off), kind: kind})
+	b.frames = append(b.frames, frame{self: len(b.pending) - 1, object: kind == Object})
+}
+
+// close ends the innermost container at end: its live children move to
+// nodes as one block.
+func (b *builder) close(end int) {
+	f := b.frames[len(b.frames)-1]
+	b.frames = b.frames[:len(b.frames)-1]
+	c := &b.pending[f.self]
+	c.end, c.first = uint32(end), uint32(len(b.nodes))
+	for _, k := range b.pending[f.self+1:] {
+		if k.flags&dead == 0 {
+			b.nodes = append(b.nodes, k)
+		}
+	}
+	c.n = uint32(len(b.nodes)) - c.first
+	clear(b.pkeys[f.self+1:])
+	b.pending, b.pkeys = b.pending[:f.self+1], b.pkeys[:f.self+1]
+}
+
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// strStop marks the bytes a string scan stops at: a quote, a backslash, a
+// control character (invalid in JSON strings).
+var strStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// scanString reads the string token at s[i] (a quote) as gjson's validator
+// does; it returns the end (past the closing quote) and whether it holds
+// an escape.
+func scanString(s string, i int) (end int, esc, ok bool) {
+	for i++; i < len(s); i++ {
+		// Strings are most of a workflow's bytes (code, prompts).
+		for i < len(s) && !strStop[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		switch s[i] {
+		case '"':
+			return i + 1, esc, true
+		case '\\':
+			esc = true
+			i++
+			if i >= len(s) {
+				return i, esc, false
+			}
+			switch s[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				for range 4 {
+					i++
+					if i >= len(s) || !isHex(s[i]) {
+						return i, esc, false
+					}
+				}
+			default:
+				return i, esc, false
+			}
+		default: // a control character
+			return i, esc, false
+		}
+	}
+	return i, esc, false
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// scanNumber reads the number at s[i] by JSON's grammar.
+func scanNumber(s string, i int) (int, bool) {
+	if s[i] == '-' {
+		i++
+	}
+	if i >= len(s) || !isDigit(s[i]) {
+		return i, false
+	}
+	if s[i] == '0' {
+		i++
+	} else {
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) || !isDigit(s[i]) {
+			return i, false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || !isDigit(s[i]) {
+			return i, false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	return i, true
+}
+
+// unescape decodes the text of a JSON string between its quotes as gjson
+// did (a lone surrogate becomes U+FFFD; bytes that are not UTF-8 stay).
+func unescape(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' {
+			break
+		}
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(s) {
+			break
+		}
+		switch s[i] {
+		case '\\', '/', '"':
+			out = append(out, s[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if i+5 > len(s) {
+				return string(out)
+			}
+			r := hex4(s[i+1:])
+			i += 5
+			if r >= 0xD800 && r < 0xDC00 && len(s[i:]) >= 6 && s[i] == '\\' && s[i+1] == 'u' {
+				if r2 := hex4(s[i+2:]); r2 >= 0xDC00 && r2 < 0xE000 {
+					r = utf16.DecodeRune(r, r2)
+					i += 6
+				}
+			}
+			out = utf8.AppendRune(out, r)
+			i--
+		default:
+			return string(out)
+		}
+	}
+	return string(out)
+}
+
+func hex4(s string) rune {
+	n, _ := strconv.ParseUint(s[:4], 16, 64)
+	return rune(n)
+}
+
+// deepBracket is the offset of the first bracket that opens level
+// MaxDepth+1 of b, or -1, counting brackets outside strings without validating:
+// an invalid file nested too deep says so rather than where it breaks.
+func deepBracket(b []byte) int {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = strEnd(b, i)
+		case '{', '[':
+			if depth == MaxDepth {
+				return i
+			}
+			depth++
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return -1
+}
