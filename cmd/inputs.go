@@ -21,15 +21,33 @@ import (
 // of an instance that size fits six times over.
 const defaultMaxFileSize = 256 << 20
 
-// input is one thing to parse: a file, stdin, or a fetched workflow.
+// input is one thing to parse: a file, stdin, or a fetched workflow. Only
+// stdin is held in memory (it can be read once only); a file and a fetched
+// workflow are read each time read is called.
 type input struct {
 	name     string // what reports show
-	path     string // where to read it; "" when src is already set
-	src      []byte
+	path     string // the file it is; "" for stdin and fetched workflows
+	spooled  string // a fetched workflow's copy on disk (never written to)
+	src      []byte // stdin as read
 	at       string // the absolute path the name stands for; "" for fetched workflows
 	explicit bool   // named on the command line, not found in a folder
 	stdin    bool   // read from stdin ("-")
 	err      error  // why it could not be read, when that is known already
+}
+
+// read returns the input's bytes: a file or a fetched workflow is read now,
+// at most limit bytes, every time read is called; stdin comes as it was
+// read at collection. Errors are those unreadMessage words.
+func (in *input) read(limit int64) ([]byte, error) {
+	switch {
+	case in.err != nil:
+		return nil, in.err
+	case in.path != "":
+		return readRegular(in.path, limit)
+	case in.spooled != "":
+		return readRegular(in.spooled, limit)
+	}
+	return in.src, nil
 }
 
 // errNoInput means the arguments matched no file: exit 2.

@@ -66,10 +66,7 @@ func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettin
 // a file whose only problem says why (RS001). Under --skip-non-workflow a
 // file that is no JSON export at all is skipped like one met in a folder.
 func parseInput(in input, limit int64, skipNonWorkflow bool) *n8nschema.File {
-	src, err := in.src, in.err
-	if in.path != "" && err == nil {
-		src, err = readRegular(in.path, limit)
-	}
+	src, err := in.read(limit)
 	if err != nil {
 		return &n8nschema.File{
 			Source:   n8nschema.NewSource(in.name, nil),
