@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +49,9 @@ type IO struct {
 	ErrIsTTY bool
 	// Getwd is the working folder inputs and config are relative to.
 	Getwd func() (string, error)
+
+	mu   sync.Mutex
+	ends []func() // run when the command ends (atEnd)
 }
 
 // Main runs stormcheck with the process's stdin and environment.
@@ -99,6 +103,7 @@ func Run(args []string, io *IO) (code int) {
 			code = ExitFailure
 		}
 	}()
+	defer io.end()
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	err := root.Execute()

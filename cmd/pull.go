@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stormcheck/stormcheck/n8napi"
 	"github.com/stormcheck/stormcheck/report"
 )
 
@@ -77,7 +78,12 @@ func badID(id string) string {
 }
 
 func runPull(o *pullOptions) (err error) {
-	wfs, err := o.Remote.fetch(o.IO)
+	sp, err := newSpool(o.IO)
+	if err != nil {
+		return fmt.Errorf("make a folder for the fetched workflows: %w", err)
+	}
+	defer sp.remove()
+	wfs, err := o.Remote.fetch(o.IO, sp)
 	if err != nil {
 		return err
 	}
@@ -96,17 +102,22 @@ func runPull(o *pullOptions) (err error) {
 		}
 	}()
 	for _, w := range wfs {
-		if why := badID(w.ID); why != "" {
-			fmt.Fprintf(o.IO.Err, "skipped workflow %q: its id %q cannot be a file name: %s\n", report.Redact(w.Name), w.ID, why)
-			refused = append(refused, strconv.Quote(w.ID))
+		if why := badID(w.id); why != "" {
+			fmt.Fprintf(o.IO.Err, "skipped workflow %q: its id %q cannot be a file name: %s\n", report.Redact(w.name), w.id, why)
+			refused = append(refused, strconv.Quote(w.id))
 			continue
 		}
+		// One workflow in memory at a time; a page bounded it already.
+		raw, err := readRegular(w.path, n8napi.MaxPageBytes)
+		if err != nil {
+			return err
+		}
 		var pretty bytes.Buffer
-		if err := json.Indent(&pretty, w.Raw, "", "  "); err != nil {
-			return fmt.Errorf("workflow %q: %w", w.ID, err)
+		if err := json.Indent(&pretty, raw, "", "  "); err != nil {
+			return fmt.Errorf("workflow %q: %w", w.id, err)
 		}
 		pretty.WriteByte('\n')
-		name := w.ID + ".json"
+		name := w.id + ".json"
 		path := filepath.Join(o.Out, name)
 		old, err := os.ReadFile(path)
 		switch {
@@ -126,7 +137,7 @@ func runPull(o *pullOptions) (err error) {
 		}
 		manifest[name] = digest(pretty.Bytes())
 		// Ids and names are the server's: shown escaped, names redacted.
-		fmt.Fprintf(o.IO.Err, "wrote %s (%s)\n", report.Printable(path), report.Printable(report.Redact(w.Name)))
+		fmt.Fprintf(o.IO.Err, "wrote %s (%s)\n", report.Printable(path), report.Printable(report.Redact(w.name)))
 		wrote++
 	}
 	fmt.Fprintf(o.IO.Err, "pulled %d %s from %s: %d written, %d unchanged, %d kept, %d skipped\n",

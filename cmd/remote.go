@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -58,9 +59,18 @@ func (r *remoteOptions) apiKey(io *IO) (string, error) {
 	return "", usageErrorf("no n8n API key: set N8N_API_KEY or pass --api-key-file (create one in n8n under Settings > n8n API)")
 }
 
-// fetch lists the instance's workflows, with a progress line on stderr
-// only when stderr is a terminal.
-func (r *remoteOptions) fetch(io *IO) ([]n8napi.Workflow, error) {
+// fetched is one workflow of a live instance, its bytes as fetched in a
+// spool file.
+type fetched struct {
+	id, name string
+	path     string
+}
+
+// fetch lists the instance's workflows page by page into sp, holding no
+// more than one page, with a progress line on stderr only when stderr is
+// a terminal. The result is sorted by id (numbers by value); the spool is
+// removed if the listing fails.
+func (r *remoteOptions) fetch(io *IO, sp *spool) ([]fetched, error) {
 	key, err := r.apiKey(io)
 	if err != nil {
 		return nil, err
@@ -75,24 +85,42 @@ func (r *remoteOptions) fetch(io *IO) ([]n8napi.Workflow, error) {
 	if err != nil {
 		return nil, usageErrorf("--n8n-url: %v", err)
 	}
-	wfs, err := c.Workflows(context.Background())
+	var wfs []fetched
+	err = c.Each(context.Background(), func(w n8napi.Workflow) error {
+		p, err := sp.put(w.Raw)
+		if err != nil {
+			return fmt.Errorf("keep a fetched workflow on disk: %w", err)
+		}
+		wfs = append(wfs, fetched{id: w.ID, name: w.Name, path: p})
+		return nil
+	})
 	if io.ErrIsTTY {
 		fmt.Fprint(io.Err, "\r\x1b[K")
 	}
-	return wfs, err
+	if err != nil {
+		sp.remove()
+		return nil, err
+	}
+	slices.SortFunc(wfs, func(a, b fetched) int { return n8napi.CompareIDs(a.id, b.id) })
+	return wfs, nil
 }
 
-// remoteInputs turns fetched workflows into inputs located at
-// n8n://HOST/workflow/ID; positions are inside the JSON as fetched.
+// remoteInputs turns the instance's workflows into inputs located at
+// n8n://HOST/workflow/ID, read from a spool when parsed; positions are
+// inside the JSON as fetched. The spool goes when the command ends.
 func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
-	wfs, err := r.fetch(io)
+	sp, err := newSpool(io)
+	if err != nil {
+		return nil, fmt.Errorf("make a folder for the fetched workflows: %w", err)
+	}
+	wfs, err := r.fetch(io, sp)
 	if err != nil {
 		return nil, err
 	}
 	host := n8napi.Host(r.URL)
 	ins := make([]input, 0, len(wfs))
 	for _, w := range wfs {
-		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.ID, src: w.Raw, explicit: true})
+		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.id, spooled: w.path, explicit: true})
 	}
 	return ins, nil
 }

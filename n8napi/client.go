@@ -3,7 +3,8 @@
 //
 // A Client pages through GET {base}/api/v1/workflows?limit=250&cursor=…
 // until nextCursor is null, absent or empty, sending the key in the
-// X-N8N-API-KEY header. It obeys the rules stormcheck enforces on the
+// X-N8N-API-KEY header, and hands each page's workflows over before it asks
+// for the next one (Each), so that no more than one page is held. It obeys the rules stormcheck enforces on the
 // workflows it audits:
 //
 //   - one total deadline (Options.Deadline) over the whole listing, waits
@@ -28,7 +29,7 @@
 // before that body is quoted, and redirects to another host or from https to
 // http are refused because net/http would forward the header to them.
 //
-// Every error Workflows returns is an *Error whose Kind says what went wrong
+// Every error Each returns of its own is an *Error whose Kind says what went wrong
 // (key rejected, no API at that URL, not JSON, deadline, ...) and whose
 // message says what to check.
 //
@@ -48,7 +49,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 )
@@ -66,17 +66,20 @@ const (
 	// misbehaving server.
 	MaxPages = 10000
 	// DefaultMaxTotalBytes bounds the bytes of one whole listing, every
-	// page together: fetched workflows stay in memory until they are
-	// audited, and a server sending large pages with fresh cursors must
-	// not fill it. All 2,898 workflows of the project's corpus weigh 41 MB.
+	// page together: stormcheck writes fetched workflows to a temporary
+	// folder until they are audited, and a server sending large pages with
+	// fresh cursors must not fill the disk. All 2,898 workflows of the
+	// project's corpus weigh 41 MB.
 	DefaultMaxTotalBytes = 512 << 20
+	// MaxPageBytes bounds one page, hence one workflow: a page of 250
+	// large workflows stays far below.
+	MaxPageBytes = 512 << 20
 )
 
 const (
 	apiPath      = "/api/v1"
 	userAgent    = "stormcheck"
-	maxBodyBytes = 512 << 20 // one page of 250 large workflows stays far below
-	maxErrorBody = 64 << 10  // enough to quote the start of an error page
+	maxErrorBody = 64 << 10 // enough to quote the start of an error page
 	backoffBase  = 500 * time.Millisecond
 	backoffCap   = 10 * time.Second
 	redacted     = "[REDACTED]"
@@ -311,59 +314,70 @@ func RedactURL(u string) string {
 	return p.String()
 }
 
-// Workflows fetches every workflow of the instance, sorted by ID. Duplicates
-// (offset paging can repeat an element when workflows are created during the
-// listing) are dropped, keeping the first copy fetched.
-func (c *Client) Workflows(ctx context.Context) ([]Workflow, error) {
+// Each lists the instance's workflows page by page and calls fn with every
+// workflow of a page, in the server's order, before it asks for the next
+// page: a caller that writes each workflow out and lets it go holds no more
+// than one page. A workflow listed again (offset paging repeats an element
+// when workflows are created during the listing) is skipped: the first copy
+// fetched wins. Each stops at fn's first error and returns it as it is;
+// every other error it returns is an *Error.
+func (c *Client) Each(ctx context.Context, fn func(Workflow) error) error {
 	r := &run{c: c, start: time.Now()}
 	ctx, cancel := context.WithTimeout(ctx, c.deadline)
 	defer cancel()
 	r.end = deadlineOf(ctx) // the caller's deadline may come first
 
-	var all []Workflow
-	seen := map[string]bool{} // cursors already requested
+	seen := map[string]bool{}  // cursors already requested
+	given := map[string]bool{} // ids already handed to fn
 	cursor := ""
 	var total int64 // bytes of the pages read so far
+	fetched := 0    // workflows listed so far, repeats included
 	for page := 1; ; page++ {
 		if page > c.maxPages {
-			return nil, c.newError(KindPaging, 0, c.listURL(""), 0, nil,
+			return c.newError(KindPaging, 0, c.listURL(""), 0, nil,
 				fmt.Sprintf("stopped after %d pages of workflows from %s: the server keeps returning a next cursor", c.maxPages, c.apiURL()))
 		}
 		r.page = page
 		// A page may use what the listing has left, and no more.
-		r.limit, r.total = min(maxBodyBytes, c.maxTotal-total), total
+		r.limit, r.total = min(MaxPageBytes, c.maxTotal-total), total
 		body, err := r.get(ctx, cursor)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		total += int64(len(body))
 		wfs, next, err := c.decodePage(body, page)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		all = append(all, wfs...)
+		fetched += len(wfs)
+		for i := range wfs {
+			if given[wfs[i].ID] {
+				continue
+			}
+			given[wfs[i].ID] = true
+			if err := fn(wfs[i]); err != nil {
+				return err
+			}
+			wfs[i].Raw = nil // handed over: gone as soon as fn lets it go
+		}
 		if c.progress != nil {
-			c.progress(page, len(all))
+			c.progress(page, fetched)
 		}
 		if next == "" {
-			break
+			return nil
 		}
 		if seen[next] || next == cursor {
-			return nil, c.newError(KindPaging, 0, c.listURL(""), 0, nil,
+			return c.newError(KindPaging, 0, c.listURL(""), 0, nil,
 				fmt.Sprintf("%s returned a cursor it had already returned (page %d): stopping instead of looping forever", RedactURL(c.listURL("")), page))
 		}
 		seen[next] = true
 		cursor = next
 	}
-
-	slices.SortStableFunc(all, func(a, b Workflow) int { return compareIDs(a.ID, b.ID) })
-	all = slices.CompactFunc(all, func(a, b Workflow) bool { return a.ID == b.ID })
-	return all, nil
 }
 
-// compareIDs orders numeric IDs (older instances use "998", "1000") by
-// value and everything else as strings, numbers first.
-func compareIDs(a, b string) int {
+// CompareIDs orders workflow ids: numeric ones (older instances use "998",
+// "1000") by value and first, everything else as strings.
+func CompareIDs(a, b string) int {
 	an, bn := isDigits(a), isDigits(b)
 	switch {
 	case an && bn:

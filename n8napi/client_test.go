@@ -83,12 +83,22 @@ func newTestClient(t *testing.T, baseURL string, mod func(*Options)) *Client {
 	return c
 }
 
-// list runs Workflows under a test-wide bound, so no test can hang.
+// list collects what Each hands over, under a test-wide bound, so no test
+// can hang.
 func list(t *testing.T, c *Client) ([]Workflow, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	return c.Workflows(ctx)
+	return collect(ctx, c)
+}
+
+func collect(ctx context.Context, c *Client) ([]Workflow, error) {
+	var all []Workflow
+	err := c.Each(ctx, func(w Workflow) error {
+		all = append(all, w)
+		return nil
+	})
+	return all, err
 }
 
 // mustFail checks that err is an *Error of the wanted kind whose every
@@ -96,7 +106,7 @@ func list(t *testing.T, c *Client) ([]Workflow, error) {
 func mustFail(t *testing.T, err error, want Kind) *Error {
 	t.Helper()
 	if err == nil {
-		t.Fatalf("Workflows succeeded, want a %v error", want)
+		t.Fatalf("Each succeeded, want a %v error", want)
 	}
 	assertNoKey(t, err)
 	var e *Error
@@ -174,7 +184,7 @@ func TestPaginationThreePages(t *testing.T) {
 
 	got, err := list(t, c)
 	if err != nil {
-		t.Fatalf("Workflows: %v", err)
+		t.Fatalf("Each: %v", err)
 	}
 
 	reqs := f.requests()
@@ -208,15 +218,16 @@ func TestPaginationThreePages(t *testing.T) {
 	for _, w := range got {
 		have = append(have, short{w.ID, w.Name, string(w.Raw), w.Published})
 	}
+	// In the server's order: callers sort.
 	want := []short{
+		{"w3", "Third é", elem["w3"], true},
 		{"w1", "First", elem["w1"], false},
 		{"w2", "Second", elem["w2"], false},
-		{"w3", "Third é", elem["w3"], true},
-		{"w4", "", elem["w4"], true},
 		{"w5", "Fifth", elem["w5"], false},
+		{"w4", "", elem["w4"], true},
 	}
 	if diff := cmp.Diff(want, have); diff != "" {
-		t.Errorf("Workflows() mismatch (-want +got):\n%s", diff)
+		t.Errorf("Each mismatch (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]prog{{1, 2}, {2, 4}, {3, 5}}, progress); diff != "" {
 		t.Errorf("progress calls mismatch (-want +got):\n%s", diff)
@@ -237,7 +248,7 @@ func TestEndOfListing(t *testing.T) {
 			})
 			got, err := list(t, newTestClient(t, f.srv.URL, nil))
 			if err != nil {
-				t.Fatalf("Workflows: %v", err)
+				t.Fatalf("Each: %v", err)
 			}
 			if len(got) != 1 || f.count() != 1 {
 				t.Errorf("got %d workflows in %d requests, want 1 in 1", len(got), f.count())
@@ -246,7 +257,7 @@ func TestEndOfListing(t *testing.T) {
 	}
 }
 
-func TestSortAndDedupe(t *testing.T) {
+func TestDedupe(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		switch r.URL.Query().Get("cursor") {
@@ -259,13 +270,13 @@ func TestSortAndDedupe(t *testing.T) {
 	})
 	got, err := list(t, newTestClient(t, f.srv.URL, nil))
 	if err != nil {
-		t.Fatalf("Workflows: %v", err)
+		t.Fatalf("Each: %v", err)
 	}
 	var ids []string
 	for _, w := range got {
 		ids = append(ids, w.ID+":"+w.Name)
 	}
-	want := []string{"7:", "998:first copy", "1000:", "Zed:", "abc:"}
+	want := []string{"998:first copy", "abc:", "1000:", "Zed:", "7:"}
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Errorf("IDs mismatch (-want +got):\n%s", diff)
 	}
@@ -284,7 +295,7 @@ func TestRetryAfterSeconds(t *testing.T) {
 	c := newTestClient(t, f.srv.URL, nil)
 	start := time.Now()
 	if _, err := list(t, c); err != nil {
-		t.Fatalf("Workflows: %v", err)
+		t.Fatalf("Each: %v", err)
 	}
 	if el := time.Since(start); el < time.Second {
 		t.Errorf("finished after %v, want at least the 1 s Retry-After", el)
@@ -317,7 +328,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 		writeJSON(w, 200, okPage)
 	})
 	if _, err := list(t, newTestClient(t, f.srv.URL, nil)); err != nil {
-		t.Fatalf("Workflows: %v", err)
+		t.Fatalf("Each: %v", err)
 	}
 	reqs := f.requests()
 	if len(reqs) != 2 {
@@ -370,7 +381,7 @@ func TestRetriedStatusThenSuccess(t *testing.T) {
 			})
 			got, err := list(t, newTestClient(t, f.srv.URL, nil))
 			if err != nil {
-				t.Fatalf("Workflows: %v", err)
+				t.Fatalf("Each: %v", err)
 			}
 			if len(got) != 1 || f.count() != 2 {
 				t.Errorf("got %d workflows in %d requests, want 1 in 2", len(got), f.count())
@@ -523,7 +534,7 @@ func TestJSONWithoutContentType(t *testing.T) {
 	})
 	got, err := list(t, newTestClient(t, f.srv.URL, nil))
 	if err != nil || len(got) != 1 {
-		t.Fatalf("Workflows = %d workflows, %v; want 1, nil", len(got), err)
+		t.Fatalf("Each = %d workflows, %v; want 1, nil", len(got), err)
 	}
 }
 
@@ -594,7 +605,7 @@ func TestCallerCancel(t *testing.T) {
 	c := newTestClient(t, f.srv.URL, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, err := c.Workflows(ctx)
+	_, err := collect(ctx, c)
 	mustFail(t, err, KindCanceled)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("errors.Is(err, context.Canceled) = false for %q", err)
@@ -613,7 +624,7 @@ func TestAttemptTimeoutRetried(t *testing.T) {
 	c := newTestClient(t, f.srv.URL, func(o *Options) { o.AttemptTimeout = 200 * time.Millisecond })
 	got, err := list(t, c)
 	if err != nil {
-		t.Fatalf("Workflows: %v", err)
+		t.Fatalf("Each: %v", err)
 	}
 	// 2 requests, unless a loaded machine also timed out the second.
 	if len(got) != 1 || f.count() < 2 {
@@ -635,7 +646,7 @@ func TestDroppedConnectionRetried(t *testing.T) {
 	})
 	got, err := list(t, newTestClient(t, f.srv.URL, nil))
 	if err != nil {
-		t.Fatalf("Workflows: %v", err)
+		t.Fatalf("Each: %v", err)
 	}
 	if len(got) != 1 || f.count() != 2 {
 		t.Errorf("got %d workflows in %d requests, want 1 in 2", len(got), f.count())
@@ -728,7 +739,7 @@ func TestRedirects(t *testing.T) {
 		})
 		got, err := list(t, newTestClient(t, f.srv.URL, nil))
 		if err != nil || len(got) != 1 {
-			t.Fatalf("Workflows = %d workflows, %v; want 1, nil", len(got), err)
+			t.Fatalf("Each = %d workflows, %v; want 1, nil", len(got), err)
 		}
 		if reqs := f.requests(); len(reqs) != 2 || reqs[1].Key != testKey {
 			t.Errorf("redirect on the same host: %d requests, key on second %v", len(reqs), len(reqs) == 2 && reqs[1].Key == testKey)
@@ -982,5 +993,73 @@ func TestRedactURL(t *testing.T) {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestEachHandsOverAPageBeforeTheNext checks that every workflow of a page
+// reaches fn before the next page is asked for, so a caller that writes
+// each one out never holds more than one page.
+func TestEachHandsOverAPageBeforeTheNext(t *testing.T) {
+	t.Parallel()
+	const pages, perPage = 6, 3
+	var mu sync.Mutex
+	var given []string
+	var behind []string // requests made while a previous page was not all handed over
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		mu.Lock()
+		if len(given) != (n-1)*perPage {
+			behind = append(behind, fmt.Sprintf("page %d asked for after %d workflows", n, len(given)))
+		}
+		mu.Unlock()
+		var b strings.Builder
+		b.WriteString(`{"data":[`)
+		for i := range perPage {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"id":"p%dw%d"}`, n, i)
+		}
+		next := "null"
+		if n < pages {
+			next = fmt.Sprintf(`"c%d"`, n)
+		}
+		writeJSON(w, 200, b.String()+`],"nextCursor":`+next+`}`)
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	err := newTestClient(t, f.srv.URL, nil).Each(ctx, func(w Workflow) error {
+		mu.Lock()
+		given = append(given, w.ID)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Each: %v", err)
+	}
+	if behind != nil {
+		t.Errorf("pages fetched ahead of fn: %v", behind)
+	}
+	if len(given) != pages*perPage || f.count() != pages {
+		t.Errorf("%d workflows in %d requests, want %d in %d", len(given), f.count(), pages*perPage, pages)
+	}
+}
+
+// TestEachStopsAtFnError checks that fn's error ends the listing at once
+// and comes back as it is, not wrapped into an *Error.
+func TestEachStopsAtFnError(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		writeJSON(w, 200, `{"data":[{"id":"a"},{"id":"b"}],"nextCursor":"c`+fmt.Sprint(n)+`"}`)
+	})
+	stop := errors.New("disk full")
+	calls := 0
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	err := newTestClient(t, f.srv.URL, nil).Each(ctx, func(Workflow) error {
+		calls++
+		return stop
+	})
+	if err != stop || calls != 1 || f.count() != 1 {
+		t.Errorf("Each = %v after %d calls and %d requests; want fn's error after 1 and 1", err, calls, f.count())
 	}
 }

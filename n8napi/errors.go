@@ -55,7 +55,7 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Error is every error Workflows returns. Its message is complete and safe to
+// Error is every error Each returns of its own. Its message is complete and safe to
 // print: it never holds the API key, and URLs in it are redacted.
 type Error struct {
 	Kind Kind

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// run is the state of one Workflows call.
+// run is the state of one listing (one Each call).
 type run struct {
 	c     *Client
 	start time.Time
@@ -123,14 +123,14 @@ func (r *run) try(ctx context.Context, u string) outcome {
 		if err != nil {
 			return r.networkFailure(ctx, actx, u, err)
 		}
-		if tooBig && r.limit < maxBodyBytes {
+		if tooBig && r.limit < MaxPageBytes {
 			return outcome{err: c.newError(KindTooLarge, s, u, 0, nil, fmt.Sprintf(
 				"the workflows listed from %s pass %s after %d pages (%s so far): stopping; that is far more than a real instance holds, so check that --n8n-url is an n8n",
 				RedactURL(c.apiURL()), mib(c.maxTotal), r.page, mib(r.total+int64(len(body)))))}
 		}
 		if tooBig {
 			return outcome{err: c.newError(KindBadResponse, s, u, 0, nil, fmt.Sprintf(
-				"%s (page %d) returned more than %d MiB: not an n8n workflow page", RedactURL(u), r.page, maxBodyBytes>>20))}
+				"%s (page %d) returned more than %d MiB: not an n8n workflow page", RedactURL(u), r.page, MaxPageBytes>>20))}
 		}
 		if ct := resp.Header.Get("Content-Type"); !isJSONType(ct) {
 			return outcome{err: c.newError(KindBadResponse, s, u, 0, nil, fmt.Sprintf(
@@ -313,7 +313,7 @@ func deadlineOf(ctx context.Context) time.Time {
 	if d, ok := ctx.Deadline(); ok {
 		return d
 	}
-	return time.Now().Add(1 << 62) // not reached: Workflows always sets one
+	return time.Now().Add(1 << 62) // not reached: Each always sets one
 }
 
 // sleep waits d or until ctx is done.

@@ -107,8 +107,8 @@ func TestCompareIDs(t *testing.T) {
 		{"", "1", 1},
 	}
 	for _, tt := range tests {
-		if got := compareIDs(tt.a, tt.b); got != tt.want {
-			t.Errorf("compareIDs(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := CompareIDs(tt.a, tt.b); got != tt.want {
+			t.Errorf("CompareIDs(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
