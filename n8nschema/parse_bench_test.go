@@ -8,20 +8,19 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // Benchmarks for the parser; docs/performance.md explains how to run them
 // and scripts/bench.sh times the whole CLI. Speed is measured here, never
 // asserted.
 
-// benchCorpus reads every JSON file of ../shared/corpus/n8n-real once per
-// test binary; benchmarks skip when it is absent.
+// benchCorpus reads every JSON file of ../shared/corpus/n8n-real; the
+// benchmarks skip when it is absent (and fail when CI is set).
 func benchCorpus(b *testing.B) (names []string, srcs [][]byte) {
 	b.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "n8n-real")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("%s is absent", dir)
-	}
+	dir := sharedtest.Path(b, "corpus", "n8n-real")
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
 			return err

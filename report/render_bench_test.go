@@ -4,12 +4,15 @@ package report_test
 // on the corpus, and package report itself must never import rules.
 
 import (
+	"fmt"
 	"io"
 	"testing"
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/benchgen"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
 )
@@ -43,6 +46,31 @@ func BenchmarkRender(b *testing.B) {
 				if err := r.Render(io.Discard, res); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkRenderGenerated renders, in every format, what the rules find
+// in a generated workflow of 1,000 or 10,000 nodes and its sub-workflow
+// (benchgen.Workflow).
+func BenchmarkRenderGenerated(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint("nodes=", n), func(b *testing.B) {
+			res := auditOne(b, n8nschema.NewSource("gen.json", benchgen.Workflow(n)))
+			for _, format := range report.Formats {
+				b.Run(format, func(b *testing.B) {
+					r, err := report.New(format, report.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := r.Render(io.Discard, res); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
 		})
 	}

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/benchgen"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // benchSet parses and builds the analysis set of ../shared/corpus/n8n-real;
@@ -31,6 +33,33 @@ func BenchmarkRules(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				analyze.Run(set, []*analyze.Rule{r})
+			}
+		})
+	}
+}
+
+// BenchmarkRulesGenerated runs every rule (analyze.Run) over generated
+// sets: one workflow of 1,000 or 10,000 nodes with its sub-workflow
+// (benchgen.Workflow), and a chain of 1,000 workflows each calling the next.
+func BenchmarkRulesGenerated(b *testing.B) {
+	for _, in := range []struct {
+		name string
+		src  []byte
+	}{
+		{"nodes=1000", benchgen.Workflow(1000)},
+		{"nodes=10000", benchgen.Workflow(10000)},
+		{"chain=1000", benchgen.Chain(1000)},
+	} {
+		b.Run(in.name, func(b *testing.B) {
+			f := n8nschema.Parse(n8nschema.NewSource("gen.json", in.src))
+			if len(f.Problems) > 0 || len(f.Workflows) == 0 {
+				b.Fatalf("generated set does not parse: %v", f.Problems)
+			}
+			set := analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions())
+			all := All()
+			b.ReportAllocs()
+			for b.Loop() {
+				analyze.Run(set, all)
 			}
 		})
 	}

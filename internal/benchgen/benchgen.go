@@ -1,0 +1,92 @@
+// Package benchgen generates workflow sets for benchmarks and the tests that
+// pin their shape: inputs of a chosen size that exercise retries,
+// sub-workflow calls, AI sub-nodes and cycles without ../shared.
+package benchgen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Workflow generates one workflow of n nodes (rounded down to blocks of
+// ten) and the sub-workflow it calls, as one JSON array. Each block is
+//
+//	HTTP (3 tries) -> Set -> If -0-> Wait -> HTTP   (an unguarded retry loop)
+//	                         If -1-> Execute Workflow (2 tries) -> Agent (2 tries) -> Code -> next block
+//	Model -ai_languageModel-> Agent, Tool (Call Workflow Tool) -ai_tool-> Agent, Embed -ai_embedding-> Code
+//
+// so the graph has retries, sub-workflow calls, AI sub-nodes and cycles.
+func Workflow(n int) []byte {
+	var nodes, conns []string
+	node := func(name, typ, params, extra string) {
+		nodes = append(nodes, fmt.Sprintf(`{"id":%q,"name":%q,"type":%q,"typeVersion":2,"position":[0,0],"parameters":{%s}%s}`,
+			name, name, typ, params, extra))
+	}
+	edge := func(from string, outs ...[]string) {
+		var slots []string
+		for _, o := range outs {
+			var cs []string
+			for _, to := range o {
+				cs = append(cs, fmt.Sprintf(`{"node":%q,"type":"main","index":0}`, to))
+			}
+			slots = append(slots, "["+strings.Join(cs, ",")+"]")
+		}
+		conns = append(conns, fmt.Sprintf(`%q:{"main":[%s]}`, from, strings.Join(slots, ",")))
+	}
+	ai := func(from, typ, to string) {
+		conns = append(conns, fmt.Sprintf(`%q:{%q:[[{"node":%q,"type":%q,"index":0}]]}`, from, typ, to, typ))
+	}
+	node("Start", "n8n-nodes-base.scheduleTrigger", "", "")
+	prev := "Start"
+	sub := `"workflowId":{"__rl":true,"value":"sub","mode":"id"}`
+	for b := range n / 10 {
+		h, s, i, w, x, a, c := fmt.Sprint("HTTP ", b), fmt.Sprint("Set ", b), fmt.Sprint("If ", b), fmt.Sprint("Wait ", b),
+			fmt.Sprint("Exec ", b), fmt.Sprint("Agent ", b), fmt.Sprint("Code ", b)
+		node(h, "n8n-nodes-base.httpRequest", `"method":"POST","url":"https://api.example.com/x"`, `,"retryOnFail":true,"maxTries":3`)
+		node(s, "n8n-nodes-base.set", "", "")
+		node(i, "n8n-nodes-base.if", "", "")
+		node(w, "n8n-nodes-base.wait", "", "")
+		node(x, "n8n-nodes-base.executeWorkflow", sub, `,"retryOnFail":true,"maxTries":2`)
+		node(a, "@n8n/n8n-nodes-langchain.agent", `"options":{}`, `,"retryOnFail":true,"maxTries":2`)
+		node(c, "n8n-nodes-base.code", "", "")
+		node(fmt.Sprint("Model ", b), "@n8n/n8n-nodes-langchain.lmChatOpenAi", `"options":{"maxRetries":2}`, "")
+		node(fmt.Sprint("Tool ", b), "@n8n/n8n-nodes-langchain.toolWorkflow", sub, `,"retryOnFail":true`)
+		node(fmt.Sprint("Embed ", b), "@n8n/n8n-nodes-langchain.embeddingsOpenAi", "", "")
+		edge(prev, []string{h})
+		edge(h, []string{s})
+		edge(s, []string{i})
+		edge(i, []string{w}, []string{x})
+		edge(w, []string{h})
+		edge(x, []string{a})
+		edge(a, []string{c})
+		ai(fmt.Sprint("Model ", b), "ai_languageModel", a)
+		ai(fmt.Sprint("Tool ", b), "ai_tool", a)
+		ai(fmt.Sprint("Embed ", b), "ai_embedding", c)
+		prev = c
+	}
+	main := fmt.Sprintf(`{"id":"big","name":"Big","nodes":[%s],"connections":{%s}}`, strings.Join(nodes, ",\n"), strings.Join(conns, ",\n"))
+	subwf := `{"id":"sub","name":"Sub","nodes":[
+	  {"name":"When called","type":"n8n-nodes-base.executeWorkflowTrigger","parameters":{}},
+	  {"name":"Post","type":"n8n-nodes-base.httpRequest","retryOnFail":true,"maxTries":5,"parameters":{"method":"POST","url":"https://api.example.com/y"}}],
+	  "connections":{"When called":{"main":[[{"node":"Post","type":"main","index":0}]]}}}`
+	return []byte("[" + main + "," + subwf + "]")
+}
+
+// Chain generates n workflows, each calling the next with 2 tries, as one
+// JSON array.
+func Chain(n int) []byte {
+	var wfs []string
+	for i := range n {
+		call := ""
+		conn := `"When called":{"main":[[{"node":"Post","type":"main","index":0}]]}`
+		if i+1 < n {
+			call = fmt.Sprintf(`,{"name":"Next","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"retryOnFail":true,"maxTries":2,"parameters":{"workflowId":"w%d"}}`, i+1)
+			conn = `"When called":{"main":[[{"node":"Post","type":"main","index":0}]]},"Post":{"main":[[{"node":"Next","type":"main","index":0}]]}`
+		}
+		wfs = append(wfs, fmt.Sprintf(`{"id":"w%d","name":"W%d","nodes":[
+		  {"name":"When called","type":"n8n-nodes-base.executeWorkflowTrigger","parameters":{}},
+		  {"name":"Post","type":"n8n-nodes-base.httpRequest","retryOnFail":true,"parameters":{"method":"POST","url":"https://api.example.com/z"}}%s],
+		  "connections":{%s}}`, i, i, call, conn))
+	}
+	return []byte("[" + strings.Join(wfs, ",\n") + "]")
+}
