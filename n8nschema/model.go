@@ -39,14 +39,18 @@ type Workflow struct {
 	Problems []Problem
 
 	byName map[string]*Node
-	// nodes counts Nodes once Release dropped them (release.go).
+	// Once Release dropped Nodes (release.go), nodes counts them and
+	// named are the light nodes kept that byName held.
 	nodes    int
+	named    []*Node
 	released bool
 }
 
 // Node returns the node of that name (the first one when names repeat).
 func (w *Workflow) Node(name string) *Node {
-	w.mustHold()
+	if w.released {
+		return w.releasedNode(name)
+	}
 	return w.byName[name]
 }
 

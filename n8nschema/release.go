@@ -14,7 +14,7 @@ import (
 // holds a group's bytes at a time, not the set's.
 //
 // Reading the bytes or a position of a released source, or a node of a
-// released workflow by name, panics: what a report shows from the bytes
+// released workflow by name (but for the light nodes it kept), panics: what a report shows from the bytes
 // is captured before the release (package report, Capture).
 
 // Release drops the source's bytes and line index; Name stays.
@@ -47,24 +47,30 @@ func (f *File) Release() {
 // Connections, Values and the node index go. keep are nodes of w that the
 // caller goes on referring to (the nodes of operations and calls): Release
 // returns a light copy of each, in order (one copy per node), with what
-// Node.light keeps.
+// Node.light keeps; Node finds them by name.
 func (w *Workflow) Release(keep []*Node) []*Node {
 	idx := make(map[*Node]int, len(keep))
-	var block []Node
-	out := make([]*Node, len(keep))
 	for _, n := range keep {
-		if n == nil {
-			continue
+		if _, ok := idx[n]; n != nil && !ok {
+			idx[n] = len(idx)
 		}
-		if _, ok := idx[n]; !ok {
-			idx[n] = len(block)
-			block = append(block, n.light())
+	}
+	block := make([]Node, len(idx))
+	out := make([]*Node, len(keep))
+	var named []*Node
+	for n, i := range idx {
+		block[i] = n.light()
+		if !w.released && w.byName[n.Name] == n {
+			named = append(named, &block[i])
 		}
 	}
 	for i, n := range keep {
 		if n != nil {
 			out[i] = &block[idx[n]]
 		}
+	}
+	if !w.released {
+		w.named = named
 	}
 	if !w.released {
 		w.nodes = len(w.Nodes)
@@ -95,15 +101,21 @@ func (w *Workflow) NodeCount() int {
 	return len(w.Nodes)
 }
 
-func (w *Workflow) mustHold() {
-	if w.released {
-		panic("n8nschema: workflow " + strconv.Quote(w.Label()) + " was released: its nodes are gone")
+// releasedNode is Node on a released workflow: one of the light nodes it
+// kept; any other name panics, as the node is gone.
+func (w *Workflow) releasedNode(name string) *Node {
+	for _, n := range w.named {
+		if n.Name == name {
+			return n
+		}
 	}
+	panic("n8nschema: workflow " + strconv.Quote(w.Label()) + " was released: its node " + strconv.Quote(name) + " is gone")
 }
 
 // light is the node as a released workflow keeps it: its index, id, name,
-// type and version, its node settings and position. Notes, Values and
-// parameters go: Param and Field find nothing on a light node.
+// type and version, its node settings, position and the path of its
+// object (Value.Path). Notes, the other Values and parameters go: Param and
+// Field find nothing on a light node.
 func (n *Node) light() Node {
 	creds := make([]string, len(n.Credentials))
 	for i, c := range n.Credentials {
@@ -116,7 +128,7 @@ func (n *Node) light() Node {
 		Index: n.Index, ID: Intern(n.ID), Name: Intern(n.Name), Type: Intern(n.Type), TypeVersion: n.TypeVersion,
 		Disabled: n.Disabled, RetryOnFail: n.RetryOnFail, OnError: Intern(n.OnError), ContinueOnFail: n.ContinueOnFail,
 		ExecuteOnce: n.ExecuteOnce, AlwaysOutputData: n.AlwaysOutputData, WebhookID: Intern(n.WebhookID),
-		Credentials: creds, Pos: n.Pos.light(),
+		Credentials: creds, Pos: n.Pos.light(), Value: Value{path: Intern(n.Value.Path())},
 	}
 }
 

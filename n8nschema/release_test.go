@@ -20,7 +20,7 @@ func TestReleaseKeepsLight(t *testing.T) {
 	f := Parse(NewSource("w.json", []byte(releaseSrc)))
 	w := f.Workflows[0]
 	call := w.Node("Call")
-	wantPos, wantNodePos := w.Pos, call.Pos
+	wantPos, wantNodePos, wantPath := w.Pos, call.Pos, call.Value.Path()
 	light := w.Release([]*Node{call, nil, call})
 	f.Release()
 
@@ -49,6 +49,9 @@ func TestReleaseKeepsLight(t *testing.T) {
 	}
 	if _, ok := n.Param("url"); ok {
 		t.Error("light node has parameters")
+	}
+	if n.Value.Path() != wantPath || w.Node("Call") != n {
+		t.Errorf("light node path %q, found by name %v; want %q and itself", n.Value.Path(), w.Node("Call") == n, wantPath)
 	}
 }
 

@@ -56,9 +56,9 @@ func NewCapture(snippets bool) *Capture {
 
 // Group captures, from a set whose sources are still there, everything the
 // renderers need for the findings of its rules (fs), for the findings that
-// rules reading the whole set make after the release at the node of an
-// operation (RS505), and for those the filters make at the end at places
-// (ignore directives, RS006).
+// rules reading the whole set make after the release at the node of a
+// retried operation (RS505), and for those the filters make at the end at
+// places (ignore directives, RS006).
 func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 	g := c.newGroup(set)
 	for i := range fs {
@@ -69,9 +69,12 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 		}
 	}
 	for _, op := range set.Operations {
-		w := op.Workflow
-		g.place(w.Source, op.Node.Pos)
-		g.node(set, w.Source, w.Name, w.ID, op.Node.Name)
+		// RS505 reports at the node of an operation with a dependency
+		// that some layer retries; its node is a light node the released
+		// set keeps, so SARIF finds it there.
+		if op.Dependency != "" && retried(op) {
+			g.place(op.Workflow.Source, op.Node.Pos)
+		}
 	}
 	for _, p := range at {
 		if w := p.Workflow; w != nil {
@@ -163,4 +166,15 @@ func (c *Capture) nodePlace(k nodeKey) (nodePlace, bool) {
 	}
 	p, ok := c.nodes[k]
 	return p, ok
+}
+
+// retried reports whether some layer of the operation's chain sends it
+// more than once.
+func retried(op *analyze.Operation) bool {
+	for _, f := range op.Factors {
+		if f.Unbounded || f.Value > 1 {
+			return true
+		}
+	}
+	return false
 }
