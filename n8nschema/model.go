@@ -39,18 +39,14 @@ type Workflow struct {
 	Problems []Problem
 
 	byName map[string]*Node
-	// Once Release dropped Nodes (release.go), nodes counts them and
-	// named are the light nodes kept that byName held.
+	// nodes counts Nodes once Release dropped them (release.go).
 	nodes    int
-	named    []*Node
 	released bool
 }
 
 // Node returns the node of that name (the first one when names repeat).
 func (w *Workflow) Node(name string) *Node {
-	if w.released {
-		return w.releasedNode(name)
-	}
+	w.mustHold()
 	return w.byName[name]
 }
 
@@ -72,23 +68,32 @@ type Node struct {
 	Type        string
 	TypeVersion float64
 	Disabled    bool
-	Notes       string
 
-	RetryOnFail bool
-	// MaxTries and WaitBetweenTries are kept raw: their absence, 0 and
-	// out-of-range values mean different things to different executors.
-	MaxTries         Value
-	WaitBetweenTries Value
+	RetryOnFail      bool
 	OnError          string
 	ContinueOnFail   bool
 	ExecuteOnce      bool
 	AlwaysOutputData bool
 	WebhookID        string
-	// Credentials lists the credential types the node uses.
-	Credentials []string
 
 	// Pos is the node's "name" key (or the node object when it has none).
 	Pos Pos
+
+	// The rest is only in the full model: the light nodes a released
+	// workflow keeps (release.go) have no body, and reading it panics.
+	*nodeBody
+}
+
+// nodeBody is what a node holds of its source: its notes, raw settings,
+// credentials, object and parameters.
+type nodeBody struct {
+	Notes string
+	// MaxTries and WaitBetweenTries are kept raw: their absence, 0 and
+	// out-of-range values mean different things to different executors.
+	MaxTries         Value
+	WaitBetweenTries Value
+	// Credentials lists the credential types the node uses.
+	Credentials []string
 	// Value is the whole node object.
 	Value  Value
 	params Value
@@ -96,15 +101,22 @@ type Node struct {
 
 // Param returns a parameter by gjson path below "parameters".
 func (n *Node) Param(path string) (Value, bool) {
+	n.mustHold()
 	v := n.params.Get(path)
 	return v, v.Exists()
 }
 
 // Params returns the whole "parameters" object.
-func (n *Node) Params() Value { return n.params }
+func (n *Node) Params() Value {
+	n.mustHold()
+	return n.params
+}
 
 // Field returns a top-level key of the node object ("retryOnFail").
-func (n *Node) Field(key string) Value { return n.Value.Get(key) }
+func (n *Node) Field(key string) Value {
+	n.mustHold()
+	return n.Value.Get(key)
+}
 
 // IsSticky reports whether the node is a canvas sticky note.
 func (n *Node) IsSticky() bool { return n.Type == "n8n-nodes-base.stickyNote" }

@@ -329,7 +329,7 @@ func (wp *wfParser) nodes(nodes Value) {
 			}
 			continue
 		}
-		n := &Node{Index: i, Value: e}
+		n := &Node{Index: i, nodeBody: &nodeBody{Value: e}}
 		var namePos, typePos Pos
 		var typeKind Kind
 		e.Each(func(k string, f Value) bool {

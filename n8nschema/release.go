@@ -13,8 +13,8 @@ import (
 // audit releases each group of inputs right after analysing it, so memory
 // holds a group's bytes at a time, not the set's.
 //
-// Reading the bytes or a position of a released source, or a node of a
-// released workflow by name (but for the light nodes it kept), panics: what a report shows from the bytes
+// Reading the bytes or a position of a released source, a node of a
+// released workflow by name, or the body of a light node, panics: what a report shows from the bytes
 // is captured before the release (package report, Capture).
 
 // Release drops the source's bytes and line index; Name stays.
@@ -47,7 +47,7 @@ func (f *File) Release() {
 // Connections, Values and the node index go. keep are nodes of w that the
 // caller goes on referring to (the nodes of operations and calls): Release
 // returns a light copy of each, in order (one copy per node), with what
-// Node.light keeps; Node finds them by name.
+// Node.light keeps.
 func (w *Workflow) Release(keep []*Node) []*Node {
 	idx := make(map[*Node]int, len(keep))
 	for _, n := range keep {
@@ -57,20 +57,13 @@ func (w *Workflow) Release(keep []*Node) []*Node {
 	}
 	block := make([]Node, len(idx))
 	out := make([]*Node, len(keep))
-	var named []*Node
 	for n, i := range idx {
 		block[i] = n.light()
-		if !w.released && w.byName[n.Name] == n {
-			named = append(named, &block[i])
-		}
 	}
 	for i, n := range keep {
 		if n != nil {
 			out[i] = &block[idx[n]]
 		}
-	}
-	if !w.released {
-		w.named = named
 	}
 	if !w.released {
 		w.nodes = len(w.Nodes)
@@ -101,34 +94,27 @@ func (w *Workflow) NodeCount() int {
 	return len(w.Nodes)
 }
 
-// releasedNode is Node on a released workflow: one of the light nodes it
-// kept; any other name panics, as the node is gone.
-func (w *Workflow) releasedNode(name string) *Node {
-	for _, n := range w.named {
-		if n.Name == name {
-			return n
-		}
+func (w *Workflow) mustHold() {
+	if w.released {
+		panic("n8nschema: workflow " + strconv.Quote(w.Label()) + " was released: its nodes are gone")
 	}
-	panic("n8nschema: workflow " + strconv.Quote(w.Label()) + " was released: its node " + strconv.Quote(name) + " is gone")
 }
 
-// light is the node as a released workflow keeps it: its index, id, name,
-// type and version, its node settings, position and the path of its
-// object (Value.Path). Notes, the other Values and parameters go: Param and
-// Field find nothing on a light node.
+func (n *Node) mustHold() {
+	if n.nodeBody == nil {
+		panic("n8nschema: node " + strconv.Quote(n.Name) + " was released: its values and parameters are gone")
+	}
+}
+
+// light is the node as a released workflow keeps it: every field but its
+// body (notes, raw values, credentials, object, parameters), the strings
+// copied off the bytes.
 func (n *Node) light() Node {
-	creds := make([]string, len(n.Credentials))
-	for i, c := range n.Credentials {
-		creds[i] = Intern(c)
-	}
-	if len(creds) == 0 {
-		creds = nil
-	}
 	return Node{
 		Index: n.Index, ID: Intern(n.ID), Name: Intern(n.Name), Type: Intern(n.Type), TypeVersion: n.TypeVersion,
 		Disabled: n.Disabled, RetryOnFail: n.RetryOnFail, OnError: Intern(n.OnError), ContinueOnFail: n.ContinueOnFail,
 		ExecuteOnce: n.ExecuteOnce, AlwaysOutputData: n.AlwaysOutputData, WebhookID: Intern(n.WebhookID),
-		Credentials: creds, Pos: n.Pos.light(), Value: Value{path: Intern(n.Value.Path())},
+		Pos: n.Pos.light(),
 	}
 }
 

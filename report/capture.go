@@ -70,10 +70,10 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 	}
 	for _, op := range set.Operations {
 		// RS505 reports at the node of an operation with a dependency
-		// that some layer retries; its node is a light node the released
-		// set keeps, so SARIF finds it there.
-		if op.Dependency != "" && retried(op) {
-			g.place(op.Workflow.Source, op.Node.Pos)
+		// that some layer retries.
+		if w := op.Workflow; op.Dependency != "" && retried(op) {
+			g.place(w.Source, op.Node.Pos)
+			g.node(set, w.Source, w.Name, w.ID, op.Node.Name)
 		}
 	}
 	for _, p := range at {
