@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
@@ -102,6 +103,29 @@ func BenchmarkParse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTree is the walk alone (validation, repeated keys, the tree)
+// without reading workflows from it: the row of docs/performance.md's
+// parser table that compares with the libraries measured in
+// internal/parsebench. tree-B/B is the tree's size per byte of JSON.
+func BenchmarkTree(b *testing.B) {
+	names, srcs := benchCorpus(b)
+	total, treeBytes := 0, 0
+	for i, s := range srcs {
+		total += len(s)
+		if r := buildTree(NewSource(names[i], s), view(s), 0); r.ok {
+			treeBytes += len(r.t.nodes) * int(unsafe.Sizeof(jnode{}))
+		}
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, src := range srcs {
+			buildTree(NewSource(names[i], src), view(src), 0)
+		}
+	}
+	b.ReportMetric(float64(treeBytes)/float64(total), "tree-B/B")
 }
 
 // BenchmarkPosAt converts every node's name offset of the corpus into a

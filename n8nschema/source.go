@@ -169,40 +169,6 @@ func hasBOM(b []byte) bool {
 	return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF
 }
 
-// keyStart returns the offset of the opening quote of the object key whose
-// value starts at off, or off itself when the value is not an object member.
-// Findings point at `"retryOnFail": true`, not at `true`.
-func keyStart(src []byte, off int) int {
-	i := off - 1
-	for i >= 0 && isSpace(src[i]) {
-		i--
-	}
-	if i < 0 || src[i] != ':' {
-		return off
-	}
-	i--
-	for i >= 0 && isSpace(src[i]) {
-		i--
-	}
-	if i < 0 || src[i] != '"' {
-		return off
-	}
-	for j := i - 1; j >= 0; j-- {
-		if src[j] != '"' {
-			continue
-		}
-		// A quote preceded by an odd number of backslashes is escaped.
-		n := 0
-		for k := j - 1; k >= 0 && src[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j
-		}
-	}
-	return off
-}
-
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // escapeKey escapes a key for use as one component of a gjson path.

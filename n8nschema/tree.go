@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // tree is one file's JSON, read in one walk by buildTree: every value with
@@ -37,7 +39,7 @@ type jnode struct {
 	key uint32
 	// first and n are a container's children: nodes[first : first+n].
 	first, n uint32
-	kind     Kind
+	k        uint8 // a Kind
 	flags    uint8
 }
 
@@ -46,6 +48,8 @@ const (
 	// maxText is the largest text the tree's 32-bit offsets address.
 	maxText = math.MaxUint32 - 1
 )
+
+func (n *jnode) kind() Kind { return Kind(n.k) }
 
 // jnode flags
 const (
@@ -164,7 +168,7 @@ func buildTree(src *Source, text string, base int) buildResult {
 		return r
 	}
 	b.nodes[0] = b.pending[0]
-	if k := b.nodes[0].kind; k == Object || k == Array {
+	if k := b.nodes[0].kind(); k == Object || k == Array {
 		// gjson's text of the root ran to the end, white space included;
 		// Raw and Span keep it.
 		b.nodes[0].end = uint32(len(text))
@@ -362,11 +366,11 @@ func (b *builder) path(last string) string {
 }
 
 func (b *builder) leaf(off, end int, kind Kind, flags uint8) {
-	b.add(jnode{off: uint32(off), end: uint32(end), kind: kind, flags: flags})
+	b.add(jnode{off: uint32(off), end: uint32(end), k: uint8(kind), flags: flags})
 }
 
 func (b *builder) open(off int, kind Kind) {
-	b.add(jnode{off: uint32(off), kind: kind})
+	b.add(jnode{off: uint32(off), k: uint8(kind)})
 	b.frames = append(b.frames, frame{self: len(b.pending) - 1, object: kind == Object})
 }
 
@@ -409,7 +413,11 @@ var strStop = func() (t [256]bool) {
 // an escape.
 func scanString(s string, i int) (end int, esc, ok bool) {
 	for i++; i < len(s); i++ {
-		// Strings are most of a workflow's bytes (code, prompts).
+		// Strings are most of a workflow's bytes (code, prompts): skip
+		// eight plain bytes at a time.
+		for i+8 <= len(s) && !hasStop(load8(s, i)) {
+			i += 8
+		}
 		for i < len(s) && !strStop[s[i]] {
 			i++
 		}
@@ -442,6 +450,26 @@ func scanString(s string, i int) (end int, esc, ok bool) {
 		}
 	}
 	return i, esc, false
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// hasStop reports whether any byte of x is one strStop marks: below 0x20,
+// a quote or a backslash (exact, by the bit tricks of "Bit Twiddling
+// Hacks": hasless and haszero).
+func hasStop(x uint64) bool {
+	below := (x - ones*0x20) & ^x & highs
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return below|((q-ones)&^q&highs)|((bs-ones)&^bs&highs) != 0
+}
+
+// load8 reads s[i:i+8] as a little-endian word.
+func load8(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }

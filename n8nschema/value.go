@@ -62,7 +62,7 @@ func (v Value) Kind() Kind {
 	if v.t == nil {
 		return Missing
 	}
-	return v.node().kind
+	return v.node().kind()
 }
 
 // Str returns a string value as is, and other scalars in their JSON text.
@@ -71,7 +71,7 @@ func (v Value) Str() string {
 		return ""
 	}
 	n := v.node()
-	switch n.kind {
+	switch n.kind() {
 	case String:
 		return v.t.str(n)
 	case Number:
@@ -113,7 +113,7 @@ func (v Value) True() bool {
 		return false
 	}
 	n := v.node()
-	return n.kind == Bool && v.t.text[n.off] == 't'
+	return n.kind() == Bool && v.t.text[n.off] == 't'
 }
 
 // Num returns a number, or a string holding a plain number; ok is false
@@ -167,7 +167,7 @@ func (t *tree) lookup(i uint32, path string) (uint32, bool) {
 		n := &t.nodes[i]
 		var part string
 		more := false
-		switch n.kind {
+		switch n.kind() {
 		case Object:
 			part, path, more = objectPart(path)
 			k, ok := t.member(n, part)
@@ -353,7 +353,7 @@ func (v Value) walk(rel string, fn func(string, Value)) {
 // fn returns false and reports whether it ran to the end.
 func (v Value) children(fn func(elem string, c Value) bool) bool {
 	n := v.node()
-	isArray := n.kind == Array
+	isArray := n.kind() == Array
 	parent := v.fullPath()
 	for k := range n.n {
 		var elem string
@@ -464,21 +464,21 @@ func (v Value) StringMembersOf(keep func(key string) bool, fn func(StringMember)
 func (t *tree) stringMembers(i uint32, keep func(string) bool, fn func(StringMember)) {
 	n := &t.nodes[i]
 	kids := t.children(n)
-	if n.kind == Array {
+	if n.kind() == Array {
 		for k := range kids {
-			if c := kids[k].kind; c == Object || c == Array {
+			if c := kids[k].kind(); c == Object || c == Array {
 				t.stringMembers(n.first+uint32(k), keep, fn)
 			}
 		}
 		return
 	}
 	name, nameIsString := "", false
-	if k, ok := t.member(n, "name"); ok && t.nodes[k].kind == String {
+	if k, ok := t.member(n, "name"); ok && t.nodes[k].kind() == String {
 		name, nameIsString = t.str(&t.nodes[k]), true
 	}
 	for k := range kids {
 		c := &kids[k]
-		switch c.kind {
+		switch c.kind() {
 		case Object, Array:
 			t.stringMembers(n.first+uint32(k), keep, fn)
 		case String:
