@@ -221,6 +221,21 @@ func (p *Pass) Reportf(n *n8nschema.Node, pos n8nschema.Pos, format string, args
 	p.Report(Diagnostic{Node: n, Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
+// SplitRules parts rules, each part in the given order: those a group's
+// set runs (Components) and the SetWide ones that run on the merged set
+// (Merge). Run over each part gives, joined and sorted, what Run over all
+// gives: the sort key holds the rule.
+func SplitRules(rules []*Rule) (group, setWide []*Rule) {
+	for _, r := range rules {
+		if r.SetWide {
+			setWide = append(setWide, r)
+		} else {
+			group = append(group, r)
+		}
+	}
+	return group, setWide
+}
+
 // Run runs every rule over every file and workflow of the set and returns
 // the findings sorted by file, position and rule, without duplicates.
 func Run(set *Set, rules []*Rule) []Finding {

@@ -18,50 +18,35 @@ import (
 	"github.com/stormcheck/stormcheck/rules"
 )
 
-// groupRules are the rules a group's set runs: every rule but the set-wide.
-func groupRules() []*analyze.Rule {
-	return slices.DeleteFunc(slices.Clone(rules.All()), func(r *analyze.Rule) bool { return r.SetWide })
-}
-
-// outcome is what one analysis gives the workflows of some files: their
-// calls, operations and the findings of the group rules, in set order.
+// outcome is what one analysis gives: the set (whole or merged) and the
+// findings of every rule, sorted as Run sorts them.
 type outcome struct {
-	Calls      []*analyze.Call
-	Operations []*analyze.Operation
-	Findings   []analyze.Finding
+	set      *analyze.Set
+	findings []analyze.Finding
 }
 
-func analyse(files []*n8nschema.File, opts analyze.Options) outcome {
+func whole(files []*n8nschema.File, opts analyze.Options) outcome {
 	s := analyze.Build(files, opts)
-	return outcome{Calls: s.Calls, Operations: s.Operations, Findings: analyze.Run(s, groupRules())}
+	return outcome{s, analyze.Run(s, rules.All())}
 }
 
-// byGroups analyses each group on its own and joins the outcomes in set
-// order: calls and operations by their workflow's place in the set,
-// findings sorted as Run sorts them.
+// byGroups is the two-pass audit: each group's set runs the group rules,
+// the merged set the set-wide ones.
 func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options) outcome {
-	order := map[*n8nschema.Workflow]int{}
-	for _, f := range files {
-		for _, w := range f.Workflows {
-			order[w] = len(order)
-		}
-	}
+	group, setWide := analyze.SplitRules(rules.All())
 	var out outcome
-	for _, g := range groups {
+	sets := make([]*analyze.Set, len(groups))
+	for i, g := range groups {
 		var sub []*n8nschema.File
 		for _, fi := range g {
 			sub = append(sub, files[fi])
 		}
-		o := analyse(sub, opts)
-		out.Calls = append(out.Calls, o.Calls...)
-		out.Operations = append(out.Operations, o.Operations...)
-		out.Findings = append(out.Findings, o.Findings...)
+		sets[i] = analyze.Build(sub, opts)
+		out.findings = append(out.findings, analyze.Run(sets[i], group)...)
 	}
-	slices.SortStableFunc(out.Calls, func(a, b *analyze.Call) int { return cmp.Compare(order[a.From], order[b.From]) })
-	slices.SortStableFunc(out.Operations, func(a, b *analyze.Operation) int {
-		return cmp.Compare(order[a.Workflow], order[b.Workflow])
-	})
-	analyze.SortFindings(out.Findings)
+	out.set = analyze.Merge(sets, groups)
+	out.findings = append(out.findings, analyze.Run(out.set, setWide)...)
+	analyze.SortFindings(out.findings)
 	return out
 }
 
@@ -75,8 +60,33 @@ var same = gocmp.Options{
 	cmpopts.EquateEmpty(),
 }
 
-// checkGroups asserts that analysing the groups Components makes gives
-// what analysing the whole set gives, and returns the groups.
+// differ compares two outcomes: files, workflows, calls (also by workflow),
+// operations and findings.
+func differ(t *testing.T, want, got outcome) {
+	t.Helper()
+	diff := func(what string, a, b any) bool {
+		if d := gocmp.Diff(a, b, same); d != "" {
+			t.Errorf("%s by groups differ from the whole set's (-whole +groups):\n%s", what, d)
+			return true
+		}
+		return false
+	}
+	diff("files", want.set.Files, got.set.Files)
+	diff("workflows", want.set.Workflows, got.set.Workflows)
+	diff("calls", want.set.Calls, got.set.Calls)
+	diff("operations", want.set.Operations, got.set.Operations)
+	diff("findings", want.findings, got.findings)
+	for _, w := range want.set.Workflows {
+		if diff("calls to "+w.Label(), want.set.CallsTo(w), got.set.CallsTo(w)) ||
+			diff("calls from "+w.Label(), want.set.CallsFrom(w), got.set.CallsFrom(w)) ||
+			diff("operations of "+w.Label(), want.set.OperationsOf(w), got.set.OperationsOf(w)) {
+			break
+		}
+	}
+}
+
+// checkGroups asserts that the two-pass audit over the groups Components
+// makes gives what the whole set gives, and returns the groups.
 func checkGroups(t *testing.T, files []*n8nschema.File, opts analyze.Options) [][]int {
 	t.Helper()
 	links := make([]analyze.Links, len(files))
@@ -94,17 +104,7 @@ func checkGroups(t *testing.T, files []*n8nschema.File, opts analyze.Options) []
 	if seen != len(files) {
 		t.Fatalf("groups hold %d files, want %d", seen, len(files))
 	}
-	want := analyse(files, opts)
-	got := byGroups(files, groups, opts)
-	if d := gocmp.Diff(want.Calls, got.Calls, same); d != "" {
-		t.Errorf("calls by groups differ from the whole set's (-whole +groups):\n%s", d)
-	}
-	if d := gocmp.Diff(want.Operations, got.Operations, same); d != "" {
-		t.Errorf("operations by groups differ from the whole set's (-whole +groups):\n%s", d)
-	}
-	if d := gocmp.Diff(want.Findings, got.Findings, same); d != "" {
-		t.Errorf("findings by groups differ from the whole set's (-whole +groups):\n%s", d)
-	}
+	differ(t, whole(files, opts), byGroups(files, groups, opts))
 	return groups
 }
 
@@ -278,6 +278,14 @@ func TestComponentsCrafted(t *testing.T) {
 		},
 		want: [][]int{{0, 1, 2}, {3}},
 		rule: "RS102", file: "b.json",
+	}, {
+		name: "a dependency shared across groups (set-wide RS505)",
+		files: map[string]string{
+			"a.json": workflow("A", "Sync A", "", node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.shared.example.com/a"), retried}),
+			"b.json": workflow("B", "Sync B", "", node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.shared.example.com/b"), retried}),
+		},
+		want: [][]int{{0}, {1}},
+		rule: "RS505", file: "a.json",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,8 +295,8 @@ func TestComponentsCrafted(t *testing.T) {
 			if d := gocmp.Diff(tt.want, groups); d != "" {
 				t.Errorf("groups (-want +got):\n%s", d)
 			}
-			whole := analyse(files, opts)
-			if !slices.ContainsFunc(whole.Findings, func(f analyze.Finding) bool { return f.RuleID == tt.rule && f.File == tt.file }) {
+			all := whole(files, opts)
+			if !slices.ContainsFunc(all.findings, func(f analyze.Finding) bool { return f.RuleID == tt.rule && f.File == tt.file }) {
 				t.Errorf("no %s finding in %s: the case tests nothing", tt.rule, tt.file)
 			}
 			// Files alone give another outcome whenever a group joins
@@ -299,7 +307,7 @@ func TestComponentsCrafted(t *testing.T) {
 					alone[i] = []int{i}
 				}
 				apart := byGroups(files, alone, opts)
-				if gocmp.Equal(whole.Findings, apart.Findings, same) && gocmp.Equal(whole.Operations, apart.Operations, same) {
+				if gocmp.Equal(all.findings, apart.findings, same) && gocmp.Equal(all.set.Operations, apart.set.Operations, same) {
 					t.Errorf("every file alone gives the whole set's outcome: the case does not need its groups")
 				}
 			}

@@ -29,6 +29,10 @@ type Operation struct {
 	// ErrorFor are the workflows whose settings.errorWorkflow starts the
 	// run this call is part of (it runs from an Error Trigger).
 	ErrorFor []*n8nschema.Workflow
+	// Live is true when the node runs: it is enabled and a trigger reaches
+	// it (Graph.Reachable). Filled by Build, so that rules on a released
+	// set need no graph.
+	Live bool
 
 	// Spend of a paid call, filled by Set.Spend (spend.go) after Amplify.
 	Model           string  // the model called, "" when unknown

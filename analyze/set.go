@@ -62,6 +62,7 @@ type Set struct {
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
+	merged    bool // made by Merge: no graphs
 
 	sharedMu sync.Mutex
 	shared   map[any]*sharedValue
@@ -93,8 +94,12 @@ func (s *Set) Shared(key any, build func() any) any {
 	return e.v
 }
 
-// Graph returns the node graph of a workflow of the set.
+// Graph returns the node graph of a workflow of the set. A merged set has
+// none: what runs on it (SetWide rules, renderers) reads operations.
 func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
+	if s.merged {
+		panic("analyze: Graph called on a merged set")
+	}
 	g := s.graphs[w]
 	if g == nil {
 		if w.Released() {
@@ -155,6 +160,18 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 		s.graphs[w] = graphs[i]
 	}
 	buildCalls(s)
+	s.indexCalls()
+	Amplify(s)
+	for _, op := range s.Operations {
+		op.Live = !op.Node.Disabled && s.Graph(op.Workflow).Reachable(op.Node)
+	}
+	s.Spend()
+	return s
+}
+
+// indexCalls maps each workflow to the calls it makes and those that
+// start it.
+func (s *Set) indexCalls() {
 	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
 	s.callsTo = map[*n8nschema.Workflow][]*Call{}
 	for _, c := range s.Calls {
@@ -163,7 +180,4 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 			s.callsTo[c.To] = append(s.callsTo[c.To], c)
 		}
 	}
-	Amplify(s)
-	s.Spend()
-	return s
 }

@@ -37,9 +37,11 @@ related places.`,
 		users, attempts := g.users, g.attempts
 		fleet := analyze.MulSat(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
 		reported := map[string]bool{}
-		for _, op := range liveOps(pass) {
+		// A set-wide rule runs on the released set: it reads operations
+		// and their fields only, never a graph or a parameter.
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			d := strings.ToLower(op.Dependency)
-			if d == "" || reported[d] || !nodeRetried(op) || len(users[d]) < 2 {
+			if !op.Live || d == "" || reported[d] || !nodeRetried(op) || len(users[d]) < 2 {
 				continue
 			}
 			if gated(pass.Options, d) {
