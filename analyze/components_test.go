@@ -3,7 +3,6 @@ package analyze_test
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,9 +29,10 @@ func whole(files []*n8nschema.File, opts analyze.Options) outcome {
 	return outcome{s, analyze.Run(s, rules.All())}
 }
 
-// byGroups is the two-pass audit: each group's set runs the group rules,
-// the merged set the set-wide ones.
-func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options) outcome {
+// byGroups is the two-pass audit: each group's set runs the group rules
+// and, with release, is released (findings too) before Merge; the merged
+// set runs the set-wide ones.
+func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, release bool) outcome {
 	group, setWide := analyze.SplitRules(rules.All())
 	var out outcome
 	sets := make([]*analyze.Set, len(groups))
@@ -42,7 +42,12 @@ func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options) out
 			sub = append(sub, files[fi])
 		}
 		sets[i] = analyze.Build(sub, opts)
-		out.findings = append(out.findings, analyze.Run(sets[i], group)...)
+		fs := analyze.Run(sets[i], group)
+		if release {
+			analyze.ReleaseFindings(fs)
+			sets[i].Release()
+		}
+		out.findings = append(out.findings, fs...)
 	}
 	out.set = analyze.Merge(sets, groups)
 	out.findings = append(out.findings, analyze.Run(out.set, setWide)...)
@@ -60,12 +65,27 @@ var same = gocmp.Options{
 	cmpopts.EquateEmpty(),
 }
 
+// alike compares what Release keeps: sources by name, workflows by source
+// and place in it, nodes (light copies once released) by name and position.
+var alike = gocmp.Options{
+	gocmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b || a != nil && b != nil && a.Name == b.Name }),
+	gocmp.Comparer(func(a, b *n8nschema.Workflow) bool {
+		return a == b || a != nil && b != nil && a.Source.Name == b.Source.Name && a.Ordinal == b.Ordinal &&
+			a.ID == b.ID && a.Name == b.Name && a.Pos == b.Pos
+	}),
+	gocmp.Comparer(func(a, b *n8nschema.Node) bool {
+		return a == b || a != nil && b != nil && a.Name == b.Name && a.Pos == b.Pos && a.Disabled == b.Disabled
+	}),
+	cmpopts.IgnoreUnexported(analyze.Call{}),
+	cmpopts.EquateEmpty(),
+}
+
 // differ compares two outcomes: files, workflows, calls (also by workflow),
 // operations and findings.
-func differ(t *testing.T, want, got outcome) {
+func differ(t *testing.T, want, got outcome, opts gocmp.Options) {
 	t.Helper()
 	diff := func(what string, a, b any) bool {
-		if d := gocmp.Diff(a, b, same); d != "" {
+		if d := gocmp.Diff(a, b, opts); d != "" {
 			t.Errorf("%s by groups differ from the whole set's (-whole +groups):\n%s", what, d)
 			return true
 		}
@@ -76,18 +96,24 @@ func differ(t *testing.T, want, got outcome) {
 	diff("calls", want.set.Calls, got.set.Calls)
 	diff("operations", want.set.Operations, got.set.Operations)
 	diff("findings", want.findings, got.findings)
-	for _, w := range want.set.Workflows {
-		if diff("calls to "+w.Label(), want.set.CallsTo(w), got.set.CallsTo(w)) ||
-			diff("calls from "+w.Label(), want.set.CallsFrom(w), got.set.CallsFrom(w)) ||
-			diff("operations of "+w.Label(), want.set.OperationsOf(w), got.set.OperationsOf(w)) {
+	if len(want.set.Workflows) != len(got.set.Workflows) {
+		return
+	}
+	for i, w := range want.set.Workflows {
+		g := got.set.Workflows[i]
+		if diff("calls to "+w.Label(), want.set.CallsTo(w), got.set.CallsTo(g)) ||
+			diff("calls from "+w.Label(), want.set.CallsFrom(w), got.set.CallsFrom(g)) ||
+			diff("operations of "+w.Label(), want.set.OperationsOf(w), got.set.OperationsOf(g)) {
 			break
 		}
 	}
 }
 
 // checkGroups asserts that the two-pass audit over the groups Components
-// makes gives what the whole set gives, and returns the groups.
-func checkGroups(t *testing.T, files []*n8nschema.File, opts analyze.Options) [][]int {
+// makes gives what the whole set gives, and returns the groups. fresh are
+// the same files parsed again (nil: none): the audit runs on them a second
+// time, releasing each group as the driver does.
+func checkGroups(t *testing.T, files, fresh []*n8nschema.File, opts analyze.Options) [][]int {
 	t.Helper()
 	links := make([]analyze.Links, len(files))
 	for i, f := range files {
@@ -104,34 +130,24 @@ func checkGroups(t *testing.T, files []*n8nschema.File, opts analyze.Options) []
 	if seen != len(files) {
 		t.Fatalf("groups hold %d files, want %d", seen, len(files))
 	}
-	differ(t, whole(files, opts), byGroups(files, groups, opts))
+	want := whole(files, opts)
+	differ(t, want, byGroups(files, groups, opts, false), same)
+	if fresh != nil {
+		differ(t, want, byGroups(fresh, groups, opts, true), alike)
+	}
 	return groups
 }
 
 func TestComponentsExamples(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "examples")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*n8nschema.File
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".json") {
-			src, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, n8nschema.Parse(n8nschema.NewSource(e.Name(), src)))
-		}
-	}
-	checkGroups(t, files, analyze.DefaultOptions())
+	checkGroups(t, corpustest.Dir(t, dir), corpustest.Dir(t, dir), analyze.DefaultOptions())
 }
 
 func TestComponentsCorpora(t *testing.T) {
 	for _, name := range []string{"n8n-real", "n8n-more"} {
 		t.Run(name, func(t *testing.T) {
 			files := corpustest.FilesOf(t, name)
-			groups := checkGroups(t, files, analyze.DefaultOptions())
+			groups := checkGroups(t, files, corpustest.Fresh(t, name), analyze.DefaultOptions())
 			bytesOf := func(g []int) (n int) {
 				for _, fi := range g {
 					n += len(files[fi].Source.Src)
@@ -291,7 +307,7 @@ func TestComponentsCrafted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			files := parseAll(tt.files)
 			opts := analyze.DefaultOptions()
-			groups := checkGroups(t, files, opts)
+			groups := checkGroups(t, files, parseAll(tt.files), opts)
 			if d := gocmp.Diff(tt.want, groups); d != "" {
 				t.Errorf("groups (-want +got):\n%s", d)
 			}
@@ -306,7 +322,7 @@ func TestComponentsCrafted(t *testing.T) {
 				for i := range alone {
 					alone[i] = []int{i}
 				}
-				apart := byGroups(files, alone, opts)
+				apart := byGroups(files, alone, opts, false)
 				if gocmp.Equal(all.findings, apart.findings, same) && gocmp.Equal(all.set.Operations, apart.set.Operations, same) {
 					t.Errorf("every file alone gives the whole set's outcome: the case does not need its groups")
 				}

@@ -7,14 +7,14 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// Merge joins the sets of the groups Components made (released or not)
-// into one set for the SetWide rules, the filters and the renderers:
-// sets[i] was built from the files groups[i] lists. Files and workflows
-// come in set order, operations and calls as Build orders them (workflow
-// then node; a workflow's calls as its group's Build made them). The
-// merged set has no graphs: Graph panics on it.
+// Merge joins the sets of the groups Components made (released or not,
+// Set.Release) into one set for the SetWide rules, the filters and the
+// renderers: sets[i] was built from the files groups[i] lists. Files and
+// workflows come in set order, operations and calls as Build orders them
+// (workflow then node; a workflow's calls as its group's Build made them).
+// The merged set holds no graphs; on released workflows Graph panics.
 func Merge(sets []*Set, groups [][]int) *Set {
-	m := &Set{merged: true}
+	m := &Set{}
 	if len(sets) > 0 {
 		m.Options = sets[0].Options
 	}

@@ -62,7 +62,6 @@ type Set struct {
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
-	merged    bool // made by Merge: no graphs
 
 	sharedMu sync.Mutex
 	shared   map[any]*sharedValue
@@ -94,12 +93,8 @@ func (s *Set) Shared(key any, build func() any) any {
 	return e.v
 }
 
-// Graph returns the node graph of a workflow of the set. A merged set has
-// none: what runs on it (SetWide rules, renderers) reads operations.
+// Graph returns the node graph of a workflow of the set.
 func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
-	if s.merged {
-		panic("analyze: Graph called on a merged set")
-	}
 	g := s.graphs[w]
 	if g == nil {
 		if w.Released() {
