@@ -7,34 +7,37 @@ import (
 	"fmt"
 	"io"
 	"testing"
-	"time"
 
-	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/benchgen"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
-	"github.com/stormcheck/stormcheck/rules"
 )
 
-// corpusResult audits ../shared/corpus/n8n-real as `stormcheck audit` does
-// with default flags; the benchmarks skip when it is absent.
+// corpusResult audits ../shared/corpus/n8n-real as `stormcheck audit` does,
+// repairs included (audit, in release_test.go); the benchmarks skip when it
+// is absent.
 func corpusResult(b *testing.B) *report.Result {
 	b.Helper()
 	files := corpustest.Files(b)
-	set := analyze.Build(files, analyze.DefaultOptions())
-	all := rules.All()
-	out := analyze.Filter(set, analyze.Run(set, all), analyze.FilterOptions{Rules: all, All: all, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)})
-	res := &report.Result{Tool: report.Tool{Name: "stormcheck", Version: "bench"}, Set: set, Rules: all, Findings: out.Findings}
-	res.Summary.Files, res.Summary.Workflows = len(files), len(set.Workflows)
-	res.Summary.Count(out.Findings)
-	return res
+	set, out := audit(files)
+	return resultOf(files, set, out.Findings)
 }
 
-// BenchmarkRender renders the corpus findings in every format, without
-// colour, to io.Discard.
-func BenchmarkRender(b *testing.B) {
-	res := corpusResult(b)
+// genFiles parses a generated workflow of n nodes and its sub-workflow
+// (benchgen.Workflow).
+func genFiles(b *testing.B, n int) []*n8nschema.File {
+	b.Helper()
+	f := n8nschema.Parse(n8nschema.NewSource("gen.json", benchgen.Workflow(n)))
+	if len(f.Problems) > 0 || len(f.Workflows) == 0 {
+		b.Fatalf("generated workflow does not parse: %v", f.Problems)
+	}
+	return []*n8nschema.File{f}
+}
+
+// renderEach renders res in every format, without colour, to io.Discard,
+// each format a sub-benchmark.
+func renderEach(b *testing.B, res *report.Result) {
 	for _, format := range report.Formats {
 		b.Run(format, func(b *testing.B) {
 			r, err := report.New(format, report.Options{})
@@ -51,29 +54,27 @@ func BenchmarkRender(b *testing.B) {
 	}
 }
 
-// BenchmarkRenderGenerated renders, in every format, what the rules find
-// in a generated workflow of 1,000 or 10,000 nodes and its sub-workflow
-// (benchgen.Workflow).
+// BenchmarkRender renders the corpus findings in every format.
+func BenchmarkRender(b *testing.B) { renderEach(b, corpusResult(b)) }
+
+// BenchmarkRenderGenerated renders, in every format, what an audit finds in
+// a generated workflow of 1,000 or 10,000 nodes and its sub-workflow.
 func BenchmarkRenderGenerated(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint("nodes=", n), func(b *testing.B) {
-			res := auditOne(b, n8nschema.NewSource("gen.json", benchgen.Workflow(n)))
-			for _, format := range report.Formats {
-				b.Run(format, func(b *testing.B) {
-					r, err := report.New(format, report.Options{})
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.ReportAllocs()
-					for b.Loop() {
-						if err := r.Render(io.Discard, res); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
+			files := genFiles(b, n)
+			set, out := audit(files)
+			renderEach(b, resultOf(files, set, out.Findings))
 		})
 	}
+}
+
+// BenchmarkRenderReleased renders as the two-pass audit does: from a set
+// released after report.Capture (released, in release_test.go), on the
+// corpus and on the generated 10,000-node workflow.
+func BenchmarkRenderReleased(b *testing.B) {
+	b.Run("corpus", func(b *testing.B) { renderEach(b, released(b, corpustest.Fresh(b, "n8n-real"))) })
+	b.Run("nodes=10000", func(b *testing.B) { renderEach(b, released(b, genFiles(b, 10000))) })
 }
 
 // BenchmarkRedact redacts every finding message of the corpus once.
