@@ -59,7 +59,7 @@ func (s *Set) Release() {
 		op.Node = lightOf(op.Node)
 		op.Type, op.Dependency, op.Model = n8nschema.Intern(op.Type), n8nschema.Intern(op.Dependency), n8nschema.Intern(op.Model)
 		op.Spec.Type, op.Spec.Provider = n8nschema.Intern(op.Spec.Type), n8nschema.Intern(op.Spec.Provider)
-		op.Factors = releaseFactors(op.Factors)
+		releaseFactors(op.Factors)
 	}
 	for _, c := range s.Calls {
 		c.Node, c.Branch = lightOf(c.Node), lightOf(c.Branch)
@@ -71,6 +71,11 @@ func (s *Set) Release() {
 		c.ref = n8nschema.Value{}
 	}
 	s.graphs = nil
+	// Most groups of a two-pass audit make no call: an empty map costs
+	// its header and a bucket per released set.
+	if len(s.callsFrom) == 0 {
+		s.callsFrom, s.callsTo = nil, nil
+	}
 	s.sharedMu.Lock()
 	s.shared = nil
 	s.sharedMu.Unlock()
@@ -79,51 +84,37 @@ func (s *Set) Release() {
 // ReleaseFindings copies every string of the findings off the sources'
 // bytes (a rule may quote a name or a parameter as it reads it, a view of
 // the bytes), so that findings kept past Set.Release hold no source alive.
+// Chains, related places and repairs are released in place: a chain is
+// most often its operation's factors, which Set.Release releases too.
 func ReleaseFindings(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
-		f.File, f.Pos = intern(f.File), f.Pos.Light()
+		f.File, f.Pos, f.URL = intern(f.File), f.Pos.Light(), intern(f.URL)
 		f.Workflow, f.WorkflowID, f.Node = intern(f.Workflow), intern(f.WorkflowID), intern(f.Node)
 		f.Message, f.Fix, f.Detail = clone(f.Message), intern(f.Fix), clone(f.Detail)
 		f.Fingerprint, f.FoldKey = intern(f.Fingerprint), intern(f.FoldKey)
-		f.Related = releaseRelated(f.Related)
-		f.Chain = releaseFactors(f.Chain)
+		for j := range f.Related {
+			r := &f.Related[j]
+			r.File, r.Pos, r.Message = intern(r.File), r.Pos.Light(), clone(r.Message)
+		}
+		releaseFactors(f.Chain)
 		if r := f.Repair; r != nil {
-			c := *r
-			c.Description = clone(c.Description)
-			c.Edits = make([]Edit, len(r.Edits))
-			for j, e := range r.Edits {
+			r.Description = clone(r.Description)
+			for j := range r.Edits {
+				e := &r.Edits[j]
 				e.Text, e.Start, e.End = clone(e.Text), e.Start.Light(), e.End.Light()
-				c.Edits[j] = e
 			}
-			f.Repair = &c
 		}
 	}
 }
 
-func releaseFactors(fs []Factor) []Factor {
-	if fs == nil {
-		return nil
-	}
-	out := make([]Factor, len(fs))
-	for i, f := range fs {
+// releaseFactors copies the factors' strings off the bytes, in place.
+func releaseFactors(fs []Factor) {
+	for i := range fs {
+		f := &fs[i]
 		f.Kind, f.Node, f.Workflow, f.Via = intern(f.Kind), intern(f.Node), intern(f.Workflow), intern(f.Via)
 		f.Pos = f.Pos.Light()
-		out[i] = f
 	}
-	return out
-}
-
-func releaseRelated(rs []Related) []Related {
-	if rs == nil {
-		return nil
-	}
-	out := make([]Related, len(rs))
-	for i, r := range rs {
-		r.File, r.Pos, r.Message = intern(r.File), r.Pos.Light(), clone(r.Message)
-		out[i] = r
-	}
-	return out
 }
 
 func intern(s string) string { return n8nschema.Intern(s) }

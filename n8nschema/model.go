@@ -67,13 +67,13 @@ type Node struct {
 	Name        string
 	Type        string
 	TypeVersion float64
-	Disabled    bool
-
+	// The flags sit together: a light node is kept per operation.
+	Disabled         bool
 	RetryOnFail      bool
-	OnError          string
 	ContinueOnFail   bool
 	ExecuteOnce      bool
 	AlwaysOutputData bool
+	OnError          string
 	WebhookID        string
 
 	// Pos is the node's "name" key (or the node object when it has none).

@@ -65,7 +65,7 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 		f := &fs[i]
 		g.place(f.Source, f.Pos)
 		if f.Node != "" && f.Source != nil {
-			g.node(set, f.Source, f.Workflow, f.WorkflowID, f.Node)
+			g.node(set, f.Source, f.Workflow, f.WorkflowID, f.Node, f.Pos)
 		}
 	}
 	for _, op := range set.Operations {
@@ -73,14 +73,14 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 		// that some layer retries.
 		if w := op.Workflow; op.Dependency != "" && retried(op) {
 			g.place(w.Source, op.Node.Pos)
-			g.node(set, w.Source, w.Name, w.ID, op.Node.Name)
+			g.node(set, w.Source, w.Name, w.ID, op.Node.Name, op.Node.Pos)
 		}
 	}
 	for _, p := range at {
 		if w := p.Workflow; w != nil {
 			g.place(w.Source, p.Pos)
 			if p.Node != "" {
-				g.node(set, w.Source, w.Name, w.ID, p.Node)
+				g.node(set, w.Source, w.Name, w.ID, p.Node, p.Pos)
 			}
 		}
 	}
@@ -125,7 +125,12 @@ func (g *captureGroup) place(src *n8nschema.Source, pos n8nschema.Pos) {
 	g.snippets[k] = snippet{text, col}
 }
 
-func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, name string) {
+// node captures the place of the node a finding at pos names, when SARIF
+// needs it: when the node is found at another place than pos, the result
+// moves to the node's key (or names the setting pos is). A node that is
+// not in the set, or stands at pos, gives the result pos itself, which a
+// released set's renderers assume for any node not captured.
+func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, name string, pos n8nschema.Pos) {
 	k := nodeKey{src, wf, id, name}
 	if _, ok := g.places[k]; ok {
 		return
@@ -134,6 +139,9 @@ func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, nam
 		g.nodes = newNodeIndex(set)
 	}
 	p := g.nodes.place(k)
+	if !p.found || !p.pos.IsValid() || p.pos == pos {
+		return
+	}
 	// The key outlives the bytes its names may be views of.
 	k.wf, k.id, k.node = n8nschema.Intern(wf), n8nschema.Intern(id), n8nschema.Intern(name)
 	g.places[k] = p

@@ -486,11 +486,12 @@ func (idx nodeIndex) find(c *Capture, f *analyze.Finding) nodePlace {
 	return idx.place(k)
 }
 
-// place reads the place of a node from the set; a released workflow
-// panics (Workflow.Node): its nodes were to be captured.
+// place reads the place of a node from the set. Of a released workflow,
+// Capture kept every place that moves a result; any other gives the
+// result its own place, as no node does.
 func (idx nodeIndex) place(k nodeKey) nodePlace {
 	w := idx[wfKey{k.src, k.wf, k.id}]
-	if w == nil {
+	if w == nil || w.Released() {
 		return nodePlace{}
 	}
 	n := w.Node(k.node)
