@@ -108,15 +108,18 @@ for set in corpus big; do
 	bytes[$set]=$(xargs -0 cat <"$work/$set.files" | wc -c)
 	nfiles[$set]=$(tr -cd '\0' <"$work/$set.files" | wc -c)
 done
-# Check that audit reads every file of each set, as one set.
-for set in corpus big; do
-	dir=$corpus
-	[ "$set" = big ] && dir=$big
-	read_files=$("$sc" audit --format json --fail-on never "$dir" | jq .summary.files) || true
-	if [ "$read_files" != "${nfiles[$set]}" ]; then
-		echo "bench: stormcheck read $read_files files of the $set set, not ${nfiles[$set]}" >&2
-		exit 1
-	fi
+# Check that each binary reads every file of each set, as one set, and
+# exits 0: a crash would otherwise time as a fast run.
+for b in "${bins[@]}"; do
+	for set in corpus big; do
+		dir=$corpus
+		[ "$set" = big ] && dir=$big
+		read_files=$("${bin[$b]}" audit --format json --fail-on never "$dir" | jq .summary.files) || true
+		if [ "$read_files" != "${nfiles[$set]}" ]; then
+			echo "bench: ${bin[$b]} read ${read_files:-no} files of the $set set, not ${nfiles[$set]} (or failed)" >&2
+			exit 1
+		fi
+	done
 done
 
 declare -A cmds=(
@@ -139,12 +142,18 @@ res=$work/results
 mkdir -p "$res"
 # measure KEY: one run of cmds[KEY]; appends "wall cpu rss_kib" to
 # $res/KEY, cpu being user + sys seconds of the command and its children.
-# Wall and CPU time come from bash's time (getrusage, shown to the
-# millisecond; time -v rounds to 10 ms, too coarse for the 1,000-node
-# workflow), the peak RSS from time -v.
+# A command that exits non-zero stops the run (jq and flowlint, which
+# exit 1 on bad files or findings, are told || true). Wall and CPU time
+# come from bash's time (getrusage, shown to the millisecond; time -v
+# rounds to 10 ms, too coarse for the 1,000-node workflow), the peak RSS
+# from time -v.
 measure() {
 	local TIMEFORMAT='%3R %3U %3S' t
 	t=$({ time /usr/bin/time -v -o "$res/.t" bash -c "${cmds[$1]}" >/dev/null 2>&1 || true; } 2>&1)
+	if ! grep -q 'Exit status: 0$' "$res/.t"; then
+		echo "bench: $1 failed: ${cmds[$1]}" >&2
+		exit 1
+	fi
 	awk -F': ' -v t="$t" '
 		/Maximum resident set size/ { rss = $2 }
 		END { split(t, f, " "); printf "%.3f %.3f %d\n", f[1], f[2] + f[3], rss }' "$res/.t" >>"$res/$1"
@@ -154,7 +163,7 @@ measure() {
 # command always follows the same one.
 alternate() {
 	local k i j
-	for k in "$@"; do measure "$k" >/dev/null 2>&1; done
+	for k in "$@"; do measure "$k"; done
 	for k in "$@"; do : >"$res/$k"; done
 	for i in $(seq 1 "$runs"); do
 		if ((i % 2)); then
