@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -17,16 +18,21 @@ import (
 	"github.com/stormcheck/stormcheck/rules"
 )
 
-// outcome is what one analysis gives: the set (whole or merged) and the
-// findings of every rule, sorted as Run sorts them.
+// outcome is what one analysis gives: the set (whole or merged), the
+// findings of every rule, sorted as Run sorts them, and what Filter keeps.
 type outcome struct {
 	set      *analyze.Set
 	findings []analyze.Finding
+	filtered analyze.Filtered
 }
+
+// filterOpts keep every finding but those directives ignore.
+var filterOpts = analyze.FilterOptions{Rules: rules.All(), Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
 
 func whole(files []*n8nschema.File, opts analyze.Options) outcome {
 	s := analyze.Build(files, opts)
-	return outcome{s, analyze.Run(s, rules.All())}
+	fs := analyze.Run(s, rules.All())
+	return outcome{s, fs, analyze.Filter(s, fs, filterOpts)}
 }
 
 // byGroups is the two-pass audit: each group's set runs the group rules
@@ -36,6 +42,7 @@ func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, rel
 	group, setWide := analyze.SplitRules(rules.All())
 	var out outcome
 	sets := make([]*analyze.Set, len(groups))
+	dirs := make([][]analyze.Directive, len(groups))
 	for i, g := range groups {
 		var sub []*n8nschema.File
 		for _, fi := range g {
@@ -43,6 +50,7 @@ func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, rel
 		}
 		sets[i] = analyze.Build(sub, opts)
 		fs := analyze.Run(sets[i], group)
+		dirs[i] = analyze.CollectDirectives(sets[i], filterOpts.Rules)
 		if release {
 			analyze.ReleaseFindings(fs)
 			sets[i].Release()
@@ -52,6 +60,9 @@ func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, rel
 	out.set = analyze.Merge(sets, groups)
 	out.findings = append(out.findings, analyze.Run(out.set, setWide)...)
 	analyze.SortFindings(out.findings)
+	fo := filterOpts
+	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
+	out.filtered = analyze.Filter(out.set, out.findings, fo)
 	return out
 }
 
@@ -96,6 +107,7 @@ func differ(t *testing.T, want, got outcome, opts gocmp.Options) {
 	diff("calls", want.set.Calls, got.set.Calls)
 	diff("operations", want.set.Operations, got.set.Operations)
 	diff("findings", want.findings, got.findings)
+	diff("filtered findings", want.filtered, got.filtered)
 	if len(want.set.Workflows) != len(got.set.Workflows) {
 		return
 	}
@@ -302,6 +314,22 @@ func TestComponentsCrafted(t *testing.T) {
 		},
 		want: [][]int{{0}, {1}},
 		rule: "RS505", file: "a.json",
+	}, {
+		name: "ignore directives: used, unused, malformed, and one said twice in files of one group",
+		files: map[string]string{
+			"a.json": workflow("X", "Dup", "", node{"Start", schedule, "", ""},
+				node{"Call", httpRequest, fetch("https://api.example.com/a"), retried + `, "notes": "stormcheck:ignore RS202 -- legacy"`}),
+			"b.json": workflow("Y", "Other", "", node{"Note", "n8n-nodes-base.stickyNote", `{"content": "stormcheck:ignore RS402 -- alerts come from the caller"}`, ""},
+				node{"Start", schedule, "", ""},
+				node{"Call", httpRequest, fetch("https://api.example.com/b"), retried + `, "notes": "stormcheck:ignore RS503 -- the API answers 4xx only on overload"`},
+				node{"Bad", httpRequest, fetch("https://api.example.com/c"), `"notes": "stormcheck:ignore RS101"`}),
+			"c.json": workflow("X", "Dup", "", node{"Start", schedule, "", ""},
+				node{"Call", httpRequest, fetch("https://api.example.com/a"), retried + `, "notes": "stormcheck:ignore RS202 -- legacy"`}),
+			"d.json": workflow("D", "Caller", "", node{"Start", schedule, "", ""},
+				node{"Run", execWorkflow, callID("X"), retried + `, "notes": "stormcheck:ignore RS504 -- the callee times out"`}),
+		},
+		want: [][]int{{0, 2, 3}, {1}},
+		rule: "RS006", file: "c.json",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -312,7 +340,8 @@ func TestComponentsCrafted(t *testing.T) {
 				t.Errorf("groups (-want +got):\n%s", d)
 			}
 			all := whole(files, opts)
-			if !slices.ContainsFunc(all.findings, func(f analyze.Finding) bool { return f.RuleID == tt.rule && f.File == tt.file }) {
+			is := func(f analyze.Finding) bool { return f.RuleID == tt.rule && f.File == tt.file }
+			if !slices.ContainsFunc(all.findings, is) && !slices.ContainsFunc(all.filtered.Findings, is) {
 				t.Errorf("no %s finding in %s: the case tests nothing", tt.rule, tt.file)
 			}
 			// Files alone give another outcome whenever a group joins

@@ -58,6 +58,13 @@ type FilterOptions struct {
 	Baseline map[string]bool
 	// Now decides whether an ignore has expired; Filter never reads the clock.
 	Now time.Time
+	// Directives are the inline directives of the whole set when
+	// DirectivesCollected is true: collected per group before its release
+	// (CollectDirectives) and joined in set order (MergeDirectives). Filter
+	// then reads no workflow, so it works on a released set. Else Filter
+	// collects them from the set.
+	Directives          []Directive
+	DirectivesCollected bool
 }
 
 // Filtered is what Filter kept and how many findings each stage dropped.
@@ -104,10 +111,14 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 	var out Filtered
 	var meta []Finding // findings about directives
 	if !opts.NoIgnores {
-		dirs := collectDirectives(set, all)
+		dirs := opts.Directives
+		if !opts.DirectivesCollected {
+			dirs = CollectDirectives(set, all)
+		}
+		used := make([]bool, len(dirs))
 		var kept []Finding
 		for _, f := range fs {
-			if ignoredInline(dirs, &f) || ignoredByConfig(opts, &f) {
+			if ignoredInline(dirs, used, &f) || ignoredByConfig(opts, &f) {
 				out.Ignored++
 				continue
 			}
@@ -115,7 +126,7 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		}
 		fs = kept
 		if rs006 := enabled[UnusedIgnoreID]; rs006 != nil {
-			meta = directiveFindings(rs006, dirs, enabled)
+			meta = directiveFindings(rs006, dirs, used, enabled)
 			meta = append(meta, expiredIgnoreFindings(rs006, opts)...)
 			for i := range meta {
 				if s, ok := opts.Severities[UnusedIgnoreID]; ok {
@@ -359,65 +370,100 @@ var directiveRE = regexp.MustCompile(directiveWord + `\b([^\n]*)`)
 // directiveWord is the literal every directive starts with.
 const directiveWord = "stormcheck:ignore"
 
-// directive is one `stormcheck:ignore` found in a node's notes or a sticky note.
-type directive struct {
-	wf      *n8nschema.Workflow
-	holder  *n8nschema.Node // the node whose notes, or the sticky, holding it
-	pos     n8nschema.Pos
-	text    string
-	rules   []*Rule // resolved; empty when malformed
-	problem string  // why it is malformed
-	covers  map[string]bool
-	used    bool
+// Directive is one `stormcheck:ignore` found in a node's notes or a sticky
+// note: what Filter reads of it, so that it can be collected before the
+// workflow is released. Its strings are copies: they hold no source.
+type Directive struct {
+	Source     *n8nschema.Source
+	Workflow   string // the workflow's name
+	WorkflowID string
+	Node       string // the node whose notes hold it, or the sticky note
+	Sticky     bool
+	Pos        n8nschema.Pos
+	Text       string
+	Rules      []*Rule // resolved; empty when malformed
+	Problem    string  // why it is malformed
+	// Covers are the names of the nodes it speaks for.
+	Covers map[string]bool
+
+	file int // the index of its file in the set it was collected from
 }
 
 // Sticky notes default to 240×160 on the canvas when width/height are absent.
 const stickyWidth, stickyHeight = 240, 160
 
-func collectDirectives(set *Set, all []*Rule) []*directive {
+// CollectDirectives finds the inline directives of a set, in set order,
+// resolving rule names against all (what Filter resolves them against:
+// FilterOptions.All, else Rules). The two-pass audit calls it on each
+// group's set before releasing it.
+func CollectDirectives(set *Set, all []*Rule) []Directive {
 	if set == nil {
 		return nil
 	}
-	var out []*directive
-	for _, w := range set.Workflows {
-		// A workflow or node whose JSON text holds neither the directive
-		// nor a \u escape (which could spell it) has none: skip the
-		// lookups, each of which would scan the node again.
-		if !mayHoldDirective(w.Value.Raw()) {
+	var out []Directive
+	for fi, f := range set.Files {
+		for _, w := range f.Workflows {
+			out = appendDirectives(out, fi, w, all)
+		}
+	}
+	return out
+}
+
+// MergeDirectives joins the directives CollectDirectives found in the sets
+// of the groups Components made (perGroup[i] from the set of groups[i]) in
+// set order, for FilterOptions.Directives.
+func MergeDirectives(perGroup [][]Directive, groups [][]int) []Directive {
+	var out []Directive
+	for i, ds := range perGroup {
+		for _, d := range ds {
+			d.file = groups[i][d.file]
+			out = append(out, d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Directive) int { return cmp.Compare(a.file, b.file) })
+	return out
+}
+
+func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rule) []Directive {
+	// A workflow or node whose JSON text holds neither the directive nor a
+	// \u escape (which could spell it) has none: skip the lookups, each of
+	// which would scan the node again.
+	if !mayHoldDirective(w.Value.Raw()) {
+		return out
+	}
+	for _, n := range w.Nodes {
+		var text string
+		var pos n8nschema.Pos
+		var covers map[string]bool
+		if !mayHoldDirective(n.Value.Raw()) {
 			continue
 		}
-		for _, n := range w.Nodes {
-			var text string
-			var pos n8nschema.Pos
-			var covers map[string]bool
-			if !mayHoldDirective(n.Value.Raw()) {
+		// Positions and the nodes a sticky note covers are worked out
+		// only for text that holds a directive: most notes hold none.
+		if n.IsSticky() {
+			v, _ := n.Param("content")
+			if text = v.Str(); !strings.Contains(text, directiveWord) {
 				continue
 			}
-			// Positions and the nodes a sticky note covers are worked out
-			// only for text that holds a directive: most notes hold none.
-			if n.IsSticky() {
-				v, _ := n.Param("content")
-				if text = v.Str(); !strings.Contains(text, directiveWord) {
-					continue
-				}
-				pos = v.Pos()
-				covers = coveredBy(w, n)
-			} else {
-				v := n.Field("notes")
-				if text = v.Str(); !strings.Contains(text, directiveWord) {
-					continue
-				}
-				pos = v.Pos()
-				covers = map[string]bool{n.Name: true}
+			pos = v.Pos()
+			covers = coveredBy(w, n)
+		} else {
+			v := n.Field("notes")
+			if text = v.Str(); !strings.Contains(text, directiveWord) {
+				continue
 			}
-			if !pos.IsValid() {
-				pos = n.Pos
-			}
-			for _, m := range directiveRE.FindAllStringSubmatch(text, -1) {
-				d := &directive{wf: w, holder: n, pos: pos, text: strings.TrimSpace(m[0]), covers: covers}
-				d.rules, d.problem = parseDirective(m[1], all)
-				out = append(out, d)
-			}
+			pos = v.Pos()
+			covers = map[string]bool{n8nschema.Intern(n.Name): true}
+		}
+		if !pos.IsValid() {
+			pos = n.Pos
+		}
+		for _, m := range directiveRE.FindAllStringSubmatch(text, -1) {
+			d := Directive{Source: w.Source, Workflow: n8nschema.Intern(w.Name), WorkflowID: n8nschema.Intern(w.ID),
+				Node: n8nschema.Intern(n.Name), Sticky: n.IsSticky(), Pos: pos.Light(),
+				Text: strings.Clone(strings.TrimSpace(m[0])), Covers: covers, file: fi}
+			d.Rules, d.Problem = parseDirective(m[1], all)
+			out = append(out, d)
 		}
 	}
 	return out
@@ -471,7 +517,7 @@ func coveredBy(w *n8nschema.Workflow, sticky *n8nschema.Node) map[string]bool {
 			continue
 		}
 		if x, y, ok := position(n); ok && x >= sx && x <= sx+width && y >= sy && y <= sy+height {
-			covers[n.Name] = true
+			covers[n8nschema.Intern(n.Name)] = true
 		}
 	}
 	return covers
@@ -487,54 +533,56 @@ func position(n *n8nschema.Node) (x, y float64, ok bool) {
 	return x, y, ok1 && ok2
 }
 
-func ignoredInline(dirs []*directive, f *Finding) bool {
+func ignoredInline(dirs []Directive, used []bool, f *Finding) bool {
 	if f.Node == "" {
 		return false
 	}
-	for _, d := range dirs {
-		if d.problem != "" || !d.covers[f.Node] || d.wf.Source != f.Source || d.wf.Name != f.Workflow || d.wf.ID != f.WorkflowID {
+	for i := range dirs {
+		d := &dirs[i]
+		if d.Problem != "" || !d.Covers[f.Node] || d.Source != f.Source || d.Workflow != f.Workflow || d.WorkflowID != f.WorkflowID {
 			continue
 		}
-		if slices.ContainsFunc(d.rules, func(r *Rule) bool { return r.ID == f.RuleID }) {
-			d.used = true
+		if slices.ContainsFunc(d.Rules, func(r *Rule) bool { return r.ID == f.RuleID }) {
+			used[i] = true
 			return true
 		}
 	}
 	return false
 }
 
-func directiveFindings(rule *Rule, dirs []*directive, enabled map[string]*Rule) []Finding {
+func directiveFindings(rule *Rule, dirs []Directive, used []bool, enabled map[string]*Rule) []Finding {
 	var out []Finding
-	for _, d := range dirs {
+	for i := range dirs {
+		d := &dirs[i]
 		var msg, fix string
 		switch {
-		case d.problem != "":
-			msg = fmt.Sprintf("malformed ignore directive %q %s; it ignores nothing", d.text, d.problem)
+		case d.Problem != "":
+			msg = fmt.Sprintf("malformed ignore directive %q %s; it ignores nothing", d.Text, d.Problem)
 			fix = "Add the reason after \" -- \", and name rules by ID or name"
-		case d.used:
+		case used[i]:
 			continue
 		default:
 			// Only report a directive whose rules all ran: with some of them
 			// disabled, it may match in a full run.
-			if slices.ContainsFunc(d.rules, func(r *Rule) bool { return enabled[r.ID] == nil }) {
+			if slices.ContainsFunc(d.Rules, func(r *Rule) bool { return enabled[r.ID] == nil }) {
 				continue
 			}
-			ids := make([]string, len(d.rules))
-			for i, r := range d.rules {
+			ids := make([]string, len(d.Rules))
+			for i, r := range d.Rules {
 				ids[i] = r.ID
 			}
-			where := fmt.Sprintf("node %q", d.holder.Name)
-			if d.holder.IsSticky() {
+			where := fmt.Sprintf("node %q", d.Node)
+			if d.Sticky {
 				where = "the nodes this sticky note covers"
 			}
-			msg = fmt.Sprintf("ignore directive %q matches no %s finding on %s; should it be removed?", d.text, strings.Join(ids, "/"), where)
+			msg = fmt.Sprintf("ignore directive %q matches no %s finding on %s; should it be removed?", d.Text, strings.Join(ids, "/"), where)
 			fix = "Remove the directive; the finding it was written for is gone"
 		}
 		f := metaFinding(rule, msg)
-		f.File, f.Source, f.Pos = d.wf.Source.Name, d.wf.Source, d.pos
-		f.Workflow, f.WorkflowID, f.Node = d.wf.Name, d.wf.ID, d.holder.Name
+		f.File, f.Source, f.Pos = d.Source.Name, d.Source, d.Pos
+		f.Workflow, f.WorkflowID, f.Node = d.Workflow, d.WorkflowID, d.Node
 		f.Fix = fix
-		f.Detail = d.text
+		f.Detail = d.Text
 		f.Fingerprint = Fingerprint(&f)
 		out = append(out, f)
 	}
