@@ -277,7 +277,12 @@ func runAudit(o *AuditOptions) error {
 			return err
 		}
 	} else {
-		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, fixOpts)
+		outs, err := o.outputs()
+		if err != nil {
+			return err
+		}
+		text := slices.ContainsFunc(outs, func(out output) bool { return out.format == "text" })
+		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, fixOpts, text)
 		a.reportTo = o.IO.Out
 	}
 	set, filtered := a.set, a.filtered
@@ -289,6 +294,7 @@ func runAudit(o *AuditOptions) error {
 		filtered.Findings = []analyze.Finding{}
 	}
 	res := newResult(set, a.files, st.listed, filtered)
+	res.Capture = a.capture
 	all := res.Findings
 	minSev, _ := analyze.ParseSeverity(o.MinSeverity)
 	res.Findings = slices.DeleteFunc(slices.Clone(all), func(f analyze.Finding) bool { return f.Severity < minSev })
@@ -458,7 +464,7 @@ func newResult(set *analyze.Set, files []*n8nschema.File, listed []*analyze.Rule
 	s := &res.Summary
 	s.Files, s.Workflows = len(files), len(set.Workflows)
 	for _, w := range set.Workflows {
-		s.Nodes += len(w.Nodes)
+		s.Nodes += w.NodeCount()
 	}
 	// Skipped files are JSON met in a folder that is no workflow at all;
 	// broken workflow files are RS001 errors, not skipped.
