@@ -63,21 +63,6 @@ func LinksOf(f *n8nschema.File) Links {
 	return l
 }
 
-// Size is about how many bytes the links hold: their strings and headers.
-func (l *Links) Size() int {
-	const str, slice = 16, 24
-	n := slice + len(l.Workflows)*(str+3*slice)
-	for _, w := range l.Workflows {
-		n += len(w.ID)
-		for _, ss := range [][]string{w.Hooks, w.IDRefs, w.HookRefs} {
-			for _, s := range ss {
-				n += str + len(s)
-			}
-		}
-	}
-	return n
-}
-
 // Components groups the files of a set (given by their links, in set
 // order) so that Build over one group's files gives its workflows exactly
 // what Build over the whole set gives: the same calls, operations and
