@@ -75,9 +75,9 @@ func (v Value) Str() string {
 	case String:
 		return v.t.str(n)
 	case Number:
-		return numberText(v.t.text[n.off:n.end])
+		return numberText(v.t.text[n.off:n.first])
 	case Bool:
-		return v.t.text[n.off:n.end]
+		return v.t.text[n.off:n.first]
 	}
 	return ""
 }
@@ -104,7 +104,7 @@ func (v Value) Raw() string {
 		return ""
 	}
 	n := v.node()
-	return v.t.text[n.off:n.end]
+	return v.t.text[n.off:v.t.endOf(n)]
 }
 
 // True reports whether the value is the JSON literal true.
@@ -196,14 +196,14 @@ func (t *tree) member(n *jnode, key string) (uint32, bool) {
 	for k := n.first; k < n.first+n.n; k++ {
 		c := &t.nodes[k]
 		if c.flags&keyEsc != 0 {
-			if t.escKeys[c.key] == key {
+			if t.escKeys[t.keyOff(c)] == key {
 				return k, true
 			}
 			continue
 		}
 		// An unescaped key holds no quote: the text after its opening
 		// quote is key and a quote exactly when the key is key.
-		s := t.text[c.key+1:]
+		s := t.text[t.keyOff(c)+1:]
 		if len(s) > len(key) && s[len(key)] == '"' && s[:len(key)] == key {
 			return k, true
 		}
@@ -397,8 +397,8 @@ func (v Value) Pos() Pos {
 	}
 	n := v.node()
 	off := n.off
-	if n.key != noKey {
-		off = n.key
+	if n.flags&member != 0 {
+		off = v.t.keyOff(n)
 	}
 	return v.t.src.PosAt(v.t.base+int(off), v.fullPath())
 }
@@ -410,7 +410,7 @@ func (v Value) Span() (start, end int) {
 		return 0, 0
 	}
 	n := v.node()
-	return v.t.base + int(n.off), v.t.base + int(n.end)
+	return v.t.base + int(n.off), v.t.base + int(v.t.endOf(n))
 }
 
 // Offset is the byte offset in its source where the value starts, without
@@ -484,7 +484,7 @@ func (t *tree) stringMembers(i uint32, keep func(string) bool, fn func(StringMem
 		case String:
 			key := t.keyOf(c)
 			if keep == nil || keep(key) {
-				fn(StringMember{Key: key, Str: t.str(c), Offset: t.base + int(c.off), RawLen: int(c.end - c.off),
+				fn(StringMember{Key: key, Str: t.str(c), Offset: t.base + int(c.off), RawLen: int(c.first - c.off),
 					Name: name, NameIsString: nameIsString})
 			}
 		}

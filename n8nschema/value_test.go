@@ -1,6 +1,8 @@
 package n8nschema
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,5 +141,42 @@ func TestGetPaths(t *testing.T) {
 	}
 	if got := root.Raw(); got != src {
 		t.Errorf("root Raw %q, want the text to its end, white space included", got)
+	}
+}
+
+// TestFarKeys: a node keeps its key's distance in 16 bits; a key further
+// from its value than that is found by scanning back, escaped or not,
+// repeated or not.
+func TestFarKeys(t *testing.T) {
+	pad := strings.Repeat(" ", 70000)
+	src := `{"a\"b"` + pad + `: 1, "e\u0078"` + pad + `: [2], "x": 0, "x"` + pad + `: {"y": 3}}`
+	f := Parse(NewSource("far.json", []byte(src)))
+	root := Value{t: buildTree(f.Source, src, 0).t}
+	// The tree Parse read has the earlier "x" blanked; this one is the
+	// unblanked text, where the last "x" also wins.
+	for path, want := range map[string]int{`a"b`: 1, "ex": len(`{"a\"b"` + pad + `: 1, `), "x.y": 0} {
+		v := root.Get(path)
+		if !v.Exists() {
+			t.Errorf("Get(%q) missing", path)
+			continue
+		}
+		if path == "x.y" {
+			if v.Raw() != "3" {
+				t.Errorf("x.y = %s, want the last x's 3", v.Raw())
+			}
+			continue
+		}
+		if got := v.Pos().Offset; got != want {
+			t.Errorf("Get(%q).Pos at %d, want the key's quote at %d", path, got, want)
+		}
+	}
+	var keys []string
+	root.Each(func(k string, _ Value) bool { keys = append(keys, k); return true })
+	if strings.Join(keys, ",") != `a"b,ex,x` {
+		t.Errorf("keys %q", keys)
+	}
+	if len(f.Problems) != 2 || f.Problems[0].Kind != DuplicateKey || f.Problems[0].Pos.Offset != strings.LastIndex(src, `"x"`) ||
+		!strings.Contains(f.Problems[0].Message, fmt.Sprintf("first at 1:%d", strings.Index(src, `"x"`)+1)) {
+		t.Errorf("problems %v", f.Problems)
 	}
 }
