@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/benchgen"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -47,17 +48,21 @@ func TestBigWorkflowShape(t *testing.T) {
 func benchBuild(b *testing.B, src []byte) {
 	files := parseBench(b, src)
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		Build(files, DefaultOptions())
 	}
+	cputime.ReportPerOp(b, cpu)
 }
 
 func benchAmplify(b *testing.B, src []byte) {
 	s := Build(parseBench(b, src), DefaultOptions())
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		Amplify(s)
 	}
+	cputime.ReportPerOp(b, cpu)
 }
 
 func BenchmarkBuild(b *testing.B) {

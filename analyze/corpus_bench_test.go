@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 )
 
 // BenchmarkBuildCorpus builds the analysis set of the whole corpus: graphs,
@@ -11,18 +12,22 @@ import (
 func BenchmarkBuildCorpus(b *testing.B) {
 	files := corpustest.Files(b)
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		Build(files, DefaultOptions())
 	}
+	cputime.ReportPerOp(b, cpu)
 }
 
 // BenchmarkAmplifyCorpus runs the attempt model alone over the corpus set.
 func BenchmarkAmplifyCorpus(b *testing.B) {
 	s := Build(corpustest.Files(b), DefaultOptions())
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		Amplify(s)
 	}
+	cputime.ReportPerOp(b, cpu)
 }
 
 // BenchmarkGraphCorpus builds the node graph of every corpus workflow.

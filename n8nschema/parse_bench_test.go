@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
@@ -84,23 +85,27 @@ func BenchmarkParse(b *testing.B) {
 		}
 		b.SetBytes(int64(total))
 		b.ReportAllocs()
+		cpu := cputime.Used()
 		for b.Loop() {
 			for i, src := range srcs {
 				Parse(NewSource(names[i], src))
 			}
 		}
+		cputime.ReportPerOp(b, cpu)
 	})
 	for _, n := range []int{1000, 10000} {
 		src := genWorkflow(n)
 		b.Run(fmt.Sprint("nodes=", n), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
+			cpu := cputime.Used()
 			for b.Loop() {
 				f := Parse(NewSource("gen.json", src))
 				if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != n {
 					b.Fatalf("generated workflow parsed wrong: %v", f.Problems)
 				}
 			}
+			cputime.ReportPerOp(b, cpu)
 		})
 	}
 }

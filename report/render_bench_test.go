@@ -10,6 +10,7 @@ import (
 
 	"github.com/stormcheck/stormcheck/internal/benchgen"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 )
@@ -45,11 +46,13 @@ func renderEach(b *testing.B, res *report.Result) {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
+			cpu := cputime.Used()
 			for b.Loop() {
 				if err := r.Render(io.Discard, res); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cputime.ReportPerOp(b, cpu)
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/benchgen"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -24,16 +25,20 @@ func BenchmarkRules(b *testing.B) {
 	set := benchSet(b)
 	b.Run("all", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := cputime.Used()
 		for b.Loop() {
 			analyze.Run(set, All())
 		}
+		cputime.ReportPerOp(b, cpu)
 	})
 	for _, r := range All() {
 		b.Run(r.ID, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := cputime.Used()
 			for b.Loop() {
 				analyze.Run(set, []*analyze.Rule{r})
 			}
+			cputime.ReportPerOp(b, cpu)
 		})
 	}
 }
@@ -58,9 +63,11 @@ func BenchmarkRulesGenerated(b *testing.B) {
 			set := analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions())
 			all := All()
 			b.ReportAllocs()
+			cpu := cputime.Used()
 			for b.Loop() {
 				analyze.Run(set, all)
 			}
+			cputime.ReportPerOp(b, cpu)
 		})
 	}
 }
@@ -73,7 +80,9 @@ func BenchmarkFilter(b *testing.B) {
 	findings := analyze.Run(set, all)
 	opts := analyze.FilterOptions{Rules: all, All: all, MinConfidence: analyze.Low, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		analyze.Filter(set, slices.Clone(findings), opts)
 	}
+	cputime.ReportPerOp(b, cpu)
 }

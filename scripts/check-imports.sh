@@ -26,7 +26,7 @@ deny fix "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjs
 deny cmd "lipgloss" "only report styles output"
 # The corpus helpers are for tests only.
 for pkg in . cmd analyze rules report simulate n8nschema n8napi fix; do
-	deny "$pkg" "^$mod/internal/(sharedtest|corpustest|schematest|benchgen)$" "test helpers never reach the binary"
+	deny "$pkg" "^$mod/internal/(sharedtest|corpustest|schematest|benchgen|cputime)$" "test helpers never reach the binary"
 done
 # Only main.go exits the process.
 if grep -rn --include='*.go' 'os\.Exit' cmd analyze rules report simulate n8nschema n8napi 2>/dev/null | grep -v '_test.go'; then

@@ -3,8 +3,17 @@
 // the code, CPU time measures the code.
 package cputime
 
-import "time"
+import (
+	"testing"
+	"time"
+)
 
 // Used returns the user and system CPU time of the process so far (all
 // threads, the garbage collector's included); 0 where it is unknown.
 func Used() time.Duration { return used() }
+
+// ReportPerOp reports the CPU time used since start (a Used value taken
+// before the benchmark's loop) per iteration, as the metric cpu-ns/op.
+func ReportPerOp(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((Used()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
