@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file is the catalog's data on what nodes do to the world: which
@@ -413,6 +414,14 @@ var jsonFieldParams = []string{"jsonHeaders", "jsonQuery", "jsonBody", "headerPa
 // and body parameters: name/value pairs (headerParameters.parameters[],
 // v1/v2 headerParametersUi.parameter[]) and JSON text parameters.
 func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
+	if !mayHoldKey(n.Params().Raw()) {
+		return IdempotencyKey{}, false
+	}
+	return findKey(n)
+}
+
+// findKey is IdempotencyKeyOf without the prefilter.
+func findKey(n *Node) (IdempotencyKey, bool) {
 	var found IdempotencyKey
 	ok := false
 	params := n.Params()
@@ -457,6 +466,96 @@ func providerHost(n *Node, k IdempotencyKey) bool {
 	}
 	url := strings.ToLower(paramStr(n, "url"))
 	return url == "" || strings.Contains(url, "{{") && !strings.Contains(url, "://") || strings.Contains(url, host)
+}
+
+// keyStems holds, in normKey form, a piece of every name in keyNames;
+// keep it in step with them (TestKeyStems).
+var keyStems = newStems("idempoten", "request-id", "client", "dedupl")
+
+// mayHoldKey is false when no name or JSON text among parameters whose
+// JSON text is raw can hold a key name: LookupKeyName and keyInJSONText
+// match only names that hold one in normKey form. It spares the walk over
+// every parameter of most writes.
+func mayHoldKey(raw string) bool { return keyStems.mayHold(raw) }
+
+// stems are lower-case ASCII words (letters and '-') that a prefilter
+// looks for in JSON text.
+type stems struct {
+	words []string
+	first [256]bool // the first bytes of words
+}
+
+func newStems(words ...string) *stems {
+	s := &stems{words: words}
+	for _, w := range words {
+		s.first[w[0]] = true
+	}
+	return s
+}
+
+// mayHold is false when no string that the JSON text raw holds (or raw
+// itself) can contain one of the stems once lower-cased with '_' read as
+// '-', as normKey compares and (?i) matches. An escape other than \u decodes to no
+// letter, '-' or '_', so a run of them in a decoded string stands in raw
+// as it is. Of the characters outside ASCII, only three turn into ASCII
+// letters: the Kelvin sign and the long s fold to k and s
+// (strings.EqualFold, (?i)), and strings.ToLower makes the dotted capital
+// I an i. raw is read once, without a copy.
+func (s *stems) mayHold(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			if foldsToASCII(raw[i:]) {
+				return true
+			}
+			continue
+		case c == '\\':
+			if i+1 < len(raw) && raw[i+1] == 'u' {
+				return true
+			}
+			continue
+		}
+		if !s.first[foldByte(c)] {
+			continue
+		}
+		for _, w := range s.words {
+			if hasFoldPrefix(raw[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldByte lower-cases an ASCII letter and reads '_' as '-'.
+func foldByte(c byte) byte {
+	switch {
+	case 'A' <= c && c <= 'Z':
+		return c + 'a' - 'A'
+	case c == '_':
+		return '-'
+	}
+	return c
+}
+
+// hasFoldPrefix reports whether s starts with w under foldByte.
+func hasFoldPrefix(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if foldByte(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// foldsToASCII reports whether s starts with one of the three characters
+// outside ASCII that fold or lower-case to an ASCII letter.
+func foldsToASCII(s string) bool {
+	return strings.HasPrefix(s, "\u212a") || strings.HasPrefix(s, "\u017f") || strings.HasPrefix(s, "\u0130")
 }
 
 var jsonMember = regexp.MustCompile(`"([A-Za-z][A-Za-z0-9_-]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\{\{[^}]*\}\}|[^,}\n]+)`)
@@ -850,18 +949,9 @@ func HeartbeatWord(s string) string {
 // heartbeatStems holds, in lower case, a word every heartbeatWords match
 // contains; keep it in step with the regex. Messages are long, and most
 // hold none of them.
-var heartbeatStems = []string{"heart", "keep", "progress", "still", "alive", "status", "batch"}
+var heartbeatStems = newStems("heart", "keep", "progress", "still", "alive", "status", "batch")
 
-func mayHeartbeat(s string) bool {
-	l := strings.ToLower(s)
-	for _, w := range heartbeatStems {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	// K (Kelvin) and ſ fold to k and s under (?i).
-	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")
-}
+func mayHeartbeat(s string) bool { return heartbeatStems.mayHold(s) }
 
 // signalSinks are nodes that post where people or dashboards watch: chat,
 // e-mail, status pages. A progress post there stays green when the work
@@ -900,25 +990,36 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	if s, ok := SwitchOf(url); ok {
 		return Heartbeat{Word: "ping", Where: "url", Switch: &s, Conf: s.Conf}, true
 	}
+	h := heartbeatWording(n, url)
 	// A signal is sent: reading a job's progress (GET .../progress) or a
-	// sheet is polling, not a heartbeat.
+	// sheet is polling, not a heartbeat. (The wording is looked for first:
+	// most nodes have none, and it is cheaper than the operation.)
+	if h.Word == "" {
+		return Heartbeat{}, false
+	}
 	if w, _ := WriteOp(n); !w {
 		return Heartbeat{}, false
 	}
+	return h, true
+}
+
+// heartbeatWording finds the heartbeat wording of a node in its name, its
+// URL, then its message parameters; Word is "" when there is none.
+func heartbeatWording(n *Node, url string) Heartbeat {
 	if w := HeartbeatWord(n.Name); w != "" {
-		return Heartbeat{Word: w, Where: "name", Conf: ConfMedium}, true
+		return Heartbeat{Word: w, Where: "name", Conf: ConfMedium}
 	}
 	if w := HeartbeatWord(url); w != "" {
-		return Heartbeat{Word: w, Where: "url", Conf: ConfMedium}, true
+		return Heartbeat{Word: w, Where: "url", Conf: ConfMedium}
 	}
 	msgs := make([]Value, len(messageParams))
 	n.Params().getMany(messageParams, msgs) // one pass, not a Param per name
 	for _, v := range msgs {
 		if w := HeartbeatWord(strings.TrimPrefix(v.Str(), "=")); w != "" {
-			return Heartbeat{Word: w, Where: "message", Conf: ConfMedium}, true
+			return Heartbeat{Word: w, Where: "message", Conf: ConfMedium}
 		}
 	}
-	return Heartbeat{}, false
+	return Heartbeat{}
 }
 
 // ---------------------------------------------------------------------------

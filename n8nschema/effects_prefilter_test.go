@@ -1,0 +1,134 @@
+package n8nschema
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
+)
+
+// TestIdempotencyKeyPrefilter: keys spelled through escapes or through
+// letters that fold to ASCII are still found, and plain text without a
+// key name is passed over.
+func TestIdempotencyKeyPrefilter(t *testing.T) {
+	tests := []struct {
+		name, params, want string
+	}{
+		{"plain", `{"headerParameters":{"parameters":[{"name":"Idempotency-Key","value":"k"}]}}`, "Idempotency-Key"},
+		{"escaped dash", `{"headerParameters":{"parameters":[{"name":"Idempotency\u002dKey","value":"k"}]}}`, "Idempotency-Key"},
+		{"escaped letter", `{"headerParameters":{"parameters":[{"name":"\u0049dempotency-Key","value":"k"}]}}`, "Idempotency-Key"},
+		{"long s folds to s", `{"headerParameters":{"parameters":[{"name":"PayPal-Requeſt-Id","value":"k"}]}}`, "PayPal-Request-Id"},
+		{"kelvin sign folds to k", `{"headerParameters":{"parameters":[{"name":"Idempotency-` + "\u212a" + `ey","value":"k"}]}}`, "Idempotency-Key"},
+		{"dotted capital I lowers to i", `{"headerParameters":{"parameters":[{"name":"` + "\u0130" + `dempotency-Key","value":"k"}]}}`, "Idempotency-Key"},
+		{"escapes around the name", `{"headerParameters":{"parameters":[{"name":"\tidempotency-key\n","value":"k"}]}}`, "Idempotency-Key"},
+		{"json body, escaped", `{"jsonBody":"{\"idempotency\u005fkey\": \"{{ $json.id }}\"}"}`, "idempotency_key"},
+		{"no key", `{"headerParameters":{"parameters":[{"name":"Authorization","value":"k"}]},"jsonBody":"{\"a\\u0062\": 1}"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := node(t, `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":`+tt.params+`}`)
+			k, ok := IdempotencyKeyOf(n)
+			if got := k.Name.Name; got != tt.want || ok != (tt.want != "") {
+				t.Errorf("IdempotencyKeyOf = %q, %v; want %q", got, ok, tt.want)
+			}
+			if wk, wok := findKey(n); wk != k || wok != ok {
+				t.Errorf("IdempotencyKeyOf = %+v, %v; the walk alone finds %+v, %v", k, ok, wk, wok)
+			}
+		})
+	}
+}
+
+// TestKeyStems: every key name holds a stem in normKey form.
+func TestKeyStems(t *testing.T) {
+	for _, k := range keyNames {
+		if !keyStems.mayHold(k.Name) {
+			t.Errorf("key name %q holds none of keyStems", k.Name)
+		}
+	}
+}
+
+func TestStemsMayHold(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{`{"a":"Idempotency_Key"}`, true},
+		{`{"a":"no key here"}`, false},
+		{`{"a":"\n\tIDEMPOTENCY-KEY"}`, true},
+		{`{"a":"x\u0041"}`, true},                             // an escape may spell a letter
+		{`{"a":"emoji ✅ only"}`, false},                       // other characters fold to no ASCII letter
+		{"{\"a\":\"\u212a\"}", true},                          // Kelvin sign
+		{strings.Repeat("x", 2040) + "idempotency-key", true}, // across a block boundary
+		{strings.Repeat("x", 5000), false},
+	}
+	for _, tt := range tests {
+		if got := keyStems.mayHold(tt.raw); got != tt.want {
+			t.Errorf("mayHold(%.40q…) = %v, want %v", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// TestHeartbeatPrefilter: message wording spelled through escapes or
+// folding letters is still found.
+func TestHeartbeatPrefilter(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{`Batch 3 of 10 done`, "batch N of M"},
+		{`\u0048eartbeat`, "heartbeat"},
+		{`\"still running\"`, "still running"},
+		{`weekly progreſs`, "progreſs"},
+		{`nothing to see ✅`, ""},
+	}
+	for _, tt := range tests {
+		n := node(t, `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{"text":"`+tt.text+`"}}`)
+		h, ok := HeartbeatOf(n)
+		if h.Word != tt.want || ok != (tt.want != "") {
+			t.Errorf("HeartbeatOf(text %q) = %q, %v; want %q", tt.text, h.Word, ok, tt.want)
+		}
+	}
+}
+
+// TestIdempotencyKeyPrefilterCorpus: on every node of the corpus the
+// prefilters pass over only nodes and strings where the full search finds
+// nothing.
+func TestIdempotencyKeyPrefilterCorpus(t *testing.T) {
+	real := sharedtest.Path(t, "corpus", "n8n-real")
+	nodes, skipped := 0, 0
+	err := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, w := range Parse(NewSource(p, src)).Workflows {
+			for _, n := range w.Nodes {
+				nodes++
+				raw := n.Params().Raw()
+				n.Params().Scalars(func(v Value) bool {
+					if s := v.Str(); heartbeatWords.MatchString(s) && !mayHeartbeat(s) {
+						t.Errorf("%s: node %q: the prefilter passes over heartbeat wording in %q", p, n.Name, s)
+					}
+					return true
+				})
+				if mayHoldKey(raw) {
+					continue
+				}
+				skipped++
+				if k, ok := findKey(n); ok || k.Name.Name != "" {
+					t.Errorf("%s: node %q: the prefilter passes over key %q", p, n.Name, k.Name.Name)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skipped == 0 || skipped == nodes {
+		t.Errorf("the prefilter passed over %d of %d nodes", skipped, nodes)
+	}
+}
