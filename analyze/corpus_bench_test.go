@@ -42,3 +42,17 @@ func BenchmarkGraphCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLinksCorpus is the analysis side of pass 1 over the corpus: the
+// links of every parsed file, then the groups.
+func BenchmarkLinksCorpus(b *testing.B) {
+	files := corpustest.Files(b)
+	links := make([]Links, len(files))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, f := range files {
+			links[i] = LinksOf(f)
+		}
+		Components(links)
+	}
+}

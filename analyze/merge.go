@@ -43,9 +43,16 @@ func Merge(sets []*Set, groups [][]int) *Set {
 	// theirs in the set: a stable sort by workflow restores set order.
 	slices.SortStableFunc(m.Operations, func(a, b *Operation) int { return cmp.Compare(at[a.Workflow], at[b.Workflow]) })
 	slices.SortStableFunc(m.Calls, func(a, b *Call) int { return cmp.Compare(at[a.From], at[b.From]) })
+	// A workflow's operations are adjacent now: index pieces of the list
+	// rather than copy them.
 	m.opsOf = make(map[*n8nschema.Workflow][]*Operation, len(m.Workflows))
-	for _, op := range m.Operations {
-		m.opsOf[op.Workflow] = append(m.opsOf[op.Workflow], op)
+	for i := 0; i < len(m.Operations); {
+		w, j := m.Operations[i].Workflow, i+1
+		for j < len(m.Operations) && m.Operations[j].Workflow == w {
+			j++
+		}
+		m.opsOf[w] = m.Operations[i:j:j]
+		i = j
 	}
 	m.indexCalls()
 	return m
