@@ -10,7 +10,6 @@
 package fix
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -54,9 +53,8 @@ type srcOff struct {
 }
 
 type repairer struct {
-	set   *analyze.Set
-	o     Options
-	valid map[*n8nschema.Source]bool
+	set *analyze.Set
+	o   Options
 	// retriedBy lists, per node that is a retry layer, the operations whose
 	// chains it is in (built on first use).
 	retriedBy map[*n8nschema.Node][]*analyze.Operation
@@ -70,7 +68,7 @@ type wfKey struct {
 }
 
 func newRepairer(set *analyze.Set, o Options) *repairer {
-	r := &repairer{set: set, o: o, nodes: map[srcOff]nodeRef{}, wfs: map[wfKey]*n8nschema.Workflow{}, valid: map[*n8nschema.Source]bool{}}
+	r := &repairer{set: set, o: o, nodes: map[srcOff]nodeRef{}, wfs: map[wfKey]*n8nschema.Workflow{}}
 	for _, w := range set.Workflows {
 		k := wfKey{w.Source, w.Name, w.ID}
 		if _, dup := r.wfs[k]; !dup {
@@ -161,15 +159,7 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 // activeVersion, and n8n keeps the draft and the published version apart,
 // so an edit of one of them would make the file say two things.
 func (r *repairer) editable(w *n8nschema.Workflow) bool {
-	if w.Published {
-		return false
-	}
-	v, ok := r.valid[w.Source]
-	if !ok {
-		v = json.Valid(trimBOM(w.Source.Src))
-		r.valid[w.Source] = v
-	}
-	return v
+	return !w.Published && w.Source.ValidJSON()
 }
 
 // retryLayer is one layer of an attempt chain that n8n's retryOnFail or an

@@ -35,6 +35,7 @@ func Parse(src *Source) *File {
 		return f
 	}
 	r := buildTree(src, view(body), base)
+	src.valid = r.ok
 	if r.deepAt >= 0 {
 		p.deep(r.deepAt + base)
 		return f

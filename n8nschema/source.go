@@ -62,7 +62,16 @@ type Source struct {
 	lastLn  int
 
 	released bool // Release dropped Src (release.go)
+	valid    bool // ValidJSON
+
 }
+
+// ValidJSON reports whether Parse read the source whole: one valid JSON
+// value (after a byte-order mark) with only white space around it, nested
+// at most MaxDepth deep. A file with data after its workflow, which n8n's
+// JSON.parse rejects, is not. Set by Parse, so that --fix need not check
+// the bytes again.
+func (s *Source) ValidJSON() bool { return s.valid }
 
 // NewSource wraps the bytes of one input.
 func NewSource(name string, src []byte) *Source {
