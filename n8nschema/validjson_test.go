@@ -30,7 +30,9 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 			t.Errorf("%s: ValidJSON() = %v, encoding/json.Valid says %v", name, s.ValidJSON(), want)
 		}
 	}
-	wf := func(v string) string { return `{"nodes":[{"name":"A","type":"n8n-nodes-base.set","parameters":{"v":` + v + `}}],"connections":{}}` }
+	wf := func(v string) string {
+		return `{"nodes":[{"name":"A","type":"n8n-nodes-base.set","parameters":{"v":` + v + `}}],"connections":{}}`
+	}
 	for i, v := range []string{
 		`1`, `01`, `-`, `-0`, `1.`, `1e`, `.5`, `0e+1`, `1E-2`, `"\x01"`, `"\q"`, `"\u12"`, `"\ud800"`, `"\/"`,
 		`[1,]`, `NaN`, `tru`, `'a'`, "\"\xff\xfe\"", `{"a":1,}`, `{"a":1,"a":2}`, `1 `,
