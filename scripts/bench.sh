@@ -11,10 +11,10 @@
 #      on the big set, and their ratio;
 #   4. a generated 10,000-node workflow against its 1,000-node sibling.
 #
-# Each table gives medians of wall time (from date, in nanoseconds) and CPU
-# time (user + sys of the command and its children, from /usr/bin/time -v),
-# and the peak RSS (the largest "Maximum resident set size" of the runs).
-# The goals are printed as met or missed.
+# Each table gives medians of wall time and CPU time (user + sys of the
+# command and its children), both from bash's time, and the peak RSS (the
+# largest "Maximum resident set size" of /usr/bin/time -v over the runs).
+# The goals are printed as met or missed. A command that fails stops the run.
 #
 # Usage: bash scripts/bench.sh [--compare OLD_BIN] [RUNS]
 #   RUNS        runs of each command, at least 3 (default 5), after one
