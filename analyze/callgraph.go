@@ -153,7 +153,8 @@ func webhookKeys(w *n8nschema.Workflow, n *n8nschema.Node) []string {
 }
 
 // resolveID picks the workflow an id names: the caller itself, else one in
-// the same file, else the first in the set.
+// the same file, else the first in the set. Components puts every workflow
+// with the id in the caller's group, so a group's set picks the same.
 func (ix *callIndex) resolveID(from *n8nschema.Workflow, id string) *n8nschema.Workflow {
 	ws := ix.byID[id]
 	if len(ws) == 0 {
@@ -247,12 +248,7 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		return ix.resolveWebhook(c, k)
 	}
 	if k.id == "" {
-		// A self-reference (To already set), or an unknown target whose
-		// assumption nodeCall wrote.
-		if c.Self && c.Kind != CallN8nAPI {
-			c.Entry = subworkflowStart(w)
-		}
-		return c
+		return c // a self-reference, or a target nodeCall said it cannot know
 	}
 	c.To = ix.resolveID(w, k.id)
 	if c.To == nil {
@@ -352,7 +348,7 @@ func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Cal
 	c.Ref, c.ref = raw, ref
 	switch {
 	case self:
-		c.To, c.Self = w, true
+		c.To, c.Self, c.Entry = w, true, subworkflowStart(w)
 	case why != "":
 		c.Assumed = why + "; assumed it calls a workflow outside the set that makes no external calls"
 	default:

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -373,6 +374,54 @@ func TestComponentsCrafted(t *testing.T) {
 					t.Errorf("every file alone gives the whole set's outcome: the case does not need its groups")
 				}
 			}
+		})
+	}
+}
+
+// TestLinksFreeSources: pass 1 keeps the links of every file and drops the
+// file; no string of the links may keep the file's bytes alive.
+func TestLinksFreeSources(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		load func(testing.TB) []*n8nschema.File
+	}{
+		{"examples", func(tb testing.TB) []*n8nschema.File {
+			return corpustest.Dir(tb, filepath.Join("..", "testdata", "examples"))
+		}},
+		{"n8n-more", func(tb testing.TB) []*n8nschema.File { return corpustest.Fresh(tb, "n8n-more") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := tc.load(t)
+			freed := make(chan struct{}, len(files))
+			watched, refs := 0, 0
+			links := make([]analyze.Links, len(files))
+			for i, f := range files {
+				links[i] = analyze.LinksOf(f)
+				for _, w := range links[i].Workflows {
+					refs += len(w.IDRefs) + len(w.HookRefs)
+				}
+				// The runtime may batch tiny objects; sources are larger.
+				if len(f.Source.Src) >= 64 {
+					runtime.AddCleanup(&f.Source.Src[0], func(struct{}) { freed <- struct{}{} }, struct{}{})
+					watched++
+				}
+			}
+			if refs == 0 {
+				t.Fatal("no file refers to another: the test would prove nothing")
+			}
+			files = nil
+			for range 3 {
+				runtime.GC()
+			}
+			deadline := time.After(10 * time.Second)
+			for n := 0; n < watched; n++ {
+				select {
+				case <-freed:
+				case <-deadline:
+					t.Fatalf("%d of %d sources still held by their links", watched-n, watched)
+				}
+			}
+			runtime.KeepAlive(links)
 		})
 	}
 }

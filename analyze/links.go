@@ -16,6 +16,7 @@ type Links struct {
 }
 
 // WorkflowLinks are one workflow's keys, each list sorted without repeats.
+// The strings are copies (n8nschema.Intern): links hold no source alive.
 type WorkflowLinks struct {
 	// ID is the workflow's id ("" when it has none).
 	ID string
@@ -36,14 +37,14 @@ func LinksOf(f *n8nschema.File) Links {
 		l.Workflows = make([]WorkflowLinks, 0, len(f.Workflows))
 	}
 	for _, w := range f.Workflows {
-		wl := WorkflowLinks{ID: w.ID}
-		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, key) })
+		wl := WorkflowLinks{ID: n8nschema.Intern(w.ID)}
+		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, n8nschema.Intern(key)) })
 		add := func(k lookup) {
 			switch {
 			case k.id != "":
-				wl.IDRefs = append(wl.IDRefs, k.id)
+				wl.IDRefs = append(wl.IDRefs, n8nschema.Intern(k.id))
 			case k.hook != "":
-				wl.HookRefs = append(wl.HookRefs, k.hook)
+				wl.HookRefs = append(wl.HookRefs, n8nschema.Intern(k.hook))
 			}
 		}
 		for _, n := range w.Nodes {
