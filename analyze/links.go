@@ -55,15 +55,9 @@ func LinksOf(f *n8nschema.File) Links {
 		if c, k := errorWorkflowCall(w); c != nil {
 			add(k)
 		}
-		// The keys are views of the file's bytes: copied, so the links
-		// kept for the whole set hold no file alive.
-		wl.ID = n8nschema.Intern(wl.ID)
 		for _, s := range []*[]string{&wl.Hooks, &wl.IDRefs, &wl.HookRefs} {
 			slices.Sort(*s)
 			*s = slices.Clip(slices.Compact(*s))
-			for i, k := range *s {
-				(*s)[i] = n8nschema.Intern(k)
-			}
 		}
 		l.Workflows = append(l.Workflows, wl)
 	}
