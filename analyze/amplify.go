@@ -663,7 +663,7 @@ func (a *amp) operations(cur []ctx) {
 			}
 			c := cur[a.base[wi]+ui]
 			op := &Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, sp), Paid: sp.Paid,
-				Spec: sp, ErrorPath: g.OnErrorPath(n)}
+				Spec: &g.specs[ui], ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid

@@ -21,8 +21,9 @@ type Operation struct {
 	CallsUnbounded bool
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
-	// Spec is the node's catalog entry.
-	Spec n8nschema.Spec
+	// Spec is the node's catalog entry, shared: operations of one node
+	// type point at one entry once the set is released.
+	Spec *n8nschema.Spec
 	// ErrorPath is true when the call runs only after something failed: it
 	// sits behind an error output or in an error workflow (RS304).
 	ErrorPath bool

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -58,7 +59,7 @@ func (s *Set) Release() {
 	for _, op := range s.Operations {
 		op.Node = lightOf(op.Node)
 		op.Type, op.Dependency, op.Model = n8nschema.Intern(op.Type), n8nschema.Intern(op.Dependency), n8nschema.Intern(op.Model)
-		op.Spec.Type, op.Spec.Provider = n8nschema.Intern(op.Spec.Type), n8nschema.Intern(op.Spec.Provider)
+		op.Spec = sharedSpec(op.Spec)
 		releaseFactors(op.Factors)
 	}
 	for _, c := range s.Calls {
@@ -71,6 +72,7 @@ func (s *Set) Release() {
 		c.ref = n8nschema.Value{}
 	}
 	s.graphs = nil
+	s.opsOf = opsByWorkflow(s.Operations)
 	// Most groups of a two-pass audit make no call: an empty map costs
 	// its header and a bucket per released set.
 	if len(s.callsFrom) == 0 {
@@ -79,6 +81,29 @@ func (s *Set) Release() {
 	s.sharedMu.Lock()
 	s.shared = nil
 	s.sharedMu.Unlock()
+}
+
+// opsByWorkflow indexes operations by workflow; the operations of one
+// workflow are adjacent (Amplify makes them workflow by workflow), so each
+// entry is a piece of ops, not an array of its own.
+func opsByWorkflow(ops []*Operation) map[*n8nschema.Workflow][]*Operation {
+	if len(ops) == 0 {
+		return nil
+	}
+	m := map[*n8nschema.Workflow][]*Operation{}
+	for i := 0; i < len(ops); {
+		w, j := ops[i].Workflow, i+1
+		for j < len(ops) && ops[j].Workflow == w {
+			j++
+		}
+		if prev, ok := m[w]; ok {
+			m[w] = append(prev[:len(prev):len(prev)], ops[i:j]...) // not adjacent after all: a copy
+		} else {
+			m[w] = ops[i:j:j]
+		}
+		i = j
+	}
+	return m
 }
 
 // ReleaseFindings copies every string of the findings off the sources'
@@ -115,6 +140,22 @@ func releaseFactors(fs []Factor) {
 		f.Kind, f.Node, f.Workflow, f.Via = intern(f.Kind), intern(f.Node), intern(f.Workflow), intern(f.Via)
 		f.Pos = f.Pos.Light()
 	}
+}
+
+// specs holds one copy of each catalog entry that released operations
+// point at: a few hundred node types, however many operations.
+var specs sync.Map // n8nschema.Spec → *n8nschema.Spec
+
+// sharedSpec is the shared copy of *sp, its strings off the bytes (an
+// unknown node type is its own entry's Type).
+func sharedSpec(sp *n8nschema.Spec) *n8nschema.Spec {
+	if sp == nil {
+		return nil
+	}
+	s := *sp
+	s.Type, s.Provider = intern(s.Type), intern(s.Provider) // the key too
+	p, _ := specs.LoadOrStore(s, &s)
+	return p.(*n8nschema.Spec)
 }
 
 func intern(s string) string { return n8nschema.Intern(s) }

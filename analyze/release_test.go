@@ -70,3 +70,27 @@ func TestReleaseFindingsCopies(t *testing.T) {
 		t.Errorf("released finding differs (-want +got):\n%s", diff)
 	}
 }
+
+// TestOpsByWorkflow: each workflow's operations in order, adjacent or not,
+// and appending to one never writes over the next.
+func TestOpsByWorkflow(t *testing.T) {
+	a, b := &n8nschema.Workflow{}, &n8nschema.Workflow{}
+	ops := []*Operation{{Workflow: a, Type: "1"}, {Workflow: a, Type: "2"}, {Workflow: b, Type: "3"}, {Workflow: a, Type: "4"}}
+	m := opsByWorkflow(ops)
+	types := func(os []*Operation) (s string) {
+		for _, o := range os {
+			s += o.Type
+		}
+		return s
+	}
+	if types(m[a]) != "124" || types(m[b]) != "3" {
+		t.Errorf("a: %q, b: %q; want 124 and 3", types(m[a]), types(m[b]))
+	}
+	_ = append(m[b], &Operation{Type: "x"})
+	if types(ops) != "1234" {
+		t.Errorf("appending to b's operations changed the set's: %q", types(ops))
+	}
+	if opsByWorkflow(nil) != nil {
+		t.Error("no operations: want no map")
+	}
+}

@@ -30,18 +30,27 @@ type Workflow struct {
 	// differs from the published version that was audited.
 	DraftDiffers bool
 
-	Nodes       []*Node
-	Connections []Connection
-	Settings    Settings
 	// Pos is where the workflow begins: its "name" key, else the object.
 	Pos      Pos
-	Value    Value
 	Problems []Problem
 
-	byName map[string]*Node
 	// nodes counts Nodes once Release dropped them (release.go).
 	nodes    int
 	released bool
+	// The rest is only in the full model: a released workflow has no
+	// body, and reading it panics.
+	*workflowBody
+}
+
+// workflowBody is what a workflow holds of its source: its nodes,
+// connections, settings and object.
+type workflowBody struct {
+	Nodes       []*Node
+	Connections []Connection
+	Settings    Settings
+	Value       Value
+
+	byName map[string]*Node
 }
 
 // Node returns the node of that name (the first one when names repeat).

@@ -269,7 +269,7 @@ func describeNonWorkflow(v Value) string {
 }
 
 func (p *parser) workflow(v Value, m *members) {
-	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), Value: v}
+	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), workflowBody: &workflowBody{Value: v}}
 	id, name := m.id, m.name
 	if p.wrapper.Exists() {
 		// {id, name, workflow: {nodes, connections}}: the template names it.

@@ -43,8 +43,8 @@ func (f *File) Release() {
 
 // Release turns the workflow into its light form: Source (released by
 // File.Release), Path, Ordinal, ID, Name, Active, Published, DraftDiffers,
-// Pos, the settings' scalars, Problems and NodeCount stay; Nodes,
-// Connections, Values and the node index go. keep are nodes of w that the
+// Pos, Problems and NodeCount stay; its body (Nodes, Connections,
+// Settings, Value, the node index) goes. keep are nodes of w that the
 // caller goes on referring to (the nodes of operations and calls): Release
 // returns a light copy of each, in order (one copy per node), with what
 // Node.light keeps.
@@ -68,16 +68,9 @@ func (w *Workflow) Release(keep []*Node) []*Node {
 	if !w.released {
 		w.nodes = len(w.Nodes)
 	}
-	w.Nodes, w.Connections, w.byName = nil, nil, nil
-	w.Value = Value{}
+	w.workflowBody = nil
 	w.Path, w.ID, w.Name = Intern(w.Path), Intern(w.ID), Intern(w.Name)
 	w.Pos = w.Pos.light()
-	w.Settings = Settings{
-		ErrorWorkflow:    Intern(w.Settings.ErrorWorkflow),
-		ExecutionTimeout: w.Settings.ExecutionTimeout,
-		CallerPolicy:     Intern(w.Settings.CallerPolicy),
-		ExecutionOrder:   Intern(w.Settings.ExecutionOrder),
-	}
 	releaseProblems(w.Problems)
 	w.released = true
 	return out

@@ -702,7 +702,7 @@ func (s *sim) factsOf(g *analyze.Graph, n *n8nschema.Node) *facts {
 			f.pages = p
 		}
 		if op.Spec.Role == n8nschema.RoleModel {
-			f.sdk = analyze.SDKAttempts(n, op.Spec)
+			f.sdk = analyze.SDKAttempts(n, *op.Spec)
 		}
 		if ms, ok := analyze.AttemptTimeoutMS(op); ok {
 			f.timeoutMS = int64(ms)
