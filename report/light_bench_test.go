@@ -59,11 +59,11 @@ func parseInput(tb testing.TB, in input) *n8nschema.File {
 	return n8nschema.Parse(n8nschema.NewSource(in.name, src))
 }
 
-// lightSet is what the two-pass audit holds at its end: per group of
-// files that call each other, the released set and its released
-// findings, and one capture.
+// lightSet is what the two-pass audit holds at its end: the released
+// groups merged into one light set, their released findings, and one
+// capture.
 type lightSet struct {
-	sets      []*analyze.Set
+	set       *analyze.Set
 	findings  [][]analyze.Finding
 	capture   *report.Capture
 	workflows int
@@ -80,7 +80,9 @@ func twoPass(tb testing.TB, ins []input) *lightSet {
 	}
 	ls := &lightSet{capture: report.NewCapture(true)}
 	all := rules.All()
-	for _, group := range analyze.Components(links) {
+	groups := analyze.Components(links)
+	var sets []*analyze.Set
+	for _, group := range groups {
 		files := make([]*n8nschema.File, len(group))
 		for j, i := range group {
 			files[j] = parseInput(tb, ins[i])
@@ -91,12 +93,13 @@ func twoPass(tb testing.TB, ins []input) *lightSet {
 		ls.capture.Group(set, fs)
 		analyze.ReleaseFindings(fs)
 		set.Release()
-		ls.sets, ls.findings = append(ls.sets, set), append(ls.findings, fs)
+		sets, ls.findings = append(sets, set), append(ls.findings, fs)
 		for _, w := range set.Workflows {
 			ls.workflows++
 			ls.nodes += w.NodeCount()
 		}
 	}
+	ls.set = analyze.Merge(sets, groups)
 	return ls
 }
 
