@@ -77,7 +77,6 @@ var same = gocmp.Options{
 	gocmp.Comparer(func(a, b *n8nschema.Workflow) bool { return a == b }),
 	gocmp.Comparer(func(a, b *n8nschema.Node) bool { return a == b }),
 	cmpopts.IgnoreUnexported(analyze.Call{}),
-	cmpopts.EquateEmpty(),
 }
 
 // alike compares what Release keeps: sources by name, workflows by source
@@ -92,7 +91,6 @@ var alike = gocmp.Options{
 		return a == b || a != nil && b != nil && a.Name == b.Name && a.Pos == b.Pos && a.Disabled == b.Disabled
 	}),
 	cmpopts.IgnoreUnexported(analyze.Call{}),
-	cmpopts.EquateEmpty(),
 }
 
 // differ compares two outcomes: files, workflows, calls (also by workflow),
