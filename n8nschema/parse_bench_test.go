@@ -125,11 +125,13 @@ func BenchmarkTree(b *testing.B) {
 	}
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		for i, src := range srcs {
 			buildTree(NewSource(names[i], src), view(src), 0)
 		}
 	}
+	cputime.ReportPerOp(b, cpu)
 	b.ReportMetric(float64(treeBytes)/float64(total), "tree-B/B")
 }
 

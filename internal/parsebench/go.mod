@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/buger/jsonparser v1.6.1
 	github.com/go-json-experiment/json v1.27.2
+	github.com/stormcheck/stormcheck v0.0.0-00010101000000-000000000000
 	github.com/tidwall/gjson v1.20.2
 	github.com/valyala/fastjson v1.6.10
 )

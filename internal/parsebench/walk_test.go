@@ -23,6 +23,7 @@ import (
 
 	"github.com/buger/jsonparser"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/tidwall/gjson"
 	"github.com/valyala/fastjson"
 )
@@ -47,19 +48,21 @@ func corpus(b *testing.B) (srcs [][]byte, total int64) {
 	return srcs, total
 }
 
-// run times fn over every file and reports the values it visited per op
-// (the same count for every library that visits them all).
+// run times fn over every file and reports the CPU time and the values it
+// visited per op (jsontext counts object keys among its tokens).
 func run(b *testing.B, fn func(src []byte) int) {
 	srcs, total := corpus(b)
 	b.SetBytes(total)
 	b.ReportAllocs()
 	n := 0
+	cpu := cputime.Used()
 	for b.Loop() {
 		n = 0
 		for _, s := range srcs {
 			n += fn(s)
 		}
 	}
+	cputime.ReportPerOp(b, cpu)
 	b.ReportMetric(float64(n), "values/op")
 }
 
