@@ -243,7 +243,7 @@ value:
 		}
 		b.open(i, kind)
 		i = skipWS(s, i+1)
-		if i < len(s) && (s[i] == '}' || s[i] == ']') && s[i] == c+2 {
+		if i < len(s) && s[i] == c+2 { // } or ]
 			i++
 			b.close()
 			goto after
