@@ -97,7 +97,10 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		all = opts.Rules
 	}
 
-	var fs []Finding
+	// Filter works on one copy of the findings, kept and compacted in
+	// place at each stage: a set's findings are a large share of what an
+	// audit holds at the end.
+	fs := make([]Finding, 0, len(findings))
 	for _, f := range findings {
 		if enabled[f.RuleID] == nil {
 			continue
@@ -116,7 +119,7 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 			dirs = CollectDirectives(set, all)
 		}
 		used := make([]bool, len(dirs))
-		var kept []Finding
+		kept := fs[:0]
 		for _, f := range fs {
 			if ignoredInline(dirs, used, &f) || ignoredByConfig(opts, &f) {
 				out.Ignored++
@@ -145,23 +148,29 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 	}
 	fs = append(fs, meta...)
 
-	out.Current = []Finding{}
+	cur := fs[:0]
 	for _, f := range fs {
 		if opts.MinConfidence != 0 && f.Confidence < opts.MinConfidence {
 			out.BelowConfidence++
 			continue
 		}
-		out.Current = append(out.Current, f)
+		cur = append(cur, f)
 	}
-	SortFindings(out.Current)
-	out.Current = Fold(out.Current, all)
-	out.Findings = []Finding{}
-	for _, f := range out.Current {
-		if opts.Baseline[f.Fingerprint] {
-			out.Baselined++
-			continue
+	SortFindings(cur)
+	if out.Current = foldInPlace(cur, all); out.Current == nil {
+		out.Current = []Finding{}
+	}
+	// Without a baselined finding, Findings is Current itself.
+	out.Findings = out.Current
+	if slices.ContainsFunc(out.Current, func(f Finding) bool { return opts.Baseline[f.Fingerprint] }) {
+		out.Findings = []Finding{}
+		for _, f := range out.Current {
+			if opts.Baseline[f.Fingerprint] {
+				out.Baselined++
+				continue
+			}
+			out.Findings = append(out.Findings, f)
 		}
-		out.Findings = append(out.Findings, f)
 	}
 	return out
 }

@@ -15,7 +15,12 @@ import (
 // this runs once, after the ignores and before the baseline. fs must be
 // sorted (SortFindings); the result is too.
 func Fold(fs []Finding, rules []*Rule) []Finding {
-	fs = slices.Clone(fs)
+	return foldInPlace(slices.Clone(fs), rules)
+}
+
+// foldInPlace is Fold on findings the caller owns: the result is a prefix
+// of fs, whose elements it overwrites.
+func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 	byID := make(map[string]*Rule, len(rules))
 	for _, r := range rules {
 		byID[r.ID] = r
@@ -45,7 +50,7 @@ func Fold(fs []Finding, rules []*Rule) []Finding {
 	type foldKey struct{ rule, key string }
 	first := map[foldKey]int{} // → index in out
 	more := map[int]int{}      // index in out → findings folded into it
-	out := make([]Finding, 0, len(fs))
+	out := fs[:0] // written at or before the index read: safe in place
 	for i, f := range fs {
 		if drop[i] {
 			continue

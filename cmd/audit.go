@@ -297,7 +297,9 @@ func runAudit(o *AuditOptions) error {
 	res.Capture = a.capture
 	all := res.Findings
 	minSev, _ := analyze.ParseSeverity(o.MinSeverity)
-	res.Findings = slices.DeleteFunc(slices.Clone(all), func(f analyze.Finding) bool { return f.Severity < minSev })
+	if below := func(f analyze.Finding) bool { return f.Severity < minSev }; slices.ContainsFunc(all, below) {
+		res.Findings = slices.DeleteFunc(slices.Clone(all), below)
+	}
 	res.Summary.Count(res.Findings)
 	res.Summary.BelowSeverity = len(all) - len(res.Findings)
 	// --fix repairs what --min-severity hides too, so "N fixable" counts it.
