@@ -159,7 +159,8 @@ type repeatedKey struct {
 	path     string // gjson path of the later member
 	off      int    // offset of the later key's opening quote
 	firstOff int    // offset of the earlier key's opening quote
-	// [blankFrom, blankTo) is the earlier member with the comma after it.
+	// [blankFrom, blankTo) is the earlier member, key to value (lastMembersWin
+	// blanks the comma after it too).
 	blankFrom, blankTo int
 }
 
