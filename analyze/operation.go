@@ -9,27 +9,30 @@ type Operation struct {
 	Node       *n8nschema.Node
 	Type       string // node type
 	Dependency string // what is called: a host, a provider ("openai"), a service
-	Paid       bool
-	Write      bool
 	// Attempts is the worst-case wire attempts per logical operation; it
 	// means nothing when Unbounded is true.
-	Attempts  int
-	Unbounded bool
+	Attempts int
 	// CallsPerItem is legitimate fan-out (agent iterations, pages, fallback
 	// models); 0 with CallsUnbounded means no bound.
-	CallsPerItem   int
-	CallsUnbounded bool
+	CallsPerItem int
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
 	// Spec is the node's catalog entry, shared: operations of one node
 	// type point at one entry once the set is released.
 	Spec *n8nschema.Spec
-	// ErrorPath is true when the call runs only after something failed: it
-	// sits behind an error output or in an error workflow (RS304).
-	ErrorPath bool
 	// ErrorFor are the workflows whose settings.errorWorkflow starts the
 	// run this call is part of (it runs from an Error Trigger).
 	ErrorFor []*n8nschema.Workflow
+
+	// The flags sit together (a set keeps one Operation per external
+	// call, past its release).
+	Paid           bool
+	Write          bool
+	Unbounded      bool // Attempts has no bound
+	CallsUnbounded bool // CallsPerItem has no bound
+	// ErrorPath is true when the call runs only after something failed: it
+	// sits behind an error output or in an error workflow (RS304).
+	ErrorPath bool
 	// Live is true when the node runs: it is enabled and a trigger reaches
 	// it (Graph.Reachable). Filled by Build, so that rules on a released
 	// set need no graph.
@@ -38,9 +41,9 @@ type Operation struct {
 	// Spend of a paid call, filled by Set.Spend (spend.go) after Amplify.
 	Model           string  // the model called, "" when unknown
 	MaxOutputTokens int     // output tokens one call may bill; 0 unknown
+	SpendPerItemUSD float64 // worst case per item; meaningless when SpendUnbounded or !PriceKnown
 	OutputCapped    bool    // MaxOutputTokens is a cap the node sets, not the model's ceiling
 	PriceKnown      bool    // the model's price is in the table or in config
-	SpendPerItemUSD float64 // worst case per item; meaningless when SpendUnbounded or !PriceKnown
 	SpendUnbounded  bool    // attempts or calls have no bound
 }
 

@@ -117,7 +117,7 @@ func ReleaseFindings(fs []Finding) {
 		f.File, f.Pos, f.URL = intern(f.File), f.Pos.Light(), intern(f.URL)
 		f.Workflow, f.WorkflowID, f.Node = intern(f.Workflow), intern(f.WorkflowID), intern(f.Node)
 		f.Message, f.Fix, f.Detail = clone(f.Message), intern(f.Fix), clone(f.Detail)
-		f.Fingerprint, f.FoldKey = intern(f.Fingerprint), intern(f.FoldKey)
+		f.Fingerprint, f.FoldKey = clone(f.Fingerprint), intern(f.FoldKey)
 		for j := range f.Related {
 			r := &f.Related[j]
 			r.File, r.Pos, r.Message = intern(r.File), r.Pos.Light(), clone(r.Message)

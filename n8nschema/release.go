@@ -99,15 +99,16 @@ func (n *Node) mustHold() {
 	}
 }
 
-// light is the node as a released workflow keeps it: every field but its
-// body (notes, raw values, credentials, object, parameters), the strings
-// copied off the bytes.
+// light is the node as a released workflow keeps it: its index, name,
+// type and version, node settings and position, the strings copied off
+// the bytes. Its ID and WebhookID (a UUID each: most of what a light node
+// would hold) and its body (notes, raw values, credentials, object,
+// parameters) go.
 func (n *Node) light() Node {
 	return Node{
-		Index: n.Index, ID: Intern(n.ID), Name: Intern(n.Name), Type: Intern(n.Type), TypeVersion: n.TypeVersion,
+		Index: n.Index, Name: Intern(n.Name), Type: Intern(n.Type), TypeVersion: n.TypeVersion,
 		Disabled: n.Disabled, RetryOnFail: n.RetryOnFail, OnError: Intern(n.OnError), ContinueOnFail: n.ContinueOnFail,
-		ExecuteOnce: n.ExecuteOnce, AlwaysOutputData: n.AlwaysOutputData, WebhookID: Intern(n.WebhookID),
-		Pos: n.Pos.light(),
+		ExecuteOnce: n.ExecuteOnce, AlwaysOutputData: n.AlwaysOutputData, Pos: n.Pos.light(),
 	}
 }
 
