@@ -97,9 +97,9 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		all = opts.Rules
 	}
 
-	// Filter works on one copy of the findings, kept and compacted in
-	// place at each stage: a set's findings are a large share of what an
-	// audit holds at the end.
+	// Filter works on one copy of the findings, compacted in place at each
+	// stage: a set's findings are a large share of what an audit holds at
+	// the end.
 	fs := make([]Finding, 0, len(findings))
 	for _, f := range findings {
 		if enabled[f.RuleID] == nil {
@@ -119,15 +119,13 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 			dirs = CollectDirectives(set, all)
 		}
 		used := make([]bool, len(dirs))
-		kept := fs[:0]
-		for _, f := range fs {
+		fs = slices.DeleteFunc(fs, func(f Finding) bool {
 			if ignoredInline(dirs, used, &f) || ignoredByConfig(opts, &f) {
 				out.Ignored++
-				continue
+				return true
 			}
-			kept = append(kept, f)
-		}
-		fs = kept
+			return false
+		})
 		if rs006 := enabled[UnusedIgnoreID]; rs006 != nil {
 			meta = directiveFindings(rs006, dirs, used, enabled)
 			meta = append(meta, expiredIgnoreFindings(rs006, opts)...)
@@ -148,16 +146,19 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 	}
 	fs = append(fs, meta...)
 
-	cur := fs[:0]
-	for _, f := range fs {
+	fs = slices.DeleteFunc(fs, func(f Finding) bool {
 		if opts.MinConfidence != 0 && f.Confidence < opts.MinConfidence {
 			out.BelowConfidence++
-			continue
+			return true
 		}
-		cur = append(cur, f)
-	}
-	SortFindings(cur)
-	if out.Current = foldInPlace(cur, all); out.Current == nil {
+		return false
+	})
+	SortFindings(fs)
+	out.Current = foldInPlace(fs, all)
+	// The findings folded away stay in the array past Current's end:
+	// cleared, so they hold no source alive (DeleteFunc clears its own).
+	clear(fs[len(out.Current):])
+	if out.Current == nil {
 		out.Current = []Finding{}
 	}
 	// Without a baselined finding, Findings is Current itself.
