@@ -50,7 +50,7 @@ func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 	type foldKey struct{ rule, key string }
 	first := map[foldKey]int{} // → index in out
 	more := map[int]int{}      // index in out → findings folded into it
-	out := fs[:0] // written at or before the index read: safe in place
+	out := fs[:0]              // written at or before the index read: safe in place
 	for i, f := range fs {
 		if drop[i] {
 			continue
