@@ -185,13 +185,16 @@ func escapeKey(k string) string {
 	if !strings.ContainsAny(k, `.*?|#@\!=<>%"`) && k != "" {
 		return k
 	}
+	// Byte by byte: the special characters are ASCII, and a key that is
+	// not UTF-8 keeps its bytes (ranging over runes made them U+FFFD, a
+	// path that named no key).
 	var b strings.Builder
-	for _, r := range k {
-		switch r {
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; c {
 		case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%', '"':
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(k[i])
 	}
 	return b.String()
 }
