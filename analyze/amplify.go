@@ -270,11 +270,10 @@ func Amplify(s *Set) {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
-			cg := counterGuard(n)
 			for _, e := range g.out[ui] {
 				v := a.vertex(wi, g, e.To)
 				if e.Type == ConnMain {
-					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain, counter: cg})
+					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain})
 					continue
 				}
 				// AI edges point from sub-node to root; the root drives the sub-node.
@@ -497,16 +496,37 @@ func (a *amp) run(failV int) {
 	}
 	fbuf, rbuf := make([]int32, 0, total), make([]int32, 0, total)
 	for u, es := range a.adj {
-		fs, rs := len(fbuf), len(rbuf)
+		fs := len(fbuf)
 		for _, e := range es {
 			fbuf = append(fbuf, e.to)
+		}
+		full[u] = fbuf[fs:len(fbuf):len(fbuf)]
+	}
+	comp, nc := scc(full)
+	// The outputs of a counter guard are marked only where they can close
+	// a cycle: out of a node on a cycle of the full graph. Elsewhere the
+	// mark changes no component of the restricted graph, and the guard
+	// test (regexes over the parameters) is skipped.
+	fcyc := cyclicComps(full, comp, nc)
+	for u, es := range a.adj {
+		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) {
+			continue
+		}
+		for i := range es {
+			if es[i].kind == kMain {
+				es[i].counter = true
+			}
+		}
+	}
+	for u, es := range a.adj {
+		rs := len(rbuf)
+		for _, e := range es {
 			if !e.counter {
 				rbuf = append(rbuf, e.to)
 			}
 		}
-		full[u], restricted[u] = fbuf[fs:len(fbuf):len(fbuf)], rbuf[rs:len(rbuf):len(rbuf)]
+		restricted[u] = rbuf[rs:len(rbuf):len(rbuf)]
 	}
-	comp, nc := scc(full)
 	// Cycles of executions: a cycle through a call or an error workflow
 	// starts a new execution on every trip, so only a counter in the data
 	// bounds it (Graph.Loops holds the cycles inside one execution).

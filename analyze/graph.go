@@ -512,16 +512,28 @@ func (g *Graph) cycles() {
 	var nc int
 	g.comp, nc = scc(adj)
 	g.cyclic = cyclicComps(adj, g.comp, nc)
-	for u := range g.Nodes {
+	for u, nd := range g.Nodes {
 		// An edge out of a node on no cycle lies on no loop whatever it
-		// bounds, so the guard test (regexes over the parameters) is
-		// skipped for it; the loops found are the same.
+		// bounds, so the guard tests (regexes over the parameters) are
+		// skipped for it; the loops found are the same. A counter test
+		// needs a field that the cycle steps or derives, so the cycle's
+		// facts are read first: most cycles have none.
 		cyc := g.cyclic[g.comp[u]]
-		counted := cyc && (g.countsDown(u) || g.derivedGuard(u))
+		counted := false
+		if cyc && n8nschema.IsBranch(nd.Type) {
+			f := g.cycleFacts(g.comp[u])
+			counted = len(f.stepped) > 0 && g.countsDown(u) || len(f.derived) > 0 && g.derivedGuard(u)
+		}
+		// IsGuard once per node, not per edge (bounds).
+		guard := cyc && !counted && nd.Type != n8nschema.TypeSplitInBatches && IsGuard(nd)
 		for _, e := range g.out[u] {
-			if e.Type == ConnMain && !g.dead(e) && !counted && (!cyc || !g.bounds(u, e)) {
-				radj[u] = append(radj[u], int32(g.idx[e.To]))
+			if e.Type != ConnMain || g.dead(e) || counted {
+				continue
 			}
+			if cyc && (guard || nd.Type == n8nschema.TypeSplitInBatches && e.Output == sibLoopOutput(nd)) {
+				continue // a bounded passage (bounds)
+			}
+			radj[u] = append(radj[u], int32(g.idx[e.To]))
 		}
 	}
 	g.facts, g.compNodes = nil, nil // only the guard tests above read them

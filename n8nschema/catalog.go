@@ -75,12 +75,13 @@ type Spec struct {
 // RoleExternal with Known false, and a type ending in "Trigger" a trigger.
 func Lookup(typ string) Spec {
 	if s, ok := catalog[typ]; ok {
-		return s
+		return *s
 	}
 	if base, ok := strings.CutSuffix(typ, "Tool"); ok {
 		if s, ok := catalog[base]; ok {
-			s.Type, s.Tool, s.ToolRetry = typ, true, true
-			return s
+			t := *s
+			t.Type, t.Tool, t.ToolRetry = typ, true, true
+			return t
 		}
 	}
 	// A node n8n describes but the catalog does not list: an app node
@@ -506,10 +507,12 @@ func sortedSpecs(s []Spec) []Spec {
 	return s
 }
 
-func indexSpecs(s []Spec) map[string]Spec {
-	m := make(map[string]Spec, len(s))
-	for _, sp := range s {
-		m[sp.Type] = sp
+// indexSpecs maps types to entries; the map holds pointers, as entries
+// are too large for the map's fast paths.
+func indexSpecs(s []Spec) map[string]*Spec {
+	m := make(map[string]*Spec, len(s))
+	for i := range s {
+		m[s[i].Type] = &s[i]
 	}
 	return m
 }
