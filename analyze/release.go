@@ -14,9 +14,10 @@ import (
 //
 //   - Files: each source's name, problems and Explicit;
 //   - Workflows: what n8nschema.Workflow.Release keeps (names, ids,
-//     positions, settings' scalars, NodeCount);
+//     positions, problems, NodeCount);
 //   - Operations, every field, their Node a light node (name, type,
-//     position, node settings; n8nschema.Node.light);
+//     position, node settings; n8nschema.Node.light), their Spec shared
+//     by every operation of the node type;
 //   - Calls, every field but the located reference, their nodes light.
 //
 // Every string kept is copied off the bytes (n8nschema.Intern), so nothing

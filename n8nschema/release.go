@@ -14,8 +14,9 @@ import (
 // holds a group's bytes at a time, not the set's.
 //
 // Reading the bytes or a position of a released source, a node of a
-// released workflow by name, or the body of a light node, panics: what a report shows from the bytes
-// is captured before the release (package report, Capture).
+// released workflow by name, or the body of a workflow or a light node
+// panics: what a report shows from the bytes is captured before the
+// release (package report, Capture).
 
 // Release drops the source's bytes and line index; Name stays.
 func (s *Source) Release() {

@@ -12,8 +12,9 @@ import (
 // can be released (analyze.Set.Release) and still rendered byte for byte
 // as before: the snippet text output shows at each place a finding stands
 // (masked, at most snippetWidth runes of the line, so it costs what it
-// shows), and, for SARIF, the position and JSON path of each node a
-// finding names. Edits carry their own positions (analyze.Edit).
+// shows), and, for SARIF, the position and JSON path of the node a
+// finding names where the result moves to it. Edits carry their own
+// positions (analyze.Edit).
 //
 // The two-pass audit calls Group for each group of files after its rules
 // and fix.Attach (with the places of its ignore directives), then releases
@@ -98,7 +99,6 @@ type Place struct {
 // captureGroup collects one call's captures without the lock: snippets
 // cost a redaction, which runs outside it.
 type captureGroup struct {
-	c        *Capture
 	red      *Redactor
 	nodes    nodeIndex
 	snippets map[placeKey]snippet
@@ -106,7 +106,7 @@ type captureGroup struct {
 }
 
 func (c *Capture) newGroup(set *analyze.Set) *captureGroup {
-	g := &captureGroup{c: c, places: map[nodeKey]nodePlace{}}
+	g := &captureGroup{places: map[nodeKey]nodePlace{}}
 	if c.Snippets {
 		g.red, g.snippets = NewRedactor(set), map[placeKey]snippet{}
 	}
