@@ -1,0 +1,47 @@
+package heaproom
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestKeepRaisesTheLimitAboveALargeLiveHeap: with a live heap above the
+// soft limit, Keep must lift the limit to half again that heap, so the
+// collector is not driven to run back to back.
+func TestKeepRaisesTheLimitAboveALargeLiveHeap(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	Start()
+	if got := Limit(); got != Soft {
+		t.Fatalf("after Start, Limit() = %d, want %d", got, Soft)
+	}
+	held := make([][]byte, 0, 128)
+	for range 120 {
+		held = append(held, make([]byte, 1<<20)) // 120 MiB, above Soft
+	}
+	runtime.GC() // the live-heap metric is updated by a collection
+	Keep()
+	if got, min := Limit(), int64(120<<20)*3/2; got < min {
+		t.Errorf("live heap 120 MiB: Limit() = %d MiB, want at least %d MiB", got>>20, min>>20)
+	}
+	if got := debug.SetMemoryLimit(-1); got != Limit() {
+		t.Errorf("the runtime's limit is %d, Limit() says %d", got, Limit())
+	}
+	runtime.KeepAlive(held)
+}
+
+// TestGOMEMLIMITWins: a limit the user set is left alone.
+func TestGOMEMLIMITWins(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	mu.Lock()
+	managed, limit = false, 0
+	mu.Unlock()
+	before := debug.SetMemoryLimit(-1)
+	Start()
+	Keep()
+	if Limit() != 0 || debug.SetMemoryLimit(-1) != before {
+		t.Errorf("Start/Keep changed the limit although GOMEMLIMIT is set")
+	}
+}
