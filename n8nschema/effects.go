@@ -482,45 +482,60 @@ func mayHoldKey(raw string) bool { return keyStems.mayHold(raw) }
 // looks for in JSON text.
 type stems struct {
 	words []string
-	first [256]bool // the first bytes of words
+	// class sorts the bytes for mayHold: 0 when there is nothing to do.
+	class [256]uint8
 }
+
+const (
+	stemStart  = 1 + iota // the first byte of a word, in either case ('_' for '-')
+	stemEscape            // a backslash: an escape may spell a letter
+	stemWide              // a byte outside ASCII
+)
 
 func newStems(words ...string) *stems {
 	s := &stems{words: words}
+	for c := range 256 {
+		switch {
+		case c == '\\':
+			s.class[c] = stemEscape
+		case c >= utf8.RuneSelf:
+			s.class[c] = stemWide
+		}
+	}
 	for _, w := range words {
-		s.first[w[0]] = true
+		for c := range 256 {
+			if foldByte(byte(c)) == w[0] {
+				s.class[c] = stemStart
+			}
+		}
 	}
 	return s
 }
 
 // mayHold is false when no string that the JSON text raw holds (or raw
 // itself) can contain one of the stems once lower-cased with '_' read as
-// '-', as normKey compares and (?i) matches. An escape other than \u decodes to no
-// letter, '-' or '_', so a run of them in a decoded string stands in raw
-// as it is. Of the characters outside ASCII, only three turn into ASCII
+// '-', as normKey compares and (?i) matches. An escape other than \u
+// decodes to no letter, '-' or '_', so a run of them in a decoded string
+// stands in raw as it is. Of the characters outside ASCII, only three turn into ASCII
 // letters: the Kelvin sign and the long s fold to k and s
 // (strings.EqualFold, (?i)), and strings.ToLower makes the dotted capital
 // I an i. raw is read once, without a copy.
 func (s *stems) mayHold(raw string) bool {
 	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case c >= utf8.RuneSelf:
-			if foldsToASCII(raw[i:]) {
-				return true
+		switch s.class[raw[i]] {
+		case 0:
+		case stemStart:
+			for _, w := range s.words {
+				if hasFoldPrefix(raw[i:], w) {
+					return true
+				}
 			}
-			continue
-		case c == '\\':
+		case stemEscape:
 			if i+1 < len(raw) && raw[i+1] == 'u' {
 				return true
 			}
-			continue
-		}
-		if !s.first[foldByte(c)] {
-			continue
-		}
-		for _, w := range s.words {
-			if hasFoldPrefix(raw[i:], w) {
+		case stemWide:
+			if foldsToASCII(raw[i:]) {
 				return true
 			}
 		}
