@@ -25,14 +25,14 @@ const defaultMaxFileSize = 256 << 20
 // stdin is held in memory (it can be read once only); a file and a fetched
 // workflow are read each time read is called.
 type input struct {
-	name     string // what reports show
-	path     string // the file it is; "" for stdin and fetched workflows
-	spooled  string // a fetched workflow's copy on disk (never written to)
-	src      []byte // stdin as read
-	at       string // the absolute path the name stands for; "" for fetched workflows
-	explicit bool   // named on the command line, not found in a folder
-	stdin    bool   // read from stdin ("-")
-	err      error  // why it could not be read, when that is known already
+	name     string   // what reports show
+	path     string   // the file it is; "" for stdin and fetched workflows
+	spool    *spooled // a fetched workflow's place on disk
+	src      []byte   // stdin as read
+	at       string   // the absolute path the name stands for; "" for fetched workflows
+	explicit bool     // named on the command line, not found in a folder
+	stdin    bool     // read from stdin ("-")
+	err      error    // why it could not be read, when that is known already
 }
 
 // read returns the input's bytes: a file or a fetched workflow is read now,
@@ -44,8 +44,8 @@ func (in *input) read(limit int64) ([]byte, error) {
 		return nil, in.err
 	case in.path != "":
 		return readRegular(in.path, limit)
-	case in.spooled != "":
-		return readRegular(in.spooled, limit)
+	case in.spool != nil:
+		return in.spool.read(limit)
 	}
 	return in.src, nil
 }

@@ -80,9 +80,9 @@ func badID(id string) string {
 func runPull(o *pullOptions) (err error) {
 	sp, err := newSpool(o.IO)
 	if err != nil {
-		return fmt.Errorf("make a folder for the fetched workflows: %w", err)
+		return fmt.Errorf("make a file for the fetched workflows: %w", err)
 	}
-	defer sp.remove()
+	defer sp.done()
 	wfs, err := o.Remote.fetch(o.IO, sp)
 	if err != nil {
 		return err
@@ -108,7 +108,7 @@ func runPull(o *pullOptions) (err error) {
 			continue
 		}
 		// One workflow in memory at a time; a page bounded it already.
-		raw, err := readRegular(w.path, n8napi.MaxPageBytes)
+		raw, err := w.read(n8napi.MaxPageBytes)
 		if err != nil {
 			return err
 		}

@@ -60,10 +60,10 @@ func (r *remoteOptions) apiKey(io *IO) (string, error) {
 }
 
 // fetched is one workflow of a live instance, its bytes as fetched in a
-// spool file.
+// spool.
 type fetched struct {
 	id, name string
-	path     string
+	spooled
 }
 
 // fetch lists the instance's workflows page by page into sp, holding no
@@ -87,18 +87,18 @@ func (r *remoteOptions) fetch(io *IO, sp *spool) ([]fetched, error) {
 	}
 	var wfs []fetched
 	err = c.Each(context.Background(), func(w n8napi.Workflow) error {
-		p, err := sp.put(w.Raw)
+		at, err := sp.put(w.Raw)
 		if err != nil {
 			return fmt.Errorf("keep a fetched workflow on disk: %w", err)
 		}
-		wfs = append(wfs, fetched{id: w.ID, name: w.Name, path: p})
+		wfs = append(wfs, fetched{id: w.ID, name: w.Name, spooled: at})
 		return nil
 	})
 	if io.ErrIsTTY {
 		fmt.Fprint(io.Err, "\r\x1b[K")
 	}
 	if err != nil {
-		sp.remove()
+		sp.done()
 		return nil, err
 	}
 	slices.SortFunc(wfs, func(a, b fetched) int { return n8napi.CompareIDs(a.id, b.id) })
@@ -111,7 +111,7 @@ func (r *remoteOptions) fetch(io *IO, sp *spool) ([]fetched, error) {
 func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
 	sp, err := newSpool(io)
 	if err != nil {
-		return nil, fmt.Errorf("make a folder for the fetched workflows: %w", err)
+		return nil, fmt.Errorf("make a file for the fetched workflows: %w", err)
 	}
 	wfs, err := r.fetch(io, sp)
 	if err != nil {
@@ -119,8 +119,8 @@ func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
 	}
 	host := n8napi.Host(r.URL)
 	ins := make([]input, 0, len(wfs))
-	for _, w := range wfs {
-		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.id, spooled: w.path, explicit: true})
+	for i, w := range wfs {
+		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.id, spool: &wfs[i].spooled, explicit: true})
 	}
 	return ins, nil
 }

@@ -18,16 +18,11 @@ var benchPad = strings.Repeat("x", 20<<10)
 
 // servePages serves total workflows of ~20 KB in pages of perPage, each
 // written as it is generated, so that the server holds no page: the heap
-// the client is measured by is the client's. atPage, when set, is called
-// before page n (1-based) is served.
+// the client is measured by is the client's. Like n8n, it announces each
+// page's length. atPage, when set, is called before page n (1-based) is
+// served.
 func servePages(total, perPage int, atPage func(n int)) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := 0
-		fmt.Sscan(r.URL.Query().Get("cursor"), &start)
-		if atPage != nil {
-			atPage(start/perPage + 1)
-		}
-		w.Header().Set("Content-Type", "application/json")
+	page := func(w io.Writer, start int) {
 		io.WriteString(w, `{"data":[`)
 		end := min(start+perPage, total)
 		for i := start; i < end; i++ {
@@ -41,7 +36,26 @@ func servePages(total, perPage int, atPage func(n int)) *httptest.Server {
 			next = fmt.Sprintf(`"%d"`, end)
 		}
 		io.WriteString(w, `],"nextCursor":`+next+`}`)
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := 0
+		fmt.Sscan(r.URL.Query().Get("cursor"), &start)
+		if atPage != nil {
+			atPage(start/perPage + 1)
+		}
+		var n byteCount
+		page(&n, start)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(n))
+		page(w, start)
 	}))
+}
+
+type byteCount int
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
 }
 
 // liveHeap is the heap still in use after a collection.

@@ -1,16 +1,24 @@
 package cmd
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -111,9 +119,13 @@ func TestAuditN8nURLSameReport(t *testing.T) {
 	}
 }
 
-// Each page is on disk before the next is asked for, and the spool is
-// gone when the run ends.
+// Each page is in the spool before the next is asked for, and the spool is
+// never seen in TMPDIR: it is unlinked as soon as it is made, and read
+// through its descriptor (Linux shows it in /proc/self/fd).
 func TestAuditN8nURLSpoolsPageByPage(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("finds the unlinked spool through /proc/self/fd")
+	}
 	tmp := privateTemp(t)
 	const pages, perPage = 8, 5
 	var elems []string
@@ -125,16 +137,17 @@ func TestAuditN8nURLSpoolsPageByPage(t *testing.T) {
 	srv := serveElements(t, elems, perPage, func(n int) {
 		mu.Lock()
 		defer mu.Unlock()
-		spools, _ := filepath.Glob(filepath.Join(tmp, "stormcheck-n8n-*"))
+		if left := entries(t, tmp); left != nil {
+			problems = append(problems, fmt.Sprintf("page %d: TMPDIR holds %v", n, left))
+		}
+		spools := openSpools(t, tmp)
 		if len(spools) != 1 {
-			problems = append(problems, fmt.Sprintf("page %d: %d spool folders", n, len(spools)))
+			problems = append(problems, fmt.Sprintf("page %d: %d spools open", n, len(spools)))
 			return
 		}
-		if st, err := os.Stat(spools[0]); err != nil || st.Mode().Perm() != 0o700 {
-			problems = append(problems, fmt.Sprintf("page %d: spool %v, %v; want mode 0700", n, st.Mode(), err))
-		}
-		if got := len(entries(t, spools[0])); got != (n-1)*perPage {
-			problems = append(problems, fmt.Sprintf("page %d asked for with %d workflows spooled, want %d", n, got, (n-1)*perPage))
+		want := int64(len(strings.Join(elems[:(n-1)*perPage], "")))
+		if st := spools[0]; st.Size() != want || st.Mode().Perm() != 0o600 {
+			problems = append(problems, fmt.Sprintf("page %d asked for with %d bytes spooled (mode %v), want %d (0600)", n, st.Size(), st.Mode(), want))
 		}
 	})
 	code, out, errOut := runWith(t, keyEnv, "audit", "--n8n-url", srv.URL, "--format", "json", "--fail-on", "never")
@@ -151,9 +164,28 @@ func TestAuditN8nURLSpoolsPageByPage(t *testing.T) {
 	if len(doc.Workflows) != pages*perPage {
 		t.Errorf("%d workflows in the report, want %d", len(doc.Workflows), pages*perPage)
 	}
-	if left := entries(t, tmp); left != nil {
-		t.Errorf("left in TMPDIR after the run: %v", left)
+	if left := openSpools(t, tmp); left != nil {
+		t.Errorf("%d spools still open after the run", len(left))
 	}
+}
+
+// openSpools stats the files this process holds open below dir.
+func openSpools(t *testing.T, dir string) []os.FileInfo {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []os.FileInfo
+	for _, fd := range fds {
+		p := filepath.Join("/proc/self/fd", fd.Name())
+		if target, err := os.Readlink(p); err == nil && strings.HasPrefix(target, dir+string(filepath.Separator)) {
+			if st, err := os.Stat(p); err == nil {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }
 
 // A listing that fails half-way leaves no spool behind, and says why as
@@ -176,6 +208,11 @@ func TestAuditN8nURLFailureRemovesSpool(t *testing.T) {
 	}
 	if left := entries(t, tmp); left != nil {
 		t.Errorf("left in TMPDIR after the failed run: %v", left)
+	}
+	if runtime.GOOS == "linux" {
+		if left := openSpools(t, tmp); left != nil {
+			t.Errorf("%d spools still open after the failed run", len(left))
+		}
 	}
 }
 
@@ -264,5 +301,64 @@ func TestAuditN8nURLHoldsOnePage(t *testing.T) {
 	src, err := ins[len(ins)-1].read(defaultMaxFileSize)
 	if err != nil || !strings.Contains(string(src), `"id":"w01199"`) {
 		t.Errorf("last input reads %d bytes, %v", len(src), err)
+	}
+}
+
+// Where an open file cannot be unlinked (Windows), the spool is removed
+// when the command ends and on SIGINT or SIGTERM, after which the process
+// dies of the signal as before. The signal half runs in a child process:
+// it ends the process it arrives in.
+func TestRemoveOnSignal(t *testing.T) {
+	if path := os.Getenv("STORMCHECK_TEST_SPOOL_CHILD"); path != "" {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			os.Exit(5)
+		}
+		removeOnSignal(f)
+		fmt.Println("ready")
+		time.Sleep(10 * time.Second)
+		os.Exit(6) // the signal never came, or did not end the process
+	}
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "ended"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := removeOnSignal(f)
+	done()
+	done() // idempotent
+	if _, err := os.Stat(f.Name()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after done, the spool is still there (%v)", err)
+	}
+
+	if runtime.GOOS == "windows" {
+		return
+	}
+	path := filepath.Join(dir, "signalled")
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	child := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRemoveOnSignal$")
+	child.Env = append(os.Environ(), "STORMCHECK_TEST_SPOOL_CHILD="+path)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if line != "ready\n" {
+		child.Process.Kill()
+		child.Wait()
+		t.Fatalf("child said %q", line)
+	}
+	child.Process.Signal(syscall.SIGTERM)
+	err = child.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		t.Errorf("child ended with %v, want killed by SIGTERM", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after SIGTERM, the spool is still there (%v)", err)
 	}
 }

@@ -3,70 +3,97 @@ package cmd
 import (
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 )
 
-// spool keeps the workflows fetched from a live instance on disk, one file
-// each, in a private temporary folder: audit reads each one when it needs
-// it (more than once), so that no run holds a whole instance in memory.
-// The folder goes when the command ends (Run), when a fetch fails, and on
-// SIGINT or SIGTERM.
+// spool keeps the workflows fetched from a live instance on disk, one
+// after the other in one private temporary file (0600), so that audit reads
+// each one when it needs it (more than once) and no run holds a whole
+// instance in memory. Nothing of a workflow names anything on disk: a
+// workflow is a place in the file.
+//
+// The file is unlinked as soon as it is made, so it vanishes with the
+// process however that ends (kill -9 included). Where an open file cannot
+// be removed (Windows) it goes when the command ends, and on SIGINT or
+// SIGTERM.
 type spool struct {
-	dir    string
-	n      int
-	sigs   chan os.Signal
-	done   chan struct{}
-	remove func() // idempotent
+	f    *os.File
+	end  int64  // bytes written
+	done func() // closes (and if need be removes) the file; idempotent
 }
 
-// newSpool makes the folder (0700, as os.MkdirTemp does) and arranges for
-// its removal when io's command ends.
+// spooled is one workflow's place in a spool.
+type spooled struct {
+	sp        *spool
+	off, size int64
+}
+
+// newSpool makes the file and arranges for it to go when io's command
+// ends.
 func newSpool(io *IO) (*spool, error) {
-	dir, err := os.MkdirTemp("", "stormcheck-n8n-")
+	f, err := os.CreateTemp("", "stormcheck-n8n-*.json")
 	if err != nil {
 		return nil, err
 	}
-	s := &spool{dir: dir, sigs: make(chan os.Signal, 1), done: make(chan struct{})}
-	s.remove = sync.OnceFunc(func() {
-		signal.Stop(s.sigs)
-		close(s.done)
-		os.RemoveAll(dir)
-	})
-	// Interrupted, remove the folder, then die of the same signal as
-	// before: with no other listener, Stop restores the default action.
-	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case sig := <-s.sigs:
-			s.remove()
-			if p, err := os.FindProcess(os.Getpid()); err == nil {
-				p.Signal(sig)
-			}
-		case <-s.done:
-		}
-	}()
-	io.atEnd(s.remove)
+	s := &spool{f: f}
+	if os.Remove(f.Name()) == nil {
+		s.done = sync.OnceFunc(func() { f.Close() })
+	} else {
+		s.done = removeOnSignal(f)
+	}
+	io.atEnd(s.done)
 	return s, nil
 }
 
-// put writes one workflow's bytes as fetched and returns the file's path.
-// The file is named by its place in the listing, never by the server's
-// text: an id may hold "../", a NUL, or be longer than a file name can be.
-func (s *spool) put(raw []byte) (string, error) {
-	s.n++
-	p := filepath.Join(s.dir, strconv.Itoa(s.n)+".json")
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", err
+// removeOnSignal returns what closes and removes f, and calls it first
+// when SIGINT or SIGTERM arrives, after which the process dies of that
+// signal as it would have: with no other listener, Stop restores the
+// default action.
+func removeOnSignal(f *os.File) func() {
+	sigs := make(chan os.Signal, 1)
+	stop := make(chan struct{})
+	done := sync.OnceFunc(func() {
+		signal.Stop(sigs)
+		close(stop)
+		f.Close()
+		os.Remove(f.Name())
+	})
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-sigs:
+			done()
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Signal(sig)
+			}
+		case <-stop:
+		}
+	}()
+	return done
+}
+
+// put appends one workflow's bytes as fetched.
+func (s *spool) put(raw []byte) (spooled, error) {
+	if _, err := s.f.WriteAt(raw, s.end); err != nil {
+		return spooled{}, err
 	}
-	_, err = f.Write(raw)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	w := spooled{sp: s, off: s.end, size: int64(len(raw))}
+	s.end += w.size
+	return w, nil
+}
+
+// read returns a workflow's bytes, or errTooLarge when there are more than
+// limit. Safe for concurrent use once the spool is written.
+func (w spooled) read(limit int64) ([]byte, error) {
+	if w.size > limit {
+		return nil, errTooLarge
 	}
-	return p, err
+	b := make([]byte, w.size)
+	if _, err := w.sp.f.ReadAt(b, w.off); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // atEnd registers f to run when the command ends, however it ends.

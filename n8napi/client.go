@@ -49,6 +49,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -544,10 +545,26 @@ func (c *Client) snippet(body []byte) string {
 }
 
 // readBody reads at most limit bytes and reports whether there was more.
-func readBody(r io.Reader, limit int64) ([]byte, bool, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if int64(len(b)) > limit {
-		return b[:limit], true, err
+// size is the length the response announced (-1 when unknown): the buffer
+// starts there, bounded by limit, so a page is read into one allocation of
+// its size where io.ReadAll would double its way up to twice that.
+func readBody(r io.Reader, limit, size int64) ([]byte, bool, error) {
+	b := make([]byte, 0, min(max(size, 511), limit)+1)
+	r = io.LimitReader(r, limit+1)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, int(min(int64(len(b)), limit+1-int64(len(b)))))
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			if int64(len(b)) > limit {
+				return b[:limit], true, err
+			}
+			return b, false, err
+		}
 	}
-	return b, false, err
 }

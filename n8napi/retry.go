@@ -119,7 +119,7 @@ func (r *run) try(ctx context.Context, u string) outcome {
 
 	switch s := resp.StatusCode; {
 	case s >= 200 && s < 300:
-		body, tooBig, err := readBody(resp.Body, r.limit)
+		body, tooBig, err := readBody(resp.Body, r.limit, resp.ContentLength)
 		if err != nil {
 			return r.networkFailure(ctx, actx, u, err)
 		}
@@ -149,7 +149,7 @@ func (r *run) try(ctx context.Context, u string) outcome {
 			RedactURL(c.apiURL())))}
 
 	case retryableStatus(s):
-		body, _, _ := readBody(resp.Body, maxErrorBody) // only quoted; a short read is fine
+		body, _, _ := readBody(resp.Body, maxErrorBody, resp.ContentLength) // only quoted; a short read is fine
 		o := outcome{retry: statusText(s), status: s}
 		o.retryAfter, o.hasRA = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		if len(body) > 0 {
@@ -158,7 +158,7 @@ func (r *run) try(ctx context.Context, u string) outcome {
 		return o
 
 	default:
-		body, _, _ := readBody(resp.Body, maxErrorBody)
+		body, _, _ := readBody(resp.Body, maxErrorBody, resp.ContentLength)
 		return outcome{err: c.newError(KindStatus, s, u, 0, nil, fmt.Sprintf(
 			"%s answered %s: %s", RedactURL(u), statusText(s), c.serverMessage(body)))}
 	}
