@@ -49,7 +49,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 )
@@ -553,7 +552,10 @@ func readBody(r io.Reader, limit, size int64) ([]byte, bool, error) {
 	r = io.LimitReader(r, limit+1)
 	for {
 		if len(b) == cap(b) {
-			b = slices.Grow(b, int(min(int64(len(b)), limit+1-int64(len(b)))))
+			// Double, but never past limit+1 (append could round up).
+			nb := make([]byte, len(b), min(2*int64(cap(b)), limit+1))
+			copy(nb, b)
+			b = nb
 		}
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

@@ -1063,3 +1063,35 @@ func TestEachStopsAtFnError(t *testing.T) {
 		t.Errorf("Each = %v after %d calls and %d requests; want fn's error after 1 and 1", err, calls, f.count())
 	}
 }
+
+// readBody gives the bytes up to limit and says whether there were more,
+// whatever length the response announced, true or not.
+func TestReadBody(t *testing.T) {
+	t.Parallel()
+	body := strings.Repeat("0123456789", 3000) // 30,000 bytes
+	for _, tt := range []struct {
+		limit, size int64
+		want        int
+		more        bool
+	}{
+		{50000, -1, 30000, false},
+		{30000, -1, 30000, false},
+		{29999, -1, 29999, true},
+		{20000, -1, 20000, true}, // grows 512 .. 16384, then to 20001, not 32768
+		{50000, 30000, 30000, false},
+		{30000, 30000, 30000, false},
+		{29999, 30000, 29999, true},
+		{100, -1, 100, true},
+		{50000, 10, 30000, false},      // announced less than sent
+		{50000, 1 << 40, 30000, false}, // announced more: the buffer stays within limit
+		{0, -1, 0, true},
+	} {
+		got, more, err := readBody(strings.NewReader(body), tt.limit, tt.size)
+		if err != nil || len(got) != tt.want || more != tt.more || string(got) != body[:tt.want] {
+			t.Errorf("readBody(limit %d, size %d) = %d bytes, more %v, %v; want %d, %v", tt.limit, tt.size, len(got), more, err, tt.want, tt.more)
+		}
+		if int64(cap(got)) > tt.limit+1 {
+			t.Errorf("readBody(limit %d, size %d) grew its buffer to %d", tt.limit, tt.size, cap(got))
+		}
+	}
+}
