@@ -69,7 +69,7 @@ type fetched struct {
 // fetch lists the instance's workflows page by page into sp, holding no
 // more than one page, with a progress line on stderr only when stderr is
 // a terminal. The result is sorted by id (numbers by value); the spool is
-// removed if the listing fails.
+// let go if the listing fails.
 func (r *remoteOptions) fetch(io *IO, sp *spool) ([]fetched, error) {
 	key, err := r.apiKey(io)
 	if err != nil {

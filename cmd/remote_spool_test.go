@@ -362,3 +362,33 @@ func TestRemoveOnSignal(t *testing.T) {
 		t.Errorf("after SIGTERM, the spool is still there (%v)", err)
 	}
 }
+
+// A fetched workflow is bounded by --max-file-size like a file: larger, it
+// is an RS001 finding and the run exits 3 once the others are reported.
+func TestAuditN8nURLMaxFileSize(t *testing.T) {
+	small := `{"id":"small","name":"s","nodes":[{"id":"1","name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{"Start":{"main":[[{"node":"Missing","type":"main","index":0}]]}}}`
+	big := `{"id":"big","name":"b","nodes":[],"connections":{},"pad":"` + strings.Repeat("x", 8<<10) + `"}`
+	srv := serveElements(t, []string{big, small}, 1, nil)
+	code, out, errOut := runWith(t, keyEnv, "audit", "--n8n-url", srv.URL, "--format", "json", "--fail-on", "never", "--max-file-size", "4KiB")
+	host := strings.TrimPrefix(srv.URL, "http://")
+	if code != ExitFailure || !strings.Contains(errOut, "1 input could not be read: n8n://"+host+"/workflow/big (larger than --max-file-size") {
+		t.Errorf("exit %d, stderr %q; want exit 3 naming the big workflow", code, errOut)
+	}
+	var doc struct {
+		Findings []struct{ Rule, File, Message string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		got = append(got, strings.TrimPrefix(f.File, "n8n://"+host+"/workflow/")+" "+f.Rule+" "+f.Message)
+	}
+	want := []string{
+		"big RS001 not read: larger than --max-file-size (4 KiB)",
+		`small RS003 connection from "Start" goes to node "Missing", which does not exist`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
