@@ -249,6 +249,16 @@ var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUp
 // second record (confidence medium: a path is a hint, not a contract).
 var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
+// rpcStems holds, in lower case, the start of every rpcPathWords match
+// ('/' and the word, or its stem); keep it in step with the regex
+// (TestRPCStems). It spares the regex on most URLs.
+var rpcStems = newStems("/search", "/query", "/lookup", "/find", "/validate", "/verify", "/check", "/status",
+	"/screenshot", "/render", "/preview", "/extract", "/scrape", "/crawl", "/parse", "/convert", "/translate",
+	"/transcri", "/classify", "/detect", "/analy", "/summari", "/completion", "/embedding", "/chat", "/predict",
+	"/inference", "/estimate", "/quote", "/calculate", "/token", "/oauth", "/login", "/auth", "/text-to-speech",
+	"/speech-to-text", "/tts", "/remix", "/upscale", "/describe", "/ocr", "/re-rank", "/rerank", "/rank", "/score",
+	"/moderation", "/compress", "/resize", "/thumbnail", "/images/", "/session/")
+
 // DuplicatingWrite reports whether running a write twice leaves two
 // effects (RS201): an HTTP POST, PATCH or PUT (low confidence: PUT is
 // idempotent by RFC 9110 and PATCH usually sets fields), or an app
@@ -265,7 +275,7 @@ func DuplicatingWrite(n *Node) (bool, string, Confidence) {
 		if i := strings.IndexAny(url, "?#"); i >= 0 {
 			url = url[:i]
 		}
-		if rpcPathWords.MatchString(url) {
+		if rpcStems.mayHold(url) && rpcPathWords.MatchString(url) {
 			return false, op, ConfMedium
 		}
 		return true, op, ConfHigh

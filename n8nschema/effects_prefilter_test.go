@@ -132,3 +132,60 @@ func TestIdempotencyKeyPrefilterCorpus(t *testing.T) {
 		t.Errorf("the prefilter passed over %d of %d nodes", skipped, nodes)
 	}
 }
+
+// TestRPCStems: every alternative of rpcPathWords starts with a stem, and
+// on every URL of the corpus the prefilter passes over no match.
+func TestRPCStems(t *testing.T) {
+	paths := []string{"/search", "/query", "/lookup", "/find", "/validate", "/verify", "/check", "/status",
+		"/screenshot", "/render", "/preview", "/extract", "/scrape", "/crawl", "/parse", "/convert", "/translate",
+		"/transcribe", "/transcriptions", "/classify", "/detect", "/analyse", "/analyze", "/summarise", "/summarize",
+		"/completion", "/completions", "/embedding", "/embeddings", "/chat", "/predict", "/inference", "/estimate",
+		"/quote", "/calculate", "/token", "/oauth", "/oauth2", "/login", "/auth", "/text-to-speech", "/speech-to-text",
+		"/tts", "/remix", "/upscale", "/describe", "/ocr", "/re-rank", "/rerank", "/rank", "/score", "/moderation",
+		"/moderations", "/tokenise", "/tokenize", "/compress", "/resize", "/thumbnail", "/images/generations",
+		"/images/edits", "/images/variations", "/session/1/url", "/session/x/execute/sync", "/SEARCH", "/ſearch",
+		"/Token"}
+	for _, p := range paths {
+		u := "https://api.example.com/v1" + p
+		if !rpcPathWords.MatchString(u) {
+			t.Errorf("%s: rpcPathWords does not match (fix the test)", u)
+		}
+		if !rpcStems.mayHold(u) {
+			t.Errorf("%s: rpcStems passes over a match", u)
+		}
+	}
+	real := sharedtest.Path(t, "corpus", "n8n-real")
+	urls, skipped := 0, 0
+	err := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, w := range Parse(NewSource(p, src)).Workflows {
+			for _, n := range w.Nodes {
+				u := strings.ToLower(paramStr(n, "url"))
+				if u == "" {
+					continue
+				}
+				urls++
+				if rpcStems.mayHold(u) {
+					continue
+				}
+				skipped++
+				if rpcPathWords.MatchString(u) {
+					t.Errorf("%s: node %q: rpcStems passes over %q", p, n.Name, u)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skipped == 0 || skipped == urls {
+		t.Errorf("the prefilter passed over %d of %d URLs", skipped, urls)
+	}
+}
