@@ -4,8 +4,8 @@
 // A Client pages through GET {base}/api/v1/workflows?limit=250&cursor=…
 // until nextCursor is null, absent or empty, sending the key in the
 // X-N8N-API-KEY header, and hands each page's workflows over before it asks
-// for the next one (Each), so that no more than one page is held. It obeys the rules stormcheck enforces on the
-// workflows it audits:
+// for the next one (Each), so that no more than one page is held. It obeys
+// the rules stormcheck enforces on the workflows it audits:
 //
 //   - one total deadline (Options.Deadline) over the whole listing, waits
 //     included, plus a per-attempt timeout;
@@ -29,8 +29,8 @@
 // before that body is quoted, and redirects to another host or from https to
 // http are refused because net/http would forward the header to them.
 //
-// Every error Each returns of its own is an *Error whose Kind says what went wrong
-// (key rejected, no API at that URL, not JSON, deadline, ...) and whose
+// Every error Each returns of its own is an *Error whose Kind says what went
+// wrong (key rejected, no API at that URL, not JSON, deadline, ...) and whose
 // message says what to check.
 //
 // Findings on fetched workflows point at n8n://HOST/workflow/ID locations;
@@ -67,7 +67,7 @@ const (
 	MaxPages = 10000
 	// DefaultMaxTotalBytes bounds the bytes of one whole listing, every
 	// page together: stormcheck writes fetched workflows to a temporary
-	// folder until they are audited, and a server sending large pages with
+	// file until they are audited, and a server sending large pages with
 	// fresh cursors must not fill the disk. All 2,898 workflows of the
 	// project's corpus weigh 41 MB.
 	DefaultMaxTotalBytes = 512 << 20
