@@ -210,15 +210,17 @@ const (
 type cedge struct {
 	to     int32
 	kind   uint8
-	mult   int // attempts multiplier (kDrive, kCall)
-	fan    int // calls-per-item multiplier (kDrive)
 	fanUnb bool
 	// counter is true on the outputs of a guard that tests a counter
 	// carried in the data: it bounds cycles across executions too, where
 	// $runIndex and Loop Over Items start afresh.
 	counter bool
-	f       Factor
-	call    *Call
+	mult    int // attempts multiplier (kDrive, kCall)
+	fan     int // calls-per-item multiplier (kDrive)
+	// f is the factor a kDrive, kCall or kError edge adds (nil on the
+	// others, most edges: a Factor inline made every edge ~4x larger).
+	f    *Factor
+	call *Call
 }
 
 // amp is the set-wide graph: every node of every workflow, plus one
@@ -242,7 +244,7 @@ func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
 // reaches it; unbounded on a cycle), its calls per item, and the chain.
 // It also marks the calls that close cycles. Build calls it.
 func Amplify(s *Set) {
-	a := &amp{s: s}
+	a := &amp{s: s, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
 	wfIndex := make(map[*n8nschema.Workflow]int, len(s.Workflows))
 	total := 0
 	for i, w := range s.Workflows {
@@ -281,7 +283,7 @@ func Amplify(s *Set) {
 				mult, _ := NodeAttempts(g, root)
 				fan, fanUnb := driveFan(g, root, e.Type)
 				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
-					f: Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source}})
+					f: &Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source}})
 			}
 			if !n.Disabled {
 				a.adj[u] = append(a.adj[u], cedge{to: int32(failV + wi), kind: kFail})
@@ -303,7 +305,7 @@ func Amplify(s *Set) {
 			}
 			for _, en := range c.Entry {
 				a.adj[failV+wi] = append(a.adj[failV+wi], cedge{to: a.vertex(ti, tg, en), kind: kError, call: c,
-					f: Factor{Kind: KindErrorWorkflow, Value: 1, Node: en.Name, Workflow: c.To.Label(), Pos: en.Pos, Source: c.To.Source}})
+					f: &Factor{Kind: KindErrorWorkflow, Value: 1, Node: en.Name, Workflow: c.To.Label(), Pos: en.Pos, Source: c.To.Source}})
 			}
 			continue
 		}
@@ -327,7 +329,7 @@ func Amplify(s *Set) {
 			}
 			for _, t := range targets {
 				a.adj[u] = append(a.adj[u], cedge{to: a.vertex(ti, tg, t), kind: kCall, mult: mult, fan: 1, call: c,
-					f: Factor{Kind: kind, Value: mult, Node: c.Node.Name, Workflow: c.From.Label(), Pos: c.Node.Pos, Source: c.From.Source}})
+					f: &Factor{Kind: kind, Value: mult, Node: c.Node.Name, Workflow: c.From.Label(), Pos: c.Node.Pos, Source: c.From.Source}})
 			}
 		}
 	}
@@ -468,12 +470,12 @@ func hasOutputParser(g *Graph, root *n8nschema.Node) bool {
 func (e *cedge) apply(c ctx) ctx {
 	switch e.kind {
 	case kError:
-		return ctx{att: 1, fan: 1, link: &link{f: e.f}}
+		return ctx{att: 1, fan: 1, link: &link{f: *e.f}}
 	case kDrive, kCall:
 		out := c
 		out.att = MulSat(c.att, e.mult)
 		if e.mult > 1 {
-			out.link = &link{f: e.f, prev: c.link}
+			out.link = &link{f: *e.f, prev: c.link}
 		}
 		if e.fanUnb {
 			out.fanUnb = true
