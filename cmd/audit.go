@@ -139,7 +139,7 @@ input that could not be read.`,
 	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "the path stdin (-) stands for, in reports and for finding the config")
 	f.BoolVar(&opts.SkipNonWorkflow, "skip-non-workflow", false, "skip named files that hold no workflow, as a folder walk does, and exit 0 when none does (for pre-commit hooks)")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
-	f.Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read; a larger one is an RS001 finding and exit 3")
+	f.Var(&opts.MaxFileSize, "max-file-size", "largest file, stdin or fetched workflow read; a larger one is an RS001 finding and exit 3")
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
 	f.BoolVar(&opts.Diff, "diff", false, "print the repairs --fix would apply as a unified diff; write nothing")
 	f.BoolVar(&opts.UnsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe repairs too")
