@@ -72,7 +72,6 @@ func (w *Workflow) Label() string {
 type Node struct {
 	// Index is the node's position in the workflow's nodes array.
 	Index       int
-	ID          string
 	Name        string
 	Type        string
 	TypeVersion float64
@@ -83,7 +82,6 @@ type Node struct {
 	ExecuteOnce      bool
 	AlwaysOutputData bool
 	OnError          string
-	WebhookID        string
 
 	// Pos is the node's "name" key (or the node object when it has none).
 	Pos Pos
@@ -93,10 +91,12 @@ type Node struct {
 	*nodeBody
 }
 
-// nodeBody is what a node holds of its source: its notes, raw settings,
-// credentials, object and parameters.
+// nodeBody is what a node holds of its source: its ids, notes, raw
+// settings, credentials, object and parameters.
 type nodeBody struct {
-	Notes string
+	ID        string
+	WebhookID string
+	Notes     string
 	// MaxTries and WaitBetweenTries are kept raw: their absence, 0 and
 	// out-of-range values mean different things to different executors.
 	MaxTries         Value

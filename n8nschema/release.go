@@ -102,9 +102,8 @@ func (n *Node) mustHold() {
 
 // light is the node as a released workflow keeps it: its index, name,
 // type and version, node settings and position, the strings copied off
-// the bytes. Its ID and WebhookID (a UUID each: most of what a light node
-// would hold) and its body (notes, raw values, credentials, object,
-// parameters) go.
+// the bytes. Its body (ids, notes, raw values, credentials, object,
+// parameters) goes.
 func (n *Node) light() Node {
 	return Node{
 		Index: n.Index, Name: Intern(n.Name), Type: Intern(n.Type), TypeVersion: n.TypeVersion,

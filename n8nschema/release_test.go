@@ -37,7 +37,7 @@ func TestReleaseKeepsLight(t *testing.T) {
 		t.Fatalf("light nodes = %v: want one copy per node, in order, nil for nil", light)
 	}
 	n := light[0]
-	if n == call || n.Name != "Call" || n.ID != "" || n.Type != TypeHTTPRequest || n.Pos != wantNodePos || !n.RetryOnFail ||
+	if n == call || n.Name != "Call" || n.Type != TypeHTTPRequest || n.Pos != wantNodePos || !n.RetryOnFail ||
 		n.OnError != "continueRegularOutput" || !n.ContinuesOnFail() {
 		t.Errorf("light node = %+v", n)
 	}
