@@ -4,12 +4,16 @@
 // others), so an audit of ten thousand workflows lives in about 50 MB; the
 // garbage collector would let the heap grow to twice that before it runs.
 // The limit makes it run sooner. When the live heap itself nears the limit
-// (a far larger set), Keep raises the limit above it, so the collector
-// never runs back to back on a heap it cannot shrink.
+// (a far larger set, one large file, --fix or graph holding a whole set),
+// Keep raises the limit above it, so the collector never runs back to back
+// on a heap it cannot shrink. Keep runs after every collection, not only
+// where the audit calls it: a heap that outgrows the limit between calls
+// would otherwise be collected in a loop.
 package heaproom
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -34,6 +38,22 @@ func Start() {
 	defer mu.Unlock()
 	managed, limit = true, Soft
 	debug.SetMemoryLimit(Soft)
+	afterEachGC()
+}
+
+// sentinel is garbage from the start: its finalizer runs after each
+// collection and arms itself again. It holds a pointer so that it is not
+// a tiny allocation, whose finalizer may never run.
+type sentinel struct{ _ *int }
+
+// afterEachGC makes Keep run after every garbage collection.
+func afterEachGC() {
+	var again func(*sentinel)
+	again = func(s *sentinel) {
+		Keep()
+		runtime.SetFinalizer(s, again)
+	}
+	runtime.SetFinalizer(&sentinel{}, again)
 }
 
 // Keep raises the limit to half again the live heap when that is above

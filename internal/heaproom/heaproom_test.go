@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // TestKeepRaisesTheLimitAboveALargeLiveHeap: with a live heap above the
@@ -28,6 +29,37 @@ func TestKeepRaisesTheLimitAboveALargeLiveHeap(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != Limit() {
 		t.Errorf("the runtime's limit is %d, Limit() says %d", got, Limit())
+	}
+	runtime.KeepAlive(held)
+}
+
+// TestTheLimitFollowsAHeapThatOutgrowsIt: when the live heap grows past
+// the soft limit and nothing calls Keep (pass 1, one large file, --fix,
+// graph), the limit must still be lifted after a collection, or the
+// collector runs back to back (a 200 KB hostile file took 9 s, not 2).
+func TestTheLimitFollowsAHeapThatOutgrowsIt(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	Start()
+	defer func() {
+		mu.Lock()
+		managed = false
+		mu.Unlock()
+	}()
+	held := make([][]byte, 0, 128)
+	for range 120 {
+		held = append(held, make([]byte, 1<<20)) // 120 MiB, above Soft
+	}
+	want := int64(120<<20) * 3 / 2
+	for range 50 {
+		runtime.GC()
+		if Limit() >= want {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the finalizer runs on its own goroutine
+	}
+	if got := Limit(); got < want {
+		t.Errorf("live heap 120 MiB, no Keep call: Limit() = %d MiB, want at least %d MiB", got>>20, want>>20)
 	}
 	runtime.KeepAlive(held)
 }
