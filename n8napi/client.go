@@ -80,6 +80,7 @@ const (
 	apiPath      = "/api/v1"
 	userAgent    = "stormcheck"
 	maxErrorBody = 64 << 10 // enough to quote the start of an error page
+	maxPrealloc  = 16 << 20 // the most an announced length reserves up front
 	backoffBase  = 500 * time.Millisecond
 	backoffCap   = 10 * time.Second
 	redacted     = "[REDACTED]"
@@ -546,9 +547,11 @@ func (c *Client) snippet(body []byte) string {
 // readBody reads at most limit bytes and reports whether there was more.
 // size is the length the response announced (-1 when unknown): the buffer
 // starts there, bounded by limit, so a page is read into one allocation of
-// its size where io.ReadAll would double its way up to twice that.
+// its size where io.ReadAll would double its way up to twice that. The
+// announcement is the server's word, not bytes: past maxPrealloc the buffer
+// grows as bytes come, so a header cannot make a run allocate 512 MiB.
 func readBody(r io.Reader, limit, size int64) ([]byte, bool, error) {
-	b := make([]byte, 0, min(max(size, 511), limit)+1)
+	b := make([]byte, 0, min(max(size, 511), limit, maxPrealloc)+1)
 	r = io.LimitReader(r, limit+1)
 	for {
 		if len(b) == cap(b) {
