@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func problemLines(ps []Problem) string {
@@ -128,5 +129,39 @@ func TestScanUnterminatedEscapedKey(t *testing.T) {
 		if len(f.Problems) != 1 || f.Problems[0].Kind != InvalidJSON {
 			t.Errorf("%q: problems\n%s\nwant one InvalidJSON", src, problemLines(f.Problems))
 		}
+	}
+}
+
+// TestDuplicateKeysInterleavedPositions: repeats of two keys taking turns
+// on one line ("a","b","a","b") are located in offset order, not in
+// report order; every position must still be the exact rune column.
+func TestDuplicateKeysInterleavedPositions(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"nodes":[],"connections":{},"x":{"é":"ü"`)
+	for range 5 {
+		sb.WriteString(`,"a":"ö","b":1`)
+	}
+	sb.WriteString("}}")
+	src := sb.String()
+	f := Parse(NewSource("w.json", []byte(src)))
+	col := func(off int) int { return utf8.RuneCountInString(src[:off]) + 1 }
+	var got int
+	for _, p := range f.Problems {
+		if p.Kind != DuplicateKey {
+			continue
+		}
+		got++
+		if p.Pos.Line != 1 || p.Pos.Col != col(p.Pos.Offset) || src[p.Pos.Offset] != '"' {
+			t.Errorf("problem at offset %d: line %d col %d, want line 1 col %d", p.Pos.Offset, p.Pos.Line, p.Pos.Col, col(p.Pos.Offset))
+		}
+		// the earlier member it names is the one just before it
+		key := src[p.Pos.Offset : p.Pos.Offset+3]
+		prev := strings.LastIndex(src[:p.Pos.Offset], key)
+		if want := fmt.Sprintf("(first at 1:%d)", col(prev)); !strings.Contains(p.Message, want) {
+			t.Errorf("problem at offset %d: %q does not say %s", p.Pos.Offset, p.Message, want)
+		}
+	}
+	if got != 8 {
+		t.Errorf("%d repeated-key problems, want 8", got)
 	}
 }
