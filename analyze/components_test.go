@@ -390,35 +390,20 @@ func TestLinksFreeSources(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := tc.load(t)
-			freed := make(chan struct{}, len(files))
-			watched, refs := 0, 0
+			wait := corpustest.WatchFreed(files)
+			refs := 0
 			links := make([]analyze.Links, len(files))
 			for i, f := range files {
 				links[i] = analyze.LinksOf(f)
 				for _, w := range links[i].Workflows {
 					refs += len(w.IDRefs) + len(w.HookRefs)
 				}
-				// The runtime may batch tiny objects; sources are larger.
-				if len(f.Source.Src) >= 64 {
-					runtime.AddCleanup(&f.Source.Src[0], func(struct{}) { freed <- struct{}{} }, struct{}{})
-					watched++
-				}
 			}
 			if refs == 0 {
 				t.Fatal("no file refers to another: the test would prove nothing")
 			}
 			files = nil
-			for range 3 {
-				runtime.GC()
-			}
-			deadline := time.After(10 * time.Second)
-			for n := 0; n < watched; n++ {
-				select {
-				case <-freed:
-				case <-deadline:
-					t.Fatalf("%d of %d sources still held by their links", watched-n, watched)
-				}
-			}
+			wait(t, "by their links")
 			runtime.KeepAlive(links)
 		})
 	}

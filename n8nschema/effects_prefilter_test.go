@@ -1,13 +1,8 @@
 package n8nschema
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // TestIdempotencyKeyPrefilter: keys spelled through escapes or through
@@ -94,16 +89,8 @@ func TestHeartbeatPrefilter(t *testing.T) {
 // prefilters pass over only nodes and strings where the full search finds
 // nothing.
 func TestIdempotencyKeyPrefilterCorpus(t *testing.T) {
-	real := sharedtest.Path(t, "corpus", "n8n-real")
 	nodes, skipped := 0, 0
-	err := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachCorpusFile(t, "n8n-real", func(p string, src []byte) {
 		for _, w := range Parse(NewSource(p, src)).Workflows {
 			for _, n := range w.Nodes {
 				nodes++
@@ -123,11 +110,7 @@ func TestIdempotencyKeyPrefilterCorpus(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if skipped == 0 || skipped == nodes {
 		t.Errorf("the prefilter passed over %d of %d nodes", skipped, nodes)
 	}
@@ -154,16 +137,8 @@ func TestRPCStems(t *testing.T) {
 			t.Errorf("%s: rpcStems passes over a match", u)
 		}
 	}
-	real := sharedtest.Path(t, "corpus", "n8n-real")
 	urls, skipped := 0, 0
-	err := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachCorpusFile(t, "n8n-real", func(p string, src []byte) {
 		for _, w := range Parse(NewSource(p, src)).Workflows {
 			for _, n := range w.Nodes {
 				u := strings.ToLower(paramStr(n, "url"))
@@ -180,11 +155,7 @@ func TestRPCStems(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if skipped == 0 || skipped == urls {
 		t.Errorf("the prefilter passed over %d of %d URLs", skipped, urls)
 	}

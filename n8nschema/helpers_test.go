@@ -1,10 +1,16 @@
 package n8nschema
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // posChecker checks positions against its own index of the file's
@@ -119,3 +125,31 @@ func checkFile(t testing.TB, f *File) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// eachCorpusFile calls fn with every JSON file of ../shared/corpus/name
+// (skipped without ../shared, failed under CI) and fails when there is
+// none. Tests of this package cannot use internal/corpustest, which
+// imports it.
+func eachCorpusFile(t *testing.T, name string, fn func(path string, src []byte)) {
+	t.Helper()
+	root := sharedtest.Path(t, "corpus", name)
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fn(p, src)
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatalf("%s: no JSON file found", root)
+	}
+}

@@ -2,13 +2,7 @@ package n8nschema
 
 import (
 	"encoding/json"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // TestValidJSONAgreesWithEncodingJSON: --fix edits only files that are one
@@ -43,25 +37,6 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 		check("crafted-text-"+string(rune('a'+i)), []byte(s))
 	}
 	for _, corpus := range []string{"n8n-real", "n8n-more"} {
-		root := sharedtest.Path(t, "corpus", corpus)
-		n := 0
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
-				return err
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			check(p, src)
-			n++
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			t.Fatalf("%s: no JSON file found", root)
-		}
+		eachCorpusFile(t, corpus, func(p string, src []byte) { check(p, src) })
 	}
 }

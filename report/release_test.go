@@ -205,27 +205,9 @@ func TestReleaseFreesSources(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := tc.load(t)
-			freed := make(chan string, len(files))
-			watched := 0
-			for _, f := range files {
-				// The runtime may batch tiny objects; sources are larger.
-				if len(f.Source.Src) >= 64 {
-					runtime.AddCleanup(&f.Source.Src[0], func(name string) { freed <- name }, f.Source.Name)
-					watched++
-				}
-			}
+			wait := corpustest.WatchFreed(files)
 			res := released(t, files)
-			for range 3 {
-				runtime.GC()
-			}
-			deadline := time.After(10 * time.Second)
-			for n := 0; n < watched; n++ {
-				select {
-				case <-freed:
-				case <-deadline:
-					t.Fatalf("%d of %d sources still held after Release", watched-n, watched)
-				}
-			}
+			wait(t, "after Release")
 			runtime.KeepAlive(res)
 			runtime.KeepAlive(files)
 		})

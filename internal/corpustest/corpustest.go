@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -102,4 +104,34 @@ func parse(root string) ([]*n8nschema.File, error) {
 	// By full name, as the CLI orders its inputs (not WalkDir's per-folder order).
 	slices.SortFunc(out, func(a, b *n8nschema.File) int { return strings.Compare(a.Source.Name, b.Source.Name) })
 	return out, err
+}
+
+// WatchFreed notes each file's source bytes; the wait it returns collects
+// garbage and fails tb, saying what still holds them (held), unless every
+// one is freed within 10 s. Tests of memory release call it before they
+// drop the files and wait once the release is done.
+func WatchFreed(files []*n8nschema.File) (wait func(tb testing.TB, held string)) {
+	freed := make(chan struct{}, len(files))
+	watched := 0
+	for _, f := range files {
+		// The runtime may batch tiny objects; sources are larger.
+		if len(f.Source.Src) >= 64 {
+			runtime.AddCleanup(&f.Source.Src[0], func(struct{}) { freed <- struct{}{} }, struct{}{})
+			watched++
+		}
+	}
+	return func(tb testing.TB, held string) {
+		tb.Helper()
+		for range 3 {
+			runtime.GC()
+		}
+		deadline := time.After(10 * time.Second)
+		for n := 0; n < watched; n++ {
+			select {
+			case <-freed:
+			case <-deadline:
+				tb.Fatalf("%d of %d sources still held %s", watched-n, watched, held)
+			}
+		}
+	}
 }
