@@ -285,10 +285,7 @@ func Run(set *Set, rules []*Rule) []Finding {
 	for _, fs := range perPass {
 		all = append(all, fs...)
 	}
-	SortFindings(all)
-	return slices.CompactFunc(all, func(a, b Finding) bool {
-		return a.Fingerprint == b.Fingerprint && a.File == b.File && a.Pos == b.Pos && a.Message == b.Message
-	})
+	return Unique(all)
 }
 
 // SortFindings orders findings by file, line, column, rule, node, message.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/fix"
-	"github.com/stormcheck/stormcheck/internal/heaproom"
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
@@ -94,7 +93,6 @@ func auditGroups(ins []input, groups [][]int, limit int64, skipNonWorkflow bool,
 		set.Release()
 		analyze.ReleaseFindings(fs)
 		p.sets[g], p.found[g], p.dirs[g] = set, fs, dirs
-		heaproom.Keep() // what is kept of the groups grows with the set
 	})
 	return p
 }

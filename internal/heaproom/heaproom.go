@@ -58,8 +58,8 @@ func afterEachGC() {
 
 // Keep raises the limit to half again the live heap when that is above
 // it: the collector then runs after the heap grows by half, as GOGC=50
-// would have it, never in a loop. Cheap (no stop of the world): call it
-// as the kept data grows.
+// would have it, never in a loop. Cheap (no stop of the world); Start
+// makes it run after every collection.
 func Keep() {
 	mu.Lock()
 	defer mu.Unlock()
