@@ -27,74 +27,122 @@ type audited struct {
 	capture *report.Capture
 }
 
-// auditInputs audits the inputs in two passes so that memory is bounded by
-// the largest group of workflows that call each other (times the cores),
-// not by the set. Pass 1 reads each input, keeps what other workflows need
-// to resolve a call to it (analyze.Links) and drops it. The links group the
-// inputs (analyze.Components): a group's Build gives its workflows what the
-// whole set's would. Pass 2 reads each group again, audits it, captures
-// what the renderers need and releases it. The rules that read the whole
-// set (RS505) then run on the light set, and the filters on every finding.
+// auditInputs audits the inputs so that memory is bounded by the largest
+// group of workflows that call each other (times the cores), not by the
+// set. Pass 1 reads each input, keeps what other workflows need to resolve
+// a call to it (analyze.Links) and audits it alone, keeping only what the
+// renderers need (auditGroup), then drops it. The links group the inputs
+// (analyze.Components): a group's Build gives its workflows what the whole
+// set's would, so an input alone in its group keeps pass 1's audit. Pass 2
+// reads the inputs of every larger group again and audits them together.
+// The rules that read the whole set (RS505) then run on the light set, and
+// the filters on every finding.
 //
 // fix.Attach runs on each group's findings before the filters, which only
 // leave findings out, fold them or change their severity; a repair depends
 // on the finding's rule, node and detail alone. snippets says whether a
 // text report will show source lines, which are then captured.
 func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, snippets bool) (audited, error) {
-	groups := groupInputs(ins, limit, skipNonWorkflow)
-	p := auditGroups(ins, groups, limit, skipNonWorkflow, st, fixOpts, snippets)
-	set := analyze.Merge(p.sets, groups)
-	all := slices.Concat(p.found...)
-	all = append(all, analyze.Run(set, p.setWide)...)
-	fo := st.filter
-	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(p.dirs, groups), true
-	filtered := analyze.Filter(set, analyze.Unique(all), fo)
-	return audited{set: set, files: set.Files, filtered: filtered, capture: p.capture}, unreadOf(set.Files)
-}
-
-// groupInputs is pass 1: it parses every input on all cores, keeping only
-// its links, and groups the inputs by them (analyze.Components).
-func groupInputs(ins []input, limit int64, skipNonWorkflow bool) [][]int {
-	links := make([]analyze.Links, len(ins))
-	pool.Each(len(ins), func(i int) { links[i] = analyze.LinksOf(parseInput(ins[i], limit, skipNonWorkflow)) })
-	return analyze.Components(links)
-}
-
-// groupsAudited is what pass 2 keeps of each group, released.
-type groupsAudited struct {
-	sets    []*analyze.Set
-	found   [][]analyze.Finding
-	dirs    [][]analyze.Directive
-	capture *report.Capture
-	// setWide are the rules left for the merged set.
-	setWide []*analyze.Rule
-}
-
-// auditGroups is pass 2: each group is parsed again, built, audited by the
-// rules that need only its workflows, its repairs attached, its ignore
-// directives collected and what the renderers read captured; then it is
-// released. Groups run on all cores, each holding only itself.
-func auditGroups(ins []input, groups [][]int, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, snippets bool) groupsAudited {
-	local, setWide := analyze.SplitRules(st.rules)
-	p := groupsAudited{
-		sets: make([]*analyze.Set, len(groups)), found: make([][]analyze.Finding, len(groups)),
-		dirs: make([][]analyze.Directive, len(groups)), capture: report.NewCapture(snippets), setWide: setWide,
+	a := newGroupAuditor(limit, skipNonWorkflow, st, fixOpts, snippets)
+	alone, groups := a.firstPass(ins)
+	groupsDone := a.secondPass(ins, groups, alone)
+	sets := make([]*analyze.Set, len(groups))
+	found := make([][]analyze.Finding, len(groups))
+	dirs := make([][]analyze.Directive, len(groups))
+	for g, r := range groupsDone {
+		sets[g], found[g], dirs[g] = r.set, r.found, r.dirs
+		a.capture.Add(r.taken)
 	}
-	pool.Each(len(groups), func(g int) {
-		files := make([]*n8nschema.File, len(groups[g]))
-		for j, i := range groups[g] {
-			files[j] = parseInput(ins[i], limit, skipNonWorkflow)
-		}
-		set := analyze.Build(files, st.analysis)
-		fs := analyze.Run(set, local)
-		fix.Attach(set, fs, fixOpts)
-		dirs := analyze.CollectDirectives(set, st.filter.All)
-		p.capture.Group(set, fs, directivePlaces(set, dirs)...)
-		set.Release()
-		analyze.ReleaseFindings(fs)
-		p.sets[g], p.found[g], p.dirs[g] = set, fs, dirs
+	set := analyze.Merge(sets, groups)
+	all := slices.Concat(found...)
+	all = append(all, analyze.Run(set, a.setWide)...)
+	fo := st.filter
+	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
+	filtered := analyze.Filter(set, analyze.Unique(all), fo)
+	return audited{set: set, files: set.Files, filtered: filtered, capture: a.capture}, unreadOf(set.Files)
+}
+
+// groupAuditor audits groups of inputs: the settings both passes share.
+type groupAuditor struct {
+	limit           int64
+	skipNonWorkflow bool
+	st              *auditSettings
+	fixOpts         fix.Options
+	capture         *report.Capture
+	// local are the rules that need only a group; setWide those left for
+	// the merged set.
+	local, setWide []*analyze.Rule
+}
+
+func newGroupAuditor(limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, snippets bool) *groupAuditor {
+	local, setWide := analyze.SplitRules(st.rules)
+	return &groupAuditor{
+		limit: limit, skipNonWorkflow: skipNonWorkflow, st: st, fixOpts: fixOpts,
+		capture: report.NewCapture(snippets), local: local, setWide: setWide,
+	}
+}
+
+// groupAudited is what the audit keeps of a group, released: the light
+// set, its findings and ignore directives, and what the renderers read of
+// its sources (not yet added to the capture).
+type groupAudited struct {
+	set   *analyze.Set
+	found []analyze.Finding
+	dirs  []analyze.Directive
+	taken report.Taken
+}
+
+// firstPass parses every input on all cores, keeps its links and audits
+// it alone; it returns those audits and the groups the links make.
+func (a *groupAuditor) firstPass(ins []input) (alone []groupAudited, groups [][]int) {
+	links := make([]analyze.Links, len(ins))
+	alone = make([]groupAudited, len(ins))
+	pool.Each(len(ins), func(i int) {
+		f := parseInput(ins[i], a.limit, a.skipNonWorkflow)
+		links[i] = analyze.LinksOf(f)
+		alone[i] = a.audit([]*n8nschema.File{f})
 	})
-	return p
+	return alone, analyze.Components(links)
+}
+
+// secondPass audits each group of more than one input, parsing its inputs
+// again, on all cores; a group of one keeps its first-pass audit.
+func (a *groupAuditor) secondPass(ins []input, groups [][]int, alone []groupAudited) []groupAudited {
+	done := make([]groupAudited, len(groups))
+	var again []int
+	for g, group := range groups {
+		if len(group) == 1 {
+			done[g] = alone[group[0]]
+		} else {
+			again = append(again, g)
+		}
+		for _, i := range group {
+			alone[i] = groupAudited{} // not held twice
+		}
+	}
+	pool.Each(len(again), func(j int) {
+		g := again[j]
+		files := make([]*n8nschema.File, len(groups[g]))
+		for k, i := range groups[g] {
+			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow)
+		}
+		done[g] = a.audit(files)
+	})
+	return done
+}
+
+// audit builds a group, runs the rules that need only its workflows,
+// attaches their repairs, collects its ignore directives and takes what
+// the renderers read; then it releases the group.
+func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
+	set := analyze.Build(files, a.st.analysis)
+	fs := analyze.Run(set, a.local)
+	fix.Attach(set, fs, a.fixOpts)
+	dirs := analyze.CollectDirectives(set, a.st.filter.All)
+	taken := a.capture.Take(set, fs, directivePlaces(set, dirs)...)
+	set.Release()
+	analyze.ReleaseFindings(fs)
+	return groupAudited{set: set, found: fs, dirs: dirs, taken: taken}
 }
 
 // parseInput reads and parses one input. One that cannot be read becomes

@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/fix"
@@ -29,31 +30,34 @@ func corpusInputs(b *testing.B) ([]input, *auditSettings) {
 	return ins, st
 }
 
-// BenchmarkPass1 reads and parses the corpus and groups it by its links:
-// the first pass of the audit.
+// BenchmarkPass1 reads, parses and audits each input of the corpus alone,
+// releasing each (snippets captured, as for text output), and groups the
+// inputs by their links: the first pass of the audit. It reports the heap
+// the released audits leave as MB-held.
 func BenchmarkPass1(b *testing.B) {
-	ins, _ := corpusInputs(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		groupInputs(ins, defaultMaxFileSize, false)
-	}
-}
-
-// BenchmarkPass2 audits the corpus group by group, releasing each (snippets
-// captured, as for text output): the second pass. It reports the heap the
-// released groups leave (what the renderers then read) as MB-held.
-func BenchmarkPass2(b *testing.B) {
 	ins, st := corpusInputs(b)
-	groups := groupInputs(ins, defaultMaxFileSize, false)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, true)
 	b.ReportAllocs()
-	var p groupsAudited
+	var alone []groupAudited
 	for b.Loop() {
-		p = auditGroups(ins, groups, defaultMaxFileSize, false, st, fix.Options{}, true)
+		alone, _ = a.firstPass(ins)
 	}
 	b.StopTimer()
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	b.ReportMetric(float64(m.HeapAlloc)/1e6, "MB-held")
-	runtime.KeepAlive(p)
+	runtime.KeepAlive(alone)
+}
+
+// BenchmarkPass2 audits again the corpus's groups of more than one input:
+// the second pass.
+func BenchmarkPass2(b *testing.B) {
+	ins, st := corpusInputs(b)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, true)
+	alone, groups := a.firstPass(ins)
+	b.ReportAllocs()
+	for b.Loop() {
+		a.secondPass(ins, groups, slices.Clone(alone))
+	}
 }

@@ -61,6 +61,20 @@ func NewCapture(snippets bool) *Capture {
 // retried operation (RS505), and for those the filters make at the end at
 // places (ignore directives, RS006).
 func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
+	c.Add(c.Take(set, fs, at...))
+}
+
+// Taken is what Take captured of one group, not yet in the capture: the
+// audit takes each file's as it goes and adds only those it keeps.
+// It holds no redactor nor node index: those read the sources, which the
+// group releases.
+type Taken struct {
+	snippets map[placeKey]snippet
+	places   map[nodeKey]nodePlace
+}
+
+// Take is Group without adding the result to the capture (Add does).
+func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Taken {
 	g := c.newGroup(set)
 	for i := range fs {
 		f := &fs[i]
@@ -85,7 +99,26 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 			}
 		}
 	}
-	c.merge(g)
+	t := Taken{places: g.places}
+	if len(g.snippets) > 0 {
+		t.snippets = g.snippets
+	}
+	if len(t.places) == 0 {
+		t.places = nil
+	}
+	return t
+}
+
+// Add puts what Take captured into the capture.
+func (c *Capture) Add(t Taken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, s := range t.snippets {
+		c.snippets[k] = s
+	}
+	for k, p := range t.places {
+		c.nodes[k] = p
+	}
 }
 
 // Place is where a finding made after the release will stand: at Pos, on
@@ -145,17 +178,6 @@ func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, nam
 	// The key outlives the bytes its names may be views of.
 	k.wf, k.id, k.node = n8nschema.Intern(wf), n8nschema.Intern(id), n8nschema.Intern(name)
 	g.places[k] = p
-}
-
-func (c *Capture) merge(g *captureGroup) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, s := range g.snippets {
-		c.snippets[k] = s
-	}
-	for k, p := range g.places {
-		c.nodes[k] = p
-	}
 }
 
 // snippet returns the captured snippet at pos.

@@ -1,0 +1,146 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// TestAuditInputsWholeSet checks the audit's passes against one analysis
+// of the whole set: every input audited alone in pass 1 and each larger
+// group again in pass 2 must give, after the set-wide rules and the
+// filters, the findings (places, messages, fingerprints, chains, related
+// places and repairs) that Build over every file at once gives.
+func TestAuditInputsWholeSet(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"examples", "n8n-real", "n8n-more"} {
+		t.Run(name, func(t *testing.T) {
+			dir := "../testdata/examples"
+			if name != "examples" {
+				dir = sharedtest.Path(t, "corpus", name)
+			}
+			ins, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := &AuditOptions{MinConfidence: "low"}
+			st, err := o.settings(nil, wd, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fixOpts := fix.Options{MaxTokens: 4096}
+			got, _ := auditInputs(ins, defaultMaxFileSize, false, st, fixOpts, true)
+
+			files, _ := parseInputs(ins, defaultMaxFileSize, false)
+			set := analyze.Build(files, st.analysis)
+			fs := analyze.Run(set, st.rules)
+			fix.Attach(set, fs, fixOpts)
+			want := analyze.Filter(set, fs, st.filter)
+
+			if len(want.Findings) == 0 {
+				t.Fatal("no findings: the comparison would prove nothing")
+			}
+			if d := gocmp.Diff(summarize(want), summarize(got.filtered)); d != "" {
+				t.Errorf("audit by groups differs from the whole set (-whole +groups):\n%s", d)
+			}
+			if len(got.set.Operations) != len(set.Operations) || len(got.set.Workflows) != len(set.Workflows) {
+				t.Errorf("operations %d, workflows %d; whole set: %d, %d",
+					len(got.set.Operations), len(got.set.Workflows), len(set.Operations), len(set.Workflows))
+			}
+		})
+	}
+}
+
+// summarize is what a report shows of the filtered findings, one line each.
+func summarize(f analyze.Filtered) []string {
+	out := []string{fmt.Sprintf("ignored %d baselined %d below %d", f.Ignored, f.Baselined, f.BelowConfidence)}
+	for _, x := range f.Findings {
+		line := fmt.Sprintf("%s %s %s %s/%s/%s %s %s %s %s", x.RuleID, x.File, pos(x.Pos), x.Workflow, x.WorkflowID, x.Node,
+			x.Severity, x.Confidence, x.Message, x.Fingerprint)
+		for _, c := range x.Chain {
+			line += fmt.Sprintf(" | %s %d %t %s %s %s %s %s", c.Kind, c.Value, c.Unbounded, c.Node, c.Workflow, c.Via, pos(c.Pos), name(c.Source))
+		}
+		for _, r := range x.Related {
+			line += fmt.Sprintf(" | %s %s %s %s", r.File, pos(r.Pos), r.Message, name(r.Source))
+		}
+		if x.Repair != nil {
+			line += fmt.Sprintf(" | repair %s %v", x.Repair.Description, x.Repair.Safety)
+			for _, e := range x.Repair.Edits {
+				line += fmt.Sprintf(" %s@%d+%d=%q %s-%s", name(e.Source), e.Offset, e.Len, e.Text, pos(e.Start), pos(e.End))
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func pos(p n8nschema.Pos) string { return fmt.Sprintf("%d:%d@%d %s", p.Line, p.Col, p.Offset, p.Path) }
+
+func name(s *n8nschema.Source) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return s.Name
+}
+
+// TestAuditInputsFreesSources: once the audit is done, with snippets taken
+// for text output, no source's bytes are held: neither by the inputs
+// audited alone in pass 1 nor by those audited again in a group.
+func TestAuditInputsFreesSources(t *testing.T) {
+	for _, name := range []string{"examples", "n8n-more"} {
+		t.Run(name, func(t *testing.T) {
+			dir := "../testdata/examples"
+			if name != "examples" {
+				dir = sharedtest.Path(t, "corpus", name)
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ins, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := (&AuditOptions{MinConfidence: "low"}).settings(nil, wd, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var watched atomic.Int64
+			freed := make(chan struct{}, 4*len(ins))
+			defer func(p func(*n8nschema.Source) *n8nschema.File) { parse = p }(parse)
+			parse = func(src *n8nschema.Source) *n8nschema.File {
+				if len(src.Src) >= 64 { // the runtime may batch tiny objects
+					watched.Add(1)
+					runtime.AddCleanup(&src.Src[0], func(struct{}) { freed <- struct{}{} }, struct{}{})
+				}
+				return n8nschema.Parse(src)
+			}
+			a, _ := auditInputs(ins, defaultMaxFileSize, false, st, fix.Options{}, true)
+			for range 3 {
+				runtime.GC()
+			}
+			deadline := time.After(10 * time.Second)
+			for n := int64(0); n < watched.Load(); n++ {
+				select {
+				case <-freed:
+				case <-deadline:
+					t.Fatalf("%d of %d sources still held after the audit", watched.Load()-n, watched.Load())
+				}
+			}
+			runtime.KeepAlive(a)
+		})
+	}
+}
