@@ -2,10 +2,12 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"math"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -15,155 +17,32 @@ import (
 // change only with a new version number.
 type JSON struct{}
 
-// The document is {version, tool, summary, workflows, findings}: Render
-// writes it member by member.
-
-type jsonTool struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-type jsonWorkflow struct {
-	File        string          `json:"file"`
-	ID          string          `json:"id"`
-	Name        string          `json:"name"`
-	Nodes       int             `json:"nodes"`
-	MaxAttempts *int            `json:"max_attempts"`
-	Unbounded   bool            `json:"unbounded"`
-	Operations  []jsonOperation `json:"operations"`
-}
-
-type jsonOperation struct {
-	Node         string       `json:"node"`
-	Type         string       `json:"type"`
-	Dependency   string       `json:"dependency"`
-	Paid         bool         `json:"paid"`
-	Write        bool         `json:"write"`
-	Attempts     *int         `json:"attempts"`
-	Unbounded    bool         `json:"unbounded"`
-	CallsPerItem *int         `json:"calls_per_item"`
-	Factors      []jsonFactor `json:"factors"`
-	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
-	Model                string   `json:"model"`
-	SpendPerItemUSD      *float64 `json:"spend_per_item_usd"`
-	SpendPerExecutionUSD *float64 `json:"spend_per_execution_usd"`
-}
-
-type jsonFactor struct {
-	Kind     string `json:"kind"`
-	Value    *int   `json:"value"`
-	Node     string `json:"node"`
-	Workflow string `json:"workflow"`
-}
-
-type jsonFinding struct {
-	Rule        string       `json:"rule"`
-	Name        string       `json:"name"`
-	Severity    string       `json:"severity"`
-	Confidence  string       `json:"confidence"`
-	File        string       `json:"file"`
-	Line        int          `json:"line"`
-	Column      int          `json:"column"`
-	Workflow    string       `json:"workflow"`
-	WorkflowID  string       `json:"workflow_id"`
-	Node        string       `json:"node"`
-	Message     string       `json:"message"`
-	Fix         string       `json:"fix"`
-	HelpURI     string       `json:"help_uri"`
-	Fingerprint string       `json:"fingerprint"`
-	Chain       []jsonFactor `json:"chain"`
-	// Related are the other places that explain the finding, and those of
-	// the findings folded into it (every caller of a missing workflow).
-	Related []jsonRelated `json:"related"`
-	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
-	// write; null when stormcheck has no repair for the finding.
-	Repair *jsonRepair `json:"repair"`
-}
-
-type jsonRelated struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-}
-
-func jsonRelatedOf(rs []analyze.Related, red memo) []jsonRelated {
-	out := make([]jsonRelated, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, jsonRelated{File: r.File, Line: r.Pos.Line, Column: r.Pos.Col, Message: red.Redact(r.Message)})
-	}
-	return out
-}
-
-type jsonRepair struct {
-	Description string     `json:"description"`
-	Safety      string     `json:"safety"`
-	Edits       []jsonEdit `json:"edits"`
-}
-
-// jsonEdit replaces length bytes at offset (line and column: where they
-// start and end, 1-based, columns in characters) with text.
-type jsonEdit struct {
-	File      string `json:"file"`
-	Offset    int    `json:"offset"`
-	Length    int    `json:"length"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"end_line"`
-	EndColumn int    `json:"end_column"`
-	Text      string `json:"text"`
-}
-
-func jsonRepairOf(r *analyze.Repair, red memo) *jsonRepair {
-	if r == nil {
-		return nil
-	}
-	out := &jsonRepair{Description: red.Redact(r.Description), Safety: r.Safety.String(), Edits: []jsonEdit{}}
-	for _, e := range r.Edits {
-		if red.Redact(e.Text) != e.Text {
-			return nil // an edit that would show a secret is not shown at all
-		}
-		out.Edits = append(out.Edits, jsonEdit{File: e.Source.Name, Offset: e.Offset, Length: e.Len,
-			Line: e.Start.Line, Column: e.Start.Col, EndLine: e.End.Line, EndColumn: e.End.Col, Text: e.Text})
-	}
-	return out
-}
-
-func intPtr(v int) *int { return &v }
-
-// usdPtr rounds a dollar figure to a millionth, so that output is stable.
-func usdPtr(v float64) *float64 {
-	v = math.Round(v*1e6) / 1e6
-	return &v
-}
+// The document is {version, tool, summary, workflows, findings}, in the
+// bytes json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false)
+// made of it when it was a tree of tagged structs: those structs and that
+// encoder are kept as the reference in json_reference_test.go, which the
+// tests compare this writer with. Render appends the members straight
+// into one reused buffer: encoding/json's reflection and re-indenting were
+// most of the cost of rendering.
 
 // Render writes the document, indented, with a trailing newline. It writes
-// one workflow or finding at a time, in the bytes json.Encoder with
-// SetIndent("", "  ") makes of the whole document, so the document is never
-// held in memory twice over (compact and indented) on a large audit.
+// one workflow or finding at a time, so the document is never held in
+// memory whole on a large audit.
 func (JSON) Render(w io.Writer, r *Result) error {
 	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
 	jw.WriteString("{\n  \"version\": 1,\n  \"tool\": ")
-	jw.value(jsonTool{Name: r.Tool.Name, Version: r.Tool.Version}, "  ")
+	jw.value(1, func(e *jsonEnc) { e.tool(r.Tool) })
 	jw.WriteString(",\n  \"summary\": ")
-	jw.value(r.Summary, "  ")
+	jw.value(1, func(e *jsonEnc) { e.summary(&r.Summary) })
 	jw.WriteString(",\n  \"workflows\": ")
 	var wfs []*n8nschema.Workflow
 	if r.Set != nil {
 		wfs = r.Set.Workflows
 	}
-	jw.array(len(wfs), func(i int) any { return jsonWorkflowOf(r.Set, wfs[i]) })
+	jw.array(len(wfs), func(e *jsonEnc, i int) { e.workflow(r.Set, wfs[i]) })
 	jw.WriteString(",\n  \"findings\": ")
 	red := memo{}
-	jw.array(len(r.Findings), func(i int) any {
-		f := &r.Findings[i]
-		return jsonFinding{
-			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
-			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
-			Node: red.Redact(f.Node), Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
-			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
-		}
-	})
+	jw.array(len(r.Findings), func(e *jsonEnc, i int) { e.finding(&r.Findings[i], red) })
 	jw.WriteString("\n}\n")
 	if jw.err != nil {
 		return jw.err
@@ -171,37 +50,10 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	return jw.w.Flush()
 }
 
-func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
-	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.NodeCount(), Operations: []jsonOperation{}}
-	maxAttempts := 0
-	for _, op := range set.OperationsOf(wf) {
-		jo := jsonOperation{Node: Redact(op.Node.Name), Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
-			Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
-		if !op.Unbounded {
-			jo.Attempts = intPtr(op.Attempts)
-			maxAttempts = max(maxAttempts, op.Attempts)
-		} else {
-			jw.Unbounded = true
-		}
-		if !op.CallsUnbounded {
-			jo.CallsPerItem = intPtr(op.CallsPerItem)
-		}
-		jo.Model = op.Model
-		if usd, ok := op.SpendPerExecution(&set.Options); ok {
-			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(usd)
-		}
-		jw.Operations = append(jw.Operations, jo)
-	}
-	if !jw.Unbounded {
-		jw.MaxAttempts = intPtr(maxAttempts)
-	}
-	return jw
-}
-
 // jsonWriter writes parts of one indented document and keeps the first error.
 type jsonWriter struct {
 	w   *bufio.Writer
-	buf bytes.Buffer
+	enc jsonEnc
 	err error
 }
 
@@ -211,26 +63,24 @@ func (j *jsonWriter) WriteString(s string) {
 	}
 }
 
-// value writes v as json.Encoder with SetIndent(prefix, "  ") and no HTML
-// escaping does, without the trailing newline: nested lines start with
-// prefix, the first does not.
-func (j *jsonWriter) value(v any, prefix string) {
+// value writes the value encode appends, its nested lines indented as at
+// depth, the first line not; a value that fails (a float that JSON cannot
+// hold) is not written at all.
+func (j *jsonWriter) value(depth int, encode func(e *jsonEnc)) {
 	if j.err != nil {
 		return
 	}
-	j.buf.Reset()
-	enc := json.NewEncoder(&j.buf)
-	enc.SetIndent(prefix, "  ")
-	enc.SetEscapeHTML(false)
-	if j.err = enc.Encode(v); j.err != nil {
+	j.enc.reset(depth)
+	encode(&j.enc)
+	if j.err = j.enc.err; j.err != nil {
 		return
 	}
-	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+	_, j.err = j.w.Write(j.enc.b)
 }
 
 // array writes a member array of the top-level object: [] when empty, else
 // one element per line at depth 2.
-func (j *jsonWriter) array(n int, elem func(i int) any) {
+func (j *jsonWriter) array(n int, elem func(e *jsonEnc, i int)) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
@@ -238,7 +88,7 @@ func (j *jsonWriter) array(n int, elem func(i int) any) {
 	j.WriteString("[\n")
 	for i := range n {
 		j.WriteString("    ")
-		j.value(elem(i), "    ")
+		j.value(2, func(e *jsonEnc) { elem(e, i) })
 		if i < n-1 {
 			j.WriteString(",\n")
 		} else {
@@ -248,14 +98,324 @@ func (j *jsonWriter) array(n int, elem func(i int) any) {
 	j.WriteString("  ]")
 }
 
-func jsonFactors(fs []analyze.Factor) []jsonFactor {
-	out := make([]jsonFactor, 0, len(fs))
-	for _, f := range fs {
-		jf := jsonFactor{Kind: f.Kind, Node: Redact(f.Node), Workflow: Redact(f.Workflow)}
-		if !f.Unbounded {
-			jf.Value = intPtr(f.Value)
-		}
-		out = append(out, jf)
+func (e *jsonEnc) tool(t Tool) {
+	e.open('{')
+	e.key("name").string(t.Name)
+	e.key("version").string(t.Version)
+	e.close('}')
+}
+
+func (e *jsonEnc) summary(s *Summary) {
+	e.open('{')
+	for _, m := range [...]struct {
+		key string
+		n   int
+	}{
+		{"files", s.Files}, {"workflows", s.Workflows}, {"nodes", s.Nodes}, {"skipped_files", s.SkippedFiles},
+		{"findings", s.Findings}, {"errors", s.Errors}, {"warnings", s.Warnings}, {"notes", s.Notes},
+		{"ignored", s.Ignored}, {"baselined", s.Baselined}, {"below_confidence", s.BelowConfidence},
+		{"below_min_severity", s.BelowSeverity}, {"fixed", s.Fixed}, {"fixable", s.Fixable}, {"fixable_unsafe", s.FixableUnsafe},
+	} {
+		e.key(m.key).int(m.n)
 	}
-	return out
+	e.close('}')
+}
+
+func (e *jsonEnc) workflow(set *analyze.Set, wf *n8nschema.Workflow) {
+	ops := set.OperationsOf(wf)
+	maxAttempts, unbounded := 0, false
+	for _, op := range ops {
+		if op.Unbounded {
+			unbounded = true
+		} else {
+			maxAttempts = max(maxAttempts, op.Attempts)
+		}
+	}
+	e.open('{')
+	e.key("file").string(wf.Source.Name)
+	e.key("id").string(wf.ID)
+	e.key("name").string(Redact(wf.Name))
+	e.key("nodes").int(wf.NodeCount())
+	e.key("max_attempts").intOrNull(maxAttempts, !unbounded)
+	e.key("unbounded").bool(unbounded)
+	e.key("operations").open('[')
+	for _, op := range ops {
+		e.elem()
+		e.operation(set, op)
+	}
+	e.close(']')
+	e.close('}')
+}
+
+func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation) {
+	e.open('{')
+	e.key("node").string(Redact(op.Node.Name))
+	e.key("type").string(op.Type)
+	e.key("dependency").string(op.Dependency)
+	e.key("paid").bool(op.Paid)
+	e.key("write").bool(op.Write)
+	e.key("attempts").intOrNull(op.Attempts, !op.Unbounded)
+	e.key("unbounded").bool(op.Unbounded)
+	e.key("calls_per_item").intOrNull(op.CallsPerItem, !op.CallsUnbounded)
+	e.key("factors").factors(op.Factors)
+	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
+	e.key("model").string(op.Model)
+	usd, ok := op.SpendPerExecution(&set.Options)
+	e.key("spend_per_item_usd").usdOrNull(op.SpendPerItemUSD, ok)
+	e.key("spend_per_execution_usd").usdOrNull(usd, ok)
+	e.close('}')
+}
+
+func (e *jsonEnc) factors(fs []analyze.Factor) {
+	e.open('[')
+	for i := range fs {
+		f := &fs[i]
+		e.elem()
+		e.open('{')
+		e.key("kind").string(f.Kind)
+		e.key("value").intOrNull(f.Value, !f.Unbounded)
+		e.key("node").string(Redact(f.Node))
+		e.key("workflow").string(Redact(f.Workflow))
+		e.close('}')
+	}
+	e.close(']')
+}
+
+func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
+	e.open('{')
+	e.key("rule").string(f.RuleID)
+	e.key("name").string(f.RuleName)
+	e.key("severity").string(f.Severity.String())
+	e.key("confidence").string(f.Confidence.String())
+	e.key("file").string(f.File)
+	e.key("line").int(f.Pos.Line)
+	e.key("column").int(f.Pos.Col)
+	e.key("workflow").string(red.Redact(f.Workflow))
+	e.key("workflow_id").string(f.WorkflowID)
+	e.key("node").string(red.Redact(f.Node))
+	e.key("message").string(red.Redact(f.Message))
+	e.key("fix").string(red.Redact(f.Fix))
+	e.key("help_uri").string(f.URL)
+	e.key("fingerprint").string(f.Fingerprint)
+	e.key("chain").factors(f.Chain)
+	// Related are the other places that explain the finding, and those of
+	// the findings folded into it (every caller of a missing workflow).
+	e.key("related").open('[')
+	for _, r := range f.Related {
+		e.elem()
+		e.open('{')
+		e.key("file").string(r.File)
+		e.key("line").int(r.Pos.Line)
+		e.key("column").int(r.Pos.Col)
+		e.key("message").string(red.Redact(r.Message))
+		e.close('}')
+	}
+	e.close(']')
+	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
+	// write; null when stormcheck has no repair for the finding.
+	e.key("repair").repair(f.Repair, red)
+	e.close('}')
+}
+
+// repair writes r, or null when there is none or when an edit would show
+// a secret (such a repair is not shown at all).
+func (e *jsonEnc) repair(r *analyze.Repair, red memo) {
+	if r == nil {
+		e.null()
+		return
+	}
+	for _, ed := range r.Edits {
+		if red.Redact(ed.Text) != ed.Text {
+			e.null()
+			return
+		}
+	}
+	e.open('{')
+	e.key("description").string(red.Redact(r.Description))
+	e.key("safety").string(r.Safety.String())
+	e.key("edits").open('[')
+	for _, ed := range r.Edits {
+		// An edit replaces length bytes at offset (line and column: where
+		// they start and end, 1-based, columns in characters) with text.
+		e.elem()
+		e.open('{')
+		e.key("file").string(ed.Source.Name)
+		e.key("offset").int(ed.Offset)
+		e.key("length").int(ed.Len)
+		e.key("line").int(ed.Start.Line)
+		e.key("column").int(ed.Start.Col)
+		e.key("end_line").int(ed.End.Line)
+		e.key("end_column").int(ed.End.Col)
+		e.key("text").string(ed.Text)
+		e.close('}')
+	}
+	e.close(']')
+	e.close('}')
+}
+
+// jsonEnc appends indented JSON to b, two spaces a level, as
+// json.MarshalIndent does: members one a line, "key": value, and empty
+// objects and arrays as {} and [].
+type jsonEnc struct {
+	b     []byte
+	depth int
+	// empty is true until the innermost open object or array has a member.
+	empty bool
+	err   error
+}
+
+func (e *jsonEnc) reset(depth int) {
+	e.b, e.depth, e.empty, e.err = e.b[:0], depth, false, nil
+}
+
+func (e *jsonEnc) open(c byte) {
+	e.b = append(e.b, c)
+	e.depth++
+	e.empty = true
+}
+
+func (e *jsonEnc) close(c byte) {
+	e.depth--
+	if !e.empty {
+		e.newline()
+	}
+	e.b = append(e.b, c)
+	e.empty = false
+}
+
+// elem starts an array element or an object member: a comma after the one
+// before, then a new line.
+func (e *jsonEnc) elem() {
+	if !e.empty {
+		e.b = append(e.b, ',')
+	}
+	e.empty = false
+	e.newline()
+}
+
+// key starts a member, for its value to follow; keys are ours and need no
+// escaping.
+func (e *jsonEnc) key(k string) *jsonEnc {
+	e.elem()
+	e.b = append(e.b, '"')
+	e.b = append(e.b, k...)
+	e.b = append(e.b, `": `...)
+	return e
+}
+
+const jsonIndent = "                                "
+
+func (e *jsonEnc) newline() {
+	e.b = append(e.b, '\n')
+	for n := 2 * e.depth; n > 0; n -= len(jsonIndent) {
+		e.b = append(e.b, jsonIndent[:min(n, len(jsonIndent))]...)
+	}
+}
+
+func (e *jsonEnc) string(s string) { e.b = appendJSONString(e.b, s) }
+
+func (e *jsonEnc) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10) }
+
+func (e *jsonEnc) bool(v bool) { e.b = strconv.AppendBool(e.b, v) }
+
+func (e *jsonEnc) null() { e.b = append(e.b, "null"...) }
+
+// intOrNull writes n, or null when it is not known (a nil *int).
+func (e *jsonEnc) intOrNull(n int, known bool) {
+	if known {
+		e.int(n)
+	} else {
+		e.null()
+	}
+}
+
+// usdOrNull writes a dollar figure rounded to a millionth, so that output
+// is stable, or null when it is not known.
+func (e *jsonEnc) usdOrNull(v float64, known bool) {
+	if !known {
+		e.null()
+		return
+	}
+	v = math.Round(v*1e6) / 1e6
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		if e.err == nil {
+			// encoding/json's error, which Render returned before.
+			e.err = &json.UnsupportedValueError{Value: reflect.ValueOf(v), Str: strconv.FormatFloat(v, 'g', -1, 64)}
+		}
+		e.null()
+		return
+	}
+	e.b = appendJSONFloat(e.b, v)
+}
+
+// appendJSONFloat appends a finite f as encoding/json writes a float64:
+// like ES6, 'f' format but 'e' below 1e-6 and from 1e21, exponents
+// without padding (e-7, not e-07).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendJSONString appends s quoted as encoding/json does without HTML
+// escaping: \" \\ \b \f \n \r \t, other controls as \u00XX, invalid UTF-8
+// as \ufffd, and U+2028 and U+2029 escaped (they end a line in JavaScript).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

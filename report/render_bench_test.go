@@ -18,20 +18,20 @@ import (
 // corpusResult audits ../shared/corpus/n8n-real as `stormcheck audit` does,
 // repairs included (audit, in release_test.go); the benchmarks skip when it
 // is absent.
-func corpusResult(b *testing.B) *report.Result {
-	b.Helper()
-	files := corpustest.Files(b)
+func corpusResult(tb testing.TB) *report.Result {
+	tb.Helper()
+	files := corpustest.Files(tb)
 	set, out := audit(files)
 	return resultOf(files, set, out.Findings)
 }
 
 // genFiles parses a generated workflow of n nodes and its sub-workflow
 // (benchgen.Workflow).
-func genFiles(b *testing.B, n int) []*n8nschema.File {
-	b.Helper()
+func genFiles(tb testing.TB, n int) []*n8nschema.File {
+	tb.Helper()
 	f := n8nschema.Parse(n8nschema.NewSource("gen.json", benchgen.Workflow(n)))
 	if len(f.Problems) > 0 || len(f.Workflows) == 0 {
-		b.Fatalf("generated workflow does not parse: %v", f.Problems)
+		tb.Fatalf("generated workflow does not parse: %v", f.Problems)
 	}
 	return []*n8nschema.File{f}
 }

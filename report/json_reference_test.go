@@ -1,0 +1,263 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// referenceJSON is the JSON renderer as it was before json.go wrote the
+// document by hand: the document as tagged structs, each workflow and
+// finding encoded by encoding/json. It is kept, unchanged but for names,
+// as the reference the tests hold JSON to byte for byte.
+type referenceJSON struct{}
+
+// ReferenceJSON is referenceJSON for the external tests (corpus renders).
+var ReferenceJSON Renderer = referenceJSON{}
+
+type jsonTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+type jsonWorkflow struct {
+	File        string          `json:"file"`
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Nodes       int             `json:"nodes"`
+	MaxAttempts *int            `json:"max_attempts"`
+	Unbounded   bool            `json:"unbounded"`
+	Operations  []jsonOperation `json:"operations"`
+}
+
+type jsonOperation struct {
+	Node         string       `json:"node"`
+	Type         string       `json:"type"`
+	Dependency   string       `json:"dependency"`
+	Paid         bool         `json:"paid"`
+	Write        bool         `json:"write"`
+	Attempts     *int         `json:"attempts"`
+	Unbounded    bool         `json:"unbounded"`
+	CallsPerItem *int         `json:"calls_per_item"`
+	Factors      []jsonFactor `json:"factors"`
+	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
+	Model                string   `json:"model"`
+	SpendPerItemUSD      *float64 `json:"spend_per_item_usd"`
+	SpendPerExecutionUSD *float64 `json:"spend_per_execution_usd"`
+}
+
+type jsonFactor struct {
+	Kind     string `json:"kind"`
+	Value    *int   `json:"value"`
+	Node     string `json:"node"`
+	Workflow string `json:"workflow"`
+}
+
+type jsonFinding struct {
+	Rule        string       `json:"rule"`
+	Name        string       `json:"name"`
+	Severity    string       `json:"severity"`
+	Confidence  string       `json:"confidence"`
+	File        string       `json:"file"`
+	Line        int          `json:"line"`
+	Column      int          `json:"column"`
+	Workflow    string       `json:"workflow"`
+	WorkflowID  string       `json:"workflow_id"`
+	Node        string       `json:"node"`
+	Message     string       `json:"message"`
+	Fix         string       `json:"fix"`
+	HelpURI     string       `json:"help_uri"`
+	Fingerprint string       `json:"fingerprint"`
+	Chain       []jsonFactor `json:"chain"`
+	// Related are the other places that explain the finding, and those of
+	// the findings folded into it (every caller of a missing workflow).
+	Related []jsonRelated `json:"related"`
+	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
+	// write; null when stormcheck has no repair for the finding.
+	Repair *jsonRepair `json:"repair"`
+}
+
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func jsonRelatedOf(rs []analyze.Related, red memo) []jsonRelated {
+	out := make([]jsonRelated, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, jsonRelated{File: r.File, Line: r.Pos.Line, Column: r.Pos.Col, Message: red.Redact(r.Message)})
+	}
+	return out
+}
+
+type jsonRepair struct {
+	Description string     `json:"description"`
+	Safety      string     `json:"safety"`
+	Edits       []jsonEdit `json:"edits"`
+}
+
+// jsonEdit replaces length bytes at offset (line and column: where they
+// start and end, 1-based, columns in characters) with text.
+type jsonEdit struct {
+	File      string `json:"file"`
+	Offset    int    `json:"offset"`
+	Length    int    `json:"length"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Text      string `json:"text"`
+}
+
+func jsonRepairOf(r *analyze.Repair, red memo) *jsonRepair {
+	if r == nil {
+		return nil
+	}
+	out := &jsonRepair{Description: red.Redact(r.Description), Safety: r.Safety.String(), Edits: []jsonEdit{}}
+	for _, e := range r.Edits {
+		if red.Redact(e.Text) != e.Text {
+			return nil // an edit that would show a secret is not shown at all
+		}
+		out.Edits = append(out.Edits, jsonEdit{File: e.Source.Name, Offset: e.Offset, Length: e.Len,
+			Line: e.Start.Line, Column: e.Start.Col, EndLine: e.End.Line, EndColumn: e.End.Col, Text: e.Text})
+	}
+	return out
+}
+
+func intPtr(v int) *int { return &v }
+
+// usdPtr rounds a dollar figure to a millionth, so that output is stable.
+func usdPtr(v float64) *float64 {
+	v = math.Round(v*1e6) / 1e6
+	return &v
+}
+
+// Render writes the document, indented, with a trailing newline. It writes
+// one workflow or finding at a time, in the bytes json.Encoder with
+// SetIndent("", "  ") makes of the whole document, so the document is never
+// held in memory twice over (compact and indented) on a large audit.
+func (referenceJSON) Render(w io.Writer, r *Result) error {
+	jw := &referenceWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	jw.WriteString("{\n  \"version\": 1,\n  \"tool\": ")
+	jw.value(jsonTool{Name: r.Tool.Name, Version: r.Tool.Version}, "  ")
+	jw.WriteString(",\n  \"summary\": ")
+	jw.value(r.Summary, "  ")
+	jw.WriteString(",\n  \"workflows\": ")
+	var wfs []*n8nschema.Workflow
+	if r.Set != nil {
+		wfs = r.Set.Workflows
+	}
+	jw.array(len(wfs), func(i int) any { return jsonWorkflowOf(r.Set, wfs[i]) })
+	jw.WriteString(",\n  \"findings\": ")
+	red := memo{}
+	jw.array(len(r.Findings), func(i int) any {
+		f := &r.Findings[i]
+		return jsonFinding{
+			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
+			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
+			Node: red.Redact(f.Node), Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
+			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
+		}
+	})
+	jw.WriteString("\n}\n")
+	if jw.err != nil {
+		return jw.err
+	}
+	return jw.w.Flush()
+}
+
+func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.NodeCount(), Operations: []jsonOperation{}}
+	maxAttempts := 0
+	for _, op := range set.OperationsOf(wf) {
+		jo := jsonOperation{Node: Redact(op.Node.Name), Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
+			Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
+		if !op.Unbounded {
+			jo.Attempts = intPtr(op.Attempts)
+			maxAttempts = max(maxAttempts, op.Attempts)
+		} else {
+			jw.Unbounded = true
+		}
+		if !op.CallsUnbounded {
+			jo.CallsPerItem = intPtr(op.CallsPerItem)
+		}
+		jo.Model = op.Model
+		if usd, ok := op.SpendPerExecution(&set.Options); ok {
+			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(usd)
+		}
+		jw.Operations = append(jw.Operations, jo)
+	}
+	if !jw.Unbounded {
+		jw.MaxAttempts = intPtr(maxAttempts)
+	}
+	return jw
+}
+
+// referenceWriter writes parts of one indented document and keeps the first error.
+type referenceWriter struct {
+	w   *bufio.Writer
+	buf bytes.Buffer
+	err error
+}
+
+func (j *referenceWriter) WriteString(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+// value writes v as json.Encoder with SetIndent(prefix, "  ") and no HTML
+// escaping does, without the trailing newline: nested lines start with
+// prefix, the first does not.
+func (j *referenceWriter) value(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if j.err = enc.Encode(v); j.err != nil {
+		return
+	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+}
+
+// array writes a member array of the top-level object: [] when empty, else
+// one element per line at depth 2.
+func (j *referenceWriter) array(n int, elem func(i int) any) {
+	if n == 0 {
+		j.WriteString("[]")
+		return
+	}
+	j.WriteString("[\n")
+	for i := range n {
+		j.WriteString("    ")
+		j.value(elem(i), "    ")
+		if i < n-1 {
+			j.WriteString(",\n")
+		} else {
+			j.WriteString("\n")
+		}
+	}
+	j.WriteString("  ]")
+}
+
+func jsonFactors(fs []analyze.Factor) []jsonFactor {
+	out := make([]jsonFactor, 0, len(fs))
+	for _, f := range fs {
+		jf := jsonFactor{Kind: f.Kind, Node: Redact(f.Node), Workflow: Redact(f.Workflow)}
+		if !f.Unbounded {
+			jf.Value = intPtr(f.Value)
+		}
+		out = append(out, jf)
+	}
+	return out
+}
