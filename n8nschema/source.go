@@ -182,22 +182,37 @@ func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\
 
 // escapeKey escapes a key for use as one component of a gjson path.
 func escapeKey(k string) string {
-	if !strings.ContainsAny(k, `.*?|#@\!=<>%"`) && k != "" {
+	i := 0
+	for i < len(k) && !pathSpecial[k[i]] {
+		i++
+	}
+	if i == len(k) {
 		return k
 	}
 	// Byte by byte: the special characters are ASCII, and a key that is
 	// not UTF-8 keeps its bytes (ranging over runes made them U+FFFD, a
 	// path that named no key).
 	var b strings.Builder
-	for i := 0; i < len(k); i++ {
-		switch c := k[i]; c {
-		case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%', '"':
+	b.Grow(len(k) + 2)
+	b.WriteString(k[:i])
+	for ; i < len(k); i++ {
+		if pathSpecial[k[i]] {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(k[i])
 	}
 	return b.String()
 }
+
+// pathSpecial marks the bytes escapeKey escapes (a table: every member
+// read by Each escapes its key, and strings.ContainsAny built its set on
+// every call).
+var pathSpecial = func() (t [256]bool) {
+	for _, c := range []byte(`.*?|#@\!=<>%"`) {
+		t[c] = true
+	}
+	return t
+}()
 
 func joinPath(prefix, elem string) string {
 	if prefix == "" {

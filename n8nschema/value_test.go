@@ -180,3 +180,23 @@ func TestFarKeys(t *testing.T) {
 		t.Errorf("problems %v", f.Problems)
 	}
 }
+
+// TestEscapeKey pins the escaping of a key as a gjson path component:
+// a backslash before each special byte, other bytes (UTF-8 or not) as is.
+func TestEscapeKey(t *testing.T) {
+	for k, want := range map[string]string{
+		"":                   "",
+		"plain key-1":        "plain key-1",
+		"a.b":                `a\.b`,
+		`.*?|#@\!=<>%"`:      `\.\*\?\|\#\@\\\!\=\<\>\%\"`,
+		"héllo.wörld":        `héllo\.wörld`,
+		"\xff*\xfe":          "\xff\\*\xfe",
+		"={{ $json.a }}":     `\={{ $json\.a }}`,
+		"X-Api-Key":          "X-Api-Key",
+		"name.with.many.dot": `name\.with\.many\.dot`,
+	} {
+		if got := escapeKey(k); got != want {
+			t.Errorf("escapeKey(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
