@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -214,10 +213,10 @@ var membersKeys = []string{"id", "name", "active", "nodes", "connections", "acti
 
 // membersOf reads them in one pass over v's members instead of a search
 // per key.
-func membersOf(v Value) *members {
+func membersOf(v Value) members {
 	var out [9]Value
 	v.getMany(membersKeys, out[:])
-	return &members{id: out[0], name: out[1], active: out[2], nodes: out[3], connections: out[4],
+	return members{id: out[0], name: out[1], active: out[2], nodes: out[3], connections: out[4],
 		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8]}
 }
 
@@ -230,7 +229,7 @@ func (p *parser) workflowIn(v Value) bool {
 	nodes, conns := m.nodes, m.connections
 	switch {
 	case nodes.Kind() == Array && (conns.Kind() == Object || conns.Kind() == Array):
-		p.workflow(v, m)
+		p.workflow(v, &m)
 		return true
 	case m.data.Kind() == Array && !nodes.Exists():
 		// A public API list page: {data: [...], nextCursor}.
@@ -320,7 +319,7 @@ func (p *parser) workflow(v Value, m *members) {
 	// (cli/src/workflows/workflow-validation.service.ts
 	// validateForActivation), so the draft is audited.
 	if av := m.activeVersion; av.Kind() == Object && av.Get("nodes").Kind() == Array &&
-		(len(av.Get("nodes").Elems()) > 0 || len(nodes.Elems()) == 0) {
+		(av.Get("nodes").len() > 0 || nodes.len() == 0) {
 		w.Published = true
 		w.DraftDiffers = av.Get("nodes").Raw() != nodes.Raw() || av.Get("connections").Raw() != conns.Raw()
 		nodes, conns = av.Get("nodes"), av.Get("connections")
@@ -345,17 +344,26 @@ func (wp *wfParser) problem(k ProblemKind, pos Pos, node, format string, args ..
 
 func (wp *wfParser) nodes(nodes Value) {
 	w := wp.w
-	elems := nodes.Elems()
-	w.Nodes = make([]*Node, 0, len(elems))
-	w.byName = make(map[string]*Node, len(elems))
-	for i, e := range elems {
+	count := nodes.len()
+	w.Nodes = make([]*Node, 0, count)
+	w.byName = make(map[string]*Node, count)
+	// One block each for the nodes and their bodies, not two allocations
+	// per node.
+	block, bodies := make([]Node, count), make([]nodeBody, count)
+	nodes.eachElem(func(i int, e Value) bool {
 		if e.Kind() != Object {
 			if e.Kind() != Null {
 				wp.problem(BrokenConnection, e.ValuePos(), "", "nodes[%d] is a JSON %s, expected a node object; skipped", i, kindName(e.Kind()))
 			}
-			continue
+			return true
 		}
-		n := &Node{Index: i, nodeBody: &nodeBody{Value: e}}
+		// The paths of the node ("nodes.3") and of its name, which its
+		// position holds, in one string.
+		namePath := e.fullPathWith(".name")
+		e = e.withPath(namePath[:len(namePath)-len(".name")])
+		n := &block[i]
+		n.Index, n.nodeBody = i, &bodies[i]
+		n.Value = e
 		var namePos, typePos Pos
 		var typeKind Kind
 		e.Each(func(k string, f Value) bool {
@@ -366,7 +374,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				if f.Kind() == String || f.Kind() == Number {
 					n.Name = f.Str()
 				}
-				namePos = f.Pos()
+				namePos = f.posAs(namePath)
 			case "type":
 				n.Type = f.Str()
 				typeKind = Missing
@@ -398,16 +406,18 @@ func (wp *wfParser) nodes(nodes Value) {
 			case "parameters":
 				n.params = f
 			case "credentials":
-				f.Each(func(ct string, _ Value) bool {
-					n.Credentials = append(n.Credentials, ct)
-					return true
-				})
-				sort.Strings(n.Credentials)
+				if c := f.len(); c > 0 && f.Kind() == Object {
+					n.Credentials = make([]string, c)
+					for k := range c {
+						n.Credentials[k] = f.keyAt(k)
+					}
+					slices.Sort(n.Credentials)
+				}
 			}
 			return true
 		})
 		if !n.params.Exists() {
-			n.params = e.Get("parameters")
+			n.params = missing(e.path, "parameters")
 		}
 		n.Pos = namePos
 		if !n.Pos.IsValid() {
@@ -429,14 +439,14 @@ func (wp *wfParser) nodes(nodes Value) {
 				wp.nameless++
 			}
 			w.Nodes = append(w.Nodes, n)
-			continue
+			return true
 		}
 		if n.IsSticky() {
 			// A sticky note never runs and no connection names it: two
 			// notes sharing a title are no ambiguity. It gets the name only
 			// when no node that runs holds it (below).
 			w.Nodes = append(w.Nodes, n)
-			continue
+			return true
 		}
 		if first := w.byName[n.Name]; first != nil {
 			wp.problem(DuplicateName, n.Pos, n.Name, "node name %q is used by nodes[%d] and nodes[%d]; connections are keyed by name, so n8n cannot tell them apart",
@@ -445,7 +455,8 @@ func (wp *wfParser) nodes(nodes Value) {
 			w.byName[n.Name] = n
 		}
 		w.Nodes = append(w.Nodes, n)
-	}
+		return true
+	})
 	for _, n := range w.Nodes {
 		if n.IsSticky() && n.Name != "" && w.byName[n.Name] == nil {
 			w.byName[n.Name] = n
@@ -463,11 +474,14 @@ func (wp *wfParser) connections(conns Value) {
 		wp.problem(BrokenConnection, conns.Pos(), "", "\"connections\" is a JSON %s, expected an object keyed by source node name; no connection was read", kindName(conns.Kind()))
 		return
 	}
-	ids := map[string]string{}
-	for _, n := range w.Nodes {
-		if n.ID != "" {
-			ids[n.ID] = n.Name
-		}
+	// ids is built at the first source name that is no node's.
+	var ids map[string]string
+	// path is the path of the value being read, joined in place: a
+	// connection's own path is the one string its position keeps.
+	path := make([]byte, 0, 64)
+	base := conns.fullPath()
+	if n := countEdges(conns); n > 0 {
+		w.Connections = make([]Connection, 0, n)
 	}
 	// Connections keyed by node id come from one mistake (a generator
 	// that wrote ids): one problem for all of them, at the first.
@@ -475,6 +489,14 @@ func (wp *wfParser) connections(conns Value) {
 	var byIDPos Pos
 	conns.Each(func(from string, byType Value) bool {
 		if w.byName[from] == nil {
+			if ids == nil {
+				ids = map[string]string{}
+				for _, n := range w.Nodes {
+					if n.ID != "" {
+						ids[n.ID] = n.Name
+					}
+				}
+			}
 			if name, ok := ids[from]; ok {
 				if len(byID) == 0 {
 					byIDPos = byType.Pos()
@@ -489,33 +511,41 @@ func (wp *wfParser) connections(conns Value) {
 			wp.problem(BrokenConnection, byType.Pos(), from, "connections of %q are a JSON %s, expected an object keyed by connection type", from, kindName(byType.Kind()))
 			return true
 		}
-		byType.Each(func(typ string, outputs Value) bool {
+		path = appendElem(append(path[:0], base...), escapeKey(from))
+		fromEnd := len(path)
+		for t := range byType.len() {
+			typ, outputs := byType.keyAt(t), byType.at(t)
+			path = appendElem(path[:fromEnd], escapeKey(typ))
 			if outputs.Kind() != Array {
 				if outputs.Kind() != Null {
-					wp.problem(BrokenConnection, outputs.Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
+					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
 				}
-				return true
+				continue
 			}
-			outputs.eachElem(func(out int, slot Value) bool {
+			typEnd := len(path)
+			for out := range outputs.len() {
+				slot := outputs.at(out)
+				path = appendIndex(path[:typEnd], out)
 				switch slot.Kind() {
 				case Null:
 					// unconnected output (n8n-semantics.md §1.4)
 				case Object:
 					// A single connection where a list belongs: read it, but say so.
+					slot = slot.withPath(string(path))
 					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
 					wp.edge(from, typ, out, slot)
 				case Array:
-					slot.eachElem(func(_ int, c Value) bool {
-						wp.edge(from, typ, out, c)
-						return true
-					})
+					slotEnd := len(path)
+					for j := range slot.len() {
+						if c := slot.at(j); c.Kind() != Null {
+							wp.edge(from, typ, out, c.withPath(string(appendIndex(path[:slotEnd], j))))
+						}
+					}
 				default:
-					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
+					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
 				}
-				return true
-			})
-			return true
-		})
+			}
+		}
 		return true
 	})
 	switch len(byID) {
@@ -529,6 +559,49 @@ func (wp *wfParser) connections(conns Value) {
 		}
 		wp.problem(BrokenConnection, byIDPos, "", "connections of %d nodes are keyed by node id (%s); n8n keys them by node name, so all their edges are ignored", len(byID), list)
 	}
+}
+
+// appendElem appends a path element to a path as joinPath joins them.
+func appendElem(path []byte, elem string) []byte {
+	if len(path) > 0 {
+		path = append(path, '.')
+	}
+	return append(path, elem...)
+}
+
+// appendIndex appends an array index to a path as joinPath joins them.
+func appendIndex(path []byte, i int) []byte {
+	if len(path) > 0 {
+		path = append(path, '.')
+	}
+	return strconv.AppendInt(path, int64(i), 10)
+}
+
+// countEdges bounds the number of connections in conns (slots of every
+// output of every node), so that they are stored without regrowing.
+func countEdges(conns Value) int {
+	n := 0
+	for i := range conns.len() {
+		byType := conns.at(i)
+		if byType.Kind() != Object {
+			continue
+		}
+		for t := range byType.len() {
+			outputs := byType.at(t)
+			if outputs.Kind() != Array {
+				continue
+			}
+			for out := range outputs.len() {
+				switch slot := outputs.at(out); slot.Kind() {
+				case Object:
+					n++
+				case Array:
+					n += slot.len()
+				}
+			}
+		}
+	}
+	return n
 }
 
 // connKeys are the members of one connection the parser reads.

@@ -395,12 +395,54 @@ func (v Value) Pos() Pos {
 	if v.t == nil {
 		return Pos{Path: v.fullPath()}
 	}
+	return v.posAs(v.fullPath())
+}
+
+// posAs is Pos of an existing value whose full path the caller has joined.
+func (v Value) posAs(path string) Pos {
 	n := v.node()
 	off := n.off
 	if n.flags&member != 0 {
 		off = v.t.keyOff(n)
 	}
-	return v.t.src.PosAt(v.t.base+int(off), v.fullPath())
+	return v.t.src.PosAt(v.t.base+int(off), path)
+}
+
+// withPath is v with its full path given: the parser joins the paths of
+// nodes and connections itself, once each, instead of a join per level.
+func (v Value) withPath(path string) Value {
+	return Value{t: v.t, i: v.i, path: path}
+}
+
+// fullPathWith is v's full path followed by suffix, in one allocation.
+func (v Value) fullPathWith(suffix string) string {
+	switch {
+	case !v.joined:
+		return v.path + suffix
+	case v.path == "":
+		return v.elem + suffix
+	}
+	return v.path + "." + v.elem + suffix
+}
+
+// len is the number of members or elements of a container (0 for a
+// scalar or a missing value).
+func (v Value) len() int {
+	if k := v.Kind(); k != Object && k != Array {
+		return 0
+	}
+	return int(v.node().n)
+}
+
+// at is child k (0-based) of container v, without a path: the caller
+// gives it one (withPath) before anything reads its path.
+func (v Value) at(k int) Value {
+	return Value{t: v.t, i: v.node().first + uint32(k)}
+}
+
+// keyAt is the unescaped key of member k of object v.
+func (v Value) keyAt(k int) string {
+	return v.t.keyOf(&v.t.nodes[v.node().first+uint32(k)])
 }
 
 // Span is the byte range of the value's JSON text in its source; 0, 0
