@@ -170,18 +170,33 @@ type builder struct {
 	text string
 	// pending holds the direct children of every open container, each
 	// container's own node followed by its children so far; pkeys is
-	// parallel to it (the unescaped keys of members). When a container
-	// closes, its children move to nodes as one block.
+	// parallel to it (where the keys of members are: offsets, not
+	// strings, so that dropping them needs no clearing for the collector).
+	// When a container closes, its children move to nodes as one block.
 	pending []jnode
-	pkeys   []string
+	pkeys   []keyRef
 	nodes   []jnode
 	frames  []frame
 	escKeys map[uint32]string
 	reps    []repeatedKey
 	// the key of the member whose value comes next
 	key    uint32
+	keyLen uint32 // of its text between the quotes
 	keyStr string
 	kesc   bool
+}
+
+// keyRef is where a member's key is: the offset of its opening quote and
+// the length of its text (an escaped key is read from escKeys).
+type keyRef struct{ off, n uint32 }
+
+// pkey is the unescaped key of pending[k] ("" for an array element).
+func (b *builder) pkey(k int) string {
+	r := b.pkeys[k]
+	if b.pending[k].flags&keyEsc != 0 {
+		return b.escKeys[r.off]
+	}
+	return b.text[r.off+1 : r.off+1+r.n]
 }
 
 type frame struct {
@@ -202,10 +217,7 @@ var builders = sync.Pool{New: func() any { return new(builder) }}
 func buildTree(src *Source, text string, base int) buildResult {
 	b := builders.Get().(*builder)
 	defer func() {
-		clear(b.pkeys[:cap(b.pkeys)])
-		for i := range b.frames {
-			b.frames[i].byKey = nil
-		}
+		clear(b.frames[:cap(b.frames)]) // closed frames' maps too: they view text
 		*b = builder{pending: b.pending[:0], pkeys: b.pkeys[:0], nodes: b.nodes[:0], frames: b.frames[:0]}
 		builders.Put(b)
 	}()
@@ -320,7 +332,7 @@ key:
 		if !ok {
 			return -1, false
 		}
-		b.key, b.kesc = uint32(i), esc
+		b.key, b.keyLen, b.kesc = uint32(i), uint32(j-i-2), esc
 		if esc {
 			b.keyStr = unescape(s[i+1 : j-1])
 		} else {
@@ -338,9 +350,10 @@ key:
 // add appends a value's node to the open container (or makes it the
 // root), dropping an earlier member of the same key.
 func (b *builder) add(n jnode) {
-	key := ""
+	var ref keyRef
 	if len(b.frames) > 0 && b.frames[len(b.frames)-1].object {
-		key = b.keyStr
+		key := b.keyStr
+		ref = keyRef{b.key, b.keyLen}
 		n.flags |= member
 		if d := n.off - b.key; d <= math.MaxUint16 {
 			n.kdist = uint16(d)
@@ -355,7 +368,7 @@ func (b *builder) add(n jnode) {
 		b.member(&b.frames[len(b.frames)-1], key)
 	}
 	b.pending = append(b.pending, n)
-	b.pkeys = append(b.pkeys, key)
+	b.pkeys = append(b.pkeys, ref)
 }
 
 // member records key in the object top before its new member is added:
@@ -368,7 +381,7 @@ func (b *builder) member(top *frame, key string) {
 		}
 	} else {
 		for k := len(b.pending) - 1; k > top.self; k-- {
-			if b.pkeys[k] == key && b.pending[k].flags&dead == 0 {
+			if b.pending[k].flags&dead == 0 && b.pkey(k) == key {
 				prev = k
 				break
 			}
@@ -390,7 +403,7 @@ func (b *builder) member(top *frame, key string) {
 		top.byKey = make(map[string]int, 32)
 		for k := top.self + 1; k < len(b.pending); k++ {
 			if b.pending[k].flags&dead == 0 {
-				top.byKey[b.pkeys[k]] = k
+				top.byKey[b.pkey(k)] = k
 			}
 		}
 		top.byKey[key] = len(b.pending)
@@ -404,7 +417,7 @@ func (b *builder) path(last string) string {
 	for f := 1; f < len(b.frames); f++ {
 		self := b.frames[f].self
 		if b.frames[f-1].object {
-			sb.WriteString(escapeKey(b.pkeys[self]))
+			sb.WriteString(escapeKey(b.pkey(self)))
 		} else {
 			sb.WriteString(strconv.Itoa(self - b.frames[f-1].self - 1))
 		}
@@ -436,7 +449,6 @@ func (b *builder) close() {
 		}
 	}
 	c.n = uint32(len(b.nodes)) - c.first
-	clear(b.pkeys[f.self+1:])
 	b.pending, b.pkeys = b.pending[:f.self+1], b.pkeys[:f.self+1]
 }
 
