@@ -3,8 +3,10 @@ package n8nschema
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -202,4 +204,41 @@ func TestPosAt(t *testing.T) {
 	if diff := cmp.Diff([]string{"", "ab", "çd", "", "z", ""}, lines); diff != "" {
 		t.Errorf("Line (-want +got):\n%s", diff)
 	}
+}
+
+// scannedLineStarts is the line index Source.index builds by scanning,
+// on a source of its own.
+func scannedLineStarts(src []byte) []uint32 {
+	s := NewSource("scan.json", src)
+	s.index()
+	return s.lineStarts
+}
+
+// TestWalkLineStarts: Parse hands the source the line index its walk
+// found (buildTree), the same index a scan builds, on every corpus file
+// and on files with a byte-order mark, CRLF, trailing data, invalid JSON.
+func TestWalkLineStarts(t *testing.T) {
+	check := func(name string, src []byte) {
+		t.Helper()
+		body, base := src, 0
+		if hasBOM(src) {
+			body, base = src[3:], 3
+		}
+		if r := buildTree(NewSource(name, src), view(body), base); r.ok && !slices.Equal(r.lines, scannedLineStarts(src)) {
+			t.Fatalf("%s: line starts from the walk %v, want %v", name, r.lines, scannedLineStarts(src))
+		}
+		s := NewSource(name, src)
+		Parse(s)
+		s.index() // a no-op when Parse set it
+		if want := scannedLineStarts(src); !slices.Equal(s.lineStarts, want) {
+			t.Fatalf("%s: line starts %v, want %v", name, s.lineStarts, want)
+		}
+	}
+	for i, src := range []string{
+		"{}", "{}\n", "\n\n{\n}\n\n", "\ufeff{\r\n\"a\": [\r\n1]\r\n}\r\n", "\ufeff\n{}",
+		"{\"a\":\n1}\ntrailing\nlines", "{\"a\":\n", "[1,\n2,\n]\n", "\"a\nb\"", "{\"nodes\":[\n{\"name\":\"A\"}\n],\n\"connections\":{}}",
+	} {
+		check(fmt.Sprintf("inline %d", i), []byte(src))
+	}
+	eachCorpusFile(t, "n8n-real", check)
 }

@@ -104,6 +104,12 @@ func (s *Source) index() {
 	})
 }
 
+// setLineStarts gives the source its line index, found by the parser's
+// walk (buildTree), unless it already has one.
+func (s *Source) setLineStarts(starts []uint32) {
+	s.once.Do(func() { s.lineStarts = starts })
+}
+
 // lines is the number of lines (a source without a newline has one).
 func (s *Source) lines() int {
 	if s.bigStarts != nil {

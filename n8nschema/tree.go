@@ -150,6 +150,9 @@ type buildResult struct {
 	// -1; ok is false when the text is not valid JSON (or too deep).
 	deepAt int
 	ok     bool
+	// lines is the line index of src.Src when text runs to its end (see
+	// ws), else nil.
+	lines []uint32
 }
 
 // repeatedKey is a member whose key an earlier member of the same object
@@ -179,6 +182,10 @@ type builder struct {
 	frames  []frame
 	escKeys map[uint32]string
 	reps    []repeatedKey
+	// lines holds the offset in src.Src of every line start seen so far
+	// (see ws).
+	lines    []uint32
+	lineBase uint32
 	// the key of the member whose value comes next
 	key    uint32
 	keyLen uint32 // of its text between the quotes
@@ -218,11 +225,12 @@ func buildTree(src *Source, text string, base int) buildResult {
 	b := builders.Get().(*builder)
 	defer func() {
 		clear(b.frames[:cap(b.frames)]) // closed frames' maps too: they view text
-		*b = builder{pending: b.pending[:0], pkeys: b.pkeys[:0], nodes: b.nodes[:0], frames: b.frames[:0]}
+		*b = builder{pending: b.pending[:0], pkeys: b.pkeys[:0], nodes: b.nodes[:0], frames: b.frames[:0], lines: b.lines[:0]}
 		builders.Put(b)
 	}()
 	b.text = text
 	b.nodes = append(b.nodes, jnode{}) // the root's place
+	b.lines, b.lineBase = append(b.lines, 0), uint32(base)
 	deepAt, ok := b.run()
 	r := buildResult{deepAt: deepAt, ok: ok && deepAt < 0}
 	if !r.ok {
@@ -231,6 +239,9 @@ func buildTree(src *Source, text string, base int) buildResult {
 	b.nodes[0] = b.pending[0]
 	r.t = &tree{src: src, text: text, base: base, nodes: slices.Clone(b.nodes), escKeys: b.escKeys}
 	r.reps = b.reps
+	if base+len(text) == len(src.Src) && uint64(len(src.Src)) <= math.MaxUint32 {
+		r.lines = slices.Clone(b.lines)
+	}
 	return r
 }
 
@@ -240,7 +251,7 @@ func buildTree(src *Source, text string, base int) buildResult {
 // around it.
 func (b *builder) run() (deepAt int, ok bool) {
 	s := b.text
-	i := skipWS(s, 0)
+	i := b.ws(0)
 value:
 	if i >= len(s) {
 		return -1, false
@@ -255,7 +266,7 @@ value:
 			kind = Object
 		}
 		b.open(i, kind)
-		i = skipWS(s, i+1)
+		i = b.ws(i + 1)
 		if i < len(s) && s[i] == c+2 { // } or ]
 			i++
 			b.close()
@@ -304,7 +315,7 @@ value:
 	}
 after:
 	// A value ended at i.
-	i = skipWS(s, i)
+	i = b.ws(i)
 	if len(b.frames) == 0 {
 		return -1, i == len(s)
 	}
@@ -312,7 +323,7 @@ after:
 		return -1, false
 	}
 	if top := &b.frames[len(b.frames)-1]; s[i] == ',' {
-		i = skipWS(s, i+1)
+		i = b.ws(i + 1)
 		if top.object {
 			goto key
 		}
@@ -338,11 +349,11 @@ key:
 		} else {
 			b.keyStr = s[i+1 : j-1]
 		}
-		i = skipWS(s, j)
+		i = b.ws(j)
 		if i >= len(s) || s[i] != ':' {
 			return -1, false
 		}
-		i = skipWS(s, i+1)
+		i = b.ws(i + 1)
 	}
 	goto value
 }
@@ -450,6 +461,24 @@ func (b *builder) close() {
 	}
 	c.n = uint32(len(b.nodes)) - c.first
 	b.pending, b.pkeys = b.pending[:f.self+1], b.pkeys[:f.self+1]
+}
+
+// ws is skipWS for the walk, which also notes the start of every line:
+// in valid JSON a newline is white space between tokens (a string holds
+// none), so the walk sees every one, and the source needs no scan of its
+// own for its line index.
+func (b *builder) ws(i int) int {
+	s := b.text
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\r':
+		case '\n':
+			b.lines = append(b.lines, b.lineBase+uint32(i)+1)
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 func skipWS(s string, i int) int {

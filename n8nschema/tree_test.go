@@ -2,6 +2,7 @@ package n8nschema
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -14,7 +15,7 @@ func FuzzTree(f *testing.F) {
 	for _, s := range []string{
 		``, ` `, `{}`, `[]`, `0`, `-0.5e+3`, `"a\"b\\"`, `"\ud83d\ude00"`, `{"a":[1,{"b":null}],"c":true}`,
 		`{"a":1,"a":{"x":[]},"a":2}`, `{"k\u0061":1,"ka":2}`, "[1,\n\t2 ]", `[1,]`, `{"a" 1}`, `01`, `"` + "\x01" + `"`,
-		`{"a.b":{"0":["x"]},"":{"":1}}`, "\"\xff\"",
+		`{"a.b":{"0":["x"]},"":{"":1}}`, "\"\xff\"", "\n[\r\n1,\n\n\t2\n]\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -29,6 +30,9 @@ func FuzzTree(f *testing.F) {
 		}
 		if !r.ok {
 			return
+		}
+		if want := scannedLineStarts(data); !slices.Equal(r.lines, want) {
+			t.Fatalf("line starts from the walk %v, from a scan %v", r.lines, want)
 		}
 		tr := r.t
 		// An empty key's path element is empty too, so its path can name
