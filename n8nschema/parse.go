@@ -360,10 +360,8 @@ func (wp *wfParser) nodes(nodes Value) {
 			}
 			return true
 		}
-		// The paths of the node ("nodes.3") and of its name, which its
-		// position holds, in one string.
-		namePath := e.fullPathWith(".name")
-		e = e.withPath(namePath[:len(namePath)-len(".name")])
+		nodePath, paramsPath, namePath := nodePaths(e)
+		e = e.withPath(nodePath)
 		n := &block[i]
 		n.Index, n.nodeBody = i, &bodies[i]
 		n.Value = e
@@ -407,7 +405,7 @@ func (wp *wfParser) nodes(nodes Value) {
 			case "webhookId":
 				n.WebhookID = f.Str()
 			case "parameters":
-				n.params = f
+				n.params = f.withPath(paramsPath)
 			case "credentials":
 				if c := f.len(); c > 0 && f.Kind() == Object {
 					n.Credentials = make([]string, c)
@@ -420,7 +418,7 @@ func (wp *wfParser) nodes(nodes Value) {
 			return true
 		})
 		if !n.params.Exists() {
-			n.params = missing(e.path, "parameters")
+			n.params = Value{path: paramsPath} // missing, as e.Get("parameters")
 		}
 		n.Pos = namePos
 		if !n.Pos.IsValid() {
@@ -562,6 +560,33 @@ func (wp *wfParser) connections(conns Value) {
 		}
 		wp.problem(BrokenConnection, byIDPos, "", "connections of %d nodes are keyed by node id (%s); n8n keys them by node name, so all their edges are ignored", len(byID), list)
 	}
+}
+
+// nodePaths are the full paths of node e ("nodes.3"), of its parameters
+// and of its name (which its position holds), in one allocation: every
+// Param reads below the parameters' path, which was joined again for each.
+func nodePaths(e Value) (node, params, name string) {
+	if !e.joined {
+		return e.path, joinPath(e.path, "parameters"), joinPath(e.path, "name")
+	}
+	const ps, ns = ".parameters", ".name"
+	nodeLen := len(e.elem)
+	if e.path != "" {
+		nodeLen += len(e.path) + 1
+	}
+	var b strings.Builder
+	b.Grow(2*nodeLen + len(ps) + len(ns))
+	for _, suffix := range [2]string{ps, ns} {
+		if e.path != "" {
+			b.WriteString(e.path)
+			b.WriteByte('.')
+		}
+		b.WriteString(e.elem)
+		b.WriteString(suffix)
+	}
+	both := b.String()
+	params = both[:nodeLen+len(ps)]
+	return params[:nodeLen], params, both[len(params):]
 }
 
 // appendElem appends a path element to a path as joinPath joins them.

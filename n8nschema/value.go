@@ -414,17 +414,6 @@ func (v Value) withPath(path string) Value {
 	return Value{t: v.t, i: v.i, path: path}
 }
 
-// fullPathWith is v's full path followed by suffix, in one allocation.
-func (v Value) fullPathWith(suffix string) string {
-	switch {
-	case !v.joined:
-		return v.path + suffix
-	case v.path == "":
-		return v.elem + suffix
-	}
-	return v.path + "." + v.elem + suffix
-}
-
 // len is the number of members or elements of a container (0 for a
 // scalar or a missing value).
 func (v Value) len() int {
