@@ -418,7 +418,7 @@ type IdempotencyKey struct {
 // jsonFieldParams hold JSON text that may carry a key (HTTP Request v3+
 // jsonHeaders/jsonQuery/jsonBody; v1/v2 headerParametersJson and friends,
 // nodes-base/nodes/HttpRequest/V3/Description.ts and V2).
-var jsonFieldParams = []string{"jsonHeaders", "jsonQuery", "jsonBody", "headerParametersJson", "queryParametersJson", "bodyParametersJson", "body"}
+var jsonFieldParams = [...]string{"jsonHeaders", "jsonQuery", "jsonBody", "headerParametersJson", "queryParametersJson", "bodyParametersJson", "body"}
 
 // IdempotencyKeyOf finds an idempotency key among a node's header, query
 // and body parameters: name/value pairs (headerParameters.parameters[],
@@ -449,9 +449,9 @@ func findKey(n *Node) (IdempotencyKey, bool) {
 	if ok {
 		return found, providerHost(n, found)
 	}
-	vals := make([]Value, len(jsonFieldParams))
-	params.getMany(jsonFieldParams, vals) // one pass, not a Param per name
-	for _, v := range vals {
+	var vals [len(jsonFieldParams)]Value
+	params.getMany(jsonFieldParams[:], vals[:]) // one pass, not a Param per name
+	for _, v := range vals[:] {
 		if !v.Exists() || v.Kind() != String {
 			continue
 		}
@@ -992,7 +992,7 @@ var signalSinks = map[string]bool{
 
 // messageParams hold what a signal says (Slack 'text', Telegram 'text',
 // Discord 'content', e-mail 'subject'/'message'/'text', HTTP bodies).
-var messageParams = []string{"text", "content", "message", "subject", "jsonBody", "body", "bodyParametersJson"}
+var messageParams = [...]string{"text", "content", "message", "subject", "jsonBody", "body", "bodyParametersJson"}
 
 // Heartbeat is a node classified as a liveness or progress signal.
 type Heartbeat struct {
@@ -1037,9 +1037,9 @@ func heartbeatWording(n *Node, url string) Heartbeat {
 	if w := HeartbeatWord(url); w != "" {
 		return Heartbeat{Word: w, Where: "url", Conf: ConfMedium}
 	}
-	msgs := make([]Value, len(messageParams))
-	n.Params().getMany(messageParams, msgs) // one pass, not a Param per name
-	for _, v := range msgs {
+	var msgs [len(messageParams)]Value
+	n.Params().getMany(messageParams[:], msgs[:]) // one pass, not a Param per name
+	for _, v := range msgs[:] {
 		if w := HeartbeatWord(strings.TrimPrefix(v.Str(), "=")); w != "" {
 			return Heartbeat{Word: w, Where: "message", Conf: ConfMedium}
 		}
