@@ -3,6 +3,7 @@ package n8nschema
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -504,13 +505,18 @@ var strStop = func() (t [256]bool) {
 func scanString(s string, i int) (end int, esc, ok bool) {
 	for i++; i < len(s); i++ {
 		// Strings are most of a workflow's bytes (code, prompts): skip
-		// eight plain bytes at a time.
-		for i+8 <= len(s) && !hasStop(load8(s, i)) {
+		// eight plain bytes at a time, then straight to the stop byte.
+		for i+8 <= len(s) {
+			if m := stopMask(load8(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				goto stop
+			}
 			i += 8
 		}
 		for i < len(s) && !strStop[s[i]] {
 			i++
 		}
+	stop:
 		if i >= len(s) {
 			break
 		}
@@ -547,14 +553,16 @@ const (
 	highs = 0x8080808080808080
 )
 
-// hasStop reports whether any byte of x is one strStop marks: below 0x20,
-// a quote or a backslash (exact, by the bit tricks of "Bit Twiddling
-// Hacks": hasless and haszero).
-func hasStop(x uint64) bool {
+// stopMask flags the bytes of x that strStop marks: below 0x20, a quote
+// or a backslash (the bit tricks of "Bit Twiddling Hacks": hasless and
+// haszero). It is 0 exactly when there is none, and its lowest flag is
+// exact: a byte above a flagged one may be flagged wrongly (a borrow),
+// one below never is.
+func stopMask(x uint64) uint64 {
 	below := (x - ones*0x20) & ^x & highs
 	q := x ^ (ones * '"')
 	bs := x ^ (ones * '\\')
-	return below|((q-ones)&^q&highs)|((bs-ones)&^bs&highs) != 0
+	return below | ((q - ones) &^ q & highs) | ((bs - ones) &^ bs & highs)
 }
 
 // load8 reads s[i:i+8] as a little-endian word.

@@ -2,6 +2,8 @@ package n8nschema
 
 import (
 	"encoding/json"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -68,4 +70,37 @@ func FuzzTree(f *testing.F) {
 		}
 		check(Value{t: tr}, false)
 	})
+}
+
+// TestStopMask: scanString jumps to the lowest byte stopMask flags, so
+// that flag must be exactly the first byte strStop marks, and the mask 0
+// exactly when no byte is marked.
+func TestStopMask(t *testing.T) {
+	edges := []byte{0x00, 0x01, 0x1F, 0x20, 0x21, '"' - 1, '"', '"' + 1, '\\' - 1, '\\', '\\' + 1, 'a', 0x7F, 0x80, 0xA2, 0xDC, 0xFF}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var w [8]byte
+	for n := range 500_000 {
+		for k := range w {
+			if n%2 == 0 {
+				w[k] = edges[rng.IntN(len(edges))]
+			} else {
+				w[k] = byte(rng.Uint32())
+			}
+		}
+		first := 8
+		for k := range w {
+			if strStop[w[k]] {
+				first = k
+				break
+			}
+		}
+		m := stopMask(load8(string(w[:]), 0))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if got != first {
+			t.Fatalf("% x: first stop byte %d, stopMask says %d (mask %#x)", w, first, got, m)
+		}
+	}
 }
