@@ -211,8 +211,19 @@ type frame struct {
 	self   int // index in pending of the container's node
 	object bool
 	// byKey indexes the live members of a large object by key (pending
-	// index); small ones are searched from the end.
+	// index); small ones are searched from the end, only for a key whose
+	// bit (keyBit) is already in seen: keys seldom repeat.
 	byKey map[string]int
+	seen  uint64
+}
+
+// keyBit is one of 64 bits for a key, from its length and end bytes.
+func keyBit(key string) uint64 {
+	h := uint(len(key))
+	if len(key) > 0 {
+		h ^= uint(key[0])<<1 ^ uint(key[len(key)-1])<<3
+	}
+	return 1 << (h % 64)
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -391,6 +402,8 @@ func (b *builder) member(top *frame, key string) {
 		if k, ok := top.byKey[key]; ok {
 			prev = k
 		}
+	} else if bit := keyBit(key); top.seen&bit == 0 {
+		top.seen |= bit
 	} else {
 		for k := len(b.pending) - 1; k > top.self; k-- {
 			if b.pending[k].flags&dead == 0 && b.pkey(k) == key {
