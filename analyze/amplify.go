@@ -235,7 +235,7 @@ type amp struct {
 }
 
 func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
-	return int32(a.base[wi] + g.idx[n])
+	return int32(a.base[wi] + g.at(n))
 }
 
 // Amplify computes the operations of every workflow of the set: for each
@@ -504,12 +504,12 @@ func (a *amp) run(failV int) {
 		}
 		full[u] = fbuf[fs:len(fbuf):len(fbuf)]
 	}
-	comp, nc := scc(full)
+	comp, fcyc := scc(full)
+	nc := len(fcyc)
 	// The outputs of a counter guard are marked only where they can close
 	// a cycle: out of a node on a cycle of the full graph. Elsewhere the
 	// mark changes no component of the restricted graph, and the guard
 	// test (regexes over the parameters) is skipped.
-	fcyc := cyclicComps(full, comp, nc)
 	for u, es := range a.adj {
 		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) {
 			continue
@@ -532,8 +532,8 @@ func (a *amp) run(failV int) {
 	// Cycles of executions: a cycle through a call or an error workflow
 	// starts a new execution on every trip, so only a counter in the data
 	// bounds it (Graph.Loops holds the cycles inside one execution).
-	rcomp, rnc := scc(restricted)
-	rcyc := cyclicComps(restricted, rcomp, rnc)
+	rcomp, rcyc := scc(restricted)
+	rnc := len(rcyc)
 
 	// mark says which vertices run for ever, by the index of the factor
 	// that says why (-1: none).

@@ -30,6 +30,8 @@ type Edge struct {
 	// onError "continueErrorOutput" (workflow/src/node-helpers.ts L1156).
 	Error bool
 	Pos   n8nschema.Pos
+
+	from, to int32 // the indexes of From and To in Graph.Nodes
 }
 
 // Graph is the node graph of one workflow, built once and shared by every
@@ -45,6 +47,10 @@ type Graph struct {
 	// the order of their first node (see Loop).
 	Loops []*Loop
 
+	// slot maps a node's Index (its place in the nodes array) to its
+	// index in Nodes, -1 for none; idx stands in when two nodes share an
+	// Index (workflows built by hand).
+	slot    []int32
 	idx     map[*n8nschema.Node]int
 	specs   []n8nschema.Spec
 	out, in [][]*Edge
@@ -112,41 +118,139 @@ type Loop struct {
 
 // BuildGraph builds the graph of one workflow.
 func BuildGraph(w *n8nschema.Workflow) *Graph {
-	g := &Graph{Workflow: w, idx: make(map[*n8nschema.Node]int, len(w.Nodes))}
+	g := &Graph{Workflow: w, Nodes: make([]*n8nschema.Node, 0, len(w.Nodes))}
+	maxIndex := -1
 	for _, n := range w.Nodes {
-		if n.IsSticky() {
-			continue
+		if !n.IsSticky() {
+			g.Nodes = append(g.Nodes, n)
+			maxIndex = max(maxIndex, n.Index)
 		}
-		g.idx[n] = len(g.Nodes)
-		g.Nodes = append(g.Nodes, n)
-		g.specs = append(g.specs, n8nschema.Lookup(n.Type))
 	}
-	g.out = make([][]*Edge, len(g.Nodes))
-	g.in = make([][]*Edge, len(g.Nodes))
-	nouts := make([]int, len(g.Nodes))
-	for i, n := range g.Nodes {
-		nouts[i] = mainOutputs(n)
-	}
+	g.indexNodes(maxIndex)
+	g.specs = make([]n8nschema.Spec, len(g.Nodes))
+	g.lookupSpecs()
+	// The edges, then the lists by node, each list a piece of one array.
+	n := len(g.Nodes)
+	edges := make([]Edge, 0, len(w.Connections))
+	deg := make([]int32, 2*n) // out then in degree per node
+	var nouts map[int]int     // main outputs of continueErrorOutput nodes
 	for i := range w.Connections {
 		c := &w.Connections[i]
 		from, to := w.Node(c.From), w.Node(c.To)
-		fi, ok1 := g.idx[from]
-		ti, ok2 := g.idx[to]
+		fi, ok1 := g.index(from)
+		ti, ok2 := g.index(to)
 		if !ok1 || !ok2 {
 			continue
 		}
-		e := &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos}
-		if e.Type == ConnMain && from.OnError == "continueErrorOutput" && c.Output >= nouts[fi] {
-			e.Error = true
+		e := Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, from: int32(fi), to: int32(ti)}
+		if e.Type == ConnMain && from.OnError == "continueErrorOutput" {
+			k, ok := nouts[fi]
+			if !ok {
+				if nouts == nil {
+					nouts = map[int]int{}
+				}
+				k = mainOutputs(from)
+				nouts[fi] = k
+			}
+			e.Error = c.Output >= k
 		}
+		edges = append(edges, e)
+		deg[fi]++
+		deg[n+ti]++
+	}
+	heads := make([][]*Edge, 2*n)
+	g.out, g.in = heads[:n:n], heads[n:]
+	lists := make([]*Edge, 2*len(edges))
+	off := int32(0)
+	for i := range heads {
+		if deg[i] > 0 {
+			heads[i] = lists[off : off : off+deg[i]]
+			off += deg[i]
+		}
+	}
+	if len(edges) > 0 {
+		g.Edges = make([]*Edge, 0, len(edges))
+	}
+	for i := range edges {
+		e := &edges[i]
 		g.Edges = append(g.Edges, e)
-		g.out[fi] = append(g.out[fi], e)
-		g.in[ti] = append(g.in[ti], e)
+		g.out[e.from] = append(g.out[e.from], e)
+		g.in[e.to] = append(g.in[e.to], e)
 	}
 	g.neverDone()
 	g.reachability()
 	g.cycles()
 	return g
+}
+
+// indexNodes fills slot (or, when two nodes share an Index, idx) so that
+// index finds a node's place in Nodes.
+func (g *Graph) indexNodes(maxIndex int) {
+	g.slot = make([]int32, maxIndex+1)
+	for i := range g.slot {
+		g.slot[i] = -1
+	}
+	for i, n := range g.Nodes {
+		if n.Index < 0 || g.slot[n.Index] >= 0 {
+			g.slot = nil
+			g.idx = make(map[*n8nschema.Node]int, len(g.Nodes))
+			for i, n := range g.Nodes {
+				g.idx[n] = i
+			}
+			return
+		}
+		g.slot[n.Index] = int32(i)
+	}
+}
+
+// index returns the place of n in Nodes; false when n is not a node of
+// the graph (nil, a sticky note, another workflow's node).
+func (g *Graph) index(n *n8nschema.Node) (int, bool) {
+	if n == nil {
+		return -1, false
+	}
+	if g.idx != nil {
+		i, ok := g.index(n)
+		return i, ok
+	}
+	if k := n.Index; k >= 0 && k < len(g.slot) {
+		if i := g.slot[k]; i >= 0 && g.Nodes[i] == n {
+			return int(i), true
+		}
+	}
+	return -1, false
+}
+
+// at is the place in Nodes of a node of the graph (0 for another, as
+// the zero value of a map).
+func (g *Graph) at(n *n8nschema.Node) int {
+	if i, ok := g.index(n); ok {
+		return i
+	}
+	return 0
+}
+
+// lookupSpecs fills specs: a workflow repeats a few node types, so each
+// type is looked up in the catalog once (a large map) and copied after.
+func (g *Graph) lookupSpecs() {
+	const seen = 16
+	var types [seen]string
+	var first [seen]int
+	k := 0
+next:
+	for i, n := range g.Nodes {
+		for j := range k {
+			if types[j] == n.Type {
+				g.specs[i] = g.specs[first[j]]
+				continue next
+			}
+		}
+		g.specs[i] = n8nschema.Lookup(n.Type)
+		if k < seen {
+			types[k], first[k] = n.Type, i
+			k++
+		}
+	}
 }
 
 // mainOutputs is the number of normal main outputs of a node, so that the
@@ -215,7 +319,7 @@ func switchOutputs(n *n8nschema.Node) int {
 // Node returns the node of that name, or nil.
 func (g *Graph) Node(name string) *n8nschema.Node {
 	n := g.Workflow.Node(name)
-	if _, ok := g.idx[n]; !ok {
+	if _, ok := g.index(n); !ok {
 		return nil
 	}
 	return n
@@ -223,13 +327,13 @@ func (g *Graph) Node(name string) *n8nschema.Node {
 
 // Has reports whether n is a node of this graph.
 func (g *Graph) Has(n *n8nschema.Node) bool {
-	_, ok := g.idx[n]
+	_, ok := g.index(n)
 	return ok
 }
 
 // Spec returns the catalog entry of a node.
 func (g *Graph) Spec(n *n8nschema.Node) n8nschema.Spec {
-	if i, ok := g.idx[n]; ok {
+	if i, ok := g.index(n); ok {
 		return g.specs[i]
 	}
 	return n8nschema.Lookup(n.Type)
@@ -237,7 +341,7 @@ func (g *Graph) Spec(n *n8nschema.Node) n8nschema.Spec {
 
 // Out returns the edges leaving n, in connections order.
 func (g *Graph) Out(n *n8nschema.Node) []*Edge {
-	if i, ok := g.idx[n]; ok {
+	if i, ok := g.index(n); ok {
 		return g.out[i]
 	}
 	return nil
@@ -245,7 +349,7 @@ func (g *Graph) Out(n *n8nschema.Node) []*Edge {
 
 // In returns the edges entering n, in connections order.
 func (g *Graph) In(n *n8nschema.Node) []*Edge {
-	if i, ok := g.idx[n]; ok {
+	if i, ok := g.index(n); ok {
 		return g.in[i]
 	}
 	return nil
@@ -337,7 +441,7 @@ func (g *Graph) Triggers() []*n8nschema.Node {
 // connections from a trigger (from any node without main inputs when the
 // workflow has no trigger), or it is a sub-node of a reachable root.
 func (g *Graph) Reachable(n *n8nschema.Node) bool {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	return ok && g.reach[i]
 }
 
@@ -345,28 +449,28 @@ func (g *Graph) Reachable(n *n8nschema.Node) bool {
 // reached from an Error Trigger or an error output, and not from a trigger
 // without passing one. Sub-nodes follow their roots.
 func (g *Graph) OnErrorPath(n *n8nschema.Node) bool {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	return ok && g.errPath[i]
 }
 
 // FromErrorTrigger reports whether n runs in an error workflow: it is
 // reachable from an Error Trigger (sub-nodes follow their roots).
 func (g *Graph) FromErrorTrigger(n *n8nschema.Node) bool {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	return ok && g.errTrig[i]
 }
 
 // InCycle reports whether n lies on a cycle of main connections, bounded
 // or not.
 func (g *Graph) InCycle(n *n8nschema.Node) bool {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	return ok && g.cyclic[g.comp[i]]
 }
 
 // Cycle returns the nodes of the strongly connected component of main
 // connections that holds n, in file order (n alone when it is on no cycle).
 func (g *Graph) Cycle(n *n8nschema.Node) []*n8nschema.Node {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	if !ok {
 		return nil
 	}
@@ -382,13 +486,13 @@ func (g *Graph) Cycle(n *n8nschema.Node) []*n8nschema.Node {
 // OnSelfTrigger reports whether n lies on a cycle of executions that no
 // counter bounds (the workflow re-starts itself through n); Amplify sets it.
 func (g *Graph) OnSelfTrigger(n *n8nschema.Node) bool {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	return ok && i < len(g.selfTrig) && g.selfTrig[i]
 }
 
 // LoopOf returns the unguarded loop that holds n, or nil.
 func (g *Graph) LoopOf(n *n8nschema.Node) *Loop {
-	if i, ok := g.idx[n]; ok {
+	if i, ok := g.index(n); ok {
 		return g.loopOf[i]
 	}
 	return nil
@@ -396,9 +500,9 @@ func (g *Graph) LoopOf(n *n8nschema.Node) *Loop {
 
 func (g *Graph) reachability() {
 	n := len(g.Nodes)
-	g.reach = make([]bool, n)
-	g.errPath = make([]bool, n)
-	normal := make([]bool, n)
+	flags := make([]bool, 5*n) // reach, errPath, errTrig, normal, errReach
+	g.reach, g.errPath, g.errTrig = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n]
+	normal, errReach := flags[3*n:4*n], flags[4*n:]
 	var starts, errStarts []int
 	for i, nd := range g.Nodes {
 		if g.specs[i].Role != n8nschema.RoleTrigger {
@@ -411,41 +515,56 @@ func (g *Graph) reachability() {
 	}
 	if len(starts) == 0 {
 		for i, nd := range g.Nodes {
-			if len(g.InOfType(nd, ConnMain)) == 0 && !g.IsSubNode(nd) {
+			if !g.hasInOfType(i, ConnMain) && !g.IsSubNode(nd) {
 				starts = append(starts, i)
 			}
 		}
 	}
-	g.bfs(starts, g.reach, func(e *Edge) bool { return !g.dead(e) })
+	queue := make([]int, 0, n+len(starts))
+	g.bfs(starts, g.reach, queue, func(e *Edge) bool { return !g.dead(e) })
 	var normStarts []int
 	for _, s := range starts {
 		if !slices.Contains(errStarts, s) {
 			normStarts = append(normStarts, s)
 		}
 	}
-	g.bfs(normStarts, normal, func(e *Edge) bool { return !e.Error && !g.dead(e) })
-	errReach := make([]bool, n)
+	g.bfs(normStarts, normal, queue, func(e *Edge) bool { return !e.Error && !g.dead(e) })
 	nTrig := len(errStarts)
 	for _, e := range g.Edges {
 		if e.Error {
-			errStarts = append(errStarts, g.idx[e.To])
+			errStarts = append(errStarts, int(e.to))
 		}
 	}
-	g.errTrig = make([]bool, n)
-	g.bfs(errStarts[:nTrig], g.errTrig, func(e *Edge) bool { return !g.dead(e) })
-	g.bfs(errStarts, errReach, func(e *Edge) bool { return !g.dead(e) })
-	for i := range g.Nodes {
+	g.bfs(errStarts[:nTrig], g.errTrig, queue, func(e *Edge) bool { return !g.dead(e) })
+	g.bfs(errStarts, errReach, queue, func(e *Edge) bool { return !g.dead(e) })
+	subNodes := false
+	for i, nd := range g.Nodes {
 		g.errPath[i] = errReach[i] && !normal[i]
+		subNodes = subNodes || g.IsSubNode(nd)
+	}
+	if !subNodes {
+		return // every node keeps the walks' flags (rootFlags)
 	}
 	// Sub-nodes follow their roots, up through nested roots, reading the
 	// flags the walks gave. Each (node, level) is worked out once: sub-nodes
 	// wired to each other (a 46 KB mesh of 30 tools) made the plain
 	// recursion fan-out^8 and hang the run.
-	base := rootBase{slices.Clone(g.reach), slices.Clone(g.errPath), slices.Clone(g.errTrig)}
+	saved := slices.Clone(flags[:3*n])
+	base := rootBase{saved[:n], saved[n : 2*n], saved[2*n:]}
 	memo := make([][maxRootLevel + 1]rootMemo, n)
 	for i, nd := range g.Nodes {
 		g.reach[i], g.errPath[i], g.errTrig[i] = g.rootFlags(nd, i, 0, &base, memo)
 	}
+}
+
+// hasInOfType reports whether an edge of type typ enters node i.
+func (g *Graph) hasInOfType(i int, typ string) bool {
+	for _, e := range g.in[i] {
+		if e.Type == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // maxRootLevel bounds how far up nested roots a sub-node looks (roots can
@@ -468,27 +587,26 @@ func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo
 	}
 	errp = true
 	for _, r := range g.Roots(nd) {
-		rr, re, rt := g.rootFlags(r, g.idx[r], depth+1, base, memo)
+		rr, re, rt := g.rootFlags(r, g.at(r), depth+1, base, memo)
 		reach, errp, errTrig = reach || rr, errp && re, errTrig || rt
 	}
 	memo[i][depth] = rootMemo{true, reach, errp, errTrig}
 	return reach, errp, errTrig
 }
 
-func (g *Graph) bfs(starts []int, seen []bool, follow func(*Edge) bool) {
-	queue := slices.Clone(starts)
+// bfs marks in seen what starts reach along main edges that follow
+// accepts; queue is room for the walk.
+func (g *Graph) bfs(starts []int, seen []bool, queue []int, follow func(*Edge) bool) {
+	queue = append(queue[:0], starts...)
 	for _, s := range starts {
 		seen[s] = true
 	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.out[u] {
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.out[queue[h]] {
 			if e.Type != ConnMain || !follow(e) {
 				continue
 			}
-			v := g.idx[e.To]
-			if !seen[v] {
+			if v := int(e.to); !seen[v] {
 				seen[v] = true
 				queue = append(queue, v)
 			}
@@ -500,18 +618,15 @@ func (g *Graph) bfs(starts []int, seen []bool, follow func(*Edge) bool) {
 // within them, the loops no guard bounds.
 func (g *Graph) cycles() {
 	n := len(g.Nodes)
-	adj := make([][]int32, n)
-	radj := make([][]int32, n)
+	adj, radj := g.adjacency(false), g.adjacency(false)
 	for u := range g.Nodes {
 		for _, e := range g.out[u] {
 			if e.Type == ConnMain && !g.dead(e) {
-				adj[u] = append(adj[u], int32(g.idx[e.To]))
+				adj[u] = append(adj[u], e.to)
 			}
 		}
 	}
-	var nc int
-	g.comp, nc = scc(adj)
-	g.cyclic = cyclicComps(adj, g.comp, nc)
+	g.comp, g.cyclic = scc(adj)
 	for u, nd := range g.Nodes {
 		// An edge out of a node on no cycle lies on no loop whatever it
 		// bounds, so the guard tests (regexes over the parameters) are
@@ -533,12 +648,12 @@ func (g *Graph) cycles() {
 			if cyc && (guard || nd.Type == n8nschema.TypeSplitInBatches && e.Output == sibLoopOutput(nd)) {
 				continue // a bounded passage (bounds)
 			}
-			radj[u] = append(radj[u], int32(g.idx[e.To]))
+			radj[u] = append(radj[u], e.to)
 		}
 	}
 	g.facts, g.compNodes = nil, nil // only the guard tests above read them
-	rcomp, rnc := scc(radj)
-	rcyc := cyclicComps(radj, rcomp, rnc)
+	rcomp, rcyc := scc(radj)
+	rnc := len(rcyc)
 	g.loopOf = make([]*Loop, n)
 	loops := make([]*Loop, rnc)
 	for i, nd := range g.Nodes {
@@ -588,21 +703,17 @@ func (g *Graph) cycles() {
 // (an agent tool connected, directly or through other agent tools, as a
 // tool of itself).
 func (g *Graph) toolCycles() {
-	n := len(g.Nodes)
-	adj := make([][]int32, n)
-	found := false
-	for _, e := range g.Edges {
-		if e.Type == ConnTool {
-			adj[g.idx[e.To]] = append(adj[g.idx[e.To]], int32(g.idx[e.From]))
-			found = true
-		}
-	}
-	if !found {
+	if !slices.ContainsFunc(g.Edges, func(e *Edge) bool { return e.Type == ConnTool }) {
 		return
 	}
-	comp, nc := scc(adj)
-	cyc := cyclicComps(adj, comp, nc)
-	loops := make([]*Loop, nc)
+	adj := g.adjacency(true)
+	for _, e := range g.Edges {
+		if e.Type == ConnTool {
+			adj[e.to] = append(adj[e.to], e.from)
+		}
+	}
+	comp, cyc := scc(adj)
+	loops := make([]*Loop, len(cyc))
 	for i, nd := range g.Nodes {
 		c := comp[i]
 		if !cyc[c] || nd.Disabled {
@@ -627,8 +738,8 @@ func (g *Graph) toolCycles() {
 // loopEnds picks the node where a loop is entered and the node whose edge
 // returns to it.
 func (g *Graph) loopEnds(l *Loop, rcomp []int32) (head, back *n8nschema.Node) {
-	c := rcomp[g.idx[l.Nodes[0]]]
-	in := func(n *n8nschema.Node) bool { return rcomp[g.idx[n]] == c }
+	c := rcomp[g.at(l.Nodes[0])]
+	in := func(n *n8nschema.Node) bool { return rcomp[g.at(n)] == c }
 	if l.DoneBack != nil {
 		head = l.DoneBack
 	}
@@ -647,7 +758,7 @@ func (g *Graph) loopEnds(l *Loop, rcomp []int32) (head, back *n8nschema.Node) {
 		head = l.Nodes[0]
 	}
 	for _, e := range g.InOfType(head, ConnMain) {
-		if in(e.From) && !g.bounds(g.idx[e.From], e) {
+		if in(e.From) && !g.bounds(int(e.from), e) {
 			return head, e.From
 		}
 	}
@@ -742,22 +853,23 @@ func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
 // scc returns the strongly connected component of every vertex, numbered
 // in reverse topological order (a component's successors have lower
 // numbers), with Tarjan's algorithm run iteratively so that deep graphs
-// cannot overflow the stack.
-func scc(adj [][]int32) ([]int32, int) {
+// cannot overflow the stack; and, per component, whether it holds a
+// cycle: more than one vertex, or a vertex with an edge to itself. The
+// number of components is len(cyclic).
+func scc(adj [][]int32) (comp []int32, cyclic []bool) {
 	n := len(adj)
 	const unvisited = -1
-	index := make([]int32, n)
-	low := make([]int32, n)
-	comp := make([]int32, n)
-	onStack := make([]bool, n)
+	comp = make([]int32, n)
+	cyclic = make([]bool, 0, n)
+	work := make([]int32, 3*n)
+	index, low, stack := work[:n], work[n:2*n], work[2*n:2*n]
 	for i := range index {
-		index[i] = unvisited
+		index[i], comp[i] = unvisited, -1
 	}
-	var stack []int32
+	// A visited vertex is on the stack until its component is known.
 	type frame struct{ v, next int32 }
-	var call []frame
+	call := make([]frame, 0, min(n, 64))
 	var counter int32
-	nc := 0
 	for root := range n {
 		if index[root] != unvisited {
 			continue
@@ -766,7 +878,6 @@ func scc(adj [][]int32) ([]int32, int) {
 		index[root], low[root] = counter, counter
 		counter++
 		stack = append(stack, int32(root))
-		onStack[root] = true
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
@@ -777,9 +888,8 @@ func scc(adj [][]int32) ([]int32, int) {
 					index[w], low[w] = counter, counter
 					counter++
 					stack = append(stack, w)
-					onStack[w] = true
 					call = append(call, frame{v: w})
-				} else if onStack[w] && index[w] < low[v] {
+				} else if comp[w] < 0 && index[w] < low[v] {
 					low[v] = index[w]
 				}
 				continue
@@ -790,41 +900,21 @@ func scc(adj [][]int32) ([]int32, int) {
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {
+				c := int32(len(cyclic))
+				top := len(stack)
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp[w] = int32(nc)
+					comp[w] = c
 					if w == v {
 						break
 					}
 				}
-				nc++
+				cyclic = append(cyclic, top-len(stack) > 1 || slices.Contains(adj[v], v))
 			}
 		}
 	}
-	return comp, nc
-}
-
-// cyclicComps reports, per component, whether it holds a cycle: more than
-// one vertex, or a vertex with an edge to itself.
-func cyclicComps(adj [][]int32, comp []int32, nc int) []bool {
-	size := make([]int, nc)
-	for _, c := range comp {
-		size[c]++
-	}
-	cyc := make([]bool, nc)
-	for v, ws := range adj {
-		c := comp[v]
-		if size[c] > 1 {
-			cyc[c] = true
-			continue
-		}
-		if slices.Contains(ws, int32(v)) {
-			cyc[c] = true
-		}
-	}
-	return cyc
+	return comp, cyclic
 }
 
 // stepRE matches a step of one in an expression or code: n + 1, n - 1,
@@ -1178,6 +1268,23 @@ func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
 	return nil
 }
 
+// adjacency returns empty vertex lists with room for each node's out
+// edges (in edges when in is true), every list a piece of one array.
+func (g *Graph) adjacency(in bool) [][]int32 {
+	by := g.out
+	if in {
+		by = g.in
+	}
+	adj := make([][]int32, len(by))
+	buf := make([]int32, len(g.Edges))
+	off := 0
+	for u, es := range by {
+		adj[u] = buf[off : off : off+len(es)]
+		off += len(es)
+	}
+	return adj
+}
+
 // maxDoneChecks caps the Loop Over Items nodes neverDone examines in one
 // workflow: each costs a pass over the graph, and past the cap every done
 // output is taken to fire (the analysis stays linear in the workflow).
@@ -1203,6 +1310,9 @@ func sibDoneOutput(n *n8nschema.Node) int {
 func (g *Graph) neverDone() {
 	g.deadDone = make([]bool, len(g.Nodes))
 	checked := 0
+	var adj, radj [][]int32 // reused by every Loop Over Items
+	var seen []bool
+	var queue []int32
 	for b, nd := range g.Nodes {
 		done := sibDoneOutput(nd)
 		if done < 0 || nd.Disabled {
@@ -1212,28 +1322,30 @@ func (g *Graph) neverDone() {
 			return
 		}
 		// The graph without b's done edges.
-		adj := make([][]int32, len(g.Nodes))
-		radj := make([][]int32, len(g.Nodes))
+		if adj == nil {
+			adj, radj = g.adjacency(false), g.adjacency(true)
+			seen, queue = make([]bool, len(g.Nodes)), make([]int32, 0, len(g.Nodes))
+		}
+		for u := range g.Nodes {
+			adj[u], radj[u] = adj[u][:0], radj[u][:0]
+		}
 		for u := range g.Nodes {
 			for _, e := range g.out[u] {
 				if e.Type != ConnMain || (u == b && !e.Error && e.Output == done) {
 					continue
 				}
-				v := g.idx[e.To]
-				adj[u] = append(adj[u], int32(v))
-				radj[v] = append(radj[v], int32(u))
+				adj[u] = append(adj[u], e.to)
+				radj[e.to] = append(radj[e.to], int32(u))
 			}
 		}
-		comp, nc := scc(adj)
-		cyc := cyclicComps(adj, comp, nc)
+		comp, cyc := scc(adj)
 		// b runs again when it, or a node upstream of it, lies on a cycle.
 		again := false
-		seen := make([]bool, len(g.Nodes))
+		clear(seen)
 		seen[b] = true
-		queue := []int32{int32(b)}
-		for len(queue) > 0 && !again {
-			u := queue[0]
-			queue = queue[1:]
+		queue = append(queue[:0], int32(b))
+		for h := 0; h < len(queue) && !again; h++ {
+			u := queue[h]
 			if cyc[comp[u]] {
 				again = true
 			}
@@ -1254,14 +1366,14 @@ func (g *Graph) dead(e *Edge) bool {
 	if e.Type != ConnMain || e.Error {
 		return false
 	}
-	i, ok := g.idx[e.From]
-	return ok && g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
+	i := int(e.from)
+	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
 }
 
 // NeverDone reports whether n is a Loop Over Items whose done output never
 // fires because nothing runs it a second time (see neverDone). Nodes that
 // only its done output reaches never run.
 func (g *Graph) NeverDone(n *n8nschema.Node) bool {
-	i, ok := g.idx[n]
+	i, ok := g.index(n)
 	return ok && g.deadDone[i]
 }
