@@ -679,13 +679,13 @@ func (a *amp) operations(cur []ctx) {
 	for wi, g := range a.gs {
 		errFor := errorCallers(s, g.Workflow)
 		for ui, n := range g.Nodes {
-			sp := g.specs[ui]
+			sp := *g.specs[ui]
 			if n.Disabled || (sp.Role != n8nschema.RoleExternal && sp.Role != n8nschema.RoleModel) {
 				continue
 			}
 			c := cur[a.base[wi]+ui]
 			op := &Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, sp), Paid: sp.Paid,
-				Spec: &g.specs[ui], ErrorPath: g.OnErrorPath(n)}
+				Spec: g.specs[ui], ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid

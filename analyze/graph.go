@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -52,7 +54,7 @@ type Graph struct {
 	// Index (workflows built by hand).
 	slot    []int32
 	idx     map[*n8nschema.Node]int
-	specs   []n8nschema.Spec
+	specs   []*n8nschema.Spec // shared: never written
 	out, in [][]*Edge
 	reach   []bool
 	errPath []bool
@@ -127,8 +129,10 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		}
 	}
 	g.indexNodes(maxIndex)
-	g.specs = make([]n8nschema.Spec, len(g.Nodes))
-	g.lookupSpecs()
+	g.specs = make([]*n8nschema.Spec, len(g.Nodes))
+	for i, n := range g.Nodes {
+		g.specs[i] = specOf(n.Type)
+	}
 	// The edges, then the lists by node, each list a piece of one array.
 	n := len(g.Nodes)
 	edges := make([]Edge, 0, len(w.Connections))
@@ -230,27 +234,34 @@ func (g *Graph) at(n *n8nschema.Node) int {
 	return 0
 }
 
-// lookupSpecs fills specs: a workflow repeats a few node types, so each
-// type is looked up in the catalog once (a large map) and copied after.
-func (g *Graph) lookupSpecs() {
-	const seen = 16
-	var types [seen]string
-	var first [seen]int
-	k := 0
-next:
-	for i, n := range g.Nodes {
-		for j := range k {
-			if types[j] == n.Type {
-				g.specs[i] = g.specs[first[j]]
-				continue next
-			}
-		}
-		g.specs[i] = n8nschema.Lookup(n.Type)
-		if k < seen {
-			types[k], first[k] = n.Type, i
-			k++
-		}
+// specCache holds the catalog entry of every node type met, its strings
+// interned, so that graphs and the operations of released sets point at
+// one copy per type: a Spec is some 160 bytes, and Lookup reads a large
+// map.
+var (
+	specCache  sync.Map // node type → *n8nschema.Spec
+	specCached atomic.Int32
+)
+
+// maxCachedSpecs bounds specCache: past it (a set of made-up node types)
+// each graph has copies of its own.
+const maxCachedSpecs = 4096
+
+// specOf returns the catalog entry of a node type (n8nschema.Lookup).
+func specOf(typ string) *n8nschema.Spec {
+	if p, ok := specCache.Load(typ); ok {
+		return p.(*n8nschema.Spec)
 	}
+	sp := n8nschema.Lookup(typ)
+	if specCached.Load() >= maxCachedSpecs {
+		return &sp
+	}
+	sp.Type, sp.Provider = n8nschema.Intern(sp.Type), n8nschema.Intern(sp.Provider)
+	p, loaded := specCache.LoadOrStore(n8nschema.Intern(typ), &sp)
+	if !loaded {
+		specCached.Add(1)
+	}
+	return p.(*n8nschema.Spec)
 }
 
 // mainOutputs is the number of normal main outputs of a node, so that the
@@ -334,7 +345,7 @@ func (g *Graph) Has(n *n8nschema.Node) bool {
 // Spec returns the catalog entry of a node.
 func (g *Graph) Spec(n *n8nschema.Node) n8nschema.Spec {
 	if i, ok := g.index(n); ok {
-		return g.specs[i]
+		return *g.specs[i]
 	}
 	return n8nschema.Lookup(n.Type)
 }
@@ -831,13 +842,27 @@ func counterGuard(n *n8nschema.Node) bool {
 var guardWords = []string{"runindex", "attempt", "retr", "count", "tries", "iteration", "depth"}
 
 func mayTestGuard(s string) bool {
-	l := strings.ToLower(s)
 	for _, w := range guardWords {
-		if strings.Contains(l, w) {
+		if containsLower(s, w) {
 			return true
 		}
 	}
 	return strings.Contains(s, "\u017f") // ſ folds to s under (?i)
+}
+
+// containsLower reports whether s holds w (lower-case ASCII) in any
+// ASCII case, without the copy strings.ToLower makes.
+func containsLower(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && s[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // testsExpr reports whether an expression in n's parameters matches re.
@@ -921,6 +946,31 @@ func scc(adj [][]int32) (comp []int32, cyclic []bool) {
 // n += 1, n++ or n--.
 var stepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
 
+// stepsByOne reports whether stepRE matches s, scanning the bytes: the
+// regexp ran over every Code node of every cycle.
+func stepsByOne(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '+' && c != '-' {
+			continue
+		}
+		j := i + 1
+		if j < len(s) && s[j] == c {
+			return true // ++ or --
+		}
+		if j < len(s) && s[j] == '=' {
+			j++
+		}
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\f' || s[j] == '\r') {
+			j++
+		}
+		if j < len(s) && s[j] == '1' && (j+1 == len(s) || !isWordByte(s[j+1])) {
+			return true
+		}
+	}
+	return false
+}
+
 // propRE picks the property names an expression reads: $json.result,
 // $json["count"], $('Node').item.json.pages_left.
 var propRE = regexp.MustCompile(`(?:\.|\[\s*["'])([A-Za-z_]\w*)`)
@@ -982,7 +1032,7 @@ func (g *Graph) cycleFacts(c int32) *cycleFacts {
 		if nd.Type == n8nschema.TypeSet {
 			for _, a := range nd.Params().Get("assignments.assignments").Elems() {
 				val := a.Get("value").Str()
-				if strings.Contains(val, "{{") && guardRE.MatchString(val) && compareRE.MatchString(val) {
+				if strings.Contains(val, "{{") && mayTestGuard(val) && guardRE.MatchString(val) && compareRE.MatchString(val) {
 					f.derived[a.Get("name").Str()] = true
 				}
 			}
@@ -1037,7 +1087,7 @@ func stepFields(n *n8nschema.Node, out map[string]bool) {
 	switch {
 	case n.Type == n8nschema.TypeSet:
 		pair := func(name, value n8nschema.Value) {
-			if v := value.Str(); strings.Contains(v, "{{") && stepRE.MatchString(v) {
+			if v := value.Str(); strings.Contains(v, "{{") && stepsByOne(v) {
 				out[name.Str()] = true
 				words(v, out)
 			}
@@ -1052,7 +1102,7 @@ func stepFields(n *n8nschema.Node, out map[string]bool) {
 			return true
 		})
 	case n8nschema.IsCode(n.Type):
-		if code := codeOf(n); stepRE.MatchString(code) {
+		if code := codeOf(n); stepsByOne(code) {
 			words(code, out)
 		}
 	}
@@ -1093,8 +1143,35 @@ func codeOf(n *n8nschema.Node) string {
 // cursorRE matches the names a page or cursor travels under.
 var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|after|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
 
+// cursorName reports whether cursorRE matches s. Every name it matches
+// starts with one of the letters below (or a non-ASCII letter that folds
+// to one) and is short, which most strings fail at once.
+func cursorName(s string) bool {
+	return len(s) > 0 && len(s) <= 64 && (strings.IndexByte("pncosabPNCOSAB", s[0]) >= 0 || s[0] >= 0x80) && cursorRE.MatchString(s)
+}
+
 // identRE splits code and expressions into identifiers.
 var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// eachIdent calls fn with every match of identRE in s, in order, until fn
+// returns false; it scans the bytes instead of collecting the matches.
+func eachIdent(s string, fn func(id string) bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if !fn(s[i:j]) {
+			return
+		}
+		i = j
+	}
+}
 
 // pages returns the node that asks for the next page when a loop walks
 // pages, or nil. A loop walks pages when a Set or Code node of the loop
@@ -1115,16 +1192,17 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 		switch {
 		case n.Type == n8nschema.TypeSet:
 			n.Params().Walk(func(rel string, v n8nschema.Value) {
-				if strings.HasSuffix(rel, ".name") && cursorRE.MatchString(v.Str()) {
+				if strings.HasSuffix(rel, ".name") && cursorName(v.Str()) {
 					set[strings.ToLower(v.Str())] = true
 				}
 			})
 		case n8nschema.IsCode(n.Type):
-			for _, id := range identRE.FindAllString(codeOf(n), -1) {
-				if cursorRE.MatchString(id) {
+			eachIdent(codeOf(n), func(id string) bool {
+				if cursorName(id) {
 					set[strings.ToLower(id)] = true
 				}
-			}
+				return true
+			})
 		}
 	}
 	// One step on: a Set field of the loop built from a cursor (url =
@@ -1138,14 +1216,15 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 			if !ok || !strings.Contains(v.Str(), "{{") {
 				return
 			}
-			for _, id := range identRE.FindAllString(v.Str(), -1) {
+			eachIdent(v.Str(), func(id string) bool {
 				if set[strings.ToLower(id)] {
 					if name := n.Params().Get(base + "name").Str(); name != "" {
 						set[strings.ToLower(name)] = true
 					}
-					return
+					return false
 				}
-			}
+				return true
+			})
 		})
 	}
 	if n := g.cursorFromLoop(l); n != nil {
@@ -1160,12 +1239,10 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 			if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "{{") {
 				return
 			}
-			for _, id := range identRE.FindAllString(v.Str(), -1) {
-				if set[strings.ToLower(id)] {
-					found = true
-					return
-				}
-			}
+			eachIdent(v.Str(), func(id string) bool {
+				found = set[strings.ToLower(id)]
+				return !found
+			})
 		})
 		if found {
 			return n
@@ -1189,7 +1266,7 @@ func sendsRunIndexPage(n *n8nschema.Node) bool {
 		}
 		if pageWordRE.MatchString(v.Str()) {
 			found = true
-		} else if base, ok := strings.CutSuffix(rel, "value"); ok && cursorRE.MatchString(p.Get(base+"name").Str()) {
+		} else if base, ok := strings.CutSuffix(rel, "value"); ok && cursorName(p.Get(base+"name").Str()) {
 			found = true
 		}
 	})
@@ -1252,7 +1329,7 @@ func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
 			if base, ok := strings.CutSuffix(rel, "value"); ok {
 				key = p.Get(base + "name").Str()
 			}
-			if !cursorRE.MatchString(key) {
+			if !cursorName(key) {
 				return
 			}
 			for _, m := range nodeRefRE.FindAllStringSubmatch(v.Str(), -1) {

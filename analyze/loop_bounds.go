@@ -38,7 +38,7 @@ func throwsOnCounter(g *Graph, l *Loop) bool {
 			continue
 		}
 		n.Params().Walk(func(rel string, v n8nschema.Value) {
-			if !strings.HasSuffix(rel, ".value") || !strings.Contains(v.Str(), "{{") || !stepRE.MatchString(v.Str()) {
+			if !strings.HasSuffix(rel, ".value") || !strings.Contains(v.Str(), "{{") || !stepsByOne(v.Str()) {
 				return
 			}
 			base := strings.TrimSuffix(rel, "value")
@@ -131,6 +131,9 @@ func steppedToLimit(l *Loop) bool {
 			if !strings.HasSuffix(rel, ".value") {
 				return
 			}
+			if !strings.Contains(v.Str(), "}}") {
+				return // what stepByRE needs
+			}
 			for _, m := range stepByRE.FindAllStringSubmatch(v.Str(), -1) {
 				stepped[m[1]] = true
 			}
@@ -177,6 +180,9 @@ func drainsList(l *Loop) bool {
 		}
 		for _, k := range []string{"jsCode", "functionCode"} {
 			v, _ := n.Param(k)
+			if code := v.Str(); !strings.Contains(code, "shift") && !strings.Contains(code, "pop") && !strings.Contains(code, "slice") {
+				continue // what drainRE needs
+			}
 			for _, m := range drainRE.FindAllStringSubmatch(v.Str(), -1) {
 				drained[m[1]+m[3]] = true
 			}

@@ -153,6 +153,9 @@ func sharedSpec(sp *n8nschema.Spec) *n8nschema.Spec {
 	if sp == nil {
 		return nil
 	}
+	if p, ok := specCache.Load(sp.Type); ok && p.(*n8nschema.Spec) == sp {
+		return sp // the graph's entry (specOf): shared and interned already
+	}
 	s := *sp
 	s.Type, s.Provider = intern(s.Type), intern(s.Provider) // the key too
 	p, _ := specs.LoadOrStore(s, &s)
