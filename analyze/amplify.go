@@ -177,10 +177,10 @@ type link struct {
 // per item, and the chain behind the attempts.
 type ctx struct {
 	att    int
-	unb    bool
 	fan    int
-	fanUnb bool
 	link   *link
+	unb    bool
+	fanUnb bool
 }
 
 var one = ctx{att: 1, fan: 1}
@@ -267,13 +267,38 @@ func Amplify(s *Set) {
 		a.wfOf[failV+wi] = int32(wi)
 	}
 
-	// Edges inside each workflow.
+	// Edges inside each workflow, every vertex's list a piece of one
+	// array: counted first (the calls below may still grow a list).
+	deg := make([]int32, total)
+	drives := 0
+	for wi, g := range a.gs {
+		for ui, n := range g.Nodes {
+			u := a.base[wi] + ui
+			for _, e := range g.out[ui] {
+				if e.Type == ConnMain {
+					deg[u]++
+				} else {
+					deg[a.base[wi]+int(e.to)]++
+					drives++
+				}
+			}
+			if !n.Disabled {
+				deg[u]++
+			}
+		}
+	}
+	edges := make([]cedge, 0, sumInt32(deg))
+	for v, d := range deg {
+		a.adj[v] = edges[len(edges) : len(edges) : len(edges)+int(d)]
+		edges = edges[:len(edges)+int(d)]
+	}
+	factors := make([]Factor, 0, drives)
 	for wi, g := range a.gs {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
 			for _, e := range g.out[ui] {
-				v := a.vertex(wi, g, e.To)
+				v := int32(a.base[wi]) + e.to
 				if e.Type == ConnMain {
 					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain})
 					continue
@@ -282,8 +307,9 @@ func Amplify(s *Set) {
 				root := e.To
 				mult, _ := NodeAttempts(g, root)
 				fan, fanUnb := driveFan(g, root, e.Type)
+				factors = append(factors, Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source})
 				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
-					f: &Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source}})
+					f: &factors[len(factors)-1]})
 			}
 			if !n.Disabled {
 				a.adj[u] = append(a.adj[u], cedge{to: int32(failV + wi), kind: kFail})
@@ -335,6 +361,14 @@ func Amplify(s *Set) {
 	}
 	a.run(failV)
 	locateCalls(s)
+}
+
+func sumInt32(xs []int32) int {
+	n := 0
+	for _, x := range xs {
+		n += int(x)
+	}
+	return n
 }
 
 // What runs a node, and so retries it.
@@ -575,8 +609,9 @@ func (a *amp) run(failV int) {
 			}
 		}
 	}
-	for _, g := range a.gs {
-		g.selfTrig = make([]bool, len(g.Nodes))
+	selfTrig := make([]bool, failV)
+	for wi, g := range a.gs {
+		g.selfTrig = selfTrig[a.base[wi] : a.base[wi]+len(g.Nodes) : a.base[wi]+len(g.Nodes)]
 	}
 	for v := range mark {
 		mark[v] = unb[rcomp[v]]
@@ -603,19 +638,29 @@ func (a *amp) run(failV int) {
 
 	// Contexts in topological order of the full graph: Tarjan numbers a
 	// component after everything it reaches, so count down.
-	members := make([][]int32, nc)
-	for v := range n {
-		members[comp[v]] = append(members[comp[v]], int32(v))
+	// The members of each component in vertex order, the components one
+	// after another in one array (a counting sort).
+	start := make([]int32, nc+1)
+	for _, c := range comp {
+		start[c+1]++
 	}
-	in := make([]ctx, n)
+	for c := range nc {
+		start[c+1] += start[c]
+	}
+	order := make([]int32, n)
+	next := slices.Clone(start[:nc])
+	for v, c := range comp {
+		order[next[c]] = int32(v)
+		next[c]++
+	}
+	ctxs := make([]ctx, 3*n)
+	in, cur, exit := ctxs[:n], ctxs[n:2*n], ctxs[2*n:]
 	for i := range in {
 		in[i] = one
 	}
-	cur := make([]ctx, n)
-	exit := make([]ctx, n)
 	markLink := make([]*link, len(marks))
 	for c := nc - 1; c >= 0; c-- {
-		ms := members[c]
+		ms := order[start[c]:start[c+1]]
 		base := in[ms[0]]
 		for _, v := range ms[1:] {
 			base = worse(base, in[v])
@@ -674,18 +719,31 @@ func branchesOf(a *amp, rcomp []int32) map[int32]*n8nschema.Node {
 // operations, in workflow then node order.
 func (a *amp) operations(cur []ctx) {
 	s := a.s
+	count := 0
+	for _, g := range a.gs {
+		for ui, n := range g.Nodes {
+			if makesOperation(n, g.specs[ui]) {
+				count++
+			}
+		}
+	}
+	// One array holds the operations: a set keeps all of them or none.
+	block := make([]Operation, count)
+	if cap(s.Operations) < count {
+		s.Operations = make([]*Operation, 0, count)
+	}
 	s.Operations = s.Operations[:0]
-	s.opsOf = make(map[*n8nschema.Workflow][]*Operation, len(s.Workflows))
 	for wi, g := range a.gs {
 		errFor := errorCallers(s, g.Workflow)
 		for ui, n := range g.Nodes {
-			sp := *g.specs[ui]
-			if n.Disabled || (sp.Role != n8nschema.RoleExternal && sp.Role != n8nschema.RoleModel) {
+			sp := g.specs[ui]
+			if !makesOperation(n, sp) {
 				continue
 			}
 			c := cur[a.base[wi]+ui]
-			op := &Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, sp), Paid: sp.Paid,
-				Spec: g.specs[ui], ErrorPath: g.OnErrorPath(n)}
+			op := &block[len(s.Operations)]
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Paid: sp.Paid,
+				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid
@@ -695,13 +753,13 @@ func (a *amp) operations(cur []ctx) {
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor
 			}
-			local := localFactors(g, n, sp)
+			local, nLocal := localFactors(g, n, sp)
 			att := c.att
-			for _, f := range local {
+			for _, f := range local[:nLocal] {
 				att = MulSat(att, f.Value)
 			}
 			op.Attempts, op.Unbounded = att, c.unb
-			op.Factors = chain(c.link, local)
+			op.Factors = chain(c.link, local[:nLocal])
 			fan, fanUnb := c.fan, c.fanUnb
 			if p, pu := Pages(n); pu {
 				fanUnb = true
@@ -714,44 +772,60 @@ func (a *amp) operations(cur []ctx) {
 				op.CallsPerItem = fan
 			}
 			s.Operations = append(s.Operations, op)
-			s.opsOf[g.Workflow] = append(s.opsOf[g.Workflow], op)
 		}
 	}
+	s.opsOf = opsByWorkflow(s.Operations)
+}
+
+// makesOperation reports whether a node is an operation: an enabled node
+// that calls out or calls a model.
+func makesOperation(n *n8nschema.Node, sp *n8nschema.Spec) bool {
+	return !n.Disabled && (sp.Role == n8nschema.RoleExternal || sp.Role == n8nschema.RoleModel)
 }
 
 // maxChain bounds the length of a reported chain; products past
 // AttemptCap need no more factors to make the point.
 const maxChain = 48
 
-// chain lists a context's factors outermost first, then the node's own.
+// chain lists a context's factors outermost first, then the node's own,
+// in an array of its own (nil when there are none).
 func chain(l *link, local []Factor) []Factor {
-	var rev []Factor
-	for ; l != nil && len(rev) < maxChain; l = l.prev {
-		rev = append(rev, l.f)
+	k := 0
+	for p := l; p != nil && k < maxChain; p = p.prev {
+		k++
 	}
-	slices.Reverse(rev)
-	return append(rev, local...)
+	if k+len(local) == 0 {
+		return nil
+	}
+	out := make([]Factor, k+len(local))
+	for i := k - 1; i >= 0; i-- {
+		out[i] = l.f
+		l = l.prev
+	}
+	copy(out[k:], local)
+	return out
 }
 
 // localFactors are the retry layers of the node itself: its node or tool
-// retries, and the SDK retries of a model. retryOnFail on a model sub-node
-// has no effect: n8n never runs it in the main loop (n8n-semantics.md §3.6).
-func localFactors(g *Graph, n *n8nschema.Node, sp n8nschema.Spec) []Factor {
-	var out []Factor
+// retries, and the SDK retries of a model, the first k of fs. retryOnFail
+// on a model sub-node has no effect: n8n never runs it in the main loop
+// (n8n-semantics.md §3.6).
+func localFactors(g *Graph, n *n8nschema.Node, sp *n8nschema.Spec) (fs [2]Factor, k int) {
 	add := func(kind string, v int) {
 		if v > 1 {
-			out = append(out, Factor{Kind: kind, Value: v, Node: n.Name, Workflow: g.Workflow.Label(), Pos: n.Pos, Source: g.Workflow.Source})
+			fs[k] = Factor{Kind: kind, Value: v, Node: n.Name, Workflow: g.Workflow.Label(), Pos: n.Pos, Source: g.Workflow.Source}
+			k++
 		}
 	}
 	sub := g.IsSubNode(n)
 	if sp.Role != n8nschema.RoleModel || !sub {
-		k, kind := NodeAttempts(g, n)
-		add(kind, k)
+		att, kind := NodeAttempts(g, n)
+		add(kind, att)
 	}
 	if sp.Role == n8nschema.RoleModel {
-		add(KindSDKRetry, SDKAttempts(n, sp))
+		add(KindSDKRetry, SDKAttempts(n, *sp))
 	}
-	return out
+	return fs, k
 }
 
 // dependency names what an operation calls: the catalog's provider, or

@@ -25,25 +25,45 @@ import (
 // released source panic afterwards; rules that run on a released set read
 // only the fields above. Findings are released by ReleaseFindings.
 func (s *Set) Release() {
-	keep := map[*n8nschema.Workflow][]*n8nschema.Node{}
-	add := func(w *n8nschema.Workflow, n *n8nschema.Node) {
-		if w != nil && n != nil {
-			keep[w] = append(keep[w], n)
+	// The nodes to keep, by workflow: counted, then each workflow's list a
+	// piece of one array.
+	at := make(map[*n8nschema.Workflow]int, len(s.Workflows))
+	for i, w := range s.Workflows {
+		at[w] = i
+	}
+	count := make([]int, len(s.Workflows))
+	each := func(add func(w *n8nschema.Workflow, n *n8nschema.Node)) {
+		for _, op := range s.Operations {
+			add(op.Workflow, op.Node)
+		}
+		for _, c := range s.Calls {
+			add(c.From, c.Node)
+			add(c.From, c.Branch)
+			for _, n := range c.Entry {
+				add(c.To, n)
+			}
 		}
 	}
-	for _, op := range s.Operations {
-		add(op.Workflow, op.Node)
-	}
-	for _, c := range s.Calls {
-		add(c.From, c.Node)
-		add(c.From, c.Branch)
-		for _, n := range c.Entry {
-			add(c.To, n)
+	total := 0
+	each(func(w *n8nschema.Workflow, n *n8nschema.Node) {
+		if i, ok := at[w]; ok && n != nil {
+			count[i]++
+			total++
 		}
+	})
+	keep := make([][]*n8nschema.Node, len(s.Workflows))
+	nodes := make([]*n8nschema.Node, total)
+	for i, k := range count {
+		keep[i], nodes = nodes[:0:k], nodes[k:]
 	}
-	light := map[*n8nschema.Node]*n8nschema.Node{}
-	for _, w := range s.Workflows {
-		ns := keep[w]
+	each(func(w *n8nschema.Workflow, n *n8nschema.Node) {
+		if i, ok := at[w]; ok && n != nil {
+			keep[i] = append(keep[i], n)
+		}
+	})
+	light := make(map[*n8nschema.Node]*n8nschema.Node, total)
+	for i, w := range s.Workflows {
+		ns := keep[i]
 		for i, l := range w.Release(ns) {
 			light[ns[i]] = l
 		}
@@ -59,8 +79,10 @@ func (s *Set) Release() {
 	}
 	for _, op := range s.Operations {
 		op.Node = lightOf(op.Node)
-		op.Type, op.Dependency, op.Model = n8nschema.Intern(op.Type), n8nschema.Intern(op.Dependency), n8nschema.Intern(op.Model)
 		op.Spec = sharedSpec(op.Spec)
+		// Most operations' type and dependency are their spec's type and
+		// provider, interned already.
+		op.Type, op.Dependency, op.Model = internAs(op.Type, op.Spec), internAs(op.Dependency, op.Spec), intern(op.Model)
 		releaseFactors(op.Factors)
 	}
 	for _, c := range s.Calls {
@@ -91,7 +113,13 @@ func opsByWorkflow(ops []*Operation) map[*n8nschema.Workflow][]*Operation {
 	if len(ops) == 0 {
 		return nil
 	}
-	m := map[*n8nschema.Workflow][]*Operation{}
+	runs := 1
+	for i := 1; i < len(ops); i++ {
+		if ops[i].Workflow != ops[i-1].Workflow {
+			runs++
+		}
+	}
+	m := make(map[*n8nschema.Workflow][]*Operation, runs)
 	for i := 0; i < len(ops); {
 		w, j := ops[i].Workflow, i+1
 		for j < len(ops) && ops[j].Workflow == w {
@@ -163,6 +191,19 @@ func sharedSpec(sp *n8nschema.Spec) *n8nschema.Spec {
 }
 
 func intern(s string) string { return n8nschema.Intern(s) }
+
+// internAs interns s, taking the spec's type or provider when s equals
+// one (sp's strings are interned: sharedSpec).
+func internAs(s string, sp *n8nschema.Spec) string {
+	switch {
+	case sp == nil:
+	case s == sp.Type:
+		return sp.Type
+	case s == sp.Provider:
+		return sp.Provider
+	}
+	return intern(s)
+}
 
 // clone copies a string few others equal (a message): interning it would
 // only add an entry to the table.
