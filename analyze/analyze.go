@@ -188,13 +188,14 @@ type Pass struct {
 	Set      *Set
 	Options  *Options
 	out      *[]Finding
+	url      string // Rule.HelpURI, made once per rule and run
 }
 
 // Report records a finding.
 func (p *Pass) Report(d Diagnostic) {
 	r := p.Rule
 	f := Finding{
-		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
+		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: p.url,
 		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
 		File: p.File.Source.Name, Source: p.File.Source, Pos: d.Pos,
 		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain, FoldKey: d.FoldKey,
@@ -212,6 +213,9 @@ func (p *Pass) Report(d Diagnostic) {
 		if !f.Pos.IsValid() {
 			f.Pos = w.Pos
 		}
+	}
+	if f.URL == "" {
+		f.URL = r.HelpURI()
 	}
 	*p.out = append(*p.out, f)
 }
@@ -251,7 +255,17 @@ func Run(set *Set, rules []*Rule) []Finding {
 		file *n8nschema.File
 		wf   *n8nschema.Workflow
 	}
-	var tasks []task
+	perFile, perWorkflow := 0, 0
+	urls := make(map[*Rule]string, len(rules))
+	for _, r := range rules {
+		if r.Scope == PerFile {
+			perFile++
+		} else if r.Scope == PerWorkflow {
+			perWorkflow++
+		}
+		urls[r] = r.HelpURI()
+	}
+	tasks := make([]task, 0, len(set.Files)*perFile+len(set.Workflows)*perWorkflow)
 	for _, f := range set.Files {
 		for _, r := range rules {
 			if r.Scope == PerFile {
@@ -267,9 +281,11 @@ func Run(set *Set, rules []*Rule) []Finding {
 		}
 	}
 	perPass := make([][]Finding, len(tasks))
+	passes := make([]Pass, len(tasks))
 	pool.Each(len(tasks), func(i int) {
-		t, out := tasks[i], &perPass[i]
-		t.rule.Run(&Pass{Rule: t.rule, File: t.file, Workflow: t.wf, Set: set, Options: &set.Options, out: out})
+		t, out, p := tasks[i], &perPass[i], &passes[i]
+		*p = Pass{Rule: t.rule, File: t.file, Workflow: t.wf, Set: set, Options: &set.Options, out: out, url: urls[t.rule]}
+		t.rule.Run(p)
 		for j := range *out {
 			(*out)[j].Fingerprint = Fingerprint(&(*out)[j])
 		}
@@ -306,10 +322,15 @@ func SortFindings(fs []Finding) {
 // rule, workflow (id, else file and name), node name and detail; never a
 // line number or canvas position.
 func Fingerprint(f *Finding) string {
-	wf := f.WorkflowID
-	if wf == "" {
-		wf = f.File + "\x00" + f.Workflow
+	var buf [256]byte // most keys fit: no allocation
+	key := append(buf[:0], f.RuleID...)
+	key = append(key, 0)
+	if f.WorkflowID != "" {
+		key = append(key, f.WorkflowID...)
+	} else {
+		key = append(append(append(key, f.File...), 0), f.Workflow...)
 	}
-	h := sha256.Sum256([]byte(f.RuleID + "\x00" + wf + "\x00" + f.Node + "\x00" + f.Detail))
+	key = append(append(append(append(key, 0), f.Node...), 0), f.Detail...)
+	h := sha256.Sum256(key)
 	return hex.EncodeToString(h[:8])
 }

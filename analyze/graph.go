@@ -49,6 +49,8 @@ type Graph struct {
 	// the order of their first node (see Loop).
 	Loops []*Loop
 
+	triggers []*n8nschema.Node
+
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an
 	// Index (workflows built by hand).
@@ -437,15 +439,10 @@ func (g *Graph) SubNodes(root *n8nschema.Node, typ string) []*n8nschema.Node {
 	return out
 }
 
-// Triggers returns the nodes that start executions, in file order.
+// Triggers returns the nodes that start executions, in file order. The
+// list is the graph's own: callers must not change it.
 func (g *Graph) Triggers() []*n8nschema.Node {
-	var out []*n8nschema.Node
-	for i, n := range g.Nodes {
-		if g.specs[i].Role == n8nschema.RoleTrigger {
-			out = append(out, n)
-		}
-	}
-	return out
+	return g.triggers[:len(g.triggers):len(g.triggers)]
 }
 
 // Reachable reports whether n can run: it is reachable along main
@@ -519,6 +516,7 @@ func (g *Graph) reachability() {
 		if g.specs[i].Role != n8nschema.RoleTrigger {
 			continue
 		}
+		g.triggers = append(g.triggers, nd)
 		starts = append(starts, i)
 		if nd.Type == n8nschema.TypeErrorTrigger {
 			errStarts = append(errStarts, i)
@@ -884,44 +882,43 @@ func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
 func scc(adj [][]int32) (comp []int32, cyclic []bool) {
 	n := len(adj)
 	const unvisited = -1
-	comp = make([]int32, n)
+	// One array: comp, index, low, the stack, then the call stack's
+	// frames (vertex, next edge), each at most n deep.
+	work := make([]int32, 6*n)
+	comp = work[:n:n]
+	index, low, stack, call := work[n:2*n], work[2*n:3*n], work[3*n:3*n:4*n], work[4*n:4*n]
 	cyclic = make([]bool, 0, n)
-	work := make([]int32, 3*n)
-	index, low, stack := work[:n], work[n:2*n], work[2*n:2*n]
 	for i := range index {
 		index[i], comp[i] = unvisited, -1
 	}
 	// A visited vertex is on the stack until its component is known.
-	type frame struct{ v, next int32 }
-	call := make([]frame, 0, min(n, 64))
 	var counter int32
 	for root := range n {
 		if index[root] != unvisited {
 			continue
 		}
-		call = append(call, frame{v: int32(root)})
+		call = append(call, int32(root), 0)
 		index[root], low[root] = counter, counter
 		counter++
 		stack = append(stack, int32(root))
 		for len(call) > 0 {
-			f := &call[len(call)-1]
-			v := f.v
-			if int(f.next) < len(adj[v]) {
-				w := adj[v][f.next]
-				f.next++
+			v, next := call[len(call)-2], &call[len(call)-1]
+			if int(*next) < len(adj[v]) {
+				w := adj[v][*next]
+				*next++
 				if index[w] == unvisited {
 					index[w], low[w] = counter, counter
 					counter++
 					stack = append(stack, w)
-					call = append(call, frame{v: w})
+					call = append(call, w, 0)
 				} else if comp[w] < 0 && index[w] < low[v] {
 					low[v] = index[w]
 				}
 				continue
 			}
-			call = call[:len(call)-1]
+			call = call[:len(call)-2]
 			if len(call) > 0 {
-				p := call[len(call)-1].v
+				p := call[len(call)-2]
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {

@@ -11,15 +11,29 @@ import (
 // Helpers about operations and their attempt chains, shared by the rules
 // about what retries break (RS2xx–RS5xx).
 
-// liveOps returns the operations of the pass's workflow whose node runs.
+// liveOps returns the operations of the pass's workflow whose node runs,
+// nil for none. The list may be the set's own: callers must not change it.
 func liveOps(pass *analyze.Pass) []*analyze.Operation {
 	g := pass.Set.Graph(pass.Workflow)
-	var out []*analyze.Operation
-	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
-		if op.Node.Disabled || !g.Reachable(op.Node) {
-			continue
+	ops := pass.Set.OperationsOf(pass.Workflow)
+	live := func(op *analyze.Operation) bool { return !op.Node.Disabled && g.Reachable(op.Node) }
+	n := 0
+	for _, op := range ops {
+		if live(op) {
+			n++
 		}
-		out = append(out, op)
+	}
+	switch n {
+	case 0:
+		return nil
+	case len(ops):
+		return ops[:n:n] // most often every operation runs: no copy
+	}
+	out := make([]*analyze.Operation, 0, n)
+	for _, op := range ops {
+		if live(op) {
+			out = append(out, op)
+		}
 	}
 	return out
 }

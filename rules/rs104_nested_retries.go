@@ -29,17 +29,28 @@ its chain.`,
 	FoldsInto: "RS101",
 	Run: func(pass *analyze.Pass) {
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
-			var layers []string
-			for _, f := range op.Factors {
+			isLayer := func(f analyze.Factor) bool {
 				switch f.Kind {
 				case analyze.KindNodeRetry, analyze.KindToolRetry, analyze.KindSDKRetry, analyze.KindRootRetry, analyze.KindCallerRetry:
-					if !f.Unbounded && f.Value > 1 {
-						layers = append(layers, fmt.Sprintf("%s ×%d (%q)", strings.ReplaceAll(f.Kind, "-", " "), f.Value, f.Node))
-					}
+					return !f.Unbounded && f.Value > 1
+				}
+				return false
+			}
+			// Counted before they are worded: most operations have one.
+			n := 0
+			for _, f := range op.Factors {
+				if isLayer(f) {
+					n++
 				}
 			}
-			if len(layers) < 2 {
+			if n < 2 {
 				continue
+			}
+			layers := make([]string, 0, n)
+			for _, f := range op.Factors {
+				if isLayer(f) {
+					layers = append(layers, fmt.Sprintf("%s ×%d (%q)", strings.ReplaceAll(f.Kind, "-", " "), f.Value, f.Node))
+				}
 			}
 			what := fmt.Sprintf("%d", op.Attempts)
 			if op.Unbounded {

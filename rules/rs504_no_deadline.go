@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -40,13 +39,13 @@ workflow that re-starts itself in a new execution (RS102).`,
 		if limit <= 0 {
 			// One finding per workflow, on the call that matters most:
 			// paid first, then writes, then the first in the file.
-			sort.SliceStable(ops, func(i, j int) bool {
-				return rank(ops[i]) > rank(ops[j])
-			})
-			for _, op := range ops {
-				if !op.Unbounded && !op.CallsUnbounded {
-					continue
+			var op *analyze.Operation
+			for _, o := range ops {
+				if (o.Unbounded || o.CallsUnbounded) && (op == nil || rank(o) > rank(op)) {
+					op = o
 				}
+			}
+			if op != nil {
 				extra := ""
 				if crossExecution(op) {
 					extra = ", and each restart is a new execution that a timeout would not stop either"
@@ -58,7 +57,6 @@ workflow that re-starts itself in a new execution (RS102).`,
 					Detail: "unbounded",
 					Chain:  op.Factors,
 				})
-				return
 			}
 			return
 		}

@@ -33,7 +33,7 @@ func modelText(op *analyze.Operation) string {
 
 // providers are the names a spend cap may use for an operation.
 func providers(op *analyze.Operation) []string {
-	out := []string{op.Spec.Provider, op.Dependency}
+	out := append(make([]string, 0, 3), op.Spec.Provider, op.Dependency)
 	if p, ok := n8nschema.LookupPrice(op.Model); ok {
 		out = append(out, p.Provider)
 	}
