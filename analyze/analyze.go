@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -121,8 +122,17 @@ func (r *Rule) HelpURI() string { return HelpURI(r.ID) }
 
 // HelpURI returns the documentation URL of a rule ID.
 func HelpURI(id string) string {
-	return "https://github.com/stormcheck/stormcheck/blob/main/docs/rules.md#" + strings.ToLower(id)
+	if u, ok := helpURIs.Load(id); ok {
+		return u.(string) // every finding carries one: made once per rule
+	}
+	u := "https://github.com/stormcheck/stormcheck/blob/main/docs/rules.md#" + strings.ToLower(id)
+	if len(id) <= 8 { // a rule's, not some string of unbounded variety
+		helpURIs.Store(strings.Clone(id), u)
+	}
+	return u
 }
+
+var helpURIs sync.Map // rule ID → HelpURI
 
 // Related is a secondary place that explains a finding.
 type Related struct {
@@ -188,14 +198,14 @@ type Pass struct {
 	Set      *Set
 	Options  *Options
 	out      *[]Finding
-	url      string // Rule.HelpURI, made once per rule and run
+	found    []Finding // what out points at in Run
 }
 
 // Report records a finding.
 func (p *Pass) Report(d Diagnostic) {
 	r := p.Rule
 	f := Finding{
-		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: p.url,
+		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
 		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
 		File: p.File.Source.Name, Source: p.File.Source, Pos: d.Pos,
 		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain, FoldKey: d.FoldKey,
@@ -213,9 +223,6 @@ func (p *Pass) Report(d Diagnostic) {
 		if !f.Pos.IsValid() {
 			f.Pos = w.Pos
 		}
-	}
-	if f.URL == "" {
-		f.URL = r.HelpURI()
 	}
 	*p.out = append(*p.out, f)
 }
@@ -250,56 +257,50 @@ func Run(set *Set, rules []*Rule) []Finding {
 	// are the unit, so that one large workflow uses every core too. Rules
 	// are pure and the set is read-only here (Set.Shared and Source
 	// positions are locked).
-	type task struct {
-		rule *Rule
-		file *n8nschema.File
-		wf   *n8nschema.Workflow
-	}
 	perFile, perWorkflow := 0, 0
-	urls := make(map[*Rule]string, len(rules))
 	for _, r := range rules {
 		if r.Scope == PerFile {
 			perFile++
 		} else if r.Scope == PerWorkflow {
 			perWorkflow++
 		}
-		urls[r] = r.HelpURI()
 	}
-	tasks := make([]task, 0, len(set.Files)*perFile+len(set.Workflows)*perWorkflow)
+	passes := make([]Pass, 0, len(set.Files)*perFile+len(set.Workflows)*perWorkflow)
+	add := func(r *Rule, f *n8nschema.File, w *n8nschema.Workflow) {
+		passes = append(passes, Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options})
+	}
 	for _, f := range set.Files {
 		for _, r := range rules {
 			if r.Scope == PerFile {
-				tasks = append(tasks, task{r, f, nil})
+				add(r, f, nil)
 			}
 		}
 		for _, w := range f.Workflows {
 			for _, r := range rules {
 				if r.Scope == PerWorkflow {
-					tasks = append(tasks, task{r, f, w})
+					add(r, f, w)
 				}
 			}
 		}
 	}
-	perPass := make([][]Finding, len(tasks))
-	passes := make([]Pass, len(tasks))
-	pool.Each(len(tasks), func(i int) {
-		t, out, p := tasks[i], &perPass[i], &passes[i]
-		*p = Pass{Rule: t.rule, File: t.file, Workflow: t.wf, Set: set, Options: &set.Options, out: out, url: urls[t.rule]}
-		t.rule.Run(p)
-		for j := range *out {
-			(*out)[j].Fingerprint = Fingerprint(&(*out)[j])
+	pool.Each(len(passes), func(i int) {
+		p := &passes[i]
+		p.out = &p.found
+		p.Rule.Run(p)
+		for j := range p.found {
+			p.found[j].Fingerprint = Fingerprint(&p.found[j])
 		}
 	})
 	n := 0
-	for _, fs := range perPass {
-		n += len(fs)
+	for i := range passes {
+		n += len(passes[i].found)
 	}
 	var all []Finding
 	if n > 0 {
 		all = make([]Finding, 0, n)
 	}
-	for _, fs := range perPass {
-		all = append(all, fs...)
+	for i := range passes {
+		all = append(all, passes[i].found...)
 	}
 	return Unique(all)
 }
