@@ -245,11 +245,9 @@ func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
 // It also marks the calls that close cycles. Build calls it.
 func Amplify(s *Set) {
 	a := &amp{s: s, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
-	wfIndex := make(map[*n8nschema.Workflow]int, len(s.Workflows))
 	total := 0
-	for i, w := range s.Workflows {
+	for _, w := range s.Workflows {
 		g := s.Graph(w)
-		wfIndex[w] = i
 		a.gs = append(a.gs, g)
 		a.base = append(a.base, total)
 		total += len(g.Nodes)
@@ -257,7 +255,8 @@ func Amplify(s *Set) {
 	failV := total
 	total += len(s.Workflows)
 	a.adj = make([][]cedge, total)
-	a.wfOf = make([]int32, total)
+	ints := make([]int32, 2*total) // wfOf, then deg below
+	a.wfOf = ints[:total:total]
 	a.nodes = make([]*n8nschema.Node, total)
 	for wi, g := range a.gs {
 		for i, n := range g.Nodes {
@@ -269,7 +268,7 @@ func Amplify(s *Set) {
 
 	// Edges inside each workflow, every vertex's list a piece of one
 	// array: counted first (the calls below may still grow a list).
-	deg := make([]int32, total)
+	deg := ints[total:]
 	drives := 0
 	for wi, g := range a.gs {
 		for ui, n := range g.Nodes {
@@ -317,6 +316,13 @@ func Amplify(s *Set) {
 		}
 	}
 	// Edges between workflows.
+	var wfIndex map[*n8nschema.Workflow]int
+	if len(s.Calls) > 0 {
+		wfIndex = make(map[*n8nschema.Workflow]int, len(s.Workflows))
+		for i, w := range s.Workflows {
+			wfIndex[w] = i
+		}
+	}
 	for _, c := range s.Calls {
 		if c.To == nil || len(c.Entry) == 0 {
 			continue
@@ -523,14 +529,15 @@ func (e *cedge) apply(c ctx) ctx {
 
 func (a *amp) run(failV int) {
 	n := len(a.adj)
-	full := make([][]int32, n)
-	restricted := make([][]int32, n)
+	lists := make([][]int32, 2*n)
+	full, restricted := lists[:n:n], lists[n:]
 	// One backing array for both adjacency lists: no growth per vertex.
 	total := 0
 	for _, es := range a.adj {
 		total += len(es)
 	}
-	fbuf, rbuf := make([]int32, 0, total), make([]int32, 0, total)
+	buf := make([]int32, 2*total)
+	fbuf, rbuf := buf[:0:total], buf[total:total]
 	for u, es := range a.adj {
 		fs := len(fbuf)
 		for _, e := range es {
@@ -571,12 +578,18 @@ func (a *amp) run(failV int) {
 
 	// mark says which vertices run for ever, by the index of the factor
 	// that says why (-1: none).
-	mark := make([]int32, n)
+	// mark, unb, and below start, order and next: one array.
+	ints := make([]int32, 0, n+rnc+(nc+1)+n+nc)
+	carve := func(k int) []int32 {
+		ints = ints[:len(ints)+k]
+		return ints[len(ints)-k:]
+	}
+	mark := carve(n)
 	for i := range mark {
 		mark[i] = -1
 	}
 	var marks []Factor
-	unb := make([]int32, rnc)
+	unb := carve(rnc)
 	for i := range unb {
 		unb[i] = -1
 	}
@@ -640,15 +653,16 @@ func (a *amp) run(failV int) {
 	// component after everything it reaches, so count down.
 	// The members of each component in vertex order, the components one
 	// after another in one array (a counting sort).
-	start := make([]int32, nc+1)
+	start := carve(nc + 1)
 	for _, c := range comp {
 		start[c+1]++
 	}
 	for c := range nc {
 		start[c+1] += start[c]
 	}
-	order := make([]int32, n)
-	next := slices.Clone(start[:nc])
+	order := carve(n)
+	next := carve(nc)
+	copy(next, start[:nc])
 	for v, c := range comp {
 		order[next[c]] = int32(v)
 		next[c]++

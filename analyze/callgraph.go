@@ -98,13 +98,23 @@ type hook struct {
 }
 
 func newCallIndex(s *Set) *callIndex {
-	ix := &callIndex{set: s, byID: map[string][]*n8nschema.Workflow{}, webhooks: map[string][]hook{}}
+	ix := &callIndex{set: s}
 	for _, u := range s.Options.BaseURLs {
 		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {
 			ix.baseURLs = append(ix.baseURLs, strings.ToLower(u))
 		}
 	}
-	for _, w := range s.Workflows {
+	return ix
+}
+
+// index fills byID and webhooks on the first look-up: most groups of a
+// two-pass audit make no call.
+func (ix *callIndex) index() {
+	if ix.byID != nil {
+		return
+	}
+	ix.byID, ix.webhooks = map[string][]*n8nschema.Workflow{}, map[string][]hook{}
+	for _, w := range ix.set.Workflows {
 		if w.ID != "" {
 			ix.byID[w.ID] = append(ix.byID[w.ID], w)
 		}
@@ -112,7 +122,6 @@ func newCallIndex(s *Set) *callIndex {
 			ix.webhooks[key] = append(ix.webhooks[key], hook{w, n})
 		})
 	}
-	return ix
 }
 
 // servedHooks calls fn for every webhook key under which a node of w is
@@ -156,6 +165,7 @@ func webhookKeys(w *n8nschema.Workflow, n *n8nschema.Node) []string {
 // the same file, else the first in the set. Components puts every workflow
 // with the id in the caller's group, so a group's set picks the same.
 func (ix *callIndex) resolveID(from *n8nschema.Workflow, id string) *n8nschema.Workflow {
+	ix.index()
 	ws := ix.byID[id]
 	if len(ws) == 0 {
 		return nil
@@ -462,6 +472,7 @@ func (ix *callIndex) resolveWebhook(c *Call, k lookup) *Call {
 	}
 	path := k.hook
 	var pick *hook
+	ix.index()
 	for i, h := range ix.webhooks[path] {
 		if h.w == w {
 			pick = &ix.webhooks[path][i]

@@ -501,7 +501,9 @@ func (g *Graph) OnSelfTrigger(n *n8nschema.Node) bool {
 // LoopOf returns the unguarded loop that holds n, or nil.
 func (g *Graph) LoopOf(n *n8nschema.Node) *Loop {
 	if i, ok := g.index(n); ok {
-		return g.loopOf[i]
+		if g.loopOf != nil {
+			return g.loopOf[i]
+		}
 	}
 	return nil
 }
@@ -663,12 +665,14 @@ func (g *Graph) cycles() {
 	g.facts, g.compNodes = nil, nil // only the guard tests above read them
 	rcomp, rcyc := scc(radj)
 	rnc := len(rcyc)
-	g.loopOf = make([]*Loop, n)
-	loops := make([]*Loop, rnc)
+	var loops []*Loop // by component, made for the first loop: most graphs have none
 	for i, nd := range g.Nodes {
 		c := rcomp[i]
 		if !rcyc[c] {
 			continue
+		}
+		if loops == nil {
+			loops, g.loopOf = make([]*Loop, rnc), make([]*Loop, n)
 		}
 		l := loops[c]
 		if l == nil {
@@ -737,6 +741,9 @@ func (g *Graph) toolCycles() {
 		l.Nodes = append(l.Nodes, nd)
 		if g.callsOut(i) {
 			l.Calls = append(l.Calls, nd)
+		}
+		if g.loopOf == nil {
+			g.loopOf = make([]*Loop, len(g.Nodes))
 		}
 		if g.loopOf[i] == nil {
 			g.loopOf[i] = l
@@ -1382,7 +1389,7 @@ func sibDoneOutput(n *n8nschema.Node) int {
 // swapped so that done leads into the body), the nodes after done never
 // run, and a cycle through done is no loop.
 func (g *Graph) neverDone() {
-	g.deadDone = make([]bool, len(g.Nodes))
+	g.deadDone = nil // made for the first Loop Over Items: most graphs have none
 	checked := 0
 	var adj, radj [][]int32 // reused by every Loop Over Items
 	var seen []bool
@@ -1397,6 +1404,7 @@ func (g *Graph) neverDone() {
 		}
 		// The graph without b's done edges.
 		if adj == nil {
+			g.deadDone = make([]bool, len(g.Nodes))
 			adj, radj = g.adjacency(false), g.adjacency(true)
 			seen, queue = make([]bool, len(g.Nodes)), make([]int32, 0, len(g.Nodes))
 		}
@@ -1449,5 +1457,5 @@ func (g *Graph) dead(e *Edge) bool {
 // only its done output reaches never run.
 func (g *Graph) NeverDone(n *n8nschema.Node) bool {
 	i, ok := g.index(n)
-	return ok && g.deadDone[i]
+	return ok && g.deadDone != nil && g.deadDone[i]
 }

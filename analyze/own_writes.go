@@ -101,7 +101,13 @@ func writesTriggered(trigger *n8nschema.Node, op string) bool {
 // be reachable from the trigger without passing an If, Switch or Filter
 // (which may stop the second run).
 func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
-	out := map[*n8nschema.Node]*n8nschema.Node{}
+	var out map[*n8nschema.Node]*n8nschema.Node // made on the first find: most graphs have none
+	put := func(m, t *n8nschema.Node) {
+		if out == nil {
+			out = map[*n8nschema.Node]*n8nschema.Node{}
+		}
+		out[m] = t
+	}
 	for _, t := range g.Triggers() {
 		app, isTrigger := strings.CutSuffix(t.Type, "Trigger")
 		if t.Disabled || !isTrigger || !(n8nschema.IsPollingTrigger(t.Type) || n8nschema.IsWebhookNode(t.Type)) {
@@ -116,9 +122,9 @@ func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 		for len(queue) > 0 {
 			u := queue[0]
 			queue = queue[1:]
-			for _, e := range g.OutOfType(u, ConnMain) {
+			for _, e := range g.Out(u) {
 				m := e.To
-				if seen[m] || m.Disabled {
+				if e.Type != ConnMain || seen[m] || m.Disabled {
 					continue
 				}
 				seen[m] = true
@@ -135,10 +141,10 @@ func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 					continue
 				}
 				if sameContainer(watched, containers(m)) {
-					out[m] = t
+					put(m, t)
 				}
 				if refsTriggeredItem(m, t) && !strings.Contains(strings.ToLower(op), "creat") {
-					out[m] = t // it updates the very page or record that fired
+					put(m, t) // it updates the very page or record that fired
 				}
 			}
 		}
@@ -169,10 +175,11 @@ func refsTriggeredItem(m, t *n8nschema.Node) bool {
 // paramKey is the name of the parameter at rel, seeing through a resource
 // locator ({"__rl": true, "value": ...}) to the parameter that holds it.
 func paramKey(rel string) string {
-	parts := strings.Split(rel, ".")
-	key := parts[len(parts)-1]
-	if key == "value" && len(parts) > 1 {
-		key = parts[len(parts)-2]
+	i := strings.LastIndexByte(rel, '.')
+	key := rel[i+1:]
+	if key == "value" && i >= 0 {
+		parent := rel[:i]
+		key = parent[strings.LastIndexByte(parent, '.')+1:]
 	}
 	return key
 }

@@ -167,6 +167,10 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 // indexCalls maps each workflow to the calls it makes and those that
 // start it.
 func (s *Set) indexCalls() {
+	s.callsFrom, s.callsTo = nil, nil
+	if len(s.Calls) == 0 {
+		return // most groups of a two-pass audit make none
+	}
 	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
 	s.callsTo = map[*n8nschema.Workflow][]*Call{}
 	for _, c := range s.Calls {
