@@ -391,7 +391,7 @@ func retriedBy(g *Graph, n *n8nschema.Node) int {
 	if !g.IsSubNode(n) {
 		return byMainLoop
 	}
-	s := g.Spec(n)
+	s := g.spec(n)
 	honours := s.ToolRetry || s.Role == n8nschema.RoleAgent
 	if n.Type == n8nschema.TypeToolWorkflow && n.TypeVersion < 2 {
 		honours = false // v1 is a supplyData tool
@@ -529,15 +529,13 @@ func (e *cedge) apply(c ctx) ctx {
 
 func (a *amp) run(failV int) {
 	n := len(a.adj)
-	lists := make([][]int32, 2*n)
-	full, restricted := lists[:n:n], lists[n:]
-	// One backing array for both adjacency lists: no growth per vertex.
+	full := make([][]int32, n)
+	// One backing array for each adjacency list: no growth per vertex.
 	total := 0
 	for _, es := range a.adj {
 		total += len(es)
 	}
-	buf := make([]int32, 2*total)
-	fbuf, rbuf := buf[:0:total], buf[total:total]
+	fbuf := make([]int32, 0, total)
 	for u, es := range a.adj {
 		fs := len(fbuf)
 		for _, e := range es {
@@ -561,19 +559,26 @@ func (a *amp) run(failV int) {
 			}
 		}
 	}
-	for u, es := range a.adj {
-		rs := len(rbuf)
-		for _, e := range es {
-			if !e.counter {
-				rbuf = append(rbuf, e.to)
-			}
-		}
-		restricted[u] = rbuf[rs:len(rbuf):len(rbuf)]
-	}
 	// Cycles of executions: a cycle through a call or an error workflow
 	// starts a new execution on every trip, so only a counter in the data
-	// bounds it (Graph.Loops holds the cycles inside one execution).
-	rcomp, rcyc := scc(restricted)
+	// bounds it (Graph.Loops holds the cycles inside one execution). The
+	// restricted graph is a part of the full one: when that has no cycle
+	// (most sets), neither has this, and its components (one vertex each,
+	// numbered as they may be) change nothing below.
+	rcomp, rcyc := comp, fcyc
+	if slices.Contains(fcyc, true) {
+		restricted, rbuf := make([][]int32, n), make([]int32, 0, total)
+		for u, es := range a.adj {
+			rs := len(rbuf)
+			for _, e := range es {
+				if !e.counter {
+					rbuf = append(rbuf, e.to)
+				}
+			}
+			restricted[u] = rbuf[rs:len(rbuf):len(rbuf)]
+		}
+		rcomp, rcyc = scc(restricted)
+	}
 	rnc := len(rcyc)
 
 	// mark says which vertices run for ever, by the index of the factor

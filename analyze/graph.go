@@ -140,10 +140,17 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	edges := make([]Edge, 0, len(w.Connections))
 	deg := make([]int32, 2*n) // out then in degree per node
 	var nouts map[int]int     // main outputs of continueErrorOutput nodes
+	// Connections come grouped by their source: its look-up is reused.
+	var fromName string
+	var from *n8nschema.Node
+	fi, ok1 := -1, false
 	for i := range w.Connections {
 		c := &w.Connections[i]
-		from, to := w.Node(c.From), w.Node(c.To)
-		fi, ok1 := g.index(from)
+		if i == 0 || c.From != fromName {
+			fromName, from = c.From, w.Node(c.From)
+			fi, ok1 = g.index(from)
+		}
+		to := w.Node(c.To)
 		ti, ok2 := g.index(to)
 		if !ok1 || !ok2 {
 			continue
@@ -216,7 +223,7 @@ func (g *Graph) index(n *n8nschema.Node) (int, bool) {
 		return -1, false
 	}
 	if g.idx != nil {
-		i, ok := g.index(n)
+		i, ok := g.idx[n]
 		return i, ok
 	}
 	if k := n.Index; k >= 0 && k < len(g.slot) {
@@ -350,6 +357,14 @@ func (g *Graph) Spec(n *n8nschema.Node) n8nschema.Spec {
 		return *g.specs[i]
 	}
 	return n8nschema.Lookup(n.Type)
+}
+
+// spec is Spec without the copy.
+func (g *Graph) spec(n *n8nschema.Node) *n8nschema.Spec {
+	if i, ok := g.index(n); ok {
+		return g.specs[i]
+	}
+	return specOf(n.Type)
 }
 
 // Out returns the edges leaving n, in connections order.
@@ -629,7 +644,7 @@ func (g *Graph) bfs(starts []int, seen []bool, queue []int, follow func(*Edge) b
 // within them, the loops no guard bounds.
 func (g *Graph) cycles() {
 	n := len(g.Nodes)
-	adj, radj := g.adjacency(false), g.adjacency(false)
+	adj := g.adjacency(false)
 	for u := range g.Nodes {
 		for _, e := range g.out[u] {
 			if e.Type == ConnMain && !g.dead(e) {
@@ -638,6 +653,13 @@ func (g *Graph) cycles() {
 		}
 	}
 	g.comp, g.cyclic = scc(adj)
+	if !slices.Contains(g.cyclic, true) {
+		// The loops are cycles of a part of adj: there are none (most
+		// workflows).
+		g.toolCycles()
+		return
+	}
+	radj := g.adjacency(false)
 	for u, nd := range g.Nodes {
 		// An edge out of a node on no cycle lies on no loop whatever it
 		// bounds, so the guard tests (regexes over the parameters) are

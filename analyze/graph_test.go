@@ -195,3 +195,33 @@ func BenchmarkSubNodeMesh(b *testing.B) {
 		s.Graph(s.Workflows[0])
 	}
 }
+
+// A graph finds its nodes by their Index; nodes that share one (a workflow
+// built by hand) are found all the same, through a map.
+func TestGraphSharedIndexes(t *testing.T) {
+	s := load(t, DefaultOptions(), "graph_shapes.json")
+	w := s.Workflows[0]
+	facts := func(g *Graph, n *n8nschema.Node) string {
+		return fmt.Sprint(g.Has(n), len(g.Out(n)), len(g.In(n)), g.Reachable(n), g.OnErrorPath(n), g.InCycle(n), g.IsSubNode(n))
+	}
+	g := BuildGraph(w)
+	var want []string
+	for _, n := range w.Nodes {
+		want = append(want, facts(g, n))
+	}
+	for _, n := range w.Nodes {
+		n.Index = 0
+	}
+	g = BuildGraph(w)
+	if g.idx == nil {
+		t.Fatal("no map for nodes that share an Index")
+	}
+	for i, n := range w.Nodes {
+		if got := facts(g, n); got != want[i] {
+			t.Errorf("node %q: %s, want %s", n.Name, got, want[i])
+		}
+	}
+	if g.Has(&n8nschema.Node{Name: "elsewhere"}) || g.Has(nil) {
+		t.Error("a node of no graph is found")
+	}
+}

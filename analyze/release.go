@@ -146,7 +146,7 @@ func ReleaseFindings(fs []Finding) {
 		f.File, f.Pos, f.URL = intern(f.File), f.Pos.Light(), intern(f.URL)
 		f.Workflow, f.WorkflowID, f.Node = intern(f.Workflow), intern(f.WorkflowID), intern(f.Node)
 		f.Message, f.Fix, f.Detail = clone(f.Message), intern(f.Fix), clone(f.Detail)
-		f.Fingerprint, f.FoldKey = clone(f.Fingerprint), intern(f.FoldKey)
+		f.FoldKey = intern(f.FoldKey) // (a Fingerprint is a hash's hex: never a view of the bytes)
 		for j := range f.Related {
 			r := &f.Related[j]
 			r.File, r.Pos, r.Message = intern(r.File), r.Pos.Light(), clone(r.Message)
