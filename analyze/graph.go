@@ -548,10 +548,13 @@ func (g *Graph) reachability() {
 	}
 	queue := make([]int, 0, n+len(starts))
 	g.bfs(starts, g.reach, queue, func(e *Edge) bool { return !g.dead(e) })
-	var normStarts []int
-	for _, s := range starts {
-		if !slices.Contains(errStarts, s) {
-			normStarts = append(normStarts, s)
+	normStarts := starts
+	if len(errStarts) > 0 {
+		normStarts = nil
+		for _, s := range starts {
+			if !slices.Contains(errStarts, s) {
+				normStarts = append(normStarts, s)
+			}
 		}
 	}
 	g.bfs(normStarts, normal, queue, func(e *Edge) bool { return !e.Error && !g.dead(e) })
@@ -612,8 +615,13 @@ func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo
 		return m.reach, m.errp, m.errTrig
 	}
 	errp = true
-	for _, r := range g.Roots(nd) {
-		rr, re, rt := g.rootFlags(r, g.at(r), depth+1, base, memo)
+	for _, e := range g.out[i] {
+		if e.Type == ConnMain {
+			continue
+		}
+		// The roots (Roots, a root twice as often as it is wired: the
+		// flags come out the same, and the second look is memoized).
+		rr, re, rt := g.rootFlags(e.To, int(e.to), depth+1, base, memo)
 		reach, errp, errTrig = reach || rr, errp && re, errTrig || rt
 	}
 	memo[i][depth] = rootMemo{true, reach, errp, errTrig}
