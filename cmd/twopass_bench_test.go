@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
@@ -39,10 +40,12 @@ func BenchmarkPass1(b *testing.B) {
 	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, true)
 	b.ReportAllocs()
 	var alone []groupAudited
+	cpu := cputime.Used()
 	for b.Loop() {
 		alone, _ = a.firstPass(ins)
 	}
 	b.StopTimer()
+	cputime.ReportPerOp(b, cpu)
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
@@ -57,7 +60,9 @@ func BenchmarkPass2(b *testing.B) {
 	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, true)
 	alone, groups := a.firstPass(ins)
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		a.secondPass(ins, groups, slices.Clone(alone))
 	}
+	cputime.ReportPerOp(b, cpu)
 }
