@@ -435,36 +435,35 @@ func MergeDirectives(perGroup [][]Directive, groups [][]int) []Directive {
 }
 
 func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rule) []Directive {
-	// A workflow or node whose JSON text holds neither the directive nor a
-	// \u escape (which could spell it) has none: skip the lookups, each of
-	// which would scan the node again.
-	if !mayHoldDirective(w.Value.Raw()) {
-		return out
-	}
+	// A directive can only be in a sticky note's content or another node's
+	// notes: look there, not through the whole text of each workflow.
 	for _, n := range w.Nodes {
-		var text string
-		var pos n8nschema.Pos
-		var covers map[string]bool
-		if !mayHoldDirective(n.Value.Raw()) {
+		var v n8nschema.Value
+		if n.IsSticky() {
+			v, _ = n.Param("content")
+		} else {
+			v = n.Field("notes")
+		}
+		// Only a \u escape spells a letter of the directive other than as
+		// itself, so a string whose JSON text holds neither the directive
+		// nor one is not unescaped: most notes hold none and many have
+		// escapes, whose unescaping allocates.
+		if raw := v.Raw(); !strings.Contains(raw, directiveWord) && !strings.Contains(raw, `\u`) {
+			continue
+		}
+		text := v.Str()
+		if !strings.Contains(text, directiveWord) {
 			continue
 		}
 		// Positions and the nodes a sticky note covers are worked out
 		// only for text that holds a directive: most notes hold none.
+		var covers map[string]bool
 		if n.IsSticky() {
-			v, _ := n.Param("content")
-			if text = v.Str(); !strings.Contains(text, directiveWord) {
-				continue
-			}
-			pos = v.Pos()
 			covers = coveredBy(w, n)
 		} else {
-			v := n.Field("notes")
-			if text = v.Str(); !strings.Contains(text, directiveWord) {
-				continue
-			}
-			pos = v.Pos()
 			covers = map[string]bool{n8nschema.Intern(n.Name): true}
 		}
+		pos := v.Pos()
 		if !pos.IsValid() {
 			pos = n.Pos
 		}
@@ -477,10 +476,6 @@ func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rul
 		}
 	}
 	return out
-}
-
-func mayHoldDirective(raw string) bool {
-	return strings.Contains(raw, directiveWord) || strings.Contains(raw, `\u`)
 }
 
 func parseDirective(rest string, all []*Rule) ([]*Rule, string) {

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -296,5 +298,39 @@ func TestFilterSeverityAndDisabled(t *testing.T) {
 	want := []string{`RS101 Hook error: RS101 on Hook`}
 	if diff := cmp.Diff(want, got(res.Findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A directive is read only from a sticky note's content and another node's
+// notes, unescaped: a \u escape may spell it.
+func TestCollectDirectivesWhereAndEscaped(t *testing.T) {
+	const wf = `{"name": "Esc", "nodes": [
+	{"name": "Charge", "type": "n8n-nodes-base.httpRequest", "position": [0, 0], "parameters": {},
+	 "notes": "line one\n\u0073tormcheck:\u0069gnore RS201 -- key set upstream"},
+	{"name": "Plain", "type": "n8n-nodes-base.httpRequest", "position": [900, 900], "notes": "tab\there, \"quoted\", no directive"},
+	{"name": "Param", "type": "n8n-nodes-base.set", "position": [900, 900],
+	 "parameters": {"content": "stormcheck:ignore RS201 -- a parameter, not notes"}},
+	{"name": "Note", "type": "n8n-nodes-base.stickyNote", "position": [-10, -10],
+	 "parameters": {"content": "## Why\nstormcheck:ignore RS402 -- alerts go elsewhere"}},
+	{"name": "Quiet", "type": "n8n-nodes-base.stickyNote", "position": [900, 900],
+	 "notes": "stormcheck:ignore RS402 -- a sticky's notes are not read", "parameters": {"content": "nothing"}}
+	], "connections": {}}`
+	f := n8nschema.Parse(n8nschema.NewSource("esc.json", []byte(wf)))
+	set := &Set{Files: []*n8nschema.File{f}, Workflows: f.Workflows}
+	var gotDirs []string
+	for _, d := range CollectDirectives(set, filterRules()) {
+		var covers []string
+		for n := range d.Covers {
+			covers = append(covers, n)
+		}
+		slices.Sort(covers)
+		gotDirs = append(gotDirs, fmt.Sprintf("%s sticky=%v %q rules=%v covers=%v line=%d", d.Node, d.Sticky, d.Text, ids(d.Rules), covers, d.Pos.Line))
+	}
+	want := []string{
+		`Charge sticky=false "stormcheck:ignore RS201 -- key set upstream" rules=[RS201] covers=[Charge] line=3`,
+		`Note sticky=true "stormcheck:ignore RS402 -- alerts go elsewhere" rules=[RS402] covers=[Charge] line=8`,
+	}
+	if diff := cmp.Diff(want, gotDirs); diff != "" {
+		t.Errorf("directives mismatch (-want +got):\n%s", diff)
 	}
 }
