@@ -34,14 +34,16 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	jw.value(1, func(e *jsonEnc) { e.tool(r.Tool) })
 	jw.WriteString(",\n  \"summary\": ")
 	jw.value(1, func(e *jsonEnc) { e.summary(&r.Summary) })
+	// Names repeat across workflows, operations, factors and findings:
+	// each is redacted once.
+	red := memo{}
 	jw.WriteString(",\n  \"workflows\": ")
 	var wfs []*n8nschema.Workflow
 	if r.Set != nil {
 		wfs = r.Set.Workflows
 	}
-	jw.array(len(wfs), func(e *jsonEnc, i int) { e.workflow(r.Set, wfs[i]) })
+	jw.array(len(wfs), func(e *jsonEnc, i int) { e.workflow(r.Set, wfs[i], red) })
 	jw.WriteString(",\n  \"findings\": ")
-	red := memo{}
 	jw.array(len(r.Findings), func(e *jsonEnc, i int) { e.finding(&r.Findings[i], red) })
 	jw.WriteString("\n}\n")
 	if jw.err != nil {
@@ -121,7 +123,7 @@ func (e *jsonEnc) summary(s *Summary) {
 	e.close('}')
 }
 
-func (e *jsonEnc) workflow(set *analyze.Set, wf *n8nschema.Workflow) {
+func (e *jsonEnc) workflow(set *analyze.Set, wf *n8nschema.Workflow, red memo) {
 	ops := set.OperationsOf(wf)
 	maxAttempts, unbounded := 0, false
 	for _, op := range ops {
@@ -134,21 +136,23 @@ func (e *jsonEnc) workflow(set *analyze.Set, wf *n8nschema.Workflow) {
 	e.open('{')
 	e.key("file").string(wf.Source.Name)
 	e.key("id").string(wf.ID)
-	e.key("name").string(Redact(wf.Name))
+	e.key("name").string(red.Redact(wf.Name))
 	e.key("nodes").int(wf.NodeCount())
 	e.key("max_attempts").intOrNull(maxAttempts, !unbounded)
 	e.key("unbounded").bool(unbounded)
 	e.key("operations").open('[')
 	for _, op := range ops {
 		e.elem()
-		e.operation(set, op)
+		e.operation(set, op, red)
 	}
 	e.close(']')
 	e.close('}')
 }
 
-func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation) {
+func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation, red memo) {
 	e.open('{')
+	// Each operation's node is most often its own: memoising its name
+	// costs a map entry and saves nothing.
 	e.key("node").string(Redact(op.Node.Name))
 	e.key("type").string(op.Type)
 	e.key("dependency").string(op.Dependency)
@@ -157,7 +161,7 @@ func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation) {
 	e.key("attempts").intOrNull(op.Attempts, !op.Unbounded)
 	e.key("unbounded").bool(op.Unbounded)
 	e.key("calls_per_item").intOrNull(op.CallsPerItem, !op.CallsUnbounded)
-	e.key("factors").factors(op.Factors)
+	e.key("factors").factors(op.Factors, red)
 	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
 	e.key("model").string(op.Model)
 	usd, ok := op.SpendPerExecution(&set.Options)
@@ -166,7 +170,7 @@ func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation) {
 	e.close('}')
 }
 
-func (e *jsonEnc) factors(fs []analyze.Factor) {
+func (e *jsonEnc) factors(fs []analyze.Factor, red memo) {
 	e.open('[')
 	for i := range fs {
 		f := &fs[i]
@@ -174,8 +178,8 @@ func (e *jsonEnc) factors(fs []analyze.Factor) {
 		e.open('{')
 		e.key("kind").string(f.Kind)
 		e.key("value").intOrNull(f.Value, !f.Unbounded)
-		e.key("node").string(Redact(f.Node))
-		e.key("workflow").string(Redact(f.Workflow))
+		e.key("node").string(red.Redact(f.Node))
+		e.key("workflow").string(red.Redact(f.Workflow))
 		e.close('}')
 	}
 	e.close(']')
@@ -197,7 +201,7 @@ func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
 	e.key("fix").string(red.Redact(f.Fix))
 	e.key("help_uri").string(f.URL)
 	e.key("fingerprint").string(f.Fingerprint)
-	e.key("chain").factors(f.Chain)
+	e.key("chain").factors(f.Chain, red)
 	// Related are the other places that explain the finding, and those of
 	// the findings folded into it (every caller of a missing workflow).
 	e.key("related").open('[')
