@@ -143,7 +143,8 @@ func opsByWorkflow(ops []*Operation) map[*n8nschema.Workflow][]*Operation {
 func ReleaseFindings(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
-		f.File, f.Pos, f.URL = intern(f.File), f.Pos.Light(), intern(f.URL)
+		// (URL is HelpURI's string, made once per rule ID: never a view.)
+		f.File, f.Pos = intern(f.File), f.Pos.Light()
 		f.Workflow, f.WorkflowID, f.Node = intern(f.Workflow), intern(f.WorkflowID), intern(f.Node)
 		f.Message, f.Fix, f.Detail = clone(f.Message), intern(f.Fix), clone(f.Detail)
 		f.FoldKey = intern(f.FoldKey) // (a Fingerprint is a hash's hex: never a view of the bytes)
