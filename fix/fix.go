@@ -58,8 +58,10 @@ type repairer struct {
 	// retriedBy lists, per node that is a retry layer, the operations whose
 	// chains it is in (built on first use).
 	retriedBy map[*n8nschema.Node][]*analyze.Operation
-	nodes     map[srcOff]nodeRef // by the offset of the node's position
-	wfs       map[wfKey]*n8nschema.Workflow
+	// nodes and wfs are built on first use: most groups of a two-pass
+	// audit have no finding with a repair.
+	nodes map[srcOff]nodeRef // by the offset of the node's position
+	wfs   map[wfKey]*n8nschema.Workflow
 }
 
 type wfKey struct {
@@ -68,24 +70,46 @@ type wfKey struct {
 }
 
 func newRepairer(set *analyze.Set, o Options) *repairer {
-	r := &repairer{set: set, o: o, nodes: map[srcOff]nodeRef{}, wfs: map[wfKey]*n8nschema.Workflow{}}
-	for _, w := range set.Workflows {
-		k := wfKey{w.Source, w.Name, w.ID}
-		if _, dup := r.wfs[k]; !dup {
-			r.wfs[k] = w
-		}
-		for _, n := range w.Nodes {
-			if n.Pos.IsValid() {
-				r.nodes[srcOff{w.Source, n.Pos.Offset}] = nodeRef{w, n}
+	return &repairer{set: set, o: o}
+}
+
+// workflow is the first workflow of the set with the source, name and id.
+func (r *repairer) workflow(k wfKey) *n8nschema.Workflow {
+	if r.wfs == nil {
+		r.wfs = make(map[wfKey]*n8nschema.Workflow, len(r.set.Workflows))
+		for _, w := range r.set.Workflows {
+			k := wfKey{w.Source, w.Name, w.ID}
+			if _, dup := r.wfs[k]; !dup {
+				r.wfs[k] = w
 			}
 		}
 	}
-	return r
+	return r.wfs[k]
+}
+
+// node is the node whose position is at the offset of the source.
+func (r *repairer) node(k srcOff) (nodeRef, bool) {
+	if r.nodes == nil {
+		count := 0
+		for _, w := range r.set.Workflows {
+			count += len(w.Nodes)
+		}
+		r.nodes = make(map[srcOff]nodeRef, count)
+		for _, w := range r.set.Workflows {
+			for _, n := range w.Nodes {
+				if n.Pos.IsValid() {
+					r.nodes[srcOff{w.Source, n.Pos.Offset}] = nodeRef{w, n}
+				}
+			}
+		}
+	}
+	ref, ok := r.nodes[k]
+	return ref, ok
 }
 
 // op finds the operation a finding stands on.
 func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operation) {
-	w := r.wfs[wfKey{f.Source, f.Workflow, f.WorkflowID}]
+	w := r.workflow(wfKey{f.Source, f.Workflow, f.WorkflowID})
 	if w == nil {
 		return nil, nil
 	}
@@ -186,7 +210,7 @@ func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
 		if !isRetryKind(f.Kind) || f.Unbounded || f.Value <= 1 {
 			continue
 		}
-		ref, found := r.nodes[srcOff{f.Source, f.Pos.Offset}]
+		ref, found := r.node(srcOff{f.Source, f.Pos.Offset})
 		if !found || ref.node.Name != f.Node {
 			ok = false
 			continue
