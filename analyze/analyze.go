@@ -197,8 +197,7 @@ type Pass struct {
 	Workflow *n8nschema.Workflow
 	Set      *Set
 	Options  *Options
-	out      *[]Finding
-	found    []Finding // what out points at in Run
+	found    []Finding
 }
 
 // Report records a finding.
@@ -224,7 +223,7 @@ func (p *Pass) Report(d Diagnostic) {
 			f.Pos = w.Pos
 		}
 	}
-	*p.out = append(*p.out, f)
+	p.found = append(p.found, f)
 }
 
 // Reportf reports a finding on a node at pos (zero pos: the node's).
@@ -285,7 +284,6 @@ func Run(set *Set, rules []*Rule) []Finding {
 	}
 	pool.Each(len(passes), func(i int) {
 		p := &passes[i]
-		p.out = &p.found
 		p.Rule.Run(p)
 		for j := range p.found {
 			p.found[j].Fingerprint = Fingerprint(&p.found[j])
