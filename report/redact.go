@@ -72,15 +72,33 @@ func isCredentialKey(k string) bool {
 }
 
 func isCredentialKeyFolded(k string) bool {
-	if slices.Contains(credentialKeys, k) {
+	if k == "" {
+		return false
+	}
+	// Every member of every workflow a snippet shows is tested: only the
+	// keys and suffixes ending in k's last byte can match.
+	c := k[len(k)-1]
+	if slices.Contains(credentialKeysByLast[c], k) {
 		return true
 	}
-	for _, suf := range credentialSuffixes {
+	for _, suf := range credentialSuffixesByLast[c] {
 		if strings.HasSuffix(k, suf) {
 			return true
 		}
 	}
 	return false
+}
+
+// credentialKeysByLast and credentialSuffixesByLast are credentialKeys
+// and credentialSuffixes by their last byte.
+var credentialKeysByLast, credentialSuffixesByLast = byLastByte(credentialKeys), byLastByte(credentialSuffixes)
+
+func byLastByte(words []string) *[256][]string {
+	var by [256][]string
+	for _, w := range words {
+		by[w[len(w)-1]] = append(by[w[len(w)-1]], w)
+	}
+	return &by
 }
 
 // The patterns of secrets. URL queries and userinfo, members ("key":

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,6 +213,31 @@ func TestScannersOnCorpus(t *testing.T) {
 					t.Errorf("%s: %d bytes masked beyond the expressions", f.Source.Name, n)
 				}
 			}
+		}
+	}
+}
+
+// isCredentialKeyFolded looks only at the keys and suffixes ending in the
+// key's last byte: it must say what a test of every one says.
+func TestIsCredentialKeyFoldedByLastByte(t *testing.T) {
+	reference := func(k string) bool {
+		if slices.Contains(credentialKeys, k) {
+			return true
+		}
+		for _, suf := range credentialSuffixes {
+			if strings.HasSuffix(k, suf) {
+				return true
+			}
+		}
+		return false
+	}
+	keys := []string{"", "y", "n", "name", "type", "value", "parameters", "xapikey", "accesstoken", "tokens", "keys", "monkey", "dbpassword", "pass"}
+	for _, w := range append(slices.Clone(credentialKeys), credentialSuffixes...) {
+		keys = append(keys, w, "x"+w, w+"x", w[1:], w[:len(w)-1])
+	}
+	for _, k := range keys {
+		if got, want := isCredentialKeyFolded(k), reference(k); got != want {
+			t.Errorf("isCredentialKeyFolded(%q) = %v, want %v", k, got, want)
 		}
 	}
 }
