@@ -139,9 +139,11 @@ type captureGroup struct {
 }
 
 func (c *Capture) newGroup(set *analyze.Set) *captureGroup {
-	g := &captureGroup{places: map[nodeKey]nodePlace{}}
+	// The maps are made on first write: most groups have few findings or
+	// none.
+	g := &captureGroup{}
 	if c.Snippets {
-		g.red, g.snippets = NewRedactor(set), map[placeKey]snippet{}
+		g.red = NewRedactor(set)
 	}
 	return g
 }
@@ -155,6 +157,9 @@ func (g *captureGroup) place(src *n8nschema.Source, pos n8nschema.Pos) {
 		return
 	}
 	text, col := g.red.Snippet(src, pos)
+	if g.snippets == nil {
+		g.snippets = map[placeKey]snippet{}
+	}
 	g.snippets[k] = snippet{text, col}
 }
 
@@ -177,6 +182,9 @@ func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, nam
 	}
 	// The key outlives the bytes its names may be views of.
 	k.wf, k.id, k.node = n8nschema.Intern(wf), n8nschema.Intern(id), n8nschema.Intern(name)
+	if g.places == nil {
+		g.places = map[nodeKey]nodePlace{}
+	}
 	g.places[k] = p
 }
 

@@ -584,8 +584,10 @@ type Redactor struct {
 	// values that the JSON structure marks as secrets, found when a
 	// snippet first shows part of the workflow.
 	structural map[*n8nschema.Workflow][][2]int
-	wfs        map[*n8nschema.Source][]*n8nschema.Workflow
-	texts      memo
+	// wfs are set's workflows by source, indexed on first need.
+	set   *analyze.Set
+	wfs   map[*n8nschema.Source][]*n8nschema.Workflow
+	texts memo
 	// blocks caches the secret spans of line blocks (snippet.go).
 	blocks map[blockKey][][2]int
 	// scanned counts the bytes snippets ran the secret patterns over: the
@@ -594,22 +596,31 @@ type Redactor struct {
 }
 
 // Redact is the package's Redact, remembered for texts seen before.
-func (r *Redactor) Redact(s string) string { return r.texts.Redact(s) }
+func (r *Redactor) Redact(s string) string {
+	if r.texts == nil {
+		r.texts = memo{}
+	}
+	return r.texts.Redact(s)
+}
 
 // NewRedactor prepares masking for the sources of an analysis set.
+// Its maps are made on first need: the two-pass audit makes one per group,
+// and most show no snippet.
 func NewRedactor(set *analyze.Set) *Redactor {
-	r := &Redactor{structural: map[*n8nschema.Workflow][][2]int{}, wfs: map[*n8nschema.Source][]*n8nschema.Workflow{}, texts: memo{}, blocks: map[blockKey][][2]int{}}
-	if set != nil {
-		for _, w := range set.Workflows {
-			r.wfs[w.Source] = append(r.wfs[w.Source], w)
-		}
-	}
-	return r
+	return &Redactor{set: set}
 }
 
 // structuralSpans returns the secret string values (without their quotes)
 // of the workflows of src that overlap [from, to).
 func (r *Redactor) structuralSpans(src *n8nschema.Source, from, to int) [][2]int {
+	if r.wfs == nil {
+		r.wfs = map[*n8nschema.Source][]*n8nschema.Workflow{}
+		if r.set != nil {
+			for _, w := range r.set.Workflows {
+				r.wfs[w.Source] = append(r.wfs[w.Source], w)
+			}
+		}
+	}
 	var out [][2]int
 	for _, w := range r.wfs[src] {
 		if start, end := w.Value.Span(); start < to && end > from {
@@ -670,6 +681,9 @@ func (r *Redactor) workflowSpans(w *n8nschema.Workflow) [][2]int {
 		})
 	}
 	spans = mergeSpans(spans)
+	if r.structural == nil {
+		r.structural = map[*n8nschema.Workflow][][2]int{}
+	}
 	r.structural[w] = spans
 	return spans
 }

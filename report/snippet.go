@@ -68,6 +68,9 @@ func (r *Redactor) blockSpans(src *n8nschema.Source, n, ls, le, i int) [][2]int 
 			spans = append(spans, [2]int{k, ee})
 		}
 	}
+	if r.blocks == nil {
+		r.blocks = map[blockKey][][2]int{}
+	}
 	r.blocks[key] = spans
 	return spans
 }
