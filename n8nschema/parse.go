@@ -353,14 +353,15 @@ func (wp *wfParser) nodes(nodes Value) {
 	// One block each for the nodes and their bodies, not two allocations
 	// per node.
 	block, bodies := make([]Node, count), make([]nodeBody, count)
+	paths := newNodePaths(nodes.fullPath(), count)
 	nodes.eachElem(func(i int, e Value) bool {
+		nodePath, paramsPath, namePath := paths.next(i)
 		if e.Kind() != Object {
 			if e.Kind() != Null {
 				wp.problem(BrokenConnection, e.ValuePos(), "", "nodes[%d] is a JSON %s, expected a node object; skipped", i, kindName(e.Kind()))
 			}
 			return true
 		}
-		nodePath, paramsPath, namePath := nodePaths(e)
 		e = e.withPath(nodePath)
 		n := &block[i]
 		n.Index, n.nodeBody = i, &bodies[i]
@@ -562,31 +563,61 @@ func (wp *wfParser) connections(conns Value) {
 	}
 }
 
-// nodePaths are the full paths of node e ("nodes.3"), of its parameters
-// and of its name (which its position holds), in one allocation: every
-// Param reads below the parameters' path, which was joined again for each.
-func nodePaths(e Value) (node, params, name string) {
-	if !e.joined {
-		return e.path, joinPath(e.path, "parameters"), joinPath(e.path, "name")
+// nodePaths holds the full paths of every node of a workflow ("nodes.3"),
+// of its parameters and of its name (which its position holds) in one
+// string: every Param reads below the parameters' path, and a string per
+// node was most of what the parser allocated.
+type nodePaths struct {
+	all    string // "nodes.0.parametersnodes.0.name" and so on
+	prefix int    // length of the nodes' path and its dot
+	off    int    // where the next node's paths start in all
+}
+
+const paramsSuffix, nameSuffix = ".parameters", ".name"
+
+func newNodePaths(base string, count int) nodePaths {
+	p := nodePaths{}
+	if base != "" {
+		p.prefix = len(base) + 1
 	}
-	const ps, ns = ".parameters", ".name"
-	nodeLen := len(e.elem)
-	if e.path != "" {
-		nodeLen += len(e.path) + 1
+	size := 0
+	for i := range count {
+		size += 2*(p.prefix+decimalLen(i)) + len(paramsSuffix) + len(nameSuffix)
 	}
 	var b strings.Builder
-	b.Grow(2*nodeLen + len(ps) + len(ns))
-	for _, suffix := range [2]string{ps, ns} {
-		if e.path != "" {
-			b.WriteString(e.path)
-			b.WriteByte('.')
+	b.Grow(size)
+	var num [20]byte
+	for i := range count {
+		for _, suffix := range [2]string{paramsSuffix, nameSuffix} {
+			if base != "" {
+				b.WriteString(base)
+				b.WriteByte('.')
+			}
+			b.Write(strconv.AppendInt(num[:0], int64(i), 10))
+			b.WriteString(suffix)
 		}
-		b.WriteString(e.elem)
-		b.WriteString(suffix)
 	}
-	both := b.String()
-	params = both[:nodeLen+len(ps)]
-	return params[:nodeLen], params, both[len(params):]
+	p.all = b.String()
+	return p
+}
+
+// next returns the paths of node i, the nodes being read in order.
+func (p *nodePaths) next(i int) (node, params, name string) {
+	nodeLen := p.prefix + decimalLen(i)
+	params = p.all[p.off : p.off+nodeLen+len(paramsSuffix)]
+	p.off += len(params)
+	name = p.all[p.off : p.off+nodeLen+len(nameSuffix)]
+	p.off += len(name)
+	return params[:nodeLen], params, name
+}
+
+// decimalLen is the number of digits of i >= 0.
+func decimalLen(i int) int {
+	n := 1
+	for ; i >= 10; i /= 10 {
+		n++
+	}
+	return n
 }
 
 // appendElem appends a path element to a path as joinPath joins them.

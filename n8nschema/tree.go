@@ -704,3 +704,60 @@ func deepBracket(b []byte) int {
 	}
 	return -1
 }
+
+// pathOf is the gjson path the tree spells for node i from its root:
+// members by escaped key, elements by index. close moves a container's
+// children to nodes when it ends, so a container's descendants are the
+// nodes from where it opened to the end of its own children, its
+// children's descendants in their order: the child that holds i is the
+// first child container whose children end after i.
+func (t *tree) pathOf(i uint32) string {
+	var buf [96]byte
+	p := buf[:0]
+	for cur := uint32(0); cur != i; {
+		n := &t.nodes[cur]
+		k := i - n.first
+		if i < n.first || k >= n.n {
+			k = t.holder(n, i)
+			if k >= n.n {
+				break // not below the root: cannot happen
+			}
+		}
+		if n.kind() == Array {
+			p = appendIndex(p, int(k))
+		} else {
+			p = appendElem(p, escapeKey(t.keyOf(&t.nodes[n.first+k])))
+		}
+		cur = n.first + k
+	}
+	return string(p)
+}
+
+// holder is the child of container n whose descendants include node i
+// (n.n when none does).
+func (t *tree) holder(n *jnode, i uint32) uint32 {
+	// ends reports whether the last child container at or before child
+	// k ends after i: false up to the holder, true from it on.
+	endsAfter := func(k uint32) bool {
+		for {
+			c := &t.nodes[n.first+k]
+			if c.container() && c.n > 0 {
+				return c.first+c.n > i
+			}
+			if k == 0 {
+				return false
+			}
+			k--
+		}
+	}
+	lo, hi := uint32(0), n.n
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if endsAfter(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}

@@ -39,9 +39,14 @@ func FuzzTree(f *testing.F) {
 		tr := r.t
 		// An empty key's path element is empty too, so its path can name
 		// another value (gjson's syntax has no escape for it).
-		var check func(v Value, emptyKey bool)
-		check = func(v Value, emptyKey bool) {
+		// want is the path joined level by level, as Each and Elems
+		// spelled it before paths were read off the tree.
+		var check func(v Value, want string, emptyKey bool)
+		check = func(v Value, want string, emptyKey bool) {
 			n := v.node()
+			if v.Path() != want {
+				t.Fatalf("path %q, want %q", v.Path(), want)
+			}
 			start, end := v.Span()
 			if start < 0 || end > len(data) || start >= end {
 				t.Fatalf("%q: span %d..%d outside the text", v.Path(), start, end)
@@ -50,7 +55,7 @@ func FuzzTree(f *testing.F) {
 				t.Fatalf("%q: raw %q is not valid JSON", v.Path(), v.Raw())
 			}
 			if v.i != 0 && !emptyKey {
-				if got := (Value{t: tr}).Get(v.Path()); got.t == nil || got.i != v.i {
+				if got := (Value{t: tr}).Get(v.Path()); got.t == nil || got.i != v.i || got.Path() != want {
 					t.Fatalf("Get(%q) does not find the value walked to", v.Path())
 				}
 			}
@@ -58,17 +63,18 @@ func FuzzTree(f *testing.F) {
 				return
 			}
 			prev := start
-			v.children(func(elem string, c Value) bool {
+			for k := range n.n {
+				elem := childElem(tr, n, k)
+				c := v.sub(n.first+k, elem)
 				cs, ce := c.Span()
 				if cs <= prev || ce > end {
 					t.Fatalf("%q: child %q at %d..%d, parent %d..%d, previous at %d", v.Path(), c.Path(), cs, ce, start, end, prev)
 				}
 				prev = cs
-				check(c, emptyKey || n.kind() == Object && elem == "")
-				return true
-			})
+				check(c, joinPath(want, elem), emptyKey || n.kind() == Object && elem == "")
+			}
 		}
-		check(Value{t: tr}, false)
+		check(Value{t: tr}, "", false)
 	})
 }
 

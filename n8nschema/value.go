@@ -23,35 +23,53 @@ const (
 type Value struct {
 	t *tree  // nil when the value is missing
 	i uint32 // index in t.nodes
-	// The gjson path is joined only when asked for (Path, Pos): most
-	// values are read and dropped, and joining every path on every Get
-	// and Each was a large share of the parse's allocations. When joined
-	// is false, path is the whole path; else it is the parent's path and
-	// elem the last element.
-	joined bool
-	path   string
-	elem   string
+	// The gjson path is made only when asked for (Path, Pos): most values
+	// are read and dropped, and joining a path for every member and
+	// element read was a large share of the allocations of an audit.
+	form pathForm
+	// odd is set when the path is not the one the tree spells for the
+	// value (a Get path with an escape or a leading zero): the paths of
+	// its children are then joined to it, not read off the tree.
+	odd  bool
+	path string
+	elem string
 }
+
+// pathForm says how a Value's path is kept.
+type pathForm uint8
+
+const (
+	pathAsIs   pathForm = iota // path is the whole path
+	pathJoined                 // path is the parent's path, elem the last element
+	pathOfTree                 // the path the tree spells for node i (tree.pathOf)
+)
 
 func (v Value) node() *jnode { return &v.t.nodes[v.i] }
 
 // fullPath is the gjson path of the value from the root of its source.
 func (v Value) fullPath() string {
-	if !v.joined {
-		return v.path
+	switch v.form {
+	case pathJoined:
+		return joinPath(v.path, v.elem)
+	case pathOfTree:
+		return v.t.pathOf(v.i)
 	}
-	return joinPath(v.path, v.elem)
+	return v.path
 }
 
-// child is the value at index i of v's tree whose last path element is
-// elem below parent (v's path).
-func (v Value) child(i uint32, parent, elem string) Value {
-	return Value{t: v.t, i: i, path: parent, elem: elem, joined: true}
+// sub is node c of v's tree, a member or element of v (or below it) whose
+// path is v's followed by elem: read off the tree when v's path is the
+// tree's, else joined to v's.
+func (v Value) sub(c uint32, elem string) Value {
+	if !v.odd {
+		return Value{t: v.t, i: c, form: pathOfTree}
+	}
+	return Value{t: v.t, i: c, form: pathJoined, odd: true, path: v.fullPath(), elem: elem}
 }
 
 // missing is a value that is not there, at elem below parent.
 func missing(parent, elem string) Value {
-	return Value{path: parent, elem: elem, joined: true}
+	return Value{path: parent, elem: elem, form: pathJoined}
 }
 
 // Exists reports whether the value is present (null counts as present).
@@ -150,19 +168,26 @@ func (v Value) IsExpr() bool {
 // special character in a key. gjson's queries, wildcards and modifiers
 // are not read: nothing in stormcheck asks for them.
 func (v Value) Get(path string) Value {
-	parent := v.fullPath()
 	if k := v.Kind(); k != Object && k != Array {
-		return missing(parent, path)
+		return missing(v.fullPath(), path)
 	}
-	i, ok := v.t.lookup(v.i, path)
-	if !ok {
-		return missing(parent, path)
+	i, spelled, ok := v.t.lookup(v.i, path)
+	switch {
+	case !ok:
+		return missing(v.fullPath(), path)
+	case spelled && !v.odd && v.form != pathAsIs:
+		return Value{t: v.t, i: i, form: pathOfTree}
 	}
-	return v.child(i, parent, path)
+	// Below a path at hand, joining later costs no more than the tree's
+	// spelling, and a Get path spelled otherwise must print as given.
+	return Value{t: v.t, i: i, form: pathJoined, odd: v.odd || !spelled, path: v.fullPath(), elem: path}
 }
 
-// lookup follows path down from node i.
-func (t *tree) lookup(i uint32, path string) (uint32, bool) {
+// lookup follows path down from node i; spelled is false when path names
+// the value otherwise than the tree spells its path (pathOf): an escaped
+// or special byte in a key, a leading zero in an index.
+func (t *tree) lookup(i uint32, path string) (_ uint32, spelled, ok bool) {
+	spelled = strings.IndexByte(path, '\\') < 0
 	for {
 		n := &t.nodes[i]
 		var part string
@@ -170,25 +195,41 @@ func (t *tree) lookup(i uint32, path string) (uint32, bool) {
 		switch n.kind() {
 		case Object:
 			part, path, more = objectPart(path)
+			if spelled && hasPathSpecial(part) {
+				spelled = false
+			}
 			k, ok := t.member(n, part)
 			if !ok {
-				return 0, false
+				return 0, false, false
 			}
 			i = k
 		case Array:
 			part, path, more = strings.Cut(path, ".")
 			k, ok := arrayIndex(part)
 			if !ok || k >= uint64(n.n) {
-				return 0, false
+				return 0, false, false
+			}
+			if len(part) > 1 && part[0] == '0' {
+				spelled = false
 			}
 			i = n.first + uint32(k)
 		default:
-			return 0, false
+			return 0, false, false
 		}
 		if !more {
-			return i, true
+			return i, spelled, true
 		}
 	}
+}
+
+// hasPathSpecial reports whether escapeKey would escape a byte of key.
+func hasPathSpecial(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if pathSpecial[key[i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // member finds the member of object n whose key is key.
@@ -266,19 +307,35 @@ func (v Value) getMany(keys []string, out []Value) {
 		}
 		return
 	}
-	parent := v.fullPath()
-	for i, k := range keys {
-		out[i] = missing(parent, k)
-	}
+	clear(out)
 	n := v.node()
 	for k := n.first; k < n.first+n.n; k++ {
 		key := v.t.keyOf(&v.t.nodes[k])
 		for i, want := range keys {
 			if key == want && !out[i].Exists() {
-				out[i] = v.child(k, parent, want)
+				out[i] = v.member(k, want)
 			}
 		}
 	}
+	parent, joined := "", false
+	for i, k := range keys {
+		if !out[i].Exists() {
+			if !joined {
+				parent, joined = v.fullPath(), true
+			}
+			out[i] = missing(parent, k)
+		}
+	}
+}
+
+// member is node c of v's tree, v's member of that key, with the path
+// Get(key) gives it.
+func (v Value) member(c uint32, key string) Value {
+	spelled := !hasPathSpecial(key)
+	if spelled && !v.odd && v.form != pathAsIs {
+		return Value{t: v.t, i: c, form: pathOfTree}
+	}
+	return Value{t: v.t, i: c, form: pathJoined, odd: v.odd || !spelled, path: v.fullPath(), elem: key}
 }
 
 // Elems returns the elements of an array (nil for anything else).
@@ -291,9 +348,8 @@ func (v Value) Elems() []Value {
 		return nil
 	}
 	out := make([]Value, n.n)
-	parent := v.fullPath()
 	for k := range n.n {
-		out[k] = v.child(n.first+k, parent, strconv.Itoa(int(k)))
+		out[k] = v.sub(n.first+k, strconv.Itoa(int(k)))
 	}
 	return out
 }
@@ -305,9 +361,8 @@ func (v Value) eachElem(fn func(i int, e Value) bool) {
 		return
 	}
 	n := v.node()
-	parent := v.fullPath()
 	for k := range n.n {
-		if !fn(int(k), v.child(n.first+k, parent, strconv.Itoa(int(k)))) {
+		if !fn(int(k), v.sub(n.first+k, strconv.Itoa(int(k)))) {
 			return
 		}
 	}
@@ -319,10 +374,15 @@ func (v Value) Each(fn func(key string, val Value) bool) {
 		return
 	}
 	n := v.node()
-	parent := v.fullPath()
 	for k := n.first; k < n.first+n.n; k++ {
 		key := v.t.keyOf(&v.t.nodes[k])
-		if !fn(key, v.child(k, parent, escapeKey(key))) {
+		var c Value
+		if v.odd {
+			c = v.sub(k, escapeKey(key))
+		} else {
+			c = Value{t: v.t, i: k, form: pathOfTree}
+		}
+		if !fn(key, c) {
 			return
 		}
 	}
@@ -337,36 +397,47 @@ func (v Value) Walk(fn func(rel string, val Value)) {
 func (v Value) walk(rel string, fn func(string, Value)) {
 	switch v.Kind() {
 	case Object, Array:
-		v.children(func(elem string, c Value) bool {
-			c.walk(joinPath(rel, elem), fn)
-			return true
-		})
 	case Missing:
+		return
 	default:
 		fn(rel, v)
+		return
 	}
-}
-
-// children calls fn for every member of an object or element of an array
-// with its path element, in one pass without Each's or Elems' extra work
-// (Walk and Scalars run over every parameter of many nodes); it stops when
-// fn returns false and reports whether it ran to the end.
-func (v Value) children(fn func(elem string, c Value) bool) bool {
 	n := v.node()
-	isArray := n.kind() == Array
-	parent := v.fullPath()
-	for k := range n.n {
-		var elem string
-		if isArray {
-			elem = strconv.Itoa(int(k))
-		} else {
-			elem = escapeKey(v.t.keyOf(&v.t.nodes[n.first+k]))
-		}
-		if !fn(elem, v.child(n.first+k, parent, elem)) {
-			return false
-		}
+	// The path elements, read once (a key is found by scanning back from
+	// its value).
+	var buf [16]string
+	elems := buf[:0]
+	if n.n > uint32(len(buf)) {
+		elems = make([]string, 0, n.n)
 	}
-	return true
+	size := 0
+	for k := range n.n {
+		e := childElem(v.t, n, k)
+		elems = append(elems, e)
+		size += len(rel) + 1 + len(e)
+	}
+	if rel == "" {
+		for k, e := range elems {
+			v.sub(n.first+uint32(k), e).walk(e, fn)
+		}
+		return
+	}
+	// The children's relative paths are made as one string: one
+	// allocation per container, not one per member.
+	var b strings.Builder
+	b.Grow(size)
+	for _, e := range elems {
+		b.WriteString(rel)
+		b.WriteByte('.')
+		b.WriteString(e)
+	}
+	rels, start := b.String(), 0
+	for k, e := range elems {
+		end := start + len(rel) + 1 + len(e)
+		v.sub(n.first+uint32(k), e).walk(rels[start:end], fn)
+		start = end
+	}
 }
 
 // Scalars calls fn for every scalar below v, depth first in source order,
@@ -379,12 +450,33 @@ func (v Value) Scalars(fn func(Value) bool) {
 func (v Value) scalars(fn func(Value) bool) bool {
 	switch v.Kind() {
 	case Object, Array:
-		return v.children(func(_ string, c Value) bool { return c.scalars(fn) })
+		n := v.node()
+		for k := range n.n {
+			var c Value
+			if v.odd {
+				c = v.sub(n.first+k, childElem(v.t, n, k))
+			} else {
+				c = Value{t: v.t, i: n.first + k, form: pathOfTree}
+			}
+			if !c.scalars(fn) {
+				return false
+			}
+		}
+		return true
 	case Missing:
 		return true
 	default:
 		return fn(v)
 	}
+}
+
+// childElem is the path element of child k of container n: its index or
+// its escaped key.
+func childElem(t *tree, n *jnode, k uint32) string {
+	if n.kind() == Array {
+		return strconv.Itoa(int(k))
+	}
+	return escapeKey(t.keyOf(&t.nodes[n.first+k]))
 }
 
 // Path is the gjson path of the value from the root of its source.
@@ -411,7 +503,7 @@ func (v Value) posAs(path string) Pos {
 // withPath is v with its full path given: the parser joins the paths of
 // nodes and connections itself, once each, instead of a join per level.
 func (v Value) withPath(path string) Value {
-	return Value{t: v.t, i: v.i, path: path}
+	return Value{t: v.t, i: v.i, odd: v.odd, path: path}
 }
 
 // len is the number of members or elements of a container (0 for a
@@ -426,7 +518,7 @@ func (v Value) len() int {
 // at is child k (0-based) of container v, without a path: the caller
 // gives it one (withPath) before anything reads its path.
 func (v Value) at(k int) Value {
-	return Value{t: v.t, i: v.node().first + uint32(k)}
+	return Value{t: v.t, i: v.node().first + uint32(k), odd: v.odd}
 }
 
 // keyAt is the unescaped key of member k of object v.

@@ -2,6 +2,7 @@ package n8nschema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,5 +199,82 @@ func TestEscapeKey(t *testing.T) {
 		if got := escapeKey(k); got != want {
 			t.Errorf("escapeKey(%q) = %q, want %q", k, got, want)
 		}
+	}
+}
+
+// TestChainedPaths: a value reached through Get, Each, Elems, getMany and
+// Walk prints the path each step joined before paths were made lazily: a
+// Get path as written (an escape, a special byte, a leading zero kept)
+// and the tree's spelling below it; missing values below all of them.
+func TestChainedPaths(t *testing.T) {
+	src := `{"a": {"b": [{"c": 1, "a*b": {"d": 2}}, [3, {"": {"e": 4}}]]}, "we.ird": {"z": [5]}, "k\u0078": {"y": 6}}`
+	root := Value{t: buildTree(NewSource("c.json", []byte(src)), src, 0).t}
+	each := func(v Value) (paths []string) {
+		v.Each(func(_ string, c Value) bool { paths = append(paths, c.Path()); return true })
+		for _, e := range v.Elems() {
+			paths = append(paths, e.Path())
+		}
+		return paths
+	}
+	var many [2]Value
+	root.Get("a.b.0").getMany([]string{"a*b", "nope"}, many[:])
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{
+		{root.Get("a").Get("b").Get("0").Get("c"), "a.b.0.c"},
+		{root.Get("a.b.0").Get(`a\*b`).Get("d"), `a.b.0.a\*b.d`},
+		{root.Get("a.b.0").Get("a*b").Get("d"), "a.b.0.a*b.d"},
+		{root.Get("a.b.0").Get("a*b").Get("x"), "a.b.0.a*b.x"},
+		{root.Get("a.b.00").Get("c"), "a.b.00.c"},
+		{root.Get("a.b.1.01").Get("e"), "a.b.1.01.e"},
+		{root.Get("a.b.1.1.").Get("e"), "a.b.1.1..e"},
+		{root.Get("a.b.1.1").Get("").Get("e"), "a.b.1.1..e"},
+		{root.Get(`we\.ird`).Get("z.0"), `we\.ird.z.0`},
+		{root.Get(`k\x`).Get("y"), `k\x.y`},
+		{root.Get("kx").Get("y"), "kx.y"},
+		{root.Get("a.b").Get("7"), "a.b.7"},
+		{root.Get("a").Get("b").Get("1").Get("1").Get("nope"), "a.b.1.1.nope"},
+		{many[0], "a.b.0.a*b"},
+		{many[0].Get("d"), "a.b.0.a*b.d"},
+		{many[1], "a.b.0.nope"},
+		{root.Get("a").Get("b").Elems()[1].Elems()[1], "a.b.1.1"},
+	} {
+		if got := c.v.Path(); got != c.want {
+			t.Errorf("path %q, want %q", got, c.want)
+		}
+		if c.v.Exists() && c.v.Pos().Path != c.want {
+			t.Errorf("Pos().Path %q, want %q", c.v.Pos().Path, c.want)
+		}
+	}
+	for _, c := range []struct {
+		v    Value
+		want []string
+	}{
+		{root, []string{"a", `we\.ird`, "kx"}},
+		{root.Get("a.b.0"), []string{"a.b.0.c", `a.b.0.a\*b`}},
+		{root.Get("a.b.0").Get("a*b"), []string{"a.b.0.a*b.d"}},
+		{root.Get(`k\x`), []string{`k\x.y`}},
+		{root.Get("a.b.01"), []string{"a.b.01.0", "a.b.01.1"}},
+		{root.Get("a").Get("b"), []string{"a.b.0", "a.b.1"}},
+	} {
+		if got := each(c.v); !slices.Equal(got, c.want) {
+			t.Errorf("children %q, want %q", got, c.want)
+		}
+	}
+	var walked []string
+	root.Get("a.b.01").Walk(func(rel string, v Value) { walked = append(walked, rel+"="+v.Path()) })
+	if want := []string{"0=a.b.01.0", "1..e=a.b.01.1..e"}; !slices.Equal(walked, want) {
+		t.Errorf("Walk %q, want %q", walked, want)
+	}
+	walked = walked[:0]
+	root.Get("a").Walk(func(rel string, v Value) { walked = append(walked, rel+"="+v.Path()) })
+	if want := []string{"b.0.c=a.b.0.c", `b.0.a\*b.d=a.b.0.a\*b.d`, "b.1.0=a.b.1.0", "b.1.1..e=a.b.1.1..e"}; !slices.Equal(walked, want) {
+		t.Errorf("Walk %q, want %q", walked, want)
+	}
+	var scalars []string
+	root.Get("a.b.01").Scalars(func(v Value) bool { scalars = append(scalars, v.Path()); return true })
+	if want := []string{"a.b.01.0", "a.b.01.1..e"}; !slices.Equal(scalars, want) {
+		t.Errorf("Scalars %q, want %q", scalars, want)
 	}
 }
