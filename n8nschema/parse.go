@@ -339,6 +339,10 @@ type wfParser struct {
 	w *Workflow
 	// nameless counts the nodes without a name that n8n names at import.
 	nameless int
+	// connPaths holds the paths of the connections read, one after
+	// another; connEnds where each ends.
+	connPaths []byte
+	connEnds  []int
 }
 
 func (wp *wfParser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
@@ -484,7 +488,10 @@ func (wp *wfParser) connections(conns Value) {
 	base := conns.fullPath()
 	if n := countEdges(conns); n > 0 {
 		w.Connections = make([]Connection, 0, n)
+		wp.connEnds = make([]int, 0, n)
+		wp.connPaths = make([]byte, 0, n*(len(base)+32))
 	}
+	defer wp.setConnPaths()
 	// Connections keyed by node id come from one mistake (a generator
 	// that wrote ids): one problem for all of them, at the first.
 	var byID []string
@@ -533,14 +540,14 @@ func (wp *wfParser) connections(conns Value) {
 					// unconnected output (n8n-semantics.md §1.4)
 				case Object:
 					// A single connection where a list belongs: read it, but say so.
-					slot = slot.withPath(string(path))
-					wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
-					wp.edge(from, typ, out, slot)
+					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
+					wp.edge(from, typ, out, slot, path)
 				case Array:
 					slotEnd := len(path)
 					for j := range slot.len() {
 						if c := slot.at(j); c.Kind() != Null {
-							wp.edge(from, typ, out, c.withPath(string(appendIndex(path[:slotEnd], j))))
+							path = appendIndex(path[:slotEnd], j)
+							wp.edge(from, typ, out, c, path)
 						}
 					}
 				default:
@@ -666,24 +673,17 @@ func countEdges(conns Value) int {
 // connKeys are the members of one connection the parser reads.
 var connKeys = []string{"node", "type", "index"}
 
-func (wp *wfParser) edge(from, typ string, out int, c Value) {
+// edge reads connection c, whose path is path, from output out of type typ
+// of node from.
+func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	if c.Kind() == Null {
 		return
 	}
 	var m [3]Value
 	c.getMany(connKeys, m[:])
 	to := m[0]
-	if c.Kind() != Object || to.Kind() != String {
-		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
-		return
-	}
-	if wp.w.byName[to.Str()] == nil {
-		if wp.nameless > 0 {
-			wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist; it may be a nameless node, named at import", from, to.Str())
-			wp.w.Problems[len(wp.w.Problems)-1].Note = true
-			return
-		}
-		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
+	if c.Kind() != Object || to.Kind() != String || wp.w.byName[to.Str()] == nil {
+		wp.brokenEdge(from, c.withPath(string(path)))
 		return
 	}
 	toType := m[1].Str()
@@ -691,9 +691,40 @@ func (wp *wfParser) edge(from, typ string, out int, c Value) {
 		toType = typ
 	}
 	idx, _ := m[2].Num()
+	// The path is set when every edge is read (connPaths): one string
+	// for all of them, not one per edge.
+	wp.connPaths = append(wp.connPaths, path...)
+	wp.connEnds = append(wp.connEnds, len(wp.connPaths))
 	wp.w.Connections = append(wp.w.Connections, Connection{
-		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx), Pos: c.ValuePos(),
+		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx), Pos: c.withPath("").ValuePos(),
 	})
+}
+
+// brokenEdge says what is wrong with connection c, which edge could not
+// read.
+func (wp *wfParser) brokenEdge(from string, c Value) {
+	var m [3]Value
+	c.getMany(connKeys, m[:])
+	to := m[0]
+	if c.Kind() != Object || to.Kind() != String {
+		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
+		return
+	}
+	if wp.nameless > 0 {
+		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist; it may be a nameless node, named at import", from, to.Str())
+		wp.w.Problems[len(wp.w.Problems)-1].Note = true
+		return
+	}
+	wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
+}
+
+// setConnPaths gives every connection its path, from connPaths.
+func (wp *wfParser) setConnPaths() {
+	all, start := string(wp.connPaths), 0
+	for k, end := range wp.connEnds {
+		wp.w.Connections[k].Pos.Path = all[start:end]
+		start = end
+	}
 }
 
 func (wp *wfParser) settings(s Value) {
