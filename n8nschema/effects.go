@@ -531,26 +531,34 @@ func newStems(words ...string) *stems {
 // (strings.EqualFold, (?i)), and strings.ToLower makes the dotted capital
 // I an i. raw is read once, without a copy.
 func (s *stems) mayHold(raw string) bool {
+	at, _ := s.index(raw)
+	return at >= 0
+}
+
+// index is where mayHold finds its reason in raw: the first stem, with
+// exact true, or the first escape or character outside ASCII that may
+// spell one, with exact false; -1 when there is none.
+func (s *stems) index(raw string) (at int, exact bool) {
 	for i := 0; i < len(raw); i++ {
 		switch s.class[raw[i]] {
 		case 0:
 		case stemStart:
 			for _, w := range s.words {
 				if hasFoldPrefix(raw[i:], w) {
-					return true
+					return i, true
 				}
 			}
 		case stemEscape:
 			if i+1 < len(raw) && raw[i+1] == 'u' {
-				return true
+				return i, false
 			}
 		case stemWide:
 			if foldsToASCII(raw[i:]) {
-				return true
+				return i, false
 			}
 		}
 	}
-	return false
+	return -1, true
 }
 
 // foldByte lower-cases an ASCII letter and reads '_' as '-'.
@@ -954,21 +962,52 @@ var heartbeatWords = regexp.MustCompile(`(?i)\b(?:heart-?beats?|keep-?alive|prog
 // HeartbeatWord returns the heartbeat wording in s ("" when none).
 // "In progress" is a status value (a Jira or Notion column), not a signal.
 func HeartbeatWord(s string) string {
-	if !mayHeartbeat(s) {
+	at, exact := heartbeatStems.index(s)
+	if at < 0 {
 		return ""
 	}
+	// Every match holds a stem at most 4 bytes after its start ("i'm
+	// alive"), so none starts before the first stem less 4: the search
+	// starts there, backed up to a byte that is no word byte (its \b
+	// reads the byte before), and stops at the first match. A first match
+	// that is "in progress" reads the whole text as before.
+	from := 0
+	if exact {
+		from = max(0, at-4)
+		for from > 0 && isWordByte(s[from-1]) {
+			from--
+		}
+	}
+	if m := heartbeatWords.FindStringIndex(s[from:]); m == nil {
+		return ""
+	} else if w, ok := heartbeatMatch(s, m[0]+from, m[1]+from); ok {
+		return w
+	}
 	for _, m := range heartbeatWords.FindAllStringIndex(s, -1) {
-		w := strings.ToLower(s[m[0]:m[1]])
-		if before := strings.ToLower(s[:m[0]]); w == "progress" && (strings.HasSuffix(before, "in ") ||
-			strings.HasSuffix(before, "in-") || strings.HasSuffix(before, "in_")) {
-			continue
+		if w, ok := heartbeatMatch(s, m[0], m[1]); ok {
+			return w
 		}
-		if strings.HasPrefix(w, "batch") {
-			return "batch N of M"
-		}
-		return strings.Join(strings.Fields(w), " ")
 	}
 	return ""
+}
+
+// heartbeatMatch is the wording of the heartbeatWords match s[from:to],
+// false for "in progress".
+func heartbeatMatch(s string, from, to int) (string, bool) {
+	w := strings.ToLower(s[from:to])
+	if before := strings.ToLower(s[:from]); w == "progress" && (strings.HasSuffix(before, "in ") ||
+		strings.HasSuffix(before, "in-") || strings.HasSuffix(before, "in_")) {
+		return "", false
+	}
+	if strings.HasPrefix(w, "batch") {
+		return "batch N of M", true
+	}
+	return strings.Join(strings.Fields(w), " "), true
+}
+
+// isWordByte reports whether c is a byte of a word as regexp's \b reads it.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // heartbeatStems holds, in lower case, a word every heartbeatWords match
@@ -1040,6 +1079,9 @@ func heartbeatWording(n *Node, url string) Heartbeat {
 	var msgs [len(messageParams)]Value
 	n.Params().getMany(messageParams[:], msgs[:]) // one pass, not a Param per name
 	for _, v := range msgs[:] {
+		if v.escaped() && !mayHeartbeat(v.Raw()) {
+			continue // spares unescaping a long message
+		}
 		if w := HeartbeatWord(strings.TrimPrefix(v.Str(), "=")); w != "" {
 			return Heartbeat{Word: w, Where: "message", Conf: ConfMedium}
 		}

@@ -160,3 +160,48 @@ func TestRPCStems(t *testing.T) {
 		t.Errorf("the prefilter passed over %d of %d URLs", skipped, urls)
 	}
 }
+
+// heartbeatWordAll is HeartbeatWord as it was: every match of the whole
+// text, the first that is not "in progress".
+func heartbeatWordAll(s string) string {
+	for _, m := range heartbeatWords.FindAllStringIndex(s, -1) {
+		if w, ok := heartbeatMatch(s, m[0], m[1]); ok {
+			return w
+		}
+	}
+	return ""
+}
+
+// TestHeartbeatWordFrom: HeartbeatWord starts its search near the first
+// stem and stops at the first match; it finds what a search of the whole
+// text finds, on words that touch, "in progress" first, wording that
+// starts before its stem, and every string of the corpus.
+func TestHeartbeatWordFrom(t *testing.T) {
+	for _, s := range []string{
+		"i'm alive", "xi'm alive", "x i'm alive", "im alive", "I'M ALIVE now", "keepalive", "xkeepalive", "-keep-alive",
+		"in progress, then progress", "in progress", "abc_progress", "progress_x", "status update", "still running",
+		"batch 3 of 4", "rebatch 3 of 4", "mybatch {{ $x }} / 2", "heart", "ſtill running", "\\u0068eartbeat heartbeat",
+		"done; heartbeats", strings.Repeat("word ", 300) + "still alive", "statusupdate status ping",
+	} {
+		if got, want := HeartbeatWord(s), heartbeatWordAll(s); got != want {
+			t.Errorf("HeartbeatWord(%q) = %q, the whole search %q", s, got, want)
+		}
+	}
+	eachCorpusFile(t, "n8n-real", func(p string, src []byte) {
+		for _, w := range Parse(NewSource(p, src)).Workflows {
+			for _, n := range w.Nodes {
+				for _, s := range []string{n.Name, n.Notes} {
+					if got, want := HeartbeatWord(s), heartbeatWordAll(s); got != want {
+						t.Errorf("%s: HeartbeatWord(%q) = %q, the whole search %q", p, s, got, want)
+					}
+				}
+				n.Params().Scalars(func(v Value) bool {
+					if s := v.Str(); HeartbeatWord(s) != heartbeatWordAll(s) {
+						t.Errorf("%s: node %q: HeartbeatWord(%.60q…) = %q, the whole search %q", p, n.Name, s, HeartbeatWord(s), heartbeatWordAll(s))
+					}
+					return true
+				})
+			}
+		}
+	})
+}

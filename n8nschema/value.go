@@ -100,6 +100,12 @@ func (v Value) Str() string {
 	return ""
 }
 
+// escaped reports whether v is a string with an escape, which Str
+// unescapes into a new string.
+func (v Value) escaped() bool {
+	return v.Kind() == String && v.node().flags&strEsc != 0
+}
+
 // numberText is a number's text as gjson gave it: an integer as written,
 // anything else (1.50, 1e3) formatted back from its float.
 func numberText(raw string) string {
