@@ -340,9 +340,9 @@ type wfParser struct {
 	// nameless counts the nodes without a name that n8n names at import.
 	nameless int
 	// connPaths holds the paths of the connections read, one after
-	// another; connEnds where each ends.
-	connPaths []byte
-	connEnds  []int
+	// another, in room countEdges measured: each connection's path is a
+	// piece of it (a Builder never changes the bytes it wrote).
+	connPaths strings.Builder
 }
 
 func (wp *wfParser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
@@ -486,12 +486,10 @@ func (wp *wfParser) connections(conns Value) {
 	// connection's own path is the one string its position keeps.
 	path := make([]byte, 0, 64)
 	base := conns.fullPath()
-	if n := countEdges(conns); n > 0 {
+	if n, size := countEdges(conns, len(base)); n > 0 {
 		w.Connections = make([]Connection, 0, n)
-		wp.connEnds = make([]int, 0, n)
-		wp.connPaths = make([]byte, 0, n*(len(base)+32))
+		wp.connPaths.Grow(size)
 	}
-	defer wp.setConnPaths()
 	// Connections keyed by node id come from one mistake (a generator
 	// that wrote ids): one problem for all of them, at the first.
 	var byID []string
@@ -644,27 +642,48 @@ func appendIndex(path []byte, i int) []byte {
 }
 
 // countEdges bounds the number of connections in conns (slots of every
-// output of every node), so that they are stored without regrowing.
-func countEdges(conns Value) int {
-	n := 0
+// output of every node), so that they are stored without regrowing, and
+// the length of their paths, below a path of length base.
+func countEdges(conns Value, base int) (n, size int) {
+	if base > 0 {
+		base++ // the dot after it
+	}
 	for i := range conns.len() {
 		byType := conns.at(i)
 		if byType.Kind() != Object {
 			continue
 		}
+		from := base + escapedLen(conns.keyAt(i)) + 1
 		for t := range byType.len() {
 			outputs := byType.at(t)
 			if outputs.Kind() != Array {
 				continue
 			}
+			typ := from + escapedLen(byType.keyAt(t)) + 1
 			for out := range outputs.len() {
-				switch slot := outputs.at(out); slot.Kind() {
+				slot := typ + decimalLen(out)
+				switch s := outputs.at(out); s.Kind() {
 				case Object:
 					n++
+					size += slot
 				case Array:
-					n += slot.len()
+					for j := range s.len() {
+						n++
+						size += slot + 1 + decimalLen(j)
+					}
 				}
 			}
+		}
+	}
+	return n, size
+}
+
+// escapedLen is len(escapeKey(k)).
+func escapedLen(k string) int {
+	n := len(k)
+	for i := 0; i < len(k); i++ {
+		if pathSpecial[k[i]] {
+			n++
 		}
 	}
 	return n
@@ -691,12 +710,12 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 		toType = typ
 	}
 	idx, _ := m[2].Num()
-	// The path is set when every edge is read (connPaths): one string
-	// for all of them, not one per edge.
-	wp.connPaths = append(wp.connPaths, path...)
-	wp.connEnds = append(wp.connEnds, len(wp.connPaths))
+	// One string for the paths of all edges, not one each.
+	start := wp.connPaths.Len()
+	wp.connPaths.Write(path)
 	wp.w.Connections = append(wp.w.Connections, Connection{
-		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx), Pos: c.withPath("").ValuePos(),
+		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx),
+		Pos: c.withPath(wp.connPaths.String()[start:]).ValuePos(),
 	})
 }
 
@@ -716,15 +735,6 @@ func (wp *wfParser) brokenEdge(from string, c Value) {
 		return
 	}
 	wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
-}
-
-// setConnPaths gives every connection its path, from connPaths.
-func (wp *wfParser) setConnPaths() {
-	all, start := string(wp.connPaths), 0
-	for k, end := range wp.connEnds {
-		wp.w.Connections[k].Pos.Path = all[start:end]
-		start = end
-	}
 }
 
 func (wp *wfParser) settings(s Value) {
