@@ -1050,6 +1050,31 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	if !signalSinks[typ] {
 		return Heartbeat{}, false
 	}
+	// Several rules ask this of every node (RS401, RS402, RS201): the
+	// answer is kept on the node.
+	n.mustHold()
+	if m := n.heartbeat.Load(); m != nil {
+		return m.h, m.ok
+	}
+	h, ok := heartbeatOf(n)
+	m := &noHeartbeat
+	if ok {
+		m = &heartbeatMemo{h, true}
+	}
+	n.heartbeat.Store(m)
+	return h, ok
+}
+
+// heartbeatMemo is HeartbeatOf's answer for one node.
+type heartbeatMemo struct {
+	h  Heartbeat
+	ok bool
+}
+
+var noHeartbeat heartbeatMemo
+
+// heartbeatOf is HeartbeatOf for a node of a signalSinks type.
+func heartbeatOf(n *Node) (Heartbeat, bool) {
 	url := paramStr(n, "url")
 	if s, ok := SwitchOf(url); ok {
 		return Heartbeat{Word: "ping", Where: "url", Switch: &s, Conf: s.Conf}, true

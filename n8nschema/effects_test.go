@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -366,5 +367,64 @@ func TestHumanGate(t *testing.T) {
 		if got := HumanGate(node(t, tt.node)); got != tt.want {
 			t.Errorf("HumanGate(%s) = %v, want %v", tt.node, got, tt.want)
 		}
+	}
+}
+
+// TestKeptAnswers: HTTPModelCallOf and HeartbeatOf keep their answer on
+// the node; goroutines asking at once (rules run in parallel) get the
+// same answer as one asking alone (run with -race).
+func TestKeptAnswers(t *testing.T) {
+	nodes := []*Node{
+		node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4o\", \"max_tokens\": 300}"}}`),
+		node(t, `{"name":"get","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.openai.com/v1/chat/completions"}}`),
+		node(t, `{"name":"Progress ping","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{"text":"batch 3 of 9"}}`),
+		node(t, `{"name":"beat","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://hc-ping.com/abc"}}`),
+		node(t, `{"name":"s","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{}}`),
+	}
+	type answer struct {
+		call   HTTPModelCall
+		isCall bool
+		beat   Heartbeat
+		isBeat bool
+	}
+	ask := func(n *Node) answer {
+		var a answer
+		a.call, a.isCall = HTTPModelCallOf(n)
+		a.beat, a.isBeat = HeartbeatOf(n)
+		return a
+	}
+	want := []answer{
+		{call: HTTPModelCall{Provider: "openai", Model: "gpt-4o", MaxTokens: 300, Capped: true}, isCall: true},
+		{},
+		{beat: Heartbeat{Word: "progress", Where: "name", Conf: ConfMedium}, isBeat: true},
+		{isBeat: true},
+	}
+	var wg sync.WaitGroup
+	got := make([][]answer, 8)
+	for g := range got {
+		wg.Go(func() {
+			for _, n := range nodes {
+				got[g] = append(got[g], ask(n))
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		for i, a := range got[g] {
+			if a != got[0][i] {
+				t.Errorf("goroutine %d, node %q: %+v; goroutine 0 %+v", g, nodes[i].Name, a, got[0][i])
+			}
+			if again := ask(nodes[i]); again != a {
+				t.Errorf("node %q asked again: %+v, first %+v", nodes[i].Name, again, a)
+			}
+		}
+	}
+	for i, w := range want[:3] {
+		if got[0][i] != w {
+			t.Errorf("node %q: %+v, want %+v", nodes[i].Name, got[0][i], w)
+		}
+	}
+	if b := got[0][3]; !b.isBeat || b.beat.Switch == nil {
+		t.Errorf("ping to a dead-man's switch: %+v", b)
 	}
 }

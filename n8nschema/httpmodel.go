@@ -50,7 +50,36 @@ var (
 // variant) posts to a paid model API's generation endpoint, and what its
 // body says about the model and the output cap.
 func HTTPModelCallOf(n *Node) (HTTPModelCall, bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.httpRequest" || HTTPMethod(n) != "POST" {
+	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.httpRequest" {
+		return HTTPModelCall{}, false
+	}
+	// The analysis asks this of an HTTP node up to three times (its
+	// operation, its spend, RS302), and its body regexes were most of
+	// the cost: the answer is kept on the node.
+	n.mustHold()
+	if m := n.httpModel.Load(); m != nil {
+		return m.call, m.ok
+	}
+	c, ok := httpModelCallOf(n)
+	m := &notHTTPModelCall
+	if ok {
+		m = &httpModelMemo{c, true}
+	}
+	n.httpModel.Store(m)
+	return c, ok
+}
+
+// httpModelMemo is HTTPModelCallOf's answer for one node.
+type httpModelMemo struct {
+	call HTTPModelCall
+	ok   bool
+}
+
+var notHTTPModelCall httpModelMemo
+
+// httpModelCallOf is HTTPModelCallOf for an HTTP Request node.
+func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
+	if HTTPMethod(n) != "POST" {
 		return HTTPModelCall{}, false
 	}
 	url := strings.ToLower(strings.TrimPrefix(paramStr(n, "url"), "="))

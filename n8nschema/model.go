@@ -1,5 +1,7 @@
 package n8nschema
 
+import "sync/atomic"
+
 // File is one parsed input and every workflow it holds.
 type File struct {
 	Source    *Source
@@ -106,6 +108,10 @@ type nodeBody struct {
 	// Value is the whole node object.
 	Value  Value
 	params Value
+	// Answers kept for the analysis, which asks them of a node several
+	// times, from several goroutines (nil until asked).
+	httpModel atomic.Pointer[httpModelMemo]
+	heartbeat atomic.Pointer[heartbeatMemo]
 }
 
 // Param returns a parameter by gjson path below "parameters".
