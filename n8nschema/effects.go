@@ -494,6 +494,9 @@ type stems struct {
 	words []string
 	// class sorts the bytes for mayHold: 0 when there is nothing to do.
 	class [256]uint8
+	// byFirst are the words a byte of class stemStart may begin: most
+	// begin with a common letter, and a text has many.
+	byFirst [256][]string
 }
 
 const (
@@ -516,6 +519,7 @@ func newStems(words ...string) *stems {
 		for c := range 256 {
 			if foldByte(byte(c)) == w[0] {
 				s.class[c] = stemStart
+				s.byFirst[c] = append(s.byFirst[c], w)
 			}
 		}
 	}
@@ -543,7 +547,7 @@ func (s *stems) index(raw string) (at int, exact bool) {
 		switch s.class[raw[i]] {
 		case 0:
 		case stemStart:
-			for _, w := range s.words {
+			for _, w := range s.byFirst[raw[i]] {
 				if hasFoldPrefix(raw[i:], w) {
 					return i, true
 				}
