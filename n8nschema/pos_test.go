@@ -242,3 +242,29 @@ func TestWalkLineStarts(t *testing.T) {
 	}
 	eachCorpusFile(t, "n8n-real", check)
 }
+
+// TestPosAtOrder: PosAt gallops from the last position asked; asked in
+// any order, near or far, before or after, every position is the one a
+// source asked nothing before gives.
+func TestPosAtOrder(t *testing.T) {
+	src := []byte("\ufeff{\n  \"a\": 1,\n\n  \"ü\": [\r\n    \"x\", \"y\"\n  ]," + strings.Repeat("\n", 70) + "  \"z\": 2\n}")
+	var offs []int // where runes start, as values do
+	for off := range len(src) + 1 {
+		if off == len(src) || utf8.RuneStart(src[off]) {
+			offs = append(offs, off)
+		}
+	}
+	orders := [][]int{offs, slices.Clone(offs), nil}
+	slices.Reverse(orders[1])
+	for k := range offs {
+		orders[2] = append(orders[2], offs[(k*37)%len(offs)], offs[len(offs)-1-k])
+	}
+	for _, order := range orders {
+		s := NewSource("o.json", src)
+		for _, off := range order {
+			if got, want := s.PosAt(off, ""), NewSource("o.json", src).PosAt(off, ""); got != want {
+				t.Fatalf("PosAt(%d) = %+v, alone %+v", off, got, want)
+			}
+		}
+	}
+}

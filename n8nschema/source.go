@@ -133,9 +133,9 @@ func (s *Source) PosAt(off int, path string) Pos {
 		return Pos{Path: path}
 	}
 	s.index()
-	i := sort.Search(s.lines(), func(i int) bool { return s.lineStart(i) > off }) - 1
-	start := s.lineStart(i)
 	s.mu.Lock()
+	i := s.lineOf(off)
+	start := s.lineStart(i)
 	var col int
 	if s.lastLn == i+1 && s.lastOff <= off {
 		col = s.lastCol + utf8.RuneCount(s.Src[s.lastOff:off])
@@ -148,6 +148,23 @@ func (s *Source) PosAt(off int, path string) Pos {
 		col-- // the byte-order mark is not a column an editor shows
 	}
 	return Pos{Line: i + 1, Col: col, Offset: off, Path: path}
+}
+
+// lineOf is the 0-based line that holds offset off. At or after the last
+// position asked it gallops from there (the parser asks in source order,
+// a few lines apart); before it, it searches every line. s.mu is held.
+func (s *Source) lineOf(off int) int {
+	n := s.lines()
+	if s.lastLn == 0 || off < s.lastOff {
+		return sort.Search(n, func(i int) bool { return s.lineStart(i) > off }) - 1
+	}
+	// lineStart(lo) <= off; hi == n or lineStart(hi) > off.
+	lo, hi, step := s.lastLn-1, s.lastLn, 1
+	for hi < n && s.lineStart(hi) <= off {
+		lo, hi, step = hi, hi+step, step*2
+	}
+	hi = min(hi, n)
+	return lo + sort.Search(hi-lo, func(k int) bool { return s.lineStart(lo+k) > off }) - 1
 }
 
 // Line returns the text of a 1-based line without its line ending.
