@@ -355,7 +355,7 @@ func (v Value) Elems() []Value {
 	}
 	out := make([]Value, n.n)
 	for k := range n.n {
-		out[k] = v.sub(n.first+k, strconv.Itoa(int(k)))
+		out[k] = v.elemAt(n, k)
 	}
 	return out
 }
@@ -368,10 +368,18 @@ func (v Value) eachElem(fn func(i int, e Value) bool) {
 	}
 	n := v.node()
 	for k := range n.n {
-		if !fn(int(k), v.sub(n.first+k, strconv.Itoa(int(k)))) {
+		if !fn(int(k), v.elemAt(n, k)) {
 			return
 		}
 	}
+}
+
+// elemAt is element k of array v (whose node is n).
+func (v Value) elemAt(n *jnode, k uint32) Value {
+	if !v.odd {
+		return Value{t: v.t, i: n.first + k, form: pathOfTree}
+	}
+	return v.sub(n.first+k, strconv.Itoa(int(k)))
 }
 
 // Each calls fn for every member of an object in source order.
