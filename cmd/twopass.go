@@ -31,7 +31,7 @@ type audited struct {
 // group of workflows that call each other (times the cores), not by the
 // set. Pass 1 reads each input, keeps what other workflows need to resolve
 // a call to it (analyze.Links) and audits it alone, keeping only what the
-// renderers need (auditGroup), then drops it. The links group the inputs
+// renderers need (groupAuditor.audit), then drops it. The links group the inputs
 // (analyze.Components): a group's Build gives its workflows what the whole
 // set's would, so an input alone in its group keeps pass 1's audit. Pass 2
 // reads the inputs of every larger group again and audits them together.
