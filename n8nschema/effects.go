@@ -1057,25 +1057,8 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	// Several rules ask this of every node (RS401, RS402, RS201): the
 	// answer is kept on the node.
 	n.mustHold()
-	if m := n.heartbeat.Load(); m != nil {
-		return m.h, m.ok
-	}
-	h, ok := heartbeatOf(n)
-	m := &noHeartbeat
-	if ok {
-		m = &heartbeatMemo{h, true}
-	}
-	n.heartbeat.Store(m)
-	return h, ok
+	return n.heartbeat.get(n, heartbeatOf)
 }
-
-// heartbeatMemo is HeartbeatOf's answer for one node.
-type heartbeatMemo struct {
-	h  Heartbeat
-	ok bool
-}
-
-var noHeartbeat heartbeatMemo
 
 // heartbeatOf is HeartbeatOf for a node of a signalSinks type.
 func heartbeatOf(n *Node) (Heartbeat, bool) {

@@ -57,25 +57,8 @@ func HTTPModelCallOf(n *Node) (HTTPModelCall, bool) {
 	// operation, its spend, RS302), and its body regexes were most of
 	// the cost: the answer is kept on the node.
 	n.mustHold()
-	if m := n.httpModel.Load(); m != nil {
-		return m.call, m.ok
-	}
-	c, ok := httpModelCallOf(n)
-	m := &notHTTPModelCall
-	if ok {
-		m = &httpModelMemo{c, true}
-	}
-	n.httpModel.Store(m)
-	return c, ok
+	return n.httpModel.get(n, httpModelCallOf)
 }
-
-// httpModelMemo is HTTPModelCallOf's answer for one node.
-type httpModelMemo struct {
-	call HTTPModelCall
-	ok   bool
-}
-
-var notHTTPModelCall httpModelMemo
 
 // httpModelCallOf is HTTPModelCallOf for an HTTP Request node.
 func httpModelCallOf(n *Node) (HTTPModelCall, bool) {

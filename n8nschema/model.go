@@ -110,8 +110,8 @@ type nodeBody struct {
 	params Value
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
-	httpModel atomic.Pointer[httpModelMemo]
-	heartbeat atomic.Pointer[heartbeatMemo]
+	httpModel kept[HTTPModelCall]
+	heartbeat kept[Heartbeat]
 }
 
 // Param returns a parameter by gjson path below "parameters".
@@ -211,4 +211,28 @@ type Problem struct {
 	// Note marks a problem n8n may repair by itself (a nameless node gets
 	// a name at import): reported as a note, not a warning.
 	Note bool
+}
+
+// kept is an answer about a node that the analysis asks several times,
+// from several goroutines (rules run in parallel over one set): made on
+// first need and kept. Two goroutines asking at once may both make it;
+// the first stored is what every caller gets, so an answer holding a
+// pointer (Heartbeat.Switch) is the same for all.
+type kept[T any] struct{ p atomic.Pointer[answer[T]] }
+
+type answer[T any] struct {
+	v  T
+	ok bool
+}
+
+func (k *kept[T]) get(n *Node, of func(*Node) (T, bool)) (T, bool) {
+	if a := k.p.Load(); a != nil {
+		return a.v, a.ok
+	}
+	v, ok := of(n)
+	a := &answer[T]{v, ok}
+	if !k.p.CompareAndSwap(nil, a) {
+		a = k.p.Load()
+	}
+	return a.v, a.ok
 }
