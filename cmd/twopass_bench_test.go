@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"runtime"
 	"slices"
 	"testing"
@@ -14,21 +13,7 @@ import (
 // corpusInputs lists the real corpus as audit does, with default settings.
 func corpusInputs(b *testing.B) ([]input, *auditSettings) {
 	b.Helper()
-	dir := sharedtest.Path(b, "corpus", "n8n-real")
-	wd, err := os.Getwd()
-	if err != nil {
-		b.Fatal(err)
-	}
-	ins, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize)
-	if err != nil {
-		b.Fatal(err)
-	}
-	o := &AuditOptions{MinConfidence: "low"}
-	st, err := o.settings(nil, wd, ins)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return ins, st
+	return inputsOf(b, sharedtest.Path(b, "corpus", "n8n-real"))
 }
 
 // BenchmarkPass1 reads, parses and audits each input of the corpus alone,

@@ -22,25 +22,13 @@ import (
 // filters, the findings (places, messages, fingerprints, chains, related
 // places and repairs) that Build over every file at once gives.
 func TestAuditInputsWholeSet(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range []string{"examples", "n8n-real", "n8n-more"} {
 		t.Run(name, func(t *testing.T) {
 			dir := "../testdata/examples"
 			if name != "examples" {
 				dir = sharedtest.Path(t, "corpus", name)
 			}
-			ins, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := &AuditOptions{MinConfidence: "low"}
-			st, err := o.settings(nil, wd, ins)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ins, st := inputsOf(t, dir)
 			fixOpts := fix.Options{MaxTokens: 4096}
 			got, _ := auditInputs(ins, defaultMaxFileSize, false, st, fixOpts, true)
 
@@ -106,18 +94,7 @@ func TestAuditInputsFreesSources(t *testing.T) {
 			if name != "examples" {
 				dir = sharedtest.Path(t, "corpus", name)
 			}
-			wd, err := os.Getwd()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ins, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := (&AuditOptions{MinConfidence: "low"}).settings(nil, wd, ins)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ins, st := inputsOf(t, dir)
 			var watched atomic.Int64
 			freed := make(chan struct{}, 4*len(ins))
 			defer func(p func(*n8nschema.Source) *n8nschema.File) { parse = p }(parse)
@@ -143,4 +120,22 @@ func TestAuditInputsFreesSources(t *testing.T) {
 			runtime.KeepAlive(a)
 		})
 	}
+}
+
+// inputsOf lists dir's inputs as audit does, with default settings.
+func inputsOf(tb testing.TB, dir string) ([]input, *auditSettings) {
+	tb.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ins, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := (&AuditOptions{MinConfidence: "low"}).settings(nil, wd, ins)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ins, st
 }
