@@ -39,15 +39,25 @@ type input struct {
 // at most limit bytes, every time read is called; stdin comes as it was
 // read at collection. Errors are those unreadMessage words.
 func (in *input) read(limit int64) ([]byte, error) {
+	b, _, err := in.readWith(limit, nil)
+	return b, err
+}
+
+// readWith is read taking the buffer for a file or fetched workflow from
+// alloc (an empty slice with room for n bytes; nil: make). owned says the
+// bytes came from it: stdin's are held by the input, to be read again.
+func (in *input) readWith(limit int64, alloc func(n int) []byte) (b []byte, owned bool, err error) {
 	switch {
 	case in.err != nil:
-		return nil, in.err
+		return nil, false, in.err
 	case in.path != "":
-		return readRegular(in.path, limit)
+		b, err = readRegularWith(in.path, limit, alloc)
+		return b, alloc != nil, err
 	case in.spool != nil:
-		return in.spool.read(limit)
+		b, err = in.spool.read(limit, alloc)
+		return b, alloc != nil, err
 	}
-	return in.src, nil
+	return in.src, false, nil
 }
 
 // errNoInput means the arguments matched no file: exit 2.
@@ -230,6 +240,12 @@ func (e notRegularError) Error() string {
 // readRegular reads a regular file of at most limit bytes. It opens without
 // blocking, so that a named pipe is refused instead of waited on.
 func readRegular(path string, limit int64) ([]byte, error) {
+	return readRegularWith(path, limit, nil)
+}
+
+// readRegularWith is readRegular reading into alloc(size+1) (nil: make),
+// the file's size and a byte to see its end.
+func readRegularWith(path string, limit int64, alloc func(n int) []byte) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -245,7 +261,10 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, errTooLarge
 	}
-	return readSized(f, limit, st.Size())
+	if alloc == nil {
+		return readSized(f, limit, st.Size())
+	}
+	return readInto(f, limit, alloc(int(min(st.Size()+1, limit+1))))
 }
 
 // readLimited reads r to its end, or fails with errTooLarge after limit
@@ -260,7 +279,12 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 // took 435 MB of RSS, now 219 MB), and it doubles from there but never
 // past limit+1.
 func readSized(r io.Reader, limit, size int64) ([]byte, error) {
-	b := make([]byte, 0, min(max(size+1, 512), limit+1))
+	return readInto(r, limit, make([]byte, 0, min(max(size+1, 512), limit+1)))
+}
+
+// readInto is readSized appending to b, an empty slice with room for the
+// guess.
+func readInto(r io.Reader, limit int64, b []byte) ([]byte, error) {
 	for {
 		if len(b) == cap(b) {
 			b = slices.Grow(b, int(min(int64(cap(b)), limit+1-int64(cap(b)))))
@@ -306,6 +330,6 @@ var parse = n8nschema.Parse
 // rule's.
 func parseInputs(ins []input, limit int64, skipNonWorkflow bool) ([]*n8nschema.File, error) {
 	files := make([]*n8nschema.File, len(ins))
-	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow) })
+	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow, false) })
 	return files, unreadOf(files)
 }

@@ -108,7 +108,7 @@ func runPull(o *pullOptions) (err error) {
 			continue
 		}
 		// One workflow in memory at a time; a page bounded it already.
-		raw, err := w.read(n8napi.MaxPageBytes)
+		raw, err := w.read(n8napi.MaxPageBytes, nil)
 		if err != nil {
 			return err
 		}

@@ -98,7 +98,7 @@ func (a *groupAuditor) firstPass(ins []input) (alone []groupAudited, groups [][]
 	links := make([]analyze.Links, len(ins))
 	alone = make([]groupAudited, len(ins))
 	pool.Each(len(ins), func(i int) {
-		f := parseInput(ins[i], a.limit, a.skipNonWorkflow)
+		f := parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
 		links[i] = analyze.LinksOf(f)
 		alone[i] = a.audit([]*n8nschema.File{f})
 	})
@@ -124,7 +124,7 @@ func (a *groupAuditor) secondPass(ins []input, groups [][]int, alone []groupAudi
 		g := again[j]
 		files := make([]*n8nschema.File, len(groups[g]))
 		for k, i := range groups[g] {
-			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow)
+			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
 		}
 		done[g] = a.audit(files)
 	})
@@ -142,14 +142,25 @@ func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
 	taken := a.capture.Take(set, fs, directivePlaces(set, dirs)...)
 	set.Release()
 	analyze.ReleaseFindings(fs)
+	for _, f := range files {
+		f.Recycle()
+	}
 	return groupAudited{set: set, found: fs, dirs: dirs, taken: taken}
 }
 
 // parseInput reads and parses one input. One that cannot be read becomes
 // a file whose only problem says why (RS001). Under --skip-non-workflow a
 // file that is no JSON export at all is skipped like one met in a folder.
-func parseInput(in input, limit int64, skipNonWorkflow bool) *n8nschema.File {
-	src, err := in.read(limit)
+//
+// With recycle, a file's bytes are read into a recycled buffer and the
+// source owns them: the caller recycles the file once it is released
+// (n8nschema.File.Recycle).
+func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema.File {
+	var alloc func(int) []byte
+	if recycle {
+		alloc = n8nschema.Buffer
+	}
+	src, owned, err := in.readWith(limit, alloc)
 	if err != nil {
 		return &n8nschema.File{
 			Source:   n8nschema.NewSource(in.name, nil),
@@ -157,7 +168,11 @@ func parseInput(in input, limit int64, skipNonWorkflow bool) *n8nschema.File {
 			Explicit: in.explicit,
 		}
 	}
-	f := parse(n8nschema.NewSource(in.name, src))
+	source := n8nschema.NewSource(in.name, src)
+	if owned {
+		source.Own()
+	}
+	f := parse(source)
 	f.Explicit = in.explicit
 	if skipNonWorkflow {
 		skipNonJSON([]*n8nschema.File{f})

@@ -23,6 +23,9 @@ import (
 func (s *Source) Release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.owned {
+		s.spare.bytes, s.spare.lines = s.Src, s.lineStarts
+	}
 	s.Src, s.lineStarts, s.bigStarts = nil, nil, nil
 	s.released = true
 }

@@ -63,7 +63,10 @@ type Source struct {
 
 	released bool // Release dropped Src (release.go)
 	valid    bool // ValidJSON
-
+	// owned: Src is the source's alone, and spare keeps what File.Recycle
+	// gives back (recycle.go).
+	owned bool
+	spare recycled
 }
 
 // ValidJSON reports whether Parse read the source whole: one valid JSON

@@ -1,0 +1,117 @@
+package n8nschema
+
+import (
+	"math/bits"
+	"sync"
+	"testing"
+)
+
+// Recycling. The two-pass audit parses thousands of files, one after
+// another on each core, and drops each once its group is released. The
+// three largest buffers of a parse (the bytes read, the tree's nodes and
+// the line index) then go to the next parse instead of to the collector:
+// on n8n-real they are 55 of the 144 MB an audit allocates, and every MB
+// not allocated is garbage not collected and, on a virtual machine, fresh
+// pages not faulted in.
+//
+// A source whose bytes came from Buffer is marked owned (Source.Own);
+// Parse then hands its tree the builder's arrays instead of copies, and
+// File.Recycle gives all three back once the file is released. A string
+// still viewing the bytes after that would read the next file's: under
+// go test every recycled buffer is overwritten first, so such a view reads
+// garbage and the tests comparing audits fail instead of passing by luck.
+
+// Buffer returns an empty slice with room for at least n bytes, recycled
+// when one is free: read a file into it and wrap it with NewSource and Own.
+func Buffer(n int) []byte { return bytesPool.get(n) }
+
+// Own says that s.Src came from Buffer (or make) and nothing but s holds
+// it: File.Recycle may give it back, and Parse may give the tree arrays
+// that Recycle gives back too. Call it before Parse.
+func (s *Source) Own() { s.owned = true }
+
+// Recycle gives back the buffers of f's parse when f's source is owned:
+// its bytes, its tree's nodes and its line index. Call it only once f is
+// released (File.Release) and every string read from it that outlives it
+// has been copied off (its workflows released, and findings on it: see
+// analyze.Set.Release and analyze.ReleaseFindings). It does nothing to a
+// source that is not owned or not yet released.
+func (f *File) Recycle() {
+	s := f.Source
+	if s == nil || !s.owned || !s.released {
+		return
+	}
+	s.mu.Lock()
+	spare := s.spare
+	s.spare = recycled{}
+	s.mu.Unlock()
+	if spare.bytes != nil {
+		bytesPool.put(poisoned(spare.bytes, 0xff))
+	}
+	if spare.nodes != nil {
+		nodesPool.put(poisoned(spare.nodes, jnode{off: maxText, first: maxText, n: maxText, k: 0xff}))
+	}
+	if spare.lines != nil {
+		linesPool.put(poisoned(spare.lines, maxText))
+	}
+}
+
+// recycled are the buffers of an owned source's parse, kept past Release
+// for Recycle.
+type recycled struct {
+	bytes []byte
+	nodes []jnode
+	lines []uint32
+}
+
+// poisonRecycled makes Recycle overwrite what it gives back (see above).
+var poisonRecycled = testing.Testing()
+
+func poisoned[T any](s []T, bad T) []T {
+	if poisonRecycled {
+		s = s[:cap(s)]
+		for i := range s {
+			s[i] = bad
+		}
+	}
+	return s[:0]
+}
+
+// slicePool keeps slices for reuse in power-of-two classes of capacity, so
+// that get finds one large enough without searching. Slices of less than
+// 1<<minClass elements are not worth keeping; those of more than
+// 1<<maxClass (rare, large files) are left to the collector.
+type slicePool[T any] struct{ class [maxClass + 1]sync.Pool }
+
+const (
+	minClass = 10
+	maxClass = 24
+)
+
+var (
+	bytesPool slicePool[byte]
+	nodesPool slicePool[jnode]
+	linesPool slicePool[uint32]
+)
+
+// get returns an empty slice with room for at least n elements.
+func (p *slicePool[T]) get(n int) []T {
+	c := max(bits.Len(uint(max(n, 1)-1)), minClass) // 1<<c >= n
+	if c > maxClass {
+		return make([]T, 0, n)
+	}
+	if v, ok := p.class[c].Get().(*[]T); ok {
+		return (*v)[:0]
+	}
+	return make([]T, 0, 1<<c)
+}
+
+// put keeps s for a later get; its contents are garbage from now on.
+func (p *slicePool[T]) put(s []T) {
+	c := bits.Len(uint(cap(s))) - 1 // 1<<c <= cap(s)
+	if c < minClass || c > maxClass {
+		return
+	}
+	s = s[:0]
+	p.class[c].Put(&s)
+}
