@@ -97,13 +97,20 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	// Paths are read against the working folder (which tests set) and
 	// named as the user wrote them when outside the repository root.
 	addFile := func(p string, explicit bool, err error) {
-		add(input{name: n.name(p), at: n.abs(p), path: n.abs(p), explicit: explicit, err: err})
+		abs := n.abs(p)
+		add(input{name: n.nameAt(abs, func() string { return p }), at: abs, path: abs, explicit: explicit, err: err})
 	}
 	addDir := func(dir string) {
 		abs := n.abs(dir)
 		for _, w := range walkJSON(abs) {
-			rel, _ := filepath.Rel(abs, w.path)
-			addFile(filepath.Join(dir, rel), false, w.err)
+			// w.path is clean and absolute: n.abs of the path as given
+			// (dir joined with the rest), which is spelled only for a
+			// name outside the root.
+			given := func() string {
+				rel, _ := filepath.Rel(abs, w.path)
+				return filepath.Join(dir, rel)
+			}
+			add(input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err})
 		}
 	}
 	for _, arg := range args {

@@ -75,11 +75,16 @@ func (n *namer) gitTop(dir string) string {
 // name is how reports show the file at p: relative to its root when inside
 // it, slash-separated, without "./"; else the path as given.
 func (n *namer) name(p string) string {
-	a := n.abs(p)
-	if rel, err := filepath.Rel(n.rootOf(a), a); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	return n.nameAt(n.abs(p), func() string { return p })
+}
+
+// nameAt is name for the file at abs (n.abs of the path given), given
+// the path as given: cleaning paths was most of the time of a folder walk.
+func (n *namer) nameAt(abs string, given func() string) string {
+	if rel, err := filepath.Rel(n.rootOf(abs), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
 	}
-	return filepath.ToSlash(filepath.Clean(p))
+	return filepath.ToSlash(filepath.Clean(given()))
 }
 
 // stdinInput is the name and place of stdin: --stdin-filename when given.
