@@ -9,6 +9,9 @@
 // on a heap it cannot shrink. Keep runs after every collection, not only
 // where the audit calls it: a heap that outgrows the limit between calls
 // would otherwise be collected in a loop.
+//
+// Start also has the first HugeRegion of heap backed by transparent huge
+// pages (hugepages.go): page faults were a seventh of an audit's CPU.
 package heaproom
 
 import (
@@ -29,8 +32,10 @@ var (
 	limit   int64
 )
 
-// Start sets the soft limit, unless GOMEMLIMIT already set one.
+// Start sets the soft limit, unless GOMEMLIMIT already set one, and has
+// the first HugeRegion of heap backed by huge pages (hugeHeap).
 func Start() {
+	hugeHeap(HugeRegion)
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}

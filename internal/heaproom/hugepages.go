@@ -1,0 +1,37 @@
+package heaproom
+
+import (
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// HugeRegion is how much heap Start has the runtime map at once and
+// advise for transparent huge pages: what an audit of n8n-real grows its
+// heap to between collections. A larger heap (a larger set) goes on in
+// the runtime's own 4 KiB pages.
+const HugeRegion = 32 << 20
+
+// Transparent huge pages. Go maps its heap in 4 KiB pages and, since Go
+// 1.21.1, leaves huge pages to the system's setting, which is most often
+// "madvise": the heap then gets none. An audit grows its heap to ~40 MB
+// in a fraction of a second, so each 4 KiB page is a fault, and on a
+// virtual machine a fault is a trip to the hypervisor: 12 µs on the
+// machine the benchmarks run on, where faults were a seventh of an
+// audit's CPU (docs/performance.md). hugeHeap has the runtime map n bytes
+// of heap in one piece (one allocation, freed at once: the first free
+// pages the heap grows into) and advises them MADV_HUGEPAGE, so that they
+// are faulted 2 MiB at a time. Where the system has no huge pages, or
+// gives them to every mapping already, the advice changes nothing; with
+// GODEBUG=disablethp=1 (the runtime's own switch) none is given.
+func hugeHeap(n int) {
+	if n <= 0 || slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "disablethp=1") {
+		return
+	}
+	b := make([]byte, n) // fresh pages from the system: not touched
+	adviseHuge(b)
+	runtime.KeepAlive(b)
+	b = nil
+	runtime.GC() // frees b now: the heap grows into it from the start
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package heaproom
+
+func adviseHuge([]byte) {}
