@@ -3,15 +3,18 @@ package heaproom
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 )
 
 // HugeRegion is how much heap Start has the runtime map at once and
-// advise for transparent huge pages: what an audit of n8n-real grows its
-// heap to between collections. A larger heap (a larger set) goes on in
-// the runtime's own 4 KiB pages.
-const HugeRegion = 32 << 20
+// advise for transparent huge pages: the heap the soft limit lets a run
+// grow to. A page is faulted in when first used, so a run that needs less
+// (an audit of n8n-real: ~40 MB) holds no more memory for it; with 32 MiB
+// the big set of issue 14 grew past it into 4 KiB pages and gained a
+// fifth of what n8n-real gained (docs/performance.md).
+const HugeRegion = Soft
 
 // Transparent huge pages. Go maps its heap in 4 KiB pages and, since Go
 // 1.21.1, leaves huge pages to the system's setting, which is most often
@@ -29,9 +32,13 @@ func hugeHeap(n int) {
 	if n <= 0 || slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "disablethp=1") {
 		return
 	}
-	b := make([]byte, n) // fresh pages from the system: not touched
+	// Fresh pages from the system, not touched; no collection while b is
+	// held, which could not free it.
+	gogc := debug.SetGCPercent(-1)
+	b := make([]byte, n)
 	adviseHuge(b)
 	runtime.KeepAlive(b)
 	b = nil
+	debug.SetGCPercent(gogc)
 	runtime.GC() // frees b now: the heap grows into it from the start
 }
