@@ -35,11 +35,17 @@ func (s *Source) Own() { s.owned = true }
 // released (File.Release) and every string read from it that outlives it
 // has been copied off (its workflows released, and findings on it: see
 // analyze.Set.Release and analyze.ReleaseFindings). It does nothing to a
-// source that is not owned or not yet released.
+// source that is not owned, or while the file or one of its workflows is
+// not released (their values read the tree).
 func (f *File) Recycle() {
 	s := f.Source
 	if s == nil || !s.owned || !s.released {
 		return
+	}
+	for _, w := range f.Workflows {
+		if !w.released {
+			return
+		}
 	}
 	s.mu.Lock()
 	spare := s.spare

@@ -33,8 +33,12 @@ func TestRecycleGivesBack(t *testing.T) {
 	if string(b) != releaseSrc {
 		t.Fatal("Recycle before Release overwrote the bytes")
 	}
-	f.Workflows[0].Release(nil)
 	f.Release()
+	f.Recycle() // the workflow is not released: its values read the tree
+	if !bytes.Equal(b, []byte(releaseSrc)) || nodes[0].off == maxText {
+		t.Fatal("Recycle gave back the buffers of a file whose workflow is not released")
+	}
+	f.Workflows[0].Release(nil)
 	f.Recycle()
 	if !poisonRecycled {
 		t.Fatal("recycled buffers are not overwritten under go test")
