@@ -45,7 +45,12 @@ type audited struct {
 func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, snippets bool) (audited, error) {
 	a := newGroupAuditor(limit, skipNonWorkflow, st, fixOpts, snippets)
 	alone, groups := a.firstPass(ins)
-	groupsDone := a.secondPass(ins, groups, alone)
+	return a.end(groups, a.secondPass(ins, groups, alone))
+}
+
+// end joins the groups' audits: it merges their sets, runs the SetWide
+// rules on the merged set and filters every finding.
+func (a *groupAuditor) end(groups [][]int, groupsDone []groupAudited) (audited, error) {
 	sets := make([]*analyze.Set, len(groups))
 	found := make([][]analyze.Finding, len(groups))
 	dirs := make([][]analyze.Directive, len(groups))
@@ -56,7 +61,7 @@ func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettin
 	set := analyze.Merge(sets, groups)
 	all := slices.Concat(found...)
 	all = append(all, analyze.Run(set, a.setWide)...)
-	fo := st.filter
+	fo := a.st.filter
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
 	filtered := analyze.Filter(set, analyze.Unique(all), fo)
 	return audited{set: set, files: set.Files, filtered: filtered, capture: a.capture}, unreadOf(set.Files)

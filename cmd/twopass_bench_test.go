@@ -51,3 +51,18 @@ func BenchmarkPass2(b *testing.B) {
 	}
 	cputime.ReportPerOp(b, cpu)
 }
+
+// BenchmarkEnd joins the corpus's group audits, runs the SetWide rules and
+// the filters: the end of the audit, which runs after both passes.
+func BenchmarkEnd(b *testing.B) {
+	ins, st := corpusInputs(b)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, false)
+	alone, groups := a.firstPass(ins)
+	done := a.secondPass(ins, groups, alone)
+	b.ReportAllocs()
+	cpu := cputime.Used()
+	for b.Loop() {
+		a.end(groups, done)
+	}
+	cputime.ReportPerOp(b, cpu)
+}
