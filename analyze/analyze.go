@@ -305,16 +305,28 @@ func Run(set *Set, rules []*Rule) []Finding {
 
 // SortFindings orders findings by file, line, column, rule, node, message.
 func SortFindings(fs []Finding) {
-	slices.SortStableFunc(fs, func(a, b Finding) int {
-		return cmp.Or(
-			strings.Compare(a.File, b.File),
-			cmp.Compare(a.Pos.Line, b.Pos.Line),
-			cmp.Compare(a.Pos.Col, b.Pos.Col),
-			strings.Compare(a.RuleID, b.RuleID),
-			strings.Compare(a.Node, b.Node),
-			strings.Compare(a.Message, b.Message),
-		)
-	})
+	slices.SortStableFunc(fs, func(a, b Finding) int { return compareFindings(&a, &b) })
+}
+
+// compareFindings is SortFindings' order. It stops at the first field that
+// differs: cmp.Or would compare all six, messages included, every time.
+func compareFindings(a, b *Finding) int {
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Pos.Line, b.Pos.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Pos.Col, b.Pos.Col); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.RuleID, b.RuleID); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Node, b.Node); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
 }
 
 // Fingerprint identifies a finding across edits that move nodes around:

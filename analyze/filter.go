@@ -88,6 +88,13 @@ type Filtered struct {
 // confidence floor, then Fold (findings that say one thing several times
 // become one), then the baseline.
 func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
+	return FilterOwned(set, slices.Clone(findings), opts)
+}
+
+// FilterOwned is Filter on findings the caller owns and does not read
+// again: it compacts them in place rather than copy them (a set's
+// findings are a large share of what an audit holds at the end).
+func FilterOwned(set *Set, fs []Finding, opts FilterOptions) Filtered {
 	enabled := make(map[string]*Rule, len(opts.Rules))
 	for _, r := range opts.Rules {
 		enabled[r.ID] = r
@@ -97,18 +104,14 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		all = opts.Rules
 	}
 
-	// Filter works on one copy of the findings, compacted in place at each
-	// stage: a set's findings are a large share of what an audit holds at
-	// the end.
-	fs := make([]Finding, 0, len(findings))
-	for _, f := range findings {
-		if enabled[f.RuleID] == nil {
-			continue
+	// Each stage compacts fs in place.
+	fs = slices.DeleteFunc(fs, func(f Finding) bool { return enabled[f.RuleID] == nil })
+	if len(opts.Severities) > 0 {
+		for i := range fs {
+			if s, ok := opts.Severities[fs[i].RuleID]; ok {
+				fs[i].Severity = s
+			}
 		}
-		if s, ok := opts.Severities[f.RuleID]; ok {
-			f.Severity = s
-		}
-		fs = append(fs, f)
 	}
 
 	var out Filtered
@@ -153,7 +156,11 @@ func Filter(set *Set, findings []Finding, opts FilterOptions) Filtered {
 		}
 		return false
 	})
-	SortFindings(fs)
+	// Run and UniqueOf give sorted findings: only directive findings
+	// need sorting in, and then rarely.
+	if !slices.IsSortedFunc(fs, func(a, b Finding) int { return compareFindings(&a, &b) }) {
+		SortFindings(fs)
+	}
 	out.Current = foldInPlace(fs, all)
 	// The findings folded away stay in the array past Current's end:
 	// cleared, so they hold no source alive (DeleteFunc clears its own).

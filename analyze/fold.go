@@ -22,13 +22,18 @@ func Fold(fs []Finding, rules []*Rule) []Finding {
 // of fs, whose elements it overwrites.
 func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 	byID := make(map[string]*Rule, len(rules))
+	foldedInto := map[string]bool{} // rules others fold into
 	for _, r := range rules {
 		byID[r.ID] = r
+		if r.FoldsInto != "" {
+			foldedInto[r.FoldsInto] = true
+		}
 	}
 	type nodeKey struct{ rule, file, wfID, wf, node string }
 	onNode := map[nodeKey]int{} // → index in fs of the first finding
 	for i, f := range fs {
-		if f.Node != "" {
+		// Only findings of a rule another folds into are looked up.
+		if f.Node != "" && foldedInto[f.RuleID] {
 			k := nodeKey{f.RuleID, f.File, f.WorkflowID, f.Workflow, f.Node}
 			if _, ok := onNode[k]; !ok {
 				onNode[k] = i

@@ -59,11 +59,10 @@ func (a *groupAuditor) end(groups [][]int, groupsDone []groupAudited) (audited, 
 		a.capture.Add(r.taken)
 	}
 	set := analyze.Merge(sets, groups)
-	all := slices.Concat(found...)
-	all = append(all, analyze.Run(set, a.setWide)...)
+	all := analyze.UniqueOf(append(found, analyze.Run(set, a.setWide))...)
 	fo := a.st.filter
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
-	filtered := analyze.Filter(set, analyze.Unique(all), fo)
+	filtered := analyze.FilterOwned(set, all, fo)
 	return audited{set: set, files: set.Files, filtered: filtered, capture: a.capture}, unreadOf(set.Files)
 }
 

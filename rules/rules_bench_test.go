@@ -82,7 +82,7 @@ func BenchmarkFilter(b *testing.B) {
 	b.ReportAllocs()
 	cpu := cputime.Used()
 	for b.Loop() {
-		analyze.Filter(set, slices.Clone(findings), opts)
+		analyze.FilterOwned(set, slices.Clone(findings), opts)
 	}
 	cputime.ReportPerOp(b, cpu)
 }

@@ -1,0 +1,53 @@
+package analyze
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// TestUniqueOf: joining runs with UniqueOf gives what Unique gives on the
+// runs concatenated, ties (same order key, other fingerprint) kept in
+// joined order and repeats across runs dropped, and leaves the runs as
+// they were.
+func TestUniqueOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 1))
+	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
+	for round := range 200 {
+		runs := make([][]Finding, rng.IntN(6))
+		id := 0
+		for r := range runs {
+			for range rng.IntN(30) {
+				id++
+				f := Finding{
+					File: pick("a.json", "b.json"), Pos: n8nschema.Pos{Line: rng.IntN(3), Col: rng.IntN(2), Offset: rng.IntN(2)},
+					RuleID: pick("RS101", "RS505"), Node: pick("", "n"), Message: pick("m", "m2"),
+					Fingerprint: pick("f1", "f2"), Detail: fmt.Sprint(id), // Detail tells which one was kept
+				}
+				runs[r] = append(runs[r], f)
+			}
+			if rng.IntN(2) == 0 { // sorted, as Run returns them, or not
+				runs[r] = Unique(runs[r])
+			}
+		}
+		before := make([][]Finding, len(runs))
+		for r := range runs {
+			before[r] = slices.Clone(runs[r])
+		}
+		want := Unique(slices.Concat(runs...))
+		got := UniqueOf(runs...)
+		if len(want) == 0 && len(got) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: UniqueOf\n%v\nwant\n%v", round, got, want)
+		}
+		if !reflect.DeepEqual(runs, before) {
+			t.Fatalf("round %d: UniqueOf changed its runs", round)
+		}
+	}
+}
