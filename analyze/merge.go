@@ -1,9 +1,6 @@
 package analyze
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -28,21 +25,22 @@ func Merge(sets []*Set, groups [][]int) *Set {
 			m.Files[groups[i][j]] = f
 		}
 	}
-	at := map[*n8nschema.Workflow]int{}
+	nw := 0
+	for _, f := range m.Files {
+		nw += len(f.Workflows)
+	}
+	m.Workflows = make([]*n8nschema.Workflow, 0, nw)
+	at := make(map[*n8nschema.Workflow]int, nw)
 	for _, f := range m.Files {
 		for _, w := range f.Workflows {
 			at[w] = len(m.Workflows)
 			m.Workflows = append(m.Workflows, w)
 		}
 	}
-	for _, s := range sets {
-		m.Operations = append(m.Operations, s.Operations...)
-		m.Calls = append(m.Calls, s.Calls...)
-	}
 	// Within a group both lists are in its workflows' order, which is
 	// theirs in the set: a stable sort by workflow restores set order.
-	slices.SortStableFunc(m.Operations, func(a, b *Operation) int { return cmp.Compare(at[a.Workflow], at[b.Workflow]) })
-	slices.SortStableFunc(m.Calls, func(a, b *Call) int { return cmp.Compare(at[a.From], at[b.From]) })
+	m.Operations = sortedByWorkflow(sets, at, nw, func(s *Set) []*Operation { return s.Operations }, func(o *Operation) *n8nschema.Workflow { return o.Workflow })
+	m.Calls = sortedByWorkflow(sets, at, nw, func(s *Set) []*Call { return s.Calls }, func(c *Call) *n8nschema.Workflow { return c.From })
 	// A workflow's operations are adjacent now: index pieces of the list
 	// rather than copy them.
 	m.opsOf = make(map[*n8nschema.Workflow][]*Operation, len(m.Workflows))
@@ -56,4 +54,41 @@ func Merge(sets []*Set, groups [][]int) *Set {
 	}
 	m.indexCalls()
 	return m
+}
+
+// sortedByWorkflow joins the sets' lists and sorts them, stably, by the
+// index at gives their workflow (0 for one it lacks) among nw: a counting sort,
+// which looks each workflow up once rather than at every comparison.
+func sortedByWorkflow[T any](sets []*Set, at map[*n8nschema.Workflow]int, nw int, list func(*Set) []T, workflow func(T) *n8nschema.Workflow) []T {
+	n := 0
+	for _, s := range sets {
+		n += len(list(s))
+	}
+	if n == 0 {
+		return nil
+	}
+	rank := make([]int32, 0, n)
+	start := make([]int32, nw+1) // items of each rank, then where they go
+	for _, s := range sets {
+		for _, x := range list(s) {
+			r := int32(at[workflow(x)])
+			rank = append(rank, r)
+			start[r]++
+		}
+	}
+	var sum int32
+	for r, c := range start {
+		start[r] = sum
+		sum += c
+	}
+	out := make([]T, n)
+	i := 0
+	for _, s := range sets {
+		for _, x := range list(s) {
+			out[start[rank[i]]] = x
+			start[rank[i]]++
+			i++
+		}
+	}
+	return out
 }

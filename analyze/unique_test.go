@@ -10,10 +10,10 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// TestUniqueOf: joining runs with UniqueOf gives what Unique gives on the
-// runs concatenated, ties (same order key, other fingerprint) kept in
-// joined order and repeats across runs dropped, and leaves the runs as
-// they were.
+// TestUniqueOf: joining runs with UniqueOf, or some with a sorted
+// one with Joined.Unique, gives what Unique gives on the runs concatenated, ties (same
+// order key, other fingerprint) kept in joined order and repeats across
+// runs dropped; UniqueOf leaves the runs as they were.
 func TestUniqueOf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
 	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
@@ -26,8 +26,10 @@ func TestUniqueOf(t *testing.T) {
 				f := Finding{
 					File: pick("a.json", "b.json"), Pos: n8nschema.Pos{Line: rng.IntN(3), Col: rng.IntN(2), Offset: rng.IntN(2)},
 					RuleID: pick("RS101", "RS505"), Node: pick("", "n"), Message: pick("m", "m2"),
-					Fingerprint: pick("f1", "f2"), Detail: fmt.Sprint(id), // Detail tells which one was kept
+					Detail: fmt.Sprint(id), // tells which one was kept
 				}
+				// Like Fingerprint, from the rule and node (and more).
+				f.Fingerprint = f.RuleID + f.Node + pick("1", "2")
 				runs[r] = append(runs[r], f)
 			}
 			if rng.IntN(2) == 0 { // sorted, as Run returns them, or not
@@ -48,6 +50,15 @@ func TestUniqueOf(t *testing.T) {
 		}
 		if !reflect.DeepEqual(runs, before) {
 			t.Fatalf("round %d: UniqueOf changed its runs", round)
+		}
+		// Joined.Unique: the last run merged into the others joined.
+		if len(runs) > 0 {
+			last := Unique(slices.Clone(runs[len(runs)-1]))
+			want := Unique(slices.Concat(append(runs[:len(runs)-1:len(runs)-1], last)...))
+			got := JoinOf(runs[:len(runs)-1]...).Unique(last)
+			if (len(want) > 0 || len(got) > 0) && !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d: Joined.Unique\n%v\nwant\n%v", round, got, want)
+			}
 		}
 	}
 }

@@ -56,13 +56,29 @@ func (a *groupAuditor) end(groups [][]int, groupsDone []groupAudited) (audited, 
 	dirs := make([][]analyze.Directive, len(groups))
 	for g, r := range groupsDone {
 		sets[g], found[g], dirs[g] = r.set, r.found, r.dirs
-		a.capture.Add(r.taken)
 	}
-	set := analyze.Merge(sets, groups)
-	all := analyze.UniqueOf(append(found, analyze.Run(set, a.setWide))...)
-	fo := a.st.filter
-	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
-	filtered := analyze.FilterOwned(set, all, fo)
+	// The SetWide rules need the merged set; the groups' findings do not:
+	// they are sorted on the other core meanwhile. Each job writes its own
+	// results, so nothing depends on which ends first.
+	var (
+		set   *analyze.Set
+		wide  []analyze.Finding
+		local analyze.Joined
+		fo    = a.st.filter
+	)
+	pool.Each(2, func(job int) {
+		if job == 0 {
+			set = analyze.Merge(sets, groups)
+			wide = analyze.Run(set, a.setWide)
+			return
+		}
+		for _, r := range groupsDone {
+			a.capture.Add(r.taken)
+		}
+		local = analyze.JoinOf(found...)
+		fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
+	})
+	filtered := analyze.FilterOwned(set, local.Unique(wide), fo)
 	return audited{set: set, files: set.Files, filtered: filtered, capture: a.capture}, unreadOf(set.Files)
 }
 

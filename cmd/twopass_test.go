@@ -3,7 +3,9 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,6 +51,45 @@ func TestAuditInputsWholeSet(t *testing.T) {
 					len(got.set.Operations), len(got.set.Workflows), len(set.Operations), len(set.Workflows))
 			}
 		})
+	}
+}
+
+// TestEndSequential: the end of the audit, whose steps run on two cores,
+// gives what those steps give one after another, whichever job ends
+// first: on one core and on two, several times.
+func TestEndSequential(t *testing.T) {
+	ins, st := inputsOf(t, sharedtest.Path(t, "corpus", "n8n-real"))
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{MaxTokens: 4096}, false)
+	alone, groups := a.firstPass(ins)
+	done := a.secondPass(ins, groups, alone)
+
+	sets := make([]*analyze.Set, len(groups))
+	found := make([][]analyze.Finding, len(groups))
+	dirs := make([][]analyze.Directive, len(groups))
+	for g, r := range done {
+		sets[g], found[g], dirs[g] = r.set, r.found, r.dirs
+	}
+	set := analyze.Merge(sets, groups)
+	all := slices.Concat(found...)
+	all = append(all, analyze.Run(set, a.setWide)...)
+	fo := st.filter
+	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
+	want := analyze.Filter(set, analyze.Unique(all), fo)
+	if len(want.Findings) == 0 {
+		t.Fatal("no findings: the comparison would prove nothing")
+	}
+
+	for i, procs := range []int{1, 2, 2, 2, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		got, _ := a.end(groups, done)
+		runtime.GOMAXPROCS(prev)
+		if !reflect.DeepEqual(got.filtered, want) {
+			t.Fatalf("run %d on %d cores: the end differs from its steps one after another (-sequential +end):\n%s",
+				i, procs, gocmp.Diff(summarize(want), summarize(got.filtered)))
+		}
+		if !reflect.DeepEqual(got.set.Operations, set.Operations) || !reflect.DeepEqual(got.set.Calls, set.Calls) {
+			t.Fatalf("run %d on %d cores: the merged set differs", i, procs)
+		}
 	}
 }
 
