@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -179,13 +180,25 @@ func foldsToASCII(s string) bool {
 
 // hasSecretPrefix reports whether s holds one of secretPrefixes.
 func hasSecretPrefix(s string) bool {
-	for _, p := range secretPrefixes {
-		if strings.Contains(s, p) {
-			return true
+	for i := 0; i < len(s); i++ {
+		for _, p := range secretPrefixesByFirst[s[i]] {
+			if strings.HasPrefix(s[i:], p) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// secretPrefixesByFirst are secretPrefixes by their first byte: one pass
+// over s instead of one a prefix.
+var secretPrefixesByFirst = func() *[256][]string {
+	var by [256][]string
+	for _, p := range secretPrefixes {
+		by[p[0]] = append(by[p[0]], p)
+	}
+	return &by
+}()
 
 // schemeWord reports whether s holds "bearer", "basic" or "token" in any
 // case followed by white space, as schemeRE needs: "max tokens" does not.
@@ -472,26 +485,41 @@ func mayHoldSecret(s string) bool {
 	if quoteColon(s) { // members and pairs: `"key"` then `:`
 		return true
 	}
-	if strings.ContainsAny(s, "?&;") && strings.Contains(s, "=") { // queries
-		return true
-	}
-	if strings.Contains(s, "://") && strings.Contains(s, "@") { // userinfo
-		return true
-	}
-	if foldsToASCII(s) || schemeWord(s) || hasSecretPrefix(s) { // schemeRE, prefixedRE
-		return true
-	}
+	// One pass notes the bytes the other patterns need: a name or message
+	// is tested once, not a dozen times over.
+	var query, equals, at, high bool
 	run := 0 // long and hex runs need 32 characters of [A-Za-z0-9_+/=-]
 	for i := 0; i < len(s); i++ {
-		if isLongByte(s[i]) {
+		c := s[i]
+		if isLongByte(c) {
 			if run++; run >= 32 {
 				return true
 			}
-		} else {
-			run = 0
+			equals = equals || c == '='
+			continue
+		}
+		run = 0
+		switch {
+		case c == '?' || c == '&' || c == ';':
+			query = true
+		case c == '@':
+			at = true
+		case c >= utf8.RuneSelf:
+			high = true
 		}
 	}
-	return false
+	if query && equals { // queries
+		return true
+	}
+	if at && strings.Contains(s, "://") { // userinfo
+		return true
+	}
+	// What is left, schemeRE and prefixedRE, matches 14 bytes or more
+	// ("basic", a space and 8 characters).
+	if len(s) < 14 {
+		return false
+	}
+	return high && foldsToASCII(s) || schemeWord(s) || hasSecretPrefix(s) // schemeRE, prefixedRE
 }
 
 // quoteColon reports whether a ':' follows a '"' with only white space and

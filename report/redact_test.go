@@ -19,6 +19,12 @@ func TestRedact(t *testing.T) {
 		{`Authorization: Bearer abcdef0123456789`, `Authorization: Bearer [REDACTED]`},
 		{`"Basic dXNlcjpwYXNzd29yZA=="`, `"Basic [REDACTED]"`},
 		{`token ghx_0123456789abcdefABCD`, `token [REDACTED]`},
+		// The shortest texts the scheme and prefix patterns match.
+		{`basic abcdefgh`, `basic [REDACTED]`},
+		{`basic abcdefg`, `basic abcdefg`},
+		{`xoxb-abcdefghij`, `[REDACTED]`},
+		{"Bearer\u212a abcdefgh", "Bearer\u212a abcdefgh"},
+		{"to\u212aen abcdefghijklmnop", "to\u212aen [REDACTED]"},
 		// JSON members, also as escaped JSON inside a string.
 		{`{"x-api-key": "k3y-Zq9Wx8Vy7Ut6"}`, `{"x-api-key": "[REDACTED]"}`},
 		{`{"access_token": "abcd1234"}`, `{"access_token": "[REDACTED]"}`},
