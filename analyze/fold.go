@@ -29,52 +29,74 @@ func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 			foldedInto[r.FoldsInto] = true
 		}
 	}
+	folds := func(f *Finding) *Rule {
+		if r := byID[f.RuleID]; r != nil && r.FoldsInto != "" && f.Node != "" {
+			return r
+		}
+		return nil
+	}
+	// onNode holds the nodes a folding finding names (few), then the index
+	// in fs of the first finding there of the rule it folds into.
 	type nodeKey struct{ rule, file, wfID, wf, node string }
-	onNode := map[nodeKey]int{} // → index in fs of the first finding
-	for i, f := range fs {
-		// Only findings of a rule another folds into are looked up.
-		if f.Node != "" && foldedInto[f.RuleID] {
-			k := nodeKey{f.RuleID, f.File, f.WorkflowID, f.Workflow, f.Node}
-			if _, ok := onNode[k]; !ok {
-				onNode[k] = i
+	onNode := map[nodeKey]int{}
+	for i := range fs {
+		if f := &fs[i]; folds(f) != nil {
+			onNode[nodeKey{folds(f).FoldsInto, f.File, f.WorkflowID, f.Workflow, f.Node}] = -1
+		}
+	}
+	if len(onNode) > 0 {
+		for i := range fs {
+			if f := &fs[i]; f.Node != "" && foldedInto[f.RuleID] {
+				k := nodeKey{f.RuleID, f.File, f.WorkflowID, f.Workflow, f.Node}
+				if j, ok := onNode[k]; ok && j < 0 {
+					onNode[k] = i
+				}
 			}
 		}
 	}
 	// A folded-away finding lends its severity to the one that says it all.
 	drop := make([]bool, len(fs))
-	for i, f := range fs {
-		r := byID[f.RuleID]
-		if r == nil || r.FoldsInto == "" || f.Node == "" {
-			continue
-		}
-		if j, ok := onNode[nodeKey{r.FoldsInto, f.File, f.WorkflowID, f.Workflow, f.Node}]; ok {
-			drop[i] = true
-			fs[j].Severity = max(fs[j].Severity, f.Severity)
+	if len(onNode) > 0 {
+		for i := range fs {
+			f := &fs[i]
+			r := folds(f)
+			if r == nil {
+				continue
+			}
+			if j, ok := onNode[nodeKey{r.FoldsInto, f.File, f.WorkflowID, f.Workflow, f.Node}]; ok && j >= 0 {
+				drop[i] = true
+				fs[j].Severity = max(fs[j].Severity, f.Severity)
+			}
 		}
 	}
 	type foldKey struct{ rule, key string }
 	first := map[foldKey]int{} // → index in out
 	more := map[int]int{}      // index in out → findings folded into it
 	out := fs[:0]              // written at or before the index read: safe in place
-	for i, f := range fs {
+	for i := range fs {
 		if drop[i] {
 			continue
 		}
+		f := &fs[i]
 		if f.FoldKey == "" {
-			out = append(out, f)
+			if len(out) == i {
+				out = out[:i+1] // in place already: no copy
+			} else {
+				out = append(out, *f)
+			}
 			continue
 		}
 		k := foldKey{f.RuleID, f.FoldKey}
 		j, ok := first[k]
 		if !ok {
 			first[k] = len(out)
-			f.Fingerprint = foldFingerprint(f.RuleID, f.FoldKey)
-			out = append(out, f)
+			out = append(out, *f)
+			out[len(out)-1].Fingerprint = foldFingerprint(f.RuleID, f.FoldKey)
 			continue
 		}
-		kept := &out[j]
+		kept := &out[j] // j < i: f is not written over
 		kept.Severity = max(kept.Severity, f.Severity)
-		kept.Related = append(slices.Clip(kept.Related), Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(kept, &f)})
+		kept.Related = append(slices.Clip(kept.Related), Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(kept, f)})
 		more[j]++
 	}
 	for i, n := range more {
