@@ -197,7 +197,8 @@ func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
 	e.key("workflow").string(red.Redact(f.Workflow))
 	e.key("workflow_id").string(f.WorkflowID)
 	e.key("node").string(red.Redact(f.Node))
-	e.key("message").string(red.Redact(f.Message))
+	// Messages rarely repeat: a memo would hash and keep each for nothing.
+	e.key("message").string(Redact(f.Message))
 	e.key("fix").string(red.Redact(f.Fix))
 	e.key("help_uri").string(f.URL)
 	e.key("fingerprint").string(f.Fingerprint)
