@@ -379,6 +379,14 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs a look: most text is
+		// printable ASCII without quotes or backslashes.
+		for len(s)-i >= 8 && plain8(s[i:]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -423,4 +431,18 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether the first eight bytes of s are all printable
+// ASCII other than '"' and '\\', which appendJSONString copies as they are:
+// the zero-byte test of "bit twiddling hacks" on a word of them.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	quote, backslash := w^('"'*ones), w^('\\'*ones)
+	control := (w - 0x20*ones) & ^w     // a byte below 0x20 (none is 0x80 or above)
+	hasQuote := (quote - ones) & ^quote // a zero byte of w^'"'
+	hasBackslash := (backslash - ones) & ^backslash
+	return (w|control|hasQuote|hasBackslash)&highs == 0
 }

@@ -29,6 +29,8 @@ var jsonStringSeeds = []string{
 	"", "plain", `quote " and \ backslash`, "\b\f\n\r\t", "\x00\x01\x1f\x7f", "<script>&amp;</script>",
 	"line\u2028para\u2029end", "\xff", "a\xe2\x80", "\xed\xa0\x80", "é ü 日本 🙂", "\ufffd", "\u202e\u200b\ufeff",
 	"token=sk-abcdef0123456789abcdef0123456789", "Authorization: Bearer abc.def.ghi",
+	// Each escape at several places of an eight-byte word (plain8).
+	"0123456\"89abcdef", "01234567\\9abcdef\x01", "abcdefghijklmnop\u2028", "abcdefg\x1f", "abcdefgh\x7f\x80ijklmnop\n",
 }
 
 func FuzzJSONString(f *testing.F) {
