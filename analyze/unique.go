@@ -8,15 +8,11 @@ import (
 // Unique sorts findings (SortFindings) and drops repeats: the same
 // fingerprint, file, position and message. Run returns its findings so;
 // the two-pass audit joins those of its groups and of the SetWide rules
-// with UniqueOf.
+// with JoinOf and Joined.Unique.
 func Unique(fs []Finding) []Finding {
 	SortFindings(fs)
 	return slices.CompactFunc(fs, func(a, b Finding) bool { return sameFinding(&a, &b) })
 }
-
-// UniqueOf is Unique(slices.Concat(runs...)) without touching the runs:
-// JoinOf(runs...).Unique(nil).
-func UniqueOf(runs ...[]Finding) []Finding { return JoinOf(runs...).Unique(nil) }
 
 // Joined are the findings of several runs in SortFindings' order, ties in
 // joined order, not yet copied: the order is of references to them, as
@@ -28,7 +24,8 @@ type Joined struct {
 
 type findingRef struct{ run, i int32 }
 
-// JoinOf sorts the findings of the runs, which it leaves as they are.
+// JoinOf sorts the findings of the runs, which it leaves as they are:
+// JoinOf(runs...).Unique(nil) is Unique(slices.Concat(runs...)).
 func JoinOf(runs ...[]Finding) Joined {
 	n := 0
 	for _, r := range runs {

@@ -10,11 +10,11 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// TestUniqueOf: joining runs with UniqueOf, or some with a sorted
-// one with Joined.Unique, gives what Unique gives on the runs concatenated, ties (same
-// order key, other fingerprint) kept in joined order and repeats across
-// runs dropped; UniqueOf leaves the runs as they were.
-func TestUniqueOf(t *testing.T) {
+// TestJoinOf: runs joined with JoinOf, with no more or with a sorted run
+// merged in by Joined.Unique, give what Unique gives on the runs
+// concatenated: ties (same order key, other fingerprint) in joined order,
+// repeats across runs dropped. JoinOf leaves the runs as they were.
+func TestJoinOf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
 	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
 	for round := range 200 {
@@ -41,15 +41,15 @@ func TestUniqueOf(t *testing.T) {
 			before[r] = slices.Clone(runs[r])
 		}
 		want := Unique(slices.Concat(runs...))
-		got := UniqueOf(runs...)
+		got := JoinOf(runs...).Unique(nil)
 		if len(want) == 0 && len(got) == 0 {
 			continue
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("round %d: UniqueOf\n%v\nwant\n%v", round, got, want)
+			t.Fatalf("round %d: JoinOf\n%v\nwant\n%v", round, got, want)
 		}
 		if !reflect.DeepEqual(runs, before) {
-			t.Fatalf("round %d: UniqueOf changed its runs", round)
+			t.Fatalf("round %d: JoinOf changed its runs", round)
 		}
 		// Joined.Unique: the last run merged into the others joined.
 		if len(runs) > 0 {
