@@ -227,6 +227,7 @@ type cedge struct {
 // "failed" vertex per workflow for error workflows.
 type amp struct {
 	s     *Set
+	sc    *scratch
 	gs    []*Graph
 	base  []int // first vertex of each workflow
 	wfOf  []int32
@@ -244,7 +245,9 @@ func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
 // reaches it; unbounded on a cycle), its calls per item, and the chain.
 // It also marks the calls that close cycles. Build calls it.
 func Amplify(s *Set) {
-	a := &amp{s: s, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
+	sc := getScratch()
+	defer putScratch(sc)
+	a := &amp{s: s, sc: sc, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
 	total := 0
 	for _, w := range s.Workflows {
 		g := s.Graph(w)
@@ -254,8 +257,8 @@ func Amplify(s *Set) {
 	}
 	failV := total
 	total += len(s.Workflows)
-	a.adj = make([][]cedge, total)
-	ints := make([]int32, 2*total) // wfOf, then deg below
+	a.adj = sc.cadj.take(total)
+	ints := sc.i32.zeroed(2 * total) // wfOf, then deg below
 	a.wfOf = ints[:total:total]
 	a.nodes = make([]*n8nschema.Node, total)
 	for wi, g := range a.gs {
@@ -286,7 +289,7 @@ func Amplify(s *Set) {
 			}
 		}
 	}
-	edges := make([]cedge, 0, sumInt32(deg))
+	edges := sc.cedges.take(sumInt32(deg))[:0]
 	for v, d := range deg {
 		a.adj[v] = edges[len(edges) : len(edges) : len(edges)+int(d)]
 		edges = edges[:len(edges)+int(d)]
@@ -507,15 +510,19 @@ func hasOutputParser(g *Graph, root *n8nschema.Node) bool {
 }
 
 // apply carries a context across an edge.
-func (e *cedge) apply(c ctx) ctx {
+func (e *cedge) apply(c ctx, sc *scratch) ctx {
 	switch e.kind {
 	case kError:
-		return ctx{att: 1, fan: 1, link: &link{f: *e.f}}
+		l := sc.links.one()
+		l.f = *e.f
+		return ctx{att: 1, fan: 1, link: l}
 	case kDrive, kCall:
 		out := c
 		out.att = MulSat(c.att, e.mult)
 		if e.mult > 1 {
-			out.link = &link{f: *e.f, prev: c.link}
+			l := sc.links.one()
+			l.f, l.prev = *e.f, c.link
+			out.link = l
 		}
 		if e.fanUnb {
 			out.fanUnb = true
@@ -529,13 +536,14 @@ func (e *cedge) apply(c ctx) ctx {
 
 func (a *amp) run(failV int) {
 	n := len(a.adj)
-	full := make([][]int32, n)
+	sc := a.sc
+	full := sc.adj.take(n)
 	// One backing array for each adjacency list: no growth per vertex.
 	total := 0
 	for _, es := range a.adj {
 		total += len(es)
 	}
-	fbuf := make([]int32, 0, total)
+	fbuf := sc.i32.take(total)[:0]
 	for u, es := range a.adj {
 		fs := len(fbuf)
 		for _, e := range es {
@@ -543,7 +551,7 @@ func (a *amp) run(failV int) {
 		}
 		full[u] = fbuf[fs:len(fbuf):len(fbuf)]
 	}
-	comp, fcyc := scc(full)
+	comp, fcyc := sc.scc(full)
 	nc := len(fcyc)
 	// The outputs of a counter guard are marked only where they can close
 	// a cycle: out of a node on a cycle of the full graph. Elsewhere the
@@ -567,7 +575,7 @@ func (a *amp) run(failV int) {
 	// numbered as they may be) change nothing below.
 	rcomp, rcyc := comp, fcyc
 	if slices.Contains(fcyc, true) {
-		restricted, rbuf := make([][]int32, n), make([]int32, 0, total)
+		restricted, rbuf := sc.adj.take(n), sc.i32.take(total)[:0]
 		for u, es := range a.adj {
 			rs := len(rbuf)
 			for _, e := range es {
@@ -577,14 +585,14 @@ func (a *amp) run(failV int) {
 			}
 			restricted[u] = rbuf[rs:len(rbuf):len(rbuf)]
 		}
-		rcomp, rcyc = scc(restricted)
+		rcomp, rcyc = sc.scc(restricted)
 	}
 	rnc := len(rcyc)
 
 	// mark says which vertices run for ever, by the index of the factor
 	// that says why (-1: none).
 	// mark, unb, and below start, order and next: one array.
-	ints := make([]int32, 0, n+rnc+(nc+1)+n+nc)
+	ints := sc.i32.zeroed(n + rnc + (nc + 1) + n + nc)[:0]
 	carve := func(k int) []int32 {
 		ints = ints[:len(ints)+k]
 		return ints[len(ints)-k:]
@@ -672,7 +680,7 @@ func (a *amp) run(failV int) {
 		order[next[c]] = int32(v)
 		next[c]++
 	}
-	ctxs := make([]ctx, 3*n)
+	ctxs := sc.ctxs.take(3 * n)
 	in, cur, exit := ctxs[:n], ctxs[n:2*n], ctxs[2*n:]
 	for i := range in {
 		in[i] = one
@@ -694,7 +702,8 @@ func (a *amp) run(failV int) {
 			if m := mark[v]; m >= 0 {
 				l := markLink[m]
 				if l == nil {
-					l = &link{f: marks[m], prev: x.link}
+					l = sc.links.one()
+					l.f, l.prev = marks[m], x.link
 					markLink[m] = l
 				}
 				x.unb, x.link = true, l
@@ -712,7 +721,7 @@ func (a *amp) run(failV int) {
 					// Leaving a cycle by a main edge happens once per entry.
 					src = exit[u]
 				}
-				in[e.to] = worse(in[e.to], e.apply(src))
+				in[e.to] = worse(in[e.to], e.apply(src, sc))
 			}
 		}
 	}

@@ -122,24 +122,37 @@ type Loop struct {
 
 // BuildGraph builds the graph of one workflow.
 func BuildGraph(w *n8nschema.Workflow) *Graph {
-	g := &Graph{Workflow: w, Nodes: make([]*n8nschema.Node, 0, len(w.Nodes))}
-	maxIndex := -1
-	for _, n := range w.Nodes {
-		if !n.IsSticky() {
-			g.Nodes = append(g.Nodes, n)
-			maxIndex = max(maxIndex, n.Index)
+	sc := getScratch()
+	defer putScratch(sc)
+	g := &Graph{Workflow: w}
+	n, maxIndex := 0, -1
+	for _, nd := range w.Nodes {
+		if !nd.IsSticky() {
+			n++
+			maxIndex = max(maxIndex, nd.Index)
 		}
 	}
-	g.indexNodes(maxIndex)
-	g.specs = make([]*n8nschema.Spec, len(g.Nodes))
-	for i, n := range g.Nodes {
-		g.specs[i] = specOf(n.Type)
+	g.Nodes = make([]*n8nschema.Node, 0, n)
+	for _, nd := range w.Nodes {
+		if !nd.IsSticky() {
+			g.Nodes = append(g.Nodes, nd)
+		}
+	}
+	// What the graph keeps of int32 and of bool, each in one array:
+	// slot and comp; reach, errPath, errTrig and cyclic.
+	ints := make([]int32, maxIndex+1+n)
+	g.comp = ints[maxIndex+1:]
+	flags := make([]bool, 4*n)
+	g.reach, g.errPath, g.errTrig, g.cyclic = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:3*n]
+	g.indexNodes(ints[:maxIndex+1])
+	g.specs = make([]*n8nschema.Spec, n)
+	for i, nd := range g.Nodes {
+		g.specs[i] = specOf(nd.Type)
 	}
 	// The edges, then the lists by node, each list a piece of one array.
-	n := len(g.Nodes)
 	edges := make([]Edge, 0, len(w.Connections))
-	deg := make([]int32, 2*n) // out then in degree per node
-	var nouts map[int]int     // main outputs of continueErrorOutput nodes
+	deg := sc.i32.zeroed(2 * n) // out then in degree per node
+	var nouts map[int]int       // main outputs of continueErrorOutput nodes
 	// Connections come grouped by their source: its look-up is reused.
 	var fromName string
 	var from *n8nschema.Node
@@ -190,16 +203,16 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		g.out[e.from] = append(g.out[e.from], e)
 		g.in[e.to] = append(g.in[e.to], e)
 	}
-	g.neverDone()
-	g.reachability()
-	g.cycles()
+	g.neverDone(sc)
+	g.reachability(sc)
+	g.cycles(sc)
 	return g
 }
 
 // indexNodes fills slot (or, when two nodes share an Index, idx) so that
 // index finds a node's place in Nodes.
-func (g *Graph) indexNodes(maxIndex int) {
-	g.slot = make([]int32, maxIndex+1)
+func (g *Graph) indexNodes(slot []int32) {
+	g.slot = slot
 	for i := range g.slot {
 		g.slot[i] = -1
 	}
@@ -523,34 +536,45 @@ func (g *Graph) LoopOf(n *n8nschema.Node) *Loop {
 	return nil
 }
 
-func (g *Graph) reachability() {
+func (g *Graph) reachability(sc *scratch) {
 	n := len(g.Nodes)
-	flags := make([]bool, 5*n) // reach, errPath, errTrig, normal, errReach
-	g.reach, g.errPath, g.errTrig = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n]
-	normal, errReach := flags[3*n:4*n], flags[4*n:]
-	var starts, errStarts []int
+	normal, errReach := sc.bools.zeroed(n), sc.bools.zeroed(n)
+	nTrig, nErrTrig := 0, 0
+	for i, nd := range g.Nodes {
+		if g.specs[i].Role == n8nschema.RoleTrigger {
+			nTrig++
+			if nd.Type == n8nschema.TypeErrorTrigger {
+				nErrTrig++
+			}
+		}
+	}
+	starts := sc.i32.take(max(nTrig, n))[:0]
+	errStarts := sc.i32.take(nErrTrig + len(g.Edges))[:0]
+	if nTrig > 0 {
+		g.triggers = make([]*n8nschema.Node, 0, nTrig)
+	}
 	for i, nd := range g.Nodes {
 		if g.specs[i].Role != n8nschema.RoleTrigger {
 			continue
 		}
 		g.triggers = append(g.triggers, nd)
-		starts = append(starts, i)
+		starts = append(starts, int32(i))
 		if nd.Type == n8nschema.TypeErrorTrigger {
-			errStarts = append(errStarts, i)
+			errStarts = append(errStarts, int32(i))
 		}
 	}
 	if len(starts) == 0 {
 		for i, nd := range g.Nodes {
 			if !g.hasInOfType(i, ConnMain) && !g.IsSubNode(nd) {
-				starts = append(starts, i)
+				starts = append(starts, int32(i))
 			}
 		}
 	}
-	queue := make([]int, 0, n+len(starts))
+	queue := sc.i32.take(n + len(starts))[:0]
 	g.bfs(starts, g.reach, queue, func(e *Edge) bool { return !g.dead(e) })
 	normStarts := starts
 	if len(errStarts) > 0 {
-		normStarts = nil
+		normStarts = sc.i32.take(len(starts))[:0]
 		for _, s := range starts {
 			if !slices.Contains(errStarts, s) {
 				normStarts = append(normStarts, s)
@@ -558,13 +582,12 @@ func (g *Graph) reachability() {
 		}
 	}
 	g.bfs(normStarts, normal, queue, func(e *Edge) bool { return !e.Error && !g.dead(e) })
-	nTrig := len(errStarts)
 	for _, e := range g.Edges {
 		if e.Error {
-			errStarts = append(errStarts, int(e.to))
+			errStarts = append(errStarts, e.to)
 		}
 	}
-	g.bfs(errStarts[:nTrig], g.errTrig, queue, func(e *Edge) bool { return !g.dead(e) })
+	g.bfs(errStarts[:nErrTrig], g.errTrig, queue, func(e *Edge) bool { return !g.dead(e) })
 	g.bfs(errStarts, errReach, queue, func(e *Edge) bool { return !g.dead(e) })
 	subNodes := false
 	for i, nd := range g.Nodes {
@@ -578,9 +601,12 @@ func (g *Graph) reachability() {
 	// flags the walks gave. Each (node, level) is worked out once: sub-nodes
 	// wired to each other (a 46 KB mesh of 30 tools) made the plain
 	// recursion fan-out^8 and hang the run.
-	saved := slices.Clone(flags[:3*n])
+	saved := sc.bools.take(3 * n)
+	copy(saved[:n], g.reach)
+	copy(saved[n:2*n], g.errPath)
+	copy(saved[2*n:], g.errTrig)
 	base := rootBase{saved[:n], saved[n : 2*n], saved[2*n:]}
-	memo := make([][maxRootLevel + 1]rootMemo, n)
+	memo := sc.memo.zeroed(n)
 	for i, nd := range g.Nodes {
 		g.reach[i], g.errPath[i], g.errTrig[i] = g.rootFlags(nd, i, 0, &base, memo)
 	}
@@ -630,7 +656,7 @@ func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo
 
 // bfs marks in seen what starts reach along main edges that follow
 // accepts; queue is room for the walk.
-func (g *Graph) bfs(starts []int, seen []bool, queue []int, follow func(*Edge) bool) {
+func (g *Graph) bfs(starts []int32, seen []bool, queue []int32, follow func(*Edge) bool) {
 	queue = append(queue[:0], starts...)
 	for _, s := range starts {
 		seen[s] = true
@@ -640,7 +666,7 @@ func (g *Graph) bfs(starts []int, seen []bool, queue []int, follow func(*Edge) b
 			if e.Type != ConnMain || !follow(e) {
 				continue
 			}
-			if v := int(e.to); !seen[v] {
+			if v := e.to; !seen[v] {
 				seen[v] = true
 				queue = append(queue, v)
 			}
@@ -650,9 +676,9 @@ func (g *Graph) bfs(starts []int, seen []bool, queue []int, follow func(*Edge) b
 
 // cycles finds the strongly connected components of main connections and,
 // within them, the loops no guard bounds.
-func (g *Graph) cycles() {
+func (g *Graph) cycles(sc *scratch) {
 	n := len(g.Nodes)
-	adj := g.adjacency(false)
+	adj := g.adjacency(false, sc)
 	for u := range g.Nodes {
 		for _, e := range g.out[u] {
 			if e.Type == ConnMain && !g.dead(e) {
@@ -660,14 +686,14 @@ func (g *Graph) cycles() {
 			}
 		}
 	}
-	g.comp, g.cyclic = scc(adj)
+	g.comp, g.cyclic = scc(adj, sc, g.comp, g.cyclic[:0])
 	if !slices.Contains(g.cyclic, true) {
 		// The loops are cycles of a part of adj: there are none (most
 		// workflows).
-		g.toolCycles()
+		g.toolCycles(sc)
 		return
 	}
-	radj := g.adjacency(false)
+	radj := g.adjacency(false, sc)
 	for u, nd := range g.Nodes {
 		// An edge out of a node on no cycle lies on no loop whatever it
 		// bounds, so the guard tests (regexes over the parameters) are
@@ -693,7 +719,7 @@ func (g *Graph) cycles() {
 		}
 	}
 	g.facts, g.compNodes = nil, nil // only the guard tests above read them
-	rcomp, rcyc := scc(radj)
+	rcomp, rcyc := sc.scc(radj)
 	rnc := len(rcyc)
 	var loops []*Loop // by component, made for the first loop: most graphs have none
 	for i, nd := range g.Nodes {
@@ -739,23 +765,23 @@ func (g *Graph) cycles() {
 		}
 		l.Paced = pacedLoop(l)
 	}
-	g.toolCycles()
+	g.toolCycles(sc)
 }
 
 // toolCycles adds a Recursive loop for every cycle of ai_tool connections
 // (an agent tool connected, directly or through other agent tools, as a
 // tool of itself).
-func (g *Graph) toolCycles() {
+func (g *Graph) toolCycles(sc *scratch) {
 	if !slices.ContainsFunc(g.Edges, func(e *Edge) bool { return e.Type == ConnTool }) {
 		return
 	}
-	adj := g.adjacency(true)
+	adj := g.adjacency(true, sc)
 	for _, e := range g.Edges {
 		if e.Type == ConnTool {
 			adj[e.to] = append(adj[e.to], e.from)
 		}
 	}
-	comp, cyc := scc(adj)
+	comp, cyc := sc.scc(adj)
 	loops := make([]*Loop, len(cyc))
 	for i, nd := range g.Nodes {
 		c := comp[i]
@@ -793,8 +819,8 @@ func (g *Graph) loopEnds(l *Loop, rcomp []int32) (head, back *n8nschema.Node) {
 		if head != nil {
 			break
 		}
-		for _, e := range g.InOfType(nd, ConnMain) {
-			if !in(e.From) {
+		for _, e := range g.In(nd) {
+			if e.Type == ConnMain && !in(e.From) {
 				head = nd
 				break
 			}
@@ -803,8 +829,8 @@ func (g *Graph) loopEnds(l *Loop, rcomp []int32) (head, back *n8nschema.Node) {
 	if head == nil {
 		head = l.Nodes[0]
 	}
-	for _, e := range g.InOfType(head, ConnMain) {
-		if in(e.From) && !g.bounds(int(e.from), e) {
+	for _, e := range g.In(head) {
+		if e.Type == ConnMain && in(e.From) && !g.bounds(int(e.from), e) {
 			return head, e.From
 		}
 	}
@@ -916,15 +942,22 @@ func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
 // cannot overflow the stack; and, per component, whether it holds a
 // cycle: more than one vertex, or a vertex with an edge to itself. The
 // number of components is len(cyclic).
-func scc(adj [][]int32) (comp []int32, cyclic []bool) {
+func (sc *scratch) scc(adj [][]int32) (comp []int32, cyclic []bool) {
+	n := len(adj)
+	return scc(adj, sc, sc.i32.take(n), sc.bools.take(n)[:0])
+}
+
+// scc fills comp (len(adj) long) and cyclic (room for len(adj)), working
+// in sc: see (*scratch).scc.
+func scc(adj [][]int32, sc *scratch, comp []int32, cyclic []bool) ([]int32, []bool) {
 	n := len(adj)
 	const unvisited = -1
-	// One array: comp, index, low, the stack, then the call stack's
-	// frames (vertex, next edge), each at most n deep.
-	work := make([]int32, 6*n)
-	comp = work[:n:n]
-	index, low, stack, call := work[n:2*n], work[2*n:3*n], work[3*n:3*n:4*n], work[4*n:4*n]
-	cyclic = make([]bool, 0, n)
+	// One array: index, low, the stack, then the call stack's frames
+	// (vertex, next edge), each at most n deep.
+	m := sc.i32.mark()
+	defer sc.i32.release(m)
+	work := sc.i32.take(5 * n)
+	index, low, stack, call := work[:n], work[n:2*n], work[2*n:2*n:3*n], work[3*n:3*n]
 	for i := range index {
 		index[i], comp[i] = unvisited, -1
 	}
@@ -1381,13 +1414,13 @@ func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
 
 // adjacency returns empty vertex lists with room for each node's out
 // edges (in edges when in is true), every list a piece of one array.
-func (g *Graph) adjacency(in bool) [][]int32 {
+func (g *Graph) adjacency(in bool, sc *scratch) [][]int32 {
 	by := g.out
 	if in {
 		by = g.in
 	}
-	adj := make([][]int32, len(by))
-	buf := make([]int32, len(g.Edges))
+	adj := sc.adj.take(len(by))
+	buf := sc.i32.take(len(g.Edges))
 	off := 0
 	for u, es := range by {
 		adj[u] = buf[off : off : off+len(es)]
@@ -1418,12 +1451,12 @@ func sibDoneOutput(n *n8nschema.Node) int {
 // neither holds (the loop output is unwired, or the two outputs are
 // swapped so that done leads into the body), the nodes after done never
 // run, and a cycle through done is no loop.
-func (g *Graph) neverDone() {
+func (g *Graph) neverDone(sc *scratch) {
 	g.deadDone = nil // made for the first Loop Over Items: most graphs have none
 	checked := 0
 	var adj, radj [][]int32 // reused by every Loop Over Items
-	var seen []bool
-	var queue []int32
+	var seen, cyclic []bool
+	var queue, comp []int32
 	for b, nd := range g.Nodes {
 		done := sibDoneOutput(nd)
 		if done < 0 || nd.Disabled {
@@ -1435,8 +1468,9 @@ func (g *Graph) neverDone() {
 		// The graph without b's done edges.
 		if adj == nil {
 			g.deadDone = make([]bool, len(g.Nodes))
-			adj, radj = g.adjacency(false), g.adjacency(true)
-			seen, queue = make([]bool, len(g.Nodes)), make([]int32, 0, len(g.Nodes))
+			adj, radj = g.adjacency(false, sc), g.adjacency(true, sc)
+			seen, queue = sc.bools.take(len(g.Nodes)), sc.i32.take(len(g.Nodes))[:0]
+			comp, cyclic = sc.i32.take(len(g.Nodes)), sc.bools.take(len(g.Nodes))
 		}
 		for u := range g.Nodes {
 			adj[u], radj[u] = adj[u][:0], radj[u][:0]
@@ -1450,7 +1484,7 @@ func (g *Graph) neverDone() {
 				radj[e.to] = append(radj[e.to], int32(u))
 			}
 		}
-		comp, cyc := scc(adj)
+		comp, cyc := scc(adj, sc, comp, cyclic[:0])
 		// b runs again when it, or a node upstream of it, lies on a cycle.
 		again := false
 		clear(seen)
