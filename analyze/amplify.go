@@ -486,7 +486,7 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		return SummarizationCalls(root), false
 	}
 	k := AgentIterations(root)
-	if k > 1 && len(g.InOfType(root, ConnTool)) == 0 && !hasOutputParser(g, root) {
+	if k > 1 && !g.hasIn(root, ConnTool) && !hasOutputParser(g, root) {
 		// With no tool to call, the model's first answer is the final one
 		// (Agent V3 runs one model call per round and loops only on tool
 		// requests, ToolsAgent/V3/helpers/executeBatch.ts).
@@ -506,7 +506,7 @@ func hasOutputParser(g *Graph, root *n8nschema.Node) bool {
 	if v, _ := root.Param("hasOutputParser"); v.True() {
 		return true
 	}
-	return len(g.InOfType(root, "ai_outputParser")) > 0
+	return g.hasIn(root, "ai_outputParser")
 }
 
 // apply carries a context across an edge.
@@ -761,6 +761,10 @@ func (a *amp) operations(cur []ctx) {
 		s.Operations = make([]*Operation, 0, count)
 	}
 	s.Operations = s.Operations[:0]
+	// The chains are pieces of blocks too, each with room for two
+	// factors per operation still to come (at most 128): one allocation
+	// instead of one per chain.
+	var factorBlock []Factor
 	for wi, g := range a.gs {
 		errFor := errorCallers(s, g.Workflow)
 		for ui, n := range g.Nodes {
@@ -787,7 +791,7 @@ func (a *amp) operations(cur []ctx) {
 				att = MulSat(att, f.Value)
 			}
 			op.Attempts, op.Unbounded = att, c.unb
-			op.Factors = chain(c.link, local[:nLocal])
+			op.Factors = chain(c.link, local[:nLocal], &factorBlock, 2*(count-len(s.Operations)))
 			fan, fanUnb := c.fan, c.fanUnb
 			if p, pu := Pages(n); pu {
 				fanUnb = true
@@ -816,16 +820,22 @@ func makesOperation(n *n8nschema.Node, sp *n8nschema.Spec) bool {
 const maxChain = 48
 
 // chain lists a context's factors outermost first, then the node's own,
-// in an array of its own (nil when there are none).
-func chain(l *link, local []Factor) []Factor {
+// in a piece of *block of its own (nil when there are none); a new block,
+// with room for at least hint factors, replaces a full one.
+func chain(l *link, local []Factor, block *[]Factor, hint int) []Factor {
 	k := 0
 	for p := l; p != nil && k < maxChain; p = p.prev {
 		k++
 	}
-	if k+len(local) == 0 {
+	size := k + len(local)
+	if size == 0 {
 		return nil
 	}
-	out := make([]Factor, k+len(local))
+	if len(*block) < size {
+		*block = make([]Factor, max(size, min(hint, 128)))
+	}
+	out := (*block)[:size:size]
+	*block = (*block)[size:]
 	for i := k - 1; i >= 0; i-- {
 		out[i] = l.f
 		l = l.prev

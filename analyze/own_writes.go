@@ -24,7 +24,7 @@ var containerKeys = map[string]string{"documentId": "documentId", "spreadsheetId
 // containers returns the literal container ids a node's parameters name
 // (a resource locator's value, or a plain string), by key.
 func containers(n *n8nschema.Node) map[string]string {
-	out := map[string]string{}
+	var out map[string]string // made on the first find: most nodes have none
 	n.Params().Walk(func(rel string, v n8nschema.Value) {
 		if v.Kind() != n8nschema.String {
 			return
@@ -34,6 +34,9 @@ func containers(n *n8nschema.Node) map[string]string {
 		name := containerKeys[key]
 		if name == "" || s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
 			return
+		}
+		if out == nil {
+			out = map[string]string{}
 		}
 		out[name] = s
 	})
