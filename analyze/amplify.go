@@ -276,7 +276,7 @@ func Amplify(s *Set) {
 	for wi, g := range a.gs {
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
-			for _, e := range g.out[ui] {
+			for _, e := range g.outs(ui) {
 				if e.Type == ConnMain {
 					deg[u]++
 				} else {
@@ -299,7 +299,7 @@ func Amplify(s *Set) {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
-			for _, e := range g.out[ui] {
+			for _, e := range g.outs(ui) {
 				v := int32(a.base[wi]) + e.to
 				if e.Type == ConnMain {
 					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain})

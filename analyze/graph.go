@@ -54,10 +54,14 @@ type Graph struct {
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an
 	// Index (workflows built by hand).
-	slot    []int32
-	idx     map[*n8nschema.Node]int
-	specs   []*n8nschema.Spec // shared: never written
-	out, in [][]*Edge
+	slot  []int32
+	idx   map[*n8nschema.Node]int
+	specs []*n8nschema.Spec // shared: never written
+	// lists holds the edges by node, the out lists then the in lists:
+	// node i's out edges are lists[off[i]:off[i+1]], its in edges
+	// lists[off[n+i]:off[n+i+1]] (outs, ins).
+	lists   []*Edge
+	off     []int32
 	reach   []bool
 	errPath []bool
 	errTrig []bool
@@ -139,9 +143,9 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		}
 	}
 	// What the graph keeps of int32 and of bool, each in one array:
-	// slot and comp; reach, errPath, errTrig and cyclic.
-	ints := make([]int32, maxIndex+1+n)
-	g.comp = ints[maxIndex+1:]
+	// slot, comp and off; reach, errPath, errTrig and cyclic.
+	ints := make([]int32, maxIndex+1+n+2*n+1)
+	g.comp, g.off = ints[maxIndex+1:maxIndex+1+n:maxIndex+1+n], ints[maxIndex+1+n:]
 	flags := make([]bool, 4*n)
 	g.reach, g.errPath, g.errTrig, g.cyclic = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:3*n]
 	g.indexNodes(ints[:maxIndex+1])
@@ -184,24 +188,23 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		deg[fi]++
 		deg[n+ti]++
 	}
-	heads := make([][]*Edge, 2*n)
-	g.out, g.in = heads[:n:n], heads[n:]
-	lists := make([]*Edge, 2*len(edges))
-	off := int32(0)
-	for i := range heads {
-		if deg[i] > 0 {
-			heads[i] = lists[off : off : off+deg[i]]
-			off += deg[i]
-		}
+	// Edges and lists, one array; next is where each list goes on.
+	next := deg
+	for i, d := range deg {
+		g.off[i+1] = g.off[i] + d
+		next[i] = g.off[i]
 	}
 	if len(edges) > 0 {
-		g.Edges = make([]*Edge, 0, len(edges))
+		all := make([]*Edge, 3*len(edges))
+		g.Edges, g.lists = all[:len(edges):len(edges)], all[len(edges):]
 	}
 	for i := range edges {
 		e := &edges[i]
-		g.Edges = append(g.Edges, e)
-		g.out[e.from] = append(g.out[e.from], e)
-		g.in[e.to] = append(g.in[e.to], e)
+		g.Edges[i] = e
+		g.lists[next[e.from]] = e
+		next[e.from]++
+		g.lists[next[n+int(e.to)]] = e
+		next[n+int(e.to)]++
 	}
 	g.neverDone(sc)
 	g.reachability(sc)
@@ -380,10 +383,28 @@ func (g *Graph) spec(n *n8nschema.Node) *n8nschema.Spec {
 	return specOf(n.Type)
 }
 
+// outs and ins are the edges leaving and entering node i (nil for none).
+func (g *Graph) outs(i int) []*Edge {
+	a, b := g.off[i], g.off[i+1]
+	if a == b {
+		return nil
+	}
+	return g.lists[a:b:b]
+}
+
+func (g *Graph) ins(i int) []*Edge {
+	n := len(g.Nodes)
+	a, b := g.off[n+i], g.off[n+i+1]
+	if a == b {
+		return nil
+	}
+	return g.lists[a:b:b]
+}
+
 // Out returns the edges leaving n, in connections order.
 func (g *Graph) Out(n *n8nschema.Node) []*Edge {
 	if i, ok := g.index(n); ok {
-		return g.out[i]
+		return g.outs(i)
 	}
 	return nil
 }
@@ -391,7 +412,7 @@ func (g *Graph) Out(n *n8nschema.Node) []*Edge {
 // In returns the edges entering n, in connections order.
 func (g *Graph) In(n *n8nschema.Node) []*Edge {
 	if i, ok := g.index(n); ok {
-		return g.in[i]
+		return g.ins(i)
 	}
 	return nil
 }
@@ -621,7 +642,7 @@ func (g *Graph) hasIn(n *n8nschema.Node, typ string) bool {
 
 // hasInOfType reports whether an edge of type typ enters node i.
 func (g *Graph) hasInOfType(i int, typ string) bool {
-	for _, e := range g.in[i] {
+	for _, e := range g.ins(i) {
 		if e.Type == typ {
 			return true
 		}
@@ -648,7 +669,7 @@ func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo
 		return m.reach, m.errp, m.errTrig
 	}
 	errp = true
-	for _, e := range g.out[i] {
+	for _, e := range g.outs(i) {
 		if e.Type == ConnMain {
 			continue
 		}
@@ -669,7 +690,7 @@ func (g *Graph) bfs(starts []int32, seen []bool, queue []int32, follow func(*Edg
 		seen[s] = true
 	}
 	for h := 0; h < len(queue); h++ {
-		for _, e := range g.out[queue[h]] {
+		for _, e := range g.outs(int(queue[h])) {
 			if e.Type != ConnMain || !follow(e) {
 				continue
 			}
@@ -687,7 +708,7 @@ func (g *Graph) cycles(sc *scratch) {
 	n := len(g.Nodes)
 	adj := g.adjacency(false, sc)
 	for u := range g.Nodes {
-		for _, e := range g.out[u] {
+		for _, e := range g.outs(u) {
 			if e.Type == ConnMain && !g.dead(e) {
 				adj[u] = append(adj[u], e.to)
 			}
@@ -715,7 +736,7 @@ func (g *Graph) cycles(sc *scratch) {
 		}
 		// IsGuard once per node, not per edge (bounds).
 		guard := cyc && !counted && nd.Type != n8nschema.TypeSplitInBatches && IsGuard(nd)
-		for _, e := range g.out[u] {
+		for _, e := range g.outs(u) {
 			if e.Type != ConnMain || g.dead(e) || counted {
 				continue
 			}
@@ -1422,16 +1443,16 @@ func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
 // adjacency returns empty vertex lists with room for each node's out
 // edges (in edges when in is true), every list a piece of one array.
 func (g *Graph) adjacency(in bool, sc *scratch) [][]int32 {
-	by := g.out
+	n := len(g.Nodes)
+	off := g.off[:n+1]
 	if in {
-		by = g.in
+		off = g.off[n:]
 	}
-	adj := sc.adj.take(len(by))
+	adj := sc.adj.take(n)
 	buf := sc.i32.take(len(g.Edges))
-	off := 0
-	for u, es := range by {
-		adj[u] = buf[off : off : off+len(es)]
-		off += len(es)
+	for u := range adj {
+		a, b := off[u]-off[0], off[u+1]-off[0]
+		adj[u] = buf[a:a:b]
 	}
 	return adj
 }
@@ -1483,7 +1504,7 @@ func (g *Graph) neverDone(sc *scratch) {
 			adj[u], radj[u] = adj[u][:0], radj[u][:0]
 		}
 		for u := range g.Nodes {
-			for _, e := range g.out[u] {
+			for _, e := range g.outs(u) {
 				if e.Type != ConnMain || (u == b && !e.Error && e.Output == done) {
 					continue
 				}

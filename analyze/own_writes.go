@@ -29,10 +29,12 @@ func containers(n *n8nschema.Node) map[string]string {
 		if v.Kind() != n8nschema.String {
 			return
 		}
-		key := paramKey(rel)
+		name := containerKeys[paramKey(rel)]
+		if name == "" {
+			return // before Str, which may unescape
+		}
 		s := v.Str()
-		name := containerKeys[key]
-		if name == "" || s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
+		if s == "" || strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
 			return
 		}
 		if out == nil {
