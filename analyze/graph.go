@@ -65,6 +65,7 @@ type Graph struct {
 	reach   []bool
 	errPath []bool
 	errTrig []bool
+	sub     []bool  // IsSubNode by node
 	comp    []int32 // strongly connected component over main edges
 	cyclic  []bool  // per component: it holds a cycle
 	loopOf  []*Loop
@@ -143,11 +144,12 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		}
 	}
 	// What the graph keeps of int32 and of bool, each in one array:
-	// slot, comp and off; reach, errPath, errTrig and cyclic.
+	// slot, comp and off; reach, errPath, errTrig, sub and cyclic.
 	ints := make([]int32, maxIndex+1+n+2*n+1)
 	g.comp, g.off = ints[maxIndex+1:maxIndex+1+n:maxIndex+1+n], ints[maxIndex+1+n:]
-	flags := make([]bool, 4*n)
-	g.reach, g.errPath, g.errTrig, g.cyclic = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:3*n]
+	flags := make([]bool, 5*n)
+	g.reach, g.errPath, g.errTrig, g.sub = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:4*n:4*n]
+	g.cyclic = flags[4*n : 4*n]
 	g.indexNodes(ints[:maxIndex+1])
 	g.specs = make([]*n8nschema.Spec, n)
 	for i, nd := range g.Nodes {
@@ -185,6 +187,9 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 			e.Error = c.Output >= k
 		}
 		edges = append(edges, e)
+		if e.Type != ConnMain {
+			g.sub[fi] = true
+		}
 		deg[fi]++
 		deg[n+ti]++
 	}
@@ -272,8 +277,26 @@ var (
 // each graph has copies of its own.
 const maxCachedSpecs = 4096
 
+// specSnap is a copy of specCache as a plain map, which reads faster
+// than sync.Map; it is made again once the look-ups it misses outnumber
+// half its entries, so that copying stays linear in the types met.
+var (
+	specSnap   atomic.Pointer[map[string]*n8nschema.Spec]
+	specMisses atomic.Int32
+	specSnapMu sync.Mutex
+)
+
 // specOf returns the catalog entry of a node type (n8nschema.Lookup).
 func specOf(typ string) *n8nschema.Spec {
+	m := specSnap.Load()
+	if m != nil {
+		if p := (*m)[typ]; p != nil {
+			return p
+		}
+	}
+	if misses := specMisses.Add(1); m == nil || int(misses) > len(*m)/2+8 {
+		defer snapSpecs()
+	}
 	if p, ok := specCache.Load(typ); ok {
 		return p.(*n8nschema.Spec)
 	}
@@ -287,6 +310,19 @@ func specOf(typ string) *n8nschema.Spec {
 		specCached.Add(1)
 	}
 	return p.(*n8nschema.Spec)
+}
+
+// snapSpecs copies specCache into a new specSnap.
+func snapSpecs() {
+	specSnapMu.Lock()
+	defer specSnapMu.Unlock()
+	m := make(map[string]*n8nschema.Spec, specCached.Load())
+	specCache.Range(func(k, v any) bool {
+		m[k.(string)] = v.(*n8nschema.Spec)
+		return true
+	})
+	specSnap.Store(&m)
+	specMisses.Store(0)
 }
 
 // mainOutputs is the number of normal main outputs of a node, so that the
@@ -445,12 +481,8 @@ func filterEdges(es []*Edge, keep func(*Edge) bool) []*Edge {
 // IsSubNode reports whether n is an AI sub-node: it feeds a root through a
 // connection other than main.
 func (g *Graph) IsSubNode(n *n8nschema.Node) bool {
-	for _, e := range g.Out(n) {
-		if e.Type != ConnMain {
-			return true
-		}
-	}
-	return false
+	i, ok := g.index(n)
+	return ok && g.sub[i]
 }
 
 // Roots returns the nodes an AI sub-node feeds (usually one agent or
@@ -585,8 +617,8 @@ func (g *Graph) reachability(sc *scratch) {
 		}
 	}
 	if len(starts) == 0 {
-		for i, nd := range g.Nodes {
-			if !g.hasInOfType(i, ConnMain) && !g.IsSubNode(nd) {
+		for i := range g.Nodes {
+			if !g.hasInOfType(i, ConnMain) && !g.sub[i] {
 				starts = append(starts, int32(i))
 			}
 		}
@@ -611,9 +643,9 @@ func (g *Graph) reachability(sc *scratch) {
 	g.bfs(errStarts[:nErrTrig], g.errTrig, queue, func(e *Edge) bool { return !g.dead(e) })
 	g.bfs(errStarts, errReach, queue, func(e *Edge) bool { return !g.dead(e) })
 	subNodes := false
-	for i, nd := range g.Nodes {
+	for i := range g.Nodes {
 		g.errPath[i] = errReach[i] && !normal[i]
-		subNodes = subNodes || g.IsSubNode(nd)
+		subNodes = subNodes || g.sub[i]
 	}
 	if !subNodes {
 		return // every node keeps the walks' flags (rootFlags)
@@ -662,7 +694,7 @@ type rootMemo struct{ done, reach, errp, errTrig bool }
 // rootFlags gives a node its reachability and error-path flags, taken
 // from its roots when it is a sub-node.
 func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo [][maxRootLevel + 1]rootMemo) (reach, errp, errTrig bool) {
-	if !g.IsSubNode(nd) || depth > maxRootLevel {
+	if !g.sub[i] || depth > maxRootLevel {
 		return base.reach[i], base.errPath[i], base.errTrig[i]
 	}
 	if m := memo[i][depth]; m.done {
