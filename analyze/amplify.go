@@ -260,7 +260,7 @@ func Amplify(s *Set) {
 	a.adj = sc.cadj.take(total)
 	ints := sc.i32.zeroed(2 * total) // wfOf, then deg below
 	a.wfOf = ints[:total:total]
-	a.nodes = make([]*n8nschema.Node, total)
+	a.nodes = sc.nodes.zeroed(total)
 	for wi, g := range a.gs {
 		for i, n := range g.Nodes {
 			v := a.base[wi] + i
@@ -294,7 +294,7 @@ func Amplify(s *Set) {
 		a.adj[v] = edges[len(edges) : len(edges) : len(edges)+int(d)]
 		edges = edges[:len(edges)+int(d)]
 	}
-	factors := make([]Factor, 0, drives)
+	factors := sc.factors.take(drives)[:0]
 	for wi, g := range a.gs {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {

@@ -1,6 +1,10 @@
 package analyze
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // scratch is the memory one graph or attempt model works in and drops
 // when it is built: degrees, queues, adjacency lists, Tarjan's arrays,
@@ -15,10 +19,12 @@ type scratch struct {
 	memo  arena[[maxRootLevel + 1]rootMemo]
 	// Pointer-holding parts, cleared when given back so that a pooled
 	// scratch keeps no workflow alive.
-	ctxs   arena[ctx]
-	cedges arena[cedge]
-	cadj   arena[[]cedge]
-	links  arena[link]
+	ctxs    arena[ctx]
+	cedges  arena[cedge]
+	cadj    arena[[]cedge]
+	links   arena[link]
+	factors arena[Factor]
+	nodes   arena[*n8nschema.Node]
 }
 
 // arena hands out pieces of one array; a piece is not cleared unless
@@ -81,5 +87,7 @@ func putScratch(s *scratch) {
 	s.cedges.reset(true)
 	s.cadj.reset(true)
 	s.links.reset(true)
+	s.factors.reset(true)
+	s.nodes.reset(true)
 	scratchPool.Put(s)
 }
