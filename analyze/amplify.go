@@ -761,10 +761,15 @@ func (a *amp) operations(cur []ctx) {
 		s.Operations = make([]*Operation, 0, count)
 	}
 	s.Operations = s.Operations[:0]
-	// The chains are pieces of blocks too, each with room for two
-	// factors per operation still to come (at most 128): one allocation
-	// instead of one per chain.
-	var factorBlock []Factor
+	// The chains are pieces of one array too, sized once every chain's
+	// length is known: each operation's context and own factors wait in
+	// the scratch till then.
+	type pending struct {
+		l     *link
+		local []Factor
+	}
+	pend := make([]pending, 0, count)
+	factorCount := 0
 	for wi, g := range a.gs {
 		errFor := errorCallers(s, g.Workflow)
 		for ui, n := range g.Nodes {
@@ -791,7 +796,10 @@ func (a *amp) operations(cur []ctx) {
 				att = MulSat(att, f.Value)
 			}
 			op.Attempts, op.Unbounded = att, c.unb
-			op.Factors = chain(c.link, local[:nLocal], &factorBlock, 2*(count-len(s.Operations)))
+			own := a.sc.factors.take(nLocal)
+			copy(own, local[:nLocal])
+			pend = append(pend, pending{c.link, own})
+			factorCount += chainLen(c.link) + nLocal
 			fan, fanUnb := c.fan, c.fanUnb
 			if p, pu := Pages(n); pu {
 				fanUnb = true
@@ -806,6 +814,10 @@ func (a *amp) operations(cur []ctx) {
 			s.Operations = append(s.Operations, op)
 		}
 	}
+	factorBlock := make([]Factor, factorCount)
+	for i, p := range pend {
+		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
+	}
 	s.opsOf = opsByWorkflow(s.Operations)
 }
 
@@ -815,24 +827,26 @@ func makesOperation(n *n8nschema.Node, sp *n8nschema.Spec) bool {
 	return !n.Disabled && (sp.Role == n8nschema.RoleExternal || sp.Role == n8nschema.RoleModel)
 }
 
+// chainLen is how many of a context's factors a chain lists.
+func chainLen(l *link) int {
+	k := 0
+	for p := l; p != nil && k < maxChain; p = p.prev {
+		k++
+	}
+	return k
+}
+
 // maxChain bounds the length of a reported chain; products past
 // AttemptCap need no more factors to make the point.
 const maxChain = 48
 
 // chain lists a context's factors outermost first, then the node's own,
-// in a piece of *block of its own (nil when there are none); a new block,
-// with room for at least hint factors, replaces a full one.
-func chain(l *link, local []Factor, block *[]Factor, hint int) []Factor {
-	k := 0
-	for p := l; p != nil && k < maxChain; p = p.prev {
-		k++
-	}
+// in the next piece of *block (nil when there are none).
+func chain(l *link, local []Factor, block *[]Factor) []Factor {
+	k := chainLen(l)
 	size := k + len(local)
 	if size == 0 {
 		return nil
-	}
-	if len(*block) < size {
-		*block = make([]Factor, max(size, min(hint, 128)))
 	}
 	out := (*block)[:size:size]
 	*block = (*block)[size:]

@@ -21,7 +21,12 @@ func FillSpend(op *Operation, opts *Options) {
 	if !op.Paid || op.Node == nil {
 		return
 	}
-	spec := n8nschema.Lookup(op.Node.Type)
+	var spec n8nschema.Spec
+	if op.Spec != nil && op.Spec.Type == op.Node.Type {
+		spec = *op.Spec // specOf's: Lookup's, its strings interned
+	} else {
+		spec = n8nschema.Lookup(op.Node.Type)
+	}
 	model, _ := n8nschema.ModelOf(op.Node)
 	hc, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
 	if isHTTP {
