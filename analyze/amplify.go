@@ -764,11 +764,7 @@ func (a *amp) operations(cur []ctx) {
 	// The chains are pieces of one array too, sized once every chain's
 	// length is known: each operation's context and own factors wait in
 	// the scratch till then.
-	type pending struct {
-		l     *link
-		local []Factor
-	}
-	pend := make([]pending, 0, count)
+	pend := a.sc.chains.take(count)[:0]
 	factorCount := 0
 	for wi, g := range a.gs {
 		errFor := errorCallers(s, g.Workflow)
@@ -798,7 +794,7 @@ func (a *amp) operations(cur []ctx) {
 			op.Attempts, op.Unbounded = att, c.unb
 			own := a.sc.factors.take(nLocal)
 			copy(own, local[:nLocal])
-			pend = append(pend, pending{c.link, own})
+			pend = append(pend, pendingChain{c.link, own})
 			factorCount += chainLen(c.link) + nLocal
 			fan, fanUnb := c.fan, c.fanUnb
 			if p, pu := Pages(n); pu {
@@ -825,6 +821,13 @@ func (a *amp) operations(cur []ctx) {
 // that calls out or calls a model.
 func makesOperation(n *n8nschema.Node, sp *n8nschema.Spec) bool {
 	return !n.Disabled && (sp.Role == n8nschema.RoleExternal || sp.Role == n8nschema.RoleModel)
+}
+
+// pendingChain is an operation's context and own factors, waiting for
+// its chain to be made.
+type pendingChain struct {
+	l     *link
+	local []Factor
 }
 
 // chainLen is how many of a context's factors a chain lists.

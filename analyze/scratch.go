@@ -25,6 +25,7 @@ type scratch struct {
 	links   arena[link]
 	factors arena[Factor]
 	nodes   arena[*n8nschema.Node]
+	chains  arena[pendingChain]
 }
 
 // arena hands out pieces of one array; a piece is not cleared unless
@@ -89,5 +90,6 @@ func putScratch(s *scratch) {
 	s.links.reset(true)
 	s.factors.reset(true)
 	s.nodes.reset(true)
+	s.chains.reset(true)
 	scratchPool.Put(s)
 }
