@@ -173,12 +173,9 @@ type repeatedKey struct {
 type builder struct {
 	text string
 	// pending holds the direct children of every open container, each
-	// container's own node followed by its children so far; pkeys is
-	// parallel to it (where the keys of members are: offsets, not
-	// strings, so that dropping them needs no clearing for the collector).
-	// When a container closes, its children move to nodes as one block.
+	// container's own node followed by its children so far. When a
+	// container closes, its children move to nodes as one block.
 	pending []jnode
-	pkeys   []keyRef
 	nodes   []jnode
 	frames  []frame
 	escKeys map[uint32]string
@@ -189,22 +186,17 @@ type builder struct {
 	lineBase uint32
 	// the key of the member whose value comes next
 	key    uint32
-	keyLen uint32 // of its text between the quotes
 	keyStr string
 	kesc   bool
+	// inObject: the innermost open container is an object, so the next
+	// value is a member.
+	inObject bool
 }
 
-// keyRef is where a member's key is: the offset of its opening quote and
-// the length of its text (an escaped key is read from escKeys).
-type keyRef struct{ off, n uint32 }
-
-// pkey is the unescaped key of pending[k] ("" for an array element).
+// pkey is the unescaped key of member pending[k], read back from the text
+// as the tree reads it (keys seldom repeat: this is rare).
 func (b *builder) pkey(k int) string {
-	r := b.pkeys[k]
-	if b.pending[k].flags&keyEsc != 0 {
-		return b.escKeys[r.off]
-	}
-	return b.text[r.off+1 : r.off+1+r.n]
+	return (&tree{text: b.text, escKeys: b.escKeys}).keyOf(&b.pending[k])
 }
 
 type frame struct {
@@ -215,6 +207,9 @@ type frame struct {
 	// bit (keyBit) is already in seen: keys seldom repeat.
 	byKey map[string]int
 	seen  uint64
+	// dropped: a member was dropped (a repeated key), so close copies
+	// the live children one by one.
+	dropped bool
 }
 
 // keyBit is one of 64 bits for a key, from its length and end bytes.
@@ -237,7 +232,7 @@ func buildTree(src *Source, text string, base int) buildResult {
 	b := builders.Get().(*builder)
 	defer func() {
 		clear(b.frames[:cap(b.frames)]) // closed frames' maps too: they view text
-		*b = builder{pending: b.pending[:0], pkeys: b.pkeys[:0], nodes: b.nodes[:0], frames: b.frames[:0], lines: b.lines[:0]}
+		*b = builder{pending: b.pending[:0], nodes: b.nodes[:0], frames: b.frames[:0], lines: b.lines[:0]}
 		builders.Put(b)
 	}()
 	b.text = text
@@ -375,7 +370,7 @@ key:
 		if !ok {
 			return -1, false
 		}
-		b.key, b.keyLen, b.kesc = uint32(i), uint32(j-i-2), esc
+		b.key, b.kesc = uint32(i), esc
 		if esc {
 			b.keyStr = unescape(s[i+1 : j-1])
 		} else {
@@ -393,10 +388,8 @@ key:
 // add appends a value's node to the open container (or makes it the
 // root), dropping an earlier member of the same key.
 func (b *builder) add(n jnode) {
-	var ref keyRef
-	if len(b.frames) > 0 && b.frames[len(b.frames)-1].object {
+	if b.inObject {
 		key := b.keyStr
-		ref = keyRef{b.key, b.keyLen}
 		n.flags |= member
 		if d := n.off - b.key; d <= math.MaxUint16 {
 			n.kdist = uint16(d)
@@ -411,7 +404,6 @@ func (b *builder) add(n jnode) {
 		b.member(&b.frames[len(b.frames)-1], key)
 	}
 	b.pending = append(b.pending, n)
-	b.pkeys = append(b.pkeys, ref)
 }
 
 // member records key in the object top before its new member is added:
@@ -435,6 +427,7 @@ func (b *builder) member(top *frame, key string) {
 	if prev >= 0 {
 		m := &b.pending[prev]
 		m.flags |= dead
+		top.dropped = true
 		mkey := int(m.off) - int(m.kdist)
 		if m.kdist == 0 {
 			mkey = int((&tree{text: b.text}).keyOff(m))
@@ -479,22 +472,28 @@ func (b *builder) leaf(off, end int, kind Kind, flags uint8) {
 func (b *builder) open(off int, kind Kind) {
 	b.add(jnode{off: uint32(off), k: uint8(kind)})
 	b.frames = append(b.frames, frame{self: len(b.pending) - 1, object: kind == Object})
+	b.inObject = kind == Object
 }
 
 // close ends the innermost container: its live children move to
 // nodes as one block.
 func (b *builder) close() {
-	f := b.frames[len(b.frames)-1]
-	b.frames = b.frames[:len(b.frames)-1]
+	f := &b.frames[len(b.frames)-1]
 	c := &b.pending[f.self]
 	c.first = uint32(len(b.nodes))
-	for _, k := range b.pending[f.self+1:] {
-		if k.flags&dead == 0 {
-			b.nodes = append(b.nodes, k)
+	if !f.dropped {
+		b.nodes = append(b.nodes, b.pending[f.self+1:]...)
+	} else {
+		for _, k := range b.pending[f.self+1:] {
+			if k.flags&dead == 0 {
+				b.nodes = append(b.nodes, k)
+			}
 		}
 	}
 	c.n = uint32(len(b.nodes)) - c.first
-	b.pending, b.pkeys = b.pending[:f.self+1], b.pkeys[:f.self+1]
+	b.pending = b.pending[:f.self+1]
+	b.frames = b.frames[:len(b.frames)-1]
+	b.inObject = len(b.frames) > 0 && b.frames[len(b.frames)-1].object
 }
 
 // ws is skipWS for the walk, which also notes the start of every line:
@@ -508,6 +507,11 @@ func (b *builder) ws(i int) int {
 		case ' ', '\t', '\r':
 		case '\n':
 			b.lines = append(b.lines, b.lineBase+uint32(i)+1)
+			// Pretty-printed exports indent every line: skip the spaces
+			// eight at a time.
+			for i+9 <= len(s) && load8(s, i+1) == ones*' ' {
+				i += 8
+			}
 		default:
 			return i
 		}
