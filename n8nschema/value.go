@@ -145,14 +145,60 @@ func (v Value) True() bool {
 func (v Value) Num() (float64, bool) {
 	switch v.Kind() {
 	case Number:
+		n := v.node()
+		raw := v.t.text[n.off:n.first]
+		if f, ok := exactFloat(raw); ok {
+			return f, true
+		}
 		// Like JSON.parse, a number out of float64's range is ±Inf.
-		f, _ := strconv.ParseFloat(v.Raw(), 64)
+		f, _ := strconv.ParseFloat(raw, 64)
 		return f, true
 	case String:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v.Str()), 64)
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactFloat reads a JSON number of at most 15 digits and no exponent
+// (typeVersion 4.2, index 0: nearly every number of a workflow) without
+// ParseFloat: its digits and its power of ten are exact float64s, and
+// one division rounds once, so the result is ParseFloat's. ok is false
+// for anything else.
+func exactFloat(raw string) (float64, bool) {
+	i, neg := 0, false
+	if raw != "" && raw[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case isDigit(c):
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // IsExpr reports whether the value is an n8n expression (a string that
@@ -390,16 +436,18 @@ func (v Value) Each(fn func(key string, val Value) bool) {
 	n := v.node()
 	for k := n.first; k < n.first+n.n; k++ {
 		key := v.t.keyOf(&v.t.nodes[k])
-		var c Value
-		if v.odd {
-			c = v.sub(k, escapeKey(key))
-		} else {
-			c = Value{t: v.t, i: k, form: pathOfTree}
-		}
-		if !fn(key, c) {
+		if !fn(key, v.memberAt(k, key)) {
 			return
 		}
 	}
+}
+
+// memberAt is v's member k (a node index) of that key, as Each gives it.
+func (v Value) memberAt(k uint32, key string) Value {
+	if v.odd {
+		return v.sub(k, escapeKey(key))
+	}
+	return Value{t: v.t, i: k, form: pathOfTree}
 }
 
 // Walk calls fn for every scalar below v (depth first, source order), with

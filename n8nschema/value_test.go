@@ -2,7 +2,9 @@ package n8nschema
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -276,5 +278,23 @@ func TestChainedPaths(t *testing.T) {
 	root.Get("a.b.01").Scalars(func(v Value) bool { scalars = append(scalars, v.Path()); return true })
 	if want := []string{"a.b.01.0", "a.b.01.1..e"}; !slices.Equal(scalars, want) {
 		t.Errorf("Scalars %q, want %q", scalars, want)
+	}
+}
+
+// TestExactFloat: the fast path reads what ParseFloat reads, to the bit,
+// and declines what it cannot.
+func TestExactFloat(t *testing.T) {
+	for _, raw := range []string{"0", "-0", "1", "4.2", "-4.2", "0.1", "0.3", "2.675", "1.005", "123456789012345",
+		"12345678901234.5", "0.00000000000001", "999999999999999", "-0.0", "3.14159", "1.10"} {
+		got, ok := exactFloat(raw)
+		want, _ := strconv.ParseFloat(raw, 64)
+		if !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("exactFloat(%q) = %v, %v; want %v", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{"1e3", "1E3", "1234567890123456", "0.0000000000000001", "-", "", "1.2.3"} {
+		if _, ok := exactFloat(raw); ok {
+			t.Errorf("exactFloat(%q) ok, want declined", raw)
+		}
 	}
 }
