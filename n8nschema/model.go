@@ -52,13 +52,13 @@ type workflowBody struct {
 	Settings    Settings
 	Value       Value
 
-	byName map[string]*Node
+	byName nameIndex
 }
 
 // Node returns the node of that name (the first one when names repeat).
 func (w *Workflow) Node(name string) *Node {
 	w.mustHold()
-	return w.byName[name]
+	return w.byName.get(name)
 }
 
 // Label names the workflow for people: its name, else its id, else "".

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Parse reads one input and returns every workflow it holds, in the shapes
@@ -343,6 +344,19 @@ type wfParser struct {
 	// another, in room countEdges measured: each connection's path is a
 	// piece of it (a Builder never changes the bytes it wrote).
 	connPaths strings.Builder
+	strs      []string // see strings
+}
+
+// strings returns room for n strings, cut from a block shared by the
+// workflow's nodes rather than an allocation each (capped: an append
+// to it copies).
+func (wp *wfParser) strings(n int) []string {
+	if len(wp.strs) < n {
+		wp.strs = make([]string, max(n, 32))
+	}
+	s := wp.strs[:n:n]
+	wp.strs = wp.strs[n:]
+	return s
 }
 
 func (wp *wfParser) problem(k ProblemKind, pos Pos, node, format string, args ...any) {
@@ -353,7 +367,7 @@ func (wp *wfParser) nodes(nodes Value) {
 	w := wp.w
 	count := nodes.len()
 	w.Nodes = make([]*Node, 0, count)
-	w.byName = make(map[string]*Node, count)
+	w.byName = newNameIndex(count)
 	// One block each for the nodes and their bodies, not two allocations
 	// per node.
 	block, bodies := make([]Node, count), make([]nodeBody, count)
@@ -372,7 +386,10 @@ func (wp *wfParser) nodes(nodes Value) {
 		n.Value = e
 		var namePos, typePos Pos
 		var typeKind Kind
-		e.Each(func(k string, f Value) bool {
+		en := e.node()
+		for c := en.first; c < en.first+en.n; c++ {
+			k := e.t.keyOf(&e.t.nodes[c])
+			f := e.memberAt(c, k)
 			switch k {
 			case "id":
 				n.ID = f.Str()
@@ -413,15 +430,14 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.params = f.withPath(paramsPath)
 			case "credentials":
 				if c := f.len(); c > 0 && f.Kind() == Object {
-					n.Credentials = make([]string, c)
+					n.Credentials = wp.strings(c)
 					for k := range c {
 						n.Credentials[k] = f.keyAt(k)
 					}
 					slices.Sort(n.Credentials)
 				}
 			}
-			return true
-		})
+		}
 		if !n.params.Exists() {
 			n.params = Value{path: paramsPath} // missing, as e.Get("parameters")
 		}
@@ -454,18 +470,16 @@ func (wp *wfParser) nodes(nodes Value) {
 			w.Nodes = append(w.Nodes, n)
 			return true
 		}
-		if first := w.byName[n.Name]; first != nil {
+		if first := w.byName.add(n); first != nil {
 			wp.problem(DuplicateName, n.Pos, n.Name, "node name %q is used by nodes[%d] and nodes[%d]; connections are keyed by name, so n8n cannot tell them apart",
 				n.Name, first.Index, i)
-		} else {
-			w.byName[n.Name] = n
 		}
 		w.Nodes = append(w.Nodes, n)
 		return true
 	})
 	for _, n := range w.Nodes {
-		if n.IsSticky() && n.Name != "" && w.byName[n.Name] == nil {
-			w.byName[n.Name] = n
+		if n.IsSticky() && n.Name != "" {
+			w.byName.add(n)
 		}
 	}
 }
@@ -495,7 +509,7 @@ func (wp *wfParser) connections(conns Value) {
 	var byID []string
 	var byIDPos Pos
 	conns.Each(func(from string, byType Value) bool {
-		if w.byName[from] == nil {
+		if w.byName.get(from) == nil {
 			if ids == nil {
 				ids = map[string]string{}
 				for _, n := range w.Nodes {
@@ -589,20 +603,19 @@ func newNodePaths(base string, count int) nodePaths {
 	for i := range count {
 		size += 2*(p.prefix+decimalLen(i)) + len(paramsSuffix) + len(nameSuffix)
 	}
-	var b strings.Builder
-	b.Grow(size)
-	var num [20]byte
+	b := make([]byte, 0, size)
 	for i := range count {
-		for _, suffix := range [2]string{paramsSuffix, nameSuffix} {
-			if base != "" {
-				b.WriteString(base)
-				b.WriteByte('.')
-			}
-			b.Write(strconv.AppendInt(num[:0], int64(i), 10))
-			b.WriteString(suffix)
+		if base != "" {
+			b = append(append(b, base...), '.')
 		}
+		b = append(strconv.AppendInt(b, int64(i), 10), paramsSuffix...)
+		if base != "" {
+			b = append(append(b, base...), '.')
+		}
+		b = append(strconv.AppendInt(b, int64(i), 10), nameSuffix...)
 	}
-	p.all = b.String()
+	// b is written once, here: a string view of it is as a Builder's.
+	p.all = unsafe.String(unsafe.SliceData(b), len(b))
 	return p
 }
 
@@ -698,18 +711,38 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	if c.Kind() == Null {
 		return
 	}
-	var m [3]Value
-	c.getMany(connKeys, m[:])
-	to := m[0]
-	if c.Kind() != Object || to.Kind() != String || wp.w.byName[to.Str()] == nil {
+	// The members are read as getMany reads them, without their paths:
+	// brokenEdge, which reports on them, reads them again.
+	var to, toTypeV, index Value
+	if c.Kind() == Object {
+		n := c.node()
+		for k := n.first; k < n.first+n.n; k++ {
+			v := Value{t: c.t, i: k}
+			switch c.t.keyOf(&c.t.nodes[k]) {
+			case "node":
+				if !to.Exists() {
+					to = v
+				}
+			case "type":
+				if !toTypeV.Exists() {
+					toTypeV = v
+				}
+			case "index":
+				if !index.Exists() {
+					index = v
+				}
+			}
+		}
+	}
+	if c.Kind() != Object || to.Kind() != String || wp.w.byName.get(to.Str()) == nil {
 		wp.brokenEdge(from, c.withPath(string(path)))
 		return
 	}
-	toType := m[1].Str()
+	toType := toTypeV.Str()
 	if toType == "" {
 		toType = typ
 	}
-	idx, _ := m[2].Num()
+	idx, _ := index.Num()
 	// One string for the paths of all edges, not one each.
 	start := wp.connPaths.Len()
 	wp.connPaths.Write(path)
