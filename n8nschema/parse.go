@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -389,7 +390,9 @@ func (wp *wfParser) nodes(nodes Value) {
 		en := e.node()
 		for c := en.first; c < en.first+en.n; c++ {
 			k := e.t.keyOf(&e.t.nodes[c])
-			f := e.memberAt(c, k)
+			// f is read, not kept: its path is made (memberAt) only for
+			// the members kept or reported.
+			f := Value{t: e.t, i: c}
 			switch k {
 			case "id":
 				n.ID = f.Str()
@@ -402,7 +405,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.Type = f.Str()
 				typeKind = Missing
 				if f.Kind() != String {
-					typePos, typeKind = f.Pos(), f.Kind()
+					typePos, typeKind = e.memberAt(c, k).Pos(), f.Kind()
 				}
 			case "typeVersion":
 				n.TypeVersion, _ = f.Num()
@@ -413,9 +416,9 @@ func (wp *wfParser) nodes(nodes Value) {
 			case "retryOnFail":
 				n.RetryOnFail = f.True()
 			case "maxTries":
-				n.MaxTries = f
+				n.MaxTries = e.memberAt(c, k)
 			case "waitBetweenTries":
-				n.WaitBetweenTries = f
+				n.WaitBetweenTries = e.memberAt(c, k)
 			case "onError":
 				n.OnError = f.Str()
 			case "continueOnFail":
@@ -427,7 +430,7 @@ func (wp *wfParser) nodes(nodes Value) {
 			case "webhookId":
 				n.WebhookID = f.Str()
 			case "parameters":
-				n.params = f.withPath(paramsPath)
+				n.params = e.memberAt(c, k).withPath(paramsPath)
 			case "credentials":
 				if c := f.len(); c > 0 && f.Kind() == Object {
 					n.Credentials = wp.strings(c)
@@ -594,7 +597,19 @@ type nodePaths struct {
 
 const paramsSuffix, nameSuffix = ".parameters", ".name"
 
+// topNodePaths are the paths of the first nodes of a workflow at the root
+// of its file, the most common place: made once, shared by every
+// workflow (strings are never written).
+var topNodePaths = sync.OnceValue(func() nodePaths { return makeNodePaths("nodes", 1024) })
+
 func newNodePaths(base string, count int) nodePaths {
+	if base == "nodes" && count <= 1024 {
+		return topNodePaths()
+	}
+	return makeNodePaths(base, count)
+}
+
+func makeNodePaths(base string, count int) nodePaths {
 	p := nodePaths{}
 	if base != "" {
 		p.prefix = len(base) + 1
