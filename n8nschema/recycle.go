@@ -12,12 +12,13 @@ import (
 // the line index) then go to the next parse instead of to the collector:
 // on n8n-real they are 55 of the 144 MB an audit allocates, and every MB
 // not allocated is garbage not collected and, on a virtual machine, fresh
-// pages not faulted in.
+// pages not faulted in. So do the blocks of its workflows' nodes (16 MB).
 //
 // A source whose bytes came from Buffer is marked owned (Source.Own);
 // Parse then hands its tree the builder's arrays instead of copies, and
-// File.Recycle gives all three back once the file is released. A string
-// still viewing the bytes after that would read the next file's: under
+// File.Recycle gives all back once the file is released. A string still
+// viewing the bytes, or a node of the full model, after that would read
+// the next file's: under
 // go test every recycled buffer is overwritten first, so such a view reads
 // garbage and the tests comparing audits fail instead of passing by luck.
 
@@ -31,7 +32,7 @@ func Buffer(n int) []byte { return bytesPool.get(n) }
 func (s *Source) Own() { s.owned = true }
 
 // Recycle gives back the buffers of f's parse when f's source is owned:
-// its bytes, its tree's nodes and its line index. Call it only once f is
+// its bytes, its tree's nodes, its line index and its node blocks. Call it only once f is
 // released (File.Release) and every string read from it that outlives it
 // has been copied off (its workflows released, and findings on it: see
 // analyze.Set.Release and analyze.ReleaseFindings). It does nothing to a
@@ -60,6 +61,47 @@ func (f *File) Recycle() {
 	if spare.lines != nil {
 		linesPool.put(poisoned(spare.lines, maxText))
 	}
+	if spare.blocks.nodes != nil {
+		spare.blocks.recycle()
+	}
+	for _, b := range spare.more {
+		b.recycle()
+	}
+}
+
+// recycledText is what a recycled node's strings read under go test.
+const recycledText = "\xffrecycled"
+
+// nodeBlocks returns zeroed blocks for count nodes and their bodies: for
+// an owned source, blocks that File.Recycle gave back and takes again
+// (they were 60% of what a parse allocated once the tree and the bytes
+// were recycled).
+func (s *Source) nodeBlocks(count int) ([]Node, []nodeBody) {
+	if !s.owned {
+		return make([]Node, count), make([]nodeBody, count)
+	}
+	block, bodies := nodeBlockPool.get(count)[:count], bodyPool.get(count)[:count]
+	if poisonRecycled {
+		clear(block)
+		clear(bodies)
+	}
+	if s.spare.blocks.nodes == nil { // most files hold one workflow
+		s.spare.blocks = nodeBlocks{block, bodies}
+	} else {
+		s.spare.more = append(s.spare.more, nodeBlocks{block, bodies})
+	}
+	return block, bodies
+}
+
+// blanked is poisoned for slices that hold pointers: outside go test it
+// clears them instead, so that a kept block holds nothing alive and comes
+// back zeroed.
+func blanked[T any](s []T, bad T) []T {
+	if poisonRecycled {
+		return poisoned(s, bad)
+	}
+	clear(s[:cap(s)])
+	return s[:0]
 }
 
 // recycled are the buffers of an owned source's parse, kept past Release
@@ -68,6 +110,20 @@ type recycled struct {
 	bytes []byte
 	nodes []jnode
 	lines []uint32
+	// the node blocks of its workflows (wfParser.nodes): the first
+	// workflow's, then the others'
+	blocks nodeBlocks
+	more   []nodeBlocks
+}
+
+type nodeBlocks struct {
+	nodes  []Node
+	bodies []nodeBody
+}
+
+func (b nodeBlocks) recycle() {
+	nodeBlockPool.put(blanked(b.nodes, Node{Index: -1, Name: recycledText, Type: recycledText}))
+	bodyPool.put(blanked(b.bodies, nodeBody{ID: recycledText, Notes: recycledText}))
 }
 
 // poisonRecycled makes Recycle overwrite what it gives back (see above).
@@ -87,7 +143,10 @@ func poisoned[T any](s []T, bad T) []T {
 // that get finds one large enough without searching. Slices of less than
 // 1<<minClass elements are not worth keeping; those of more than
 // 1<<maxClass (rare, large files) are left to the collector.
-type slicePool[T any] struct{ class [maxClass + 1]sync.Pool }
+type slicePool[T any] struct {
+	least int // the least class kept, when not minClass
+	class [maxClass + 1]sync.Pool
+}
 
 const (
 	minClass = 10
@@ -98,11 +157,21 @@ var (
 	bytesPool slicePool[byte]
 	nodesPool slicePool[jnode]
 	linesPool slicePool[uint32]
+	// A workflow has tens of nodes, not thousands.
+	nodeBlockPool = slicePool[Node]{least: 4}
+	bodyPool      = slicePool[nodeBody]{least: 4}
 )
+
+func (p *slicePool[T]) minClass() int {
+	if p.least > 0 {
+		return p.least
+	}
+	return minClass
+}
 
 // get returns an empty slice with room for at least n elements.
 func (p *slicePool[T]) get(n int) []T {
-	c := max(bits.Len(uint(max(n, 1)-1)), minClass) // 1<<c >= n
+	c := max(bits.Len(uint(max(n, 1)-1)), p.minClass()) // 1<<c >= n
 	if c > maxClass {
 		return make([]T, 0, n)
 	}
@@ -115,7 +184,7 @@ func (p *slicePool[T]) get(n int) []T {
 // put keeps s for a later get; its contents are garbage from now on.
 func (p *slicePool[T]) put(s []T) {
 	c := bits.Len(uint(cap(s))) - 1 // 1<<c <= cap(s)
-	if c < minClass || c > maxClass {
+	if c < p.minClass() || c > maxClass {
 		return
 	}
 	s = s[:0]

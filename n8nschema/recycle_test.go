@@ -26,6 +26,7 @@ func ownedParse(t *testing.T, own bool) (*File, *tree) {
 func TestRecycleGivesBack(t *testing.T) {
 	f, tr := ownedParse(t, true)
 	b, nodes, lines := f.Source.Src, tr.nodes, f.Source.lineStarts
+	node, body := f.Workflows[0].Nodes[0], f.Workflows[0].Nodes[0].nodeBody
 	if len(nodes) == 0 || len(lines) < 2 {
 		t.Fatalf("tree of %d nodes, %d lines", len(nodes), len(lines))
 	}
@@ -55,6 +56,9 @@ func TestRecycleGivesBack(t *testing.T) {
 		if l != maxText {
 			t.Fatalf("line start %d not given back: %d", i, l)
 		}
+	}
+	if node.Name != recycledText || node.nodeBody != nil || body.ID != recycledText {
+		t.Errorf("node block not given back: %+v, body %+v", node, body)
 	}
 	f.Recycle() // twice: nothing left to give
 	if s := f.Source.spare; s.bytes != nil || s.nodes != nil || s.lines != nil {
