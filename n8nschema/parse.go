@@ -504,7 +504,7 @@ func (wp *wfParser) connections(conns Value) {
 	path := make([]byte, 0, 64)
 	base := conns.fullPath()
 	if n, size := countEdges(conns, len(base)); n > 0 {
-		w.Connections = make([]Connection, 0, n)
+		w.Connections = wp.p.f.Source.connBlock(n)
 		wp.connPaths.Grow(size)
 	}
 	// Connections keyed by node id come from one mistake (a generator

@@ -12,7 +12,8 @@ import (
 // the line index) then go to the next parse instead of to the collector:
 // on n8n-real they are 55 of the 144 MB an audit allocates, and every MB
 // not allocated is garbage not collected and, on a virtual machine, fresh
-// pages not faulted in. So do the blocks of its workflows' nodes (16 MB).
+// pages not faulted in. So do the blocks of its workflows' nodes and
+// connections (20 MB).
 //
 // A source whose bytes came from Buffer is marked owned (Source.Own);
 // Parse then hands its tree the builder's arrays instead of copies, and
@@ -32,7 +33,8 @@ func Buffer(n int) []byte { return bytesPool.get(n) }
 func (s *Source) Own() { s.owned = true }
 
 // Recycle gives back the buffers of f's parse when f's source is owned:
-// its bytes, its tree's nodes, its line index and its node blocks. Call it only once f is
+// its bytes, its tree's nodes, its line index and its node and
+// connection blocks. Call it only once f is
 // released (File.Release) and every string read from it that outlives it
 // has been copied off (its workflows released, and findings on it: see
 // analyze.Set.Release and analyze.ReleaseFindings). It does nothing to a
@@ -61,7 +63,7 @@ func (f *File) Recycle() {
 	if spare.lines != nil {
 		linesPool.put(poisoned(spare.lines, maxText))
 	}
-	if spare.blocks.nodes != nil {
+	if spare.blocks.nodes != nil || spare.blocks.conns != nil {
 		spare.blocks.recycle()
 	}
 	for _, b := range spare.more {
@@ -85,12 +87,31 @@ func (s *Source) nodeBlocks(count int) ([]Node, []nodeBody) {
 		clear(block)
 		clear(bodies)
 	}
-	if s.spare.blocks.nodes == nil { // most files hold one workflow
-		s.spare.blocks = nodeBlocks{block, bodies}
-	} else {
-		s.spare.more = append(s.spare.more, nodeBlocks{block, bodies})
-	}
+	s.spare.keep(nodeBlocks{nodes: block, bodies: bodies})
 	return block, bodies
+}
+
+// connBlock returns an empty slice with room for n connections: for an
+// owned source, one that File.Recycle gave back and takes again.
+func (s *Source) connBlock(n int) []Connection {
+	if !s.owned {
+		return make([]Connection, 0, n)
+	}
+	b := connPool.get(n)
+	s.spare.keep(nodeBlocks{conns: b})
+	return b
+}
+
+// keep notes blocks for Recycle.
+func (r *recycled) keep(b nodeBlocks) {
+	switch { // most files hold one workflow: its blocks need no list
+	case b.nodes != nil && r.blocks.nodes == nil:
+		r.blocks.nodes, r.blocks.bodies = b.nodes, b.bodies
+	case b.conns != nil && r.blocks.conns == nil:
+		r.blocks.conns = b.conns
+	default:
+		r.more = append(r.more, b)
+	}
 }
 
 // blanked is poisoned for slices that hold pointers: outside go test it
@@ -110,8 +131,8 @@ type recycled struct {
 	bytes []byte
 	nodes []jnode
 	lines []uint32
-	// the node blocks of its workflows (wfParser.nodes): the first
-	// workflow's, then the others'
+	// the node and connection blocks of its workflows (wfParser.nodes,
+	// connections): the first ones, then the others
 	blocks nodeBlocks
 	more   []nodeBlocks
 }
@@ -119,11 +140,17 @@ type recycled struct {
 type nodeBlocks struct {
 	nodes  []Node
 	bodies []nodeBody
+	conns  []Connection
 }
 
 func (b nodeBlocks) recycle() {
-	nodeBlockPool.put(blanked(b.nodes, Node{Index: -1, Name: recycledText, Type: recycledText}))
-	bodyPool.put(blanked(b.bodies, nodeBody{ID: recycledText, Notes: recycledText}))
+	if b.nodes != nil {
+		nodeBlockPool.put(blanked(b.nodes, Node{Index: -1, Name: recycledText, Type: recycledText}))
+		bodyPool.put(blanked(b.bodies, nodeBody{ID: recycledText, Notes: recycledText}))
+	}
+	if b.conns != nil {
+		connPool.put(blanked(b.conns, Connection{From: recycledText, To: recycledText, Output: -1}))
+	}
 }
 
 // poisonRecycled makes Recycle overwrite what it gives back (see above).
@@ -160,6 +187,7 @@ var (
 	// A workflow has tens of nodes, not thousands.
 	nodeBlockPool = slicePool[Node]{least: 4}
 	bodyPool      = slicePool[nodeBody]{least: 4}
+	connPool      = slicePool[Connection]{least: 4}
 )
 
 func (p *slicePool[T]) minClass() int {

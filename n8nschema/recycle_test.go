@@ -27,6 +27,10 @@ func TestRecycleGivesBack(t *testing.T) {
 	f, tr := ownedParse(t, true)
 	b, nodes, lines := f.Source.Src, tr.nodes, f.Source.lineStarts
 	node, body := f.Workflows[0].Nodes[0], f.Workflows[0].Nodes[0].nodeBody
+	conns := f.Workflows[0].Connections
+	if len(conns) == 0 {
+		t.Fatal("releaseSrc has no connections")
+	}
 	if len(nodes) == 0 || len(lines) < 2 {
 		t.Fatalf("tree of %d nodes, %d lines", len(nodes), len(lines))
 	}
@@ -59,6 +63,9 @@ func TestRecycleGivesBack(t *testing.T) {
 	}
 	if node.Name != recycledText || node.nodeBody != nil || body.ID != recycledText {
 		t.Errorf("node block not given back: %+v, body %+v", node, body)
+	}
+	if c := conns[0]; c.From != recycledText || c.To != recycledText {
+		t.Errorf("connection block not given back: %+v", c)
 	}
 	f.Recycle() // twice: nothing left to give
 	if s := f.Source.spare; s.bytes != nil || s.nodes != nil || s.lines != nil {
