@@ -353,7 +353,7 @@ type wfParser struct {
 // to it copies).
 func (wp *wfParser) strings(n int) []string {
 	if len(wp.strs) < n {
-		wp.strs = make([]string, max(n, 32))
+		wp.strs = make([]string, max(n, min(cap(wp.w.Nodes), 32)))
 	}
 	s := wp.strs[:n:n]
 	wp.strs = wp.strs[n:]
