@@ -191,6 +191,19 @@ type builder struct {
 	// inObject: the innermost open container is an object, so the next
 	// value is a member.
 	inObject bool
+	// maps are the emptied byKey maps of closed frames, for keyMap.
+	maps []map[string]int
+}
+
+// keyMap is an empty map for a frame's byKey: one a closed frame used, if
+// any (a large object's siblings are often large too).
+func (b *builder) keyMap() map[string]int {
+	if n := len(b.maps); n > 0 {
+		m := b.maps[n-1]
+		b.maps = b.maps[:n-1]
+		return m
+	}
+	return make(map[string]int, 32)
 }
 
 // pkey is the unescaped key of member pending[k], read back from the text
@@ -232,7 +245,7 @@ func buildTree(src *Source, text string, base int) buildResult {
 	b := builders.Get().(*builder)
 	defer func() {
 		clear(b.frames[:cap(b.frames)]) // closed frames' maps too: they view text
-		*b = builder{pending: b.pending[:0], nodes: b.nodes[:0], frames: b.frames[:0], lines: b.lines[:0]}
+		*b = builder{pending: b.pending[:0], nodes: b.nodes[:0], frames: b.frames[:0], lines: b.lines[:0], maps: b.maps}
 		builders.Put(b)
 	}()
 	b.text = text
@@ -438,7 +451,7 @@ func (b *builder) member(top *frame, key string) {
 	if top.byKey != nil {
 		top.byKey[key] = len(b.pending)
 	} else if len(b.pending)-top.self > 16 {
-		top.byKey = make(map[string]int, 32)
+		top.byKey = b.keyMap()
 		for k := top.self + 1; k < len(b.pending); k++ {
 			if b.pending[k].flags&dead == 0 {
 				top.byKey[b.pkey(k)] = k
@@ -491,6 +504,11 @@ func (b *builder) close() {
 		}
 	}
 	c.n = uint32(len(b.nodes)) - c.first
+	if f.byKey != nil && len(f.byKey) <= 1024 { // a huge one is not kept
+		clear(f.byKey) // its keys view text
+		b.maps = append(b.maps, f.byKey)
+	}
+	f.byKey = nil
 	b.pending = b.pending[:f.self+1]
 	b.frames = b.frames[:len(b.frames)-1]
 	b.inObject = len(b.frames) > 0 && b.frames[len(b.frames)-1].object

@@ -2,9 +2,11 @@ package n8nschema
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -108,5 +110,24 @@ func TestStopMask(t *testing.T) {
 		if got != first {
 			t.Fatalf("% x: first stop byte %d, stopMask says %d (mask %#x)", w, first, got, m)
 		}
+	}
+}
+
+// TestLargeSiblingsRepeatedKeys: sibling objects of more than 16 members
+// share the builder's key maps one after another; a map comes back empty,
+// so the same keys in the next object are no repeats, and a real repeat
+// there is found once.
+func TestLargeSiblingsRepeatedKeys(t *testing.T) {
+	obj := func(extra string) string {
+		var ms []string
+		for i := range 20 {
+			ms = append(ms, fmt.Sprintf(`"k%d": %d`, i, i))
+		}
+		return "{" + strings.Join(ms, ", ") + extra + "}"
+	}
+	src := `{"a": ` + obj("") + `, "b": ` + obj("") + `, "c": ` + obj(`, "k3": "again"`) + `}`
+	r := buildTree(NewSource("w.json", []byte(src)), src, 0)
+	if !r.ok || len(r.reps) != 1 || r.reps[0].path != "c.k3" {
+		t.Fatalf("ok %v, repeats %+v; want one, at c.k3", r.ok, r.reps)
 	}
 }
