@@ -1,0 +1,28 @@
+package cmd
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/cputime"
+	"github.com/stormcheck/stormcheck/internal/sharedtest"
+)
+
+// BenchmarkCollectInputs lists the real corpus as audit does: the folder
+// walk, naming each file, dedupe and sort. It runs before the first pass,
+// on one core.
+func BenchmarkCollectInputs(b *testing.B) {
+	dir := sharedtest.Path(b, "corpus", "n8n-real")
+	wd, err := os.Getwd()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := cputime.Used()
+	for b.Loop() {
+		if _, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cputime.ReportPerOp(b, cpu)
+}
