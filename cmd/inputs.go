@@ -105,9 +105,13 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 		for _, w := range walkJSON(abs) {
 			// w.path is clean and absolute: n.abs of the path as given
 			// (dir joined with the rest), which is spelled only for a
-			// name outside the root.
+			// name outside the root. The rest is what filepath.Rel(abs,
+			// w.path) gives, without cleaning both again.
 			given := func() string {
-				rel, _ := filepath.Rel(abs, w.path)
+				rel := strings.TrimPrefix(w.path[len(abs):], string(filepath.Separator))
+				if rel == "" {
+					rel = "."
+				}
 				return filepath.Join(dir, rel)
 			}
 			add(input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err})

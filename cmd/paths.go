@@ -18,6 +18,8 @@ type namer struct {
 	root  string // --root, absolute; "" to find it per input
 	stdin string // --stdin-filename; "" names stdin "<stdin>"
 	tops  map[string]string
+	// cleanRoot is the last root found clean, for nameAt's shortcut.
+	cleanRoot string
 }
 
 func newNamer(wd, root, stdinName string) *namer {
@@ -81,10 +83,43 @@ func (n *namer) name(p string) string {
 // nameAt is name for the file at abs (n.abs of the path given), given
 // the path as given: cleaning paths was most of the time of a folder walk.
 func (n *namer) nameAt(abs string, given func() string) string {
-	if rel, err := filepath.Rel(n.rootOf(abs), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	root := n.rootOf(abs)
+	if rel, inside, known := n.relBelow(root, abs); known {
+		if inside {
+			return filepath.ToSlash(rel)
+		}
+		return filepath.ToSlash(filepath.Clean(given()))
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(filepath.Clean(given()))
+}
+
+// relBelow is what nameAt needs of filepath.Rel(root, abs) for a clean abs
+// and a clean root, without cleaning both again (most of the time of naming
+// a folder's files): inside, the rest of abs after root and a separator;
+// outside when abs is neither root nor below it. known is false where Rel
+// must decide: root not clean, abs == root, or a system whose paths
+// compare without case.
+func (n *namer) relBelow(root, abs string) (rel string, inside, known bool) {
+	if root == "" || abs == root || filepath.Separator != '/' {
+		return "", false, false
+	}
+	if root != n.cleanRoot {
+		if filepath.Clean(root) != root {
+			return "", false, false
+		}
+		n.cleanRoot = root
+	}
+	rest, ok := strings.CutPrefix(abs, root)
+	if ok && root != "/" {
+		rest, ok = strings.CutPrefix(rest, "/")
+	}
+	if !ok || rest == "" {
+		return "", false, true
+	}
+	return rest, rest != ".." && !strings.HasPrefix(rest, "../"), true
 }
 
 // stdinInput is the name and place of stdin: --stdin-filename when given.
