@@ -2,10 +2,10 @@ package analyze
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -963,7 +963,7 @@ func dispatch(g *Graph, caller, entry *n8nschema.Node) ([]*n8nschema.Node, bool)
 
 // routeFieldRE matches a condition's left value that reads one input
 // field of the item: {{ $json.jobType }} or {{ $json["jobType"] }}.
-var routeFieldRE = regexp.MustCompile(`^=\{\{\s*\$json(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*\}\}$`)
+var routeFieldRE = lazyregexp.New(`^=\{\{\s*\$json(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*\}\}$`)
 
 // route decides which output of a Switch (rules mode, v3) or If (v2) an
 // item with the given literal fields takes: every condition must compare

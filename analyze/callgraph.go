@@ -2,9 +2,9 @@ package analyze
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -297,7 +297,7 @@ func locateCalls(s *Set) {
 }
 
 // selfRE matches an expression that names the running workflow's own id.
-var selfRE = regexp.MustCompile(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
+var selfRE = lazyregexp.New(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
 
 // workflowRef reads the workflowId of Execute Workflow, Call Workflow Tool
 // and the n8n node: a plain string (v1) or a resource locator {__rl, value,
@@ -430,10 +430,10 @@ func apiCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 var instanceHosts = []string{"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "host.docker.internal", "n8n"}
 
 // envURLRE matches the instance's own URL taken from the environment.
-var envURLRE = regexp.MustCompile(`\$env\s*(\.\s*(WEBHOOK_URL|N8N_HOST|N8N_EDITOR_BASE_URL)\b|\[\s*["'](WEBHOOK_URL|N8N_HOST|N8N_EDITOR_BASE_URL)["']\s*\])`)
+var envURLRE = lazyregexp.New(`\$env\s*(\.\s*(WEBHOOK_URL|N8N_HOST|N8N_EDITOR_BASE_URL)\b|\[\s*["'](WEBHOOK_URL|N8N_HOST|N8N_EDITOR_BASE_URL)["']\s*\])`)
 
 // uuidRE matches a webhookId-like path: unique across instances.
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(/|$)`)
+var uuidRE = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(/|$)`)
 
 // webhookCall reads an HTTP request to a webhook path: the production
 // URL is <base>/webhook/<path>, the test URL <base>/webhook-test/<path>

@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -382,7 +382,7 @@ func expiredIgnoreFindings(rule *Rule, opts FilterOptions) []Finding {
 
 // directiveRE finds a directive in notes: `stormcheck:ignore RULES -- reason`.
 // RULES are IDs or names separated by commas or spaces.
-var directiveRE = regexp.MustCompile(directiveWord + `\b([^\n]*)`)
+var directiveRE = lazyregexp.New(directiveWord + `\b([^\n]*)`)
 
 // directiveWord is the literal every directive starts with.
 const directiveWord = "stormcheck:ignore"

@@ -1,12 +1,12 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -931,8 +931,8 @@ func sibLoopOutput(n *n8nschema.Node) int {
 var (
 	// count is a word of its own, snake_case or the tail of a camelCase
 	// name ($workflow.redraftLoopCount), never inside "account".
-	guardRE   = regexp.MustCompile(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
-	counterRE = regexp.MustCompile(`(?i)attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
+	guardRE   = lazyregexp.New(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
+	counterRE = lazyregexp.New(`(?i)attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
 )
 
 // IsGuard reports whether n bounds a loop through it: an If, Switch or
@@ -987,7 +987,7 @@ func containsLower(s, w string) bool {
 }
 
 // testsExpr reports whether an expression in n's parameters matches re.
-func testsExpr(n *n8nschema.Node, re *regexp.Regexp) bool {
+func testsExpr(n *n8nschema.Node, re *lazyregexp.Regexp) bool {
 	found := false
 	n.Params().Scalars(func(v n8nschema.Value) bool {
 		found = v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && mayTestGuard(v.Str()) && re.MatchString(v.Str())
@@ -1071,7 +1071,7 @@ func scc(adj [][]int32, sc *scratch, comp []int32, cyclic []bool) ([]int32, []bo
 
 // stepRE matches a step of one in an expression or code: n + 1, n - 1,
 // n += 1, n++ or n--.
-var stepRE = regexp.MustCompile(`\+\+|--|[+-]=?\s*1\b`)
+var stepRE = lazyregexp.New(`\+\+|--|[+-]=?\s*1\b`)
 
 // stepsByOne reports whether stepRE matches s, scanning the bytes: the
 // regexp ran over every Code node of every cycle.
@@ -1100,7 +1100,7 @@ func stepsByOne(s string) bool {
 
 // propRE picks the property names an expression reads: $json.result,
 // $json["count"], $('Node').item.json.pages_left.
-var propRE = regexp.MustCompile(`(?:\.|\[\s*["'])([A-Za-z_]\w*)`)
+var propRE = lazyregexp.New(`(?:\.|\[\s*["'])([A-Za-z_]\w*)`)
 
 // countsDown reports whether node u is an If, Switch or Filter that
 // compares a number which another node of its cycle steps by one (a Set
@@ -1268,7 +1268,7 @@ func codeOf(n *n8nschema.Node) string {
 }
 
 // cursorRE matches the names a page or cursor travels under.
-var cursorRE = regexp.MustCompile(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|after|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
+var cursorRE = lazyregexp.New(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|after|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
 
 // cursorName reports whether cursorRE matches s. Every name it matches
 // starts with one of the letters below (or a non-ASCII letter that folds
@@ -1278,7 +1278,7 @@ func cursorName(s string) bool {
 }
 
 // identRE splits code and expressions into identifiers.
-var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
+var identRE = lazyregexp.New(`[A-Za-z_]\w*`)
 
 // eachIdent calls fn with every match of identRE in s, in order, until fn
 // returns false; it scans the bytes instead of collecting the matches.
@@ -1379,7 +1379,7 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 }
 
 // pageWordRE finds a page parameter in a URL or value: ?page=, &offset=.
-var pageWordRE = regexp.MustCompile(`(?i)\b(page|offset|start|skip|cursor)\b`)
+var pageWordRE = lazyregexp.New(`(?i)\b(page|offset|start|skip|cursor)\b`)
 
 // sendsRunIndexPage reports whether n sends its $runIndex as the page: in
 // a value that names a page (?page={{ $runIndex + 1 }}), or as the value
@@ -1401,7 +1401,7 @@ func sendsRunIndexPage(n *n8nschema.Node) bool {
 }
 
 // compareRE matches a comparison in an expression.
-var compareRE = regexp.MustCompile(`[<>]=?|[!=]==?`)
+var compareRE = lazyregexp.New(`[<>]=?|[!=]==?`)
 
 // derivedGuard reports whether node u is an If, Switch or Filter that
 // tests a field which a Set node of its cycle computes as a comparison of
@@ -1434,7 +1434,7 @@ func (g *Graph) derivedGuard(u int) bool {
 
 // nodeRefRE finds the nodes an expression reads by name: $('Get ID') or
 // $node["Get ID"].
-var nodeRefRE = regexp.MustCompile(`\$\(\s*['"]([^'"]+)['"]\s*\)|\$node\[\s*["']([^"']+)["']\s*\]`)
+var nodeRefRE = lazyregexp.New(`\$\(\s*['"]([^'"]+)['"]\s*\)|\$node\[\s*["']([^"']+)["']\s*\]`)
 
 // cursorFromLoop returns a calling node of the loop that sends a page
 // or cursor parameter (a parameter or query field named like one: after,

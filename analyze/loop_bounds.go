@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -167,7 +168,7 @@ func steppedToLimit(l *Loop) bool {
 }
 
 // stepByRE matches a field stepped by a constant: limit + 5, left - 1.
-var stepByRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*[+-]\s*\d+(\.\d+)?\s*\}\}`)
+var stepByRE = lazyregexp.New(`([A-Za-z_]\w*)\s*[+-]\s*\d+(\.\d+)?\s*\}\}`)
 
 // drainsList reports whether a Code node of the loop takes one element off
 // a list every trip (desired_path.shift()) and a condition of the loop tests
@@ -214,7 +215,7 @@ func drainsList(l *Loop) bool {
 
 // drainRE matches a work list consumed by one element: list.shift(),
 // list.pop(), list = list.slice(1).
-var drainRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([A-Za-z_]\w*)\s*\.\s*slice\s*\(\s*1\s*\)`)
+var drainRE = lazyregexp.New(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([A-Za-z_]\w*)\s*\.\s*slice\s*\(\s*1\s*\)`)
 
 // identWords splits an expression into identifiers.
 func identWords(s string) []string { return identRE.FindAllString(s, -1) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -233,6 +234,9 @@ type auditSettings struct {
 }
 
 func runAudit(o *AuditOptions) error {
+	// The patterns the audit uses compile on another core while this one
+	// lists the inputs.
+	go lazyregexp.CompileAll()
 	wd, err := o.IO.Getwd()
 	if err != nil {
 		return err

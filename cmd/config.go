@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -135,8 +135,8 @@ func loadConfig(p, name string, all []*analyze.Rule) (*Config, error) {
 }
 
 var (
-	unknownKeyRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type (\S+)$`)
-	lineRE       = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	unknownKeyRE = lazyregexp.NewRare(`^line (\d+): field (.+) not found in type (\S+)$`)
+	lineRE       = lazyregexp.NewRare(`^(?:yaml: )?line (\d+): (.*)$`)
 )
 
 // parseConfig decodes and validates a config.
@@ -193,7 +193,7 @@ func yamlError(name string, src []byte, err error) error {
 	return fmt.Errorf("%s: %w", name, err)
 }
 
-var cannotUnmarshalRE = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
+var cannotUnmarshalRE = lazyregexp.NewRare("^line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
 
 // typeErrorText is one of the decoder's type errors as "LINE: message".
 func typeErrorText(e string, root *yaml.Node) string {

@@ -2,17 +2,18 @@ package cmd
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
 var (
-	badFlagValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(.+?)" flag: strconv\.Parse(\w+): parsing ".*": (.*)$`)
-	unknownFlagRE  = regexp.MustCompile(`^unknown flag: --(\S+)$`)
+	badFlagValueRE = lazyregexp.NewRare(`^invalid argument "(.*)" for "(.+?)" flag: strconv\.Parse(\w+): parsing ".*": (.*)$`)
+	unknownFlagRE  = lazyregexp.NewRare(`^unknown flag: --(\S+)$`)
 )
 
 // flagError rewrites pflag's errors in the words of this tool: what the

@@ -12,12 +12,12 @@ package fix
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -444,7 +444,7 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 	return rep, nil
 }
 
-var slugRE = regexp.MustCompile(`[^a-z0-9]+`)
+var slugRE = lazyregexp.New(`[^a-z0-9]+`)
 
 // slug makes a node name safe inside an expression and a header: lower
 // case letters and digits joined by dashes.

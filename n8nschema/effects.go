@@ -1,10 +1,11 @@
 package n8nschema
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
 // This file is the catalog's data on what nodes do to the world: which
@@ -187,7 +188,7 @@ var sqlNodes = map[string]bool{
 	"n8n-nodes-base.questDb": true, "n8n-nodes-base.timescaleDb": true,
 }
 
-var sqlWrite = regexp.MustCompile(`\b(INSERT|UPDATE|DELETE|MERGE|UPSERT|REPLACE|TRUNCATE|DROP|ALTER|CREATE)\b`)
+var sqlWrite = lazyregexp.New(`\b(INSERT|UPDATE|DELETE|MERGE|UPSERT|REPLACE|TRUNCATE|DROP|ALTER|CREATE)\b`)
 
 // writeVerbs are operation values (or their leading word) that change
 // state. Reads (get, getAll, search, list, read, select, lookup, download)
@@ -247,7 +248,7 @@ var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUp
 // remix), and WebDriver commands on an open browser session (navigate,
 // find, click, set a cookie). Repeating it costs a call but leaves no
 // second record (confidence medium: a path is a hint, not a contract).
-var rpcPathWords = regexp.MustCompile(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
+var rpcPathWords = lazyregexp.New(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
 // rpcStems holds, in lower case, the start of every rpcPathWords match
 // ('/' and the word, or its stem); keep it in step with the regex
@@ -595,7 +596,7 @@ func foldsToASCII(s string) bool {
 	return strings.HasPrefix(s, "\u212a") || strings.HasPrefix(s, "\u017f") || strings.HasPrefix(s, "\u0130")
 }
 
-var jsonMember = regexp.MustCompile(`"([A-Za-z][A-Za-z0-9_-]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\{\{[^}]*\}\}|[^,}\n]+)`)
+var jsonMember = lazyregexp.New(`"([A-Za-z][A-Za-z0-9_-]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\{\{[^}]*\}\}|[^,}\n]+)`)
 
 func keyInJSONText(s string) (KeyName, string, bool) {
 	if !mayNameKey(s) {
@@ -701,7 +702,7 @@ func ClassifyKey(value string) (KeyStability, string) {
 // placeholderRE matches a literal left for the user to fill in: a name in
 // angle or square brackets, YOUR_..., SCREAMING_SNAKE_CASE, xxx, "...",
 // "replace me", "changeme", or one that names an API key or token.
-var placeholderRE = regexp.MustCompile(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+var placeholderRE = lazyregexp.New(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
 
 // ---------------------------------------------------------------------------
 // Prices
@@ -961,7 +962,7 @@ func SwitchOf(url string) (Switch, bool) {
 
 // heartbeatWords mark a progress or liveness signal in a node's name, URL
 // or message: "heartbeat", "progress", "batch 3 of 10", "still running".
-var heartbeatWords = regexp.MustCompile(`(?i)\b(?:heart-?beats?|keep-?alive|progress|still (?:running|alive|working)|i'?m alive|status (?:update|report|ping))\b|\bbatch\s*(?:\{\{[^}]*\}\}|\d+|n)\s*(?:of|/)`)
+var heartbeatWords = lazyregexp.New(`(?i)\b(?:heart-?beats?|keep-?alive|progress|still (?:running|alive|working)|i'?m alive|status (?:update|report|ping))\b|\bbatch\s*(?:\{\{[^}]*\}\}|\d+|n)\s*(?:of|/)`)
 
 // HeartbeatWord returns the heartbeat wording in s ("" when none).
 // "In progress" is a status value (a Jira or Notion column), not a signal.

@@ -1,9 +1,10 @@
 package n8nschema
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
 // HTTPModelCall is an HTTP Request node that calls a paid model API's
@@ -25,25 +26,25 @@ type HTTPModelCall struct {
 // Fireworks).
 var modelEndpoints = []struct {
 	host, provider string
-	path           *regexp.Regexp
+	path           *lazyregexp.Regexp
 }{
-	{"api.openai.com", "openai", regexp.MustCompile(`/v1/(chat/completions|completions|responses|images/generations)\b`)},
-	{"api.anthropic.com", "anthropic", regexp.MustCompile(`/v1/messages\b`)},
-	{"generativelanguage.googleapis.com", "google-gemini", regexp.MustCompile(`:(stream)?generateContent\b`)},
-	{"api.perplexity.ai", "perplexity", regexp.MustCompile(`/chat/completions\b`)},
-	{"api.mistral.ai", "mistral", regexp.MustCompile(`/v1/chat/completions\b`)},
-	{"api.groq.com", "groq", regexp.MustCompile(`/chat/completions\b`)},
-	{"api.deepseek.com", "deepseek", regexp.MustCompile(`/chat/completions\b`)},
-	{"api.x.ai", "xai", regexp.MustCompile(`/v1/chat/completions\b`)},
-	{"openrouter.ai", "openrouter", regexp.MustCompile(`/api/v1/chat/completions\b`)},
-	{"api.together.xyz", "together", regexp.MustCompile(`/chat/completions\b`)},
-	{"api.fireworks.ai", "fireworks", regexp.MustCompile(`/chat/completions\b`)},
+	{"api.openai.com", "openai", lazyregexp.New(`/v1/(chat/completions|completions|responses|images/generations)\b`)},
+	{"api.anthropic.com", "anthropic", lazyregexp.New(`/v1/messages\b`)},
+	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(stream)?generateContent\b`)},
+	{"api.perplexity.ai", "perplexity", lazyregexp.New(`/chat/completions\b`)},
+	{"api.mistral.ai", "mistral", lazyregexp.New(`/v1/chat/completions\b`)},
+	{"api.groq.com", "groq", lazyregexp.New(`/chat/completions\b`)},
+	{"api.deepseek.com", "deepseek", lazyregexp.New(`/chat/completions\b`)},
+	{"api.x.ai", "xai", lazyregexp.New(`/v1/chat/completions\b`)},
+	{"openrouter.ai", "openrouter", lazyregexp.New(`/api/v1/chat/completions\b`)},
+	{"api.together.xyz", "together", lazyregexp.New(`/chat/completions\b`)},
+	{"api.fireworks.ai", "fireworks", lazyregexp.New(`/chat/completions\b`)},
 }
 
 var (
-	bodyModelRE  = regexp.MustCompile(`["']?\bmodel["']?\s*:\s*["']([\w.:/-]+)["']`)
-	bodyCapRE    = regexp.MustCompile(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\d+)`)
-	geminiPathRE = regexp.MustCompile(`/models/([\w.-]+):`)
+	bodyModelRE  = lazyregexp.New(`["']?\bmodel["']?\s*:\s*["']([\w.:/-]+)["']`)
+	bodyCapRE    = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\d+)`)
+	geminiPathRE = lazyregexp.New(`/models/([\w.-]+):`)
 )
 
 // HTTPModelCallOf reports whether an HTTP Request node (or its tool

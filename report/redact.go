@@ -1,7 +1,6 @@
 package report
 
 import (
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -117,11 +117,11 @@ func byLastByte(words []string) *[256][]string {
 //	userinfo: userinfoRE
 var (
 	// Authorization: Bearer xxx / Basic xxx / Token xxx.
-	schemeRE = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})|\btoken\s+([A-Za-z0-9._~+/=-]{16,})`)
+	schemeRE = lazyregexp.New(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})|\btoken\s+([A-Za-z0-9._~+/=-]{16,})`)
 	// scheme://user:password@host and scheme://token@host.
-	userinfoRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://([^/\s@"'\\<>]+)@`)
+	userinfoRE = lazyregexp.New(`(?i)\b[a-z][a-z0-9+.-]*://([^/\s@"'\\<>]+)@`)
 	// Tokens with well-known prefixes.
-	prefixedRE = regexp.MustCompile(`\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
+	prefixedRE = lazyregexp.New(`\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
 )
 
 // secretSpans returns the byte ranges of s that hold secrets, sorted and

@@ -1,10 +1,10 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -89,7 +89,7 @@ func readingPOST(n *n8nschema.Node) bool {
 
 // rpcMethodRE finds the method of a JSON-RPC request body: "method":
 // "problem.get", method: 'user.login'.
-var rpcMethodRE = regexp.MustCompile(`["']?method["']?\s*:\s*["']([\w./-]+)["']`)
+var rpcMethodRE = lazyregexp.New(`["']?method["']?\s*:\s*["']([\w./-]+)["']`)
 
 // jsonRPCMethod returns the method a JSON-RPC 2.0 request calls (Zabbix
 // problem.get, Odoo execute_kw), read from the JSON body.

@@ -2,10 +2,10 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -92,7 +92,7 @@ would repeat for new work. Other APIs get no repair: a header they ignore protec
 }
 
 // failRE matches a condition that tests for a failure.
-var failRE = regexp.MustCompile(`(?i)statusCode|\berror|fail|\b429\b|\b5\d\d\b`)
+var failRE = lazyregexp.New(`(?i)statusCode|\berror|fail|\b429\b|\b5\d\d\b`)
 
 // progressLoop reports whether the only unbounded factor of op is a loop
 // inside the workflow that does not retry: no edge of the loop leaves an
@@ -164,11 +164,11 @@ func failBranch(n *n8nschema.Node, out int) bool {
 
 // destFieldRE matches a body field that names where a copy or move goes:
 // "dstKey", "destination", "target_path", "to".
-var destFieldRE = regexp.MustCompile(`(?i)["']?\b(dst|dest|destination|target|to)[_-]?(key|path|name|file|folder|id|url)?["']?\s*:`)
+var destFieldRE = lazyregexp.New(`(?i)["']?\b(dst|dest|destination|target|to)[_-]?(key|path|name|file|folder|id|url)?["']?\s*:`)
 
 // copyPathRE matches a copy or move endpoint anywhere in the path
 // (/files/copy/{bucket}, /objects/move).
-var copyPathRE = regexp.MustCompile(`(?i)/(copy|move|rename)(/|$)`)
+var copyPathRE = lazyregexp.New(`(?i)/(copy|move|rename)(/|$)`)
 
 // namedCopy reports whether an HTTP POST copies or moves an object onto a
 // destination the request names ({"srcKey": …, "dstKey": …} to …/copy): a
@@ -189,7 +189,7 @@ func namedCopy(n *n8nschema.Node) bool {
 
 // customMethodRE matches a Google-style custom method at the end of a URL
 // path (AIP-136): /customers/123:generateKeywordIdeas.
-var customMethodRE = regexp.MustCompile(`:([a-z]+)[A-Za-z]*$`)
+var customMethodRE = lazyregexp.New(`:([a-z]+)[A-Za-z]*$`)
 
 // settingPOST reports whether an HTTP POST goes to an endpoint named for
 // setting state (…/update-meta, …/setStatus) and not for creating or
@@ -225,4 +225,4 @@ func settingPOST(n *n8nschema.Node) bool {
 // updateByIDRE matches a URL that ends with a collection and an id taken
 // from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
 // Stripe and others for POST as an update of that one resource.
-var updateByIDRE = regexp.MustCompile(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)
+var updateByIDRE = lazyregexp.New(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)

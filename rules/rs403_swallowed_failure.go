@@ -2,10 +2,10 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -82,7 +82,7 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 
 // cleanupOp matches operations whose failure is usually meant to be
 // ignored: deleting or archiving what may already be gone.
-var cleanupOp = regexp.MustCompile(`(?i)(^|\.)(delete|remove|clear|trash|archive|deactivate)`)
+var cleanupOp = lazyregexp.New(`(?i)(^|\.)(delete|remove|clear|trash|archive|deactivate)`)
 
 // flowsOn reports whether n's normal output feeds another node. Returning
 // to a Loop Over Items whose done output leads nowhere does not count: the
@@ -116,7 +116,7 @@ func doneUsed(g *analyze.Graph, sib *n8nschema.Node) bool {
 }
 
 // errorTest matches a condition or code that looks at an error.
-var errorTest = regexp.MustCompile(`(?i)\berror\b|\.error|statusCode|status_code`)
+var errorTest = lazyregexp.New(`(?i)\berror\b|\.error|statusCode|status_code`)
 
 // checkedDownstream reports whether a node after n (main connections, a
 // few hops) is an If, Switch, Filter or Code node that tests for an error,
@@ -243,7 +243,7 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 // TypeError into an empty value (workflow/src/expression.ts
 // renderExpression), so a Set node after the failure stores nothing
 // without a word.
-var derefRE = regexp.MustCompile(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
+var derefRE = lazyregexp.New(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
 
 // passesItems are nodes that hand their input items on (or route them), so
 // that a node further on may read the failed item.

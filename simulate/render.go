@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
 // Labelled is one result with its label: the workflows as given, or after the fixes.
@@ -23,8 +24,8 @@ type Labelled struct {
 // numbers is an indented array of numbers, which JSON writes on one line
 // each so that a series stays readable.
 var (
-	numbers = regexp.MustCompile(`\[\s+(-?[0-9.e+]+(?:,\s+-?[0-9.e+]+)*)\s+\]`)
-	space   = regexp.MustCompile(`\s+`)
+	numbers = lazyregexp.NewRare(`\[\s+(-?[0-9.e+]+(?:,\s+-?[0-9.e+]+)*)\s+\]`)
+	space   = lazyregexp.NewRare(`\s+`)
 )
 
 // JSON writes one result, or {"runs": [...]} when comparing.

@@ -1,0 +1,43 @@
+package lazyregexp
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// TestSameAsRegexp: each method gives what regexp's does.
+func TestSameAsRegexp(t *testing.T) {
+	const expr, s = `(\w)(\d+)`, "a1 b22 c333"
+	r, want := New(expr), regexp.MustCompile(expr)
+	CompileAll()
+	if r.String() != want.String() || r.MatchString(s) != want.MatchString(s) ||
+		r.FindString(s) != want.FindString(s) ||
+		!slices.Equal(r.FindStringIndex(s), want.FindStringIndex(s)) ||
+		!slices.Equal(r.FindStringSubmatch(s), want.FindStringSubmatch(s)) ||
+		!slices.Equal(r.FindStringSubmatchIndex(s), want.FindStringSubmatchIndex(s)) ||
+		!slices.Equal(r.FindAllString(s, -1), want.FindAllString(s, -1)) ||
+		len(r.FindAllStringIndex(s, -1)) != 3 || len(r.FindAllStringSubmatch(s, 2)) != 2 ||
+		len(r.FindAllStringSubmatchIndex(s, -1)) != 3 ||
+		r.ReplaceAllString(s, "$2") != want.ReplaceAllString(s, "$2") ||
+		r.ReplaceAllStringFunc(s, func(string) string { return "x" }) != "x x x" ||
+		string(r.ReplaceAll([]byte(s), []byte("$1"))) != "a b c" ||
+		string(r.ReplaceAllFunc([]byte(s), func([]byte) []byte { return nil })) != "  " {
+		t.Errorf("%s differs from regexp's", expr)
+	}
+}
+
+// TestBadPatternFailsUnderTest: under go test a pattern is compiled when
+// made, so a bad one fails its package's tests, not a later run.
+func TestBadPatternFailsUnderTest(t *testing.T) {
+	for _, make := range []func(string) *Regexp{New, NewRare} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("a bad pattern did not panic when made")
+				}
+			}()
+			make(`(`)
+		}()
+	}
+}
