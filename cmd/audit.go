@@ -234,9 +234,12 @@ type auditSettings struct {
 }
 
 func runAudit(o *AuditOptions) error {
-	// The patterns the audit uses compile on another core while this one
-	// lists the inputs.
-	go lazyregexp.CompileAll()
+	// The node table and the patterns the audit uses are built on another
+	// core while this one lists the inputs.
+	go func() {
+		n8nschema.Prepare()
+		lazyregexp.CompileAll()
+	}()
 	wd, err := o.IO.Getwd()
 	if err != nil {
 		return err

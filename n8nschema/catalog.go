@@ -94,7 +94,7 @@ func Lookup(typ string) Spec {
 			return Spec{Type: typ, Role: RoleTrigger, Known: true}
 		}
 		s := Spec{Type: typ, Role: RoleExternal, Known: true, Provider: strings.TrimSuffix(name, "Tool")}
-		if _, isBase := nodeTable[typ]; !isBase { // resolved through its base node
+		if _, isBase := nodeTable()[typ]; !isBase { // resolved through its base node
 			s.Tool, s.ToolRetry = true, true
 		}
 		return s

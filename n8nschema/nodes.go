@@ -2,12 +2,21 @@ package n8nschema
 
 import (
 	"strings"
+	"sync"
 )
 
 // This file reads the node table generated from n8n's own node
 // descriptions (zz_nodes_generated.go, written by scripts/gencatalog from
 // an installed n8n): what each node type is at each version, its default
 // resource and operation, and what each operation does.
+
+// nodeTable is the node table, built when first used or by Prepare.
+var nodeTable = sync.OnceValue(newNodeTable)
+
+// Prepare builds the node table now, for a goroutine to run while the
+// program does something else before it parses: built in package
+// initialisation it delayed every run's start, on one core.
+func Prepare() { nodeTable() }
 
 // nodeFlag marks what a node type is, from its description.
 type nodeFlag uint8
@@ -49,10 +58,10 @@ type NodeVersion struct {
 // the nearest lower one; a missing version (0) the newest, as
 // VersionedNodeType.getNodeType does (n8n-workflow versioned-node-type.js).
 func DescribeNode(typ string, version float64) (NodeVersion, bool) {
-	es, ok := nodeTable[typ]
+	es, ok := nodeTable()[typ]
 	if !ok {
 		base, isTool := strings.CutSuffix(typ, "Tool")
-		if es, ok = nodeTable[base]; !isTool || !ok || es[len(es)-1].flags&flagTool == 0 {
+		if es, ok = nodeTable()[base]; !isTool || !ok || es[len(es)-1].flags&flagTool == 0 {
 			return NodeVersion{Type: typ}, false
 		}
 	}
@@ -197,7 +206,7 @@ func IsWebhookNode(typ string) bool { return anyVersion(typ, flagWebhook) }
 func IsTriggerNode(typ string) bool { return anyVersion(typ, flagTrigger) }
 
 func anyVersion(typ string, f nodeFlag) bool {
-	for _, e := range nodeTable[typ] {
+	for _, e := range nodeTable()[typ] {
 		if e.flags&f != 0 {
 			return true
 		}

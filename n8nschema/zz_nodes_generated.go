@@ -5,2946 +5,2950 @@ package n8nschema
 // N8nVersion is the n8n release the node table was read from.
 const N8nVersion = "2.8.4"
 
-var nodeTable = map[string][]nodeEntry{
-	"@n8n/n8n-nodes-langchain.agent": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql postgres"},
-		{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.agentTool": {
-		{v: []float64{2.2, 3}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.anthropic": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "anthropicApi", resource: "text", ops: []resourceOps{
-			{"document", "analyze", "analyze"},
-			{"file", "upload", "upload:c get list deleteFile:d"},
-			{"image", "analyze", "analyze"},
-			{"prompt", "generate", "generate improve templatize"},
-			{"text", "message", "message"},
-		}},
-	},
-	"@n8n/n8n-nodes-langchain.chainLlm": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.chainRetrievalQa": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.chainSummarization": {
-		{v: []float64{1, 2, 2.1}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.chat": {
-		{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool},
-		{v: []float64{1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, ops: []resourceOps{
-			{"", "send", "send:s sendAndWait:s"},
-		}},
-	},
-	"@n8n/n8n-nodes-langchain.chatTrigger": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth"},
-	},
-	"@n8n/n8n-nodes-langchain.code": {
-		{v: []float64{1}, outputs: -1},
-	},
-	"@n8n/n8n-nodes-langchain.documentBinaryInputLoader": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.documentDefaultDataLoader": {
-		{v: []float64{1, 1.1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.documentGithubLoader": {
-		{v: []float64{1, 1.1}, outputs: 0, creds: "githubApi"},
-	},
-	"@n8n/n8n-nodes-langchain.documentJsonInputLoader": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsAwsBedrock": {
-		{v: []float64{1}, outputs: 0, creds: "aws"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsAzureOpenAi": {
-		{v: []float64{1}, outputs: 0, creds: "azureOpenAiApi"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsCohere": {
-		{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "embed-english-v2.0"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini": {
-		{v: []float64{1}, outputs: 0, creds: "googlePalmApi", model: "models/text-embedding-004"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsGoogleVertex": {
-		{v: []float64{1}, outputs: 0, creds: "googleApi", model: "text-embedding-005"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsHuggingFaceInference": {
-		{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsLemonade": {
-		{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsMistralCloud": {
-		{v: []float64{1}, outputs: 0, creds: "mistralCloudApi", model: "mistral-embed"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsOllama": {
-		{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
-	},
-	"@n8n/n8n-nodes-langchain.embeddingsOpenAi": {
-		{v: []float64{1}, outputs: 0, creds: "openAiApi", model: "text-embedding-ada-002"},
-		{v: []float64{1.1, 1.2}, outputs: 0, creds: "openAiApi", model: "text-embedding-3-small"},
-	},
-	"@n8n/n8n-nodes-langchain.googleGemini": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", ops: []resourceOps{
-			{"audio", "transcribe", "analyze transcribe"},
-			{"document", "analyze", "analyze"},
-			{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
-			{"image", "generate", "analyze generate edit:u"},
-			{"file", "upload", "upload:c"},
-			{"text", "message", "message"},
-			{"video", "generate", "analyze generate download"},
-		}},
-	},
-	"@n8n/n8n-nodes-langchain.guardrails": {
-		{v: []float64{1, 2}, outputs: -1, ops: []resourceOps{
-			{"", "classify", "classify sanitize"},
-		}},
-	},
-	"@n8n/n8n-nodes-langchain.informationExtractor": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatAnthropic": {
-		{v: []float64{1}, outputs: 0, creds: "anthropicApi", model: "claude-2"},
-		{v: []float64{1.1}, outputs: 0, creds: "anthropicApi", model: "claude-3-sonnet-20240229"},
-		{v: []float64{1.2}, outputs: 0, creds: "anthropicApi", model: "claude-3-5-sonnet-20240620"},
-		{v: []float64{1.3}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-5-20250929"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatAwsBedrock": {
-		{v: []float64{1, 1.1}, outputs: 0, creds: "aws"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi": {
-		{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api azureOpenAiApi"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatCohere": {
-		{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "command-a-03-2025"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatDeepSeek": {
-		{v: []float64{1}, outputs: 0, creds: "deepSeekApi", model: "deepseek-chat"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": {
-		{v: []float64{1}, outputs: 0, creds: "googlePalmApi", model: "models/gemini-2.5-flash"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatGoogleVertex": {
-		{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatGroq": {
-		{v: []float64{1}, outputs: 0, creds: "groqApi", model: "llama3-8b-8192"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatLemonade": {
-		{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatMistralCloud": {
-		{v: []float64{1}, outputs: 0, creds: "mistralCloudApi", model: "mistral-small"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatOllama": {
-		{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatOpenAi": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "openAiApi", model: "gpt-5-mini"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatOpenRouter": {
-		{v: []float64{1}, outputs: 0, creds: "openRouterApi", model: "openai/gpt-4.1-mini"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatVercelAiGateway": {
-		{v: []float64{1}, outputs: 0, creds: "vercelAiGatewayApi", model: "openai/gpt-4o"},
-	},
-	"@n8n/n8n-nodes-langchain.lmChatXAiGrok": {
-		{v: []float64{1}, outputs: 0, creds: "xAiApi", model: "grok-2-vision-1212"},
-	},
-	"@n8n/n8n-nodes-langchain.lmCohere": {
-		{v: []float64{1}, outputs: 0, creds: "cohereApi"},
-	},
-	"@n8n/n8n-nodes-langchain.lmLemonade": {
-		{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
-	},
-	"@n8n/n8n-nodes-langchain.lmOllama": {
-		{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
-	},
-	"@n8n/n8n-nodes-langchain.lmOpenAi": {
-		{v: []float64{1}, outputs: 0, creds: "openAiApi", model: "gpt-3.5-turbo-instruct"},
-	},
-	"@n8n/n8n-nodes-langchain.lmOpenHuggingFaceInference": {
-		{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "mistralai/Mistral-Nemo-Base-2407"},
-	},
-	"@n8n/n8n-nodes-langchain.manualChatTrigger": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
-	},
-	"@n8n/n8n-nodes-langchain.mcpClient": {
-		{v: []float64{1}, outputs: 1, creds: "httpBearerAuth httpHeaderAuth httpMultipleHeadersAuth mcpOAuth2Api"},
-	},
-	"@n8n/n8n-nodes-langchain.mcpClientTool": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 0, creds: "httpBearerAuth httpHeaderAuth httpMultipleHeadersAuth mcpOAuth2Api"},
-	},
-	"@n8n/n8n-nodes-langchain.mcpTrigger": {
-		{v: []float64{1, 1.1, 2}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth httpHeaderAuth"},
-	},
-	"@n8n/n8n-nodes-langchain.memoryBufferWindow": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.memoryChatRetriever": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.memoryManager": {
-		{v: []float64{1, 1.1}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.memoryMongoDbChat": {
-		{v: []float64{1}, outputs: 0, creds: "mongoDb"},
-	},
-	"@n8n/n8n-nodes-langchain.memoryMotorhead": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "motorheadApi"},
-	},
-	"@n8n/n8n-nodes-langchain.memoryPostgresChat": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "postgres"},
-	},
-	"@n8n/n8n-nodes-langchain.memoryRedisChat": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 0, creds: "redis"},
-	},
-	"@n8n/n8n-nodes-langchain.memoryXata": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "xataApi"},
-	},
-	"@n8n/n8n-nodes-langchain.memoryZep": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "zepApi"},
-	},
-	"@n8n/n8n-nodes-langchain.microsoftAgent365Trigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftAgent365Api"},
-	},
-	"@n8n/n8n-nodes-langchain.modelSelector": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.ollama": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ollamaApi", resource: "text", ops: []resourceOps{
-			{"image", "analyze", "analyze"},
-			{"text", "message", "message"},
-		}},
-	},
-	"@n8n/n8n-nodes-langchain.openAi": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8}, outputs: 1, creds: "openAiApi", resource: "text", ops: []resourceOps{
-			{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
-			{"text", "message", "message classify"},
-			{"image", "generate", "analyze generate"},
-			{"audio", "generate", "generate transcribe translate"},
-			{"file", "upload", "deleteFile:d list upload:c"},
-		}},
-		{v: []float64{2, 2.1}, outputs: 1, creds: "openAiApi", resource: "text", ops: []resourceOps{
-			{"text", "response", "response classify"},
-			{"image", "generate", "analyze generate edit:u"},
-			{"audio", "generate", "generate transcribe translate"},
-			{"file", "upload", "deleteFile:d list upload:c"},
-			{"conversation", "create", "create:c get remove:d update:u"},
-			{"video", "generate", "generate"},
-		}},
-	},
-	"@n8n/n8n-nodes-langchain.openAiAssistant": {
-		{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi"},
-	},
-	"@n8n/n8n-nodes-langchain.outputParserAutofixing": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.outputParserItemList": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.outputParserStructured": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.rerankerCohere": {
-		{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "rerank-v3.5"},
-	},
-	"@n8n/n8n-nodes-langchain.retrieverContextualCompression": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.retrieverMultiQuery": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.retrieverVectorStore": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.retrieverWorkflow": {
-		{v: []float64{1, 1.1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.sentimentAnalysis": {
-		{v: []float64{1, 1.1}, outputs: -1},
-	},
-	"@n8n/n8n-nodes-langchain.textClassifier": {
-		{v: []float64{1, 1.1}, outputs: -1},
-	},
-	"@n8n/n8n-nodes-langchain.textSplitterCharacterTextSplitter": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.textSplitterRecursiveCharacterTextSplitter": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.textSplitterTokenSplitter": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolCalculator": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolCode": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolExecutor": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.toolHttpRequest": {
-		{v: []float64{1, 1.1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolSearXng": {
-		{v: []float64{1}, outputs: 0, creds: "searXngApi"},
-	},
-	"@n8n/n8n-nodes-langchain.toolSerpApi": {
-		{v: []float64{1}, outputs: 0, creds: "serpApi"},
-	},
-	"@n8n/n8n-nodes-langchain.toolThink": {
-		{v: []float64{1, 1.1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolVectorStore": {
-		{v: []float64{1, 1.1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolWikipedia": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.toolWolframAlpha": {
-		{v: []float64{1}, outputs: 0, creds: "wolframAlphaApi"},
-	},
-	"@n8n/n8n-nodes-langchain.toolWorkflow": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 2, 2.1, 2.2}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreAzureAISearch": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi chromaSelfHostedApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreInMemory": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreInMemoryInsert": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreInMemoryLoad": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreMilvus": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "milvusApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreMongoDBAtlas": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStorePGVector": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "postgres"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStorePinecone": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "pineconeApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStorePineconeInsert": {
-		{v: []float64{1}, outputs: 1, creds: "pineconeApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStorePineconeLoad": {
-		{v: []float64{1}, outputs: 0, creds: "pineconeApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreQdrant": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "qdrantApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreRedis": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "redis"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreSupabase": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "supabaseApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreSupabaseInsert": {
-		{v: []float64{1}, outputs: 1, creds: "supabaseApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreSupabaseLoad": {
-		{v: []float64{1}, outputs: 0, creds: "supabaseApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreWeaviate": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "weaviateApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreZep": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "zepApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreZepInsert": {
-		{v: []float64{1}, outputs: 1, creds: "zepApi"},
-	},
-	"@n8n/n8n-nodes-langchain.vectorStoreZepLoad": {
-		{v: []float64{1}, outputs: 0, creds: "zepApi"},
-	},
-	"n8n-nodes-base.Brandfetch": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", ops: []resourceOps{
-			{"", "logo", "color company font industry logo"},
-		}},
-	},
-	"n8n-nodes-base.actionNetwork": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "actionNetworkApi", resource: "attendance", ops: []resourceOps{
-			{"attendance", "create", "create:c get getAll"},
-			{"event", "create", "create:c get getAll"},
-			{"person", "create", "create:c get getAll update:u"},
-			{"personTag", "add", "add:c remove:d"},
-			{"petition", "create", "create:c get getAll update:u"},
-			{"signature", "create", "create:c get getAll update:u"},
-			{"tag", "create", "create:c get getAll"},
-		}},
-	},
-	"n8n-nodes-base.activeCampaign": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "activeCampaignApi", resource: "contact", ops: []resourceOps{
-			{"account", "create", "create:c delete:d get getAll update:u"},
-			{"accountContact", "create", "create:c delete:d update:u"},
-			{"connection", "create", "create:c delete:d get getAll update:u"},
-			{"contact", "create", "create:c delete:d get getAll update:u"},
-			{"contactList", "add", "add:c remove:d"},
-			{"contactTag", "add", "add:c remove:d"},
-			{"deal", "create", "create:c createNote:c delete:d get getAll update:u updateNote:u"},
-			{"ecommerceCustomer", "create", "create:c delete:d get getAll update:u"},
-			{"ecommerceOrder", "create", "create:c delete:d get getAll update:u"},
-			{"ecommerceOrderProducts", "getAll", "getAll getByProductId getByOrderId"},
-			{"list", "getAll", "getAll"},
-			{"tag", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.activeCampaignTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "activeCampaignApi"},
-	},
-	"n8n-nodes-base.acuitySchedulingTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi acuitySchedulingOAuth2Api"},
-	},
-	"n8n-nodes-base.adalo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "adaloApi", resource: "collection", ops: []resourceOps{
-			{"collection", "getAll", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.affinity": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "affinityApi", resource: "organization", ops: []resourceOps{
-			{"list", "get", "get getAll"},
-			{"listEntry", "create", "create:c delete:d get getAll"},
-			{"organization", "create", "create:c delete:d get getAll update:u"},
-			{"person", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.affinityTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "affinityApi"},
-	},
-	"n8n-nodes-base.aggregate": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.agileCrm": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "agileCrmApi", resource: "contact", ops: []resourceOps{
-			{"company", "get", "create:c delete:d get getAll update:u"},
-			{"contact", "get", "create:c delete:d get getAll update:u"},
-			{"deal", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.aiTransform": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.airtable": {
-		{v: []float64{1}, outputs: 1, creds: "airtableApi airtableOAuth2Api airtableTokenApi", ops: []resourceOps{
-			{"", "read", "append:c delete:d list read update:u"},
-		}},
-		{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api airtableTokenApi", resource: "record", ops: []resourceOps{
-			{"base", "getMany", "getMany getSchema"},
-			{"record", "get", "create:c upsert:u deleteRecord:d get search update:u"},
-		}},
-	},
-	"n8n-nodes-base.airtableTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi airtableOAuth2Api airtableTokenApi"},
-	},
-	"n8n-nodes-base.airtop": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", ops: []resourceOps{
-			{"agent", "run", "run:x"},
-			{"extraction", "getPaginated", "query getPaginated scrape"},
-			{"file", "getMany", "deleteFile:d get getMany load upload:c"},
-			{"interaction", "click", "click fill hover scroll type"},
-			{"session", "create", "create:c save:u terminate:u waitForDownload"},
-			{"window", "create", "close:u create:c getLiveView list load takeScreenshot"},
-		}},
-	},
-	"n8n-nodes-base.amqp": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "amqp"},
-	},
-	"n8n-nodes-base.amqpTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "amqp"},
-	},
-	"n8n-nodes-base.apiTemplateIo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", ops: []resourceOps{
-			{"account", "get", "get"},
-			{"image", "create", "create:c"},
-			{"pdf", "create", "create:c"},
-		}},
-	},
-	"n8n-nodes-base.asana": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "asanaApi asanaOAuth2Api", resource: "task", ops: []resourceOps{
-			{"project", "get", "create:c delete:d get getAll update:u"},
-			{"subtask", "create", "create:c getAll"},
-			{"task", "create", "create:c delete:d get getAll move:u search update:u"},
-			{"taskComment", "add", "add:c remove:d"},
-			{"taskProject", "add", "add:c remove:d"},
-			{"taskTag", "add", "add:c remove:d"},
-			{"user", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.asanaTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi asanaOAuth2Api"},
-	},
-	"n8n-nodes-base.autopilot": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", ops: []resourceOps{
-			{"contact", "upsert", "upsert:u delete:d get getAll"},
-			{"contactJourney", "add", "add:c"},
-			{"contactList", "add", "add:c exist getAll remove:d"},
-			{"list", "create", "create:c getAll"},
-		}},
-	},
-	"n8n-nodes-base.autopilotTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi"},
-	},
-	"n8n-nodes-base.awsCertificateManager": {
-		{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "certificate", ops: []resourceOps{
-			{"certificate", "renew", "delete:d get getMany getMetadata renew:u"},
-		}},
-	},
-	"n8n-nodes-base.awsCognito": {
-		{v: []float64{1}, outputs: 1, creds: "aws", resource: "user", ops: []resourceOps{
-			{"group", "getAll", "create:c delete:d get getAll update:u"},
-			{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
-			{"userPool", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.awsComprehend": {
-		{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "text", ops: []resourceOps{
-			{"text", "detectDominantLanguage", "detectDominantLanguage detectEntities detectSentiment"},
-		}},
-	},
-	"n8n-nodes-base.awsDynamoDb": {
-		{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "item", ops: []resourceOps{
-			{"item", "upsert", "upsert:u delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.awsElb": {
-		{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "loadBalancer", ops: []resourceOps{
-			{"listenerCertificate", "add", "add:c getMany remove:d"},
-			{"loadBalancer", "create", "create:c delete:d get getMany"},
-		}},
-	},
-	"n8n-nodes-base.awsIam": {
-		{v: []float64{1}, outputs: 1, creds: "aws", resource: "user", ops: []resourceOps{
-			{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
-			{"group", "getAll", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.awsLambda": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
-			{"", "invoke", "invoke:x"},
-		}},
-	},
-	"n8n-nodes-base.awsRekognition": {
-		{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "image", ops: []resourceOps{
-			{"image", "analyze", "analyze"},
-		}},
-	},
-	"n8n-nodes-base.awsS3": {
-		{v: []float64{1}, outputs: 1, creds: "aws", resource: "file", ops: []resourceOps{
-			{"bucket", "create", "create:c delete:d getAll search"},
-			{"file", "download", "copy:c delete:d download getAll upload:c"},
-			{"folder", "create", "create:c delete:d getAll"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", resource: "file", ops: []resourceOps{
-			{"bucket", "create", "create:c delete:d getAll search"},
-			{"file", "download", "copy:c delete:d download getAll upload:c"},
-			{"folder", "create", "create:c delete:d getAll"},
-		}},
-	},
-	"n8n-nodes-base.awsSes": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", resource: "email", ops: []resourceOps{
-			{"customVerificationEmail", "create", "create:c delete:d get getAll send:s update:u"},
-			{"email", "send", "send:s sendTemplate:s"},
-			{"template", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.awsSns": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
-			{"", "publish", "create:c delete:d publish:s"},
-		}},
-	},
-	"n8n-nodes-base.awsSnsTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws awsAssumeRole"},
-	},
-	"n8n-nodes-base.awsSqs": {
-		{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", ops: []resourceOps{
-			{"", "sendMessage", "sendMessage:s"},
-		}},
-	},
-	"n8n-nodes-base.awsTextract": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
-			{"", "analyzeExpense", "analyzeExpense"},
-		}},
-	},
-	"n8n-nodes-base.awsTranscribe": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws", resource: "transcriptionJob", ops: []resourceOps{
-			{"transcriptionJob", "create", "create:c delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.azureCosmosDb": {
-		{v: []float64{1}, outputs: 1, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", ops: []resourceOps{
-			{"container", "getAll", "create:c delete:d get getAll"},
-			{"item", "getAll", "create:c delete:d get getAll query update:u"},
-		}},
-	},
-	"n8n-nodes-base.azureStorage": {
-		{v: []float64{1}, outputs: 1, creds: "azureStorageOAuth2Api azureStorageSharedKeyApi", resource: "container", ops: []resourceOps{
-			{"blob", "getAll", "create:c delete:d get getAll"},
-			{"container", "getAll", "create:c delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.bambooHr": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bambooHrApi", resource: "employee", ops: []resourceOps{
-			{"companyReport", "get", "get"},
-			{"employee", "create", "create:c get getAll update:u"},
-			{"employeeDocument", "delete", "delete:d download getAll update:u upload:c"},
-			{"file", "delete", "delete:d download getAll update:u upload:c"},
-		}},
-	},
-	"n8n-nodes-base.bannerbear": {
-		{v: []float64{1}, outputs: 1, creds: "bannerbearApi", resource: "image", ops: []resourceOps{
-			{"image", "create", "create:c get"},
-			{"template", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.baserow": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "baserowApi", resource: "row", ops: []resourceOps{
-			{"row", "getAll", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.beeminder": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi beeminderOAuth2Api", resource: "datapoint", ops: []resourceOps{
-			{"charge", "create", "create:c"},
-			{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
-			{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
-			{"user", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.bitbucketTrigger": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi bitbucketApi", resource: "workspace"},
-	},
-	"n8n-nodes-base.bitly": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi bitlyOAuth2Api", resource: "link", ops: []resourceOps{
-			{"link", "create", "create:c get update:u"},
-		}},
-	},
-	"n8n-nodes-base.bitwarden": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitwardenApi", resource: "collection", ops: []resourceOps{
-			{"collection", "get", "delete:d get getAll update:u"},
-			{"event", "get", "getAll"},
-			{"group", "get", "create:c delete:d get getAll getMembers update:u updateMembers:u"},
-			{"member", "get", "create:c delete:d get getGroups getAll update:u updateGroups:u"},
-		}},
-	},
-	"n8n-nodes-base.box": {
-		{v: []float64{1}, outputs: 1, creds: "boxOAuth2Api", resource: "file", ops: []resourceOps{
-			{"file", "upload", "copy:c delete:d download get search share:c upload:c"},
-			{"folder", "create", "create:c delete:d get search share:c update:u"},
-		}},
-	},
-	"n8n-nodes-base.boxTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "boxOAuth2Api"},
-	},
-	"n8n-nodes-base.bubble": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bubbleApi", resource: "object", ops: []resourceOps{
-			{"object", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.calTrigger": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi"},
-	},
-	"n8n-nodes-base.calendlyTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi calendlyOAuth2Api"},
-	},
-	"n8n-nodes-base.chargebee": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", ops: []resourceOps{
-			{"customer", "create", "create:c"},
-			{"invoice", "list", "list pdfUrl"},
-			{"subscription", "delete", "cancel:u delete:d"},
-		}},
-	},
-	"n8n-nodes-base.chargebeeTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
-	},
-	"n8n-nodes-base.circleCi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "circleCiApi", resource: "pipeline", ops: []resourceOps{
-			{"pipeline", "get", "get getAll trigger:x"},
-		}},
-	},
-	"n8n-nodes-base.ciscoWebex": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ciscoWebexOAuth2Api", resource: "message", ops: []resourceOps{
-			{"meeting", "create", "create:c delete:d get getAll update:u"},
-			{"message", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.ciscoWebexTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting"},
-	},
-	"n8n-nodes-base.citrixAdc": {
-		{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", ops: []resourceOps{
-			{"certificate", "create", "create:c install:u"},
-			{"file", "upload", "delete:d download upload:c"},
-		}},
-	},
-	"n8n-nodes-base.clearbit": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clearbitApi", resource: "company", ops: []resourceOps{
-			{"company", "enrich", "autocomplete enrich"},
-			{"person", "enrich", "enrich"},
-		}},
-	},
-	"n8n-nodes-base.clickUp": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi clickUpOAuth2Api", resource: "task", ops: []resourceOps{
-			{"checklist", "create", "create:c delete:d update:u"},
-			{"checklistItem", "create", "create:c delete:d update:u"},
-			{"comment", "create", "create:c delete:d getAll update:u"},
-			{"folder", "create", "create:c delete:d get getAll update:u"},
-			{"goal", "create", "create:c delete:d get getAll update:u"},
-			{"goalKeyResult", "create", "create:c delete:d update:u"},
-			{"list", "customFields", "create:c customFields delete:d get getAll member update:u"},
-			{"spaceTag", "create", "create:c delete:d getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll member setCustomField:u update:u"},
-			{"taskDependency", "create", "create:c delete:d"},
-			{"taskList", "add", "add:c remove:d"},
-			{"taskTag", "add", "add:c remove:d"},
-			{"timeEntry", "create", "create:c delete:d get getAll start:u stop:u update:u"},
-			{"timeEntryTag", "add", "add:c getAll remove:d"},
-		}},
-	},
-	"n8n-nodes-base.clickUpTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi clickUpOAuth2Api"},
-	},
-	"n8n-nodes-base.clockify": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", ops: []resourceOps{
-			{"client", "create", "create:c delete:d get getAll update:u"},
-			{"project", "create", "create:c delete:d get getAll update:u"},
-			{"tag", "create", "create:c delete:d getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-			{"timeEntry", "create", "create:c delete:d get update:u"},
-			{"user", "getAll", "getAll"},
-			{"workspace", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.clockifyTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi"},
-	},
-	"n8n-nodes-base.cloudflare": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", ops: []resourceOps{
-			{"zoneCertificate", "upload", "delete:d get getMany upload:c"},
-		}},
-	},
-	"n8n-nodes-base.cockpit": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", ops: []resourceOps{
-			{"collection", "getAll", "create:c getAll update:u"},
-			{"form", "submit", "submit:c"},
-			{"singleton", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.coda": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "codaApi", resource: "table", ops: []resourceOps{
-			{"control", "get", "get getAll"},
-			{"formula", "get", "get getAll"},
-			{"table", "createRow", "createRow:c deleteRow:d getAllColumns getAllRows getColumn getRow pushButton:c"},
-			{"view", "get", "deleteViewRow:d get getAllViewColumns getAll getAllViewRows pushViewButton:c updateViewRow:u"},
-		}},
-	},
-	"n8n-nodes-base.code": {
-		{v: []float64{1, 2}, outputs: 1},
-	},
-	"n8n-nodes-base.coinGecko": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, resource: "coin", ops: []resourceOps{
-			{"coin", "getAll", "candlestick get getAll history market marketChart price ticker"},
-			{"event", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.compareDatasets": {
-		{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 4},
-	},
-	"n8n-nodes-base.compression": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, ops: []resourceOps{
-			{"", "decompress", "compress decompress"},
-		}},
-	},
-	"n8n-nodes-base.contentful": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "contentfulApi", resource: "entry", ops: []resourceOps{
-			{"asset", "getAll", "get getAll"},
-			{"contentType", "get", "get"},
-			{"entry", "get", "get getAll"},
-			{"locale", "getAll", "getAll"},
-			{"space", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.convertKit": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "convertKitApi", resource: "form", ops: []resourceOps{
-			{"customField", "update", "create:c delete:d getAll update:u"},
-			{"form", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
-			{"sequence", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
-			{"tag", "create", "create:c getAll"},
-			{"tagSubscriber", "create", "add:c getAll delete:d"},
-		}},
-	},
-	"n8n-nodes-base.convertKitTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi"},
-	},
-	"n8n-nodes-base.convertToFile": {
-		{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
-			{"", "csv", "csv html iCal toJson ods rtf toText xls xlsx toBinary:u"},
-		}},
-	},
-	"n8n-nodes-base.copper": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "copperApi", resource: "company", ops: []resourceOps{
-			{"company", "create", "create:c delete:d get getAll update:u"},
-			{"customerSource", "getAll", "getAll"},
-			{"lead", "create", "create:c delete:d get getAll update:u"},
-			{"opportunity", "create", "create:c delete:d get getAll update:u"},
-			{"person", "create", "create:c delete:d get getAll update:u"},
-			{"project", "create", "create:c delete:d get getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-			{"user", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.copperTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi"},
-	},
-	"n8n-nodes-base.cortex": {
-		{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", ops: []resourceOps{
-			{"analyzer", "execute", "execute:x"},
-			{"job", "get", "get report"},
-			{"responder", "execute", "execute:x"},
-		}},
-	},
-	"n8n-nodes-base.crateDb": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "crateDb", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c update:u"},
-		}},
-	},
-	"n8n-nodes-base.cron": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.crypto": {
-		{v: []float64{1}, outputs: 1, flags: flagTool},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto"},
-	},
-	"n8n-nodes-base.currents": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "currentsApi", resource: "run", ops: []resourceOps{
-			{"action", "getAll", "create:c delete:d disable:u enable:u get getAll update:u"},
-			{"instance", "get", "get"},
-			{"project", "getAll", "get getAll getInsights"},
-			{"run", "getAll", "cancel:u cancelGithub:u delete:d find get getAll reset"},
-			{"signature", "generate", "generate"},
-			{"specFile", "getAll", "getAll"},
-			{"test", "getAll", "getAll"},
-			{"testResult", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.currentsTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi"},
-	},
-	"n8n-nodes-base.customerIo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", ops: []resourceOps{
-			{"customer", "upsert", "upsert:u delete:d"},
-			{"event", "track", "track:c trackAnonymous:c"},
-			{"campaign", "get", "get getAll getMetrics"},
-			{"segment", "add", "add:c remove:d"},
-		}},
-	},
-	"n8n-nodes-base.customerIoTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "customerIoApi"},
-	},
-	"n8n-nodes-base.dataTable": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", ops: []resourceOps{
-			{"row", "insert", "deleteRows:d get rowExists rowNotExists insert:c update:u upsert:u"},
-			{"table", "list", "create:c delete:d list update:u"},
-		}},
-	},
-	"n8n-nodes-base.dateTime": {
-		{v: []float64{1}, outputs: 1},
-		{v: []float64{2}, outputs: 1, flags: flagTool, ops: []resourceOps{
-			{"", "getCurrentDate", "addToDate:c extractDate formatDate getCurrentDate getTimeBetweenDates roundDate subtractFromDate"},
-		}},
-	},
-	"n8n-nodes-base.debugHelper": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.deepL": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "deepLApi", resource: "language", ops: []resourceOps{
-			{"language", "translate", "translate"},
-		}},
-	},
-	"n8n-nodes-base.demio": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "demioApi", resource: "event", ops: []resourceOps{
-			{"event", "get", "get getAll register:c"},
-			{"report", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.dhl": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dhlApi", resource: "shipment", ops: []resourceOps{
-			{"shipment", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.discord": {
-		{v: []float64{1}, outputs: 1},
-		{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi discordOAuth2Api discordWebhookApi", resource: "channel", ops: []resourceOps{
-			{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
-			{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
-			{"member", "getAll", "getAll roleAdd:c roleRemove:d"},
-		}},
-	},
-	"n8n-nodes-base.discourse": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", ops: []resourceOps{
-			{"category", "create", "create:c getAll update:u"},
-			{"group", "create", "create:c get getAll update:u"},
-			{"post", "create", "create:c get getAll update:u"},
-			{"user", "create", "create:c get getAll"},
-			{"userGroup", "add", "add:c remove:d"},
-		}},
-	},
-	"n8n-nodes-base.disqus": {
-		{v: []float64{1}, outputs: 1, creds: "disqusApi", resource: "forum", ops: []resourceOps{
-			{"forum", "get", "get getCategories getThreads getPosts"},
-		}},
-	},
-	"n8n-nodes-base.drift": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi driftOAuth2Api", resource: "contact", ops: []resourceOps{
-			{"contact", "create", "create:c getCustomAttributes delete:d get update:u"},
-		}},
-	},
-	"n8n-nodes-base.dropbox": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi dropboxOAuth2Api", resource: "file", ops: []resourceOps{
-			{"file", "upload", "copy:c delete:d download move:u upload:c"},
-			{"folder", "create", "copy:c create:c delete:d list move:u"},
-			{"search", "query", "query"},
-		}},
-	},
-	"n8n-nodes-base.dropcontact": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", ops: []resourceOps{
-			{"contact", "enrich", "enrich fetchRequest"},
-		}},
-	},
-	"n8n-nodes-base.e2eTest": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, ops: []resourceOps{
-			{"", "remoteOptions", "remoteOptions resourceLocator resourceMapper"},
-		}},
-	},
-	"n8n-nodes-base.editImage": {
-		{v: []float64{1}, outputs: 1, ops: []resourceOps{
-			{"", "border", "blur border composite create:c crop draw information multiStep resize rotate shear text:u transparent:c"},
-		}},
-	},
-	"n8n-nodes-base.egoi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "egoiApi", resource: "contact", ops: []resourceOps{
-			{"contact", "create", "create:c get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.elasticSecurity": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticSecurityApi", resource: "case", ops: []resourceOps{
-			{"case", "create", "create:c delete:d get getAll getStatus update:u"},
-			{"caseComment", "add", "add:c get getAll remove:d update:u"},
-			{"caseTag", "add", "add:c remove:d"},
-			{"connector", "create", "create:c"},
-		}},
-	},
-	"n8n-nodes-base.elasticsearch": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticsearchApi", resource: "document", ops: []resourceOps{
-			{"document", "get", "create:c delete:d get getAll update:u"},
-			{"index", "create", "create:c delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.emailReadImap": {
-		{v: []float64{1, 2, 2.1}, outputs: 1, flags: flagTrigger, creds: "imap"},
-	},
-	"n8n-nodes-base.emailSend": {
-		{v: []float64{1}, outputs: 1, creds: "smtp"},
-		{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", ops: []resourceOps{
-			{"email", "send", "send:s sendAndWait:s"},
-		}},
-	},
-	"n8n-nodes-base.emelia": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", ops: []resourceOps{
-			{"campaign", "get", "addContact:c create:c duplicate:c get getAll pause:u start:u"},
-			{"contactList", "getAll", "add:c getAll"},
-		}},
-	},
-	"n8n-nodes-base.emeliaTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi"},
-	},
-	"n8n-nodes-base.erpNext": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", ops: []resourceOps{
-			{"document", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.errorTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.evaluation": {
-		{v: []float64{4.6, 4.7, 4.8}, outputs: -1, creds: "googleApi googleSheetsOAuth2Api", ops: []resourceOps{
-			{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
-		}},
-	},
-	"n8n-nodes-base.evaluationTrigger": {
-		{v: []float64{4.6, 4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi googleSheetsOAuth2Api"},
-	},
-	"n8n-nodes-base.eventbriteTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi eventbriteOAuth2Api"},
-	},
-	"n8n-nodes-base.executeCommand": {
-		{v: []float64{1}, outputs: 1, flags: flagTool},
-	},
-	"n8n-nodes-base.executeWorkflow": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, ops: []resourceOps{
-			{"", "call_workflow", "call_workflow:x"},
-		}},
-	},
-	"n8n-nodes-base.executeWorkflowTrigger": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.executionData": {
-		{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
-			{"", "save", "save:u"},
-		}},
-	},
-	"n8n-nodes-base.extractFromFile": {
-		{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
-			{"", "csv", "csv html fromIcs fromJson ods pdf rtf text xml xls xlsx binaryToPropery:u"},
-		}},
-	},
-	"n8n-nodes-base.facebookGraphApi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi"},
-	},
-	"n8n-nodes-base.facebookLeadAdsTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api"},
-	},
-	"n8n-nodes-base.facebookTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi"},
-	},
-	"n8n-nodes-base.figmaTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi"},
-	},
-	"n8n-nodes-base.filemaker": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker"},
-	},
-	"n8n-nodes-base.filter": {
-		{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 1},
-	},
-	"n8n-nodes-base.flow": {
-		{v: []float64{1}, outputs: 1, creds: "flowApi", resource: "task", ops: []resourceOps{
-			{"task", "create", "create:c update:u get getAll"},
-		}},
-	},
-	"n8n-nodes-base.flowTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "flowApi"},
-	},
-	"n8n-nodes-base.form": {
-		{v: []float64{1, 2.3, 2.4, 2.5}, outputs: 1, flags: flagWebhook, ops: []resourceOps{
-			{"", "page", "page completion"},
-		}},
-	},
-	"n8n-nodes-base.formIoTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formIoApi"},
-	},
-	"n8n-nodes-base.formTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
-		{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth"},
-	},
-	"n8n-nodes-base.formstackTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi formstackOAuth2Api"},
-	},
-	"n8n-nodes-base.freshdesk": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", ops: []resourceOps{
-			{"contact", "create", "create:c delete:d get getAll update:u"},
-			{"ticket", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.freshservice": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshserviceApi", resource: "agent", ops: []resourceOps{
-			{"agent", "create", "create:c delete:d get getAll update:u"},
-			{"agentGroup", "create", "create:c delete:d get getAll update:u"},
-			{"agentRole", "get", "get getAll"},
-			{"announcement", "create", "create:c delete:d get getAll update:u"},
-			{"assetType", "create", "create:c delete:d get getAll update:u"},
-			{"change", "create", "create:c delete:d get getAll update:u"},
-			{"department", "create", "create:c delete:d get getAll update:u"},
-			{"location", "create", "create:c delete:d get getAll update:u"},
-			{"problem", "create", "create:c delete:d get getAll update:u"},
-			{"product", "create", "create:c delete:d get getAll update:u"},
-			{"release", "create", "create:c delete:d get getAll update:u"},
-			{"requester", "create", "create:c delete:d get getAll update:u"},
-			{"requesterGroup", "create", "create:c delete:d get getAll update:u"},
-			{"software", "create", "create:c delete:d get getAll update:u"},
-			{"ticket", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.freshworksCrm": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshworksCrmApi", resource: "account", ops: []resourceOps{
-			{"account", "create", "create:c delete:d get getAll update:u"},
-			{"appointment", "create", "create:c delete:d get getAll update:u"},
-			{"contact", "create", "create:c delete:d get getAll update:u"},
-			{"deal", "create", "create:c delete:d get getAll update:u"},
-			{"note", "create", "create:c delete:d update:u"},
-			{"salesActivity", "get", "get getAll"},
-			{"search", "query", "query lookup"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.ftp": {
-		{v: []float64{1}, outputs: 1, creds: "ftp sftp", ops: []resourceOps{
-			{"", "download", "delete:d download list rename:u upload:c"},
-		}},
-	},
-	"n8n-nodes-base.function": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.functionItem": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.gSuiteAdmin": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gSuiteAdminOAuth2Api", resource: "user", ops: []resourceOps{
-			{"device", "get", "get getAll update:u changeStatus:u"},
-			{"group", "create", "create:c delete:d get getAll update:u"},
-			{"user", "create", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
-		}},
-	},
-	"n8n-nodes-base.getResponse": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi getResponseOAuth2Api", resource: "contact", ops: []resourceOps{
-			{"contact", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.getResponseTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi getResponseOAuth2Api"},
-	},
-	"n8n-nodes-base.ghost": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi ghostContentApi", resource: "post", ops: []resourceOps{
-			{"post", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.git": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword", ops: []resourceOps{
-			{"", "log", "add:c addConfig:c clone:c commit:c fetch listConfig log pull push:c pushTags:c reflog status switchBranch:u tag:c userSetup:u"},
-		}},
-	},
-	"n8n-nodes-base.github": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi githubOAuth2Api", resource: "issue", ops: []resourceOps{
-			{"file", "create", "create:c delete:d edit:u get list"},
-			{"issue", "create", "create:c createComment:c edit:u get lock:u"},
-			{"organization", "getRepositories", "getRepositories"},
-			{"release", "create", "create:c delete:d get getAll update:u"},
-			{"repository", "getIssues", "get getIssues getLicense getProfile getPullRequests listPopularPaths listReferrers"},
-			{"review", "create", "create:c get getAll update:u"},
-			{"user", "getRepositories", "getRepositories getUserIssues invite:c"},
-			{"workflow", "dispatch", "disable:u dispatch:s dispatchAndWait:s enable:u get getUsage list"},
-		}},
-	},
-	"n8n-nodes-base.githubTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi githubOAuth2Api"},
-	},
-	"n8n-nodes-base.gitlab": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi gitlabOAuth2Api", resource: "issue", ops: []resourceOps{
-			{"file", "create", "create:c delete:d edit:u get list"},
-			{"issue", "create", "create:c createComment:c edit:u get lock:u"},
-			{"release", "create", "create:c delete:d get getAll update:u"},
-			{"repository", "getIssues", "get getIssues"},
-			{"user", "getRepositories", "getRepositories"},
-		}},
-	},
-	"n8n-nodes-base.gitlabTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi gitlabOAuth2Api"},
-	},
-	"n8n-nodes-base.gmail": {
-		{v: []float64{1}, outputs: 1, creds: "gmailOAuth2 googleApi", resource: "draft", ops: []resourceOps{
-			{"draft", "create", "create:c delete:d get getAll"},
-			{"label", "create", "create:c delete:d get getAll"},
-			{"message", "send", "delete:d get getAll reply:s send:s"},
-			{"messageLabel", "add", "add:c remove:d"},
-		}},
-		{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2 googleApi", resource: "message", ops: []resourceOps{
-			{"message", "send", "addLabels:u delete:d get getAll markAsRead:u markAsUnread:u removeLabels:d reply:s send:s sendAndWait:s"},
-			{"label", "getAll", "create:c delete:d get getAll"},
-			{"draft", "create", "create:c delete:d get getAll"},
-			{"thread", "getAll", "addLabels:u delete:d get getAll removeLabels:d reply:s trash:d untrash:u"},
-		}},
-	},
-	"n8n-nodes-base.gmailTrigger": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2 googleApi"},
-	},
-	"n8n-nodes-base.goToWebinar": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", ops: []resourceOps{
-			{"attendee", "get", "get getAll getDetails"},
-			{"coorganizer", "get", "create:c delete:d getAll reinvite:c"},
-			{"panelist", "get", "create:c delete:d getAll reinvite:c"},
-			{"registrant", "get", "create:c delete:d get getAll"},
-			{"session", "get", "get getAll getDetails"},
-			{"webinar", "get", "create:c get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.gong": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gongApi gongOAuth2Api", resource: "call", ops: []resourceOps{
-			{"call", "getAll", "get getAll"},
-			{"user", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.googleAds": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleAdsOAuth2Api", resource: "campaign", ops: []resourceOps{
-			{"campaign", "getAll", "getAll get"},
-		}},
-	},
-	"n8n-nodes-base.googleAnalytics": {
-		{v: []float64{1}, outputs: 1, creds: "googleAnalyticsOAuth2", resource: "report", ops: []resourceOps{
-			{"report", "get", "get"},
-			{"userActivity", "search", "search"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleAnalyticsOAuth2", resource: "report", ops: []resourceOps{
-			{"report", "get", "get"},
-			{"userActivity", "search", "search"},
-		}},
-	},
-	"n8n-nodes-base.googleBigQuery": {
-		{v: []float64{1}, outputs: 1, creds: "googleApi googleBigQueryOAuth2Api", resource: "record", ops: []resourceOps{
-			{"record", "create", "create:c getAll"},
-		}},
-		{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi googleBigQueryOAuth2Api", resource: "database", ops: []resourceOps{
-			{"database", "executeQuery", "executeQuery:x insert:c"},
-		}},
-	},
-	"n8n-nodes-base.googleBooks": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleBooksOAuth2Api", resource: "bookshelf", ops: []resourceOps{
-			{"bookshelf", "get", "get getAll"},
-			{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
-			{"volume", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.googleBusinessProfile": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleBusinessProfileOAuth2Api", resource: "post", ops: []resourceOps{
-			{"post", "create", "create:c delete:d get getAll update:u"},
-			{"review", "get", "delete:d get getAll reply:s"},
-		}},
-	},
-	"n8n-nodes-base.googleBusinessProfileTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api"},
-	},
-	"n8n-nodes-base.googleCalendar": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", ops: []resourceOps{
-			{"calendar", "availability", "availability"},
-			{"event", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleCalendarTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api"},
-	},
-	"n8n-nodes-base.googleChat": {
-		{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi googleChatOAuth2Api", resource: "message", ops: []resourceOps{
-			{"member", "get", "get getAll"},
-			{"message", "create", "create:c delete:d get sendAndWait:s update:u"},
-			{"space", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.googleCloudNaturalLanguage": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudNaturalLanguageOAuth2Api", resource: "document", ops: []resourceOps{
-			{"document", "analyzeSentiment", "analyzeSentiment"},
-		}},
-	},
-	"n8n-nodes-base.googleCloudStorage": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudStorageOAuth2Api", resource: "bucket", ops: []resourceOps{
-			{"bucket", "getAll", "create:c delete:d get getAll update:u"},
-			{"object", "getAll", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleContacts": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleContactsOAuth2Api", resource: "contact", ops: []resourceOps{
-			{"contact", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleDocs": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleDocsOAuth2Api", resource: "document", ops: []resourceOps{
-			{"document", "create", "create:c get update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleDrive": {
-		{v: []float64{1, 2}, outputs: 1, creds: "googleApi googleDriveOAuth2Api", resource: "file", ops: []resourceOps{
-			{"drive", "create", "create:c delete:d get list update:u"},
-			{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
-			{"folder", "create", "create:c delete:d share:c"},
-		}},
-		{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi googleDriveOAuth2Api", resource: "file", ops: []resourceOps{
-			{"file", "upload", "copy:c createFromText:c deleteFile:d download move:u share:c update:u upload:c"},
-			{"fileFolder", "search", "search"},
-			{"folder", "create", "create:c deleteFolder:d share:c"},
-			{"drive", "create", "create:c deleteDrive:d get list update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleDriveTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi googleDriveOAuth2Api"},
-	},
-	"n8n-nodes-base.googleFirebaseCloudFirestore": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi googleFirebaseCloudFirestoreOAuth2Api", resource: "document", ops: []resourceOps{
-			{"document", "get", "create:c upsert:u delete:d get getAll query"},
-			{"collection", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.googleFirebaseRealtimeDatabase": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api", ops: []resourceOps{
-			{"", "create", "create:c delete:d get push:c update:u"},
-		}},
-	},
-	"n8n-nodes-base.googlePerspective": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePerspectiveOAuth2Api", ops: []resourceOps{
-			{"", "analyzeComment", "analyzeComment"},
-		}},
-	},
-	"n8n-nodes-base.googleSheets": {
-		{v: []float64{1, 2}, outputs: 1, creds: "googleApi googleSheetsOAuth2Api", resource: "sheet", ops: []resourceOps{
-			{"spreadsheet", "create", "create:c"},
-			{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
-		}},
-		{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi googleSheetsOAuth2Api", resource: "sheet", ops: []resourceOps{
-			{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
-			{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleSheetsTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleSheetsTriggerOAuth2Api"},
-	},
-	"n8n-nodes-base.googleSlides": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleSlidesOAuth2Api", resource: "presentation", ops: []resourceOps{
-			{"page", "get", "get getThumbnail"},
-			{"presentation", "create", "create:c get getSlides replaceText:u"},
-		}},
-	},
-	"n8n-nodes-base.googleTasks": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleTasksOAuth2Api", resource: "task", ops: []resourceOps{
-			{"task", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.googleTranslate": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleTranslateOAuth2Api", resource: "language", ops: []resourceOps{
-			{"language", "translate", "translate"},
-		}},
-	},
-	"n8n-nodes-base.gotify": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gotifyApi", resource: "message", ops: []resourceOps{
-			{"message", "create", "create:c delete:d getAll"},
-		}},
-	},
-	"n8n-nodes-base.grafana": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "grafanaApi", resource: "dashboard", ops: []resourceOps{
-			{"dashboard", "create", "create:c delete:d get getAll update:u"},
-			{"team", "create", "create:c delete:d get getAll update:u"},
-			{"teamMember", "add", "add:c getAll remove:d"},
-			{"user", "getAll", "delete:d getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.graphql": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth httpCustomAuth httpDigestAuth httpHeaderAuth httpQueryAuth oAuth1Api oAuth2Api"},
-	},
-	"n8n-nodes-base.grist": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi", ops: []resourceOps{
-			{"", "getAll", "create:c delete:d getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.gumroadTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi"},
-	},
-	"n8n-nodes-base.hackerNews": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", ops: []resourceOps{
-			{"all", "getAll", "getAll"},
-			{"article", "get", "get"},
-			{"user", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.haloPSA": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", ops: []resourceOps{
-			{"client", "create", "create:c delete:d get getAll update:u"},
-			{"site", "create", "create:c delete:d get getAll update:u"},
-			{"ticket", "delete", "create:c delete:d get getAll update:u"},
-			{"user", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.harvest": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi harvestOAuth2Api", resource: "task", ops: []resourceOps{
-			{"client", "getAll", "create:c delete:d get getAll update:u"},
-			{"company", "get", "get"},
-			{"contact", "getAll", "create:c delete:d get getAll update:u"},
-			{"estimate", "getAll", "create:c delete:d get getAll update:u"},
-			{"expense", "getAll", "create:c delete:d get getAll update:u"},
-			{"invoice", "getAll", "create:c delete:d get getAll update:u"},
-			{"project", "getAll", "create:c delete:d get getAll update:u"},
-			{"task", "getAll", "create:c delete:d get getAll update:u"},
-			{"timeEntry", "getAll", "createByDuration:c createByStartEnd:c delete:d deleteExternal:d get getAll restartTime:u stopTime:u update:u"},
-			{"user", "me", "create:c delete:d get getAll me update:u"},
-		}},
-	},
-	"n8n-nodes-base.helpScout": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "helpScoutOAuth2Api", resource: "conversation", ops: []resourceOps{
-			{"conversation", "create", "create:c delete:d get getAll"},
-			{"customer", "create", "create:c get getAll properties update:u"},
-			{"mailbox", "get", "get getAll"},
-			{"thread", "create", "create:c getAll"},
-		}},
-	},
-	"n8n-nodes-base.helpScoutTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api"},
-	},
-	"n8n-nodes-base.highLevel": {
-		{v: []float64{1}, outputs: 1, creds: "highLevelApi", resource: "contact", ops: []resourceOps{
-			{"contact", "create", "create:u delete:d get getAll lookup update:u"},
-			{"opportunity", "create", "create:c delete:d get getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "highLevelOAuth2Api", resource: "contact", ops: []resourceOps{
-			{"contact", "create", "create:u delete:d get getAll update:u"},
-			{"opportunity", "create", "create:c delete:d get getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-			{"calendar", "bookAppointment", "bookAppointment:c getFreeSlots"},
-		}},
-	},
-	"n8n-nodes-base.homeAssistant": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "homeAssistantApi", resource: "config", ops: []resourceOps{
-			{"cameraProxy", "getScreenshot", "getScreenshot"},
-			{"config", "get", "get check"},
-			{"event", "getAll", "create:c getAll"},
-			{"log", "getErroLogs", "getErroLogs getLogbookEntries"},
-			{"service", "getAll", "call:s getAll"},
-			{"state", "get", "upsert:u get getAll"},
-			{"template", "create", "create:c"},
-		}},
-	},
-	"n8n-nodes-base.html": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 1, ops: []resourceOps{
-			{"", "generateHtmlTemplate", "generateHtmlTemplate extractHtmlContent convertToHtmlTable"},
-		}},
-	},
-	"n8n-nodes-base.htmlExtract": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.httpRequest": {
-		{v: []float64{1, 2}, outputs: 1, creds: "httpBasicAuth httpDigestAuth httpHeaderAuth httpQueryAuth oAuth1Api oAuth2Api"},
-		{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4}, outputs: 1, flags: flagTool, creds: "httpSslAuth"},
-	},
-	"n8n-nodes-base.hubspot": {
-		{v: []float64{1}, outputs: 1, creds: "hubspotApi hubspotAppToken hubspotOAuth2Api", resource: "deal", ops: []resourceOps{
-			{"company", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified searchByDomain update:u"},
-			{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
-			{"contactList", "add", "add:c remove:d"},
-			{"deal", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified search update:u"},
-			{"engagement", "create", "create:c delete:d get getAll"},
-			{"form", "getFields", "getFields submit:c"},
-			{"ticket", "create", "create:c delete:d get getAll update:u"},
-		}},
-		{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi hubspotAppToken hubspotOAuth2Api", resource: "contact", ops: []resourceOps{
-			{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
-			{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
-			{"contactList", "add", "add:c remove:d"},
-			{"deal", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated search update:u"},
-			{"engagement", "create", "create:c delete:d get getAll"},
-			{"ticket", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.hubspotTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "hubspotDeveloperApi"},
-	},
-	"n8n-nodes-base.humanticAi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "humanticAiApi", resource: "profile", ops: []resourceOps{
-			{"profile", "create", "create:c get update:u"},
-		}},
-	},
-	"n8n-nodes-base.hunter": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "hunterApi", ops: []resourceOps{
-			{"", "domainSearch", "domainSearch emailFinder emailVerifier"},
-		}},
-	},
-	"n8n-nodes-base.iCal": {
-		{v: []float64{1}, outputs: 1, ops: []resourceOps{
-			{"", "createEventFile", "createEventFile:c"},
-		}},
-	},
-	"n8n-nodes-base.if": {
-		{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 2},
-	},
-	"n8n-nodes-base.intercom": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "intercomApi", resource: "user", ops: []resourceOps{
-			{"company", "create", "create:c get getAll update:u users"},
-			{"lead", "create", "create:c delete:d get getAll update:u"},
-			{"user", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.interval": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.invoiceNinja": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "invoiceNinjaApi", resource: "client", ops: []resourceOps{
-			{"bank_transaction", "create", "create:c delete:d get getAll matchPayment"},
-			{"client", "create", "create:c delete:d get getAll"},
-			{"expense", "create", "create:c delete:d get getAll"},
-			{"invoice", "create", "create:c delete:d email:s get getAll"},
-			{"payment", "create", "create:c delete:d get getAll"},
-			{"quote", "create", "create:c delete:d email:s get getAll"},
-			{"task", "create", "create:c delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.invoiceNinjaTrigger": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi"},
-	},
-	"n8n-nodes-base.itemLists": {
-		{v: []float64{1}, outputs: 1, resource: "itemList", ops: []resourceOps{
-			{"itemList", "splitOutItems", "aggregateItems limit:d removeDuplicates:d sort:u splitOutItems:u summarize"},
-		}},
-		{v: []float64{2, 2.1, 2.2}, outputs: 1, resource: "itemList", ops: []resourceOps{
-			{"itemList", "splitOutItems", "aggregateItems limit removeDuplicates:d sort splitOutItems summarize"},
-		}},
-		{v: []float64{3, 3.1}, outputs: 1, resource: "itemList", ops: []resourceOps{
-			{"itemList", "splitOutItems", "concatenateItems limit removeDuplicates:d sort splitOutItems summarize"},
-		}},
-	},
-	"n8n-nodes-base.iterable": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "iterableApi", resource: "user", ops: []resourceOps{
-			{"event", "track", "track:c"},
-			{"user", "upsert", "upsert:u delete:d get"},
-			{"userList", "add", "add:c remove:d"},
-		}},
-	},
-	"n8n-nodes-base.jenkins": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jenkinsApi", resource: "job", ops: []resourceOps{
-			{"build", "getAll", "getAll"},
-			{"instance", "safeRestart", "cancelQuietDown:u quietDown:u restart:u safeRestart safeExit exit:u"},
-			{"job", "trigger", "copy:c create:c trigger:x triggerParams:x"},
-		}},
-	},
-	"n8n-nodes-base.jinaAi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jinaAiApi", resource: "reader", ops: []resourceOps{
-			{"reader", "read", "read search"},
-			{"research", "deepResearch", "deepResearch"},
-		}},
-	},
-	"n8n-nodes-base.jira": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jiraSoftwareCloudApi jiraSoftwareServerApi jiraSoftwareServerPatApi", resource: "issue", ops: []resourceOps{
-			{"issue", "create", "changelog create:c delete:d get getAll notify:c transitions update:u"},
-			{"issueAttachment", "add", "add:c get getAll remove:d"},
-			{"issueComment", "add", "add:c get getAll remove:d update:u"},
-			{"user", "create", "create:c delete:d get"},
-		}},
-	},
-	"n8n-nodes-base.jiraTrigger": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth jiraSoftwareCloudApi jiraSoftwareServerApi jiraSoftwareServerPatApi"},
-	},
-	"n8n-nodes-base.jotFormTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi"},
-	},
-	"n8n-nodes-base.jwt": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", ops: []resourceOps{
-			{"", "sign", "decode sign verify"},
-		}},
-	},
-	"n8n-nodes-base.kafka": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "kafka"},
-	},
-	"n8n-nodes-base.kafkaTrigger": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger, creds: "kafka"},
-	},
-	"n8n-nodes-base.keap": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", ops: []resourceOps{
-			{"company", "create", "create:c getAll"},
-			{"contact", "upsert", "upsert:u delete:d get getAll"},
-			{"contactNote", "create", "create:c delete:d get getAll update:u"},
-			{"contactTag", "create", "create:c delete:d getAll"},
-			{"ecommerceOrder", "create", "create:c get delete:d getAll"},
-			{"ecommerceProduct", "create", "create:c delete:d get getAll"},
-			{"email", "createRecord", "createRecord:c getAll send:s"},
-			{"file", "delete", "delete:d getAll upload:c"},
-		}},
-	},
-	"n8n-nodes-base.keapTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api"},
-	},
-	"n8n-nodes-base.koBoToolbox": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", ops: []resourceOps{
-			{"file", "get", "create:c delete:d get getAll"},
-			{"form", "get", "get getAll redeploy:u"},
-			{"hook", "getAll", "get getAll getLogs retryAll:u retryOne:u"},
-			{"submission", "getAll", "delete:d get getAll getValidation setValidation:u"},
-		}},
-	},
-	"n8n-nodes-base.koBoToolboxTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi"},
-	},
-	"n8n-nodes-base.ldap": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", ops: []resourceOps{
-			{"", "search", "compare create:c delete:d rename:u search update:u"},
-		}},
-	},
-	"n8n-nodes-base.lemlist": {
-		{v: []float64{1}, outputs: 1, creds: "lemlistApi", resource: "activity", ops: []resourceOps{
-			{"activity", "getAll", "getAll"},
-			{"campaign", "getAll", "getAll"},
-			{"lead", "create", "create:c delete:d get unsubscribe:d"},
-			{"team", "get", "get"},
-			{"unsubscribe", "add", "add:c delete:d getAll"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "lemlistApi", resource: "activity", ops: []resourceOps{
-			{"activity", "getAll", "getAll"},
-			{"campaign", "getAll", "getAll getStats"},
-			{"enrich", "get", "get enrichLead enrichPerson"},
-			{"lead", "create", "create:c delete:d get unsubscribe:d"},
-			{"team", "get", "get getCredits"},
-			{"unsubscribe", "add", "add:c delete:d getAll"},
-		}},
-	},
-	"n8n-nodes-base.lemlistTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "lemlistApi"},
-	},
-	"n8n-nodes-base.limit": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.line": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api", resource: "notification", ops: []resourceOps{
-			{"notification", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.linear": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi linearOAuth2Api", resource: "issue", ops: []resourceOps{
-			{"comment", "addComment", "addComment:c"},
-			{"issue", "create", "addLink:c create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.linearTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi linearOAuth2Api"},
-	},
-	"n8n-nodes-base.lingvaNex": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", ops: []resourceOps{
-			{"", "translate", "translate"},
-		}},
-	},
-	"n8n-nodes-base.linkedIn": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api linkedInOAuth2Api", resource: "post", ops: []resourceOps{
-			{"post", "create", "create:c"},
-		}},
-	},
-	"n8n-nodes-base.localFileTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.loneScale": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", ops: []resourceOps{
-			{"list", "create", "create:c"},
-			{"item", "add", "add:c"},
-		}},
-	},
-	"n8n-nodes-base.loneScaleTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi"},
-	},
-	"n8n-nodes-base.magento2": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", ops: []resourceOps{
-			{"customer", "create", "create:c delete:d get getAll update:u"},
-			{"invoice", "create", "create:c"},
-			{"order", "cancel", "cancel:u get getAll ship:c"},
-			{"product", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.mailcheck": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailcheckApi", resource: "email", ops: []resourceOps{
-			{"email", "check", "check"},
-		}},
-	},
-	"n8n-nodes-base.mailchimp": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi mailchimpOAuth2Api", resource: "member", ops: []resourceOps{
-			{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
-			{"listGroup", "getAll", "getAll"},
-			{"member", "create", "create:c delete:d get getAll update:u"},
-			{"memberTag", "create", "create:c delete:d"},
-		}},
-	},
-	"n8n-nodes-base.mailchimpTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi mailchimpOAuth2Api"},
-	},
-	"n8n-nodes-base.mailerLite": {
-		{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
-			{"subscriber", "create", "create:c get getAll update:u"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
-			{"subscriber", "create", "create:c get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.mailerLiteTrigger": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi"},
-	},
-	"n8n-nodes-base.mailgun": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi"},
-	},
-	"n8n-nodes-base.mailjet": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi mailjetSmsApi", resource: "email", ops: []resourceOps{
-			{"email", "send", "send:s sendTemplate:s"},
-			{"sms", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.mailjetTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi"},
-	},
-	"n8n-nodes-base.mandrill": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", ops: []resourceOps{
-			{"message", "sendTemplate", "sendTemplate:s sendHtml:s"},
-		}},
-	},
-	"n8n-nodes-base.manualTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.markdown": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.marketstack": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", ops: []resourceOps{
-			{"endOfDayData", "getAll", "getAll"},
-			{"exchange", "get", "get"},
-			{"ticker", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.matrix": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "matrixApi", resource: "message", ops: []resourceOps{
-			{"account", "me", "me"},
-			{"event", "get", "get"},
-			{"media", "upload", "upload:c"},
-			{"message", "create", "create:c getAll"},
-			{"room", "create", "create:c invite:c join:u kick:u leave:u"},
-			{"roomMember", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.mattermost": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mattermostApi", resource: "message", ops: []resourceOps{
-			{"channel", "create", "addUser:c create:c delete:d members restore:u search statistics"},
-			{"message", "post", "delete:d post:s postEphemeral:s"},
-			{"reaction", "create", "create:c delete:d getAll"},
-			{"user", "", "create:c deactive:u getByEmail getById getAll invite:c"},
-		}},
-	},
-	"n8n-nodes-base.mautic": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi mauticOAuth2Api", resource: "contact", ops: []resourceOps{
-			{"campaignContact", "add", "add:c remove:d"},
-			{"company", "create", "create:c delete:d get getAll update:u"},
-			{"companyContact", "create", "add:c remove:d"},
-			{"contact", "create", "create:c delete:d editContactPoint:u editDoNotContactList:u get getAll sendEmail:s update:u"},
-			{"contactSegment", "add", "add:c remove:d"},
-			{"segmentEmail", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.mauticTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi mauticOAuth2Api"},
-	},
-	"n8n-nodes-base.medium": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi mediumOAuth2Api", resource: "post", ops: []resourceOps{
-			{"post", "create", "create:c"},
-			{"publication", "publication", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.merge": {
-		{v: []float64{1, 2, 2.1, 3, 3.1, 3.2}, outputs: 1},
-	},
-	"n8n-nodes-base.messageBird": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", ops: []resourceOps{
-			{"sms", "send", "send:s"},
-			{"balance", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.metabase": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "metabaseApi", resource: "questions", ops: []resourceOps{
-			{"alerts", "getAll", "get getAll"},
-			{"databases", "getAll", "addNewDatasource:c getAll getFields"},
-			{"metrics", "getAll", "get getAll"},
-			{"questions", "getAll", "get getAll resultData"},
-		}},
-	},
-	"n8n-nodes-base.microsoftDynamicsCrm": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDynamicsOAuth2Api", resource: "account", ops: []resourceOps{
-			{"account", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.microsoftEntra": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraOAuth2Api", resource: "user", ops: []resourceOps{
-			{"group", "getAll", "create:c delete:d get getAll update:u"},
-			{"user", "getAll", "addGroup:c create:c delete:d get getAll removeGroup:d update:u"},
-		}},
-	},
-	"n8n-nodes-base.microsoftExcel": {
-		{v: []float64{1}, outputs: 1, creds: "microsoftExcelOAuth2Api", resource: "workbook", ops: []resourceOps{
-			{"table", "addRow", "addRow:c getColumns getRows lookup"},
-			{"workbook", "create", "addWorksheet:c getAll"},
-			{"worksheet", "create", "getAll getContent"},
-		}},
-		{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "microsoftExcelOAuth2Api", resource: "workbook", ops: []resourceOps{
-			{"table", "append", "append:c convertToRange addTable:c deleteTable:d getColumns getRows lookup"},
-			{"workbook", "getAll", "addWorksheet:c deleteWorkbook:d getAll"},
-			{"worksheet", "getAll", "append:c upsert:u clear:d deleteWorksheet:d getAll readRows update:u"},
-		}},
-	},
-	"n8n-nodes-base.microsoftGraphSecurity": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftGraphSecurityOAuth2Api", resource: "secureScore", ops: []resourceOps{
-			{"secureScore", "get", "get getAll"},
-			{"secureScoreControlProfile", "get", "get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.microsoftOneDrive": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftOneDriveOAuth2Api", resource: "file", ops: []resourceOps{
-			{"file", "upload", "copy:c delete:d download get rename:u search share:c upload:c"},
-			{"folder", "getChildren", "create:c delete:d getChildren rename:u search share:c"},
-		}},
-	},
-	"n8n-nodes-base.microsoftOneDriveTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftOneDriveOAuth2Api"},
-	},
-	"n8n-nodes-base.microsoftOutlook": {
-		{v: []float64{1}, outputs: 1, creds: "microsoftOutlookOAuth2Api", resource: "message", ops: []resourceOps{
-			{"draft", "create", "create:c delete:d get send:s update:u"},
-			{"folder", "create", "create:c delete:d get getChildren getAll"},
-			{"folderMessage", "create", "getAll"},
-			{"message", "send", "delete:d get getAll getMime move:u reply:s send:s update:u"},
-			{"messageAttachment", "add", "add:c download get getAll"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftOutlookOAuth2Api", resource: "message", ops: []resourceOps{
-			{"calendar", "getAll", "create:c delete:d get getAll update:u"},
-			{"contact", "getAll", "create:c delete:d get getAll update:u"},
-			{"draft", "create", "create:c delete:d get send:s update:u"},
-			{"event", "getAll", "create:c delete:d get getAll update:u"},
-			{"folder", "create", "create:c delete:d get getAll update:u"},
-			{"folderMessage", "getAll", "getAll"},
-			{"message", "send", "delete:d get getAll move:u reply:s send:s sendAndWait:s update:u"},
-			{"messageAttachment", "add", "add:c download get getAll"},
-		}},
-	},
-	"n8n-nodes-base.microsoftOutlookTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftOutlookOAuth2Api"},
-	},
-	"n8n-nodes-base.microsoftSharePoint": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftSharePointOAuth2Api", resource: "file", ops: []resourceOps{
-			{"file", "download", "download update:u upload:c"},
-			{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
-			{"list", "getAll", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.microsoftSql": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftSql", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c update:u delete:d"},
-		}},
-	},
-	"n8n-nodes-base.microsoftTeams": {
-		{v: []float64{1, 1.1}, outputs: 1, creds: "microsoftTeamsOAuth2Api", resource: "channel", ops: []resourceOps{
-			{"channel", "create", "create:c delete:d get getAll update:u"},
-			{"channelMessage", "create", "create:c getAll"},
-			{"chatMessage", "create", "create:c get getAll"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftTeamsOAuth2Api", resource: "channel", ops: []resourceOps{
-			{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
-			{"channelMessage", "create", "create:c getAll"},
-			{"chatMessage", "create", "create:c get getAll sendAndWait:s"},
-			{"task", "create", "create:c deleteTask:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.microsoftTeamsTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftTeamsOAuth2Api"},
-	},
-	"n8n-nodes-base.microsoftToDo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftToDoOAuth2Api", resource: "task", ops: []resourceOps{
-			{"linkedResource", "get", "create:c delete:d get getAll update:u"},
-			{"list", "get", "create:c delete:d get getAll update:u"},
-			{"task", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.mindee": {
-		{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi mindeeReceiptApi", resource: "receipt", ops: []resourceOps{
-			{"invoice", "predict", "predict"},
-			{"receipt", "predict", "predict"},
-		}},
-	},
-	"n8n-nodes-base.misp": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mispApi", resource: "attribute", ops: []resourceOps{
-			{"attribute", "create", "create:c delete:d get getAll search update:u"},
-			{"event", "create", "create:c delete:d get getAll publish:u search unpublish:u update:u"},
-			{"eventTag", "add", "add:c remove:d"},
-			{"feed", "create", "create:c disable:u enable:u get getAll update:u"},
-			{"galaxy", "get", "delete:d get getAll"},
-			{"noticelist", "get", "get getAll"},
-			{"object", "search", "search"},
-			{"organisation", "create", "create:c delete:d get getAll update:u"},
-			{"tag", "create", "create:c delete:d getAll update:u"},
-			{"user", "create", "create:c delete:d get getAll update:u"},
-			{"warninglist", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.mistralAi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mistralCloudApi", model: "mistral-ocr-latest", resource: "document", ops: []resourceOps{
-			{"document", "extractText", "extractText"},
-		}},
-	},
-	"n8n-nodes-base.mocean": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moceanApi", resource: "sms", ops: []resourceOps{
-			{"sms", "send", "send:s"},
-			{"voice", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.mondayCom": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi mondayComOAuth2Api", resource: "board", ops: []resourceOps{
-			{"board", "create", "archive:u create:c get getAll"},
-			{"boardColumn", "create", "create:c getAll"},
-			{"boardGroup", "create", "delete:d create:c getAll"},
-			{"boardItem", "create", "addUpdate:c changeColumnValue:u changeMultipleColumnValues:u create:c delete:d get getByColumnValue getAll move:u"},
-		}},
-	},
-	"n8n-nodes-base.mongoDb": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", ops: []resourceOps{
-			{"searchIndexes", "createSearchIndex", "createSearchIndex:c dropSearchIndex:d listSearchIndexes updateSearchIndex:u"},
-			{"document", "find", "aggregate delete:d find findOneAndReplace findOneAndUpdate insert:c update:u"},
-		}},
-	},
-	"n8n-nodes-base.monicaCrm": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "monicaCrmApi", resource: "contact", ops: []resourceOps{
-			{"activity", "create", "create:c delete:d get getAll update:u"},
-			{"call", "create", "create:c delete:d get getAll update:u"},
-			{"contact", "create", "create:c delete:d get getAll update:u"},
-			{"contactField", "create", "create:c delete:d get update:u"},
-			{"contactTag", "add", "add:c remove:d"},
-			{"conversation", "create", "create:c delete:d get update:u"},
-			{"conversationMessage", "add", "add:c update:u"},
-			{"journalEntry", "create", "create:c delete:d get getAll update:u"},
-			{"note", "create", "create:c delete:d get getAll update:u"},
-			{"reminder", "create", "create:c delete:d get getAll update:u"},
-			{"tag", "create", "create:c delete:d get getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.moveBinaryData": {
-		{v: []float64{1, 1.1}, outputs: 1},
-	},
-	"n8n-nodes-base.mqtt": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt"},
-	},
-	"n8n-nodes-base.mqttTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "mqtt"},
-	},
-	"n8n-nodes-base.msg91": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "msg91Api", resource: "sms", ops: []resourceOps{
-			{"sms", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.mySql": {
-		{v: []float64{1}, outputs: 1, creds: "mySql", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c update:u"},
-		}},
-		{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTool, creds: "mySql", resource: "database", ops: []resourceOps{
-			{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
-		}},
-	},
-	"n8n-nodes-base.n8n": {
-		{v: []float64{1}, outputs: 1, creds: "n8nApi", resource: "workflow", ops: []resourceOps{
-			{"audit", "get", "generate"},
-			{"credential", "create", "create:c delete:d getSchema"},
-			{"execution", "getAll", "get getAll delete:d"},
-			{"workflow", "getAll", "activate:u create:c deactivate:u delete:d get getAll getVersion update:u"},
-		}},
-	},
-	"n8n-nodes-base.n8nTrainingCustomerDatastore": {
-		{v: []float64{1}, outputs: 1, ops: []resourceOps{
-			{"", "getOnePerson", "getOnePerson getAllPeople"},
-		}},
-	},
-	"n8n-nodes-base.n8nTrainingCustomerMessenger": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.n8nTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.nasa": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nasaApi", resource: "astronomyPictureOfTheDay", ops: []resourceOps{
-			{"asteroidNeoBrowse", "getAll", "getAll"},
-			{"asteroidNeoFeed", "get", "get"},
-			{"asteroidNeoLookup", "get", "get"},
-			{"astronomyPictureOfTheDay", "get", "get"},
-			{"donkiCoronalMassEjection", "get", "get"},
-			{"donkiHighSpeedStream", "get", "get"},
-			{"donkiInterplanetaryShock", "get", "get"},
-			{"donkiMagnetopauseCrossing", "get", "get"},
-			{"donkiNotifications", "get", "get"},
-			{"donkiRadiationBeltEnhancement", "get", "get"},
-			{"donkiSolarEnergeticParticle", "get", "get"},
-			{"donkiSolarFlare", "get", "get"},
-			{"donkiWsaEnlilSimulation", "get", "get"},
-			{"earthAssets", "get", "get"},
-			{"earthImagery", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.netlify": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", ops: []resourceOps{
-			{"deploy", "getAll", "cancel:u create:c get getAll"},
-			{"site", "delete", "delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.netlifyTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi"},
-	},
-	"n8n-nodes-base.nextCloud": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi nextCloudOAuth2Api", resource: "file", ops: []resourceOps{
-			{"file", "upload", "copy:c delete:d download move:u share:c upload:c"},
-			{"folder", "create", "copy:c create:c delete:d list move:u share:c"},
-			{"user", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.noOp": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.nocoDb": {
-		{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb nocoDbApiToken", resource: "row", ops: []resourceOps{
-			{"row", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.notion": {
-		{v: []float64{1}, outputs: 1, creds: "notionApi", resource: "page", ops: []resourceOps{
-			{"block", "append", "append:c getAll"},
-			{"database", "get", "get getAll"},
-			{"databasePage", "create", "create:c getAll update:u"},
-			{"page", "create", "create:c get search"},
-			{"user", "get", "get getAll"},
-		}},
-		{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "notionApi", resource: "page", ops: []resourceOps{
-			{"block", "append", "append:c getAll"},
-			{"database", "get", "get getAll search"},
-			{"databasePage", "create", "create:c get getAll update:u"},
-			{"page", "create", "archive:u create:c search"},
-			{"user", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.notionTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi"},
-	},
-	"n8n-nodes-base.npm": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "npmApi", resource: "package", ops: []resourceOps{
-			{"package", "getMetadata", "getMetadata getVersions search"},
-			{"distTag", "getMany", "getMany update:u"},
-		}},
-	},
-	"n8n-nodes-base.odoo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "odooApi", resource: "contact", ops: []resourceOps{
-			{"contact", "create", "create:c delete:d get getAll update:u"},
-			{"custom", "create", "create:c delete:d get getAll update:u"},
-			{"note", "create", "create:c delete:d get getAll update:u"},
-			{"opportunity", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.okta": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oktaApi", resource: "user", ops: []resourceOps{
-			{"user", "getAll", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.oneSimpleApi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", ops: []resourceOps{
-			{"information", "exchangeRate", "exchangeRate imageMetadata"},
-			{"socialProfile", "instagramProfile", "instagramProfile spotifyArtistProfile"},
-			{"utility", "validateEmail", "expandURL qrCode validateEmail"},
-			{"website", "pdf", "pdf seo screenshot"},
-		}},
-	},
-	"n8n-nodes-base.onfleet": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "onfleetApi", resource: "task", ops: []resourceOps{
-			{"admin", "getAll", "create:c delete:d getAll update:u"},
-			{"container", "get", "addTask:c get updateTask:u"},
-			{"destination", "get", "create:c get"},
-			{"hub", "getAll", "create:c getAll update:u"},
-			{"organization", "get", "get getDelegatee"},
-			{"recipient", "get", "create:c get update:u"},
-			{"task", "get", "clone:c complete:u create:c delete:d get getAll update:u"},
-			{"team", "getAll", "autoDispatch:s create:c delete:d get getAll getTimeEstimates update:u"},
-			{"worker", "get", "create:c delete:d get getAll getSchedule update:u"},
-		}},
-	},
-	"n8n-nodes-base.onfleetTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi"},
-	},
-	"n8n-nodes-base.openAi": {
-		{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", ops: []resourceOps{
-			{"chat", "complete", "complete"},
-			{"image", "create", "create"},
-			{"text", "complete", "complete edit:c moderate"},
-		}},
-	},
-	"n8n-nodes-base.openThesaurus": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, ops: []resourceOps{
-			{"", "getSynonyms", "getSynonyms"},
-		}},
-	},
-	"n8n-nodes-base.openWeatherMap": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "openWeatherMapApi", ops: []resourceOps{
-			{"", "currentWeather", "currentWeather 5DayForecast"},
-		}},
-	},
-	"n8n-nodes-base.oracleDatabase": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oracleDBApi", resource: "database", ops: []resourceOps{
-			{"database", "insert", "deleteTable:d execute:x insert:c upsert:u select update:u"},
-		}},
-	},
-	"n8n-nodes-base.orbit": {
-		{v: []float64{1}, outputs: 1, creds: "orbitApi", resource: "member", ops: []resourceOps{
-			{"activity", "create", "create:c getAll"},
-			{"member", "get", "upsert:u delete:d get getAll lookup update:u"},
-			{"note", "create", "create:c getAll update:u"},
-			{"post", "create", "create:c getAll delete:d"},
-		}},
-	},
-	"n8n-nodes-base.oura": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ouraApi", resource: "summary", ops: []resourceOps{
-			{"profile", "get", "get"},
-			{"summary", "getSleep", "getActivity getReadiness getSleep"},
-		}},
-	},
-	"n8n-nodes-base.paddle": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "paddleApi", resource: "coupon", ops: []resourceOps{
-			{"coupon", "create", "create:c getAll update:u"},
-			{"payment", "getAll", "getAll reschedule:u"},
-			{"plan", "get", "get getAll"},
-			{"product", "getAll", "getAll"},
-			{"user", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.pagerDuty": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi pagerDutyOAuth2Api", resource: "incident", ops: []resourceOps{
-			{"incident", "create", "create:c get getAll update:u"},
-			{"incidentNote", "create", "create:c getAll"},
-			{"logEntry", "get", "get getAll"},
-			{"user", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.payPal": {
-		{v: []float64{1}, outputs: 1, creds: "payPalApi", resource: "payout", ops: []resourceOps{
-			{"payout", "create", "create:c get"},
-			{"payoutItem", "get", "cancel:u get"},
-		}},
-	},
-	"n8n-nodes-base.payPalTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "payPalApi"},
-	},
-	"n8n-nodes-base.peekalink": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "peekalinkApi", ops: []resourceOps{
-			{"", "preview", "isAvailable preview"},
-		}},
-	},
-	"n8n-nodes-base.perplexity": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
-			{"chat", "complete", "complete"},
-		}},
-	},
-	"n8n-nodes-base.phantombuster": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "phantombusterApi", resource: "agent", ops: []resourceOps{
-			{"agent", "launch", "delete:d get getAll getOutput launch:c"},
-		}},
-	},
-	"n8n-nodes-base.philipsHue": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "philipsHueOAuth2Api", resource: "light", ops: []resourceOps{
-			{"light", "update", "delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.pipedrive": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pipedriveApi pipedriveOAuth2Api", resource: "deal", ops: []resourceOps{
-			{"activity", "create", "create:c delete:d get getAll update:u"},
-			{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
-			{"dealActivity", "getAll", "getAll"},
-			{"dealProduct", "add", "add:c getAll remove:d update:u"},
-			{"file", "create", "create:c delete:d download get update:u"},
-			{"lead", "create", "create:c delete:d get getAll update:u"},
-			{"note", "create", "create:c delete:d get getAll update:u"},
-			{"organization", "create", "create:c delete:d get getAll search update:u"},
-			{"person", "create", "create:c delete:d get getAll search update:u"},
-			{"product", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.pipedriveTrigger": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth pipedriveApi pipedriveOAuth2Api"},
-	},
-	"n8n-nodes-base.plivo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", ops: []resourceOps{
-			{"call", "make", "make:s"},
-			{"mms", "send", "send:s"},
-			{"sms", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.postBin": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, resource: "bin", ops: []resourceOps{
-			{"bin", "create", "create:c get delete:d"},
-			{"request", "get", "get removeFirst:d send:s"},
-		}},
-	},
-	"n8n-nodes-base.postHog": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "postHogApi", resource: "event", ops: []resourceOps{
-			{"alias", "create", "create:c"},
-			{"event", "create", "create:c"},
-			{"identity", "create", "create:c"},
-			{"track", "page", "page:c screen:c"},
-		}},
-	},
-	"n8n-nodes-base.postgres": {
-		{v: []float64{1}, outputs: 1, creds: "postgres", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c update:u"},
-		}},
-		{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", ops: []resourceOps{
-			{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
-		}},
-	},
-	"n8n-nodes-base.postgresTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "postgres"},
-	},
-	"n8n-nodes-base.postmarkTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "postmarkApi"},
-	},
-	"n8n-nodes-base.profitWell": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "profitWellApi", resource: "metric", ops: []resourceOps{
-			{"company", "getSetting", "getSetting"},
-			{"metric", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.pushbullet": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushbulletOAuth2Api", resource: "push", ops: []resourceOps{
-			{"push", "create", "create:c delete:d getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.pushcut": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushcutApi", resource: "notification", ops: []resourceOps{
-			{"notification", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.pushcutTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "pushcutApi"},
-	},
-	"n8n-nodes-base.pushover": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushoverApi", resource: "message", ops: []resourceOps{
-			{"message", "push", "push:c"},
-		}},
-	},
-	"n8n-nodes-base.questDb": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "questDb", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c"},
-		}},
-	},
-	"n8n-nodes-base.quickChart": {
-		{v: []float64{1}, outputs: 1, flags: flagTool},
-	},
-	"n8n-nodes-base.quickbase": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", ops: []resourceOps{
-			{"field", "getAll", "getAll"},
-			{"file", "download", "delete:d download"},
-			{"record", "create", "create:c upsert:u delete:d getAll update:u"},
-			{"report", "get", "get run:x"},
-		}},
-	},
-	"n8n-nodes-base.quickbooks": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickBooksOAuth2Api", resource: "customer", ops: []resourceOps{
-			{"bill", "get", "create:c delete:d get getAll update:u"},
-			{"customer", "get", "create:c get getAll update:u"},
-			{"employee", "get", "create:c get getAll update:u"},
-			{"estimate", "get", "create:c delete:d get getAll send:s update:u"},
-			{"invoice", "get", "create:c delete:d get getAll send:s update:u void:u"},
-			{"item", "get", "get getAll"},
-			{"payment", "get", "create:c delete:d get getAll send:s update:u void:u"},
-			{"purchase", "get", "get getAll"},
-			{"transaction", "getReport", "getReport"},
-			{"vendor", "get", "create:c get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.rabbitmq": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rabbitmq", ops: []resourceOps{
-			{"", "sendMessage", "sendMessage:s deleteMessage:d"},
-		}},
-	},
-	"n8n-nodes-base.rabbitmqTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "rabbitmq"},
-	},
-	"n8n-nodes-base.raindrop": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "raindropOAuth2Api", resource: "collection", ops: []resourceOps{
-			{"bookmark", "get", "create:c delete:d get getAll update:u"},
-			{"collection", "get", "create:c delete:d get getAll update:u"},
-			{"tag", "get", "delete:d getAll"},
-			{"user", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.readBinaryFile": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.readBinaryFiles": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.readPDF": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.readWriteFile": {
-		{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
-			{"", "read", "read write:c"},
-		}},
-	},
-	"n8n-nodes-base.reddit": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api", resource: "post", ops: []resourceOps{
-			{"post", "create", "create:c delete:d get getAll search"},
-			{"postComment", "create", "create:c getAll delete:d reply:s"},
-			{"profile", "get", "get"},
-			{"subreddit", "get", "get getAll"},
-			{"user", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.redis": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redis", ops: []resourceOps{
-			{"", "info", "delete:d get incr:c info keys llen pop:d publish:s push:c set:u"},
-		}},
-	},
-	"n8n-nodes-base.redisTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "redis"},
-	},
-	"n8n-nodes-base.removeDuplicates": {
-		{v: []float64{1, 1.1}, outputs: 1},
-		{v: []float64{2}, outputs: 1, ops: []resourceOps{
-			{"", "removeDuplicateInputItems", "removeDuplicateInputItems:d removeItemsSeenInPreviousExecutions:d clearDeduplicationHistory:d"},
-		}},
-	},
-	"n8n-nodes-base.renameKeys": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.respondToWebhook": {
-		{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth"},
-	},
-	"n8n-nodes-base.rocketchat": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", ops: []resourceOps{
-			{"chat", "postMessage", "postMessage:s"},
-		}},
-	},
-	"n8n-nodes-base.rssFeedRead": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool},
-	},
-	"n8n-nodes-base.rssFeedReadTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling},
-	},
-	"n8n-nodes-base.rundeck": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", ops: []resourceOps{
-			{"job", "execute", "execute:x getMetadata"},
-		}},
-	},
-	"n8n-nodes-base.s3": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "s3", resource: "file", ops: []resourceOps{
-			{"bucket", "create", "create:c delete:d getAll search"},
-			{"file", "download", "copy:c delete:d download getAll upload:c"},
-			{"folder", "create", "create:c delete:d getAll"},
-		}},
-	},
-	"n8n-nodes-base.salesforce": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi salesforceOAuth2Api", resource: "lead", ops: []resourceOps{
-			{"account", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
-			{"attachment", "create", "create:c delete:d get getAll getSummary update:u"},
-			{"case", "create", "addComment:c create:c delete:d get getAll getSummary update:u"},
-			{"contact", "create", "addToCampaign:c addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
-			{"customObject", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"document", "upload", "upload:c"},
-			{"flow", "invoke", "getAll invoke:x"},
-			{"lead", "create", "addToCampaign:c addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
-			{"opportunity", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
-			{"search", "query", "query"},
-			{"task", "create", "create:c delete:d get getAll getSummary update:u"},
-			{"user", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.salesforceTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "salesforceOAuth2Api"},
-	},
-	"n8n-nodes-base.salesmate": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesmateApi", resource: "activity", ops: []resourceOps{
-			{"activity", "create", "create:c delete:d get getAll update:u"},
-			{"company", "create", "create:c delete:d get getAll update:u"},
-			{"deal", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.scheduleTrigger": {
-		{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.seaTable": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
-			{"row", "create", "create:c delete:d get getAll update:u"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
-			{"row", "create", "create:c remove:d get list lock:c search unlock:d update:u"},
-			{"base", "snapshot", "snapshot:c metadata collaborator"},
-			{"link", "add", "add:c list remove:d"},
-			{"asset", "upload", "getPublicURL upload:c"},
-		}},
-	},
-	"n8n-nodes-base.seaTableTrigger": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi"},
-	},
-	"n8n-nodes-base.securityScorecard": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", ops: []resourceOps{
-			{"company", "getFactor", "getFactor getFactorHistorical getHistoricalScore getScorecard getScorePlan"},
-			{"industry", "getFactor", "getFactor getFactorHistorical getScore"},
-			{"invite", "create", "create:c"},
-			{"portfolio", "create", "create:c delete:d getAll update:u"},
-			{"portfolioCompany", "add", "add:c getAll remove:d"},
-			{"report", "getAll", "download generate getAll"},
-		}},
-	},
-	"n8n-nodes-base.segment": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "segmentApi", resource: "identify", ops: []resourceOps{
-			{"group", "add", "add:c"},
-			{"identify", "create", "create:c"},
-			{"track", "event", "event:c page:c"},
-		}},
-	},
-	"n8n-nodes-base.sendGrid": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", ops: []resourceOps{
-			{"contact", "upsert", "upsert:u delete:d get getAll"},
-			{"list", "create", "create:c delete:d get getAll update:u"},
-			{"mail", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.sendInBlue": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendInBlueApi", resource: "email", ops: []resourceOps{
-			{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"attribute", "create", "create:c update:u delete:d getAll"},
-			{"email", "send", "send:s sendTemplate:s"},
-			{"sender", "create", "create:c delete:d getAll"},
-		}},
-	},
-	"n8n-nodes-base.sendInBlueTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi"},
-	},
-	"n8n-nodes-base.sendy": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", ops: []resourceOps{
-			{"campaign", "create", "create:c"},
-			{"subscriber", "add", "add:c count delete:d remove:d status"},
-		}},
-	},
-	"n8n-nodes-base.sentryIo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi sentryIoOAuth2Api sentryIoServerApi", resource: "event", ops: []resourceOps{
-			{"event", "get", "get getAll"},
-			{"issue", "get", "delete:d get getAll update:u"},
-			{"organization", "get", "create:c get getAll update:u"},
-			{"project", "get", "create:c delete:d get getAll update:u"},
-			{"release", "get", "create:c delete:d get getAll update:u"},
-			{"team", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.serviceNow": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi serviceNowOAuth2Api", resource: "user", ops: []resourceOps{
-			{"attachment", "upload", "upload:c delete:d get getAll"},
-			{"businessService", "getAll", "getAll"},
-			{"configurationItems", "getAll", "getAll"},
-			{"department", "getAll", "getAll"},
-			{"dictionary", "getAll", "getAll"},
-			{"incident", "get", "create:c delete:d get getAll update:u"},
-			{"tableRecord", "get", "create:c delete:d get getAll update:u"},
-			{"user", "get", "create:c delete:d get getAll update:u"},
-			{"userGroup", "getAll", "getAll"},
-			{"userRole", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.set": {
-		{v: []float64{1, 2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: 1},
-	},
-	"n8n-nodes-base.shopify": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi shopifyApi shopifyOAuth2Api", resource: "order", ops: []resourceOps{
-			{"order", "create", "create:c delete:d get getAll update:u"},
-			{"product", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.shopifyTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "shopifyAccessTokenApi shopifyApi shopifyOAuth2Api"},
-	},
-	"n8n-nodes-base.signl4": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "signl4Api", resource: "alert", ops: []resourceOps{
-			{"alert", "send", "send:s resolve:u"},
-		}},
-	},
-	"n8n-nodes-base.simulate": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.simulateTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.slack": {
-		{v: []float64{1}, outputs: 1, creds: "slackApi slackOAuth2Api", resource: "message", ops: []resourceOps{
-			{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
-			{"file", "upload", "get getAll upload:c"},
-			{"message", "post", "delete:d getPermalink post:s postEphemeral:s update:u"},
-			{"reaction", "add", "add:c get remove:d"},
-			{"star", "add", "add:c delete:d getAll"},
-			{"user", "info", "info getAll getPresence"},
-			{"userGroup", "create", "create:c disable:u enable:u getAll update:u"},
-			{"userProfile", "get", "get update:u"},
-		}},
-		{v: []float64{2, 2.1, 2.2, 2.3, 2.4}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi slackOAuth2Api", resource: "message", ops: []resourceOps{
-			{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
-			{"file", "upload", "get getAll upload:c"},
-			{"message", "post", "delete:d getPermalink search post:s sendAndWait:s update:u"},
-			{"reaction", "add", "add:c get remove:d"},
-			{"star", "add", "add:c delete:d getAll"},
-			{"user", "info", "info getAll getProfile getPresence updateProfile:u"},
-			{"userGroup", "create", "updateUsers:c create:c disable:u enable:u getAll getUsers update:u"},
-		}},
-	},
-	"n8n-nodes-base.slackTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "slackApi"},
-	},
-	"n8n-nodes-base.sms77": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sms77Api", resource: "sms", ops: []resourceOps{
-			{"sms", "send", "send:s"},
-			{"voice", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.snowflake": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "snowflake", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c update:u"},
-		}},
-	},
-	"n8n-nodes-base.sort": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.splitInBatches": {
-		{v: []float64{1}, outputs: 1},
-		{v: []float64{2, 3}, outputs: 2},
-	},
-	"n8n-nodes-base.splitOut": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.splunk": {
-		{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", ops: []resourceOps{
-			{"firedAlert", "getReport", "getReport"},
-			{"searchConfiguration", "delete", "delete:d get getAll"},
-			{"searchJob", "create", "create:c delete:d get getAll"},
-			{"searchResult", "getAll", "getAll"},
-			{"user", "create", "create:c delete:d get getAll update:u"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "splunkApi", resource: "search", ops: []resourceOps{
-			{"alert", "getReport", "getReport getMetrics"},
-			{"report", "getAll", "create:c deleteReport:d get getAll"},
-			{"search", "create", "create:c deleteJob:d get getAll getResult"},
-			{"user", "create", "create:c deleteUser:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.spotify": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "spotifyOAuth2Api", resource: "player", ops: []resourceOps{
-			{"album", "get", "get getNewReleases getTracks search"},
-			{"artist", "get", "get getAlbums getRelatedArtists getTopTracks search"},
-			{"library", "getLikedTracks", "getLikedTracks"},
-			{"myData", "getFollowingArtists", "getFollowingArtists"},
-			{"player", "addSongToQueue", "addSongToQueue:c currentlyPlaying nextSong:u pause:u previousSong:u recentlyPlayed resume:u volume:u startMusic:u"},
-			{"playlist", "add", "add:c create:c get getUserPlaylists getTracks delete:d search"},
-			{"track", "track", "get getAudioFeatures search"},
-		}},
-	},
-	"n8n-nodes-base.spreadsheetFile": {
-		{v: []float64{1, 2}, outputs: 1, ops: []resourceOps{
-			{"", "fromFile", "fromFile toFile:c"},
-		}},
-	},
-	"n8n-nodes-base.sseTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.ssh": {
-		{v: []float64{1}, outputs: 1, creds: "sshPassword sshPrivateKey", resource: "command", ops: []resourceOps{
-			{"command", "execute", "execute:x"},
-			{"file", "upload", "download upload:c"},
-		}},
-	},
-	"n8n-nodes-base.stackby": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", ops: []resourceOps{
-			{"", "append", "append:c delete:d list read"},
-		}},
-	},
-	"n8n-nodes-base.stickyNote": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"n8n-nodes-base.stopAndError": {
-		{v: []float64{1}, outputs: 0},
-	},
-	"n8n-nodes-base.storyblok": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi storyblokManagementApi", resource: "story", ops: []resourceOps{
-			{"story", "get", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.strapi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi strapiTokenApi", resource: "entry", ops: []resourceOps{
-			{"entry", "get", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.strava": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", ops: []resourceOps{
-			{"activity", "create", "create:c get getComments getKudos getLaps getAll getStreams getZones update:u"},
-		}},
-	},
-	"n8n-nodes-base.stravaTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stravaOAuth2Api"},
-	},
-	"n8n-nodes-base.stripe": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stripeApi", resource: "balance", ops: []resourceOps{
-			{"balance", "get", "get"},
-			{"charge", "get", "create:c get getAll update:u"},
-			{"coupon", "create", "create:c getAll"},
-			{"customer", "get", "create:c delete:d get getAll update:u"},
-			{"customerCard", "get", "add:c get remove:d"},
-			{"meterEvent", "create", "create:c"},
-			{"source", "get", "create:c delete:d get"},
-			{"token", "create", "create:c"},
-		}},
-	},
-	"n8n-nodes-base.stripeTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stripeApi"},
-	},
-	"n8n-nodes-base.summarize": {
-		{v: []float64{1, 1.1}, outputs: 1},
-	},
-	"n8n-nodes-base.supabase": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "supabaseApi", resource: "row", ops: []resourceOps{
-			{"row", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.surveyMonkeyTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi surveyMonkeyOAuth2Api"},
-	},
-	"n8n-nodes-base.switch": {
-		{v: []float64{1}, outputs: 4},
-		{v: []float64{2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: -1},
-	},
-	"n8n-nodes-base.syncroMsp": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "syncroMspApi", resource: "contact", ops: []resourceOps{
-			{"contact", "getAll", "create:c delete:d get getAll update:u"},
-			{"customer", "getAll", "create:c delete:d get getAll update:u"},
-			{"rmm", "getAll", "create:c delete:d get getAll mute:u"},
-			{"ticket", "getAll", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.taiga": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "taigaApi", resource: "issue", ops: []resourceOps{
-			{"epic", "create", "create:c delete:d get getAll update:u"},
-			{"issue", "create", "create:c delete:d get getAll update:u"},
-			{"task", "create", "create:c delete:d get getAll update:u"},
-			{"userStory", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.taigaTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi"},
-	},
-	"n8n-nodes-base.tapfiliate": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", ops: []resourceOps{
-			{"affiliate", "create", "create:c delete:d get getAll"},
-			{"affiliateMetadata", "add", "add:c remove:d update:u"},
-			{"programAffiliate", "add", "add:c approve:u disapprove:u get getAll"},
-		}},
-	},
-	"n8n-nodes-base.telegram": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "telegramApi", resource: "message", ops: []resourceOps{
-			{"chat", "get", "get administrators member leave:u setDescription:u setTitle:u"},
-			{"callback", "answerQuery", "answerQuery:u answerInlineQuery:u"},
-			{"file", "get", "get"},
-			{"message", "sendMessage", "deleteMessage:d editMessageText:u pinChatMessage:u sendAnimation:s sendAudio:s sendChatAction:s sendDocument:s sendLocation:s sendMediaGroup:s sendMessage:s sendAndWait:s sendPhoto:s sendSticker:s sendVideo:s unpinChatMessage:u"},
-		}},
-	},
-	"n8n-nodes-base.telegramTrigger": {
-		{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi"},
-	},
-	"n8n-nodes-base.theHive": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", ops: []resourceOps{
-			{"log", "getAll", "create:c executeResponder:x getAll get"},
-		}},
-	},
-	"n8n-nodes-base.theHiveProject": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", ops: []resourceOps{
-			{"alert", "create", "create:c deleteAlert:d executeResponder:x get merge:u promote:u search update:u status:u"},
-			{"case", "create", "addAttachment:c create:c deleteAttachment:d deleteCase:d executeResponder:x get getAttachment getTimeline search update:u"},
-			{"comment", "add", "add:c deleteComment:d search update:u"},
-			{"observable", "create", "create:c deleteObservable:d executeAnalyzer:x executeResponder:x get search update:u"},
-			{"page", "create", "create:c deletePage:d search update:u"},
-			{"query", "executeQuery", "executeQuery:x"},
-			{"task", "create", "create:c deleteTask:d executeResponder:x get search update:u"},
-			{"log", "create", "addAttachment:c create:c deleteLog:d deleteAttachment:d executeResponder:x get search"},
-		}},
-	},
-	"n8n-nodes-base.theHiveProjectTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
-	},
-	"n8n-nodes-base.theHiveTrigger": {
-		{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook},
-	},
-	"n8n-nodes-base.timeSaved": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.timescaleDb": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "timescaleDb", ops: []resourceOps{
-			{"", "insert", "executeQuery:x insert:c update:u"},
-		}},
-	},
-	"n8n-nodes-base.todoist": {
-		{v: []float64{1}, outputs: 1, creds: "todoistApi todoistOAuth2Api", resource: "task", ops: []resourceOps{
-			{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
-		}},
-		{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi todoistOAuth2Api", resource: "task", ops: []resourceOps{
-			{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
-			{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
-			{"section", "create", "create:c delete:d get getAll update:u"},
-			{"comment", "create", "create:c delete:d get getAll update:u"},
-			{"label", "create", "create:c delete:d get getAll update:u"},
-			{"reminder", "create", "create:c delete:d getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.togglTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "togglApi"},
-	},
-	"n8n-nodes-base.totp": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "totpApi", ops: []resourceOps{
-			{"", "generateSecret", "generateSecret"},
-		}},
-	},
-	"n8n-nodes-base.travisCi": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "travisCiApi", resource: "build", ops: []resourceOps{
-			{"build", "cancel", "cancel:u get getAll restart:u trigger:x"},
-		}},
-	},
-	"n8n-nodes-base.trello": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "trelloApi", resource: "card", ops: []resourceOps{
-			{"attachment", "getAll", "create:c delete:d get getAll"},
-			{"board", "create", "create:c delete:d get update:u"},
-			{"boardMember", "add", "add:c getAll invite:c remove:d"},
-			{"card", "create", "create:c delete:d get update:u"},
-			{"cardComment", "create", "create:c delete:d update:u"},
-			{"checklist", "getAll", "create:c createCheckItem:c delete:d deleteCheckItem:d get getCheckItem completedCheckItems getAll updateCheckItem:u"},
-			{"label", "getAll", "addLabel:u create:c delete:d get getAll removeLabel:d update:u"},
-			{"list", "create", "archive:u create:c get getCards getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.trelloTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi"},
-	},
-	"n8n-nodes-base.twake": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", ops: []resourceOps{
-			{"message", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.twilio": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twilioApi", resource: "sms", ops: []resourceOps{
-			{"call", "make", "make:s"},
-			{"sms", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.twilioTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "twilioApi"},
-	},
-	"n8n-nodes-base.twist": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twistOAuth2Api", resource: "messageConversation", ops: []resourceOps{
-			{"channel", "create", "archive:u create:c delete:d get getAll unarchive:u update:u"},
-			{"comment", "create", "create:c delete:d get getAll update:u"},
-			{"messageConversation", "create", "create:c delete:d get getAll update:u"},
-			{"thread", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.twitter": {
-		{v: []float64{1}, outputs: 1, creds: "twitterOAuth1Api", resource: "tweet", ops: []resourceOps{
-			{"directMessage", "create", "create:c"},
-			{"tweet", "create", "create:c delete:d like:c retweet:c search"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "twitterOAuth2Api", resource: "tweet", ops: []resourceOps{
-			{"directMessage", "create", "create:c"},
-			{"list", "add", "add:c"},
-			{"tweet", "create", "create:c delete:d like:c retweet:c search"},
-			{"user", "searchUser", "searchUser"},
-		}},
-	},
-	"n8n-nodes-base.typeformTrigger": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi typeformOAuth2Api"},
-	},
-	"n8n-nodes-base.unleashedSoftware": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "unleashedSoftwareApi", resource: "salesOrder", ops: []resourceOps{
-			{"salesOrder", "getAll", "getAll"},
-			{"stockOnHand", "getAll", "get getAll"},
-		}},
-	},
-	"n8n-nodes-base.uplead": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "upleadApi", resource: "company", ops: []resourceOps{
-			{"company", "enrich", "enrich"},
-			{"person", "enrich", "enrich"},
-		}},
-	},
-	"n8n-nodes-base.uproc": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uprocApi"},
-	},
-	"n8n-nodes-base.uptimeRobot": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uptimeRobotApi", resource: "account", ops: []resourceOps{
-			{"account", "get", "get"},
-			{"alertContact", "getAll", "create:c delete:d get getAll update:u"},
-			{"maintenanceWindow", "getAll", "create:c delete:d get getAll update:u"},
-			{"monitor", "getAll", "create:c delete:d get getAll reset update:u"},
-			{"publicStatusPage", "getAll", "create:c delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.urlScanIo": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "urlScanIoApi", resource: "scan", ops: []resourceOps{
-			{"scan", "perform", "get getAll perform"},
-		}},
-	},
-	"n8n-nodes-base.venafiTlsProtectCloud": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectCloudApi", resource: "certificateRequest", ops: []resourceOps{
-			{"certificate", "delete", "delete:d download get getMany renew:u"},
-			{"certificateRequest", "create", "create:c get getMany"},
-		}},
-	},
-	"n8n-nodes-base.venafiTlsProtectCloudTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi"},
-	},
-	"n8n-nodes-base.venafiTlsProtectDatacenter": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", ops: []resourceOps{
-			{"certificate", "create", "create:c delete:d download get getMany renew:u"},
-			{"policy", "get", "get"},
-		}},
-	},
-	"n8n-nodes-base.vero": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "veroApi", resource: "user", ops: []resourceOps{
-			{"user", "create", "addTags:u alias:u create:u delete:d resubscribe:c removeTags:d unsubscribe:d"},
-			{"event", "track", "track:c"},
-		}},
-	},
-	"n8n-nodes-base.vonage": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "vonageApi", resource: "sms", ops: []resourceOps{
-			{"sms", "send", "send:s"},
-		}},
-	},
-	"n8n-nodes-base.wait": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
-	},
-	"n8n-nodes-base.webflow": {
-		{v: []float64{1}, outputs: 1, creds: "webflowApi webflowOAuth2Api", resource: "item", ops: []resourceOps{
-			{"item", "get", "create:c delete:d get getAll update:u"},
-		}},
-		{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", ops: []resourceOps{
-			{"item", "get", "create:c deleteItem:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.webflowTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi webflowOAuth2Api"},
-		{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api"},
-	},
-	"n8n-nodes-base.webhook": {
-		{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
-	},
-	"n8n-nodes-base.wekan": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", ops: []resourceOps{
-			{"board", "create", "create:c delete:d get getAll"},
-			{"card", "create", "create:c delete:d get getAll update:u"},
-			{"cardComment", "create", "create:c delete:d get getAll"},
-			{"checklist", "getAll", "create:c delete:d get getAll"},
-			{"checklistItem", "getAll", "delete:d get update:u"},
-			{"list", "create", "create:c delete:d get getAll"},
-		}},
-	},
-	"n8n-nodes-base.whatsApp": {
-		{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "whatsAppApi", resource: "message", ops: []resourceOps{
-			{"message", "sendTemplate", "send:s sendAndWait:s sendTemplate:s"},
-			{"media", "mediaUpload", "mediaUpload:c mediaUrlGet mediaDelete:d"},
-		}},
-	},
-	"n8n-nodes-base.whatsAppTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "whatsAppTriggerApi"},
-	},
-	"n8n-nodes-base.wise": {
-		{v: []float64{1}, outputs: 1, creds: "wiseApi", resource: "account", ops: []resourceOps{
-			{"account", "getBalances", "getBalances getCurrencies getStatement"},
-			{"exchangeRate", "get", "get"},
-			{"profile", "get", "get getAll"},
-			{"quote", "get", "create:c get"},
-			{"recipient", "getAll", "getAll"},
-			{"transfer", "get", "create:c delete:d execute:x get getAll"},
-		}},
-	},
-	"n8n-nodes-base.wiseTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi"},
-	},
-	"n8n-nodes-base.wooCommerce": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", ops: []resourceOps{
-			{"customer", "create", "create:c delete:d get getAll update:u"},
-			{"order", "create", "create:c delete:d get getAll update:u"},
-			{"product", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.wooCommerceTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi"},
-	},
-	"n8n-nodes-base.wordpress": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi", resource: "post", ops: []resourceOps{
-			{"post", "create", "create:c get getAll update:u"},
-			{"page", "create", "create:c get getAll update:u"},
-			{"user", "create", "create:c get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.workableTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "workableApi"},
-	},
-	"n8n-nodes-base.workflowTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger},
-	},
-	"n8n-nodes-base.writeBinaryFile": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.wufooTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi"},
-	},
-	"n8n-nodes-base.xero": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", ops: []resourceOps{
-			{"contact", "create", "create:c get getAll update:u"},
-			{"invoice", "create", "create:c get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.xml": {
-		{v: []float64{1}, outputs: 1},
-	},
-	"n8n-nodes-base.youTube": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "youTubeOAuth2Api", resource: "channel", ops: []resourceOps{
-			{"channel", "getAll", "get getAll update:u uploadBanner:c"},
-			{"playlist", "getAll", "create:c delete:d get getAll update:u"},
-			{"playlistItem", "add", "add:c delete:d get getAll"},
-			{"video", "getAll", "delete:d get getAll rate:u update:u upload:c"},
-			{"videoCategory", "getAll", "getAll"},
-		}},
-	},
-	"n8n-nodes-base.yourls": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "yourlsApi", resource: "url", ops: []resourceOps{
-			{"url", "shorten", "expand shorten stats"},
-		}},
-	},
-	"n8n-nodes-base.zammad": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi zammadTokenAuthApi", resource: "user", ops: []resourceOps{
-			{"group", "create", "create:c delete:d get getAll update:u"},
-			{"organization", "create", "create:c delete:d get getAll update:u"},
-			{"ticket", "create", "create:c delete:d get getAll"},
-			{"user", "create", "create:c delete:d get getAll getSelf update:u"},
-		}},
-	},
-	"n8n-nodes-base.zendesk": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi zendeskOAuth2Api", resource: "ticket", ops: []resourceOps{
-			{"ticket", "create", "create:c delete:d get getAll recover:u update:u"},
-			{"ticketField", "get", "get getAll"},
-			{"user", "create", "create:c delete:d get getAll getOrganizations getRelatedData search update:u"},
-			{"organization", "create", "count create:c delete:d get getAll getRelatedData update:u"},
-		}},
-	},
-	"n8n-nodes-base.zendeskTrigger": {
-		{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi zendeskOAuth2Api"},
-	},
-	"n8n-nodes-base.zohoCrm": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", ops: []resourceOps{
-			{"account", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"deal", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"invoice", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"lead", "create", "create:c upsert:u delete:d get getFields getAll update:u"},
-			{"product", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"purchaseOrder", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"quote", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"salesOrder", "create", "create:c upsert:u delete:d get getAll update:u"},
-			{"vendor", "create", "create:c upsert:u delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.zoom": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi zoomOAuth2Api", resource: "meeting", ops: []resourceOps{
-			{"meeting", "create", "create:c delete:d get getAll update:u"},
-		}},
-	},
-	"n8n-nodes-base.zulip": {
-		{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zulipApi", resource: "message", ops: []resourceOps{
-			{"message", "sendPrivate", "delete:d get sendPrivate:s sendStream:s update:u updateFile:c"},
-			{"stream", "create", "create:c delete:d getAll getSubscribed update:u"},
-			{"user", "create", "create:c deactivate:u get getAll update:u"},
-		}},
-	},
+// newNodeTable builds the node table (nodeTable builds it once, when first
+// used: as a package variable it was built at start, on one core).
+func newNodeTable() map[string][]nodeEntry {
+	return map[string][]nodeEntry{
+		"@n8n/n8n-nodes-langchain.agent": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql postgres"},
+			{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.agentTool": {
+			{v: []float64{2.2, 3}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.anthropic": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "anthropicApi", resource: "text", ops: []resourceOps{
+				{"document", "analyze", "analyze"},
+				{"file", "upload", "upload:c get list deleteFile:d"},
+				{"image", "analyze", "analyze"},
+				{"prompt", "generate", "generate improve templatize"},
+				{"text", "message", "message"},
+			}},
+		},
+		"@n8n/n8n-nodes-langchain.chainLlm": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.chainRetrievalQa": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.chainSummarization": {
+			{v: []float64{1, 2, 2.1}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.chat": {
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool},
+			{v: []float64{1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, ops: []resourceOps{
+				{"", "send", "send:s sendAndWait:s"},
+			}},
+		},
+		"@n8n/n8n-nodes-langchain.chatTrigger": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth"},
+		},
+		"@n8n/n8n-nodes-langchain.code": {
+			{v: []float64{1}, outputs: -1},
+		},
+		"@n8n/n8n-nodes-langchain.documentBinaryInputLoader": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.documentDefaultDataLoader": {
+			{v: []float64{1, 1.1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.documentGithubLoader": {
+			{v: []float64{1, 1.1}, outputs: 0, creds: "githubApi"},
+		},
+		"@n8n/n8n-nodes-langchain.documentJsonInputLoader": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsAwsBedrock": {
+			{v: []float64{1}, outputs: 0, creds: "aws"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsAzureOpenAi": {
+			{v: []float64{1}, outputs: 0, creds: "azureOpenAiApi"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsCohere": {
+			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "embed-english-v2.0"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini": {
+			{v: []float64{1}, outputs: 0, creds: "googlePalmApi", model: "models/text-embedding-004"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsGoogleVertex": {
+			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "text-embedding-005"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsHuggingFaceInference": {
+			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsLemonade": {
+			{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsMistralCloud": {
+			{v: []float64{1}, outputs: 0, creds: "mistralCloudApi", model: "mistral-embed"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsOllama": {
+			{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
+		},
+		"@n8n/n8n-nodes-langchain.embeddingsOpenAi": {
+			{v: []float64{1}, outputs: 0, creds: "openAiApi", model: "text-embedding-ada-002"},
+			{v: []float64{1.1, 1.2}, outputs: 0, creds: "openAiApi", model: "text-embedding-3-small"},
+		},
+		"@n8n/n8n-nodes-langchain.googleGemini": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", ops: []resourceOps{
+				{"audio", "transcribe", "analyze transcribe"},
+				{"document", "analyze", "analyze"},
+				{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
+				{"image", "generate", "analyze generate edit:u"},
+				{"file", "upload", "upload:c"},
+				{"text", "message", "message"},
+				{"video", "generate", "analyze generate download"},
+			}},
+		},
+		"@n8n/n8n-nodes-langchain.guardrails": {
+			{v: []float64{1, 2}, outputs: -1, ops: []resourceOps{
+				{"", "classify", "classify sanitize"},
+			}},
+		},
+		"@n8n/n8n-nodes-langchain.informationExtractor": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatAnthropic": {
+			{v: []float64{1}, outputs: 0, creds: "anthropicApi", model: "claude-2"},
+			{v: []float64{1.1}, outputs: 0, creds: "anthropicApi", model: "claude-3-sonnet-20240229"},
+			{v: []float64{1.2}, outputs: 0, creds: "anthropicApi", model: "claude-3-5-sonnet-20240620"},
+			{v: []float64{1.3}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-5-20250929"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatAwsBedrock": {
+			{v: []float64{1, 1.1}, outputs: 0, creds: "aws"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi": {
+			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api azureOpenAiApi"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatCohere": {
+			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "command-a-03-2025"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatDeepSeek": {
+			{v: []float64{1}, outputs: 0, creds: "deepSeekApi", model: "deepseek-chat"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": {
+			{v: []float64{1}, outputs: 0, creds: "googlePalmApi", model: "models/gemini-2.5-flash"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatGoogleVertex": {
+			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatGroq": {
+			{v: []float64{1}, outputs: 0, creds: "groqApi", model: "llama3-8b-8192"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatLemonade": {
+			{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatMistralCloud": {
+			{v: []float64{1}, outputs: 0, creds: "mistralCloudApi", model: "mistral-small"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatOllama": {
+			{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatOpenAi": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "openAiApi", model: "gpt-5-mini"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatOpenRouter": {
+			{v: []float64{1}, outputs: 0, creds: "openRouterApi", model: "openai/gpt-4.1-mini"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatVercelAiGateway": {
+			{v: []float64{1}, outputs: 0, creds: "vercelAiGatewayApi", model: "openai/gpt-4o"},
+		},
+		"@n8n/n8n-nodes-langchain.lmChatXAiGrok": {
+			{v: []float64{1}, outputs: 0, creds: "xAiApi", model: "grok-2-vision-1212"},
+		},
+		"@n8n/n8n-nodes-langchain.lmCohere": {
+			{v: []float64{1}, outputs: 0, creds: "cohereApi"},
+		},
+		"@n8n/n8n-nodes-langchain.lmLemonade": {
+			{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
+		},
+		"@n8n/n8n-nodes-langchain.lmOllama": {
+			{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
+		},
+		"@n8n/n8n-nodes-langchain.lmOpenAi": {
+			{v: []float64{1}, outputs: 0, creds: "openAiApi", model: "gpt-3.5-turbo-instruct"},
+		},
+		"@n8n/n8n-nodes-langchain.lmOpenHuggingFaceInference": {
+			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "mistralai/Mistral-Nemo-Base-2407"},
+		},
+		"@n8n/n8n-nodes-langchain.manualChatTrigger": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
+		},
+		"@n8n/n8n-nodes-langchain.mcpClient": {
+			{v: []float64{1}, outputs: 1, creds: "httpBearerAuth httpHeaderAuth httpMultipleHeadersAuth mcpOAuth2Api"},
+		},
+		"@n8n/n8n-nodes-langchain.mcpClientTool": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 0, creds: "httpBearerAuth httpHeaderAuth httpMultipleHeadersAuth mcpOAuth2Api"},
+		},
+		"@n8n/n8n-nodes-langchain.mcpTrigger": {
+			{v: []float64{1, 1.1, 2}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth httpHeaderAuth"},
+		},
+		"@n8n/n8n-nodes-langchain.memoryBufferWindow": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.memoryChatRetriever": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.memoryManager": {
+			{v: []float64{1, 1.1}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.memoryMongoDbChat": {
+			{v: []float64{1}, outputs: 0, creds: "mongoDb"},
+		},
+		"@n8n/n8n-nodes-langchain.memoryMotorhead": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "motorheadApi"},
+		},
+		"@n8n/n8n-nodes-langchain.memoryPostgresChat": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "postgres"},
+		},
+		"@n8n/n8n-nodes-langchain.memoryRedisChat": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 0, creds: "redis"},
+		},
+		"@n8n/n8n-nodes-langchain.memoryXata": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "xataApi"},
+		},
+		"@n8n/n8n-nodes-langchain.memoryZep": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "zepApi"},
+		},
+		"@n8n/n8n-nodes-langchain.microsoftAgent365Trigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftAgent365Api"},
+		},
+		"@n8n/n8n-nodes-langchain.modelSelector": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.ollama": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ollamaApi", resource: "text", ops: []resourceOps{
+				{"image", "analyze", "analyze"},
+				{"text", "message", "message"},
+			}},
+		},
+		"@n8n/n8n-nodes-langchain.openAi": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8}, outputs: 1, creds: "openAiApi", resource: "text", ops: []resourceOps{
+				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
+				{"text", "message", "message classify"},
+				{"image", "generate", "analyze generate"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+			}},
+			{v: []float64{2, 2.1}, outputs: 1, creds: "openAiApi", resource: "text", ops: []resourceOps{
+				{"text", "response", "response classify"},
+				{"image", "generate", "analyze generate edit:u"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+				{"conversation", "create", "create:c get remove:d update:u"},
+				{"video", "generate", "generate"},
+			}},
+		},
+		"@n8n/n8n-nodes-langchain.openAiAssistant": {
+			{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi"},
+		},
+		"@n8n/n8n-nodes-langchain.outputParserAutofixing": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.outputParserItemList": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.outputParserStructured": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.rerankerCohere": {
+			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "rerank-v3.5"},
+		},
+		"@n8n/n8n-nodes-langchain.retrieverContextualCompression": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.retrieverMultiQuery": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.retrieverVectorStore": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.retrieverWorkflow": {
+			{v: []float64{1, 1.1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.sentimentAnalysis": {
+			{v: []float64{1, 1.1}, outputs: -1},
+		},
+		"@n8n/n8n-nodes-langchain.textClassifier": {
+			{v: []float64{1, 1.1}, outputs: -1},
+		},
+		"@n8n/n8n-nodes-langchain.textSplitterCharacterTextSplitter": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.textSplitterRecursiveCharacterTextSplitter": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.textSplitterTokenSplitter": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolCalculator": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolCode": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolExecutor": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.toolHttpRequest": {
+			{v: []float64{1, 1.1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolSearXng": {
+			{v: []float64{1}, outputs: 0, creds: "searXngApi"},
+		},
+		"@n8n/n8n-nodes-langchain.toolSerpApi": {
+			{v: []float64{1}, outputs: 0, creds: "serpApi"},
+		},
+		"@n8n/n8n-nodes-langchain.toolThink": {
+			{v: []float64{1, 1.1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolVectorStore": {
+			{v: []float64{1, 1.1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolWikipedia": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.toolWolframAlpha": {
+			{v: []float64{1}, outputs: 0, creds: "wolframAlphaApi"},
+		},
+		"@n8n/n8n-nodes-langchain.toolWorkflow": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 2, 2.1, 2.2}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreAzureAISearch": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi chromaSelfHostedApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreInMemory": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreInMemoryInsert": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreInMemoryLoad": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreMilvus": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "milvusApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreMongoDBAtlas": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStorePGVector": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "postgres"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStorePinecone": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "pineconeApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStorePineconeInsert": {
+			{v: []float64{1}, outputs: 1, creds: "pineconeApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStorePineconeLoad": {
+			{v: []float64{1}, outputs: 0, creds: "pineconeApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreQdrant": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "qdrantApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreRedis": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "redis"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreSupabase": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "supabaseApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseInsert": {
+			{v: []float64{1}, outputs: 1, creds: "supabaseApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseLoad": {
+			{v: []float64{1}, outputs: 0, creds: "supabaseApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreWeaviate": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "weaviateApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreZep": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "zepApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreZepInsert": {
+			{v: []float64{1}, outputs: 1, creds: "zepApi"},
+		},
+		"@n8n/n8n-nodes-langchain.vectorStoreZepLoad": {
+			{v: []float64{1}, outputs: 0, creds: "zepApi"},
+		},
+		"n8n-nodes-base.Brandfetch": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", ops: []resourceOps{
+				{"", "logo", "color company font industry logo"},
+			}},
+		},
+		"n8n-nodes-base.actionNetwork": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "actionNetworkApi", resource: "attendance", ops: []resourceOps{
+				{"attendance", "create", "create:c get getAll"},
+				{"event", "create", "create:c get getAll"},
+				{"person", "create", "create:c get getAll update:u"},
+				{"personTag", "add", "add:c remove:d"},
+				{"petition", "create", "create:c get getAll update:u"},
+				{"signature", "create", "create:c get getAll update:u"},
+				{"tag", "create", "create:c get getAll"},
+			}},
+		},
+		"n8n-nodes-base.activeCampaign": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "activeCampaignApi", resource: "contact", ops: []resourceOps{
+				{"account", "create", "create:c delete:d get getAll update:u"},
+				{"accountContact", "create", "create:c delete:d update:u"},
+				{"connection", "create", "create:c delete:d get getAll update:u"},
+				{"contact", "create", "create:c delete:d get getAll update:u"},
+				{"contactList", "add", "add:c remove:d"},
+				{"contactTag", "add", "add:c remove:d"},
+				{"deal", "create", "create:c createNote:c delete:d get getAll update:u updateNote:u"},
+				{"ecommerceCustomer", "create", "create:c delete:d get getAll update:u"},
+				{"ecommerceOrder", "create", "create:c delete:d get getAll update:u"},
+				{"ecommerceOrderProducts", "getAll", "getAll getByProductId getByOrderId"},
+				{"list", "getAll", "getAll"},
+				{"tag", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.activeCampaignTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "activeCampaignApi"},
+		},
+		"n8n-nodes-base.acuitySchedulingTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi acuitySchedulingOAuth2Api"},
+		},
+		"n8n-nodes-base.adalo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "adaloApi", resource: "collection", ops: []resourceOps{
+				{"collection", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.affinity": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "affinityApi", resource: "organization", ops: []resourceOps{
+				{"list", "get", "get getAll"},
+				{"listEntry", "create", "create:c delete:d get getAll"},
+				{"organization", "create", "create:c delete:d get getAll update:u"},
+				{"person", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.affinityTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "affinityApi"},
+		},
+		"n8n-nodes-base.aggregate": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.agileCrm": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "agileCrmApi", resource: "contact", ops: []resourceOps{
+				{"company", "get", "create:c delete:d get getAll update:u"},
+				{"contact", "get", "create:c delete:d get getAll update:u"},
+				{"deal", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.aiTransform": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.airtable": {
+			{v: []float64{1}, outputs: 1, creds: "airtableApi airtableOAuth2Api airtableTokenApi", ops: []resourceOps{
+				{"", "read", "append:c delete:d list read update:u"},
+			}},
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api airtableTokenApi", resource: "record", ops: []resourceOps{
+				{"base", "getMany", "getMany getSchema"},
+				{"record", "get", "create:c upsert:u deleteRecord:d get search update:u"},
+			}},
+		},
+		"n8n-nodes-base.airtableTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi airtableOAuth2Api airtableTokenApi"},
+		},
+		"n8n-nodes-base.airtop": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", ops: []resourceOps{
+				{"agent", "run", "run:x"},
+				{"extraction", "getPaginated", "query getPaginated scrape"},
+				{"file", "getMany", "deleteFile:d get getMany load upload:c"},
+				{"interaction", "click", "click fill hover scroll type"},
+				{"session", "create", "create:c save:u terminate:u waitForDownload"},
+				{"window", "create", "close:u create:c getLiveView list load takeScreenshot"},
+			}},
+		},
+		"n8n-nodes-base.amqp": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "amqp"},
+		},
+		"n8n-nodes-base.amqpTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "amqp"},
+		},
+		"n8n-nodes-base.apiTemplateIo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", ops: []resourceOps{
+				{"account", "get", "get"},
+				{"image", "create", "create:c"},
+				{"pdf", "create", "create:c"},
+			}},
+		},
+		"n8n-nodes-base.asana": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "asanaApi asanaOAuth2Api", resource: "task", ops: []resourceOps{
+				{"project", "get", "create:c delete:d get getAll update:u"},
+				{"subtask", "create", "create:c getAll"},
+				{"task", "create", "create:c delete:d get getAll move:u search update:u"},
+				{"taskComment", "add", "add:c remove:d"},
+				{"taskProject", "add", "add:c remove:d"},
+				{"taskTag", "add", "add:c remove:d"},
+				{"user", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.asanaTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi asanaOAuth2Api"},
+		},
+		"n8n-nodes-base.autopilot": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", ops: []resourceOps{
+				{"contact", "upsert", "upsert:u delete:d get getAll"},
+				{"contactJourney", "add", "add:c"},
+				{"contactList", "add", "add:c exist getAll remove:d"},
+				{"list", "create", "create:c getAll"},
+			}},
+		},
+		"n8n-nodes-base.autopilotTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi"},
+		},
+		"n8n-nodes-base.awsCertificateManager": {
+			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "certificate", ops: []resourceOps{
+				{"certificate", "renew", "delete:d get getMany getMetadata renew:u"},
+			}},
+		},
+		"n8n-nodes-base.awsCognito": {
+			{v: []float64{1}, outputs: 1, creds: "aws", resource: "user", ops: []resourceOps{
+				{"group", "getAll", "create:c delete:d get getAll update:u"},
+				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
+				{"userPool", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.awsComprehend": {
+			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "text", ops: []resourceOps{
+				{"text", "detectDominantLanguage", "detectDominantLanguage detectEntities detectSentiment"},
+			}},
+		},
+		"n8n-nodes-base.awsDynamoDb": {
+			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "item", ops: []resourceOps{
+				{"item", "upsert", "upsert:u delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.awsElb": {
+			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "loadBalancer", ops: []resourceOps{
+				{"listenerCertificate", "add", "add:c getMany remove:d"},
+				{"loadBalancer", "create", "create:c delete:d get getMany"},
+			}},
+		},
+		"n8n-nodes-base.awsIam": {
+			{v: []float64{1}, outputs: 1, creds: "aws", resource: "user", ops: []resourceOps{
+				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
+				{"group", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.awsLambda": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
+				{"", "invoke", "invoke:x"},
+			}},
+		},
+		"n8n-nodes-base.awsRekognition": {
+			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "image", ops: []resourceOps{
+				{"image", "analyze", "analyze"},
+			}},
+		},
+		"n8n-nodes-base.awsS3": {
+			{v: []float64{1}, outputs: 1, creds: "aws", resource: "file", ops: []resourceOps{
+				{"bucket", "create", "create:c delete:d getAll search"},
+				{"file", "download", "copy:c delete:d download getAll upload:c"},
+				{"folder", "create", "create:c delete:d getAll"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", resource: "file", ops: []resourceOps{
+				{"bucket", "create", "create:c delete:d getAll search"},
+				{"file", "download", "copy:c delete:d download getAll upload:c"},
+				{"folder", "create", "create:c delete:d getAll"},
+			}},
+		},
+		"n8n-nodes-base.awsSes": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", resource: "email", ops: []resourceOps{
+				{"customVerificationEmail", "create", "create:c delete:d get getAll send:s update:u"},
+				{"email", "send", "send:s sendTemplate:s"},
+				{"template", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.awsSns": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
+				{"", "publish", "create:c delete:d publish:s"},
+			}},
+		},
+		"n8n-nodes-base.awsSnsTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws awsAssumeRole"},
+		},
+		"n8n-nodes-base.awsSqs": {
+			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", ops: []resourceOps{
+				{"", "sendMessage", "sendMessage:s"},
+			}},
+		},
+		"n8n-nodes-base.awsTextract": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
+				{"", "analyzeExpense", "analyzeExpense"},
+			}},
+		},
+		"n8n-nodes-base.awsTranscribe": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws", resource: "transcriptionJob", ops: []resourceOps{
+				{"transcriptionJob", "create", "create:c delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.azureCosmosDb": {
+			{v: []float64{1}, outputs: 1, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", ops: []resourceOps{
+				{"container", "getAll", "create:c delete:d get getAll"},
+				{"item", "getAll", "create:c delete:d get getAll query update:u"},
+			}},
+		},
+		"n8n-nodes-base.azureStorage": {
+			{v: []float64{1}, outputs: 1, creds: "azureStorageOAuth2Api azureStorageSharedKeyApi", resource: "container", ops: []resourceOps{
+				{"blob", "getAll", "create:c delete:d get getAll"},
+				{"container", "getAll", "create:c delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.bambooHr": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bambooHrApi", resource: "employee", ops: []resourceOps{
+				{"companyReport", "get", "get"},
+				{"employee", "create", "create:c get getAll update:u"},
+				{"employeeDocument", "delete", "delete:d download getAll update:u upload:c"},
+				{"file", "delete", "delete:d download getAll update:u upload:c"},
+			}},
+		},
+		"n8n-nodes-base.bannerbear": {
+			{v: []float64{1}, outputs: 1, creds: "bannerbearApi", resource: "image", ops: []resourceOps{
+				{"image", "create", "create:c get"},
+				{"template", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.baserow": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "baserowApi", resource: "row", ops: []resourceOps{
+				{"row", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.beeminder": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi beeminderOAuth2Api", resource: "datapoint", ops: []resourceOps{
+				{"charge", "create", "create:c"},
+				{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
+				{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
+				{"user", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.bitbucketTrigger": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi bitbucketApi", resource: "workspace"},
+		},
+		"n8n-nodes-base.bitly": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi bitlyOAuth2Api", resource: "link", ops: []resourceOps{
+				{"link", "create", "create:c get update:u"},
+			}},
+		},
+		"n8n-nodes-base.bitwarden": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitwardenApi", resource: "collection", ops: []resourceOps{
+				{"collection", "get", "delete:d get getAll update:u"},
+				{"event", "get", "getAll"},
+				{"group", "get", "create:c delete:d get getAll getMembers update:u updateMembers:u"},
+				{"member", "get", "create:c delete:d get getGroups getAll update:u updateGroups:u"},
+			}},
+		},
+		"n8n-nodes-base.box": {
+			{v: []float64{1}, outputs: 1, creds: "boxOAuth2Api", resource: "file", ops: []resourceOps{
+				{"file", "upload", "copy:c delete:d download get search share:c upload:c"},
+				{"folder", "create", "create:c delete:d get search share:c update:u"},
+			}},
+		},
+		"n8n-nodes-base.boxTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "boxOAuth2Api"},
+		},
+		"n8n-nodes-base.bubble": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bubbleApi", resource: "object", ops: []resourceOps{
+				{"object", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.calTrigger": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi"},
+		},
+		"n8n-nodes-base.calendlyTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi calendlyOAuth2Api"},
+		},
+		"n8n-nodes-base.chargebee": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", ops: []resourceOps{
+				{"customer", "create", "create:c"},
+				{"invoice", "list", "list pdfUrl"},
+				{"subscription", "delete", "cancel:u delete:d"},
+			}},
+		},
+		"n8n-nodes-base.chargebeeTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
+		},
+		"n8n-nodes-base.circleCi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "circleCiApi", resource: "pipeline", ops: []resourceOps{
+				{"pipeline", "get", "get getAll trigger:x"},
+			}},
+		},
+		"n8n-nodes-base.ciscoWebex": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ciscoWebexOAuth2Api", resource: "message", ops: []resourceOps{
+				{"meeting", "create", "create:c delete:d get getAll update:u"},
+				{"message", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.ciscoWebexTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting"},
+		},
+		"n8n-nodes-base.citrixAdc": {
+			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", ops: []resourceOps{
+				{"certificate", "create", "create:c install:u"},
+				{"file", "upload", "delete:d download upload:c"},
+			}},
+		},
+		"n8n-nodes-base.clearbit": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clearbitApi", resource: "company", ops: []resourceOps{
+				{"company", "enrich", "autocomplete enrich"},
+				{"person", "enrich", "enrich"},
+			}},
+		},
+		"n8n-nodes-base.clickUp": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi clickUpOAuth2Api", resource: "task", ops: []resourceOps{
+				{"checklist", "create", "create:c delete:d update:u"},
+				{"checklistItem", "create", "create:c delete:d update:u"},
+				{"comment", "create", "create:c delete:d getAll update:u"},
+				{"folder", "create", "create:c delete:d get getAll update:u"},
+				{"goal", "create", "create:c delete:d get getAll update:u"},
+				{"goalKeyResult", "create", "create:c delete:d update:u"},
+				{"list", "customFields", "create:c customFields delete:d get getAll member update:u"},
+				{"spaceTag", "create", "create:c delete:d getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll member setCustomField:u update:u"},
+				{"taskDependency", "create", "create:c delete:d"},
+				{"taskList", "add", "add:c remove:d"},
+				{"taskTag", "add", "add:c remove:d"},
+				{"timeEntry", "create", "create:c delete:d get getAll start:u stop:u update:u"},
+				{"timeEntryTag", "add", "add:c getAll remove:d"},
+			}},
+		},
+		"n8n-nodes-base.clickUpTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi clickUpOAuth2Api"},
+		},
+		"n8n-nodes-base.clockify": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", ops: []resourceOps{
+				{"client", "create", "create:c delete:d get getAll update:u"},
+				{"project", "create", "create:c delete:d get getAll update:u"},
+				{"tag", "create", "create:c delete:d getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+				{"timeEntry", "create", "create:c delete:d get update:u"},
+				{"user", "getAll", "getAll"},
+				{"workspace", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.clockifyTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi"},
+		},
+		"n8n-nodes-base.cloudflare": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", ops: []resourceOps{
+				{"zoneCertificate", "upload", "delete:d get getMany upload:c"},
+			}},
+		},
+		"n8n-nodes-base.cockpit": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", ops: []resourceOps{
+				{"collection", "getAll", "create:c getAll update:u"},
+				{"form", "submit", "submit:c"},
+				{"singleton", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.coda": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "codaApi", resource: "table", ops: []resourceOps{
+				{"control", "get", "get getAll"},
+				{"formula", "get", "get getAll"},
+				{"table", "createRow", "createRow:c deleteRow:d getAllColumns getAllRows getColumn getRow pushButton:c"},
+				{"view", "get", "deleteViewRow:d get getAllViewColumns getAll getAllViewRows pushViewButton:c updateViewRow:u"},
+			}},
+		},
+		"n8n-nodes-base.code": {
+			{v: []float64{1, 2}, outputs: 1},
+		},
+		"n8n-nodes-base.coinGecko": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "coin", ops: []resourceOps{
+				{"coin", "getAll", "candlestick get getAll history market marketChart price ticker"},
+				{"event", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.compareDatasets": {
+			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 4},
+		},
+		"n8n-nodes-base.compression": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, ops: []resourceOps{
+				{"", "decompress", "compress decompress"},
+			}},
+		},
+		"n8n-nodes-base.contentful": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "contentfulApi", resource: "entry", ops: []resourceOps{
+				{"asset", "getAll", "get getAll"},
+				{"contentType", "get", "get"},
+				{"entry", "get", "get getAll"},
+				{"locale", "getAll", "getAll"},
+				{"space", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.convertKit": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "convertKitApi", resource: "form", ops: []resourceOps{
+				{"customField", "update", "create:c delete:d getAll update:u"},
+				{"form", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
+				{"sequence", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
+				{"tag", "create", "create:c getAll"},
+				{"tagSubscriber", "create", "add:c getAll delete:d"},
+			}},
+		},
+		"n8n-nodes-base.convertKitTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi"},
+		},
+		"n8n-nodes-base.convertToFile": {
+			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+				{"", "csv", "csv html iCal toJson ods rtf toText xls xlsx toBinary:u"},
+			}},
+		},
+		"n8n-nodes-base.copper": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "copperApi", resource: "company", ops: []resourceOps{
+				{"company", "create", "create:c delete:d get getAll update:u"},
+				{"customerSource", "getAll", "getAll"},
+				{"lead", "create", "create:c delete:d get getAll update:u"},
+				{"opportunity", "create", "create:c delete:d get getAll update:u"},
+				{"person", "create", "create:c delete:d get getAll update:u"},
+				{"project", "create", "create:c delete:d get getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+				{"user", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.copperTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi"},
+		},
+		"n8n-nodes-base.cortex": {
+			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", ops: []resourceOps{
+				{"analyzer", "execute", "execute:x"},
+				{"job", "get", "get report"},
+				{"responder", "execute", "execute:x"},
+			}},
+		},
+		"n8n-nodes-base.crateDb": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "crateDb", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c update:u"},
+			}},
+		},
+		"n8n-nodes-base.cron": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.crypto": {
+			{v: []float64{1}, outputs: 1, flags: flagTool},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto"},
+		},
+		"n8n-nodes-base.currents": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "currentsApi", resource: "run", ops: []resourceOps{
+				{"action", "getAll", "create:c delete:d disable:u enable:u get getAll update:u"},
+				{"instance", "get", "get"},
+				{"project", "getAll", "get getAll getInsights"},
+				{"run", "getAll", "cancel:u cancelGithub:u delete:d find get getAll reset"},
+				{"signature", "generate", "generate"},
+				{"specFile", "getAll", "getAll"},
+				{"test", "getAll", "getAll"},
+				{"testResult", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.currentsTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi"},
+		},
+		"n8n-nodes-base.customerIo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", ops: []resourceOps{
+				{"customer", "upsert", "upsert:u delete:d"},
+				{"event", "track", "track:c trackAnonymous:c"},
+				{"campaign", "get", "get getAll getMetrics"},
+				{"segment", "add", "add:c remove:d"},
+			}},
+		},
+		"n8n-nodes-base.customerIoTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "customerIoApi"},
+		},
+		"n8n-nodes-base.dataTable": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", ops: []resourceOps{
+				{"row", "insert", "deleteRows:d get rowExists rowNotExists insert:c update:u upsert:u"},
+				{"table", "list", "create:c delete:d list update:u"},
+			}},
+		},
+		"n8n-nodes-base.dateTime": {
+			{v: []float64{1}, outputs: 1},
+			{v: []float64{2}, outputs: 1, flags: flagTool, ops: []resourceOps{
+				{"", "getCurrentDate", "addToDate:c extractDate formatDate getCurrentDate getTimeBetweenDates roundDate subtractFromDate"},
+			}},
+		},
+		"n8n-nodes-base.debugHelper": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.deepL": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "deepLApi", resource: "language", ops: []resourceOps{
+				{"language", "translate", "translate"},
+			}},
+		},
+		"n8n-nodes-base.demio": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "demioApi", resource: "event", ops: []resourceOps{
+				{"event", "get", "get getAll register:c"},
+				{"report", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.dhl": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dhlApi", resource: "shipment", ops: []resourceOps{
+				{"shipment", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.discord": {
+			{v: []float64{1}, outputs: 1},
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi discordOAuth2Api discordWebhookApi", resource: "channel", ops: []resourceOps{
+				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
+				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
+				{"member", "getAll", "getAll roleAdd:c roleRemove:d"},
+			}},
+		},
+		"n8n-nodes-base.discourse": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", ops: []resourceOps{
+				{"category", "create", "create:c getAll update:u"},
+				{"group", "create", "create:c get getAll update:u"},
+				{"post", "create", "create:c get getAll update:u"},
+				{"user", "create", "create:c get getAll"},
+				{"userGroup", "add", "add:c remove:d"},
+			}},
+		},
+		"n8n-nodes-base.disqus": {
+			{v: []float64{1}, outputs: 1, creds: "disqusApi", resource: "forum", ops: []resourceOps{
+				{"forum", "get", "get getCategories getThreads getPosts"},
+			}},
+		},
+		"n8n-nodes-base.drift": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi driftOAuth2Api", resource: "contact", ops: []resourceOps{
+				{"contact", "create", "create:c getCustomAttributes delete:d get update:u"},
+			}},
+		},
+		"n8n-nodes-base.dropbox": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi dropboxOAuth2Api", resource: "file", ops: []resourceOps{
+				{"file", "upload", "copy:c delete:d download move:u upload:c"},
+				{"folder", "create", "copy:c create:c delete:d list move:u"},
+				{"search", "query", "query"},
+			}},
+		},
+		"n8n-nodes-base.dropcontact": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", ops: []resourceOps{
+				{"contact", "enrich", "enrich fetchRequest"},
+			}},
+		},
+		"n8n-nodes-base.e2eTest": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, ops: []resourceOps{
+				{"", "remoteOptions", "remoteOptions resourceLocator resourceMapper"},
+			}},
+		},
+		"n8n-nodes-base.editImage": {
+			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+				{"", "border", "blur border composite create:c crop draw information multiStep resize rotate shear text:u transparent:c"},
+			}},
+		},
+		"n8n-nodes-base.egoi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "egoiApi", resource: "contact", ops: []resourceOps{
+				{"contact", "create", "create:c get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.elasticSecurity": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticSecurityApi", resource: "case", ops: []resourceOps{
+				{"case", "create", "create:c delete:d get getAll getStatus update:u"},
+				{"caseComment", "add", "add:c get getAll remove:d update:u"},
+				{"caseTag", "add", "add:c remove:d"},
+				{"connector", "create", "create:c"},
+			}},
+		},
+		"n8n-nodes-base.elasticsearch": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticsearchApi", resource: "document", ops: []resourceOps{
+				{"document", "get", "create:c delete:d get getAll update:u"},
+				{"index", "create", "create:c delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.emailReadImap": {
+			{v: []float64{1, 2, 2.1}, outputs: 1, flags: flagTrigger, creds: "imap"},
+		},
+		"n8n-nodes-base.emailSend": {
+			{v: []float64{1}, outputs: 1, creds: "smtp"},
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", ops: []resourceOps{
+				{"email", "send", "send:s sendAndWait:s"},
+			}},
+		},
+		"n8n-nodes-base.emelia": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", ops: []resourceOps{
+				{"campaign", "get", "addContact:c create:c duplicate:c get getAll pause:u start:u"},
+				{"contactList", "getAll", "add:c getAll"},
+			}},
+		},
+		"n8n-nodes-base.emeliaTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi"},
+		},
+		"n8n-nodes-base.erpNext": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", ops: []resourceOps{
+				{"document", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.errorTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.evaluation": {
+			{v: []float64{4.6, 4.7, 4.8}, outputs: -1, creds: "googleApi googleSheetsOAuth2Api", ops: []resourceOps{
+				{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
+			}},
+		},
+		"n8n-nodes-base.evaluationTrigger": {
+			{v: []float64{4.6, 4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi googleSheetsOAuth2Api"},
+		},
+		"n8n-nodes-base.eventbriteTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi eventbriteOAuth2Api"},
+		},
+		"n8n-nodes-base.executeCommand": {
+			{v: []float64{1}, outputs: 1, flags: flagTool},
+		},
+		"n8n-nodes-base.executeWorkflow": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, ops: []resourceOps{
+				{"", "call_workflow", "call_workflow:x"},
+			}},
+		},
+		"n8n-nodes-base.executeWorkflowTrigger": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.executionData": {
+			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+				{"", "save", "save:u"},
+			}},
+		},
+		"n8n-nodes-base.extractFromFile": {
+			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+				{"", "csv", "csv html fromIcs fromJson ods pdf rtf text xml xls xlsx binaryToPropery:u"},
+			}},
+		},
+		"n8n-nodes-base.facebookGraphApi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi"},
+		},
+		"n8n-nodes-base.facebookLeadAdsTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api"},
+		},
+		"n8n-nodes-base.facebookTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi"},
+		},
+		"n8n-nodes-base.figmaTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi"},
+		},
+		"n8n-nodes-base.filemaker": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker"},
+		},
+		"n8n-nodes-base.filter": {
+			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 1},
+		},
+		"n8n-nodes-base.flow": {
+			{v: []float64{1}, outputs: 1, creds: "flowApi", resource: "task", ops: []resourceOps{
+				{"task", "create", "create:c update:u get getAll"},
+			}},
+		},
+		"n8n-nodes-base.flowTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "flowApi"},
+		},
+		"n8n-nodes-base.form": {
+			{v: []float64{1, 2.3, 2.4, 2.5}, outputs: 1, flags: flagWebhook, ops: []resourceOps{
+				{"", "page", "page completion"},
+			}},
+		},
+		"n8n-nodes-base.formIoTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formIoApi"},
+		},
+		"n8n-nodes-base.formTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth"},
+		},
+		"n8n-nodes-base.formstackTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi formstackOAuth2Api"},
+		},
+		"n8n-nodes-base.freshdesk": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", ops: []resourceOps{
+				{"contact", "create", "create:c delete:d get getAll update:u"},
+				{"ticket", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.freshservice": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshserviceApi", resource: "agent", ops: []resourceOps{
+				{"agent", "create", "create:c delete:d get getAll update:u"},
+				{"agentGroup", "create", "create:c delete:d get getAll update:u"},
+				{"agentRole", "get", "get getAll"},
+				{"announcement", "create", "create:c delete:d get getAll update:u"},
+				{"assetType", "create", "create:c delete:d get getAll update:u"},
+				{"change", "create", "create:c delete:d get getAll update:u"},
+				{"department", "create", "create:c delete:d get getAll update:u"},
+				{"location", "create", "create:c delete:d get getAll update:u"},
+				{"problem", "create", "create:c delete:d get getAll update:u"},
+				{"product", "create", "create:c delete:d get getAll update:u"},
+				{"release", "create", "create:c delete:d get getAll update:u"},
+				{"requester", "create", "create:c delete:d get getAll update:u"},
+				{"requesterGroup", "create", "create:c delete:d get getAll update:u"},
+				{"software", "create", "create:c delete:d get getAll update:u"},
+				{"ticket", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.freshworksCrm": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshworksCrmApi", resource: "account", ops: []resourceOps{
+				{"account", "create", "create:c delete:d get getAll update:u"},
+				{"appointment", "create", "create:c delete:d get getAll update:u"},
+				{"contact", "create", "create:c delete:d get getAll update:u"},
+				{"deal", "create", "create:c delete:d get getAll update:u"},
+				{"note", "create", "create:c delete:d update:u"},
+				{"salesActivity", "get", "get getAll"},
+				{"search", "query", "query lookup"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.ftp": {
+			{v: []float64{1}, outputs: 1, creds: "ftp sftp", ops: []resourceOps{
+				{"", "download", "delete:d download list rename:u upload:c"},
+			}},
+		},
+		"n8n-nodes-base.function": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.functionItem": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.gSuiteAdmin": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gSuiteAdminOAuth2Api", resource: "user", ops: []resourceOps{
+				{"device", "get", "get getAll update:u changeStatus:u"},
+				{"group", "create", "create:c delete:d get getAll update:u"},
+				{"user", "create", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
+			}},
+		},
+		"n8n-nodes-base.getResponse": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi getResponseOAuth2Api", resource: "contact", ops: []resourceOps{
+				{"contact", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.getResponseTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi getResponseOAuth2Api"},
+		},
+		"n8n-nodes-base.ghost": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi ghostContentApi", resource: "post", ops: []resourceOps{
+				{"post", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.git": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword", ops: []resourceOps{
+				{"", "log", "add:c addConfig:c clone:c commit:c fetch listConfig log pull push:c pushTags:c reflog status switchBranch:u tag:c userSetup:u"},
+			}},
+		},
+		"n8n-nodes-base.github": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi githubOAuth2Api", resource: "issue", ops: []resourceOps{
+				{"file", "create", "create:c delete:d edit:u get list"},
+				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
+				{"organization", "getRepositories", "getRepositories"},
+				{"release", "create", "create:c delete:d get getAll update:u"},
+				{"repository", "getIssues", "get getIssues getLicense getProfile getPullRequests listPopularPaths listReferrers"},
+				{"review", "create", "create:c get getAll update:u"},
+				{"user", "getRepositories", "getRepositories getUserIssues invite:c"},
+				{"workflow", "dispatch", "disable:u dispatch:s dispatchAndWait:s enable:u get getUsage list"},
+			}},
+		},
+		"n8n-nodes-base.githubTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi githubOAuth2Api"},
+		},
+		"n8n-nodes-base.gitlab": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi gitlabOAuth2Api", resource: "issue", ops: []resourceOps{
+				{"file", "create", "create:c delete:d edit:u get list"},
+				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
+				{"release", "create", "create:c delete:d get getAll update:u"},
+				{"repository", "getIssues", "get getIssues"},
+				{"user", "getRepositories", "getRepositories"},
+			}},
+		},
+		"n8n-nodes-base.gitlabTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi gitlabOAuth2Api"},
+		},
+		"n8n-nodes-base.gmail": {
+			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2 googleApi", resource: "draft", ops: []resourceOps{
+				{"draft", "create", "create:c delete:d get getAll"},
+				{"label", "create", "create:c delete:d get getAll"},
+				{"message", "send", "delete:d get getAll reply:s send:s"},
+				{"messageLabel", "add", "add:c remove:d"},
+			}},
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2 googleApi", resource: "message", ops: []resourceOps{
+				{"message", "send", "addLabels:u delete:d get getAll markAsRead:u markAsUnread:u removeLabels:d reply:s send:s sendAndWait:s"},
+				{"label", "getAll", "create:c delete:d get getAll"},
+				{"draft", "create", "create:c delete:d get getAll"},
+				{"thread", "getAll", "addLabels:u delete:d get getAll removeLabels:d reply:s trash:d untrash:u"},
+			}},
+		},
+		"n8n-nodes-base.gmailTrigger": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2 googleApi"},
+		},
+		"n8n-nodes-base.goToWebinar": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", ops: []resourceOps{
+				{"attendee", "get", "get getAll getDetails"},
+				{"coorganizer", "get", "create:c delete:d getAll reinvite:c"},
+				{"panelist", "get", "create:c delete:d getAll reinvite:c"},
+				{"registrant", "get", "create:c delete:d get getAll"},
+				{"session", "get", "get getAll getDetails"},
+				{"webinar", "get", "create:c get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.gong": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gongApi gongOAuth2Api", resource: "call", ops: []resourceOps{
+				{"call", "getAll", "get getAll"},
+				{"user", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.googleAds": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleAdsOAuth2Api", resource: "campaign", ops: []resourceOps{
+				{"campaign", "getAll", "getAll get"},
+			}},
+		},
+		"n8n-nodes-base.googleAnalytics": {
+			{v: []float64{1}, outputs: 1, creds: "googleAnalyticsOAuth2", resource: "report", ops: []resourceOps{
+				{"report", "get", "get"},
+				{"userActivity", "search", "search"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleAnalyticsOAuth2", resource: "report", ops: []resourceOps{
+				{"report", "get", "get"},
+				{"userActivity", "search", "search"},
+			}},
+		},
+		"n8n-nodes-base.googleBigQuery": {
+			{v: []float64{1}, outputs: 1, creds: "googleApi googleBigQueryOAuth2Api", resource: "record", ops: []resourceOps{
+				{"record", "create", "create:c getAll"},
+			}},
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi googleBigQueryOAuth2Api", resource: "database", ops: []resourceOps{
+				{"database", "executeQuery", "executeQuery:x insert:c"},
+			}},
+		},
+		"n8n-nodes-base.googleBooks": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleBooksOAuth2Api", resource: "bookshelf", ops: []resourceOps{
+				{"bookshelf", "get", "get getAll"},
+				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
+				{"volume", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.googleBusinessProfile": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleBusinessProfileOAuth2Api", resource: "post", ops: []resourceOps{
+				{"post", "create", "create:c delete:d get getAll update:u"},
+				{"review", "get", "delete:d get getAll reply:s"},
+			}},
+		},
+		"n8n-nodes-base.googleBusinessProfileTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api"},
+		},
+		"n8n-nodes-base.googleCalendar": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", ops: []resourceOps{
+				{"calendar", "availability", "availability"},
+				{"event", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleCalendarTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api"},
+		},
+		"n8n-nodes-base.googleChat": {
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi googleChatOAuth2Api", resource: "message", ops: []resourceOps{
+				{"member", "get", "get getAll"},
+				{"message", "create", "create:c delete:d get sendAndWait:s update:u"},
+				{"space", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.googleCloudNaturalLanguage": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudNaturalLanguageOAuth2Api", resource: "document", ops: []resourceOps{
+				{"document", "analyzeSentiment", "analyzeSentiment"},
+			}},
+		},
+		"n8n-nodes-base.googleCloudStorage": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudStorageOAuth2Api", resource: "bucket", ops: []resourceOps{
+				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
+				{"object", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleContacts": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleContactsOAuth2Api", resource: "contact", ops: []resourceOps{
+				{"contact", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleDocs": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleDocsOAuth2Api", resource: "document", ops: []resourceOps{
+				{"document", "create", "create:c get update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleDrive": {
+			{v: []float64{1, 2}, outputs: 1, creds: "googleApi googleDriveOAuth2Api", resource: "file", ops: []resourceOps{
+				{"drive", "create", "create:c delete:d get list update:u"},
+				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
+				{"folder", "create", "create:c delete:d share:c"},
+			}},
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi googleDriveOAuth2Api", resource: "file", ops: []resourceOps{
+				{"file", "upload", "copy:c createFromText:c deleteFile:d download move:u share:c update:u upload:c"},
+				{"fileFolder", "search", "search"},
+				{"folder", "create", "create:c deleteFolder:d share:c"},
+				{"drive", "create", "create:c deleteDrive:d get list update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleDriveTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi googleDriveOAuth2Api"},
+		},
+		"n8n-nodes-base.googleFirebaseCloudFirestore": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi googleFirebaseCloudFirestoreOAuth2Api", resource: "document", ops: []resourceOps{
+				{"document", "get", "create:c upsert:u delete:d get getAll query"},
+				{"collection", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.googleFirebaseRealtimeDatabase": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api", ops: []resourceOps{
+				{"", "create", "create:c delete:d get push:c update:u"},
+			}},
+		},
+		"n8n-nodes-base.googlePerspective": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePerspectiveOAuth2Api", ops: []resourceOps{
+				{"", "analyzeComment", "analyzeComment"},
+			}},
+		},
+		"n8n-nodes-base.googleSheets": {
+			{v: []float64{1, 2}, outputs: 1, creds: "googleApi googleSheetsOAuth2Api", resource: "sheet", ops: []resourceOps{
+				{"spreadsheet", "create", "create:c"},
+				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
+			}},
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi googleSheetsOAuth2Api", resource: "sheet", ops: []resourceOps{
+				{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
+				{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleSheetsTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleSheetsTriggerOAuth2Api"},
+		},
+		"n8n-nodes-base.googleSlides": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleSlidesOAuth2Api", resource: "presentation", ops: []resourceOps{
+				{"page", "get", "get getThumbnail"},
+				{"presentation", "create", "create:c get getSlides replaceText:u"},
+			}},
+		},
+		"n8n-nodes-base.googleTasks": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleTasksOAuth2Api", resource: "task", ops: []resourceOps{
+				{"task", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.googleTranslate": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleTranslateOAuth2Api", resource: "language", ops: []resourceOps{
+				{"language", "translate", "translate"},
+			}},
+		},
+		"n8n-nodes-base.gotify": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gotifyApi", resource: "message", ops: []resourceOps{
+				{"message", "create", "create:c delete:d getAll"},
+			}},
+		},
+		"n8n-nodes-base.grafana": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "grafanaApi", resource: "dashboard", ops: []resourceOps{
+				{"dashboard", "create", "create:c delete:d get getAll update:u"},
+				{"team", "create", "create:c delete:d get getAll update:u"},
+				{"teamMember", "add", "add:c getAll remove:d"},
+				{"user", "getAll", "delete:d getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.graphql": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth httpCustomAuth httpDigestAuth httpHeaderAuth httpQueryAuth oAuth1Api oAuth2Api"},
+		},
+		"n8n-nodes-base.grist": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi", ops: []resourceOps{
+				{"", "getAll", "create:c delete:d getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.gumroadTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi"},
+		},
+		"n8n-nodes-base.hackerNews": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", ops: []resourceOps{
+				{"all", "getAll", "getAll"},
+				{"article", "get", "get"},
+				{"user", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.haloPSA": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", ops: []resourceOps{
+				{"client", "create", "create:c delete:d get getAll update:u"},
+				{"site", "create", "create:c delete:d get getAll update:u"},
+				{"ticket", "delete", "create:c delete:d get getAll update:u"},
+				{"user", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.harvest": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi harvestOAuth2Api", resource: "task", ops: []resourceOps{
+				{"client", "getAll", "create:c delete:d get getAll update:u"},
+				{"company", "get", "get"},
+				{"contact", "getAll", "create:c delete:d get getAll update:u"},
+				{"estimate", "getAll", "create:c delete:d get getAll update:u"},
+				{"expense", "getAll", "create:c delete:d get getAll update:u"},
+				{"invoice", "getAll", "create:c delete:d get getAll update:u"},
+				{"project", "getAll", "create:c delete:d get getAll update:u"},
+				{"task", "getAll", "create:c delete:d get getAll update:u"},
+				{"timeEntry", "getAll", "createByDuration:c createByStartEnd:c delete:d deleteExternal:d get getAll restartTime:u stopTime:u update:u"},
+				{"user", "me", "create:c delete:d get getAll me update:u"},
+			}},
+		},
+		"n8n-nodes-base.helpScout": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "helpScoutOAuth2Api", resource: "conversation", ops: []resourceOps{
+				{"conversation", "create", "create:c delete:d get getAll"},
+				{"customer", "create", "create:c get getAll properties update:u"},
+				{"mailbox", "get", "get getAll"},
+				{"thread", "create", "create:c getAll"},
+			}},
+		},
+		"n8n-nodes-base.helpScoutTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api"},
+		},
+		"n8n-nodes-base.highLevel": {
+			{v: []float64{1}, outputs: 1, creds: "highLevelApi", resource: "contact", ops: []resourceOps{
+				{"contact", "create", "create:u delete:d get getAll lookup update:u"},
+				{"opportunity", "create", "create:c delete:d get getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "highLevelOAuth2Api", resource: "contact", ops: []resourceOps{
+				{"contact", "create", "create:u delete:d get getAll update:u"},
+				{"opportunity", "create", "create:c delete:d get getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+				{"calendar", "bookAppointment", "bookAppointment:c getFreeSlots"},
+			}},
+		},
+		"n8n-nodes-base.homeAssistant": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "homeAssistantApi", resource: "config", ops: []resourceOps{
+				{"cameraProxy", "getScreenshot", "getScreenshot"},
+				{"config", "get", "get check"},
+				{"event", "getAll", "create:c getAll"},
+				{"log", "getErroLogs", "getErroLogs getLogbookEntries"},
+				{"service", "getAll", "call:s getAll"},
+				{"state", "get", "upsert:u get getAll"},
+				{"template", "create", "create:c"},
+			}},
+		},
+		"n8n-nodes-base.html": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, ops: []resourceOps{
+				{"", "generateHtmlTemplate", "generateHtmlTemplate extractHtmlContent convertToHtmlTable"},
+			}},
+		},
+		"n8n-nodes-base.htmlExtract": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.httpRequest": {
+			{v: []float64{1, 2}, outputs: 1, creds: "httpBasicAuth httpDigestAuth httpHeaderAuth httpQueryAuth oAuth1Api oAuth2Api"},
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4}, outputs: 1, flags: flagTool, creds: "httpSslAuth"},
+		},
+		"n8n-nodes-base.hubspot": {
+			{v: []float64{1}, outputs: 1, creds: "hubspotApi hubspotAppToken hubspotOAuth2Api", resource: "deal", ops: []resourceOps{
+				{"company", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified searchByDomain update:u"},
+				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
+				{"contactList", "add", "add:c remove:d"},
+				{"deal", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified search update:u"},
+				{"engagement", "create", "create:c delete:d get getAll"},
+				{"form", "getFields", "getFields submit:c"},
+				{"ticket", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi hubspotAppToken hubspotOAuth2Api", resource: "contact", ops: []resourceOps{
+				{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
+				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
+				{"contactList", "add", "add:c remove:d"},
+				{"deal", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated search update:u"},
+				{"engagement", "create", "create:c delete:d get getAll"},
+				{"ticket", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.hubspotTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "hubspotDeveloperApi"},
+		},
+		"n8n-nodes-base.humanticAi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "humanticAiApi", resource: "profile", ops: []resourceOps{
+				{"profile", "create", "create:c get update:u"},
+			}},
+		},
+		"n8n-nodes-base.hunter": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "hunterApi", ops: []resourceOps{
+				{"", "domainSearch", "domainSearch emailFinder emailVerifier"},
+			}},
+		},
+		"n8n-nodes-base.iCal": {
+			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+				{"", "createEventFile", "createEventFile:c"},
+			}},
+		},
+		"n8n-nodes-base.if": {
+			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 2},
+		},
+		"n8n-nodes-base.intercom": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "intercomApi", resource: "user", ops: []resourceOps{
+				{"company", "create", "create:c get getAll update:u users"},
+				{"lead", "create", "create:c delete:d get getAll update:u"},
+				{"user", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.interval": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.invoiceNinja": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "invoiceNinjaApi", resource: "client", ops: []resourceOps{
+				{"bank_transaction", "create", "create:c delete:d get getAll matchPayment"},
+				{"client", "create", "create:c delete:d get getAll"},
+				{"expense", "create", "create:c delete:d get getAll"},
+				{"invoice", "create", "create:c delete:d email:s get getAll"},
+				{"payment", "create", "create:c delete:d get getAll"},
+				{"quote", "create", "create:c delete:d email:s get getAll"},
+				{"task", "create", "create:c delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.invoiceNinjaTrigger": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi"},
+		},
+		"n8n-nodes-base.itemLists": {
+			{v: []float64{1}, outputs: 1, resource: "itemList", ops: []resourceOps{
+				{"itemList", "splitOutItems", "aggregateItems limit:d removeDuplicates:d sort:u splitOutItems:u summarize"},
+			}},
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, resource: "itemList", ops: []resourceOps{
+				{"itemList", "splitOutItems", "aggregateItems limit removeDuplicates:d sort splitOutItems summarize"},
+			}},
+			{v: []float64{3, 3.1}, outputs: 1, resource: "itemList", ops: []resourceOps{
+				{"itemList", "splitOutItems", "concatenateItems limit removeDuplicates:d sort splitOutItems summarize"},
+			}},
+		},
+		"n8n-nodes-base.iterable": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "iterableApi", resource: "user", ops: []resourceOps{
+				{"event", "track", "track:c"},
+				{"user", "upsert", "upsert:u delete:d get"},
+				{"userList", "add", "add:c remove:d"},
+			}},
+		},
+		"n8n-nodes-base.jenkins": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jenkinsApi", resource: "job", ops: []resourceOps{
+				{"build", "getAll", "getAll"},
+				{"instance", "safeRestart", "cancelQuietDown:u quietDown:u restart:u safeRestart safeExit exit:u"},
+				{"job", "trigger", "copy:c create:c trigger:x triggerParams:x"},
+			}},
+		},
+		"n8n-nodes-base.jinaAi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jinaAiApi", resource: "reader", ops: []resourceOps{
+				{"reader", "read", "read search"},
+				{"research", "deepResearch", "deepResearch"},
+			}},
+		},
+		"n8n-nodes-base.jira": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jiraSoftwareCloudApi jiraSoftwareServerApi jiraSoftwareServerPatApi", resource: "issue", ops: []resourceOps{
+				{"issue", "create", "changelog create:c delete:d get getAll notify:c transitions update:u"},
+				{"issueAttachment", "add", "add:c get getAll remove:d"},
+				{"issueComment", "add", "add:c get getAll remove:d update:u"},
+				{"user", "create", "create:c delete:d get"},
+			}},
+		},
+		"n8n-nodes-base.jiraTrigger": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth jiraSoftwareCloudApi jiraSoftwareServerApi jiraSoftwareServerPatApi"},
+		},
+		"n8n-nodes-base.jotFormTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi"},
+		},
+		"n8n-nodes-base.jwt": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", ops: []resourceOps{
+				{"", "sign", "decode sign verify"},
+			}},
+		},
+		"n8n-nodes-base.kafka": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "kafka"},
+		},
+		"n8n-nodes-base.kafkaTrigger": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger, creds: "kafka"},
+		},
+		"n8n-nodes-base.keap": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", ops: []resourceOps{
+				{"company", "create", "create:c getAll"},
+				{"contact", "upsert", "upsert:u delete:d get getAll"},
+				{"contactNote", "create", "create:c delete:d get getAll update:u"},
+				{"contactTag", "create", "create:c delete:d getAll"},
+				{"ecommerceOrder", "create", "create:c get delete:d getAll"},
+				{"ecommerceProduct", "create", "create:c delete:d get getAll"},
+				{"email", "createRecord", "createRecord:c getAll send:s"},
+				{"file", "delete", "delete:d getAll upload:c"},
+			}},
+		},
+		"n8n-nodes-base.keapTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api"},
+		},
+		"n8n-nodes-base.koBoToolbox": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", ops: []resourceOps{
+				{"file", "get", "create:c delete:d get getAll"},
+				{"form", "get", "get getAll redeploy:u"},
+				{"hook", "getAll", "get getAll getLogs retryAll:u retryOne:u"},
+				{"submission", "getAll", "delete:d get getAll getValidation setValidation:u"},
+			}},
+		},
+		"n8n-nodes-base.koBoToolboxTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi"},
+		},
+		"n8n-nodes-base.ldap": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", ops: []resourceOps{
+				{"", "search", "compare create:c delete:d rename:u search update:u"},
+			}},
+		},
+		"n8n-nodes-base.lemlist": {
+			{v: []float64{1}, outputs: 1, creds: "lemlistApi", resource: "activity", ops: []resourceOps{
+				{"activity", "getAll", "getAll"},
+				{"campaign", "getAll", "getAll"},
+				{"lead", "create", "create:c delete:d get unsubscribe:d"},
+				{"team", "get", "get"},
+				{"unsubscribe", "add", "add:c delete:d getAll"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "lemlistApi", resource: "activity", ops: []resourceOps{
+				{"activity", "getAll", "getAll"},
+				{"campaign", "getAll", "getAll getStats"},
+				{"enrich", "get", "get enrichLead enrichPerson"},
+				{"lead", "create", "create:c delete:d get unsubscribe:d"},
+				{"team", "get", "get getCredits"},
+				{"unsubscribe", "add", "add:c delete:d getAll"},
+			}},
+		},
+		"n8n-nodes-base.lemlistTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "lemlistApi"},
+		},
+		"n8n-nodes-base.limit": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.line": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api", resource: "notification", ops: []resourceOps{
+				{"notification", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.linear": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi linearOAuth2Api", resource: "issue", ops: []resourceOps{
+				{"comment", "addComment", "addComment:c"},
+				{"issue", "create", "addLink:c create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.linearTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi linearOAuth2Api"},
+		},
+		"n8n-nodes-base.lingvaNex": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", ops: []resourceOps{
+				{"", "translate", "translate"},
+			}},
+		},
+		"n8n-nodes-base.linkedIn": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api linkedInOAuth2Api", resource: "post", ops: []resourceOps{
+				{"post", "create", "create:c"},
+			}},
+		},
+		"n8n-nodes-base.localFileTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.loneScale": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", ops: []resourceOps{
+				{"list", "create", "create:c"},
+				{"item", "add", "add:c"},
+			}},
+		},
+		"n8n-nodes-base.loneScaleTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi"},
+		},
+		"n8n-nodes-base.magento2": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", ops: []resourceOps{
+				{"customer", "create", "create:c delete:d get getAll update:u"},
+				{"invoice", "create", "create:c"},
+				{"order", "cancel", "cancel:u get getAll ship:c"},
+				{"product", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.mailcheck": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailcheckApi", resource: "email", ops: []resourceOps{
+				{"email", "check", "check"},
+			}},
+		},
+		"n8n-nodes-base.mailchimp": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi mailchimpOAuth2Api", resource: "member", ops: []resourceOps{
+				{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
+				{"listGroup", "getAll", "getAll"},
+				{"member", "create", "create:c delete:d get getAll update:u"},
+				{"memberTag", "create", "create:c delete:d"},
+			}},
+		},
+		"n8n-nodes-base.mailchimpTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi mailchimpOAuth2Api"},
+		},
+		"n8n-nodes-base.mailerLite": {
+			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
+				{"subscriber", "create", "create:c get getAll update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
+				{"subscriber", "create", "create:c get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.mailerLiteTrigger": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi"},
+		},
+		"n8n-nodes-base.mailgun": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi"},
+		},
+		"n8n-nodes-base.mailjet": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi mailjetSmsApi", resource: "email", ops: []resourceOps{
+				{"email", "send", "send:s sendTemplate:s"},
+				{"sms", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.mailjetTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi"},
+		},
+		"n8n-nodes-base.mandrill": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", ops: []resourceOps{
+				{"message", "sendTemplate", "sendTemplate:s sendHtml:s"},
+			}},
+		},
+		"n8n-nodes-base.manualTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.markdown": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.marketstack": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", ops: []resourceOps{
+				{"endOfDayData", "getAll", "getAll"},
+				{"exchange", "get", "get"},
+				{"ticker", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.matrix": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "matrixApi", resource: "message", ops: []resourceOps{
+				{"account", "me", "me"},
+				{"event", "get", "get"},
+				{"media", "upload", "upload:c"},
+				{"message", "create", "create:c getAll"},
+				{"room", "create", "create:c invite:c join:u kick:u leave:u"},
+				{"roomMember", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.mattermost": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mattermostApi", resource: "message", ops: []resourceOps{
+				{"channel", "create", "addUser:c create:c delete:d members restore:u search statistics"},
+				{"message", "post", "delete:d post:s postEphemeral:s"},
+				{"reaction", "create", "create:c delete:d getAll"},
+				{"user", "", "create:c deactive:u getByEmail getById getAll invite:c"},
+			}},
+		},
+		"n8n-nodes-base.mautic": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi mauticOAuth2Api", resource: "contact", ops: []resourceOps{
+				{"campaignContact", "add", "add:c remove:d"},
+				{"company", "create", "create:c delete:d get getAll update:u"},
+				{"companyContact", "create", "add:c remove:d"},
+				{"contact", "create", "create:c delete:d editContactPoint:u editDoNotContactList:u get getAll sendEmail:s update:u"},
+				{"contactSegment", "add", "add:c remove:d"},
+				{"segmentEmail", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.mauticTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi mauticOAuth2Api"},
+		},
+		"n8n-nodes-base.medium": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi mediumOAuth2Api", resource: "post", ops: []resourceOps{
+				{"post", "create", "create:c"},
+				{"publication", "publication", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.merge": {
+			{v: []float64{1, 2, 2.1, 3, 3.1, 3.2}, outputs: 1},
+		},
+		"n8n-nodes-base.messageBird": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", ops: []resourceOps{
+				{"sms", "send", "send:s"},
+				{"balance", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.metabase": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "metabaseApi", resource: "questions", ops: []resourceOps{
+				{"alerts", "getAll", "get getAll"},
+				{"databases", "getAll", "addNewDatasource:c getAll getFields"},
+				{"metrics", "getAll", "get getAll"},
+				{"questions", "getAll", "get getAll resultData"},
+			}},
+		},
+		"n8n-nodes-base.microsoftDynamicsCrm": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDynamicsOAuth2Api", resource: "account", ops: []resourceOps{
+				{"account", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.microsoftEntra": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraOAuth2Api", resource: "user", ops: []resourceOps{
+				{"group", "getAll", "create:c delete:d get getAll update:u"},
+				{"user", "getAll", "addGroup:c create:c delete:d get getAll removeGroup:d update:u"},
+			}},
+		},
+		"n8n-nodes-base.microsoftExcel": {
+			{v: []float64{1}, outputs: 1, creds: "microsoftExcelOAuth2Api", resource: "workbook", ops: []resourceOps{
+				{"table", "addRow", "addRow:c getColumns getRows lookup"},
+				{"workbook", "create", "addWorksheet:c getAll"},
+				{"worksheet", "create", "getAll getContent"},
+			}},
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "microsoftExcelOAuth2Api", resource: "workbook", ops: []resourceOps{
+				{"table", "append", "append:c convertToRange addTable:c deleteTable:d getColumns getRows lookup"},
+				{"workbook", "getAll", "addWorksheet:c deleteWorkbook:d getAll"},
+				{"worksheet", "getAll", "append:c upsert:u clear:d deleteWorksheet:d getAll readRows update:u"},
+			}},
+		},
+		"n8n-nodes-base.microsoftGraphSecurity": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftGraphSecurityOAuth2Api", resource: "secureScore", ops: []resourceOps{
+				{"secureScore", "get", "get getAll"},
+				{"secureScoreControlProfile", "get", "get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.microsoftOneDrive": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftOneDriveOAuth2Api", resource: "file", ops: []resourceOps{
+				{"file", "upload", "copy:c delete:d download get rename:u search share:c upload:c"},
+				{"folder", "getChildren", "create:c delete:d getChildren rename:u search share:c"},
+			}},
+		},
+		"n8n-nodes-base.microsoftOneDriveTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftOneDriveOAuth2Api"},
+		},
+		"n8n-nodes-base.microsoftOutlook": {
+			{v: []float64{1}, outputs: 1, creds: "microsoftOutlookOAuth2Api", resource: "message", ops: []resourceOps{
+				{"draft", "create", "create:c delete:d get send:s update:u"},
+				{"folder", "create", "create:c delete:d get getChildren getAll"},
+				{"folderMessage", "create", "getAll"},
+				{"message", "send", "delete:d get getAll getMime move:u reply:s send:s update:u"},
+				{"messageAttachment", "add", "add:c download get getAll"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftOutlookOAuth2Api", resource: "message", ops: []resourceOps{
+				{"calendar", "getAll", "create:c delete:d get getAll update:u"},
+				{"contact", "getAll", "create:c delete:d get getAll update:u"},
+				{"draft", "create", "create:c delete:d get send:s update:u"},
+				{"event", "getAll", "create:c delete:d get getAll update:u"},
+				{"folder", "create", "create:c delete:d get getAll update:u"},
+				{"folderMessage", "getAll", "getAll"},
+				{"message", "send", "delete:d get getAll move:u reply:s send:s sendAndWait:s update:u"},
+				{"messageAttachment", "add", "add:c download get getAll"},
+			}},
+		},
+		"n8n-nodes-base.microsoftOutlookTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftOutlookOAuth2Api"},
+		},
+		"n8n-nodes-base.microsoftSharePoint": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftSharePointOAuth2Api", resource: "file", ops: []resourceOps{
+				{"file", "download", "download update:u upload:c"},
+				{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
+				{"list", "getAll", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.microsoftSql": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftSql", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c update:u delete:d"},
+			}},
+		},
+		"n8n-nodes-base.microsoftTeams": {
+			{v: []float64{1, 1.1}, outputs: 1, creds: "microsoftTeamsOAuth2Api", resource: "channel", ops: []resourceOps{
+				{"channel", "create", "create:c delete:d get getAll update:u"},
+				{"channelMessage", "create", "create:c getAll"},
+				{"chatMessage", "create", "create:c get getAll"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftTeamsOAuth2Api", resource: "channel", ops: []resourceOps{
+				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
+				{"channelMessage", "create", "create:c getAll"},
+				{"chatMessage", "create", "create:c get getAll sendAndWait:s"},
+				{"task", "create", "create:c deleteTask:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.microsoftTeamsTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftTeamsOAuth2Api"},
+		},
+		"n8n-nodes-base.microsoftToDo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftToDoOAuth2Api", resource: "task", ops: []resourceOps{
+				{"linkedResource", "get", "create:c delete:d get getAll update:u"},
+				{"list", "get", "create:c delete:d get getAll update:u"},
+				{"task", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.mindee": {
+			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi mindeeReceiptApi", resource: "receipt", ops: []resourceOps{
+				{"invoice", "predict", "predict"},
+				{"receipt", "predict", "predict"},
+			}},
+		},
+		"n8n-nodes-base.misp": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mispApi", resource: "attribute", ops: []resourceOps{
+				{"attribute", "create", "create:c delete:d get getAll search update:u"},
+				{"event", "create", "create:c delete:d get getAll publish:u search unpublish:u update:u"},
+				{"eventTag", "add", "add:c remove:d"},
+				{"feed", "create", "create:c disable:u enable:u get getAll update:u"},
+				{"galaxy", "get", "delete:d get getAll"},
+				{"noticelist", "get", "get getAll"},
+				{"object", "search", "search"},
+				{"organisation", "create", "create:c delete:d get getAll update:u"},
+				{"tag", "create", "create:c delete:d getAll update:u"},
+				{"user", "create", "create:c delete:d get getAll update:u"},
+				{"warninglist", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.mistralAi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mistralCloudApi", model: "mistral-ocr-latest", resource: "document", ops: []resourceOps{
+				{"document", "extractText", "extractText"},
+			}},
+		},
+		"n8n-nodes-base.mocean": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moceanApi", resource: "sms", ops: []resourceOps{
+				{"sms", "send", "send:s"},
+				{"voice", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.mondayCom": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi mondayComOAuth2Api", resource: "board", ops: []resourceOps{
+				{"board", "create", "archive:u create:c get getAll"},
+				{"boardColumn", "create", "create:c getAll"},
+				{"boardGroup", "create", "delete:d create:c getAll"},
+				{"boardItem", "create", "addUpdate:c changeColumnValue:u changeMultipleColumnValues:u create:c delete:d get getByColumnValue getAll move:u"},
+			}},
+		},
+		"n8n-nodes-base.mongoDb": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", ops: []resourceOps{
+				{"searchIndexes", "createSearchIndex", "createSearchIndex:c dropSearchIndex:d listSearchIndexes updateSearchIndex:u"},
+				{"document", "find", "aggregate delete:d find findOneAndReplace findOneAndUpdate insert:c update:u"},
+			}},
+		},
+		"n8n-nodes-base.monicaCrm": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "monicaCrmApi", resource: "contact", ops: []resourceOps{
+				{"activity", "create", "create:c delete:d get getAll update:u"},
+				{"call", "create", "create:c delete:d get getAll update:u"},
+				{"contact", "create", "create:c delete:d get getAll update:u"},
+				{"contactField", "create", "create:c delete:d get update:u"},
+				{"contactTag", "add", "add:c remove:d"},
+				{"conversation", "create", "create:c delete:d get update:u"},
+				{"conversationMessage", "add", "add:c update:u"},
+				{"journalEntry", "create", "create:c delete:d get getAll update:u"},
+				{"note", "create", "create:c delete:d get getAll update:u"},
+				{"reminder", "create", "create:c delete:d get getAll update:u"},
+				{"tag", "create", "create:c delete:d get getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.moveBinaryData": {
+			{v: []float64{1, 1.1}, outputs: 1},
+		},
+		"n8n-nodes-base.mqtt": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt"},
+		},
+		"n8n-nodes-base.mqttTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "mqtt"},
+		},
+		"n8n-nodes-base.msg91": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "msg91Api", resource: "sms", ops: []resourceOps{
+				{"sms", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.mySql": {
+			{v: []float64{1}, outputs: 1, creds: "mySql", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c update:u"},
+			}},
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTool, creds: "mySql", resource: "database", ops: []resourceOps{
+				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
+			}},
+		},
+		"n8n-nodes-base.n8n": {
+			{v: []float64{1}, outputs: 1, creds: "n8nApi", resource: "workflow", ops: []resourceOps{
+				{"audit", "get", "generate"},
+				{"credential", "create", "create:c delete:d getSchema"},
+				{"execution", "getAll", "get getAll delete:d"},
+				{"workflow", "getAll", "activate:u create:c deactivate:u delete:d get getAll getVersion update:u"},
+			}},
+		},
+		"n8n-nodes-base.n8nTrainingCustomerDatastore": {
+			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+				{"", "getOnePerson", "getOnePerson getAllPeople"},
+			}},
+		},
+		"n8n-nodes-base.n8nTrainingCustomerMessenger": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.n8nTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.nasa": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nasaApi", resource: "astronomyPictureOfTheDay", ops: []resourceOps{
+				{"asteroidNeoBrowse", "getAll", "getAll"},
+				{"asteroidNeoFeed", "get", "get"},
+				{"asteroidNeoLookup", "get", "get"},
+				{"astronomyPictureOfTheDay", "get", "get"},
+				{"donkiCoronalMassEjection", "get", "get"},
+				{"donkiHighSpeedStream", "get", "get"},
+				{"donkiInterplanetaryShock", "get", "get"},
+				{"donkiMagnetopauseCrossing", "get", "get"},
+				{"donkiNotifications", "get", "get"},
+				{"donkiRadiationBeltEnhancement", "get", "get"},
+				{"donkiSolarEnergeticParticle", "get", "get"},
+				{"donkiSolarFlare", "get", "get"},
+				{"donkiWsaEnlilSimulation", "get", "get"},
+				{"earthAssets", "get", "get"},
+				{"earthImagery", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.netlify": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", ops: []resourceOps{
+				{"deploy", "getAll", "cancel:u create:c get getAll"},
+				{"site", "delete", "delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.netlifyTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi"},
+		},
+		"n8n-nodes-base.nextCloud": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi nextCloudOAuth2Api", resource: "file", ops: []resourceOps{
+				{"file", "upload", "copy:c delete:d download move:u share:c upload:c"},
+				{"folder", "create", "copy:c create:c delete:d list move:u share:c"},
+				{"user", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.noOp": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.nocoDb": {
+			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb nocoDbApiToken", resource: "row", ops: []resourceOps{
+				{"row", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.notion": {
+			{v: []float64{1}, outputs: 1, creds: "notionApi", resource: "page", ops: []resourceOps{
+				{"block", "append", "append:c getAll"},
+				{"database", "get", "get getAll"},
+				{"databasePage", "create", "create:c getAll update:u"},
+				{"page", "create", "create:c get search"},
+				{"user", "get", "get getAll"},
+			}},
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "notionApi", resource: "page", ops: []resourceOps{
+				{"block", "append", "append:c getAll"},
+				{"database", "get", "get getAll search"},
+				{"databasePage", "create", "create:c get getAll update:u"},
+				{"page", "create", "archive:u create:c search"},
+				{"user", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.notionTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi"},
+		},
+		"n8n-nodes-base.npm": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "npmApi", resource: "package", ops: []resourceOps{
+				{"package", "getMetadata", "getMetadata getVersions search"},
+				{"distTag", "getMany", "getMany update:u"},
+			}},
+		},
+		"n8n-nodes-base.odoo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "odooApi", resource: "contact", ops: []resourceOps{
+				{"contact", "create", "create:c delete:d get getAll update:u"},
+				{"custom", "create", "create:c delete:d get getAll update:u"},
+				{"note", "create", "create:c delete:d get getAll update:u"},
+				{"opportunity", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.okta": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oktaApi", resource: "user", ops: []resourceOps{
+				{"user", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.oneSimpleApi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", ops: []resourceOps{
+				{"information", "exchangeRate", "exchangeRate imageMetadata"},
+				{"socialProfile", "instagramProfile", "instagramProfile spotifyArtistProfile"},
+				{"utility", "validateEmail", "expandURL qrCode validateEmail"},
+				{"website", "pdf", "pdf seo screenshot"},
+			}},
+		},
+		"n8n-nodes-base.onfleet": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "onfleetApi", resource: "task", ops: []resourceOps{
+				{"admin", "getAll", "create:c delete:d getAll update:u"},
+				{"container", "get", "addTask:c get updateTask:u"},
+				{"destination", "get", "create:c get"},
+				{"hub", "getAll", "create:c getAll update:u"},
+				{"organization", "get", "get getDelegatee"},
+				{"recipient", "get", "create:c get update:u"},
+				{"task", "get", "clone:c complete:u create:c delete:d get getAll update:u"},
+				{"team", "getAll", "autoDispatch:s create:c delete:d get getAll getTimeEstimates update:u"},
+				{"worker", "get", "create:c delete:d get getAll getSchedule update:u"},
+			}},
+		},
+		"n8n-nodes-base.onfleetTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi"},
+		},
+		"n8n-nodes-base.openAi": {
+			{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", ops: []resourceOps{
+				{"chat", "complete", "complete"},
+				{"image", "create", "create"},
+				{"text", "complete", "complete edit:c moderate"},
+			}},
+		},
+		"n8n-nodes-base.openThesaurus": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, ops: []resourceOps{
+				{"", "getSynonyms", "getSynonyms"},
+			}},
+		},
+		"n8n-nodes-base.openWeatherMap": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "openWeatherMapApi", ops: []resourceOps{
+				{"", "currentWeather", "currentWeather 5DayForecast"},
+			}},
+		},
+		"n8n-nodes-base.oracleDatabase": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oracleDBApi", resource: "database", ops: []resourceOps{
+				{"database", "insert", "deleteTable:d execute:x insert:c upsert:u select update:u"},
+			}},
+		},
+		"n8n-nodes-base.orbit": {
+			{v: []float64{1}, outputs: 1, creds: "orbitApi", resource: "member", ops: []resourceOps{
+				{"activity", "create", "create:c getAll"},
+				{"member", "get", "upsert:u delete:d get getAll lookup update:u"},
+				{"note", "create", "create:c getAll update:u"},
+				{"post", "create", "create:c getAll delete:d"},
+			}},
+		},
+		"n8n-nodes-base.oura": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ouraApi", resource: "summary", ops: []resourceOps{
+				{"profile", "get", "get"},
+				{"summary", "getSleep", "getActivity getReadiness getSleep"},
+			}},
+		},
+		"n8n-nodes-base.paddle": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "paddleApi", resource: "coupon", ops: []resourceOps{
+				{"coupon", "create", "create:c getAll update:u"},
+				{"payment", "getAll", "getAll reschedule:u"},
+				{"plan", "get", "get getAll"},
+				{"product", "getAll", "getAll"},
+				{"user", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.pagerDuty": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi pagerDutyOAuth2Api", resource: "incident", ops: []resourceOps{
+				{"incident", "create", "create:c get getAll update:u"},
+				{"incidentNote", "create", "create:c getAll"},
+				{"logEntry", "get", "get getAll"},
+				{"user", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.payPal": {
+			{v: []float64{1}, outputs: 1, creds: "payPalApi", resource: "payout", ops: []resourceOps{
+				{"payout", "create", "create:c get"},
+				{"payoutItem", "get", "cancel:u get"},
+			}},
+		},
+		"n8n-nodes-base.payPalTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "payPalApi"},
+		},
+		"n8n-nodes-base.peekalink": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "peekalinkApi", ops: []resourceOps{
+				{"", "preview", "isAvailable preview"},
+			}},
+		},
+		"n8n-nodes-base.perplexity": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
+				{"chat", "complete", "complete"},
+			}},
+		},
+		"n8n-nodes-base.phantombuster": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "phantombusterApi", resource: "agent", ops: []resourceOps{
+				{"agent", "launch", "delete:d get getAll getOutput launch:c"},
+			}},
+		},
+		"n8n-nodes-base.philipsHue": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "philipsHueOAuth2Api", resource: "light", ops: []resourceOps{
+				{"light", "update", "delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.pipedrive": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pipedriveApi pipedriveOAuth2Api", resource: "deal", ops: []resourceOps{
+				{"activity", "create", "create:c delete:d get getAll update:u"},
+				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
+				{"dealActivity", "getAll", "getAll"},
+				{"dealProduct", "add", "add:c getAll remove:d update:u"},
+				{"file", "create", "create:c delete:d download get update:u"},
+				{"lead", "create", "create:c delete:d get getAll update:u"},
+				{"note", "create", "create:c delete:d get getAll update:u"},
+				{"organization", "create", "create:c delete:d get getAll search update:u"},
+				{"person", "create", "create:c delete:d get getAll search update:u"},
+				{"product", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.pipedriveTrigger": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth pipedriveApi pipedriveOAuth2Api"},
+		},
+		"n8n-nodes-base.plivo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", ops: []resourceOps{
+				{"call", "make", "make:s"},
+				{"mms", "send", "send:s"},
+				{"sms", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.postBin": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "bin", ops: []resourceOps{
+				{"bin", "create", "create:c get delete:d"},
+				{"request", "get", "get removeFirst:d send:s"},
+			}},
+		},
+		"n8n-nodes-base.postHog": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "postHogApi", resource: "event", ops: []resourceOps{
+				{"alias", "create", "create:c"},
+				{"event", "create", "create:c"},
+				{"identity", "create", "create:c"},
+				{"track", "page", "page:c screen:c"},
+			}},
+		},
+		"n8n-nodes-base.postgres": {
+			{v: []float64{1}, outputs: 1, creds: "postgres", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c update:u"},
+			}},
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", ops: []resourceOps{
+				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
+			}},
+		},
+		"n8n-nodes-base.postgresTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "postgres"},
+		},
+		"n8n-nodes-base.postmarkTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "postmarkApi"},
+		},
+		"n8n-nodes-base.profitWell": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "profitWellApi", resource: "metric", ops: []resourceOps{
+				{"company", "getSetting", "getSetting"},
+				{"metric", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.pushbullet": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushbulletOAuth2Api", resource: "push", ops: []resourceOps{
+				{"push", "create", "create:c delete:d getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.pushcut": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushcutApi", resource: "notification", ops: []resourceOps{
+				{"notification", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.pushcutTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "pushcutApi"},
+		},
+		"n8n-nodes-base.pushover": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushoverApi", resource: "message", ops: []resourceOps{
+				{"message", "push", "push:c"},
+			}},
+		},
+		"n8n-nodes-base.questDb": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "questDb", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c"},
+			}},
+		},
+		"n8n-nodes-base.quickChart": {
+			{v: []float64{1}, outputs: 1, flags: flagTool},
+		},
+		"n8n-nodes-base.quickbase": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", ops: []resourceOps{
+				{"field", "getAll", "getAll"},
+				{"file", "download", "delete:d download"},
+				{"record", "create", "create:c upsert:u delete:d getAll update:u"},
+				{"report", "get", "get run:x"},
+			}},
+		},
+		"n8n-nodes-base.quickbooks": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickBooksOAuth2Api", resource: "customer", ops: []resourceOps{
+				{"bill", "get", "create:c delete:d get getAll update:u"},
+				{"customer", "get", "create:c get getAll update:u"},
+				{"employee", "get", "create:c get getAll update:u"},
+				{"estimate", "get", "create:c delete:d get getAll send:s update:u"},
+				{"invoice", "get", "create:c delete:d get getAll send:s update:u void:u"},
+				{"item", "get", "get getAll"},
+				{"payment", "get", "create:c delete:d get getAll send:s update:u void:u"},
+				{"purchase", "get", "get getAll"},
+				{"transaction", "getReport", "getReport"},
+				{"vendor", "get", "create:c get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.rabbitmq": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rabbitmq", ops: []resourceOps{
+				{"", "sendMessage", "sendMessage:s deleteMessage:d"},
+			}},
+		},
+		"n8n-nodes-base.rabbitmqTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "rabbitmq"},
+		},
+		"n8n-nodes-base.raindrop": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "raindropOAuth2Api", resource: "collection", ops: []resourceOps{
+				{"bookmark", "get", "create:c delete:d get getAll update:u"},
+				{"collection", "get", "create:c delete:d get getAll update:u"},
+				{"tag", "get", "delete:d getAll"},
+				{"user", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.readBinaryFile": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.readBinaryFiles": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.readPDF": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.readWriteFile": {
+			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+				{"", "read", "read write:c"},
+			}},
+		},
+		"n8n-nodes-base.reddit": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api", resource: "post", ops: []resourceOps{
+				{"post", "create", "create:c delete:d get getAll search"},
+				{"postComment", "create", "create:c getAll delete:d reply:s"},
+				{"profile", "get", "get"},
+				{"subreddit", "get", "get getAll"},
+				{"user", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.redis": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redis", ops: []resourceOps{
+				{"", "info", "delete:d get incr:c info keys llen pop:d publish:s push:c set:u"},
+			}},
+		},
+		"n8n-nodes-base.redisTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "redis"},
+		},
+		"n8n-nodes-base.removeDuplicates": {
+			{v: []float64{1, 1.1}, outputs: 1},
+			{v: []float64{2}, outputs: 1, ops: []resourceOps{
+				{"", "removeDuplicateInputItems", "removeDuplicateInputItems:d removeItemsSeenInPreviousExecutions:d clearDeduplicationHistory:d"},
+			}},
+		},
+		"n8n-nodes-base.renameKeys": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.respondToWebhook": {
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth"},
+		},
+		"n8n-nodes-base.rocketchat": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", ops: []resourceOps{
+				{"chat", "postMessage", "postMessage:s"},
+			}},
+		},
+		"n8n-nodes-base.rssFeedRead": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool},
+		},
+		"n8n-nodes-base.rssFeedReadTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling},
+		},
+		"n8n-nodes-base.rundeck": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", ops: []resourceOps{
+				{"job", "execute", "execute:x getMetadata"},
+			}},
+		},
+		"n8n-nodes-base.s3": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "s3", resource: "file", ops: []resourceOps{
+				{"bucket", "create", "create:c delete:d getAll search"},
+				{"file", "download", "copy:c delete:d download getAll upload:c"},
+				{"folder", "create", "create:c delete:d getAll"},
+			}},
+		},
+		"n8n-nodes-base.salesforce": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi salesforceOAuth2Api", resource: "lead", ops: []resourceOps{
+				{"account", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
+				{"attachment", "create", "create:c delete:d get getAll getSummary update:u"},
+				{"case", "create", "addComment:c create:c delete:d get getAll getSummary update:u"},
+				{"contact", "create", "addToCampaign:c addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
+				{"customObject", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"document", "upload", "upload:c"},
+				{"flow", "invoke", "getAll invoke:x"},
+				{"lead", "create", "addToCampaign:c addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
+				{"opportunity", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
+				{"search", "query", "query"},
+				{"task", "create", "create:c delete:d get getAll getSummary update:u"},
+				{"user", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.salesforceTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "salesforceOAuth2Api"},
+		},
+		"n8n-nodes-base.salesmate": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesmateApi", resource: "activity", ops: []resourceOps{
+				{"activity", "create", "create:c delete:d get getAll update:u"},
+				{"company", "create", "create:c delete:d get getAll update:u"},
+				{"deal", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.scheduleTrigger": {
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.seaTable": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
+				{"row", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
+				{"row", "create", "create:c remove:d get list lock:c search unlock:d update:u"},
+				{"base", "snapshot", "snapshot:c metadata collaborator"},
+				{"link", "add", "add:c list remove:d"},
+				{"asset", "upload", "getPublicURL upload:c"},
+			}},
+		},
+		"n8n-nodes-base.seaTableTrigger": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi"},
+		},
+		"n8n-nodes-base.securityScorecard": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", ops: []resourceOps{
+				{"company", "getFactor", "getFactor getFactorHistorical getHistoricalScore getScorecard getScorePlan"},
+				{"industry", "getFactor", "getFactor getFactorHistorical getScore"},
+				{"invite", "create", "create:c"},
+				{"portfolio", "create", "create:c delete:d getAll update:u"},
+				{"portfolioCompany", "add", "add:c getAll remove:d"},
+				{"report", "getAll", "download generate getAll"},
+			}},
+		},
+		"n8n-nodes-base.segment": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "segmentApi", resource: "identify", ops: []resourceOps{
+				{"group", "add", "add:c"},
+				{"identify", "create", "create:c"},
+				{"track", "event", "event:c page:c"},
+			}},
+		},
+		"n8n-nodes-base.sendGrid": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", ops: []resourceOps{
+				{"contact", "upsert", "upsert:u delete:d get getAll"},
+				{"list", "create", "create:c delete:d get getAll update:u"},
+				{"mail", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.sendInBlue": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendInBlueApi", resource: "email", ops: []resourceOps{
+				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"attribute", "create", "create:c update:u delete:d getAll"},
+				{"email", "send", "send:s sendTemplate:s"},
+				{"sender", "create", "create:c delete:d getAll"},
+			}},
+		},
+		"n8n-nodes-base.sendInBlueTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi"},
+		},
+		"n8n-nodes-base.sendy": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", ops: []resourceOps{
+				{"campaign", "create", "create:c"},
+				{"subscriber", "add", "add:c count delete:d remove:d status"},
+			}},
+		},
+		"n8n-nodes-base.sentryIo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi sentryIoOAuth2Api sentryIoServerApi", resource: "event", ops: []resourceOps{
+				{"event", "get", "get getAll"},
+				{"issue", "get", "delete:d get getAll update:u"},
+				{"organization", "get", "create:c get getAll update:u"},
+				{"project", "get", "create:c delete:d get getAll update:u"},
+				{"release", "get", "create:c delete:d get getAll update:u"},
+				{"team", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.serviceNow": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi serviceNowOAuth2Api", resource: "user", ops: []resourceOps{
+				{"attachment", "upload", "upload:c delete:d get getAll"},
+				{"businessService", "getAll", "getAll"},
+				{"configurationItems", "getAll", "getAll"},
+				{"department", "getAll", "getAll"},
+				{"dictionary", "getAll", "getAll"},
+				{"incident", "get", "create:c delete:d get getAll update:u"},
+				{"tableRecord", "get", "create:c delete:d get getAll update:u"},
+				{"user", "get", "create:c delete:d get getAll update:u"},
+				{"userGroup", "getAll", "getAll"},
+				{"userRole", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.set": {
+			{v: []float64{1, 2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: 1},
+		},
+		"n8n-nodes-base.shopify": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi shopifyApi shopifyOAuth2Api", resource: "order", ops: []resourceOps{
+				{"order", "create", "create:c delete:d get getAll update:u"},
+				{"product", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.shopifyTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "shopifyAccessTokenApi shopifyApi shopifyOAuth2Api"},
+		},
+		"n8n-nodes-base.signl4": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "signl4Api", resource: "alert", ops: []resourceOps{
+				{"alert", "send", "send:s resolve:u"},
+			}},
+		},
+		"n8n-nodes-base.simulate": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.simulateTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.slack": {
+			{v: []float64{1}, outputs: 1, creds: "slackApi slackOAuth2Api", resource: "message", ops: []resourceOps{
+				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
+				{"file", "upload", "get getAll upload:c"},
+				{"message", "post", "delete:d getPermalink post:s postEphemeral:s update:u"},
+				{"reaction", "add", "add:c get remove:d"},
+				{"star", "add", "add:c delete:d getAll"},
+				{"user", "info", "info getAll getPresence"},
+				{"userGroup", "create", "create:c disable:u enable:u getAll update:u"},
+				{"userProfile", "get", "get update:u"},
+			}},
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi slackOAuth2Api", resource: "message", ops: []resourceOps{
+				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
+				{"file", "upload", "get getAll upload:c"},
+				{"message", "post", "delete:d getPermalink search post:s sendAndWait:s update:u"},
+				{"reaction", "add", "add:c get remove:d"},
+				{"star", "add", "add:c delete:d getAll"},
+				{"user", "info", "info getAll getProfile getPresence updateProfile:u"},
+				{"userGroup", "create", "updateUsers:c create:c disable:u enable:u getAll getUsers update:u"},
+			}},
+		},
+		"n8n-nodes-base.slackTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "slackApi"},
+		},
+		"n8n-nodes-base.sms77": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sms77Api", resource: "sms", ops: []resourceOps{
+				{"sms", "send", "send:s"},
+				{"voice", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.snowflake": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "snowflake", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c update:u"},
+			}},
+		},
+		"n8n-nodes-base.sort": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.splitInBatches": {
+			{v: []float64{1}, outputs: 1},
+			{v: []float64{2, 3}, outputs: 2},
+		},
+		"n8n-nodes-base.splitOut": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.splunk": {
+			{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", ops: []resourceOps{
+				{"firedAlert", "getReport", "getReport"},
+				{"searchConfiguration", "delete", "delete:d get getAll"},
+				{"searchJob", "create", "create:c delete:d get getAll"},
+				{"searchResult", "getAll", "getAll"},
+				{"user", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "splunkApi", resource: "search", ops: []resourceOps{
+				{"alert", "getReport", "getReport getMetrics"},
+				{"report", "getAll", "create:c deleteReport:d get getAll"},
+				{"search", "create", "create:c deleteJob:d get getAll getResult"},
+				{"user", "create", "create:c deleteUser:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.spotify": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "spotifyOAuth2Api", resource: "player", ops: []resourceOps{
+				{"album", "get", "get getNewReleases getTracks search"},
+				{"artist", "get", "get getAlbums getRelatedArtists getTopTracks search"},
+				{"library", "getLikedTracks", "getLikedTracks"},
+				{"myData", "getFollowingArtists", "getFollowingArtists"},
+				{"player", "addSongToQueue", "addSongToQueue:c currentlyPlaying nextSong:u pause:u previousSong:u recentlyPlayed resume:u volume:u startMusic:u"},
+				{"playlist", "add", "add:c create:c get getUserPlaylists getTracks delete:d search"},
+				{"track", "track", "get getAudioFeatures search"},
+			}},
+		},
+		"n8n-nodes-base.spreadsheetFile": {
+			{v: []float64{1, 2}, outputs: 1, ops: []resourceOps{
+				{"", "fromFile", "fromFile toFile:c"},
+			}},
+		},
+		"n8n-nodes-base.sseTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.ssh": {
+			{v: []float64{1}, outputs: 1, creds: "sshPassword sshPrivateKey", resource: "command", ops: []resourceOps{
+				{"command", "execute", "execute:x"},
+				{"file", "upload", "download upload:c"},
+			}},
+		},
+		"n8n-nodes-base.stackby": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", ops: []resourceOps{
+				{"", "append", "append:c delete:d list read"},
+			}},
+		},
+		"n8n-nodes-base.stickyNote": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"n8n-nodes-base.stopAndError": {
+			{v: []float64{1}, outputs: 0},
+		},
+		"n8n-nodes-base.storyblok": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi storyblokManagementApi", resource: "story", ops: []resourceOps{
+				{"story", "get", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.strapi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi strapiTokenApi", resource: "entry", ops: []resourceOps{
+				{"entry", "get", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.strava": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", ops: []resourceOps{
+				{"activity", "create", "create:c get getComments getKudos getLaps getAll getStreams getZones update:u"},
+			}},
+		},
+		"n8n-nodes-base.stravaTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stravaOAuth2Api"},
+		},
+		"n8n-nodes-base.stripe": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stripeApi", resource: "balance", ops: []resourceOps{
+				{"balance", "get", "get"},
+				{"charge", "get", "create:c get getAll update:u"},
+				{"coupon", "create", "create:c getAll"},
+				{"customer", "get", "create:c delete:d get getAll update:u"},
+				{"customerCard", "get", "add:c get remove:d"},
+				{"meterEvent", "create", "create:c"},
+				{"source", "get", "create:c delete:d get"},
+				{"token", "create", "create:c"},
+			}},
+		},
+		"n8n-nodes-base.stripeTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stripeApi"},
+		},
+		"n8n-nodes-base.summarize": {
+			{v: []float64{1, 1.1}, outputs: 1},
+		},
+		"n8n-nodes-base.supabase": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "supabaseApi", resource: "row", ops: []resourceOps{
+				{"row", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.surveyMonkeyTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi surveyMonkeyOAuth2Api"},
+		},
+		"n8n-nodes-base.switch": {
+			{v: []float64{1}, outputs: 4},
+			{v: []float64{2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: -1},
+		},
+		"n8n-nodes-base.syncroMsp": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "syncroMspApi", resource: "contact", ops: []resourceOps{
+				{"contact", "getAll", "create:c delete:d get getAll update:u"},
+				{"customer", "getAll", "create:c delete:d get getAll update:u"},
+				{"rmm", "getAll", "create:c delete:d get getAll mute:u"},
+				{"ticket", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.taiga": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "taigaApi", resource: "issue", ops: []resourceOps{
+				{"epic", "create", "create:c delete:d get getAll update:u"},
+				{"issue", "create", "create:c delete:d get getAll update:u"},
+				{"task", "create", "create:c delete:d get getAll update:u"},
+				{"userStory", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.taigaTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi"},
+		},
+		"n8n-nodes-base.tapfiliate": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", ops: []resourceOps{
+				{"affiliate", "create", "create:c delete:d get getAll"},
+				{"affiliateMetadata", "add", "add:c remove:d update:u"},
+				{"programAffiliate", "add", "add:c approve:u disapprove:u get getAll"},
+			}},
+		},
+		"n8n-nodes-base.telegram": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "telegramApi", resource: "message", ops: []resourceOps{
+				{"chat", "get", "get administrators member leave:u setDescription:u setTitle:u"},
+				{"callback", "answerQuery", "answerQuery:u answerInlineQuery:u"},
+				{"file", "get", "get"},
+				{"message", "sendMessage", "deleteMessage:d editMessageText:u pinChatMessage:u sendAnimation:s sendAudio:s sendChatAction:s sendDocument:s sendLocation:s sendMediaGroup:s sendMessage:s sendAndWait:s sendPhoto:s sendSticker:s sendVideo:s unpinChatMessage:u"},
+			}},
+		},
+		"n8n-nodes-base.telegramTrigger": {
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi"},
+		},
+		"n8n-nodes-base.theHive": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", ops: []resourceOps{
+				{"log", "getAll", "create:c executeResponder:x getAll get"},
+			}},
+		},
+		"n8n-nodes-base.theHiveProject": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", ops: []resourceOps{
+				{"alert", "create", "create:c deleteAlert:d executeResponder:x get merge:u promote:u search update:u status:u"},
+				{"case", "create", "addAttachment:c create:c deleteAttachment:d deleteCase:d executeResponder:x get getAttachment getTimeline search update:u"},
+				{"comment", "add", "add:c deleteComment:d search update:u"},
+				{"observable", "create", "create:c deleteObservable:d executeAnalyzer:x executeResponder:x get search update:u"},
+				{"page", "create", "create:c deletePage:d search update:u"},
+				{"query", "executeQuery", "executeQuery:x"},
+				{"task", "create", "create:c deleteTask:d executeResponder:x get search update:u"},
+				{"log", "create", "addAttachment:c create:c deleteLog:d deleteAttachment:d executeResponder:x get search"},
+			}},
+		},
+		"n8n-nodes-base.theHiveProjectTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
+		},
+		"n8n-nodes-base.theHiveTrigger": {
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook},
+		},
+		"n8n-nodes-base.timeSaved": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.timescaleDb": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "timescaleDb", ops: []resourceOps{
+				{"", "insert", "executeQuery:x insert:c update:u"},
+			}},
+		},
+		"n8n-nodes-base.todoist": {
+			{v: []float64{1}, outputs: 1, creds: "todoistApi todoistOAuth2Api", resource: "task", ops: []resourceOps{
+				{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
+			}},
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi todoistOAuth2Api", resource: "task", ops: []resourceOps{
+				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
+				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
+				{"section", "create", "create:c delete:d get getAll update:u"},
+				{"comment", "create", "create:c delete:d get getAll update:u"},
+				{"label", "create", "create:c delete:d get getAll update:u"},
+				{"reminder", "create", "create:c delete:d getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.togglTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "togglApi"},
+		},
+		"n8n-nodes-base.totp": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "totpApi", ops: []resourceOps{
+				{"", "generateSecret", "generateSecret"},
+			}},
+		},
+		"n8n-nodes-base.travisCi": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "travisCiApi", resource: "build", ops: []resourceOps{
+				{"build", "cancel", "cancel:u get getAll restart:u trigger:x"},
+			}},
+		},
+		"n8n-nodes-base.trello": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "trelloApi", resource: "card", ops: []resourceOps{
+				{"attachment", "getAll", "create:c delete:d get getAll"},
+				{"board", "create", "create:c delete:d get update:u"},
+				{"boardMember", "add", "add:c getAll invite:c remove:d"},
+				{"card", "create", "create:c delete:d get update:u"},
+				{"cardComment", "create", "create:c delete:d update:u"},
+				{"checklist", "getAll", "create:c createCheckItem:c delete:d deleteCheckItem:d get getCheckItem completedCheckItems getAll updateCheckItem:u"},
+				{"label", "getAll", "addLabel:u create:c delete:d get getAll removeLabel:d update:u"},
+				{"list", "create", "archive:u create:c get getCards getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.trelloTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi"},
+		},
+		"n8n-nodes-base.twake": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", ops: []resourceOps{
+				{"message", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.twilio": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twilioApi", resource: "sms", ops: []resourceOps{
+				{"call", "make", "make:s"},
+				{"sms", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.twilioTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "twilioApi"},
+		},
+		"n8n-nodes-base.twist": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twistOAuth2Api", resource: "messageConversation", ops: []resourceOps{
+				{"channel", "create", "archive:u create:c delete:d get getAll unarchive:u update:u"},
+				{"comment", "create", "create:c delete:d get getAll update:u"},
+				{"messageConversation", "create", "create:c delete:d get getAll update:u"},
+				{"thread", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.twitter": {
+			{v: []float64{1}, outputs: 1, creds: "twitterOAuth1Api", resource: "tweet", ops: []resourceOps{
+				{"directMessage", "create", "create:c"},
+				{"tweet", "create", "create:c delete:d like:c retweet:c search"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "twitterOAuth2Api", resource: "tweet", ops: []resourceOps{
+				{"directMessage", "create", "create:c"},
+				{"list", "add", "add:c"},
+				{"tweet", "create", "create:c delete:d like:c retweet:c search"},
+				{"user", "searchUser", "searchUser"},
+			}},
+		},
+		"n8n-nodes-base.typeformTrigger": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi typeformOAuth2Api"},
+		},
+		"n8n-nodes-base.unleashedSoftware": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "unleashedSoftwareApi", resource: "salesOrder", ops: []resourceOps{
+				{"salesOrder", "getAll", "getAll"},
+				{"stockOnHand", "getAll", "get getAll"},
+			}},
+		},
+		"n8n-nodes-base.uplead": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "upleadApi", resource: "company", ops: []resourceOps{
+				{"company", "enrich", "enrich"},
+				{"person", "enrich", "enrich"},
+			}},
+		},
+		"n8n-nodes-base.uproc": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uprocApi"},
+		},
+		"n8n-nodes-base.uptimeRobot": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uptimeRobotApi", resource: "account", ops: []resourceOps{
+				{"account", "get", "get"},
+				{"alertContact", "getAll", "create:c delete:d get getAll update:u"},
+				{"maintenanceWindow", "getAll", "create:c delete:d get getAll update:u"},
+				{"monitor", "getAll", "create:c delete:d get getAll reset update:u"},
+				{"publicStatusPage", "getAll", "create:c delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.urlScanIo": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "urlScanIoApi", resource: "scan", ops: []resourceOps{
+				{"scan", "perform", "get getAll perform"},
+			}},
+		},
+		"n8n-nodes-base.venafiTlsProtectCloud": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectCloudApi", resource: "certificateRequest", ops: []resourceOps{
+				{"certificate", "delete", "delete:d download get getMany renew:u"},
+				{"certificateRequest", "create", "create:c get getMany"},
+			}},
+		},
+		"n8n-nodes-base.venafiTlsProtectCloudTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi"},
+		},
+		"n8n-nodes-base.venafiTlsProtectDatacenter": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", ops: []resourceOps{
+				{"certificate", "create", "create:c delete:d download get getMany renew:u"},
+				{"policy", "get", "get"},
+			}},
+		},
+		"n8n-nodes-base.vero": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "veroApi", resource: "user", ops: []resourceOps{
+				{"user", "create", "addTags:u alias:u create:u delete:d resubscribe:c removeTags:d unsubscribe:d"},
+				{"event", "track", "track:c"},
+			}},
+		},
+		"n8n-nodes-base.vonage": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "vonageApi", resource: "sms", ops: []resourceOps{
+				{"sms", "send", "send:s"},
+			}},
+		},
+		"n8n-nodes-base.wait": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
+		},
+		"n8n-nodes-base.webflow": {
+			{v: []float64{1}, outputs: 1, creds: "webflowApi webflowOAuth2Api", resource: "item", ops: []resourceOps{
+				{"item", "get", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", ops: []resourceOps{
+				{"item", "get", "create:c deleteItem:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.webflowTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi webflowOAuth2Api"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api"},
+		},
+		"n8n-nodes-base.webhook": {
+			{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
+		},
+		"n8n-nodes-base.wekan": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", ops: []resourceOps{
+				{"board", "create", "create:c delete:d get getAll"},
+				{"card", "create", "create:c delete:d get getAll update:u"},
+				{"cardComment", "create", "create:c delete:d get getAll"},
+				{"checklist", "getAll", "create:c delete:d get getAll"},
+				{"checklistItem", "getAll", "delete:d get update:u"},
+				{"list", "create", "create:c delete:d get getAll"},
+			}},
+		},
+		"n8n-nodes-base.whatsApp": {
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "whatsAppApi", resource: "message", ops: []resourceOps{
+				{"message", "sendTemplate", "send:s sendAndWait:s sendTemplate:s"},
+				{"media", "mediaUpload", "mediaUpload:c mediaUrlGet mediaDelete:d"},
+			}},
+		},
+		"n8n-nodes-base.whatsAppTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "whatsAppTriggerApi"},
+		},
+		"n8n-nodes-base.wise": {
+			{v: []float64{1}, outputs: 1, creds: "wiseApi", resource: "account", ops: []resourceOps{
+				{"account", "getBalances", "getBalances getCurrencies getStatement"},
+				{"exchangeRate", "get", "get"},
+				{"profile", "get", "get getAll"},
+				{"quote", "get", "create:c get"},
+				{"recipient", "getAll", "getAll"},
+				{"transfer", "get", "create:c delete:d execute:x get getAll"},
+			}},
+		},
+		"n8n-nodes-base.wiseTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi"},
+		},
+		"n8n-nodes-base.wooCommerce": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", ops: []resourceOps{
+				{"customer", "create", "create:c delete:d get getAll update:u"},
+				{"order", "create", "create:c delete:d get getAll update:u"},
+				{"product", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.wooCommerceTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi"},
+		},
+		"n8n-nodes-base.wordpress": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi", resource: "post", ops: []resourceOps{
+				{"post", "create", "create:c get getAll update:u"},
+				{"page", "create", "create:c get getAll update:u"},
+				{"user", "create", "create:c get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.workableTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "workableApi"},
+		},
+		"n8n-nodes-base.workflowTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+		},
+		"n8n-nodes-base.writeBinaryFile": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.wufooTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi"},
+		},
+		"n8n-nodes-base.xero": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", ops: []resourceOps{
+				{"contact", "create", "create:c get getAll update:u"},
+				{"invoice", "create", "create:c get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.xml": {
+			{v: []float64{1}, outputs: 1},
+		},
+		"n8n-nodes-base.youTube": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "youTubeOAuth2Api", resource: "channel", ops: []resourceOps{
+				{"channel", "getAll", "get getAll update:u uploadBanner:c"},
+				{"playlist", "getAll", "create:c delete:d get getAll update:u"},
+				{"playlistItem", "add", "add:c delete:d get getAll"},
+				{"video", "getAll", "delete:d get getAll rate:u update:u upload:c"},
+				{"videoCategory", "getAll", "getAll"},
+			}},
+		},
+		"n8n-nodes-base.yourls": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "yourlsApi", resource: "url", ops: []resourceOps{
+				{"url", "shorten", "expand shorten stats"},
+			}},
+		},
+		"n8n-nodes-base.zammad": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi zammadTokenAuthApi", resource: "user", ops: []resourceOps{
+				{"group", "create", "create:c delete:d get getAll update:u"},
+				{"organization", "create", "create:c delete:d get getAll update:u"},
+				{"ticket", "create", "create:c delete:d get getAll"},
+				{"user", "create", "create:c delete:d get getAll getSelf update:u"},
+			}},
+		},
+		"n8n-nodes-base.zendesk": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi zendeskOAuth2Api", resource: "ticket", ops: []resourceOps{
+				{"ticket", "create", "create:c delete:d get getAll recover:u update:u"},
+				{"ticketField", "get", "get getAll"},
+				{"user", "create", "create:c delete:d get getAll getOrganizations getRelatedData search update:u"},
+				{"organization", "create", "count create:c delete:d get getAll getRelatedData update:u"},
+			}},
+		},
+		"n8n-nodes-base.zendeskTrigger": {
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi zendeskOAuth2Api"},
+		},
+		"n8n-nodes-base.zohoCrm": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", ops: []resourceOps{
+				{"account", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"deal", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"invoice", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"lead", "create", "create:c upsert:u delete:d get getFields getAll update:u"},
+				{"product", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"purchaseOrder", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"quote", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"salesOrder", "create", "create:c upsert:u delete:d get getAll update:u"},
+				{"vendor", "create", "create:c upsert:u delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.zoom": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi zoomOAuth2Api", resource: "meeting", ops: []resourceOps{
+				{"meeting", "create", "create:c delete:d get getAll update:u"},
+			}},
+		},
+		"n8n-nodes-base.zulip": {
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zulipApi", resource: "message", ops: []resourceOps{
+				{"message", "sendPrivate", "delete:d get sendPrivate:s sendStream:s update:u updateFile:c"},
+				{"stream", "create", "create:c delete:d getAll getSubscribed update:u"},
+				{"user", "create", "create:c deactivate:u get getAll update:u"},
+			}},
+		},
+	}
 }

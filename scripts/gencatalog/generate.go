@@ -122,7 +122,7 @@ func Generate(modules string) ([]byte, error) {
 		versions["n8n"], versions["n8n-nodes-base"], versions["@n8n/n8n-nodes-langchain"])
 	buf.WriteString("package n8nschema\n\n")
 	fmt.Fprintf(&buf, "// N8nVersion is the n8n release the node table was read from.\nconst N8nVersion = %q\n\n", versions["n8n"])
-	buf.WriteString("var nodeTable = map[string][]nodeEntry{\n")
+	buf.WriteString("// newNodeTable builds the node table (nodeTable builds it once, when first\n// used: as a package variable it was built at start, on one core).\nfunc newNodeTable() map[string][]nodeEntry {\nreturn map[string][]nodeEntry{\n")
 	types := make([]string, 0, len(table))
 	for t := range table {
 		types = append(types, t)
@@ -135,7 +135,7 @@ func Generate(modules string) ([]byte, error) {
 		}
 		buf.WriteString("},\n")
 	}
-	buf.WriteString("}\n")
+	buf.WriteString("}\n}\n")
 	return format.Source(buf.Bytes())
 }
 
