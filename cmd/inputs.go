@@ -102,7 +102,9 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	}
 	addDir := func(dir string) {
 		abs := n.abs(dir)
-		for _, w := range walkJSON(abs) {
+		found, bare := walkJSON(abs)
+		n.listedWithoutGit(bare)
+		for _, w := range found {
 			// w.path is clean and absolute: n.abs of the path as given
 			// (dir joined with the rest), which is spelled only for a
 			// name outside the root. The rest is what filepath.Rel(abs,
@@ -187,18 +189,29 @@ type walked struct {
 // listed, come back with their error so that the report names them.
 // Named pipes, devices and sockets are not files anyone exported: a FIFO
 // named x.json would block the run, /dev/zero would never end.
-func walkJSON(dir string) []walked {
-	var out []walked
+//
+// bare are the folders listed in full that hold nothing named .git, so
+// that naming their files need not look for one (namer.listedWithoutGit).
+func walkJSON(dir string) (out []walked, bare []string) {
+	var listed []string
+	notBare := map[string]bool{}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			// An unlistable folder hides only itself; it was listed in
+			// part, if at all.
 			out = append(out, walked{p, err})
-			return nil // an unlistable folder hides only itself
+			notBare[p] = true
+			return nil
+		}
+		if d.Name() == ".git" {
+			notBare[filepath.Dir(p)] = true
 		}
 		if d.IsDir() {
 			name := d.Name()
 			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
 				return filepath.SkipDir
 			}
+			listed = append(listed, p)
 			return nil
 		}
 		// Hidden files are tool state (.stormcheck-pull.json), not workflows.
@@ -221,7 +234,12 @@ func walkJSON(dir string) []walked {
 		}
 		return nil
 	})
-	return out
+	for _, p := range listed {
+		if !notBare[p] {
+			bare = append(bare, p)
+		}
+	}
+	return out, bare
 }
 
 var (

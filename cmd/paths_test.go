@@ -156,3 +156,35 @@ func TestNameAtShortcutAgreesWithRel(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesInNestedRepositories: a walk names each file relative to the
+// nearest folder holding .git, a folder or a file (a worktree), also below
+// the folder walked; a .git that is a broken link makes no top.
+func TestNamesInNestedRepositories(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.json", "inner/b.json", "inner/sub/c.json", "wt/d.json", "wt/.git", "dang/e.json", "inner/.git/config.json"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("nowhere", filepath.Join(dir, "dang", ".git")); err != nil {
+		t.Skipf("cannot make a symlink: %v", err)
+	}
+	ins, err := collectInputs([]string{"."}, nil, newNamer(dir, "", ""), defaultMaxFileSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range ins {
+		got = append(got, in.name)
+	}
+	// A temp folder is in no repository: other names are relative to dir.
+	want := []string{"a.json", "b.json", "d.json", "dang/e.json", "sub/c.json"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+}
