@@ -8,20 +8,19 @@ import (
 
 // Recycling. The two-pass audit parses thousands of files, one after
 // another on each core, and drops each once its group is released. The
-// three largest buffers of a parse (the bytes read, the tree's nodes and
-// the line index) then go to the next parse instead of to the collector:
-// on n8n-real they are 55 of the 144 MB an audit allocates, and every MB
-// not allocated is garbage not collected and, on a virtual machine, fresh
-// pages not faulted in. So do the blocks of its workflows' nodes and
-// connections (20 MB).
+// largest buffers of a parse (the bytes read, the tree's nodes, the line
+// index, the blocks of its workflows' nodes and connections) then go to the
+// next parse instead of to the collector: on n8n-real they were 75 of the
+// 144 MB an audit allocated, and every MB not allocated is garbage not
+// collected and, on a virtual machine, fresh pages not faulted in.
 //
 // A source whose bytes came from Buffer is marked owned (Source.Own);
 // Parse then hands its tree the builder's arrays instead of copies, and
 // File.Recycle gives all back once the file is released. A string still
 // viewing the bytes, or a node of the full model, after that would read
-// the next file's: under
-// go test every recycled buffer is overwritten first, so such a view reads
-// garbage and the tests comparing audits fail instead of passing by luck.
+// the next file's: under go test every recycled buffer is overwritten
+// first, so such a view reads garbage and the tests comparing audits fail
+// instead of passing by luck.
 
 // Buffer returns an empty slice with room for at least n bytes, recycled
 // when one is free: read a file into it and wrap it with NewSource and Own.
@@ -33,13 +32,13 @@ func Buffer(n int) []byte { return bytesPool.get(n) }
 func (s *Source) Own() { s.owned = true }
 
 // Recycle gives back the buffers of f's parse when f's source is owned:
-// its bytes, its tree's nodes, its line index and its node and
-// connection blocks. Call it only once f is
-// released (File.Release) and every string read from it that outlives it
-// has been copied off (its workflows released, and findings on it: see
-// analyze.Set.Release and analyze.ReleaseFindings). It does nothing to a
-// source that is not owned, or while the file or one of its workflows is
-// not released (their values read the tree).
+// its bytes, its tree's nodes, its line index and its node and connection
+// blocks. Call it only once f is released (File.Release) and every string
+// read from it that outlives it has been copied off (its workflows
+// released, and findings on it: see analyze.Set.Release and
+// analyze.ReleaseFindings). It does nothing to a source that is not owned,
+// or while the file or one of its workflows is not released (their values
+// read the tree).
 func (f *File) Recycle() {
 	s := f.Source
 	if s == nil || !s.owned || !s.released {
