@@ -15,6 +15,7 @@ import (
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -234,18 +235,22 @@ type auditSettings struct {
 }
 
 func runAudit(o *AuditOptions) error {
-	// The node table and the patterns the audit uses are built on another
-	// core while this one lists the inputs.
-	go func() {
-		n8nschema.Prepare()
-		lazyregexp.CompileAll()
-	}()
 	wd, err := o.IO.Getwd()
 	if err != nil {
 		return err
 	}
 	n := newNamer(wd, o.Root, o.StdinFilename)
-	ins, err := collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
+	// The node table and the patterns the audit uses are built on another
+	// core while this one lists the inputs.
+	var ins []input
+	pool.Each(2, func(job int) {
+		if job == 0 {
+			ins, err = collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
+		} else {
+			n8nschema.Prepare()
+			lazyregexp.CompileAll()
+		}
+	})
 	if err != nil {
 		return err
 	}
