@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -62,7 +61,7 @@ func throwsOnCounter(g *Graph, l *Loop) bool {
 			return false
 		}
 		for _, c := range counters {
-			if regexp.MustCompile(`\b` + regexp.QuoteMeta(c) + `\b`).MatchString(src) {
+			if containsWord(src, c) {
 				return true
 			}
 		}
@@ -264,4 +263,30 @@ func pacedLoop(l *Loop) bool {
 		}
 	}
 	return false
+}
+
+// containsWord reports whether w, a counter's name (never empty), occurs
+// in s between word boundaries, as the pattern \b + QuoteMeta(w) + \b
+// matches (a boundary is where an ASCII word byte, [0-9A-Za-z_], meets a
+// byte that is not one, or an end): a pattern compiled per counter and per
+// Code node was quadratic in what a workflow names.
+func containsWord(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	for at := 0; ; at++ {
+		i := strings.Index(s[at:], w)
+		if i < 0 {
+			return false
+		}
+		at += i
+		if wordBoundary(s, at) && wordBoundary(s, at+len(w)) {
+			return true
+		}
+	}
+}
+
+// wordBoundary reports whether \b matches at byte i of s.
+func wordBoundary(s string, i int) bool {
+	return (i > 0 && isWordByte(s[i-1])) != (i < len(s) && isWordByte(s[i]))
 }
