@@ -25,11 +25,12 @@ const HugeRegion = Soft
 // audit's CPU (docs/performance.md). hugeHeap has the runtime map n bytes
 // of heap in one piece (one allocation, freed at once: the first free
 // pages the heap grows into) and advises them MADV_HUGEPAGE, so that they
-// are faulted 2 MiB at a time. Where the system has no huge pages, or
-// gives them to every mapping already, the advice changes nothing; with
-// GODEBUG=disablethp=1 (the runtime's own switch) none is given.
+// are faulted 2 MiB at a time. It does nothing (not even the collection)
+// where the advice would change nothing: a system that gives huge pages to
+// every mapping already, or none (hugeOnAdvice), or GODEBUG=disablethp=1,
+// the runtime's own switch.
 func hugeHeap(n int) {
-	if n <= 0 || slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "disablethp=1") {
+	if n <= 0 || !hugeOnAdvice() || slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "disablethp=1") {
 		return
 	}
 	// Fresh pages from the system, not touched; no collection while b is

@@ -1,6 +1,8 @@
 package heaproom
 
 import (
+	"bytes"
+	"os"
 	"syscall"
 	"unsafe"
 )
@@ -17,4 +19,12 @@ func adviseHuge(b []byte) {
 		// Refused by a kernel without huge pages: nothing to do then.
 		_ = syscall.Madvise(b[beg-p:end-p], syscall.MADV_HUGEPAGE)
 	}
+}
+
+// hugeOnAdvice reports whether the kernel gives transparent huge pages to
+// the mappings advised MADV_HUGEPAGE and not to others (the mode in
+// brackets in /sys/kernel/mm/transparent_hugepage/enabled is "madvise").
+func hugeOnAdvice() bool {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && bytes.Contains(mode, []byte("[madvise]"))
 }

@@ -3,3 +3,5 @@
 package heaproom
 
 func adviseHuge([]byte) {}
+
+func hugeOnAdvice() bool { return false }
