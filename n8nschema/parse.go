@@ -371,7 +371,7 @@ func (wp *wfParser) nodes(nodes Value) {
 	w.byName = newNameIndex(count)
 	// One block each for the nodes and their bodies, not two allocations
 	// per node.
-	block, bodies := wp.p.f.Source.nodeBlocks(count)
+	block, bodies := wp.p.f.Source.takeNodeBlocks(count)
 	paths := newNodePaths(nodes.fullPath(), count)
 	nodes.eachElem(func(i int, e Value) bool {
 		nodePath, paramsPath, namePath := paths.next(i)

@@ -62,9 +62,7 @@ func (f *File) Recycle() {
 	if spare.lines != nil {
 		linesPool.put(poisoned(spare.lines, maxText))
 	}
-	if spare.blocks.nodes != nil || spare.blocks.conns != nil {
-		spare.blocks.recycle()
-	}
+	spare.blocks.recycle()
 	for _, b := range spare.more {
 		b.recycle()
 	}
@@ -73,11 +71,11 @@ func (f *File) Recycle() {
 // recycledText is what a recycled node's strings read under go test.
 const recycledText = "\xffrecycled"
 
-// nodeBlocks returns zeroed blocks for count nodes and their bodies: for
+// takeNodeBlocks returns zeroed blocks for count nodes and their bodies: for
 // an owned source, blocks that File.Recycle gave back and takes again
 // (they were 60% of what a parse allocated once the tree and the bytes
 // were recycled).
-func (s *Source) nodeBlocks(count int) ([]Node, []nodeBody) {
+func (s *Source) takeNodeBlocks(count int) ([]Node, []nodeBody) {
 	if !s.owned {
 		return make([]Node, count), make([]nodeBody, count)
 	}
