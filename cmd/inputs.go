@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -275,45 +274,48 @@ func readRegular(path string, limit int64) ([]byte, error) {
 // readRegularWith is readRegular reading into alloc(size+1) (nil: make),
 // the file's size and a byte to see its end.
 func readRegularWith(path string, limit int64, alloc func(n int) []byte) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	mode, size, err := f.stat()
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegularError{st.Mode()}
+	if !mode.IsRegular() {
+		return nil, notRegularError{mode}
 	}
-	if st.Size() > limit {
+	if size > limit {
 		return nil, errTooLarge
 	}
 	if alloc == nil {
-		return readSized(f, limit, st.Size())
+		return readSized(f, limit, size)
 	}
-	return readInto(f, limit, alloc(int(min(st.Size()+1, limit+1))))
+	return readInto(f, limit, alloc(int(min(size+1, limit+1))), size)
 }
 
 // readLimited reads r to its end, or fails with errTooLarge after limit
 // bytes without reading further (stdin may be /dev/zero).
 func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	return readSized(r, limit, 0)
+	return readSized(r, limit, -1)
 }
 
-// readSized is readLimited with a guess of the size (a file's, 0 for a
-// pipe). The buffer starts at the guess, so a file is read into one
-// allocation of its size (io.ReadAll grew from 512 bytes: a 200 MB file
-// took 435 MB of RSS, now 219 MB), and it doubles from there but never
-// past limit+1.
+// readSized is readLimited with the size fstat gave (-1 for a pipe). The
+// buffer starts at the size, so a file is read into one allocation of its
+// size (io.ReadAll grew from 512 bytes: a 200 MB file took 435 MB of RSS,
+// now 219 MB), and it doubles from there but never past limit+1.
 func readSized(r io.Reader, limit, size int64) ([]byte, error) {
-	return readInto(r, limit, make([]byte, 0, min(max(size+1, 512), limit+1)))
+	return readInto(r, limit, make([]byte, 0, min(max(size+1, 512), limit+1)), size)
 }
 
 // readInto is readSized appending to b, an empty slice with room for the
-// guess.
-func readInto(r io.Reader, limit int64, b []byte) ([]byte, error) {
+// size and more. A read that stops short of the room at exactly size
+// bytes is the whole file, as fstat saw it: a regular file's read returns
+// less than asked only at its end, so the read that would meet the end is
+// not made. Any other count reads on to the end (a file that grew or
+// shrank, a pipe).
+func readInto(r io.Reader, limit int64, b []byte, size int64) ([]byte, error) {
 	for {
 		if len(b) == cap(b) {
 			b = slices.Grow(b, int(min(int64(cap(b)), limit+1-int64(cap(b)))))
@@ -323,7 +325,7 @@ func readInto(r io.Reader, limit int64, b []byte) ([]byte, error) {
 		if int64(len(b)) > limit {
 			return nil, errTooLarge
 		}
-		if err == io.EOF {
+		if err == io.EOF || (err == nil && n > 0 && int64(len(b)) == size && len(b) < cap(b)) {
 			return b, nil
 		}
 		if err != nil {
