@@ -6,10 +6,12 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"runtime"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -25,26 +27,24 @@ type JSON struct{}
 // into one reused buffer: encoding/json's reflection and re-indenting were
 // most of the cost of rendering.
 
-// Render writes the document, indented, with a trailing newline. It writes
-// one workflow or finding at a time, so the document is never held in
-// memory whole on a large audit.
+// Render writes the document, indented, with a trailing newline. The
+// workflows and findings are encoded on every core, a batch of them at a
+// time (jsonWriter.array), so the document is never held in memory whole
+// on a large audit.
 func (JSON) Render(w io.Writer, r *Result) error {
 	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
 	jw.WriteString("{\n  \"version\": 1,\n  \"tool\": ")
 	jw.value(1, func(e *jsonEnc) { e.tool(r.Tool) })
 	jw.WriteString(",\n  \"summary\": ")
 	jw.value(1, func(e *jsonEnc) { e.summary(&r.Summary) })
-	// Names repeat across workflows, operations, factors and findings:
-	// each is redacted once.
-	red := memo{}
 	jw.WriteString(",\n  \"workflows\": ")
 	var wfs []*n8nschema.Workflow
 	if r.Set != nil {
 		wfs = r.Set.Workflows
 	}
-	jw.array(len(wfs), func(e *jsonEnc, i int) { e.workflow(r.Set, wfs[i], red) })
+	jw.array(len(wfs), func(e *jsonEnc, red memo, i int) { e.workflow(r.Set, wfs[i], red) })
 	jw.WriteString(",\n  \"findings\": ")
-	jw.array(len(r.Findings), func(e *jsonEnc, i int) { e.finding(&r.Findings[i], red) })
+	jw.array(len(r.Findings), func(e *jsonEnc, red memo, i int) { e.finding(&r.Findings[i], red) })
 	jw.WriteString("\n}\n")
 	if jw.err != nil {
 		return jw.err
@@ -56,6 +56,19 @@ func (JSON) Render(w io.Writer, r *Result) error {
 type jsonWriter struct {
 	w   *bufio.Writer
 	enc jsonEnc
+	err error
+	// batches are where array encodes: the writer's, then the helper's
+	// two. A batch's memo redacts each name once (names repeat across
+	// workflows, operations, factors and findings) and lives as long as
+	// the document; the helper's two share one.
+	batches [3]jsonBatch
+}
+
+// jsonBatch is the elements one worker encodes in a round of array.
+type jsonBatch struct {
+	enc jsonEnc
+	red memo
+	out []byte
 	err error
 }
 
@@ -80,24 +93,114 @@ func (j *jsonWriter) value(depth int, encode func(e *jsonEnc)) {
 	_, j.err = j.w.Write(j.enc.b)
 }
 
+// jsonBatchLen is the elements encoded at once into one buffer: enough
+// that handing a batch over costs little beside it, few enough that the
+// buffers stay small (a workflow's JSON is ~3 KB on n8n-real).
+const jsonBatchLen = 64
+
 // array writes a member array of the top-level object: [] when empty, else
-// one element per line at depth 2.
-func (j *jsonWriter) array(n int, elem func(e *jsonEnc, i int)) {
+// one element per line at depth 2. The elements are encoded in batches of
+// consecutive ones, on two cores: this goroutine's worker encodes the
+// even batches and writes every batch in order, a helper encodes the odd
+// ones into one of two buffers it hands over. The bytes are those of one
+// writer encoding element after element, and at most four batches are
+// held. An element that fails is not written, nor anything after it.
+func (j *jsonWriter) array(n int, elem func(e *jsonEnc, red memo, i int)) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
 	}
 	j.WriteString("[\n")
-	for i := range n {
-		j.WriteString("    ")
-		j.value(2, func(e *jsonEnc) { elem(e, i) })
-		if i < n-1 {
-			j.WriteString(",\n")
-		} else {
-			j.WriteString("\n")
+	nb := (n + jsonBatchLen - 1) / jsonBatchLen
+	batch := func(bt *jsonBatch, k int) {
+		lo := k * jsonBatchLen
+		bt.encode(lo, min(lo+jsonBatchLen, n), n, elem)
+	}
+	write := func(bt *jsonBatch) {
+		if j.err == nil && len(bt.out) > 0 {
+			_, j.err = j.w.Write(bt.out)
+		}
+		if j.err == nil {
+			j.err = bt.err
 		}
 	}
+	if nb == 1 || runtime.GOMAXPROCS(0) == 1 {
+		for k := 0; k < nb && j.err == nil; k++ {
+			batch(&j.batches[0], k)
+			write(&j.batches[0])
+		}
+		j.WriteString("  ]")
+		return
+	}
+	ready := make(chan *jsonBatch, 2)
+	free := make(chan *jsonBatch, 2)
+	stop := make(chan struct{})
+	if j.batches[1].red == nil {
+		j.batches[1].red = memo{}
+		j.batches[2].red = j.batches[1].red // the helper's alone
+	}
+	free <- &j.batches[1]
+	free <- &j.batches[2]
+	pool.Each(2, func(w int) {
+		if w == 1 {
+			// The helper. Closing ready tells the writer it ends,
+			// also when it panics (pool.Each raises the panic again).
+			defer close(ready)
+			for k := 1; k < nb; k += 2 {
+				var bt *jsonBatch
+				select {
+				case bt = <-free:
+				case <-stop:
+					return
+				}
+				batch(bt, k)
+				ready <- bt
+			}
+			return
+		}
+		defer close(stop)
+		for k := 0; k < nb && j.err == nil; k++ {
+			if k%2 == 0 {
+				batch(&j.batches[0], k)
+				write(&j.batches[0])
+				continue
+			}
+			bt, ok := <-ready
+			if !ok {
+				return
+			}
+			write(bt)
+			free <- bt
+		}
+	})
 	j.WriteString("  ]")
+}
+
+// encode encodes elements lo to hi (of n) as array writes them, stopping
+// at one that fails. It works on copies of the batch's buffers, stored
+// back at the end: the other worker's batch shares a cache line with this
+// one, and every append would otherwise write to it.
+func (bt *jsonBatch) encode(lo, hi, n int, elem func(e *jsonEnc, red memo, i int)) {
+	if bt.red == nil {
+		bt.red = memo{}
+	}
+	enc, out, red := &jsonEnc{b: bt.enc.b}, bt.out[:0], bt.red
+	var err error
+	for i := lo; i < hi; i++ {
+		out = append(out, "    "...)
+		enc.reset(2)
+		elem(enc, red, i)
+		if err = enc.err; err != nil {
+			break
+		}
+		out = append(out, enc.b...)
+		if i < n-1 {
+			out = append(out, ",\n"...)
+		} else {
+			out = append(out, '\n')
+		}
+	}
+	bt.enc.b, bt.out, bt.err = enc.b, out, err
 }
 
 func (e *jsonEnc) tool(t Tool) {

@@ -1,11 +1,15 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -157,6 +161,90 @@ func TestJSONUnsupportedFloat(t *testing.T) {
 		sameAsReference(t, r)
 		if err := (JSON{}).Render(&bytes.Buffer{}, r); err == nil {
 			t.Errorf("%v: no error", usd)
+		}
+	}
+}
+
+// arrayBytes is what jsonWriter.array writes of n elements, flushed also
+// when an element fails.
+func arrayBytes(n int, elem func(e *jsonEnc, red memo, i int)) (string, error) {
+	var b bytes.Buffer
+	jw := &jsonWriter{w: bufio.NewWriterSize(&b, 64)}
+	jw.array(n, elem)
+	err := jw.err
+	jw.w.Flush()
+	return b.String(), err
+}
+
+// TestJSONArrayInBatches: array encodes in batches on two cores; its bytes
+// are those of encoding one element after the other, up to one that fails.
+func TestJSONArrayInBatches(t *testing.T) {
+	fail := errors.New("cannot encode")
+	for _, n := range []int{1, 2, jsonBatchLen - 1, jsonBatchLen, jsonBatchLen + 1, 2 * jsonBatchLen, 5*jsonBatchLen + 3} {
+		for _, failAt := range []int{-1, 0, 1, jsonBatchLen - 1, jsonBatchLen, jsonBatchLen + 1, 2 * jsonBatchLen, 3*jsonBatchLen + 2, n - 1} {
+			if failAt >= n {
+				continue
+			}
+			elem := func(e *jsonEnc, red memo, i int) {
+				e.open('{')
+				e.key("i").int(i)
+				e.key("name").string(red.Redact(fmt.Sprintf("n%d sk-%040d", i%5, i%5)))
+				if i == failAt {
+					e.err = fail
+					return
+				}
+				e.close('}')
+			}
+			var want strings.Builder
+			want.WriteString("[\n")
+			for i := range n {
+				want.WriteString("    ")
+				if i == failAt {
+					break
+				}
+				fmt.Fprintf(&want, "{\n      \"i\": %d,\n      \"name\": %q\n    }", i, Redact(fmt.Sprintf("n%d sk-%040d", i%5, i%5)))
+				if i < n-1 {
+					want.WriteString(",\n")
+				} else {
+					want.WriteString("\n")
+				}
+			}
+			if failAt < 0 {
+				want.WriteString("  ]")
+			}
+			got, err := arrayBytes(n, elem)
+			if got != want.String() {
+				t.Errorf("n=%d, failing at %d: got\n%s\nwant\n%s", n, failAt, got, want.String())
+			}
+			if (err != nil) != (failAt >= 0) {
+				t.Errorf("n=%d, failing at %d: err %v", n, failAt, err)
+			}
+		}
+	}
+}
+
+// TestJSONArrayPanics: a panic while encoding, on either core, is raised
+// by array; neither worker waits for the other forever.
+func TestJSONArrayPanics(t *testing.T) {
+	n := 6 * jsonBatchLen
+	for _, at := range []int{0, jsonBatchLen, 2*jsonBatchLen + 1, 3*jsonBatchLen + 5, n - 1} {
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			arrayBytes(n, func(e *jsonEnc, red memo, i int) {
+				if i == at {
+					panic("boom")
+				}
+				e.int(i)
+			})
+		}()
+		select {
+		case r := <-done:
+			if r == nil {
+				t.Errorf("panic at element %d: array returned", at)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("panic at element %d: array never returned", at)
 		}
 	}
 }
