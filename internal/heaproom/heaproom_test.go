@@ -77,3 +77,61 @@ func TestGOMEMLIMITWins(t *testing.T) {
 		t.Errorf("Start/Keep changed the limit although GOMEMLIMIT is set")
 	}
 }
+
+// gogc is the runtime's GOGC now.
+func gogc() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// TestSmallHeapCollectsAtTriple: a run starts at GOGC=200 and goes back to
+// 100 after the first collection that finds SmallHeap live.
+func TestSmallHeapCollectsAtTriple(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetGCPercent(100)
+	Start()
+	defer func() {
+		mu.Lock()
+		managed, small = false, false
+		mu.Unlock()
+	}()
+	if got := gogc(); got != smallGOGC {
+		t.Fatalf("after Start, GOGC is %d, want %d", got, smallGOGC)
+	}
+	runtime.GC() // a few MB live: still small
+	Keep()
+	if got := gogc(); got != smallGOGC {
+		t.Fatalf("small live heap: GOGC is %d, want %d", got, smallGOGC)
+	}
+	held := make([][]byte, 0, 32)
+	for range SmallHeap>>20 + 4 {
+		held = append(held, make([]byte, 1<<20))
+	}
+	runtime.GC()
+	Keep()
+	if got := gogc(); got != 100 {
+		t.Errorf("live heap above SmallHeap: GOGC is %d, want 100", got)
+	}
+	runtime.KeepAlive(held)
+}
+
+// TestGOGCWins: a GOGC the user set is left alone.
+func TestGOGCWins(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "150")
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetGCPercent(100)
+	debug.SetGCPercent(150) // as the runtime read it at start
+	Start()
+	defer func() {
+		mu.Lock()
+		managed, small = false, false
+		mu.Unlock()
+	}()
+	if got := gogc(); got != 150 {
+		t.Errorf("GOGC=150 set: Start made it %d", got)
+	}
+}
