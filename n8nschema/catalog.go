@@ -3,6 +3,7 @@ package n8nschema
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Role says what a node type does to the outside world when it runs.
@@ -74,11 +75,11 @@ type Spec struct {
 // usableAsTool is loaded again as nodeType+'Tool'); an unknown type is
 // RoleExternal with Known false, and a type ending in "Trigger" a trigger.
 func Lookup(typ string) Spec {
-	if s, ok := catalog[typ]; ok {
+	if s, ok := catalog()[typ]; ok {
 		return *s
 	}
 	if base, ok := strings.CutSuffix(typ, "Tool"); ok {
-		if s, ok := catalog[base]; ok {
+		if s, ok := catalog()[base]; ok {
 			t := *s
 			t.Type, t.Tool, t.ToolRetry = typ, true, true
 			return t
@@ -113,9 +114,7 @@ func Lookup(typ string) Spec {
 
 // Catalog returns every catalog entry, sorted by type.
 func Catalog() []Spec {
-	out := make([]Spec, len(specs))
-	copy(out, specs)
-	return out
+	return slices.Clone(specs())
 }
 
 const (
@@ -166,340 +165,347 @@ func extSub(name, provider string, tool bool) Spec {
 }
 
 // specs is the catalog, one entry per node type. Types not listed fall
-// back to Lookup's rules.
-var specs = sortedSpecs([]Spec{
-	// Triggers.
-	role(nsBase+"webhook", RoleTrigger),
-	role(nsBase+"formTrigger", RoleTrigger),
-	role(nsBase+"scheduleTrigger", RoleTrigger),
-	role(nsBase+"cron", RoleTrigger),
-	role(nsBase+"interval", RoleTrigger),
-	role(nsBase+"manualTrigger", RoleTrigger),
-	role(nsBase+"start", RoleTrigger),
-	role(nsBase+"errorTrigger", RoleTrigger),
-	role(nsBase+"executeWorkflowTrigger", RoleTrigger),
-	role(nsBase+"emailReadImap", RoleTrigger),
-	role(nsBase+"n8nTrigger", RoleTrigger),
-	role(nsBase+"workflowTrigger", RoleTrigger),
-	role(nsLC+"chatTrigger", RoleTrigger),
-	role(nsLC+"manualChatTrigger", RoleTrigger),
-	role(nsLC+"mcpTrigger", RoleTrigger),
+// back to Lookup's rules. It is built when first used or by Prepare, as
+// the node table is: built in package initialisation, with catalog, it
+// was a millisecond of every run's start, on one core.
+var specs = sync.OnceValue(func() []Spec { return sortedSpecs(specList()) })
 
-	// Data transformation inside n8n.
-	role(nsBase+"set", RoleInternal),
-	role(nsBase+"code", RoleInternal),
-	role(nsBase+"function", RoleInternal),
-	role(nsBase+"functionItem", RoleInternal),
-	role(nsBase+"splitOut", RoleInternal),
-	role(nsBase+"aggregate", RoleInternal),
-	role(nsBase+"html", RoleInternal),
-	role(nsBase+"htmlExtract", RoleInternal),
-	role(nsBase+"extractFromFile", RoleInternal),
-	role(nsBase+"convertToFile", RoleInternal),
-	role(nsBase+"markdown", RoleInternal),
-	role(nsBase+"limit", RoleInternal),
-	role(nsBase+"itemLists", RoleInternal),
-	role(nsBase+"dateTime", RoleInternal),
-	role(nsBase+"sort", RoleInternal),
-	role(nsBase+"removeDuplicates", RoleInternal),
-	role(nsBase+"summarize", RoleInternal),
-	role(nsBase+"renameKeys", RoleInternal),
-	role(nsBase+"xml", RoleInternal),
-	role(nsBase+"crypto", RoleInternal),
-	role(nsBase+"moveBinaryData", RoleInternal),
-	role(nsBase+"spreadsheetFile", RoleInternal),
-	role(nsBase+"readBinaryFile", RoleInternal),
-	role(nsBase+"readBinaryFiles", RoleInternal),
-	role(nsBase+"readPDF", RoleInternal),
-	role(nsBase+"writeBinaryFile", RoleInternal),
-	role(nsBase+"readWriteFile", RoleInternal),
-	role(nsBase+"editImage", RoleInternal),
-	role(nsBase+"compression", RoleInternal),
-	role(nsBase+"executionData", RoleInternal),
-	role(nsBase+"executeCommand", RoleInternal),
-	role(nsBase+"respondToWebhook", RoleInternal),
-	role(nsBase+"stopAndError", RoleInternal),
-	role(nsBase+"form", RoleInternal),
-	role(nsBase+"debugHelper", RoleInternal),
-	role(nsBase+"n8nTrainingCustomerDatastore", RoleInternal),
-	role(nsBase+"aiTransform", RoleInternal),
-	role(nsBase+"jwt", RoleInternal),
-	role(nsBase+"totp", RoleInternal),
-	role(nsLC+"code", RoleInternal),
-	role(nsLC+"memoryManager", RoleInternal),
-	role(nsLC+"chat", RoleInternal),
+// catalog indexes specs by type.
+var catalog = sync.OnceValue(func() map[string]*Spec { return indexSpecs(specs()) })
 
-	// Flow control.
-	role(nsBase+"if", RoleFlow),
-	role(nsBase+"switch", RoleFlow),
-	role(nsBase+"filter", RoleFlow),
-	role(nsBase+"wait", RoleFlow),
-	role(nsBase+"splitInBatches", RoleFlow),
-	role(nsBase+"merge", RoleFlow),
-	role(nsBase+"noOp", RoleFlow),
-	role(nsBase+"compareDatasets", RoleInternal),
-	role(nsBase+"stickyNote", RoleNote),
+func specList() []Spec {
+	return []Spec{
+		// Triggers.
+		role(nsBase+"webhook", RoleTrigger),
+		role(nsBase+"formTrigger", RoleTrigger),
+		role(nsBase+"scheduleTrigger", RoleTrigger),
+		role(nsBase+"cron", RoleTrigger),
+		role(nsBase+"interval", RoleTrigger),
+		role(nsBase+"manualTrigger", RoleTrigger),
+		role(nsBase+"start", RoleTrigger),
+		role(nsBase+"errorTrigger", RoleTrigger),
+		role(nsBase+"executeWorkflowTrigger", RoleTrigger),
+		role(nsBase+"emailReadImap", RoleTrigger),
+		role(nsBase+"n8nTrigger", RoleTrigger),
+		role(nsBase+"workflowTrigger", RoleTrigger),
+		role(nsLC+"chatTrigger", RoleTrigger),
+		role(nsLC+"manualChatTrigger", RoleTrigger),
+		role(nsLC+"mcpTrigger", RoleTrigger),
 
-	// Sub-workflows.
-	role(nsBase+"executeWorkflow", RoleCallWorkflow),
-	// toolWorkflow v2 honours retryOnFail per call
-	// (ToolWorkflow/v2/utils/WorkflowToolService.js L63–65); v1 has only
-	// supplyData and does not.
-	{Type: nsLC + "toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true},
+		// Data transformation inside n8n.
+		role(nsBase+"set", RoleInternal),
+		role(nsBase+"code", RoleInternal),
+		role(nsBase+"function", RoleInternal),
+		role(nsBase+"functionItem", RoleInternal),
+		role(nsBase+"splitOut", RoleInternal),
+		role(nsBase+"aggregate", RoleInternal),
+		role(nsBase+"html", RoleInternal),
+		role(nsBase+"htmlExtract", RoleInternal),
+		role(nsBase+"extractFromFile", RoleInternal),
+		role(nsBase+"convertToFile", RoleInternal),
+		role(nsBase+"markdown", RoleInternal),
+		role(nsBase+"limit", RoleInternal),
+		role(nsBase+"itemLists", RoleInternal),
+		role(nsBase+"dateTime", RoleInternal),
+		role(nsBase+"sort", RoleInternal),
+		role(nsBase+"removeDuplicates", RoleInternal),
+		role(nsBase+"summarize", RoleInternal),
+		role(nsBase+"renameKeys", RoleInternal),
+		role(nsBase+"xml", RoleInternal),
+		role(nsBase+"crypto", RoleInternal),
+		role(nsBase+"moveBinaryData", RoleInternal),
+		role(nsBase+"spreadsheetFile", RoleInternal),
+		role(nsBase+"readBinaryFile", RoleInternal),
+		role(nsBase+"readBinaryFiles", RoleInternal),
+		role(nsBase+"readPDF", RoleInternal),
+		role(nsBase+"writeBinaryFile", RoleInternal),
+		role(nsBase+"readWriteFile", RoleInternal),
+		role(nsBase+"editImage", RoleInternal),
+		role(nsBase+"compression", RoleInternal),
+		role(nsBase+"executionData", RoleInternal),
+		role(nsBase+"executeCommand", RoleInternal),
+		role(nsBase+"respondToWebhook", RoleInternal),
+		role(nsBase+"stopAndError", RoleInternal),
+		role(nsBase+"form", RoleInternal),
+		role(nsBase+"debugHelper", RoleInternal),
+		role(nsBase+"n8nTrainingCustomerDatastore", RoleInternal),
+		role(nsBase+"aiTransform", RoleInternal),
+		role(nsBase+"jwt", RoleInternal),
+		role(nsBase+"totp", RoleInternal),
+		role(nsLC+"code", RoleInternal),
+		role(nsLC+"memoryManager", RoleInternal),
+		role(nsLC+"chat", RoleInternal),
 
-	// Roots that drive model and tool sub-nodes.
-	role(nsLC+"agent", RoleAgent),
-	{Type: nsLC + "agentTool", Role: RoleAgent, Known: true, Tool: true},
-	role(nsLC+"chainLlm", RoleAgent),
-	role(nsLC+"chainRetrievalQa", RoleAgent),
-	role(nsLC+"chainSummarization", RoleAgent),
-	role(nsLC+"informationExtractor", RoleAgent),
-	role(nsLC+"textClassifier", RoleAgent),
-	role(nsLC+"sentimentAnalysis", RoleAgent),
+		// Flow control.
+		role(nsBase+"if", RoleFlow),
+		role(nsBase+"switch", RoleFlow),
+		role(nsBase+"filter", RoleFlow),
+		role(nsBase+"wait", RoleFlow),
+		role(nsBase+"splitInBatches", RoleFlow),
+		role(nsBase+"merge", RoleFlow),
+		role(nsBase+"noOp", RoleFlow),
+		role(nsBase+"compareDatasets", RoleInternal),
+		role(nsBase+"stickyNote", RoleNote),
 
-	// Models. OpenAI family: maxRetries ?? 2, the SDK's 600 s timeout.
-	openAIFamily("lmChatOpenAi", "openai"),
-	openAIFamily("lmChatAzureOpenAi", "azure-openai"),
-	openAIFamily("lmChatDeepSeek", "deepseek"),
-	openAIFamily("lmChatOpenRouter", "openrouter"),
-	openAIFamily("lmChatXAiGrok", "xai"),
-	openAIFamily("lmChatVercelAiGateway", "vercel-ai-gateway"),
-	openAIFamily("lmOpenAi", "openai"),
-	// lmChatCohere: maxRetries ?? 2, no timeout (LmChatCohere.node.js L146).
-	{Type: nsLC + "lmChatCohere", Role: RoleModel, Known: true, Provider: "cohere", Paid: true,
-		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2},
-	// lmChatMistralCloud: the getNodeParameter('options', {maxRetries: 2})
-	// fallback never applies (n8n fills a missing options with {}), so
-	// AsyncCaller's 6 does (LmChatMistralCloud.node.js L165–170).
-	{Type: nsLC + "lmChatMistralCloud", Role: RoleModel, Known: true, Provider: "mistral", Paid: true,
-		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"},
-	// lmChatAnthropic: no retry option; with no options.maxTokensToSample
-	// the output cap comes from @langchain/anthropic's per-model table
-	// (AnthropicDefaultMaxTokens; LmChatAnthropic.node.js L289–293).
-	langchainDefault("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0),
-	// Gemini/Vertex: options.maxOutputTokens. The {maxOutputTokens: 1024}
-	// (Vertex 2048) fallback of getNodeParameter('options') never applies:
-	// n8n fills a missing collection with its default {} when it loads the
-	// workflow, so no cap is sent unless the option is set
-	// (LmChatGoogleGemini.node.js L116–130; n8n-workflow node-helpers.js
-	// getNodeParameters; docs/n8n-facts.md).
-	langchainDefault("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0),
-	langchainDefault("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 0),
-	langchainDefault("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
-	// Bedrock: ChatBedrockConverse calls BedrockRuntimeClient.send with no
-	// AsyncCaller; the AWS SDK's standard strategy makes 3 attempts
-	// (LmChatAwsBedrock.node.js L230; @smithy/core retry DEFAULT_MAX_ATTEMPTS).
-	{Type: nsLC + "lmChatAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true,
-		SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"},
-	// ChatOllama calls its client directly: one attempt
-	// (@langchain/ollama/dist/chat_models.js _generate). The LLM variant
-	// goes through AsyncCaller.
-	{Type: nsLC + "lmChatOllama", Role: RoleModel, Known: true, Provider: "ollama"},
-	langchainDefault("lmOllama", "ollama", false, "", 0),
-	langchainDefault("lmCohere", "cohere", true, "", 0),
-	langchainDefault("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
-	// Embeddings pass no maxRetries to LangChain, so AsyncCaller's 6 applies
-	// (EmbeddingsOpenAI/EmbeddingsOpenAi.node.js L238–243).
-	langchainDefault("embeddingsOpenAi", "openai", true, "", 0),
-	langchainDefault("embeddingsAzureOpenAi", "azure-openai", true, "", 0),
-	langchainDefault("embeddingsGoogleGemini", "google-gemini", true, "", 0),
-	langchainDefault("embeddingsGooglePalm", "google-palm", true, "", 0),
-	langchainDefault("embeddingsMistralCloud", "mistral", true, "", 0),
-	langchainDefault("embeddingsCohere", "cohere", true, "", 0),
-	langchainDefault("embeddingsHuggingFaceInference", "huggingface", true, "", 0),
-	langchainDefault("embeddingsOllama", "ollama", false, "", 0),
-	// Bedrock embeddings: BedrockEmbeddings with maxRetries: 3 runs
-	// AsyncCaller's 4 attempts around BedrockRuntimeClient.send, which
-	// makes the AWS SDK's 3 each: 12 wire attempts, 11 retries
-	// (EmbeddingsAwsBedrock.node.js L118–122; @langchain/aws/dist/embeddings.js
-	// L53–56).
-	{Type: nsLC + "embeddingsAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 11},
-	// The OpenAI app node calls the API through requestWithAuthentication,
-	// not the SDK: no hidden retries (vendors/OpenAi/transport/index.js L32).
-	{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
-	{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
-	{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens"},
-	{Type: nsLC + "googleGemini", Role: RoleModel, Known: true, Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"},
-	{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens"},
-	{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true},
-	// openAiAssistant (legacy agent) calls the SDK with maxRetries ?? 2 and
-	// timeout ?? 10000 (agents/OpenAiAssistant/OpenAiAssistant.node.js
-	// L329–330).
-	{Type: nsLC + "openAiAssistant", Role: RoleModel, Known: true, Provider: "openai", Paid: true,
-		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000},
+		// Sub-workflows.
+		role(nsBase+"executeWorkflow", RoleCallWorkflow),
+		// toolWorkflow v2 honours retryOnFail per call
+		// (ToolWorkflow/v2/utils/WorkflowToolService.js L63–65); v1 has only
+		// supplyData and does not.
+		{Type: nsLC + "toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true},
 
-	// AI sub-nodes without a wire call.
-	subNode("memoryBufferWindow"),
-	subNode("memoryChatRetriever"),
-	subNode("outputParserStructured"),
-	subNode("outputParserAutofixing"),
-	subNode("outputParserItemList"),
-	subNode("textSplitterRecursiveCharacterTextSplitter"),
-	subNode("textSplitterCharacterTextSplitter"),
-	subNode("textSplitterTokenSplitter"),
-	subNode("documentDefaultDataLoader"),
-	subNode("documentBinaryInputLoader"),
-	subNode("documentJsonInputLoader"),
-	subNode("retrieverVectorStore"),
-	subNode("retrieverMultiQuery"),
-	subNode("retrieverContextualCompression"),
-	execTool(subNode("vectorStoreInMemory")),
-	subNode("vectorStoreInMemoryInsert"),
-	subNode("vectorStoreInMemoryLoad"),
-	execTool(Spec{Type: nsLC + "toolCalculator", Role: RoleSubNode, Known: true}),
-	execTool(Spec{Type: nsLC + "toolCode", Role: RoleSubNode, Known: true}),
-	execTool(Spec{Type: nsLC + "toolThink", Role: RoleSubNode, Known: true}),
-	execTool(Spec{Type: nsLC + "toolVectorStore", Role: RoleSubNode, Known: true}),
+		// Roots that drive model and tool sub-nodes.
+		role(nsLC+"agent", RoleAgent),
+		{Type: nsLC + "agentTool", Role: RoleAgent, Known: true, Tool: true},
+		role(nsLC+"chainLlm", RoleAgent),
+		role(nsLC+"chainRetrievalQa", RoleAgent),
+		role(nsLC+"chainSummarization", RoleAgent),
+		role(nsLC+"informationExtractor", RoleAgent),
+		role(nsLC+"textClassifier", RoleAgent),
+		role(nsLC+"sentimentAnalysis", RoleAgent),
 
-	// AI sub-nodes that call out.
-	extSub("memoryPostgresChat", "postgres", false),
-	extSub("memoryRedisChat", "redis", false),
-	extSub("memoryMongoDbChat", "mongodb", false),
-	extSub("memoryMotorhead", "motorhead", false),
-	extSub("memoryXata", "xata", false),
-	extSub("memoryZep", "zep", false),
-	execTool(extSub("vectorStoreQdrant", "qdrant", false)),
-	execTool(extSub("vectorStorePinecone", "pinecone", false)),
-	execTool(extSub("vectorStoreSupabase", "supabase", false)),
-	execTool(extSub("vectorStorePGVector", "postgres", false)),
-	execTool(extSub("vectorStoreMilvus", "milvus", false)),
-	execTool(extSub("vectorStoreZep", "zep", false)),
-	execTool(extSub("vectorStoreWeaviate", "weaviate", false)),
-	execTool(extSub("vectorStoreMongoDBAtlas", "mongodb", false)),
-	execTool(extSub("vectorStoreRedis", "redis", false)),
-	extSub("rerankerCohere", "cohere", false),
-	extSub("documentGithubLoader", "github", false),
-	{Type: nsLC + "toolHttpRequest", Role: RoleExternal, Known: true, Tool: true,
-		TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
-	execTool(extSub("toolWikipedia", "wikipedia", true)),
-	execTool(extSub("toolSerpApi", "serpapi", true)),
-	execTool(extSub("toolWolframAlpha", "wolframalpha", true)),
-	execTool(extSub("toolSearXng", "searxng", true)),
-	execTool(extSub("mcpClientTool", "mcp", true)),
-	extSub("mcpClient", "mcp", false),
+		// Models. OpenAI family: maxRetries ?? 2, the SDK's 600 s timeout.
+		openAIFamily("lmChatOpenAi", "openai"),
+		openAIFamily("lmChatAzureOpenAi", "azure-openai"),
+		openAIFamily("lmChatDeepSeek", "deepseek"),
+		openAIFamily("lmChatOpenRouter", "openrouter"),
+		openAIFamily("lmChatXAiGrok", "xai"),
+		openAIFamily("lmChatVercelAiGateway", "vercel-ai-gateway"),
+		openAIFamily("lmOpenAi", "openai"),
+		// lmChatCohere: maxRetries ?? 2, no timeout (LmChatCohere.node.js L146).
+		{Type: nsLC + "lmChatCohere", Role: RoleModel, Known: true, Provider: "cohere", Paid: true,
+			SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2},
+		// lmChatMistralCloud: the getNodeParameter('options', {maxRetries: 2})
+		// fallback never applies (n8n fills a missing options with {}), so
+		// AsyncCaller's 6 does (LmChatMistralCloud.node.js L165–170).
+		{Type: nsLC + "lmChatMistralCloud", Role: RoleModel, Known: true, Provider: "mistral", Paid: true,
+			SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"},
+		// lmChatAnthropic: no retry option; with no options.maxTokensToSample
+		// the output cap comes from @langchain/anthropic's per-model table
+		// (AnthropicDefaultMaxTokens; LmChatAnthropic.node.js L289–293).
+		langchainDefault("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0),
+		// Gemini/Vertex: options.maxOutputTokens. The {maxOutputTokens: 1024}
+		// (Vertex 2048) fallback of getNodeParameter('options') never applies:
+		// n8n fills a missing collection with its default {} when it loads the
+		// workflow, so no cap is sent unless the option is set
+		// (LmChatGoogleGemini.node.js L116–130; n8n-workflow node-helpers.js
+		// getNodeParameters; docs/n8n-facts.md).
+		langchainDefault("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0),
+		langchainDefault("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 0),
+		langchainDefault("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
+		// Bedrock: ChatBedrockConverse calls BedrockRuntimeClient.send with no
+		// AsyncCaller; the AWS SDK's standard strategy makes 3 attempts
+		// (LmChatAwsBedrock.node.js L230; @smithy/core retry DEFAULT_MAX_ATTEMPTS).
+		{Type: nsLC + "lmChatAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true,
+			SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"},
+		// ChatOllama calls its client directly: one attempt
+		// (@langchain/ollama/dist/chat_models.js _generate). The LLM variant
+		// goes through AsyncCaller.
+		{Type: nsLC + "lmChatOllama", Role: RoleModel, Known: true, Provider: "ollama"},
+		langchainDefault("lmOllama", "ollama", false, "", 0),
+		langchainDefault("lmCohere", "cohere", true, "", 0),
+		langchainDefault("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
+		// Embeddings pass no maxRetries to LangChain, so AsyncCaller's 6 applies
+		// (EmbeddingsOpenAI/EmbeddingsOpenAi.node.js L238–243).
+		langchainDefault("embeddingsOpenAi", "openai", true, "", 0),
+		langchainDefault("embeddingsAzureOpenAi", "azure-openai", true, "", 0),
+		langchainDefault("embeddingsGoogleGemini", "google-gemini", true, "", 0),
+		langchainDefault("embeddingsGooglePalm", "google-palm", true, "", 0),
+		langchainDefault("embeddingsMistralCloud", "mistral", true, "", 0),
+		langchainDefault("embeddingsCohere", "cohere", true, "", 0),
+		langchainDefault("embeddingsHuggingFaceInference", "huggingface", true, "", 0),
+		langchainDefault("embeddingsOllama", "ollama", false, "", 0),
+		// Bedrock embeddings: BedrockEmbeddings with maxRetries: 3 runs
+		// AsyncCaller's 4 attempts around BedrockRuntimeClient.send, which
+		// makes the AWS SDK's 3 each: 12 wire attempts, 11 retries
+		// (EmbeddingsAwsBedrock.node.js L118–122; @langchain/aws/dist/embeddings.js
+		// L53–56).
+		{Type: nsLC + "embeddingsAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 11},
+		// The OpenAI app node calls the API through requestWithAuthentication,
+		// not the SDK: no hidden retries (vendors/OpenAi/transport/index.js L32).
+		{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
+		{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
+		{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens"},
+		{Type: nsLC + "googleGemini", Role: RoleModel, Known: true, Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"},
+		{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens"},
+		{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true},
+		// openAiAssistant (legacy agent) calls the SDK with maxRetries ?? 2 and
+		// timeout ?? 10000 (agents/OpenAiAssistant/OpenAiAssistant.node.js
+		// L329–330).
+		{Type: nsLC + "openAiAssistant", Role: RoleModel, Known: true, Provider: "openai", Paid: true,
+			SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000},
 
-	// HTTP Request: runtime timeout when absent is 5 minutes
-	// (n8n-nodes-base/dist/nodes/HttpRequest/V3/HttpRequestV3.node.js L238–243).
-	{Type: nsBase + "httpRequest", Role: RoleExternal, Known: true,
-		TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
-	ext("graphql", "graphql"),
-	ext("rssFeedRead", "rss"),
-	ext("n8n", "n8n"),
-	ext("emailSend", "smtp"),
-	ext("ssh", "ssh"),
-	ext("ftp", "ftp"),
+		// AI sub-nodes without a wire call.
+		subNode("memoryBufferWindow"),
+		subNode("memoryChatRetriever"),
+		subNode("outputParserStructured"),
+		subNode("outputParserAutofixing"),
+		subNode("outputParserItemList"),
+		subNode("textSplitterRecursiveCharacterTextSplitter"),
+		subNode("textSplitterCharacterTextSplitter"),
+		subNode("textSplitterTokenSplitter"),
+		subNode("documentDefaultDataLoader"),
+		subNode("documentBinaryInputLoader"),
+		subNode("documentJsonInputLoader"),
+		subNode("retrieverVectorStore"),
+		subNode("retrieverMultiQuery"),
+		subNode("retrieverContextualCompression"),
+		execTool(subNode("vectorStoreInMemory")),
+		subNode("vectorStoreInMemoryInsert"),
+		subNode("vectorStoreInMemoryLoad"),
+		execTool(Spec{Type: nsLC + "toolCalculator", Role: RoleSubNode, Known: true}),
+		execTool(Spec{Type: nsLC + "toolCode", Role: RoleSubNode, Known: true}),
+		execTool(Spec{Type: nsLC + "toolThink", Role: RoleSubNode, Known: true}),
+		execTool(Spec{Type: nsLC + "toolVectorStore", Role: RoleSubNode, Known: true}),
 
-	// App nodes: one wire call per item to their service.
-	ext("googleSheets", "google-sheets"),
-	ext("googleDrive", "google-drive"),
-	ext("googleDocs", "google-docs"),
-	ext("googleCalendar", "google-calendar"),
-	ext("googleAnalytics", "google-analytics"),
-	ext("googleCloudNaturalLanguage", "google-cloud"),
-	ext("googleBigQuery", "google-bigquery"),
-	ext("googleContacts", "google-contacts"),
-	ext("googleTasks", "google-tasks"),
-	ext("googleSlides", "google-slides"),
-	ext("googleChat", "google-chat"),
-	ext("googleTranslate", "google-translate"),
-	ext("gmail", "gmail"),
-	ext("youTube", "youtube"),
-	ext("telegram", "telegram"),
-	ext("airtable", "airtable"),
-	ext("slack", "slack"),
-	ext("notion", "notion"),
-	ext("postgres", "postgres"),
-	ext("mySql", "mysql"),
-	ext("microsoftSql", "mssql"),
-	ext("mongoDb", "mongodb"),
-	ext("redis", "redis"),
-	ext("snowflake", "snowflake"),
-	ext("supabase", "supabase"),
-	ext("nocoDb", "nocodb"),
-	ext("baserow", "baserow"),
-	ext("hubspot", "hubspot"),
-	ext("salesforce", "salesforce"),
-	ext("pipedrive", "pipedrive"),
-	ext("microsoftOutlook", "microsoft-outlook"),
-	ext("microsoftTeams", "microsoft-teams"),
-	ext("microsoftExcel", "microsoft-excel"),
-	ext("microsoftOneDrive", "microsoft-onedrive"),
-	ext("microsoftToDo", "microsoft-todo"),
-	ext("jira", "jira"),
-	ext("github", "github"),
-	ext("gitlab", "gitlab"),
-	ext("linear", "linear"),
-	ext("asana", "asana"),
-	ext("trello", "trello"),
-	ext("clickUp", "clickup"),
-	ext("mondayCom", "monday"),
-	ext("todoist", "todoist"),
-	ext("spotify", "spotify"),
-	ext("wordpress", "wordpress"),
-	ext("webflow", "webflow"),
-	ext("strapi", "strapi"),
-	ext("whatsApp", "whatsapp"),
-	ext("discord", "discord"),
-	ext("mattermost", "mattermost"),
-	ext("matrix", "matrix"),
-	ext("twitter", "twitter"),
-	ext("linkedIn", "linkedin"),
-	ext("reddit", "reddit"),
-	ext("facebookGraphApi", "facebook"),
-	ext("twilio", "twilio"),
-	ext("zendesk", "zendesk"),
-	ext("zammad", "zammad"),
-	ext("freshdesk", "freshdesk"),
-	ext("intercom", "intercom"),
-	ext("mautic", "mautic"),
-	ext("mailchimp", "mailchimp"),
-	ext("lemlist", "lemlist"),
-	ext("sendGrid", "sendgrid"),
-	ext("mailgun", "mailgun"),
-	ext("dropbox", "dropbox"),
-	ext("nextCloud", "nextcloud"),
-	ext("s3", "s3"),
-	ext("awsS3", "aws-s3"),
-	ext("awsLambda", "aws-lambda"),
-	ext("awsSes", "aws-ses"),
-	ext("awsSns", "aws-sns"),
-	ext("awsSqs", "aws-sqs"),
-	ext("clockify", "clockify"),
-	ext("theHive", "thehive"),
-	ext("theHiveProject", "thehive"),
-	ext("clearbit", "clearbit"),
-	ext("hunter", "hunter"),
-	ext("bambooHr", "bamboohr"),
-	ext("openWeatherMap", "openweathermap"),
-	ext("hackerNews", "hackernews"),
-	ext("uproc", "uproc"),
-	ext("odoo", "odoo"),
-	ext("erpNext", "erpnext"),
-	ext("wooCommerce", "woocommerce"),
-	ext("shopify", "shopify"),
-	ext("stripe", "stripe"),
-	ext("quickbooks", "quickbooks"),
-	ext("xero", "xero"),
-	ext("pagerDuty", "pagerduty"),
-	ext("signl4", "signl4"),
-	ext("zoom", "zoom"),
-	ext("orbit", "orbit"),
-	ext("humanticAi", "humantic"),
-	ext("airtop", "airtop"),
-	ext("deepL", "deepl"),
-	ext("elasticsearch", "elasticsearch"),
-	ext("kafka", "kafka"),
-	ext("rabbitmq", "rabbitmq"),
-	ext("mqtt", "mqtt"),
-	ext("typeform", "typeform"),
-	ext("calendly", "calendly"),
-	ext("contentful", "contentful"),
-	ext("ghost", "ghost"),
-	ext("box", "box"),
-	ext("jinaAi", "jina"),
-})
+		// AI sub-nodes that call out.
+		extSub("memoryPostgresChat", "postgres", false),
+		extSub("memoryRedisChat", "redis", false),
+		extSub("memoryMongoDbChat", "mongodb", false),
+		extSub("memoryMotorhead", "motorhead", false),
+		extSub("memoryXata", "xata", false),
+		extSub("memoryZep", "zep", false),
+		execTool(extSub("vectorStoreQdrant", "qdrant", false)),
+		execTool(extSub("vectorStorePinecone", "pinecone", false)),
+		execTool(extSub("vectorStoreSupabase", "supabase", false)),
+		execTool(extSub("vectorStorePGVector", "postgres", false)),
+		execTool(extSub("vectorStoreMilvus", "milvus", false)),
+		execTool(extSub("vectorStoreZep", "zep", false)),
+		execTool(extSub("vectorStoreWeaviate", "weaviate", false)),
+		execTool(extSub("vectorStoreMongoDBAtlas", "mongodb", false)),
+		execTool(extSub("vectorStoreRedis", "redis", false)),
+		extSub("rerankerCohere", "cohere", false),
+		extSub("documentGithubLoader", "github", false),
+		{Type: nsLC + "toolHttpRequest", Role: RoleExternal, Known: true, Tool: true,
+			TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
+		execTool(extSub("toolWikipedia", "wikipedia", true)),
+		execTool(extSub("toolSerpApi", "serpapi", true)),
+		execTool(extSub("toolWolframAlpha", "wolframalpha", true)),
+		execTool(extSub("toolSearXng", "searxng", true)),
+		execTool(extSub("mcpClientTool", "mcp", true)),
+		extSub("mcpClient", "mcp", false),
 
-var catalog = indexSpecs(specs)
+		// HTTP Request: runtime timeout when absent is 5 minutes
+		// (n8n-nodes-base/dist/nodes/HttpRequest/V3/HttpRequestV3.node.js L238–243).
+		{Type: nsBase + "httpRequest", Role: RoleExternal, Known: true,
+			TimeoutParam: "options.timeout", TimeoutDefaultMS: 300000},
+		ext("graphql", "graphql"),
+		ext("rssFeedRead", "rss"),
+		ext("n8n", "n8n"),
+		ext("emailSend", "smtp"),
+		ext("ssh", "ssh"),
+		ext("ftp", "ftp"),
+
+		// App nodes: one wire call per item to their service.
+		ext("googleSheets", "google-sheets"),
+		ext("googleDrive", "google-drive"),
+		ext("googleDocs", "google-docs"),
+		ext("googleCalendar", "google-calendar"),
+		ext("googleAnalytics", "google-analytics"),
+		ext("googleCloudNaturalLanguage", "google-cloud"),
+		ext("googleBigQuery", "google-bigquery"),
+		ext("googleContacts", "google-contacts"),
+		ext("googleTasks", "google-tasks"),
+		ext("googleSlides", "google-slides"),
+		ext("googleChat", "google-chat"),
+		ext("googleTranslate", "google-translate"),
+		ext("gmail", "gmail"),
+		ext("youTube", "youtube"),
+		ext("telegram", "telegram"),
+		ext("airtable", "airtable"),
+		ext("slack", "slack"),
+		ext("notion", "notion"),
+		ext("postgres", "postgres"),
+		ext("mySql", "mysql"),
+		ext("microsoftSql", "mssql"),
+		ext("mongoDb", "mongodb"),
+		ext("redis", "redis"),
+		ext("snowflake", "snowflake"),
+		ext("supabase", "supabase"),
+		ext("nocoDb", "nocodb"),
+		ext("baserow", "baserow"),
+		ext("hubspot", "hubspot"),
+		ext("salesforce", "salesforce"),
+		ext("pipedrive", "pipedrive"),
+		ext("microsoftOutlook", "microsoft-outlook"),
+		ext("microsoftTeams", "microsoft-teams"),
+		ext("microsoftExcel", "microsoft-excel"),
+		ext("microsoftOneDrive", "microsoft-onedrive"),
+		ext("microsoftToDo", "microsoft-todo"),
+		ext("jira", "jira"),
+		ext("github", "github"),
+		ext("gitlab", "gitlab"),
+		ext("linear", "linear"),
+		ext("asana", "asana"),
+		ext("trello", "trello"),
+		ext("clickUp", "clickup"),
+		ext("mondayCom", "monday"),
+		ext("todoist", "todoist"),
+		ext("spotify", "spotify"),
+		ext("wordpress", "wordpress"),
+		ext("webflow", "webflow"),
+		ext("strapi", "strapi"),
+		ext("whatsApp", "whatsapp"),
+		ext("discord", "discord"),
+		ext("mattermost", "mattermost"),
+		ext("matrix", "matrix"),
+		ext("twitter", "twitter"),
+		ext("linkedIn", "linkedin"),
+		ext("reddit", "reddit"),
+		ext("facebookGraphApi", "facebook"),
+		ext("twilio", "twilio"),
+		ext("zendesk", "zendesk"),
+		ext("zammad", "zammad"),
+		ext("freshdesk", "freshdesk"),
+		ext("intercom", "intercom"),
+		ext("mautic", "mautic"),
+		ext("mailchimp", "mailchimp"),
+		ext("lemlist", "lemlist"),
+		ext("sendGrid", "sendgrid"),
+		ext("mailgun", "mailgun"),
+		ext("dropbox", "dropbox"),
+		ext("nextCloud", "nextcloud"),
+		ext("s3", "s3"),
+		ext("awsS3", "aws-s3"),
+		ext("awsLambda", "aws-lambda"),
+		ext("awsSes", "aws-ses"),
+		ext("awsSns", "aws-sns"),
+		ext("awsSqs", "aws-sqs"),
+		ext("clockify", "clockify"),
+		ext("theHive", "thehive"),
+		ext("theHiveProject", "thehive"),
+		ext("clearbit", "clearbit"),
+		ext("hunter", "hunter"),
+		ext("bambooHr", "bamboohr"),
+		ext("openWeatherMap", "openweathermap"),
+		ext("hackerNews", "hackernews"),
+		ext("uproc", "uproc"),
+		ext("odoo", "odoo"),
+		ext("erpNext", "erpnext"),
+		ext("wooCommerce", "woocommerce"),
+		ext("shopify", "shopify"),
+		ext("stripe", "stripe"),
+		ext("quickbooks", "quickbooks"),
+		ext("xero", "xero"),
+		ext("pagerDuty", "pagerduty"),
+		ext("signl4", "signl4"),
+		ext("zoom", "zoom"),
+		ext("orbit", "orbit"),
+		ext("humanticAi", "humantic"),
+		ext("airtop", "airtop"),
+		ext("deepL", "deepl"),
+		ext("elasticsearch", "elasticsearch"),
+		ext("kafka", "kafka"),
+		ext("rabbitmq", "rabbitmq"),
+		ext("mqtt", "mqtt"),
+		ext("typeform", "typeform"),
+		ext("calendly", "calendly"),
+		ext("contentful", "contentful"),
+		ext("ghost", "ghost"),
+		ext("box", "box"),
+		ext("jinaAi", "jina"),
+	}
+}
 
 // sortedSpecs sorts the table: it is grouped for readers, Catalog is sorted.
 func sortedSpecs(s []Spec) []Spec {

@@ -13,10 +13,13 @@ import (
 // nodeTable is the node table, built when first used or by Prepare.
 var nodeTable = sync.OnceValue(newNodeTable)
 
-// Prepare builds the node table now, for a goroutine to run while the
-// program does something else before it parses: built in package
-// initialisation it delayed every run's start, on one core.
-func Prepare() { nodeTable() }
+// Prepare builds the node table and the catalog now, for a goroutine to
+// run while the program does something else before it parses: built in
+// package initialisation they delayed every run's start, on one core.
+func Prepare() {
+	nodeTable()
+	catalog()
+}
 
 // nodeFlag marks what a node type is, from its description.
 type nodeFlag uint8
