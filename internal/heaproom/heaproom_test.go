@@ -85,9 +85,9 @@ func gogc() int {
 	return p
 }
 
-// TestSmallHeapCollectsAtTriple: a run starts at GOGC=200 and goes back to
+// TestSmallHeapCollectsLate: a run starts at GOGC=300 and goes back to
 // 100 after the first collection that finds SmallHeap live.
-func TestSmallHeapCollectsAtTriple(t *testing.T) {
+func TestSmallHeapCollectsLate(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("GOGC", "")
 	defer debug.SetMemoryLimit(math.MaxInt64)
@@ -133,5 +133,29 @@ func TestGOGCWins(t *testing.T) {
 	}()
 	if got := gogc(); got != 150 {
 		t.Errorf("GOGC=150 set: Start made it %d", got)
+	}
+}
+
+// TestNextLimit pins the two raises: to half again a live heap above the
+// limit, and up to Hard when the goal leaves under a fifth of the live
+// heap to grow into.
+func TestNextLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, tt := range []struct {
+		live, goal, limit, want int64
+	}{
+		{10 * mb, 40 * mb, Soft, Soft},                 // room enough
+		{120 * mb, 130 * mb, Soft, 180 * mb},           // live above the limit: half again
+		{50 * mb, 58 * mb, Soft, Soft + 2*mb},          // 8 MB of room: raised by the 2 MB missing
+		{50 * mb, 60 * mb, Soft, Soft},                 // a fifth exactly
+		{50 * mb, 53 * mb, Soft, Hard},                 // 7 MB missing: only to Hard
+		{50 * mb, 53 * mb, Hard, Hard},                 // at Hard already
+		{50 * mb, 53 * mb, Hard + 10*mb, Hard + 10*mb}, // raised past Hard by the first rule: kept
+		{200 * mb, 210 * mb, Hard + 10*mb, 300 * mb},   // and the first rule still raises it
+	} {
+		if got := nextLimit(tt.live, tt.goal, tt.limit); got != tt.want {
+			t.Errorf("nextLimit(live %d MiB, goal %d MiB, limit %d MiB) = %d MiB, want %d MiB",
+				tt.live/mb, tt.goal/mb, tt.limit/mb, got/mb, tt.want/mb)
+		}
 	}
 }
