@@ -66,7 +66,6 @@ type jsonWriter struct {
 
 // jsonBatch is the elements one worker encodes in a round of array.
 type jsonBatch struct {
-	enc jsonEnc
 	red memo
 	out []byte
 	err error
@@ -177,30 +176,31 @@ func (j *jsonWriter) array(n int, elem func(e *jsonEnc, red memo, i int)) {
 }
 
 // encode encodes elements lo to hi (of n) as array writes them, stopping
-// at one that fails. It works on copies of the batch's buffers, stored
-// back at the end: the other worker's batch shares a cache line with this
-// one, and every append would otherwise write to it.
+// at one that fails. The elements are encoded straight into the batch's
+// buffer (a workflow of 10,000 nodes is MBs of JSON: one copy too many),
+// through a jsonEnc of its own: the other worker's batch shares a cache
+// line with this one, and every append would otherwise write to it.
 func (bt *jsonBatch) encode(lo, hi, n int, elem func(e *jsonEnc, red memo, i int)) {
 	if bt.red == nil {
 		bt.red = memo{}
 	}
-	enc, out, red := &jsonEnc{b: bt.enc.b}, bt.out[:0], bt.red
-	var err error
+	enc, red := &jsonEnc{b: bt.out[:0]}, bt.red
 	for i := lo; i < hi; i++ {
-		out = append(out, "    "...)
-		enc.reset(2)
+		enc.b = append(enc.b, "    "...)
+		start := len(enc.b)
+		enc.depth, enc.empty = 2, false
 		elem(enc, red, i)
-		if err = enc.err; err != nil {
+		if enc.err != nil {
+			enc.b = enc.b[:start] // not written at all
 			break
 		}
-		out = append(out, enc.b...)
 		if i < n-1 {
-			out = append(out, ",\n"...)
+			enc.b = append(enc.b, ",\n"...)
 		} else {
-			out = append(out, '\n')
+			enc.b = append(enc.b, '\n')
 		}
 	}
-	bt.enc.b, bt.out, bt.err = enc.b, out, err
+	bt.out, bt.err = enc.b, enc.err
 }
 
 func (e *jsonEnc) tool(t Tool) {
