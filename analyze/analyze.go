@@ -264,7 +264,8 @@ func Run(set *Set, rules []*Rule) []Finding {
 			perWorkflow++
 		}
 	}
-	passes := make([]Pass, 0, len(set.Files)*perFile+len(set.Workflows)*perWorkflow)
+	passes := takePasses(len(set.Files)*perFile + len(set.Workflows)*perWorkflow)
+	defer putPasses(passes)
 	add := func(r *Rule, f *n8nschema.File, w *n8nschema.Workflow) {
 		passes = append(passes, Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options})
 	}
@@ -301,6 +302,25 @@ func Run(set *Set, rules []*Rule) []Finding {
 		all = append(all, passes[i].found...)
 	}
 	return Unique(all)
+}
+
+// passPool holds the arrays Run makes its passes in: a two-pass audit
+// runs the rules once per file, and their passes were a tenth of what its
+// first pass allocated.
+var passPool sync.Pool // *[]Pass
+
+func takePasses(n int) []Pass {
+	if p, _ := passPool.Get().(*[]Pass); p != nil && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]Pass, 0, n)
+}
+
+// putPasses gives the array back, cleared: a pass points at its set.
+func putPasses(ps []Pass) {
+	ps = ps[:cap(ps)]
+	clear(ps)
+	passPool.Put(&ps)
 }
 
 // SortFindings orders findings by file, line, column, rule, node, message.
