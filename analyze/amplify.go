@@ -814,7 +814,9 @@ func (a *amp) operations(cur []ctx) {
 	for i, p := range pend {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}
-	s.opsOf = opsByWorkflow(s.Operations)
+	if len(s.Workflows) > scanWorkflows {
+		s.opsOf = opsByWorkflow(s.Operations)
+	}
 }
 
 // makesOperation reports whether a node is an operation: an enabled node

@@ -95,14 +95,8 @@ func (s *Set) Release() {
 		c.ref = n8nschema.Value{}
 	}
 	s.graphs = nil
-	// The index Amplify made stays valid (the operations are released in
-	// place), and a set of a few workflows needs none: OperationsOf scans
-	// its operations. Most sets a two-pass audit keeps are one workflow's,
-	// and their indexes were ~10,000 small maps for the collector to mark
-	// on the big set of docs/performance.md.
-	if len(s.Workflows) <= scanWorkflows {
-		s.opsOf = nil
-	}
+	// The index Amplify made stays valid: the operations are released in
+	// place.
 	// Most groups of a two-pass audit make no call: an empty map costs
 	// its header and a bucket per released set.
 	if len(s.callsFrom) == 0 {
@@ -113,8 +107,10 @@ func (s *Set) Release() {
 	s.sharedMu.Unlock()
 }
 
-// scanWorkflows is the most workflows a released set keeps no index of
-// operations for: OperationsOf scans them instead.
+// scanWorkflows is the most workflows a set has no index of operations
+// for: OperationsOf scans them instead. Most sets of a two-pass audit are
+// one workflow's, and their indexes were ~10,000 small maps for the
+// collector to mark on the big set of docs/performance.md.
 const scanWorkflows = 8
 
 // opsByWorkflow indexes operations by workflow; the operations of one

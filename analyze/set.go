@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/pool"
@@ -131,8 +132,23 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 	if s.opsOf != nil {
 		return s.opsOf[w]
 	}
-	var out []*Operation
-	for _, op := range s.Operations {
+	// A set without the index has a few workflows (scanWorkflows): scan.
+	// A workflow's operations are adjacent (Amplify makes them workflow
+	// by workflow), so they are most often a piece of Operations.
+	ops := s.Operations
+	i := slices.IndexFunc(ops, func(op *Operation) bool { return op.Workflow == w })
+	if i < 0 {
+		return nil
+	}
+	j := i + 1
+	for j < len(ops) && ops[j].Workflow == w {
+		j++
+	}
+	if !slices.ContainsFunc(ops[j:], func(op *Operation) bool { return op.Workflow == w }) {
+		return ops[i:j:j]
+	}
+	out := slices.Clone(ops[i:j])
+	for _, op := range ops[j:] {
 		if op.Workflow == w {
 			out = append(out, op)
 		}
