@@ -126,10 +126,14 @@ type Loop struct {
 }
 
 // BuildGraph builds the graph of one workflow.
-func BuildGraph(w *n8nschema.Workflow) *Graph {
+func BuildGraph(w *n8nschema.Workflow) *Graph { return buildGraph(w, nil) }
+
+// buildGraph builds the graph of one workflow in mem (nil: allocated).
+func buildGraph(w *n8nschema.Workflow, mem *graphMem) *Graph {
 	sc := getScratch()
 	defer putScratch(sc)
-	g := &Graph{Workflow: w}
+	g := mem.graph()
+	g.Workflow = w
 	n, maxIndex := 0, -1
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
@@ -137,7 +141,7 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 			maxIndex = max(maxIndex, nd.Index)
 		}
 	}
-	g.Nodes = make([]*n8nschema.Node, 0, n)
+	g.Nodes = mem.nodeList(n)
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			g.Nodes = append(g.Nodes, nd)
@@ -145,18 +149,18 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	}
 	// What the graph keeps of int32 and of bool, each in one array:
 	// slot, comp and off; reach, errPath, errTrig, sub and cyclic.
-	ints := make([]int32, maxIndex+1+n+2*n+1)
+	ints := mem.int32s(maxIndex + 1 + n + 2*n + 1)
 	g.comp, g.off = ints[maxIndex+1:maxIndex+1+n:maxIndex+1+n], ints[maxIndex+1+n:]
-	flags := make([]bool, 5*n)
+	flags := mem.boolList(5 * n)
 	g.reach, g.errPath, g.errTrig, g.sub = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:4*n:4*n]
 	g.cyclic = flags[4*n : 4*n]
 	g.indexNodes(ints[:maxIndex+1])
-	g.specs = make([]*n8nschema.Spec, n)
+	g.specs = mem.specList(n)
 	for i, nd := range g.Nodes {
 		g.specs[i] = specOf(nd.Type)
 	}
 	// The edges, then the lists by node, each list a piece of one array.
-	edges := make([]Edge, 0, len(w.Connections))
+	edges := mem.edgeList(len(w.Connections))
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
 	var nouts map[int]int       // main outputs of continueErrorOutput nodes
 	// Connections come grouped by their source: its look-up is reused.
@@ -200,7 +204,7 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		next[i] = g.off[i]
 	}
 	if len(edges) > 0 {
-		all := make([]*Edge, 3*len(edges))
+		all := mem.edgePtrs(3 * len(edges))
 		g.Edges, g.lists = all[:len(edges):len(edges)], all[len(edges):]
 	}
 	for i := range edges {

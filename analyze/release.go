@@ -95,6 +95,10 @@ func (s *Set) Release() {
 		c.ref = n8nschema.Value{}
 	}
 	s.graphs = nil
+	for _, m := range s.mems {
+		m.put()
+	}
+	s.mems = nil
 	// The index Amplify made stays valid: the operations are released in
 	// place.
 	// Most groups of a two-pass audit make no call: an empty map costs

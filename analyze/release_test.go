@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +93,51 @@ func TestOpsByWorkflow(t *testing.T) {
 	}
 	if opsByWorkflow(nil) != nil {
 		t.Error("no operations: want no map")
+	}
+}
+
+// TestOperationsOfScan: a set without the index (a few workflows) finds a
+// workflow's operations by scanning, adjacent or not, as the index would.
+func TestOperationsOfScan(t *testing.T) {
+	a, b, c := &n8nschema.Workflow{Name: "a"}, &n8nschema.Workflow{Name: "b"}, &n8nschema.Workflow{Name: "c"}
+	op := func(w *n8nschema.Workflow) *Operation { return &Operation{Workflow: w} }
+	for _, ops := range [][]*Operation{
+		{op(a), op(a), op(b)},
+		{op(b), op(a), op(a), op(b)}, // b's are not adjacent
+		{op(a), op(b), op(a), op(c)},
+		{},
+	} {
+		scan := &Set{Operations: ops}
+		indexed := &Set{Operations: ops, opsOf: opsByWorkflow(ops)}
+		for _, w := range []*n8nschema.Workflow{a, b, c} {
+			got, want := scan.OperationsOf(w), indexed.OperationsOf(w)
+			if len(got) == 0 && len(want) == 0 {
+				continue
+			}
+			if !slices.Equal(got, want) { // the same operations, by identity
+				t.Errorf("workflow %s of %d operations: scan found %v, index %v", w.Name, len(ops), got, want)
+			}
+		}
+	}
+}
+
+// TestReleaseGivesGraphMemoryBack: Build's graphs live in pooled memory
+// that Release gives back cleared, so that a graph kept past its set's
+// release reads nil nodes and edges, not another workflow's.
+func TestReleaseGivesGraphMemoryBack(t *testing.T) {
+	src := `{"name":"w","nodes":[
+		{"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"parameters":{}},
+		{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4,"parameters":{"url":"https://example.com"}}],
+		"connections":{"Start":{"main":[[{"node":"Call","type":"main","index":0}]]}}}`
+	f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
+	set := Build([]*n8nschema.File{f}, DefaultOptions())
+	g := set.Graph(set.Workflows[0])
+	if len(g.Nodes) != 2 || len(g.Edges) != 1 || g.Edges[0].From == nil {
+		t.Fatalf("graph before release: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
+	}
+	nodes, edges := g.Nodes, g.Edges
+	set.Release()
+	if g.Workflow != nil || nodes[0] != nil || edges[0] != nil {
+		t.Errorf("a graph kept past Release still reads its workflow, nodes or edges: memory not given back cleared")
 	}
 }

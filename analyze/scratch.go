@@ -93,3 +93,86 @@ func putScratch(s *scratch) {
 	s.chains.reset(true)
 	scratchPool.Put(s)
 }
+
+// graphMem is the memory the graphs of Build live in: a two-pass audit
+// builds a graph for each workflow and drops it when the set is released
+// (Set.Release gives it back to graphMemPool). On n8n-real the graphs
+// were 5.4 of the 46 MB the first pass allocated, all of it fresh memory
+// to fault in. A graph built by BuildGraph alone (nil graphMem) is
+// allocated as usual.
+type graphMem struct {
+	graphs arena[Graph]
+	nodes  arena[*n8nschema.Node]
+	specs  arena[*n8nschema.Spec]
+	edges  arena[Edge]
+	eptrs  arena[*Edge]
+	i32    arena[int32]
+	bools  arena[bool]
+}
+
+var graphMemPool = sync.Pool{New: func() any { return new(graphMem) }}
+
+func getGraphMem() *graphMem { return graphMemPool.Get().(*graphMem) }
+
+// put gives the memory back, its pointers cleared: a graph read after its
+// set's release finds nil where its nodes and edges were.
+func (m *graphMem) put() {
+	m.graphs.reset(true)
+	m.nodes.reset(true)
+	m.specs.reset(true)
+	m.edges.reset(true)
+	m.eptrs.reset(true)
+	m.i32.reset(false)
+	m.bools.reset(false)
+	graphMemPool.Put(m)
+}
+
+// graph is a cleared Graph.
+func (m *graphMem) graph() *Graph {
+	if m == nil {
+		return new(Graph)
+	}
+	return m.graphs.one()
+}
+
+func (m *graphMem) nodeList(n int) []*n8nschema.Node {
+	if m == nil {
+		return make([]*n8nschema.Node, 0, n)
+	}
+	return m.nodes.take(n)[:0]
+}
+
+func (m *graphMem) specList(n int) []*n8nschema.Spec {
+	if m == nil {
+		return make([]*n8nschema.Spec, n)
+	}
+	return m.specs.zeroed(n)
+}
+
+func (m *graphMem) edgeList(n int) []Edge {
+	if m == nil {
+		return make([]Edge, 0, n)
+	}
+	return m.edges.take(n)[:0]
+}
+
+func (m *graphMem) edgePtrs(n int) []*Edge {
+	if m == nil {
+		return make([]*Edge, n)
+	}
+	return m.eptrs.zeroed(n)
+}
+
+func (m *graphMem) int32s(n int) []int32 {
+	if m == nil {
+		return make([]int32, n)
+	}
+	return m.i32.zeroed(n)
+}
+
+func (m *graphMem) boolList(n int) []bool {
+	if m == nil {
+		return make([]bool, n)
+	}
+	return m.bools.zeroed(n)
+}
