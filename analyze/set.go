@@ -128,6 +128,41 @@ func (s *Set) ErrorWorkflowOf(w *n8nschema.Workflow) *n8nschema.Workflow {
 	return nil
 }
 
+// scanWorkflows is the most workflows a set has no index of operations
+// for: OperationsOf scans them instead. Most sets of a two-pass audit are
+// one workflow's, and their indexes were ~10,000 small maps for the
+// collector to mark on the big set of docs/performance.md.
+const scanWorkflows = 8
+
+// opsByWorkflow indexes operations by workflow; the operations of one
+// workflow are adjacent (Amplify makes them workflow by workflow), so each
+// entry is a piece of ops, not an array of its own.
+func opsByWorkflow(ops []*Operation) map[*n8nschema.Workflow][]*Operation {
+	if len(ops) == 0 {
+		return nil
+	}
+	runs := 1
+	for i := 1; i < len(ops); i++ {
+		if ops[i].Workflow != ops[i-1].Workflow {
+			runs++
+		}
+	}
+	m := make(map[*n8nschema.Workflow][]*Operation, runs)
+	for i := 0; i < len(ops); {
+		w, j := ops[i].Workflow, i+1
+		for j < len(ops) && ops[j].Workflow == w {
+			j++
+		}
+		if prev, ok := m[w]; ok {
+			m[w] = append(prev[:len(prev):len(prev)], ops[i:j]...) // not adjacent after all: a copy
+		} else {
+			m[w] = ops[i:j:j]
+		}
+		i = j
+	}
+	return m
+}
+
 // OperationsOf returns the operations of one workflow.
 func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 	if s.opsOf != nil {
