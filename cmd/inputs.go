@@ -191,54 +191,123 @@ type walked struct {
 //
 // bare are the folders listed in full that hold nothing named .git, so
 // that naming their files need not look for one (namer.listedWithoutGit).
+//
+// It visits what filepath.WalkDir visits, in the same order, with the same
+// errors (TestWalkJSONAsWalkDir), but lists each folder with listDir: on
+// Linux bare system calls, with each path joined once, not cleaned again
+// (the walk is on one core before the first pass; see docs/performance.md).
 func walkJSON(dir string) (out []walked, bare []string) {
-	var listed []string
-	notBare := map[string]bool{}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			// An unlistable folder hides only itself; it was listed in
-			// part, if at all.
-			out = append(out, walked{p, err})
-			notBare[p] = true
-			return nil
-		}
-		if d.Name() == ".git" {
-			notBare[filepath.Dir(p)] = true
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			listed = append(listed, p)
-			return nil
-		}
-		// Hidden files are tool state (.stormcheck-pull.json), not workflows.
-		if !strings.EqualFold(filepath.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		switch t := d.Type(); {
-		case t.IsRegular():
-			out = append(out, walked{path: p})
-		case t&fs.ModeSymlink != 0:
-			st, err := os.Stat(p)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				out = append(out, walked{p, errDangling})
-			case err != nil:
-				out = append(out, walked{p, err})
-			case st.Mode().IsRegular():
-				out = append(out, walked{path: p})
-			}
-		}
-		return nil
-	})
-	for _, p := range listed {
-		if !notBare[p] {
+	w := walker{notBare: map[string]bool{}}
+	info, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		w.out = append(w.out, walked{dir, err})
+	case info.IsDir():
+		w.dir(dir, filepath.Clean(dir))
+	default:
+		w.file(dir, info.Name(), info.Mode().Type())
+	}
+	for _, p := range w.listed {
+		if !w.notBare[p] {
 			bare = append(bare, p)
 		}
 	}
-	return out, bare
+	return w.out, bare
+}
+
+// walker is the state of one walkJSON.
+type walker struct {
+	out     []walked
+	listed  []string
+	notBare map[string]bool
+	buf     []byte // listDir's
+}
+
+// dir lists the folder at p (clean: its entries' paths are clean joined to
+// it) and visits its entries in name order.
+func (w *walker) dir(p, clean string) {
+	w.listed = append(w.listed, p)
+	ents, err := listDir(clean, &w.buf)
+	if err != nil {
+		// An unlistable folder hides only itself; it was listed in
+		// part, if at all.
+		w.out = append(w.out, walked{p, err})
+		w.notBare[p] = true
+	}
+	for _, e := range ents {
+		name := e.name(clean)
+		if name == ".git" {
+			w.notBare[p] = true
+		}
+		if e.typ.IsDir() {
+			if !strings.HasPrefix(name, ".") && name != "node_modules" {
+				w.dir(e.path, e.path)
+			}
+			continue
+		}
+		w.file(e.path, name, e.typ)
+	}
+}
+
+// file keeps the file at p when it is a .json file or a link to one.
+func (w *walker) file(p, name string, typ fs.FileMode) {
+	// Hidden files are tool state (.stormcheck-pull.json), not workflows.
+	if !strings.EqualFold(filepath.Ext(name), ".json") || strings.HasPrefix(name, ".") {
+		return
+	}
+	switch {
+	case typ.IsRegular():
+		w.out = append(w.out, walked{path: p})
+	case typ&fs.ModeSymlink != 0:
+		st, err := os.Stat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			w.out = append(w.out, walked{p, errDangling})
+		case err != nil:
+			w.out = append(w.out, walked{p, err})
+		case st.Mode().IsRegular():
+			w.out = append(w.out, walked{path: p})
+		}
+	}
+}
+
+// dirent is an entry of a folder: its path (the folder's, a separator and
+// its name) and its type bits (fs.FileMode.Type).
+type dirent struct {
+	path string
+	typ  fs.FileMode
+}
+
+// name is the entry's name, its path being joined to dir.
+func (e dirent) name(dir string) string {
+	if dir == "." {
+		return e.path
+	}
+	return e.path[len(dir)+len(sep(dir)):]
+}
+
+// sep is what joins a name to the clean folder dir: nothing after "/" or
+// a volume's root, else the separator.
+func sep(dir string) string {
+	if os.IsPathSeparator(dir[len(dir)-1]) {
+		return ""
+	}
+	return string(filepath.Separator)
+}
+
+// joinName is filepath.Join(dir, name) for a clean dir and a name that is
+// a plain entry of it, without cleaning the result again.
+func joinName(dir string, name []byte) string {
+	if dir == "." {
+		return string(name)
+	}
+	return dir + sep(dir) + string(name)
+}
+
+// sortDirents orders a folder's listing by name, as os.ReadDir does: the
+// paths differ only in their names.
+func sortDirents(ents []dirent) {
+	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.path, b.path) })
 }
 
 var (
