@@ -293,8 +293,11 @@ func runAudit(o *AuditOptions) error {
 		if err != nil {
 			return err
 		}
-		text := slices.ContainsFunc(outs, func(out output) bool { return out.format == "text" })
-		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, fixOpts, text)
+		formats := make([]string, len(outs))
+		for i, out := range outs {
+			formats[i] = out.format
+		}
+		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, fixOpts, report.NeedsOf(formats...))
 		a.reportTo = o.IO.Out
 	}
 	set, filtered := a.set, a.filtered

@@ -40,10 +40,10 @@ type audited struct {
 //
 // fix.Attach runs on each group's findings before the filters, which only
 // leave findings out, fold them or change their severity; a repair depends
-// on the finding's rule, node and detail alone. snippets says whether a
-// text report will show source lines, which are then captured.
-func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, snippets bool) (audited, error) {
-	a := newGroupAuditor(limit, skipNonWorkflow, st, fixOpts, snippets)
+// on the finding's rule, node and detail alone. need says what the
+// renderers asked for read of the sources (report.Capture).
+func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) (audited, error) {
+	a := newGroupAuditor(limit, skipNonWorkflow, st, fixOpts, need)
 	alone, groups := a.firstPass(ins)
 	return a.end(groups, a.secondPass(ins, groups, alone))
 }
@@ -94,11 +94,11 @@ type groupAuditor struct {
 	local, setWide []*analyze.Rule
 }
 
-func newGroupAuditor(limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, snippets bool) *groupAuditor {
+func newGroupAuditor(limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) *groupAuditor {
 	local, setWide := analyze.SplitRules(st.rules)
 	return &groupAuditor{
 		limit: limit, skipNonWorkflow: skipNonWorkflow, st: st, fixOpts: fixOpts,
-		capture: report.NewCapture(snippets), local: local, setWide: setWide,
+		capture: report.NewCapture(need), local: local, setWide: setWide,
 	}
 }
 

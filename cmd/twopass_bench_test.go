@@ -8,6 +8,7 @@ import (
 	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/internal/cputime"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // corpusInputs lists the real corpus as audit does, with default settings.
@@ -22,7 +23,7 @@ func corpusInputs(b *testing.B) ([]input, *auditSettings) {
 // the released audits leave as MB-held.
 func BenchmarkPass1(b *testing.B) {
 	ins, st := corpusInputs(b)
-	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, true)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, report.Needs{Snippets: true, Places: true})
 	b.ReportAllocs()
 	var alone []groupAudited
 	cpu := cputime.Used()
@@ -42,7 +43,7 @@ func BenchmarkPass1(b *testing.B) {
 // the second pass.
 func BenchmarkPass2(b *testing.B) {
 	ins, st := corpusInputs(b)
-	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, true)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, report.Needs{Snippets: true, Places: true})
 	alone, groups := a.firstPass(ins)
 	b.ReportAllocs()
 	cpu := cputime.Used()
@@ -56,7 +57,7 @@ func BenchmarkPass2(b *testing.B) {
 // the filters: the end of the audit, which runs after both passes.
 func BenchmarkEnd(b *testing.B) {
 	ins, st := corpusInputs(b)
-	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, false)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, report.Needs{})
 	alone, groups := a.firstPass(ins)
 	done := a.secondPass(ins, groups, alone)
 	b.ReportAllocs()

@@ -16,6 +16,7 @@ import (
 	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // TestAuditInputsWholeSet checks the audit's passes against one analysis
@@ -32,7 +33,7 @@ func TestAuditInputsWholeSet(t *testing.T) {
 			}
 			ins, st := inputsOf(t, dir)
 			fixOpts := fix.Options{MaxTokens: 4096}
-			got, _ := auditInputs(ins, defaultMaxFileSize, false, st, fixOpts, true)
+			got, _ := auditInputs(ins, defaultMaxFileSize, false, st, fixOpts, report.Needs{Snippets: true, Places: true})
 
 			files, _ := parseInputs(ins, defaultMaxFileSize, false)
 			set := analyze.Build(files, st.analysis)
@@ -59,7 +60,7 @@ func TestAuditInputsWholeSet(t *testing.T) {
 // first: on one core and on two, several times.
 func TestEndSequential(t *testing.T) {
 	ins, st := inputsOf(t, sharedtest.Path(t, "corpus", "n8n-real"))
-	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{MaxTokens: 4096}, false)
+	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{MaxTokens: 4096}, report.Needs{})
 	alone, groups := a.firstPass(ins)
 	done := a.secondPass(ins, groups, alone)
 
@@ -146,7 +147,7 @@ func TestAuditInputsFreesSources(t *testing.T) {
 				}
 				return n8nschema.Parse(src)
 			}
-			a, _ := auditInputs(ins, defaultMaxFileSize, false, st, fix.Options{}, true)
+			a, _ := auditInputs(ins, defaultMaxFileSize, false, st, fix.Options{}, report.Needs{Snippets: true, Places: true})
 			for range 3 {
 				runtime.GC()
 			}

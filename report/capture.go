@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -21,9 +22,9 @@ import (
 // the group; Result.Capture hands the capture to the renderers. Safe for
 // concurrent use: groups run on every core.
 type Capture struct {
-	// Snippets is false when no text output is asked for: only text shows
-	// snippets, and they are most of what a capture holds.
-	Snippets bool
+	// Needs says what to capture: snippets only for text output (they
+	// are most of what a capture holds), node places only for SARIF.
+	Needs
 
 	mu       sync.Mutex
 	snippets map[placeKey]snippet
@@ -49,10 +50,21 @@ type nodePlace struct {
 	path  string
 }
 
-// NewCapture returns an empty capture; snippets says whether to keep
-// snippets (text output).
-func NewCapture(snippets bool) *Capture {
-	return &Capture{Snippets: snippets, snippets: map[placeKey]snippet{}, nodes: map[nodeKey]nodePlace{}}
+// Needs is what the renderers of a run read of the sources beyond the
+// light set.
+type Needs struct {
+	Snippets bool // text: the masked line at each finding
+	Places   bool // SARIF: where the node a finding names stands
+}
+
+// NeedsOf is what rendering the formats needs captured.
+func NeedsOf(formats ...string) Needs {
+	return Needs{Snippets: slices.Contains(formats, "text"), Places: slices.Contains(formats, "sarif")}
+}
+
+// NewCapture returns an empty capture of what need says.
+func NewCapture(need Needs) *Capture {
+	return &Capture{Needs: need, snippets: map[placeKey]snippet{}, nodes: map[nodeKey]nodePlace{}}
 }
 
 // Group captures, from a set whose sources are still there, everything the
@@ -79,7 +91,7 @@ func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Take
 	for i := range fs {
 		f := &fs[i]
 		g.place(f.Source, f.Pos)
-		if f.Node != "" && f.Source != nil {
+		if c.Places && f.Node != "" && f.Source != nil {
 			g.node(set, f.Source, f.Workflow, f.WorkflowID, f.Node, f.Pos)
 		}
 	}
@@ -88,13 +100,15 @@ func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Take
 		// that some layer retries.
 		if w := op.Workflow; op.Dependency != "" && retried(op) {
 			g.place(w.Source, op.Node.Pos)
-			g.node(set, w.Source, w.Name, w.ID, op.Node.Name, op.Node.Pos)
+			if c.Places {
+				g.node(set, w.Source, w.Name, w.ID, op.Node.Name, op.Node.Pos)
+			}
 		}
 	}
 	for _, p := range at {
 		if w := p.Workflow; w != nil {
 			g.place(w.Source, p.Pos)
-			if p.Node != "" {
+			if c.Places && p.Node != "" {
 				g.node(set, w.Source, w.Name, w.ID, p.Node, p.Pos)
 			}
 		}

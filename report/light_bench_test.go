@@ -78,7 +78,7 @@ func twoPass(tb testing.TB, ins []input) *lightSet {
 	for i, in := range ins {
 		links[i] = analyze.LinksOf(parseInput(tb, in))
 	}
-	ls := &lightSet{capture: report.NewCapture(true)}
+	ls := &lightSet{capture: report.NewCapture(report.Needs{Snippets: true, Places: true})}
 	all := rules.All()
 	groups := analyze.Components(links)
 	var sets []*analyze.Set

@@ -81,7 +81,7 @@ func released(t testing.TB, files []*n8nschema.File) *report.Result {
 			}
 		}
 	}
-	c := report.NewCapture(true)
+	c := report.NewCapture(report.Needs{Snippets: true, Places: true})
 	c.Group(set, early, places...)
 	analyze.ReleaseFindings(out.Findings)
 	set.Release()
