@@ -44,8 +44,11 @@ type audited struct {
 // renderers asked for read of the sources (report.Capture).
 func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) (audited, error) {
 	a := newGroupAuditor(limit, skipNonWorkflow, st, fixOpts, need)
+	a.dirs = newFolders()
 	alone, groups := a.firstPass(ins)
-	return a.end(groups, a.secondPass(ins, groups, alone))
+	done := a.secondPass(ins, groups, alone)
+	a.dirs.close()
+	return a.end(groups, done)
 }
 
 // end joins the groups' audits: it merges their sets, runs the SetWide
@@ -92,6 +95,8 @@ type groupAuditor struct {
 	// local are the rules that need only a group; setWide those left for
 	// the merged set.
 	local, setWide []*analyze.Rule
+	// dirs opens the files of both passes in their folders; nil: by path.
+	dirs *folders
 }
 
 func newGroupAuditor(limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) *groupAuditor {
@@ -118,7 +123,7 @@ func (a *groupAuditor) firstPass(ins []input) (alone []groupAudited, groups [][]
 	links := make([]analyze.Links, len(ins))
 	alone = make([]groupAudited, len(ins))
 	pool.Each(len(ins), func(i int) {
-		f := parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
+		f := parseInput(ins[i], a.limit, a.skipNonWorkflow, true, a.dirs)
 		links[i] = analyze.LinksOf(f)
 		alone[i] = a.audit([]*n8nschema.File{f})
 	})
@@ -144,7 +149,7 @@ func (a *groupAuditor) secondPass(ins []input, groups [][]int, alone []groupAudi
 		g := again[j]
 		files := make([]*n8nschema.File, len(groups[g]))
 		for k, i := range groups[g] {
-			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
+			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow, true, a.dirs)
 		}
 		done[g] = a.audit(files)
 	})
@@ -175,12 +180,12 @@ func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
 // With recycle, a file's bytes are read into a recycled buffer and the
 // source owns them: the caller recycles the file once it is released
 // (n8nschema.File.Recycle).
-func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema.File {
+func parseInput(in input, limit int64, skipNonWorkflow, recycle bool, dirs *folders) *n8nschema.File {
 	var alloc func(int) []byte
 	if recycle {
 		alloc = n8nschema.Buffer
 	}
-	src, owned, err := in.readWith(limit, alloc)
+	src, owned, err := in.readWith(limit, alloc, dirs)
 	if err != nil {
 		return &n8nschema.File{
 			Source:   n8nschema.NewSource(in.name, nil),
