@@ -23,12 +23,12 @@ const HugeRegion = Soft
 // virtual machine a fault is a trip to the hypervisor: 12 µs on the
 // machine the benchmarks run on, where faults were a seventh of an
 // audit's CPU (docs/performance.md). hugeHeap has the runtime map n bytes
-// of heap in one piece (one allocation, garbage at once: the first
-// collection frees it, and the heap grows into those pages) and advises
-// them MADV_HUGEPAGE, so that they are faulted 2 MiB at a time. It does nothing where the advice would
-// change nothing: a system that gives huge pages to every mapping
-// already, or none (hugeOnAdvice), or GODEBUG=disablethp=1, the runtime's
-// own switch.
+// of heap in one piece (one allocation, freed at once: the first free
+// pages the heap grows into) and advises them MADV_HUGEPAGE, so that they
+// are faulted 2 MiB at a time. It does nothing (not even the collection)
+// where the advice would change nothing: a system that gives huge pages to
+// every mapping already, or none (hugeOnAdvice), or GODEBUG=disablethp=1,
+// the runtime's own switch.
 func hugeHeap(n int) {
 	if n <= 0 || !hugeOnAdvice() || slices.Contains(strings.Split(os.Getenv("GODEBUG"), ","), "disablethp=1") {
 		return
@@ -40,9 +40,6 @@ func hugeHeap(n int) {
 	adviseHuge(b)
 	runtime.KeepAlive(b)
 	b = nil
-	// No runtime.GC(): b, garbage the size of the limit, starts a
-	// collection at the next allocation that runs beside the program
-	// and frees it, where a forced one held the start 2-6 ms (waiting on
-	// workers, the marking and the sweep).
 	debug.SetGCPercent(gogc)
+	runtime.GC() // frees b now: the heap grows into it from the start
 }
