@@ -181,10 +181,8 @@ func foldsToASCII(s string) bool {
 // hasSecretPrefix reports whether s holds one of secretPrefixes.
 func hasSecretPrefix(s string) bool {
 	for i := 0; i < len(s); i++ {
-		for _, p := range secretPrefixesByFirst[s[i]] {
-			if strings.HasPrefix(s[i:], p) {
-				return true
-			}
+		if secretPrefixAt(s, i) {
+			return true
 		}
 	}
 	return false
@@ -204,15 +202,8 @@ var secretPrefixesByFirst = func() *[256][]string {
 // case followed by white space, as schemeRE needs: "max tokens" does not.
 func schemeWord(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch s[i] | 0x20 {
-		case 'b':
-			if wordAt(s, i, "bearer") || wordAt(s, i, "basic") {
-				return true
-			}
-		case 't':
-			if wordAt(s, i, "token") {
-				return true
-			}
+		if schemeWordAt(s, i) {
+			return true
 		}
 	}
 	return false
@@ -486,16 +477,23 @@ func mayHoldSecret(s string) bool {
 		return true
 	}
 	// One pass notes the bytes the other patterns need: a name or message
-	// is tested once, not a dozen times over.
+	// is read once, not once a pattern. schemeRE and prefixedRE match 14
+	// bytes or more ("basic", a space and 8 characters), and their words
+	// and prefixes start on a byte of a long run.
+	wordy := len(s) >= 14
 	var query, equals, at, high bool
 	run := 0 // long and hex runs need 32 characters of [A-Za-z0-9_+/=-]
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if isLongByte(c) {
+		class := secretClass[c]
+		if class&longByte != 0 {
 			if run++; run >= 32 {
 				return true
 			}
 			equals = equals || c == '='
+			if wordy && (class&schemeStart != 0 && schemeWordAt(s, i) || class&prefixStart != 0 && secretPrefixAt(s, i)) {
+				return true // schemeRE, prefixedRE
+			}
 			continue
 		}
 		run = 0
@@ -514,12 +512,50 @@ func mayHoldSecret(s string) bool {
 	if at && strings.Contains(s, "://") { // userinfo
 		return true
 	}
-	// What is left, schemeRE and prefixedRE, matches 14 bytes or more
-	// ("basic", a space and 8 characters).
-	if len(s) < 14 {
-		return false
+	return wordy && high && foldsToASCII(s) // schemeRE or prefixedRE in (?i) folds
+}
+
+// The classes of bytes mayHoldSecret reads.
+const (
+	longByte    = 1 << iota // isLongByte
+	schemeStart             // the first letter of a schemeWord word
+	prefixStart             // the first byte of a secretPrefixes entry
+)
+
+var secretClass = func() (class [256]uint8) {
+	for c := range 256 {
+		if isLongByte(byte(c)) {
+			class[c] |= longByte
+		}
+		if low := byte(c) | 0x20; low == 'b' || low == 't' {
+			class[c] |= schemeStart
+		}
 	}
-	return high && foldsToASCII(s) || schemeWord(s) || hasSecretPrefix(s) // schemeRE, prefixedRE
+	for _, p := range secretPrefixes {
+		class[p[0]] |= prefixStart
+	}
+	return class
+}()
+
+// schemeWordAt is schemeWord's test at s[i].
+func schemeWordAt(s string, i int) bool {
+	switch s[i] | 0x20 {
+	case 'b':
+		return wordAt(s, i, "bearer") || wordAt(s, i, "basic")
+	case 't':
+		return wordAt(s, i, "token")
+	}
+	return false
+}
+
+// secretPrefixAt is hasSecretPrefix's test at s[i].
+func secretPrefixAt(s string, i int) bool {
+	for _, p := range secretPrefixesByFirst[s[i]] {
+		if strings.HasPrefix(s[i:], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // quoteColon reports whether a ':' follows a '"' with only white space and

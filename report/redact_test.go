@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/corpustest"
@@ -244,6 +245,60 @@ func TestIsCredentialKeyFoldedByLastByte(t *testing.T) {
 	for _, k := range keys {
 		if got, want := isCredentialKeyFolded(k), reference(k); got != want {
 			t.Errorf("isCredentialKeyFolded(%q) = %v, want %v", k, got, want)
+		}
+	}
+}
+
+// mayHoldSecretByClauses is mayHoldSecret as its clauses read, one pass
+// each: the reference the one-pass test must agree with.
+func mayHoldSecretByClauses(s string) bool {
+	run, long, equals := 0, false, false
+	for i := 0; i < len(s); i++ {
+		if isLongByte(s[i]) {
+			run++
+			long = long || run >= 32
+			equals = equals || s[i] == '='
+		} else {
+			run = 0
+		}
+	}
+	query := strings.ContainsAny(s, "?&;")
+	high := strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
+	return quoteColon(s) || long || query && equals || strings.Contains(s, "@") && strings.Contains(s, "://") ||
+		len(s) >= 14 && (high && foldsToASCII(s) || schemeWord(s) || hasSecretPrefix(s))
+}
+
+// TestMayHoldSecretOnePass: the one pass of mayHoldSecret says what its
+// clauses say, on generated texts around every length threshold and on
+// the corpus's strings.
+func TestMayHoldSecretOnePass(t *testing.T) {
+	pieces := []string{`"`, `:`, ` `, "\t", `a`, `Z`, `=`, `?`, `&`, `;`, `@`, `://`, `bearer`, `Basic`, `TOKEN`, `b`, `t`, `sk-`, `sk_`, `rk_`, `xox`,
+		`ghp_`, `github_pat_`, `glpat-`, `AKIA`, `AIza`, `eyJ`, `-----BEGIN`, `-`, "\u212a", "\u017f", `é`, `0123456789abcdef`}
+	rng := rand.New(rand.NewPCG(3, 4))
+	trues := 0
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := mayHoldSecret(s), mayHoldSecretByClauses(s); got != want {
+			t.Fatalf("mayHoldSecret(%q) = %v, its clauses say %v", s, got, want)
+		} else if got {
+			trues++
+		}
+	}
+	if trues < 10000 || trues > 40000 {
+		t.Errorf("%d of 50,000 texts may hold a secret: the texts do not exercise both answers", trues)
+	}
+	for i, f := range corpustest.Files(t) {
+		if i%8 != 0 {
+			continue
+		}
+		for _, line := range strings.Split(string(f.Source.Src), "\n") {
+			if got, want := mayHoldSecret(line), mayHoldSecretByClauses(line); got != want {
+				t.Fatalf("%s: mayHoldSecret(%q) = %v, its clauses say %v", f.Source.Name, line, got, want)
+			}
 		}
 	}
 }
