@@ -38,20 +38,19 @@ type input struct {
 // at most limit bytes, every time read is called; stdin comes as it was
 // read at collection. Errors are those unreadMessage words.
 func (in *input) read(limit int64) ([]byte, error) {
-	b, _, err := in.readWith(limit, nil, nil)
+	b, _, err := in.readWith(limit, nil)
 	return b, err
 }
 
 // readWith is read taking the buffer for a file or fetched workflow from
-// alloc (an empty slice with room for n bytes; nil: make) and opening a
-// file in its folder (nil: by its path). owned says the bytes came from
-// alloc: stdin's are held by the input, to be read again.
-func (in *input) readWith(limit int64, alloc func(n int) []byte, dirs *folders) (b []byte, owned bool, err error) {
+// alloc (an empty slice with room for n bytes; nil: make). owned says the
+// bytes came from it: stdin's are held by the input, to be read again.
+func (in *input) readWith(limit int64, alloc func(n int) []byte) (b []byte, owned bool, err error) {
 	switch {
 	case in.err != nil:
 		return nil, false, in.err
 	case in.path != "":
-		b, err = readRegularIn(dirs, in.path, limit, alloc)
+		b, err = readRegularWith(in.path, limit, alloc)
 		return b, alloc != nil, err
 	case in.spool != nil:
 		b, err = in.spool.read(limit, alloc)
@@ -344,13 +343,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 // readRegularWith is readRegular reading into alloc(size+1) (nil: make),
 // the file's size and a byte to see its end.
 func readRegularWith(path string, limit int64, alloc func(n int) []byte) ([]byte, error) {
-	return readRegularIn(nil, path, limit, alloc)
-}
-
-// readRegularIn is readRegularWith opening the file in its folder (nil:
-// by its path).
-func readRegularIn(dirs *folders, path string, limit int64, alloc func(n int) []byte) ([]byte, error) {
-	f, err := dirs.open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -437,8 +430,6 @@ var parse = n8nschema.Parse
 // rule's.
 func parseInputs(ins []input, limit int64, skipNonWorkflow bool) ([]*n8nschema.File, error) {
 	files := make([]*n8nschema.File, len(ins))
-	dirs := newFolders()
-	defer dirs.close()
-	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow, false, dirs) })
+	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow, false) })
 	return files, unreadOf(files)
 }

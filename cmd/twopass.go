@@ -44,11 +44,8 @@ type audited struct {
 // renderers asked for read of the sources (report.Capture).
 func auditInputs(ins []input, limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) (audited, error) {
 	a := newGroupAuditor(limit, skipNonWorkflow, st, fixOpts, need)
-	a.dirs = newFolders()
 	alone, groups := a.firstPass(ins)
-	done := a.secondPass(ins, groups, alone)
-	a.dirs.close()
-	return a.end(groups, done)
+	return a.end(groups, a.secondPass(ins, groups, alone))
 }
 
 // end joins the groups' audits: it merges their sets, runs the SetWide
@@ -95,8 +92,6 @@ type groupAuditor struct {
 	// local are the rules that need only a group; setWide those left for
 	// the merged set.
 	local, setWide []*analyze.Rule
-	// dirs opens the files of both passes in their folders; nil: by path.
-	dirs *folders
 }
 
 func newGroupAuditor(limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) *groupAuditor {
@@ -123,7 +118,7 @@ func (a *groupAuditor) firstPass(ins []input) (alone []groupAudited, groups [][]
 	links := make([]analyze.Links, len(ins))
 	alone = make([]groupAudited, len(ins))
 	pool.Each(len(ins), func(i int) {
-		f := parseInput(ins[i], a.limit, a.skipNonWorkflow, true, a.dirs)
+		f := parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
 		links[i] = analyze.LinksOf(f)
 		alone[i] = a.audit([]*n8nschema.File{f})
 	})
@@ -149,7 +144,7 @@ func (a *groupAuditor) secondPass(ins []input, groups [][]int, alone []groupAudi
 		g := again[j]
 		files := make([]*n8nschema.File, len(groups[g]))
 		for k, i := range groups[g] {
-			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow, true, a.dirs)
+			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
 		}
 		done[g] = a.audit(files)
 	})
@@ -180,12 +175,12 @@ func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
 // With recycle, a file's bytes are read into a recycled buffer and the
 // source owns them: the caller recycles the file once it is released
 // (n8nschema.File.Recycle).
-func parseInput(in input, limit int64, skipNonWorkflow, recycle bool, dirs *folders) *n8nschema.File {
+func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema.File {
 	var alloc func(int) []byte
 	if recycle {
 		alloc = n8nschema.Buffer
 	}
-	src, owned, err := in.readWith(limit, alloc, dirs)
+	src, owned, err := in.readWith(limit, alloc)
 	if err != nil {
 		return &n8nschema.File{
 			Source:   n8nschema.NewSource(in.name, nil),
