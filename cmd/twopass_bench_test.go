@@ -18,25 +18,36 @@ func corpusInputs(b *testing.B) ([]input, *auditSettings) {
 }
 
 // BenchmarkPass1 reads, parses and audits each input of the corpus alone,
-// releasing each (snippets captured, as for text output), and groups the
-// inputs by their links: the first pass of the audit. It reports the heap
-// the released audits leave as MB-held.
+// releasing each, and groups the inputs by their links: the first pass of
+// the audit, capturing what text and SARIF output read (snippets, node
+// places) and what JSON output reads (neither). It reports the heap the
+// released audits leave as MB-held.
 func BenchmarkPass1(b *testing.B) {
 	ins, st := corpusInputs(b)
-	a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, report.Needs{Snippets: true, Places: true})
-	b.ReportAllocs()
-	var alone []groupAudited
-	cpu := cputime.Used()
-	for b.Loop() {
-		alone, _ = a.firstPass(ins)
+	for _, tc := range []struct {
+		name string
+		need report.Needs
+	}{
+		{"text+sarif", report.Needs{Snippets: true, Places: true}},
+		{"json", report.NeedsOf("json")},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			a := newGroupAuditor(defaultMaxFileSize, false, st, fix.Options{}, tc.need)
+			b.ReportAllocs()
+			var alone []groupAudited
+			cpu := cputime.Used()
+			for b.Loop() {
+				alone, _ = a.firstPass(ins)
+			}
+			b.StopTimer()
+			cputime.ReportPerOp(b, cpu)
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			b.ReportMetric(float64(m.HeapAlloc)/1e6, "MB-held")
+			runtime.KeepAlive(alone)
+		})
 	}
-	b.StopTimer()
-	cputime.ReportPerOp(b, cpu)
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	b.ReportMetric(float64(m.HeapAlloc)/1e6, "MB-held")
-	runtime.KeepAlive(alone)
 }
 
 // BenchmarkPass2 audits again the corpus's groups of more than one input:
