@@ -600,11 +600,7 @@ const paramsSuffix, nameSuffix = ".parameters", ".name"
 // topNodePaths are the paths of the first nodes of a workflow at the root
 // of its file, the most common place: made once, shared by every
 // workflow (strings are never written).
-var topNodePaths = sync.OnceValue(func() nodePaths {
-	p := makeNodePaths("nodes", 1024)
-	sharedPaths.Store(&p.all)
-	return p
-})
+var topNodePaths = sync.OnceValue(func() nodePaths { return makeNodePaths("nodes", 1024) })
 
 func newNodePaths(base string, count int) nodePaths {
 	if base == "nodes" && count <= 1024 {

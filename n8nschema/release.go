@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"unsafe"
 )
 
 // Releasing a parsed input keeps what reports and the rules that read the
@@ -142,10 +140,7 @@ func releaseProblems(ps []Problem) {
 // an audit of n8n-real).
 func Intern(s string) string {
 	if s == "" {
-		return "" // not s: an empty view of a source still points into it
-	}
-	if isShared(s) {
-		return s
+		return ""
 	}
 	sh := &interned[shardOf(s)]
 	sh.mu.RLock()
@@ -180,20 +175,4 @@ var interned [64]struct {
 func shardOf(s string) int {
 	n := len(s)
 	return int(uint(n)*31+uint(s[0])*7+uint(s[n/2])*3+uint(s[n-1])) % len(interned)
-}
-
-// sharedPaths is the text of topNodePaths once made. Its strings stay for
-// the process and view no source, so Intern hands them back as they are:
-// they are a third of what the release of an audit interns.
-var sharedPaths atomic.Pointer[string]
-
-// isShared reports whether s lies in sharedPaths.
-func isShared(s string) bool {
-	b := sharedPaths.Load()
-	if b == nil {
-		return false
-	}
-	lo := uintptr(unsafe.Pointer(unsafe.StringData(*b)))
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	return p >= lo && len(s) <= len(*b) && p-lo <= uintptr(len(*b)-len(s))
 }
