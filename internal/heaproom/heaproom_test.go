@@ -85,7 +85,7 @@ func gogc() int {
 	return p
 }
 
-// TestSmallHeapCollectsLate: a run starts at GOGC=300 and goes back to
+// TestSmallHeapCollectsLate: a run starts at smallGOGC and goes back to
 // 100 after the first collection that finds SmallHeap live.
 func TestSmallHeapCollectsLate(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
