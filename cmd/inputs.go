@@ -304,12 +304,6 @@ func joinName(dir string, name []byte) string {
 	return dir + sep(dir) + string(name)
 }
 
-// sortDirents orders a folder's listing by name, as os.ReadDir does: the
-// paths differ only in their names.
-func sortDirents(ents []dirent) {
-	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.path, b.path) })
-}
-
 var (
 	errTooLarge = errors.New("larger than --max-file-size")
 	errDangling = errors.New("broken symbolic link: its target does not exist")

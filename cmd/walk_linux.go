@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -104,4 +106,10 @@ func appendDirents(ents []dirent, dir string, b []byte) ([]dirent, error) {
 		ents = append(ents, e)
 	}
 	return ents, nil
+}
+
+// sortDirents orders a folder's listing by name, as os.ReadDir does: the
+// paths differ only in their names.
+func sortDirents(ents []dirent) {
+	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.path, b.path) })
 }

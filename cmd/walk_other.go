@@ -4,13 +4,12 @@ package cmd
 
 import "os"
 
-// listDir lists the folder at dir (clean) with os.ReadDir.
+// listDir lists the folder at dir (clean) with os.ReadDir, in its order.
 func listDir(dir string, _ *[]byte) ([]dirent, error) {
 	des, err := os.ReadDir(dir)
 	ents := make([]dirent, len(des))
 	for i, d := range des {
 		ents[i] = dirent{path: joinName(dir, []byte(d.Name())), typ: d.Type()}
 	}
-	sortDirents(ents) // the order of os.ReadDir, kept
 	return ents, err
 }
