@@ -478,22 +478,22 @@ func mayHoldSecret(s string) bool {
 	}
 	// One pass notes the bytes the other patterns need: a name or message
 	// is read once, not once a pattern. schemeRE and prefixedRE match 14
-	// bytes or more ("basic", a space and 8 characters), and their words
-	// and prefixes start on a byte of a long run.
+	// bytes or more ("basic", a space and 8 characters).
 	wordy := len(s) >= 14
 	var query, equals, at, high bool
 	run := 0 // long and hex runs need 32 characters of [A-Za-z0-9_+/=-]
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		class := secretClass[c]
+		if wordy && class&(schemeStart|prefixStart) != 0 &&
+			(class&schemeStart != 0 && schemeWordAt(s, i) || class&prefixStart != 0 && secretPrefixAt(s, i)) {
+			return true // schemeRE, prefixedRE
+		}
 		if class&longByte != 0 {
 			if run++; run >= 32 {
 				return true
 			}
 			equals = equals || c == '='
-			if wordy && (class&schemeStart != 0 && schemeWordAt(s, i) || class&prefixStart != 0 && secretPrefixAt(s, i)) {
-				return true // schemeRE, prefixedRE
-			}
 			continue
 		}
 		run = 0

@@ -291,6 +291,14 @@ func TestMayHoldSecretOnePass(t *testing.T) {
 	if trues < 10000 || trues > 40000 {
 		t.Errorf("%d of 50,000 texts may hold a secret: the texts do not exercise both answers", trues)
 	}
+	// Every prefix, even one added later that the pieces above lack.
+	for _, p := range secretPrefixes {
+		for _, s := range []string{p + strings.Repeat(".", 14), "..." + p + "..........."} {
+			if !mayHoldSecret(s) || !mayHoldSecretByClauses(s) {
+				t.Errorf("mayHoldSecret(%q) = %v, its clauses say %v; want true", s, mayHoldSecret(s), mayHoldSecretByClauses(s))
+			}
+		}
+	}
 	for i, f := range corpustest.Files(t) {
 		if i%8 != 0 {
 			continue
