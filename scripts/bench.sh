@@ -177,13 +177,15 @@ alternate() {
 	done
 }
 # median COLUMN KEY, peak KEY (MiB), ratio A B, per_mb SECONDS SET (ms per MB)
-median() { cut -d' ' -f"$1" "$res/$2" | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# middle: the median of the numbers on standard input, "-" for none.
+middle() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; else print "-"}'; }
+median() { cut -d' ' -f"$1" "$res/$2" | middle; }
 # paired COLUMN A B: the median of A ÷ B over the rounds, to 3 decimals (run
 # i of A against run i of B: the same round, so the machine's drift from
 # round to round cancels).
 paired() {
-	paste -d' ' <(cut -d' ' -f"$1" "$res/$2") <(cut -d' ' -f"$1" "$res/$3") | awk '$2 > 0 {print $1 / $2}' | sort -n |
-		awk '{a[NR]=$1} END {if (NR) printf "%.3f", (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; else print "-"}'
+	paste -d' ' <(cut -d' ' -f"$1" "$res/$2") <(cut -d' ' -f"$1" "$res/$3") | awk '$2 > 0 {print $1 / $2}' | middle |
+		awk '$1 == "-" {print; next} {printf "%.3f", $1}'
 }
 peak() { cut -d' ' -f3 "$res/$1" | sort -n | tail -1 | awk '{printf "%.1f", $1/1024}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "-" }'; }
