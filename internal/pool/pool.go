@@ -49,14 +49,19 @@ func Each(n int, fn func(i int)) {
 		}
 	} else {
 		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(func() {
-				for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-					run(i)
-				}
-			})
+		work := func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				run(i)
+			}
 		}
+		// The caller is one of the workers: its stack has already grown,
+		// where a new goroutine starts small and copies its stack as it
+		// grows (the rules' pool runs once per audit).
+		var wg sync.WaitGroup
+		for range workers - 1 {
+			wg.Go(work)
+		}
+		work()
 		wg.Wait()
 	}
 	if first != nil {
