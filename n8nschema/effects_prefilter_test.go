@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -201,6 +202,70 @@ func TestHeartbeatWordFrom(t *testing.T) {
 					}
 					return true
 				})
+			}
+		}
+	})
+}
+
+// indexByBytes is stems.index without the four-byte filter: every byte
+// that may start a word is tried.
+func (s *stems) indexByBytes(raw string) (at int, exact bool) {
+	quads := s.quads
+	s.quads = nil
+	defer func() { s.quads = quads }()
+	return s.index(raw)
+}
+
+// TestStemsIndexFilter: the four-byte filter finds what trying every byte
+// finds, for every set of stems, on generated text dense in stems spelled
+// every way foldByte reads them (cases, '_' for '-', cut short at the end
+// of the text, escapes, characters outside ASCII) and on the corpus's
+// parameters.
+func TestStemsIndexFilter(t *testing.T) {
+	sets := map[string]*stems{"key": keyStems, "heartbeat": heartbeatStems, "rpc": rpcStems}
+	for name, s := range sets {
+		if s.quads == nil {
+			t.Fatalf("%s stems: no filter (a word shorter than four bytes?)", name)
+		}
+	}
+	check := func(raw string) {
+		t.Helper()
+		for name, s := range sets {
+			at, exact := s.index(raw)
+			wantAt, wantExact := s.indexByBytes(raw)
+			if at != wantAt || exact != wantExact {
+				t.Fatalf("%s stems, %q: index = %d, %v; every byte tried: %d, %v", name, raw, at, exact, wantAt, wantExact)
+			}
+		}
+	}
+	var pieces []string
+	for _, s := range sets {
+		for _, w := range s.words {
+			pieces = append(pieces, w, strings.ToUpper(w), strings.ReplaceAll(w, "-", "_"), w[:len(w)-1], w[1:])
+		}
+	}
+	pieces = append(pieces, " ", "a", "x", "\\u0068", "\\n", "\u212a", "\u017f", "\u0130", "é", "\\", "_", "-", "/", "\"")
+	rng := rand.New(rand.NewPCG(1, 2))
+	found := 0
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		raw := b.String()
+		check(raw)
+		if at, exact := heartbeatStems.index(raw); at >= 0 && exact {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no generated text held a heartbeat stem: the test tries nothing")
+	}
+	eachCorpusFile(t, "n8n-real", func(p string, src []byte) {
+		for _, w := range Parse(NewSource(p, src)).Workflows {
+			for _, n := range w.Nodes {
+				check(n.Params().Raw())
+				check(n.Name)
 			}
 		}
 	})
