@@ -20,8 +20,9 @@
 # The goals are printed as met or missed. A command that fails stops the run.
 #
 # Usage: bash scripts/bench.sh [--compare OLD_BIN] [RUNS]
-#   RUNS        runs of each command, at least 3 (default 5), after one
-#               warm-up run; the order of the commands is reversed every other run.
+#   RUNS        timed runs of each command, at least 3 (default 5), each
+#               right after an untimed run of the same command; the order of
+#               the commands is reversed every other round.
 #   --compare   also times OLD_BIN (a stormcheck binary built elsewhere, e.g.
 #               from an older commit) on every stormcheck input, alternating
 #               with the new one, and prints new ÷ old.
@@ -147,26 +148,33 @@ res=$work/results
 mkdir -p "$res"
 benchtime=$work/benchtime
 go build -o "$benchtime" ./scripts/benchtime
-# measure KEY: one run of cmds[KEY]; appends "wall cpu rss_kib" to
-# $res/KEY, cpu being user + sys seconds of the command and the children
-# it waited for, rss the peak RSS (scripts/benchtime: the command is
-# started and waited for directly, its figures are wait4's, so no shell
-# starts inside the time). A command that fails stops the run (jq and
-# flowlint, which exit 1 on bad files or findings, are told -any-exit).
+# measure KEY: one run of cmds[KEY], timed, right after one that is not;
+# appends "wall cpu rss_kib" to $res/KEY, cpu being user + sys seconds of
+# the command and the children it waited for, rss the peak RSS
+# (scripts/benchtime: the command is started and waited for directly, its
+# figures are wait4's, so no shell starts inside the time). A command that
+# fails stops the run (jq and flowlint, which exit 1 on bad files or
+# findings, are told -any-exit).
+#
+# The untimed run puts every timed run in the state its own command leaves
+# the machine, not the state the command before it left: stormcheck on
+# the corpus took ~1.2x as long right after flowlint (which frees ~180 MB)
+# as right after itself, mostly in the kernel zeroing the pages its heap
+# faults in, and with the order reversed every other round some commands
+# always or never followed flowlint, or followed themselves
+# (docs/performance.md, sixth round).
 measure() {
 	local out
-	if ! out=$(eval "'$benchtime' ${cmds[$1]}"); then
+	if ! eval "'$benchtime' ${cmds[$1]}" >/dev/null || ! out=$(eval "'$benchtime' ${cmds[$1]}"); then
 		echo "bench: $1 failed: ${cmds[$1]}" >&2
 		exit 1
 	fi
 	echo "$out" >>"$res/$1"
 }
-# alternate KEY...: one warm-up run of each (not counted), then $runs
-# rounds of all of them, in reverse order every other round so that no
-# command always follows the same one.
+# alternate KEY...: $runs rounds of all of them, in reverse order every
+# other round.
 alternate() {
 	local k i j
-	for k in "$@"; do measure "$k"; done
 	for k in "$@"; do : >"$res/$k"; done
 	for i in $(seq 1 "$runs"); do
 		if ((i % 2)); then
@@ -210,7 +218,7 @@ echo "$(label x.new): $sc_what"
 [ -n "$old_bin" ] && echo "stormcheck (old): $old_bin"
 echo "corpus: $corpus, ${nfiles[corpus]} files, ${bytes[corpus]} bytes ($(mb "${bytes[corpus]}") MB)"
 echo "big set: n8n-real + n8n-more + n8n-real copied 3 times, ${nfiles[big]} files, ${bytes[big]} bytes ($(mb "${bytes[big]}") MB)"
-echo "$runs alternating runs of each command after a warm-up run; stormcheck audit --format json --fail-on never"
+echo "$runs alternating rounds, each run timed right after an untimed run of the same command; stormcheck audit --format json --fail-on never"
 
 sc_keys() { local b; for b in "${bins[@]}"; do echo "$1.$b"; done; }
 mapfile -t corpus_sc < <(sc_keys corpus)
