@@ -37,27 +37,6 @@ func TestIntern(t *testing.T) {
 	}
 }
 
-// TestInternTopNodePaths: a path of a top-level node as the parser made it
-// is kept as it is (it is the process's, not a source's), and a copy of
-// it is interned like any view.
-func TestInternTopNodePaths(t *testing.T) {
-	paths := topNodePaths()
-	node, params, name := paths.next(0)
-	for _, s := range []string{node, params, name} {
-		if got := Intern(s); unsafe.StringData(got) != unsafe.StringData(s) {
-			t.Errorf("Intern(%q) copied a path the parser made for the process", s)
-		}
-	}
-	buf := []byte(name)
-	view := unsafe.String(&buf[0], len(buf))
-	if got := Intern(view); got != name || unsafe.StringData(got) == unsafe.StringData(view) {
-		t.Errorf("Intern(a view of %q) = %q, sharing its bytes: %v", name, got, unsafe.StringData(got) == unsafe.StringData(view))
-	}
-	if isTopNodePath(name + "x") {
-		t.Error("a string built elsewhere is taken for a top node path")
-	}
-}
-
 // TestInternConcurrent interns overlapping strings from many goroutines
 // (files are parsed and released on every core; run with -race): every
 // caller gets the one copy.

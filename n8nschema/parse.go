@@ -602,15 +602,6 @@ const paramsSuffix, nameSuffix = ".parameters", ".name"
 // workflow (strings are never written).
 var topNodePaths = sync.OnceValue(func() nodePaths { return makeNodePaths("nodes", 1024) })
 
-// isTopNodePath reports whether s is one of topNodePaths' strings (the
-// path of a node or of its name): they live as long as the process and
-// are shared already, so Intern keeps them as they are.
-func isTopNodePath(s string) bool {
-	all := topNodePaths().all
-	p, beg := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(all)))
-	return p >= beg && p+uintptr(len(s)) <= beg+uintptr(len(all))
-}
-
 func newNodePaths(base string, count int) nodePaths {
 	if base == "nodes" && count <= 1024 {
 		return topNodePaths()

@@ -131,21 +131,16 @@ func releaseProblems(ps []Problem) {
 	}
 }
 
-// Intern returns a string equal to s that holds no source's bytes alive
-// and is shared by every equal string interned: names, types and paths
-// repeat across a set. It is a copy, or s itself when s is one of the
-// paths of top-level nodes the parser made once for the process
-// (isTopNodePath): each light node has one, and they need neither. It is safe for
+// Intern returns a string equal to s that shares no memory with s (so it
+// holds no source's bytes alive) and is shared by every equal string
+// interned: names, types and paths repeat across a set. It is safe for
 // concurrent use. Interned strings stay until the process exits: the CLI
 // runs once over a set, and a report holds most of what a release interns
 // to the end anyway (unique.Make, which frees them, was 7% of the CPU of
 // an audit of n8n-real).
 func Intern(s string) string {
 	if s == "" {
-		return "" // not s: an empty view still points into its source
-	}
-	if isTopNodePath(s) {
-		return s
+		return ""
 	}
 	sh := &interned[shardOf(s)]
 	sh.mu.RLock()
