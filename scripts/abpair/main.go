@@ -9,11 +9,15 @@
 // benchmark machine moves medians by more than the changes measured
 // (docs/performance.md).
 //
-//	abpair [-n ROUNDS] BIN[:NAME=VALUE,...] BIN... -- ARG...
+//	abpair [-n ROUNDS] [-before 'CMD ARG...'] BIN[:NAME=VALUE,...] BIN... -- ARG...
 //
 // A binary may carry environment variables after a colon
 // (./stormcheck:GOGC=500). Output goes to /dev/null; a binary that fails
-// stops the run. Linux only, like bench.sh.
+// stops the run. With -before, every timed run comes right after an
+// untimed run of CMD (split at white space, any exit): what a run costs
+// after another program, which on the benchmark machine is not what it
+// costs after itself (docs/performance.md, sixth round). Linux only, like
+// bench.sh.
 package main
 
 import (
@@ -29,13 +33,15 @@ import (
 
 func main() {
 	rounds := flag.Int("n", 21, "rounds, after one warm-up run of each binary")
+	before := flag.String("before", "", "a command run, untimed, right before every timed run")
 	flag.Parse()
 	args := flag.Args()
 	dash := slices.Index(args, "--")
 	if dash < 2 || *rounds < 3 {
-		fmt.Fprintln(os.Stderr, "usage: abpair [-n ROUNDS>=3] BIN[:NAME=VALUE,...] BIN... -- ARG...")
+		fmt.Fprintln(os.Stderr, "usage: abpair [-n ROUNDS>=3] [-before 'CMD ARG...'] BIN[:NAME=VALUE,...] BIN... -- ARG...")
 		os.Exit(2)
 	}
+	pre := strings.Fields(*before)
 	bins, argv := args[:dash], args[dash+1:]
 	wall := make([][]float64, len(bins))
 	cpu := make([][]float64, len(bins))
@@ -50,6 +56,12 @@ func main() {
 			i := k
 			if r%2 == 1 {
 				i = len(bins) - 1 - k
+			}
+			if len(pre) > 0 {
+				cmd := exec.Command(pre[0], pre[1:]...)
+				if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+					fail(fmt.Errorf("-before: %w", err)) // it did not start
+				}
 			}
 			w, c, err := run(bins[i], argv)
 			if err != nil {
