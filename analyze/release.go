@@ -1,9 +1,9 @@
 package analyze
 
 import (
-	"strings"
 	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/packstr"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -183,5 +183,9 @@ func internAs(s string, sp *n8nschema.Spec) string {
 }
 
 // clone copies a string few others equal (a message): interning it would
-// only add an entry to the table.
-func clone(s string) string { return strings.Clone(s) }
+// only add an entry to the table. Copies are packed (packstr): a released
+// set keeps them.
+func clone(s string) string { return released.Copy(s) }
+
+// released holds what clone copies.
+var released packstr.Arena

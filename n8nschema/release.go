@@ -2,8 +2,9 @@ package n8nschema
 
 import (
 	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/stormcheck/stormcheck/internal/packstr"
 )
 
 // Releasing a parsed input keeps what reports and the rules that read the
@@ -21,12 +22,18 @@ import (
 
 // Release drops the source's bytes and line index; Name stays.
 func (s *Source) Release() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.owned {
-		s.spare.bytes, s.spare.lines = s.Src, s.lineStarts
+	u := s.inUse
+	if s.released || u == nil {
+		return
 	}
-	s.Src, s.lineStarts, s.bigStarts = nil, nil, nil
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if s.owned {
+		u.spare.bytes, u.spare.lines = s.Src, u.lineStarts
+	} else {
+		s.inUse = nil
+	}
+	s.Src, u.lineStarts, u.bigStarts = nil, nil, nil
 	s.released = true
 }
 
@@ -157,10 +164,13 @@ func Intern(s string) string {
 	if sh.m == nil {
 		sh.m = map[string]string{}
 	}
-	v = strings.Clone(s)
+	v = internedBytes.Copy(s)
 	sh.m[v] = v
 	return v
 }
+
+// internedBytes holds the interned strings, packed (packstr).
+var internedBytes packstr.Arena
 
 // interned is Intern's table, in shards so that the goroutines releasing
 // groups on every core seldom wait for one another.
