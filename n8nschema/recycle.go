@@ -49,10 +49,15 @@ func (f *File) Recycle() {
 			return
 		}
 	}
-	s.mu.Lock()
-	spare := s.spare
-	s.spare = recycled{}
-	s.mu.Unlock()
+	u := s.inUse
+	if u == nil {
+		return // recycled already
+	}
+	u.mu.Lock()
+	spare := u.spare
+	u.spare = recycled{}
+	s.inUse = nil
+	u.mu.Unlock()
 	if spare.bytes != nil {
 		bytesPool.put(poisoned(spare.bytes, 0xff))
 	}

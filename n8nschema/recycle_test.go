@@ -67,10 +67,10 @@ func TestRecycleGivesBack(t *testing.T) {
 	if c := conns[0]; c.From != recycledText || c.To != recycledText {
 		t.Errorf("connection block not given back: %+v", c)
 	}
-	f.Recycle() // twice: nothing left to give
-	if s := f.Source.spare; s.bytes != nil || s.nodes != nil || s.lines != nil {
-		t.Error("Recycle kept what it gave back")
+	if f.Source.inUse != nil {
+		t.Error("Recycle kept what a released source no longer uses")
 	}
+	f.Recycle() // twice: nothing left to give
 
 	f, _ = ownedParse(t, false)
 	b = f.Source.Src

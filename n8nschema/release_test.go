@@ -24,7 +24,7 @@ func TestReleaseKeepsLight(t *testing.T) {
 	light := w.Release([]*Node{call, nil, call})
 	f.Release()
 
-	if !w.Released() || !f.Source.Released() || f.Source.Src != nil {
+	if !w.Released() || !f.Source.Released() || f.Source.Src != nil || f.Source.inUse != nil {
 		t.Fatal("not released")
 	}
 	if w.Name != "Nightly" || w.ID != "w1" || w.Label() != "Nightly" || w.Pos != wantPos || w.NodeCount() != 2 {
