@@ -755,10 +755,11 @@ func (a *amp) operations(cur []ctx) {
 			}
 		}
 	}
-	// One array holds the operations: a set keeps all of them or none.
-	block := make([]Operation, count)
+	// One array holds the operations: a set keeps all of them or none, as
+	// it keeps its chains, to its release and past it (packed).
+	block := keptOperations.Make(count)
 	if cap(s.Operations) < count {
-		s.Operations = make([]*Operation, 0, count)
+		s.Operations = keptOperationLists.Make(count)[:0]
 	}
 	s.Operations = s.Operations[:0]
 	// The chains are pieces of one array too, sized once every chain's
@@ -810,7 +811,7 @@ func (a *amp) operations(cur []ctx) {
 			s.Operations = append(s.Operations, op)
 		}
 	}
-	factorBlock := make([]Factor, factorCount)
+	factorBlock := keptFactors.Make(factorCount)
 	for i, p := range pend {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}

@@ -3,7 +3,7 @@ package analyze
 import (
 	"sync"
 
-	"github.com/stormcheck/stormcheck/internal/packstr"
+	"github.com/stormcheck/stormcheck/internal/pack"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -183,9 +183,18 @@ func internAs(s string, sp *n8nschema.Spec) string {
 }
 
 // clone copies a string few others equal (a message): interning it would
-// only add an entry to the table. Copies are packed (packstr): a released
-// set keeps them.
+// only add an entry to the table. Copies are packed (package pack): a
+// released set keeps them.
 func clone(s string) string { return released.Copy(s) }
 
 // released holds what clone copies.
-var released packstr.Arena
+var released pack.Strings
+
+// What a set keeps past its release, allocated by Build and Amplify, is
+// packed too: the Set, its operations, their list and their chains.
+var (
+	keptSets           pack.Slab[Set]
+	keptOperations     pack.Slab[Operation]
+	keptOperationLists pack.Slab[*Operation]
+	keptFactors        pack.Slab[Factor]
+)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/stormcheck/stormcheck/internal/packstr"
+	"github.com/stormcheck/stormcheck/internal/pack"
 )
 
 // Releasing a parsed input keeps what reports and the rules that read the
@@ -67,7 +67,7 @@ func (w *Workflow) Release(keep []*Node) []*Node {
 			idx[n] = len(idx)
 		}
 	}
-	block := make([]Node, len(idx))
+	block := lightNodes.Make(len(idx))
 	out := make([]*Node, len(keep))
 	for n, i := range idx {
 		block[i] = n.light()
@@ -169,8 +169,12 @@ func Intern(s string) string {
 	return v
 }
 
-// internedBytes holds the interned strings, packed (packstr).
-var internedBytes packstr.Arena
+// lightNodes holds what Workflow.Release keeps of nodes, packed: a
+// released set keeps them to the end.
+var lightNodes pack.Slab[Node]
+
+// internedBytes holds the interned strings, packed (package pack).
+var internedBytes pack.Strings
 
 // interned is Intern's table, in shards so that the goroutines releasing
 // groups on every core seldom wait for one another.

@@ -1,4 +1,4 @@
-package packstr
+package pack
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestCopy(t *testing.T) {
-	var a Arena
+	var a Strings
 	src := []byte("first second")
 	view := unsafe.String(unsafe.SliceData(src), len(src))
 	first, second := a.Copy(view[:5]), a.Copy(view[6:])
@@ -33,7 +33,7 @@ func TestCopy(t *testing.T) {
 // TestCopyChunks fills several chunks: each copy lies whole inside the
 // chunk being filled, and keeps its bytes.
 func TestCopyChunks(t *testing.T) {
-	var a Arena
+	var a Strings
 	var want, got []string
 	chunks := 0
 	for i := 0; i < 3*Chunk/100; i++ {
@@ -60,7 +60,7 @@ func TestCopyChunks(t *testing.T) {
 }
 
 func TestCopyConcurrent(t *testing.T) {
-	var a Arena
+	var a Strings
 	var wg sync.WaitGroup
 	out := make([][]string, 4)
 	for g := range out {
