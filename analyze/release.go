@@ -116,7 +116,12 @@ func (s *Set) Release() {
 // the bytes), so that findings kept past Set.Release hold no source alive.
 // Chains, related places and repairs are released in place: a chain is
 // most often its operation's factors, which Set.Release releases too.
-func ReleaseFindings(fs []Finding) {
+//
+// It returns a copy of the released findings cut from shared chunks
+// (pack.Slab): what a caller that keeps them to the end should keep. The
+// copy is made once they are released, so that a chunk holds only
+// released findings and none of them a source.
+func ReleaseFindings(fs []Finding) []Finding {
 	for i := range fs {
 		f := &fs[i]
 		// (URL is HelpURI's string, made once per rule ID: never a view.)
@@ -137,6 +142,12 @@ func ReleaseFindings(fs []Finding) {
 			}
 		}
 	}
+	if len(fs) == 0 {
+		return fs
+	}
+	kept := keptFindings.Make(len(fs))
+	copy(kept, fs)
+	return kept
 }
 
 // releaseFactors copies the factors' strings off the bytes, in place.
@@ -191,8 +202,10 @@ func clone(s string) string { return released.Copy(s) }
 var released pack.Strings
 
 // What a set keeps past its release, allocated by Build and Amplify, is
-// packed too: the Set, its operations, their list and their chains.
+// packed too: the Set, its operations, their list and their chains; and
+// its findings, once released (ReleaseFindings).
 var (
+	keptFindings       pack.Slab[Finding]
 	keptSets           pack.Slab[Set]
 	keptOperations     pack.Slab[Operation]
 	keptOperationLists pack.Slab[*Operation]

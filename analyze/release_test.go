@@ -56,7 +56,8 @@ func TestReleaseKeepsOperationsAndCalls(t *testing.T) {
 	s.Graph(o.Workflow)
 }
 
-// TestReleaseFindingsCopies: released findings say the same.
+// TestReleaseFindingsCopies: released findings say the same, in place and
+// in the packed copy ReleaseFindings returns.
 func TestReleaseFindingsCopies(t *testing.T) {
 	s := load(t, DefaultOptions(), "subworkflow_http.json")
 	o := op(t, s, "Child", "Post order")
@@ -66,9 +67,16 @@ func TestReleaseFindingsCopies(t *testing.T) {
 	want := f
 	want.Repair = &Repair{Description: "d", Edits: []Edit{{Source: o.Workflow.Source, Offset: 1, Text: "t", Start: o.Node.Pos}}}
 	fs := []Finding{f}
-	ReleaseFindings(fs)
-	if diff := cmp.Diff(want, fs[0], cmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b })); diff != "" {
+	kept := ReleaseFindings(fs)
+	sameSource := cmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b })
+	if diff := cmp.Diff(want, fs[0], sameSource); diff != "" {
 		t.Errorf("released finding differs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(fs, kept, sameSource); diff != "" || &kept[0] == &fs[0] || cap(kept) != 1 {
+		t.Errorf("kept findings are not a copy of the released ones (cap %d; -released +kept):\n%s", cap(kept), diff)
+	}
+	if got := ReleaseFindings(nil); got != nil {
+		t.Errorf("no findings: kept %#v", got)
 	}
 }
 

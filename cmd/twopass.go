@@ -161,7 +161,7 @@ func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
 	dirs := analyze.CollectDirectives(set, a.st.filter.All)
 	taken := a.capture.Take(set, fs, directivePlaces(set, dirs)...)
 	set.Release()
-	analyze.ReleaseFindings(fs)
+	fs = analyze.ReleaseFindings(fs)
 	for _, f := range files {
 		f.Recycle()
 	}
