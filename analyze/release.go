@@ -99,13 +99,8 @@ func (s *Set) Release() {
 		m.put()
 	}
 	s.mems = nil
-	// The index Amplify made stays valid: the operations are released in
+	// The indexes of operations and calls stay valid: both are released in
 	// place.
-	// Most groups of a two-pass audit make no call: an empty map costs
-	// its header and a bucket per released set.
-	if len(s.callsFrom) == 0 {
-		s.callsFrom, s.callsTo = nil, nil
-	}
 	s.sharedMu.Lock()
 	s.shared = nil
 	s.sharedMu.Unlock()

@@ -129,6 +129,38 @@ func TestOperationsOfScan(t *testing.T) {
 	}
 }
 
+// TestCallsScan: a set without an index of its calls (a few workflows)
+// finds a workflow's calls, made and received, by scanning, as the index
+// would; all the set's calls come without a copy, capped.
+func TestCallsScan(t *testing.T) {
+	a, b, c := &n8nschema.Workflow{Name: "a"}, &n8nschema.Workflow{Name: "b"}, &n8nschema.Workflow{Name: "c"}
+	call := func(from, to *n8nschema.Workflow) *Call { return &Call{From: from, To: to} }
+	for _, calls := range [][]*Call{
+		{call(a, b), call(a, nil), call(a, a)}, // all a's
+		{call(b, a), call(a, b), call(a, c), call(b, nil)},
+		{call(c, nil)},
+		{},
+	} {
+		scan := &Set{Calls: calls}
+		indexed := &Set{Calls: calls}
+		indexed.callsFrom, indexed.callsTo = callsByWorkflow(calls)
+		for _, w := range []*n8nschema.Workflow{a, b, c, nil} {
+			for _, f := range []struct {
+				name string
+				of   func(*Set, *n8nschema.Workflow) []*Call
+			}{{"from", (*Set).CallsFrom}, {"to", (*Set).CallsTo}} {
+				got, want := f.of(scan, w), f.of(indexed, w)
+				if !slices.Equal(got, want) { // the same calls, by identity, in order
+					t.Errorf("calls %s %v of %d calls: scan found %v, index %v", f.name, w, len(calls), got, want)
+				}
+				if len(got) > 0 && len(got) == len(calls) && (&got[0] != &calls[0] || cap(got) != len(got)) {
+					t.Errorf("calls %s %v: every call of the set, not the set's list, capped", f.name, w)
+				}
+			}
+		}
+	}
+}
+
 // TestReleaseGivesGraphMemoryBack: Build's graphs live in pooled memory
 // that Release gives back cleared, so that a graph kept past its set's
 // release reads nil nodes and edges, not another workflow's.

@@ -111,16 +111,52 @@ func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
 	return g
 }
 
-// CallsFrom returns the calls a workflow makes.
-func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call { return s.callsFrom[w] }
+// CallsFrom returns the calls a workflow makes, in the set's order.
+func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call {
+	if s.callsFrom == nil {
+		return s.scanCalls(func(c *Call) bool { return c.From == w })
+	}
+	return s.callsFrom[w]
+}
 
-// CallsTo returns the resolved calls that start a workflow.
-func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call { return s.callsTo[w] }
+// CallsTo returns the resolved calls that start a workflow, in the set's
+// order.
+func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call {
+	if s.callsTo == nil {
+		return s.scanCalls(func(c *Call) bool { return c.To == w && w != nil })
+	}
+	return s.callsTo[w]
+}
+
+// scanCalls returns the calls that match, for a set without an index of
+// its calls (indexCalls): all of them without a copy when all match (a
+// group of one workflow).
+func (s *Set) scanCalls(match func(*Call) bool) []*Call {
+	n := 0
+	for _, c := range s.Calls {
+		if match(c) {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return nil
+	case len(s.Calls):
+		return s.Calls[:n:n]
+	}
+	out := make([]*Call, 0, n)
+	for _, c := range s.Calls {
+		if match(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // ErrorWorkflowOf returns the workflow named by w's settings.errorWorkflow
 // when it is in the set, else nil.
 func (s *Set) ErrorWorkflowOf(w *n8nschema.Workflow) *n8nschema.Workflow {
-	for _, c := range s.callsFrom[w] {
+	for _, c := range s.CallsFrom(w) {
 		if c.Kind == CallErrorWorkflow {
 			return c.To
 		}
@@ -222,18 +258,27 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 }
 
 // indexCalls maps each workflow to the calls it makes and those that
-// start it.
+// start it, in a set of more than scanWorkflows workflows: CallsFrom and
+// CallsTo scan the calls of a smaller one. Most groups of a two-pass audit
+// are one workflow's, and their two maps, kept past the release, were
+// part-empty spans among the audit's garbage (docs/performance.md).
 func (s *Set) indexCalls() {
 	s.callsFrom, s.callsTo = nil, nil
-	if len(s.Calls) == 0 {
-		return // most groups of a two-pass audit make none
+	if len(s.Calls) > 0 && len(s.Workflows) > scanWorkflows {
+		s.callsFrom, s.callsTo = callsByWorkflow(s.Calls)
 	}
-	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
-	s.callsTo = map[*n8nschema.Workflow][]*Call{}
-	for _, c := range s.Calls {
-		s.callsFrom[c.From] = append(s.callsFrom[c.From], c)
+}
+
+// callsByWorkflow maps each workflow to the calls it makes and those that
+// start it, in the order of calls.
+func callsByWorkflow(calls []*Call) (from, to map[*n8nschema.Workflow][]*Call) {
+	from = map[*n8nschema.Workflow][]*Call{}
+	to = map[*n8nschema.Workflow][]*Call{}
+	for _, c := range calls {
+		from[c.From] = append(from[c.From], c)
 		if c.To != nil {
-			s.callsTo[c.To] = append(s.callsTo[c.To], c)
+			to[c.To] = append(to[c.To], c)
 		}
 	}
+	return from, to
 }
