@@ -30,11 +30,12 @@ import (
 
 // Soft is the limit a run starts with: the 96 MiB the issue-14 goals allow
 // for ~150 MB of workflows, less the ~10 MiB of the binary's own pages and
-// room for the runtime's memory outside the limit. 76, not 80, since the
-// strings and sources a released set keeps leave fewer holes in the heap
-// (packstr, n8nschema.Source): the big set peaks ~4 MiB lower for ~3 % more
-// CPU (docs/performance.md, seventh round).
-const Soft = 76 << 20
+// room for the runtime's memory outside the limit. 68, not 80, since what
+// a released set keeps is packed (package pack): the big set's heap then
+// holds ~7 MB of holes (free slots in spans in use, which the limit counts)
+// instead of ~17, and its peak RSS went from ~91 to ~86 MiB for ~3 % more
+// CPU than at 76 (docs/performance.md, seventh round).
+const Soft = 68 << 20
 
 // SmallHeap is the live heap below which the collector runs at smallGOGC:
 // n8n-real's audit ends at ~16 MB live, so its run stays there until its
@@ -118,7 +119,7 @@ func Keep() {
 }
 
 // Hard is as far as nextLimit raises the limit for room over the live
-// heap: the big set of issue 14 then peaks at 87-91 MiB of RSS, under the
+// heap: the big set of issue 14 then peaks at 84-88 MiB of RSS, under the
 // 96 MiB goal.
 const Hard = Soft + 4<<20
 
@@ -131,10 +132,10 @@ const Hard = Soft + 4<<20
 //   - else, when the goal leaves less than a fifth of the live heap to
 //     grow into, raised by what is missing, up to Hard. The limit counts
 //     the heap's overhead as well (free slots in spans that hold a few
-//     live objects, free pages, metadata: ~27 MB on the big set), so with
-//     50 MB live under the 80 MiB limit of the time the goal sat 3 to 7 MB
-//     above the live heap and the collector ran every few MB: 28 % of that
-//     run's CPU.
+//     live objects, free pages, metadata: ~27 MB on the big set in the
+//     fifth round), so with 50 MB live under the 80 MiB limit of the time
+//     the goal sat 3 to 7 MB above the live heap and the collector ran
+//     every few MB: 28 % of that run's CPU.
 func nextLimit(live, goal, limit int64) int64 {
 	if want := live + live/2; want > limit {
 		return want

@@ -141,16 +141,19 @@ func TestGOGCWins(t *testing.T) {
 // heap to grow into.
 func TestNextLimit(t *testing.T) {
 	const mb = 1 << 20
+	if Soft < 60*mb { // half again the cases' 40 MB live
+		t.Fatalf("the cases below assume a Soft of at least 60 MiB, not %d", Soft/mb)
+	}
 	for _, tt := range []struct {
 		live, goal, limit, want int64
 	}{
 		{10 * mb, 40 * mb, Soft, Soft},                 // room enough
 		{120 * mb, 130 * mb, Soft, 180 * mb},           // live above the limit: half again
-		{50 * mb, 58 * mb, Soft, Soft + 2*mb},          // 8 MB of room: raised by the 2 MB missing
-		{50 * mb, 60 * mb, Soft, Soft},                 // a fifth exactly
-		{50 * mb, 53 * mb, Soft, Hard},                 // 7 MB missing: only to Hard
-		{50 * mb, 53 * mb, Hard, Hard},                 // at Hard already
-		{50 * mb, 53 * mb, Hard + 10*mb, Hard + 10*mb}, // raised past Hard by the first rule: kept
+		{40 * mb, 46 * mb, Soft, Soft + 2*mb},          // 6 MB of room: raised by the 2 MB missing
+		{40 * mb, 48 * mb, Soft, Soft},                 // a fifth exactly
+		{40 * mb, 42 * mb, Soft, Hard},                 // 6 MB missing: only to Hard
+		{40 * mb, 42 * mb, Hard, Hard},                 // at Hard already
+		{40 * mb, 42 * mb, Hard + 10*mb, Hard + 10*mb}, // raised past Hard by the first rule: kept
 		{200 * mb, 210 * mb, Hard + 10*mb, 300 * mb},   // and the first rule still raises it
 	} {
 		if got := nextLimit(tt.live, tt.goal, tt.limit); got != tt.want {
