@@ -755,11 +755,10 @@ func (a *amp) operations(cur []ctx) {
 			}
 		}
 	}
-	// One array holds the operations: a set keeps all of them or none, as
-	// it keeps its chains, to its release and past it (packed).
-	block := keptOperations.Make(count)
+	// One array holds the operations: a set keeps all of them or none.
+	block := make([]Operation, count)
 	if cap(s.Operations) < count {
-		s.Operations = keptOperationLists.Make(count)[:0]
+		s.Operations = make([]*Operation, 0, count)
 	}
 	s.Operations = s.Operations[:0]
 	// The chains are pieces of one array too, sized once every chain's
@@ -811,7 +810,7 @@ func (a *amp) operations(cur []ctx) {
 			s.Operations = append(s.Operations, op)
 		}
 	}
-	factorBlock := keptFactors.Make(factorCount)
+	factorBlock := make([]Factor, factorCount)
 	for i, p := range pend {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}

@@ -17,7 +17,10 @@ import (
 //     positions, problems, NodeCount);
 //   - Operations, every field, their Node a light node (name, type,
 //     position, node settings; n8nschema.Node.light), their Spec shared
-//     by every operation of the node type;
+//     by every operation of the node type. They are released in place and
+//     then moved, with their list, into shared chunks (packOperations): an
+//     *Operation taken before the release is released but no longer the
+//     set's;
 //   - Calls, every field but the located reference, their nodes light.
 //
 // Every string kept is copied off the bytes (n8nschema.Intern), so nothing
@@ -85,6 +88,7 @@ func (s *Set) Release() {
 		op.Type, op.Dependency, op.Model = internAs(op.Type, op.Spec), internAs(op.Dependency, op.Spec), intern(op.Model)
 		releaseFactors(op.Factors)
 	}
+	s.packOperations()
 	for _, c := range s.Calls {
 		c.Node, c.Branch = lightOf(c.Node), lightOf(c.Branch)
 		for i, n := range c.Entry {
@@ -99,11 +103,31 @@ func (s *Set) Release() {
 		m.put()
 	}
 	s.mems = nil
-	// The indexes of operations and calls stay valid: both are released in
-	// place.
+	// The index of calls stays valid: they are released in place.
 	s.sharedMu.Lock()
 	s.shared = nil
 	s.sharedMu.Unlock()
+}
+
+// packOperations moves the released operations, and their list, into
+// shared chunks (pack.Slab): a two-pass audit keeps them to the end, and
+// allocated with the set, among its garbage, they held part-empty spans.
+// Moved only once released, so that a chunk never holds an operation that
+// points at a full node. Only the set's list and its index point at them.
+func (s *Set) packOperations() {
+	if len(s.Operations) == 0 {
+		return
+	}
+	moved := keptOperations.Make(len(s.Operations))
+	list := keptOperationLists.Make(len(s.Operations))
+	for i, op := range s.Operations {
+		moved[i] = *op
+		list[i] = &moved[i]
+	}
+	s.Operations = list
+	if s.opsOf != nil {
+		s.opsOf = opsByWorkflow(list)
+	}
 }
 
 // ReleaseFindings copies every string of the findings off the sources'
@@ -196,13 +220,11 @@ func clone(s string) string { return released.Copy(s) }
 // released holds what clone copies.
 var released pack.Strings
 
-// What a set keeps past its release, allocated by Build and Amplify, is
-// packed too: the Set, its operations, their list and their chains; and
-// its findings, once released (ReleaseFindings).
+// What a set keeps past its release is packed too, once released: its
+// operations and their list (packOperations) and its findings
+// (ReleaseFindings).
 var (
 	keptFindings       pack.Slab[Finding]
-	keptSets           pack.Slab[Set]
 	keptOperations     pack.Slab[Operation]
 	keptOperationLists pack.Slab[*Operation]
-	keptFactors        pack.Slab[Factor]
 )

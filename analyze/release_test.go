@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -38,15 +39,19 @@ func TestReleaseKeepsOperationsAndCalls(t *testing.T) {
 	if diff := cmp.Diff(wantFacs, facs(o.Factors)); diff != "" {
 		t.Errorf("factors changed (-want +got):\n%s", diff)
 	}
-	if got := op(t, s, "Child", "Post order"); got != o {
-		t.Error("operation replaced")
+	// Moved into shared chunks: the set's operation is a copy of the
+	// released one, with the same light node and chain.
+	got := op(t, s, "Child", "Post order")
+	if got == o || got.Node != o.Node || &got.Factors[0] != &o.Factors[0] || got.Attempts != o.Attempts ||
+		got.Dependency != o.Dependency || got.Workflow != o.Workflow || len(s.Operations) != 1 || s.Operations[0] != got {
+		t.Errorf("the set's operation after the release = %+v, want a copy of the released %+v", got, o)
 	}
 	if len(s.Calls) != 1 || s.Calls[0] != c || c.Node.Name != callNode || c.Pos != callPos || c.To.Name != "Child" ||
 		len(c.Entry) != 1 || c.Entry[0].Name != entry || c.ref != (n8nschema.Value{}) {
 		t.Errorf("released call = %+v", c)
 	}
-	if got := s.OperationsOf(o.Workflow); len(got) != 1 || got[0] != o {
-		t.Errorf("OperationsOf = %v", got)
+	if ops := s.OperationsOf(o.Workflow); len(ops) != 1 || ops[0] != got {
+		t.Errorf("OperationsOf = %v", ops)
 	}
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(r.(string), "released") {
@@ -125,6 +130,31 @@ func TestOperationsOfScan(t *testing.T) {
 			if !slices.Equal(got, want) { // the same operations, by identity
 				t.Errorf("workflow %s of %d operations: scan found %v, index %v", w.Name, len(ops), got, want)
 			}
+		}
+	}
+}
+
+// TestPackOperations: the moved operations are the set's, in order, and
+// so is what its index of operations (a set of more than scanWorkflows
+// workflows) gives.
+func TestPackOperations(t *testing.T) {
+	var ws []*n8nschema.Workflow
+	var ops []*Operation
+	for i := range scanWorkflows + 2 {
+		w := &n8nschema.Workflow{Name: fmt.Sprint(i)}
+		ws = append(ws, w)
+		ops = append(ops, &Operation{Workflow: w, Type: "a" + w.Name}, &Operation{Workflow: w, Type: "b" + w.Name})
+	}
+	s := &Set{Workflows: ws, Operations: slices.Clone(ops), opsOf: opsByWorkflow(ops)}
+	s.packOperations()
+	for i, op := range s.Operations {
+		if op == ops[i] || op.Type != ops[i].Type || op.Workflow != ops[i].Workflow {
+			t.Fatalf("operation %d: %p %+v, want a copy of %p %+v", i, op, op, ops[i], ops[i])
+		}
+	}
+	for i, w := range ws {
+		if got := s.OperationsOf(w); !slices.Equal(got, s.Operations[2*i:2*i+2]) {
+			t.Errorf("OperationsOf(%s) = %v, want the moved %v", w.Name, got, s.Operations[2*i:2*i+2])
 		}
 	}
 }

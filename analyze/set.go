@@ -231,8 +231,7 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 // Build assembles the analysis set from parsed files: the graph of every
 // workflow, the call graph across the set, and the operations (Amplify).
 func Build(files []*n8nschema.File, opts Options) *Set {
-	s := &keptSets.Make(1)[0]
-	s.Files, s.Options = files, opts
+	s := &Set{Files: files, Options: opts}
 	for _, f := range files {
 		s.Workflows = append(s.Workflows, f.Workflows...)
 	}
