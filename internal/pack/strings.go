@@ -8,8 +8,11 @@
 // soft limit, and it ran back to back (docs/performance.md). Packed, they
 // fill whole chunks that share their spans with nothing that dies.
 //
-// A chunk is freed once nothing in it is referenced: pack suits what is
-// kept together and dropped together, like a set's.
+// A chunk is freed once nothing in it is referenced, and a piece kept
+// keeps its whole chunk alive, with whatever the chunk's other pieces
+// point to: pack suits what is kept together, and pointers only to what
+// is kept as well (the analysis packs what a set keeps once it is
+// released, never before).
 package pack
 
 import (
