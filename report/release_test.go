@@ -213,3 +213,26 @@ func TestReleaseFreesSources(t *testing.T) {
 		})
 	}
 }
+
+// TestDroppedSetFreed: a set dropped without its release (a round of
+// simulate --compare's fix loop) is freed while a set released after it
+// is kept: what a release packs into shared chunks (package pack) shares
+// no chunk with what the dropped set holds.
+func TestDroppedSetFreed(t *testing.T) {
+	wait := auditAndDrop(t)
+	kept := released(t, corpustest.Dir(t, "../testdata/examples"))
+	wait(t, "while a set released after them is kept")
+	runtime.KeepAlive(kept)
+}
+
+// auditAndDrop audits the examples without releasing the set, drops it,
+// and returns the wait for its sources.
+func auditAndDrop(t *testing.T) func(testing.TB, string) {
+	files := corpustest.Dir(t, "../testdata/examples")
+	wait := corpustest.WatchFreed(files)
+	set, out := audit(files)
+	if len(set.Operations) == 0 || len(out.Findings) == 0 {
+		t.Fatal("the examples make no operation or finding: the test cannot tell")
+	}
+	return wait
+}
