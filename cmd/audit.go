@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -225,13 +226,11 @@ func oneOf(s string, set ...string) bool {
 	return slices.Contains(set, s)
 }
 
-// auditSettings are the flags merged over the config.
+// auditSettings are the flags merged over the config: the engine's
+// settings and the exit threshold.
 type auditSettings struct {
-	analysis analyze.Options
-	failOn   string
-	rules    []*analyze.Rule // enabled, with configured severities
-	listed   []*analyze.Rule // every registered rule, with configured severities (SARIF)
-	filter   analyze.FilterOptions
+	*engine.Settings
+	failOn string
 }
 
 func runAudit(o *AuditOptions) error {
@@ -274,10 +273,6 @@ func runAudit(o *AuditOptions) error {
 		}
 		ins = sortInputs(append(ins, remote...))
 	}
-	fixOpts := fix.Options{}
-	if cfg != nil && cfg.Fix.MaxTokens != nil {
-		fixOpts.MaxTokens = *cfg.Fix.MaxTokens
-	}
 	// Inputs that could not be read are findings in the report of the
 	// others (unread); the run still exits 3 once the report is written.
 	var a audited
@@ -285,7 +280,7 @@ func runAudit(o *AuditOptions) error {
 	if o.Fix || o.Diff {
 		// Repairs rewrite the sources, so --fix holds the whole set.
 		var done bool
-		if a, unread, done, err = o.fixInputs(ins, st, fixOpts); err != nil || done {
+		if a, unread, done, err = o.fixInputs(ins, st); err != nil || done {
 			return err
 		}
 	} else {
@@ -297,7 +292,7 @@ func runAudit(o *AuditOptions) error {
 		for i, out := range outs {
 			formats[i] = out.format
 		}
-		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, fixOpts, report.NeedsOf(formats...))
+		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, st.FixOptions, report.NeedsOf(formats...))
 		a.reportTo = o.IO.Out
 	}
 	set, filtered := a.set, a.filtered
@@ -308,20 +303,10 @@ func runAudit(o *AuditOptions) error {
 		filtered.Baselined += len(filtered.Findings)
 		filtered.Findings = []analyze.Finding{}
 	}
-	res := newResult(set, a.files, st.listed, filtered)
-	res.Capture = a.capture
-	all := res.Findings
-	minSev, _ := analyze.ParseSeverity(o.MinSeverity)
-	if below := func(f analyze.Finding) bool { return f.Severity < minSev }; slices.ContainsFunc(all, below) {
-		res.Findings = slices.DeleteFunc(slices.Clone(all), below)
-	}
-	res.Summary.Count(res.Findings)
-	res.Summary.BelowSeverity = len(all) - len(res.Findings)
 	// --fix repairs what --min-severity hides too, so "N fixable" counts it.
-	var every report.Summary
-	every.Count(all)
-	res.Summary.Fixable, res.Summary.FixableUnsafe = every.Fixable, every.FixableUnsafe
-	res.Summary.Fixed = a.fixed
+	res := st.Result(set, a.files, filtered, a.fixed)
+	res.Capture = a.capture
+	all := filtered.Findings
 	if err := o.render(res, wd, a.reportTo); err != nil {
 		return err
 	}
@@ -389,59 +374,59 @@ func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSett
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	st := &auditSettings{analysis: analyze.DefaultOptions()}
-	a := &st.analysis
+	s, err := engine.Resolve(o.engineOptions(cfg))
+	if oe := (*engine.OptionError)(nil); errors.As(err, &oe) && oe.Option == "severity" {
+		return nil, usageErrorf("%s: rules.severity: %v", cfg.Path, err)
+	} else if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	st := &auditSettings{Settings: s, failOn: o.FailOn}
+	if !o.Set["fail-on"] && cfg.FailOn != "" {
+		st.failOn = cfg.FailOn
+	}
+	if cfg.Dir != "" {
+		st.Filter.PathOf = configPaths(cfg.Dir, ins)
+	}
+	if o.Baseline != "" {
+		if st.Filter.Baseline, err = readBaseline(inWd(o.Baseline, wd), o.Baseline); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// engineOptions are the flags merged over the config (not nil), as the
+// engine takes them.
+func (o *AuditOptions) engineOptions(cfg *Config) engine.Options {
+	eo := engine.DefaultOptions()
+	eo.Version = Version()
+	a := &eo.Analysis
 	a.MaxAttempts = pick(o.Set["max-attempts"], o.MaxAttempts, cfg.MaxAttempts)
 	a.Items = pick(o.Set["items"], o.Items, cfg.Items)
 	a.Workers = pick(o.Set["workers"], o.Workers, cfg.Fleet.Workers)
 	a.Concurrency = pick(o.Set["concurrency"], o.Concurrency, cfg.Fleet.Concurrency)
 	cfg.options(a)
-	st.failOn = o.FailOn
-	if !o.Set["fail-on"] && cfg.FailOn != "" {
-		st.failOn = cfg.FailOn
-	}
-
-	all := rules.All()
-	enable, disable := cfg.Rules.Enable, cfg.Rules.Disable
+	eo.Enable, eo.Disable = cfg.Rules.Enable, cfg.Rules.Disable
 	if o.Set["enable"] {
-		enable = o.Enable
+		eo.Enable = o.Enable
 	}
 	if o.Set["disable"] {
-		disable = o.Disable
+		eo.Disable = o.Disable
 	}
-	enabled, err := analyze.SelectRules(all, enable, disable)
-	if err != nil {
-		return nil, usageErrorf("%v", err)
-	}
-	overrides := map[string]analyze.Severity{}
+	eo.Severities = map[string]analyze.Severity{}
 	for k, v := range cfg.Rules.Severity {
-		overrides[k], _ = analyze.ParseSeverity(v) // checked by loadConfig
+		eo.Severities[k], _ = analyze.ParseSeverity(v) // checked by loadConfig
 	}
-	sev, err := analyze.ResolveSeverities(all, overrides)
-	if err != nil {
-		return nil, usageErrorf("%s: rules.severity: %v", cfg.Path, err)
-	}
-	st.rules = analyze.WithSeverities(enabled, sev)
-	st.listed = analyze.WithSeverities(all, sev)
-
-	minConf, _ := analyze.ParseConfidence(o.MinConfidence)
-	now := time.Now
+	eo.MinConfidence, _ = analyze.ParseConfidence(o.MinConfidence)
+	eo.MinSeverity, _ = analyze.ParseSeverity(o.MinSeverity)
 	if o.Now != nil {
-		now = o.Now
+		eo.Now = o.Now()
 	}
-	st.filter = analyze.FilterOptions{
-		Rules: st.rules, All: all, Severities: sev, MinConfidence: minConf,
-		Ignores: cfg.ignores(), NoIgnores: o.NoIgnores, Now: now().UTC(),
+	eo.Ignores, eo.NoIgnores = cfg.ignores(), o.NoIgnores
+	if cfg.Fix.MaxTokens != nil {
+		eo.FixOptions.MaxTokens = *cfg.Fix.MaxTokens
 	}
-	if cfg.Dir != "" {
-		st.filter.PathOf = configPaths(cfg.Dir, ins)
-	}
-	if o.Baseline != "" {
-		if st.filter.Baseline, err = readBaseline(inWd(o.Baseline, wd), o.Baseline); err != nil {
-			return nil, err
-		}
-	}
-	return st, nil
+	return eo
 }
 
 // configPaths maps report names to paths relative to the config's folder,
@@ -471,28 +456,6 @@ func pick(flagSet bool, flag int, cfg *int) int {
 		return *cfg
 	}
 	return flag
-}
-
-func newResult(set *analyze.Set, files []*n8nschema.File, listed []*analyze.Rule, filtered analyze.Filtered) *report.Result {
-	res := &report.Result{
-		Tool: report.Tool{Name: "stormcheck", Version: Version()},
-		Set:  set, Rules: listed, Findings: filtered.Findings,
-	}
-	s := &res.Summary
-	s.Files, s.Workflows = len(files), len(set.Workflows)
-	for _, w := range set.Workflows {
-		s.Nodes += w.NodeCount()
-	}
-	// Skipped files are JSON met in a folder that is no workflow at all;
-	// broken workflow files are RS001 errors, not skipped.
-	for _, f := range files {
-		if len(f.Workflows) == 0 && !f.Explicit && slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.NotWorkflow }) {
-			s.SkippedFiles++
-		}
-	}
-	s.Count(res.Findings)
-	s.Ignored, s.Baselined, s.BelowConfidence = filtered.Ignored, filtered.Baselined, filtered.BelowConfidence
-	return res
 }
 
 // render writes every --format entry: files first, then the one to stdout

@@ -446,8 +446,8 @@ func TestAuditExpiresUsesNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := time.Date(2026, 2, 28, 19, 0, 0, 0, time.UTC); !st.filter.Now.Equal(want) || st.filter.Now.Location() != time.UTC {
-		t.Errorf("filter clock = %v, want %v in UTC", st.filter.Now, want)
+	if want := time.Date(2026, 2, 28, 19, 0, 0, 0, time.UTC); !st.Filter.Now.Equal(want) || st.Filter.Now.Location() != time.UTC {
+		t.Errorf("filter clock = %v, want %v in UTC", st.Filter.Now, want)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -104,7 +105,7 @@ type ConfigIgnore struct {
 // each is beyond any fleet. Dollar figures must be finite; NaN and .inf
 // decode from YAML as floats and compare false with everything.
 const (
-	maxCount = 1_000_000
+	maxCount = engine.MaxCount
 	maxUSD   = 1e9
 )
 

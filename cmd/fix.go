@@ -4,27 +4,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
-	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/fix"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // printDiff writes the repairs as a unified diff to stdout and a count to
 // stderr; it writes no file. It exits 1 when a file would change, so CI can
 // ask "is there anything left to fix?".
-func (o *AuditOptions) printDiff(res *fix.Result) error {
-	names := slices.Sorted(slices.Values(res.Changed))
-	now := sources(res)
-	for _, name := range names {
-		if _, err := io.WriteString(o.IO.Out, fix.Diff(name, res.Original[name], now[name])); err != nil {
-			return fmt.Errorf("write diff: %w", err)
-		}
+func (o *AuditOptions) printDiff(res *engine.Fixed) error {
+	if _, err := io.WriteString(o.IO.Out, res.Diff()); err != nil {
+		return fmt.Errorf("write diff: %w", err)
 	}
 	fmt.Fprintf(o.IO.Err, "would fix %s in %s (%d remaining)\n",
-		countWord(res.Fixed, "finding"), countWord(len(names), "file"), len(res.Findings))
-	if len(names) > 0 {
+		countWord(res.Fixed, "finding"), countWord(len(res.Changed), "file"), len(res.Findings))
+	if len(res.Changed) > 0 {
 		return errFindings
 	}
 	return nil
@@ -85,18 +79,9 @@ func countWord(n int, word string) string {
 // fixInputs is the audit of --fix and --diff: repairs rewrite the sources
 // round after round, so the whole set is held, as one analysis. done is
 // true when the diff is printed and nothing is left to report.
-func (o *AuditOptions) fixInputs(ins []input, st *auditSettings, fixOpts fix.Options) (a audited, unread error, done bool, err error) {
+func (o *AuditOptions) fixInputs(ins []input, st *auditSettings) (a audited, unread error, done bool, err error) {
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow)
-	// Every analysis (one per fix round) is kept by its set, so the
-	// summary counts those of the files as they end up.
-	filteredOf := map[*analyze.Set]analyze.Filtered{}
-	check := func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
-		set := analyze.Build(files, st.analysis)
-		f := analyze.Filter(set, analyze.Run(set, st.rules), st.filter)
-		filteredOf[set] = f
-		return set, f.Findings
-	}
-	res, err := fix.Files(files, check, fixOpts, o.UnsafeFixes)
+	res, err := st.Fix(files, o.UnsafeFixes)
 	if err != nil {
 		return a, nil, true, err
 	}
@@ -108,9 +93,9 @@ func (o *AuditOptions) fixInputs(ins []input, st *auditSettings, fixOpts fix.Opt
 	if o.Diff {
 		return a, nil, true, o.printDiff(res)
 	}
-	reportTo, err := o.writeFixes(res, ins)
+	reportTo, err := o.writeFixes(res.Result, ins)
 	if err != nil {
 		return a, nil, true, err
 	}
-	return audited{set: res.Set, files: res.Files, filtered: filteredOf[res.Set], fixed: res.Fixed, reportTo: reportTo}, unread, false, nil
+	return audited{set: res.Set, files: res.Files, filtered: res.Filtered, fixed: res.Fixed, reportTo: reportTo}, unread, false, nil
 }

@@ -10,15 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// defaultMaxFileSize bounds one input (a file or stdin). The largest real
-// export in /work/shared/corpus is 311,496 bytes (one workflow) and all
-// 2,898 corpus workflows together are 41 MB, so an `export:workflow --all`
-// of an instance that size fits six times over.
-const defaultMaxFileSize = 256 << 20
+// defaultMaxFileSize bounds one input (a file or stdin).
+const defaultMaxFileSize = engine.DefaultMaxFileSize
 
 // input is one thing to parse: a file, stdin, or a fetched workflow. Only
 // stdin is held in memory (it can be read once only); a file and a fetched

@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/fix"
-	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/simulate"
 )
 
@@ -190,18 +189,18 @@ func runSimulate(o *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
-	sc.Workers, sc.Concurrency = st.analysis.Workers, st.analysis.Concurrency
+	sc.Workers, sc.Concurrency = st.Analysis.Workers, st.Analysis.Concurrency
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), false)
-	set := analyze.Build(files, st.analysis)
-	if len(set.Workflows) == 0 {
+	first, err := st.Simulate(files, sc)
+	if errors.Is(err, engine.ErrNoWorkflow) {
 		if unread != nil {
 			return unread // why no workflow was found: exit 3, as audit
 		}
 		return usageErrorf("no workflow found in the inputs")
 	}
 	runs := []simulate.Labelled{{Result: nil}}
-	if runs[0].Result, err = simulateErr(simulate.Run(set, sc)); err != nil {
+	if runs[0].Result, err = simulateErr(first, err); err != nil {
 		if unread != nil {
 			// The dependency may be in the input that was not read.
 			return fmt.Errorf("%w; %v", unread, err)
@@ -209,15 +208,7 @@ func runSimulate(o *SimulateOptions) error {
 		return err
 	}
 	if o.Compare {
-		fixOpts := fix.Options{}
-		if cfg != nil && cfg.Fix.MaxTokens != nil {
-			fixOpts.MaxTokens = *cfg.Fix.MaxTokens
-		}
-		check := func(files []*n8nschema.File) (*analyze.Set, []analyze.Finding) {
-			set := analyze.Build(files, st.analysis)
-			return set, analyze.Filter(set, analyze.Run(set, st.rules), st.filter).Findings
-		}
-		fixed, err := fix.Files(files, check, fixOpts, o.UnsafeFixes)
+		fixed, err := st.Fix(files, o.UnsafeFixes)
 		if err != nil {
 			return err
 		}

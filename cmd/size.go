@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // byteSize is a size flag: a number of bytes with an optional unit
@@ -40,14 +42,4 @@ func (s *byteSize) Set(v string) error {
 }
 
 // formatSize shows a size in the largest binary unit that divides it.
-func formatSize(n int64) string {
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.mult && n%u.mult == 0 {
-			return strconv.FormatInt(n/u.mult, 10) + " " + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
-}
+var formatSize = engine.FormatSize

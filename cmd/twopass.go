@@ -64,7 +64,7 @@ func (a *groupAuditor) end(groups [][]int, groupsDone []groupAudited) (audited, 
 		set   *analyze.Set
 		wide  []analyze.Finding
 		local analyze.Joined
-		fo    = a.st.filter
+		fo    = a.st.Filter
 	)
 	pool.Each(2, func(job int) {
 		if job == 0 {
@@ -95,7 +95,7 @@ type groupAuditor struct {
 }
 
 func newGroupAuditor(limit int64, skipNonWorkflow bool, st *auditSettings, fixOpts fix.Options, need report.Needs) *groupAuditor {
-	local, setWide := analyze.SplitRules(st.rules)
+	local, setWide := analyze.SplitRules(st.Rules)
 	return &groupAuditor{
 		limit: limit, skipNonWorkflow: skipNonWorkflow, st: st, fixOpts: fixOpts,
 		capture: report.NewCapture(need), local: local, setWide: setWide,
@@ -155,10 +155,10 @@ func (a *groupAuditor) secondPass(ins []input, groups [][]int, alone []groupAudi
 // attaches their repairs, collects its ignore directives and takes what
 // the renderers read; then it releases the group.
 func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
-	set := analyze.Build(files, a.st.analysis)
+	set := analyze.Build(files, a.st.Analysis)
 	fs := analyze.Run(set, a.local)
 	fix.Attach(set, fs, a.fixOpts)
-	dirs := analyze.CollectDirectives(set, a.st.filter.All)
+	dirs := analyze.CollectDirectives(set, a.st.Filter.All)
 	taken := a.capture.Take(set, fs, directivePlaces(set, dirs)...)
 	set.Release()
 	fs = analyze.ReleaseFindings(fs)

@@ -36,10 +36,10 @@ func TestAuditInputsWholeSet(t *testing.T) {
 			got, _ := auditInputs(ins, defaultMaxFileSize, false, st, fixOpts, report.Needs{Snippets: true, Places: true})
 
 			files, _ := parseInputs(ins, defaultMaxFileSize, false)
-			set := analyze.Build(files, st.analysis)
-			fs := analyze.Run(set, st.rules)
+			set := analyze.Build(files, st.Analysis)
+			fs := analyze.Run(set, st.Rules)
 			fix.Attach(set, fs, fixOpts)
-			want := analyze.Filter(set, fs, st.filter)
+			want := analyze.Filter(set, fs, st.Filter)
 
 			if len(want.Findings) == 0 {
 				t.Fatal("no findings: the comparison would prove nothing")
@@ -73,7 +73,7 @@ func TestEndSequential(t *testing.T) {
 	set := analyze.Merge(sets, groups)
 	all := slices.Concat(found...)
 	all = append(all, analyze.Run(set, a.setWide)...)
-	fo := st.filter
+	fo := st.Filter
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
 	want := analyze.Filter(set, analyze.Unique(all), fo)
 	if len(want.Findings) == 0 {

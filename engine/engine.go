@@ -1,0 +1,244 @@
+// Package engine is stormcheck's audit without a front end: options
+// resolved into settings, workflow sources parsed, audited, repaired,
+// simulated and drawn, all in memory. The command line (cmd) and the MCP
+// server (mcpserver) both call it; neither parses the other's flags.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/pool"
+	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/report"
+	"github.com/stormcheck/stormcheck/rules"
+)
+
+// MaxCount bounds every count given as an option (attempts, items,
+// workers, concurrency): they multiply, and a million each is beyond any
+// fleet without wrapping around.
+const MaxCount = 1_000_000
+
+// DefaultMaxFileSize bounds one input (a file, stdin, or a workflow sent
+// as text). The largest real export in the corpus is 311,496 bytes and all
+// 2,898 corpus workflows together are 41 MB, so an `export:workflow --all`
+// of an instance that size fits six times over.
+const DefaultMaxFileSize = 256 << 20
+
+// ErrNoWorkflow: the inputs hold no workflow at all.
+var ErrNoWorkflow = errors.New("no workflow found in the inputs")
+
+// Options are what an audit is asked for, whoever asks: the command line
+// merges its flags over the config into them, the MCP server its call's
+// arguments over the config.
+type Options struct {
+	Analysis analyze.Options
+	// Enable and Disable select rules as --enable and --disable do: IDs,
+	// names, all, globs, -RS105 to remove one.
+	Enable, Disable []string
+	// Severities override rules' severities, by ID or name.
+	Severities    map[string]analyze.Severity
+	MinConfidence analyze.Confidence
+	// MinSeverity hides findings below it from the result; they are
+	// still counted (Summary.BelowSeverity).
+	MinSeverity analyze.Severity
+	Ignores     []analyze.Ignore
+	NoIgnores   bool
+	// Now is when the run happens, for ignore entries' expiry dates.
+	Now        time.Time
+	FixOptions fix.Options
+	// N8nVersion is the n8n release the workflows run on; "" is the one
+	// the node table was read from (n8nschema.N8nVersion).
+	N8nVersion string
+	// Version is stormcheck's, as reports name it.
+	Version string
+}
+
+// DefaultOptions are the command line's defaults.
+func DefaultOptions() Options {
+	return Options{Analysis: analyze.DefaultOptions(), MinConfidence: analyze.Low, MinSeverity: analyze.Note, Now: time.Now()}
+}
+
+// An OptionError is an option that cannot be resolved; Option is
+// "rules" (Enable, Disable), "severity" or "n8n_version".
+type OptionError struct {
+	Option string
+	Err    error
+}
+
+func (e *OptionError) Error() string { return e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// Settings are resolved options: the rules that run, with their
+// severities, and what the filters and repairs need.
+type Settings struct {
+	Analysis analyze.Options
+	// Rules are the enabled rules, Listed every registered one (SARIF),
+	// both with the configured severities.
+	Rules, Listed []*analyze.Rule
+	Filter        analyze.FilterOptions
+	FixOptions    fix.Options
+	MinSeverity   analyze.Severity
+	N8nVersion    string
+	Version       string
+}
+
+var versionPattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+){0,2}$`)
+
+// Resolve checks the options and selects the rules.
+func Resolve(o Options) (*Settings, error) {
+	all := rules.All()
+	enabled, err := analyze.SelectRules(all, o.Enable, o.Disable)
+	if err != nil {
+		return nil, &OptionError{"rules", err}
+	}
+	sev, err := analyze.ResolveSeverities(all, o.Severities)
+	if err != nil {
+		return nil, &OptionError{"severity", err}
+	}
+	if o.N8nVersion != "" && !versionPattern.MatchString(o.N8nVersion) {
+		return nil, &OptionError{"n8n_version", fmt.Errorf("n8n version %q: want a release like %s", o.N8nVersion, n8nschema.N8nVersion)}
+	}
+	s := &Settings{
+		Analysis: o.Analysis, Rules: analyze.WithSeverities(enabled, sev), Listed: analyze.WithSeverities(all, sev),
+		FixOptions: o.FixOptions, MinSeverity: o.MinSeverity, N8nVersion: o.N8nVersion, Version: o.Version,
+	}
+	s.Filter = analyze.FilterOptions{
+		Rules: s.Rules, All: all, Severities: sev, MinConfidence: o.MinConfidence,
+		Ignores: o.Ignores, NoIgnores: o.NoIgnores, Now: o.Now.UTC(),
+	}
+	return s, nil
+}
+
+// VersionNote says what the node table knows of the n8n release asked
+// for: "" when it was read from that release (or none was asked for).
+// The table is read from one release; an agent building for another
+// should know the findings speak of that one.
+func (s *Settings) VersionNote() string {
+	if s.N8nVersion == "" || s.N8nVersion == n8nschema.N8nVersion {
+		return ""
+	}
+	return "stormcheck's node facts are read from n8n " + n8nschema.N8nVersion + "; on n8n " + s.N8nVersion +
+		" node defaults and retries may differ"
+}
+
+// Source is one input held in memory: the name reports show and its bytes.
+type Source struct {
+	Name string
+	Src  []byte
+}
+
+// Parse parses the sources on all cores, in their order. A source larger
+// than limit is not parsed: its file's only problem says so (RS001), as for
+// a file the command line refuses to read.
+func Parse(srcs []Source, limit int64) []*n8nschema.File {
+	files := make([]*n8nschema.File, len(srcs))
+	pool.Each(len(srcs), func(i int) {
+		s := srcs[i]
+		if int64(len(s.Src)) > limit {
+			files[i] = &n8nschema.File{
+				Source:   n8nschema.NewSource(s.Name, nil),
+				Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: TooLargeMessage(limit)}},
+				Explicit: true,
+			}
+			return
+		}
+		files[i] = n8nschema.Parse(n8nschema.NewSource(s.Name, s.Src))
+		files[i].Explicit = true
+	})
+	return files
+}
+
+// TooLargeMessage is the RS001 text for an input over the size limit.
+func TooLargeMessage(limit int64) string {
+	return fmt.Sprintf("not read: larger than --max-file-size (%s)", FormatSize(limit))
+}
+
+// FormatSize shows a size in the largest binary unit that divides it.
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + " " + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// Check analyses files as one set, as the audit does: every enabled rule,
+// then the filters (ignores, baseline, confidence, severities).
+func (s *Settings) Check(files []*n8nschema.File) (*analyze.Set, analyze.Filtered) {
+	set := analyze.Build(files, s.Analysis)
+	return set, analyze.Filter(set, analyze.Run(set, s.Rules), s.Filter)
+}
+
+// Audit analyses files as one set and returns the report of it, each
+// finding with its repair. The command line's two-pass audit gives the
+// same findings with less memory (cmd.auditInputs); this one holds the
+// set whole, for inputs already in memory.
+func (s *Settings) Audit(files []*n8nschema.File) *report.Result {
+	set := analyze.Build(files, s.Analysis)
+	fs := analyze.Run(set, s.Rules)
+	fix.Attach(set, fs, s.FixOptions)
+	return s.Result(set, files, analyze.FilterOwned(set, fs, s.Filter), 0)
+}
+
+// Result is the report of an audit: the filtered findings at or above
+// MinSeverity, and the summary counting them, those below it, the fixable
+// ones (whatever their severity, since --fix repairs them all) and the
+// fixed ones.
+func (s *Settings) Result(set *analyze.Set, files []*n8nschema.File, filtered analyze.Filtered, fixed int) *report.Result {
+	res := &report.Result{
+		Tool: report.Tool{Name: "stormcheck", Version: s.Version},
+		Set:  set, Rules: s.Listed, Findings: filtered.Findings,
+	}
+	sum := &res.Summary
+	sum.Files, sum.Workflows = len(files), len(set.Workflows)
+	for _, w := range set.Workflows {
+		sum.Nodes += w.NodeCount()
+	}
+	// Skipped files are JSON met in a folder that is no workflow at all;
+	// broken workflow files are RS001 errors, not skipped.
+	for _, f := range files {
+		if len(f.Workflows) == 0 && !f.Explicit && slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.NotWorkflow }) {
+			sum.SkippedFiles++
+		}
+	}
+	sum.Ignored, sum.Baselined, sum.BelowConfidence = filtered.Ignored, filtered.Baselined, filtered.BelowConfidence
+	all := res.Findings
+	if below := func(f analyze.Finding) bool { return f.Severity < s.MinSeverity }; slices.ContainsFunc(all, below) {
+		res.Findings = slices.DeleteFunc(slices.Clone(all), below)
+	}
+	sum.Count(res.Findings)
+	sum.BelowSeverity = len(all) - len(res.Findings)
+	var every report.Summary
+	every.Count(all)
+	sum.Fixable, sum.FixableUnsafe = every.Fixable, every.FixableUnsafe
+	sum.Fixed = fixed
+	return res
+}
+
+// WhyNoWorkflow says why files hold no workflow: the first problem of the
+// first file that has one, with its place, escaped and redacted as a
+// report shows it; "" when no file has a problem.
+func WhyNoWorkflow(files []*n8nschema.File) string {
+	for _, f := range files {
+		if len(f.Problems) > 0 {
+			p := f.Problems[0]
+			at := ""
+			if p.Pos.IsValid() {
+				at = ":" + p.Pos.String()
+			}
+			return report.Printable(f.Source.Name) + at + ": " + report.Printable(report.Redact(p.Message))
+		}
+	}
+	return ""
+}
