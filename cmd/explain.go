@@ -2,13 +2,12 @@ package cmd
 
 import (
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/ruledoc"
-	"github.com/stormcheck/stormcheck/rules"
 )
 
 func newExplainCmd(io *IO) *cobra.Command {
@@ -23,24 +22,13 @@ func newExplainCmd(io *IO) *cobra.Command {
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			r := findRule(rules.All(), args[0])
+			r := engine.FindRule(args[0])
 			if r == nil {
 				return usageErrorf("explain: no rule %q; run 'stormcheck rules' for the list", args[0])
 			}
 			return explain(io.Out, r)
 		},
 	}
-}
-
-// findRule finds a rule by ID or name, ignoring case.
-func findRule(rs []*analyze.Rule, key string) *analyze.Rule {
-	key = strings.TrimSpace(key)
-	for _, r := range rs {
-		if strings.EqualFold(r.ID, key) || strings.EqualFold(r.Name, key) {
-			return r
-		}
-	}
-	return nil
 }
 
 // explain prints what docs/rules.md says of one rule, as plain text.

@@ -152,6 +152,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 		newExplainCmd(io),
 		newSimulateCmd(io),
 		newPullCmd(io),
+		newMCPCmd(io),
 		newVersionCmd(io),
 	)
 	// Runnable, so that an unknown subcommand reaches Args and is a usage

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -128,23 +129,35 @@ func (s *Settings) VersionNote() string {
 		" node defaults and retries may differ"
 }
 
-// Source is one input held in memory: the name reports show and its bytes.
+// Source is one input held in memory: the name reports show and its
+// bytes, or why they could not be read.
 type Source struct {
 	Name string
 	Src  []byte
+	Err  error
 }
 
+// ErrTooLarge: an input is larger than the size limit.
+var ErrTooLarge = errors.New("larger than --max-file-size")
+
 // Parse parses the sources on all cores, in their order. A source larger
-// than limit is not parsed: its file's only problem says so (RS001), as for
-// a file the command line refuses to read.
+// than limit, or one that could not be read, is not parsed: its file's
+// only problem says why (RS001), as for a file the command line refuses.
 func Parse(srcs []Source, limit int64) []*n8nschema.File {
 	files := make([]*n8nschema.File, len(srcs))
 	pool.Each(len(srcs), func(i int) {
 		s := srcs[i]
-		if int64(len(s.Src)) > limit {
+		if s.Err == nil && int64(len(s.Src)) > limit {
+			s.Err = ErrTooLarge
+		}
+		if s.Err != nil {
+			msg := "not read: " + s.Err.Error()
+			if errors.Is(s.Err, ErrTooLarge) {
+				msg = TooLargeMessage(limit)
+			}
 			files[i] = &n8nschema.File{
 				Source:   n8nschema.NewSource(s.Name, nil),
-				Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: TooLargeMessage(limit)}},
+				Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: msg}},
 				Explicit: true,
 			}
 			return
@@ -241,4 +254,16 @@ func WhyNoWorkflow(files []*n8nschema.File) string {
 		}
 	}
 	return ""
+}
+
+// FindRule finds a registered rule by ID or name, ignoring case; nil when
+// there is none.
+func FindRule(key string) *analyze.Rule {
+	key = strings.TrimSpace(key)
+	for _, r := range rules.All() {
+		if strings.EqualFold(r.ID, key) || strings.EqualFold(r.Name, key) {
+			return r
+		}
+	}
+	return nil
 }

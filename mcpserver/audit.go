@@ -1,0 +1,303 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
+	"github.com/stormcheck/stormcheck/report"
+)
+
+// Options are the audit options a call may give, as on the command line.
+type Options struct {
+	N8nVersion  string   `json:"n8n_version,omitempty" jsonschema:"the n8n release the workflows run on, like 2.8.4"`
+	MinSeverity string   `json:"min_severity,omitempty" jsonschema:"show only findings at or above: note, warning or error (default note)"`
+	Rules       []string `json:"rules,omitempty" jsonschema:"rules to run, as --enable takes them: IDs, names, all, globs like RS1*, -RS105 to leave one out (default: the config's, else all)"`
+}
+
+// AuditInput is the audit tool's input.
+type AuditInput struct {
+	Inputs
+	Options
+}
+
+// FixInput is the fix tool's input.
+type FixInput struct {
+	Inputs
+	Options
+	Unsafe bool `json:"unsafe,omitempty" jsonschema:"apply the unsafe repairs too, as --unsafe-fixes: an Idempotency-Key header, settings.executionTimeout, an output cap from the config"`
+}
+
+// Finding is one finding, as the JSON report has it (secrets redacted).
+type Finding struct {
+	Rule       string   `json:"rule"`
+	Name       string   `json:"name"`
+	Severity   string   `json:"severity"`
+	Confidence string   `json:"confidence"`
+	File       string   `json:"file"`
+	Line       int      `json:"line"`
+	Column     int      `json:"column"`
+	Workflow   string   `json:"workflow"`
+	Node       string   `json:"node"`
+	Message    string   `json:"message"`
+	Fix        string   `json:"fix"`
+	Chain      []Factor `json:"chain" jsonschema:"the retry layers that multiply to the attempts, outermost first"`
+	Repair     string   `json:"repair" jsonschema:"safe or unsafe: the fix tool repairs it (unsafe ones only with unsafe=true); empty when stormcheck has no repair"`
+	HelpURI    string   `json:"help_uri"`
+}
+
+// Factor is one layer of an attempt chain.
+type Factor struct {
+	Kind     string `json:"kind"`
+	Value    *int   `json:"value" jsonschema:"attempts this layer multiplies by; null when it has no bound"`
+	Node     string `json:"node"`
+	Workflow string `json:"workflow"`
+}
+
+// AuditOutput is the audit tool's result.
+type AuditOutput struct {
+	Summary  string         `json:"summary" jsonschema:"what was found and what to change first, for an agent"`
+	Counts   report.Summary `json:"counts"`
+	Findings []Finding      `json:"findings"`
+}
+
+// FixedFile is one input after the repairs.
+type FixedFile struct {
+	Name    string `json:"name"`
+	Changed bool   `json:"changed"`
+	JSON    string `json:"json,omitempty" jsonschema:"the repaired workflow, byte for byte what audit --fix writes; only when changed"`
+}
+
+// FixOutput is the fix tool's result.
+type FixOutput struct {
+	Summary string      `json:"summary"`
+	Fixed   int         `json:"fixed" jsonschema:"findings the repairs removed"`
+	Files   []FixedFile `json:"files"`
+	Diff    string      `json:"diff" jsonschema:"the repairs as a unified diff, for reading (credential-like values show as [REDACTED]); apply the json of files instead"`
+	// Remaining are the findings left after the repairs.
+	Remaining []Finding `json:"remaining"`
+	Notes     []string  `json:"notes"`
+}
+
+// settings are the server's options with the call's over them.
+func (s *server) settings(o Options) (*engine.Settings, error) {
+	eo := s.cfg.Options
+	eo.Now = time.Now()
+	eo.Version = s.cfg.Version
+	eo.N8nVersion = o.N8nVersion
+	if o.MinSeverity != "" {
+		sev, ok := analyze.ParseSeverity(o.MinSeverity)
+		if !ok {
+			return nil, fmt.Errorf("min_severity %q: want note, warning or error", o.MinSeverity)
+		}
+		eo.MinSeverity = sev
+	}
+	if len(o.Rules) > 0 {
+		eo.Enable, eo.Disable = o.Rules, nil
+	}
+	st, err := engine.Resolve(eo)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", optionName(err), err)
+	}
+	return st, nil
+}
+
+func optionName(err error) string {
+	if oe, ok := err.(*engine.OptionError); ok {
+		return oe.Option
+	}
+	return "options"
+}
+
+func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, in AuditInput) (*mcp.CallToolResult, AuditOutput, error) {
+	out, err := call(s, func() (AuditOutput, error) {
+		st, err := s.settings(in.Options)
+		if err != nil {
+			return AuditOutput{}, err
+		}
+		srcs, err := s.sources(in.Inputs)
+		if err != nil {
+			return AuditOutput{}, err
+		}
+		doc, err := reportOf(st.Audit(engine.Parse(srcs, s.cfg.MaxFileSize)))
+		if err != nil {
+			return AuditOutput{}, err
+		}
+		return AuditOutput{Summary: auditSummary(doc, st), Counts: doc.Summary, Findings: doc.Findings}, nil
+	})
+	return nil, out, err
+}
+
+func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+	out, err := call(s, func() (FixOutput, error) {
+		st, err := s.settings(in.Options)
+		if err != nil {
+			return FixOutput{}, err
+		}
+		srcs, err := s.sources(in.Inputs)
+		if err != nil {
+			return FixOutput{}, err
+		}
+		fx, err := st.Fix(engine.Parse(srcs, s.cfg.MaxFileSize), in.Unsafe)
+		if err != nil {
+			return FixOutput{}, err
+		}
+		left, err := reportOf(st.Result(fx.Set, fx.Files, fx.Filtered, fx.Fixed))
+		if err != nil {
+			return FixOutput{}, err
+		}
+		out := FixOutput{Fixed: fx.Fixed, Diff: redactLines(fx.Diff()), Remaining: left.Findings, Notes: []string{}}
+		for _, f := range fx.Files {
+			ff := FixedFile{Name: f.Source.Name, Changed: slices.Contains(fx.Changed, f.Source.Name)}
+			if ff.Changed {
+				ff.JSON = string(f.Source.Src)
+			}
+			out.Files = append(out.Files, ff)
+		}
+		for _, f := range fx.Undone {
+			// Never expected: the repairs are made not to.
+			out.Notes = append(out.Notes, fmt.Sprintf("a round of fixes was left out: it would bring %s on node %q in %s (please report this)",
+				f.RuleID, report.Redact(f.Node), f.File))
+		}
+		out.Summary = fixSummary(out, left, st, in.Unsafe)
+		return out, nil
+	})
+	return nil, out, err
+}
+
+// document is what the tools read of the JSON report: the report is
+// rendered as `audit --format json` renders it, so what an agent sees is
+// escaped and redacted exactly as the command line's output.
+type document struct {
+	Summary  report.Summary `json:"summary"`
+	Findings []Finding      `json:"findings"`
+}
+
+func reportOf(res *report.Result) (*document, error) {
+	var buf bytes.Buffer
+	if err := (report.JSON{}).Render(&buf, res); err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Summary  report.Summary `json:"summary"`
+		Findings []struct {
+			Finding
+			Repair *struct {
+				Safety string `json:"safety"`
+			} `json:"repair"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+		return nil, err
+	}
+	doc := &document{Summary: raw.Summary, Findings: make([]Finding, 0, len(raw.Findings))}
+	for _, f := range raw.Findings {
+		if f.Repair != nil {
+			f.Finding.Repair = f.Repair.Safety
+		}
+		if f.Chain == nil {
+			f.Chain = []Factor{}
+		}
+		doc.Findings = append(doc.Findings, f.Finding)
+	}
+	return doc, nil
+}
+
+// firstToChange is how many findings the summary names.
+const firstToChange = 3
+
+// auditSummary says, in a few lines an agent reads before the findings,
+// what was found and what to change first: the most severe findings, in
+// report order among equals.
+func auditSummary(doc *document, st *engine.Settings) string {
+	var b strings.Builder
+	c := doc.Summary
+	if c.Findings == 0 {
+		fmt.Fprintf(&b, "No findings at or above %s in %s (%s): nothing to change.", st.MinSeverity,
+			count(c.Workflows, "workflow"), count(c.Nodes, "node"))
+		if c.BelowSeverity > 0 {
+			fmt.Fprintf(&b, " %s below min_severity %s not shown.", count(c.BelowSeverity, "finding"), st.MinSeverity)
+		}
+	} else {
+		fmt.Fprintf(&b, "%s (%d errors, %d warnings, %d notes) in %s. Change first:\n",
+			count(c.Findings, "finding"), c.Errors, c.Warnings, c.Notes, count(c.Workflows, "workflow"))
+		order := make([]int, len(doc.Findings))
+		for i := range order {
+			order[i] = i
+		}
+		rank := func(f Finding) int { s, _ := analyze.ParseSeverity(f.Severity); return -int(s) }
+		slices.SortStableFunc(order, func(i, j int) int { return rank(doc.Findings[i]) - rank(doc.Findings[j]) })
+		for n, i := range order[:min(firstToChange, len(order))] {
+			f := doc.Findings[i]
+			fmt.Fprintf(&b, "%d. %s %s", n+1, f.Rule, f.Severity)
+			if f.Node != "" {
+				fmt.Fprintf(&b, " at node %q", report.Printable(f.Node))
+			}
+			if f.Workflow != "" {
+				fmt.Fprintf(&b, " in workflow %q", report.Printable(f.Workflow))
+			}
+			fmt.Fprintf(&b, ": %s. Fix: %s", report.Printable(f.Message), report.Printable(f.Fix))
+			switch f.Repair {
+			case "safe":
+				b.WriteString(" (the fix tool does this)")
+			case "unsafe":
+				b.WriteString(" (the fix tool does this with unsafe=true)")
+			}
+			b.WriteString("\n")
+		}
+		if c.Fixable+c.FixableUnsafe > 0 {
+			fmt.Fprintf(&b, "%d with a safe repair and %d with an unsafe one: call fix, then audit its json again.", c.Fixable, c.FixableUnsafe)
+		}
+	}
+	return addNote(b.String(), st)
+}
+
+func fixSummary(out FixOutput, left *document, st *engine.Settings, unsafe bool) string {
+	changed := 0
+	for _, f := range out.Files {
+		if f.Changed {
+			changed++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Repaired %s in %s; %s left.", count(out.Fixed, "finding"), count(changed, "file"), count(left.Summary.Findings, "finding"))
+	if !unsafe && left.Summary.FixableUnsafe > 0 {
+		fmt.Fprintf(&b, " %d more have an unsafe repair: call fix with unsafe=true.", left.Summary.FixableUnsafe)
+	}
+	if changed > 0 {
+		b.WriteString(" Use each changed file's json as the workflow.")
+	}
+	return addNote(b.String(), st)
+}
+
+func addNote(s string, st *engine.Settings) string {
+	if n := st.VersionNote(); n != "" {
+		s = strings.TrimRight(s, "\n") + "\nNote: " + n + "."
+	}
+	return strings.TrimRight(s, "\n")
+}
+
+// redactLines redacts each line of a diff: a context line may quote a
+// credential of the workflow.
+func redactLines(diff string) string {
+	lines := strings.SplitAfter(diff, "\n")
+	for i, l := range lines {
+		lines[i] = report.Redact(l)
+	}
+	return strings.Join(lines, "")
+}
+
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
