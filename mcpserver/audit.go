@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -215,8 +216,10 @@ func reportOf(res *report.Result) (*document, error) {
 const firstToChange = 3
 
 // auditSummary says, in a few lines an agent reads before the findings,
-// what was found and what to change first: the most severe findings, in
-// report order among equals.
+// what was found and what to change first: the most severe findings, and
+// among equals those at a node that makes other findings' attempts
+// unbounded (a self-restart, a loop): changing it bounds them all. Report
+// order breaks ties.
 func auditSummary(doc *document, st *engine.Settings) string {
 	var b strings.Builder
 	c := doc.Summary
@@ -229,12 +232,16 @@ func auditSummary(doc *document, st *engine.Settings) string {
 	} else {
 		fmt.Fprintf(&b, "%s (%d errors, %d warnings, %d notes) in %s. Change first:\n",
 			count(c.Findings, "finding"), c.Errors, c.Warnings, c.Notes, count(c.Workflows, "workflow"))
+		causes := unboundedBy(doc.Findings)
 		order := make([]int, len(doc.Findings))
 		for i := range order {
 			order[i] = i
 		}
-		rank := func(f Finding) int { s, _ := analyze.ParseSeverity(f.Severity); return -int(s) }
-		slices.SortStableFunc(order, func(i, j int) int { return rank(doc.Findings[i]) - rank(doc.Findings[j]) })
+		sev := func(f Finding) int { s, _ := analyze.ParseSeverity(f.Severity); return int(s) }
+		slices.SortStableFunc(order, func(i, j int) int {
+			a, b := doc.Findings[i], doc.Findings[j]
+			return cmp.Or(sev(b)-sev(a), causes[nodeOf(b)]-causes[nodeOf(a)])
+		})
 		for n, i := range order[:min(firstToChange, len(order))] {
 			f := doc.Findings[i]
 			fmt.Fprintf(&b, "%d. %s %s", n+1, f.Rule, f.Severity)
@@ -245,6 +252,9 @@ func auditSummary(doc *document, st *engine.Settings) string {
 				fmt.Fprintf(&b, " in workflow %q", report.Printable(f.Workflow))
 			}
 			fmt.Fprintf(&b, ": %s. Fix: %s", report.Printable(f.Message), report.Printable(f.Fix))
+			if c := causes[nodeOf(f)]; c > 0 {
+				fmt.Fprintf(&b, " (this node makes %s unbounded)", count(c, "other finding"))
+			}
 			switch f.Repair {
 			case "safe":
 				b.WriteString(" (the fix tool does this)")
@@ -258,6 +268,26 @@ func auditSummary(doc *document, st *engine.Settings) string {
 		}
 	}
 	return addNote(b.String(), st)
+}
+
+type node struct{ workflow, name string }
+
+func nodeOf(f Finding) node { return node{f.Workflow, f.Node} }
+
+// unboundedBy counts, per node, the findings at other nodes whose attempt
+// chain has no bound because of it.
+func unboundedBy(fs []Finding) map[node]int {
+	m := map[node]int{}
+	for _, f := range fs {
+		seen := map[node]bool{}
+		for _, c := range f.Chain {
+			if k := (node{c.Workflow, c.Node}); c.Value == nil && k != nodeOf(f) && !seen[k] {
+				seen[k] = true
+				m[k]++
+			}
+		}
+	}
+	return m
 }
 
 func fixSummary(out FixOutput, left *document, st *engine.Settings, unsafe bool) string {

@@ -296,6 +296,10 @@ func TestAuditSeedIncident(t *testing.T) {
 			t.Errorf("the summary does not name %s:\n%s", id, out.Summary)
 		}
 	}
+	// The self-restart makes the others unbounded: it comes first.
+	if !strings.Contains(out.Summary, "\n1. RS102 error at node \"Restart from last batch\"") {
+		t.Errorf("the summary does not put the self-restart first:\n%s", out.Summary)
+	}
 	for _, f := range out.Findings {
 		if f.Rule == "RS301" && len(f.Chain) == 0 {
 			t.Errorf("RS301 has no attempt chain: %+v", f)
