@@ -322,12 +322,20 @@ func TestAuditSeedIncident(t *testing.T) {
 	}
 
 	// Files read from the working folder are named as the command line
-	// names them.
+	// names them, and the config there gives the defaults.
 	dir := copyDir(t, examples)
+	if err := os.WriteFile(filepath.Join(dir, ".stormcheck.yaml"), []byte("rules:\n  disable: [RS302]\n  severity: {RS501: error}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cs = session(t, dir)
 	call(ctx, t, cs, "audit", mcpserver.AuditInput{Inputs: mcpserver.Inputs{Paths: []string{"."}}}, &out)
 	if diff := cmp.Diff(cliFindings(t, dir, "."), placesOf(out.Findings)); diff != "" {
 		t.Errorf("the folder read by path (-cli +tool):\n%s", diff)
+	}
+	for _, f := range out.Findings {
+		if f.Rule == "RS302" || (f.Rule == "RS501" && f.Severity != "error") {
+			t.Errorf("the config is not applied: %+v", f)
+		}
 	}
 }
 
