@@ -58,6 +58,6 @@ func runMCP(o *MCPOptions, t mcp.Transport) error {
 		cfg = &Config{}
 	}
 	return mcpserver.Run(context.Background(), mcpserver.Config{
-		Root: wd, Options: ao.engineOptions(cfg), MaxFileSize: int64(o.MaxFileSize), Version: Version(),
+		Root: wd, Options: ao.engineOptions(cfg), ConfigDir: cfg.Dir, MaxFileSize: int64(o.MaxFileSize), Version: Version(),
 	}, t)
 }

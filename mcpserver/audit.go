@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +23,21 @@ type Options struct {
 	N8nVersion  string   `json:"n8n_version,omitempty" jsonschema:"the n8n release the workflows run on, like 2.8.4"`
 	MinSeverity string   `json:"min_severity,omitempty" jsonschema:"show only findings at or above: note, warning or error (default note)"`
 	Rules       []string `json:"rules,omitempty" jsonschema:"rules to run, as --enable takes them: IDs, names, all, globs like RS1*, -RS105 to leave one out (default: the config's, else all)"`
+	MaxFindings int      `json:"max_findings,omitempty" jsonschema:"most findings returned, those to change first, in report order (default 50); the counts cover them all"`
+}
+
+// defaultMaxFindings keeps an audit of a whole export within what an
+// agent reads: n8n-real's 2,898 workflows have 3,378 findings, 5.5 MB of JSON.
+const defaultMaxFindings = 50
+
+func (o Options) maxFindings() (int, error) {
+	switch {
+	case o.MaxFindings == 0:
+		return defaultMaxFindings, nil
+	case o.MaxFindings < 0 || o.MaxFindings > engine.MaxCount:
+		return 0, fmt.Errorf("max_findings %d: want 1 to %d (0: %d)", o.MaxFindings, engine.MaxCount, defaultMaxFindings)
+	}
+	return o.MaxFindings, nil
 }
 
 // AuditInput is the audit tool's input.
@@ -108,6 +124,15 @@ func (s *server) settings(o Options) (*engine.Settings, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", optionName(err), err)
 	}
+	if dir := s.cfg.ConfigDir; dir != "" {
+		// Inputs are named from the working folder, as if their files were there.
+		st.Filter.PathOf = func(name string) string {
+			if r, err := filepath.Rel(dir, filepath.Join(s.cfg.Root, filepath.FromSlash(name))); err == nil && !strings.HasPrefix(r, "..") {
+				return filepath.ToSlash(r)
+			}
+			return name
+		}
+	}
 	return st, nil
 }
 
@@ -124,6 +149,10 @@ func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, in AuditInput)
 		if err != nil {
 			return AuditOutput{}, err
 		}
+		limit, err := in.maxFindings()
+		if err != nil {
+			return AuditOutput{}, err
+		}
 		srcs, err := s.sources(in.Inputs)
 		if err != nil {
 			return AuditOutput{}, err
@@ -132,7 +161,7 @@ func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, in AuditInput)
 		if err != nil {
 			return AuditOutput{}, err
 		}
-		return AuditOutput{Summary: auditSummary(doc, st), Counts: doc.Summary, Findings: doc.Findings}, nil
+		return AuditOutput{Summary: auditSummary(doc, st, limit), Counts: doc.Summary, Findings: firstFindings(doc.Findings, limit)}, nil
 	})
 	return nil, out, err
 }
@@ -140,6 +169,10 @@ func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, in AuditInput)
 func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
 	out, err := call(s, func() (FixOutput, error) {
 		st, err := s.settings(in.Options)
+		if err != nil {
+			return FixOutput{}, err
+		}
+		limit, err := in.maxFindings()
 		if err != nil {
 			return FixOutput{}, err
 		}
@@ -155,7 +188,7 @@ func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*m
 		if err != nil {
 			return FixOutput{}, err
 		}
-		out := FixOutput{Fixed: fx.Fixed, Diff: redactLines(fx.Diff()), Remaining: left.Findings, Notes: []string{}}
+		out := FixOutput{Fixed: fx.Fixed, Diff: redactLines(fx.Diff()), Remaining: firstFindings(left.Findings, limit), Notes: []string{}}
 		for _, f := range fx.Files {
 			ff := FixedFile{Name: f.Source.Name, Changed: slices.Contains(fx.Changed, f.Source.Name)}
 			if ff.Changed {
@@ -220,7 +253,7 @@ const firstToChange = 3
 // among equals those at a node that makes other findings' attempts
 // unbounded (a self-restart, a loop): changing it bounds them all. Report
 // order breaks ties.
-func auditSummary(doc *document, st *engine.Settings) string {
+func auditSummary(doc *document, st *engine.Settings, limit int) string {
 	var b strings.Builder
 	c := doc.Summary
 	if c.Findings == 0 {
@@ -232,16 +265,7 @@ func auditSummary(doc *document, st *engine.Settings) string {
 	} else {
 		fmt.Fprintf(&b, "%s (%d errors, %d warnings, %d notes) in %s. Change first:\n",
 			count(c.Findings, "finding"), c.Errors, c.Warnings, c.Notes, count(c.Workflows, "workflow"))
-		causes := unboundedBy(doc.Findings)
-		order := make([]int, len(doc.Findings))
-		for i := range order {
-			order[i] = i
-		}
-		sev := func(f Finding) int { s, _ := analyze.ParseSeverity(f.Severity); return int(s) }
-		slices.SortStableFunc(order, func(i, j int) int {
-			a, b := doc.Findings[i], doc.Findings[j]
-			return cmp.Or(sev(b)-sev(a), causes[nodeOf(b)]-causes[nodeOf(a)])
-		})
+		order, causes := ranked(doc.Findings)
 		for n, i := range order[:min(firstToChange, len(order))] {
 			f := doc.Findings[i]
 			fmt.Fprintf(&b, "%d. %s %s", n+1, f.Rule, f.Severity)
@@ -264,10 +288,43 @@ func auditSummary(doc *document, st *engine.Settings) string {
 			b.WriteString("\n")
 		}
 		if c.Fixable+c.FixableUnsafe > 0 {
-			fmt.Fprintf(&b, "%d with a safe repair and %d with an unsafe one: call fix, then audit its json again.", c.Fixable, c.FixableUnsafe)
+			fmt.Fprintf(&b, "%d with a safe repair and %d with an unsafe one: call fix, then audit its json again.\n", c.Fixable, c.FixableUnsafe)
+		}
+		if len(doc.Findings) > limit {
+			fmt.Fprintf(&b, "findings lists the %d to change first of %d (max_findings).", limit, len(doc.Findings))
 		}
 	}
 	return addNote(b.String(), st)
+}
+
+// ranked orders findings by what to change first: the most severe, and
+// among equals those at a node that makes the most other findings
+// unbounded; report order breaks ties.
+func ranked(fs []Finding) (order []int, causes map[node]int) {
+	causes = unboundedBy(fs)
+	order = make([]int, len(fs))
+	for i := range order {
+		order[i] = i
+	}
+	sev := func(f Finding) int { s, _ := analyze.ParseSeverity(f.Severity); return int(s) }
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := fs[i], fs[j]
+		return cmp.Or(sev(b)-sev(a), causes[nodeOf(b)]-causes[nodeOf(a)])
+	})
+	return order, causes
+}
+
+// firstFindings keeps the limit findings ranked first, in report order.
+func firstFindings(fs []Finding, limit int) []Finding {
+	if len(fs) <= limit {
+		return fs
+	}
+	order, _ := ranked(fs)
+	out := make([]Finding, 0, limit)
+	for _, i := range slices.Sorted(slices.Values(order[:limit])) {
+		out = append(out, fs[i])
+	}
+	return out
 }
 
 type node struct{ workflow, name string }

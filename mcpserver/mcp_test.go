@@ -306,6 +306,16 @@ func TestAuditSeedIncident(t *testing.T) {
 		}
 	}
 
+	// max_findings keeps those to change first, in report order; the
+	// counts cover them all.
+	all := len(out.Findings)
+	call(ctx, t, cs, "audit", mcpserver.AuditInput{Inputs: mcpserver.Inputs{Workflows: workflowsOf(t, examples, files...)},
+		Options: mcpserver.Options{MaxFindings: 2}}, &out)
+	if len(out.Findings) != 2 || out.Findings[0].Rule != "RS301" || out.Findings[1].Rule != "RS102" || out.Counts.Findings != all ||
+		!strings.Contains(out.Summary, fmt.Sprintf("the 2 to change first of %d", all)) {
+		t.Errorf("max_findings 2: want RS301 and RS102 of %d, got %+v\n%s", all, placesOf(out.Findings), out.Summary)
+	}
+
 	// Options as on the command line.
 	call(ctx, t, cs, "audit", mcpserver.AuditInput{Inputs: mcpserver.Inputs{Workflows: workflowsOf(t, examples, files...)},
 		Options: mcpserver.Options{MinSeverity: "error", Rules: []string{"RS1*", "RS3*"}}}, &out)
@@ -336,6 +346,26 @@ func TestAuditSeedIncident(t *testing.T) {
 		if f.Rule == "RS302" || (f.Rule == "RS501" && f.Severity != "error") {
 			t.Errorf("the config is not applied: %+v", f)
 		}
+	}
+
+	// A config elsewhere (--config): its ignore paths are relative to its
+	// folder, as on the command line.
+	top := t.TempDir()
+	sub := filepath.Join(top, "sub")
+	if err := os.Rename(dir, sub); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "ignore:\n  - rule: RS102\n    path: sub/catalog-enrichment.json\n    reason: resumed by hand\n"
+	if err := os.WriteFile(filepath.Join(top, "ci.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cs = session(t, sub, "--config", "../ci.yaml")
+	call(ctx, t, cs, "audit", mcpserver.AuditInput{Inputs: mcpserver.Inputs{Workflows: workflowsOf(t, sub, files...)}}, &out)
+	if diff := cmp.Diff(cliFindings(t, sub, append([]string{"--config", "../ci.yaml"}, files...)...), placesOf(out.Findings)); diff != "" {
+		t.Errorf("with a config elsewhere (-cli +tool):\n%s", diff)
+	}
+	if out.Counts.Ignored != 1 || slices.ContainsFunc(out.Findings, func(f mcpserver.Finding) bool { return f.Rule == "RS102" }) {
+		t.Errorf("the ignore entry is not applied: %d ignored, %+v", out.Counts.Ignored, placesOf(out.Findings))
 	}
 }
 

@@ -24,8 +24,10 @@ type Config struct {
 	// it and nowhere else.
 	Root string
 	// Options are the audit's defaults (the config file's settings);
-	// a call's arguments go over them.
-	Options engine.Options
+	// a call's arguments go over them. ConfigDir is the config file's
+	// folder, which its ignore paths are written against ("" for none).
+	Options   engine.Options
+	ConfigDir string
 	// MaxFileSize bounds each workflow, sent as text or read from a file.
 	MaxFileSize int64
 	Version     string

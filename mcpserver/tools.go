@@ -82,7 +82,7 @@ func inputSchema[T any]() (*jsonschema.Schema, error) {
 	}
 	enum("min_severity", "note", "warning", "error")
 	enum("failure", "502", "timeout")
-	for _, n := range []string{"workers", "concurrency", "max_attempts"} {
+	for _, n := range []string{"workers", "concurrency", "max_attempts", "max_findings"} {
 		bound(n, 0, engine.MaxCount) // 0: the default
 	}
 	bound("executions", 0, engine.MaxCount)
