@@ -708,6 +708,18 @@ func TestPathsStayInTheWorkingFolder(t *testing.T) {
 			t.Errorf("%v: want a tool error, not the file: %s", p, b)
 		}
 	}
+	// A named pipe is refused, not waited on for a writer.
+	if err := exec.Command("mkfifo", filepath.Join(root, "pipe.json")).Run(); err == nil {
+		var out mcpserver.AuditOutput
+		call(ctx, t, cs, "audit", mcpserver.AuditInput{Inputs: mcpserver.Inputs{Paths: []string{"pipe.json"}}}, &out)
+		if len(out.Findings) != 1 || out.Findings[0].Rule != "RS001" || !strings.Contains(out.Findings[0].Message, "not a regular file") {
+			t.Errorf("a named pipe: %+v", out.Findings)
+		}
+		if err := os.Remove(filepath.Join(root, "pipe.json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// Met in a folder walk, the link that leaves is an input that could
 	// not be read (RS001), as an unreadable file on the command line.
 	for _, p := range []string{".", "flows/../."} {
