@@ -49,6 +49,7 @@ type AuditOptions struct {
 	SkipNonWorkflow bool
 	NoIgnores       bool
 	MaxFileSize     byteSize
+	N8nVersion      string
 	// Fix writes the safe repairs into the files; Diff prints them as a
 	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
 	Fix         bool
@@ -145,6 +146,7 @@ input that could not be read.`,
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
 	f.BoolVar(&opts.Diff, "diff", false, "print the repairs --fix would apply as a unified diff; write nothing")
 	f.BoolVar(&opts.UnsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe repairs too")
+	n8nVersionFlag(f, &opts.N8nVersion)
 	opts.Remote.addFlags(f)
 	return c
 }
@@ -390,6 +392,13 @@ func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSett
 		cfg = &Config{}
 	}
 	st := &auditSettings{analysis: analyze.DefaultOptions()}
+	var errw io.Writer
+	if o.IO != nil {
+		errw = o.IO.Err
+	}
+	if _, err := n8nVersion(o.N8nVersion, cfg, errw); err != nil {
+		return nil, err
+	}
 	a := &st.analysis
 	a.MaxAttempts = pick(o.Set["max-attempts"], o.MaxAttempts, cfg.MaxAttempts)
 	a.Items = pick(o.Set["items"], o.Items, cfg.Items)

@@ -30,6 +30,8 @@ type Config struct {
 	MaxAttempts *int           `yaml:"max_attempts"`
 	FailOn      string         `yaml:"fail_on"`
 	Items       *int           `yaml:"items"`
+	// N8nVersion is the n8n release the figures are for ("2.8.4").
+	N8nVersion string `yaml:"n8n_version"`
 	Fleet       configFleet    `yaml:"fleet"`
 	Rules       configRules    `yaml:"rules"`
 	Instance    configInst     `yaml:"instance"`
@@ -364,6 +366,11 @@ func (c *Config) errorf(name string, keys []string, format string, args ...any) 
 }
 
 func (c *Config) validate(name string, all []*analyze.Rule) error {
+	if c.N8nVersion != "" {
+		if _, err := n8nschema.ParseVersion(c.N8nVersion); err != nil {
+			return c.errorf(name, []string{"n8n_version"}, "n8n_version %v", err)
+		}
+	}
 	if c.FailOn != "" && !oneOf(c.FailOn, "error", "warning", "note", "never") {
 		return c.errorf(name, []string{"fail_on"}, "fail_on %q: want error, warning, note or never", c.FailOn)
 	}
