@@ -27,20 +27,21 @@ const configName = ".stormcheck.yaml"
 // Config is .stormcheck.yaml (DESIGN.md §7). Unknown keys are an error;
 // every key is optional, and flags given on the command line win.
 type Config struct {
-	MaxAttempts *int   `yaml:"max_attempts"`
-	FailOn      string `yaml:"fail_on"`
-	Items       *int   `yaml:"items"`
-	// N8nVersion is the n8n release the figures are for ("2.8.4").
-	N8nVersion string         `yaml:"n8n_version"`
-	Fleet      configFleet    `yaml:"fleet"`
-	Rules      configRules    `yaml:"rules"`
-	Instance   configInst     `yaml:"instance"`
-	Spend      configSpend    `yaml:"spend"`
-	Ignore     []ConfigIgnore `yaml:"ignore"`
+	MaxAttempts *int           `yaml:"max_attempts"`
+	FailOn      string         `yaml:"fail_on"`
+	Items       *int           `yaml:"items"`
+	Fleet       configFleet    `yaml:"fleet"`
+	Rules       configRules    `yaml:"rules"`
+	Instance    configInst     `yaml:"instance"`
+	Spend       configSpend    `yaml:"spend"`
+	Ignore      []ConfigIgnore `yaml:"ignore"`
 	// Dependencies bound concurrent requests per host (RS505).
 	Dependencies map[string]configDependency `yaml:"dependencies"`
 	// Fix tunes the repairs of audit --fix.
 	Fix configFix `yaml:"fix"`
+
+	// N8nVersion is the n8n release the figures are for ("2.8.4").
+	N8nVersion string `yaml:"n8n_version"`
 
 	// Path is where the config was read from ("" when there is none), as
 	// reports show it; Dir is its folder.
