@@ -13,7 +13,7 @@ import (
 const (
 	KindNodeRetry     = "node-retry"     // the node's own retryOnFail in the main loop
 	KindToolRetry     = "tool-retry"     // retryOnFail of a tool, per tool call
-	KindSDKRetry      = "sdk-retry"      // LangChain/SDK retries inside a model sub-node
+	KindSDKRetry      = "sdk-retry"      // an SDK's own retries inside a model sub-node (embeddings, Bedrock)
 	KindRootRetry     = "root-retry"     // the agent or chain re-running its sub-nodes
 	KindCallerRetry   = "caller-retry"   // the node that starts a sub-workflow or webhook retrying
 	KindErrorWorkflow = "error-workflow" // the run is the error workflow of a failed execution
@@ -70,8 +70,11 @@ func RetryWaitMS(n *n8nschema.Node) int {
 }
 
 // SDKAttempts is how many times a model node's SDK sends one call:
-// maxRetries + 1, from the node's option or the catalog's default
-// (n8n-semantics.md §4.1).
+// retries + 1, from the node's option or the catalog's default. It is 1 for
+// chat and LLM models, whose retries n8n's failed-attempt handler stops at
+// the first failure, and 7 for embeddings, which LangChain's AsyncCaller
+// retries 6 times (n8nschema/catalog.go chatModel, embeddings;
+// docs/n8n-facts.md).
 func SDKAttempts(n *n8nschema.Node, s n8nschema.Spec) int {
 	r := s.SDKRetryDefault
 	if s.SDKRetryParam != "" {

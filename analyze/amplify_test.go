@@ -87,14 +87,15 @@ func TestAgentCaller(t *testing.T) {
 	o := op(t, s, "Triage", "OpenAI Chat Model")
 	// The agent has memory but no tool: its first answer is final, one
 	// model call per item.
-	if o.Attempts != 27 || o.Unbounded || o.CallsPerItem != 1 || !o.Paid || o.Dependency != "openai" {
-		t.Errorf("model: attempts %d unbounded %v calls %d paid %v dep %q; want 27 false 1 true openai",
+	// The chat model itself sends one request per try (n8n's failed-attempt
+	// handler): caller × agent retries only.
+	if o.Attempts != 9 || o.Unbounded || o.CallsPerItem != 1 || !o.Paid || o.Dependency != "openai" {
+		t.Errorf("model: attempts %d unbounded %v calls %d paid %v dep %q; want 9 false 1 true openai",
 			o.Attempts, o.Unbounded, o.CallsPerItem, o.Paid, o.Dependency)
 	}
 	want := []fac{
 		{Kind: KindCallerRetry, Value: 3, Node: "Run triage agent", Workflow: "Intake"},
 		{Kind: KindRootRetry, Value: 3, Node: "Triage agent", Workflow: "Triage"},
-		{Kind: KindSDKRetry, Value: 3, Node: "OpenAI Chat Model", Workflow: "Triage"},
 	}
 	if diff := cmp.Diff(want, facs(o.Factors)); diff != "" {
 		t.Errorf("factors mismatch (-want +got):\n%s", diff)
@@ -149,12 +150,11 @@ func TestSeedSelfTrigger(t *testing.T) {
 	}
 	// The error workflow's paid call runs once per failure, on the error path.
 	g := op(t, s, "Summarise failures", "GPT")
-	if g.Unbounded || g.Attempts != 3 || !g.ErrorPath || len(g.ErrorFor) != 1 || g.ErrorFor[0].ID != "seed1" {
-		t.Errorf("GPT: attempts %d unbounded %v error path %v for %v; want 3 false true [seed1]", g.Attempts, g.Unbounded, g.ErrorPath, g.ErrorFor)
+	if g.Unbounded || g.Attempts != 1 || !g.ErrorPath || len(g.ErrorFor) != 1 || g.ErrorFor[0].ID != "seed1" {
+		t.Errorf("GPT: attempts %d unbounded %v error path %v for %v; want 1 false true [seed1]", g.Attempts, g.Unbounded, g.ErrorPath, g.ErrorFor)
 	}
 	wantGPT := []fac{
 		{Kind: KindErrorWorkflow, Value: 1, Node: "Error Trigger", Workflow: "Summarise failures"},
-		{Kind: KindSDKRetry, Value: 3, Node: "GPT", Workflow: "Summarise failures"},
 	}
 	if diff := cmp.Diff(wantGPT, facs(g.Factors)); diff != "" {
 		t.Errorf("GPT factors mismatch (-want +got):\n%s", diff)
@@ -225,9 +225,10 @@ func TestToolOwnBranchIsNoCycle(t *testing.T) {
 	if diff := cmp.Diff(want, facs(crm.Factors)); diff != "" {
 		t.Errorf("factors mismatch (-want +got):\n%s", diff)
 	}
-	// Anthropic has no retry option: LangChain's default 6 retries, 7 attempts.
-	if c := op(t, s, w, "Claude"); c.Attempts != 7 || c.CallsPerItem != 4 {
-		t.Errorf("Claude: attempts %d calls %d, want 7 4", c.Attempts, c.CallsPerItem)
+	// A chat model sends one request per try: n8n's failed-attempt handler
+	// stops LangChain's retries at the first failure.
+	if c := op(t, s, w, "Claude"); c.Attempts != 1 || c.CallsPerItem != 4 {
+		t.Errorf("Claude: attempts %d calls %d, want 1 4", c.Attempts, c.CallsPerItem)
 	}
 }
 
@@ -302,9 +303,10 @@ func TestRetryClamps(t *testing.T) {
 			t.Errorf("%s: attempts %d wait %d ms, want %d %d", name, o.Attempts, RetryWaitMS(o.Node), wt.attempts, wt.waitMS)
 		}
 	}
-	// retryOnFail on a model sub-node has no effect: only the SDK retries.
+	// retryOnFail on a model sub-node has no effect, and the model itself
+	// sends one request per try: one attempt, no factor.
 	m := op(t, s, w.Label(), "Model with retry")
-	if diff := cmp.Diff([]fac{{Kind: KindSDKRetry, Value: 3, Node: "Model with retry", Workflow: w.Label()}}, facs(m.Factors)); diff != "" || m.Attempts != 3 || m.CallsPerItem != 1 {
+	if diff := cmp.Diff([]fac{}, facs(m.Factors)); diff != "" || m.Attempts != 1 || m.CallsPerItem != 1 {
 		t.Errorf("model attempts %d calls %d factors (-want +got):\n%s", m.Attempts, m.CallsPerItem, diff)
 	}
 }

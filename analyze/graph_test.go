@@ -62,8 +62,8 @@ func TestGraphShapes(t *testing.T) {
 	// The model behind the autofixing parser runs once per parse (the parser
 	// is no agent); the Sheets tool honours retryOnFail through the main loop
 	// under Agent V3, where maxTries 0 means 3, and runs up to 10 times.
-	if o := op(t, s, "Shapes", "Fix model"); o.Attempts != 3 || o.CallsPerItem != 1 {
-		t.Errorf("Fix model: attempts %d calls %d, want 3 1", o.Attempts, o.CallsPerItem)
+	if o := op(t, s, "Shapes", "Fix model"); o.Attempts != 1 || o.CallsPerItem != 1 {
+		t.Errorf("Fix model: attempts %d calls %d, want 1 1", o.Attempts, o.CallsPerItem)
 	}
 	if o := op(t, s, "Shapes", "Sheet tool"); o.Attempts != 3 || o.CallsPerItem != 10 || o.Dependency != "google-sheets" {
 		t.Errorf("Sheet tool: attempts %d calls %d dependency %q, want 3 10 google-sheets", o.Attempts, o.CallsPerItem, o.Dependency)

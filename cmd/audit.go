@@ -50,6 +50,7 @@ type AuditOptions struct {
 	SkipNonWorkflow bool
 	NoIgnores       bool
 	MaxFileSize     byteSize
+	N8nVersion      string
 	// Fix writes the safe repairs into the files; Diff prints them as a
 	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
 	Fix         bool
@@ -146,6 +147,7 @@ input that could not be read.`,
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
 	f.BoolVar(&opts.Diff, "diff", false, "print the repairs --fix would apply as a unified diff; write nothing")
 	f.BoolVar(&opts.UnsafeFixes, "unsafe-fixes", false, "with --fix or --diff, apply the unsafe repairs too")
+	n8nVersionFlag(f, &opts.N8nVersion)
 	opts.Remote.addFlags(f)
 	return c
 }
@@ -373,6 +375,13 @@ func configStart(ins []input, wd string) string {
 func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSettings, error) {
 	if cfg == nil {
 		cfg = &Config{}
+	}
+	var errw io.Writer
+	if o.IO != nil {
+		errw = o.IO.Err
+	}
+	if _, err := n8nVersion(o.N8nVersion, cfg, errw); err != nil {
+		return nil, err
 	}
 	s, err := engine.Resolve(o.engineOptions(cfg))
 	if oe := (*engine.OptionError)(nil); errors.As(err, &oe) && oe.Option == "severity" {

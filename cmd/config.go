@@ -41,6 +41,9 @@ type Config struct {
 	// Fix tunes the repairs of audit --fix.
 	Fix configFix `yaml:"fix"`
 
+	// N8nVersion is the n8n release the figures are for ("2.8.4").
+	N8nVersion string `yaml:"n8n_version"`
+
 	// Path is where the config was read from ("" when there is none), as
 	// reports show it; Dir is its folder.
 	Path string `yaml:"-"`
@@ -365,6 +368,11 @@ func (c *Config) errorf(name string, keys []string, format string, args ...any) 
 }
 
 func (c *Config) validate(name string, all []*analyze.Rule) error {
+	if c.N8nVersion != "" {
+		if _, err := n8nschema.ParseVersion(c.N8nVersion); err != nil {
+			return c.errorf(name, []string{"n8n_version"}, "n8n_version %v", err)
+		}
+	}
 	if c.FailOn != "" && !oneOf(c.FailOn, "error", "warning", "note", "never") {
 		return c.errorf(name, []string{"fail_on"}, "fail_on %q: want error, warning, note or never", c.FailOn)
 	}

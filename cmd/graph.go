@@ -14,6 +14,7 @@ type GraphOptions struct {
 	Format      string
 	MaxAttempts int
 	MaxFileSize byteSize
+	N8nVersion  string
 }
 
 func newGraphCmd(io *IO) *cobra.Command {
@@ -45,10 +46,14 @@ render the dot text with graphviz (dot -Tsvg).`,
 	c.Flags().StringVarP(&opts.Format, "format", "f", "mermaid", "output format: mermaid|dot")
 	c.Flags().IntVar(&opts.MaxAttempts, "max-attempts", analyze.DefaultOptions().MaxAttempts, "attempt budget; nodes over it are highlighted")
 	c.Flags().Var(&opts.MaxFileSize, "max-file-size", "largest file or stdin read")
+	n8nVersionFlag(c.Flags(), &opts.N8nVersion)
 	return c
 }
 
 func runGraph(o *GraphOptions) error {
+	if _, err := n8nVersion(o.N8nVersion, nil, o.IO.Err); err != nil {
+		return err
+	}
 	wd, err := o.IO.Getwd()
 	if err != nil {
 		return err

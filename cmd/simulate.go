@@ -32,6 +32,7 @@ type SimulateOptions struct {
 	Color       string
 	Config      string
 	MaxFileSize byteSize
+	N8nVersion  string
 	// Compare simulates the workflows after audit --fix too (in memory);
 	// UnsafeFixes adds the unsafe repairs.
 	Compare     bool
@@ -83,6 +84,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
+	n8nVersionFlag(f, &o.N8nVersion)
 	return c
 }
 
@@ -180,7 +182,7 @@ func runSimulate(o *SimulateOptions) error {
 	// URLs, rules, ignores), so that --compare replays what audit --fix
 	// leaves; a flag given wins over the config.
 	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
-		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set}
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set, N8nVersion: o.N8nVersion, IO: o.IO}
 	cfg, err := ao.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err

@@ -10,7 +10,8 @@ import (
 
 // TestAuditJSONSpend checks the spend figures of operations in the JSON
 // report: the support agent's OpenAI Chat Model (gpt-4o-mini, no cap) is
-// 10 agent calls × 9 attempts × 16384 tokens × $0.60/1M per item.
+// 10 agent calls × 3 attempts (the agent's retries; the model sends one
+// request per try) × 16384 tokens × $0.60/1M per item.
 func TestAuditJSONSpend(t *testing.T) {
 	path := filepath.Join("..", "testdata", "examples", "support-chat-agent.json")
 	code, out, errOut := runWith(t, nil, "audit", "--format", "json", "--fail-on", "never", "--items", "10", path)
@@ -52,7 +53,7 @@ func TestAuditJSONSpend(t *testing.T) {
 			got[op.Node] = s
 		}
 	}
-	want := map[string]spend{"OpenAI Chat Model": {Model: "gpt-4o-mini", PerItem: 0.884736, PerExec: 8.84736}}
+	want := map[string]spend{"OpenAI Chat Model": {Model: "gpt-4o-mini", PerItem: 0.294912, PerExec: 2.94912}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("paid operations (-want +got):\n%s", diff)
 	}

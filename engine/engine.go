@@ -7,7 +7,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,8 +89,6 @@ type Settings struct {
 	Version       string
 }
 
-var versionPattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+){0,2}$`)
-
 // Resolve checks the options and selects the rules.
 func Resolve(o Options) (*Settings, error) {
 	all := rules.All()
@@ -103,8 +100,10 @@ func Resolve(o Options) (*Settings, error) {
 	if err != nil {
 		return nil, &OptionError{"severity", err}
 	}
-	if o.N8nVersion != "" && !versionPattern.MatchString(o.N8nVersion) {
-		return nil, &OptionError{"n8n_version", fmt.Errorf("n8n version %q: want a release like %s", o.N8nVersion, n8nschema.N8nVersion)}
+	if o.N8nVersion != "" {
+		if _, err := n8nschema.ParseVersion(o.N8nVersion); err != nil {
+			return nil, &OptionError{"n8n_version", err}
+		}
 	}
 	s := &Settings{
 		Analysis: o.Analysis, Rules: analyze.WithSeverities(enabled, sev), Listed: analyze.WithSeverities(all, sev),
@@ -117,16 +116,17 @@ func Resolve(o Options) (*Settings, error) {
 	return s, nil
 }
 
-// VersionNote says what the node table knows of the n8n release asked
-// for: "" when it was read from that release (or none was asked for).
-// The table is read from one release; an agent building for another
-// should know the findings speak of that one.
+// VersionNote says what the facts know of the n8n release asked for:
+// "" when they were checked on it or a later one (or none was asked
+// for). An agent building for an older release should know the
+// findings speak of the releases the facts were checked on.
 func (s *Settings) VersionNote() string {
-	if s.N8nVersion == "" || s.N8nVersion == n8nschema.N8nVersion {
+	v, err := n8nschema.ParseVersion(s.N8nVersion)
+	if s.N8nVersion == "" || err != nil || n8nschema.Checked(v) {
 		return ""
 	}
-	return "stormcheck's node facts are read from n8n " + n8nschema.N8nVersion + "; on n8n " + s.N8nVersion +
-		" node defaults and retries may differ"
+	return "stormcheck's facts were checked on n8n " + n8nschema.KnownVersions[0].String() + " to " + n8nschema.NewestKnown().String() +
+		"; on n8n " + s.N8nVersion + " node defaults and retries may differ"
 }
 
 // Source is one input held in memory: the name reports show and its

@@ -8,22 +8,22 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// agentWorkflow is an agent that retries, its OpenAI model (3 SDK
-// attempts) and, when tool is set, an HTTP Request tool without a retry
-// of its own.
-func agentWorkflow(tool bool) string {
-	nodes := `{"name": "Chat", "type": "@n8n/n8n-nodes-langchain.chatTrigger", "typeVersion": 1.1, "parameters": {}},
-    {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "parameters": {}, "retryOnFail": true, "maxTries": 3},
-    {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "parameters": {"options": {"maxTokens": 500}}}`
-	conns := `"Chat": {"main": [[{"node": "Agent", "type": "main", "index": 0}]]},
-    "Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]}`
-	if tool {
-		nodes += `,
-    {"name": "Lookup", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "parameters": {"url": "https://api.example.com/lookup"}}`
-		conns += `,
-    "Lookup": {"ai_tool": [[{"node": "Agent", "type": "ai_tool", "index": 0}]]}`
+// storeWorkflow is a vector store that retries and its OpenAI embeddings
+// (LangChain's 7 attempts); qdrant picks a store that calls out itself,
+// so that the store's retry is the only one its own calls have. (A chat
+// model is no such inner layer: n8n stops LangChain's retries at its first
+// failure, so the agent's retry is the model's only one.)
+func storeWorkflow(qdrant bool) string {
+	store := `{"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreInMemory", "typeVersion": 1.3, "parameters": {"mode": "insert"}, "retryOnFail": true, "maxTries": 3}`
+	if qdrant {
+		store = `{"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreQdrant", "typeVersion": 1.1, "parameters": {"mode": "insert"}, "retryOnFail": true, "maxTries": 3}`
 	}
-	return "{\n  \"name\": \"Agent\",\n  \"nodes\": [\n    " + nodes + "\n  ],\n  \"connections\": {\n    " + conns + "\n  }\n}\n"
+	nodes := `{"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "parameters": {}},
+    ` + store + `,
+    {"name": "Embeddings", "type": "@n8n/n8n-nodes-langchain.embeddingsOpenAi", "typeVersion": 1.2, "parameters": {}}`
+	conns := `"Start": {"main": [[{"node": "Store", "type": "main", "index": 0}]]},
+    "Embeddings": {"ai_embedding": [[{"node": "Store", "type": "ai_embedding", "index": 0}]]}`
+	return "{\n  \"name\": \"Index\",\n  \"nodes\": [\n    " + nodes + "\n  ],\n  \"connections\": {\n    " + conns + "\n  }\n}\n"
 }
 
 func repairsOf(t *testing.T, src string, opts analyze.Options) map[string]*analyze.Repair {
@@ -38,26 +38,30 @@ func repairsOf(t *testing.T, src string, opts analyze.Options) map[string]*analy
 	return out
 }
 
-func TestRetryOwnerTurnsOffTheAgent(t *testing.T) {
-	reps := repairsOf(t, agentWorkflow(false), analyze.DefaultOptions())
-	r, ok := reps["RS104 Model"]
+func TestRetryOwnerTurnsOffTheStore(t *testing.T) {
+	opts := analyze.DefaultOptions()
+	opts.MaxAttempts = 100 // RS104, not RS101
+	reps := repairsOf(t, storeWorkflow(false), opts)
+	r, ok := reps["RS104 Embeddings"]
 	if !ok || r == nil {
-		t.Fatalf("RS104 on Model has no repair: %v", reps)
+		t.Fatalf("RS104 on Embeddings has no repair: %v", reps)
 	}
 	if r.Safety != analyze.Safe || len(r.Edits) != 1 || r.Edits[0].Text != "false" ||
-		r.Description != `Retry in one layer: turn off retryOnFail on "Agent"` {
+		r.Description != `Retry in one layer: turn off retryOnFail on "Store"` {
 		t.Errorf("repair: %+v", r)
 	}
 }
 
 func TestRetryOwnerKeepsTheLastRetryOfACall(t *testing.T) {
-	// The agent's retry is the only one the tool's calls have: turning it
-	// off would leave them none, so the model's RS104 has no repair.
-	reps := repairsOf(t, agentWorkflow(true), analyze.DefaultOptions())
-	if _, ok := reps["RS104 Model"]; !ok {
-		t.Fatalf("no RS104 on Model: %v", reps)
+	// The store's retry is the only one its own Qdrant calls have: turning
+	// it off would leave them none, so the embeddings' RS104 has no repair.
+	opts := analyze.DefaultOptions()
+	opts.MaxAttempts = 100
+	reps := repairsOf(t, storeWorkflow(true), opts)
+	if _, ok := reps["RS104 Embeddings"]; !ok {
+		t.Fatalf("no RS104 on Embeddings: %v", reps)
 	}
-	if r := reps["RS104 Model"]; r != nil {
+	if r := reps["RS104 Embeddings"]; r != nil {
 		t.Errorf("want no repair, got %+v", r)
 	}
 }
@@ -86,24 +90,27 @@ func TestRetryOwnerLowersTheKeptLayer(t *testing.T) {
 	}
 }
 
-// TestRetryOwnerModelSharedByTwoAgents: a model under two agents that both
-// retry is one finding whose chain names the first agent; once that agent
-// is off the same finding names the second, with another repair, which
-// the same --fix applies too: a second --fix has nothing left to do.
-func TestRetryOwnerModelSharedByTwoAgents(t *testing.T) {
-	src := `{"name": "Two agents", "nodes": [
-  {"name": "Chat", "type": "@n8n/n8n-nodes-langchain.chatTrigger", "typeVersion": 1.1, "parameters": {}},
-  {"name": "Agent A", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "parameters": {}, "retryOnFail": true, "maxTries": 3},
-  {"name": "Agent B", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "parameters": {}, "retryOnFail": true, "maxTries": 3},
-  {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "parameters": {"options": {"maxTokens": 500}}}],
+// TestRetryOwnerEmbeddingsSharedByTwoStores: embeddings under two stores
+// that both retry are one finding whose chain names the first store; once
+// that store is off the same finding names the second, with another
+// repair, which the same --fix applies too: a second --fix has nothing
+// left to do.
+func TestRetryOwnerEmbeddingsSharedByTwoStores(t *testing.T) {
+	src := `{"name": "Two stores", "nodes": [
+  {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "parameters": {}},
+  {"name": "Store A", "type": "@n8n/n8n-nodes-langchain.vectorStoreInMemory", "typeVersion": 1.3, "parameters": {"mode": "insert"}, "retryOnFail": true, "maxTries": 3},
+  {"name": "Store B", "type": "@n8n/n8n-nodes-langchain.vectorStoreInMemory", "typeVersion": 1.3, "parameters": {"mode": "insert"}, "retryOnFail": true, "maxTries": 3},
+  {"name": "Embeddings", "type": "@n8n/n8n-nodes-langchain.embeddingsOpenAi", "typeVersion": 1.2, "parameters": {}}],
  "connections": {
-  "Chat": {"main": [[{"node": "Agent A", "type": "main", "index": 0}]]},
-  "Agent A": {"main": [[{"node": "Agent B", "type": "main", "index": 0}]]},
-  "Model": {"ai_languageModel": [[{"node": "Agent A", "type": "ai_languageModel", "index": 0}, {"node": "Agent B", "type": "ai_languageModel", "index": 0}]]}}}`
+  "Start": {"main": [[{"node": "Store A", "type": "main", "index": 0}]]},
+  "Store A": {"main": [[{"node": "Store B", "type": "main", "index": 0}]]},
+  "Embeddings": {"ai_embedding": [[{"node": "Store A", "type": "ai_embedding", "index": 0}, {"node": "Store B", "type": "ai_embedding", "index": 0}]]}}}`
 	files := []*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}
-	res := RoundTrip(t, files, analyze.DefaultOptions(), Options{}, false)
+	opts := analyze.DefaultOptions()
+	opts.MaxAttempts = 100
+	res := RoundTrip(t, files, opts, Options{}, false)
 	got := string(res.Files[0].Source.Src)
 	if n := strings.Count(got, `"retryOnFail": false`); n != 2 || res.Fixed != 1 {
-		t.Errorf("fixed %d, turned off %d agents, want 1 and 2:\n%s", res.Fixed, n, got)
+		t.Errorf("fixed %d, turned off %d stores, want 1 and 2:\n%s", res.Fixed, n, got)
 	}
 }

@@ -41,12 +41,16 @@ type Spec struct {
 	// (the host comes from the URL).
 	Provider string
 	Paid     bool // calls a metered model API
-	// SDKRetryParam is the parameter holding the SDK's retry count
-	// ("options.maxRetries"), or "" when the node has no such option.
+	// SDKRetryParam is the parameter holding the retry count of an SDK
+	// that retries on its own ("options.maxRetries" of the legacy OpenAI
+	// Assistant), or "" when no such option counts. A chat model's
+	// maxRetries is not one: n8n's failed-attempt handler stops
+	// LangChain's retries at the first failure (chatModel).
 	SDKRetryParam string
 	// SDKRetryDefault is the retries (not attempts) when the option is
-	// absent: 2 for the OpenAI family, 6 (LangChain AsyncCaller default)
-	// for providers with no option, 0 for nodes without an SDK retry loop.
+	// absent: 6 (LangChain AsyncCaller's default) for embeddings, 2 for the
+	// AWS SDK and the OpenAI Assistant, 0 for chat models and nodes
+	// without an SDK retry loop.
 	SDKRetryDefault  int
 	MaxTokensParam   string // "options.maxTokens", "options.maxTokensToSample", "options.maxOutputTokens", ...
 	MaxTokensDefault int    // output cap when absent; 0 = no cap (-1 stored means none)
@@ -128,24 +132,43 @@ func ext(name, provider string) Spec {
 
 func role(typ string, r Role) Spec { return Spec{Type: typ, Role: r, Known: true} }
 
-// openAIFamily is a LangChain chat model built on ChatOpenAI: maxRetries
-// is options.maxRetries ?? 2; the timeout is options.timeout with no
-// fallback in n8n 2.8.4, so the OpenAI SDK's 600000 ms applies when it is
-// absent (llms/LMChatOpenAi/LmChatOpenAi.node.js L709–750,
+// openAIFamily is a LangChain chat model built on ChatOpenAI. It sends one
+// request per try of its root, whatever options.maxRetries says (see
+// chatModel); the timeout is options.timeout with no fallback in n8n 2.8.4,
+// so the OpenAI SDK's 600000 ms applies when it is absent
+// (llms/LMChatOpenAi/LmChatOpenAi.node.js L709–750,
 // @langchain/openai/node_modules/openai/client.js DEFAULT_TIMEOUT;
 // docs/n8n-facts.md).
 func openAIFamily(name, provider string) Spec {
-	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: true,
-		SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, MaxTokensParam: "options.maxTokens",
-		TimeoutParam: "options.timeout", TimeoutDefaultMS: 600000, TimeoutEditorMS: 60000}
+	s := chatModel(name, provider, true, "options.maxTokens", 0)
+	s.TimeoutParam, s.TimeoutDefaultMS, s.TimeoutEditorMS = "options.timeout", 600000, 60000
+	return s
 }
 
-// langchainDefault is a model with no retry option: LangChain's AsyncCaller
-// applies maxRetries ?? 6 (langchain-core utils/async_caller.ts; inferred per
-// provider in n8n-semantics.md §4.1 and §8.2).
-func langchainDefault(name, provider string, paid bool, maxTokensParam string, maxTokensDefault int) Spec {
+// chatModel is a LangChain chat or LLM model sub-node that passes n8n's
+// failed-attempt handler to LangChain (onFailedAttempt:
+// makeN8nLlmFailedAttemptHandler(this), in every llms/*/*.node.js). The
+// handler lets LangChain retry only when error.retriesLeft > 0, and
+// @langchain/core's AsyncCaller hands it p-retry's bare error, whose
+// retriesLeft lives in a separate context object
+// (@n8n/ai-utilities/dist/utils/failed-attempt-handler/n8nLlmFailedAttemptHandler.js
+// L18–24; @langchain/core/dist/utils/async_caller.cjs callWithRetries:
+// onFailedAttempt: ({ error }) => this.onFailedAttempt?.(error)); the
+// provider SDK is built with maxRetries: 0 (@langchain/openai
+// chat_models/base.cjs, @langchain/anthropic chat_models.cjs). So the
+// first failure throws: one request per try, whatever maxRetries says.
+// Observed in the engine on n8n 1.123.81, 2.8.4 and 2.41.1 (issue 26).
+func chatModel(name, provider string, paid bool, maxTokensParam string, maxTokensDefault int) Spec {
 	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: paid,
-		SDKRetryDefault: 6, MaxTokensParam: maxTokensParam, MaxTokensDefault: maxTokensDefault}
+		MaxTokensParam: maxTokensParam, MaxTokensDefault: maxTokensDefault}
+}
+
+// embeddings is an embeddings sub-node: it passes no failed-attempt
+// handler and no maxRetries to LangChain, so AsyncCaller's maxRetries ?? 6
+// applies: 7 requests (@langchain/core/dist/utils/async_caller.cjs
+// constructor; EmbeddingsOpenAI/EmbeddingsOpenAi.node.js L238–243).
+func embeddings(name, provider string, paid bool) Spec {
+	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: paid, SDKRetryDefault: 6}
 }
 
 func subNode(name string) Spec { return Spec{Type: nsLC + name, Role: RoleSubNode, Known: true} }
@@ -264,7 +287,7 @@ func specList() []Spec {
 		role(nsLC+"textClassifier", RoleAgent),
 		role(nsLC+"sentimentAnalysis", RoleAgent),
 
-		// Models. OpenAI family: maxRetries ?? 2, the SDK's 600 s timeout.
+		// Models. Chat and LLM models send one request per try (chatModel).
 		openAIFamily("lmChatOpenAi", "openai"),
 		openAIFamily("lmChatAzureOpenAi", "azure-openai"),
 		openAIFamily("lmChatDeepSeek", "deepseek"),
@@ -272,49 +295,40 @@ func specList() []Spec {
 		openAIFamily("lmChatXAiGrok", "xai"),
 		openAIFamily("lmChatVercelAiGateway", "vercel-ai-gateway"),
 		openAIFamily("lmOpenAi", "openai"),
-		// lmChatCohere: maxRetries ?? 2, no timeout (LmChatCohere.node.js L146).
-		{Type: nsLC + "lmChatCohere", Role: RoleModel, Known: true, Provider: "cohere", Paid: true,
-			SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2},
-		// lmChatMistralCloud: the getNodeParameter('options', {maxRetries: 2})
-		// fallback never applies (n8n fills a missing options with {}), so
-		// AsyncCaller's 6 does (LmChatMistralCloud.node.js L165–170).
-		{Type: nsLC + "lmChatMistralCloud", Role: RoleModel, Known: true, Provider: "mistral", Paid: true,
-			SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"},
-		// lmChatAnthropic: no retry option; with no options.maxTokensToSample
-		// the output cap comes from @langchain/anthropic's per-model table
+		chatModel("lmChatCohere", "cohere", true, "", 0),
+		chatModel("lmChatMistralCloud", "mistral", true, "options.maxTokens", 0),
+		// lmChatAnthropic: with no options.maxTokensToSample the output cap
+		// comes from @langchain/anthropic's per-model table
 		// (AnthropicDefaultMaxTokens; LmChatAnthropic.node.js L289–293).
-		langchainDefault("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0),
+		chatModel("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0),
 		// Gemini/Vertex: options.maxOutputTokens. The {maxOutputTokens: 1024}
 		// (Vertex 2048) fallback of getNodeParameter('options') never applies:
 		// n8n fills a missing collection with its default {} when it loads the
 		// workflow, so no cap is sent unless the option is set
 		// (LmChatGoogleGemini.node.js L116–130; n8n-workflow node-helpers.js
 		// getNodeParameters; docs/n8n-facts.md).
-		langchainDefault("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0),
-		langchainDefault("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 0),
-		langchainDefault("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
+		chatModel("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0),
+		chatModel("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 0),
+		chatModel("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
 		// Bedrock: ChatBedrockConverse calls BedrockRuntimeClient.send with no
-		// AsyncCaller; the AWS SDK's standard strategy makes 3 attempts
-		// (LmChatAwsBedrock.node.js L230; @smithy/core retry DEFAULT_MAX_ATTEMPTS).
+		// AsyncCaller, so n8n's handler never runs; the AWS SDK's standard
+		// strategy makes 3 attempts (LmChatAwsBedrock.node.js L230;
+		// @langchain/aws/dist/chat_models.cjs; @smithy/core retry
+		// DEFAULT_MAX_ATTEMPTS).
 		{Type: nsLC + "lmChatAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true,
 			SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"},
-		// ChatOllama calls its client directly: one attempt
-		// (@langchain/ollama/dist/chat_models.js _generate). The LLM variant
-		// goes through AsyncCaller.
-		{Type: nsLC + "lmChatOllama", Role: RoleModel, Known: true, Provider: "ollama"},
-		langchainDefault("lmOllama", "ollama", false, "", 0),
-		langchainDefault("lmCohere", "cohere", true, "", 0),
-		langchainDefault("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
-		// Embeddings pass no maxRetries to LangChain, so AsyncCaller's 6 applies
-		// (EmbeddingsOpenAI/EmbeddingsOpenAi.node.js L238–243).
-		langchainDefault("embeddingsOpenAi", "openai", true, "", 0),
-		langchainDefault("embeddingsAzureOpenAi", "azure-openai", true, "", 0),
-		langchainDefault("embeddingsGoogleGemini", "google-gemini", true, "", 0),
-		langchainDefault("embeddingsGooglePalm", "google-palm", true, "", 0),
-		langchainDefault("embeddingsMistralCloud", "mistral", true, "", 0),
-		langchainDefault("embeddingsCohere", "cohere", true, "", 0),
-		langchainDefault("embeddingsHuggingFaceInference", "huggingface", true, "", 0),
-		langchainDefault("embeddingsOllama", "ollama", false, "", 0),
+		chatModel("lmChatOllama", "ollama", false, "", 0),
+		chatModel("lmOllama", "ollama", false, "", 0),
+		chatModel("lmCohere", "cohere", true, "", 0),
+		chatModel("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
+		embeddings("embeddingsOpenAi", "openai", true),
+		embeddings("embeddingsAzureOpenAi", "azure-openai", true),
+		embeddings("embeddingsGoogleGemini", "google-gemini", true),
+		embeddings("embeddingsGooglePalm", "google-palm", true),
+		embeddings("embeddingsMistralCloud", "mistral", true),
+		embeddings("embeddingsCohere", "cohere", true),
+		embeddings("embeddingsHuggingFaceInference", "huggingface", true),
+		embeddings("embeddingsOllama", "ollama", false),
 		// Bedrock embeddings: BedrockEmbeddings with maxRetries: 3 runs
 		// AsyncCaller's 4 attempts around BedrockRuntimeClient.send, which
 		// makes the AWS SDK's 3 each: 12 wire attempts, 11 retries

@@ -12,21 +12,22 @@ func TestLookupFacts(t *testing.T) {
 		want Spec
 	}{
 		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatOpenAi", Role: RoleModel, Known: true,
-			Provider: "openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2,
+			Provider: "openai", Paid: true,
 			MaxTokensParam: "options.maxTokens", TimeoutParam: "options.timeout", TimeoutDefaultMS: 600000, TimeoutEditorMS: 60000}},
 		{"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAzureOpenAi", Role: RoleModel, Known: true,
-			Provider: "azure-openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2,
+			Provider: "azure-openai", Paid: true,
 			MaxTokensParam: "options.maxTokens", TimeoutParam: "options.timeout", TimeoutDefaultMS: 600000, TimeoutEditorMS: 60000}},
 		// The output cap comes from @langchain/anthropic's per-model table
 		// (DefaultOutputCap), not a node default.
 		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAnthropic", Role: RoleModel, Known: true,
-			Provider: "anthropic", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxTokensToSample"}},
+			Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokensToSample"}},
 		// No cap unless the option is set.
 		{"@n8n/n8n-nodes-langchain.lmChatGoogleGemini", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatGoogleGemini", Role: RoleModel, Known: true,
-			Provider: "google-gemini", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxOutputTokens"}},
+			Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"}},
 		{"@n8n/n8n-nodes-langchain.lmChatGoogleVertex", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatGoogleVertex", Role: RoleModel, Known: true,
-			Provider: "google-vertex", Paid: true, SDKRetryDefault: 6, MaxTokensParam: "options.maxOutputTokens"}},
-		// ChatOllama has no AsyncCaller: one attempt. Not billed.
+			Provider: "google-vertex", Paid: true, MaxTokensParam: "options.maxOutputTokens"}},
+		// Chat models: n8n's failed-attempt handler stops LangChain's
+		// retries at the first failure, so no SDK retries. Not billed.
 		{"@n8n/n8n-nodes-langchain.lmChatOllama", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatOllama", Role: RoleModel, Known: true,
 			Provider: "ollama"}},
 		// The AWS SDK's 3 attempts: 2 retries.
@@ -36,9 +37,9 @@ func TestLookupFacts(t *testing.T) {
 		{"@n8n/n8n-nodes-langchain.embeddingsAwsBedrock", Spec{Type: "@n8n/n8n-nodes-langchain.embeddingsAwsBedrock", Role: RoleModel, Known: true,
 			Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 11}},
 		{"@n8n/n8n-nodes-langchain.lmChatCohere", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatCohere", Role: RoleModel, Known: true,
-			Provider: "cohere", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2}},
+			Provider: "cohere", Paid: true}},
 		{"@n8n/n8n-nodes-langchain.lmChatMistralCloud", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatMistralCloud", Role: RoleModel, Known: true,
-			Provider: "mistral", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 6, MaxTokensParam: "options.maxTokens"}},
+			Provider: "mistral", Paid: true, MaxTokensParam: "options.maxTokens"}},
 		{"@n8n/n8n-nodes-langchain.openAiAssistant", Spec{Type: "@n8n/n8n-nodes-langchain.openAiAssistant", Role: RoleModel, Known: true,
 			Provider: "openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000}},
 		{"n8n-nodes-base.httpRequest", Spec{Type: "n8n-nodes-base.httpRequest", Role: RoleExternal, Known: true,

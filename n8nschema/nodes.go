@@ -36,7 +36,8 @@ type nodeEntry struct {
 	v        []float64
 	flags    nodeFlag
 	outputs  int    // fixed main outputs; -1 computed from parameters
-	creds    string // credential types, space separated
+	creds    string // credential types, space separated; "type:a,b" when required for authentication a or b
+	auth     string // the authentication parameter's default, when a credential hangs on it
 	model    string // default model when the parameter is absent
 	resource string // default resource ("" when the node has none)
 	ops      []resourceOps
@@ -105,7 +106,39 @@ func (d NodeVersion) Credentials() []string {
 	if d.e == nil || d.e.creds == "" {
 		return nil
 	}
-	return strings.Fields(d.e.creds)
+	out := strings.Fields(d.e.creds)
+	for i, c := range out {
+		out[i], _, _ = strings.Cut(c, ":")
+	}
+	return out
+}
+
+// AuthCredentials maps each credential type that n8n requires for some
+// values of the node's authentication parameter to those values; nil when
+// no credential hangs on it. DefaultAuthentication is the parameter's
+// default. A node whose authentication (or its default) has a required
+// credential it does not name cannot be activated
+// (n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials).
+func (d NodeVersion) AuthCredentials() map[string][]string {
+	if d.e == nil || d.e.auth == "" {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, c := range strings.Fields(d.e.creds) {
+		if name, vals, ok := strings.Cut(c, ":"); ok {
+			out[name] = strings.Split(vals, ",")
+		}
+	}
+	return out
+}
+
+// DefaultAuthentication is the authentication parameter's default when
+// credentials hang on it ("" otherwise).
+func (d NodeVersion) DefaultAuthentication() string {
+	if d.e == nil {
+		return ""
+	}
+	return d.e.auth
 }
 
 // DefaultModel is the model the node calls when its model parameter is

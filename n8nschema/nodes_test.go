@@ -128,3 +128,24 @@ func TestExecutionTimeoutCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthCredentials: the Slack node requires slackApi for its default
+// access-token authentication and slackOAuth2Api for OAuth2; Google Books
+// v2 defaults to OAuth2 where v1 defaulted to a service account.
+func TestAuthCredentials(t *testing.T) {
+	d, _ := DescribeNode("n8n-nodes-base.slack", 2.3)
+	if got := d.AuthCredentials(); len(got) != 2 || got["slackApi"][0] != "accessToken" || got["slackOAuth2Api"][0] != "oAuth2" || d.DefaultAuthentication() != "accessToken" {
+		t.Errorf("slack 2.3: %v default %q", got, d.DefaultAuthentication())
+	}
+	if got := d.Credentials(); len(got) != 2 || got[0] != "slackApi" || got[1] != "slackOAuth2Api" {
+		t.Errorf("slack 2.3 credentials %v", got)
+	}
+	for v, want := range map[float64]string{1: "serviceAccount", 2: "oAuth2"} {
+		if d, _ := DescribeNode("n8n-nodes-base.googleBooks", v); d.DefaultAuthentication() != want {
+			t.Errorf("googleBooks v%v default authentication %q, want %q", v, d.DefaultAuthentication(), want)
+		}
+	}
+	if d, _ := DescribeNode("n8n-nodes-base.httpRequest", 4.2); d.AuthCredentials() != nil {
+		t.Errorf("httpRequest: %v", d.AuthCredentials())
+	}
+}

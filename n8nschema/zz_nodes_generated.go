@@ -41,7 +41,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.chatTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth"},
 		},
 		"@n8n/n8n-nodes-langchain.code": {
 			{v: []float64{1}, outputs: -1},
@@ -118,7 +118,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 0, creds: "aws"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi": {
-			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api azureOpenAiApi"},
+			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api:azureEntraCognitiveServicesOAuth2Api azureOpenAiApi:azureOpenAiApi", auth: "azureOpenAiApi"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatCohere": {
 			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "command-a-03-2025"},
@@ -175,13 +175,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClient": {
-			{v: []float64{1}, outputs: 1, creds: "httpBearerAuth httpHeaderAuth httpMultipleHeadersAuth mcpOAuth2Api"},
+			{v: []float64{1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClientTool": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 0, creds: "httpBearerAuth httpHeaderAuth httpMultipleHeadersAuth mcpOAuth2Api"},
+			{v: []float64{1, 1.1, 1.2}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpTrigger": {
-			{v: []float64{1, 1.1, 2}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth httpHeaderAuth"},
+			{v: []float64{1, 1.1, 2}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth", auth: "none"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryBufferWindow": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
@@ -318,7 +318,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi chromaSelfHostedApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemory": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1},
@@ -410,7 +410,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "activeCampaignApi"},
 		},
 		"n8n-nodes-base.acuitySchedulingTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi acuitySchedulingOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.adalo": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "adaloApi", resource: "collection", ops: []resourceOps{
@@ -442,16 +442,16 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.airtable": {
-			{v: []float64{1}, outputs: 1, creds: "airtableApi airtableOAuth2Api airtableTokenApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", ops: []resourceOps{
 				{"", "read", "append:c delete:d list read update:u"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api airtableTokenApi", resource: "record", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", ops: []resourceOps{
 				{"base", "getMany", "getMany getSchema"},
 				{"record", "get", "create:c upsert:u deleteRecord:d get search update:u"},
 			}},
 		},
 		"n8n-nodes-base.airtableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi airtableOAuth2Api airtableTokenApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi"},
 		},
 		"n8n-nodes-base.airtop": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", ops: []resourceOps{
@@ -477,7 +477,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.asana": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "asanaApi asanaOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
 				{"project", "get", "create:c delete:d get getAll update:u"},
 				{"subtask", "create", "create:c getAll"},
 				{"task", "create", "create:c delete:d get getAll move:u search update:u"},
@@ -488,7 +488,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.asanaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi asanaOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.autopilot": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", ops: []resourceOps{
@@ -502,7 +502,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi"},
 		},
 		"n8n-nodes-base.awsCertificateManager": {
-			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "certificate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "certificate", ops: []resourceOps{
 				{"certificate", "renew", "delete:d get getMany getMetadata renew:u"},
 			}},
 		},
@@ -514,17 +514,17 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsComprehend": {
-			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "text", ops: []resourceOps{
 				{"text", "detectDominantLanguage", "detectDominantLanguage detectEntities detectSentiment"},
 			}},
 		},
 		"n8n-nodes-base.awsDynamoDb": {
-			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", ops: []resourceOps{
 				{"item", "upsert", "upsert:u delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.awsElb": {
-			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "loadBalancer", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "loadBalancer", ops: []resourceOps{
 				{"listenerCertificate", "add", "add:c getMany remove:d"},
 				{"loadBalancer", "create", "create:c delete:d get getMany"},
 			}},
@@ -536,12 +536,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsLambda": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
 				{"", "invoke", "invoke:x"},
 			}},
 		},
 		"n8n-nodes-base.awsRekognition": {
-			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", resource: "image", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "image", ops: []resourceOps{
 				{"image", "analyze", "analyze"},
 			}},
 		},
@@ -551,34 +551,34 @@ func newNodeTable() map[string][]nodeEntry {
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", resource: "file", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "file", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.awsSes": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "email", ops: []resourceOps{
 				{"customVerificationEmail", "create", "create:c delete:d get getAll send:s update:u"},
 				{"email", "send", "send:s sendTemplate:s"},
 				{"template", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.awsSns": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
 				{"", "publish", "create:c delete:d publish:s"},
 			}},
 		},
 		"n8n-nodes-base.awsSnsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws awsAssumeRole"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
 		},
 		"n8n-nodes-base.awsSqs": {
-			{v: []float64{1}, outputs: 1, creds: "aws awsAssumeRole", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
 				{"", "sendMessage", "sendMessage:s"},
 			}},
 		},
 		"n8n-nodes-base.awsTextract": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws awsAssumeRole", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
 				{"", "analyzeExpense", "analyzeExpense"},
 			}},
 		},
@@ -594,7 +594,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.azureStorage": {
-			{v: []float64{1}, outputs: 1, creds: "azureStorageOAuth2Api azureStorageSharedKeyApi", resource: "container", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", ops: []resourceOps{
 				{"blob", "getAll", "create:c delete:d get getAll"},
 				{"container", "getAll", "create:c delete:d get getAll"},
 			}},
@@ -619,7 +619,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.beeminder": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi beeminderOAuth2Api", resource: "datapoint", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", ops: []resourceOps{
 				{"charge", "create", "create:c"},
 				{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
 				{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
@@ -627,10 +627,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bitbucketTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi bitbucketApi", resource: "workspace"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace"},
 		},
 		"n8n-nodes-base.bitly": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi bitlyOAuth2Api", resource: "link", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", ops: []resourceOps{
 				{"link", "create", "create:c get update:u"},
 			}},
 		},
@@ -660,7 +661,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi"},
 		},
 		"n8n-nodes-base.calendlyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi calendlyOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi:apiKey calendlyOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.chargebee": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", ops: []resourceOps{
@@ -699,7 +700,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.clickUp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi clickUpOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
 				{"checklist", "create", "create:c delete:d update:u"},
 				{"checklistItem", "create", "create:c delete:d update:u"},
 				{"comment", "create", "create:c delete:d getAll update:u"},
@@ -717,7 +718,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.clickUpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi clickUpOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.clockify": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", ops: []resourceOps{
@@ -889,7 +890,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.discord": {
 			{v: []float64{1}, outputs: 1},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi discordOAuth2Api discordWebhookApi", resource: "channel", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi", auth: "botToken", resource: "channel", ops: []resourceOps{
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
 				{"member", "getAll", "getAll roleAdd:c roleRemove:d"},
@@ -910,12 +911,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.drift": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi driftOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi:accessToken driftOAuth2Api:oAuth2", auth: "accessToken", resource: "contact", ops: []resourceOps{
 				{"contact", "create", "create:c getCustomAttributes delete:d get update:u"},
 			}},
 		},
 		"n8n-nodes-base.dropbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi dropboxOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi:accessToken dropboxOAuth2Api:oAuth2", auth: "accessToken", resource: "file", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download move:u upload:c"},
 				{"folder", "create", "copy:c create:c delete:d list move:u"},
 				{"search", "query", "query"},
@@ -987,10 +988,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.evaluationTrigger": {
-			{v: []float64{4.6, 4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi googleSheetsOAuth2Api"},
+			{v: []float64{4.6}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2"},
+			{v: []float64{4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2"},
 		},
 		"n8n-nodes-base.eventbriteTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi eventbriteOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi:privateKey eventbriteOAuth2Api:oAuth2", auth: "privateKey"},
 		},
 		"n8n-nodes-base.executeCommand": {
 			{v: []float64{1}, outputs: 1, flags: flagTool},
@@ -1049,10 +1051,10 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.formTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth"},
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none"},
 		},
 		"n8n-nodes-base.formstackTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi formstackOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.freshdesk": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", ops: []resourceOps{
@@ -1110,12 +1112,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.getResponse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi getResponseOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", ops: []resourceOps{
 				{"contact", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.getResponseTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi getResponseOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.ghost": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi ghostContentApi", resource: "post", ops: []resourceOps{
@@ -1123,12 +1125,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.git": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword:gitPassword", ops: []resourceOps{
 				{"", "log", "add:c addConfig:c clone:c commit:c fetch listConfig log pull push:c pushTags:c reflog status switchBranch:u tag:c userSetup:u"},
 			}},
 		},
 		"n8n-nodes-base.github": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi githubOAuth2Api", resource: "issue", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"organization", "getRepositories", "getRepositories"},
@@ -1140,10 +1142,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.githubTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi githubOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.gitlab": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi gitlabOAuth2Api", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"release", "create", "create:c delete:d get getAll update:u"},
@@ -1152,16 +1154,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gitlabTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi gitlabOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.gmail": {
-			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2 googleApi", resource: "draft", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "draft", ops: []resourceOps{
 				{"draft", "create", "create:c delete:d get getAll"},
 				{"label", "create", "create:c delete:d get getAll"},
 				{"message", "send", "delete:d get getAll reply:s send:s"},
 				{"messageLabel", "add", "add:c remove:d"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2 googleApi", resource: "message", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "message", ops: []resourceOps{
 				{"message", "send", "addLabels:u delete:d get getAll markAsRead:u markAsUnread:u removeLabels:d reply:s send:s sendAndWait:s"},
 				{"label", "getAll", "create:c delete:d get getAll"},
 				{"draft", "create", "create:c delete:d get getAll"},
@@ -1169,7 +1171,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gmailTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2 googleApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2"},
 		},
 		"n8n-nodes-base.goToWebinar": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", ops: []resourceOps{
@@ -1182,7 +1184,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gong": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gongApi gongOAuth2Api", resource: "call", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", ops: []resourceOps{
 				{"call", "getAll", "get getAll"},
 				{"user", "get", "get getAll"},
 			}},
@@ -1203,15 +1205,20 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleBigQuery": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi googleBigQueryOAuth2Api", resource: "record", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "record", ops: []resourceOps{
 				{"record", "create", "create:c getAll"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi googleBigQueryOAuth2Api", resource: "database", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "database", ops: []resourceOps{
 				{"database", "executeQuery", "executeQuery:x insert:c"},
 			}},
 		},
 		"n8n-nodes-base.googleBooks": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleBooksOAuth2Api", resource: "bookshelf", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "serviceAccount", resource: "bookshelf", ops: []resourceOps{
+				{"bookshelf", "get", "get getAll"},
+				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
+				{"volume", "get", "get getAll"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "oAuth2", resource: "bookshelf", ops: []resourceOps{
 				{"bookshelf", "get", "get getAll"},
 				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
 				{"volume", "get", "get getAll"},
@@ -1236,7 +1243,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api"},
 		},
 		"n8n-nodes-base.googleChat": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi googleChatOAuth2Api", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", ops: []resourceOps{
 				{"member", "get", "get getAll"},
 				{"message", "create", "create:c delete:d get sendAndWait:s update:u"},
 				{"space", "get", "get getAll"},
@@ -1259,17 +1266,25 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleDocs": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleDocsOAuth2Api", resource: "document", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "document", ops: []resourceOps{
+				{"document", "create", "create:c get update:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "oAuth2", resource: "document", ops: []resourceOps{
 				{"document", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleDrive": {
-			{v: []float64{1, 2}, outputs: 1, creds: "googleApi googleDriveOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "serviceAccount", resource: "file", ops: []resourceOps{
 				{"drive", "create", "create:c delete:d get list update:u"},
 				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
 				{"folder", "create", "create:c delete:d share:c"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi googleDriveOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", ops: []resourceOps{
+				{"drive", "create", "create:c delete:d get list update:u"},
+				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
+				{"folder", "create", "create:c delete:d share:c"},
+			}},
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", ops: []resourceOps{
 				{"file", "upload", "copy:c createFromText:c deleteFile:d download move:u share:c update:u upload:c"},
 				{"fileFolder", "search", "search"},
 				{"folder", "create", "create:c deleteFolder:d share:c"},
@@ -1277,10 +1292,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleDriveTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi googleDriveOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2"},
 		},
 		"n8n-nodes-base.googleFirebaseCloudFirestore": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi googleFirebaseCloudFirestoreOAuth2Api", resource: "document", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleFirebaseCloudFirestoreOAuth2Api:googleFirebaseCloudFirestoreOAuth2Api", auth: "googleFirebaseCloudFirestoreOAuth2Api", resource: "document", ops: []resourceOps{
 				{"document", "get", "create:c upsert:u delete:d get getAll query"},
 				{"collection", "getAll", "getAll"},
 			}},
@@ -1296,20 +1311,28 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleSheets": {
-			{v: []float64{1, 2}, outputs: 1, creds: "googleApi googleSheetsOAuth2Api", resource: "sheet", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi googleSheetsOAuth2Api", resource: "sheet", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", ops: []resourceOps{
+				{"spreadsheet", "create", "create:c"},
+				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
+			}},
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
 				{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleSheetsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleSheetsTriggerOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2"},
 		},
 		"n8n-nodes-base.googleSlides": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleSlidesOAuth2Api", resource: "presentation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", ops: []resourceOps{
+				{"page", "get", "get getThumbnail"},
+				{"presentation", "create", "create:c get getSlides replaceText:u"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "oAuth2", resource: "presentation", ops: []resourceOps{
 				{"page", "get", "get getThumbnail"},
 				{"presentation", "create", "create:c get getSlides replaceText:u"},
 			}},
@@ -1320,7 +1343,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleTranslate": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "googleApi googleTranslateOAuth2Api", resource: "language", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "serviceAccount", resource: "language", ops: []resourceOps{
+				{"language", "translate", "translate"},
+			}},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "oAuth2", resource: "language", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
 		},
@@ -1338,7 +1364,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.graphql": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth httpCustomAuth httpDigestAuth httpHeaderAuth httpQueryAuth oAuth1Api oAuth2Api"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none"},
 		},
 		"n8n-nodes-base.grist": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi", ops: []resourceOps{
@@ -1364,7 +1390,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.harvest": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi harvestOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
 				{"client", "getAll", "create:c delete:d get getAll update:u"},
 				{"company", "get", "get"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
@@ -1421,11 +1447,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.httpRequest": {
-			{v: []float64{1, 2}, outputs: 1, creds: "httpBasicAuth httpDigestAuth httpHeaderAuth httpQueryAuth oAuth1Api oAuth2Api"},
+			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none"},
+			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none"},
 			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4}, outputs: 1, flags: flagTool, creds: "httpSslAuth"},
 		},
 		"n8n-nodes-base.hubspot": {
-			{v: []float64{1}, outputs: 1, creds: "hubspotApi hubspotAppToken hubspotOAuth2Api", resource: "deal", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1434,7 +1461,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"form", "getFields", "getFields submit:c"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi hubspotAppToken hubspotOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1604,13 +1631,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.linear": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi linearOAuth2Api", resource: "issue", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken", resource: "issue", ops: []resourceOps{
 				{"comment", "addComment", "addComment:c"},
 				{"issue", "create", "addLink:c create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.linearTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi linearOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.lingvaNex": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", ops: []resourceOps{
@@ -1618,7 +1645,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.linkedIn": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api linkedInOAuth2Api", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api:communityManagement linkedInOAuth2Api:standard", auth: "standard", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c"},
 			}},
 		},
@@ -1648,7 +1675,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi mailchimpOAuth2Api", resource: "member", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", ops: []resourceOps{
 				{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
 				{"listGroup", "getAll", "getAll"},
 				{"member", "create", "create:c delete:d get getAll update:u"},
@@ -1656,7 +1683,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi mailchimpOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.mailerLite": {
 			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
@@ -1718,7 +1745,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mautic": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi mauticOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials", resource: "contact", ops: []resourceOps{
 				{"campaignContact", "add", "add:c remove:d"},
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"companyContact", "create", "add:c remove:d"},
@@ -1728,10 +1755,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mauticTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi mauticOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials"},
 		},
 		"n8n-nodes-base.medium": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi mediumOAuth2Api", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi:accessToken mediumOAuth2Api:oAuth2", auth: "accessToken", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c"},
 				{"publication", "publication", "getAll"},
 			}},
@@ -1882,7 +1909,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mondayCom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi mondayComOAuth2Api", resource: "board", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi:accessToken mondayComOAuth2Api:oAuth2", auth: "accessToken", resource: "board", ops: []resourceOps{
 				{"board", "create", "archive:u create:c get getAll"},
 				{"boardColumn", "create", "create:c getAll"},
 				{"boardGroup", "create", "delete:d create:c getAll"},
@@ -1981,7 +2008,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi"},
 		},
 		"n8n-nodes-base.nextCloud": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi nextCloudOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi:accessToken nextCloudOAuth2Api:oAuth2", auth: "accessToken", resource: "file", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download move:u share:c upload:c"},
 				{"folder", "create", "copy:c create:c delete:d list move:u share:c"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
@@ -1991,7 +2018,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.nocoDb": {
-			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb nocoDbApiToken", resource: "row", ops: []resourceOps{
+			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", ops: []resourceOps{
 				{"row", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -2103,7 +2130,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pagerDuty": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi pagerDutyOAuth2Api", resource: "incident", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi:apiToken pagerDutyOAuth2Api:oAuth2", auth: "apiToken", resource: "incident", ops: []resourceOps{
 				{"incident", "create", "create:c get getAll update:u"},
 				{"incidentNote", "create", "create:c getAll"},
 				{"logEntry", "get", "get getAll"},
@@ -2140,7 +2167,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pipedrive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pipedriveApi pipedriveOAuth2Api", resource: "deal", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealActivity", "getAll", "getAll"},
@@ -2154,7 +2181,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pipedriveTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth pipedriveApi pipedriveOAuth2Api"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.plivo": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", ops: []resourceOps{
@@ -2328,7 +2355,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.salesforce": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi salesforceOAuth2Api", resource: "lead", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", resource: "lead", ops: []resourceOps{
 				{"account", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
 				{"attachment", "create", "create:c delete:d get getAll getSummary update:u"},
 				{"case", "create", "addComment:c create:c delete:d get getAll getSummary update:u"},
@@ -2412,7 +2439,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sentryIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi sentryIoOAuth2Api sentryIoServerApi", resource: "event", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi:accessToken sentryIoOAuth2Api:oAuth2 sentryIoServerApi:accessTokenServer", auth: "accessToken", resource: "event", ops: []resourceOps{
 				{"event", "get", "get getAll"},
 				{"issue", "get", "delete:d get getAll update:u"},
 				{"organization", "get", "create:c get getAll update:u"},
@@ -2422,7 +2449,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.serviceNow": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi serviceNowOAuth2Api", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi:basicAuth serviceNowOAuth2Api:oAuth2", auth: "oAuth2", resource: "user", ops: []resourceOps{
 				{"attachment", "upload", "upload:c delete:d get getAll"},
 				{"businessService", "getAll", "getAll"},
 				{"configurationItems", "getAll", "getAll"},
@@ -2439,13 +2466,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: 1},
 		},
 		"n8n-nodes-base.shopify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi shopifyApi shopifyOAuth2Api", resource: "order", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey", resource: "order", ops: []resourceOps{
 				{"order", "create", "create:c delete:d get getAll update:u"},
 				{"product", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.shopifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "shopifyAccessTokenApi shopifyApi shopifyOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.signl4": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "signl4Api", resource: "alert", ops: []resourceOps{
@@ -2459,7 +2486,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.slack": {
-			{v: []float64{1}, outputs: 1, creds: "slackApi slackOAuth2Api", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d getPermalink post:s postEphemeral:s update:u"},
@@ -2469,7 +2496,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"userGroup", "create", "create:c disable:u enable:u getAll update:u"},
 				{"userProfile", "get", "get update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi slackOAuth2Api", resource: "message", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d getPermalink search post:s sendAndWait:s update:u"},
@@ -2538,7 +2565,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.ssh": {
-			{v: []float64{1}, outputs: 1, creds: "sshPassword sshPrivateKey", resource: "command", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "sshPassword:password sshPrivateKey:privateKey", auth: "password", resource: "command", ops: []resourceOps{
 				{"command", "execute", "execute:x"},
 				{"file", "upload", "download upload:c"},
 			}},
@@ -2560,7 +2587,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.strapi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi strapiTokenApi", resource: "entry", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi:password strapiTokenApi:token", auth: "password", resource: "entry", ops: []resourceOps{
 				{"entry", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -2596,7 +2623,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.surveyMonkeyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi surveyMonkeyOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.switch": {
 			{v: []float64{1}, outputs: 4},
@@ -2671,10 +2698,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.todoist": {
-			{v: []float64{1}, outputs: 1, creds: "todoistApi todoistOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi todoistOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
 				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
 				{"section", "create", "create:c delete:d get getAll update:u"},
@@ -2746,7 +2773,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.typeformTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi typeformOAuth2Api"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi:accessToken typeformOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.unleashedSoftware": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "unleashedSoftwareApi", resource: "salesOrder", ops: []resourceOps{
@@ -2807,7 +2834,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
 		},
 		"n8n-nodes-base.webflow": {
-			{v: []float64{1}, outputs: 1, creds: "webflowApi webflowOAuth2Api", resource: "item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", ops: []resourceOps{
 				{"item", "get", "create:c delete:d get getAll update:u"},
 			}},
 			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", ops: []resourceOps{
@@ -2815,11 +2842,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.webflowTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi webflowOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken"},
 			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api"},
 		},
 		"n8n-nodes-base.webhook": {
-			{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
+			{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", auth: "none"},
 		},
 		"n8n-nodes-base.wekan": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", ops: []resourceOps{
@@ -2906,7 +2933,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zammad": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi zammadTokenAuthApi", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi:basicAuth zammadTokenAuthApi:tokenAuth", auth: "tokenAuth", resource: "user", ops: []resourceOps{
 				{"group", "create", "create:c delete:d get getAll update:u"},
 				{"organization", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll"},
@@ -2914,7 +2941,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zendesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi zendeskOAuth2Api", resource: "ticket", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", resource: "ticket", ops: []resourceOps{
 				{"ticket", "create", "create:c delete:d get getAll recover:u update:u"},
 				{"ticketField", "get", "get getAll"},
 				{"user", "create", "create:c delete:d get getAll getOrganizations getRelatedData search update:u"},
@@ -2922,7 +2949,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zendeskTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi zendeskOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.zohoCrm": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", ops: []resourceOps{
@@ -2939,7 +2966,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zoom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi zoomOAuth2Api", resource: "meeting", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi:accessToken zoomOAuth2Api:oAuth2", auth: "accessToken", resource: "meeting", ops: []resourceOps{
 				{"meeting", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},

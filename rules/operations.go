@@ -124,3 +124,48 @@ func conf(c n8nschema.Confidence) analyze.Confidence {
 	}
 	return 0
 }
+
+// restartsPerItem reports whether a call that closes a self-trigger starts
+// one run per item reaching its node: an HTTP Request to the workflow's own
+// webhook sends one request per item, an Execute Workflow in mode "each"
+// one sub-execution per item (unless executeOnce). Each failed item then
+// starts its own run, and the runs multiply on every trip: n8n 2.8.4 ran
+// 1, 3, 9, 27 … executions with three failed items (issue 26).
+func restartsPerItem(c *analyze.Call) bool {
+	if c == nil || c.Node == nil || c.Node.ExecuteOnce {
+		return false
+	}
+	switch c.Kind {
+	case analyze.CallWebhook:
+		return true
+	case analyze.CallExecute:
+		return c.Each
+	}
+	return false
+}
+
+// selfTriggerCall is the call of op's workflow that closes the
+// self-trigger op runs on (nil when there is none, or it is in another
+// workflow of the cycle).
+func selfTriggerCall(s *analyze.Set, op *analyze.Operation) *analyze.Call {
+	for _, f := range op.Factors {
+		if f.Kind != analyze.KindSelfTrigger || !f.Unbounded {
+			continue
+		}
+		for _, c := range s.CallsFrom(op.Workflow) {
+			if c.Cycle && c.Node != nil && c.Node.Name == f.Node {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// perItemGrowth is what a message adds when restarts go per item: per
+// failed item when the restart hangs on an error path.
+func perItemGrowth(s *analyze.Set, c *analyze.Call) string {
+	if s.Graph(c.From).OnErrorPath(c.Node) {
+		return "one restart per failed item, so the executions multiply on every trip (1, 3, 9, 27 … with 3 failed items)"
+	}
+	return "one restart per item, so the executions multiply on every trip (1, 3, 9, 27 … with 3 items)"
+}

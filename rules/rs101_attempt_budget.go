@@ -12,17 +12,21 @@ var rs101 = &analyze.Rule{
 	Title: "worst-case attempts per operation exceed the budget",
 	Doc: `One logical operation (one HTTP request, one model call, one app API call that one item asks for) can
 reach the wire many times once every layer that retries it multiplies: the node's own retryOnFail (up to 5
-tries), the model SDK's hidden retries (3 for the OpenAI family, 7 for providers with no option), the agent
-or chain re-running its model, the Execute Workflow node re-running the whole sub-workflow, a tool retried
-per call. 5 × 3 × 3 = 45 requests for one item is how a short outage becomes a retry storm: a dependency
+tries), the hidden retries of an SDK that retries on its own (7 for embeddings, whose LangChain AsyncCaller
+retries 6 times; 3 for AWS Bedrock), the agent or chain re-running its model, the Execute Workflow node
+re-running the whole sub-workflow, a tool retried per call. A chat model under a chain or an agent adds no
+layer: n8n's failed-attempt handler stops LangChain's retries at the first failure, so it sends one request
+per try of its root whatever its maxRetries option says (n8n 1.123, 2.8 and 2.41 alike;
+@n8n/ai-utilities n8nLlmFailedAttemptHandler). 3 × 3 × 7 = 63 embedding requests for one item (an Execute
+Workflow retry around a retried vector store) is how a short outage becomes a retry storm: a dependency
 that is already failing receives many times its normal load, and every item of the batch is sent again.
 The budget is --max-attempts (default 10). The message gives the fleet figure too: attempts × --items ×
 --workers × --concurrency, the requests one burst of failures can put in flight against the dependency.
 Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
-	Fix:       "Retry in one layer only: keep the innermost retry (the SDK's maxRetries or the node's own), and turn off retryOnFail on the agents and Execute Workflow nodes around it",
+	Fix:       "Retry in one layer only: keep the innermost retry (the node's own, or the SDK's where it retries), and turn off retryOnFail on the agents, chains and Execute Workflow nodes around it",
 	FixSafety: analyze.Safe,
-	FixDoc: `Safe. Retry in one layer: the layer closest to the wire call stays (the model SDK's maxRetries, else
-the node's own retryOnFail) and every outer layer gets retryOnFail: false (the agent or chain root, the
+	FixDoc: `Safe. Retry in one layer: the layer closest to the wire call stays (an SDK's own retries, else the
+node's own retryOnFail) and every outer layer gets retryOnFail: false (the agent or chain root, the
 Execute Workflow caller). An outer layer is turned off only when every call it retries keeps a retry layer of
 its own, so no call loses its last retry; otherwise there is no repair. When the kept layer alone still
 exceeds --max-attempts, its count is lowered (maxTries, or the SDK's maxRetries option; a model with no such

@@ -24,9 +24,9 @@ func TestRS101Options(t *testing.T) {
 		maxAttempts, items, workers, concurrency int
 		want                                     []string
 	}{
-		{"within budget", 27, 1, 1, 10, nil},
-		{"over budget", 26, 1, 1, 10, []string{`warning: node "OpenAI Chat Model" makes up to 27 attempts per logical operation, over the budget of 26; 27 attempts × 1 item × 1 worker × 10 concurrency = 270 requests in flight against "openai"`}},
-		{"three times the budget", 9, 5, 2, 3, []string{`error: node "OpenAI Chat Model" makes up to 27 attempts per logical operation, over the budget of 9; 27 attempts × 5 items × 2 workers × 3 concurrency = 810 requests in flight against "openai"`}},
+		{"within budget", 15, 1, 1, 10, nil},
+		{"over budget", 14, 1, 1, 10, []string{`warning: node "OpenAI Chat Model" makes up to 15 attempts per logical operation, over the budget of 14; 15 attempts × 1 item × 1 worker × 10 concurrency = 150 requests in flight against "openai"`}},
+		{"three times the budget", 5, 5, 2, 3, []string{`error: node "OpenAI Chat Model" makes up to 15 attempts per logical operation, over the budget of 5; 15 attempts × 5 items × 2 workers × 3 concurrency = 450 requests in flight against "openai"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,7 +16,10 @@ execution with a fresh retry budget, so n8n's retries, the execution timeout and
 executor never stop it. The usual shapes: an error branch that POSTs to the workflow's own webhook to "restart
 from the last batch" (the seed incident: 5 tries of a paid model call per trip, trips without end), an Execute
 Workflow or Call Workflow Tool whose id is the workflow's own (or {{ $workflow.id }}) and whose start leads
-back to the calling node, two workflows that call each other, and error workflows that name each other. n8n
+back to the calling node, two workflows that call each other, and error workflows that name each other. A
+restart sent per item (an HTTP Request, which sends one request per item, or an Execute Workflow in mode
+"each") grows with the failed items: each one starts a run of its own, so with three failed items n8n 2.8.4
+ran 1, 3, 9, 27, 81, 243 executions, about 20 s apart, and the message says so. n8n
 has no recursion-depth limit for sub-workflows (packages/cli/src/workflow-execute-additional-data.ts) and
 guards only a workflow that is its own error workflow
 (packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same
@@ -63,6 +66,9 @@ on the way.`,
 			if c.Branch != nil {
 				d.Confidence = analyze.Medium
 				d.Message += fmt.Sprintf(" unless %q routes every run around it", c.Branch.Name)
+			}
+			if restartsPerItem(c) {
+				d.Message += "; " + perItemGrowth(pass.Set, c)
 			}
 			d.Chain = cycleChain(pass.Set, c)
 			pass.Report(d)

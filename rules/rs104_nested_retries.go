@@ -11,14 +11,16 @@ var rs104 = &analyze.Rule{
 	ID:    "RS104",
 	Name:  "nested-retries",
 	Title: "more than one layer retries the same operation",
-	Doc: `Retries compose by multiplication. When a node retries a call that its SDK already retries, or an
-Execute Workflow node retries a sub-workflow whose nodes retry, or an agent re-runs a model that retries
-on its own, one failure becomes attempts × attempts requests, sent in a burst with fixed waits and no
-jitter between the layers. Each layer was added for a good reason, but only the innermost one knows what
-failed and how long to wait (the SDK reads Retry-After; n8n's node retry does not). Keep one. Where the
+	Doc: `Retries compose by multiplication. When a node retries a call that its SDK already retries (a vector
+store re-running embeddings that LangChain retries 7 times), or an Execute Workflow node retries a
+sub-workflow whose nodes retry, or an agent re-runs a tool that retries on its own, one failure becomes
+attempts × attempts requests, sent in a burst with fixed waits and no jitter between the layers. A chat
+model is no layer of its own: n8n stops LangChain's retries at its first failure, so only the chain or agent
+around it retries it. Each layer was added for a good reason, but only the innermost one knows what failed
+and how long to wait (LangChain reads Retry-After; n8n's node retry does not). Keep one. Where the
 layers also exceed the attempt budget, RS101 reports the node once: the budget is its message, the layers
 its chain.`,
-	Fix:        "Keep one retry layer, the one closest to the call (SDK maxRetries, or the node's own retryOnFail), and turn the outer ones off",
+	Fix:        "Keep one retry layer, the one closest to the call (the SDK's own retries, or the node's retryOnFail), and turn the outer ones off",
 	FixSafety:  analyze.Safe,
 	FixDoc:     "Safe: the repair of RS101 (one retry owner), whose rules apply here: outer layers off, the innermost kept, only when no call loses its last retry.",
 	Severity:   analyze.Warning,

@@ -13,7 +13,9 @@ var rs301 = &analyze.Rule{
 	Doc: `A model call bills for every attempt, whether the answer arrives or not. When its attempts or its
 calls per item have no upper bound (the workflow re-starts itself, an error output loops back, an agent or
 a pagination has no limit), nothing bounds what one bad night costs: the loop runs until someone notices
-or the provider's own limit stops it, which also stops every other workflow on that key. A workflow's
+or the provider's own limit stops it, which also stops every other workflow on that key. Where the workflow
+re-starts itself once per failed item (RS102), the trips multiply: each trip's attempts are paid once per
+execution, and the executions grow threefold per trip with three failed items. A workflow's
 executionTimeout bounds a loop inside one execution, so such loops are not reported when one is set; it
 cannot bound a self-trigger, because every trip is a new execution. Declaring the provider's hard spend
 limit in .stormcheck.yaml (spend.caps) tells stormcheck the spend is bounded by that cap; RS303 then
@@ -55,6 +57,9 @@ list drained (shift, pop) until it is empty.`,
 				if k := boundedPart(op); k > 1 {
 					trip = fmt.Sprintf(", %d attempts per trip", k)
 				}
+			}
+			if c := selfTriggerCall(pass.Set, op); restartsPerItem(c) {
+				trip += ", " + perItemGrowth(pass.Set, c)
 			}
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,

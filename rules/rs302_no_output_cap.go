@@ -26,11 +26,14 @@ var rs302 = &analyze.Rule{
 	Title: "a paid model call has no max-tokens bound",
 	Doc: `Without a max-tokens parameter a model call may generate up to the model's ceiling (16,384 output tokens
 for gpt-4o, more for reasoning models), and output tokens are the expensive ones. Every retry layer multiplies
-it: n8n's node retry, the SDK's own retries (3 attempts for the OpenAI family by default), an agent's
-iterations. The cap is also what makes spend computable: stormcheck reports the worst case per item from calls
-per item × attempts × max output tokens × the output price, and with no cap it must assume the ceiling.
-Anthropic (4,096) and Gemini (2,048) nodes cap by default and are not reported unless the cap is removed; a
-max-tokens expression counts as a cap (it is decided at run time, typically from a settings node). The finding
+it: n8n's node retry, the chain or agent re-running its model (a chat model itself sends one request per try:
+n8n stops LangChain's retries at the first failure), an agent's iterations. The cap is also what makes spend
+computable: stormcheck reports the worst case per item from calls per item × attempts × max output tokens × the
+output price, and with no cap it must assume the ceiling. The Anthropic chat model caps by default (the
+per-model table of @langchain/anthropic: 2,048 to 8,192 tokens) and is not reported; the Gemini chat model
+sends no cap unless options.maxOutputTokens is set (the 2,048 the editor shows is stored only once the option
+is added, and n8n fills a missing options collection with {}, so the node's 1,024 fallback never applies:
+LmChatGoogleGemini.node.js in n8n 2.8.4). A max-tokens expression counts as a cap (it is decided at run time, typically from a settings node). The finding
 is a warning when one uncapped call per item of an execution (the ceiling's price × --items) reaches $0.50, or
 when the attempts have no bound; a note below that or when the model's price is unknown (set it in
 .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions

@@ -17,7 +17,8 @@ var rs305 = &analyze.Rule{
 	Doc: `When the client gives up on a model call (the OpenAI-family nodes time out after the OpenAI SDK's
 600 s unless options.timeout says otherwise, and the editor writes 60 s once the option is added;
 LmChatOpenAi.node.js in n8n 2.8.4), the provider does not stop: the generation runs to
-its end and is billed, and the SDK sends the same request again. If the output cap allows a generation
+its end and is billed, and whatever retries the call (the chain's or agent's retryOnFail; an SDK's own retries)
+sends the same request again. If the output cap allows a generation
 longer than the timeout (at about 50 tokens per second, 4,000 tokens take 80 s), every slow answer is
 paid for once per attempt and never received. Either the timeout must leave room for the longest answer
 the cap allows, or the cap must fit in the timeout.`,

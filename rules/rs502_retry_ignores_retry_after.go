@@ -15,14 +15,15 @@ var rs502 = &analyze.Rule{
 Stripe, ...) answer 429 with a Retry-After header that says when to come back. n8n's node retry never reads
 it: it waits its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node with 5 tries
 spends all of them inside the same rate-limit window and fails anyway, having added to the load that caused
-the 429 (packages/core/src/execution-engine/workflow-execute.ts). Slack's and the LangChain SDKs' own retry
-loops do honour Retry-After; the node retry around them does not.`,
+the 429 (packages/core/src/execution-engine/workflow-execute.ts). Slack's retry loop and LangChain's (for
+embeddings) honour Retry-After; the node retry around them does not, and a chat model under a chain or agent
+does not retry at all: n8n stops LangChain's retries at its first failure, 429 included.`,
 	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against
 the nodes' properties in n8n-nodes-base and n8n-nodes-langchain). HTTP Request's batching (Items per Batch, Batch
 Interval) and pagination's Interval Between Requests only pace requests at a fixed rate, and Slack's, Telegram's
-and Discord's Limit Wait Time is for send-and-wait replies. The model SDKs that read Retry-After are sub-nodes,
-whose retryOnFail n8n ignores, so this rule does not fire on them.`,
+and Discord's Limit Wait Time is for send-and-wait replies. Model sub-nodes are retried only by their chain
+or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n ignores.`,
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "rate-limits"},

@@ -71,7 +71,7 @@ func TestSeedIncident(t *testing.T) {
 	// The figures each message must carry.
 	figures := map[string][]string{
 		"RS201 Save description":            {"PATCH", "without bound", "no idempotency key"},
-		"RS301 OpenAI":                      {"gpt-4o", "re-starts itself", `"Restart from last batch"`, "5 attempts per trip", "16384 output tokens ($0.164)", "no spend cap"},
+		"RS301 OpenAI":                      {"gpt-4o", "re-starts itself", `"Restart from last batch"`, "5 attempts per trip", "one restart per failed item", "16384 output tokens ($0.164)", "no spend cap"},
 		"RS302 OpenAI":                      {"gpt-4o", "16384 output tokens", "its attempts have no bound"},
 		"RS304 Summarise failure":           {"gpt-4o", "error workflow", `"Nightly catalog enrichment"`, "$0.164 per failure"},
 		"RS401 Post progress: batch N of M": {`"progress"`, `"Save description"`},

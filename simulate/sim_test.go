@@ -46,13 +46,13 @@ const oneNode = `{"name": "one", "nodes": [
   "retryOnFail": true, "maxTries": 3, "waitBetweenTries": 1000}],
  "connections": {"Hook": {"main": [[{"node": "Call vendor", "type": "main", "index": 0}]]}}}`
 
-// chainSDK is a webhook and an LLM chain whose OpenAI model retries twice
+// chainSDK is a webhook and an LLM chain whose Bedrock model the AWS SDK retries twice
 // in its SDK: 3 attempts, p-retry's randomised backoff between them.
 const chainSDK = `{"name": "sdk", "nodes": [
  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "y"}},
  {"name": "Chain", "type": "@n8n/n8n-nodes-langchain.chainLlm", "typeVersion": 1.5, "position": [200, 0], "parameters": {}},
- {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
-  "parameters": {"model": "gpt-4o-mini", "options": {"maxRetries": 2, "maxTokens": 500}}}],
+ {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatAwsBedrock", "typeVersion": 1, "position": [200, 200],
+  "parameters": {"model": "anthropic.claude-3-haiku-20240307-v1:0", "options": {"maxTokensToSample": 500}}}],
  "connections": {"Hook": {"main": [[{"node": "Chain", "type": "main", "index": 0}]]},
   "Model": {"ai_languageModel": [[{"node": "Chain", "type": "ai_languageModel", "index": 0}]]}}}`
 
@@ -147,7 +147,7 @@ func TestJitterLowersThePeak(t *testing.T) {
 		}
 		return r.Dependencies[0]
 	}
-	fixed, jitter := run(oneNode, "api.vendor.test"), run(chainSDK, "openai")
+	fixed, jitter := run(oneNode, "api.vendor.test"), run(chainSDK, "aws-bedrock")
 	if fixed.AttemptsDuring != 300 || jitter.AttemptsDuring != 300 {
 		t.Fatalf("attempts: fixed %d, jitter %d; want 300 each", fixed.AttemptsDuring, jitter.AttemptsDuring)
 	}
@@ -219,7 +219,7 @@ func TestSeedIncidentSelfTriggerRunsToTheEndOfTheWindow(t *testing.T) {
 }
 
 func TestDeterministicForASeed(t *testing.T) {
-	c := cfg("openai", time.Minute)
+	c := cfg("aws-bedrock", time.Minute)
 	c.Executions = 50
 	a, err := Run(build(t, chainSDK), c)
 	if err != nil {
@@ -292,7 +292,8 @@ func TestAgreesWithTheAttemptModel(t *testing.T) {
 		// Every POST after the first timed out may write twice: 5 of 6,
 		// the caller's re-runs included.
 		{"timed-out writes", "api.vendor.test", "Post", []string{caller, sub}, 6, FailTimeout, 5},
-		{"agent retries × SDK retries", "openai", "Model", []string{agent}, 4, Fail502, 0},
+		// The chat model sends one request per try of the agent.
+		{"agent retries, the model's one request each", "openai", "Model", []string{agent}, 2, Fail502, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set := build(t, tc.srcs...)

@@ -32,7 +32,9 @@ type description struct {
 	UsableAsT   any             `json:"usableAsTool"` // true, or an object of replacements
 	Outputs     json.RawMessage `json:"outputs"`
 	Credentials []struct {
-		Name string `json:"name"`
+		Name           string          `json:"name"`
+		Required       bool            `json:"required"`
+		DisplayOptions *displayOptions `json:"displayOptions"`
 	} `json:"credentials"`
 	Properties []property `json:"properties"`
 }
@@ -62,6 +64,7 @@ type entry struct {
 	flags    []string
 	outputs  int // fixed main outputs; -1 when computed from parameters
 	creds    string
+	auth     string // the authentication parameter's default, when credentials hang on it
 	model    string
 	resource string
 	ops      []resOps
@@ -71,7 +74,7 @@ type resOps struct{ resource, def, ops string }
 
 // same reports whether two entries differ only in their versions.
 func (e entry) same(o entry) bool {
-	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds &&
+	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds && e.auth == o.auth &&
 		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops)
 }
 
@@ -174,6 +177,9 @@ func writeEntry(buf *bytes.Buffer, e entry) {
 	if e.creds != "" {
 		fmt.Fprintf(buf, ", creds: %q", e.creds)
 	}
+	if e.auth != "" {
+		fmt.Fprintf(buf, ", auth: %q", e.auth)
+	}
 	if e.model != "" {
 		fmt.Fprintf(buf, ", model: %q", e.model)
 	}
@@ -217,16 +223,8 @@ func (d description) at(v float64) (entry, error) {
 	if d.UsableAsT != nil && d.UsableAsT != false {
 		e.flags = append(e.flags, "flagTool")
 	}
-	var creds []string
-	for _, c := range d.Credentials {
-		if !slices.Contains(creds, c.Name) {
-			creds = append(creds, c.Name)
-		}
-	}
-	slices.Sort(creds)
-	e.creds = strings.Join(creds, " ")
-
 	base := d.defaults(v, nil)
+	e.creds, e.auth = d.credentials(base)
 	for _, name := range []string{"model", "modelName"} {
 		if m := modelName(base[name]); m != "" {
 			e.model = m
@@ -268,6 +266,67 @@ func (d description) at(v float64) (entry, error) {
 		e.ops = append(e.ops, resOps{r, def, strings.Join(ops, " ")})
 	}
 	return e, nil
+}
+
+// credentials lists the node's credential types, sorted, space separated.
+// A required credential that n8n shows only for some values of the
+// authentication parameter (displayOptions.show holds that key alone) is
+// written with them, "slackOAuth2Api:oAuth2" ("a:x,y" for several): n8n
+// refuses to activate a workflow whose node lacks the credential its
+// authentication requires (n8n-workflow node-validation.js
+// validateNodeCredentials, cli workflow-validation.service.js). auth is
+// then the authentication parameter's default.
+func (d description) credentials(base map[string]any) (creds, auth string) {
+	gated := map[string][]string{}
+	plain := map[string]bool{}
+	var names []string
+	for _, c := range d.Credentials {
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+		vals, ok := authValues(c.Required, c.DisplayOptions)
+		if !ok {
+			plain[c.Name] = true
+			continue
+		}
+		for _, v := range vals {
+			if !slices.Contains(gated[c.Name], v) {
+				gated[c.Name] = append(gated[c.Name], v)
+			}
+		}
+	}
+	slices.Sort(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if vs := gated[n]; len(vs) > 0 && !plain[n] {
+			slices.Sort(vs)
+			out[i] += ":" + strings.Join(vs, ",")
+			auth, _ = base["authentication"].(string)
+		}
+	}
+	return strings.Join(out, " "), auth
+}
+
+// authValues returns the authentication values a required credential is
+// shown for, when nothing else decides it.
+func authValues(required bool, do *displayOptions) ([]string, bool) {
+	if !required || do == nil || len(do.Hide) > 0 || len(do.Show) != 1 {
+		return nil, false
+	}
+	conds, ok := do.Show["authentication"]
+	if !ok || len(conds) == 0 {
+		return nil, false
+	}
+	vals := make([]string, 0, len(conds))
+	for _, c := range conds {
+		s, ok := c.(string)
+		if !ok || s == "" || strings.ContainsAny(s, " :,") {
+			return nil, false
+		}
+		vals = append(vals, s)
+	}
+	return vals, true
 }
 
 // mainOutputs counts the fixed main outputs; -1 when an expression computes

@@ -80,3 +80,35 @@ func TestKind(t *testing.T) {
 		}
 	}
 }
+
+func TestCredentials(t *testing.T) {
+	type cred = struct {
+		Name           string          `json:"name"`
+		Required       bool            `json:"required"`
+		DisplayOptions *displayOptions `json:"displayOptions"`
+	}
+	auth := func(vals ...any) *displayOptions {
+		return &displayOptions{Show: map[string][]any{"authentication": vals}}
+	}
+	for _, c := range []struct {
+		name       string
+		creds      []cred
+		base       map[string]any
+		want, auth string
+	}{
+		{"slack", []cred{{"slackApi", true, auth("accessToken")}, {"slackOAuth2Api", true, auth("oAuth2")}},
+			map[string]any{"authentication": "accessToken"}, "slackApi:accessToken slackOAuth2Api:oAuth2", "accessToken"},
+		{"several values", []cred{{"b", true, auth("x", "y")}, {"a", true, nil}},
+			map[string]any{"authentication": "y"}, "a b:x,y", "y"},
+		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a", ""},
+		{"another key decides too", []cred{{"a", true, &displayOptions{Show: map[string][]any{"authentication": {"x"}, "resource": {"r"}}}}},
+			map[string]any{"authentication": "x"}, "a", ""},
+		{"shown unconditionally elsewhere", []cred{{"a", true, auth("x")}, {"a", true, nil}}, map[string]any{"authentication": "x"}, "a", ""},
+		{"no credentials", nil, map[string]any{}, "", ""},
+	} {
+		d := description{Name: c.name, Credentials: c.creds}
+		if got, a := d.credentials(c.base); got != c.want || a != c.auth {
+			t.Errorf("%s: credentials %q auth %q, want %q %q", c.name, got, a, c.want, c.auth)
+		}
+	}
+}

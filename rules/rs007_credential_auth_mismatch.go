@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs007 = &analyze.Rule{
+	ID:    "RS007",
+	Name:  "credential-auth-mismatch",
+	Title: "a node's credential does not match its authentication",
+	Doc: `Many app nodes take one of several kinds of credential, chosen by their Authentication parameter (Slack:
+an access token or OAuth2). n8n requires the credential that the chosen authentication shows, and an export
+stores the parameter only when it differs from the node version's default. A node that names an OAuth2
+credential while its authentication is left at the access-token default has no credential n8n accepts:
+activating the workflow fails with "Missing required credential: slackApi"
+(packages/workflow/src/node-validation.ts validateNodeCredentials, called by
+packages/cli/src/workflows/workflow-validation.service.ts for every enabled node that is connected or a
+trigger). The workflow never runs in production: an error workflow that cannot be activated reports nothing,
+a schedule never fires. Which credential each authentication needs, and its default per node version, come
+from n8n's node descriptions (the generated node table). An authentication set by an expression, and
+credentials that other parameters decide, are left out.`,
+	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
+	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
+	Severity:   analyze.Error,
+	Confidence: analyze.High,
+	Tags:       []string{"input", "credentials"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		for _, n := range g.Nodes {
+			if n.Disabled || len(n.Credentials) == 0 {
+				continue
+			}
+			d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+			need := d.AuthCredentials()
+			if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
+				continue // n8n checks only connected nodes and triggers
+			}
+			named := ""
+			for _, c := range n.Credentials {
+				if _, gated := need[c]; gated {
+					named = c
+					break
+				}
+			}
+			if named == "" {
+				continue
+			}
+			auth, how := d.DefaultAuthentication(), "the default of v"+strconv.FormatFloat(d.Version, 'f', -1, 64)
+			if v, set := n.Param("authentication"); set {
+				if v.Kind() != n8nschema.String || v.IsExpr() {
+					continue
+				}
+				auth, how = v.Str(), "set on the node"
+			}
+			var want []string
+			for c, vals := range need {
+				if slices.Contains(vals, auth) && !slices.Contains(n.Credentials, c) {
+					want = append(want, c)
+				}
+			}
+			if len(want) == 0 {
+				continue
+			}
+			slices.Sort(want)
+			pos := n.Field("credentials").Get(named).Pos()
+			pass.Report(analyze.Diagnostic{Node: n, Pos: pos,
+				Message: fmt.Sprintf("node %q names a %q credential but its authentication is %q (%s), which requires a %q credential: n8n refuses to activate the workflow (\"Missing required credential: %s\")",
+					n.Name, named, auth, how, want[0], want[0])})
+		}
+	},
+}
