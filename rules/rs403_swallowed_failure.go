@@ -38,7 +38,7 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 			n := op.Node
 			// A POST to a read endpoint (".../query", ".../search") is not
 			// a write whose failure misleads anyone.
-			write := op.Write && !readingPOST(n)
+			write := op.Consequence != analyze.NoEffect
 			if !write && !op.Paid {
 				continue
 			}
@@ -63,7 +63,7 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) || cleanupURL(n) {
+				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) || analyze.CleanupURL(n) {
 					continue // "delete if it exists" is the usual intent
 				}
 			}
