@@ -363,3 +363,14 @@ func targetName(n *n8nschema.Node) string {
 	}
 	return ""
 }
+
+// BestEffort reports whether a write only records or announces what
+// happened: a team alert, a row in a log, a run-tracking mark ("Update
+// run history", a POST to /logs). Its failure loses a line, not data.
+func BestEffort(n *n8nschema.Node) bool {
+	if ConsequenceOf(n).Consequence == Nuisance {
+		return true
+	}
+	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
+	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u))
+}
