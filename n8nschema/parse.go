@@ -645,6 +645,12 @@ func (wp *wfParser) connections(conns Value) {
 					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
 					wp.edge(from, typ, out, slot, path)
 				case Array:
+					if arrayConnection(slot) {
+						// ["B", "main", 0]: one connection written as an
+						// array, not a slot of them.
+						wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
+						continue
+					}
 					slotEnd := len(path)
 					for j := range slot.len() {
 						if c := slot.at(j); c.Kind() != Null {
@@ -854,12 +860,32 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	})
 }
 
+const arrayConnectionMsg = "a connection from %q to %q is written as an array [node, type, index]; n8n reads a connection only as an object {\"node\", \"type\", \"index\"}, so it is not followed"
+
+// arrayConnection reports a connection written as an array of its fields
+// (["B", "main", 0]): a node name first, and no object or array in it.
+func arrayConnection(v Value) bool {
+	if v.Kind() != Array || v.len() == 0 || v.at(0).Kind() != String {
+		return false
+	}
+	for i := range v.len() {
+		if k := v.at(i).Kind(); k == Object || k == Array {
+			return false
+		}
+	}
+	return true
+}
+
 // brokenEdge says what is wrong with connection c, which edge could not
 // read.
 func (wp *wfParser) brokenEdge(from string, c Value) {
 	var m [3]Value
 	c.getMany(connKeys, m[:])
 	to := m[0]
+	if arrayConnection(c) {
+		wp.problem(BrokenConnection, c.ValuePos(), from, arrayConnectionMsg, from, c.at(0).Str())
+		return
+	}
 	if c.Kind() != Object || to.Kind() != String {
 		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
 		return
