@@ -331,6 +331,7 @@ func (p *parser) workflow(v Value, m *members) {
 	}
 	wp := &wfParser{p: p, w: w}
 	wp.nodes(nodes)
+	wp.w.ParametersLost = parametersLost(wp.w.Nodes)
 	wp.connections(conns)
 	wp.settings(m.settings)
 	p.f.Workflows = append(p.f.Workflows, w)
@@ -488,6 +489,36 @@ func (wp *wfParser) nodes(nodes Value) {
 			w.byName.add(n)
 		}
 	}
+}
+
+// parametersLost reports whether every node that runs has empty
+// parameters and one of them cannot run that way.
+func parametersLost(nodes []*Node) bool {
+	cannot := false
+	for _, n := range nodes {
+		if n.IsSticky() {
+			continue
+		}
+		if p := n.Params(); p.Kind() == Object && p.len() > 0 || p.Kind() != Object && p.Exists() && p.Kind() != Null {
+			return false
+		}
+		cannot = cannot || NeedsParameters(n)
+	}
+	return cannot
+}
+
+// NeedsParameters reports a node that cannot run with every parameter at
+// its default: an HTTP Request has no URL, an If, Filter or Switch no
+// condition or rule, an Execute Workflow no workflow, an app node no
+// record, channel or text to act on.
+func NeedsParameters(n *Node) bool {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	switch {
+	case IsHTTPRequest(n.Type), IsBranch(typ), typ == TypeExecuteWorkflow:
+		return true
+	}
+	sp := Lookup(typ)
+	return sp.Role == RoleExternal && sp.Known
 }
 
 // duplicateNames reports nodes that share a name: one problem per name,
