@@ -25,16 +25,21 @@ const (
 	// channel, a report mailed to a fixed address, an extra row in a log, a
 	// draft.
 	Nuisance
-	// SecondRecord: a second record in a store the owner keeps: a row, a
-	// page, a task, a file; or a POST whose endpoint says nothing more.
+	// SecondRecord: a second record in an app the owner works in: a row
+	// in a sheet or table, a page, a task, a file. Someone sees it and
+	// deletes it.
 	SecondRecord
+	// Unclear: a POST whose endpoint and provider say nothing about what
+	// it creates: the duplicate may be anything from a log line to an
+	// order.
+	Unclear
 	// Harm: a duplicate that reaches money or a third party: a charge, an
 	// order, a booking, a message to a customer, a created deal or ticket,
 	// a public post.
 	Harm
 )
 
-var consequenceNames = [...]string{"no effect", "same state", "nuisance", "second record", "harm"}
+var consequenceNames = [...]string{"no effect", "same state", "nuisance", "second record", "unclear", "harm"}
 
 func (c Consequence) String() string {
 	if int(c) < len(consequenceNames) {
@@ -113,8 +118,25 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 		return Harm, "a second message sent through " + orUnknown(host), n8nschema.ConfMedium
 	case logName(n.Name) || logPathRE.MatchString(path):
 		return Nuisance, "a second row in a log", n8nschema.ConfMedium
+	case workspaceHost(host):
+		return SecondRecord, "a second record at " + host, n8nschema.ConfHigh
 	}
-	return SecondRecord, "a second record at " + orUnknown(host), n8nschema.ConfHigh
+	return Unclear, "a second copy of whatever " + orUnknown(host) + " creates", n8nschema.ConfMedium
+}
+
+// workspaceHosts are the APIs of apps a team keeps its own records in
+// (notes, tables, tasks, files), as their app nodes do.
+var workspaceHosts = []string{"api.notion.com", "api.airtable.com", "sheets.googleapis.com", "www.googleapis.com",
+	"docs.googleapis.com", "api.todoist.com", "api.clickup.com", "api.trello.com", "api.baserow.io", "app.nocodb.com",
+	"api.monday.com", "app.asana.com", "api.linear.app", "graph.microsoft.com", "content.dropboxapi.com", "api.clockify.me"}
+
+func workspaceHost(host string) bool {
+	for _, h := range workspaceHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
 }
 
 func orUnknown(host string) string {
@@ -259,7 +281,13 @@ func appConsequence(n *n8nschema.Node, op string) (Consequence, string) {
 	case logName(n.Name) || logName(targetName(n)):
 		return Nuisance, "a second row in a log"
 	}
-	return SecondRecord, "a second record"
+	return SecondRecord, "a second record in " + appName(typ)
+}
+
+// appName is the node type's name without its package: "googleSheets".
+func appName(typ string) string {
+	_, name, _ := strings.Cut(typ, ".")
+	return name
 }
 
 // analysisWords end an execute operation that analyses.
