@@ -59,7 +59,10 @@ type Effect struct {
 	Op string
 	// Duplicate says what a repeat leaves: "an alert in a team channel".
 	Duplicate string
-	Conf      n8nschema.Confidence
+	// Message is true for a message to people (mail, SMS, chat): sent from
+	// an error workflow it is an alert to the team, whoever receives it.
+	Message bool
+	Conf    n8nschema.Confidence
 }
 
 // ConsequenceOf decides what running node n once more leaves behind. It is
@@ -78,8 +81,12 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	e := Effect{Op: op, Conf: conf}
 	if n8nschema.IsWriteMethod(op) {
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
+		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)))
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
+		typ := strings.TrimSuffix(n.Type, "Tool")
+		e.Message = e.Consequence >= Nuisance && (teamChannels[typ] || mailers[typ])
 	}
 	return e
 }

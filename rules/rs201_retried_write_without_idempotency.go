@@ -22,11 +22,11 @@ idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body f
 idempotency_key) derived from the item lets the server recognise the retry and answer it with the first
 result. Only writes that leave a second effect when repeated are reported, and the severity follows what the
 duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
-recipient taken from the data, a created deal or ticket, a public post), a warning for a POST whose endpoint and
-provider say nothing of what it creates (it may be anything from a log line to an order), a note for a second
-record in an app the owner works in (a row, a page, a task, a file: someone sees it and deletes it) and for a
-nuisance the team shrugs at (an alert in a team chat, a report mailed to a fixed address, a row in a log, a
-draft).
+recipient taken from the data, a created deal or ticket, a public post); a note for a second record in an app
+the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
+shrugs at (an alert in a team chat, a report mailed to a fixed address, any message sent from an error
+workflow, a row in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
+(medium confidence: it may be anything from a log line to an order).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}) or to an endpoint named for an update (/update-meta), a
 copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
@@ -77,6 +77,12 @@ would repeat for new work. Other APIs get no repair: a header they ignore protec
 					continue // RS202 checks the key
 				}
 			}
+			sev := duplicateSeverity[eff.Consequence]
+			if eff.Message && pass.Set.Graph(pass.Workflow).FromErrorTrigger(n) {
+				// An error workflow's messages report failures to the team,
+				// whoever the address is.
+				sev, eff.Duplicate = analyze.Note, "a second alert from an error workflow"
+			}
 			what := eff.Op
 			verb := "sends " + what
 			if !n8nschema.IsWriteMethod(what) {
@@ -91,7 +97,7 @@ would repeat for new work. Other APIs get no repair: a header they ignore protec
 			if k := ownRetries(op); k > 1 {
 				msg += fmt.Sprintf("; each of its %d tries re-sends every item of the batch", k)
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: duplicateSeverity[eff.Consequence], Confidence: conf(eff.Conf), Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: conf(eff.Conf), Chain: op.Factors})
 		}
 	},
 }
@@ -168,10 +174,10 @@ func failBranch(n *n8nschema.Node, out int) bool {
 }
 
 // duplicateSeverity follows what a duplicate costs the owner: money or a
-// third party is an error, a write whose endpoint says nothing of what it
-// creates a warning, a second record in the owner's own app or a nuisance
-// the team shrugs at a note.
+// third party is an error; a second record in the owner's own app, a
+// nuisance the team shrugs at, and a write whose endpoint says nothing of
+// what it creates are notes.
 var duplicateSeverity = map[analyze.Consequence]analyze.Severity{
-	analyze.Harm: analyze.Error, analyze.Unclear: analyze.Warning,
+	analyze.Harm: analyze.Error, analyze.Unclear: analyze.Note,
 	analyze.SecondRecord: analyze.Note, analyze.Nuisance: analyze.Note,
 }

@@ -29,8 +29,10 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 ".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback), and when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
-the failed item is skipped there. A best-effort write (a log row, a run-tracking mark, a team alert) is a
-note: its failure loses a line, not data. An agent or chain answers for its model: its onError decides where a
+the failed item is skipped there, and when the next node parses a field of the result in an expression
+(JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
+error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
+team alert, any write of an error workflow) is a note: its failure loses a line, not data. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
@@ -100,9 +102,10 @@ a node with no successor ends the run as a success.`,
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing comes after it: a failed %s ends the run as a success", n.Name, how, what)
 			}
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg}
-			if write && analyze.BestEffort(n) {
-				// A log row, a run-tracking mark or a team alert that
-				// fails costs a line nobody reads, not the data.
+			if write && (analyze.BestEffort(n) || g.FromErrorTrigger(n)) {
+				// A log row, a run-tracking mark or a team alert (every
+				// write of an error workflow reports a failure) that fails
+				// costs a line nobody reads, not the data.
 				d.Severity = analyze.Note
 				d.Message += "; it is a best-effort record or alert"
 			}
@@ -318,6 +321,13 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 			return true // the Code node throws on the failed item
 		}
 	}
+	parses := false
+	m.Params().Walk(func(_ string, v n8nschema.Value) {
+		parses = parses || v.Kind() == n8nschema.String && v.IsExpr() && exprParseRE.MatchString(v.Str())
+	})
+	if parses {
+		return true // JSON.parse(undefined) throws a SyntaxError, which fails the node
+	}
 	if g.Spec(m).Role != n8nschema.RoleExternal {
 		return false
 	}
@@ -342,6 +352,13 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 // renderExpression), so a Set node after the failure stores nothing
 // without a word.
 var derefRE = lazyregexp.New(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
+
+// exprParseRE matches an expression that parses a field of the item
+// ({{ JSON.parse($json.output).text }}): on the failed item the field is
+// undefined, JSON.parse throws a SyntaxError, and n8n's evaluator turns
+// that into an error of the node, unlike a TypeError
+// (workflow/src/expression.ts renderExpression).
+var exprParseRE = lazyregexp.New(`JSON\.parse\(\s*\$(json|input\.item\.json)\b`)
 
 // passesItems are nodes that hand their input items on (or route them), so
 // that a node further on may read the failed item.
