@@ -786,6 +786,9 @@ func (a *amp) operations(cur []ctx) {
 				// call that answers, not a write.
 				op.Paid, op.Write = true, false
 			}
+			if op.Write {
+				op.Consequence = ConsequenceOf(n).Consequence
+			}
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor
 			}

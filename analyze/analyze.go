@@ -222,6 +222,11 @@ func (p *Pass) Report(d Diagnostic) {
 		if !f.Pos.IsValid() {
 			f.Pos = w.Pos
 		}
+		if w.ParametersLost && r.ID >= "RS100" {
+			// Every parameter was read as its default, and the defaults
+			// are not what the author built (RS008 says so once).
+			f.Severity = min(f.Severity, Note)
+		}
 	}
 	p.found = append(p.found, f)
 }

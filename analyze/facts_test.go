@@ -181,6 +181,10 @@ func TestMainOutputs(t *testing.T) {
 		{`{"name":"a","type":"n8n-nodes-base.webhook","typeVersion":2,"parameters":{"multipleMethods":true,"httpMethod":["GET","POST"]}}`, 2},
 		{`{"name":"a","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4,"parameters":{"enableResponseOutput":true}}`, 2},
 		{`{"name":"a","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4}`, 1},
+		{`{"name":"a","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"categories":{"categories":[{},{}]}}}`, 2},
+		{`{"name":"a","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"categories":{"categories":[{},{}]},"options":{"fallback":"other"}}}`, 3},
+		{`{"name":"a","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1}`, 3},
+		{`{"name":"a","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1,"parameters":{"options":{"categories":"Happy, Sad"}}}`, 2},
 		{`{"name":"a","type":"n8n-nodes-community.thing","typeVersion":1}`, 1},
 	} {
 		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))

@@ -340,8 +340,23 @@ func mainOutputs(n *n8nschema.Node) int {
 	case n8nschema.TypeSwitch:
 		return switchOutputs(n)
 	case n8nschema.TypeTextClassifier:
+		// One per category, and one more for the "other" fallback
+		// (chains/TextClassifier/TextClassifier.node.js configuredOutputs).
 		c, _ := n.Param("categories.categories")
-		return max(len(c.Elems()), 1)
+		k := len(c.Elems())
+		if fb, _ := n.Param("options.fallback"); fb.Str() == "other" {
+			k++
+		}
+		return max(k, 1)
+	case n8nschema.TypeSentimentAnalysis:
+		// One per comma-separated category, "Positive, Neutral, Negative"
+		// by default (chains/SentimentAnalysis/SentimentAnalysis.node.js
+		// configuredOutputs).
+		c, ok := n.Param("options.categories")
+		if !ok || c.Kind() != n8nschema.String {
+			return 3
+		}
+		return strings.Count(c.Str(), ",") + 1
 	case n8nschema.TypeWebhook:
 		// One output per method when several are allowed
 		// (Webhook.node.ts outputs: httpMethod.map(...)).

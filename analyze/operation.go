@@ -26,8 +26,11 @@ type Operation struct {
 
 	// The flags sit together (a set keeps one Operation per external
 	// call, past its release).
-	Paid           bool
-	Write          bool
+	Paid  bool
+	Write bool
+	// Consequence is what the write leaves when it runs once more
+	// (ConsequenceOf); NoEffect for reads.
+	Consequence    Consequence
 	Unbounded      bool // Attempts has no bound
 	CallsUnbounded bool // CallsPerItem has no bound
 	// ErrorPath is true when the call runs only after something failed: it

@@ -138,7 +138,7 @@ func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
 	}
 	got := strings.Join(jsonFindings(t, r.stdout), "\n")
 	want := `dup.json RS001 key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-dup.json RS201 node "Charge" sends POST up to 5 times, with no idempotency key; an attempt that timed out may already have committed, and each of its 5 tries re-sends every item of the batch
+dup.json RS201 node "Charge" sends POST up to 5 times, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is a second charge at api.stripe.com; each of its 5 tries re-sends every item of the batch
 dup.json RS001 key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does`
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)

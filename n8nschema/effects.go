@@ -232,12 +232,16 @@ var duplicatingVerbs = []string{
 // keyedStores keep an object under the name the request gives it (a
 // bucket key, a file path): uploading or writing it again replaces the
 // object instead of adding a second one (S3 PutObject, FTP STOR, GCS
-// objects.insert with a name). Google Drive, Dropbox and OneDrive are
-// absent: they keep a second file of the same name.
+// objects.insert with a name). Google Drive and OneDrive are absent: they
+// keep a second file of the same name.
 var keyedStores = map[string]bool{
 	"n8n-nodes-base.s3": true, "n8n-nodes-base.awsS3": true, "n8n-nodes-base.ftp": true,
 	"n8n-nodes-base.googleCloudStorage": true, "n8n-nodes-base.readWriteFile": true,
 	"n8n-nodes-base.writeBinaryFile": true,
+	// "Existing files get overwritten" (nodes-base/nodes/Dropbox/Dropbox.node.js
+	// upload's path), and WebDAV PUT replaces the file at the path
+	// (nodes-base/nodes/NextCloud/NextCloud.node.js).
+	"n8n-nodes-base.dropbox": true, "n8n-nodes-base.nextCloud": true,
 }
 
 // idempotentPrefixes are camelCase operations that only set state even
@@ -246,58 +250,60 @@ var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUp
 
 // rpcPathWords mark a POST that asks for an answer rather than storing
 // something: search, lookup, validation, conversion, OCR, ranking and
-// model endpoints, media synthesis (text-to-speech, image generation and
+// model endpoints, generation, media synthesis (text-to-speech, image generation and
 // remix), and WebDriver commands on an open browser session (navigate,
 // find, click, set a cookie). Repeating it costs a call but leaves no
 // second record (confidence medium: a path is a hint, not a contract).
-var rpcPathWords = lazyregexp.New(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
+var rpcPathWords = lazyregexp.New(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|generat(e|ions?)|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
 // rpcStems holds, in lower case, the start of every rpcPathWords match
 // ('/' and the word, or its stem); keep it in step with the regex
 // (TestRPCStems). It spares the regex on most URLs.
 var rpcStems = newStems("/search", "/query", "/lookup", "/find", "/validate", "/verify", "/check", "/status",
 	"/screenshot", "/render", "/preview", "/extract", "/scrape", "/crawl", "/parse", "/convert", "/translate",
-	"/transcri", "/classify", "/detect", "/analy", "/summari", "/completion", "/embedding", "/chat", "/predict",
+	"/transcri", "/classify", "/detect", "/analy", "/summari", "/completion", "/embedding", "/generat", "/chat", "/predict",
 	"/inference", "/estimate", "/quote", "/calculate", "/token", "/oauth", "/login", "/auth", "/text-to-speech",
 	"/speech-to-text", "/tts", "/remix", "/upscale", "/describe", "/ocr", "/re-rank", "/rerank", "/rank", "/score",
 	"/moderation", "/compress", "/resize", "/thumbnail", "/images/", "/session/")
 
-// DuplicatingWrite reports whether running a write twice leaves two
-// effects (RS201): an HTTP POST, PATCH or PUT (low confidence: PUT is
-// idempotent by RFC 9110 and PATCH usually sets fields), or an app
-// operation that creates, sends or charges. A POST to a search or
-// conversion endpoint is not a durable write.
-func DuplicatingWrite(n *Node) (bool, string, Confidence) {
-	w, op, c := WriteOpConf(n)
-	if !w {
-		return false, op, 0
+// AnswerPath reports whether a POST to this URL asks for an answer rather
+// than storing something (rpcPathWords): a repeat costs a call and leaves
+// no second record.
+func AnswerPath(url string) bool {
+	url = strings.ToLower(url)
+	if i := strings.IndexAny(url, "?#"); i >= 0 {
+		url = url[:i]
 	}
-	switch op {
-	case "POST":
-		url := strings.ToLower(paramStr(n, "url"))
-		if i := strings.IndexAny(url, "?#"); i >= 0 {
-			url = url[:i]
-		}
-		if rpcStems.mayHold(url) && rpcPathWords.MatchString(url) {
-			return false, op, ConfMedium
-		}
-		return true, op, ConfHigh
-	case "PATCH", "PUT":
-		// Usually "set these fields", which a repeat re-applies.
-		return true, op, ConfLow
-	case "DELETE":
-		return false, op, ConfHigh
+	return rpcStems.mayHold(url) && rpcPathWords.MatchString(url)
+}
+
+// AppOperation returns an app node's resource and what its operation does
+// when run once more, with n8n's defaults when the parameters are absent;
+// false for HTTP and for nodes that work inside n8n.
+func AppOperation(n *Node) (resource string, kind OpKind, ok bool) {
+	a, ok := appOperation(n)
+	if !ok {
+		return "", OpRead, false
 	}
-	if typ := strings.TrimSuffix(n.Type, "Tool"); sqlNodes[typ] && strings.HasSuffix(op, "executeQuery") {
-		q := strings.ToUpper(paramStr(n, "query"))
-		return strings.Contains(q, "INSERT"), op, ConfMedium
+	res, _, _ := strings.Cut(a.name, ".")
+	if res == a.name {
+		res = ""
 	}
-	a, _ := appOperation(n)
-	if keyedStores[strings.TrimSuffix(n.Type, "Tool")] && a.kind == OpCreate && !strings.HasPrefix(strings.ToLower(a.op), "copy") {
-		// The caller names the object: a repeat overwrites it.
-		return false, op, c
+	return res, a.kind, true
+}
+
+// KeyedStore reports whether a node type stores an object under the name
+// the request gives it, so that a repeat overwrites it (keyedStores).
+func KeyedStore(typ string) bool { return keyedStores[strings.TrimSuffix(typ, "Tool")] }
+
+// SQLQuery reports whether a node runs free SQL (an SQL node's
+// executeQuery), and whether the query inserts rows.
+func SQLQuery(n *Node) (query, insert bool) {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	if !sqlNodes[typ] || paramStr(n, "operation") != "executeQuery" {
+		return false, false
 	}
-	return a.kind.Duplicates(), op, c
+	return true, strings.Contains(strings.ToUpper(paramStr(n, "query")), "INSERT")
 }
 
 // HumanGate reports whether a node waits for a person: a Wait resumed by a

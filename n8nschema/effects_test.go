@@ -317,40 +317,6 @@ func TestRateLimitOf(t *testing.T) {
 	}
 }
 
-func TestDuplicatingWrite(t *testing.T) {
-	tests := []struct {
-		name, node string
-		dup        bool
-		conf       Confidence
-	}{
-		{"post", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://erp.example.com/api/invoices"}}`, true, ConfHigh},
-		{"post to search", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://api.example.com/v1/search?q=x"}}`, false, ConfMedium},
-		{"post to completions", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions"}}`, false, ConfMedium},
-		{"patch", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PATCH","url":"https://x/y"}}`, true, ConfLow},
-		{"put", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"PUT","url":"https://x/y"}}`, true, ConfLow},
-		{"delete", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"DELETE","url":"https://x/y"}}`, false, ConfHigh},
-		{"get", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://x/y"}}`, false, 0},
-		{"sheets append", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"append"}}`, true, ConfHigh},
-		{"sheets appendOrUpdate", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"appendOrUpdate"}}`, false, ConfHigh},
-		{"github createUpdate", `{"name":"a","type":"n8n-nodes-base.github","parameters":{"resource":"file","operation":"createUpdate"}}`, false, ConfHigh},
-		{"sheets update", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"update"}}`, false, ConfHigh},
-		{"airtable upsert", `{"name":"a","type":"n8n-nodes-base.airtable","parameters":{"operation":"upsert"}}`, false, ConfHigh},
-		{"slack default post", `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{}}`, true, ConfMedium},
-		{"gmail addLabels", `{"name":"a","type":"n8n-nodes-base.gmail","parameters":{"operation":"addLabels"}}`, false, ConfHigh},
-		{"stripe charge", `{"name":"a","type":"n8n-nodes-base.stripe","parameters":{"resource":"charge","operation":"create"}}`, true, ConfHigh},
-		{"postgres insert query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"INSERT INTO t VALUES (1)"}}`, true, ConfMedium},
-		{"postgres update query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"UPDATE t SET a = 1"}}`, false, ConfMedium},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dup, _, c := DuplicatingWrite(node(t, tt.node))
-			if dup != tt.dup || c != tt.conf {
-				t.Errorf("DuplicatingWrite = %v, %v; want %v, %v", dup, c, tt.dup, tt.conf)
-			}
-		})
-	}
-}
-
 func TestHumanGate(t *testing.T) {
 	for _, tt := range []struct {
 		node string

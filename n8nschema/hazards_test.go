@@ -138,13 +138,28 @@ func TestParseHazards(t *testing.T) {
 			src: `{
   "nodes": [
     {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest"},
+    {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://b.example"}},
+    {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest", "parameters": {"url": "https://c.example"}}
+  ],
+  "connections": {}
+}`,
+			workflows: 1,
+			problems: []string{
+				`DuplicateName 4:6 "HTTP Request": node name "HTTP Request" is used by nodes[0], nodes[1] and nodes[2]; connections are keyed by name, so n8n cannot tell them apart`,
+			},
+		},
+		{
+			name: "doubled export",
+			src: `{
+  "nodes": [
+    {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest"},
     {"name": "HTTP Request", "type": "n8n-nodes-base.httpRequest"}
   ],
   "connections": {}
 }`,
 			workflows: 1,
 			problems: []string{
-				`DuplicateName 4:6 "HTTP Request": node name "HTTP Request" is used by nodes[0] and nodes[1]; connections are keyed by name, so n8n cannot tell them apart`,
+				`DuplicateName 4:6 "": nodes[1] repeats nodes[0] ("HTTP Request") byte for byte: a doubled export; connections cannot tell the copies apart, but each copy is the same node`,
 			},
 		},
 		{
@@ -182,7 +197,7 @@ func TestParseHazards(t *testing.T) {
 		},
 		{
 			name:      "bom",
-			src:       "\ufeff{\"name\": \"Bé\", \"nodes\": [{\"name\": \"A\"}, {\"name\": \"A\"}], \"connections\": {}}",
+			src:       "\ufeff{\"name\": \"Bé\", \"nodes\": [{\"name\": \"A\"}, {\"name\": \"A\", \"id\": \"2\"}], \"connections\": {}}",
 			workflows: 1,
 			problems: []string{
 				`DuplicateName 1:42 "A": node name "A" is used by nodes[0] and nodes[1]; connections are keyed by name, so n8n cannot tell them apart`,

@@ -31,6 +31,11 @@ type Workflow struct {
 	// DraftDiffers is true when the draft (top-level nodes/connections)
 	// differs from the published version that was audited.
 	DraftDiffers bool
+	// ParametersLost is true when every node's parameters are empty, one
+	// of them a node that cannot run that way (NeedsParameters): the
+	// export lost them (a gallery template stripped for sharing). A real
+	// export omits only parameters equal to their defaults.
+	ParametersLost bool
 
 	// Pos is where the workflow begins: its "name" key, else the object.
 	Pos      Pos

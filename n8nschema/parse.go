@@ -331,6 +331,7 @@ func (p *parser) workflow(v Value, m *members) {
 	}
 	wp := &wfParser{p: p, w: w}
 	wp.nodes(nodes)
+	wp.w.ParametersLost = parametersLost(wp.w.Nodes)
 	wp.connections(conns)
 	wp.settings(m.settings)
 	p.f.Workflows = append(p.f.Workflows, w)
@@ -373,6 +374,7 @@ func (wp *wfParser) nodes(nodes Value) {
 	// per node.
 	block, bodies := wp.p.f.Source.takeNodeBlocks(count)
 	paths := newNodePaths(nodes.fullPath(), count)
+	var dups [][2]*Node // a node and the earlier one holding its name
 	nodes.eachElem(func(i int, e Value) bool {
 		nodePath, paramsPath, namePath := paths.next(i)
 		if e.Kind() != Object {
@@ -474,17 +476,133 @@ func (wp *wfParser) nodes(nodes Value) {
 			return true
 		}
 		if first := w.byName.add(n); first != nil {
-			wp.problem(DuplicateName, n.Pos, n.Name, "node name %q is used by nodes[%d] and nodes[%d]; connections are keyed by name, so n8n cannot tell them apart",
-				n.Name, first.Index, i)
+			dups = append(dups, [2]*Node{first, n})
 		}
 		w.Nodes = append(w.Nodes, n)
 		return true
 	})
+	if len(dups) > 0 {
+		wp.duplicateNames(dups)
+	}
 	for _, n := range w.Nodes {
 		if n.IsSticky() && n.Name != "" {
 			w.byName.add(n)
 		}
 	}
+}
+
+// parametersLost reports whether every node that runs has empty
+// parameters and one of them cannot run that way.
+func parametersLost(nodes []*Node) bool {
+	cannot := false
+	for _, n := range nodes {
+		if n.IsSticky() {
+			continue
+		}
+		if p := n.Params(); p.Kind() == Object && p.len() > 0 || p.Kind() != Object && p.Exists() && p.Kind() != Null {
+			return false
+		}
+		cannot = cannot || NeedsParameters(n)
+	}
+	return cannot
+}
+
+// NeedsParameters reports a node that cannot run with every parameter at
+// its default: an HTTP Request has no URL, an If, Filter or Switch no
+// condition or rule, an Execute Workflow no workflow, an app node no
+// record, channel or text to act on.
+func NeedsParameters(n *Node) bool {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	switch {
+	case IsHTTPRequest(n.Type), IsBranch(typ), typ == TypeExecuteWorkflow:
+		return true
+	}
+	sp := Lookup(typ)
+	return sp.Role == RoleExternal && sp.Known
+}
+
+// duplicateNames reports nodes that share a name: one problem per name,
+// however many copies, at the second. Two shapes are only notes, one per
+// workflow: every copy repeats its first byte for byte (an export doubled
+// by a tool: whichever n8n takes, it runs the same node), or the nodes
+// array is several workflows pasted one after the other, each with its
+// own trigger (cut it at every name that repeats: each piece has unique
+// names and a trigger).
+func (wp *wfParser) duplicateNames(dups [][2]*Node) {
+	identical := true
+	for _, d := range dups {
+		identical = identical && d[0].Value.Raw() == d[1].Value.Raw()
+	}
+	if identical {
+		var names []string
+		for _, d := range dups {
+			if q := strconv.Quote(d[0].Name); !slices.Contains(names, q) {
+				names = append(names, q)
+			}
+		}
+		what := fmt.Sprintf("nodes[%d] repeats nodes[%d] (%s) byte for byte", dups[0][1].Index, dups[0][0].Index, names[0])
+		if len(dups) > 1 {
+			what = fmt.Sprintf("%d nodes repeat earlier ones byte for byte (%s)", len(dups), strings.Join(names, ", "))
+		}
+		wp.problem(DuplicateName, dups[0][1].Pos, "", "%s: a doubled export; connections cannot tell the copies apart, but each copy is the same node",
+			what)
+		wp.w.Problems[len(wp.w.Problems)-1].Note = true
+		return
+	}
+	if k := wp.pastedWorkflows(); k > 1 {
+		wp.problem(DuplicateName, dups[0][1].Pos, "", "the nodes array holds %d workflows pasted one after another, each with its own trigger, and %d node name(s) repeat across them; import each workflow on its own",
+			k, len(dups))
+		wp.w.Problems[len(wp.w.Problems)-1].Note = true
+		return
+	}
+	var order []string
+	uses := map[string][]int{}
+	at := map[string]Pos{}
+	for _, d := range dups {
+		name := d[0].Name
+		if _, ok := uses[name]; !ok {
+			order = append(order, name)
+			uses[name] = []int{d[0].Index}
+			at[name] = d[1].Pos
+		}
+		uses[name] = append(uses[name], d[1].Index)
+	}
+	for _, name := range order {
+		idx := uses[name]
+		list := make([]string, len(idx))
+		for i, x := range idx {
+			list[i] = fmt.Sprintf("nodes[%d]", x)
+		}
+		used := strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
+		wp.problem(DuplicateName, at[name], name, "node name %q is used by %s; connections are keyed by name, so n8n cannot tell them apart",
+			name, used)
+	}
+}
+
+// pastedWorkflows cuts the nodes array at every node whose name an earlier
+// node of the same piece holds, and returns the number of pieces when each
+// has a trigger (0 otherwise).
+func (wp *wfParser) pastedWorkflows() int {
+	pieces, trigger := 1, false
+	seen := map[string]bool{}
+	for _, n := range wp.w.Nodes {
+		if n.Name == "" || n.IsSticky() {
+			continue
+		}
+		if seen[n.Name] {
+			if !trigger {
+				return 0
+			}
+			pieces, trigger = pieces+1, false
+			clear(seen)
+		}
+		seen[n.Name] = true
+		trigger = trigger || Lookup(n.Type).Role == RoleTrigger
+	}
+	if !trigger {
+		return 0
+	}
+	return pieces
 }
 
 func (wp *wfParser) connections(conns Value) {
@@ -558,6 +676,12 @@ func (wp *wfParser) connections(conns Value) {
 					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
 					wp.edge(from, typ, out, slot, path)
 				case Array:
+					if arrayConnection(slot) {
+						// ["B", "main", 0]: one connection written as an
+						// array, not a slot of them.
+						wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
+						continue
+					}
 					slotEnd := len(path)
 					for j := range slot.len() {
 						if c := slot.at(j); c.Kind() != Null {
@@ -767,12 +891,32 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	})
 }
 
+const arrayConnectionMsg = "a connection from %q to %q is written as an array [node, type, index]; n8n reads a connection only as an object {\"node\", \"type\", \"index\"}, so it is not followed"
+
+// arrayConnection reports a connection written as an array of its fields
+// (["B", "main", 0]): a node name first, and no object or array in it.
+func arrayConnection(v Value) bool {
+	if v.Kind() != Array || v.len() == 0 || v.at(0).Kind() != String {
+		return false
+	}
+	for i := range v.len() {
+		if k := v.at(i).Kind(); k == Object || k == Array {
+			return false
+		}
+	}
+	return true
+}
+
 // brokenEdge says what is wrong with connection c, which edge could not
 // read.
 func (wp *wfParser) brokenEdge(from string, c Value) {
 	var m [3]Value
 	c.getMany(connKeys, m[:])
 	to := m[0]
+	if arrayConnection(c) {
+		wp.problem(BrokenConnection, c.ValuePos(), from, arrayConnectionMsg, from, c.at(0).Str())
+		return
+	}
 	if c.Kind() != Object || to.Kind() != String {
 		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
 		return

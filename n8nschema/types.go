@@ -41,6 +41,7 @@ const (
 	TypeAgentTool          = "@n8n/n8n-nodes-langchain.agentTool"
 	TypeChainSummarization = "@n8n/n8n-nodes-langchain.chainSummarization"
 	TypeTextClassifier     = "@n8n/n8n-nodes-langchain.textClassifier"
+	TypeSentimentAnalysis  = "@n8n/n8n-nodes-langchain.sentimentAnalysis"
 	TypeOpenAI             = "@n8n/n8n-nodes-langchain.openAi"
 	TypeToolWorkflow       = "@n8n/n8n-nodes-langchain.toolWorkflow"
 	TypeToolHTTPRequest    = "@n8n/n8n-nodes-langchain.toolHttpRequest"

@@ -21,6 +21,7 @@ func All() []*analyze.Rule {
 		rs005,
 		rs006,
 		rs007,
+		rs008,
 		rs101,
 		rs102,
 		rs103,

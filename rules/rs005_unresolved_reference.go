@@ -11,12 +11,14 @@ var rs005 = &analyze.Rule{
 	Name:  "unresolved-reference",
 	Title: "a called workflow is not in the analysis set",
 	Doc: `stormcheck follows calls between workflows (Execute Workflow, Call Workflow Tool, settings.errorWorkflow,
-HTTP requests to a webhook of the instance, the n8n node) to multiply retries across them and to find
+HTTP requests to a webhook of the instance) to multiply retries across them and to find
 workflows that re-start themselves. When the target is not among the files given in one run, or its id is
 an expression evaluated at run time, the edge cannot be followed. The finding says what was assumed in its
 place, usually that the callee makes no external calls and never calls back, so the attempt counts of this
 run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A missing
-workflow is reported once, at its first reference, with the other references as related places.`,
+workflow is reported once, at its first reference, with the other references as related places. The n8n node
+(activate, update, get a workflow through n8n's public API) starts no execution, so its target is not
+followed and not reported.`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
@@ -27,8 +29,8 @@ workflow is reported once, at its first reference, with the other references as 
 	},
 	Run: func(pass *analyze.Pass) {
 		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
-			if c.To != nil {
-				continue
+			if c.To != nil || c.Kind == analyze.CallN8nAPI {
+				continue // the n8n node changes a workflow through the API: it starts no execution to follow
 			}
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
 			if c.Missing != "" {

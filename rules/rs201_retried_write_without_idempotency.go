@@ -20,12 +20,19 @@ makes it worse: it re-runs the whole node with all its items, so every item of t
 including those that had already succeeded (packages/core/src/execution-engine/workflow-execute.ts). An
 idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body field such as Square's
 idempotency_key) derived from the item lets the server recognise the retry and answer it with the first
-result. Only writes that leave a second effect when repeated are reported: POST (not to search, lookup, query
-or conversion endpoints, nor to an endpoint named for an update such as /update-meta, nor to one resource by
-id such as /tasks/{{ $json.id }}, nor a Google-style custom method such as :generateKeywordIdeas), PATCH and
-PUT (low confidence: PUT is idempotent by RFC 9110 and PATCH usually sets fields, but neither is guaranteed),
-and app operations that create, send, append or charge; updates, upserts and deletes re-apply the same state.
-Calls into n8n's own webhooks are RS102's, and a write that runs again only because a loop waits for a
+result. Only writes that leave a second effect when repeated are reported, and the severity follows what the
+duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
+recipient taken from the data, a created deal or ticket, a public post); a note for a second record in an app
+the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
+shrugs at (an alert in a team chat, a report mailed to a fixed address, any message sent from an error
+workflow, a row in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
+(medium confidence: it may be anything from a log line to an order).
+Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
+POST to one resource by id (/tasks/{{ $json.id }}) or to an endpoint named for an update (/update-meta), a
+copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
+POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
+endpoints, GraphQL queries that are not mutations, calls with doNotSave=true, and Google-style custom methods
+that compute (:inspect, :synthesize, :generateKeywordIdeas). Calls into n8n's own webhooks are RS102's, and a write that runs again only because a loop waits for a
 person's answer, or because a loop moves on to the next page or the next step of a job, is not a retry: a loop
 retries a write when it comes back through an error output or through the branch of an If or Switch that tests
 for a failure (an error, a status code, "failed"). App nodes whose API takes no key (Slack, Gmail, SMTP) can
@@ -58,12 +65,9 @@ would repeat for new work. Other APIs get no repair: a header they ignore protec
 			if loopOnly && boundedPart(op) < 2 {
 				continue
 			}
-			dup, what, c := n8nschema.DuplicatingWrite(n)
-			if !dup || selfWebhookCall(pass, n) {
-				continue
-			}
-			if readingPOST(n) || settingPOST(n) || namedCopy(n) {
-				continue // a repeat reads again, re-applies the same fields or copies onto the same name
+			eff := analyze.ConsequenceOf(n)
+			if !eff.Consequence.Duplicates() || selfWebhookCall(pass, n) {
+				continue // a repeat reads again, re-applies the same state or overwrites the same name
 			}
 			if _, hb := n8nschema.HeartbeatOf(n); hb {
 				continue // a duplicate progress report is harmless; RS401 speaks for heartbeats
@@ -73,6 +77,13 @@ would repeat for new work. Other APIs get no repair: a header they ignore protec
 					continue // RS202 checks the key
 				}
 			}
+			sev := duplicateSeverity[eff.Consequence]
+			if eff.Message && pass.Set.Graph(pass.Workflow).FromErrorTrigger(n) {
+				// An error workflow's messages report failures to the team,
+				// whoever the address is.
+				sev, eff.Duplicate = analyze.Note, "a second alert from an error workflow"
+			}
+			what := eff.Op
 			verb := "sends " + what
 			if !n8nschema.IsWriteMethod(what) {
 				verb = fmt.Sprintf("runs the write %q", what)
@@ -81,12 +92,12 @@ would repeat for new work. Other APIs get no repair: a header they ignore protec
 			if loopOnly {
 				times = fmt.Sprintf("up to %d times", boundedPart(op))
 			}
-			msg := fmt.Sprintf("node %q %s %s, with no idempotency key; an attempt that timed out may already have committed",
-				n.Name, verb, times)
+			msg := fmt.Sprintf("node %q %s %s, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is %s",
+				n.Name, verb, times, eff.Duplicate)
 			if k := ownRetries(op); k > 1 {
-				msg += fmt.Sprintf(", and each of its %d tries re-sends every item of the batch", k)
+				msg += fmt.Sprintf("; each of its %d tries re-sends every item of the batch", k)
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Confidence: conf(c), Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: conf(eff.Conf), Chain: op.Factors})
 		}
 	},
 }
@@ -162,67 +173,11 @@ func failBranch(n *n8nschema.Node, out int) bool {
 	return false
 }
 
-// destFieldRE matches a body field that names where a copy or move goes:
-// "dstKey", "destination", "target_path", "to".
-var destFieldRE = lazyregexp.New(`(?i)["']?\b(dst|dest|destination|target|to)[_-]?(key|path|name|file|folder|id|url)?["']?\s*:`)
-
-// copyPathRE matches a copy or move endpoint anywhere in the path
-// (/files/copy/{bucket}, /objects/move).
-var copyPathRE = lazyregexp.New(`(?i)/(copy|move|rename)(/|$)`)
-
-// namedCopy reports whether an HTTP POST copies or moves an object onto a
-// destination the request names ({"srcKey": …, "dstKey": …} to …/copy): a
-// repeat writes the same object under the same name, not a second one.
-func namedCopy(n *n8nschema.Node) bool {
-	if n8nschema.HTTPMethod(n) != "POST" {
-		return false
-	}
-	if !copyPathRE.MatchString(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0]) {
-		return false
-	}
-	body := n.Params().Get("jsonBody").Str()
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
-		body += " " + p.Get("name").Str() + ":"
-	}
-	return destFieldRE.MatchString(body)
+// duplicateSeverity follows what a duplicate costs the owner: money or a
+// third party is an error; a second record in the owner's own app, a
+// nuisance the team shrugs at, and a write whose endpoint says nothing of
+// what it creates are notes.
+var duplicateSeverity = map[analyze.Consequence]analyze.Severity{
+	analyze.Harm: analyze.Error, analyze.Unclear: analyze.Note,
+	analyze.SecondRecord: analyze.Note, analyze.Nuisance: analyze.Note,
 }
-
-// customMethodRE matches a Google-style custom method at the end of a URL
-// path (AIP-136): /customers/123:generateKeywordIdeas.
-var customMethodRE = lazyregexp.New(`:([a-z]+)[A-Za-z]*$`)
-
-// settingPOST reports whether an HTTP POST goes to an endpoint named for
-// setting state (…/update-meta, …/setStatus) and not for creating or
-// sending: a repeat re-applies the same fields. A Google-style custom
-// method that reads or generates (:generateKeywordIdeas, :searchStream) is
-// an answer, not a write.
-func settingPOST(n *n8nschema.Node) bool {
-	if n8nschema.HTTPMethod(n) != "POST" {
-		return false
-	}
-	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
-	if m := customMethodRE.FindStringSubmatch(u); m != nil {
-		switch m[1] {
-		case "generate", "search", "query", "list", "get", "batch", "suggest", "analyze", "predict", "classify", "lookup":
-			return true
-		}
-	}
-	if updateByIDRE.MatchString(u) {
-		return true
-	}
-	set := false
-	for _, w := range urlVerbs(n) {
-		switch w {
-		case "update", "set", "edit", "modify", "rename", "mark":
-			set = true
-		case "create", "insert", "add", "send", "post", "publish", "upload", "charge", "pay", "append", "new":
-			return false
-		}
-	}
-	return set
-}
-
-// updateByIDRE matches a URL that ends with a collection and an id taken
-// from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
-// Stripe and others for POST as an update of that one resource.
-var updateByIDRE = lazyregexp.New(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)

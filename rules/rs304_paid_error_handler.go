@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -19,7 +20,11 @@ fails itself for the same reason (the provider is down), so the summary rarely a
 Keep handlers cheap and deterministic: a chat or e-mail alert with the workflow, node and error message
 is enough, and it works while the model provider is down. A fallback is not a handler: when a model,
 agent or chain fails and its error output calls another model whose answer rejoins the work the first
-one fed, that is one replacement call per failure, and it is not reported.`,
+one fed, that is one replacement call per failure, and it is not reported, whatever failed (a scrape that
+fails and a model that answers from what is known instead). Nor is an error branch that is the product path: a
+lookup that fails when the record is new, and a model that writes the record, the reply or the answer the
+caller waits for; its answer goes on to a write or a webhook response rather than an alert, and its prompt
+does not read the error.`,
 	Fix:        "Replace the model call in the error path with a plain alert (workflow, node, error message, execution URL)",
 	FixDoc:     "None: moving paid work out of an error handler changes what the handler does.",
 	Severity:   analyze.Warning,
@@ -31,7 +36,7 @@ one fed, that is one replacement call per failure, and it is not reported.`,
 			if !op.Paid || !op.ErrorPath {
 				continue
 			}
-			if !g.FromErrorTrigger(op.Node) && len(op.ErrorFor) == 0 && fallbackCall(g, op.Node) {
+			if !g.FromErrorTrigger(op.Node) && len(op.ErrorFor) == 0 && (fallbackCall(g, op.Node) || productPath(g, op.Node)) {
 				continue // one replacement call per failure, its answer used
 			}
 			cost := ""
@@ -62,9 +67,8 @@ one fed, that is one replacement call per failure, and it is not reported.`,
 }
 
 // fallbackCall reports whether a paid call on an error branch stands in
-// for a failed model call: every error output that leads to it leaves a
-// model, agent or chain, and what it answers rejoins the work that the
-// failed call's normal output feeds. That is one replacement call per
+// for a failed call: for every error output that leads to it, what it
+// answers rejoins the work that the failed node's normal output feeds. That is one replacement call per
 // failure whose result is used, not a paid alert.
 func fallbackCall(g *analyze.Graph, n *n8nschema.Node) bool {
 	roots := []*n8nschema.Node{n}
@@ -82,13 +86,6 @@ func fallbackCall(g *analyze.Graph, n *n8nschema.Node) bool {
 		}
 		if !leads {
 			continue
-		}
-		switch g.Spec(e.From).Role {
-		case n8nschema.RoleModel, n8nschema.RoleAgent:
-		default:
-			if _, ok := n8nschema.HTTPModelCallOf(e.From); !ok {
-				return false
-			}
 		}
 		rejoins := false
 		for _, ok := range g.OutOfType(e.From, analyze.ConnMain) {
@@ -122,3 +119,54 @@ func failingNodes(g *analyze.Graph, n *n8nschema.Node) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// productPath reports whether a paid call on an error branch does the
+// product's work rather than report the failure: its prompt does not read
+// the error, and what it answers goes on to a write that is not a log row
+// or team alert, or to the webhook's response.
+func productPath(g *analyze.Graph, n *n8nschema.Node) bool {
+	roots := []*n8nschema.Node{n}
+	if g.IsSubNode(n) {
+		roots = g.Roots(n)
+	}
+	for _, r := range append([]*n8nschema.Node{n}, roots...) {
+		if readsError(r) {
+			return false
+		}
+	}
+	seen := map[*n8nschema.Node]bool{}
+	queue := append([]*n8nschema.Node(nil), roots...)
+	for len(queue) > 0 {
+		m := queue[0]
+		queue = queue[1:]
+		for _, e := range g.OutOfType(m, analyze.ConnMain) {
+			if e.Error || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			t := e.To
+			if t.Type == n8nschema.TypeRespondToWebhook {
+				return true
+			}
+			if c := analyze.ConsequenceOf(t).Consequence; c != analyze.NoEffect && !analyze.BestEffort(t) {
+				return true
+			}
+			queue = append(queue, t)
+		}
+	}
+	return false
+}
+
+// readsError reports whether a node's parameters read the error it was
+// sent for ({{ $json.error.message }}, "explain this error").
+func readsError(n *n8nschema.Node) bool {
+	found := false
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		found = found || v.Kind() == n8nschema.String && errorWordRE.MatchString(v.Str())
+	})
+	return found
+}
+
+// errorWordRE matches text about a failure: an error, a failed run, an
+// exception.
+var errorWordRE = lazyregexp.New(`(?i)\berror|\bfail|\bexception`)

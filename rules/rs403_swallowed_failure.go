@@ -26,7 +26,15 @@ failure surfaces there), when onError is "continueErrorOutput" with the error ou
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
 output (only a Loop Over Items whose done output leads nowhere), for deletes, whose failure ("already gone")
 is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
-".../search", a model's /chat).`,
+".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
+(the failed item lands in the catch, which substitutes its fallback), and when a Filter, or an If whose false
+output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
+the failed item is skipped there, and when the next node parses a field of the result in an expression
+(JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
+error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
+team alert, any write of an error workflow) is a note: its failure loses a line, not data. An agent or chain answers for its model: its onError decides where a
+failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
+a node with no successor ends the run as a success.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,
@@ -34,17 +42,32 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 	Tags:       []string{"errors"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
+		seen := map[*n8nschema.Node]bool{}
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			// A POST to a read endpoint (".../query", ".../search") is not
 			// a write whose failure misleads anyone.
-			write := op.Write && !readingPOST(n)
+			write := op.Consequence != analyze.NoEffect
 			if !write && !op.Paid {
 				continue
 			}
 			if g.IsSubNode(n) {
-				continue // a sub-node's failure is its root's
+				// A sub-node's failure is its root's: an agent or chain
+				// whose model call fails fails as a whole, and its onError
+				// decides where the failure goes.
+				if !op.Paid {
+					continue
+				}
+				r := g.Root(n)
+				if r == nil || g.IsSubNode(r) || g.Spec(r).Role != n8nschema.RoleAgent {
+					continue
+				}
+				n, write = r, false
 			}
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
 			var how string
 			switch {
 			case n.OnError == "continueErrorOutput":
@@ -59,11 +82,13 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 			default:
 				continue
 			}
+			// An error output wired to nothing drops the failed items,
+			// whatever comes after: nothing downstream can see them.
 			if n.OnError != "continueErrorOutput" {
 				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); cleanupOp.MatchString(name) || cleanupURL(n) {
+				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n)) {
 					continue // "delete if it exists" is the usual intent
 				}
 			}
@@ -71,11 +96,20 @@ is usually meant to be ignored, and for a POST to an endpoint that answers rathe
 			if op.Paid {
 				what = "paid call"
 			}
-			pass.Report(analyze.Diagnostic{
-				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
-					n.Name, how, what),
-			})
+			msg := fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
+				n.Name, how, what)
+			if !flowsOn(g, n) {
+				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing comes after it: a failed %s ends the run as a success", n.Name, how, what)
+			}
+			d := analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg}
+			if write && (analyze.BestEffort(n) || g.FromErrorTrigger(n)) {
+				// A log row, a run-tracking mark or a team alert (every
+				// write of an error workflow reports a failure) that fails
+				// costs a line nobody reads, not the data.
+				d.Severity = analyze.Note
+				d.Message += "; it is a best-effort record or alert"
+			}
+			pass.Report(d)
 		}
 	},
 }
@@ -149,7 +183,7 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 						found = true
 					}
 				})
-				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) {
+				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) || catchesBadReply(m) || skipsWithoutResult(g, m, n, h.d == 0) {
 					return true
 				}
 			}
@@ -160,6 +194,73 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// tryCatchRE matches Code that parses in a try block and catches the
+// failure: a reply that is an error item instead of the answer lands in
+// the catch, which substitutes its fallback (manual review, confidence 0).
+var tryCatchRE = lazyregexp.New(`\btry\s*\{[\s\S]*\}\s*catch\b`)
+
+// catchesBadReply reports whether a Code node reads its input inside a
+// try/catch: the failed item ({error: …}) is handled there.
+func catchesBadReply(m *n8nschema.Node) bool {
+	if !n8nschema.IsCode(m.Type) {
+		return false
+	}
+	for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
+		if v, ok := m.Param(k); ok && tryCatchRE.MatchString(v.Str()) {
+			return true
+		}
+	}
+	if v, ok := m.Param("pythonCode"); ok && strings.Contains(v.Str(), "try:") && strings.Contains(v.Str(), "except") {
+		return true
+	}
+	return false
+}
+
+// rejectOps are condition operators that a missing field fails (v2
+// operator.operation, v1 operation): equals, contains, exists, is true,
+// greater than… The failed item ({error: …}) lacks the result field, so
+// it does not pass.
+var rejectOps = map[string]bool{"equals": true, "contains": true, "startsWith": true, "endsWith": true,
+	"regex": true, "exists": true, "notEmpty": true, "true": true, "gt": true, "gte": true, "lt": true,
+	"lte": true, "after": true, "afterOrEquals": true, "before": true, "beforeOrEquals": true,
+	"lengthEquals": true, "lengthGt": true, "lengthGte": true, "lengthLt": true, "lengthLte": true,
+	"equal": true, "isNotEmpty": true, "larger": true, "largerEqual": true, "smaller": true, "smallerEqual": true}
+
+// skipsWithoutResult reports whether a Filter, or an If whose false output
+// leads nowhere, tests a field of n's result with an operator a missing
+// field fails: the failed item is dropped there, not used as a result.
+func skipsWithoutResult(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
+	switch m.Type {
+	case n8nschema.TypeFilter:
+	case n8nschema.TypeIf:
+		for _, e := range g.OutOfType(m, analyze.ConnMain) {
+			if e.Output == 1 && !e.Error {
+				return false // the item goes on on the false branch
+			}
+		}
+	default:
+		return false
+	}
+	p := m.Params()
+	found := false
+	p.Walk(func(rel string, v n8nschema.Value) {
+		if found || !rejectOps[v.Str()] {
+			return
+		}
+		var base string
+		switch {
+		case strings.HasSuffix(rel, "operator.operation"):
+			base = strings.TrimSuffix(rel, "operator.operation") + "leftValue"
+		case strings.HasSuffix(rel, ".operation"):
+			base = strings.TrimSuffix(rel, "operation") + "value1"
+		default:
+			return
+		}
+		found = refsResult(p.Get(base).Str(), n, direct)
+	})
+	return found
 }
 
 // presenceOps are the If/Switch/Filter operators (v2 conditions, and v1's
@@ -220,6 +321,13 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 			return true // the Code node throws on the failed item
 		}
 	}
+	parses := false
+	m.Params().Walk(func(_ string, v n8nschema.Value) {
+		parses = parses || v.Kind() == n8nschema.String && v.IsExpr() && exprParseRE.MatchString(v.Str())
+	})
+	if parses {
+		return true // JSON.parse(undefined) throws a SyntaxError, which fails the node
+	}
 	if g.Spec(m).Role != n8nschema.RoleExternal {
 		return false
 	}
@@ -244,6 +352,13 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 // renderExpression), so a Set node after the failure stores nothing
 // without a word.
 var derefRE = lazyregexp.New(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
+
+// exprParseRE matches an expression that parses a field of the item
+// ({{ JSON.parse($json.output).text }}): on the failed item the field is
+// undefined, JSON.parse throws a SyntaxError, and n8n's evaluator turns
+// that into an error of the node, unlike a TypeError
+// (workflow/src/expression.ts renderExpression).
+var exprParseRE = lazyregexp.New(`JSON\.parse\(\s*\$(json|input\.item\.json)\b`)
 
 // passesItems are nodes that hand their input items on (or route them), so
 // that a node further on may read the failed item.

@@ -14,7 +14,8 @@ var rs503 = &analyze.Rule{
 	Doc: `n8n's node retry retries every failure alike: no status code is excluded
 (packages/core/src/execution-engine/workflow-execute.ts). A 401 from an expired credential, a 403, a 404 or a
 422 rejecting the payload fails the same way on every try, and for a write each try may leave a trace (a
-rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write. An HTTP
+rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write; a POST
+that only reads or analyses (a search, a scrape, a GraphQL query) is not a write. An HTTP
 Request with "Never Error" (options.response.response.neverError) returns the status instead of throwing, so
 the workflow can retry 429 and 5xx only and report the rest.`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
@@ -36,12 +37,14 @@ the workflow can retry 429 and 5xx only and report the rest.`,
 			if v, ok := n.Param("authentication"); ok && v.Str() != "" && v.Str() != "none" {
 				auth = true
 			}
-			if !op.Write && !auth {
+			// A POST that only reads or analyses (a search) is no write.
+			write := op.Consequence != analyze.NoEffect
+			if !write && !auth {
 				continue
 			}
 			what := "calls with credentials"
 			examples := "401 or 403"
-			if op.Write {
+			if write {
 				_, name := n8nschema.WriteOp(n)
 				what = fmt.Sprintf("makes a write (%s)", name)
 				examples = "401, 403 or 422"

@@ -1,0 +1,411 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Consequence is what a node leaves behind when it runs once more for the
+// same item: after a retry whose first attempt had committed, a
+// redelivered webhook, a re-run execution. It orders by what a duplicate
+// costs the owner.
+type Consequence uint8
+
+const (
+	// NoEffect: not a write, or a POST that only reads or analyses (a
+	// search, a scrape, a GraphQL query): a repeat costs a call.
+	NoEffect Consequence = iota
+	// SameState: a repeat re-applies the same state: fields set on one
+	// record by id, a file written at a fixed path, a delete, a pause, a
+	// write the API refuses to repeat.
+	SameState
+	// Nuisance: a duplicate the team sees and shrugs at: an alert in a team
+	// channel, a report mailed to a fixed address, an extra row in a log, a
+	// draft.
+	Nuisance
+	// SecondRecord: a second record in an app the owner works in: a row
+	// in a sheet or table, a page, a task, a file. Someone sees it and
+	// deletes it.
+	SecondRecord
+	// Unclear: a POST whose endpoint and provider say nothing about what
+	// it creates: the duplicate may be anything from a log line to an
+	// order.
+	Unclear
+	// Harm: a duplicate that reaches money or a third party: a charge, an
+	// order, a booking, a message to a customer, a created deal or ticket,
+	// a public post.
+	Harm
+)
+
+var consequenceNames = [...]string{"no effect", "same state", "nuisance", "second record", "unclear", "harm"}
+
+func (c Consequence) String() string {
+	if int(c) < len(consequenceNames) {
+		return consequenceNames[c]
+	}
+	return "unknown"
+}
+
+// Duplicates reports whether a repeat leaves a second effect.
+func (c Consequence) Duplicates() bool { return c >= Nuisance }
+
+// Effect is a write's consequence with what the duplicate is, in words
+// ("a second message to a recipient taken from the data").
+type Effect struct {
+	Consequence Consequence
+	// Op names the operation: "POST", "message.send".
+	Op string
+	// Duplicate says what a repeat leaves: "an alert in a team channel".
+	Duplicate string
+	// Message is true for a message to people (mail, SMS, chat): sent from
+	// an error workflow it is an alert to the team, whoever receives it.
+	Message bool
+	Conf    n8nschema.Confidence
+}
+
+// ConsequenceOf decides what running node n once more leaves behind. It is
+// the one place that reads it: from the HTTP method and endpoint (what the
+// URL says, endpoint.go), or from the app node's resource and operation
+// with n8n's defaults (n8nschema.AppOperation), then from who receives the
+// result.
+func ConsequenceOf(n *n8nschema.Node) Effect {
+	w, op, conf := n8nschema.WriteOpConf(n)
+	if !w {
+		return Effect{Op: op}
+	}
+	if _, ok := n8nschema.HTTPModelCallOf(n); ok {
+		return Effect{Op: op, Conf: n8nschema.ConfHigh} // a model's answer, not a write
+	}
+	e := Effect{Op: op, Conf: conf}
+	if n8nschema.IsWriteMethod(op) {
+		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
+		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)))
+	} else {
+		e.Consequence, e.Duplicate = appConsequence(n, op)
+		typ := strings.TrimSuffix(n.Type, "Tool")
+		e.Message = e.Consequence >= Nuisance && (teamChannels[typ] || mailers[typ])
+	}
+	return e
+}
+
+// httpConsequence reads an HTTP Request node's write from its method and
+// endpoint.
+func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8nschema.Confidence) {
+	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
+	switch method {
+	case "DELETE":
+		return SameState, "", n8nschema.ConfHigh
+	case "PUT":
+		return SameState, "", n8nschema.ConfMedium // replaces the resource (RFC 9110 §9.2.2)
+	case "PATCH":
+		// Sets fields, unless the endpoint appends (Notion's
+		// PATCH /blocks/{id}/children adds blocks).
+		if appendPathRE.MatchString(pathOf(u)) {
+			return SecondRecord, "more content appended to the same record", n8nschema.ConfMedium
+		}
+		return SameState, "", n8nschema.ConfMedium
+	}
+	if readingPOST(n) {
+		return NoEffect, "", n8nschema.ConfMedium
+	}
+	if settingPOST(n) || namedCopy(n) {
+		return SameState, "", n8nschema.ConfMedium
+	}
+	host := strings.ToLower(hostOf(u))
+	path := strings.ToLower(pathOf(u))
+	switch {
+	case teamHost(host):
+		return Nuisance, "a second alert in a team channel", n8nschema.ConfHigh
+	case paymentHost(host) || harmPathRE.MatchString(path):
+		return Harm, "a second " + harmWord(path) + " at " + orUnknown(host), n8nschema.ConfHigh
+	case messagePathRE.MatchString(path):
+		return Harm, "a second message sent through " + orUnknown(host), n8nschema.ConfMedium
+	case logName(n.Name) || logPathRE.MatchString(path):
+		return Nuisance, "a second row in a log", n8nschema.ConfMedium
+	case workspaceHost(host):
+		return SecondRecord, "a second record at " + host, n8nschema.ConfHigh
+	}
+	return Unclear, "a second copy of whatever " + orUnknown(host) + " creates", n8nschema.ConfMedium
+}
+
+// workspaceHosts are the APIs of apps a team keeps its own records in
+// (notes, tables, tasks, files), as their app nodes do.
+var workspaceHosts = []string{"api.notion.com", "api.airtable.com", "sheets.googleapis.com", "www.googleapis.com",
+	"docs.googleapis.com", "api.todoist.com", "api.clickup.com", "api.trello.com", "api.baserow.io", "app.nocodb.com",
+	"api.monday.com", "app.asana.com", "api.linear.app", "graph.microsoft.com", "content.dropboxapi.com", "api.clockify.me"}
+
+func workspaceHost(host string) bool {
+	for _, h := range workspaceHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
+}
+
+func orUnknown(host string) string {
+	if host == "" {
+		return "the endpoint"
+	}
+	return host
+}
+
+// pathOf returns the path of a URL, without scheme, host, query or
+// fragment.
+func pathOf(u string) string {
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			u = rest[i:]
+		} else {
+			u = ""
+		}
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return u
+}
+
+// appendPathRE matches a PATCH endpoint that adds content.
+var appendPathRE = lazyregexp.New(`(?i)/(children|append|add|items|comments|messages)/?$`)
+
+// teamHosts are services where a team reads its own alerts: Slack incoming
+// webhooks and chat.postMessage, Discord webhooks, the Telegram Bot API,
+// ntfy, Microsoft Teams and Google Chat webhooks, Pushover, Pushbullet.
+var teamHosts = []string{"slack.com", "discord.com", "discordapp.com", "api.telegram.org", "ntfy.sh",
+	"webhook.office.com", "outlook.office.com", "chat.googleapis.com", "api.pushover.net", "api.pushbullet.com"}
+
+// teamHost reports a team channel's host, or a self-hosted ntfy, Gotify,
+// Mattermost or Rocket.Chat server named for what it runs.
+func teamHost(host string) bool {
+	for _, h := range teamHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	for _, s := range []string{"ntfy", "gotify", "mattermost", "rocket"} {
+		if strings.Contains(host, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// paymentHost reports an API that moves money: the payment providers whose
+// idempotency header the catalog knows (Stripe, PayPal, Adyen, ...).
+func paymentHost(host string) bool {
+	_, ok := n8nschema.KeyHeaderFor(host)
+	return ok
+}
+
+// harmPathRE matches an endpoint whose collection is money, a booking or a
+// customer's case: /v1/charges, /orders, /bookings, /deals, /tickets.
+var harmPathRE = lazyregexp.New(`(?i)/(charges?|payments?|payouts?|orders?|invoices?|refunds?|transfers?|checkouts?|bookings?|reservations?|appointments?|deals?|tickets?|opportunit(y|ies)|subscriptions?)(/|$)`)
+
+// harmWord names the collection harmPathRE found.
+func harmWord(path string) string {
+	m := harmPathRE.FindStringSubmatch(path)
+	if m == nil {
+		return "payment"
+	}
+	w := strings.ToLower(m[1])
+	switch {
+	case w == "opportunities":
+		return "opportunity"
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// messagePathRE matches an endpoint that sends a message to someone: SMS,
+// WhatsApp, e-mail APIs (/messages, /sms, /mail/send, /sendText).
+var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[a-z]*|whatsapp)(/|$)`)
+
+// logPathRE matches an endpoint that records what happened: /logs,
+// /events/log, /audit.
+var logPathRE = lazyregexp.New(`(?i)/(logs?|audit|activit(y|ies)|history)(/|$)`)
+
+// logNameRE matches a node or table named for a log of what happened:
+// "Log to Sheets", "Audit log", "Activity", "Run history", "Tracking".
+var logNameRE = lazyregexp.New(`(?i)(^|[^a-z])(log|logs|logging|logger|audit|activity|activities|history|tracking|tracker|journal)([^a-z]|$)`)
+
+// loginRE matches "log in", "log into": a login, not a log.
+var loginRE = lazyregexp.New(`(?i)\blog\s*(in|into|on|out)\b`)
+
+func logName(s string) bool { return logNameRE.MatchString(s) && !loginRE.MatchString(s) }
+
+// appConsequence reads an app node's write from its type, resource and
+// operation, and who receives it.
+func appConsequence(n *n8nschema.Node, op string) (Consequence, string) {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	res, kind, _ := n8nschema.AppOperation(n)
+	name := op
+	if i := strings.LastIndexByte(op, '.'); i >= 0 {
+		name = op[i+1:]
+	}
+	words := splitWords(name)
+	if query, insert := n8nschema.SQLQuery(n); query {
+		if insert {
+			return SecondRecord, "a second row inserted"
+		}
+		return SameState, ""
+	}
+	switch {
+	case !kind.Duplicates():
+		return SameState, ""
+	case n8nschema.KeyedStore(typ) && kind == n8nschema.OpCreate && !strings.HasPrefix(strings.ToLower(name), "copy"):
+		return SameState, "" // the caller names the object: a repeat overwrites it
+	case len(words) > 0 && (readVerbs[words[0]] || analysisWords[words[len(words)-1]]):
+		return NoEffect, "" // runs an analysis (TheHive executeAnalyzer)
+	case res == "draft" || strings.Contains(strings.ToLower(name), "draft"):
+		return Nuisance, "a second draft"
+	case refusesRepeat[typ]:
+		return SameState, ""
+	case teamChannels[typ]:
+		return Nuisance, "a second message in a team chat"
+	case mailers[typ]:
+		if name == "reply" || strings.HasPrefix(name, "reply") {
+			return Harm, "a second reply to the sender"
+		}
+		if fixedRecipient(n) {
+			return Nuisance, "a second report to a fixed address"
+		}
+		return Harm, "a second message to a recipient taken from the data"
+	case harmResources[res] || money[typ] && kind == n8nschema.OpCreate:
+		w := res
+		if w == "" {
+			w = "payment"
+		}
+		return Harm, "a second " + w
+	case publishers[typ]:
+		return Harm, "a second public post"
+	case attendees(n):
+		return Harm, "a second invitation to the attendees"
+	case logName(n.Name) || logName(targetName(n)):
+		return Nuisance, "a second row in a log"
+	}
+	return SecondRecord, "a second record in " + appName(typ)
+}
+
+// appName is the node type's name without its package: "googleSheets".
+func appName(typ string) string {
+	_, name, _ := strings.Cut(typ, ".")
+	return name
+}
+
+// analysisWords end an execute operation that analyses.
+var analysisWords = map[string]bool{"analyzer": true, "analyze": true, "analysis": true, "scan": true}
+
+// teamChannels are chat apps where a team talks to itself or a bot answers
+// a chat: a duplicate shows as the same message twice.
+var teamChannels = map[string]bool{
+	"n8n-nodes-base.slack": true, "n8n-nodes-base.telegram": true, "n8n-nodes-base.microsoftTeams": true,
+	"n8n-nodes-base.discord": true, "n8n-nodes-base.mattermost": true, "n8n-nodes-base.rocketchat": true,
+	"n8n-nodes-base.googleChat": true, "n8n-nodes-base.matrix": true, "n8n-nodes-base.zulip": true,
+	"n8n-nodes-base.pushover": true, "n8n-nodes-base.pushbullet": true, "n8n-nodes-base.gotify": true,
+	"n8n-nodes-base.line": true, "n8n-nodes-base.signl4": true, "n8n-nodes-base.pushcut": true,
+	"n8n-nodes-base.spontit": true, "n8n-nodes-base.ciscoWebex": true, "n8n-nodes-base.twake": true,
+	"n8n-nodes-base.flock": true,
+}
+
+// mailers send e-mail, SMS or WhatsApp to an address: a report to the
+// team when the address is fixed, a message to a customer when it comes
+// from the data.
+var mailers = map[string]bool{
+	"n8n-nodes-base.gmail": true, "n8n-nodes-base.emailSend": true, "n8n-nodes-base.microsoftOutlook": true,
+	"n8n-nodes-base.mailgun": true, "n8n-nodes-base.sendGrid": true, "n8n-nodes-base.mailjet": true,
+	"n8n-nodes-base.mandrill": true, "n8n-nodes-base.postmark": true, "n8n-nodes-base.awsSes": true,
+	"n8n-nodes-base.sendInBlue": true, "n8n-nodes-base.twilio": true, "n8n-nodes-base.vonage": true,
+	"n8n-nodes-base.messageBird": true, "n8n-nodes-base.plivo": true, "n8n-nodes-base.sms77": true,
+	"n8n-nodes-base.msg91": true, "n8n-nodes-base.mocean": true, "n8n-nodes-base.whatsApp": true,
+	"n8n-nodes-base.gmailTool": true,
+}
+
+// recipientParams hold a mailer's recipient: Gmail sendTo, Send Email
+// toEmail, Outlook toRecipients, SES toAddresses, Twilio and Vonage to,
+// WhatsApp recipientPhoneNumber, MessageBird recipients.
+var recipientParams = []string{"sendTo", "toEmail", "toRecipients", "toAddresses", "to", "recipientPhoneNumber", "recipients", "toList", "phoneNumber"}
+
+// fixedRecipient reports whether a mailer sends to an address written in
+// the node (the team's own), not one taken from the item.
+func fixedRecipient(n *n8nschema.Node) bool {
+	for _, p := range recipientParams {
+		if v, ok := n.Param(p); ok {
+			return v.Kind() == n8nschema.String && v.Str() != "" && !v.IsExpr()
+		}
+	}
+	return false
+}
+
+// money are app nodes whose created records are money: a charge, an
+// order, an invoice, a payout.
+var money = map[string]bool{
+	"n8n-nodes-base.stripe": true, "n8n-nodes-base.payPal": true, "n8n-nodes-base.shopify": true,
+	"n8n-nodes-base.wooCommerce": true, "n8n-nodes-base.chargebee": true, "n8n-nodes-base.paddle": true,
+	"n8n-nodes-base.quickbooks": true, "n8n-nodes-base.xero": true, "n8n-nodes-base.invoiceNinja": true,
+	"n8n-nodes-base.wise": true, "n8n-nodes-base.magento2": true,
+}
+
+// harmResources are resources whose created record reaches money or a
+// customer: orders and invoices, bookings, CRM deals, support tickets.
+var harmResources = map[string]bool{
+	"order": true, "invoice": true, "charge": true, "payment": true, "payout": true, "refund": true,
+	"transfer": true, "bill": true, "estimate": true, "salesOrder": true, "purchaseOrder": true,
+	"booking": true, "appointment": true, "reservation": true, "deal": true, "opportunity": true,
+	"ticket": true, "case": true, "conversation": true,
+}
+
+// publishers post in public: a duplicate is seen by everyone.
+var publishers = map[string]bool{
+	"n8n-nodes-base.linkedIn": true, "n8n-nodes-base.facebookGraphApi": true, "n8n-nodes-base.reddit": true,
+	"n8n-nodes-base.medium": true, "n8n-nodes-base.discourse": true,
+}
+
+// refusesRepeat are APIs that reject a duplicate: X refuses a post with
+// the same text as a recent one ("duplicate content").
+var refusesRepeat = map[string]bool{"n8n-nodes-base.twitter": true}
+
+// attendees reports a calendar event that invites people: a second one
+// sends a second invitation.
+func attendees(n *n8nschema.Node) bool {
+	for _, p := range []string{"additionalFields.attendees", "additionalFields.attendeesUi", "attendees"} {
+		if v, ok := n.Param(p); ok && v.Kind() != n8nschema.Null && (v.Str() != "" || len(v.Elems()) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// targetName returns the name of the sheet or table a store node writes
+// to, as the editor keeps it ({"__rl": true, "cachedResultName": …} or a
+// plain name).
+func targetName(n *n8nschema.Node) string {
+	for _, p := range []string{"sheetName", "tableId", "table", "tableName", "databaseId", "base"} {
+		v, ok := n.Param(p)
+		if !ok {
+			continue
+		}
+		if s := v.Get("cachedResultName").Str(); s != "" {
+			return s
+		}
+		if v.Kind() == n8nschema.String {
+			return v.Str()
+		}
+	}
+	return ""
+}
+
+// BestEffort reports whether a write only records or announces what
+// happened: a team alert, a row in a log, a run-tracking mark ("Update
+// run history", a POST to /logs). Its failure loses a line, not data.
+func BestEffort(n *n8nschema.Node) bool {
+	if ConsequenceOf(n).Consequence == Nuisance {
+		return true
+	}
+	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
+	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u))
+}

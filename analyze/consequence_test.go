@@ -1,0 +1,77 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// TestConsequenceOf: what a node leaves when it runs once more, read from
+// its method and endpoint or its operation, and who receives it.
+func TestConsequenceOf(t *testing.T) {
+	http := func(method, url, extra string) string {
+		return `{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"` + method + `","url":"` + url + `"` + extra + `}}`
+	}
+	for _, c := range []struct {
+		name, node string
+		want       Consequence
+	}{
+		{"get", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"url":"https://x/y"}}`, NoEffect},
+		{"post to search", http("POST", "https://api.example.com/v1/search?q=x", ""), NoEffect},
+		{"post to completions", http("POST", "https://api.openai.com/v1/chat/completions", ""), NoEffect},
+		{"apify run-sync", http("POST", "https://api.apify.com/v2/acts/abc/run-sync", ""), NoEffect},
+		{"graphql query", http("POST", "https://api.linear.app/graphql", `,"jsonBody":"{\"query\": \"{ issues { nodes { id } } }\"}"`), NoEffect},
+		{"graphql mutation", http("POST", "https://api.linear.app/graphql", `,"jsonBody":"{\"query\": \"mutation { issueCreate(input: {}) { success } }\"}"`), SecondRecord},
+		{"notion page", http("POST", "https://api.notion.com/v1/pages", ""), SecondRecord},
+		{"doNotSave", http("POST", "https://api.example.com/v1/enrich", `,"sendQuery":true,"queryParameters":{"parameters":[{"name":"doNotSave","value":"true"}]}`), NoEffect},
+		{"google inspect", http("POST", "https://searchconsole.googleapis.com/v1/urlInspection/index:inspect", ""), NoEffect},
+		{"google synthesize", http("POST", "https://texttospeech.googleapis.com/v1/text:synthesize", ""), NoEffect},
+		{"google values append", http("POST", "https://sheets.googleapis.com/v4/spreadsheets/abc/values/Sheet1:append", ""), SecondRecord},
+		{"patch by id", http("PATCH", "https://api.example.com/tasks/{{ $json.id }}", ""), SameState},
+		{"patch appends", http("PATCH", "https://api.notion.com/v1/blocks/{{ $json.id }}/children", ""), SecondRecord},
+		{"put", http("PUT", "https://x/y", ""), SameState},
+		{"delete", http("DELETE", "https://x/y", ""), SameState},
+		{"post by id", http("POST", "https://api.todoist.com/rest/v2/tasks/{{ $json.id }}", ""), SameState},
+		{"post record", http("POST", "https://erp.example.com/api/items", ""), Unclear},
+		{"post invoice", http("POST", "https://erp.example.com/api/invoices", ""), Harm},
+		{"stripe", http("POST", "https://api.stripe.com/v1/payment_intents", ""), Harm},
+		{"whatsapp", http("POST", "https://graph.facebook.com/v19.0/123/messages", ""), Harm},
+		{"slack webhook", http("POST", "https://hooks.slack.com/services/T/B/x", ""), Nuisance},
+		{"ntfy", http("POST", "https://ntfy.sh/alerts", ""), Nuisance},
+		{"telegram api", http("POST", "https://api.telegram.org/bot1/sendMessage", ""), Nuisance},
+		{"log endpoint", http("POST", "https://api.example.com/v1/logs", ""), Nuisance},
+		{"sheets append", `{"name":"a","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"operation":"append"}}`, SecondRecord},
+		{"sheets append to a log", `{"name":"Log to Sheets","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"operation":"append"}}`, Nuisance},
+		{"sheets append to an audit tab", `{"name":"Save","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"operation":"append","sheetName":{"__rl":true,"mode":"list","value":"gid=1","cachedResultName":"Audit Log"}}}`, Nuisance},
+		{"sheets appendOrUpdate", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"appendOrUpdate"}}`, SameState},
+		{"sheets update", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"update"}}`, SameState},
+		{"airtable upsert", `{"name":"a","type":"n8n-nodes-base.airtable","parameters":{"operation":"upsert"}}`, SameState},
+		{"slack default post", `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{}}`, Nuisance},
+		{"telegram", `{"name":"a","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"chatId":"={{ $json.message.chat.id }}","text":"hi"}}`, Nuisance},
+		{"gmail to the team", `{"name":"a","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"sendTo":"ops@acme.test","subject":"report"}}`, Nuisance},
+		{"gmail to a customer", `{"name":"a","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"sendTo":"={{ $json.email }}","subject":"welcome"}}`, Harm},
+		{"gmail reply", `{"name":"a","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"operation":"reply","messageId":"={{ $json.id }}"}}`, Harm},
+		{"outlook draft", `{"name":"a","type":"n8n-nodes-base.microsoftOutlook","typeVersion":2,"parameters":{"resource":"draft","operation":"create"}}`, Nuisance},
+		{"twilio to a customer", `{"name":"a","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"to":"={{ $json.phone }}","message":"hi"}}`, Harm},
+		{"gmail addLabels", `{"name":"a","type":"n8n-nodes-base.gmail","parameters":{"operation":"addLabels"}}`, SameState},
+		{"stripe charge", `{"name":"a","type":"n8n-nodes-base.stripe","parameters":{"resource":"charge","operation":"create"}}`, Harm},
+		{"hubspot deal", `{"name":"a","type":"n8n-nodes-base.hubspot","typeVersion":2,"parameters":{"resource":"deal","operation":"create"}}`, Harm},
+		{"zendesk ticket", `{"name":"a","type":"n8n-nodes-base.zendesk","typeVersion":1,"parameters":{"resource":"ticket","operation":"create"}}`, Harm},
+		{"calendar invite", `{"name":"a","type":"n8n-nodes-base.googleCalendar","typeVersion":1.3,"parameters":{"operation":"create","additionalFields":{"attendees":["={{ $json.email }}"]}}}`, Harm},
+		{"calendar event alone", `{"name":"a","type":"n8n-nodes-base.googleCalendar","typeVersion":1.3,"parameters":{"operation":"create"}}`, SecondRecord},
+		{"dropbox upload", `{"name":"a","type":"n8n-nodes-base.dropbox","typeVersion":1,"parameters":{"path":"/reports/today.pdf"}}`, SameState},
+		{"s3 upload", `{"name":"a","type":"n8n-nodes-base.s3","typeVersion":1,"parameters":{"operation":"upload"}}`, SameState},
+		{"drive upload", `{"name":"a","type":"n8n-nodes-base.googleDrive","typeVersion":3,"parameters":{}}`, SecondRecord},
+		{"thehive analyzer", `{"name":"a","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"observable","operation":"executeAnalyzer"}}`, NoEffect},
+		{"postgres insert query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"INSERT INTO t VALUES (1)"}}`, SecondRecord},
+		{"postgres update query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"UPDATE t SET a = 1"}}`, SameState},
+	} {
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
+			t.Fatalf("%s: bad test node", c.name)
+		}
+		if got := ConsequenceOf(f.Workflows[0].Nodes[0]); got.Consequence != c.want {
+			t.Errorf("%s: %v (%q), want %v", c.name, got.Consequence, got.Duplicate, c.want)
+		}
+	}
+}

@@ -1,0 +1,265 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// What an HTTP Request node's call does, read from its method and
+// endpoint: a read sent as POST, a POST that sets fields, a copy onto a
+// named destination, a delete. This is the one place that reads it;
+// ConsequenceOf (consequence.go) and the rules ask here.
+
+// urlVerbs splits the last path segment of an HTTP Request node's URL into
+// lower-case words ("run-sync-get-dataset-items" → run sync get dataset
+// items; "listRecords" → list records); nil for other nodes or no URL.
+func urlVerbs(n *n8nschema.Node) []string {
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		return nil
+	}
+	v, _ := n.Param("url")
+	u := v.Str()
+	if i := strings.LastIndex(u, "}}"); i >= 0 {
+		// An expression: read the literal text after it ("={{ $json.base
+		// }}/points/delete"), or the last string literal it ends with
+		// ("={{ … + '/searchAnalytics/query' }}"); else nothing is known.
+		if tail := u[i+2:]; strings.TrimSpace(tail) != "" {
+			u = tail
+		} else {
+			inner := strings.TrimSpace(u[:i])
+			if inner == "" || !strings.ContainsRune("'\"`", rune(inner[len(inner)-1])) {
+				return nil
+			}
+			q := inner[len(inner)-1]
+			inner = inner[:len(inner)-1]
+			u = inner[strings.LastIndexByte(inner, q)+1:]
+		}
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimRight(u, "/ ")
+	if i := strings.LastIndex(u, "/"); i >= 0 {
+		u = u[i+1:]
+	}
+	if strings.ContainsAny(u, "{}$") {
+		return nil
+	}
+	return splitWords(u)
+}
+
+// readVerbs and changeVerbs are the words of an endpoint name that say
+// whether a POST reads or changes state.
+var (
+	readVerbs = map[string]bool{"query": true, "search": true, "get": true, "list": true, "find": true,
+		"lookup": true, "fetch": true, "retrieve": true, "read": true, "count": true, "scroll": true, "scrape": true}
+	changeVerbs = map[string]bool{"create": true, "update": true, "delete": true, "insert": true, "upsert": true,
+		"send": true, "post": true, "publish": true, "upload": true, "add": true, "set": true, "write": true,
+		"remove": true, "patch": true, "put": true, "charge": true, "pay": true, "cancel": true, "save": true}
+)
+
+// readingPOST reports whether an HTTP POST only reads or analyses: APIs
+// that take their query in a JSON body are called with POST (Search
+// Console searchAnalytics/query, Qdrant points/scroll, Airtable
+// listRecords, Apify run-sync-get-dataset-items, Firecrawl scrape), the
+// endpoints the catalog knows answer rather than store (a local model's
+// /api/chat, a WebDriver command), a GraphQL query that is not a
+// mutation, a call told not to keep what it makes (doNotSave=true), and a
+// Google-style custom method that reads or computes (:inspect,
+// :synthesize, :runReport).
+func readingPOST(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	u := n.Params().Get("url").Str()
+	if n8nschema.AnswerPath(u) || graphQLQuery(n, u) || doNotSave(n, u) {
+		return true
+	}
+	if m := customMethod(u); m != "" {
+		words := splitWords(m)
+		return len(words) > 0 && customReads[words[0]] && !slices.ContainsFunc(words[1:], func(w string) bool { return changeVerbs[w] })
+	}
+	words := urlVerbs(n)
+	if m, ok := jsonRPCMethod(n); ok {
+		// JSON-RPC posts every call to one URL; the method names it.
+		words = splitWords(m)
+	}
+	read := false
+	for i, w := range words {
+		if changeVerbs[w] {
+			return false
+		}
+		// run-sync: run an actor and answer with its output (Apify).
+		read = read || readVerbs[w] || w == "login" || w == "run" && i+1 < len(words) && words[i+1] == "sync"
+	}
+	return read
+}
+
+// customReads lead the Google-style custom methods (AIP-136) that answer
+// and store nothing: urlInspection/index:inspect, text:synthesize,
+// images:annotate, speech:recognize, properties/…:runReport,
+// customers/…:generateKeywordIdeas, …:batchGet.
+var customReads = map[string]bool{"generate": true, "search": true, "query": true, "list": true, "get": true,
+	"batch": true, "suggest": true, "analyze": true, "predict": true, "classify": true, "lookup": true,
+	"inspect": true, "synthesize": true, "annotate": true, "recognize": true, "run": true, "detect": true,
+	"translate": true, "compute": true, "embed": true, "count": true, "stream": true, "moderate": true,
+	"summarize": true, "check": true}
+
+// customMethodRE matches a Google-style custom method at the end of a URL
+// path (AIP-136): /customers/123:generateKeywordIdeas.
+var customMethodRE = lazyregexp.New(`:([a-z][A-Za-z]*)$`)
+
+// customMethod returns the custom method a URL ends with, or "".
+func customMethod(u string) string {
+	u = strings.TrimRight(strings.SplitN(u, "?", 2)[0], "/ ")
+	if m := customMethodRE.FindStringSubmatch(u); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// mutationRE finds a GraphQL mutation in a request body.
+var mutationRE = lazyregexp.New(`\bmutation\b`)
+
+// graphQLQuery reports whether a POST to a GraphQL endpoint sends a query,
+// not a mutation: GraphQL sends both as POST to one URL.
+func graphQLQuery(n *n8nschema.Node, u string) bool {
+	path := strings.ToLower(strings.SplitN(u, "?", 2)[0])
+	if !strings.HasSuffix(strings.TrimRight(path, "/ "), "graphql") {
+		return false
+	}
+	mutation := false
+	for _, p := range []string{"jsonBody", "body", "bodyParameters"} {
+		n.Params().Get(p).Walk(func(_ string, v n8nschema.Value) {
+			mutation = mutation || v.Kind() == n8nschema.String && mutationRE.MatchString(v.Str())
+		})
+	}
+	return !mutation
+}
+
+// doNotSave reports whether a call asks the API not to keep what it makes
+// (doNotSave=true in the URL or the query parameters): an analysis.
+func doNotSave(n *n8nschema.Node, u string) bool {
+	if strings.Contains(strings.ToLower(u), "donotsave=true") {
+		return true
+	}
+	for _, p := range n.Params().Get("queryParameters.parameters").Elems() {
+		if strings.EqualFold(p.Get("name").Str(), "doNotSave") && strings.EqualFold(strings.TrimPrefix(p.Get("value").Str(), "="), "true") {
+			return true
+		}
+	}
+	return false
+}
+
+// rpcMethodRE finds the method of a JSON-RPC request body: "method":
+// "problem.get", method: 'user.login'.
+var rpcMethodRE = lazyregexp.New(`["']?method["']?\s*:\s*["']([\w./-]+)["']`)
+
+// jsonRPCMethod returns the method a JSON-RPC 2.0 request calls (Zabbix
+// problem.get, Odoo execute_kw), read from the JSON body.
+func jsonRPCMethod(n *n8nschema.Node) (string, bool) {
+	body := n.Params().Get("jsonBody").Str()
+	if !strings.Contains(body, "jsonrpc") {
+		return "", false
+	}
+	m := rpcMethodRE.FindStringSubmatch(body)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// splitWords splits a name into lower-case words at case changes and
+// non-letters: "problem.get" → problem get, "getRecords" → get records.
+func splitWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			flush()
+			cur = append(cur, r)
+		case r >= 'a' && r <= 'z':
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return words
+}
+
+// CleanupURL reports whether an HTTP call goes to an endpoint named for a
+// delete ("…/points/delete", "…/remove"): its failure ("already gone") is
+// usually meant to be ignored, as for app nodes' delete operations.
+func CleanupURL(n *n8nschema.Node) bool {
+	for _, w := range urlVerbs(n) {
+		switch w {
+		case "delete", "remove", "clear", "purge", "trash", "archive":
+			return true
+		}
+	}
+	return false
+}
+
+// destFieldRE matches a body field that names where a copy or move goes:
+// "dstKey", "destination", "target_path", "to".
+var destFieldRE = lazyregexp.New(`(?i)["']?\b(dst|dest|destination|target|to)[_-]?(key|path|name|file|folder|id|url)?["']?\s*:`)
+
+// copyPathRE matches a copy or move endpoint anywhere in the path
+// (/files/copy/{bucket}, /objects/move).
+var copyPathRE = lazyregexp.New(`(?i)/(copy|move|rename)(/|$)`)
+
+// namedCopy reports whether an HTTP POST copies or moves an object onto a
+// destination the request names ({"srcKey": …, "dstKey": …} to …/copy): a
+// repeat writes the same object under the same name, not a second one.
+func namedCopy(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	if !copyPathRE.MatchString(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0]) {
+		return false
+	}
+	body := n.Params().Get("jsonBody").Str()
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		body += " " + p.Get("name").Str() + ":"
+	}
+	return destFieldRE.MatchString(body)
+}
+
+// settingPOST reports whether an HTTP POST goes to an endpoint named for
+// setting state (…/update-meta, …/setStatus) and not for creating or
+// sending: a repeat re-applies the same fields.
+func settingPOST(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
+	if updateByIDRE.MatchString(u) {
+		return true
+	}
+	set := false
+	for _, w := range urlVerbs(n) {
+		switch w {
+		case "update", "set", "edit", "modify", "rename", "mark":
+			set = true
+		case "create", "insert", "add", "send", "post", "publish", "upload", "charge", "pay", "append", "new":
+			return false
+		}
+	}
+	return set
+}
+
+// updateByIDRE matches a URL that ends with a collection and an id taken
+// from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
+// Stripe and others for POST as an update of that one resource.
+var updateByIDRE = lazyregexp.New(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)
