@@ -32,6 +32,7 @@ type input struct {
 	explicit bool     // named on the command line, not found in a folder
 	stdin    bool     // read from stdin ("-")
 	err      error    // why it could not be read, when that is known already
+	skip     string   // why a file met in a folder is not read (a link out of the inputs)
 }
 
 // read returns the input's bytes: a file or a fetched workflow is read now,
@@ -83,6 +84,7 @@ func (e *unreadError) Error() string {
 func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]input, error) {
 	var ins []input
 	seen := map[string]int{} // name → index in ins
+	pl := newPlaces(args, n.wd)
 	add := func(in input) {
 		if i, ok := seen[in.name]; ok {
 			// Named on its own and met in a folder: explicit, whatever
@@ -101,7 +103,7 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	}
 	addDir := func(dir string) {
 		abs := n.abs(dir)
-		found, bare := walkJSON(abs)
+		found, bare := walkJSON(abs, pl)
 		n.listedWithoutGit(bare)
 		for _, w := range found {
 			// w.path is clean and absolute: n.abs of the path as given
@@ -115,7 +117,11 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 				}
 				return filepath.Join(dir, rel)
 			}
-			add(input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err})
+			in := input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err}
+			if w.err == errLinkOut {
+				in.path, in.err, in.skip = "", nil, w.err.Error()
+			}
+			add(in)
 		}
 	}
 	for _, arg := range args {
@@ -185,7 +191,9 @@ type walked struct {
 // walkJSON lists the regular .json files below dir in sorted order,
 // skipping hidden files and folders and node_modules. Symlinks count by
 // their target; one that points nowhere, and a folder that cannot be
-// listed, come back with their error so that the report names them.
+// listed, come back with their error so that the report names them. A
+// link to a file the walk of pl would not read by itself (outside the
+// inputs, hidden, not .json) comes back with errLinkOut, unread.
 // Named pipes, devices and sockets are not files anyone exported: a FIFO
 // named x.json would block the run, /dev/zero would never end.
 //
@@ -196,8 +204,8 @@ type walked struct {
 // errors (TestWalkJSONAsWalkDir), but lists each folder with listDir: on
 // Linux bare system calls, with each path joined once, not cleaned again
 // (the walk is on one core before the first pass; see docs/performance.md).
-func walkJSON(dir string) (out []walked, bare []string) {
-	w := walker{notBare: map[string]bool{}}
+func walkJSON(dir string, pl *places) (out []walked, bare []string) {
+	w := walker{notBare: map[string]bool{}, places: pl}
 	info, err := os.Lstat(dir)
 	switch {
 	case err != nil:
@@ -221,6 +229,7 @@ type walker struct {
 	listed  []string
 	notBare map[string]bool
 	buf     []byte // listDir's
+	places  *places
 }
 
 // dir lists the folder at p (clean: its entries' paths are clean joined to
@@ -265,10 +274,20 @@ func (w *walker) file(p, name string, typ fs.FileMode) {
 			w.out = append(w.out, walked{p, errDangling})
 		case err != nil:
 			w.out = append(w.out, walked{p, err})
-		case st.Mode().IsRegular():
+		case !st.Mode().IsRegular():
+		case !w.follows(p):
+			w.out = append(w.out, walked{p, errLinkOut})
+		default:
 			w.out = append(w.out, walked{path: p})
 		}
 	}
+}
+
+// follows says whether the link at p leads to a file the walk reads by
+// itself, so that no report quotes a file outside the inputs.
+func (w *walker) follows(p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	return err == nil && w.places.reaches(real)
 }
 
 // dirent is an entry of a folder: its path (the folder's, a separator and
