@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/internal/safewrite"
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
@@ -285,7 +287,7 @@ func runAudit(o *AuditOptions) error {
 	if o.Fix || o.Diff {
 		// Repairs rewrite the sources, so --fix holds the whole set.
 		var done bool
-		if a, unread, done, err = o.fixInputs(ins, st, fixOpts); err != nil || done {
+		if a, unread, done, err = o.fixInputs(ins, wd, st, fixOpts); err != nil || done {
 			return err
 		}
 	} else {
@@ -301,12 +303,16 @@ func runAudit(o *AuditOptions) error {
 		a.reportTo = o.IO.Out
 	}
 	set, filtered := a.set, a.filtered
+	// A file that could not be written is left as it was and named after
+	// the report, which is written all the same (exit 3).
+	failed := []error{unread}
 	if o.WriteBaseline != "" {
-		if err := os.WriteFile(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current), 0o644); err != nil {
-			return fmt.Errorf("write baseline: %w", err)
+		if err := writeOutput(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current)); err != nil {
+			failed = append(failed, fmt.Errorf("write baseline: %w", err))
+		} else {
+			filtered.Baselined += len(filtered.Findings)
+			filtered.Findings = []analyze.Finding{}
 		}
-		filtered.Baselined += len(filtered.Findings)
-		filtered.Findings = []analyze.Finding{}
 	}
 	res := newResult(set, a.files, st.listed, filtered)
 	res.Capture = a.capture
@@ -323,10 +329,10 @@ func runAudit(o *AuditOptions) error {
 	res.Summary.Fixable, res.Summary.FixableUnsafe = every.Fixable, every.FixableUnsafe
 	res.Summary.Fixed = a.fixed
 	if err := o.render(res, wd, a.reportTo); err != nil {
-		return err
+		return errors.Join(append(failed, err)...)
 	}
-	if unread != nil {
-		return unread
+	if err := errors.Join(failed...); err != nil {
+		return err
 	}
 	if len(set.Workflows) == 0 && !o.SkipNonWorkflow {
 		return usageErrorf("no workflow found in the inputs (%d %s read)", len(a.files), plural(len(a.files), "file", "files"))
@@ -502,12 +508,15 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 	if err != nil {
 		return err
 	}
+	// A report file that cannot be written does not keep the others, or
+	// the one on stdout, from being written.
+	var failed []error
 	for _, out := range outs {
 		if out.path == "" {
 			continue
 		}
 		if err := renderFile(out, res, inWd(out.path, wd)); err != nil {
-			return err
+			failed = append(failed, err)
 		}
 	}
 	for _, out := range outs {
@@ -522,10 +531,10 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 			return fmt.Errorf("write report: %w", err)
 		}
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
-func renderFile(out output, res *report.Result, p string) (err error) {
+func renderFile(out output, res *report.Result, p string) error {
 	r, err := report.New(out.format, report.Options{})
 	if err != nil {
 		return err
@@ -533,19 +542,31 @@ func renderFile(out output, res *report.Result, p string) (err error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("write %s report: %w", out.format, err)
 	}
-	f, err := os.Create(p)
-	if err != nil {
-		return fmt.Errorf("write %s report: %w", out.format, err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s report: %w", out.format, cerr)
-		}
-	}()
-	if err := r.Render(f, res); err != nil {
+	if err := writeOutputWith(p, func(w io.Writer) error { return r.Render(w, res) }); err != nil {
 		return fmt.Errorf("write %s report: %w", out.format, err)
 	}
 	return nil
+}
+
+// writeOutput writes a file named on the command line (a report, a
+// baseline) with safewrite: whole or not at all. A link at that name is
+// replaced, not followed (a checkout can plant one), unless it leads to
+// a device or pipe (/dev/stdout).
+func writeOutput(p string, b []byte) error {
+	return writeOutputWith(p, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+func writeOutputWith(p string, write func(io.Writer) error) error {
+	err := safewrite.WriteWith(p, safewrite.Options{ReplaceLink: true}, write)
+	var se *safewrite.Error
+	if errors.As(err, &se) {
+		// Named as given, escaped: the path may hold anything.
+		return fmt.Errorf("%s: %s", report.Printable(p), report.Printable(se.Err.Error()))
+	}
+	return err
 }
 
 // inWd resolves a path given on the command line against the working folder.

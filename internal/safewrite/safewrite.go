@@ -52,6 +52,12 @@ type Options struct {
 	Was *Digest
 	// Perm is the mode of a target that does not exist yet (0o644 when 0).
 	Perm fs.FileMode
+	// ReplaceLink writes a target that is a symbolic link to a regular
+	// file over the link, leaving what it points to alone: for outputs
+	// named on the command line (reports, baselines), where a link
+	// planted at that name must not aim the write at another file. A
+	// link to a device or pipe (/dev/stdout) is written to.
+	ReplaceLink bool
 }
 
 // Reasons a write is refused; an *Error wraps one.
@@ -84,7 +90,7 @@ func Write(path string, b []byte, o Options) error {
 // temporary file is removed.
 func WriteWith(path string, o Options, write func(io.Writer) error) error {
 	fail := func(err error) error { return &Error{Path: path, Err: err} }
-	real, err := resolve(path)
+	real, err := resolve(path, o.ReplaceLink)
 	if err != nil {
 		return fail(err)
 	}
@@ -97,6 +103,12 @@ func WriteWith(path string, o Options, write func(io.Writer) error) error {
 	}
 	info, err := os.Lstat(real)
 	exists := err == nil
+	if exists && info.Mode()&fs.ModeSymlink != 0 { // only with ReplaceLink
+		if st, err := os.Stat(real); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+			return streamTo(real, write, fail)
+		}
+		exists = false // the link is replaced by a new file
+	}
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fail(err)
@@ -174,12 +186,20 @@ func WriteWith(path string, o Options, write func(io.Writer) error) error {
 	return nil
 }
 
-// resolve is path with its symbolic links resolved; a path that does not
-// exist yet resolves through its folder.
-func resolve(path string) (string, error) {
+// resolve is path with its symbolic links resolved (but for its last
+// element when keepLast is set); a path that does not exist yet resolves
+// through its folder.
+func resolve(path string, keepLast bool) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
+	}
+	if keepLast {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+		if err != nil {
+			return "", unwrapPath(err)
+		}
+		return filepath.Join(dir, filepath.Base(abs)), nil
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err == nil {

@@ -234,3 +234,40 @@ func TestWriteReadOnly(t *testing.T) {
 		t.Error("a read-only file was replaced")
 	}
 }
+
+// An output named on the command line that is a link (planted in a
+// checkout, say) is replaced by the file; what it points to is untouched.
+func TestWriteReplacesOutputLink(t *testing.T) {
+	outside := t.TempDir()
+	rc := filepath.Join(outside, "bashrc")
+	write(t, rc, "export PATH=/bin\n", 0o644)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "stormcheck.sarif")
+	if err := os.Symlink(rc, p); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := Write(p, []byte("{}"), Options{ReplaceLink: true}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(p)
+	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o644 {
+		t.Errorf("the output is %v, %v; want a regular file of mode 0644", info, err)
+	}
+	if read(t, rc) != "export PATH=/bin\n" || read(t, p) != "{}" {
+		t.Errorf("the link's target holds %q, the output %q", read(t, rc), read(t, p))
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	// A link to a device is written to: /dev/stdout is one.
+	dev := filepath.Join(dir, "null")
+	if err := os.Symlink("/dev/null", dev); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dev, []byte("{}"), Options{ReplaceLink: true}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Lstat(dev); info.Mode()&os.ModeSymlink == 0 {
+		t.Error("a link to a device was replaced")
+	}
+}
