@@ -12,12 +12,16 @@ import (
 )
 
 // TestPullHostileNames: ids and names come from the server; pull's
-// messages show them escaped and redacted, one message per line.
+// messages show them escaped and redacted, one message per line. An id
+// with control characters is no file name: skipped and named, escaped.
 func TestPullHostileNames(t *testing.T) {
 	const token = "s3cr3tT0kenABCDEFGH42"
-	wf := map[string]any{"id": "id\x1b[2J\r\n::error::x", "name": "Orders\n::error file=x,line=1::forged\x1b]0;title\x07 Bearer " + token,
-		"nodes": []any{}, "connections": map[string]any{}}
-	page, err := json.Marshal(map[string]any{"data": []any{wf}, "nextCursor": nil})
+	hostile := "Orders\n::error file=x,line=1::forged\x1b]0;title\x07\u202e Bearer " + token
+	wfs := []any{
+		map[string]any{"id": "id\x1b[2J\r\n::error::x", "name": hostile, "nodes": []any{}, "connections": map[string]any{}},
+		map[string]any{"id": "good", "name": hostile, "nodes": []any{}, "connections": map[string]any{}},
+	}
+	page, err := json.Marshal(map[string]any{"data": wfs, "nextCursor": nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,15 +32,19 @@ func TestPullHostileNames(t *testing.T) {
 	defer srv.Close()
 	out := filepath.Join(t.TempDir(), "wf")
 	code, _, errOut := runWith(t, map[string]string{"N8N_API_KEY": testAPIKey}, "pull", "--n8n-url", srv.URL, "--out", out)
-	if code != ExitOK {
+	if code != ExitFailure {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "wrote ") || !strings.HasPrefix(lines[1], "pulled 1 workflow from ") {
-		t.Errorf("want a wrote line and a pulled line, got %q", errOut)
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "wrote ") || !strings.HasPrefix(lines[1], "skipped workflow ") ||
+		!strings.HasPrefix(lines[2], "pulled 2 workflows from ") || !strings.HasPrefix(lines[3], "stormcheck: 1 workflow was not saved: ") {
+		t.Errorf("want a wrote, a skipped, a pulled and an error line, got %q", errOut)
 	}
-	if strings.ContainsAny(errOut, "\x1b\r\x07") || strings.Contains(errOut, token) {
+	if strings.ContainsAny(errOut, "\x1b\r\x07\u202e") || strings.Contains(errOut, token) {
 		t.Errorf("pull's messages hold a control character or the token: %q", errOut)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 2 {
+		t.Errorf("--out holds %d entries; want good.json and the manifest", len(ents))
 	}
 }
 

@@ -44,8 +44,12 @@ func (p *places) resolved() []string {
 			continue
 		}
 		abs := arg
-		if !filepath.IsAbs(abs) && p.wd != "" {
-			abs = filepath.Join(p.wd, abs)
+		if !filepath.IsAbs(abs) {
+			if p.wd != "" {
+				abs = filepath.Join(p.wd, abs)
+			} else if a, err := filepath.Abs(abs); err == nil {
+				abs = a
+			}
 		}
 		if _, err := os.Lstat(abs); err == nil || !strings.ContainsAny(arg, "*?[") {
 			add(abs)
