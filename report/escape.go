@@ -46,12 +46,13 @@ func Printable(s string) string {
 
 // unprintable reports runes Printable escapes: C0 and C1 controls, DEL,
 // the line and paragraph separators, and the bidirectional and zero-width
-// marks that change what a reader sees without being seen.
+// marks that change what a reader sees without being seen (U+061C, U+200B
+// to U+200F, U+202A to U+202E, U+2060 to U+2069, U+FEFF).
 func unprintable(r rune) bool {
 	switch {
 	case r < 0x20, r >= 0x7f && r < 0xa0:
 		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0x061c:
 		return true
 	}
 	return false
