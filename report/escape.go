@@ -20,7 +20,7 @@ func Printable(s string) string {
 	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
 		i++
 	}
-	if i == len(s) {
+	if i == len(s) || !needsEscape(s[i:]) {
 		return s
 	}
 	var b strings.Builder
@@ -42,6 +42,17 @@ func Printable(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// needsEscape says whether Printable changes s: most non-ASCII text (a
+// name in another script, a dash) goes through without a copy.
+func needsEscape(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || unprintable(r) {
+			return true // RuneError: invalid UTF-8, or U+FFFD itself (kept by the slow path)
+		}
+	}
+	return false
 }
 
 // unprintable reports runes Printable escapes: C0 and C1 controls, DEL,

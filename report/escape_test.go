@@ -21,6 +21,7 @@ func TestPrintable(t *testing.T) {
 		{"evil\u202egnp.exe", `evil\u202egnp.exe`},
 		{"zero\u200bwidth\ufeff", `zero\u200bwidth\ufeff`},
 		{"line\u2028sep", `line\u2028sep`},
+		{"arabic\u061cmark word\u2060joiner \u2066isolate\u2069 \u200eltr\u200f", `arabic\u061cmark word\u2060joiner \u2066isolate\u2069 \u200eltr\u200f`},
 		{"bad \xff byte", `bad \xff byte`},
 		{"\x7f", `\x7f`},
 	} {
