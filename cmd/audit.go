@@ -98,8 +98,8 @@ writes nothing. --fix never writes to an n8n instance: pull the workflows, fix t
 stdin (-) as the only input, --fix writes the fixed workflow to stdout and the report to stderr.
 
 Exit status: 0 nothing at or above --fail-on; 1 findings at or above it (with --diff: a file would
-change); 2 usage error, bad config, or no workflow found in the inputs; 3 I/O or internal error, or an
-input that could not be read.`,
+change); 2 usage error, bad config, or no workflow found in the inputs; 3 I/O or internal error, an
+input that could not be read, or a file that could not be written (named; it is left as it was).`,
 		Example: `  stormcheck audit workflows/
   stormcheck audit --format json --fail-on warning export.json
   stormcheck audit --format sarif=stormcheck.sarif --format github workflows/
