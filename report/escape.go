@@ -3,6 +3,7 @@ package report
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -33,7 +34,7 @@ func Printable(s string) string {
 			b.WriteString(`\x`)
 			b.WriteString(strconv.FormatUint(uint64(s[i])>>4, 16))
 			b.WriteString(strconv.FormatUint(uint64(s[i])&0xf, 16))
-		case unprintable(r):
+		case unprintable(r) && !emojiJoiner(s, i):
 			q := strconv.QuoteRuneToASCII(r) // '\n', '\x1b', '\u202e'
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -47,12 +48,28 @@ func Printable(s string) string {
 // needsEscape says whether Printable changes s: most non-ASCII text (a
 // name in another script, a dash) goes through without a copy.
 func needsEscape(s string) bool {
-	for _, r := range s {
-		if r == utf8.RuneError || unprintable(r) {
+	for i, r := range s {
+		if r == utf8.RuneError || unprintable(r) && !emojiJoiner(s, i) {
 			return true // RuneError: invalid UTF-8, or U+FFFD itself (kept by the slow path)
 		}
 	}
 	return false
+}
+
+// emojiJoiner says whether the rune at s[i:] is a zero-width joiner inside
+// an emoji sequence (🧑‍💻 is 🧑, U+200D, 💻; 🙋‍♂️ and 👩🏻‍🏫 too): between
+// symbols it joins glyphs and hides no letter, and n8n names use it.
+func emojiJoiner(s string, i int) bool {
+	if !strings.HasPrefix(s[i:], "\u200d") {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	if prev == 0xfe0f { // emoji presentation selector: look before it
+		prev, _ = utf8.DecodeLastRuneInString(strings.TrimSuffix(s[:i], "\ufe0f"))
+	}
+	next, _ := utf8.DecodeRuneInString(s[i+len("\u200d"):])
+	skinTone := prev >= 0x1f3fb && prev <= 0x1f3ff
+	return (unicode.Is(unicode.So, prev) || skinTone) && unicode.Is(unicode.So, next)
 }
 
 // unprintable reports runes Printable escapes: C0 and C1 controls, DEL,

@@ -20,6 +20,10 @@ func TestPrintable(t *testing.T) {
 		{"\u0085next\u009b", `\u0085next\u009b`},
 		{"evil\u202egnp.exe", `evil\u202egnp.exe`},
 		{"zero\u200bwidth\ufeff", `zero\u200bwidth\ufeff`},
+		// A joiner inside an emoji sequence joins glyphs and stays; one
+		// between letters, or at an end, is escaped.
+		{"🧑\u200d💻 dev, 🙋\u200d♂\ufe0f hi, 👩🏻\u200d🏫, ❤\ufe0f\u200d🔥", "🧑\u200d💻 dev, 🙋\u200d♂\ufe0f hi, 👩🏻\u200d🏫, ❤\ufe0f\u200d🔥"},
+		{"Cre\u200date 🧑\u200d \u200d💻 \u200d", `Cre\u200date 🧑\u200d \u200d💻 \u200d`},
 		{"line\u2028sep", `line\u2028sep`},
 		{"arabic\u061cmark word\u2060joiner \u2066isolate\u2069 \u200eltr\u200f", `arabic\u061cmark word\u2060joiner \u2066isolate\u2069 \u200eltr\u200f`},
 		{"bad \xff byte", `bad \xff byte`},
