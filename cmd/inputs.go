@@ -118,8 +118,11 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 				return filepath.Join(dir, rel)
 			}
 			in := input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err}
-			if w.err == errLinkOut {
+			switch {
+			case w.err == errLinkOut:
 				in.path, in.err, in.skip = "", nil, w.err.Error()
+			case w.real != "":
+				in.path = w.real // a link: read where the walk saw it lead
 			}
 			add(in)
 		}
@@ -182,10 +185,13 @@ func sortInputs(ins []input) []input {
 }
 
 // walked is one file found in a folder, or a folder that could not be
-// listed (err set).
+// listed (err set). real is where a link leads, resolved when the walk
+// checked it: the file is read there, so that a link changed afterwards
+// is not followed out of the inputs.
 type walked struct {
 	path string
 	err  error
+	real string
 }
 
 // walkJSON lists the regular .json files below dir in sorted order,
@@ -209,7 +215,7 @@ func walkJSON(dir string, pl *places) (out []walked, bare []string) {
 	info, err := os.Lstat(dir)
 	switch {
 	case err != nil:
-		w.out = append(w.out, walked{dir, err})
+		w.out = append(w.out, walked{path: dir, err: err})
 	case info.IsDir():
 		w.dir(dir, filepath.Clean(dir))
 	default:
@@ -240,7 +246,7 @@ func (w *walker) dir(p, clean string) {
 	if err != nil {
 		// An unlistable folder hides only itself; it was listed in
 		// part, if at all.
-		w.out = append(w.out, walked{p, err})
+		w.out = append(w.out, walked{path: p, err: err})
 		w.notBare[p] = true
 	}
 	for _, e := range ents {
@@ -271,23 +277,21 @@ func (w *walker) file(p, name string, typ fs.FileMode) {
 		st, err := os.Stat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			w.out = append(w.out, walked{p, errDangling})
+			w.out = append(w.out, walked{path: p, err: errDangling})
 		case err != nil:
-			w.out = append(w.out, walked{p, err})
+			w.out = append(w.out, walked{path: p, err: err})
 		case !st.Mode().IsRegular():
-		case !w.follows(p):
-			w.out = append(w.out, walked{p, errLinkOut})
 		default:
-			w.out = append(w.out, walked{path: p})
+			// Followed only to a file the walk reads by itself, so that
+			// no report quotes a file outside the inputs.
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !w.places.reaches(real) {
+				w.out = append(w.out, walked{path: p, err: errLinkOut})
+				break
+			}
+			w.out = append(w.out, walked{path: p, real: real})
 		}
 	}
-}
-
-// follows says whether the link at p leads to a file the walk reads by
-// itself, so that no report quotes a file outside the inputs.
-func (w *walker) follows(p string) bool {
-	real, err := filepath.EvalSymlinks(p)
-	return err == nil && w.places.reaches(real)
 }
 
 // dirent is an entry of a folder: its path (the folder's, a separator and

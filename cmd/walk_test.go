@@ -25,7 +25,7 @@ func walkJSONByWalkDir(dir string) (out []walked, bare []string) {
 	notBare := map[string]bool{}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			out = append(out, walked{p, err})
+			out = append(out, walked{path: p, err: err})
 			notBare[p] = true
 			return nil
 		}
@@ -50,12 +50,12 @@ func walkJSONByWalkDir(dir string) (out []walked, bare []string) {
 			st, err := os.Stat(p)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
-				out = append(out, walked{p, errDangling})
+				out = append(out, walked{path: p, err: errDangling})
 			case err != nil:
-				out = append(out, walked{p, err})
+				out = append(out, walked{path: p, err: err})
 			case st.Mode().IsRegular():
 				if real, err := filepath.EvalSymlinks(p); err != nil || !pl.reaches(real) {
-					out = append(out, walked{p, errLinkOut})
+					out = append(out, walked{path: p, err: errLinkOut})
 				} else {
 					out = append(out, walked{path: p})
 				}
