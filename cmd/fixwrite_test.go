@@ -206,3 +206,28 @@ func TestFixReadOnlyAmongSeveral(t *testing.T) {
 	}
 	notWritten(t, r, "b.json (", 2)
 }
+
+// TestFixUnreadAndNotWritten: an input that cannot be read and a file that
+// cannot be written are each named on a line of their own, exit 3.
+func TestFixUnreadAndNotWritten(t *testing.T) {
+	dir := fixFolder(t, map[string][]byte{"a.json": fixable(t, "wfA", 0), "b.json": fixable(t, "wfB", 0)})
+	if err := os.Symlink("nowhere.json", filepath.Join(dir, "dangling.json")); err != nil {
+		t.Fatal(err)
+	}
+	duringFix(t, func() {
+		if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	r := run(t, "audit", "--fix", "--unsafe-fixes", "--fail-on", "never", "--format", "concise", dir)
+	var failures []string
+	for _, line := range strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n") {
+		if strings.HasPrefix(line, "stormcheck: ") {
+			failures = append(failures, line)
+		}
+	}
+	if r.code != ExitFailure || len(failures) != 2 || !strings.Contains(failures[0], "dangling.json (broken symbolic link") ||
+		!strings.Contains(failures[1], "a.json (it changed since it was read); 1 other file was written") {
+		t.Errorf("exit %d; want two failure lines, stderr:\n%s", r.code, r.stderr)
+	}
+}
