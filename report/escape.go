@@ -46,11 +46,21 @@ func Printable(s string) string {
 }
 
 // needsEscape says whether Printable changes s: most non-ASCII text (a
-// name in another script, a dash) goes through without a copy.
+// name in another script, a dash) goes through without a copy. Only the
+// lead bytes of the runes unprintable lists are decoded: C0 and DEL,
+// 0xC2 (C1), 0xD8 (U+061C), 0xE2 (U+200B to U+2069), 0xEF (U+FEFF).
 func needsEscape(s string) bool {
-	for i, r := range s {
-		if r == utf8.RuneError || unprintable(r) && !emojiJoiner(s, i) {
-			return true // RuneError: invalid UTF-8, or U+FFFD itself (kept by the slow path)
+	if !utf8.ValidString(s) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == 0x7f:
+			return true
+		case c == 0xc2 || c == 0xd8 || c == 0xe2 || c == 0xef:
+			if r, _ := utf8.DecodeRuneInString(s[i:]); unprintable(r) && !emojiJoiner(s, i) {
+				return true
+			}
 		}
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -32,6 +33,24 @@ func TestPrintable(t *testing.T) {
 		if got := Printable(tt.in); got != tt.want {
 			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestNeedsEscapeEveryRune: the byte scan that lets text through without
+// a copy agrees with Printable on every rune, alone and between others.
+func TestNeedsEscapeEveryRune(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		for _, s := range []string{string(r), "é" + string(r) + "x", "🧑" + string(r) + "💻"} {
+			if got, want := needsEscape(s), Printable(s) != s; got != want {
+				t.Fatalf("needsEscape(%q) = %v, but Printable changes it: %v", s, got, want)
+			}
+		}
+	}
+	if !needsEscape("bad \xff byte") {
+		t.Error("invalid UTF-8 needs no escape")
 	}
 }
 
