@@ -104,7 +104,11 @@ func WriteWith(path string, o Options, write func(io.Writer) error) error {
 	info, err := os.Lstat(real)
 	exists := err == nil
 	if exists && info.Mode()&fs.ModeSymlink != 0 { // only with ReplaceLink
-		if st, err := os.Stat(real); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		st, err := os.Stat(real)
+		switch {
+		case err == nil && st.IsDir():
+			return fail(ErrNotRegular)
+		case err == nil && !st.Mode().IsRegular():
 			return streamTo(real, write, fail)
 		}
 		exists = false // the link is replaced by a new file

@@ -270,4 +270,12 @@ func TestWriteReplacesOutputLink(t *testing.T) {
 	if info, _ := os.Lstat(dev); info.Mode()&os.ModeSymlink == 0 {
 		t.Error("a link to a device was replaced")
 	}
+	// A link to a folder is no file to write.
+	folder := filepath.Join(dir, "folder")
+	if err := os.Symlink(outside, folder); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(folder, []byte("{}"), Options{ReplaceLink: true}); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a link to a folder: error %v, want ErrNotRegular", err)
+	}
 }
