@@ -42,8 +42,10 @@ n8n export:workflow --backup, so they can be committed and audited in CI with SA
 The published version (activeVersion) stays inside each file and is what audit reads.
 
 A file that was edited since the last pull is never overwritten without --force; pull says what it wrote.
+Each file is replaced whole, inside --out only. A workflow whose id cannot be a portable file name (too
+long, control characters, names Windows reserves such as CON) is skipped and named; the others are written.
 Exit status: 0 all written or unchanged; 1 some files were kept because they changed locally; 2 usage
-error; 3 I/O or API error.`,
+error; 3 I/O or API error, or a workflow skipped or not written.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if opts.Remote.URL == "" {
