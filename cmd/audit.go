@@ -17,6 +17,7 @@ import (
 	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/internal/pool"
+	"github.com/stormcheck/stormcheck/internal/safewrite"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -98,8 +99,8 @@ writes nothing. --fix never writes to an n8n instance: pull the workflows, fix t
 stdin (-) as the only input, --fix writes the fixed workflow to stdout and the report to stderr.
 
 Exit status: 0 nothing at or above --fail-on; 1 findings at or above it (with --diff: a file would
-change); 2 usage error, bad config, or no workflow found in the inputs; 3 I/O or internal error, or an
-input that could not be read.`,
+change); 2 usage error, bad config, or no workflow found in the inputs; 3 I/O or internal error, an
+input that could not be read, or a file that could not be written (named; it is left as it was).`,
 		Example: `  stormcheck audit workflows/
   stormcheck audit --format json --fail-on warning export.json
   stormcheck audit --format sarif=stormcheck.sarif --format github workflows/
@@ -282,7 +283,7 @@ func runAudit(o *AuditOptions) error {
 	if o.Fix || o.Diff {
 		// Repairs rewrite the sources, so --fix holds the whole set.
 		var done bool
-		if a, unread, done, err = o.fixInputs(ins, st); err != nil || done {
+		if a, unread, done, err = o.fixInputs(ins, wd, st); err != nil || done {
 			return err
 		}
 	} else {
@@ -298,22 +299,26 @@ func runAudit(o *AuditOptions) error {
 		a.reportTo = o.IO.Out
 	}
 	set, filtered := a.set, a.filtered
+	// A file that could not be written is left as it was and named after
+	// the report, which is written all the same (exit 3).
+	failed := []error{unread}
 	if o.WriteBaseline != "" {
-		if err := os.WriteFile(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current), 0o644); err != nil {
-			return fmt.Errorf("write baseline: %w", err)
+		if err := writeOutput(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current)); err != nil {
+			failed = append(failed, fmt.Errorf("write baseline: %w", err))
+		} else {
+			filtered.Baselined += len(filtered.Findings)
+			filtered.Findings = []analyze.Finding{}
 		}
-		filtered.Baselined += len(filtered.Findings)
-		filtered.Findings = []analyze.Finding{}
 	}
 	// --fix repairs what --min-severity hides too, so "N fixable" counts it.
 	res := st.Result(set, a.files, filtered, a.fixed)
 	res.Capture = a.capture
 	all := filtered.Findings
 	if err := o.render(res, wd, a.reportTo); err != nil {
-		return err
+		return errors.Join(append(failed, err)...)
 	}
-	if unread != nil {
-		return unread
+	if err := errors.Join(failed...); err != nil {
+		return err
 	}
 	if len(set.Workflows) == 0 && !o.SkipNonWorkflow {
 		return usageErrorf("no workflow found in the inputs (%d %s read)", len(a.files), plural(len(a.files), "file", "files"))
@@ -474,12 +479,15 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 	if err != nil {
 		return err
 	}
+	// A report file that cannot be written does not keep the others, or
+	// the one on stdout, from being written.
+	var failed []error
 	for _, out := range outs {
 		if out.path == "" {
 			continue
 		}
 		if err := renderFile(out, res, inWd(out.path, wd)); err != nil {
-			return err
+			failed = append(failed, err)
 		}
 	}
 	for _, out := range outs {
@@ -494,10 +502,10 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 			return fmt.Errorf("write report: %w", err)
 		}
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
-func renderFile(out output, res *report.Result, p string) (err error) {
+func renderFile(out output, res *report.Result, p string) error {
 	r, err := report.New(out.format, report.Options{})
 	if err != nil {
 		return err
@@ -505,19 +513,31 @@ func renderFile(out output, res *report.Result, p string) (err error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("write %s report: %w", out.format, err)
 	}
-	f, err := os.Create(p)
-	if err != nil {
-		return fmt.Errorf("write %s report: %w", out.format, err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s report: %w", out.format, cerr)
-		}
-	}()
-	if err := r.Render(f, res); err != nil {
+	if err := writeOutputWith(p, func(w io.Writer) error { return r.Render(w, res) }); err != nil {
 		return fmt.Errorf("write %s report: %w", out.format, err)
 	}
 	return nil
+}
+
+// writeOutput writes a file named on the command line (a report, a
+// baseline) with safewrite: whole or not at all. A link at that name is
+// replaced, not followed (a checkout can plant one), unless it leads to
+// a device or pipe (/dev/stdout).
+func writeOutput(p string, b []byte) error {
+	return writeOutputWith(p, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+func writeOutputWith(p string, write func(io.Writer) error) error {
+	err := safewrite.WriteWith(p, safewrite.Options{ReplaceLink: true}, write)
+	var se *safewrite.Error
+	if errors.As(err, &se) {
+		// Named as given, escaped: the path may hold anything.
+		return fmt.Errorf("%s: %s", report.Printable(p), report.Printable(se.Err.Error()))
+	}
+	return err
 }
 
 // inWd resolves a path given on the command line against the working folder.

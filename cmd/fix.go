@@ -1,12 +1,17 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"slices"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/fix"
+	"github.com/stormcheck/stormcheck/internal/safewrite"
+	"github.com/stormcheck/stormcheck/n8nschema"
+	"github.com/stormcheck/stormcheck/report"
 )
 
 // printDiff writes the repairs as a unified diff to stdout and a count to
@@ -24,10 +29,14 @@ func (o *AuditOptions) printDiff(res *engine.Fixed) error {
 	return nil
 }
 
-// writeFixes writes the fixed files in place; the fixed stdin goes to
-// stdout (as ruff does), and then the report goes to stderr, which it
-// returns as where to report.
-func (o *AuditOptions) writeFixes(res *fix.Result, ins []input) (io.Writer, error) {
+// writeFixes writes the fixed files, each with safewrite: a file is
+// replaced whole or left as it was. A file whose bytes changed since they
+// were read (an edit saved meanwhile), reached through a link out of the
+// inputs, or that cannot be written (read-only, a full disk) is left alone
+// and named in notWritten; the others are written all the same, and the
+// report follows. The fixed stdin goes to stdout (as ruff does), and then
+// the report goes to stderr, which it returns as where to report.
+func (o *AuditOptions) writeFixes(res *fix.Result, ins []input, wd string) (reportTo io.Writer, notWritten, err error) {
 	paths := map[string]string{}
 	for _, in := range ins {
 		paths[in.name] = in.path
@@ -36,28 +45,49 @@ func (o *AuditOptions) writeFixes(res *fix.Result, ins []input) (io.Writer, erro
 			for _, f := range res.Files {
 				if f.Source.Name == in.name {
 					if _, err := o.IO.Out.Write(f.Source.Src); err != nil {
-						return nil, fmt.Errorf("write stdout: %w", err)
+						return nil, nil, fmt.Errorf("write stdout: %w", err)
 					}
 				}
 			}
-			return o.IO.Err, nil
+			return o.IO.Err, nil, nil
 		}
 	}
 	now := sources(res)
-	for _, name := range res.Changed {
+	within := newPlaces(o.Paths, wd).resolved()
+	var failed []string
+	for _, name := range slices.Sorted(slices.Values(res.Changed)) {
 		p := paths[name]
 		if p == "" {
-			return nil, fmt.Errorf("%s: not a file, cannot write the fix", name)
+			failed = append(failed, report.Printable(name)+" (not a file)")
+			continue
 		}
-		info, err := os.Stat(p)
+		err := safewrite.Write(p, now[name], safewrite.Options{Within: within, Was: safewrite.Of(res.Original[name])})
 		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, now[name], info.Mode().Perm()); err != nil {
-			return nil, fmt.Errorf("write fix: %w", err)
+			var se *safewrite.Error
+			if errors.As(err, &se) {
+				err = se.Err // the name says which file
+			}
+			failed = append(failed, report.Printable(name)+" ("+report.Printable(err.Error())+")")
 		}
 	}
-	return o.IO.Out, nil
+	if failed != nil {
+		return o.IO.Out, &notWrittenError{failed: failed, wrote: len(res.Changed) - len(failed)}, nil
+	}
+	return o.IO.Out, nil, nil
+}
+
+// notWrittenError names the fixed files --fix left as they were: exit 3,
+// after the report.
+type notWrittenError struct {
+	failed []string
+	wrote  int
+}
+
+func (e *notWrittenError) Error() string {
+	return fmt.Sprintf("%d fixed %s not written and %s as %s: %s; %d other %s written",
+		len(e.failed), plural(len(e.failed), "file was", "files were"), plural(len(e.failed), "is", "are"),
+		plural(len(e.failed), "it was", "they were"), strings.Join(e.failed, ", "),
+		e.wrote, plural(e.wrote, "file was", "files were"))
 }
 
 // sources maps each file's name to its bytes after the fixes.
@@ -76,12 +106,18 @@ func countWord(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// fixWith is the engine's repair; a test swaps in one that edits a file
+// while the repairs are made, as a person saving it would.
+var fixWith = func(st *auditSettings, files []*n8nschema.File, unsafe bool) (*engine.Fixed, error) {
+	return st.Fix(files, unsafe)
+}
+
 // fixInputs is the audit of --fix and --diff: repairs rewrite the sources
 // round after round, so the whole set is held, as one analysis. done is
 // true when the diff is printed and nothing is left to report.
-func (o *AuditOptions) fixInputs(ins []input, st *auditSettings) (a audited, unread error, done bool, err error) {
+func (o *AuditOptions) fixInputs(ins []input, wd string, st *auditSettings) (a audited, unread error, done bool, err error) {
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow)
-	res, err := st.Fix(files, o.UnsafeFixes)
+	res, err := fixWith(st, files, o.UnsafeFixes)
 	if err != nil {
 		return a, nil, true, err
 	}
@@ -93,9 +129,9 @@ func (o *AuditOptions) fixInputs(ins []input, st *auditSettings) (a audited, unr
 	if o.Diff {
 		return a, nil, true, o.printDiff(res)
 	}
-	reportTo, err := o.writeFixes(res.Result, ins)
+	reportTo, notWritten, err := o.writeFixes(res.Result, ins, wd)
 	if err != nil {
 		return a, nil, true, err
 	}
-	return audited{set: res.Set, files: res.Files, filtered: res.Filtered, fixed: res.Fixed, reportTo: reportTo}, unread, false, nil
+	return audited{set: res.Set, files: res.Files, filtered: res.Filtered, fixed: res.Fixed, reportTo: reportTo}, errors.Join(unread, notWritten), false, nil
 }

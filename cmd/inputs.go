@@ -30,6 +30,7 @@ type input struct {
 	explicit bool     // named on the command line, not found in a folder
 	stdin    bool     // read from stdin ("-")
 	err      error    // why it could not be read, when that is known already
+	skip     string   // why a file met in a folder is not read (a link out of the inputs)
 }
 
 // read returns the input's bytes: a file or a fetched workflow is read now,
@@ -81,6 +82,7 @@ func (e *unreadError) Error() string {
 func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]input, error) {
 	var ins []input
 	seen := map[string]int{} // name → index in ins
+	pl := newPlaces(args, n.wd)
 	add := func(in input) {
 		if i, ok := seen[in.name]; ok {
 			// Named on its own and met in a folder: explicit, whatever
@@ -99,7 +101,7 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	}
 	addDir := func(dir string) {
 		abs := n.abs(dir)
-		found, bare := walkJSON(abs)
+		found, bare := walkJSON(abs, pl)
 		n.listedWithoutGit(bare)
 		for _, w := range found {
 			// w.path is clean and absolute: n.abs of the path as given
@@ -113,7 +115,14 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 				}
 				return filepath.Join(dir, rel)
 			}
-			add(input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err})
+			in := input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err}
+			switch {
+			case w.err == errLinkOut:
+				in.path, in.err, in.skip = "", nil, w.err.Error()
+			case w.real != "":
+				in.path = w.real // a link: read where the walk saw it lead
+			}
+			add(in)
 		}
 	}
 	for _, arg := range args {
@@ -174,16 +183,21 @@ func sortInputs(ins []input) []input {
 }
 
 // walked is one file found in a folder, or a folder that could not be
-// listed (err set).
+// listed (err set). real is where a link leads, resolved when the walk
+// checked it: the file is read there, so that a link changed afterwards
+// is not followed out of the inputs.
 type walked struct {
 	path string
 	err  error
+	real string
 }
 
 // walkJSON lists the regular .json files below dir in sorted order,
 // skipping hidden files and folders and node_modules. Symlinks count by
 // their target; one that points nowhere, and a folder that cannot be
-// listed, come back with their error so that the report names them.
+// listed, come back with their error so that the report names them. A
+// link to a file the walk of pl would not read by itself (outside the
+// inputs, hidden, not .json) comes back with errLinkOut, unread.
 // Named pipes, devices and sockets are not files anyone exported: a FIFO
 // named x.json would block the run, /dev/zero would never end.
 //
@@ -194,12 +208,12 @@ type walked struct {
 // errors (TestWalkJSONAsWalkDir), but lists each folder with listDir: on
 // Linux bare system calls, with each path joined once, not cleaned again
 // (the walk is on one core before the first pass; see docs/performance.md).
-func walkJSON(dir string) (out []walked, bare []string) {
-	w := walker{notBare: map[string]bool{}}
+func walkJSON(dir string, pl *places) (out []walked, bare []string) {
+	w := walker{notBare: map[string]bool{}, places: pl}
 	info, err := os.Lstat(dir)
 	switch {
 	case err != nil:
-		w.out = append(w.out, walked{dir, err})
+		w.out = append(w.out, walked{path: dir, err: err})
 	case info.IsDir():
 		w.dir(dir, filepath.Clean(dir))
 	default:
@@ -219,6 +233,7 @@ type walker struct {
 	listed  []string
 	notBare map[string]bool
 	buf     []byte // listDir's
+	places  *places
 }
 
 // dir lists the folder at p (clean: its entries' paths are clean joined to
@@ -229,7 +244,7 @@ func (w *walker) dir(p, clean string) {
 	if err != nil {
 		// An unlistable folder hides only itself; it was listed in
 		// part, if at all.
-		w.out = append(w.out, walked{p, err})
+		w.out = append(w.out, walked{path: p, err: err})
 		w.notBare[p] = true
 	}
 	for _, e := range ents {
@@ -260,11 +275,19 @@ func (w *walker) file(p, name string, typ fs.FileMode) {
 		st, err := os.Stat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			w.out = append(w.out, walked{p, errDangling})
+			w.out = append(w.out, walked{path: p, err: errDangling})
 		case err != nil:
-			w.out = append(w.out, walked{p, err})
-		case st.Mode().IsRegular():
-			w.out = append(w.out, walked{path: p})
+			w.out = append(w.out, walked{path: p, err: err})
+		case !st.Mode().IsRegular():
+		default:
+			// Followed only to a file the walk reads by itself, so that
+			// no report quotes a file outside the inputs.
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !w.places.reaches(real) {
+				w.out = append(w.out, walked{path: p, err: errLinkOut})
+				break
+			}
+			w.out = append(w.out, walked{path: p, real: real})
 		}
 	}
 }

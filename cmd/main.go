@@ -121,8 +121,25 @@ func Run(args []string, io *IO) (code int) {
 		fmt.Fprintf(io.Err, "stormcheck: %v\n", err)
 		return ExitUsage
 	}
-	fmt.Fprintf(io.Err, "stormcheck: %v\n", err)
+	// Several failures (inputs not read, files not written): one line each.
+	for _, e := range joined(err) {
+		fmt.Fprintf(io.Err, "stormcheck: %v\n", e)
+	}
 	return ExitFailure
+}
+
+// joined lists the errors errors.Join put together, at any depth; err
+// alone when it joins none.
+func joined(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var all []error
+	for _, e := range j.Unwrap() {
+		all = append(all, joined(e)...)
+	}
+	return all
 }
 
 func newRootCmd(io *IO) *cobra.Command {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stormcheck/stormcheck/internal/safewrite"
 	"github.com/stormcheck/stormcheck/n8napi"
 	"github.com/stormcheck/stormcheck/report"
 )
@@ -41,8 +42,10 @@ n8n export:workflow --backup, so they can be committed and audited in CI with SA
 The published version (activeVersion) stays inside each file and is what audit reads.
 
 A file that was edited since the last pull is never overwritten without --force; pull says what it wrote.
+Each file is replaced whole, inside --out only. A workflow whose id cannot be a portable file name (too
+long, control characters, names Windows reserves such as CON) is skipped and named; the others are written.
 Exit status: 0 all written or unchanged; 1 some files were kept because they changed locally; 2 usage
-error; 3 I/O or API error.`,
+error; 3 I/O or API error, or a workflow skipped or not written.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if opts.Remote.URL == "" {
@@ -62,19 +65,48 @@ error; 3 I/O or API error.`,
 
 var errKept = errors.New("some files were kept because they changed since the last pull (use --force to overwrite)")
 
-// badID says why a workflow id cannot name a file in --out, or "". A
-// leading dot is refused too: the manifest is .stormcheck-pull.json, and
-// audit skips hidden files, so a file named so would never be audited.
+// maxIDBytes keeps <id>.json within the 255 bytes most file systems allow
+// a name.
+const maxIDBytes = 255 - len(".json")
+
+// badID says why a workflow id cannot name a portable file in --out, or
+// "". A leading dot is refused too: the manifest is .stormcheck-pull.json,
+// and audit skips hidden files, so a file named so would never be audited.
+// Names Windows reserves or cannot hold are refused everywhere, so that a
+// folder pulled on Linux can be checked out on Windows.
 func badID(id string) string {
 	switch {
 	case id == "":
 		return "it is empty"
+	case len(id) > maxIDBytes:
+		return fmt.Sprintf("it is %d bytes long; a file name holds at most %d with .json", len(id), maxIDBytes)
 	case strings.ContainsAny(id, "/\\\x00"):
 		return "it holds a path separator"
 	case strings.HasPrefix(id, "."):
 		return "it starts with a dot (hidden files are tool state, like " + pullManifest + ")"
+	case report.Printable(id) != id:
+		return "it holds a control, invisible or invalid character"
+	case strings.ContainsAny(id, `<>:"|?*`):
+		return `it holds a character Windows refuses in a file name (<>:"|?*)`
+	case reservedName(id):
+		return "Windows reserves the name (CON, PRN, AUX, NUL, COM1-9, LPT1-9)"
 	}
 	return ""
+}
+
+// reservedName says whether Windows reserves the file name id+".json":
+// it looks at the part before the first dot, trailing spaces dropped.
+func reservedName(id string) bool {
+	base, _, _ := strings.Cut(id, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	if len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
+		return base[3] >= '1' && base[3] <= '9'
+	}
+	return false
 }
 
 func runPull(o *pullOptions) (err error) {
@@ -92,12 +124,15 @@ func runPull(o *pullOptions) (err error) {
 	}
 	manifestPath := filepath.Join(o.Out, pullManifest)
 	manifest := readManifest(manifestPath)
+	// Files are written only inside --out: one that is a link out of it
+	// (committed in the folder, say) is refused, not written through.
+	within := newPlaces([]string{o.Out}, "").resolved()
 	var wrote, same, kept int
-	var refused []string
+	var refused, failed []string
 	// Whatever stops the loop, the manifest records every file written
 	// so far, so the next pull recognises them as its own.
 	defer func() {
-		if merr := writeManifest(manifestPath, manifest); merr != nil && err == nil {
+		if merr := safewrite.Write(manifestPath, manifestBytes(manifest), safewrite.Options{Within: within}); merr != nil && err == nil {
 			err = merr
 		}
 	}()
@@ -119,7 +154,9 @@ func runPull(o *pullOptions) (err error) {
 		pretty.WriteByte('\n')
 		name := w.id + ".json"
 		path := filepath.Join(o.Out, name)
-		old, err := os.ReadFile(path)
+		// Bounded and non-blocking: a named pipe in --out is refused.
+		old, err := readRegular(path, defaultMaxFileSize)
+		was := safewrite.Absent()
 		switch {
 		case err == nil && bytes.Equal(old, pretty.Bytes()):
 			same++
@@ -129,11 +166,19 @@ func runPull(o *pullOptions) (err error) {
 			fmt.Fprintf(o.IO.Err, "kept %s: it changed since the last pull (use --force to overwrite)\n", report.Printable(path))
 			kept++
 			continue
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return err
+		case err == nil:
+			was = safewrite.Of(old)
+		case !errors.Is(err, fs.ErrNotExist):
+			failed = append(failed, report.Printable(name)+" ("+report.Printable(unreadMessage(err, defaultMaxFileSize))+")")
+			continue
 		}
-		if err := writeAtomic(path, pretty.Bytes()); err != nil {
-			return err
+		if err := safewrite.Write(path, pretty.Bytes(), safewrite.Options{Within: within, Was: was}); err != nil {
+			var se *safewrite.Error
+			if errors.As(err, &se) {
+				err = se.Err
+			}
+			failed = append(failed, report.Printable(name)+" ("+report.Printable(err.Error())+")")
+			continue
 		}
 		manifest[name] = digest(pretty.Bytes())
 		// Ids and names are the server's: shown escaped, names redacted.
@@ -141,37 +186,22 @@ func runPull(o *pullOptions) (err error) {
 		wrote++
 	}
 	fmt.Fprintf(o.IO.Err, "pulled %d %s from %s: %d written, %d unchanged, %d kept, %d skipped\n",
-		len(wfs), plural(len(wfs), "workflow", "workflows"), o.Remote.URL, wrote, same, kept, len(refused))
+		len(wfs), plural(len(wfs), "workflow", "workflows"), o.Remote.URL, wrote, same, kept, len(refused)+len(failed))
+	var errs []error
 	if refused != nil {
-		return fmt.Errorf("%d %s not saved: %s cannot be a file name", len(refused), plural(len(refused), "workflow was", "workflows were"), strings.Join(refused, ", "))
+		errs = append(errs, fmt.Errorf("%d %s not saved: %s cannot be a file name", len(refused), plural(len(refused), "workflow was", "workflows were"), strings.Join(refused, ", ")))
+	}
+	if failed != nil {
+		errs = append(errs, fmt.Errorf("%d %s not written and %s as %s: %s", len(failed), plural(len(failed), "file was", "files were"),
+			plural(len(failed), "is", "are"), plural(len(failed), "it was", "they were"), strings.Join(failed, ", ")))
+	}
+	if errs != nil {
+		return errors.Join(errs...)
 	}
 	if kept > 0 {
 		return fmt.Errorf("%w", errKept)
 	}
 	return nil
-}
-
-// writeAtomic replaces path with b through a temporary file in the same
-// folder and a rename, so that an interrupted pull leaves the old file or
-// the new one, never half of one.
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".stormcheck-tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing to remove
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func digest(b []byte) string {
@@ -187,7 +217,8 @@ func readManifest(path string) map[string]string {
 	return m
 }
 
-func writeManifest(path string, m map[string]string) error {
+// manifestBytes renders the manifest, sorted by name.
+func manifestBytes(m map[string]string) []byte {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -204,5 +235,5 @@ func writeManifest(path string, m map[string]string) error {
 		b.WriteByte('\n')
 	}
 	b.WriteString("}\n")
-	return writeAtomic(path, b.Bytes())
+	return b.Bytes()
 }

@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,5 +97,64 @@ func TestPullManifestIsWrittenAfterAFailure(t *testing.T) {
 	code, _, errOut = runWith(t, nil, "pull", "--n8n-url", srv.URL, "--api-key-file", keyFile, "--out", out)
 	if code != ExitOK || !strings.Contains(errOut, "1 written, 1 unchanged, 0 kept") {
 		t.Errorf("second pull: exit %d:\n%s", code, errOut)
+	}
+}
+
+// TestPullSkipsUnportableIDs: an id that cannot be a portable file name
+// (too long, a control or invisible character, a name Windows reserves or
+// a character it refuses) is skipped and named, escaped; every other
+// workflow is written. A 300-character id used to stop the whole pull.
+func TestPullSkipsUnportableIDs(t *testing.T) {
+	bad := []string{strings.Repeat("x", 300), strings.Repeat("7", 400), "CON", "nul", "Com1.v2", "lpt9",
+		"a\x01b", "a\u202eb", "zero\u200bwidth", "c1\u0085", "..", "a:b", "what?"}
+	good := []string{"wfA", strings.Repeat("y", maxIDBytes), "COM0", "console", "wfZ"}
+	srv := onePageN8N(t, append(slices.Clone(bad), good...)...)
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	os.WriteFile(keyFile, []byte(testAPIKey), 0o600)
+	out := filepath.Join(dir, "wf")
+	code, _, errOut := runWith(t, nil, "pull", "--n8n-url", srv.URL, "--api-key-file", keyFile, "--out", out)
+	if code != ExitFailure || !strings.Contains(errOut, fmt.Sprintf("%d written, 0 unchanged, 0 kept, %d skipped\n", len(good), len(bad))) {
+		t.Fatalf("exit %d, want %d:\n%s", code, ExitFailure, errOut)
+	}
+	for _, id := range good {
+		if _, err := os.Stat(filepath.Join(out, id+".json")); err != nil {
+			t.Errorf("%.20s…: not written: %v", id, err)
+		}
+	}
+	last := errOut[strings.LastIndex(strings.TrimSuffix(errOut, "\n"), "\n")+1:]
+	for _, id := range bad {
+		if !strings.Contains(last, strconv.Quote(id)) {
+			t.Errorf("the error does not name %q:\n%s", id, last)
+		}
+	}
+	if strings.ContainsAny(errOut, "\x01\u202e\u200b\u0085") {
+		t.Errorf("an id reached stderr unescaped: %q", errOut)
+	}
+}
+
+// TestPullNeverWritesOutsideOut: a file in --out that is a link out of it
+// is not written through, even with --force; the others are.
+func TestPullNeverWritesOutsideOut(t *testing.T) {
+	srv := onePageN8N(t, "wfA", "wfB")
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	os.WriteFile(keyFile, []byte(testAPIKey), 0o600)
+	rc := filepath.Join(dir, "bashrc")
+	os.WriteFile(rc, []byte("export PATH=/bin\n"), 0o644)
+	out := filepath.Join(dir, "wf")
+	os.MkdirAll(out, 0o755)
+	if err := os.Symlink(rc, filepath.Join(out, "wfA.json")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	code, _, errOut := runWith(t, nil, "pull", "--force", "--n8n-url", srv.URL, "--api-key-file", keyFile, "--out", out)
+	if got := readFile(t, rc); got != "export PATH=/bin\n" {
+		t.Errorf("the file the link points to was overwritten:\n%s", got)
+	}
+	if code != ExitFailure || !strings.Contains(errOut, "wfA.json (it is reached through a symbolic link that leads out of the inputs") {
+		t.Errorf("exit %d, want %d naming wfA.json:\n%s", code, ExitFailure, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out, "wfB.json")); err != nil {
+		t.Errorf("wfB.json not written: %v", err)
 	}
 }

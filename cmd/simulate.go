@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/engine"
+	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/simulate"
 )
 
@@ -158,11 +160,17 @@ func parseRate(s string) (float64, error) {
 		return 0, usageErrorf("--rate %q: want N/min or N/s", s)
 	}
 	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n <= 0 || n > 1e6 {
-		return 0, usageErrorf("--rate %q: want a positive number per minute or per second", s)
+	// NaN passes every comparison as false; a rate so small that one
+	// arrival is further apart than a day has no arrival in any window.
+	if err != nil || math.IsNaN(n) || n <= 0 || n > 1e6 || n*per < minRatePerMin {
+		return 0, usageErrorf("--rate %q: want a number from 1/day to 1000000 per minute or per second", s)
 	}
 	return n * per, nil
 }
+
+// minRatePerMin is one arrival a day: the longest window is 24 h
+// (simulate.MaxWindow).
+const minRatePerMin = 1.0 / (24 * 60)
 
 func runSimulate(o *SimulateOptions) error {
 	sc, err := o.config()
@@ -245,7 +253,8 @@ func runSimulate(o *SimulateOptions) error {
 // dependency, a window too long), except the event cap: exit 3.
 func simulateErr(r *simulate.Result, err error) (*simulate.Result, error) {
 	if err != nil && !errors.Is(err, simulate.ErrTooManyEvents) {
-		return nil, usageErrorf("%v", err)
+		// It lists dependencies, hosts read from workflows: escaped.
+		return nil, usageErrorf("%s", report.Printable(err.Error()))
 	}
 	return r, err
 }

@@ -30,6 +30,11 @@ func TestSimulateExitCodes(t *testing.T) {
 			`no operation calls "stripe"; the dependencies are: catalog.example.com, n8n.example.com, openai, status.example.com`},
 		{"rate and executions", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "5/min", "--executions", "3"}, ExitUsage, "exclude each other"},
 		{"bad rate", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "5/week"}, ExitUsage, `--rate "5/week"`},
+		{"NaN rate", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "NaN/s"}, ExitUsage, `--rate "NaN/s": want a number from 1/day`},
+		{"infinite rate", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "+Inf/min"}, ExitUsage, `--rate "+Inf/min"`},
+		{"rate too small", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "1e-300/s"}, ExitUsage, `--rate "1e-300/s"`},
+		{"rate under once a day", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "0.5/h"}, ExitOK, ""},
+		{"rate too large", []string{"simulate", seedExample, "--outage", "openai:1m", "--rate", "1e300/s"}, ExitUsage, `--rate "1e300/s"`},
 		{"bad failure", []string{"simulate", seedExample, "--outage", "openai:1m", "--failure", "503"}, ExitUsage, `--failure "503"`},
 		{"bad format", []string{"simulate", seedExample, "--outage", "openai:1m", "--format", "png"}, ExitUsage, `--format "png"`},
 		{"event cap", []string{"simulate", seedExample, "--outage", "openai:1m", "--executions", "100", "--max-events", "1000"}, ExitFailure,
@@ -182,5 +187,31 @@ func TestSimulateReadsTheFleetFromConfig(t *testing.T) {
 		if r.code != ExitOK || !strings.Contains(r.stdout, tc.want) {
 			t.Errorf("%v: exit %d, want %q in:\n%s%s", tc.args, r.code, tc.want, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestSimulateEscapesDependencies: dependency names are hosts read from
+// workflows; the list an unknown --outage prints shows them escaped.
+func TestSimulateEscapesDependencies(t *testing.T) {
+	host := "evil\u202e\u2060\u061c\u0085\x1b[31m.example.com"
+	wf := map[string]any{"id": "h1", "name": "H", "connections": map[string]any{
+		"Webhook": map[string]any{"main": []any{[]any{map[string]any{"node": "Call", "type": "main", "index": 0}}}}},
+		"nodes": []any{
+			map[string]any{"parameters": map[string]any{}, "name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": []int{0, 0}, "webhookId": "a1"},
+			map[string]any{"parameters": map[string]any{"method": "POST", "url": "https://" + host + "/v1", "options": map[string]any{}},
+				"name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": []int{200, 0}, "retryOnFail": true, "maxTries": 3},
+		}}
+	b, err := json.Marshal(wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "wf.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "simulate", p, "--outage", "nope:1m")
+	want := `the dependencies are: evil\u202e\u2060\u061c\u0085\x1b[31m.example.com`
+	if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, want)
 	}
 }

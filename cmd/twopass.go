@@ -180,6 +180,13 @@ func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema
 	if recycle {
 		alloc = n8nschema.Buffer
 	}
+	if in.skip != "" {
+		// Counted as a skipped file; nothing of it is read or quoted.
+		return &n8nschema.File{
+			Source:   n8nschema.NewSource(in.name, nil),
+			Problems: []n8nschema.Problem{{Kind: n8nschema.NotWorkflow, Message: "skipped: " + in.skip}},
+		}
+	}
 	src, owned, err := in.readWith(limit, alloc)
 	if err != nil {
 		return &n8nschema.File{

@@ -20,11 +20,12 @@ import (
 // walkJSONByWalkDir is walkJSON as filepath.WalkDir does it: the reference
 // walkJSON's own listing must agree with.
 func walkJSONByWalkDir(dir string) (out []walked, bare []string) {
+	pl := newPlaces([]string{dir}, "")
 	var listed []string
 	notBare := map[string]bool{}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			out = append(out, walked{p, err})
+			out = append(out, walked{path: p, err: err})
 			notBare[p] = true
 			return nil
 		}
@@ -49,11 +50,15 @@ func walkJSONByWalkDir(dir string) (out []walked, bare []string) {
 			st, err := os.Stat(p)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
-				out = append(out, walked{p, errDangling})
+				out = append(out, walked{path: p, err: errDangling})
 			case err != nil:
-				out = append(out, walked{p, err})
+				out = append(out, walked{path: p, err: err})
 			case st.Mode().IsRegular():
-				out = append(out, walked{path: p})
+				if real, err := filepath.EvalSymlinks(p); err != nil || !pl.reaches(real) {
+					out = append(out, walked{path: p, err: errLinkOut})
+				} else {
+					out = append(out, walked{path: p})
+				}
 			}
 		}
 		return nil
@@ -107,6 +112,16 @@ func TestWalkJSONAsWalkDir(t *testing.T) {
 	link("sub", "dirlink.json")
 	link("a", "dirlink")
 	link(".", "self.json")
+	outside := filepath.Join(t.TempDir(), "secret.json")
+	if err := os.WriteFile(outside, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link(outside, "out.json")
+	link("../"+filepath.Base(root)+"/a.json", "roundabout.json")
+	link(".hidden.json", "tohidden.json")
+	link("node_modules/x.json", "tomodules.json")
+	link("a.json.txt", "totext.json")
+	link("a/x.json", "sub/up.json")
 	mkfifo(t, filepath.Join(root, "pipe.json"))
 	if err := os.MkdirAll(filepath.Join(root, "many"), 0o755); err != nil {
 		t.Fatal(err)
@@ -128,7 +143,7 @@ func TestWalkJSONAsWalkDir(t *testing.T) {
 
 	same := func(t *testing.T, dir string) {
 		t.Helper()
-		gotOut, gotBare := walkJSON(dir)
+		gotOut, gotBare := walkJSON(dir, newPlaces([]string{dir}, ""))
 		wantOut, wantBare := walkJSONByWalkDir(dir)
 		if d := gocmp.Diff(wantOut, gotOut, walkedCmp); d != "" {
 			t.Errorf("walkJSON(%s) files (-WalkDir +walkJSON):\n%s", dir, d)

@@ -3,6 +3,7 @@ package report
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -20,7 +21,7 @@ func Printable(s string) string {
 	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
 		i++
 	}
-	if i == len(s) {
+	if i == len(s) || !needsEscape(s[i:]) {
 		return s
 	}
 	var b strings.Builder
@@ -33,7 +34,7 @@ func Printable(s string) string {
 			b.WriteString(`\x`)
 			b.WriteString(strconv.FormatUint(uint64(s[i])>>4, 16))
 			b.WriteString(strconv.FormatUint(uint64(s[i])&0xf, 16))
-		case unprintable(r):
+		case unprintable(r) && !emojiJoiner(s, i):
 			q := strconv.QuoteRuneToASCII(r) // '\n', '\x1b', '\u202e'
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -44,14 +45,52 @@ func Printable(s string) string {
 	return b.String()
 }
 
+// needsEscape says whether Printable changes s: most non-ASCII text (a
+// name in another script, a dash) goes through without a copy. Only the
+// lead bytes of the runes unprintable lists are decoded: C0 and DEL,
+// 0xC2 (C1), 0xD8 (U+061C), 0xE2 (U+200B to U+2069), 0xEF (U+FEFF).
+func needsEscape(s string) bool {
+	if !utf8.ValidString(s) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == 0x7f:
+			return true
+		case c == 0xc2 || c == 0xd8 || c == 0xe2 || c == 0xef:
+			if r, _ := utf8.DecodeRuneInString(s[i:]); unprintable(r) && !emojiJoiner(s, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// emojiJoiner says whether the rune at s[i:] is a zero-width joiner inside
+// an emoji sequence (🧑‍💻 is 🧑, U+200D, 💻; 🙋‍♂️ and 👩🏻‍🏫 too): between
+// symbols it joins glyphs and hides no letter, and n8n names use it.
+func emojiJoiner(s string, i int) bool {
+	if !strings.HasPrefix(s[i:], "\u200d") {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	if prev == 0xfe0f { // emoji presentation selector: look before it
+		prev, _ = utf8.DecodeLastRuneInString(strings.TrimSuffix(s[:i], "\ufe0f"))
+	}
+	next, _ := utf8.DecodeRuneInString(s[i+len("\u200d"):])
+	skinTone := prev >= 0x1f3fb && prev <= 0x1f3ff
+	return (unicode.Is(unicode.So, prev) || skinTone) && unicode.Is(unicode.So, next)
+}
+
 // unprintable reports runes Printable escapes: C0 and C1 controls, DEL,
 // the line and paragraph separators, and the bidirectional and zero-width
-// marks that change what a reader sees without being seen.
+// marks that change what a reader sees without being seen (U+061C, U+200B
+// to U+200F, U+202A to U+202E, U+2060 to U+2069, U+FEFF).
 func unprintable(r rune) bool {
 	switch {
 	case r < 0x20, r >= 0x7f && r < 0xa0:
 		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0x061c:
 		return true
 	}
 	return false

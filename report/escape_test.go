@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -20,13 +21,36 @@ func TestPrintable(t *testing.T) {
 		{"\u0085next\u009b", `\u0085next\u009b`},
 		{"evil\u202egnp.exe", `evil\u202egnp.exe`},
 		{"zero\u200bwidth\ufeff", `zero\u200bwidth\ufeff`},
+		// A joiner inside an emoji sequence joins glyphs and stays; one
+		// between letters, or at an end, is escaped.
+		{"🧑\u200d💻 dev, 🙋\u200d♂\ufe0f hi, 👩🏻\u200d🏫, ❤\ufe0f\u200d🔥", "🧑\u200d💻 dev, 🙋\u200d♂\ufe0f hi, 👩🏻\u200d🏫, ❤\ufe0f\u200d🔥"},
+		{"Cre\u200date 🧑\u200d \u200d💻 \u200d", `Cre\u200date 🧑\u200d \u200d💻 \u200d`},
 		{"line\u2028sep", `line\u2028sep`},
+		{"arabic\u061cmark word\u2060joiner \u2066isolate\u2069 \u200eltr\u200f", `arabic\u061cmark word\u2060joiner \u2066isolate\u2069 \u200eltr\u200f`},
 		{"bad \xff byte", `bad \xff byte`},
 		{"\x7f", `\x7f`},
 	} {
 		if got := Printable(tt.in); got != tt.want {
 			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestNeedsEscapeEveryRune: the byte scan that lets text through without
+// a copy agrees with Printable on every rune, alone and between others.
+func TestNeedsEscapeEveryRune(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		for _, s := range []string{string(r), "é" + string(r) + "x", "🧑" + string(r) + "💻"} {
+			if got, want := needsEscape(s), Printable(s) != s; got != want {
+				t.Fatalf("needsEscape(%q) = %v, but Printable changes it: %v", s, got, want)
+			}
+		}
+	}
+	if !needsEscape("bad \xff byte") {
+		t.Error("invalid UTF-8 needs no escape")
 	}
 }
 

@@ -301,8 +301,10 @@ func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
 	e.key("workflow_id").string(f.WorkflowID)
 	e.key("node").string(red.Redact(f.Node))
 	// Messages rarely repeat: a memo would hash and keep each for nothing.
-	e.key("message").string(Redact(f.Message))
-	e.key("fix").string(red.Redact(f.Fix))
+	// Message text is escaped as in text (Printable): GitHub and other
+	// viewers show bidi, zero-width and C1 characters raw.
+	e.key("message").string(Printable(Redact(f.Message)))
+	e.key("fix").string(Printable(red.Redact(f.Fix)))
 	e.key("help_uri").string(f.URL)
 	e.key("fingerprint").string(f.Fingerprint)
 	e.key("chain").factors(f.Chain, red)
@@ -315,7 +317,7 @@ func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
 		e.key("file").string(r.File)
 		e.key("line").int(r.Pos.Line)
 		e.key("column").int(r.Pos.Col)
-		e.key("message").string(red.Redact(r.Message))
+		e.key("message").string(Printable(red.Redact(r.Message)))
 		e.close('}')
 	}
 	e.close(']')
@@ -339,7 +341,7 @@ func (e *jsonEnc) repair(r *analyze.Repair, red memo) {
 		}
 	}
 	e.open('{')
-	e.key("description").string(red.Redact(r.Description))
+	e.key("description").string(Printable(red.Redact(r.Description)))
 	e.key("safety").string(r.Safety.String())
 	e.key("edits").open('[')
 	for _, ed := range r.Edits {

@@ -92,7 +92,7 @@ type jsonRelated struct {
 func jsonRelatedOf(rs []analyze.Related, red memo) []jsonRelated {
 	out := make([]jsonRelated, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, jsonRelated{File: r.File, Line: r.Pos.Line, Column: r.Pos.Col, Message: red.Redact(r.Message)})
+		out = append(out, jsonRelated{File: r.File, Line: r.Pos.Line, Column: r.Pos.Col, Message: Printable(red.Redact(r.Message))})
 	}
 	return out
 }
@@ -120,7 +120,7 @@ func jsonRepairOf(r *analyze.Repair, red memo) *jsonRepair {
 	if r == nil {
 		return nil
 	}
-	out := &jsonRepair{Description: red.Redact(r.Description), Safety: r.Safety.String(), Edits: []jsonEdit{}}
+	out := &jsonRepair{Description: Printable(red.Redact(r.Description)), Safety: r.Safety.String(), Edits: []jsonEdit{}}
 	for _, e := range r.Edits {
 		if red.Redact(e.Text) != e.Text {
 			return nil // an edit that would show a secret is not shown at all
@@ -162,7 +162,7 @@ func (referenceJSON) Render(w io.Writer, r *Result) error {
 		return jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
-			Node: red.Redact(f.Node), Message: red.Redact(f.Message), Fix: red.Redact(f.Fix), HelpURI: f.URL, Fingerprint: f.Fingerprint,
+			Node: red.Redact(f.Node), Message: Printable(red.Redact(f.Message)), Fix: Printable(red.Redact(f.Fix)), HelpURI: f.URL, Fingerprint: f.Fingerprint,
 			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
 		}
 	})

@@ -251,9 +251,11 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node nodePlace, red memo) 
 		RuleID:    f.RuleID,
 		RuleIndex: ruleIndex,
 		Level:     level(f.Severity),
-		Message:   sarifText{Text: resultMessage(f, red)},
+		// Message text is escaped as in text (Printable): GitHub's code
+		// scanning shows bidi, zero-width and C1 characters raw.
+		Message: sarifText{Text: Printable(resultMessage(f, red))},
 		Properties: sarifResultProps{
-			Confidence: f.Confidence.String(), Workflow: red.Redact(f.Workflow), Node: red.Redact(f.Node), Fix: red.Redact(f.Fix),
+			Confidence: f.Confidence.String(), Workflow: Printable(red.Redact(f.Workflow)), Node: Printable(red.Redact(f.Node)), Fix: Printable(red.Redact(f.Fix)),
 		},
 	}
 	// Move to the node's key only from a place inside that node (two nodes
@@ -277,7 +279,7 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node nodePlace, red memo) 
 	for i, rel := range append(related, f.Related...) {
 		if loc := physical(rel.File, rel.Pos); loc != nil {
 			id := i + 1
-			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc, Message: &sarifText{Text: red.Redact(rel.Message)}})
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: loc, Message: &sarifText{Text: Printable(red.Redact(rel.Message))}})
 		}
 	}
 	if fx, ok := sarifFixOf(f.Repair, red); ok {
@@ -286,14 +288,14 @@ func sarifResultOf(f *analyze.Finding, ruleIndex int, node nodePlace, red memo) 
 	if len(f.Chain) > 0 {
 		tf := sarifThreadFlow{}
 		for _, fac := range f.Chain {
-			msg := &sarifText{Text: factorText(fac)}
+			msg := &sarifText{Text: Printable(factorText(fac))}
 			loc := sarifLocation{Message: msg}
 			if fac.Source != nil {
 				loc.PhysicalLocation = physical(fac.Source.Name, fac.Pos)
 			}
 			tf.Locations = append(tf.Locations, sarifThreadFlowLocation{Location: loc})
 		}
-		res.CodeFlows = []sarifCodeFlow{{Message: sarifText{Text: "amplification: " + Chain(f.Chain)}, ThreadFlows: []sarifThreadFlow{tf}}}
+		res.CodeFlows = []sarifCodeFlow{{Message: sarifText{Text: Printable("amplification: " + Chain(f.Chain))}, ThreadFlows: []sarifThreadFlow{tf}}}
 	}
 	return res
 }
@@ -304,7 +306,7 @@ func sarifFixOf(r *analyze.Repair, red memo) (sarifFix, bool) {
 	if r == nil {
 		return sarifFix{}, false
 	}
-	fx := sarifFix{Description: sarifText{Text: sentence(red.Redact(r.Description))}, Properties: sarifFixProps{Safety: r.Safety.String()}}
+	fx := sarifFix{Description: sarifText{Text: Printable(sentence(red.Redact(r.Description)))}, Properties: sarifFixProps{Safety: r.Safety.String()}}
 	for _, e := range r.Edits {
 		uri := artifactURI(e.Source.Name)
 		if uri == "" || red.Redact(e.Text) != e.Text {
