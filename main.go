@@ -7,10 +7,8 @@ import (
 	"os"
 
 	"github.com/stormcheck/stormcheck/cmd"
-	"github.com/stormcheck/stormcheck/internal/heaproom"
 )
 
 func main() {
-	heaproom.Start()
 	os.Exit(cmd.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/pool"
@@ -205,9 +206,7 @@ type walked struct {
 // that naming their files need not look for one (namer.listedWithoutGit).
 //
 // It visits what filepath.WalkDir visits, in the same order, with the same
-// errors (TestWalkJSONAsWalkDir), but lists each folder with listDir: on
-// Linux bare system calls, with each path joined once, not cleaned again
-// (the walk is on one core before the first pass; see docs/performance.md).
+// errors (TestWalkJSONAsWalkDir).
 func walkJSON(dir string, pl *places) (out []walked, bare []string) {
 	w := walker{notBare: map[string]bool{}, places: pl}
 	info, err := os.Lstat(dir)
@@ -232,7 +231,6 @@ type walker struct {
 	out     []walked
 	listed  []string
 	notBare map[string]bool
-	buf     []byte // listDir's
 	places  *places
 }
 
@@ -240,7 +238,7 @@ type walker struct {
 // it) and visits its entries in name order.
 func (w *walker) dir(p, clean string) {
 	w.listed = append(w.listed, p)
-	ents, err := listDir(clean, &w.buf)
+	ents, err := listDir(clean)
 	if err != nil {
 		// An unlistable folder hides only itself; it was listed in
 		// part, if at all.
@@ -292,6 +290,16 @@ func (w *walker) file(p, name string, typ fs.FileMode) {
 	}
 }
 
+// listDir lists the folder at dir (clean) with os.ReadDir, in its order.
+func listDir(dir string) ([]dirent, error) {
+	des, err := os.ReadDir(dir)
+	ents := make([]dirent, len(des))
+	for i, d := range des {
+		ents[i] = dirent{path: joinName(dir, d.Name()), typ: d.Type()}
+	}
+	return ents, err
+}
+
 // dirent is an entry of a folder: its path (the folder's, a separator and
 // its name) and its type bits (fs.FileMode.Type).
 type dirent struct {
@@ -318,11 +326,11 @@ func sep(dir string) string {
 
 // joinName is filepath.Join(dir, name) for a clean dir and a name that is
 // a plain entry of it, without cleaning the result again.
-func joinName(dir string, name []byte) string {
+func joinName(dir, name string) string {
 	if dir == "." {
-		return string(name)
+		return name
 	}
-	return dir + sep(dir) + string(name)
+	return dir + sep(dir) + name
 }
 
 var (
@@ -358,15 +366,16 @@ func readRegular(path string, limit int64) ([]byte, error) {
 // readRegularWith is readRegular reading into alloc(size+1) (nil: make),
 // the file's size and a byte to see its end.
 func readRegularWith(path string, limit int64, alloc func(n int) []byte) ([]byte, error) {
-	f, err := openFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	mode, size, err := f.stat()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
+	mode, size := st.Mode(), st.Size()
 	if !mode.IsRegular() {
 		return nil, notRegularError{mode}
 	}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -303,5 +304,14 @@ func TestDidYouMean(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tt.args, code, errOut, ExitUsage, tt.want)
 		}
+	}
+}
+
+// TestPatternsCompile: every pattern of every package the binary links
+// compiles (they are compiled on first use, so a bad one would otherwise
+// fail only the run that meets it).
+func TestPatternsCompile(t *testing.T) {
+	if err := lazyregexp.Check(); err != nil {
+		t.Fatal(err)
 	}
 }

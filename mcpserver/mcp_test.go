@@ -19,13 +19,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stormcheck/stormcheck/cmd"
-	"github.com/stormcheck/stormcheck/internal/heaproom"
 	"github.com/stormcheck/stormcheck/mcpserver"
 )
 
-// The binary is built from main.go, cmd and heaproom: importing them ties
+// The binary is built from main.go and cmd: importing cmd ties
 // go test's cache to their sources, which the build below reads unseen.
-var _, _ = cmd.Version, heaproom.Start
+var _ = cmd.Version
 
 // These tests build the binary and speak MCP to `stormcheck mcp` over its
 // stdin and stdout with the SDK's client, as an agent's MCP client does,

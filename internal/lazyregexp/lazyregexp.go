@@ -9,13 +9,13 @@ package lazyregexp
 import (
 	"regexp"
 	"sync"
-	"testing"
 )
 
 // Regexp is a regexp.Regexp compiled on first use, with the methods
 // stormcheck calls.
 type Regexp struct {
 	expr string
+	rare bool
 	once sync.Once
 	rx   *regexp.Regexp
 }
@@ -26,29 +26,34 @@ var (
 )
 
 // New returns the pattern expr, to be compiled when first used or by
-// CompileAll; an invalid pattern panics then, as regexp.MustCompile does.
-// Under go test it is compiled at once, so that a bad pattern fails its
-// package's tests.
-func New(expr string) *Regexp {
-	r := newRegexp(expr)
+// CompileAll; an invalid pattern panics then, as regexp.MustCompile does
+// (Check finds it in a test first).
+func New(expr string) *Regexp { return add(&Regexp{expr: expr}) }
+
+// NewRare is New for a pattern only some runs use (error messages, one
+// command): CompileAll leaves it, so that an audit never compiles it.
+func NewRare(expr string) *Regexp { return add(&Regexp{expr: expr, rare: true}) }
+
+func add(r *Regexp) *Regexp {
 	mu.Lock()
 	all = append(all, r)
 	mu.Unlock()
 	return r
 }
 
-// NewRare is New for a pattern only some runs use (error messages, one
-// command): CompileAll leaves it, so that an audit never compiles it.
-func NewRare(expr string) *Regexp {
-	return newRegexp(expr)
-}
-
-func newRegexp(expr string) *Regexp {
-	r := &Regexp{expr: expr}
-	if testing.Testing() {
-		r.re()
+// Check compiles every pattern made so far, rare ones too, and returns the
+// first that is not valid: a test of a package that links them all calls
+// it, so that a bad pattern fails the tests, not a later run.
+func Check() error {
+	mu.Lock()
+	rs := all
+	mu.Unlock()
+	for _, r := range rs {
+		if _, err := regexp.Compile(r.expr); err != nil {
+			return err
+		}
 	}
-	return r
+	return nil
 }
 
 // CompileAll compiles every pattern New made so far that is not compiled
@@ -58,7 +63,9 @@ func CompileAll() {
 	rs := all
 	mu.Unlock()
 	for _, r := range rs {
-		r.re()
+		if !r.rare {
+			r.re()
+		}
 	}
 }
 

@@ -27,17 +27,22 @@ func TestSameAsRegexp(t *testing.T) {
 	}
 }
 
-// TestBadPatternFailsUnderTest: under go test a pattern is compiled when
-// made, so a bad one fails its package's tests, not a later run.
-func TestBadPatternFailsUnderTest(t *testing.T) {
+// TestCheckFindsBadPattern: Check reports a bad pattern, rare or not,
+// before anything uses it.
+func TestCheckFindsBadPattern(t *testing.T) {
+	if err := Check(); err != nil {
+		t.Fatalf("before: %v", err)
+	}
 	for _, make := range []func(string) *Regexp{New, NewRare} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Error("a bad pattern did not panic when made")
-				}
-			}()
-			make(`(`)
-		}()
+		mu.Lock()
+		before := all
+		mu.Unlock()
+		make(`(`)
+		if Check() == nil {
+			t.Error("Check passed a bad pattern")
+		}
+		mu.Lock()
+		all = before
+		mu.Unlock()
 	}
 }
