@@ -126,13 +126,10 @@ type Loop struct {
 }
 
 // BuildGraph builds the graph of one workflow.
-func BuildGraph(w *n8nschema.Workflow) *Graph { return buildGraph(w, nil) }
-
-// buildGraph builds the graph of one workflow in mem (nil: allocated).
-func buildGraph(w *n8nschema.Workflow, mem *graphMem) *Graph {
+func BuildGraph(w *n8nschema.Workflow) *Graph {
 	sc := getScratch()
 	defer putScratch(sc)
-	g := mem.graph()
+	g := new(Graph)
 	g.Workflow = w
 	n, maxIndex := 0, -1
 	for _, nd := range w.Nodes {
@@ -141,7 +138,7 @@ func buildGraph(w *n8nschema.Workflow, mem *graphMem) *Graph {
 			maxIndex = max(maxIndex, nd.Index)
 		}
 	}
-	g.Nodes = mem.nodeList(n)
+	g.Nodes = make([]*n8nschema.Node, 0, n)
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			g.Nodes = append(g.Nodes, nd)
@@ -149,18 +146,18 @@ func buildGraph(w *n8nschema.Workflow, mem *graphMem) *Graph {
 	}
 	// What the graph keeps of int32 and of bool, each in one array:
 	// slot, comp and off; reach, errPath, errTrig, sub and cyclic.
-	ints := mem.int32s(maxIndex + 1 + n + 2*n + 1)
+	ints := make([]int32, maxIndex+1+n+2*n+1)
 	g.comp, g.off = ints[maxIndex+1:maxIndex+1+n:maxIndex+1+n], ints[maxIndex+1+n:]
-	flags := mem.boolList(5 * n)
+	flags := make([]bool, 5*n)
 	g.reach, g.errPath, g.errTrig, g.sub = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:4*n:4*n]
 	g.cyclic = flags[4*n : 4*n]
 	g.indexNodes(ints[:maxIndex+1])
-	g.specs = mem.specList(n)
+	g.specs = make([]*n8nschema.Spec, n)
 	for i, nd := range g.Nodes {
 		g.specs[i] = specOf(nd.Type)
 	}
 	// The edges, then the lists by node, each list a piece of one array.
-	edges := mem.edgeList(len(w.Connections))
+	edges := make([]Edge, 0, len(w.Connections))
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
 	var nouts map[int]int       // main outputs of continueErrorOutput nodes
 	// Connections come grouped by their source: its look-up is reused.
@@ -204,7 +201,7 @@ func buildGraph(w *n8nschema.Workflow, mem *graphMem) *Graph {
 		next[i] = g.off[i]
 	}
 	if len(edges) > 0 {
-		all := mem.edgePtrs(3 * len(edges))
+		all := make([]*Edge, 3*len(edges))
 		g.Edges, g.lists = all[:len(edges):len(edges)], all[len(edges):]
 	}
 	for i := range edges {

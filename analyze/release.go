@@ -99,10 +99,6 @@ func (s *Set) Release() {
 		c.ref = n8nschema.Value{}
 	}
 	s.graphs = nil
-	for _, m := range s.mems {
-		m.put()
-	}
-	s.mems = nil
 	// The index of calls stays valid: they are released in place.
 	s.sharedMu.Lock()
 	s.shared = nil

@@ -190,24 +190,3 @@ func TestCallsScan(t *testing.T) {
 		}
 	}
 }
-
-// TestReleaseGivesGraphMemoryBack: Build's graphs live in pooled memory
-// that Release gives back cleared, so that a graph kept past its set's
-// release reads nil nodes and edges, not another workflow's.
-func TestReleaseGivesGraphMemoryBack(t *testing.T) {
-	src := `{"name":"w","nodes":[
-		{"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"parameters":{}},
-		{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4,"parameters":{"url":"https://example.com"}}],
-		"connections":{"Start":{"main":[[{"node":"Call","type":"main","index":0}]]}}}`
-	f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
-	set := Build([]*n8nschema.File{f}, DefaultOptions())
-	g := set.Graph(set.Workflows[0])
-	if len(g.Nodes) != 2 || len(g.Edges) != 1 || g.Edges[0].From == nil {
-		t.Fatalf("graph before release: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
-	}
-	nodes, edges := g.Nodes, g.Edges
-	set.Release()
-	if g.Workflow != nil || nodes[0] != nil || edges[0] != nil {
-		t.Errorf("a graph kept past Release still reads its workflow, nodes or edges: memory not given back cleared")
-	}
-}

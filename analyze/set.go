@@ -60,7 +60,6 @@ type Set struct {
 	Calls []*Call
 
 	graphs    map[*n8nschema.Workflow]*Graph
-	mems      []*graphMem // what Build's graphs live in, till Release
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
@@ -237,11 +236,7 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	}
 	// Graphs are independent of each other: build them on every core.
 	graphs := make([]*Graph, len(s.Workflows))
-	s.mems = make([]*graphMem, len(s.Workflows))
-	pool.Each(len(graphs), func(i int) {
-		s.mems[i] = getGraphMem()
-		graphs[i] = buildGraph(s.Workflows[i], s.mems[i])
-	})
+	pool.Each(len(graphs), func(i int) { graphs[i] = BuildGraph(s.Workflows[i]) })
 	s.graphs = make(map[*n8nschema.Workflow]*Graph, len(s.Workflows))
 	for i, w := range s.Workflows {
 		s.graphs[w] = graphs[i]

@@ -38,25 +38,15 @@ type input struct {
 // at most limit bytes, every time read is called; stdin comes as it was
 // read at collection. Errors are those unreadMessage words.
 func (in *input) read(limit int64) ([]byte, error) {
-	b, _, err := in.readWith(limit, nil)
-	return b, err
-}
-
-// readWith is read taking the buffer for a file or fetched workflow from
-// alloc (an empty slice with room for n bytes; nil: make). owned says the
-// bytes came from it: stdin's are held by the input, to be read again.
-func (in *input) readWith(limit int64, alloc func(n int) []byte) (b []byte, owned bool, err error) {
 	switch {
 	case in.err != nil:
-		return nil, false, in.err
+		return nil, in.err
 	case in.path != "":
-		b, err = readRegularWith(in.path, limit, alloc)
-		return b, alloc != nil, err
+		return readRegular(in.path, limit)
 	case in.spool != nil:
-		b, err = in.spool.read(limit, alloc)
-		return b, alloc != nil, err
+		return in.spool.read(limit)
 	}
-	return in.src, false, nil
+	return in.src, nil
 }
 
 // errNoInput means the arguments matched no file: exit 2.
@@ -360,12 +350,6 @@ func (e notRegularError) Error() string {
 // readRegular reads a regular file of at most limit bytes. It opens without
 // blocking, so that a named pipe is refused instead of waited on.
 func readRegular(path string, limit int64) ([]byte, error) {
-	return readRegularWith(path, limit, nil)
-}
-
-// readRegularWith is readRegular reading into alloc(size+1) (nil: make),
-// the file's size and a byte to see its end.
-func readRegularWith(path string, limit int64, alloc func(n int) []byte) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -382,10 +366,7 @@ func readRegularWith(path string, limit int64, alloc func(n int) []byte) ([]byte
 	if size > limit {
 		return nil, errTooLarge
 	}
-	if alloc == nil {
-		return readSized(f, limit, size)
-	}
-	return readInto(f, limit, alloc(int(min(size+1, limit+1))), size)
+	return readSized(f, limit, size)
 }
 
 // readLimited reads r to its end, or fails with errTooLarge after limit
@@ -454,6 +435,6 @@ var parse = n8nschema.Parse
 // rule's.
 func parseInputs(ins []input, limit int64, skipNonWorkflow bool) ([]*n8nschema.File, error) {
 	files := make([]*n8nschema.File, len(ins))
-	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow, false) })
+	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow) })
 	return files, unreadOf(files)
 }

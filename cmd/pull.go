@@ -143,7 +143,7 @@ func runPull(o *pullOptions) (err error) {
 			continue
 		}
 		// One workflow in memory at a time; a page bounded it already.
-		raw, err := w.read(n8napi.MaxPageBytes, nil)
+		raw, err := w.read(n8napi.MaxPageBytes)
 		if err != nil {
 			return err
 		}

@@ -85,16 +85,11 @@ func (s *spool) put(raw []byte) (spooled, error) {
 
 // read returns a workflow's bytes, or errTooLarge when there are more than
 // limit. Safe for concurrent use once the spool is written.
-func (w spooled) read(limit int64, alloc func(n int) []byte) ([]byte, error) {
+func (w spooled) read(limit int64) ([]byte, error) {
 	if w.size > limit {
 		return nil, errTooLarge
 	}
-	var b []byte
-	if alloc != nil {
-		b = alloc(int(w.size))[:w.size]
-	} else {
-		b = make([]byte, w.size)
-	}
+	b := make([]byte, w.size)
 	if _, err := w.sp.f.ReadAt(b, w.off); err != nil {
 		return nil, err
 	}

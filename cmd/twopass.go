@@ -118,7 +118,7 @@ func (a *groupAuditor) firstPass(ins []input) (alone []groupAudited, groups [][]
 	links := make([]analyze.Links, len(ins))
 	alone = make([]groupAudited, len(ins))
 	pool.Each(len(ins), func(i int) {
-		f := parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
+		f := parseInput(ins[i], a.limit, a.skipNonWorkflow)
 		links[i] = analyze.LinksOf(f)
 		alone[i] = a.audit([]*n8nschema.File{f})
 	})
@@ -144,7 +144,7 @@ func (a *groupAuditor) secondPass(ins []input, groups [][]int, alone []groupAudi
 		g := again[j]
 		files := make([]*n8nschema.File, len(groups[g]))
 		for k, i := range groups[g] {
-			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow, true)
+			files[k] = parseInput(ins[i], a.limit, a.skipNonWorkflow)
 		}
 		done[g] = a.audit(files)
 	})
@@ -162,24 +162,13 @@ func (a *groupAuditor) audit(files []*n8nschema.File) groupAudited {
 	taken := a.capture.Take(set, fs, directivePlaces(set, dirs)...)
 	set.Release()
 	fs = analyze.ReleaseFindings(fs)
-	for _, f := range files {
-		f.Recycle()
-	}
 	return groupAudited{set: set, found: fs, dirs: dirs, taken: taken}
 }
 
 // parseInput reads and parses one input. One that cannot be read becomes
 // a file whose only problem says why (RS001). Under --skip-non-workflow a
 // file that is no JSON export at all is skipped like one met in a folder.
-//
-// With recycle, a file's bytes are read into a recycled buffer and the
-// source owns them: the caller recycles the file once it is released
-// (n8nschema.File.Recycle).
-func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema.File {
-	var alloc func(int) []byte
-	if recycle {
-		alloc = n8nschema.Buffer
-	}
+func parseInput(in input, limit int64, skipNonWorkflow bool) *n8nschema.File {
 	if in.skip != "" {
 		// Counted as a skipped file; nothing of it is read or quoted.
 		return &n8nschema.File{
@@ -187,7 +176,7 @@ func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema
 			Problems: []n8nschema.Problem{{Kind: n8nschema.NotWorkflow, Message: "skipped: " + in.skip}},
 		}
 	}
-	src, owned, err := in.readWith(limit, alloc)
+	src, err := in.read(limit)
 	if err != nil {
 		return &n8nschema.File{
 			Source:   n8nschema.NewSource(in.name, nil),
@@ -195,11 +184,7 @@ func parseInput(in input, limit int64, skipNonWorkflow, recycle bool) *n8nschema
 			Explicit: in.explicit,
 		}
 	}
-	source := n8nschema.NewSource(in.name, src)
-	if owned {
-		source.Own()
-	}
-	f := parse(source)
+	f := parse(n8nschema.NewSource(in.name, src))
 	f.Explicit = in.explicit
 	if skipNonWorkflow {
 		skipNonJSON([]*n8nschema.File{f})

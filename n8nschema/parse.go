@@ -372,7 +372,7 @@ func (wp *wfParser) nodes(nodes Value) {
 	w.byName = newNameIndex(count)
 	// One block each for the nodes and their bodies, not two allocations
 	// per node.
-	block, bodies := wp.p.f.Source.takeNodeBlocks(count)
+	block, bodies := make([]Node, count), make([]nodeBody, count)
 	paths := newNodePaths(nodes.fullPath(), count)
 	var dups [][2]*Node // a node and the earlier one holding its name
 	nodes.eachElem(func(i int, e Value) bool {
@@ -622,7 +622,7 @@ func (wp *wfParser) connections(conns Value) {
 	path := make([]byte, 0, 64)
 	base := conns.fullPath()
 	if n, size := countEdges(conns, len(base)); n > 0 {
-		w.Connections = wp.p.f.Source.connBlock(n)
+		w.Connections = make([]Connection, 0, n)
 		wp.connPaths.Grow(size)
 	}
 	// Connections keyed by node id come from one mistake (a generator

@@ -93,35 +93,6 @@ func BenchmarkParse(b *testing.B) {
 		}
 		cputime.ReportPerOp(b, cpu)
 	})
-	// As the two-pass audit parses: each file read into a recycled
-	// buffer, owned, and its buffers given back once it and its workflows
-	// are released (the releases are timed too; the buffers are not
-	// overwritten, as they are under go test: that is checked elsewhere).
-	b.Run("corpus-owned", func(b *testing.B) {
-		names, srcs := benchCorpus(b)
-		total := 0
-		for _, s := range srcs {
-			total += len(s)
-		}
-		defer func(p bool) { poisonRecycled = p }(poisonRecycled)
-		poisonRecycled = false
-		b.SetBytes(int64(total))
-		b.ReportAllocs()
-		cpu := cputime.Used()
-		for b.Loop() {
-			for i, src := range srcs {
-				s := NewSource(names[i], append(Buffer(len(src)), src...))
-				s.Own()
-				f := Parse(s)
-				for _, w := range f.Workflows {
-					w.Release(nil)
-				}
-				f.Release()
-				f.Recycle()
-			}
-		}
-		cputime.ReportPerOp(b, cpu)
-	})
 	for _, n := range []int{1000, 10000} {
 		src := genWorkflow(n)
 		b.Run(fmt.Sprint("nodes=", n), func(b *testing.B) {

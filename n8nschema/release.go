@@ -28,12 +28,8 @@ func (s *Source) Release() {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if s.owned {
-		u.spare.bytes, u.spare.lines = s.Src, u.lineStarts
-	} else {
-		s.inUse = nil
-	}
-	s.Src, u.lineStarts, u.bigStarts = nil, nil, nil
+	s.inUse = nil
+	s.Src = nil
 	s.released = true
 }
 

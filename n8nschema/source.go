@@ -54,13 +54,10 @@ type Source struct {
 
 	released bool // Release dropped Src (release.go)
 	valid    bool // ValidJSON
-	// owned: Src is the source's alone, and spare keeps what File.Recycle
-	// gives back (recycle.go).
-	owned bool
 }
 
 // inUse is what a Source holds while it is read: its line index, the last
-// position asked, what File.Recycle will give back.
+// position asked.
 type inUse struct {
 	once sync.Once
 	// lineStarts holds the offset of every line start, counted exactly
@@ -75,8 +72,6 @@ type inUse struct {
 	lastOff int
 	lastCol int
 	lastLn  int
-
-	spare recycled
 }
 
 // ValidJSON reports whether Parse read the source whole: one valid JSON

@@ -249,12 +249,6 @@ func buildTree(src *Source, text string, base int) buildResult {
 		builders.Put(b)
 	}()
 	b.text = text
-	if b.nodes == nil { // the last tree took them (an owned source)
-		b.nodes = nodesPool.get(len(text)/24 + 1)
-	}
-	if b.lines == nil {
-		b.lines = linesPool.get(len(text)/48 + 1)
-	}
 	b.nodes = append(b.nodes, jnode{}) // the root's place
 	b.lines, b.lineBase = append(b.lines, 0), uint32(base)
 	deepAt, ok := b.run()
@@ -266,21 +260,10 @@ func buildTree(src *Source, text string, base int) buildResult {
 	r.t = &tree{src: src, text: text, base: base, escKeys: b.escKeys}
 	r.reps = b.reps
 	whole := base+len(text) == len(src.Src) && uint64(len(src.Src)) <= math.MaxUint32
-	if !src.owned {
-		// Exact copies: the tree may live as long as the whole set.
-		r.t.nodes = slices.Clone(b.nodes)
-		if whole {
-			r.lines = slices.Clone(b.lines)
-		}
-		return r
-	}
-	// The tree lives until its file is recycled: it takes the builder's
-	// arrays, which File.Recycle gives back for another builder.
-	r.t.nodes, src.spare.nodes = b.nodes, b.nodes
-	b.nodes = nil
+	// Exact copies: the builder's arrays go to the next file.
+	r.t.nodes = slices.Clone(b.nodes)
 	if whole {
-		r.lines = b.lines
-		b.lines = nil
+		r.lines = slices.Clone(b.lines)
 	}
 	return r
 }
