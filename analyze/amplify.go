@@ -820,8 +820,9 @@ func (a *amp) operations(cur []ctx) {
 	for i, p := range pend {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}
-	if len(s.Workflows) > scanWorkflows {
-		s.opsOf = opsByWorkflow(s.Operations)
+	s.opsOf = map[*n8nschema.Workflow][]*Operation{}
+	for _, op := range s.Operations {
+		s.opsOf[op.Workflow] = append(s.opsOf[op.Workflow], op)
 	}
 }
 

@@ -94,12 +94,12 @@ type Rule struct {
 	Confidence Confidence
 	Tags       []string
 	Scope      Scope
-	// SetWide rules read other workflows' operations: they run after every
-	// group of the two-pass audit, on the released light set (Merge), and
-	// may read only what Release keeps (Set.Operations and their fields,
-	// workflow identity). The others see a group's set (Components).
-	SetWide bool
-	Run     func(*Pass)
+	// Run checks one workflow (or file) of a group of workflows that call
+	// each other (Components). A rule that must read every workflow of
+	// the set sets RunSet instead: it runs once, after every group, on
+	// the summaries the audit kept (WorkflowSummary).
+	Run    func(*Pass)
+	RunSet func(*SetPass)
 	// FoldsInto names a rule whose finding on the same node says all that
 	// this rule's does: there this rule's finding is left out (Fold).
 	FoldsInto string
@@ -202,15 +202,7 @@ type Pass struct {
 
 // Report records a finding.
 func (p *Pass) Report(d Diagnostic) {
-	r := p.Rule
-	f := Finding{
-		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
-		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
-		File: p.File.Source.Name, Source: p.File.Source, Pos: d.Pos,
-		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain, FoldKey: d.FoldKey,
-	}
-	// Without a position of its own a finding stands on its node, else on
-	// its workflow.
+	f := newFinding(p.Rule, p.File.Source, d)
 	if n := d.Node; n != nil {
 		f.Node = n.Name
 		if !f.Pos.IsValid() {
@@ -218,17 +210,68 @@ func (p *Pass) Report(d Diagnostic) {
 		}
 	}
 	if w := p.Workflow; w != nil {
-		f.Workflow, f.WorkflowID = w.Name, w.ID
-		if !f.Pos.IsValid() {
-			f.Pos = w.Pos
-		}
-		if w.ParametersLost && r.ID >= "RS100" {
-			// Every parameter was read as its default, and the defaults
-			// are not what the author built (RS008 says so once).
-			f.Severity = min(f.Severity, Note)
-		}
+		onWorkflow(&f, p.Rule, w.Name, w.ID, w.Pos, w.ParametersLost)
 	}
 	p.found = append(p.found, f)
+}
+
+func newFinding(r *Rule, src *n8nschema.Source, d Diagnostic) Finding {
+	return Finding{
+		RuleID: r.ID, RuleName: r.Name, RuleTitle: r.Title, URL: r.HelpURI(),
+		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
+		File: src.Name, Source: src, Pos: d.Pos,
+		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain, FoldKey: d.FoldKey,
+	}
+}
+
+// onWorkflow names the finding's workflow. Without a position of its own
+// a finding stands on its node, else on its workflow.
+func onWorkflow(f *Finding, r *Rule, name, id string, pos n8nschema.Pos, paramsLost bool) {
+	f.Workflow, f.WorkflowID = name, id
+	if !f.Pos.IsValid() {
+		f.Pos = pos
+	}
+	if paramsLost && r.ID >= "RS100" {
+		// Every parameter was read as its default, and the defaults
+		// are not what the author built (RS008 says so once).
+		f.Severity = min(f.Severity, Note)
+	}
+}
+
+// SetPass is what a set-wide rule (Rule.RunSet) sees: the summary of
+// every workflow of the set, in set order.
+type SetPass struct {
+	Rule      *Rule
+	Workflows []WorkflowSummary
+	Options   *Options
+	found     []Finding
+}
+
+// Report records a finding on an operation of a workflow of the set
+// (d.Node is not read: the operation names its node).
+func (p *SetPass) Report(w *WorkflowSummary, op *OperationSummary, d Diagnostic) {
+	f := newFinding(p.Rule, w.Source, d)
+	f.Node = op.Node
+	if !f.Pos.IsValid() {
+		f.Pos = op.Pos
+	}
+	onWorkflow(&f, p.Rule, w.Name, w.ID, w.Pos, w.ParametersLost)
+	p.found = append(p.found, f)
+}
+
+// RunSet runs the set-wide rules over the summaries of every workflow of
+// the set and returns their findings sorted, without duplicates.
+func RunSet(wfs []WorkflowSummary, rules []*Rule, opts *Options) []Finding {
+	var all []Finding
+	for _, r := range rules {
+		p := &SetPass{Rule: r, Workflows: wfs, Options: opts}
+		r.RunSet(p)
+		for i := range p.found {
+			p.found[i].Fingerprint = Fingerprint(&p.found[i])
+		}
+		all = append(all, p.found...)
+	}
+	return Unique(all)
 }
 
 // Reportf reports a finding on a node at pos (zero pos: the node's).
@@ -237,12 +280,10 @@ func (p *Pass) Reportf(n *n8nschema.Node, pos n8nschema.Pos, format string, args
 }
 
 // SplitRules parts rules, each part in the given order: those a group's
-// set runs (Components) and the SetWide ones that run on the merged set
-// (Merge). Run over each part gives, joined and sorted, what Run over all
-// gives: the sort key holds the rule.
+// set runs (Run) and the set-wide ones (RunSet).
 func SplitRules(rules []*Rule) (group, setWide []*Rule) {
 	for _, r := range rules {
-		if r.SetWide {
+		if r.RunSet != nil {
 			setWide = append(setWide, r)
 		} else {
 			group = append(group, r)
@@ -254,13 +295,23 @@ func SplitRules(rules []*Rule) (group, setWide []*Rule) {
 // Run runs every rule over every file and workflow of the set and returns
 // the findings sorted by file, position and rule, without duplicates.
 func Run(set *Set, rules []*Rule) []Finding {
+	rules, setWide := SplitRules(rules)
+	fs := runGroup(set, rules)
+	if len(setWide) == 0 {
+		return fs
+	}
+	return Unique(append(fs, RunSet(Summarize(set), setWide, &set.Options)...))
+}
+
+// runGroup is Run of the rules that need only the set (Rule.Run).
+func runGroup(set *Set, rules []*Rule) []Finding {
 	// Every pass (one rule over one file or workflow) runs on any core into
 	// a list of its own; the lists are joined in the order a serial run
 	// makes them (per file: the file rules, then each workflow's rules), so
 	// the findings are the same before they are sorted. Passes, not files,
 	// are the unit, so that one large workflow uses every core too. Rules
-	// are pure and the set is read-only here (Set.Shared and Source
-	// positions are locked).
+	// are pure and the set is read-only here (Source positions are
+	// locked).
 	perFile, perWorkflow := 0, 0
 	for _, r := range rules {
 		if r.Scope == PerFile {
@@ -269,8 +320,7 @@ func Run(set *Set, rules []*Rule) []Finding {
 			perWorkflow++
 		}
 	}
-	passes := takePasses(len(set.Files)*perFile + len(set.Workflows)*perWorkflow)
-	defer putPasses(passes)
+	passes := make([]Pass, 0, len(set.Files)*perFile+len(set.Workflows)*perWorkflow)
 	add := func(r *Rule, f *n8nschema.File, w *n8nschema.Workflow) {
 		passes = append(passes, Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options})
 	}
@@ -307,25 +357,6 @@ func Run(set *Set, rules []*Rule) []Finding {
 		all = append(all, passes[i].found...)
 	}
 	return Unique(all)
-}
-
-// passPool holds the arrays Run makes its passes in: a two-pass audit
-// runs the rules once per file, and their passes were a tenth of what its
-// first pass allocated.
-var passPool sync.Pool // *[]Pass
-
-func takePasses(n int) []Pass {
-	if p, _ := passPool.Get().(*[]Pass); p != nil && cap(*p) >= n {
-		return (*p)[:0]
-	}
-	return make([]Pass, 0, n)
-}
-
-// putPasses gives the array back, cleared: a pass points at its set.
-func putPasses(ps []Pass) {
-	ps = ps[:cap(ps)]
-	clear(ps)
-	passPool.Put(&ps)
 }
 
 // SortFindings orders findings by file, line, column, rule, node, message.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/fix"
@@ -20,10 +19,11 @@ import (
 	"github.com/stormcheck/stormcheck/rules"
 )
 
-// outcome is what one analysis gives: the set (whole or merged), the
-// findings of every rule, sorted as Run sorts them, and what Filter keeps.
+// outcome is what one analysis gives: the summaries of its workflows,
+// the findings of every rule, sorted as Run sorts them, and what Filter
+// keeps.
 type outcome struct {
-	set      *analyze.Set
+	wfs      []analyze.WorkflowSummary
 	findings []analyze.Finding
 	filtered analyze.Filtered
 }
@@ -35,90 +35,64 @@ func whole(files []*n8nschema.File, opts analyze.Options) outcome {
 	s := analyze.Build(files, opts)
 	fs := analyze.Run(s, rules.All())
 	fix.Attach(s, fs, fix.Options{MaxTokens: 4096})
-	return outcome{s, fs, analyze.Filter(s, fs, filterOpts)}
+	return outcome{analyze.Summarize(s), fs, analyze.Filter(s, fs, filterOpts)}
 }
 
-// byGroups is the two-pass audit: each group's set runs the group rules,
-// attaches repairs and, with release, is released (findings too) before
-// Merge; the merged set runs the set-wide ones.
-func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, release bool) outcome {
+// byGroups is the two-pass audit: each group's set runs the group rules
+// and attaches repairs; with keep, its findings are copied (analyze.Keep)
+// and its sources released, as the engine does. The set-wide rules then
+// run on the summaries of every workflow, in set order.
+func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, keep bool) outcome {
 	group, setWide := analyze.SplitRules(rules.All())
 	var out outcome
-	sets := make([]*analyze.Set, len(groups))
 	dirs := make([][]analyze.Directive, len(groups))
+	wfs := make([][]analyze.WorkflowSummary, len(files))
 	for i, g := range groups {
 		var sub []*n8nschema.File
 		for _, fi := range g {
 			sub = append(sub, files[fi])
 		}
-		sets[i] = analyze.Build(sub, opts)
-		fs := analyze.Run(sets[i], group)
-		fix.Attach(sets[i], fs, fix.Options{MaxTokens: 4096})
-		dirs[i] = analyze.CollectDirectives(sets[i], filterOpts.Rules)
-		if release {
-			analyze.ReleaseFindings(fs)
-			sets[i].Release()
+		set := analyze.Build(sub, opts)
+		fs := analyze.Run(set, group)
+		fix.Attach(set, fs, fix.Options{MaxTokens: 4096})
+		dirs[i] = analyze.CollectDirectives(set, filterOpts.Rules)
+		sum := analyze.Summarize(set)
+		for _, fi := range g {
+			n := len(files[fi].Workflows)
+			wfs[fi], sum = sum[:n], sum[n:]
+		}
+		if keep {
+			fs = analyze.Keep(fs)
+			for _, f := range sub {
+				f.Source.Release()
+			}
 		}
 		out.findings = append(out.findings, fs...)
 	}
-	out.set = analyze.Merge(sets, groups)
-	out.findings = append(out.findings, analyze.Run(out.set, setWide)...)
+	out.wfs = slices.Concat(wfs...)
+	out.findings = append(out.findings, analyze.RunSet(out.wfs, setWide, &opts)...)
 	analyze.SortFindings(out.findings)
 	fo := filterOpts
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
-	out.filtered = analyze.Filter(out.set, out.findings, fo)
+	out.filtered = analyze.Filter(nil, out.findings, fo)
 	return out
 }
 
-// same compares pointers into the parsed files by identity: both analyses
-// share them.
-var same = gocmp.Options{
-	gocmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b }),
-	gocmp.Comparer(func(a, b *n8nschema.Workflow) bool { return a == b }),
-	gocmp.Comparer(func(a, b *n8nschema.Node) bool { return a == b }),
-	cmpopts.IgnoreUnexported(analyze.Call{}),
-}
+// same compares sources by identity: both analyses share them.
+var same = gocmp.Options{gocmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b })}
 
-// alike compares what Release keeps: sources by name, workflows by source
-// and place in it, nodes (light copies once released) by name and position.
-var alike = gocmp.Options{
-	gocmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b || a != nil && b != nil && a.Name == b.Name }),
-	gocmp.Comparer(func(a, b *n8nschema.Workflow) bool {
-		return a == b || a != nil && b != nil && a.Source.Name == b.Source.Name && a.Ordinal == b.Ordinal &&
-			a.ID == b.ID && a.Name == b.Name && a.Pos == b.Pos
-	}),
-	gocmp.Comparer(func(a, b *n8nschema.Node) bool {
-		return a == b || a != nil && b != nil && a.Name == b.Name && a.Pos == b.Pos && a.Disabled == b.Disabled
-	}),
-	cmpopts.IgnoreUnexported(analyze.Call{}),
-}
+// alike compares sources by name: the files were parsed twice.
+var alike = gocmp.Options{gocmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b || a != nil && b != nil && a.Name == b.Name })}
 
-// differ compares two outcomes: files, workflows, calls (also by workflow),
-// operations and findings.
+// differ compares two outcomes: summaries and findings.
 func differ(t *testing.T, want, got outcome, opts gocmp.Options) {
 	t.Helper()
-	diff := func(what string, a, b any) bool {
-		if d := gocmp.Diff(a, b, opts); d != "" {
-			t.Errorf("%s by groups differ from the whole set's (-whole +groups):\n%s", what, d)
-			return true
-		}
-		return false
-	}
-	diff("files", want.set.Files, got.set.Files)
-	diff("workflows", want.set.Workflows, got.set.Workflows)
-	diff("calls", want.set.Calls, got.set.Calls)
-	diff("operations", want.set.Operations, got.set.Operations)
-	diff("findings", want.findings, got.findings)
-	diff("filtered findings", want.filtered, got.filtered)
-	if len(want.set.Workflows) != len(got.set.Workflows) {
-		return
-	}
-	for i, w := range want.set.Workflows {
-		g := got.set.Workflows[i]
-		if diff("calls to "+w.Label(), want.set.CallsTo(w), got.set.CallsTo(g)) ||
-			diff("calls from "+w.Label(), want.set.CallsFrom(w), got.set.CallsFrom(g)) ||
-			diff("operations of "+w.Label(), want.set.OperationsOf(w), got.set.OperationsOf(g)) {
-			break
+	for _, c := range []struct {
+		what string
+		a, b any
+	}{{"workflows", want.wfs, got.wfs}, {"findings", want.findings, got.findings}, {"filtered findings", want.filtered, got.filtered}} {
+		if d := gocmp.Diff(c.a, c.b, opts); d != "" {
+			t.Errorf("%s by groups differ from the whole set's (-whole +groups):\n%s", c.what, d)
 		}
 	}
 }
@@ -368,7 +342,7 @@ func TestComponentsCrafted(t *testing.T) {
 					alone[i] = []int{i}
 				}
 				apart := byGroups(files, alone, opts, false)
-				if gocmp.Equal(all.findings, apart.findings, same) && gocmp.Equal(all.set.Operations, apart.set.Operations, same) {
+				if gocmp.Equal(all.findings, apart.findings, same) && gocmp.Equal(all.wfs, apart.wfs, same) {
 					t.Errorf("every file alone gives the whole set's outcome: the case does not need its groups")
 				}
 			}

@@ -468,15 +468,15 @@ func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rul
 		if n.IsSticky() {
 			covers = coveredBy(w, n)
 		} else {
-			covers = map[string]bool{n8nschema.Intern(n.Name): true}
+			covers = map[string]bool{strings.Clone(n.Name): true}
 		}
 		pos := v.Pos()
 		if !pos.IsValid() {
 			pos = n.Pos
 		}
 		for _, m := range directiveRE.FindAllStringSubmatch(text, -1) {
-			d := Directive{Source: w.Source, Workflow: n8nschema.Intern(w.Name), WorkflowID: n8nschema.Intern(w.ID),
-				Node: n8nschema.Intern(n.Name), Sticky: n.IsSticky(), Pos: pos.Light(),
+			d := Directive{Source: w.Source, Workflow: strings.Clone(w.Name), WorkflowID: strings.Clone(w.ID),
+				Node: strings.Clone(n.Name), Sticky: n.IsSticky(), Pos: keepPos(pos),
 				Text: strings.Clone(strings.TrimSpace(m[0])), Covers: covers, file: fi}
 			d.Rules, d.Problem = parseDirective(m[1], all)
 			out = append(out, d)
@@ -529,7 +529,7 @@ func coveredBy(w *n8nschema.Workflow, sticky *n8nschema.Node) map[string]bool {
 			continue
 		}
 		if x, y, ok := position(n); ok && x >= sx && x <= sx+width && y >= sy && y <= sy+height {
-			covers[n8nschema.Intern(n.Name)] = true
+			covers[strings.Clone(n.Name)] = true
 		}
 	}
 	return covers

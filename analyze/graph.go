@@ -305,8 +305,8 @@ func specOf(typ string) *n8nschema.Spec {
 	if specCached.Load() >= maxCachedSpecs {
 		return &sp
 	}
-	sp.Type, sp.Provider = n8nschema.Intern(sp.Type), n8nschema.Intern(sp.Provider)
-	p, loaded := specCache.LoadOrStore(n8nschema.Intern(typ), &sp)
+	sp.Type, sp.Provider = strings.Clone(sp.Type), strings.Clone(sp.Provider)
+	p, loaded := specCache.LoadOrStore(strings.Clone(typ), &sp)
 	if !loaded {
 		specCached.Add(1)
 	}

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -37,14 +38,14 @@ func LinksOf(f *n8nschema.File) Links {
 		l.Workflows = make([]WorkflowLinks, 0, len(f.Workflows))
 	}
 	for _, w := range f.Workflows {
-		wl := WorkflowLinks{ID: n8nschema.Intern(w.ID)}
-		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, n8nschema.Intern(key)) })
+		wl := WorkflowLinks{ID: strings.Clone(w.ID)}
+		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, strings.Clone(key)) })
 		add := func(k lookup) {
 			switch {
 			case k.id != "":
-				wl.IDRefs = append(wl.IDRefs, n8nschema.Intern(k.id))
+				wl.IDRefs = append(wl.IDRefs, strings.Clone(k.id))
 			case k.hook != "":
-				wl.HookRefs = append(wl.HookRefs, n8nschema.Intern(k.hook))
+				wl.HookRefs = append(wl.HookRefs, strings.Clone(k.hook))
 			}
 		}
 		for _, n := range w.Nodes {

@@ -1,9 +1,6 @@
 package analyze
 
 import (
-	"slices"
-	"sync"
-
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -63,44 +60,12 @@ type Set struct {
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
-
-	sharedMu sync.Mutex
-	shared   map[any]*sharedValue
-}
-
-type sharedValue struct {
-	once sync.Once
-	v    any
-}
-
-// Shared returns what build computes from the whole set, computing it once
-// per key however many passes ask. A rule that summarises the set (RS505
-// groups every operation by dependency) would otherwise redo the same work
-// for each workflow, which is quadratic in the size of the set. build must
-// depend on the set alone, never on the pass that asks first. Safe for
-// concurrent use.
-func (s *Set) Shared(key any, build func() any) any {
-	s.sharedMu.Lock()
-	if s.shared == nil {
-		s.shared = map[any]*sharedValue{}
-	}
-	e := s.shared[key]
-	if e == nil {
-		e = &sharedValue{}
-		s.shared[key] = e
-	}
-	s.sharedMu.Unlock()
-	e.once.Do(func() { e.v = build() })
-	return e.v
 }
 
 // Graph returns the node graph of a workflow of the set.
 func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
 	g := s.graphs[w]
 	if g == nil {
-		if w.Released() {
-			panic("analyze: graph of a released workflow (Set.Release)")
-		}
 		if s.graphs == nil {
 			s.graphs = map[*n8nschema.Workflow]*Graph{}
 		}
@@ -111,46 +76,11 @@ func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
 }
 
 // CallsFrom returns the calls a workflow makes, in the set's order.
-func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call {
-	if s.callsFrom == nil {
-		return s.scanCalls(func(c *Call) bool { return c.From == w })
-	}
-	return s.callsFrom[w]
-}
+func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call { return s.callsFrom[w] }
 
 // CallsTo returns the resolved calls that start a workflow, in the set's
 // order.
-func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call {
-	if s.callsTo == nil {
-		return s.scanCalls(func(c *Call) bool { return c.To == w && w != nil })
-	}
-	return s.callsTo[w]
-}
-
-// scanCalls returns the calls that match, for a set without an index of
-// its calls (indexCalls): all of them without a copy when all match (a
-// group of one workflow).
-func (s *Set) scanCalls(match func(*Call) bool) []*Call {
-	n := 0
-	for _, c := range s.Calls {
-		if match(c) {
-			n++
-		}
-	}
-	switch n {
-	case 0:
-		return nil
-	case len(s.Calls):
-		return s.Calls[:n:n]
-	}
-	out := make([]*Call, 0, n)
-	for _, c := range s.Calls {
-		if match(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call { return s.callsTo[w] }
 
 // ErrorWorkflowOf returns the workflow named by w's settings.errorWorkflow
 // when it is in the set, else nil.
@@ -163,68 +93,18 @@ func (s *Set) ErrorWorkflowOf(w *n8nschema.Workflow) *n8nschema.Workflow {
 	return nil
 }
 
-// scanWorkflows is the most workflows a set has no index of operations
-// for: OperationsOf scans them instead. Most sets of a two-pass audit are
-// one workflow's, and their indexes were ~10,000 small maps for the
-// collector to mark on the big set of docs/performance.md.
-const scanWorkflows = 8
-
-// opsByWorkflow indexes operations by workflow; the operations of one
-// workflow are adjacent (Amplify makes them workflow by workflow), so each
-// entry is a piece of ops, not an array of its own.
-func opsByWorkflow(ops []*Operation) map[*n8nschema.Workflow][]*Operation {
-	if len(ops) == 0 {
-		return nil
-	}
-	runs := 1
-	for i := 1; i < len(ops); i++ {
-		if ops[i].Workflow != ops[i-1].Workflow {
-			runs++
-		}
-	}
-	m := make(map[*n8nschema.Workflow][]*Operation, runs)
-	for i := 0; i < len(ops); {
-		w, j := ops[i].Workflow, i+1
-		for j < len(ops) && ops[j].Workflow == w {
-			j++
-		}
-		if prev, ok := m[w]; ok {
-			m[w] = append(prev[:len(prev):len(prev)], ops[i:j]...) // not adjacent after all: a copy
-		} else {
-			m[w] = ops[i:j:j]
-		}
-		i = j
-	}
-	return m
-}
-
 // OperationsOf returns the operations of one workflow.
 func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
-	if s.opsOf != nil {
-		return s.opsOf[w]
-	}
-	// A set without the index has a few workflows (scanWorkflows): scan.
-	// A workflow's operations are adjacent (Amplify makes them workflow
-	// by workflow), so they are most often a piece of Operations.
-	ops := s.Operations
-	i := slices.IndexFunc(ops, func(op *Operation) bool { return op.Workflow == w })
-	if i < 0 {
-		return nil
-	}
-	j := i + 1
-	for j < len(ops) && ops[j].Workflow == w {
-		j++
-	}
-	if !slices.ContainsFunc(ops[j:], func(op *Operation) bool { return op.Workflow == w }) {
-		return ops[i:j:j]
-	}
-	out := slices.Clone(ops[i:j])
-	for _, op := range ops[j:] {
-		if op.Workflow == w {
-			out = append(out, op)
+	if s.opsOf == nil { // a set made by hand, not by Build
+		var out []*Operation
+		for _, op := range s.Operations {
+			if op.Workflow == w {
+				out = append(out, op)
+			}
 		}
+		return out
 	}
-	return out
+	return s.opsOf[w]
 }
 
 // Build assembles the analysis set from parsed files: the graph of every
@@ -252,27 +132,14 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 }
 
 // indexCalls maps each workflow to the calls it makes and those that
-// start it, in a set of more than scanWorkflows workflows: CallsFrom and
-// CallsTo scan the calls of a smaller one. Most groups of a two-pass audit
-// are one workflow's, and their two maps, kept past the release, were
-// part-empty spans among the audit's garbage (docs/performance.md).
+// start it, in the order of the set's calls.
 func (s *Set) indexCalls() {
-	s.callsFrom, s.callsTo = nil, nil
-	if len(s.Calls) > 0 && len(s.Workflows) > scanWorkflows {
-		s.callsFrom, s.callsTo = callsByWorkflow(s.Calls)
-	}
-}
-
-// callsByWorkflow maps each workflow to the calls it makes and those that
-// start it, in the order of calls.
-func callsByWorkflow(calls []*Call) (from, to map[*n8nschema.Workflow][]*Call) {
-	from = map[*n8nschema.Workflow][]*Call{}
-	to = map[*n8nschema.Workflow][]*Call{}
-	for _, c := range calls {
-		from[c.From] = append(from[c.From], c)
+	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
+	s.callsTo = map[*n8nschema.Workflow][]*Call{}
+	for _, c := range s.Calls {
+		s.callsFrom[c.From] = append(s.callsFrom[c.From], c)
 		if c.To != nil {
-			to[c.To] = append(to[c.To], c)
+			s.callsTo[c.To] = append(s.callsTo[c.To], c)
 		}
 	}
-	return from, to
 }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -256,11 +255,6 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.SkipNonWorkflow {
-		for i := range ins {
-			ins[i].explicit = false
-		}
-	}
 	cfg, err := o.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
@@ -276,75 +270,56 @@ func runAudit(o *AuditOptions) error {
 		}
 		ins = sortInputs(append(ins, remote...))
 	}
+	outs, err := o.outputs()
+	if err != nil {
+		return err
+	}
+	formats := make([]string, len(outs))
+	for i, out := range outs {
+		formats[i] = out.format
+	}
+	rd := engine.Reading{Limit: int64(o.MaxFileSize), SkipNonWorkflow: o.SkipNonWorkflow, Needs: report.NeedsOf(formats...)}
 	// Inputs that could not be read are findings in the report of the
 	// others (unread); the run still exits 3 once the report is written.
-	var a audited
-	var unread error
+	var a *engine.Audited
+	var notWritten error
+	reportTo := o.IO.Out
 	if o.Fix || o.Diff {
 		// Repairs rewrite the sources, so --fix holds the whole set.
 		var done bool
-		if a, unread, done, err = o.fixInputs(ins, wd, st); err != nil || done {
+		if a, reportTo, notWritten, done, err = o.fixInputs(ins, wd, st, rd); err != nil || done {
 			return err
 		}
 	} else {
-		outs, err := o.outputs()
-		if err != nil {
-			return err
-		}
-		formats := make([]string, len(outs))
-		for i, out := range outs {
-			formats[i] = out.format
-		}
-		a, unread = auditInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow, st, st.FixOptions, report.NeedsOf(formats...))
-		a.reportTo = o.IO.Out
+		a = st.Audit(engineInputs(ins), rd)
 	}
-	set, filtered := a.set, a.filtered
 	// A file that could not be written is left as it was and named after
 	// the report, which is written all the same (exit 3).
-	failed := []error{unread}
+	failed := []error{unreadErr(a.Unread), notWritten}
 	if o.WriteBaseline != "" {
-		if err := writeOutput(inWd(o.WriteBaseline, wd), encodeBaseline(filtered.Current)); err != nil {
+		if err := writeOutput(inWd(o.WriteBaseline, wd), encodeBaseline(a.Filtered().Current)); err != nil {
 			failed = append(failed, fmt.Errorf("write baseline: %w", err))
 		} else {
-			filtered.Baselined += len(filtered.Findings)
-			filtered.Findings = []analyze.Finding{}
+			a.BaselineAll()
 		}
 	}
-	// --fix repairs what --min-severity hides too, so "N fixable" counts it.
-	res := st.Result(set, a.files, filtered, a.fixed)
-	res.Capture = a.capture
-	all := filtered.Findings
-	if err := o.render(res, wd, a.reportTo); err != nil {
+	if err := o.render(a.Result, wd, reportTo); err != nil {
 		return errors.Join(append(failed, err)...)
 	}
 	if err := errors.Join(failed...); err != nil {
 		return err
 	}
-	if len(set.Workflows) == 0 && !o.SkipNonWorkflow {
-		return usageErrorf("no workflow found in the inputs (%d %s read)", len(a.files), plural(len(a.files), "file", "files"))
+	if a.Summary.Workflows == 0 && !o.SkipNonWorkflow {
+		return usageErrorf("no workflow found in the inputs (%d %s read)", a.Summary.Files, plural(a.Summary.Files, "file", "files"))
 	}
 	if failOn, ok := analyze.ParseSeverity(st.failOn); ok {
-		for _, f := range all {
+		for _, f := range a.Filtered().Findings {
 			if f.Severity >= failOn {
 				return errFindings
 			}
 		}
 	}
 	return nil
-}
-
-// skipNonJSON: under --skip-non-workflow, a file that does not parse and
-// never mentions "nodes" (tsconfig.json with comments) is no workflow export
-// either, so it is skipped like one; a truncated export still mentions its
-// nodes and stays an RS001 error.
-func skipNonJSON(files []*n8nschema.File) {
-	for _, f := range files {
-		if len(f.Workflows) > 0 || len(f.Problems) != 1 || f.Problems[0].Kind != n8nschema.InvalidJSON || bytes.Contains(f.Source.Src, []byte(`"nodes"`)) {
-			continue
-		}
-		f.Problems[0].Kind = n8nschema.NotWorkflow
-		f.Problems[0].Message += "; it never mentions \"nodes\", so it is no workflow export"
-	}
 }
 
 // loadConfig reads --config, else the .stormcheck.yaml found upward from

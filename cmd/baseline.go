@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // baselineFile is what --write-baseline writes and --baseline reads: the
@@ -57,8 +58,8 @@ func encodeBaseline(fs []analyze.Finding) []byte {
 // readBaseline loads the fingerprints of a baseline file. A missing or
 // unreadable baseline is a usage error: the run would report old findings.
 func readBaseline(p, name string) (map[string]bool, error) {
-	src, err := readRegular(p, defaultMaxFileSize)
-	if errors.Is(err, errTooLarge) {
+	src, err := engine.ReadFile(p, defaultMaxFileSize)
+	if errors.Is(err, engine.ErrTooLarge) {
 		return nil, usageErrorf("--baseline %s: larger than %s; not read", name, formatSize(defaultMaxFileSize))
 	}
 	if errors.Is(err, fs.ErrNotExist) {

@@ -120,11 +120,11 @@ const maxConfigSize = 1 << 20
 // loadConfig reads and checks a config file; name is how messages show it.
 // A bad config is a usage error (exit 2) that names the file and line.
 func loadConfig(p, name string, all []*analyze.Rule) (*Config, error) {
-	src, err := readRegular(p, maxConfigSize)
-	if errors.Is(err, errTooLarge) {
+	src, err := engine.ReadFile(p, maxConfigSize)
+	if errors.Is(err, engine.ErrTooLarge) {
 		return nil, usageErrorf("config %s: larger than %s; not read", name, formatSize(maxConfigSize))
 	}
-	if nr := (notRegularError{}); errors.As(err, &nr) {
+	if nr := (engine.NotRegularError{}); errors.As(err, &nr) {
 		return nil, usageErrorf("config %s: %v; not read", name, nr)
 	}
 	if err != nil {

@@ -115,11 +115,10 @@ var fixWith = func(st *auditSettings, files []*n8nschema.File, unsafe bool) (*en
 // fixInputs is the audit of --fix and --diff: repairs rewrite the sources
 // round after round, so the whole set is held, as one analysis. done is
 // true when the diff is printed and nothing is left to report.
-func (o *AuditOptions) fixInputs(ins []input, wd string, st *auditSettings) (a audited, unread error, done bool, err error) {
-	files, unread := parseInputs(ins, int64(o.MaxFileSize), o.SkipNonWorkflow)
-	res, err := fixWith(st, files, o.UnsafeFixes)
+func (o *AuditOptions) fixInputs(ins []input, wd string, st *auditSettings, rd engine.Reading) (a *engine.Audited, reportTo io.Writer, notWritten error, done bool, err error) {
+	res, err := fixWith(st, engine.Parse(engineInputs(ins), rd), o.UnsafeFixes)
 	if err != nil {
-		return a, nil, true, err
+		return nil, nil, nil, true, err
 	}
 	for _, f := range res.Undone {
 		// Never expected: the repairs are made not to. Say so rather
@@ -127,11 +126,11 @@ func (o *AuditOptions) fixInputs(ins []input, wd string, st *auditSettings) (a a
 		fmt.Fprintf(o.IO.Err, "stormcheck: a round of fixes was left out: it would bring %s on node %q in %s (please report this)\n", f.RuleID, f.Node, f.File)
 	}
 	if o.Diff {
-		return a, nil, true, o.printDiff(res)
+		return nil, nil, nil, true, o.printDiff(res)
 	}
-	reportTo, notWritten, err := o.writeFixes(res.Result, ins, wd)
+	reportTo, notWritten, err = o.writeFixes(res.Result, ins, wd)
 	if err != nil {
-		return a, nil, true, err
+		return nil, nil, nil, true, err
 	}
-	return audited{set: res.Set, files: res.Files, filtered: res.Filtered, fixed: res.Fixed, reportTo: reportTo}, errors.Join(unread, notWritten), false, nil
+	return st.ResultOf(res.Set, res.Filtered, res.Fixed, rd.Needs), reportTo, notWritten, false, nil
 }

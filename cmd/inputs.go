@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/stormcheck/stormcheck/engine"
-	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -42,7 +40,7 @@ func (in *input) read(limit int64) ([]byte, error) {
 	case in.err != nil:
 		return nil, in.err
 	case in.path != "":
-		return readRegular(in.path, limit)
+		return engine.ReadFile(in.path, limit)
 	case in.spool != nil:
 		return in.spool.read(limit)
 	}
@@ -118,8 +116,8 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	}
 	for _, arg := range args {
 		if arg == "-" {
-			b, err := readLimited(stdin, limit)
-			if err != nil && !errors.Is(err, errTooLarge) {
+			b, err := engine.ReadAll(stdin, limit)
+			if err != nil && !errors.Is(err, engine.ErrTooLarge) {
 				err = fmt.Errorf("read stdin: %w", err)
 			}
 			name, at := n.stdinInput()
@@ -323,118 +321,34 @@ func joinName(dir, name string) string {
 	return dir + sep(dir) + name
 }
 
-var (
-	errTooLarge = errors.New("larger than --max-file-size")
-	errDangling = errors.New("broken symbolic link: its target does not exist")
-)
+var errDangling = errors.New("broken symbolic link: its target does not exist")
 
-// notRegularError refuses a path that is not a regular file: reading a
-// named pipe waits for a writer, a device like /dev/zero never ends.
-type notRegularError struct{ mode fs.FileMode }
-
-func (e notRegularError) Error() string {
-	what := "not a regular file"
-	switch t := e.mode.Type(); {
-	case t&fs.ModeNamedPipe != 0:
-		what = "a named pipe, not a regular file"
-	case t&fs.ModeDevice != 0 || t&fs.ModeCharDevice != 0:
-		what = "a device, not a regular file"
-	case t&fs.ModeSocket != 0:
-		what = "a socket, not a regular file"
-	case t&fs.ModeDir != 0:
-		what = "a folder"
-	}
-	return what
-}
-
-// readRegular reads a regular file of at most limit bytes. It opens without
-// blocking, so that a named pipe is refused instead of waited on.
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	mode, size := st.Mode(), st.Size()
-	if !mode.IsRegular() {
-		return nil, notRegularError{mode}
-	}
-	if size > limit {
-		return nil, errTooLarge
-	}
-	return readSized(f, limit, size)
-}
-
-// readLimited reads r to its end, or fails with errTooLarge after limit
-// bytes without reading further (stdin may be /dev/zero).
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	return readSized(r, limit, -1)
-}
-
-// readSized is readLimited with the size fstat gave (-1 for a pipe). The
-// buffer starts at the size, so a file is read into one allocation of its
-// size (io.ReadAll grew from 512 bytes: a 200 MB file took 435 MB of RSS,
-// now 219 MB), and it doubles from there but never past limit+1.
-func readSized(r io.Reader, limit, size int64) ([]byte, error) {
-	return readInto(r, limit, make([]byte, 0, min(max(size+1, 512), limit+1)), size)
-}
-
-// readInto is readSized appending to b, an empty slice with room for the
-// size and more. A read that stops short of the room at exactly size
-// bytes is the whole file, as fstat saw it: a regular file's read returns
-// less than asked only at its end, so the read that would meet the end is
-// not made. Any other count reads on to the end (a file that grew or
-// shrank, a pipe).
-func readInto(r io.Reader, limit int64, b []byte, size int64) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = slices.Grow(b, int(min(int64(cap(b)), limit+1-int64(cap(b)))))
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if int64(len(b)) > limit {
-			return nil, errTooLarge
-		}
-		if err == io.EOF || (err == nil && n > 0 && int64(len(b)) == size && len(b) < cap(b)) {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-}
-
-// unreadMessage is the finding text for an input that could not be read.
-func unreadMessage(err error, limit int64) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err // the report names the file already
-	}
-	if errors.Is(err, errTooLarge) {
-		return fmt.Sprintf("not read: larger than --max-file-size (%s)", formatSize(limit))
-	}
-	if nr := (notRegularError{}); errors.As(err, &nr) && nr.mode.Type()&fs.ModeNamedPipe != 0 {
-		return "not read: " + nr.Error() + " (pipe the data to - instead)"
-	}
-	return "not read: " + err.Error()
-}
-
-// parse is n8nschema.Parse; a test swaps in a parser that panics.
-var parse = n8nschema.Parse
-
-// parseInputs reads and parses every input on all cores, holding them all
-// (graph, simulate and --fix need the whole set at once; audit reads in
-// two passes, auditInputs). Results keep the order of ins. An input that
-// cannot be read becomes a file whose only problem says why (RS001); the
-// error then lists them all. A panic in the parser is raised again here by
-// pool.Each, so Run reports it as an internal error (exit 3), as it does a
-// rule's.
+// parseInputs reads and parses every input, holding them all (graph,
+// simulate and --fix need the whole set at once; audit reads in two
+// passes). The error names the inputs that could not be read.
 func parseInputs(ins []input, limit int64, skipNonWorkflow bool) ([]*n8nschema.File, error) {
-	files := make([]*n8nschema.File, len(ins))
-	pool.Each(len(ins), func(i int) { files[i] = parseInput(ins[i], limit, skipNonWorkflow) })
-	return files, unreadOf(files)
+	files := engine.Parse(engineInputs(ins), engine.Reading{Limit: limit, SkipNonWorkflow: skipNonWorkflow})
+	return files, unreadErr(engine.Unread(files))
+}
+
+// readInput is input.read; a test swaps in one that panics.
+var readInput = (*input).read
+
+// engineInputs are the inputs as the engine reads them.
+func engineInputs(ins []input) []engine.Input {
+	out := make([]engine.Input, len(ins))
+	for i := range ins {
+		in := &ins[i]
+		out[i] = engine.Input{Name: in.name, Explicit: in.explicit, Skip: in.skip, Read: func(limit int64) ([]byte, error) { return readInput(in, limit) }}
+	}
+	return out
+}
+
+// unreadErr is the error of a run whose inputs could not all be read: exit 3
+// once the report is written.
+func unreadErr(names []string) error {
+	if names == nil {
+		return nil
+	}
+	return &unreadError{names}
 }

@@ -8,22 +8,20 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// A parser that panics on some inputs ends the run with exit 3 and the
+// A reader that panics on some inputs ends the run with exit 3 and the
 // panic's message, like a rule's panic, whichever worker meets it first:
 // the message is the first panicking file's, the other workers finish, and
 // the run returns.
 func TestParserPanicIsInternalError(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	defer func(p func(*n8nschema.Source) *n8nschema.File) { parse = p }(parse)
-	parse = func(src *n8nschema.Source) *n8nschema.File {
-		if name := filepath.Base(src.Name); strings.HasPrefix(name, "boom") {
-			panic("parser exploded on " + name)
+	defer func(r func(*input, int64) ([]byte, error)) { readInput = r }(readInput)
+	readInput = func(in *input, limit int64) ([]byte, error) {
+		if name := filepath.Base(in.name); strings.HasPrefix(name, "boom") {
+			panic("reader exploded on " + name)
 		}
-		return n8nschema.Parse(src)
+		return in.read(limit)
 	}
 	clean, err := os.ReadFile(td("clean.json"))
 	if err != nil {
@@ -50,11 +48,11 @@ func TestParserPanicIsInternalError(t *testing.T) {
 	if r.code != ExitFailure {
 		t.Errorf("exit %d, want %d (internal error)", r.code, ExitFailure)
 	}
-	if want := "stormcheck: internal error: parser exploded on boom07.json\n"; !strings.HasPrefix(r.stderr, want) {
+	if want := "stormcheck: internal error: reader exploded on boom07.json\n"; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr starts %q, want %q", firstLine(r.stderr), want)
 	}
 	if !strings.Contains(r.stderr, "panic_test.go") {
-		t.Errorf("stderr does not show the stack of the parser that panicked:\n%s", r.stderr)
+		t.Errorf("stderr does not show the stack of the reader that panicked:\n%s", r.stderr)
 	}
 	if r.stdout != "" {
 		t.Errorf("stdout %q, want nothing: no report after an internal error", r.stdout)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/safewrite"
 	"github.com/stormcheck/stormcheck/n8napi"
 	"github.com/stormcheck/stormcheck/report"
@@ -155,7 +156,7 @@ func runPull(o *pullOptions) (err error) {
 		name := w.id + ".json"
 		path := filepath.Join(o.Out, name)
 		// Bounded and non-blocking: a named pipe in --out is refused.
-		old, err := readRegular(path, defaultMaxFileSize)
+		old, err := engine.ReadFile(path, defaultMaxFileSize)
 		was := safewrite.Absent()
 		switch {
 		case err == nil && bytes.Equal(old, pretty.Bytes()):
@@ -169,7 +170,7 @@ func runPull(o *pullOptions) (err error) {
 		case err == nil:
 			was = safewrite.Of(old)
 		case !errors.Is(err, fs.ErrNotExist):
-			failed = append(failed, report.Printable(name)+" ("+report.Printable(unreadMessage(err, defaultMaxFileSize))+")")
+			failed = append(failed, report.Printable(name)+" ("+report.Printable(engine.UnreadMessage(err, defaultMaxFileSize))+")")
 			continue
 		}
 		if err := safewrite.Write(path, pretty.Bytes(), safewrite.Options{Within: within, Was: was}); err != nil {

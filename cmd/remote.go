@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/n8napi"
 )
 
@@ -37,8 +38,8 @@ func (r *remoteOptions) apiKey(io *IO) (string, error) {
 		// mistake, an error quoting it would print the key.
 		// Bounded and non-blocking like every other read: a named pipe
 		// or /dev/zero given here must not hang or fill memory.
-		b, err := readRegular(r.APIKeyFile, maxKeyFileSize)
-		if errors.Is(err, errTooLarge) {
+		b, err := engine.ReadFile(r.APIKeyFile, maxKeyFileSize)
+		if errors.Is(err, engine.ErrTooLarge) {
 			return "", usageErrorf("--api-key-file names a file larger than %s: not a key file", formatSize(maxKeyFileSize))
 		}
 		if err != nil {

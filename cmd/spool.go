@@ -5,6 +5,8 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // spool keeps the workflows fetched from a live instance on disk, one
@@ -83,11 +85,11 @@ func (s *spool) put(raw []byte) (spooled, error) {
 	return w, nil
 }
 
-// read returns a workflow's bytes, or errTooLarge when there are more than
+// read returns a workflow's bytes, or engine.ErrTooLarge when there are more than
 // limit. Safe for concurrent use once the spool is written.
 func (w spooled) read(limit int64) ([]byte, error) {
 	if w.size > limit {
-		return nil, errTooLarge
+		return nil, engine.ErrTooLarge
 	}
 	b := make([]byte, w.size)
 	if _, err := w.sp.f.ReadAt(b, w.off); err != nil {

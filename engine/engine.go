@@ -140,32 +140,25 @@ type Source struct {
 // ErrTooLarge: an input is larger than the size limit.
 var ErrTooLarge = errors.New("larger than --max-file-size")
 
-// Parse parses the sources on all cores, in their order. A source larger
-// than limit, or one that could not be read, is not parsed: its file's
-// only problem says why (RS001), as for a file the command line refuses.
-func Parse(srcs []Source, limit int64) []*n8nschema.File {
-	files := make([]*n8nschema.File, len(srcs))
-	pool.Each(len(srcs), func(i int) {
-		s := srcs[i]
-		if s.Err == nil && int64(len(s.Src)) > limit {
-			s.Err = ErrTooLarge
-		}
-		if s.Err != nil {
-			msg := "not read: " + s.Err.Error()
-			if errors.Is(s.Err, ErrTooLarge) {
-				msg = TooLargeMessage(limit)
-			}
-			files[i] = &n8nschema.File{
-				Source:   n8nschema.NewSource(s.Name, nil),
-				Problems: []n8nschema.Problem{{Kind: n8nschema.Unreadable, Message: msg}},
-				Explicit: true,
-			}
-			return
-		}
-		files[i] = n8nschema.Parse(n8nschema.NewSource(s.Name, s.Src))
-		files[i].Explicit = true
-	})
+// Parse reads and parses the inputs on all cores, in their order, and
+// holds them all: fix rounds, simulate and graph need the whole set at
+// once (Audit reads in two passes instead). An input that cannot be read,
+// or is larger than the limit, becomes a file whose only problem says why
+// (RS001).
+func Parse(ins []Input, rd Reading) []*n8nschema.File {
+	a := &auditor{rd: rd}
+	files := make([]*n8nschema.File, len(ins))
+	pool.Each(len(ins), func(i int) { files[i] = a.parse(ins[i]) })
 	return files
+}
+
+// Unread names the files that could not be read, as Audited.Unread does.
+func Unread(files []*n8nschema.File) []string {
+	kept := make([]keptFile, len(files))
+	for i, f := range files {
+		kept[i] = keepFile(f)
+	}
+	return unread(kept)
 }
 
 // TooLargeMessage is the RS001 text for an input over the size limit.
@@ -193,35 +186,37 @@ func (s *Settings) Check(files []*n8nschema.File) (*analyze.Set, analyze.Filtere
 	return set, analyze.Filter(set, analyze.Run(set, s.Rules), s.Filter)
 }
 
-// Audit analyses files as one set and returns the report of it, each
-// finding with its repair. The command line's two-pass audit gives the
-// same findings with less memory (cmd.auditInputs); this one holds the
-// set whole, for inputs already in memory.
-func (s *Settings) Audit(files []*n8nschema.File) *report.Result {
-	set := analyze.Build(files, s.Analysis)
-	fs := analyze.Run(set, s.Rules)
-	fix.Attach(set, fs, s.FixOptions)
-	return s.Result(set, files, analyze.FilterOwned(set, fs, s.Filter), 0)
+// ResultOf is the report of an analysis of the whole set (Check): the
+// set's summaries and what the renderers read of its sources are taken
+// from it, as Audit takes them from each group.
+func (s *Settings) ResultOf(set *analyze.Set, filtered analyze.Filtered, fixed int, need report.Needs) *Audited {
+	c := report.NewCapture(need)
+	c.Group(set, filtered.Findings)
+	kept := make([]keptFile, len(set.Files))
+	for i, f := range set.Files {
+		kept[i] = keepFile(f)
+	}
+	return s.audited(analyze.Summarize(set), kept, filtered, fixed, c)
 }
 
-// Result is the report of an audit: the filtered findings at or above
+// result is the report of an audit: the filtered findings at or above
 // MinSeverity, and the summary counting them, those below it, the fixable
 // ones (whatever their severity, since --fix repairs them all) and the
 // fixed ones.
-func (s *Settings) Result(set *analyze.Set, files []*n8nschema.File, filtered analyze.Filtered, fixed int) *report.Result {
+func (s *Settings) result(wfs []analyze.WorkflowSummary, files []keptFile, filtered analyze.Filtered, fixed int, c *report.Capture) *report.Result {
 	res := &report.Result{
-		Tool: report.Tool{Name: "stormcheck", Version: s.Version},
-		Set:  set, Rules: s.Listed, Findings: filtered.Findings,
+		Tool:      report.Tool{Name: "stormcheck", Version: s.Version},
+		Workflows: wfs, Rules: s.Listed, Findings: filtered.Findings, Capture: c,
 	}
 	sum := &res.Summary
-	sum.Files, sum.Workflows = len(files), len(set.Workflows)
-	for _, w := range set.Workflows {
-		sum.Nodes += w.NodeCount()
+	sum.Files, sum.Workflows = len(files), len(wfs)
+	for _, w := range wfs {
+		sum.Nodes += w.Nodes
 	}
 	// Skipped files are JSON met in a folder that is no workflow at all;
 	// broken workflow files are RS001 errors, not skipped.
 	for _, f := range files {
-		if len(f.Workflows) == 0 && !f.Explicit && slices.ContainsFunc(f.Problems, func(p n8nschema.Problem) bool { return p.Kind == n8nschema.NotWorkflow }) {
+		if f.skipped {
 			sum.SkippedFiles++
 		}
 	}

@@ -26,11 +26,11 @@ func seed(t *testing.T) []Source {
 // TestParseRefusesWhatTheCommandLineRefuses: a source over the limit, or
 // one that could not be read, is an RS001 problem, not parsed.
 func TestParseRefusesWhatTheCommandLineRefuses(t *testing.T) {
-	files := Parse([]Source{
+	files := Parse(InputsOf([]Source{
 		{Name: "big.json", Src: []byte(`{"nodes":[],"connections":{}}`)},
 		{Name: "gone.json", Err: errors.New("permission denied")},
 		{Name: "ok.json", Src: []byte(`{"name":"ok","nodes":[],"connections":{}}`)},
-	}, 20)
+	}), Reading{Limit: 20})
 	want := []string{"not read: larger than --max-file-size (20 bytes)", "not read: permission denied"}
 	for i, w := range want {
 		f := files[i]
@@ -38,7 +38,7 @@ func TestParseRefusesWhatTheCommandLineRefuses(t *testing.T) {
 			t.Errorf("%s: problems %+v, want one saying %q", f.Source.Name, f.Problems, w)
 		}
 	}
-	files = Parse([]Source{{Name: "ok.json", Src: []byte(`{"name":"ok","nodes":[],"connections":{}}`)}}, DefaultMaxFileSize)
+	files = Parse(InputsOf([]Source{{Name: "ok.json", Src: []byte(`{"name":"ok","nodes":[],"connections":{}}`)}}), Reading{Limit: DefaultMaxFileSize})
 	if len(files[0].Workflows) != 1 || len(files[0].Problems) != 0 || !files[0].Explicit {
 		t.Errorf("ok.json: %d workflows, problems %+v", len(files[0].Workflows), files[0].Problems)
 	}
@@ -82,13 +82,13 @@ func TestResultHidesBelowMinSeverity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	every := all.Audit(Parse(seed(t), DefaultMaxFileSize))
+	every := all.Audit(InputsOf(seed(t)), Reading{Limit: DefaultMaxFileSize})
 	o.MinSeverity = analyze.Error
 	errs, err := Resolve(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := errs.Audit(Parse(seed(t), DefaultMaxFileSize))
+	res := errs.Audit(InputsOf(seed(t)), Reading{Limit: DefaultMaxFileSize})
 	s := res.Summary
 	if s.Findings != every.Summary.Errors || s.BelowSeverity != every.Summary.Findings-every.Summary.Errors || s.Errors != s.Findings {
 		t.Errorf("summary %+v, all %+v", s, every.Summary)

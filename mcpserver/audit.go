@@ -153,11 +153,11 @@ func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, in AuditInput)
 		if err != nil {
 			return AuditOutput{}, err
 		}
-		srcs, err := s.sources(in.Inputs)
+		ins, err := s.inputs(in.Inputs)
 		if err != nil {
 			return AuditOutput{}, err
 		}
-		doc, err := reportOf(st.Audit(engine.Parse(srcs, s.cfg.MaxFileSize)))
+		doc, err := reportOf(st.Audit(ins, s.reading()).Result)
 		if err != nil {
 			return AuditOutput{}, err
 		}
@@ -176,15 +176,15 @@ func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*m
 		if err != nil {
 			return FixOutput{}, err
 		}
-		srcs, err := s.sources(in.Inputs)
+		ins, err := s.inputs(in.Inputs)
 		if err != nil {
 			return FixOutput{}, err
 		}
-		fx, err := st.Fix(engine.Parse(srcs, s.cfg.MaxFileSize), in.Unsafe)
+		fx, err := st.Fix(engine.Parse(ins, s.reading()), in.Unsafe)
 		if err != nil {
 			return FixOutput{}, err
 		}
-		left, err := reportOf(st.Result(fx.Set, fx.Files, fx.Filtered, fx.Fixed))
+		left, err := reportOf(st.ResultOf(fx.Set, fx.Filtered, fx.Fixed, report.Needs{}).Result)
 		if err != nil {
 			return FixOutput{}, err
 		}

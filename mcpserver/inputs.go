@@ -33,15 +33,16 @@ type Inputs struct {
 // maxNameLen bounds a workflow's name as sent.
 const maxNameLen = 255
 
-// sources gathers the inputs, sorted by name so that the order they are
-// given in never changes the output. A file that cannot be read is a
-// source with its error (an RS001 finding, as on the command line); a
-// path outside the working folder, a missing one or a bad name is the
-// call's error.
-func (s *server) sources(in Inputs) ([]engine.Source, error) {
-	var out []engine.Source
+// inputs gathers the inputs, sorted by name so that the order they are
+// given in never changes the output. Files are read when the engine asks
+// (an audit reads them in two passes, holding few at once); one that
+// cannot be read is an RS001 finding, as on the command line. A path
+// outside the working folder, a missing one or a bad name is the call's
+// error.
+func (s *server) inputs(in Inputs) ([]engine.Input, error) {
+	var out []engine.Input
 	if in.Workflow != "" {
-		out = append(out, engine.Source{Name: "workflow.json", Src: []byte(in.Workflow)})
+		out = append(out, engine.InputsOf([]engine.Source{{Name: "workflow.json", Src: []byte(in.Workflow)}})...)
 	}
 	for i, w := range in.Workflows {
 		name := w.Name
@@ -51,7 +52,7 @@ func (s *server) sources(in Inputs) ([]engine.Source, error) {
 		if err := checkName(name); err != nil {
 			return nil, fmt.Errorf("workflows[%d].name: %w", i, err)
 		}
-		out = append(out, engine.Source{Name: name, Src: []byte(w.JSON)})
+		out = append(out, engine.InputsOf([]engine.Source{{Name: name, Src: []byte(w.JSON)}})...)
 	}
 	for _, p := range in.Paths {
 		found, err := s.readPath(p)
@@ -63,7 +64,7 @@ func (s *server) sources(in Inputs) ([]engine.Source, error) {
 	if len(out) == 0 {
 		return nil, errors.New("no workflow given: send workflow (JSON text), workflows, or paths under the working folder")
 	}
-	slices.SortStableFunc(out, func(a, b engine.Source) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(out, func(a, b engine.Input) int { return cmp.Compare(a.Name, b.Name) })
 	for i := 1; i < len(out); i++ {
 		if out[i].Name == out[i-1].Name {
 			return nil, fmt.Errorf("two inputs are named %q: give each workflow its own name", out[i].Name)
@@ -71,6 +72,9 @@ func (s *server) sources(in Inputs) ([]engine.Source, error) {
 	}
 	return out, nil
 }
+
+// reading is how the engine reads the server's inputs.
+func (s *server) reading() engine.Reading { return engine.Reading{Limit: s.cfg.MaxFileSize} }
 
 // checkName refuses names a report could not show as they are.
 func checkName(name string) error {
@@ -88,7 +92,7 @@ func checkName(name string) error {
 // readPath reads a file, or the *.json files of a folder, under the
 // working folder. os.Root refuses a path that leaves it, by "..", an
 // absolute path elsewhere or a symbolic link.
-func (s *server) readPath(p string) ([]engine.Source, error) {
+func (s *server) readPath(p string) ([]engine.Input, error) {
 	rel, err := s.relative(p)
 	if err != nil {
 		return nil, err
@@ -98,15 +102,15 @@ func (s *server) readPath(p string) ([]engine.Source, error) {
 		return nil, fmt.Errorf("path %q: %w", p, unwrapPath(err))
 	}
 	if !info.IsDir() {
-		return []engine.Source{s.readFile(rel)}, nil
+		return []engine.Input{s.fileInput(rel)}, nil
 	}
-	var out []engine.Source
+	var out []engine.Input
 	err = fs.WalkDir(s.root.FS(), rel, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if name == rel {
 				return err
 			}
-			out = append(out, engine.Source{Name: name, Err: unwrapPath(err)})
+			out = append(out, engine.InputsOf([]engine.Source{{Name: name, Err: unwrapPath(err)}})...)
 			return nil
 		}
 		base := d.Name()
@@ -122,7 +126,7 @@ func (s *server) readPath(p string) ([]engine.Source, error) {
 			return nil
 		}
 		if d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
-			out = append(out, s.readFile(name))
+			out = append(out, s.fileInput(name))
 		}
 		return nil
 	})
@@ -151,29 +155,30 @@ func (s *server) relative(p string) (string, error) {
 	return p, nil
 }
 
-// readFile reads one regular file under the root, at most the size
-// limit; what goes wrong is the source's error.
-func (s *server) readFile(name string) engine.Source {
-	src := engine.Source{Name: name}
-	f, err := s.root.OpenFile(name, openFlags, 0)
-	if err != nil {
-		src.Err = unwrapPath(err)
-		return src
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	switch {
-	case err != nil:
-		src.Err = unwrapPath(err)
-	case !info.Mode().IsRegular():
-		src.Err = errors.New("not a regular file")
-	case info.Size() > s.cfg.MaxFileSize:
-		src.Err = engine.ErrTooLarge
-	default:
-		b, err := io.ReadAll(io.LimitReader(f, s.cfg.MaxFileSize+1))
-		src.Src, src.Err = b, unwrapPath(err)
-	}
-	return src
+// fileInput is one regular file under the root, read when the engine
+// asks, at most limit bytes.
+func (s *server) fileInput(name string) engine.Input {
+	return engine.Input{Name: name, Explicit: true, Read: func(limit int64) ([]byte, error) {
+		f, err := s.root.OpenFile(name, openFlags, 0)
+		if err != nil {
+			return nil, unwrapPath(err)
+		}
+		defer f.Close()
+		info, err := f.Stat()
+		switch {
+		case err != nil:
+			return nil, unwrapPath(err)
+		case !info.Mode().IsRegular():
+			return nil, errors.New("not a regular file")
+		case info.Size() > limit:
+			return nil, engine.ErrTooLarge
+		}
+		b, err := io.ReadAll(io.LimitReader(f, limit+1))
+		if err == nil && int64(len(b)) > limit {
+			return nil, engine.ErrTooLarge
+		}
+		return b, unwrapPath(err)
+	}}
 }
 
 // unwrapPath drops the path an fs.PathError repeats: the report names the

@@ -263,11 +263,11 @@ func (s *server) simulate(_ context.Context, _ *mcp.CallToolRequest, in Simulate
 		if err != nil {
 			return SimulateOutput{}, err
 		}
-		srcs, err := s.sources(in.Inputs)
+		ins, err := s.inputs(in.Inputs)
 		if err != nil {
 			return SimulateOutput{}, err
 		}
-		files := engine.Parse(srcs, s.cfg.MaxFileSize)
+		files := engine.Parse(ins, s.reading())
 		r, err := st.Simulate(files, sc)
 		if errors.Is(err, engine.ErrNoWorkflow) {
 			return SimulateOutput{}, noWorkflow(files)
@@ -346,11 +346,11 @@ func (s *server) graph(_ context.Context, _ *mcp.CallToolRequest, in GraphInput)
 			}
 			opts.MaxAttempts = in.MaxAttempts
 		}
-		srcs, err := s.sources(in.Inputs)
+		ins, err := s.inputs(in.Inputs)
 		if err != nil {
 			return GraphOutput{}, err
 		}
-		files := engine.Parse(srcs, s.cfg.MaxFileSize)
+		files := engine.Parse(ins, s.reading())
 		set := analyze.Build(files, opts)
 		if len(set.Workflows) == 0 {
 			return GraphOutput{}, noWorkflow(files)

@@ -1131,7 +1131,6 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	}
 	// Several rules ask this of every node (RS401, RS402, RS201): the
 	// answer is kept on the node.
-	n.mustHold()
 	return n.heartbeat.get(n, heartbeatOf)
 }
 

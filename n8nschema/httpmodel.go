@@ -57,7 +57,6 @@ func HTTPModelCallOf(n *Node) (HTTPModelCall, bool) {
 	// The analysis asks this of an HTTP node up to three times (its
 	// operation, its spend, RS302), and its body regexes were most of
 	// the cost: the answer is kept on the node.
-	n.mustHold()
 	return n.httpModel.get(n, httpModelCallOf)
 }
 

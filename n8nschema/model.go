@@ -41,17 +41,6 @@ type Workflow struct {
 	Pos      Pos
 	Problems []Problem
 
-	// nodes counts Nodes once Release dropped them (release.go).
-	nodes    int
-	released bool
-	// The rest is only in the full model: a released workflow has no
-	// body, and reading it panics.
-	*workflowBody
-}
-
-// workflowBody is what a workflow holds of its source: its nodes,
-// connections, settings and object.
-type workflowBody struct {
 	Nodes       []*Node
 	Connections []Connection
 	Settings    Settings
@@ -62,7 +51,6 @@ type workflowBody struct {
 
 // Node returns the node of that name (the first one when names repeat).
 func (w *Workflow) Node(name string) *Node {
-	w.mustHold()
 	return w.byName.get(name)
 }
 
@@ -78,11 +66,10 @@ func (w *Workflow) Label() string {
 // executor reads (n8n-semantics.md §1.2).
 type Node struct {
 	// Index is the node's position in the workflow's nodes array.
-	Index       int
-	Name        string
-	Type        string
-	TypeVersion float64
-	// The flags sit together: a light node is kept per operation.
+	Index            int
+	Name             string
+	Type             string
+	TypeVersion      float64
 	Disabled         bool
 	RetryOnFail      bool
 	ContinueOnFail   bool
@@ -93,14 +80,6 @@ type Node struct {
 	// Pos is the node's "name" key (or the node object when it has none).
 	Pos Pos
 
-	// The rest is only in the full model: the light nodes a released
-	// workflow keeps (release.go) have no body, and reading it panics.
-	*nodeBody
-}
-
-// nodeBody is what a node holds of its source: its ids, notes, raw
-// settings, credentials, object and parameters.
-type nodeBody struct {
 	ID        string
 	WebhookID string
 	Notes     string
@@ -121,20 +100,17 @@ type nodeBody struct {
 
 // Param returns a parameter by gjson path below "parameters".
 func (n *Node) Param(path string) (Value, bool) {
-	n.mustHold()
 	v := n.params.Get(path)
 	return v, v.Exists()
 }
 
 // Params returns the whole "parameters" object.
 func (n *Node) Params() Value {
-	n.mustHold()
 	return n.params
 }
 
 // Field returns a top-level key of the node object ("retryOnFail").
 func (n *Node) Field(key string) Value {
-	n.mustHold()
 	return n.Value.Get(key)
 }
 

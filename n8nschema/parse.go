@@ -298,7 +298,7 @@ func describeNonWorkflow(v Value) string {
 }
 
 func (p *parser) workflow(v Value, m *members) {
-	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), workflowBody: &workflowBody{Value: v}}
+	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), Value: v}
 	id, name := m.id, m.name
 	if p.wrapper.Exists() {
 		// {id, name, workflow: {nodes, connections}}: the template names it.
@@ -370,9 +370,8 @@ func (wp *wfParser) nodes(nodes Value) {
 	count := nodes.len()
 	w.Nodes = make([]*Node, 0, count)
 	w.byName = newNameIndex(count)
-	// One block each for the nodes and their bodies, not two allocations
-	// per node.
-	block, bodies := make([]Node, count), make([]nodeBody, count)
+	// One block for the nodes, not an allocation per node.
+	block := make([]Node, count)
 	paths := newNodePaths(nodes.fullPath(), count)
 	var dups [][2]*Node // a node and the earlier one holding its name
 	nodes.eachElem(func(i int, e Value) bool {
@@ -385,7 +384,7 @@ func (wp *wfParser) nodes(nodes Value) {
 		}
 		e = e.withPath(nodePath)
 		n := &block[i]
-		n.Index, n.nodeBody = i, &bodies[i]
+		n.Index = i
 		n.Value = e
 		var namePos, typePos Pos
 		var typeKind Kind

@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -195,7 +196,7 @@ func (g *captureGroup) node(set *analyze.Set, src *n8nschema.Source, wf, id, nam
 		return
 	}
 	// The key outlives the bytes its names may be views of.
-	k.wf, k.id, k.node = n8nschema.Intern(wf), n8nschema.Intern(id), n8nschema.Intern(name)
+	k.wf, k.id, k.node = strings.Clone(wf), strings.Clone(id), strings.Clone(name)
 	if g.places == nil {
 		g.places = map[nodeKey]nodePlace{}
 	}
@@ -211,13 +212,14 @@ func (c *Capture) snippet(src *n8nschema.Source, pos n8nschema.Pos) (snippet, bo
 	return s, ok
 }
 
-// nodePlace returns the captured place of a finding's node.
-func (c *Capture) nodePlace(k nodeKey) (nodePlace, bool) {
-	if c == nil {
-		return nodePlace{}, false
+// nodeOf returns the captured place of a finding's node: none (the
+// finding's own place) when the node is not in the set or stands where
+// the finding does.
+func (c *Capture) nodeOf(f *analyze.Finding) nodePlace {
+	if c == nil || f.Node == "" {
+		return nodePlace{}
 	}
-	p, ok := c.nodes[k]
-	return p, ok
+	return c.nodes[nodeKey{f.Source, f.Workflow, f.WorkflowID, f.Node}]
 }
 
 // retried reports whether some layer of the operation's chain sends it

@@ -23,7 +23,8 @@ func auditOne(b *testing.B, src *n8nschema.Source) *report.Result {
 	set := analyze.Build(files, analyze.DefaultOptions())
 	all := rules.All()
 	out := analyze.Filter(set, analyze.Run(set, all), analyze.FilterOptions{Rules: all, All: all, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)})
-	res := &report.Result{Tool: report.Tool{Name: "stormcheck", Version: "bench"}, Set: set, Rules: all, Findings: out.Findings}
+	res := report.WholeResult(set, out.Findings)
+	res.Tool, res.Rules = report.Tool{Name: "stormcheck", Version: "bench"}, all
 	res.Summary.Files, res.Summary.Workflows = 1, len(set.Workflows)
 	res.Summary.Count(out.Findings)
 	if len(out.Findings) == 0 {

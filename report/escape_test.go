@@ -129,7 +129,8 @@ func hostileResult(t *testing.T) *Result {
 	}
 	set.Operations = []*analyze.Operation{{Workflow: w, Node: w.Node(forgedLine), Type: "n8n-nodes-base.httpRequest",
 		Dependency: "api.example.com", Attempts: 16, CallsPerItem: 1, Factors: chain}}
-	r := &Result{Tool: Tool{Name: "stormcheck", Version: "1.0.0"}, Set: set, Rules: testRules(), Findings: fs}
+	r := wholeResult(set, fs)
+	r.Tool, r.Rules = Tool{Name: "stormcheck", Version: "1.0.0"}, testRules()
 	r.Summary = Summary{Files: 1, Workflows: 1, Nodes: len(names)}
 	r.Summary.Count(fs)
 	return r

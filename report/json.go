@@ -2,49 +2,162 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"math"
-	"reflect"
-	"runtime"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/internal/pool"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// JSON renders the v1 JSON document of DESIGN.md §6. It is an API: fields
-// change only with a new version number.
+// JSON renders the v1 JSON document (docs/design.md, "The JSON report"):
+// {version, tool, summary, workflows, findings}, as tagged structs
+// encoded by encoding/json. It is an API: fields change only with a new
+// version number.
 type JSON struct{}
 
-// The document is {version, tool, summary, workflows, findings}, in the
-// bytes json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false)
-// made of it when it was a tree of tagged structs: those structs and that
-// encoder are kept as the reference in json_reference_test.go, which the
-// tests compare this writer with. Render appends the members straight
-// into one reused buffer: encoding/json's reflection and re-indenting were
-// most of the cost of rendering.
+type jsonTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
 
-// Render writes the document, indented, with a trailing newline. The
-// workflows and findings are encoded on every core, a batch of them at a
-// time (jsonWriter.array), so the document is never held in memory whole
-// on a large audit.
+type jsonWorkflow struct {
+	File        string          `json:"file"`
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Nodes       int             `json:"nodes"`
+	MaxAttempts *int            `json:"max_attempts"`
+	Unbounded   bool            `json:"unbounded"`
+	Operations  []jsonOperation `json:"operations"`
+}
+
+type jsonOperation struct {
+	Node         string       `json:"node"`
+	Type         string       `json:"type"`
+	Dependency   string       `json:"dependency"`
+	Paid         bool         `json:"paid"`
+	Write        bool         `json:"write"`
+	Attempts     *int         `json:"attempts"`
+	Unbounded    bool         `json:"unbounded"`
+	CallsPerItem *int         `json:"calls_per_item"`
+	Factors      []jsonFactor `json:"factors"`
+	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
+	Model                string   `json:"model"`
+	SpendPerItemUSD      *float64 `json:"spend_per_item_usd"`
+	SpendPerExecutionUSD *float64 `json:"spend_per_execution_usd"`
+}
+
+type jsonFactor struct {
+	Kind     string `json:"kind"`
+	Value    *int   `json:"value"`
+	Node     string `json:"node"`
+	Workflow string `json:"workflow"`
+}
+
+type jsonFinding struct {
+	Rule        string       `json:"rule"`
+	Name        string       `json:"name"`
+	Severity    string       `json:"severity"`
+	Confidence  string       `json:"confidence"`
+	File        string       `json:"file"`
+	Line        int          `json:"line"`
+	Column      int          `json:"column"`
+	Workflow    string       `json:"workflow"`
+	WorkflowID  string       `json:"workflow_id"`
+	Node        string       `json:"node"`
+	Message     string       `json:"message"`
+	Fix         string       `json:"fix"`
+	HelpURI     string       `json:"help_uri"`
+	Fingerprint string       `json:"fingerprint"`
+	Chain       []jsonFactor `json:"chain"`
+	// Related are the other places that explain the finding, and those of
+	// the findings folded into it (every caller of a missing workflow).
+	Related []jsonRelated `json:"related"`
+	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
+	// write; null when stormcheck has no repair for the finding.
+	Repair *jsonRepair `json:"repair"`
+}
+
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func jsonRelatedOf(rs []analyze.Related, red memo) []jsonRelated {
+	out := make([]jsonRelated, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, jsonRelated{File: r.File, Line: r.Pos.Line, Column: r.Pos.Col, Message: Printable(red.Redact(r.Message))})
+	}
+	return out
+}
+
+type jsonRepair struct {
+	Description string     `json:"description"`
+	Safety      string     `json:"safety"`
+	Edits       []jsonEdit `json:"edits"`
+}
+
+// jsonEdit replaces length bytes at offset (line and column: where they
+// start and end, 1-based, columns in characters) with text.
+type jsonEdit struct {
+	File      string `json:"file"`
+	Offset    int    `json:"offset"`
+	Length    int    `json:"length"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Text      string `json:"text"`
+}
+
+func jsonRepairOf(r *analyze.Repair, red memo) *jsonRepair {
+	if r == nil {
+		return nil
+	}
+	out := &jsonRepair{Description: Printable(red.Redact(r.Description)), Safety: r.Safety.String(), Edits: []jsonEdit{}}
+	for _, e := range r.Edits {
+		if red.Redact(e.Text) != e.Text {
+			return nil // an edit that would show a secret is not shown at all
+		}
+		out.Edits = append(out.Edits, jsonEdit{File: e.Source.Name, Offset: e.Offset, Length: e.Len,
+			Line: e.Start.Line, Column: e.Start.Col, EndLine: e.End.Line, EndColumn: e.End.Col, Text: e.Text})
+	}
+	return out
+}
+
+func intPtr(v int) *int { return &v }
+
+// usdPtr rounds a dollar figure to a millionth, so that output is stable.
+func usdPtr(v float64) *float64 {
+	v = math.Round(v*1e6) / 1e6
+	return &v
+}
+
+// Render writes the document, indented, with a trailing newline. It writes
+// one workflow or finding at a time, in the bytes json.Encoder with
+// SetIndent("", "  ") makes of the whole document, so the document is never
+// held in memory whole on a large audit.
 func (JSON) Render(w io.Writer, r *Result) error {
 	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
 	jw.WriteString("{\n  \"version\": 1,\n  \"tool\": ")
-	jw.value(1, func(e *jsonEnc) { e.tool(r.Tool) })
+	jw.value(jsonTool{Name: r.Tool.Name, Version: r.Tool.Version}, "  ")
 	jw.WriteString(",\n  \"summary\": ")
-	jw.value(1, func(e *jsonEnc) { e.summary(&r.Summary) })
+	jw.value(r.Summary, "  ")
 	jw.WriteString(",\n  \"workflows\": ")
-	var wfs []*n8nschema.Workflow
-	if r.Set != nil {
-		wfs = r.Set.Workflows
-	}
-	jw.array(len(wfs), func(e *jsonEnc, red memo, i int) { e.workflow(r.Set, wfs[i], red) })
+	jw.array(len(r.Workflows), func(i int) any { return jsonWorkflowOf(&r.Workflows[i]) })
 	jw.WriteString(",\n  \"findings\": ")
-	jw.array(len(r.Findings), func(e *jsonEnc, red memo, i int) { e.finding(&r.Findings[i], red) })
+	red := memo{}
+	jw.array(len(r.Findings), func(i int) any {
+		f := &r.Findings[i]
+		return jsonFinding{
+			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
+			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
+			Node: red.Redact(f.Node), Message: Printable(red.Redact(f.Message)), Fix: Printable(red.Redact(f.Fix)), HelpURI: f.URL, Fingerprint: f.Fingerprint,
+			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
+		}
+	})
 	jw.WriteString("\n}\n")
 	if jw.err != nil {
 		return jw.err
@@ -52,21 +165,37 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	return jw.w.Flush()
 }
 
+func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.Nodes, Operations: []jsonOperation{}}
+	maxAttempts := 0
+	for _, op := range wf.Operations {
+		jo := jsonOperation{Node: Redact(op.Node), Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
+			Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
+		if !op.Unbounded {
+			jo.Attempts = intPtr(op.Attempts)
+			maxAttempts = max(maxAttempts, op.Attempts)
+		} else {
+			jw.Unbounded = true
+		}
+		if !op.CallsUnbounded {
+			jo.CallsPerItem = intPtr(op.CallsPerItem)
+		}
+		jo.Model = op.Model
+		if op.SpendKnown {
+			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(op.SpendPerExecutionUSD)
+		}
+		jw.Operations = append(jw.Operations, jo)
+	}
+	if !jw.Unbounded {
+		jw.MaxAttempts = intPtr(maxAttempts)
+	}
+	return jw
+}
+
 // jsonWriter writes parts of one indented document and keeps the first error.
 type jsonWriter struct {
 	w   *bufio.Writer
-	enc jsonEnc
-	err error
-	// batches are where array encodes: the writer's, then the helper's
-	// two. A batch's memo redacts each name once (names repeat across
-	// workflows, operations, factors and findings) and lives as long as
-	// the document; the helper's two share one.
-	batches [3]jsonBatch
-}
-
-// jsonBatch is the elements one worker encodes in a round of array.
-type jsonBatch struct {
-	red memo
+	buf bytes.Buffer
 	out []byte
 	err error
 }
@@ -77,477 +206,101 @@ func (j *jsonWriter) WriteString(s string) {
 	}
 }
 
-// value writes the value encode appends, its nested lines indented as at
-// depth, the first line not; a value that fails (a float that JSON cannot
-// hold) is not written at all.
-func (j *jsonWriter) value(depth int, encode func(e *jsonEnc)) {
+// value writes v as json.Encoder with SetIndent(prefix, "  ") and no HTML
+// escaping does, without the trailing newline: nested lines start with
+// prefix, the first does not. It encodes v compact and indents that
+// itself (indent): json.Indent's state machine was three quarters of the
+// time of rendering n8n-real's report.
+func (j *jsonWriter) value(v any, prefix string) {
 	if j.err != nil {
 		return
 	}
-	j.enc.reset(depth)
-	encode(&j.enc)
-	if j.err = j.enc.err; j.err != nil {
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	enc.SetEscapeHTML(false)
+	if j.err = enc.Encode(v); j.err != nil {
 		return
 	}
-	_, j.err = j.w.Write(j.enc.b)
+	j.out = indent(j.out[:0], bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")), prefix)
+	_, j.err = j.w.Write(j.out)
 }
 
-// jsonBatchLen is the elements encoded at once into one buffer: enough
-// that handing a batch over costs little beside it, few enough that the
-// buffers stay small (a workflow's JSON is ~3 KB on n8n-real).
-const jsonBatchLen = 64
+// indent is json.Indent(dst, src, prefix, "  ") for src as json.Encoder
+// writes it: compact, valid JSON. An empty object or array stays {} or [].
+func indent(dst, src []byte, prefix string) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		dst = append(dst, prefix...)
+		for range depth {
+			dst = append(dst, "  "...)
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
 
 // array writes a member array of the top-level object: [] when empty, else
-// one element per line at depth 2. The elements are encoded in batches of
-// consecutive ones, on two cores: this goroutine's worker encodes the
-// even batches and writes every batch in order, a helper encodes the odd
-// ones into one of two buffers it hands over. The bytes are those of one
-// writer encoding element after element, and at most four batches are
-// held. An element that fails is not written, nor anything after it.
-func (j *jsonWriter) array(n int, elem func(e *jsonEnc, red memo, i int)) {
+// one element per line at depth 2.
+func (j *jsonWriter) array(n int, elem func(i int) any) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
 	}
 	j.WriteString("[\n")
-	nb := (n + jsonBatchLen - 1) / jsonBatchLen
-	batch := func(bt *jsonBatch, k int) {
-		lo := k * jsonBatchLen
-		bt.encode(lo, min(lo+jsonBatchLen, n), n, elem)
-	}
-	write := func(bt *jsonBatch) {
-		if j.err == nil && len(bt.out) > 0 {
-			_, j.err = j.w.Write(bt.out)
-		}
-		if j.err == nil {
-			j.err = bt.err
+	for i := range n {
+		j.WriteString("    ")
+		j.value(elem(i), "    ")
+		if i < n-1 {
+			j.WriteString(",\n")
+		} else {
+			j.WriteString("\n")
 		}
 	}
-	if nb == 1 || runtime.GOMAXPROCS(0) == 1 {
-		for k := 0; k < nb && j.err == nil; k++ {
-			batch(&j.batches[0], k)
-			write(&j.batches[0])
-		}
-		j.WriteString("  ]")
-		return
-	}
-	ready := make(chan *jsonBatch, 2)
-	free := make(chan *jsonBatch, 2)
-	stop := make(chan struct{})
-	if j.batches[1].red == nil {
-		j.batches[1].red = memo{}
-		j.batches[2].red = j.batches[1].red // the helper's alone
-	}
-	free <- &j.batches[1]
-	free <- &j.batches[2]
-	pool.Each(2, func(w int) {
-		if w == 1 {
-			// The helper. Closing ready tells the writer it ends,
-			// also when it panics (pool.Each raises the panic again).
-			defer close(ready)
-			for k := 1; k < nb; k += 2 {
-				var bt *jsonBatch
-				select {
-				case bt = <-free:
-				case <-stop:
-					return
-				}
-				batch(bt, k)
-				ready <- bt
-			}
-			return
-		}
-		defer close(stop)
-		for k := 0; k < nb && j.err == nil; k++ {
-			if k%2 == 0 {
-				batch(&j.batches[0], k)
-				write(&j.batches[0])
-				continue
-			}
-			bt, ok := <-ready
-			if !ok {
-				return
-			}
-			write(bt)
-			free <- bt
-		}
-	})
 	j.WriteString("  ]")
 }
 
-// encode encodes elements lo to hi (of n) as array writes them, stopping
-// at one that fails. The elements are encoded straight into the batch's
-// buffer (a workflow of 10,000 nodes is MBs of JSON: one copy too many),
-// through a jsonEnc of its own: the other worker's batch shares a cache
-// line with this one, and every append would otherwise write to it.
-func (bt *jsonBatch) encode(lo, hi, n int, elem func(e *jsonEnc, red memo, i int)) {
-	if bt.red == nil {
-		bt.red = memo{}
-	}
-	enc, red := &jsonEnc{b: bt.out[:0]}, bt.red
-	for i := lo; i < hi; i++ {
-		enc.b = append(enc.b, "    "...)
-		start := len(enc.b)
-		enc.depth, enc.empty = 2, false
-		elem(enc, red, i)
-		if enc.err != nil {
-			enc.b = enc.b[:start] // not written at all
-			break
+func jsonFactors(fs []analyze.Factor) []jsonFactor {
+	out := make([]jsonFactor, 0, len(fs))
+	for _, f := range fs {
+		jf := jsonFactor{Kind: f.Kind, Node: Redact(f.Node), Workflow: Redact(f.Workflow)}
+		if !f.Unbounded {
+			jf.Value = intPtr(f.Value)
 		}
-		if i < n-1 {
-			enc.b = append(enc.b, ",\n"...)
-		} else {
-			enc.b = append(enc.b, '\n')
-		}
+		out = append(out, jf)
 	}
-	bt.out, bt.err = enc.b, enc.err
-}
-
-func (e *jsonEnc) tool(t Tool) {
-	e.open('{')
-	e.key("name").string(t.Name)
-	e.key("version").string(t.Version)
-	e.close('}')
-}
-
-func (e *jsonEnc) summary(s *Summary) {
-	e.open('{')
-	for _, m := range [...]struct {
-		key string
-		n   int
-	}{
-		{"files", s.Files}, {"workflows", s.Workflows}, {"nodes", s.Nodes}, {"skipped_files", s.SkippedFiles},
-		{"findings", s.Findings}, {"errors", s.Errors}, {"warnings", s.Warnings}, {"notes", s.Notes},
-		{"ignored", s.Ignored}, {"baselined", s.Baselined}, {"below_confidence", s.BelowConfidence},
-		{"below_min_severity", s.BelowSeverity}, {"fixed", s.Fixed}, {"fixable", s.Fixable}, {"fixable_unsafe", s.FixableUnsafe},
-	} {
-		e.key(m.key).int(m.n)
-	}
-	e.close('}')
-}
-
-func (e *jsonEnc) workflow(set *analyze.Set, wf *n8nschema.Workflow, red memo) {
-	ops := set.OperationsOf(wf)
-	maxAttempts, unbounded := 0, false
-	for _, op := range ops {
-		if op.Unbounded {
-			unbounded = true
-		} else {
-			maxAttempts = max(maxAttempts, op.Attempts)
-		}
-	}
-	e.open('{')
-	e.key("file").string(wf.Source.Name)
-	e.key("id").string(wf.ID)
-	e.key("name").string(red.Redact(wf.Name))
-	e.key("nodes").int(wf.NodeCount())
-	e.key("max_attempts").intOrNull(maxAttempts, !unbounded)
-	e.key("unbounded").bool(unbounded)
-	e.key("operations").open('[')
-	for _, op := range ops {
-		e.elem()
-		e.operation(set, op, red)
-	}
-	e.close(']')
-	e.close('}')
-}
-
-func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation, red memo) {
-	e.open('{')
-	// Each operation's node is most often its own: memoising its name
-	// costs a map entry and saves nothing.
-	e.key("node").string(Redact(op.Node.Name))
-	e.key("type").string(op.Type)
-	e.key("dependency").string(op.Dependency)
-	e.key("paid").bool(op.Paid)
-	e.key("write").bool(op.Write)
-	e.key("attempts").intOrNull(op.Attempts, !op.Unbounded)
-	e.key("unbounded").bool(op.Unbounded)
-	e.key("calls_per_item").intOrNull(op.CallsPerItem, !op.CallsUnbounded)
-	e.key("factors").factors(op.Factors, red)
-	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
-	e.key("model").string(op.Model)
-	usd, ok := op.SpendPerExecution(&set.Options)
-	e.key("spend_per_item_usd").usdOrNull(op.SpendPerItemUSD, ok)
-	e.key("spend_per_execution_usd").usdOrNull(usd, ok)
-	e.close('}')
-}
-
-func (e *jsonEnc) factors(fs []analyze.Factor, red memo) {
-	e.open('[')
-	for i := range fs {
-		f := &fs[i]
-		e.elem()
-		e.open('{')
-		e.key("kind").string(f.Kind)
-		e.key("value").intOrNull(f.Value, !f.Unbounded)
-		e.key("node").string(red.Redact(f.Node))
-		e.key("workflow").string(red.Redact(f.Workflow))
-		e.close('}')
-	}
-	e.close(']')
-}
-
-func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
-	e.open('{')
-	e.key("rule").string(f.RuleID)
-	e.key("name").string(f.RuleName)
-	e.key("severity").string(f.Severity.String())
-	e.key("confidence").string(f.Confidence.String())
-	e.key("file").string(f.File)
-	e.key("line").int(f.Pos.Line)
-	e.key("column").int(f.Pos.Col)
-	e.key("workflow").string(red.Redact(f.Workflow))
-	e.key("workflow_id").string(f.WorkflowID)
-	e.key("node").string(red.Redact(f.Node))
-	// Messages rarely repeat: a memo would hash and keep each for nothing.
-	// Message text is escaped as in text (Printable): GitHub and other
-	// viewers show bidi, zero-width and C1 characters raw.
-	e.key("message").string(Printable(Redact(f.Message)))
-	e.key("fix").string(Printable(red.Redact(f.Fix)))
-	e.key("help_uri").string(f.URL)
-	e.key("fingerprint").string(f.Fingerprint)
-	e.key("chain").factors(f.Chain, red)
-	// Related are the other places that explain the finding, and those of
-	// the findings folded into it (every caller of a missing workflow).
-	e.key("related").open('[')
-	for _, r := range f.Related {
-		e.elem()
-		e.open('{')
-		e.key("file").string(r.File)
-		e.key("line").int(r.Pos.Line)
-		e.key("column").int(r.Pos.Col)
-		e.key("message").string(Printable(red.Redact(r.Message)))
-		e.close('}')
-	}
-	e.close(']')
-	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
-	// write; null when stormcheck has no repair for the finding.
-	e.key("repair").repair(f.Repair, red)
-	e.close('}')
-}
-
-// repair writes r, or null when there is none or when an edit would show
-// a secret (such a repair is not shown at all).
-func (e *jsonEnc) repair(r *analyze.Repair, red memo) {
-	if r == nil {
-		e.null()
-		return
-	}
-	for _, ed := range r.Edits {
-		if red.Redact(ed.Text) != ed.Text {
-			e.null()
-			return
-		}
-	}
-	e.open('{')
-	e.key("description").string(Printable(red.Redact(r.Description)))
-	e.key("safety").string(r.Safety.String())
-	e.key("edits").open('[')
-	for _, ed := range r.Edits {
-		// An edit replaces length bytes at offset (line and column: where
-		// they start and end, 1-based, columns in characters) with text.
-		e.elem()
-		e.open('{')
-		e.key("file").string(ed.Source.Name)
-		e.key("offset").int(ed.Offset)
-		e.key("length").int(ed.Len)
-		e.key("line").int(ed.Start.Line)
-		e.key("column").int(ed.Start.Col)
-		e.key("end_line").int(ed.End.Line)
-		e.key("end_column").int(ed.End.Col)
-		e.key("text").string(ed.Text)
-		e.close('}')
-	}
-	e.close(']')
-	e.close('}')
-}
-
-// jsonEnc appends indented JSON to b, two spaces a level, as
-// json.MarshalIndent does: members one a line, "key": value, and empty
-// objects and arrays as {} and [].
-type jsonEnc struct {
-	b     []byte
-	depth int
-	// empty is true until the innermost open object or array has a member.
-	empty bool
-	err   error
-}
-
-func (e *jsonEnc) reset(depth int) {
-	e.b, e.depth, e.empty, e.err = e.b[:0], depth, false, nil
-}
-
-func (e *jsonEnc) open(c byte) {
-	e.b = append(e.b, c)
-	e.depth++
-	e.empty = true
-}
-
-func (e *jsonEnc) close(c byte) {
-	e.depth--
-	if !e.empty {
-		e.newline()
-	}
-	e.b = append(e.b, c)
-	e.empty = false
-}
-
-// elem starts an array element or an object member: a comma after the one
-// before, then a new line.
-func (e *jsonEnc) elem() {
-	if !e.empty {
-		e.b = append(e.b, ',')
-	}
-	e.empty = false
-	e.newline()
-}
-
-// key starts a member, for its value to follow; keys are ours and need no
-// escaping.
-func (e *jsonEnc) key(k string) *jsonEnc {
-	e.elem()
-	e.b = append(e.b, '"')
-	e.b = append(e.b, k...)
-	e.b = append(e.b, `": `...)
-	return e
-}
-
-const jsonIndent = "                                "
-
-func (e *jsonEnc) newline() {
-	e.b = append(e.b, '\n')
-	for n := 2 * e.depth; n > 0; n -= len(jsonIndent) {
-		e.b = append(e.b, jsonIndent[:min(n, len(jsonIndent))]...)
-	}
-}
-
-func (e *jsonEnc) string(s string) { e.b = appendJSONString(e.b, s) }
-
-func (e *jsonEnc) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10) }
-
-func (e *jsonEnc) bool(v bool) { e.b = strconv.AppendBool(e.b, v) }
-
-func (e *jsonEnc) null() { e.b = append(e.b, "null"...) }
-
-// intOrNull writes n, or null when it is not known (a nil *int).
-func (e *jsonEnc) intOrNull(n int, known bool) {
-	if known {
-		e.int(n)
-	} else {
-		e.null()
-	}
-}
-
-// usdOrNull writes a dollar figure rounded to a millionth, so that output
-// is stable, or null when it is not known.
-func (e *jsonEnc) usdOrNull(v float64, known bool) {
-	if !known {
-		e.null()
-		return
-	}
-	v = math.Round(v*1e6) / 1e6
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		if e.err == nil {
-			// encoding/json's error, which Render returned before.
-			e.err = &json.UnsupportedValueError{Value: reflect.ValueOf(v), Str: strconv.FormatFloat(v, 'g', -1, 64)}
-		}
-		e.null()
-		return
-	}
-	e.b = appendJSONFloat(e.b, v)
-}
-
-// appendJSONFloat appends a finite f as encoding/json writes a float64:
-// like ES6, 'f' format but 'e' below 1e-6 and from 1e21, exponents
-// without padding (e-7, not e-07).
-func appendJSONFloat(b []byte, f float64) []byte {
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
-}
-
-// appendJSONString appends s quoted as encoding/json does without HTML
-// escaping: \" \\ \b \f \n \r \t, other controls as \u00XX, invalid UTF-8
-// as \ufffd, and U+2028 and U+2029 escaped (they end a line in JavaScript).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		// Eight bytes at a time while none needs a look: most text is
-		// printable ASCII without quotes or backslashes.
-		for len(s)-i >= 8 && plain8(s[i:]) {
-			i += 8
-		}
-		if i == len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// plain8 reports whether the first eight bytes of s are all printable
-// ASCII other than '"' and '\\', which appendJSONString copies as they are:
-// the zero-byte test of "bit twiddling hacks" on a word of them.
-func plain8(s string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	quote, backslash := w^('"'*ones), w^('\\'*ones)
-	control := (w - 0x20*ones) & ^w     // a byte below 0x20 (none is 0x80 or above)
-	hasQuote := (quote - ones) & ^quote // a zero byte of w^'"'
-	hasBackslash := (backslash - ones) & ^backslash
-	return (w|control|hasQuote|hasBackslash)&highs == 0
+	return out
 }

@@ -97,20 +97,20 @@ func worstChain(r *Result) (node, workflow string, chain []analyze.Factor) {
 			node, workflow, chain, bestN, bestInf = n8nNode, wf, fs, n, inf
 		}
 	}
-	if r.Set != nil {
-		// Only an operation the report shows a finding on: one that an
-		// ignore, the baseline or a filter hid is not the reader's worst.
-		type place struct {
-			src          *n8nschema.Source
-			wf, id, node string
-		}
-		shown := map[place]bool{}
-		for _, f := range r.Findings {
-			shown[place{f.Source, f.Workflow, f.WorkflowID, f.Node}] = true
-		}
-		for _, op := range r.Set.Operations {
-			if shown[place{op.Workflow.Source, op.Workflow.Name, op.Workflow.ID, op.Node.Name}] {
-				consider(op.Node.Name, op.Workflow.Label(), op.Factors, op.Attempts, op.Unbounded)
+	// Only an operation the report shows a finding on: one that an
+	// ignore, the baseline or a filter hid is not the reader's worst.
+	type place struct {
+		src          *n8nschema.Source
+		wf, id, node string
+	}
+	shown := map[place]bool{}
+	for _, f := range r.Findings {
+		shown[place{f.Source, f.Workflow, f.WorkflowID, f.Node}] = true
+	}
+	for _, w := range r.Workflows {
+		for _, op := range w.Operations {
+			if shown[place{w.Source, w.Name, w.ID, op.Node}] {
+				consider(op.Node, w.Label(), op.Factors, op.Attempts, op.Unbounded)
 			}
 		}
 	}

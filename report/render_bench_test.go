@@ -16,7 +16,7 @@ import (
 )
 
 // corpusResult audits ../shared/corpus/n8n-real as `stormcheck audit` does,
-// repairs included (audit, in release_test.go); the benchmarks skip when it
+// repairs included (audit, in audit_test.go); the benchmarks skip when it
 // is absent.
 func corpusResult(tb testing.TB) *report.Result {
 	tb.Helper()
@@ -72,14 +72,6 @@ func BenchmarkRenderGenerated(b *testing.B) {
 	}
 }
 
-// BenchmarkRenderReleased renders as the two-pass audit does: from a set
-// released after report.Capture (released, in release_test.go), on the
-// corpus and on the generated 10,000-node workflow.
-func BenchmarkRenderReleased(b *testing.B) {
-	b.Run("corpus", func(b *testing.B) { renderEach(b, released(b, corpustest.Fresh(b, "n8n-real"))) })
-	b.Run("nodes=10000", func(b *testing.B) { renderEach(b, released(b, genFiles(b, 10000))) })
-}
-
 // BenchmarkRedact redacts every finding message of the corpus once.
 func BenchmarkRedact(b *testing.B) {
 	res := corpusResult(b)
@@ -98,8 +90,10 @@ func BenchmarkRedactNames(b *testing.B) {
 	b.ReportAllocs()
 	cpu := cputime.Used()
 	for b.Loop() {
-		for _, op := range res.Set.Operations {
-			report.Redact(op.Node.Name)
+		for _, w := range res.Workflows {
+			for _, op := range w.Operations {
+				report.Redact(op.Node)
+			}
 		}
 	}
 	cputime.ReportPerOp(b, cpu)

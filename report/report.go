@@ -19,14 +19,16 @@ type Tool struct {
 // Result is everything a renderer needs.
 type Result struct {
 	Tool Tool
-	Set  *analyze.Set
+	// Workflows are what the audit kept of every workflow, in set order.
+	Workflows []analyze.WorkflowSummary
 	// Rules are every registered rule, with configured severities: SARIF
 	// lists them all, so alerts of rules that no longer fire are closed.
 	Rules    []*analyze.Rule
 	Findings []analyze.Finding
 	Summary  Summary
-	// Capture holds what renderers read from the sources, taken before
-	// Set was released (analyze.Set.Release); nil when the set is whole.
+	// Capture holds what renderers read from the sources (snippets, node
+	// places), taken while the audit held them; renderers never read a
+	// source.
 	Capture *Capture
 }
 

@@ -129,7 +129,8 @@ func fixture(t *testing.T) *Result {
 		Rules: rules, Baseline: map[string]bool{baselined.Fingerprint: true},
 		Now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
 	})
-	res := &Result{Tool: Tool{Name: "stormcheck", Version: "v1.2.3"}, Set: set, Rules: rules, Findings: out.Findings}
+	res := wholeResult(set, out.Findings)
+	res.Tool, res.Rules = Tool{Name: "stormcheck", Version: "v1.2.3"}, rules
 	res.Summary = Summary{Files: 2, Workflows: 2, Nodes: 10, Ignored: out.Ignored, Baselined: out.Baselined, BelowConfidence: out.BelowConfidence}
 	res.Summary.Count(out.Findings)
 	return res

@@ -185,7 +185,6 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
 	seen := map[string]bool{}
 	occurrences := map[string]int{}
-	nodes := newNodeIndex(r.Set)
 	red := memo{}
 	for i := range r.Findings {
 		f := &r.Findings[i]
@@ -194,7 +193,7 @@ func (SARIF) Render(w io.Writer, r *Result) error {
 			// the finding, so ruleIndex stays valid.
 			addRule(&analyze.Rule{ID: f.RuleID, Name: f.RuleName, Title: f.RuleTitle, Fix: f.Fix, Severity: f.Severity})
 		}
-		res := sarifResultOf(f, index[f.RuleID], nodes.find(r.Capture, f), red)
+		res := sarifResultOf(f, index[f.RuleID], r.Capture.nodeOf(f), red)
 		key := f.RuleID + "\x00" + f.Fingerprint + "\x00" + f.File + "\x00" + f.Pos.String() + "\x00" + res.Message.Text
 		if seen[key] {
 			continue
@@ -475,30 +474,17 @@ func newNodeIndex(set *analyze.Set) nodeIndex {
 	return idx
 }
 
-// find returns the place of a finding's node: captured (Capture.Group)
-// when the capture holds it, else read from the set.
-func (idx nodeIndex) find(c *Capture, f *analyze.Finding) nodePlace {
-	if f.Node == "" {
-		return nodePlace{}
-	}
-	k := nodeKey{f.Source, f.Workflow, f.WorkflowID, f.Node}
-	if p, ok := c.nodePlace(k); ok {
-		return p
-	}
-	return idx.place(k)
-}
-
-// place reads the place of a node from the set. Of a released workflow,
-// Capture kept every place that moves a result; any other gives the
-// result its own place, as no node does.
+// place reads the place of a node from the set, for Capture.
 func (idx nodeIndex) place(k nodeKey) nodePlace {
 	w := idx[wfKey{k.src, k.wf, k.id}]
-	if w == nil || w.Released() {
+	if w == nil {
 		return nodePlace{}
 	}
 	n := w.Node(k.node)
 	if n == nil {
 		return nodePlace{}
 	}
-	return nodePlace{found: true, pos: n.Pos.Light(), path: n8nschema.Intern(n.Value.Path())}
+	pos := n.Pos
+	pos.Path = strings.Clone(pos.Path)
+	return nodePlace{found: true, pos: pos, path: strings.Clone(n.Value.Path())}
 }

@@ -183,8 +183,8 @@ func TestSARIFLocationOnNodeKey(t *testing.T) {
 		return analyze.Finding{RuleID: "RS004", RuleName: "duplicate-node-name", Severity: analyze.Warning, File: "d.json", Source: src,
 			Workflow: "D", Node: "A", Pos: pos, Message: "m", Fingerprint: "f"}
 	}
-	res := &Result{Set: &analyze.Set{Files: []*n8nschema.File{file}, Workflows: file.Workflows},
-		Findings: []analyze.Finding{mk(url.Pos()), mk(w.Nodes[1].Pos)}}
+	res := wholeResult(&analyze.Set{Files: []*n8nschema.File{file}, Workflows: file.Workflows},
+		[]analyze.Finding{mk(url.Pos()), mk(w.Nodes[1].Pos)})
 	var doc struct {
 		Runs []struct {
 			Results []struct {

@@ -12,7 +12,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // Text renders findings grouped by where they stand, the way rustc and
@@ -63,7 +62,7 @@ const maxRelated = 3
 // Render writes every block, the fixes and a summary.
 func (t *Text) Render(w io.Writer, r *Result) error {
 	st := t.styles(w)
-	red := NewRedactor(r.Set)
+	red := memo{}
 	var b strings.Builder
 	fs := r.Findings
 	for i := 0; i < len(fs); {
@@ -97,7 +96,7 @@ type Concise struct {
 func (c *Concise) Render(w io.Writer, r *Result) error {
 	t := &Text{Color: c.Color}
 	st := t.styles(w)
-	red := NewRedactor(r.Set)
+	red := memo{}
 	var b strings.Builder
 	for i := range r.Findings {
 		f := &r.Findings[i]
@@ -128,7 +127,7 @@ func sameBlock(a, b *analyze.Finding) bool {
 	return a.File == b.File && a.Pos == b.Pos && a.Node == b.Node && a.Workflow == b.Workflow && a.WorkflowID == b.WorkflowID
 }
 
-func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result, fs []analyze.Finding) {
+func (t *Text) block(b *strings.Builder, st textStyles, red memo, r *Result, fs []analyze.Finding) {
 	f := &fs[0]
 	head := place(f) + ":"
 	switch {
@@ -142,7 +141,8 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 	if f.Source != nil && f.Pos.IsValid() {
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
-		text, col := snippetAt(r, red, f.Source, f.Pos)
+		s, _ := r.Capture.snippet(f.Source, f.Pos)
+		text, col := s.text, max(s.col, 1)
 		fmt.Fprintf(b, "  %s %s %s\n", st.gutter.Render(num), st.gutter.Render("|"), text)
 		fmt.Fprintf(b, "  %s %s %s%s\n", pad, st.gutter.Render("|"), strings.Repeat(" ", col-1), st.caret.Render(caret(text, col)))
 	}
@@ -219,7 +219,7 @@ func ruleFix(r *Result, id string) string {
 
 // fixes prints each rule's fix once, for the rules that fired, and where
 // the rules are explained.
-func (t *Text) fixes(b *strings.Builder, st textStyles, red *Redactor, r *Result) {
+func (t *Text) fixes(b *strings.Builder, st textStyles, red memo, r *Result) {
 	var ids []string
 	names := map[string]string{}
 	for _, f := range r.Findings {
@@ -412,14 +412,4 @@ func summaryTable(st textStyles, fs []analyze.Finding) string {
 		tb.Row(r.id, r.name, cell(r.n[analyze.Error]), cell(r.n[analyze.Warning]), cell(r.n[analyze.Note]))
 	}
 	return tb.Render()
-}
-
-// snippetAt is the snippet at pos: captured (Capture.Group) when the
-// capture holds it, else read from the source (which panics once the
-// source is released: its snippets were to be captured).
-func snippetAt(r *Result, red *Redactor, src *n8nschema.Source, pos n8nschema.Pos) (string, int) {
-	if s, ok := r.Capture.snippet(src, pos); ok {
-		return s.text, s.col
-	}
-	return red.Snippet(src, pos)
 }

@@ -64,8 +64,8 @@ func TestRegistry(t *testing.T) {
 		if first, _, _ := strings.Cut(r.Fix, " "); first == "" || !startsWithCapitalWord(first) {
 			t.Errorf("rule %s: Fix %q must start with a capitalised verb", r.ID, r.Fix)
 		}
-		if r.Run == nil {
-			t.Errorf("rule %s: Run is nil", r.ID)
+		if (r.Run == nil) == (r.RunSet == nil) {
+			t.Errorf("rule %s: want Run or RunSet, one of them", r.ID)
 		}
 		if r.Severity < analyze.Note || r.Severity > analyze.Error {
 			t.Errorf("rule %s: Severity %d is not note, warning or error", r.ID, r.Severity)

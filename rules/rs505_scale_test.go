@@ -41,7 +41,7 @@ func sharedHostSet(t testing.TB, n int) *analyze.Set {
 
 // otherWorkflowsRef is how RS505 named the other workflows before it
 // grouped their names once per set: a pass over every user per workflow.
-func otherWorkflowsRef(ws []*n8nschema.Workflow, self *n8nschema.Workflow) string {
+func otherWorkflowsRef(ws []*analyze.WorkflowSummary, self *analyze.WorkflowSummary) string {
 	seen := map[string]bool{}
 	var names []string
 	n := 0
@@ -75,23 +75,25 @@ func otherWorkflowsRef(ws []*n8nschema.Workflow, self *n8nschema.Workflow) strin
 func TestRS505Linear(t *testing.T) {
 	for _, n := range []int{2, 3, 12, 300} {
 		set := sharedHostSet(t, n)
-		fs := analyze.Run(set, []*analyze.Rule{rs505})
+		wfs := analyze.Summarize(set)
+		fs := analyze.RunSet(wfs, []*analyze.Rule{rs505}, &set.Options)
 		if len(fs) != n {
 			t.Fatalf("%d workflows: %d RS505 findings, want one each", n, len(fs))
 		}
-		g := set.Shared(dependencyUsersKey{}, func() any { t.Fatal("RS505 did not group the set"); return nil }).(*dependencyUsers)
+		g := groupByDependency(wfs)
 		for _, f := range fs {
-			var self *n8nschema.Workflow
-			for _, w := range set.Workflows {
-				if w.ID == f.WorkflowID {
-					self = w
+			var self *analyze.WorkflowSummary
+			for i := range wfs {
+				if wfs[i].ID == f.WorkflowID {
+					self = &wfs[i]
 				}
 			}
 			if want := otherWorkflowsRef(g.users["api.example.com"], self); !strings.Contains(f.Message, "also "+want+")") {
 				t.Errorf("%d workflows, %s: message %q does not name %q", n, f.WorkflowID, f.Message, want)
 			}
+			g.others("api.example.com", self)
 		}
-		if looked := g.looked.Load(); looked > int64(4*n) {
+		if looked := g.looked; looked > 4*n {
 			t.Errorf("%d workflows: naming the others read %d labels, want at most 4 per workflow", n, looked)
 		}
 	}

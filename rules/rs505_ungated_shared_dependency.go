@@ -5,10 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs505 = &analyze.Rule{
@@ -29,33 +27,30 @@ related places.`,
 	Severity:   analyze.Note,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "fleet"},
-	SetWide:    true,
-	Run: func(pass *analyze.Pass) {
-		// Group the set's node-retried operations by dependency once per
-		// set (Set.Shared), not once per workflow: that was quadratic.
-		g := pass.Set.Shared(dependencyUsersKey{}, func() any { return groupByDependency(pass.Set) }).(*dependencyUsers)
-		users, attempts := g.users, g.attempts
+	RunSet: func(pass *analyze.SetPass) {
+		g := groupByDependency(pass.Workflows)
 		fleet := analyze.MulSat(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
-		reported := map[string]bool{}
-		// A set-wide rule runs on the released set: it reads operations
-		// and their fields only, never a graph or a parameter.
-		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
-			d := strings.ToLower(op.Dependency)
-			if !op.Live || d == "" || reported[d] || !nodeRetried(op) || len(users[d]) < 2 {
-				continue
+		for i := range pass.Workflows {
+			w := &pass.Workflows[i]
+			reported := map[string]bool{}
+			for j := range w.Operations {
+				op := &w.Operations[j]
+				d := strings.ToLower(op.Dependency)
+				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d]) < 2 {
+					continue
+				}
+				if gated(pass.Options, d) {
+					continue
+				}
+				reported[d] = true
+				pass.Report(w, op, analyze.Diagnostic{
+					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
+						len(g.users[d]), d, op.Node, g.others(d, w), analyze.MulSat(g.attempts[d], fleet), fleet),
+					Detail:  d,
+					FoldKey: d,
+					Chain:   op.Factors,
+				})
 			}
-			if gated(pass.Options, d) {
-				continue
-			}
-			reported[d] = true
-			pass.Report(analyze.Diagnostic{
-				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-					len(users[d]), d, op.Node.Name, g.others(d, pass.Workflow), analyze.MulSat(attempts[d], fleet), fleet),
-				Detail:  d,
-				FoldKey: d,
-				Chain:   op.Factors,
-			})
 		}
 	},
 }
@@ -66,48 +61,47 @@ related places.`,
 // how many workflows bear each, so that naming the others costs each
 // workflow a few steps, not a pass over every user.
 type dependencyUsers struct {
-	users    map[string][]*n8nschema.Workflow
+	users    map[string][]*analyze.WorkflowSummary
 	attempts map[string]int
 	labels   map[string][]label
 	bearers  map[string]map[string]int
-	calls    map[string]map[*n8nschema.Workflow]bool
-	// looked counts the labels others read, over all calls: tests bound it
-	// (others runs for every workflow, concurrently).
-	looked atomic.Int64
+	calls    map[string]map[*analyze.WorkflowSummary]bool
+	// looked counts the labels others read, over all calls: tests bound it.
+	looked int
 }
 
 // label is a workflow label and its quoted form, by which labels sort.
 type label struct{ raw, quoted string }
 
-// dependencyUsersKey is the Set.Shared key of the grouping.
-type dependencyUsersKey struct{}
-
-func groupByDependency(set *analyze.Set) *dependencyUsers {
-	g := &dependencyUsers{users: map[string][]*n8nschema.Workflow{}, attempts: map[string]int{},
-		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*n8nschema.Workflow]bool{}}
+func groupByDependency(wfs []analyze.WorkflowSummary) *dependencyUsers {
+	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, attempts: map[string]int{},
+		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	seen := g.calls
-	for _, op := range set.Operations {
-		if op.Dependency == "" || op.Node.Disabled || !nodeRetried(op) {
-			continue
-		}
-		d := strings.ToLower(op.Dependency)
-		if seen[d] == nil {
-			seen[d] = map[*n8nschema.Workflow]bool{}
-		}
-		if !seen[d][op.Workflow] {
-			seen[d][op.Workflow] = true
-			g.users[d] = append(g.users[d], op.Workflow)
-			if g.bearers[d] == nil {
-				g.bearers[d] = map[string]int{}
+	for i := range wfs {
+		w := &wfs[i]
+		for _, op := range w.Operations {
+			if op.Dependency == "" || op.Disabled || !nodeRetried(op.Factors) {
+				continue
 			}
-			if l := op.Workflow.Label(); l != "" {
-				if g.bearers[d][l]++; g.bearers[d][l] == 1 {
-					g.labels[d] = append(g.labels[d], label{l, strconv.Quote(l)})
+			d := strings.ToLower(op.Dependency)
+			if seen[d] == nil {
+				seen[d] = map[*analyze.WorkflowSummary]bool{}
+			}
+			if !seen[d][w] {
+				seen[d][w] = true
+				g.users[d] = append(g.users[d], w)
+				if g.bearers[d] == nil {
+					g.bearers[d] = map[string]int{}
+				}
+				if l := w.Label(); l != "" {
+					if g.bearers[d][l]++; g.bearers[d][l] == 1 {
+						g.labels[d] = append(g.labels[d], label{l, strconv.Quote(l)})
+					}
 				}
 			}
-		}
-		if !op.Unbounded {
-			g.attempts[d] += op.Attempts
+			if !op.Unbounded {
+				g.attempts[d] += op.Attempts
+			}
 		}
 	}
 	for _, ls := range g.labels {
@@ -118,7 +112,7 @@ func groupByDependency(set *analyze.Set) *dependencyUsers {
 
 // others names the workflows calling d other than self (one of them):
 // up to three distinct names in order, then how many more.
-func (g *dependencyUsers) others(d string, self *n8nschema.Workflow) string {
+func (g *dependencyUsers) others(d string, self *analyze.WorkflowSummary) string {
 	n, own := len(g.users[d]), ""
 	if g.calls[d][self] {
 		n, own = n-1, self.Label()
@@ -128,7 +122,7 @@ func (g *dependencyUsers) others(d string, self *n8nschema.Workflow) string {
 		if len(names) == 3 {
 			break
 		}
-		g.looked.Add(1)
+		g.looked++
 		if l.raw == own && g.bearers[d][own] == 1 {
 			continue // self alone bears this name
 		}
@@ -146,8 +140,8 @@ func (g *dependencyUsers) others(d string, self *n8nschema.Workflow) string {
 
 // nodeRetried reports whether n8n's node (or caller, root, tool) retry
 // multiplies the operation: the fixed-wait layer, not an SDK's backoff.
-func nodeRetried(op *analyze.Operation) bool {
-	for _, f := range op.Factors {
+func nodeRetried(factors []analyze.Factor) bool {
+	for _, f := range factors {
 		switch f.Kind {
 		case analyze.KindNodeRetry, analyze.KindRootRetry, analyze.KindToolRetry, analyze.KindCallerRetry:
 			if f.Value > 1 {

@@ -1,0 +1,130 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A WorkflowSummary is what an audit keeps of a workflow once the rules of
+// its group ran: plain values copied off the source, no node, graph or
+// parameter. The rules that read the whole set (SetWide) and the report's
+// list of workflows read summaries, so what they hold can never read a
+// file the audit has let go. Source names the file (and tells files of one
+// name apart); its bytes are gone once the group is done.
+type WorkflowSummary struct {
+	Source         *n8nschema.Source
+	ID, Name       string
+	Pos            n8nschema.Pos
+	Nodes          int
+	ParametersLost bool
+	Operations     []OperationSummary
+}
+
+// Label is the workflow's name, else its id (n8nschema.Workflow.Label).
+func (w *WorkflowSummary) Label() string {
+	if w.Name != "" {
+		return w.Name
+	}
+	return w.ID
+}
+
+// An OperationSummary is an Operation without its node: the node's name,
+// position and settings a report or a set-wide rule reads, and the
+// figures Amplify and Spend computed.
+type OperationSummary struct {
+	Node           string
+	Pos            n8nschema.Pos
+	Disabled, Live bool
+	Type           string
+	Dependency     string
+	Model          string
+	Paid, Write    bool
+	Attempts       int
+	Unbounded      bool
+	CallsPerItem   int
+	CallsUnbounded bool
+	Factors        []Factor
+	// SpendKnown says SpendPerItemUSD and SpendPerExecutionUSD hold
+	// figures (Operation.SpendPerExecution).
+	SpendKnown           bool
+	SpendPerItemUSD      float64
+	SpendPerExecutionUSD float64
+}
+
+// Summarize copies what the audit keeps of each workflow of the set.
+func Summarize(set *Set) []WorkflowSummary {
+	out := make([]WorkflowSummary, len(set.Workflows))
+	for i, w := range set.Workflows {
+		ops := set.OperationsOf(w)
+		s := WorkflowSummary{
+			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: keepPos(w.Pos),
+			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, Operations: make([]OperationSummary, len(ops)),
+		}
+		for j, op := range ops {
+			usd, known := op.SpendPerExecution(&set.Options)
+			s.Operations[j] = OperationSummary{
+				Node: strings.Clone(op.Node.Name), Pos: keepPos(op.Node.Pos), Disabled: op.Node.Disabled, Live: op.Live,
+				Type: strings.Clone(op.Type), Dependency: strings.Clone(op.Dependency), Model: strings.Clone(op.Model),
+				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded,
+				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, Factors: KeepFactors(op.Factors),
+				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
+			}
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// Keep returns a copy of the findings that shares no memory with the
+// sources' bytes (a rule may quote a name or a parameter as it reads
+// it, a view of the bytes), so that keeping them keeps no file alive.
+func Keep(fs []Finding) []Finding {
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		f.Pos = keepPos(f.Pos) // (File is its source's name: never a view)
+		f.Workflow, f.WorkflowID, f.Node = strings.Clone(f.Workflow), strings.Clone(f.WorkflowID), strings.Clone(f.Node)
+		f.Message, f.Fix, f.Detail, f.FoldKey = strings.Clone(f.Message), strings.Clone(f.Fix), strings.Clone(f.Detail), strings.Clone(f.FoldKey)
+		if f.Related != nil {
+			rs := make([]Related, len(f.Related))
+			for j, r := range f.Related {
+				r.Pos, r.Message = keepPos(r.Pos), strings.Clone(r.Message)
+				rs[j] = r
+			}
+			f.Related = rs
+		}
+		f.Chain = KeepFactors(f.Chain)
+		if r := f.Repair; r != nil {
+			kept := *r
+			kept.Description = strings.Clone(r.Description)
+			kept.Edits = make([]Edit, len(r.Edits))
+			for j, e := range r.Edits {
+				e.Text, e.Start, e.End = strings.Clone(e.Text), keepPos(e.Start), keepPos(e.End)
+				kept.Edits[j] = e
+			}
+			f.Repair = &kept
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// KeepFactors copies factors off the sources' bytes.
+func KeepFactors(fs []Factor) []Factor {
+	if fs == nil {
+		return nil
+	}
+	out := make([]Factor, len(fs))
+	for i, f := range fs {
+		// (Kind is one of the Kind constants.)
+		f.Node, f.Workflow, f.Via = strings.Clone(f.Node), strings.Clone(f.Workflow), strings.Clone(f.Via)
+		f.Pos = keepPos(f.Pos)
+		out[i] = f
+	}
+	return out
+}
+
+func keepPos(p n8nschema.Pos) n8nschema.Pos {
+	p.Path = strings.Clone(p.Path)
+	return p
+}
