@@ -356,7 +356,7 @@ func Amplify(s *Set) {
 		}
 		if c.NoWait {
 			// Fire and forget: the caller does not see the callee fail, so
-			// its retries never re-run it (n8n-semantics.md §4.5).
+			// its retries never re-run it (docs/n8n-behaviour.md#sub-workflows).
 			mult = 1
 		}
 		u := a.vertex(wi, g, c.Node)
@@ -391,8 +391,8 @@ const (
 )
 
 // retriedBy says what runs one run of n: the main loop for a main node
-// and for the tools of Agent V3 (n8n-semantics.md §4.2), the root for a
-// tool that honours retryOnFail (§3.6), nothing for other sub-nodes.
+// and for the tools of Agent V3 (docs/n8n-behaviour.md#agents), the root for a
+// tool that honours retryOnFail (docs/n8n-behaviour.md#retries-that-do-nothing), nothing for other sub-nodes.
 func retriedBy(g *Graph, n *n8nschema.Node) int {
 	if !g.IsSubNode(n) {
 		return byMainLoop
@@ -403,7 +403,7 @@ func retriedBy(g *Graph, n *n8nschema.Node) int {
 		honours = false // v1 is a supplyData tool
 	}
 	// Agent V3 runs its tools as engine requests through the main loop
-	// (n8n-semantics.md §4.2): every tool with its own execute() honours
+	// (docs/n8n-behaviour.md#agents): every tool with its own execute() honours
 	// retryOnFail there, the langchain tools with supplyData too.
 	if r := g.Root(n); r != nil && strings.HasPrefix(r.Type, n8nschema.TypeAgent) && r.TypeVersion >= 3 {
 		if honours || s.Executes {
@@ -873,7 +873,7 @@ func chain(l *link, local []Factor, block *[]Factor) []Factor {
 // localFactors are the retry layers of the node itself: its node or tool
 // retries, and the SDK retries of a model, the first k of fs. retryOnFail
 // on a model sub-node has no effect: n8n never runs it in the main loop
-// (n8n-semantics.md §3.6).
+// (docs/n8n-behaviour.md#retries-that-do-nothing).
 func localFactors(g *Graph, n *n8nschema.Node, sp *n8nschema.Spec) (fs [2]Factor, k int) {
 	add := func(kind string, v int) {
 		if v > 1 {

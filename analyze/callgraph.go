@@ -141,7 +141,7 @@ func servedHooks(w *n8nschema.Workflow, fn func(n *n8nschema.Node, key string)) 
 // Webhook node: <path>, or <webhookId>/<path> for a path with a dynamic
 // segment, or <workflowId>/<node name>/<path> for legacy nodes without a
 // webhookId; an empty path becomes the webhookId (workflow/src/node-helpers.ts
-// L1047–1092, n8n-semantics.md §4.11).
+// L1047–1092, docs/n8n-behaviour.md#webhooks).
 func webhookKeys(w *n8nschema.Workflow, n *n8nschema.Node) []string {
 	p, _ := n.Param("path")
 	path := strings.Trim(p.Str(), "/")
@@ -302,7 +302,7 @@ var selfRE = lazyregexp.New(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
 // workflowRef reads the workflowId of Execute Workflow, Call Workflow Tool
 // and the n8n node: a plain string (v1) or a resource locator {__rl, value,
 // mode: id|list|url} (ExecuteWorkflow/GenericFunctions.ts L20–28;
-// n8n-semantics.md §1.3, §4.5). It returns the id, or self for
+// docs/n8n-behaviour.md#expressions-and-resource-locators, docs/n8n-behaviour.md#sub-workflows). It returns the id, or self for
 // $workflow.id, or a reason why it cannot be known statically.
 func workflowRef(n *n8nschema.Node) (id, raw string, ref n8nschema.Value, self bool, why string) {
 	v, ok := n.Param("workflowId")
@@ -348,7 +348,7 @@ func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Cal
 		c.NoWait = true
 	}
 	// source: "database" (default), "parameter" (inline JSON), "localFile",
-	// "url" (ExecuteWorkflow.node.ts, n8n-semantics.md §4.5).
+	// "url" (ExecuteWorkflow.node.ts, docs/n8n-behaviour.md#sub-workflows).
 	if src, _ := n.Param("source"); src.Str() != "" && src.Str() != "database" {
 		c.Ref, c.ref = src.Str(), src
 		c.Assumed = fmt.Sprintf("the workflow comes from source %q, which stormcheck does not read; assumed it makes no external calls", src.Str())
@@ -400,7 +400,7 @@ func nodesOfType(g *Graph, typ string) []*n8nschema.Node {
 
 // apiCall records the n8n node acting on one workflow. It starts no
 // execution (the node has no run operation; nodes-base/nodes/N8n,
-// n8n-semantics.md §4.13), so it never closes a cycle.
+// docs/n8n-behaviour.md#the-n8n-node), so it never closes a cycle.
 func apiCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 	res, _ := n.Param("resource")
 	op, _ := n.Param("operation")
@@ -437,7 +437,7 @@ var uuidRE = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 
 // webhookCall reads an HTTP request to a webhook path: the production
 // URL is <base>/webhook/<path>, the test URL <base>/webhook-test/<path>
-// (n8n-semantics.md §4.11).
+// (docs/n8n-behaviour.md#webhooks).
 func webhookCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 	v, ok := n.Param("url")
 	if !ok || v.Kind() != n8nschema.String {

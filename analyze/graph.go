@@ -11,7 +11,7 @@ import (
 )
 
 // Connection types the graph cares about (workflow/src/interfaces.ts
-// NodeConnectionTypes, n8n-semantics.md §1.4).
+// NodeConnectionTypes, docs/n8n-behaviour.md#connections).
 const (
 	ConnMain     = "main"
 	ConnModel    = "ai_languageModel"
@@ -328,7 +328,7 @@ func snapSpecs() {
 
 // mainOutputs is the number of normal main outputs of a node, so that the
 // error output of continueErrorOutput can be told apart: it is the next
-// index (n8n-semantics.md §1.4). The generated table gives it when the
+// index (docs/n8n-behaviour.md#connections). The generated table gives it when the
 // description fixes it (If 2, Loop Over Items v2+ 2 and v1 1, Compare
 // Datasets 4, Switch v1 4); the nodes whose outputs are an expression over
 // their parameters are computed here as n8n's expression does.
@@ -934,7 +934,7 @@ func (g *Graph) bounds(u int, e *Edge) bool {
 }
 
 // sibLoopOutput is the loop output of Loop Over Items: v1 has one output,
-// v2 ["loop", "done"], v3 ["done", "loop"] (n8n-semantics.md §4.9).
+// v2 ["loop", "done"], v3 ["done", "loop"] (docs/n8n-behaviour.md#loop-over-items).
 func sibLoopOutput(n *n8nschema.Node) int {
 	if n.TypeVersion >= 3 {
 		return 1
@@ -1323,7 +1323,7 @@ func eachIdent(s string, fn func(id string) bool) {
 // $runIndex as the page (?page={{ $runIndex + 1 }}), or when it sends a
 // cursor read from another node of the loop (cursorFromLoop). Each pass
 // then asks for a different page, as HTTP pagination does
-// (n8n-semantics.md §3.7), until the data runs out.
+// (docs/n8n-behaviour.md#other-repeats), until the data runs out.
 func (g *Graph) pages(l *Loop) *n8nschema.Node {
 	for _, n := range l.Calls {
 		if sendsRunIndexPage(n) {

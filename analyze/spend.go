@@ -6,7 +6,7 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// Spend fills the spend figures of every paid operation (DESIGN.md §4):
+// Spend fills the spend figures of every paid operation (docs/design.md#the-attempt-model):
 // per item, calls per item × attempts × max output tokens × output price.
 // Input tokens are not counted: what an item sends is not in the workflow.
 // It runs after Amplify, which fills attempts and calls per item.

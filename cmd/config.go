@@ -25,7 +25,7 @@ import (
 // configName is the file found upward from the inputs.
 const configName = ".stormcheck.yaml"
 
-// Config is .stormcheck.yaml (DESIGN.md §7). Unknown keys are an error;
+// Config is .stormcheck.yaml (docs/design.md#configuration). Unknown keys are an error;
 // every key is optional, and flags given on the command line win.
 type Config struct {
 	MaxAttempts *int           `yaml:"max_attempts"`

@@ -13,7 +13,7 @@ import (
 	"github.com/stormcheck/stormcheck/rules"
 )
 
-const fullConfig = `# every key of DESIGN.md §7
+const fullConfig = `# every key of docs/design.md#configuration
 max_attempts: 6
 fail_on: warning
 items: 50

@@ -213,4 +213,3 @@ func TestInputLimitsUnreadNameIsEscaped(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %d and the name escaped", r.code, r.stderr, ExitFailure)
 	}
 }
-

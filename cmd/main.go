@@ -15,7 +15,7 @@ import (
 	"github.com/stormcheck/stormcheck/internal/pool"
 )
 
-// Exit codes, the same for every format (DESIGN.md §1).
+// Exit codes, the same for every format (docs/design.md#exit-codes).
 const (
 	ExitOK       = 0 // nothing at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on

@@ -89,7 +89,7 @@ func hasKeys(t *testing.T, what string, m map[string]any, want ...string) {
 	}
 }
 
-// TestJSONv1 checks the fields DESIGN.md §6 promises in the JSON output.
+// TestJSONv1 checks the fields docs/design.md#the-json-report promises in the JSON output.
 func TestJSONv1(t *testing.T) {
 	r := run(t, append([]string{"audit", "--root", ".", "--format", "json", "--fail-on", "never"}, examples(t)...)...)
 	if r.code != ExitOK {

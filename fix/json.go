@@ -156,8 +156,8 @@ func scan(src []byte, off int) (*container, error) {
 }
 
 // get returns the member of an object with that key; ok is false when it
-// is missing, and an error when the key is repeated (gjson reads the
-// first, JSON.parse keeps the last: no edit can be sure which one counts).
+// is missing, and an error when the key is repeated (parsers disagree on
+// which one counts, JSON.parse keeps the last: no edit can be sure).
 func (c *container) get(key string) (member, bool, error) {
 	var found member
 	n := 0

@@ -43,7 +43,7 @@ func TestSetKeepsStyle(t *testing.T) {
 
 func TestSetRefusesAmbiguousOrWrongShape(t *testing.T) {
 	for _, src := range []string{
-		`{"a": 1, "a": 2}`, // which one counts differs between gjson and JSON.parse
+		`{"a": 1, "a": 2}`, // which one counts differs between parsers
 		`{"a": {"b": 1}}`,  // an object is not replaced by a scalar
 		`{"a": "x"}`,       // cannot go below a string
 	} {

@@ -64,7 +64,7 @@ type Spec struct {
 	// ToolRetry is true when n8n honours retryOnFail per tool call: nodes
 	// wrapped as tools without supplyData (the <type>Tool variants, through
 	// makeHandleToolInvocation) and the Call Workflow Tool v2
-	// (n8n-semantics.md §3.6). Sub-nodes with supplyData ignore it.
+	// (docs/n8n-behaviour.md#retries-that-do-nothing). Sub-nodes with supplyData ignore it.
 	ToolRetry bool
 	// Executes is true for an AI tool sub-node that also has its own
 	// execute(): Agent V3 runs its tools as engine requests through the

@@ -34,7 +34,7 @@ const (
 // "message.post"). HTTP methods come from the method parameter; app nodes
 // from their resource and operation, with n8n's defaults when the
 // parameters are absent (they are omitted when equal to the default,
-// n8n-semantics.md §1.6).
+// docs/n8n-behaviour.md#omitted-defaults).
 func WriteOp(n *Node) (bool, string) {
 	w, op, _ := WriteOpConf(n)
 	return w, op
@@ -76,7 +76,7 @@ type appOp struct {
 // appOperation resolves an app node's resource and operation, taking n8n's
 // defaults for its version from the generated table when the parameters
 // are absent (they are omitted when equal to the default,
-// n8n-semantics.md §1.6): Outlook v2 with no operation sends mail, Drive
+// docs/n8n-behaviour.md#omitted-defaults): Outlook v2 with no operation sends mail, Drive
 // v3 uploads. An operation the table does not list (an expression, a
 // newer version) is classified by its leading verb. Nodes that work
 // inside n8n (Date & Time "add", Item Lists) are not app nodes.
@@ -150,7 +150,7 @@ func IsWriteMethod(m string) bool {
 }
 
 // HTTPMethod returns the HTTP Request node's method in upper case. The
-// parameter is omitted when it is the default GET (n8n-semantics.md §1.6);
+// parameter is omitted when it is the default GET (docs/n8n-behaviour.md#omitted-defaults);
 // v1/v2 call it requestMethod (nodes-base/nodes/HttpRequest/V2). An
 // expression such as "=POST" or "={{ 'POST' }}" yields the literal inside.
 func HTTPMethod(n *Node) string {
@@ -309,7 +309,7 @@ func SQLQuery(n *Node) (query, insert bool) {
 // HumanGate reports whether a node waits for a person: a Wait resumed by a
 // webhook or form (nodes-base/nodes/Wait: resume 'webhook' | 'form'), a
 // Form page, or a "send and wait for response" operation (Slack, Gmail,
-// Telegram, Discord, Teams, e-mail; n8n-semantics.md §4.14). A loop
+// Telegram, Discord, Teams, e-mail; docs/n8n-behaviour.md#notifiers). A loop
 // through one runs once per human answer, not on its own.
 func HumanGate(n *Node) bool {
 	switch n.Type {

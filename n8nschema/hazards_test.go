@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestParseHazards feeds the damage real files carry (DESIGN.md §3) and
+// TestParseHazards feeds the damage real files carry (docs/design.md#inputs) and
 // checks the exact problem, position and message of each. Positions were
 // counted by hand (1-based line, rune column, the BOM not counted).
 func TestParseHazards(t *testing.T) {

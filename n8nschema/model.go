@@ -16,7 +16,7 @@ type File struct {
 // Workflow is one n8n workflow: the graph n8n would run.
 type Workflow struct {
 	Source *Source
-	// Path is the gjson path of the workflow object in its source ("" when
+	// Path is the dotted path of the workflow object in its source ("" when
 	// the file is the workflow, "data.3" in an API page, "0" in an array).
 	Path string
 	// Ordinal is the workflow's index among the workflows of its source.
@@ -63,7 +63,7 @@ func (w *Workflow) Label() string {
 }
 
 // Node is one node of a workflow, with the node-level settings n8n's
-// executor reads (n8n-semantics.md §1.2).
+// executor reads (docs/n8n-behaviour.md#node-settings).
 type Node struct {
 	// Index is the node's position in the workflow's nodes array.
 	Index            int
@@ -98,7 +98,7 @@ type Node struct {
 	heartbeat kept[Heartbeat]
 }
 
-// Param returns a parameter by gjson path below "parameters".
+// Param returns a parameter by dotted path below "parameters".
 func (n *Node) Param(path string) (Value, bool) {
 	v := n.params.Get(path)
 	return v, v.Exists()

@@ -14,7 +14,7 @@ import (
 )
 
 // Parse reads one input and returns every workflow it holds, in the shapes
-// of DESIGN.md §3 and n8n-semantics.md §2.6: a workflow object, an array of
+// of docs/design.md#inputs and docs/n8n-behaviour.md#input-shapes: a workflow object, an array of
 // workflows (export:workflow --all), an API list page {data, nextCursor},
 // and template wrappers {workflow:{...}} / {workflow:{workflow:{...}}}.
 // It never fails: what is wrong with the input comes back as Problems.
@@ -669,7 +669,7 @@ func (wp *wfParser) connections(conns Value) {
 				path = appendIndex(path[:typEnd], out)
 				switch slot.Kind() {
 				case Null:
-					// unconnected output (n8n-semantics.md §1.4)
+					// unconnected output (docs/n8n-behaviour.md#connections)
 				case Object:
 					// A single connection where a list belongs: read it, but say so.
 					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)

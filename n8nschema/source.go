@@ -19,7 +19,7 @@ import (
 )
 
 // Pos is a place in a source file: 1-based line and rune column, the byte
-// offset, and the gjson path of the value (usable with jq after swapping
+// offset, and the dotted path of the value (usable with jq after swapping
 // separators). A zero Line means the position is unknown.
 type Pos struct {
 	Line   int    `json:"line"`
@@ -222,7 +222,7 @@ func hasBOM(b []byte) bool {
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
-// escapeKey escapes a key for use as one component of a gjson path.
+// escapeKey escapes a key for use as one component of a dotted path.
 func escapeKey(k string) string {
 	i := 0
 	for i < len(k) && !pathSpecial[k[i]] {

@@ -16,7 +16,7 @@ import (
 // tree is one file's JSON, read in one walk by buildTree: every value with
 // its byte range, objects and arrays with their children in source order.
 // Values (value.go) are indexes into it, so reading a parameter is a few
-// slice reads, not a scan of the JSON text as gjson's Get was.
+// slice reads, not a scan of the JSON text.
 type tree struct {
 	src *Source
 	// text is what was parsed: a string view of the source's bytes (after
@@ -63,7 +63,7 @@ const (
 func (n *jnode) container() bool { return n.k == uint8(Object) || n.k == uint8(Array) }
 
 // endOf is where the text of node n ends: the root's at the end of the
-// text (gjson's Raw of it ran there, white space included), a scalar's at
+// text (white space included), a scalar's at
 // n.first, another container's past the bracket after its last child.
 func (t *tree) endOf(n *jnode) uint32 {
 	if n == &t.nodes[0] && n.container() {
@@ -160,7 +160,7 @@ type buildResult struct {
 // already used.
 type repeatedKey struct {
 	key      string
-	path     string // gjson path of the later member
+	path     string // dotted path of the later member
 	off      int    // offset of the later key's opening quote
 	firstOff int    // offset of the earlier key's opening quote
 	// [blankFrom, blankTo) is the earlier member, key to value (lastMembersWin
@@ -237,7 +237,7 @@ func keyBit(key string) uint64 {
 var builders = sync.Pool{New: func() any { return new(builder) }}
 
 // buildTree reads text (the JSON of one file, base bytes into src.Src)
-// once: it validates it as gjson.Valid did, stops at nesting deeper than
+// once: it validates it as JSON (RFC 8259), stops at nesting deeper than
 // MaxDepth, finds repeated keys, and builds the tree. The later member of
 // a repeated key wins (JSON.parse's rule): the earlier one is not among
 // its object's children.
@@ -444,7 +444,7 @@ func (b *builder) member(top *frame, key string) {
 	}
 }
 
-// path is the gjson path of a member of the innermost open object whose
+// path is the dotted path of a member of the innermost open object whose
 // escaped key is last.
 func (b *builder) path(last string) string {
 	var sb strings.Builder
@@ -537,8 +537,8 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
-// scanString reads the string token at s[i] (a quote) as gjson's validator
-// does; it returns the end (past the closing quote) and whether it holds
+// scanString reads the string token at s[i] (a quote) and validates it;
+// it returns the end (past the closing quote) and whether it holds
 // an escape.
 func scanString(s string, i int) (end int, esc, ok bool) {
 	for i++; i < len(s); i++ {
@@ -651,8 +651,8 @@ func scanNumber(s string, i int) (int, bool) {
 	return i, true
 }
 
-// unescape decodes the text of a JSON string between its quotes as gjson
-// did (a lone surrogate becomes U+FFFD; bytes that are not UTF-8 stay).
+// unescape decodes the text of a JSON string between its quotes (a lone
+// surrogate becomes U+FFFD; bytes that are not UTF-8 stay).
 func unescape(s string) string {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
@@ -730,7 +730,7 @@ func deepBracket(b []byte) int {
 	return -1
 }
 
-// pathOf is the gjson path the tree spells for node i from its root:
+// pathOf is the dotted path the tree spells for node i from its root:
 // members by escaped key, elements by index. close moves a container's
 // children to nodes when it ends, so a container's descendants are the
 // nodes from where it opened to the end of its own children, its

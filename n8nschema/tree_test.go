@@ -40,7 +40,7 @@ func FuzzTree(f *testing.F) {
 		}
 		tr := r.t
 		// An empty key's path element is empty too, so its path can name
-		// another value (gjson's syntax has no escape for it).
+		// another value (the path syntax has no escape for it).
 		// want is the path joined level by level, as Each and Elems
 		// spelled it before paths were read off the tree.
 		var check func(v Value, want string, emptyKey bool)

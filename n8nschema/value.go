@@ -23,7 +23,7 @@ const (
 type Value struct {
 	t *tree  // nil when the value is missing
 	i uint32 // index in t.nodes
-	// The gjson path is made only when asked for (Path, Pos): most values
+	// The dotted path is made only when asked for (Path, Pos): most values
 	// are read and dropped, and joining a path for every member and
 	// element read was a large share of the allocations of an audit.
 	form pathForm
@@ -46,7 +46,7 @@ const (
 
 func (v Value) node() *jnode { return &v.t.nodes[v.i] }
 
-// fullPath is the gjson path of the value from the root of its source.
+// fullPath is the dotted path of the value from the root of its source.
 func (v Value) fullPath() string {
 	switch v.form {
 	case pathJoined:
@@ -106,7 +106,7 @@ func (v Value) escaped() bool {
 	return v.Kind() == String && v.node().flags&strEsc != 0
 }
 
-// numberText is a number's text as gjson gave it: an integer as written,
+// numberText is a number's text as Str gives it: an integer as written,
 // anything else (1.50, 1e3) formatted back from its float.
 func numberText(raw string) string {
 	i := 0
@@ -202,7 +202,7 @@ func exactFloat(raw string) (float64, bool) {
 }
 
 // IsExpr reports whether the value is an n8n expression (a string that
-// starts with "="; see n8n-semantics.md §1.3).
+// starts with "="; see docs/n8n-behaviour.md#expressions-and-resource-locators).
 func (v Value) IsExpr() bool {
 	if v.Kind() != String {
 		return false
@@ -214,11 +214,10 @@ func (v Value) IsExpr() bool {
 	return strings.HasPrefix(v.t.str(n), "=")
 }
 
-// Get returns a value below this one by gjson path ("options.maxRetries",
+// Get returns a value below this one by dotted path ("options.maxRetries",
 // "rules.values.0.name", `a\.b` for the key "a.b"): keys and array
 // indexes separated by dots, with a backslash before a dot or other
-// special character in a key. gjson's queries, wildcards and modifiers
-// are not read: nothing in stormcheck asks for them.
+// special character in a key. There are no queries or wildcards.
 func (v Value) Get(path string) Value {
 	if k := v.Kind(); k != Object && k != Array {
 		return missing(v.fullPath(), path)
@@ -304,7 +303,7 @@ func (t *tree) member(n *jnode, key string) (uint32, bool) {
 	return 0, false
 }
 
-// objectPart cuts the first key off a gjson path, unescaping it; more is
+// objectPart cuts the first key off a dotted path, unescaping it; more is
 // false when it was the last.
 func objectPart(path string) (part, rest string, more bool) {
 	i := strings.IndexAny(path, ".\\")
@@ -331,7 +330,7 @@ func objectPart(path string) (part, rest string, more bool) {
 	return string(b), "", false
 }
 
-// arrayIndex reads an array index of a gjson path: digits only.
+// arrayIndex reads an array index of a dotted path: digits only.
 func arrayIndex(s string) (uint64, bool) {
 	if s == "" {
 		return 0, false
@@ -350,7 +349,7 @@ func arrayIndex(s string) (uint64, bool) {
 	return n, true
 }
 
-// getMany sets out[i] to v.Get(keys[i]) for plain keys (no gjson path
+// getMany sets out[i] to v.Get(keys[i]) for plain keys (no dotted path
 // syntax), reading the object's members once.
 func (v Value) getMany(keys []string, out []Value) {
 	if v.Kind() != Object {
@@ -541,7 +540,7 @@ func childElem(t *tree, n *jnode, k uint32) string {
 	return escapeKey(t.keyOf(&t.nodes[n.first+k]))
 }
 
-// Path is the gjson path of the value from the root of its source.
+// Path is the dotted path of the value from the root of its source.
 func (v Value) Path() string { return v.fullPath() }
 
 // Pos is where the value stands: the key of an object member, else the value.

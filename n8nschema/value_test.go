@@ -109,9 +109,9 @@ func TestValues(t *testing.T) {
 	}
 }
 
-// TestGetPaths pins the gjson path syntax Get reads on the tree: dotted
+// TestGetPaths pins the dotted path syntax Get reads on the tree: dotted
 // keys with backslash escapes, digits as array indexes (and as keys of
-// objects), keys compared unescaped; and the scalar texts gjson gave.
+// objects), keys compared unescaped; and the scalar texts Str gives.
 func TestGetPaths(t *testing.T) {
 	src := "{\"o\": {\"0\": \"zero\", \"\": \"empty\", \"\\u0061\": \"a\", \"a.b\": {\"c\": 1.50}, \"e\": \"\\u003d1\"},\n" +
 		" \"l\": [10, 1e3, -0.5, true, null, [\"x\"]]}\n\n"
@@ -137,7 +137,7 @@ func TestGetPaths(t *testing.T) {
 		}
 	}
 	if n, ok := root.Get("l.1").Num(); !ok || n != 1000 || root.Get("l.1").Str() != "1000" {
-		t.Errorf("1e3: Num %v %v, Str %q; want 1000 and \"1000\" (gjson's text of a non-integer)", n, ok, root.Get("l.1").Str())
+		t.Errorf("1e3: Num %v %v, Str %q; want 1000 and \"1000\" (the text of a non-integer)", n, ok, root.Get("l.1").Str())
 	}
 	if !root.Get("o.e").IsExpr() || root.Get("o.0").IsExpr() {
 		t.Error(`"\u003d1" is an expression (it is "=1"); "zero" is not`)
@@ -184,7 +184,7 @@ func TestFarKeys(t *testing.T) {
 	}
 }
 
-// TestEscapeKey pins the escaping of a key as a gjson path component:
+// TestEscapeKey pins the escaping of a key as a dotted path component:
 // a backslash before each special byte, other bytes (UTF-8 or not) as is.
 func TestEscapeKey(t *testing.T) {
 	for k, want := range map[string]string{

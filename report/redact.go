@@ -753,7 +753,7 @@ func (r *Redactor) workflowSpans(w *n8nschema.Workflow) [][2]int {
 }
 
 // pathCache resolves paths below root as root.Get does, remembering the
-// value of each path's first two elements ("nodes.12"): gjson resolves a
+// value of each path's first two elements ("nodes.12"): Get resolves a
 // path one element after another, so the rest can start from there
 // instead of skipping every earlier node of the workflow again.
 type pathCache struct {
@@ -776,7 +776,7 @@ func (c *pathCache) get(path string) n8nschema.Value {
 }
 
 // secondDot returns the index of the unescaped '.' that ends the second
-// element of a gjson path, or -1.
+// element of a dotted path, or -1.
 func secondDot(p string) int {
 	n := 0
 	for i := 0; i < len(p); i++ {
@@ -792,7 +792,7 @@ func secondDot(p string) int {
 	return -1
 }
 
-// splitPath cuts a gjson path into its parent and last key, honouring
+// splitPath cuts a dotted path into its parent and last key, honouring
 // backslash escapes.
 func splitPath(p string) (parent, key string) {
 	for i := len(p) - 1; i >= 0; i-- {

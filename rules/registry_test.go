@@ -15,7 +15,7 @@ var (
 	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
 
-// TestRegistry checks every rule's metadata (STYLE.md §3), the way
+// TestRegistry checks every rule's metadata (docs/style.md#rules), the way
 // x/tools' analysis.Validate checks analyzers.
 func TestRegistry(t *testing.T) {
 	all := All()

@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden .out files of the ru
 // wantRE finds the annotations in node notes: "want RS101", several allowed.
 var wantRE = regexp.MustCompile(`want (RS\d{3})`)
 
-// TestRules runs every rule over its fixtures (STYLE.md §5): for each
+// TestRules runs every rule over its fixtures (docs/style.md#tests): for each
 // rules/testdata/RSNNN/*.json it compares the findings of rule RSNNN with
 // the fixture's "want RSNNN" node notes, both ways, and their text lines
 // with the golden .out beside the fixture (no .out: no finding). A fixture
@@ -121,7 +121,7 @@ func runFixture(t *testing.T, id, path string) {
 }
 
 // findingLine is the first line of the text report for a finding (a
-// newline in a message, which STYLE.md §4 rules out, shows as \n).
+// newline in a message, which docs/style.md#messages rules out, shows as \n).
 func findingLine(f analyze.Finding) string {
 	msg := strings.ReplaceAll(f.Message, "\n", `\n`)
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s %s]", f.File, f.Pos.Line, f.Pos.Col, f.Severity, msg, f.RuleID, f.RuleName)

@@ -38,7 +38,7 @@ func auditFolder(t *testing.T, dir string) []analyze.Finding {
 // myFamilies are the rule categories of what retries break (RS2xx–RS5xx).
 func myFamilies(id string) bool { return id >= "RS200" && id < "RS600" }
 
-// TestSeedIncident is DESIGN.md §4's seed: the nightly catalog enrichment
+// TestSeedIncident is docs/design.md#the-attempt-model's seed: the nightly catalog enrichment
 // (OpenAI with 5 node tries, an error output that POSTs to the workflow's
 // own webhook, a progress post on the success path, no executionTimeout)
 // and its error workflow, which asks OpenAI to summarise each failure. Its
