@@ -23,7 +23,7 @@ const defaultMaxFileSize = engine.DefaultMaxFileSize
 type input struct {
 	name     string   // what reports show
 	path     string   // the file it is; "" for stdin and fetched workflows
-	spool    *spooled // a fetched workflow's place on disk
+	spool    *engine.Spooled // a fetched workflow's place on disk
 	src      []byte   // stdin as read
 	at       string   // the absolute path the name stands for; "" for fetched workflows
 	explicit bool     // named on the command line, not found in a folder
@@ -42,7 +42,7 @@ func (in *input) read(limit int64) ([]byte, error) {
 	case in.path != "":
 		return engine.ReadFile(in.path, limit)
 	case in.spool != nil:
-		return in.spool.read(limit)
+		return in.spool.Read(limit)
 	}
 	return in.src, nil
 }

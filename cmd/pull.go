@@ -115,7 +115,7 @@ func runPull(o *pullOptions) (err error) {
 	if err != nil {
 		return fmt.Errorf("make a file for the fetched workflows: %w", err)
 	}
-	defer sp.done()
+	defer sp.Close()
 	wfs, err := o.Remote.fetch(o.IO, sp)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func runPull(o *pullOptions) (err error) {
 			continue
 		}
 		// One workflow in memory at a time; a page bounded it already.
-		raw, err := w.read(n8napi.MaxPageBytes)
+		raw, err := w.Read(n8napi.MaxPageBytes)
 		if err != nil {
 			return err
 		}

@@ -64,14 +64,14 @@ func (r *remoteOptions) apiKey(io *IO) (string, error) {
 // spool.
 type fetched struct {
 	id, name string
-	spooled
+	engine.Spooled
 }
 
 // fetch lists the instance's workflows page by page into sp, holding no
 // more than one page, with a progress line on stderr only when stderr is
 // a terminal. The result is sorted by id (numbers by value); the spool is
 // let go if the listing fails.
-func (r *remoteOptions) fetch(io *IO, sp *spool) ([]fetched, error) {
+func (r *remoteOptions) fetch(io *IO, sp *engine.Spool) ([]fetched, error) {
 	key, err := r.apiKey(io)
 	if err != nil {
 		return nil, err
@@ -88,18 +88,18 @@ func (r *remoteOptions) fetch(io *IO, sp *spool) ([]fetched, error) {
 	}
 	var wfs []fetched
 	err = c.Each(context.Background(), func(w n8napi.Workflow) error {
-		at, err := sp.put(w.Raw)
+		at, err := sp.Put(w.Raw)
 		if err != nil {
 			return fmt.Errorf("keep a fetched workflow on disk: %w", err)
 		}
-		wfs = append(wfs, fetched{id: w.ID, name: w.Name, spooled: at})
+		wfs = append(wfs, fetched{id: w.ID, name: w.Name, Spooled: at})
 		return nil
 	})
 	if io.ErrIsTTY {
 		fmt.Fprint(io.Err, "\r\x1b[K")
 	}
 	if err != nil {
-		sp.done()
+		sp.Close()
 		return nil, err
 	}
 	slices.SortFunc(wfs, func(a, b fetched) int { return n8napi.CompareIDs(a.id, b.id) })
@@ -121,7 +121,7 @@ func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
 	host := n8napi.Host(r.URL)
 	ins := make([]input, 0, len(wfs))
 	for i, w := range wfs {
-		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.id, spool: &wfs[i].spooled, explicit: true})
+		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.id, spool: &wfs[i].Spooled, explicit: true})
 	}
 	return ins, nil
 }
