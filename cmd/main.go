@@ -44,7 +44,11 @@ func Version() string {
 // version says it already, but a source build says only "dev").
 func longVersion() string {
 	bi, _ := debug.ReadBuildInfo()
-	return Version() + revision(bi)
+	v, rev := Version(), revision(bi)
+	if bi != nil && v == bi.Main.Version {
+		return v // a pseudo-version names the commit (and +dirty) already
+	}
+	return v + rev
 }
 
 // revision is " (commit abc123def456, modified)" from the build's VCS
