@@ -275,6 +275,7 @@ func runAudit(o *AuditOptions) error {
 		ins = sortInputs(append(ins, remote...))
 	}
 	fixOpts := fix.Options{}
+	fixOpts.MinSeverity, _ = analyze.ParseSeverity(o.MinSeverity)
 	if cfg != nil && cfg.Fix.MaxTokens != nil {
 		fixOpts.MaxTokens = *cfg.Fix.MaxTokens
 	}
@@ -317,10 +318,6 @@ func runAudit(o *AuditOptions) error {
 	}
 	res.Summary.Count(res.Findings)
 	res.Summary.BelowSeverity = len(all) - len(res.Findings)
-	// --fix repairs what --min-severity hides too, so "N fixable" counts it.
-	var every report.Summary
-	every.Count(all)
-	res.Summary.Fixable, res.Summary.FixableUnsafe = every.Fixable, every.FixableUnsafe
 	res.Summary.Fixed = a.fixed
 	if err := o.render(res, wd, a.reportTo); err != nil {
 		return err

@@ -136,7 +136,7 @@ func TestFixInPlace(t *testing.T) {
 
 	// --fix writes the safe repair; the report shows what is left.
 	r := run(t, "audit", "--config", cfg, "--fix", "--fail-on", "never", dir)
-	if r.code != ExitOK || !strings.Contains(r.stdout, "found 17 findings (1 fixed, 16 remaining)") {
+	if r.code != ExitOK || !strings.Contains(r.stdout, "found 17 findings (1 fixed, 16 remaining: ") {
 		t.Errorf("--fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	u := decodeFix(t, run(t, "audit", "--config", cfg, "--fix", "--unsafe-fixes", "--format", "json", "--fail-on", "never", dir))

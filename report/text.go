@@ -101,15 +101,24 @@ func (c *Concise) Render(w io.Writer, r *Result) error {
 	var b strings.Builder
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+		fmt.Fprintf(&b, "%s: %s: %s%s %s\n",
 			st.pos.Render(place(f)),
 			st.sev[f.Severity].Render(f.Severity.String()),
-			Printable(red.Redact(f.Message)),
+			fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
 	t.summary(&b, st, r)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// fixMark is "[*] " before the message of a finding --fix repairs, as ruff
+// marks its fixable diagnostics; "" for the others.
+func fixMark(st textStyles, f *analyze.Finding) string {
+	if f.Repair == nil || f.Repair.Safety != analyze.Safe {
+		return ""
+	}
+	return st.caret.Render("[*]") + " "
 }
 
 // place is `file:line:col`, or the file alone when it has no line (a file
@@ -148,7 +157,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 	}
 	for i := range fs {
 		f := &fs[i]
-		fmt.Fprintf(b, "  %s: %s %s\n", st.sev[f.Severity].Render(f.Severity.String()), Printable(red.Redact(f.Message)),
+		fmt.Fprintf(b, "  %s: %s%s %s\n", st.sev[f.Severity].Render(f.Severity.String()), fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
 	var chains, lines []string
@@ -316,13 +325,20 @@ func factorWords(f analyze.Factor) string {
 
 func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 	s := r.Summary
-	if s.Fixed > 0 {
-		// ruff's line after --fix: what was found, what --fix repaired.
-		fmt.Fprintf(b, "found %s (%d fixed, %d remaining)\n", count(s.Fixed+s.Findings, "finding"), s.Fixed, s.Findings)
-	}
-	if s.Findings == 0 {
+	switch {
+	case s.Fixed > 0:
+		// ruff's line after --fix (what was found, what --fix repaired),
+		// with what is left by severity.
+		left := ""
+		if s.Findings > 0 {
+			left = fmt.Sprintf(": %s, %s, %s", st.sev[analyze.Error].Render(count(s.Errors, "error")),
+				st.sev[analyze.Warning].Render(count(s.Warnings, "warning")), st.sev[analyze.Note].Render(count(s.Notes, "note")))
+		}
+		fmt.Fprintf(b, "found %s (%d fixed, %d remaining%s) in %s (%s, %s)", count(s.Fixed+s.Findings, "finding"), s.Fixed, s.Findings, left,
+			count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
+	case s.Findings == 0:
 		fmt.Fprintf(b, "no findings in %s (%s, %s)", count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
-	} else {
+	default:
 		fmt.Fprintf(b, "%s (%s, %s, %s) in %s (%s, %s)", count(s.Findings, "finding"),
 			st.sev[analyze.Error].Render(count(s.Errors, "error")),
 			st.sev[analyze.Warning].Render(count(s.Warnings, "warning")),

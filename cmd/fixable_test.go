@@ -1,0 +1,108 @@
+package cmd
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFixableMarks: text and concise mark the findings --fix repairs with
+// [*], as ruff does, and end with "N fixable with --fix"; what
+// --min-severity hides is neither counted nor repaired.
+func TestFixableMarks(t *testing.T) {
+	examples := filepath.Join("..", "testdata", "examples")
+	for _, format := range []string{"text", "concise"} {
+		r := run(t, "audit", "--format", format, "--fail-on", "never", examples)
+		var marked []string
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.Contains(l, "[*]") {
+				marked = append(marked, l)
+			}
+		}
+		if len(marked) != 1 || !strings.Contains(marked[0], `warning: [*] node "Create charge" makes up to 15 attempts`) ||
+			!strings.HasSuffix(marked[0], "[RS101 attempt-budget]") {
+			t.Errorf("%s: lines marked [*]: %q, want the RS101 on \"Create charge\" alone", format, marked)
+		}
+		if !strings.HasSuffix(r.stdout, "\n1 fixable with --fix (1 more with --unsafe-fixes)\n") {
+			t.Errorf("%s: summary:\n%s", format, r.stdout[max(0, len(r.stdout)-300):])
+		}
+	}
+	// The safe RS101 repair is a warning, the unsafe RS504 one a warning:
+	// hidden, they are not counted.
+	r := run(t, "audit", "--min-severity", "error", "--fail-on", "never", examples)
+	if strings.Contains(r.stdout, "fixable") || strings.Contains(r.stdout, "[*]") {
+		t.Errorf("--min-severity error counts hidden fixes:\n%s", r.stdout)
+	}
+	// Nor does --fix repair them.
+	dir, cfg := copyTree(t, examples)
+	before := readTree(t, dir)
+	r = run(t, "audit", "--config", cfg, "--fix", "--min-severity", "error", "--fail-on", "never", dir)
+	if strings.Contains(r.stdout, "found ") || !equalTrees(before, readTree(t, dir)) {
+		t.Errorf("--fix --min-severity error repaired a hidden finding:\n%s", r.stdout)
+	}
+}
+
+// TestFixPrintsOneSummary: after --fix, one line says what was found, what
+// was fixed and what is left, by severity.
+func TestFixPrintsOneSummary(t *testing.T) {
+	dir, cfg := copyTree(t, filepath.Join("..", "testdata", "examples"))
+	for _, format := range []string{"text", "concise"} {
+		r := run(t, "audit", "--config", cfg, "--fix", "--format", format, "--fail-on", "never", dir)
+		if format == "concise" {
+			// the first --fix repaired it; a second has nothing to fix
+			if strings.Contains(r.stdout, "found ") {
+				t.Errorf("a second --fix says it fixed something:\n%s", r.stdout)
+			}
+			continue
+		}
+		want := "\nfound 17 findings (1 fixed, 16 remaining: 4 errors, 5 warnings, 7 notes) in 7 workflows (7 files, 29 nodes)\n"
+		if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "\n16 findings (") {
+			t.Errorf("--fix summary:\n%s", r.stdout[max(0, len(r.stdout)-400):])
+		}
+	}
+}
+
+// TestNoRepairReason: a finding without a repair says why in JSON: the
+// rule's own reason, or, for a rule that has repairs, this finding's (the
+// agent's RS104, whose outer retry also covers a tool with none).
+func TestNoRepairReason(t *testing.T) {
+	r := run(t, "audit", "--format", "json", "--fail-on", "never", filepath.Join("..", "testdata", "examples"))
+	var doc struct {
+		Findings []struct {
+			Rule, Node     string
+			Repair         *struct{ Safety string }
+			NoRepairReason *string `json:"no_repair_reason"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"RS104 OpenAI Chat Model": `turning off the retries of "AI Agent" would leave node "Look up order" with no retry at all; give it retries of its own first`,
+		"RS301 OpenAI":            "bounding spend needs a decision about what to stop (a cap, a guard on the loop)",
+		"RS302 OpenAI":            "set fix.max_tokens in .stormcheck.yaml: the cap is what the task needs, which only its owner knows",
+		"RS101 Create charge":     "",
+	}
+	for _, f := range doc.Findings {
+		switch {
+		case f.Repair == nil && (f.NoRepairReason == nil || *f.NoRepairReason == ""):
+			t.Errorf("%s on %q: repair null with no reason", f.Rule, f.Node)
+		case f.Repair != nil && f.NoRepairReason != nil:
+			t.Errorf("%s on %q: a repair and a reason %q", f.Rule, f.Node, *f.NoRepairReason)
+		}
+		if w, ok := want[f.Rule+" "+f.Node]; ok {
+			got := ""
+			if f.NoRepairReason != nil {
+				got = *f.NoRepairReason
+			}
+			if got != w {
+				t.Errorf("%s on %q: reason %q, want %q", f.Rule, f.Node, got, w)
+			}
+			delete(want, f.Rule+" "+f.Node)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("findings not reported: %v", want)
+	}
+}
