@@ -30,4 +30,3 @@ func TestRevision(t *testing.T) {
 		}
 	}
 }
-
