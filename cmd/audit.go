@@ -503,7 +503,7 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 		if out.path == "" {
 			continue
 		}
-		if err := renderFile(out, res, inWd(out.path, wd)); err != nil {
+		if err := renderFile(out, res, inWd(out.path, wd), o.linkBase()); err != nil {
 			return err
 		}
 	}
@@ -511,7 +511,7 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 		if out.path != "" {
 			continue
 		}
-		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY})
+		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY, LinkBase: o.linkBase()})
 		if err != nil {
 			return err
 		}
@@ -522,8 +522,19 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 	return nil
 }
 
-func renderFile(out output, res *report.Result, p string) (err error) {
-	r, err := report.New(out.format, report.Options{})
+// linkBase is where GitHub shows the repository's files at the commit a
+// workflow run audits, for markdown's links; "" outside Actions, and with
+// --root (report paths are then not the repository's).
+func (o *AuditOptions) linkBase() string {
+	server, repo, sha := o.IO.Getenv("GITHUB_SERVER_URL"), o.IO.Getenv("GITHUB_REPOSITORY"), o.IO.Getenv("GITHUB_SHA")
+	if server == "" || repo == "" || sha == "" || o.Root != "" {
+		return ""
+	}
+	return strings.TrimRight(server, "/") + "/" + repo + "/blob/" + sha + "/"
+}
+
+func renderFile(out output, res *report.Result, p, linkBase string) (err error) {
+	r, err := report.New(out.format, report.Options{LinkBase: linkBase})
 	if err != nil {
 		return err
 	}

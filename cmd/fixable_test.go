@@ -106,3 +106,18 @@ func TestNoRepairReason(t *testing.T) {
 		t.Errorf("findings not reported: %v", want)
 	}
 }
+
+// TestMarkdownLinksLocations: in a GitHub Actions run, the markdown report
+// links each location to its line in the repository at the commit audited.
+func TestMarkdownLinksLocations(t *testing.T) {
+	env := map[string]string{"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "acme/flows", "GITHUB_SHA": "0123abc"}
+	r := runArgs(t, env, false, "", "audit", "--format", "markdown", "--fail-on", "never", filepath.Join("..", "testdata", "examples", "charge-card.json"))
+	want := "| [`testdata/examples/charge-card.json:69:7`](https://github.com/acme/flows/blob/0123abc/testdata/examples/charge-card.json#L69) | Charge card | Create charge |"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("no linked location %q:\n%s", want, r.stdout)
+	}
+	r = run(t, "audit", "--format", "markdown", "--fail-on", "never", filepath.Join("..", "testdata", "examples", "charge-card.json"))
+	if !strings.Contains(r.stdout, "| `testdata/examples/charge-card.json:69:7` |") {
+		t.Errorf("outside Actions, a location is code:\n%s", r.stdout)
+	}
+}

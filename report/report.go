@@ -92,6 +92,8 @@ var Formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
 type Options struct {
 	Color bool // ANSI styling (text)
 	TTY   bool // stdout is a terminal: summary table (text)
+	// LinkBase is where the repository's files are browsed (markdown).
+	LinkBase string
 }
 
 // New returns the renderer for a format name.
@@ -108,7 +110,7 @@ func New(format string, opts Options) (Renderer, error) {
 	case "github":
 		return GitHub{}, nil
 	case "markdown":
-		return Markdown{}, nil
+		return Markdown{LinkBase: opts.LinkBase}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }

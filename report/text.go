@@ -101,8 +101,12 @@ func (c *Concise) Render(w io.Writer, r *Result) error {
 	var b strings.Builder
 	for i := range r.Findings {
 		f := &r.Findings[i]
+		at := place(f)
+		if IsURL(f.File) && f.Node != "" {
+			at += fmt.Sprintf(" node %q", red.Redact(f.Node))
+		}
 		fmt.Fprintf(&b, "%s: %s: %s%s %s\n",
-			st.pos.Render(place(f)),
+			st.pos.Render(at),
 			st.sev[f.Severity].Render(f.Severity.String()),
 			fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
@@ -124,11 +128,24 @@ func fixMark(st textStyles, f *analyze.Finding) string {
 // place is `file:line:col`, or the file alone when it has no line (a file
 // that could not be read).
 func place(f *analyze.Finding) string {
-	loc := Printable(f.File)
-	if f.Pos.IsValid() {
-		loc = fmt.Sprintf("%s:%d:%d", loc, f.Pos.Line, f.Pos.Col)
+	return placeAt(f.File, f.Pos)
+}
+
+// placeAt is `file:line:col`; a workflow read from a live n8n is its
+// editor's URL alone: the line and column are in the API's JSON, one line
+// that nobody opens, and the block names the node.
+func placeAt(file string, pos n8nschema.Pos) string {
+	loc := Printable(file)
+	if pos.IsValid() && !IsURL(file) {
+		loc = fmt.Sprintf("%s:%d:%d", loc, pos.Line, pos.Col)
 	}
 	return loc
+}
+
+// IsURL: the file is a workflow read from a live n8n, named by the URL
+// its editor opens it at.
+func IsURL(file string) bool {
+	return strings.HasPrefix(file, "https://") || strings.HasPrefix(file, "http://")
 }
 
 // sameBlock: findings on one node at one place share a block. Findings are
@@ -148,7 +165,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 	}
 	b.WriteString(st.pos.Render(head))
 	b.WriteString("\n")
-	if f.Source != nil && f.Pos.IsValid() {
+	if f.Source != nil && f.Pos.IsValid() && !IsURL(f.File) {
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
 		text, col := snippetAt(r, red, f.Source, f.Pos)
@@ -181,7 +198,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 				fmt.Fprintf(b, "  = and %d more %s\n", len(f.Related)-maxRelated, word)
 				break
 			}
-			l := fmt.Sprintf("  = see %s:%d:%d: %s\n", Printable(rel.File), rel.Pos.Line, rel.Pos.Col, Printable(red.Redact(rel.Message)))
+			l := fmt.Sprintf("  = see %s: %s\n", placeAt(rel.File, rel.Pos), Printable(red.Redact(rel.Message)))
 			if !slices.Contains(lines, l) {
 				lines = append(lines, l)
 				b.WriteString(l)
