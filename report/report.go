@@ -86,7 +86,7 @@ type Renderer interface {
 }
 
 // Formats lists the format names in the order help text shows them.
-var Formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
+var Formats = []string{"text", "concise", "json", "sarif", "github", "markdown", "junit", "gitlab"}
 
 // Options tune renderers that care.
 type Options struct {
@@ -111,6 +111,10 @@ func New(format string, opts Options) (Renderer, error) {
 		return GitHub{}, nil
 	case "markdown":
 		return Markdown{LinkBase: opts.LinkBase}, nil
+	case "junit":
+		return JUnit{}, nil
+	case "gitlab":
+		return GitLab{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }
