@@ -48,6 +48,10 @@ type AuditOptions struct {
 	// that holds no workflow is skipped, not an error (pre-commit hooks).
 	SkipNonWorkflow bool
 	NoIgnores       bool
+	// NoGitignore reads the files git ignores too; ShowConfig prints the
+	// config found and the settings merged over it, and audits nothing.
+	NoGitignore bool
+	ShowConfig  bool
 	MaxFileSize     byteSize
 	// Fix writes the safe repairs into the files; Diff prints them as a
 	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
@@ -141,6 +145,8 @@ input that could not be read.`,
 	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "the path stdin (-) stands for, in reports and for finding the config")
 	f.BoolVar(&opts.SkipNonWorkflow, "skip-non-workflow", false, "skip named files that hold no workflow, as a folder walk does, and exit 0 when none does (for pre-commit hooks)")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
+	f.BoolVar(&opts.NoGitignore, "no-gitignore", false, "read the files .gitignore leaves out of a folder walk too")
+	f.BoolVar(&opts.ShowConfig, "show-config", false, "print the config file found and the settings merged over it, then stop")
 	f.Var(&opts.MaxFileSize, "max-file-size", "largest file, stdin or fetched workflow read; a larger one is an RS001 finding and exit 3")
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
 	f.BoolVar(&opts.Diff, "diff", false, "print the repairs --fix would apply as a unified diff; write nothing")
@@ -150,7 +156,7 @@ input that could not be read.`,
 }
 
 func (o *AuditOptions) validate() error {
-	if len(o.Paths) == 0 && o.Remote.URL == "" {
+	if len(o.Paths) == 0 && o.Remote.URL == "" && !o.ShowConfig {
 		return usageErrorf("audit needs a PATH (a file, folder, glob, or - for stdin)\nRun 'stormcheck audit --help' for usage.")
 	}
 	if _, err := o.outputs(); err != nil {
@@ -263,9 +269,13 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
+	ins = o.dropIgnored(ins, cfg, n)
 	st, err := o.settings(cfg, wd, ins)
 	if err != nil {
 		return err
+	}
+	if o.ShowConfig {
+		return o.showConfig(cfg, st, ins)
 	}
 	if o.Remote.URL != "" {
 		remote, err := remoteInputs(&o.Remote, o.IO)
