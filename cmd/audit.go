@@ -52,7 +52,7 @@ type AuditOptions struct {
 	// config found and the settings merged over it, and audits nothing.
 	NoGitignore bool
 	ShowConfig  bool
-	MaxFileSize     byteSize
+	MaxFileSize byteSize
 	// Fix writes the safe repairs into the files; Diff prints them as a
 	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
 	Fix         bool
