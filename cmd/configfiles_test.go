@@ -224,3 +224,43 @@ func TestShowConfig(t *testing.T) {
 		t.Errorf("no config: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestDuplicateWorkflowIDAcrossFiles: a copy of a workflow in another file
+// (same id) is RS007 at the later file, the first as the related place; a
+// git-ignored copy is not read, so neither RS007 nor RS505 sees it.
+func TestDuplicateWorkflowIDAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	seed := example(t, "catalog-enrichment.json")
+	writeTree(t, dir, map[string]string{".gitignore": "/backup/\n", "wf/catalog-enrichment.json": seed, "backup/catalog-enrichment.json": seed})
+	var doc struct {
+		Findings []struct {
+			Rule, File, Message string
+			Related             []struct{ File string }
+		}
+	}
+	r := auditIn(t, dir, "audit", "--format", "json", "--fail-on", "never", "--no-gitignore", ".")
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		if f.Rule == "RS007" || f.Rule == "RS505" {
+			rel := ""
+			if len(f.Related) > 0 {
+				rel = f.Related[0].File
+			}
+			got = append(got, f.Rule+" "+f.File+" → "+rel)
+		}
+	}
+	want := []string{"RS505 backup/catalog-enrichment.json → wf/catalog-enrichment.json", "RS007 wf/catalog-enrichment.json → backup/catalog-enrichment.json"}
+	if !slices.Equal(got, want) {
+		t.Errorf("--no-gitignore: %q, want %q", got, want)
+	}
+	r = auditIn(t, dir, "audit", "--format", "json", "--fail-on", "never", ".")
+	for _, f := range decodeReport(t, r.stdout).Findings {
+		if f.Rule == "RS007" || f.Rule == "RS505" {
+			t.Errorf("the ignored copy still counts: %s %s", f.Rule, f.Message)
+		}
+	}
+}

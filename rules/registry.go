@@ -20,6 +20,7 @@ func All() []*analyze.Rule {
 		rs004,
 		rs005,
 		rs006,
+		rs007,
 		rs101,
 		rs102,
 		rs103,
