@@ -20,8 +20,8 @@ and an audit that reads both counts it twice: its calls load the dependencies it
 (RS505), and calls by the id go to one of the two (stormcheck follows the first in name order, as it
 resolves any id). The rule reports every workflow whose id an earlier one of the set has, with the first
 as the related place. Workflows without an id (a template, a hand-written file) are never compared.`,
-	Fix:        "Leave the copy out of the audit (delete it, list it under exclude: in .stormcheck.yaml, or .gitignore it), or give the clone a new id by importing it as a new workflow",
-	FixDoc:     "None: which copy is the real one is the owner's to say.",
+	Fix:    "Leave the copy out of the audit (delete it, list it under exclude: in .stormcheck.yaml, or .gitignore it), or give the clone a new id by importing it as a new workflow",
+	FixDoc: "None: which copy is the real one is the owner's to say.",
 	// A note: the copy misleads the audit (and an import), not the
 	// instance, which holds one workflow per id whatever the files say.
 	Severity:   analyze.Note,
