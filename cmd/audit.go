@@ -129,7 +129,7 @@ input that could not be read.`,
 	f.StringArrayVarP(&opts.Formats, "format", "f", []string{"text"},
 		"output format "+strings.Join(report.Formats, "|")+"; FMT=PATH writes to a file (repeatable; stdout gets at most one)")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error|warning|note|never")
-	f.StringVar(&opts.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
+	f.StringVar(&opts.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR, CLICOLOR_FORCE and FORCE_COLOR)")
 	f.IntVar(&opts.MaxAttempts, "max-attempts", def.MaxAttempts, "attempt budget per logical operation")
 	f.IntVar(&opts.Items, "items", def.Items, "items per execution assumed for per-execution figures")
 	f.IntVar(&opts.Workers, "workers", def.Workers, "queue-mode workers, for in-flight ceilings")
@@ -195,7 +195,7 @@ func (o *AuditOptions) validate() error {
 		}
 	}
 	if _, err := analyze.SelectRules(rules.All(), o.Enable, o.Disable); err != nil {
-		return usageErrorf("--enable/--disable: %v", err)
+		return usageErrorf("--enable/--disable: %v%s", err, ruleHint(rules.All(), append(slices.Clone(o.Enable), o.Disable...)...))
 	}
 	return nil
 }

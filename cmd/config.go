@@ -385,12 +385,12 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 	}
 	for i, sel := range c.Rules.Enable {
 		if _, err := analyze.SelectRules(all, []string{sel}, nil); err != nil {
-			return c.errorf(name, []string{"rules", "enable", strconv.Itoa(i)}, "rules.enable: %v", err)
+			return c.errorf(name, []string{"rules", "enable", strconv.Itoa(i)}, "rules.enable: %v%s", err, ruleHint(all, sel))
 		}
 	}
 	for i, sel := range c.Rules.Disable {
 		if _, err := analyze.SelectRules(all, nil, []string{sel}); err != nil {
-			return c.errorf(name, []string{"rules", "disable", strconv.Itoa(i)}, "rules.disable: %v", err)
+			return c.errorf(name, []string{"rules", "disable", strconv.Itoa(i)}, "rules.disable: %v%s", err, ruleHint(all, sel))
 		}
 	}
 	for _, k := range sortedKeys(c.Rules.Severity) {

@@ -25,6 +25,9 @@ func newExplainCmd(io *IO) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			r := findRule(rules.All(), args[0])
 			if r == nil {
+				if hint := ruleHint(rules.All(), args[0]); hint != "" {
+					return usageErrorf("explain: no rule %q%s", args[0], hint)
+				}
 				return usageErrorf("explain: no rule %q; run 'stormcheck rules' for the list", args[0])
 			}
 			return explain(io.Out, r)

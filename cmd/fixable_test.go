@@ -121,3 +121,30 @@ func TestMarkdownLinksLocations(t *testing.T) {
 		t.Errorf("outside Actions, a location is code:\n%s", r.stdout)
 	}
 }
+
+// TestRuleDidYouMean: a misspelt rule in --disable, --enable, the config
+// or explain gets the closest ID or name.
+func TestRuleDidYouMean(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"audit", "--disable", "RS101,nested-retrie", td("clean.json")}, `unknown rule "nested-retrie"`},
+		{[]string{"audit", "--enable", "-attempt-budgt", td("clean.json")}, `did you mean "attempt-budget"?`},
+		{[]string{"audit", "--disable", "RS1O4", td("clean.json")}, `did you mean "RS104"?`},
+		{[]string{"explain", "nested_retries"}, `explain: no rule "nested_retries"; did you mean "nested-retries"?`},
+	} {
+		r := run(t, tt.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+	if r := run(t, "audit", "--disable", "nested-retrie", td("clean.json")); !strings.HasSuffix(r.stderr, `; did you mean "nested-retries"?`+"\n") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{".stormcheck.yaml": "rules:\n  disable: [unbounded-spnd]\n", "a.json": example(t, "charge-card.json")})
+	if r := auditIn(t, dir, "audit", "."); r.code != ExitUsage || !strings.Contains(r.stderr, `.stormcheck.yaml:2: rules.disable: unknown rule "unbounded-spnd"`) || !strings.Contains(r.stderr, `did you mean "unbounded-spend"?`) {
+		t.Errorf("config: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
