@@ -198,7 +198,7 @@ func runSimulate(o *SimulateOptions) error {
 		if unread != nil {
 			return unread // why no workflow was found: exit 3, as audit
 		}
-		return usageErrorf("no workflow found in the inputs")
+		return noWorkflow(files, set, st.rules)
 	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(simulate.Run(set, sc)); err != nil {
@@ -236,7 +236,7 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	switch o.Format {
 	case "json":
-		err = simulate.JSON(o.IO.Out, runs)
+		err = simulateJSON(o.IO.Out, runs)
 	case "svg":
 		err = simulate.SVG(o.IO.Out, runs)
 	default:
