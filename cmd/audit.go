@@ -16,6 +16,7 @@ import (
 	"github.com/stormcheck/stormcheck/fix"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/internal/pool"
+	"github.com/stormcheck/stormcheck/n8napi"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -163,7 +164,7 @@ func (o *AuditOptions) validate() error {
 		return err
 	}
 	if o.Fix && !o.Diff && o.Remote.URL != "" {
-		return usageErrorf("--fix never writes to an n8n instance: run 'stormcheck pull DIR', then 'stormcheck audit --fix DIR', and import the fixed files")
+		return usageErrorf("--fix never writes to an n8n instance: run 'stormcheck pull --n8n-url %s --out DIR', then 'stormcheck audit --fix DIR', and import the fixed files", n8napi.RedactURL(o.Remote.URL))
 	}
 	if (o.Fix || o.Diff) && slices.Contains(o.Paths, "-") && len(o.Paths) > 1 {
 		return usageErrorf("--fix and --diff read stdin (-) only as the sole input")
