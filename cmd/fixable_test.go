@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -146,5 +149,46 @@ func TestRuleDidYouMean(t *testing.T) {
 	writeTree(t, dir, map[string]string{".stormcheck.yaml": "rules:\n  disable: [unbounded-spnd]\n", "a.json": example(t, "charge-card.json")})
 	if r := auditIn(t, dir, "audit", "."); r.code != ExitUsage || !strings.Contains(r.stderr, `.stormcheck.yaml:2: rules.disable: unknown rule "unbounded-spnd"`) || !strings.Contains(r.stderr, `did you mean "unbounded-spend"?`) {
 		t.Errorf("config: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCIDocDescribesTextLayout: what docs/ci.md says of the text format is
+// what it prints: a block per node headed `file:line:col: node "…"`, a
+// caret under the JSON line, one `severity: message [ID name]` line per
+// finding with [*] when --fix repairs it, the fixes once, the fixable line.
+func TestCIDocDescribesTextLayout(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "| `text` |") {
+			row = l
+		}
+	}
+	for _, want := range []string{"one block per node", "`file:line:col: node \"OpenAI\"`", "a caret", "`severity: message [RS101 attempt-budget]`",
+		"`[*]`", "each rule's fix once", "`1 fixable with --fix (1 more with --unsafe-fixes)`"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("docs/ci.md's text row lacks %q:\n%s", want, row)
+		}
+	}
+	out := run(t, "audit", "--fail-on", "never", filepath.Join("..", "testdata", "examples")).stdout
+	lines := strings.Split(out, "\n")
+	for _, re := range []string{
+		`^testdata/examples/catalog-enrichment\.json:123:7: node "OpenAI"$`,
+		`^  123 \|       "name": "OpenAI",$`,
+		`^      \|       \^~~~~~$`,
+		`^  error: paid call in node "OpenAI" .* \[RS301 unbounded-spend\]$`,
+	} {
+		if i := slices.IndexFunc(lines, func(l string) bool { return regexp.MustCompile(re).MatchString(l) }); i < 0 || i > 3 {
+			t.Errorf("the first block lacks %s at its place:\n%s", re, strings.Join(lines[:6], "\n"))
+		}
+	}
+	for _, want := range []string{"\n  warning: [*] node \"Create charge\" makes up to 15 attempts", "\nfixes (stormcheck explain RULE tells why)\n",
+		"\n1 fixable with --fix (1 more with --unsafe-fixes)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text report lacks %q", want)
+		}
 	}
 }

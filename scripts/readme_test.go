@@ -81,3 +81,40 @@ func TestReadmeInstallOnAFreshClone(t *testing.T) {
 		t.Errorf("%s printed no RS301:\n%s", firstLine, b)
 	}
 }
+
+// TestDocsCiteFilesThatExist: the repository's Markdown links only to files
+// it holds, and names no top-level document (DESIGN.md, STYLE.md) that is
+// not in it: a reader of a clone has nothing else.
+func TestDocsCiteFilesThatExist(t *testing.T) {
+	root := ".."
+	var docs []string
+	for _, g := range []string{"*.md", "docs/*.md", "testdata/*/README.md"} {
+		m, _ := filepath.Glob(filepath.Join(root, g))
+		docs = append(docs, m...)
+	}
+	if len(docs) < 8 {
+		t.Fatalf("found only %v", docs)
+	}
+	link := regexp.MustCompile(`\]\(([^)#\s]+)(?:#[^)]*)?\)`)
+	named := regexp.MustCompile(`\b[A-Z][A-Z_-]*\.md\b`)
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllSubmatch(b, -1) {
+			target := string(m[1])
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), target)); err != nil {
+				t.Errorf("%s links to %s, which is not in the repository", doc, target)
+			}
+		}
+		for _, m := range named.FindAll(b, -1) {
+			if _, err := os.Stat(filepath.Join(root, string(m))); err != nil {
+				t.Errorf("%s cites %s, which is not in the repository", doc, m)
+			}
+		}
+	}
+}
