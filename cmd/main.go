@@ -199,6 +199,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 	root.Args = cobra.NoArgs
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	argsAreUsage(root)
+	addCompletions(root, io)
 	return root
 }
 
