@@ -264,3 +264,28 @@ func TestDuplicateWorkflowIDAcrossFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateLeavesIgnoredCopiesOut: simulate reads a folder as audit
+// does: a git-ignored copy of a workflow sends no attempts of its own.
+func TestSimulateLeavesIgnoredCopiesOut(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	seed := example(t, "catalog-enrichment.json")
+	writeTree(t, dir, map[string]string{".gitignore": "old/\n", "wf/catalog-enrichment.json": seed,
+		"old/catalog-enrichment.json": strings.Replace(seed, `"id": "CtlgEnrich7Qx2Lp"`, `"id": "CtlgEnrichOld001"`, 1)})
+	sent := func(args ...string) float64 {
+		r := auditIn(t, dir, append([]string{"simulate", "--format", "json", "--outage", "openai:30s", "--executions", "4"}, args...)...)
+		var doc struct {
+			Totals struct {
+				Arrived float64 `json:"executions_arrived"`
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%v: %s", err, r.stderr)
+		}
+		return doc.Totals.Arrived
+	}
+	if a, b, all := sent("."), sent("wf"), sent("--no-gitignore", "."); a != b || a == 0 || all != 2*a {
+		t.Errorf("the folder with an ignored copy: %v executions, the real file alone %v, both %v", a, b, all)
+	}
+}

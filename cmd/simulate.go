@@ -37,6 +37,7 @@ type SimulateOptions struct {
 	// UnsafeFixes adds the unsafe repairs.
 	Compare     bool
 	UnsafeFixes bool
+	NoGitignore bool
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 }
@@ -84,6 +85,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
+	f.BoolVar(&o.NoGitignore, "no-gitignore", false, "read the files .gitignore leaves out of a folder walk too")
 	return c
 }
 
@@ -181,11 +183,12 @@ func runSimulate(o *SimulateOptions) error {
 	// URLs, rules, ignores), so that --compare replays what audit --fix
 	// leaves; a flag given wins over the config.
 	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
-		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set}
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set, NoGitignore: o.NoGitignore}
 	cfg, err := ao.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
 	}
+	ins = ao.dropIgnored(ins, cfg, n) // as audit: no git-ignored or excluded copy
 	st, err := ao.settings(cfg, wd, ins)
 	if err != nil {
 		return err
