@@ -59,11 +59,7 @@ func completeFormats(_ *cobra.Command, _ []string, toComplete string) ([]cobra.C
 	if f, _, ok := strings.Cut(toComplete, "="); ok && slices.Contains(report.Formats, f) {
 		return nil, cobra.ShellCompDirectiveDefault // FMT=PATH: a file name
 	}
-	var out []cobra.Completion
-	for _, f := range report.Formats {
-		out = append(out, f)
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return slices.Clone(report.Formats), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completeRules offers rule IDs and names for a comma-separated list;

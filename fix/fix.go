@@ -208,17 +208,13 @@ func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
 	return rep, ""
 }
 
-// editable: stormcheck edits only workflows of files that are valid JSON
-// (one with data after the workflow, which n8n's JSON.parse rejects, is
-// RS001's to report, not --fix's to touch), and whose nodes it read from
-// the top-level nodes array: a published workflow was audited from its
+// notEditable says why stormcheck does not edit the workflow; "" when it
+// does. It edits only workflows of files that are valid JSON (one with
+// data after the workflow, which n8n's JSON.parse rejects, is RS001's to
+// report, not --fix's to touch), and whose nodes it read from the
+// top-level nodes array: a published workflow was audited from its
 // activeVersion, and n8n keeps the draft and the published version apart,
 // so an edit of one of them would make the file say two things.
-func (r *repairer) editable(w *n8nschema.Workflow) bool {
-	return r.notEditable(w) == ""
-}
-
-// notEditable says why the workflow is not edited; "" when it is.
 func (r *repairer) notEditable(w *n8nschema.Workflow) string {
 	switch {
 	case w.Published:
