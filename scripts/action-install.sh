@@ -41,7 +41,14 @@ build() {
 		die "$*: the version input takes a release tag (leave it empty to use the Action's own ref)"
 	fi
 	echo "stormcheck install: $*; building the Action's own checkout ($version) instead"
-	echo "build=true" >>"${GITHUB_OUTPUT:-/dev/null}"
+	# The Go its go.mod names, for actions/setup-go (github.action_path is
+	# unreliable in composite actions: actions/runner#2517; the step's
+	# GITHUB_ACTION_PATH is not).
+	gov=$(awk '$1 == "go" { print $2; exit }' "${GITHUB_ACTION_PATH:-.}/go.mod" 2>/dev/null || true)
+	{
+		echo "build=true"
+		echo "go-version=${gov:-stable}"
+	} >>"${GITHUB_OUTPUT:-/dev/null}"
 	exit 0
 }
 fetch() { curl --fail --silent --show-error --location --retry 3 --max-time 60 "$@"; }

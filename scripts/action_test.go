@@ -180,8 +180,13 @@ func TestActionInstall(t *testing.T) {
 			if r.code != tt.wantCode || !strings.Contains(r.stdout+r.stderr, tt.want) {
 				t.Fatalf("exit %d, want %d with %q\nstdout: %s\nstderr: %s", r.code, tt.wantCode, tt.want, r.stdout, r.stderr)
 			}
-			if out, _ := os.ReadFile(outputs); (string(out) == "build=true\n") != tt.wantBuild {
-				t.Errorf("step outputs %q, want build=true: %v", out, tt.wantBuild)
+			// The Go of the Action's go.mod, read from the checkout.
+			wantOut := ""
+			if tt.wantBuild {
+				wantOut = "build=true\ngo-version=stable\n" // GITHUB_ACTION_PATH below holds no go.mod
+			}
+			if out, _ := os.ReadFile(outputs); string(out) != wantOut {
+				t.Errorf("step outputs %q, want %q", out, wantOut)
 			}
 			_, err := os.Stat(filepath.Join(install, "stormcheck"))
 			if tt.wantCode != 0 || tt.wantBuild {
@@ -201,6 +206,29 @@ func TestActionInstall(t *testing.T) {
 				t.Errorf("GITHUB_PATH = %q, want %q", b, install+"\n")
 			}
 		})
+	}
+}
+
+// TestActionInstallNamesGo: a ref with no release hands setup-go the Go
+// version of the Action's own go.mod.
+func TestActionInstallNamesGo(t *testing.T) {
+	need(t, "bash", "curl")
+	src, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(mod), "\ngo ")
+	gov, _, _ := strings.Cut(after, "\n")
+	dir := t.TempDir()
+	outputs := filepath.Join(dir, "github_output")
+	r := script(t, dir, "action-install.sh", "VERSION=", "ACTION_REF=main", "GITHUB_ACTION_PATH="+src, "GITHUB_OUTPUT="+outputs,
+		"STORMCHECK_DOWNLOAD_URL=http://127.0.0.1:1/download", "STORMCHECK_API_URL=http://127.0.0.1:1/api")
+	if out, _ := os.ReadFile(outputs); r.code != 0 || gov == "" || string(out) != "build=true\ngo-version="+gov+"\n" {
+		t.Errorf("exit %d, outputs %q, want go-version=%s\n%s%s", r.code, out, gov, r.stdout, r.stderr)
 	}
 }
 
@@ -304,8 +332,8 @@ func TestActionSteps(t *testing.T) {
 		if s.Name == "Install stormcheck" && (s.ID != "install" || s.Env["VERSION"] != "${{ inputs.version }}" || s.Env["ACTION_REF"] != "${{ github.action_ref }}") {
 			t.Errorf("install step id %q, env %v: want id install, the version input and the Action's own ref", s.ID, s.Env)
 		}
-		if strings.HasPrefix(s.Uses, "actions/setup-go@") && (s.If != fallback || s.With["go-version-file"] != "${{ github.action_path }}/go.mod") {
-			t.Errorf("setup-go runs if %q with %v: want only for the fallback, with the Action's go.mod", s.If, s.With)
+		if strings.HasPrefix(s.Uses, "actions/setup-go@") && (s.If != fallback || s.With["go-version"] != "${{ steps.install.outputs.go-version }}") {
+			t.Errorf("setup-go runs if %q with %v: want only for the fallback, with the Go of the Action's go.mod", s.If, s.With)
 		}
 		if s.Run == `bash "$GITHUB_ACTION_PATH/scripts/action-build.sh"` && s.If != fallback {
 			t.Errorf("the build runs if %q, want %q", s.If, fallback)
