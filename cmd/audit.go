@@ -522,7 +522,7 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 		if out.path != "" {
 			continue
 		}
-		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY, LinkBase: o.linkBase()})
+		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY, LinkBase: o.linkBase(), UnsafeFixes: o.UnsafeFixes})
 		if err != nil {
 			return err
 		}

@@ -192,3 +192,19 @@ func TestCIDocDescribesTextLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestFixableMarksUnsafe: with --unsafe-fixes the unsafe repairs are
+// marked and counted too.
+func TestFixableMarksUnsafe(t *testing.T) {
+	r := run(t, "audit", "--unsafe-fixes", "--format", "concise", "--fail-on", "never", filepath.Join("..", "testdata", "examples"))
+	var marked []string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(l, "[*]") {
+			_, rule, _ := strings.Cut(l, " [RS")
+			marked = append(marked, "RS"+rule)
+		}
+	}
+	if want := []string{"RS504 no-deadline]", "RS101 attempt-budget]"}; !slices.Equal(marked, want) || !strings.HasSuffix(r.stdout, "\n2 fixable with --fix --unsafe-fixes\n") {
+		t.Errorf("marked %q, want %q; summary:\n%s", marked, want, r.stdout[max(0, len(r.stdout)-200):])
+	}
+}

@@ -62,7 +62,9 @@ func (s *Summary) Count(fs []analyze.Finding) {
 	s.Findings, s.Errors, s.Warnings, s.Notes = len(fs), 0, 0, 0
 	s.Fixable, s.FixableUnsafe = 0, 0
 	for _, f := range fs {
-		if f.Repair != nil {
+		// A live workflow's repair is shown, but --fix edits files: pull
+		// them first.
+		if f.Repair != nil && !IsURL(f.File) {
 			if f.Repair.Safety == analyze.Safe {
 				s.Fixable++
 			} else {
@@ -94,15 +96,18 @@ type Options struct {
 	TTY   bool // stdout is a terminal: summary table (text)
 	// LinkBase is where the repository's files are browsed (markdown).
 	LinkBase string
+	// UnsafeFixes: --unsafe-fixes was given, so [*] marks unsafe repairs
+	// too (text, concise).
+	UnsafeFixes bool
 }
 
 // New returns the renderer for a format name.
 func New(format string, opts Options) (Renderer, error) {
 	switch format {
 	case "text":
-		return &Text{Color: opts.Color, TTY: opts.TTY}, nil
+		return &Text{Color: opts.Color, TTY: opts.TTY, UnsafeFixes: opts.UnsafeFixes}, nil
 	case "concise":
-		return &Concise{Color: opts.Color}, nil
+		return &Concise{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}, nil
 	case "json":
 		return JSON{}, nil
 	case "sarif":

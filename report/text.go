@@ -24,6 +24,9 @@ import (
 type Text struct {
 	Color bool
 	TTY   bool
+	// UnsafeFixes marks unsafe repairs with [*] too, as --unsafe-fixes
+	// makes them.
+	UnsafeFixes bool
 }
 
 type textStyles struct {
@@ -90,12 +93,13 @@ func (t *Text) Render(w io.Writer, r *Result) error {
 // (`file:line:col: severity: message [RS101 attempt-budget]`), then the
 // summary.
 type Concise struct {
-	Color bool
+	Color       bool
+	UnsafeFixes bool
 }
 
 // Render writes one line per finding and the summary.
 func (c *Concise) Render(w io.Writer, r *Result) error {
-	t := &Text{Color: c.Color}
+	t := &Text{Color: c.Color, UnsafeFixes: c.UnsafeFixes}
 	st := t.styles(w)
 	red := NewRedactor(r.Set)
 	var b strings.Builder
@@ -108,7 +112,7 @@ func (c *Concise) Render(w io.Writer, r *Result) error {
 		fmt.Fprintf(&b, "%s: %s: %s%s %s\n",
 			st.pos.Render(at),
 			st.sev[f.Severity].Render(f.Severity.String()),
-			fixMark(st, f), Printable(red.Redact(f.Message)),
+			t.fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
 	t.summary(&b, st, r)
@@ -116,10 +120,12 @@ func (c *Concise) Render(w io.Writer, r *Result) error {
 	return err
 }
 
-// fixMark is "[*] " before the message of a finding --fix repairs, as ruff
-// marks its fixable diagnostics; "" for the others.
-func fixMark(st textStyles, f *analyze.Finding) string {
-	if f.Repair == nil || f.Repair.Safety != analyze.Safe {
+// fixMark is "[*] " before the message of a finding --fix repairs (an
+// unsafe repair with --unsafe-fixes), as ruff marks its fixable
+// diagnostics; "" for the others and for a live workflow, which --fix
+// does not edit.
+func (t *Text) fixMark(st textStyles, f *analyze.Finding) string {
+	if f.Repair == nil || f.Repair.Safety != analyze.Safe && !t.UnsafeFixes || IsURL(f.File) {
 		return ""
 	}
 	return st.caret.Render("[*]") + " "
@@ -174,7 +180,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red *Redactor, r *Result
 	}
 	for i := range fs {
 		f := &fs[i]
-		fmt.Fprintf(b, "  %s: %s%s %s\n", st.sev[f.Severity].Render(f.Severity.String()), fixMark(st, f), Printable(red.Redact(f.Message)),
+		fmt.Fprintf(b, "  %s: %s%s %s\n", st.sev[f.Severity].Render(f.Severity.String()), t.fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
 	var chains, lines []string
@@ -383,6 +389,9 @@ func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 	}
 	b.WriteString("\n")
 	switch {
+	case t.UnsafeFixes && s.FixableUnsafe > 0:
+		// The [*] marks count both: --unsafe-fixes was given.
+		fmt.Fprintf(b, "%d fixable with --fix --unsafe-fixes\n", s.Fixable+s.FixableUnsafe)
 	case s.Fixable > 0 && s.FixableUnsafe > 0:
 		fmt.Fprintf(b, "%d fixable with --fix (%d more with --unsafe-fixes)\n", s.Fixable, s.FixableUnsafe)
 	case s.Fixable > 0:
