@@ -171,6 +171,9 @@ type Finding struct {
 	// Repair is the fix package's repair of the finding; nil when it has
 	// none (or before fix.Attach ran).
 	Repair *Repair
+	// NoRepair says why a finding of a rule that has repairs has none
+	// (set by fix.Attach with a nil Repair).
+	NoRepair string
 }
 
 // Diagnostic is what a rule reports; the pass fills in the rest.

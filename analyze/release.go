@@ -147,6 +147,7 @@ func ReleaseFindings(fs []Finding) []Finding {
 		f.File, f.Pos = intern(f.File), f.Pos.Light()
 		f.Workflow, f.WorkflowID, f.Node = intern(f.Workflow), intern(f.WorkflowID), intern(f.Node)
 		f.Message, f.Fix, f.Detail = clone(f.Message), intern(f.Fix), clone(f.Detail)
+		f.NoRepair = intern(f.NoRepair)
 		f.FoldKey = intern(f.FoldKey) // (a Fingerprint is a hash's hex: never a view of the bytes)
 		for j := range f.Related {
 			r := &f.Related[j]

@@ -39,6 +39,7 @@ type SimulateOptions struct {
 	// UnsafeFixes adds the unsafe repairs.
 	Compare     bool
 	UnsafeFixes bool
+	NoGitignore bool
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 }
@@ -87,6 +88,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
 	n8nVersionFlag(f, &o.N8nVersion)
+	f.BoolVar(&o.NoGitignore, "no-gitignore", false, "read the files .gitignore leaves out of a folder walk too")
 	return c
 }
 
@@ -190,11 +192,12 @@ func runSimulate(o *SimulateOptions) error {
 	// URLs, rules, ignores), so that --compare replays what audit --fix
 	// leaves; a flag given wins over the config.
 	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
-		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set, N8nVersion: o.N8nVersion, IO: o.IO}
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set, N8nVersion: o.N8nVersion, NoGitignore: o.NoGitignore, IO: o.IO}
 	cfg, err := ao.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
 	}
+	ins = ao.dropIgnored(ins, cfg, n) // as audit: no git-ignored or excluded copy
 	st, err := ao.settings(cfg, wd, ins)
 	if err != nil {
 		return err
@@ -207,7 +210,7 @@ func runSimulate(o *SimulateOptions) error {
 		if unread != nil {
 			return unread // why no workflow was found: exit 3, as audit
 		}
-		return usageErrorf("no workflow found in the inputs")
+		return noWorkflow(files, analyze.Build(files, st.Analysis), st.Rules)
 	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(first, err); err != nil {
@@ -237,7 +240,7 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	switch o.Format {
 	case "json":
-		err = simulate.JSON(o.IO.Out, runs)
+		err = simulateJSON(o.IO.Out, runs)
 	case "svg":
 		err = simulate.SVG(o.IO.Out, runs)
 	default:

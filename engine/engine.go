@@ -109,6 +109,8 @@ func Resolve(o Options) (*Settings, error) {
 		Analysis: o.Analysis, Rules: analyze.WithSeverities(enabled, sev), Listed: analyze.WithSeverities(all, sev),
 		FixOptions: o.FixOptions, MinSeverity: o.MinSeverity, N8nVersion: o.N8nVersion, Version: o.Version,
 	}
+	// What MinSeverity hides is neither counted as fixable nor repaired.
+	s.FixOptions.MinSeverity = o.MinSeverity
 	s.Filter = analyze.FilterOptions{
 		Rules: s.Rules, All: all, Severities: sev, MinConfidence: o.MinConfidence,
 		Ignores: o.Ignores, NoIgnores: o.NoIgnores, Now: o.Now.UTC(),
@@ -232,9 +234,6 @@ func (s *Settings) Result(set *analyze.Set, files []*n8nschema.File, filtered an
 	}
 	sum.Count(res.Findings)
 	sum.BelowSeverity = len(all) - len(res.Findings)
-	var every report.Summary
-	every.Count(all)
-	sum.Fixable, sum.FixableUnsafe = every.Fixable, every.FixableUnsafe
 	sum.Fixed = fixed
 	return res
 }

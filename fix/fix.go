@@ -10,6 +10,7 @@
 package fix
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -26,6 +27,9 @@ type Options struct {
 	// MaxTokens is the output cap the RS302 repair writes (.stormcheck.yaml
 	// fix.max_tokens); 0 offers no such repair.
 	MaxTokens int
+	// MinSeverity: findings below it (hidden by --min-severity) get no
+	// repair, so that --fix neither counts nor makes what is not shown.
+	MinSeverity analyze.Severity
 }
 
 // MaxExecutionTimeout is the largest executionTimeout the RS504 repair
@@ -34,13 +38,27 @@ type Options struct {
 const MaxExecutionTimeout = 3600
 
 // Attach computes the repair of every finding that has one and sets its
-// Repair, safe and unsafe alike (reports show both; --fix picks).
+// Repair, safe and unsafe alike (reports show both; --fix picks). A
+// finding of a rule that has repairs gets NoRepair instead when this one
+// has none, saying why; a rule without repairs says why in its FixDoc.
 func Attach(set *analyze.Set, fs []analyze.Finding, o Options) {
 	r := newRepairer(set, o)
 	for i := range fs {
-		fs[i].Repair = r.repair(&fs[i])
+		if fs[i].Severity < o.MinSeverity {
+			fs[i].Repair, fs[i].NoRepair = nil, "hidden by --min-severity"
+			continue
+		}
+		fs[i].Repair, fs[i].NoRepair = r.repair(&fs[i])
 	}
 }
+
+// noRepair is why a finding of a rule with repairs has none; the repairs
+// return it as their error.
+type noRepair string
+
+func (n noRepair) Error() string { return string(n) }
+
+func noRepairf(format string, args ...any) noRepair { return noRepair(fmt.Sprintf(format, args...)) }
 
 type nodeRef struct {
 	wf   *n8nschema.Workflow
@@ -121,15 +139,18 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 	return w, nil
 }
 
-func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
+func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
 	switch f.RuleID {
 	case "RS101", "RS104", "RS201", "RS302", "RS504":
 	default:
-		return nil // the other rules have no repair (each rule's FixDoc says why)
+		return nil, "" // the other rules have no repair (each rule's FixDoc says why)
 	}
 	w, op := r.op(f)
-	if w == nil || !r.editable(w) {
-		return nil
+	if w == nil {
+		return nil, "the workflow is not in the set --fix edits"
+	}
+	if why := r.notEditable(w); why != "" {
+		return nil, why
 	}
 	var rep *analyze.Repair
 	var err error
@@ -149,10 +170,21 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 	case "RS504":
 		if f.Detail == "unbounded" {
 			rep, err = r.executionTimeout(w)
+		} else {
+			err = noRepair("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
 		}
 	}
-	if err != nil || rep == nil {
-		return nil
+	if op == nil && f.RuleID != "RS504" {
+		err = noRepair("no call of the node was found to repair")
+	}
+	var why noRepair
+	switch {
+	case errors.As(err, &why):
+		return nil, string(why)
+	case err != nil:
+		return nil, "the JSON around the node has a shape the repair does not edit: " + err.Error()
+	case rep == nil:
+		return nil, "nothing to change"
 	}
 	// An edit that writes the bytes already there changes nothing: the
 	// rule and the bytes disagree (it never happens with the repairs above,
@@ -161,7 +193,7 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 		return e.Len == len(e.Text) && string(e.Source.Src[e.Offset:e.Offset+e.Len]) == e.Text
 	})
 	if len(rep.Edits) == 0 {
-		return nil
+		return nil, "the file holds the repair already"
 	}
 	slices.SortFunc(rep.Edits, func(a, b analyze.Edit) int {
 		if a.Source != b.Source {
@@ -173,17 +205,24 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 		e := &rep.Edits[i]
 		e.Start, e.End = e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
 	}
-	return rep
+	return rep, ""
 }
 
-// editable: stormcheck edits only workflows of files that are valid JSON
-// (one with data after the workflow, which n8n's JSON.parse rejects, is
-// RS001's to report, not --fix's to touch), and whose nodes it read from
-// the top-level nodes array: a published workflow was audited from its
+// notEditable says why stormcheck does not edit the workflow; "" when it
+// does. It edits only workflows of files that are valid JSON (one with
+// data after the workflow, which n8n's JSON.parse rejects, is RS001's to
+// report, not --fix's to touch), and whose nodes it read from the
+// top-level nodes array: a published workflow was audited from its
 // activeVersion, and n8n keeps the draft and the published version apart,
 // so an edit of one of them would make the file say two things.
-func (r *repairer) editable(w *n8nschema.Workflow) bool {
-	return !w.Published && w.Source.ValidJSON()
+func (r *repairer) notEditable(w *n8nschema.Workflow) string {
+	switch {
+	case w.Published:
+		return "the workflow was audited from its published activeVersion; n8n keeps the draft apart, and editing one would make the file say two things"
+	case !w.Source.ValidJSON():
+		return "the file is not valid JSON as n8n reads it (RS001); --fix edits only valid files"
+	}
+	return ""
 }
 
 // retryLayer is one layer of an attempt chain that n8n's retryOnFail or an
@@ -228,19 +267,26 @@ func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
 // after the repair, so no call loses its last retry.
 func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 	ls, ok := r.layers(op)
-	if !ok || len(ls) == 0 {
-		return nil, nil
+	if !ok {
+		return nil, noRepair("a retry layer of the chain is in a workflow outside the set")
+	}
+	if len(ls) == 0 {
+		return nil, noRepair("no layer of the chain is a retry setting (the attempts come from a loop or a restart)")
 	}
 	keep := ls[len(ls)-1]
 	off := map[*n8nschema.Node]bool{}
+	var names []string
 	for _, l := range ls[:len(ls)-1] {
-		if !r.editable(l.ref.wf) {
-			return nil, nil
+		if why := r.notEditable(l.ref.wf); why != "" {
+			return nil, noRepairf("the retries of node %q cannot be edited: %s", l.ref.node.Name, why)
 		}
 		off[l.ref.node] = true
+		names = append(names, strconv.Quote(l.ref.node.Name))
 	}
-	if len(off) > 0 && !r.everyCallKeepsARetry(off) {
-		return nil, nil
+	if len(off) > 0 {
+		if lost := r.callLosingItsRetry(off); lost != nil {
+			return nil, noRepairf("turning off the retries of %s would leave node %q with no retry at all; give it retries of its own first", strings.Join(slices.Compact(names), ", "), lost.Node.Name)
+		}
 	}
 	rep := &analyze.Repair{Safety: analyze.Safe}
 	var turned []string
@@ -265,7 +311,7 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 		case analyze.KindSDKRetry:
 			spec := r.set.Graph(keep.ref.wf).Spec(n)
 			if spec.SDKRetryParam == "" {
-				return nil, nil // the SDK's retries have no option to lower
+				return nil, noRepairf("the SDK's retries of node %q have no option to lower", n.Name)
 			}
 			e, err := setMember(keep.ref.wf, n.Params(), strings.Split(spec.SDKRetryParam, "."), raw(strconv.Itoa(budget-1)))
 			if err != nil {
@@ -287,16 +333,16 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 		}
 	}
 	if len(what) == 0 {
-		return nil, nil
+		return nil, noRepair("one layer retries already, within --max-attempts")
 	}
 	rep.Description = "Retry in one layer: " + strings.Join(what, "; ")
 	return rep, nil
 }
 
-// everyCallKeepsARetry reports whether every operation of the set that one
-// of the nodes in off retries keeps at least one retry layer once they are
-// all turned off.
-func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
+// callLosingItsRetry is an operation of the set that one of the nodes in
+// off retries and that keeps no retry layer once they are all turned off;
+// nil when every one keeps one.
+func (r *repairer) callLosingItsRetry(off map[*n8nschema.Node]bool) *analyze.Operation {
 	if r.retriedBy == nil {
 		r.retriedBy = map[*n8nschema.Node][]*analyze.Operation{}
 		for _, op := range r.set.Operations {
@@ -315,7 +361,7 @@ func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
 	for _, op := range ops {
 		ls, ok := r.layers(op)
 		if !ok {
-			return false
+			return op
 		}
 		touched, left := false, 0
 		for _, l := range ls {
@@ -326,10 +372,10 @@ func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
 			}
 		}
 		if touched && left == 0 {
-			return false
+			return op
 		}
 	}
-	return true
+	return nil
 }
 
 // setMember makes the member at path below the object v hold val.
@@ -373,31 +419,37 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 // workflow (a new execution, a new key).
 func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
 	n := op.Node
-	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" || op.Unbounded {
-		return nil, nil
+	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" {
+		return nil, noRepair("the repair writes a header only on an HTTP Request (v3 or later) POST")
+	}
+	if op.Unbounded {
+		return nil, noRepair("the call runs without bound: one key per execution would not hold")
 	}
 	name, ok := n8nschema.KeyHeaderFor(op.Dependency)
-	if !ok || op.OwnRetries() < 2 {
-		return nil, nil
+	if !ok {
+		return nil, noRepairf("stormcheck knows no idempotency header that %s honours", op.Dependency)
+	}
+	if op.OwnRetries() < 2 {
+		return nil, noRepair("the node does not retry itself: the repeats come from elsewhere, in new executions a key per execution would not cover")
 	}
 	for _, f := range op.Factors {
 		if f.Kind == analyze.KindSelfTrigger || f.Kind == analyze.KindErrorWorkflow || f.Kind == analyze.KindLoop {
-			return nil, nil
+			return nil, noRepairf("the call repeats through a %s: a new execution or a new trip would get a new key", f.Kind)
 		}
 	}
 	g := r.set.Graph(w)
 	for _, l := range g.Loops {
 		if slices.Contains(l.Nodes, n) {
-			return nil, nil
+			return nil, noRepair("the node runs in a loop: one key for every trip would drop new work")
 		}
 	}
 	p := n.Params()
 	if s := p.Get("specifyHeaders").Str(); s != "" && s != "keypair" {
-		return nil, nil // headers given as JSON text
+		return nil, noRepair("the headers are given as JSON text, which the repair does not edit")
 	}
 	for _, h := range p.Get("headerParameters.parameters").Elems() {
 		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), name) {
-			return nil, nil // the header is there (its value is RS202's to judge)
+			return nil, noRepairf("the node sends %s already (its value is RS202's to judge)", name) // the header is there
 		}
 	}
 	value := "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
@@ -407,7 +459,7 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 	src := w.Source.Src
 	off, ok := objectOffset(src, p)
 	if !ok {
-		return nil, nil
+		return nil, noRepair("the node's parameters are not an object the repair can edit")
 	}
 	c, err := scan(src, off)
 	if err != nil {
@@ -461,8 +513,11 @@ func slug(s string) string {
 
 // outputCap writes fix.max_tokens into the node's max-tokens option.
 func (r *repairer) outputCap(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
-	if r.o.MaxTokens <= 0 || op.Spec.MaxTokensParam == "" {
-		return nil, nil
+	if op.Spec.MaxTokensParam == "" {
+		return nil, noRepair("the node has no max-tokens option to set")
+	}
+	if r.o.MaxTokens <= 0 {
+		return nil, noRepair("set fix.max_tokens in .stormcheck.yaml: the cap is what the task needs, which only its owner knows")
 	}
 	e, err := setMember(w, op.Node.Params(), strings.Split(op.Spec.MaxTokensParam, "."), raw(strconv.Itoa(r.o.MaxTokens)))
 	if err != nil {
@@ -492,7 +547,7 @@ func (r *repairer) executionTimeout(w *n8nschema.Workflow) (*analyze.Repair, err
 		waits := (op.OwnRetries() - 1) * analyze.RetryWaitMS(op.Node)
 		one := op.Attempts*per + waits
 		if one > MaxExecutionTimeout*1000 {
-			return nil, nil
+			return nil, noRepairf("node %q alone may take longer than %d s, n8n's ceiling on executionTimeout: a timeout would cut it short", op.Node.Name, MaxExecutionTimeout)
 		}
 		total += one
 	}
@@ -508,7 +563,7 @@ func (r *repairer) executionTimeout(w *n8nschema.Workflow) (*analyze.Repair, err
 	} else if !s.Exists() {
 		e, err = setMember(w, w.Value, []string{"settings"}, object{{"executionTimeout", raw(strconv.Itoa(secs))}})
 	} else {
-		return nil, nil // settings is not an object
+		return nil, noRepair("the workflow's settings are not an object") // settings is not an object
 	}
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -44,7 +45,8 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	}
 	jw.array(len(wfs), func(e *jsonEnc, red memo, i int) { e.workflow(r.Set, wfs[i], red) })
 	jw.WriteString(",\n  \"findings\": ")
-	jw.array(len(r.Findings), func(e *jsonEnc, red memo, i int) { e.finding(&r.Findings[i], red) })
+	why := noRepairReasons(r.Rules)
+	jw.array(len(r.Findings), func(e *jsonEnc, red memo, i int) { e.finding(&r.Findings[i], red, why) })
 	jw.WriteString("\n}\n")
 	if jw.err != nil {
 		return jw.err
@@ -288,7 +290,38 @@ func (e *jsonEnc) factors(fs []analyze.Factor, red memo) {
 	e.close(']')
 }
 
-func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
+// noRepairReasons are the reasons of the rules without repairs, from their
+// FixDoc ("None: the file is not JSON; …"), by rule ID.
+func noRepairReasons(rules []*analyze.Rule) map[string]string {
+	m := make(map[string]string, len(rules))
+	for _, r := range rules {
+		if doc, ok := strings.CutPrefix(r.FixDoc, "None: "); ok {
+			// The first sentence, as the reasons of package fix are worded.
+			doc = strings.Join(strings.Fields(doc), " ")
+			if i := strings.Index(doc, ". "); i > 0 {
+				doc = doc[:i]
+			}
+			m[r.ID] = strings.TrimSuffix(doc, ".")
+		}
+	}
+	return m
+}
+
+// noRepairReason says why a finding has no repair: its own reason (a rule
+// that has repairs, not for this finding), else its rule's.
+func noRepairReason(f *analyze.Finding, why map[string]string) string {
+	switch {
+	case f.Repair != nil:
+		return "the repair would show a secret from the workflow, so it is not shown"
+	case f.NoRepair != "":
+		return f.NoRepair
+	case why[f.RuleID] != "":
+		return why[f.RuleID]
+	}
+	return "stormcheck has no repair for this finding"
+}
+
+func (e *jsonEnc) finding(f *analyze.Finding, red memo, why map[string]string) {
 	e.open('{')
 	e.key("rule").string(f.RuleID)
 	e.key("name").string(f.RuleName)
@@ -323,21 +356,26 @@ func (e *jsonEnc) finding(f *analyze.Finding, red memo) {
 	e.close(']')
 	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
 	// write; null when stormcheck has no repair for the finding.
-	e.key("repair").repair(f.Repair, red)
+	// no_repair_reason says why repair is null.
+	if e.key("repair").repair(f.Repair, red) {
+		e.key("no_repair_reason").null()
+	} else {
+		e.key("no_repair_reason").string(red.Redact(noRepairReason(f, why)))
+	}
 	e.close('}')
 }
 
 // repair writes r, or null when there is none or when an edit would show
-// a secret (such a repair is not shown at all).
-func (e *jsonEnc) repair(r *analyze.Repair, red memo) {
+// a secret (such a repair is not shown at all); shown says which.
+func (e *jsonEnc) repair(r *analyze.Repair, red memo) (shown bool) {
 	if r == nil {
 		e.null()
-		return
+		return false
 	}
 	for _, ed := range r.Edits {
 		if red.Redact(ed.Text) != ed.Text {
 			e.null()
-			return
+			return false
 		}
 	}
 	e.open('{')
@@ -361,6 +399,7 @@ func (e *jsonEnc) repair(r *analyze.Repair, red memo) {
 	}
 	e.close(']')
 	e.close('}')
+	return true
 }
 
 // jsonEnc appends indented JSON to b, two spaces a level, as

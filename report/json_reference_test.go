@@ -80,6 +80,8 @@ type jsonFinding struct {
 	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
 	// write; null when stormcheck has no repair for the finding.
 	Repair *jsonRepair `json:"repair"`
+	// NoRepairReason says why Repair is null.
+	NoRepairReason *string `json:"no_repair_reason"`
 }
 
 type jsonRelated struct {
@@ -157,13 +159,21 @@ func (referenceJSON) Render(w io.Writer, r *Result) error {
 	jw.array(len(wfs), func(i int) any { return jsonWorkflowOf(r.Set, wfs[i]) })
 	jw.WriteString(",\n  \"findings\": ")
 	red := memo{}
+	why := noRepairReasons(r.Rules)
 	jw.array(len(r.Findings), func(i int) any {
 		f := &r.Findings[i]
+		var reason *string
+		repair := jsonRepairOf(f.Repair, red)
+		if repair == nil {
+			s := red.Redact(noRepairReason(f, why))
+			reason = &s
+		}
 		return jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
 			Node: red.Redact(f.Node), Message: Printable(red.Redact(f.Message)), Fix: Printable(red.Redact(f.Fix)), HelpURI: f.URL, Fingerprint: f.Fingerprint,
-			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
+			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: repair,
+			NoRepairReason: reason,
 		}
 	})
 	jw.WriteString("\n}\n")
