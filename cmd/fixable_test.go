@@ -82,10 +82,10 @@ func TestNoRepairReason(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"RS104 Look up order":     `turning off the retries of "AI Agent" would leave node "OpenAI Chat Model" with no retry at all; give it retries of its own first`,
-		"RS301 OpenAI":            "bounding spend needs a decision about what to stop (a cap, a guard on the loop)",
-		"RS302 OpenAI":            "set fix.max_tokens in .stormcheck.yaml: the cap is what the task needs, which only its owner knows",
-		"RS101 Create charge":     "",
+		"RS104 Look up order": `turning off the retries of "AI Agent" would leave node "OpenAI Chat Model" with no retry at all; give it retries of its own first`,
+		"RS301 OpenAI":        "bounding spend needs a decision about what to stop (a cap, a guard on the loop)",
+		"RS302 OpenAI":        "set fix.max_tokens in .stormcheck.yaml: the cap is what the task needs, which only its owner knows",
+		"RS101 Create charge": "",
 	}
 	for _, f := range doc.Findings {
 		switch {
