@@ -114,8 +114,12 @@ type Loop struct {
 	// counter read in a way IsGuard cannot see: a Code node throwing on a
 	// stepped field, a number stepped to a limit, a work list drained
 	// until empty) or "person" (a node of the loop waits for a person's
-	// answer on every trip: it runs as often as someone sends work back).
+	// answer on every trip: it runs as often as someone sends work back)
+	// or "status" (a poll that leaves on every terminal status of the job
+	// it polls, failures included: it ends when the job does).
 	Bound string
+	// WaitS is the longest Wait, in seconds, that a trip holds (0: none).
+	WaitS float64
 	// Paced is true when every trip waits an hour or more in a Wait node:
 	// the loop is a scheduler, and what it spends is bounded per day.
 	Paced bool
@@ -825,9 +829,12 @@ func (g *Graph) cycles(sc *scratch) {
 				l.Unbounded, l.Bound = false, "person"
 			case countedLoop(g, l):
 				l.Unbounded, l.Bound = false, "counter"
+			case endsWithJob(g, l):
+				l.Unbounded, l.Bound = false, "status"
 			}
 		}
-		l.Paced = pacedLoop(l)
+		l.WaitS = tripWait(l)
+		l.Paced = l.WaitS >= 3600
 	}
 	g.toolCycles(sc)
 }

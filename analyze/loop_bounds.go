@@ -230,11 +230,13 @@ func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
 	return nil
 }
 
-// pacedLoop reports whether every trip through a loop waits an hour or
-// more in a Wait node (resume after a time interval; v1 defaults to 1
-// hour, v1.1 to 5 seconds, nodes-base/nodes/Wait): the loop is a
-// scheduler, and what it spends is bounded per day by its pace.
-func pacedLoop(l *Loop) bool {
+// tripWait returns the longest time in seconds that a Wait node of the
+// loop holds each trip (resume after a time interval; v1 defaults to 1
+// hour, v1.1 to 5 seconds, nodes-base/nodes/Wait), 0 when none does. A
+// loop that waits an hour or more is a scheduler: what it spends is
+// bounded per day by its pace.
+func tripWait(l *Loop) float64 {
+	longest := 0.0
 	for _, n := range l.Nodes {
 		if n.Type != n8nschema.TypeWait || n.Disabled {
 			continue
@@ -258,11 +260,9 @@ func pacedLoop(l *Loop) bool {
 			unit = v.Str()
 		}
 		secs := map[string]float64{"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}[unit]
-		if amount*secs >= 3600 {
-			return true
-		}
+		longest = max(longest, amount*secs)
 	}
-	return false
+	return longest
 }
 
 // containsWord reports whether w, a counter's name (never empty), occurs

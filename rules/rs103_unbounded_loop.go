@@ -19,7 +19,10 @@ tests $runIndex or a counter (a field named like one, a number that a node of th
 a flag that a Set node of the loop computes from $runIndex), when a Code node of the loop throws on a
 counter stepped by one (the "try the next model" fallback), when a number stepped by a constant is
 compared with a fixed limit or a work list is drained (shift, pop) until it is empty, or when it is the
-loop output of Loop Over Items (one pass per batch). Loop Over Items with its done
+loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
+tests (it loops back only on the statuses it names, or it leaves on a failure as well as on success) ends
+with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
+trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
@@ -34,6 +37,14 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, l := range g.Loops {
+			if l.Bound == "status" {
+				// It ends when the job it polls does, failed or not.
+				n := l.Calls[0]
+				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "status",
+					Message: fmt.Sprintf("node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
+						n.Name, loopPath(l.Nodes))})
+				continue
+			}
 			if !l.Unbounded {
 				continue
 			}
@@ -54,6 +65,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				if op.Node == n {
 					d.Chain = op.Factors
 				}
+			}
+			if l.WaitS >= 30 {
+				// Spaced polls cost one call per wait, not a flood.
+				d.Severity = analyze.Warning
 			}
 			pass.Report(d)
 		}
