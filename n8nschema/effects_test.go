@@ -363,6 +363,12 @@ func TestHumanGate(t *testing.T) {
 		{`{"name":"a","type":"n8n-nodes-base.slack","parameters":{"operation":"sendAndWait"}}`, true},
 		{`{"name":"a","type":"n8n-nodes-base.form","parameters":{}}`, true},
 		{`{"name":"a","type":"n8n-nodes-base.slack","parameters":{}}`, false},
+		// A community human-review node waits on its own webhook; a
+		// community trigger or a base node with a webhookId does not.
+		{`{"name":"a","type":"@gotohuman/n8n-nodes-gotohuman.gotoHuman","webhookId":"w1","parameters":{}}`, true},
+		{`{"name":"a","type":"CUSTOM.klicktippTrigger","webhookId":"w1","parameters":{}}`, false},
+		{`{"name":"a","type":"n8n-nodes-base.wait","webhookId":"w1","parameters":{"amount":5}}`, false},
+		{`{"name":"a","type":"@gotohuman/n8n-nodes-gotohuman.gotoHuman","parameters":{}}`, false},
 	} {
 		if got := HumanGate(node(t, tt.node)); got != tt.want {
 			t.Errorf("HumanGate(%s) = %v, want %v", tt.node, got, tt.want)
