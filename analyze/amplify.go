@@ -775,7 +775,7 @@ func (a *amp) operations(cur []ctx) {
 			}
 			c := cur[a.base[wi]+ui]
 			op := &block[len(s.Operations)]
-			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Paid: sp.Paid,
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Account: account(n, *sp), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
@@ -883,18 +883,6 @@ func localFactors(g *Graph, n *n8nschema.Node, sp *n8nschema.Spec) (fs [2]Factor
 		add(KindSDKRetry, SDKAttempts(n, *sp))
 	}
 	return fs, k
-}
-
-// dependency names what an operation calls: the catalog's provider, or
-// the host of an HTTP request's URL.
-func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
-	if sp.Provider != "" {
-		return sp.Provider
-	}
-	if v, ok := n.Param("url"); ok {
-		return hostOf(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))))
-	}
-	return ""
 }
 
 // errorCallers are the workflows whose settings.errorWorkflow is w.

@@ -9,6 +9,10 @@ type Operation struct {
 	Node       *n8nschema.Node
 	Type       string // node type
 	Dependency string // what is called: a host, a provider ("openai"), a service
+	// Account is the tenant the call reaches on a shared service: its
+	// credential ("notionApi:12"), "" when it has none or the service is a
+	// model provider, whose limits hold for the service (dependency.go).
+	Account string
 	// Attempts is the worst-case wire attempts per logical operation; it
 	// means nothing when Unbounded is true.
 	Attempts int

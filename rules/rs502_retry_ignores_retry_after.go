@@ -33,7 +33,7 @@ whose retryOnFail n8n ignores, so this rule does not fire on them.`,
 			if k < 2 {
 				continue
 			}
-			rl, ok := n8nschema.RateLimitOf(n.Type, op.Dependency)
+			rl, ok := n8nschema.RateLimitOf(n.Type, analyze.URLHost(n))
 			if !ok {
 				continue
 			}
