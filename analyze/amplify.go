@@ -155,6 +155,26 @@ func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
 	return 100, false
 }
 
+// PagesFollowCursor reports whether an HTTP Request's pagination takes
+// each next page from the response: the next URL it returns
+// (responseContainsNextURL) or a parameter read from it ({{
+// $response.body.nextCursor }}). It ends when the data does: the API
+// stops sending a next page. A page number counted by n8n ($pageCount)
+// is not: an API that ignores it answers the same page for ever.
+func PagesFollowCursor(n *n8nschema.Node) bool {
+	p, _ := n.Param("options.pagination.pagination")
+	if p.Get("paginationMode").Str() == "responseContainsNextURL" {
+		return true
+	}
+	ps := p.Get("parameters.parameters").Elems()
+	for _, e := range ps {
+		if !strings.Contains(e.Get("value").Str(), "$response") {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
 // MulSat multiplies attempt or call counts without overflowing: it
 // saturates at AttemptCap, and a count below one gives 0.
 func MulSat(a, b int) int {
@@ -798,6 +818,7 @@ func (a *amp) operations(cur []ctx) {
 			factorCount += chainLen(c.link) + nLocal
 			fan, fanUnb := c.fan, c.fanUnb
 			if p, pu := Pages(n); pu {
+				op.DataBound = !fanUnb && PagesFollowCursor(n)
 				fanUnb = true
 			} else {
 				fan = MulSat(fan, p)

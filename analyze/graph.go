@@ -109,6 +109,10 @@ type Loop struct {
 	Paging bool
 	// Pager is the calling node of a paging loop that sends the page.
 	Pager *n8nschema.Node
+	// PagingCursor is true when a paging loop takes each next page from
+	// the data (a cursor, a last id, a next link the response gives), not
+	// from a number the loop counts: it ends when the data does.
+	PagingCursor bool
 	// Bound says what ends a loop that no guard test bounds, when the
 	// loop analysis finds it (then Unbounded is false): "counter" (a
 	// counter read in a way IsGuard cannot see: a Code node throwing on a
@@ -820,6 +824,7 @@ func (g *Graph) cycles(sc *scratch) {
 			if p := g.pages(l); p != nil {
 				// Each pass asks for the next page: fan-out, not a retry.
 				l.Unbounded, l.Paging, l.Pager = false, true, p
+				l.PagingCursor = !sendsRunIndexPage(p) && !countsPages(l)
 			}
 		}
 		l.Head, l.Back = g.loopEnds(l, rcomp)

@@ -16,7 +16,85 @@ import (
 // loop: one checked by a throwing Code node, a number stepped by a constant
 // and compared with a limit, or a work list drained until it is empty.
 func countedLoop(g *Graph, l *Loop) bool {
-	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l)
+	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l) || grownToTotal(l)
+}
+
+// countsPages reports whether a Set or Code node of a paging loop steps a
+// number (page + 1, offset += 100): the loop counts pages rather than
+// following a cursor from the data, and an API that ignores the number
+// answers the same page for ever.
+func countsPages(l *Loop) bool {
+	for _, n := range l.Nodes {
+		if n.Disabled {
+			continue
+		}
+		switch {
+		case n.Type == n8nschema.TypeSet:
+			stepped := false
+			n.Params().Walk(func(rel string, v n8nschema.Value) {
+				if strings.HasSuffix(rel, "value") && strings.Contains(v.Str(), "{{") && (stepsByOne(v.Str()) || stepByRE.MatchString(v.Str())) {
+					stepped = true
+				}
+			})
+			if stepped {
+				return true
+			}
+		case n8nschema.IsCode(n.Type):
+			if code := codeOf(n); stepsByOne(code) || strings.Contains(code, "+=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// grownToTotal reports whether a Set node of the loop adds to a field from
+// its own value (sofar = sofar + results.length) and a number condition of
+// the loop compares that field with a total the data gives (sofar >= {{
+// $json.total }}): a count of what was fetched against the total the
+// response announced ends with the data.
+func grownToTotal(l *Loop) bool {
+	grown := map[string]bool{}
+	for _, n := range l.Nodes {
+		if n.Type != n8nschema.TypeSet || n.Disabled {
+			continue
+		}
+		p := n.Params()
+		p.Walk(func(rel string, v n8nschema.Value) {
+			base, ok := strings.CutSuffix(rel, "value")
+			if !ok || !strings.Contains(v.Str(), "{{") || !strings.Contains(v.Str(), "+") {
+				return
+			}
+			if name := p.Get(base + "name").Str(); name != "" && containsWord(v.Str(), name) {
+				grown[name] = true
+			}
+		})
+	}
+	if len(grown) == 0 {
+		return false
+	}
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found || typ != "number" {
+			return
+		}
+		switch op {
+		case "lt", "lte", "gt", "gte":
+		default:
+			return
+		}
+		for _, pair := range [][2]string{{left, right}, {right, left}} {
+			if !strings.Contains(pair[1], "{{") {
+				continue
+			}
+			for f := range grown {
+				if containsWord(pair[0], f) && !containsWord(pair[1], f) {
+					found = true
+				}
+			}
+		}
+	})
+	return found
 }
 
 // throwsOnCounter reports whether a loop is bounded by a counter that a

@@ -34,6 +34,10 @@ type Operation struct {
 	Write          bool
 	Unbounded      bool // Attempts has no bound
 	CallsUnbounded bool // CallsPerItem has no bound
+	// DataBound is true when CallsUnbounded comes only from the node's
+	// pagination following the response's next-page cursor: the data
+	// ends it, when the API stops sending a next page (PagesFollowCursor).
+	DataBound bool
 	// ErrorPath is true when the call runs only after something failed: it
 	// sits behind an error output or in an error workflow (RS304).
 	ErrorPath bool

@@ -46,7 +46,7 @@ func FillSpend(op *Operation, opts *Options) {
 			op.MaxOutputTokens, op.OutputCapped = hc.MaxTokens, true
 		}
 	}
-	op.SpendUnbounded = op.Unbounded || op.CallsUnbounded
+	op.SpendUnbounded = op.Unbounded || op.CallsUnbounded && !op.DataBound
 	if !known || op.SpendUnbounded || op.MaxOutputTokens == 0 {
 		return
 	}

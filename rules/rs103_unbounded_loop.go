@@ -18,7 +18,8 @@ endless stream of requests (n8n issue #14807: an error output wired to the same 
 tests $runIndex or a counter (a field named like one, a number that a node of the loop steps by one, or
 a flag that a Set node of the loop computes from $runIndex), when a Code node of the loop throws on a
 counter stepped by one (the "try the next model" fallback), when a number stepped by a constant is
-compared with a fixed limit or a work list is drained (shift, pop) until it is empty, or when it is the
+compared with a fixed limit, a count of what was fetched is compared with the total the response gives, or a
+work list is drained (shift, pop) until it is empty, or when it is the
 loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
 tests (it loops back only on the statuses it names, or it leaves on a failure as well as on success) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every

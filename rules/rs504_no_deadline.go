@@ -21,7 +21,8 @@ self-restart starts a new execution each time, which no executionTimeout stops: 
 this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty,
-nor a status poll that leaves on every terminal status. Where only people start the workflow (a chat, a
+nor a status poll that leaves on every terminal status, nor pagination that follows the response's
+next-page cursor. Where only people start the workflow (a chat, a
 messaging bot, a form, a link opened in a browser), the finding is a note: the person sees it hang.`,
 	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
 	FixSafety: analyze.Unsafe,
@@ -43,7 +44,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 			// paid first, then writes, then the first in the file.
 			var op *analyze.Operation
 			for _, o := range ops {
-				if (o.Unbounded || o.CallsUnbounded) && (op == nil || rank(o) > rank(op)) {
+				if (o.Unbounded || o.CallsUnbounded && !o.DataBound) && (op == nil || rank(o) > rank(op)) {
 					op = o
 				}
 			}
