@@ -252,6 +252,8 @@ func TestDefaultOutputCap(t *testing.T) {
 		{"gemini options {}", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"options":{}}}`, 0},
 		{"gemini options missing", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{}}`, 0},
 		{"vertex options {}", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","parameters":{"options":{}}}`, 0},
+		// The Anthropic app node sends options.maxTokens ?? 1024.
+		{"anthropic message a model", `{"name":"a","type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"claude-sonnet-4-5-20250929","mode":"list"},"messages":{"values":[{"content":"hi"}]}}}`, 1024},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
