@@ -16,7 +16,87 @@ import (
 // loop: one checked by a throwing Code node, a number stepped by a constant
 // and compared with a limit, or a work list drained until it is empty.
 func countedLoop(g *Graph, l *Loop) bool {
-	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l) || grownToTotal(l)
+	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l) || grownToTotal(l) ||
+		comparesStepped(l) || codeThrowsOnCount(g, l)
+}
+
+// orderRE finds an ordering comparison in code or an expression (a >= b,
+// i < max), not an arrow (=>).
+var orderRE = lazyregexp.New(`[^=]>=?[^>]|<=?`)
+
+// comparesStepped reports whether an If, Switch or Filter of the loop
+// compares, inside an expression ({{ $json.poll_index >= $json.maxPolls
+// }}), a field that a Set or Code node of the loop steps by one: a counter
+// carried in the data and checked by a condition that IsGuard cannot read.
+func comparesStepped(l *Loop) bool {
+	stepped := map[string]bool{}
+	for _, n := range l.Nodes {
+		if !n.Disabled && (n.Type == n8nschema.TypeSet || n8nschema.IsCode(n.Type)) {
+			stepFields(n, stepped)
+		}
+	}
+	if len(stepped) == 0 {
+		return false
+	}
+	found := false
+	for _, n := range l.Nodes {
+		if found || n.Disabled || !n8nschema.IsBranch(n.Type) {
+			continue
+		}
+		n.Params().Scalars(func(v n8nschema.Value) bool {
+			x := v.Str()
+			if v.Kind() != n8nschema.String || !strings.Contains(x, "{{") || !orderRE.MatchString(x) {
+				return true
+			}
+			eachIdent(x, func(id string) bool {
+				found = found || stepped[id] && id != "json" && id != "length"
+				return !found
+			})
+			return !found
+		})
+	}
+	return found
+}
+
+// codeThrowsOnCount reports whether a Code node of the loop steps a count
+// by one (kept in the data or in $getWorkflowStaticData), compares it and
+// throws: the throw ends the loop once the count passes its limit, as the
+// node's error leaves the loop (throwsOnCounter's test).
+func codeThrowsOnCount(g *Graph, l *Loop) bool {
+	in := map[*n8nschema.Node]bool{}
+	for _, n := range l.Nodes {
+		in[n] = true
+	}
+	for _, n := range l.Nodes {
+		if n.Disabled || !n8nschema.IsCode(n.Type) {
+			continue
+		}
+		code := codeOf(n)
+		if !stepsByOne(code) || !orderRE.MatchString(code) || !strings.Contains(code, "throw") && !strings.Contains(code, "raise") {
+			continue
+		}
+		if leavesLoopOnError(g, n, in) {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesLoopOnError reports whether an error in n ends the loop: it stops
+// the execution, or n's error output leads out.
+func leavesLoopOnError(g *Graph, n *n8nschema.Node, in map[*n8nschema.Node]bool) bool {
+	switch n.OnError {
+	case "continueRegularOutput":
+		return false
+	case "continueErrorOutput":
+		for _, e := range g.ErrorOutputs(n) {
+			if !in[e.To] {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // countsPages reports whether a Set or Code node of a paging loop steps a

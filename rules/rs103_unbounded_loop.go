@@ -17,7 +17,8 @@ endless stream of requests (n8n issue #14807: an error output wired to the same 
 €270). n8n's executor does not stop graph cycles. A loop is bounded when an If, Switch or Filter in it
 tests $runIndex or a counter (a field named like one, a number that a node of the loop steps by one, or
 a flag that a Set node of the loop computes from $runIndex), when a Code node of the loop throws on a
-counter stepped by one (the "try the next model" fallback), when a number stepped by a constant is
+counter stepped by one (the "try the next model" fallback, a count kept in the data or in workflow static
+data), when a condition compares such a counter inside an expression ({{ $json.polls >= 40 }}), when a number stepped by a constant is
 compared with a fixed limit, a count of what was fetched is compared with the total the response gives, or a
 work list is drained (shift, pop) until it is empty, or when it is the
 loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
