@@ -577,8 +577,25 @@ func (a *amp) run(failV int) {
 	// a cycle: out of a node on a cycle of the full graph. Elsewhere the
 	// mark changes no component of the restricted graph, and the guard
 	// test (regexes over the parameters) is skipped.
+	var down map[int32]map[string]bool // by component: fields a call passes stepped down
+	if slices.Contains(fcyc, true) {
+		for u, n := range a.nodes {
+			if n == nil || !fcyc[comp[u]] {
+				continue
+			}
+			for _, f := range steppedDownInputs(n) {
+				if down == nil {
+					down = map[int32]map[string]bool{}
+				}
+				if down[comp[u]] == nil {
+					down[comp[u]] = map[string]bool{}
+				}
+				down[comp[u]][f] = true
+			}
+		}
+	}
 	for u, es := range a.adj {
-		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) {
+		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) && !testsAny(n, down[comp[u]]) {
 			continue
 		}
 		for i := range es {

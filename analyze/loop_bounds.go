@@ -448,3 +448,46 @@ func containsWord(s, w string) bool {
 func wordBoundary(s string, i int) bool {
 	return (i > 0 && isWordByte(s[i-1])) != (i < len(s) && isWordByte(s[i]))
 }
+
+// steppedDownInputs returns the inputs that a sub-workflow call passes as
+// a number stepped by a constant ({{ $json.n - 1 }}): a recursion that
+// carries it toward a base case that a condition of the callee tests
+// (n <= 1) ends, each call a step nearer.
+func steppedDownInputs(n *n8nschema.Node) []string {
+	if n.Type != n8nschema.TypeExecuteWorkflow || n.Disabled {
+		return nil
+	}
+	var out []string
+	n.Params().Get("workflowInputs.value").Each(func(k string, v n8nschema.Value) bool {
+		if s := v.Str(); strings.Contains(s, "}}") && stepByRE.MatchString(s) {
+			out = append(out, k)
+		}
+		return true
+	})
+	return out
+}
+
+// testsAny reports whether an If, Switch or Filter compares one of fields
+// as a number (numericFields) or in an ordering inside an expression.
+func testsAny(n *n8nschema.Node, fields map[string]bool) bool {
+	if len(fields) == 0 || !n8nschema.IsBranch(n.Type) {
+		return false
+	}
+	for _, f := range numericFields(n) {
+		if fields[f] {
+			return true
+		}
+	}
+	found := false
+	n.Params().Scalars(func(v n8nschema.Value) bool {
+		x := v.Str()
+		if v.Kind() == n8nschema.String && strings.Contains(x, "{{") && orderRE.MatchString(x) {
+			eachIdent(x, func(id string) bool {
+				found = found || fields[id]
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
+}
