@@ -1589,8 +1589,15 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
+	if e.From.Type == n8nschema.TypeSwitch && e.Output >= max(switchOutputs(e.From), 1) {
+		// An output the Switch does not have (a connection left from an
+		// earlier shape): an item no rule matches is dropped unless
+		// options.fallbackOutput takes it (Switch/V3/SwitchV3.node.ts).
+		return true
+	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
 }
+
 
 // NeverDone reports whether n is a Loop Over Items whose done output never
 // fires because nothing runs it a second time (see neverDone). Nodes that
