@@ -17,7 +17,120 @@ import (
 // and compared with a limit, or a work list drained until it is empty.
 func countedLoop(g *Graph, l *Loop) bool {
 	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l) || grownToTotal(l) ||
-		comparesStepped(l) || codeThrowsOnCount(g, l)
+		comparesStepped(l) || codeThrowsOnCount(g, l) || createsWhatIsMissing(g, l)
+}
+
+// createsWhatIsMissing reports whether the loop goes round only to create
+// what a look-up did not find: a branch of the loop tests for absence (an
+// empty result, a field that does not exist, a 404) and its output that
+// stays in the loop leads straight to a create (an app node's write that
+// creates, adds or appends), after which the loop looks again and finds
+// it. The state advances: the next pass takes the other output.
+func createsWhatIsMissing(g *Graph, l *Loop) bool {
+	in := make(map[*n8nschema.Node]bool, len(l.Nodes))
+	for _, n := range l.Nodes {
+		in[n] = true
+	}
+	// The creates of the loop entered only when an absence test says the
+	// thing is missing.
+	cut := map[*n8nschema.Node]bool{}
+	for _, n := range l.Nodes {
+		if n.Disabled || !createsOne(n) {
+			continue
+		}
+		only, any := true, false
+		for _, e := range g.InOfType(n, ConnMain) {
+			if !in[e.From] {
+				continue
+			}
+			any = true
+			absent, ok := absenceTest(e.From)
+			if !ok || e.From.Type != n8nschema.TypeIf || (e.Output == 0) != absent {
+				only = false
+			}
+		}
+		if any && only {
+			cut[n] = true
+		}
+	}
+	if len(cut) == 0 {
+		return false
+	}
+	// Without them the loop must not close: every way round creates.
+	state := map[*n8nschema.Node]int{} // 1 on the path, 2 done
+	var cyclic func(n *n8nschema.Node) bool
+	cyclic = func(n *n8nschema.Node) bool {
+		state[n] = 1
+		for _, e := range g.OutOfType(n, ConnMain) {
+			if !in[e.To] || cut[e.To] || g.dead(e) {
+				continue
+			}
+			switch state[e.To] {
+			case 1:
+				return true
+			case 0:
+				if cyclic(e.To) {
+					return true
+				}
+			}
+		}
+		state[n] = 2
+		return false
+	}
+	for _, n := range l.Nodes {
+		if !cut[n] && state[n] == 0 && cyclic(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// absenceTest reads an If with one condition that tests whether something
+// is missing: it returns absent true when the condition holds for a
+// missing thing (empty, does not exist, isEmpty(), a 404 or "not found"),
+// false when it holds for a present one (not empty, exists).
+func absenceTest(n *n8nschema.Node) (absent, ok bool) {
+	cs := n.Params().Get("conditions.conditions").Elems()
+	if len(cs) != 1 {
+		return false, false
+	}
+	c := cs[0]
+	left, right := c.Get("leftValue").Str(), c.Get("rightValue").Str()
+	switch c.Get("operator.operation").Str() {
+	case "empty", "notExists":
+		return true, true
+	case "notEmpty", "exists":
+		return false, true
+	case "notContains":
+		return true, true
+	case "true":
+		if strings.Contains(left, "isEmpty()") || strings.Contains(left, "length === 0") || strings.Contains(left, "length == 0") {
+			return true, true
+		}
+	case "equals":
+		r := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(right, "=")))
+		if r == "404" || strings.Contains(r, "not found") || r == "not_found" {
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// createsOne reports whether an app node creates a named thing: a write
+// whose operation creates, adds or appends (a playlist, a folder, a row).
+// A raw POST is not read as one: it may start a generation that fails
+// again, and a paid call never is.
+func createsOne(n *n8nschema.Node) bool {
+	if strings.TrimSuffix(n.Type, "Tool") == n8nschema.TypeHTTPRequest || n8nschema.Lookup(n.Type).Paid {
+		return false
+	}
+	write, op := n8nschema.WriteOp(n)
+	if !write {
+		return false
+	}
+	op = strings.ToLower(op[strings.LastIndexByte(op, '.')+1:])
+	return strings.Contains(op, "create") || strings.Contains(op, "add") || strings.Contains(op, "append") ||
+		strings.Contains(op, "insert")
 }
 
 // orderRE finds an ordering comparison in code or an expression (a >= b,

@@ -20,7 +20,8 @@ a flag that a Set node of the loop computes from $runIndex), when a Code node of
 counter stepped by one (the "try the next model" fallback, a count kept in the data or in workflow static
 data), when a condition compares such a counter inside an expression ({{ $json.polls >= 40 }}), when a number stepped by a constant is
 compared with a fixed limit, a count of what was fetched is compared with the total the response gives, or a
-work list is drained (shift, pop) until it is empty, or when it is the
+work list is drained (shift, pop) until it is empty, when the loop goes round only to create what a look-up
+did not find (an If tests for absence and its output leads to an app node's create, then the look-up again), or when it is the
 loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
 tests (it loops back only on the statuses it names, or it leaves on a failure as well as on success) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
