@@ -1598,7 +1598,6 @@ func (g *Graph) dead(e *Edge) bool {
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
 }
 
-
 // NeverDone reports whether n is a Loop Over Items whose done output never
 // fires because nothing runs it a second time (see neverDone). Nodes that
 // only its done output reaches never run.
