@@ -31,12 +31,18 @@ const (
 
 // endsWithJob reports whether a loop leaves on every terminal status of
 // what it polls: a branch of the loop sends items back only on the
-// statuses it names, or the statuses that leave the loop include a
-// failure (failed, error, cancelled, expired...) besides another one.
+// statuses it names, the statuses that leave the loop include a failure
+// (failed, error, cancelled, expired...) besides another one, or one of
+// them ends a job whatever its outcome ("ended").
 func endsWithJob(g *Graph, l *Loop) bool {
 	in := make(map[*n8nschema.Node]bool, len(l.Nodes))
 	for _, n := range l.Nodes {
 		in[n] = true
+		if n8nschema.Lookup(n.Type).Paid || len(g.SubNodes(n, "")) > 0 {
+			// A model's verdict ("Finished", "pass") is no job's status:
+			// a model may never give it.
+			return false
+		}
 	}
 	var exits []string
 	for _, n := range l.Nodes {
@@ -78,6 +84,8 @@ func endsWithJob(g *Graph, l *Loop) bool {
 	failure, other := false, false
 	for _, s := range exits {
 		switch {
+		case neutralEnd(s):
+			return true // every terminal status, failed or not
 		case numeric(s):
 		case failureStatus(s):
 			failure = true
@@ -86,6 +94,17 @@ func endsWithJob(g *Graph, l *Loop) bool {
 		}
 	}
 	return failure && other
+}
+
+// neutralEnd reports whether a status names the end of a job whatever
+// its outcome: Anthropic's message batches and Vapi's calls end as
+// "ended", failed or not, and the outcome is another field.
+func neutralEnd(s string) bool {
+	switch strings.ToLower(s) {
+	case "ended", "finished", "terminated":
+		return true
+	}
+	return false
 }
 
 // notPending reports whether a literal that sends an item round again is

@@ -23,7 +23,8 @@ compared with a fixed limit, a count of what was fetched is compared with the to
 work list is drained (shift, pop) until it is empty, when the loop goes round only to create what a look-up
 did not find (an If tests for absence and its output leads to an app node's create, then the look-up again), or when it is the
 loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
-tests (it loops back only on the statuses it names, or it leaves on a failure as well as on success) ends
+tests (it loops back only on the statuses it names, it leaves on a failure as well as on success, or on a
+status such as "ended" that ends a job whatever its outcome; a model's verdict is no status) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
 trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a
