@@ -158,6 +158,26 @@ func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
 	return 100, false
 }
 
+// PagesFollowCursor reports whether an HTTP Request's pagination takes
+// each next page from the response: the next URL it returns
+// (responseContainsNextURL) or a parameter read from it ({{
+// $response.body.nextCursor }}). It ends when the data does: the API
+// stops sending a next page. A page number counted by n8n ($pageCount)
+// is not: an API that ignores it answers the same page for ever.
+func PagesFollowCursor(n *n8nschema.Node) bool {
+	p, _ := n.Param("options.pagination.pagination")
+	if p.Get("paginationMode").Str() == "responseContainsNextURL" {
+		return true
+	}
+	ps := p.Get("parameters.parameters").Elems()
+	for _, e := range ps {
+		if !strings.Contains(e.Get("value").Str(), "$response") {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
 // MulSat multiplies attempt or call counts without overflowing: it
 // saturates at AttemptCap, and a count below one gives 0.
 func MulSat(a, b int) int {
@@ -560,8 +580,25 @@ func (a *amp) run(failV int) {
 	// a cycle: out of a node on a cycle of the full graph. Elsewhere the
 	// mark changes no component of the restricted graph, and the guard
 	// test (regexes over the parameters) is skipped.
+	var down map[int32]map[string]bool // by component: fields a call passes stepped down
+	if slices.Contains(fcyc, true) {
+		for u, n := range a.nodes {
+			if n == nil || !fcyc[comp[u]] {
+				continue
+			}
+			for _, f := range steppedDownInputs(n) {
+				if down == nil {
+					down = map[int32]map[string]bool{}
+				}
+				if down[comp[u]] == nil {
+					down[comp[u]] = map[string]bool{}
+				}
+				down[comp[u]][f] = true
+			}
+		}
+	}
 	for u, es := range a.adj {
-		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) {
+		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) && !testsAny(n, down[comp[u]]) {
 			continue
 		}
 		for i := range es {
@@ -778,7 +815,7 @@ func (a *amp) operations(cur []ctx) {
 			}
 			c := cur[a.base[wi]+ui]
 			op := &block[len(s.Operations)]
-			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Paid: sp.Paid,
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Account: account(n, *sp), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
@@ -804,6 +841,7 @@ func (a *amp) operations(cur []ctx) {
 			factorCount += chainLen(c.link) + nLocal
 			fan, fanUnb := c.fan, c.fanUnb
 			if p, pu := Pages(n); pu {
+				op.DataBound = !fanUnb && PagesFollowCursor(n)
 				fanUnb = true
 			} else {
 				fan = MulSat(fan, p)
@@ -889,18 +927,6 @@ func localFactors(g *Graph, n *n8nschema.Node, sp *n8nschema.Spec) (fs [2]Factor
 		add(KindSDKRetry, SDKAttempts(n, *sp))
 	}
 	return fs, k
-}
-
-// dependency names what an operation calls: the catalog's provider, or
-// the host of an HTTP request's URL.
-func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
-	if sp.Provider != "" {
-		return sp.Provider
-	}
-	if v, ok := n.Param("url"); ok {
-		return hostOf(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))))
-	}
-	return ""
 }
 
 // errorCallers are the workflows whose settings.errorWorkflow is w.

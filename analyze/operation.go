@@ -9,6 +9,10 @@ type Operation struct {
 	Node       *n8nschema.Node
 	Type       string // node type
 	Dependency string // what is called: a host, a provider ("openai"), a service
+	// Account is the tenant the call reaches on a shared service: its
+	// credential ("notionApi:12"), "" when it has none or the service is a
+	// model provider, whose limits hold for the service (dependency.go).
+	Account string
 	// Attempts is the worst-case wire attempts per logical operation; it
 	// means nothing when Unbounded is true.
 	Attempts int
@@ -33,6 +37,10 @@ type Operation struct {
 	Consequence    Consequence
 	Unbounded      bool // Attempts has no bound
 	CallsUnbounded bool // CallsPerItem has no bound
+	// DataBound is true when CallsUnbounded comes only from the node's
+	// pagination following the response's next-page cursor: the data
+	// ends it, when the API stops sending a next page (PagesFollowCursor).
+	DataBound bool
 	// ErrorPath is true when the call runs only after something failed: it
 	// sits behind an error output or in an error workflow (RS304).
 	ErrorPath bool

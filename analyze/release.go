@@ -86,6 +86,7 @@ func (s *Set) Release() {
 		// Most operations' type and dependency are their spec's type and
 		// provider, interned already.
 		op.Type, op.Dependency, op.Model = internAs(op.Type, op.Spec), internAs(op.Dependency, op.Spec), intern(op.Model)
+		op.Account = intern(op.Account)
 		releaseFactors(op.Factors)
 	}
 	s.packOperations()

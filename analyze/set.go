@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/pool"
@@ -250,10 +251,24 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	s.indexCalls()
 	Amplify(s)
 	for _, op := range s.Operations {
-		op.Live = !op.Node.Disabled && s.Graph(op.Workflow).Reachable(op.Node)
+		g := s.Graph(op.Workflow)
+		op.Live = !op.Node.Disabled && g.Reachable(op.Node) && !idleModel(g, op.Node)
 	}
 	s.Spend()
 	return s
+}
+
+// idleModel reports whether n is a model sub-node (a chat model, a
+// language model, an embeddings model: what a root node calls through an
+// ai_languageModel or ai_embedding connection) that no root node uses: one
+// wired into the main flow is never called, since n8n runs a sub-node only
+// when a root asks it for its model.
+func idleModel(g *Graph, n *n8nschema.Node) bool {
+	pkg, name, _ := strings.Cut(n.Type, ".")
+	if pkg != "@n8n/n8n-nodes-langchain" || !strings.HasPrefix(name, "lm") && !strings.HasPrefix(name, "embeddings") {
+		return false
+	}
+	return len(g.Roots(n)) == 0
 }
 
 // indexCalls maps each workflow to the calls it makes and those that

@@ -19,7 +19,10 @@ var rs505 = &analyze.Rule{
 it with node retries fails and retries at the same time, each one unaware of the others, and the retries
 of all of them land on a service that is already struggling. Nothing in n8n limits the calls in flight to
 one host across workflows; queue mode only limits executions per worker. stormcheck counts the workflows
-of the analysis set that call the same dependency with their own node retries and reports them when no
+of the analysis set that call the same dependency (one service however it is called, the OpenAI node and an
+HTTP request to api.openai.com alike; a feed or an MCP server per host; not n8n's own Data Tables or API, nor
+a placeholder host such as example.com; on a service shared by many tenants, such as a mailbox, an Airtable
+base or a database, only calls made with the same credential) with their own node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. Each dependency is reported once, at its first caller, with the others as
@@ -40,18 +43,19 @@ related places.`,
 		// A set-wide rule runs on the released set: it reads operations
 		// and their fields only, never a graph or a parameter.
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
-			d := strings.ToLower(op.Dependency)
+			dep := strings.ToLower(op.Dependency)
+			d := analyze.DependencyIdentity(op)
 			if !op.Live || d == "" || reported[d] || !nodeRetried(op) || len(users[d]) < 2 {
 				continue
 			}
-			if gated(pass.Options, d) {
+			if gated(pass.Options, dep) {
 				continue
 			}
 			reported[d] = true
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-					len(users[d]), d, op.Node.Name, g.others(d, pass.Workflow), analyze.MulSat(attempts[d], fleet), fleet),
+					len(users[d]), dep+sameAccount(op), op.Node.Name, g.others(d, pass.Workflow), analyze.MulSat(attempts[d], fleet), fleet),
 				Detail:  d,
 				FoldKey: d,
 				Chain:   op.Factors,
@@ -90,7 +94,7 @@ func groupByDependency(set *analyze.Set) *dependencyUsers {
 		if op.Dependency == "" || op.Node.Disabled || !nodeRetried(op) {
 			continue
 		}
-		d := strings.ToLower(op.Dependency)
+		d := analyze.DependencyIdentity(op)
 		if seen[d] == nil {
 			seen[d] = map[*n8nschema.Workflow]bool{}
 		}
@@ -142,6 +146,14 @@ func (g *dependencyUsers) others(d string, self *n8nschema.Workflow) string {
 		s += fmt.Sprintf(" and %d more", rest)
 	}
 	return s
+}
+
+// sameAccount says that the calls share a credential, when they do.
+func sameAccount(op *analyze.Operation) string {
+	if op.Account == "" {
+		return ""
+	}
+	return " (one credential)"
 }
 
 // nodeRetried reports whether n8n's node (or caller, root, tool) retry
