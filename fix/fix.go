@@ -55,9 +55,19 @@ type srcOff struct {
 type repairer struct {
 	set *analyze.Set
 	o   Options
-	// retriedBy lists, per node that is a retry layer, the operations whose
-	// chains it is in (built on first use).
-	retriedBy map[*n8nschema.Node][]*analyze.Operation
+	// layersOf holds each operation's retry layers (layersOf), and
+	// atRisk and broken index the operations of the set once (on first
+	// use) for everyCallKeepsARetry, so that a repair reads only the
+	// operations that turning its layers off could leave without a retry.
+	layersOf map[*analyze.Operation]opLayers
+	atRisk   map[*n8nschema.Node][]*analyze.Operation
+	broken   map[*n8nschema.Node]bool
+	// byNode finds an operation by its workflow and node name (built on
+	// first use).
+	byNode map[wfNode]*analyze.Operation
+	// steps counts the layers and operations the repairs read: the tests
+	// pin that it grows linearly with the set.
+	steps int
 	// nodes and wfs are built on first use: most groups of a two-pass
 	// audit have no finding with a repair.
 	nodes map[srcOff]nodeRef // by the offset of the node's position
@@ -113,12 +123,21 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 	if w == nil {
 		return nil, nil
 	}
-	for _, op := range r.set.OperationsOf(w) {
-		if op.Node.Name == f.Node {
-			return w, op
+	if r.byNode == nil {
+		r.byNode = make(map[wfNode]*analyze.Operation, len(r.set.Operations))
+		for _, op := range r.set.Operations {
+			k := wfNode{op.Workflow, op.Node.Name}
+			if _, dup := r.byNode[k]; !dup { // the first, as OperationsOf lists them
+				r.byNode[k] = op
+			}
 		}
 	}
-	return w, nil
+	return w, r.byNode[wfNode{w, f.Node}]
+}
+
+type wfNode struct {
+	wf   *n8nschema.Workflow
+	node string
 }
 
 func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
@@ -202,11 +221,30 @@ func isRetryKind(k string) bool {
 	return false
 }
 
+type opLayers struct {
+	ls []retryLayer
+	ok bool
+}
+
 // layers are the retry layers of an operation's chain, outermost first;
 // ok is false when the node of one of them is not found (it is left out).
-func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
+// They are read once per operation.
+func (r *repairer) layers(op *analyze.Operation) ([]retryLayer, bool) {
+	if l, seen := r.layersOf[op]; seen {
+		return l.ls, l.ok
+	}
+	if r.layersOf == nil {
+		r.layersOf = map[*analyze.Operation]opLayers{}
+	}
+	ls, ok := r.readLayers(op)
+	r.layersOf[op] = opLayers{ls, ok}
+	return ls, ok
+}
+
+func (r *repairer) readLayers(op *analyze.Operation) (out []retryLayer, ok bool) {
 	ok = true
 	for _, f := range op.Factors {
+		r.steps++
 		if !isRetryKind(f.Kind) || f.Unbounded || f.Value <= 1 {
 			continue
 		}
@@ -295,38 +333,52 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 
 // everyCallKeepsARetry reports whether every operation of the set that one
 // of the nodes in off retries keeps at least one retry layer once they are
-// all turned off.
+// all turned off. Turning off retryOnFail leaves an SDK's retries, so a
+// call with one never loses its last retry; a call without one loses it
+// only when every one of its layers is off, its innermost among them: the
+// operations are indexed once by their innermost layer's node (atRisk),
+// and a repair reads only those under the nodes it turns off. A call with
+// a layer whose node is not found (broken) keeps the repair from being
+// offered, as it cannot be checked.
 func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
-	if r.retriedBy == nil {
-		r.retriedBy = map[*n8nschema.Node][]*analyze.Operation{}
+	if r.atRisk == nil {
+		r.atRisk = map[*n8nschema.Node][]*analyze.Operation{}
+		r.broken = map[*n8nschema.Node]bool{}
 		for _, op := range r.set.Operations {
+			ls, ok := r.layers(op)
+			if len(ls) == 0 {
+				continue
+			}
+			if !ok {
+				for _, l := range ls {
+					r.broken[l.ref.node] = true
+				}
+				continue
+			}
+			if !slices.ContainsFunc(ls, func(l retryLayer) bool { return l.kind == analyze.KindSDKRetry }) {
+				last := ls[len(ls)-1].ref.node
+				r.atRisk[last] = append(r.atRisk[last], op)
+			}
+		}
+	}
+	for n := range off {
+		r.steps++
+		if r.broken[n] {
+			return false
+		}
+		for _, op := range r.atRisk[n] {
 			ls, _ := r.layers(op)
-			for _, l := range ls {
-				if s := r.retriedBy[l.ref.node]; len(s) == 0 || s[len(s)-1] != op {
-					r.retriedBy[l.ref.node] = append(s, op)
+			all := true
+			for i := len(ls) - 1; i >= 0; i-- { // inner layers differ first
+				r.steps++
+				if !off[ls[i].ref.node] {
+					all = false
+					break
 				}
 			}
-		}
-	}
-	var ops []*analyze.Operation
-	for n := range off {
-		ops = append(ops, r.retriedBy[n]...)
-	}
-	for _, op := range ops {
-		ls, ok := r.layers(op)
-		if !ok {
-			return false
-		}
-		touched, left := false, 0
-		for _, l := range ls {
-			if off[l.ref.node] && l.kind != analyze.KindSDKRetry {
-				touched = true
-			} else {
-				left++
+			if all {
+				return false
 			}
-		}
-		if touched && left == 0 {
-			return false
 		}
 	}
 	return true
