@@ -76,7 +76,7 @@ func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 	// each fold would copy the list each time (it may share its array with
 	// the caller's finding), quadratic in the places of one key.
 	more := map[int][]Related{}
-	out := fs[:0]              // written at or before the index read: safe in place
+	out := fs[:0] // written at or before the index read: safe in place
 	for i := range fs {
 		if drop[i] {
 			continue
