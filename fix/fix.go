@@ -416,13 +416,18 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 // Unsafe repairs
 
 // idempotencyKey adds the header the API honours to a retried HTTP Request
-// POST: {{ $execution.id }}, the node and the item index, the same on each
-// of the node's own retries (n8n re-runs the node in the same execution
-// with the same items in the same order). The node's name keeps two nodes
-// that call the same API apart. It is not offered when the key would not
-// hold: the node runs more than once in an execution (a loop: the same key
-// for new work), or the workflow restarts itself or runs as an error
-// workflow (a new execution, a new key).
+// POST. The key is the item's own id and the node's name when the node
+// reads an id of the item (stableItemID): the same on every re-send of
+// that item, whatever sends it again. Else it is {{ $execution.id }}, the
+// node and the item index, the same on each of the node's own retries
+// (n8n re-runs the node in the same execution with the same items in the
+// same order) and on nothing else, so it is offered only where nothing
+// else re-sends the write (analyze.ReExecuted: no retrying caller, and a
+// person's retry of the failed execution does not run the node again).
+// The node's name keeps two nodes that call the same API apart. It is not
+// offered when the node runs more than once in an execution (a loop: the
+// same key for new work), or the workflow restarts itself or runs as an
+// error workflow.
 func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
 	n := op.Node
 	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" || op.Unbounded {
@@ -452,7 +457,14 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 			return nil, nil // the header is there (its value is RS202's to judge)
 		}
 	}
-	value := "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	var value string
+	if id := stableItemID(p); id != "" {
+		value = "={{ " + id + " }}-" + slug(n.Name)
+	} else if analyze.ReExecuted(op) == "" {
+		value = "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	} else {
+		return nil, nil // an execution-id key would change when the write is sent again
+	}
 	header := object{{"name", raw(quote(name))}, {"value", raw(quote(value))}}
 	rep := &analyze.Repair{Safety: analyze.Unsafe,
 		Description: fmt.Sprintf("Send %s: %s on %q", name, value, n.Name)}
@@ -497,6 +509,60 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 }
 
 var slugRE = lazyregexp.New(`[^a-z0-9]+`)
+
+// itemFieldRE matches a field of the node's input item in an expression:
+// $json.a.b, $json["a"], or the paired item of a named node,
+// $('Order').item.json.a. It does not match $('Order').first().json.a,
+// the same for every item.
+var itemFieldRE = lazyregexp.New(`(?:\$json|\$\(\s*(?:'[^'\\]*'|"[^"\\]*")\s*\)\.item\.json)((?:\??\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[A-Za-z0-9_ -]+'|"[A-Za-z0-9_ -]+")\s*\])+)`)
+
+// idNameRE matches the name of a field that identifies one unit of work: an
+// order, event, invoice, payment id or number, or a key the item carries.
+// A customer, user, session or chat id names many writes, not one: two
+// orders of a customer under one key would make the second a replay of the
+// first, so those are not keys.
+var idNameRE = lazyregexp.New(`(?i)^(order|event|invoice|payment|charge|transaction|refund|transfer|payout|booking|reservation|shipment|delivery|submission)[_-]?(id|number|no|num)$|^idempotency[_-]?key$`)
+
+// stableItemID is the first expression in the node's parameters (in source
+// order) that reads an id of its input item (itemFieldRE, idNameRE): an
+// orderId the body already sends, say. The item's own id is the same on
+// every re-send of the item: a node retry, a caller's retry, a person's
+// retry of the execution. "" when there is none.
+func stableItemID(params n8nschema.Value) string {
+	var id string
+	params.Scalars(func(v n8nschema.Value) bool {
+		s := v.Str()
+		if !strings.Contains(s, "{{") && !strings.HasPrefix(s, "=") {
+			return true
+		}
+		for _, m := range itemFieldRE.FindAllStringSubmatchIndex(s, -1) {
+			if idField(s[m[2]:m[3]]) {
+				id = s[m[0]:m[1]]
+				return false
+			}
+		}
+		return true
+	})
+	return id
+}
+
+// idField reports whether a field path (".order.id", "['order_id']")
+// names an id of a unit of work: its last name does, or it is "id" below
+// one that names such a unit (order.id).
+func idField(path string) bool {
+	var names []string
+	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' || r == ']' || r == '?' }) {
+		names = append(names, strings.Trim(strings.TrimSpace(part), `'"`))
+	}
+	if len(names) == 0 {
+		return false
+	}
+	last := names[len(names)-1]
+	if idNameRE.MatchString(last) {
+		return true
+	}
+	return strings.EqualFold(last, "id") && len(names) > 1 && idNameRE.MatchString(names[len(names)-2]+"Id")
+}
 
 // slug makes a node name safe inside an expression and a header: lower
 // case letters and digits joined by dashes.

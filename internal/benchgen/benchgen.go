@@ -92,15 +92,15 @@ func Chain(n int) []byte {
 }
 
 // RetriedPosts generates one workflow of n HTTP Request POSTs to Stripe
-// (an API that honours an idempotency key) that retry, one after another
-// behind a schedule trigger.
+// (an API that honours an idempotency key, and each sends the item's
+// order_id) that retry, one after another behind a schedule trigger.
 func RetriedPosts(n int) []byte {
 	var nodes, conns []string
 	nodes = append(nodes, `{"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,0],"parameters":{}}`)
 	prev := "Start"
 	for i := range n {
 		name := fmt.Sprint("Post ", i)
-		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"POST","url":"https://api.stripe.com/v1/p%d"}}`, name, i))
+		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"POST","url":"https://api.stripe.com/v1/p%d","sendBody":true,"bodyParameters":{"parameters":[{"name":"order","value":"={{ $json.order_id }}"}]}}}`, name, i))
 		conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, prev, name))
 		prev = name
 	}
