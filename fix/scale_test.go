@@ -20,7 +20,7 @@ import (
 // operations). The time is the process's CPU time, the least of 3 runs,
 // so that other jobs on the machine weigh little.
 func TestRepairsScaleLinearly(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("times repairs on generated sets")
 	}
 	for _, tt := range []struct {
