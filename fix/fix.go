@@ -283,14 +283,16 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 	rep := &analyze.Repair{Safety: analyze.Safe}
 	var turned []string
 	for _, l := range ls[:len(ls)-1] {
+		if !off[l.ref.node] {
+			continue // a node twice in the chain: turned off once
+		}
+		delete(off, l.ref.node)
 		e, err := setMember(l.ref.wf, l.ref.node.Value, []string{"retryOnFail"}, raw("false"))
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(rep.Edits, e) {
-			rep.Edits = append(rep.Edits, e)
-			turned = append(turned, strconv.Quote(l.ref.node.Name))
-		}
+		rep.Edits = append(rep.Edits, e)
+		turned = append(turned, strconv.Quote(l.ref.node.Name))
 	}
 	var what []string
 	if len(turned) > 0 {
