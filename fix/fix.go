@@ -65,8 +65,8 @@ type repairer struct {
 	// byNode finds an operation by its workflow and node name (built on
 	// first use).
 	byNode map[wfNode]*analyze.Operation
-	// steps counts the layers and operations the repairs read: the tests
-	// pin that it grows linearly with the set.
+	// steps counts the layers and operations the repairs read: a test
+	// pins that it grows as the set does.
 	steps int
 	// nodes and wfs are built on first use: most groups of a two-pass
 	// audit have no finding with a repair.
@@ -126,6 +126,7 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 	if r.byNode == nil {
 		r.byNode = make(map[wfNode]*analyze.Operation, len(r.set.Operations))
 		for _, op := range r.set.Operations {
+			r.steps++
 			k := wfNode{op.Workflow, op.Node.Name}
 			if _, dup := r.byNode[k]; !dup { // the first, as OperationsOf lists them
 				r.byNode[k] = op
