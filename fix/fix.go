@@ -420,8 +420,9 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 
 // idempotencyKey adds the header the API honours to a retried HTTP Request
 // POST. The key is the item's own id and the node's name when the node
-// reads an id of the item (stableItemID): the same on every re-send of
-// that item, whatever sends it again. Else it is {{ $execution.id }}, the
+// reads an id of the item (stableItemID) or the data pinned on its input
+// has one (pinnedItemID): the same on every re-send of that item,
+// whatever sends it again. Else it is {{ $execution.id }}, the
 // node and the item index, the same on each of the node's own retries
 // (n8n re-runs the node in the same execution with the same items in the
 // same order) and on nothing else, so it is offered only where nothing
@@ -461,7 +462,11 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 		}
 	}
 	var value string
-	if id := stableItemID(p); id != "" {
+	id := stableItemID(p)
+	if id == "" {
+		id = pinnedItemID(w, g, n)
+	}
+	if id != "" {
 		value = "={{ " + id + " }}-" + slug(n.Name)
 	} else if analyze.ReExecuted(op) == "" {
 		value = "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
@@ -548,6 +553,54 @@ func stableItemID(params n8nschema.Value) string {
 	})
 	return id
 }
+
+// pinnedItemID reads the node's input from pinned data: when its only
+// main input is a node whose output the workflow pins (pinData, what the
+// editor shows as that node's output), and the first pinned item has an
+// id field (idNameRE) at its top or in its body (a webhook's), the item's
+// id is $json.<field> or $json.body.<field>. "" when there is none.
+func pinnedItemID(w *n8nschema.Workflow, g *analyze.Graph, n *n8nschema.Node) string {
+	ins := g.InOfType(n, analyze.ConnMain)
+	if len(ins) != 1 {
+		return ""
+	}
+	var item n8nschema.Value
+	w.Value.Get("pinData").Each(func(name string, items n8nschema.Value) bool {
+		if name != ins[0].From.Name {
+			return true
+		}
+		if es := items.Elems(); len(es) > 0 {
+			item = es[0]
+			if j := item.Get("json"); j.Kind() == n8nschema.Object {
+				item = j
+			}
+		}
+		return false
+	})
+	if item.Kind() != n8nschema.Object {
+		return ""
+	}
+	for _, at := range []struct{ prefix, path string }{{"$json.", ""}, {"$json.body.", "body"}} {
+		fields := item
+		if at.path != "" {
+			fields = item.Get(at.path)
+		}
+		var id string
+		fields.Each(func(key string, v n8nschema.Value) bool {
+			if identRE.MatchString(key) && idNameRE.MatchString(key) && (v.Kind() == n8nschema.String || v.Kind() == n8nschema.Number) {
+				id = at.prefix + key
+				return false
+			}
+			return true
+		})
+		if id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+var identRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // idField reports whether a field path (".order.id", "['order_id']")
 // names an id of a unit of work: its last name does, or it is "id" below

@@ -37,8 +37,9 @@ later, headers as name/value pairs) whose POST goes to an API that documents an 
 catalog in n8nschema/effects.go: Stripe, GoCardless, Mollie, Adyen: Idempotency-Key; PayPal:
 PayPal-Request-Id; Checkout.com: Cko-Idempotency-Key; Xendit: X-Idempotency-Key) and that the node retries
 itself, it adds the header. When the node already reads an id of its item ({{ $json.orderId }}, an event,
-invoice, payment or transaction id or number, {{ $('Order').item.json.order.id }}), the key is that id and the
-node: {{ $json.orderId }}-<node>, the same on every re-send of the item. Otherwise the only key at hand is
+invoice, payment or transaction id or number, {{ $('Order').item.json.order.id }}), or the data pinned on the
+node that feeds it has one ({{ $json.body.order_id }} of a webhook), the key is that id and the node:
+{{ $json.orderId }}-<node>, the same on every re-send of the item. Otherwise the only key at hand is
 {{ $execution.id }}-<node>-{{ $itemIndex }}, the same on the node's own retries (they re-run it with the same
 execution and items) and on nothing else, so it is offered only where nothing else sends the write again: not
 under a caller that retries (each try of an Execute Workflow node starts a new execution), and not where a
