@@ -19,7 +19,7 @@ else: every other way the write is sent again starts a new execution with a new 
 exactly when it is needed. The workflow re-starts itself (a self-trigger or an error workflow that re-runs
 it). A caller retries: each try of an Execute Workflow node (or a workflow tool, or a webhook call) starts
 a new sub-execution (executeWorkflow in packages/cli/src/workflow-execute-additional-data.ts adds an
-execution per call; n8n 2.8.4 ran 3 sub-executions for 3 tries of the caller). A person retries the failed
+execution per call, and the node's retry calls it again). A person retries the failed
 execution: n8n's Retry runs the node that failed again in a new execution whose retryOf is the old one
 (retry in packages/cli/src/executions/execution.service.ts), and the node that failed is typically the
 write whose last attempt timed out after the server committed it. The rule reports an execution-id key in
