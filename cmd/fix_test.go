@@ -177,7 +177,7 @@ func TestFixStdin(t *testing.T) {
           "parameters": [
             {
               "name": "Idempotency-Key",
-              "value": "={{ $execution.id }}-create-charge-{{ $itemIndex }}"
+              "value": "={{ $json.order_id }}-create-charge"
             }
           ]
         },

@@ -73,9 +73,20 @@ type srcOff struct {
 type repairer struct {
 	set *analyze.Set
 	o   Options
-	// retriedBy lists, per node that is a retry layer, the operations whose
-	// chains it is in (built on first use).
-	retriedBy map[*n8nschema.Node][]*analyze.Operation
+	// layersOf holds each operation's retry layers (layersOf), and
+	// atRisk, broken and order index the operations of the set once (on
+	// first use) for callLosingItsRetry, so that a repair reads only the
+	// operations that turning its layers off could leave without a retry.
+	layersOf map[*analyze.Operation]opLayers
+	atRisk   map[*n8nschema.Node][]*analyze.Operation
+	broken   map[*n8nschema.Node]*analyze.Operation
+	order    map[*analyze.Operation]int
+	// byNode finds an operation by its workflow and node name (built on
+	// first use).
+	byNode map[wfNode]*analyze.Operation
+	// steps counts the layers and operations the repairs read: a test
+	// pins that it grows as the set does.
+	steps int
 	// nodes and wfs are built on first use: most groups of a two-pass
 	// audit have no finding with a repair.
 	nodes map[srcOff]nodeRef // by the offset of the node's position
@@ -131,12 +142,22 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 	if w == nil {
 		return nil, nil
 	}
-	for _, op := range r.set.OperationsOf(w) {
-		if op.Node.Name == f.Node {
-			return w, op
+	if r.byNode == nil {
+		r.byNode = make(map[wfNode]*analyze.Operation, len(r.set.Operations))
+		for _, op := range r.set.Operations {
+			r.steps++
+			k := wfNode{op.Workflow, op.Node.Name}
+			if _, dup := r.byNode[k]; !dup { // the first, as OperationsOf lists them
+				r.byNode[k] = op
+			}
 		}
 	}
-	return w, nil
+	return w, r.byNode[wfNode{w, f.Node}]
+}
+
+type wfNode struct {
+	wf   *n8nschema.Workflow
+	node string
 }
 
 func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
@@ -241,11 +262,30 @@ func isRetryKind(k string) bool {
 	return false
 }
 
+type opLayers struct {
+	ls []retryLayer
+	ok bool
+}
+
 // layers are the retry layers of an operation's chain, outermost first;
 // ok is false when the node of one of them is not found (it is left out).
-func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
+// They are read once per operation.
+func (r *repairer) layers(op *analyze.Operation) ([]retryLayer, bool) {
+	if l, seen := r.layersOf[op]; seen {
+		return l.ls, l.ok
+	}
+	if r.layersOf == nil {
+		r.layersOf = map[*analyze.Operation]opLayers{}
+	}
+	ls, ok := r.readLayers(op)
+	r.layersOf[op] = opLayers{ls, ok}
+	return ls, ok
+}
+
+func (r *repairer) readLayers(op *analyze.Operation) (out []retryLayer, ok bool) {
 	ok = true
 	for _, f := range op.Factors {
+		r.steps++
 		if !isRetryKind(f.Kind) || f.Unbounded || f.Value <= 1 {
 			continue
 		}
@@ -291,14 +331,16 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 	rep := &analyze.Repair{Safety: analyze.Safe}
 	var turned []string
 	for _, l := range ls[:len(ls)-1] {
+		if !off[l.ref.node] {
+			continue // a node twice in the chain: turned off once
+		}
+		delete(off, l.ref.node)
 		e, err := setMember(l.ref.wf, l.ref.node.Value, []string{"retryOnFail"}, raw("false"))
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(rep.Edits, e) {
-			rep.Edits = append(rep.Edits, e)
-			turned = append(turned, strconv.Quote(l.ref.node.Name))
-		}
+		rep.Edits = append(rep.Edits, e)
+		turned = append(turned, strconv.Quote(l.ref.node.Name))
 	}
 	var what []string
 	if len(turned) > 0 {
@@ -341,41 +383,68 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 
 // callLosingItsRetry is an operation of the set that one of the nodes in
 // off retries and that keeps no retry layer once they are all turned off;
-// nil when every one keeps one.
+// nil when every one keeps one. Turning off retryOnFail leaves an SDK's
+// retries, so a call with one never loses its last retry; a call without
+// one loses it only when every one of its layers is off, its innermost
+// among them: the operations are indexed once by their innermost layer's
+// node (atRisk), and a repair reads only those under the nodes it turns
+// off. A call with a layer whose node is not found (broken) keeps the
+// repair from being offered, as it cannot be checked. Of several, the
+// first in the set's order is named, whatever the map's order.
 func (r *repairer) callLosingItsRetry(off map[*n8nschema.Node]bool) *analyze.Operation {
-	if r.retriedBy == nil {
-		r.retriedBy = map[*n8nschema.Node][]*analyze.Operation{}
-		for _, op := range r.set.Operations {
+	if r.atRisk == nil {
+		r.atRisk = map[*n8nschema.Node][]*analyze.Operation{}
+		r.broken = map[*n8nschema.Node]*analyze.Operation{}
+		r.order = map[*analyze.Operation]int{}
+		for i, op := range r.set.Operations {
+			r.order[op] = i
+			ls, ok := r.layers(op)
+			if len(ls) == 0 {
+				continue
+			}
+			if !ok {
+				for _, l := range ls {
+					if r.broken[l.ref.node] == nil {
+						r.broken[l.ref.node] = op
+					}
+				}
+				continue
+			}
+			if !slices.ContainsFunc(ls, func(l retryLayer) bool { return l.kind == analyze.KindSDKRetry }) {
+				last := ls[len(ls)-1].ref.node
+				r.atRisk[last] = append(r.atRisk[last], op)
+			}
+		}
+	}
+	var lost *analyze.Operation
+	first := func(op *analyze.Operation) {
+		if lost == nil || r.order[op] < r.order[lost] {
+			lost = op
+		}
+	}
+	for n := range off {
+		r.steps++
+		if op := r.broken[n]; op != nil {
+			first(op)
+			continue
+		}
+		for _, op := range r.atRisk[n] {
 			ls, _ := r.layers(op)
-			for _, l := range ls {
-				if s := r.retriedBy[l.ref.node]; len(s) == 0 || s[len(s)-1] != op {
-					r.retriedBy[l.ref.node] = append(s, op)
+			all := true
+			for i := len(ls) - 1; i >= 0; i-- { // inner layers differ first
+				r.steps++
+				if !off[ls[i].ref.node] {
+					all = false
+					break
 				}
 			}
-		}
-	}
-	var ops []*analyze.Operation
-	for n := range off {
-		ops = append(ops, r.retriedBy[n]...)
-	}
-	for _, op := range ops {
-		ls, ok := r.layers(op)
-		if !ok {
-			return op
-		}
-		touched, left := false, 0
-		for _, l := range ls {
-			if off[l.ref.node] && l.kind != analyze.KindSDKRetry {
-				touched = true
-			} else {
-				left++
+			if all {
+				first(op)
+				break // later operations under n come after this one
 			}
 		}
-		if touched && left == 0 {
-			return op
-		}
 	}
-	return nil
+	return lost
 }
 
 // setMember makes the member at path below the object v hold val.
@@ -410,13 +479,19 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 // Unsafe repairs
 
 // idempotencyKey adds the header the API honours to a retried HTTP Request
-// POST: {{ $execution.id }}, the node and the item index, the same on each
-// of the node's own retries (n8n re-runs the node in the same execution
-// with the same items in the same order). The node's name keeps two nodes
-// that call the same API apart. It is not offered when the key would not
-// hold: the node runs more than once in an execution (a loop: the same key
-// for new work), or the workflow restarts itself or runs as an error
-// workflow (a new execution, a new key).
+// POST. The key is the item's own id and the node's name when the node
+// reads an id of the item (stableItemID) or the data pinned on its input
+// has one (pinnedItemID): the same on every re-send of that item,
+// whatever sends it again. Else it is {{ $execution.id }}, the
+// node and the item index, the same on each of the node's own retries
+// (n8n re-runs the node in the same execution with the same items in the
+// same order) and on nothing else, so it is offered only where nothing
+// else re-sends the write (analyze.ReExecuted: no retrying caller, and a
+// person's retry of the failed execution does not run the node again).
+// The node's name keeps two nodes that call the same API apart. It is not
+// offered when the node runs more than once in an execution (a loop: the
+// same key for new work), or the workflow restarts itself or runs as an
+// error workflow.
 func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
 	n := op.Node
 	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" {
@@ -452,7 +527,18 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 			return nil, noRepairf("the node sends %s already (its value is RS202's to judge)", name) // the header is there
 		}
 	}
-	value := "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	var value string
+	id := stableItemID(p)
+	if id == "" {
+		id = pinnedItemID(w, g, n)
+	}
+	if id != "" {
+		value = "={{ " + id + " }}-" + slug(n.Name)
+	} else if analyze.ReExecuted(op) == "" {
+		value = "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	} else {
+		return nil, nil // an execution-id key would change when the write is sent again
+	}
 	header := object{{"name", raw(quote(name))}, {"value", raw(quote(value))}}
 	rep := &analyze.Repair{Safety: analyze.Unsafe,
 		Description: fmt.Sprintf("Send %s: %s on %q", name, value, n.Name)}
@@ -497,6 +583,108 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 }
 
 var slugRE = lazyregexp.New(`[^a-z0-9]+`)
+
+// itemFieldRE matches a field of the node's input item in an expression:
+// $json.a.b, $json["a"], or the paired item of a named node,
+// $('Order').item.json.a. It does not match $('Order').first().json.a,
+// the same for every item.
+var itemFieldRE = lazyregexp.New(`(?:\$json|\$\(\s*(?:'[^'\\]*'|"[^"\\]*")\s*\)\.item\.json)((?:\??\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[A-Za-z0-9_ -]+'|"[A-Za-z0-9_ -]+")\s*\])+)`)
+
+// idNameRE matches the name of a field that identifies one unit of work: an
+// order, event, invoice, payment id or number, or a key the item carries.
+// A customer, user, session or chat id names many writes, not one: two
+// orders of a customer under one key would make the second a replay of the
+// first, so those are not keys.
+var idNameRE = lazyregexp.New(`(?i)^(order|event|invoice|payment|charge|transaction|refund|transfer|payout|booking|reservation|shipment|delivery|submission)[_-]?(id|number|no|num)$|^idempotency[_-]?key$`)
+
+// stableItemID is the first expression in the node's parameters (in source
+// order) that reads an id of its input item (itemFieldRE, idNameRE): an
+// orderId the body already sends, say. The item's own id is the same on
+// every re-send of the item: a node retry, a caller's retry, a person's
+// retry of the execution. "" when there is none.
+func stableItemID(params n8nschema.Value) string {
+	var id string
+	params.Scalars(func(v n8nschema.Value) bool {
+		s := v.Str()
+		if !strings.Contains(s, "{{") && !strings.HasPrefix(s, "=") {
+			return true
+		}
+		for _, m := range itemFieldRE.FindAllStringSubmatchIndex(s, -1) {
+			if idField(s[m[2]:m[3]]) {
+				id = s[m[0]:m[1]]
+				return false
+			}
+		}
+		return true
+	})
+	return id
+}
+
+// pinnedItemID reads the node's input from pinned data: when its only
+// main input is a node whose output the workflow pins (pinData, what the
+// editor shows as that node's output), and the first pinned item has an
+// id field (idNameRE) at its top or in its body (a webhook's), the item's
+// id is $json.<field> or $json.body.<field>. "" when there is none.
+func pinnedItemID(w *n8nschema.Workflow, g *analyze.Graph, n *n8nschema.Node) string {
+	ins := g.InOfType(n, analyze.ConnMain)
+	if len(ins) != 1 {
+		return ""
+	}
+	var item n8nschema.Value
+	w.Value.Get("pinData").Each(func(name string, items n8nschema.Value) bool {
+		if name != ins[0].From.Name {
+			return true
+		}
+		if es := items.Elems(); len(es) > 0 {
+			item = es[0]
+			if j := item.Get("json"); j.Kind() == n8nschema.Object {
+				item = j
+			}
+		}
+		return false
+	})
+	if item.Kind() != n8nschema.Object {
+		return ""
+	}
+	for _, at := range []struct{ prefix, path string }{{"$json.", ""}, {"$json.body.", "body"}} {
+		fields := item
+		if at.path != "" {
+			fields = item.Get(at.path)
+		}
+		var id string
+		fields.Each(func(key string, v n8nschema.Value) bool {
+			if identRE.MatchString(key) && idNameRE.MatchString(key) && (v.Kind() == n8nschema.String || v.Kind() == n8nschema.Number) {
+				id = at.prefix + key
+				return false
+			}
+			return true
+		})
+		if id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+var identRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// idField reports whether a field path (".order.id", "['order_id']")
+// names an id of a unit of work: its last name does, or it is "id" below
+// one that names such a unit (order.id).
+func idField(path string) bool {
+	var names []string
+	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' || r == ']' || r == '?' }) {
+		names = append(names, strings.Trim(strings.TrimSpace(part), `'"`))
+	}
+	if len(names) == 0 {
+		return false
+	}
+	last := names[len(names)-1]
+	if idNameRE.MatchString(last) {
+		return true
+	}
+	return strings.EqualFold(last, "id") && len(names) > 1 && idNameRE.MatchString(names[len(names)-2]+"Id")
+}
 
 // slug makes a node name safe inside an expression and a header: lower
 // case letters and digits joined by dashes.
