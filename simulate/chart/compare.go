@@ -1,0 +1,130 @@
+package chart
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/simulate"
+)
+
+// changes says in sentences what the fixes change, from the two results
+// alone: nothing at all, the load on the dependencies that were down, and
+// why the run after the fixes looks worse when it does.
+func changes(before, after *simulate.Result) []string {
+	if sameRun(before, after) {
+		return []string{"The fixes change nothing this outage reaches: both runs send the same attempts in the same seconds " +
+			"and end the same executions. What audit --fix repaired is not on the path of " + downNames(before) +
+			", or only matters for another kind of failure; simulate the outage of the dependency it touches to see it."}
+	}
+	var out []string
+	x, y := before.Totals, after.Totals
+	downSame := true
+	var load []string
+	for _, d := range before.Dependencies {
+		if d.DownS == 0 {
+			continue
+		}
+		a := dependency(after, d.Name)
+		if a == nil {
+			continue
+		}
+		if !reflect.DeepEqual(d, *a) {
+			downSame = false
+		}
+		b0, b1 := d.AttemptsDuring+d.AttemptsAfter, a.AttemptsDuring+a.AttemptsAfter
+		if b0 == b1 && d.Peak == a.Peak {
+			load = append(load, fmt.Sprintf("%s receives the same %s attempts", d.Name, count(b0)))
+			continue
+		}
+		peak := fmt.Sprintf("peak %s/s instead of %s/s", count(a.Peak), count(d.Peak))
+		if a.Peak == d.Peak {
+			peak = fmt.Sprintf("the same peak, %s/s", count(a.Peak))
+		}
+		load = append(load, fmt.Sprintf("%s receives %s %s instead of %s (%s)",
+			d.Name, count(b1), plural(b1, "attempt", "attempts"), count(b0), peak))
+	}
+	if downSame {
+		var moved []string
+		for _, d := range after.Dependencies {
+			if b := dependency(before, d.Name); b == nil || !reflect.DeepEqual(*b, d) {
+				moved = append(moved, d.Name)
+			}
+		}
+		s := "The outage of " + downNames(before) + " plays out the same with the fixes"
+		if len(moved) > 0 {
+			s += "; they change only the load on " + listSome(moved, 4)
+		}
+		out = append(out, s+".")
+	} else if len(load) > 0 {
+		out = append(out, "With the fixes "+strings.Join(load, "; ")+".")
+	}
+
+	if y.Succeeded < x.Succeeded {
+		s := fmt.Sprintf("Fewer executions succeed with the fixes: %s instead of %s, and %s fail instead of %s.",
+			count(y.Succeeded), count(x.Succeeded), count(y.Failed), count(x.Failed))
+		var why []string
+		after0, after1 := attemptsAfterRecovery(before), attemptsAfterRecovery(after)
+		if after0 > after1 {
+			why = append(why, fmt.Sprintf("As given, retries outlasted the outage: %s %s %s more attempts after it recovered at %s, "+
+				"from executions still retrying that then succeeded; with the fixes they give up while it is down: "+
+				"the failure shows instead of being hidden by retries.",
+				downNames(before), plural(len(before.Outages), "receives", "receive"), count(after0-after1), duration(before.RecoveryS)))
+		}
+		if y.TimedOut > x.TimedOut {
+			why = append(why, fmt.Sprintf("%s %s now end at their execution timeout (%s as given) instead of waiting for the dependency.",
+				count(y.TimedOut), plural(y.TimedOut, "execution", "executions"), count(x.TimedOut)))
+		}
+		if len(why) == 0 {
+			why = append(why, "The totals do not say why; compare the panels of each dependency below.")
+		}
+		out = append(out, s+" "+strings.Join(why, " "))
+	}
+	for _, d := range before.Dependencies {
+		a := dependency(after, d.Name)
+		if d.DownS == 0 || a == nil || a.AttemptsDuring <= d.AttemptsDuring {
+			continue
+		}
+		s := fmt.Sprintf("%s receives more attempts during the outage with the fixes (%s instead of %s)",
+			d.Name, count(a.AttemptsDuring), count(d.AttemptsDuring))
+		switch {
+		case y.Started > x.Started:
+			s += fmt.Sprintf(" because executions give up sooner and free their slots, so more of them start in the window (%s instead of %s)",
+				count(y.Started), count(x.Started))
+		case y.PeakWaiting < x.PeakWaiting:
+			s += fmt.Sprintf(" because executions give up sooner and free their slots: at most %s wait for one instead of %s",
+				count(y.PeakWaiting), count(x.PeakWaiting))
+		}
+		out = append(out, s+".")
+	}
+	return out
+}
+
+// attemptsAfterRecovery sums the attempts the dependencies that were down
+// received after the recovery.
+func attemptsAfterRecovery(r *simulate.Result) int {
+	n := 0
+	for _, d := range r.Dependencies {
+		if d.DownS > 0 {
+			n += d.AttemptsAfter
+		}
+	}
+	return n
+}
+
+func downNames(r *simulate.Result) string {
+	var names []string
+	for _, o := range r.Outages {
+		if !slices.Contains(names, o.Dependency) {
+			names = append(names, o.Dependency)
+		}
+	}
+	return joinAnd(names)
+}
+
+// sameRun is true when the two results agree second by second.
+func sameRun(a, b *simulate.Result) bool {
+	return reflect.DeepEqual(a.Dependencies, b.Dependencies) && reflect.DeepEqual(a.Waiting, b.Waiting) &&
+		reflect.DeepEqual(a.InFlight, b.InFlight) && reflect.DeepEqual(a.Totals, b.Totals)
+}
