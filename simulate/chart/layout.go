@@ -202,6 +202,7 @@ func build(runs []simulate.Labelled, o Options) *scene {
 		}
 		s.columns = append(s.columns, c)
 	}
+	s.colTop = y
 	// Labels of one or two lines: the cards start level.
 	labelLines := 0
 	for _, c := range s.columns {
@@ -232,6 +233,7 @@ func build(runs []simulate.Labelled, o Options) *scene {
 		c := s.columns[i]
 		s.text(c.x+c.w, y, "time from the start of the outage", 11, false, dim, end)
 	}
+	s.colBottom = y
 	y += 8
 
 	if len(ch.hidden) > 0 {

@@ -11,6 +11,8 @@ type scene struct {
 	title   []string
 	notes   []string // what the fixes change (--compare)
 	columns []column
+	// colTop and colBottom bound the texts that keep to their column.
+	colTop, colBottom float64
 }
 
 // column is one run.
