@@ -12,19 +12,25 @@ package chart
 
 import (
 	"io"
+	"math"
 
 	"github.com/stormcheck/stormcheck/simulate"
 )
 
-// pngScale draws the PNG at twice the SVG's size, sharp on a laptop screen.
-const pngScale = 2
+// pngScale draws the PNG at twice the SVG's size, sharp on a laptop
+// screen, unless that passes maxPNGPixels (a chart of many outages).
+const (
+	pngScale     = 2
+	maxPNGPixels = 16_000_000
+)
 
 // SVG writes the runs as an SVG picture.
 func SVG(w io.Writer, runs []simulate.Labelled, o Options) error {
-	return writeSVG(w, build(runs, o))
+	return writeSVG(w, build(runs, o, fallbackRoom))
 }
 
 // PNG writes the runs as a PNG picture.
 func PNG(w io.Writer, runs []simulate.Labelled, o Options) error {
-	return writePNG(w, build(runs, o), pngScale)
+	s := build(runs, o, 1)
+	return writePNG(w, s, min(pngScale, math.Sqrt(maxPNGPixels/((s.w+1)*(s.h+1)))))
 }

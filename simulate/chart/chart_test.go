@@ -81,7 +81,7 @@ func TestPanelOrder(t *testing.T) {
 		{Options{Show: 5}, []string{"openai", "zeta", "api.big.test", "api.mid.test", "10.0.0.7", "(unknown)", "in flight", "waiting"}},
 		{Options{Deps: []string{"10.0.0.7", "openai"}}, []string{"10.0.0.7", "openai", "in flight", "waiting"}},
 	} {
-		s := build(runs, tc.o)
+		s := build(runs, tc.o, fallbackRoom)
 		if diff := cmp.Diff(tc.want, names(s.columns[0])); diff != "" {
 			t.Errorf("%+v (-want +got):\n%s", tc.o, diff)
 		}
@@ -108,17 +108,31 @@ func TestDimensionsAreBounded(t *testing.T) {
 	}
 	r := result(86400, 3600, deps...)
 	for _, runs := range [][]simulate.Labelled{{{Result: r}}, {{Label: "as given", Result: r}, {Label: strings.Repeat("after audit --fix ", 20), Result: r}}} {
-		s := build(runs, Options{Show: 3})
-		if s.w > compareW || s.h > 9000 {
-			t.Errorf("%d runs: %v × %v px", len(runs), s.w, s.h)
+		// The SVG's layout, and the PNG's.
+		for _, fit := range []float64{fallbackRoom, 1} {
+			s := build(runs, Options{Show: 3}, fit)
+			if s.w > compareW || s.h > 9000 {
+				t.Errorf("%d runs: %v × %v px", len(runs), s.w, s.h)
+			}
+			if len(s.title) > 3 {
+				t.Errorf("title of %d lines", len(s.title))
+			}
+			if got := len(s.columns[0].panels); got != 50+3+2 {
+				t.Errorf("%d panels, want the 50 down, 3 others, in flight and waiting", got)
+			}
+			checkTextFits(t, s)
 		}
-		if len(s.title) > 3 {
-			t.Errorf("title of %d lines", len(s.title))
+		if len(runs) > 1 {
+			continue // one PNG is enough, and slow to encode
 		}
-		if got := len(s.columns[0].panels); got != 50+3+2 {
-			t.Errorf("%d panels, want the 50 down, 3 others, in flight and waiting", got)
+		var b bytes.Buffer
+		if err := PNG(&b, runs, Options{Show: 3}); err != nil {
+			t.Fatal(err)
 		}
-		checkTextFits(t, s)
+		cfg, err := png.DecodeConfig(&b)
+		if err != nil || cfg.Width*cfg.Height > maxPNGPixels {
+			t.Errorf("PNG %d × %d: %v", cfg.Width, cfg.Height, err)
+		}
 	}
 }
 
@@ -130,7 +144,7 @@ func checkTextFits(t *testing.T, s *scene) {
 		if sh.kind != textShape {
 			continue
 		}
-		w := room(sh.text, sh.size, sh.bold)
+		w := s.room(sh.text, sh.size, sh.bold)
 		x0 := sh.pts[0].x
 		switch sh.anchor {
 		case middle:
@@ -152,7 +166,7 @@ func checkTextFits(t *testing.T, s *scene) {
 
 func TestAxesHaveTicksWithUnits(t *testing.T) {
 	r := result(390, 90, dep("api.vendor.test", 390, 1234, 90))
-	s := build([]simulate.Labelled{{Result: r}}, Options{})
+	s := build([]simulate.Labelled{{Result: r}}, Options{}, fallbackRoom)
 	p := s.columns[0].panels[0]
 	var ys, xs []string
 	for _, tk := range p.yTicks {
@@ -194,7 +208,7 @@ func TestCompareColumnsShareAxes(t *testing.T) {
 	before := result(120, 60, dep("api.pay.test", 120, 1400, 60), dep("api.other.test", 120, 3, 0))
 	after := result(120, 60, dep("api.pay.test", 120, 400, 60), dep("api.other.test", 120, 3, 0))
 	after.Totals.PeakWaiting = 0
-	s := build([]simulate.Labelled{{Label: "as given", Result: before}, {Label: "after audit --fix", Result: after}}, Options{Show: 3})
+	s := build([]simulate.Labelled{{Label: "as given", Result: before}, {Label: "after audit --fix", Result: after}}, Options{Show: 3}, fallbackRoom)
 	a, b := s.columns[0], s.columns[1]
 	if b.x < a.x+a.w || s.w != compareW {
 		t.Errorf("columns at %v+%v and %v in %v px", a.x, a.w, b.x, s.w)
@@ -298,7 +312,7 @@ func TestWorkflowTextIsEscaped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := build(runs, Options{})
+	s := build(runs, Options{}, 1)
 	if got := img.Bounds().Size(); got.X != int(s.w*pngScale) || got.Y != int(s.h*pngScale) {
 		t.Errorf("PNG %v, want %v × %v", got, s.w*pngScale, s.h*pngScale)
 	}

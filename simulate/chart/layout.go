@@ -150,8 +150,8 @@ func dependency(r *simulate.Result, name string) *simulate.Dependency {
 // build lays the runs out: a title, what the fixes change (two runs),
 // then a column per run with its totals and a panel per row, the panels
 // of a row on the same axes.
-func build(runs []simulate.Labelled, o Options) *scene {
-	s := &scene{w: singleW}
+func build(runs []simulate.Labelled, o Options, fit float64) *scene {
+	s := &scene{w: singleW, fit: fit}
 	if len(runs) > 1 {
 		s.w = compareW
 	}
@@ -163,12 +163,12 @@ func build(runs []simulate.Labelled, o Options) *scene {
 	if len(runs) > 1 {
 		title = "Before and after audit --fix: " + outages(first)
 	}
-	s.title = wrap(printable(title), 18, true, inner, 3)
+	s.title = s.wrap(printable(title), 18, true, inner, 3)
 	for _, l := range s.title {
 		y += 22
 		s.text(margin, y, l, 18, true, ink, start)
 	}
-	for _, l := range wrap(printable(setting(first)), 12, false, inner, 2) {
+	for _, l := range s.wrap(printable(setting(first)), 12, false, inner, 2) {
 		y += 17
 		s.text(margin, y, l, 12, false, dim, start)
 	}
@@ -198,7 +198,7 @@ func build(runs []simulate.Labelled, o Options) *scene {
 	for i, run := range runs {
 		c := column{x: margin + float64(i)*(colW+columnGap), w: colW, cards: cards(run.Result, runs)}
 		if len(runs) > 1 {
-			c.label = wrap(printable(run.Label), 15, true, colW, 2)
+			c.label = s.wrap(printable(run.Label), 15, true, colW, 2)
 		}
 		s.columns = append(s.columns, c)
 	}
@@ -240,7 +240,7 @@ func build(runs []simulate.Labelled, o Options) *scene {
 		more := fmt.Sprintf("Not drawn: %d other %s with %s %s in all (%s). --show N draws the N most attempted after those down; --deps a,b draws the ones named.",
 			len(ch.hidden), plural(len(ch.hidden), "dependency", "dependencies"), count(ch.hiddenAttempts),
 			plural(ch.hiddenAttempts, "attempt", "attempts"), listSome(ch.hidden, 6))
-		for _, l := range wrap(printable(more), 11, false, inner, 3) {
+		for _, l := range s.wrap(printable(more), 11, false, inner, 3) {
 			y += 15
 			s.text(margin, y, l, 11, false, dim, start)
 		}
@@ -252,7 +252,7 @@ func build(runs []simulate.Labelled, o Options) *scene {
 		yy := noteY
 		for _, n := range run.Result.Notes {
 			yy += 4
-			for _, l := range wrap(printable("Note: "+n), 11, false, c.w, 3) {
+			for _, l := range s.wrap(printable("Note: "+n), 11, false, c.w, 3) {
 				yy += 15
 				s.text(c.x, yy, l, 11, false, dim, start)
 			}
@@ -320,7 +320,7 @@ func (s *scene) legend(y float64, runs []simulate.Labelled) float64 {
 	for _, it := range items {
 		s.rect(x, y-9, 10, 10, it.c)
 		s.text(x+14, y, it.t, 11, false, dim, start)
-		x += 14 + room(it.t, 11, false) + 12
+		x += 14 + s.room(it.t, 11, false) + 12
 	}
 	return y
 }
@@ -330,7 +330,7 @@ func (s *scene) noteBox(y float64, notes []string, w float64) float64 {
 	var lines [][]string
 	h := 8.0
 	for _, n := range notes {
-		l := wrap(printable(n), 13, false, w-24, 6)
+		l := s.wrap(printable(n), 13, false, w-24, 6)
 		lines = append(lines, l)
 		h += float64(len(l))*18 + 6
 	}
@@ -403,8 +403,8 @@ func (s *scene) drawCards(c *column, y float64, perRow int) {
 		x := c.x + float64(i%perRow)*cw
 		yy := y + float64(i/perRow)*cardH
 		s.rect(x, yy+4, 3, cardH-12, grid)
-		s.text(x+10, yy+22, shorten(cd.value, 18, true, cw-16), 18, true, ink, start)
-		for k, l := range wrap(cd.label, 11, false, cw-16, 2) {
+		s.text(x+10, yy+22, s.shorten(cd.value, 18, true, cw-16), 18, true, ink, start)
+		for k, l := range s.wrap(cd.label, 11, false, cw-16, 2) {
 			s.text(x+10, yy+36+float64(k)*13, l, 11, false, dim, start)
 		}
 	}
@@ -471,10 +471,10 @@ func (s *scene) drawPanel(c *column, r *simulate.Result, rw row, y, top float64,
 	}
 
 	// The heading: the name in bold, shortened first, then the figures.
-	name = shorten(printable(name), 13, true, c.w*0.6)
+	name = s.shorten(printable(name), 13, true, c.w*0.6)
 	s.text(c.x, y+14, name, 13, true, ink, start)
-	nw := room(name, 13, true) + 8
-	s.text(c.x+nw, y+14, shorten(detail, 11, false, c.w-nw), 11, false, dim, start)
+	nw := s.room(name, 13, true) + 8
+	s.text(c.x+nw, y+14, s.shorten(detail, 11, false, c.w-nw), 11, false, dim, start)
 
 	if shade > 0 {
 		s.rect(p.x, p.y, sx(shade)-p.x, p.h, outage)
@@ -502,7 +502,7 @@ func (s *scene) drawPanel(c *column, r *simulate.Result, rw row, y, top float64,
 		xx := sx(t.v)
 		s.line([]pt{{xx, p.y + p.h}, {xx, p.y + p.h + 4}}, axis, 1, false)
 		a := middle
-		if xx+room(t.label, 10, false)/2 > c.x+c.w {
+		if xx+s.room(t.label, 10, false)/2 > c.x+c.w {
 			a = end
 		}
 		s.text(xx, p.y+p.h+15, t.label, 10, false, dim, a)

@@ -68,7 +68,7 @@ func writePNG(w io.Writer, s *scene, scale float64) error {
 			d.DrawString(printable(sh.text))
 		}
 	}
-	e := png.Encoder{CompressionLevel: png.BestCompression}
+	e := png.Encoder{CompressionLevel: png.DefaultCompression}
 	return e.Encode(w, img)
 }
 

@@ -7,6 +7,8 @@ import "fmt"
 type scene struct {
 	w, h   float64
 	shapes []shape
+	// fit is the room the layout gives a text, times its width in Go.
+	fit float64
 
 	title   []string
 	notes   []string // what the fixes change (--compare)

@@ -62,12 +62,13 @@ func textWidth(s string, size float64, isBold bool) float64 {
 }
 
 // fallbackRoom is how much wider than Go's the widest usual sans-serif
-// (DejaVu Sans) draws a text: 1.11 to 1.15, 1.16 to 1.21 in bold.
+// (DejaVu Sans) draws a text: 1.11 to 1.15, 1.16 to 1.21 in bold. The
+// SVG's layout leaves that room; the PNG's, drawn with the Go fonts, none.
 const fallbackRoom = 1.22
 
-// room is the width the layout gives s at size.
-func room(s string, size float64, isBold bool) float64 {
-	return textWidth(s, size, isBold) * fallbackRoom
+// room is the width the layout gives t at size.
+func (s *scene) room(t string, size float64, isBold bool) float64 {
+	return textWidth(t, size, isBold) * s.fit
 }
 
 func fix(v fixed.Int26_6) float64 { return float64(v) / 64 }
@@ -84,8 +85,8 @@ func printable(s string) string {
 }
 
 // shorten cuts s to fit maxW, ending it with an ellipsis.
-func shorten(s string, size float64, isBold bool, maxW float64) string {
-	if room(s, size, isBold) <= maxW {
+func (sc *scene) shorten(s string, size float64, isBold bool, maxW float64) string {
+	if sc.room(s, size, isBold) <= maxW {
 		return s
 	}
 	r := []rune(s)
@@ -93,7 +94,7 @@ func shorten(s string, size float64, isBold bool, maxW float64) string {
 	lo, hi := 0, len(r)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if room(string(r[:mid])+"…", size, isBold) <= maxW {
+		if sc.room(string(r[:mid])+"…", size, isBold) <= maxW {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -104,7 +105,7 @@ func shorten(s string, size float64, isBold bool, maxW float64) string {
 
 // wrap breaks s into lines of at most maxW, at most maxLines of them (the
 // last shortened); a word wider than a line is shortened.
-func wrap(s string, size float64, isBold bool, maxW float64, maxLines int) []string {
+func (sc *scene) wrap(s string, size float64, isBold bool, maxW float64, maxLines int) []string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
@@ -112,7 +113,7 @@ func wrap(s string, size float64, isBold bool, maxW float64, maxLines int) []str
 		if line != "" {
 			try = line + " " + w
 		}
-		if room(try, size, isBold) <= maxW || line == "" {
+		if sc.room(try, size, isBold) <= maxW || line == "" {
 			line = try
 			continue
 		}
@@ -127,7 +128,7 @@ func wrap(s string, size float64, isBold bool, maxW float64, maxLines int) []str
 		lines = lines[:maxLines]
 	}
 	for i, l := range lines {
-		lines[i] = shorten(l, size, isBold, maxW)
+		lines[i] = sc.shorten(l, size, isBold, maxW)
 	}
 	return lines
 }
