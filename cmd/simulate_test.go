@@ -254,3 +254,45 @@ func TestSimulateCompareChart(t *testing.T) {
 		t.Errorf("png: %v", err)
 	}
 }
+
+// TestReadmeChart: the README shows the seed incident's --compare PNG, and
+// the command it gives draws a picture of that size (-update-simulate
+// draws it again).
+func TestReadmeChart(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmdLine = "stormcheck simulate testdata/examples --outage openai:10m --window 10m --compare --format png"
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	if !strings.Contains(text, "`"+cmdLine+"`") || !strings.Contains(text, "(docs/simulate-compare.png)") {
+		t.Fatalf("README does not show docs/simulate-compare.png with `%s`", cmdLine)
+	}
+	r := run(t, "simulate", "../testdata/examples", "--outage", "openai:10m", "--window", "10m", "--compare", "--format", "png")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	path := filepath.Join("..", "docs", "simulate-compare.png")
+	if *updateSimulate {
+		if err := os.WriteFile(path, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	committed, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn, err := png.DecodeConfig(strings.NewReader(r.stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if committed.Width != drawn.Width || committed.Height != drawn.Height {
+		t.Errorf("docs/simulate-compare.png is %d × %d, the command draws %d × %d: go test ./cmd -run TestReadmeChart -update-simulate",
+			committed.Width, committed.Height, drawn.Width, drawn.Height)
+	}
+}
