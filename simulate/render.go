@@ -157,6 +157,9 @@ func textCompare(b *strings.Builder, st textStyles, before, after Labelled) {
 	fmt.Fprintf(b, "  duplicate writes: %d → %d; paid calls: %d → %d\n", x.DuplicateWrites, y.DuplicateWrites, x.PaidCalls, y.PaidCalls)
 	fmt.Fprintf(b, "  executions succeeded: %d → %d; failed: %d → %d; still queued at the end: %d → %d\n",
 		x.Succeeded, y.Succeeded, x.Failed, y.Failed, x.StillQueued, y.StillQueued)
+	for _, s := range Changes(before.Result, after.Result) {
+		fmt.Fprintf(b, "  %s\n", printable(s))
+	}
 }
 
 // summary is the first line: what was simulated.

@@ -228,53 +228,6 @@ func TestCompareColumnsShareAxes(t *testing.T) {
 	checkTextFits(t, s)
 }
 
-func TestCompareSentences(t *testing.T) {
-	same := result(120, 60, dep("openai", 120, 2, 60), dep("api.other.test", 120, 1, 0))
-	if got := changes(same, result(120, 60, dep("openai", 120, 2, 60), dep("api.other.test", 120, 1, 0))); len(got) != 1 ||
-		!strings.HasPrefix(got[0], "The fixes change nothing this outage reaches") || !strings.Contains(got[0], "not on the path of openai") {
-		t.Errorf("identical runs: %q", got)
-	}
-
-	// Only another dependency moves.
-	other := result(120, 60, dep("openai", 120, 2, 60), dep("api.other.test", 120, 5, 0))
-	if got := changes(same, other); len(got) != 1 || got[0] != "The outage of openai plays out the same with the fixes; they change only the load on api.other.test." {
-		t.Errorf("another dependency: %q", got)
-	}
-
-	// Retries that outlasted the outage: fewer attempts after recovery,
-	// fewer successes.
-	before := result(120, 60, dep("api.pay.test", 120, 10, 60))
-	after := result(120, 60, dep("api.pay.test", 120, 10, 60))
-	after.Dependencies[0].AttemptsAfter -= 300
-	after.Totals.Succeeded, after.Totals.Failed = 30, 70
-	got := strings.Join(changes(before, after), "\n")
-	for _, want := range []string{
-		"api.pay.test receives 900 attempts instead of 1,200 (the same peak, 10/s).",
-		"Fewer executions succeed with the fixes: 30 instead of 60, and 70 fail instead of 40.",
-		"As given, retries outlasted the outage: api.pay.test receives 300 more attempts after it recovered at 60 s",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("retries: want %q in\n%s", want, got)
-		}
-	}
-
-	// An execution timeout now ends executions.
-	after = result(120, 60, dep("api.pay.test", 120, 10, 60))
-	after.Totals.Succeeded, after.Totals.Failed, after.Totals.TimedOut = 50, 50, 10
-	got = strings.Join(changes(before, after), "\n")
-	if want := "10 executions now end at their execution timeout (0 as given) instead of waiting for the dependency."; !strings.Contains(got, want) {
-		t.Errorf("timeout: want %q in\n%s", want, got)
-	}
-
-	// More attempts during the outage, from slots freed sooner.
-	after = result(120, 60, dep("api.pay.test", 120, 12, 60))
-	after.Totals.PeakWaiting = 5
-	got = strings.Join(changes(before, after), "\n")
-	if want := "api.pay.test receives more attempts during the outage with the fixes (720 instead of 600) because executions give up sooner and free their slots: at most 5 wait for one instead of 40."; !strings.Contains(got, want) {
-		t.Errorf("slots: want %q in\n%s", want, got)
-	}
-}
-
 // Names come from workflows: they reach the SVG escaped and printable, and
 // the SVG stays well-formed XML; the PNG draws them without failing.
 func TestWorkflowTextIsEscaped(t *testing.T) {

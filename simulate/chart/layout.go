@@ -176,7 +176,7 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 	y = s.legend(y, runs)
 
 	if len(runs) == 2 {
-		s.notes = changes(runs[0].Result, runs[1].Result)
+		s.notes = simulate.Changes(runs[0].Result, runs[1].Result)
 		y = s.noteBox(y+6, s.notes, inner)
 	}
 	y += 8

@@ -1,18 +1,18 @@
-package chart
+package simulate
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
-
-	"github.com/stormcheck/stormcheck/simulate"
 )
 
-// changes says in sentences what the fixes change, from the two results
+// Changes says in sentences what the fixes change, from the two results
 // alone: nothing at all, the load on the dependencies that were down, and
 // why the run after the fixes looks worse when it does.
-func changes(before, after *simulate.Result) []string {
+func Changes(before, after *Result) []string {
 	if sameRun(before, after) {
 		return []string{"The fixes change nothing this outage reaches: both runs send the same attempts in the same seconds " +
 			"and end the same executions. What audit --fix repaired is not on the path of " + downNames(before) +
@@ -26,7 +26,7 @@ func changes(before, after *simulate.Result) []string {
 		if d.DownS == 0 {
 			continue
 		}
-		a := dependency(after, d.Name)
+		a := after.dependency(d.Name)
 		if a == nil {
 			continue
 		}
@@ -35,20 +35,20 @@ func changes(before, after *simulate.Result) []string {
 		}
 		b0, b1 := d.AttemptsDuring+d.AttemptsAfter, a.AttemptsDuring+a.AttemptsAfter
 		if b0 == b1 && d.Peak == a.Peak {
-			load = append(load, fmt.Sprintf("%s receives the same %s attempts", d.Name, count(b0)))
+			load = append(load, fmt.Sprintf("%s receives the same %s attempts", d.Name, thousands(b0)))
 			continue
 		}
-		peak := fmt.Sprintf("peak %s/s instead of %s/s", count(a.Peak), count(d.Peak))
+		peak := fmt.Sprintf("peak %s/s instead of %s/s", thousands(a.Peak), thousands(d.Peak))
 		if a.Peak == d.Peak {
-			peak = fmt.Sprintf("the same peak, %s/s", count(a.Peak))
+			peak = fmt.Sprintf("the same peak, %s/s", thousands(a.Peak))
 		}
 		load = append(load, fmt.Sprintf("%s receives %s %s instead of %s (%s)",
-			d.Name, count(b1), plural(b1, "attempt", "attempts"), count(b0), peak))
+			d.Name, thousands(b1), plural(b1, "attempt", "attempts"), thousands(b0), peak))
 	}
 	if downSame {
 		var moved []string
 		for _, d := range after.Dependencies {
-			if b := dependency(before, d.Name); b == nil || !reflect.DeepEqual(*b, d) {
+			if b := before.dependency(d.Name); b == nil || !reflect.DeepEqual(*b, d) {
 				moved = append(moved, d.Name)
 			}
 		}
@@ -63,18 +63,18 @@ func changes(before, after *simulate.Result) []string {
 
 	if y.Succeeded < x.Succeeded {
 		s := fmt.Sprintf("Fewer executions succeed with the fixes: %s instead of %s, and %s fail instead of %s.",
-			count(y.Succeeded), count(x.Succeeded), count(y.Failed), count(x.Failed))
+			thousands(y.Succeeded), thousands(x.Succeeded), thousands(y.Failed), thousands(x.Failed))
 		var why []string
 		after0, after1 := attemptsAfterRecovery(before), attemptsAfterRecovery(after)
 		if after0 > after1 {
 			why = append(why, fmt.Sprintf("As given, retries outlasted the outage: %s %s %s more attempts after it recovered at %s, "+
 				"from executions still retrying that then succeeded; with the fixes they give up while it is down: "+
 				"the failure shows instead of being hidden by retries.",
-				downNames(before), plural(len(before.Outages), "receives", "receive"), count(after0-after1), duration(before.RecoveryS)))
+				downNames(before), plural(len(before.Outages), "receives", "receive"), thousands(after0-after1), humanSecs(before.RecoveryS)))
 		}
 		if y.TimedOut > x.TimedOut {
 			why = append(why, fmt.Sprintf("%s %s now end at their execution timeout (%s as given) instead of waiting for the dependency.",
-				count(y.TimedOut), plural(y.TimedOut, "execution", "executions"), count(x.TimedOut)))
+				thousands(y.TimedOut), plural(y.TimedOut, "execution", "executions"), thousands(x.TimedOut)))
 		}
 		if len(why) == 0 {
 			why = append(why, "The totals do not say why; compare the panels of each dependency below.")
@@ -82,19 +82,19 @@ func changes(before, after *simulate.Result) []string {
 		out = append(out, s+" "+strings.Join(why, " "))
 	}
 	for _, d := range before.Dependencies {
-		a := dependency(after, d.Name)
+		a := after.dependency(d.Name)
 		if d.DownS == 0 || a == nil || a.AttemptsDuring <= d.AttemptsDuring {
 			continue
 		}
 		s := fmt.Sprintf("%s receives more attempts during the outage with the fixes (%s instead of %s)",
-			d.Name, count(a.AttemptsDuring), count(d.AttemptsDuring))
+			d.Name, thousands(a.AttemptsDuring), thousands(d.AttemptsDuring))
 		switch {
 		case y.Started > x.Started:
 			s += fmt.Sprintf(" because executions give up sooner and free their slots, so more of them start in the window (%s instead of %s)",
-				count(y.Started), count(x.Started))
+				thousands(y.Started), thousands(x.Started))
 		case y.PeakWaiting < x.PeakWaiting:
 			s += fmt.Sprintf(" because executions give up sooner and free their slots: at most %s wait for one instead of %s",
-				count(y.PeakWaiting), count(x.PeakWaiting))
+				thousands(y.PeakWaiting), thousands(x.PeakWaiting))
 		}
 		out = append(out, s+".")
 	}
@@ -103,7 +103,7 @@ func changes(before, after *simulate.Result) []string {
 
 // attemptsAfterRecovery sums the attempts the dependencies that were down
 // received after the recovery.
-func attemptsAfterRecovery(r *simulate.Result) int {
+func attemptsAfterRecovery(r *Result) int {
 	n := 0
 	for _, d := range r.Dependencies {
 		if d.DownS > 0 {
@@ -113,7 +113,7 @@ func attemptsAfterRecovery(r *simulate.Result) int {
 	return n
 }
 
-func downNames(r *simulate.Result) string {
+func downNames(r *Result) string {
 	var names []string
 	for _, o := range r.Outages {
 		if !slices.Contains(names, o.Dependency) {
@@ -124,7 +124,51 @@ func downNames(r *simulate.Result) string {
 }
 
 // sameRun is true when the two results agree second by second.
-func sameRun(a, b *simulate.Result) bool {
+func sameRun(a, b *Result) bool {
 	return reflect.DeepEqual(a.Dependencies, b.Dependencies) && reflect.DeepEqual(a.Waiting, b.Waiting) &&
 		reflect.DeepEqual(a.InFlight, b.InFlight) && reflect.DeepEqual(a.Totals, b.Totals)
+}
+
+func (r *Result) dependency(name string) *Dependency {
+	for i := range r.Dependencies {
+		if r.Dependencies[i].Name == name {
+			return &r.Dependencies[i]
+		}
+	}
+	return nil
+}
+
+// thousands writes n with thousands separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// humanSecs writes seconds as a person says them: 90 s, 10 min, 1.5 h.
+func humanSecs(s float64) string {
+	one := func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
+	switch {
+	case s < 120:
+		return one(s) + " s"
+	case s < 7200:
+		return one(s/60) + " min"
+	}
+	return one(s/3600) + " h"
+}
+
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}
+
+func joinAnd(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
