@@ -202,7 +202,7 @@ func TestSimulateCompareChart(t *testing.T) {
 		want   []string
 	}{
 		{"payments backlog", append(pay, "--executions", "300", "--workers", "4", "--concurrency", "10"), "payments-compare.svg", []string{
-			"With the fixes api.payments.example.com receives 1,500 attempts instead of 2,940 (peak 40/s instead of 140/s).",
+			"With the fixes, api.payments.example.com receives 1,500 attempts instead of 2,940 (peak 40/s instead of 140/s).",
 			"Fewer executions succeed with the fixes: 0 instead of 140, and 300 fail instead of 160. As given, retries outlasted the outage:",
 		}},
 		// Executions arrive steadily: those that give up free their slot

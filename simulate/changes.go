@@ -58,7 +58,7 @@ func Changes(before, after *Result) []string {
 		}
 		out = append(out, s+".")
 	} else if len(load) > 0 {
-		out = append(out, "With the fixes "+strings.Join(load, "; ")+".")
+		out = append(out, "With the fixes, "+strings.Join(load, "; ")+".")
 	}
 
 	if y.Succeeded < x.Succeeded {

@@ -197,8 +197,8 @@ func TestAxesHaveTicksWithUnits(t *testing.T) {
 		}
 	}
 	for n, want := range map[int]string{0: "0", 999: "999", 11601: "11,601", 250000: "250k", 12_500_000: "12.5M"} {
-		if got := count(n); got != want {
-			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		if got := compact(n); got != want {
+			t.Errorf("compact(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
@@ -224,6 +224,22 @@ func TestCompareColumnsShareAxes(t *testing.T) {
 	}
 	if a.panels[0].top != 1500 {
 		t.Errorf("api.pay.test axis up to %v, want 1500 in both columns", a.panels[0].top)
+	}
+	// The figures after the fixes carry their change: fewer attempts is
+	// better, fewer successes worse.
+	after.Totals.Succeeded = 20
+	s = build([]simulate.Labelled{{Label: "as given", Result: before}, {Label: "after audit --fix", Result: after}}, Options{Show: 3}, fallbackRoom)
+	type change struct {
+		delta string
+		color rgb
+	}
+	var got []change
+	for _, c := range s.columns[1].cards {
+		got = append(got, change{c.delta, c.deltaColor})
+	}
+	want := []change{{"−120,000", better}, {"−40", worse}, {"same", dim}, {"same", dim}, {"same", dim}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(change{}, rgb{})); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
 	}
 	checkTextFits(t, s)
 }

@@ -217,6 +217,9 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 	y += float64(labelLines)*19 + 6
 	perRow := max(2, int(colW/minCardW))
 	cardRows := (len(s.columns[0].cards) + perRow - 1) / perRow
+	if len(s.columns) == 2 {
+		compareCards(s.columns[0].cards, s.columns[1].cards)
+	}
 	for i := range s.columns {
 		s.drawCards(&s.columns[i], y, perRow)
 	}
@@ -350,27 +353,35 @@ func (s *scene) noteBox(y float64, notes []string, w float64) float64 {
 // cards are the totals of a run; the set is the same for every run.
 func cards(r *simulate.Result, runs []simulate.Labelled) []card {
 	t := r.Totals
+	// fig is a figure that compares: higher is worse, or better.
+	fig := func(value, label string, n float64, higherWorse bool, f func(float64) string) card {
+		return card{value: value, label: label, n: n, ok: true, higherWorse: higherWorse, format: f}
+	}
+	counted := func(v float64) string { return count(int(math.Abs(v))) }
 	out := []card{
-		{count(t.AttemptsDuring + t.AttemptsAfter), fmt.Sprintf("attempts sent, %s during the outage", count(t.AttemptsDuring))},
+		fig(count(t.AttemptsDuring+t.AttemptsAfter), fmt.Sprintf("attempts sent, %s during the outage", count(t.AttemptsDuring)),
+			float64(t.AttemptsDuring+t.AttemptsAfter), true, counted),
 	}
 	ex := fmt.Sprintf("executions succeeded; %s failed", count(t.Failed))
 	if t.TimedOut > 0 {
 		ex += fmt.Sprintf(", %s timed out", count(t.TimedOut))
 	}
-	out = append(out, card{count(t.Succeeded) + " of " + count(t.Arrived), ex})
+	out = append(out, fig(count(t.Succeeded)+" of "+count(t.Arrived), ex, float64(t.Succeeded), false, counted))
 	if t.DrainS != nil {
-		out = append(out, card{duration(*t.DrainS), "to drain the backlog after recovery"})
+		out = append(out, fig(duration(*t.DrainS), "to drain the backlog after recovery", *t.DrainS, true,
+			func(v float64) string { return duration(math.Abs(v)) }))
 	} else {
-		out = append(out, card{"not drained", fmt.Sprintf("%s queued, %s running at the end", count(t.StillQueued), count(t.StillRunning))})
+		out = append(out, card{value: "not drained", label: fmt.Sprintf("%s queued, %s running at the end", count(t.StillQueued), count(t.StillRunning))})
 	}
-	out = append(out, card{count(t.DuplicateWrites), "duplicate writes (a write retried after a timeout)"})
+	out = append(out, fig(count(t.DuplicateWrites), "duplicate writes (a write retried after a timeout)", float64(t.DuplicateWrites), true, counted))
 	switch {
 	case t.PaidCalls == 0:
-		out = append(out, card{"$0", "no paid model call"})
+		out = append(out, fig("$0", "no paid model call", 0, true, func(v float64) string { return fmt.Sprintf("$%.2f", math.Abs(v)) }))
 	case t.CostUSD == nil:
-		out = append(out, card{"unknown", fmt.Sprintf("cost of %s paid calls (a model has no price)", count(t.PaidCalls))})
+		out = append(out, card{value: "unknown", label: fmt.Sprintf("cost of %s paid calls (a model has no price)", count(t.PaidCalls))})
 	default:
-		out = append(out, card{fmt.Sprintf("$%.2f", *t.CostUSD), fmt.Sprintf("worst-case cost of %s paid %s", count(t.PaidCalls), plural(t.PaidCalls, "call", "calls"))})
+		out = append(out, fig(fmt.Sprintf("$%.2f", *t.CostUSD), fmt.Sprintf("worst-case cost of %s paid %s", count(t.PaidCalls), plural(t.PaidCalls, "call", "calls")),
+			*t.CostUSD, true, func(v float64) string { return fmt.Sprintf("$%.2f", math.Abs(v)) }))
 	}
 	kinds := map[string]bool{}
 	for _, run := range runs {
@@ -392,9 +403,35 @@ func cards(r *simulate.Result, runs []simulate.Labelled) []card {
 		if k == "loop" {
 			label = "passes of unguarded loops"
 		}
-		out = append(out, card{count(n), label})
+		out = append(out, fig(count(n), label, float64(n), true, counted))
 	}
 	return out
+}
+
+// compareCards marks each figure of the run after the fixes with its
+// change, green when it is better, red when it is worse.
+func compareCards(before, after []card) {
+	for i := range after {
+		a, b := before[i], &after[i]
+		if !a.ok || !b.ok {
+			continue
+		}
+		d := b.n - a.n
+		switch {
+		case d == 0:
+			b.delta, b.deltaColor = "same", dim
+		default:
+			sign := "+"
+			if d < 0 {
+				sign = "−"
+			}
+			b.delta = sign + b.format(d)
+			b.deltaColor = worse
+			if (d > 0) != b.higherWorse {
+				b.deltaColor = better
+			}
+		}
+	}
 }
 
 func (s *scene) drawCards(c *column, y float64, perRow int) {
@@ -403,7 +440,13 @@ func (s *scene) drawCards(c *column, y float64, perRow int) {
 		x := c.x + float64(i%perRow)*cw
 		yy := y + float64(i/perRow)*cardH
 		s.rect(x, yy+4, 3, cardH-12, grid)
-		s.text(x+10, yy+22, s.shorten(cd.value, 18, true, cw-16), 18, true, ink, start)
+		v := s.shorten(cd.value, 18, true, cw-16)
+		s.text(x+10, yy+22, v, 18, true, ink, start)
+		if cd.delta != "" {
+			if dx := s.room(v, 18, true) + 6; dx+s.room(cd.delta, 11, true) <= cw-16 {
+				s.text(x+10+dx, yy+22, cd.delta, 11, true, cd.deltaColor, start)
+			}
+		}
 		for k, l := range s.wrap(cd.label, 11, false, cw-16, 2) {
 			s.text(x+10, yy+36+float64(k)*13, l, 11, false, dim, start)
 		}

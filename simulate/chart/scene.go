@@ -25,7 +25,17 @@ type column struct {
 	panels []panel
 }
 
-type card struct{ value, label string }
+// card is a total: a figure and what it counts; with two runs, the
+// second's change (delta, coloured better or worse).
+type card struct {
+	value, label string
+	n            float64 // the figure compared, when ok
+	ok           bool
+	higherWorse  bool
+	format       func(float64) string // writes a change of n; nil when n is always 0
+	delta        string
+	deltaColor   rgb
+}
 
 // panel is one chart: x, y, w, h are its plotting area.
 type panel struct {
@@ -83,6 +93,8 @@ var (
 	noteBg   = rgb{0xff, 0xf6, 0xdd}
 	noteBar  = rgb{0xe0, 0xa4, 0x00}
 	white    = rgb{0xff, 0xff, 0xff}
+	better   = rgb{0x1a, 0x7f, 0x37}
+	worse    = rgb{0xc6, 0x28, 0x28}
 )
 
 func (s *scene) rect(x, y, w, h float64, c rgb) {

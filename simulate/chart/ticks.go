@@ -27,24 +27,29 @@ func countTicks(peak int) (top float64, ticks []tick) {
 	}
 	top = math.Ceil(float64(max(peak, 1))/step) * step
 	for v := 0.0; v <= top+step/2; v += step {
-		ticks = append(ticks, tick{v, count(int(v))})
+		ticks = append(ticks, tick{v, compact(int(v))})
 	}
 	return top, ticks
 }
 
-// count writes n with thousands separators, or in k and M when it is long.
+// count writes n with thousands separators.
 func count(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// compact writes a tick's value short enough for the axis: 12,000, 250k, 12.5M.
+func compact(n int) string {
 	switch {
 	case n >= 10_000_000:
 		return trimZero(float64(n)/1e6) + "M"
 	case n >= 100_000:
 		return trimZero(float64(n)/1e3) + "k"
 	}
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return count(n)
 }
 
 func trimZero(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
