@@ -144,6 +144,8 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 		return c, usageErrorf("--format %q: want text, json, svg or png", o.Format)
 	case o.Show < 0:
 		return c, usageErrorf("--show %d: want 0 or more", o.Show)
+	case o.Format == "png" && o.IO.OutIsTTY:
+		return c, usageErrorf("--format png writes a picture, not text: redirect it to a file, e.g. > storm.png")
 	case !oneOf(o.Color, "auto", "always", "never"):
 		return c, usageErrorf("--color %q: want auto, always or never", o.Color)
 	}

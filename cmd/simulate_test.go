@@ -246,7 +246,11 @@ func TestSimulateCompareChart(t *testing.T) {
 			}
 		})
 	}
-	r := run(t, append(tests[0].args, "--format", "png")...)
+	r := runArgs(t, nil, true, "", append(tests[0].args, "--format", "png")...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "redirect it to a file") || r.stdout != "" {
+		t.Errorf("png to a terminal: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = run(t, append(tests[0].args, "--format", "png")...)
 	if r.code != ExitOK {
 		t.Fatalf("png: exit %d: %s", r.code, r.stderr)
 	}
