@@ -35,15 +35,15 @@ func Changes(before, after *Result) []string {
 		}
 		b0, b1 := d.AttemptsDuring+d.AttemptsAfter, a.AttemptsDuring+a.AttemptsAfter
 		if b0 == b1 && d.Peak == a.Peak {
-			load = append(load, fmt.Sprintf("%s receives the same %s attempts", d.Name, thousands(b0)))
+			load = append(load, fmt.Sprintf("%s receives the same %s attempts", d.Name, FormatCount(b0)))
 			continue
 		}
-		peak := fmt.Sprintf("peak %s/s instead of %s/s", thousands(a.Peak), thousands(d.Peak))
+		peak := fmt.Sprintf("peak %s/s instead of %s/s", FormatCount(a.Peak), FormatCount(d.Peak))
 		if a.Peak == d.Peak {
-			peak = fmt.Sprintf("the same peak, %s/s", thousands(a.Peak))
+			peak = fmt.Sprintf("the same peak, %s/s", FormatCount(a.Peak))
 		}
 		load = append(load, fmt.Sprintf("%s receives %s %s instead of %s (%s)",
-			d.Name, thousands(b1), plural(b1, "attempt", "attempts"), thousands(b0), peak))
+			d.Name, FormatCount(b1), plural(b1, "attempt", "attempts"), FormatCount(b0), peak))
 	}
 	if downSame {
 		var moved []string
@@ -63,18 +63,20 @@ func Changes(before, after *Result) []string {
 
 	if y.Succeeded < x.Succeeded {
 		s := fmt.Sprintf("Fewer executions succeed with the fixes: %s instead of %s, and %s fail instead of %s.",
-			thousands(y.Succeeded), thousands(x.Succeeded), thousands(y.Failed), thousands(x.Failed))
+			FormatCount(y.Succeeded), FormatCount(x.Succeeded), FormatCount(y.Failed), FormatCount(x.Failed))
 		var why []string
 		after0, after1 := attemptsAfterRecovery(before), attemptsAfterRecovery(after)
 		if after0 > after1 {
-			why = append(why, fmt.Sprintf("As given, retries outlasted the outage: %s %s %s more attempts after it recovered at %s, "+
-				"from executions still retrying that then succeeded; with the fixes they give up while it is down: "+
+			n := len(before.Outages)
+			why = append(why, fmt.Sprintf("As given, retries outlasted the outage: %s %s %s more attempts after %s at %s, "+
+				"from executions still retrying that then succeeded; with the fixes they give up while %s down: "+
 				"the failure shows instead of being hidden by retries.",
-				downNames(before), plural(len(before.Outages), "receives", "receive"), thousands(after0-after1), humanSecs(before.RecoveryS)))
+				downNames(before), plural(n, "receives", "receive"), FormatCount(after0-after1), plural(n, "it recovered", "the recovery"),
+				FormatSeconds(before.RecoveryS), plural(n, "it is", "they are")))
 		}
 		if y.TimedOut > x.TimedOut {
 			why = append(why, fmt.Sprintf("%s %s now end at their execution timeout (%s as given) instead of waiting for the dependency.",
-				thousands(y.TimedOut), plural(y.TimedOut, "execution", "executions"), thousands(x.TimedOut)))
+				FormatCount(y.TimedOut), plural(y.TimedOut, "execution", "executions"), FormatCount(x.TimedOut)))
 		}
 		if len(why) == 0 {
 			why = append(why, "The totals do not say why; compare the panels of each dependency below.")
@@ -87,14 +89,14 @@ func Changes(before, after *Result) []string {
 			continue
 		}
 		s := fmt.Sprintf("%s receives more attempts during the outage with the fixes (%s instead of %s)",
-			d.Name, thousands(a.AttemptsDuring), thousands(d.AttemptsDuring))
+			d.Name, FormatCount(a.AttemptsDuring), FormatCount(d.AttemptsDuring))
 		switch {
 		case y.Started > x.Started:
 			s += fmt.Sprintf(" because executions give up sooner and free their slots, so more of them start in the window (%s instead of %s)",
-				thousands(y.Started), thousands(x.Started))
+				FormatCount(y.Started), FormatCount(x.Started))
 		case y.PeakWaiting < x.PeakWaiting:
 			s += fmt.Sprintf(" because executions give up sooner and free their slots: at most %s wait for one instead of %s",
-				thousands(y.PeakWaiting), thousands(x.PeakWaiting))
+				FormatCount(y.PeakWaiting), FormatCount(x.PeakWaiting))
 		}
 		out = append(out, s+".")
 	}
@@ -138,8 +140,8 @@ func (r *Result) dependency(name string) *Dependency {
 	return nil
 }
 
-// thousands writes n with thousands separators.
-func thousands(n int) string {
+// FormatCount writes n with thousands separators.
+func FormatCount(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
 		s = s[:i] + "," + s[i:]
@@ -147,16 +149,22 @@ func thousands(n int) string {
 	return s
 }
 
-// humanSecs writes seconds as a person says them: 90 s, 10 min, 1.5 h.
-func humanSecs(s float64) string {
-	one := func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
+// FormatSeconds writes seconds as a person says them: 90 s, 10 min, 1 h 18 min.
+func FormatSeconds(s float64) string {
 	switch {
 	case s < 120:
-		return one(s) + " s"
-	case s < 7200:
-		return one(s/60) + " min"
+		return strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64) + " s"
+	case s < 3600:
+		return strconv.FormatFloat(math.Round(s/6)/10, 'f', -1, 64) + " min"
 	}
-	return one(s/3600) + " h"
+	h, m := int(s/3600), int(math.Round(math.Mod(s, 3600)/60))
+	if m == 60 {
+		h, m = h+1, 0
+	}
+	if m == 0 {
+		return strconv.Itoa(h) + " h"
+	}
+	return fmt.Sprintf("%d h %d min", h, m)
 }
 
 func listSome(names []string, n int) string {

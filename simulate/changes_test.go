@@ -92,3 +92,16 @@ func TestCompareSentences(t *testing.T) {
 		t.Errorf("slots: want %q in\n%s", want, got)
 	}
 }
+
+func TestFormat(t *testing.T) {
+	for s, want := range map[float64]string{0: "0 s", 0.8: "0.8 s", 90: "90 s", 600: "10 min", 696: "11.6 min", 3600: "1 h", 4656: "1 h 18 min", 7199: "2 h"} {
+		if got := FormatSeconds(s); got != want {
+			t.Errorf("FormatSeconds(%v) = %q, want %q", s, got, want)
+		}
+	}
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567"} {
+		if got := FormatCount(n); got != want {
+			t.Errorf("FormatCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

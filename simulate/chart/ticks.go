@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/stormcheck/stormcheck/simulate"
 )
 
 type tick struct {
@@ -33,13 +35,7 @@ func countTicks(peak int) (top float64, ticks []tick) {
 }
 
 // count writes n with thousands separators.
-func count(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func count(n int) string { return simulate.FormatCount(n) }
 
 // compact writes a tick's value short enough for the axis: 12,000, 250k, 12.5M.
 func compact(n int) string {
@@ -86,16 +82,8 @@ func timeLabel(v, step int) string {
 	return strconv.Itoa(v) + " s"
 }
 
-// duration writes seconds as a person says them: 90 s, 10 min, 1.5 h.
-func duration(s float64) string {
-	switch {
-	case s < 120:
-		return trimZero(s) + " s"
-	case s < 7200:
-		return trimZero(s/60) + " min"
-	}
-	return trimZero(s/3600) + " h"
-}
+// duration writes seconds as a person says them: 90 s, 10 min, 1 h 18 min.
+func duration(s float64) string { return simulate.FormatSeconds(s) }
 
 // plural picks the word for n.
 func plural(n int, one, many string) string {
