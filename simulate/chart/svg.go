@@ -12,8 +12,10 @@ import (
 // from workflows that anyone may have written.
 func writeSVG(w io.Writer, s *scene) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="Go, 'DejaVu Sans', Verdana, sans-serif">`+"\n",
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="%s" height="%s" viewBox="0 0 %s %s" font-family="Go, 'DejaVu Sans', Verdana, sans-serif">`+"\n",
 		num(s.w), num(s.h), num(s.w), num(s.h))
+	// The title, for screen readers and a browser's tab.
+	fmt.Fprintf(&b, "<title>%s</title>\n", esc(strings.Join(s.title, " ")))
 	for _, sh := range s.shapes {
 		switch sh.kind {
 		case rectShape:
