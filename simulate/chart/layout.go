@@ -25,6 +25,7 @@ const (
 	cardH      = 54.0
 	minCardW   = 150.0
 	unknownDep = "(unknown)"
+	maxNotes   = 4 // the notes of a run drawn; the text lists them all
 )
 
 // Options choose the dependencies drawn.
@@ -253,7 +254,11 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 	for i, run := range runs {
 		c := s.columns[i]
 		yy := noteY
-		for _, n := range run.Result.Notes {
+		notes := run.Result.Notes
+		if len(notes) > maxNotes {
+			notes = append(notes[:maxNotes:maxNotes], fmt.Sprintf("%d more notes: --format text lists them.", len(notes)-maxNotes))
+		}
+		for _, n := range notes {
 			yy += 4
 			for _, l := range s.wrap(printable("Note: "+n), 11, false, c.w, 3) {
 				yy += 15
