@@ -15,6 +15,9 @@ import (
 	"github.com/stormcheck/stormcheck/simulate/chart"
 )
 
+// defaultShow is how many dependencies not down a chart draws.
+const defaultShow = 3
+
 // SimulateOptions are the simulate command's flags.
 type SimulateOptions struct {
 	IO          *IO
@@ -82,7 +85,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.DurationVar(&o.Window, "window", 0, "time simulated (default: the longest outage + 5m)")
 	f.IntVar(&o.MaxEvents, "max-events", simulate.DefaultMaxEvents, "stop a run that passes this many events")
 	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg|png")
-	f.IntVar(&o.Show, "show", 3, "svg, png: the dependencies drawn after those down, the most attempted first")
+	f.IntVar(&o.Show, "show", defaultShow, "svg, png: the dependencies drawn after those down, the most attempted first")
 	f.StringSliceVar(&o.Deps, "deps", nil, "svg, png: draw these dependencies, in this order (comma-separated)")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
 	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards): fleet, prices, instance URLs; rules and ignores for --compare")
@@ -144,6 +147,8 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 		return c, usageErrorf("--format %q: want text, json, svg or png", o.Format)
 	case o.Show < 0:
 		return c, usageErrorf("--show %d: want 0 or more", o.Show)
+	case (o.Show != defaultShow || len(o.Deps) > 0) && !oneOf(o.Format, "svg", "png"):
+		return c, usageErrorf("--show and --deps choose what a chart draws: they go with --format svg or png")
 	case o.Format == "png" && o.IO.OutIsTTY:
 		return c, usageErrorf("--format png writes a picture, not text: redirect it to a file, e.g. > storm.png")
 	case !oneOf(o.Color, "auto", "always", "never"):

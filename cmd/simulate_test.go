@@ -35,6 +35,7 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"bad failure", []string{"simulate", seedExample, "--outage", "openai:1m", "--failure", "503"}, ExitUsage, `--failure "503"`},
 		{"bad format", []string{"simulate", seedExample, "--outage", "openai:1m", "--format", "gif"}, ExitUsage, `--format "gif": want text, json, svg or png`},
 		{"bad show", []string{"simulate", seedExample, "--outage", "openai:1m", "--format", "svg", "--show", "-1"}, ExitUsage, `--show -1: want 0 or more`},
+		{"show without a chart", []string{"simulate", seedExample, "--outage", "openai:1m", "--show", "5"}, ExitUsage, "they go with --format svg or png"},
 		{"unknown deps", []string{"simulate", seedExample, "--outage", "openai:1m", "--format", "svg", "--deps", "openai,stripe"}, ExitUsage,
 			`--deps "stripe": no attempt reached it; the dependencies are: catalog.example.com, n8n.example.com, openai, status.example.com`},
 		{"event cap", []string{"simulate", seedExample, "--outage", "openai:1m", "--executions", "100", "--max-events", "1000"}, ExitFailure,
