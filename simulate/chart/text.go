@@ -84,12 +84,17 @@ func printable(s string) string {
 	}, s)
 }
 
+const maxLineRunes = 1000
+
 // shorten cuts s to fit maxW, ending it with an ellipsis.
 func (sc *scene) shorten(s string, size float64, isBold bool, maxW float64) string {
 	if sc.room(s, size, isBold) <= maxW {
 		return s
 	}
 	r := []rune(s)
+	// No line of the picture holds more than a few hundred characters:
+	// the search need not measure a longer text.
+	r = r[:min(len(r), maxLineRunes)]
 	// The longest prefix that fits with the ellipsis: a binary search.
 	lo, hi := 0, len(r)
 	for lo < hi {
