@@ -496,12 +496,10 @@ func (s *scene) drawPanel(c *column, r *simulate.Result, rw row, y, top float64,
 			detail = "attempts/s · no attempt in this run"
 			break
 		}
-		detail = "attempts/s · "
 		if d.DownS > 0 {
 			shade = d.DownS
-			detail += "down for " + duration(d.DownS) + " · "
 		}
-		detail += fmt.Sprintf("peak %s at %s · %s sent", count(d.Peak), duration(float64(d.PeakS)), count(d.AttemptsDuring+d.AttemptsAfter))
+		detail = fmt.Sprintf("attempts/s · peak %s at %s · %s sent", count(d.Peak), duration(float64(d.PeakS)), count(d.AttemptsDuring+d.AttemptsAfter))
 		if d.FailedTotal > 0 {
 			detail += fmt.Sprintf(", %s failed", count(d.FailedTotal))
 		}
