@@ -500,6 +500,9 @@ func (s *scene) drawPanel(c *column, r *simulate.Result, rw row, y, top float64,
 			shade = d.DownS
 		}
 		detail = fmt.Sprintf("attempts/s · peak %s at %s · %s sent", count(d.Peak), duration(float64(d.PeakS)), count(d.AttemptsDuring+d.AttemptsAfter))
+		if d.Peak == 0 {
+			detail = "attempts/s · no attempt in the window"
+		}
 		if d.FailedTotal > 0 {
 			detail += fmt.Sprintf(", %s failed", count(d.FailedTotal))
 		}
