@@ -14,7 +14,11 @@ import (
 	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/simulate"
+	"github.com/stormcheck/stormcheck/simulate/chart"
 )
+
+// defaultShow is how many dependencies not down a chart draws.
+const defaultShow = 3
 
 // SimulateOptions are the simulate command's flags.
 type SimulateOptions struct {
@@ -40,6 +44,9 @@ type SimulateOptions struct {
 	Compare     bool
 	UnsafeFixes bool
 	NoGitignore bool
+	// Show and Deps choose the dependencies an svg or png draws.
+	Show int
+	Deps []string
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 }
@@ -81,7 +88,9 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the SDK backoff's randomness")
 	f.DurationVar(&o.Window, "window", 0, "time simulated (default: the longest outage + 5m)")
 	f.IntVar(&o.MaxEvents, "max-events", simulate.DefaultMaxEvents, "stop a run that passes this many events")
-	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg")
+	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg|png")
+	f.IntVar(&o.Show, "show", defaultShow, "svg, png: the dependencies drawn after those down, the most attempted first")
+	f.StringSliceVar(&o.Deps, "deps", nil, "svg, png: draw these dependencies, in this order (comma-separated)")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
 	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards): fleet, prices, instance URLs; rules and ignores for --compare")
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
@@ -140,8 +149,14 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 		return c, usageErrorf("--window %v: want a positive duration", o.Window)
 	case o.MaxEvents < 1:
 		return c, usageErrorf("--max-events %d: want at least 1", o.MaxEvents)
-	case !oneOf(o.Format, "text", "json", "svg"):
-		return c, usageErrorf("--format %q: want text, json or svg", o.Format)
+	case !oneOf(o.Format, "text", "json", "svg", "png"):
+		return c, usageErrorf("--format %q: want text, json, svg or png", o.Format)
+	case o.Show < 0:
+		return c, usageErrorf("--show %d: want 0 or more", o.Show)
+	case (o.Show != defaultShow || len(o.Deps) > 0) && !oneOf(o.Format, "svg", "png"):
+		return c, usageErrorf("--show and --deps choose what a chart draws: they go with --format svg or png")
+	case o.Format == "png" && o.IO.OutIsTTY:
+		return c, usageErrorf("--format png writes a picture, not text: redirect it to a file, e.g. > storm.png")
 	case !oneOf(o.Color, "auto", "always", "never"):
 		return c, usageErrorf("--color %q: want auto, always or never", o.Color)
 	}
@@ -241,8 +256,15 @@ func runSimulate(o *SimulateOptions) error {
 	switch o.Format {
 	case "json":
 		err = simulateJSON(o.IO.Out, runs)
-	case "svg":
-		err = simulate.SVG(o.IO.Out, runs)
+	case "svg", "png":
+		if err := chart.CheckDeps(runs, o.Deps); err != nil {
+			return usageErrorf("%v", err)
+		}
+		write := chart.SVG
+		if o.Format == "png" {
+			write = chart.PNG
+		}
+		err = write(o.IO.Out, runs, chart.Options{Show: o.Show, Deps: o.Deps})
 	default:
 		err = simulate.Text(o.IO.Out, runs, colorEnabled(o.Color, o.IO))
 	}
