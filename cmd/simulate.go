@@ -22,6 +22,7 @@ type SimulateOptions struct {
 	Outages     []string
 	Rate        string
 	Executions  int
+	Items       int
 	Workers     int
 	Concurrency int
 	Latency     time.Duration
@@ -63,7 +64,8 @@ The same --seed gives the same report. See docs/simulate.md.`,
   stormcheck simulate flow.json --outage openai:10m --rate 30/min --failure timeout --format svg > storm.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
-			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency")}
+			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency"),
+				"items": c.Flags().Changed("items")}
 			return runSimulate(o)
 		},
 	}
@@ -71,6 +73,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.StringArrayVar(&o.Outages, "outage", nil, "DEP:DURATION, a dependency down from 0 s (repeatable), e.g. openai:90s")
 	f.StringVar(&o.Rate, "rate", "", "arrivals per entry workflow: N/min or N/s")
 	f.IntVar(&o.Executions, "executions", 0, "a backlog of N executions per entry workflow queued at 0 s")
+	f.IntVar(&o.Items, "items", def.Items, "items each execution carries from its trigger; a node that continues on its error output sends one item per failure on")
 	f.IntVar(&o.Workers, "workers", def.Workers, "queue-mode workers")
 	f.IntVar(&o.Concurrency, "concurrency", def.Concurrency, "executions per worker")
 	f.DurationVar(&o.Latency, "latency", 200*time.Millisecond, "round trip of an answered call (a success or a 502)")
@@ -124,6 +127,8 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	switch {
 	case o.Executions < 0:
 		return c, usageErrorf("--executions %d: want 0 or more", o.Executions)
+	case o.Items < 1 || o.Items > maxCount:
+		return c, usageErrorf("--items %d: want a whole number from 1 to %d", o.Items, maxCount)
 	case o.Workers < 1 || o.Concurrency < 1 || o.Workers > maxCount || o.Concurrency > maxCount:
 		// Their product is the slot count: 2^32 × 2^32 wrapped to 0 slots.
 		return c, usageErrorf("--workers %d, --concurrency %d: want whole numbers from 1 to %d", o.Workers, o.Concurrency, maxCount)
@@ -181,7 +186,7 @@ func runSimulate(o *SimulateOptions) error {
 	// URLs, rules, ignores), so that --compare replays what audit --fix
 	// leaves; a flag given wins over the config.
 	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
-		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set}
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: o.Items, Set: o.Set}
 	cfg, err := ao.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
@@ -190,7 +195,7 @@ func runSimulate(o *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
-	sc.Workers, sc.Concurrency = st.analysis.Workers, st.analysis.Concurrency
+	sc.Workers, sc.Concurrency, sc.Items = st.analysis.Workers, st.analysis.Concurrency, st.analysis.Items
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), false)
 	set := analyze.Build(files, st.analysis)

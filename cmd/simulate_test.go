@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,6 +41,7 @@ func TestSimulateExitCodes(t *testing.T) {
 			"1 input could not be read: testdata/examples/catalog-enrichment.json (larger than --max-file-size (100 bytes))"},
 		{"dependency in an unread input", []string{"simulate", seedExample, "../testdata/examples/charge-card.json", "--outage", "openai:1m", "--max-file-size", "3000"}, ExitFailure,
 			`1 input could not be read: testdata/examples/catalog-enrichment.json (larger than --max-file-size (3000 bytes)); no operation calls "openai"`},
+		{"no items", []string{"simulate", seedExample, "--outage", "openai:1m", "--items", "0"}, ExitUsage, "--items 0: want a whole number from 1 to"},
 		{"ok", []string{"simulate", seedExample, "--outage", "openai:1m"}, ExitOK, ""},
 	}
 	for _, tt := range tests {
@@ -181,6 +183,37 @@ func TestSimulateReadsTheFleetFromConfig(t *testing.T) {
 		r := run(t, append([]string{"simulate", wf, "--outage", "openai:1m"}, tc.args...)...)
 		if r.code != ExitOK || !strings.Contains(r.stdout, tc.want) {
 			t.Errorf("%v: exit %d, want %q in:\n%s%s", tc.args, r.code, tc.want, r.stdout, r.stderr)
+		}
+	}
+}
+
+// The seed incident as n8n 2.8.4 ran it (regular mode, no concurrency
+// limit): with one product 12 executions in 240 s; with three, one restart
+// per failed product, so executions 1, 3, 9, 27, 81 in 100 s.
+func TestSimulateItemsMultiplyRestarts(t *testing.T) {
+	for _, tc := range []struct {
+		items, window string
+		started       int
+	}{
+		{"1", "240s", 12},
+		{"3", "100s", 121},
+	} {
+		r := run(t, "simulate", seedExample, "--outage", "openai:"+tc.window, "--window", tc.window,
+			"--items", tc.items, "--concurrency", "1000", "--format", "json")
+		if r.code != ExitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		var out struct {
+			Items  int
+			Totals struct {
+				Started int `json:"executions_started"`
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Totals.Started != tc.started || strconv.Itoa(out.Items) != tc.items {
+			t.Errorf("--items %s: %d executions started in %s (items %d), want %d", tc.items, out.Totals.Started, tc.window, out.Items, tc.started)
 		}
 	}
 }
