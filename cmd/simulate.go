@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"os"
 	"strings"
 	"time"
 
@@ -38,6 +40,8 @@ type SimulateOptions struct {
 	// UnsafeFixes adds the unsafe repairs.
 	Compare     bool
 	UnsafeFixes bool
+	// Trace is a file that gets every attempt as a JSON line.
+	Trace string
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 }
@@ -86,6 +90,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards): fleet, prices, instance URLs; rules and ignores for --compare")
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
+	f.StringVar(&o.Trace, "trace", "", "write every attempt to FILE as a JSON line (sent_ms, answered_ms, dependency, workflow, node, ok), in the order answered")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
 	return c
 }
@@ -113,6 +118,9 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	}
 	if o.UnsafeFixes && !o.Compare {
 		return c, usageErrorf("--unsafe-fixes goes with --compare")
+	}
+	if o.Trace != "" && o.Compare {
+		return c, usageErrorf("--trace and --compare exclude each other")
 	}
 	if o.Rate != "" {
 		if o.Executions > 0 {
@@ -205,6 +213,24 @@ func runSimulate(o *SimulateOptions) error {
 		}
 		return usageErrorf("no workflow found in the inputs")
 	}
+	var traceErr error
+	if o.Trace != "" {
+		tf, err := os.Create(inWd(o.Trace, wd))
+		if err != nil {
+			return usageErrorf("--trace: %v", err)
+		}
+		enc := json.NewEncoder(tf)
+		sc.Trace = func(a simulate.Attempt) {
+			if traceErr == nil {
+				traceErr = enc.Encode(a)
+			}
+		}
+		defer func() {
+			if cerr := tf.Close(); traceErr == nil {
+				traceErr = cerr
+			}
+		}()
+	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(simulate.Run(set, sc)); err != nil {
 		if unread != nil {
@@ -249,6 +275,9 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	if traceErr != nil {
+		return fmt.Errorf("--trace: %w", traceErr)
 	}
 	return unread
 }

@@ -66,10 +66,12 @@ type Config struct {
 
 // Attempt is one wire attempt, for Config.Trace.
 type Attempt struct {
-	SentMS, AnsweredMS int64
-	Dependency         string
-	Workflow, Node     string
-	OK                 bool
+	SentMS     int64  `json:"sent_ms"`
+	AnsweredMS int64  `json:"answered_ms"`
+	Dependency string `json:"dependency"`
+	Workflow   string `json:"workflow"`
+	Node       string `json:"node"`
+	OK         bool   `json:"ok"`
 }
 
 // DefaultMaxEvents bounds a run: a few seconds of work.
