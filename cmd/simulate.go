@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
