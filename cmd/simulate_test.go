@@ -217,3 +217,35 @@ func TestSimulateItemsMultiplyRestarts(t *testing.T) {
 		}
 	}
 }
+
+// --trace writes every attempt as a JSON line: the checkout's 3 tries
+// around the charge's 5 are 15 attempts at the payment API.
+func TestSimulateTrace(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "attempts.jsonl")
+	r := run(t, "simulate", "../testdata/examples/checkout-charge-order.json", "../testdata/examples/charge-card.json",
+		"--outage", "api.payments.example.com:10m", "--executions", "1", "--trace", trace)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var last struct {
+		SentMS     int64  `json:"sent_ms"`
+		Dependency string `json:"dependency"`
+		Node       string `json:"node"`
+		OK         *bool  `json:"ok"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 15 || last.Dependency != "api.payments.example.com" || last.OK == nil || *last.OK || last.SentMS <= 0 {
+		t.Errorf("%d lines, last %+v", len(lines), last)
+	}
+	if r := run(t, "simulate", seedExample, "--outage", "openai:1m", "--compare", "--trace", trace); r.code != ExitUsage ||
+		!strings.Contains(r.stderr, "--trace and --compare exclude each other") {
+		t.Errorf("--trace with --compare: exit %d, %s", r.code, r.stderr)
+	}
+}
