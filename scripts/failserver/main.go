@@ -102,49 +102,49 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		mode = parts[1]
 	}
 	if c == "webhook" {
-		s.forward(w, r, mode)
+		s.forward(w, r)
 		return
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	switch mode {
 	case "500", "502":
-		status := 500
+		status := http.StatusInternalServerError
 		if mode == "502" {
-			status = 502
+			status = http.StatusBadGateway
 		}
 		s.record(r, c, mode, status)
 		http.Error(w, `{"error":{"message":"failserver: always `+mode+`"}}`, status)
 	case "429":
-		s.record(r, c, mode, 429)
+		s.record(r, c, mode, http.StatusTooManyRequests)
 		w.Header().Set("Retry-After", "30")
-		http.Error(w, `{"error":{"message":"failserver: rate limited"}}`, 429)
+		http.Error(w, `{"error":{"message":"failserver: rate limited"}}`, http.StatusTooManyRequests)
 	case "timeout":
 		s.record(r, c, mode, 0)
 		select {
 		case <-r.Context().Done():
 		case <-time.After(s.hold):
-			http.Error(w, "failserver: held too long", 504)
+			http.Error(w, "failserver: held too long", http.StatusGatewayTimeout)
 		}
 	case "page3-500":
 		if p := r.URL.Query().Get("page"); p == "1" || p == "2" {
-			s.record(r, c, mode, 200)
+			s.record(r, c, mode, http.StatusOK)
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `[{"page":`+p+`}]`)
 			return
 		}
-		s.record(r, c, mode, 500)
-		http.Error(w, `{"error":{"message":"failserver: page 3 fails"}}`, 500)
+		s.record(r, c, mode, http.StatusInternalServerError)
+		http.Error(w, `{"error":{"message":"failserver: page 3 fails"}}`, http.StatusInternalServerError)
 	case "ok":
-		s.record(r, c, mode, 200)
+		s.record(r, c, mode, http.StatusOK)
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"ok":true}`)
 	case "openai-ok":
-		s.record(r, c, mode, 200)
+		s.record(r, c, mode, http.StatusOK)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(completion(body))
 	default:
-		s.record(r, c, mode, 404)
-		http.Error(w, "failserver: want /<case>/<500|502|429|timeout|ok|openai-ok>/...", 404)
+		s.record(r, c, mode, http.StatusNotFound)
+		http.Error(w, "failserver: want /<case>/<500|502|429|timeout|ok|openai-ok>/...", http.StatusNotFound)
 	}
 }
 
@@ -178,7 +178,7 @@ func completion(body []byte) []byte {
 }
 
 // forward sends a /webhook/ request on to n8n while the budget lasts.
-func (s *server) forward(w http.ResponseWriter, r *http.Request, mode string) {
+func (s *server) forward(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	ok := s.n8n != "" && s.budget > 0
 	if ok {
@@ -186,7 +186,7 @@ func (s *server) forward(w http.ResponseWriter, r *http.Request, mode string) {
 	}
 	s.mu.Unlock()
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	status := 503
+	status := http.StatusServiceUnavailable
 	if ok {
 		req, _ := http.NewRequest(r.Method, s.n8n+r.URL.RequestURI(), bytes.NewReader(body))
 		req.Header.Set("Content-Type", r.Header.Get("Content-Type"))
@@ -196,7 +196,7 @@ func (s *server) forward(w http.ResponseWriter, r *http.Request, mode string) {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 		} else {
-			status = 502
+			status = http.StatusBadGateway
 		}
 	}
 	c := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/webhook/"), "/", 3)
