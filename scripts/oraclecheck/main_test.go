@@ -1,8 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 func TestOffBy(t *testing.T) {
@@ -28,5 +33,46 @@ func TestFirstRun(t *testing.T) {
 	got := firstRun([]int64{0, 1000, 1300, 2300}, []int64{1200, 1250})
 	if want := []int64{0, 1000}; !slices.Equal(got, want) {
 		t.Errorf("firstRun = %v, want %v", got, want)
+	}
+}
+
+// TestCases: every workflow of testdata/engine has its line in cases.tsv
+// and the other way round, parses without a problem, and has an
+// operation on each dependency its line says is down, so that the
+// harness compares something in n8n.
+func TestCases(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "engine")
+	cases, err := readCases(filepath.Join(dir, "cases.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != len(cases) {
+		t.Errorf("%d workflows, %d lines in cases.tsv", len(files), len(cases))
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join(dir, c.name+".json"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		f := n8nschema.Parse(n8nschema.NewSource(c.name+".json", src))
+		if len(f.Problems) > 0 {
+			t.Errorf("%s: %v", c.name, f.Problems)
+			continue
+		}
+		set := analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions())
+		for _, d := range c.outage {
+			found := false
+			for _, op := range set.Operations {
+				found = found || op.Dependency == d
+			}
+			if !found {
+				t.Errorf("%s: no operation calls %q", c.name, d)
+			}
+		}
+		if c.failure != "502" && c.failure != "timeout" {
+			t.Errorf("%s: failure %q", c.name, c.failure)
+		}
 	}
 }
