@@ -249,3 +249,46 @@ func TestSimulateTrace(t *testing.T) {
 		t.Errorf("--trace with --compare: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// The engine's own cases (testdata/engine, run in n8n 2.8.4 by
+// scripts/e2e-oracle.sh): an Agent v3 whose tool fails ends the execution
+// after the tool's 3 tries and 1 model call; a vector store drives its
+// embeddings, 7 attempts.
+func TestSimulateEngineCases(t *testing.T) {
+	for _, tc := range []struct {
+		file, outage           string
+		failed, answered, exec int
+	}{
+		{"tool-agent-v3", "127.0.0.1:35690", 3, 1, 1},
+		{"embeddings-vectorstore", "openai", 7, 0, 1},
+	} {
+		r := run(t, "simulate", "../testdata/engine/"+tc.file+".json", "--outage", tc.outage+":1h", "--window", "10m", "--format", "json")
+		if r.code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", tc.file, r.code, r.stderr)
+		}
+		var out struct {
+			Dependencies []struct {
+				Name   string
+				Sent   []int
+				Failed int `json:"failed_total"`
+			}
+			Totals struct {
+				Failed int `json:"executions_failed"`
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		sent, failed := 0, 0
+		for _, d := range out.Dependencies {
+			for _, n := range d.Sent {
+				sent += n
+			}
+			failed += d.Failed
+		}
+		if failed != tc.failed || sent-failed != tc.answered || out.Totals.Failed != tc.exec {
+			t.Errorf("%s: %d failed and %d answered attempts, %d failed executions; want %d, %d, %d",
+				tc.file, failed, sent-failed, out.Totals.Failed, tc.failed, tc.answered, tc.exec)
+		}
+	}
+}
