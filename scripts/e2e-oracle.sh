@@ -194,6 +194,7 @@ log "starting failserver on $fail_addr"
 "$work/failserver" -addr "$fail_addr" -log "$work/requests.jsonl" -n8n "$base" -webhook-budget 39 2>"$work/failserver.log" &
 fs_pid=$!
 for _ in $(seq 1 50); do curl -s -o /dev/null --max-time 1 "http://$fail_addr/" && break; sleep 0.1; done
+kill -0 "$fs_pid" 2>/dev/null || { cat "$work/failserver.log" >&2; die "failserver did not start (is $fail_addr taken?)"; }
 running() { api "$base/api/v1/executions?status=running&limit=250" | jq '.data | length'; }
 fire() { # cases...
 	local fired=() c
