@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +29,7 @@ type SimulateOptions struct {
 	Outages     []string
 	Rate        string
 	Executions  int
+	Items       int
 	Workers     int
 	Concurrency int
 	Latency     time.Duration
@@ -47,6 +50,8 @@ type SimulateOptions struct {
 	// Show and Deps choose the dependencies an svg or png draws.
 	Show int
 	Deps []string
+	// Trace is a file that gets every attempt as a JSON line.
+	Trace string
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 }
@@ -73,7 +78,8 @@ The same --seed gives the same report. See docs/simulate.md.`,
   stormcheck simulate flow.json --outage openai:10m --rate 30/min --failure timeout --format svg > storm.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
-			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency")}
+			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency"),
+				"items": c.Flags().Changed("items")}
 			return runSimulate(o)
 		},
 	}
@@ -81,6 +87,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.StringArrayVar(&o.Outages, "outage", nil, "DEP:DURATION, a dependency down from 0 s (repeatable), e.g. openai:90s")
 	f.StringVar(&o.Rate, "rate", "", "arrivals per entry workflow: N/min or N/s")
 	f.IntVar(&o.Executions, "executions", 0, "a backlog of N executions per entry workflow queued at 0 s")
+	f.IntVar(&o.Items, "items", def.Items, "items each execution carries from its trigger; a node that continues on its error output sends one item per failure on")
 	f.IntVar(&o.Workers, "workers", def.Workers, "queue-mode workers")
 	f.IntVar(&o.Concurrency, "concurrency", def.Concurrency, "executions per worker")
 	f.DurationVar(&o.Latency, "latency", 200*time.Millisecond, "round trip of an answered call (a success or a 502)")
@@ -95,6 +102,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards): fleet, prices, instance URLs; rules and ignores for --compare")
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
+	f.StringVar(&o.Trace, "trace", "", "write every attempt to FILE as a JSON line (sent_ms, answered_ms, dependency, workflow, node, ok), in the order answered")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
 	n8nVersionFlag(f, &o.N8nVersion)
 	f.BoolVar(&o.NoGitignore, "no-gitignore", false, "read the files .gitignore leaves out of a folder walk too")
@@ -125,6 +133,9 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	if o.UnsafeFixes && !o.Compare {
 		return c, usageErrorf("--unsafe-fixes goes with --compare")
 	}
+	if o.Trace != "" && o.Compare {
+		return c, usageErrorf("--trace and --compare exclude each other")
+	}
 	if o.Rate != "" {
 		if o.Executions > 0 {
 			return c, usageErrorf("--rate and --executions exclude each other")
@@ -138,6 +149,8 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	switch {
 	case o.Executions < 0:
 		return c, usageErrorf("--executions %d: want 0 or more", o.Executions)
+	case o.Items < 1 || o.Items > maxCount:
+		return c, usageErrorf("--items %d: want a whole number from 1 to %d", o.Items, maxCount)
 	case o.Workers < 1 || o.Concurrency < 1 || o.Workers > maxCount || o.Concurrency > maxCount:
 		// Their product is the slot count: 2^32 × 2^32 wrapped to 0 slots.
 		return c, usageErrorf("--workers %d, --concurrency %d: want whole numbers from 1 to %d", o.Workers, o.Concurrency, maxCount)
@@ -207,7 +220,7 @@ func runSimulate(o *SimulateOptions) error {
 	// URLs, rules, ignores), so that --compare replays what audit --fix
 	// leaves; a flag given wins over the config.
 	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
-		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set, N8nVersion: o.N8nVersion, NoGitignore: o.NoGitignore, IO: o.IO}
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: o.Items, Set: o.Set, N8nVersion: o.N8nVersion, NoGitignore: o.NoGitignore, IO: o.IO}
 	cfg, err := ao.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
@@ -217,7 +230,7 @@ func runSimulate(o *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
-	sc.Workers, sc.Concurrency = st.Analysis.Workers, st.Analysis.Concurrency
+	sc.Workers, sc.Concurrency, sc.Items = st.Analysis.Workers, st.Analysis.Concurrency, st.Analysis.Items
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), false)
 	first, err := st.Simulate(files, sc)
@@ -226,6 +239,24 @@ func runSimulate(o *SimulateOptions) error {
 			return unread // why no workflow was found: exit 3, as audit
 		}
 		return noWorkflow(files, analyze.Build(files, st.Analysis), st.Rules)
+	}
+	var traceErr error
+	if o.Trace != "" {
+		tf, err := os.Create(inWd(o.Trace, wd))
+		if err != nil {
+			return usageErrorf("--trace: %v", err)
+		}
+		enc := json.NewEncoder(tf)
+		sc.Trace = func(a simulate.Attempt) {
+			if traceErr == nil {
+				traceErr = enc.Encode(a)
+			}
+		}
+		defer func() {
+			if cerr := tf.Close(); traceErr == nil {
+				traceErr = cerr
+			}
+		}()
 	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(first, err); err != nil {
@@ -270,6 +301,9 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	if traceErr != nil {
+		return fmt.Errorf("--trace: %w", traceErr)
 	}
 	return unread
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,6 +52,7 @@ func TestSimulateExitCodes(t *testing.T) {
 			"1 input could not be read: testdata/examples/catalog-enrichment.json (larger than --max-file-size (100 bytes))"},
 		{"dependency in an unread input", []string{"simulate", seedExample, "../testdata/examples/charge-card.json", "--outage", "openai:1m", "--max-file-size", "3000"}, ExitFailure,
 			`1 input could not be read: testdata/examples/catalog-enrichment.json (larger than --max-file-size (3000 bytes)); no operation calls "openai"`},
+		{"no items", []string{"simulate", seedExample, "--outage", "openai:1m", "--items", "0"}, ExitUsage, "--items 0: want a whole number from 1 to"},
 		{"ok", []string{"simulate", seedExample, "--outage", "openai:1m"}, ExitOK, ""},
 	}
 	for _, tt := range tests {
@@ -330,5 +332,111 @@ func TestReadmeChart(t *testing.T) {
 	if committed.Width != drawn.Width || committed.Height != drawn.Height {
 		t.Errorf("docs/simulate-compare.png is %d × %d, the command draws %d × %d: go test ./cmd -run TestReadmeChart -update-simulate",
 			committed.Width, committed.Height, drawn.Width, drawn.Height)
+	}
+}
+
+// The seed incident as n8n 2.8.4 ran it (regular mode, no concurrency
+// limit): with one product 12 executions in 240 s; with three, one restart
+// per failed product, so executions 1, 3, 9, 27, 81 in 100 s.
+func TestSimulateItemsMultiplyRestarts(t *testing.T) {
+	for _, tc := range []struct {
+		items, window string
+		started       int
+	}{
+		{"1", "240s", 12},
+		{"3", "100s", 121},
+	} {
+		r := run(t, "simulate", seedExample, "--outage", "openai:"+tc.window, "--window", tc.window,
+			"--items", tc.items, "--concurrency", "1000", "--format", "json")
+		if r.code != ExitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		var out struct {
+			Items  int
+			Totals struct {
+				Started int `json:"executions_started"`
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Totals.Started != tc.started || strconv.Itoa(out.Items) != tc.items {
+			t.Errorf("--items %s: %d executions started in %s (items %d), want %d", tc.items, out.Totals.Started, tc.window, out.Items, tc.started)
+		}
+	}
+}
+
+// --trace writes every attempt as a JSON line: the checkout's 3 tries
+// around the charge's 5 are 15 attempts at the payment API.
+func TestSimulateTrace(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "attempts.jsonl")
+	r := run(t, "simulate", "../testdata/examples/checkout-charge-order.json", "../testdata/examples/charge-card.json",
+		"--outage", "api.payments.example.com:10m", "--executions", "1", "--trace", trace)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var last struct {
+		SentMS     int64  `json:"sent_ms"`
+		Dependency string `json:"dependency"`
+		Node       string `json:"node"`
+		OK         *bool  `json:"ok"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 15 || last.Dependency != "api.payments.example.com" || last.OK == nil || *last.OK || last.SentMS <= 0 {
+		t.Errorf("%d lines, last %+v", len(lines), last)
+	}
+	if r := run(t, "simulate", seedExample, "--outage", "openai:1m", "--compare", "--trace", trace); r.code != ExitUsage ||
+		!strings.Contains(r.stderr, "--trace and --compare exclude each other") {
+		t.Errorf("--trace with --compare: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// The engine's own cases (testdata/engine, run in n8n 2.8.4 by
+// scripts/e2e-oracle.sh): an Agent v3 whose tool fails ends the execution
+// after the tool's 3 tries and 1 model call; a vector store drives its
+// embeddings, 7 attempts.
+func TestSimulateEngineCases(t *testing.T) {
+	for _, tc := range []struct {
+		file, outage           string
+		failed, answered, exec int
+	}{
+		{"tool-agent-v3", "127.0.0.1:35690", 3, 1, 1},
+		{"embeddings-vectorstore", "openai", 7, 0, 1},
+	} {
+		r := run(t, "simulate", "../testdata/engine/"+tc.file+".json", "--outage", tc.outage+":1h", "--window", "10m", "--format", "json")
+		if r.code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", tc.file, r.code, r.stderr)
+		}
+		var out struct {
+			Dependencies []struct {
+				Name   string
+				Sent   []int
+				Failed int `json:"failed_total"`
+			}
+			Totals struct {
+				Failed int `json:"executions_failed"`
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		sent, failed := 0, 0
+		for _, d := range out.Dependencies {
+			for _, n := range d.Sent {
+				sent += n
+			}
+			failed += d.Failed
+		}
+		if failed != tc.failed || sent-failed != tc.answered || out.Totals.Failed != tc.exec {
+			t.Errorf("%s: %d failed and %d answered attempts, %d failed executions; want %d, %d, %d",
+				tc.file, failed, sent-failed, out.Totals.Failed, tc.failed, tc.answered, tc.exec)
+		}
 	}
 }

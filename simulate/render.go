@@ -175,6 +175,9 @@ func summary(r *Result) string {
 	case r.RatePerMin > 0:
 		arr = fmt.Sprintf("%s executions/min per entry workflow", strconv.FormatFloat(r.RatePerMin, 'f', -1, 64))
 	}
+	if r.Items > 1 {
+		arr += fmt.Sprintf(", %d items each", r.Items)
+	}
 	return fmt.Sprintf("%s (%s, latency %d ms); %s; %d %s × %d concurrency; seed %d; window %d s",
 		strings.Join(outs, ", "), r.Failure, r.LatencyMS, arr, r.Workers, plural(r.Workers, "worker", "workers"), r.Concurrency, r.Seed, r.WindowS)
 }

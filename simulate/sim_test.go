@@ -438,3 +438,134 @@ func TestNoEntryWorkflowSaysSo(t *testing.T) {
 		t.Errorf("arrived %d, notes %q", r.Totals.Arrived, r.Notes)
 	}
 }
+
+// The seed incident's error output sends one restart per failed item, so
+// with several items per execution the restarts multiply each trip, as
+// n8n 2.8.4 did (executions 1, 3, 9, 27, 81 about 20 s apart with three
+// items; docs/n8n-facts.md, "The engine as test oracle").
+func TestSeedIncidentRestartsOncePerFailedItem(t *testing.T) {
+	set := load(t, "../testdata/examples/catalog-enrichment.json")
+	for _, tc := range []struct {
+		items    int
+		window   time.Duration
+		started  int
+		restarts int
+	}{
+		// One trip every ~20 s: 12 executions in 240 s.
+		{1, 240 * time.Second, 12, 11},
+		// 1 + 3 + 9 + 27 + 81 executions in 100 s.
+		{3, 100 * time.Second, 121, 120},
+	} {
+		c := cfg("openai", tc.window)
+		c.Window, c.Items, c.Concurrency = tc.window, tc.items, 1000
+		var perTry []int64 // the first execution's OpenAI attempts
+		c.Trace = func(a Attempt) {
+			if a.Node == "OpenAI" && a.SentMS < 20_000 {
+				perTry = append(perTry, a.SentMS)
+			}
+		}
+		r, err := Run(set, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Totals.Started != tc.started || len(r.Restarts) != 1 || r.Restarts[0].Count != tc.restarts {
+			t.Errorf("%d items: %d executions started, restarts %+v; want %d and %d", tc.items, r.Totals.Started, r.Restarts, tc.started, tc.restarts)
+		}
+		// A node that continues on fail tries every item in each try.
+		if len(perTry) != 4*tc.items {
+			t.Errorf("%d items: OpenAI attempts in the first 20 s at %v ms, want %d", tc.items, perTry, 4*tc.items)
+		}
+	}
+}
+
+// A node that does not continue on fail throws at its first failed item:
+// one attempt per try whatever the items, and the run fails.
+func TestFirstFailedItemEndsTheTry(t *testing.T) {
+	c := cfg("api.vendor.test", time.Minute)
+	c.Items = 5
+	r, err := Run(build(t, oneNode), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Dependencies[0]; d.AttemptsDuring != 3 || r.Totals.Failed != 1 {
+		t.Errorf("%d attempts, %+v; want 3 and 1 failed execution", d.AttemptsDuring, r.Totals)
+	}
+}
+
+// An Agent v3 hands tool calls to the engine, which runs the tool as a
+// node: a tool that fails after its retries ends the execution (n8n
+// 2.8.4: 3 tool attempts, 1 model call, failed). An Agent v2 gives the
+// error back to its model and goes on.
+func TestAgentV3ToolFailureEndsTheExecution(t *testing.T) {
+	src := `{"name": "agent", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": VERSION, "position": [200, 0], "parameters": {}},
+ {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
+  "parameters": {"model": "gpt-4o-mini", "options": {"maxTokens": 100}}},
+ {"name": "Lookup", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "position": [400, 200],
+  "parameters": {"url": "https://api.vendor.test/v1/lookup"}, "retryOnFail": true}],
+ "connections": {"Hook": {"main": [[{"node": "Agent", "type": "main", "index": 0}]]},
+  "Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]},
+  "Lookup": {"ai_tool": [[{"node": "Agent", "type": "ai_tool", "index": 0}]]}}}`
+	for _, tc := range []struct {
+		version             string
+		tool, model, failed int
+	}{
+		{"3", 3, 1, 1},
+		{"3.1", 3, 1, 1},
+		// 10 rounds of a model call and the tool's 3 tries, the last
+		// one ending with an answer: the execution succeeds.
+		{"2.2", 30, 10, 0},
+	} {
+		r, err := Run(build(t, strings.Replace(src, "VERSION", tc.version, 1)), cfg("api.vendor.test", time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tool, model int
+		for _, d := range r.Dependencies {
+			switch d.Name {
+			case "api.vendor.test":
+				tool = d.AttemptsDuring
+			case "openai":
+				model = d.AttemptsDuring
+			}
+		}
+		if tool != tc.tool || model != tc.model || r.Totals.Failed != tc.failed {
+			t.Errorf("agent v%s: %d tool attempts, %d model calls, %d failed; want %d, %d, %d",
+				tc.version, tool, model, r.Totals.Failed, tc.tool, tc.model, tc.failed)
+		}
+	}
+}
+
+// A vector store drives its embeddings sub-node: one execution against
+// an embeddings provider that is down sends what the attempt model counts.
+func TestVectorStoreDrivesItsEmbeddings(t *testing.T) {
+	src := `{"name": "embed", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "e"}},
+ {"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreInMemory", "typeVersion": 1.3, "position": [200, 0],
+  "parameters": {"mode": "insert", "memoryKey": {"__rl": true, "value": "k", "mode": "list"}}},
+ {"name": "Embeddings", "type": "@n8n/n8n-nodes-langchain.embeddingsOpenAi", "typeVersion": 1.2, "position": [200, 200], "parameters": {}},
+ {"name": "Loader", "type": "@n8n/n8n-nodes-langchain.documentDefaultDataLoader", "typeVersion": 1.1, "position": [400, 200], "parameters": {}}],
+ "connections": {"Hook": {"main": [[{"node": "Store", "type": "main", "index": 0}]]},
+  "Embeddings": {"ai_embedding": [[{"node": "Store", "type": "ai_embedding", "index": 0}]]},
+  "Loader": {"ai_document": [[{"node": "Store", "type": "ai_document", "index": 0}]]}}}`
+	set := build(t, src)
+	var static int
+	for _, op := range set.Operations {
+		if op.Node.Name == "Embeddings" {
+			static = op.Attempts
+		}
+	}
+	if static < 2 {
+		t.Fatalf("attempt model says %d attempts for the embeddings", static)
+	}
+	c := cfg("openai", time.Hour)
+	c.Window = time.Hour // the SDK's backoff doubles without a cap
+	r, err := Run(set, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Dependencies[0]; d.Name != "openai" || d.AttemptsDuring != static || r.Totals.Failed != 1 {
+		t.Errorf("%s: %d attempts, %+v; want %d and 1 failed execution", d.Name, d.AttemptsDuring, r.Totals, static)
+	}
+}
