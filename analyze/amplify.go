@@ -473,6 +473,18 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 	return 0
 }
 
+// engineToolOf is the AI Agent v3 a tool node is attached to, nil when it
+// is none: that agent runs its tools as nodes of the execution
+// (ToolsAgent/V3/helpers/executeBatch.ts).
+func engineToolOf(g *Graph, n *n8nschema.Node) *n8nschema.Node {
+	for _, e := range g.OutOfType(n, ConnTool) {
+		if e.To.Type == "@n8n/n8n-nodes-langchain.agent" && e.To.TypeVersion >= 3 {
+			return e.To
+		}
+	}
+	return nil
+}
+
 // driveFan is how many calls per item a root makes to a sub-node attached
 // through typ: agent iterations for models and tools (one model call for
 // an agent with no tool; each model of a fallback pair included), the
@@ -840,6 +852,12 @@ func (a *amp) operations(cur []ctx) {
 			pend = append(pend, pendingChain{c.link, own})
 			factorCount += chainLen(c.link) + nLocal
 			fan, fanUnb := c.fan, c.fanUnb
+			down := fan
+			if root := engineToolOf(g, n); root != nil && !n8nschema.AgentV3ToolErrorsToModel(s.Options.Version()) {
+				if k, _ := driveFan(g, root, ConnTool); k > 1 && fan%k == 0 {
+					down = fan / k
+				}
+			}
 			if p, pu := Pages(n); pu {
 				op.DataBound = !fanUnb && PagesFollowCursor(n)
 				fanUnb = true
@@ -850,6 +868,9 @@ func (a *amp) operations(cur []ctx) {
 				op.CallsUnbounded, op.CallsPerItem = true, 0
 			} else {
 				op.CallsPerItem = fan
+				if down != fan {
+					op.CallsWhileDown = down
+				}
 			}
 			s.Operations = append(s.Operations, op)
 		}

@@ -19,6 +19,14 @@ type Operation struct {
 	// CallsPerItem is legitimate fan-out (agent iterations, pages, fallback
 	// models); 0 with CallsUnbounded means no bound.
 	CallsPerItem int
+	// CallsWhileDown is how many of CallsPerItem an item still makes
+	// while every call fails, when a failure ends the fan-out; 0 when it
+	// is CallsPerItem. A page that fails ends the node's try, and a retry
+	// starts again at the first page (observed in n8n 2.8.4,
+	// testdata/engine/pagination-retry.json: 3 tries, 3 requests); a tool
+	// of an Agent v3 that fails ends the execution on releases before
+	// 2.41 (n8nschema.AgentV3ToolErrorsToModel).
+	CallsWhileDown int
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
 	// Spec is the node's catalog entry, shared: operations of one node

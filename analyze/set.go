@@ -26,6 +26,17 @@ type Options struct {
 	SpendCaps []SpendCap
 	// MaxInFlight bounds concurrent requests per dependency host (RS505).
 	MaxInFlight map[string]int
+	// N8nVersion is the release the workflows run on, for facts that
+	// differ between releases; the zero value is the newest known.
+	N8nVersion n8nschema.Version
+}
+
+// Version is the n8n release the set's facts are read for.
+func (o *Options) Version() n8nschema.Version {
+	if o.N8nVersion == (n8nschema.Version{}) {
+		return n8nschema.NewestKnown()
+	}
+	return o.N8nVersion
 }
 
 // ModelPrice is what a model costs in USD per million tokens.

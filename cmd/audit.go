@@ -396,10 +396,13 @@ func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSett
 	if o.IO != nil {
 		errw = o.IO.Err
 	}
-	if _, err := n8nVersion(o.N8nVersion, cfg, errw); err != nil {
+	v, err := n8nVersion(o.N8nVersion, cfg, errw)
+	if err != nil {
 		return nil, err
 	}
-	s, err := engine.Resolve(o.engineOptions(cfg))
+	eo := o.engineOptions(cfg)
+	eo.N8nVersion = v.String()
+	s, err := engine.Resolve(eo)
 	if oe := (*engine.OptionError)(nil); errors.As(err, &oe) && oe.Option == "severity" {
 		return nil, usageErrorf("%s: rules.severity: %v", cfg.Path, err)
 	} else if err != nil {

@@ -233,13 +233,6 @@ func runSimulate(o *SimulateOptions) error {
 	sc.Workers, sc.Concurrency, sc.Items = st.Analysis.Workers, st.Analysis.Concurrency, st.Analysis.Items
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), false)
-	first, err := st.Simulate(files, sc)
-	if errors.Is(err, engine.ErrNoWorkflow) {
-		if unread != nil {
-			return unread // why no workflow was found: exit 3, as audit
-		}
-		return noWorkflow(files, analyze.Build(files, st.Analysis), st.Rules)
-	}
 	var traceErr error
 	if o.Trace != "" {
 		tf, err := os.Create(inWd(o.Trace, wd))
@@ -257,6 +250,13 @@ func runSimulate(o *SimulateOptions) error {
 				traceErr = cerr
 			}
 		}()
+	}
+	first, err := st.Simulate(files, sc)
+	if errors.Is(err, engine.ErrNoWorkflow) {
+		if unread != nil {
+			return unread // why no workflow was found: exit 3, as audit
+		}
+		return noWorkflow(files, analyze.Build(files, st.Analysis), st.Rules)
 	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(first, err); err != nil {

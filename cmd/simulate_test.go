@@ -410,7 +410,8 @@ func TestSimulateEngineCases(t *testing.T) {
 		{"tool-agent-v3", "127.0.0.1:35690", 3, 1, 1},
 		{"embeddings-vectorstore", "openai", 7, 0, 1},
 	} {
-		r := run(t, "simulate", "../testdata/engine/"+tc.file+".json", "--outage", tc.outage+":1h", "--window", "10m", "--format", "json")
+		// As n8n 2.8.4 ran them.
+		r := run(t, "simulate", "../testdata/engine/"+tc.file+".json", "--n8n-version", "2.8.4", "--outage", tc.outage+":1h", "--window", "10m", "--format", "json")
 		if r.code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", tc.file, r.code, r.stderr)
 		}

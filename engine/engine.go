@@ -101,9 +101,11 @@ func Resolve(o Options) (*Settings, error) {
 		return nil, &OptionError{"severity", err}
 	}
 	if o.N8nVersion != "" {
-		if _, err := n8nschema.ParseVersion(o.N8nVersion); err != nil {
+		v, err := n8nschema.ParseVersion(o.N8nVersion)
+		if err != nil {
 			return nil, &OptionError{"n8n_version", err}
 		}
+		o.Analysis.N8nVersion = v
 	}
 	s := &Settings{
 		Analysis: o.Analysis, Rules: analyze.WithSeverities(enabled, sev), Listed: analyze.WithSeverities(all, sev),

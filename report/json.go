@@ -266,6 +266,9 @@ func (e *jsonEnc) operation(set *analyze.Set, op *analyze.Operation, red memo) {
 	e.key("attempts").intOrNull(op.Attempts, !op.Unbounded)
 	e.key("unbounded").bool(op.Unbounded)
 	e.key("calls_per_item").intOrNull(op.CallsPerItem, !op.CallsUnbounded)
+	if op.CallsWhileDown > 0 {
+		e.key("calls_per_item_while_down").int(op.CallsWhileDown)
+	}
 	e.key("factors").factors(op.Factors, red)
 	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
 	e.key("model").string(op.Model)

@@ -44,6 +44,7 @@ type jsonOperation struct {
 	Attempts     *int         `json:"attempts"`
 	Unbounded    bool         `json:"unbounded"`
 	CallsPerItem *int         `json:"calls_per_item"`
+	CallsDown    int          `json:"calls_per_item_while_down,omitempty"`
 	Factors      []jsonFactor `json:"factors"`
 	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
 	Model                string   `json:"model"`
@@ -198,6 +199,7 @@ func jsonWorkflowOf(set *analyze.Set, wf *n8nschema.Workflow) jsonWorkflow {
 		if !op.CallsUnbounded {
 			jo.CallsPerItem = intPtr(op.CallsPerItem)
 		}
+		jo.CallsDown = op.CallsWhileDown
 		jo.Model = op.Model
 		if usd, ok := op.SpendPerExecution(&set.Options); ok {
 			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(usd)

@@ -858,7 +858,10 @@ func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline
 	}
 	fb, _ := root.Param("needsFallback")
 	fallback := fb.True() && len(models) > 1
-	engineTools := root.Type == "@n8n/n8n-nodes-langchain.agent" && root.TypeVersion >= 3
+	// An Agent v3 runs its tools as nodes: before n8n 2.41 a tool's
+	// failure ends the execution; from 2.41.1 it goes back to the model.
+	engineTools := root.Type == "@n8n/n8n-nodes-langchain.agent" && root.TypeVersion >= 3 &&
+		!n8nschema.AgentV3ToolErrorsToModel(s.set.Options.Version())
 	toolsDone := false
 	for range analyze.AgentIterations(root) {
 		if len(models) > 0 {

@@ -493,9 +493,10 @@ func TestFirstFailedItemEndsTheTry(t *testing.T) {
 }
 
 // An Agent v3 hands tool calls to the engine, which runs the tool as a
-// node: a tool that fails after its retries ends the execution (n8n
-// 2.8.4: 3 tool attempts, 1 model call, failed). An Agent v2 gives the
-// error back to its model and goes on.
+// node: before n8n 2.41 a tool that fails after its retries ends the
+// execution (n8n 2.8.4: 3 tool attempts, 1 model call, failed); from
+// 2.41.1 (the default) it gives the error back to its model, as an Agent
+// v2 does, and goes on.
 func TestAgentV3ToolFailureEndsTheExecution(t *testing.T) {
 	src := `{"name": "agent", "nodes": [
  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
@@ -508,16 +509,28 @@ func TestAgentV3ToolFailureEndsTheExecution(t *testing.T) {
   "Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]},
   "Lookup": {"ai_tool": [[{"node": "Agent", "type": "ai_tool", "index": 0}]]}}}`
 	for _, tc := range []struct {
-		version             string
+		version, n8n        string
 		tool, model, failed int
 	}{
-		{"3", 3, 1, 1},
-		{"3.1", 3, 1, 1},
+		{"3", "2.8.4", 3, 1, 1},
+		{"3.1", "2.8.4", 3, 1, 1},
+		{"3.1", "1.123.81", 3, 1, 1},
 		// 10 rounds of a model call and the tool's 3 tries, the last
 		// one ending with an answer: the execution succeeds.
-		{"2.2", 30, 10, 0},
+		{"3.1", "2.41.1", 30, 10, 0},
+		{"3", "", 30, 10, 0},
+		{"2.2", "2.8.4", 30, 10, 0},
 	} {
-		r, err := Run(build(t, strings.Replace(src, "VERSION", tc.version, 1)), cfg("api.vendor.test", time.Hour))
+		opts := analyze.DefaultOptions()
+		if tc.n8n != "" {
+			v, err := n8nschema.ParseVersion(tc.n8n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.N8nVersion = v
+		}
+		f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(strings.Replace(src, "VERSION", tc.version, 1))))
+		r, err := Run(analyze.Build([]*n8nschema.File{f}, opts), cfg("api.vendor.test", time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -531,8 +544,8 @@ func TestAgentV3ToolFailureEndsTheExecution(t *testing.T) {
 			}
 		}
 		if tool != tc.tool || model != tc.model || r.Totals.Failed != tc.failed {
-			t.Errorf("agent v%s: %d tool attempts, %d model calls, %d failed; want %d, %d, %d",
-				tc.version, tool, model, r.Totals.Failed, tc.tool, tc.model, tc.failed)
+			t.Errorf("agent v%s on n8n %q: %d tool attempts, %d model calls, %d failed; want %d, %d, %d",
+				tc.version, tc.n8n, tool, model, r.Totals.Failed, tc.tool, tc.model, tc.failed)
 		}
 	}
 }

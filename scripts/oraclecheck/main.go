@@ -312,6 +312,7 @@ func audit(sc, file, version string, c kase) (int, bool, error) {
 				Dependency string `json:"dependency"`
 				Attempts   *int   `json:"attempts"`
 				Calls      int    `json:"calls_per_item"`
+				Down       int    `json:"calls_per_item_while_down"`
 				Unbounded  bool   `json:"unbounded"`
 			} `json:"operations"`
 		} `json:"workflows"`
@@ -328,7 +329,11 @@ func audit(sc, file, version string, c kase) (int, bool, error) {
 			if op.Attempts == nil || op.Unbounded {
 				return 0, true, nil
 			}
-			sum += *op.Attempts * max(op.Calls, 1)
+			calls := max(op.Calls, 1)
+			if op.Down > 0 {
+				calls = op.Down // a failure ends the fan-out
+			}
+			sum += *op.Attempts * calls
 		}
 	}
 	return sum, false, nil
