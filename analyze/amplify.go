@@ -158,6 +158,26 @@ func Pages(n *n8nschema.Node) (pages int, unbounded bool) {
 	return 100, false
 }
 
+// PagesFollowCursor reports whether an HTTP Request's pagination takes
+// each next page from the response: the next URL it returns
+// (responseContainsNextURL) or a parameter read from it ({{
+// $response.body.nextCursor }}). It ends when the data does: the API
+// stops sending a next page. A page number counted by n8n ($pageCount)
+// is not: an API that ignores it answers the same page for ever.
+func PagesFollowCursor(n *n8nschema.Node) bool {
+	p, _ := n.Param("options.pagination.pagination")
+	if p.Get("paginationMode").Str() == "responseContainsNextURL" {
+		return true
+	}
+	ps := p.Get("parameters.parameters").Elems()
+	for _, e := range ps {
+		if !strings.Contains(e.Get("value").Str(), "$response") {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
 // MulSat multiplies attempt or call counts without overflowing: it
 // saturates at AttemptCap, and a count below one gives 0.
 func MulSat(a, b int) int {
@@ -453,6 +473,18 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 	return 0
 }
 
+// engineToolOf is the AI Agent v3 a tool node is attached to, nil when it
+// is none: that agent runs its tools as nodes of the execution
+// (ToolsAgent/V3/helpers/executeBatch.ts).
+func engineToolOf(g *Graph, n *n8nschema.Node) *n8nschema.Node {
+	for _, e := range g.OutOfType(n, ConnTool) {
+		if e.To.Type == "@n8n/n8n-nodes-langchain.agent" && e.To.TypeVersion >= 3 {
+			return e.To
+		}
+	}
+	return nil
+}
+
 // driveFan is how many calls per item a root makes to a sub-node attached
 // through typ: agent iterations for models and tools (one model call for
 // an agent with no tool; each model of a fallback pair included), the
@@ -560,8 +592,25 @@ func (a *amp) run(failV int) {
 	// a cycle: out of a node on a cycle of the full graph. Elsewhere the
 	// mark changes no component of the restricted graph, and the guard
 	// test (regexes over the parameters) is skipped.
+	var down map[int32]map[string]bool // by component: fields a call passes stepped down
+	if slices.Contains(fcyc, true) {
+		for u, n := range a.nodes {
+			if n == nil || !fcyc[comp[u]] {
+				continue
+			}
+			for _, f := range steppedDownInputs(n) {
+				if down == nil {
+					down = map[int32]map[string]bool{}
+				}
+				if down[comp[u]] == nil {
+					down[comp[u]] = map[string]bool{}
+				}
+				down[comp[u]][f] = true
+			}
+		}
+	}
 	for u, es := range a.adj {
-		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) {
+		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) && !testsAny(n, down[comp[u]]) {
 			continue
 		}
 		for i := range es {
@@ -778,7 +827,7 @@ func (a *amp) operations(cur []ctx) {
 			}
 			c := cur[a.base[wi]+ui]
 			op := &block[len(s.Operations)]
-			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Paid: sp.Paid,
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Account: account(n, *sp), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
@@ -803,7 +852,14 @@ func (a *amp) operations(cur []ctx) {
 			pend = append(pend, pendingChain{c.link, own})
 			factorCount += chainLen(c.link) + nLocal
 			fan, fanUnb := c.fan, c.fanUnb
+			down := fan
+			if root := engineToolOf(g, n); root != nil && !n8nschema.AgentV3ToolErrorsToModel(s.Options.Version()) {
+				if k, _ := driveFan(g, root, ConnTool); k > 1 && fan%k == 0 {
+					down = fan / k
+				}
+			}
 			if p, pu := Pages(n); pu {
+				op.DataBound = !fanUnb && PagesFollowCursor(n)
 				fanUnb = true
 			} else {
 				fan = MulSat(fan, p)
@@ -812,6 +868,9 @@ func (a *amp) operations(cur []ctx) {
 				op.CallsUnbounded, op.CallsPerItem = true, 0
 			} else {
 				op.CallsPerItem = fan
+				if down != fan {
+					op.CallsWhileDown = down
+				}
 			}
 			s.Operations = append(s.Operations, op)
 		}
@@ -890,18 +949,6 @@ func localFactors(g *Graph, n *n8nschema.Node, sp *n8nschema.Spec) (fs [2]Factor
 		add(KindSDKRetry, SDKAttempts(n, *sp))
 	}
 	return fs, k
-}
-
-// dependency names what an operation calls: the catalog's provider, or
-// the host of an HTTP request's URL.
-func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
-	if sp.Provider != "" {
-		return sp.Provider
-	}
-	if v, ok := n.Param("url"); ok {
-		return hostOf(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))))
-	}
-	return ""
 }
 
 // errorCallers are the workflows whose settings.errorWorkflow is w.

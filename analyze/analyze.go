@@ -171,6 +171,9 @@ type Finding struct {
 	// Repair is the fix package's repair of the finding; nil when it has
 	// none (or before fix.Attach ran).
 	Repair *Repair
+	// NoRepair says why a finding of a rule that has repairs has none
+	// (set by fix.Attach with a nil Repair).
+	NoRepair string
 }
 
 // Diagnostic is what a rule reports; the pass fills in the rest.
@@ -247,13 +250,16 @@ type SetPass struct {
 	found     []Finding
 }
 
-// Report records a finding on an operation of a workflow of the set
-// (d.Node is not read: the operation names its node).
+// Report records a finding on an operation of a workflow of the set, or
+// on the workflow when op is nil (d.Node is not read: the operation names
+// its node).
 func (p *SetPass) Report(w *WorkflowSummary, op *OperationSummary, d Diagnostic) {
 	f := newFinding(p.Rule, w.Source, d)
-	f.Node = op.Node
-	if !f.Pos.IsValid() {
-		f.Pos = op.Pos
+	if op != nil {
+		f.Node = op.Node
+		if !f.Pos.IsValid() {
+			f.Pos = op.Pos
+		}
 	}
 	onWorkflow(&f, p.Rule, w.Name, w.ID, w.Pos, w.ParametersLost)
 	p.found = append(p.found, f)

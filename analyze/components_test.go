@@ -299,8 +299,8 @@ func TestComponentsCrafted(t *testing.T) {
 	}, {
 		name: "a dependency shared across groups (set-wide RS505)",
 		files: map[string]string{
-			"a.json": workflow("A", "Sync A", "", node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.shared.example.com/a"), retried}),
-			"b.json": workflow("B", "Sync B", "", node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.shared.example.com/b"), retried}),
+			"a.json": workflow("A", "Sync A", "", node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.shared.internal/a"), retried}),
+			"b.json": workflow("B", "Sync B", "", node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.shared.internal/b"), retried}),
 		},
 		want: [][]int{{0}, {1}},
 		rule: "RS505", file: "a.json",

@@ -71,8 +71,12 @@ func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 	}
 	type foldKey struct{ rule, key string }
 	first := map[foldKey]int{} // → index in out
-	more := map[int]int{}      // index in out → findings folded into it
-	out := fs[:0]              // written at or before the index read: safe in place
+	// more holds the places folded into a kept finding (by its index in
+	// out), added to its Related once at the end: appending to Related at
+	// each fold would copy the list each time (it may share its array with
+	// the caller's finding), quadratic in the places of one key.
+	more := map[int][]Related{}
+	out := fs[:0] // written at or before the index read: safe in place
 	for i := range fs {
 		if drop[i] {
 			continue
@@ -96,12 +100,12 @@ func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 		}
 		kept := &out[j] // j < i: f is not written over
 		kept.Severity = max(kept.Severity, f.Severity)
-		kept.Related = append(slices.Clip(kept.Related), Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(kept, f)})
-		more[j]++
+		more[j] = append(more[j], Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(kept, f)})
 	}
-	for i, n := range more {
+	for i, rel := range more {
+		out[i].Related = append(slices.Clip(out[i].Related), rel...)
 		if r := byID[out[i].RuleID]; r != nil && r.FoldMore != nil {
-			out[i].Message += r.FoldMore(n)
+			out[i].Message += r.FoldMore(len(rel))
 		}
 	}
 	return slices.Clip(out)

@@ -109,13 +109,21 @@ type Loop struct {
 	Paging bool
 	// Pager is the calling node of a paging loop that sends the page.
 	Pager *n8nschema.Node
+	// PagingCursor is true when a paging loop takes each next page from
+	// the data (a cursor, a last id, a next link the response gives), not
+	// from a number the loop counts: it ends when the data does.
+	PagingCursor bool
 	// Bound says what ends a loop that no guard test bounds, when the
 	// loop analysis finds it (then Unbounded is false): "counter" (a
 	// counter read in a way IsGuard cannot see: a Code node throwing on a
 	// stepped field, a number stepped to a limit, a work list drained
 	// until empty) or "person" (a node of the loop waits for a person's
-	// answer on every trip: it runs as often as someone sends work back).
+	// answer on every trip: it runs as often as someone sends work back)
+	// or "status" (a poll that leaves on every terminal status of the job
+	// it polls, failures included: it ends when the job does).
 	Bound string
+	// WaitS is the longest Wait, in seconds, that a trip holds (0: none).
+	WaitS float64
 	// Paced is true when every trip waits an hour or more in a Wait node:
 	// the loop is a scheduler, and what it spends is bounded per day.
 	Paced bool
@@ -828,6 +836,7 @@ func (g *Graph) cycles(sc *scratch) {
 			if p := g.pages(l); p != nil {
 				// Each pass asks for the next page: fan-out, not a retry.
 				l.Unbounded, l.Paging, l.Pager = false, true, p
+				l.PagingCursor = !sendsRunIndexPage(p) && !countsPages(l)
 			}
 		}
 		l.Head, l.Back = g.loopEnds(l, rcomp)
@@ -837,9 +846,12 @@ func (g *Graph) cycles(sc *scratch) {
 				l.Unbounded, l.Bound = false, "person"
 			case countedLoop(g, l):
 				l.Unbounded, l.Bound = false, "counter"
+			case endsWithJob(g, l):
+				l.Unbounded, l.Bound = false, "status"
 			}
 		}
-		l.Paced = pacedLoop(l)
+		l.WaitS = tripWait(l)
+		l.Paced = l.WaitS >= 3600
 	}
 	g.toolCycles(sc)
 }
@@ -1589,6 +1601,12 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
+	if e.From.Type == n8nschema.TypeSwitch && e.Output >= max(switchOutputs(e.From), 1) {
+		// An output the Switch does not have (a connection left from an
+		// earlier shape): an item no rule matches is dropped unless
+		// options.fallbackOutput takes it (Switch/V3/SwitchV3.node.ts).
+		return true
+	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
 }
 

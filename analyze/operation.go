@@ -9,12 +9,24 @@ type Operation struct {
 	Node       *n8nschema.Node
 	Type       string // node type
 	Dependency string // what is called: a host, a provider ("openai"), a service
+	// Account is the tenant the call reaches on a shared service: its
+	// credential ("notionApi:12"), "" when it has none or the service is a
+	// model provider, whose limits hold for the service (dependency.go).
+	Account string
 	// Attempts is the worst-case wire attempts per logical operation; it
 	// means nothing when Unbounded is true.
 	Attempts int
 	// CallsPerItem is legitimate fan-out (agent iterations, pages, fallback
 	// models); 0 with CallsUnbounded means no bound.
 	CallsPerItem int
+	// CallsWhileDown is how many of CallsPerItem an item still makes
+	// while every call fails, when a failure ends the fan-out; 0 when it
+	// is CallsPerItem. A page that fails ends the node's try, and a retry
+	// starts again at the first page (observed in n8n 2.8.4,
+	// testdata/engine/pagination-retry.json: 3 tries, 3 requests); a tool
+	// of an Agent v3 that fails ends the execution on releases before
+	// 2.41 (n8nschema.AgentV3ToolErrorsToModel).
+	CallsWhileDown int
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
 	// Spec is the node's catalog entry, shared: operations of one node
@@ -33,6 +45,10 @@ type Operation struct {
 	Consequence    Consequence
 	Unbounded      bool // Attempts has no bound
 	CallsUnbounded bool // CallsPerItem has no bound
+	// DataBound is true when CallsUnbounded comes only from the node's
+	// pagination following the response's next-page cursor: the data
+	// ends it, when the API stops sending a next page (PagesFollowCursor).
+	DataBound bool
 	// ErrorPath is true when the call runs only after something failed: it
 	// sits behind an error output or in an error workflow (RS304).
 	ErrorPath bool

@@ -76,6 +76,19 @@ func writesTriggered(trigger *n8nschema.Node, op string) bool {
 			break
 		}
 	}
+	if ev == "" && trigger.Type == "n8n-nodes-base.notionTrigger" {
+		// An export leaves out a default: the Notion Trigger's event is
+		// pageAddedToDatabase (Notion/NotionTrigger.node.ts), which an
+		// update does not fire.
+		ev = "pageaddedtodatabase"
+	}
+	if trigger.Type == "n8n-nodes-base.airtableTrigger" && !modifiedTime(ev) {
+		// The trigger asks for records whose triggerField is after the
+		// last poll (Airtable/AirtableTrigger.node.ts filterByFormula
+		// IS_AFTER): only a last-modified time moves on an update; a
+		// created time (or any other field) does not.
+		ev = "created"
+	}
 	verb := strings.ToLower(op[strings.LastIndexByte(op, '.')+1:])
 	if strings.Contains(verb, "upsert") || strings.Contains(verb, "orupdate") || strings.Contains(verb, "delete") ||
 		strings.Contains(verb, "remove") || strings.Contains(verb, "move") {
@@ -99,6 +112,12 @@ func writesTriggered(trigger *n8nschema.Node, op string) bool {
 		return create
 	}
 	return true
+}
+
+// modifiedTime reports whether an Airtable field name reads as a
+// last-modified time ("Last Modified", "updated_at", "Modified time").
+func modifiedTime(field string) bool {
+	return strings.Contains(field, "modif") || strings.Contains(field, "updat") || strings.Contains(field, "edited") || strings.Contains(field, "changed")
 }
 
 // ownWriteTriggers returns, for each app node that writes where a polling

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"strings"
+
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -22,6 +24,17 @@ type Options struct {
 	SpendCaps []SpendCap
 	// MaxInFlight bounds concurrent requests per dependency host (RS505).
 	MaxInFlight map[string]int
+	// N8nVersion is the release the workflows run on, for facts that
+	// differ between releases; the zero value is the newest known.
+	N8nVersion n8nschema.Version
+}
+
+// Version is the n8n release the set's facts are read for.
+func (o *Options) Version() n8nschema.Version {
+	if o.N8nVersion == (n8nschema.Version{}) {
+		return n8nschema.NewestKnown()
+	}
+	return o.N8nVersion
 }
 
 // ModelPrice is what a model costs in USD per million tokens.
@@ -125,10 +138,24 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	s.indexCalls()
 	Amplify(s)
 	for _, op := range s.Operations {
-		op.Live = !op.Node.Disabled && s.Graph(op.Workflow).Reachable(op.Node)
+		g := s.Graph(op.Workflow)
+		op.Live = !op.Node.Disabled && g.Reachable(op.Node) && !idleModel(g, op.Node)
 	}
 	s.Spend()
 	return s
+}
+
+// idleModel reports whether n is a model sub-node (a chat model, a
+// language model, an embeddings model: what a root node calls through an
+// ai_languageModel or ai_embedding connection) that no root node uses: one
+// wired into the main flow is never called, since n8n runs a sub-node only
+// when a root asks it for its model.
+func idleModel(g *Graph, n *n8nschema.Node) bool {
+	pkg, name, _ := strings.Cut(n.Type, ".")
+	if pkg != "@n8n/n8n-nodes-langchain" || !strings.HasPrefix(name, "lm") && !strings.HasPrefix(name, "embeddings") {
+		return false
+	}
+	return len(g.Roots(n)) == 0
 }
 
 // indexCalls maps each workflow to the calls it makes and those that

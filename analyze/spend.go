@@ -42,11 +42,11 @@ func FillSpend(op *Operation, opts *Options) {
 	op.MaxOutputTokens, op.OutputCapped = maxOutput(op.Node, spec, price)
 	if isHTTP {
 		op.MaxOutputTokens, op.OutputCapped = price.MaxOutput, false
-		if hc.Capped {
+		if hc.Capped && (price.MaxOutput == 0 || hc.MaxTokens < price.MaxOutput) {
 			op.MaxOutputTokens, op.OutputCapped = hc.MaxTokens, true
 		}
 	}
-	op.SpendUnbounded = op.Unbounded || op.CallsUnbounded
+	op.SpendUnbounded = op.Unbounded || op.CallsUnbounded && !op.DataBound
 	if !known || op.SpendUnbounded || op.MaxOutputTokens == 0 {
 		return
 	}
@@ -106,7 +106,8 @@ func PriceOf(model string, opts *Options) (n8nschema.Price, bool) {
 
 // maxOutput is what one call may generate: the node's max-tokens
 // parameter, else the cap the node sends by default (Anthropic's
-// per-model table, n8nschema.DefaultOutputCap), else the model's ceiling. -1 and 0 mean no cap
+// per-model table, n8nschema.DefaultOutputCap), else the model's ceiling. A
+// cap at or above the ceiling bounds nothing. -1 and 0 mean no cap
 // (LmChatOpenAi.node.ts options.maxTokens default -1).
 func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (tokens int, capped bool) {
 	if legacyTextCompletion(n) {
@@ -121,6 +122,9 @@ func maxOutput(n *n8nschema.Node, spec n8nschema.Spec, price n8nschema.Price) (t
 	if spec.MaxTokensParam != "" {
 		if v, ok := n.Param(spec.MaxTokensParam); ok {
 			if f, ok := v.Num(); ok && f > 0 {
+				if price.MaxOutput > 0 && int(f) >= price.MaxOutput {
+					return price.MaxOutput, false // the ceiling: it bounds nothing
+				}
 				return int(f), true
 			}
 			if v.IsExpr() {

@@ -38,12 +38,18 @@ type OperationSummary struct {
 	Disabled, Live bool
 	Type           string
 	Dependency     string
-	Model          string
-	Paid, Write    bool
-	Attempts       int
-	Unbounded      bool
-	CallsPerItem   int
-	CallsUnbounded bool
+	// Identity is the dependency as RS505 groups calls (DependencyIdentity);
+	// Account the credential the calls share, if known.
+	Identity, Account string
+	Model             string
+	Paid, Write       bool
+	Attempts          int
+	Unbounded         bool
+	CallsPerItem      int
+	CallsUnbounded    bool
+	// CallsWhileDown are the calls an item still makes while its
+	// dependency is down (Operation.CallsWhileDown).
+	CallsWhileDown int
 	Factors        []Factor
 	// SpendKnown says SpendPerItemUSD and SpendPerExecutionUSD hold
 	// figures (Operation.SpendPerExecution).
@@ -66,14 +72,24 @@ func Summarize(set *Set) []WorkflowSummary {
 			s.Operations[j] = OperationSummary{
 				Node: strings.Clone(op.Node.Name), Pos: keepPos(op.Node.Pos), Disabled: op.Node.Disabled, Live: op.Live,
 				Type: strings.Clone(op.Type), Dependency: strings.Clone(op.Dependency), Model: strings.Clone(op.Model),
+				Identity: strings.Clone(identity(op)), Account: strings.Clone(op.Account),
 				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded,
-				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, Factors: KeepFactors(op.Factors),
+				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, Factors: KeepFactors(op.Factors),
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
 		}
 		out[i] = s
 	}
 	return out
+}
+
+// identity is DependencyIdentity for an operation with a catalog entry
+// (one Build made); "" for one made by hand without.
+func identity(op *Operation) string {
+	if op.Spec == nil {
+		return ""
+	}
+	return DependencyIdentity(op)
 }
 
 // Keep returns a copy of the findings that shares no memory with the
@@ -85,6 +101,7 @@ func Keep(fs []Finding) []Finding {
 		f.Pos = keepPos(f.Pos) // (File is its source's name: never a view)
 		f.Workflow, f.WorkflowID, f.Node = strings.Clone(f.Workflow), strings.Clone(f.WorkflowID), strings.Clone(f.Node)
 		f.Message, f.Fix, f.Detail, f.FoldKey = strings.Clone(f.Message), strings.Clone(f.Fix), strings.Clone(f.Detail), strings.Clone(f.FoldKey)
+		f.NoRepair = strings.Clone(f.NoRepair)
 		if f.Related != nil {
 			rs := make([]Related, len(f.Related))
 			for j, r := range f.Related {

@@ -17,6 +17,7 @@ import (
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/internal/safewrite"
+	"github.com/stormcheck/stormcheck/n8napi"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
@@ -49,8 +50,12 @@ type AuditOptions struct {
 	// that holds no workflow is skipped, not an error (pre-commit hooks).
 	SkipNonWorkflow bool
 	NoIgnores       bool
-	MaxFileSize     byteSize
-	N8nVersion      string
+	// NoGitignore reads the files git ignores too; ShowConfig prints the
+	// config found and the settings merged over it, and audits nothing.
+	NoGitignore bool
+	ShowConfig  bool
+	MaxFileSize byteSize
+	N8nVersion  string
 	// Fix writes the safe repairs into the files; Diff prints them as a
 	// unified diff and writes nothing; UnsafeFixes adds the unsafe ones.
 	Fix         bool
@@ -127,7 +132,7 @@ input that could not be read, or a file that could not be written (named; it is 
 	f.StringArrayVarP(&opts.Formats, "format", "f", []string{"text"},
 		"output format "+strings.Join(report.Formats, "|")+"; FMT=PATH writes to a file (repeatable; stdout gets at most one)")
 	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above: error|warning|note|never")
-	f.StringVar(&opts.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
+	f.StringVar(&opts.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR, CLICOLOR_FORCE and FORCE_COLOR)")
 	f.IntVar(&opts.MaxAttempts, "max-attempts", def.MaxAttempts, "attempt budget per logical operation")
 	f.IntVar(&opts.Items, "items", def.Items, "items per execution assumed for per-execution figures")
 	f.IntVar(&opts.Workers, "workers", def.Workers, "queue-mode workers, for in-flight ceilings")
@@ -143,6 +148,8 @@ input that could not be read, or a file that could not be written (named; it is 
 	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "the path stdin (-) stands for, in reports and for finding the config")
 	f.BoolVar(&opts.SkipNonWorkflow, "skip-non-workflow", false, "skip named files that hold no workflow, as a folder walk does, and exit 0 when none does (for pre-commit hooks)")
 	f.BoolVar(&opts.NoIgnores, "no-ignores", false, "disregard ignore directives in notes and the config's ignore list")
+	f.BoolVar(&opts.NoGitignore, "no-gitignore", false, "read the files .gitignore leaves out of a folder walk too")
+	f.BoolVar(&opts.ShowConfig, "show-config", false, "print the config file found and the settings merged over it, then stop")
 	f.Var(&opts.MaxFileSize, "max-file-size", "largest file, stdin or fetched workflow read; a larger one is an RS001 finding and exit 3")
 	f.BoolVar(&opts.Fix, "fix", false, "apply the safe repairs to the files in place, then report what is left")
 	f.BoolVar(&opts.Diff, "diff", false, "print the repairs --fix would apply as a unified diff; write nothing")
@@ -153,14 +160,14 @@ input that could not be read, or a file that could not be written (named; it is 
 }
 
 func (o *AuditOptions) validate() error {
-	if len(o.Paths) == 0 && o.Remote.URL == "" {
+	if len(o.Paths) == 0 && o.Remote.URL == "" && !o.ShowConfig {
 		return usageErrorf("audit needs a PATH (a file, folder, glob, or - for stdin)\nRun 'stormcheck audit --help' for usage.")
 	}
 	if _, err := o.outputs(); err != nil {
 		return err
 	}
 	if o.Fix && !o.Diff && o.Remote.URL != "" {
-		return usageErrorf("--fix never writes to an n8n instance: run 'stormcheck pull DIR', then 'stormcheck audit --fix DIR', and import the fixed files")
+		return usageErrorf("--fix never writes to an n8n instance: run 'stormcheck pull --n8n-url %s --out DIR', then 'stormcheck audit --fix DIR', and import the fixed files", n8napi.RedactURL(o.Remote.URL))
 	}
 	if (o.Fix || o.Diff) && slices.Contains(o.Paths, "-") && len(o.Paths) > 1 {
 		return usageErrorf("--fix and --diff read stdin (-) only as the sole input")
@@ -192,7 +199,7 @@ func (o *AuditOptions) validate() error {
 		}
 	}
 	if _, err := analyze.SelectRules(rules.All(), o.Enable, o.Disable); err != nil {
-		return usageErrorf("--enable/--disable: %v", err)
+		return usageErrorf("--enable/--disable: %v%s", err, ruleHint(rules.All(), append(slices.Clone(o.Enable), o.Disable...)...))
 	}
 	return nil
 }
@@ -259,9 +266,13 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
+	ins = o.dropIgnored(ins, cfg, n)
 	st, err := o.settings(cfg, wd, ins)
 	if err != nil {
 		return err
+	}
+	if o.ShowConfig {
+		return o.showConfig(cfg, st, ins)
 	}
 	if o.Remote.URL != "" {
 		remote, err := remoteInputs(&o.Remote, o.IO)
@@ -360,10 +371,13 @@ func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSett
 	if o.IO != nil {
 		errw = o.IO.Err
 	}
-	if _, err := n8nVersion(o.N8nVersion, cfg, errw); err != nil {
+	v, err := n8nVersion(o.N8nVersion, cfg, errw)
+	if err != nil {
 		return nil, err
 	}
-	s, err := engine.Resolve(o.engineOptions(cfg))
+	eo := o.engineOptions(cfg)
+	eo.N8nVersion = v.String()
+	s, err := engine.Resolve(eo)
 	if oe := (*engine.OptionError)(nil); errors.As(err, &oe) && oe.Option == "severity" {
 		return nil, usageErrorf("%s: rules.severity: %v", cfg.Path, err)
 	} else if err != nil {
@@ -461,7 +475,7 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 		if out.path == "" {
 			continue
 		}
-		if err := renderFile(out, res, inWd(out.path, wd)); err != nil {
+		if err := renderFile(out, res, inWd(out.path, wd), o.linkBase()); err != nil {
 			failed = append(failed, err)
 		}
 	}
@@ -469,7 +483,7 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 		if out.path != "" {
 			continue
 		}
-		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY})
+		r, err := report.New(out.format, report.Options{Color: colorEnabled(o.Color, o.IO), TTY: o.IO.OutIsTTY, LinkBase: o.linkBase(), UnsafeFixes: o.UnsafeFixes})
 		if err != nil {
 			return err
 		}
@@ -480,8 +494,19 @@ func (o *AuditOptions) render(res *report.Result, wd string, w io.Writer) error 
 	return errors.Join(failed...)
 }
 
-func renderFile(out output, res *report.Result, p string) error {
-	r, err := report.New(out.format, report.Options{})
+// linkBase is where GitHub shows the repository's files at the commit a
+// workflow run audits, for markdown's links; "" outside Actions, and with
+// --root (report paths are then not the repository's).
+func (o *AuditOptions) linkBase() string {
+	server, repo, sha := o.IO.Getenv("GITHUB_SERVER_URL"), o.IO.Getenv("GITHUB_REPOSITORY"), o.IO.Getenv("GITHUB_SHA")
+	if server == "" || repo == "" || sha == "" || o.Root != "" {
+		return ""
+	}
+	return strings.TrimRight(server, "/") + "/" + repo + "/blob/" + sha + "/"
+}
+
+func renderFile(out output, res *report.Result, p, linkBase string) error {
+	r, err := report.New(out.format, report.Options{LinkBase: linkBase})
 	if err != nil {
 		return err
 	}

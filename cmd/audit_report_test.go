@@ -478,7 +478,7 @@ func TestAuditMinSeverity(t *testing.T) {
 		t.Errorf("--min-severity error: below %d, findings (-want +got):\n%s", rep.Summary.BelowSeverity, diff)
 	}
 	r = auditIn(t, wd, "audit", "--format", "concise", "--min-severity", "error", a, b)
-	if !strings.HasSuffix(r.stdout, "1 finding (1 error, 0 warnings, 0 notes) in 2 workflows (2 files, 5 nodes); 2 below --min-severity\n1 fixable with --fix\n") { // the hidden RS101 warning
+	if !strings.HasSuffix(r.stdout, "1 finding (1 error, 0 warnings, 0 notes) in 2 workflows (2 files, 5 nodes); 2 below --min-severity\n") { // the hidden RS101 warning is not counted fixable
 		t.Errorf("concise summary:\n%s", r.stdout)
 	}
 	r = auditIn(t, wd, "audit", "--min-severity", "fatal", a)
@@ -500,17 +500,18 @@ func TestMarkdownWorstOperationIsReported(t *testing.T) {
 	}
 }
 
-// --min-severity hides findings from the report, not from --fix: the
-// fixable counts still tell what --fix would repair (a safe repair of a
-// warning, an unsafe one of another warning, on the examples).
-func TestFixableCountsIgnoreMinSeverity(t *testing.T) {
+// --min-severity hides findings from the report and from --fix: the
+// fixable counts tell what --fix would repair of what is shown (a safe
+// repair of a warning, an unsafe one of another warning, on the examples:
+// none left under --min-severity error).
+func TestFixableCountsFollowMinSeverity(t *testing.T) {
 	all := decodeReport(t, run(t, "audit", "--format", "json", "../testdata/examples").stdout).Summary
-	if all.Fixable == 0 || all.FixableUnsafe == 0 {
-		t.Fatalf("the examples have no fixable findings: %+v", all)
+	if all.Fixable != 1 || all.FixableUnsafe != 1 {
+		t.Fatalf("the examples: fixable %d (+%d unsafe), want 1 (+1)", all.Fixable, all.FixableUnsafe)
 	}
 	r := run(t, "audit", "--format", "json", "--min-severity", "error", "../testdata/examples")
 	got := decodeReport(t, r.stdout).Summary
-	if got.Fixable != all.Fixable || got.FixableUnsafe != all.FixableUnsafe {
-		t.Errorf("--min-severity error: fixable %d (+%d unsafe), want %d (+%d) as without it", got.Fixable, got.FixableUnsafe, all.Fixable, all.FixableUnsafe)
+	if got.Fixable != 0 || got.FixableUnsafe != 0 {
+		t.Errorf("--min-severity error: fixable %d (+%d unsafe), want 0: the fixable findings are warnings", got.Fixable, got.FixableUnsafe)
 	}
 }

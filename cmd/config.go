@@ -22,8 +22,11 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// configName is the file found upward from the inputs.
+// configName is the file found upward from the inputs; configNames are
+// the names it may have (both in one folder is an error).
 const configName = ".stormcheck.yaml"
+
+var configNames = []string{configName, ".stormcheck.yml"}
 
 // Config is .stormcheck.yaml (docs/design.md#configuration). Unknown keys are an error;
 // every key is optional, and flags given on the command line win.
@@ -40,6 +43,10 @@ type Config struct {
 	Dependencies map[string]configDependency `yaml:"dependencies"`
 	// Fix tunes the repairs of audit --fix.
 	Fix configFix `yaml:"fix"`
+	// Exclude lists globs (relative to the config's folder, ** for any
+	// folders) of files a folder walk leaves out, as ruff's exclude does;
+	// a file named on the command line is still read.
+	Exclude []string `yaml:"exclude"`
 
 	// N8nVersion is the n8n release the figures are for ("2.8.4").
 	N8nVersion string `yaml:"n8n_version"`
@@ -387,12 +394,12 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 	}
 	for i, sel := range c.Rules.Enable {
 		if _, err := analyze.SelectRules(all, []string{sel}, nil); err != nil {
-			return c.errorf(name, []string{"rules", "enable", strconv.Itoa(i)}, "rules.enable: %v", err)
+			return c.errorf(name, []string{"rules", "enable", strconv.Itoa(i)}, "rules.enable: %v%s", err, ruleHint(all, sel))
 		}
 	}
 	for i, sel := range c.Rules.Disable {
 		if _, err := analyze.SelectRules(all, nil, []string{sel}); err != nil {
-			return c.errorf(name, []string{"rules", "disable", strconv.Itoa(i)}, "rules.disable: %v", err)
+			return c.errorf(name, []string{"rules", "disable", strconv.Itoa(i)}, "rules.disable: %v%s", err, ruleHint(all, sel))
 		}
 	}
 	for _, k := range sortedKeys(c.Rules.Severity) {
@@ -439,6 +446,11 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 	}
 	if c.Fix.MaxTokens != nil && *c.Fix.MaxTokens < 1 {
 		return c.errorf(name, []string{"fix", "max_tokens"}, "fix.max_tokens %d: want a whole number of at least 1", *c.Fix.MaxTokens)
+	}
+	for i, g := range c.Exclude {
+		if err := checkGlob(g); err != nil {
+			return c.errorf(name, []string{"exclude", strconv.Itoa(i)}, "exclude[%d]: bad glob %q: %v", i, g, err)
+		}
 	}
 	for i, ig := range c.Ignore {
 		keys := []string{"ignore", strconv.Itoa(i)}

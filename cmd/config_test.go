@@ -90,7 +90,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"syntax", "items: 2\nfail_on: a: b\n", `c.yaml:2: mapping values are not allowed in this context`},
 		{"fail_on", "\nfail_on: critical\n", `c.yaml:2: fail_on "critical": want error, warning, note or never`},
 		{"max_attempts", "max_attempts: 0\n", `c.yaml:1: max_attempts 0: want a whole number from 1 to 1000000`},
-		{"enable", "rules:\n  enable:\n    - RS1*\n    - RS999\n", `c.yaml:4: rules.enable: unknown rule "RS999" (want an ID like RS101, a name like attempt-budget, a glob like RS1*, or all)`},
+		{"enable", "rules:\n  enable:\n    - RS1*\n    - RS999\n", `c.yaml:4: rules.enable: unknown rule "RS999" (want an ID like RS101, a name like attempt-budget, a glob like RS1*, or all); did you mean "RS009"?`},
 		{"severity value", "rules:\n  severity:\n    RS101: fatal\n", `c.yaml:3: rules.severity.RS101 "fatal": want error, warning or note`},
 		{"severity rule", "rules:\n  severity:\n    RS999: note\n", `c.yaml:3: rules.severity: unknown rule "RS999"`},
 		{"no reason", "ignore:\n  - rule: RS004\n  - rule: RS003\n    reason: ''\n", `c.yaml:2: ignore[0]: reason is required: say why the finding is safe to ignore`},

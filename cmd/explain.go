@@ -8,6 +8,7 @@ import (
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/internal/ruledoc"
+	"github.com/stormcheck/stormcheck/rules"
 )
 
 func newExplainCmd(io *IO) *cobra.Command {
@@ -24,6 +25,9 @@ func newExplainCmd(io *IO) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			r := engine.FindRule(args[0])
 			if r == nil {
+				if hint := ruleHint(rules.All(), args[0]); hint != "" {
+					return usageErrorf("explain: no rule %q%s", args[0], hint)
+				}
 				return usageErrorf("explain: no rule %q; run 'stormcheck rules' for the list", args[0])
 			}
 			return explain(io.Out, r)

@@ -96,7 +96,9 @@ func decodeFix(t *testing.T, r result) fixDoc {
 
 func TestFixRefusesAnInstance(t *testing.T) {
 	r := run(t, "audit", "--fix", "--n8n-url", "http://127.0.0.1:1")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, "--fix never writes to an n8n instance") || !strings.Contains(r.stderr, "stormcheck pull") {
+	// pull's own syntax: --n8n-url URL --out DIR
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--fix never writes to an n8n instance") ||
+		!strings.Contains(r.stderr, "run 'stormcheck pull --n8n-url http://127.0.0.1:1 --out DIR', then 'stormcheck audit --fix DIR'") {
 		t.Errorf("exit %d, stderr %q; want a usage error that says to pull first", r.code, r.stderr)
 	}
 	r = run(t, "audit", "--fix", "-", td("clean.json"))
@@ -136,7 +138,7 @@ func TestFixInPlace(t *testing.T) {
 
 	// --fix writes the safe repair; the report shows what is left.
 	r := run(t, "audit", "--config", cfg, "--fix", "--fail-on", "never", dir)
-	if r.code != ExitOK || !strings.Contains(r.stdout, "found 17 findings (1 fixed, 16 remaining)") {
+	if r.code != ExitOK || !strings.Contains(r.stdout, "found 17 findings (1 fixed, 16 remaining: ") {
 		t.Errorf("--fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	u := decodeFix(t, run(t, "audit", "--config", cfg, "--fix", "--unsafe-fixes", "--format", "json", "--fail-on", "never", dir))
@@ -175,7 +177,7 @@ func TestFixStdin(t *testing.T) {
           "parameters": [
             {
               "name": "Idempotency-Key",
-              "value": "={{ $execution.id }}-create-charge-{{ $itemIndex }}"
+              "value": "={{ $json.order_id }}-create-charge"
             }
           ]
         },

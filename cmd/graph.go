@@ -51,7 +51,8 @@ render the dot text with graphviz (dot -Tsvg).`,
 }
 
 func runGraph(o *GraphOptions) error {
-	if _, err := n8nVersion(o.N8nVersion, nil, o.IO.Err); err != nil {
+	version, err := n8nVersion(o.N8nVersion, nil, o.IO.Err)
+	if err != nil {
 		return err
 	}
 	wd, err := o.IO.Getwd()
@@ -68,6 +69,7 @@ func runGraph(o *GraphOptions) error {
 	}
 	opts := analyze.DefaultOptions()
 	opts.MaxAttempts = o.MaxAttempts
+	opts.N8nVersion = version
 	set := analyze.Build(files, opts)
 	if len(set.Workflows) == 0 {
 		// Say why, as audit's RS001/RS002 finding would.

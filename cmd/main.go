@@ -38,6 +38,46 @@ func Version() string {
 	return "dev"
 }
 
+// longVersion is what --version and `stormcheck version` print: the
+// version, then the commit it was built from and whether the checkout had
+// changes, as `go build` records them from git (a release's stamped
+// version says it already, but a source build says only "dev").
+func longVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	v, rev := Version(), revision(bi)
+	if bi != nil && v == bi.Main.Version {
+		return v // a pseudo-version names the commit (and +dirty) already
+	}
+	return v + rev
+}
+
+// revision is " (commit abc123def456, modified)" from the build's VCS
+// settings; "" when the build has none (go run, go test, -buildvcs=false).
+func revision(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return ""
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		return " (commit " + rev + ", modified)"
+	}
+	return " (commit " + rev + ")"
+}
+
 // IO is what a command reads and writes; tests supply their own.
 type IO struct {
 	In     io.Reader
@@ -152,7 +192,7 @@ agent loops, sub-workflows, error workflows and self-triggers multiply, and repo
 storm possible, each finding with its place in the JSON and a fix.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       Version(),
+		Version:       longVersion(),
 	}
 	// stdout carries only reports; help and errors go to stderr, except help asked for.
 	root.SetErr(io.Err)
@@ -177,6 +217,7 @@ storm possible, each finding with its place in the JSON and a fix.`,
 	root.Args = cobra.NoArgs
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	argsAreUsage(root)
+	addCompletions(root, io)
 	return root
 }
 
@@ -202,7 +243,7 @@ func newVersionCmd(io *IO) *cobra.Command {
 		Short: "Print stormcheck's version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(io.Out, "stormcheck %s\n", Version())
+			_, err := fmt.Fprintf(io.Out, "stormcheck %s\n", longVersion())
 			return err
 		},
 	}

@@ -3,11 +3,12 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
 type result struct {
@@ -199,6 +200,10 @@ func TestColor(t *testing.T) {
 		{"tty with NO_COLOR", map[string]string{"NO_COLOR": "1"}, true, nil, false},
 		{"tty with CLICOLOR=0", map[string]string{"CLICOLOR": "0"}, true, nil, false},
 		{"CLICOLOR_FORCE without a tty", map[string]string{"CLICOLOR_FORCE": "1"}, false, nil, true},
+		{"FORCE_COLOR without a tty", map[string]string{"FORCE_COLOR": "1"}, false, nil, true},
+		{"FORCE_COLOR=true beats NO_COLOR", map[string]string{"FORCE_COLOR": "true", "NO_COLOR": "1"}, false, nil, true},
+		{"FORCE_COLOR=0 forces nothing", map[string]string{"FORCE_COLOR": "0"}, false, nil, false},
+		{"FORCE_COLOR but --color never", map[string]string{"FORCE_COLOR": "1"}, true, []string{"--color", "never"}, false},
 		{"always", nil, false, []string{"--color", "always"}, true},
 		{"always beats NO_COLOR", map[string]string{"NO_COLOR": "1"}, false, []string{"--color=always"}, true},
 		{"never on a tty", nil, true, []string{"--color", "never"}, false},

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
@@ -97,4 +98,25 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// ruleHint is "; did you mean "nested-retries"?" for the first entry of
+// sels (an --enable, --disable or config entry, "-" for removal allowed)
+// that names no rule but is close to a rule's ID or name; "" otherwise.
+func ruleHint(all []*analyze.Rule, sels ...string) string {
+	var names []string
+	for _, r := range all {
+		names = append(names, r.ID, r.Name)
+	}
+	for _, sel := range sels {
+		sel = strings.TrimPrefix(strings.TrimSpace(sel), "-")
+		if _, err := analyze.SelectRules(all, []string{sel}, nil); err == nil {
+			continue
+		}
+		if s := closest(sel, names); s != "" {
+			return fmt.Sprintf("; did you mean %q?", s)
+		}
+		return ""
+	}
+	return ""
 }

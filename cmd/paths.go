@@ -155,7 +155,7 @@ func (n *namer) stdinInput() (name, at string) {
 	return n.name(n.stdin), n.abs(n.stdin)
 }
 
-// findConfig looks for .stormcheck.yaml in start and each folder above it,
+// findConfig looks for .stormcheck.yaml (or .yml) in start and each folder above it,
 // up to start's repository root (to the file system's root outside a
 // repository), as ruff and golangci-lint do.
 func (n *namer) findConfig(start string) (string, error) {
@@ -167,11 +167,22 @@ func (n *namer) findConfig(start string) (string, error) {
 		stop = ""
 	}
 	for dir := start; ; {
-		p := filepath.Join(dir, configName)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+		var found []string
+		for _, name := range configNames {
+			p := filepath.Join(dir, name)
+			if _, err := os.Stat(p); err == nil {
+				found = append(found, p)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return "", err
+			}
+		}
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 2:
+			// Which one was meant is a guess; ruff and golangci-lint
+			// would read one and ignore the other without a word.
+			return "", usageErrorf("%s and %s are both in %s: keep one", n.name(found[0]), n.name(found[1]), n.name(dir))
 		}
 		parent := filepath.Dir(dir)
 		if dir == stop || parent == dir {

@@ -106,9 +106,10 @@ func (r *remoteOptions) fetch(io *IO, sp *engine.Spool) ([]fetched, error) {
 	return wfs, nil
 }
 
-// remoteInputs turns the instance's workflows into inputs located at
-// n8n://HOST/workflow/ID, read from a spool when parsed; positions are
-// inside the JSON as fetched. The spool goes when the command ends.
+// remoteInputs turns the instance's workflows into inputs named by the
+// editor's URL of each (https://HOST/workflow/ID, where a person opens it),
+// read from a spool when parsed; positions are inside the JSON as fetched,
+// which the text formats leave out (the API's JSON is one line). The spool goes when the command ends.
 func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
 	sp, err := newSpool(io)
 	if err != nil {
@@ -118,10 +119,9 @@ func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
 	if err != nil {
 		return nil, err
 	}
-	host := n8napi.Host(r.URL)
 	ins := make([]input, 0, len(wfs))
 	for i, w := range wfs {
-		ins = append(ins, input{name: "n8n://" + host + "/workflow/" + w.id, spool: &wfs[i].Spooled, explicit: true})
+		ins = append(ins, input{name: n8napi.EditorURL(r.URL, w.id), spool: &wfs[i].Spooled, explicit: true})
 	}
 	return ins, nil
 }

@@ -67,7 +67,7 @@ func TestAuditN8nURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := strings.TrimPrefix(srv.URL, "http://")
-	want := []string{"n8n://" + host + "/workflow/wfA RS003", "n8n://" + host + "/workflow/wfB RS004"}
+	want := []string{"http://" + host + "/workflow/wfA RS003", "http://" + host + "/workflow/wfB RS004"}
 	var got []string
 	for _, f := range doc.Findings {
 		got = append(got, f.File+" "+f.Rule)

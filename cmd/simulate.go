@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +16,11 @@ import (
 	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/simulate"
+	"github.com/stormcheck/stormcheck/simulate/chart"
 )
+
+// defaultShow is how many dependencies not down a chart draws.
+const defaultShow = 3
 
 // SimulateOptions are the simulate command's flags.
 type SimulateOptions struct {
@@ -23,6 +29,7 @@ type SimulateOptions struct {
 	Outages     []string
 	Rate        string
 	Executions  int
+	Items       int
 	Workers     int
 	Concurrency int
 	Latency     time.Duration
@@ -39,6 +46,12 @@ type SimulateOptions struct {
 	// UnsafeFixes adds the unsafe repairs.
 	Compare     bool
 	UnsafeFixes bool
+	NoGitignore bool
+	// Show and Deps choose the dependencies an svg or png draws.
+	Show int
+	Deps []string
+	// Trace is a file that gets every attempt as a JSON line.
+	Trace string
 	// Set lists the flags given on the command line; they override the config.
 	Set map[string]bool
 }
@@ -65,7 +78,8 @@ The same --seed gives the same report. See docs/simulate.md.`,
   stormcheck simulate flow.json --outage openai:10m --rate 30/min --failure timeout --format svg > storm.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
-			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency")}
+			o.Set = map[string]bool{"workers": c.Flags().Changed("workers"), "concurrency": c.Flags().Changed("concurrency"),
+				"items": c.Flags().Changed("items")}
 			return runSimulate(o)
 		},
 	}
@@ -73,6 +87,7 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.StringArrayVar(&o.Outages, "outage", nil, "DEP:DURATION, a dependency down from 0 s (repeatable), e.g. openai:90s")
 	f.StringVar(&o.Rate, "rate", "", "arrivals per entry workflow: N/min or N/s")
 	f.IntVar(&o.Executions, "executions", 0, "a backlog of N executions per entry workflow queued at 0 s")
+	f.IntVar(&o.Items, "items", def.Items, "items each execution carries from its trigger; a node that continues on its error output sends one item per failure on")
 	f.IntVar(&o.Workers, "workers", def.Workers, "queue-mode workers")
 	f.IntVar(&o.Concurrency, "concurrency", def.Concurrency, "executions per worker")
 	f.DurationVar(&o.Latency, "latency", 200*time.Millisecond, "round trip of an answered call (a success or a 502)")
@@ -80,13 +95,17 @@ The same --seed gives the same report. See docs/simulate.md.`,
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the SDK backoff's randomness")
 	f.DurationVar(&o.Window, "window", 0, "time simulated (default: the longest outage + 5m)")
 	f.IntVar(&o.MaxEvents, "max-events", simulate.DefaultMaxEvents, "stop a run that passes this many events")
-	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg")
+	f.StringVarP(&o.Format, "format", "f", "text", "output format: text|json|svg|png")
+	f.IntVar(&o.Show, "show", defaultShow, "svg, png: the dependencies drawn after those down, the most attempted first")
+	f.StringSliceVar(&o.Deps, "deps", nil, "svg, png: draw these dependencies, in this order (comma-separated)")
 	f.StringVar(&o.Color, "color", "auto", "colour: auto|always|never (auto honours NO_COLOR and CLICOLOR_FORCE)")
 	f.StringVar(&o.Config, "config", "", "config file (default: .stormcheck.yaml found upwards): fleet, prices, instance URLs; rules and ignores for --compare")
 	f.BoolVar(&o.Compare, "compare", false, "simulate the workflows after audit --fix too (in memory), side by side")
 	f.BoolVar(&o.UnsafeFixes, "unsafe-fixes", false, "with --compare, apply the unsafe repairs too, as audit --fix --unsafe-fixes")
+	f.StringVar(&o.Trace, "trace", "", "write every attempt to FILE as a JSON line (sent_ms, answered_ms, dependency, workflow, node, ok), in the order answered")
 	f.Var(&o.MaxFileSize, "max-file-size", "largest file or stdin read")
 	n8nVersionFlag(f, &o.N8nVersion)
+	f.BoolVar(&o.NoGitignore, "no-gitignore", false, "read the files .gitignore leaves out of a folder walk too")
 	return c
 }
 
@@ -114,6 +133,9 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	if o.UnsafeFixes && !o.Compare {
 		return c, usageErrorf("--unsafe-fixes goes with --compare")
 	}
+	if o.Trace != "" && o.Compare {
+		return c, usageErrorf("--trace and --compare exclude each other")
+	}
 	if o.Rate != "" {
 		if o.Executions > 0 {
 			return c, usageErrorf("--rate and --executions exclude each other")
@@ -127,6 +149,8 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 	switch {
 	case o.Executions < 0:
 		return c, usageErrorf("--executions %d: want 0 or more", o.Executions)
+	case o.Items < 1 || o.Items > maxCount:
+		return c, usageErrorf("--items %d: want a whole number from 1 to %d", o.Items, maxCount)
 	case o.Workers < 1 || o.Concurrency < 1 || o.Workers > maxCount || o.Concurrency > maxCount:
 		// Their product is the slot count: 2^32 × 2^32 wrapped to 0 slots.
 		return c, usageErrorf("--workers %d, --concurrency %d: want whole numbers from 1 to %d", o.Workers, o.Concurrency, maxCount)
@@ -138,8 +162,14 @@ func (o *SimulateOptions) config() (simulate.Config, error) {
 		return c, usageErrorf("--window %v: want a positive duration", o.Window)
 	case o.MaxEvents < 1:
 		return c, usageErrorf("--max-events %d: want at least 1", o.MaxEvents)
-	case !oneOf(o.Format, "text", "json", "svg"):
-		return c, usageErrorf("--format %q: want text, json or svg", o.Format)
+	case !oneOf(o.Format, "text", "json", "svg", "png"):
+		return c, usageErrorf("--format %q: want text, json, svg or png", o.Format)
+	case o.Show < 0:
+		return c, usageErrorf("--show %d: want 0 or more", o.Show)
+	case (o.Show != defaultShow || len(o.Deps) > 0) && !oneOf(o.Format, "svg", "png"):
+		return c, usageErrorf("--show and --deps choose what a chart draws: they go with --format svg or png")
+	case o.Format == "png" && o.IO.OutIsTTY:
+		return c, usageErrorf("--format png writes a picture, not text: redirect it to a file, e.g. > storm.png")
 	case !oneOf(o.Color, "auto", "always", "never"):
 		return c, usageErrorf("--color %q: want auto, always or never", o.Color)
 	}
@@ -190,24 +220,43 @@ func runSimulate(o *SimulateOptions) error {
 	// URLs, rules, ignores), so that --compare replays what audit --fix
 	// leaves; a flag given wins over the config.
 	ao := &AuditOptions{Config: o.Config, FailOn: "never", MinConfidence: "low", Workers: o.Workers, Concurrency: o.Concurrency,
-		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: analyze.DefaultOptions().Items, Set: o.Set, N8nVersion: o.N8nVersion, IO: o.IO}
+		MaxAttempts: analyze.DefaultOptions().MaxAttempts, Items: o.Items, Set: o.Set, N8nVersion: o.N8nVersion, NoGitignore: o.NoGitignore, IO: o.IO}
 	cfg, err := ao.loadConfig(n, configStart(ins, wd))
 	if err != nil {
 		return err
 	}
+	ins = ao.dropIgnored(ins, cfg, n) // as audit: no git-ignored or excluded copy
 	st, err := ao.settings(cfg, wd, ins)
 	if err != nil {
 		return err
 	}
-	sc.Workers, sc.Concurrency = st.Analysis.Workers, st.Analysis.Concurrency
+	sc.Workers, sc.Concurrency, sc.Items = st.Analysis.Workers, st.Analysis.Concurrency, st.Analysis.Items
 	// An unreadable input is reported after the others are simulated.
 	files, unread := parseInputs(ins, int64(o.MaxFileSize), false)
+	var traceErr error
+	if o.Trace != "" {
+		tf, err := os.Create(inWd(o.Trace, wd))
+		if err != nil {
+			return usageErrorf("--trace: %v", err)
+		}
+		enc := json.NewEncoder(tf)
+		sc.Trace = func(a simulate.Attempt) {
+			if traceErr == nil {
+				traceErr = enc.Encode(a)
+			}
+		}
+		defer func() {
+			if cerr := tf.Close(); traceErr == nil {
+				traceErr = cerr
+			}
+		}()
+	}
 	first, err := st.Simulate(files, sc)
 	if errors.Is(err, engine.ErrNoWorkflow) {
 		if unread != nil {
 			return unread // why no workflow was found: exit 3, as audit
 		}
-		return usageErrorf("no workflow found in the inputs")
+		return noWorkflow(files, analyze.Build(files, st.Analysis), st.Rules)
 	}
 	runs := []simulate.Labelled{{Result: nil}}
 	if runs[0].Result, err = simulateErr(first, err); err != nil {
@@ -237,14 +286,24 @@ func runSimulate(o *SimulateOptions) error {
 	}
 	switch o.Format {
 	case "json":
-		err = simulate.JSON(o.IO.Out, runs)
-	case "svg":
-		err = simulate.SVG(o.IO.Out, runs)
+		err = simulateJSON(o.IO.Out, runs)
+	case "svg", "png":
+		if err := chart.CheckDeps(runs, o.Deps); err != nil {
+			return usageErrorf("%v", err)
+		}
+		write := chart.SVG
+		if o.Format == "png" {
+			write = chart.PNG
+		}
+		err = write(o.IO.Out, runs, chart.Options{Show: o.Show, Deps: o.Deps})
 	default:
 		err = simulate.Text(o.IO.Out, runs, colorEnabled(o.Color, o.IO))
 	}
 	if err != nil {
 		return err
+	}
+	if traceErr != nil {
+		return fmt.Errorf("--trace: %w", traceErr)
 	}
 	return unread
 }

@@ -13,7 +13,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 // colorEnabled decides colour for --color auto|always|never, honouring
-// NO_COLOR, CLICOLOR=0 and CLICOLOR_FORCE like cli/go-gh's term package.
+// NO_COLOR, CLICOLOR=0 and CLICOLOR_FORCE like cli/go-gh's term package,
+// and FORCE_COLOR as ruff and Node do (set and not "0" or "false": on;
+// CI systems set it to keep colour in their logs).
 func colorEnabled(mode string, io *IO) bool {
 	switch mode {
 	case "always":
@@ -22,6 +24,9 @@ func colorEnabled(mode string, io *IO) bool {
 		return false
 	}
 	if io.Getenv("CLICOLOR_FORCE") != "" && io.Getenv("CLICOLOR_FORCE") != "0" {
+		return true
+	}
+	if f := io.Getenv("FORCE_COLOR"); f != "" && f != "0" && f != "false" {
 		return true
 	}
 	if io.Getenv("NO_COLOR") != "" || io.Getenv("CLICOLOR") == "0" {

@@ -101,14 +101,18 @@ func Resolve(o Options) (*Settings, error) {
 		return nil, &OptionError{"severity", err}
 	}
 	if o.N8nVersion != "" {
-		if _, err := n8nschema.ParseVersion(o.N8nVersion); err != nil {
+		v, err := n8nschema.ParseVersion(o.N8nVersion)
+		if err != nil {
 			return nil, &OptionError{"n8n_version", err}
 		}
+		o.Analysis.N8nVersion = v
 	}
 	s := &Settings{
 		Analysis: o.Analysis, Rules: analyze.WithSeverities(enabled, sev), Listed: analyze.WithSeverities(all, sev),
 		FixOptions: o.FixOptions, MinSeverity: o.MinSeverity, N8nVersion: o.N8nVersion, Version: o.Version,
 	}
+	// What MinSeverity hides is neither counted as fixable nor repaired.
+	s.FixOptions.MinSeverity = o.MinSeverity
 	s.Filter = analyze.FilterOptions{
 		Rules: s.Rules, All: all, Severities: sev, MinConfidence: o.MinConfidence,
 		Ignores: o.Ignores, NoIgnores: o.NoIgnores, Now: o.Now.UTC(),
@@ -227,9 +231,6 @@ func (s *Settings) result(wfs []analyze.WorkflowSummary, files []keptFile, filte
 	}
 	sum.Count(res.Findings)
 	sum.BelowSeverity = len(all) - len(res.Findings)
-	var every report.Summary
-	every.Count(all)
-	sum.Fixable, sum.FixableUnsafe = every.Fixable, every.FixableUnsafe
 	sum.Fixed = fixed
 	return res
 }

@@ -10,6 +10,7 @@
 package fix
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -26,6 +27,9 @@ type Options struct {
 	// MaxTokens is the output cap the RS302 repair writes (.stormcheck.yaml
 	// fix.max_tokens); 0 offers no such repair.
 	MaxTokens int
+	// MinSeverity: findings below it (hidden by --min-severity) get no
+	// repair, so that --fix neither counts nor makes what is not shown.
+	MinSeverity analyze.Severity
 }
 
 // MaxExecutionTimeout is the largest executionTimeout the RS504 repair
@@ -34,13 +38,27 @@ type Options struct {
 const MaxExecutionTimeout = 3600
 
 // Attach computes the repair of every finding that has one and sets its
-// Repair, safe and unsafe alike (reports show both; --fix picks).
+// Repair, safe and unsafe alike (reports show both; --fix picks). A
+// finding of a rule that has repairs gets NoRepair instead when this one
+// has none, saying why; a rule without repairs says why in its FixDoc.
 func Attach(set *analyze.Set, fs []analyze.Finding, o Options) {
 	r := newRepairer(set, o)
 	for i := range fs {
-		fs[i].Repair = r.repair(&fs[i])
+		if fs[i].Severity < o.MinSeverity {
+			fs[i].Repair, fs[i].NoRepair = nil, "hidden by --min-severity"
+			continue
+		}
+		fs[i].Repair, fs[i].NoRepair = r.repair(&fs[i])
 	}
 }
+
+// noRepair is why a finding of a rule with repairs has none; the repairs
+// return it as their error.
+type noRepair string
+
+func (n noRepair) Error() string { return string(n) }
+
+func noRepairf(format string, args ...any) noRepair { return noRepair(fmt.Sprintf(format, args...)) }
 
 type nodeRef struct {
 	wf   *n8nschema.Workflow
@@ -55,9 +73,20 @@ type srcOff struct {
 type repairer struct {
 	set *analyze.Set
 	o   Options
-	// retriedBy lists, per node that is a retry layer, the operations whose
-	// chains it is in (built on first use).
-	retriedBy map[*n8nschema.Node][]*analyze.Operation
+	// layersOf holds each operation's retry layers (layersOf), and
+	// atRisk, broken and order index the operations of the set once (on
+	// first use) for callLosingItsRetry, so that a repair reads only the
+	// operations that turning its layers off could leave without a retry.
+	layersOf map[*analyze.Operation]opLayers
+	atRisk   map[*n8nschema.Node][]*analyze.Operation
+	broken   map[*n8nschema.Node]*analyze.Operation
+	order    map[*analyze.Operation]int
+	// byNode finds an operation by its workflow and node name (built on
+	// first use).
+	byNode map[wfNode]*analyze.Operation
+	// steps counts the layers and operations the repairs read: a test
+	// pins that it grows as the set does.
+	steps int
 	// nodes and wfs are built on first use: most groups of a two-pass
 	// audit have no finding with a repair.
 	nodes map[srcOff]nodeRef // by the offset of the node's position
@@ -113,23 +142,36 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 	if w == nil {
 		return nil, nil
 	}
-	for _, op := range r.set.OperationsOf(w) {
-		if op.Node.Name == f.Node {
-			return w, op
+	if r.byNode == nil {
+		r.byNode = make(map[wfNode]*analyze.Operation, len(r.set.Operations))
+		for _, op := range r.set.Operations {
+			r.steps++
+			k := wfNode{op.Workflow, op.Node.Name}
+			if _, dup := r.byNode[k]; !dup { // the first, as OperationsOf lists them
+				r.byNode[k] = op
+			}
 		}
 	}
-	return w, nil
+	return w, r.byNode[wfNode{w, f.Node}]
 }
 
-func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
+type wfNode struct {
+	wf   *n8nschema.Workflow
+	node string
+}
+
+func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
 	switch f.RuleID {
 	case "RS101", "RS104", "RS201", "RS302", "RS504":
 	default:
-		return nil // the other rules have no repair (each rule's FixDoc says why)
+		return nil, "" // the other rules have no repair (each rule's FixDoc says why)
 	}
 	w, op := r.op(f)
-	if w == nil || !r.editable(w) {
-		return nil
+	if w == nil {
+		return nil, "the workflow is not in the set --fix edits"
+	}
+	if why := r.notEditable(w); why != "" {
+		return nil, why
 	}
 	var rep *analyze.Repair
 	var err error
@@ -149,10 +191,21 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 	case "RS504":
 		if f.Detail == "unbounded" {
 			rep, err = r.executionTimeout(w)
+		} else {
+			err = noRepair("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
 		}
 	}
-	if err != nil || rep == nil {
-		return nil
+	if op == nil && f.RuleID != "RS504" {
+		err = noRepair("no call of the node was found to repair")
+	}
+	var why noRepair
+	switch {
+	case errors.As(err, &why):
+		return nil, string(why)
+	case err != nil:
+		return nil, "the JSON around the node has a shape the repair does not edit: " + err.Error()
+	case rep == nil:
+		return nil, "nothing to change"
 	}
 	// An edit that writes the bytes already there changes nothing: the
 	// rule and the bytes disagree (it never happens with the repairs above,
@@ -161,7 +214,7 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 		return e.Len == len(e.Text) && string(e.Source.Src[e.Offset:e.Offset+e.Len]) == e.Text
 	})
 	if len(rep.Edits) == 0 {
-		return nil
+		return nil, "the file holds the repair already"
 	}
 	slices.SortFunc(rep.Edits, func(a, b analyze.Edit) int {
 		if a.Source != b.Source {
@@ -173,17 +226,24 @@ func (r *repairer) repair(f *analyze.Finding) *analyze.Repair {
 		e := &rep.Edits[i]
 		e.Start, e.End = e.Source.PosAt(e.Offset, ""), e.Source.PosAt(e.Offset+e.Len, "")
 	}
-	return rep
+	return rep, ""
 }
 
-// editable: stormcheck edits only workflows of files that are valid JSON
-// (one with data after the workflow, which n8n's JSON.parse rejects, is
-// RS001's to report, not --fix's to touch), and whose nodes it read from
-// the top-level nodes array: a published workflow was audited from its
+// notEditable says why stormcheck does not edit the workflow; "" when it
+// does. It edits only workflows of files that are valid JSON (one with
+// data after the workflow, which n8n's JSON.parse rejects, is RS001's to
+// report, not --fix's to touch), and whose nodes it read from the
+// top-level nodes array: a published workflow was audited from its
 // activeVersion, and n8n keeps the draft and the published version apart,
 // so an edit of one of them would make the file say two things.
-func (r *repairer) editable(w *n8nschema.Workflow) bool {
-	return !w.Published && w.Source.ValidJSON()
+func (r *repairer) notEditable(w *n8nschema.Workflow) string {
+	switch {
+	case w.Published:
+		return "the workflow was audited from its published activeVersion; n8n keeps the draft apart, and editing one would make the file say two things"
+	case !w.Source.ValidJSON():
+		return "the file is not valid JSON as n8n reads it (RS001); --fix edits only valid files"
+	}
+	return ""
 }
 
 // retryLayer is one layer of an attempt chain that n8n's retryOnFail or an
@@ -202,11 +262,30 @@ func isRetryKind(k string) bool {
 	return false
 }
 
+type opLayers struct {
+	ls []retryLayer
+	ok bool
+}
+
 // layers are the retry layers of an operation's chain, outermost first;
 // ok is false when the node of one of them is not found (it is left out).
-func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
+// They are read once per operation.
+func (r *repairer) layers(op *analyze.Operation) ([]retryLayer, bool) {
+	if l, seen := r.layersOf[op]; seen {
+		return l.ls, l.ok
+	}
+	if r.layersOf == nil {
+		r.layersOf = map[*analyze.Operation]opLayers{}
+	}
+	ls, ok := r.readLayers(op)
+	r.layersOf[op] = opLayers{ls, ok}
+	return ls, ok
+}
+
+func (r *repairer) readLayers(op *analyze.Operation) (out []retryLayer, ok bool) {
 	ok = true
 	for _, f := range op.Factors {
+		r.steps++
 		if !isRetryKind(f.Kind) || f.Unbounded || f.Value <= 1 {
 			continue
 		}
@@ -228,31 +307,40 @@ func (r *repairer) layers(op *analyze.Operation) (out []retryLayer, ok bool) {
 // after the repair, so no call loses its last retry.
 func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 	ls, ok := r.layers(op)
-	if !ok || len(ls) == 0 {
-		return nil, nil
+	if !ok {
+		return nil, noRepair("a retry layer of the chain is in a workflow outside the set")
+	}
+	if len(ls) == 0 {
+		return nil, noRepair("no layer of the chain is a retry setting (the attempts come from a loop or a restart)")
 	}
 	keep := ls[len(ls)-1]
 	off := map[*n8nschema.Node]bool{}
+	var names []string
 	for _, l := range ls[:len(ls)-1] {
-		if !r.editable(l.ref.wf) {
-			return nil, nil
+		if why := r.notEditable(l.ref.wf); why != "" {
+			return nil, noRepairf("the retries of node %q cannot be edited: %s", l.ref.node.Name, why)
 		}
 		off[l.ref.node] = true
+		names = append(names, strconv.Quote(l.ref.node.Name))
 	}
-	if len(off) > 0 && !r.everyCallKeepsARetry(off) {
-		return nil, nil
+	if len(off) > 0 {
+		if lost := r.callLosingItsRetry(off); lost != nil {
+			return nil, noRepairf("turning off the retries of %s would leave node %q with no retry at all; give it retries of its own first", strings.Join(slices.Compact(names), ", "), lost.Node.Name)
+		}
 	}
 	rep := &analyze.Repair{Safety: analyze.Safe}
 	var turned []string
 	for _, l := range ls[:len(ls)-1] {
+		if !off[l.ref.node] {
+			continue // a node twice in the chain: turned off once
+		}
+		delete(off, l.ref.node)
 		e, err := setMember(l.ref.wf, l.ref.node.Value, []string{"retryOnFail"}, raw("false"))
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(rep.Edits, e) {
-			rep.Edits = append(rep.Edits, e)
-			turned = append(turned, strconv.Quote(l.ref.node.Name))
-		}
+		rep.Edits = append(rep.Edits, e)
+		turned = append(turned, strconv.Quote(l.ref.node.Name))
 	}
 	var what []string
 	if len(turned) > 0 {
@@ -265,7 +353,7 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 		case analyze.KindSDKRetry:
 			spec := r.set.Graph(keep.ref.wf).Spec(n)
 			if spec.SDKRetryParam == "" {
-				return nil, nil // the SDK's retries have no option to lower
+				return nil, noRepairf("the SDK's retries of node %q have no option to lower", n.Name)
 			}
 			e, err := setMember(keep.ref.wf, n.Params(), strings.Split(spec.SDKRetryParam, "."), raw(strconv.Itoa(budget-1)))
 			if err != nil {
@@ -287,49 +375,76 @@ func (r *repairer) retryOwner(op *analyze.Operation) (*analyze.Repair, error) {
 		}
 	}
 	if len(what) == 0 {
-		return nil, nil
+		return nil, noRepair("one layer retries already, within --max-attempts")
 	}
 	rep.Description = "Retry in one layer: " + strings.Join(what, "; ")
 	return rep, nil
 }
 
-// everyCallKeepsARetry reports whether every operation of the set that one
-// of the nodes in off retries keeps at least one retry layer once they are
-// all turned off.
-func (r *repairer) everyCallKeepsARetry(off map[*n8nschema.Node]bool) bool {
-	if r.retriedBy == nil {
-		r.retriedBy = map[*n8nschema.Node][]*analyze.Operation{}
-		for _, op := range r.set.Operations {
+// callLosingItsRetry is an operation of the set that one of the nodes in
+// off retries and that keeps no retry layer once they are all turned off;
+// nil when every one keeps one. Turning off retryOnFail leaves an SDK's
+// retries, so a call with one never loses its last retry; a call without
+// one loses it only when every one of its layers is off, its innermost
+// among them: the operations are indexed once by their innermost layer's
+// node (atRisk), and a repair reads only those under the nodes it turns
+// off. A call with a layer whose node is not found (broken) keeps the
+// repair from being offered, as it cannot be checked. Of several, the
+// first in the set's order is named, whatever the map's order.
+func (r *repairer) callLosingItsRetry(off map[*n8nschema.Node]bool) *analyze.Operation {
+	if r.atRisk == nil {
+		r.atRisk = map[*n8nschema.Node][]*analyze.Operation{}
+		r.broken = map[*n8nschema.Node]*analyze.Operation{}
+		r.order = map[*analyze.Operation]int{}
+		for i, op := range r.set.Operations {
+			r.order[op] = i
+			ls, ok := r.layers(op)
+			if len(ls) == 0 {
+				continue
+			}
+			if !ok {
+				for _, l := range ls {
+					if r.broken[l.ref.node] == nil {
+						r.broken[l.ref.node] = op
+					}
+				}
+				continue
+			}
+			if !slices.ContainsFunc(ls, func(l retryLayer) bool { return l.kind == analyze.KindSDKRetry }) {
+				last := ls[len(ls)-1].ref.node
+				r.atRisk[last] = append(r.atRisk[last], op)
+			}
+		}
+	}
+	var lost *analyze.Operation
+	first := func(op *analyze.Operation) {
+		if lost == nil || r.order[op] < r.order[lost] {
+			lost = op
+		}
+	}
+	for n := range off {
+		r.steps++
+		if op := r.broken[n]; op != nil {
+			first(op)
+			continue
+		}
+		for _, op := range r.atRisk[n] {
 			ls, _ := r.layers(op)
-			for _, l := range ls {
-				if s := r.retriedBy[l.ref.node]; len(s) == 0 || s[len(s)-1] != op {
-					r.retriedBy[l.ref.node] = append(s, op)
+			all := true
+			for i := len(ls) - 1; i >= 0; i-- { // inner layers differ first
+				r.steps++
+				if !off[ls[i].ref.node] {
+					all = false
+					break
 				}
 			}
-		}
-	}
-	var ops []*analyze.Operation
-	for n := range off {
-		ops = append(ops, r.retriedBy[n]...)
-	}
-	for _, op := range ops {
-		ls, ok := r.layers(op)
-		if !ok {
-			return false
-		}
-		touched, left := false, 0
-		for _, l := range ls {
-			if off[l.ref.node] && l.kind != analyze.KindSDKRetry {
-				touched = true
-			} else {
-				left++
+			if all {
+				first(op)
+				break // later operations under n come after this one
 			}
 		}
-		if touched && left == 0 {
-			return false
-		}
 	}
-	return true
+	return lost
 }
 
 // setMember makes the member at path below the object v hold val.
@@ -364,50 +479,73 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 // Unsafe repairs
 
 // idempotencyKey adds the header the API honours to a retried HTTP Request
-// POST: {{ $execution.id }}, the node and the item index, the same on each
-// of the node's own retries (n8n re-runs the node in the same execution
-// with the same items in the same order). The node's name keeps two nodes
-// that call the same API apart. It is not offered when the key would not
-// hold: the node runs more than once in an execution (a loop: the same key
-// for new work), or the workflow restarts itself or runs as an error
-// workflow (a new execution, a new key).
+// POST. The key is the item's own id and the node's name when the node
+// reads an id of the item (stableItemID) or the data pinned on its input
+// has one (pinnedItemID): the same on every re-send of that item,
+// whatever sends it again. Else it is {{ $execution.id }}, the
+// node and the item index, the same on each of the node's own retries
+// (n8n re-runs the node in the same execution with the same items in the
+// same order) and on nothing else, so it is offered only where nothing
+// else re-sends the write (analyze.ReExecuted: no retrying caller, and a
+// person's retry of the failed execution does not run the node again).
+// The node's name keeps two nodes that call the same API apart. It is not
+// offered when the node runs more than once in an execution (a loop: the
+// same key for new work), or the workflow restarts itself or runs as an
+// error workflow.
 func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
 	n := op.Node
-	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" || op.Unbounded {
-		return nil, nil
+	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" {
+		return nil, noRepair("the repair writes a header only on an HTTP Request (v3 or later) POST")
+	}
+	if op.Unbounded {
+		return nil, noRepair("the call runs without bound: one key per execution would not hold")
 	}
 	name, ok := n8nschema.KeyHeaderFor(op.Dependency)
-	if !ok || op.OwnRetries() < 2 {
-		return nil, nil
+	if !ok {
+		return nil, noRepairf("stormcheck knows no idempotency header that %s honours", op.Dependency)
+	}
+	if op.OwnRetries() < 2 {
+		return nil, noRepair("the node does not retry itself: the repeats come from elsewhere, in new executions a key per execution would not cover")
 	}
 	for _, f := range op.Factors {
 		if f.Kind == analyze.KindSelfTrigger || f.Kind == analyze.KindErrorWorkflow || f.Kind == analyze.KindLoop {
-			return nil, nil
+			return nil, noRepairf("the call repeats through a %s: a new execution or a new trip would get a new key", f.Kind)
 		}
 	}
 	g := r.set.Graph(w)
 	for _, l := range g.Loops {
 		if slices.Contains(l.Nodes, n) {
-			return nil, nil
+			return nil, noRepair("the node runs in a loop: one key for every trip would drop new work")
 		}
 	}
 	p := n.Params()
 	if s := p.Get("specifyHeaders").Str(); s != "" && s != "keypair" {
-		return nil, nil // headers given as JSON text
+		return nil, noRepair("the headers are given as JSON text, which the repair does not edit")
 	}
 	for _, h := range p.Get("headerParameters.parameters").Elems() {
 		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), name) {
-			return nil, nil // the header is there (its value is RS202's to judge)
+			return nil, noRepairf("the node sends %s already (its value is RS202's to judge)", name) // the header is there
 		}
 	}
-	value := "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	var value string
+	id := stableItemID(p)
+	if id == "" {
+		id = pinnedItemID(w, g, n)
+	}
+	if id != "" {
+		value = "={{ " + id + " }}-" + slug(n.Name)
+	} else if analyze.ReExecuted(op) == "" {
+		value = "={{ $execution.id }}-" + slug(n.Name) + "-{{ $itemIndex }}"
+	} else {
+		return nil, nil // an execution-id key would change when the write is sent again
+	}
 	header := object{{"name", raw(quote(name))}, {"value", raw(quote(value))}}
 	rep := &analyze.Repair{Safety: analyze.Unsafe,
 		Description: fmt.Sprintf("Send %s: %s on %q", name, value, n.Name)}
 	src := w.Source.Src
 	off, ok := objectOffset(src, p)
 	if !ok {
-		return nil, nil
+		return nil, noRepair("the node's parameters are not an object the repair can edit")
 	}
 	c, err := scan(src, off)
 	if err != nil {
@@ -446,6 +584,108 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 
 var slugRE = lazyregexp.New(`[^a-z0-9]+`)
 
+// itemFieldRE matches a field of the node's input item in an expression:
+// $json.a.b, $json["a"], or the paired item of a named node,
+// $('Order').item.json.a. It does not match $('Order').first().json.a,
+// the same for every item.
+var itemFieldRE = lazyregexp.New(`(?:\$json|\$\(\s*(?:'[^'\\]*'|"[^"\\]*")\s*\)\.item\.json)((?:\??\.[A-Za-z_][A-Za-z0-9_]*|\[\s*(?:'[A-Za-z0-9_ -]+'|"[A-Za-z0-9_ -]+")\s*\])+)`)
+
+// idNameRE matches the name of a field that identifies one unit of work: an
+// order, event, invoice, payment id or number, or a key the item carries.
+// A customer, user, session or chat id names many writes, not one: two
+// orders of a customer under one key would make the second a replay of the
+// first, so those are not keys.
+var idNameRE = lazyregexp.New(`(?i)^(order|event|invoice|payment|charge|transaction|refund|transfer|payout|booking|reservation|shipment|delivery|submission)[_-]?(id|number|no|num)$|^idempotency[_-]?key$`)
+
+// stableItemID is the first expression in the node's parameters (in source
+// order) that reads an id of its input item (itemFieldRE, idNameRE): an
+// orderId the body already sends, say. The item's own id is the same on
+// every re-send of the item: a node retry, a caller's retry, a person's
+// retry of the execution. "" when there is none.
+func stableItemID(params n8nschema.Value) string {
+	var id string
+	params.Scalars(func(v n8nschema.Value) bool {
+		s := v.Str()
+		if !strings.Contains(s, "{{") && !strings.HasPrefix(s, "=") {
+			return true
+		}
+		for _, m := range itemFieldRE.FindAllStringSubmatchIndex(s, -1) {
+			if idField(s[m[2]:m[3]]) {
+				id = s[m[0]:m[1]]
+				return false
+			}
+		}
+		return true
+	})
+	return id
+}
+
+// pinnedItemID reads the node's input from pinned data: when its only
+// main input is a node whose output the workflow pins (pinData, what the
+// editor shows as that node's output), and the first pinned item has an
+// id field (idNameRE) at its top or in its body (a webhook's), the item's
+// id is $json.<field> or $json.body.<field>. "" when there is none.
+func pinnedItemID(w *n8nschema.Workflow, g *analyze.Graph, n *n8nschema.Node) string {
+	ins := g.InOfType(n, analyze.ConnMain)
+	if len(ins) != 1 {
+		return ""
+	}
+	var item n8nschema.Value
+	w.Value.Get("pinData").Each(func(name string, items n8nschema.Value) bool {
+		if name != ins[0].From.Name {
+			return true
+		}
+		if es := items.Elems(); len(es) > 0 {
+			item = es[0]
+			if j := item.Get("json"); j.Kind() == n8nschema.Object {
+				item = j
+			}
+		}
+		return false
+	})
+	if item.Kind() != n8nschema.Object {
+		return ""
+	}
+	for _, at := range []struct{ prefix, path string }{{"$json.", ""}, {"$json.body.", "body"}} {
+		fields := item
+		if at.path != "" {
+			fields = item.Get(at.path)
+		}
+		var id string
+		fields.Each(func(key string, v n8nschema.Value) bool {
+			if identRE.MatchString(key) && idNameRE.MatchString(key) && (v.Kind() == n8nschema.String || v.Kind() == n8nschema.Number) {
+				id = at.prefix + key
+				return false
+			}
+			return true
+		})
+		if id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+var identRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// idField reports whether a field path (".order.id", "['order_id']")
+// names an id of a unit of work: its last name does, or it is "id" below
+// one that names such a unit (order.id).
+func idField(path string) bool {
+	var names []string
+	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' || r == ']' || r == '?' }) {
+		names = append(names, strings.Trim(strings.TrimSpace(part), `'"`))
+	}
+	if len(names) == 0 {
+		return false
+	}
+	last := names[len(names)-1]
+	if idNameRE.MatchString(last) {
+		return true
+	}
+	return strings.EqualFold(last, "id") && len(names) > 1 && idNameRE.MatchString(names[len(names)-2]+"Id")
+}
+
 // slug makes a node name safe inside an expression and a header: lower
 // case letters and digits joined by dashes.
 func slug(s string) string {
@@ -461,8 +701,11 @@ func slug(s string) string {
 
 // outputCap writes fix.max_tokens into the node's max-tokens option.
 func (r *repairer) outputCap(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
-	if r.o.MaxTokens <= 0 || op.Spec.MaxTokensParam == "" {
-		return nil, nil
+	if op.Spec.MaxTokensParam == "" {
+		return nil, noRepair("the node has no max-tokens option to set")
+	}
+	if r.o.MaxTokens <= 0 {
+		return nil, noRepair("set fix.max_tokens in .stormcheck.yaml: the cap is what the task needs, which only its owner knows")
 	}
 	e, err := setMember(w, op.Node.Params(), strings.Split(op.Spec.MaxTokensParam, "."), raw(strconv.Itoa(r.o.MaxTokens)))
 	if err != nil {
@@ -492,7 +735,7 @@ func (r *repairer) executionTimeout(w *n8nschema.Workflow) (*analyze.Repair, err
 		waits := (op.OwnRetries() - 1) * analyze.RetryWaitMS(op.Node)
 		one := op.Attempts*per + waits
 		if one > MaxExecutionTimeout*1000 {
-			return nil, nil
+			return nil, noRepairf("node %q alone may take longer than %d s, n8n's ceiling on executionTimeout: a timeout would cut it short", op.Node.Name, MaxExecutionTimeout)
 		}
 		total += one
 	}
@@ -508,7 +751,7 @@ func (r *repairer) executionTimeout(w *n8nschema.Workflow) (*analyze.Repair, err
 	} else if !s.Exists() {
 		e, err = setMember(w, w.Value, []string{"settings"}, object{{"executionTimeout", raw(strconv.Itoa(secs))}})
 	} else {
-		return nil, nil // settings is not an object
+		return nil, noRepair("the workflow's settings are not an object") // settings is not an object
 	}
 	if err != nil {
 		return nil, err

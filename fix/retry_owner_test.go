@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -112,5 +113,78 @@ func TestRetryOwnerEmbeddingsSharedByTwoStores(t *testing.T) {
 	got := string(res.Files[0].Source.Src)
 	if n := strings.Count(got, `"retryOnFail": false`); n != 2 || res.Fixed != 1 {
 		t.Errorf("fixed %d, turned off %d stores, want 1 and 2:\n%s", res.Fixed, n, got)
+	}
+}
+
+// keyWorkflow is a webhook and a retried Stripe POST whose parameters are
+// extra; the webhook workflow is called by a caller when caller is set
+// (its Execute Workflow node tries 3 times when retries is set).
+func keyWorkflows(extra string, caller, retries bool) string {
+	pay := `{"id": "PaySub", "name": "Pay", "nodes": [
+  {"name": "Start", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "parameters": {"httpMethod": "POST", "path": "pay"}, "webhookId": "w1"},
+  {"name": "Create charge", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "retryOnFail": true, "maxTries": 3,
+   "parameters": {"method": "POST", "url": "https://api.stripe.com/v1/charges", "sendBody": true` + extra + `}}],
+ "connections": {"Start": {"main": [[{"node": "Create charge", "type": "main", "index": 0}]]}}}`
+	if !caller {
+		return pay
+	}
+	pay = strings.Replace(pay, `{"name": "Start", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "parameters": {"httpMethod": "POST", "path": "pay"}, "webhookId": "w1"}`,
+		`{"name": "Start", "type": "n8n-nodes-base.executeWorkflowTrigger", "typeVersion": 1.1, "parameters": {"inputSource": "passthrough"}}`, 1)
+	retry := ""
+	if retries {
+		retry = `, "retryOnFail": true, "maxTries": 3`
+	}
+	return `[{"id": "Orders", "name": "Orders", "nodes": [
+  {"name": "Cron", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "parameters": {}},
+  {"name": "Pay order", "type": "n8n-nodes-base.executeWorkflow", "typeVersion": 1.2, "onError": "continueRegularOutput",
+   "parameters": {"workflowId": {"__rl": true, "value": "PaySub", "mode": "id"}}` + retry + `}],
+ "connections": {"Cron": {"main": [[{"node": "Pay order", "type": "main", "index": 0}]]}}}, ` + pay + `]`
+}
+
+// TestIdempotencyKeyFromTheItem: the key repair uses an id of the item the
+// node already reads, which every re-send of the item repeats; with none,
+// it offers the execution-id key only where nothing but the node's own
+// retries sends the write again: not under a retrying caller (each try is
+// a new execution), not where a person's retry of the failed execution
+// runs the node again (its failure stops the execution, and failed
+// executions are kept).
+func TestIdempotencyKeyFromTheItem(t *testing.T) {
+	const continues = `, "options": {}}, "onError": "continueErrorOutput", "x": {"y": 1`
+	for _, tt := range []struct {
+		name, src, want string
+	}{
+		{"id in the body", keyWorkflows(`, "bodyParameters": {"parameters": [{"name": "order", "value": "={{ $json.orderId }}"}]}`, false, false),
+			`={{ $json.orderId }}-create-charge`},
+		{"id of a paired item", keyWorkflows(`, "bodyParameters": {"parameters": [{"name": "metadata[order]", "value": "=order {{ $('Start').item.json.body.order.id }}"}]}`, false, false),
+			`={{ $('Start').item.json.body.order.id }}-create-charge`},
+		{"id under a retrying caller", keyWorkflows(`, "bodyParameters": {"parameters": [{"name": "invoice", "value": "={{ $json[\"invoice_id\"] }}"}]}`, true, true),
+			`={{ $json["invoice_id"] }}-create-charge`},
+		{"id in the pinned body of the webhook", strings.Replace(keyWorkflows(``, false, false), `"connections"`,
+			`"pinData": {"Start": [{"json": {"headers": {"x-request-id": "r1"}, "body": {"customer_id": "c1", "order_id": "A-1"}}}]}, "connections"`, 1),
+			`={{ $json.body.order_id }}-create-charge`},
+		{"a customer names many writes", keyWorkflows(`, "bodyParameters": {"parameters": [{"name": "customer", "value": "={{ $json.customerId }}"}]}`, false, false), ""},
+		{"the same for every item", keyWorkflows(`, "bodyParameters": {"parameters": [{"name": "order", "value": "={{ $('Start').first().json.orderId }}"}]}`, false, false), ""},
+		{"no id, retried by hand", keyWorkflows(``, false, false), ""},
+		{"no id, failures not kept", strings.Replace(keyWorkflows(``, false, false), `"connections"`, `"settings": {"saveDataErrorExecution": "none"}, "connections"`, 1),
+			`={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
+		{"no id, continues on error", keyWorkflows(continues, false, false), `={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
+		{"no id, continues on error, under a retrying caller", keyWorkflows(continues, true, true), ""},
+		{"no id, continues on error, under a caller without retries", keyWorkflows(continues, true, false), `={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reps := repairsOf(t, tt.src, analyze.DefaultOptions())
+			r, ok := reps["RS201 Create charge"]
+			if !ok {
+				t.Fatalf("no RS201 on the charge: %v", reps)
+			}
+			switch {
+			case tt.want == "" && r != nil:
+				t.Errorf("want no repair, got %q", r.Description)
+			case tt.want != "" && r == nil:
+				t.Errorf("no repair, want the key %s", tt.want)
+			case tt.want != "" && !strings.Contains(r.Edits[len(r.Edits)-1].Text, strconv.Quote(tt.want)):
+				t.Errorf("repair %q writes %q, want the key %s", r.Description, r.Edits[len(r.Edits)-1].Text, tt.want)
+			}
+		})
 	}
 }

@@ -166,7 +166,7 @@ func TestIdempotencyKeyKeepsEachStyle(t *testing.T) {
 			}
 			n := res.Files[0].Workflows[0].Node("Create charge")
 			k, ok := n8nschema.IdempotencyKeyOf(n)
-			if !ok || k.Name.Name != "Idempotency-Key" || k.Value != "={{ $execution.id }}-create-charge-{{ $itemIndex }}" {
+			if !ok || k.Name.Name != "Idempotency-Key" || k.Value != "={{ $json.order_id }}-create-charge" {
 				t.Errorf("key after the fix: %+v, %v", k, ok)
 			}
 			if v, _ := n.Param("sendHeaders"); !v.True() {

@@ -33,8 +33,8 @@
 // wrong (key rejected, no API at that URL, not JSON, deadline, ...) and whose
 // message says what to check.
 //
-// Findings on fetched workflows point at n8n://HOST/workflow/ID locations;
-// Host gives the HOST part (host[:port]) of a base URL.
+// Findings on fetched workflows point at the editor's URL of the workflow
+// (EditorURL); Host gives the HOST part (host[:port]) of a base URL.
 package n8napi
 
 import (
@@ -275,6 +275,17 @@ func normalizeBase(raw string) (*url.URL, error) {
 	u.Host = strings.ToLower(u.Host)
 	u.Scheme = strings.ToLower(u.Scheme)
 	return u, nil
+}
+
+// EditorURL is where the instance's editor opens a workflow,
+// BASE/workflow/ID (the base as New takes it, without /api/v1), which
+// findings on fetched workflows name; "" when the base does not parse.
+func EditorURL(baseURL, id string) string {
+	u, err := normalizeBase(baseURL)
+	if err != nil {
+		return ""
+	}
+	return u.String() + "/workflow/" + url.PathEscape(id)
 }
 
 // Host returns host[:port] of an instance URL in any form New accepts (a

@@ -339,7 +339,10 @@ func specList() []Spec {
 		// not the SDK: no hidden retries (vendors/OpenAi/transport/index.js L32).
 		{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
 		{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
-		{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens"},
+		// The Anthropic app node always sends max_tokens: options.maxTokens
+		// ?? 1024 (vendors/Anthropic/actions/text/message.operation.js,
+		// helpers/baseAnalyze.js).
+		{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens", MaxTokensDefault: 1024},
 		{Type: nsLC + "googleGemini", Role: RoleModel, Known: true, Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"},
 		{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens"},
 		{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true},

@@ -309,7 +309,8 @@ func SQLQuery(n *Node) (query, insert bool) {
 // HumanGate reports whether a node waits for a person: a Wait resumed by a
 // webhook or form (nodes-base/nodes/Wait: resume 'webhook' | 'form'), a
 // Form page, or a "send and wait for response" operation (Slack, Gmail,
-// Telegram, Discord, Teams, e-mail; docs/n8n-behaviour.md#notifiers). A loop
+// Telegram, Discord, Teams, e-mail; docs/n8n-behaviour.md#notifiers), or a community
+// human-review node waiting on its own webhook. A loop
 // through one runs once per human answer, not on its own.
 func HumanGate(n *Node) bool {
 	switch n.Type {
@@ -322,7 +323,15 @@ func HumanGate(n *Node) bool {
 	case "n8n-nodes-base.form":
 		return true
 	}
-	return paramStr(n, "operation") == "sendAndWait"
+	if paramStr(n, "operation") == "sendAndWait" {
+		return true
+	}
+	// A community node that is no trigger but holds a webhook of its own
+	// waits on it: a human-review node that resumes when the reviewer
+	// answers (n8n gives a webhookId only to nodes that declare webhooks).
+	return !strings.HasPrefix(n.Type, "n8n-nodes-base.") && !strings.HasPrefix(n.Type, "@n8n/") &&
+		!IsTriggerNode(n.Type) && !strings.HasSuffix(strings.ToLower(n.Type), "trigger") &&
+		n.Field("webhookId").Str() != ""
 }
 
 // ---------------------------------------------------------------------------

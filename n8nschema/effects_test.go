@@ -252,6 +252,8 @@ func TestDefaultOutputCap(t *testing.T) {
 		{"gemini options {}", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"options":{}}}`, 0},
 		{"gemini options missing", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{}}`, 0},
 		{"vertex options {}", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","parameters":{"options":{}}}`, 0},
+		// The Anthropic app node sends options.maxTokens ?? 1024.
+		{"anthropic message a model", `{"name":"a","type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"claude-sonnet-4-5-20250929","mode":"list"},"messages":{"values":[{"content":"hi"}]}}}`, 1024},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -329,6 +331,12 @@ func TestHumanGate(t *testing.T) {
 		{`{"name":"a","type":"n8n-nodes-base.slack","parameters":{"operation":"sendAndWait"}}`, true},
 		{`{"name":"a","type":"n8n-nodes-base.form","parameters":{}}`, true},
 		{`{"name":"a","type":"n8n-nodes-base.slack","parameters":{}}`, false},
+		// A community human-review node waits on its own webhook; a
+		// community trigger or a base node with a webhookId does not.
+		{`{"name":"a","type":"@gotohuman/n8n-nodes-gotohuman.gotoHuman","webhookId":"w1","parameters":{}}`, true},
+		{`{"name":"a","type":"CUSTOM.klicktippTrigger","webhookId":"w1","parameters":{}}`, false},
+		{`{"name":"a","type":"n8n-nodes-base.wait","webhookId":"w1","parameters":{"amount":5}}`, false},
+		{`{"name":"a","type":"@gotohuman/n8n-nodes-gotohuman.gotoHuman","parameters":{}}`, false},
 	} {
 		if got := HumanGate(node(t, tt.node)); got != tt.want {
 			t.Errorf("HumanGate(%s) = %v, want %v", tt.node, got, tt.want)

@@ -41,7 +41,7 @@ func (p Pos) String() string {
 // Source is one input: a file, stdin, or a workflow fetched from an API.
 type Source struct {
 	// Name is what reports show: a slash-separated path relative to the
-	// repository root, "<stdin>", or an n8n:// location.
+	// repository root, "<stdin>", or the editor URL of a fetched workflow.
 	Name string
 	// Src is read-only once the Source is made: parsed values are string
 	// views of these bytes, not copies.

@@ -51,6 +51,17 @@ func NewestKnown() Version { return KnownVersions[len(KnownVersions)-1] }
 // that differs between versions gets the range it holds for next to it,
 // keyed by these versions, with the newest known as the default.
 
+// AgentV3ToolErrorsToModel says whether an AI Agent v3 hands a tool's
+// failure (after the tool's own retries) back to its model, which may call
+// the tool again, as Agent v2 does, rather than ending the execution.
+// Observed in the engine (testdata/engine/tool-agent-v3.json): n8n 2.41.1
+// hands it back (30 tool attempts and 10 model calls); 2.8.4 and 1.123.81
+// end the execution (3 tool attempts, 1 model call). Releases between
+// 2.8.4 and 2.41.1 were not run: they are taken to end it.
+func AgentV3ToolErrorsToModel(v Version) bool {
+	return v.Compare(Version{2, 41, 1}) >= 0
+}
+
 // Checked says whether the facts were checked on v's release line: v is
 // no older than the oldest known minor release. Older releases may differ
 // in ways nothing here says (the chat-model layer came with LangChain 1.x).

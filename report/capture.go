@@ -106,6 +106,14 @@ func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Take
 			}
 		}
 	}
+	if c.Snippets {
+		// RS009 reports at a workflow whose id another group's has.
+		for _, w := range set.Workflows {
+			if w.ID != "" {
+				g.place(w.Source, w.Pos)
+			}
+		}
+	}
 	for _, p := range at {
 		if w := p.Workflow; w != nil {
 			g.place(w.Source, p.Pos)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -40,6 +41,7 @@ type jsonOperation struct {
 	Attempts     *int         `json:"attempts"`
 	Unbounded    bool         `json:"unbounded"`
 	CallsPerItem *int         `json:"calls_per_item"`
+	CallsDown    int          `json:"calls_per_item_while_down,omitempty"`
 	Factors      []jsonFactor `json:"factors"`
 	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
 	Model                string   `json:"model"`
@@ -76,6 +78,8 @@ type jsonFinding struct {
 	// Repair is what --fix (safe) or --fix --unsafe-fixes (unsafe) would
 	// write; null when stormcheck has no repair for the finding.
 	Repair *jsonRepair `json:"repair"`
+	// NoRepairReason says why Repair is null.
+	NoRepairReason *string `json:"no_repair_reason"`
 }
 
 type jsonRelated struct {
@@ -149,13 +153,21 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	jw.array(len(r.Workflows), func(i int) any { return jsonWorkflowOf(&r.Workflows[i]) })
 	jw.WriteString(",\n  \"findings\": ")
 	red := memo{}
+	why := noRepairReasons(r.Rules)
 	jw.array(len(r.Findings), func(i int) any {
 		f := &r.Findings[i]
+		var reason *string
+		repair := jsonRepairOf(f.Repair, red)
+		if repair == nil {
+			s := red.Redact(noRepairReason(f, why))
+			reason = &s
+		}
 		return jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
 			Node: red.Redact(f.Node), Message: Printable(red.Redact(f.Message)), Fix: Printable(red.Redact(f.Fix)), HelpURI: f.URL, Fingerprint: f.Fingerprint,
-			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: jsonRepairOf(f.Repair, red),
+			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: repair,
+			NoRepairReason: reason,
 		}
 	})
 	jw.WriteString("\n}\n")
@@ -180,6 +192,7 @@ func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
 		if !op.CallsUnbounded {
 			jo.CallsPerItem = intPtr(op.CallsPerItem)
 		}
+		jo.CallsDown = op.CallsWhileDown
 		jo.Model = op.Model
 		if op.SpendKnown {
 			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(op.SpendPerExecutionUSD)
@@ -303,4 +316,35 @@ func jsonFactors(fs []analyze.Factor) []jsonFactor {
 		out = append(out, jf)
 	}
 	return out
+}
+
+// noRepairReasons are the reasons of the rules without repairs, from their
+// FixDoc ("None: the file is not JSON; …"), by rule ID.
+func noRepairReasons(rules []*analyze.Rule) map[string]string {
+	m := make(map[string]string, len(rules))
+	for _, r := range rules {
+		if doc, ok := strings.CutPrefix(r.FixDoc, "None: "); ok {
+			// The first sentence, as the reasons of package fix are worded.
+			doc = strings.Join(strings.Fields(doc), " ")
+			if i := strings.Index(doc, ". "); i > 0 {
+				doc = doc[:i]
+			}
+			m[r.ID] = strings.TrimSuffix(doc, ".")
+		}
+	}
+	return m
+}
+
+// noRepairReason says why a finding has no repair: its own reason (a rule
+// that has repairs, not for this finding), else its rule's.
+func noRepairReason(f *analyze.Finding, why map[string]string) string {
+	switch {
+	case f.Repair != nil:
+		return "the repair would show a secret from the workflow, so it is not shown"
+	case f.NoRepair != "":
+		return f.NoRepair
+	case why[f.RuleID] != "":
+		return why[f.RuleID]
+	}
+	return "stormcheck has no repair for this finding"
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,13 +16,19 @@ import (
 // Markdown renders a pull-request comment or Actions step summary: the
 // counts, a table of findings, and a Mermaid diagram of the chain of the
 // worst operation.
-type Markdown struct{}
+type Markdown struct {
+	// LinkBase is where the repository's files are browsed at the commit
+	// audited (https://github.com/OWNER/REPO/blob/SHA/): locations link to
+	// their line there. Empty: file locations are plain text; a workflow
+	// read from a live n8n links to its editor either way.
+	LinkBase string
+}
 
 // markdownRows caps the table; GitHub comments hold at most 65,536 characters.
 const markdownRows = 50
 
 // Render writes the comment.
-func (Markdown) Render(w io.Writer, r *Result) error {
+func (m Markdown) Render(w io.Writer, r *Result) error {
 	var b strings.Builder
 	b.WriteString("## stormcheck\n\n")
 	b.WriteString(markdownSummary(r.Summary) + "\n")
@@ -35,12 +42,8 @@ func (Markdown) Render(w io.Writer, r *Result) error {
 				fmt.Fprintf(&b, "\n…and %s; the text, JSON or SARIF report has them all.\n", count(len(r.Findings)-markdownRows, "more finding"))
 				break
 			}
-			loc := f.File
-			if f.Pos.IsValid() {
-				loc += ":" + f.Pos.String()
-			}
 			fmt.Fprintf(&b, "| %s | [%s](%s) %s | %s | %s | %s | %s |\n",
-				f.Severity, f.RuleID, f.URL, f.RuleName, mdCode(loc), mdText(Redact(f.Workflow)), mdText(Redact(f.Node)), mdText(Redact(f.Message)))
+				f.Severity, f.RuleID, f.URL, f.RuleName, m.location(&f), mdText(Redact(f.Workflow)), mdText(Redact(f.Node)), mdText(Redact(f.Message)))
 		}
 	}
 	// With no finding there is nothing to explain: an operation the
@@ -51,6 +54,30 @@ func (Markdown) Render(w io.Writer, r *Result) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// location is the finding's place, linked: a live workflow to its editor,
+// a file to its line under LinkBase.
+func (m Markdown) location(f *analyze.Finding) string {
+	if IsURL(f.File) {
+		return "[" + mdCode(f.File) + "](" + f.File + ")"
+	}
+	loc := f.File
+	if f.Pos.IsValid() {
+		loc += ":" + f.Pos.String()
+	}
+	if m.LinkBase == "" || f.File == "" || f.File == "<stdin>" || strings.HasPrefix(f.File, "/") || strings.HasPrefix(f.File, "../") {
+		return mdCode(loc)
+	}
+	segs := strings.Split(f.File, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	link := m.LinkBase + strings.Join(segs, "/")
+	if f.Pos.IsValid() {
+		link += "#L" + strconv.Itoa(f.Pos.Line)
+	}
+	return "[" + mdCode(loc) + "](" + link + ")"
 }
 
 func markdownSummary(s Summary) string {

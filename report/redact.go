@@ -648,15 +648,21 @@ type Redactor struct {
 	// values that the JSON structure marks as secrets, found when a
 	// snippet first shows part of the workflow.
 	structural map[*n8nschema.Workflow][][2]int
-	// wfs are set's workflows by source, indexed on first need.
+	// wfs are set's workflows by source with their byte ranges, sorted by
+	// start, indexed on first need: a file that holds many workflows (an
+	// array export) finds the few a snippet shows by a binary search, not
+	// by measuring every one for every snippet.
 	set   *analyze.Set
-	wfs   map[*n8nschema.Source][]*n8nschema.Workflow
+	wfs   map[*n8nschema.Source]*sourceWorkflows
 	texts memo
 	// blocks caches the secret spans of line blocks (snippet.go).
 	blocks map[blockKey][][2]int
 	// scanned counts the bytes snippets ran the secret patterns over: the
 	// work a snippet costs, which tests bound.
 	scanned int
+	// ranged counts the workflow ranges snippets measured and read, which
+	// tests bound too.
+	ranged int
 }
 
 // Redact is the package's Redact, remembered for texts seen before.
@@ -678,23 +684,72 @@ func NewRedactor(set *analyze.Set) *Redactor {
 // of the workflows of src that overlap [from, to).
 func (r *Redactor) structuralSpans(src *n8nschema.Source, from, to int) [][2]int {
 	if r.wfs == nil {
-		r.wfs = map[*n8nschema.Source][]*n8nschema.Workflow{}
+		r.wfs = map[*n8nschema.Source]*sourceWorkflows{}
 		if r.set != nil {
 			for _, w := range r.set.Workflows {
-				r.wfs[w.Source] = append(r.wfs[w.Source], w)
+				sw := r.wfs[w.Source]
+				if sw == nil {
+					sw = &sourceWorkflows{}
+					r.wfs[w.Source] = sw
+				}
+				sw.ws = append(sw.ws, w)
 			}
 		}
 	}
+	sw := r.wfs[src]
+	if sw == nil {
+		return nil
+	}
+	if sw.spans == nil {
+		sw.index()
+		r.ranged += len(sw.ws)
+	}
 	var out [][2]int
-	for _, w := range r.wfs[src] {
-		if start, end := w.Value.Span(); start < to && end > from {
-			spans := r.workflowSpans(w)
-			for k := sort.Search(len(spans), func(k int) bool { return spans[k][1] > from }); k < len(spans) && spans[k][0] < to; k++ {
-				out = append(out, spans[k])
-			}
+	// The workflows that overlap [from, to): those that start before to
+	// and end after from; with disjoint ranges the ends are sorted too.
+	first := 0
+	if sw.disjoint {
+		first = sort.Search(len(sw.spans), func(k int) bool { return sw.spans[k][1] > from })
+	}
+	for i := first; i < len(sw.spans) && sw.spans[i][0] < to; i++ {
+		r.ranged++
+		if sw.spans[i][1] <= from {
+			continue
+		}
+		spans := r.workflowSpans(sw.ws[i])
+		for k := sort.Search(len(spans), func(k int) bool { return spans[k][1] > from }); k < len(spans) && spans[k][0] < to; k++ {
+			out = append(out, spans[k])
 		}
 	}
 	return out
+}
+
+// sourceWorkflows are the workflows of one source and their byte ranges.
+type sourceWorkflows struct {
+	ws       []*n8nschema.Workflow
+	spans    [][2]int // ws[i]'s range, sorted by start (stable: ws's order breaks ties)
+	disjoint bool     // no two ranges overlap (a file's workflows never do)
+}
+
+func (sw *sourceWorkflows) index() {
+	type ranged struct {
+		w    *n8nschema.Workflow
+		span [2]int
+	}
+	rs := make([]ranged, len(sw.ws))
+	for i, w := range sw.ws {
+		start, end := w.Value.Span()
+		rs[i] = ranged{w, [2]int{start, end}}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].span[0] < rs[j].span[0] })
+	sw.spans = make([][2]int, len(rs))
+	sw.disjoint = true
+	for i, x := range rs {
+		sw.ws[i], sw.spans[i] = x.w, x.span
+		if i > 0 && x.span[0] < sw.spans[i-1][1] {
+			sw.disjoint = false
+		}
+	}
 }
 
 func (r *Redactor) workflowSpans(w *n8nschema.Workflow) [][2]int {

@@ -64,7 +64,9 @@ func (s *Summary) Count(fs []analyze.Finding) {
 	s.Findings, s.Errors, s.Warnings, s.Notes = len(fs), 0, 0, 0
 	s.Fixable, s.FixableUnsafe = 0, 0
 	for _, f := range fs {
-		if f.Repair != nil {
+		// A live workflow's repair is shown, but --fix edits files: pull
+		// them first.
+		if f.Repair != nil && !IsURL(f.File) {
 			if f.Repair.Safety == analyze.Safe {
 				s.Fixable++
 			} else {
@@ -88,21 +90,26 @@ type Renderer interface {
 }
 
 // Formats lists the format names in the order help text shows them.
-var Formats = []string{"text", "concise", "json", "sarif", "github", "markdown"}
+var Formats = []string{"text", "concise", "json", "sarif", "github", "markdown", "junit", "gitlab"}
 
 // Options tune renderers that care.
 type Options struct {
 	Color bool // ANSI styling (text)
 	TTY   bool // stdout is a terminal: summary table (text)
+	// LinkBase is where the repository's files are browsed (markdown).
+	LinkBase string
+	// UnsafeFixes: --unsafe-fixes was given, so [*] marks unsafe repairs
+	// too (text, concise).
+	UnsafeFixes bool
 }
 
 // New returns the renderer for a format name.
 func New(format string, opts Options) (Renderer, error) {
 	switch format {
 	case "text":
-		return &Text{Color: opts.Color, TTY: opts.TTY}, nil
+		return &Text{Color: opts.Color, TTY: opts.TTY, UnsafeFixes: opts.UnsafeFixes}, nil
 	case "concise":
-		return &Concise{Color: opts.Color}, nil
+		return &Concise{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}, nil
 	case "json":
 		return JSON{}, nil
 	case "sarif":
@@ -110,7 +117,11 @@ func New(format string, opts Options) (Renderer, error) {
 	case "github":
 		return GitHub{}, nil
 	case "markdown":
-		return Markdown{}, nil
+		return Markdown{LinkBase: opts.LinkBase}, nil
+	case "junit":
+		return JUnit{}, nil
+	case "gitlab":
+		return GitLab{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }

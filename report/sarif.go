@@ -357,7 +357,7 @@ func physical(file string, pos n8nschema.Pos) *sarifPhysicalLocation {
 
 // artifactURI turns a report file name into a URI reference: repo-relative
 // names stay relative (forward slashes, no "./", segments escaped), absolute
-// paths become file URIs, n8n:// locations stay as they are.
+// paths become file URIs, a live workflow's editor URL stays as it is.
 func artifactURI(name string) string {
 	switch {
 	case name == "":

@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // Text renders findings grouped by where they stand, the way rustc and
@@ -23,6 +24,9 @@ import (
 type Text struct {
 	Color bool
 	TTY   bool
+	// UnsafeFixes marks unsafe repairs with [*] too, as --unsafe-fixes
+	// makes them.
+	UnsafeFixes bool
 }
 
 type textStyles struct {
@@ -89,21 +93,26 @@ func (t *Text) Render(w io.Writer, r *Result) error {
 // (`file:line:col: severity: message [RS101 attempt-budget]`), then the
 // summary.
 type Concise struct {
-	Color bool
+	Color       bool
+	UnsafeFixes bool
 }
 
 // Render writes one line per finding and the summary.
 func (c *Concise) Render(w io.Writer, r *Result) error {
-	t := &Text{Color: c.Color}
+	t := &Text{Color: c.Color, UnsafeFixes: c.UnsafeFixes}
 	st := t.styles(w)
 	red := memo{}
 	var b strings.Builder
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		fmt.Fprintf(&b, "%s: %s: %s %s\n",
-			st.pos.Render(place(f)),
+		at := place(f)
+		if IsURL(f.File) && f.Node != "" {
+			at += fmt.Sprintf(" node %q", red.Redact(f.Node))
+		}
+		fmt.Fprintf(&b, "%s: %s: %s%s %s\n",
+			st.pos.Render(at),
 			st.sev[f.Severity].Render(f.Severity.String()),
-			Printable(red.Redact(f.Message)),
+			t.fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
 	t.summary(&b, st, r)
@@ -111,14 +120,38 @@ func (c *Concise) Render(w io.Writer, r *Result) error {
 	return err
 }
 
+// fixMark is "[*] " before the message of a finding --fix repairs (an
+// unsafe repair with --unsafe-fixes), as ruff marks its fixable
+// diagnostics; "" for the others and for a live workflow, which --fix
+// does not edit.
+func (t *Text) fixMark(st textStyles, f *analyze.Finding) string {
+	if f.Repair == nil || f.Repair.Safety != analyze.Safe && !t.UnsafeFixes || IsURL(f.File) {
+		return ""
+	}
+	return st.caret.Render("[*]") + " "
+}
+
 // place is `file:line:col`, or the file alone when it has no line (a file
 // that could not be read).
 func place(f *analyze.Finding) string {
-	loc := Printable(f.File)
-	if f.Pos.IsValid() {
-		loc = fmt.Sprintf("%s:%d:%d", loc, f.Pos.Line, f.Pos.Col)
+	return placeAt(f.File, f.Pos)
+}
+
+// placeAt is `file:line:col`; a workflow read from a live n8n is its
+// editor's URL alone: the line and column are in the API's JSON, one line
+// that nobody opens, and the block names the node.
+func placeAt(file string, pos n8nschema.Pos) string {
+	loc := Printable(file)
+	if pos.IsValid() && !IsURL(file) {
+		loc = fmt.Sprintf("%s:%d:%d", loc, pos.Line, pos.Col)
 	}
 	return loc
+}
+
+// IsURL: the file is a workflow read from a live n8n, named by the URL
+// its editor opens it at.
+func IsURL(file string) bool {
+	return strings.HasPrefix(file, "https://") || strings.HasPrefix(file, "http://")
 }
 
 // sameBlock: findings on one node at one place share a block. Findings are
@@ -138,7 +171,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red memo, r *Result, fs 
 	}
 	b.WriteString(st.pos.Render(head))
 	b.WriteString("\n")
-	if f.Source != nil && f.Pos.IsValid() {
+	if f.Source != nil && f.Pos.IsValid() && !IsURL(f.File) {
 		num := strconv.Itoa(f.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
 		s, _ := r.Capture.snippet(f.Source, f.Pos)
@@ -148,7 +181,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red memo, r *Result, fs 
 	}
 	for i := range fs {
 		f := &fs[i]
-		fmt.Fprintf(b, "  %s: %s %s\n", st.sev[f.Severity].Render(f.Severity.String()), Printable(red.Redact(f.Message)),
+		fmt.Fprintf(b, "  %s: %s%s %s\n", st.sev[f.Severity].Render(f.Severity.String()), t.fixMark(st, f), Printable(red.Redact(f.Message)),
 			st.rule.Render("["+f.RuleID+" "+f.RuleName+"]"))
 	}
 	var chains, lines []string
@@ -172,7 +205,7 @@ func (t *Text) block(b *strings.Builder, st textStyles, red memo, r *Result, fs 
 				fmt.Fprintf(b, "  = and %d more %s\n", len(f.Related)-maxRelated, word)
 				break
 			}
-			l := fmt.Sprintf("  = see %s:%d:%d: %s\n", Printable(rel.File), rel.Pos.Line, rel.Pos.Col, Printable(red.Redact(rel.Message)))
+			l := fmt.Sprintf("  = see %s: %s\n", placeAt(rel.File, rel.Pos), Printable(red.Redact(rel.Message)))
 			if !slices.Contains(lines, l) {
 				lines = append(lines, l)
 				b.WriteString(l)
@@ -316,13 +349,20 @@ func factorWords(f analyze.Factor) string {
 
 func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 	s := r.Summary
-	if s.Fixed > 0 {
-		// ruff's line after --fix: what was found, what --fix repaired.
-		fmt.Fprintf(b, "found %s (%d fixed, %d remaining)\n", count(s.Fixed+s.Findings, "finding"), s.Fixed, s.Findings)
-	}
-	if s.Findings == 0 {
+	switch {
+	case s.Fixed > 0:
+		// ruff's line after --fix (what was found, what --fix repaired),
+		// with what is left by severity.
+		left := ""
+		if s.Findings > 0 {
+			left = fmt.Sprintf(": %s, %s, %s", st.sev[analyze.Error].Render(count(s.Errors, "error")),
+				st.sev[analyze.Warning].Render(count(s.Warnings, "warning")), st.sev[analyze.Note].Render(count(s.Notes, "note")))
+		}
+		fmt.Fprintf(b, "found %s (%d fixed, %d remaining%s) in %s (%s, %s)", count(s.Fixed+s.Findings, "finding"), s.Fixed, s.Findings, left,
+			count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
+	case s.Findings == 0:
 		fmt.Fprintf(b, "no findings in %s (%s, %s)", count(s.Workflows, "workflow"), count(s.Files, "file"), count(s.Nodes, "node"))
-	} else {
+	default:
 		fmt.Fprintf(b, "%s (%s, %s, %s) in %s (%s, %s)", count(s.Findings, "finding"),
 			st.sev[analyze.Error].Render(count(s.Errors, "error")),
 			st.sev[analyze.Warning].Render(count(s.Warnings, "warning")),
@@ -350,6 +390,9 @@ func (t *Text) summary(b *strings.Builder, st textStyles, r *Result) {
 	}
 	b.WriteString("\n")
 	switch {
+	case t.UnsafeFixes && s.FixableUnsafe > 0:
+		// The [*] marks count both: --unsafe-fixes was given.
+		fmt.Fprintf(b, "%d fixable with --fix --unsafe-fixes\n", s.Fixable+s.FixableUnsafe)
 	case s.Fixable > 0 && s.FixableUnsafe > 0:
 		fmt.Fprintf(b, "%d fixable with --fix (%d more with --unsafe-fixes)\n", s.Fixable, s.FixableUnsafe)
 	case s.Fixable > 0:

@@ -14,9 +14,8 @@ import (
 // liveOps returns the operations of the pass's workflow whose node runs,
 // nil for none. The list may be the set's own: callers must not change it.
 func liveOps(pass *analyze.Pass) []*analyze.Operation {
-	g := pass.Set.Graph(pass.Workflow)
 	ops := pass.Set.OperationsOf(pass.Workflow)
-	live := func(op *analyze.Operation) bool { return !op.Node.Disabled && g.Reachable(op.Node) }
+	live := func(op *analyze.Operation) bool { return op.Live }
 	n := 0
 	for _, op := range ops {
 		if live(op) {

@@ -22,6 +22,7 @@ func All() []*analyze.Rule {
 		rs006,
 		rs007,
 		rs008,
+		rs009,
 		rs101,
 		rs102,
 		rs103,

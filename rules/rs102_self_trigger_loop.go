@@ -23,11 +23,14 @@ ran 1, 3, 9, 27, 81, 243 executions, about 20 s apart, and the message says so. 
 has no recursion-depth limit for sub-workflows (packages/cli/src/workflow-execute-additional-data.ts) and
 guards only a workflow that is its own error workflow
 (packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same
-workflow (an agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported. A
+workflow (an agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported. Nor is
+a recursion that carries a number stepped toward a base case (the call passes {{ $json.n - 1 }} and an If of
+the callee compares n with a limit): each call is a step nearer the end. A
 trigger on the workflow's own writes is one too: a Notion "page updated in database" trigger whose workflow
 updates that page, a Sheets, Airtable or Drive trigger on the sheet, table or folder the workflow writes into.
 The next poll sees the write and starts the workflow again; it is reported unless an If, Switch or Filter lies
-on the way.`,
+on the way. A Notion Trigger with no stored event runs its default (page added to database), which an update
+does not fire, and an Airtable Trigger fires on an update only when its trigger field is a last-modified time.`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,

@@ -17,9 +17,16 @@ endless stream of requests (n8n issue #14807: an error output wired to the same 
 €270). n8n's executor does not stop graph cycles. A loop is bounded when an If, Switch or Filter in it
 tests $runIndex or a counter (a field named like one, a number that a node of the loop steps by one, or
 a flag that a Set node of the loop computes from $runIndex), when a Code node of the loop throws on a
-counter stepped by one (the "try the next model" fallback), when a number stepped by a constant is
-compared with a fixed limit or a work list is drained (shift, pop) until it is empty, or when it is the
-loop output of Loop Over Items (one pass per batch). Loop Over Items with its done
+counter stepped by one (the "try the next model" fallback, a count kept in the data or in workflow static
+data), when a condition compares such a counter inside an expression ({{ $json.polls >= 40 }}), when a number stepped by a constant is
+compared with a fixed limit, a count of what was fetched is compared with the total the response gives, or a
+work list is drained (shift, pop) until it is empty, when the loop goes round only to create what a look-up
+did not find (an If tests for absence and its output leads to an app node's create, then the look-up again), or when it is the
+loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
+tests (it loops back only on the statuses it names, it leaves on a failure as well as on success, or on a
+status such as "ended" that ends a job whatever its outcome; a model's verdict is no status) ends
+with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
+trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
@@ -34,6 +41,14 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, l := range g.Loops {
+			if l.Bound == "status" {
+				// It ends when the job it polls does, failed or not.
+				n := l.Calls[0]
+				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "status",
+					Message: fmt.Sprintf("node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
+						n.Name, loopPath(l.Nodes))})
+				continue
+			}
 			if !l.Unbounded {
 				continue
 			}
@@ -54,6 +69,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				if op.Node == n {
 					d.Chain = op.Factors
 				}
+			}
+			if l.WaitS >= 30 {
+				// Spaced polls cost one call per wait, not a flood.
+				d.Severity = analyze.Warning
 			}
 			pass.Report(d)
 		}

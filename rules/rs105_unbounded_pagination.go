@@ -19,7 +19,11 @@ keeps returning a next cursor, a page parameter it ignores, or a completion expr
 makes the node request pages for ever, and a node retry starts over from the first page. The same holds for
 pages fetched by a loop of nodes (a Set or Code node of the loop sets the page or cursor that the request of
 the loop sends, and an If decides when to stop) with no counter that caps the passes; such a loop is fan-out,
-so RS103 leaves it to this rule.`,
+so RS103 leaves it to this rule. Pagination that takes each next page from the response (the next URL it
+returns, or a cursor read from it such as nextCursor or nextPageToken) ends when the data does and is a
+note; so is a loop that sends a cursor or last id taken from the data rather than a number it steps. A page
+number that n8n counts ($pageCount) is not: an API that ignores it answers the same page for
+ever.`,
 	Fix:        "Turn on Limit Pages Fetched in the pagination options and set Max Pages to the most pages the API can have",
 	FixDoc:     "None: limiting pagination drops pages beyond the limit; only the author knows how many the data needs.",
 	Severity:   analyze.Warning,
@@ -45,18 +49,27 @@ so RS103 leaves it to this rule.`,
 					until = x
 				}
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: p.Pos(),
+			d := analyze.Diagnostic{Node: n, Pos: p.Pos(),
 				Message: fmt.Sprintf("node %q paginates until %q with no page limit (limitPagesFetched is off)",
-					n.Name, strings.TrimSpace(until))})
+					n.Name, strings.TrimSpace(until))}
+			if analyze.PagesFollowCursor(n) {
+				// The API's next-page cursor ends it with the data.
+				d.Severity, d.Detail = analyze.Note, "cursor"
+			}
+			pass.Report(d)
 		}
 		for _, l := range g.Loops {
 			if !l.Paging {
 				continue
 			}
 			n := l.Pager
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "loop", Confidence: analyze.Medium,
+			d := analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "loop", Confidence: analyze.Medium,
 				Message: fmt.Sprintf("node %q fetches pages in a loop (%s) with no page limit: %q leads back to %q with the next page and no counter caps the passes",
-					n.Name, loopPath(l.Nodes), l.Back.Name, l.Head.Name)})
+					n.Name, loopPath(l.Nodes), l.Back.Name, l.Head.Name)}
+			if l.PagingCursor {
+				d.Severity = analyze.Note // the data's cursor ends it
+			}
+			pass.Report(d)
 		}
 	},
 }

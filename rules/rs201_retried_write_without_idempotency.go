@@ -43,11 +43,18 @@ only be made safe by retrying in one place that checks for the earlier effect fi
 later, headers as name/value pairs) whose POST goes to an API that documents an idempotency header (the
 catalog in n8nschema/effects.go: Stripe, GoCardless, Mollie, Adyen: Idempotency-Key; PayPal:
 PayPal-Request-Id; Checkout.com: Cko-Idempotency-Key; Xendit: X-Idempotency-Key) and that the node retries
-itself, it adds the header with the value {{ $execution.id }}-<node>-{{ $itemIndex }}: the same on each of the
-node's own retries, which re-run it with the same execution and items. It does not cover a retry that starts a
-new execution: a workflow that re-starts itself, an error workflow that runs it again, an Execute Workflow
-caller's retry; nor is it offered for a node that runs more than once in one execution (a loop), where the key
-would repeat for new work. Other APIs get no repair: a header they ignore protects nothing.`,
+itself, it adds the header. When the node already reads an id of its item ({{ $json.orderId }}, an event,
+invoice, payment or transaction id or number, {{ $('Order').item.json.order.id }}), or the data pinned on the
+node that feeds it has one ({{ $json.body.order_id }} of a webhook), the key is that id and the node:
+{{ $json.orderId }}-<node>, the same on every re-send of the item. Otherwise the only key at hand is
+{{ $execution.id }}-<node>-{{ $itemIndex }}, the same on the node's own retries (they re-run it with the same
+execution and items) and on nothing else, so it is offered only where nothing else sends the write again: not
+under a caller that retries (each try of an Execute Workflow node starts a new execution), and not where a
+person's retry of the failed execution runs the node again in a new execution (the node's failure stops the
+execution and the workflow keeps failed executions; RS202 says why). A customer, user or session id names
+many writes, not one, and is not used. Neither is offered for a workflow that re-starts itself or runs as an
+error workflow, nor for a node that runs more than once in one execution (a loop), where the key could repeat
+for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"writes", "retries"},

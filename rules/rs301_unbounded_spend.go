@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs301 = &analyze.Rule{
@@ -24,7 +25,9 @@ webhook, a "send and wait for response") is not reported: it runs at the pace of
 one that waits an hour or more on every trip (a scheduler), nor one whose counter, stepped by one on
 every trip, a Code node checks by throwing (the "try the next model" fallback), nor one a condition
 bounds beyond a $runIndex test: a number stepped by a constant and compared with a fixed limit, a work
-list drained (shift, pop) until it is empty.`,
+list drained (shift, pop) until it is empty, or a status poll that leaves on every terminal status. Where
+only people start the workflow (a chat, a messaging bot, a form, a link opened in a browser), a loop inside
+one execution is a warning: it runs one at a time, and the person sees it go silent.`,
 	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: bounding spend needs a decision about what to stop (a cap, a guard on the loop).",
 	Severity:   analyze.Error,
@@ -32,6 +35,7 @@ list drained (shift, pop) until it is empty.`,
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
 		timeout := pass.Workflow.Settings.ExecutionTimeout
+		var paces map[*n8nschema.Node]uint8
 		for _, op := range liveOps(pass) {
 			if !op.Paid || !op.SpendUnbounded {
 				continue
@@ -61,7 +65,17 @@ list drained (shift, pop) until it is empty.`,
 			if c := selfTriggerCall(pass.Set, op); restartsPerItem(c) {
 				trip += ", " + perItemGrowth(pass.Set, c)
 			}
-			pass.Report(analyze.Diagnostic{
+			sev := analyze.Severity(0)
+			if !crossExecution(op) {
+				if paces == nil {
+					paces = analyze.Paces(pass.Set.Graph(pass.Workflow))
+				}
+				if analyze.PersonPaced(paces, op.Node) {
+					// One run at a person's pace, who sees it go silent.
+					sev = analyze.Warning
+				}
+			}
+			pass.Report(analyze.Diagnostic{Severity: sev,
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("paid call in node %q (%s) has no spend bound: %s%s%s, and no spend cap is declared",
 					op.Node.Name, modelText(op), unboundedBy(op), trip, per),

@@ -39,7 +39,9 @@ when the attempts have no bound; a note below that or when the model's price is 
 .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
 or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible endpoints of Perplexity,
 Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
-max_completion_tokens, maxOutputTokens) in the body.`,
+max_completion_tokens, maxOutputTokens) in the body. A cap at or above the model's ceiling bounds nothing and
+counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
+chat-model node wired into the main flow rather than to an agent or chain is never called.`,
 	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes

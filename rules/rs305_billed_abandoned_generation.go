@@ -10,6 +10,10 @@ import (
 // arithmetic: a loaded provider streams a few dozen tokens a second.
 const tokensPerSecond = 50
 
+// generousTimeoutMS is a timeout that leaves room for 6,000 output tokens
+// at 50 a second: with no cap, only a generation run to the ceiling is cut.
+const generousTimeoutMS = 120_000
+
 var rs305 = &analyze.Rule{
 	ID:    "RS305",
 	Name:  "billed-abandoned-generation",
@@ -21,7 +25,8 @@ its end and is billed, and whatever retries the call (the chain's or agent's ret
 sends the same request again. If the output cap allows a generation
 longer than the timeout (at about 50 tokens per second, 4,000 tokens take 80 s), every slow answer is
 paid for once per attempt and never received. Either the timeout must leave room for the longest answer
-the cap allows, or the cap must fit in the timeout.`,
+the cap allows, or the cap must fit in the timeout. A call with no cap and a timeout of 120 s or more is a
+note: only a run to the model's ceiling is cut, and RS302 reports the missing cap.`,
 	Fix:        "Raise options.timeout above the time the output cap needs (max tokens ÷ 50 per second), or lower the cap",
 	FixDoc:     "None: streaming or caching an abandoned generation is a design change.",
 	Severity:   analyze.Warning,
@@ -54,10 +59,16 @@ the cap allows, or the cap must fit in the timeout.`,
 				continue
 			}
 			limit := "its output cap"
+			sev := analyze.Severity(0)
 			if !op.OutputCapped {
 				limit = "the model's ceiling"
+				if ms >= generousTimeoutMS {
+					// Room for any answer a task asks for: only a run to
+					// the ceiling is cut, and RS302 reports the missing cap.
+					sev = analyze.Note
+				}
 			}
-			pass.Report(analyze.Diagnostic{
+			pass.Report(analyze.Diagnostic{Severity: sev,
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("node %q times out after %d s, but %s of %d tokens takes about %d s to generate; an abandoned generation is still billed and then sent again (%s)",
 					op.Node.Name, ms/1000, limit, op.MaxOutputTokens, need, attemptsWord(op)),

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -19,7 +20,8 @@ Stack heartbeats, Uptime Kuma push, Dead Man's Snitch, Opsgenie or PagerDuty hea
 alerts when the ping does not arrive in time. stormcheck does not report a workflow that already pings
 one, nor a signal that also runs on an error path. A heartbeat is a signal that repeats: one sent inside a
 loop, or a status post named as such in a scheduled workflow; a one-off message that mentions "progress"
-(a welcome e-mail, a row of results) is not.`,
+(a welcome e-mail, a row of results) is not, nor a row that a scheduled run adds to a table (a "progress"
+sheet of results) outside a loop.`,
 	Fix:        "Ping a dead-man's-switch service when the work completes (it alerts when the ping is late), or also send the signal from the error path",
 	FixDoc:     "None: a heartbeat that fires on failure needs a new branch in the workflow.",
 	Severity:   analyze.Warning,
@@ -57,7 +59,7 @@ loop, or a status post named as such in a scheduled workflow; a one-off message 
 			// per submission or request that happens to say "progress" (a
 			// welcome e-mail, a results row) is content, not a signal anyone
 			// waits for; a word in a message counts only inside a loop.
-			if !g.InCycle(n) && (words[i].Where == "message" || !periodic[n]) {
+			if !g.InCycle(n) && (words[i].Where == "message" || !periodic[n] || recordsRow(n)) {
 				continue
 			}
 			work := workBefore(pass, g, n)
@@ -72,6 +74,28 @@ loop, or a status post named as such in a scheduled workflow; a one-off message 
 			})
 		}
 	},
+}
+
+// tableStores are the nodes that keep rows: a row they add in a
+// scheduled run (a "progress" sheet of results) is a record, not a
+// signal that somebody watches for.
+var tableStores = map[string]bool{"n8n-nodes-base.googleSheets": true, "n8n-nodes-base.airtable": true,
+	"n8n-nodes-base.notion": true, "n8n-nodes-base.postgres": true, "n8n-nodes-base.mySql": true,
+	"n8n-nodes-base.supabase": true, "n8n-nodes-base.nocoDb": true, "n8n-nodes-base.baserow": true,
+	"n8n-nodes-base.microsoftExcel": true, "n8n-nodes-base.dataTable": true}
+
+// recordsRow reports whether n adds a row to a table (append, create,
+// insert, upsert).
+func recordsRow(n *n8nschema.Node) bool {
+	if !tableStores[strings.TrimSuffix(n.Type, "Tool")] {
+		return false
+	}
+	write, op := n8nschema.WriteOp(n)
+	if !write {
+		return false
+	}
+	op = strings.ToLower(op)
+	return strings.Contains(op, "append") || strings.Contains(op, "create") || strings.Contains(op, "insert") || strings.Contains(op, "upsert") || strings.Contains(op, "add")
 }
 
 // errorReach marks the nodes reachable from an error output or an Error

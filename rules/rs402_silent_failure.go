@@ -19,7 +19,8 @@ Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute
 output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
-receives it. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.`,
+receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams) is a note: the person who wrote sees no answer
+come. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
@@ -31,8 +32,10 @@ receives it. Triggers fire only in an active (published) workflow, so an inactiv
 		if w.Settings.ErrorWorkflow != "" {
 			return
 		}
+		// A machine's trigger first: what a person starts, a person sees
+		// go silent.
 		var trigger *n8nschema.Node
-		how := ""
+		how, byPerson := "", false
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
@@ -40,8 +43,13 @@ receives it. Triggers fire only in an active (published) workflow, so an inactiv
 			if t.Type == n8nschema.TypeErrorTrigger {
 				return
 			}
-			if h := unattended(t); h != "" && trigger == nil {
-				trigger, how = t, h
+			h := unattended(t)
+			if h == "" {
+				continue
+			}
+			person := analyze.Converses(t)
+			if trigger == nil || byPerson && !person {
+				trigger, how, byPerson = t, h, person
 			}
 		}
 		if trigger == nil {
@@ -62,8 +70,9 @@ receives it. Triggers fire only in an active (published) workflow, so an inactiv
 			}
 		}
 		d := analyze.Diagnostic{Node: trigger, Pos: trigger.Pos}
-		if !w.Active && !w.Published {
-			// Triggers fire only once the workflow is activated.
+		if !w.Active && !w.Published || byPerson {
+			// Triggers fire only once the workflow is activated; and the
+			// person who wrote to the bot sees no answer come.
 			d.Severity = analyze.Note
 		}
 		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",

@@ -17,7 +17,8 @@ call fail together (a webhook or chat workflow runs one execution per request, a
 at once), they all wait the same time and retry in the same instant, again and again: a synchronised
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
 looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
-execution per poll, and form submissions and chat messages are paced by the people who send them, so
+execution per poll, and what people pace (chat messages, messaging bots such as Telegram, WhatsApp or
+Slack, forms, links opened in a browser, a Webhook that answers GET) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
 workflow, at the first such node, naming the others.`,
@@ -90,9 +91,11 @@ workflow, at the first such node, naming the others.`,
 }
 
 // concurrentTrigger reports whether a trigger starts one execution per
-// event, so that executions overlap: webhooks, forms, chats, app triggers
-// that receive webhooks. Polling triggers (a pollTimes parameter, n8n's
-// IPollFunctions nodes) start one execution per poll and are not.
+// event, so that executions overlap and fail together: machine-paced
+// webhooks and app triggers that receive webhooks. Polling triggers (a
+// pollTimes parameter, n8n's IPollFunctions nodes) start one execution per
+// poll, and what people pace (chats, messaging bots, forms, links opened in
+// a browser; analyze.TriggerPace) fails one person at a time.
 func concurrentTrigger(t *n8nschema.Node) bool {
 	if _, ok := t.Param("pollTimes"); ok {
 		return false
@@ -100,12 +103,8 @@ func concurrentTrigger(t *n8nschema.Node) bool {
 	switch typ := t.Type; {
 	case n8nschema.IsPollingTrigger(typ), typ == n8nschema.TypeEmailReadImap, typ == n8nschema.TypeLocalFileTrigger:
 		return false
-	case typ == n8nschema.TypeFormTrigger, typ == n8nschema.TypeChatTrigger:
-		// Paced by people: one submission or chat message at a time, each
-		// failing on its own, not a herd.
-		return false
-	case n8nschema.IsScheduleTrigger(typ), n8nschema.IsInternalTrigger(typ):
+	case n8nschema.IsScheduleTrigger(typ):
 		return false
 	}
-	return true
+	return analyze.TriggerPace(t) == analyze.PaceMachine
 }

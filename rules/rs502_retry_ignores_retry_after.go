@@ -34,7 +34,7 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 			if k < 2 {
 				continue
 			}
-			rl, ok := n8nschema.RateLimitOf(n.Type, op.Dependency)
+			rl, ok := n8nschema.RateLimitOf(n.Type, analyze.URLHost(n))
 			if !ok {
 				continue
 			}

@@ -20,7 +20,10 @@ between node retries, and reports a call whose worst case alone is longer than t
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
 this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
-bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty.`,
+bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty,
+nor a status poll that leaves on every terminal status, nor pagination that follows the response's
+next-page cursor. Where only people start the workflow (a chat, a
+messaging bot, a form, a link opened in a browser), the finding is a note: the person sees it hang.`,
 	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it stops executions that run long. For a workflow with no executionTimeout and a
@@ -41,7 +44,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 			// paid first, then writes, then the first in the file.
 			var op *analyze.Operation
 			for _, o := range ops {
-				if (o.Unbounded || o.CallsUnbounded) && (op == nil || rank(o) > rank(op)) {
+				if (o.Unbounded || o.CallsUnbounded && !o.DataBound) && (op == nil || rank(o) > rank(op)) {
 					op = o
 				}
 			}
@@ -50,7 +53,11 @@ workflow that re-starts itself in a new execution (RS102).`,
 				if crossExecution(op) {
 					extra = ", and each restart is a new execution that a timeout would not stop either"
 				}
-				pass.Report(analyze.Diagnostic{
+				sev := analyze.Severity(0)
+				if !crossExecution(op) && analyze.PersonPaced(analyze.Paces(pass.Set.Graph(w)), op.Node) {
+					sev = analyze.Note // the person who started it sees it hang
+				}
+				pass.Report(analyze.Diagnostic{Severity: sev,
 					Node: op.Node, Pos: op.Node.Pos,
 					Message: fmt.Sprintf("the workflow has no executionTimeout and node %q can run without bound (%s); nothing stops it but a person%s",
 						op.Node.Name, unboundedBy(op), extra),

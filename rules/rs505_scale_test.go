@@ -29,7 +29,7 @@ func sharedHostSet(t testing.TB, n int) *analyze.Set {
 		}
 		src, err := json.Marshal(map[string]any{"id": fmt.Sprintf("w%d", i), "name": name, "connections": map[string]any{}, "nodes": []any{
 			map[string]any{"id": "1", "name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": []int{0, 0},
-				"retryOnFail": true, "maxTries": 3, "parameters": map[string]any{"method": "GET", "url": "https://api.example.com/items"}},
+				"retryOnFail": true, "maxTries": 3, "parameters": map[string]any{"method": "GET", "url": "https://api.inventory.internal/items"}},
 		}})
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +88,7 @@ func TestRS505Linear(t *testing.T) {
 					self = &wfs[i]
 				}
 			}
-			if want := otherWorkflowsRef(g.users["api.example.com"], self); !strings.Contains(f.Message, "also "+want+")") {
+			if want := otherWorkflowsRef(g.users["api.inventory.internal"], self); !strings.Contains(f.Message, "also "+want+")") {
 				t.Errorf("%d workflows, %s: message %q does not name %q", n, f.WorkflowID, f.Message, want)
 			}
 			g.others("api.example.com", self)

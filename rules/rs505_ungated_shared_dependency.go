@@ -17,7 +17,10 @@ var rs505 = &analyze.Rule{
 it with node retries fails and retries at the same time, each one unaware of the others, and the retries
 of all of them land on a service that is already struggling. Nothing in n8n limits the calls in flight to
 one host across workflows; queue mode only limits executions per worker. stormcheck counts the workflows
-of the analysis set that call the same dependency with their own node retries and reports them when no
+of the analysis set that call the same dependency (one service however it is called, the OpenAI node and an
+HTTP request to api.openai.com alike; a feed or an MCP server per host; not n8n's own Data Tables or API, nor
+a placeholder host such as example.com; on a service shared by many tenants, such as a mailbox, an Airtable
+base or a database, only calls made with the same credential) with their own node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. Each dependency is reported once, at its first caller, with the others as
@@ -35,17 +38,17 @@ related places.`,
 			reported := map[string]bool{}
 			for j := range w.Operations {
 				op := &w.Operations[j]
-				d := strings.ToLower(op.Dependency)
+				dep, d := strings.ToLower(op.Dependency), op.Identity
 				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d]) < 2 {
 					continue
 				}
-				if gated(pass.Options, d) {
+				if gated(pass.Options, dep) {
 					continue
 				}
 				reported[d] = true
 				pass.Report(w, op, analyze.Diagnostic{
 					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-						len(g.users[d]), d, op.Node, g.others(d, w), analyze.MulSat(g.attempts[d], fleet), fleet),
+						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), analyze.MulSat(g.attempts[d], fleet), fleet),
 					Detail:  d,
 					FoldKey: d,
 					Chain:   op.Factors,
@@ -83,7 +86,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary) *dependencyUsers {
 			if op.Dependency == "" || op.Disabled || !nodeRetried(op.Factors) {
 				continue
 			}
-			d := strings.ToLower(op.Dependency)
+			d := op.Identity
 			if seen[d] == nil {
 				seen[d] = map[*analyze.WorkflowSummary]bool{}
 			}
@@ -136,6 +139,14 @@ func (g *dependencyUsers) others(d string, self *analyze.WorkflowSummary) string
 		s += fmt.Sprintf(" and %d more", rest)
 	}
 	return s
+}
+
+// sameAccount says that the calls share a credential, when they do.
+func sameAccount(op *analyze.OperationSummary) string {
+	if op.Account == "" {
+		return ""
+	}
+	return " (one credential)"
 }
 
 // nodeRetried reports whether n8n's node (or caller, root, tool) retry

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Installs the stormcheck release binary for the GitHub Action (action.yml),
-# verified against the release's checksums.txt. No Go toolchain, no build.
+# verified against the release's checksums.txt: no Go toolchain, no build,
+# when the ref has a release.
 #
-# VERSION   a release tag (v1.2.3), or a major or minor tag (v1, v1.2) that
-#           resolves to its newest release; default: the Action's own ref,
-#           which the runner checks out to .../_actions/OWNER/REPO/REF
-#           (github.action_ref is empty in some composite-action steps:
-#           actions/runner#2525).
+# VERSION     the version input: a release tag (v1.2.3), or a major or minor
+#             tag (v1, v1.2) that resolves to its newest release.
+# ACTION_REF  the Action's own ref, used when VERSION is empty; default: the
+#             folder the runner checked the Action out to,
+#             .../_actions/OWNER/REPO/REF (github.action_ref is empty in some
+#             composite-action steps: actions/runner#2525).
+#
+# When the Action's own ref has no release binary (a commit SHA, a branch, a
+# tag not released), nothing is installed and "build=true" goes to the step
+# outputs: the next steps build stormcheck from the Action's checkout, which
+# is that ref's source (action-build.sh). A version asked for by the input
+# must be a release: its source is not what the runner checked out.
 # Overridable for tests: STORMCHECK_REPO (owner/name), STORMCHECK_DOWNLOAD_URL
 # (release downloads), STORMCHECK_API_URL (the GitHub API), INSTALL_DIR.
 set -euo pipefail
@@ -16,11 +24,33 @@ download=${STORMCHECK_DOWNLOAD_URL:-https://github.com/$repo/releases/download}
 api=${STORMCHECK_API_URL:-https://api.github.com}
 dir=${INSTALL_DIR:-${RUNNER_TEMP:-/tmp}/stormcheck-bin}
 version=${VERSION:-}
-if [ -z "$version" ] && [ -n "${GITHUB_ACTION_PATH:-}" ]; then
-	version=$(basename "$GITHUB_ACTION_PATH")
+own=false # the version is the Action's own ref: its checkout can be built
+if [ -z "$version" ]; then
+	own=true
+	version=${ACTION_REF:-}
+	if [ -z "$version" ] && [ -n "${GITHUB_ACTION_PATH:-}" ]; then
+		version=$(basename "$GITHUB_ACTION_PATH")
+	fi
 fi
 
 die() { echo "stormcheck install: $*" >&2; exit 1; }
+# build hands over to action-build.sh when the version is the Action's own
+# ref; else it fails with the reason.
+build() {
+	if [ "$own" != true ]; then
+		die "$*: the version input takes a release tag (leave it empty to use the Action's own ref)"
+	fi
+	echo "stormcheck install: $*; building the Action's own checkout ($version) instead"
+	# The Go its go.mod names, for actions/setup-go (github.action_path is
+	# unreliable in composite actions: actions/runner#2517; the step's
+	# GITHUB_ACTION_PATH is not).
+	gov=$(awk '$1 == "go" { print $2; exit }' "${GITHUB_ACTION_PATH:-.}/go.mod" 2>/dev/null || true)
+	{
+		echo "build=true"
+		echo "go-version=${gov:-stable}"
+	} >>"${GITHUB_OUTPUT:-/dev/null}"
+	exit 0
+}
 fetch() { curl --fail --silent --show-error --location --retry 3 --max-time 60 "$@"; }
 
 semver='^v[0-9]+\.[0-9]+\.[0-9]+$'
@@ -30,10 +60,10 @@ if [[ ! $version =~ $semver ]]; then
 		tags=$(fetch "$api/repos/$repo/releases?per_page=100" | grep -o '"tag_name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/') ||
 			die "cannot list the releases of $repo"
 		resolved=$(printf '%s\n' $tags | grep -E "$semver" | awk -v p="$version." 'index($0, p) == 1' | sort -V | tail -n 1 || true)
-		[ -n "$resolved" ] || die "no release matches $version"
+		[ -n "$resolved" ] || build "no release matches $version"
 		version=$resolved
 	else
-		die "version \"$version\" is not a release tag: pin the Action to a tag (stormcheck/stormcheck@v1) or set the version input"
+		build "version \"$version\" is not a release tag"
 	fi
 fi
 
@@ -54,8 +84,8 @@ archive="stormcheck_${version#v}_${os}_${arch}.$ext"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fetch --output "$tmp/$archive" "$download/$version/$archive" || die "cannot download $archive of $version"
-fetch --output "$tmp/checksums.txt" "$download/$version/checksums.txt" || die "cannot download checksums.txt of $version"
+fetch --output "$tmp/$archive" "$download/$version/$archive" || build "cannot download $archive of $version"
+fetch --output "$tmp/checksums.txt" "$download/$version/checksums.txt" || build "cannot download checksums.txt of $version"
 want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1 }' "$tmp/checksums.txt")
 [ -n "$want" ] || die "checksums.txt of $version does not list $archive"
 if command -v sha256sum >/dev/null; then

@@ -138,41 +138,60 @@ func script(t *testing.T, dir, name string, env ...string) run {
 
 // TestActionInstall runs the Action's install step against a local
 // release server: the binary of the asked tag, checksum verified; a major
-// tag resolves to its newest release; a bad checksum or a branch installs
-// nothing.
+// tag resolves to its newest release; a bad checksum or a version input
+// that is no release installs nothing; the Action's own ref with no
+// release (a commit SHA pin) asks the next steps to build its checkout.
 func TestActionInstall(t *testing.T) {
 	need(t, "bash", "curl", "tar")
 	bin := buildStormcheck(t)
 	srv := releaseServer(t, bin, []string{"v1.2.3", "v1.10.0"}, "v1.2.3")
 	ok := releaseServer(t, bin, []string{"v1.2.3", "v1.10.0"}, "")
+	const sha = "f00f5c13263f6d3a971f4b5e635f98f9bd0243c7"
 	for _, tt := range []struct {
-		name, version string
-		srv           *httptest.Server
-		wantCode      int
-		want          string
+		name, version, actionRef string
+		srv                      *httptest.Server
+		wantCode                 int
+		want                     string
+		wantBuild                bool
 	}{
-		{"release tag", "v1.2.3", ok, 0, "stormcheck v1.2.3 installed"},
-		{"the Action's own ref", "", ok, 0, "stormcheck v1.2.3 installed"},
-		{"major tag", "v1", ok, 0, "stormcheck v1.10.0 installed"},
-		{"minor tag", "v1.2", ok, 0, "stormcheck v1.2.3 installed"},
-		{"bad checksum", "v1.2.3", srv, 1, "checksum mismatch for stormcheck_1.2.3_linux_amd64.tar.gz"},
-		{"branch", "main", ok, 1, `version "main" is not a release tag`},
-		{"no such release", "v3", ok, 1, "no release matches v3"},
+		{"release tag", "v1.2.3", "", ok, 0, "stormcheck v1.2.3 installed", false},
+		{"the Action's own ref", "", "", ok, 0, "stormcheck v1.2.3 installed", false},
+		{"the Action's own ref, named", "", "v1.10.0", ok, 0, "stormcheck v1.10.0 installed", false},
+		{"major tag", "v1", "", ok, 0, "stormcheck v1.10.0 installed", false},
+		{"minor tag", "v1.2", "", ok, 0, "stormcheck v1.2.3 installed", false},
+		{"bad checksum", "v1.2.3", "", srv, 1, "checksum mismatch for stormcheck_1.2.3_linux_amd64.tar.gz", false},
+		{"bad checksum of the own ref", "", "v1.2.3", srv, 1, "checksum mismatch for stormcheck_1.2.3_linux_amd64.tar.gz", false},
+		{"branch as the version input", "main", "", ok, 1, `version "main" is not a release tag: the version input takes a release tag`, false},
+		{"no such release as the version input", "v3", "", ok, 1, "no release matches v3", false},
+		{"own ref is a commit SHA", "", sha, ok, 0, `version "` + sha + `" is not a release tag; building the Action's own checkout`, true},
+		{"own ref is a branch", "", "main", ok, 0, "building the Action's own checkout (main)", true},
+		{"own ref is a tag not released", "", "v1.4.0", ok, 0, "cannot download stormcheck_1.4.0_linux_amd64.tar.gz of v1.4.0; building", true},
+		{"own ref is a major tag with no release", "", "v3", ok, 0, "no release matches v3; building", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "github_path")
+			outputs := filepath.Join(dir, "github_output")
 			install := filepath.Join(dir, "bin")
-			r := script(t, dir, "action-install.sh", "VERSION="+tt.version, "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
+			r := script(t, dir, "action-install.sh", "VERSION="+tt.version, "ACTION_REF="+tt.actionRef, "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
 				"STORMCHECK_DOWNLOAD_URL="+tt.srv.URL+"/download", "STORMCHECK_API_URL="+tt.srv.URL+"/api",
-				"INSTALL_DIR="+install, "GITHUB_PATH="+path, "GITHUB_ACTION_PATH=/home/runner/work/_actions/stormcheck/stormcheck/v1.2.3")
+				"INSTALL_DIR="+install, "GITHUB_PATH="+path, "GITHUB_OUTPUT="+outputs,
+				"GITHUB_ACTION_PATH=/home/runner/work/_actions/stormcheck/stormcheck/v1.2.3")
 			if r.code != tt.wantCode || !strings.Contains(r.stdout+r.stderr, tt.want) {
 				t.Fatalf("exit %d, want %d with %q\nstdout: %s\nstderr: %s", r.code, tt.wantCode, tt.want, r.stdout, r.stderr)
 			}
+			// The Go of the Action's go.mod, read from the checkout.
+			wantOut := ""
+			if tt.wantBuild {
+				wantOut = "build=true\ngo-version=stable\n" // GITHUB_ACTION_PATH below holds no go.mod
+			}
+			if out, _ := os.ReadFile(outputs); string(out) != wantOut {
+				t.Errorf("step outputs %q, want %q", out, wantOut)
+			}
 			_, err := os.Stat(filepath.Join(install, "stormcheck"))
-			if tt.wantCode != 0 {
+			if tt.wantCode != 0 || tt.wantBuild {
 				if err == nil {
-					t.Error("a binary was installed after a failure")
+					t.Error("a binary was installed")
 				}
 				return
 			}
@@ -187,6 +206,51 @@ func TestActionInstall(t *testing.T) {
 				t.Errorf("GITHUB_PATH = %q, want %q", b, install+"\n")
 			}
 		})
+	}
+}
+
+// TestActionInstallNamesGo: a ref with no release hands setup-go the Go
+// version of the Action's own go.mod.
+func TestActionInstallNamesGo(t *testing.T) {
+	need(t, "bash", "curl")
+	src, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(mod), "\ngo ")
+	gov, _, _ := strings.Cut(after, "\n")
+	dir := t.TempDir()
+	outputs := filepath.Join(dir, "github_output")
+	r := script(t, dir, "action-install.sh", "VERSION=", "ACTION_REF=main", "GITHUB_ACTION_PATH="+src, "GITHUB_OUTPUT="+outputs,
+		"STORMCHECK_DOWNLOAD_URL=http://127.0.0.1:1/download", "STORMCHECK_API_URL=http://127.0.0.1:1/api")
+	if out, _ := os.ReadFile(outputs); r.code != 0 || gov == "" || string(out) != "build=true\ngo-version="+gov+"\n" {
+		t.Errorf("exit %d, outputs %q, want go-version=%s\n%s%s", r.code, out, gov, r.stdout, r.stderr)
+	}
+}
+
+// TestActionBuild runs the Action's fallback build on this checkout, as
+// the runner lays it out for a commit-SHA pin: the binary lands on the
+// PATH and its version names the ref.
+func TestActionBuild(t *testing.T) {
+	need(t, "bash", "go")
+	src, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	install, path := filepath.Join(dir, "bin"), filepath.Join(dir, "github_path")
+	const sha = "f00f5c13263f6d3a971f4b5e635f98f9bd0243c7"
+	r := script(t, dir, "action-build.sh", "GITHUB_ACTION_PATH="+src, "ACTION_REF="+sha, "RUNNER_OS=Linux",
+		"INSTALL_DIR="+install, "GITHUB_PATH="+path)
+	if r.code != 0 || !strings.Contains(r.stdout, "stormcheck "+sha+"\n") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(path); string(b) != install+"\n" {
+		t.Errorf("GITHUB_PATH = %q, want %q", b, install+"\n")
 	}
 }
 
@@ -236,8 +300,9 @@ func TestActionAudit(t *testing.T) {
 	}
 }
 
-// TestActionSteps: action.yml runs these scripts, installs no Go and
-// nothing @latest, and runs the audit in working-directory.
+// TestActionSteps: action.yml runs these scripts, installs nothing
+// @latest, sets Go up only for the fallback build of a ref with no
+// release, and runs the audit in working-directory.
 func TestActionSteps(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "action.yml"))
 	if err != nil {
@@ -247,29 +312,38 @@ func TestActionSteps(t *testing.T) {
 		Inputs map[string]struct{ Default string }
 		Runs   struct {
 			Steps []struct {
-				Name, Uses, Run  string
-				WorkingDirectory string `yaml:"working-directory"`
-				Env              map[string]string
+				Name, Uses, Run, If, ID string
+				WorkingDirectory        string `yaml:"working-directory"`
+				Env                     map[string]string
+				With                    map[string]string
 			}
 		}
 	}
 	if err := yaml.Unmarshal(b, &action); err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(b, []byte("go install")) || bytes.Contains(b, []byte("@latest")) || bytes.Contains(b, []byte("setup-go")) {
-		t.Error("action.yml still builds stormcheck with Go")
+	if bytes.Contains(b, []byte("go install")) || bytes.Contains(b, []byte("@latest")) {
+		t.Error("action.yml installs something @latest")
 	}
 	runs := map[string]string{}
+	const fallback = "steps.install.outputs.build == 'true'"
 	for _, s := range action.Runs.Steps {
 		runs[s.Name] = s.Run
-		if s.Name == "Install stormcheck" && s.Env["VERSION"] != "${{ inputs.version || github.action_ref }}" {
-			t.Errorf("install step VERSION = %q: want the version input, else the Action's own ref", s.Env["VERSION"])
+		if s.Name == "Install stormcheck" && (s.ID != "install" || s.Env["VERSION"] != "${{ inputs.version }}" || s.Env["ACTION_REF"] != "${{ github.action_ref }}") {
+			t.Errorf("install step id %q, env %v: want id install, the version input and the Action's own ref", s.ID, s.Env)
+		}
+		if strings.HasPrefix(s.Uses, "actions/setup-go@") && (s.If != fallback || s.With["go-version"] != "${{ steps.install.outputs.go-version }}") {
+			t.Errorf("setup-go runs if %q with %v: want only for the fallback, with the Go of the Action's go.mod", s.If, s.With)
+		}
+		if s.Run == `bash "$GITHUB_ACTION_PATH/scripts/action-build.sh"` && s.If != fallback {
+			t.Errorf("the build runs if %q, want %q", s.If, fallback)
 		}
 		if s.Name == "Audit" && s.WorkingDirectory != "${{ inputs.working-directory }}" {
 			t.Errorf("audit step working-directory = %q", s.WorkingDirectory)
 		}
 	}
-	if runs["Install stormcheck"] != `bash "$GITHUB_ACTION_PATH/scripts/action-install.sh"` || runs["Audit"] != `bash "$GITHUB_ACTION_PATH/scripts/action-audit.sh"` {
+	if runs["Install stormcheck"] != `bash "$GITHUB_ACTION_PATH/scripts/action-install.sh"` || runs["Audit"] != `bash "$GITHUB_ACTION_PATH/scripts/action-audit.sh"` ||
+		runs["Build stormcheck (no release for this ref)"] != `bash "$GITHUB_ACTION_PATH/scripts/action-build.sh"` {
 		t.Errorf("steps do not run the tested scripts: %v", runs)
 	}
 	if _, ok := action.Inputs["working-directory"]; !ok {

@@ -27,13 +27,14 @@ deny analyze "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall
 deny rules "^$mod/(report|cmd|n8napi)$|^os$|tidwall/gjson|lipgloss|spf13/cobra" "rules read the model through Node.Param and never print"
 deny report "^$mod/(rules|cmd|n8napi)$|spf13/cobra|tidwall/gjson" "renderers get rule metadata from findings"
 deny simulate "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|tidwall/gjson" "the simulation reads the analysis, does no I/O and renders its own report"
+deny simulate/chart "^$mod/|^os$|^net|spf13/cobra|lipgloss" "the chart draws a simulation's result and does no I/O" "^$mod/simulate$"
 deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
 deny fix "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "repairs are computed on the model and applied to bytes in memory; cmd writes the files"
 deny engine "^$mod/(cmd|mcpserver|n8napi)$|^os$|^net|spf13/cobra|lipgloss" "the engine works in memory: front ends read inputs and render"
 deny mcpserver "^$mod/(cmd|n8napi)$|^net|^os/exec$|spf13/cobra|lipgloss" "the MCP server calls the engine, never flags or the network"
 deny cmd "lipgloss" "only report styles output"
 # The corpus helpers are for tests only.
-for pkg in . cmd analyze rules report simulate n8nschema n8napi fix engine mcpserver; do
+for pkg in . cmd analyze rules report simulate simulate/chart n8nschema n8napi fix engine mcpserver; do
 	deny "$pkg" "^$mod/internal/(sharedtest|corpustest|schematest|benchgen|cputime)$" "test helpers never reach the binary"
 done
 # Only main.go exits the process.

@@ -3,7 +3,6 @@ package simulate
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"io"
 	"strconv"
 	"strings"
@@ -158,6 +157,9 @@ func textCompare(b *strings.Builder, st textStyles, before, after Labelled) {
 	fmt.Fprintf(b, "  duplicate writes: %d → %d; paid calls: %d → %d\n", x.DuplicateWrites, y.DuplicateWrites, x.PaidCalls, y.PaidCalls)
 	fmt.Fprintf(b, "  executions succeeded: %d → %d; failed: %d → %d; still queued at the end: %d → %d\n",
 		x.Succeeded, y.Succeeded, x.Failed, y.Failed, x.StillQueued, y.StillQueued)
+	for _, s := range Changes(before.Result, after.Result) {
+		fmt.Fprintf(b, "  %s\n", printable(s))
+	}
 }
 
 // summary is the first line: what was simulated.
@@ -172,6 +174,9 @@ func summary(r *Result) string {
 		arr = fmt.Sprintf("%d executions queued at 0 s per entry workflow", r.Executions)
 	case r.RatePerMin > 0:
 		arr = fmt.Sprintf("%s executions/min per entry workflow", strconv.FormatFloat(r.RatePerMin, 'f', -1, 64))
+	}
+	if r.Items > 1 {
+		arr += fmt.Sprintf(", %d items each", r.Items)
 	}
 	return fmt.Sprintf("%s (%s, latency %d ms); %s; %d %s × %d concurrency; seed %d; window %d s",
 		strings.Join(outs, ", "), r.Failure, r.LatencyMS, arr, r.Workers, plural(r.Workers, "worker", "workers"), r.Concurrency, r.Seed, r.WindowS)
@@ -243,83 +248,6 @@ func chart(b *strings.Builder, st textStyles, series []int, downS int) {
 	}
 	b.WriteString("\n")
 }
-
-// SVG writes a chart of attempts per second for every dependency, and the
-// executions waiting and in flight: hand-written SVG, every text escaped.
-func SVG(w io.Writer, runs []Labelled) error {
-	const width, left, right, panelH, gap = 760, 56, 16, 120, 44
-	panels := 0
-	for _, run := range runs {
-		panels += len(run.Result.Dependencies) + 1
-	}
-	height := 24 + panels*(panelH+gap) + len(runs)*24
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
-	b.WriteString(`<rect width="100%" height="100%" fill="#fff"/>` + "\n")
-	y := 8
-	plotW := width - left - right
-	for _, run := range runs {
-		r := run.Result
-		title := summary(r)
-		if run.Label != "" {
-			title = run.Label + ": " + title
-		}
-		y += 16
-		fmt.Fprintf(&b, `<text x="8" y="%d" font-weight="bold">%s</text>`+"\n", y, esc(title))
-		panel := func(name string, down float64, series ...[]int) {
-			y += gap
-			top := 1
-			for _, s := range series {
-				for _, v := range s {
-					top = max(top, v)
-				}
-			}
-			fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", left, y-8, esc(name))
-			n := len(series[0])
-			bw := float64(plotW) / float64(max(n, 1))
-			if down > 0 {
-				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.2f" height="%d" fill="#fde2e2"/>`+"\n", left, y, min(down, float64(n))*bw, panelH)
-			}
-			colors := []string{"#c0392b", "#2c7fb8"}
-			for k, s := range series {
-				if k == 0 {
-					for i, v := range s {
-						if v == 0 {
-							continue
-						}
-						h := float64(v) * panelH / float64(top)
-						fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"/>`+"\n",
-							float64(left)+float64(i)*bw, float64(y+panelH)-h, max(bw, 1), h, colors[0])
-					}
-					continue
-				}
-				var pts strings.Builder
-				for i, v := range s {
-					fmt.Fprintf(&pts, "%.2f,%.2f ", float64(left)+(float64(i)+0.5)*bw, float64(y+panelH)-float64(v)*panelH/float64(top))
-				}
-				fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"/>`+"\n", strings.TrimSpace(pts.String()), colors[1])
-			}
-			fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", left, y+panelH, left+plotW, y+panelH)
-			fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", left, y, left, y+panelH)
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%d</text>`+"\n", left-4, y+10, top)
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">0</text>`+"\n", left-4, y+panelH)
-			fmt.Fprintf(&b, `<text x="%d" y="%d">0 s</text>`+"\n", left, y+panelH+14)
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%d s</text>`+"\n", left+plotW, y+panelH+14, n)
-			y += panelH
-		}
-		for _, d := range r.Dependencies {
-			panel(fmt.Sprintf("%s: attempts per second (peak %d at %d s)", d.Name, d.Peak, d.PeakS), d.DownS, d.Sent)
-		}
-		panel(fmt.Sprintf("executions in flight (bars, peak %d) and waiting for a slot (line, peak %d)", r.Totals.PeakInFlight, r.Totals.PeakWaiting),
-			r.RecoveryS, r.InFlight, r.Waiting)
-	}
-	b.WriteString("</svg>\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// esc makes workflow text safe in SVG: printable, then XML-escaped.
-func esc(s string) string { return html.EscapeString(printable(s)) }
 
 // printable replaces control and other non-graphic characters of
 // workflow text (a host, a name) so that it cannot drive the terminal or

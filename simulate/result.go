@@ -17,6 +17,7 @@ type Result struct {
 	Workers     int            `json:"workers"`
 	Concurrency int            `json:"concurrency"`
 	Executions  int            `json:"executions,omitempty"`
+	Items       int            `json:"items"`
 	RatePerMin  float64        `json:"rate_per_min,omitempty"`
 	Outages     []OutageResult `json:"outages"`
 	// Waiting is the most executions waiting for a slot in each second;
@@ -101,7 +102,7 @@ func (s *sim) result() *Result {
 	r := &Result{
 		Seed: s.cfg.Seed, Failure: s.cfg.Failure, LatencyMS: s.latency, WindowS: s.bins,
 		RecoveryS: float64(s.recovery) / 1000, Workers: s.cfg.Workers, Concurrency: s.cfg.Concurrency,
-		Executions: s.cfg.Executions, RatePerMin: s.cfg.RatePerMin,
+		Executions: s.cfg.Executions, Items: s.cfg.Items, RatePerMin: s.cfg.RatePerMin,
 		Outages: []OutageResult{}, Dependencies: []Dependency{}, Restarts: []Restart{}, Notes: []string{},
 	}
 	for _, o := range s.cfg.Outages {

@@ -53,6 +53,9 @@ type Config struct {
 	Latency time.Duration
 	Failure Failure
 	Seed    uint64
+	// Items is how many items each execution carries from its trigger
+	// (audit's --items); 0 means 1.
+	Items int
 	// Window is how long to simulate; 0 means the longest outage + 5 min.
 	Window time.Duration
 	// MaxEvents stops a run that would simulate more events than this.
@@ -63,10 +66,12 @@ type Config struct {
 
 // Attempt is one wire attempt, for Config.Trace.
 type Attempt struct {
-	SentMS, AnsweredMS int64
-	Dependency         string
-	Workflow, Node     string
-	OK                 bool
+	SentMS     int64  `json:"sent_ms"`
+	AnsweredMS int64  `json:"answered_ms"`
+	Dependency string `json:"dependency"`
+	Workflow   string `json:"workflow"`
+	Node       string `json:"node"`
+	OK         bool   `json:"ok"`
 }
 
 // DefaultMaxEvents bounds a run: a few seconds of work.
@@ -157,6 +162,9 @@ type execution struct {
 	slotless bool          // runs in the worker's process without a slot
 	cycle    *analyze.Call // the call of a cycle of executions that started it
 	early    bool          // arrived before recovery
+	// items is how many items its start node emits; 0 means Config.Items
+	// (a trigger's).
+	items int
 }
 
 type proc struct {
@@ -234,6 +242,7 @@ func newSim(set *analyze.Set, cfg Config) (*sim, error) {
 	if cfg.Failure == "" {
 		cfg.Failure = Fail502
 	}
+	cfg.Items = max(cfg.Items, 1)
 	s := &sim{
 		cfg: cfg, set: set, ops: map[*n8nschema.Node]*analyze.Operation{}, calls: map[*n8nschema.Node]*analyze.Call{},
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
@@ -490,7 +499,11 @@ func (s *sim) execute(p *proc) {
 	if t := ex.w.Settings.ExecutionTimeout; t > 0 {
 		deadline = s.now + int64(min(t, maxExecutionTimeoutS)*1000)
 	}
-	ok := s.runWorkflow(p, ex.w, ex.start, deadline, 0)
+	items := ex.items
+	if items == 0 {
+		items = s.cfg.Items
+	}
+	ok := s.runWorkflow(p, ex.w, ex.start, items, deadline, 0)
 	if ok {
 		s.succeeded++
 	} else {
@@ -500,7 +513,8 @@ func (s *sim) execute(p *proc) {
 		for _, c := range s.set.CallsFrom(ex.w) {
 			if c.Kind == analyze.CallErrorWorkflow && c.To != nil && !c.Self && len(c.Entry) > 0 {
 				s.errorRuns++
-				s.enqueue(&execution{w: c.To, start: c.Entry})
+				// The Error Trigger emits one item.
+				s.enqueue(&execution{w: c.To, start: c.Entry, items: 1})
 				break
 			}
 		}
@@ -531,25 +545,31 @@ func (s *sim) checkDrain() {
 	}
 }
 
-// runWorkflow runs the nodes of w from start, depth first in output
-// order, and reports whether the run succeeded. Every node runs once per
-// run, except the nodes of an unbounded loop. A failed node without
+// runWorkflow runs the nodes of w from start with items items, depth
+// first in output order, and reports whether the run succeeded. Every node
+// runs once per run, with the items of the first edge that reaches it,
+// except the nodes of an unbounded loop. A failed node without
 // continueOnFail fails the run; executionTimeout is checked before each
 // node starts, as n8n does.
-func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Node, deadline int64, depth int) bool {
+func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Node, items int, deadline int64, depth int) bool {
 	g := s.set.Graph(w)
 	done := map[*n8nschema.Node]bool{}
 	passAt := map[*analyze.Loop]int64{}
 	// A node waiting on the stack is not pushed again: it runs once for
 	// all the edges that reach it.
 	queued := map[*n8nschema.Node]bool{}
-	var stack []*n8nschema.Node
+	type entry struct {
+		n     *n8nschema.Node
+		items int
+	}
+	var stack []entry
 	for i := len(start) - 1; i >= 0; i-- {
-		stack = append(stack, start[i])
+		stack = append(stack, entry{start[i], items})
 		queued[start[i]] = true
 	}
 	for len(stack) > 0 {
-		n := stack[len(stack)-1]
+		top := stack[len(stack)-1]
+		n := top.n
 		stack = stack[:len(stack)-1]
 		queued[n] = false
 		if done[n] {
@@ -575,26 +595,46 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 			return false
 		}
 		s.step()
-		ok := s.runNode(p, g, n, deadline, depth)
-		var next []*analyze.Edge
+		failed := s.runNode(p, g, n, top.items, deadline, depth)
+		type out struct {
+			edges []*analyze.Edge
+			items int
+		}
+		var outs []out
 		switch {
-		case ok:
+		case failed == 0:
+			var next []*analyze.Edge
 			for _, e := range g.OutOfType(n, analyze.ConnMain) {
 				if !e.Error {
 					next = append(next, e)
 				}
 			}
-		case n.OnError == "continueErrorOutput":
-			next = g.ErrorOutputs(n)
-		case n.ContinuesOnFail():
-			next = g.OutOfType(n, analyze.ConnMain)
-		default:
+			outs = []out{{next, top.items}}
+		case failed == fatal || !n.ContinuesOnFail():
 			return false
+		case n.OnError == "continueErrorOutput":
+			// The failed items take the error output, the others the
+			// regular outputs (workflow-execute.ts handleNodeErrorOutput).
+			var next []*analyze.Edge
+			for _, e := range g.OutOfType(n, analyze.ConnMain) {
+				if !e.Error {
+					next = append(next, e)
+				}
+			}
+			outs = []out{{g.ErrorOutputs(n), failed}, {next, top.items - failed}}
+		default:
+			outs = []out{{g.OutOfType(n, analyze.ConnMain), top.items}}
 		}
-		for i := len(next) - 1; i >= 0; i-- {
-			if to := next[i].To; !queued[to] {
-				stack = append(stack, to)
-				queued[to] = true
+		for i := len(outs) - 1; i >= 0; i-- {
+			o := outs[i]
+			if o.items <= 0 {
+				continue
+			}
+			for j := len(o.edges) - 1; j >= 0; j-- {
+				if to := o.edges[j].To; !queued[to] {
+					stack = append(stack, entry{to, o.items})
+					queued[to] = true
+				}
 			}
 		}
 	}
@@ -614,46 +654,110 @@ func (s *sim) count(kind string, node *n8nschema.Node, via string, w *n8nschema.
 	r.last = s.now
 }
 
-// runNode runs one node and reports whether it succeeded.
-func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, deadline int64, depth int) bool {
+// fatal is a failure that no setting of the node it reaches catches: the
+// tool of an Agent v3 runs as a node of its own, and its failure ends the
+// execution there.
+const fatal = -1
+
+// runNode runs one node over items and returns how many of them failed
+// (0 when it succeeded, fatal when the run ends whatever the node's
+// settings).
+func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, items int, deadline int64, depth int) int {
 	if n.Disabled || g.IsSubNode(n) {
-		return true
+		return 0
 	}
 	c := s.calls[n]
 	if c != nil && c.Kind == analyze.CallExecute {
 		if c.To == nil {
-			return true // outside the set: nothing to replay
+			return 0 // outside the set: nothing to replay
 		}
-		return s.retry(p, g, n, func() bool {
+		sub := func(items int) int {
 			if c.NoWait {
 				// Fire and forget: a new execution in the same process.
-				s.enqueue(&execution{w: c.To, start: c.Entry, slotless: true})
-				return true
+				s.enqueue(&execution{w: c.To, start: c.Entry, slotless: true, items: items})
+				return 0
 			}
-			return s.runSub(p, c, deadline, depth)
+			if !s.runSub(p, c, items, deadline, depth) {
+				return items
+			}
+			return 0
+		}
+		return s.retry(p, g, n, func() int {
+			if c.Each {
+				// One sub-execution per item (mode "each").
+				return perItem(n, items, func() int { return sub(1) })
+			}
+			return sub(items)
 		})
 	}
 	if g.Spec(n).Role == n8nschema.RoleAgent {
-		return s.retry(p, g, n, func() bool { return s.agentTry(p, g, n, deadline, depth) })
+		return s.retry(p, g, n, func() int {
+			return perItem(n, items, func() int { return s.agentTry(p, g, n, deadline, depth) })
+		})
 	}
 	op := s.ops[n]
-	if op == nil {
-		return true
+	embedders := s.embedders(g, n)
+	if op == nil && len(embedders) == 0 {
+		return 0
 	}
-	return s.retry(p, g, n, func() bool {
-		if !s.request(p, op) {
-			return false
-		}
-		if c != nil && c.Kind == analyze.CallWebhook && c.To != nil && len(c.Entry) > 0 {
-			// The webhook answers on receipt; its workflow runs as a new
-			// execution through the queue.
-			if c.Cycle {
-				s.count("self-trigger", n, c.Entry[0].Name, g.Workflow)
+	return s.retry(p, g, n, func() int {
+		return perItem(n, items, func() int {
+			// A vector store embeds before it reads or writes
+			// (embeddings sub-nodes keep their SDK's retries).
+			for _, e := range embedders {
+				if !s.subCall(p, e) {
+					return 1
+				}
 			}
-			s.enqueue(&execution{w: c.To, start: c.Entry, cycle: cycleOf(c)})
-		}
-		return true
+			if op == nil {
+				return 0
+			}
+			if !s.request(p, op) {
+				return 1
+			}
+			if c != nil && c.Kind == analyze.CallWebhook && c.To != nil && len(c.Entry) > 0 {
+				// The webhook answers on receipt; its workflow runs as a
+				// new execution through the queue, one per item sent.
+				if c.Cycle {
+					s.count("self-trigger", n, c.Entry[0].Name, g.Workflow)
+				}
+				s.enqueue(&execution{w: c.To, start: c.Entry, cycle: cycleOf(c)})
+			}
+			return 0
+		})
 	})
+}
+
+// perItem runs one call per item, as a node's execute() loops over its
+// input: without continueOnFail the first failure ends the try (the node
+// throws, and every item has failed); with it every item is tried and
+// the failed ones are counted.
+func perItem(n *n8nschema.Node, items int, one func() int) int {
+	failed := 0
+	for range items {
+		switch one() {
+		case 0:
+		case fatal:
+			return fatal
+		default:
+			if !n.ContinuesOnFail() {
+				return items
+			}
+			failed++
+		}
+	}
+	return failed
+}
+
+// embedders are the enabled embeddings sub-nodes of n.
+func (s *sim) embedders(g *analyze.Graph, n *n8nschema.Node) []*n8nschema.Node {
+	var out []*n8nschema.Node
+	for _, e := range g.InOfType(n, analyze.ConnEmbedder) {
+		if !e.From.Disabled {
+			out = append(out, e.From)
+		}
+	}
+	return out
 }
 
 func cycleOf(c *analyze.Call) *analyze.Call {
@@ -663,9 +767,9 @@ func cycleOf(c *analyze.Call) *analyze.Call {
 	return nil
 }
 
-// runSub runs a sub-workflow inside the caller's execution: it inherits
-// the caller's deadline (workflow-execute-additional-data.ts).
-func (s *sim) runSub(p *proc, c *analyze.Call, deadline int64, depth int) bool {
+// runSub runs a sub-workflow with items inside the caller's execution: it
+// inherits the caller's deadline (workflow-execute-additional-data.ts).
+func (s *sim) runSub(p *proc, c *analyze.Call, items int, deadline int64, depth int) bool {
 	if len(c.Entry) == 0 {
 		return true
 	}
@@ -676,7 +780,7 @@ func (s *sim) runSub(p *proc, c *analyze.Call, deadline int64, depth int) bool {
 	if c.Cycle {
 		s.count("self-trigger", c.Node, c.Entry[0].Name, c.From)
 	}
-	return s.runWorkflow(p, c.To, c.Entry, deadline, depth+1)
+	return s.runWorkflow(p, c.To, c.Entry, items, deadline, depth+1)
 }
 
 // facts are what the attempt model says of one node, read once.
@@ -714,27 +818,33 @@ func (s *sim) factsOf(g *analyze.Graph, n *n8nschema.Node) *facts {
 }
 
 // retry runs try as n8n runs a node: NodeAttempts tries, NodeRetryWaitMS
-// apart (workflow-execute.ts waits before every try but the first).
-func (s *sim) retry(p *proc, g *analyze.Graph, n *n8nschema.Node, try func() bool) bool {
+// apart (workflow-execute.ts waits before every try but the first, and
+// tries again while the node's first item holds an error, which is how a
+// node that continues on fail reports one). try returns the items that
+// failed; retry returns those of the last try.
+func (s *sim) retry(p *proc, g *analyze.Graph, n *n8nschema.Node, try func() int) int {
 	f := s.factsOf(g, n)
-	k, wait := f.tries, f.waitMS
-	for i := range k {
-		if i > 0 && wait > 0 {
-			s.sleep(p, wait)
+	failed := 0
+	for i := range f.tries {
+		if i > 0 && f.waitMS > 0 {
+			s.sleep(p, f.waitMS)
 		}
-		if try() {
-			return true
+		if failed = try(); failed == 0 || failed == fatal {
+			return failed
 		}
 	}
-	return false
+	return failed
 }
 
-// agentTry is one run of an agent or chain: up to AgentIterations rounds
-// of a model call (the fallback model when the first fails) and a call of
-// each tool. The run ends when the model answers after tools that all
-// succeeded, or without tools at its first answer; a model that fails
-// fails the run; at the last iteration the agent stops with an answer.
-func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline int64, depth int) bool {
+// agentTry is one run of an agent or chain over one item: up to
+// AgentIterations rounds of a model call (the fallback model when the
+// first fails) and a call of each tool. The run ends when the model
+// answers after tools that all succeeded, or without tools at its first
+// answer; a model that fails fails the run; at the last iteration the
+// agent stops with an answer. An Agent v3 hands its tool calls to the
+// engine, which runs each tool as a node: a tool that fails after its
+// retries ends the execution (fatal). It returns 0, 1 (failed) or fatal.
+func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline int64, depth int) int {
 	var models, tools []*n8nschema.Node
 	for _, e := range g.InOfType(root, analyze.ConnModel) {
 		if !e.From.Disabled {
@@ -748,6 +858,10 @@ func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline
 	}
 	fb, _ := root.Param("needsFallback")
 	fallback := fb.True() && len(models) > 1
+	// An Agent v3 runs its tools as nodes: before n8n 2.41 a tool's
+	// failure ends the execution; from 2.41.1 it goes back to the model.
+	engineTools := root.Type == "@n8n/n8n-nodes-langchain.agent" && root.TypeVersion >= 3 &&
+		!n8nschema.AgentV3ToolErrorsToModel(s.set.Options.Version())
 	toolsDone := false
 	for range analyze.AgentIterations(root) {
 		if len(models) > 0 {
@@ -756,20 +870,23 @@ func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline
 				ok = s.subCall(p, models[1])
 			}
 			if !ok {
-				return false
+				return 1
 			}
 		}
 		if len(tools) == 0 || toolsDone {
-			return true
+			return 0
 		}
 		toolsDone = true
 		for _, t := range tools {
 			if !s.toolCall(p, g, t, deadline, depth) {
+				if engineTools {
+					return fatal
+				}
 				toolsDone = false
 			}
 		}
 	}
-	return true
+	return 0
 }
 
 // subCall is one call of a model sub-node: its SDK retries, no node retry.
@@ -781,19 +898,29 @@ func (s *sim) subCall(p *proc, n *n8nschema.Node) bool {
 	return s.request(p, op)
 }
 
-// toolCall is one tool call with the tool's own retries.
+// toolCall is one tool call with the tool's own retries: a sub-workflow,
+// the tool's own request, after the embeddings a vector store tool makes.
 func (s *sim) toolCall(p *proc, g *analyze.Graph, t *n8nschema.Node, deadline int64, depth int) bool {
 	c := s.calls[t]
 	op := s.ops[t]
-	return s.retry(p, g, t, func() bool {
+	embedders := s.embedders(g, t)
+	return s.retry(p, g, t, func() int {
+		for _, e := range embedders {
+			if !s.subCall(p, e) {
+				return 1
+			}
+		}
 		if c != nil && c.Kind == analyze.CallTool && c.To != nil {
-			return s.runSub(p, c, deadline, depth)
+			if !s.runSub(p, c, 1, deadline, depth) {
+				return 1
+			}
+			return 0
 		}
-		if op != nil {
-			return s.request(p, op)
+		if op != nil && !s.request(p, op) {
+			return 1
 		}
-		return true
-	})
+		return 0
+	}) == 0
 }
 
 // request is one try of an operation: every page (Pages; one when

@@ -321,21 +321,11 @@ func TestAgreesWithTheAttemptModel(t *testing.T) {
 	}
 }
 
-func TestSVGEscapesWorkflowText(t *testing.T) {
+func TestTextEscapesWorkflowText(t *testing.T) {
 	r := &Result{WindowS: 2, Workers: 1, Concurrency: 1, Waiting: []int{0, 0}, InFlight: []int{1, 0},
 		Outages:      []OutageResult{{Dependency: "evil<script>&\x1b[31m.test", DurationS: 1}},
 		Dependencies: []Dependency{{Name: "evil<script>&\x1b[31m.test", DownS: 1, Sent: []int{3, 0}, Failed: []int{0, 0}, Open: []int{1, 0}, Peak: 3}}}
 	var b strings.Builder
-	if err := SVG(&b, []Labelled{{Result: r}}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "<script") || strings.Contains(b.String(), "\x1b") {
-		t.Errorf("unescaped text in the SVG:\n%s", b.String())
-	}
-	if !strings.Contains(b.String(), "evil&lt;script&gt;&amp;?[31m.test") {
-		t.Errorf("dependency name missing or escaped wrongly:\n%s", b.String())
-	}
-	b.Reset()
 	if err := Text(&b, []Labelled{{Result: r}}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -446,5 +436,149 @@ func TestNoEntryWorkflowSaysSo(t *testing.T) {
 	}
 	if r.Totals.Arrived != 0 || len(r.Notes) != 1 || !strings.HasPrefix(r.Notes[0], "no execution arrived") {
 		t.Errorf("arrived %d, notes %q", r.Totals.Arrived, r.Notes)
+	}
+}
+
+// The seed incident's error output sends one restart per failed item, so
+// with several items per execution the restarts multiply each trip, as
+// n8n 2.8.4 did (executions 1, 3, 9, 27, 81 about 20 s apart with three
+// items; docs/n8n-facts.md, "The engine as test oracle").
+func TestSeedIncidentRestartsOncePerFailedItem(t *testing.T) {
+	set := load(t, "../testdata/examples/catalog-enrichment.json")
+	for _, tc := range []struct {
+		items    int
+		window   time.Duration
+		started  int
+		restarts int
+	}{
+		// One trip every ~20 s: 12 executions in 240 s.
+		{1, 240 * time.Second, 12, 11},
+		// 1 + 3 + 9 + 27 + 81 executions in 100 s.
+		{3, 100 * time.Second, 121, 120},
+	} {
+		c := cfg("openai", tc.window)
+		c.Window, c.Items, c.Concurrency = tc.window, tc.items, 1000
+		var perTry []int64 // the first execution's OpenAI attempts
+		c.Trace = func(a Attempt) {
+			if a.Node == "OpenAI" && a.SentMS < 20_000 {
+				perTry = append(perTry, a.SentMS)
+			}
+		}
+		r, err := Run(set, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Totals.Started != tc.started || len(r.Restarts) != 1 || r.Restarts[0].Count != tc.restarts {
+			t.Errorf("%d items: %d executions started, restarts %+v; want %d and %d", tc.items, r.Totals.Started, r.Restarts, tc.started, tc.restarts)
+		}
+		// A node that continues on fail tries every item in each try.
+		if len(perTry) != 4*tc.items {
+			t.Errorf("%d items: OpenAI attempts in the first 20 s at %v ms, want %d", tc.items, perTry, 4*tc.items)
+		}
+	}
+}
+
+// A node that does not continue on fail throws at its first failed item:
+// one attempt per try whatever the items, and the run fails.
+func TestFirstFailedItemEndsTheTry(t *testing.T) {
+	c := cfg("api.vendor.test", time.Minute)
+	c.Items = 5
+	r, err := Run(build(t, oneNode), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Dependencies[0]; d.AttemptsDuring != 3 || r.Totals.Failed != 1 {
+		t.Errorf("%d attempts, %+v; want 3 and 1 failed execution", d.AttemptsDuring, r.Totals)
+	}
+}
+
+// An Agent v3 hands tool calls to the engine, which runs the tool as a
+// node: before n8n 2.41 a tool that fails after its retries ends the
+// execution (n8n 2.8.4: 3 tool attempts, 1 model call, failed); from
+// 2.41.1 (the default) it gives the error back to its model, as an Agent
+// v2 does, and goes on.
+func TestAgentV3ToolFailureEndsTheExecution(t *testing.T) {
+	src := `{"name": "agent", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": VERSION, "position": [200, 0], "parameters": {}},
+ {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
+  "parameters": {"model": "gpt-4o-mini", "options": {"maxTokens": 100}}},
+ {"name": "Lookup", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "position": [400, 200],
+  "parameters": {"url": "https://api.vendor.test/v1/lookup"}, "retryOnFail": true}],
+ "connections": {"Hook": {"main": [[{"node": "Agent", "type": "main", "index": 0}]]},
+  "Model": {"ai_languageModel": [[{"node": "Agent", "type": "ai_languageModel", "index": 0}]]},
+  "Lookup": {"ai_tool": [[{"node": "Agent", "type": "ai_tool", "index": 0}]]}}}`
+	for _, tc := range []struct {
+		version, n8n        string
+		tool, model, failed int
+	}{
+		{"3", "2.8.4", 3, 1, 1},
+		{"3.1", "2.8.4", 3, 1, 1},
+		{"3.1", "1.123.81", 3, 1, 1},
+		// 10 rounds of a model call and the tool's 3 tries, the last
+		// one ending with an answer: the execution succeeds.
+		{"3.1", "2.41.1", 30, 10, 0},
+		{"3", "", 30, 10, 0},
+		{"2.2", "2.8.4", 30, 10, 0},
+	} {
+		opts := analyze.DefaultOptions()
+		if tc.n8n != "" {
+			v, err := n8nschema.ParseVersion(tc.n8n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.N8nVersion = v
+		}
+		f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(strings.Replace(src, "VERSION", tc.version, 1))))
+		r, err := Run(analyze.Build([]*n8nschema.File{f}, opts), cfg("api.vendor.test", time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tool, model int
+		for _, d := range r.Dependencies {
+			switch d.Name {
+			case "api.vendor.test":
+				tool = d.AttemptsDuring
+			case "openai":
+				model = d.AttemptsDuring
+			}
+		}
+		if tool != tc.tool || model != tc.model || r.Totals.Failed != tc.failed {
+			t.Errorf("agent v%s on n8n %q: %d tool attempts, %d model calls, %d failed; want %d, %d, %d",
+				tc.version, tc.n8n, tool, model, r.Totals.Failed, tc.tool, tc.model, tc.failed)
+		}
+	}
+}
+
+// A vector store drives its embeddings sub-node: one execution against
+// an embeddings provider that is down sends what the attempt model counts.
+func TestVectorStoreDrivesItsEmbeddings(t *testing.T) {
+	src := `{"name": "embed", "nodes": [
+ {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "e"}},
+ {"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreInMemory", "typeVersion": 1.3, "position": [200, 0],
+  "parameters": {"mode": "insert", "memoryKey": {"__rl": true, "value": "k", "mode": "list"}}},
+ {"name": "Embeddings", "type": "@n8n/n8n-nodes-langchain.embeddingsOpenAi", "typeVersion": 1.2, "position": [200, 200], "parameters": {}},
+ {"name": "Loader", "type": "@n8n/n8n-nodes-langchain.documentDefaultDataLoader", "typeVersion": 1.1, "position": [400, 200], "parameters": {}}],
+ "connections": {"Hook": {"main": [[{"node": "Store", "type": "main", "index": 0}]]},
+  "Embeddings": {"ai_embedding": [[{"node": "Store", "type": "ai_embedding", "index": 0}]]},
+  "Loader": {"ai_document": [[{"node": "Store", "type": "ai_document", "index": 0}]]}}}`
+	set := build(t, src)
+	var static int
+	for _, op := range set.Operations {
+		if op.Node.Name == "Embeddings" {
+			static = op.Attempts
+		}
+	}
+	if static < 2 {
+		t.Fatalf("attempt model says %d attempts for the embeddings", static)
+	}
+	c := cfg("openai", time.Hour)
+	c.Window = time.Hour // the SDK's backoff doubles without a cap
+	r, err := Run(set, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Dependencies[0]; d.Name != "openai" || d.AttemptsDuring != static || r.Totals.Failed != 1 {
+		t.Errorf("%s: %d attempts, %+v; want %d and 1 failed execution", d.Name, d.AttemptsDuring, r.Totals, static)
 	}
 }

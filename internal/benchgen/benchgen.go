@@ -90,3 +90,37 @@ func Chain(n int) []byte {
 	}
 	return []byte("[" + strings.Join(wfs, ",\n") + "]")
 }
+
+// RetriedPosts generates one workflow of n HTTP Request POSTs to Stripe
+// (an API that honours an idempotency key, and each sends the item's
+// order_id) that retry, one after another behind a schedule trigger.
+func RetriedPosts(n int) []byte {
+	var nodes, conns []string
+	nodes = append(nodes, `{"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,0],"parameters":{}}`)
+	prev := "Start"
+	for i := range n {
+		name := fmt.Sprint("Post ", i)
+		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"POST","url":"https://api.stripe.com/v1/p%d","sendBody":true,"bodyParameters":{"parameters":[{"name":"order","value":"={{ $json.order_id }}"}]}}}`, name, i))
+		conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, prev, name))
+		prev = name
+	}
+	return []byte(fmt.Sprintf(`{"id":"posts","name":"Posts","nodes":[%s],"connections":{%s}}`, strings.Join(nodes, ",\n"), strings.Join(conns, ",\n")))
+}
+
+// SharedHost generates n workflows, each a schedule trigger and one
+// retried HTTP Request POST, as one JSON array: all to one host when same
+// is set, else each to a host of its own.
+func SharedHost(n int, same bool) []byte {
+	var wfs []string
+	for i := range n {
+		host := "api.example.com"
+		if !same {
+			host = fmt.Sprintf("api%d.example.com", i)
+		}
+		wfs = append(wfs, fmt.Sprintf(`{"id":"h%d","name":"H%d","nodes":[
+		  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,0],"parameters":{}},
+		  {"name":"Post","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"POST","url":"https://%s/x"}}],
+		  "connections":{"Start":{"main":[[{"node":"Post","type":"main","index":0}]]}}}`, i, i, host))
+	}
+	return []byte("[" + strings.Join(wfs, ",\n") + "]")
+}

@@ -4,6 +4,8 @@
 package cputime
 
 import (
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -16,4 +18,20 @@ func Used() time.Duration { return used() }
 // before the benchmark's loop) per iteration, as the metric cpu-ns/op.
 func ReportPerOp(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64((Used()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// Median is the median CPU time of runs calls of fn, each after a garbage
+// collection, so that the other jobs of a shared machine, which come and
+// go, and the garbage of the last call weigh little: what scaling tests
+// compare.
+func Median(runs int, fn func()) time.Duration {
+	ds := make([]time.Duration, runs)
+	for i := range ds {
+		runtime.GC()
+		start := Used()
+		fn()
+		ds[i] = Used() - start
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }

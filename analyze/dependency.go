@@ -1,0 +1,202 @@
+package analyze
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// What a dependency is: one name per service, however it is called (the
+// OpenAI node and an HTTP Request to api.openai.com call one service); a
+// feed or an MCP server per host, since each is its own server; nothing for
+// what runs inside n8n (its Data Tables, its own API). A host that only
+// holds a place (example.com, yourdomain.com) is no real dependency:
+// PlaceholderHost. On a service shared by
+// many tenants (a mailbox, an Airtable base, a Notion workspace, a
+// database) the account is the credential: two workflows strain one
+// tenant only when they call with the same one.
+
+// dependency names what an operation calls.
+func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
+	switch strings.TrimSuffix(n.Type, "Tool") {
+	case n8nschema.TypeN8n, "n8n-nodes-base.dataTable":
+		return "" // n8n's own API and tables: the instance itself
+	case "n8n-nodes-base.rssFeedRead":
+		return hostDependency(n, "url")
+	case "@n8n/n8n-nodes-langchain.mcpClient":
+		return hostDependency(n, "endpointUrl", "sseEndpoint")
+	}
+	if sp.Provider != "" && sp.Provider != "mcp" {
+		return sp.Provider
+	}
+	return hostDependency(n, "url", "endpointUrl", "sseEndpoint")
+}
+
+// hostDependency is the host of the first URL parameter present, named for
+// its service when it is a known API host.
+func hostDependency(n *n8nschema.Node, params ...string) string {
+	for _, k := range params {
+		v, ok := n.Param(k)
+		if !ok {
+			continue
+		}
+		h := hostOf(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))))
+		if p := apiHosts[strings.TrimPrefix(h, "www.")]; p != "" {
+			return p
+		}
+		return h
+	}
+	return ""
+}
+
+// apiHosts are the API hosts of services the catalog names by provider
+// (each service's API reference), so that a direct HTTP call and the
+// service's node are one dependency.
+var apiHosts = map[string]string{
+	"api.openai.com":                    "openai",
+	"api.anthropic.com":                 "anthropic",
+	"generativelanguage.googleapis.com": "google-gemini",
+	"api.mistral.ai":                    "mistral",
+	"api.groq.com":                      "groq",
+	"api.deepseek.com":                  "deepseek",
+	"openrouter.ai":                     "openrouter",
+	"api.perplexity.ai":                 "perplexity",
+	"api.x.ai":                          "xai",
+	"api.notion.com":                    "notion",
+	"api.airtable.com":                  "airtable",
+	"sheets.googleapis.com":             "google-sheets",
+	"docs.googleapis.com":               "google-docs",
+	"gmail.googleapis.com":              "gmail",
+	"api.telegram.org":                  "telegram",
+	"slack.com":                         "slack",
+	"api.hubapi.com":                    "hubspot",
+	"api.github.com":                    "github",
+	"api.todoist.com":                   "todoist",
+	"api.spotify.com":                   "spotify",
+	"api.pipedrive.com":                 "pipedrive",
+	"api.trello.com":                    "trello",
+	"api.clickup.com":                   "clickup",
+	"api.linear.app":                    "linear",
+	"graph.facebook.com":                "facebook",
+	"api.twitter.com":                   "twitter",
+	"api.x.com":                         "twitter",
+	"discord.com":                       "discord",
+	"api.sendgrid.com":                  "sendgrid",
+}
+
+// modelService reports whether a dependency is a model provider, whose limits hold per service and key,
+// not per tenant resource: a model is called with one key per
+// organisation.
+func modelService(sp n8nschema.Spec, dep string) bool {
+	if sp.Role == n8nschema.RoleModel || sp.Paid {
+		return true
+	}
+	switch dep {
+	case "openai", "anthropic", "google-gemini", "mistral", "groq", "deepseek", "openrouter", "perplexity", "xai":
+		return true
+	}
+	return false
+}
+
+// account names the credential an operation calls with (type and id, or
+// name when the export has no id), "" for a model provider or a node with
+// none.
+func account(n *n8nschema.Node, sp n8nschema.Spec) string {
+	if modelService(sp, dependency(n, sp)) {
+		return ""
+	}
+	creds := n.Field("credentials")
+	var out []string
+	creds.Each(func(typ string, v n8nschema.Value) bool {
+		id := v.Get("id").Str()
+		if id == "" {
+			id = v.Get("name").Str()
+		}
+		if id != "" {
+			out = append(out, typ+":"+id)
+		}
+		return true
+	})
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+// PlaceholderHost reports whether a dependency is a host that only holds
+// a place: a name
+// reserved for examples (RFC 2606: example.com, .example, .test,
+// .invalid), or a fill-in left for the reader (yourdomain.com,
+// your-instance.app).
+func PlaceholderHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	h, _, _ = strings.Cut(h, ":")
+	for _, d := range []string{"example.com", "example.org", "example.net", "example"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") || strings.ContainsAny(h, "<>[]") {
+		return true
+	}
+	for _, label := range strings.Split(h, ".") {
+		rest, ok := strings.CutPrefix(label, "your")
+		if !ok {
+			continue
+		}
+		for _, w := range []string{"-", "_", "domain", "site", "company", "instance", "server", "host", "n8n", "app", "api", "store", "shop", "url", "business", "website", "project", "org"} {
+			if strings.HasPrefix(rest, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// URLHost is the host of a node's URL parameter, as written ("" when an
+// expression builds it): what a rate limit known per host is looked up by.
+func URLHost(n *n8nschema.Node) string {
+	v, _ := n.Param("url")
+	return hostOf(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))))
+}
+
+// DependencyIdentity is what two operations must share to strain one
+// dependency, "" when none can be named: the service for a model provider
+// (its limits hold per key and organisation) and for a host of its own;
+// the service and the account for a service that many tenants share (a
+// catalog service such as Gmail, Notion or Google Sheets, or its API
+// host), whose limits hold per mailbox, base or workspace, so that calls
+// with no credential known share nothing known; nothing for a placeholder.
+// It reads only what a released set keeps.
+func DependencyIdentity(op *Operation) string {
+	d := strings.ToLower(op.Dependency)
+	switch {
+	case d == "" || PlaceholderHost(d):
+		return ""
+	case modelService(*op.Spec, d):
+		return d
+	case !tenantService(op.Spec, d):
+		if op.Account == "" {
+			return d
+		}
+		return d + "\x00" + op.Account
+	case op.Account == "":
+		return "" // a tenant of a large service, which one is not known
+	}
+	return d + "\x00" + op.Account
+}
+
+// tenantService reports whether a dependency is a service that many
+// tenants share: the catalog names it, or it is one's API host.
+func tenantService(sp *n8nschema.Spec, d string) bool {
+	if sp != nil && sp.Provider != "" && strings.EqualFold(sp.Provider, d) {
+		return true
+	}
+	for _, p := range apiHosts {
+		if p == d {
+			return true
+		}
+	}
+	return false
+}

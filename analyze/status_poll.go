@@ -1,0 +1,323 @@
+package analyze
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A status poll asks a job for its status and goes round again until the
+// status says the job is over. Whether it ends depends on which statuses
+// leave the loop: one that stays only on the statuses it names ("queued",
+// "running") or that leaves on a failure as well as on success ends with
+// the job, whatever the job does; one that leaves only on success
+// ("completed") polls a failed job for ever.
+
+// outcome is what a branch output lets through, in terms of literals that
+// a condition compares data with: only those literals (any), every value
+// but those (none), or something the analysis cannot read (other).
+type outcome struct {
+	kind int // outAny, outNone or outOther
+	lits []string
+}
+
+const (
+	outOther = iota
+	outAny   // the output takes an item whose value is one of lits
+	outNone  // the output takes an item whose value is none of lits
+)
+
+// endsWithJob reports whether a loop leaves on every terminal status of
+// what it polls: a branch of the loop sends items back only on the
+// statuses it names, the statuses that leave the loop include a failure
+// (failed, error, cancelled, expired...) besides another one, or one of
+// them ends a job whatever its outcome ("ended").
+func endsWithJob(g *Graph, l *Loop) bool {
+	in := make(map[*n8nschema.Node]bool, len(l.Nodes))
+	for _, n := range l.Nodes {
+		in[n] = true
+		if n8nschema.Lookup(n.Type).Paid || len(g.SubNodes(n, "")) > 0 {
+			// A model's verdict ("Finished", "pass") is no job's status:
+			// a model may never give it.
+			return false
+		}
+	}
+	var exits []string
+	for _, n := range l.Nodes {
+		if n.Disabled || !n8nschema.IsBranch(n.Type) {
+			continue
+		}
+		outs := branchOutcomes(n)
+		if len(outs) == 0 {
+			continue
+		}
+		stays := map[int]bool{}
+		for _, e := range g.OutOfType(n, ConnMain) {
+			if in[e.To] && !e.Error {
+				stays[e.Output] = true
+			}
+		}
+		if len(stays) == 0 {
+			continue
+		}
+		stayOnly := true
+		for o, oc := range outs {
+			switch {
+			case stays[o] && oc.kind == outAny && !slices.ContainsFunc(oc.lits, notPending):
+			case stays[o]:
+				stayOnly = false
+			case oc.kind == outAny:
+				exits = append(exits, oc.lits...)
+			}
+		}
+		for o := range stays {
+			if o >= len(outs) {
+				stayOnly = false // an output the conditions do not describe
+			}
+		}
+		if stayOnly {
+			return true
+		}
+	}
+	failure, other := false, false
+	for _, s := range exits {
+		switch {
+		case neutralEnd(s):
+			return true // every terminal status, failed or not
+		case numeric(s):
+		case failureStatus(s):
+			failure = true
+		default:
+			other = true
+		}
+	}
+	return failure && other
+}
+
+// neutralEnd reports whether a status names the end of a job whatever
+// its outcome: Anthropic's message batches and Vapi's calls end as
+// "ended", failed or not, and the outcome is another field.
+func neutralEnd(s string) bool {
+	switch strings.ToLower(s) {
+	case "ended", "finished", "terminated":
+		return true
+	}
+	return false
+}
+
+// notPending reports whether a literal that sends an item round again is
+// not a job still at work: a failure (going round retries the job) or a
+// number such as a 429 (going round retries a refused request).
+func notPending(s string) bool { return failureStatus(s) || numeric(s) }
+
+func numeric(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// failureStatus reports whether a status literal names a job that ended
+// without success: the terminal failure states of job APIs.
+func failureStatus(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range []string{"fail", "error", "cancel", "expire", "reject", "abort", "timeout", "timed_out", "denied", "stopped", "not_found", "missing", "invalid"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// branchOutcomes returns, by main output, what an If, Filter or Switch
+// sends there, or nil when its conditions are not literal tests.
+func branchOutcomes(n *n8nschema.Node) []outcome {
+	p := n.Params()
+	switch n.Type {
+	case n8nschema.TypeIf, n8nschema.TypeFilter:
+		var yes outcome
+		if n.TypeVersion < 2 && n.Type == n8nschema.TypeIf {
+			yes = v1Outcome(p)
+		} else {
+			yes = filterOutcome(p.Get("conditions"))
+		}
+		if yes.kind == outOther {
+			return nil
+		}
+		// A Filter drops what fails: that leaves the loop too.
+		return []outcome{yes, negate(yes)}
+	case n8nschema.TypeSwitch:
+		return switchOutcomes(n)
+	}
+	return nil
+}
+
+func negate(o outcome) outcome {
+	switch o.kind {
+	case outAny:
+		return outcome{outNone, o.lits}
+	case outNone:
+		return outcome{outAny, o.lits}
+	}
+	return o
+}
+
+// filterOutcome reads a v2 filter (If v2+, Filter, Switch v3 rule):
+// conditions that all test one value against literals, combined so that
+// the result is a set of literals (equals … or equals …) or its complement
+// (not equals … and not equals …).
+func filterOutcome(f n8nschema.Value) outcome {
+	cs := f.Get("conditions").Elems()
+	if len(cs) == 0 {
+		return outcome{}
+	}
+	or := f.Get("combinator").Str() == "or"
+	var conds []literalTest
+	for _, c := range cs {
+		conds = append(conds, literalTest{c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()})
+	}
+	return combine(conds, or)
+}
+
+// v1Outcome reads If v1's conditions (conditions.string and .number,
+// combineOperation all or any; nodes-base/nodes/If/V1).
+func v1Outcome(p n8nschema.Value) outcome {
+	var conds []literalTest
+	for _, k := range []string{"conditions.string", "conditions.number"} {
+		for _, c := range p.Get(k).Elems() {
+			op := c.Get("operation").Str()
+			if op == "" {
+				op = "equal"
+			}
+			conds = append(conds, literalTest{c.Get("value1").Str(), c.Get("value2").Str(), op})
+		}
+	}
+	if len(conds) == 0 {
+		return outcome{}
+	}
+	return combine(conds, p.Get("combineOperation").Str() == "any")
+}
+
+// switchOutcomes reads a Switch in rules mode: v3 (rules.values, each a
+// filter, output by position; options.fallbackOutput) and v1/v2 (value1
+// compared with each rule's value2, rules.rules[].output; fallbackOutput).
+func switchOutcomes(n *n8nschema.Node) []outcome {
+	p := n.Params()
+	if m := p.Get("mode").Str(); m != "" && m != "rules" {
+		return nil
+	}
+	var rules []outcome
+	var at []int
+	fallback := -1
+	if n.TypeVersion >= 3 {
+		if p.Get("options.allMatchingOutputs").True() {
+			return nil
+		}
+		for i, r := range p.Get("rules.values").Elems() {
+			rules, at = append(rules, filterOutcome(r.Get("conditions"))), append(at, i)
+		}
+		fb := p.Get("options.fallbackOutput")
+		if fb.Str() == "extra" {
+			fallback = len(rules)
+		} else if x, ok := fb.Num(); ok {
+			fallback = int(x)
+		}
+	} else {
+		left := p.Get("value1").Str()
+		for _, r := range p.Get("rules.rules").Elems() {
+			op := strings.TrimPrefix(r.Get("operation").Str(), "=")
+			if op == "" {
+				op = "equal"
+			}
+			o, _ := r.Get("output").Num()
+			rules = append(rules, combine([]literalTest{{left, r.Get("value2").Str(), op}}, false))
+			at = append(at, int(o))
+		}
+		if x, ok := p.Get("fallbackOutput").Num(); ok {
+			fallback = int(x)
+		}
+	}
+	if len(rules) == 0 {
+		return nil
+	}
+	size := max(len(rules), fallback+1)
+	for _, o := range at {
+		size = max(size, o+1)
+	}
+	outs := make([]outcome, size)
+	set := make([]bool, size)
+	var all []string
+	for i, r := range rules {
+		if r.kind != outAny {
+			return nil
+		}
+		all = append(all, r.lits...)
+		o := at[i]
+		if set[o] {
+			outs[o].lits = append(outs[o].lits, r.lits...)
+		} else {
+			outs[o], set[o] = r, true
+		}
+	}
+	if fallback >= 0 {
+		if set[fallback] {
+			outs[fallback] = outcome{}
+		} else {
+			outs[fallback], set[fallback] = outcome{outNone, all}, true
+		}
+	}
+	for i := range outs {
+		if !set[i] {
+			outs[i] = outcome{outAny, nil} // nothing goes there
+		}
+	}
+	return outs
+}
+
+// literalTest is one condition: a value compared with another by op.
+type literalTest struct{ left, right, op string }
+
+// combine turns conditions into an outcome when each compares an
+// expression with a literal: positive tests joined by or (or one alone)
+// take those literals, negative tests joined by and (or one alone) take
+// everything else.
+func combine(conds []literalTest, or bool) outcome {
+	pos, neg := 0, 0
+	var lits []string
+	for _, c := range conds {
+		lit, ok := literalOf(c.left, c.right)
+		if !ok {
+			return outcome{}
+		}
+		switch c.op {
+		case "equals", "equal", "contains", "startsWith", "endsWith":
+			pos++
+		case "notEquals", "notEqual", "notContains", "notStartsWith", "notEndsWith":
+			neg++
+		default:
+			return outcome{}
+		}
+		lits = append(lits, lit)
+	}
+	switch {
+	case pos > 0 && neg == 0 && (or || pos == 1):
+		return outcome{outAny, lits}
+	case neg > 0 && pos == 0 && (!or || neg == 1):
+		return outcome{outNone, lits}
+	}
+	return outcome{}
+}
+
+// literalOf returns the literal side of a comparison whose other side is
+// an expression: ={{ $json.status }} against "completed".
+func literalOf(a, b string) (string, bool) {
+	isExpr := func(s string) bool { return strings.Contains(s, "{{") }
+	if isExpr(b) {
+		a, b = b, a
+	}
+	b = strings.TrimSpace(strings.TrimPrefix(b, "="))
+	if !isExpr(a) || isExpr(b) || b == "" {
+		return "", false
+	}
+	return b, true
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fix
+
+const raceEnabled = false
