@@ -32,21 +32,18 @@ func (s Severity) String() string { return enumName(severityNames, int(s)) }
 // ParseSeverity reads "error", "warning" or "note".
 func ParseSeverity(s string) (Severity, bool) { return parseEnum[Severity](severityNames, s) }
 
-// Confidence is how sure a rule is that a finding is real.
-type Confidence int
+// Confidence is how sure a rule is that a finding is real: the catalog's
+// confidence in a fact (n8nschema.Confidence) is the finding's.
+type Confidence = n8nschema.Confidence
 
 const (
-	Low Confidence = iota + 1
-	Medium
-	High
+	Low    = n8nschema.ConfLow
+	Medium = n8nschema.ConfMedium
+	High   = n8nschema.ConfHigh
 )
 
-var confidenceNames = []string{Low: "low", Medium: "medium", High: "high"}
-
-func (c Confidence) String() string { return enumName(confidenceNames, int(c)) }
-
 // ParseConfidence reads "low", "medium" or "high".
-func ParseConfidence(s string) (Confidence, bool) { return parseEnum[Confidence](confidenceNames, s) }
+func ParseConfidence(s string) (Confidence, bool) { return parseEnum[Confidence](n8nschema.ConfidenceNames, s) }
 
 // enumName is the name of a value of an enum counted from 1; "none" for
 // the zero value or one out of range.

@@ -26,6 +26,16 @@ const (
 	ConfHigh
 )
 
+// ConfidenceNames are the confidences' names, by value.
+var ConfidenceNames = []string{ConfLow: "low", ConfMedium: "medium", ConfHigh: "high"}
+
+func (c Confidence) String() string {
+	if c > 0 && int(c) < len(ConfidenceNames) {
+		return ConfidenceNames[c]
+	}
+	return "none"
+}
+
 // ---------------------------------------------------------------------------
 // Writes
 

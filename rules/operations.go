@@ -5,32 +5,16 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // Helpers about operations and their attempt chains, shared by the rules
 // about what retries break (RS2xx–RS5xx).
 
-// liveOps returns the operations of the pass's workflow whose node runs,
-// nil for none. The list may be the set's own: callers must not change it.
+// liveOps returns the operations of the pass's workflow whose node runs.
 func liveOps(pass *analyze.Pass) []*analyze.Operation {
-	ops := pass.Set.OperationsOf(pass.Workflow)
-	live := func(op *analyze.Operation) bool { return op.Live }
-	n := 0
-	for _, op := range ops {
-		if live(op) {
-			n++
-		}
-	}
-	switch n {
-	case 0:
-		return nil
-	case len(ops):
-		return ops[:n:n] // most often every operation runs: no copy
-	}
-	out := make([]*analyze.Operation, 0, n)
-	for _, op := range ops {
-		if live(op) {
+	var out []*analyze.Operation
+	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+		if op.Live {
 			out = append(out, op)
 		}
 	}
@@ -85,19 +69,6 @@ func crossExecution(op *analyze.Operation) bool {
 	return false
 }
 
-// ownRetries is how many times n8n's own retry runs the operation's node
-// (main loop or tool call; 1 when it does not retry): the fixed-wait layer
-// that re-sends every item of the batch. It reads the attempt chain, so a
-// retryOnFail that n8n ignores (on a model sub-node) counts for nothing.
-func ownRetries(op *analyze.Operation) int {
-	for _, f := range op.Factors {
-		if (f.Kind == analyze.KindNodeRetry || f.Kind == analyze.KindToolRetry) && f.Node == op.Node.Name &&
-			f.Workflow == op.Workflow.Label() && !f.Unbounded {
-			return max(f.Value, 1)
-		}
-	}
-	return 1
-}
 
 // boundedPart is the product of an operation's bounded factors: what one
 // trip through an unbounded loop costs in attempts.
@@ -111,18 +82,6 @@ func boundedPart(op *analyze.Operation) int {
 	return k
 }
 
-// conf maps a catalog confidence to a finding's.
-func conf(c n8nschema.Confidence) analyze.Confidence {
-	switch c {
-	case n8nschema.ConfHigh:
-		return analyze.High
-	case n8nschema.ConfMedium:
-		return analyze.Medium
-	case n8nschema.ConfLow:
-		return analyze.Low
-	}
-	return 0
-}
 
 // restartsPerItem reports whether a call that closes a self-trigger starts
 // one run per item reaching its node: an HTTP Request to the workflow's own

@@ -101,10 +101,10 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 			}
 			msg := fmt.Sprintf("node %q %s %s, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is %s",
 				n.Name, verb, times, eff.Duplicate)
-			if k := ownRetries(op); k > 1 {
+			if k := op.OwnRetries(); k > 1 {
 				msg += fmt.Sprintf("; each of its %d tries re-sends every item of the batch", k)
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: conf(eff.Conf), Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: eff.Conf, Chain: op.Factors})
 		}
 	},
 }

@@ -62,7 +62,7 @@ item: an order id, a SKU, a hash of the payload.`,
 			default:
 				continue
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: k.Pos, Message: msg, Detail: k.Name.Name, Confidence: conf(k.Name.Conf), Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: n, Pos: k.Pos, Message: msg, Detail: k.Name.Name, Confidence: k.Name.Conf, Chain: op.Factors})
 		}
 	},
 }

@@ -70,7 +70,7 @@ sheet of results) outside a loop.`,
 				Node: n, Pos: n.Pos,
 				Message: fmt.Sprintf("node %q sends a progress signal (%q in its %s) only after %q succeeds: when the work stalls or retries, the last report stays green and nothing alerts",
 					n.Name, words[i].Word, words[i].Where, work.Name),
-				Confidence: conf(words[i].Conf),
+				Confidence: words[i].Conf,
 			})
 		}
 	},

@@ -55,7 +55,7 @@ workflow, at the first such node, naming the others.`,
 		var hits []hit
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			k := ownRetries(op)
+			k := op.OwnRetries()
 			perRequest := ""
 			for i, t := range triggers {
 				if runs[i][n] {

@@ -30,7 +30,7 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			k := ownRetries(op)
+			k := op.OwnRetries()
 			if k < 2 {
 				continue
 			}
@@ -46,7 +46,7 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 				Node: n, Pos: n.Pos,
 				Message: fmt.Sprintf("node %q tries %s %d times, a fixed %d ms apart; %s %s",
 					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service, how),
-				Confidence: conf(rl.Conf),
+				Confidence: rl.Conf,
 				Chain:      op.Factors,
 			})
 		}

@@ -26,7 +26,7 @@ the workflow can retry 429 and 5xx only and report the rest.`,
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			k := ownRetries(op)
+			k := op.OwnRetries()
 			if k < 2 || op.Paid {
 				continue
 			}

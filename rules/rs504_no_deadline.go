@@ -75,7 +75,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 			if !ok || op.Attempts < 2 {
 				continue
 			}
-			waits := (ownRetries(op) - 1) * analyze.RetryWaitMS(op.Node)
+			waits := (op.OwnRetries() - 1) * analyze.RetryWaitMS(op.Node)
 			total := op.Attempts*per + waits
 			if float64(total) <= limit*1000 {
 				continue
