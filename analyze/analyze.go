@@ -43,7 +43,9 @@ const (
 )
 
 // ParseConfidence reads "low", "medium" or "high".
-func ParseConfidence(s string) (Confidence, bool) { return parseEnum[Confidence](n8nschema.ConfidenceNames, s) }
+func ParseConfidence(s string) (Confidence, bool) {
+	return parseEnum[Confidence](n8nschema.ConfidenceNames, s)
+}
 
 // enumName is the name of a value of an enum counted from 1; "none" for
 // the zero value or one out of range.

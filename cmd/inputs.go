@@ -21,15 +21,15 @@ const defaultMaxFileSize = engine.DefaultMaxFileSize
 // stdin is held in memory (it can be read once only); a file and a fetched
 // workflow are read each time read is called.
 type input struct {
-	name     string   // what reports show
-	path     string   // the file it is; "" for stdin and fetched workflows
+	name     string          // what reports show
+	path     string          // the file it is; "" for stdin and fetched workflows
 	spool    *engine.Spooled // a fetched workflow's place on disk
-	src      []byte   // stdin as read
-	at       string   // the absolute path the name stands for; "" for fetched workflows
-	explicit bool     // named on the command line, not found in a folder
-	stdin    bool     // read from stdin ("-")
-	err      error    // why it could not be read, when that is known already
-	skip     string   // why a file met in a folder is not read (a link out of the inputs)
+	src      []byte          // stdin as read
+	at       string          // the absolute path the name stands for; "" for fetched workflows
+	explicit bool            // named on the command line, not found in a folder
+	stdin    bool            // read from stdin ("-")
+	err      error           // why it could not be read, when that is known already
+	skip     string          // why a file met in a folder is not read (a link out of the inputs)
 }
 
 // read returns the input's bytes: a file or a fetched workflow is read now,

@@ -307,7 +307,6 @@ func TestAuditN8nURLHoldsOnePage(t *testing.T) {
 	}
 }
 
-
 // A fetched workflow is bounded by --max-file-size like a file: larger, it
 // is an RS001 finding and the run exits 3 once the others are reported.
 func TestAuditN8nURLMaxFileSize(t *testing.T) {

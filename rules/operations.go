@@ -69,7 +69,6 @@ func crossExecution(op *analyze.Operation) bool {
 	return false
 }
 
-
 // boundedPart is the product of an operation's bounded factors: what one
 // trip through an unbounded loop costs in attempts.
 func boundedPart(op *analyze.Operation) int {
@@ -81,7 +80,6 @@ func boundedPart(op *analyze.Operation) int {
 	}
 	return k
 }
-
 
 // restartsPerItem reports whether a call that closes a self-trigger starts
 // one run per item reaching its node: an HTTP Request to the workflow's own
