@@ -167,11 +167,11 @@ type Finding struct {
 	// FoldKey: findings of one rule with the same key across the set are
 	// reported once (Fold); empty never folds.
 	FoldKey string
-	// Repair is the fix package's repair of the finding; nil when it has
-	// none (or before fix.Attach ran).
-	Repair *Repair
-	// NoRepair says why a finding of a rule that has repairs has none
-	// (set by fix.Attach with a nil Repair).
+	// Repair is the finding's repair, built by fix.Attach with the rule's
+	// RepairWith; nil when it has none (or before fix.Attach ran).
+	Repair     *Repair
+	RepairWith RepairFunc
+	// NoRepair says why a finding of a rule that has repairs has none.
 	NoRepair string
 }
 
@@ -190,6 +190,8 @@ type Diagnostic struct {
 	// FoldKey: diagnostics of the rule with the same key across the set
 	// are reported once, at the first, with the others as related places.
 	FoldKey string
+	// Repair builds the finding's repair (nil: none).
+	Repair RepairFunc
 }
 
 // Pass is what one rule sees of one workflow (or one file).
@@ -223,6 +225,7 @@ func newFinding(r *Rule, src *n8nschema.Source, d Diagnostic) Finding {
 		Severity: cmp.Or(d.Severity, r.Severity), Confidence: cmp.Or(d.Confidence, r.Confidence),
 		File: src.Name, Source: src, Pos: d.Pos,
 		Message: d.Message, Fix: cmp.Or(d.Fix, r.Fix), Detail: d.Detail, Related: d.Related, Chain: d.Chain, FoldKey: d.FoldKey,
+		RepairWith: d.Repair,
 	}
 }
 

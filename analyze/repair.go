@@ -45,3 +45,29 @@ type Repair struct {
 	Safety      Safety
 	Edits       []Edit
 }
+
+// A Repairer builds the repairs of one analysis set: package fix's. A
+// rule names a finding's repair where it detects the problem
+// (Diagnostic.Repair); fix.Attach calls it with the set's Repairer, which
+// computes the edits, and package fix plans, applies and diffs them.
+type Repairer interface {
+	// RetryOwner keeps the retry layer closest to the wire and turns the
+	// outer ones off (safe).
+	RetryOwner(op *Operation) (*Repair, error)
+	// IdempotencyKey adds an Idempotency-Key header to a write (unsafe).
+	IdempotencyKey(op *Operation) (*Repair, error)
+	// OutputCap sets a model call's output cap from the config (unsafe).
+	OutputCap(op *Operation) (*Repair, error)
+	// ExecutionTimeout sets settings.executionTimeout (unsafe).
+	ExecutionTimeout(w *n8nschema.Workflow) (*Repair, error)
+}
+
+// RepairFunc builds a finding's repair with the set's Repairer. An
+// Unrepairable error says why there is none; another error, that the
+// JSON has a shape the repair does not edit.
+type RepairFunc func(Repairer) (*Repair, error)
+
+// Unrepairable says why a finding of a rule that has repairs gets none.
+type Unrepairable string
+
+func (u Unrepairable) Error() string { return string(u) }

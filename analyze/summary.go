@@ -102,6 +102,7 @@ func Keep(fs []Finding) []Finding {
 		f.Workflow, f.WorkflowID, f.Node = strings.Clone(f.Workflow), strings.Clone(f.WorkflowID), strings.Clone(f.Node)
 		f.Message, f.Fix, f.Detail, f.FoldKey = strings.Clone(f.Message), strings.Clone(f.Fix), strings.Clone(f.Detail), strings.Clone(f.FoldKey)
 		f.NoRepair = strings.Clone(f.NoRepair)
+		f.RepairWith = nil // it holds the group's operations
 		if f.Related != nil {
 			rs := make([]Related, len(f.Related))
 			for j, r := range f.Related {

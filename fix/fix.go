@@ -3,10 +3,12 @@
 // them as byte edits to the sources, so that indentation, key order, line
 // endings, a byte-order mark and every other byte stay as they were.
 //
-// A repair is safe when it only reduces duplicate attempts (one retry owner,
-// RS101 and RS104); unsafe repairs change what a workflow sends or when it
-// stops (an Idempotency-Key header, RS201; an execution timeout, RS504; an
-// output cap, RS302) and are applied only when asked for.
+// Rules name each finding's repair next to its detection
+// (analyze.Diagnostic.Repair); the repairer here builds its edits. A repair
+// is safe when it only reduces duplicate attempts (one retry owner);
+// unsafe repairs change what a workflow sends or when it stops (an
+// Idempotency-Key header, an execution timeout, an output cap) and are
+// applied only when asked for.
 package fix
 
 import (
@@ -49,14 +51,13 @@ func Attach(set *analyze.Set, fs []analyze.Finding, o Options) {
 			continue
 		}
 		fs[i].Repair, fs[i].NoRepair = r.repair(&fs[i])
+		fs[i].RepairWith = nil // built: the finding no longer holds the set
 	}
 }
 
 // noRepair is why a finding of a rule with repairs has none; the repairs
 // return it as their error.
-type noRepair string
-
-func (n noRepair) Error() string { return string(n) }
+type noRepair = analyze.Unrepairable
 
 func noRepairf(format string, args ...any) noRepair { return noRepair(fmt.Sprintf(format, args...)) }
 
@@ -136,12 +137,12 @@ func (r *repairer) node(k srcOff) (nodeRef, bool) {
 	return ref, ok
 }
 
-// op finds the operation a finding stands on.
-func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operation) {
-	w := r.workflow(wfKey{f.Source, f.Workflow, f.WorkflowID})
-	if w == nil {
-		return nil, nil
-	}
+// first is the operation a repair of op's finding edits: the first of
+// the set on its node, in the first workflow of its file with its name
+// and id, as the set lists them.
+func (r *repairer) first(op *analyze.Operation) *analyze.Operation {
+	w := op.Workflow
+	w = r.workflow(wfKey{w.Source, w.Name, w.ID})
 	if r.byNode == nil {
 		r.byNode = make(map[wfNode]*analyze.Operation, len(r.set.Operations))
 		for _, op := range r.set.Operations {
@@ -152,7 +153,30 @@ func (r *repairer) op(f *analyze.Finding) (*n8nschema.Workflow, *analyze.Operati
 			}
 		}
 	}
-	return w, r.byNode[wfNode{w, f.Node}]
+	if f := r.byNode[wfNode{w, op.Node.Name}]; f != nil {
+		return f
+	}
+	return op
+}
+
+// The repairs the rules name (analyze.Repairer).
+
+func (r *repairer) RetryOwner(op *analyze.Operation) (*analyze.Repair, error) {
+	return r.retryOwner(r.first(op))
+}
+
+func (r *repairer) IdempotencyKey(op *analyze.Operation) (*analyze.Repair, error) {
+	op = r.first(op)
+	return r.idempotencyKey(op.Workflow, op)
+}
+
+func (r *repairer) OutputCap(op *analyze.Operation) (*analyze.Repair, error) {
+	op = r.first(op)
+	return r.outputCap(op.Workflow, op)
+}
+
+func (r *repairer) ExecutionTimeout(w *n8nschema.Workflow) (*analyze.Repair, error) {
+	return r.executionTimeout(r.workflow(wfKey{w.Source, w.Name, w.ID}))
 }
 
 type wfNode struct {
@@ -160,44 +184,20 @@ type wfNode struct {
 	node string
 }
 
+// repair builds a finding's repair with the rule's RepairWith, in a
+// workflow --fix edits.
 func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
-	switch f.RuleID {
-	case "RS101", "RS104", "RS201", "RS302", "RS504":
-	default:
-		return nil, "" // the other rules have no repair (each rule's FixDoc says why)
+	if f.RepairWith == nil {
+		return nil, "" // the rule has no repair (its FixDoc says why)
 	}
-	w, op := r.op(f)
+	w := r.workflow(wfKey{f.Source, f.Workflow, f.WorkflowID})
 	if w == nil {
 		return nil, "the workflow is not in the set --fix edits"
 	}
 	if why := r.notEditable(w); why != "" {
 		return nil, why
 	}
-	var rep *analyze.Repair
-	var err error
-	switch f.RuleID {
-	case "RS101", "RS104":
-		if op != nil {
-			rep, err = r.retryOwner(op)
-		}
-	case "RS201":
-		if op != nil {
-			rep, err = r.idempotencyKey(w, op)
-		}
-	case "RS302":
-		if op != nil {
-			rep, err = r.outputCap(w, op)
-		}
-	case "RS504":
-		if f.Detail == "unbounded" {
-			rep, err = r.executionTimeout(w)
-		} else {
-			err = noRepair("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
-		}
-	}
-	if op == nil && f.RuleID != "RS504" {
-		err = noRepair("no call of the node was found to repair")
-	}
+	rep, err := f.RepairWith(r)
 	var why noRepair
 	switch {
 	case errors.As(err, &why):

@@ -55,7 +55,8 @@ option has no repair). It changes retry settings only, never the data path, and 
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation, over the budget of %d; %d attempts × %s × %s × %d concurrency = %d requests in flight against %s",
 					op.Node.Name, op.Attempts, budget, op.Attempts, countOf(o.Items, "item"), countOf(o.Workers, "worker"), max(o.Concurrency, 1), fleet, dep),
-				Chain: op.Factors,
+				Chain:  op.Factors,
+				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.RetryOwner(op) },
 			}
 			if op.Attempts >= 3*budget {
 				d.Severity = analyze.Error

@@ -60,7 +60,8 @@ its chain.`,
 			}
 			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors,
 				Message: fmt.Sprintf("node %q is retried by %d layers: %s; %s attempts per logical operation",
-					op.Node.Name, len(layers), strings.Join(layers, ", "), what)})
+					op.Node.Name, len(layers), strings.Join(layers, ", "), what),
+				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.RetryOwner(op) }})
 		}
 	},
 }

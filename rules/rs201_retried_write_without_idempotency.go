@@ -104,7 +104,8 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 			if k := op.OwnRetries(); k > 1 {
 				msg += fmt.Sprintf("; each of its %d tries re-sends every item of the batch", k)
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: eff.Conf, Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: eff.Conf, Chain: op.Factors,
+				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.IdempotencyKey(op) }})
 		}
 	},
 }

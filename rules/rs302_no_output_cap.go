@@ -62,7 +62,8 @@ it); without the setting there is no repair, since the right cap depends on the 
 			if v, ok := op.Node.Param(op.Spec.MaxTokensParam); ok && v.IsExpr() {
 				continue // a cap computed at run time ("={{ $('Config').first().json.maxTokens }}") is a cap
 			}
-			d := analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors}
+			d := analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors,
+				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.OutputCap(op) }}
 			ceiling := "the model's ceiling"
 			if op.MaxOutputTokens > 0 {
 				ceiling = fmt.Sprintf("the model's ceiling of %d output tokens", op.MaxOutputTokens)

@@ -63,6 +63,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 						op.Node.Name, unboundedBy(op), extra),
 					Detail: "unbounded",
 					Chain:  op.Factors,
+					Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExecutionTimeout(w) },
 				})
 			}
 			return
@@ -86,6 +87,9 @@ workflow that re-starts itself in a new execution (RS102).`,
 					op.Node.Name, total/1000, op.Attempts, per/1000, waits/1000, int(limit)),
 				Detail: "over",
 				Chain:  op.Factors,
+				Repair: func(analyze.Repairer) (*analyze.Repair, error) {
+					return nil, analyze.Unrepairable("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
+				},
 			})
 		}
 	},
