@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the package boundaries of STYLE.md §1: one pipeline, one direction.
+# Checks the package boundaries (CONTRIBUTING.md, "Where things live"): one
+# pipeline, one direction.
 # Each line of `go list` is "<package> <imports...>" (non-test imports).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,11 +18,10 @@ deny() { # package, denied import regexp, why[, allowed import regexp]
 		fi
 	done
 }
-# internal/lazyregexp is regexp compiled on first use, internal/pack packs
-# what a released set keeps: leaves of the standard library.
-deny n8nschema "^$mod/|spf13/cobra|lipgloss|tidwall/gjson" "the model imports only the standard library" "^$mod/internal/(lazyregexp|pack)$"
+# internal/lazyregexp is regexp compiled on first use: a leaf of the
+# standard library.
+deny n8nschema "^$mod/|spf13/cobra|lipgloss|tidwall/gjson" "the model imports only the standard library" "^$mod/internal/lazyregexp$"
 deny internal/lazyregexp "^$mod/|\\." "a leaf: it imports only the standard library"
-deny internal/pack "^$mod/|\\." "a leaf: it imports only the standard library"
 deny internal/safewrite "^$mod/|\\." "a leaf: it imports only the standard library"
 deny analyze "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "analysis does no I/O and never sees rules or renderers"
 deny rules "^$mod/(report|cmd|n8napi)$|^os$|tidwall/gjson|lipgloss|spf13/cobra" "rules read the model through Node.Param and never print"
@@ -30,13 +30,19 @@ deny simulate "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|tidwall/gjson" 
 deny simulate/chart "^$mod/|^os$|^net|spf13/cobra|lipgloss" "the chart draws a simulation's result and does no I/O" "^$mod/simulate$"
 deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
 deny fix "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "repairs are computed on the model and applied to bytes in memory; cmd writes the files"
-deny engine "^$mod/(cmd|mcpserver|n8napi)$|^os$|^net|spf13/cobra|lipgloss" "the engine works in memory: front ends read inputs and render"
+deny engine "^$mod/(cmd|mcpserver|n8napi)$|^net|spf13/cobra|lipgloss" "the engine reads the inputs it is given and never sees flags, the network or a terminal: front ends find inputs and render"
 deny mcpserver "^$mod/(cmd|n8napi)$|^net|^os/exec$|spf13/cobra|lipgloss" "the MCP server calls the engine, never flags or the network"
 deny cmd "lipgloss" "only report styles output"
 # The corpus helpers are for tests only.
 for pkg in . cmd analyze rules report simulate simulate/chart n8nschema n8napi fix engine mcpserver; do
 	deny "$pkg" "^$mod/internal/(sharedtest|corpustest|schematest|benchgen|cputime)$" "test helpers never reach the binary"
 done
+# The binary behaves the same under go test and in use: it never imports
+# testing (no testing.Testing() switches).
+if go list -deps . | grep -qx testing; then
+	echo "import boundary: the binary imports testing"
+	fail=1
+fi
 # Only main.go exits the process.
 if grep -rn --include='*.go' 'os\.Exit' cmd analyze rules report simulate n8nschema n8napi engine mcpserver 2>/dev/null | grep -v '_test.go'; then
 	echo "import boundary: os.Exit outside main.go"
