@@ -156,7 +156,7 @@ func FilterOwned(set *Set, fs []Finding, opts FilterOptions) Filtered {
 		}
 		return false
 	})
-	// Run and Joined.Unique give sorted findings: only directive findings
+	// Run and Unique give sorted findings: only directive findings
 	// need sorting in, and then rarely.
 	if !slices.IsSortedFunc(fs, func(a, b Finding) int { return compareFindings(&a, &b) }) {
 		SortFindings(fs)

@@ -10,18 +10,17 @@ import (
 )
 
 // Capture holds what the renderers read from the sources' bytes and the
-// full workflow model, taken while they are there, so that an analysed set
-// can be released (analyze.Set.Release) and still rendered byte for byte
-// as before: the snippet text output shows at each place a finding stands
-// (masked, at most snippetWidth runes of the line, so it costs what it
-// shows), and, for SARIF, the position and JSON path of the node a
-// finding names where the result moves to it. Edits carry their own
-// positions (analyze.Edit).
+// full workflow model, taken while they are there, so that the audit can
+// let each group of files go and still render byte for byte what it would
+// from the whole set: the snippet text output shows at each place a
+// finding stands (masked, at most snippetWidth runes of the line, so it
+// costs what it shows), and, for SARIF, the position and JSON path of the
+// node a finding names where the result moves to it. Edits carry their
+// own positions (analyze.Edit).
 //
-// The two-pass audit calls Group for each group of files after its rules
-// and fix.Attach (with the places of its ignore directives), then releases
-// the group; Result.Capture hands the capture to the renderers. Safe for
-// concurrent use: groups run on every core.
+// The engine calls Group for each group of files after its rules and
+// repairs, with the places of its ignore directives; Result.Capture hands
+// the capture to the renderers.
 type Capture struct {
 	// Needs says what to capture: snippets only for text output (they
 	// are most of what a capture holds), node places only for SARIF.
@@ -70,24 +69,11 @@ func NewCapture(need Needs) *Capture {
 
 // Group captures, from a set whose sources are still there, everything the
 // renderers need for the findings of its rules (fs), for the findings that
-// rules reading the whole set make after the release at the node of a
-// retried operation (RS505), and for those the filters make at the end at
-// places (ignore directives, RS006).
+// the set-wide rules make at the end (RS505 at the node of a retried
+// operation, RS009 at a workflow with an id), and for those the filters
+// make at the end at places (ignore directives, RS006). Safe for
+// concurrent use.
 func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
-	c.Add(c.Take(set, fs, at...))
-}
-
-// Taken is what Take captured of one group, not yet in the capture: the
-// audit takes each file's as it goes and adds only those it keeps.
-// It holds no redactor nor node index: those read the sources, which the
-// group releases.
-type Taken struct {
-	snippets map[placeKey]snippet
-	places   map[nodeKey]nodePlace
-}
-
-// Take is Group without adding the result to the capture (Add does).
-func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Taken {
 	g := c.newGroup(set)
 	for i := range fs {
 		f := &fs[i]
@@ -97,8 +83,6 @@ func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Take
 		}
 	}
 	for _, op := range set.Operations {
-		// RS505 reports at the node of an operation with a dependency
-		// that some layer retries.
 		if w := op.Workflow; op.Dependency != "" && retried(op) {
 			g.place(w.Source, op.Node.Pos)
 			if c.Places {
@@ -107,7 +91,6 @@ func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Take
 		}
 	}
 	if c.Snippets {
-		// RS009 reports at a workflow whose id another group's has.
 		for _, w := range set.Workflows {
 			if w.ID != "" {
 				g.place(w.Source, w.Pos)
@@ -122,29 +105,17 @@ func (c *Capture) Take(set *analyze.Set, fs []analyze.Finding, at ...Place) Take
 			}
 		}
 	}
-	t := Taken{places: g.places}
-	if len(g.snippets) > 0 {
-		t.snippets = g.snippets
-	}
-	if len(t.places) == 0 {
-		t.places = nil
-	}
-	return t
-}
-
-// Add puts what Take captured into the capture.
-func (c *Capture) Add(t Taken) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k, s := range t.snippets {
+	for k, s := range g.snippets {
 		c.snippets[k] = s
 	}
-	for k, p := range t.places {
+	for k, p := range g.places {
 		c.nodes[k] = p
 	}
 }
 
-// Place is where a finding made after the release will stand: at Pos, on
+// Place is where a finding made at the end of the audit will stand: at Pos, on
 // the node named Node ("" for none) of Workflow.
 type Place struct {
 	Workflow *n8nschema.Workflow
