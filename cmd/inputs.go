@@ -90,8 +90,7 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	}
 	addDir := func(dir string) {
 		abs := n.abs(dir)
-		found, bare := walkJSON(abs, pl)
-		n.listedWithoutGit(bare)
+		found := walkJSON(abs, pl)
 		for _, w := range found {
 			// w.path is clean and absolute: n.abs of the path as given
 			// (dir joined with the rest), which is spelled only for a
@@ -189,136 +188,48 @@ type walked struct {
 // inputs, hidden, not .json) comes back with errLinkOut, unread.
 // Named pipes, devices and sockets are not files anyone exported: a FIFO
 // named x.json would block the run, /dev/zero would never end.
-//
-// bare are the folders listed in full that hold nothing named .git, so
-// that naming their files need not look for one (namer.listedWithoutGit).
-//
-// It visits what filepath.WalkDir visits, in the same order, with the same
-// errors (TestWalkJSONAsWalkDir).
-func walkJSON(dir string, pl *places) (out []walked, bare []string) {
-	w := walker{notBare: map[string]bool{}, places: pl}
-	info, err := os.Lstat(dir)
-	switch {
-	case err != nil:
-		w.out = append(w.out, walked{path: dir, err: err})
-	case info.IsDir():
-		w.dir(dir, filepath.Clean(dir))
-	default:
-		w.file(dir, info.Name(), info.Mode().Type())
-	}
-	for _, p := range w.listed {
-		if !w.notBare[p] {
-			bare = append(bare, p)
+func walkJSON(dir string, pl *places) (out []walked) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			// An unlistable folder hides only itself.
+			out = append(out, walked{path: p, err: err})
+			return nil
 		}
-	}
-	return w.out, bare
-}
-
-// walker is the state of one walkJSON.
-type walker struct {
-	out     []walked
-	listed  []string
-	notBare map[string]bool
-	places  *places
-}
-
-// dir lists the folder at p (clean: its entries' paths are clean joined to
-// it) and visits its entries in name order.
-func (w *walker) dir(p, clean string) {
-	w.listed = append(w.listed, p)
-	ents, err := listDir(clean)
-	if err != nil {
-		// An unlistable folder hides only itself; it was listed in
-		// part, if at all.
-		w.out = append(w.out, walked{path: p, err: err})
-		w.notBare[p] = true
-	}
-	for _, e := range ents {
-		name := e.name(clean)
-		if name == ".git" {
-			w.notBare[p] = true
-		}
-		if e.typ.IsDir() {
-			if !strings.HasPrefix(name, ".") && name != "node_modules" {
-				w.dir(e.path, e.path)
+		name := d.Name()
+		if d.IsDir() {
+			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
+				return filepath.SkipDir
 			}
-			continue
+			return nil
 		}
-		w.file(e.path, name, e.typ)
-	}
-}
-
-// file keeps the file at p when it is a .json file or a link to one.
-func (w *walker) file(p, name string, typ fs.FileMode) {
-	// Hidden files are tool state (.stormcheck-pull.json), not workflows.
-	if !strings.EqualFold(filepath.Ext(name), ".json") || strings.HasPrefix(name, ".") {
-		return
-	}
-	switch {
-	case typ.IsRegular():
-		w.out = append(w.out, walked{path: p})
-	case typ&fs.ModeSymlink != 0:
-		st, err := os.Stat(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			w.out = append(w.out, walked{path: p, err: errDangling})
-		case err != nil:
-			w.out = append(w.out, walked{path: p, err: err})
-		case !st.Mode().IsRegular():
-		default:
-			// Followed only to a file the walk reads by itself, so that
-			// no report quotes a file outside the inputs.
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil || !w.places.reaches(real) {
-				w.out = append(w.out, walked{path: p, err: errLinkOut})
-				break
+		// Hidden files are tool state (.stormcheck-pull.json), not workflows.
+		if !strings.EqualFold(filepath.Ext(name), ".json") || strings.HasPrefix(name, ".") {
+			return nil
+		}
+		switch t := d.Type(); {
+		case t.IsRegular():
+			out = append(out, walked{path: p})
+		case t&fs.ModeSymlink != 0:
+			st, err := os.Stat(p)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				out = append(out, walked{path: p, err: errDangling})
+			case err != nil:
+				out = append(out, walked{path: p, err: err})
+			case st.Mode().IsRegular():
+				// Followed only to a file the walk reads by itself, so
+				// that no report quotes a file outside the inputs.
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil || !pl.reaches(real) {
+					out = append(out, walked{path: p, err: errLinkOut})
+				} else {
+					out = append(out, walked{path: p, real: real})
+				}
 			}
-			w.out = append(w.out, walked{path: p, real: real})
 		}
-	}
-}
-
-// listDir lists the folder at dir (clean) with os.ReadDir, in its order.
-func listDir(dir string) ([]dirent, error) {
-	des, err := os.ReadDir(dir)
-	ents := make([]dirent, len(des))
-	for i, d := range des {
-		ents[i] = dirent{path: joinName(dir, d.Name()), typ: d.Type()}
-	}
-	return ents, err
-}
-
-// dirent is an entry of a folder: its path (the folder's, a separator and
-// its name) and its type bits (fs.FileMode.Type).
-type dirent struct {
-	path string
-	typ  fs.FileMode
-}
-
-// name is the entry's name, its path being joined to dir.
-func (e dirent) name(dir string) string {
-	if dir == "." {
-		return e.path
-	}
-	return e.path[len(dir)+len(sep(dir)):]
-}
-
-// sep is what joins a name to the clean folder dir: nothing after "/" or
-// a volume's root, else the separator.
-func sep(dir string) string {
-	if os.IsPathSeparator(dir[len(dir)-1]) {
-		return ""
-	}
-	return string(filepath.Separator)
-}
-
-// joinName is filepath.Join(dir, name) for a clean dir and a name that is
-// a plain entry of it, without cleaning the result again.
-func joinName(dir, name string) string {
-	if dir == "." {
-		return name
-	}
-	return dir + sep(dir) + name
+		return nil
+	})
+	return out
 }
 
 var errDangling = errors.New("broken symbolic link: its target does not exist")

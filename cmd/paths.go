@@ -18,9 +18,6 @@ type namer struct {
 	root  string // --root, absolute; "" to find it per input
 	stdin string // --stdin-filename; "" names stdin "<stdin>"
 	tops  map[string]string
-	// bare are folders a walk listed in full with nothing named .git in
-	// them: gitTop need not stat their .git.
-	bare map[string]bool
 	// cleanRoot is the last root found clean, for nameAt's shortcut.
 	cleanRoot string
 }
@@ -63,10 +60,7 @@ func (n *namer) gitTop(dir string) string {
 			break
 		}
 		seen = append(seen, d)
-		if n.bare[d] {
-			// listed without .git: no stat (one per folder was a tenth of
-			// collecting n8n-real's inputs)
-		} else if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
 			top = d
 			break
 		}
@@ -80,16 +74,6 @@ func (n *namer) gitTop(dir string) string {
 	return top
 }
 
-// listedWithoutGit tells gitTop the folders a walk listed in full with
-// nothing named .git in them.
-func (n *namer) listedWithoutGit(folders []string) {
-	if n.bare == nil {
-		n.bare = make(map[string]bool, len(folders))
-	}
-	for _, d := range folders {
-		n.bare[d] = true
-	}
-}
 
 // dirOf is filepath.Dir of a clean path, without cleaning it again.
 func dirOf(p string) string {

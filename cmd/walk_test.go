@@ -3,86 +3,18 @@
 package cmd
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-
-	gocmp "github.com/google/go-cmp/cmp"
-
-	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
-// walkJSONByWalkDir is walkJSON as filepath.WalkDir does it: the reference
-// walkJSON's own listing must agree with.
-func walkJSONByWalkDir(dir string) (out []walked, bare []string) {
-	pl := newPlaces([]string{dir}, "")
-	var listed []string
-	notBare := map[string]bool{}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			out = append(out, walked{path: p, err: err})
-			notBare[p] = true
-			return nil
-		}
-		if d.Name() == ".git" {
-			notBare[filepath.Dir(p)] = true
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			listed = append(listed, p)
-			return nil
-		}
-		if !strings.EqualFold(filepath.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		switch t := d.Type(); {
-		case t.IsRegular():
-			out = append(out, walked{path: p})
-		case t&fs.ModeSymlink != 0:
-			st, err := os.Stat(p)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				out = append(out, walked{path: p, err: errDangling})
-			case err != nil:
-				out = append(out, walked{path: p, err: err})
-			case st.Mode().IsRegular():
-				if real, err := filepath.EvalSymlinks(p); err != nil || !pl.reaches(real) {
-					out = append(out, walked{path: p, err: errLinkOut})
-				} else {
-					out = append(out, walked{path: p})
-				}
-			}
-		}
-		return nil
-	})
-	for _, p := range listed {
-		if !notBare[p] {
-			bare = append(bare, p)
-		}
-	}
-	return out, bare
-}
-
-// walkedCmp compares walks by path and error text.
-var walkedCmp = gocmp.Comparer(func(a, b walked) bool {
-	if (a.err == nil) != (b.err == nil) {
-		return false
-	}
-	return a.path == b.path && (a.err == nil || a.err.Error() == b.err.Error())
-})
-
-// TestWalkJSONAsWalkDir: walkJSON finds the files, errors and bare folders
-// filepath.WalkDir finds, in its order, on a tree of every kind of entry
-// it treats apart and on both corpora.
-func TestWalkJSONAsWalkDir(t *testing.T) {
+// TestWalkJSON: on a tree of every kind of entry it treats apart, walkJSON
+// keeps the .json files and the links to files it would read by itself,
+// names what it cannot read, and leaves out the rest.
+func TestWalkJSON(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, text string) {
 		p := filepath.Join(root, rel)
@@ -141,24 +73,34 @@ func TestWalkJSONAsWalkDir(t *testing.T) {
 		}
 	}
 
-	same := func(t *testing.T, dir string) {
-		t.Helper()
-		gotOut, gotBare := walkJSON(dir, newPlaces([]string{dir}, ""))
-		wantOut, wantBare := walkJSONByWalkDir(dir)
-		if d := gocmp.Diff(wantOut, gotOut, walkedCmp); d != "" {
-			t.Errorf("walkJSON(%s) files (-WalkDir +walkJSON):\n%s", dir, d)
-		}
-		if d := gocmp.Diff(wantBare, gotBare); d != "" {
-			t.Errorf("walkJSON(%s) bare folders (-WalkDir +walkJSON):\n%s", dir, d)
+	got := map[string]string{}
+	for _, w := range walkJSON(root, newPlaces([]string{root}, "")) {
+		rel, _ := filepath.Rel(root, w.path)
+		got[rel] = "read"
+		if w.err != nil {
+			got[rel] = w.err.Error()
 		}
 	}
-	if out, _ := walkJSONByWalkDir(root); len(out) < 700 {
-		t.Fatalf("the reference found %d files: the tree is not what the test means", len(out))
+	for rel, want := range map[string]string{
+		"a.json": "read", "B.JSON": "read", "b.json": "read", "z-.json": "read", "a/x.json": "read", "a.b/y.json": "read",
+		"repo/w.json": "read", "repo/deeper/v.json": "read", "gitfile/u.json": "read", "ünïcode/é.json": "read",
+		"sub/node_modules.json": "read", "link.json": "read", "roundabout.json": "read", "sub/up.json": errDangling.Error(),
+		"dangling.json": errDangling.Error(), "out.json": errLinkOut.Error(), "tohidden.json": errLinkOut.Error(),
+		"tomodules.json": errLinkOut.Error(), "totext.json": errLinkOut.Error(),
+	} {
+		if got[rel] != want {
+			t.Errorf("%s: %q, want %q", rel, got[rel], want)
+		}
 	}
-	for _, rel := range []string{".", "a", "dirlink", "missing", "a.json", "closed", "repo"} {
-		same(t, filepath.Join(root, rel))
+	for _, rel := range []string{"a.json.txt", ".hidden.json", ".dot/x.json", "node_modules/x.json", "dirlink.json", "self.json", "pipe.json", "dirlink/x.json"} {
+		if _, ok := got[rel]; ok {
+			t.Errorf("%s was kept", rel)
+		}
 	}
-	for _, name := range []string{"n8n-real", "n8n-more"} {
-		t.Run(name, func(t *testing.T) { same(t, sharedtest.Path(t, "corpus", name)) })
+	if syscall.Geteuid() != 0 && !strings.Contains(got["closed"], "permission denied") {
+		t.Errorf("the unlistable folder: %q, want its error", got["closed"])
+	}
+	if n := len(got); n < 700 {
+		t.Errorf("%d entries: the many folder is missing", n)
 	}
 }
