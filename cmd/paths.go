@@ -74,7 +74,6 @@ func (n *namer) gitTop(dir string) string {
 	return top
 }
 
-
 // dirOf is filepath.Dir of a clean path, without cleaning it again.
 func dirOf(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i > 0 && filepath.Separator == '/' {
