@@ -47,16 +47,9 @@ type Source struct {
 	// views of these bytes, not copies.
 	Src []byte
 
-	// What only a source in use needs; nil once the source is released.
-	*inUse
-
 	released bool // Release dropped Src
 	valid    bool // ValidJSON
-}
 
-// inUse is what a Source holds while it is read: its line index, the last
-// position asked.
-type inUse struct {
 	once sync.Once
 	// lineStarts holds the offset of every line start, counted exactly
 	// and kept in 32 bits (a source of 4 GiB or more uses bigStarts):
@@ -76,7 +69,9 @@ type inUse struct {
 // them (the audit has kept what it needs of the file); Name stays, and
 // reading a position or a line panics.
 func (s *Source) Release() {
-	s.inUse, s.Src, s.released = nil, nil, true
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Src, s.lineStarts, s.bigStarts, s.released = nil, nil, nil, true
 }
 
 func (s *Source) mustHold() {
@@ -94,7 +89,7 @@ func (s *Source) ValidJSON() bool { return s.valid }
 
 // NewSource wraps the bytes of one input.
 func NewSource(name string, src []byte) *Source {
-	return &Source{Name: name, Src: src, inUse: &inUse{}}
+	return &Source{Name: name, Src: src}
 }
 
 func (s *Source) index() {

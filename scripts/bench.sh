@@ -162,7 +162,7 @@ go build -o "$benchtime" ./scripts/benchtime
 # as right after itself, mostly in the kernel zeroing the pages its heap
 # faults in, and with the order reversed every other round some commands
 # always or never followed flowlint, or followed themselves
-# (docs/performance.md, sixth round).
+# (docs/performance.md, Regenerate).
 measure() {
 	local out
 	if ! eval "'$benchtime' ${cmds[$1]}" >/dev/null || ! out=$(eval "'$benchtime' ${cmds[$1]}"); then
