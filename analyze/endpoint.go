@@ -87,6 +87,9 @@ func readingPOST(n *n8nschema.Node) bool {
 		// JSON-RPC posts every call to one URL; the method names it.
 		words = splitWords(m)
 	}
+	if len(words) == 1 && computeWords[words[0]] && !harmPathRE.MatchString(pathOf(u)) {
+		return true // …/statistics, …/process: computes and answers, creates nothing
+	}
 	read := false
 	for i, w := range words {
 		if changeVerbs[w] {
@@ -97,6 +100,14 @@ func readingPOST(n *n8nschema.Node) bool {
 	}
 	return read
 }
+
+// computeWords name a whole endpoint that computes a result from the
+// request and answers it, creating nothing (Sentinel Hub's /statistics
+// and /process render or aggregate imagery; an /evaluate or /forecast
+// endpoint scores what it is sent). Not under a collection of money or
+// bookings: /orders/{id}/process acts on the order.
+var computeWords = map[string]bool{"statistics": true, "stats": true, "process": true, "aggregate": true,
+	"evaluate": true, "compute": true, "simulate": true, "forecast": true}
 
 // customReads lead the Google-style custom methods (AIP-136) that answer
 // and store nothing: urlInspection/index:inspect, text:synthesize,
