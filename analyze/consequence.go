@@ -466,7 +466,7 @@ func targetName(n *n8nschema.Node) string {
 // happened: a team alert, a row in a log, a run-tracking mark ("Update
 // run history", a POST to /logs). Its failure loses a line, not data.
 func BestEffort(n *n8nschema.Node) bool {
-	if ConsequenceOf(n).Consequence == Nuisance {
+	if ConsequenceOf(n).Consequence == Nuisance && !deliversFile(n) {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
@@ -596,4 +596,25 @@ func staffLookup(s *n8nschema.Node) bool {
 		})
 	}
 	return found
+}
+
+// deliversFile reports whether a chat node sends a file (Telegram's
+// sendDocument, sendPhoto, sendVideo…; a file upload to Slack): a receipt
+// forwarded to the reviewers, the day's recipe, a generated report. The
+// file is the work the workflow does, not an alert about it.
+func deliversFile(n *n8nschema.Node) bool {
+	res, _, _ := n8nschema.AppOperation(n)
+	if res == "file" {
+		return true
+	}
+	_, op := n8nschema.WriteOp(n)
+	op = op[strings.LastIndexByte(op, '.')+1:]
+	if !strings.HasPrefix(op, "send") {
+		return false
+	}
+	switch strings.TrimPrefix(op, "send") {
+	case "Document", "Photo", "Video", "Audio", "Voice", "MediaGroup", "Animation", "File":
+		return true
+	}
+	return false
 }

@@ -274,3 +274,38 @@ func settingPOST(n *n8nschema.Node) bool {
 // from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
 // Stripe and others for POST as an update of that one resource.
 var updateByIDRE = lazyregexp.New(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)
+
+// commandSepRE splits a shell command into its statements.
+var commandSepRE = lazyregexp.New(`&&|\|\||;|\n|\|`)
+
+// removeCmdRE matches a statement that removes files or directories: rm,
+// rmdir, unlink, shred, del, Remove-Item, find … -delete.
+var removeCmdRE = lazyregexp.New(`(?i)^(sudo\s+)?(rm|rmdir|unlink|shred|del|erase|remove-item)\b|^(sudo\s+)?find\b.*\s-delete\b`)
+
+// harmlessCmdRE matches statements that change nothing: echo, true, exit,
+// cd, a comment.
+var harmlessCmdRE = lazyregexp.New(`(?i)^(echo|true|exit|cd|:|#)\b|^#`)
+
+// CleanupCommand reports whether a command run over SSH or by Execute
+// Command only removes files (rm -f of a temporary file, a cleanup of a
+// work directory): its failure ("already gone") is meant to be ignored, as
+// for deletes.
+func CleanupCommand(n *n8nschema.Node) bool {
+	if n.Type != "n8n-nodes-base.ssh" && n.Type != "n8n-nodes-base.executeCommand" {
+		return false
+	}
+	cmd := strings.TrimPrefix(n.Params().Get("command").Str(), "=")
+	removes := false
+	for _, st := range strings.Split(commandSepRE.ReplaceAllString(cmd, "\n"), "\n") {
+		st = strings.TrimSpace(st)
+		switch {
+		case st == "":
+		case removeCmdRE.MatchString(st):
+			removes = true
+		case harmlessCmdRE.MatchString(st):
+		default:
+			return false
+		}
+	}
+	return removes
+}

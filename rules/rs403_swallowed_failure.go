@@ -24,15 +24,17 @@ an If that tests whether a returned field is there: the failed item lacks it), w
 that names its target with a field of the result (its URL or id: it fails on the missing field, and the
 failure surfaces there), when onError is "continueErrorOutput" with the error output wired to a handler, when
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
-output (only a Loop Over Items whose done output leads nowhere), for deletes, whose failure ("already gone")
-is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
+output (only a Loop Over Items whose done output leads nowhere, or a No Op that ends the branch), for
+deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
+("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback), and when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
 the failed item is skipped there, and when the next node parses a field of the result in an expression
 (JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
 error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
-team alert, any write of an error workflow) is a note: its failure loses a line, not data. An agent or chain answers for its model: its onError decides where a
+team alert, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
+chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
@@ -88,7 +90,7 @@ a node with no successor ends the run as a success.`,
 				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n)) {
+				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
 					continue // "delete if it exists" is the usual intent
 				}
 			}
@@ -129,9 +131,27 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 		if e.To.Type == n8nschema.TypeSplitInBatches && e.To.TypeVersion >= 2 && !doneUsed(g, e.To) {
 			continue
 		}
+		if deadEnd(g, e.To, 0) {
+			continue
+		}
 		return true
 	}
 	return false
+}
+
+// deadEnd reports whether m is a No Op that leads nowhere, or only to
+// more such No Ops: it ends the branch, and the items it passes on reach
+// no one.
+func deadEnd(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
+	if m.Type != n8nschema.TypeNoOp || depth > 4 {
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if !deadEnd(g, e.To, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // doneUsed reports whether the done output of a Loop Over Items (v2
