@@ -375,8 +375,8 @@ var (
 
 // recipientKeyRE matches the body field of a messaging API that names who
 // receives the message: WhatsApp gateways' number or chatId, Twilio-style
-// to, LINE's to, Telegram's chat_id, a phone or a recipient.
-var recipientKeyRE = lazyregexp.New(`(?i)^(to|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile)$`)
+// to, LINE's to or replyToken, Telegram's chat_id, a phone or a recipient.
+var recipientKeyRE = lazyregexp.New(`(?i)^(to|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
 
 // bodyFieldRE finds "key": value pairs in a JSON body written as text, the
 // value a string or a number.
