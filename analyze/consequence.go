@@ -466,6 +466,9 @@ func targetName(n *n8nschema.Node) string {
 // happened: a team alert, a row in a log, a run-tracking mark ("Update
 // run history", a POST to /logs). Its failure loses a line, not data.
 func BestEffort(n *n8nschema.Node) bool {
+	if n8nschema.HumanGate(n) {
+		return false // a send-and-wait asks for a decision the run waits on
+	}
 	if ConsequenceOf(n).Consequence == Nuisance && !deliversFile(n) {
 		return true
 	}

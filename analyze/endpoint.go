@@ -294,7 +294,11 @@ func CleanupCommand(n *n8nschema.Node) bool {
 	if n.Type != "n8n-nodes-base.ssh" && n.Type != "n8n-nodes-base.executeCommand" {
 		return false
 	}
-	cmd := strings.TrimPrefix(n.Params().Get("command").Str(), "=")
+	cmd := strings.TrimSpace(strings.TrimPrefix(n.Params().Get("command").Str(), "="))
+	if inner, ok := strings.CutPrefix(cmd, "{{"); ok && strings.HasSuffix(cmd, "}}") {
+		// The whole command one expression: {{ `rm -f ${$json.path}` }}.
+		cmd = strings.Trim(strings.TrimSpace(strings.TrimSuffix(inner, "}}")), "`'\"")
+	}
 	removes := false
 	for _, st := range strings.Split(commandSepRE.ReplaceAllString(cmd, "\n"), "\n") {
 		st = strings.TrimSpace(st)
