@@ -24,7 +24,8 @@ an If that tests whether a returned field is there: the failed item lacks it), w
 that names its target with a field of the result (its URL or id: it fails on the missing field, and the
 failure surfaces there), when onError is "continueErrorOutput" with the error output wired to a handler, when
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
-output (only a Loop Over Items whose done output leads nowhere, or a No Op that ends the branch), for
+output (only a Loop Over Items whose done output leads nowhere, reached directly or through a Wait, or a
+No Op that ends the branch), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
@@ -128,9 +129,6 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 		if e.Error {
 			continue
 		}
-		if e.To.Type == n8nschema.TypeSplitInBatches && e.To.TypeVersion >= 2 && !doneUsed(g, e.To) {
-			continue
-		}
 		if deadEnd(g, e.To, 0) {
 			continue
 		}
@@ -139,11 +137,17 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 	return false
 }
 
-// deadEnd reports whether m is a No Op that leads nowhere, or only to
-// more such No Ops: it ends the branch, and the items it passes on reach
-// no one.
+// deadEnd reports whether the items reaching m reach no one: m is a Loop
+// Over Items whose done output leads nowhere (the loop only moves on to the
+// next batch), or a No Op or a Wait that leads nowhere or only to such
+// nodes.
 func deadEnd(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
-	if m.Type != n8nschema.TypeNoOp || depth > 4 {
+	switch {
+	case depth > 4:
+		return false
+	case m.Type == n8nschema.TypeSplitInBatches && m.TypeVersion >= 2:
+		return !doneUsed(g, m)
+	case m.Type != n8nschema.TypeNoOp && m.Type != "n8n-nodes-base.wait":
 		return false
 	}
 	for _, e := range g.OutOfType(m, analyze.ConnMain) {
