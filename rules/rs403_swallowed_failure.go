@@ -21,8 +21,9 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", or
 an If that tests whether a returned field is there: the failed item lacks it), when the next node is a call
-that names its target with a field of the result (its URL or id: it fails on the missing field, and the
-failure surfaces there), when onError is "continueErrorOutput" with the error output wired to a handler, when
+that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
+failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
+the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
 output (only a Loop Over Items whose done output leads nowhere, reached directly or through a Wait, or a
 No Op that ends the branch), for
@@ -211,10 +212,49 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 					return true
 				}
 			}
-			if h.d == 0 && failsOnMissingField(g, m) {
+			if h.d == 0 && (failsOnMissingField(g, m) || routesToFailingCall(g, m)) {
 				return true
 			}
 			queue = append(queue, hop{m, h.d + 1})
+		}
+	}
+	return false
+}
+
+// routesToFailingCall reports whether m is an If that sends the failed
+// item down its false output (its conditions all test fields of the item
+// with a test a missing field fails, joined by and) to a call that names
+// its target with a field of the item: the call fails on the missing
+// field, and the failure surfaces there.
+func routesToFailingCall(g *analyze.Graph, m *n8nschema.Node) bool {
+	if m.Type != n8nschema.TypeIf || m.Params().Get("conditions.combinator").Str() == "or" ||
+		m.Params().Get("combineOperation").Str() == "any" {
+		return false
+	}
+	p := m.Params()
+	tests, other := 0, false
+	p.Walk(func(rel string, v n8nschema.Value) {
+		var base string
+		switch {
+		case strings.HasSuffix(rel, "operator.operation"):
+			base = strings.TrimSuffix(rel, "operator.operation") + "leftValue"
+		case strings.HasSuffix(rel, ".operation") && !strings.Contains(rel, "operator"):
+			base = strings.TrimSuffix(rel, "operation") + "value1"
+		default:
+			return
+		}
+		if rejectOps[v.Str()] && strings.Contains(p.Get(base).Str(), "$json") {
+			tests++
+		} else {
+			other = true
+		}
+	})
+	if tests == 0 || other {
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if e.Output == 1 && !e.Error && failsOnMissingField(g, e.To) {
+			return true
 		}
 	}
 	return false
@@ -364,9 +404,19 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 		if key == "url" || key == "value" && strings.Contains(rel, "Id.") || strings.HasSuffix(key, "Id") || key == "id" {
 			found = true
 		}
+		// A target named by the id the failed node should have returned
+		// (folder: {{ $json.id }}), not a column or field being written.
+		if idRefRE.MatchString(v.Str()) && !strings.Contains(rel, "columns") && !strings.Contains(rel, "fields") &&
+			!strings.Contains(rel, "assignments") && !strings.Contains(rel, "body") {
+			found = true
+		}
 	})
 	return found
 }
+
+// idRefRE matches a parameter that is only a reference to an id of the
+// item: ={{ $json.id }}, ={{ $json["folder_id"] }}.
+var idRefRE = lazyregexp.New(`^=?\{\{\s*\$json(\.|\[["'])\w*(id|Id|ID)["']?\]?\s*\}\}$`)
 
 // derefRE matches Code that reaches into a field of the item
 // (JSON.parse($json.text), $input.item.json.text.split(…), $json.data.url):
