@@ -122,6 +122,9 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 	case paymentHost(host) || harmPathRE.MatchString(path):
 		return Harm, "a second " + harmWord(path) + " at " + orUnknown(host), n8nschema.ConfHigh
 	case messagePathRE.MatchString(path):
+		if fixed, ok := bodyRecipient(n); ok && fixed {
+			return Nuisance, "a second message to the fixed recipient the node names", n8nschema.ConfMedium
+		}
 		return Harm, "a second message sent through " + orUnknown(host), n8nschema.ConfMedium
 	case logName(n.Name) || logPathRE.MatchString(path):
 		return Nuisance, "a second row in a log", n8nschema.ConfMedium
@@ -331,14 +334,74 @@ var mailers = map[string]bool{
 var recipientParams = []string{"sendTo", "toEmail", "toRecipients", "toAddresses", "to", "recipientPhoneNumber", "recipients", "toList", "phoneNumber"}
 
 // fixedRecipient reports whether a mailer sends to an address written in
-// the node (the team's own), not one taken from the item.
+// the node or the instance's settings (the team's own), not one taken from
+// the item.
 func fixedRecipient(n *n8nschema.Node) bool {
 	for _, p := range recipientParams {
 		if v, ok := n.Param(p); ok {
-			return v.Kind() == n8nschema.String && v.Str() != "" && !v.IsExpr()
+			return v.Kind() == n8nschema.String && configured(v.Str())
 		}
 	}
 	return false
+}
+
+// configured reports whether a recipient is set by whoever built the
+// workflow: a literal, or an expression that reads only the instance's
+// variables ({{ $env.ALERT_PHONE }}, {{ $vars.team_chat }}). A recipient
+// that reads the item comes from the data.
+func configured(s string) bool {
+	if strings.TrimSpace(strings.TrimPrefix(s, "=")) == "" {
+		return false
+	}
+	if !strings.Contains(s, "{{") {
+		return true
+	}
+	rest := exprRE.ReplaceAllStringFunc(s, func(x string) string {
+		if settingRE.MatchString(x) && !strings.Contains(x, "$json") && !strings.Contains(x, "$(") &&
+			!strings.Contains(x, "$node") && !strings.Contains(x, "$input") && !strings.Contains(x, "$item") {
+			return ""
+		}
+		return "\x00"
+	})
+	return !strings.Contains(rest, "\x00")
+}
+
+// exprRE finds the {{ … }} parts of a parameter; settingRE the instance's
+// variables an expression may read.
+var (
+	exprRE    = lazyregexp.New(`\{\{[\s\S]*?\}\}`)
+	settingRE = lazyregexp.New(`\$(env|vars)\b`)
+)
+
+// recipientKeyRE matches the body field of a messaging API that names who
+// receives the message: WhatsApp gateways' number or chatId, Twilio-style
+// to, LINE's to or replyToken, Telegram's chat_id, a phone or a recipient.
+var recipientKeyRE = lazyregexp.New(`(?i)^(to|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
+
+// bodyFieldRE finds "key": value pairs in a JSON body written as text, the
+// value a string or a number.
+var bodyFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|\{\{[\s\S]*?\}\}|[+\d][\d\s-]*)`)
+
+// bodyRecipient reads the recipient an HTTP call to a messaging API names
+// in its body (body parameters or a JSON body): fixed when it is written in
+// the node or read from the instance's variables (the owner's own number, the
+// team's chat), not when it comes from the item. ok is false when the body
+// names no recipient.
+func bodyRecipient(n *n8nschema.Node) (fixed, ok bool) {
+	fixed = true
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		if recipientKeyRE.MatchString(p.Get("name").Str()) {
+			ok = true
+			fixed = fixed && configured(p.Get("value").Str())
+		}
+	}
+	for _, m := range bodyFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
+		if recipientKeyRE.MatchString(m[1]) {
+			ok = true
+			fixed = fixed && configured(strings.Trim(m[2], `"'`))
+		}
+	}
+	return fixed && ok, ok
 }
 
 // money are app nodes whose created records are money: a charge, an
@@ -403,9 +466,158 @@ func targetName(n *n8nschema.Node) string {
 // happened: a team alert, a row in a log, a run-tracking mark ("Update
 // run history", a POST to /logs). Its failure loses a line, not data.
 func BestEffort(n *n8nschema.Node) bool {
-	if ConsequenceOf(n).Consequence == Nuisance {
+	if n8nschema.HumanGate(n) {
+		return false // a send-and-wait asks for a decision the run waits on
+	}
+	if ConsequenceOf(n).Consequence == Nuisance && !deliversFile(n) {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
 	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u))
+}
+
+// ConsequenceIn is ConsequenceOf read with the workflow around the node: a
+// message whose recipients are read from a directory of the team's own
+// people (a users table filtered to admins, a staff sheet) is an alert to
+// the team, not a message to a customer.
+func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
+	e := ConsequenceOf(n)
+	if e.Consequence == Harm && e.Message && g != nil && recipientsAreStaff(g, n) {
+		e.Consequence, e.Duplicate = Nuisance, "a second alert to the team's own people"
+	}
+	return e
+}
+
+// recipientExprs returns the parameters that name a message's recipient: a
+// mailer's address, or the recipient fields of a messaging API's body.
+func recipientExprs(n *n8nschema.Node) []string {
+	if n8nschema.IsHTTPRequest(n.Type) {
+		var out []string
+		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+			if recipientKeyRE.MatchString(p.Get("name").Str()) {
+				out = append(out, p.Get("value").Str())
+			}
+		}
+		for _, m := range bodyFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
+			if recipientKeyRE.MatchString(m[1]) {
+				out = append(out, m[2])
+			}
+		}
+		return out
+	}
+	for _, p := range recipientParams {
+		if v, ok := n.Param(p); ok {
+			return []string{v.Str()}
+		}
+	}
+	return nil
+}
+
+// staffRE matches what names the team's own people in a table, a sheet, a
+// query or the node that reads them: admins, staff, employees, the team,
+// managers, operators, moderators.
+var staffRE = lazyregexp.New(`(?i)(^|[^a-z])(admins?|administrators?|staff|employees?|team|team_?members|managers?|operators?|moderators?|on_?call)([^a-z]|$)`)
+
+// recipientsAreStaff reports whether every recipient of message n is read
+// from a look-up of the team's own people: the node the recipient
+// expression names, or for $json the nodes that feed n (through nodes
+// that only reshape items), reads a store, and that read names staff (its
+// node name, its table or sheet, its query or filter).
+func recipientsAreStaff(g *Graph, n *n8nschema.Node) bool {
+	exprs := recipientExprs(n)
+	if len(exprs) == 0 {
+		return false
+	}
+	for _, x := range exprs {
+		if !strings.Contains(x, "{{") {
+			return false // a fixed recipient is judged by ConsequenceOf
+		}
+		var srcs []*n8nschema.Node
+		for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
+			if s := g.Node(m[1] + m[2]); s != nil {
+				srcs = append(srcs, s)
+			}
+		}
+		if strings.Contains(x, "$json") || strings.Contains(x, "$input") {
+			srcs = append(srcs, feeders(g, n)...)
+		}
+		if len(srcs) == 0 {
+			return false
+		}
+		for _, s := range srcs {
+			if !staffLookup(s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// feeders returns the nodes whose items reach n's $json: its main inputs,
+// and through nodes that only reshape or route items (Set, Code, If,
+// Merge...), theirs, a few hops back.
+func feeders(g *Graph, n *n8nschema.Node) []*n8nschema.Node {
+	var out []*n8nschema.Node
+	seen := map[*n8nschema.Node]bool{n: true}
+	frontier := []*n8nschema.Node{n}
+	for hop := 0; hop < 4 && len(frontier) > 0; hop++ {
+		var next []*n8nschema.Node
+		for _, m := range frontier {
+			for _, e := range g.InOfType(m, ConnMain) {
+				s := e.From
+				if seen[s] {
+					continue
+				}
+				seen[s] = true
+				if g.Spec(s).Role == n8nschema.RoleExternal || n8nschema.IsTriggerNode(s.Type) {
+					out = append(out, s)
+				} else {
+					next = append(next, s)
+				}
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// staffLookup reports whether node s reads records that name the team's
+// own people: a read (no write) whose name, table, sheet, query or filter
+// says admins, staff, employees, team.
+func staffLookup(s *n8nschema.Node) bool {
+	if w, _ := n8nschema.WriteOp(s); w || n8nschema.IsTriggerNode(s.Type) {
+		return false
+	}
+	if staffRE.MatchString(s.Name) || staffRE.MatchString(targetName(s)) {
+		return true
+	}
+	found := false
+	for _, p := range []string{"query", "filters", "filterByFormula", "filtersUI", "where", "conditions", "filterType", "options.filter"} {
+		n := s.Params().Get(p)
+		n.Walk(func(_ string, v n8nschema.Value) {
+			found = found || v.Kind() == n8nschema.String && staffRE.MatchString(v.Str())
+		})
+	}
+	return found
+}
+
+// deliversFile reports whether a chat node sends a file (Telegram's
+// sendDocument, sendPhoto, sendVideo…; a file upload to Slack): a receipt
+// forwarded to the reviewers, the day's recipe, a generated report. The
+// file is the work the workflow does, not an alert about it.
+func deliversFile(n *n8nschema.Node) bool {
+	res, _, _ := n8nschema.AppOperation(n)
+	if res == "file" {
+		return true
+	}
+	_, op := n8nschema.WriteOp(n)
+	op = op[strings.LastIndexByte(op, '.')+1:]
+	if !strings.HasPrefix(op, "send") {
+		return false
+	}
+	switch strings.TrimPrefix(op, "send") {
+	case "Document", "Photo", "Video", "Audio", "Voice", "MediaGroup", "Animation", "File":
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -65,6 +66,14 @@ func TestConsequenceOf(t *testing.T) {
 		{"thehive analyzer", `{"name":"a","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"observable","operation":"executeAnalyzer"}}`, NoEffect},
 		{"postgres insert query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"INSERT INTO t VALUES (1)"}}`, SecondRecord},
 		{"postgres update query", `{"name":"a","type":"n8n-nodes-base.postgres","parameters":{"operation":"executeQuery","query":"UPDATE t SET a = 1"}}`, SameState},
+		{"whatsapp gateway to a fixed number", http("POST", "http://wa:3000/send", `,"bodyParameters":{"parameters":[{"name":"number","value":"919999999999"},{"name":"message","value":"={{ $json.text }}"}]}`), Nuisance},
+		{"whatsapp gateway to the sender", http("POST", "http://wa:3000/send", `,"bodyParameters":{"parameters":[{"name":"number","value":"={{ $json.from }}"}]}`), Harm},
+		{"line push to the owner's id", http("POST", "https://api.line.me/v2/bot/message/push", `,"jsonBody":"={\"to\": \"{{ $env.LINE_USER_ID }}\", \"messages\": []}"`), Nuisance},
+		{"line push to the item", http("POST", "https://api.line.me/v2/bot/message/push", `,"jsonBody":"={\"to\": \"{{ $json.uid }}\", \"messages\": []}"`), Harm},
+		{"gmail to a configured address", `{"name":"a","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"sendTo":"={{ $vars.ops_mail }}","subject":"report"}}`, Nuisance},
+		{"statistics endpoint", http("POST", "https://services.sentinel-hub.com/api/v1/statistics", ""), NoEffect},
+		{"process endpoint", http("POST", "https://services.sentinel-hub.com/api/v1/process", ""), NoEffect},
+		{"process an order", http("POST", "https://shop.example.org/api/orders/{{ $json.id }}/process", ""), Harm},
 	} {
 		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
 		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
@@ -74,4 +83,31 @@ func TestConsequenceOf(t *testing.T) {
 			t.Errorf("%s: %v (%q), want %v", c.name, got.Consequence, got.Duplicate, c.want)
 		}
 	}
+}
+
+// TestCleanupCommand: a command that only removes files is a cleanup.
+func TestCleanupCommand(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"rm -f /tmp/a.mov", true},
+		{"=rm -f /tmp/{{ $json.id }}.mov; rm -rf /tmp/work", true},
+		{"={{ `rm -f ${$json.path}` }}", true},
+		{"sudo find /tmp/job -type f -delete && echo done", true},
+		{"ffmpeg -i a.mov b.mp4 && rm -f a.mov", false},
+		{"ls /tmp", false},
+		{"echo hi", false},
+	} {
+		src := `{"nodes":[{"name":"a","type":"n8n-nodes-base.ssh","typeVersion":1,"parameters":{"command":` + jsonString(c.cmd) + `}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if got := CleanupCommand(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%q: %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -87,6 +87,9 @@ func readingPOST(n *n8nschema.Node) bool {
 		// JSON-RPC posts every call to one URL; the method names it.
 		words = splitWords(m)
 	}
+	if len(words) == 1 && computeWords[words[0]] && !harmPathRE.MatchString(pathOf(u)) {
+		return true // …/statistics, …/process: computes and answers, creates nothing
+	}
 	read := false
 	for i, w := range words {
 		if changeVerbs[w] {
@@ -97,6 +100,14 @@ func readingPOST(n *n8nschema.Node) bool {
 	}
 	return read
 }
+
+// computeWords name a whole endpoint that computes a result from the
+// request and answers it, creating nothing (Sentinel Hub's /statistics
+// and /process render or aggregate imagery; an /evaluate or /forecast
+// endpoint scores what it is sent). Not under a collection of money or
+// bookings: /orders/{id}/process acts on the order.
+var computeWords = map[string]bool{"statistics": true, "stats": true, "process": true, "aggregate": true,
+	"evaluate": true, "compute": true, "simulate": true, "forecast": true}
 
 // customReads lead the Google-style custom methods (AIP-136) that answer
 // and store nothing: urlInspection/index:inspect, text:synthesize,
@@ -263,3 +274,42 @@ func settingPOST(n *n8nschema.Node) bool {
 // from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
 // Stripe and others for POST as an update of that one resource.
 var updateByIDRE = lazyregexp.New(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)
+
+// commandSepRE splits a shell command into its statements.
+var commandSepRE = lazyregexp.New(`&&|\|\||;|\n|\|`)
+
+// removeCmdRE matches a statement that removes files or directories: rm,
+// rmdir, unlink, shred, del, Remove-Item, find … -delete.
+var removeCmdRE = lazyregexp.New(`(?i)^(sudo\s+)?(rm|rmdir|unlink|shred|del|erase|remove-item)\b|^(sudo\s+)?find\b.*\s-delete\b`)
+
+// harmlessCmdRE matches statements that change nothing: echo, true, exit,
+// cd, a comment.
+var harmlessCmdRE = lazyregexp.New(`(?i)^(echo|true|exit|cd|:|#)\b|^#`)
+
+// CleanupCommand reports whether a command run over SSH or by Execute
+// Command only removes files (rm -f of a temporary file, a cleanup of a
+// work directory): its failure ("already gone") is meant to be ignored, as
+// for deletes.
+func CleanupCommand(n *n8nschema.Node) bool {
+	if n.Type != "n8n-nodes-base.ssh" && n.Type != "n8n-nodes-base.executeCommand" {
+		return false
+	}
+	cmd := strings.TrimSpace(strings.TrimPrefix(n.Params().Get("command").Str(), "="))
+	if inner, ok := strings.CutPrefix(cmd, "{{"); ok && strings.HasSuffix(cmd, "}}") {
+		// The whole command one expression: {{ `rm -f ${$json.path}` }}.
+		cmd = strings.Trim(strings.TrimSpace(strings.TrimSuffix(inner, "}}")), "`'\"")
+	}
+	removes := false
+	for _, st := range strings.Split(commandSepRE.ReplaceAllString(cmd, "\n"), "\n") {
+		st = strings.TrimSpace(st)
+		switch {
+		case st == "":
+		case removeCmdRE.MatchString(st):
+			removes = true
+		case harmlessCmdRE.MatchString(st):
+		default:
+			return false
+		}
+	}
+	return removes
+}

@@ -17,7 +17,118 @@ import (
 // and compared with a limit, or a work list drained until it is empty.
 func countedLoop(g *Graph, l *Loop) bool {
 	return throwsOnCounter(g, l) || steppedToLimit(l) || drainsList(l) || grownToTotal(l) ||
-		comparesStepped(l) || codeThrowsOnCount(g, l) || createsWhatIsMissing(g, l)
+		comparesStepped(l) || codeThrowsOnCount(g, l) || createsWhatIsMissing(g, l) || codeFlagsCarriedCount(g, l)
+}
+
+// codeFlagsCarriedCount reports whether a Code node of the loop steps a
+// count by one, compares it and hands the result on as a flag that an If,
+// Switch or Filter of the loop tests (done = tries >= 3), and the count
+// really goes round: the node reads it from the item it receives and every
+// node back to it hands its items on unchanged, or from its own previous
+// output ($('Retry gate')…), or from the workflow's static data. A count
+// read from a node that never carries it starts from zero on every pass,
+// and the flag never flips.
+func codeFlagsCarriedCount(g *Graph, l *Loop) bool {
+	in := make(map[*n8nschema.Node]bool, len(l.Nodes))
+	for _, n := range l.Nodes {
+		in[n] = true
+	}
+	for _, c := range l.Nodes {
+		if c.Disabled || !n8nschema.IsCode(c.Type) {
+			continue
+		}
+		code := codeOf(c)
+		if !stepsByOne(code) || !orderRE.MatchString(code) {
+			continue
+		}
+		var flags []string
+		for _, m := range flagRE.FindAllStringSubmatch(code, -1) {
+			flags = append(flags, m[1]+m[2])
+		}
+		if len(flags) == 0 || !loopTestsField(l, flags) {
+			continue
+		}
+		if countCarried(g, c, code, in) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagRE finds a field a Code node sets from a comparison: { stop: n >= 3 },
+// item.json.done = tries > max.
+var flagRE = lazyregexp.New(`(?:([A-Za-z_]\w*)\s*:\s*[^,;{}\n]*?[<>]=?[^,;{}\n]*|\.([A-Za-z_]\w*)\s*=\s*[^=;\n][^;\n]*?[<>]=?)`)
+
+// loopTestsField reports whether a condition node of the loop reads one of
+// the fields.
+func loopTestsField(l *Loop, fields []string) bool {
+	found := false
+	for _, n := range l.Nodes {
+		if found || n.Disabled || !n8nschema.IsBranch(n.Type) {
+			continue
+		}
+		n.Params().Scalars(func(v n8nschema.Value) bool {
+			x := v.Str()
+			if !strings.Contains(x, "{{") {
+				return true
+			}
+			for _, f := range fields {
+				if strings.Contains(x, "."+f) || strings.Contains(x, `"`+f+`"`) || strings.Contains(x, "'"+f+"'") {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// countCarried reports whether the count Code node c steps comes back to
+// it round the loop: from its own previous output, from workflow static
+// data, or from its input when the nodes of the loop between its output
+// and its input hand items on unchanged (conditions, waits, Set nodes that
+// keep the other fields).
+func countCarried(g *Graph, c *n8nschema.Node, code string, in map[*n8nschema.Node]bool) bool {
+	if strings.Contains(code, "$('"+c.Name+"')") || strings.Contains(code, `$("`+c.Name+`")`) ||
+		strings.Contains(code, "getWorkflowStaticData") {
+		return true
+	}
+	if !strings.Contains(code, "$json") && !strings.Contains(code, "$input") && !strings.Contains(code, "items[") &&
+		!strings.Contains(code, "item.json") {
+		return false
+	}
+	// Every way from c's output back to c within the loop keeps the items.
+	seen := map[*n8nschema.Node]bool{c: true}
+	queue := []*n8nschema.Node{c}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.OutOfType(u, ConnMain) {
+			if !in[e.To] || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			if !keepsItems(e.To) {
+				return false
+			}
+			queue = append(queue, e.To)
+		}
+	}
+	return true
+}
+
+// keepsItems reports whether a node hands on the items it gets with their
+// fields: a condition, a Wait, a No Op, a Set that keeps the other fields.
+func keepsItems(n *n8nschema.Node) bool {
+	switch n.Type {
+	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp, "n8n-nodes-base.wait":
+		return true
+	case n8nschema.TypeSet:
+		p := n.Params()
+		return p.Get("includeOtherFields").True() || p.Get("include").Str() == "all" ||
+			n.TypeVersion < 3 && !p.Get("keepOnlySet").True()
+	}
+	return false
 }
 
 // createsWhatIsMissing reports whether the loop goes round only to create
@@ -35,7 +146,7 @@ func createsWhatIsMissing(g *Graph, l *Loop) bool {
 	// thing is missing.
 	cut := map[*n8nschema.Node]bool{}
 	for _, n := range l.Nodes {
-		if n.Disabled || !createsOne(n) {
+		if n.Disabled || !createsOne(n) && !renewsSession(n) {
 			continue
 		}
 		only, any := true, false
@@ -44,8 +155,7 @@ func createsWhatIsMissing(g *Graph, l *Loop) bool {
 				continue
 			}
 			any = true
-			absent, ok := absenceTest(e.From)
-			if !ok || e.From.Type != n8nschema.TypeIf || (e.Output == 0) != absent {
+			if !missingBranch(e) {
 				only = false
 			}
 		}
@@ -114,6 +224,108 @@ func absenceTest(n *n8nschema.Node) (absent, ok bool) {
 		}
 	}
 	return false, false
+}
+
+// missingBranch reports whether edge e leaves an If or Switch on the
+// output taken when something is missing (absenceTest): an If's true or
+// false output as its test reads, a Switch rule that matches a 404, a
+// "not found" or an invalid or expired session or token.
+func missingBranch(e *Edge) bool {
+	if e.Error {
+		return false
+	}
+	switch n := e.From; n.Type {
+	case n8nschema.TypeIf:
+		absent, ok := absenceTest(n)
+		if !ok && n.TypeVersion < 2 {
+			absent, ok = v1AbsenceTest(n)
+		}
+		return ok && (e.Output == 0) == absent
+	case n8nschema.TypeSwitch:
+		outs := switchOutcomes(n)
+		if e.Output >= len(outs) || outs[e.Output].kind != outAny || len(outs[e.Output].lits) == 0 {
+			return false
+		}
+		for _, l := range outs[e.Output].lits {
+			if !missingWord(l) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// missingWord reports whether a literal a condition compares with names a
+// missing resource or a credential no longer valid: 404, 401, "not
+// found", "invalid token", "expired", "unauthorized".
+func missingWord(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(s, "=")))
+	if s == "404" || s == "401" || s == "410" {
+		return true
+	}
+	for _, w := range []string{"not found", "not_found", "notfound", "invalid", "expired", "unauthorized", "unauthenticated"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// v1AbsenceTest reads If v1's single condition that tests for something
+// missing: a status equal to 404, or a boolean test that an error message
+// includes "invalid token" or "not found" (value2 true).
+func v1AbsenceTest(n *n8nschema.Node) (absent, ok bool) {
+	var conds []n8nschema.Value
+	for _, k := range []string{"conditions.boolean", "conditions.string", "conditions.number"} {
+		conds = append(conds, n.Params().Get(k).Elems()...)
+	}
+	if len(conds) != 1 {
+		return false, false
+	}
+	c := conds[0]
+	op := c.Get("operation").Str()
+	v1, v2 := c.Get("value1").Str(), c.Get("value2").Str()
+	if op != "" && op != "equal" && op != "contains" {
+		return false, false
+	}
+	if missingWord(v2) {
+		return true, true
+	}
+	if t := strings.TrimSpace(strings.Trim(strings.TrimPrefix(v2, "="), "{} ")); t == "true" || c.Get("value2").True() {
+		if i := strings.Index(v1, "includes("); i >= 0 && missingWord(strings.Trim(v1[i+len("includes("):], `"') }`)) {
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// sessionWords name what a recovery call renews: a session, a chat, a
+// token, a login.
+var sessionWords = map[string]bool{"session": true, "sessions": true, "token": true, "refresh": true,
+	"login": true, "signin": true, "auth": true, "authenticate": true, "reauth": true, "start": true,
+	"startchat": true, "chat": true, "reconnect": true}
+
+// renewsSession reports whether a node opens a new session or token (a
+// POST to …/startChat, …/sessions, …/token, or a node named "Refresh
+// access token") and stops the run when it fails: after it the loop
+// calls again with what it got, and finds what was missing. A recovery
+// that fails ends the run rather than going round.
+func renewsSession(n *n8nschema.Node) bool {
+	if !n8nschema.IsHTTPRequest(n.Type) || n8nschema.HTTPMethod(n) != "POST" ||
+		n.OnError == "continueRegularOutput" || n.OnError == "continueErrorOutput" || n.OnError == "" && n.ContinueOnFail {
+		return false
+	}
+	if _, ok := n8nschema.HTTPModelCallOf(n); ok {
+		return false
+	}
+	words := append(splitWords(n.Name), urlVerbs(n)...)
+	for _, w := range words {
+		if sessionWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // createsOne reports whether an app node creates a named thing: a write

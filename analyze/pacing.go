@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -73,6 +74,146 @@ func TriggerPace(t *n8nschema.Node) Pace {
 	return PaceMachine
 }
 
+// TriggerPaceIn is TriggerPace read with the workflow the trigger starts:
+// a Webhook that takes POST is paced by people when the workflow answers
+// the sender in a messaging app (RelaysChat): a Telegram, WhatsApp, LINE,
+// Slack or Discord bot wired through a plain Webhook instead of the app's
+// trigger node.
+func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
+	p := TriggerPace(t)
+	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && RelaysChat(g, t) {
+		return PacePerson
+	}
+	return p
+}
+
+// ConversesIn is Converses read with the workflow: a Webhook whose
+// workflow answers the sender in a messaging app starts an execution for a
+// person who waits for the answer, as a chat trigger does.
+func ConversesIn(g *Graph, t *n8nschema.Node) bool {
+	return Converses(t) || t.Type == n8nschema.TypeWebhook && RelaysChat(g, t)
+}
+
+// RelaysChat reports whether the workflow a Webhook starts answers the
+// sender in a messaging app: a node it runs sends a chat message (a chat
+// app, WhatsApp or SMS, or an HTTP call to a messaging API; e-mail is no
+// conversation) to the sender named in the request's body (the chat id,
+// the sender's number, a reply token the message came with). A service's
+// webhook names no one to answer; a person's message does.
+func RelaysChat(g *Graph, t *n8nschema.Node) bool {
+	if g == nil || t.Type != n8nschema.TypeWebhook {
+		return false
+	}
+	for n := range reachedFromTrigger(g, t) {
+		if n == t || n.Disabled {
+			continue
+		}
+		e := ConsequenceOf(n)
+		if !e.Message || emailer(n) {
+			continue
+		}
+		for _, x := range chatRecipients(n) {
+			if readsBody(x, t) && senderRE.MatchString(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// senderRE matches the part of a message event that names who sent it or
+// where to answer: Telegram's message.chat.id, WhatsApp's from, wa_id or
+// remoteJid, LINE's replyToken or source.userId, Slack's channel_id or
+// event.user, Discord's interaction token or channel. A customer's phone in
+// an order event is no sender: the order was not a message.
+var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|replyToken|remote_?jid|remoteJid|wa_id|source|channel(_?id)?|user(_?id)?|conversation|interaction|callback|token)\b`)
+
+// reachedFromTrigger returns the nodes the trigger's executions run (main
+// connections).
+func reachedFromTrigger(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := map[*n8nschema.Node]bool{t: true}
+	queue := []*n8nschema.Node{t}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.OutOfType(u, ConnMain) {
+			if !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return seen
+}
+
+// emailer reports an e-mail node or API: a message, but not a chat.
+func emailer(n *n8nschema.Node) bool {
+	switch strings.TrimSuffix(n.Type, "Tool") {
+	case "n8n-nodes-base.gmail", "n8n-nodes-base.emailSend", "n8n-nodes-base.microsoftOutlook",
+		"n8n-nodes-base.mailgun", "n8n-nodes-base.sendGrid", "n8n-nodes-base.mailjet", "n8n-nodes-base.mandrill",
+		"n8n-nodes-base.postmark", "n8n-nodes-base.awsSes", "n8n-nodes-base.sendInBlue":
+		return true
+	}
+	u := strings.ToLower(n.Params().Get("url").Str())
+	return n8nschema.IsHTTPRequest(n.Type) && strings.Contains(u, "mail")
+}
+
+// chatParams hold a chat node's conversation: Telegram chatId, Slack and
+// Mattermost channelId or channel, Slack user, Discord channelId, WhatsApp
+// recipientPhoneNumber, Twilio to.
+var chatParams = []string{"chatId", "channelId", "channel", "user", "recipientPhoneNumber", "to", "phoneNumber"}
+
+// chatRecipients returns the parameters that say whom a message goes to:
+// a chat node's conversation, an HTTP call's recipient fields and its URL
+// (a Discord interaction's callback carries its token).
+func chatRecipients(n *n8nschema.Node) []string {
+	if n8nschema.IsHTTPRequest(n.Type) {
+		return append(recipientExprs(n), n.Params().Get("url").Str())
+	}
+	var out []string
+	for _, p := range chatParams {
+		if v, ok := n.Param(p); ok {
+			if s := v.Get("value").Str(); s != "" {
+				out = append(out, s) // a resource locator {"__rl": true, "value": …}
+			} else {
+				out = append(out, v.Str())
+			}
+		}
+	}
+	return out
+}
+
+// readsBody reports whether an expression reads the body of the request
+// webhook t received: $('Webhook').item.json.body…, $node["Webhook"].json
+// ["body"]…, or $json.body… carried along the way.
+func readsBody(x string, t *n8nschema.Node) bool {
+	if !strings.Contains(x, "{{") {
+		return false
+	}
+	if strings.Contains(x, "$json.body") || strings.Contains(x, `$json["body"]`) || strings.Contains(x, "$json['body']") {
+		return true
+	}
+	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
+		var name string
+		if m[2] >= 0 {
+			name = x[m[2]:m[3]]
+		} else {
+			name = x[m[4]:m[5]]
+		}
+		if name != t.Name {
+			continue
+		}
+		rest := x[m[1]:]
+		if end := strings.Index(rest, "}}"); end >= 0 {
+			rest = rest[:end]
+		}
+		if strings.Contains(rest, "body") {
+			return true
+		}
+	}
+	return false
+}
+
 // webhookMethods returns the Webhook node's method (httpMethod, GET by
 // default; nodes-base/nodes/Webhook/description.ts), or "" when it takes
 // several.
@@ -98,7 +239,7 @@ func Paces(g *Graph) map[*n8nschema.Node]uint8 {
 		var queue []*n8nschema.Node
 		seen := map[*n8nschema.Node]bool{}
 		for _, t := range g.Triggers() {
-			if !t.Disabled && TriggerPace(t) == p {
+			if !t.Disabled && TriggerPaceIn(g, t) == p {
 				queue = append(queue, t)
 				seen[t] = true
 			}

@@ -84,7 +84,7 @@ func endsWithJob(g *Graph, l *Loop) bool {
 	failure, other := false, false
 	for _, s := range exits {
 		switch {
-		case neutralEnd(s):
+		case neutralEnd(s) || apiEnd(l, s):
 			return true // every terminal status, failed or not
 		case numeric(s):
 		case failureStatus(s):
@@ -103,6 +103,27 @@ func neutralEnd(s string) bool {
 	switch strings.ToLower(s) {
 	case "ended", "finished", "terminated":
 		return true
+	}
+	return false
+}
+
+// endStatuses are the statuses job APIs report when a job is over,
+// however it ended, by the host polled: fal.ai's queue knows only
+// IN_QUEUE, IN_PROGRESS and COMPLETED, and a failed request is COMPLETED
+// too (its error comes with the result).
+var endStatuses = map[string]string{"queue.fal.run": "completed"}
+
+// apiEnd reports whether status s is the status the API a node of loop l
+// polls reports for every end of a job (endStatuses).
+func apiEnd(l *Loop, s string) bool {
+	for _, n := range l.Nodes {
+		if !n8nschema.IsHTTPRequest(n.Type) || n.Disabled {
+			continue
+		}
+		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
+		if end, ok := endStatuses[hostOf(u)]; ok && strings.EqualFold(s, end) {
+			return true
+		}
 	}
 	return false
 }

@@ -83,7 +83,7 @@ func TestNodeDefaults(t *testing.T) {
 	if _, ok := d.Operation("message", "nope"); ok {
 		t.Error("an unlisted operation is not known")
 	}
-	if !slices.Equal(d.Credentials(), []string{"microsoftOutlookOAuth2Api"}) {
+	if !slices.Equal(d.Credentials(), []string{"microsoftEntraServicePrincipalApi", "microsoftOAuth2Api", "microsoftOutlookOAuth2Api"}) {
 		t.Errorf("outlook credentials %v", d.Credentials())
 	}
 	for _, c := range []struct {

@@ -20,11 +20,17 @@ a flag that a Set node of the loop computes from $runIndex), when a Code node of
 counter stepped by one (the "try the next model" fallback, a count kept in the data or in workflow static
 data), when a condition compares such a counter inside an expression ({{ $json.polls >= 40 }}), when a number stepped by a constant is
 compared with a fixed limit, a count of what was fetched is compared with the total the response gives, or a
-work list is drained (shift, pop) until it is empty, when the loop goes round only to create what a look-up
-did not find (an If tests for absence and its output leads to an app node's create, then the look-up again), or when it is the
+work list is drained (shift, pop) until it is empty, when a Code node sets a flag from such a counter that a
+condition of the loop tests and the count really goes round (from the node's own previous output, workflow
+static data, or its input through nodes that keep the items; a count read from a node that never carries it
+starts from zero on every pass), when the loop goes round only to create what a look-up
+did not find (an If tests for absence and its output leads to an app node's create, then the look-up again)
+or to renew a session or token that a 404, a 401 or "invalid token" says is gone (a POST to …/startChat or
+…/token that stops the run when it fails, then the call again with what it got), or when it is the
 loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
 tests (it loops back only on the statuses it names, it leaves on a failure as well as on success, or on a
-status such as "ended" that ends a job whatever its outcome; a model's verdict is no status) ends
+status such as "ended" that ends a job whatever its outcome, as fal.ai's queue reports COMPLETED for a
+failed request too; a model's verdict is no status) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
 trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a

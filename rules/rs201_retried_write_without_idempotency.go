@@ -24,14 +24,17 @@ result. Only writes that leave a second effect when repeated are reported, and t
 duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
 recipient taken from the data, a created deal or ticket, a public post); a note for a second record in an app
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
-shrugs at (an alert in a team chat, a report mailed to a fixed address, any message sent from an error
-workflow, a row in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
+shrugs at (an alert in a team chat, a report mailed to a fixed address or one set in the instance's
+variables, a messaging API's body that names a fixed number or chat, a message to recipients read from a
+look-up of the team's own people (admins, staff, employees), any message sent from an error workflow, a row
+in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
 (medium confidence: it may be anything from a log line to an order).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}) or to an endpoint named for an update (/update-meta), a
 copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
 POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
-endpoints, GraphQL queries that are not mutations, calls with doNotSave=true, and Google-style custom methods
+endpoints, endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
+collection of orders or payments), GraphQL queries that are not mutations, calls with doNotSave=true, and Google-style custom methods
 that compute (:inspect, :synthesize, :generateKeywordIdeas). Calls into n8n's own webhooks are RS102's, and a write that runs again only because a loop waits for a
 person's answer, or because a loop moves on to the next page or the next step of a job, is not a retry: a loop
 retries a write when it comes back through an error output or through the branch of an If or Switch that tests
@@ -72,7 +75,7 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 			if loopOnly && boundedPart(op) < 2 {
 				continue
 			}
-			eff := analyze.ConsequenceOf(n)
+			eff := analyze.ConsequenceIn(pass.Set.Graph(pass.Workflow), n)
 			if !eff.Consequence.Duplicates() || selfWebhookCall(pass, n) {
 				continue // a repeat reads again, re-applies the same state or overwrites the same name
 			}

@@ -19,8 +19,8 @@ Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute
 output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
-receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams) is a note: the person who wrote sees no answer
-come. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.`,
+receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
+messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
@@ -47,7 +47,7 @@ come. Triggers fire only in an active (published) workflow, so an inactive one i
 			if h == "" {
 				continue
 			}
-			person := analyze.Converses(t)
+			person := analyze.ConversesIn(g, t)
 			if trigger == nil || byPerson && !person {
 				trigger, how, byPerson = t, h, person
 			}

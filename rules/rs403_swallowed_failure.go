@@ -21,18 +21,22 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", or
 an If that tests whether a returned field is there: the failed item lacks it), when the next node is a call
-that names its target with a field of the result (its URL or id: it fails on the missing field, and the
-failure surfaces there), when onError is "continueErrorOutput" with the error output wired to a handler, when
+that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
+failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
+the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
-output (only a Loop Over Items whose done output leads nowhere), for deletes, whose failure ("already gone")
-is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
+output (only a Loop Over Items whose done output leads nowhere, reached directly or through a Wait, or a
+No Op that ends the branch), for
+deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
+("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback), and when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
 the failed item is skipped there, and when the next node parses a field of the result in an expression
 (JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
 error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
-team alert, any write of an error workflow) is a note: its failure loses a line, not data. An agent or chain answers for its model: its onError decides where a
+team alert, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
+chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
@@ -88,7 +92,7 @@ a node with no successor ends the run as a success.`,
 				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n)) {
+				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
 					continue // "delete if it exists" is the usual intent
 				}
 			}
@@ -126,12 +130,33 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 		if e.Error {
 			continue
 		}
-		if e.To.Type == n8nschema.TypeSplitInBatches && e.To.TypeVersion >= 2 && !doneUsed(g, e.To) {
+		if deadEnd(g, e.To, 0) {
 			continue
 		}
 		return true
 	}
 	return false
+}
+
+// deadEnd reports whether the items reaching m reach no one: m is a Loop
+// Over Items whose done output leads nowhere (the loop only moves on to the
+// next batch), or a No Op or a Wait that leads nowhere or only to such
+// nodes.
+func deadEnd(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
+	switch {
+	case depth > 4:
+		return false
+	case m.Type == n8nschema.TypeSplitInBatches && m.TypeVersion >= 2:
+		return !doneUsed(g, m)
+	case m.Type != n8nschema.TypeNoOp && m.Type != "n8n-nodes-base.wait":
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if !deadEnd(g, e.To, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // doneUsed reports whether the done output of a Loop Over Items (v2
@@ -187,10 +212,49 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 					return true
 				}
 			}
-			if h.d == 0 && failsOnMissingField(g, m) {
+			if h.d == 0 && (failsOnMissingField(g, m) || routesToFailingCall(g, m)) {
 				return true
 			}
 			queue = append(queue, hop{m, h.d + 1})
+		}
+	}
+	return false
+}
+
+// routesToFailingCall reports whether m is an If that sends the failed
+// item down its false output (its conditions all test fields of the item
+// with a test a missing field fails, joined by and) to a call that names
+// its target with a field of the item: the call fails on the missing
+// field, and the failure surfaces there.
+func routesToFailingCall(g *analyze.Graph, m *n8nschema.Node) bool {
+	if m.Type != n8nschema.TypeIf || m.Params().Get("conditions.combinator").Str() == "or" ||
+		m.Params().Get("combineOperation").Str() == "any" {
+		return false
+	}
+	p := m.Params()
+	tests, other := 0, false
+	p.Walk(func(rel string, v n8nschema.Value) {
+		var base string
+		switch {
+		case strings.HasSuffix(rel, "operator.operation"):
+			base = strings.TrimSuffix(rel, "operator.operation") + "leftValue"
+		case strings.HasSuffix(rel, ".operation") && !strings.Contains(rel, "operator"):
+			base = strings.TrimSuffix(rel, "operation") + "value1"
+		default:
+			return
+		}
+		if rejectOps[v.Str()] && strings.Contains(p.Get(base).Str(), "$json") {
+			tests++
+		} else {
+			other = true
+		}
+	})
+	if tests == 0 || other {
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if e.Output == 1 && !e.Error && failsOnMissingField(g, e.To) {
+			return true
 		}
 	}
 	return false
@@ -340,9 +404,19 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 		if key == "url" || key == "value" && strings.Contains(rel, "Id.") || strings.HasSuffix(key, "Id") || key == "id" {
 			found = true
 		}
+		// A target named by the id the failed node should have returned
+		// (folder: {{ $json.id }}), not a column or field being written.
+		if idRefRE.MatchString(v.Str()) && !strings.Contains(rel, "columns") && !strings.Contains(rel, "fields") &&
+			!strings.Contains(rel, "assignments") && !strings.Contains(rel, "body") {
+			found = true
+		}
 	})
 	return found
 }
+
+// idRefRE matches a parameter that is only a reference to an id of the
+// item: ={{ $json.id }}, ={{ $json["folder_id"] }}.
+var idRefRE = lazyregexp.New(`^=?\{\{\s*\$json(\.|\[["'])\w*(id|Id|ID)["']?\]?\s*\}\}$`)
 
 // derefRE matches Code that reaches into a field of the item
 // (JSON.parse($json.text), $input.item.json.text.split(…), $json.data.url):

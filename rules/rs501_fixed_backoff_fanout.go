@@ -18,7 +18,8 @@ at once), they all wait the same time and retry in the same instant, again and a
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
 looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
 execution per poll, and what people pace (chat messages, messaging bots such as Telegram, WhatsApp or
-Slack, forms, links opened in a browser, a Webhook that answers GET) comes one person at a time, so
+Slack, also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app,
+forms, links opened in a browser, a Webhook that answers GET) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
 workflow, at the first such node, naming the others.`,
@@ -35,7 +36,7 @@ workflow, at the first such node, naming the others.`,
 		var triggers []*n8nschema.Node
 		var runs []map[*n8nschema.Node]bool
 		for _, t := range g.Triggers() {
-			if !t.Disabled && concurrentTrigger(t) {
+			if !t.Disabled && concurrentTrigger(g, t) {
 				triggers = append(triggers, t)
 				runs = append(runs, reachedFrom(g, t))
 			}
@@ -95,8 +96,9 @@ workflow, at the first such node, naming the others.`,
 // webhooks and app triggers that receive webhooks. Polling triggers (a
 // pollTimes parameter, n8n's IPollFunctions nodes) start one execution per
 // poll, and what people pace (chats, messaging bots, forms, links opened in
-// a browser; analyze.TriggerPace) fails one person at a time.
-func concurrentTrigger(t *n8nschema.Node) bool {
+// a browser, a Webhook whose workflow answers the sender in a messaging app;
+// analyze.TriggerPaceIn) fails one person at a time.
+func concurrentTrigger(g *analyze.Graph, t *n8nschema.Node) bool {
 	if _, ok := t.Param("pollTimes"); ok {
 		return false
 	}
@@ -106,5 +108,5 @@ func concurrentTrigger(t *n8nschema.Node) bool {
 	case n8nschema.IsScheduleTrigger(typ):
 		return false
 	}
-	return analyze.TriggerPace(t) == analyze.PaceMachine
+	return analyze.TriggerPaceIn(g, t) == analyze.PaceMachine
 }

@@ -14,7 +14,7 @@ import (
 
 // n8nVersion is the release scripts/e2e-n8n.sh installs; the table says
 // which one it was read from.
-const n8nVersion = "2.8.4"
+const n8nVersion = "2.41.1"
 
 // packages are the node packages read, with the prefix n8n gives their types.
 var packages = []struct{ dir, prefix string }{
