@@ -68,7 +68,7 @@ func LinksOf(f *n8nschema.File) Links {
 // Components groups the files of a set (given by their links, in set
 // order) so that Build over one group's files gives its workflows exactly
 // what Build over the whole set gives: the same calls, operations and
-// findings of every rule that is not SetWide. A reference joins its file
+// findings of every rule that is not set-wide (RunSet). A reference joins its file
 // with every file that holds a workflow it could resolve to (every
 // workflow with that id, every one serving that webhook key), so that
 // the pick among several and "not in the set" come out the same. Each

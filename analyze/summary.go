@@ -8,7 +8,7 @@ import (
 
 // A WorkflowSummary is what an audit keeps of a workflow once the rules of
 // its group ran: plain values copied off the source, no node, graph or
-// parameter. The rules that read the whole set (SetWide) and the report's
+// parameter. The rules that read the whole set (RunSet) and the report's
 // list of workflows read summaries, so what they hold can never read a
 // file the audit has let go. Source names the file (and tells files of one
 // name apart); its bytes are gone once the group is done.
