@@ -1,24 +1,86 @@
 package rules
 
-import "github.com/stormcheck/stormcheck/analyze"
+import (
+	"fmt"
 
-// rs204: replace every placeholder below; CONTRIBUTING.md says what
-// each field is for and how the tests check it.
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
 var rs204 = &analyze.Rule{
 	ID:    "RS204",
 	Name:  "repeat-run-duplicates",
-	Title: "placeholder: what is wrong, at most 60 characters",
-	Doc: `Placeholder: why it matters. Say what n8n does (with the installed file it was read from, as
-docs/n8n-facts.md does), what it costs when it goes wrong, and what the rule leaves out on purpose.`,
-	Fix:        "Replace this with what to do, starting with a verb",
-	FixDoc:     "None: placeholder, say why there is no repair, or add one in package fix",
+	Title: "every run creates again what the last run created",
+	Doc: `A schedule that reads every record of a store (a sheet, a table, a base, a database, a CRM) and creates a
+record for each does the same work on every run: the rows read yesterday are read again today and created again.
+Nothing is retried, so the attempt chain and RS201 cannot see it, yet every run after the first leaves a
+duplicate of everything. The same holds for a trigger on a file's change (Google Drive Trigger on "file updated",
+the Local File Trigger) that inserts all of the file's chunks into a vector store: each edit adds a second copy of
+every chunk, billed again as embeddings, and retrieval returns the copies. n8n keeps no memory between executions
+unless asked: the Remove Duplicates node's "Remove Items Processed in Previous Executions" operation
+(nodes-base/nodes/Transform/RemoveDuplicates/v2/RemoveDuplicatesV2.description.ts) drops items whose key an
+earlier execution saw; an upsert (appendOrUpdate, upsert, create-or-update) re-applies the same state. The rule
+stays silent when anything may pick the new records: a filter, condition, WHERE, lookup, sort or limit on the read;
+an If, Switch, Filter, Code, Merge, Compare Datasets, Remove Duplicates, Limit or sub-workflow between the read and
+the write; a lookup in a store before the write; an update or delete back on the store read (rows marked or taken
+off, as a queue); and for a vector store, anything on the way that deletes or clears, or the store's own
+clear option. Messages are left out: a schedule that mails every row is usually the point of the schedule. Severity
+follows what a duplicate costs: an error for an order, invoice, deal or ticket; a warning for a second record.`,
+	Fix:        "Drop what earlier runs handled (Remove Duplicates: Remove Items Processed in Previous Executions, on the row's id), read only new rows, or upsert on a key",
+	FixDoc:     "None: a dedupe step needs the field that names a record, and an upsert the target's key column, which only the owner knows.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,
-	Tags:       []string{"placeholder"},
+	Tags:       []string{"writes", "schedules"},
 	Run: func(pass *analyze.Pass) {
-		// Read the model and the analysis (liveOps(pass), pass.Set.Graph,
-		// the helpers in operations.go, loops.go, paths.go, endpoints.go)
-		// and report with pass.Report(analyze.Diagnostic{Node: …, Pos: …,
-		// Message: …, Chain: op.Factors}).
+		w := pass.Workflow
+		g := pass.Set.Graph(w)
+		ops := liveOps(pass)
+		done := map[*n8nschema.Node]bool{}
+		for _, t := range g.Triggers() {
+			if t.Disabled {
+				continue
+			}
+			reach := analyze.ReachFrom(g, t)
+			switch {
+			case n8nschema.IsScheduleTrigger(t.Type):
+				for _, read := range g.Nodes {
+					if !reach[read] || !analyze.ReadsWholeStore(read) || analyze.MarksSource(g, read) {
+						continue
+					}
+					from := analyze.ReachFrom(g, read)
+					for _, op := range ops {
+						if op.Node == read || !from[op.Node] || !op.Write || g.IsSubNode(op.Node) {
+							continue
+						}
+						eff := analyze.ConsequenceOf(op.Node)
+						if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
+							continue
+						}
+						if done[op.Node] || analyze.Sifted(g, read, op.Node) || analyze.DedupedAcrossExecutions(g, t, op.Node) {
+							continue
+						}
+						done[op.Node] = true
+						sev := analyze.Warning
+						if eff.Consequence == analyze.Harm {
+							sev = analyze.Error
+						}
+						pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Detail: "schedule",
+							Message: fmt.Sprintf("schedule %q runs node %q, which reads every record with no filter, and node %q creates one for each on every run, with nothing that drops the records earlier runs handled: each run after the first leaves %s per record",
+								t.Name, read.Name, op.Node.Name, eff.Duplicate),
+							Chain: op.Factors})
+					}
+				}
+			case analyze.FileChangeTrigger(t):
+				for _, n := range g.Nodes {
+					if done[n] || !reach[n] || !analyze.VectorInsert(n) || analyze.ClearsFirst(g, t, n) || analyze.DedupedAcrossExecutions(g, t, n) {
+						continue
+					}
+					done[n] = true
+					pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "file",
+						Message: fmt.Sprintf("trigger %q runs on every change of the file and node %q inserts all of its chunks again, with nothing that removes the old ones first: each edit adds a second copy of every chunk, and its embeddings are billed again",
+							t.Name, n.Name)})
+				}
+			}
+		}
 	},
 }

@@ -1,0 +1,217 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Runs that repeat: a schedule that reads every record of a store and
+// creates one for each, or a trigger on a file's change that stores all of
+// the file again, does the same work on every run. Nothing is retried,
+// yet every run after the first leaves duplicates.
+
+// stores are the app nodes whose reads return records that stay: the same
+// rows come back on every run until someone removes them.
+var stores = map[string]bool{
+	"n8n-nodes-base.googleSheets": true, "n8n-nodes-base.airtable": true, "n8n-nodes-base.notion": true,
+	"n8n-nodes-base.postgres": true, "n8n-nodes-base.mySql": true, "n8n-nodes-base.microsoftSql": true,
+	"n8n-nodes-base.baserow": true, "n8n-nodes-base.nocoDb": true, "n8n-nodes-base.supabase": true,
+	"n8n-nodes-base.mongoDb": true, "n8n-nodes-base.microsoftExcel": true, "n8n-nodes-base.seaTable": true,
+	"n8n-nodes-base.hubspot": true, "n8n-nodes-base.pipedrive": true, "n8n-nodes-base.salesforce": true,
+	"n8n-nodes-base.zohoCrm": true, "n8n-nodes-base.clickUp": true, "n8n-nodes-base.mondayCom": true,
+}
+
+// readAllOps are the operations that list a store's records.
+var readAllOps = map[string]bool{"read": true, "readRows": true, "getAll": true, "search": true, "list": true,
+	"getMany": true, "select": true, "find": true, "executeQuery": true, "getRows": true}
+
+// OperationName is an app node's operation with n8n's default when the
+// parameter is absent ("read" for Google Sheets v4), "" when unknown.
+func OperationName(n *n8nschema.Node) string {
+	if op := n.Params().Get("operation").Str(); op != "" {
+		return op
+	}
+	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+	if !ok {
+		return ""
+	}
+	res := n.Params().Get("resource").Str()
+	if res == "" {
+		res = d.DefaultResource()
+	}
+	return d.DefaultOperation(res)
+}
+
+// ReadsWholeStore reports whether a node lists the records of a store
+// with nothing that picks the new ones: no filter, condition, WHERE,
+// lookup or limit in its parameters. A filter may select the rows not
+// yet handled, so any filter keeps the node out.
+func ReadsWholeStore(n *n8nschema.Node) bool {
+	if n.Disabled || !stores[n.Type] || !readAllOps[OperationName(n)] {
+		return false
+	}
+	picks := false
+	n.Params().Walk(func(rel string, v n8nschema.Value) {
+		if picks || v.Kind() == n8nschema.Object || v.Kind() == n8nschema.Array {
+			return
+		}
+		r := strings.ToLower(rel)
+		if !(strings.Contains(r, "filter") || strings.Contains(r, "where") || strings.Contains(r, "lookup") ||
+			strings.Contains(r, "condition") || strings.Contains(r, "query") || strings.HasSuffix(r, "limit") ||
+			strings.Contains(r, "sort") || strings.Contains(r, "formula")) {
+			return
+		}
+		s := strings.TrimSpace(v.Raw())
+		if s != "" && s != `""` && s != "{}" && s != "[]" && s != "false" && s != "null" {
+			if strings.Contains(r, "query") && n8nschema.IsHTTPRequest(n.Type) {
+				return
+			}
+			picks = true
+		}
+	})
+	if picks {
+		return false
+	}
+	if OperationName(n) == "executeQuery" {
+		q := strings.ToLower(n.Params().Get("query").Str())
+		return strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(q, "=")), "select") && !strings.Contains(q, "where") && !strings.Contains(q, "limit")
+	}
+	return true
+}
+
+// sifters are nodes that may drop items on the way: branches, code,
+// merges, comparisons, dedupes and limits. Any of them between a read and
+// a write may be what keeps a record from being created twice.
+var sifters = map[string]bool{
+	n8nschema.TypeIf: true, n8nschema.TypeSwitch: true, n8nschema.TypeFilter: true, n8nschema.TypeCode: true,
+	n8nschema.TypeFunction: true, n8nschema.TypeFunctionItem: true, "n8n-nodes-base.merge": true,
+	"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.removeDuplicates": true, "n8n-nodes-base.limit": true,
+	"n8n-nodes-base.itemLists": true, "n8n-nodes-base.executeWorkflow": true,
+}
+
+// Between returns the nodes on a path of main connections from a to b,
+// neither included.
+func Between(g *Graph, a, b *n8nschema.Node) []*n8nschema.Node {
+	from := mainReach(g, a, false)
+	to := mainReach(g, b, true)
+	var out []*n8nschema.Node
+	for _, n := range g.Nodes {
+		if n != a && n != b && from[n] && to[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// mainReach is what n reaches along main connections (back: what reaches
+// n).
+func mainReach(g *Graph, n *n8nschema.Node, back bool) map[*n8nschema.Node]bool {
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		es := g.Out(u)
+		if back {
+			es = g.In(u)
+		}
+		for _, e := range es {
+			if e.Type != ConnMain {
+				continue
+			}
+			v := e.To
+			if back {
+				v = e.From
+			}
+			if !seen[v] {
+				seen[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+	return seen
+}
+
+// Sifted reports whether something between read and write may drop the
+// records already handled: a branch, code, a merge or comparison, a
+// dedupe, a limit, a sub-workflow, or a lookup in a store.
+func Sifted(g *Graph, read, write *n8nschema.Node) bool {
+	for _, n := range Between(g, read, write) {
+		if n.Disabled {
+			continue
+		}
+		if sifters[n.Type] {
+			return true
+		}
+		if stores[strings.TrimSuffix(n.Type, "Tool")] {
+			if _, kind, ok := n8nschema.AppOperation(n); ok && kind == n8nschema.OpRead {
+				return true // a lookup before the write
+			}
+		}
+	}
+	return false
+}
+
+// MarksSource reports whether the run changes or removes records of the
+// store it read (the same node type, an update or delete after the read):
+// the rows handled are marked or taken away, as a queue is.
+func MarksSource(g *Graph, read *n8nschema.Node) bool {
+	for n := range mainReach(g, read, false) {
+		if n == read || n.Disabled || n.Type != read.Type {
+			continue
+		}
+		if _, kind, ok := n8nschema.AppOperation(n); ok && (kind == n8nschema.OpUpdate || kind == n8nschema.OpDelete) {
+			return true
+		}
+		if q, insert := n8nschema.SQLQuery(n); q && !insert {
+			return true
+		}
+	}
+	return false
+}
+
+// FileChangeTrigger reports a trigger that starts a run when a file
+// changes: Google Drive Trigger on a file updated (event fileUpdated, the
+// default when watching one file; nodes-base/nodes/Google/Drive/GoogleDriveTrigger.node.ts),
+// the Local File Trigger on a change.
+func FileChangeTrigger(t *n8nschema.Node) bool {
+	switch t.Type {
+	case "n8n-nodes-base.googleDriveTrigger":
+		ev := t.Params().Get("event").Str()
+		return ev == "fileUpdated" || ev == "" && t.Params().Get("triggerOn").Str() == "specificFile"
+	case n8nschema.TypeLocalFileTrigger:
+		return strings.Contains(t.Params().Get("events").Raw(), "change")
+	}
+	return false
+}
+
+// VectorInsert reports a vector store node that adds documents (mode
+// insert; createVectorStoreNode.ts) and does not clear what it holds
+// first (Pinecone's clearNamespace, the in-memory store's clearStore).
+func VectorInsert(n *n8nschema.Node) bool {
+	if n.Disabled || !strings.Contains(n.Type, ".vectorStore") || n.Params().Get("mode").Str() != "insert" &&
+		!strings.HasSuffix(n.Type, "Insert") {
+		return false
+	}
+	o := n.Params().Get("options")
+	return !o.Get("clearNamespace").True() && !o.Get("clearStore").True() && !n.Params().Get("clearStore").True()
+}
+
+// ClearsFirst reports whether a node on the way from t to n deletes or
+// clears something (an operation, method, query or name that says so):
+// the old copies of the file's chunks may go before the new ones come.
+func ClearsFirst(g *Graph, t, n *n8nschema.Node) bool {
+	for _, m := range Between(g, t, n) {
+		if m.Disabled {
+			continue
+		}
+		s := strings.ToLower(m.Name + " " + m.Params().Raw())
+		for _, w := range []string{"delete", "remove", "clear", "truncate", "purge"} {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
