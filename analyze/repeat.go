@@ -215,3 +215,41 @@ func ClearsFirst(g *Graph, t, n *n8nschema.Node) bool {
 	}
 	return false
 }
+
+// keyedByAddress are mailing-list and marketing apps that keep one contact
+// per e-mail address: adding one again is refused (Mailchimp's "Member
+// Exists") or updates the contact (Mautic, ActiveCampaign, Brevo).
+var keyedByAddress = map[string]bool{
+	"n8n-nodes-base.mailchimp": true, "n8n-nodes-base.mautic": true, "n8n-nodes-base.activeCampaign": true,
+	"n8n-nodes-base.sendInBlue": true, "n8n-nodes-base.convertKit": true, "n8n-nodes-base.mailerLite": true,
+	"n8n-nodes-base.getResponse": true, "n8n-nodes-base.sendy": true, "n8n-nodes-base.egoi": true,
+	"n8n-nodes-base.lemlist": true, "n8n-nodes-base.brevo": true, "n8n-nodes-base.klaviyo": true,
+}
+
+// RecordsEachRun reports whether a write records what this run found
+// rather than copying what it read: it stamps the time ($now, $today,
+// new Date()), or a call that reads fresh data lies between the read and
+// it (a status check per row). A new row per run is then a log, not a
+// duplicate. A contact added to a list keyed by address is no second
+// record either.
+func RecordsEachRun(s *Set, w *n8nschema.Workflow, read, write *n8nschema.Node) bool {
+	if keyedByAddress[strings.TrimSuffix(write.Type, "Tool")] {
+		return true
+	}
+	raw := write.Params().Raw()
+	for _, t := range []string{"$now", "$today", "new Date", "DateTime.now"} {
+		if strings.Contains(raw, t) {
+			return true
+		}
+	}
+	between := map[*n8nschema.Node]bool{}
+	for _, n := range Between(s.Graph(w), read, write) {
+		between[n] = true
+	}
+	for _, op := range s.OperationsOf(w) {
+		if between[op.Node] && !op.Write && !op.Paid {
+			return true
+		}
+	}
+	return false
+}

@@ -23,8 +23,11 @@ earlier execution saw; an upsert (appendOrUpdate, upsert, create-or-update) re-a
 stays silent when anything may pick the new records: a filter, condition, WHERE, lookup, sort or limit on the read;
 an If, Switch, Filter, Code, Merge, Compare Datasets, Remove Duplicates, Limit or sub-workflow between the read and
 the write; a lookup in a store before the write; an update or delete back on the store read (rows marked or taken
-off, as a queue); and for a vector store, anything on the way that deletes or clears, or the store's own
-clear option. Messages are left out: a schedule that mails every row is usually the point of the schedule. Severity
+off, as a queue); anything on the way that deletes or clears (the target emptied before it is filled), and a
+vector store's own clear option. A write that records what the run found is a log, not a duplicate: it stamps the
+time ($now), or a call that fetches fresh data per record lies between (a status check). So is a contact added to
+a list keyed by e-mail address (Mailchimp refuses a member that exists; Mautic, ActiveCampaign and Brevo update
+it). Messages are left out: a schedule that mails every row is usually the point of the schedule. Severity
 follows what a duplicate costs: an error for an order, invoice, deal or ticket; a warning for a second record.`,
 	Fix:        "Drop what earlier runs handled (Remove Duplicates: Remove Items Processed in Previous Executions, on the row's id), read only new rows, or upsert on a key",
 	FixDoc:     "None: a dedupe step needs the field that names a record, and an upsert the target's key column, which only the owner knows.",
@@ -56,7 +59,8 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 						if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
 							continue
 						}
-						if done[op.Node] || analyze.Sifted(g, read, op.Node) || analyze.DedupedAcrossExecutions(g, t, op.Node) {
+						if done[op.Node] || analyze.Sifted(g, read, op.Node) || analyze.DedupedAcrossExecutions(g, t, op.Node) ||
+							analyze.ClearsFirst(g, t, op.Node) || analyze.RecordsEachRun(pass.Set, w, read, op.Node) {
 							continue
 						}
 						done[op.Node] = true
