@@ -211,6 +211,9 @@ func Duration(ms int) string {
 	case ms >= 2*3_600_000:
 		return fmt.Sprintf("%d h", ms/3_600_000)
 	case ms >= 2*60_000:
+		if sec := ms % 60_000 / 1000; sec > 0 && ms < 20*60_000 {
+			return fmt.Sprintf("%d min %d s", ms/60_000, sec)
+		}
 		return fmt.Sprintf("%d min", ms/60_000)
 	}
 	return fmt.Sprintf("%d s", int(math.Ceil(float64(ms)/1000)))
@@ -333,22 +336,25 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 }
 
 // WaitMS is how long a Wait node waits: amount × unit for a time interval
-// (amount 1, unit hours by default; nodes-base/nodes/Wait/Wait.node.ts),
-// and false when it waits for a webhook, a form or a date.
+// (v1: 1 hour by default, v1.1 and later 5 seconds;
+// nodes-base/nodes/Wait/Wait.node.ts), and false when it waits for a
+// webhook, a form or a date, or an expression sets the amount.
 func WaitMS(n *n8nschema.Node) (int, bool) {
 	resume := n.Params().Get("resume").Str()
 	if resume != "" && resume != "timeInterval" {
 		return 0, false
 	}
-	amount := 1.0
-	if v, ok := n.Param("amount"); ok {
-		if f, ok := v.Num(); ok && f >= 0 {
-			amount = f
-		} else {
-			return 0, false // an expression
-		}
+	amount, unit := 1.0, "hours"
+	if n.TypeVersion >= 1.1 {
+		amount, unit = 5, "seconds"
 	}
-	unit := "hours"
+	if v, ok := n.Param("amount"); ok {
+		f, isNum := v.Num()
+		if !isNum || f < 0 {
+			return 0, false
+		}
+		amount = f
+	}
 	if v, ok := n.Param("unit"); ok && v.Str() != "" {
 		unit = v.Str()
 	}
