@@ -29,8 +29,9 @@ worse; a note otherwise.`,
 	FixDoc: `Unsafe (--unsafe-fixes): it sets settings.executionTimeout to the schedule's interval, so that n8n stops a run
 before the next one starts. n8n checks the timeout only before a node starts, so a node that is retrying finishes
 first; and a run cut short leaves its work half done. It is not offered when the workflow has a timeout already
-(longer than the interval: which to change is a decision), nor when the interval is longer than n8n's ceiling on
-executionTimeout (3600 s).`,
+(longer than the interval: which to change is a decision), when the interval is longer than n8n's ceiling on
+executionTimeout (3600 s), or when one call alone may take longer than the interval (the timeout would cut it
+short, and RS504 would say so).`,
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,
 	Tags:       []string{"schedules", "timeouts"},

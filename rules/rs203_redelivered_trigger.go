@@ -34,10 +34,11 @@ drops items seen in earlier executions.`,
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it sets the Webhook node's responseMode to "onReceived", so that n8n answers 200 before
 the work and the sender stops redelivering. It is offered only for a known sender that ignores the answer's body
-(Stripe, Shopify, Slack's Events API) and a webhook that answers when the last node finishes: with a Respond to
+(Stripe, Shopify, Slack's Events API), a webhook that answers when the last node finishes, and a workflow
+that has an error workflow: with a Respond to
 Webhook node in the workflow, that node would fail ("No Webhook node found"), and the answer it builds may be what the
 sender needs (Slack's url_verification challenge). It is unsafe because the sender then no longer learns that a run
-failed, so a failed run is not sent again: give the workflow an error workflow.`,
+failed, so a failed run is not sent again; the error workflow is then the only one to hear of it.`,
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,
 	Tags:       []string{"writes", "retries", "webhooks"},
