@@ -53,7 +53,7 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 				}
 				paid = append(paid, op)
 			}
-			if len(paid) == 0 || rateLimited(g, reach) {
+			if len(paid) == 0 || rateLimited(g, reach) || exp == "url" && checksCaller(g, reach) {
 				continue
 			}
 			op := paid[0]
@@ -78,6 +78,22 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 				Chain: op.Factors})
 		}
 	},
+}
+
+// callerCheckRE matches a test of the request's credentials: a header
+// that carries a key, a token, a secret or a signature.
+var callerCheckRE = lazyregexp.New(`(?i)headers[\w.\[\]'"]*(authorization|x-api-key|api[_-]?key|token|secret|signature|x-hub|x-auth)`)
+
+// checksCaller reports whether the run tests who calls it: a branch or
+// code node that reads a credential header. Such a webhook checks its
+// callers itself.
+func checksCaller(g *analyze.Graph, reach map[*n8nschema.Node]bool) bool {
+	for _, n := range g.Nodes {
+		if reach[n] && !n.Disabled && (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type)) && callerCheckRE.MatchString(n.Params().Raw()) {
+			return true
+		}
+	}
+	return false
 }
 
 // rateLimitRE matches what names a rate limit or a request counter.
