@@ -227,23 +227,30 @@ var keyedByAddress = map[string]bool{
 }
 
 // RecordsEachRun reports whether a write records what this run found
-// rather than copying what it read: it stamps the time ($now, $today,
-// new Date()), or a call that reads fresh data lies between the read and
+// rather than copying what it read: it, or a write before it in the run,
+// stamps the time ($now, $today, new Date()), or a call that reads fresh data lies between the read and
 // it (a status check per row). A new row per run is then a log, not a
 // duplicate. A contact added to a list keyed by address is no second
 // record either.
-func RecordsEachRun(s *Set, w *n8nschema.Workflow, read, write *n8nschema.Node) bool {
+func RecordsEachRun(s *Set, w *n8nschema.Workflow, t, read, write *n8nschema.Node) bool {
 	if keyedByAddress[strings.TrimSuffix(write.Type, "Tool")] {
 		return true
 	}
-	raw := write.Params().Raw()
-	for _, t := range []string{"$now", "$today", "new Date", "DateTime.now"} {
-		if strings.Contains(raw, t) {
-			return true
+	g := s.Graph(w)
+	// The write, or a write before it, stamps the time: a row of a log,
+	// or a dated folder that takes this run's copies (a backup).
+	for _, n := range append(Between(g, t, write), write) {
+		if w, _ := n8nschema.WriteOp(n); w || n == write {
+			raw := n.Params().Raw()
+			for _, ts := range []string{"$now", "$today", "new Date", "DateTime.now"} {
+				if strings.Contains(raw, ts) {
+					return true
+				}
+			}
 		}
 	}
 	between := map[*n8nschema.Node]bool{}
-	for _, n := range Between(s.Graph(w), read, write) {
+	for _, n := range Between(g, read, write) {
 		between[n] = true
 	}
 	for _, op := range s.OperationsOf(w) {

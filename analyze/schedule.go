@@ -192,3 +192,24 @@ func Locked(g *Graph, reach map[*n8nschema.Node]bool) bool {
 	}
 	return false
 }
+
+// MarksBefore reports whether the run changes the state of what it works
+// on before its slow step: a write that re-applies state (an update, a
+// PATCH: "sent = true") on the way from t to slow. A run that starts
+// beside it then finds that work marked and passes it by.
+func MarksBefore(s *Set, w *n8nschema.Workflow, t, slow *n8nschema.Node) bool {
+	g := s.Graph(w)
+	if r := g.Root(slow); r != nil && g.IsSubNode(slow) {
+		slow = r
+	}
+	on := map[*n8nschema.Node]bool{}
+	for _, n := range Between(g, t, slow) {
+		on[n] = true
+	}
+	for _, op := range s.OperationsOf(w) {
+		if on[op.Node] && op.Write && op.Consequence == SameState {
+			return true
+		}
+	}
+	return false
+}

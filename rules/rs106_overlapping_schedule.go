@@ -54,7 +54,7 @@ short, and RS504 would say so).`,
 				continue // n8n stops the run before the next starts
 			}
 			reach := analyze.ReachFrom(g, t)
-			if analyze.Locked(g, reach) {
+			if analyze.Locked(g, reach) || analyze.MarksBefore(pass.Set, w, t, slowest.Node) {
 				continue
 			}
 			rep := repeatedFrom(pass, t, reach)

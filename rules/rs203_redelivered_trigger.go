@@ -26,8 +26,9 @@ what the workflow reads of the request: a signature or event header it checks (S
 X-Slack-Signature, X-GitHub-Event), an event name it compares ("checkout.session.completed", "event_callback"), or
 payload fields it reads when the webhook is named for the service; a name alone says nothing. Severity follows what
 a duplicate costs: an error for a charge, an order, a deal or a message to a customer; a warning for a second record
-or paid calls billed again; a note for a team alert. When nothing tells who calls, the finding is a note, and only
-where a duplicate would be harm: the caller may be a page that waits for the answer and never sends again. A call
+or paid calls billed again; a note for a team alert. When nothing tells who calls, nothing is reported: the caller may be a page
+or a bot that waits for the answer and never sends again (in a sample of n8n-fresh, most such webhooks were called
+by the owner's own relay). A call
 that runs once is not counted as slow, nor is a write with an idempotency key or behind a Remove Duplicates that
 drops items seen in earlier executions.`,
 	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
@@ -47,7 +48,7 @@ failed, so a failed run is not sent again; the error workflow is then the only o
 		g := pass.Set.Graph(w)
 		for _, t := range g.Triggers() {
 			rd, ok := analyze.RedeliveryOf(pass.Set, w, t)
-			if !ok || !rd.Late() || rd.Key != "" && !rd.Sender.Redelivers() {
+			if !ok || rd.Key == "" || !rd.Late() || !rd.Sender.Redelivers() {
 				continue
 			}
 			rep := repeatedFrom(pass, t, rd.Reach)
@@ -76,16 +77,6 @@ failed, so a failed run is not sent again; the error workflow is then the only o
 				continue // the run repeats nothing that leaves a trace
 			}
 			slow := slowText(rd)
-			if rd.Key == "" {
-				if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm {
-					continue // the caller may never send again: only harm is worth a word
-				}
-				pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: analyze.Note, Confidence: analyze.Low, Detail: "unknown",
-					Message: fmt.Sprintf("webhook %q answers only after %s; nothing it reads tells who calls it, and a sender that redelivers a late answer (as Stripe, Shopify and Slack do) would run it again: %s",
-						t.Name, slow, dup),
-					Chain: op.Factors})
-				continue
-			}
 			s := rd.Sender
 			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: rd.Key,
 				Message: fmt.Sprintf("webhook %q is called by %s (%s) and answers only after %s, longer than the %s %s waits; %s then sends the event again %s, and each delivery repeats the run: %s",

@@ -24,8 +24,8 @@ stays silent when anything may pick the new records: a filter, condition, WHERE,
 an If, Switch, Filter, Code, Merge, Compare Datasets, Remove Duplicates, Limit or sub-workflow between the read and
 the write; a lookup in a store before the write; an update or delete back on the store read (rows marked or taken
 off, as a queue); anything on the way that deletes or clears (the target emptied before it is filled), and a
-vector store's own clear option. A write that records what the run found is a log, not a duplicate: it stamps the
-time ($now), or a call that fetches fresh data per record lies between (a status check). So is a contact added to
+vector store's own clear option. A write that records what the run found is a log, not a duplicate: it (or a write
+before it, such as a dated backup folder) stamps the time ($now), or a call that fetches fresh data per record lies between (a status check). So is a contact added to
 a list keyed by e-mail address (Mailchimp refuses a member that exists; Mautic, ActiveCampaign and Brevo update
 it). Messages are left out: a schedule that mails every row is usually the point of the schedule. Severity
 follows what a duplicate costs: an error for an order, invoice, deal or ticket; a warning for a second record.`,
@@ -60,7 +60,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 							continue
 						}
 						if done[op.Node] || analyze.Sifted(g, read, op.Node) || analyze.DedupedAcrossExecutions(g, t, op.Node) ||
-							analyze.ClearsFirst(g, t, op.Node) || analyze.RecordsEachRun(pass.Set, w, read, op.Node) {
+							analyze.ClearsFirst(g, t, op.Node) || analyze.RecordsEachRun(pass.Set, w, t, read, op.Node) {
 							continue
 						}
 						done[op.Node] = true
