@@ -157,6 +157,7 @@ type execution struct {
 	slotless bool          // runs in the worker's process without a slot
 	cycle    *analyze.Call // the call of a cycle of executions that started it
 	early    bool          // arrived before recovery
+	delivery *delivery     // the sender's delivery that started it (redelivery.go)
 }
 
 type proc struct {
@@ -490,7 +491,9 @@ func (s *sim) execute(p *proc) {
 	if t := ex.w.Settings.ExecutionTimeout; t > 0 {
 		deadline = s.now + int64(min(t, maxExecutionTimeoutS)*1000)
 	}
+	s.watchAnswer(ex)
 	ok := s.runWorkflow(p, ex.w, ex.start, deadline, 0)
+	ex.answered()
 	if ok {
 		s.succeeded++
 	} else {
