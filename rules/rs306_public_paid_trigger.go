@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -39,8 +40,8 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			if exp == "" {
 				continue
 			}
-			if key, _ := analyze.SenderOf(w, t); exp == "url" && key != "" {
-				continue // a service's events, signed by it
+			if key, _ := analyze.SenderOf(w, t); exp == "url" && (key != "" || calledInSet(pass.Set, w, t)) {
+				continue // a service's events, signed by it, or a workflow's own call
 			}
 			reach := analyze.ReachFrom(g, t)
 			var paid []*analyze.Operation
@@ -78,6 +79,17 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 				Chain: op.Factors})
 		}
 	},
+}
+
+// calledInSet reports whether a workflow of the set calls webhook t: its
+// callers are n8n workflows, known to the owner.
+func calledInSet(s *analyze.Set, w *n8nschema.Workflow, t *n8nschema.Node) bool {
+	for _, c := range s.CallsTo(w) {
+		if c.Kind == analyze.CallWebhook && slices.Contains(c.Entry, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // callerCheckRE matches a test of the request's credentials: a header
