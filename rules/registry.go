@@ -33,6 +33,7 @@ func All() []*analyze.Rule {
 		rs202,
 		rs203,
 		rs204,
+		rs205,
 		rs301,
 		rs302,
 		rs303,
