@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -24,7 +25,8 @@ reports the tool when n8n retries it (retryOnFail), and this rule only when noth
 follows the consequence scale at one step lower than RS201, since the repeat needs a failure and the model's
 choice: a warning when the duplicate reaches money or a third party (a charge, an order, a booking, a message to a
 customer), a note for a second record or a write whose endpoint says nothing of what it creates; alerts to the
-team are left out.`,
+team are left out, and so is an HTTP Request tool whose URL path holds a placeholder the model fills
+("/bookings/{uid}/cancel"): it acts on one existing resource, and a repeat re-applies the change.`,
 	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description not to call it again after an error",
 	FixDoc:     "None: a key must come from the data the tool is given, and what the model is told is the owner's choice.",
 	Severity:   analyze.Warning,
@@ -37,7 +39,7 @@ team are left out.`,
 				continue // RS201 speaks for a write n8n retries
 			}
 			agent, k := analyze.ModelRecalls(g, op.Node)
-			if agent == nil {
+			if agent == nil || namedByModel(op.Node) {
 				continue
 			}
 			eff := analyze.ConsequenceOf(op.Node)
@@ -63,4 +65,22 @@ team are left out.`,
 				Chain: withLayer(f, op)})
 		}
 	},
+}
+
+// namedByModel reports an HTTP Request tool whose URL path holds a
+// placeholder the model fills ("/bookings/{bookingUid}/cancel"): the call
+// acts on one existing resource the model names, and a repeat re-applies
+// it.
+func namedByModel(n *n8nschema.Node) bool {
+	if n.Type != n8nschema.TypeToolHTTPRequest {
+		return false
+	}
+	u := n.Params().Get("url").Str()
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return strings.Contains(u, "/{") && !strings.Contains(u, "{{")
 }
