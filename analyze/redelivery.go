@@ -421,24 +421,6 @@ func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery,
 	return r, true
 }
 
-// DedupedAcrossExecutions reports whether a Remove Duplicates node that
-// drops items seen in earlier executions (v2 operation
-// removeItemsSeenInPreviousExecutions;
-// nodes-base/nodes/Transform/RemoveDuplicates/v2/RemoveDuplicatesV2.description.ts)
-// runs between from and n: a repeated event or row stops there.
-func DedupedAcrossExecutions(g *Graph, from, n *n8nschema.Node) bool {
-	for _, d := range g.Nodes {
-		if d.Disabled || d.Type != "n8n-nodes-base.removeDuplicates" ||
-			d.Params().Get("operation").Str() != "removeItemsSeenInPreviousExecutions" {
-			continue
-		}
-		if ReachFrom(g, from)[d] && ReachFrom(g, d)[n] {
-			return true
-		}
-	}
-	return false
-}
-
 // Exposure says who can start a trigger's runs from outside: "public"
 // for a chat made public or a form with no authentication, whose page
 // anyone with the link opens; "url" for a Webhook with no authentication,

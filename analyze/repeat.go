@@ -133,44 +133,6 @@ func mainReach(g *Graph, n *n8nschema.Node, back bool) map[*n8nschema.Node]bool 
 	return seen
 }
 
-// Sifted reports whether something between read and write may drop the
-// records already handled: a branch, code, a merge or comparison, a
-// dedupe, a limit, a sub-workflow, or a lookup in a store.
-func Sifted(g *Graph, read, write *n8nschema.Node) bool {
-	for _, n := range Between(g, read, write) {
-		if n.Disabled {
-			continue
-		}
-		if sifters[n.Type] {
-			return true
-		}
-		if stores[strings.TrimSuffix(n.Type, "Tool")] {
-			if _, kind, ok := n8nschema.AppOperation(n); ok && kind == n8nschema.OpRead {
-				return true // a lookup before the write
-			}
-		}
-	}
-	return false
-}
-
-// MarksSource reports whether the run changes or removes records of the
-// store it read (the same node type, an update or delete after the read):
-// the rows handled are marked or taken away, as a queue is.
-func MarksSource(g *Graph, read *n8nschema.Node) bool {
-	for n := range mainReach(g, read, false) {
-		if n == read || n.Disabled || n.Type != read.Type {
-			continue
-		}
-		if _, kind, ok := n8nschema.AppOperation(n); ok && (kind == n8nschema.OpUpdate || kind == n8nschema.OpDelete) {
-			return true
-		}
-		if q, insert := n8nschema.SQLQuery(n); q && !insert {
-			return true
-		}
-	}
-	return false
-}
-
 // FileChangeTrigger reports a trigger that starts a run when a file
 // changes: Google Drive Trigger on a file updated (event fileUpdated, the
 // default when watching one file; nodes-base/nodes/Google/Drive/GoogleDriveTrigger.node.ts),
@@ -198,24 +160,6 @@ func VectorInsert(n *n8nschema.Node) bool {
 	return !o.Get("clearNamespace").True() && !o.Get("clearStore").True() && !n.Params().Get("clearStore").True()
 }
 
-// ClearsFirst reports whether a node on the way from t to n deletes or
-// clears something (an operation, method, query or name that says so):
-// the old copies of the file's chunks may go before the new ones come.
-func ClearsFirst(g *Graph, t, n *n8nschema.Node) bool {
-	for _, m := range Between(g, t, n) {
-		if m.Disabled {
-			continue
-		}
-		s := strings.ToLower(m.Name + " " + m.Params().Raw())
-		for _, w := range []string{"delete", "remove", "clear", "truncate", "purge"} {
-			if strings.Contains(s, w) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // keyedByAddress are mailing-list and marketing apps that keep one contact
 // per e-mail address: adding one again is refused (Mailchimp's "Member
 // Exists") or updates the contact (Mautic, ActiveCampaign, Brevo).
@@ -226,37 +170,145 @@ var keyedByAddress = map[string]bool{
 	"n8n-nodes-base.lemlist": true, "n8n-nodes-base.brevo": true, "n8n-nodes-base.klaviyo": true,
 }
 
-// RecordsEachRun reports whether a write records what this run found
-// rather than copying what it read: it, or a write before it in the run,
-// stamps the time ($now, $today, new Date()), or a call that reads fresh data lies between the read and
-// it (a status check per row). A new row per run is then a log, not a
-// duplicate. A contact added to a list keyed by address is no second
-// record either.
-func RecordsEachRun(s *Set, w *n8nschema.Workflow, t, read, write *n8nschema.Node) bool {
-	if keyedByAddress[strings.TrimSuffix(write.Type, "Tool")] {
-		return true
+// Behind returns the nodes that a run started at t reaches after a node
+// that mark says (that node excluded), with the sub-nodes of the roots
+// among them, in one walk: what comes after a
+// dedupe, a delete, a time-stamped write.
+func Behind(g *Graph, t *n8nschema.Node, mark func(*n8nschema.Node) bool) map[*n8nschema.Node]bool {
+	var queue []*n8nschema.Node
+	for n := range ReachFrom(g, t) {
+		if n != t && !n.Disabled && mark(n) {
+			queue = append(queue, n)
+		}
 	}
-	g := s.Graph(w)
-	// The write, or a write before it, stamps the time: a row of a log,
-	// or a dated folder that takes this run's copies (a backup).
-	for _, n := range append(Between(g, t, write), write) {
-		if w, _ := n8nschema.WriteOp(n); w || n == write {
-			raw := n.Params().Raw()
-			for _, ts := range []string{"$now", "$today", "new Date", "DateTime.now"} {
-				if strings.Contains(raw, ts) {
-					return true
+	out := map[*n8nschema.Node]bool{}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && !out[e.To] {
+				out[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+		if out[u] {
+			for _, sub := range g.SubNodes(u, "") {
+				if !out[sub] {
+					out[sub] = true
+					queue = append(queue, sub)
 				}
 			}
 		}
 	}
-	between := map[*n8nschema.Node]bool{}
-	for _, n := range Between(g, read, write) {
-		between[n] = true
+	return out
+}
+
+// Unsifted returns the nodes that the reads reach along main connections
+// without passing a node that may drop the records already handled (a
+// branch, code, a merge or comparison, a dedupe, a limit, a sub-workflow,
+// a lookup in a store), each with the first read that reaches it, in one
+// walk from all the reads.
+func Unsifted(g *Graph, reads []*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
+	out := map[*n8nschema.Node]*n8nschema.Node{}
+	var queue []*n8nschema.Node
+	for _, r := range reads {
+		if out[r] == nil {
+			out[r] = r
+			queue = append(queue, r)
+		}
 	}
-	for _, op := range s.OperationsOf(w) {
-		if between[op.Node] && !op.Write && !op.Paid {
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if out[u] != u && sifts(u) {
+			continue // reached, but nothing passes it unsifted
+		}
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && out[e.To] == nil {
+				out[e.To] = out[u]
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return out
+}
+
+// sifts reports a node that may drop items already handled: see sifters,
+// and a read in a store (a lookup before the write).
+func sifts(n *n8nschema.Node) bool {
+	if n.Disabled {
+		return false
+	}
+	if sifters[n.Type] {
+		return true
+	}
+	if stores[strings.TrimSuffix(n.Type, "Tool")] {
+		if _, kind, ok := n8nschema.AppOperation(n); ok && kind == n8nschema.OpRead {
 			return true
 		}
 	}
 	return false
+}
+
+// MarkedTypes are the store types a run started at t updates or deletes
+// in (an update or delete operation, a free SQL query that does not
+// insert): a read from one of them may be a queue whose rows are marked or
+// taken off.
+func MarkedTypes(g *Graph, reach map[*n8nschema.Node]bool) map[string]bool {
+	out := map[string]bool{}
+	for n := range reach {
+		if n.Disabled {
+			continue
+		}
+		if _, kind, ok := n8nschema.AppOperation(n); ok && (kind == n8nschema.OpUpdate || kind == n8nschema.OpDelete) {
+			out[n.Type] = true
+		}
+		if q, insert := n8nschema.SQLQuery(n); q && !insert {
+			out[n.Type] = true
+		}
+	}
+	return out
+}
+
+// Clears reports a node that deletes or clears something (an operation,
+// method, query or name that says so): the target emptied before it is
+// filled again.
+func Clears(n *n8nschema.Node) bool {
+	s := strings.ToLower(n.Name + " " + n.Params().Raw())
+	for _, w := range []string{"delete", "remove", "clear", "truncate", "purge"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// DedupesAcrossExecutions reports a Remove Duplicates node that drops
+// items whose key an earlier execution saw (v2 operation
+// removeItemsSeenInPreviousExecutions;
+// nodes-base/nodes/Transform/RemoveDuplicates/v2/RemoveDuplicatesV2.description.ts).
+func DedupesAcrossExecutions(n *n8nschema.Node) bool {
+	return n.Type == "n8n-nodes-base.removeDuplicates" &&
+		n.Params().Get("operation").Str() == "removeItemsSeenInPreviousExecutions"
+}
+
+// Stamps reports a write that stamps the time ($now, $today, new Date()):
+// a row of a log, or a dated folder that takes this run's copies.
+func Stamps(n *n8nschema.Node) bool {
+	if w, _ := n8nschema.WriteOp(n); !w {
+		return false
+	}
+	raw := n.Params().Raw()
+	for _, ts := range []string{"$now", "$today", "new Date", "DateTime.now"} {
+		if strings.Contains(raw, ts) {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyedByAddress reports a mailing-list app that keeps one contact per
+// address (keyedByAddress).
+func KeyedByAddress(n *n8nschema.Node) bool {
+	return keyedByAddress[strings.TrimSuffix(n.Type, "Tool")]
 }

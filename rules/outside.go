@@ -27,8 +27,9 @@ type repeated struct {
 func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
 	var r repeated
 	g := pass.Set.Graph(pass.Workflow)
+	deduped := analyze.Behind(g, t, analyze.DedupesAcrossExecutions)
 	for _, op := range liveOps(pass) {
-		if !reach[op.Node] || analyze.DedupedAcrossExecutions(g, t, op.Node) {
+		if !reach[op.Node] || deduped[op.Node] {
 			continue
 		}
 		if op.Paid {

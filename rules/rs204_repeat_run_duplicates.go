@@ -44,39 +44,59 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 				continue
 			}
 			reach := analyze.ReachFrom(g, t)
+			// What comes after a dedupe across executions, or after a node that
+			// empties a target, is created once.
+			after := analyze.Behind(g, t, func(n *n8nschema.Node) bool {
+				return analyze.DedupesAcrossExecutions(n) || analyze.Clears(n)
+			})
 			switch {
 			case n8nschema.IsScheduleTrigger(t.Type):
-				for _, read := range g.Nodes {
-					if !reach[read] || !analyze.ReadsWholeStore(read) || analyze.MarksSource(g, read) {
+				marked := analyze.MarkedTypes(g, reach)
+				var reads []*n8nschema.Node
+				for _, n := range g.Nodes {
+					if reach[n] && analyze.ReadsWholeStore(n) && !marked[n.Type] {
+						reads = append(reads, n)
+					}
+				}
+				if len(reads) == 0 {
+					continue
+				}
+				from := analyze.Unsifted(g, reads)
+				// A write after a time-stamped write, or after a call that
+				// fetches fresh data per record, records this run's findings.
+				logged := analyze.Behind(g, t, analyze.Stamps)
+				readOnce := map[*n8nschema.Node]bool{}
+				for _, op := range ops {
+					if !op.Write && !op.Paid && from[op.Node] != nil && from[op.Node] != op.Node {
+						readOnce[op.Node] = true
+					}
+				}
+				fresh := analyze.Behind(g, t, func(n *n8nschema.Node) bool { return readOnce[n] })
+				for _, op := range ops {
+					read := from[op.Node]
+					if read == nil || read == op.Node || !op.Write || g.IsSubNode(op.Node) || done[op.Node] || after[op.Node] {
 						continue
 					}
-					from := analyze.ReachFrom(g, read)
-					for _, op := range ops {
-						if op.Node == read || !from[op.Node] || !op.Write || g.IsSubNode(op.Node) {
-							continue
-						}
-						eff := analyze.ConsequenceOf(op.Node)
-						if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
-							continue
-						}
-						if done[op.Node] || analyze.Sifted(g, read, op.Node) || analyze.DedupedAcrossExecutions(g, t, op.Node) ||
-							analyze.ClearsFirst(g, t, op.Node) || analyze.RecordsEachRun(pass.Set, w, t, read, op.Node) {
-							continue
-						}
-						done[op.Node] = true
-						sev := analyze.Warning
-						if eff.Consequence == analyze.Harm {
-							sev = analyze.Error
-						}
-						pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Detail: "schedule",
-							Message: fmt.Sprintf("schedule %q runs node %q, which reads every record with no filter, and node %q creates one for each on every run, with nothing that drops the records earlier runs handled: each run after the first leaves %s per record",
-								t.Name, read.Name, op.Node.Name, eff.Duplicate),
-							Chain: op.Factors})
+					eff := analyze.ConsequenceOf(op.Node)
+					if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
+						continue
 					}
+					if logged[op.Node] || fresh[op.Node] || analyze.Stamps(op.Node) || analyze.KeyedByAddress(op.Node) {
+						continue
+					}
+					done[op.Node] = true
+					sev := analyze.Warning
+					if eff.Consequence == analyze.Harm {
+						sev = analyze.Error
+					}
+					pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Detail: "schedule",
+						Message: fmt.Sprintf("schedule %q runs node %q, which reads every record with no filter, and node %q creates one for each on every run, with nothing that drops the records earlier runs handled: each run after the first leaves %s per record",
+							t.Name, read.Name, op.Node.Name, eff.Duplicate),
+						Chain: op.Factors})
 				}
 			case analyze.FileChangeTrigger(t):
 				for _, n := range g.Nodes {
-					if done[n] || !reach[n] || !analyze.VectorInsert(n) || analyze.ClearsFirst(g, t, n) || analyze.DedupedAcrossExecutions(g, t, n) {
+					if done[n] || !reach[n] || !analyze.VectorInsert(n) || after[n] {
 						continue
 					}
 					done[n] = true
