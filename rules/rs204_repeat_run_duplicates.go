@@ -25,8 +25,8 @@ an If, Switch, Filter, Code, Merge, Compare Datasets, Remove Duplicates, Limit o
 the write; a lookup in a store before the write; an update or delete back on the store read (rows marked or taken
 off, as a queue); anything on the way that deletes or clears (the target emptied before it is filled), and a
 vector store's own clear option. A write that records what the run found is a log, not a duplicate: it (or a write
-before it, such as a dated backup folder) stamps the time ($now), or a call that fetches fresh data per record lies between (a status check). So is a contact added to
-a list keyed by e-mail address (Mailchimp refuses a member that exists; Mautic, ActiveCampaign and Brevo update
+before it, such as a dated backup folder) stamps the time ($now), or a call that fetches fresh data per record
+lies between (a status check). So is a contact added to a list keyed by e-mail address (Mailchimp refuses a member that exists; Mautic, ActiveCampaign and Brevo update
 it). Messages are left out: a schedule that mails every row is usually the point of the schedule. Severity
 follows what a duplicate costs: an error for an order, invoice, deal or ticket; a warning for a second record.`,
 	Fix:        "Drop what earlier runs handled (Remove Duplicates: Remove Items Processed in Previous Executions, on the row's id), read only new rows, or upsert on a key",
