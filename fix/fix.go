@@ -162,7 +162,7 @@ type wfNode struct {
 
 func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
 	switch f.RuleID {
-	case "RS101", "RS104", "RS201", "RS302", "RS504":
+	case "RS101", "RS104", "RS201", "RS302", "RS504", "RS106", "RS203":
 	default:
 		return nil, "" // the other rules have no repair (each rule's FixDoc says why)
 	}
@@ -194,8 +194,12 @@ func (r *repairer) repair(f *analyze.Finding) (*analyze.Repair, string) {
 		} else {
 			err = noRepair("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
 		}
+	case "RS106":
+		rep, err = r.scheduleTimeout(w, f)
+	case "RS203":
+		rep, err = r.answerOnReceipt(w, f)
 	}
-	if op == nil && f.RuleID != "RS504" {
+	if op == nil && f.RuleID != "RS504" && f.RuleID != "RS106" && f.RuleID != "RS203" {
 		err = noRepair("no call of the node was found to repair")
 	}
 	var why noRepair
