@@ -60,6 +60,12 @@ type Repairer interface {
 	OutputCap(op *Operation) (*Repair, error)
 	// ExecutionTimeout sets settings.executionTimeout (unsafe).
 	ExecutionTimeout(w *n8nschema.Workflow) (*Repair, error)
+	// AnswerOnReceipt makes a webhook answer its sender on receipt
+	// (unsafe).
+	AnswerOnReceipt(w *n8nschema.Workflow, webhook *n8nschema.Node, sender string) (*Repair, error)
+	// ScheduleTimeout sets settings.executionTimeout to a schedule's
+	// interval (unsafe).
+	ScheduleTimeout(w *n8nschema.Workflow, schedule *n8nschema.Node) (*Repair, error)
 }
 
 // RepairFunc builds a finding's repair with the set's Repairer. An

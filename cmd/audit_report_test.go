@@ -181,7 +181,7 @@ func TestAuditConfigFile(t *testing.T) {
 	if r.code != ExitFindings {
 		t.Fatalf("exit %d, want 1 (fail_on: note); stderr %s", r.code, r.stderr)
 	}
-	want := []string{"RS104 Look up order", "RS503 Look up order"}
+	want := []string{"RS306 When chat message received", "RS104 Look up order", "RS503 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
@@ -194,7 +194,7 @@ func TestAuditConfigFile(t *testing.T) {
 	if r.code != ExitOK {
 		t.Errorf("--fail-on never: exit %d", r.code)
 	}
-	want = []string{"RS302 OpenAI Chat Model", "RS503 Look up order"}
+	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model", "RS503 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("--disable replaces the config's list (-want +got):\n%s", diff)
 	}
@@ -237,7 +237,7 @@ func TestAuditIgnores(t *testing.T) {
 	a := filepath.Join(wd, "a.json")
 	r := auditIn(t, wd, "audit", "--format", "json", "--fail-on", "never", a)
 	rep := decodeReport(t, r.stdout)
-	want := []string{"RS006 ", "RS503 Look up order", "RS006 Look up order"}
+	want := []string{"RS006 ", "RS306 When chat message received", "RS503 Look up order", "RS006 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(rep)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s\nstderr: %s", diff, r.stderr)
 	}
@@ -257,7 +257,7 @@ func TestAuditIgnores(t *testing.T) {
 
 	// --no-ignores: everything comes back, no RS006.
 	r = auditIn(t, wd, "audit", "--format", "json", "--fail-on", "never", "--no-ignores", a)
-	want = []string{"RS302 OpenAI Chat Model", "RS104 Look up order", "RS503 Look up order"}
+	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model", "RS104 Look up order", "RS503 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("--no-ignores findings (-want +got):\n%s", diff)
 	}

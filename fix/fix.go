@@ -179,6 +179,14 @@ func (r *repairer) ExecutionTimeout(w *n8nschema.Workflow) (*analyze.Repair, err
 	return r.executionTimeout(r.workflow(wfKey{w.Source, w.Name, w.ID}))
 }
 
+func (r *repairer) AnswerOnReceipt(w *n8nschema.Workflow, webhook *n8nschema.Node, sender string) (*analyze.Repair, error) {
+	return r.answerOnReceipt(r.workflow(wfKey{w.Source, w.Name, w.ID}), webhook.Name, sender)
+}
+
+func (r *repairer) ScheduleTimeout(w *n8nschema.Workflow, schedule *n8nschema.Node) (*analyze.Repair, error) {
+	return r.scheduleTimeout(r.workflow(wfKey{w.Source, w.Name, w.ID}), schedule.Name)
+}
+
 type wfNode struct {
 	wf   *n8nschema.Workflow
 	node string

@@ -313,7 +313,11 @@ func SQLQuery(n *Node) (query, insert bool) {
 	if !sqlNodes[typ] || paramStr(n, "operation") != "executeQuery" {
 		return false, false
 	}
-	return true, strings.Contains(strings.ToUpper(paramStr(n, "query")), "INSERT")
+	q := strings.ToUpper(paramStr(n, "query"))
+	// An upsert (ON CONFLICT, ON DUPLICATE KEY UPDATE) re-applies the row
+	// a repeat would insert again.
+	upsert := strings.Contains(q, "ON CONFLICT") || strings.Contains(q, "ON DUPLICATE KEY")
+	return true, strings.Contains(q, "INSERT") && !upsert
 }
 
 // HumanGate reports whether a node waits for a person: a Wait resumed by a

@@ -343,6 +343,10 @@ func factorWords(f analyze.Factor) string {
 		return "error-workflow run per failure"
 	case analyze.KindSelfTrigger, analyze.KindLoop:
 		return f.Kind
+	case analyze.KindRedelivery:
+		return "deliveries" // by the sender, when the answer is late
+	case analyze.KindModelRetry:
+		return "model iterations"
 	}
 	return strings.ReplaceAll(f.Kind, "-", " ")
 }

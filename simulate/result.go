@@ -63,7 +63,7 @@ type Dependency struct {
 
 // Restart is a self-trigger or unbounded loop that ran during the window.
 type Restart struct {
-	Kind     string `json:"kind"` // "self-trigger" or "loop"
+	Kind     string `json:"kind"` // "self-trigger", "loop" or "redelivery"
 	Node     string `json:"node"`
 	Via      string `json:"via"`
 	Workflow string `json:"workflow"`

@@ -164,7 +164,8 @@ type execution struct {
 	early    bool          // arrived before recovery
 	// items is how many items its start node emits; 0 means Config.Items
 	// (a trigger's).
-	items int
+	items    int
+	delivery *delivery // the sender's delivery that started it (redelivery.go)
 }
 
 type proc struct {
@@ -503,7 +504,9 @@ func (s *sim) execute(p *proc) {
 	if items == 0 {
 		items = s.cfg.Items
 	}
+	s.watchAnswer(ex)
 	ok := s.runWorkflow(p, ex.w, ex.start, items, deadline, 0)
+	ex.answered()
 	if ok {
 		s.succeeded++
 	} else {

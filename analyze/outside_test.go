@@ -1,0 +1,92 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+func parseOne(t *testing.T, src string) *n8nschema.Workflow {
+	t.Helper()
+	f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
+	if len(f.Problems) > 0 || len(f.Workflows) != 1 {
+		t.Fatalf("parse: %v", f.Problems)
+	}
+	return f.Workflows[0]
+}
+
+func TestCronStepMS(t *testing.T) {
+	for _, tc := range []struct {
+		expr string
+		ms   int
+		ok   bool
+	}{
+		{"*/5 * * * *", 300_000, true},
+		{"* * * * *", 60_000, true},
+		{"0 */2 * * *", 7_200_000, true},
+		{"*/30 * * * * *", 30_000, true},
+		{"0 9 * * 1-5", 86_400_000, true}, // fixed hour and minute: every day at most
+		{"0 0 1 * *", 0, false},           // monthly: not read
+		{"5,35 * * * *", 0, false},
+		{"nonsense", 0, false},
+	} {
+		ms, ok := cronStepMS(tc.expr)
+		if ms != tc.ms || ok != tc.ok {
+			t.Errorf("cronStepMS(%q) = %d, %v; want %d, %v", tc.expr, ms, ok, tc.ms, tc.ok)
+		}
+	}
+}
+
+func TestScheduleEveryMSDefaults(t *testing.T) {
+	w := parseOne(t, `{"nodes": [
+	 {"name": "A", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {"rule": {"interval": [{"field": "minutes"}, {"field": "hours", "hoursInterval": 2}]}}},
+	 {"name": "B", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {"rule": {"interval": [{}]}}},
+	 {"name": "C", "type": "n8n-nodes-base.interval", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "D", "type": "n8n-nodes-base.cron", "typeVersion": 1, "position": [0, 0], "parameters": {"triggerTimes": {"item": [{"mode": "everyX", "value": 10, "unit": "minutes"}]}}}],
+	 "connections": {}}`)
+	want := map[string]int{"A": 300_000, "B": 86_400_000, "C": 1000, "D": 600_000}
+	for _, n := range w.Nodes {
+		if ms, ok := ScheduleEveryMS(n); !ok || ms != want[n.Name] {
+			t.Errorf("ScheduleEveryMS(%s) = %d, %v; want %d", n.Name, ms, ok, want[n.Name])
+		}
+	}
+}
+
+func TestWaitMSByVersion(t *testing.T) {
+	w := parseOne(t, `{"nodes": [
+	 {"name": "v1", "type": "n8n-nodes-base.wait", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "v11", "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "position": [0, 0], "parameters": {}},
+	 {"name": "min", "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "position": [0, 0], "parameters": {"amount": 2, "unit": "minutes"}},
+	 {"name": "hook", "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "position": [0, 0], "parameters": {"resume": "webhook"}}],
+	 "connections": {}}`)
+	want := map[string]int{"v1": 3_600_000, "v11": 5000, "min": 120_000, "hook": -1}
+	for _, n := range w.Nodes {
+		ms, ok := WaitMS(n)
+		if want[n.Name] < 0 {
+			if ok {
+				t.Errorf("WaitMS(%s) bounded; a wait for a webhook has no bound", n.Name)
+			}
+			continue
+		}
+		if !ok || ms != want[n.Name] {
+			t.Errorf("WaitMS(%s) = %d, %v; want %d", n.Name, ms, ok, want[n.Name])
+		}
+	}
+}
+
+// TestSenderOf: the sender is read from what the workflow reads of the
+// request, not from a name alone.
+func TestSenderOf(t *testing.T) {
+	hook := `{"name": "Stripe webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "stripe", "httpMethod": "POST", "responseMode": "lastNode"}}`
+	for _, tc := range []struct{ name, node, key string }{
+		{"named only", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.email }}"}]}}}`, ""},
+		{"named and reads the event object", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.data.object.id }}"}]}}}`, "stripe"},
+		{"signature header", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['stripe-signature'];"}}`, "stripe"},
+		{"GitHub event header", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "e", "value": "={{ $json.headers['x-github-event'] }}"}]}}}`, "github"},
+	} {
+		w := parseOne(t, `{"nodes": [`+hook+`, `+tc.node+`], "connections": {}}`)
+		if key, _ := SenderOf(w, w.Nodes[0]); key != tc.key {
+			t.Errorf("%s: SenderOf = %q; want %q", tc.name, key, tc.key)
+		}
+	}
+}

@@ -1,0 +1,454 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// The layer outside n8n: a service that sends a webhook counts a delivery
+// as failed when no 2xx answer comes in time, and sends the event again.
+// An n8n Webhook node answers on receipt by default; set to answer when
+// the last node finishes (responseMode "lastNode") or from a Respond to
+// Webhook node ("responseNode"), it answers only after the work before
+// that. When that work is slow (a model call, a retried call, a Wait),
+// the sender gives up waiting while the first run is still going and
+// sends the event again: a new execution that repeats every write and
+// paid call (docs/n8n-facts.md, "Senders that redeliver").
+
+// KindRedelivery is the chain layer of a sender that sends the event
+// again when the answer is late.
+const KindRedelivery = "redelivery"
+
+// Sender is what a service that sends webhooks does when the answer is
+// late, from its public documentation (docs/n8n-facts.md).
+type Sender struct {
+	Name string
+	// TimeoutMS is how long it waits for a 2xx answer before it counts
+	// the delivery as failed.
+	TimeoutMS int
+	// Redeliveries is how many times it sends a failed event again; -1
+	// when it redelivers but publishes no count, 0 when it never does.
+	Redeliveries int
+	// Spacing says when the redeliveries come.
+	Spacing string
+}
+
+// Redelivers reports whether the sender sends a failed event again on
+// its own.
+func (s Sender) Redelivers() bool { return s.Redeliveries != 0 }
+
+// Deliveries is how many times one event may arrive when every answer is
+// late: the first delivery and the redeliveries, at least 2 when the
+// count is not published.
+func (s Sender) Deliveries() int {
+	if s.Redeliveries < 0 {
+		return 2
+	}
+	return 1 + s.Redeliveries
+}
+
+// senders are the services whose redelivery is known. Stripe publishes no
+// timeout ("promptly"); secondary sources say 3 to 30 s, and the largest
+// is used so that a run reported late is late on any reading.
+var senders = map[string]Sender{
+	"stripe":  {Name: "Stripe", TimeoutMS: 30_000, Redeliveries: -1, Spacing: "for up to 3 days, with exponential backoff"},
+	"shopify": {Name: "Shopify", TimeoutMS: 5_000, Redeliveries: 8, Spacing: "8 times over 4 hours"},
+	"slack":   {Name: "Slack's Events API", TimeoutMS: 3_000, Redeliveries: 3, Spacing: "3 times: at once, after 1 minute and after 5 minutes"},
+	"github":  {Name: "GitHub", TimeoutMS: 10_000, Redeliveries: 0, Spacing: "never on its own"},
+	"twilio":  {Name: "Twilio", TimeoutMS: 15_000, Redeliveries: 0, Spacing: "never by default (it calls the fallback URL)"},
+}
+
+// SenderFor returns a known sender by key ("stripe", "slack").
+func SenderFor(key string) (Sender, bool) {
+	s, ok := senders[key]
+	return s, ok
+}
+
+// senderSignals are what a workflow reads of a request that only its
+// sender sends: a signature or event header, or an event name of its
+// payload (compared in an If or Switch, or quoted in code).
+var senderSignals = []struct {
+	key     string
+	strong  []string // a header or value only this sender sends
+	events  []string // event names, matched as whole values or quoted
+	named   string   // a word of the webhook's path or name
+	payload []string // payload fields that, with the name, tell the sender
+}{
+	{key: "stripe", strong: []string{"stripe-signature"},
+		events: []string{"checkout.session.completed", "checkout.session.expired", "payment_intent.succeeded",
+			"payment_intent.payment_failed", "invoice.paid", "invoice.payment_succeeded", "invoice.payment_failed",
+			"customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted",
+			"charge.succeeded", "charge.refunded", "charge.failed"},
+		named: "stripe", payload: []string{"body.data.object"}},
+	{key: "shopify", strong: []string{"x-shopify-"}, events: []string{"orders/create", "orders/paid", "orders/updated", "orders/fulfilled"},
+		named: "shopify", payload: []string{"body.line_items", "body.order_number", "body.financial_status"}},
+	{key: "slack", strong: []string{"x-slack-signature", "x-slack-retry", "x-slack-request-timestamp", "event_callback", "url_verification"},
+		named: "slack", payload: []string{"body.event."}},
+	{key: "github", strong: []string{"x-github-event", "x-hub-signature", "x-github-delivery"}},
+	{key: "twilio", strong: []string{"x-twilio-signature", "body.messagesid", "body.smssid"}},
+}
+
+// SenderOf tells which service calls a generic Webhook node, from what
+// the workflow reads of the request (headers it checks, event names it
+// compares, payload fields it reads with the webhook named for the
+// service), not from names alone. It returns the sender's key and the
+// evidence, or "" when nothing says who calls.
+func SenderOf(w *n8nschema.Workflow, t *n8nschema.Node) (key, evidence string) {
+	name := strings.ToLower(t.Name + " " + t.Params().Get("path").Str())
+	hasSlackNode := false
+	var texts []string
+	for _, n := range w.Nodes {
+		if n.Disabled || n.IsSticky() {
+			continue
+		}
+		if strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
+			hasSlackNode = true
+		}
+		n.Params().Scalars(func(v n8nschema.Value) bool {
+			if v.Kind() == n8nschema.String {
+				texts = append(texts, strings.ToLower(v.Str()))
+			}
+			return true
+		})
+	}
+	for _, sig := range senderSignals {
+		for _, s := range sig.strong {
+			for _, x := range texts {
+				if strings.Contains(x, s) {
+					return sig.key, fmt.Sprintf("it reads %q", s)
+				}
+			}
+		}
+		for _, ev := range sig.events {
+			for _, x := range texts {
+				if quoted(x, ev) {
+					return sig.key, fmt.Sprintf("it tests for the event %q", ev)
+				}
+			}
+		}
+		if sig.named == "" || !strings.Contains(name, sig.named) && !(sig.key == "slack" && hasSlackNode) {
+			continue
+		}
+		for _, p := range sig.payload {
+			for _, x := range texts {
+				if strings.Contains(x, p) {
+					return sig.key, fmt.Sprintf("it is named for %s and reads %q", senders[sig.key].Name, p)
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// quoted reports whether text is the value v, or holds it between quotes
+// (a literal in code or an expression).
+func quoted(text, v string) bool {
+	if strings.TrimPrefix(text, "=") == v {
+		return true
+	}
+	for _, q := range []string{`'`, `"`, "`"} {
+		if strings.Contains(text, q+v+q) {
+			return true
+		}
+	}
+	return false
+}
+
+// AnswerMode says when a trigger node answers the HTTP request that
+// starts its run: the Webhook node's responseMode ("onReceived" by
+// default; nodes-base/nodes/Webhook/description.ts), "" when an
+// expression sets it. The services' own trigger nodes (Stripe Trigger,
+// Shopify Trigger, Slack Trigger, GitHub Trigger and the rest) declare
+// responseMode "onReceived" in their webhook description
+// (nodes-base/nodes/Stripe/StripeTrigger.node.ts and the like): they
+// answer on receipt, before any work.
+func AnswerMode(t *n8nschema.Node) string {
+	if t.Type != n8nschema.TypeWebhook {
+		return "onReceived"
+	}
+	v, ok := t.Param("responseMode")
+	if !ok {
+		return "onReceived"
+	}
+	if v.IsExpr() {
+		return ""
+	}
+	return v.Str()
+}
+
+// AnswersLate reports whether a trigger answers only after work: a
+// Webhook set to answer when the last node finishes or from a Respond to
+// Webhook node.
+func AnswersLate(t *n8nschema.Node) bool {
+	m := AnswerMode(t)
+	return m == "lastNode" || m == "responseNode"
+}
+
+// SlowStep is work that can keep a run from answering: a model call, a
+// call that n8n retries, a Wait.
+type SlowStep struct {
+	Node *n8nschema.Node
+	// WorstMS is what it takes at worst; meaningless when Unbounded.
+	WorstMS   int
+	Unbounded bool
+	What      string // "a model call", "3 tries", "a wait of 2 minutes"
+}
+
+// Describe says what the step is and how long it can take.
+func (s SlowStep) Describe() string {
+	if s.Unbounded {
+		return fmt.Sprintf("%s in %q, with no bound on its time", s.What, s.Node.Name)
+	}
+	return fmt.Sprintf("%s in %q that can take %s", s.What, s.Node.Name, Duration(s.WorstMS))
+}
+
+// Duration writes milliseconds as seconds, minutes or hours.
+func Duration(ms int) string {
+	switch {
+	case ms >= 2*3_600_000:
+		return fmt.Sprintf("%d h", ms/3_600_000)
+	case ms >= 2*60_000:
+		if sec := ms % 60_000 / 1000; sec > 0 && ms < 20*60_000 {
+			return fmt.Sprintf("%d min %d s", ms/60_000, sec)
+		}
+		return fmt.Sprintf("%d min", ms/60_000)
+	}
+	return fmt.Sprintf("%d s", int(math.Ceil(float64(ms)/1000)))
+}
+
+// ReachFrom returns the nodes a run started at t reaches: along main
+// connections, with the sub-nodes of every root reached.
+func ReachFrom(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := map[*n8nschema.Node]bool{t: true}
+	queue := []*n8nschema.Node{t}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+		for _, s := range g.SubNodes(u, "") {
+			if !seen[s] {
+				seen[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	return seen
+}
+
+// beforeAnswer returns the nodes that run before t's answer goes out:
+// everything t reaches when it answers at the end; with a Respond to
+// Webhook node, what t reaches that leads to one (with their sub-nodes),
+// since the answer goes out when the first one runs.
+func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+	if AnswerMode(t) != "responseNode" {
+		return reach
+	}
+	var responders []*n8nschema.Node
+	for n := range reach {
+		if n.Type == n8nschema.TypeRespondToWebhook && !n.Disabled {
+			responders = append(responders, n)
+		}
+	}
+	if len(responders) == 0 {
+		return reach // nothing answers before the end
+	}
+	// Walk back from the responders along main connections, inside what t
+	// reaches.
+	before := map[*n8nschema.Node]bool{}
+	queue := responders
+	for _, r := range responders {
+		before[r] = true
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.In(u) {
+			if e.Type == ConnMain && reach[e.From] && !before[e.From] {
+				before[e.From] = true
+				queue = append(queue, e.From)
+			}
+		}
+	}
+	for n := range before {
+		for _, s := range g.SubNodes(n, "") {
+			before[s] = true
+		}
+	}
+	return before
+}
+
+// SlowSteps lists the slow work among the nodes in, in workflow order: model
+// calls (attempts × calls per item × the per-attempt timeout), calls that
+// n8n retries (attempts × timeout + waits) and Waits. A call that runs once
+// is not counted: it is normally quick, and only an outage makes it slow.
+func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
+	var out []SlowStep
+	for _, op := range s.OperationsOf(w) {
+		if !in[op.Node] || op.Node.Disabled {
+			continue
+		}
+		per, known := AttemptTimeoutMS(op)
+		model := op.Paid || op.Spec.Role == n8nschema.RoleModel
+		switch {
+		case model:
+			st := SlowStep{Node: op.Node, What: "a model call"}
+			calls := max(op.CallsPerItem, 1)
+			if op.Unbounded || op.CallsUnbounded || !known {
+				st.Unbounded = true
+			} else {
+				st.WorstMS = MulSat(MulSat(op.Attempts, calls), per)
+			}
+			out = append(out, st)
+		case op.Attempts > 1 || op.Unbounded:
+			st := SlowStep{Node: op.Node, What: fmt.Sprintf("%d tries of a call", op.Attempts)}
+			if op.Unbounded {
+				st.What, st.Unbounded = "a call retried", true
+			} else {
+				waits := (op.OwnRetries() - 1) * RetryWaitMS(op.Node)
+				st.WorstMS = waits
+				if known {
+					st.WorstMS += MulSat(op.Attempts, per)
+				}
+			}
+			out = append(out, st)
+		}
+	}
+	for _, n := range w.Nodes {
+		if !in[n] || n.Disabled || n.Type != n8nschema.TypeWait {
+			continue
+		}
+		ms, bounded := WaitMS(n)
+		st := SlowStep{Node: n, WorstMS: ms, Unbounded: !bounded, What: "a wait"}
+		if !bounded {
+			st.What = "a wait for a call or a person"
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// WaitMS is how long a Wait node waits: amount × unit for a time interval
+// (v1: 1 hour by default, v1.1 and later 5 seconds;
+// nodes-base/nodes/Wait/Wait.node.ts), and false when it waits for a
+// webhook, a form or a date, or an expression sets the amount.
+func WaitMS(n *n8nschema.Node) (int, bool) {
+	resume := n.Params().Get("resume").Str()
+	if resume != "" && resume != "timeInterval" {
+		return 0, false
+	}
+	amount, unit := 1.0, "hours"
+	if n.TypeVersion >= 1.1 {
+		amount, unit = 5, "seconds"
+	}
+	if v, ok := n.Param("amount"); ok {
+		f, isNum := v.Num()
+		if !isNum || f < 0 {
+			return 0, false
+		}
+		amount = f
+	}
+	if v, ok := n.Param("unit"); ok && v.Str() != "" {
+		unit = v.Str()
+	}
+	per := map[string]float64{"seconds": 1000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000}[unit]
+	if per == 0 {
+		return 0, false
+	}
+	return int(min(amount*per, AttemptCap)), true
+}
+
+// Redelivery is what a Webhook trigger's sender does when the answer is
+// late, and the work that makes it late.
+type Redelivery struct {
+	Trigger *n8nschema.Node
+	// Key names the sender ("stripe"), "" when nothing tells who calls.
+	Key      string
+	Sender   Sender
+	Evidence string
+	// Slow is the slow work before the answer, WorstMS its sum.
+	Slow      []SlowStep
+	WorstMS   int
+	Unbounded bool
+	// Reach is what a run started at the trigger reaches.
+	Reach map[*n8nschema.Node]bool
+}
+
+// Late reports whether the answer may come after the sender's timeout
+// (for an unknown sender, after the shortest known timeout, 3 s).
+func (r Redelivery) Late() bool {
+	limit := 3_000
+	if r.Key != "" {
+		limit = r.Sender.TimeoutMS
+	}
+	return len(r.Slow) > 0 && (r.Unbounded || r.WorstMS > limit)
+}
+
+// Factor is the chain layer the redelivery adds.
+func (r Redelivery) Factor(w *n8nschema.Workflow) Factor {
+	return Factor{Kind: KindRedelivery, Value: r.Sender.Deliveries(), Node: r.Trigger.Name, Via: r.Sender.Name,
+		Workflow: w.Label(), Pos: r.Trigger.Pos, Source: w.Source}
+}
+
+// RedeliveryOf reads a Webhook trigger that answers late: who sends to it
+// and what work comes before its answer. It returns false for a trigger
+// that answers on receipt, or that a browser opens (GET).
+func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery, bool) {
+	if t.Disabled || t.Type != n8nschema.TypeWebhook || !AnswersLate(t) || TriggerPace(t) == PacePerson {
+		return Redelivery{}, false
+	}
+	g := s.Graph(w)
+	r := Redelivery{Trigger: t, Reach: ReachFrom(g, t)}
+	r.Key, r.Evidence = SenderOf(w, t)
+	if r.Key != "" {
+		r.Sender = senders[r.Key]
+	}
+	r.Slow = SlowSteps(s, w, beforeAnswer(g, t, r.Reach))
+	for _, st := range r.Slow {
+		if st.Unbounded {
+			r.Unbounded = true
+		} else {
+			r.WorstMS = min(r.WorstMS+st.WorstMS, AttemptCap)
+		}
+	}
+	return r, true
+}
+
+// Exposure says who can start a trigger's runs from outside: "public"
+// for a chat made public or a form with no authentication, whose page
+// anyone with the link opens; "url" for a Webhook with no authentication,
+// which anyone who learns its URL can call; "" for a trigger that checks
+// who calls (basic, header or JWT auth, n8n user auth) or is not reached
+// over HTTP. Chat Trigger: public (false by default) and authentication
+// (none by default) (langchain nodes/trigger/ChatTrigger/ChatTrigger.node.ts);
+// Form Trigger and Webhook: authentication, none by default
+// (nodes-base/nodes/Form/v2/FormTriggerV2.node.ts, nodes/Webhook/description.ts).
+func Exposure(t *n8nschema.Node) string {
+	if t.Disabled {
+		return ""
+	}
+	auth := t.Params().Get("authentication").Str()
+	open := auth == "" || auth == "none"
+	switch t.Type {
+	case n8nschema.TypeChatTrigger:
+		if t.Params().Get("public").True() && open {
+			return "public"
+		}
+	case n8nschema.TypeFormTrigger:
+		if open {
+			return "public"
+		}
+	case n8nschema.TypeWebhook:
+		if open {
+			return "url"
+		}
+	}
+	return ""
+}

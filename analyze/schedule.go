@@ -1,0 +1,215 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Overlapping runs: n8n starts a scheduled run when the clock says so,
+// whether or not the last run has finished. A run that can take longer
+// than the interval lets the next one start beside it.
+
+// ScheduleEveryMS is the shortest interval between the runs a schedule
+// trigger starts, false when it cannot be read (a cron expression other
+// than a step, an expression). Schedule Trigger rule.interval[]: field
+// (days by default) with secondsInterval 30, minutesInterval 5,
+// hoursInterval 1 by default, or cronExpression
+// (nodes-base/nodes/Schedule/ScheduleTrigger.node.ts); the older Cron
+// triggerTimes.item[] (everyMinute, everyHour, everyX value × unit) and
+// Interval (interval 1 of unit seconds by default).
+func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
+	best, found := 0, false
+	take := func(ms int) {
+		if ms > 0 && (!found || ms < best) {
+			best, found = ms, true
+		}
+	}
+	unit := map[string]int{"seconds": 1000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000,
+		"weeks": 7 * 86_400_000, "months": 28 * 86_400_000}
+	num := func(v n8nschema.Value, def float64) (int, bool) {
+		if !v.Exists() {
+			return int(def), true
+		}
+		f, ok := v.Num()
+		if !ok || f < 1 {
+			return 0, false
+		}
+		return int(min(f, 1e6)), true
+	}
+	switch t.Type {
+	case n8nschema.TypeScheduleTrigger:
+		iv, _ := t.Param("rule.interval")
+		for _, e := range iv.Elems() {
+			field := e.Get("field").Str()
+			if field == "" {
+				field = "days"
+			}
+			if field == "cronExpression" {
+				if ms, ok := cronStepMS(e.Get("expression").Str()); ok {
+					take(ms)
+				}
+				continue
+			}
+			param := map[string]string{"seconds": "secondsInterval", "minutes": "minutesInterval", "hours": "hoursInterval",
+				"days": "daysInterval", "weeks": "weeksInterval", "months": "monthsInterval"}[field]
+			def := map[string]float64{"seconds": 30, "minutes": 5}[field]
+			if def == 0 {
+				def = 1
+			}
+			if k, ok := num(e.Get(param), def); ok {
+				take(k * unit[field])
+			}
+		}
+	case n8nschema.TypeCron:
+		items, _ := t.Param("triggerTimes.item")
+		for _, e := range items.Elems() {
+			switch e.Get("mode").Str() {
+			case "everyMinute":
+				take(60_000)
+			case "everyHour":
+				take(3_600_000)
+			case "everyX":
+				if k, ok := num(e.Get("value"), 2); ok {
+					take(k * unit[e.Get("unit").Str()])
+				}
+			case "custom":
+				if ms, ok := cronStepMS(e.Get("cronExpression").Str()); ok {
+					take(ms)
+				}
+			default:
+				take(86_400_000)
+			}
+		}
+	case n8nschema.TypeInterval:
+		u := t.Params().Get("unit").Str()
+		if u == "" {
+			u = "seconds"
+		}
+		if k, ok := num(t.Params().Get("interval"), 1); ok {
+			take(k * unit[u])
+		}
+	}
+	return best, found
+}
+
+// cronStepRE matches a cron field that runs every step: "*", "*/5", "0/5".
+var cronStepRE = lazyregexp.New(`^(\*|0)(/(\d+))?$`)
+
+// cronStepMS reads the interval of a cron expression whose first field
+// that is not a fixed value steps evenly: "*/5 * * * *" every 5 minutes,
+// "0 */2 * * *" every 2 hours, "*/30 * * * * *" every 30 seconds. A list or
+// a range is not read.
+func cronStepMS(expr string) (int, bool) {
+	fs := strings.Fields(strings.TrimPrefix(expr, "="))
+	units := []int{60_000, 3_600_000, 86_400_000}
+	if len(fs) == 6 {
+		units = append([]int{1000}, units...)
+	} else if len(fs) != 5 {
+		return 0, false
+	}
+	for i, u := range units {
+		f := fs[i]
+		if _, err := strconv.Atoi(f); err == nil {
+			continue // a fixed value: the step is in a longer field
+		}
+		m := cronStepRE.FindStringSubmatch(f)
+		if m == nil || m[1] == "0" && m[3] == "" {
+			return 0, false
+		}
+		step := 1
+		if m[3] != "" {
+			step, _ = strconv.Atoi(m[3])
+		}
+		if step < 1 {
+			return 0, false
+		}
+		return step * u, true
+	}
+	return 0, false
+}
+
+// RunWorstMS is how long one run started at t can take at worst, along
+// its longest path of main connections: the slow steps of SlowSteps (a
+// model call's, a retried call's or a Wait's worst), a sub-node's counted
+// at its root. Unbounded steps are left out: RS504 speaks for them, and a
+// wait for a person is not a storm. It returns the slowest step too.
+func RunWorstMS(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (int, SlowStep, bool) {
+	g := s.Graph(w)
+	weight := map[*n8nschema.Node]int{}
+	var slowest SlowStep
+	found := false
+	for _, st := range SlowSteps(s, w, ReachFrom(g, t)) {
+		if st.Unbounded {
+			continue
+		}
+		n := st.Node
+		if r := g.Root(n); r != nil && g.IsSubNode(n) {
+			n = r
+		}
+		weight[n] = min(weight[n]+st.WorstMS, AttemptCap)
+		if !found || st.WorstMS > slowest.WorstMS {
+			slowest, found = st, true
+		}
+	}
+	if !found {
+		return 0, SlowStep{}, false
+	}
+	memo := map[*n8nschema.Node]int{}
+	onPath := map[*n8nschema.Node]bool{}
+	var longest func(n *n8nschema.Node) int
+	longest = func(n *n8nschema.Node) int {
+		if v, ok := memo[n]; ok {
+			return v
+		}
+		onPath[n] = true
+		best := 0
+		for _, e := range g.Out(n) {
+			if e.Type == ConnMain && !onPath[e.To] {
+				best = max(best, longest(e.To))
+			}
+		}
+		onPath[n] = false
+		memo[n] = min(weight[n]+best, AttemptCap)
+		return memo[n]
+	}
+	return longest(t), slowest, true
+}
+
+// lockRE matches what names a lock or a check for a run still going.
+var lockRE = lazyregexp.New(`(?i)\b(lock|locked|locking|mutex|semaphore)\b|already[ _-]?running|is[ _-]?running|in[ _-]?progress|"status":\s*"running"`)
+
+// Locked reports whether a node the run reaches looks like a lock: its
+// name or parameters speak of a lock, a mutex, a run in progress, or list
+// the running executions.
+func Locked(g *Graph, reach map[*n8nschema.Node]bool) bool {
+	for _, n := range g.Nodes {
+		if reach[n] && !n.Disabled && (lockRE.MatchString(n.Name) || lockRE.MatchString(n.Params().Raw())) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarksBefore reports whether the run changes the state of what it works
+// on before its slow step: a write that re-applies state (an update, a
+// PATCH: "sent = true") on the way from t to slow. A run that starts
+// beside it then finds that work marked and passes it by.
+func MarksBefore(s *Set, w *n8nschema.Workflow, t, slow *n8nschema.Node) bool {
+	g := s.Graph(w)
+	if r := g.Root(slow); r != nil && g.IsSubNode(slow) {
+		slow = r
+	}
+	on := map[*n8nschema.Node]bool{}
+	for _, n := range Between(g, t, slow) {
+		on[n] = true
+	}
+	for _, op := range s.OperationsOf(w) {
+		if on[op.Node] && op.Write && op.Consequence == SameState {
+			return true
+		}
+	}
+	return false
+}

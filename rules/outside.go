@@ -1,0 +1,68 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Helpers of the rules about the layers outside n8n (RS106, RS203, RS204,
+// RS306): work that runs again because a sender redelivers, a schedule
+// re-reads, or a run starts while the last one still goes.
+
+// repeated is what a run repeats when it runs once more for the same
+// input: its writes that leave a second effect, the worst first, and its
+// paid calls.
+type repeated struct {
+	writes []*analyze.Operation
+	worst  analyze.Effect
+	paid   []*analyze.Operation
+}
+
+// repeatedFrom collects what a run started at t repeats among the nodes
+// in reach: writes whose duplicate is a second effect (ConsequenceOf),
+// without an idempotency key, and not behind a Remove Duplicates that
+// drops what earlier executions saw; and paid calls.
+func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
+	var r repeated
+	g := pass.Set.Graph(pass.Workflow)
+	deduped := analyze.Behind(g, t, analyze.DedupesAcrossExecutions)
+	for _, op := range liveOps(pass) {
+		if !reach[op.Node] || deduped[op.Node] {
+			continue
+		}
+		if op.Paid {
+			r.paid = append(r.paid, op)
+			continue
+		}
+		if !op.Write || !op.Consequence.Duplicates() {
+			continue
+		}
+		if k, ok := n8nschema.IdempotencyKeyOf(op.Node); ok {
+			if st, _ := n8nschema.ClassifyKey(k.Value); st != n8nschema.KeyEmpty {
+				continue // the receiving API drops the repeat
+			}
+		}
+		eff := analyze.ConsequenceOf(op.Node)
+		if len(r.writes) == 0 || eff.Consequence > r.worst.Consequence {
+			r.worst = eff
+			r.writes = append([]*analyze.Operation{op}, r.writes...)
+		} else {
+			r.writes = append(r.writes, op)
+		}
+	}
+	return r
+}
+
+// withLayer is an operation's chain with an outer layer before it.
+func withLayer(f analyze.Factor, op *analyze.Operation) []analyze.Factor {
+	out := make([]analyze.Factor, 0, 1+len(op.Factors))
+	return append(append(out, f), op.Factors...)
+}
+
+// counted writes a count with the singular or plural words: "1 paid call
+// is", "3 paid calls are".
+func counted(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}

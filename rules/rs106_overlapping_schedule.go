@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs106 = &analyze.Rule{
+	ID:    "RS106",
+	Name:  "overlapping-schedule",
+	Title: "a scheduled run can outlast the interval to the next one",
+	Doc: `n8n starts a scheduled run when the clock says so, whether or not the last run has finished: the Schedule
+Trigger's cron job emits on every tick (nodes-base/nodes/Schedule/ScheduleTrigger.node.ts), and nothing in n8n
+waits for the previous execution. A run that can take longer than the interval (model calls, calls retried with
+waits, Wait nodes) lets the next one start beside it; during an outage of a dependency, when every call runs to its
+timeout and retries, the runs pile up, each one calling the failing service again and repeating every write and paid
+call that the slower run has not yet made. stormcheck adds up, along the longest path of the run, what its slow steps
+take at worst (a model call: attempts × calls × its timeout; a retried call: attempts × timeout + waits; a Wait:
+its time) and reports a schedule whose interval is shorter. A call that runs once is not counted, nor a step
+with no bound (RS504 speaks for those), nor a wait for a person. The rule is silent when settings.executionTimeout
+is no longer than the interval (n8n stops the run before the next begins, though only between nodes) or when
+something in the run looks like a lock (a node or parameter that names a lock, a mutex, a run in progress, or
+lists the running executions). A warning when the run makes paid calls or writes whose duplicate is a record or
+worse; a note otherwise.`,
+	Fix:       "Set executionTimeout below the interval, lengthen the interval, or take a lock at the start of the run (a row or key that says a run is going)",
+	FixSafety: analyze.Unsafe,
+	FixDoc: `Unsafe (--unsafe-fixes): it sets settings.executionTimeout to the schedule's interval, so that n8n stops a run
+before the next one starts. n8n checks the timeout only before a node starts, so a node that is retrying finishes
+first; and a run cut short leaves its work half done. It is not offered when the workflow has a timeout already
+(longer than the interval: which to change is a decision), when the interval is longer than n8n's ceiling on
+executionTimeout (3600 s), or when one call alone may take longer than the interval (the timeout would cut it
+short, and RS504 would say so).`,
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"schedules", "timeouts"},
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		g := pass.Set.Graph(w)
+		for _, t := range g.Triggers() {
+			if t.Disabled || !n8nschema.IsScheduleTrigger(t.Type) {
+				continue
+			}
+			every, ok := analyze.ScheduleEveryMS(t)
+			if !ok {
+				continue
+			}
+			worst, slowest, ok := analyze.RunWorstMS(pass.Set, w, t)
+			if !ok || worst <= every {
+				continue
+			}
+			if to := w.Settings.ExecutionTimeout; to > 0 && to*1000 <= float64(every) {
+				continue // n8n stops the run before the next starts
+			}
+			reach := analyze.ReachFrom(g, t)
+			if analyze.Locked(g, reach) || analyze.MarksBefore(pass.Set, w, t, slowest.Node) {
+				continue
+			}
+			rep := repeatedFrom(pass, t, reach)
+			sev := analyze.Note
+			what := "calls the same services again"
+			switch {
+			case len(rep.writes) > 0 && rep.worst.Consequence >= analyze.SecondRecord:
+				sev, what = analyze.Warning, fmt.Sprintf("may repeat what the slower run has not yet marked done: %q leaves %s", rep.writes[0].Node.Name, rep.worst.Duplicate)
+			case len(rep.paid) > 0:
+				sev, what = analyze.Warning, "bills its paid call again"
+				if len(rep.paid) > 1 {
+					what = fmt.Sprintf("bills its %d paid calls again", len(rep.paid))
+				}
+			}
+			var chain []analyze.Factor
+			for _, op := range liveOps(pass) {
+				if op.Node == slowest.Node {
+					chain = op.Factors
+					break
+				}
+			}
+			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev,
+				Message: fmt.Sprintf("schedule %q starts a run every %s, and one run can take %s at worst (its slowest step: %s); nothing stops the next run from starting beside it (no executionTimeout within the interval, no lock), and each overlapping run %s",
+					t.Name, analyze.Duration(every), analyze.Duration(worst), slowest.Describe(), what),
+				Chain:  chain,
+				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.ScheduleTimeout(w, t) }})
+			return // one finding per workflow: the first schedule that overlaps
+		}
+	},
+}

@@ -1,0 +1,104 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+)
+
+var rs203 = &analyze.Rule{
+	ID:    "RS203",
+	Name:  "redelivered-trigger",
+	Title: "a webhook answers its sender after slow work",
+	Doc: `A service that sends webhooks counts a delivery as failed when no 2xx answer comes in time, and sends the
+event again: Stripe for up to three days, Shopify 8 times over 4 hours after 5 s, Slack's Events API 3 times after
+3 s; GitHub and Twilio do not redeliver (docs/n8n-facts.md lists each fact with its source). n8n's Webhook node
+answers on receipt by default; set to answer "When Last Node Finishes" (responseMode lastNode) or "Using Respond to
+Webhook Node" (responseNode), it answers only after the work before it
+(packages/cli/src/webhooks/webhook-helpers.ts, nodes-base/nodes/Webhook/description.ts). When that work is slow (a
+model call, a call that n8n retries, a Wait), the sender gives up while the first run is still going and sends the
+event again: a new execution that repeats every write and paid call, as many times as the sender redelivers. That is
+one more retry layer, outside n8n, multiplying everything inside it; the chain shows it as "redelivery". The
+services' own trigger nodes (Stripe Trigger, Shopify Trigger, Slack Trigger, GitHub Trigger and the rest) answer on
+receipt (their webhook description sets responseMode onReceived, e.g.
+nodes-base/nodes/Stripe/StripeTrigger.node.ts) and are not reported. The sender of a generic Webhook is read from
+what the workflow reads of the request: a signature or event header it checks (Stripe-Signature, X-Shopify-*,
+X-Slack-Signature, X-GitHub-Event), an event name it compares ("checkout.session.completed", "event_callback"), or
+payload fields it reads when the webhook is named for the service; a name alone says nothing. Severity follows what
+a duplicate costs: an error for a charge, an order, a deal or a message to a customer; a warning for a second record
+or paid calls billed again; a note for a team alert. When nothing tells who calls, nothing is reported: the caller may be a page
+or a bot that waits for the answer and never sends again (in a sample of n8n-fresh, most such webhooks were called
+by the owner's own relay). A call
+that runs once is not counted as slow, nor is a write with an idempotency key or behind a Remove Duplicates that
+drops items seen in earlier executions.`,
+	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
+	FixSafety: analyze.Unsafe,
+	FixDoc: `Unsafe (--unsafe-fixes): it sets the Webhook node's responseMode to "onReceived", so that n8n answers 200 before
+the work and the sender stops redelivering. It is offered only for a known sender that ignores the answer's body
+(Stripe, Shopify, Slack's Events API), a webhook that answers when the last node finishes, and a workflow
+that has an error workflow: with a Respond to
+Webhook node in the workflow, that node would fail ("No Webhook node found"), and the answer it builds may be what the
+sender needs (Slack's url_verification challenge). It is unsafe because the sender then no longer learns that a run
+failed, so a failed run is not sent again; the error workflow is then the only one to hear of it.`,
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"writes", "retries", "webhooks"},
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		g := pass.Set.Graph(w)
+		for _, t := range g.Triggers() {
+			rd, ok := analyze.RedeliveryOf(pass.Set, w, t)
+			if !ok || rd.Key == "" || !rd.Late() || !rd.Sender.Redelivers() {
+				continue
+			}
+			rep := repeatedFrom(pass, t, rd.Reach)
+			var op *analyze.Operation
+			var dup string
+			sev := analyze.Note
+			switch {
+			case len(rep.writes) > 0:
+				op = rep.writes[0]
+				dup = fmt.Sprintf("%q leaves %s", op.Node.Name, rep.worst.Duplicate)
+				switch {
+				case rep.worst.Consequence == analyze.Harm:
+					sev = analyze.Error
+				case rep.worst.Consequence >= analyze.SecondRecord:
+					sev = analyze.Warning
+				}
+				if len(rep.paid) > 0 {
+					dup += fmt.Sprintf(", and %s billed again", counted(len(rep.paid), "paid call is", "paid calls are"))
+					sev = max(sev, analyze.Warning)
+				}
+			case len(rep.paid) > 0:
+				op = rep.paid[0]
+				dup = fmt.Sprintf("%s billed again", counted(len(rep.paid), "paid call is", "paid calls are"))
+				sev = analyze.Warning
+			default:
+				continue // the run repeats nothing that leaves a trace
+			}
+			slow := slowText(rd)
+			s := rd.Sender
+			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: rd.Key,
+				Message: fmt.Sprintf("webhook %q is called by %s (%s) and answers only after %s, longer than the %s %s waits; %s then sends the event again %s, and each delivery repeats the run: %s",
+					t.Name, s.Name, rd.Evidence, slow, analyze.Duration(s.TimeoutMS), s.Name, s.Name, s.Spacing, dup),
+				Chain:  withLayer(rd.Factor(w), op),
+				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.AnswerOnReceipt(w, t, rd.Key) }})
+		}
+	},
+}
+
+// slowText names the slow work before a webhook's answer: the slowest
+// step, and how many more there are.
+func slowText(rd analyze.Redelivery) string {
+	best := rd.Slow[0]
+	for _, st := range rd.Slow[1:] {
+		if st.Unbounded && !best.Unbounded || st.Unbounded == best.Unbounded && st.WorstMS > best.WorstMS {
+			best = st
+		}
+	}
+	out := best.Describe()
+	if n := len(rd.Slow) - 1; n > 0 {
+		out += fmt.Sprintf(" (and %s)", counted(n, "more slow step", "more slow steps"))
+	}
+	return out
+}

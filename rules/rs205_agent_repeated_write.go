@@ -1,0 +1,86 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs205 = &analyze.Rule{
+	ID:    "RS205",
+	Name:  "agent-repeated-write",
+	Title: "an agent may call a write tool again after it fails",
+	Doc: `When a tool call fails, an agent can hand the error to the model as the tool's answer, and the model decides
+what to do next: often, to call the tool again. An Agent v3 or later does this for every tool
+(packages/@n8n/nodes-langchain/utils/agent-execution/buildSteps.ts); older agents for the tools that catch their
+own failure and answer with it, the HTTP Request tool, the Code tool and the Call Workflow tool v1
+(nodes/tools/ToolHttpRequest/utils.ts, nodes/tools/ToolCode/ToolCode.node.ts). That is one more retry layer,
+decided by the model, bounded only by the agent's iterations (options.maxIterations, 10 by default); the chain
+shows it as "model-retry". Around a write with no idempotency key (send an SMS, book an appointment, create a
+record, charge a card), a call that timed out on the client may already have committed, and the model's second
+call writes again. This is RS201's question asked of a layer n8n does not own, so it is its own rule: RS201
+reports the tool when n8n retries it (retryOnFail), and this rule only when nothing but the model does. Severity
+follows the consequence scale at one step lower than RS201, since the repeat needs a failure and the model's
+choice: a warning when the duplicate reaches money or a third party (a charge, an order, a booking, a message to a
+customer), a note for a second record or a write whose endpoint says nothing of what it creates; alerts to the
+team are left out, and so is an HTTP Request tool whose URL path holds a placeholder the model fills
+("/bookings/{uid}/cancel"): it acts on one existing resource, and a repeat re-applies the change.`,
+	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description not to call it again after an error",
+	FixDoc:     "None: a key must come from the data the tool is given, and what the model is told is the owner's choice.",
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"writes", "retries", "agents"},
+	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
+		for _, op := range liveOps(pass) {
+			if !op.Write || op.Paid || retried(op) {
+				continue // RS201 speaks for a write n8n retries
+			}
+			agent, k := analyze.ModelRecalls(g, op.Node)
+			if agent == nil || namedByModel(op.Node) {
+				continue
+			}
+			eff := analyze.ConsequenceOf(op.Node)
+			sev := analyze.Severity(0)
+			switch eff.Consequence {
+			case analyze.Harm:
+				sev = analyze.Warning
+			case analyze.SecondRecord, analyze.Unclear:
+				sev = analyze.Note
+			default:
+				continue // same state, no effect, or an alert to the team
+			}
+			if key, ok := n8nschema.IdempotencyKeyOf(op.Node); ok {
+				if st, _ := n8nschema.ClassifyKey(key.Value); st != n8nschema.KeyEmpty {
+					continue
+				}
+			}
+			f := analyze.Factor{Kind: analyze.KindModelRetry, Value: k, Node: agent.Name, Workflow: pass.Workflow.Label(),
+				Pos: agent.Pos, Source: pass.Workflow.Source}
+			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev,
+				Message: fmt.Sprintf("agent %q hands a failed call of its tool %q back to the model, which may call it again (up to %d iterations); the write (%s) carries no idempotency key, so a call that timed out may already have committed, and a duplicate is %s",
+					agent.Name, op.Node.Name, k, eff.Op, eff.Duplicate),
+				Chain: withLayer(f, op)})
+		}
+	},
+}
+
+// namedByModel reports an HTTP Request tool whose URL path holds a
+// placeholder the model fills ("/bookings/{bookingUid}/cancel"): the call
+// acts on one existing resource the model names, and a repeat re-applies
+// it.
+func namedByModel(n *n8nschema.Node) bool {
+	if n.Type != n8nschema.TypeToolHTTPRequest {
+		return false
+	}
+	u := n.Params().Get("url").Str()
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return strings.Contains(u, "/{") && !strings.Contains(u, "{{")
+}
