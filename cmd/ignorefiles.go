@@ -232,7 +232,7 @@ func (o *AuditOptions) dropIgnored(ins []input, cfg *Config, n *namer) []input {
 		if o.NoGitignore {
 			return false
 		}
-		top := n.gitTop(dirOf(in.at))
+		top := n.gitTop(filepath.Dir(in.at))
 		if top == "" {
 			return false // git ignores nothing outside a repository
 		}

@@ -86,24 +86,15 @@ func collectInputs(args []string, stdin io.Reader, n *namer, limit int64) ([]inp
 	// named as the user wrote them when outside the repository root.
 	addFile := func(p string, explicit bool, err error) {
 		abs := n.abs(p)
-		add(input{name: n.nameAt(abs, func() string { return p }), at: abs, path: abs, explicit: explicit, err: err})
+		add(input{name: n.nameAt(abs, p), at: abs, path: abs, explicit: explicit, err: err})
 	}
 	addDir := func(dir string) {
 		abs := n.abs(dir)
 		found := walkJSON(abs, pl)
 		for _, w := range found {
-			// w.path is clean and absolute: n.abs of the path as given
-			// (dir joined with the rest), which is spelled only for a
-			// name outside the root. The rest is what filepath.Rel(abs,
-			// w.path) gives, without cleaning both again.
-			given := func() string {
-				rel := strings.TrimPrefix(w.path[len(abs):], string(filepath.Separator))
-				if rel == "" {
-					rel = "."
-				}
-				return filepath.Join(dir, rel)
-			}
-			in := input{name: n.nameAt(w.path, given), at: w.path, path: w.path, err: w.err}
+			// Named as given (dir joined with the rest) outside the root.
+			rel, _ := filepath.Rel(abs, w.path)
+			in := input{name: n.nameAt(w.path, filepath.Join(dir, rel)), at: w.path, path: w.path, err: w.err}
 			switch {
 			case w.err == errLinkOut:
 				in.path, in.err, in.skip = "", nil, w.err.Error()

@@ -18,8 +18,6 @@ type namer struct {
 	root  string // --root, absolute; "" to find it per input
 	stdin string // --stdin-filename; "" names stdin "<stdin>"
 	tops  map[string]string
-	// cleanRoot is the last root found clean, for nameAt's shortcut.
-	cleanRoot string
 }
 
 func newNamer(wd, root, stdinName string) *namer {
@@ -43,7 +41,7 @@ func (n *namer) rootOf(abs string) string {
 	if n.root != "" {
 		return n.root
 	}
-	if top := n.gitTop(dirOf(abs)); top != "" {
+	if top := n.gitTop(filepath.Dir(abs)); top != "" {
 		return top
 	}
 	return n.wd
@@ -74,60 +72,16 @@ func (n *namer) gitTop(dir string) string {
 	return top
 }
 
-// dirOf is filepath.Dir of a clean path, without cleaning it again.
-func dirOf(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i > 0 && filepath.Separator == '/' {
-		return p[:i]
-	}
-	return filepath.Dir(p)
-}
-
 // name is how reports show the file at p: relative to its root when inside
 // it, slash-separated, without "./"; else the path as given.
-func (n *namer) name(p string) string {
-	return n.nameAt(n.abs(p), func() string { return p })
-}
+func (n *namer) name(p string) string { return n.nameAt(n.abs(p), p) }
 
-// nameAt is name for the file at abs (n.abs of the path given), given
-// the path as given: cleaning paths was most of the time of a folder walk.
-func (n *namer) nameAt(abs string, given func() string) string {
-	root := n.rootOf(abs)
-	if rel, inside, known := n.relBelow(root, abs); known {
-		if inside {
-			return filepath.ToSlash(rel)
-		}
-		return filepath.ToSlash(filepath.Clean(given()))
-	}
-	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+// nameAt is name for the file at abs, n.abs of given.
+func (n *namer) nameAt(abs, given string) string {
+	if rel, err := filepath.Rel(n.rootOf(abs), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
 	}
-	return filepath.ToSlash(filepath.Clean(given()))
-}
-
-// relBelow is what nameAt needs of filepath.Rel(root, abs) for a clean abs
-// and a clean root, without cleaning both again (most of the time of naming
-// a folder's files): inside, the rest of abs after root and a separator;
-// outside when abs is neither root nor below it. known is false where Rel
-// must decide: root not clean, abs == root, or a system whose paths
-// compare without case.
-func (n *namer) relBelow(root, abs string) (rel string, inside, known bool) {
-	if root == "" || abs == root || filepath.Separator != '/' {
-		return "", false, false
-	}
-	if root != n.cleanRoot {
-		if filepath.Clean(root) != root {
-			return "", false, false
-		}
-		n.cleanRoot = root
-	}
-	rest, ok := strings.CutPrefix(abs, root)
-	if ok && root != "/" {
-		rest, ok = strings.CutPrefix(rest, "/")
-	}
-	if !ok || rest == "" {
-		return "", false, true
-	}
-	return rest, rest != ".." && !strings.HasPrefix(rest, "../"), true
+	return filepath.ToSlash(filepath.Clean(given))
 }
 
 // stdinInput is the name and place of stdin: --stdin-filename when given.

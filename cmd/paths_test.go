@@ -135,27 +135,6 @@ func TestStdinFilename(t *testing.T) {
 	}
 }
 
-// TestNameAtShortcutAgreesWithRel: nameAt's shortcut past filepath.Rel
-// names every file as Rel does, inside the root, outside it, at it, and
-// with a root that is not clean.
-func TestNameAtShortcutAgreesWithRel(t *testing.T) {
-	viaRel := func(root, abs, given string) string {
-		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(rel)
-		}
-		return filepath.ToSlash(filepath.Clean(given))
-	}
-	for _, root := range []string{"/", "/r", "/r/", "/r/./s", "/r/s", "/rs"} {
-		for _, abs := range []string{"/", "/r", "/r/a.json", "/r/s/a.json", "/rs/a.json", "/r/..a.json", "/x/a.json", "/r/s"} {
-			n := newNamer("", "", "")
-			n.root = root // as given, clean or not
-			given := "given/" + filepath.Base(abs)
-			if got, want := n.nameAt(abs, func() string { return given }), viaRel(root, abs, given); got != want {
-				t.Errorf("root %q, file %q: named %q, Rel names it %q", root, abs, got, want)
-			}
-		}
-	}
-}
 
 // TestNamesInNestedRepositories: a walk names each file relative to the
 // nearest folder holding .git, a folder or a file (a worktree), also below
