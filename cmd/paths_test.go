@@ -135,7 +135,6 @@ func TestStdinFilename(t *testing.T) {
 	}
 }
 
-
 // TestNamesInNestedRepositories: a walk names each file relative to the
 // nearest folder holding .git, a folder or a file (a worktree), also below
 // the folder walked; a .git that is a broken link makes no top.
