@@ -18,10 +18,8 @@ func TestFoldScalesLinearly(t *testing.T) {
 	rules := []*Rule{{ID: "RS505", FoldMore: func(n int) string { return fmt.Sprintf("; %d more", n) }}}
 	const n = 3000
 	var smallBytes, largeBytes uint64
-	small := folding(n, rules)
-	st := cputime.Median(5, func() { smallBytes = small() })
-	large := folding(4*n, rules)
-	lt := cputime.Median(5, func() { largeBytes = large() })
+	small, large := folding(n, rules), folding(4*n, rules)
+	st, lt := cputime.Scales(3, 5, 6, func() { smallBytes = small() }, func() { largeBytes = large() })
 	t.Logf("%d findings: %v, %d bytes; %d: %v, %d bytes", n, st, smallBytes, 4*n, lt, largeBytes)
 	if lt > 6*st {
 		t.Errorf("folding %d findings takes %v, %d findings %v: more than 6×", n, st, 4*n, lt)

@@ -2,7 +2,6 @@ package fix
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/benchgen"
@@ -33,28 +32,27 @@ func TestRepairsScaleLinearly(t *testing.T) {
 		{"chain", benchgen.Chain, 300},
 		{"retried posts", benchgen.RetriedPosts, 2000},
 	} {
-		// One set at a time: the other's memory would weigh on the time.
-		st, smallSteps := timeRepairs(t, tt.gen(tt.n))
-		lt, largeSteps := timeRepairs(t, tt.gen(4*tt.n))
-		t.Logf("%s: %d → %v (%d steps), %d → %v (%d steps)", tt.name, tt.n, st, smallSteps, 4*tt.n, lt, largeSteps)
+		small, smallSteps := repairRun(t, tt.gen(tt.n))
+		large, largeSteps := repairRun(t, tt.gen(4*tt.n))
+		st, lt := cputime.Scales(3, 3, 6, small, large)
+		t.Logf("%s: %d → %v (%d steps), %d → %v (%d steps)", tt.name, tt.n, st, *smallSteps, 4*tt.n, lt, *largeSteps)
 		if lt > 6*st {
 			t.Errorf("%s: repairs of %d take %v, of %d %v: more than 6×", tt.name, tt.n, st, 4*tt.n, lt)
 		}
-		if largeSteps > 6*smallSteps {
-			t.Errorf("%s: repairs of %d read %d layers and operations, of %d %d: more than 6×", tt.name, tt.n, smallSteps, 4*tt.n, largeSteps)
+		if *largeSteps > 6**smallSteps {
+			t.Errorf("%s: repairs of %d read %d layers and operations, of %d %d: more than 6×", tt.name, tt.n, *smallSteps, 4*tt.n, *largeSteps)
 		}
 	}
 }
 
-// timeRepairs audits the workflows and returns the median CPU time of 3
-// runs that compute every finding's repair with a new repairer, and the
-// steps of the last.
-func timeRepairs(t *testing.T, src []byte) (time.Duration, int) {
+// repairRun audits the workflows and returns a run that computes every
+// finding's repair with a new repairer, and the steps of the last run.
+func repairRun(t *testing.T, src []byte) (func(), *int) {
 	t.Helper()
 	files := []*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", src))}
 	set, fs := checker(analyze.DefaultOptions())(files)
-	steps := 0
-	d := cputime.Median(3, func() {
+	steps := new(int)
+	return func() {
 		r := newRepairer(set, Options{})
 		repaired := 0
 		for i := range fs {
@@ -65,7 +63,6 @@ func timeRepairs(t *testing.T, src []byte) (time.Duration, int) {
 		if repaired == 0 {
 			t.Fatal("no finding has a repair: the set does not exercise the repairer")
 		}
-		steps = r.steps
-	})
-	return d, steps
+		*steps = r.steps
+	}, steps
 }

@@ -19,10 +19,8 @@ import (
 func TestSnippetsOfOneFileOfManyWorkflows(t *testing.T) {
 	const n = 1500
 	var smallRanged, largeRanged int
-	small := snippetsOf(t, n)
-	st := cputime.Median(5, func() { smallRanged = small() })
-	large := snippetsOf(t, 4*n)
-	lt := cputime.Median(5, func() { largeRanged = large() })
+	small, large := snippetsOf(t, n), snippetsOf(t, 4*n)
+	st, lt := cputime.Scales(3, 5, 6, func() { smallRanged = small() }, func() { largeRanged = large() })
 	t.Logf("%d workflows: %v, %d ranges read; %d: %v, %d", n, st, smallRanged, 4*n, lt, largeRanged)
 	if lt > 6*st {
 		t.Errorf("snippets of %d workflows take %v, of %d %v: more than 6×", n, st, 4*n, lt)

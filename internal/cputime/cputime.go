@@ -35,3 +35,21 @@ func Median(runs int, fn func()) time.Duration {
 	slices.Sort(ds)
 	return ds[len(ds)/2]
 }
+
+// Scales measures the median CPU time of small and of large (runs calls
+// each) and returns them, measuring again up to tries times while large
+// takes more than limit × small: on a busy machine one unlucky pair can
+// cross a bound that the code keeps, while code that grows faster than
+// the bound crosses it every time.
+func Scales(tries, runs int, limit float64, small, large func()) (st, lt time.Duration) {
+	for i := 0; i < tries; i++ {
+		s, l := Median(runs, small), Median(runs, large)
+		if i == 0 || float64(l)*float64(st) < float64(lt)*float64(s) {
+			st, lt = s, l
+		}
+		if float64(lt) <= limit*float64(st) {
+			break
+		}
+	}
+	return st, lt
+}
