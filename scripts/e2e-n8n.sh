@@ -125,8 +125,9 @@ log "stormcheck audit --n8n-url"
 audit "$work/api.json" --n8n-url "$base"
 findings "$work/api.json" >"$work/api.tsv"
 diff -u "$work/files.tsv" "$work/api.tsv" || die "findings from the API differ from findings from the files"
-jq -e '[.findings[].file] | all(startswith("n8n://127.0.0.1:'"$port"'/workflow/"))' "$work/api.json" >/dev/null \
-	|| die "API findings do not point at n8n:// locations"
+# A live finding is located at the workflow's page in the n8n editor.
+jq -e '[.findings[].file] | all(startswith("http://127.0.0.1:'"$port"'/workflow/"))' "$work/api.json" >/dev/null \
+	|| die "API findings do not point at the workflows' editor URLs"
 grep -qF "$key" "$work/api.json" && die "the API key appears in the report"
 
 log "stormcheck pull"
