@@ -236,30 +236,14 @@ func webhookMethods(t *n8nschema.Node) string {
 func Paces(g *Graph) map[*n8nschema.Node]uint8 {
 	out := map[*n8nschema.Node]uint8{}
 	for _, p := range []Pace{PaceInternal, PacePerson, PaceMachine} {
-		var queue []*n8nschema.Node
-		seen := map[*n8nschema.Node]bool{}
+		var starts []*n8nschema.Node
 		for _, t := range g.Triggers() {
 			if !t.Disabled && TriggerPaceIn(g, t) == p {
-				queue = append(queue, t)
-				seen[t] = true
+				starts = append(starts, t)
 			}
 		}
-		for len(queue) > 0 {
-			u := queue[0]
-			queue = queue[1:]
-			out[u] |= 1 << p
-			for _, e := range g.Out(u) {
-				if e.Type == ConnMain && !seen[e.To] {
-					seen[e.To] = true
-					queue = append(queue, e.To)
-				}
-			}
-			for _, s := range g.SubNodes(u, "") {
-				if !seen[s] {
-					seen[s] = true
-					queue = append(queue, s)
-				}
-			}
+		for n := range ReachFrom(g, starts...) {
+			out[n] |= 1 << p
 		}
 	}
 	return out

@@ -219,11 +219,18 @@ func Duration(ms int) string {
 	return fmt.Sprintf("%d s", int(math.Ceil(float64(ms)/1000)))
 }
 
-// ReachFrom returns the nodes a run started at t reaches: along main
-// connections, with the sub-nodes of every root reached.
-func ReachFrom(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := map[*n8nschema.Node]bool{t: true}
-	queue := []*n8nschema.Node{t}
+// ReachFrom returns the nodes runs started at starts reach, the starts
+// included: along main connections, with the sub-nodes of every root
+// reached.
+func ReachFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := make(map[*n8nschema.Node]bool, len(starts))
+	queue := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if !seen[t] {
+			seen[t] = true
+			queue = append(queue, t)
+		}
+	}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
