@@ -34,26 +34,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need() { command -v "$1" >/dev/null 2>&1; }
-if ! need jq || ! need curl || ! need node; then
-	log "installing jq, curl, nodejs, npm"
-	apt-get update -qq && apt-get install -y -qq jq curl nodejs npm >/dev/null
-fi
-
-# n8n-nodes-base pins an xlsx tarball from a host this machine cannot reach:
-# the override takes the registry's copy instead.
-if [ ! -x "$n8n_dir/node_modules/.bin/n8n" ]; then
-	log "installing n8n@$N8N_VERSION into $n8n_dir (takes minutes the first time)"
-	mkdir -p "$n8n_dir"
-	cat >"$n8n_dir/package.json" <<JSON
-{ "name": "stormcheck-e2e-n8n", "private": true,
-  "dependencies": { "n8n": "$N8N_VERSION" },
-  "overrides": { "xlsx": "0.18.5" } }
-JSON
-	start=$(date +%s)
-	(cd "$n8n_dir" && timeout 1500 npm install --no-audit --no-fund --loglevel=error) || die "npm install n8n failed"
-	log "n8n installed in $(( $(date +%s) - start )) s"
-fi
+# One install for both end-to-end scripts (jq, curl, node, then n8n into
+# the cache); scripts/e2e-oracle.sh says how.
+bash scripts/e2e-oracle.sh --n8n-version "$N8N_VERSION" --install-only || die "installing n8n $N8N_VERSION failed"
 n8n=$n8n_dir/node_modules/.bin/n8n
 
 export N8N_USER_FOLDER=$work/n8n-home
