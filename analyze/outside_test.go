@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -88,5 +89,56 @@ func TestSenderOf(t *testing.T) {
 		if key, _ := SenderOf(w, w.Nodes[0]); key != tc.key {
 			t.Errorf("%s: SenderOf = %q; want %q", tc.name, key, tc.key)
 		}
+	}
+}
+
+// TestGroupByReach checks that triggers whose runs meet share a group
+// whose reach is the union of theirs, and that a trigger alone keeps
+// exactly ReachFrom's nodes.
+func TestGroupByReach(t *testing.T) {
+	w := parseOne(t, `{"nodes": [
+	 {"name": "S1", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "S2", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "S3", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "S4", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "A", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "B", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "C", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "D", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+	 "connections": {
+	  "S1": {"main": [[{"node": "A", "type": "main", "index": 0}]]},
+	  "S2": {"main": [[{"node": "C", "type": "main", "index": 0}]]},
+	  "S3": {"main": [[{"node": "B", "type": "main", "index": 0}]]},
+	  "B": {"main": [[{"node": "A", "type": "main", "index": 0}]]},
+	  "S4": {"main": [[{"node": "D", "type": "main", "index": 0}]]},
+	  "D": {"main": [[{"node": "C", "type": "main", "index": 0}]]}}}`)
+	g := BuildGraph(w)
+	byName := map[string]*n8nschema.Node{}
+	for _, n := range w.Nodes {
+		byName[n.Name] = n
+	}
+	trig := []*n8nschema.Node{byName["S1"], byName["S2"], byName["S3"], byName["S4"]}
+	groups := GroupByReach(g, trig)
+	names := func(ns []*n8nschema.Node) (out []string) {
+		for _, n := range ns {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	var got [][]string
+	for _, grp := range groups {
+		got = append(got, names(grp.Triggers))
+		want := ReachFrom(g, grp.Triggers...)
+		if len(want) != len(grp.Reach) {
+			t.Errorf("group %v reaches %d nodes, ReachFrom %d", names(grp.Triggers), len(grp.Reach), len(want))
+		}
+		for n := range want {
+			if !grp.Reach[n] {
+				t.Errorf("group %v misses %s", names(grp.Triggers), n.Name)
+			}
+		}
+	}
+	if want := [][]string{{"S1", "S3"}, {"S2", "S4"}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("groups %v, want %v", got, want)
 	}
 }

@@ -99,7 +99,10 @@ var senderSignals = []struct {
 func SenderOf(w *n8nschema.Workflow, t *n8nschema.Node) (key, evidence string) {
 	name := strings.ToLower(t.Name + " " + t.Params().Get("path").Str())
 	hasSlackNode := false
-	var texts []string
+	// Every string value, lowercased and joined with NULs: one search per
+	// signal over the workflow instead of one per value.
+	var b strings.Builder
+	b.WriteByte(0)
 	for _, n := range w.Nodes {
 		if n.Disabled || n.IsSticky() {
 			continue
@@ -109,48 +112,41 @@ func SenderOf(w *n8nschema.Workflow, t *n8nschema.Node) (key, evidence string) {
 		}
 		n.Params().Scalars(func(v n8nschema.Value) bool {
 			if v.Kind() == n8nschema.String {
-				texts = append(texts, strings.ToLower(v.Str()))
+				b.WriteString(v.Str())
+				b.WriteByte(0)
 			}
 			return true
 		})
 	}
+	texts := strings.ToLower(b.String())
 	for _, sig := range senderSignals {
 		for _, s := range sig.strong {
-			for _, x := range texts {
-				if strings.Contains(x, s) {
-					return sig.key, fmt.Sprintf("it reads %q", s)
-				}
+			if strings.Contains(texts, s) {
+				return sig.key, fmt.Sprintf("it reads %q", s)
 			}
 		}
 		for _, ev := range sig.events {
-			for _, x := range texts {
-				if quoted(x, ev) {
-					return sig.key, fmt.Sprintf("it tests for the event %q", ev)
-				}
+			if quoted(texts, ev) {
+				return sig.key, fmt.Sprintf("it tests for the event %q", ev)
 			}
 		}
 		if sig.named == "" || !strings.Contains(name, sig.named) && !(sig.key == "slack" && hasSlackNode) {
 			continue
 		}
 		for _, p := range sig.payload {
-			for _, x := range texts {
-				if strings.Contains(x, p) {
-					return sig.key, fmt.Sprintf("it is named for %s and reads %q", senders[sig.key].Name, p)
-				}
+			if strings.Contains(texts, p) {
+				return sig.key, fmt.Sprintf("it is named for %s and reads %q", senders[sig.key].Name, p)
 			}
 		}
 	}
 	return "", ""
 }
 
-// quoted reports whether text is the value v, or holds it between quotes
-// (a literal in code or an expression).
-func quoted(text, v string) bool {
-	if strings.TrimPrefix(text, "=") == v {
-		return true
-	}
-	for _, q := range []string{`'`, `"`, "`"} {
-		if strings.Contains(text, q+v+q) {
+// quoted reports whether one of texts' NUL-separated values is v, or holds
+// it between quotes (a literal in code or an expression).
+func quoted(texts, v string) bool {
+	for _, s := range []string{"\x00" + v + "\x00", "\x00=" + v + "\x00", `'` + v + `'`, `"` + v + `"`, "`" + v + "`"} {
+		if strings.Contains(texts, s) {
 			return true
 		}
 	}
@@ -458,4 +454,78 @@ func Exposure(t *n8nschema.Node) string {
 		}
 	}
 	return ""
+}
+
+// ReachGroup is triggers whose runs reach a node in common, in file order,
+// with everything they reach.
+type ReachGroup struct {
+	Triggers []*n8nschema.Node
+	Reach    map[*n8nschema.Node]bool
+}
+
+// GroupByReach groups triggers whose runs overlap, walking each node once:
+// a fact a rule computes per group rather than per trigger keeps a
+// workflow of many chained triggers linear. A trigger that reaches what
+// no other one does is a group of its own, with exactly ReachFrom's nodes.
+func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
+	owner := map[*n8nschema.Node]int{}
+	parent := make([]int, len(triggers))
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(i, j int) {
+		a, b := find(i), find(j)
+		if a > b {
+			a, b = b, a
+		}
+		parent[b] = a // the group's root is its first trigger
+	}
+	for i, t := range triggers {
+		parent[i] = i
+		var queue []*n8nschema.Node
+		visit := func(n *n8nschema.Node) {
+			if j, ok := owner[n]; ok {
+				if j != i {
+					union(i, j) // walked before by j: everything after it too
+				}
+				return
+			}
+			owner[n] = i
+			queue = append(queue, n)
+		}
+		visit(t)
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, e := range g.Out(u) {
+				if e.Type == ConnMain {
+					visit(e.To)
+				}
+			}
+			for _, s := range g.SubNodes(u, "") {
+				visit(s)
+			}
+		}
+	}
+	at := map[int]int{}
+	var out []ReachGroup
+	for i, t := range triggers {
+		r := find(i)
+		k, ok := at[r]
+		if !ok {
+			k = len(out)
+			at[r] = k
+			out = append(out, ReachGroup{Reach: map[*n8nschema.Node]bool{}})
+		}
+		out[k].Triggers = append(out[k].Triggers, t)
+	}
+	for n, i := range owner {
+		out[at[find(i)]].Reach[n] = true
+	}
+	return out
 }

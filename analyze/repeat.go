@@ -90,25 +90,34 @@ var sifters = map[string]bool{
 	"n8n-nodes-base.itemLists": true, "n8n-nodes-base.executeWorkflow": true,
 }
 
-// Between returns the nodes on a path of main connections from a to b,
-// neither included.
-func Between(g *Graph, a, b *n8nschema.Node) []*n8nschema.Node {
-	from := mainReach(g, a, false)
-	to := mainReach(g, b, true)
+// Between returns the nodes on a path of main connections from one of
+// starts to b, none of them included.
+func Between(g *Graph, starts []*n8nschema.Node, b *n8nschema.Node) []*n8nschema.Node {
+	from := mainReach(g, false, starts...)
+	to := mainReach(g, true, b)
+	for _, t := range starts {
+		delete(to, t)
+	}
 	var out []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if n != a && n != b && from[n] && to[n] {
+		if n != b && from[n] && to[n] {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// mainReach is what n reaches along main connections (back: what reaches
-// n).
-func mainReach(g *Graph, n *n8nschema.Node, back bool) map[*n8nschema.Node]bool {
-	seen := map[*n8nschema.Node]bool{n: true}
-	queue := []*n8nschema.Node{n}
+// mainReach is what the nodes reach along main connections (back: what
+// reaches them), themselves included.
+func mainReach(g *Graph, back bool, nodes ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := map[*n8nschema.Node]bool{}
+	var queue []*n8nschema.Node
+	for _, n := range nodes {
+		if !seen[n] {
+			seen[n] = true
+			queue = append(queue, n)
+		}
+	}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
@@ -170,14 +179,18 @@ var keyedByAddress = map[string]bool{
 	"n8n-nodes-base.lemlist": true, "n8n-nodes-base.brevo": true, "n8n-nodes-base.klaviyo": true,
 }
 
-// Behind returns the nodes that a run started at t reaches after a node
-// that mark says (that node excluded), with the sub-nodes of the roots
-// among them, in one walk: what comes after a
+// Behind returns the nodes that runs started at starts, which reach
+// reach, reach after a node that mark says (that node excluded), with the
+// sub-nodes of the roots among them, in one walk: what comes after a
 // dedupe, a delete, a time-stamped write.
-func Behind(g *Graph, t *n8nschema.Node, mark func(*n8nschema.Node) bool) map[*n8nschema.Node]bool {
+func Behind(g *Graph, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node, mark func(*n8nschema.Node) bool) map[*n8nschema.Node]bool {
+	start := make(map[*n8nschema.Node]bool, len(starts))
+	for _, t := range starts {
+		start[t] = true
+	}
 	var queue []*n8nschema.Node
-	for n := range ReachFrom(g, t) {
-		if n != t && !n.Disabled && mark(n) {
+	for _, n := range g.Nodes {
+		if reach[n] && !n.Disabled && !start[n] && mark(n) {
 			queue = append(queue, n)
 		}
 	}

@@ -131,17 +131,20 @@ func cronStepMS(expr string) (int, bool) {
 	return 0, false
 }
 
-// RunWorstMS is how long one run started at t can take at worst, along
-// its longest path of main connections: the slow steps of SlowSteps (a
-// model call's, a retried call's or a Wait's worst), a sub-node's counted
-// at its root. Unbounded steps are left out: RS504 speaks for them, and a
-// wait for a person is not a storm. It returns the slowest step too.
-func RunWorstMS(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (int, SlowStep, bool) {
+// RunWorstMS is how long runs started at starts, which reach reach, can
+// take at worst, each along its longest path of main connections: the
+// slow steps of SlowSteps (a model call's, a retried call's or a Wait's
+// worst), a sub-node's counted at its root. Unbounded steps are left out:
+// RS504 speaks for them, and a wait for a person is not a storm. It
+// returns the slowest step among reach too, and false when there is none.
+// One walk serves all the starts (GroupByReach's groups), so many chained
+// schedules stay linear.
+func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
 	g := s.Graph(w)
 	weight := map[*n8nschema.Node]int{}
 	var slowest SlowStep
 	found := false
-	for _, st := range SlowSteps(s, w, ReachFrom(g, t)) {
+	for _, st := range SlowSteps(s, w, reach) {
 		if st.Unbounded {
 			continue
 		}
@@ -155,7 +158,7 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (int, SlowStep
 		}
 	}
 	if !found {
-		return 0, SlowStep{}, false
+		return nil, SlowStep{}, false
 	}
 	memo := map[*n8nschema.Node]int{}
 	onPath := map[*n8nschema.Node]bool{}
@@ -175,7 +178,11 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (int, SlowStep
 		memo[n] = min(weight[n]+best, AttemptCap)
 		return memo[n]
 	}
-	return longest(t), slowest, true
+	out := make([]int, len(starts))
+	for i, t := range starts {
+		out[i] = longest(t)
+	}
+	return out, slowest, true
 }
 
 // lockRE matches what names a lock or a check for a run still going.
@@ -195,15 +202,15 @@ func Locked(g *Graph, reach map[*n8nschema.Node]bool) bool {
 
 // MarksBefore reports whether the run changes the state of what it works
 // on before its slow step: a write that re-applies state (an update, a
-// PATCH: "sent = true") on the way from t to slow. A run that starts
+// PATCH: "sent = true") on the way from one of starts to slow. A run that starts
 // beside it then finds that work marked and passes it by.
-func MarksBefore(s *Set, w *n8nschema.Workflow, t, slow *n8nschema.Node) bool {
+func MarksBefore(s *Set, w *n8nschema.Workflow, starts []*n8nschema.Node, slow *n8nschema.Node) bool {
 	g := s.Graph(w)
 	if r := g.Root(slow); r != nil && g.IsSubNode(slow) {
 		slow = r
 	}
 	on := map[*n8nschema.Node]bool{}
-	for _, n := range Between(g, t, slow) {
+	for _, n := range Between(g, starts, slow) {
 		on[n] = true
 	}
 	for _, op := range s.OperationsOf(w) {

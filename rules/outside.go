@@ -25,9 +25,14 @@ type repeated struct {
 // without an idempotency key, and not behind a Remove Duplicates that
 // drops what earlier executions saw; and paid calls.
 func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
+	return repeatedFromAll(pass, []*n8nschema.Node{t}, reach)
+}
+
+// repeatedFromAll is repeatedFrom for runs started at any of starts.
+func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
 	var r repeated
 	g := pass.Set.Graph(pass.Workflow)
-	deduped := analyze.Behind(g, t, analyze.DedupesAcrossExecutions)
+	deduped := analyze.Behind(g, reach, starts, analyze.DedupesAcrossExecutions)
 	for _, op := range liveOps(pass) {
 		if !reach[op.Node] || deduped[op.Node] {
 			continue

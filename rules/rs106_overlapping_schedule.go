@@ -38,26 +38,53 @@ short, and RS504 would say so).`,
 	Run: func(pass *analyze.Pass) {
 		w := pass.Workflow
 		g := pass.Set.Graph(w)
+		var schedules []*n8nschema.Node
 		for _, t := range g.Triggers() {
-			if t.Disabled || !n8nschema.IsScheduleTrigger(t.Type) {
-				continue
+			if !t.Disabled && n8nschema.IsScheduleTrigger(t.Type) {
+				schedules = append(schedules, t)
 			}
-			every, ok := analyze.ScheduleEveryMS(t)
+		}
+		// Schedules whose runs overlap are read together (GroupByReach), so
+		// many chained schedules stay linear; the slowest step, a lock and a
+		// mark are the group's.
+		type group struct {
+			analyze.ReachGroup
+			slowest analyze.SlowStep
+			guarded *bool // a lock or a mark before the slowest step; read once
+		}
+		type run struct {
+			*group
+			worst int
+		}
+		runs := map[*n8nschema.Node]run{}
+		for _, grp := range analyze.GroupByReach(g, schedules) {
+			worsts, slowest, ok := analyze.RunWorstMS(pass.Set, w, grp.Reach, grp.Triggers)
 			if !ok {
 				continue
 			}
-			worst, slowest, ok := analyze.RunWorstMS(pass.Set, w, t)
-			if !ok || worst <= every {
+			gr := &group{ReachGroup: grp, slowest: slowest}
+			for i, t := range grp.Triggers {
+				runs[t] = run{gr, worsts[i]}
+			}
+		}
+		for _, t := range schedules {
+			every, ok := analyze.ScheduleEveryMS(t)
+			r, found := runs[t]
+			if !ok || !found || r.worst <= every {
 				continue
 			}
+			worst, slowest, reach := r.worst, r.slowest, r.Reach
 			if to := w.Settings.ExecutionTimeout; to > 0 && to*1000 <= float64(every) {
 				continue // n8n stops the run before the next starts
 			}
-			reach := analyze.ReachFrom(g, t)
-			if analyze.Locked(g, reach) || analyze.MarksBefore(pass.Set, w, t, slowest.Node) {
+			if r.guarded == nil {
+				guarded := analyze.Locked(g, reach) || analyze.MarksBefore(pass.Set, w, r.Triggers, slowest.Node)
+				r.guarded = &guarded
+			}
+			if *r.guarded {
 				continue
 			}
-			rep := repeatedFrom(pass, t, reach)
+			rep := repeatedFromAll(pass, r.Triggers, reach)
 			sev := analyze.Note
 			what := "calls the same services again"
 			switch {

@@ -39,71 +39,80 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 		g := pass.Set.Graph(w)
 		ops := liveOps(pass)
 		done := map[*n8nschema.Node]bool{}
+		// Triggers whose runs overlap are read together (GroupByReach): one
+		// walk per group keeps a workflow of many chained schedules linear,
+		// and a finding names the group's first trigger.
+		var schedules, files []*n8nschema.Node
 		for _, t := range g.Triggers() {
-			if t.Disabled {
+			switch {
+			case t.Disabled:
+			case n8nschema.IsScheduleTrigger(t.Type):
+				schedules = append(schedules, t)
+			case analyze.FileChangeTrigger(t):
+				files = append(files, t)
+			}
+		}
+		// What comes after a dedupe across executions, or after a node that
+		// empties a target, is created once.
+		createdOnce := func(n *n8nschema.Node) bool { return analyze.DedupesAcrossExecutions(n) || analyze.Clears(n) }
+		for _, grp := range analyze.GroupByReach(g, schedules) {
+			t, reach := grp.Triggers[0], grp.Reach
+			after := analyze.Behind(g, reach, grp.Triggers, createdOnce)
+			marked := analyze.MarkedTypes(g, reach)
+			var reads []*n8nschema.Node
+			for _, n := range g.Nodes {
+				if reach[n] && analyze.ReadsWholeStore(n) && !marked[n.Type] {
+					reads = append(reads, n)
+				}
+			}
+			if len(reads) == 0 {
 				continue
 			}
-			reach := analyze.ReachFrom(g, t)
-			// What comes after a dedupe across executions, or after a node that
-			// empties a target, is created once.
-			after := analyze.Behind(g, t, func(n *n8nschema.Node) bool {
-				return analyze.DedupesAcrossExecutions(n) || analyze.Clears(n)
-			})
-			switch {
-			case n8nschema.IsScheduleTrigger(t.Type):
-				marked := analyze.MarkedTypes(g, reach)
-				var reads []*n8nschema.Node
-				for _, n := range g.Nodes {
-					if reach[n] && analyze.ReadsWholeStore(n) && !marked[n.Type] {
-						reads = append(reads, n)
-					}
+			from := analyze.Unsifted(g, reads)
+			// A write after a time-stamped write, or after a call that
+			// fetches fresh data per record, records this run's findings.
+			logged := analyze.Behind(g, reach, grp.Triggers, analyze.Stamps)
+			readOnce := map[*n8nschema.Node]bool{}
+			for _, op := range ops {
+				if !op.Write && !op.Paid && from[op.Node] != nil && from[op.Node] != op.Node {
+					readOnce[op.Node] = true
 				}
-				if len(reads) == 0 {
+			}
+			fresh := analyze.Behind(g, reach, grp.Triggers, func(n *n8nschema.Node) bool { return readOnce[n] })
+			for _, op := range ops {
+				read := from[op.Node]
+				if read == nil || read == op.Node || !op.Write || g.IsSubNode(op.Node) || done[op.Node] || after[op.Node] {
 					continue
 				}
-				from := analyze.Unsifted(g, reads)
-				// A write after a time-stamped write, or after a call that
-				// fetches fresh data per record, records this run's findings.
-				logged := analyze.Behind(g, t, analyze.Stamps)
-				readOnce := map[*n8nschema.Node]bool{}
-				for _, op := range ops {
-					if !op.Write && !op.Paid && from[op.Node] != nil && from[op.Node] != op.Node {
-						readOnce[op.Node] = true
-					}
+				eff := analyze.ConsequenceOf(op.Node)
+				if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
+					continue
 				}
-				fresh := analyze.Behind(g, t, func(n *n8nschema.Node) bool { return readOnce[n] })
-				for _, op := range ops {
-					read := from[op.Node]
-					if read == nil || read == op.Node || !op.Write || g.IsSubNode(op.Node) || done[op.Node] || after[op.Node] {
-						continue
-					}
-					eff := analyze.ConsequenceOf(op.Node)
-					if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
-						continue
-					}
-					if logged[op.Node] || fresh[op.Node] || analyze.Stamps(op.Node) || analyze.KeyedByAddress(op.Node) {
-						continue
-					}
-					done[op.Node] = true
-					sev := analyze.Warning
-					if eff.Consequence == analyze.Harm {
-						sev = analyze.Error
-					}
-					pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Detail: "schedule",
-						Message: fmt.Sprintf("schedule %q runs node %q, which reads every record with no filter, and node %q creates one for each on every run, with nothing that drops the records earlier runs handled: each run after the first leaves %s per record",
-							t.Name, read.Name, op.Node.Name, eff.Duplicate),
-						Chain: op.Factors})
+				if logged[op.Node] || fresh[op.Node] || analyze.Stamps(op.Node) || analyze.KeyedByAddress(op.Node) {
+					continue
 				}
-			case analyze.FileChangeTrigger(t):
-				for _, n := range g.Nodes {
-					if done[n] || !reach[n] || !analyze.VectorInsert(n) || after[n] {
-						continue
-					}
-					done[n] = true
-					pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "file",
-						Message: fmt.Sprintf("trigger %q runs on every change of the file and node %q inserts all of its chunks again, with nothing that removes the old ones first: each edit adds a second copy of every chunk, and its embeddings are billed again",
-							t.Name, n.Name)})
+				done[op.Node] = true
+				sev := analyze.Warning
+				if eff.Consequence == analyze.Harm {
+					sev = analyze.Error
 				}
+				pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Detail: "schedule",
+					Message: fmt.Sprintf("schedule %q runs node %q, which reads every record with no filter, and node %q creates one for each on every run, with nothing that drops the records earlier runs handled: each run after the first leaves %s per record",
+						t.Name, read.Name, op.Node.Name, eff.Duplicate),
+					Chain: op.Factors})
+			}
+		}
+		for _, grp := range analyze.GroupByReach(g, files) {
+			t, reach := grp.Triggers[0], grp.Reach
+			after := analyze.Behind(g, reach, grp.Triggers, createdOnce)
+			for _, n := range g.Nodes {
+				if done[n] || !reach[n] || !analyze.VectorInsert(n) || after[n] {
+					continue
+				}
+				done[n] = true
+				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Detail: "file",
+					Message: fmt.Sprintf("trigger %q runs on every change of the file and node %q inserts all of its chunks again, with nothing that removes the old ones first: each edit adds a second copy of every chunk, and its embeddings are billed again",
+						t.Name, n.Name)})
 			}
 		}
 	},
