@@ -51,6 +51,10 @@ type Graph struct {
 
 	triggers []*n8nschema.Node
 
+	// senderReads' memo, read by rules on any core.
+	sendersOnce sync.Once
+	senders     *senderReads
+
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an
 	// Index (workflows built by hand).

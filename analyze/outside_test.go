@@ -86,7 +86,7 @@ func TestSenderOf(t *testing.T) {
 		{"GitHub event header", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "e", "value": "={{ $json.headers['x-github-event'] }}"}]}}}`, "github"},
 	} {
 		w := parseOne(t, `{"nodes": [`+hook+`, `+tc.node+`], "connections": {}}`)
-		if key, _ := SenderOf(w, w.Nodes[0]); key != tc.key {
+		if key, _ := SenderOf(BuildGraph(w), w.Nodes[0]); key != tc.key {
 			t.Errorf("%s: SenderOf = %q; want %q", tc.name, key, tc.key)
 		}
 	}

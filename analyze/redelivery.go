@@ -96,50 +96,77 @@ var senderSignals = []struct {
 // compares, payload fields it reads with the webhook named for the
 // service), not from names alone. It returns the sender's key and the
 // evidence, or "" when nothing says who calls.
-func SenderOf(w *n8nschema.Workflow, t *n8nschema.Node) (key, evidence string) {
+func SenderOf(g *Graph, t *n8nschema.Node) (key, evidence string) {
 	name := strings.ToLower(t.Name + " " + t.Params().Get("path").Str())
-	hasSlackNode := false
-	// Every string value, lowercased and joined with NULs: one search per
-	// signal over the workflow instead of one per value.
-	var b strings.Builder
-	b.WriteByte(0)
-	for _, n := range w.Nodes {
-		if n.Disabled || n.IsSticky() {
+	read := g.senderReads()
+	for i, sig := range senderSignals {
+		r := read.signals[i]
+		if r.strong != "" {
+			return sig.key, fmt.Sprintf("it reads %q", r.strong)
+		}
+		if r.event != "" {
+			return sig.key, fmt.Sprintf("it tests for the event %q", r.event)
+		}
+		if sig.named == "" || !strings.Contains(name, sig.named) && !(sig.key == "slack" && read.hasSlack) {
 			continue
 		}
-		if strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
-			hasSlackNode = true
-		}
-		n.Params().Scalars(func(v n8nschema.Value) bool {
-			if v.Kind() == n8nschema.String {
-				b.WriteString(v.Str())
-				b.WriteByte(0)
-			}
-			return true
-		})
-	}
-	texts := strings.ToLower(b.String())
-	for _, sig := range senderSignals {
-		for _, s := range sig.strong {
-			if strings.Contains(texts, s) {
-				return sig.key, fmt.Sprintf("it reads %q", s)
-			}
-		}
-		for _, ev := range sig.events {
-			if quoted(texts, ev) {
-				return sig.key, fmt.Sprintf("it tests for the event %q", ev)
-			}
-		}
-		if sig.named == "" || !strings.Contains(name, sig.named) && !(sig.key == "slack" && hasSlackNode) {
-			continue
-		}
-		for _, p := range sig.payload {
-			if strings.Contains(texts, p) {
-				return sig.key, fmt.Sprintf("it is named for %s and reads %q", senders[sig.key].Name, p)
-			}
+		if r.payload != "" {
+			return sig.key, fmt.Sprintf("it is named for %s and reads %q", senders[sig.key].Name, r.payload)
 		}
 	}
 	return "", ""
+}
+
+// senderReads is what a workflow reads of each sender's signals (the
+// first strong value, event and payload field of each found among its
+// string values), and whether a Slack node is among its nodes. It does not
+// depend on the webhook, so a graph makes it once: every webhook of a
+// workflow of many webhooks asks.
+type senderReads struct {
+	signals  []struct{ strong, event, payload string }
+	hasSlack bool
+}
+
+func (g *Graph) senderReads() *senderReads {
+	g.sendersOnce.Do(func() {
+		r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
+		// Every string value, lowercased and joined with NULs: one search
+		// per signal over the workflow, not one per value.
+		var b strings.Builder
+		b.WriteByte(0)
+		for _, n := range g.Workflow.Nodes {
+			if n.Disabled || n.IsSticky() {
+				continue
+			}
+			if strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
+				r.hasSlack = true
+			}
+			n.Params().Scalars(func(v n8nschema.Value) bool {
+				if v.Kind() == n8nschema.String {
+					b.WriteString(v.Str())
+					b.WriteByte(0)
+				}
+				return true
+			})
+		}
+		texts := strings.ToLower(b.String())
+		first := func(words []string, has func(string) bool) string {
+			for _, w := range words {
+				if has(w) {
+					return w
+				}
+			}
+			return ""
+		}
+		contains := func(w string) bool { return strings.Contains(texts, w) }
+		for i, sig := range senderSignals {
+			r.signals[i].strong = first(sig.strong, contains)
+			r.signals[i].event = first(sig.events, func(ev string) bool { return quoted(texts, ev) })
+			r.signals[i].payload = first(sig.payload, contains)
+		}
+		g.senders = r
+	})
+	return g.senders
 }
 
 // quoted reports whether one of texts' NUL-separated values is v, or holds
@@ -409,7 +436,7 @@ func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery,
 	}
 	g := s.Graph(w)
 	r := Redelivery{Trigger: t, Reach: ReachFrom(g, t)}
-	r.Key, r.Evidence = SenderOf(w, t)
+	r.Key, r.Evidence = SenderOf(g, t)
 	if r.Key != "" {
 		r.Sender = senders[r.Key]
 	}

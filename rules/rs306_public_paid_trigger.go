@@ -41,7 +41,7 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 				continue
 			}
 			if exp == "url" {
-				if key, _ := analyze.SenderOf(w, t); key != "" || calledInSet(pass.Set, w, t) {
+				if key, _ := analyze.SenderOf(g, t); key != "" || calledInSet(pass.Set, w, t) {
 					continue // a service's events, signed by it, or a workflow's own call
 				}
 			}
