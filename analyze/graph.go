@@ -51,9 +51,13 @@ type Graph struct {
 
 	triggers []*n8nschema.Node
 
-	// senderReads' memo, read by rules on any core.
+	// senderReads', relaysChat's and chatSenders' memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     *senderReads
+	relaysOnce  sync.Once
+	relays      map[*n8nschema.Node]bool
+	chatOnce    sync.Once
+	chats       []*n8nschema.Node
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an

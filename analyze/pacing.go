@@ -81,7 +81,7 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // trigger node.
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
-	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && RelaysChat(g, t) {
+	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && g.relaysChat(t) {
 		return PacePerson
 	}
 	return p
@@ -91,7 +91,7 @@ func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 // workflow answers the sender in a messaging app starts an execution for a
 // person who waits for the answer, as a chat trigger does.
 func ConversesIn(g *Graph, t *n8nschema.Node) bool {
-	return Converses(t) || t.Type == n8nschema.TypeWebhook && RelaysChat(g, t)
+	return Converses(t) || t.Type == n8nschema.TypeWebhook && g.relaysChat(t)
 }
 
 // RelaysChat reports whether the workflow a Webhook starts answers the
@@ -104,12 +104,9 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	for n := range reachedFromTrigger(g, t) {
-		if n == t || n.Disabled {
-			continue
-		}
-		e := ConsequenceOf(n)
-		if !e.Message || emailer(n) {
+	reach := reachedFromTrigger(g, t)
+	for _, n := range g.chatSenders() {
+		if n == t || !reach[n] {
 			continue
 		}
 		for _, x := range chatRecipients(n) {
@@ -119,6 +116,38 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// relaysChat is RelaysChat, read once per trigger of the graph: several
+// rules ask of every trigger, and each answer walks what the trigger runs.
+func (g *Graph) relaysChat(t *n8nschema.Node) bool {
+	if g == nil {
+		return false
+	}
+	g.relaysOnce.Do(func() {
+		g.relays = map[*n8nschema.Node]bool{}
+		for _, tr := range g.Triggers() {
+			g.relays[tr] = RelaysChat(g, tr)
+		}
+	})
+	if r, ok := g.relays[t]; ok {
+		return r
+	}
+	return RelaysChat(g, t) // not one of the graph's triggers
+}
+
+// chatSenders are the graph's enabled nodes that send a chat message (a
+// message that is no e-mail), found once: RelaysChat asks for each
+// webhook.
+func (g *Graph) chatSenders() []*n8nschema.Node {
+	g.chatOnce.Do(func() {
+		for _, n := range g.Nodes {
+			if !n.Disabled && ConsequenceOf(n).Message && !emailer(n) {
+				g.chats = append(g.chats, n)
+			}
+		}
+	})
+	return g.chats
 }
 
 // senderRE matches the part of a message event that names who sent it or

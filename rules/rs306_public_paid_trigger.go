@@ -35,6 +35,8 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 		w := pass.Workflow
 		g := pass.Set.Graph(w)
 		ops := liveOps(pass)
+		var limits, checks []*n8nschema.Node // found on first need, once
+		var found bool
 		for _, t := range g.Triggers() {
 			exp := analyze.Exposure(t)
 			if exp == "" {
@@ -56,7 +58,13 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 				}
 				paid = append(paid, op)
 			}
-			if len(paid) == 0 || rateLimited(g, reach) || exp == "url" && checksCaller(g, reach) {
+			if len(paid) == 0 {
+				continue
+			}
+			if !found {
+				limits, checks, found = rateLimits(g), callerChecks(g), true
+			}
+			if anyIn(limits, reach) || exp == "url" && anyIn(checks, reach) {
 				continue
 			}
 			op := paid[0]
@@ -98,12 +106,23 @@ func calledInSet(s *analyze.Set, w *n8nschema.Workflow, t *n8nschema.Node) bool 
 // that carries a key, a token, a secret or a signature.
 var callerCheckRE = lazyregexp.New(`(?i)headers[\w.\[\]'"]*(authorization|x-api-key|api[_-]?key|token|secret|signature|x-hub|x-auth)`)
 
-// checksCaller reports whether the run tests who calls it: a branch or
-// code node that reads a credential header. Such a webhook checks its
+// callerChecks are the branch and code nodes that test who calls: they
+// read a credential header. A webhook whose run passes one checks its
 // callers itself.
-func checksCaller(g *analyze.Graph, reach map[*n8nschema.Node]bool) bool {
+func callerChecks(g *analyze.Graph) []*n8nschema.Node {
+	var out []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if reach[n] && !n.Disabled && (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type)) && callerCheckRE.MatchString(n.Params().Raw()) {
+		if !n.Disabled && (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type)) && callerCheckRE.MatchString(n.Params().Raw()) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// anyIn reports whether one of nodes is in reach.
+func anyIn(nodes []*n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+	for _, n := range nodes {
+		if reach[n] {
 			return true
 		}
 	}
@@ -153,21 +172,18 @@ func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
-// rateLimited reports whether a node the run reaches looks like a rate
-// limit: its name, or the text of a branch or code node, says so.
-func rateLimited(g *analyze.Graph, reach map[*n8nschema.Node]bool) bool {
+// rateLimits are the nodes that look like a rate limit: the name of any
+// node, or the text of a branch, code or Redis node, says so. Found once
+// per workflow, then looked for in each trigger's run.
+func rateLimits(g *analyze.Graph) []*n8nschema.Node {
+	var out []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if !reach[n] || n.Disabled {
+		if n.Disabled {
 			continue
 		}
-		if namesRateLimit(n.Name) {
-			return true
-		}
-		if n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type) || strings.Contains(n.Type, "redis") {
-			if namesRateLimit(n.Params().Raw()) {
-				return true
-			}
+		if namesRateLimit(n.Name) || (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type) || strings.Contains(n.Type, "redis")) && namesRateLimit(n.Params().Raw()) {
+			out = append(out, n)
 		}
 	}
-	return false
+	return out
 }
