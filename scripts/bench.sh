@@ -9,7 +9,8 @@
 #      ~10,000 files, one analysis set), beside `cat` over the same bytes;
 #   3. linearity: milliseconds of wall and CPU time per MB on the corpus and
 #      on the big set, and their ratio;
-#   4. a generated 10,000-node workflow against its 1,000-node sibling.
+#   4. generated 10,000-node workflows against their 1,000-node siblings
+#      (copies of a scheduled workflow, and of a webhook-driven agent).
 #
 # Each table gives medians of wall time and CPU time (user + sys of the
 # command and its children) and the peak RSS (the largest over the runs),
@@ -27,7 +28,7 @@
 #               from an older commit) on every stormcheck input, alternating
 #               with the new one, and prints new ÷ old.
 # Environment: STORMCHECK_BIN (time this binary instead of building the
-# working tree), CORPUS, MORE (the two corpora), SEED_WORKFLOW,
+# working tree), CORPUS, MORE (the two corpora), SEED_WORKFLOW, SEED_WEBHOOK,
 # STORMCHECK_CACHE. Never run by `go test`. It installs what it lacks: jq
 # and npm through apt-get, flowlint into $STORMCHECK_CACHE (default
 # ~/.cache/stormcheck).
@@ -137,11 +138,19 @@ declare -A cmds=(
 seed=${SEED_WORKFLOW:-$corpus/Zie619__n8n-workflows/workflows/Wait/1282_Wait_Code_Import_Webhook.json}
 go run ./scripts/genworkflow -from "$seed" -nodes 1000 -o "$work/gen1k.json"
 go run ./scripts/genworkflow -from "$seed" -nodes 10000 -o "$work/gen10k.json"
+# A second shape: a RAG agent behind a webhook answered on its last node,
+# whose copies are chained webhooks (what each webhook's sender, pace and
+# answer are read from).
+seedw=${SEED_WEBHOOK:-$corpus/coleam00__ai-agents-masterclass/9-n8n-rag-agent/n8n_Workflow_RAG_AI_Agent.json}
+go run ./scripts/genworkflow -from "$seedw" -nodes 1000 -o "$work/genw1k.json"
+go run ./scripts/genworkflow -from "$seedw" -nodes 10000 -o "$work/genw10k.json"
 for b in "${bins[@]}"; do
 	cmds[corpus.$b]="-- '${bin[$b]}' audit --format json --fail-on never '$corpus'"
 	cmds[big.$b]="-- '${bin[$b]}' audit --format json --fail-on never '$big'"
 	cmds[gen1k.$b]="-- '${bin[$b]}' audit --format json --fail-on never '$work/gen1k.json'"
 	cmds[gen10k.$b]="-- '${bin[$b]}' audit --format json --fail-on never '$work/gen10k.json'"
+	cmds[genw1k.$b]="-- '${bin[$b]}' audit --format json --fail-on never '$work/genw1k.json'"
+	cmds[genw10k.$b]="-- '${bin[$b]}' audit --format json --fail-on never '$work/genw10k.json'"
 done
 
 res=$work/results
@@ -223,7 +232,7 @@ echo "$runs alternating rounds, each run timed right after an untimed run of the
 sc_keys() { local b; for b in "${bins[@]}"; do echo "$1.$b"; done; }
 mapfile -t corpus_sc < <(sc_keys corpus)
 mapfile -t big_sc < <(sc_keys big)
-mapfile -t gen_sc < <(sc_keys gen1k; sc_keys gen10k)
+mapfile -t gen_sc < <(sc_keys gen1k; sc_keys gen10k; sc_keys genw1k; sc_keys genw10k)
 # The corpus and the big set in the same rounds: linearity compares the
 # two, and timed apart they would also compare two minutes of a machine
 # whose speed drifts (cat alone read 0.99x and 1.14x as fast per MB on the
@@ -252,7 +261,7 @@ done
 
 if [ -n "$old_bin" ]; then
 	printf '\n| new ÷ old | wall | CPU | peak RSS |\n|---|---:|---:|---:|\n'
-	for in in corpus big gen1k gen10k; do
+	for in in corpus big gen1k gen10k genw1k genw10k; do
 		printf '| %s | %s | %s | %s |\n' "$in" "$(ratio "$(median 1 "$in.new")" "$(median 1 "$in.old")")" \
 			"$(ratio "$(median 2 "$in.new")" "$(median 2 "$in.old")")" "$(ratio "$(peak "$in.new")" "$(peak "$in.old")")"
 	done
@@ -281,4 +290,5 @@ for b in "${bins[@]}"; do
 	echo "  (big set wall per MB ÷ corpus wall per MB: ${lin_wall[$b]})"
 	goal "10,000 ÷ 1,000 nodes, CPU" "$(ratio3 "$(median 2 "gen10k.$b")" "$(median 2 "gen1k.$b")")" 11
 	echo "  (10,000 ÷ 1,000 nodes, wall: $(ratio "$(median 1 "gen10k.$b")" "$(median 1 "gen1k.$b")"))"
+	goal "10,000 ÷ 1,000 nodes of chained webhooks, CPU" "$(ratio3 "$(median 2 "genw10k.$b")" "$(median 2 "genw1k.$b")")" 11
 done
