@@ -50,6 +50,7 @@ a node with no successor ends the run as a success.`,
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		seen := map[*n8nschema.Node]bool{}
+		var errRead map[string]bool
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			// A POST to a read endpoint (".../query", ".../search") is not
@@ -92,7 +93,10 @@ a node with no successor ends the run as a success.`,
 			// An error output wired to nothing drops the failed items,
 			// whatever comes after: nothing downstream can see them.
 			if n.OnError != "continueErrorOutput" {
-				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
+				if errRead == nil {
+					errRead = errorsReadByName(g)
+				}
+				if !flowsOn(g, n) || !outputUsed(g, n) || errRead[n.Name] || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
 				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
@@ -225,21 +229,25 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 			queue = append(queue, hop{m, h.d + 1})
 		}
 	}
-	// A node anywhere that reads the error of n's output by name
-	// ($('Create invoice').item.json.error) observes the failure too.
-	for _, m := range g.Nodes {
-		if m == n {
-			continue
-		}
-		found := false
-		m.Params().Walk(func(_ string, v n8nschema.Value) {
-			found = found || v.Kind() == n8nschema.String && refsResult(v.Str(), n, false) && errorFieldRE.MatchString(v.Str())
-		})
-		if found {
-			return true
-		}
-	}
 	return false
+}
+
+// errorsReadByName returns the nodes whose error some node reads by name
+// ($('Create invoice').item.json.error): wherever it is, that node
+// observes the failure. One walk over the workflow.
+func errorsReadByName(g *analyze.Graph) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range g.Nodes {
+		m.Params().Walk(func(_ string, v n8nschema.Value) {
+			if v.Kind() != n8nschema.String {
+				return
+			}
+			for _, at := range namedErrorRE.FindAllStringSubmatch(v.Str(), -1) {
+				out[at[1]+at[2]] = true
+			}
+		})
+	}
+	return out
 }
 
 // errorFieldRE matches an expression or code that reads the error field a
