@@ -22,7 +22,7 @@ was not, an empty summary saved over a good one. For a write or a paid call that
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
 node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
 to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when an
-If tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row, when the next node is a call
+If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row, when the next node is a call
 that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
 failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
 the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
@@ -327,8 +327,8 @@ func testedAfter(g *analyze.Graph, c *n8nschema.Node) bool {
 	return false
 }
 
-// routesFailureToHandler reports whether an If tests a field of n's result
-// and sends the item that lacks it (the failed one) down an output that
+// routesFailureToHandler reports whether an If or a Switch tests a field of
+// n's result and sends the item that lacks it (the failed one) down an output that
 // stops the run (Stop and Error) or alerts or records (a best-effort write:
 // a team message, a log row) within a few hops. An output that leads
 // nowhere, or on to the usual work, does not observe the failure.
@@ -376,10 +376,13 @@ var passOps = map[string]bool{"notExists": true, "empty": true, "isEmpty": true}
 // they are joined by or. Conditions that do not read n's result decide
 // nothing.
 func failedOutput(m, n *n8nschema.Node, direct bool) (int, bool) {
-	if m.Type != n8nschema.TypeIf {
+	p := m.Params()
+	switch {
+	case m.Type == n8nschema.TypeSwitch && m.TypeVersion >= 3:
+		return failedRule(p, n, direct)
+	case m.Type != n8nschema.TypeIf:
 		return 0, false
 	}
-	p := m.Params()
 	or := p.Get("conditions.combinator").Str() == "or" || p.Get("combineOperation").Str() == "any"
 	fails, passes, total := 0, 0, 0
 	judge := func(op, left string) {
@@ -413,6 +416,46 @@ func failedOutput(m, n *n8nschema.Node, direct bool) (int, bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// failedRule returns the output of a Switch (v3, rules) that an item
+// without n's result takes: the first rule it matches, or the fallback
+// output when it matches none (options.fallbackOutput "extra" or an index;
+// nodes-base/nodes/Switch/V3/SwitchV3.node.ts). A rule it may or may not
+// match decides nothing.
+func failedRule(p n8nschema.Value, n *n8nschema.Node, direct bool) (int, bool) {
+	rules := p.Get("rules.values").Elems()
+	for i, r := range rules {
+		or := r.Get("conditions.combinator").Str() == "or"
+		fails, passes, total := 0, 0, 0
+		for _, c := range r.Get("conditions.conditions").Elems() {
+			total++
+			if !refsResult(c.Get("leftValue").Str(), n, direct) {
+				continue
+			}
+			switch op := c.Get("operator.operation").Str(); {
+			case rejectOps[op]:
+				fails++
+			case passOps[op]:
+				passes++
+			}
+		}
+		switch {
+		case !or && fails > 0, or && total > 0 && fails == total:
+			continue // the failed item does not match this rule
+		case or && passes > 0, !or && total > 0 && passes == total:
+			return i, true
+		}
+		return 0, false
+	}
+	fb := p.Get("options.fallbackOutput")
+	if fb.Str() == "extra" {
+		return len(rules), true
+	}
+	if x, ok := fb.Num(); ok {
+		return int(x), true
+	}
+	return 0, false // dropped: no output observes it
 }
 
 // routesToFailingCall reports whether m is an If that sends the failed
