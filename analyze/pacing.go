@@ -187,8 +187,8 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 }
 
 // bodyPathRE finds the path of a request body field an expression reads:
-// body.user_id, body["event"]["user"], body.message.chat.id.
-var bodyPathRE = lazyregexp.New(`body((?:\s*(?:\.\s*\w+|\[\s*["']\w+["']\s*\]))+)`)
+// body.user_id, json["body"]["user_id"], body.message.chat.id.
+var bodyPathRE = lazyregexp.New(`body(?:["']\s*\])?((?:\s*(?:\.\s*\w+|\[\s*["']\w+["']\s*\]))+)`)
 
 // senderFieldRE matches a body field that names who sent the request: a
 // Slack command's user_id or user_name, a chat message's from, chat or
