@@ -255,7 +255,7 @@ func settingPOST(n *n8nschema.Node) bool {
 		return false
 	}
 	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
-	if updateByIDRE.MatchString(u) {
+	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) {
 		return true
 	}
 	set := false
@@ -274,6 +274,14 @@ func settingPOST(n *n8nschema.Node) bool {
 // from the item (/tasks/{{ $json.id }}): the REST convention of Todoist,
 // Stripe and others for POST as an update of that one resource.
 var updateByIDRE = lazyregexp.New(`/[A-Za-z_]+s/\{\{[^{}]*\}\}$`)
+
+// oneReplyRE matches Trustpilot's company reply to a service review,
+// POST /v1/private/reviews/{reviewId}/reply. The reply has no id of its
+// own: the Service Reviews API posts and deletes it at that one path
+// (developers.trustpilot.com/service-reviews-api, "Reply to a review",
+// "Delete a reply to a review"), so a review holds one company reply and a
+// repeat posts the same reply again, not a second one.
+var oneReplyRE = lazyregexp.New(`(?i)^=?https://api\.trustpilot\.com/v1/private/reviews/[^/]+/reply$`)
 
 // commandSepRE splits a shell command into its statements.
 var commandSepRE = lazyregexp.New(`&&|\|\||;|\n|\|`)

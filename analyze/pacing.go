@@ -98,13 +98,17 @@ func ConversesIn(g *Graph, t *n8nschema.Node) bool {
 // sender in a messaging app: a node it runs sends a chat message (a chat
 // app, WhatsApp or SMS, or an HTTP call to a messaging API; e-mail is no
 // conversation) to the sender named in the request's body (the chat id,
-// the sender's number, a reply token the message came with). A service's
-// webhook names no one to answer; a person's message does.
+// the sender's number, a reply token the message came with), or to a reply
+// URL the request brought (repliesThroughCallback). A service's webhook
+// names no one to answer; a person's message does.
 func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
 	reach := reachedFromTrigger(g, t)
+	if repliesThroughCallback(g, t, reach) {
+		return true
+	}
 	for _, n := range g.chatSenders() {
 		if n == t || !reach[n] {
 			continue
@@ -156,6 +160,94 @@ func (g *Graph) chatSenders() []*n8nschema.Node {
 // event.user, Discord's interaction token or channel. A customer's phone in
 // an order event is no sender: the order was not a message.
 var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|replyToken|remote_?jid|remoteJid|wa_id|source|channel(_?id)?|user(_?id)?|conversation|interaction|callback|token)\b`)
+
+// repliesThroughCallback reports whether the workflow answers a person's
+// message at a reply URL the request brought (Slack's response_url, a chat
+// relay's callback): an HTTP call whose URL is a field of the request body,
+// read there or copied by a Set node, that posts a chat message (text,
+// content, blocks, attachments, embeds), for a request that names its
+// sender (user, from, chat, author). A machine's callback (the resume URL
+// of a waiting workflow, a job's completion hook) carries a result, not a
+// message, and its request names no sender.
+func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.Node]bool) bool {
+	copied := map[string]bool{} // fields a Set node fills from the request body
+	sender := false
+	for n := range reached {
+		if n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			x := v.Str()
+			if v.Kind() != n8nschema.String || !readsBody(x, t) {
+				return
+			}
+			for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
+				sender = sender || senderFieldRE.MatchString(m[1])
+			}
+			if n.Type == n8nschema.TypeSet && strings.HasSuffix(rel, ".value") {
+				base := strings.TrimSuffix(rel, "value")
+				if name := n.Params().Get(base + "name").Str(); name != "" {
+					copied[name] = true
+				}
+			}
+		})
+	}
+	if !sender {
+		return false
+	}
+	for n := range reached {
+		if n.Disabled || !n8nschema.IsHTTPRequest(n.Type) || !n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)) {
+			continue
+		}
+		u := strings.TrimSpace(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
+		if !strings.HasPrefix(u, "{{") || !strings.HasSuffix(u, "}}") || strings.Count(u, "{{") != 1 {
+			continue // a URL of the workflow's own, not one the request brought
+		}
+		inBody := readsBody(u, t)
+		if m := itemFieldRE.FindStringSubmatch(u); m != nil && copied[m[1]+m[2]] {
+			inBody = true
+		}
+		if inBody && postsChatText(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyPathRE finds the path of a request body field an expression reads:
+// body.user_id, json["body"]["user_id"], body.message.chat.id.
+var bodyPathRE = lazyregexp.New(`body(?:["']\s*\])?((?:\s*(?:\.\s*\w+|\[\s*["']\w+["']\s*\]))+)`)
+
+// senderFieldRE matches a body field that names who sent the request: a
+// Slack command's user_id or user_name, a chat message's from, chat or
+// author, WhatsApp's wa_id or remoteJid.
+var senderFieldRE = lazyregexp.New(`(?i)\b(user(_?id|_?name)?|from|sender|author|chat|wa_id|remote_?jid|member)\b`)
+
+// itemFieldRE matches a URL that is one field of the item:
+// {{ $json.response_url }}, {{ $json["callback"] }}.
+var itemFieldRE = lazyregexp.New(`^\{\{\s*\$json(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*\}\}$`)
+
+// chatTextRE matches the message fields of a chat reply: Slack's text,
+// blocks and attachments, Discord's content and embeds, a relay's message.
+var chatTextRE = lazyregexp.New(`(?i)^(text|content|message|blocks|attachments|embeds)$|["'](text|content|message|blocks|attachments|embeds)["']\s*:`)
+
+// postsChatText reports whether an HTTP call's body holds a chat message.
+func postsChatText(n *n8nschema.Node) bool {
+	p := n.Params()
+	for _, k := range []string{"bodyParameters.parameters", "bodyParametersUi.parameter"} {
+		for _, e := range p.Get(k).Elems() {
+			if chatTextRE.MatchString(e.Get("name").Str()) {
+				return true
+			}
+		}
+	}
+	for _, k := range []string{"jsonBody", "bodyParametersJson", "body"} {
+		if chatTextRE.MatchString(p.Get(k).Str()) {
+			return true
+		}
+	}
+	return false
+}
 
 // reachedFromTrigger returns the nodes the trigger's executions run (main
 // connections).

@@ -19,8 +19,10 @@ through, or an item {error: ...}, on its normal output
 packages/core/src/execution-engine/node-execution-context/base-execute-context.ts). The execution succeeds, no
 error workflow runs, and the nodes after it treat the failure as a result: an order marked as invoiced that
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
-is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", or
-an If that tests whether a returned field is there: the failed item lacks it), when the next node is a call
+is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
+node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
+to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when an
+If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row, when the next node is a call
 that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
 failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
 the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
@@ -30,7 +32,8 @@ No Op that ends the branch), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
-(the failed item lands in the catch, which substitutes its fallback), and when a Filter, or an If whose false
+(the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
+returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
 the failed item is skipped there, and when the next node parses a field of the result in an expression
 (JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
@@ -47,6 +50,7 @@ a node with no successor ends the run as a success.`,
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		seen := map[*n8nschema.Node]bool{}
+		var errRead map[string]bool
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			// A POST to a read endpoint (".../query", ".../search") is not
@@ -89,7 +93,10 @@ a node with no successor ends the run as a success.`,
 			// An error output wired to nothing drops the failed items,
 			// whatever comes after: nothing downstream can see them.
 			if n.OnError != "continueErrorOutput" {
-				if !flowsOn(g, n) || !outputUsed(g, n) || checkedDownstream(g, n) {
+				if errRead == nil {
+					errRead = errorsReadByName(g)
+				}
+				if !flowsOn(g, n) || !outputUsed(g, n) || errRead[n.Name] || checkedDownstream(g, n) {
 					continue // nothing uses the output, or something checks it
 				}
 				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
@@ -200,6 +207,9 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 				continue
 			}
 			seen[m] = true
+			if readsErrorField(m, n) {
+				return true // the failed item's error is read: recorded, reported or tested
+			}
 			switch {
 			case n8nschema.IsBranch(m.Type), n8nschema.IsCode(m.Type):
 				found := false
@@ -208,7 +218,8 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 						found = true
 					}
 				})
-				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) || catchesBadReply(m) || skipsWithoutResult(g, m, n, h.d == 0) {
+				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) || catchesBadReply(m) && testedAfter(g, m) ||
+					skipsWithoutResult(g, m, n, h.d == 0) || routesFailureToHandler(g, m, n, h.d == 0) {
 					return true
 				}
 			}
@@ -219,6 +230,232 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// errorsReadByName returns the nodes whose error some node reads by name
+// ($('Create invoice').item.json.error): wherever it is, that node
+// observes the failure. One walk over the workflow.
+func errorsReadByName(g *analyze.Graph) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range g.Nodes {
+		m.Params().Walk(func(_ string, v n8nschema.Value) {
+			if v.Kind() != n8nschema.String {
+				return
+			}
+			for _, at := range namedErrorRE.FindAllStringSubmatch(v.Str(), -1) {
+				out[at[1]+at[2]] = true
+			}
+		})
+	}
+	return out
+}
+
+// errorFieldRE matches an expression or code that reads the error field a
+// failed item carries ({error: message}, workflow-execute.ts):
+// $json.error, $json["error"], item.json.error, $('Node').item.json.error.
+var errorFieldRE = lazyregexp.New(`json(\.error\b|\[\s*["']error["']\s*\])`)
+
+// namedErrorRE matches the error field of a named node's output:
+// $('Validate file').item.json.error, $node["Upload"].json["error"].
+var namedErrorRE = lazyregexp.New(`\$(?:\(\s*['"]([^'"]+)['"]\s*\)|node\[\s*['"]([^'"]+)['"]\s*\])[\w.()\[\]'"]*?json(?:\.error\b|\[\s*["']error["']\s*\])`)
+
+// readsErrorField reports whether any parameter of m reads the error field
+// of the item that reaches it, or of n's output by name: a Set or a sheet
+// row that records it, a message that reports it, a condition that tests
+// it. Another node's error ($('Validate file').item.json.error) is not n's.
+func readsErrorField(m, n *n8nschema.Node) bool {
+	found := false
+	m.Params().Walk(func(_ string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String {
+			return
+		}
+		x := v.Str()
+		named := namedErrorRE.FindAllStringSubmatchIndex(x, -1)
+	next:
+		for _, at := range errorFieldRE.FindAllStringIndex(x, -1) {
+			for _, nm := range named {
+				if at[0] >= nm[0] && at[1] <= nm[1] {
+					var name string
+					if nm[2] >= 0 {
+						name = x[nm[2]:nm[3]]
+					} else {
+						name = x[nm[4]:nm[5]]
+					}
+					if name != n.Name {
+						continue next // another node's error
+					}
+				}
+			}
+			found = true
+			return
+		}
+	})
+	return found
+}
+
+// testedAfter reports whether a condition node (If, Switch, Filter) a few
+// hops after the Code node c tests its output: a fallback the catch
+// substitutes is observed only when something tells it from a result;
+// otherwise it flows on as one, whatever its words say.
+func testedAfter(g *analyze.Graph, c *n8nschema.Node) bool {
+	seen := map[*n8nschema.Node]bool{c: true}
+	next := []*n8nschema.Node{c}
+	for d := 0; d < 3 && len(next) > 0; d++ {
+		var more []*n8nschema.Node
+		for _, u := range next {
+			for _, e := range g.OutOfType(u, analyze.ConnMain) {
+				m := e.To
+				if seen[m] {
+					continue
+				}
+				seen[m] = true
+				more = append(more, m)
+				if !n8nschema.IsBranch(m.Type) {
+					continue
+				}
+				found := false
+				m.Params().Walk(func(_ string, v n8nschema.Value) {
+					found = found || v.Kind() == n8nschema.String && refsResult(v.Str(), c, true)
+				})
+				if found {
+					return true
+				}
+			}
+		}
+		next = more
+	}
+	return false
+}
+
+// routesFailureToHandler reports whether an If or a Switch tests a field of
+// n's result and sends the item that lacks it (the failed one) down an output that
+// stops the run (Stop and Error) or alerts or records (a best-effort write:
+// a team message, a log row) within a few hops. An output that leads
+// nowhere, or on to the usual work, does not observe the failure.
+func routesFailureToHandler(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
+	out, ok := failedOutput(m, n, direct)
+	if !ok {
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if e.Output == out && !e.Error && handles(g, e.To, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// handles reports whether the items reaching m stop the run or are
+// reported: a Stop and Error, or a best-effort write (an alert, a log row),
+// within three hops.
+func handles(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
+	if m.Type == n8nschema.TypeStopAndError {
+		return true
+	}
+	if w, _ := n8nschema.WriteOp(m); w && analyze.BestEffort(m) {
+		return true
+	}
+	if depth >= 2 {
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if !e.Error && handles(g, e.To, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// passOps are the condition operators a missing field passes.
+var passOps = map[string]bool{"notExists": true, "empty": true, "isEmpty": true}
+
+// failedOutput returns the output of If m that an item without n's result
+// takes: a condition on a field of the result that a missing field fails
+// (equals, exists, is true…) sends it to false (1) when the conditions are
+// joined by and; one it passes (does not exist, is empty) to true (0) when
+// they are joined by or. Conditions that do not read n's result decide
+// nothing.
+func failedOutput(m, n *n8nschema.Node, direct bool) (int, bool) {
+	p := m.Params()
+	switch {
+	case m.Type == n8nschema.TypeSwitch && m.TypeVersion >= 3:
+		return failedRule(p, n, direct)
+	case m.Type != n8nschema.TypeIf:
+		return 0, false
+	}
+	or := p.Get("conditions.combinator").Str() == "or" || p.Get("combineOperation").Str() == "any"
+	fails, passes, total := 0, 0, 0
+	judge := func(op, left string) {
+		total++
+		if !refsResult(left, n, direct) {
+			return
+		}
+		switch {
+		case rejectOps[op]:
+			fails++
+		case passOps[op]:
+			passes++
+		}
+	}
+	for _, c := range p.Get("conditions.conditions").Elems() { // v2
+		judge(c.Get("operator.operation").Str(), c.Get("leftValue").Str())
+	}
+	for _, kind := range []string{"string", "number", "boolean", "dateTime"} { // v1
+		for _, c := range p.Get("conditions." + kind).Elems() {
+			op := c.Get("operation").Str()
+			if op == "" {
+				op = map[string]string{"string": "equal", "number": "smaller", "boolean": "equal", "dateTime": "after"}[kind]
+			}
+			judge(op, c.Get("value1").Str())
+		}
+	}
+	switch {
+	case !or && fails > 0, or && total > 0 && fails == total:
+		return 1, true
+	case or && passes > 0, !or && total > 0 && passes == total:
+		return 0, true
+	}
+	return 0, false
+}
+
+// failedRule returns the output of a Switch (v3, rules) that an item
+// without n's result takes: the first rule it matches, or the fallback
+// output when it matches none (options.fallbackOutput "extra" or an index;
+// nodes-base/nodes/Switch/V3/SwitchV3.node.ts). A rule it may or may not
+// match decides nothing.
+func failedRule(p n8nschema.Value, n *n8nschema.Node, direct bool) (int, bool) {
+	rules := p.Get("rules.values").Elems()
+	for i, r := range rules {
+		or := r.Get("conditions.combinator").Str() == "or"
+		fails, passes, total := 0, 0, 0
+		for _, c := range r.Get("conditions.conditions").Elems() {
+			total++
+			if !refsResult(c.Get("leftValue").Str(), n, direct) {
+				continue
+			}
+			switch op := c.Get("operator.operation").Str(); {
+			case rejectOps[op]:
+				fails++
+			case passOps[op]:
+				passes++
+			}
+		}
+		switch {
+		case !or && fails > 0, or && total > 0 && fails == total:
+			continue // the failed item does not match this rule
+		case or && passes > 0, !or && total > 0 && passes == total:
+			return i, true
+		}
+		return 0, false
+	}
+	fb := p.Get("options.fallbackOutput")
+	if fb.Str() == "extra" {
+		return len(rules), true
+	}
+	if x, ok := fb.Num(); ok {
+		return int(x), true
+	}
+	return 0, false // dropped: no output observes it
 }
 
 // routesToFailingCall reports whether m is an If that sends the failed

@@ -19,6 +19,8 @@ herd that keeps an overloaded dependency down. It matters only where calls run s
 looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
 execution per poll, and what people pace (chat messages, messaging bots such as Telegram, WhatsApp or
 Slack, also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app,
+or posts a chat message to a reply URL the request brought (Slack's response_url) for a request that names
+its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
 forms, links opened in a browser, a Webhook that answers GET) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
