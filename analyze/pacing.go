@@ -78,13 +78,73 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // a Webhook that takes POST is paced by people when the workflow answers
 // the sender in a messaging app (RelaysChat): a Telegram, WhatsApp, LINE,
 // Slack or Discord bot wired through a plain Webhook instead of the app's
-// trigger node.
+// trigger node; or when a page in a browser posts to it (AnswersBrowser).
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
-	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && RelaysChat(g, t) {
+	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && (RelaysChat(g, t) || AnswersBrowser(g, t)) {
 		return PacePerson
 	}
 	return p
+}
+
+// AnswersBrowser reports whether a Webhook is called by a page in a
+// browser: it names the pages' origins allowed to call it (allowedOrigins,
+// "*" by default: n8n-core nodes-loader/constants.js commonCORSParameters),
+// or its answer is for a browser: a redirect (Respond to Webhook
+// respondWith "redirect"), an HTML page (a text/html content type, or a
+// body that is markup), or a CORS header a page's script needs to read it.
+// A service that sends events reads none of these.
+func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
+	if g == nil || t.Type != n8nschema.TypeWebhook {
+		return false
+	}
+	opts := t.Params().Get("options")
+	if o := strings.TrimSpace(opts.Get("allowedOrigins").Str()); o != "" && o != "*" {
+		return true
+	}
+	if browserAnswer(opts.Get("responseContentType").Str(), "", opts.Get("responseHeaders")) {
+		return true
+	}
+	for n := range reachedFromTrigger(g, t) {
+		if n.Disabled || n.Type != n8nschema.TypeRespondToWebhook {
+			continue
+		}
+		p := n.Params()
+		if p.Get("respondWith").Str() == "redirect" {
+			return true
+		}
+		body := ""
+		if p.Get("respondWith").Str() == "text" {
+			body = p.Get("responseBody").Str()
+		}
+		if browserAnswer("", body, p.Get("options").Get("responseHeaders")) {
+			return true
+		}
+	}
+	return false
+}
+
+// htmlRE matches a body that is an HTML page or fragment (not XML such as
+// Twilio's TwiML).
+var htmlRE = lazyregexp.New(`(?i)^\s*<(!doctype html|html|head|body|div|p|h[1-6]|style|script|meta)\b`)
+
+// browserAnswer reports an answer meant for a browser: an HTML content
+// type or body, or a CORS header.
+func browserAnswer(contentType, body string, headers n8nschema.Value) bool {
+	if strings.Contains(strings.ToLower(contentType), "text/html") {
+		return true
+	}
+	if htmlRE.MatchString(strings.TrimPrefix(body, "=")) {
+		return true
+	}
+	for _, e := range headers.Get("entries").Elems() {
+		name := strings.ToLower(e.Get("name").Str())
+		if strings.HasPrefix(name, "access-control-allow-") ||
+			name == "content-type" && strings.Contains(strings.ToLower(e.Get("value").Str()), "text/html") {
+			return true
+		}
+	}
+	return false
 }
 
 // ConversesIn is Converses read with the workflow: a Webhook whose
@@ -98,13 +158,18 @@ func ConversesIn(g *Graph, t *n8nschema.Node) bool {
 // sender in a messaging app: a node it runs sends a chat message (a chat
 // app, WhatsApp or SMS, or an HTTP call to a messaging API; e-mail is no
 // conversation) to the sender named in the request's body (the chat id,
-// the sender's number, a reply token the message came with). A service's
+// the sender's number, a reply token the message came with), or posts to
+// the reply address the request carried (repliesToCallerURL). A service's
 // webhook names no one to answer; a person's message does.
 func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	for n := range reachedFromTrigger(g, t) {
+	reached := reachedFromTrigger(g, t)
+	if repliesToCallerURL(reached, t) {
+		return true
+	}
+	for n := range reached {
 		if n == t || n.Disabled {
 			continue
 		}
@@ -120,6 +185,59 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	}
 	return false
 }
+
+// repliesToCallerURL reports whether the run answers the person who
+// wrote through a reply address the request carried (a relay's
+// callback_url, Slack's response_url, a Discord interaction's webhook
+// URL): an HTTP call posts to it, and the request names a chat
+// participant (an author, a channel, a user). A bot relay hands n8n the
+// message and where to answer it. One pass over the calls, one over the
+// expressions.
+func repliesToCallerURL(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	keys := map[string]bool{} // lower case; as many as replyURLRE has spellings
+	fromBody := false
+	for n := range reached {
+		if n.Disabled || !n8nschema.IsHTTPRequest(n.Type) {
+			continue
+		}
+		u := n.Params().Get("url").Str()
+		if m := replyURLRE.FindString(u); m != "" {
+			keys[strings.ToLower(m)] = true
+			fromBody = fromBody || readsBody(u, t)
+		}
+	}
+	if len(keys) == 0 {
+		return false
+	}
+	names := false
+	for r := range reached {
+		if r.Disabled {
+			continue
+		}
+		r.Params().Scalars(func(v n8nschema.Value) bool {
+			x := v.Str()
+			if v.Kind() != n8nschema.String || !readsBody(x, t) {
+				return true
+			}
+			names = names || senderRE.MatchString(x)
+			if !fromBody {
+				lx := strings.ToLower(x)
+				for k := range keys {
+					fromBody = fromBody || strings.Contains(lx, k)
+				}
+			}
+			return !(fromBody && names)
+		})
+		if fromBody && names {
+			return true
+		}
+	}
+	return false
+}
+
+// replyURLRE matches the field of a request that holds where to answer
+// it.
+var replyURLRE = lazyregexp.New(`(?i)\b(callback|response|reply|interaction|webhook)_?(url|uri)\b`)
 
 // senderRE matches the part of a message event that names who sent it or
 // where to answer: Telegram's message.chat.id, WhatsApp's from, wa_id or
