@@ -81,7 +81,10 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // trigger node; or when a page in a browser posts to it (AnswersBrowser).
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
-	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && (RelaysChat(g, t) || AnswersBrowser(g, t)) {
+	if p != PaceMachine || g == nil || t.Type != n8nschema.TypeWebhook {
+		return p
+	}
+	if reached := reachedFromTrigger(g, t); relaysChat(reached, t) || answersBrowser(reached, t) {
 		return PacePerson
 	}
 	return p
@@ -98,6 +101,11 @@ func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
+	return answersBrowser(reachedFromTrigger(g, t), t)
+}
+
+// answersBrowser is AnswersBrowser over the nodes t's runs reach.
+func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	opts := t.Params().Get("options")
 	if o := strings.TrimSpace(opts.Get("allowedOrigins").Str()); o != "" && o != "*" {
 		return true
@@ -105,7 +113,7 @@ func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 	if browserAnswer(opts.Get("responseContentType").Str(), "", opts.Get("responseHeaders")) {
 		return true
 	}
-	for n := range reachedFromTrigger(g, t) {
+	for n := range reached {
 		if n.Disabled || n.Type != n8nschema.TypeRespondToWebhook {
 			continue
 		}
@@ -165,7 +173,11 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	reached := reachedFromTrigger(g, t)
+	return relaysChat(reachedFromTrigger(g, t), t)
+}
+
+// relaysChat is RelaysChat over the nodes t's runs reach.
+func relaysChat(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	if repliesToCallerURL(reached, t) {
 		return true
 	}
