@@ -249,7 +249,7 @@ func repliesToCallerURL(reached map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 
 // replyURLRE matches the field of a request that holds where to answer
 // it.
-var replyURLRE = lazyregexp.New(`(?i)\b(callback|response|reply|interaction|webhook)_?(url|uri)\b`)
+var replyURLRE = lazyregexp.New(`(?i)(callback|response|reply|interaction|webhook)_?(url|uri)\b`)
 
 // senderRE matches the part of a message event that names who sent it or
 // where to answer: Telegram's message.chat.id, WhatsApp's from, wa_id or

@@ -31,6 +31,8 @@ func TestBrowserAndRelayPace(t *testing.T) {
 		{"the pages' origins", hook(`{"allowedOrigins": "https://shop.example.com"}`), respond(`{}`), PacePerson},
 		{"any origin, the default", hook(`{"allowedOrigins": "*"}`), respond(`{}`), PaceMachine},
 		{"a relay's callback URL and its author", hook(`{}`), reply("={{ $('Hook').item.json.body.callback_url }}", "=Done, {{ $('Hook').item.json.body.author.username }}"), PacePerson},
+		{"a relay's Discord webhook URL, in camel case", hook(`{}`), reply("={{ $json.body.discordWebhookUrl }}", "=Booked for {{ $('Hook').item.json.body.user_id }}"), PacePerson},
+		{"a Discord interaction's follow-up", hook(`{}`), reply("=https://discord.com/api/webhooks/{{ $json.body.application_id }}/{{ $json.body.token }}", "Done"), PacePerson},
 		{"a callback URL with no chat participant", hook(`{}`), reply("={{ $('Hook').item.json.body.callback_url }}", "={{ $('Hook').item.json.body.result }}"), PaceMachine},
 	} {
 		w := parseOne(t, `{"nodes": [`+tc.hook+`, `+tc.next+`], "connections": {"Hook": {"main": [[{"node": "Next", "type": "main", "index": 0}]]}}}`)
