@@ -51,11 +51,12 @@ type Graph struct {
 
 	triggers []*n8nschema.Node
 
-	// senderReads', relaysChat's and chatSenders' memos, read by rules on any core.
+	// senderReads', pacesOnce's and chatSenders' memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     *senderReads
 	relaysOnce  sync.Once
-	relays      map[*n8nschema.Node]bool
+	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
+	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook
 	chatOnce    sync.Once
 	chats       []*n8nschema.Node
 

@@ -84,6 +84,10 @@ func TestSenderOf(t *testing.T) {
 		{"named and reads the event object", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.data.object.id }}"}]}}}`, "stripe"},
 		{"signature header", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['stripe-signature'];"}}`, "stripe"},
 		{"GitHub event header", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "e", "value": "={{ $json.headers['x-github-event'] }}"}]}}}`, "github"},
+		{"Meta's WhatsApp message", `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.body.entry[0].changes[0].value.messages[0] }}"}]}}}`, "meta"},
+		{"Meta's URL check", `{"name": "Check", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.query['hub.verify_token'] }}"}]}}}`, "meta"},
+		{"Meta's signature with its payload, not GitHub's", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256']; const m = $json.body.entry[0].changes[0].value;"}}`, "meta"},
+		{"GitHub's signature alone", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256'];"}}`, "github"},
 	} {
 		w := parseOne(t, `{"nodes": [`+hook+`, `+tc.node+`], "connections": {}}`)
 		if key, _ := SenderOf(BuildGraph(w), w.Nodes[0]); key != tc.key {

@@ -78,13 +78,81 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // a Webhook that takes POST is paced by people when the workflow answers
 // the sender in a messaging app (RelaysChat): a Telegram, WhatsApp, LINE,
 // Slack or Discord bot wired through a plain Webhook instead of the app's
-// trigger node.
+// trigger node; or when a page in a browser posts to it (AnswersBrowser).
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
-	if p == PaceMachine && t.Type == n8nschema.TypeWebhook && g.relaysChat(t) {
+	if p != PaceMachine || g == nil || t.Type != n8nschema.TypeWebhook {
+		return p
+	}
+	if g.relaysChat(t) || g.answersBrowser(t) {
 		return PacePerson
 	}
 	return p
+}
+
+// AnswersBrowser reports whether a Webhook is called by a page in a
+// browser: it names the pages' origins allowed to call it (allowedOrigins,
+// "*" by default: n8n-core nodes-loader/constants.js commonCORSParameters),
+// or its answer is for a browser: a redirect (Respond to Webhook
+// respondWith "redirect"), an HTML page (a text/html content type, or a
+// body that is markup), or a CORS header a page's script needs to read it.
+// A service that sends events reads none of these.
+func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
+	if g == nil || t.Type != n8nschema.TypeWebhook {
+		return false
+	}
+	return answersBrowser(reachedFromTrigger(g, t), t)
+}
+
+// answersBrowser is AnswersBrowser over the nodes t's runs reach.
+func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	opts := t.Params().Get("options")
+	if o := strings.TrimSpace(opts.Get("allowedOrigins").Str()); o != "" && o != "*" {
+		return true
+	}
+	if browserAnswer(opts.Get("responseContentType").Str(), "", opts.Get("responseHeaders")) {
+		return true
+	}
+	for n := range reached {
+		if n.Disabled || n.Type != n8nschema.TypeRespondToWebhook {
+			continue
+		}
+		p := n.Params()
+		if p.Get("respondWith").Str() == "redirect" {
+			return true
+		}
+		body := ""
+		if p.Get("respondWith").Str() == "text" {
+			body = p.Get("responseBody").Str()
+		}
+		if browserAnswer("", body, p.Get("options").Get("responseHeaders")) {
+			return true
+		}
+	}
+	return false
+}
+
+// htmlRE matches a body that is an HTML page or fragment (not XML such as
+// Twilio's TwiML).
+var htmlRE = lazyregexp.New(`(?i)^\s*<(!doctype html|html|head|body|div|p|h[1-6]|style|script|meta)\b`)
+
+// browserAnswer reports an answer meant for a browser: an HTML content
+// type or body, or a CORS header.
+func browserAnswer(contentType, body string, headers n8nschema.Value) bool {
+	if strings.Contains(strings.ToLower(contentType), "text/html") {
+		return true
+	}
+	if htmlRE.MatchString(strings.TrimPrefix(body, "=")) {
+		return true
+	}
+	for _, e := range headers.Get("entries").Elems() {
+		name := strings.ToLower(e.Get("name").Str())
+		if strings.HasPrefix(name, "access-control-allow-") ||
+			name == "content-type" && strings.Contains(strings.ToLower(e.Get("value").Str()), "text/html") {
+			return true
+		}
+	}
+	return false
 }
 
 // ConversesIn is Converses read with the workflow: a Webhook whose
@@ -105,7 +173,11 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	reach := reachedFromTrigger(g, t)
+	return relaysChat(g, reachedFromTrigger(g, t), t)
+}
+
+// relaysChat is RelaysChat over the nodes t's runs reach.
+func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	if repliesThroughCallback(g, t, reach) {
 		return true
 	}
@@ -128,16 +200,37 @@ func (g *Graph) relaysChat(t *n8nschema.Node) bool {
 	if g == nil {
 		return false
 	}
-	g.relaysOnce.Do(func() {
-		g.relays = map[*n8nschema.Node]bool{}
-		for _, tr := range g.Triggers() {
-			g.relays[tr] = RelaysChat(g, tr)
-		}
-	})
+	g.pacesOnce()
 	if r, ok := g.relays[t]; ok {
 		return r
 	}
 	return RelaysChat(g, t) // not one of the graph's triggers
+}
+
+// answersBrowser is AnswersBrowser, read once per trigger of the graph.
+func (g *Graph) answersBrowser(t *n8nschema.Node) bool {
+	g.pacesOnce()
+	if r, ok := g.browser[t]; ok {
+		return r
+	}
+	return AnswersBrowser(g, t) // not one of the graph's triggers
+}
+
+// pacesOnce reads RelaysChat and AnswersBrowser for every webhook of the
+// graph, once.
+func (g *Graph) pacesOnce() {
+	g.relaysOnce.Do(func() {
+		g.relays = map[*n8nschema.Node]bool{}
+		g.browser = map[*n8nschema.Node]bool{}
+		for _, tr := range g.Triggers() {
+			if tr.Type != n8nschema.TypeWebhook {
+				continue
+			}
+			reached := reachedFromTrigger(g, tr)
+			g.relays[tr] = relaysChat(g, reached, tr)
+			g.browser[tr] = answersBrowser(reached, tr)
+		}
+	})
 }
 
 // chatSenders are the graph's enabled nodes that send a chat message (a

@@ -59,6 +59,10 @@ var senders = map[string]Sender{
 	"slack":   {Name: "Slack's Events API", TimeoutMS: 3_000, Redeliveries: 3, Spacing: "3 times: at once, after 1 minute and after 5 minutes"},
 	"github":  {Name: "GitHub", TimeoutMS: 10_000, Redeliveries: 0, Spacing: "never on its own"},
 	"twilio":  {Name: "Twilio", TimeoutMS: 15_000, Redeliveries: 0, Spacing: "never by default (it calls the fallback URL)"},
+	// Meta's webhooks (WhatsApp Cloud API, Messenger, Instagram): a call
+	// times out after 20 s and is retried until it succeeds; Meta
+	// publishes no count (docs/n8n-facts.md).
+	"meta": {Name: "Meta", TimeoutMS: 20_000, Redeliveries: -1, Spacing: "until it is answered, with growing gaps"},
 }
 
 // SenderFor returns a known sender by key ("stripe", "slack").
@@ -87,6 +91,12 @@ var senderSignals = []struct {
 		named: "shopify", payload: []string{"body.line_items", "body.order_number", "body.financial_status"}},
 	{key: "slack", strong: []string{"x-slack-signature", "x-slack-retry", "x-slack-request-timestamp", "event_callback", "url_verification"},
 		named: "slack", payload: []string{"body.event."}},
+	// Meta before GitHub: both sign with X-Hub-Signature-256, and only
+	// Meta verifies the URL with hub.verify_token and sends
+	// entry[].changes[].value (WhatsApp's messaging_product, Messenger's
+	// entry[].messaging).
+	{key: "meta", strong: []string{"hub.verify_token", "whatsapp_business_account", "messaging_product",
+		"entry[0].changes[0].value", "entry[0].messaging["}},
 	{key: "github", strong: []string{"x-github-event", "x-hub-signature", "x-github-delivery"}},
 	{key: "twilio", strong: []string{"x-twilio-signature", "body.messagesid", "body.smssid"}},
 }

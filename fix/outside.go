@@ -18,6 +18,8 @@ import (
 func (r *repairer) answerOnReceipt(w *n8nschema.Workflow, node, sender string) (*analyze.Repair, error) {
 	switch sender {
 	case "stripe", "shopify", "slack":
+	case "meta":
+		return nil, noRepair("Meta checks the URL by reading hub.challenge from a GET's answer: answer the POST notifications on receipt in a Webhook of their own")
 	default:
 		return nil, noRepair("the caller is not known: it may need the answer the workflow builds")
 	}

@@ -12,30 +12,35 @@ var rs203 = &analyze.Rule{
 	Title: "a webhook answers its sender after slow work",
 	Doc: `A service that sends webhooks counts a delivery as failed when no 2xx answer comes in time, and sends the
 event again: Stripe for up to three days, Shopify 8 times over 4 hours after 5 s, Slack's Events API 3 times after
-3 s; GitHub and Twilio do not redeliver (docs/n8n-facts.md lists each fact with its source). n8n's Webhook node
+3 s, Meta (WhatsApp Cloud API, Messenger, Instagram) after 20 s until it is answered; GitHub and Twilio do not
+redeliver (docs/n8n-facts.md lists each fact with its source). n8n's Webhook node
 answers on receipt by default; set to answer "When Last Node Finishes" (responseMode lastNode) or "Using Respond to
 Webhook Node" (responseNode), it answers only after the work before it
 (packages/cli/src/webhooks/webhook-helpers.ts, nodes-base/nodes/Webhook/description.ts). When that work is slow (a
 model call, a call that n8n retries, a Wait), the sender gives up while the first run is still going and sends the
 event again: a new execution that repeats every write and paid call, as many times as the sender redelivers. That is
 one more retry layer, outside n8n, multiplying everything inside it; the chain shows it as "redelivery". The
-services' own trigger nodes (Stripe Trigger, Shopify Trigger, Slack Trigger, GitHub Trigger and the rest) answer on
-receipt (their webhook description sets responseMode onReceived, e.g.
-nodes-base/nodes/Stripe/StripeTrigger.node.ts) and are not reported. The sender of a generic Webhook is read from
-what the workflow reads of the request: a signature or event header it checks (Stripe-Signature, X-Shopify-*,
-X-Slack-Signature, X-GitHub-Event), an event name it compares ("checkout.session.completed", "event_callback"), or
-payload fields it reads when the webhook is named for the service; a name alone says nothing. Severity follows what
-a duplicate costs: an error for a charge, an order, a deal or a message to a customer; a warning for a second record
-or paid calls billed again; a note for a team alert. When nothing tells who calls, nothing is reported: the caller may be a page
-or a bot that waits for the answer and never sends again (in a sample of n8n-fresh, most such webhooks were called
-by the owner's own relay). A call
-that runs once is not counted as slow, nor is a write with an idempotency key or behind a Remove Duplicates that
-drops items seen in earlier executions.`,
+services' own trigger nodes (Stripe Trigger, Shopify Trigger, Slack Trigger, GitHub Trigger, WhatsApp Trigger and the
+rest) answer on receipt (their webhook description sets responseMode onReceived, e.g.
+nodes-base/nodes/Stripe/StripeTrigger.node.ts, nodes-base/nodes/WhatsApp/WhatsAppTrigger.node.ts) and are not
+reported. The sender of a generic Webhook is read from what the workflow reads of the request: a signature or event
+header it checks (Stripe-Signature, X-Shopify-*, X-Slack-Signature, X-GitHub-Event), Meta's URL check
+(hub.verify_token) or payload (entry[0].changes[0].value, messaging_product), an event name it compares
+("checkout.session.completed", "event_callback"), or payload fields it reads when the webhook is named for the
+service; a name alone says nothing. Severity follows what a duplicate costs: an error for a charge, an order, a deal
+or a message to a customer; a warning for a second record or paid calls billed again; a note for a team alert.
+When nothing tells who calls, the sender is unknown: the finding is a note, low confidence, and only when a machine
+drives the webhook and a second run would leave harm (a charge, an order, a booking, a message to a customer). A
+webhook that people drive is left out, as its caller waits for the answer and does not send again: a chat relay
+(the run answers the person who wrote, in a messaging app or through the reply address the request carried) or a
+page in a browser (the answer is a redirect or an HTML page, or carries CORS headers, or the webhook names the
+pages' origins). An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
+is a write with an idempotency key or behind a Remove Duplicates that drops items seen in earlier executions.`,
 	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it sets the Webhook node's responseMode to "onReceived", so that n8n answers 200 before
 the work and the sender stops redelivering. It is offered only for a known sender that ignores the answer's body
-(Stripe, Shopify, Slack's Events API), a webhook that answers when the last node finishes, and a workflow
+(Stripe, Shopify, Slack's Events API; not Meta, whose URL check reads the answer), a webhook that answers when the last node finishes, and a workflow
 that has an error workflow: with a Respond to
 Webhook node in the workflow, that node would fail ("No Webhook node found"), and the answer it builds may be what the
 sender needs (Slack's url_verification challenge). It is unsafe because the sender then no longer learns that a run
@@ -48,7 +53,11 @@ failed, so a failed run is not sent again; the error workflow is then the only o
 		g := pass.Set.Graph(w)
 		for _, t := range g.Triggers() {
 			rd, ok := analyze.RedeliveryOf(pass.Set, w, t)
-			if !ok || rd.Key == "" || !rd.Late() || !rd.Sender.Redelivers() {
+			if !ok || !rd.Late() || rd.Key != "" && !rd.Sender.Redelivers() {
+				continue
+			}
+			if rd.Key == "" {
+				unknownSender(pass, rd)
 				continue
 			}
 			rep := repeatedFrom(pass, t, rd.Reach)
@@ -101,4 +110,41 @@ func slowText(rd analyze.Redelivery) string {
 		out += fmt.Sprintf(" (and %s)", counted(n, "more slow step", "more slow steps"))
 	}
 	return out
+}
+
+// unknownSender notes a late-answering webhook that nothing names a
+// sender of, when a machine calls it (no person's chat, form or page:
+// analyze.TriggerPaceIn) and a second run would leave harm behind (a
+// charge, an order, a message to a customer, a booking). The caller may
+// never send again, so it stays a note, and nothing is replayed.
+func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
+	w, t := pass.Workflow, rd.Trigger
+	if analyze.TriggerPaceIn(pass.Set.Graph(w), t) != analyze.PaceMachine {
+		return
+	}
+	rep := repeatedFrom(pass, t, rd.Reach)
+	if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm {
+		return
+	}
+	op := rep.writes[0]
+	what := fmt.Sprintf("%q leaves %s", op.Node.Name, rep.worst.Duplicate)
+	if len(rep.paid) > 0 {
+		what += fmt.Sprintf(", and %s billed again", counted(len(rep.paid), "paid call is", "paid calls are"))
+	}
+	slow := slowText(rd)
+	if len(rd.Slow) > 1 {
+		slow += ", " + worstText(rd) + " in all"
+	}
+	pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: analyze.Note, Confidence: analyze.Low, Detail: "unknown",
+		Message: fmt.Sprintf("webhook %q answers only after %s; nothing in the workflow says who calls it, and a caller that sends again when no answer comes in time (as Stripe, Shopify, Slack and Meta do) would repeat the run with each delivery: %s",
+			t.Name, slow, what),
+		Chain: op.Factors})
+}
+
+// worstText is the longest a webhook's answer can take.
+func worstText(rd analyze.Redelivery) string {
+	if rd.Unbounded {
+		return "with no bound"
+	}
+	return "up to " + analyze.Duration(rd.WorstMS)
 }

@@ -25,7 +25,7 @@ its provider in .stormcheck.yaml (spend.caps; RS303 then says how fast it is rea
 looks like a rate limit (a node or condition that names a rate limit, a quota, a counter of requests). A public
 chat is a warning: it is made to be shared or embedded in a site. A form or a webhook is a note: a form is often a
 team's own tool, and a webhook's URL (its path is a random id unless set) is a secret as long as nobody shares it; a
-webhook that the workflow reads as called by a known service (a Stripe, Shopify, Slack or GitHub event) is left out.`,
+webhook that the workflow reads as called by a known service (a Stripe, Shopify, Slack, GitHub or Meta event) is left out.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,

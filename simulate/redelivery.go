@@ -6,7 +6,7 @@ import (
 )
 
 // Redeliveries: a sender that redelivers a webhook (Stripe, Shopify,
-// Slack's Events API; analyze.Sender) counts a delivery as failed when no
+// Slack's Events API, Meta; analyze.Sender) counts a delivery as failed when no
 // answer comes within its timeout, and sends the event again. A Webhook
 // that answers only after its work (analyze.AnswersLate) answers when the
 // execution ends; when an outage slows the work past the timeout, the
@@ -24,8 +24,9 @@ type delivery struct {
 // redeliveryGapMS is the wait before redelivery k (1-based) once the
 // previous delivery timed out: Slack sends at once, after 1 minute and
 // after 5 minutes; the others publish a backoff without a schedule
-// (Shopify: 8 times over 4 hours; Stripe: up to 3 days), so the gap
-// doubles from 1 minute, the shortest any of them waits.
+// (Shopify: 8 times over 4 hours; Stripe: up to 3 days; Meta: until
+// answered), so the gap doubles from 1 minute, the shortest any of them
+// waits.
 func redeliveryGapMS(s analyze.Sender, k int) int64 {
 	if slack, _ := analyze.SenderFor("slack"); s.Name == slack.Name {
 		return []int64{0, 60_000, 300_000}[min(k-1, 2)]
@@ -34,7 +35,9 @@ func redeliveryGapMS(s analyze.Sender, k int) int64 {
 }
 
 // watchAnswer starts the sender's clock on an execution that begins at a
-// webhook whose known sender redelivers and which answers late.
+// webhook whose known sender redelivers and which answers late. A webhook
+// that nothing names a sender of is not replayed: its caller's timeout
+// and redeliveries are unknown, and none is invented.
 func (s *sim) watchAnswer(ex *execution) {
 	if len(ex.start) != 1 {
 		return

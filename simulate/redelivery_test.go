@@ -1,6 +1,9 @@
 package simulate
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -31,4 +34,63 @@ func TestRedelivery(t *testing.T) {
 	if onReceipt.Totals.Arrived != 1 || len(onReceipt.Restarts) != 0 {
 		t.Errorf("answer on receipt: %d executions arrived, restarts %+v; want 1 and none", onReceipt.Totals.Arrived, onReceipt.Restarts)
 	}
+}
+
+// TestRedeliveryKnownSendersOnly: a webhook that nothing names a sender
+// of is not replayed (its caller's timeout and redeliveries are unknown,
+// and none is invented), however late it answers; Meta's WhatsApp webhook
+// answering after the same outage is, once its 20 s pass (the run starts
+// at the webhook of Meta's notifications, not at its URL check).
+func TestRedeliveryKnownSendersOnly(t *testing.T) {
+	c := Config{Outages: []Outage{{"openai", 3 * time.Minute}}, Executions: 1, Workers: 1, Concurrency: 10,
+		Latency: 200 * time.Millisecond, Failure: FailTimeout, Seed: 1}
+	unknown, err := Run(load(t, "../rules/testdata/RS203/unknown_sender_charge_note.json"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unknown.Totals.Arrived != 1 || len(unknown.Restarts) != 0 {
+		t.Errorf("unknown sender: %d executions arrived, restarts %+v; want 1 and none", unknown.Totals.Arrived, unknown.Restarts)
+	}
+	meta, err := Run(load(t, notificationsOnly(t, "../rules/testdata/RS203/meta_whatsapp_late_reply.json")), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Restarts) != 1 {
+		t.Fatalf("Meta: restarts %+v; want one redelivery", meta.Restarts)
+	}
+	if r := meta.Restarts[0]; r.Kind != "redelivery" || r.Node != "Respond" || r.Via != "Meta" || r.Count != 1 || r.LastS != 80 {
+		t.Errorf("Meta redelivery = %+v; want one redelivery of \"Respond\" at 80 s (20 s timeout + 60 s)", r)
+	}
+}
+
+// notificationsOnly writes a copy of a Meta workflow without its URL
+// check (the GET webhook and its answer), so that a run starts at the
+// POST webhook.
+func notificationsOnly(t *testing.T, path string) string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w map[string]any
+	if err := json.Unmarshal(src, &w); err != nil {
+		t.Fatal(err)
+	}
+	var nodes []any
+	for _, n := range w["nodes"].([]any) {
+		if name := n.(map[string]any)["name"]; name != "Verify" && name != "Respond to Webhook" {
+			nodes = append(nodes, n)
+		}
+	}
+	w["nodes"] = nodes
+	delete(w["connections"].(map[string]any), "Verify")
+	out, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(dst, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }

@@ -1,0 +1,43 @@
+package analyze
+
+import "testing"
+
+// TestBrowserAndRelayPace: a POST Webhook is paced by people when a page
+// in a browser calls it (its answer is a redirect, an HTML page or CORS
+// headers, or it names the pages' origins) or when the run answers the
+// person who wrote through the reply address the request carried; an
+// answer a service would read, or a reply address with no chat
+// participant named, leaves it to a machine.
+func TestBrowserAndRelayPace(t *testing.T) {
+	hook := func(options string) string {
+		return `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "responseNode", "options": ` + options + `}}`
+	}
+	respond := func(params string) string {
+		return `{"name": "Next", "type": "n8n-nodes-base.respondToWebhook", "typeVersion": 1.1, "position": [200, 0], "parameters": ` + params + `}`
+	}
+	reply := func(url, text string) string {
+		return `{"name": "Next", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 0], "parameters": {"method": "POST", "url": "` + url + `", "sendBody": true, "bodyParameters": {"parameters": [{"name": "content", "value": "` + text + `"}]}}}`
+	}
+	for _, tc := range []struct {
+		name, hook, next string
+		want             Pace
+	}{
+		{"a JSON answer", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={\"ok\": true}"}`), PaceMachine},
+		{"a redirect", hook(`{}`), respond(`{"respondWith": "redirect", "redirectURL": "https://example.com/thanks"}`), PacePerson},
+		{"an HTML page", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=<!DOCTYPE html><html><body>{{ $json.output }}</body></html>"}`), PacePerson},
+		{"TwiML is no page", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "<Response><Message>ok</Message></Response>"}`), PaceMachine},
+		{"an HTML content type", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.html }}", "options": {"responseHeaders": {"entries": [{"name": "Content-Type", "value": "text/html; charset=UTF-8"}]}}}`), PacePerson},
+		{"CORS headers", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={}", "options": {"responseHeaders": {"entries": [{"name": "Access-Control-Allow-Origin", "value": "*"}]}}}`), PacePerson},
+		{"the pages' origins", hook(`{"allowedOrigins": "https://shop.example.com"}`), respond(`{}`), PacePerson},
+		{"any origin, the default", hook(`{"allowedOrigins": "*"}`), respond(`{}`), PaceMachine},
+		{"a relay's callback URL and its author", hook(`{}`), reply("={{ $('Hook').item.json.body.callback_url }}", "=Done, {{ $('Hook').item.json.body.author.username }}"), PacePerson},
+		{"a relay's Discord webhook URL, in camel case", hook(`{}`), reply("={{ $json.body.discordWebhookUrl }}", "=Booked for {{ $('Hook').item.json.body.user_id }}"), PacePerson},
+		{"a Discord interaction's follow-up", hook(`{}`), reply("=https://discord.com/api/webhooks/{{ $json.body.application_id }}/{{ $json.body.token }}", "Done"), PacePerson},
+		{"a callback URL with no chat participant", hook(`{}`), reply("={{ $('Hook').item.json.body.callback_url }}", "={{ $('Hook').item.json.body.result }}"), PaceMachine},
+	} {
+		w := parseOne(t, `{"nodes": [`+tc.hook+`, `+tc.next+`], "connections": {"Hook": {"main": [[{"node": "Next", "type": "main", "index": 0}]]}}}`)
+		if got := TriggerPaceIn(BuildGraph(w), w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: TriggerPaceIn = %d; want %d", tc.name, got, tc.want)
+		}
+	}
+}
