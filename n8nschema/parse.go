@@ -173,7 +173,9 @@ type parser struct {
 	f *File
 	// wrapper is the template object around the workflow being read
 	// ({id, name, workflow: {nodes, connections}}); it names the workflow
-	// when the inner object does not.
+	// when the inner object does not. Its id is the gallery's template id,
+	// never the workflow's: importing a template makes a new workflow with
+	// an id of its own.
 	wrapper Value
 }
 
@@ -300,14 +302,9 @@ func describeNonWorkflow(v Value) string {
 func (p *parser) workflow(v Value, m *members) {
 	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), Value: v}
 	id, name := m.id, m.name
-	if p.wrapper.Exists() {
+	if p.wrapper.Exists() && !name.Exists() {
 		// {id, name, workflow: {nodes, connections}}: the template names it.
-		if !id.Exists() {
-			id = p.wrapper.Get("id")
-		}
-		if !name.Exists() {
-			name = p.wrapper.Get("name")
-		}
+		name = p.wrapper.Get("name")
 	}
 	w.ID = id.Str()
 	w.Name = name.Str()
