@@ -212,19 +212,19 @@ func (p *parser) shape(v Value, top bool) {
 // members are the top-level members of an object that the parser reads,
 // each as v.Get(key) returns it.
 type members struct {
-	id, name, active, nodes, connections, activeVersion, settings, data, workflow Value
+	id, name, active, nodes, connections, activeVersion, settings, data, workflow, isArchived Value
 }
 
 // membersKeys are the keys of members, in its field order.
-var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow"}
+var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow", "isArchived"}
 
 // membersOf reads them in one pass over v's members instead of a search
 // per key.
 func membersOf(v Value) members {
-	var out [9]Value
+	var out [10]Value
 	v.getMany(membersKeys, out[:])
 	return members{id: out[0], name: out[1], active: out[2], nodes: out[3], connections: out[4],
-		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8]}
+		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8], isArchived: out[9]}
 }
 
 // workflowIn reads the workflow(s) inside v if it has a known shape.
@@ -309,6 +309,7 @@ func (p *parser) workflow(v Value, m *members) {
 	w.ID = id.Str()
 	w.Name = name.Str()
 	w.Active = m.active.True()
+	w.Archived = m.isArchived.True()
 	if name.Exists() {
 		w.Pos = name.Pos()
 	} else {
