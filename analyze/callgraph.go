@@ -202,6 +202,20 @@ func (ix *callIndex) resolveName(name string) *n8nschema.Workflow {
 	return nil
 }
 
+// nameMiss says why a call's cached name found no workflow, when
+// workflows of the set bear it: several do, or the one that does has
+// another id.
+func (ix *callIndex) nameMiss(name string) string {
+	switch ws := ix.byName[name]; {
+	case name == "" || len(ws) == 0:
+		return ""
+	case len(ws) == 1:
+		return fmt.Sprintf(" (the workflow named %q has the id %q)", name, ws[0].ID)
+	default:
+		return fmt.Sprintf(" (%d workflows of the set are named %q)", len(ws), name)
+	}
+}
+
 // lookup is what the target of a call is looked up by in the call index:
 // a literal workflow id, or a webhook path. Both empty: nothing to look up
 // (a self-reference, an expression, another source). name is the callee's
@@ -293,7 +307,7 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		case CallN8nAPI:
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", k.id)
 		default:
-			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it makes no external calls", k.id)
+			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set%s; assumed it makes no external calls", k.id, ix.nameMiss(k.name))
 		}
 		return c
 	}
