@@ -88,6 +88,7 @@ func (c *Call) Resolved() bool { return c.To != nil }
 type callIndex struct {
 	set      *Set
 	byID     map[string][]*n8nschema.Workflow
+	byName   map[string][]*n8nschema.Workflow
 	webhooks map[string][]hook
 	baseURLs []string
 }
@@ -113,10 +114,13 @@ func (ix *callIndex) index() {
 	if ix.byID != nil {
 		return
 	}
-	ix.byID, ix.webhooks = map[string][]*n8nschema.Workflow{}, map[string][]hook{}
+	ix.byID, ix.byName, ix.webhooks = map[string][]*n8nschema.Workflow{}, map[string][]*n8nschema.Workflow{}, map[string][]hook{}
 	for _, w := range ix.set.Workflows {
 		if w.ID != "" {
 			ix.byID[w.ID] = append(ix.byID[w.ID], w)
+		}
+		if w.Name != "" {
+			ix.byName[w.Name] = append(ix.byName[w.Name], w)
 		}
 		servedHooks(w, func(n *n8nschema.Node, key string) {
 			ix.webhooks[key] = append(ix.webhooks[key], hook{w, n})
@@ -183,11 +187,42 @@ func (ix *callIndex) resolveID(from *n8nschema.Workflow, id string) *n8nschema.W
 	return ws[0]
 }
 
+// resolveName picks the workflow a call's cached name names when no
+// workflow of the set has the id it calls: the one workflow of the set
+// with that name, when it has no id. A file without an id (a template, a
+// hand-made copy) lost the id the instance gave it, which the caller's
+// locator holds; the editor caches the callee's name beside it
+// (cachedResultName). n8n does not keep workflow names unique, so two
+// workflows with the name name neither.
+func (ix *callIndex) resolveName(name string) *n8nschema.Workflow {
+	ix.index()
+	if ws := ix.byName[name]; len(ws) == 1 && ws[0].ID == "" {
+		return ws[0]
+	}
+	return nil
+}
+
+// nameMiss says why a call's cached name found no workflow, when
+// workflows of the set bear it: several do, or the one that does has
+// another id.
+func (ix *callIndex) nameMiss(name string) string {
+	switch ws := ix.byName[name]; {
+	case name == "" || len(ws) == 0:
+		return ""
+	case len(ws) == 1:
+		return fmt.Sprintf(" (the workflow named %q has the id %q)", name, ws[0].ID)
+	default:
+		return fmt.Sprintf(" (%d workflows of the set are named %q)", len(ws), name)
+	}
+}
+
 // lookup is what the target of a call is looked up by in the call index:
 // a literal workflow id, or a webhook path. Both empty: nothing to look up
-// (a self-reference, an expression, another source).
+// (a self-reference, an expression, another source). name is the callee's
+// name the caller's locator caches, looked up when no workflow has the id.
 type lookup struct {
 	id   string
+	name string
 	hook string
 	// dynamic is true for a webhook path that is an expression.
 	dynamic bool
@@ -261,6 +296,9 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		return c // a self-reference, or a target nodeCall said it cannot know
 	}
 	c.To = ix.resolveID(w, k.id)
+	if c.To == nil && k.name != "" {
+		c.To = ix.resolveName(k.name)
+	}
 	if c.To == nil {
 		c.Missing = k.id
 		switch c.Kind {
@@ -269,7 +307,7 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		case CallN8nAPI:
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", k.id)
 		default:
-			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it makes no external calls", k.id)
+			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set%s; assumed it makes no external calls", k.id, ix.nameMiss(k.name))
 		}
 		return c
 	}
@@ -362,7 +400,11 @@ func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Cal
 	case why != "":
 		c.Assumed = why + "; assumed it calls a workflow outside the set that makes no external calls"
 	default:
-		return c, lookup{id: id}
+		k := lookup{id: id}
+		if cached := ref.Get("cachedResultName"); !cached.IsExpr() {
+			k.name = cached.Str()
+		}
+		return c, k
 	}
 	return c, lookup{}
 }

@@ -214,6 +214,11 @@ func callID(id string) string {
 	return fmt.Sprintf(`{"workflowId": {"__rl": true, "mode": "id", "value": %q}}`, id)
 }
 
+// callNamed calls a workflow by id from a list, which caches its name.
+func callNamed(id, name string) string {
+	return fmt.Sprintf(`{"workflowId": {"__rl": true, "mode": "list", "value": %q, "cachedResultName": %q}}`, id, name)
+}
+
 func fetch(url string) string { return fmt.Sprintf(`{"url": %q, "method": "POST"}`, url) }
 
 func parseAll(srcs map[string]string) []*n8nschema.File {
@@ -256,6 +261,15 @@ func TestComponentsCrafted(t *testing.T) {
 		},
 		want: [][]int{{0}, {1}},
 		rule: "RS005", file: "b.json",
+	}, {
+		name: "a missing id found by the callee's cached name, when one workflow bears it",
+		files: map[string]string{
+			"a.json": workflow("A", "Caller", "", node{"Start", schedule, "", ""}, node{"Run", execWorkflow, callNamed("lost", "Enrich lead"), retried}),
+			"b.json": workflow("", "Enrich lead", "", node{"In", execTrigger, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/x"), retried}),
+			"c.json": workflow("C", "Other", "", node{"Start", schedule, "", ""}),
+		},
+		want: [][]int{{0, 1}, {2}},
+		rule: "RS104", file: "b.json",
 	}, {
 		name: "error workflow chain",
 		files: map[string]string{

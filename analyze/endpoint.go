@@ -247,6 +247,49 @@ func namedCopy(n *n8nschema.Node) bool {
 	return destFieldRE.MatchString(body)
 }
 
+// namedUploadKeys are the upload APIs where the caller may name the
+// stored asset, and the field that names it. Cloudinary's upload
+// (POST /v1_1/:cloud_name/:resource_type/upload) stores the file under
+// public_id when one is given: with overwrite (the default of a signed
+// upload) a repeat replaces that asset, without it the upload answers with
+// the asset already there; a random id is made only when none is given
+// (https://cloudinary.com/documentation/image_upload_api_reference#upload).
+var namedUploadKeys = map[string]string{"api.cloudinary.com": "public_id"}
+
+// namedUpload reports an HTTP upload to a fixed destination: an upload API
+// of namedUploadKeys given a name that is the same on every repeat for an
+// item (written in the node or read from the item, not the time or a
+// random value), as a file written at a fixed path is.
+func namedUpload(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	u := strings.ToLower(strings.TrimSpace(n.Params().Get("url").Str()))
+	key := namedUploadKeys[hostOf(u)]
+	if key == "" || !strings.HasSuffix(strings.TrimRight(pathOf(u), "/"), "/upload") {
+		return false
+	}
+	var names []string
+	for _, at := range []string{"bodyParameters.parameters", "queryParameters.parameters"} {
+		for _, p := range n.Params().Get(at).Elems() {
+			if strings.TrimSpace(p.Get("name").Str()) == key {
+				names = append(names, p.Get("value").Str())
+			}
+		}
+	}
+	for _, m := range bodyFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
+		if m[1] == key {
+			names = append(names, strings.Trim(m[2], `"'`))
+		}
+	}
+	for _, v := range names {
+		if k, _ := n8nschema.ClassifyKey(v); k == n8nschema.KeyStable || k == n8nschema.KeyConstant {
+			return true
+		}
+	}
+	return false
+}
+
 // settingPOST reports whether an HTTP POST goes to an endpoint named for
 // setting state (…/update-meta, …/setStatus) and not for creating or
 // sending: a repeat re-applies the same fields.

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -9,9 +10,9 @@ import (
 
 // Links is what the first pass keeps of a parsed file so that calls between
 // workflows can be grouped without holding the file: for each workflow, the
-// keys the call index finds it by and the keys its calls look up. Workflows
-// are never found by name (callIndex matches ids and webhook keys only), so
-// names are not kept.
+// keys the call index finds it by and the keys its calls look up: ids,
+// webhook keys, and names, which a call's cached callee name finds when no
+// workflow has the id it calls (callIndex.resolveName).
 type Links struct {
 	Workflows []WorkflowLinks
 }
@@ -19,8 +20,8 @@ type Links struct {
 // WorkflowLinks are one workflow's keys, each list sorted without repeats.
 // The strings are copies (n8nschema.Intern): links hold no source alive.
 type WorkflowLinks struct {
-	// ID is the workflow's id ("" when it has none).
-	ID string
+	// ID is the workflow's id ("" when it has none); Name its name.
+	ID, Name string
 	// Hooks are the webhook keys its Webhook nodes are served under.
 	Hooks []string
 	// IDRefs are the literal workflow ids it names: Execute Workflow, Call
@@ -28,7 +29,13 @@ type WorkflowLinks struct {
 	IDRefs []string
 	// HookRefs are the webhook paths its HTTP requests call.
 	HookRefs []string
+	// NamedRefs are the IDRefs whose call caches the callee's name, with
+	// that name.
+	NamedRefs []NamedRef
 }
+
+// NamedRef is a workflow id a call names and the callee name it caches.
+type NamedRef struct{ ID, Name string }
 
 // LinksOf reads a file's links with the code buildCalls resolves calls by
 // (servedHooks, nodeCall, errorWorkflowCall), so the two cannot drift.
@@ -38,12 +45,15 @@ func LinksOf(f *n8nschema.File) Links {
 		l.Workflows = make([]WorkflowLinks, 0, len(f.Workflows))
 	}
 	for _, w := range f.Workflows {
-		wl := WorkflowLinks{ID: strings.Clone(w.ID)}
+		wl := WorkflowLinks{ID: strings.Clone(w.ID), Name: strings.Clone(w.Name)}
 		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, strings.Clone(key)) })
 		add := func(k lookup) {
 			switch {
 			case k.id != "":
 				wl.IDRefs = append(wl.IDRefs, strings.Clone(k.id))
+				if k.name != "" {
+					wl.NamedRefs = append(wl.NamedRefs, NamedRef{strings.Clone(k.id), strings.Clone(k.name)})
+				}
 			case k.hook != "":
 				wl.HookRefs = append(wl.HookRefs, strings.Clone(k.hook))
 			}
@@ -60,6 +70,10 @@ func LinksOf(f *n8nschema.File) Links {
 			slices.Sort(*s)
 			*s = slices.Clip(slices.Compact(*s))
 		}
+		slices.SortFunc(wl.NamedRefs, func(a, b NamedRef) int {
+			return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Name, b.Name))
+		})
+		wl.NamedRefs = slices.Clip(slices.Compact(wl.NamedRefs))
 		l.Workflows = append(l.Workflows, wl)
 	}
 	return l
@@ -70,7 +84,8 @@ func LinksOf(f *n8nschema.File) Links {
 // what Build over the whole set gives: the same calls, operations and
 // findings of every rule that is not set-wide (RunSet). A reference joins its file
 // with every file that holds a workflow it could resolve to (every
-// workflow with that id, every one serving that webhook key), so that
+// workflow with that id, every one serving that webhook key, and when no
+// workflow has the id, every one bearing the name the call caches), so that
 // the pick among several and "not in the set" come out the same. Each
 // group lists file indexes in ascending order; groups are ordered by their
 // first file.
@@ -96,11 +111,14 @@ func Components(links []Links) [][]int {
 	}
 	// Holders of a key are joined only when something refers to it: copies
 	// of one workflow that nothing calls stay apart.
-	byID, byHook := map[string][]int32{}, map[string][]int32{}
+	byID, byHook, byName := map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	for fi, l := range links {
 		for _, w := range l.Workflows {
 			if w.ID != "" {
 				byID[w.ID] = appendNew(byID[w.ID], int32(fi))
+			}
+			if w.Name != "" {
+				byName[w.Name] = appendNew(byName[w.Name], int32(fi))
 			}
 			for _, k := range w.Hooks {
 				byHook[k] = appendNew(byHook[k], int32(fi))
@@ -125,6 +143,11 @@ func Components(links []Links) [][]int {
 			}
 			for _, k := range w.HookRefs {
 				refer(byHook, k, int32(fi))
+			}
+			for _, k := range w.NamedRefs {
+				if len(byID[k.ID]) == 0 {
+					refer(byName, k.Name, int32(fi))
+				}
 			}
 		}
 	}

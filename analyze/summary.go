@@ -18,7 +18,10 @@ type WorkflowSummary struct {
 	Pos            n8nschema.Pos
 	Nodes          int
 	ParametersLost bool
-	Operations     []OperationSummary
+	// ManualOnly is true when only a person starts the workflow (ManualOnly):
+	// its executions do not come all at once.
+	ManualOnly bool
+	Operations []OperationSummary
 }
 
 // Label is the workflow's name, else its id (n8nschema.Workflow.Label).
@@ -61,11 +64,12 @@ type OperationSummary struct {
 // Summarize copies what the audit keeps of each workflow of the set.
 func Summarize(set *Set) []WorkflowSummary {
 	out := make([]WorkflowSummary, len(set.Workflows))
+	manual := ManualOnly(set)
 	for i, w := range set.Workflows {
 		ops := set.OperationsOf(w)
 		s := WorkflowSummary{
 			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: keepPos(w.Pos),
-			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, Operations: make([]OperationSummary, len(ops)),
+			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
 		}
 		for j, op := range ops {
 			usd, known := op.SpendPerExecution(&set.Options)

@@ -24,6 +24,10 @@ type Workflow struct {
 	ID      string
 	Name    string
 	Active  bool
+	// Archived is true for a workflow n8n has archived (isArchived): its
+	// triggers never fire, since n8n refuses to publish it
+	// (cli/src/active-workflow-manager.ts add, workflow.service.ts).
+	Archived bool
 	// Published is true when nodes and connections were read from
 	// activeVersion: n8n 2.x runs the published version in production
 	// (cli/src/workflow-execute-additional-data.ts getPublishedWorkflowData).

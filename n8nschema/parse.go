@@ -173,7 +173,9 @@ type parser struct {
 	f *File
 	// wrapper is the template object around the workflow being read
 	// ({id, name, workflow: {nodes, connections}}); it names the workflow
-	// when the inner object does not.
+	// when the inner object does not. Its id is the gallery's template id,
+	// never the workflow's: importing a template makes a new workflow with
+	// an id of its own.
 	wrapper Value
 }
 
@@ -210,19 +212,19 @@ func (p *parser) shape(v Value, top bool) {
 // members are the top-level members of an object that the parser reads,
 // each as v.Get(key) returns it.
 type members struct {
-	id, name, active, nodes, connections, activeVersion, settings, data, workflow Value
+	id, name, active, nodes, connections, activeVersion, settings, data, workflow, isArchived Value
 }
 
 // membersKeys are the keys of members, in its field order.
-var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow"}
+var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow", "isArchived"}
 
 // membersOf reads them in one pass over v's members instead of a search
 // per key.
 func membersOf(v Value) members {
-	var out [9]Value
+	var out [10]Value
 	v.getMany(membersKeys, out[:])
 	return members{id: out[0], name: out[1], active: out[2], nodes: out[3], connections: out[4],
-		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8]}
+		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8], isArchived: out[9]}
 }
 
 // workflowIn reads the workflow(s) inside v if it has a known shape.
@@ -300,18 +302,14 @@ func describeNonWorkflow(v Value) string {
 func (p *parser) workflow(v Value, m *members) {
 	w := &Workflow{Source: p.f.Source, Path: v.Path(), Ordinal: len(p.f.Workflows), Value: v}
 	id, name := m.id, m.name
-	if p.wrapper.Exists() {
+	if p.wrapper.Exists() && !name.Exists() {
 		// {id, name, workflow: {nodes, connections}}: the template names it.
-		if !id.Exists() {
-			id = p.wrapper.Get("id")
-		}
-		if !name.Exists() {
-			name = p.wrapper.Get("name")
-		}
+		name = p.wrapper.Get("name")
 	}
 	w.ID = id.Str()
 	w.Name = name.Str()
 	w.Active = m.active.True()
+	w.Archived = m.isArchived.True()
 	if name.Exists() {
 		w.Pos = name.Pos()
 	} else {
@@ -432,6 +430,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.WebhookID = f.Str()
 			case "parameters":
 				n.params = e.memberAt(c, k).withPath(paramsPath)
+				e.t.markLiterals(c)
 			case "credentials":
 				if c := f.len(); c > 0 && f.Kind() == Object {
 					n.Credentials = wp.strings(c)

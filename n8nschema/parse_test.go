@@ -113,13 +113,14 @@ func TestParseShapes(t *testing.T) {
 		{name: "template workflow", src: `{"workflow": ` + wfA + `}`, want: []wfSum{at(sumA, "workflow")}},
 		{
 			name: "template id name workflow",
+			// The template's id (1234) is the gallery's, not the workflow's.
 			src:  `{"id": 1234, "name": "Webhook to Slack", "workflow": ` + inner + `}`,
-			want: []wfSum{named(at(sumInner, "workflow"), "1234", "Webhook to Slack")},
+			want: []wfSum{named(at(sumInner, "workflow"), "", "Webhook to Slack")},
 		},
 		{
 			name: "template workflow workflow",
 			src:  `{"workflow": {"id": 77, "name": "Nested template", "totalViews": 9, "workflow": ` + inner + `}}`,
-			want: []wfSum{named(at(sumInner, "workflow.workflow"), "77", "Nested template")},
+			want: []wfSum{named(at(sumInner, "workflow.workflow"), "", "Nested template")},
 		},
 		{
 			// api.n8n.io/api/templates/workflows/ID: the wrapper lists the
@@ -127,7 +128,7 @@ func TestParseShapes(t *testing.T) {
 			name: "template api with node types",
 			src: `{"workflow": {"id": 77, "name": "Nested template", "nodes": [{"id": 19, "name": "n8n-nodes-base.webhook", "displayName": "Webhook"}],
 				"categories": [], "workflow": ` + inner + `}}`,
-			want: []wfSum{named(at(sumInner, "workflow.workflow"), "77", "Nested template")},
+			want: []wfSum{named(at(sumInner, "workflow.workflow"), "", "Nested template")},
 		},
 		{
 			name: "template inner name wins",
@@ -135,6 +136,12 @@ func TestParseShapes(t *testing.T) {
 			want: []wfSum{at(sumB, "workflow")},
 		},
 		{name: "array of templates", src: `[{"workflow": ` + wfA + `}]`, want: []wfSum{at(sumA, "0.workflow")}},
+		{
+			// The inner workflow's own id is the workflow's.
+			name: "template with an inner id",
+			src:  `{"workflow": {"id": 77, "name": "Nested template", "workflow": {"id": "w9", "nodes": [], "connections": {}}}}`,
+			want: []wfSum{{ID: "w9", Name: "Nested template", Path: "workflow.workflow"}},
+		},
 		{
 			name: "array with a stray element",
 			src:  "[" + wfA + `, 3]`,

@@ -54,10 +54,11 @@ func (n *jnode) kind() Kind { return Kind(n.k) }
 
 // jnode flags
 const (
-	strEsc uint8 = 1 << iota // a string value holds an escape
-	keyEsc                   // the member's key holds an escape
-	dead                     // an earlier member of a repeated key (dropped)
-	member                   // an object member (it has a key)
+	strEsc  uint8 = 1 << iota // a string value holds an escape
+	keyEsc                    // the member's key holds an escape
+	dead                      // an earlier member of a repeated key (dropped)
+	member                    // an object member (it has a key)
+	literal                   // a parameter expression with no {{ }}: it evaluates to its text after "="
 )
 
 func (n *jnode) container() bool { return n.k == uint8(Object) || n.k == uint8(Array) }
@@ -139,6 +140,50 @@ func (t *tree) str(n *jnode) string {
 }
 
 // children are the nodes of a container in source order.
+// markLiterals flags the strings below node i (a node's parameters) that
+// n8n reads as a literal: an expression ("=...") with no {{ }} renders to
+// its text after the "=" (see docs/n8n-behaviour.md#expressions-and-resource-locators).
+// A container's descendants are one run of nodes: everything the builder
+// appended between its opening and its closing, which starts with the
+// children of the first container below it to close.
+func (t *tree) markLiterals(i uint32) {
+	n := &t.nodes[i]
+	if !n.container() || n.n == 0 {
+		return
+	}
+	lo, hi := n.first, n.first+n.n
+	for d := n; ; {
+		next := -1
+		for k, c := range t.children(d) {
+			if c.container() && c.n > 0 {
+				next = int(d.first) + k
+				break
+			}
+		}
+		if next < 0 {
+			break
+		}
+		d = &t.nodes[next]
+		lo = d.first
+	}
+	for k := lo; k < hi; k++ {
+		c := &t.nodes[k]
+		if c.kind() != String {
+			continue
+		}
+		var lit bool
+		if c.flags&strEsc == 0 {
+			lit = t.text[c.off+1] == '=' && !strings.Contains(t.text[c.off+2:c.first-1], "{{")
+		} else {
+			s := t.str(c)
+			lit = strings.HasPrefix(s, "=") && !strings.Contains(s, "{{")
+		}
+		if lit {
+			c.flags |= literal
+		}
+	}
+}
+
 func (t *tree) children(n *jnode) []jnode {
 	return t.nodes[n.first : n.first+n.n]
 }

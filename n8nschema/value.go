@@ -84,6 +84,8 @@ func (v Value) Kind() Kind {
 }
 
 // Str returns a string value as is, and other scalars in their JSON text.
+// A parameter that is an expression with no {{ }} ("=responseNode") is
+// what n8n evaluates it to: its text after the "=".
 func (v Value) Str() string {
 	if v.t == nil {
 		return ""
@@ -91,6 +93,12 @@ func (v Value) Str() string {
 	n := v.node()
 	switch n.kind() {
 	case String:
+		if n.flags&literal != 0 {
+			if n.flags&strEsc == 0 {
+				return v.t.text[n.off+2 : n.first-1]
+			}
+			return v.t.str(n)[1:]
+		}
 		return v.t.str(n)
 	case Number:
 		return numberText(v.t.text[n.off:n.first])
@@ -202,12 +210,17 @@ func exactFloat(raw string) (float64, bool) {
 }
 
 // IsExpr reports whether the value is an n8n expression (a string that
-// starts with "="; see docs/n8n-behaviour.md#expressions-and-resource-locators).
+// starts with "="; see docs/n8n-behaviour.md#expressions-and-resource-locators)
+// whose value depends on data: a parameter expression with no {{ }} is
+// its literal text (Str), not an expression.
 func (v Value) IsExpr() bool {
 	if v.Kind() != String {
 		return false
 	}
 	n := v.node()
+	if n.flags&literal != 0 {
+		return false
+	}
 	if n.flags&strEsc == 0 {
 		return v.t.text[n.off+1] == '='
 	}

@@ -69,7 +69,7 @@ func TestValues(t *testing.T) {
 		"workflowId.__rl":             {Kind: Bool, Str: "true", Pos: "6:24", ValPos: "6:32", Path: base + "workflowId.__rl"},
 		"workflowId.mode":             {Kind: String, Str: "list", Pos: "6:67", ValPos: "6:75", Path: base + "workflowId.mode"},
 		"workflowId.cachedResultName": {Kind: String, Str: "Child", Pos: "6:83", ValPos: "6:103", Path: base + "workflowId.cachedResultName"},
-		"source.value":                {Kind: String, Str: "=1.2", Expr: true, Pos: "7:20", ValPos: "7:29", Path: base + "source.value"},
+		"source.value":                {Kind: String, Str: "1.2", Num: 1.2, NumOK: true, Pos: "7:20", ValPos: "7:29", Path: base + "source.value"},
 		"source.__rl":                 {Kind: Missing, Pos: "-", ValPos: "-", Path: base + "source.__rl"},
 		"options.maxRetries":          {Kind: String, Str: "4", Num: 4, NumOK: true, Pos: "8:21", ValPos: "8:35", Path: base + "options.maxRetries"},
 		"options.timeout":             {Kind: Number, Str: "30000", Num: 30000, NumOK: true, Pos: "8:40", ValPos: "8:51", Path: base + "options.timeout"},
@@ -106,6 +106,57 @@ func TestValues(t *testing.T) {
 	// Get on a scalar is missing, not a panic.
 	if v := n.Field("maxTries").Get("x"); v.Exists() || v.Kind() != Missing {
 		t.Errorf("Get below a scalar = %v, want missing", v.Kind())
+	}
+}
+
+// TestLiteralExpressions pins how parameters read that are expressions
+// with no {{ }}: n8n strips the "=" and renders the rest, which holds no
+// code, as text (n8n-workflow expression.js resolveSimpleParameterValue;
+// @n8n/tournament ExpressionSplitter.js splitExpression gives one text
+// chunk), so Str is the literal and IsExpr is false, at any depth of the
+// parameters. Strings outside the parameters (names, notes) are not
+// evaluated and keep their "=".
+func TestLiteralExpressions(t *testing.T) {
+	src := `{"name": "=Lit", "nodes": [{"name": "=Hook", "notes": "=note", "type": "n8n-nodes-base.webhook", "typeVersion": 2,
+	  "parameters": {"responseMode": "=responseNode", "path": "=orders", "empty": "=", "text": "=Hi {{ $json.name }}",
+	    "esc": "=caf\u00e9", "escExpr": "=\u007b{ $json.x }}", "plain": "responseNode", "half": "=a { b } c",
+	    "assignments": {"assignments": [{"name": "=status", "value": "=pending", "type": "string"}, {"name": "n", "value": "={{ 1 }}"}]},
+	    "deep": [[{"x": ["=leaf"]}], {}, []]}}],
+	  "connections": {}}`
+	f := parseString(t, src)
+	w := f.Workflows[0]
+	n := w.Nodes[0]
+	type row struct {
+		Str  string
+		Expr bool
+		Raw  string
+	}
+	got := map[string]row{}
+	for _, p := range []string{"responseMode", "path", "empty", "text", "esc", "escExpr", "plain", "half",
+		"assignments.assignments.0.name", "assignments.assignments.0.value", "assignments.assignments.1.value", "deep.0.0.x.0"} {
+		v, _ := n.Param(p)
+		got[p] = row{v.Str(), v.IsExpr(), v.Raw()}
+	}
+	want := map[string]row{
+		"responseMode":                    {"responseNode", false, `"=responseNode"`},
+		"path":                            {"orders", false, `"=orders"`},
+		"empty":                           {"", false, `"="`},
+		"text":                            {"=Hi {{ $json.name }}", true, `"=Hi {{ $json.name }}"`},
+		"esc":                             {"café", false, `"=caf\u00e9"`},
+		"escExpr":                         {"={{ $json.x }}", true, `"=\u007b{ $json.x }}"`},
+		"plain":                           {"responseNode", false, `"responseNode"`},
+		"half":                            {"a { b } c", false, `"=a { b } c"`},
+		"assignments.assignments.0.name":  {"status", false, `"=status"`},
+		"assignments.assignments.0.value": {"pending", false, `"=pending"`},
+		"assignments.assignments.1.value": {"={{ 1 }}", true, `"={{ 1 }}"`},
+		"deep.0.0.x.0":                    {"leaf", false, `"=leaf"`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parameters (-want +got):\n%s", diff)
+	}
+	if w.Name != "=Lit" || n.Name != "=Hook" || n.Notes != "=note" || !n.Field("name").IsExpr() {
+		t.Errorf("outside the parameters: workflow %q, node %q, notes %q, name IsExpr %v; want the text as written",
+			w.Name, n.Name, n.Notes, n.Field("name").IsExpr())
 	}
 }
 

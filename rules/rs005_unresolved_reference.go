@@ -15,7 +15,10 @@ HTTP requests to a webhook of the instance) to multiply retries across them and 
 workflows that re-start themselves. When the target is not among the files given in one run, or its id is
 an expression evaluated at run time, the edge cannot be followed. The finding says what was assumed in its
 place, usually that the callee makes no external calls and never calls back, so the attempt counts of this
-run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A missing
+run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A call by an
+id no workflow of the set has, from a list that cached the callee's name (cachedResultName), reaches the
+one workflow of the set with that name when it has no id (a template or copy that lost the id the instance
+gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. A missing
 workflow is reported once, at its first reference, with the other references as related places. The n8n node
 (activate, update, get a workflow through n8n's public API) starts no execution, so its target is not
 followed and not reported.`,

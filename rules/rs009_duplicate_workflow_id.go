@@ -18,7 +18,11 @@ output, "flow (copy).json") or two workflows cloned by hand; one of them is not 
 and an audit that reads both counts it twice: its calls load the dependencies it shares with the others
 (RS505), and calls by the id go to one of the two (stormcheck follows the first in name order, as it
 resolves any id). The rule reports every workflow whose id an earlier one of the set has, with the first
-as the related place. Workflows without an id (a template, a hand-written file) are never compared.`,
+as the related place. Workflows without an id (a template, a hand-written file) are never compared; the
+id of a template gallery record ({id, name, totalViews, workflow: {...}}) is the gallery's, not the
+workflow's, since importing a template makes a new workflow. An id written as a JSON number (n8n 0.x
+exports wrote its integer keys so) is the same id as its text: n8n keeps workflow ids in a varchar
+column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lands on workflow "7".`,
 	Fix:    "Leave the copy out of the audit (delete it, list it under exclude: in .stormcheck.yaml, or .gitignore it), or give the clone a new id by importing it as a new workflow",
 	FixDoc: "None: which copy is the real one is the owner's to say.",
 	// A note: the copy misleads the audit (and an import), not the

@@ -20,7 +20,9 @@ output wired to a handler, no dead-man's-switch ping. A webhook that answers wit
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
-messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.`,
+messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.
+The finding names the trigger whose runs make the calls and counts the calls those runs reach: a trigger
+wired to nothing, a manual trigger's branch and disabled nodes make none.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
@@ -33,8 +35,12 @@ messaging app) is a note: the person who wrote sees no answer come. Triggers fir
 			return
 		}
 		// A machine's trigger first: what a person starts, a person sees
-		// go silent.
+		// go silent. Only the calls a trigger's runs reach count: a
+		// webhook wired to nothing starts no call, and a manual branch
+		// beside the schedule is not unattended.
+		ops := liveOps(pass)
 		var trigger *n8nschema.Node
+		var reached []*analyze.Operation
 		how, byPerson := "", false
 		for _, t := range g.Triggers() {
 			if t.Disabled {
@@ -48,15 +54,14 @@ messaging app) is a note: the person who wrote sees no answer come. Triggers fir
 				continue
 			}
 			person := analyze.ConversesIn(g, t)
-			if trigger == nil || byPerson && !person {
-				trigger, how, byPerson = t, h, person
+			if trigger != nil && (!byPerson || person) {
+				continue
+			}
+			if calls := reachedBy(pass, g, t, ops); len(calls) > 0 {
+				trigger, how, byPerson, reached = t, h, person, calls
 			}
 		}
 		if trigger == nil {
-			return
-		}
-		ops := liveOps(pass)
-		if len(ops) == 0 {
 			return
 		}
 		for _, e := range g.Edges {
@@ -76,9 +81,31 @@ messaging app) is a note: the person who wrote sees no answer come. Triggers fir
 			d.Severity = analyze.Note
 		}
 		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
-			how, trigger.Name, len(ops), plural(len(ops), "call", "calls"))
+			how, trigger.Name, len(reached), plural(len(reached), "call", "calls"))
 		pass.Report(d)
 	},
+}
+
+// reachedBy returns the operations of ops that t's runs reach: nodes along
+// main connections from t, the sub-nodes their roots call, and where a
+// reached node runs this workflow as its own sub-workflow (Execute
+// Workflow of $workflow.id), what its entry reaches; disabled nodes make
+// no call.
+func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation) []*analyze.Operation {
+	reach := analyze.ReachFrom(g, t)
+	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
+		if c.Self && c.Node != nil && reach[c.Node] && len(c.Entry) > 0 && (c.Kind == analyze.CallExecute || c.Kind == analyze.CallTool) {
+			reach = analyze.ReachFrom(g, append([]*n8nschema.Node{t}, c.Entry...)...)
+			break // every self-call enters at the same nodes
+		}
+	}
+	var out []*analyze.Operation
+	for _, op := range ops {
+		if reach[op.Node] && !op.Node.Disabled {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // unattended says how a trigger starts executions that nobody watches, or

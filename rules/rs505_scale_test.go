@@ -27,7 +27,11 @@ func sharedHostSet(t testing.TB, n int) *analyze.Set {
 		case i%11 == 0:
 			name = ""
 		}
-		src, err := json.Marshal(map[string]any{"id": fmt.Sprintf("w%d", i), "name": name, "connections": map[string]any{}, "nodes": []any{
+		// Each runs on a schedule: RS505 leaves out what only a person starts.
+		src, err := json.Marshal(map[string]any{"id": fmt.Sprintf("w%d", i), "name": name, "connections": map[string]any{
+			"Every hour": map[string]any{"main": []any{[]any{map[string]any{"node": "Call", "type": "main", "index": 0}}}},
+		}, "nodes": []any{
+			map[string]any{"id": "0", "name": "Every hour", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": []int{0, 0}, "parameters": map[string]any{}},
 			map[string]any{"id": "1", "name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": []int{0, 0},
 				"retryOnFail": true, "maxTries": 3, "parameters": map[string]any{"method": "GET", "url": "https://api.inventory.internal/items"}},
 		}})

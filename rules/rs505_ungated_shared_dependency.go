@@ -24,7 +24,11 @@ base or a database, only calls made with the same credential) with their own nod
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. Each dependency is reported once, at its first caller, with the others as
-related places.`,
+related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
+called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
+once in an outage. An export's "active": false is not taken to mean the workflow never runs: n8n
+import:workflow deactivates what it imports by default (cli/src/commands/import/workflow.ts --activeState),
+so the owner activates what is deployed.`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
 	FixDoc:     "None: a shared gate (a proxy, a queue, one sub-workflow that owns the calls) is infrastructure, not a setting.",
 	Severity:   analyze.Note,
@@ -35,6 +39,9 @@ related places.`,
 		fleet := analyze.MulSat(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
 		for i := range pass.Workflows {
 			w := &pass.Workflows[i]
+			if w.ManualOnly {
+				continue
+			}
 			reported := map[string]bool{}
 			for j := range w.Operations {
 				op := &w.Operations[j]
@@ -82,6 +89,9 @@ func groupByDependency(wfs []analyze.WorkflowSummary) *dependencyUsers {
 	seen := g.calls
 	for i := range wfs {
 		w := &wfs[i]
+		if w.ManualOnly {
+			continue // its runs come one click at a time, not with the others
+		}
 		for _, op := range w.Operations {
 			if op.Dependency == "" || op.Disabled || !nodeRetried(op.Factors) {
 				continue
