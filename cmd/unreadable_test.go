@@ -115,7 +115,8 @@ func jsonFindings(t *testing.T, out string) []string {
 
 // TestDuplicateNodesAuditsWhatN8nRuns: with two "nodes" members n8n
 // (JSON.parse) runs the last; a harmless first copy must not hide its
-// retried Stripe POST. Each repeat is an RS001 warning at the later key.
+// retried Stripe POST. Each repeated key is one RS001 finding at its last
+// copy, a note here: the first copies hold nothing the last ones lack.
 func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "dup.json")
 	src := `{
@@ -137,9 +138,9 @@ func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitFindings, r.stderr)
 	}
 	got := strings.Join(jsonFindings(t, r.stdout), "\n")
-	want := `dup.json RS001 key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+	want := `dup.json RS001 key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last copy; the earlier copy is empty or holds the same values, so nothing is lost
 dup.json RS201 node "Charge" sends POST up to 5 times, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is a second charge at api.stripe.com; each of its 5 tries re-sends every item of the batch
-dup.json RS001 key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does`
+dup.json RS001 key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last copy; the earlier copy is empty or holds the same values, so nothing is lost`
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
 	}

@@ -73,7 +73,7 @@ func (p *parser) deep(off int) {
 		Message: fmt.Sprintf("arrays and objects nest more than %d levels deep here; the file is not audited", MaxDepth)})
 }
 
-// lastMembersWin reports each repeated key as a problem at the later key:
+// lastMembersWin reports each repeated key once, at its last member:
 // JSON.parse keeps the last member of a name, and so does the tree. The
 // earlier members are blanked out of a copy of body (offsets, lines and
 // columns stay those of the source), which Raw reads: the text of an
@@ -83,8 +83,7 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 	out := bytes.Clone(body)
 	// Inner members end first; report in source order.
 	slices.SortFunc(reps, func(a, b repeatedKey) int { return a.off - b.off })
-	pos := positionsAt(src, base, reps)
-	for i, r := range reps {
+	for _, r := range reps {
 		// The comma after the earlier member goes with it (a later member
 		// of the same name always follows).
 		to := r.blankTo
@@ -92,24 +91,47 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 			to++
 		}
 		blank(out, r.blankFrom, to+1)
+	}
+	chains := keyChains(reps, body)
+	pos := positionsAt(src, base, chains)
+	for i, c := range chains {
 		first, at := pos[2*i], pos[2*i+1]
-		at.Path = r.path
-		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: at,
-			Message: fmt.Sprintf("key %s appears again in the same object (first at %s); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does", strconv.Quote(r.key), first)})
+		at.Path = c.path
+		lost, where := c.lostOff >= 0, c.lostPath
+		copies := fmt.Sprintf("appears again in the same object (first at %s); n8n (JSON.parse) keeps only this last copy", first)
+		if c.dropped > 1 {
+			copies = fmt.Sprintf("appears %d times in the same object (first at %s); n8n (JSON.parse) keeps only this last copy and drops %d", c.dropped+1, first, c.dropped)
+		}
+		which := "the first copy"
+		if c.lostOff != c.firstOff {
+			which = fmt.Sprintf("the copy at %s", pos[2*len(chains)+i])
+		}
+		var msg string
+		switch {
+		case !lost:
+			msg = fmt.Sprintf("key %s %s; %s, so nothing is lost",
+				strconv.Quote(c.key), copies, plural(c.dropped, "the earlier copy is empty or holds the same values", "the earlier copies are empty or hold the same values"))
+		case where == "":
+			msg = fmt.Sprintf("key %s %s, so the value of %s is lost", strconv.Quote(c.key), copies, which)
+		default:
+			msg = fmt.Sprintf("key %s %s, so what %s holds at %s is lost", strconv.Quote(c.key), copies, which, strconv.Quote(where))
+		}
+		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: at, Note: !lost, Message: msg})
 	}
 	return out
 }
 
-// positionsAt returns the positions of each repeat's earlier and later
-// key (2i, 2i+1), worked out in offset order: PosAt counts a column from
-// where it last stopped only going forward, and the earlier keys of
-// interleaved repeats ("a","b","a","b" ...) go back, which on a one-line
-// export counted from the line's start each time (quadratic: a 1 MB file
-// took 40 s).
-func positionsAt(src *Source, base int, reps []repeatedKey) []Pos {
-	at := make([]int, 2*len(reps))
-	for i, r := range reps {
-		at[2*i], at[2*i+1] = base+r.firstOff, base+r.off
+// positionsAt returns the positions of each chain's first and kept key
+// (2i, 2i+1), then of the key of the copy whose loss it reports
+// (2len+i), worked out in offset order: PosAt counts a column from where
+// it last stopped only going forward, and the earlier keys of interleaved
+// repeats ("a","b","a","b" ...) go back, which on a one-line export
+// counted from the line's start each time (quadratic: a 1 MB file took
+// 40 s).
+func positionsAt(src *Source, base int, chains []keyChain) []Pos {
+	at := make([]int, 3*len(chains))
+	for i, c := range chains {
+		at[2*i], at[2*i+1], at[2*len(chains)+i] = base+c.firstOff, base+c.keptOff, base+max(c.lostOff, 0)
 	}
 	order := make([]int, len(at))
 	for i := range order {
