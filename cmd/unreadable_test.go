@@ -24,7 +24,7 @@ func TestUnreadableStillReports(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q; want %d naming b.json", r.code, r.stderr, ExitFailure)
 		}
 		for _, want := range []string{
-			"a.json:56:13: warning: connection from \"Set greeting\"",
+			"a.json:52:5: warning: connections name source node \"Send greeting\"",
 			"b.json: error: not read: broken symbolic link: its target does not exist [RS001 invalid-json]",
 			"2 findings (1 error, 1 warning, 0 notes) in 1 workflow (2 files, 2 nodes)",
 		} {
@@ -39,7 +39,7 @@ func TestUnreadableStillReports(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 		}
 		got := strings.Join(jsonFindings(t, r.stdout), "\n")
-		want := "a.json RS003 connection from \"Set greeting\" goes to node \"Send greeting\", which does not exist\n" +
+		want := "a.json RS003 connections name source node \"Send greeting\", which does not exist\n" +
 			"b.json RS001 not read: broken symbolic link: its target does not exist"
 		if got != want {
 			t.Errorf("findings:\n%s\nwant:\n%s", got, want)
@@ -160,7 +160,7 @@ func TestDeepNestingIsAFinding(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitFindings, r.stderr)
 	}
 	got := strings.Join(jsonFindings(t, r.stdout), "\n")
-	want := "a.json RS003 connection from \"Set greeting\" goes to node \"Send greeting\", which does not exist\n" +
+	want := "a.json RS003 connections name source node \"Send greeting\", which does not exist\n" +
 		"deep.json RS001 arrays and objects nest more than 512 levels deep here; the file is not audited"
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
