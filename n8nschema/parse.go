@@ -667,6 +667,9 @@ func (wp *wfParser) connections(conns Value) {
 				byID = append(byID, fmt.Sprintf("%q (node %q)", from, name))
 			} else {
 				wp.problem(BrokenConnection, byType.Pos(), "", "connections name source node %q, which does not exist", from)
+				if byType.Kind() == Null {
+					wp.fatal(buildFails, "Object.keys(null) throws")
+				}
 			}
 			return true
 		}
