@@ -829,6 +829,9 @@ func (a *amp) operations(cur []ctx) {
 			op := &block[len(s.Operations)]
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Account: account(n, *sp), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
+			if _, refused := n8nschema.NoBilledCall(n); refused {
+				op.Paid = false // n8n makes no billed call for it
+			}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid

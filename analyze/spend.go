@@ -59,10 +59,30 @@ func FillSpend(op *Operation, opts *Options) {
 // ("deepseek/deepseek-r1:free", "google/gemini-2.0-flash-exp:free"), and
 // a ":latest" tag is an Ollama model ("mistral-small3.1:latest") served
 // locally, here through an OpenAI node pointed at Ollama's OpenAI-compatible
-// endpoint. Providers that bill write "-latest" with a hyphen.
+// endpoint. Providers that bill write "-latest" with a hyphen. Google's
+// experimental Gemini releases ("gemini-2.0-flash-exp",
+// "gemini-2.5-pro-exp-03-25", "gemini-exp-1206") are free to use, with the
+// free tier's quotas (ai.google.dev/gemini-api/docs/models/experimental-models;
+// discuss.ai.google.dev/t/whats-the-rate-limit-for-the-experimental-models/38226):
+// the paid model they share a prefix with prices none of their calls.
 func freeModel(model string) bool {
 	m := strings.ToLower(strings.TrimSpace(model))
-	return strings.HasSuffix(m, ":free") || strings.HasSuffix(m, ":latest")
+	return strings.HasSuffix(m, ":free") || strings.HasSuffix(m, ":latest") || experimentalGemini(m)
+}
+
+// experimentalGemini reports a Gemini model id with an "exp" or
+// "experimental" part ("gemini-2.0-flash-thinking-exp-01-21").
+func experimentalGemini(m string) bool {
+	m = n8nschema.NormalizeModel(m)
+	if !strings.HasPrefix(m, "gemini-") && !strings.HasPrefix(m, "learnlm-") {
+		return false
+	}
+	for part := range strings.SplitSeq(m, "-") {
+		if part == "exp" || part == "experimental" {
+			return true
+		}
+	}
+	return false
 }
 
 // SpendPerExecution is the worst case of one execution of Options.Items

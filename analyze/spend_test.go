@@ -128,3 +128,32 @@ func TestSpendCapFor(t *testing.T) {
 		t.Error("SpendCapFor found a cap in empty options")
 	}
 }
+
+// TestFreeModels: ids nobody bills for make no paid call, whatever paid
+// model they share a prefix with; a released model of the same family
+// stays paid.
+func TestFreeModels(t *testing.T) {
+	for model, free := range map[string]bool{
+		"deepseek/deepseek-r1:free":           true,
+		"mistral-small3.1:latest":             true,
+		"models/gemini-2.0-flash-exp":         true,
+		"gemini-2.5-pro-exp-03-25":            true,
+		"gemini-2.0-flash-thinking-exp-01-21": true,
+		"gemini-exp-1206":                     true,
+		"learnlm-1.5-pro-experimental":        true,
+		"google/gemini-2.0-flash-exp:free":    true,
+		"models/gemini-2.0-flash":             false,
+		"gemini-2.5-pro-preview-05-06":        false,
+		"gemini-2.5-flash-lite":               false,
+		"gpt-4o-mini-2024-07-18":              false,
+		"claude-3-5-sonnet-latest":            false,
+		"o1-exp":                              false,
+	} {
+		n := spendNode(t, `{"name":"m","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"`+model+`"}}`)
+		op := &Operation{Node: n, Type: n.Type, Paid: true, Attempts: 3, CallsPerItem: 1}
+		FillSpend(op, &Options{Items: 1})
+		if op.Paid == free {
+			t.Errorf("%s: paid %v, want %v", model, op.Paid, !free)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func TestInputLimitsFIFOInFolderIsSkipped(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want %d: a pipe in a folder is no workflow file", r.code, r.stderr, ExitOK)
 	}
 	got := strings.Join(jsonFindings(t, r.stdout), "\n")
-	want := `a.json RS003 connection from "Set greeting" goes to node "Send greeting", which does not exist`
+	want := `a.json RS003 connections name source node "Send greeting", which does not exist`
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
 	}

@@ -228,7 +228,7 @@ func TestColor(t *testing.T) {
 // per finding, then the summary.
 func TestConciseFindingLine(t *testing.T) {
 	r := run(t, "audit", "--root", ".", "--format", "concise", td("broken_connection.json"))
-	want := `testdata/broken_connection.json:56:13: warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]
+	want := `testdata/broken_connection.json:52:5: warning: connections name source node "Send greeting", which does not exist [RS003 broken-connection]
 1 finding (0 errors, 1 warning, 0 notes) in 1 workflow (1 file, 2 nodes)
 `
 	if r.code != ExitOK || r.stdout != want {
@@ -240,10 +240,10 @@ func TestConciseFindingLine(t *testing.T) {
 // the snippet, one line per finding, and the rule's fix after the blocks.
 func TestTextBlock(t *testing.T) {
 	r := run(t, "audit", "--root", ".", td("broken_connection.json"))
-	want := `testdata/broken_connection.json:56:13: node "Set greeting"
-  56 |             "node": "Send greeting",
-     |             ^~~~~~
-  warning: connection from "Set greeting" goes to node "Send greeting", which does not exist [RS003 broken-connection]
+	want := `testdata/broken_connection.json:52:5: workflow "Say hello, broken"
+  52 |     "Send greeting": {
+     |     ^~~~~~~~~~~~~~~
+  warning: connections name source node "Send greeting", which does not exist [RS003 broken-connection]
 
 fixes (stormcheck explain RULE tells why)
   RS003 broken-connection: `

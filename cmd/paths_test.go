@@ -70,7 +70,7 @@ func TestPathsFromRepoRoot(t *testing.T) {
 
 	// --root names files relative to it instead.
 	r := auditIn(t, root, "audit", "--format", "concise", "--root", "proj", "--fail-on", "never", "proj/workflows")
-	if !strings.HasPrefix(r.stdout, "workflows/a.json:56:13: warning:") {
+	if !strings.HasPrefix(r.stdout, "workflows/a.json:52:5: warning:") {
 		t.Errorf("--root proj:\n%s", r.stdout)
 	}
 }
@@ -130,7 +130,7 @@ func TestStdinFilename(t *testing.T) {
 	}
 	res := doc.Runs[0].Results
 	if len(res) != 1 || len(res[0].Locations) != 1 || res[0].Locations[0].PhysicalLocation.ArtifactLocation.URI != "stdin" ||
-		res[0].Locations[0].PhysicalLocation.Region.StartLine != 56 {
+		res[0].Locations[0].PhysicalLocation.Region.StartLine != 52 {
 		t.Errorf("SARIF of stdin: %+v", res)
 	}
 }

@@ -24,7 +24,7 @@ func TestUnreadableStillReports(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q; want %d naming b.json", r.code, r.stderr, ExitFailure)
 		}
 		for _, want := range []string{
-			"a.json:56:13: warning: connection from \"Set greeting\"",
+			"a.json:52:5: warning: connections name source node \"Send greeting\"",
 			"b.json: error: not read: broken symbolic link: its target does not exist [RS001 invalid-json]",
 			"2 findings (1 error, 1 warning, 0 notes) in 1 workflow (2 files, 2 nodes)",
 		} {
@@ -39,7 +39,7 @@ func TestUnreadableStillReports(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 		}
 		got := strings.Join(jsonFindings(t, r.stdout), "\n")
-		want := "a.json RS003 connection from \"Set greeting\" goes to node \"Send greeting\", which does not exist\n" +
+		want := "a.json RS003 connections name source node \"Send greeting\", which does not exist\n" +
 			"b.json RS001 not read: broken symbolic link: its target does not exist"
 		if got != want {
 			t.Errorf("findings:\n%s\nwant:\n%s", got, want)
@@ -115,7 +115,8 @@ func jsonFindings(t *testing.T, out string) []string {
 
 // TestDuplicateNodesAuditsWhatN8nRuns: with two "nodes" members n8n
 // (JSON.parse) runs the last; a harmless first copy must not hide its
-// retried Stripe POST. Each repeat is an RS001 warning at the later key.
+// retried Stripe POST. Each repeated key is one RS001 finding at its last
+// copy, a note here: the first copies hold nothing the last ones lack.
 func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "dup.json")
 	src := `{
@@ -137,9 +138,9 @@ func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitFindings, r.stderr)
 	}
 	got := strings.Join(jsonFindings(t, r.stdout), "\n")
-	want := `dup.json RS001 key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+	want := `dup.json RS001 key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last copy; the earlier copy is empty or holds the same values, so nothing is lost
 dup.json RS201 node "Charge" sends POST up to 5 times, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is a second charge at api.stripe.com; each of its 5 tries re-sends every item of the batch
-dup.json RS001 key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does`
+dup.json RS001 key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last copy; the earlier copy is empty or holds the same values, so nothing is lost`
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
 	}
@@ -159,7 +160,7 @@ func TestDeepNestingIsAFinding(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitFindings, r.stderr)
 	}
 	got := strings.Join(jsonFindings(t, r.stdout), "\n")
-	want := "a.json RS003 connection from \"Set greeting\" goes to node \"Send greeting\", which does not exist\n" +
+	want := "a.json RS003 connections name source node \"Send greeting\", which does not exist\n" +
 		"deep.json RS001 arrays and objects nest more than 512 levels deep here; the file is not audited"
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)

@@ -26,10 +26,13 @@ func TestParseHazards(t *testing.T) {
 			edges:     []string{"If main[1] -> B main[0]"},
 		},
 		{
-			name:      "null connection in a slot is silent",
+			name:      "null connection in a slot stops the workflow",
 			src:       `{"nodes": [{"name": "A"}, {"name": "B"}], "connections": {"A": {"main": [[null, {"node": "B", "type": "main", "index": 0}], []]}}}`,
 			workflows: 1,
 			edges:     []string{"A main[0] -> B main[0]"},
+			problems: []string{
+				`BrokenConnection 1:75 "A": output 0 of "A" holds null where a connection belongs; n8n cannot build the workflow from it (reading .node of null throws), so no execution of it starts`,
+			},
 		},
 		{
 			name: "missing node ids are silent",
@@ -111,7 +114,7 @@ func TestParseHazards(t *testing.T) {
 			workflows: 1,
 			edges:     []string{"A main[0] -> B main[0]"},
 			problems: []string{
-				`BrokenConnection 2:33 "A": output 0 of "A" is an object, expected an array of connections`,
+				`BrokenConnection 2:33 "A": output 0 of "A" is an object, expected an array of connections; n8n cannot build the workflow from it (object is not iterable), so no execution of it starts`,
 			},
 		},
 		{
@@ -128,9 +131,9 @@ func TestParseHazards(t *testing.T) {
 			src:       `{"nodes": [{"name": "A"}], "connections": {"A": {"main": [7, [{"type": "main"}, "A"]]}}}`,
 			workflows: 1,
 			problems: []string{
-				`BrokenConnection 1:59 "A": output 0 of "A" is a JSON number, expected an array of connections`,
-				`BrokenConnection 1:63 "A": a connection from "A" has no target node name`,
-				`BrokenConnection 1:81 "A": a connection from "A" has no target node name`,
+				`BrokenConnection 1:59 "A": output 0 of "A" is a JSON number, expected an array of connections; n8n cannot build the workflow from it (number is not iterable), so no execution of it starts`,
+				`BrokenConnection 1:63 "A": a connection from "A" has no target node name; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
+				`BrokenConnection 1:81 "A": a connection from "A" has no target node name; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
 			},
 		},
 		{
@@ -174,7 +177,7 @@ func TestParseHazards(t *testing.T) {
 			workflows: 1,
 			problems: []string{
 				`BrokenConnection 4:5 "": connections name source node "Ghost", which does not exist`,
-				`BrokenConnection 5:22 "A": connection from "A" goes to node "Gone", which does not exist`,
+				`BrokenConnection 5:22 "A": connection from "A" goes to node "Gone", which does not exist; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
 			},
 		},
 		{
@@ -193,7 +196,7 @@ func TestParseHazards(t *testing.T) {
 			name:      "crlf",
 			src:       "{\r\n  \"name\": \"CRLF\",\r\n  \"nodes\": [\r\n    {\"name\": \"A\", \"type\": \"x\"}\r\n  ],\r\n  \"connections\": {\"A\": {\"main\": [[{\"node\": \"Gone\"}]]}}\r\n}\r\n",
 			workflows: 1,
-			problems:  []string{`BrokenConnection 6:36 "A": connection from "A" goes to node "Gone", which does not exist`},
+			problems:  []string{`BrokenConnection 6:36 "A": connection from "A" goes to node "Gone", which does not exist; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`},
 		},
 		{
 			name:      "bom",

@@ -64,31 +64,40 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 	if len(w.Problems) != 0 {
 		t.Errorf("workflow problems:\n%s", problemLines(w.Problems))
 	}
-	want := `5 5:3 nodes key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 7:55 nodes.1.type key "type" appears again in the same object (first at 7:24); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 8:28 nodes.1.retryOnFail key "retryOnFail" appears again in the same object (first at 8:6); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 9:68 nodes.1.parameters.method key "method" appears again in the same object (first at 9:21); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 9:86 nodes.1.parameters.url key "url" appears again in the same object (first at 9:38); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 11:3 connections key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 13:5 connections.Start key "Start" appears again in the same object (first at 12:5); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 15:38 settings.errorWorkflow key "errorWorkflow" appears again in the same object (first at 15:16); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
-5 16:3 name key "name" appears again in the same object (first at 2:3); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does
+	want := `5 5:3 nodes key "nodes" appears again in the same object (first at 3:3); n8n (JSON.parse) keeps only this last copy, so what the first copy holds at "0.name" is lost
+5 7:55 nodes.1.type key "type" appears again in the same object (first at 7:24); n8n (JSON.parse) keeps only this last copy, so the value of the first copy is lost
+5 8:28 nodes.1.retryOnFail key "retryOnFail" appears again in the same object (first at 8:6); n8n (JSON.parse) keeps only this last copy, so the value of the first copy is lost
+5 9:68 nodes.1.parameters.method key "method" appears again in the same object (first at 9:21); n8n (JSON.parse) keeps only this last copy, so the value of the first copy is lost
+5 9:86 nodes.1.parameters.url key "url" appears again in the same object (first at 9:38); n8n (JSON.parse) keeps only this last copy, so the value of the first copy is lost
+5 11:3 connections key "connections" appears again in the same object (first at 4:3); n8n (JSON.parse) keeps only this last copy; the earlier copy is empty or holds the same values, so nothing is lost
+5 13:5 connections.Start key "Start" appears again in the same object (first at 12:5); n8n (JSON.parse) keeps only this last copy, so what the first copy holds at "main.0.0.node" is lost
+5 15:38 settings.errorWorkflow key "errorWorkflow" appears again in the same object (first at 15:16); n8n (JSON.parse) keeps only this last copy, so the value of the first copy is lost
+5 16:3 name key "name" appears again in the same object (first at 2:3); n8n (JSON.parse) keeps only this last copy, so the value of the first copy is lost
 `
 	if got := problemLines(f.Problems); got != want {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
+	// Only the empty first "connections" loses nothing: a note.
+	for _, p := range f.Problems {
+		if p.Note != (p.Pos.Path == "connections") {
+			t.Errorf("%s: note %v", p.Pos.Path, p.Note)
+		}
+	}
 }
 
 // TestDuplicateKeysEscapedAndThrice: keys compare unescaped ("\u0061" is
-// "a" to JSON.parse), and of three members the third wins.
+// "a" to JSON.parse), and of three members the third wins: one problem, at
+// the third, naming the first.
 func TestDuplicateKeysEscapedAndThrice(t *testing.T) {
 	src := `{"nodes": [], "connections": {}, "settings": {"errorWorkflow": "1", "errorW\u006frkflow": "2", "errorWorkflow": "3"}}`
 	f := Parse(NewSource("dup.json", []byte(src)))
 	if got := f.Workflows[0].Settings.ErrorWorkflow; got != "3" {
 		t.Errorf("errorWorkflow %q, want 3", got)
 	}
-	if len(f.Problems) != 2 || f.Problems[0].Pos.Col != 69 || f.Problems[1].Pos.Col != 96 {
-		t.Errorf("problems:\n%s\nwant two, at columns 69 and 96", problemLines(f.Problems))
+	want := `5 1:96 settings.errorWorkflow key "errorWorkflow" appears 3 times in the same object (first at 1:47); n8n (JSON.parse) keeps only this last copy and drops 2, so the value of the first copy is lost
+`
+	if got := problemLines(f.Problems); got != want || f.Problems[0].Note {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -154,14 +163,53 @@ func TestDuplicateKeysInterleavedPositions(t *testing.T) {
 		if p.Pos.Line != 1 || p.Pos.Col != col(p.Pos.Offset) || src[p.Pos.Offset] != '"' {
 			t.Errorf("problem at offset %d: line %d col %d, want line 1 col %d", p.Pos.Offset, p.Pos.Line, p.Pos.Col, col(p.Pos.Offset))
 		}
-		// the earlier member it names is the one just before it
+		// it stands at the last copy and names the first
 		key := src[p.Pos.Offset : p.Pos.Offset+3]
-		prev := strings.LastIndex(src[:p.Pos.Offset], key)
-		if want := fmt.Sprintf("(first at 1:%d)", col(prev)); !strings.Contains(p.Message, want) {
+		if p.Pos.Offset != strings.LastIndex(src, key) {
+			t.Errorf("problem at offset %d, want the last %s", p.Pos.Offset, key)
+		}
+		first := strings.Index(src, key)
+		if want := fmt.Sprintf("(first at 1:%d)", col(first)); !strings.Contains(p.Message, want) {
 			t.Errorf("problem at offset %d: %q does not say %s", p.Pos.Offset, p.Message, want)
 		}
 	}
-	if got != 8 {
-		t.Errorf("%d repeated-key problems, want 8", got)
+	if got != 2 {
+		t.Errorf("%d repeated-key problems, want 2 (one per key)", got)
+	}
+}
+
+// TestDuplicateKeysWhatIsLost: a repeated key is a note when every copy
+// JSON.parse drops holds nothing the kept one lacks (empty, or the same
+// values however spaced), and a warning naming what is lost otherwise.
+func TestDuplicateKeysWhatIsLost(t *testing.T) {
+	edge := `{"main": [[{"node": "B", "type": "main", "index": 0}]]}`
+	for _, c := range []struct {
+		name, copies string
+		note         bool
+		lost         string
+	}{
+		{"empty object", `"A": {}, "A": ` + edge, true, ""},
+		{"empty slot", `"A": {"main": [[]]}, "A": ` + edge, true, ""},
+		{"empty outputs", `"A": {"main": []}, "A": ` + edge, true, ""},
+		{"three empty copies", `"A": [], "A": [[]], "A": {"main": [[], null]}, "A": ` + edge, true, ""},
+		{"same edge spaced otherwise", `"A": {"main":[[{"node":"B","type":"main","index":0}]]}, "A": ` + edge, true, ""},
+		{"kept copy holds more", `"A": {"main": [[{"node": "B"}]]}, "A": ` + edge, true, ""},
+		{"lost edge", `"A": {"main": [[{"node": "C", "type": "main", "index": 0}]]}, "A": ` + edge, false, `"main.0.0.node"`},
+		{"edge on another output", `"A": {"main": [[], [{"node": "B", "type": "main", "index": 0}]]}, "A": ` + edge, false, `"main.1"`},
+		{"lost in the middle copy", `"A": {}, "A": {"main": [[{"node": "C"}]]}, "A": ` + edge, false, `the copy at 1:`},
+	} {
+		src := `{"nodes": [{"name": "A", "type": "n8n-nodes-base.noOp"}, {"name": "B", "type": "n8n-nodes-base.noOp"}], "connections": {` + c.copies + `}}`
+		f := Parse(NewSource("dup.json", []byte(src)))
+		if len(f.Problems) != 1 {
+			t.Errorf("%s: problems\n%s\nwant one", c.name, problemLines(f.Problems))
+			continue
+		}
+		p := f.Problems[0]
+		if p.Note != c.note || p.Pos.Offset != strings.LastIndex(src, `"A"`) || !strings.Contains(p.Message, c.lost) {
+			t.Errorf("%s: note %v at %d: %s\nwant note %v at the last copy, saying %s", c.name, p.Note, p.Pos.Offset, p.Message, c.note, c.lost)
+		}
+		if w := f.Workflows[0]; len(w.Connections) != 1 || w.Connections[0].To != "B" {
+			t.Errorf("%s: connections %+v, want the kept A → B", c.name, w.Connections)
+		}
 	}
 }

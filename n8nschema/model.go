@@ -196,6 +196,9 @@ type Problem struct {
 	// Note marks a problem n8n may repair by itself (a nameless node gets
 	// a name at import): reported as a note, not a warning.
 	Note bool
+	// Fatal marks a problem n8n fails on (a connection it cannot read
+	// throws): reported as an error.
+	Fatal bool
 }
 
 // kept is an answer about a node that the analysis asks several times,

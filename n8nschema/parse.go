@@ -73,7 +73,7 @@ func (p *parser) deep(off int) {
 		Message: fmt.Sprintf("arrays and objects nest more than %d levels deep here; the file is not audited", MaxDepth)})
 }
 
-// lastMembersWin reports each repeated key as a problem at the later key:
+// lastMembersWin reports each repeated key once, at its last member:
 // JSON.parse keeps the last member of a name, and so does the tree. The
 // earlier members are blanked out of a copy of body (offsets, lines and
 // columns stay those of the source), which Raw reads: the text of an
@@ -83,8 +83,7 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 	out := bytes.Clone(body)
 	// Inner members end first; report in source order.
 	slices.SortFunc(reps, func(a, b repeatedKey) int { return a.off - b.off })
-	pos := positionsAt(src, base, reps)
-	for i, r := range reps {
+	for _, r := range reps {
 		// The comma after the earlier member goes with it (a later member
 		// of the same name always follows).
 		to := r.blankTo
@@ -92,24 +91,47 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 			to++
 		}
 		blank(out, r.blankFrom, to+1)
+	}
+	chains := keyChains(reps, body)
+	pos := positionsAt(src, base, chains)
+	for i, c := range chains {
 		first, at := pos[2*i], pos[2*i+1]
-		at.Path = r.path
-		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: at,
-			Message: fmt.Sprintf("key %s appears again in the same object (first at %s); n8n (JSON.parse) keeps only this last one, and stormcheck reads it as n8n does", strconv.Quote(r.key), first)})
+		at.Path = c.path
+		lost, where := c.lostOff >= 0, c.lostPath
+		copies := fmt.Sprintf("appears again in the same object (first at %s); n8n (JSON.parse) keeps only this last copy", first)
+		if c.dropped > 1 {
+			copies = fmt.Sprintf("appears %d times in the same object (first at %s); n8n (JSON.parse) keeps only this last copy and drops %d", c.dropped+1, first, c.dropped)
+		}
+		which := "the first copy"
+		if c.lostOff != c.firstOff {
+			which = fmt.Sprintf("the copy at %s", pos[2*len(chains)+i])
+		}
+		var msg string
+		switch {
+		case !lost:
+			msg = fmt.Sprintf("key %s %s; %s, so nothing is lost",
+				strconv.Quote(c.key), copies, plural(c.dropped, "the earlier copy is empty or holds the same values", "the earlier copies are empty or hold the same values"))
+		case where == "":
+			msg = fmt.Sprintf("key %s %s, so the value of %s is lost", strconv.Quote(c.key), copies, which)
+		default:
+			msg = fmt.Sprintf("key %s %s, so what %s holds at %s is lost", strconv.Quote(c.key), copies, which, strconv.Quote(where))
+		}
+		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: at, Note: !lost, Message: msg})
 	}
 	return out
 }
 
-// positionsAt returns the positions of each repeat's earlier and later
-// key (2i, 2i+1), worked out in offset order: PosAt counts a column from
-// where it last stopped only going forward, and the earlier keys of
-// interleaved repeats ("a","b","a","b" ...) go back, which on a one-line
-// export counted from the line's start each time (quadratic: a 1 MB file
-// took 40 s).
-func positionsAt(src *Source, base int, reps []repeatedKey) []Pos {
-	at := make([]int, 2*len(reps))
-	for i, r := range reps {
-		at[2*i], at[2*i+1] = base+r.firstOff, base+r.off
+// positionsAt returns the positions of each chain's first and kept key
+// (2i, 2i+1), then of the key of the copy whose loss it reports
+// (2len+i), worked out in offset order: PosAt counts a column from where
+// it last stopped only going forward, and the earlier keys of interleaved
+// repeats ("a","b","a","b" ...) go back, which on a one-line export
+// counted from the line's start each time (quadratic: a 1 MB file took
+// 40 s).
+func positionsAt(src *Source, base int, chains []keyChain) []Pos {
+	at := make([]int, 3*len(chains))
+	for i, c := range chains {
+		at[2*i], at[2*i+1], at[2*len(chains)+i] = base+c.firstOff, base+c.keptOff, base+max(c.lostOff, 0)
 	}
 	order := make([]int, len(at))
 	for i := range order {
@@ -644,11 +666,17 @@ func (wp *wfParser) connections(conns Value) {
 				byID = append(byID, fmt.Sprintf("%q (node %q)", from, name))
 			} else {
 				wp.problem(BrokenConnection, byType.Pos(), "", "connections name source node %q, which does not exist", from)
+				if byType.Kind() == Null {
+					wp.fatal(buildFails, "Object.keys(null) throws")
+				}
 			}
 			return true
 		}
 		if byType.Kind() != Object {
 			wp.problem(BrokenConnection, byType.Pos(), from, "connections of %q are a JSON %s, expected an object keyed by connection type", from, kindName(byType.Kind()))
+			if byType.Kind() == Null {
+				wp.fatal(buildFails, "Object.keys(null) throws")
+			}
 			return true
 		}
 		path = appendElem(append(path[:0], base...), escapeKey(from))
@@ -657,12 +685,26 @@ func (wp *wfParser) connections(conns Value) {
 			typ, outputs := byType.keyAt(t), byType.at(t)
 			path = appendElem(path[:fromEnd], escapeKey(typ))
 			if outputs.Kind() != Array {
-				if outputs.Kind() != Null {
+				switch {
+				case outputs.Kind() == Null:
+				case outputs.Kind() == Object && outputs.len() == 0:
+					// n8n walks it as a list of no slots.
+					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are an empty object, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
+					wp.w.Problems[len(wp.w.Problems)-1].Note = true
+				default:
 					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
 				}
 				continue
 			}
 			typEnd := len(path)
+			if arrayConnection(outputs) {
+				// "main": ["B", "main", 0]: one connection written as an
+				// array where the list of slots belongs; n8n reads each
+				// field as a slot.
+				wp.problem(BrokenConnection, outputs.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, outputs.at(0).Str())
+				wp.arrayFails(from, typ, outputs, true)
+				continue
+			}
 			for out := range outputs.len() {
 				slot := outputs.at(out)
 				path = appendIndex(path[:typEnd], out)
@@ -672,23 +714,34 @@ func (wp *wfParser) connections(conns Value) {
 				case Object:
 					// A single connection where a list belongs: read it, but say so.
 					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
+					wp.fatal(buildFails, "object is not iterable")
 					wp.edge(from, typ, out, slot, path)
 				case Array:
 					if arrayConnection(slot) {
 						// ["B", "main", 0]: one connection written as an
 						// array, not a slot of them.
 						wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
+						wp.arrayFails(from, typ, slot, false)
 						continue
 					}
 					slotEnd := len(path)
 					for j := range slot.len() {
-						if c := slot.at(j); c.Kind() != Null {
-							path = appendIndex(path[:slotEnd], j)
-							wp.edge(from, typ, out, c, path)
+						c := slot.at(j)
+						path = appendIndex(path[:slotEnd], j)
+						if c.Kind() == Null {
+							wp.problem(BrokenConnection, c.withPath(string(path)).ValuePos(), from, "output %d of %q holds null where a connection belongs", out, from)
+							wp.fatal(buildFails, "reading .node of null throws")
+							continue
 						}
+						wp.edge(from, typ, out, c, path)
 					}
 				default:
 					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
+					if slot.Kind() != String {
+						wp.fatal(buildFails, kindName(slot.Kind())+" is not iterable")
+					} else if typ == "main" {
+						wp.fatal(runFails, from)
+					}
 				}
 			}
 		}
@@ -872,7 +925,7 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 		}
 	}
 	if c.Kind() != Object || to.Kind() != String || wp.w.byName.get(to.Str()) == nil {
-		wp.brokenEdge(from, c.withPath(string(path)))
+		wp.brokenEdge(from, typ, c.withPath(string(path)))
 		return
 	}
 	toType := toTypeV.Str()
@@ -889,7 +942,45 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	})
 }
 
-const arrayConnectionMsg = "a connection from %q to %q is written as an array [node, type, index]; n8n reads a connection only as an object {\"node\", \"type\", \"index\"}, so it is not followed"
+const arrayConnectionMsg = "a connection from %q to %q is written as an array [node, type, index], where n8n reads an object {\"node\", \"type\", \"index\"}"
+
+// What n8n does with a connection it cannot read (n8n-workflow's
+// common/map-connections-by-destination.js, run when a Workflow is built,
+// and n8n-core's execution-engine/workflow-execute.js, after a node runs):
+// a slot that is not a list, or null in one, throws when the workflow is
+// built, so no execution starts; on a "main" output, an entry whose "node"
+// names no node throws "Destination node not found" once its source node
+// has run. Other connection types are read only from the nodes they point
+// to, so there the entry is ignored.
+const (
+	buildFails = "n8n cannot build the workflow from it (%s), so no execution of it starts"
+	runFails   = "n8n fails every execution in which %q runs (\"Destination node not found\", thrown when it looks for the next node)"
+)
+
+// fatal makes the last problem an error and says why.
+func (wp *wfParser) fatal(why, arg string) {
+	p := &wp.w.Problems[len(wp.w.Problems)-1]
+	p.Fatal = true
+	p.Message += "; " + fmt.Sprintf(why, arg)
+}
+
+// arrayFails says what n8n does with v, a connection written as an
+// array ["B", "main", 0] where a list of connections (slots false) or of
+// output slots (slots true) belongs: it reads each field as a connection,
+// or as a slot, which a number or a boolean cannot be.
+func (wp *wfParser) arrayFails(from, typ string, v Value, slots bool) {
+	for i := range v.len() {
+		if k := v.at(i).Kind(); slots && (k == Number || k == Bool) {
+			wp.fatal(buildFails, kindName(k)+" is not iterable")
+			return
+		}
+	}
+	if typ == "main" {
+		wp.fatal(runFails, from)
+		return
+	}
+	wp.w.Problems[len(wp.w.Problems)-1].Message += ", so it is not followed"
+}
 
 // arrayConnection reports a connection written as an array of its fields
 // (["B", "main", 0]): a node name first, and no object or array in it.
@@ -905,26 +996,29 @@ func arrayConnection(v Value) bool {
 	return true
 }
 
-// brokenEdge says what is wrong with connection c, which edge could not
-// read.
-func (wp *wfParser) brokenEdge(from string, c Value) {
+// brokenEdge says what is wrong with connection c, of type typ, which
+// edge could not read.
+func (wp *wfParser) brokenEdge(from, typ string, c Value) {
 	var m [3]Value
 	c.getMany(connKeys, m[:])
 	to := m[0]
-	if arrayConnection(c) {
+	switch {
+	case arrayConnection(c):
 		wp.problem(BrokenConnection, c.ValuePos(), from, arrayConnectionMsg, from, c.at(0).Str())
+		wp.arrayFails(from, typ, c, false)
 		return
-	}
-	if c.Kind() != Object || to.Kind() != String {
+	case c.Kind() != Object || to.Kind() != String:
 		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
-		return
-	}
-	if wp.nameless > 0 {
+	case wp.nameless > 0:
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist; it may be a nameless node, named at import", from, to.Str())
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
 		return
+	default:
+		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
 	}
-	wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
+	if typ == "main" {
+		wp.fatal(runFails, from)
+	}
 }
 
 func (wp *wfParser) settings(s Value) {

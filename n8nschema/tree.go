@@ -209,8 +209,10 @@ type repeatedKey struct {
 	off      int    // offset of the later key's opening quote
 	firstOff int    // offset of the earlier key's opening quote
 	// [blankFrom, blankTo) is the earlier member, key to value (lastMembersWin
-	// blanks the comma after it too).
-	blankFrom, blankTo int
+	// blanks the comma after it too); its value starts at dropVal.
+	blankFrom, blankTo, dropVal int
+	// keptVal is where the later member's value starts.
+	keptVal int
 }
 
 // builder is the state of one walk. Its slices are pooled: a walk's
@@ -442,14 +444,15 @@ func (b *builder) add(n jnode) {
 			}
 			b.escKeys[b.key] = key
 		}
-		b.member(&b.frames[len(b.frames)-1], key)
+		b.member(&b.frames[len(b.frames)-1], key, int(n.off))
 	}
 	b.pending = append(b.pending, n)
 }
 
-// member records key in the object top before its new member is added:
-// an earlier live member of that key becomes a repeat.
-func (b *builder) member(top *frame, key string) {
+// member records key in the object top before its new member, whose
+// value starts at val, is added: an earlier live member of that key
+// becomes a repeat.
+func (b *builder) member(top *frame, key string, val int) {
 	prev := -1
 	if top.byKey != nil {
 		if k, ok := top.byKey[key]; ok {
@@ -474,7 +477,7 @@ func (b *builder) member(top *frame, key string) {
 			mkey = int((&tree{text: b.text}).keyOff(m))
 		}
 		b.reps = append(b.reps, repeatedKey{key: key, path: b.path(escapeKey(key)), off: int(b.key),
-			firstOff: mkey, blankFrom: mkey, blankTo: int(nodeEnd(b.nodes, b.text, m))})
+			firstOff: mkey, blankFrom: mkey, blankTo: int(nodeEnd(b.nodes, b.text, m)), dropVal: int(m.off), keptVal: val})
 	}
 	if top.byKey != nil {
 		top.byKey[key] = len(b.pending)

@@ -29,6 +29,9 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		if p.Note {
 			d.Severity = analyze.Note // n8n may repair it by itself
 		}
+		if p.Fatal {
+			d.Severity = analyze.Error // n8n fails on it
+		}
 		if pass.Workflow != nil && p.Node != "" {
 			d.Node = pass.Workflow.Node(p.Node)
 		}

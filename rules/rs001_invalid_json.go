@@ -16,9 +16,12 @@ that breaks the parse. A file that cannot be read at all (a broken symlink, no p
 device, larger than --max-file-size) is reported here too, by path, and the run exits 3. So is JSON nested
 more than 512 levels deep, which is not audited.
 
-A key repeated in one object is a warning: JSON parsers disagree on it (RFC 8259 §4). n8n reads the file
-with JSON.parse, which keeps the last member of a name, so a harmless first "nodes" array can hide the one
-n8n runs. stormcheck reads every object as n8n does, the last member winning, and points at the repeat.`,
+A key repeated in one object is reported once, at its last copy: JSON parsers disagree on repeats
+(RFC 8259 §4), and n8n reads the file with JSON.parse, which keeps the last member of a name and drops
+the others. stormcheck reads every object as n8n does. It is a warning when a dropped copy holds
+something the kept one does not (a lost edge, a lost parameter value), since a harmless-looking copy can
+hide the one n8n runs, and a note when every dropped copy is empty ({}, [], [[]], {"main": [[]]}) or holds
+only what the kept one holds: n8n then runs what the author meant.`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
 	FixDoc:     "None: the file is not JSON; which bytes were meant is a guess stormcheck does not make.",
 	Severity:   analyze.Error,

@@ -9,11 +9,27 @@ var rs003 = &analyze.Rule{
 	ID:    "RS003",
 	Name:  "broken-connection",
 	Title: "a connection names a missing node or has the wrong shape",
-	Doc: `n8n keys "connections" by the source node's name and lists, per output slot, the target nodes by name.
-A connection to a node that does not exist (renamed or deleted by hand, or keyed by node id after a
-scripted rewrite), an output slot that is an object where an array belongs, a connection written as an array
-["B", "main", 0] instead of an object (one finding per connection), or a node without a name is silently
-ignored by n8n: the edge does not run, and stormcheck cannot follow it when it counts attempts.`,
+	Doc: `n8n keys "connections" by the source node's name and lists, per connection type, per output slot,
+the target nodes as objects {"node", "type", "index"}. What n8n does with a connection it cannot read
+depends on the shape (n8n-workflow's common/map-connections-by-destination.js, which builds every
+workflow, and n8n-core's execution-engine/workflow-execute.js, which follows "main" outputs after a node
+runs):
+
+- an output slot that is an object, a number or a boolean, null where a connection belongs, or null where
+  a node's connections belong makes building the workflow throw ("object is not iterable"): no execution
+  starts, and the workflow cannot be activated. An error.
+- a "main" connection to a node that does not exist (renamed or deleted by hand), with no target name, or
+  written as an array ["B", "main", 0] makes n8n throw "Destination node not found" each time its source
+  node has run: every execution that reaches it fails there. An error, one finding per connection.
+- the same on another connection type (ai_tool, ai_languageModel ...), connections under a source name
+  that is no node's (or keyed by node id after a scripted rewrite), or a node without a name are
+  ignored: the edge does not exist for n8n, and stormcheck cannot follow it when it counts attempts. A
+  warning (a note for a nameless node, which n8n names at import).
+- an empty object under a connection type ("typeOptions": {}) holds no edge: n8n runs the workflow as
+  drawn. A note.
+
+n8n 2.41.1 also refuses to import or save a workflow with any of these shapes or names (its workflow
+structure check, n8n-workflow's workflow-structure-validation.js); 1.123.81 and 2.8.4 import it.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,
