@@ -828,6 +828,46 @@ func (g *Graph) cycles(sc *scratch) {
 	g.toolCycles(sc)
 }
 
+// ReachFrom returns the nodes runs started at starts reach, the starts
+// included: along main connections, with the sub-nodes of every root
+// reached.
+func ReachFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	return g.walk(true, starts)
+}
+
+// walk returns the nodes reachable from starts along main connections,
+// the starts included, and with subNodes the sub-nodes of each.
+func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := make(map[*n8nschema.Node]bool, len(starts))
+	queue := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if !seen[t] {
+			seen[t] = true
+			queue = append(queue, t)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+		if !subNodes {
+			continue
+		}
+		for _, s := range g.SubNodes(u, "") {
+			if !seen[s] {
+				seen[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	return seen
+}
+
 // toolCycles adds a Recursive loop for every cycle of ai_tool connections
 // (an agent tool connected, directly or through other agent tools, as a
 // tool of itself).

@@ -535,28 +535,17 @@ func grownToTotal(l *Loop) bool {
 	if len(grown) == 0 {
 		return false
 	}
-	found := false
-	conditionsOf(l, func(left, right, typ, op string) {
-		if found || typ != "number" {
-			return
+	return numberOrderings(l, func(side, other string) bool {
+		if !strings.Contains(other, "{{") {
+			return false
 		}
-		switch op {
-		case "lt", "lte", "gt", "gte":
-		default:
-			return
-		}
-		for _, pair := range [][2]string{{left, right}, {right, left}} {
-			if !strings.Contains(pair[1], "{{") {
-				continue
-			}
-			for f := range grown {
-				if containsWord(pair[0], f) && !containsWord(pair[1], f) {
-					found = true
-				}
+		for f := range grown {
+			if containsWord(side, f) && !containsWord(other, f) {
+				return true
 			}
 		}
+		return false
 	})
-	return found
 }
 
 // throwsOnCounter reports whether a loop is bounded by a counter that a
@@ -657,6 +646,23 @@ func conditionsOf(l *Loop, f func(left, right, opType, op string)) {
 	}
 }
 
+// numberOrderings reports whether f holds for a number condition of the
+// loop that orders its two sides (lt, lte, gt, gte), asked of both sides
+// in turn: f(left, right), then f(right, left).
+func numberOrderings(l *Loop, f func(side, other string) bool) bool {
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found || typ != "number" {
+			return
+		}
+		switch op {
+		case "lt", "lte", "gt", "gte":
+			found = f(left, right) || f(right, left)
+		}
+	})
+	return found
+}
+
 // steppedToLimit reports whether a Set node of the loop steps a number by a
 // constant ({{ $json.limitKNN + 5 }}) and a condition of the loop compares
 // that number with a fixed limit (limitKNN <= 100): the loop ends when the
@@ -682,28 +688,17 @@ func steppedToLimit(l *Loop) bool {
 	if len(stepped) == 0 {
 		return false
 	}
-	found := false
-	conditionsOf(l, func(left, right, typ, op string) {
-		if found || typ != "number" {
-			return
+	return numberOrderings(l, func(side, other string) bool {
+		if _, err := strconv.ParseFloat(strings.TrimPrefix(other, "="), 64); err != nil {
+			return false
 		}
-		switch op {
-		case "lt", "lte", "gt", "gte":
-		default:
-			return
-		}
-		for _, pair := range [][2]string{{left, right}, {right, left}} {
-			if _, err := strconv.ParseFloat(strings.TrimPrefix(pair[1], "="), 64); err != nil {
-				continue
-			}
-			for _, w := range identWords(pair[0]) {
-				if stepped[w] {
-					found = true
-				}
+		for _, w := range identWords(side) {
+			if stepped[w] {
+				return true
 			}
 		}
+		return false
 	})
-	return found
 }
 
 // stepByRE matches a field stepped by a constant: limit + 5, left - 1.

@@ -104,7 +104,7 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	for n := range reachedFromTrigger(g, t) {
+	for n := range g.walk(false, []*n8nschema.Node{t}) { // main connections only
 		if n == t || n.Disabled {
 			continue
 		}
@@ -127,24 +127,6 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 // event.user, Discord's interaction token or channel. A customer's phone in
 // an order event is no sender: the order was not a message.
 var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|replyToken|remote_?jid|remoteJid|wa_id|source|channel(_?id)?|user(_?id)?|conversation|interaction|callback|token)\b`)
-
-// reachedFromTrigger returns the nodes the trigger's executions run (main
-// connections).
-func reachedFromTrigger(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := map[*n8nschema.Node]bool{t: true}
-	queue := []*n8nschema.Node{t}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.OutOfType(u, ConnMain) {
-			if !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	return seen
-}
 
 // emailer reports an e-mail node or API: a message, but not a chat.
 func emailer(n *n8nschema.Node) bool {
