@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/rules"
 )
@@ -152,8 +153,8 @@ func TestFindConfigUpward(t *testing.T) {
 	if err := os.WriteFile(want, []byte("items: 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	n := newNamer(root, "", "")
-	got, err := n.findConfig(deep)
+	n := engine.NewNamer(root, "", "")
+	got, err := n.FindConfig(deep, configNames...)
 	if err != nil || got != want {
 		t.Errorf("findConfig = %q, %v; want %q", got, err, want)
 	}
@@ -162,7 +163,7 @@ func TestFindConfigUpward(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "a", "b", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, err = newNamer(root, "", "").findConfig(deep)
+	got, err = engine.NewNamer(root, "", "").FindConfig(deep, configNames...)
 	if err != nil || got != "" {
 		t.Errorf("findConfig from a repository root below the config = %q, %v; want none", got, err)
 	}
