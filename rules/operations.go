@@ -86,7 +86,7 @@ func boundedPart(op *analyze.Operation) int {
 // webhook sends one request per item, an Execute Workflow in mode "each"
 // one sub-execution per item (unless executeOnce). Each failed item then
 // starts its own run, and the runs multiply on every trip: n8n 2.8.4 ran
-// 1, 3, 9, 27 … executions with three failed items (issue 26).
+// 1, 3, 9, 27 … executions with three failed items (docs/n8n-facts.md).
 func restartsPerItem(c *analyze.Call) bool {
 	if c == nil || c.Node == nil || c.Node.ExecuteOnce {
 		return false
