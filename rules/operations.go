@@ -21,9 +21,6 @@ func liveOps(pass *analyze.Pass) []*analyze.Operation {
 	return out
 }
 
-// retried reports whether any layer sends the operation more than once.
-func retried(op *analyze.Operation) bool { return op.Unbounded || op.Attempts > 1 }
-
 // factorOf returns the first factor of a kind in the chain.
 func factorOf(op *analyze.Operation, kinds ...string) (analyze.Factor, bool) {
 	for _, f := range op.Factors {
