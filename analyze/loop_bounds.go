@@ -178,7 +178,7 @@ func countCarried(g *Graph, c *n8nschema.Node, code string, in map[*n8nschema.No
 // fields: a condition, a Wait, a No Op, a Set that keeps the other fields.
 func keepsItems(n *n8nschema.Node) bool {
 	switch n.Type {
-	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp, "n8n-nodes-base.wait":
+	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp, n8nschema.TypeWait:
 		return true
 	case n8nschema.TypeSet:
 		p := n.Params()

@@ -200,4 +200,3 @@ func (c *Capture) nodeOf(f *analyze.Finding) nodePlace {
 	}
 	return c.nodes[nodeKey{f.Source, f.Workflow, f.WorkflowID, f.Node}]
 }
-
