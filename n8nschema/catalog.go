@@ -116,11 +116,6 @@ func Lookup(typ string) Spec {
 	return s
 }
 
-// Catalog returns every catalog entry, sorted by type.
-func Catalog() []Spec {
-	return slices.Clone(specs())
-}
-
 const (
 	nsBase = "n8n-nodes-base."
 	nsLC   = "@n8n/n8n-nodes-langchain."

@@ -2,7 +2,6 @@ package n8nschema
 
 import (
 	"encoding/binary"
-	"sort"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -899,18 +898,6 @@ func NormalizeModel(model string) string {
 		m = m[i+1:]
 	}
 	return m
-}
-
-// Prices returns a copy of the embedded table, ordered by provider and model.
-func Prices() []Price {
-	out := append([]Price(nil), prices...)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Provider != out[j].Provider {
-			return out[i].Provider < out[j].Provider
-		}
-		return out[i].Model < out[j].Model
-	})
-	return out
 }
 
 // modelParams are the parameters that name the model, per node type

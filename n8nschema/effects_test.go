@@ -189,7 +189,7 @@ func TestLookupPrice(t *testing.T) {
 
 func TestPricesTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range Prices() {
+	for _, p := range prices {
 		if seen[p.Model] {
 			t.Errorf("model %q listed twice", p.Model)
 		}
