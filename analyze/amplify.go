@@ -478,7 +478,7 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 // (ToolsAgent/V3/helpers/executeBatch.ts).
 func engineToolOf(g *Graph, n *n8nschema.Node) *n8nschema.Node {
 	for _, e := range g.OutOfType(n, ConnTool) {
-		if e.To.Type == "@n8n/n8n-nodes-langchain.agent" && e.To.TypeVersion >= 3 {
+		if e.To.Type == n8nschema.TypeAgent && e.To.TypeVersion >= 3 {
 			return e.To
 		}
 	}

@@ -161,7 +161,7 @@ func FilterOwned(set *Set, fs []Finding, opts FilterOptions) Filtered {
 	if !slices.IsSortedFunc(fs, func(a, b Finding) int { return compareFindings(&a, &b) }) {
 		SortFindings(fs)
 	}
-	out.Current = foldInPlace(fs, all)
+	out.Current = Fold(fs, all)
 	// The findings folded away stay in the array past Current's end:
 	// cleared, so they hold no source alive (DeleteFunc clears its own).
 	clear(fs[len(out.Current):])

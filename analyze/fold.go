@@ -13,14 +13,9 @@ import (
 // missing workflow, one shared dependency) become the first of them with
 // the others as related places. Every format shows the folded findings, so
 // this runs once, after the ignores and before the baseline. fs must be
-// sorted (SortFindings); the result is too.
+// sorted (SortFindings); the result is too, and is a prefix of fs, whose
+// elements it overwrites.
 func Fold(fs []Finding, rules []*Rule) []Finding {
-	return foldInPlace(slices.Clone(fs), rules)
-}
-
-// foldInPlace is Fold on findings the caller owns: the result is a prefix
-// of fs, whose elements it overwrites.
-func foldInPlace(fs []Finding, rules []*Rule) []Finding {
 	byID := make(map[string]*Rule, len(rules))
 	foldedInto := map[string]bool{} // rules others fold into
 	for _, r := range rules {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/cputime"
@@ -45,7 +46,7 @@ func folding(n int, rules []*Rule) func() uint64 {
 		runtime.ReadMemStats(&ms)
 		before := ms.TotalAlloc
 		for range 10 {
-			out := Fold(fs, rules)
+			out := Fold(slices.Clone(fs), rules)
 			if len(out) != 1 || len(out[0].Related) != n {
 				panic(fmt.Sprintf("folded %d findings into %d, %d related places", n, len(out), len(out[0].Related)))
 			}

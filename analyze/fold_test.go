@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,7 +35,7 @@ func TestFold(t *testing.T) {
 		Related                   []string
 	}
 	var got []row
-	for _, f := range Fold(fs, rules) {
+	for _, f := range Fold(slices.Clone(fs), rules) {
 		r := row{f.RuleID, f.File, f.Node, f.Message, f.Severity, nil}
 		for _, rel := range f.Related {
 			r.Related = append(r.Related, rel.File+": "+rel.Message)
@@ -57,8 +58,8 @@ func TestFold(t *testing.T) {
 		t.Errorf("Fold changed its input: RS101 severity %v", fs[0].Severity)
 	}
 	// The folded fingerprint does not depend on which place comes first.
-	a := Fold(fs[3:6], rules)[0].Fingerprint
-	b := Fold(fs[4:6], rules)[0].Fingerprint
+	a := Fold(slices.Clone(fs[3:6]), rules)[0].Fingerprint
+	b := Fold(slices.Clone(fs[4:6]), rules)[0].Fingerprint
 	if a != b || a == "" {
 		t.Errorf("folded fingerprints differ with the first place: %q vs %q", a, b)
 	}

@@ -8,9 +8,66 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// Helpers that read a counter bounding a loop where IsGuard cannot:
-// a Code node throwing on a stepped field, a number stepped to a limit, a
-// work list drained until empty.
+// What bounds a loop, decided here and nowhere else. The graph's cycle
+// search (Graph.cycles) asks two questions: which outputs of a node are
+// bounded passages that close no loop (boundedExits: a guard, a counter
+// the cycle steps, Loop Over Items' loop output), and, for each loop left,
+// what ends it (bound: the data's pages, a person, a counter read where
+// no guard test sees it, the end of a polled job, which status_poll.go
+// reads) and how long a trip waits. Cycles of executions (Amplify) ask
+// counterGuard and testsAny.
+
+// boundedExits says which main outputs of node u, which lies on a cycle,
+// are bounded passages: all of them when u is a guard (IsGuard) or an If,
+// Switch or Filter that compares a number its cycle steps by one
+// (countsDown) or a flag its cycle derives from a counter (derivedGuard);
+// for Loop Over Items, out is its loop output (-1 otherwise). The cycle's
+// facts are read first: a counter test needs a field that the cycle steps
+// or derives, and most cycles have none.
+func (g *Graph) boundedExits(u int) (all bool, out int) {
+	nd := g.Nodes[u]
+	if nd.Type == n8nschema.TypeSplitInBatches {
+		return false, sibLoopOutput(nd)
+	}
+	if n8nschema.IsBranch(nd.Type) {
+		f := g.cycleFacts(g.comp[u])
+		if len(f.stepped) > 0 && g.countsDown(u) || len(f.derived) > 0 && g.derivedGuard(u) {
+			return true, -1
+		}
+	}
+	return IsGuard(nd), -1
+}
+
+// bound decides what ends loop l, a cycle that no bounded passage cuts:
+// nothing (Unbounded) when it calls out or when Loop Over Items' done
+// output leads back; the data, when each pass asks for the next page
+// (Paging); or what Bound names. It sets WaitS and Paced too.
+func (g *Graph) bound(l *Loop) {
+	l.Unbounded = len(l.Calls) > 0 || l.DoneBack != nil
+	if l.Unbounded && l.DoneBack == nil {
+		if p := g.pages(l); p != nil {
+			// Each pass asks for the next page: fan-out, not a retry.
+			l.Unbounded, l.Paging, l.Pager = false, true, p
+			l.PagingCursor = !sendsRunIndexPage(p) && !countsPages(l)
+		}
+	}
+	if l.Unbounded && l.DoneBack == nil {
+		switch {
+		case waitsForPerson(l.Nodes) != nil:
+			l.Unbounded, l.Bound = false, "person"
+		case countedLoop(g, l):
+			l.Unbounded, l.Bound = false, "counter"
+		case endsWithJob(g, l):
+			l.Unbounded, l.Bound = false, "status"
+		}
+	}
+	l.WaitS = tripWait(l)
+	l.Paced = l.WaitS >= 3600
+}
+
+// Counters that bound a loop where IsGuard cannot see them: a Code node
+// throwing on a stepped field, a number stepped to a limit, a work list
+// drained until empty.
 
 // countedLoop reports whether a counter the analysis does not see bounds a
 // loop: one checked by a throwing Code node, a number stepped by a constant
@@ -121,7 +178,7 @@ func countCarried(g *Graph, c *n8nschema.Node, code string, in map[*n8nschema.No
 // fields: a condition, a Wait, a No Op, a Set that keeps the other fields.
 func keepsItems(n *n8nschema.Node) bool {
 	switch n.Type {
-	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp, "n8n-nodes-base.wait":
+	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp, n8nschema.TypeWait:
 		return true
 	case n8nschema.TypeSet:
 		p := n.Params()
@@ -478,28 +535,17 @@ func grownToTotal(l *Loop) bool {
 	if len(grown) == 0 {
 		return false
 	}
-	found := false
-	conditionsOf(l, func(left, right, typ, op string) {
-		if found || typ != "number" {
-			return
+	return numberOrderings(l, func(side, other string) bool {
+		if !strings.Contains(other, "{{") {
+			return false
 		}
-		switch op {
-		case "lt", "lte", "gt", "gte":
-		default:
-			return
-		}
-		for _, pair := range [][2]string{{left, right}, {right, left}} {
-			if !strings.Contains(pair[1], "{{") {
-				continue
-			}
-			for f := range grown {
-				if containsWord(pair[0], f) && !containsWord(pair[1], f) {
-					found = true
-				}
+		for f := range grown {
+			if containsWord(side, f) && !containsWord(other, f) {
+				return true
 			}
 		}
+		return false
 	})
-	return found
 }
 
 // throwsOnCounter reports whether a loop is bounded by a counter that a
@@ -600,6 +646,23 @@ func conditionsOf(l *Loop, f func(left, right, opType, op string)) {
 	}
 }
 
+// numberOrderings reports whether f holds for a number condition of the
+// loop that orders its two sides (lt, lte, gt, gte), asked of both sides
+// in turn: f(left, right), then f(right, left).
+func numberOrderings(l *Loop, f func(side, other string) bool) bool {
+	found := false
+	conditionsOf(l, func(left, right, typ, op string) {
+		if found || typ != "number" {
+			return
+		}
+		switch op {
+		case "lt", "lte", "gt", "gte":
+			found = f(left, right) || f(right, left)
+		}
+	})
+	return found
+}
+
 // steppedToLimit reports whether a Set node of the loop steps a number by a
 // constant ({{ $json.limitKNN + 5 }}) and a condition of the loop compares
 // that number with a fixed limit (limitKNN <= 100): the loop ends when the
@@ -625,28 +688,17 @@ func steppedToLimit(l *Loop) bool {
 	if len(stepped) == 0 {
 		return false
 	}
-	found := false
-	conditionsOf(l, func(left, right, typ, op string) {
-		if found || typ != "number" {
-			return
+	return numberOrderings(l, func(side, other string) bool {
+		if _, err := strconv.ParseFloat(strings.TrimPrefix(other, "="), 64); err != nil {
+			return false
 		}
-		switch op {
-		case "lt", "lte", "gt", "gte":
-		default:
-			return
-		}
-		for _, pair := range [][2]string{{left, right}, {right, left}} {
-			if _, err := strconv.ParseFloat(strings.TrimPrefix(pair[1], "="), 64); err != nil {
-				continue
-			}
-			for _, w := range identWords(pair[0]) {
-				if stepped[w] {
-					found = true
-				}
+		for _, w := range identWords(side) {
+			if stepped[w] {
+				return true
 			}
 		}
+		return false
 	})
-	return found
 }
 
 // stepByRE matches a field stepped by a constant: limit + 5, left - 1.
@@ -815,4 +867,487 @@ func testsAny(n *n8nschema.Node, fields map[string]bool) bool {
 		return !found
 	})
 	return found
+}
+
+// bounds reports whether following e out of node u is a bounded passage:
+// the loop output of Loop Over Items, or any output of a guard.
+func (g *Graph) bounds(u int, e *Edge) bool {
+	n := g.Nodes[u]
+	if n.Type == n8nschema.TypeSplitInBatches {
+		return e.Output == sibLoopOutput(n)
+	}
+	return IsGuard(n)
+}
+
+// guardRE matches what a loop guard tests: the node's run index or a
+// counter carried in the data; counterRE only the latter.
+var (
+	// count is a word of its own, snake_case or the tail of a camelCase
+	// name ($workflow.redraftLoopCount), never inside "account".
+	guardRE   = lazyregexp.New(`(?i)\$runIndex|\brunIndex\b|attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
+	counterRE = lazyregexp.New(`(?i)attempt|retr(y|ies)|counter|\bcount\b|_count\b|\bcount_|(?-i:[a-z0-9]Count\b)|tries|iteration|depth`)
+)
+
+// IsGuard reports whether n bounds a loop through it: an If, Switch or
+// Filter whose conditions test $runIndex or a counter, or a Code node that
+// reads $runIndex and throws.
+func IsGuard(n *n8nschema.Node) bool {
+	switch {
+	case n8nschema.IsBranch(n.Type):
+	case n8nschema.IsCode(n.Type):
+		code := codeOf(n)
+		return strings.Contains(code, "$runIndex") && (strings.Contains(code, "throw") || strings.Contains(code, "raise"))
+	default:
+		return false
+	}
+	return testsExpr(n, guardRE)
+}
+
+// counterGuard reports whether n is an If, Switch or Filter that tests a
+// counter carried in the data (not $runIndex, which starts at 0 in every
+// execution): it bounds cycles across executions as well.
+func counterGuard(n *n8nschema.Node) bool {
+	return n8nschema.IsBranch(n.Type) && testsExpr(n, counterRE)
+}
+
+// guardWords holds, in lower case, a word that every match of guardRE and
+// counterRE contains; keep it in step with them. testsExpr runs the
+// regexes only on expressions that hold one: (?i) alternations are slow.
+var guardWords = []string{"runindex", "attempt", "retr", "count", "tries", "iteration", "depth"}
+
+func mayTestGuard(s string) bool {
+	for _, w := range guardWords {
+		if containsLower(s, w) {
+			return true
+		}
+	}
+	return strings.Contains(s, "\u017f") // ſ folds to s under (?i)
+}
+
+// containsLower reports whether s holds w (lower-case ASCII) in any
+// ASCII case, without the copy strings.ToLower makes.
+func containsLower(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && s[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// testsExpr reports whether an expression in n's parameters matches re.
+func testsExpr(n *n8nschema.Node, re *lazyregexp.Regexp) bool {
+	found := false
+	n.Params().Scalars(func(v n8nschema.Value) bool {
+		found = v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") && mayTestGuard(v.Str()) && re.MatchString(v.Str())
+		return !found
+	})
+	return found
+}
+
+// stepRE matches a step of one in an expression or code: n + 1, n - 1,
+// n += 1, n++ or n--.
+var stepRE = lazyregexp.New(`\+\+|--|[+-]=?\s*1\b`)
+
+// stepsByOne reports whether stepRE matches s, scanning the bytes: the
+// regexp ran over every Code node of every cycle.
+func stepsByOne(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '+' && c != '-' {
+			continue
+		}
+		j := i + 1
+		if j < len(s) && s[j] == c {
+			return true // ++ or --
+		}
+		if j < len(s) && s[j] == '=' {
+			j++
+		}
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\f' || s[j] == '\r') {
+			j++
+		}
+		if j < len(s) && s[j] == '1' && (j+1 == len(s) || !isWordByte(s[j+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// propRE picks the property names an expression reads: $json.result,
+// $json["count"], $('Node').item.json.pages_left.
+var propRE = lazyregexp.New(`(?:\.|\[\s*["'])([A-Za-z_]\w*)`)
+
+// countsDown reports whether node u is an If, Switch or Filter that
+// compares a number which another node of its cycle steps by one (a Set
+// or Code node computing count + 1 or left - 1): a counter that bounds the
+// loop even when it is not named like one. It is called only for nodes on
+// a cycle.
+func (g *Graph) countsDown(u int) bool {
+	fields := numericFields(g.Nodes[u])
+	if len(fields) == 0 {
+		return false
+	}
+	stepped := g.cycleFacts(g.comp[u]).stepped
+	for _, f := range fields {
+		if stepped[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// cycleFacts is what the Set and Code nodes of one cycle compute, read
+// once per component so that each guard of a large cycle costs a lookup,
+// not a pass over every node (a regular expression per guard, node and
+// field made 100 Ifs and 100 Code nodes on one cycle take a minute).
+type cycleFacts struct {
+	// stepped holds every field f for which some node steps(f).
+	stepped map[string]bool
+	// derived holds the Set fields computed as a comparison of $runIndex
+	// or a counter (see derivedGuard).
+	derived map[string]bool
+}
+
+func (g *Graph) cycleFacts(c int32) *cycleFacts {
+	if g.facts == nil {
+		g.facts = map[int32]*cycleFacts{}
+	}
+	if f := g.facts[c]; f != nil {
+		return f
+	}
+	if g.compNodes == nil {
+		g.compNodes = map[int32][]int{}
+		for v := range g.Nodes {
+			if c := g.comp[v]; g.cyclic[c] {
+				g.compNodes[c] = append(g.compNodes[c], v)
+			}
+		}
+	}
+	f := &cycleFacts{stepped: map[string]bool{}, derived: map[string]bool{}}
+	for _, v := range g.compNodes[c] {
+		nd := g.Nodes[v]
+		if nd.Disabled || nd.Type != n8nschema.TypeSet && !n8nschema.IsCode(nd.Type) {
+			continue
+		}
+		g.factScans++
+		stepFields(nd, f.stepped)
+		if nd.Type == n8nschema.TypeSet {
+			for _, a := range nd.Params().Get("assignments.assignments").Elems() {
+				val := a.Get("value").Str()
+				if strings.Contains(val, "{{") && mayTestGuard(val) && guardRE.MatchString(val) && compareRE.MatchString(val) {
+					f.derived[a.Get("name").Str()] = true
+				}
+			}
+		}
+	}
+	g.facts[c] = f
+	return f
+}
+
+// numericFields returns the property names that the numeric conditions
+// of an If, Switch or Filter read: leftValue and rightValue of conditions
+// whose operator type is "number" (If v2+, Switch v3, Filter), value1 and
+// value2 of If v1's conditions.number and of Switch v1/v2 on numbers.
+func numericFields(n *n8nschema.Node) []string {
+	if !n8nschema.IsBranch(n.Type) {
+		return nil
+	}
+	var out []string
+	add := func(v n8nschema.Value) {
+		if v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") {
+			for _, m := range propRE.FindAllStringSubmatch(v.Str(), -1) {
+				switch m[1] {
+				case "json", "item", "first", "last", "all", "length", "params":
+					continue
+				}
+				out = append(out, m[1])
+			}
+		}
+	}
+	p := n.Params()
+	p.Walk(func(rel string, v n8nschema.Value) {
+		switch {
+		case strings.HasSuffix(rel, "operator.type") && v.Str() == "number":
+			base := strings.TrimSuffix(rel, "operator.type")
+			add(p.Get(base + "leftValue"))
+			add(p.Get(base + "rightValue"))
+		case strings.HasPrefix(rel, "conditions.number.") && (strings.HasSuffix(rel, ".value1") || strings.HasSuffix(rel, ".value2")):
+			add(v)
+		}
+	})
+	if p.Get("dataType").Str() == "number" {
+		add(p.Get("value1"))
+	}
+	return out
+}
+
+// stepFields adds to out every field f that a Set or Code node steps by
+// one: a Set field named f, or whose value reads f, computed with + 1 or
+// - 1; for a Code node whose code steps something by one, every word of
+// the code (f is a word of it as \bf\b matches).
+func stepFields(n *n8nschema.Node, out map[string]bool) {
+	switch {
+	case n.Type == n8nschema.TypeSet:
+		pair := func(name, value n8nschema.Value) {
+			if v := value.Str(); strings.Contains(v, "{{") && stepsByOne(v) {
+				out[name.Str()] = true
+				words(v, out)
+			}
+		}
+		for _, a := range n.Params().Get("assignments.assignments").Elems() {
+			pair(a.Get("name"), a.Get("value"))
+		}
+		n.Params().Get("values").Each(func(_ string, typed n8nschema.Value) bool {
+			for _, a := range typed.Elems() {
+				pair(a.Get("name"), a.Get("value"))
+			}
+			return true
+		})
+	case n8nschema.IsCode(n.Type):
+		if code := codeOf(n); stepsByOne(code) {
+			words(code, out)
+		}
+	}
+}
+
+// words adds the maximal runs of ASCII word characters of s to out: the
+// strings w for which \bw\b matches in s.
+func words(s string, out map[string]bool) {
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		out[s[i:j]] = true
+		i = j
+	}
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// codeOf is the source of a Code or Function node.
+func codeOf(n *n8nschema.Node) string {
+	code := ""
+	for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
+		if v, ok := n.Param(k); ok {
+			code += v.Str()
+		}
+	}
+	return code
+}
+
+// cursorRE matches the names a page or cursor travels under.
+var cursorRE = lazyregexp.New(`(?i)^(page|pages|page_?(num|number|no|index|info|token|cursor)|next_?(page|page_?token|cursor|token|url|link|start)|cursor|offset|start|skip|after|starting_?after|continuation(_?token)?|bookmark|since_?id|scroll_?id)$`)
+
+// cursorName reports whether cursorRE matches s. Every name it matches
+// starts with one of the letters below (or a non-ASCII letter that folds
+// to one) and is short, which most strings fail at once.
+func cursorName(s string) bool {
+	return len(s) > 0 && len(s) <= 64 && (strings.IndexByte("pncosabPNCOSAB", s[0]) >= 0 || s[0] >= 0x80) && cursorRE.MatchString(s)
+}
+
+// identRE splits code and expressions into identifiers.
+var identRE = lazyregexp.New(`[A-Za-z_]\w*`)
+
+// eachIdent calls fn with every match of identRE in s, in order, until fn
+// returns false; it scans the bytes instead of collecting the matches.
+func eachIdent(s string, fn func(id string) bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if !fn(s[i:j]) {
+			return
+		}
+		i = j
+	}
+}
+
+// pages returns the node that asks for the next page when a loop walks
+// pages, or nil. A loop walks pages when a Set or Code node of the loop
+// produces a page or cursor field (cursorRE) that an expression in a
+// calling node of the loop reads, when a calling node sends its own
+// $runIndex as the page (?page={{ $runIndex + 1 }}), or when it sends a
+// cursor read from another node of the loop (cursorFromLoop). Each pass
+// then asks for a different page, as HTTP pagination does
+// (docs/n8n-behaviour.md#other-repeats), until the data runs out.
+func (g *Graph) pages(l *Loop) *n8nschema.Node {
+	for _, n := range l.Calls {
+		if sendsRunIndexPage(n) {
+			return n
+		}
+	}
+	set := map[string]bool{}
+	for _, n := range l.Nodes {
+		switch {
+		case n.Type == n8nschema.TypeSet:
+			n.Params().Walk(func(rel string, v n8nschema.Value) {
+				if strings.HasSuffix(rel, ".name") && cursorName(v.Str()) {
+					set[strings.ToLower(v.Str())] = true
+				}
+			})
+		case n8nschema.IsCode(n.Type):
+			eachIdent(codeOf(n), func(id string) bool {
+				if cursorName(id) {
+					set[strings.ToLower(id)] = true
+				}
+				return true
+			})
+		}
+	}
+	// One step on: a Set field of the loop built from a cursor (url =
+	// https://example.com{{ $json.page }}) carries it too.
+	for _, n := range l.Nodes {
+		if n.Type != n8nschema.TypeSet || len(set) == 0 {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			base, ok := strings.CutSuffix(rel, "value")
+			if !ok || !strings.Contains(v.Str(), "{{") {
+				return
+			}
+			eachIdent(v.Str(), func(id string) bool {
+				if set[strings.ToLower(id)] {
+					if name := n.Params().Get(base + "name").Str(); name != "" {
+						set[strings.ToLower(name)] = true
+					}
+					return false
+				}
+				return true
+			})
+		})
+	}
+	if n := g.cursorFromLoop(l); n != nil {
+		return n
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	for _, n := range l.Calls {
+		found := false
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
+			if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "{{") {
+				return
+			}
+			eachIdent(v.Str(), func(id string) bool {
+				found = set[strings.ToLower(id)]
+				return !found
+			})
+		})
+		if found {
+			return n
+		}
+	}
+	return nil
+}
+
+// pageWordRE finds a page parameter in a URL or value: ?page=, &offset=.
+var pageWordRE = lazyregexp.New(`(?i)\b(page|offset|start|skip|cursor)\b`)
+
+// sendsRunIndexPage reports whether n sends its $runIndex as the page: in
+// a value that names a page (?page={{ $runIndex + 1 }}), or as the value
+// of a query or body parameter whose name is a page or cursor.
+func sendsRunIndexPage(n *n8nschema.Node) bool {
+	found := false
+	p := n.Params()
+	p.Walk(func(rel string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$runIndex") {
+			return
+		}
+		if pageWordRE.MatchString(v.Str()) {
+			found = true
+		} else if base, ok := strings.CutSuffix(rel, "value"); ok && cursorName(p.Get(base+"name").Str()) {
+			found = true
+		}
+	})
+	return found
+}
+
+// compareRE matches a comparison in an expression.
+var compareRE = lazyregexp.New(`[<>]=?|[!=]==?`)
+
+// derivedGuard reports whether node u is an If, Switch or Filter that
+// tests a field which a Set node of its cycle computes as a comparison of
+// $runIndex or a counter (should_stop = {{ $runIndex >= depth }}): the
+// guard is one step removed, but it bounds the loop all the same.
+func (g *Graph) derivedGuard(u int) bool {
+	n := g.Nodes[u]
+	if !n8nschema.IsBranch(n.Type) {
+		return false
+	}
+	read := map[string]bool{}
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		if v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") {
+			for _, m := range propRE.FindAllStringSubmatch(v.Str(), -1) {
+				read[m[1]] = true
+			}
+		}
+	})
+	if len(read) == 0 {
+		return false
+	}
+	derived := g.cycleFacts(g.comp[u]).derived
+	for f := range read {
+		if derived[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeRefRE finds the nodes an expression reads by name: $('Get ID') or
+// $node["Get ID"].
+var nodeRefRE = lazyregexp.New(`\$\(\s*['"]([^'"]+)['"]\s*\)|\$node\[\s*["']([^"']+)["']\s*\]`)
+
+// cursorFromLoop returns a calling node of the loop that sends a page
+// or cursor parameter (a parameter or query field named like one: after,
+// page, offset) whose value reads another node of the loop by name: the
+// cursor comes back round the loop (a last id saved and read again).
+func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
+	in := map[string]bool{}
+	for _, n := range l.Nodes {
+		in[n.Name] = true
+	}
+	for _, n := range l.Calls {
+		found := false
+		p := n.Params()
+		p.Walk(func(rel string, v n8nschema.Value) {
+			if found || !strings.Contains(v.Str(), "{{") {
+				return
+			}
+			key := rel[strings.LastIndexByte(rel, '.')+1:]
+			if base, ok := strings.CutSuffix(rel, "value"); ok {
+				key = p.Get(base + "name").Str()
+			}
+			if !cursorName(key) {
+				return
+			}
+			for _, m := range nodeRefRE.FindAllStringSubmatch(v.Str(), -1) {
+				if ref := m[1] + m[2]; ref != n.Name && in[ref] {
+					found = true
+				}
+			}
+		})
+		if found {
+			return n
+		}
+	}
+	return nil
 }

@@ -80,6 +80,10 @@ type Factor struct {
 	Via string
 }
 
+// Retried reports whether some layer of the chain sends the operation
+// more than once.
+func (op *Operation) Retried() bool { return op.Unbounded || op.Attempts > 1 }
+
 // OwnRetries is how many times n8n's own retry runs the operation's node
 // (main loop or tool call; 1 when it does not retry): the fixed-wait layer
 // that re-sends every item of the batch. It reads the attempt chain, so a

@@ -101,7 +101,7 @@ func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	return answersBrowser(reachedFromTrigger(g, t), t)
+	return answersBrowser(g.walk(false, []*n8nschema.Node{t}), t)
 }
 
 // answersBrowser is AnswersBrowser over the nodes t's runs reach.
@@ -173,7 +173,7 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	return relaysChat(g, reachedFromTrigger(g, t), t)
+	return relaysChat(g, g.walk(false, []*n8nschema.Node{t}), t)
 }
 
 // relaysChat is RelaysChat over the nodes t's runs reach.
@@ -226,7 +226,7 @@ func (g *Graph) pacesOnce() {
 			if tr.Type != n8nschema.TypeWebhook {
 				continue
 			}
-			reached := reachedFromTrigger(g, tr)
+			reached := g.walk(false, []*n8nschema.Node{tr})
 			g.relays[tr] = relaysChat(g, reached, tr)
 			g.browser[tr] = answersBrowser(reached, tr)
 		}
@@ -340,24 +340,6 @@ func postsChatText(n *n8nschema.Node) bool {
 		}
 	}
 	return false
-}
-
-// reachedFromTrigger returns the nodes the trigger's executions run (main
-// connections).
-func reachedFromTrigger(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := map[*n8nschema.Node]bool{t: true}
-	queue := []*n8nschema.Node{t}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.OutOfType(u, ConnMain) {
-			if !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	return seen
 }
 
 // emailer reports an e-mail node or API: a message, but not a chat.

@@ -252,37 +252,6 @@ func Duration(ms int) string {
 	return fmt.Sprintf("%d s", int(math.Ceil(float64(ms)/1000)))
 }
 
-// ReachFrom returns the nodes runs started at starts reach, the starts
-// included: along main connections, with the sub-nodes of every root
-// reached.
-func ReachFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := make(map[*n8nschema.Node]bool, len(starts))
-	queue := make([]*n8nschema.Node, 0, len(starts))
-	for _, t := range starts {
-		if !seen[t] {
-			seen[t] = true
-			queue = append(queue, t)
-		}
-	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-		for _, s := range g.SubNodes(u, "") {
-			if !seen[s] {
-				seen[s] = true
-				queue = append(queue, s)
-			}
-		}
-	}
-	return seen
-}
-
 // beforeAnswer returns the nodes that run before t's answer goes out:
 // everything t reaches when it answers at the end; with a Respond to
 // Webhook node, what t reaches that leads to one (with their sub-nodes),

@@ -247,10 +247,10 @@ func runAudit(o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	n := newNamer(wd, o.Root, o.StdinFilename)
+	n := engine.NewNamer(wd, o.Root, o.StdinFilename)
 	// The node table and the patterns the audit uses are built on another
 	// core while this one lists the inputs.
-	var ins []input
+	var ins []engine.Input
 	pool.Each(2, func(job int) {
 		if job == 0 {
 			ins, err = collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
@@ -279,7 +279,7 @@ func runAudit(o *AuditOptions) error {
 		if err != nil {
 			return err
 		}
-		ins = sortInputs(append(ins, remote...))
+		ins = engine.SortInputs(append(ins, remote...))
 	}
 	outs, err := o.outputs()
 	if err != nil {
@@ -302,7 +302,7 @@ func runAudit(o *AuditOptions) error {
 			return err
 		}
 	} else {
-		a = st.Audit(engineInputs(ins), rd)
+		a = st.Audit(reading(ins), rd)
 	}
 	// A file that could not be written is left as it was and named after
 	// the report, which is written all the same (exit 3).
@@ -335,27 +335,27 @@ func runAudit(o *AuditOptions) error {
 
 // loadConfig reads --config, else the .stormcheck.yaml found upward from
 // start; nil when there is none.
-func (o *AuditOptions) loadConfig(n *namer, start string) (*Config, error) {
+func (o *AuditOptions) loadConfig(n *engine.Namer, start string) (*Config, error) {
 	p := o.Config
 	if p != "" {
-		p = n.abs(p)
+		p = n.Abs(p)
 	} else {
-		found, err := n.findConfig(start)
+		found, err := n.FindConfig(start, configNames...)
 		if err != nil || found == "" {
-			return nil, err
+			return nil, asUsage(err)
 		}
 		p = found
 	}
-	return loadConfig(p, n.name(p), rules.All())
+	return loadConfig(p, n.Name(p), rules.All())
 }
 
 // configStart is where the config search begins: the folder of the first
 // input (in name order, so argument order does not matter) that is a
 // file or a named stdin; the working folder when there is none.
-func configStart(ins []input, wd string) string {
+func configStart(ins []engine.Input, wd string) string {
 	for _, in := range ins {
-		if in.at != "" {
-			return filepath.Dir(in.at)
+		if in.At != "" {
+			return filepath.Dir(in.At)
 		}
 	}
 	return wd
@@ -363,7 +363,7 @@ func configStart(ins []input, wd string) string {
 
 // settings merges the flags over the config: a flag given on the command
 // line wins, then the config, then the flag's default.
-func (o *AuditOptions) settings(cfg *Config, wd string, ins []input) (*auditSettings, error) {
+func (o *AuditOptions) settings(cfg *Config, wd string, ins []engine.Input) (*auditSettings, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
@@ -434,14 +434,14 @@ func (o *AuditOptions) engineOptions(cfg *Config) engine.Options {
 
 // configPaths maps report names to paths relative to the config's folder,
 // which its ignore globs are written against.
-func configPaths(dir string, ins []input) func(string) string {
+func configPaths(dir string, ins []engine.Input) func(string) string {
 	rel := map[string]string{}
 	for _, in := range ins {
-		if in.at == "" {
+		if in.At == "" {
 			continue
 		}
-		if r, err := filepath.Rel(dir, in.at); err == nil && !strings.HasPrefix(r, "..") {
-			rel[in.name] = filepath.ToSlash(r)
+		if r, err := filepath.Rel(dir, in.At); err == nil && !strings.HasPrefix(r, "..") {
+			rel[in.Name] = filepath.ToSlash(r)
 		}
 	}
 	return func(name string) string {

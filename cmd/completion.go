@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/report"
 	"github.com/stormcheck/stormcheck/rules"
 )
@@ -109,7 +110,7 @@ func completeOutage(io *IO) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
-		ins, err := collectInputs(args, io.In, newNamer(wd, "", ""), defaultMaxFileSize)
+		ins, err := collectInputs(args, io.In, engine.NewNamer(wd, "", ""), defaultMaxFileSize)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}

@@ -119,17 +119,12 @@ const (
 	maxUSD   = 1e9
 )
 
-// maxConfigSize bounds the config read: a real one is a few KB, and the
-// file found upward from the inputs may be anybody's (a named pipe or a
-// link to /dev/zero must not hang or fill memory).
-const maxConfigSize = 1 << 20
-
 // loadConfig reads and checks a config file; name is how messages show it.
 // A bad config is a usage error (exit 2) that names the file and line.
 func loadConfig(p, name string, all []*analyze.Rule) (*Config, error) {
-	src, err := engine.ReadFile(p, maxConfigSize)
+	src, err := engine.ReadFile(p, engine.MaxConfigSize)
 	if errors.Is(err, engine.ErrTooLarge) {
-		return nil, usageErrorf("config %s: larger than %s; not read", name, formatSize(maxConfigSize))
+		return nil, usageErrorf("config %s: larger than %s; not read", name, formatSize(engine.MaxConfigSize))
 	}
 	if nr := (engine.NotRegularError{}); errors.As(err, &nr) {
 		return nil, usageErrorf("config %s: %v; not read", name, nr)
@@ -448,7 +443,7 @@ func (c *Config) validate(name string, all []*analyze.Rule) error {
 		return c.errorf(name, []string{"fix", "max_tokens"}, "fix.max_tokens %d: want a whole number of at least 1", *c.Fix.MaxTokens)
 	}
 	for i, g := range c.Exclude {
-		if err := checkGlob(g); err != nil {
+		if err := engine.CheckGlob(g); err != nil {
 			return c.errorf(name, []string{"exclude", strconv.Itoa(i)}, "exclude[%d]: bad glob %q: %v", i, g, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/n8nschema"
 	"github.com/stormcheck/stormcheck/rules"
 )
@@ -99,7 +100,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"cap period", "spend:\n  caps:\n    - {provider: openai, usd: 5, period: month}\n", `c.yaml:3: spend.caps[0]: period "month": want day or execution`},
 		{"base url", "instance:\n  base_urls: [n8n.example.com]\n", `c.yaml:2: instance.base_urls: "n8n.example.com" is not an absolute URL`},
 		{"in flight", "dependencies:\n  api.x.com: {max_in_flight: 0}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight 0: want a whole number from 1 to 1000000`},
-		// Numbers that wrap around or are not numbers (issue 11, item 9).
+		// Numbers that wrap around or are not numbers.
 		{"workers overflow", "fleet:\n  workers: 4294967296\n", `c.yaml:2: fleet.workers 4294967296: want a whole number from 1 to 1000000`},
 		{"int64 overflow", "items: 99999999999999999999\n", `c.yaml:1: items: want a whole number, got 99999999999999999999`},
 		{"in flight overflow", "dependencies:\n  api.x.com: {max_in_flight: 9223372036854775807}\n", `c.yaml:2: dependencies.api.x.com.max_in_flight 9223372036854775807: want a whole number from 1 to 1000000`},
@@ -152,8 +153,8 @@ func TestFindConfigUpward(t *testing.T) {
 	if err := os.WriteFile(want, []byte("items: 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	n := newNamer(root, "", "")
-	got, err := n.findConfig(deep)
+	n := engine.NewNamer(root, "", "")
+	got, err := n.FindConfig(deep, configNames...)
 	if err != nil || got != want {
 		t.Errorf("findConfig = %q, %v; want %q", got, err, want)
 	}
@@ -162,7 +163,7 @@ func TestFindConfigUpward(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "a", "b", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, err = newNamer(root, "", "").findConfig(deep)
+	got, err = engine.NewNamer(root, "", "").FindConfig(deep, configNames...)
 	if err != nil || got != "" {
 		t.Errorf("findConfig from a repository root below the config = %q, %v; want none", got, err)
 	}

@@ -36,14 +36,14 @@ func (o *AuditOptions) printDiff(res *engine.Fixed) error {
 // and named in notWritten; the others are written all the same, and the
 // report follows. The fixed stdin goes to stdout (as ruff does), and then
 // the report goes to stderr, which it returns as where to report.
-func (o *AuditOptions) writeFixes(res *fix.Result, ins []input, wd string) (reportTo io.Writer, notWritten, err error) {
+func (o *AuditOptions) writeFixes(res *fix.Result, ins []engine.Input, wd string) (reportTo io.Writer, notWritten, err error) {
 	paths := map[string]string{}
 	for _, in := range ins {
-		paths[in.name] = in.path
-		if in.stdin {
+		paths[in.Name] = in.Path
+		if in.Stdin {
 			// The sole input (validate): print it, fixed or not.
 			for _, f := range res.Files {
-				if f.Source.Name == in.name {
+				if f.Source.Name == in.Name {
 					if _, err := o.IO.Out.Write(f.Source.Src); err != nil {
 						return nil, nil, fmt.Errorf("write stdout: %w", err)
 					}
@@ -53,7 +53,7 @@ func (o *AuditOptions) writeFixes(res *fix.Result, ins []input, wd string) (repo
 		}
 	}
 	now := sources(res)
-	within := newPlaces(o.Paths, wd).resolved()
+	within := engine.NewPlaces(o.Paths, wd).Resolved()
 	var failed []string
 	for _, name := range slices.Sorted(slices.Values(res.Changed)) {
 		p := paths[name]
@@ -115,8 +115,8 @@ var fixWith = func(st *auditSettings, files []*n8nschema.File, unsafe bool) (*en
 // fixInputs is the audit of --fix and --diff: repairs rewrite the sources
 // round after round, so the whole set is held, as one analysis. done is
 // true when the diff is printed and nothing is left to report.
-func (o *AuditOptions) fixInputs(ins []input, wd string, st *auditSettings, rd engine.Reading) (a *engine.Audited, reportTo io.Writer, notWritten error, done bool, err error) {
-	res, err := fixWith(st, engine.Parse(engineInputs(ins), rd), o.UnsafeFixes)
+func (o *AuditOptions) fixInputs(ins []engine.Input, wd string, st *auditSettings, rd engine.Reading) (a *engine.Audited, reportTo io.Writer, notWritten error, done bool, err error) {
+	res, err := fixWith(st, engine.Parse(reading(ins), rd), o.UnsafeFixes)
 	if err != nil {
 		return nil, nil, nil, true, err
 	}

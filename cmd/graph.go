@@ -59,7 +59,7 @@ func runGraph(o *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	ins, err := collectInputs([]string{o.Path}, o.IO.In, newNamer(wd, "", ""), int64(o.MaxFileSize))
+	ins, err := collectInputs([]string{o.Path}, o.IO.In, engine.NewNamer(wd, "", ""), int64(o.MaxFileSize))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/engine"
 	"github.com/stormcheck/stormcheck/mcpserver"
 )
 
@@ -49,7 +50,7 @@ func runMCP(o *MCPOptions, t mcp.Transport) error {
 	def := analyze.DefaultOptions()
 	ao := &AuditOptions{Config: o.Config, MinConfidence: "low", MinSeverity: "note", MaxAttempts: def.MaxAttempts,
 		Items: def.Items, Workers: def.Workers, Concurrency: def.Concurrency, Set: map[string]bool{}}
-	n := newNamer(wd, "", "")
+	n := engine.NewNamer(wd, "", "")
 	cfg, err := ao.loadConfig(n, wd)
 	if err != nil {
 		return err

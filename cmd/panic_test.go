@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // A reader that panics on some inputs ends the run with exit 3 and the
@@ -16,12 +18,12 @@ import (
 // the run returns.
 func TestParserPanicIsInternalError(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	defer func(r func(*input, int64) ([]byte, error)) { readInput = r }(readInput)
-	readInput = func(in *input, limit int64) ([]byte, error) {
-		if name := filepath.Base(in.name); strings.HasPrefix(name, "boom") {
+	defer func(r func(*engine.Input, int64) ([]byte, error)) { readInput = r }(readInput)
+	readInput = func(in *engine.Input, limit int64) ([]byte, error) {
+		if name := filepath.Base(in.Name); strings.HasPrefix(name, "boom") {
 			panic("reader exploded on " + name)
 		}
-		return in.read(limit)
+		return in.Read(limit)
 	}
 	clean, err := os.ReadFile(td("clean.json"))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // repoWorkspace is a repository (a .git folder) holding proj/.stormcheck.yaml
@@ -152,13 +153,13 @@ func TestNamesInNestedRepositories(t *testing.T) {
 	if err := os.Symlink("nowhere", filepath.Join(dir, "dang", ".git")); err != nil {
 		t.Skipf("cannot make a symlink: %v", err)
 	}
-	ins, err := collectInputs([]string{"."}, nil, newNamer(dir, "", ""), defaultMaxFileSize)
+	ins, err := collectInputs([]string{"."}, nil, engine.NewNamer(dir, "", ""), defaultMaxFileSize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, in := range ins {
-		got = append(got, in.name)
+		got = append(got, in.Name)
 	}
 	// A temp folder is in no repository: other names are relative to dir.
 	want := []string{"a.json", "b.json", "d.json", "dang/e.json", "sub/c.json"}

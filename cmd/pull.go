@@ -127,7 +127,7 @@ func runPull(o *pullOptions) (err error) {
 	manifest := readManifest(manifestPath)
 	// Files are written only inside --out: one that is a link out of it
 	// (committed in the folder, say) is refused, not written through.
-	within := newPlaces([]string{o.Out}, "").resolved()
+	within := engine.NewPlaces([]string{o.Out}, "").Resolved()
 	var wrote, same, kept int
 	var refused, failed []string
 	// Whatever stops the loop, the manifest records every file written

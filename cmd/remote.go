@@ -110,7 +110,7 @@ func (r *remoteOptions) fetch(io *IO, sp *engine.Spool) ([]fetched, error) {
 // editor's URL of each (https://HOST/workflow/ID, where a person opens it),
 // read from a spool when parsed; positions are inside the JSON as fetched,
 // which the text formats leave out (the API's JSON is one line). The spool goes when the command ends.
-func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
+func remoteInputs(r *remoteOptions, io *IO) ([]engine.Input, error) {
 	sp, err := newSpool(io)
 	if err != nil {
 		return nil, fmt.Errorf("make a file for the fetched workflows: %w", err)
@@ -119,9 +119,9 @@ func remoteInputs(r *remoteOptions, io *IO) ([]input, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins := make([]input, 0, len(wfs))
+	ins := make([]engine.Input, 0, len(wfs))
 	for i, w := range wfs {
-		ins = append(ins, input{name: n8napi.EditorURL(r.URL, w.id), spool: &wfs[i].Spooled, explicit: true})
+		ins = append(ins, engine.Input{Name: n8napi.EditorURL(r.URL, w.id), Explicit: true, Read: wfs[i].Spooled.Read})
 	}
 	return ins, nil
 }

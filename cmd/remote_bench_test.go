@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // benchPad makes each served workflow about 20 KB, the size of a large
@@ -135,4 +137,4 @@ func BenchmarkRemoteInputs(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "MB-peak")
 }
 
-func benchRead(in input) ([]byte, error) { return in.read(defaultMaxFileSize) }
+func benchRead(in engine.Input) ([]byte, error) { return in.Read(defaultMaxFileSize) }

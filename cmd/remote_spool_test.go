@@ -301,7 +301,7 @@ func TestAuditN8nURLHoldsOnePage(t *testing.T) {
 	if most > pageBytes {
 		t.Errorf("live heap grew by %d KB (before page %d), more than a page (%d KB)", most>>10, at, pageBytes>>10)
 	}
-	src, err := ins[len(ins)-1].read(defaultMaxFileSize)
+	src, err := ins[len(ins)-1].Read(defaultMaxFileSize)
 	if err != nil || !strings.Contains(string(src), `"id":"w01199"`) {
 		t.Errorf("last input reads %d bytes, %v", len(src), err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/stormcheck/stormcheck/engine"
 )
 
 // shownConfig is what --show-config prints: every setting as the audit
@@ -29,7 +31,7 @@ type shownConfig struct {
 }
 
 // showConfig prints the config found and the merged settings, as YAML.
-func (o *AuditOptions) showConfig(cfg *Config, st *auditSettings, ins []input) error {
+func (o *AuditOptions) showConfig(cfg *Config, st *auditSettings, ins []engine.Input) error {
 	sc := shownConfig{
 		FailOn: st.failOn, MaxAttempts: st.Analysis.MaxAttempts, Items: st.Analysis.Items,
 		Fleet:         map[string]int{"workers": st.Analysis.Workers, "concurrency": st.Analysis.Concurrency},
@@ -56,7 +58,7 @@ func (o *AuditOptions) showConfig(cfg *Config, st *auditSettings, ins []input) e
 		}
 	}
 	for _, in := range ins {
-		sc.Inputs = append(sc.Inputs, in.name)
+		sc.Inputs = append(sc.Inputs, in.Name)
 	}
 	var b bytes.Buffer
 	if cfg == nil {

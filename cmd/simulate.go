@@ -211,7 +211,7 @@ func runSimulate(o *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
-	n := newNamer(wd, "", "")
+	n := engine.NewNamer(wd, "", "")
 	ins, err := collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
 	if err != nil {
 		return err

@@ -19,9 +19,15 @@ import (
 // never holds every input at once.
 type Input struct {
 	Name string
+	// At is the absolute path the name stands for ("" for a fetched
+	// workflow, and stdin without a name); Path is the file read and
+	// written by --fix (a link's target; "" when it is no file).
+	At, Path string
 	// Explicit: named by the user, not met in a folder (a file met in a
 	// folder that holds no workflow is skipped, not an error).
 	Explicit bool
+	// Stdin: read from standard input ("-").
+	Stdin bool
 	// Skip says why the input is not read at all (a link out of the
 	// inputs); it counts as a skipped file.
 	Skip string

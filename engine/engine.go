@@ -1,6 +1,6 @@
 // Package engine is stormcheck's audit without a front end: options
-// resolved into settings, workflow sources parsed, audited, repaired,
-// simulated and drawn, all in memory. The command line (cmd) and the MCP
+// resolved into settings, inputs found (files, folders, globs, stdin) and
+// named, workflow sources parsed, audited, repaired, simulated and drawn. The command line (cmd) and the MCP
 // server (mcpserver) both call it; neither parses the other's flags.
 package engine
 

@@ -502,7 +502,7 @@ func objectOffset(src []byte, v n8nschema.Value) (int, bool) {
 // error workflow.
 func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) (*analyze.Repair, error) {
 	n := op.Node
-	if n.Type != "n8n-nodes-base.httpRequest" || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" {
+	if n.Type != n8nschema.TypeHTTPRequest || n.TypeVersion < 3 || n8nschema.HTTPMethod(n) != "POST" {
 		return nil, noRepair("the repair writes a header only on an HTTP Request (v3 or later) POST")
 	}
 	if op.Unbounded {

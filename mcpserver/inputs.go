@@ -1,14 +1,11 @@
 package mcpserver
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -64,7 +61,7 @@ func (s *server) inputs(in Inputs) ([]engine.Input, error) {
 	if len(out) == 0 {
 		return nil, errors.New("no workflow given: send workflow (JSON text), workflows, or paths under the working folder")
 	}
-	slices.SortStableFunc(out, func(a, b engine.Input) int { return cmp.Compare(a.Name, b.Name) })
+	out = engine.SortInputs(out)
 	for i := 1; i < len(out); i++ {
 		if out[i].Name == out[i-1].Name {
 			return nil, fmt.Errorf("two inputs are named %q: give each workflow its own name", out[i].Name)
@@ -113,16 +110,14 @@ func (s *server) readPath(p string) ([]engine.Input, error) {
 			out = append(out, engine.InputsOf([]engine.Source{{Name: name, Err: unwrapPath(err)}})...)
 			return nil
 		}
-		base := d.Name()
 		if d.IsDir() {
-			if name != rel && (strings.HasPrefix(base, ".") || base == "node_modules") {
+			if name != rel && !engine.WalkEnters(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		// As the command line's walk: .json files and links to them; hidden
-		// files are tool state, not workflows.
-		if !strings.EqualFold(path.Ext(base), ".json") || strings.HasPrefix(base, ".") {
+		// As the command line's walk: .json files and links to them.
+		if !engine.WalkReads(d.Name()) {
 			return nil
 		}
 		if d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {

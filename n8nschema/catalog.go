@@ -116,11 +116,6 @@ func Lookup(typ string) Spec {
 	return s
 }
 
-// Catalog returns every catalog entry, sorted by type.
-func Catalog() []Spec {
-	return slices.Clone(specs())
-}
-
 const (
 	nsBase = "n8n-nodes-base."
 	nsLC   = "@n8n/n8n-nodes-langchain."
@@ -157,7 +152,8 @@ func openAIFamily(name, provider string) Spec {
 // provider SDK is built with maxRetries: 0 (@langchain/openai
 // chat_models/base.cjs, @langchain/anthropic chat_models.cjs). So the
 // first failure throws: one request per try, whatever maxRetries says.
-// Observed in the engine on n8n 1.123.81, 2.8.4 and 2.41.1 (issue 26).
+// Observed in the engine on n8n 1.123.81, 2.8.4 and 2.41.1
+// (docs/n8n-facts.md).
 func chatModel(name, provider string, paid bool, maxTokensParam string, maxTokensDefault int) Spec {
 	return Spec{Type: nsLC + name, Role: RoleModel, Known: true, Provider: provider, Paid: paid,
 		MaxTokensParam: maxTokensParam, MaxTokensDefault: maxTokensDefault}

@@ -98,7 +98,7 @@ func TestLookupRoles(t *testing.T) {
 }
 
 func TestCatalogSortedUnique(t *testing.T) {
-	c := Catalog()
+	c := specs()
 	for i := 1; i < len(c); i++ {
 		if c[i-1].Type >= c[i].Type {
 			t.Errorf("catalog not sorted or duplicated at %q, %q", c[i-1].Type, c[i].Type)

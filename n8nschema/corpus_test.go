@@ -13,9 +13,10 @@ import (
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
-// oddWant is what each odd/ file must yield, keyed by base name. The
-// reasons are in corpus/README.md; positions of JSON errors agree with the
-// MANIFEST notes (written by Python's json module).
+// oddWant is what each file of the corpus's odd/ folder (real exports that
+// are broken or are no workflow) must yield, keyed by base name, with the
+// reason beside it; positions of JSON errors agree with the corpus
+// manifest's notes (written by Python's json module).
 type oddWant struct {
 	kind      ProblemKind
 	pos       string // of the file problem

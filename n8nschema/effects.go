@@ -2,7 +2,6 @@ package n8nschema
 
 import (
 	"encoding/binary"
-	"sort"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -54,13 +53,7 @@ func WriteOp(n *Node) (bool, string) {
 // for HTTP methods and explicit operations, medium when the operation is
 // n8n's default for the node or inferred from an SQL query.
 func WriteOpConf(n *Node) (bool, string, Confidence) {
-	typ := strings.TrimSuffix(n.Type, "Tool")
-	switch typ {
-	case "n8n-nodes-base.httpRequest", "@n8n/n8n-nodes-langchain.toolHttp":
-		m := HTTPMethod(n)
-		return IsWriteMethod(m), m, ConfHigh
-	}
-	if n.Type == "@n8n/n8n-nodes-langchain.toolHttpRequest" {
+	if IsHTTPRequest(n.Type) {
 		m := HTTPMethod(n)
 		return IsWriteMethod(m), m, ConfHigh
 	}
@@ -68,7 +61,7 @@ func WriteOpConf(n *Node) (bool, string, Confidence) {
 	if !ok {
 		return false, "", 0
 	}
-	if sqlNodes[typ] && a.op == "executeQuery" {
+	if sqlNodes[strings.TrimSuffix(n.Type, "Tool")] && a.op == "executeQuery" {
 		q := strings.ToUpper(paramStr(n, "query"))
 		return sqlWrite.MatchString(q), a.name, ConfMedium
 	}
@@ -905,18 +898,6 @@ func NormalizeModel(model string) string {
 		m = m[i+1:]
 	}
 	return m
-}
-
-// Prices returns a copy of the embedded table, ordered by provider and model.
-func Prices() []Price {
-	out := append([]Price(nil), prices...)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Provider != out[j].Provider {
-			return out[i].Provider < out[j].Provider
-		}
-		return out[i].Model < out[j].Model
-	})
-	return out
 }
 
 // modelParams are the parameters that name the model, per node type

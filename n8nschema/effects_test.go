@@ -46,7 +46,7 @@ func TestWriteOp(t *testing.T) {
 		{"airtable v1 append", `{"name":"a","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"append"}}`, true, "append", ConfHigh},
 		{"airtable v2 default get", `{"name":"a","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{}}`, false, "record.get", ConfMedium},
 		{"airtable create", `{"name":"a","type":"n8n-nodes-base.airtable","parameters":{"operation":"create"}}`, true, "record.create", ConfHigh},
-		// Defaults per version from the generated table (issue 10).
+		// Defaults per version from the generated node table.
 		{"outlook v2 default send", `{"name":"a","type":"n8n-nodes-base.microsoftOutlook","typeVersion":2,"parameters":{"toRecipients":"x"}}`, true, "message.send", ConfMedium},
 		{"drive v3 default upload", `{"name":"a","type":"n8n-nodes-base.googleDrive","typeVersion":3,"parameters":{}}`, true, "file.upload", ConfMedium},
 		{"gmail draft default create", `{"name":"a","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"resource":"draft"}}`, true, "draft.create", ConfMedium},
@@ -189,7 +189,7 @@ func TestLookupPrice(t *testing.T) {
 
 func TestPricesTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range Prices() {
+	for _, p := range prices {
 		if seen[p.Model] {
 			t.Errorf("model %q listed twice", p.Model)
 		}

@@ -51,7 +51,7 @@ var (
 // variant) posts to a paid model API's generation endpoint, and what its
 // body says about the model and the output cap.
 func HTTPModelCallOf(n *Node) (HTTPModelCall, bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.httpRequest" {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
 		return HTTPModelCall{}, false
 	}
 	// The analysis asks this of an HTTP node up to three times (its

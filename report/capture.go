@@ -83,7 +83,7 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 		}
 	}
 	for _, op := range set.Operations {
-		if w := op.Workflow; op.Dependency != "" && retried(op) {
+		if w := op.Workflow; op.Dependency != "" && op.Retried() {
 			g.place(w.Source, op.Node.Pos)
 			if c.Places {
 				g.node(set, w.Source, w.Name, w.ID, op.Node.Name, op.Node.Pos)
@@ -199,15 +199,4 @@ func (c *Capture) nodeOf(f *analyze.Finding) nodePlace {
 		return nodePlace{}
 	}
 	return c.nodes[nodeKey{f.Source, f.Workflow, f.WorkflowID, f.Node}]
-}
-
-// retried reports whether some layer of the operation's chain sends it
-// more than once.
-func retried(op *analyze.Operation) bool {
-	for _, f := range op.Factors {
-		if f.Unbounded || f.Value > 1 {
-			return true
-		}
-	}
-	return false
 }

@@ -21,9 +21,6 @@ func liveOps(pass *analyze.Pass) []*analyze.Operation {
 	return out
 }
 
-// retried reports whether any layer sends the operation more than once.
-func retried(op *analyze.Operation) bool { return op.Unbounded || op.Attempts > 1 }
-
 // factorOf returns the first factor of a kind in the chain.
 func factorOf(op *analyze.Operation, kinds ...string) (analyze.Factor, bool) {
 	for _, f := range op.Factors {
@@ -86,7 +83,7 @@ func boundedPart(op *analyze.Operation) int {
 // webhook sends one request per item, an Execute Workflow in mode "each"
 // one sub-execution per item (unless executeOnce). Each failed item then
 // starts its own run, and the runs multiply on every trip: n8n 2.8.4 ran
-// 1, 3, 9, 27 … executions with three failed items (issue 26).
+// 1, 3, 9, 27 … executions with three failed items (docs/n8n-facts.md).
 func restartsPerItem(c *analyze.Call) bool {
 	if c == nil || c.Node == nil || c.Node.ExecuteOnce {
 		return false

@@ -7,31 +7,6 @@ import (
 
 // Helpers about which nodes an execution reaches.
 
-// reachedFrom returns the nodes a trigger's executions run: those reachable
-// from it along main connections, and the sub-nodes (models, tools) of
-// those, recursively.
-func reachedFrom(g *analyze.Graph, start *n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := map[*n8nschema.Node]bool{start: true}
-	queue := []*n8nschema.Node{start}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.Out(u) {
-			if e.Type == analyze.ConnMain && !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-		for _, s := range g.SubNodes(u, "") {
-			if !seen[s] {
-				seen[s] = true
-				queue = append(queue, s)
-			}
-		}
-	}
-	return seen
-}
-
 // reaches reports whether to is reachable from from along main edges (or
 // is a sub-node of a node that is).
 func reaches(g *analyze.Graph, from, to *n8nschema.Node) bool {

@@ -64,7 +64,7 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			if !op.Write || !retried(op) || op.Paid {
+			if !op.Write || !op.Retried() || op.Paid {
 				continue
 			}
 			// A loop that moves on to other data on each pass (the next page,

@@ -47,7 +47,7 @@ item: an order id, a SKU, a hash of the payload.`,
 			st, why := n8nschema.ClassifyKey(k.Value)
 			var msg string
 			switch {
-			case st == n8nschema.KeyPerAttempt && retried(op):
+			case st == n8nschema.KeyPerAttempt && op.Retried():
 				msg = fmt.Sprintf("the %s %s of node %q uses %s, so each of its %s gets a new key and the server cannot tell a retry from a new request",
 					k.Name.Name, keyWhere(k), n.Name, why, attemptsWord(op))
 			case st == n8nschema.KeyPerExecution && restartsItself(op):

@@ -35,7 +35,7 @@ team are left out, and so is an HTTP Request tool whose URL path holds a placeho
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range liveOps(pass) {
-			if !op.Write || op.Paid || retried(op) {
+			if !op.Write || op.Paid || op.Retried() {
 				continue // RS201 speaks for a write n8n retries
 			}
 			agent, k := analyze.ModelRecalls(g, op.Node)

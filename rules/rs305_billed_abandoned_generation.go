@@ -35,7 +35,7 @@ note: only a run to the model's ceiling is cut, and RS302 reports the missing ca
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			s := op.Spec
-			if !op.Paid || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !retried(op) {
+			if !op.Paid || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !op.Retried() {
 				continue
 			}
 			// A timeout stored at the editor's default (60000 once the

@@ -134,7 +134,7 @@ func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 	out := map[*n8nschema.Node]bool{}
 	for _, t := range g.Triggers() {
 		if n8nschema.IsScheduleTrigger(t.Type) {
-			for n := range reachedFrom(g, t) {
+			for n := range analyze.ReachFrom(g, t) {
 				out[n] = true
 			}
 		}

@@ -155,7 +155,7 @@ func deadEnd(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
 		return false
 	case m.Type == n8nschema.TypeSplitInBatches && m.TypeVersion >= 2:
 		return !doneUsed(g, m)
-	case m.Type != n8nschema.TypeNoOp && m.Type != "n8n-nodes-base.wait":
+	case m.Type != n8nschema.TypeNoOp && m.Type != n8nschema.TypeWait:
 		return false
 	}
 	for _, e := range g.OutOfType(m, analyze.ConnMain) {
@@ -674,10 +674,10 @@ var exprParseRE = lazyregexp.New(`JSON\.parse\(\s*\$(json|input\.item\.json)\b`)
 // passesItems are nodes that hand their input items on (or route them), so
 // that a node further on may read the failed item.
 var passesItems = map[string]bool{n8nschema.TypeSplitInBatches: true, "n8n-nodes-base.merge": true,
-	"n8n-nodes-base.noOp": true, "n8n-nodes-base.aggregate": true, n8nschema.TypeSet: true, n8nschema.TypeIf: true,
-	n8nschema.TypeSwitch: true, n8nschema.TypeFilter: true, "n8n-nodes-base.wait": true, "n8n-nodes-base.limit": true,
+	n8nschema.TypeNoOp: true, "n8n-nodes-base.aggregate": true, n8nschema.TypeSet: true, n8nschema.TypeIf: true,
+	n8nschema.TypeSwitch: true, n8nschema.TypeFilter: true, n8nschema.TypeWait: true, "n8n-nodes-base.limit": true,
 	"n8n-nodes-base.sort": true, "n8n-nodes-base.removeDuplicates": true, "n8n-nodes-base.splitOut": true,
-	"n8n-nodes-base.itemLists": true, "n8n-nodes-base.executeWorkflow": true, "n8n-nodes-base.respondToWebhook": true}
+	"n8n-nodes-base.itemLists": true, n8nschema.TypeExecuteWorkflow: true, n8nschema.TypeRespondToWebhook: true}
 
 // outputUsed reports whether anything uses n's output: the node right
 // after it reads the item ($json, $input, items, columns mapped from the

@@ -40,7 +40,7 @@ workflow, at the first such node, naming the others.`,
 		for _, t := range g.Triggers() {
 			if !t.Disabled && concurrentTrigger(g, t) {
 				triggers = append(triggers, t)
-				runs = append(runs, reachedFrom(g, t))
+				runs = append(runs, analyze.ReachFrom(g, t))
 			}
 		}
 		items := pass.Options.Items

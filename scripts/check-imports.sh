@@ -30,7 +30,7 @@ deny simulate "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|tidwall/gjson" 
 deny simulate/chart "^$mod/|^os$|^net|spf13/cobra|lipgloss" "the chart draws a simulation's result and does no I/O" "^$mod/simulate$"
 deny n8napi "^$mod/|spf13/cobra|lipgloss" "the API client stands alone"
 deny fix "^$mod/(rules|report|cmd|n8napi)$|^os$|spf13/cobra|lipgloss|tidwall/gjson" "repairs are computed on the model and applied to bytes in memory; cmd writes the files"
-deny engine "^$mod/(cmd|mcpserver|n8napi)$|^net|spf13/cobra|lipgloss" "the engine reads the inputs it is given and never sees flags, the network or a terminal: front ends find inputs and render"
+deny engine "^$mod/(cmd|mcpserver|n8napi)$|^net|spf13/cobra|lipgloss" "the engine finds and reads the inputs it is named (files, folders, globs, stdin) and never sees flags, the network or a terminal: front ends fetch from an instance and render"
 deny mcpserver "^$mod/(cmd|n8napi)$|^net|^os/exec$|spf13/cobra|lipgloss" "the MCP server calls the engine, never flags or the network"
 deny cmd "lipgloss" "only report styles output"
 # The corpus helpers are for tests only.

@@ -100,7 +100,7 @@ type textStyles struct {
 func textRun(b *strings.Builder, st textStyles, r *Result) {
 	fmt.Fprintf(b, "%s\n", st.head.Render(summary(r)))
 	for _, d := range r.Dependencies {
-		title := printable(d.Name)
+		title := Printable(d.Name)
 		if d.DownS > 0 {
 			title += fmt.Sprintf(" (down 0–%s)", secs(d.DownS))
 		}
@@ -138,7 +138,7 @@ func textRun(b *strings.Builder, st textStyles, r *Result) {
 		fmt.Fprintf(b, "  %s %q (workflow %q) %s %d times, the last at %s\n", rs.Kind, rs.Node, rs.Workflow, what, rs.Count, secs(rs.LastS))
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(b, "%s %s\n", st.warn.Render("note:"), printable(n))
+		fmt.Fprintf(b, "%s %s\n", st.warn.Render("note:"), Printable(n))
 	}
 }
 
@@ -158,7 +158,7 @@ func textCompare(b *strings.Builder, st textStyles, before, after Labelled) {
 	fmt.Fprintf(b, "  executions succeeded: %d → %d; failed: %d → %d; still queued at the end: %d → %d\n",
 		x.Succeeded, y.Succeeded, x.Failed, y.Failed, x.StillQueued, y.StillQueued)
 	for _, s := range Changes(before.Result, after.Result) {
-		fmt.Fprintf(b, "  %s\n", printable(s))
+		fmt.Fprintf(b, "  %s\n", Printable(s))
 	}
 }
 
@@ -166,7 +166,7 @@ func textCompare(b *strings.Builder, st textStyles, before, after Labelled) {
 func summary(r *Result) string {
 	var outs []string
 	for _, o := range r.Outages {
-		outs = append(outs, fmt.Sprintf("%s down %s", printable(o.Dependency), secs(o.DurationS)))
+		outs = append(outs, fmt.Sprintf("%s down %s", Printable(o.Dependency), secs(o.DurationS)))
 	}
 	arr := "executions from the triggers' schedules"
 	switch {
@@ -249,10 +249,10 @@ func chart(b *strings.Builder, st textStyles, series []int, downS int) {
 	b.WriteString("\n")
 }
 
-// printable replaces control and other non-graphic characters of
-// workflow text (a host, a name) so that it cannot drive the terminal or
-// break XML.
-func printable(s string) string {
+// Printable replaces control and other non-graphic characters of
+// workflow text (a host, a name) so that it cannot drive the terminal,
+// break XML or a chart's layout.
+func Printable(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == ' ' || unicode.IsGraphic(r) && !unicode.Is(unicode.Bidi_Control, r) {
 			return r

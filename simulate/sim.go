@@ -360,7 +360,7 @@ func (s *sim) entries() []*execution {
 	for _, w := range s.set.Workflows {
 		g := s.set.Graph(w)
 		for _, t := range g.Triggers() {
-			if t.Disabled || t.Type == "n8n-nodes-base.executeWorkflowTrigger" || t.Type == "n8n-nodes-base.errorTrigger" {
+			if t.Disabled || t.Type == n8nschema.TypeExecuteWorkflowTrigger || t.Type == n8nschema.TypeErrorTrigger {
 				continue
 			}
 			out = append(out, &execution{w: w, start: []*n8nschema.Node{t}})
@@ -414,7 +414,7 @@ func (s *sim) every(e *execution, period float64, k int) {
 // rule in seconds, minutes or hours (ScheduleTrigger.node.ts defaults:
 // 30 s, 5 min, 1 h); 0 for days, weeks, months, cron and other triggers.
 func scheduleIntervalMS(t *n8nschema.Node) int64 {
-	if t.Type != "n8n-nodes-base.scheduleTrigger" {
+	if t.Type != n8nschema.TypeScheduleTrigger {
 		return 0
 	}
 	rules := t.Params().Get("rule.interval").Elems()
@@ -863,7 +863,7 @@ func (s *sim) agentTry(p *proc, g *analyze.Graph, root *n8nschema.Node, deadline
 	fallback := fb.True() && len(models) > 1
 	// An Agent v3 runs its tools as nodes: before n8n 2.41 a tool's
 	// failure ends the execution; from 2.41.1 it goes back to the model.
-	engineTools := root.Type == "@n8n/n8n-nodes-langchain.agent" && root.TypeVersion >= 3 &&
+	engineTools := root.Type == n8nschema.TypeAgent && root.TypeVersion >= 3 &&
 		!n8nschema.AgentV3ToolErrorsToModel(s.set.Options.Version())
 	toolsDone := false
 	for range analyze.AgentIterations(root) {

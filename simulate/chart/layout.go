@@ -164,12 +164,12 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 	if len(runs) > 1 {
 		title = "Before and after audit --fix: " + outages(first)
 	}
-	s.title = s.wrap(printable(title), 18, true, inner, 3)
+	s.title = s.wrap(simulate.Printable(title), 18, true, inner, 3)
 	for _, l := range s.title {
 		y += 22
 		s.text(margin, y, l, 18, true, ink, start)
 	}
-	for _, l := range s.wrap(printable(setting(first)), 12, false, inner, 2) {
+	for _, l := range s.wrap(simulate.Printable(setting(first)), 12, false, inner, 2) {
 		y += 17
 		s.text(margin, y, l, 12, false, dim, start)
 	}
@@ -199,7 +199,7 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 	for i, run := range runs {
 		c := column{x: margin + float64(i)*(colW+columnGap), w: colW, cards: cards(run.Result, runs)}
 		if len(runs) > 1 {
-			c.label = s.wrap(printable(run.Label), 15, true, colW, 2)
+			c.label = s.wrap(simulate.Printable(run.Label), 15, true, colW, 2)
 		}
 		s.columns = append(s.columns, c)
 	}
@@ -244,7 +244,7 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 		more := fmt.Sprintf("Not drawn: %d other %s with %s %s in all (%s). --show N draws the N most attempted after those down; --deps a,b draws the ones named.",
 			len(ch.hidden), plural(len(ch.hidden), "dependency", "dependencies"), count(ch.hiddenAttempts),
 			plural(ch.hiddenAttempts, "attempt", "attempts"), listSome(ch.hidden, 6))
-		for _, l := range s.wrap(printable(more), 11, false, inner, 3) {
+		for _, l := range s.wrap(simulate.Printable(more), 11, false, inner, 3) {
 			y += 15
 			s.text(margin, y, l, 11, false, dim, start)
 		}
@@ -260,7 +260,7 @@ func build(runs []simulate.Labelled, o Options, fit float64) *scene {
 		}
 		for _, n := range notes {
 			yy += 4
-			for _, l := range s.wrap(printable("Note: "+n), 11, false, c.w, 3) {
+			for _, l := range s.wrap(simulate.Printable("Note: "+n), 11, false, c.w, 3) {
 				yy += 15
 				s.text(c.x, yy, l, 11, false, dim, start)
 			}
@@ -338,7 +338,7 @@ func (s *scene) noteBox(y float64, notes []string, w float64) float64 {
 	var lines [][]string
 	h := 8.0
 	for _, n := range notes {
-		l := s.wrap(printable(n), 13, false, w-24, 6)
+		l := s.wrap(simulate.Printable(n), 13, false, w-24, 6)
 		lines = append(lines, l)
 		h += float64(len(l))*18 + 6
 	}
@@ -522,7 +522,7 @@ func (s *scene) drawPanel(c *column, r *simulate.Result, rw row, y, top float64,
 	}
 
 	// The heading: the name in bold, shortened first, then the figures.
-	name = s.shorten(printable(name), 13, true, c.w*0.6)
+	name = s.shorten(simulate.Printable(name), 13, true, c.w*0.6)
 	s.text(c.x, y+14, name, 13, true, ink, start)
 	nw := s.room(name, 13, true) + 8
 	s.text(c.x+nw, y+14, s.shorten(detail, 11, false, c.w-nw), 11, false, dim, start)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/stormcheck/stormcheck/simulate"
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
@@ -65,7 +66,7 @@ func writePNG(w io.Writer, s *scene, scale float64) error {
 			}
 			d := font.Drawer{Dst: img, Src: image.NewUniform(color.RGBA{sh.color.r, sh.color.g, sh.color.b, 0xff}), Face: f,
 				Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(sh.pts[0].y * scale * 64)}}
-			d.DrawString(printable(sh.text))
+			d.DrawString(simulate.Printable(sh.text))
 		}
 	}
 	e := png.Encoder{CompressionLevel: png.DefaultCompression}

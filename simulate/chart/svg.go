@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/stormcheck/stormcheck/simulate"
 )
 
 // writeSVG writes the scene as SVG. Every text is escaped: the names come
@@ -79,6 +81,6 @@ func num(v float64) string {
 // esc makes text printable, then escapes it for XML.
 func esc(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(printable(s)))
+	_ = xml.EscapeText(&b, []byte(simulate.Printable(s)))
 	return b.String()
 }

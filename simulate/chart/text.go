@@ -3,7 +3,6 @@ package chart
 import (
 	"strings"
 	"sync"
-	"unicode"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
@@ -72,17 +71,6 @@ func (s *scene) room(t string, size float64, isBold bool) float64 {
 }
 
 func fix(v fixed.Int26_6) float64 { return float64(v) / 64 }
-
-// printable replaces control and other non-graphic characters of workflow
-// text (a host, a name) so that it cannot break the XML or the layout.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || unicode.IsGraphic(r) && !unicode.Is(unicode.Bidi_Control, r) {
-			return r
-		}
-		return '?'
-	}, s)
-}
 
 const maxLineRunes = 1000
 

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"errors"
@@ -7,28 +7,29 @@ import (
 	"strings"
 )
 
-// places are the folders and files named on the command line, their links
+// Places are the folders and files named on the command line, their links
 // resolved: where a folder walk may follow a link, and what --fix may
 // write. A link in a folder of workflows (a pull request's) may point
 // anywhere; reading or writing through it would quote or overwrite a file
 // nobody asked stormcheck to touch.
-type places struct {
+type Places struct {
 	args []string
 	wd   string
 	list []string
 	done bool
 }
 
-func newPlaces(args []string, wd string) *places {
-	return &places{args: args, wd: wd}
+// NewPlaces are the places args name, relative ones in the folder wd.
+func NewPlaces(args []string, wd string) *Places {
+	return &Places{args: args, wd: wd}
 }
 
 // errLinkOut marks a link met in a folder that leads out of the inputs: it
 // is skipped, not read.
 var errLinkOut = errors.New("a symbolic link that leads out of the inputs, or to a file a folder walk skips (hidden, not .json); not followed")
 
-// resolved lists the places, resolved on first use: most runs meet no link.
-func (p *places) resolved() []string {
+// Resolved lists the places, resolved on first use: most runs meet no link.
+func (p *Places) Resolved() []string {
 	if p.done {
 		return p.list
 	}
@@ -67,8 +68,8 @@ func (p *places) resolved() []string {
 // target, resolved) by itself: a place named on the command line, or a
 // .json file below a named folder with no hidden entry or node_modules on
 // the way.
-func (p *places) reaches(real string) bool {
-	for _, root := range p.resolved() {
+func (p *Places) reaches(real string) bool {
+	for _, root := range p.Resolved() {
 		if real == root {
 			return true
 		}
@@ -92,10 +93,10 @@ func (p *places) reaches(real string) bool {
 // walkable says whether a walk reads the file at rel below its folder.
 func walkable(rel string) bool {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for i, part := range parts {
-		if part == "" || strings.HasPrefix(part, ".") || (i < len(parts)-1 && part == "node_modules") {
+	for _, part := range parts[:len(parts)-1] {
+		if part == "" || !WalkEnters(part) {
 			return false
 		}
 	}
-	return strings.EqualFold(filepath.Ext(rel), ".json")
+	return WalkReads(parts[len(parts)-1])
 }

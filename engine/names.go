@@ -1,35 +1,38 @@
-package cmd
+package engine
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// namer names inputs the way every report shows them: relative to the
+// A Namer names inputs the way every report shows them: relative to the
 // repository root, so that SARIF URIs, baselines and ignore globs are the
-// same from any working folder. The root is --root, else the git top level
-// of the input (the nearest folder above it holding .git), else the
-// working folder.
-type namer struct {
+// same from any working folder. The root is the one given (--root), else
+// the git top level of the input (the nearest folder above it holding
+// .git), else the working folder.
+type Namer struct {
 	wd    string
 	root  string // --root, absolute; "" to find it per input
 	stdin string // --stdin-filename; "" names stdin "<stdin>"
 	tops  map[string]string
 }
 
-func newNamer(wd, root, stdinName string) *namer {
-	n := &namer{wd: wd, stdin: stdinName, tops: map[string]string{}}
+// NewNamer names inputs from the working folder wd, below root when it is
+// given, and stdin as stdinName (a path) when that is given.
+func NewNamer(wd, root, stdinName string) *Namer {
+	n := &Namer{wd: wd, stdin: stdinName, tops: map[string]string{}}
 	if root != "" {
-		n.root = n.abs(root)
+		n.root = n.Abs(root)
 	}
 	return n
 }
 
-// abs resolves a command-line path against the working folder.
-func (n *namer) abs(p string) string {
+// Abs resolves a command-line path against the working folder.
+func (n *Namer) Abs(p string) string {
 	if !filepath.IsAbs(p) && n.wd != "" {
 		p = filepath.Join(n.wd, p)
 	}
@@ -37,7 +40,7 @@ func (n *namer) abs(p string) string {
 }
 
 // rootOf is the folder names of the file at abs are relative to.
-func (n *namer) rootOf(abs string) string {
+func (n *Namer) rootOf(abs string) string {
 	if n.root != "" {
 		return n.root
 	}
@@ -49,7 +52,7 @@ func (n *namer) rootOf(abs string) string {
 
 // gitTop is the nearest folder at or above dir holding .git (a folder, or
 // a file in a worktree); "" when there is none.
-func (n *namer) gitTop(dir string) string {
+func (n *Namer) gitTop(dir string) string {
 	var seen []string
 	top := ""
 	for d := dir; ; d = filepath.Dir(d) {
@@ -72,12 +75,12 @@ func (n *namer) gitTop(dir string) string {
 	return top
 }
 
-// name is how reports show the file at p: relative to its root when inside
+// Name is how reports show the file at p: relative to its root when inside
 // it, slash-separated, without "./"; else the path as given.
-func (n *namer) name(p string) string { return n.nameAt(n.abs(p), p) }
+func (n *Namer) Name(p string) string { return n.nameAt(n.Abs(p), p) }
 
 // nameAt is name for the file at abs, n.abs of given.
-func (n *namer) nameAt(abs, given string) string {
+func (n *Namer) nameAt(abs, given string) string {
 	if rel, err := filepath.Rel(n.rootOf(abs), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
 	}
@@ -85,17 +88,18 @@ func (n *namer) nameAt(abs, given string) string {
 }
 
 // stdinInput is the name and place of stdin: --stdin-filename when given.
-func (n *namer) stdinInput() (name, at string) {
+func (n *Namer) stdinInput() (name, at string) {
 	if n.stdin == "" {
 		return "<stdin>", ""
 	}
-	return n.name(n.stdin), n.abs(n.stdin)
+	return n.Name(n.stdin), n.Abs(n.stdin)
 }
 
-// findConfig looks for .stormcheck.yaml (or .yml) in start and each folder above it,
-// up to start's repository root (to the file system's root outside a
-// repository), as ruff and golangci-lint do.
-func (n *namer) findConfig(start string) (string, error) {
+// FindConfig looks for a file of one of names (.stormcheck.yaml or .yml)
+// in start and each folder above it, up to start's repository root (to
+// the file system's root outside a repository), as ruff and golangci-lint
+// do; "" when there is none. Two of them in one folder are an ArgError.
+func (n *Namer) FindConfig(start string, names ...string) (string, error) {
 	stop := n.rootOf(filepath.Join(start, "x"))
 	if rel, err := filepath.Rel(stop, start); err != nil || strings.HasPrefix(rel, "..") {
 		stop = "" // start is not inside its root (a --root elsewhere)
@@ -105,7 +109,7 @@ func (n *namer) findConfig(start string) (string, error) {
 	}
 	for dir := start; ; {
 		var found []string
-		for _, name := range configNames {
+		for _, name := range names {
 			p := filepath.Join(dir, name)
 			if _, err := os.Stat(p); err == nil {
 				found = append(found, p)
@@ -119,7 +123,7 @@ func (n *namer) findConfig(start string) (string, error) {
 		case 2:
 			// Which one was meant is a guess; ruff and golangci-lint
 			// would read one and ignore the other without a word.
-			return "", usageErrorf("%s and %s are both in %s: keep one", n.name(found[0]), n.name(found[1]), n.name(dir))
+			return "", &ArgError{fmt.Sprintf("%s and %s are both in %s: keep one", n.Name(found[0]), n.Name(found[1]), n.Name(dir))}
 		}
 		parent := filepath.Dir(dir)
 		if dir == stop || parent == dir {

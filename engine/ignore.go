@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"bytes"
@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/stormcheck/stormcheck/engine"
 )
 
 // Files a folder walk leaves out: the config's exclude globs and what git
@@ -17,8 +15,13 @@ import (
 // .git/info/exclude), as ruff does. A file named on the command line is
 // read whatever they say.
 
-// checkGlob reports a glob that path.Match rejects, segment by segment.
-func checkGlob(g string) error {
+// MaxConfigSize bounds a config or ignore file read: a real one is a few
+// KB, and a file found upward from the inputs may be anybody's (a named
+// pipe or a link to /dev/zero must not hang or fill memory).
+const MaxConfigSize = 1 << 20
+
+// CheckGlob reports a glob that path.Match rejects, segment by segment.
+func CheckGlob(g string) error {
 	if strings.TrimSpace(g) == "" {
 		return errors.New("empty")
 	}
@@ -154,7 +157,7 @@ type gitignores struct {
 func newGitignores(top string) *gitignores {
 	g := &gitignores{top: top, files: map[string][]gitignoreRule{}, dirs: map[string]bool{}}
 	// .git/info/exclude comes first: the top's .gitignore overrides it.
-	if b, err := engine.ReadFile(filepath.Join(top, ".git", "info", "exclude"), maxConfigSize); err == nil {
+	if b, err := ReadFile(filepath.Join(top, ".git", "info", "exclude"), MaxConfigSize); err == nil {
 		g.files["\x00exclude"] = parseGitignore(b)
 	}
 	return g
@@ -165,7 +168,7 @@ func (g *gitignores) rules(rel string) []gitignoreRule {
 	if r, ok := g.files[rel]; ok {
 		return r
 	}
-	b, err := engine.ReadFile(filepath.Join(g.top, filepath.FromSlash(rel), ".gitignore"), maxConfigSize)
+	b, err := ReadFile(filepath.Join(g.top, filepath.FromSlash(rel), ".gitignore"), MaxConfigSize)
 	var r []gitignoreRule
 	if err == nil {
 		r = parseGitignore(b)
@@ -214,25 +217,36 @@ func (g *gitignores) match(parts []string, isDir bool) bool {
 	return ign
 }
 
-// dropIgnored leaves out the inputs a folder walk found that the config's
-// exclude globs or git ignore; under --skip-non-workflow (pre-commit, which
-// names the files) named files too, as ruff's --force-exclude does.
-func (o *AuditOptions) dropIgnored(ins []input, cfg *Config, n *namer) []input {
+// Ignoring says which inputs a folder walk found are left out.
+type Ignoring struct {
+	// Exclude are the config's exclude globs, relative to Dir, its folder.
+	Exclude []string
+	Dir     string
+	// NoGitignore reads what git ignores too.
+	NoGitignore bool
+	// Named leaves out named files too (--skip-non-workflow: pre-commit
+	// names the files), as ruff's --force-exclude does.
+	Named bool
+}
+
+// DropIgnored leaves out the inputs a folder walk found that the exclude
+// globs or git ignore.
+func DropIgnored(ins []Input, ig Ignoring, n *Namer) []Input {
 	tops := map[string]*gitignores{}
-	return slices.DeleteFunc(ins, func(in input) bool {
-		if (in.explicit && !o.SkipNonWorkflow) || in.at == "" || in.stdin {
+	return slices.DeleteFunc(ins, func(in Input) bool {
+		if (in.Explicit && !ig.Named) || in.At == "" || in.Stdin {
 			return false
 		}
-		if cfg != nil && len(cfg.Exclude) > 0 && cfg.Dir != "" {
-			if rel, err := filepath.Rel(cfg.Dir, in.at); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) &&
-				excluded(cfg.Exclude, filepath.ToSlash(rel)) {
+		if len(ig.Exclude) > 0 && ig.Dir != "" {
+			if rel, err := filepath.Rel(ig.Dir, in.At); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) &&
+				excluded(ig.Exclude, filepath.ToSlash(rel)) {
 				return true
 			}
 		}
-		if o.NoGitignore {
+		if ig.NoGitignore {
 			return false
 		}
-		top := n.gitTop(filepath.Dir(in.at))
+		top := n.gitTop(filepath.Dir(in.At))
 		if top == "" {
 			return false // git ignores nothing outside a repository
 		}
@@ -241,7 +255,7 @@ func (o *AuditOptions) dropIgnored(ins []input, cfg *Config, n *namer) []input {
 			g = newGitignores(top)
 			tops[top] = g
 		}
-		rel, err := filepath.Rel(top, in.at)
+		rel, err := filepath.Rel(top, in.At)
 		return err == nil && g.ignored(filepath.ToSlash(rel))
 	})
 }

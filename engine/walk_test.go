@@ -1,6 +1,6 @@
 //go:build unix
 
-package cmd
+package engine
 
 import (
 	"os"
@@ -54,7 +54,9 @@ func TestWalkJSON(t *testing.T) {
 	link("node_modules/x.json", "tomodules.json")
 	link("a.json.txt", "totext.json")
 	link("a/x.json", "sub/up.json")
-	mkfifo(t, filepath.Join(root, "pipe.json"))
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe.json"), 0o644); err != nil {
+		t.Skipf("cannot make a named pipe: %v", err) // the walk never opens it
+	}
 	if err := os.MkdirAll(filepath.Join(root, "many"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func TestWalkJSON(t *testing.T) {
 	}
 
 	got := map[string]string{}
-	for _, w := range walkJSON(root, newPlaces([]string{root}, "")) {
+	for _, w := range walkJSON(root, NewPlaces([]string{root}, "")) {
 		rel, _ := filepath.Rel(root, w.path)
 		got[rel] = "read"
 		if w.err != nil {

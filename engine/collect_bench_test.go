@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"os"
@@ -8,10 +8,10 @@ import (
 	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
-// BenchmarkCollectInputs lists the real corpus as audit does: the folder
+// BenchmarkCollect lists the real corpus as audit does: the folder
 // walk, naming each file, dedupe and sort. It runs before the first pass,
 // on one core.
-func BenchmarkCollectInputs(b *testing.B) {
+func BenchmarkCollect(b *testing.B) {
 	dir := sharedtest.Path(b, "corpus", "n8n-real")
 	wd, err := os.Getwd()
 	if err != nil {
@@ -20,7 +20,7 @@ func BenchmarkCollectInputs(b *testing.B) {
 	b.ReportAllocs()
 	cpu := cputime.Used()
 	for b.Loop() {
-		if _, err := collectInputs([]string{dir}, nil, newNamer(wd, "", ""), defaultMaxFileSize); err != nil {
+		if _, err := Collect([]string{dir}, nil, NewNamer(wd, "", ""), DefaultMaxFileSize); err != nil {
 			b.Fatal(err)
 		}
 	}
