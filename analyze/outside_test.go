@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -144,5 +145,36 @@ func TestGroupByReach(t *testing.T) {
 	}
 	if want := [][]string{{"S1", "S3"}, {"S2", "S4"}}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("groups %v, want %v", got, want)
+	}
+}
+
+// TestRedeliveryWorst: the time before a late answer is the longest path
+// of slow steps, not the sum over branches that exclude each other, and
+// an executionTimeout stops the run within the timeout and the step then
+// running.
+func TestRedeliveryWorst(t *testing.T) {
+	wait := func(name string, sec int) string {
+		return fmt.Sprintf(`{"name": %q, "type": "n8n-nodes-base.wait", "typeVersion": 1.1, "position": [0, 0], "parameters": {"amount": %d, "unit": "seconds"}}`, name, sec)
+	}
+	link := func(from, to string, out int) string {
+		return fmt.Sprintf(`%q: {"main": [%s[{"node": %q, "type": "main", "index": 0}]]}`, from, strings.Repeat("[], ", out), to)
+	}
+	hook := `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "lastNode"}}`
+	branch := `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2, "position": [0, 0], "parameters": {}}`
+	for _, tc := range []struct {
+		name, src string
+		want      int
+	}{
+		{"two branches", `{"nodes": [` + hook + `, ` + branch + `, ` + wait("A", 60) + `, ` + wait("B", 90) + `], "connections": {` +
+			link("Hook", "If", 0) + `, "If": {"main": [[{"node": "A", "type": "main", "index": 0}], [{"node": "B", "type": "main", "index": 0}]]}}}`, 90_000},
+		{"a chain cut by the timeout", `{"settings": {"executionTimeout": 60}, "nodes": [` + hook + `, ` + wait("A", 300) + `, ` + wait("B", 300) + `, ` + wait("C", 300) + `], "connections": {` +
+			link("Hook", "A", 0) + `, ` + link("A", "B", 0) + `, ` + link("B", "C", 0) + `}}`, 360_000},
+	} {
+		f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(tc.src)))
+		s := Build([]*n8nschema.File{f}, DefaultOptions())
+		r, ok := RedeliveryOf(s, s.Workflows[0], s.Workflows[0].Nodes[0])
+		if !ok || r.WorstMS != tc.want {
+			t.Errorf("%s: RedeliveryOf = %v, WorstMS %d; want %d", tc.name, ok, r.WorstMS, tc.want)
+		}
 	}
 }

@@ -178,7 +178,8 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 
 // relaysChat is RelaysChat over the nodes t's runs reach.
 func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
-	if repliesThroughCallback(g, t, reach) {
+	copied := bodyCopies(reach, t)
+	if repliesThroughCallback(t, reach, copied) {
 		return true
 	}
 	for _, n := range g.chatSenders() {
@@ -189,9 +190,37 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 			if readsBody(x, t) && senderRE.MatchString(x) {
 				return true
 			}
+			// The recipient is a field a Set node copied from the request
+			// ({{ $json.channel_id }} after channel_id = body.channel_id).
+			if m := itemFieldRE.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(x, "="))); m != nil {
+				if from, ok := copied[m[1]+m[2]]; ok && senderRE.MatchString(from) {
+					return true
+				}
+			}
 		}
 	}
 	return false
+}
+
+// bodyCopies returns the fields Set nodes among reached fill from t's
+// request body, each with the expression that reads it.
+func bodyCopies(reached map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]string {
+	copied := map[string]string{}
+	for n := range reached {
+		if n.Disabled || n.Type != n8nschema.TypeSet {
+			continue
+		}
+		n.Params().Walk(func(rel string, v n8nschema.Value) {
+			x := v.Str()
+			if v.Kind() != n8nschema.String || !strings.HasSuffix(rel, ".value") || !readsBody(x, t) {
+				return
+			}
+			if name := n.Params().Get(strings.TrimSuffix(rel, "value") + "name").Str(); name != "" {
+				copied[name] = x
+			}
+		})
+	}
+	return copied
 }
 
 // relaysChat is RelaysChat, read once per trigger of the graph: several
@@ -262,26 +291,19 @@ var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|reply
 // sender (user, from, chat, author). A machine's callback (the resume URL
 // of a waiting workflow, a job's completion hook) carries a result, not a
 // message, and its request names no sender.
-func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.Node]bool) bool {
-	copied := map[string]bool{} // fields a Set node fills from the request body
+func repliesThroughCallback(t *n8nschema.Node, reached map[*n8nschema.Node]bool, copied map[string]string) bool {
 	sender := false
 	for n := range reached {
-		if n.Disabled {
+		if n.Disabled || sender {
 			continue
 		}
-		n.Params().Walk(func(rel string, v n8nschema.Value) {
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
 			x := v.Str()
 			if v.Kind() != n8nschema.String || !readsBody(x, t) {
 				return
 			}
 			for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
 				sender = sender || senderFieldRE.MatchString(m[1])
-			}
-			if n.Type == n8nschema.TypeSet && strings.HasSuffix(rel, ".value") {
-				base := strings.TrimSuffix(rel, "value")
-				if name := n.Params().Get(base + "name").Str(); name != "" {
-					copied[name] = true
-				}
 			}
 		})
 	}
@@ -297,8 +319,10 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 			continue // a URL of the workflow's own, not one the request brought
 		}
 		inBody := readsBody(u, t)
-		if m := itemFieldRE.FindStringSubmatch(u); m != nil && copied[m[1]+m[2]] {
-			inBody = true
+		if m := itemFieldRE.FindStringSubmatch(u); m != nil {
+			if _, ok := copied[m[1]+m[2]]; ok {
+				inBody = true
+			}
 		}
 		if inBody && postsChatText(n) {
 			return true

@@ -41,3 +41,22 @@ func TestBrowserAndRelayPace(t *testing.T) {
 		}
 	}
 }
+
+// TestRelayThroughCopiedField: a Discord relay whose Set node copies the
+// request's channel_id before the Discord node answers in that channel is
+// paced by people; the same copy of an order number is not a sender.
+func TestRelayThroughCopiedField(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		want  Pace
+	}{{"channel_id", PacePerson}, {"order_id", PaceMachine}} {
+		w := parseOne(t, `{"nodes": [
+		 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "lastNode"}},
+		 {"name": "Fields", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [200, 0], "parameters": {"assignments": {"assignments": [{"id": "a", "name": "`+tc.field+`", "value": "={{ $json.body.`+tc.field+` }}", "type": "string"}]}}},
+		 {"name": "Reply", "type": "n8n-nodes-base.discord", "typeVersion": 2, "position": [400, 0], "parameters": {"resource": "message", "operation": "send", "channelId": {"__rl": true, "mode": "id", "value": "={{ $json.`+tc.field+` }}"}, "content": "Done"}}],
+		 "connections": {"Hook": {"main": [[{"node": "Fields", "type": "main", "index": 0}]]}, "Fields": {"main": [[{"node": "Reply", "type": "main", "index": 0}]]}}}`)
+		if got := TriggerPaceIn(BuildGraph(w), w.Nodes[0]); got != tc.want {
+			t.Errorf("Set copies %s: TriggerPaceIn = %d; want %d", tc.field, got, tc.want)
+		}
+	}
+}

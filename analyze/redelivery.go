@@ -385,7 +385,9 @@ type Redelivery struct {
 	Key      string
 	Sender   Sender
 	Evidence string
-	// Slow is the slow work before the answer, WorstMS its sum.
+	// Slow is the slow work before the answer; WorstMS is the longest path
+	// of it from the trigger (branches that exclude each other are not
+	// added), cut by the workflow's executionTimeout.
 	Slow      []SlowStep
 	WorstMS   int
 	Unbounded bool
@@ -422,13 +424,23 @@ func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery,
 	if r.Key != "" {
 		r.Sender = senders[r.Key]
 	}
-	r.Slow = SlowSteps(s, w, beforeAnswer(g, t, r.Reach))
+	before := beforeAnswer(g, t, r.Reach)
+	r.Slow = SlowSteps(s, w, before)
+	longest := 0
 	for _, st := range r.Slow {
 		if st.Unbounded {
 			r.Unbounded = true
 		} else {
-			r.WorstMS = min(r.WorstMS+st.WorstMS, AttemptCap)
+			longest = max(longest, st.WorstMS)
 		}
+	}
+	if worst, _, ok := RunWorstMS(s, w, before, []*n8nschema.Node{t}); ok {
+		r.WorstMS = worst[0]
+	}
+	// n8n checks the timeout before it starts a node: a run stops within
+	// the timeout and the step that is running then.
+	if to := w.Settings.ExecutionTimeout; to > 0 {
+		r.WorstMS = min(r.WorstMS, MulSat(int(to), 1000)+longest)
 	}
 	return r, true
 }

@@ -133,7 +133,7 @@ func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 	}
 	slow := slowText(rd)
 	if len(rd.Slow) > 1 {
-		slow += ", " + worstText(rd) + " in all"
+		slow += ", " + worstText(rd) + " before the answer"
 	}
 	pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: analyze.Note, Confidence: analyze.Low, Detail: "unknown",
 		Message: fmt.Sprintf("webhook %q answers only after %s; nothing in the workflow says who calls it, and a caller that sends again when no answer comes in time (as Stripe, Shopify, Slack and Meta do) would repeat the run with each delivery: %s",
