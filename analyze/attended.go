@@ -10,7 +10,41 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // archived workflow's triggers never fire: n8n refuses to publish it.
 // `active: false` in a file says nothing: `n8n import:workflow` deactivates
 // every workflow it imports unless told otherwise, and source-control
-// exports do not write the field at all.
+// exports do not write the field at all (RunStateOf).
+
+// RunState is what an export shows of whether its workflow's triggers
+// fire in production.
+type RunState int
+
+const (
+	// RunUnknown: the export does not say. `active: false` is no sign
+	// of a draft: n8n import:workflow sets active false on every workflow
+	// it imports unless --activeState=fromJson
+	// (cli/src/services/import.service.ts importWorkflows), and a
+	// source-control export
+	// writes no active field (source-control-export.service.ee.ts
+	// writeExportableWorkflowsToExportFolder); nor is it a sign that the
+	// workflow runs.
+	RunUnknown RunState = iota
+	// RunShown: `active: true` or a published version (activeVersion):
+	// the instance it came from ran its triggers.
+	RunShown
+	// RunNever: archived; n8n refuses to publish it
+	// (cli/src/active-workflow-manager.ts add).
+	RunNever
+)
+
+// RunStateOf reads what an export shows of a workflow's production runs:
+// the one reading of `active` every rule shares.
+func RunStateOf(w *n8nschema.Workflow) RunState {
+	switch {
+	case w.Archived:
+		return RunNever
+	case w.Active || w.Published:
+		return RunShown
+	}
+	return RunUnknown
+}
 
 // byHand reports a trigger that only a person in the editor fires.
 func byHand(typ string) bool {
@@ -34,7 +68,7 @@ func ManualOnly(s *Set) map[*n8nschema.Workflow]bool {
 	runs := map[*n8nschema.Workflow]bool{} // started without a person
 	var queue []*n8nschema.Workflow
 	for _, w := range s.Workflows {
-		if w.Archived {
+		if RunStateOf(w) == RunNever {
 			continue
 		}
 		own, waits := false, false

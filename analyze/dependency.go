@@ -154,6 +154,20 @@ func PlaceholderHost(h string) bool {
 	return false
 }
 
+// CannotCall reports a call that cannot be made as written: an HTTP
+// Request with no URL (its url parameter is required and defaults to "",
+// so n8n fails the node before any request: nodes-base/nodes/HttpRequest/
+// V3/Description.ts url), or a call to a host that only holds a place.
+func CannotCall(op *Operation) bool {
+	if n8nschema.IsHTTPRequest(op.Node.Type) {
+		v, ok := op.Node.Param("url")
+		if !ok || v.Kind() == n8nschema.String && strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")) == "" {
+			return true
+		}
+	}
+	return PlaceholderHost(strings.ToLower(op.Dependency))
+}
+
 // URLHost is the host of a node's URL parameter, as written ("" when an
 // expression builds it): what a rate limit known per host is looked up by.
 func URLHost(n *n8nschema.Node) string {

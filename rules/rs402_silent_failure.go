@@ -20,9 +20,15 @@ output wired to a handler, no dead-man's-switch ping. A webhook that answers wit
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
-messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published) workflow, so an inactive one is reported as a note.
+messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published)
+workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
+false or no field says nothing either way (n8n import:workflow deactivates what it imports unless
+--activeState=fromJson, cli/src/services/import.service.ts; source-control exports do not write the field), so
+the finding is then a note: the silence is certain only once the workflow is published.
 The finding names the trigger whose runs make the calls and counts the calls those runs reach: a trigger
-wired to nothing, a manual trigger's branch and disabled nodes make none.`,
+wired to nothing, a manual trigger's branch and disabled nodes make none, and neither does a call that
+cannot be made as written (an HTTP Request with no URL, a placeholder host such as example.com or
+yourdomain.com); with no call left, there is no finding.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
@@ -75,13 +81,16 @@ wired to nothing, a manual trigger's branch and disabled nodes make none.`,
 			}
 		}
 		d := analyze.Diagnostic{Node: trigger, Pos: trigger.Pos}
-		if !w.Active && !w.Published || byPerson {
-			// Triggers fire only once the workflow is activated; and the
-			// person who wrote to the bot sees no answer come.
-			d.Severity = analyze.Note
-		}
 		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
 			how, trigger.Name, len(reached), plural(len(reached), "call", "calls"))
+		// The person who wrote to the bot sees no answer come; and the
+		// silence is certain only once the workflow is published.
+		if byPerson {
+			d.Severity = analyze.Note
+		} else if analyze.RunStateOf(w) != analyze.RunShown {
+			d.Severity = analyze.Note
+			d.Message += " (the export does not show the workflow active: its triggers fire only once it is published)"
+		}
 		pass.Report(d)
 	},
 }
@@ -101,7 +110,7 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 	}
 	var out []*analyze.Operation
 	for _, op := range ops {
-		if reach[op.Node] && !op.Node.Disabled {
+		if reach[op.Node] && !op.Node.Disabled && !analyze.CannotCall(op) {
 			out = append(out, op)
 		}
 	}
