@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -17,8 +18,9 @@ whichever workflow holds the id at run time. Two files with one id are usually a
 output, "flow (copy).json") or two workflows cloned by hand; one of them is not what the instance runs,
 and an audit that reads both counts it twice: its calls load the dependencies it shares with the others
 (RS505), and calls by the id go to one of the two (stormcheck follows the first in name order, as it
-resolves any id). The rule reports every workflow whose id an earlier one of the set has, with the first
-as the related place. Workflows without an id (a template, a hand-written file) are never compared; the
+resolves any id). The rule reports each shared id once, at the first workflow of the set that has it,
+counting the others and naming them as related places (many unrelated files that carry one placeholder id,
+such as "1", are one finding). Workflows without an id (a template, a hand-written file) are never compared; the
 id of a template gallery record ({id, name, totalViews, workflow: {...}}) is the gallery's, not the
 workflow's, since importing a template makes a new workflow. An id written as a JSON number (n8n 0.x
 exports wrote its integer keys so) is the same id as its text: n8n keeps workflow ids in a varchar
@@ -31,27 +33,60 @@ column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lan
 	Confidence: analyze.High,
 	Tags:       []string{"input", "call-graph"},
 	RunSet: func(pass *analyze.SetPass) {
-		first := map[string]*analyze.WorkflowSummary{} // the first workflow of the set with each id
+		// One finding per id, at the first workflow of the set (set order
+		// is name order, whatever the argument order) with every other as
+		// a related place: a placeholder id that many unrelated files
+		// carry is one fact, not one per file.
+		byID := map[string][]*analyze.WorkflowSummary{}
+		var ids []string
 		for i := range pass.Workflows {
 			w := &pass.Workflows[i]
 			if w.ID == "" {
 				continue
 			}
-			f, ok := first[w.ID]
-			if !ok {
-				first[w.ID] = w
+			if _, ok := byID[w.ID]; !ok {
+				ids = append(ids, w.ID)
+			}
+			byID[w.ID] = append(byID[w.ID], w)
+		}
+		for _, id := range ids {
+			ws := byID[id]
+			if len(ws) < 2 {
 				continue
 			}
-			where := "in another file" // the related place names it
-			if f.Source == w.Source {
-				where = "earlier in this file"
+			f, others := ws[0], ws[1:]
+			related := make([]analyze.Related, len(others))
+			for i, o := range others {
+				related[i] = analyze.Related{File: o.Source.Name, Pos: o.Pos, Source: o.Source, Message: fmt.Sprintf("workflow %q has the id %q too", o.Label(), id)}
 			}
-			pass.Report(w, nil, analyze.Diagnostic{
-				Message: fmt.Sprintf("workflow %q has the id %q of workflow %q %s: n8n keeps one workflow per id, so importing both replaces one with the other, and calls by this id reach only one of them",
-					w.Label(), w.ID, f.Label(), where),
-				Detail:  w.Source.Name,
-				Related: []analyze.Related{{File: f.Source.Name, Pos: f.Pos, Source: f.Source, Message: fmt.Sprintf("workflow %q has the id %q first", f.Label(), w.ID)}},
-			})
+			var msg string
+			if o := others[0]; len(others) == 1 {
+				where := "in another file" // the related place names it
+				if f.Source == o.Source {
+					where = "later in this file"
+				}
+				msg = fmt.Sprintf("workflow %q shares its id %q with workflow %q %s: n8n keeps one workflow per id, so importing both replaces one with the other, and calls by this id reach only one of them",
+					f.Label(), id, o.Label(), where)
+			} else {
+				msg = fmt.Sprintf("workflow %q shares its id %q with %d other workflows of the set (%s): n8n keeps one workflow per id, so importing them all leaves only the last, and calls by this id reach only one of them",
+					f.Label(), id, len(others), someLabels(others, 3))
+			}
+			pass.Report(f, nil, analyze.Diagnostic{Message: msg, Detail: f.Source.Name, Related: related})
 		}
 	},
+}
+
+// someLabels names the first n workflows of ws and counts the rest.
+func someLabels(ws []*analyze.WorkflowSummary, n int) string {
+	var b strings.Builder
+	for i, w := range ws[:min(n, len(ws))] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", w.Label())
+	}
+	if len(ws) > n {
+		fmt.Fprintf(&b, " and %d more", len(ws)-n)
+	}
+	return b.String()
 }
