@@ -918,8 +918,19 @@ var modelParams = map[string][]string{
 	"@n8n/n8n-nodes-langchain.lmChatAwsBedrock":   {"model"},
 	"@n8n/n8n-nodes-langchain.lmChatOllama":       {"model"},
 	"@n8n/n8n-nodes-langchain.openAi":             {"modelId.value", "modelId", "model"},
-	"n8n-nodes-base.openAi":                       {"chatModel", "model"},
-	"n8n-nodes-base.perplexity":                   {"model"},
+	// The app nodes of the other vendors keep the model in the same
+	// 'modelId' resource locator, read with extractValue
+	// (vendors/GoogleGemini/actions/descriptions.js modelRLC,
+	// text/message.operation.js; vendors/Anthropic, Ollama, Moonshot,
+	// MiniMax, AlibabaCloud likewise): "models/gemini-2.5-flash".
+	"@n8n/n8n-nodes-langchain.googleGemini": {"modelId.value", "modelId"},
+	"@n8n/n8n-nodes-langchain.anthropic":    {"modelId.value", "modelId"},
+	"@n8n/n8n-nodes-langchain.ollama":       {"modelId.value", "modelId"},
+	"@n8n/n8n-nodes-langchain.moonshot":     {"modelId.value", "modelId"},
+	"@n8n/n8n-nodes-langchain.minimax":      {"modelId.value", "modelId"},
+	"@n8n/n8n-nodes-langchain.alibabaCloud": {"modelId.value", "modelId"},
+	"n8n-nodes-base.openAi":                 {"chatModel", "model"},
+	"n8n-nodes-base.perplexity":             {"model"},
 }
 
 // legacyDefaultModels are defaults of nodes whose model parameter depends

@@ -221,6 +221,10 @@ func TestModelOf(t *testing.T) {
 		{"gemini", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","parameters":{"modelName":"models/gemini-2.0-flash"}}`, "models/gemini-2.0-flash", false},
 		{"openai app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "gpt-4o", false},
 		{"expression", `{"name":"a","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","parameters":{"model":"={{ $json.model }}"}}`, "", false},
+		{"gemini app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"models/gemini-2.5-flash","mode":"list","cachedResultName":"models/gemini-2.5-flash"},"messages":{"values":[{"content":"hi"}]}}}`, "models/gemini-2.5-flash", false},
+		{"gemini app tool", `{"name":"a","type":"@n8n/n8n-nodes-langchain.googleGeminiTool","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"models/gemini-2.0-flash","mode":"id"}}}`, "models/gemini-2.0-flash", false},
+		{"anthropic app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"claude-sonnet-4-5-20250929","mode":"list"}}}`, "claude-sonnet-4-5-20250929", false},
+		{"gemini app model by expression", `{"name":"a","type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"={{ $json.model }}","mode":"id"}}}`, "", false},
 		{"perplexity tool", `{"name":"a","type":"n8n-nodes-base.perplexityTool","typeVersion":1,"parameters":{"model":"sonar-reasoning"}}`, "sonar-reasoning", false},
 	}
 	for _, tt := range tests {
