@@ -1199,19 +1199,66 @@ func heartbeatWording(n *Node, url string) Heartbeat {
 // sleep x-ratelimit-reset-after when x-ratelimit-remaining is 0).
 var pacesItself = map[string]bool{"n8n-nodes-base.discord": true}
 
-// RateLimit names a dependency that answers 429 with Retry-After under
-// load, matched by node type or by a host suffix.
+// RateLimit names a dependency that answers 429 under load, matched by
+// node type or by a host suffix.
 type RateLimit struct {
 	Match   string // node type, or a host suffix
 	Service string
 	Conf    Confidence
+	// Answer is what the service's 429 says of when to come back, after
+	// "answers": its Retry-After header, a delay in the error body, a
+	// fixed penalty, or nothing (rateLimitAnswers).
+	Answer string
+}
+
+// rateLimitAnswers are what each service's 429 says of when to come back,
+// from its public API docs (docs/n8n-facts.md lists the pages). A service
+// not listed documents no delay that was checked: it gets the plain
+// answer. Whatever the answer, n8n's node retry waits its fixed time.
+var rateLimitAnswers = map[string]string{
+	// A Retry-After header (OpenAI and Anthropic rate-limit guides,
+	// Slack "Rate limits", Notion "Request limits", Microsoft Graph
+	// "Throttling guidance", Shopify "REST Admin API rate limits",
+	// Discord "Rate Limits").
+	"OpenAI":          "429 with a Retry-After header",
+	"Anthropic":       "429 with a retry-after header",
+	"Slack":           "429 with a Retry-After header",
+	"Notion":          "429 with a Retry-After header",
+	"Microsoft Graph": "429 with a Retry-After header",
+	"Shopify":         "429 with a Retry-After header",
+	"Discord":         "429 with a Retry-After header",
+	// GitHub "Rate limits for the REST API": x-ratelimit-reset for the
+	// primary limit, retry-after (when present) for a secondary one.
+	"GitHub": "403 or 429 with an x-ratelimit-reset or retry-after header",
+	// X "Rate limits": x-rate-limit-reset, the end of a 15-minute window.
+	"X": "429 with an x-rate-limit-reset header (its windows are 15 minutes)",
+	// The delay in the error body, not a header: Gemini's
+	// google.rpc.RetryInfo retryDelay in error.details; Telegram's
+	// ResponseParameters retry_after (Bot API).
+	"Google Gemini": "429 RESOURCE_EXHAUSTED with the delay in its error body (RetryInfo retryDelay), not in a header",
+	"Telegram":      "429 with the delay in its error body (parameters.retry_after)",
+	// Airtable "Managing API call limits": 5 requests/s per base, then
+	// 30 s of refusals, no header.
+	"Airtable": "429 and refuses every request for the next 30 s",
+	// No delay given: Google Sheets "Usage limits" (per-minute quotas,
+	// exponential backoff), Google Drive (403 or 429, backoff), Stripe
+	// "Rate limits" (backoff), HubSpot (X-HubSpot-RateLimit-* headers,
+	// no Retry-After).
+	"Google Sheets": "429 with no delay to wait (its quotas refill each minute, and it asks for exponential backoff)",
+	"Google Drive":  "403 or 429 with no delay to wait, and asks for exponential backoff",
+	"Stripe":        "429 with no delay to wait, and asks for exponential backoff",
+	"HubSpot":       "429 with no Retry-After (its X-HubSpot-RateLimit headers give the window)",
 }
 
 // rateLimits: providers that document request quotas and 429 responses
-// with Retry-After (OpenAI, Anthropic, Google AI, Slack "Web API rate
-// limits", Airtable 5 requests/s per base, Notion about 3 requests/s,
-// HubSpot, GitHub, Google Sheets per-minute quotas, Telegram, Discord).
-var rateLimits = []RateLimit{
+// (OpenAI, Anthropic, Google AI, Slack "Web API rate limits", Airtable 5
+// requests/s per base, Notion about 3 requests/s, HubSpot, GitHub, Google
+// Sheets per-minute quotas, Telegram, Discord); what each 429 says is in
+// rateLimitAnswers.
+var rateLimits = []struct {
+	Match, Service string
+	Conf           Confidence
+}{
 	{"api.openai.com", "OpenAI", ConfHigh},
 	{"api.anthropic.com", "Anthropic", ConfHigh},
 	{"generativelanguage.googleapis.com", "Google Gemini", ConfHigh},
@@ -1266,11 +1313,12 @@ func RateLimitOf(typ, host string) (RateLimit, bool) {
 	}
 	h := strings.ToLower(host)
 	for _, r := range rateLimits {
-		if r.Match == typ {
-			return r, true
-		}
-		if h != "" && !strings.Contains(r.Match, "n8n") && (h == r.Match || strings.HasSuffix(h, "."+r.Match) || strings.HasSuffix(h, r.Match)) {
-			return r, true
+		if r.Match == typ || h != "" && !strings.Contains(r.Match, "n8n") && (h == r.Match || strings.HasSuffix(h, "."+r.Match) || strings.HasSuffix(h, r.Match)) {
+			out := RateLimit{Match: r.Match, Service: r.Service, Conf: r.Conf, Answer: rateLimitAnswers[r.Service]}
+			if out.Answer == "" {
+				out.Answer = "429 when its limits are reached"
+			}
+			return out, true
 		}
 	}
 	return RateLimit{}, false

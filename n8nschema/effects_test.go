@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -319,6 +320,35 @@ func TestRateLimitOf(t *testing.T) {
 		r, _ := RateLimitOf(tt.typ, tt.host)
 		if r.Service != tt.want {
 			t.Errorf("RateLimitOf(%q, %q) = %q, want %q", tt.typ, tt.host, r.Service, tt.want)
+		}
+	}
+}
+
+// TestRateLimitAnswers: each service's 429 is described as its docs say
+// (a header, the error body, a fixed penalty, no delay), and every
+// described service is one the table matches.
+func TestRateLimitAnswers(t *testing.T) {
+	for _, tt := range []struct{ typ, host, want string }{
+		{"n8n-nodes-base.httpRequest", "generativelanguage.googleapis.com", "RetryInfo retryDelay"},
+		{"n8n-nodes-base.telegram", "", "parameters.retry_after"},
+		{"n8n-nodes-base.googleSheets", "", "no delay to wait"},
+		{"n8n-nodes-base.airtable", "", "next 30 s"},
+		{"n8n-nodes-base.slack", "", "Retry-After header"},
+		{"n8n-nodes-base.httpRequest", "api.anthropic.com", "retry-after header"},
+		{"n8n-nodes-base.httpRequest", "api.mistral.ai", "429 when its limits are reached"},
+	} {
+		r, ok := RateLimitOf(tt.typ, tt.host)
+		if !ok || !strings.Contains(r.Answer, tt.want) {
+			t.Errorf("RateLimitOf(%q, %q).Answer = %q, want it to say %q", tt.typ, tt.host, r.Answer, tt.want)
+		}
+	}
+	known := map[string]bool{}
+	for _, r := range rateLimits {
+		known[r.Service] = true
+	}
+	for s := range rateLimitAnswers {
+		if !known[s] {
+			t.Errorf("rateLimitAnswers describes %q, which no rateLimits entry names", s)
 		}
 	}
 }

@@ -12,12 +12,17 @@ var rs502 = &analyze.Rule{
 	Name:  "retry-ignores-retry-after",
 	Title: "node retries hit a rate-limited service without Retry-After",
 	Doc: `Rate-limited APIs (OpenAI, Anthropic, Slack, Airtable, Notion, HubSpot, GitHub, Google Sheets, Shopify,
-Stripe, ...) answer 429 with a Retry-After header that says when to come back. n8n's node retry never reads
-it: it waits its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node with 5 tries
-spends all of them inside the same rate-limit window and fails anyway, having added to the load that caused
-the 429 (packages/core/src/execution-engine/workflow-execute.ts). Slack's retry loop and LangChain's (for
-embeddings) honour Retry-After; the node retry around them does not, and a chat model under a chain or agent
-does not retry at all: n8n stops LangChain's retries at its first failure, 429 included.`,
+Stripe, ...) answer 429 when a caller goes over its quota, and say when to come back in their own way: a
+Retry-After header (OpenAI, Anthropic, Slack, Notion, Microsoft Graph, Shopify, Discord), a reset-time header
+(GitHub, X), the delay in the error body (Gemini's RetryInfo retryDelay, Telegram's retry_after), a fixed
+penalty (Airtable refuses every request for 30 s), or nothing but a request to back off exponentially while a
+per-minute quota refills (Google Sheets, Google Drive, Stripe). n8n's node retry reads none of it: it waits
+its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node with 5 tries spends all of
+them inside the same rate-limit window and fails anyway, having added to the load that caused the 429
+(packages/core/src/execution-engine/workflow-execute.ts). The message says what the service's 429 carries.
+Slack's retry loop and LangChain's (for embeddings) honour Retry-After; the node retry around them does not,
+and a chat model under a chain or agent does not retry at all: n8n stops LangChain's retries at its first
+failure, 429 included.`,
 	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against
 the nodes' properties in n8n-nodes-base and n8n-nodes-langchain). HTTP Request's batching (Items per Batch, Batch
@@ -38,14 +43,10 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 			if !ok {
 				continue
 			}
-			how := "answers 429 with Retry-After, which n8n's node retry never reads"
-			if rl.Conf != n8nschema.ConfHigh {
-				how = "rate-limits and asks callers to back off, which n8n's fixed-wait node retry cannot do"
-			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q tries %s %d times, a fixed %d ms apart; %s %s",
-					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service, how),
+				Message: fmt.Sprintf("node %q tries %s %d times, a fixed %d ms apart whatever the answer; %s answers %s: the tries land in the same rate-limit window",
+					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service, rl.Answer),
 				Confidence: rl.Conf,
 				Chain:      op.Factors,
 			})
