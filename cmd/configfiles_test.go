@@ -190,7 +190,7 @@ func TestDuplicateWorkflowIDAcrossFiles(t *testing.T) {
 			got = append(got, f.Rule+" "+f.File+" → "+rel)
 		}
 	}
-	want := []string{"RS505 backup/catalog-enrichment.json → wf/catalog-enrichment.json", "RS009 wf/catalog-enrichment.json → backup/catalog-enrichment.json"}
+	want := []string{"RS009 backup/catalog-enrichment.json → wf/catalog-enrichment.json", "RS505 backup/catalog-enrichment.json → wf/catalog-enrichment.json"}
 	if !slices.Equal(got, want) {
 		t.Errorf("--no-gitignore: %q, want %q", got, want)
 	}
