@@ -491,8 +491,7 @@ type ReachGroup struct {
 func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 	owner := map[*n8nschema.Node]int{}
 	parent := make([]int, len(triggers))
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
