@@ -26,6 +26,10 @@ var packages = []struct{ dir, prefix string }{
 type description struct {
 	Name        string          `json:"name"`
 	Version     json.RawMessage `json:"version"`
+	// DefaultVersion is the version n8n runs a node whose typeVersion is
+	// missing (n8n-workflow VersionedNodeType: defaultVersion, else the
+	// newest version).
+	DefaultVersion *float64 `json:"defaultVersion"`
 	Group       []string        `json:"group"`
 	Polling     bool            `json:"polling"`
 	Webhooks    []any           `json:"webhooks"`
@@ -97,6 +101,7 @@ func Generate(modules string) ([]byte, error) {
 		return nil, fmt.Errorf("%s holds n8n %s, the table is for %s", modules, versions["n8n"], n8nVersion)
 	}
 	table := map[string][]entry{}
+	defaults := map[string]float64{} // the types whose default is not their newest version
 	for _, p := range packages {
 		b, err := os.ReadFile(filepath.Join(modules, p.dir, "dist/types/nodes.json"))
 		if err != nil {
@@ -106,10 +111,15 @@ func Generate(modules string) ([]byte, error) {
 		if err := json.Unmarshal(b, &descs); err != nil {
 			return nil, fmt.Errorf("%s nodes.json: %w", p.dir, err)
 		}
+		newest := map[string]float64{}
 		for _, d := range descs {
 			vs, err := d.versions()
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Name, err)
+			}
+			newest[d.Name] = max(newest[d.Name], slices.Max(vs))
+			if d.DefaultVersion != nil {
+				defaults[p.prefix+d.Name] = *d.DefaultVersion
 			}
 			for _, v := range vs {
 				e, err := d.at(v)
@@ -117,6 +127,11 @@ func Generate(modules string) ([]byte, error) {
 					return nil, fmt.Errorf("%s v%v: %w", d.Name, v, err)
 				}
 				table[p.prefix+d.Name] = append(table[p.prefix+d.Name], e)
+			}
+		}
+		for name, v := range newest {
+			if d, ok := defaults[p.prefix+name]; ok && d == v {
+				delete(defaults, p.prefix+name)
 			}
 		}
 	}
@@ -138,7 +153,17 @@ func Generate(modules string) ([]byte, error) {
 		}
 		buf.WriteString("},\n")
 	}
-	buf.WriteString("}\n}\n")
+	buf.WriteString("}\n}\n\n")
+	buf.WriteString("// defaultVersions are the node types whose default version, the one n8n\n// runs when a node has no typeVersion, is not their newest.\nvar defaultVersions = map[string]float64{\n")
+	types = types[:0]
+	for t := range defaults {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	for _, t := range types {
+		fmt.Fprintf(&buf, "%q: %s,\n", t, strconv.FormatFloat(defaults[t], 'f', -1, 64))
+	}
+	buf.WriteString("}\n")
 	return format.Source(buf.Bytes())
 }
 
