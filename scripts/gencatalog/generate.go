@@ -111,15 +111,17 @@ func Generate(modules string) ([]byte, error) {
 		if err := json.Unmarshal(b, &descs); err != nil {
 			return nil, fmt.Errorf("%s nodes.json: %w", p.dir, err)
 		}
-		newest := map[string]float64{}
+		ds, err := oldDefaults(descs)
+		if err != nil {
+			return nil, err
+		}
+		for name, v := range ds {
+			defaults[p.prefix+name] = v
+		}
 		for _, d := range descs {
 			vs, err := d.versions()
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Name, err)
-			}
-			newest[d.Name] = max(newest[d.Name], slices.Max(vs))
-			if d.DefaultVersion != nil {
-				defaults[p.prefix+d.Name] = *d.DefaultVersion
 			}
 			for _, v := range vs {
 				e, err := d.at(v)
@@ -127,11 +129,6 @@ func Generate(modules string) ([]byte, error) {
 					return nil, fmt.Errorf("%s v%v: %w", d.Name, v, err)
 				}
 				table[p.prefix+d.Name] = append(table[p.prefix+d.Name], e)
-			}
-		}
-		for name, v := range newest {
-			if d, ok := defaults[p.prefix+name]; ok && d == v {
-				delete(defaults, p.prefix+name)
 			}
 		}
 	}
@@ -165,6 +162,31 @@ func Generate(modules string) ([]byte, error) {
 	}
 	buf.WriteString("}\n")
 	return format.Source(buf.Bytes())
+}
+
+// oldDefaults returns the node types whose default version is not their
+// newest. A versioned type is one description per version in nodes.json,
+// each carrying the defaultVersion of the VersionedNodeType; n8n runs a node
+// with no typeVersion at that version, else at the newest
+// (n8n-workflow dist/cjs/versioned-node-type.js).
+func oldDefaults(descs []description) (map[string]float64, error) {
+	newest, defaults := map[string]float64{}, map[string]float64{}
+	for _, d := range descs {
+		vs, err := d.versions()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		newest[d.Name] = max(newest[d.Name], slices.Max(vs))
+		if d.DefaultVersion != nil {
+			defaults[d.Name] = *d.DefaultVersion
+		}
+	}
+	for name, v := range defaults {
+		if v == newest[name] {
+			delete(defaults, name)
+		}
+	}
+	return defaults, nil
 }
 
 // merge sorts a type's per-version entries and joins neighbours that
