@@ -24,23 +24,24 @@ var packages = []struct{ dir, prefix string }{
 
 // description is the part of n8n's INodeTypeDescription the table uses.
 type description struct {
-	Name    string          `json:"name"`
-	Version json.RawMessage `json:"version"`
-	// DefaultVersion is the version n8n runs a node whose typeVersion is
-	// missing (n8n-workflow VersionedNodeType: defaultVersion, else the
-	// newest version).
-	DefaultVersion *float64        `json:"defaultVersion"`
-	Group          []string        `json:"group"`
-	Polling        bool            `json:"polling"`
-	Webhooks       []any           `json:"webhooks"`
-	UsableAsT      any             `json:"usableAsTool"` // true, or an object of replacements
-	Outputs        json.RawMessage `json:"outputs"`
-	Credentials    []struct {
+	Name        string          `json:"name"`
+	Version     json.RawMessage `json:"version"`
+	Group       []string        `json:"group"`
+	Polling     bool            `json:"polling"`
+	Webhooks    []any           `json:"webhooks"`
+	UsableAsT   any             `json:"usableAsTool"` // true, or an object of replacements
+	Outputs     json.RawMessage `json:"outputs"`
+	Credentials []struct {
 		Name           string          `json:"name"`
 		Required       bool            `json:"required"`
 		DisplayOptions *displayOptions `json:"displayOptions"`
 	} `json:"credentials"`
 	Properties []property `json:"properties"`
+
+	// DefaultVersion is the version n8n runs a node whose typeVersion is
+	// missing (n8n-workflow VersionedNodeType: defaultVersion, else the
+	// newest version).
+	DefaultVersion *float64 `json:"defaultVersion"`
 }
 
 type property struct {
