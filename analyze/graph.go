@@ -1133,7 +1133,8 @@ func (g *Graph) neverDone(sc *scratch) {
 }
 
 // dead reports whether an edge never carries items: it leaves the done
-// output of a Loop Over Items that never runs a second time.
+// output of a Loop Over Items that never runs a second time, or an output
+// the node does not have.
 func (g *Graph) dead(e *Edge) bool {
 	if e.Type != ConnMain || e.Error {
 		return false
@@ -1143,6 +1144,11 @@ func (g *Graph) dead(e *Edge) bool {
 		// An output the Switch does not have (a connection left from an
 		// earlier shape): an item no rule matches is dropped unless
 		// options.fallbackOutput takes it (Switch/V3/SwitchV3.node.ts).
+		return true
+	}
+	if e.From.Type == n8nschema.TypeSplitInBatches && e.From.TypeVersion < 2 && e.Output >= 1 {
+		// Loop Over Items v1 has one output (nodes.json: outputs ["main"]);
+		// a connection left at main[1] by a later shape carries nothing.
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

@@ -70,10 +70,14 @@ func (w *Workflow) Label() string {
 // executor reads (docs/n8n-behaviour.md#node-settings).
 type Node struct {
 	// Index is the node's position in the workflow's nodes array.
-	Index            int
-	Name             string
-	Type             string
-	TypeVersion      float64
+	Index int
+	Name  string
+	Type  string
+	// TypeVersion is the node's typeVersion or, when the export has none,
+	// the default version n8n runs it at (0 for a type n8n does not describe).
+	TypeVersion float64
+	// TypeVersionSet reports whether the export holds a typeVersion.
+	TypeVersionSet   bool
 	Disabled         bool
 	RetryOnFail      bool
 	ContinueOnFail   bool

@@ -59,7 +59,7 @@ type NodeVersion struct {
 // DescribeNode returns the description of a node type at a version. A
 // <type>Tool variant is its base node (n8n loads usableAsTool nodes again
 // as <type>Tool, cli/src/node-types.ts). A version n8n does not list takes
-// the nearest lower one; a missing version (0) the newest, as
+// the nearest lower one; a missing version (0) the default version, as
 // VersionedNodeType.getNodeType does (n8n-workflow versioned-node-type.js).
 func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 	es, ok := nodeTable()[typ]
@@ -70,8 +70,7 @@ func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 		}
 	}
 	if version <= 0 {
-		last := &es[len(es)-1]
-		return NodeVersion{Type: typ, Version: last.v[len(last.v)-1], e: last}, true
+		version = defaultVersion(typ, es)
 	}
 	best, bestV := &es[0], es[0].v[0]
 	for i := range es {
@@ -82,6 +81,26 @@ func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 		}
 	}
 	return NodeVersion{Type: typ, Version: bestV, e: best}, true
+}
+
+// DefaultVersion is the version n8n runs a node of type typ at when the
+// node has no typeVersion: a VersionedNodeType's defaultVersion, else its
+// newest (n8n-workflow dist/cjs/versioned-node-type.js, getNodeType). It is
+// false for a type n8n does not describe.
+func DefaultVersion(typ string) (float64, bool) {
+	d, ok := DescribeNode(typ, 0)
+	return d.Version, ok
+}
+
+func defaultVersion(typ string, es []nodeEntry) float64 {
+	if v, ok := defaultVersions[typ]; ok {
+		return v
+	}
+	if v, ok := defaultVersions[strings.TrimSuffix(typ, "Tool")]; ok {
+		return v
+	}
+	last := &es[len(es)-1]
+	return last.v[len(last.v)-1]
 }
 
 // Known reports whether n8n describes the node type.

@@ -430,6 +430,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				}
 			case "typeVersion":
 				n.TypeVersion, _ = f.Num()
+				n.TypeVersionSet = true
 			case "disabled":
 				n.Disabled = f.True()
 			case "notes":
@@ -465,6 +466,13 @@ func (wp *wfParser) nodes(nodes Value) {
 		}
 		if !n.params.Exists() {
 			n.params = Value{path: paramsPath} // missing, as e.Get("parameters")
+		}
+		if n.TypeVersion == 0 {
+			// n8n runs a node with no typeVersion (or a null or 0 one) at
+			// its type's default version (VersionedNodeType.getNodeType
+			// takes `version ? version : currentVersion`); an unknown type
+			// keeps 0.
+			n.TypeVersion, _ = DefaultVersion(n.Type)
 		}
 		n.Pos = namePos
 		if !n.Pos.IsValid() {

@@ -36,7 +36,7 @@ func NoBilledCall(n *Node) (why string, ok bool) {
 		!slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
 		return "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", true
 	}
-	if n.TypeVersion != 0 && n.TypeVersion != d.Version || len(d.e.ops) == 0 {
+	if n.TypeVersion != d.Version || len(d.e.ops) == 0 {
 		return "", false
 	}
 	res, rok := literalParam(n, "resource")

@@ -3144,3 +3144,11 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 	}
 }
+
+// defaultVersions are the node types whose default version, the one n8n
+// runs when a node has no typeVersion, is not their newest.
+var defaultVersions = map[string]float64{
+	"n8n-nodes-base.airtop":       1,
+	"n8n-nodes-base.kafka":        1,
+	"n8n-nodes-base.kafkaTrigger": 1.3,
+}

@@ -57,7 +57,11 @@ set by an expression, and credentials that other parameters decide, are left out
 			if named == "" {
 				continue
 			}
-			auth, how, stored := d.DefaultAuthentication(), "the default of v"+strconv.FormatFloat(d.Version, 'f', -1, 64)+", not stored on the node", false
+			how := "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", not stored on the node"
+			if !n.TypeVersionSet {
+				how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
+			}
+			auth, stored := d.DefaultAuthentication(), false
 			if v, set := n.Param("authentication"); set {
 				if v.Kind() != n8nschema.String || v.IsExpr() {
 					continue

@@ -37,6 +37,11 @@ type description struct {
 		DisplayOptions *displayOptions `json:"displayOptions"`
 	} `json:"credentials"`
 	Properties []property `json:"properties"`
+
+	// DefaultVersion is the version n8n runs a node whose typeVersion is
+	// missing (n8n-workflow VersionedNodeType: defaultVersion, else the
+	// newest version).
+	DefaultVersion *float64 `json:"defaultVersion"`
 }
 
 type property struct {
@@ -97,6 +102,7 @@ func Generate(modules string) ([]byte, error) {
 		return nil, fmt.Errorf("%s holds n8n %s, the table is for %s", modules, versions["n8n"], n8nVersion)
 	}
 	table := map[string][]entry{}
+	defaults := map[string]float64{} // the types whose default is not their newest version
 	for _, p := range packages {
 		b, err := os.ReadFile(filepath.Join(modules, p.dir, "dist/types/nodes.json"))
 		if err != nil {
@@ -105,6 +111,13 @@ func Generate(modules string) ([]byte, error) {
 		var descs []description
 		if err := json.Unmarshal(b, &descs); err != nil {
 			return nil, fmt.Errorf("%s nodes.json: %w", p.dir, err)
+		}
+		ds, err := oldDefaults(descs)
+		if err != nil {
+			return nil, err
+		}
+		for name, v := range ds {
+			defaults[p.prefix+name] = v
 		}
 		for _, d := range descs {
 			vs, err := d.versions()
@@ -138,8 +151,43 @@ func Generate(modules string) ([]byte, error) {
 		}
 		buf.WriteString("},\n")
 	}
-	buf.WriteString("}\n}\n")
+	buf.WriteString("}\n}\n\n")
+	buf.WriteString("// defaultVersions are the node types whose default version, the one n8n\n// runs when a node has no typeVersion, is not their newest.\nvar defaultVersions = map[string]float64{\n")
+	types = types[:0]
+	for t := range defaults {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	for _, t := range types {
+		fmt.Fprintf(&buf, "%q: %s,\n", t, strconv.FormatFloat(defaults[t], 'f', -1, 64))
+	}
+	buf.WriteString("}\n")
 	return format.Source(buf.Bytes())
+}
+
+// oldDefaults returns the node types whose default version is not their
+// newest. A versioned type is one description per version in nodes.json,
+// each carrying the defaultVersion of the VersionedNodeType; n8n runs a node
+// with no typeVersion at that version, else at the newest
+// (n8n-workflow dist/cjs/versioned-node-type.js).
+func oldDefaults(descs []description) (map[string]float64, error) {
+	newest, defaults := map[string]float64{}, map[string]float64{}
+	for _, d := range descs {
+		vs, err := d.versions()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		newest[d.Name] = max(newest[d.Name], slices.Max(vs))
+		if d.DefaultVersion != nil {
+			defaults[d.Name] = *d.DefaultVersion
+		}
+	}
+	for name, v := range defaults {
+		if v == newest[name] {
+			delete(defaults, name)
+		}
+	}
+	return defaults, nil
 }
 
 // merge sorts a type's per-version entries and joins neighbours that

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -110,5 +111,26 @@ func TestCredentials(t *testing.T) {
 		if got, a := d.credentials(c.base); got != c.want || a != c.auth {
 			t.Errorf("%s: credentials %q auth %q, want %q %q", c.name, got, a, c.want, c.auth)
 		}
+	}
+}
+
+func TestOldDefaults(t *testing.T) {
+	v := func(f float64) *float64 { return &f }
+	descs := []description{
+		{Name: "kafka", Version: []byte(`1`), DefaultVersion: v(1)},
+		{Name: "kafka", Version: []byte(`2`), DefaultVersion: v(1)},
+		{Name: "loop", Version: []byte(`3`)},
+		{Name: "loop", Version: []byte(`2`)},
+		{Name: "agent", Version: []byte(`[2, 2.1]`), DefaultVersion: v(2.1)},
+		{Name: "agent", Version: []byte(`[1, 1.9]`), DefaultVersion: v(2.1)},
+		{Name: "plain", Version: []byte(`[1, 1.1]`), DefaultVersion: v(1)},
+	}
+	got, err := oldDefaults(descs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"kafka": 1, "plain": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("oldDefaults = %v, want %v", got, want)
 	}
 }
