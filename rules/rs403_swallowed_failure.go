@@ -226,6 +226,9 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 			if h.d == 0 && (failsOnMissingField(g, m) || routesToFailingCall(g, m)) {
 				return true
 			}
+			if reportsMissingResult(m, n, h.d == 0 || passesOnly(g, n, m)) {
+				return true // the owner is told which items failed
+			}
 			queue = append(queue, hop{m, h.d + 1})
 		}
 	}
@@ -739,6 +742,68 @@ func stopsOnBranch(g *analyze.Graph, cond *n8nschema.Node) bool {
 			if f.To.Type == n8nschema.TypeStopAndError {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// resultTernaryRE finds a conditional on a field of an item
+// ($json.call_id ? 'Initiated' : 'Failed', $('Call').item.json.id ? …,
+// !$json.sid ? …, $json.id !== undefined ? …): its group 1 is the
+// reference tested. A fallback (|| 'n/a', ?? '') is not a test: it puts a
+// silent default where the result was, and the reader cannot tell.
+var resultTernaryRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\.json|\$node\[\s*['"][^'"]+['"]\s*\]\.json)((?:\.\w+|\[\s*['"][^'"]+['"]\s*\])+)\s*(?:[!=]==?\s*(?:undefined|null|''|""))?\s*\?[^?.]`)
+
+// reportsMissingResult reports whether m is a message, an alert or a log
+// row that tells the result from a failure by a conditional on a field of
+// n's result ({{ $json.call_id ? 'Initiated' : 'Failed' }}): the failed
+// item ({error: …}) lacks that field, so the owner reads "Failed".
+// $json counts only when the items reaching m are n's (direct); n's name
+// counts anywhere.
+func reportsMissingResult(m, n *n8nschema.Node, direct bool) bool {
+	if w, _ := n8nschema.WriteOp(m); !w {
+		return false
+	}
+	if !analyze.ConsequenceOf(m).Message && !analyze.BestEffort(m) {
+		return false
+	}
+	found := false
+	m.Params().Walk(func(_ string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "?") {
+			return
+		}
+		for _, at := range resultTernaryRE.FindAllStringSubmatch(v.Str(), -1) {
+			ref, field := at[1], at[2]
+			if strings.Contains(field, "error") {
+				continue // the error field is read elsewhere (readsErrorField)
+			}
+			if ref == "$json" && direct || ref != "$json" && refsResult(ref, n, false) {
+				found = true
+				return
+			}
+		}
+	})
+	return found
+}
+
+// passesOnly reports whether the items reaching m are n's, handed on
+// unchanged: m is right after n, or after nodes that only pass items on
+// (a No Op, a Wait, a Limit), so $json in m still reads n's result.
+func passesOnly(g *analyze.Graph, n, m *n8nschema.Node) bool {
+	for d := 0; d < 4; d++ {
+		in := g.InOfType(m, analyze.ConnMain)
+		if len(in) != 1 {
+			return false
+		}
+		p := in[0].From
+		if p == n {
+			return true
+		}
+		switch p.Type {
+		case n8nschema.TypeNoOp, n8nschema.TypeWait, "n8n-nodes-base.limit", "n8n-nodes-base.sort":
+			m = p
+		default:
+			return false
 		}
 	}
 	return false
