@@ -750,7 +750,7 @@ func stopsOnBranch(g *analyze.Graph, cond *n8nschema.Node) bool {
 // resultTernaryRE finds a conditional on a field of an item
 // ($json.call_id ? 'Initiated' : 'Failed', $('Call').item.json.id ? …,
 // !$json.sid ? …, $json.id !== undefined ? …): its group 1 is the
-// reference tested. A fallback (|| 'n/a', ?? '') is not a test: it puts a
+// reference tested. A fallback (|| 'n/a', ?? ”) is not a test: it puts a
 // silent default where the result was, and the reader cannot tell.
 var resultTernaryRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\.json|\$node\[\s*['"][^'"]+['"]\s*\]\.json)((?:\.\w+|\[\s*['"][^'"]+['"]\s*\])+)\s*(?:[!=]==?\s*(?:undefined|null|''|""))?\s*\?[^?.]`)
 
