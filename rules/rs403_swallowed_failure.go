@@ -21,7 +21,10 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
 node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
-to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when an
+to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when a
+message, an alert or a log row tells the result from a failure by a conditional on a field of the result
+({{ $json.call_id ? 'Initiated' : 'Failed' }}: the owner reads "Failed"; a fallback such as || 'n/a' is a silent
+default, not a test), when an
 If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row, when the next node is a call
 that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
 failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
@@ -750,7 +753,7 @@ func stopsOnBranch(g *analyze.Graph, cond *n8nschema.Node) bool {
 // resultTernaryRE finds a conditional on a field of an item
 // ($json.call_id ? 'Initiated' : 'Failed', $('Call').item.json.id ? …,
 // !$json.sid ? …, $json.id !== undefined ? …): its group 1 is the
-// reference tested. A fallback (|| 'n/a', ?? ”) is not a test: it puts a
+// reference tested. A fallback (|| 'n/a', ?? "none") is not a test: it puts a
 // silent default where the result was, and the reader cannot tell.
 var resultTernaryRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\.json|\$node\[\s*['"][^'"]+['"]\s*\]\.json)((?:\.\w+|\[\s*['"][^'"]+['"]\s*\])+)\s*(?:[!=]==?\s*(?:undefined|null|''|""))?\s*\?[^?.]`)
 
