@@ -82,7 +82,7 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	if n8nschema.IsWriteMethod(op) {
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || ownRecipient(n))
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -126,6 +126,8 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 			return Nuisance, "a second message to the fixed recipient the node names", n8nschema.ConfMedium
 		}
 		return Harm, "a second message sent through " + orUnknown(host), n8nschema.ConfMedium
+	case ownRecipient(n):
+		return Nuisance, "a second call or message to the owner's own number or chat", n8nschema.ConfMedium
 	case logName(n.Name) || logPathRE.MatchString(path):
 		return Nuisance, "a second row in a log", n8nschema.ConfMedium
 	case workspaceHost(host):
@@ -376,7 +378,7 @@ var (
 // recipientKeyRE matches the body field of a messaging API that names who
 // receives the message: WhatsApp gateways' number or chatId, Twilio-style
 // to, LINE's to or replyToken, Telegram's chat_id, a phone or a recipient.
-var recipientKeyRE = lazyregexp.New(`(?i)^(to|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
+var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
 
 // bodyFieldRE finds "key": value pairs in a JSON body written as text, the
 // value a string or a number.
@@ -403,6 +405,36 @@ func bodyRecipient(n *n8nschema.Node) (fixed, ok bool) {
 	}
 	return fixed && ok, ok
 }
+
+// ownRecipient reports whether an HTTP call, to any API, names in its body
+// only recipients that are the owner's or the team's own: a phone number,
+// an e-mail address or a chat id written in the node, or read from the
+// instance's variables ({{ $env.OWNER_PHONE }}). A voice call or a text
+// to the owner's own phone is an alert to the team, whatever the API. A
+// recipient field holding anything else ("to": "en" of a translation) is
+// not an address.
+func ownRecipient(n *n8nschema.Node) bool {
+	vals := recipientExprs(n)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		v = strings.TrimSpace(strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "="), `"'`))
+		switch {
+		case strings.Contains(v, "{{"):
+			if !configured(v) {
+				return false
+			}
+		case !addressRE.MatchString(v):
+			return false
+		}
+	}
+	return true
+}
+
+// addressRE matches a literal phone number, chat id or e-mail address:
+// "+1 555 0100", "-1001234567", "ops@example.com".
+var addressRE = lazyregexp.New(`^(\+?-?[\d\s().-]{5,}|[^\s@]+@[^\s@]+\.[a-zA-Z]{2,})$`)
 
 // money are app nodes whose created records are money: a charge, an
 // order, an invoice, a payout.
