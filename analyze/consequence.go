@@ -496,7 +496,8 @@ func targetName(n *n8nschema.Node) string {
 
 // BestEffort reports whether a write only records or announces what
 // happened: a team alert, a row in a log, a run-tracking mark ("Update
-// run history", a POST to /logs). Its failure loses a line, not data.
+// run history", a POST to /logs), a usage counter bumped (CounterBump).
+// Its failure loses a line, not data.
 func BestEffort(n *n8nschema.Node) bool {
 	if n8nschema.HumanGate(n) {
 		return false // a send-and-wait asks for a decision the run waits on
@@ -505,7 +506,7 @@ func BestEffort(n *n8nschema.Node) bool {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
-	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u))
+	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u)) || CounterBump(n)
 }
 
 // ConsequenceIn is ConsequenceOf read with the workflow around the node: a
