@@ -41,7 +41,8 @@ output leads nowhere, tests a field of the result with a test a missing field fa
 the failed item is skipped there, and when the next node parses a field of the result in an expression
 (JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
 error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
-team alert, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
+team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
+only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
