@@ -321,37 +321,25 @@ var idKeyRE = lazyregexp.New(`^(id|ID|[A-Za-z]+(Id|ID|_id|-id))$`)
 // the HTTP Request tool, $fromAI) or from the item ($json, $('Node')).
 var fedIDRE = lazyregexp.New(`^\{[A-Za-z0-9_-]+\}$|\$fromAI|\$json|\$\(|\$node\[`)
 
-// notOnRecordWords name an endpoint that makes something new, whatever
-// the body names: a create or a send, a run, an event tracked.
-var notOnRecordWords = map[string]bool{"create": true, "insert": true, "add": true, "send": true, "post": true,
-	"publish": true, "upload": true, "new": true, "append": true, "charge": true, "pay": true, "book": true,
-	"submit": true, "run": true, "start": true, "execute": true, "trigger": true, "track": true, "log": true,
-	"import": true, "generate": true, "enqueue": true, "invite": true, "register": true, "subscribe": true,
-	"copy": true, "duplicate": true, "clone": true, "reply": true, "comment": true, "message": true, "webhook": true}
+// stateVerbs name an endpoint that sets the state of one existing record
+// (…/design/configure, …/confirm, …/set-status): the action, not the
+// thing made.
+var stateVerbs = map[string]bool{"configure": true, "update": true, "set": true, "edit": true, "modify": true,
+	"confirm": true, "cancel": true, "complete": true, "approve": true, "reject": true, "close": true,
+	"reopen": true, "assign": true, "unassign": true, "mark": true, "pause": true, "resume": true,
+	"archive": true, "unarchive": true, "enable": true, "disable": true, "activate": true, "deactivate": true,
+	"status": true, "accept": true, "decline": true, "finish": true, "finalize": true, "lock": true, "unlock": true}
 
 // bodyNamesRecord reports whether a POST names the one existing record it
 // acts on by an id in its body ({"orderId": "{orderId}"} to
 // …/design/configure), read from the model's arguments or the item, at an
-// endpoint that is an action, not a collection (…/orders, where an id in
-// the body names the customer of a new order) nor a create or a send: a
-// repeat re-applies the action to that record, as an id in the URL path
-// does.
+// endpoint named for setting a state (stateVerbs), not a collection
+// (…/orders, where an id in the body names the customer of a new order)
+// nor a create or a send: a repeat re-applies the action to that record,
+// as an id in the URL path does.
 func bodyNamesRecord(n *n8nschema.Node) bool {
 	words := urlVerbs(n)
-	if len(words) == 0 {
-		return false
-	}
-	last := words[len(words)-1]
-	if strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") && !strings.HasSuffix(last, "us") {
-		return false // a collection: POST creates in it
-	}
-	for _, w := range words {
-		if notOnRecordWords[w] {
-			return false
-		}
-	}
-	u := strings.ToLower(n.Params().Get("url").Str())
-	if messagePathRE.MatchString(pathOf(u)) || strings.Contains(u, "hook") {
+	if len(words) == 0 || !stateVerbs[words[0]] {
 		return false
 	}
 	named := false
