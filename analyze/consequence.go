@@ -82,7 +82,7 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	if n8nschema.IsWriteMethod(op) {
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || ownRecipient(n) || messageToItem(n))
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -126,10 +126,16 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 			return Nuisance, "a second message to the fixed recipient the node names", n8nschema.ConfMedium
 		}
 		return Harm, "a second message sent through " + orUnknown(host), n8nschema.ConfMedium
+	case draftRE.MatchString(n.Name) || draftRE.MatchString(n.Params().Get("jsonBody").Str()):
+		return Nuisance, "a second draft", n8nschema.ConfMedium
 	case logName(n.Name) || logPathRE.MatchString(path):
 		return Nuisance, "a second row in a log", n8nschema.ConfMedium
 	case workspaceHost(host):
 		return SecondRecord, "a second record at " + host, n8nschema.ConfHigh
+	case ownRecipient(n):
+		return Nuisance, "a second call or message to the owner's own number or chat", n8nschema.ConfMedium
+	case messageToItem(n):
+		return Harm, "a second message to a recipient taken from the data, through " + orUnknown(host), n8nschema.ConfMedium
 	}
 	return Unclear, "a second copy of whatever " + orUnknown(host) + " creates", n8nschema.ConfMedium
 }
@@ -376,11 +382,11 @@ var (
 // recipientKeyRE matches the body field of a messaging API that names who
 // receives the message: WhatsApp gateways' number or chatId, Twilio-style
 // to, LINE's to or replyToken, Telegram's chat_id, a phone or a recipient.
-var recipientKeyRE = lazyregexp.New(`(?i)^(to|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
+var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|to_?email|participants?|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
 
 // bodyFieldRE finds "key": value pairs in a JSON body written as text, the
-// value a string or a number.
-var bodyFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|\{\{[\s\S]*?\}\}|[+\d][\d\s-]*)`)
+// value a string, a number or a flat array (participants: [...]).
+var bodyFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|\{\{[\s\S]*?\}\}|\[[^\]]*\]|[+\d][\d\s-]*)`)
 
 // bodyRecipient reads the recipient an HTTP call to a messaging API names
 // in its body (body parameters or a JSON body): fixed when it is written in
@@ -402,6 +408,91 @@ func bodyRecipient(n *n8nschema.Node) (fixed, ok bool) {
 		}
 	}
 	return fixed && ok, ok
+}
+
+// ownRecipient reports whether an HTTP call, to any API, names in its body
+// only recipients that are the owner's or the team's own: a phone number,
+// an e-mail address or a chat id written in the node, or read from the
+// instance's variables ({{ $env.OWNER_PHONE }}). A voice call or a text
+// to the owner's own phone is an alert to the team, whatever the API. A
+// recipient field holding anything else ("to": "en" of a translation) is
+// not an address.
+func ownRecipient(n *n8nschema.Node) bool {
+	vals := recipientExprs(n)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		v = strings.TrimSpace(strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "="), `"'`))
+		if strings.HasPrefix(v, "[") {
+			v = strings.TrimSpace(strings.Trim(strings.Trim(v, "[] "), `"'`)) // one recipient in a list
+		}
+		switch {
+		case strings.ContainsAny(v, "{}[],") && !strings.HasPrefix(v, "{{"):
+			return false // objects or several values: not read here
+		case strings.Contains(v, "{{"):
+			if strings.Count(v, "{{") != strings.Count(v, "}}") || !configured(v) {
+				return false
+			}
+		case !addressRE.MatchString(v):
+			return false
+		}
+	}
+	return true
+}
+
+// draftRE matches a node or a body that makes a draft (JMAP's $draft
+// keyword, "Create draft reply"): nobody receives it until someone sends it.
+var draftRE = lazyregexp.New(`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`)
+
+// addressRE matches a literal phone number, chat id or e-mail address:
+// "+1 555 0100", "-1001234567", "ops@example.com".
+var addressRE = lazyregexp.New(`^(\+?-?[\d\s().-]{5,}|[^\s@]+@[^\s@]+\.[a-zA-Z]{2,})$`)
+
+// textKeyRE matches the body field of a message's text: text, message,
+// body, content, a template, a subject.
+var textKeyRE = lazyregexp.New(`(?i)^(text|message|messages|body|content|msg|sms|caption|html|subject|template|template_?name|first_?message)$`)
+
+// messageToItem reports whether an HTTP call, to an API the catalog does
+// not know, sends a message text to a recipient read from the item (a
+// lead's phone in participants or to, a customer's e-mail): whatever the
+// API, a repeat is a second message to that person.
+func messageToItem(n *n8nschema.Node) bool {
+	text, fromItem := false, false
+	judge := func(key, val string) {
+		switch {
+		case textKeyRE.MatchString(key):
+			text = true
+		case recipientKeyRE.MatchString(key) && readsItem(val):
+			fromItem = true
+		}
+	}
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		judge(p.Get("name").Str(), p.Get("value").Str())
+	}
+	body := n.Params().Get("jsonBody").Str()
+	for _, m := range bodyFieldRE.FindAllStringSubmatch(body, -1) {
+		judge(m[1], m[2])
+	}
+	for _, m := range exprFieldRE.FindAllStringSubmatch(body, -1) {
+		judge(m[1], m[2]) // a body built in one expression: {{ { to: $json.phone } }}
+	}
+	return text && fromItem
+}
+
+// exprFieldRE finds key: value pairs of an object written in an
+// expression, the value running to the next comma or brace.
+var exprFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*(\[[^\]]*\]|[^,}\n]+)`)
+
+// readsItem reports whether a value reads the item or another node's
+// output: $json, $('Lead'), $node["Lead"], $input, $item.
+func readsItem(v string) bool {
+	for _, s := range []string{"$json", "$(", "$node", "$input", "$item"} {
+		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // money are app nodes whose created records are money: a charge, an
@@ -464,7 +555,8 @@ func targetName(n *n8nschema.Node) string {
 
 // BestEffort reports whether a write only records or announces what
 // happened: a team alert, a row in a log, a run-tracking mark ("Update
-// run history", a POST to /logs). Its failure loses a line, not data.
+// run history", a POST to /logs), a usage counter bumped (CounterBump).
+// Its failure loses a line, not data.
 func BestEffort(n *n8nschema.Node) bool {
 	if n8nschema.HumanGate(n) {
 		return false // a send-and-wait asks for a decision the run waits on
@@ -473,7 +565,7 @@ func BestEffort(n *n8nschema.Node) bool {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
-	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u))
+	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u)) || CounterBump(n)
 }
 
 // ConsequenceIn is ConsequenceOf read with the workflow around the node: a

@@ -298,7 +298,7 @@ func settingPOST(n *n8nschema.Node) bool {
 		return false
 	}
 	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
-	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) {
+	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) || bodyNamesRecord(n) {
 		return true
 	}
 	set := false
@@ -311,6 +311,57 @@ func settingPOST(n *n8nschema.Node) bool {
 		}
 	}
 	return set
+}
+
+// idKeyRE matches a body field that names a record by id: id, orderId,
+// order_id, recordId.
+var idKeyRE = lazyregexp.New(`^(id|ID|[A-Za-z]+(Id|ID|_id|-id))$`)
+
+// fedIDRE matches a value read from the model's arguments ({orderId} of
+// the HTTP Request tool, $fromAI) or from the item ($json, $('Node')).
+var fedIDRE = lazyregexp.New(`^\{[A-Za-z0-9_-]+\}$|\$fromAI|\$json|\$\(|\$node\[`)
+
+// stateVerbs name an endpoint that sets the state of one existing record
+// (…/design/configure, …/confirm, …/set-status): the action, not the
+// thing made.
+var stateVerbs = map[string]bool{"configure": true, "update": true, "set": true, "edit": true, "modify": true,
+	"confirm": true, "cancel": true, "complete": true, "approve": true, "reject": true, "close": true,
+	"reopen": true, "assign": true, "unassign": true, "mark": true, "pause": true, "resume": true,
+	"archive": true, "unarchive": true, "enable": true, "disable": true, "activate": true, "deactivate": true,
+	"status": true, "accept": true, "decline": true, "finish": true, "finalize": true, "lock": true, "unlock": true}
+
+// bodyNamesRecord reports whether a POST names the one existing record it
+// acts on by an id in its body ({"orderId": "{orderId}"} to
+// …/design/configure), read from the model's arguments or the item, at an
+// endpoint named for setting a state (stateVerbs), not a collection
+// (…/orders, where an id in the body names the customer of a new order)
+// nor a create or a send: a repeat re-applies the action to that record,
+// as an id in the URL path does.
+func bodyNamesRecord(n *n8nschema.Node) bool {
+	words := urlVerbs(n)
+	if len(words) == 0 || !stateVerbs[words[0]] {
+		return false
+	}
+	named := false
+	check := func(key, val string) {
+		if !named && idKeyRE.MatchString(key) && !recipientKeyRE.MatchString(key) && fedIDRE.MatchString(strings.TrimSpace(val)) {
+			named = true
+		}
+	}
+	p := n.Params()
+	for _, at := range []string{"bodyParameters.parameters", "parametersBody.values"} {
+		for _, e := range p.Get(at).Elems() {
+			val := e.Get("value").Str()
+			if strings.Contains(e.Get("valueProvider").Str(), "model") || at == "parametersBody.values" && !e.Get("valueProvider").Exists() {
+				val = "{" + e.Get("name").Str() + "}" // the model fills it
+			}
+			check(e.Get("name").Str(), val)
+		}
+	}
+	for _, m := range bodyFieldRE.FindAllStringSubmatch(p.Get("jsonBody").Str(), -1) {
+		check(m[1], strings.Trim(m[2], `"'`))
+	}
+	return named
 }
 
 // updateByIDRE matches a URL that ends with a collection and an id taken

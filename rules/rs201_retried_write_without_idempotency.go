@@ -22,16 +22,19 @@ idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body f
 idempotency_key) derived from the item lets the server recognise the retry and answer it with the first
 result. Only writes that leave a second effect when repeated are reported, and the severity follows what the
 duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
-recipient taken from the data, a created deal or ticket, a public post); a note for a second record in an app
+recipient taken from the data, a created deal or ticket, a public post; a POST to any API whose body sends a message text to a recipient read
+from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }}); a note for a second record in an app
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
 shrugs at (an alert in a team chat, a report mailed to a fixed address or one set in the instance's
-variables, a messaging API's body that names a fixed number or chat, a message to recipients read from a
+variables, a messaging API's body that names a fixed number or chat, a call or text to the owner's own number
+at any API, a message to recipients read from a
 look-up of the team's own people (admins, staff, employees), any message sent from an error workflow, a row
 in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
 (medium confidence: it may be anything from a log line to an order).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
-POST to one resource by id (/tasks/{{ $json.id }}) or to an endpoint named for an update (/update-meta), a
-copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
+POST to one resource by id (/tasks/{{ $json.id }}) or to an endpoint named for an update (/update-meta), a POST
+whose body names the record it acts on by an id from the item or the model at an endpoint named for setting
+its state ({"orderId": …} to …/design/configure), a copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
 POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
 endpoints, endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
 collection of orders or payments), GraphQL queries that are not mutations, calls with doNotSave=true, and Google-style custom methods

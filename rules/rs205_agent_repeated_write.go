@@ -26,7 +26,11 @@ follows the consequence scale at one step lower than RS201, since the repeat nee
 choice: a warning when the duplicate reaches money or a third party (a charge, an order, a booking, a message to a
 customer), a note for a second record or a write whose endpoint says nothing of what it creates; alerts to the
 team are left out, and so is an HTTP Request tool whose URL path holds a placeholder the model fills
-("/bookings/{uid}/cancel"): it acts on one existing resource, and a repeat re-applies the change.`,
+("/bookings/{uid}/cancel") or whose POST body names the record it acts on by an id the model or the item gives
+({"orderId": "{orderId}"} to ".../design/configure", an action, not a collection): it acts on one existing resource,
+and a repeat re-applies the change. An HTTP Request tool that defines a placeholder none of its URL, query, headers or
+body uses never calls: n8n throws "Misconfigured placeholder" while it hands the tool to the agent
+(@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.`,
 	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description not to call it again after an error",
 	FixDoc:     "None: a key must come from the data the tool is given, and what the model is told is the owner's choice.",
 	Severity:   analyze.Warning,
@@ -41,6 +45,9 @@ team are left out, and so is an HTTP Request tool whose URL path holds a placeho
 			agent, k := analyze.ModelRecalls(g, op.Node)
 			if agent == nil || namedByModel(op.Node) {
 				continue
+			}
+			if _, dead := analyze.UnusedPlaceholder(op.Node); dead {
+				continue // n8n refuses to build the tool: it never calls
 			}
 			eff := analyze.ConsequenceOf(op.Node)
 			sev := analyze.Severity(0)

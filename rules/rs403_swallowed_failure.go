@@ -21,7 +21,10 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
 node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
-to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when an
+to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when a
+message, an alert or a log row tells the result from a failure by a conditional on a field of the result
+({{ $json.call_id ? 'Initiated' : 'Failed' }}: the owner reads "Failed"; a fallback such as || 'n/a' is a silent
+default, not a test), when an
 If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row, when the next node is a call
 that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
 failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
@@ -38,7 +41,8 @@ output leads nowhere, tests a field of the result with a test a missing field fa
 the failed item is skipped there, and when the next node parses a field of the result in an expression
 (JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
 error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
-team alert, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
+team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
+only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
@@ -225,6 +229,9 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 			}
 			if h.d == 0 && (failsOnMissingField(g, m) || routesToFailingCall(g, m)) {
 				return true
+			}
+			if reportsMissingResult(m, n, h.d == 0 || passesOnly(g, n, m)) {
+				return true // the owner is told which items failed
 			}
 			queue = append(queue, hop{m, h.d + 1})
 		}
@@ -739,6 +746,68 @@ func stopsOnBranch(g *analyze.Graph, cond *n8nschema.Node) bool {
 			if f.To.Type == n8nschema.TypeStopAndError {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// resultTernaryRE finds a conditional on a field of an item
+// ($json.call_id ? 'Initiated' : 'Failed', $('Call').item.json.id ? …,
+// !$json.sid ? …, $json.id !== undefined ? …): its group 1 is the
+// reference tested. A fallback (|| 'n/a', ?? "none") is not a test: it puts a
+// silent default where the result was, and the reader cannot tell.
+var resultTernaryRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\.json|\$node\[\s*['"][^'"]+['"]\s*\]\.json)((?:\.\w+|\[\s*['"][^'"]+['"]\s*\])+)\s*(?:[!=]==?\s*(?:undefined|null|''|""))?\s*\?[^?.]`)
+
+// reportsMissingResult reports whether m is a message, an alert or a log
+// row that tells the result from a failure by a conditional on a field of
+// n's result ({{ $json.call_id ? 'Initiated' : 'Failed' }}): the failed
+// item ({error: …}) lacks that field, so the owner reads "Failed".
+// $json counts only when the items reaching m are n's (direct); n's name
+// counts anywhere.
+func reportsMissingResult(m, n *n8nschema.Node, direct bool) bool {
+	if w, _ := n8nschema.WriteOp(m); !w {
+		return false
+	}
+	if !analyze.ConsequenceOf(m).Message && !analyze.BestEffort(m) {
+		return false
+	}
+	found := false
+	m.Params().Walk(func(_ string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "?") {
+			return
+		}
+		for _, at := range resultTernaryRE.FindAllStringSubmatch(v.Str(), -1) {
+			ref, field := at[1], at[2]
+			if strings.Contains(field, "error") {
+				continue // the error field is read elsewhere (readsErrorField)
+			}
+			if ref == "$json" && direct || ref != "$json" && refsResult(ref, n, false) {
+				found = true
+				return
+			}
+		}
+	})
+	return found
+}
+
+// passesOnly reports whether the items reaching m are n's, handed on
+// unchanged: m is right after n, or after nodes that only pass items on
+// (a No Op, a Wait, a Limit), so $json in m still reads n's result.
+func passesOnly(g *analyze.Graph, n, m *n8nschema.Node) bool {
+	for d := 0; d < 4; d++ {
+		in := g.InOfType(m, analyze.ConnMain)
+		if len(in) != 1 {
+			return false
+		}
+		p := in[0].From
+		if p == n {
+			return true
+		}
+		switch p.Type {
+		case n8nschema.TypeNoOp, n8nschema.TypeWait, "n8n-nodes-base.limit", "n8n-nodes-base.sort":
+			m = p
+		default:
+			return false
 		}
 	}
 	return false
