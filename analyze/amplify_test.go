@@ -417,7 +417,9 @@ func TestSelfTriggerAcrossExecutions(t *testing.T) {
 // TestSIBNeverDone: Loop Over Items answers on done only when it runs a
 // second time, so a done output wired into the body (outputs swapped, or
 // the loop output unwired) never fires: the body never runs and is no
-// loop. A node fed again by a cycle upstream does reach done.
+// loop. A node fed again by a cycle upstream does reach done, but not by
+// a cycle that only a dead done output enters (nested loops whose outer
+// loop output is unwired): that cycle is dead work, not a loop.
 func TestSIBNeverDone(t *testing.T) {
 	s := load(t, DefaultOptions(), "sib_swapped.json")
 	want := map[string]struct {
@@ -426,10 +428,12 @@ func TestSIBNeverDone(t *testing.T) {
 		dead      []string // nodes that never run
 		live      []string
 	}{
-		"Swapped outputs":    {"Loop Over Items", true, []string{"Push item"}, []string{"Report"}},
-		"Done only":          {"Loop Over Items", true, []string{"Push item"}, nil},
-		"First batch only":   {"Only 1 item", true, nil, []string{"Push item"}},
-		"Fed again upstream": {"Inner", false, nil, []string{"Inner done", "After inner"}},
+		"Swapped outputs":               {"Loop Over Items", true, []string{"Push item"}, []string{"Report"}},
+		"Done only":                     {"Loop Over Items", true, []string{"Push item"}, nil},
+		"First batch only":              {"Only 1 item", true, nil, []string{"Push item"}},
+		"Fed again upstream":            {"Inner", false, nil, []string{"Inner done", "After inner"}},
+		"Inner loop behind a dead done": {"Outer", true, []string{"Inner", "Push item"}, nil},
+		"Both loop outputs unwired":     {"Outer", true, []string{"Inner", "Push item", "Rate limited?"}, nil},
 	}
 	for _, w := range s.Workflows {
 		c, ok := want[w.Name]
@@ -443,6 +447,9 @@ func TestSIBNeverDone(t *testing.T) {
 		for _, n := range c.dead {
 			if g.Reachable(g.Node(n)) {
 				t.Errorf("%s: %s is reachable, want never run", w.Name, n)
+			}
+			if g.InCycle(g.Node(n)) {
+				t.Errorf("%s: %s is on a cycle, want dead work", w.Name, n)
 			}
 		}
 		for _, n := range c.live {

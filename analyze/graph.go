@@ -643,18 +643,11 @@ func (g *Graph) reachability(sc *scratch) {
 			continue
 		}
 		g.triggers = append(g.triggers, nd)
-		starts = append(starts, int32(i))
 		if nd.Type == n8nschema.TypeErrorTrigger {
 			errStarts = append(errStarts, int32(i))
 		}
 	}
-	if len(starts) == 0 {
-		for i := range g.Nodes {
-			if !g.hasInOfType(i, ConnMain) && !g.sub[i] {
-				starts = append(starts, int32(i))
-			}
-		}
-	}
+	starts = g.starts(starts)
 	queue := sc.i32.take(n + len(starts))[:0]
 	g.bfs(starts, g.reach, queue, func(e *Edge) bool { return !g.dead(e) })
 	normStarts := starts
@@ -771,8 +764,12 @@ func (g *Graph) bfs(starts []int32, seen []bool, queue []int32, follow func(*Edg
 // loop_bounds.go (boundedExits, bound).
 func (g *Graph) cycles(sc *scratch) {
 	n := len(g.Nodes)
+	behind := g.behindDeadDone(sc)
 	adj := g.adjacency(false, sc)
 	for u := range g.Nodes {
+		if behind != nil && behind[u] {
+			continue // it never runs: a cycle through it is no loop
+		}
 		for _, e := range g.outs(u) {
 			if e.Type == ConnMain && !g.dead(e) {
 				adj[u] = append(adj[u], e.to)
@@ -791,6 +788,9 @@ func (g *Graph) cycles(sc *scratch) {
 		// An edge out of a node on no cycle lies on no loop whatever it
 		// bounds, so the guard tests (regexes over the parameters) are
 		// skipped for it; the loops found are the same.
+		if behind != nil && behind[u] {
+			continue
+		}
 		all, out := false, -1
 		if g.cyclic[g.comp[u]] {
 			all, out = g.boundedExits(u)
@@ -1077,59 +1077,140 @@ func sibDoneOutput(n *n8nschema.Node) int {
 // neither holds (the loop output is unwired, or the two outputs are
 // swapped so that done leads into the body), the nodes after done never
 // run, and a cycle through done is no loop.
+//
+// A cycle feeds the node only when a run can enter it: one reached only
+// through the node's own done output, or through a done output already
+// found dead, never runs (an inner loop that hangs off an outer node's
+// unwired loop output). Each dead done output can silence others, so the
+// nodes are examined again until nothing changes; marks only grow, so
+// stopping early (the cap) leaves fewer dead outputs, never a wrong one.
 func (g *Graph) neverDone(sc *scratch) {
 	g.deadDone = nil // made for the first Loop Over Items: most graphs have none
-	checked := 0
-	var adj, radj [][]int32 // reused by every Loop Over Items
-	var seen, cyclic []bool
-	var queue, comp []int32
+	var sibs []int
 	for b, nd := range g.Nodes {
-		done := sibDoneOutput(nd)
-		if done < 0 || nd.Disabled {
-			continue
-		}
-		if checked++; checked > maxDoneChecks {
-			return
-		}
-		// The graph without b's done edges.
-		if adj == nil {
-			g.deadDone = make([]bool, len(g.Nodes))
-			adj, radj = g.adjacency(false, sc), g.adjacency(true, sc)
-			seen, queue = sc.bools.take(len(g.Nodes)), sc.i32.take(len(g.Nodes))[:0]
-			comp, cyclic = sc.i32.take(len(g.Nodes)), sc.bools.take(len(g.Nodes))
-		}
-		for u := range g.Nodes {
-			adj[u], radj[u] = adj[u][:0], radj[u][:0]
-		}
-		for u := range g.Nodes {
-			for _, e := range g.outs(u) {
-				if e.Type != ConnMain || (u == b && !e.Error && e.Output == done) {
-					continue
-				}
-				adj[u] = append(adj[u], e.to)
-				radj[e.to] = append(radj[e.to], int32(u))
+		if sibDoneOutput(nd) >= 0 && !nd.Disabled {
+			if len(sibs) == maxDoneChecks {
+				break // past the cap every done output is taken to fire
 			}
+			sibs = append(sibs, b)
 		}
-		comp, cyc := scc(adj, sc, comp, cyclic[:0])
-		// b runs again when it, or a node upstream of it, lies on a cycle.
-		again := false
-		clear(seen)
-		seen[b] = true
-		queue = append(queue[:0], int32(b))
-		for h := 0; h < len(queue) && !again; h++ {
-			u := queue[h]
-			if cyc[comp[u]] {
-				again = true
-			}
-			for _, v := range radj[u] {
-				if !seen[v] {
-					seen[v] = true
-					queue = append(queue, v)
-				}
-			}
-		}
-		g.deadDone[b] = !again
 	}
+	if len(sibs) == 0 {
+		return
+	}
+	n := len(g.Nodes)
+	g.deadDone = make([]bool, n)
+	adj, radj := g.adjacency(false, sc), g.adjacency(true, sc)
+	seen, reach := sc.bools.take(n), sc.bools.take(n)
+	queue, comp, cyclic := sc.i32.take(n)[:0], sc.i32.take(n), sc.bools.take(n)
+	starts := g.starts(sc.i32.take(n)[:0])
+	budget := 2 * maxDoneChecks // examinations after the first round
+	for changed, first := true, true; changed; first = false {
+		changed = false
+		for _, b := range sibs {
+			if g.deadDone[b] {
+				continue
+			}
+			if !first {
+				if budget--; budget < 0 {
+					return
+				}
+			}
+			done := sibDoneOutput(g.Nodes[b])
+			// The graph without b's done edges and without the edges
+			// already found dead.
+			for u := range g.Nodes {
+				adj[u], radj[u] = adj[u][:0], radj[u][:0]
+			}
+			for u := range g.Nodes {
+				for _, e := range g.outs(u) {
+					if e.Type != ConnMain || (u == b && !e.Error && e.Output == done) || g.dead(e) {
+						continue
+					}
+					adj[u] = append(adj[u], e.to)
+					radj[e.to] = append(radj[e.to], int32(u))
+				}
+			}
+			comp, cyc := scc(adj, sc, comp, cyclic[:0])
+			clear(reach)
+			walkAdj(starts, adj, reach, queue)
+			// b runs again when it, or a node upstream of it, lies on a
+			// cycle that a run enters.
+			again := false
+			clear(seen)
+			seen[b] = true
+			queue = append(queue[:0], int32(b))
+			for h := 0; h < len(queue) && !again; h++ {
+				u := queue[h]
+				if cyc[comp[u]] && reach[u] {
+					again = true
+				}
+				for _, v := range radj[u] {
+					if !seen[v] {
+						seen[v] = true
+						queue = append(queue, v)
+					}
+				}
+			}
+			if !again {
+				g.deadDone[b], changed = true, true
+			}
+		}
+	}
+}
+
+// behindDeadDone marks the nodes that only a done output that never
+// fires leads to (see neverDone): no run reaches them, so a cycle among
+// them is dead work, not a loop. Nil when no done output is dead.
+func (g *Graph) behindDeadDone(sc *scratch) []bool {
+	if g.deadDone == nil || !slices.Contains(g.deadDone, true) {
+		return nil
+	}
+	n := len(g.Nodes)
+	behind := sc.bools.zeroed(n)
+	queue := sc.i32.take(n)[:0]
+	g.bfs(g.starts(sc.i32.take(n)[:0]), behind, queue, func(e *Edge) bool {
+		return !g.dead(e) || g.deadDone[e.from] && e.Output == sibDoneOutput(e.From)
+	})
+	for i := range behind {
+		behind[i] = behind[i] && !g.reach[i]
+	}
+	return behind
+}
+
+// walkAdj marks in seen what starts reach along adj; queue is room for it.
+func walkAdj(starts []int32, adj [][]int32, seen []bool, queue []int32) {
+	queue = append(queue[:0], starts...)
+	for _, s := range starts {
+		seen[s] = true
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, v := range adj[queue[h]] {
+			if !seen[v] {
+				seen[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+}
+
+// starts appends where executions start: the triggers or, in a workflow
+// with none, the nodes no main connection enters (sub-nodes aside).
+func (g *Graph) starts(buf []int32) []int32 {
+	for i := range g.Nodes {
+		if g.specs[i].Role == n8nschema.RoleTrigger {
+			buf = append(buf, int32(i))
+		}
+	}
+	if len(buf) > 0 {
+		return buf
+	}
+	for i := range g.Nodes {
+		if !g.hasInOfType(i, ConnMain) && !g.sub[i] {
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
 }
 
 // dead reports whether an edge never carries items: it leaves the done

@@ -33,7 +33,10 @@ status such as "ended" that ends a job whatever its outcome, as fal.ai's queue r
 failed request too; a model's verdict is no status) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
 trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
-output wired back to its own input never ends either (n8n issue #21817). Two loops are not reported: a
+output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
+first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
+output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
+Over Items hanging off the outer one's done) is dead work, not a loop. Two loops are not reported: a
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
