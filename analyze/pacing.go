@@ -95,8 +95,9 @@ func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 // "*" by default: n8n-core nodes-loader/constants.js commonCORSParameters),
 // or its answer is for a browser: a redirect (Respond to Webhook
 // respondWith "redirect"), an HTML page (a text/html content type, or a
-// body that is markup), or a CORS header a page's script needs to read it.
-// A service that sends events reads none of these.
+// body that is markup), or a CORS header a page's script needs to read it,
+// or it takes a person's form and answers with the run's result
+// (postsPersonForm). A service that sends events reads none of these.
 func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
@@ -106,6 +107,9 @@ func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 
 // answersBrowser is AnswersBrowser over the nodes t's runs reach.
 func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	if postsPersonForm(reached, t) {
+		return true
+	}
 	opts := t.Params().Get("options")
 	if o := strings.TrimSpace(opts.Get("allowedOrigins").Str()); o != "" && o != "*" {
 		return true
@@ -131,6 +135,51 @@ func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	}
 	return false
 }
+
+// postsPersonForm reports whether a Webhook takes a form a person filled
+// in on a page: it answers when a Respond to Webhook node says
+// (responseMode "responseNode"), that node answers with what the run made
+// (not respondWith "noData"), and the run reads a person's contact fields
+// from the request body: a name and an e-mail address or phone number. A
+// service's event carries its own ids; a form waits for its answer.
+func postsPersonForm(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	if t.Params().Get("responseMode").Str() != "responseNode" {
+		return false
+	}
+	answers := false
+	var name, contact bool
+	for n := range reached {
+		if n.Disabled {
+			continue
+		}
+		if n.Type == n8nschema.TypeRespondToWebhook && n.Params().Get("respondWith").Str() != "noData" {
+			answers = true
+		}
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
+			x := v.Str()
+			if name && contact || !readsBody(x, t) {
+				return
+			}
+			for _, m := range requestFieldRE.FindAllStringSubmatch(x, -1) {
+				f := strings.ToLower(m[1] + m[2])
+				name = name || personNameRE.MatchString(f)
+				contact = contact || personContactRE.MatchString(f)
+			}
+		})
+	}
+	return answers && name && contact
+}
+
+// requestFieldRE matches a field read from a request body: body.email,
+// body["phone"], body['first_name'].
+var requestFieldRE = lazyregexp.New(`\bbody(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*["']([^"']+)["']\s*\])`)
+
+// personNameRE and personContactRE match the fields of a contact form: a
+// person's name, and an e-mail address or phone number.
+var (
+	personNameRE    = lazyregexp.New(`^(name|full_?name|first_?name|last_?name|your_?name|nom|nombre)$`)
+	personContactRE = lazyregexp.New(`^(e_?mail|email_?address|your_?email|phone|phone_?number|telephone|tel|mobile|whatsapp)$`)
+)
 
 // htmlRE matches a body that is an HTML page or fragment (not XML such as
 // Twilio's TwiML).

@@ -1,13 +1,19 @@
 package analyze
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestBrowserAndRelayPace: a POST Webhook is paced by people when a page
 // in a browser calls it (its answer is a redirect, an HTML page or CORS
 // headers, or it names the pages' origins) or when the run answers the
 // person who wrote through the reply address the request carried; an
 // answer a service would read, or a reply address with no chat
-// participant named, leaves it to a machine.
+// participant named, leaves it to a machine. A form a person fills in is
+// answered with the run's result and brings a name and an e-mail address
+// or phone number in the body; an event that carries the same fields and
+// is answered on receipt is a service's.
 func TestBrowserAndRelayPace(t *testing.T) {
 	hook := func(options string) string {
 		return `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "responseNode", "options": ` + options + `}}`
@@ -34,6 +40,11 @@ func TestBrowserAndRelayPace(t *testing.T) {
 		{"a relay's Discord webhook URL, in camel case", hook(`{}`), reply("={{ $json.body.discordWebhookUrl }}", "=Booked for {{ $('Hook').item.json.body.user_id }}"), PacePerson},
 		{"a Discord interaction's follow-up", hook(`{}`), reply("=https://discord.com/api/webhooks/{{ $json.body.application_id }}/{{ $json.body.token }}", "Done"), PacePerson},
 		{"a callback URL with no chat participant", hook(`{}`), reply("={{ $('Hook').item.json.body.callback_url }}", "={{ $('Hook').item.json.body.result }}"), PaceMachine},
+		{"a contact form answered with the run's result", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={\"ok\": true, \"name\": \"{{ $json.body.first_name }}\", \"email\": \"{{ $json.body['email'] }}\"}"}`), PacePerson},
+		{"a contact form's phone, read through the node", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=Thanks {{ $('Hook').item.json.body.name }}, we call {{ $('Hook').item.json.body.phone }}"}`), PacePerson},
+		{"a name with no e-mail or phone", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={\"name\": \"{{ $json.body.name }}\", \"id\": \"{{ $json.body.id }}\"}"}`), PaceMachine},
+		{"contact fields with no Respond to Webhook", hook(`{}`), `{"name": "Next", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [200, 0], "parameters": {"values": {"string": [{"name": "who", "value": "={{ $json.body.name }} {{ $json.body.email }}"}]}}}`, PaceMachine},
+		{"contact fields in an event answered on receipt", strings.Replace(hook(`{}`), `"responseMode": "responseNode"`, `"responseMode": "onReceived"`, 1), respond(`{"respondWith": "json", "responseBody": "={\"name\": \"{{ $json.body.name }}\", \"email\": \"{{ $json.body.email }}\"}"}`), PaceMachine},
 	} {
 		w := parseOne(t, `{"nodes": [`+tc.hook+`, `+tc.next+`], "connections": {"Hook": {"main": [[{"node": "Next", "type": "main", "index": 0}]]}}}`)
 		if got := TriggerPaceIn(BuildGraph(w), w.Nodes[0]); got != tc.want {
