@@ -56,6 +56,7 @@ type Graph struct {
 	relaysOnce  sync.Once
 	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
 	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook
+	voiceTool   map[*n8nschema.Node]bool // answersVoiceTool by webhook
 	chatOnce    sync.Once
 	chats       []*n8nschema.Node
 

@@ -84,10 +84,60 @@ func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	if p != PaceMachine || g == nil || t.Type != n8nschema.TypeWebhook {
 		return p
 	}
-	if g.relaysChat(t) || g.answersBrowser(t) {
+	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) {
 		return PacePerson
 	}
 	return p
+}
+
+// answersVoiceTool reports whether a Webhook is a voice agent's tool: the
+// platform calls it during a phone call, with the call's tool invocation
+// in the body, and waits for the result to speak it (responseMode
+// responseNode or lastNode). The run reads that invocation from the body:
+// Vapi's message.toolCalls, toolCallList or toolWithToolCallList (each
+// call with its id and arguments, answered as results[].toolCallId), or
+// Retell's call (with its call_id) together with args. The person on the
+// call paces these requests; the same platform's end-of-call report reads
+// none of them and stays a machine's event.
+func answersVoiceTool(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	if m := t.Params().Get("responseMode").Str(); m != "responseNode" && m != "lastNode" {
+		return false
+	}
+	var vapi, call, args bool
+	for n := range reached {
+		if n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
+			x := v.Str()
+			if vapi || !readsBody(x, t) {
+				return
+			}
+			vapi = vapiToolRE.MatchString(x)
+			call = call || retellCallRE.MatchString(x)
+			args = args || retellArgsRE.MatchString(x)
+		})
+	}
+	return vapi || call && args
+}
+
+// vapiToolRE matches Vapi's tool invocation read from a request body;
+// retellCallRE and retellArgsRE Retell's call id and a function's
+// arguments.
+var (
+	vapiToolRE   = lazyregexp.New(`\bbody\.message\.(toolCalls|toolCallList|toolWithToolCallList)\b`)
+	retellCallRE = lazyregexp.New(`\bbody\.call\.call_id\b`)
+	retellArgsRE = lazyregexp.New(`\bbody\.args\b`)
+)
+
+// answersVoiceTool is the function of that name, read once per trigger of
+// the graph.
+func (g *Graph) answersVoiceTool(t *n8nschema.Node) bool {
+	g.pacesOnce()
+	if r, ok := g.voiceTool[t]; ok {
+		return r
+	}
+	return t.Type == n8nschema.TypeWebhook && answersVoiceTool(g.walk(false, []*n8nschema.Node{t}), t)
 }
 
 // AnswersBrowser reports whether a Webhook is called by a page in a
@@ -294,12 +344,13 @@ func (g *Graph) answersBrowser(t *n8nschema.Node) bool {
 	return AnswersBrowser(g, t) // not one of the graph's triggers
 }
 
-// pacesOnce reads RelaysChat and AnswersBrowser for every webhook of the
-// graph, once.
+// pacesOnce reads RelaysChat, AnswersBrowser and answersVoiceTool for
+// every webhook of the graph, once.
 func (g *Graph) pacesOnce() {
 	g.relaysOnce.Do(func() {
 		g.relays = map[*n8nschema.Node]bool{}
 		g.browser = map[*n8nschema.Node]bool{}
+		g.voiceTool = map[*n8nschema.Node]bool{}
 		for _, tr := range g.Triggers() {
 			if tr.Type != n8nschema.TypeWebhook {
 				continue
@@ -307,6 +358,7 @@ func (g *Graph) pacesOnce() {
 			reached := g.walk(false, []*n8nschema.Node{tr})
 			g.relays[tr] = relaysChat(g, reached, tr)
 			g.browser[tr] = answersBrowser(reached, tr)
+			g.voiceTool[tr] = answersVoiceTool(reached, tr)
 		}
 	})
 }

@@ -13,7 +13,9 @@ import (
 // participant named, leaves it to a machine. A form a person fills in is
 // answered with the run's result and brings a name and an e-mail address
 // or phone number in the body; an event that carries the same fields and
-// is answered on receipt is a service's.
+// is answered on receipt is a service's. A voice agent's tool (Vapi's tool
+// calls, Retell's call with a function's arguments) is paced by the
+// person on the call; the platform's report after the call is not.
 func TestBrowserAndRelayPace(t *testing.T) {
 	hook := func(options string) string {
 		return `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "responseNode", "options": ` + options + `}}`
@@ -44,6 +46,11 @@ func TestBrowserAndRelayPace(t *testing.T) {
 		{"a contact form's phone, read through the node", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=Thanks {{ $('Hook').item.json.body.name }}, we call {{ $('Hook').item.json.body.phone }}"}`), PacePerson},
 		{"a name with no e-mail or phone", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={\"name\": \"{{ $json.body.name }}\", \"id\": \"{{ $json.body.id }}\"}"}`), PaceMachine},
 		{"contact fields with no Respond to Webhook", hook(`{}`), `{"name": "Next", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [200, 0], "parameters": {"values": {"string": [{"name": "who", "value": "={{ $json.body.name }} {{ $json.body.email }}"}]}}}`, PaceMachine},
+		{"a Vapi tool call answered with its result", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={\"results\": [{\"toolCallId\": \"{{ $('Hook').item.json.body.message.toolCalls[0].id }}\", \"result\": \"{{ $json.slots }}\"}]}"}`), PacePerson},
+		{"Vapi's end-of-call report", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={\"saved\": \"{{ $json.body.message.artifact.transcript.length }}\"}"}`), PaceMachine},
+		{"a Retell function call's arguments", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=Booked {{ $json.body.args.date }} for call {{ $json.body.call.call_id }}"}`), PacePerson},
+		{"Retell's call analysis, no arguments", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=Saved {{ $json.body.call.call_id }}"}`), PaceMachine},
+		{"a Vapi tool call answered on receipt", strings.Replace(hook(`{}`), `"responseMode": "responseNode"`, `"responseMode": "onReceived"`, 1), respond(`{"respondWith": "json", "responseBody": "={\"id\": \"{{ $json.body.message.toolCalls[0].id }}\"}"}`), PaceMachine},
 		{"contact fields in an event answered on receipt", strings.Replace(hook(`{}`), `"responseMode": "responseNode"`, `"responseMode": "onReceived"`, 1), respond(`{"respondWith": "json", "responseBody": "={\"name\": \"{{ $json.body.name }}\", \"email\": \"{{ $json.body.email }}\"}"}`), PaceMachine},
 	} {
 		w := parseOne(t, `{"nodes": [`+tc.hook+`, `+tc.next+`], "connections": {"Hook": {"main": [[{"node": "Next", "type": "main", "index": 0}]]}}}`)

@@ -35,7 +35,8 @@ webhook that people drive is left out, as its caller waits for the answer and do
 (the run answers the person who wrote, in a messaging app or through the reply address the request carried) or a
 page in a browser (the answer is a redirect or an HTML page, or carries CORS headers, or the webhook names the
 pages' origins), or a person's form or call (a Respond to Webhook node answers with the run's result, and the
-request brings a name and an e-mail address or phone number). An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
+request brings a name and an e-mail address or phone number), or a voice agent's tool (the run reads a Vapi tool
+call or a Retell function call from the request and answers with its result). An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
 is a write with an idempotency key or behind a Remove Duplicates that drops items seen in earlier executions.`,
 	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
 	FixSafety: analyze.Unsafe,

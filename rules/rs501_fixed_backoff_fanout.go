@@ -22,7 +22,9 @@ Slack, also when wired through a plain POST Webhook whose workflow answers the s
 or posts a chat message to a reply URL the request brought (Slack's response_url) for a request that names
 its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
 forms (also a POST Webhook that a Respond to Webhook node answers with the run's result for a request
-that brings a person's name and e-mail address or phone number), links opened in a browser, a Webhook that
+that brings a person's name and e-mail address or phone number), a voice agent's tool (a Webhook that waits to
+answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
+platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
 answers GET) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
