@@ -1243,3 +1243,76 @@ func (g *Graph) NeverDone(n *n8nschema.Node) bool {
 	i, ok := g.index(n)
 	return ok && g.deadDone != nil && g.deadDone[i]
 }
+
+// ReachGroup is triggers whose runs reach a node in common, in file order,
+// with everything they reach.
+type ReachGroup struct {
+	Triggers []*n8nschema.Node
+	Reach    map[*n8nschema.Node]bool
+}
+
+// GroupByReach groups triggers whose runs overlap, walking each node once:
+// a fact a rule computes per group rather than per trigger keeps a
+// workflow of many chained triggers linear. A trigger that reaches what
+// no other one does is a group of its own, with exactly ReachFrom's nodes.
+func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
+	owner := map[*n8nschema.Node]int{}
+	parent := make([]int, len(triggers))
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(i, j int) {
+		a, b := find(i), find(j)
+		if a > b {
+			a, b = b, a
+		}
+		parent[b] = a // the group's root is its first trigger
+	}
+	for i, t := range triggers {
+		parent[i] = i
+		var queue []*n8nschema.Node
+		visit := func(n *n8nschema.Node) {
+			if j, ok := owner[n]; ok {
+				if j != i {
+					union(i, j) // walked before by j: everything after it too
+				}
+				return
+			}
+			owner[n] = i
+			queue = append(queue, n)
+		}
+		visit(t)
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, e := range g.Out(u) {
+				if e.Type == ConnMain {
+					visit(e.To)
+				}
+			}
+			for _, s := range g.SubNodes(u, "") {
+				visit(s)
+			}
+		}
+	}
+	at := map[int]int{}
+	var out []ReachGroup
+	for i, t := range triggers {
+		r := find(i)
+		k, ok := at[r]
+		if !ok {
+			k = len(out)
+			at[r] = k
+			out = append(out, ReachGroup{Reach: map[*n8nschema.Node]bool{}})
+		}
+		out[k].Triggers = append(out[k].Triggers, t)
+	}
+	for n, i := range owner {
+		out[at[find(i)]].Reach[n] = true
+	}
+	return out
+}

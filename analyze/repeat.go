@@ -93,8 +93,8 @@ var sifters = map[string]bool{
 // Between returns the nodes on a path of main connections from one of
 // starts to b, none of them included.
 func Between(g *Graph, starts []*n8nschema.Node, b *n8nschema.Node) []*n8nschema.Node {
-	from := mainReach(g, false, starts...)
-	to := mainReach(g, true, b)
+	from := g.walk(false, starts)
+	to := leadsTo(g, b)
 	for _, t := range starts {
 		delete(to, t)
 	}
@@ -107,35 +107,18 @@ func Between(g *Graph, starts []*n8nschema.Node, b *n8nschema.Node) []*n8nschema
 	return out
 }
 
-// mainReach is what the nodes reach along main connections (back: what
-// reaches them), themselves included.
-func mainReach(g *Graph, back bool, nodes ...*n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := map[*n8nschema.Node]bool{}
-	var queue []*n8nschema.Node
-	for _, n := range nodes {
-		if !seen[n] {
-			seen[n] = true
-			queue = append(queue, n)
-		}
-	}
+// leadsTo is what reaches b along main connections, b included: the
+// backward twin of Graph.walk.
+func leadsTo(g *Graph, b *n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := map[*n8nschema.Node]bool{b: true}
+	queue := []*n8nschema.Node{b}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		es := g.Out(u)
-		if back {
-			es = g.In(u)
-		}
-		for _, e := range es {
-			if e.Type != ConnMain {
-				continue
-			}
-			v := e.To
-			if back {
-				v = e.From
-			}
-			if !seen[v] {
-				seen[v] = true
-				queue = append(queue, v)
+		for _, e := range g.In(u) {
+			if e.Type == ConnMain && !seen[e.From] {
+				seen[e.From] = true
+				queue = append(queue, e.From)
 			}
 		}
 	}
