@@ -59,6 +59,11 @@ type Graph struct {
 	voiceTool   map[*n8nschema.Node]bool // answersVoiceTool by webhook
 	chatOnce    sync.Once
 	chats       []*n8nschema.Node
+	// RelayOf's and personForm's memos, by webhook.
+	relayOnce sync.Once
+	relayBy   map[*n8nschema.Node]Relay
+	formOnce  sync.Once
+	formBy    map[*n8nschema.Node]bool
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an

@@ -50,6 +50,9 @@ var personTriggers = map[string]string{
 	"n8n-nodes-base.facebookLeadAdsTrigger":      "form",
 	"n8n-nodes-base.calendlyTrigger":             "form",
 	"n8n-nodes-base.acuitySchedulingTrigger":     "form",
+	"n8n-nodes-base.calTrigger":                  "form", // Cal.com bookings
+	"n8n-nodes-base.formIoTrigger":               "form",
+	"n8n-nodes-base.koBoToolboxTrigger":          "form",
 }
 
 // Converses reports whether a trigger starts an execution for a person
@@ -78,13 +81,15 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // a Webhook that takes POST is paced by people when the workflow answers
 // the sender in a messaging app (RelaysChat): a Telegram, WhatsApp, LINE,
 // Slack or Discord bot wired through a plain Webhook instead of the app's
-// trigger node; or when a page in a browser posts to it (AnswersBrowser).
+// trigger node; when a page in a browser posts to it (AnswersBrowser), a
+// person's form (postsPersonForm) or a voice agent's tool; or when a
+// booking or form service relays one person's action to it (RelayOf).
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
 	if p != PaceMachine || g == nil || t.Type != n8nschema.TypeWebhook {
 		return p
 	}
-	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) {
+	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) || g.postsPersonForm(t) || RelayOf(g, t).Key != "" {
 		return PacePerson
 	}
 	return p
@@ -152,14 +157,13 @@ func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 	if g == nil || t.Type != n8nschema.TypeWebhook {
 		return false
 	}
-	return answersBrowser(g.walk(false, []*n8nschema.Node{t}), t)
+	reached := g.walk(false, []*n8nschema.Node{t})
+	return answersBrowser(reached, t) || postsPersonForm(g, reached, t)
 }
 
-// answersBrowser is AnswersBrowser over the nodes t's runs reach.
+// answersBrowser is AnswersBrowser over the nodes t's runs reach, but for
+// the person's form (read once per webhook by Graph.postsPersonForm).
 func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
-	if postsPersonForm(reached, t) {
-		return true
-	}
 	opts := t.Params().Get("options")
 	if o := strings.TrimSpace(opts.Get("allowedOrigins").Str()); o != "" && o != "*" {
 		return true
@@ -185,51 +189,6 @@ func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	}
 	return false
 }
-
-// postsPersonForm reports whether a Webhook takes a form a person filled
-// in on a page: it answers when a Respond to Webhook node says
-// (responseMode "responseNode"), that node answers with what the run made
-// (not respondWith "noData"), and the run reads a person's contact fields
-// from the request body: a name and an e-mail address or phone number. A
-// service's event carries its own ids; a form waits for its answer.
-func postsPersonForm(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
-	if t.Params().Get("responseMode").Str() != "responseNode" {
-		return false
-	}
-	answers := false
-	var name, contact bool
-	for n := range reached {
-		if n.Disabled {
-			continue
-		}
-		if n.Type == n8nschema.TypeRespondToWebhook && n.Params().Get("respondWith").Str() != "noData" {
-			answers = true
-		}
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			x := v.Str()
-			if name && contact || !readsBody(x, t) {
-				return
-			}
-			for _, m := range requestFieldRE.FindAllStringSubmatch(x, -1) {
-				f := strings.ToLower(m[1] + m[2])
-				name = name || personNameRE.MatchString(f)
-				contact = contact || personContactRE.MatchString(f)
-			}
-		})
-	}
-	return answers && name && contact
-}
-
-// requestFieldRE matches a field read from a request body: body.email,
-// body["phone"], body['first_name'].
-var requestFieldRE = lazyregexp.New(`\bbody(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*["']([^"']+)["']\s*\])`)
-
-// personNameRE and personContactRE match the fields of a contact form: a
-// person's name, and an e-mail address or phone number.
-var (
-	personNameRE    = lazyregexp.New(`^(name|full_?name|first_?name|last_?name|your_?name|nom|nombre)$`)
-	personContactRE = lazyregexp.New(`^(e_?mail|email_?address|your_?email|phone|phone_?number|telephone|tel|mobile|whatsapp)$`)
-)
 
 // htmlRE matches a body that is an HTML page or fragment (not XML such as
 // Twilio's TwiML).

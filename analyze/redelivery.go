@@ -63,6 +63,11 @@ var senders = map[string]Sender{
 	// times out after 20 s and is retried until it succeeds; Meta
 	// publishes no count (docs/n8n-facts.md).
 	"meta": {Name: "Meta", TimeoutMS: 20_000, Redeliveries: -1, Spacing: "until it is answered, with growing gaps"},
+	// Booking and form services that relay one person's action (RelayOf):
+	// people pace them, but the service is the caller and sends again.
+	"calendly": {Name: "Calendly", TimeoutMS: 15_000, Redeliveries: -1, Spacing: "for up to 24 hours, with exponential backoff"},
+	"typeform": {Name: "Typeform", TimeoutMS: 30_000, Redeliveries: 5, Spacing: "5 times, after 5, 10, 20, 60 and 120 minutes"},
+	"tally":    {Name: "Tally", TimeoutMS: 10_000, Redeliveries: 5, Spacing: "5 times, after 5 minutes, 30 minutes, 1 hour, 6 hours and 24 hours"},
 }
 
 // SenderFor returns a known sender by key ("stripe", "slack").
@@ -420,7 +425,13 @@ func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery,
 	}
 	g := s.Graph(w)
 	r := Redelivery{Trigger: t, Reach: ReachFrom(g, t)}
-	r.Key, r.Evidence = SenderOf(g, t)
+	// A booking or form service the run reads the payload of names the
+	// caller of this webhook; SenderOf reads the whole workflow.
+	if rl := RelayOf(g, t); senders[rl.Key].Name != "" {
+		r.Key, r.Evidence = rl.Key, rl.Evidence
+	} else {
+		r.Key, r.Evidence = SenderOf(g, t)
+	}
 	if r.Key != "" {
 		r.Sender = senders[r.Key]
 	}

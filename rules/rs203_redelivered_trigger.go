@@ -114,14 +114,18 @@ func slowText(rd analyze.Redelivery) string {
 	return out
 }
 
-// unknownSender notes a late-answering webhook that nothing names a
-// sender of, when a machine calls it (no person's chat, form or page:
-// analyze.TriggerPaceIn) and a second run would leave harm behind (a
-// charge, an order, a message to a customer, a booking). The caller may
-// never send again, so it stays a note, and nothing is replayed.
+// unknownSender notes a late-answering webhook whose sender's redelivery
+// is not known, when a machine calls it (no person's chat, form or page:
+// analyze.TriggerPaceIn; a booking or form service that relays people's
+// actions is a machine that calls, analyze.RelayOf) and a second run would
+// leave harm behind (a charge, an order, a message to a customer, a
+// booking). The caller may never send again, so it stays a note, and
+// nothing is replayed.
 func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 	w, t := pass.Workflow, rd.Trigger
-	if analyze.TriggerPaceIn(pass.Set.Graph(w), t) != analyze.PaceMachine {
+	g := pass.Set.Graph(w)
+	relay := analyze.RelayOf(g, t)
+	if relay.Key == "" && analyze.TriggerPaceIn(g, t) != analyze.PaceMachine {
 		return
 	}
 	rep := repeatedFrom(pass, t, rd.Reach)
@@ -137,10 +141,15 @@ func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 	if len(rd.Slow) > 1 {
 		slow += ", " + worstText(rd) + " before the answer"
 	}
+	msg := fmt.Sprintf("webhook %q answers only after %s; nothing in the workflow says who calls it, and a caller that sends again when no answer comes in time (as Stripe, Shopify, Slack and Meta do) would repeat the run with each delivery: %s",
+		t.Name, slow, what)
+	if relay.Key != "" {
+		msg = fmt.Sprintf("webhook %q answers only after %s; it is called by %s (%s), whose documentation does not say whether it sends again when no answer comes in time; if it does (as Stripe, Shopify, Slack and Meta do), each delivery repeats the run: %s",
+			t.Name, slow, relay.Name, relay.Evidence, what)
+	}
 	pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: analyze.Note, Confidence: analyze.Low, Detail: "unknown",
-		Message: fmt.Sprintf("webhook %q answers only after %s; nothing in the workflow says who calls it, and a caller that sends again when no answer comes in time (as Stripe, Shopify, Slack and Meta do) would repeat the run with each delivery: %s",
-			t.Name, slow, what),
-		Chain: op.Factors})
+		Message: msg,
+		Chain:   op.Factors})
 }
 
 // worstText is the longest a webhook's answer can take.

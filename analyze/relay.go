@@ -1,0 +1,149 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A booking or form service calls a Webhook once for one person's action:
+// Calendly when someone books or cancels (invitee.created,
+// invitee.canceled), Cal.com on BOOKING_CREATED and the like, Typeform,
+// Tally and Jotform when someone submits a form. Such calls come at
+// people's pace, one execution per action, and do not fail in lockstep;
+// but the service, not the person, is the caller: it sends the event again
+// when no answer comes in time, as its documentation says
+// (docs/n8n-facts.md, "Senders that redeliver").
+
+// Relay is the service that relays people's actions to a Webhook.
+type Relay struct {
+	Key  string // "calendly"; a key of senders when the service's redelivery is known
+	Name string // "Calendly"
+	// Evidence says what the run reads that tells the service.
+	Evidence string
+}
+
+// relayServices are the booking and form services whose webhook payloads
+// are documented (docs/n8n-facts.md): request body paths only their
+// payload has, the event names they send (matched as quoted values, case
+// kept) and their signature header.
+var relayServices = []struct {
+	key, name string
+	paths     []string
+	events    []string
+	header    string
+}{
+	// Calendly: {event: "invitee.created", payload: {email, name,
+	// scheduled_event, questions_and_answers, …}}; the legacy v1 payload
+	// nests the person under payload.invitee.
+	{key: "calendly", name: "Calendly", paths: []string{"payload.invitee", "payload.scheduled_event", "payload.questions_and_answers"},
+		events: []string{"invitee.created", "invitee.canceled", "routing_form_submission.created"}, header: "calendly-webhook-signature"},
+	// Cal.com: {triggerEvent: "BOOKING_CREATED", payload: {attendees, organizer, …}}.
+	{key: "calcom", name: "Cal.com", paths: []string{"payload.attendees"},
+		events: []string{"BOOKING_CREATED", "BOOKING_RESCHEDULED", "BOOKING_CANCELLED", "BOOKING_REQUESTED"}, header: "x-cal-signature-256"},
+	// Typeform: {event_type: "form_response", form_response: {answers, …}}.
+	{key: "typeform", name: "Typeform", paths: []string{"form_response"}, header: "typeform-signature"},
+	// Tally: {eventType: "FORM_RESPONSE", data: {responseId, fields, …}}.
+	{key: "tally", name: "Tally", paths: []string{"data.fields", "data.responseId", "data.submissionId"},
+		events: []string{"FORM_RESPONSE"}, header: "tally-signature"},
+	// Jotform: multipart fields formID, submissionID and rawRequest (the
+	// answers as a JSON string).
+	{key: "jotform", name: "Jotform", paths: []string{"rawRequest", "submissionID"}},
+}
+
+// RelayOf tells the booking or form service that calls a Webhook, from
+// what the run the webhook starts reads of the request (its payload's
+// paths, the event names it compares, the signature header it checks), or
+// the zero Relay when nothing does.
+func RelayOf(g *Graph, t *n8nschema.Node) Relay {
+	if g == nil || t.Type != n8nschema.TypeWebhook {
+		return Relay{}
+	}
+	g.relayOnce.Do(func() {
+		g.relayBy = map[*n8nschema.Node]Relay{}
+		for _, tr := range g.Triggers() {
+			if tr.Type == n8nschema.TypeWebhook {
+				g.relayBy[tr] = relayOf(g, g.walk(false, []*n8nschema.Node{tr}))
+			}
+		}
+	})
+	if r, ok := g.relayBy[t]; ok {
+		return r
+	}
+	return relayOf(g, g.walk(false, []*n8nschema.Node{t})) // not one of the graph's triggers
+}
+
+// relayOf reads the nodes reached (in workflow order, so that the evidence
+// does not depend on map order) for each service's signals and returns the
+// first service of the table that one of them names.
+func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
+	found := make([]string, len(relayServices))
+	for _, n := range g.Nodes {
+		if !reached[n] || n.Disabled {
+			continue
+		}
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
+			if v.Kind() != n8nschema.String {
+				return
+			}
+			x := v.Str()
+			for i, s := range relayServices {
+				if found[i] == "" {
+					found[i] = relaySignal(x, s.paths, s.events, s.header)
+				}
+			}
+		})
+	}
+	for i, s := range relayServices {
+		if found[i] != "" {
+			return Relay{Key: s.key, Name: s.name, Evidence: found[i]}
+		}
+	}
+	return Relay{}
+}
+
+// relaySignal returns what x reads of a service's request: a body path of
+// its payload, an event name it sends, or its signature header; "" when
+// none.
+func relaySignal(x string, paths, events []string, header string) string {
+	if strings.Contains(x, "body") {
+		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
+			path := dotted(m[1])
+			for _, p := range paths {
+				if rest, ok := strings.CutPrefix(path, "."+p); ok && (rest == "" || rest[0] == '.') {
+					return fmt.Sprintf("it reads %q", "body."+p)
+				}
+			}
+		}
+	}
+	for _, ev := range events {
+		if strings.Contains(x, ev) && quotedValue(x, ev) {
+			return fmt.Sprintf("it tests for the event %q", ev)
+		}
+	}
+	if header != "" && strings.Contains(strings.ToLower(x), header) {
+		return fmt.Sprintf("it reads %q", header)
+	}
+	return ""
+}
+
+// quotedValue reports whether x is v (a value an If or Switch compares) or
+// holds it between quotes.
+func quotedValue(x, v string) bool {
+	if x == v || x == "="+v {
+		return true
+	}
+	for _, q := range []string{`'`, `"`, "`"} {
+		if strings.Contains(x, q+v+q) {
+			return true
+		}
+	}
+	return false
+}
+
+// dotted writes a path read as .a["b"] or ['a'].b as .a.b, without spaces.
+func dotted(path string) string {
+	r := strings.NewReplacer(" ", "", "\t", "", "\n", "", `["`, ".", `['`, ".", `"]`, "", `']`, "")
+	return r.Replace(path)
+}

@@ -1,0 +1,108 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRelayOf: a Webhook whose run reads a booking or form service's
+// documented payload (Calendly's payload.scheduled_event, Cal.com's
+// BOOKING_CREATED, Typeform's form_response, Tally's data.fields, Jotform's
+// rawRequest) or checks its signature header is called by that service for
+// one person's action, so people pace it; the service's own redelivery
+// decides RS203 (Calendly, Typeform and Tally publish theirs). A payload
+// path of another service, or the same names outside the request body,
+// says nothing.
+func TestRelayOf(t *testing.T) {
+	for _, tc := range []struct {
+		name, read, key, evidence string
+		redelivers                bool
+	}{
+		{"Calendly's invitee.created", "={{ $json.body.payload.scheduled_event.start_time }}", "calendly", `it reads "body.payload.scheduled_event"`, true},
+		{"Calendly's legacy payload, bracketed", `={{ $json["body"]["payload"]["invitee"]["email"] }}`, "calendly", `it reads "body.payload.invitee"`, true},
+		{"Calendly's event compared in code", "if ($json.body.event !== 'invitee.created') return [];", "calendly", `it tests for the event "invitee.created"`, true},
+		{"Calendly's signature header", "={{ $json.headers['calendly-webhook-signature'] }}", "calendly", `it reads "calendly-webhook-signature"`, true},
+		{"Cal.com's attendees", "={{ $json.body.payload.attendees[0].email }}", "calcom", `it reads "body.payload.attendees"`, false},
+		{"Typeform's response, in code", "const answers = $input.first().json.body.form_response.answers;", "typeform", `it reads "body.form_response"`, true},
+		{"Tally's fields", "={{ $json.body.data.fields[0].value }}", "tally", `it reads "body.data.fields"`, true},
+		{"Jotform's raw request", "={{ JSON.parse($json.body.rawRequest).q3_email }}", "jotform", `it reads "body.rawRequest"`, false},
+		{"a Stripe event", "={{ $json.body.data.object.customer_email }}", "", "", false},
+		{"a prefix of a path is not the path", "={{ $json.body.payload.inviteeCount }}", "", "", false},
+		{"the same names off the request", "={{ $json.payload.scheduled_event }}", "", "", false},
+	} {
+		w := parseOne(t, `{"nodes": [
+		 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p"}},
+		 {"name": "Read", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0], "parameters": {"jsCode": `+quoteJSON(tc.read)+`}}],
+		 "connections": {"Hook": {"main": [[{"node": "Read", "type": "main", "index": 0}]]}}}`)
+		g := BuildGraph(w)
+		r := RelayOf(g, w.Nodes[0])
+		if r.Key != tc.key || r.Evidence != tc.evidence {
+			t.Errorf("%s: RelayOf = %q (%s); want %q (%s)", tc.name, r.Key, r.Evidence, tc.key, tc.evidence)
+		}
+		if want := map[bool]Pace{true: PacePerson, false: PaceMachine}[tc.key != ""]; TriggerPaceIn(g, w.Nodes[0]) != want {
+			t.Errorf("%s: TriggerPaceIn = %d; want %d", tc.name, TriggerPaceIn(g, w.Nodes[0]), want)
+		}
+		if s, ok := SenderFor(tc.key); ok != tc.redelivers || ok && !s.Redelivers() {
+			t.Errorf("%s: SenderFor(%q) = %v, %v; want a sender that redelivers: %v", tc.name, tc.key, s, ok, tc.redelivers)
+		}
+	}
+}
+
+// TestPersonFormFields: a Webhook answered with the run's result is a
+// person's form when the run reads an e-mail address or phone number and a
+// name or a message from the request by any path: the body in an
+// expression or in code, the item's own fields on the node the webhook
+// feeds ($json.email, where n8n puts nothing, but the request brings it),
+// through the webhook's name, or the query of a GET. A service's event
+// (an event type, a signature header) is not one, nor fields of another
+// node's item.
+func TestPersonFormFields(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode, method, read string
+		want                     bool
+	}{
+		{"name and e-mail in the body", "lastNode", "POST", "={{ $json.body.name }} {{ $json.body.email }}", true},
+		{"e-mail and message, no name", "lastNode", "POST", "={{ $json.body.email }}: {{ $json.body.message }}", true},
+		{"phone and company, no name", "lastNode", "POST", "={{ $json.body.phone }} at {{ $json.body.company_name }}", true},
+		{"fields off the item the webhook feeds", "lastNode", "POST", "={{ $json.name }} <{{ $json.email }}>", true},
+		{"fields through the webhook's name", "lastNode", "POST", "={{ $('Hook').item.json.email }} {{ $('Hook').item.json.message }}", true},
+		{"code reads the body", "lastNode", "POST", "const b = $input.first().json.body; return [{json: {n: $input.first().json.body.name, e: $input.first().json.body.email}}];", true},
+		{"code takes the body apart", "lastNode", "POST", "const { name, email } = $input.first().json.body;\nreturn [{ json: { name, email } }];", true},
+		{"the query of a GET", "lastNode", "GET", "={{ $json.query.email }} {{ $json.query.name }}", true},
+		{"the query of a POST is not read", "lastNode", "POST", "={{ $json.query.email }} {{ $json.query.name }}", false},
+		{"e-mail alone", "lastNode", "POST", "={{ $json.body.email }}", false},
+		{"answered on receipt", "onReceived", "POST", "={{ $json.body.name }} {{ $json.body.email }}", false},
+		{"an event type beside the fields", "lastNode", "POST", "={{ $json.body.event_type }} {{ $json.body.name }} {{ $json.body.email }}", false},
+		{"a signature header beside the fields", "lastNode", "POST", "={{ $json.headers['x-signature'] }} {{ $json.body.name }} {{ $json.body.email }}", false},
+		{"webhook item keys are no fields", "lastNode", "POST", "={{ $json.headers }} {{ $json.query }} {{ $json.email }}", false},
+	} {
+		method := ""
+		if tc.method != "GET" {
+			method = `"httpMethod": "` + tc.method + `", `
+		}
+		w := parseOne(t, `{"nodes": [
+		 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {`+method+`"path": "p", "responseMode": "`+tc.mode+`"}},
+		 {"name": "Read", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0], "parameters": {"jsCode": `+quoteJSON(tc.read)+`}}],
+		 "connections": {"Hook": {"main": [[{"node": "Read", "type": "main", "index": 0}]]}}}`)
+		g := BuildGraph(w)
+		if got := g.postsPersonForm(w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: postsPersonForm = %v; want %v", tc.name, got, tc.want)
+		}
+	}
+	// The item's own fields count only on a node the webhook feeds: after a
+	// lookup, $json is the lookup's answer.
+	w := parseOne(t, `{"nodes": [
+	 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "lastNode"}},
+	 {"name": "Look up", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 0], "parameters": {"url": "https://crm.example.org/api/people"}},
+	 {"name": "Read", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [400, 0], "parameters": {"assignments": {"assignments": [{"id": "a", "name": "who", "value": "={{ $json.name }} {{ $json.email }}", "type": "string"}]}}}],
+	 "connections": {"Hook": {"main": [[{"node": "Look up", "type": "main", "index": 0}]]}, "Look up": {"main": [[{"node": "Read", "type": "main", "index": 0}]]}}}`)
+	if BuildGraph(w).postsPersonForm(w.Nodes[0]) {
+		t.Error("fields of a lookup's answer: postsPersonForm = true; want false")
+	}
+}
+
+// quoteJSON writes s as a JSON string.
+func quoteJSON(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
