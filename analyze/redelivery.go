@@ -34,6 +34,9 @@ type Sender struct {
 	Redeliveries int
 	// Spacing says when the redeliveries come.
 	Spacing string
+	// GapsMS is the published wait before each redelivery once the last
+	// delivery failed (the last one repeats), nil when none is published.
+	GapsMS []int64
 }
 
 // Redelivers reports whether the sender sends a failed event again on
@@ -66,8 +69,10 @@ var senders = map[string]Sender{
 	// Booking and form services that relay one person's action (RelayOf):
 	// people pace them, but the service is the caller and sends again.
 	"calendly": {Name: "Calendly", TimeoutMS: 15_000, Redeliveries: -1, Spacing: "for up to 24 hours, with exponential backoff"},
-	"typeform": {Name: "Typeform", TimeoutMS: 30_000, Redeliveries: 5, Spacing: "5 times, after 5, 10, 20, 60 and 120 minutes"},
-	"tally":    {Name: "Tally", TimeoutMS: 10_000, Redeliveries: 5, Spacing: "5 times, after 5 minutes, 30 minutes, 1 hour, 6 hours and 24 hours"},
+	"typeform": {Name: "Typeform", TimeoutMS: 30_000, Redeliveries: 5, Spacing: "5 times, after 5, 10, 20, 60 and 120 minutes",
+		GapsMS: []int64{300_000, 600_000, 1_200_000, 3_600_000, 7_200_000}},
+	"tally": {Name: "Tally", TimeoutMS: 10_000, Redeliveries: 5, Spacing: "5 times, after 5 minutes, 30 minutes, 1 hour, 6 hours and 24 hours",
+		GapsMS: []int64{300_000, 1_800_000, 3_600_000, 21_600_000, 86_400_000}},
 }
 
 // SenderFor returns a known sender by key ("stripe", "slack").

@@ -23,13 +23,17 @@ type delivery struct {
 
 // redeliveryGapMS is the wait before redelivery k (1-based) once the
 // previous delivery timed out: Slack sends at once, after 1 minute and
-// after 5 minutes; the others publish a backoff without a schedule
+// after 5 minutes; Typeform and Tally publish their schedules
+// (Sender.GapsMS); the others publish a backoff without a schedule
 // (Shopify: 8 times over 4 hours; Stripe: up to 3 days; Meta: until
-// answered), so the gap doubles from 1 minute, the shortest any of them
-// waits.
+// answered; Calendly: for 24 hours), so the gap doubles from 1 minute, the
+// shortest any of them waits.
 func redeliveryGapMS(s analyze.Sender, k int) int64 {
 	if slack, _ := analyze.SenderFor("slack"); s.Name == slack.Name {
 		return []int64{0, 60_000, 300_000}[min(k-1, 2)]
+	}
+	if len(s.GapsMS) > 0 {
+		return s.GapsMS[min(k-1, len(s.GapsMS)-1)]
 	}
 	return 60_000 << min(k-1, 20)
 }

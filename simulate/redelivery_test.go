@@ -94,3 +94,24 @@ func notificationsOnly(t *testing.T, path string) string {
 	}
 	return dst
 }
+
+// TestRedeliveryPublishedSchedule: Typeform publishes when it sends again
+// (after 5, 10, 20, 60 and 120 minutes), and the replay follows it: a
+// Typeform webhook whose answer an outage makes later than the 30 s
+// Typeform waits arrives again 5 minutes after that timeout, not after the
+// 1 minute a sender with no published schedule is given. (The enrichment
+// call's URL is an expression, so its dependency is "(unknown)".)
+func TestRedeliveryPublishedSchedule(t *testing.T) {
+	c := Config{Outages: []Outage{{"(unknown)", 4 * time.Minute}}, Executions: 1, Workers: 1, Concurrency: 10,
+		Latency: 200 * time.Millisecond, Failure: FailTimeout, Seed: 1}
+	r, err := Run(load(t, "../rules/testdata/RS203/typeform_late_lead.json"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Restarts) != 1 {
+		t.Fatalf("restarts %+v; want one redelivery", r.Restarts)
+	}
+	if got := r.Restarts[0]; got.Via != "Typeform" || got.Count != 1 || got.LastS != 330 {
+		t.Errorf("redelivery = %+v; want Typeform's one redelivery at 330 s (30 s timeout + 5 minutes)", got)
+	}
+}
