@@ -34,9 +34,13 @@ drives the webhook and a second run would leave harm (a charge, an order, a book
 webhook that people drive is left out, as its caller waits for the answer and does not send again: a chat relay
 (the run answers the person who wrote, in a messaging app or through the reply address the request carried) or a
 page in a browser (the answer is a redirect or an HTML page, or carries CORS headers, or the webhook names the
-pages' origins), or a person's form or call (a Respond to Webhook node answers with the run's result, and the
-request brings a name and an e-mail address or phone number), or a voice agent's tool (the run reads a Vapi tool
-call or a Retell function call from the request and answers with its result). An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
+pages' origins), or a person's form or call (the run answers with its result, and the request brings an e-mail
+address or phone number and a name or a message, and no event type or signature), or a voice agent's tool (the
+run reads a Vapi tool call or a Retell function call from the request and answers with its result). A booking or
+form service that relays one person's action is the caller, not the person, and sends again as its documentation
+says: Calendly (15 s, for 24 hours), Typeform (30 s, 5 times) and Tally (10 s, 5 times) are known senders, told
+from the payload the run reads (Calendly's payload.scheduled_event, Typeform's form_response, Tally's data.fields)
+or their signature header; Cal.com and Jotform publish no redelivery, and are notes that name them. An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
 is a write with an idempotency key or behind a Remove Duplicates that drops items seen in earlier executions.`,
 	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
 	FixSafety: analyze.Unsafe,

@@ -26,8 +26,9 @@ one that waits an hour or more on every trip (a scheduler), nor one whose counte
 every trip, a Code node checks by throwing (the "try the next model" fallback), nor one a condition
 bounds beyond a $runIndex test: a number stepped by a constant and compared with a fixed limit, a work
 list drained (shift, pop) until it is empty, or a status poll that leaves on every terminal status. Where
-only people start the workflow (a chat, a messaging bot, a form, a link opened in a browser), a loop inside
-one execution is a warning: it runs one at a time, and the person sees it go silent.`,
+only people start the workflow (a chat, a messaging bot, a form, a link opened in a browser, or a booking or
+form service that relays one person's action), a loop inside one execution is a warning: it runs one at a
+time, and a person who waits for the answer sees it go silent.`,
 	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: bounding spend needs a decision about what to stop (a cap, a guard on the loop).",
 	Severity:   analyze.Error,

@@ -23,7 +23,9 @@ nor one whose counter, stepped by one on every trip, a Code node checks by throw
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty,
 nor a status poll that leaves on every terminal status, nor pagination that follows the response's
 next-page cursor. Where only people start the workflow (a chat, a
-messaging bot, a form, a link opened in a browser), the finding is a note: the person sees it hang.`,
+messaging bot, a form, a link opened in a browser, or a booking or form service that relays one person's
+action, such as a Calendly or Typeform webhook), the finding is a note: runs come one person at a time, and
+a person who waits for the answer sees it hang.`,
 	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it stops executions that run long. For a workflow with no executionTimeout and a
