@@ -10,7 +10,7 @@ import (
 // A booking or form service calls a Webhook once for one person's action:
 // Calendly when someone books or cancels (invitee.created,
 // invitee.canceled), Cal.com on BOOKING_CREATED and the like, Typeform,
-// Tally and Jotform when someone submits a form. Such calls come at
+// Tally, Jotform and Wufoo when someone submits a form. Such calls come at
 // people's pace, one execution per action, and do not fail in lockstep;
 // but the service, not the person, is the caller: it sends the event again
 // when no answer comes in time, as its documentation says
@@ -50,6 +50,9 @@ var relayServices = []struct {
 	// Jotform: multipart fields formID, submissionID and rawRequest (the
 	// answers as a JSON string).
 	{key: "jotform", name: "Jotform", paths: []string{"rawRequest", "submissionID"}},
+	// Wufoo: form-encoded Field1…FieldN, with HandshakeKey (the key the
+	// subscriber chose) and, with metadata, FieldStructure and FormStructure.
+	{key: "wufoo", name: "Wufoo", paths: []string{"HandshakeKey", "FieldStructure", "FormStructure"}},
 }
 
 // RelayOf tells the booking or form service that calls a Webhook, from

@@ -26,6 +26,7 @@ func TestRelayOf(t *testing.T) {
 		{"Typeform's response, in code", "const answers = $input.first().json.body.form_response.answers;", "typeform", `it reads "body.form_response"`, true},
 		{"Tally's fields", "={{ $json.body.data.fields[0].value }}", "tally", `it reads "body.data.fields"`, true},
 		{"Jotform's raw request", "={{ JSON.parse($json.body.rawRequest).q3_email }}", "jotform", `it reads "body.rawRequest"`, false},
+		{"Wufoo's handshake key", "={{ $json.body.HandshakeKey === $env.WUFOO_KEY }}", "wufoo", `it reads "body.HandshakeKey"`, false},
 		{"a Stripe event", "={{ $json.body.data.object.customer_email }}", "", "", false},
 		{"a prefix of a path is not the path", "={{ $json.body.payload.inviteeCount }}", "", "", false},
 		{"the same names off the request", "={{ $json.payload.scheduled_event }}", "", "", false},

@@ -40,7 +40,7 @@ run reads a Vapi tool call or a Retell function call from the request and answer
 form service that relays one person's action is the caller, not the person, and sends again as its documentation
 says: Calendly (15 s, for 24 hours), Typeform (30 s, 5 times) and Tally (10 s, 5 times) are known senders, told
 from the payload the run reads (Calendly's payload.scheduled_event, Typeform's form_response, Tally's data.fields)
-or their signature header; Cal.com and Jotform publish no redelivery, and are notes that name them. An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
+or their signature header; Cal.com, Jotform and Wufoo publish no redelivery, and are notes that name them. An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
 is a write with an idempotency key or behind a Remove Duplicates that drops items seen in earlier executions.`,
 	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
 	FixSafety: analyze.Unsafe,

@@ -25,7 +25,7 @@ forms (also a POST Webhook answered with the run's result, by a Respond to Webho
 a request that brings an e-mail address or phone number and a name or a message, read by any path: the body,
 the item the webhook feeds, the webhook's name, a GET's query; a request that names an event type or is
 signed is a service's event), bookings and form submissions a service relays (a Webhook whose run reads
-Calendly's invitee payload, Cal.com's BOOKING_CREATED, Typeform's form_response, Tally's or Jotform's
+Calendly's invitee payload, Cal.com's BOOKING_CREATED, Typeform's form_response, Tally's, Jotform's or Wufoo's
 submission: one execution per person's action), a voice agent's tool (a Webhook that waits to
 answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
 platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
