@@ -91,9 +91,10 @@ func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 				return
 			}
 			x := v.Str()
+			lower := strings.ToLower(x)
 			for i, s := range relayServices {
 				if found[i] == "" {
-					found[i] = relaySignal(x, s.paths, s.events, s.header)
+					found[i] = relaySignal(x, lower, s.paths, s.events, s.header)
 				}
 			}
 		})
@@ -106,10 +107,10 @@ func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 	return Relay{}
 }
 
-// relaySignal returns what x reads of a service's request: a body path of
-// its payload, an event name it sends, or its signature header; "" when
-// none.
-func relaySignal(x string, paths, events []string, header string) string {
+// relaySignal returns what x (lower, lowercased) reads of a service's
+// request: a body path of its payload, an event name it sends, or its
+// signature header; "" when none.
+func relaySignal(x, lower string, paths, events []string, header string) string {
 	if strings.Contains(x, "body") {
 		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
 			path := dotted(m[1])
@@ -125,7 +126,7 @@ func relaySignal(x string, paths, events []string, header string) string {
 			return fmt.Sprintf("it tests for the event %q", ev)
 		}
 	}
-	if header != "" && strings.Contains(strings.ToLower(x), header) {
+	if header != "" && strings.Contains(lower, header) {
 		return fmt.Sprintf("it reads %q", header)
 	}
 	return ""
