@@ -40,6 +40,10 @@ type Operation struct {
 	// call, past its release).
 	Paid  bool
 	Write bool
+	// Refused is true when the call fails on every item as configured:
+	// n8n, or the provider it calls, refuses it before anything is billed
+	// (n8nschema.RefusedCall with Fails). Such a call is not paid.
+	Refused bool
 	// Consequence is what the write leaves when it runs once more
 	// (ConsequenceOf); NoEffect for reads.
 	Consequence    Consequence
