@@ -66,3 +66,30 @@ func TestNoBilledCall(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedCallFails: a refusal fails the node on every item when n8n's
+// code throws (a credential it does not hold, the OpenAI app node's
+// routers, its v1 message with no model or prompt) or the provider's
+// refusal becomes the node's error (the legacy node's completions); an
+// operation a node's description lacks is not known to fail (a
+// declarative node may still send a request that answers).
+func TestRefusedCallFails(t *testing.T) {
+	for _, c := range []struct {
+		node  string
+		fails bool
+	}{
+		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true},
+		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"text","operation":"message"}}`, true},
+		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.5,"parameters":{"modelId":"gpt-4o"}}`, true},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"model":"gpt-4o-mini"}}`, true},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat"},"credentials":{"openAIApi":{"id":"1"}}}`, true},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, false},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, false},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
+		if !refused || r.Fails != c.fails {
+			t.Errorf("%s: refused %v, fails %v (%s), want refused, fails %v", c.node, refused, r.Fails, r.Why, c.fails)
+		}
+	}
+}
