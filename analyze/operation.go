@@ -56,9 +56,9 @@ type Operation struct {
 	// ErrorPath is true when the call runs only after something failed: it
 	// sits behind an error output or in an error workflow (RS304).
 	ErrorPath bool
-	// Live is true when the node runs: it is enabled and a trigger reaches
-	// it (Graph.Reachable). Filled by Build, so that rules on a released
-	// set need no graph.
+	// Live is true when the node runs and makes its call: it is enabled,
+	// a trigger reaches it (Graph.Reachable), and its call is not Refused.
+	// Filled by Build, so that rules on a released set need no graph.
 	Live bool
 
 	// Spend of a paid call, filled by Set.Spend (spend.go) after Amplify.
