@@ -245,11 +245,11 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 // regular outputs, unless it continues on error through them
 // (continueRegularOutput, or the legacy continueOnFail); with
 // continueErrorOutput its items leave by the error output
-// (n8n-core/dist/execution-engine/workflow-execute.js runNode's catch and
+// (n8n-core/dist/execution-engine/workflow-execute.js continuesOnError,
 // handleNodeErrorOutput).
 func (g *Graph) failing() {
 	for i, nd := range g.Nodes {
-		if nd.Disabled || nd.OnError == "continueRegularOutput" || nd.OnError == "" && nd.ContinueOnFail {
+		if nd.Disabled || nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
 			continue
 		}
 		if r, ok := n8nschema.RefusedCall(nd); ok && r.Fails {
