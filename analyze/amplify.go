@@ -829,14 +829,14 @@ func (a *amp) operations(cur []ctx) {
 			op := &block[len(s.Operations)]
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Account: account(n, *sp), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
-			if _, refused := n8nschema.NoBilledCall(n); refused {
-				op.Paid = false // n8n makes no billed call for it
-			}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid
 				// call that answers, not a write.
 				op.Paid, op.Write = true, false
+			}
+			if r, refused := n8nschema.RefusedCall(n); refused {
+				op.Refused, op.Paid = r.Fails, false // nothing is billed
 			}
 			if op.Write {
 				op.Consequence = ConsequenceOf(n).Consequence

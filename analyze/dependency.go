@@ -157,7 +157,8 @@ func PlaceholderHost(h string) bool {
 // CannotCall reports a call that cannot be made as written: an HTTP
 // Request with no URL (its url parameter is required and defaults to "",
 // so n8n fails the node before any request: nodes-base/nodes/HttpRequest/
-// V3/Description.ts url), or a call to a host that only holds a place.
+// V3/Description.ts url), or a call to a host that only holds a place. A
+// call n8n or its provider refuses as configured is not Live at all.
 func CannotCall(op *Operation) bool {
 	if n8nschema.IsHTTPRequest(op.Node.Type) {
 		v, ok := op.Node.Param("url")

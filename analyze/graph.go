@@ -86,6 +86,9 @@ type Graph struct {
 	// deadDone marks Loop Over Items nodes whose done output never fires
 	// (see neverDone).
 	deadDone []bool
+	// fails marks nodes that fail on every item and stop the execution
+	// there (see failing); nil when none does.
+	fails []bool
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
 	// facts holds, per cyclic component, what its Set and Code nodes
@@ -234,10 +237,33 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 		g.lists[next[n+int(e.to)]] = e
 		next[n+int(e.to)]++
 	}
+	g.failing()
 	g.neverDone(sc)
 	g.reachability(sc)
 	g.cycles(sc)
 	return g
+}
+
+// failing marks the enabled nodes that fail on every item: n8n or the
+// provider refuses their call as configured (n8nschema.RefusedCall with
+// Fails). n8n stops the execution at such a node, so nothing leaves its
+// regular outputs, unless it continues on error through them
+// (continueRegularOutput, or the legacy continueOnFail); with
+// continueErrorOutput its items leave by the error output
+// (n8n-core/dist/execution-engine/workflow-execute.js continuesOnError,
+// handleNodeErrorOutput).
+func (g *Graph) failing() {
+	for i, nd := range g.Nodes {
+		if nd.Disabled || nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
+			continue
+		}
+		if r, ok := n8nschema.RefusedCall(nd); ok && r.Fails {
+			if g.fails == nil {
+				g.fails = make([]bool, len(g.Nodes))
+			}
+			g.fails[i] = true
+		}
+	}
 }
 
 // indexNodes fills slot (or, when two nodes share an Index, idx) so that
@@ -1220,13 +1246,17 @@ func (g *Graph) starts(buf []int32) []int32 {
 }
 
 // dead reports whether an edge never carries items: it leaves the done
-// output of a Loop Over Items that never runs a second time, or an output
-// the node does not have.
+// output of a Loop Over Items that never runs a second time, an output
+// the node does not have, or a regular output of a node that fails on
+// every item (failing).
 func (g *Graph) dead(e *Edge) bool {
 	if e.Type != ConnMain || e.Error {
 		return false
 	}
 	i := int(e.from)
+	if g.fails != nil && g.fails[i] {
+		return true
+	}
 	if e.From.Type == n8nschema.TypeSwitch && e.Output >= max(switchOutputs(e.From), 1) {
 		// An output the Switch does not have (a connection left from an
 		// earlier shape): an item no rule matches is dropped unless

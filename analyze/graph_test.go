@@ -225,3 +225,47 @@ func TestGraphSharedIndexes(t *testing.T) {
 		t.Error("a node of no graph is found")
 	}
 }
+
+// TestNothingPassesARefusedCall: n8n stops the execution at a node whose
+// call is refused on every item (n8nschema.RefusedCall with Fails), so
+// what only its regular output reaches never runs; continueRegularOutput
+// passes the error item on (so does the legacy continueOnFail, whatever
+// onError says), continueErrorOutput sends it to the error output, and a
+// disabled node passes its input through.
+func TestNothingPassesARefusedCall(t *testing.T) {
+	w := parseOne(t, `{"nodes": [
+	 {"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "Stops", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-4o"}},
+	 {"name": "After stops", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "Continues", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-4o"}, "onError": "continueRegularOutput"},
+	 {"name": "After continues", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "Errors out", "type": "@n8n/n8n-nodes-langchain.openAi", "typeVersion": 1.8, "position": [0, 0], "parameters": {"modelId": "gpt-4o"}, "onError": "continueErrorOutput"},
+	 {"name": "On success", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "On error", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "Disabled", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-4o"}, "disabled": true},
+	 {"name": "After disabled", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "Legacy flag", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-4o"}, "continueOnFail": true, "onError": "stopWorkflow"},
+	 {"name": "After legacy flag", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "Answers", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-3.5-turbo-instruct"}},
+	 {"name": "After answers", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+	 "connections": {
+	  "S": {"main": [[{"node": "Stops", "type": "main", "index": 0}, {"node": "Continues", "type": "main", "index": 0}, {"node": "Errors out", "type": "main", "index": 0}, {"node": "Disabled", "type": "main", "index": 0}, {"node": "Legacy flag", "type": "main", "index": 0}, {"node": "Answers", "type": "main", "index": 0}]]},
+	  "Legacy flag": {"main": [[{"node": "After legacy flag", "type": "main", "index": 0}]]},
+	  "Stops": {"main": [[{"node": "After stops", "type": "main", "index": 0}]]},
+	  "Continues": {"main": [[{"node": "After continues", "type": "main", "index": 0}]]},
+	  "Errors out": {"main": [[{"node": "On success", "type": "main", "index": 0}], [{"node": "On error", "type": "main", "index": 0}]]},
+	  "Disabled": {"main": [[{"node": "After disabled", "type": "main", "index": 0}]]},
+	  "Answers": {"main": [[{"node": "After answers", "type": "main", "index": 0}]]}}}`)
+	g := BuildGraph(w)
+	for name, want := range map[string]bool{
+		"Stops": true, "After stops": false, "Continues": true, "After continues": true,
+		"Errors out": true, "On success": false, "On error": true, "After disabled": true, "After legacy flag": true, "After answers": true,
+	} {
+		if got := g.Reachable(g.Node(name)); got != want {
+			t.Errorf("%s: reachable %v, want %v", name, got, want)
+		}
+	}
+	if !g.OnErrorPath(g.Node("On error")) {
+		t.Errorf("On error: not on the error path")
+	}
+}

@@ -40,6 +40,10 @@ type Operation struct {
 	// call, past its release).
 	Paid  bool
 	Write bool
+	// Refused is true when the call fails on every item as configured:
+	// n8n, or the provider it calls, refuses it before anything is billed
+	// (n8nschema.RefusedCall with Fails). Such a call is not paid.
+	Refused bool
 	// Consequence is what the write leaves when it runs once more
 	// (ConsequenceOf); NoEffect for reads.
 	Consequence    Consequence
@@ -52,9 +56,9 @@ type Operation struct {
 	// ErrorPath is true when the call runs only after something failed: it
 	// sits behind an error output or in an error workflow (RS304).
 	ErrorPath bool
-	// Live is true when the node runs: it is enabled and a trigger reaches
-	// it (Graph.Reachable). Filled by Build, so that rules on a released
-	// set need no graph.
+	// Live is true when the node runs and makes its call: it is enabled,
+	// a trigger reaches it (Graph.Reachable), and its call is not Refused.
+	// Filled by Build, so that rules on a released set need no graph.
 	Live bool
 
 	// Spend of a paid call, filled by Set.Spend (spend.go) after Amplify.

@@ -139,7 +139,7 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	Amplify(s)
 	for _, op := range s.Operations {
 		g := s.Graph(op.Workflow)
-		op.Live = !op.Node.Disabled && g.Reachable(op.Node) && !idleModel(g, op.Node)
+		op.Live = !op.Node.Disabled && g.Reachable(op.Node) && !idleModel(g, op.Node) && !op.Refused
 	}
 	s.Spend()
 	return s

@@ -28,7 +28,9 @@ the finding is then a note: the silence is certain only once the workflow is pub
 The finding names the trigger whose runs make the calls and counts the calls those runs reach: a trigger
 wired to nothing, a manual trigger's branch and disabled nodes make none, and neither does a call that
 cannot be made as written (an HTTP Request with no URL, a placeholder host such as example.com or
-yourdomain.com); with no call left, there is no finding.`,
+yourdomain.com, a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
+no prompt, a chat model sent to OpenAI's legacy completions endpoint), nor a node after such a refused call,
+where the run stops; with no call left, there is no finding.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
