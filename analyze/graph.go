@@ -30,6 +30,8 @@ type Edge struct {
 	// Error is true on the extra trailing output n8n adds to a node with
 	// onError "continueErrorOutput" (workflow/src/node-helpers.ts L1156).
 	Error bool
+	// Unrun is true on the edges of Graph.Unrun.
+	Unrun bool
 	Pos   n8nschema.Pos
 
 	from, to int32 // the indexes of From and To in Graph.Nodes
@@ -215,7 +217,7 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 			}
 			errOut := from.OnError == "continueErrorOutput"
 			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) {
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos})
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
 				continue
 			}
 			e.Error = errOut && c.Output >= k.n
