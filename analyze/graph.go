@@ -213,9 +213,15 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 			k := &nouts[fi]
 			if !k.read {
 				k.n, k.known = declaredOutputs(from)
+				if from.Disabled {
+					// A disabled node passes its first input on to
+					// output 0 and has no other, error output included
+					// (workflow-execute.js handleDisabledNode).
+					k.n, k.known = 1, true
+				}
 				k.read = true
 			}
-			errOut := from.OnError == "continueErrorOutput"
+			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
 			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) {
 				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
 				continue
