@@ -392,7 +392,7 @@ func mainOutputs(n *n8nschema.Node) int {
 // 0 for sub-nodes and Stop and Error); the nodes whose outputs are an
 // expression over their parameters are computed here as n8n's expression
 // does. It cannot tell for a type n8n does not describe, for an outputs
-// expression not computed here (vector stores, Guardrails, Evaluation),
+// expression not computed here (vector stores, Evaluation, AI Code),
 // or when the parameter the count comes from is itself an expression,
 // which the node resolves per item when it runs.
 func declaredOutputs(n *n8nschema.Node) (int, bool) {
@@ -424,6 +424,14 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 			return 3, true
 		}
 		return strings.Count(c.Str(), ",") + 1, true
+	case n8nschema.TypeGuardrails:
+		// Pass and Fail for "classify", the default; one for "sanitize"
+		// (Guardrails/v1/GuardrailsV1.node.js, v2/GuardrailsV2.node.js
+		// outputs; operation takes no expression, Guardrails/description.js).
+		if op, _ := n.Param("operation"); op.Str() != "" && op.Str() != "classify" {
+			return 1, true
+		}
+		return 2, true
 	case n8nschema.TypeWebhook:
 		// One output per method when several are allowed
 		// (Webhook.node.ts outputs: httpMethod.map(...)).

@@ -258,6 +258,8 @@ func TestUnrunOutputs(t *testing.T) {
 		{"disabled if, true", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 0, true, false},
 		{"disabled if, false", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 1, false, false},
 		{"disabled node's error output", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueErrorOutput","disabled":true}`, 1, false, false},
+		{"guardrails fail", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2}`, 1, true, false},
+		{"guardrails sanitize has one output", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2,"parameters":{"operation":"sanitize"}}`, 1, false, false},
 		{"community node", `{"name":"A","type":"n8n-nodes-community.thing","typeVersion":1}`, 3, true, false},
 		{"vector store outputs by mode", `{"name":"A","type":"@n8n/n8n-nodes-langchain.vectorStoreInMemory","typeVersion":1.3}`, 1, true, false},
 	} {
