@@ -839,7 +839,9 @@ func (wp *wfParser) walkedFrom(odd []oddMain) {
 	seen := map[string]bool{}
 	var queue []string
 	for _, n := range w.Nodes {
-		if n.Disabled || !(n.Type == TypeWebhook && n.TypeVersion >= 2 || n.Type == TypeFormTrigger) {
+		// The Webhook tests the stored typeVersion (undefined >= 2 is
+		// false when the export has none).
+		if n.Disabled || !(n.Type == TypeWebhook && n.TypeVersionSet && n.TypeVersion >= 2 || n.Type == TypeFormTrigger) {
 			continue
 		}
 		if next == nil {

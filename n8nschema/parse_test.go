@@ -250,3 +250,27 @@ func TestOutputsKeyedByIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestOddMainUnderWebhook: a Webhook from v2 (its stored typeVersion) and
+// a Form Trigger list the nodes after them on every request and throw on
+// "main" outputs that are null or an object; others run the workflow.
+func TestOddMainUnderWebhook(t *testing.T) {
+	for _, c := range []struct {
+		trigger, main string
+		fatal         bool
+	}{
+		{`{"name":"T","type":"n8n-nodes-base.webhook","typeVersion":2}`, `{}`, true},
+		{`{"name":"T","type":"n8n-nodes-base.formTrigger","typeVersion":2.2}`, `null`, true},
+		{`{"name":"T","type":"n8n-nodes-base.webhook","typeVersion":1.1}`, `null`, false},
+		{`{"name":"T","type":"n8n-nodes-base.webhook"}`, `{"0":[]}`, false},
+		{`{"name":"T","type":"n8n-nodes-base.webhook","typeVersion":2,"disabled":true}`, `null`, false},
+		{`{"name":"T","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2}`, `{}`, false},
+	} {
+		src := `{"nodes":[` + c.trigger + `,{"name":"A","type":"n8n-nodes-base.set"}],"connections":{"T":{"main":[[{"node":"A","type":"main","index":0}]]},"A":{"main":` + c.main + `}}}`
+		f := Parse(NewSource("t.json", []byte(src)))
+		ps := f.Workflows[0].Problems
+		if len(ps) != 1 || ps[0].Fatal != c.fatal || ps[0].Note == c.fatal {
+			t.Errorf("%s, main %s: problems %+v, want one, fatal %v", c.trigger, c.main, ps, c.fatal)
+		}
+	}
+}
