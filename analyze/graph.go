@@ -30,6 +30,8 @@ type Edge struct {
 	// Error is true on the extra trailing output n8n adds to a node with
 	// onError "continueErrorOutput" (workflow/src/node-helpers.ts L1156).
 	Error bool
+	// Unrun is true on the edges of Graph.Unrun.
+	Unrun bool
 	Pos   n8nschema.Pos
 
 	from, to int32 // the indexes of From and To in Graph.Nodes
@@ -44,6 +46,14 @@ type Graph struct {
 	// Nodes are the workflow's nodes without sticky notes, in file order.
 	Nodes []*n8nschema.Node
 	Edges []*Edge
+	// Unrun are the main connections stored at an output the node does
+	// not have (main[1] of an HTTP Request, an output past a Switch's
+	// rules): n8n keeps them and never sends an item down them, since a
+	// node's run returns one list of items per output it declares, and
+	// the engine follows a connection only when its output's list has
+	// items (n8n-core execution-engine/workflow-execute.js, after a node
+	// runs). They are not in Edges, and no walk follows them.
+	Unrun []*Edge
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
 	Loops []*Loop
@@ -184,7 +194,7 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	// The edges, then the lists by node, each list a piece of one array.
 	edges := make([]Edge, 0, len(w.Connections))
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
-	var nouts map[int]int       // main outputs of continueErrorOutput nodes
+	var nouts []outCount        // main outputs by node, read at its first main edge
 	// Connections come grouped by their source: its look-up is reused.
 	var fromName string
 	var from *n8nschema.Node
@@ -201,16 +211,30 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 			continue
 		}
 		e := Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, from: int32(fi), to: int32(ti)}
-		if e.Type == ConnMain && from.OnError == "continueErrorOutput" {
-			k, ok := nouts[fi]
-			if !ok {
-				if nouts == nil {
-					nouts = map[int]int{}
-				}
-				k = mainOutputs(from)
-				nouts[fi] = k
+		if e.Type == ConnMain {
+			// The error output of continueErrorOutput comes after the
+			// node's own outputs, and an output past them never carries
+			// an item.
+			if nouts == nil {
+				nouts = make([]outCount, n)
 			}
-			e.Error = c.Output >= k
+			k := &nouts[fi]
+			if !k.read {
+				k.n, k.known = declaredOutputs(from)
+				if from.Disabled {
+					// A disabled node passes its first input on to
+					// output 0 and has no other, error output included
+					// (workflow-execute.js handleDisabledNode).
+					k.n, k.known = 1, true
+				}
+				k.read = true
+			}
+			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
+			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) {
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
+				continue
+			}
+			e.Error = errOut && c.Output >= k.n
 		}
 		edges = append(edges, e)
 		if e.Type != ConnMain {
@@ -374,13 +398,35 @@ func snapSpecs() {
 	specMisses.Store(0)
 }
 
+// outCount is a node's count of normal main outputs, and whether it is known.
+type outCount struct {
+	n           int
+	known, read bool
+}
+
 // mainOutputs is the number of normal main outputs of a node, so that the
 // error output of continueErrorOutput can be told apart: it is the next
-// index (docs/n8n-behaviour.md#connections). The generated table gives it when the
-// description fixes it (If 2, Loop Over Items v2+ 2 and v1 1, Compare
-// Datasets 4, Switch v1 4); the nodes whose outputs are an expression over
-// their parameters are computed here as n8n's expression does.
+// index (docs/n8n-behaviour.md#connections). When declaredOutputs cannot
+// tell, it is 1, the count of most nodes.
 func mainOutputs(n *n8nschema.Node) int {
+	k, ok := declaredOutputs(n)
+	if !ok {
+		return 1
+	}
+	return k
+}
+
+// declaredOutputs is the number of normal main outputs n8n gives a node
+// (n8n-workflow node-helpers.js getNodeOutputs), and whether stormcheck
+// can tell. The generated table gives it when the description fixes it
+// (If 2, Loop Over Items v2+ 2 and v1 1, Compare Datasets 4, Switch v1 4,
+// 0 for sub-nodes and Stop and Error); the nodes whose outputs are an
+// expression over their parameters are computed here as n8n's expression
+// does. It cannot tell for a type n8n does not describe, for an outputs
+// expression not computed here (vector stores, Evaluation, AI Code),
+// or when the parameter the count comes from is itself an expression,
+// which the node resolves per item when it runs.
+func declaredOutputs(n *n8nschema.Node) (int, bool) {
 	switch n.Type {
 	case n8nschema.TypeSwitch:
 		return switchOutputs(n)
@@ -388,49 +434,76 @@ func mainOutputs(n *n8nschema.Node) int {
 		// One per category, and one more for the "other" fallback
 		// (chains/TextClassifier/TextClassifier.node.js configuredOutputs).
 		c, _ := n.Param("categories.categories")
+		fb, _ := n.Param("options.fallback")
+		if c.IsExpr() || fb.IsExpr() {
+			return 1, false
+		}
 		k := len(c.Elems())
-		if fb, _ := n.Param("options.fallback"); fb.Str() == "other" {
+		if fb.Str() == "other" {
 			k++
 		}
-		return max(k, 1)
+		return max(k, 1), true
 	case n8nschema.TypeSentimentAnalysis:
 		// One per comma-separated category, "Positive, Neutral, Negative"
 		// by default (chains/SentimentAnalysis/SentimentAnalysis.node.js
 		// configuredOutputs).
 		c, ok := n.Param("options.categories")
-		if !ok || c.Kind() != n8nschema.String {
-			return 3
+		if c.IsExpr() {
+			return 3, false
 		}
-		return strings.Count(c.Str(), ",") + 1
+		if !ok || c.Kind() != n8nschema.String {
+			return 3, true
+		}
+		return strings.Count(c.Str(), ",") + 1, true
+	case n8nschema.TypeGuardrails:
+		// Pass and Fail for "classify", the default; one for "sanitize"
+		// (Guardrails/v1/GuardrailsV1.node.js, v2/GuardrailsV2.node.js
+		// outputs; operation takes no expression, Guardrails/description.js).
+		if op, _ := n.Param("operation"); op.Str() != "" && op.Str() != "classify" {
+			return 1, true
+		}
+		return 2, true
 	case n8nschema.TypeWebhook:
 		// One output per method when several are allowed
 		// (Webhook.node.ts outputs: httpMethod.map(...)).
-		if m, _ := n.Param("httpMethod"); m.Kind() == n8nschema.Array {
-			return max(len(m.Elems()), 1)
+		m, _ := n.Param("httpMethod")
+		if m.IsExpr() {
+			return 1, false
 		}
-		return 1
+		if m.Kind() == n8nschema.Array {
+			return max(len(m.Elems()), 1), true
+		}
+		return 1, true
 	case n8nschema.TypeRespondToWebhook:
-		// v1.3, and v1.4+ with enableResponseOutput, add a Response output.
-		if v := n.TypeVersion; v == 1.3 || v >= 1.4 && n.Params().Get("enableResponseOutput").True() {
-			return 2
+		// v1.3, and v1.4+ with enableResponseOutput, add a Response
+		// output (RespondToWebhook/utils/outputs.js configuredOutputs,
+		// given $nodeVersion: the stored typeVersion, undefined when the
+		// export has none, which adds nothing).
+		r := n.Params().Get("enableResponseOutput")
+		if r.IsExpr() {
+			return 1, false
 		}
-		return 1
+		if v := n.TypeVersion; n.TypeVersionSet && (v == 1.3 || v >= 1.4 && r.True()) {
+			return 2, true
+		}
+		return 1, true
 	}
-	if d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion); ok && d.Outputs() >= 1 {
-		return d.Outputs()
+	if d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion); ok && d.Outputs() >= 0 {
+		return d.Outputs(), true
 	}
-	return 1
+	return 1, false
 }
 
 // switchOutputs: v1 has 4 outputs; v2 one per rule (rules.rules) or
 // outputsAmount (default 4) in expression mode; v3 one per rule
 // (rules.values) plus the fallback output when options.fallbackOutput is
 // "extra", or numberOutputs (default 4) in expression mode
-// (Switch/V2/SwitchV2.node.js, Switch/V3/SwitchV3.node.js outputs).
-func switchOutputs(n *n8nschema.Node) int {
+// (Switch/V2/SwitchV2.node.js, Switch/V3/SwitchV3.node.js outputs). False
+// when the count comes from an expression.
+func switchOutputs(n *n8nschema.Node) (int, bool) {
 	v := n.TypeVersion
 	if v > 0 && v < 2 {
-		return 4
+		return 4, true
 	}
 	rulesPath, amount := "rules.values", "numberOutputs"
 	if v > 0 && v < 3 {
@@ -438,18 +511,25 @@ func switchOutputs(n *n8nschema.Node) int {
 	}
 	if m, _ := n.Param("mode"); m.Str() == "expression" {
 		if x, ok := n.Param(amount); ok {
+			if x.IsExpr() {
+				return 4, false
+			}
 			if f, ok := x.Num(); ok && f >= 1 {
-				return int(min(f, 1000))
+				return int(min(f, 1000)), true
 			}
 		}
-		return 4
+		return 4, true
 	}
 	rules, _ := n.Param(rulesPath)
+	fb, _ := n.Param("options.fallbackOutput")
+	if rules.IsExpr() || fb.IsExpr() {
+		return 1, false
+	}
 	k := len(rules.Elems())
-	if fb, _ := n.Param("options.fallbackOutput"); rulesPath == "rules.values" && fb.Str() == "extra" {
+	if rulesPath == "rules.values" && fb.Str() == "extra" {
 		k++
 	}
-	return max(k, 1)
+	return max(k, 1), true
 }
 
 // Node returns the node of that name, or nil.
@@ -1237,8 +1317,17 @@ func (g *Graph) starts(buf []int32) []int32 {
 	if len(buf) > 0 {
 		return buf
 	}
-	for i := range g.Nodes {
-		if !g.hasInOfType(i, ConnMain) && !g.sub[i] {
+	// A node wired only from an output its source does not have (Unrun)
+	// is not where a run starts: it never runs.
+	var unrun map[*n8nschema.Node]bool
+	for _, e := range g.Unrun {
+		if unrun == nil {
+			unrun = map[*n8nschema.Node]bool{}
+		}
+		unrun[e.To] = true
+	}
+	for i, nd := range g.Nodes {
+		if !g.hasInOfType(i, ConnMain) && !g.sub[i] && !unrun[nd] {
 			buf = append(buf, int32(i))
 		}
 	}
@@ -1246,26 +1335,15 @@ func (g *Graph) starts(buf []int32) []int32 {
 }
 
 // dead reports whether an edge never carries items: it leaves the done
-// output of a Loop Over Items that never runs a second time, an output
-// the node does not have, or a regular output of a node that fails on
-// every item (failing).
+// output of a Loop Over Items that never runs a second time, or a
+// regular output of a node that fails on every item (failing). (An edge
+// from an output the node does not have is not in the graph: see Unrun.)
 func (g *Graph) dead(e *Edge) bool {
 	if e.Type != ConnMain || e.Error {
 		return false
 	}
 	i := int(e.from)
 	if g.fails != nil && g.fails[i] {
-		return true
-	}
-	if e.From.Type == n8nschema.TypeSwitch && e.Output >= max(switchOutputs(e.From), 1) {
-		// An output the Switch does not have (a connection left from an
-		// earlier shape): an item no rule matches is dropped unless
-		// options.fallbackOutput takes it (Switch/V3/SwitchV3.node.ts).
-		return true
-	}
-	if e.From.Type == n8nschema.TypeSplitInBatches && e.From.TypeVersion < 2 && e.Output >= 1 {
-		// Loop Over Items v1 has one output (nodes.json: outputs ["main"]);
-		// a connection left at main[1] by a later shape carries nothing.
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

@@ -269,3 +269,70 @@ func TestNothingPassesARefusedCall(t *testing.T) {
 		t.Errorf("On error: not on the error path")
 	}
 }
+
+// TestUnrunOutputs: a connection stored at an output the node does not
+// have never carries an item (n8n-core workflow-execute.js follows an
+// output only when the node's run returned items on it), so the graph
+// leaves it out; where the count depends on what stormcheck cannot read
+// (an unknown type, a count from an expression) the edge stays.
+func TestUnrunOutputs(t *testing.T) {
+	for _, c := range []struct {
+		name, node string
+		out        int
+		reach, err bool // whether Next runs, and on an error output
+	}{
+		{"http main[1]", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueRegularOutput"}`, 1, false, false},
+		{"http error output", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueErrorOutput"}`, 1, true, true},
+		{"http past the error output", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueErrorOutput"}`, 2, false, false},
+		{"if false", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2}`, 1, true, false},
+		{"if main[2]", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2}`, 2, false, false},
+		{"if error output", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"onError":"continueErrorOutput"}`, 2, true, true},
+		{"stop and error main[0]", `{"name":"A","type":"n8n-nodes-base.stopAndError","typeVersion":1}`, 0, false, false},
+		{"stop and error, error output", `{"name":"A","type":"n8n-nodes-base.stopAndError","typeVersion":1,"onError":"continueErrorOutput"}`, 0, true, true},
+		{"switch past its rules", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":[{},{}]}}}`, 2, false, false},
+		{"switch rules from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":"={{ $json.rules }}"}}}`, 5, true, false},
+		{"switch outputs from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"mode":"expression","numberOutputs":"={{ 6 }}"}}`, 5, true, false},
+		{"sentiment third category", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1}`, 2, true, false},
+		{"sentiment past its categories", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1,"parameters":{"options":{"categories":"Happy, Sad"}}}`, 2, false, false},
+		{"classifier categories from an expression", `{"name":"A","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"categories":{"categories":"={{ $json.c }}"}}}`, 3, true, false},
+		{"respond with response output", `{"name":"A","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4,"parameters":{"enableResponseOutput":true}}`, 1, true, false},
+		// No typeVersion: $nodeVersion is undefined in the outputs
+		// expression (RespondToWebhook/utils/outputs.js), so one output.
+		{"respond without typeVersion", `{"name":"A","type":"n8n-nodes-base.respondToWebhook","parameters":{"enableResponseOutput":true}}`, 1, false, false},
+		{"disabled if, true", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 0, true, false},
+		{"disabled if, false", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 1, false, false},
+		{"disabled node's error output", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueErrorOutput","disabled":true}`, 1, false, false},
+		{"guardrails fail", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2}`, 1, true, false},
+		{"guardrails sanitize has one output", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2,"parameters":{"operation":"sanitize"}}`, 1, false, false},
+		{"community node", `{"name":"A","type":"n8n-nodes-community.thing","typeVersion":1}`, 3, true, false},
+		{"vector store outputs by mode", `{"name":"A","type":"@n8n/n8n-nodes-langchain.vectorStoreInMemory","typeVersion":1.3}`, 1, true, false},
+	} {
+		js := `{"name":"w","nodes":[
+		  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},` + c.node + `,
+		  {"name":"Next","type":"n8n-nodes-base.noOp","typeVersion":1}],
+		 "connections":{"Start":{"main":[[{"node":"A","type":"main","index":0}]]},
+		  "A":{"main":[` + strings.Repeat("[],", c.out) + `[{"node":"Next","type":"main","index":0}]]}}}`
+		s := buildJSON(t, js)
+		g := s.Graph(s.Workflows[0])
+		next := g.Node("Next")
+		if got := [2]bool{g.Reachable(next), g.OnErrorPath(next)}; got != [2]bool{c.reach, c.err} {
+			t.Errorf("%s: Next reachable, on error path = %v, want %v", c.name, got, [2]bool{c.reach, c.err})
+		}
+		if kept := len(g.In(next)) == 1; kept == (len(g.Unrun) == 1) || kept != c.reach {
+			t.Errorf("%s: %d edges into Next, %d unrun", c.name, len(g.In(next)), len(g.Unrun))
+		}
+	}
+}
+
+// TestUnrunTargetIsNoStart: in a workflow with no trigger, a node wired
+// only from an output its source lacks is not where a run starts.
+func TestUnrunTargetIsNoStart(t *testing.T) {
+	s := buildJSON(t, `{"name":"w","nodes":[
+	  {"name":"A","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{}},
+	  {"name":"Next","type":"n8n-nodes-base.noOp","typeVersion":1}],
+	 "connections":{"A":{"main":[[],[{"node":"Next","type":"main","index":0}]]}}}`)
+	g := s.Graph(s.Workflows[0])
+	if !g.Reachable(g.Node("A")) || g.Reachable(g.Node("Next")) {
+		t.Errorf("reachable A %v, Next %v; want true, false", g.Reachable(g.Node("A")), g.Reachable(g.Node("Next")))
+	}
+}

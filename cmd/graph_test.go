@@ -193,3 +193,17 @@ func TestGraphSaysWhyNoWorkflow(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %d, the place and the reason", r.code, r.stderr, ExitUsage)
 	}
 }
+
+// TestGraphDrawsUnrunEdges: a connection stored at an output the node does
+// not have (main[1] of an HTTP Request) is drawn dotted, "never runs".
+func TestGraphDrawsUnrunEdges(t *testing.T) {
+	fx := filepath.Join("..", "rules", "testdata", "RS403", "notify_on_an_output_the_node_lacks.json")
+	r := run(t, "graph", fx)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "  n0_1 --> n0_2\n  n0_1 -.->|\"never runs\"| n0_3\n") {
+		t.Errorf("exit %d, mermaid:\n%s", r.code, r.stdout)
+	}
+	r = run(t, "graph", "-f", "dot", fx)
+	if r.code != ExitOK || !strings.Contains(r.stdout, `n0_1 -> n0_3 [label="never runs", style=dotted];`) {
+		t.Errorf("exit %d, dot:\n%s", r.code, r.stdout)
+	}
+}

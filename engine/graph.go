@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,22 +120,37 @@ func (d *drawing) label(n *n8nschema.Node) []string {
 // of the workflow, or a path between two nodes a self-trigger makes
 // unbounded.
 func (d *drawing) hotEdge(g *analyze.Graph, e *analyze.Edge) bool {
+	if e.Unrun {
+		return false
+	}
 	if l := g.LoopOf(e.From); l != nil && l.Unbounded && l == g.LoopOf(e.To) {
 		return true
 	}
 	return e.Type == analyze.ConnMain && d.hot[e.From] && d.hot[e.To] && g.LoopOf(e.From) == nil
 }
 
-// edgeText is the label of an edge: its AI type, or "error" for the error
-// output; "" for plain main edges.
+// edgeText is the label of an edge: its AI type, "error" for the error
+// output, "never runs" for an output the node does not have; "" for
+// plain main edges.
 func edgeText(e *analyze.Edge) string {
 	switch {
+	case e.Unrun:
+		return "never runs"
 	case e.Error:
 		return "error"
 	case e.Type != analyze.ConnMain:
 		return strings.TrimPrefix(e.Type, "ai_")
 	}
 	return ""
+}
+
+// drawnEdges are a workflow's edges, then those stored at an output the
+// node does not have: the drawing shows what the author wired.
+func drawnEdges(g *analyze.Graph) []*analyze.Edge {
+	if len(g.Unrun) == 0 {
+		return g.Edges
+	}
+	return append(slices.Clip(g.Edges), g.Unrun...)
 }
 
 func callText(c *analyze.Call) string {
@@ -188,9 +204,9 @@ func (d *drawing) mermaid(w io.Writer) error {
 			b.WriteString("\n")
 		}
 		b.WriteString("  end\n")
-		for _, e := range g.Edges {
+		for _, e := range drawnEdges(g) {
 			arrow := "-->"
-			if e.Type != analyze.ConnMain {
+			if e.Type != analyze.ConnMain || e.Unrun {
 				arrow = "-.->"
 			}
 			if t := edgeText(e); t != "" {
@@ -286,13 +302,16 @@ func (d *drawing) dot(w io.Writer) error {
 			fmt.Fprintf(&b, "    %s [%s];\n", d.ids[n], attrs)
 		}
 		b.WriteString("  }\n")
-		for _, e := range g.Edges {
+		for _, e := range drawnEdges(g) {
 			var attrs []string
 			if t := edgeText(e); t != "" {
 				attrs = append(attrs, "label="+dotQuote(t))
 			}
 			if e.Type != analyze.ConnMain {
 				attrs = append(attrs, "style=dashed")
+			}
+			if e.Unrun {
+				attrs = append(attrs, "style=dotted")
 			}
 			if d.hotEdge(g, e) {
 				attrs = append(attrs, `color="#cc0000"`, "penwidth=2")

@@ -12,12 +12,21 @@ import (
 
 // buildScript runs n8n's own mapConnectionsByDestination, which new
 // Workflow() calls, on the connections of each file named in argv and
-// prints "throws" or "builds" per file.
+// prints "throws" or "builds" per file; then "walks" or "walkthrows" for
+// getChildNodes run from each enabled Webhook v2+ and Form Trigger, as
+// those nodes do on every request ("walks" when there is none).
 const buildScript = `
 const wf = require(process.argv[1]);
 for (const f of process.argv.slice(2)) {
   const w = JSON.parse(require('fs').readFileSync(f, 'utf8'));
-  try { wf.mapConnectionsByDestination(w.connections); console.log('builds'); } catch (e) { console.log('throws'); }
+  let out;
+  try { wf.mapConnectionsByDestination(w.connections); out = 'builds'; } catch (e) { out = 'throws'; }
+  let walk = 'walks';
+  for (const n of w.nodes || []) {
+    if (!n || n.disabled || !(n.type === 'n8n-nodes-base.webhook' && n.typeVersion >= 2 || n.type === 'n8n-nodes-base.formTrigger')) continue;
+    try { wf.Workflow.prototype.getConnectedNodes.call(wf.Workflow.prototype, w.connections, n.name); } catch (e) { walk = 'walkthrows'; }
+  }
+  console.log(out + '/' + walk);
 }`
 
 // TestConnectionsThatStopTheBuild holds the parser to n8n: a connection
@@ -61,14 +70,19 @@ func TestConnectionsThatStopTheBuild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			says := false
+			says, walk := false, false
 			for _, w := range Parse(NewSource(f, src)).Workflows {
 				for _, p := range w.Problems {
 					says = says || p.Fatal && strings.Contains(p.Message, "cannot build the workflow")
+					walk = walk || p.Fatal && strings.Contains(p.Message, "lists the nodes after it on every request")
 				}
 			}
-			if says != (got[i] == "throws") {
-				t.Errorf("n8n %s %s: n8n %s, stormcheck says it cannot build: %v", v, filepath.Base(f), got[i], says)
+			build, walks, _ := strings.Cut(got[i], "/")
+			if says != (build == "throws") {
+				t.Errorf("n8n %s %s: n8n %s, stormcheck says it cannot build: %v", v, filepath.Base(f), build, says)
+			}
+			if !says && walk != (walks == "walkthrows") {
+				t.Errorf("n8n %s %s: n8n's walk from the webhooks %s, stormcheck says it throws: %v", v, filepath.Base(f), walks, walk)
 			}
 		}
 	}

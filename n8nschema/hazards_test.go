@@ -21,9 +21,21 @@ func TestParseHazards(t *testing.T) {
 		{
 			name: "null output slots are silent",
 			src: `{"nodes": [{"name": "If", "type": "n8n-nodes-base.if"}, {"name": "B", "type": "n8n-nodes-base.noOp"}],
+ "connections": {"If": {"main": [null, [{"node": "B", "type": "main", "index": 0}]]}}}`,
+			workflows: 1,
+			edges:     []string{"If main[1] -> B main[0]"},
+		},
+		{
+			// for...in over null reads nothing; n8n 2.41.1's import
+			// check refuses it.
+			name: "null outputs hold no edge",
+			src: `{"nodes": [{"name": "If", "type": "n8n-nodes-base.if"}, {"name": "B", "type": "n8n-nodes-base.noOp"}],
  "connections": {"If": {"main": [null, [{"node": "B", "type": "main", "index": 0}]]}, "B": {"main": null}}}`,
 			workflows: 1,
 			edges:     []string{"If main[1] -> B main[0]"},
+			problems: []string{
+				`BrokenConnection 2:93 "B": "main" outputs of "B" are null, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)`,
+			},
 		},
 		{
 			name:      "null connection in a slot stops the workflow",
@@ -122,8 +134,9 @@ func TestParseHazards(t *testing.T) {
 			src: `{"nodes": [{"name": "A"}, {"name": "B"}],
  "connections": {"A": {"main": {"0": [{"node": "B", "type": "main", "index": 0}]}}}}`,
 			workflows: 1,
+			edges:     []string{"A main[0] -> B main[0]"},
 			problems: []string{
-				`BrokenConnection 2:24 "A": "main" outputs of "A" are a JSON object, expected an array of output slots`,
+				`BrokenConnection 2:24 "A": "main" outputs of "A" are an object keyed by output index, expected an array of output slots; n8n follows each member as the output its key names (n8n 2.41.1 refuses to import the file until it is an array)`,
 			},
 		},
 		{

@@ -657,6 +657,7 @@ func (wp *wfParser) connections(conns Value) {
 	// that wrote ids): one problem for all of them, at the first.
 	var byID []string
 	var byIDPos Pos
+	var odd []oddMain
 	conns.Each(func(from string, byType Value) bool {
 		if w.byName.get(from) == nil {
 			if ids == nil {
@@ -692,19 +693,43 @@ func (wp *wfParser) connections(conns Value) {
 		for t := range byType.len() {
 			typ, outputs := byType.keyAt(t), byType.at(t)
 			path = appendElem(path[:fromEnd], escapeKey(typ))
+			typEnd := len(path)
 			if outputs.Kind() != Array {
 				switch {
 				case outputs.Kind() == Null:
+					// for...in over null reads nothing: no edge.
+					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are null, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
+					wp.w.Problems[len(wp.w.Problems)-1].Note = true
 				case outputs.Kind() == Object && outputs.len() == 0:
 					// n8n walks it as a list of no slots.
 					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are an empty object, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
 					wp.w.Problems[len(wp.w.Problems)-1].Note = true
+				case outputs.Kind() == Object:
+					// {"0": [...], "1": [...]}: n8n reads the keys as
+					// output indexes (for...in, then parseInt when it
+					// maps the connections by destination; the engine
+					// reads nodeSuccessData[key] after the node runs), so
+					// a key that is an index is that output, and another
+					// key no output's.
+					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are an object keyed by output index, expected an array of output slots; n8n follows each member as the output its key names (n8n 2.41.1 refuses to import the file until it is an array)", typ, from)
+					wp.w.Problems[len(wp.w.Problems)-1].Note = true
+					for k := range outputs.len() {
+						key, slot := outputs.keyAt(k), outputs.at(k)
+						out, ok := outputIndex(key)
+						if !ok {
+							wp.problem(BrokenConnection, slot.withPath(string(appendElem(path[:typEnd], escapeKey(key)))).Pos(), from, "%q outputs of %q hold the key %q, which is no output index; n8n never follows the connections under it", typ, from, key)
+							continue
+						}
+						path = wp.slot(from, typ, out, slot, appendIndex(path[:typEnd], out))
+					}
 				default:
 					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
 				}
+				if typ == "main" && (outputs.Kind() == Null || outputs.Kind() == Object) {
+					odd = append(odd, oddMain{from, len(wp.w.Problems) - 1})
+				}
 				continue
 			}
-			typEnd := len(path)
 			if arrayConnection(outputs) {
 				// "main": ["B", "main", 0]: one connection written as an
 				// array where the list of slots belongs; n8n reads each
@@ -714,47 +739,14 @@ func (wp *wfParser) connections(conns Value) {
 				continue
 			}
 			for out := range outputs.len() {
-				slot := outputs.at(out)
-				path = appendIndex(path[:typEnd], out)
-				switch slot.Kind() {
-				case Null:
-					// unconnected output (docs/n8n-behaviour.md#connections)
-				case Object:
-					// A single connection where a list belongs: read it, but say so.
-					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
-					wp.fatal(buildFails, "object is not iterable")
-					wp.edge(from, typ, out, slot, path)
-				case Array:
-					if arrayConnection(slot) {
-						// ["B", "main", 0]: one connection written as an
-						// array, not a slot of them.
-						wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
-						wp.arrayFails(from, typ, slot, false)
-						continue
-					}
-					slotEnd := len(path)
-					for j := range slot.len() {
-						c := slot.at(j)
-						path = appendIndex(path[:slotEnd], j)
-						if c.Kind() == Null {
-							wp.problem(BrokenConnection, c.withPath(string(path)).ValuePos(), from, "output %d of %q holds null where a connection belongs", out, from)
-							wp.fatal(buildFails, "reading .node of null throws")
-							continue
-						}
-						wp.edge(from, typ, out, c, path)
-					}
-				default:
-					wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
-					if slot.Kind() != String {
-						wp.fatal(buildFails, kindName(slot.Kind())+" is not iterable")
-					} else if typ == "main" {
-						wp.fatal(runFails, from)
-					}
-				}
+				path = wp.slot(from, typ, out, outputs.at(out), appendIndex(path[:typEnd], out))
 			}
 		}
 		return true
 	})
+	if len(odd) > 0 {
+		wp.walkedFrom(odd)
+	}
 	switch len(byID) {
 	case 0:
 	case 1:
@@ -765,6 +757,121 @@ func (wp *wfParser) connections(conns Value) {
 			list += fmt.Sprintf(" and %d more", len(byID)-3)
 		}
 		wp.problem(BrokenConnection, byIDPos, "", "connections of %d nodes are keyed by node id (%s); n8n keys them by node name, so all their edges are ignored", len(byID), list)
+	}
+}
+
+// slot reads output slot out of type typ of node from, whose path is
+// path; it returns path, grown or not, for the next slot to reuse.
+func (wp *wfParser) slot(from, typ string, out int, slot Value, path []byte) []byte {
+	switch slot.Kind() {
+	case Null:
+		// unconnected output (docs/n8n-behaviour.md#connections)
+	case Object:
+		// A single connection where a list belongs: read it, but say so.
+		wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
+		wp.fatal(buildFails, "object is not iterable")
+		wp.edge(from, typ, out, slot, path)
+	case Array:
+		if arrayConnection(slot) {
+			// ["B", "main", 0]: one connection written as an
+			// array, not a slot of them.
+			wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
+			wp.arrayFails(from, typ, slot, false)
+			return path
+		}
+		slotEnd := len(path)
+		for j := range slot.len() {
+			c := slot.at(j)
+			path = appendIndex(path[:slotEnd], j)
+			if c.Kind() == Null {
+				wp.problem(BrokenConnection, c.withPath(string(path)).ValuePos(), from, "output %d of %q holds null where a connection belongs", out, from)
+				wp.fatal(buildFails, "reading .node of null throws")
+				continue
+			}
+			wp.edge(from, typ, out, c, path)
+		}
+	default:
+		wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
+		if slot.Kind() != String {
+			wp.fatal(buildFails, kindName(slot.Kind())+" is not iterable")
+		} else if typ == "main" {
+			wp.fatal(runFails, from)
+		}
+	}
+	return path
+}
+
+// outputIndex reads an object key as the output index n8n takes it for:
+// only a plain decimal index ("0", "12") names an element of the list of
+// outputs a node's run returns.
+func outputIndex(key string) (int, bool) {
+	if key == "" || len(key) > 9 || key[0] == '0' && len(key) > 1 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(key); i++ {
+		if key[i] < '0' || key[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(key[i]-'0')
+	}
+	return n, true
+}
+
+// oddMain is a node whose "main" outputs are null or an object (problem
+// prob says so).
+type oddMain struct {
+	node string
+	prob int
+}
+
+// walkedFrom makes each odd "main" an error when a Webhook (v2 on) or a
+// Form Trigger reaches its node: on every request they list the nodes
+// after them (Webhook/utils.js checkResponseModeConfiguration,
+// Form/utils/utils.js validateResponseModeConfiguration, through
+// n8n-workflow's common/get-connected-nodes.js), which calls forEach on
+// each node's "main" outputs and throws on null or an object, so the
+// request fails and no execution starts. Other triggers run the
+// workflow as the engine reads it.
+func (wp *wfParser) walkedFrom(odd []oddMain) {
+	w := wp.w
+	var next map[string][]string
+	seen := map[string]bool{}
+	var queue []string
+	for _, n := range w.Nodes {
+		// The Webhook tests the stored typeVersion (undefined >= 2 is
+		// false when the export has none).
+		if n.Disabled || !(n.Type == TypeWebhook && n.TypeVersionSet && n.TypeVersion >= 2 || n.Type == TypeFormTrigger) {
+			continue
+		}
+		if next == nil {
+			next = map[string][]string{}
+			for _, c := range w.Connections {
+				if c.FromType == "main" {
+					next[c.From] = append(next[c.From], c.To)
+				}
+			}
+		}
+		if !seen[n.Name] {
+			seen[n.Name] = true
+			queue = append(queue, n.Name)
+		}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, v := range next[u] {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+			}
+		}
+		for _, o := range odd {
+			if p := &w.Problems[o.prob]; seen[o.node] && !p.Fatal {
+				p.Fatal, p.Note = true, false
+				p.Message += fmt.Sprintf("; yet %q lists the nodes after it on every request (looking for a Respond to Webhook node) and throws on outputs that are not an array, so every request to it fails and no execution starts", n.Name)
+			}
+		}
 	}
 }
 
@@ -867,12 +974,20 @@ func countEdges(conns Value, base int) (n, size int) {
 		from := base + escapedLen(conns.keyAt(i)) + 1
 		for t := range byType.len() {
 			outputs := byType.at(t)
-			if outputs.Kind() != Array {
+			if outputs.Kind() != Array && outputs.Kind() != Object {
 				continue
 			}
 			typ := from + escapedLen(byType.keyAt(t)) + 1
 			for out := range outputs.len() {
-				slot := typ + decimalLen(out)
+				if outputs.Kind() == Object {
+					if _, ok := outputIndex(outputs.keyAt(out)); !ok {
+						continue
+					}
+				}
+				slot := typ + len(outputs.keyAt(out))
+				if outputs.Kind() == Array {
+					slot = typ + decimalLen(out)
+				}
 				switch s := outputs.at(out); s.Kind() {
 				case Object:
 					n++

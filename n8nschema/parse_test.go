@@ -224,3 +224,53 @@ func TestParseShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputsKeyedByIndex: outputs written as an object are read as n8n
+// reads them (for...in over the keys, each an output index); null and an
+// empty object hold no edge; a key that is no index holds none either.
+func TestOutputsKeyedByIndex(t *testing.T) {
+	for _, c := range []struct {
+		main  string
+		edges []string
+		probs int
+	}{
+		{`{"0":[{"node":"B","type":"main","index":0}],"2":[{"node":"C","type":"main","index":1}]}`, []string{"A main[0] -> B main[0]", "A main[2] -> C main[1]"}, 1},
+		{`{"1":null,"01":[{"node":"B","type":"main","index":0}],"x":[{"node":"C","type":"main","index":0}]}`, nil, 3},
+		{`null`, nil, 1},
+		{`{}`, nil, 1},
+	} {
+		src := `{"nodes":[{"name":"A","type":"t"},{"name":"B","type":"t"},{"name":"C","type":"t"}],"connections":{"A":{"main":` + c.main + `}}}`
+		f := Parse(NewSource("t.json", []byte(src)))
+		s := summarize(f)
+		if diff := cmp.Diff(c.edges, s[0].Edges); diff != "" {
+			t.Errorf("%s: edges (-want +got):\n%s", c.main, diff)
+		}
+		if got := len(f.Workflows[0].Problems); got != c.probs {
+			t.Errorf("%s: %d problems, want %d: %v", c.main, got, c.probs, f.Workflows[0].Problems)
+		}
+	}
+}
+
+// TestOddMainUnderWebhook: a Webhook from v2 (its stored typeVersion) and
+// a Form Trigger list the nodes after them on every request and throw on
+// "main" outputs that are null or an object; others run the workflow.
+func TestOddMainUnderWebhook(t *testing.T) {
+	for _, c := range []struct {
+		trigger, main string
+		fatal         bool
+	}{
+		{`{"name":"T","type":"n8n-nodes-base.webhook","typeVersion":2}`, `{}`, true},
+		{`{"name":"T","type":"n8n-nodes-base.formTrigger","typeVersion":2.2}`, `null`, true},
+		{`{"name":"T","type":"n8n-nodes-base.webhook","typeVersion":1.1}`, `null`, false},
+		{`{"name":"T","type":"n8n-nodes-base.webhook"}`, `{"0":[]}`, false},
+		{`{"name":"T","type":"n8n-nodes-base.webhook","typeVersion":2,"disabled":true}`, `null`, false},
+		{`{"name":"T","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2}`, `{}`, false},
+	} {
+		src := `{"nodes":[` + c.trigger + `,{"name":"A","type":"n8n-nodes-base.set"}],"connections":{"T":{"main":[[{"node":"A","type":"main","index":0}]]},"A":{"main":` + c.main + `}}}`
+		f := Parse(NewSource("t.json", []byte(src)))
+		ps := f.Workflows[0].Problems
+		if len(ps) != 1 || ps[0].Fatal != c.fatal || ps[0].Note == c.fatal {
+			t.Errorf("%s, main %s: problems %+v, want one, fatal %v", c.trigger, c.main, ps, c.fatal)
+		}
+	}
+}

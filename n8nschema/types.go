@@ -42,6 +42,7 @@ const (
 	TypeChainSummarization = "@n8n/n8n-nodes-langchain.chainSummarization"
 	TypeTextClassifier     = "@n8n/n8n-nodes-langchain.textClassifier"
 	TypeSentimentAnalysis  = "@n8n/n8n-nodes-langchain.sentimentAnalysis"
+	TypeGuardrails         = "@n8n/n8n-nodes-langchain.guardrails"
 	TypeOpenAI             = "@n8n/n8n-nodes-langchain.openAi"
 	TypeToolWorkflow       = "@n8n/n8n-nodes-langchain.toolWorkflow"
 	TypeToolHTTPRequest    = "@n8n/n8n-nodes-langchain.toolHttpRequest"

@@ -11,7 +11,7 @@ func TestTypeConstantsAreN8nTypes(t *testing.T) {
 		TypeN8n, TypeOpenAILegacy, TypeWebhook, TypeRespondToWebhook, TypeFormTrigger, TypeScheduleTrigger, TypeCron, TypeInterval,
 		TypeManualTrigger, TypeErrorTrigger, TypeExecuteWorkflowTrigger, TypeN8nTrigger,
 		TypeWorkflowTrigger, TypeEmailReadImap, TypeLocalFileTrigger, TypeAgent, TypeAgentTool,
-		TypeChainSummarization, TypeTextClassifier, TypeOpenAI, TypeToolWorkflow, TypeToolHTTPRequest,
+		TypeChainSummarization, TypeTextClassifier, TypeSentimentAnalysis, TypeGuardrails, TypeOpenAI, TypeToolWorkflow, TypeToolHTTPRequest,
 		TypeToolCode, TypeAICode, TypeChatTrigger, TypeManualChatTrigger, TypeMCPTrigger,
 	} {
 		if _, ok := DescribeNode(typ, 0); !ok {

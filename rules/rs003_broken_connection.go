@@ -25,8 +25,15 @@ runs):
   that is no node's (or keyed by node id after a scripted rewrite), or a node without a name are
   ignored: the edge does not exist for n8n, and stormcheck cannot follow it when it counts attempts. A
   warning (a note for a nameless node, which n8n names at import).
-- an empty object under a connection type ("typeOptions": {}) holds no edge: n8n runs the workflow as
-  drawn. A note.
+- an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
+  runs the workflow as drawn. A note.
+- outputs written as an object keyed by output index ("main": {"0": [...]}) are followed as the array they
+  stand for: n8n reads each key as the output it names (for...in). A note; a key that is no output index
+  ("first") names no output, so its connections are never followed: a warning.
+- on "main", an object or null (empty or not) is an error when an enabled Webhook (v2 on) or Form Trigger
+  reaches the node: on every request they list the nodes after them (n8n-nodes-base's Webhook/utils.js
+  checkResponseModeConfiguration, through n8n-workflow's common/get-connected-nodes.js), which calls
+  forEach on each node's "main" outputs and throws, so the request fails and no execution starts.
 
 n8n 2.41.1 also refuses to import or save a workflow with any of these shapes or names (its workflow
 structure check, n8n-workflow's workflow-structure-validation.js); 1.123.81 and 2.8.4 import it.`,
