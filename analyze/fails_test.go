@@ -152,8 +152,9 @@ func TestNoPromptFromTheFeed(t *testing.T) {
 			if got := g.Reachable(g.Node("After")); got != c.after {
 				t.Errorf("After reached %v, want %v", got, c.after)
 			}
-			if _, got := g.FailsFirst(g.Node("A")); got == c.calls {
-				t.Errorf("FailsFirst %v, want %v", got, !c.calls)
+			i, _ := g.index(g.Node("A"))
+			if _, got := g.failsFirst(i); got == c.calls {
+				t.Errorf("failsFirst %v, want %v", got, !c.calls)
 			}
 		})
 	}

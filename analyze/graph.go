@@ -322,16 +322,6 @@ func (g *Graph) failing() {
 	}
 }
 
-// FailsFirst reports a node that fails on every item before it asks a
-// sub-node for a call, and why (see failsFirst).
-func (g *Graph) FailsFirst(n *n8nschema.Node) (string, bool) {
-	i, ok := g.index(n)
-	if !ok || n.Disabled {
-		return "", false
-	}
-	return g.failsFirst(i)
-}
-
 // indexNodes fills slot (or, when two nodes share an Index, idx) so that
 // index finds a node's place in Nodes.
 func (g *Graph) indexNodes(slot []int32) {
