@@ -325,8 +325,13 @@ func Amplify(s *Set) {
 			for _, e := range g.outs(ui) {
 				v := int32(a.base[wi]) + e.to
 				if e.Type == ConnMain {
-					a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain})
+					if !g.dead(e) { // a dead edge closes no cycle of executions
+						a.adj[u] = append(a.adj[u], cedge{to: v, kind: kMain})
+					}
 					continue
+				}
+				if g.noCall != nil && g.noCall[e.to] {
+					continue // the root fails before it drives the sub-node
 				}
 				// AI edges point from sub-node to root; the root drives the sub-node.
 				root := e.To

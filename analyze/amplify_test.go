@@ -404,7 +404,9 @@ func TestSelfTriggerAcrossExecutions(t *testing.T) {
 			on = append(on, n.Name)
 		}
 	}
-	if diff := cmp.Diff([]string{"Start enrichment", "Loop Over Items", "Guard", "OpenAI", "Save", "Restart"}, on); diff != "" {
+	// Not Save: OpenAI (v1.8 with no messages) fails on every item, so its
+	// regular output never runs and closes no cycle.
+	if diff := cmp.Diff([]string{"Start enrichment", "Loop Over Items", "Guard", "OpenAI", "Restart"}, on); diff != "" {
 		t.Errorf("nodes on the self-trigger (-want +got):\n%s", diff)
 	}
 

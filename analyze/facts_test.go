@@ -60,7 +60,7 @@ func TestModelSDKAttempts(t *testing.T) {
 func TestFallbackModelCalls(t *testing.T) {
 	s := buildJSON(t, `{"name":"w","nodes":[
 	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
-	  {"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":2.2,"parameters":{"needsFallback":true,"options":{"maxIterations":4}}},
+	  {"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":2.2,"parameters":{"promptType":"define","text":"={{ $json.q }}","needsFallback":true,"options":{"maxIterations":4}}},
 	  {"name":"Main model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}},
 	  {"name":"Fallback model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}},
 	  {"name":"Search","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"parameters":{"url":"https://x.example"}}],

@@ -99,6 +99,12 @@ type Graph struct {
 	// fails marks nodes that fail on every item and stop the execution
 	// there (see failing); nil when none does.
 	fails []bool
+	// neverTrue marks If and Filter nodes whose test throws on every item
+	// but that continue on fail: every item leaves by output 1 (failing).
+	neverTrue []bool
+	// noCall marks roots that fail on every item before they ask a
+	// sub-node for a call (failsFirst): their sub-nodes never run.
+	noCall []bool
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
 	// facts holds, per cyclic component, what its Set and Code nodes
@@ -276,16 +282,42 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 // continueErrorOutput its items leave by the error output
 // (n8n-core/dist/execution-engine/workflow-execute.js continuesOnError,
 // handleNodeErrorOutput).
+//
+// The same holds for a node whose own data makes it fail on every item
+// (fails.go): an If or Filter whose test throws (n8nschema.GateThrows),
+// which, when it continues on fail itself (IfV2.node.js and
+// FilterV2.node.js catch: continueOnFail), sends every item to its second
+// output instead; a root that fails before it calls its sub-nodes
+// (failsFirst), whose sub-nodes never run whatever it does on error.
 func (g *Graph) failing() {
+	mark := func(m *[]bool, i int) {
+		if *m == nil {
+			*m = make([]bool, len(g.Nodes))
+		}
+		(*m)[i] = true
+	}
 	for i, nd := range g.Nodes {
-		if nd.Disabled || nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
+		if nd.Disabled {
 			continue
 		}
-		if r, ok := n8nschema.RefusedCall(nd); ok && r.Fails {
-			if g.fails == nil {
-				g.fails = make([]bool, len(g.Nodes))
+		_, first := g.failsFirst(i)
+		if first {
+			mark(&g.noCall, i)
+		}
+		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
+			if _, ok := n8nschema.GateThrows(nd); ok && nd.ContinuesOnFail() {
+				mark(&g.neverTrue, i)
 			}
-			g.fails[i] = true
+			continue
+		}
+		if r, ok := n8nschema.RefusedCall(nd); ok && r.Fails || first {
+			mark(&g.fails, i)
+		} else if _, ok := n8nschema.GateThrows(nd); ok {
+			if nd.ContinuesOnFail() {
+				mark(&g.neverTrue, i) // continueErrorOutput: the node keeps the item
+			} else {
+				mark(&g.fails, i)
+			}
 		}
 	}
 }
@@ -773,7 +805,7 @@ func (g *Graph) reachability(sc *scratch) {
 	}
 	g.bfs(normStarts, normal, queue, func(e *Edge) bool { return !e.Error && !g.dead(e) })
 	for _, e := range g.Edges {
-		if e.Error {
+		if e.Error && !g.dead(e) {
 			errStarts = append(errStarts, e.to)
 		}
 	}
@@ -841,6 +873,9 @@ func (g *Graph) rootFlags(nd *n8nschema.Node, i, depth int, base *rootBase, memo
 	for _, e := range g.outs(i) {
 		if e.Type == ConnMain {
 			continue
+		}
+		if g.noCall != nil && g.noCall[e.to] {
+			continue // it fails before it calls its sub-nodes
 		}
 		// The roots (Roots, a root twice as often as it is wired: the
 		// flags come out the same, and the second look is memoized).
@@ -1336,13 +1371,21 @@ func (g *Graph) starts(buf []int32) []int32 {
 
 // dead reports whether an edge never carries items: it leaves the done
 // output of a Loop Over Items that never runs a second time, or a
-// regular output of a node that fails on every item (failing). (An edge
-// from an output the node does not have is not in the graph: see Unrun.)
+// regular output of a node that fails on every item, or the true or error
+// output of a gate that throws and continues, keeping its items (failing).
+// (An edge from an output the node does not have is not in the graph: see
+// Unrun.)
 func (g *Graph) dead(e *Edge) bool {
-	if e.Type != ConnMain || e.Error {
+	if e.Type != ConnMain {
 		return false
 	}
 	i := int(e.from)
+	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
+		return true
+	}
+	if e.Error {
+		return false
+	}
 	if g.fails != nil && g.fails[i] {
 		return true
 	}

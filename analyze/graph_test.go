@@ -149,7 +149,7 @@ func TestIsGuard(t *testing.T) {
 func subNodeMesh(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"name":"mesh","nodes":[{"name":"Start","type":"n8n-nodes-base.manualTrigger","parameters":{}},` +
-		`{"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","parameters":{}},` +
+		`{"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","parameters":{"promptType":"define","text":"q"}},` +
 		`{"name":"Lone","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}}`)
 	for i := range n {
 		fmt.Fprintf(&b, `,{"name":"T%d","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}}`, i)

@@ -275,7 +275,7 @@ func TestAgreesWithTheAttemptModel(t *testing.T) {
  "connections": {"Start": {"main": [[{"node": "Post", "type": "main", "index": 0}]]}}}`
 	agent := `{"name": "agent", "nodes": [
  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
- {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [200, 0], "parameters": {},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [200, 0], "parameters": {"promptType": "define", "text": "={{ $json.body.q }}"},
   "retryOnFail": true, "maxTries": 2},
  {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
   "parameters": {"model": "gpt-4o-mini", "options": {"maxRetries": 1}}}],
@@ -378,7 +378,7 @@ func TestUnboundedLoopEndsWithTheWindowOrTheTimeout(t *testing.T) {
 func TestAgentIteratesOverAFailingTool(t *testing.T) {
 	src := `{"name": "agent", "nodes": [
  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
- {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [200, 0], "parameters": {}},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": [200, 0], "parameters": {"promptType": "define", "text": "={{ $json.body.q }}"}},
  {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
   "parameters": {"model": "gpt-4o-mini", "options": {"maxTokens": 100}}},
  {"name": "Lookup", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "position": [400, 200],
@@ -500,7 +500,7 @@ func TestFirstFailedItemEndsTheTry(t *testing.T) {
 func TestAgentV3ToolFailureEndsTheExecution(t *testing.T) {
 	src := `{"name": "agent", "nodes": [
  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "a"}},
- {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": VERSION, "position": [200, 0], "parameters": {}},
+ {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": VERSION, "position": [200, 0], "parameters": {"promptType": "define", "text": "={{ $json.body.q }}"}},
  {"name": "Model", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [200, 200],
   "parameters": {"model": "gpt-4o-mini", "options": {"maxTokens": 100}}},
  {"name": "Lookup", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "position": [400, 200],

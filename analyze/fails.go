@@ -1,0 +1,226 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// What n8n fails on every item as the workflow is exported, found from
+// the workflow's own data (failing marks the nodes; dead and rootFlags
+// read the marks).
+
+const langchain = "@n8n/n8n-nodes-langchain."
+
+// failsFirst reports a root node that fails on every item before it asks
+// any of its sub-nodes for a call, and why:
+//
+//   - an AI Agent or chain left on the default prompt source, "auto", fed
+//     only by nodes whose items carry no chatInput (noPrompt);
+//   - a Question and Answer chain whose ai_retriever input is a vector
+//     store, not a retriever (vectorStoreAsRetriever).
+func (g *Graph) failsFirst(i int) (string, bool) {
+	if why, ok := g.noPrompt(i); ok {
+		return why, true
+	}
+	return g.vectorStoreAsRetriever(i)
+}
+
+// noPrompt judges a node that reads its prompt with getPromptInputByType
+// (@n8n/n8n-nodes-langchain/dist/utils/helpers.js): at promptType "auto"
+// it reads {{ $json["chatInput"] }} and throws "No prompt specified" when
+// the item has none, before the model is called. promptType defaults to
+// "auto" (utils/descriptions.js promptTypeOptions and
+// promptTypeOptionsDeprecated) at the versions that read it:
+//
+//   - the AI Agent from v1.3 (earlier ones read "text"; agents/Agent/agents/*/execute.js),
+//     except the SQL agent, which hides promptType (V1/AgentV1.node.js), and
+//     the OpenAI Functions agent, which reads "text"; the agent type
+//     defaults to conversationalAgent up to v1.5, toolsAgent after;
+//   - the Basic LLM Chain from v1.4 (chains/ChainLLM/methods/processItem.js);
+//   - the Question and Answer chain from v1.3 (chains/ChainRetrievalQA/processItem.js).
+//
+// Only items that certainly carry no chatInput are judged (chatInputFree).
+func (g *Graph) noPrompt(i int) (string, bool) {
+	nd := g.Nodes[i]
+	v := nd.TypeVersion
+	switch strings.TrimPrefix(nd.Type, langchain) {
+	case "agent":
+		if v < 1.3 {
+			return "", false
+		}
+		if v < 2 {
+			agent := "toolsAgent"
+			if v <= 1.5 {
+				agent = "conversationalAgent"
+			}
+			if a, ok := nd.Param("agent"); ok {
+				if a.Kind() != n8nschema.String || a.IsExpr() {
+					return "", false
+				}
+				agent = a.Str()
+			}
+			switch agent {
+			case "toolsAgent", "conversationalAgent", "reActAgent", "planAndExecuteAgent":
+			default:
+				return "", false
+			}
+		}
+	case "chainLlm":
+		if v < 1.4 {
+			return "", false
+		}
+	case "chainRetrievalQa":
+		if v < 1.3 {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	if p, ok := nd.Param("promptType"); ok && (p.Kind() != n8nschema.String || p.IsExpr() || p.Str() != "auto") {
+		return "", false
+	}
+	fed := false
+	memo := map[int]bool{}
+	for _, e := range g.ins(i) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if e.Error || !g.chatInputFree(int(e.from), memo, 0) {
+			return "", false
+		}
+		fed = true
+	}
+	if !fed {
+		return "", false
+	}
+	return "it reads its prompt from the chatInput field (promptType \"auto\"), which the items it is fed do not have: n8n stops at \"No prompt specified\"", true
+}
+
+// maxFeedDepth bounds how far back through pass-through Set nodes
+// chatInputFree looks.
+const maxFeedDepth = 8
+
+// chatInputFree reports a node whose every output item certainly has no
+// top-level chatInput field:
+//
+//   - a Schedule Trigger or Cron ({timestamp, ...}), a Manual Trigger
+//     ({}), a Webhook ({headers, params, query, body, ...}: Webhook.node.js);
+//   - an Edit Fields (Set) node v3 or later in manual mode that sets no
+//     field named chatInput and keeps no input field (includeOtherFields
+//     false, the default from v3.3; include "none" before:
+//     nodes/Set/v2/SetV2.node.js), or that keeps them and is fed only by
+//     such nodes.
+func (g *Graph) chatInputFree(i int, memo map[int]bool, depth int) bool {
+	if r, ok := memo[i]; ok {
+		return r
+	}
+	memo[i] = false // a cycle proves nothing
+	nd := g.Nodes[i]
+	free := false
+	switch nd.Type {
+	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook":
+		free = !nd.Disabled
+	case "n8n-nodes-base.set":
+		keeps, ok := setFields(nd)
+		free = ok
+		if ok && keeps {
+			free = depth < maxFeedDepth && g.hasInOfType(i, ConnMain)
+			for _, e := range g.ins(i) {
+				if e.Type == ConnMain && (e.Error || !g.chatInputFree(int(e.from), memo, depth+1)) {
+					free = false
+				}
+			}
+		}
+	}
+	memo[i] = free
+	return free
+}
+
+// setFields reads an enabled Set node v3+ in manual mode: ok when none of
+// the fields it sets is chatInput (nor one whose name is an expression),
+// and whether it keeps its input fields.
+func setFields(nd *n8nschema.Node) (keeps, ok bool) {
+	if nd.Disabled || nd.TypeVersion < 3 {
+		return false, false
+	}
+	if m, has := nd.Param("mode"); has && (m.Kind() != n8nschema.String || m.Str() != "manual") {
+		return false, false
+	}
+	list := "fields.values"
+	if nd.TypeVersion >= 3.3 {
+		list = "assignments.assignments"
+	}
+	if fs, has := nd.Param(list); has {
+		if fs.Kind() != n8nschema.Array {
+			return false, false
+		}
+		for _, f := range fs.Elems() {
+			name := f.Get("name")
+			if name.Kind() != n8nschema.String || name.IsExpr() || strings.HasPrefix(name.Str(), "chatInput") {
+				return false, false
+			}
+		}
+	}
+	if nd.TypeVersion >= 3.3 {
+		inc, has := nd.Param("includeOtherFields")
+		if has && inc.Kind() != n8nschema.Bool {
+			return false, false
+		}
+		return inc.True(), true
+	}
+	inc, has := nd.Param("include")
+	if !has {
+		return true, true // "all" by default
+	}
+	if inc.Kind() != n8nschema.String || inc.IsExpr() {
+		return false, false
+	}
+	return inc.Str() != "none", true
+}
+
+// vectorStoreAsRetriever judges a Question and Answer chain
+// (chainRetrievalQa) whose ai_retriever input is wired straight from a
+// vector store node that supplies a vector store: one in mode "retrieve"
+// (the default: @n8n/ai-utilities createVectorStoreNode.js, whose
+// supplyData returns the store itself, retrieveOperation.js) or a legacy
+// "...Load" node (its only output is ai_vectorStore). n8n does not check
+// the type of what a sub-node supplies (get-input-connection-data.js);
+// processItem.js hands it to @langchain/classic createRetrievalChain,
+// which takes anything without invoke for a runnable and calls its
+// withConfig while building the chain: "retrieveDocumentsChain.withConfig
+// is not a function", before any search or model call. A Vector Store
+// Retriever node in between supplies a retriever.
+func (g *Graph) vectorStoreAsRetriever(i int) (string, bool) {
+	if g.Nodes[i].Type != langchain+"chainRetrievalQa" {
+		return "", false
+	}
+	from := ""
+	for _, e := range g.ins(i) {
+		if e.Type != "ai_retriever" {
+			continue
+		}
+		if from != "" || !suppliesVectorStore(e.From) {
+			return "", false
+		}
+		from = e.From.Name
+	}
+	if from == "" {
+		return "", false
+	}
+	return "its retriever input is the vector store \"" + from + "\", not a retriever: LangChain's createRetrievalChain stops at \"retrieveDocumentsChain.withConfig is not a function\"", true
+}
+
+// suppliesVectorStore reports an enabled vector store node whose output
+// is a vector store (ai_vectorStore).
+func suppliesVectorStore(nd *n8nschema.Node) bool {
+	name, ok := strings.CutPrefix(nd.Type, langchain+"vectorStore")
+	if !ok || name == "" || nd.Disabled || strings.HasSuffix(name, "Insert") {
+		return false
+	}
+	if strings.HasSuffix(name, "Load") {
+		return true
+	}
+	m, has := nd.Param("mode")
+	return !has || m.Kind() == n8nschema.String && !m.IsExpr() && m.Str() == "retrieve"
+}

@@ -1,0 +1,212 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// gateWorkflow is a schedule feeding the gate node (named G), whose
+// outputs lead to True, False and, for continueErrorOutput, Err.
+func gateWorkflow(gate string) string {
+	return `{"nodes": [
+	 {"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 ` + gate + `,
+	 {"name": "True", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "False", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "Err", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+	 "connections": {
+	  "S": {"main": [[{"node": "G", "type": "main", "index": 0}]]},
+	  "G": {"main": [[{"node": "True", "type": "main", "index": 0}], [{"node": "False", "type": "main", "index": 0}], [{"node": "Err", "type": "main", "index": 0}]]}}}`
+}
+
+// gate is an If or Filter node named G with one condition.
+func gate(typ string, version float64, operator, right, options, extra string) string {
+	return fmt.Sprintf(`{"name": "G", "type": %q, "typeVersion": %v, "position": [0, 0], %s
+	  "parameters": {"conditions": {%s "conditions": [{"leftValue": "={{ $json.ok }}", "rightValue": %s, "operator": %s}], "combinator": "and"}}}`,
+		typ, version, extra, options, right, operator)
+}
+
+// TestGateThatAlwaysThrows: an If or Filter v2 whose first condition
+// compares against a literal of the wrong type under strict validation
+// throws on every item (n8n-workflow filter-parameter.js), so nothing
+// leaves it, unless it continues on fail: then every item leaves by the
+// false output (IfV2.node.js catch).
+func TestGateThatAlwaysThrows(t *testing.T) {
+	const (
+		boolEq  = `{"type": "boolean", "operation": "equals"}`
+		numGte  = `{"type": "number", "operation": "gte"}`
+		strict  = `"options": {"caseSensitive": true, "leftValue": "", "typeValidation": "strict", "version": 2},`
+		strict3 = `"options": {"typeValidation": "strict", "version": 3},`
+		loose   = `"options": {"typeValidation": "loose", "version": 2},`
+		if2     = "n8n-nodes-base.if"
+	)
+	for _, c := range []struct {
+		name                string
+		node                string
+		true_, false_, err_ bool
+	}{
+		{"boolean against =true", gate(if2, 2.2, boolEq, `"=true"`, strict, ""), false, false, false},
+		{"boolean against a string", gate(if2, 2.2, boolEq, `"true"`, strict, ""), false, false, false},
+		{"boolean against an empty string", gate(if2, 2.2, boolEq, `""`, strict, ""), false, false, false},
+		{"strict by default", gate(if2, 2.2, boolEq, `"=true"`, "", ""), false, false, false},
+		{"boolean against true", gate(if2, 2.2, boolEq, `true`, strict, ""), true, true, false},
+		{"boolean against an expression", gate(if2, 2.2, boolEq, `"={{ true }}"`, strict, ""), true, true, false},
+		{"loose validation", gate(if2, 2.2, boolEq, `"=true"`, loose, ""), true, true, false},
+		{"looseTypeValidation set", gate(if2, 2.2, boolEq, `"=true"`, strict, "")[:0] +
+			`{"name": "G", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"looseTypeValidation": true, "conditions": {` + strict + ` "conditions": [{"leftValue": "={{ $json.ok }}", "rightValue": "=true", "operator": ` + boolEq + `}]}}}`, true, true, false},
+		{"a one-value operator", gate(if2, 2.2, `{"type": "boolean", "operation": "true", "singleValue": true}`, `""`, strict, ""), true, true, false},
+		{"number against a string", gate(if2, 2.2, numGte, `"95"`, strict, ""), false, false, false},
+		{"number against a number", gate(if2, 2.2, numGte, `95`, strict, ""), true, true, false},
+		{"number against empty, filter v3", gate(if2, 2.3, numGte, `""`, strict3, ""), true, true, false},
+		{"string against a number", gate(if2, 2.2, `{"type": "string", "operation": "equals"}`, `5`, strict, ""), false, false, false},
+		{"string against a string", gate(if2, 2.2, `{"type": "string", "operation": "equals"}`, `"5"`, strict, ""), true, true, false},
+		{"If v1", gate(if2, 1, boolEq, `"=true"`, strict, ""), true, true, false},
+		{"continues on the regular output", gate(if2, 2.2, boolEq, `"=true"`, strict, `"onError": "continueRegularOutput",`), false, true, false},
+		{"continues on the error output", gate(if2, 2.2, boolEq, `"=true"`, strict, `"onError": "continueErrorOutput",`), false, true, false},
+		{"legacy continueOnFail", gate(if2, 2.2, boolEq, `"=true"`, strict, `"continueOnFail": true,`), false, true, false},
+		{"filter", gate("n8n-nodes-base.filter", 2.2, boolEq, `"=true"`, strict, ""), false, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := BuildGraph(parseOne(t, gateWorkflow(c.node)))
+			for name, want := range map[string]bool{"True": c.true_, "False": c.false_, "Err": c.err_} {
+				if got := g.Reachable(g.Node(name)); got != want {
+					t.Errorf("%s: reachable %v, want %v", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+// promptWorkflow feeds an Agent or chain (A) from the nodes given, the
+// last of which is wired to A; A calls the model M.
+func promptWorkflow(root string, feed ...string) string {
+	var nodes, conns []string
+	for i, f := range feed {
+		nodes = append(nodes, f)
+		to := "A"
+		if i+1 < len(feed) {
+			to = fmt.Sprintf("F%d", i+1)
+		}
+		conns = append(conns, fmt.Sprintf(`"F%d": {"main": [[{"node": %q, "type": "main", "index": 0}]]}`, i, to))
+	}
+	return `{"nodes": [` + strings.Join(nodes, ",") + `, ` + root + `,
+	 {"name": "M", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [0, 0], "parameters": {"model": "gpt-4o-mini"}},
+	 {"name": "After", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+	 "connections": {` + strings.Join(conns, ",") + `,
+	  "M": {"ai_languageModel": [[{"node": "A", "type": "ai_languageModel", "index": 0}]]},
+	  "A": {"main": [[{"node": "After", "type": "main", "index": 0}]]}}}`
+}
+
+func feeder(i int, typ string, version float64, params string) string {
+	return fmt.Sprintf(`{"name": "F%d", "type": %q, "typeVersion": %v, "position": [0, 0], "parameters": {%s}}`, i, typ, version, params)
+}
+
+func root(typ string, version float64, params, extra string) string {
+	return fmt.Sprintf(`{"name": "A", "type": "@n8n/n8n-nodes-langchain.%s", "typeVersion": %v, "position": [0, 0], %s "parameters": {%s}}`, typ, version, extra, params)
+}
+
+// TestNoPromptFromTheFeed: an Agent or chain on promptType "auto" reads
+// $json.chatInput and throws "No prompt specified" when the item has none
+// (@n8n/n8n-nodes-langchain utils/helpers.js getPromptInputByType),
+// before its model is called; only feeds that certainly carry no
+// chatInput are judged.
+func TestNoPromptFromTheFeed(t *testing.T) {
+	schedule := feeder(0, "n8n-nodes-base.scheduleTrigger", 1.2, "")
+	manual := feeder(0, "n8n-nodes-base.manualTrigger", 1, "")
+	webhook := feeder(0, "n8n-nodes-base.webhook", 2, `"path": "x"`)
+	chat := feeder(0, "@n8n/n8n-nodes-langchain.chatTrigger", 1.1, "")
+	setOnly := feeder(1, "n8n-nodes-base.set", 3.4, `"assignments": {"assignments": [{"name": "propertyData", "value": "={{ $json.body }}", "type": "string"}]}`)
+	setKeeps := feeder(1, "n8n-nodes-base.set", 3.4, `"includeOtherFields": true, "assignments": {"assignments": [{"name": "x", "value": "1", "type": "string"}]}`)
+	setChat := feeder(1, "n8n-nodes-base.set", 3.4, `"assignments": {"assignments": [{"name": "chatInput", "value": "={{ $json.body.q }}", "type": "string"}]}`)
+	set32 := feeder(1, "n8n-nodes-base.set", 3.2, `"fields": {"values": [{"name": "x", "stringValue": "1"}]}`)
+	setRaw := feeder(1, "n8n-nodes-base.set", 3.4, `"mode": "raw", "jsonOutput": "{\"chatInput\": \"hi\"}"`)
+	for _, c := range []struct {
+		name  string
+		src   string
+		calls bool // whether the model is called
+		after bool // whether After runs
+	}{
+		{"agent 1.7 after a schedule", promptWorkflow(root("agent", 1.7, "", ""), schedule), false, false},
+		{"agent 3 after a manual trigger", promptWorkflow(root("agent", 3, "", ""), manual), false, false},
+		{"agent auto after a webhook", promptWorkflow(root("agent", 2.2, `"promptType": "auto"`, ""), webhook), false, false},
+		{"agent after a Set that drops fields", promptWorkflow(root("agent", 1.6, "", ""), webhook, setOnly), false, false},
+		{"agent after a Set that keeps a webhook's fields", promptWorkflow(root("agent", 2, "", ""), webhook, setKeeps), false, false},
+		{"agent after a Set 3.2 that keeps a schedule's fields", promptWorkflow(root("agent", 2, "", ""), schedule, set32), false, false},
+		{"agent 1.5, conversational by default", promptWorkflow(root("agent", 1.5, "", ""), schedule), false, false},
+		{"basic chain 1.4", promptWorkflow(root("chainLlm", 1.4, "", ""), schedule), false, false},
+		{"continues on fail", promptWorkflow(root("agent", 2.2, "", `"onError": "continueRegularOutput",`), schedule), false, true},
+		{"agent after a chat trigger", promptWorkflow(root("agent", 2.2, "", ""), chat), true, true},
+		{"agent after a Set that sets chatInput", promptWorkflow(root("agent", 2.2, "", ""), webhook, setChat), true, true},
+		{"agent after a Set in raw mode", promptWorkflow(root("agent", 2.2, "", ""), webhook, setRaw), true, true},
+		{"agent with a defined prompt", promptWorkflow(root("agent", 2.2, `"promptType": "define", "text": "={{ $json.body }}"`, ""), webhook), true, true},
+		{"agent 1.2", promptWorkflow(root("agent", 1.2, "", ""), schedule), true, true},
+		{"SQL agent", promptWorkflow(root("agent", 1.5, `"agent": "sqlAgent"`, ""), schedule), true, true},
+		{"basic chain 1.3", promptWorkflow(root("chainLlm", 1.3, "", ""), schedule), true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := BuildGraph(parseOne(t, c.src))
+			if got := g.Reachable(g.Node("M")); got != c.calls {
+				t.Errorf("model reached %v, want %v", got, c.calls)
+			}
+			if got := g.Reachable(g.Node("After")); got != c.after {
+				t.Errorf("After reached %v, want %v", got, c.after)
+			}
+			i, _ := g.index(g.Node("A"))
+			if _, got := g.failsFirst(i); got == c.calls {
+				t.Errorf("failsFirst %v, want %v", got, !c.calls)
+			}
+		})
+	}
+}
+
+// TestVectorStoreAsRetriever: a vector store wired straight into a
+// Question and Answer chain's retriever input supplies a store, not a
+// retriever, and createRetrievalChain throws before any search or model
+// call; a Vector Store Retriever in between supplies a retriever.
+func TestVectorStoreAsRetriever(t *testing.T) {
+	src := func(store string, viaRetriever bool) string {
+		into := `"VS": {"ai_retriever": [[{"node": "Q", "type": "ai_retriever", "index": 0}]]}`
+		if viaRetriever {
+			into = `"VS": {"ai_vectorStore": [[{"node": "R", "type": "ai_vectorStore", "index": 0}]]},
+			 "R": {"ai_retriever": [[{"node": "Q", "type": "ai_retriever", "index": 0}]]}`
+		}
+		return `{"nodes": [
+		 {"name": "Chat", "type": "@n8n/n8n-nodes-langchain.chatTrigger", "typeVersion": 1.1, "position": [0, 0], "parameters": {}},
+		 {"name": "Q", "type": "@n8n/n8n-nodes-langchain.chainRetrievalQa", "typeVersion": 1.6, "position": [0, 0], "parameters": {}},
+		 {"name": "M", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [0, 0], "parameters": {"model": "gpt-4o-mini"}},
+		 ` + store + `,
+		 {"name": "R", "type": "@n8n/n8n-nodes-langchain.retrieverVectorStore", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+		 {"name": "E", "type": "@n8n/n8n-nodes-langchain.embeddingsOpenAi", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+		 {"name": "After", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+		 "connections": {
+		  "Chat": {"main": [[{"node": "Q", "type": "main", "index": 0}]]},
+		  "M": {"ai_languageModel": [[{"node": "Q", "type": "ai_languageModel", "index": 0}]]},
+		  "E": {"ai_embedding": [[{"node": "VS", "type": "ai_embedding", "index": 0}]]},
+		  ` + into + `,
+		  "Q": {"main": [[{"node": "After", "type": "main", "index": 0}]]}}}`
+	}
+	store := func(typ, params string) string {
+		return `{"name": "VS", "type": "@n8n/n8n-nodes-langchain.` + typ + `", "typeVersion": 1.1, "position": [0, 0], "parameters": {` + params + `}}`
+	}
+	for _, c := range []struct {
+		name  string
+		src   string
+		calls bool
+	}{
+		{"qdrant in retrieve mode", src(store("vectorStoreQdrant", `"mode": "retrieve"`), false), false},
+		{"qdrant, retrieve by default", src(store("vectorStoreQdrant", ""), false), false},
+		{"a legacy load node", src(store("vectorStorePineconeLoad", ""), false), false},
+		{"through a Vector Store Retriever", src(store("vectorStoreQdrant", `"mode": "retrieve"`), true), true},
+		{"a mode from an expression", src(store("vectorStoreQdrant", `"mode": "={{ 'retrieve' }}"`), false), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := BuildGraph(parseOne(t, c.src))
+			for _, name := range []string{"M", "E", "After"} {
+				if got := g.Reachable(g.Node(name)); got != c.calls {
+					t.Errorf("%s reached %v, want %v", name, got, c.calls)
+				}
+			}
+		})
+	}
+}
