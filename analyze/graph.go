@@ -74,6 +74,9 @@ type Graph struct {
 	relayBy   map[*n8nschema.Node]Relay
 	formOnce  sync.Once
 	formBy    map[*n8nschema.Node]bool
+	// runsNow's memo: the webhooks that run a schedule's job now.
+	runNowOnce sync.Once
+	runNow     map[*n8nschema.Node]bool
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an

@@ -83,13 +83,14 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // Slack or Discord bot wired through a plain Webhook instead of the app's
 // trigger node; when a page in a browser posts to it (AnswersBrowser), a
 // person's form (postsPersonForm) or a voice agent's tool; or when a
-// booking or form service relays one person's action to it (RelayOf).
+// booking or form service relays one person's action to it (RelayOf); or
+// when it runs a schedule's job now (runsNow).
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
 	if p != PaceMachine || g == nil || t.Type != n8nschema.TypeWebhook {
 		return p
 	}
-	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) || g.postsPersonForm(t) || RelayOf(g, t).Key != "" {
+	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) || g.postsPersonForm(t) || RelayOf(g, t).Key != "" || g.runsNow(t) {
 		return PacePerson
 	}
 	return p

@@ -29,7 +29,8 @@ Calendly's invitee payload, Cal.com's BOOKING_CREATED, Typeform's form_response,
 submission: one execution per person's action), a voice agent's tool (a Webhook that waits to
 answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
 platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
-answers GET) comes one person at a time, so
+answers GET, a "run now" Webhook wired into the same first nodes as a Schedule Trigger of its workflow, nodes
+that read nothing of the request) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
 workflow, at the first such node, naming the others.`,
