@@ -150,7 +150,9 @@ type Loop struct {
 	// until empty) or "person" (a node of the loop waits for a person's
 	// answer on every trip: it runs as often as someone sends work back)
 	// or "status" (a poll that leaves on every terminal status of the job
-	// it polls, failures included: it ends when the job does).
+	// it polls, failures included: it ends when the job does) or "drain"
+	// (each pass lists what is left and removes it by id, and the loop
+	// leaves on an empty list: it ends when the data does; drainsRemote).
 	Bound string
 	// WaitS is the longest Wait, in seconds, that a trip holds (0: none).
 	WaitS float64
