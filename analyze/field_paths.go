@@ -21,9 +21,21 @@ import (
 // through as what it is bound to: body.email as $json.body.email. One
 // pass over x, and one more per bound variable (at most maxAliases).
 func readPaths(x string) string {
-	if !strings.Contains(x, "?.") && !strings.Contains(x, "[") && !strings.Contains(x, "body") {
-		return x
+	out := x
+	if strings.Contains(x, "?.") || strings.Contains(x, `["`) || strings.Contains(x, "['") || strings.Contains(x, "[ ") {
+		out = dotPaths(x)
 	}
+	if !strings.Contains(out, "body") || !strings.Contains(out, "json") {
+		return out
+	}
+	for _, m := range bodyAliasRE.FindAllStringSubmatch(out, maxAliases) {
+		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]), ""))
+	}
+	return out
+}
+
+// dotPaths is readPaths' first pass: ?. and bracketed names as dots.
+func dotPaths(x string) string {
 	var b strings.Builder
 	b.Grow(len(x))
 	for i := 0; i < len(x); i++ {
@@ -46,15 +58,7 @@ func readPaths(x string) string {
 		}
 		b.WriteByte(c)
 	}
-	out := b.String()
-	if !strings.Contains(out, "body") {
-		return out
-	}
-	ms := bodyAliasRE.FindAllStringSubmatch(out, maxAliases)
-	for _, m := range ms {
-		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]), ""))
-	}
-	return out
+	return b.String()
 }
 
 // maxAliases bounds the variables bound to a body that readPaths reads

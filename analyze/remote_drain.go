@@ -16,9 +16,12 @@ import (
 // matches no SELECT), so the passes run out with the data: it is the
 // remote form of a work list drained until it is empty (drainsList). An
 // outage does not turn it into a retry loop: a failed call with no onError
-// stops the execution (n8n-core execution-engine/workflow-execute.js runs
-// the next node only on the items of a node that succeeded), so each
-// failure ends the run rather than sending it round again.
+// stops the execution (n8n-core execution-engine/workflow-execute.js
+// L1268–1289: an error that does not continue, continuesOnError L562,
+// ends processRunExecutionData's loop), so a failure ends the run rather
+// than sending it round again. And a node whose output is empty runs
+// nothing after it (L1332–1334), unless alwaysOutputData gives it one
+// empty item (ensureAlwaysOutputData L1017).
 
 // drainsRemote reports whether loop l lists items with a query, removes
 // every listed item by its id, and leaves when the list is empty (a
