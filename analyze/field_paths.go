@@ -102,7 +102,8 @@ func bracketName(s string) (string, int) {
 var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*\{\s*\}\s*)?(?:;|\n|$)`)
 
 // inlineAlias writes each read of name's fields (name.email, where name is
-// no field of something else) as path.email.
+// no field of something else) as path.email, and name taken apart
+// (const { email } = name;) as path.
 func inlineAlias(s, name, path string) string {
 	if name == "json" || name == "$json" {
 		return s
@@ -110,13 +111,15 @@ func inlineAlias(s, name, path string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; ; {
-		j := strings.Index(s[i:], name+".")
+		j := strings.Index(s[i:], name)
 		if j < 0 {
 			break
 		}
 		j += i
-		if j > 0 && (isWordByte(s[j-1]) || s[j-1] == '.' || s[j-1] == '$') {
-			i = j + len(name)
+		end := j + len(name)
+		if j > 0 && (isWordByte(s[j-1]) || s[j-1] == '.' || s[j-1] == '$') ||
+			!(end < len(s) && s[end] == '.' || destructured(s[:j], s[end:])) {
+			i = end
 			continue
 		}
 		b.WriteString(s[last:j])
@@ -129,4 +132,16 @@ func inlineAlias(s, name, path string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// destructured reports whether a name between before and after is what a
+// destructuring takes apart: "} = " before it, and the statement ends
+// after it.
+func destructured(before, after string) bool {
+	before = strings.TrimRight(before, " \t")
+	if !strings.HasSuffix(before, "=") || !strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(before, "="), " \t"), "}") {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	return after == "" || after[0] == ';' || after[0] == '\n' || after[0] == '\r'
 }

@@ -18,6 +18,7 @@ func TestReadPaths(t *testing.T) {
 		{"let b = $input.item.json.body\nx = b.name + a.b.name", "let b = $input.item.json.body\nx = $input.item.json.body.name + a.b.name"},
 		{"const p = $('Hook').first().json.body ?? {}; p.phone", "const p = $('Hook').first().json.body ?? {}; $('Hook').first().json.body.phone"},
 		{"const body = $json.body.data;\nbody.email", "const body = $json.body.data;\nbody.email"},
+		{"const b = $json.body || {};\nconst { email, name } = b;\nconst c = b;", "const b = $json.body || {};\nconst { email, name } = $json.body;\nconst c = b;"},
 		{"const d = $json;\nd.email", "const d = $json;\nd.email"},
 	} {
 		if got := readPaths(tc.in); got != tc.want {

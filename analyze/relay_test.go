@@ -71,6 +71,7 @@ func TestPersonFormFields(t *testing.T) {
 		{"code takes the body apart", "lastNode", "POST", "const { name, email } = $input.first().json.body;\nreturn [{ json: { name, email } }];", true},
 		{"optional chaining with fallbacks, a Set node's raw JSON", "lastNode", "POST", "={\n  \"email\": \"{{ $json.body?.email || $json.fields?.email || '' }}\",\n  \"name\": \"{{ $json.body?.['name'] ?? '' }}\"\n}", true},
 		{"code reads the body through a variable", "lastNode", "POST", "const body = $json.body || {};\nconst email = (body.email || '').trim();\nreturn [{ json: { email, name: body.name } }];", true},
+		{"code takes apart a variable bound to the body", "lastNode", "POST", "const data = $input.item.json.body ?? {};\nconst { name, email } = data;\nreturn [{ json: { name, email } }];", true},
 		{"a variable bound to the body, not its parent", "lastNode", "POST", "const body = $json.body.data || {};\nreturn [{ json: { e: body.email, n: body.name } }];", false},
 		{"the query of a GET", "lastNode", "GET", "={{ $json.query.email }} {{ $json.query.name }}", true},
 		{"the query of a POST is not read", "lastNode", "POST", "={{ $json.query.email }} {{ $json.query.name }}", false},
