@@ -79,8 +79,8 @@ func endsWhenNone(n *n8nschema.Node) bool {
 // of its next answer, naming the item by its id: a delete (an HTTP DELETE,
 // an SQL DELETE, an app's delete or trash), a POST to …/{id}/trash, an SQL
 // UPDATE that sets a column the SELECT filters on, Gmail's markAsRead when
-// the listing asks for unread mail, or a label removed from mail listed
-// by label.
+// the listing asks for unread mail, a label removed from mail listed by
+// label, or added to mail listed without it.
 func removesListed(n, lister *n8nschema.Node) bool {
 	if !readsID(n) {
 		return false
@@ -116,7 +116,11 @@ func removesListed(n, lister *n8nschema.Node) bool {
 	listing := strings.ToLower(lp.Raw())
 	switch {
 	case strings.Contains(op, "label"):
-		// Removing a label takes mail out of a listing by that label.
+		// Removing a label takes mail out of a listing by that label;
+		// adding one, out of a listing that excludes it (-label:done).
+		if strings.HasPrefix(op, "add") {
+			return strings.Contains(listing, "-label:")
+		}
 		return strings.HasPrefix(op, "remove") && (strings.Contains(listing, "label:") || strings.Contains(listing, "in:inbox") || len(lp.Get("filters.labelIds").Elems()) > 0)
 	case op == "markasread":
 		return strings.Contains(listing, "is:unread") || lp.Get("filters.readStatus").Str() == "unread"

@@ -34,7 +34,7 @@ failed request too; a model's verdict is no status) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A drain over a remote
 query is a note too: each pass lists what is left (an HTTP GET, an SQL SELECT, an app's getAll), removes every
 listed item by its id (a delete, a POST to …/{id}/trash, an SQL UPDATE of a column the SELECT filters on, a mark
-as read of unread mail), and the loop leaves when the list comes back empty (a condition tests emptiness or a
+as read of unread mail, a label added to mail listed without it), and the loop leaves when the list comes back empty (a condition tests emptiness or a
 done flag, or the listing app node outputs no item for an empty list): the next query does not list what the
 pass removed (Gmail's messages.list leaves out the trash), so the loop ends with the data, and a failed call
 with no onError stops the execution rather than going round again. A loop whose every
@@ -68,7 +68,7 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				// Each pass removes what it listed: it ends with the data.
 				n := l.Calls[0]
 				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "drain",
-					Message: fmt.Sprintf("node %q runs in a loop (%s) that lists items, removes each by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
+					Message: fmt.Sprintf("node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
 						n.Name, loopPath(l.Nodes))})
 				continue
 			}
