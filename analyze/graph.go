@@ -74,6 +74,9 @@ type Graph struct {
 	relayBy   map[*n8nschema.Node]Relay
 	formOnce  sync.Once
 	formBy    map[*n8nschema.Node]bool
+	// runsNow's memo: the webhooks that run a schedule's job now.
+	runNowOnce sync.Once
+	runNow     map[*n8nschema.Node]bool
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an
@@ -153,7 +156,9 @@ type Loop struct {
 	// until empty) or "person" (a node of the loop waits for a person's
 	// answer on every trip: it runs as often as someone sends work back)
 	// or "status" (a poll that leaves on every terminal status of the job
-	// it polls, failures included: it ends when the job does).
+	// it polls, failures included: it ends when the job does) or "drain"
+	// (each pass lists what is left and removes it by id, and the loop
+	// leaves on an empty list: it ends when the data does; drainsRemote).
 	Bound string
 	// WaitS is the longest Wait, in seconds, that a trip holds (0: none).
 	WaitS float64

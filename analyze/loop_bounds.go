@@ -59,6 +59,8 @@ func (g *Graph) bound(l *Loop) {
 			l.Unbounded, l.Bound = false, "counter"
 		case endsWithJob(g, l):
 			l.Unbounded, l.Bound = false, "status"
+		case drainsRemote(g, l):
+			l.Unbounded, l.Bound = false, "drain"
 		}
 	}
 	l.WaitS = tripWait(l)

@@ -83,13 +83,14 @@ func TriggerPace(t *n8nschema.Node) Pace {
 // Slack or Discord bot wired through a plain Webhook instead of the app's
 // trigger node; when a page in a browser posts to it (AnswersBrowser), a
 // person's form (postsPersonForm) or a voice agent's tool; or when a
-// booking or form service relays one person's action to it (RelayOf).
+// booking or form service relays one person's action to it (RelayOf); or
+// when it runs a schedule's job now (runsNow).
 func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	p := TriggerPace(t)
 	if p != PaceMachine || g == nil || t.Type != n8nschema.TypeWebhook {
 		return p
 	}
-	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) || g.postsPersonForm(t) || RelayOf(g, t).Key != "" {
+	if g.relaysChat(t) || g.answersBrowser(t) || g.answersVoiceTool(t) || g.postsPersonForm(t) || RelayOf(g, t).Key != "" || g.runsNow(t) {
 		return PacePerson
 	}
 	return p
@@ -114,7 +115,7 @@ func answersVoiceTool(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool 
 			continue
 		}
 		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			x := v.Str()
+			x := readPaths(v.Str())
 			if vapi || !readsBody(x, t) {
 				return
 			}
@@ -245,6 +246,7 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 			continue
 		}
 		for _, x := range chatRecipients(n) {
+			x = readPaths(x)
 			if readsBody(x, t) && senderRE.MatchString(x) {
 				return true
 			}
@@ -269,7 +271,7 @@ func bodyCopies(reached map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]
 			continue
 		}
 		n.Params().Walk(func(rel string, v n8nschema.Value) {
-			x := v.Str()
+			x := readPaths(v.Str())
 			if v.Kind() != n8nschema.String || !strings.HasSuffix(rel, ".value") || !readsBody(x, t) {
 				return
 			}
@@ -358,7 +360,7 @@ func repliesThroughCallback(t *n8nschema.Node, reached map[*n8nschema.Node]bool,
 			continue
 		}
 		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			x := v.Str()
+			x := readPaths(v.Str())
 			if v.Kind() != n8nschema.String || !readsBody(x, t) {
 				return
 			}
@@ -374,7 +376,7 @@ func repliesThroughCallback(t *n8nschema.Node, reached map[*n8nschema.Node]bool,
 		if n.Disabled || !n8nschema.IsHTTPRequest(n.Type) || !n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)) {
 			continue
 		}
-		u := strings.TrimSpace(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
+		u := readPaths(strings.TrimSpace(strings.TrimPrefix(n.Params().Get("url").Str(), "=")))
 		if !strings.HasPrefix(u, "{{") || !strings.HasSuffix(u, "}}") || strings.Count(u, "{{") != 1 {
 			continue // a URL of the workflow's own, not one the request brought
 		}

@@ -78,3 +78,31 @@ func TestRelayThroughCopiedField(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNowWebhook: a Webhook wired into the same first node as a
+// Schedule Trigger, beside a Respond to Webhook, runs the scheduled job now
+// and is paced by people; one whose first node reads the request body, or
+// that feeds work of its own, or beside a disabled schedule, is a
+// machine's.
+func TestRunNowWebhook(t *testing.T) {
+	for _, tc := range []struct {
+		name, job, hookTo, schedule string
+		want                        Pace
+	}{
+		{"the schedule's first node", `"url": "https://api.example.org/stats"`, `[{"node": "Job", "type": "main", "index": 0}, {"node": "Ack", "type": "main", "index": 0}]`, `"disabled": false`, PacePerson},
+		{"a first node that reads the body", `"url": "=https://api.example.org/stats?day={{ $json.body?.day }}"`, `[{"node": "Job", "type": "main", "index": 0}]`, `"disabled": false`, PaceMachine},
+		{"work of its own", `"url": "https://api.example.org/stats"`, `[{"node": "Own", "type": "main", "index": 0}]`, `"disabled": false`, PaceMachine},
+		{"a disabled schedule", `"url": "https://api.example.org/stats"`, `[{"node": "Job", "type": "main", "index": 0}]`, `"disabled": true`, PaceMachine},
+	} {
+		w := parseOne(t, `{"nodes": [
+		 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "run", "responseMode": "responseNode"}},
+		 {"name": "Daily", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 200], "parameters": {}, `+tc.schedule+`},
+		 {"name": "Job", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 100], "parameters": {`+tc.job+`}},
+		 {"name": "Own", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [200, 300], "parameters": {"url": "https://api.example.org/other"}},
+		 {"name": "Ack", "type": "n8n-nodes-base.respondToWebhook", "typeVersion": 1.1, "position": [200, 0], "parameters": {"respondWith": "noData"}}],
+		 "connections": {"Hook": {"main": [`+tc.hookTo+`]}, "Daily": {"main": [[{"node": "Job", "type": "main", "index": 0}]]}}}`)
+		if got := TriggerPaceIn(BuildGraph(w), w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: TriggerPaceIn = %d; want %d", tc.name, got, tc.want)
+		}
+	}
+}

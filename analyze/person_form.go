@@ -76,7 +76,7 @@ func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 			if v.Kind() != n8nschema.String || event {
 				return
 			}
-			x := v.Str()
+			x := readPaths(v.Str())
 			if signatureHeaderRE.MatchString(x) {
 				event = true
 				return

@@ -90,7 +90,7 @@ func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 			if v.Kind() != n8nschema.String {
 				return
 			}
-			x := v.Str()
+			x := readPaths(v.Str())
 			lower := strings.ToLower(x)
 			for i, s := range relayServices {
 				if found[i] == "" {

@@ -31,7 +31,13 @@ loop output of Loop Over Items (one pass per batch). A status poll that leaves o
 tests (it loops back only on the statuses it names, it leaves on a failure as well as on success, or on a
 status such as "ended" that ends a job whatever its outcome, as fal.ai's queue reports COMPLETED for a
 failed request too; a model's verdict is no status) ends
-with the job and is a note; one that leaves only on success polls a failed job for ever. A loop whose every
+with the job and is a note; one that leaves only on success polls a failed job for ever. A drain over a remote
+query is a note too: each pass lists what is left (an HTTP GET, an SQL SELECT, an app's getAll), removes every
+listed item by its id (a delete, a POST to …/{id}/trash, an SQL UPDATE of a column the SELECT filters on, a mark
+as read of unread mail, a label added to mail listed without it), and the loop leaves when the list comes back empty (a condition tests emptiness or a
+done flag, or the listing app node outputs no item for an empty list): the next query does not list what the
+pass removed (Gmail's messages.list leaves out the trash), so the loop ends with the data, and a failed call
+with no onError stops the execution rather than going round again. A loop whose every
 trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
@@ -55,6 +61,14 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				n := l.Calls[0]
 				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "status",
 					Message: fmt.Sprintf("node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
+						n.Name, loopPath(l.Nodes))})
+				continue
+			}
+			if l.Bound == "drain" {
+				// Each pass removes what it listed: it ends with the data.
+				n := l.Calls[0]
+				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "drain",
+					Message: fmt.Sprintf("node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
 						n.Name, loopPath(l.Nodes))})
 				continue
 			}

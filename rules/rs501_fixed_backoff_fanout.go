@@ -22,14 +22,16 @@ Slack, also when wired through a plain POST Webhook whose workflow answers the s
 or posts a chat message to a reply URL the request brought (Slack's response_url) for a request that names
 its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
 forms (also a POST Webhook answered with the run's result, by a Respond to Webhook node or the last node, for
-a request that brings an e-mail address or phone number and a name or a message, read by any path: the body,
-the item the webhook feeds, the webhook's name, a GET's query; a request that names an event type or is
+a request that brings an e-mail address or phone number and a name or a message, read by any path: the body
+(with optional chaining, bracketed names, or a Code variable bound to it), the item the webhook feeds, the
+webhook's name, a GET's query; a request that names an event type or is
 signed is a service's event), bookings and form submissions a service relays (a Webhook whose run reads
 Calendly's invitee payload, Cal.com's BOOKING_CREATED, Typeform's form_response, Tally's, Jotform's or Wufoo's
 submission: one execution per person's action), a voice agent's tool (a Webhook that waits to
 answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
 platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
-answers GET) comes one person at a time, so
+answers GET, a "run now" Webhook wired into the same first nodes as a Schedule Trigger of its workflow, nodes
+that read nothing of the request) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
 workflow, at the first such node, naming the others.`,

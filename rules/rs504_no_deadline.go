@@ -20,8 +20,9 @@ between node retries, and reports a call whose worst case alone is longer than t
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
 this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
-bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty,
-nor a status poll that leaves on every terminal status, nor pagination that follows the response's
+bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty
+(in memory, or a remote list whose every item each pass removes by id until the list comes back empty, as
+RS103 says), nor a status poll that leaves on every terminal status, nor pagination that follows the response's
 next-page cursor. Where only people start the workflow (a chat, a
 messaging bot, a form, a link opened in a browser, or a booking or form service that relays one person's
 action, such as a Calendly or Typeform webhook), the finding is a note: runs come one person at a time, and

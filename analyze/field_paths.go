@@ -1,0 +1,147 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+)
+
+// How a run reads the fields of a request, written one way for every
+// reader (a form's fields, a relay's payload, a chat's sender, a voice
+// tool's call). JavaScript reads body?.email, body["email"] and
+// body['email'] as body.email (optional chaining only turns a missing
+// parent into undefined), and a Code node often names the body once
+// (const body = $json.body || {}) and reads body.email after.
+
+// readPaths writes the field paths of an expression or code as plain
+// dotted paths: ?. as . (not before a digit: a ? .5 : 1 is a ternary),
+// ["x"] and ['x'] as .x when x is a name (not after $node, whose bracket
+// names a node), and, in code, a variable bound to a request body
+// (const body = $json.body || {}, let b = $input.item.json.body) read
+// through as what it is bound to: body.email as $json.body.email. One
+// pass over x, and one more per bound variable (at most maxAliases).
+func readPaths(x string) string {
+	out := x
+	if strings.Contains(x, "?.") || strings.Contains(x, `["`) || strings.Contains(x, "['") || strings.Contains(x, "[ ") {
+		out = dotPaths(x)
+	}
+	if !strings.Contains(out, "body") || !strings.Contains(out, "json") {
+		return out
+	}
+	for _, m := range bodyAliasRE.FindAllStringSubmatch(out, maxAliases) {
+		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]), ""))
+	}
+	return out
+}
+
+// dotPaths is readPaths' first pass: ?. and bracketed names as dots.
+func dotPaths(x string) string {
+	var b strings.Builder
+	b.Grow(len(x))
+	for i := 0; i < len(x); i++ {
+		c := x[i]
+		switch {
+		case c == '?' && i+1 < len(x) && x[i+1] == '.' && (i+2 >= len(x) || x[i+2] < '0' || x[i+2] > '9'):
+			i++
+			if i+1 < len(x) && x[i+1] == '[' {
+				continue // body?.["email"]: the bracket follows
+			}
+			b.WriteByte('.')
+			continue
+		case c == '[':
+			if name, n := bracketName(x[i:]); n > 0 && !strings.HasSuffix(b.String(), "$node") {
+				b.WriteByte('.')
+				b.WriteString(name)
+				i += n - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// maxAliases bounds the variables bound to a body that readPaths reads
+// through, so that it stays linear.
+const maxAliases = 4
+
+// bracketName returns the name of a bracketed string key at the start of
+// s (["email"] or [ 'email' ]) and the bytes it takes; 0 when s does not
+// start with one or the key is no plain name.
+func bracketName(s string) (string, int) {
+	i := 1
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i >= len(s) || s[i] != '"' && s[i] != '\'' {
+		return "", 0
+	}
+	q := s[i]
+	start := i + 1
+	j := start
+	for j < len(s) && isWordByte(s[j]) {
+		j++
+	}
+	if j == start || j >= len(s) || s[j] != q || s[start] >= '0' && s[start] <= '9' {
+		return "", 0
+	}
+	name := s[start:j]
+	j++
+	for j < len(s) && s[j] == ' ' {
+		j++
+	}
+	if j >= len(s) || s[j] != ']' {
+		return "", 0
+	}
+	return name, j + 1
+}
+
+// bodyAliasRE matches a variable bound to a request body in code, after
+// readPaths has written its path with dots: const body = $json.body,
+// let b = $input.item.json.body || {}, var p = $('Webhook').first().json.body;
+var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*\{\s*\}\s*)?(?:;|\n|$)`)
+
+// inlineAlias writes each read of name's fields (name.email, where name is
+// no field of something else) as path.email, and name taken apart
+// (const { email } = name;) as path.
+func inlineAlias(s, name, path string) string {
+	if name == "json" || name == "$json" {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			break
+		}
+		j += i
+		end := j + len(name)
+		if j > 0 && (isWordByte(s[j-1]) || s[j-1] == '.' || s[j-1] == '$') ||
+			!(end < len(s) && s[end] == '.' || destructured(s[:j], s[end:])) {
+			i = end
+			continue
+		}
+		b.WriteString(s[last:j])
+		b.WriteString(path)
+		last = j + len(name)
+		i = last
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// destructured reports whether a name between before and after is what a
+// destructuring takes apart: "} = " before it, and the statement ends
+// after it.
+func destructured(before, after string) bool {
+	before = strings.TrimRight(before, " \t")
+	if !strings.HasSuffix(before, "=") || !strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(before, "="), " \t"), "}") {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	return after == "" || after[0] == ';' || after[0] == '\n' || after[0] == '\r'
+}

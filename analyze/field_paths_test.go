@@ -1,0 +1,28 @@
+package analyze
+
+import "testing"
+
+// TestReadPaths: the ways JavaScript reads one field are written as one
+// dotted path; a node named in $node["…"], a ternary before a decimal and
+// a variable bound to something other than a request body are left alone.
+func TestReadPaths(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{{ $json.body?.email || '' }}", "{{ $json.body.email || '' }}"},
+		{`{{ $json?.["body"]?.['first_name'] }}`, "{{ $json.body.first_name }}"},
+		{`{{ $json["body"][ "email" ] }}`, "{{ $json.body.email }}"},
+		{`{{ $node["Webhook"].json["body"]["email"] }}`, `{{ $node["Webhook"].json.body.email }}`},
+		{`{{ $json.body["first name"] }}`, `{{ $json.body["first name"] }}`},
+		{`{{ $json.items[0].id }}`, `{{ $json.items[0].id }}`},
+		{"{{ $json.ok ?.5 : 1 }}", "{{ $json.ok ?.5 : 1 }}"},
+		{"const body = $json.body || {};\nreturn body.email;", "const body = $json.body || {};\nreturn $json.body.email;"},
+		{"let b = $input.item.json.body\nx = b.name + a.b.name", "let b = $input.item.json.body\nx = $input.item.json.body.name + a.b.name"},
+		{"const p = $('Hook').first().json.body ?? {}; p.phone", "const p = $('Hook').first().json.body ?? {}; $('Hook').first().json.body.phone"},
+		{"const body = $json.body.data;\nbody.email", "const body = $json.body.data;\nbody.email"},
+		{"const b = $json.body || {};\nconst { email, name } = b;\nconst c = b;", "const b = $json.body || {};\nconst { email, name } = $json.body;\nconst c = b;"},
+		{"const d = $json;\nd.email", "const d = $json;\nd.email"},
+	} {
+		if got := readPaths(tc.in); got != tc.want {
+			t.Errorf("readPaths(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}
