@@ -111,7 +111,7 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 	if readingPOST(n) {
 		return NoEffect, "", n8nschema.ConfMedium
 	}
-	if settingPOST(n) || namedCopy(n) || namedUpload(n) {
+	if settingPOST(n) || namedCopy(n) || namedUpload(n) || postgrestUpsert(n) {
 		return SameState, "", n8nschema.ConfMedium
 	}
 	host := strings.ToLower(hostOf(u))

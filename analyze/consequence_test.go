@@ -94,6 +94,17 @@ func TestConsequenceOf(t *testing.T) {
 		{"statistics endpoint", http("POST", "https://services.sentinel-hub.com/api/v1/statistics", ""), NoEffect},
 		{"process endpoint", http("POST", "https://services.sentinel-hub.com/api/v1/process", ""), NoEffect},
 		{"process an order", http("POST", "https://shop.example.org/api/orders/{{ $json.id }}/process", ""), Harm},
+		{"gmail trash by id", http("POST", "=https://gmail.googleapis.com/gmail/v1/users/me/messages/{{ $json.id }}/trash", ""), SameState},
+		{"gmail thread untrash by id", http("POST", "=https://gmail.googleapis.com/gmail/v1/users/me/threads/{{ $json.threadId }}/untrash", ""), SameState},
+		{"gmail send", http("POST", "https://gmail.googleapis.com/gmail/v1/users/me/messages/send", ""), Harm},
+		{"graph move by id", http("POST", "=https://graph.microsoft.com/v1.0/me/messages/{{ $json.id }}/move", ""), SameState},
+		{"graph send a draft by id", http("POST", "=https://graph.microsoft.com/v1.0/me/messages/{{ $json.id }}/send", ""), Harm},
+		{"graph reply by id", http("POST", "=https://graph.microsoft.com/v1.0/me/messages/{{ $json.id }}/reply", ""), Harm},
+		{"cancel an order by id", http("POST", "https://shop.example.org/api/orders/48213/cancel", ""), SameState},
+		{"comment under a record", http("POST", "=https://api.example.org/v1/tasks/{{ $json.id }}/comments", ""), Unclear},
+		{"postgrest ignore duplicates", http("POST", "https://abc.supabase.co/rest/v1/seen_items", `,"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Prefer","value":"resolution=ignore-duplicates,return=minimal"}]},"sendBody":true,"specifyBody":"json","jsonBody":"={{ $json.rows }}"`), SameState},
+		{"postgrest merge duplicates in JSON headers", http("POST", "https://db.example.org/rest/v1/contacts?on_conflict=email", `,"sendHeaders":true,"specifyHeaders":"json","jsonHeaders":"{\"Prefer\": \"resolution=merge-duplicates\"}","sendBody":true,"specifyBody":"json","jsonBody":"={{ $json.rows }}"`), SameState},
+		{"postgrest insert", http("POST", "https://abc.supabase.co/rest/v1/seen_items", `,"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Prefer","value":"return=minimal"}]}`), Unclear},
 	} {
 		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
 		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
