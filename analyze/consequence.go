@@ -423,22 +423,44 @@ func ownRecipient(n *n8nschema.Node) bool {
 		return false
 	}
 	for _, v := range vals {
-		v = strings.TrimSpace(strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "="), `"'`))
-		if strings.HasPrefix(v, "[") {
-			v = strings.TrimSpace(strings.Trim(strings.Trim(v, "[] "), `"'`)) // one recipient in a list
-		}
-		switch {
-		case strings.ContainsAny(v, "{}[],") && !strings.HasPrefix(v, "{{"):
-			return false // objects or several values: not read here
-		case strings.Contains(v, "{{"):
-			if strings.Count(v, "{{") != strings.Count(v, "}}") || !configured(v) {
-				return false
-			}
-		case !addressRE.MatchString(v):
+		if !ownAddress(v, nil) {
 			return false
 		}
 	}
 	return true
+}
+
+// ownAddress reports whether recipient value v is the owner's: a literal
+// phone number, e-mail address or chat id, or an expression whose parts
+// read only the instance's variables or, when fixedRef is given, a field
+// fixedRef says the workflow itself fixes.
+func ownAddress(v string, fixedRef func(expr string) bool) bool {
+	v = strings.TrimSpace(strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "="), `"'`))
+	if strings.HasPrefix(v, "[") {
+		v = strings.TrimSpace(strings.Trim(strings.Trim(v, "[] "), `"'`)) // one recipient in a list
+	}
+	switch {
+	case strings.ContainsAny(v, "{}[],") && !strings.HasPrefix(v, "{{"):
+		return false // objects or several values: not read here
+	case strings.Contains(v, "{{"):
+		if strings.Count(v, "{{") != strings.Count(v, "}}") {
+			return false
+		}
+		if configured(v) {
+			return true
+		}
+		if fixedRef == nil {
+			return false
+		}
+		rest := exprRE.ReplaceAllStringFunc(v, func(x string) string {
+			if configured(x) || fixedRef(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "{{"), "}}"))) {
+				return ""
+			}
+			return "\x00"
+		})
+		return !strings.ContainsAny(rest, "\x00$")
+	}
+	return addressRE.MatchString(v)
 }
 
 // draftRE matches a node or a body that makes a draft (JMAP's $draft
@@ -576,6 +598,9 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 	e := ConsequenceOf(n)
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreStaff(g, n) {
 		e.Consequence, e.Duplicate = Nuisance, "a second alert to the team's own people"
+	}
+	if e.Consequence == Harm && e.Message && g != nil && recipientFixedInWorkflow(g, n) {
+		e.Consequence, e.Duplicate = Nuisance, "a second call or message to the owner's own number or address, set in the workflow"
 	}
 	return e
 }
