@@ -81,6 +81,10 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	e := Effect{Op: op, Conf: conf}
 	if n8nschema.IsWriteMethod(op) {
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
+		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
+			// The same request every time: what it starts is the server's.
+			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
+		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
 		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || ownRecipient(n) || messageToItem(n))
 	} else {

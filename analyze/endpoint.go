@@ -319,6 +319,10 @@ func settingPOST(n *n8nschema.Node) bool {
 // digit; the action is one segment after it.
 var actionPathRE = lazyregexp.New(`/[A-Za-z_-]+/(\{\{[^{}]*\}\}|[A-Za-z0-9_:.-]*[0-9][A-Za-z0-9_:.-]*)/([A-Za-z_-]+)$`)
 
+// versionSegRE matches a path segment that names an API version, not a
+// resource: v1, v2beta, v1.0, 2025-01.
+var versionSegRE = lazyregexp.New(`^(v\d+[a-z]*\d*(\.\d+)*|\d{4}-\d{2}(-\d{2})?)$`)
+
 // actionOnOne reports whether a POST applies an action that sets the state
 // of the one resource its path names by id (Gmail's
 // users.messages.trash, untrash and modify, POST
@@ -328,7 +332,8 @@ var actionPathRE = lazyregexp.New(`/[A-Za-z_-]+/(\{\{[^{}]*\}\}|[A-Za-z0-9_:.-]*
 // (…/{id}/send, …/{id}/reply, …/{id}/forward), so a repeat leaves the
 // resource in the state the first call left it. URL is u without query.
 func actionOnOne(n *n8nschema.Node, u string) bool {
-	if !actionPathRE.MatchString(u) {
+	m := actionPathRE.FindStringSubmatch(u)
+	if m == nil || versionSegRE.MatchString(m[1]) {
 		return false
 	}
 	words := urlVerbs(n)
@@ -372,6 +377,38 @@ func postgrestUpsert(n *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// bodyParams are where an HTTP Request node keeps a body: v3+ sendBody
+// with bodyParameters, jsonBody or a binary field; v1/v2 bodyParametersUi,
+// bodyParametersJson and sendBinaryData (nodes-base/nodes/HttpRequest/V3
+// and V2 descriptions).
+var bodyParams = []string{"bodyParameters", "jsonBody", "body", "bodyParametersUi", "bodyParametersJson", "inputDataFieldName", "binaryPropertyName"}
+
+// itemlessPOST reports whether an HTTP POST carries nothing of the item:
+// no body at all, and no parameter (URL, query, header) that reads the
+// item or another node's output. It sends the same bytes on every run
+// for every item, so what it leaves is whatever the server does when
+// asked (start a job, claim the next task), not a record, message or
+// charge made from the data.
+func itemlessPOST(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	p := n.Params()
+	if p.Get("sendBody").True() || p.Get("sendBinaryData").True() || p.Get("jsonParameters").True() {
+		return false
+	}
+	for _, b := range bodyParams {
+		if v := p.Get(b); v.Exists() && strings.TrimSpace(strings.TrimPrefix(v.Raw(), "=")) != `""` && v.Raw() != "{}" && v.Raw() != "[]" && v.Kind() != n8nschema.Null {
+			return false
+		}
+	}
+	item := false
+	p.Walk(func(_ string, v n8nschema.Value) {
+		item = item || v.Kind() == n8nschema.String && readsItem(v.Str())
+	})
+	return !item
 }
 
 // idKeyRE matches a body field that names a record by id: id, orderId,
