@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -145,4 +146,44 @@ func TestCleanupCommand(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestConsequenceInFixedRecipient: a message to an address a Set node
+// writes as a literal is the owner's; one the Set node copies from the
+// item is not.
+func TestConsequenceInFixedRecipient(t *testing.T) {
+	const twilio = `{"name":"Text","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"to":"%s","message":"hi"}}`
+	for _, c := range []struct {
+		name, set, to string
+		want          Consequence
+	}{
+		{"assignment read by name", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $('Config').first().json.owner_cell }}`, Nuisance},
+		{"v1 values read as $json", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":1,"parameters":{"values":{"string":[{"name":"to","value":"ops@acme.test"}]}}}`,
+			`={{ $json.to }}`, Nuisance},
+		{"fields.values of 3.2 by $node", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.2,"parameters":{"fields":{"values":[{"name":"owner","stringValue":"+15550100"}]}}}`,
+			`={{ $node["Config"].json["owner"] }}`, Nuisance},
+		{"number from the instance's variables", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"={{ $env.OWNER_CELL }}","type":"string"}]}}}`,
+			`={{ $('Config').item.json.cell }}`, Nuisance},
+		{"copied from the item", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"={{ $json.phone }}","type":"string"}]}}}`,
+			`={{ $('Config').first().json.cell }}`, Harm},
+		{"a field the Set node does not write", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $('Config').first().json.phone }}`, Harm},
+		{"disabled Set node", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"disabled":true,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $json.cell }}`, Harm},
+		{"raw JSON mode", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"mode":"raw","jsonOutput":"{\"cell\": \"+1 555 0100\"}"}}`,
+			`={{ $json.cell }}`, Harm},
+		{"the literal and something else", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $json.cell }}{{ $json.ext }}`, Harm},
+	} {
+		src := `{"nodes":[` + c.set + `,` + strings.ReplaceAll(twilio, "%s", strings.ReplaceAll(c.to, `"`, `\"`)) + `],"connections":{"Config":{"main":[[{"node":"Text","type":"main","index":0}]]}}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 2 {
+			t.Fatalf("%s: bad test workflow", c.name)
+		}
+		w := f.Workflows[0]
+		if got := ConsequenceIn(BuildGraph(w), w.Nodes[1]); got.Consequence != c.want {
+			t.Errorf("%s: %v (%q), want %v", c.name, got.Consequence, got.Duplicate, c.want)
+		}
+	}
 }
