@@ -324,9 +324,11 @@ var actionPathRE = lazyregexp.New(`/[A-Za-z_-]+/(\{\{[^{}]*\}\}|[A-Za-z0-9_:.-]*
 var versionSegRE = lazyregexp.New(`^(v\d+[a-z]*\d*(\.\d+)*|\d{4}-\d{2}(-\d{2})?)$`)
 
 // actionOnOne reports whether a POST applies an action that sets the state
-// of the one resource its path names by id (Gmail's
-// users.messages.trash, untrash and modify, POST
-// …/messages/{id}/trash; Graph's …/messages/{id}/move; an order's
+// of the one resource its path names by id (Gmail's users.messages.trash,
+// POST …/users/{userId}/messages/{id}/trash with an empty body, "moves the
+// specified message to the trash", and untrash and modify alike,
+// developers.google.com/gmail/api/reference/rest/v1/users.messages/trash;
+// Graph's …/messages/{id}/move; an order's
 // …/orders/{id}/cancel): the action is a state (stateVerbs), not a thing
 // made under the resource (…/{id}/comments, …/{id}/runs) nor a send
 // (…/{id}/send, …/{id}/reply, …/{id}/forward), so a repeat leaves the
