@@ -291,8 +291,8 @@ func namedUpload(n *n8nschema.Node) bool {
 }
 
 // settingPOST reports whether an HTTP POST goes to an endpoint named for
-// setting state (…/update-meta, …/setStatus) and not for creating or
-// sending: a repeat re-applies the same fields.
+// setting state (…/update-meta, …/setStatus) or for a delete, and not for
+// creating or sending: a repeat re-applies the same fields.
 func settingPOST(n *n8nschema.Node) bool {
 	if n8nschema.HTTPMethod(n) != "POST" {
 		return false
@@ -306,6 +306,8 @@ func settingPOST(n *n8nschema.Node) bool {
 		switch w {
 		case "update", "set", "edit", "modify", "rename", "mark":
 			set = true
+		case "delete", "remove", "trash", "archive", "purge":
+			set = true // named for a delete (Qdrant …/points/delete, Slack chat.delete): what is gone stays gone
 		case "create", "insert", "add", "send", "post", "publish", "upload", "charge", "pay", "append", "new":
 			return false
 		}
