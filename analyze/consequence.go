@@ -603,7 +603,7 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreStaff(g, n) {
 		e.Consequence, e.Duplicate = Nuisance, "a second alert to the team's own people"
 	}
-	if e.Consequence == Harm && e.Message && g != nil && recipientFixedInWorkflow(g, n) {
+	if (e.Consequence == Harm && e.Message || e.Consequence == Unclear && n8nschema.IsHTTPRequest(n.Type)) && g != nil && recipientFixedInWorkflow(g, n) {
 		e.Consequence, e.Duplicate = Nuisance, "a second call or message to the owner's own number or address, set in the workflow"
 	}
 	return e

@@ -159,27 +159,36 @@ func TestConsequenceInFixedRecipient(t *testing.T) {
 	for _, c := range []struct {
 		name, set, to string
 		want          Consequence
+		http          bool
 	}{
+		{"call at an unknown API to the owner's cell", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $('Config').first().json.owner_cell }}`, Nuisance, true},
+		{"call at an unknown API to a copied phone", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"={{ $json.phone }}","type":"string"}]}}}`,
+			`={{ $('Config').first().json.owner_cell }}`, Unclear, true},
 		{"assignment read by name", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"+1 555 0100","type":"string"}]}}}`,
-			`={{ $('Config').first().json.owner_cell }}`, Nuisance},
+			`={{ $('Config').first().json.owner_cell }}`, Nuisance, false},
 		{"v1 values read as $json", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":1,"parameters":{"values":{"string":[{"name":"to","value":"ops@acme.test"}]}}}`,
-			`={{ $json.to }}`, Nuisance},
+			`={{ $json.to }}`, Nuisance, false},
 		{"fields.values of 3.2 by $node", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.2,"parameters":{"fields":{"values":[{"name":"owner","stringValue":"+15550100"}]}}}`,
-			`={{ $node["Config"].json["owner"] }}`, Nuisance},
+			`={{ $node["Config"].json["owner"] }}`, Nuisance, false},
 		{"number from the instance's variables", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"={{ $env.OWNER_CELL }}","type":"string"}]}}}`,
-			`={{ $('Config').item.json.cell }}`, Nuisance},
+			`={{ $('Config').item.json.cell }}`, Nuisance, false},
 		{"copied from the item", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"={{ $json.phone }}","type":"string"}]}}}`,
-			`={{ $('Config').first().json.cell }}`, Harm},
+			`={{ $('Config').first().json.cell }}`, Harm, false},
 		{"a field the Set node does not write", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
-			`={{ $('Config').first().json.phone }}`, Harm},
+			`={{ $('Config').first().json.phone }}`, Harm, false},
 		{"disabled Set node", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"disabled":true,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
-			`={{ $json.cell }}`, Harm},
+			`={{ $json.cell }}`, Harm, false},
 		{"raw JSON mode", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"mode":"raw","jsonOutput":"{\"cell\": \"+1 555 0100\"}"}}`,
-			`={{ $json.cell }}`, Harm},
+			`={{ $json.cell }}`, Harm, false},
 		{"the literal and something else", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
-			`={{ $json.cell }}{{ $json.ext }}`, Harm},
+			`={{ $json.cell }}{{ $json.ext }}`, Harm, false},
 	} {
-		src := `{"nodes":[` + c.set + `,` + strings.ReplaceAll(twilio, "%s", strings.ReplaceAll(c.to, `"`, `\"`)) + `],"connections":{"Config":{"main":[[{"node":"Text","type":"main","index":0}]]}}}`
+		node := strings.ReplaceAll(twilio, "%s", strings.ReplaceAll(c.to, `"`, `\"`))
+		if c.http {
+			node = `{"name":"Text","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.bland.ai/v1/calls","sendBody":true,"bodyParameters":{"parameters":[{"name":"phone_number","value":"` + strings.ReplaceAll(c.to, `"`, `\"`) + `"},{"name":"task","value":"={{ $json.alert }}"}]}}}`
+		}
+		src := `{"nodes":[` + c.set + `,` + node + `],"connections":{"Config":{"main":[[{"node":"Text","type":"main","index":0}]]}}}`
 		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
 		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 2 {
 			t.Fatalf("%s: bad test workflow", c.name)
