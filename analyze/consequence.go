@@ -81,6 +81,10 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	e := Effect{Op: op, Conf: conf}
 	if n8nschema.IsWriteMethod(op) {
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
+		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
+			// The same request every time: what it starts is the server's.
+			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
+		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
 		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || ownRecipient(n) || messageToItem(n))
 	} else {
@@ -111,7 +115,7 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 	if readingPOST(n) {
 		return NoEffect, "", n8nschema.ConfMedium
 	}
-	if settingPOST(n) || namedCopy(n) || namedUpload(n) {
+	if settingPOST(n) || namedCopy(n) || namedUpload(n) || postgrestUpsert(n) {
 		return SameState, "", n8nschema.ConfMedium
 	}
 	host := strings.ToLower(hostOf(u))
@@ -423,22 +427,44 @@ func ownRecipient(n *n8nschema.Node) bool {
 		return false
 	}
 	for _, v := range vals {
-		v = strings.TrimSpace(strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "="), `"'`))
-		if strings.HasPrefix(v, "[") {
-			v = strings.TrimSpace(strings.Trim(strings.Trim(v, "[] "), `"'`)) // one recipient in a list
-		}
-		switch {
-		case strings.ContainsAny(v, "{}[],") && !strings.HasPrefix(v, "{{"):
-			return false // objects or several values: not read here
-		case strings.Contains(v, "{{"):
-			if strings.Count(v, "{{") != strings.Count(v, "}}") || !configured(v) {
-				return false
-			}
-		case !addressRE.MatchString(v):
+		if !ownAddress(v, nil) {
 			return false
 		}
 	}
 	return true
+}
+
+// ownAddress reports whether recipient value v is the owner's: a literal
+// phone number, e-mail address or chat id, or an expression whose parts
+// read only the instance's variables or, when fixedRef is given, a field
+// fixedRef says the workflow itself fixes.
+func ownAddress(v string, fixedRef func(expr string) bool) bool {
+	v = strings.TrimSpace(strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "="), `"'`))
+	if strings.HasPrefix(v, "[") {
+		v = strings.TrimSpace(strings.Trim(strings.Trim(v, "[] "), `"'`)) // one recipient in a list
+	}
+	switch {
+	case strings.ContainsAny(v, "{}[],") && !strings.HasPrefix(v, "{{"):
+		return false // objects or several values: not read here
+	case strings.Contains(v, "{{"):
+		if strings.Count(v, "{{") != strings.Count(v, "}}") {
+			return false
+		}
+		if configured(v) {
+			return true
+		}
+		if fixedRef == nil {
+			return false
+		}
+		rest := exprRE.ReplaceAllStringFunc(v, func(x string) string {
+			if configured(x) || fixedRef(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(x, "{{"), "}}"))) {
+				return ""
+			}
+			return "\x00"
+		})
+		return !strings.ContainsAny(rest, "\x00$")
+	}
+	return addressRE.MatchString(v)
 }
 
 // draftRE matches a node or a body that makes a draft (JMAP's $draft
@@ -576,6 +602,9 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 	e := ConsequenceOf(n)
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreStaff(g, n) {
 		e.Consequence, e.Duplicate = Nuisance, "a second alert to the team's own people"
+	}
+	if (e.Consequence == Harm && e.Message || e.Consequence == Unclear && n8nschema.IsHTTPRequest(n.Type)) && g != nil && recipientFixedInWorkflow(g, n) {
+		e.Consequence, e.Duplicate = Nuisance, "a second call or message to the owner's own number or address, set in the workflow"
 	}
 	return e
 }

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -23,11 +24,11 @@ func TestConsequenceOf(t *testing.T) {
 		{"apify run-sync", http("POST", "https://api.apify.com/v2/acts/abc/run-sync", ""), NoEffect},
 		{"graphql query", http("POST", "https://api.linear.app/graphql", `,"jsonBody":"{\"query\": \"{ issues { nodes { id } } }\"}"`), NoEffect},
 		{"graphql mutation", http("POST", "https://api.linear.app/graphql", `,"jsonBody":"{\"query\": \"mutation { issueCreate(input: {}) { success } }\"}"`), SecondRecord},
-		{"notion page", http("POST", "https://api.notion.com/v1/pages", ""), SecondRecord},
+		{"notion page", http("POST", "https://api.notion.com/v1/pages", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), SecondRecord},
 		{"doNotSave", http("POST", "https://api.example.com/v1/enrich", `,"sendQuery":true,"queryParameters":{"parameters":[{"name":"doNotSave","value":"true"}]}`), NoEffect},
 		{"google inspect", http("POST", "https://searchconsole.googleapis.com/v1/urlInspection/index:inspect", ""), NoEffect},
 		{"google synthesize", http("POST", "https://texttospeech.googleapis.com/v1/text:synthesize", ""), NoEffect},
-		{"google values append", http("POST", "https://sheets.googleapis.com/v4/spreadsheets/abc/values/Sheet1:append", ""), SecondRecord},
+		{"google values append", http("POST", "https://sheets.googleapis.com/v4/spreadsheets/abc/values/Sheet1:append", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), SecondRecord},
 		{"patch by id", http("PATCH", "https://api.example.com/tasks/{{ $json.id }}", ""), SameState},
 		{"patch appends", http("PATCH", "https://api.notion.com/v1/blocks/{{ $json.id }}/children", ""), SecondRecord},
 		{"put", http("PUT", "https://x/y", ""), SameState},
@@ -54,9 +55,9 @@ func TestConsequenceOf(t *testing.T) {
 		{"record with a phone and no text", http("POST", "https://crm.example.org/api/v1/people", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"phone\": \"{{ $json.phone }}\", \"name\": \"x\"}"`), Unclear},
 		{"workspace row with a phone and a message", http("POST", "https://api.airtable.com/v0/app/Leads", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"fields\": {\"phone\": \"{{ $json.phone }}\", \"message\": \"{{ $json.msg }}\"}}"`), SecondRecord},
 		{"draft at a mail API", http("POST", "https://api.fastmail.com/jmap/api/", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"keywords\": {\"$draft\": true}, \"to\": [{\"email\": \"{{ $json.to }}\"}], \"subject\": \"x\"}"`), Nuisance},
-		{"post invoice", http("POST", "https://erp.example.com/api/invoices", ""), Harm},
-		{"stripe", http("POST", "https://api.stripe.com/v1/payment_intents", ""), Harm},
-		{"whatsapp", http("POST", "https://graph.facebook.com/v19.0/123/messages", ""), Harm},
+		{"post invoice", http("POST", "https://erp.example.com/api/invoices", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), Harm},
+		{"stripe", http("POST", "https://api.stripe.com/v1/payment_intents", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), Harm},
+		{"whatsapp", http("POST", "https://graph.facebook.com/v19.0/123/messages", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), Harm},
 		{"slack webhook", http("POST", "https://hooks.slack.com/services/T/B/x", ""), Nuisance},
 		{"ntfy", http("POST", "https://ntfy.sh/alerts", ""), Nuisance},
 		{"telegram api", http("POST", "https://api.telegram.org/bot1/sendMessage", ""), Nuisance},
@@ -94,6 +95,24 @@ func TestConsequenceOf(t *testing.T) {
 		{"statistics endpoint", http("POST", "https://services.sentinel-hub.com/api/v1/statistics", ""), NoEffect},
 		{"process endpoint", http("POST", "https://services.sentinel-hub.com/api/v1/process", ""), NoEffect},
 		{"process an order", http("POST", "https://shop.example.org/api/orders/{{ $json.id }}/process", ""), Harm},
+		{"gmail trash by id", http("POST", "=https://gmail.googleapis.com/gmail/v1/users/me/messages/{{ $json.id }}/trash", ""), SameState},
+		{"gmail thread untrash by id", http("POST", "=https://gmail.googleapis.com/gmail/v1/users/me/threads/{{ $json.threadId }}/untrash", ""), SameState},
+		{"gmail send", http("POST", "https://gmail.googleapis.com/gmail/v1/users/me/messages/send", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), Harm},
+		{"graph move by id", http("POST", "=https://graph.microsoft.com/v1.0/me/messages/{{ $json.id }}/move", ""), SameState},
+		{"graph send a draft by id", http("POST", "=https://graph.microsoft.com/v1.0/me/messages/{{ $json.id }}/send", ""), Harm},
+		{"graph reply by id", http("POST", "=https://graph.microsoft.com/v1.0/me/messages/{{ $json.id }}/reply", ""), Harm},
+		{"create under a version", http("POST", "https://api.example.org/orders/v2/move", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json) }}"`), Harm},
+		{"slack chat.delete", http("POST", "https://slack.com/api/chat.delete", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"ts","value":"={{ $json.ts }}"}]}`), SameState},
+		{"qdrant points delete", http("POST", "=http://qdrant:6333/collections/docs/points/delete", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify({ points: [$json.id] }) }}"`), SameState},
+		{"slack chat.postMessage", http("POST", "https://slack.com/api/chat.postMessage", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"text","value":"={{ $json.text }}"}]}`), Nuisance},
+		{"cancel an order by id", http("POST", "https://shop.example.org/api/orders/48213/cancel", ""), SameState},
+		{"comment under a record", http("POST", "=https://api.example.org/v1/tasks/{{ $json.id }}/comments", ""), Unclear},
+		{"postgrest ignore duplicates", http("POST", "https://abc.supabase.co/rest/v1/seen_items", `,"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Prefer","value":"resolution=ignore-duplicates,return=minimal"}]},"sendBody":true,"specifyBody":"json","jsonBody":"={{ $json.rows }}"`), SameState},
+		{"postgrest merge duplicates in JSON headers", http("POST", "https://db.example.org/rest/v1/contacts?on_conflict=email", `,"sendHeaders":true,"specifyHeaders":"json","jsonHeaders":"{\"Prefer\": \"resolution=merge-duplicates\"}","sendBody":true,"specifyBody":"json","jsonBody":"={{ $json.rows }}"`), SameState},
+		{"bodyless post to a collection of orders", http("POST", "https://erp.example.com/api/orders", ""), Unclear},
+		{"bodyless post with the item in the query", http("POST", "https://erp.example.com/api/orders", `,"sendQuery":true,"queryParameters":{"parameters":[{"name":"sku","value":"={{ $json.sku }}"}]}`), Harm},
+		{"fixed order written in the body", http("POST", "https://erp.example.com/api/orders", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"sku","value":"PAPER-A4"}]}`), Harm},
+		{"postgrest insert", http("POST", "https://abc.supabase.co/rest/v1/seen_items", `,"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Prefer","value":"return=minimal"}]}`), Unclear},
 	} {
 		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
 		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
@@ -130,4 +149,53 @@ func TestCleanupCommand(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestConsequenceInFixedRecipient: a message to an address a Set node
+// writes as a literal is the owner's; one the Set node copies from the
+// item is not.
+func TestConsequenceInFixedRecipient(t *testing.T) {
+	const twilio = `{"name":"Text","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"to":"%s","message":"hi"}}`
+	for _, c := range []struct {
+		name, set, to string
+		want          Consequence
+		http          bool
+	}{
+		{"call at an unknown API to the owner's cell", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $('Config').first().json.owner_cell }}`, Nuisance, true},
+		{"call at an unknown API to a copied phone", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"={{ $json.phone }}","type":"string"}]}}}`,
+			`={{ $('Config').first().json.owner_cell }}`, Unclear, true},
+		{"assignment read by name", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"owner_cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $('Config').first().json.owner_cell }}`, Nuisance, false},
+		{"v1 values read as $json", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":1,"parameters":{"values":{"string":[{"name":"to","value":"ops@acme.test"}]}}}`,
+			`={{ $json.to }}`, Nuisance, false},
+		{"fields.values of 3.2 by $node", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.2,"parameters":{"fields":{"values":[{"name":"owner","stringValue":"+15550100"}]}}}`,
+			`={{ $node["Config"].json["owner"] }}`, Nuisance, false},
+		{"number from the instance's variables", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"={{ $env.OWNER_CELL }}","type":"string"}]}}}`,
+			`={{ $('Config').item.json.cell }}`, Nuisance, false},
+		{"copied from the item", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"={{ $json.phone }}","type":"string"}]}}}`,
+			`={{ $('Config').first().json.cell }}`, Harm, false},
+		{"a field the Set node does not write", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $('Config').first().json.phone }}`, Harm, false},
+		{"disabled Set node", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"disabled":true,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $json.cell }}`, Harm, false},
+		{"raw JSON mode", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"mode":"raw","jsonOutput":"{\"cell\": \"+1 555 0100\"}"}}`,
+			`={{ $json.cell }}`, Harm, false},
+		{"the literal and something else", `{"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"cell","value":"+1 555 0100","type":"string"}]}}}`,
+			`={{ $json.cell }}{{ $json.ext }}`, Harm, false},
+	} {
+		node := strings.ReplaceAll(twilio, "%s", strings.ReplaceAll(c.to, `"`, `\"`))
+		if c.http {
+			node = `{"name":"Text","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.bland.ai/v1/calls","sendBody":true,"bodyParameters":{"parameters":[{"name":"phone_number","value":"` + strings.ReplaceAll(c.to, `"`, `\"`) + `"},{"name":"task","value":"={{ $json.alert }}"}]}}}`
+		}
+		src := `{"nodes":[` + c.set + `,` + node + `],"connections":{"Config":{"main":[[{"node":"Text","type":"main","index":0}]]}}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 2 {
+			t.Fatalf("%s: bad test workflow", c.name)
+		}
+		w := f.Workflows[0]
+		if got := ConsequenceIn(BuildGraph(w), w.Nodes[1]); got.Consequence != c.want {
+			t.Errorf("%s: %v (%q), want %v", c.name, got.Consequence, got.Duplicate, c.want)
+		}
+	}
 }

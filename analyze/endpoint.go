@@ -291,14 +291,14 @@ func namedUpload(n *n8nschema.Node) bool {
 }
 
 // settingPOST reports whether an HTTP POST goes to an endpoint named for
-// setting state (…/update-meta, …/setStatus) and not for creating or
-// sending: a repeat re-applies the same fields.
+// setting state (…/update-meta, …/setStatus) or for a delete, and not for
+// creating or sending: a repeat re-applies the same fields.
 func settingPOST(n *n8nschema.Node) bool {
 	if n8nschema.HTTPMethod(n) != "POST" {
 		return false
 	}
 	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
-	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) || bodyNamesRecord(n) {
+	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) || bodyNamesRecord(n) || actionOnOne(n, u) {
 		return true
 	}
 	set := false
@@ -306,11 +306,113 @@ func settingPOST(n *n8nschema.Node) bool {
 		switch w {
 		case "update", "set", "edit", "modify", "rename", "mark":
 			set = true
+		case "delete", "remove", "trash", "archive", "purge":
+			set = true // named for a delete (Qdrant …/points/delete, Slack chat.delete): what is gone stays gone
 		case "create", "insert", "add", "send", "post", "publish", "upload", "charge", "pay", "append", "new":
 			return false
 		}
 	}
 	return set
+}
+
+// actionPathRE matches a URL that ends with an action on one resource
+// named by id in the path: /messages/{{ $json.id }}/trash,
+// /orders/123456/cancel. The id is an expression or a literal holding a
+// digit; the action is one segment after it.
+var actionPathRE = lazyregexp.New(`/[A-Za-z_-]+/(\{\{[^{}]*\}\}|[A-Za-z0-9_:.-]*[0-9][A-Za-z0-9_:.-]*)/([A-Za-z_-]+)$`)
+
+// versionSegRE matches a path segment that names an API version, not a
+// resource: v1, v2beta, v1.0, 2025-01.
+var versionSegRE = lazyregexp.New(`^(v\d+[a-z]*\d*(\.\d+)*|\d{4}-\d{2}(-\d{2})?)$`)
+
+// actionOnOne reports whether a POST applies an action that sets the state
+// of the one resource its path names by id (Gmail's users.messages.trash,
+// POST …/users/{userId}/messages/{id}/trash with an empty body, "moves the
+// specified message to the trash", and untrash and modify alike,
+// developers.google.com/gmail/api/reference/rest/v1/users.messages/trash;
+// Graph's …/messages/{id}/move; an order's
+// …/orders/{id}/cancel): the action is a state (stateVerbs), not a thing
+// made under the resource (…/{id}/comments, …/{id}/runs) nor a send
+// (…/{id}/send, …/{id}/reply, …/{id}/forward), so a repeat leaves the
+// resource in the state the first call left it. URL is u without query.
+func actionOnOne(n *n8nschema.Node, u string) bool {
+	m := actionPathRE.FindStringSubmatch(u)
+	if m == nil || versionSegRE.MatchString(m[1]) {
+		return false
+	}
+	words := urlVerbs(n)
+	return len(words) > 0 && stateVerbs[words[0]] && !slices.ContainsFunc(words, func(w string) bool { return sendVerbs[w] })
+}
+
+// sendVerbs name an action that sends or makes something, whatever state
+// word comes with it (…/{id}/send_by_email).
+var sendVerbs = map[string]bool{"send": true, "reply": true, "forward": true, "post": true, "publish": true,
+	"create": true, "add": true, "copy": true, "duplicate": true, "clone": true, "invite": true, "notify": true,
+	"charge": true, "pay": true, "refund": true, "capture": true, "new": true}
+
+// resolutionRE matches PostgREST's upsert preference, sent in the Prefer
+// header: resolution=merge-duplicates updates the row that has the same
+// primary key (or the on_conflict columns), resolution=ignore-duplicates
+// keeps it and inserts nothing (PostgREST "Upsert",
+// docs.postgrest.org/en/stable/references/api/tables_views.html#upsert;
+// supabase-js upsert() sends the same header).
+var resolutionRE = lazyregexp.New(`(?i)resolution\s*=\s*(merge|ignore)-duplicates`)
+
+// postgrestUpsert reports whether an HTTP POST asks PostgREST or Supabase
+// (…/rest/v1/<table>) to upsert: a Prefer header with a duplicate
+// resolution, as name/value pairs or JSON headers. A repeat of the same
+// rows leaves the table as the first call did, as SQL's INSERT … ON
+// CONFLICT does.
+func postgrestUpsert(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	p := n.Params()
+	for _, at := range []string{"headerParameters.parameters", "headerParametersUi.parameter"} {
+		for _, h := range p.Get(at).Elems() {
+			if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), "prefer") && resolutionRE.MatchString(h.Get("value").Str()) {
+				return true
+			}
+		}
+	}
+	for _, at := range []string{"jsonHeaders", "headerParametersJson"} {
+		if v := p.Get(at).Str(); strings.Contains(strings.ToLower(v), "prefer") && resolutionRE.MatchString(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyParams are where an HTTP Request node keeps a body: v3+ sendBody
+// with bodyParameters, jsonBody or a binary field; v1/v2 bodyParametersUi,
+// bodyParametersJson and sendBinaryData (nodes-base/nodes/HttpRequest/V3
+// and V2 descriptions).
+var bodyParams = []string{"bodyParameters", "jsonBody", "body", "bodyParametersUi", "bodyParametersJson", "inputDataFieldName", "binaryPropertyName"}
+
+// itemlessPOST reports whether an HTTP POST carries nothing of the item:
+// no body at all, and no parameter (URL, query, header) that reads the
+// item or another node's output. It sends the same bytes on every run
+// for every item, so what it leaves is whatever the server does when
+// asked (start a job, claim the next task), not a record, message or
+// charge made from the data.
+func itemlessPOST(n *n8nschema.Node) bool {
+	if n8nschema.HTTPMethod(n) != "POST" {
+		return false
+	}
+	p := n.Params()
+	if p.Get("sendBody").True() || p.Get("sendBinaryData").True() || p.Get("jsonParameters").True() {
+		return false
+	}
+	for _, b := range bodyParams {
+		if v := p.Get(b); v.Exists() && strings.TrimSpace(strings.TrimPrefix(v.Raw(), "=")) != `""` && v.Raw() != "{}" && v.Raw() != "[]" && v.Kind() != n8nschema.Null {
+			return false
+		}
+	}
+	item := false
+	p.Walk(func(_ string, v n8nschema.Value) {
+		item = item || v.Kind() == n8nschema.String && readsItem(v.Str())
+	})
+	return !item
 }
 
 // idKeyRE matches a body field that names a record by id: id, orderId,
@@ -328,7 +430,9 @@ var stateVerbs = map[string]bool{"configure": true, "update": true, "set": true,
 	"confirm": true, "cancel": true, "complete": true, "approve": true, "reject": true, "close": true,
 	"reopen": true, "assign": true, "unassign": true, "mark": true, "pause": true, "resume": true,
 	"archive": true, "unarchive": true, "enable": true, "disable": true, "activate": true, "deactivate": true,
-	"status": true, "accept": true, "decline": true, "finish": true, "finalize": true, "lock": true, "unlock": true}
+	"status": true, "accept": true, "decline": true, "finish": true, "finalize": true, "lock": true, "unlock": true,
+	"trash": true, "untrash": true, "restore": true, "move": true, "star": true, "unstar": true, "pin": true,
+	"unpin": true, "mute": true, "unmute": true, "hide": true, "unhide": true}
 
 // bodyNamesRecord reports whether a POST names the one existing record it
 // acts on by an id in its body ({"orderId": "{orderId}"} to

@@ -126,7 +126,8 @@ func TestDuplicateNodesAuditsWhatN8nRuns(t *testing.T) {
   "nodes": [
     {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}},
     {"name": "Charge", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "retryOnFail": true, "maxTries": 5,
-     "parameters": {"method": "POST", "url": "https://api.stripe.com/v1/charges"}}
+     "parameters": {"method": "POST", "url": "https://api.stripe.com/v1/charges", "sendBody": true,
+       "bodyParameters": {"parameters": [{"name": "amount", "value": "={{ $json.amount }}"}]}}}
   ],
   "connections": {"Start": {"main": [[{"node": "Charge", "type": "main", "index": 0}]]}}
 }`

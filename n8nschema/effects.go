@@ -277,7 +277,33 @@ func AnswerPath(url string) bool {
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
-	return rpcStems.mayHold(url) && rpcPathWords.MatchString(url)
+	if !rpcStems.mayHold(url) {
+		return false
+	}
+	for _, m := range rpcPathWords.FindAllStringIndex(url, -1) {
+		// A dotted method name is a method of that family, not the word:
+		// Slack's chat.postMessage posts a message (a file extension,
+		// search.json, is the word).
+		if !dottedMethod(url[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dottedMethod reports whether rest, the text after a word of a URL path,
+// continues it into a dotted method name (".postMessage", ".update") and
+// not a file extension (".json").
+func dottedMethod(rest string) bool {
+	name, ok := strings.CutPrefix(rest, ".")
+	if !ok || name == "" || strings.ContainsAny(name, "/.") || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	switch name {
+	case "json", "xml", "php", "html", "htm", "asp", "aspx", "js", "txt", "csv", "cgi", "do", "jsp":
+		return false
+	}
+	return true
 }
 
 // AppOperation returns an app node's resource and what its operation does

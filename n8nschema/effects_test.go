@@ -436,3 +436,19 @@ func TestKeptAnswers(t *testing.T) {
 		t.Errorf("ping to a dead-man's switch: %+v", b)
 	}
 }
+
+// TestAnswerPathDottedMethod: a word of a dotted method name (Slack's
+// chat.postMessage) is the method's family, not an endpoint that answers.
+func TestAnswerPathDottedMethod(t *testing.T) {
+	for url, want := range map[string]bool{
+		"https://slack.com/api/chat.postMessage":      false,
+		"https://slack.com/api/chat.update":           false,
+		"http://ollama:11434/api/chat":                true,
+		"https://api.example.com/search.json":         true,
+		"https://api.example.com/v1/chat/completions": true,
+	} {
+		if got := AnswerPath(url); got != want {
+			t.Errorf("AnswerPath(%q) = %v, want %v", url, got, want)
+		}
+	}
+}

@@ -21,7 +21,7 @@ type repeated struct {
 }
 
 // repeatedFrom collects what a run started at t repeats among the nodes
-// in reach: writes whose duplicate is a second effect (ConsequenceOf),
+// in reach: writes whose duplicate is a second effect (ConsequenceIn),
 // without an idempotency key, and not behind a Remove Duplicates that
 // drops what earlier executions saw; and paid calls.
 func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
@@ -49,7 +49,7 @@ func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8
 				continue // the receiving API drops the repeat
 			}
 		}
-		eff := analyze.ConsequenceOf(op.Node)
+		eff := analyze.ConsequenceIn(g, op.Node)
 		if len(r.writes) == 0 || eff.Consequence > r.worst.Consequence {
 			r.worst = eff
 			r.writes = append([]*analyze.Operation{op}, r.writes...)

@@ -22,8 +22,9 @@ its time) and reports a schedule whose interval is shorter. A call that runs onc
 with no bound (RS504 speaks for those), nor a wait for a person. The rule is silent when settings.executionTimeout
 is no longer than the interval (n8n stops the run before the next begins, though only between nodes) or when
 something in the run looks like a lock (a node or parameter that names a lock, a mutex, a run in progress, or
-lists the running executions). A warning when the run makes paid calls or writes whose duplicate is a record or
-worse; a note otherwise.`,
+lists the running executions). A warning when the run makes paid calls or writes whose duplicate is a second record or harm (a charge,
+an order, a message to a customer); a note otherwise: for alerts to the team, and for writes whose endpoint says
+nothing of what they create (a POST that starts a job on the owner's server may create nothing).`,
 	Fix:       "Set executionTimeout below the interval, lengthen the interval, or take a lock at the start of the run (a row or key that says a run is going)",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it sets settings.executionTimeout to the schedule's interval, so that n8n stops a run
@@ -87,9 +88,10 @@ short, and RS504 would say so).`,
 			rep := repeatedFromAll(pass, r.Triggers, reach)
 			sev := analyze.Note
 			what := "calls the same services again"
+			loud, eff := loudWrite(g, rep.writes)
 			switch {
-			case len(rep.writes) > 0 && rep.worst.Consequence >= analyze.SecondRecord:
-				sev, what = analyze.Warning, fmt.Sprintf("may repeat what the slower run has not yet marked done: %q leaves %s", rep.writes[0].Node.Name, rep.worst.Duplicate)
+			case loud != nil:
+				sev, what = analyze.Warning, fmt.Sprintf("may repeat what the slower run has not yet marked done: %q leaves %s", loud.Node.Name, eff.Duplicate)
 			case len(rep.paid) > 0:
 				sev, what = analyze.Warning, "bills its paid call again"
 				if len(rep.paid) > 1 {
@@ -111,4 +113,24 @@ short, and RS504 would say so).`,
 			return // one finding per workflow: the first schedule that overlaps
 		}
 	},
+}
+
+// loudWrite returns the write among writes whose duplicate costs the most,
+// when that is a second record or worse in kind: a record someone must
+// delete, or harm. A write whose endpoint says nothing of what it creates
+// (a bodyless POST that starts a job on the owner's server, a claim) may
+// create nothing, and a team alert is a nuisance: those alone make a note.
+func loudWrite(g *analyze.Graph, writes []*analyze.Operation) (*analyze.Operation, analyze.Effect) {
+	var best *analyze.Operation
+	var bestEff analyze.Effect
+	for _, op := range writes {
+		eff := analyze.ConsequenceIn(g, op.Node)
+		if eff.Consequence != analyze.Harm && eff.Consequence != analyze.SecondRecord {
+			continue
+		}
+		if best == nil || eff.Consequence > bestEff.Consequence {
+			best, bestEff = op, eff
+		}
+	}
+	return best, bestEff
 }

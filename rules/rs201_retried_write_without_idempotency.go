@@ -27,12 +27,18 @@ from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }})
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
 shrugs at (an alert in a team chat, a report mailed to a fixed address or one set in the instance's
 variables, a messaging API's body that names a fixed number or chat, a call or text to the owner's own number
-at any API, a message to recipients read from a
+at any API, a recipient read from a field a Set node of the workflow fixes to a literal address
+({{ $('Config').first().json.owner_cell }}), a message to recipients read from a
 look-up of the team's own people (admins, staff, employees), any message sent from an error workflow, a row
 in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
-(medium confidence: it may be anything from a log line to an order).
+(medium confidence: it may be anything from a log line to an order), as is a POST that carries nothing of the item
+(no body, nothing from the item in its URL, query or headers: the same request each time, whatever the server
+does when called).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
-POST to one resource by id (/tasks/{{ $json.id }}) or to an endpoint named for an update (/update-meta), a POST
+POST to one resource by id (/tasks/{{ $json.id }}), an action that sets the state of one resource named by id in
+the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel; not /send, /reply or
+/forward), a PostgREST or Supabase upsert (Prefer: resolution=merge-duplicates or ignore-duplicates), a POST to
+an endpoint named for an update (/update-meta), a POST
 whose body names the record it acts on by an id from the item or the model at an endpoint named for setting
 its state ({"orderId": …} to …/design/configure), a copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
 POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion

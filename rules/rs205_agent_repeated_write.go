@@ -49,7 +49,7 @@ body uses never calls: n8n throws "Misconfigured placeholder" while it hands the
 			if _, dead := analyze.UnusedPlaceholder(op.Node); dead {
 				continue // n8n refuses to build the tool: it never calls
 			}
-			eff := analyze.ConsequenceOf(op.Node)
+			eff := analyze.ConsequenceIn(g, op.Node)
 			sev := analyze.Severity(0)
 			switch eff.Consequence {
 			case analyze.Harm:

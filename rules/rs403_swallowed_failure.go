@@ -31,7 +31,8 @@ failure surfaces there; so does such a call on the false output of an If right a
 the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
 output (only a Loop Over Items whose done output leads nowhere, reached directly or through a Wait, or a
-No Op that ends the branch), for
+No Op that ends the branch; nodes after a Wait or No Op that do not read the item; a Respond to Webhook that
+answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
@@ -710,19 +711,45 @@ func outputUsed(g *analyze.Graph, n *n8nschema.Node) bool {
 		})
 		return found
 	}
-	for _, e := range g.OutOfType(n, analyze.ConnMain) {
-		if e.Error {
-			continue
+	// The items go on unchanged through a Wait or a No Op: the nodes after
+	// them get the failed item as the node right after n would.
+	next := []*n8nschema.Node{n}
+	seen := map[*n8nschema.Node]bool{n: true}
+	for hop := 0; hop < 4 && len(next) > 0; hop++ {
+		var through []*n8nschema.Node
+		for _, from := range next {
+			for _, e := range g.OutOfType(from, analyze.ConnMain) {
+				m := e.To
+				if e.Error || seen[m] {
+					continue
+				}
+				seen[m] = true
+				switch {
+				case m.Type == n8nschema.TypeWait || m.Type == n8nschema.TypeNoOp:
+					if reads(m, true) {
+						return true
+					}
+					through = append(through, m)
+					continue
+				case m.Type == n8nschema.TypeRespondToWebhook && !respondsWithItems(m) && len(g.OutOfType(m, analyze.ConnMain)) == 0:
+					// It answers with a body of its own; the failed item is
+					// used only if that body reads it.
+					if reads(m, true) {
+						return true
+					}
+					continue
+				case passesItems[m.Type]:
+					return true // passes the items on: whatever comes after may read them
+				}
+				if w, _ := n8nschema.WriteOp(m); w {
+					return true // it writes once per item it gets, failed or not
+				}
+				if reads(m, true) {
+					return true
+				}
+			}
 		}
-		if passesItems[e.To.Type] {
-			return true // passes the items on: whatever comes after may read them
-		}
-		if w, _ := n8nschema.WriteOp(e.To); w {
-			return true // it writes once per item it gets, failed or not
-		}
-		if reads(e.To, true) {
-			return true
-		}
+		next = through
 	}
 	for _, m := range g.Nodes {
 		if m != n && reads(m, false) {
@@ -730,6 +757,19 @@ func outputUsed(g *analyze.Graph, n *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// respondsWithItems reports whether a Respond to Webhook node answers with
+// the items it gets: respondWith firstIncomingItem (the default),
+// allIncomingItems or binary; json, text, jwt, redirect and noData answer
+// with the node's own parameters (nodes-base/nodes/RespondToWebhook,
+// respondWith and execute).
+func respondsWithItems(m *n8nschema.Node) bool {
+	switch m.Params().Get("respondWith").Str() {
+	case "json", "text", "jwt", "redirect", "noData":
+		return false
+	}
+	return true
 }
 
 // stopsOnBranch reports whether an output of a condition node leads, within

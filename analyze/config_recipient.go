@@ -1,0 +1,112 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A recipient the workflow itself fixes: a Set node that holds the
+// owner's phone or address as a literal ("Config": owner_cell =
+// "+1 555 0100"), read by the message node as
+// {{ $('Config').first().json.owner_cell }}, or as {{ $json.owner_cell }}
+// right after it. n8n's Set node (manual mode) writes each field it names
+// with the value written in it on every item, whatever the item held
+// (nodes-base/nodes/Set/v2/manual.mode.js: assignments from 3.3,
+// fields.values before; v1 values.string[]), so the message goes to that
+// address on every run: an alert to the owner, as a literal in the node.
+
+// fieldRefRE matches one expression that reads one field of a node's
+// output: $('Config').first().json.owner_cell, $('Config').item.json["to"],
+// $node["Config"].json.to, or the item's own $json.to.
+var fieldRefRE = lazyregexp.New(`^(?:\$\(\s*["']([^"']+)["']\s*\)\s*\.\s*(?:first\(\)|last\(\)|item|all\(\)\s*\[\s*0\s*\])\s*\.\s*json|\$node\[\s*["']([^"']+)["']\s*\]\s*\.\s*json|(\$json))((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*["'][^"']+["']\s*\])+)$`)
+
+// fieldPathRE splits a field path (.owner.cell, ["owner"]["cell"]) into
+// its names.
+var fieldPathRE = lazyregexp.New(`[A-Za-z_$][\w$]*|["'][^"']+["']`)
+
+// recipientFixedInWorkflow reports whether every recipient of message n
+// reads, in every part that is not a literal or the instance's variables,
+// a field that a Set node of the workflow fixes to the owner's own
+// address (ownAddress).
+func recipientFixedInWorkflow(g *Graph, n *n8nschema.Node) bool {
+	exprs := recipientExprs(n)
+	if len(exprs) == 0 {
+		return false
+	}
+	fixed := func(expr string) bool {
+		m := fieldRefRE.FindStringSubmatch(expr)
+		if m == nil {
+			return false
+		}
+		var names []string
+		for _, p := range fieldPathRE.FindAllString(m[4], -1) {
+			names = append(names, strings.Trim(p, `"'`))
+		}
+		field := strings.Join(names, ".")
+		var srcs []*n8nschema.Node
+		if m[3] != "" {
+			for _, e := range g.InOfType(n, ConnMain) {
+				srcs = append(srcs, e.From)
+			}
+		} else if s := g.Node(m[1] + m[2]); s != nil {
+			srcs = append(srcs, s)
+		}
+		if len(srcs) == 0 {
+			return false
+		}
+		for _, s := range srcs {
+			v, ok := setLiteral(s, field)
+			if !ok || !ownAddress(v, nil) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, x := range exprs {
+		if !strings.Contains(x, "{{") || !ownAddress(x, fixed) {
+			return false
+		}
+	}
+	return true
+}
+
+// setLiteral returns the value a Set node in manual mode writes to field
+// on every item, when it writes one: an assignment (3.3+), a
+// fields.values entry (3.0–3.2) or a v1/v2 values.<type> entry named
+// field.
+func setLiteral(s *n8nschema.Node, field string) (string, bool) {
+	if s.Disabled || s.Type != n8nschema.TypeSet {
+		return "", false
+	}
+	p := s.Params()
+	if m := p.Get("mode").Str(); m != "" && m != "manual" {
+		return "", false
+	}
+	for _, a := range p.Get("assignments.assignments").Elems() {
+		if a.Get("name").Str() == field {
+			return a.Get("value").Str(), true
+		}
+	}
+	for _, a := range p.Get("fields.values").Elems() {
+		if a.Get("name").Str() == field {
+			typ := a.Get("type").Str()
+			if typ == "" {
+				typ = "stringValue"
+			}
+			return a.Get(typ).Str(), true
+		}
+	}
+	val, found := "", false
+	p.Get("values").Each(func(_ string, typed n8nschema.Value) bool {
+		for _, a := range typed.Elems() {
+			if a.Get("name").Str() == field {
+				val, found = a.Get("value").Str(), true
+				return false
+			}
+		}
+		return true
+	})
+	return val, found
+}
