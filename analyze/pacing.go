@@ -114,9 +114,10 @@ func answersVoiceTool(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.N
 			if vapi || !r.of(t) {
 				continue
 			}
-			vapi = vapiToolRE.MatchString(x)
-			call = call || retellCallRE.MatchString(x)
-			args = args || retellArgsRE.MatchString(x)
+			// Each pattern holds its literal: most expressions hold none.
+			vapi = strings.Contains(x, "body.message.") && vapiToolRE.MatchString(x)
+			call = call || strings.Contains(x, "body.call.call_id") && retellCallRE.MatchString(x)
+			args = args || strings.Contains(x, "body.args") && retellArgsRE.MatchString(x)
 		}
 	}
 	return vapi || call && args
