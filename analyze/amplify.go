@@ -839,7 +839,7 @@ func (a *amp) operations(cur []ctx) {
 				op.Paid, op.Write = true, false
 			}
 			if op.Write {
-				op.Consequence = ConsequenceOf(n).Consequence
+				op.Consequence = g.effect(ui).Consequence
 			}
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor

@@ -50,7 +50,7 @@ type Graph struct {
 
 	triggers []*n8nschema.Node
 
-	// senderReads', pacesOnce's, chatSenders' and bodyReads' memos, read by rules on any core.
+	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     *senderReads
 	relaysOnce  sync.Once
@@ -61,6 +61,8 @@ type Graph struct {
 	chats       []*n8nschema.Node
 	bodiesOnce  sync.Once
 	bodies      map[*n8nschema.Node][]bodyRead // bodyReads by node
+	effectsOnce sync.Once
+	effects     []Effect // effect by index in Nodes
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an

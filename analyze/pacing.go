@@ -368,8 +368,8 @@ func (g *Graph) pacesOnce() {
 // webhook.
 func (g *Graph) chatSenders() []*n8nschema.Node {
 	g.chatOnce.Do(func() {
-		for _, n := range g.Nodes {
-			if !n.Disabled && ConsequenceOf(n).Message && !emailer(n) {
+		for i, n := range g.Nodes {
+			if !n.Disabled && g.effect(i).Message && !emailer(n) {
 				g.chats = append(g.chats, n)
 			}
 		}
