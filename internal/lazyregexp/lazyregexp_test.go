@@ -1,8 +1,10 @@
 package lazyregexp
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +46,87 @@ func TestCheckFindsBadPattern(t *testing.T) {
 		mu.Lock()
 		all = before
 		mu.Unlock()
+	}
+}
+
+// TestRequired: the literal a pattern looks for first is one every match
+// holds, and none when a branch may skip it.
+func TestRequired(t *testing.T) {
+	for _, c := range []struct {
+		expr, lit string
+		fold      bool
+	}{
+		{`(?i)headers[\w.\[\]'"]*(authorization|token)`, "header", true},
+		{`\bbody\.message\.(toolCalls|toolCallList)\b`, "body.message.", false},
+		{`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`, "draft", true},
+		{`(?i)\bkey\b`, "ey", true},  // k matches the Kelvin sign too
+		{`(?i)\bmask\b`, "ma", true}, // s matches the long s
+		{`(ab)+c`, "ab", false},      // a repetition of at least one holds it
+		{`(abc)?d`, "d", false},      // an optional group holds nothing sure
+		{`(abcd){0,2}x`, "x", false}, // nor a repetition of none
+		{`abc|defg`, "", false},      // nor one branch of several
+		{`(?i)café`, "caf", true},    // ASCII only
+		{`[a-z]+`, "", false},        // no literal
+		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, "$json.", false},
+	} {
+		r := New(c.expr)
+		r.re()
+		if r.lit != c.lit || r.fold != c.fold {
+			t.Errorf("%s: literal %q fold %v, want %q %v", c.expr, r.lit, r.fold, c.lit, c.fold)
+		}
+	}
+}
+
+// TestPrefilterAsRegexp: with the literal looked for first, every method
+// answers as regexp's does, on strings that hold the literal in any case,
+// in part, or next to the runes that fold to k and s.
+func TestPrefilterAsRegexp(t *testing.T) {
+	exprs := []string{
+		`(?i)headers[\w.\[\]'"]*(authorization|x-api-key|api[_-]?key|token|secret|signature|x-hub|x-auth)`,
+		`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`,
+		`(?i)\b(chat|from|sender|token|user(_?id)?)\b`,
+		`body(?:["']\s*\])?((?:\s*(?:\.\s*\w+|\[\s*["']\w+["']\s*\]))+)`,
+		`\bbody\.call\.call_id\b`,
+		`(?i)\bkeys?\b`,
+		`(?i)/(logs?|audit|activit(y|ies)|history)(/|$)`,
+		`(ab)+c`,
+	}
+	pieces := []string{"", "headers", "HEADERS", "HeAdErS", "header", "eaders", ".authorization", "[\"x-api-key\"]",
+		"draft", "DRAFTS", "$draft", "dra", "ft", "body", ".call", ".call_id", "body.call.call_id", "token",
+		"\u212aey", "key", "KEY", "\u017fender", "sender", "/LOGS/", "/history", "activities", "abab", "c", "x",
+		" ", "\n", "_", "é", "\xff", "{", "}"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, expr := range exprs {
+		r, want := New(expr), regexp.MustCompile(expr)
+		for range 3000 {
+			var b strings.Builder
+			for range rng.IntN(6) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			s := b.String()
+			if r.MatchString(s) != want.MatchString(s) ||
+				!slices.Equal(r.FindStringSubmatch(s), want.FindStringSubmatch(s)) ||
+				len(r.FindAllStringSubmatchIndex(s, -1)) != len(want.FindAllStringSubmatchIndex(s, -1)) ||
+				r.ReplaceAllString(s, "<$0>") != want.ReplaceAllString(s, "<$0>") {
+				t.Fatalf("%s on %q differs from regexp's", expr, s)
+			}
+		}
+	}
+}
+
+// TestContainsFold: the search finds the literal in any case, anywhere,
+// and nothing else.
+func TestContainsFold(t *testing.T) {
+	for _, c := range []struct {
+		s, lit string
+		want   bool
+	}{
+		{"HEADER", "header", true}, {"xxHeAdEr", "header", true}, {"heade", "header", false},
+		{"hhhhhheader", "header", true}, {"HhHhHEADER", "header", true}, {"h-eader", "header", false},
+		{"", "a", false}, {"a", "a", true}, {"A", "a", true}, {"b", "a", false}, {"x.y", ".y", true},
+	} {
+		if got := containsFold(c.s, c.lit); got != c.want {
+			t.Errorf("containsFold(%q, %q) = %v", c.s, c.lit, got)
+		}
 	}
 }
