@@ -141,7 +141,9 @@ func (g *Graph) senderReads() *senderReads {
 	g.sendersOnce.Do(func() {
 		r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
 		// Every string value, lowercased and joined with NULs: one search
-		// per signal over the workflow, not one per value.
+		// per signal over the workflow, not one per value. Each value is
+		// lowercased alone (most are already: no copy), which is what
+		// lowering the joined text gives, the NULs being ASCII.
 		var b strings.Builder
 		b.WriteByte(0)
 		for _, n := range g.Workflow.Nodes {
@@ -153,13 +155,13 @@ func (g *Graph) senderReads() *senderReads {
 			}
 			n.Params().Scalars(func(v n8nschema.Value) bool {
 				if v.Kind() == n8nschema.String {
-					b.WriteString(v.Str())
+					b.WriteString(strings.ToLower(v.Str()))
 					b.WriteByte(0)
 				}
 				return true
 			})
 		}
-		texts := strings.ToLower(b.String())
+		texts := b.String()
 		first := func(words []string, has func(string) bool) string {
 			for _, w := range words {
 				if has(w) {

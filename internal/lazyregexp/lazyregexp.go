@@ -97,7 +97,7 @@ func (r *Regexp) absent(s string) bool {
 	case r.lit == "":
 		return false
 	case r.fold:
-		return !containsFold(s, r.lit)
+		return !ContainsFold(s, r.lit)
 	}
 	return !strings.Contains(s, r.lit)
 }
@@ -232,9 +232,11 @@ func lower(c byte) byte {
 	return c
 }
 
-// containsFold reports whether s holds lit (lowercase ASCII) in any case
-// of its ASCII letters.
-func containsFold(s, lit string) bool {
+// ContainsFold reports whether s holds lit (lower-case ASCII) in any case
+// of its ASCII letters. For a lit without k or s that is what (?i)lit
+// finds; without i and k also what strings.ToLower(s) holds (ToLower
+// makes the Kelvin sign a k and the dotted capital I an i).
+func ContainsFold(s, lit string) bool {
 	end := len(s) - len(lit) + 1 // where a match can start, below
 	if end <= 0 {
 		return false

@@ -125,8 +125,8 @@ func TestContainsFold(t *testing.T) {
 		{"hhhhhheader", "header", true}, {"HhHhHEADER", "header", true}, {"h-eader", "header", false},
 		{"", "a", false}, {"a", "a", true}, {"A", "a", true}, {"b", "a", false}, {"x.y", ".y", true},
 	} {
-		if got := containsFold(c.s, c.lit); got != c.want {
-			t.Errorf("containsFold(%q, %q) = %v", c.s, c.lit, got)
+		if got := ContainsFold(c.s, c.lit); got != c.want {
+			t.Errorf("ContainsFold(%q, %q) = %v", c.s, c.lit, got)
 		}
 	}
 }
