@@ -559,6 +559,9 @@ func (g *Graph) bodyReads(n *n8nschema.Node) []bodyRead {
 			if n.Disabled {
 				continue // what a disabled node reads, no run reads
 			}
+			if raw := n.Params().Raw(); !strings.Contains(raw, `\u`) && !(strings.Contains(raw, "{{") && strings.Contains(raw, "body")) {
+				continue // none of its strings holds both (an escape aside, \u may spell them)
+			}
 			n.Params().Walk(func(rel string, v n8nschema.Value) {
 				if v.Kind() != n8nschema.String {
 					return // no number or boolean holds "{{"
