@@ -170,10 +170,27 @@ func (g *Graph) senderReads() *senderReads {
 			}
 			return ""
 		}
-		contains := func(w string) bool { return strings.Contains(texts, w) }
+		// A word's gate, its start up to the first '.', '/' or '-' ("x-",
+		// "checkout.", "orders/"), is shared by several words: a text
+		// without it holds none of them, and one search tells.
+		gates := map[string]bool{}
+		contains := func(w string) bool {
+			if i := strings.IndexAny(w, "./-"); i >= 0 && i+1 < len(w) {
+				g := w[:i+1]
+				in, ok := gates[g]
+				if !ok {
+					in = strings.Contains(texts, g)
+					gates[g] = in
+				}
+				if !in {
+					return false
+				}
+			}
+			return strings.Contains(texts, w)
+		}
 		for i, sig := range senderSignals {
 			r.signals[i].strong = first(sig.strong, contains)
-			r.signals[i].event = first(sig.events, func(ev string) bool { return quoted(texts, ev) })
+			r.signals[i].event = first(sig.events, func(ev string) bool { return contains(ev) && quoted(texts, ev) })
 			r.signals[i].payload = first(sig.payload, contains)
 		}
 		g.senders = r
