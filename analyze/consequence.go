@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -94,18 +95,15 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	return e
 }
 
-// effect is ConsequenceOf(g.Nodes[i]), decided once per graph: the
-// attempt model asks it of every write, RelaysChat of every node (zero for
-// a disabled node, which neither asks about).
+// effect is ConsequenceOf(g.Nodes[i]), decided once per node of the
+// graph: the attempt model asks it of every write, RelaysChat of every
+// node.
 func (g *Graph) effect(i int) Effect {
 	g.effectsOnce.Do(func() {
 		g.effects = make([]Effect, len(g.Nodes))
-		for j, n := range g.Nodes {
-			if !n.Disabled {
-				g.effects[j] = ConsequenceOf(n)
-			}
-		}
+		g.effectOnce = make([]sync.Once, len(g.Nodes))
 	})
+	g.effectOnce[i].Do(func() { g.effects[i] = ConsequenceOf(g.Nodes[i]) })
 	return g.effects[i]
 }
 

@@ -62,7 +62,8 @@ type Graph struct {
 	bodiesOnce  sync.Once
 	bodies      map[*n8nschema.Node][]bodyRead // bodyReads by node
 	effectsOnce sync.Once
-	effects     []Effect // effect by index in Nodes
+	effects     []Effect    // effect by index in Nodes
+	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an
