@@ -25,9 +25,14 @@ type Regexp struct {
 	rare bool
 	once sync.Once
 	rx   *regexp.Regexp
-	// lit is a literal every match holds, lowercased when fold (matched
-	// without case); "" when there is none to look for.
-	lit  string
+	// needs are literals one of which every match holds (none when
+	// nothing is known).
+	needs []need
+}
+
+// A need is a literal, lowercased when fold (matched without case).
+type need struct {
+	s    string
 	fold bool
 }
 
@@ -84,22 +89,25 @@ func (r *Regexp) re() *regexp.Regexp {
 	r.once.Do(func() {
 		r.rx = regexp.MustCompile(r.expr)
 		if re, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
-			r.lit, r.fold = required(re)
+			r.needs = required(re)
 		}
 	})
 	return r.rx
 }
 
-// absent reports that s holds no match: it lacks the pattern's literal.
+// absent reports that s holds no match: it lacks each of the pattern's
+// needs.
 func (r *Regexp) absent(s string) bool {
 	r.re()
-	switch {
-	case r.lit == "":
+	if len(r.needs) == 0 {
 		return false
-	case r.fold:
-		return !ContainsFold(s, r.lit)
 	}
-	return !strings.Contains(s, r.lit)
+	for _, n := range r.needs {
+		if n.fold && ContainsFold(s, n.s) || !n.fold && strings.Contains(s, n.s) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Regexp) String() string { return r.expr }
@@ -174,27 +182,60 @@ func (r *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
 	return r.re().ReplaceAllFunc(src, repl)
 }
 
-// required returns the longest literal that every match of re holds
-// (what a concatenation, a group or a repetition of at least one holds),
-// lowercased when fold, or "".
-func required(re *syntax.Regexp) (lit string, fold bool) {
+// required returns literals one of which every match of re holds: a
+// literal; each branch's for an alternation; what a group or a repetition
+// of at least one holds; for a concatenation, its part's whose shortest
+// literal is longest (then the fewest). Nil when nothing is known.
+func required(re *syntax.Regexp) []need {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return literal(re)
+		if s, fold := literal(re); s != "" {
+			return []need{{s, fold}}
+		}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
 			return required(re.Sub[0])
 		}
-	case syntax.OpConcat:
+	case syntax.OpAlternate:
+		var out []need
 		for _, sub := range re.Sub {
-			if l, f := required(sub); len(l) > len(lit) {
-				lit, fold = l, f
+			r := required(sub)
+			if r == nil || len(out)+len(r) > maxNeeds {
+				return nil
+			}
+			out = append(out, r...)
+		}
+		return out
+	case syntax.OpConcat:
+		var best []need
+		for _, sub := range re.Sub {
+			if r := required(sub); r != nil && (best == nil || better(r, best)) {
+				best = r
 			}
 		}
+		return best
 	}
-	return lit, fold
+	return nil
+}
+
+// maxNeeds bounds the searches a string costs before the pattern runs.
+const maxNeeds = 16
+
+// better reports whether needs a filter more than b: a longer shortest
+// literal, then fewer literals.
+func better(a, b []need) bool {
+	la, lb := shortest(a), shortest(b)
+	return la > lb || la == lb && len(a) < len(b)
+}
+
+func shortest(ns []need) int {
+	m := len(ns[0].s)
+	for _, n := range ns[1:] {
+		m = min(m, len(n.s))
+	}
+	return m
 }
 
 // literal returns the longest run of a literal's runes that a byte search

@@ -53,26 +53,28 @@ func TestCheckFindsBadPattern(t *testing.T) {
 // holds, and none when a branch may skip it.
 func TestRequired(t *testing.T) {
 	for _, c := range []struct {
-		expr, lit string
-		fold      bool
+		expr  string
+		needs []need
 	}{
-		{`(?i)headers[\w.\[\]'"]*(authorization|token)`, "header", true},
-		{`\bbody\.message\.(toolCalls|toolCallList)\b`, "body.message.", false},
-		{`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`, "draft", true},
-		{`(?i)\bkey\b`, "ey", true},  // k matches the Kelvin sign too
-		{`(?i)\bmask\b`, "ma", true}, // s matches the long s
-		{`(ab)+c`, "ab", false},      // a repetition of at least one holds it
-		{`(abc)?d`, "d", false},      // an optional group holds nothing sure
-		{`(abcd){0,2}x`, "x", false}, // nor a repetition of none
-		{`abc|defg`, "", false},      // nor one branch of several
-		{`(?i)café`, "caf", true},    // ASCII only
-		{`[a-z]+`, "", false},        // no literal
-		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, "$json.", false},
+		{`(?i)headers[\w.\[\]'"]*(authorization|token)`, []need{{"header", true}}},
+		{`\bbody\.message\.(toolCalls|toolCallList)\b`, []need{{"body.message.", false}}},
+		{`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`, []need{{"draft", true}}},
+		{`(?i)\bkey\b`, []need{{"ey", true}}},  // k matches the Kelvin sign too
+		{`(?i)\bmask\b`, []need{{"ma", true}}}, // s matches the long s
+		{`(ab)+c`, []need{{"ab", false}}},      // a repetition of at least one holds it
+		{`(abc)?d`, []need{{"d", false}}},      // an optional group holds nothing sure
+		{`(abcd){0,2}x`, []need{{"x", false}}}, // nor a repetition of none
+		{`abc|defg`, []need{{"abc", false}, {"defg", false}}},
+		{`x(abc|defg)`, []need{{"abc", false}, {"defg", false}}}, // the longer shortest
+		{`(abc|)d`, []need{{"d", false}}},                        // a branch may hold nothing
+		{`(?i)café`, []need{{"caf", true}}},                      // ASCII only
+		{`[a-z]+`, nil},                                          // no literal
+		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, []need{{"$json.", false}}},
 	} {
 		r := New(c.expr)
 		r.re()
-		if r.lit != c.lit || r.fold != c.fold {
-			t.Errorf("%s: literal %q fold %v, want %q %v", c.expr, r.lit, r.fold, c.lit, c.fold)
+		if !slices.Equal(r.needs, c.needs) {
+			t.Errorf("%s: needs %v, want %v", c.expr, r.needs, c.needs)
 		}
 	}
 }
@@ -90,8 +92,12 @@ func TestPrefilterAsRegexp(t *testing.T) {
 		`(?i)\bkeys?\b`,
 		`(?i)/(logs?|audit|activit(y|ies)|history)(/|$)`,
 		`(ab)+c`,
+		`(?i)(^|[^a-z])(log|logs|logging|logger|audit|activity|history|tracking|tracker|journal)([^a-z]|$)`,
+		`(?i)/(charges?|payments?|orders?|bookings?|tickets?|opportunit(y|ies))(/|$)`,
+		`(?i)^(to|to_?number|chat_?id|recipient|remote_?jid|reply_?token)$`,
 	}
-	pieces := []string{"", "headers", "HEADERS", "HeAdErS", "header", "eaders", ".authorization", "[\"x-api-key\"]",
+	pieces := []string{"", "LOG", "logger", "Audit", "histor", "HISTORY", "tracker", "journal", "/charges", "/PAYMENT", "/tic\u212aet",
+		"bookings/", "opportunities", "to", "TO_NUMBER", "chat_id", "remote_jid", "reply_token", "headers", "HEADERS", "HeAdErS", "header", "eaders", ".authorization", "[\"x-api-key\"]",
 		"draft", "DRAFTS", "$draft", "dra", "ft", "body", ".call", ".call_id", "body.call.call_id", "token",
 		"\u212aey", "key", "KEY", "\u017fender", "sender", "/LOGS/", "/history", "activities", "abab", "c", "x",
 		" ", "\n", "_", "é", "\xff", "{", "}"}
