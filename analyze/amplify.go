@@ -844,7 +844,7 @@ func (a *amp) operations(cur []ctx) {
 				op.Refused, op.Paid = r.Fails, false // nothing is billed
 			}
 			if op.Write {
-				op.Consequence = ConsequenceOf(n).Consequence
+				op.Consequence = g.effect(ui).Consequence
 			}
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor

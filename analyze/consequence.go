@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -80,13 +81,16 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	}
 	e := Effect{Op: op, Conf: conf}
 	if n8nschema.IsWriteMethod(op) {
-		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op)
+		// Both questions are asked of the write, then of the message.
+		own := memo(func() bool { return ownRecipient(n) })
+		toItem := memo(func() bool { return messageToItem(n) })
+		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem)
 		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
 			// The same request every time: what it starts is the server's.
 			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
 		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || ownRecipient(n) || messageToItem(n))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem())
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -95,9 +99,32 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	return e
 }
 
+// effect is ConsequenceOf(g.Nodes[i]), decided once per node of the
+// graph: the attempt model asks it of every write, RelaysChat of every
+// node.
+func (g *Graph) effect(i int) Effect {
+	g.effectsOnce.Do(func() {
+		g.effects = make([]Effect, len(g.Nodes))
+		g.effectOnce = make([]sync.Once, len(g.Nodes))
+	})
+	g.effectOnce[i].Do(func() { g.effects[i] = ConsequenceOf(g.Nodes[i]) })
+	return g.effects[i]
+}
+
+// memo returns f, called at most once.
+func memo(f func() bool) func() bool {
+	var asked, v bool
+	return func() bool {
+		if !asked {
+			v, asked = f(), true
+		}
+		return v
+	}
+}
+
 // httpConsequence reads an HTTP Request node's write from its method and
-// endpoint.
-func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8nschema.Confidence) {
+// endpoint; own and toItem are ownRecipient and messageToItem of n.
+func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) (Consequence, string, n8nschema.Confidence) {
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
 	switch method {
 	case "DELETE":
@@ -136,9 +163,9 @@ func httpConsequence(n *n8nschema.Node, method string) (Consequence, string, n8n
 		return Nuisance, "a second row in a log", n8nschema.ConfMedium
 	case workspaceHost(host):
 		return SecondRecord, "a second record at " + host, n8nschema.ConfHigh
-	case ownRecipient(n):
+	case own():
 		return Nuisance, "a second call or message to the owner's own number or chat", n8nschema.ConfMedium
-	case messageToItem(n):
+	case toItem():
 		return Harm, "a second message to a recipient taken from the data, through " + orUnknown(host), n8nschema.ConfMedium
 	}
 	return Unclear, "a second copy of whatever " + orUnknown(host) + " creates", n8nschema.ConfMedium

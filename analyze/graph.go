@@ -60,7 +60,7 @@ type Graph struct {
 
 	triggers []*n8nschema.Node
 
-	// senderReads', pacesOnce's and chatSenders' memos, read by rules on any core.
+	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     *senderReads
 	relaysOnce  sync.Once
@@ -75,8 +75,13 @@ type Graph struct {
 	formOnce  sync.Once
 	formBy    map[*n8nschema.Node]bool
 	// runsNow's memo: the webhooks that run a schedule's job now.
-	runNowOnce sync.Once
-	runNow     map[*n8nschema.Node]bool
+	runNowOnce  sync.Once
+	runNow      map[*n8nschema.Node]bool
+	bodiesOnce  sync.Once
+	bodies      map[*n8nschema.Node][]bodyRead // bodyReads by node
+	effectsOnce sync.Once
+	effects     []Effect    // effect by index in Nodes
+	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -105,7 +106,7 @@ func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 // Retell's call (with its call_id) together with args. The person on the
 // call paces these requests; the same platform's end-of-call report reads
 // none of them and stays a machine's event.
-func answersVoiceTool(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func answersVoiceTool(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	if m := t.Params().Get("responseMode").Str(); m != "responseNode" && m != "lastNode" {
 		return false
 	}
@@ -114,15 +115,16 @@ func answersVoiceTool(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool 
 		if n.Disabled {
 			continue
 		}
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			x := readPaths(v.Str())
-			if vapi || !readsBody(x, t) {
-				return
+		for _, r := range g.bodyReads(n) {
+			x := r.x
+			if vapi || !r.of(t) {
+				continue
 			}
-			vapi = vapiToolRE.MatchString(x)
-			call = call || retellCallRE.MatchString(x)
-			args = args || retellArgsRE.MatchString(x)
-		})
+			// Each pattern holds its literal: most expressions hold none.
+			vapi = strings.Contains(x, "body.message.") && vapiToolRE.MatchString(x)
+			call = call || strings.Contains(x, "body.call.call_id") && retellCallRE.MatchString(x)
+			args = args || strings.Contains(x, "body.args") && retellArgsRE.MatchString(x)
+		}
 	}
 	return vapi || call && args
 }
@@ -143,7 +145,7 @@ func (g *Graph) answersVoiceTool(t *n8nschema.Node) bool {
 	if r, ok := g.voiceTool[t]; ok {
 		return r
 	}
-	return t.Type == n8nschema.TypeWebhook && answersVoiceTool(g.walk(false, []*n8nschema.Node{t}), t)
+	return t.Type == n8nschema.TypeWebhook && answersVoiceTool(g, g.walk(false, []*n8nschema.Node{t}), t)
 }
 
 // AnswersBrowser reports whether a Webhook is called by a page in a
@@ -237,8 +239,8 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 
 // relaysChat is RelaysChat over the nodes t's runs reach.
 func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
-	copied := bodyCopies(reach, t)
-	if repliesThroughCallback(t, reach, copied) {
+	copied := bodyCopies(g, reach, t)
+	if repliesThroughCallback(g, t, reach, copied) {
 		return true
 	}
 	for _, n := range g.chatSenders() {
@@ -264,21 +266,20 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 
 // bodyCopies returns the fields Set nodes among reached fill from t's
 // request body, each with the expression that reads it.
-func bodyCopies(reached map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]string {
+func bodyCopies(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]string {
 	copied := map[string]string{}
 	for n := range reached {
 		if n.Disabled || n.Type != n8nschema.TypeSet {
 			continue
 		}
-		n.Params().Walk(func(rel string, v n8nschema.Value) {
-			x := readPaths(v.Str())
-			if v.Kind() != n8nschema.String || !strings.HasSuffix(rel, ".value") || !readsBody(x, t) {
-				return
+		for _, r := range g.bodyReads(n) {
+			if !strings.HasSuffix(r.rel, ".value") || !r.of(t) {
+				continue
 			}
-			if name := n.Params().Get(strings.TrimSuffix(rel, "value") + "name").Str(); name != "" {
-				copied[name] = x
+			if name := n.Params().Get(strings.TrimSuffix(r.rel, "value") + "name").Str(); name != "" {
+				copied[name] = r.x
 			}
-		})
+		}
 	}
 	return copied
 }
@@ -319,7 +320,7 @@ func (g *Graph) pacesOnce() {
 			reached := g.walk(false, []*n8nschema.Node{tr})
 			g.relays[tr] = relaysChat(g, reached, tr)
 			g.browser[tr] = answersBrowser(reached, tr)
-			g.voiceTool[tr] = answersVoiceTool(reached, tr)
+			g.voiceTool[tr] = answersVoiceTool(g, reached, tr)
 		}
 	})
 }
@@ -329,8 +330,8 @@ func (g *Graph) pacesOnce() {
 // webhook.
 func (g *Graph) chatSenders() []*n8nschema.Node {
 	g.chatOnce.Do(func() {
-		for _, n := range g.Nodes {
-			if !n.Disabled && ConsequenceOf(n).Message && !emailer(n) {
+		for i, n := range g.Nodes {
+			if !n.Disabled && g.effect(i).Message && !emailer(n) {
 				g.chats = append(g.chats, n)
 			}
 		}
@@ -353,21 +354,20 @@ var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|reply
 // sender (user, from, chat, author). A machine's callback (the resume URL
 // of a waiting workflow, a job's completion hook) carries a result, not a
 // message, and its request names no sender.
-func repliesThroughCallback(t *n8nschema.Node, reached map[*n8nschema.Node]bool, copied map[string]string) bool {
+func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.Node]bool, copied map[string]string) bool {
 	sender := false
 	for n := range reached {
 		if n.Disabled || sender {
 			continue
 		}
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			x := readPaths(v.Str())
-			if v.Kind() != n8nschema.String || !readsBody(x, t) {
-				return
+		for _, r := range g.bodyReads(n) {
+			if !r.of(t) {
+				continue
 			}
-			for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
+			for _, m := range bodyPathRE.FindAllStringSubmatch(r.x, -1) {
 				sender = sender || senderFieldRE.MatchString(m[1])
 			}
-		})
+		}
 	}
 	if !sender {
 		return false
@@ -469,11 +469,18 @@ func chatRecipients(n *n8nschema.Node) []string {
 // webhook t received: $('Webhook').item.json.body…, $node["Webhook"].json
 // ["body"]…, or $json.body… carried along the way.
 func readsBody(x string, t *n8nschema.Node) bool {
+	json, names := bodiesRead(x)
+	return json || slices.Contains(names, t.Name)
+}
+
+// bodiesRead says whose request body an expression reads: any webhook's
+// when it reads $json.body, and the nodes it names that way.
+func bodiesRead(x string) (json bool, names []string) {
 	if !strings.Contains(x, "{{") {
-		return false
+		return false, nil
 	}
 	if strings.Contains(x, "$json.body") || strings.Contains(x, `$json["body"]`) || strings.Contains(x, "$json['body']") {
-		return true
+		return true, nil
 	}
 	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
 		var name string
@@ -482,18 +489,53 @@ func readsBody(x string, t *n8nschema.Node) bool {
 		} else {
 			name = x[m[4]:m[5]]
 		}
-		if name != t.Name {
-			continue
-		}
 		rest := x[m[1]:]
 		if end := strings.Index(rest, "}}"); end >= 0 {
 			rest = rest[:end]
 		}
 		if strings.Contains(rest, "body") {
-			return true
+			names = append(names, name)
 		}
 	}
-	return false
+	return false, names
+}
+
+// A bodyRead is a string parameter (at rel) that reads a request body.
+type bodyRead struct {
+	rel, x string
+	json   bool     // $json.body: the body of whichever webhook ran
+	names  []string // the nodes whose body it names
+}
+
+// of reports whether r reads the body of webhook t's request (readsBody).
+func (r *bodyRead) of(t *n8nschema.Node) bool {
+	return r.json || slices.Contains(r.names, t.Name)
+}
+
+// bodyReads are node n's string parameters that read a request body,
+// found once per graph: every webhook asks of every node its runs reach.
+func (g *Graph) bodyReads(n *n8nschema.Node) []bodyRead {
+	g.bodiesOnce.Do(func() {
+		g.bodies = map[*n8nschema.Node][]bodyRead{}
+		for _, n := range g.Nodes {
+			if n.Disabled {
+				continue // what a disabled node reads, no run reads
+			}
+			if raw := n.Params().Raw(); !strings.Contains(raw, `\u`) && !(strings.Contains(raw, "{{") && strings.Contains(raw, "body")) {
+				continue // none of its strings holds both (an escape aside, \u may spell them)
+			}
+			n.Params().Walk(func(rel string, v n8nschema.Value) {
+				if v.Kind() != n8nschema.String {
+					return // no number or boolean holds "{{"
+				}
+				x := readPaths(v.Str())
+				if json, names := bodiesRead(x); json || len(names) > 0 {
+					g.bodies[n] = append(g.bodies[n], bodyRead{rel: rel, x: x, json: json, names: names})
+				}
+			})
+		}
+	})
+	return g.bodies[n]
 }
 
 // webhookMethods returns the Webhook node's method (httpMethod, GET by

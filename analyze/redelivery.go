@@ -151,7 +151,9 @@ func (g *Graph) senderReads() *senderReads {
 	g.sendersOnce.Do(func() {
 		r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
 		// Every string value, lowercased and joined with NULs: one search
-		// per signal over the workflow, not one per value.
+		// per signal over the workflow, not one per value. Each value is
+		// lowercased alone (most are already: no copy), which is what
+		// lowering the joined text gives, the NULs being ASCII.
 		var b strings.Builder
 		b.WriteByte(0)
 		for _, n := range g.Workflow.Nodes {
@@ -163,13 +165,13 @@ func (g *Graph) senderReads() *senderReads {
 			}
 			n.Params().Scalars(func(v n8nschema.Value) bool {
 				if v.Kind() == n8nschema.String {
-					b.WriteString(v.Str())
+					b.WriteString(strings.ToLower(v.Str()))
 					b.WriteByte(0)
 				}
 				return true
 			})
 		}
-		texts := strings.ToLower(b.String())
+		texts := b.String()
 		first := func(words []string, has func(string) bool) string {
 			for _, w := range words {
 				if has(w) {
@@ -178,10 +180,27 @@ func (g *Graph) senderReads() *senderReads {
 			}
 			return ""
 		}
-		contains := func(w string) bool { return strings.Contains(texts, w) }
+		// A word's gate, its start up to the first '.', '/' or '-' ("x-",
+		// "checkout.", "orders/"), is shared by several words: a text
+		// without it holds none of them, and one search tells.
+		gates := map[string]bool{}
+		contains := func(w string) bool {
+			if i := strings.IndexAny(w, "./-"); i >= 0 && i+1 < len(w) {
+				g := w[:i+1]
+				in, ok := gates[g]
+				if !ok {
+					in = strings.Contains(texts, g)
+					gates[g] = in
+				}
+				if !in {
+					return false
+				}
+			}
+			return strings.Contains(texts, w)
+		}
 		for i, sig := range senderSignals {
 			r.signals[i].strong = first(sig.strong, contains)
-			r.signals[i].event = first(sig.events, func(ev string) bool { return quoted(texts, ev) })
+			r.signals[i].event = first(sig.events, func(ev string) bool { return contains(ev) && quoted(texts, ev) })
 			r.signals[i].payload = first(sig.payload, contains)
 		}
 		g.senders = r

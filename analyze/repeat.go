@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -270,9 +271,12 @@ func MarkedTypes(g *Graph, reach map[*n8nschema.Node]bool) map[string]bool {
 // method, query or name that says so): the target emptied before it is
 // filled again.
 func Clears(n *n8nschema.Node) bool {
-	s := strings.ToLower(n.Name + " " + n.Params().Raw())
+	raw := n.Params().Raw()
+	// The words hold no i or k, which lower-casing may make of a rune
+	// outside ASCII: a search without case finds what the lower-cased text
+	// holds, without the copy.
 	for _, w := range []string{"delete", "remove", "clear", "truncate", "purge"} {
-		if strings.Contains(s, w) {
+		if lazyregexp.ContainsFold(n.Name, w) || lazyregexp.ContainsFold(raw, w) {
 			return true
 		}
 	}

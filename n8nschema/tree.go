@@ -172,10 +172,17 @@ func (t *tree) markLiterals(i uint32) {
 			continue
 		}
 		var lit bool
-		if c.flags&strEsc == 0 {
+		raw := t.text[c.off+1 : c.first-1]
+		switch {
+		case c.flags&strEsc == 0:
 			lit = t.text[c.off+1] == '=' && !strings.Contains(t.text[c.off+2:c.first-1], "{{")
-		} else {
-			s := t.str(c)
+		case raw[0] != '=' && raw[0] != '\\', strings.Contains(raw, "{{"):
+			// Decided without unescaping: the text starts with neither
+			// "=" nor an escape (one that might be "\u003d"), or it
+			// holds "{{" already (no escape has a brace after its
+			// backslash, so the braces stay).
+		default:
+			s := unescape(raw)
 			lit = strings.HasPrefix(s, "=") && !strings.Contains(s, "{{")
 		}
 		if lit {

@@ -246,6 +246,9 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 func errorsReadByName(g *analyze.Graph) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range g.Nodes {
+		if raw := m.Params().Raw(); !strings.Contains(raw, "error") && !strings.Contains(raw, `\u`) {
+			continue // none of its strings says error (an escape aside, \u may spell it)
+		}
 		m.Params().Walk(func(_ string, v n8nschema.Value) {
 			if v.Kind() != n8nschema.String {
 				return

@@ -4,11 +4,18 @@
 // before anything else could begin. An audit compiles them on the other
 // core while it lists its inputs (CompileAll); a run that never uses one
 // (a flag error, --version) never compiles it.
+//
+// A pattern that holds a literal (`(?i)headers…` holds "header") looks
+// for it first, with a byte search: most strings an audit tests hold no
+// match, and Go's regexp scans the whole string for one.
 package lazyregexp
 
 import (
 	"regexp"
+	"regexp/syntax"
+	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Regexp is a regexp.Regexp compiled on first use, with the methods
@@ -18,6 +25,15 @@ type Regexp struct {
 	rare bool
 	once sync.Once
 	rx   *regexp.Regexp
+	// needs are literals one of which every match holds (none when
+	// nothing is known).
+	needs []need
+}
+
+// A need is a literal, lowercased when fold (matched without case).
+type need struct {
+	s    string
+	fold bool
 }
 
 var (
@@ -70,32 +86,88 @@ func CompileAll() {
 }
 
 func (r *Regexp) re() *regexp.Regexp {
-	r.once.Do(func() { r.rx = regexp.MustCompile(r.expr) })
+	r.once.Do(func() {
+		r.rx = regexp.MustCompile(r.expr)
+		if re, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
+			r.needs = required(re)
+		}
+	})
 	return r.rx
+}
+
+// absent reports that s holds no match: it lacks each of the pattern's
+// needs.
+func (r *Regexp) absent(s string) bool {
+	r.re()
+	if len(r.needs) == 0 {
+		return false
+	}
+	for _, n := range r.needs {
+		if n.fold && ContainsFold(s, n.s) || !n.fold && strings.Contains(s, n.s) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Regexp) String() string { return r.expr }
 
-func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
+func (r *Regexp) MatchString(s string) bool { return !r.absent(s) && r.rx.MatchString(s) }
 
-func (r *Regexp) FindString(s string) string { return r.re().FindString(s) }
+func (r *Regexp) FindString(s string) string {
+	if r.absent(s) {
+		return ""
+	}
+	return r.rx.FindString(s)
+}
 
-func (r *Regexp) FindStringIndex(s string) []int { return r.re().FindStringIndex(s) }
+func (r *Regexp) FindStringIndex(s string) []int {
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindStringIndex(s)
+}
 
-func (r *Regexp) FindStringSubmatch(s string) []string { return r.re().FindStringSubmatch(s) }
+func (r *Regexp) FindStringSubmatch(s string) []string {
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindStringSubmatch(s)
+}
 
-func (r *Regexp) FindStringSubmatchIndex(s string) []int { return r.re().FindStringSubmatchIndex(s) }
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindStringSubmatchIndex(s)
+}
 
-func (r *Regexp) FindAllString(s string, n int) []string { return r.re().FindAllString(s, n) }
+func (r *Regexp) FindAllString(s string, n int) []string {
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindAllString(s, n)
+}
 
-func (r *Regexp) FindAllStringIndex(s string, n int) [][]int { return r.re().FindAllStringIndex(s, n) }
+func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindAllStringIndex(s, n)
+}
 
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
-	return r.re().FindAllStringSubmatch(s, n)
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindAllStringSubmatch(s, n)
 }
 
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	return r.re().FindAllStringSubmatchIndex(s, n)
+	if r.absent(s) {
+		return nil
+	}
+	return r.rx.FindAllStringSubmatchIndex(s, n)
 }
 
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
@@ -108,4 +180,144 @@ func (r *Regexp) ReplaceAll(src, repl []byte) []byte { return r.re().ReplaceAll(
 
 func (r *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
 	return r.re().ReplaceAllFunc(src, repl)
+}
+
+// required returns literals one of which every match of re holds: a
+// literal; each branch's for an alternation; what a group or a repetition
+// of at least one holds; for a concatenation, its part's whose shortest
+// literal is longest (then the fewest). Nil when nothing is known.
+func required(re *syntax.Regexp) []need {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if s, fold := literal(re); s != "" {
+			return []need{{s, fold}}
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var out []need
+		for _, sub := range re.Sub {
+			r := required(sub)
+			if r == nil || len(out)+len(r) > maxNeeds {
+				return nil
+			}
+			out = append(out, r...)
+		}
+		return out
+	case syntax.OpConcat:
+		var best []need
+		for _, sub := range re.Sub {
+			if r := required(sub); r != nil && (best == nil || better(r, best)) {
+				best = r
+			}
+		}
+		return best
+	}
+	return nil
+}
+
+// maxNeeds bounds the searches a string costs before the pattern runs.
+const maxNeeds = 16
+
+// better reports whether needs a filter more than b: a longer shortest
+// literal, then fewer literals.
+func better(a, b []need) bool {
+	la, lb := shortest(a), shortest(b)
+	return la > lb || la == lb && len(a) < len(b)
+}
+
+func shortest(ns []need) int {
+	m := len(ns[0].s)
+	for _, n := range ns[1:] {
+		m = min(m, len(n.s))
+	}
+	return m
+}
+
+// literal returns the longest run of a literal's runes that a byte search
+// finds exactly: ASCII, and without case no k or s (which also match the
+// Kelvin sign and the long s).
+func literal(re *syntax.Regexp) (string, bool) {
+	fold := re.Flags&syntax.FoldCase != 0
+	best, run := "", []byte(nil)
+	for i := 0; i <= len(re.Rune); i++ {
+		ok := i < len(re.Rune) && re.Rune[i] < utf8.RuneSelf
+		var c byte
+		if ok {
+			c = byte(re.Rune[i])
+			if fold {
+				c = lower(c)
+				ok = c != 'k' && c != 's'
+			}
+		}
+		if ok {
+			run = append(run, c)
+			continue
+		}
+		if len(run) > len(best) {
+			best = string(run)
+		}
+		run = run[:0]
+	}
+	return best, fold
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// ContainsFold reports whether s holds lit (lower-case ASCII) in any case
+// of its ASCII letters. For a lit without k or s that is what (?i)lit
+// finds; without i and k also what strings.ToLower(s) holds (ToLower
+// makes the Kelvin sign a k and the dotted capital I an i).
+func ContainsFold(s, lit string) bool {
+	end := len(s) - len(lit) + 1 // where a match can start, below
+	if end <= 0 {
+		return false
+	}
+	lo, up := lit[0], lit[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	next := func(c byte, from int) int {
+		if i := strings.IndexByte(s[from:end], c); i >= 0 {
+			return from + i
+		}
+		return end
+	}
+	nl, nu := -1, -1 // the next first byte in each case, at or after i
+	for i := 0; i < end; {
+		if nl < i {
+			nl = next(lo, i)
+		}
+		if nu < i {
+			nu = next(up, i)
+		}
+		p := min(nl, nu)
+		if p == end {
+			return false
+		}
+		if equalFold(s[p+1:p+len(lit)], lit[1:]) {
+			return true
+		}
+		i = p + 1
+	}
+	return false
+}
+
+// equalFold reports whether a is b (lowercase ASCII) in any case.
+func equalFold(a, b string) bool {
+	for i := 0; i < len(b); i++ {
+		if lower(a[i]) != b[i] {
+			return false
+		}
+	}
+	return true
 }

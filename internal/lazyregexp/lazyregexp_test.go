@@ -1,8 +1,10 @@
 package lazyregexp
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +46,130 @@ func TestCheckFindsBadPattern(t *testing.T) {
 		mu.Lock()
 		all = before
 		mu.Unlock()
+	}
+}
+
+// TestRequired: the literal a pattern looks for first is one every match
+// holds, and none when a branch may skip it.
+func TestRequired(t *testing.T) {
+	for _, c := range []struct {
+		expr  string
+		needs []need
+	}{
+		{`(?i)headers[\w.\[\]'"]*(authorization|token)`, []need{{"header", true}}},
+		{`\bbody\.message\.(toolCalls|toolCallList)\b`, []need{{"body.message.", false}}},
+		{`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`, []need{{"draft", true}}},
+		{`(?i)\bkey\b`, []need{{"ey", true}}},  // k matches the Kelvin sign too
+		{`(?i)\bmask\b`, []need{{"ma", true}}}, // s matches the long s
+		{`(ab)+c`, []need{{"ab", false}}},      // a repetition of at least one holds it
+		{`(abc)?d`, []need{{"d", false}}},      // an optional group holds nothing sure
+		{`(abcd){0,2}x`, []need{{"x", false}}}, // nor a repetition of none
+		{`abc|defg`, []need{{"abc", false}, {"defg", false}}},
+		{`x(abc|defg)`, []need{{"abc", false}, {"defg", false}}}, // the longer shortest
+		{`(abc|)d`, []need{{"d", false}}},                        // a branch may hold nothing
+		{`(?i)café`, []need{{"caf", true}}},                      // ASCII only
+		{`[a-z]+`, nil},                                          // no literal
+		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, []need{{"$json.", false}}},
+	} {
+		r := New(c.expr)
+		r.re()
+		if !slices.Equal(r.needs, c.needs) {
+			t.Errorf("%s: needs %v, want %v", c.expr, r.needs, c.needs)
+		}
+	}
+}
+
+// TestPrefilterAsRegexp: with the literal looked for first, every method
+// answers as regexp's does, on strings that hold the literal in any case,
+// in part, or next to the runes that fold to k and s.
+func TestPrefilterAsRegexp(t *testing.T) {
+	exprs := []string{
+		`(?i)headers[\w.\[\]'"]*(authorization|x-api-key|api[_-]?key|token|secret|signature|x-hub|x-auth)`,
+		`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`,
+		`(?i)\b(chat|from|sender|token|user(_?id)?)\b`,
+		`body(?:["']\s*\])?((?:\s*(?:\.\s*\w+|\[\s*["']\w+["']\s*\]))+)`,
+		`\bbody\.call\.call_id\b`,
+		`(?i)\bkeys?\b`,
+		`(?i)/(logs?|audit|activit(y|ies)|history)(/|$)`,
+		`(ab)+c`,
+		`(?i)(^|[^a-z])(log|logs|logging|logger|audit|activity|history|tracking|tracker|journal)([^a-z]|$)`,
+		`(?i)/(charges?|payments?|orders?|bookings?|tickets?|opportunit(y|ies))(/|$)`,
+		`(?i)^(to|to_?number|chat_?id|recipient|remote_?jid|reply_?token)$`,
+	}
+	pieces := []string{"", "LOG", "logger", "Audit", "histor", "HISTORY", "tracker", "journal", "/charges", "/PAYMENT", "/tic\u212aet",
+		"bookings/", "opportunities", "to", "TO_NUMBER", "chat_id", "remote_jid", "reply_token", "headers", "HEADERS", "HeAdErS", "header", "eaders", ".authorization", "[\"x-api-key\"]",
+		"draft", "DRAFTS", "$draft", "dra", "ft", "body", ".call", ".call_id", "body.call.call_id", "token",
+		"\u212aey", "key", "KEY", "\u017fender", "sender", "/LOGS/", "/history", "activities", "abab", "c", "x",
+		" ", "\n", "_", "é", "\xff", "{", "}"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, expr := range exprs {
+		r, want := New(expr), regexp.MustCompile(expr)
+		for range 3000 {
+			var b strings.Builder
+			for range rng.IntN(6) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			s := b.String()
+			if r.MatchString(s) != want.MatchString(s) ||
+				!slices.Equal(r.FindStringSubmatch(s), want.FindStringSubmatch(s)) ||
+				len(r.FindAllStringSubmatchIndex(s, -1)) != len(want.FindAllStringSubmatchIndex(s, -1)) ||
+				r.ReplaceAllString(s, "<$0>") != want.ReplaceAllString(s, "<$0>") {
+				t.Fatalf("%s on %q differs from regexp's", expr, s)
+			}
+		}
+	}
+}
+
+// TestContainsFold: the search finds the literal in any case, anywhere,
+// and nothing else.
+func TestContainsFold(t *testing.T) {
+	for _, c := range []struct {
+		s, lit string
+		want   bool
+	}{
+		{"HEADER", "header", true}, {"xxHeAdEr", "header", true}, {"heade", "header", false},
+		{"hhhhhheader", "header", true}, {"HhHhHEADER", "header", true}, {"h-eader", "header", false},
+		{"", "a", false}, {"a", "a", true}, {"A", "a", true}, {"b", "a", false}, {"x.y", ".y", true},
+	} {
+		if got := ContainsFold(c.s, c.lit); got != c.want {
+			t.Errorf("ContainsFold(%q, %q) = %v", c.s, c.lit, got)
+		}
+	}
+}
+
+// TestContainsFoldAsLowered: on random text, the search answers as looking
+// for lit in the text with its ASCII letters lowered does, wherever lit's
+// rarest byte sits.
+func TestContainsFoldAsLowered(t *testing.T) {
+	lowerASCII := func(s string) string {
+		b := []byte(s)
+		for i, c := range b {
+			b[i] = lower(c)
+		}
+		return string(b)
+	}
+	lits := []string{"header", "body.message.", "draft", "log", "x-api-", "tory", "request-id", "q", "ab", "zzz", "$json."}
+	alphabet := "abdehlorstxyzqABDEHLORSTXYZQ.-$_ é"
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		lit := lits[rng.IntN(len(lits))]
+		var b strings.Builder
+		for range rng.IntN(12) {
+			if rng.IntN(4) == 0 {
+				w := []byte(lit)
+				for i := range w {
+					if rng.IntN(2) == 0 && 'a' <= w[i] && w[i] <= 'z' {
+						w[i] -= 'a' - 'A'
+					}
+				}
+				b.Write(w[:rng.IntN(len(w)+1)])
+			} else {
+				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		s := b.String()
+		if got, want := ContainsFold(s, lit), strings.Contains(lowerASCII(s), lit); got != want {
+			t.Fatalf("ContainsFold(%q, %q) = %v", s, lit, got)
+		}
 	}
 }
