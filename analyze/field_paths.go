@@ -2,8 +2,10 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // How a run reads the fields of a request, written one way for every
@@ -144,4 +146,27 @@ func destructured(before, after string) bool {
 	}
 	after = strings.TrimLeft(after, " \t")
 	return after == "" || after[0] == ';' || after[0] == '\n' || after[0] == '\r'
+}
+
+// paths are the string parameters of the node at i in g.Nodes as
+// readPaths writes them, each node read once per graph when first asked:
+// each webhook's facts (relayOf, postsPersonForm) read every node its
+// runs reach, and chained webhooks reach the same nodes.
+func (g *Graph) paths(i int) []string {
+	g.pathsOnce.Do(func() {
+		g.pathTexts = make([][]string, len(g.Nodes))
+		g.pathOnce = make([]sync.Once, len(g.Nodes))
+	})
+	g.pathOnce[i].Do(func() {
+		n := g.Nodes[i]
+		if n.Disabled {
+			return // what a disabled node reads, no run reads
+		}
+		n.Params().Walk(func(_ string, v n8nschema.Value) {
+			if v.Kind() == n8nschema.String {
+				g.pathTexts[i] = append(g.pathTexts[i], readPaths(v.Str()))
+			}
+		})
+	})
+	return g.pathTexts[i]
 }

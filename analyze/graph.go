@@ -74,6 +74,10 @@ type Graph struct {
 	relayBy   map[*n8nschema.Node]Relay
 	formOnce  sync.Once
 	formBy    map[*n8nschema.Node]bool
+	// paths' memo: each node's string parameters as readPaths writes them.
+	pathsOnce sync.Once
+	pathTexts [][]string
+	pathOnce  []sync.Once // by index in Nodes
 	// runsNow's memo: the webhooks that run a schedule's job now.
 	runNowOnce  sync.Once
 	runNow      map[*n8nschema.Node]bool

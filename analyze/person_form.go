@@ -72,14 +72,13 @@ func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 		if n.Type == n8nschema.TypeRespondToWebhook && n.Params().Get("respondWith").Str() != "noData" {
 			answers = true
 		}
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			if v.Kind() != n8nschema.String || event {
-				return
+		for _, x := range g.paths(g.at(n)) {
+			if event {
+				break
 			}
-			x := readPaths(v.Str())
 			if signatureHeaderRE.MatchString(x) {
 				event = true
-				return
+				continue
 			}
 			requestFields(x, t, direct[n], get, func(f string) {
 				switch {
@@ -93,7 +92,7 @@ func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 					event = true
 				}
 			})
-		})
+		}
 	}
 	return answers && contact && (name || typed) && !event
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -82,22 +83,17 @@ func RelayOf(g *Graph, t *n8nschema.Node) Relay {
 // first service of the table that one of them names.
 func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 	found := make([]string, len(relayServices))
-	for _, n := range g.Nodes {
-		if !reached[n] || n.Disabled {
+	for j, n := range g.Nodes {
+		if !reached[n] || n.Disabled || !mayRelay(n.Params().Raw()) {
 			continue
 		}
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
-			if v.Kind() != n8nschema.String {
-				return
-			}
-			x := readPaths(v.Str())
-			lower := strings.ToLower(x)
+		for _, x := range g.paths(j) {
 			for i, s := range relayServices {
 				if found[i] == "" {
-					found[i] = relaySignal(x, lower, s.paths, s.events, s.header)
+					found[i] = relaySignal(x, s.paths, s.events, s.header)
 				}
 			}
-		})
+		}
 	}
 	for i, s := range relayServices {
 		if found[i] != "" {
@@ -107,10 +103,28 @@ func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 	return Relay{}
 }
 
-// relaySignal returns what x (lower, lowercased) reads of a service's
-// request: a body path of its payload, an event name it sends, or its
-// signature header; "" when none.
-func relaySignal(x, lower string, paths, events []string, header string) string {
+// mayRelay reports whether a node's parameters (their JSON text) may hold
+// a service's signal: a body path, an event name or a signature header
+// (every header of relayServices names a signature). An escape (\u) may
+// spell any of them, so it may.
+func mayRelay(raw string) bool {
+	if strings.Contains(raw, "body") || strings.Contains(raw, `\u`) || lazyregexp.ContainsFold(raw, "signature") {
+		return true
+	}
+	for _, s := range relayServices {
+		for _, ev := range s.events {
+			if strings.Contains(raw, ev) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// relaySignal returns what x reads of a service's request: a body path of
+// its payload, an event name it sends, or its signature header (in any
+// case); "" when none.
+func relaySignal(x string, paths, events []string, header string) string {
 	if strings.Contains(x, "body") {
 		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
 			path := dotted(m[1])
@@ -126,7 +140,7 @@ func relaySignal(x, lower string, paths, events []string, header string) string 
 			return fmt.Sprintf("it tests for the event %q", ev)
 		}
 	}
-	if header != "" && strings.Contains(lower, header) {
+	if header != "" && lazyregexp.ContainsFold(x, header) {
 		return fmt.Sprintf("it reads %q", header)
 	}
 	return ""
