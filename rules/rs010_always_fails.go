@@ -37,15 +37,18 @@ reaches:
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
-  createRetrievalChain stops at "retrieveDocumentsChain.withConfig is not a function".
+  createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
+  not a function", before any search or model call.
 
-A trigger that fails so never starts a run. The finding says why and names what never runs after the node. It is a warning: the work never happens and
-each execution is marked failed, though nothing is duplicated or charged. It is a note for a node only a
-manual trigger reaches (a person runs it and sees the error) and in a file whose parameters were lost
-(RS008). Left out: disabled nodes, nodes that continue on error (continueRegularOutput passes the item on;
-continueErrorOutput sends it to the error output, where the workflow handles it), nodes no enabled trigger
-reaches (a node after one that always fails is not reported again), sub-nodes, an archived workflow, and a
-credential that does not match the node's authentication, which RS007 reports.`,
+A trigger that fails so never starts a run. The finding says why and names what never runs after the
+node. It is a warning: the work never happens and each execution is marked failed, though nothing is
+duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
+error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other)
+and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
+(continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
+workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
+again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
+which RS007 reports.`,
 	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes, set the missing model or prompt, compare against a value of the right type, or feed the prompt and retriever the node reads",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
