@@ -82,6 +82,9 @@ which RS007 reports.`,
 			return
 		}
 		var live, byMachine map[*n8nschema.Node]bool
+		// The walks after failing nodes share one budget, so that many
+		// failing nodes before one long tail stay linear.
+		budget := 4 * (len(g.Nodes) + len(g.Edges))
 		for _, n := range g.Nodes {
 			if n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
 				continue
@@ -100,9 +103,13 @@ which RS007 reports.`,
 				continue
 			}
 			d := analyze.Diagnostic{Node: n}
-			names := neverRunAfter(g, n, live)
+			names, cut := neverRunAfter(g, n, live, &budget)
 			after := "the execution stops there"
-			if len(names) > 0 {
+			switch {
+			case cut && len(names) == 0: // what follows was not read
+			case cut:
+				after = joinNames(names[:min(len(names), 2)], 2) + " and more never run"
+			case len(names) > 0:
 				after = joinNames(names, 2) + plural(len(names), " never runs", " never run")
 			}
 			d.Message = fmt.Sprintf("node %q fails on every run that reaches it: %s; %s", n.Name, why, after)
@@ -131,17 +138,20 @@ func startedByHand(t *n8nschema.Node) bool {
 }
 
 // neverRunAfter names, quoted and nearest first, the enabled nodes after n
-// along main connections that nothing else runs (not in live).
-func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool) []string {
+// along main connections that nothing else runs (not in live); cut when
+// the budget of edges to read ran out first.
+func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool, budget *int) (names []string, cut bool) {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
-	var names []string
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		for _, e := range g.OutOfType(u, analyze.ConnMain) {
+		for _, e := range g.Out(u) {
+			if *budget--; *budget < 0 {
+				return names, true
+			}
 			v := e.To
-			if seen[v] || live[v] {
+			if e.Type != analyze.ConnMain || seen[v] || live[v] {
 				continue
 			}
 			seen[v] = true
@@ -151,5 +161,5 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 			}
 		}
 	}
-	return names
+	return names, false
 }
