@@ -224,3 +224,50 @@ func suppliesVectorStore(nd *n8nschema.Node) bool {
 	m, has := nd.Param("mode")
 	return !has || m.Kind() == n8nschema.String && !m.IsExpr() && m.Str() == "retrieve"
 }
+
+// FailsWhy reports a node that n8n fails on every item as the workflow is
+// exported, so nothing leaves its regular outputs (failing), and why, in
+// the words of the fact that decides it: a call n8n or the provider
+// refuses (n8nschema.RefusedCall), a root that fails before it calls its
+// sub-nodes (failsFirst), an If or Filter whose test throws
+// (n8nschema.GateThrows). A node with an error output
+// (continueErrorOutput) is reported too: its items leave by that output.
+func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
+	i, ok := g.index(n)
+	if !ok || g.fails == nil || !g.fails[i] {
+		return "", false
+	}
+	if r, ok := n8nschema.RefusedCall(n); ok && r.Fails {
+		return r.Why, true
+	}
+	if why, ok := g.failsFirst(i); ok {
+		return why, true
+	}
+	return n8nschema.GateThrows(n)
+}
+
+// LiveFrom returns the nodes runs started at starts reach along main
+// connections that carry items (not a dead output: the regular outputs of
+// a node that fails on every item, a done output that never fires), the
+// starts included. Sub-nodes are not followed.
+func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := make(map[*n8nschema.Node]bool, len(starts))
+	queue := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if !seen[t] && g.Has(t) {
+			seen[t] = true
+			queue = append(queue, t)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && !g.dead(e) && !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return seen
+}

@@ -210,3 +210,37 @@ func TestVectorStoreAsRetriever(t *testing.T) {
 		})
 	}
 }
+
+// TestFailsWhy: the graph says why a node fails on every item, in the
+// words of the fact that marks it, and LiveFrom stops at its regular
+// outputs (a gate that continues on error sends its items to the second).
+func TestFailsWhy(t *testing.T) {
+	const strict = `"options": {"typeValidation": "strict", "version": 2},`
+	for _, c := range []struct {
+		name, node, why string
+	}{
+		{"a gate that throws", gate("n8n-nodes-base.if", 2.2, `{"type": "boolean", "operation": "equals"}`, `"=true"`, strict, ""),
+			`its first condition compares a boolean with "true", a string, and strict type validation throws "Wrong type" on every item`},
+		{"a credential the node does not take", `{"name": "G", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "position": [0, 0], "parameters": {},
+		  "credentials": {"googleSheetsApi": {"id": "1", "name": "Sheets"}}}`,
+			`its credential "googleSheetsApi" is not of a type the node takes ("googleApi", "googleSheetsOAuth2Api")`},
+		{"a chat model on the completions endpoint", `{"name": "G", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-4o"}}`,
+			`OpenAI's legacy completions endpoint, where text/complete posts, refuses the chat model "gpt-4o"`},
+		{"a gate that continues on the error output", gate("n8n-nodes-base.if", 2.2, `{"type": "boolean", "operation": "equals"}`, `"=true"`, strict, `"onError": "continueErrorOutput",`), ""},
+		{"a node that runs", `{"name": "G", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "position": [0, 0], "parameters": {},
+		  "credentials": {"googleSheetsOAuth2Api": {"id": "1", "name": "Sheets"}}}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := BuildGraph(parseOne(t, gateWorkflow(c.node)))
+			why, ok := g.FailsWhy(g.Node("G"))
+			if why != c.why || ok != (c.why != "") {
+				t.Errorf("FailsWhy = %q, %v; want %q", why, ok, c.why)
+			}
+			live := LiveFrom(g, g.Node("S"))
+			after := live[g.Node("True")] || live[g.Node("False")]
+			if !live[g.Node("G")] || after == ok {
+				t.Errorf("LiveFrom reaches G %v, an output %v; want true, %v", live[g.Node("G")], after, !ok)
+			}
+		})
+	}
+}

@@ -33,7 +33,7 @@ func TestCompletion(t *testing.T) {
 			"RS105\tRS105 " + ruleTitle(t, "RS105"), "RS106\tRS106 " + ruleTitle(t, "RS106")}},
 		{[]string{"audit", "--disable", "RS101,nested"}, []string{"RS101,nested-retries\tRS104 nested-retries: more than one layer retries the same operation"}},
 		{[]string{"audit", "--enable", "RS1*,-unbounded-s"}, []string{"RS1*,-unbounded-spend\tRS301 " + ruleTitle(t, "RS301")}},
-		{[]string{"audit", "--enable", "a"}, []string{"all\tevery rule", "attempt-budget\tRS101 attempt-budget: worst-case attempts per operation exceed the budget",
+		{[]string{"audit", "--enable", "a"}, []string{"all\tevery rule", "always-fails\tRS010 " + ruleTitle(t, "RS010"), "attempt-budget\tRS101 attempt-budget: worst-case attempts per operation exceed the budget",
 			"agent-repeated-write\tRS205 " + ruleTitle(t, "RS205")}},
 		{[]string{"explain", "rs50"}, []string{"RS501\tRS501 " + ruleTitle(t, "RS501"), "RS502\tRS502 " + ruleTitle(t, "RS502"),
 			"RS503\tRS503 " + ruleTitle(t, "RS503"), "RS504\tRS504 " + ruleTitle(t, "RS504"), "RS505\tRS505 " + ruleTitle(t, "RS505")}},

@@ -23,6 +23,7 @@ func All() []*analyze.Rule {
 		rs007,
 		rs008,
 		rs009,
+		rs010,
 		rs101,
 		rs102,
 		rs103,

@@ -2,11 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs007 = &analyze.Rule{
@@ -39,55 +36,20 @@ set by an expression, and credentials that other parameters decide, are left out
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, n := range g.Nodes {
-			if n.Disabled || len(n.Credentials) == 0 {
+			m, ok := credentialMismatch(g, n)
+			if !ok {
 				continue
 			}
-			d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
-			need := d.AuthCredentials()
-			if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
-				continue // n8n checks only connected nodes and triggers
-			}
-			named := ""
-			for _, c := range n.Credentials {
-				if _, gated := need[c]; gated {
-					named = c
-					break
-				}
-			}
-			if named == "" {
-				continue
-			}
-			how := "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", not stored on the node"
-			if !n.TypeVersionSet {
-				how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
-			}
-			auth, stored := d.DefaultAuthentication(), false
-			if v, set := n.Param("authentication"); set {
-				if v.Kind() != n8nschema.String || v.IsExpr() {
-					continue
-				}
-				auth, how, stored = v.Str(), "set on the node", true
-			}
-			var want []string
-			for c, vals := range need {
-				if slices.Contains(vals, auth) && !slices.Contains(n.Credentials, c) {
-					want = append(want, c)
-				}
-			}
-			if len(want) == 0 {
-				continue
-			}
-			slices.Sort(want)
-			pos := n.Field("credentials").Get(named).Pos()
+			pos := n.Field("credentials").Get(m.named).Pos()
 			// n8n's activation check reads the stored parameters; the
 			// editor and a run read them with their defaults.
-			outcome := fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\")", want[0])
-			if !stored {
-				outcome = fmt.Sprintf("the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: Node does not have any credentials set for %q", want[0])
+			outcome := fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\")", m.want[0])
+			if !m.stored {
+				outcome = fmt.Sprintf("the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: Node does not have any credentials set for %q", m.want[0])
 			}
 			pass.Report(analyze.Diagnostic{Node: n, Pos: pos,
 				Message: fmt.Sprintf("node %q names a %q credential but its authentication is %q (%s), which requires a %q credential: %s",
-					n.Name, named, auth, how, want[0], outcome)})
+					n.Name, m.named, m.auth, m.how, m.want[0], outcome)})
 		}
 	},
 }

@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Helpers about the credentials a node names.
+
+// authMismatch is a node that names a credential its authentication does
+// not take (RS007), and what it takes instead.
+type authMismatch struct {
+	named  string   // the credential named, one the node takes for another authentication
+	auth   string   // the authentication, as set or by default
+	how    string   // where auth comes from
+	stored bool     // auth is set on the node
+	want   []string // the credentials auth requires, sorted
+}
+
+// credentialMismatch reports an enabled node, connected or a trigger
+// (n8n checks only those), whose credential is one the node takes for
+// another authentication than its own, as set or by the default of its
+// version. An authentication set by an expression is not judged.
+func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool) {
+	if n.Disabled || len(n.Credentials) == 0 {
+		return authMismatch{}, false
+	}
+	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+	need := d.AuthCredentials()
+	if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
+		return authMismatch{}, false
+	}
+	m := authMismatch{}
+	for _, c := range n.Credentials {
+		if _, gated := need[c]; gated {
+			m.named = c
+			break
+		}
+	}
+	if m.named == "" {
+		return authMismatch{}, false
+	}
+	m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", not stored on the node"
+	if !n.TypeVersionSet {
+		m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
+	}
+	m.auth = d.DefaultAuthentication()
+	if v, set := n.Param("authentication"); set {
+		if v.Kind() != n8nschema.String || v.IsExpr() {
+			return authMismatch{}, false
+		}
+		m.auth, m.how, m.stored = v.Str(), "set on the node", true
+	}
+	for c, vals := range need {
+		if slices.Contains(vals, m.auth) && !slices.Contains(n.Credentials, c) {
+			m.want = append(m.want, c)
+		}
+	}
+	if len(m.want) == 0 {
+		return authMismatch{}, false
+	}
+	slices.Sort(m.want)
+	return m, true
+}

@@ -1,0 +1,165 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs010 = &analyze.Rule{
+	ID:    "RS010",
+	Name:  "always-fails",
+	Title: "a node fails on every run that reaches it",
+	Doc: `Some nodes cannot succeed as the workflow is exported, whatever the data: n8n fails them on every
+item, stops the execution there and marks it failed, so the work after them never happens, event after
+event, with nothing retried and nothing written. The rule reports such a node on a path an enabled trigger
+reaches:
+
+- a credentials block that names only types the node does not take ("googleSheetsApi" on a Google Sheets
+  node, which takes googleApi or googleSheetsOAuth2Api): n8n looks the credential up by the node's own type
+  name and fails the node before any request
+  (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials:
+  "Node does not have any credentials set for ..."); the HTTP Request and GraphQL nodes, which take any
+  credential, and a node whose authentication is "none" are left out;
+- the OpenAI node v1.x's "Message a model" with no model (n8n finds the parameter issue before it runs the
+  workflow, packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues) or no prompt
+  ("A non-empty prompt is required.",
+  packages/@n8n/nodes-langchain/nodes/vendors/OpenAi/v1/actions/text/message.operation.ts);
+  the legacy OpenAI node at text/complete with a chat model, which OpenAI's legacy completions endpoint
+  refuses ("This is a chat model and not supported in the v1/completions endpoint"); a resource or
+  operation the OpenAI node's routers do not handle (packages/@n8n/nodes-langchain/nodes/vendors/OpenAi/v1/actions/router.ts,
+  v2/actions/router.ts);
+- an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
+  of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
+  (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
+- an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
+  the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
+  that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
+- a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
+  createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
+  not a function", before any search or model call.
+
+A trigger that fails so never starts a run. The finding says why and names what never runs after the
+node. It is a warning: the work never happens and each execution is marked failed, though nothing is
+duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
+error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other)
+and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
+(continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
+workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
+again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
+which RS007 reports.`,
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes, set the missing model or prompt, compare against a value of the right type, or feed the prompt and retriever the node reads",
+	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
+	Severity:   analyze.Warning,
+	Confidence: analyze.High,
+	Tags:       []string{"input", "errors"},
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		if analyze.RunStateOf(w) == analyze.RunNever {
+			return // archived: n8n runs none of its triggers
+		}
+		g := pass.Set.Graph(w)
+		// A manual trigger starts a sub-workflow's runs when another
+		// workflow calls it and it has no Execute Workflow Trigger; a
+		// caller is not a person watching, so such a trigger counts as
+		// the others do.
+		called := false
+		for _, c := range pass.Set.CallsTo(w) {
+			called = called || c.From != w && c.Kind != analyze.CallN8nAPI
+		}
+		var all, machine []*n8nschema.Node
+		for _, t := range g.Triggers() {
+			if t.Disabled {
+				continue
+			}
+			all = append(all, t)
+			if called || !startedByHand(t) {
+				machine = append(machine, t)
+			}
+		}
+		if len(all) == 0 {
+			return
+		}
+		var live, byMachine map[*n8nschema.Node]bool
+		// The walks after failing nodes share one budget, so that many
+		// failing nodes before one long tail stay linear.
+		budget := 4 * (len(g.Nodes) + len(g.Edges))
+		for _, n := range g.Nodes {
+			if n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
+				continue
+			}
+			why, ok := g.FailsWhy(n)
+			if !ok {
+				continue
+			}
+			if _, rs007 := credentialMismatch(g, n); rs007 {
+				continue
+			}
+			if live == nil {
+				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+			}
+			if !live[n] {
+				continue
+			}
+			d := analyze.Diagnostic{Node: n}
+			names, cut := neverRunAfter(g, n, live, &budget)
+			after := "the execution stops there"
+			switch {
+			case cut && len(names) == 0: // what follows was not read
+			case cut:
+				after = joinNames(names[:min(len(names), 2)], 2) + " and more never run"
+			case len(names) > 0:
+				after = joinNames(names, 2) + plural(len(names), " never runs", " never run")
+			}
+			d.Message = fmt.Sprintf("node %q fails on every run that reaches it: %s; %s", n.Name, why, after)
+			if g.Spec(n).Role == n8nschema.RoleTrigger {
+				// It fails before it emits an item: no run starts.
+				d.Message = fmt.Sprintf("trigger %q never starts a run: %s", n.Name, why)
+				if len(names) > 0 {
+					d.Message += "; " + after
+				}
+			}
+			if !byMachine[n] {
+				d.Severity = analyze.Note
+				d.Message += " (only a manual trigger reaches it)"
+			}
+			if w.ParametersLost {
+				d.Severity = analyze.Note
+			}
+			pass.Report(d)
+		}
+	},
+}
+
+// startedByHand reports a trigger only a person fires from the editor.
+func startedByHand(t *n8nschema.Node) bool {
+	return t.Type == n8nschema.TypeManualTrigger || t.Type == n8nschema.TypeStart || t.Type == n8nschema.TypeManualChatTrigger
+}
+
+// neverRunAfter names, quoted and nearest first, the enabled nodes after n
+// along main connections that nothing else runs (not in live); cut when
+// the budget of edges to read ran out first.
+func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool, budget *int) (names []string, cut bool) {
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.Out(u) {
+			if *budget--; *budget < 0 {
+				return names, true
+			}
+			v := e.To
+			if e.Type != analyze.ConnMain || seen[v] || live[v] {
+				continue
+			}
+			seen[v] = true
+			queue = append(queue, v)
+			if !v.Disabled {
+				names = append(names, fmt.Sprintf("%q", v.Name))
+			}
+		}
+	}
+	return names, false
+}

@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// TestRS010SharedTail: k failing nodes in parallel before one tail of m
+// nodes are k findings; their walks after the nodes share one budget, so
+// the work stays linear and the last ones say "and more", or only that
+// the execution stops there, rather than walking the tail again.
+func TestRS010SharedTail(t *testing.T) {
+	const k, m = 300, 300
+	nodes := []string{`{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "x"}}`}
+	conns := []string{}
+	var fan []string
+	for i := range k {
+		nodes = append(nodes, fmt.Sprintf(`{"name": "F%d", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "position": [0, 0], "parameters": {}, "credentials": {"googleSheetsApi": {"id": "1", "name": "S"}}}`, i))
+		fan = append(fan, fmt.Sprintf(`{"node": "F%d", "type": "main", "index": 0}`, i))
+		conns = append(conns, fmt.Sprintf(`"F%d": {"main": [[{"node": "T0", "type": "main", "index": 0}]]}`, i))
+	}
+	conns = append(conns, `"Hook": {"main": [[`+strings.Join(fan, ",")+`]]}`)
+	for i := range m {
+		nodes = append(nodes, fmt.Sprintf(`{"name": "T%d", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}`, i))
+		if i+1 < m {
+			conns = append(conns, fmt.Sprintf(`"T%d": {"main": [[{"node": "T%d", "type": "main", "index": 0}]]}`, i, i+1))
+		}
+	}
+	src := `{"nodes": [` + strings.Join(nodes, ",") + `], "connections": {` + strings.Join(conns, ",") + `}}`
+	f := n8nschema.Parse(n8nschema.NewSource("tail.json", []byte(src)))
+	fs := analyze.Run(analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions()), []*analyze.Rule{rs010})
+	if len(fs) != k {
+		t.Fatalf("%d findings, want %d", len(fs), k)
+	}
+	full, cut := 0, 0
+	for _, fd := range fs {
+		switch {
+		case strings.HasSuffix(fd.Message, `; "T0", "T1" and 298 more never run`):
+			full++
+		case strings.HasSuffix(fd.Message, `; "T0", "T1" and more never run`), strings.HasSuffix(fd.Message, "; the execution stops there"):
+			cut++
+		default:
+			t.Errorf("unexpected message: %s", fd.Message)
+		}
+	}
+	// The budget is 4 × (nodes + edges) edges read, 1 + k + m nodes and
+	// 2k + m - 1 edges; each full walk reads m edges.
+	if full == 0 || cut == 0 || full > 4*(3*k+2*m)/m {
+		t.Errorf("%d full walks and %d cut, want a few full ones, the rest cut", full, cut)
+	}
+}
