@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -23,7 +24,34 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := g.noPrompt(i); ok {
 		return why, true
 	}
+	if why, ok := g.modelRefused(i); ok {
+		return why, true
+	}
 	return g.vectorStoreAsRetriever(i)
+}
+
+// modelRefused judges a root node whose every chat model fails on every
+// call (n8nschema.RefusedCall with Fails: a credential of a type the
+// model node does not take, say). The root asks its model sub-node for
+// the model when it runs (getInputConnectionData, n8n-core
+// execution-engine/node-execution-context/utils/get-input-connection-data.js),
+// the sub-node's supplyData throws, and the root fails with that error
+// before any call. A disabled model, or one that may answer, is not judged.
+func (g *Graph) modelRefused(i int) (string, bool) {
+	why := ""
+	for _, e := range g.ins(i) {
+		if e.Type != ConnModel {
+			continue
+		}
+		r, ok := n8nschema.RefusedCall(e.From)
+		if e.From.Disabled || !ok || !r.Fails {
+			return "", false
+		}
+		if why == "" {
+			why = "its model " + strconv.Quote(e.From.Name) + " fails: " + r.Why
+		}
+	}
+	return why, why != ""
 }
 
 // noPrompt judges a node that reads its prompt with getPromptInputByType

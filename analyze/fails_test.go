@@ -244,3 +244,45 @@ func TestFailsWhy(t *testing.T) {
 		})
 	}
 }
+
+// TestModelRefused: an agent whose every chat model fails on every call
+// (here a Gemini model with a credential of a type it does not take)
+// fails when it asks for the model, so nothing after it runs and its
+// tools are not called; a second model that may answer, or a disabled
+// failing one beside a working one, keeps the agent running.
+func TestModelRefused(t *testing.T) {
+	const bad = `{"name": "%s", "type": "@n8n/n8n-nodes-langchain.lmChatGoogleGemini", "typeVersion": 1, "position": [0, 0], "parameters": {}, "credentials": {"googleGeminiApi": {"id": "", "name": "Gemini"}}%s}`
+	const good = `{"name": "%s", "type": "@n8n/n8n-nodes-langchain.lmChatGoogleGemini", "typeVersion": 1, "position": [0, 0], "parameters": {}, "credentials": {"googlePalmApi": {"id": "1", "name": "Gemini"}}}`
+	for _, c := range []struct {
+		name, m1, m2 string
+		fails        bool
+	}{
+		{"the only model is refused", fmt.Sprintf(bad, "M1", ""), "", true},
+		{"both models are refused", fmt.Sprintf(bad, "M1", ""), fmt.Sprintf(bad, "M2", ""), true},
+		{"the fallback may answer", fmt.Sprintf(bad, "M1", ""), fmt.Sprintf(good, "M2"), false},
+		{"a model that may answer", fmt.Sprintf(good, "M1"), "", false},
+		{"the refused model is disabled", fmt.Sprintf(bad, "M1", `, "disabled": true`), "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			nodes := `{"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+			 {"name": "A", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 2.2, "position": [0, 0], "parameters": {"promptType": "define", "text": "Summarise"}},
+			 {"name": "After", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+			 ` + c.m1
+			conns := `"S": {"main": [[{"node": "A", "type": "main", "index": 0}]]},
+			 "A": {"main": [[{"node": "After", "type": "main", "index": 0}]]},
+			 "M1": {"ai_languageModel": [[{"node": "A", "type": "ai_languageModel", "index": 0}]]}`
+			if c.m2 != "" {
+				nodes += ",\n" + c.m2
+				conns += `, "M2": {"ai_languageModel": [[{"node": "A", "type": "ai_languageModel", "index": 1}]]}`
+			}
+			g := BuildGraph(parseOne(t, `{"nodes": [`+nodes+`], "connections": {`+conns+`}}`))
+			why, ok := g.FailsWhy(g.Node("A"))
+			if ok != c.fails || ok && !strings.HasPrefix(why, `its model "M1" fails: its credential "googleGeminiApi"`) {
+				t.Errorf("FailsWhy(A) = %q, %v; want fails %v", why, ok, c.fails)
+			}
+			if got := LiveFrom(g, g.Node("S"))[g.Node("After")]; got == c.fails {
+				t.Errorf("After runs: %v; want %v", got, !c.fails)
+			}
+		})
+	}
+}

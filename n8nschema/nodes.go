@@ -127,9 +127,27 @@ func (d NodeVersion) Credentials() []string {
 	}
 	out := strings.Fields(d.e.creds)
 	for i, c := range out {
-		out[i], _, _ = strings.Cut(c, ":")
+		c, _, _ = strings.Cut(c, ":")
+		out[i] = strings.TrimSuffix(c, "?")
 	}
 	return out
+}
+
+// AsksCredential reports whether the node asks for one of its credential
+// types in every configuration: a required credential shown always, or
+// for values of its authentication parameter. A node whose credentials
+// are all optional or shown only for other parameters' values (the AI
+// Agent's, for the SQL agent's data source) may ask for none.
+func (d NodeVersion) AsksCredential() bool {
+	if d.e == nil {
+		return false
+	}
+	for _, c := range strings.Fields(d.e.creds) {
+		if !strings.HasSuffix(c, "?") {
+			return true
+		}
+	}
+	return false
 }
 
 // AuthCredentials maps each credential type that n8n requires for some

@@ -52,8 +52,10 @@ var fullAccess = map[string]bool{
 //     "Node does not require credentials"). A missing block is not such a
 //     node: shared exports strip credentials, and whoever imports the
 //     workflow adds their own; nor is a node whose authentication is
-//     "none" (it asks for no credential), nor one of the types that take
-//     any credential (fullAccess);
+//     "none" (it asks for no credential), nor one whose credentials are
+//     all optional or shown only for other parameters' values (the AI
+//     Agent's mySql and postgres: it may ask for none; AsksCredential),
+//     nor one of the types that take any credential (fullAccess);
 //   - the legacy OpenAI node at text/complete with a chat model
 //     (legacyCompletion);
 //   - its resource or operation is not one its description defines at its
@@ -77,7 +79,7 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if !known {
 		return Refusal{}, false
 	}
-	if creds := d.Credentials(); len(creds) > 0 && len(n.Credentials) > 0 && !fullAccess[n.Type] && !asksNoCredential(n, d) &&
+	if creds := d.Credentials(); d.AsksCredential() && len(n.Credentials) > 0 && !fullAccess[n.Type] && !asksNoCredential(n, d) &&
 		!slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
 		return Refusal{"its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", true}, true
 	}

@@ -10,7 +10,7 @@ const N8nVersion = "2.41.1"
 func newNodeTable() map[string][]nodeEntry {
 	return map[string][]nodeEntry{
 		"@n8n/n8n-nodes-langchain.agent": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql postgres"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql? postgres?"},
 			{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1},
 		},
 		"@n8n/n8n-nodes-langchain.agentTool": {
@@ -906,7 +906,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.crypto": {
 			{v: []float64{1}, outputs: 1, flags: flagTool},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto"},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto?"},
 		},
 		"n8n-nodes-base.currents": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "currentsApi", resource: "run", ops: []resourceOps{
@@ -980,7 +980,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.discord": {
 			{v: []float64{1}, outputs: 1},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi", auth: "botToken", resource: "channel", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi?", auth: "botToken", resource: "channel", ops: []resourceOps{
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
 				{"member", "getAll", "ban getAll kick:u roleAdd:c roleRemove:d timeout unban"},
@@ -1079,7 +1079,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.evaluation": {
-			{v: []float64{4.6, 4.7, 4.8}, outputs: -1, creds: "googleApi googleSheetsOAuth2Api", ops: []resourceOps{
+			{v: []float64{4.6, 4.7, 4.8}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", ops: []resourceOps{
 				{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
 			}},
 		},
@@ -1112,13 +1112,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.facebookGraphApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi facebookGraphApiOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi? facebookGraphApiOAuth2Api?"},
 		},
 		"n8n-nodes-base.facebookLeadAdsTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api"},
 		},
 		"n8n-nodes-base.facebookTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi facebookGraphAppOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi? facebookGraphAppOAuth2Api?"},
 		},
 		"n8n-nodes-base.figmaTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken"},
@@ -1190,7 +1190,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ftp": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp sftp", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp? sftp?", ops: []resourceOps{
 				{"", "download", "delete:d download list rename:u upload:c"},
 			}},
 		},
@@ -1216,7 +1216,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.ghost": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi ghostContentApi", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi? ghostContentApi?", resource: "post", ops: []resourceOps{
 				{"post", "get", "get getAll"},
 			}},
 		},
@@ -1398,7 +1398,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleFirebaseRealtimeDatabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", ops: []resourceOps{
 				{"", "create", "create:c delete:d get push:c update:u"},
 			}},
 		},
@@ -1546,7 +1546,7 @@ func newNodeTable() map[string][]nodeEntry {
 		"n8n-nodes-base.httpRequest": {
 			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none"},
 			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none"},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth"},
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth?"},
 		},
 		"n8n-nodes-base.hubspot": {
 			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", ops: []resourceOps{
@@ -1644,7 +1644,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.jira": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi jiraSoftwareCloudApi jiraSoftwareCloudOAuth2Api jiraSoftwareServerApi jiraSoftwareServerPatApi", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi? jiraSoftwareCloudApi? jiraSoftwareCloudOAuth2Api? jiraSoftwareServerApi? jiraSoftwareServerPatApi?", resource: "issue", ops: []resourceOps{
 				{"issue", "create", "changelog create:c delete:d get getAll notify:c transitions update:u"},
 				{"issueAttachment", "add", "add:c get getAll remove:d"},
 				{"issueComment", "add", "add:c get getAll remove:d update:u"},
@@ -1652,7 +1652,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.jiraTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth jiraSoftwareCloudApi jiraSoftwareCloudOAuth2Api jiraSoftwareServerApi jiraSoftwareServerPatApi"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi? jiraSoftwareCloudOAuth2Api? jiraSoftwareServerApi? jiraSoftwareServerPatApi?"},
 		},
 		"n8n-nodes-base.jotFormTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi"},
@@ -1663,10 +1663,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.kafka": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "kafka schemaRegistryApi"},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "kafka schemaRegistryApi?"},
 		},
 		"n8n-nodes-base.kafkaTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?"},
 		},
 		"n8n-nodes-base.keap": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", ops: []resourceOps{
@@ -1723,7 +1723,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.line": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api", resource: "notification", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api?", resource: "notification", ops: []resourceOps{
 				{"notification", "send", "send:s"},
 			}},
 		},
@@ -1799,7 +1799,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi"},
 		},
 		"n8n-nodes-base.mailjet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi mailjetSmsApi", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi? mailjetSmsApi?", resource: "email", ops: []resourceOps{
 				{"email", "send", "send:s sendTemplate:s"},
 				{"sms", "send", "send:s"},
 			}},
@@ -1999,7 +1999,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mindee": {
-			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi mindeeReceiptApi", resource: "receipt", ops: []resourceOps{
+			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi? mindeeReceiptApi?", resource: "receipt", ops: []resourceOps{
 				{"invoice", "predict", "predict"},
 				{"receipt", "predict", "predict"},
 			}},
@@ -2177,7 +2177,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.npm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "npmApi", resource: "package", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "npmApi?", resource: "package", ops: []resourceOps{
 				{"package", "getMetadata", "getMetadata getVersions search"},
 				{"distTag", "getMany", "getMany update:u"},
 			}},
@@ -2344,7 +2344,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pipedriveTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.plivo": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", ops: []resourceOps{
@@ -2466,7 +2466,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.reddit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api?", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll search"},
 				{"postComment", "create", "create:c getAll delete:d reply:s"},
 				{"profile", "get", "get"},
@@ -2492,7 +2492,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.respondToWebhook": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth?"},
 		},
 		"n8n-nodes-base.rocketchat": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", ops: []resourceOps{
@@ -2595,7 +2595,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sendInBlueTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi?"},
 		},
 		"n8n-nodes-base.sendy": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", ops: []resourceOps{
@@ -2747,7 +2747,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"n8n-nodes-base.storyblok": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi storyblokManagementApi", resource: "story", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi? storyblokManagementApi?", resource: "story", ops: []resourceOps{
 				{"story", "get", "get getAll"},
 			}},
 		},
@@ -2996,7 +2996,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.wait": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth httpHeaderAuth jwtAuth"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth? httpHeaderAuth? jwtAuth?"},
 		},
 		"n8n-nodes-base.webflow": {
 			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", ops: []resourceOps{
@@ -3056,7 +3056,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi"},
 		},
 		"n8n-nodes-base.wordpress": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi wordpressOAuth2Api", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi? wordpressOAuth2Api?", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c get getAll update:u"},
 				{"page", "create", "create:c get getAll update:u"},
 				{"user", "create", "create:c get getAll update:u"},

@@ -21,7 +21,8 @@ reaches:
   name and fails the node before any request
   (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials:
   "Node does not have any credentials set for ..."); the HTTP Request and GraphQL nodes, which take any
-  credential, and a node whose authentication is "none" are left out;
+  credential, a node whose authentication is "none", and a node whose credentials are all optional or
+  shown only for other parameters' values (the AI Agent's, for the SQL agent) are left out;
 - the OpenAI node v1.x's "Message a model" with no model (n8n finds the parameter issue before it runs the
   workflow, packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues) or no prompt
   ("A non-empty prompt is required.",
@@ -38,7 +39,10 @@ reaches:
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
-  not a function", before any search or model call.
+  not a function", before any search or model call;
+- an agent or chain whose every chat model fails so (a credential of a type the model node does not take):
+  the root asks the sub-node for its model and fails with "Error in sub-node"
+  (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is

@@ -324,9 +324,16 @@ func (d description) at(v float64) (entry, error) {
 // authentication requires (n8n-workflow node-validation.js
 // validateNodeCredentials, cli workflow-validation.service.js). auth is
 // then the authentication parameter's default.
+//
+// A credential that is not required, or that n8n shows only for values of
+// other parameters (the AI Agent's mySql and postgres, for the SQL agent's
+// data source), is written with a trailing "?" ("mySql?"): the node asks
+// for it only in some configurations, so holding another type proves
+// nothing.
 func (d description) credentials(base map[string]any) (creds, auth string) {
 	gated := map[string][]string{}
 	plain := map[string]bool{}
+	asked := map[string]bool{} // required, and shown always or by authentication alone
 	var names []string
 	for _, c := range d.Credentials {
 		if !slices.Contains(names, c.Name) {
@@ -335,8 +342,12 @@ func (d description) credentials(base map[string]any) (creds, auth string) {
 		vals, ok := authValues(c.Required, c.DisplayOptions)
 		if !ok {
 			plain[c.Name] = true
+			if c.Required && c.DisplayOptions == nil {
+				asked[c.Name] = true
+			}
 			continue
 		}
+		asked[c.Name] = true
 		for _, v := range vals {
 			if !slices.Contains(gated[c.Name], v) {
 				gated[c.Name] = append(gated[c.Name], v)
@@ -351,6 +362,8 @@ func (d description) credentials(base map[string]any) (creds, auth string) {
 			slices.Sort(vs)
 			out[i] += ":" + strings.Join(vs, ",")
 			auth, _ = base["authentication"].(string)
+		} else if !asked[n] {
+			out[i] += "?"
 		}
 	}
 	return strings.Join(out, " "), auth

@@ -101,9 +101,11 @@ func TestCredentials(t *testing.T) {
 			map[string]any{"authentication": "accessToken"}, "slackApi:accessToken slackOAuth2Api:oAuth2", "accessToken"},
 		{"several values", []cred{{"b", true, auth("x", "y")}, {"a", true, nil}},
 			map[string]any{"authentication": "y"}, "a b:x,y", "y"},
-		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a", ""},
+		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a?", ""},
 		{"another key decides too", []cred{{"a", true, &displayOptions{Show: map[string][]any{"authentication": {"x"}, "resource": {"r"}}}}},
-			map[string]any{"authentication": "x"}, "a", ""},
+			map[string]any{"authentication": "x"}, "a?", ""},
+		{"shown for another parameter", []cred{{"mySql", true, &displayOptions{Show: map[string][]any{"dataSource": {"mysql"}}}}, {"postgres", true, &displayOptions{Show: map[string][]any{"dataSource": {"postgres"}}}}},
+			map[string]any{}, "mySql? postgres?", ""},
 		{"shown unconditionally elsewhere", []cred{{"a", true, auth("x")}, {"a", true, nil}}, map[string]any{"authentication": "x"}, "a", ""},
 		{"no credentials", nil, map[string]any{}, "", ""},
 	} {
