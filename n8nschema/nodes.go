@@ -29,6 +29,7 @@ const (
 	flagPolling                      // polling: true, n8n calls poll() on a schedule
 	flagWebhook                      // declares webhooks: a request starts (or resumes) it
 	flagTool                         // usableAsTool: n8n also loads it as <type>Tool
+	flagDeclarative                  // requestDefaults: n8n runs it through its RoutingNode
 )
 
 // nodeEntry is one row of the table: a node type at a run of versions.
@@ -107,6 +108,11 @@ func defaultVersion(typ string, es []nodeEntry) float64 {
 func (d NodeVersion) Known() bool { return d.e != nil }
 
 func (d NodeVersion) has(f nodeFlag) bool { return d.e != nil && d.e.flags&f != 0 }
+
+// Declarative reports a node n8n runs through its RoutingNode, which asks
+// for the node's credential before it reads the resource and operation
+// (n8n-core/dist/execution-engine/routing-node.js runNode, prepareCredentials).
+func (d NodeVersion) Declarative() bool { return d.has(flagDeclarative) }
 
 // Trigger reports a trigger node (starts executions).
 func (d NodeVersion) Trigger() bool { return d.has(flagTrigger) }
@@ -274,6 +280,20 @@ func IsPollingTrigger(typ string) bool { return anyVersion(typ, flagPolling) }
 
 // IsWebhookNode reports a node type that declares webhooks at some version.
 func IsWebhookNode(typ string) bool { return anyVersion(typ, flagWebhook) }
+
+// Unshipped reports a node type of n8n's own packages that the node table
+// (generated from the n8n release it names) does not hold: a name no
+// release had ("n8n-nodes-base.httpTrigger"), or a node a release dropped
+// (the Start node, gone from 2.x). n8n cannot load a workflow that holds
+// one, so nothing such a node would start ever runs.
+func Unshipped(typ string) bool {
+	pkg, _, _ := strings.Cut(typ, ".")
+	if pkg != "n8n-nodes-base" && pkg != "@n8n/n8n-nodes-langchain" {
+		return false
+	}
+	_, ok := DescribeNode(typ, 0)
+	return !ok
+}
 
 // IsTriggerNode reports a node type n8n groups as a trigger.
 func IsTriggerNode(typ string) bool { return anyVersion(typ, flagTrigger) }

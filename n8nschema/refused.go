@@ -79,6 +79,15 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if !known {
 		return Refusal{}, false
 	}
+	// A programmatic node asks for its credential inside the branch of the
+	// operation it runs (Twitter v1 asks in its "tweet" and
+	// "directMessage" branches), so with a resource or operation it does
+	// not define it asks for none; a declarative node asks first.
+	if !d.Declarative() {
+		if r, ok := undefinedOperation(n, d, typ); ok {
+			return r, true
+		}
+	}
 	if creds := d.Credentials(); d.AsksCredential() && len(n.Credentials) > 0 && !fullAccess[n.Type] && !asksNoCredential(n, d) &&
 		!slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
 		return Refusal{"its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", true}, true
@@ -86,6 +95,30 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if why, ok := legacyCompletion(n); ok {
 		return Refusal{why, true}, true
 	}
+	if r, ok := undefinedOperation(n, d, typ); ok {
+		return r, true
+	}
+	if typ == openAiApp && d.Version < 2 && n.TypeVersion == d.Version && len(d.e.ops) > 0 {
+		res, rok := literalParam(n, "resource")
+		op, ook := literalParam(n, "operation")
+		if res == "" {
+			res = d.DefaultResource()
+		}
+		if op == "" {
+			op = d.DefaultOperation(res)
+		}
+		if rok && ook && res == "text" && op == "message" {
+			if why, ok := openAiV1Message(n); ok {
+				return Refusal{why, true}, true
+			}
+		}
+	}
+	return Refusal{}, false
+}
+
+// undefinedOperation reports a node whose literal resource or operation is
+// not one its description defines at its exact version.
+func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 	if n.TypeVersion != d.Version || len(d.e.ops) == 0 {
 		return Refusal{}, false
 	}
@@ -100,14 +133,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if d.resourceOps(res) == nil {
 		return Refusal{"its resource " + quoteList([]string{res}) + " is not one the node defines", typ == openAiApp}, true
 	}
-	if op == "" {
-		op = d.DefaultOperation(res)
-	} else if _, listed := d.Operation(res, op); !listed {
-		return Refusal{"its operation " + quoteList([]string{op}) + " is not one the node defines for " + quoteList([]string{res}), typ == openAiApp}, true
-	}
-	if typ == openAiApp && d.Version < 2 && res == "text" && op == "message" {
-		if why, ok := openAiV1Message(n); ok {
-			return Refusal{why, true}, true
+	if op != "" {
+		if _, listed := d.Operation(res, op); !listed {
+			return Refusal{"its operation " + quoteList([]string{op}) + " is not one the node defines for " + quoteList([]string{res}), typ == openAiApp}, true
 		}
 	}
 	return Refusal{}, false

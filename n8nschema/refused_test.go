@@ -85,6 +85,10 @@ func TestRefusedCallFails(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat"},"credentials":{"openAIApi":{"id":"1"}}}`, true},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, false},
 		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, false},
+		// A programmatic node asks for its credential only in the branch of
+		// an operation it defines: Twitter v1 with an operation it lacks
+		// asks for none, so the credential of another type does not fail it.
+		{`{"name":"n","type":"n8n-nodes-base.twitter","typeVersion":1,"parameters":{"resource":"tweets","operation":"getRecent"},"credentials":{"twitterOAuth2Api":{"id":"1"}}}`, false},
 	} {
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])

@@ -75,41 +75,41 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsAwsBedrock": {
-			{v: []float64{1}, outputs: 0, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsAzureOpenAi": {
 			{v: []float64{1}, outputs: 0, creds: "azureOpenAiApi"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsCohere": {
-			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "embed-english-v2.0"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "embed-english-v2.0"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsDatabricks": {
 			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini": {
-			{v: []float64{1}, outputs: 0, creds: "googlePalmApi", model: "models/gemini-embedding-001"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-embedding-001"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsGoogleVertex": {
-			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "text-embedding-005"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googleApi", model: "text-embedding-005"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsHuggingFaceInference": {
 			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsLemonade": {
-			{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsMistralCloud": {
-			{v: []float64{1}, outputs: 0, creds: "mistralCloudApi", model: "mistral-embed"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-embed"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsNvidia": {
-			{v: []float64{1}, outputs: 0, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOllama": {
-			{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOpenAi": {
-			{v: []float64{1}, outputs: 0, creds: "openAiApi", model: "text-embedding-ada-002"},
-			{v: []float64{1.1, 1.2}, outputs: 0, creds: "openAiApi", model: "text-embedding-3-small"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-ada-002"},
+			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-3-small"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOracleDb": {
 			{v: []float64{1}, outputs: 0, creds: "oracleDBApi", model: "ALL_MINILM_L12_V2"},
@@ -134,7 +134,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2}, outputs: 1},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAlibabaCloud": {
-			{v: []float64{1, 1.1}, outputs: 0, creds: "alibabaCloudApi", model: "qwen-plus"},
+			{v: []float64{1, 1.1}, outputs: 0, flags: flagDeclarative, creds: "alibabaCloudApi", model: "qwen-plus"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAnthropic": {
 			{v: []float64{1}, outputs: 0, creds: "anthropicApi", model: "claude-2"},
@@ -145,73 +145,73 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1.6}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-5"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAwsBedrock": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 0, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
+			{v: []float64{1, 1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi": {
 			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api:azureEntraCognitiveServicesOAuth2Api azureOpenAiApi:azureOpenAiApi", auth: "azureOpenAiApi"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatCohere": {
-			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "command-a-03-2025"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "command-a-03-2025"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatDatabricks": {
 			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatDeepSeek": {
-			{v: []float64{1}, outputs: 0, creds: "deepSeekApi", model: "deepseek-chat"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "deepSeekApi", model: "deepseek-chat"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": {
-			{v: []float64{1}, outputs: 0, creds: "googlePalmApi", model: "models/gemini-2.5-flash"},
-			{v: []float64{1.1, 1.2}, outputs: 0, creds: "googlePalmApi", model: "models/gemini-3-flash-preview"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-2.5-flash"},
+			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-3-flash-preview"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGoogleVertex": {
 			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGroq": {
-			{v: []float64{1}, outputs: 0, creds: "groqApi", model: "llama3-8b-8192"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "groqApi", model: "llama3-8b-8192"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatLemonade": {
-			{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMinimax": {
-			{v: []float64{1}, outputs: 0, creds: "minimaxApi", model: "MiniMax-M2.7"},
-			{v: []float64{1.1, 1.2}, outputs: 0, creds: "minimaxApi", model: "MiniMax-M3"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M2.7"},
+			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMistralCloud": {
-			{v: []float64{1}, outputs: 0, creds: "mistralCloudApi", model: "mistral-small"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-small"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMoonshot": {
-			{v: []float64{1}, outputs: 0, creds: "moonshotApi", model: "kimi-k2.5"},
-			{v: []float64{1.1}, outputs: 0, creds: "moonshotApi", model: "kimi-k2.6"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "moonshotApi", model: "kimi-k2.5"},
+			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "moonshotApi", model: "kimi-k2.6"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatNvidia": {
-			{v: []float64{1}, outputs: 0, creds: "nvidiaApi", model: "nvidia/llama-3.3-nemotron-super-49b-v1"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.3-nemotron-super-49b-v1"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOllama": {
-			{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenAi": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, creds: "openAiApi", model: "gpt-5-mini"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenRouter": {
-			{v: []float64{1}, outputs: 0, creds: "openRouterApi", model: "openai/gpt-4.1-mini"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openRouterApi", model: "openai/gpt-4.1-mini"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatVercelAiGateway": {
-			{v: []float64{1}, outputs: 0, creds: "vercelAiGatewayApi", model: "openai/gpt-4o"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "vercelAiGatewayApi", model: "openai/gpt-4o"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatXAiGrok": {
-			{v: []float64{1}, outputs: 0, creds: "xAiApi", model: "grok-2-vision-1212"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "xAiApi", model: "grok-2-vision-1212"},
 		},
 		"@n8n/n8n-nodes-langchain.lmCohere": {
 			{v: []float64{1}, outputs: 0, creds: "cohereApi"},
 		},
 		"@n8n/n8n-nodes-langchain.lmLemonade": {
-			{v: []float64{1}, outputs: 0, creds: "lemonadeApi"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOllama": {
-			{v: []float64{1}, outputs: 0, creds: "ollamaApi", model: "llama3.2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenAi": {
-			{v: []float64{1}, outputs: 0, creds: "openAiApi", model: "gpt-3.5-turbo-instruct"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenHuggingFaceInference": {
 			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "mistralai/Mistral-Nemo-Base-2407"},
@@ -302,7 +302,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.openAiAssistant": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi"},
 		},
 		"@n8n/n8n-nodes-langchain.outputParserAutofixing": {
 			{v: []float64{1}, outputs: 0},
@@ -314,7 +314,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.rerankerCohere": {
-			{v: []float64{1}, outputs: 0, creds: "cohereApi", model: "rerank-v3.5"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "rerank-v3.5"},
 		},
 		"@n8n/n8n-nodes-langchain.retrieverContextualCompression": {
 			{v: []float64{1}, outputs: 0},
@@ -481,7 +481,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.adalo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "adaloApi", resource: "collection", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", ops: []resourceOps{
 				{"collection", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -545,7 +545,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.asana": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
 				{"project", "get", "create:c delete:d get getAll update:u"},
 				{"subtask", "create", "create:c getAll"},
 				{"task", "create", "create:c delete:d get getAll move:u search update:u"},
@@ -575,7 +575,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsCognito": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", ops: []resourceOps{
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 				{"userPool", "get", "get"},
@@ -598,7 +598,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsIam": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", ops: []resourceOps{
 				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 			}},
@@ -656,13 +656,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.azureCosmosDb": {
-			{v: []float64{1}, outputs: 1, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", ops: []resourceOps{
 				{"container", "getAll", "create:c delete:d get getAll"},
 				{"item", "getAll", "create:c delete:d get getAll query update:u"},
 			}},
 		},
 		"n8n-nodes-base.azureStorage": {
-			{v: []float64{1}, outputs: 1, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", ops: []resourceOps{
 				{"blob", "getAll", "create:c delete:d get getAll"},
 				{"container", "getAll", "create:c delete:d get getAll"},
 			}},
@@ -909,7 +909,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto?"},
 		},
 		"n8n-nodes-base.currents": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "currentsApi", resource: "run", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "currentsApi", resource: "run", ops: []resourceOps{
 				{"action", "getAll", "create:c delete:d disable:u enable:u get getAll update:u"},
 				{"instance", "get", "get"},
 				{"project", "getAll", "get getAll getInsights"},
@@ -1281,13 +1281,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gong": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", ops: []resourceOps{
 				{"call", "getAll", "get getAll"},
 				{"user", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleAds": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleAdsOAuth2Api", resource: "campaign", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", ops: []resourceOps{
 				{"campaign", "getAll", "getAll get"},
 			}},
 		},
@@ -1322,7 +1322,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleBusinessProfile": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleBusinessProfileOAuth2Api", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleBusinessProfileOAuth2Api", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll update:u"},
 				{"review", "get", "delete:d get getAll reply:s"},
 			}},
@@ -1352,7 +1352,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleCloudStorage": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", ops: []resourceOps{
 				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
 				{"object", "getAll", "create:c delete:d get getAll update:u"},
 			}},
@@ -1512,12 +1512,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api"},
 		},
 		"n8n-nodes-base.highLevel": {
-			{v: []float64{1}, outputs: 1, creds: "highLevelApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll lookup update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "highLevelOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
@@ -1638,7 +1638,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.jinaAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jinaAiApi", resource: "reader", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "jinaAiApi", resource: "reader", ops: []resourceOps{
 				{"reader", "read", "read search"},
 				{"research", "deepResearch", "deepResearch"},
 			}},
@@ -1875,7 +1875,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.metabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "metabaseApi", resource: "questions", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "metabaseApi", resource: "questions", ops: []resourceOps{
 				{"alerts", "getAll", "get getAll"},
 				{"databases", "getAll", "addNewDatasource:c getAll getFields"},
 				{"metrics", "getAll", "get getAll"},
@@ -1893,7 +1893,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.microsoftEntra": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraOAuth2Api", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftEntraOAuth2Api", resource: "user", ops: []resourceOps{
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 				{"user", "getAll", "addGroup:c create:c delete:d get getAll removeGroup:d update:u"},
 			}},
@@ -1955,7 +1955,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api"},
 		},
 		"n8n-nodes-base.microsoftSharePoint": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftSharePointOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftSharePointOAuth2Api", resource: "file", ops: []resourceOps{
 				{"file", "download", "download update:u upload:c"},
 				{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 				{"list", "getAll", "get getAll"},
@@ -2083,7 +2083,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.n8n": {
-			{v: []float64{1}, outputs: 1, creds: "n8nApi", resource: "workflow", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "n8nApi", resource: "workflow", ops: []resourceOps{
 				{"audit", "generate", "generate"},
 				{"credential", "create", "create:c delete:d getSchema"},
 				{"execution", "getAll", "get getAll delete:d"},
@@ -2177,7 +2177,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.npm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "npmApi?", resource: "package", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "npmApi?", resource: "package", ops: []resourceOps{
 				{"package", "getMetadata", "getMetadata getVersions search"},
 				{"distTag", "getMany", "getMany update:u"},
 			}},
@@ -2197,7 +2197,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.okta": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oktaApi", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "oktaApi", resource: "user", ops: []resourceOps{
 				{"user", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -2226,7 +2226,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi"},
 		},
 		"n8n-nodes-base.openAi": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", ops: []resourceOps{
 				{"chat", "complete", "complete"},
 				{"image", "create", "create"},
 				{"text", "complete", "complete edit:c moderate"},
@@ -2293,16 +2293,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.perplexity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
 				{"chat", "complete", "complete"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
 				{"agent", "createResponse", "createResponse:c"},
 				{"chat", "complete", "complete"},
 				{"embedding", "createEmbedding", "createEmbedding:c createContextualized:c"},
 				{"search", "search", "search"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "perplexityApi", resource: "agent", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", resource: "agent", ops: []resourceOps{
 				{"agent", "createResponse", "createResponse:c"},
 				{"embedding", "createEmbedding", "createEmbedding:c createContextualized:c"},
 				{"search", "search", "search"},
@@ -2319,7 +2319,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pipedrive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealActivity", "getAll", "getAll"},
@@ -2331,7 +2331,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"person", "create", "create:c delete:d get getAll search update:u"},
 				{"product", "getAll", "getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealProduct", "add", "add:c getAll remove:d update:u"},
@@ -2354,7 +2354,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.postBin": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "bin", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", ops: []resourceOps{
 				{"bin", "create", "create:c get delete:d"},
 				{"request", "get", "get removeFirst:d send:s"},
 			}},
@@ -2587,7 +2587,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sendInBlue": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendInBlueApi", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "sendInBlueApi", resource: "email", ops: []resourceOps{
 				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"attribute", "create", "create:c update:u delete:d getAll"},
 				{"email", "send", "send:s sendTemplate:s"},
@@ -3024,7 +3024,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.whatsApp": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "whatsAppApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", ops: []resourceOps{
 				{"message", "sendTemplate", "send:s sendAndWait:s sendTemplate:s"},
 				{"media", "mediaUpload", "mediaUpload:c mediaUrlGet mediaDelete:d"},
 			}},

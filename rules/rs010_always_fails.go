@@ -21,8 +21,10 @@ reaches:
   name and fails the node before any request
   (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials:
   "Node does not have any credentials set for ..."); the HTTP Request and GraphQL nodes, which take any
-  credential, a node whose authentication is "none", and a node whose credentials are all optional or
-  shown only for other parameters' values (the AI Agent's, for the SQL agent) are left out;
+  credential, a node whose authentication is "none", a node whose credentials are all optional or shown
+  only for other parameters' values (the AI Agent's, for the SQL agent), and a programmatic node set to a
+  resource or operation it does not define (it asks for its credential only in the branch of an operation it
+  runs; a declarative node asks first, n8n-core routing-node.ts prepareCredentials) are left out;
 - the OpenAI node v1.x's "Message a model" with no model (n8n finds the parameter issue before it runs the
   workflow, packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues) or no prompt
   ("A non-empty prompt is required.",
@@ -51,7 +53,8 @@ error; a manual trigger that starts a sub-workflow another workflow of the set c
 and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
-again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
+again; a trigger type n8n does not ship, such as "n8n-nodes-base.httpTrigger" or the Start node 2.x dropped,
+starts no run), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
 which RS007 reports.`,
 	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes, set the missing model or prompt, compare against a value of the right type, or feed the prompt and retriever the node reads",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
@@ -74,8 +77,8 @@ which RS007 reports.`,
 		}
 		var all, machine []*n8nschema.Node
 		for _, t := range g.Triggers() {
-			if t.Disabled {
-				continue
+			if t.Disabled || n8nschema.Unshipped(t.Type) {
+				continue // a trigger n8n does not have starts no run
 			}
 			all = append(all, t)
 			if called || !startedByHand(t) {

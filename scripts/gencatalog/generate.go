@@ -31,6 +31,9 @@ type description struct {
 	Webhooks    []any           `json:"webhooks"`
 	UsableAsT   any             `json:"usableAsTool"` // true, or an object of replacements
 	Outputs     json.RawMessage `json:"outputs"`
+	// RequestDefaults is set on a declarative node, which n8n runs through
+	// its RoutingNode (no execute method of its own).
+	RequestDefaults json.RawMessage `json:"requestDefaults"`
 	Credentials []struct {
 		Name           string          `json:"name"`
 		Required       bool            `json:"required"`
@@ -270,6 +273,9 @@ func (d description) at(v float64) (entry, error) {
 	}
 	if d.UsableAsT != nil && d.UsableAsT != false {
 		e.flags = append(e.flags, "flagTool")
+	}
+	if len(d.RequestDefaults) > 0 {
+		e.flags = append(e.flags, "flagDeclarative")
 	}
 	base := d.defaults(v, nil)
 	e.creds, e.auth = d.credentials(base)
