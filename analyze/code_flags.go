@@ -39,9 +39,27 @@ var aliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*`)
 // fieldPath is a field read after a reference: .a, ?.a, ["a"], ['a'].
 const fieldPath = `(?:\??\.[A-Za-z_$][\w$]*|\[\s*['"][^'"]+['"]\s*\])+`
 
+// jsLiteral is a literal a ternary flag picks: true, 'missing', "Yes".
+const jsLiteral = `(?:true|false|null|'[^']*'|"[^"]*")`
+
+// testJoinRE matches what may come between a flag's = and a test of it:
+// nothing, a negation, a parenthesis, or earlier tests joined by && or ||
+// (ok = typeof s.a === 'number' && typeof s.b === 'number').
+var testJoinRE = lazyregexp.New(`^[\s!(]*$|(&&|\|\|)[\s!(]*$`)
+
+// onlyTests reports whether the text between a flag's = (or :) and a test
+// binds the test's value, not a value picked or computed with it: no
+// arrow function (items.filter(i => !i.json.x)), no ternary, no call.
+func onlyTests(between string) bool {
+	if strings.HasPrefix(between, "=") || strings.HasPrefix(between, ">") || strings.Contains(between, "=>") || strings.Contains(between, "?") {
+		return false
+	}
+	return testJoinRE.MatchString(between)
+}
+
 // assignRE matches the start of a value bound to a name: ok = …,
 // const ok = …, ok: …, "ok": …, item.json.ok = ….
-var assignRE = lazyregexp.New(`^\s*(?:(?:const|let|var)\s+)?(?:[\w$]+\.)*["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=(?:[^=>]|$))`)
+var assignRE = lazyregexp.New(`^\s*(?:(?:const|let|var)\s+)?(?:[\w$]+\.)*["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=)`)
 
 // boolAssignRE matches a name set to true or false: ok = false, ok: true.
 var boolAssignRE = lazyregexp.New(`["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=)\s*(?:true|false)\b`)
@@ -81,7 +99,7 @@ func FieldFlags(code string) []FieldFlag {
 			}
 			continue
 		}
-		if m := assignRE.FindStringSubmatch(code[start:t.at]); m != nil {
+		if m := assignRE.FindStringSubmatch(code[start:t.at]); m != nil && onlyTests(code[start+len(m[0]):t.at]) {
 			add(m[1], t.of)
 		}
 	}
@@ -145,15 +163,15 @@ func fieldTests(code string, refs map[string]string) []fieldTest {
 	ref := `(` + strings.Join(names, "|") + `)`
 	var out []fieldTest
 	for _, re := range []string{
-		`typeof\s+` + ref + fieldPath + `\s*[!=]==?`,
+		`typeof\s+` + ref + fieldPath + `\s*[!=]==?\s*(?:'[^']*'|"[^"]*")`,
 		ref + fieldPath + `\s*[!=]==?\s*(?:undefined|null)\b`,
 		`(?:undefined|null)\s*[!=]==?\s*` + ref + fieldPath,
 		`!\s*` + ref + fieldPath,
 		`['"][\w$]+['"]\s+in\s+` + ref + `\b`,
-		ref + `\.hasOwnProperty\(`,
-		`Object\.hasOwn\(\s*` + ref + `\s*,`,
+		ref + `\.hasOwnProperty\(\s*['"][^'"]*['"]\s*\)`,
+		`Object\.hasOwn\(\s*` + ref + `\s*,\s*['"][^'"]*['"]\s*\)`,
 		`(?:Boolean|Array\.isArray|Number\.isFinite)\(\s*` + ref + fieldPath + `\s*\)`,
-		ref + fieldPath + `\s*\?[^?.]`,
+		ref + fieldPath + `\s*\?\s*` + jsLiteral + `\s*:\s*` + jsLiteral,
 	} {
 		rx, err := regexp.Compile(re)
 		if err != nil {
@@ -163,10 +181,21 @@ func fieldTests(code string, refs map[string]string) []fieldTest {
 			if m[2] > 0 && (code[m[2]-1] == '.' || isIdent(code[m[2]-1])) {
 				continue // not the whole name (xs.json, a.s)
 			}
+			if picks(code[m[1]:]) {
+				continue // cond ? a : b picks a value with the test; the value is no flag
+			}
 			out = append(out, fieldTest{at: m[0], of: refs[code[m[2]:m[3]]]})
 		}
 	}
 	return out
+}
+
+// picks reports whether the text after a test goes on as a ternary's
+// condition (… === 'string' ? JSON.parse(x) : x), past closing
+// parentheses.
+func picks(after string) bool {
+	after = strings.TrimLeft(after, " \t\n)")
+	return strings.HasPrefix(after, "?") && !strings.HasPrefix(after, "?.") && !strings.HasPrefix(after, "??")
 }
 
 func isIdent(c byte) bool {

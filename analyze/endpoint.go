@@ -180,8 +180,8 @@ func bodyOnlySelects(n *n8nschema.Node) bool {
 			continue
 		}
 		found := bodyKeyRE.FindAllStringSubmatch(x, -1)
-		if len(found) == 0 {
-			return false // an expression or a text whose fields are unknown
+		if len(found) == 0 || strings.Contains(x, "...") {
+			return false // an expression or a text whose fields are unknown, or a spread of the item's
 		}
 		for _, m := range found {
 			keys = append(keys, m[1])

@@ -21,7 +21,9 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
 node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
-to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when a
+to record or report it, or an If that tests whether a returned field is there: the failed item lacks it, or a Code
+node that binds a flag to such a test, ok = typeof s.worker_hours === 'number', and an If, Switch or Filter after it
+that tests the flag, which sends the failed item down the branch the workflow chose), when a
 message, an alert or a log row tells the result from a failure by a conditional on a field of the result
 ({{ $json.call_id ? 'Initiated' : 'Failed' }}: the owner reads "Failed"; a fallback such as || 'n/a' is a silent
 default, not a test), when an
@@ -35,7 +37,8 @@ No Op that ends the branch; nodes after a Wait or No Op that do not read the ite
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
-".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
+".../search", a model's /chat, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
+only ids and filters). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
 returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
