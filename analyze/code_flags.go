@@ -104,7 +104,10 @@ func FieldFlags(code string) []FieldFlag {
 		}
 	}
 	// One round of names bound to a flag: available: ok, found = !ok.
-	for _, f := range append([]FieldFlag(nil), out...) {
+	for i, f := range append([]FieldFlag(nil), out...) {
+		if i == maxRefs {
+			break
+		}
 		re := regexp.MustCompile(`["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=)\s*!?\s*` + regexp.QuoteMeta(f.Name) + `\b\s*(?:[,;}\n]|$)`)
 		for _, m := range re.FindAllStringSubmatch(code, -1) {
 			add(m[1], f.Of)
@@ -116,6 +119,15 @@ func FieldFlags(code string) []FieldFlag {
 // jsWords are keywords the binding patterns may catch.
 var jsWords = map[string]bool{"const": true, "let": true, "var": true, "return": true, "if": true,
 	"json": true, "true": true, "false": true, "typeof": true}
+
+// maxRefs bounds the item references and aliases a code is searched
+// for, and so the size of the patterns built from them: a run stays
+// linear in the size of the code.
+const maxRefs = 32
+
+// maxSpan bounds how far a statement is read around a test, so that the
+// tests of a code cost no more than its length times a constant.
+const maxSpan = 600
 
 // fieldTest is a test of a field of the item of reference of, at offset at.
 type fieldTest struct {
@@ -135,13 +147,16 @@ func itemRefs(code string) map[string]string {
 		if strings.HasPrefix(code[loc[1]:], "(") {
 			continue // a method (response.json()), not an item
 		}
+		if len(refs) >= maxRefs {
+			break
+		}
 		r := code[loc[0]:loc[1]]
 		refs[r] = r
 	}
 	for _, m := range aliasRE.FindAllStringSubmatchIndex(code, -1) {
 		rest := code[m[1]:]
 		loc := itemRefRE.FindStringIndex(rest)
-		if loc == nil || loc[0] != 0 {
+		if loc == nil || loc[0] != 0 || len(refs) >= 2*maxRefs {
 			continue
 		}
 		refs[code[m[2]:m[3]]] = rest[:loc[1]]
@@ -207,7 +222,7 @@ func isIdent(c byte) bool {
 // true when that ( is an if's.
 func valueStart(code string, at int) (int, bool) {
 	depth := 0
-	for i := at - 1; i >= 0; i-- {
+	for i := at - 1; i >= 0 && i >= at-maxSpan; i-- {
 		switch c := code[i]; c {
 		case ')', ']', '}':
 			depth++
@@ -232,6 +247,9 @@ func valueStart(code string, at int) (int, bool) {
 			}
 		}
 	}
+	if at > maxSpan {
+		return at, false // too far to tell: no binding
+	}
 	return 0, false
 }
 
@@ -240,6 +258,7 @@ func valueStart(code string, at int) (int, bool) {
 func guarded(code string, at int) string {
 	depth := 1
 	i := at
+	code = code[:min(len(code), at+maxSpan)]
 	for ; i < len(code) && depth > 0; i++ {
 		switch code[i] {
 		case '(':
