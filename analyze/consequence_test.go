@@ -98,6 +98,8 @@ func TestConsequenceOf(t *testing.T) {
 		{"metrics lookup by ids in body parameters", http("POST", "https://api.example.org/metrics/lookup", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"ids","value":"={{ $json.ids }}"}]}`), NoEffect},
 		{"stats without a body", http("POST", "https://api.example.org/v2/stats/daily", ""), NoEffect},
 		{"stats with the item spread into the body", http("POST", "https://api.example.org/v1/stats/runs", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify({ ...$json, run_ids: $json.ids }) }}"`), Unclear},
+		{"analytics metric value sent", http("POST", "https://api.example.org/v1/analytics", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"metric_value\": 3, \"user_id\": \"{{ $json.id }}\"}"`), Unclear},
+		{"stats with a title of its own", http("POST", "https://api.example.org/v1/stats/runs", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"run_ids\": [1, 2], \"title\": \"{{ $json.title }}\"}"`), Unclear},
 		{"metric points sent", http("POST", "https://api.example.org/v1/metrics", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"series\": [{\"metric\": \"jobs\", \"points\": [[{{ $now.toSeconds() }}, 1]]}]}"`), Unclear},
 		{"analytics event with properties", http("POST", "https://api.example.org/analytics/events", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"event","value":"signup"},{"name":"user_id","value":"={{ $json.id }}"}]}`), Unclear},
 		{"stats reset", http("POST", "https://api.example.org/v1/stats/reset", ""), Unclear},

@@ -156,14 +156,21 @@ var selectWords = map[string]bool{"id": true, "ids": true, "uid": true, "uuid": 
 	"cursor": true, "sort": true, "order": true, "field": true, "fields": true, "metric": true, "metrics": true,
 	"dimension": true, "dimensions": true, "group": true, "granularity": true, "interval": true,
 	"timezone": true, "tz": true, "format": true, "export": true, "include": true, "expand": true,
-	"select": true, "type": true, "days": true}
+	"select": true, "days": true}
+
+// dataWords are the words of a body field that carry data of its own,
+// whatever else the name says: event_type, metric_value, report_title.
+var dataWords = map[string]bool{"event": true, "events": true, "properties": true, "value": true,
+	"values": true, "data": true, "text": true, "message": true, "content": true, "body": true, "points": true,
+	"series": true, "payload": true, "name": true, "title": true}
 
 // bodyKeyRE finds the keys of a JSON body or an object literal written as
 // text: a name after { or , and before a colon, quoted or not.
 var bodyKeyRE = lazyregexp.New(`(?:^|[{,])\s*["']?([A-Za-z_][\w-]*)["']?\s*:`)
 
 // bodyOnlySelects reports whether every field of a POST's body names
-// records or filters (selectWords), or it has no body. A body built by an
+// records or filters (selectWords) and none carries data (dataWords), or
+// it has no body. A body built by an
 // expression whose keys cannot be read ({{ JSON.stringify($json) }}) is
 // not known to.
 func bodyOnlySelects(n *n8nschema.Node) bool {
@@ -191,7 +198,9 @@ func bodyOnlySelects(n *n8nschema.Node) bool {
 		return false
 	}
 	for _, k := range keys {
-		if !slices.ContainsFunc(splitWords(k), func(w string) bool { return selectWords[w] }) {
+		words := splitWords(k)
+		if !slices.ContainsFunc(words, func(w string) bool { return selectWords[w] }) ||
+			slices.ContainsFunc(words, func(w string) bool { return dataWords[w] }) {
 			return false
 		}
 	}
