@@ -75,7 +75,7 @@ func readingPOST(n *n8nschema.Node) bool {
 		return false
 	}
 	u := n.Params().Get("url").Str()
-	if n8nschema.AnswerPath(u) || graphQLQuery(n, u) || doNotSave(n, u) {
+	if n8nschema.AnswerPath(u) || graphQLQuery(n, u) || doNotSave(n, u) || readCollection(n, u) {
 		return true
 	}
 	if m := customMethod(u); m != "" {
@@ -108,6 +108,104 @@ func readingPOST(n *n8nschema.Node) bool {
 // bookings: /orders/{id}/process acts on the order.
 var computeWords = map[string]bool{"statistics": true, "stats": true, "process": true, "aggregate": true,
 	"evaluate": true, "compute": true, "simulate": true, "forecast": true}
+
+// readSpaces name a collection of figures computed from what is stored
+// (…/v1/stats/runs, …/metrics/query, …/reports/detailed,
+// …/analytics/summary): a POST under one that sends only which records
+// and which ranges to read answers with figures and stores nothing.
+var readSpaces = map[string]bool{"stats": true, "statistics": true, "metrics": true, "analytics": true,
+	"insights": true, "report": true, "reports": true, "reporting": true, "lookup": true, "lookups": true}
+
+// readCollection reports whether a POST goes to a collection of figures
+// (readSpaces), nothing after it in the path names a change (…/stats/reset,
+// …/reports/create, …/metrics/{id}/delete), and its body names only ids and
+// filters ({"run_ids": …}, {"dateRangeStart": …, "detailedFilter": {…}}) or
+// is empty: what it sends says what to read, not what to store. A body with
+// data of its own (a metric's points, an event's properties, a template's
+// data) is a write. URL is u as written.
+func readCollection(n *n8nschema.Node, u string) bool {
+	segs := strings.Split(pathOf(strings.TrimPrefix(u, "=")), "/")
+	at := -1
+	for i, s := range segs {
+		if strings.Contains(s, "{{") || strings.Contains(s, "}}") {
+			continue
+		}
+		for _, w := range splitWords(s) {
+			if at < 0 && readSpaces[w] {
+				at = i
+			} else if at >= 0 && (changeVerbs[w] || sendVerbs[w] || stateVerbs[w] || tallyVerbs[w]) {
+				return false
+			}
+		}
+	}
+	return at >= 0 && bodyOnlySelects(n)
+}
+
+// tallyVerbs name an action on figures rather than a read of them:
+// …/stats/reset, …/metrics/ingest, …/analytics/track, …/reports/generate.
+var tallyVerbs = map[string]bool{"reset": true, "clear": true, "purge": true, "flush": true, "track": true,
+	"record": true, "log": true, "ingest": true, "submit": true, "push": true, "increment": true, "launch": true,
+	"generate": true, "schedule": true, "start": true, "collect": true, "event": true, "events": true}
+
+// selectWords are the words of a body field that say which records to
+// read or how to shape the answer: ids, filters, ranges, pages, grouping.
+var selectWords = map[string]bool{"id": true, "ids": true, "uid": true, "uuid": true, "filter": true,
+	"filters": true, "where": true, "query": true, "q": true, "search": true, "date": true, "dates": true,
+	"range": true, "start": true, "end": true, "from": true, "to": true, "since": true, "until": true,
+	"before": true, "after": true, "period": true, "page": true, "size": true, "limit": true, "offset": true,
+	"cursor": true, "sort": true, "order": true, "field": true, "fields": true, "metric": true, "metrics": true,
+	"dimension": true, "dimensions": true, "group": true, "granularity": true, "interval": true,
+	"timezone": true, "tz": true, "format": true, "export": true, "include": true, "expand": true,
+	"select": true, "days": true}
+
+// dataWords are the words of a body field that carry data of its own,
+// whatever else the name says: event_type, metric_value, report_title.
+var dataWords = map[string]bool{"event": true, "events": true, "properties": true, "value": true,
+	"values": true, "data": true, "text": true, "message": true, "content": true, "body": true, "points": true,
+	"series": true, "payload": true, "name": true, "title": true}
+
+// bodyKeyRE finds the keys of a JSON body or an object literal written as
+// text: a name after { or , and before a colon, quoted or not.
+var bodyKeyRE = lazyregexp.New(`(?:^|[{,])\s*["']?([A-Za-z_][\w-]*)["']?\s*:`)
+
+// bodyOnlySelects reports whether every field of a POST's body names
+// records or filters (selectWords) and none carries data (dataWords), or
+// it has no body. A body built by an
+// expression whose keys cannot be read ({{ JSON.stringify($json) }}) is
+// not known to.
+func bodyOnlySelects(n *n8nschema.Node) bool {
+	p := n.Params()
+	var keys []string
+	for _, at := range []string{"bodyParameters.parameters", "bodyParametersUi.parameter"} {
+		for _, e := range p.Get(at).Elems() {
+			keys = append(keys, e.Get("name").Str())
+		}
+	}
+	for _, at := range []string{"jsonBody", "bodyParametersJson", "body"} {
+		x := strings.TrimSpace(strings.TrimPrefix(p.Get(at).Str(), "="))
+		if x == "" {
+			continue
+		}
+		found := bodyKeyRE.FindAllStringSubmatch(x, -1)
+		if len(found) == 0 || strings.Contains(x, "...") {
+			return false // an expression or a text whose fields are unknown, or a spread of the item's
+		}
+		for _, m := range found {
+			keys = append(keys, m[1])
+		}
+	}
+	if p.Get("sendBinaryData").True() || p.Get("contentType").Str() == "binaryData" {
+		return false
+	}
+	for _, k := range keys {
+		words := splitWords(k)
+		if !slices.ContainsFunc(words, func(w string) bool { return selectWords[w] }) ||
+			slices.ContainsFunc(words, func(w string) bool { return dataWords[w] }) {
+			return false
+		}
+	}
+	return true
+}
 
 // customReads lead the Google-style custom methods (AIP-136) that answer
 // and store nothing: urlInspection/index:inspect, text:synthesize,

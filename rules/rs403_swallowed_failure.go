@@ -21,7 +21,9 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
 node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
-to record or report it, or an If that tests whether a returned field is there: the failed item lacks it), when a
+to record or report it, or an If that tests whether a returned field is there: the failed item lacks it, or a Code
+node that binds a flag to such a test, ok = typeof s.worker_hours === 'number', and an If, Switch or Filter after it
+that tests the flag, which sends the failed item down the branch the workflow chose), when a
 message, an alert or a log row tells the result from a failure by a conditional on a field of the result
 ({{ $json.call_id ? 'Initiated' : 'Failed' }}: the owner reads "Failed"; a fallback such as || 'n/a' is a silent
 default, not a test), when an
@@ -35,7 +37,8 @@ No Op that ends the branch; nodes after a Wait or No Op that do not read the ite
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
-".../search", a model's /chat). It is fine, too, when the next Code node parses the reply inside try/catch
+".../search", a model's /chat, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
+only ids and filters). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
 returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
@@ -224,7 +227,8 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 					}
 				})
 				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) || catchesBadReply(m) && testedAfter(g, m) ||
-					skipsWithoutResult(g, m, n, h.d == 0) || routesFailureToHandler(g, m, n, h.d == 0) {
+					skipsWithoutResult(g, m, n, h.d == 0) || routesFailureToHandler(g, m, n, h.d == 0) ||
+					flagsResult(g, m, n, h.d == 0 || passesOnly(g, n, m)) {
 					return true
 				}
 			}
@@ -337,6 +341,85 @@ func testedAfter(g *analyze.Graph, c *n8nschema.Node) bool {
 	}
 	return false
 }
+
+// flagsResult reports whether m is a Code node that binds a flag to a test
+// of a field of n's result (ok = typeof s.worker_hours === 'number') and a
+// condition (If, Switch, Filter) a few hops after it tests that flag: the
+// failed item ({error: …}) lacks the field, so its flag is false and it
+// goes down the branch the workflow chose for it. $json and $input count
+// only when the items reaching m are n's (direct); n's name counts anywhere.
+func flagsResult(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
+	if !n8nschema.IsCode(m.Type) {
+		return false
+	}
+	v, ok := m.Param("jsCode")
+	if !ok {
+		v, ok = m.Param("functionCode")
+	}
+	if !ok {
+		return false
+	}
+	var flags []string
+	for _, f := range analyze.FieldFlags(v.Str()) {
+		named := strings.HasPrefix(f.Of, "$(") || strings.HasPrefix(f.Of, "$node[")
+		if named && refsResult(f.Of, n, false) || !named && direct {
+			flags = append(flags, f.Name)
+		}
+	}
+	if len(flags) == 0 {
+		return false
+	}
+	seen := map[*n8nschema.Node]bool{m: true}
+	next := []*n8nschema.Node{m}
+	for d := 0; d < 3 && len(next) > 0; d++ {
+		var more []*n8nschema.Node
+		for _, u := range next {
+			for _, e := range g.OutOfType(u, analyze.ConnMain) {
+				c := e.To
+				if seen[c] || e.Error {
+					continue
+				}
+				seen[c] = true
+				more = append(more, c)
+				if n8nschema.IsBranch(c.Type) && testsFlag(c, m, flags) {
+					return true
+				}
+			}
+		}
+		next = more
+	}
+	return false
+}
+
+// testsFlag reports whether a condition node reads one of the flags of
+// Code node m: $json.ok, $json["ok"], $('Format row').item.json.ok.
+func testsFlag(c, m *n8nschema.Node, flags []string) bool {
+	found := false
+	c.Params().Walk(func(_ string, v n8nschema.Value) {
+		if found || v.Kind() != n8nschema.String {
+			return
+		}
+		x := v.Str()
+		for _, at := range resultFieldRE.FindAllStringSubmatch(x, -1) {
+			ref, field := at[1], strings.Trim(at[2], `?.["' `)
+			if ref != "$json" && !refsResult(ref, m, false) {
+				continue
+			}
+			for _, f := range flags {
+				if field == f {
+					found = true
+					return
+				}
+			}
+		}
+	})
+	return found
+}
+
+// resultFieldRE finds the first field read of an item: $json.ok,
+// $json["ok"], $('Format row').item.json.ok; group 1 the reference, group
+// 2 the field.
+var resultFieldRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\.json|\$node\[\s*['"][^'"]+['"]\s*\]\.json)(\??\.\w+|\[\s*['"][^'"]+['"]\s*\])`)
 
 // routesFailureToHandler reports whether an If or a Switch tests a field of
 // n's result and sends the item that lacks it (the failed one) down an output that
