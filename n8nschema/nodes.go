@@ -25,11 +25,11 @@ func Prepare() {
 type nodeFlag uint8
 
 const (
-	flagTrigger nodeFlag = 1 << iota // group "trigger": starts executions
-	flagPolling                      // polling: true, n8n calls poll() on a schedule
-	flagWebhook                      // declares webhooks: a request starts (or resumes) it
-	flagTool                         // usableAsTool: n8n also loads it as <type>Tool
-	flagDeclarative                  // requestDefaults: n8n runs it through its RoutingNode
+	flagTrigger     nodeFlag = 1 << iota // group "trigger": starts executions
+	flagPolling                          // polling: true, n8n calls poll() on a schedule
+	flagWebhook                          // declares webhooks: a request starts (or resumes) it
+	flagTool                             // usableAsTool: n8n also loads it as <type>Tool
+	flagDeclarative                      // requestDefaults: n8n runs it through its RoutingNode
 )
 
 // nodeEntry is one row of the table: a node type at a run of versions.

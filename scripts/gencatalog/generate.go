@@ -24,17 +24,17 @@ var packages = []struct{ dir, prefix string }{
 
 // description is the part of n8n's INodeTypeDescription the table uses.
 type description struct {
-	Name        string          `json:"name"`
-	Version     json.RawMessage `json:"version"`
-	Group       []string        `json:"group"`
-	Polling     bool            `json:"polling"`
-	Webhooks    []any           `json:"webhooks"`
-	UsableAsT   any             `json:"usableAsTool"` // true, or an object of replacements
-	Outputs     json.RawMessage `json:"outputs"`
+	Name      string          `json:"name"`
+	Version   json.RawMessage `json:"version"`
+	Group     []string        `json:"group"`
+	Polling   bool            `json:"polling"`
+	Webhooks  []any           `json:"webhooks"`
+	UsableAsT any             `json:"usableAsTool"` // true, or an object of replacements
+	Outputs   json.RawMessage `json:"outputs"`
 	// RequestDefaults is set on a declarative node, which n8n runs through
 	// its RoutingNode (no execute method of its own).
 	RequestDefaults json.RawMessage `json:"requestDefaults"`
-	Credentials []struct {
+	Credentials     []struct {
 		Name           string          `json:"name"`
 		Required       bool            `json:"required"`
 		DisplayOptions *displayOptions `json:"displayOptions"`
