@@ -30,7 +30,7 @@ func readPaths(x string) string {
 	if !strings.Contains(out, "body") || !strings.Contains(out, "json") {
 		return out
 	}
-	for _, m := range bodyAliasRE.FindAllStringSubmatch(out, maxAliases) {
+	for _, m := range bodyAliases(out, maxAliases) {
 		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]), ""))
 	}
 	return out
@@ -102,6 +102,57 @@ func bracketName(s string) (string, int) {
 // readPaths has written its path with dots: const body = $json.body,
 // let b = $input.item.json.body || {}, var p = $('Webhook').first().json.body;
 var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*\{\s*\}\s*)?(?:;|\n|$)`)
+
+// bodyAliasAtRE is bodyAliasRE at the start of a declaration.
+var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*\{\s*\}\s*)?(?:;|\n|$)`)
+
+// bodyAliases is bodyAliasRE.FindAllStringSubmatch(s, n) (n > 0), with the
+// pattern run only where a declaration starts (const, let or var after no
+// word byte) and only up to the statement's first ';' (a match holds none
+// before its last byte): the unanchored pattern tried every byte of long
+// code. Each ';' is looked for once, so it stays linear.
+func bodyAliases(s string, n int) [][]string {
+	var out [][]string
+	semi := -1 // the first ';' at or after the candidate, or len(s)
+	for i := 0; i < len(s) && len(out) < n; {
+		j := declaration(s, i)
+		if j < 0 {
+			break
+		}
+		if semi < j {
+			semi = len(s)
+			if k := strings.IndexByte(s[j:], ';'); k >= 0 {
+				semi = j + k
+			}
+		}
+		m := bodyAliasAtRE.FindStringSubmatchIndex(s[j:min(semi+1, len(s))])
+		if m == nil {
+			i = j + 1
+			continue
+		}
+		out = append(out, []string{s[j : j+m[1]], s[j+m[2] : j+m[3]], s[j+m[4] : j+m[5]]})
+		i = j + m[1]
+	}
+	return out
+}
+
+// declaration returns the first index at or after i where const, let or
+// var starts after no word byte (as \b reads it), or -1.
+func declaration(s string, i int) int {
+	for i < len(s) {
+		k := strings.IndexAny(s[i:], "clv")
+		if k < 0 {
+			return -1
+		}
+		j := i + k
+		if (j == 0 || !isWordByte(s[j-1])) &&
+			(strings.HasPrefix(s[j:], "const") || strings.HasPrefix(s[j:], "let") || strings.HasPrefix(s[j:], "var")) {
+			return j
+		}
+		i = j + 1
+	}
+	return -1
+}
 
 // inlineAlias writes each read of name's fields (name.email, where name is
 // no field of something else) as path.email, and name taken apart

@@ -1,6 +1,11 @@
 package analyze
 
-import "testing"
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestReadPaths: the ways JavaScript reads one field are written as one
 // dotted path; a node named in $node["…"], a ternary before a decimal and
@@ -23,6 +28,25 @@ func TestReadPaths(t *testing.T) {
 	} {
 		if got := readPaths(tc.in); got != tc.want {
 			t.Errorf("readPaths(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestBodyAliasesAsPattern checks bodyAliases against the pattern it runs
+// faster, on declarations cut and joined at random.
+func TestBodyAliasesAsPattern(t *testing.T) {
+	parts := []string{"const ", "let ", "var ", "xconst ", "$let ", "b", "body", " = ", "=", "$json.body", "json .\n body",
+		"$input.item.json.body", " || {}", " ?? { }", ";", "\n", " ", "{", "}", "|", "?", ".", "e", "_x", "\t", "const b = $json.body;"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		want := bodyAliasRE.FindAllStringSubmatch(s, maxAliases)
+		if got := bodyAliases(s, maxAliases); !reflect.DeepEqual(got, want) {
+			t.Fatalf("bodyAliases(%q) = %q; the pattern finds %q", s, got, want)
 		}
 	}
 }

@@ -517,18 +517,22 @@ func (r *bodyRead) of(t *n8nschema.Node) bool {
 func (g *Graph) bodyReads(n *n8nschema.Node) []bodyRead {
 	g.bodiesOnce.Do(func() {
 		g.bodies = map[*n8nschema.Node][]bodyRead{}
-		for _, n := range g.Nodes {
+		for i, n := range g.Nodes {
 			if n.Disabled {
 				continue // what a disabled node reads, no run reads
 			}
 			if raw := n.Params().Raw(); !strings.Contains(raw, `\u`) && !(strings.Contains(raw, "{{") && strings.Contains(raw, "body")) {
 				continue // none of its strings holds both (an escape aside, \u may spell them)
 			}
+			// g.paths holds the same strings, in the order of this walk,
+			// as readPaths writes them: relayOf asks for them too.
+			texts, k := g.paths(i), 0
 			n.Params().Walk(func(rel string, v n8nschema.Value) {
 				if v.Kind() != n8nschema.String {
 					return // no number or boolean holds "{{"
 				}
-				x := readPaths(v.Str())
+				x := texts[k]
+				k++
 				if json, names := bodiesRead(x); json || len(names) > 0 {
 					g.bodies[n] = append(g.bodies[n], bodyRead{rel: rel, x: x, json: json, names: names})
 				}

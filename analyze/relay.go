@@ -83,14 +83,24 @@ func RelayOf(g *Graph, t *n8nschema.Node) Relay {
 // first service of the table that one of them names.
 func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 	found := make([]string, len(relayServices))
+	// first is the first service of the table found so far: no later one
+	// can win, so none is looked for.
+	first := len(relayServices)
 	for j, n := range g.Nodes {
+		if first == 0 {
+			break
+		}
 		if !reached[n] || n.Disabled || !mayRelay(n.Params().Raw()) {
 			continue
 		}
 		for _, x := range g.paths(j) {
-			for i, s := range relayServices {
+			reads := bodyReadPaths(x) // once per string, for every service
+			for i := 0; i < first; i++ {
 				if found[i] == "" {
-					found[i] = relaySignal(x, s.paths, s.events, s.header)
+					s := relayServices[i]
+					if found[i] = relaySignal(x, reads, s.paths, s.events, s.header); found[i] != "" {
+						first = i
+					}
 				}
 			}
 		}
@@ -101,6 +111,19 @@ func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 		}
 	}
 	return Relay{}
+}
+
+// bodyReadPaths returns the request body paths x reads, written dotted
+// (.a.b), in the order x reads them.
+func bodyReadPaths(x string) []string {
+	if !strings.Contains(x, "body") {
+		return nil
+	}
+	var reads []string
+	for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
+		reads = append(reads, dotted(m[1]))
+	}
+	return reads
 }
 
 // mayRelay reports whether a node's parameters (their JSON text) may hold
@@ -122,16 +145,13 @@ func mayRelay(raw string) bool {
 }
 
 // relaySignal returns what x reads of a service's request: a body path of
-// its payload, an event name it sends, or its signature header (in any
-// case); "" when none.
-func relaySignal(x string, paths, events []string, header string) string {
-	if strings.Contains(x, "body") {
-		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
-			path := dotted(m[1])
-			for _, p := range paths {
-				if rest, ok := strings.CutPrefix(path, "."+p); ok && (rest == "" || rest[0] == '.') {
-					return fmt.Sprintf("it reads %q", "body."+p)
-				}
+// its payload (reads: bodyReadPaths(x)), an event name it sends, or its
+// signature header (in any case); "" when none.
+func relaySignal(x string, reads, paths, events []string, header string) string {
+	for _, path := range reads {
+		for _, p := range paths {
+			if rest, ok := strings.CutPrefix(path, "."+p); ok && (rest == "" || rest[0] == '.') {
+				return fmt.Sprintf("it reads %q", "body."+p)
 			}
 		}
 	}
@@ -161,7 +181,6 @@ func quotedValue(x, v string) bool {
 }
 
 // dotted writes a path read as .a["b"] or ['a'].b as .a.b, without spaces.
-func dotted(path string) string {
-	r := strings.NewReplacer(" ", "", "\t", "", "\n", "", `["`, ".", `['`, ".", `"]`, "", `']`, "")
-	return r.Replace(path)
-}
+func dotted(path string) string { return dottedReplacer.Replace(path) }
+
+var dottedReplacer = strings.NewReplacer(" ", "", "\t", "", "\n", "", `["`, ".", `['`, ".", `"]`, "", `']`, "")
