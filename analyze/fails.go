@@ -279,23 +279,11 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 // a node that fails on every item, a done output that never fires), the
 // starts included. Sub-nodes are not followed.
 func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := make(map[*n8nschema.Node]bool, len(starts))
-	queue := make([]*n8nschema.Node, 0, len(starts))
+	known := make([]*n8nschema.Node, 0, len(starts))
 	for _, t := range starts {
-		if !seen[t] && g.Has(t) {
-			seen[t] = true
-			queue = append(queue, t)
+		if g.Has(t) {
+			known = append(known, t)
 		}
 	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && !g.dead(e) && !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	return seen
+	return g.walkFrom(false, true, known)
 }

@@ -1008,6 +1008,12 @@ func ReachFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 // walk returns the nodes reachable from starts along main connections,
 // the starts included, and with subNodes the sub-nodes of each.
 func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+	return g.walkFrom(subNodes, false, starts)
+}
+
+// walkFrom is walk; with live it leaves out the edges that never carry an
+// item (dead).
+func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	seen := make(map[*n8nschema.Node]bool, len(starts))
 	queue := make([]*n8nschema.Node, 0, len(starts))
 	for _, t := range starts {
@@ -1020,7 +1026,7 @@ func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Nod
 		u := queue[0]
 		queue = queue[1:]
 		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && !seen[e.To] {
+			if e.Type == ConnMain && !seen[e.To] && !(live && g.dead(e)) {
 				seen[e.To] = true
 				queue = append(queue, e.To)
 			}

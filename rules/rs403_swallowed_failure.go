@@ -313,6 +313,19 @@ func readsErrorField(m, n *n8nschema.Node) bool {
 // substitutes is observed only when something tells it from a result;
 // otherwise it flows on as one, whatever its words say.
 func testedAfter(g *analyze.Graph, c *n8nschema.Node) bool {
+	return branchWithin3(g, c, false, func(m *n8nschema.Node) bool {
+		found := false
+		m.Params().Walk(func(_ string, v n8nschema.Value) {
+			found = found || v.Kind() == n8nschema.String && refsResult(v.Str(), c, true)
+		})
+		return found
+	})
+}
+
+// branchWithin3 reports whether a condition node (If, Switch, Filter) at
+// most three main hops after c passes test; noError leaves out error
+// outputs.
+func branchWithin3(g *analyze.Graph, c *n8nschema.Node, noError bool, test func(*n8nschema.Node) bool) bool {
 	seen := map[*n8nschema.Node]bool{c: true}
 	next := []*n8nschema.Node{c}
 	for d := 0; d < 3 && len(next) > 0; d++ {
@@ -320,19 +333,12 @@ func testedAfter(g *analyze.Graph, c *n8nschema.Node) bool {
 		for _, u := range next {
 			for _, e := range g.OutOfType(u, analyze.ConnMain) {
 				m := e.To
-				if seen[m] {
+				if seen[m] || noError && e.Error {
 					continue
 				}
 				seen[m] = true
 				more = append(more, m)
-				if !n8nschema.IsBranch(m.Type) {
-					continue
-				}
-				found := false
-				m.Params().Walk(func(_ string, v n8nschema.Value) {
-					found = found || v.Kind() == n8nschema.String && refsResult(v.Str(), c, true)
-				})
-				if found {
+				if n8nschema.IsBranch(m.Type) && test(m) {
 					return true
 				}
 			}
@@ -369,26 +375,7 @@ func flagsResult(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
 	if len(flags) == 0 {
 		return false
 	}
-	seen := map[*n8nschema.Node]bool{m: true}
-	next := []*n8nschema.Node{m}
-	for d := 0; d < 3 && len(next) > 0; d++ {
-		var more []*n8nschema.Node
-		for _, u := range next {
-			for _, e := range g.OutOfType(u, analyze.ConnMain) {
-				c := e.To
-				if seen[c] || e.Error {
-					continue
-				}
-				seen[c] = true
-				more = append(more, c)
-				if n8nschema.IsBranch(c.Type) && testsFlag(c, m, flags) {
-					return true
-				}
-			}
-		}
-		next = more
-	}
-	return false
+	return branchWithin3(g, m, true, func(c *n8nschema.Node) bool { return testsFlag(c, m, flags) })
 }
 
 // testsFlag reports whether a condition node reads one of the flags of
