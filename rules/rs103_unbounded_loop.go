@@ -56,20 +56,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, l := range g.Loops {
-			if l.Bound == "status" {
-				// It ends when the job it polls does, failed or not.
+			if msg, ok := boundedByData[l.Bound]; ok {
 				n := l.Calls[0]
-				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "status",
-					Message: fmt.Sprintf("node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
-						n.Name, loopPath(l.Nodes))})
-				continue
-			}
-			if l.Bound == "drain" {
-				// Each pass removes what it listed: it ends with the data.
-				n := l.Calls[0]
-				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: "drain",
-					Message: fmt.Sprintf("node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
-						n.Name, loopPath(l.Nodes))})
+				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: l.Bound,
+					Message: fmt.Sprintf(msg, n.Name, loopPath(l.Nodes))})
 				continue
 			}
 			if !l.Unbounded {
@@ -100,4 +90,12 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 			pass.Report(d)
 		}
 	},
+}
+
+// boundedByData are the notes for loops that end with what they read, by
+// Loop.Bound: a poll ends when the job it polls does, failed or not; a
+// drain ends when each pass has removed what it listed.
+var boundedByData = map[string]string{
+	"status": "node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
+	"drain":  "node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
 }
