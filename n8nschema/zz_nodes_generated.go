@@ -954,7 +954,9 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.dateTime": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+				{"", "add", "add:c subtract"},
+			}},
 			{v: []float64{2}, outputs: 1, flags: flagTool, ops: []resourceOps{
 				{"", "getCurrentDate", "addToDate:c extractDate formatDate getCurrentDate getTimeBetweenDates roundDate subtractFromDate"},
 			}},
@@ -984,6 +986,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
 				{"member", "getAll", "ban getAll kick:u roleAdd:c roleRemove:d timeout unban"},
+				{"", "sendLegacy", "sendLegacy:s"},
 			}},
 		},
 		"n8n-nodes-base.discourse": {
@@ -1217,7 +1220,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.ghost": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi? ghostContentApi?", resource: "post", ops: []resourceOps{
-				{"post", "get", "get getAll"},
+				{"post", "get", "get getAll create:c delete:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.git": {
@@ -2748,7 +2751,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.storyblok": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi? storyblokManagementApi?", resource: "story", ops: []resourceOps{
-				{"story", "get", "get getAll"},
+				{"story", "get", "get getAll delete:d publish:u unpublish:u"},
 			}},
 		},
 		"n8n-nodes-base.strapi": {
@@ -2833,7 +2836,11 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.theHive": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", ops: []resourceOps{
+				{"alert", "create", "count create:c executeResponder:x get getAll markAsRead:u markAsUnread:u merge:u promote:u update:u"},
+				{"case", "getAll", "count create:c executeResponder:x getAll get update:u"},
 				{"log", "getAll", "create:c executeResponder:x getAll get"},
+				{"observable", "getAll", "count create:c executeAnalyzer:x executeResponder:x getAll get search update:u"},
+				{"task", "getAll", "count create:c executeResponder:x getAll get search update:u"},
 			}},
 		},
 		"n8n-nodes-base.theHiveProject": {

@@ -45,6 +45,10 @@ type description struct {
 	// missing (n8n-workflow VersionedNodeType: defaultVersion, else the
 	// newest version).
 	DefaultVersion *float64 `json:"defaultVersion"`
+
+	// loaded holds the options of loadOptions methods, read from the
+	// node's code (loadOptions).
+	loaded map[string][]option
 }
 
 type property struct {
@@ -53,6 +57,11 @@ type property struct {
 	Default        any             `json:"default"`
 	Options        []option        `json:"options"`
 	DisplayOptions *displayOptions `json:"displayOptions"`
+	TypeOptions    struct {
+		// LoadOptionsMethod names the node's method that lists the
+		// options at edit time, when the description holds none.
+		LoadOptionsMethod string `json:"loadOptionsMethod"`
+	} `json:"typeOptions"`
 }
 
 type option struct {
@@ -114,6 +123,9 @@ func Generate(modules string) ([]byte, error) {
 		var descs []description
 		if err := json.Unmarshal(b, &descs); err != nil {
 			return nil, fmt.Errorf("%s nodes.json: %w", p.dir, err)
+		}
+		if err := loadOptions(modules, p.dir, descs); err != nil {
+			return nil, err
 		}
 		ds, err := oldDefaults(descs)
 		if err != nil {
@@ -287,38 +299,11 @@ func (d description) at(v float64) (entry, error) {
 	}
 	res, _ := base["resource"].(string)
 	e.resource = res
-	resources := []string{res}
-	if p := d.visible("resource", v, base); p != nil && len(p.Options) > 0 {
-		resources = resources[:0]
-		for _, o := range p.Options {
-			if s, ok := o.Value.(string); ok {
-				resources = append(resources, s)
-			}
-		}
+	ops, err := d.operations(v)
+	if err != nil {
+		return e, err
 	}
-	for _, r := range resources {
-		params := d.defaults(v, map[string]any{"resource": r})
-		p := d.visible("operation", v, params)
-		if p == nil || len(p.Options) == 0 {
-			continue
-		}
-		def, _ := params["operation"].(string)
-		var ops []string
-		for _, o := range p.Options {
-			val, ok := o.Value.(string)
-			if !ok {
-				continue
-			}
-			if val == "" || strings.ContainsAny(val, " :") {
-				return e, fmt.Errorf("operation value %q cannot be written in the table", val)
-			}
-			if k := kind(d.Name, val, o.Action, o.Name); k != "" {
-				val += ":" + k
-			}
-			ops = append(ops, val)
-		}
-		e.ops = append(e.ops, resOps{r, def, strings.Join(ops, " ")})
-	}
+	e.ops = ops
 	return e, nil
 }
 

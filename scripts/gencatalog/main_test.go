@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -134,5 +137,133 @@ func TestOldDefaults(t *testing.T) {
 	want := map[string]float64{"kafka": 1, "plain": 1}
 	if !maps.Equal(got, want) {
 		t.Errorf("oldDefaults = %v, want %v", got, want)
+	}
+}
+
+func TestOperationsGated(t *testing.T) {
+	show := func(kv ...any) *displayOptions {
+		m := map[string][]any{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1].([]any)
+		}
+		return &displayOptions{Show: m}
+	}
+	opts := func(vals ...string) []option {
+		var out []option
+		for _, v := range vals {
+			out = append(out, option{Name: v, Value: v, Action: v + " a post"})
+		}
+		return out
+	}
+	// Ghost v1 (nodes/Ghost/Ghost.node.ts): the admin API's operations
+	// show only for source adminApi.
+	ghost := description{Name: "ghost", Properties: []property{
+		{Name: "source", Type: "options", Default: "contentApi", Options: opts("adminApi", "contentApi")},
+		{Name: "resource", Type: "options", Default: "post", Options: opts("post")},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("get", "getAll"),
+			DisplayOptions: show("source", []any{"contentApi"}, "resource", []any{"post"})},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("create", "delete", "get", "getAll", "update"),
+			DisplayOptions: show("source", []any{"adminApi"}, "resource", []any{"post"})},
+	}}
+	// Discord v2: webhook authentication hides the resource and shows one
+	// operation of its own.
+	discord := description{Name: "discord", Properties: []property{
+		{Name: "authentication", Type: "options", Default: "botToken", Options: opts("botToken", "webhook")},
+		{Name: "resource", Type: "options", Default: "message", Options: opts("message"),
+			DisplayOptions: &displayOptions{Hide: map[string][]any{"authentication": {"webhook"}}}},
+		{Name: "operation", Type: "options", Default: "send", Options: opts("send", "get"),
+			DisplayOptions: show("resource", []any{"message"}, "authentication", []any{"botToken"})},
+		{Name: "operation", Type: "options", Default: "sendLegacy", Options: opts("sendLegacy"),
+			DisplayOptions: show("authentication", []any{"webhook"})},
+	}}
+	// A gate whose own parameter is shown only at a version: below it, the
+	// gated operations are no configuration's.
+	versioned := description{Name: "versioned", Properties: []property{
+		{Name: "source", Type: "options", Default: "a", Options: opts("a", "b"),
+			DisplayOptions: show("@version", []any{map[string]any{"_cnd": map[string]any{"gte": 2.0}}})},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("get", "create"),
+			DisplayOptions: show("source", []any{"b"})},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("get"),
+			DisplayOptions: &displayOptions{Hide: map[string][]any{"source": {"b"}}}},
+	}}
+	for _, c := range []struct {
+		d    description
+		v    float64
+		want []resOps
+	}{
+		{ghost, 1, []resOps{{"post", "get", "get getAll create:c delete:d update:u"}}},
+		{discord, 2, []resOps{{"message", "send", "send:s get"}, {"", "sendLegacy", "sendLegacy:s"}}},
+		{versioned, 1, []resOps{{"", "get", "get"}}},
+		{versioned, 2, []resOps{{"", "get", "get create:c"}}},
+	} {
+		got, err := c.d.operations(c.v)
+		if err != nil {
+			t.Fatalf("%s v%v: %v", c.d.Name, c.v, err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s v%v: operations %v, want %v", c.d.Name, c.v, got, c.want)
+		}
+	}
+}
+
+// TestGatedOperationsOfInstalledN8n reads the installed n8n's own node
+// descriptions and fails when an operation that n8n shows only for another
+// parameter's value, or lists through a loadOptions method, is missing.
+func TestGatedOperationsOfInstalledN8n(t *testing.T) {
+	dir := defaultModules()
+	b, err := os.ReadFile(filepath.Join(dir, "n8n-nodes-base", "dist", "types", "nodes.json"))
+	if err != nil {
+		t.Skipf("n8n %s is not installed in %s (scripts/e2e-n8n.sh installs it): %v", n8nVersion, dir, err)
+	}
+	var descs []description
+	if err := json.Unmarshal(b, &descs); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadOptions(dir, "n8n-nodes-base", descs); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		node     string
+		v        float64
+		resource string
+		ops      []string // each must be listed, with its kind
+	}{
+		{"ghost", 1, "post", []string{"get", "getAll", "create:c", "delete:d", "update:u"}},            // source: adminApi
+		{"storyblok", 1, "story", []string{"get", "getAll", "delete:d", "publish:u", "unpublish:u"}},   // source: managementApi
+		{"theHive", 1, "alert", []string{"create:c", "count", "markAsRead:u", "promote:u", "merge:u"}}, // loadAlertOptions
+		{"theHive", 1, "case", []string{"create:c", "getAll", "update:u", "executeResponder:x"}},       // loadCaseOptions
+		{"theHive", 1, "observable", []string{"create:c", "executeAnalyzer:x", "search", "update:u"}},  // loadObservableOptions
+		{"theHive", 1, "task", []string{"create:c", "search", "update:u"}},                             // loadTaskOptions
+		{"theHive", 1, "log", []string{"create:c", "getAll"}},                                          // in the description
+		{"discord", 2, "", []string{"sendLegacy:s"}},                                                   // authentication: webhook
+		{"discord", 2, "message", []string{"send:s", "sendAndWait:s"}},                                 // authentication: botToken
+		{"microsoftTeams", 2, "chatMessage", []string{"create:c", "sendAndWait:s"}},                    // hidden for a service principal only
+		{"gmail", 2.1, "message", []string{"send:s", "reply:s", "sendAndWait:s"}},                      // no gate
+		{"slack", 2.3, "message", []string{"post:s", "sendAndWait:s", "update:u", "delete:d"}},         // no gate
+		{"googleSheets", 4.7, "sheet", []string{"append:c", "appendOrUpdate:u", "read", "update:u"}},   // no gate
+	} {
+		i := slices.IndexFunc(descs, func(d description) bool {
+			vs, _ := d.versions()
+			return d.Name == c.node && slices.Contains(vs, c.v)
+		})
+		if i < 0 {
+			t.Errorf("%s v%v: not in nodes.json", c.node, c.v)
+			continue
+		}
+		rows, err := descs[i].operations(c.v)
+		if err != nil {
+			t.Fatalf("%s v%v: %v", c.node, c.v, err)
+		}
+		j := slices.IndexFunc(rows, func(r resOps) bool { return r.resource == c.resource })
+		if j < 0 {
+			t.Errorf("%s v%v: resource %q missing from %v", c.node, c.v, c.resource, rows)
+			continue
+		}
+		have := strings.Fields(rows[j].ops)
+		for _, op := range c.ops {
+			if !slices.Contains(have, op) {
+				t.Errorf("%s v%v %s: operation %q missing from %q", c.node, c.v, c.resource, op, rows[j].ops)
+			}
+		}
 	}
 }
