@@ -114,6 +114,10 @@ type Graph struct {
 	// neverTrue marks If and Filter nodes whose test throws on every item
 	// but that continue on fail: every item leaves by output 1 (failing).
 	neverTrue []bool
+	// empty marks nodes that return no items, their code having no branch
+	// for their resource or operation (n8nschema.RefusedCall with
+	// NoItems): nothing after their regular outputs runs.
+	empty []bool
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -303,6 +307,10 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 // FilterV2.node.js catch: continueOnFail), sends every item to its second
 // output instead; a root that fails before it calls its sub-nodes
 // (failsFirst), whose sub-nodes never run whatever it does on error.
+//
+// A node that returns no items (n8nschema.RefusedCall with NoItems) does
+// not fail, but nothing leaves its regular outputs either: n8n runs no
+// node on an empty output.
 func (g *Graph) failing() {
 	mark := func(m *[]bool, i int) {
 		if *m == nil {
@@ -318,13 +326,20 @@ func (g *Graph) failing() {
 		if first {
 			mark(&g.noCall, i)
 		}
+		r, refused := n8nschema.RefusedCall(nd)
+		if refused && r.NoItems && !nd.AlwaysOutputData {
+			// alwaysOutputData turns no items into one empty item
+			// (workflow-execute.js ensureAlwaysOutputData).
+			mark(&g.empty, i)
+			continue
+		}
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
 			if _, ok := n8nschema.GateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
-		if r, ok := n8nschema.RefusedCall(nd); ok && r.Fails || first {
+		if refused && r.Fails || first {
 			mark(&g.fails, i)
 		} else if _, ok := n8nschema.GateThrows(nd); ok {
 			if nd.ContinuesOnFail() {
@@ -1391,7 +1406,8 @@ func (g *Graph) starts(buf []int32) []int32 {
 
 // dead reports whether an edge never carries items: it leaves the done
 // output of a Loop Over Items that never runs a second time, or a
-// regular output of a node that fails on every item, or the true or error
+// regular output of a node that fails on every item or returns none
+// (failing), or the true or error
 // output of a gate that throws and continues, keeping its items (failing).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
@@ -1406,7 +1422,7 @@ func (g *Graph) dead(e *Edge) bool {
 	if e.Error {
 		return false
 	}
-	if g.fails != nil && g.fails[i] {
+	if g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

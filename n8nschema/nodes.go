@@ -274,6 +274,24 @@ func (d NodeVersion) Operation(resource, op string) (OpKind, bool) {
 	return OpRead, false
 }
 
+// operationOf is Operation for a node whose resource parameter may be
+// absent: n8n leaves it out where a configuration hides it (Discord v2 with
+// webhook authentication shows only sendLegacy, listed under resource ""),
+// so an operation the default resource lacks is looked up there too.
+func (d NodeVersion) operationOf(resource string, absent bool, op string) (OpKind, bool) {
+	k, ok := d.Operation(resource, op)
+	if !ok && absent && resource != "" {
+		return d.Operation("", op)
+	}
+	return k, ok
+}
+
+// resourceless reports a node with no resource parameter in any
+// configuration: its code never reads one.
+func (d NodeVersion) resourceless() bool {
+	return d.e != nil && len(d.e.ops) == 1 && d.e.ops[0].resource == ""
+}
+
 // IsPollingTrigger reports a polling trigger at any version (Gmail, Drive,
 // Sheets, Outlook, Notion, RSS, Airtable triggers).
 func IsPollingTrigger(typ string) bool { return anyVersion(typ, flagPolling) }

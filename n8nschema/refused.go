@@ -15,6 +15,12 @@ type Refusal struct {
 	// node does instead is not known (a node's own code may skip an
 	// operation it does not know rather than throw).
 	Fails bool
+	// NoCall: the node sends no request at all (its code has no branch for
+	// its resource or operation), so it is no external call, paid,
+	// retried or otherwise.
+	NoCall bool
+	// NoItems: the node returns no items, so nothing after it runs.
+	NoItems bool
 }
 
 // NoBilledCall reports an app or model node that n8n runs without making
@@ -67,7 +73,8 @@ var fullAccess = map[string]bool{
 //     the OpenAI app node's routers throw (vendors/OpenAi/v1/actions/router.js
 //     and v2/actions/router.js: "The operation ... is not supported!" for
 //     a resource they do not handle, and no execute for an operation the
-//     resource lacks), before the loop over items;
+//     resource lacks), before the loop over items; a programmatic node
+//     whose code was read throws, or sends no request (noBranches);
 //   - the OpenAI app node v1.x's message operation with no model or no
 //     prompt (openAiV1Message).
 //
@@ -90,10 +97,10 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	}
 	if creds := d.Credentials(); d.AsksCredential() && len(n.Credentials) > 0 && !fullAccess[n.Type] && !asksNoCredential(n, d) &&
 		!slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
-		return Refusal{"its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", true}, true
+		return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
 	}
 	if why, ok := legacyCompletion(n); ok {
-		return Refusal{why, true}, true
+		return Refusal{Why: why, Fails: true}, true // sent, and refused
 	}
 	if r, ok := undefinedOperation(n, d, typ); ok {
 		return r, true
@@ -109,7 +116,7 @@ func RefusedCall(n *Node) (Refusal, bool) {
 		}
 		if rok && ook && res == "text" && op == "message" {
 			if why, ok := openAiV1Message(n); ok {
-				return Refusal{why, true}, true
+				return Refusal{Why: why, Fails: true, NoCall: true}, true
 			}
 		}
 	}
@@ -117,7 +124,10 @@ func RefusedCall(n *Node) (Refusal, bool) {
 }
 
 // undefinedOperation reports a node whose literal resource or operation is
-// not one its description defines at its exact version.
+// not one its description defines at its exact version, in any
+// configuration (scripts/gencatalog lists the operations every value of
+// source, authentication and the like shows). What the node does then is
+// its code's: see noBranches; the OpenAI app node's routers throw.
 func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 	if n.TypeVersion != d.Version || len(d.e.ops) == 0 {
 		return Refusal{}, false
@@ -127,18 +137,91 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 	if !rok || !ook {
 		return Refusal{}, false
 	}
-	if res == "" {
-		res = d.DefaultResource()
+	absent := res == ""
+	if absent || d.resourceless() {
+		res = d.DefaultResource() // a node with no resource parameter never reads one
 	}
 	if d.resourceOps(res) == nil {
-		return Refusal{"its resource " + quoteList([]string{res}) + " is not one the node defines", typ == openAiApp}, true
+		r := noBranchRefusal(typ, d.Version, true)
+		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
+		return r, true
 	}
 	if op != "" {
-		if _, listed := d.Operation(res, op); !listed {
-			return Refusal{"its operation " + quoteList([]string{op}) + " is not one the node defines for " + quoteList([]string{res}), typ == openAiApp}, true
+		if _, listed := d.operationOf(res, absent, op); !listed {
+			r := noBranchRefusal(typ, d.Version, false)
+			r.Why = "its operation " + quoteList([]string{op}) + " is not one the node defines for " + quoteList([]string{res}) + r.Why
+			return r, true
 		}
 	}
 	return Refusal{}, false
+}
+
+// noBranch is what a programmatic node's execute() does with a resource or
+// an operation it has no branch for, read from its code.
+type noBranch uint8
+
+const (
+	// branchUnread: not read, so the node may still send a request
+	// (Telegram.node.js and Github.node.js send one to the bare endpoint
+	// when no branch set it).
+	branchUnread noBranch = iota
+	branchThrows          // it throws: every item fails, and no request is sent
+	branchNoItems         // it returns no items and sends no request
+	branchEmptyItems      // it returns an empty item per item and sends no request
+)
+
+// noBranches are the nodes whose execute() was read for a resource or
+// operation it has no branch for (n8n-nodes-base/dist/nodes/ in n8n 2.41.1).
+var noBranches = []struct {
+	typ                 string
+	from, to            float64 // typeVersions, both included
+	resource, operation noBranch
+}{
+	// Airtable/v1/AirtableV1.node.js execute: "The operation "…" is not
+	// known!", before any request; it reads no resource.
+	{"n8n-nodes-base.airtable", 1, 1, branchThrows, branchThrows},
+	// Google/Sheet/v2/actions/router.js (versions 3 to 4.7): a resource
+	// other than sheet or spreadsheet runs nothing and returns
+	// [operationResult], empty; an operation the resource lacks is
+	// sheet[operation].execute of undefined, a TypeError (for sheet, after
+	// the GET that finds the sheet, spreadsheetGetSheet).
+	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoItems, branchThrows},
+	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js: one if per
+	// resource and operation, then return [returnData], empty.
+	{"n8n-nodes-base.notion", 1, 2.2, branchNoItems, branchNoItems},
+	// Slack/V1/SlackV1.node.js, Google/Gmail/v1/GmailV1.node.js,
+	// Twitter/V1/TwitterV1.node.js: per item, one if per resource and
+	// operation, then returnJsonArray(responseData) of undefined, one item
+	// {json: undefined} (n8n-core return-json-array.js).
+	{"n8n-nodes-base.slack", 1, 1, branchEmptyItems, branchEmptyItems},
+	{"n8n-nodes-base.gmail", 1, 1, branchEmptyItems, branchEmptyItems},
+	{"n8n-nodes-base.twitter", 1, 1, branchEmptyItems, branchEmptyItems},
+}
+
+// noBranchRefusal is what a node does with a resource (or operation) it
+// does not define, and the words that say so (after the reason).
+func noBranchRefusal(typ string, v float64, resource bool) Refusal {
+	if typ == openAiApp {
+		return Refusal{Fails: true, NoCall: true}
+	}
+	b := branchUnread
+	for _, x := range noBranches {
+		if x.typ == typ && v >= x.from && v <= x.to {
+			b = x.operation
+			if resource {
+				b = x.resource
+			}
+		}
+	}
+	switch b {
+	case branchThrows:
+		return Refusal{Why: ": its code throws before any request", Fails: true, NoCall: true}
+	case branchNoItems:
+		return Refusal{Why: ": its code sends no request and returns no items", NoCall: true, NoItems: true}
+	case branchEmptyItems:
+		return Refusal{Why: ": its code sends no request and returns an empty item", NoCall: true}
+	}
+	return Refusal{}
 }
 
 // asksNoCredential reports a node whose authentication parameter, as set
