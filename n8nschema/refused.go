@@ -149,7 +149,11 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 	if op != "" {
 		if _, listed := d.operationOf(res, absent, op); !listed {
 			r := noBranchRefusal(typ, d.Version, false)
-			r.Why = "its operation " + quoteList([]string{op}) + " is not one the node defines for " + quoteList([]string{res}) + r.Why
+			forRes := ""
+			if res != "" {
+				forRes = " for " + quoteList([]string{res})
+			}
+			r.Why = "its operation " + quoteList([]string{op}) + " is not one the node defines" + forRes + r.Why
 			return r, true
 		}
 	}
@@ -166,6 +170,7 @@ const (
 	// when no branch set it).
 	branchUnread noBranch = iota
 	branchThrows          // it throws: every item fails, and no request is sent
+	branchThrowsAfterRead // it throws after one read: every item fails
 	branchNoItems         // it returns no items and sends no request
 	branchEmptyItems      // it returns an empty item per item and sends no request
 )
@@ -185,7 +190,7 @@ var noBranches = []struct {
 	// [operationResult], empty; an operation the resource lacks is
 	// sheet[operation].execute of undefined, a TypeError (for sheet, after
 	// the GET that finds the sheet, spreadsheetGetSheet).
-	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoItems, branchThrows},
+	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoItems, branchThrowsAfterRead},
 	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js: one if per
 	// resource and operation, then return [returnData], empty.
 	{"n8n-nodes-base.notion", 1, 2.2, branchNoItems, branchNoItems},
@@ -215,11 +220,13 @@ func noBranchRefusal(typ string, v float64, resource bool) Refusal {
 	}
 	switch b {
 	case branchThrows:
-		return Refusal{Why: ": its code throws before any request", Fails: true, NoCall: true}
+		return Refusal{Why: ": its code has no branch for it and throws before any request", Fails: true, NoCall: true}
+	case branchThrowsAfterRead:
+		return Refusal{Why: ": its code has no branch for it and throws", Fails: true}
 	case branchNoItems:
-		return Refusal{Why: ": its code sends no request and returns no items", NoCall: true, NoItems: true}
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns no items", NoCall: true, NoItems: true}
 	case branchEmptyItems:
-		return Refusal{Why: ": its code sends no request and returns an empty item", NoCall: true}
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns an empty item", NoCall: true}
 	}
 	return Refusal{}
 }

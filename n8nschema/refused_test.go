@@ -111,7 +111,7 @@ func TestUndefinedOperation(t *testing.T) {
 		fails, noCall, noItems bool
 	}{
 		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"create"}}`, true, true, true, false},
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, false, false}, // after the GET that finds the sheet
 		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, false, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, true, false, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":1,"parameters":{"operation":"createPage"}}`, true, false, true, true},
