@@ -168,11 +168,11 @@ const (
 	// branchUnread: not read, so the node may still send a request
 	// (Telegram.node.js and Github.node.js send one to the bare endpoint
 	// when no branch set it).
-	branchUnread noBranch = iota
-	branchThrows          // it throws: every item fails, and no request is sent
-	branchThrowsAfterRead // it throws after one read: every item fails
-	branchNoItems         // it returns no items and sends no request
-	branchEmptyItems      // it returns an empty item per item and sends no request
+	branchUnread          noBranch = iota
+	branchThrows                   // it throws: every item fails, and no request is sent
+	branchThrowsAfterRead          // it throws after one read: every item fails
+	branchNoItems                  // it returns no items and sends no request
+	branchEmptyItems               // it returns an empty item per item and sends no request
 )
 
 // noBranches are the nodes whose execute() was read for a resource or
