@@ -32,7 +32,10 @@ reaches:
   the legacy OpenAI node at text/complete with a chat model, which OpenAI's legacy completions endpoint
   refuses ("This is a chat model and not supported in the v1/completions endpoint"); a resource or
   operation the OpenAI node's routers do not handle (packages/@n8n/nodes-langchain/nodes/vendors/OpenAi/v1/actions/router.ts,
-  v2/actions/router.ts);
+  v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
+  "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
+  v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
+  for it and returns no item or an empty one (Notion v2, Slack v1) does not fail, and is left out;
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
   (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
