@@ -135,3 +135,17 @@ func TestUndefinedOperation(t *testing.T) {
 		}
 	}
 }
+
+// TestNoBranchesAreProgrammatic: every node whose code noBranches reads is
+// a programmatic node the table describes at both ends of its versions (a
+// declarative node sends its request whatever its operation).
+func TestNoBranchesAreProgrammatic(t *testing.T) {
+	for _, x := range noBranches {
+		for _, v := range []float64{x.from, x.to} {
+			d, ok := DescribeNode(x.typ, v)
+			if !ok || d.Version != v || d.Declarative() || len(d.e.ops) == 0 {
+				t.Errorf("%s v%v: known %v, version %v, declarative %v, operations %d", x.typ, v, ok, d.Version, d.Declarative(), len(d.e.ops))
+			}
+		}
+	}
+}
