@@ -218,7 +218,7 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 		d.Fix = fmt.Sprintf("Replace %q with a node of a type n8n ships, or of an installed community package (whose types name that package)", n.Name)
 	}
 	if len(g.Unloadable) > 1 {
-		d.Fix += ", and likewise the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + " n8n does not ship"
+		d.Fix += "; also replace the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + " of a type n8n does not ship"
 	}
 	pass.Report(d)
 }
