@@ -57,6 +57,13 @@ type Graph struct {
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
 	Loops []*Loop
+	// Unloadable are the nodes, disabled ones included, whose type n8n's
+	// own packages do not ship in the release analysed
+	// (n8nschema.UnshippedIn). n8n cannot build such a workflow: it
+	// refuses to publish it and fails every run before any node runs
+	// (docs/n8n-facts.md). So a graph with one has no triggers and reaches
+	// nothing, and every rule that models runs is silent on it.
+	Unloadable []*n8nschema.Node
 
 	triggers []*n8nschema.Node
 
@@ -184,8 +191,14 @@ type Loop struct {
 	Recursive bool
 }
 
-// BuildGraph builds the graph of one workflow.
+// BuildGraph builds the graph of one workflow as the newest known n8n
+// release runs it.
 func BuildGraph(w *n8nschema.Workflow) *Graph {
+	return buildGraph(w, n8nschema.NewestKnown())
+}
+
+// buildGraph builds the graph of one workflow as n8n release v runs it.
+func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	sc := getScratch()
 	defer putScratch(sc)
 	g := new(Graph)
@@ -201,6 +214,9 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			g.Nodes = append(g.Nodes, nd)
+			if n8nschema.UnshippedIn(nd.Type, v) {
+				g.Unloadable = append(g.Unloadable, nd)
+			}
 		}
 	}
 	// What the graph keeps of int32 and of bool, each in one array:
@@ -289,6 +305,9 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	g.neverDone(sc)
 	g.reachability(sc)
 	g.cycles(sc)
+	if len(g.Unloadable) > 0 {
+		g.Loops, g.loopOf = nil, nil // n8n cannot build it: no loop runs
+	}
 	return g
 }
 
@@ -808,6 +827,9 @@ func (g *Graph) reachability(sc *scratch) {
 	}
 	starts := sc.i32.take(max(nTrig, n))[:0]
 	errStarts := sc.i32.take(nErrTrig + len(g.Edges))[:0]
+	if len(g.Unloadable) > 0 {
+		return // n8n cannot build it: nothing starts a run
+	}
 	if nTrig > 0 {
 		g.triggers = make([]*n8nschema.Node, 0, nTrig)
 	}

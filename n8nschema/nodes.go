@@ -313,6 +313,56 @@ func Unshipped(typ string) bool {
 	return !ok
 }
 
+// removedIn2 are the types of n8n's own packages that n8n 1.x ships and
+// 2.0 removed: n8n 1.123.81's n8n-nodes-base/dist/types/nodes.json lists
+// them, 2.8.4's and 2.41.1's do not (the langchain package lost none).
+var removedIn2 = map[string]bool{
+	TypeStart:                        true,
+	"n8n-nodes-base.automizy":        true,
+	"n8n-nodes-base.crowdDev":        true,
+	"n8n-nodes-base.crowdDevTrigger": true,
+	"n8n-nodes-base.kitemaker":       true,
+	"n8n-nodes-base.spontit":         true,
+}
+
+// RemovedIn2 reports a node type n8n 1.x ships and n8n 2.0 removed.
+func RemovedIn2(typ string) bool { return removedIn2[typ] }
+
+// UnshippedIn reports a node type of n8n's own packages that release v
+// does not ship: Unshipped, less the types 2.0 removed when v is a 1.x
+// release. n8n refuses to build a workflow that holds one, disabled or
+// not (n8n-workflow workflow.js: the Workflow constructor asks the cli's
+// NodeTypes for every node's type, and n8n-core directory-loader.js
+// getNode throws UnrecognizedNodeTypeError for a name its package does
+// not hold, in 1.123.81 as in 2.41.1).
+func UnshippedIn(typ string, v Version) bool {
+	return Unshipped(typ) && (v.Major >= 2 || !removedIn2[typ])
+}
+
+// ShippedSpelling returns the type of the node table that differs from typ
+// only in letter case ("n8n-nodes-base.mongodb" for mongoDb), the one n8n
+// would load had it been spelled so.
+func ShippedSpelling(typ string) (string, bool) {
+	lowerOnce.Do(func() {
+		lowerTypes = map[string]string{}
+		for t := range nodeTable() {
+			k := strings.ToLower(t)
+			if _, dup := lowerTypes[k]; dup {
+				lowerTypes[k] = "" // two spellings: say neither
+				continue
+			}
+			lowerTypes[k] = t
+		}
+	})
+	t := lowerTypes[strings.ToLower(typ)]
+	return t, t != "" && t != typ
+}
+
+var (
+	lowerOnce  sync.Once
+	lowerTypes map[string]string // node table types by their lower-case spelling
+)
+
 // IsTriggerNode reports a node type n8n groups as a trigger.
 func IsTriggerNode(typ string) bool { return anyVersion(typ, flagTrigger) }
 
