@@ -36,6 +36,10 @@ reaches:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
   for it and returns no item or an empty one (Notion v2, Slack v1) does not fail, and is left out;
+- an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
+  on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
+  please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
+  Orbit, whose service shut down ("Service is deprecated", packages/nodes-base/nodes/Orbit/Orbit.node.ts);
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
   (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
@@ -59,7 +63,7 @@ workflow handles it), nodes no enabled trigger reaches (a node after one that al
 again; a trigger type n8n does not ship, such as "n8n-nodes-base.httpTrigger" or the Start node 2.x dropped,
 starts no run), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
 which RS007 reports.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes, set the missing model or prompt, compare against a value of the right type, or feed the prompt and retriever the node reads",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, or remove a node whose service is gone",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
