@@ -58,8 +58,9 @@ var fullAccess = map[string]bool{
 //     "Node does not require credentials"). A missing block is not such a
 //     node: shared exports strip credentials, and whoever imports the
 //     workflow adds their own; nor is a node whose authentication is
-//     "none" (it asks for no credential), nor one whose credentials are
-//     all optional or shown only for other parameters' values (the AI
+//     "none", or whose credential parameter shows no credential (it asks
+//     for none; asksNoCredential), nor one whose credentials are all
+//     optional or shown only for several parameters' values (the AI
 //     Agent's mySql and postgres: it may ask for none; AsksCredential),
 //     nor one of the types that take any credential (fullAccess);
 //   - the legacy OpenAI node at text/complete with a chat model
