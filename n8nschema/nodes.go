@@ -38,7 +38,8 @@ type nodeEntry struct {
 	flags    nodeFlag
 	outputs  int    // fixed main outputs; -1 computed from parameters
 	creds    string // credential types, space separated; "type:a,b" when required for authentication a or b
-	auth     string // the authentication parameter's default, when a credential hangs on it
+	gate     string // the parameter the "type:a,b" credentials hang on, when not authentication
+	auth     string // that parameter's default, when a credential hangs on it
 	model    string // default model when the parameter is absent
 	resource string // default resource ("" when the node has none)
 	ops      []resourceOps
@@ -141,8 +142,8 @@ func (d NodeVersion) Credentials() []string {
 
 // AsksCredential reports whether the node asks for one of its credential
 // types in every configuration: a required credential shown always, or
-// for values of its authentication parameter. A node whose credentials
-// are all optional or shown only for other parameters' values (the AI
+// for values of one parameter (CredentialParam). A node whose credentials
+// are all optional or shown only for several parameters' values (the AI
 // Agent's, for the SQL agent's data source) may ask for none.
 func (d NodeVersion) AsksCredential() bool {
 	if d.e == nil {
@@ -156,14 +157,26 @@ func (d NodeVersion) AsksCredential() bool {
 	return false
 }
 
+// requiresPlain reports a credential required in every configuration,
+// whatever the credential parameter holds.
+func (d NodeVersion) requiresPlain() bool {
+	for _, c := range strings.Fields(d.e.creds) {
+		if !strings.ContainsAny(c, ":?") {
+			return true
+		}
+	}
+	return false
+}
+
 // AuthCredentials maps each credential type that n8n requires for some
-// values of the node's authentication parameter to those values; nil when
-// no credential hangs on it. DefaultAuthentication is the parameter's
-// default. A node whose authentication (or its default) has a required
-// credential it does not name cannot be activated
+// values of the node's credential parameter (CredentialParam: its
+// authentication, Ghost's source, Jira's jiraVersion) to those values; nil
+// when no credential hangs on one. DefaultAuthentication is the
+// parameter's default. A node whose parameter (or its default) has a
+// required credential it does not name cannot be activated
 // (n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials).
 func (d NodeVersion) AuthCredentials() map[string][]string {
-	if d.e == nil || d.e.auth == "" {
+	if d.e == nil || !strings.Contains(d.e.creds, ":") {
 		return nil
 	}
 	out := map[string][]string{}
@@ -175,13 +188,24 @@ func (d NodeVersion) AuthCredentials() map[string][]string {
 	return out
 }
 
-// DefaultAuthentication is the authentication parameter's default when
-// credentials hang on it ("" otherwise).
+// DefaultAuthentication is the credential parameter's default when
+// credentials hang on it ("" otherwise, or when the parameter is not shown
+// with every parameter at its default).
 func (d NodeVersion) DefaultAuthentication() string {
 	if d.e == nil {
 		return ""
 	}
 	return d.e.auth
+}
+
+// CredentialParam is the parameter whose value decides which credential
+// the node requires (AuthCredentials): "authentication" unless the
+// description gates them on another (Ghost's and Storyblok's source).
+func (d NodeVersion) CredentialParam() string {
+	if d.e == nil || d.e.gate == "" {
+		return "authentication"
+	}
+	return d.e.gate
 }
 
 // DefaultModel is the model the node calls when its model parameter is

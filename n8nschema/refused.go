@@ -58,8 +58,9 @@ var fullAccess = map[string]bool{
 //     "Node does not require credentials"). A missing block is not such a
 //     node: shared exports strip credentials, and whoever imports the
 //     workflow adds their own; nor is a node whose authentication is
-//     "none" (it asks for no credential), nor one whose credentials are
-//     all optional or shown only for other parameters' values (the AI
+//     "none", or whose credential parameter shows no credential (it asks
+//     for none; asksNoCredential), nor one whose credentials are all
+//     optional or shown only for several parameters' values (the AI
 //     Agent's mySql and postgres: it may ask for none; AsksCredential),
 //     nor one of the types that take any credential (fullAccess);
 //   - the legacy OpenAI node at text/complete with a chat model
@@ -76,7 +77,11 @@ var fullAccess = map[string]bool{
 //     resource lacks), before the loop over items; a programmatic node
 //     whose code was read throws, or sends no request (noBranches);
 //   - the OpenAI app node v1.x's message operation with no model or no
-//     prompt (openAiV1Message).
+//     prompt (openAiV1Message);
+//   - a programmatic node whose execute() throws first thing, before it
+//     reads an item or asks for a credential, for every configuration or
+//     for a value of one parameter (throwsFirst: Airtable v1 on the API
+//     key authentication, Orbit).
 //
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
@@ -91,6 +96,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	// "directMessage" branches), so with a resource or operation it does
 	// not define it asks for none; a declarative node asks first.
 	if !d.Declarative() {
+		if r, ok := throwsAtStart(n, d, typ); ok {
+			return r, true
+		}
 		if r, ok := undefinedOperation(n, d, typ); ok {
 			return r, true
 		}
@@ -203,6 +211,52 @@ var noBranches = []struct {
 	{"n8n-nodes-base.twitter", 1, 1, branchEmptyItems, branchEmptyItems},
 }
 
+// throwsFirst are the programmatic nodes whose execute() throws before it
+// reads an item, asks for a credential or sends a request, once per run
+// and so for every item, read in n8n-nodes-base/dist/nodes/ of n8n
+// 2.41.1: always, or when param (as stored, else its default in the
+// table) holds one of values.
+var throwsFirst = []struct {
+	typ      string
+	from, to float64 // typeVersions, both included
+	param    string  // "" when it always throws
+	values   []string
+	why      string
+}{
+	// Airtable/v1/AirtableV1.node.js execute: its first statement reads
+	// authentication at item 0 and throws on "airtableApi", the API key
+	// Airtable retired, which is also the default of v1; Airtable v2
+	// (v2/AirtableV2.node.js) no longer offers it.
+	{"n8n-nodes-base.airtable", 1, 1, "authentication", []string{"airtableApi"},
+		`which Airtable v1 refuses before any request: "The API Key connection was deprecated by Airtable, please use Access Token or OAuth2 instead."`},
+	// Orbit/Orbit.node.js execute throws and does nothing else: the
+	// service shut down (the node is hidden from the nodes panel).
+	{"n8n-nodes-base.orbit", 1, 1, "", nil,
+		`Orbit's service shut down and the node throws before any request: "Service is deprecated, From July 11th Orbit will no longer function."`},
+}
+
+// throwsAtStart reports a node throwsFirst lists whose configuration
+// makes it throw. A parameter set by an expression is not judged.
+func throwsAtStart(n *Node, d NodeVersion, typ string) (Refusal, bool) {
+	for _, x := range throwsFirst {
+		if x.typ != typ || d.Version < x.from || d.Version > x.to {
+			continue
+		}
+		if x.param == "" {
+			return Refusal{Why: x.why, Fails: true, NoCall: true}, true
+		}
+		v, ok := literalParam(n, x.param)
+		how := ""
+		if v == "" && x.param == d.CredentialParam() {
+			v, how = d.DefaultAuthentication(), " (the default of v"+strconv.FormatFloat(d.Version, 'f', -1, 64)+", not stored on the node)"
+		}
+		if ok && slices.Contains(x.values, v) {
+			return Refusal{Why: "its " + x.param + " is " + strconv.Quote(v) + how + ", " + x.why, Fails: true, NoCall: true}, true
+		}
+	}
+	return Refusal{}, false
+}
+
 // noBranchRefusal is what a node does with a resource (or operation) it
 // does not define, and the words that say so (after the reason).
 func noBranchRefusal(typ string, v float64, resource bool) Refusal {
@@ -231,18 +285,30 @@ func noBranchRefusal(typ string, v float64, resource bool) Refusal {
 	return Refusal{}
 }
 
-// asksNoCredential reports a node whose authentication parameter, as set
-// or by default, is "none": it asks for no credential, whatever the block
-// holds.
+// asksNoCredential reports a node that asks for no credential, whatever
+// the block holds: no credential is required always, and the parameter
+// its credentials hang on (CredentialParam), as set or by default, shows
+// none: authentication "none", the Crypto node's "hash" action, a Wait
+// node that resumes after an interval (its incomingAuthentication is not
+// shown, so it has no default).
 func asksNoCredential(n *Node, d NodeVersion) bool {
-	auth, ok := literalParam(n, "authentication")
+	need := d.AuthCredentials()
+	if need == nil || d.requiresPlain() {
+		return false
+	}
+	v, ok := literalParam(n, d.CredentialParam())
 	if !ok {
 		return false
 	}
-	if auth == "" {
-		auth = d.DefaultAuthentication()
+	if v == "" {
+		v = d.DefaultAuthentication()
 	}
-	return auth == "none"
+	for _, vals := range need {
+		if slices.Contains(vals, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // openAiV1Message judges the OpenAI app node v1.x's "Message a model"

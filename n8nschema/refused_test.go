@@ -34,6 +34,13 @@ func TestNoBilledCall(t *testing.T) {
 		// authentication is "none" asks for none.
 		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.openai.com/v1/chat/completions"},"credentials":{"openAiApi":{"id":"1"}}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":2,"parameters":{"url":"https://x.io"},"credentials":{"slackApi":{"id":"1"}}}`, ""},
+		// Ghost asks for the credential its source shows; the Crypto node
+		// asks for one only for the actions that sign or encrypt, and a
+		// Wait node that resumes after an interval asks for none.
+		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"},"credentials":{"ghostApi":{"id":"1"}}}`, `credential "ghostApi" is not of a type the node takes ("ghostAdminApi", "ghostContentApi")`},
+		{`{"name":"n","type":"n8n-nodes-base.crypto","typeVersion":2,"parameters":{"action":"hmac"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, `credential "httpHeaderAuth"`},
+		{`{"name":"n","type":"n8n-nodes-base.crypto","typeVersion":2,"parameters":{},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.wait","typeVersion":1.1,"parameters":{},"credentials":{"httpQueryAuth":{"id":"1"}}}`, ""},
 		// The OpenAI app node v1.x stored under the legacy node's names:
 		// no modelId, no messages.values.
 		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"model":"gpt-3.5-turbo","messages":{"messageValues":[{"content":"Hi"}]}}}`, `it has no model`},
@@ -110,7 +117,7 @@ func TestUndefinedOperation(t *testing.T) {
 		refused                bool
 		fails, noCall, noItems bool
 	}{
-		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"create"}}`, true, true, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"create"}}`, true, true, true, false},
 		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, false, false}, // after the GET that finds the sheet
 		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, false, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, true, false, true, true},
@@ -120,7 +127,7 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false},
 		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false},
 		// Defined in some configuration, or not judged.
-		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"resource":"record","operation":"append"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableOAuth2Api","resource":"record","operation":"append"}}`, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"}}`, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.storyblok","typeVersion":1,"parameters":{"source":"managementApi","operation":"publish"}}`, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"case","operation":"create"}}`, false, false, false, false},
@@ -132,6 +139,56 @@ func TestUndefinedOperation(t *testing.T) {
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
 		if refused != c.refused || r.Fails != c.fails || r.NoCall != c.noCall || r.NoItems != c.noItems {
 			t.Errorf("%s: refused %v %+v, want refused %v fails %v noCall %v noItems %v", c.node, refused, r, c.refused, c.fails, c.noCall, c.noItems)
+		}
+	}
+}
+
+// TestThrowsFirst: Airtable v1 throws on the API key authentication, its
+// default, before it reads an operation or asks for a credential; Orbit
+// always throws. Another authentication, Airtable v2, or an expression
+// are not judged so.
+func TestThrowsFirst(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		why  string // "" when the node does not throw first
+	}{
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"append"},"credentials":{"airtableApi":{"id":"1"}}}`,
+			`its authentication is "airtableApi" (the default of v1, not stored on the node), which Airtable v1 refuses before any request: "The API Key connection was deprecated by Airtable`},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableApi","operation":"nope"},"credentials":{"slackApi":{"id":"1"}}}`,
+			`its authentication is "airtableApi", which Airtable v1 refuses`},
+		{`{"name":"n","type":"n8n-nodes-base.orbit","typeVersion":1,"parameters":{"resource":"member","operation":"upsert"}}`, `Orbit's service shut down`},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"append"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"={{ $json.auth }}","operation":"append"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"authentication":"airtableApi","operation":"create"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","parameters":{"operation":"create"}}`, ""},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
+		if c.why == "" {
+			if refused {
+				t.Errorf("%s: refused (%s), want not", c.node, r.Why)
+			}
+			continue
+		}
+		if !refused || !r.Fails || !r.NoCall || !strings.Contains(r.Why, c.why) {
+			t.Errorf("%s: refused %v %+v, want fails with no call: %q", c.node, refused, r, c.why)
+		}
+	}
+}
+
+// TestThrowsFirstAreProgrammatic: every node throwsFirst reads is a
+// programmatic node the table describes at both ends of its versions, and
+// a parameter it reads is the one the table knows the default of.
+func TestThrowsFirstAreProgrammatic(t *testing.T) {
+	for _, x := range throwsFirst {
+		for _, v := range []float64{x.from, x.to} {
+			d, ok := DescribeNode(x.typ, v)
+			if !ok || d.Version != v || d.Declarative() {
+				t.Errorf("%s v%v: known %v, version %v, declarative %v", x.typ, v, ok, d.Version, d.Declarative())
+			}
+			if x.param != "" && (x.param != d.CredentialParam() || d.DefaultAuthentication() == "") {
+				t.Errorf("%s v%v: reads %q, the table knows the default of %q (%q)", x.typ, v, x.param, d.CredentialParam(), d.DefaultAuthentication())
+			}
 		}
 	}
 }

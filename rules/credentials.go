@@ -10,11 +10,13 @@ import (
 
 // Helpers about the credentials a node names.
 
-// authMismatch is a node that names a credential its authentication does
-// not take (RS007), and what it takes instead.
+// authMismatch is a node that names a credential its authentication (or
+// the parameter its credentials hang on) does not take (RS007), and what
+// it takes instead.
 type authMismatch struct {
 	named  string   // the credential named, one the node takes for another authentication
-	auth   string   // the authentication, as set or by default
+	param  string   // the parameter credentials hang on: authentication, Ghost's source
+	auth   string   // its value, as set or by default
 	how    string   // where auth comes from
 	stored bool     // auth is set on the node
 	want   []string // the credentials auth requires, sorted
@@ -22,8 +24,9 @@ type authMismatch struct {
 
 // credentialMismatch reports an enabled node, connected or a trigger
 // (n8n checks only those), whose credential is one the node takes for
-// another authentication than its own, as set or by the default of its
-// version. An authentication set by an expression is not judged.
+// another authentication than its own (or another value of the parameter
+// its credentials hang on), as set or by the default of its version. An
+// authentication set by an expression is not judged.
 func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool) {
 	if n.Disabled || len(n.Credentials) == 0 {
 		return authMismatch{}, false
@@ -47,8 +50,8 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	if !n.TypeVersionSet {
 		m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
 	}
-	m.auth = d.DefaultAuthentication()
-	if v, set := n.Param("authentication"); set {
+	m.param, m.auth = d.CredentialParam(), d.DefaultAuthentication()
+	if v, set := n.Param(m.param); set {
 		if v.Kind() != n8nschema.String || v.IsExpr() {
 			return authMismatch{}, false
 		}

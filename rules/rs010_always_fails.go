@@ -37,6 +37,10 @@ reaches:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
   for it and returns no item or an empty one (Notion v2, Slack v1) does not fail, and is left out;
+- an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
+  on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
+  please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
+  Orbit, whose service shut down ("Service is deprecated", packages/nodes-base/nodes/Orbit/Orbit.node.ts);
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
   (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
@@ -74,7 +78,7 @@ export shows the workflow active or published with a trigger other than a manual
 that does not ship the node n8n fails to activate it at startup and retries in the background
 (packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes, set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,

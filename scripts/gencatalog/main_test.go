@@ -91,31 +91,50 @@ func TestCredentials(t *testing.T) {
 		Required       bool            `json:"required"`
 		DisplayOptions *displayOptions `json:"displayOptions"`
 	}
-	auth := func(vals ...any) *displayOptions {
-		return &displayOptions{Show: map[string][]any{"authentication": vals}}
+	on := func(key string, vals ...any) *displayOptions {
+		return &displayOptions{Show: map[string][]any{key: vals}}
 	}
+	auth := func(vals ...any) *displayOptions { return on("authentication", vals...) }
 	for _, c := range []struct {
-		name       string
-		creds      []cred
-		base       map[string]any
-		want, auth string
+		name             string
+		creds            []cred
+		base             map[string]any
+		want, gate, auth string
 	}{
 		{"slack", []cred{{"slackApi", true, auth("accessToken")}, {"slackOAuth2Api", true, auth("oAuth2")}},
-			map[string]any{"authentication": "accessToken"}, "slackApi:accessToken slackOAuth2Api:oAuth2", "accessToken"},
+			map[string]any{"authentication": "accessToken"}, "slackApi:accessToken slackOAuth2Api:oAuth2", "authentication", "accessToken"},
 		{"several values", []cred{{"b", true, auth("x", "y")}, {"a", true, nil}},
-			map[string]any{"authentication": "y"}, "a b:x,y", "y"},
-		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a?", ""},
+			map[string]any{"authentication": "y"}, "a b:x,y", "authentication", "y"},
+		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a?", "", ""},
 		{"another key decides too", []cred{{"a", true, &displayOptions{Show: map[string][]any{"authentication": {"x"}, "resource": {"r"}}}}},
-			map[string]any{"authentication": "x"}, "a?", ""},
-		{"shown for another parameter", []cred{{"mySql", true, &displayOptions{Show: map[string][]any{"dataSource": {"mysql"}}}}, {"postgres", true, &displayOptions{Show: map[string][]any{"dataSource": {"postgres"}}}}},
-			map[string]any{}, "mySql? postgres?", ""},
-		{"shown unconditionally elsewhere", []cred{{"a", true, auth("x")}, {"a", true, nil}}, map[string]any{"authentication": "x"}, "a", ""},
-		{"no credentials", nil, map[string]any{}, "", ""},
+			map[string]any{"authentication": "x"}, "a?", "", ""},
+		// Ghost: the source parameter decides as authentication does.
+		{"source", []cred{{"ghostAdminApi", true, on("source", "adminApi")}, {"ghostContentApi", true, on("source", "contentApi")}},
+			map[string]any{"source": "contentApi"}, "ghostAdminApi:adminApi ghostContentApi:contentApi", "source", "contentApi"},
+		// The Wait node's incomingAuthentication is not shown at the
+		// defaults: no default.
+		{"gate not shown", []cred{{"httpBasicAuth", true, on("incomingAuthentication", "basicAuth")}},
+			map[string]any{"resume": "timeInterval"}, "httpBasicAuth:basicAuth", "incomingAuthentication", ""},
+		// The Pipedrive Trigger: authentication and the webhook's own
+		// incomingAuthentication; the table holds authentication.
+		{"two gates", []cred{{"pipedriveApi", true, auth("apiToken")}, {"pipedriveOAuth2Api", true, auth("oAuth2")}, {"httpBasicAuth", true, on("incomingAuthentication", "basicAuth")}},
+			map[string]any{"authentication": "apiToken", "incomingAuthentication": "none"}, "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", "authentication", "apiToken"},
+		{"shown for several parameters", []cred{{"mySql", true, &displayOptions{Show: map[string][]any{"agent": {"sqlAgent"}, "/dataSource": {"mysql"}}}}},
+			map[string]any{}, "mySql?", "", ""},
+		{"a boolean gate", []cred{{"httpSslAuth", true, on("provideSslCertificates", true)}}, map[string]any{}, "httpSslAuth?", "", ""},
+		{"an empty condition", []cred{{"sendInBlueApi", true, &displayOptions{Show: map[string][]any{}}}}, map[string]any{}, "sendInBlueApi", "", ""},
+		{"shown unconditionally elsewhere", []cred{{"a", true, auth("x")}, {"a", true, nil}}, map[string]any{"authentication": "x"}, "a", "", ""},
+		{"no credentials", nil, map[string]any{}, "", "", ""},
 	} {
 		d := description{Name: c.name, Credentials: c.creds}
-		if got, a := d.credentials(c.base); got != c.want || a != c.auth {
-			t.Errorf("%s: credentials %q auth %q, want %q %q", c.name, got, a, c.want, c.auth)
+		got, gate, a, err := d.credentials(c.base)
+		if err != nil || got != c.want || gate != c.gate || a != c.auth {
+			t.Errorf("%s: credentials %q gate %q auth %q (%v), want %q %q %q", c.name, got, gate, a, err, c.want, c.gate, c.auth)
 		}
+	}
+	two := description{Name: "x", Credentials: []cred{{"a", true, on("source", "s")}, {"b", true, on("resource", "r")}}}
+	if _, _, _, err := two.credentials(map[string]any{}); err == nil {
+		t.Error("credentials hung on two parameters other than authentication: no error")
 	}
 }
 
