@@ -214,11 +214,11 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	// report, packages/cli/src/modules/breaking-changes/rules/v2/start-node-removed.rule.ts).
 	switch t, ok := n8nschema.ShippedSpelling(n.Type); {
 	case n.Type == n8nschema.TypeStart && (n.Disabled || len(g.OutOfType(n, analyze.ConnMain)) == 0):
-		d.Fix = fmt.Sprintf("Delete %q: it starts nothing", n.Name)
+		d.Fix = fmt.Sprintf("Delete the Start node %q: it starts nothing", n.Name)
 	case n.Type == n8nschema.TypeStart && called:
-		d.Fix = fmt.Sprintf("Replace %q with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one", n.Name)
+		d.Fix = fmt.Sprintf("Replace the Start node %q with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one", n.Name)
 	case n.Type == n8nschema.TypeStart:
-		d.Fix = fmt.Sprintf("Replace %q with a Manual Trigger (n8n-nodes-base.manualTrigger)", n.Name)
+		d.Fix = fmt.Sprintf("Replace the Start node %q with a Manual Trigger (n8n-nodes-base.manualTrigger)", n.Name)
 	case ok:
 		d.Fix = fmt.Sprintf("Set the type of %q to %q, the spelling n8n ships", n.Name, t)
 	default:

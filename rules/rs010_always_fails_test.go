@@ -63,9 +63,9 @@ func TestRS010UnloadableFix(t *testing.T) {
 		related      int
 	}{
 		{"types_spelled_in_other_case", `Set the type of "Get Users" to "n8n-nodes-base.mongoDb", the spelling n8n ships; also replace the other node of a type n8n does not ship`, 1},
-		{"start_node_beside_a_webhook", `Delete "Start": it starts nothing`, 0},
-		{"start_node_of_a_called_workflow", `Replace "Start" with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one`, 0},
-		{"start_node_runs_the_workflow", `Replace "Start" with a Manual Trigger (n8n-nodes-base.manualTrigger)`, 0},
+		{"start_node_beside_a_webhook", `Delete the Start node "Start": it starts nothing`, 0},
+		{"start_node_of_a_called_workflow", `Replace the Start node "Start" with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one`, 0},
+		{"start_node_runs_the_workflow", `Replace the Start node "Start" with a Manual Trigger (n8n-nodes-base.manualTrigger)`, 0},
 		{"trigger_n8n_does_not_ship", `Replace "User Habit Submission" with a node of a type n8n ships, or of an installed community package (whose types name that package)`, 0},
 	} {
 		path := "testdata/RS010/" + c.fixture + ".json"
