@@ -1088,6 +1088,7 @@ const (
 func (wp *wfParser) fatal(why, arg string) {
 	p := &wp.w.Problems[len(wp.w.Problems)-1]
 	p.Fatal = true
+	p.Aborts = why == runFails
 	p.Message += "; " + fmt.Sprintf(why, arg)
 }
 
