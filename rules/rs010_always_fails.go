@@ -50,6 +50,10 @@ reaches:
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
   not a function", before any search or model call;
+- a Code, Function or Function Item node whose whole code is one name nothing defines, a placeholder a build
+  step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
+  the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
+  createVmExecutableCode; only a name of capitals, digits and underscores is judged, which no global has);
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take):
   the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
