@@ -19,8 +19,13 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - an AI Agent or chain left on the default prompt source, "auto", fed
 //     only by nodes whose items carry no chatInput (noPrompt);
 //   - a Question and Answer chain whose ai_retriever input is a vector
-//     store, not a retriever (vectorStoreAsRetriever).
+//     store, not a retriever (vectorStoreAsRetriever);
+//   - a Code or Function node whose code is a placeholder name
+//     (placeholderCode), which has no sub-nodes to ask.
 func (g *Graph) failsFirst(i int) (string, bool) {
+	if why, ok := placeholderCode(g.Nodes[i]); ok {
+		return why, true
+	}
 	if why, ok := g.noPrompt(i); ok {
 		return why, true
 	}
@@ -286,4 +291,52 @@ func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 		}
 	}
 	return g.walkFrom(false, true, known)
+}
+
+// placeholderCode judges a Code, Function or Function Item node whose
+// whole JavaScript is one name that nothing defines, a placeholder a build
+// step was to replace ("__PREPARE_MESSAGE_CODE__"). n8n runs the code as
+// the body of an async function (@n8n/task-runner
+// js-task-runner/js-task-runner.js createVmExecutableCode and runDirectly;
+// nodes-base Function/Function.node.js and FunctionItem/FunctionItem.node.js
+// vm.run), where a name defined nowhere throws a ReferenceError, on every
+// item. Only a name of capitals, digits and underscores with an underscore
+// in it is judged: neither JavaScript, Node nor n8n's sandbox ($input,
+// items, DateTime, ...) defines a global so spelt.
+func placeholderCode(nd *n8nschema.Node) (string, bool) {
+	param := "functionCode"
+	switch nd.Type {
+	case n8nschema.TypeFunction, n8nschema.TypeFunctionItem:
+	case n8nschema.TypeCode:
+		param = "jsCode"
+		// Code v1 runs JavaScript whatever its language; v2 reads it.
+		if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	c, ok := nd.Param(param)
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return "", false
+	}
+	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.Str()), ";"))
+	if !placeholderName(name) {
+		return "", false
+	}
+	return "its code is only " + strconv.Quote(name) + ", a name nothing defines, so it throws a ReferenceError", true
+}
+
+// placeholderName reports a name of capitals, digits and underscores,
+// with a capital and an underscore, not starting with a digit.
+func placeholderName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || !strings.Contains(s, "_") || strings.Trim(s, "_0123456789") == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

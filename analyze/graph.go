@@ -125,6 +125,12 @@ type Graph struct {
 	// for their resource or operation (n8nschema.RefusedCall with
 	// NoItems): nothing after their regular outputs runs.
 	empty []bool
+	// aborts marks nodes after which n8n ends the execution (aborting):
+	// nothing after them runs.
+	aborts []bool
+	// cut marks the edges whose items never arrive because a node that
+	// runs before their target ends the execution first (aborting).
+	cut map[*Edge]bool
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -302,6 +308,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 		next[n+int(e.to)]++
 	}
 	g.failing()
+	g.aborting()
 	g.neverDone(sc)
 	g.reachability(sc)
 	g.cycles(sc)
@@ -1430,7 +1437,9 @@ func (g *Graph) starts(buf []int32) []int32 {
 // output of a Loop Over Items that never runs a second time, or a
 // regular output of a node that fails on every item or returns none
 // (failing), or the true or error
-// output of a gate that throws and continues, keeping its items (failing).
+// output of a gate that throws and continues, keeping its items (failing),
+// or any output of a node after which n8n ends the execution, or it is
+// cut because such a node runs before its target (aborting).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
 func (g *Graph) dead(e *Edge) bool {
@@ -1438,6 +1447,9 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
+	if g.aborts != nil && g.aborts[i] || g.cut[e] {
+		return true
+	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
 		return true
 	}

@@ -203,6 +203,10 @@ type Problem struct {
 	// Fatal marks a problem n8n fails on (a connection it cannot read
 	// throws): reported as an error.
 	Fatal bool
+	// Aborts marks a "main" connection of Node that names no node: n8n
+	// ends every execution once Node has run ("Destination node not
+	// found").
+	Aborts bool
 }
 
 // kept is an answer about a node that the analysis asks several times,

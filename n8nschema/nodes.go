@@ -21,6 +21,20 @@ func Prepare() {
 	catalog()
 }
 
+// displayNames are the node types' display names, built when first used.
+var displayNames = sync.OnceValue(newDisplayNames)
+
+// ImportName is the name the editor gives a node of type typ that has
+// none when it imports a workflow: the display name of the type's newest
+// version, made unique with a number after it when taken (n8n-editor-ui
+// useCanvasOperations importWorkflowData: getNodeType(type)?.displayName,
+// then uniqueNodeName). It is false for a type the table does not hold
+// (a community node, a tool variant), whose display name it cannot say.
+func ImportName(typ string) (string, bool) {
+	name, ok := displayNames()[typ]
+	return name, ok
+}
+
 // nodeFlag marks what a node type is, from its description.
 type nodeFlag uint8
 

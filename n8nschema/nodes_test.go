@@ -164,3 +164,19 @@ func TestAuthCredentials(t *testing.T) {
 		t.Errorf("httpRequest: %v", d.AuthCredentials())
 	}
 }
+
+func TestImportName(t *testing.T) {
+	for _, c := range []struct {
+		typ, want string
+		known     bool
+	}{
+		{"n8n-nodes-base.function", "Function", true},
+		{"n8n-nodes-base.set", "Edit Fields (Set)", true}, // the newest version's display name
+		{"n8n-nodes-base.httpRequest", "HTTP Request", true},
+		{"n8n-nodes-acme.scraper", "", false}, // a community node names itself
+	} {
+		if got, ok := ImportName(c.typ); got != c.want || ok != c.known {
+			t.Errorf("ImportName(%s) = %q %v, want %q %v", c.typ, got, ok, c.want, c.known)
+		}
+	}
+}

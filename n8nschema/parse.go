@@ -360,8 +360,12 @@ func (p *parser) workflow(v Value, m *members) {
 type wfParser struct {
 	p *parser
 	w *Workflow
-	// nameless counts the nodes without a name that n8n names at import.
-	nameless int
+	// importNames are the names the editor may give the nodes without a
+	// name when it imports the workflow (ImportName), before a number
+	// makes them unique; anyName when a node's type does not say.
+	importNames map[string]bool
+	longest     int // the longest of importNames
+	anyName     bool
 	// connPaths holds the paths of the connections read, one after
 	// another, in room countEdges measured: each connection's path is a
 	// piece of it (a Builder never changes the bytes it wrote).
@@ -486,12 +490,12 @@ func (wp *wfParser) nodes(nodes Value) {
 		}
 		if n.Name == "" {
 			if !n.IsSticky() {
-				// The editor names it at import after its type's default
+				// The editor names it at import after its type's display
 				// name, made unique with a number ("Gmail1"), so a
-				// connection may well reach it there.
+				// connection to that name may well reach it there.
 				wp.problem(BrokenConnection, n.Pos, "", "nodes[%d] (%s) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name", i, orUnknown(n.Type))
 				wp.w.Problems[len(wp.w.Problems)-1].Note = true
-				wp.nameless++
+				wp.nameless(n.Type)
 			}
 			w.Nodes = append(w.Nodes, n)
 			return true
@@ -1084,6 +1088,7 @@ const (
 func (wp *wfParser) fatal(why, arg string) {
 	p := &wp.w.Problems[len(wp.w.Problems)-1]
 	p.Fatal = true
+	p.Aborts = why == runFails
 	p.Message += "; " + fmt.Sprintf(why, arg)
 }
 
@@ -1119,6 +1124,38 @@ func arrayConnection(v Value) bool {
 	return true
 }
 
+// nameless notes a node of type typ without a name.
+func (wp *wfParser) nameless(typ string) {
+	name, ok := ImportName(typ)
+	switch {
+	case typ == "": // the editor drops a node without a type at import
+	case !ok:
+		wp.anyName = true
+	default:
+		if wp.importNames == nil {
+			wp.importNames = map[string]bool{}
+		}
+		wp.importNames[name] = true
+		wp.longest = max(wp.longest, len(name))
+	}
+}
+
+// mayNameAtImport reports whether the editor may give a node without a
+// name the name target at import: its import name, or that name with a
+// number after it (the editor's uniqueNodeName). Only prefixes no longer
+// than the longest import name are looked up, so it is linear in target.
+func (wp *wfParser) mayNameAtImport(target string) bool {
+	if wp.anyName || wp.importNames[target] {
+		return true
+	}
+	for k := len(strings.TrimRight(target, "0123456789")); k < len(target) && k <= wp.longest; k++ {
+		if wp.importNames[target[:k]] {
+			return true
+		}
+	}
+	return false
+}
+
 // brokenEdge says what is wrong with connection c, of type typ, which
 // edge could not read.
 func (wp *wfParser) brokenEdge(from, typ string, c Value) {
@@ -1132,7 +1169,7 @@ func (wp *wfParser) brokenEdge(from, typ string, c Value) {
 		return
 	case c.Kind() != Object || to.Kind() != String:
 		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
-	case wp.nameless > 0:
+	case wp.mayNameAtImport(to.Str()):
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist; it may be a nameless node, named at import", from, to.Str())
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
 		return

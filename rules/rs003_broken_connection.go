@@ -24,7 +24,11 @@ runs):
 - the same on another connection type (ai_tool, ai_languageModel ...), connections under a source name
   that is no node's (or keyed by node id after a scripted rewrite), or a node without a name are
   ignored: the edge does not exist for n8n, and stormcheck cannot follow it when it counts attempts. A
-  warning (a note for a nameless node, which n8n names at import).
+  warning. A node without a name is a note: the editor names it at import after its type's display name,
+  with a number after it when that is taken (packages/frontend/editor-ui useCanvasOperations.ts
+  importWorkflowData, uniqueNodeName). A connection to a missing node is a note too when it names what
+  such a node would become ("Gmail1" beside a nameless Gmail node, or any name beside a community node's),
+  and the error or warning above otherwise.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
   runs the workflow as drawn. A note.
 - outputs written as an object keyed by output index ("main": {"0": [...]}) are followed as the array they

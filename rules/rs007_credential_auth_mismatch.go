@@ -33,7 +33,8 @@ Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Pr
 Facebook Graph API's authType, Mailjet's and Mindee's Resource. A node whose code throws before it asks for
 its credential fails every run with that error instead (Airtable v1 on its default API key authentication,
 which RS010 explains). An authentication set by an expression, and credentials that several parameters
-decide together, are left out.`,
+decide together, are left out, and so is a workflow holding a node of a type n8n does not ship: n8n cannot
+build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
 	Severity:   analyze.Error,
@@ -41,6 +42,9 @@ decide together, are left out.`,
 	Tags:       []string{"input", "credentials"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
+		if len(g.Unloadable) > 0 {
+			return // n8n cannot build it: no node runs, whatever its credential
+		}
 		for _, n := range g.Nodes {
 			m, ok := credentialMismatch(g, n)
 			if !ok {

@@ -50,6 +50,10 @@ reaches:
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
   not a function", before any search or model call;
+- a Code, Function or Function Item node whose whole code is one name nothing defines, a placeholder a build
+  step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
+  the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
+  createVmExecutableCode; only a name of capitals, digits and underscores is judged, which no global has);
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take):
   the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
@@ -74,9 +78,10 @@ refuses to publish the workflow and fails every run, manual ones included, befor
 reports it once, at the first such node, naming the others and, where the node table holds the same name in
 other letter case, the type to use; and since nothing in the workflow runs, no rule reports what its runs would
 do. It is a note, since n8n names the node to whoever publishes or runs the workflow, and a warning when the
-export shows the workflow active or published with a trigger other than a manual one: it ran, and on a release
-that does not ship the node n8n fails to activate it at startup and retries in the background
-(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A community node's type (another package) is not such a node: n8n loads
+export shows the workflow active or published with a trigger n8n ships other than a manual one: it ran, and on a
+release that does not ship the node n8n fails to activate it at startup and retries in the background
+(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A trigger
+whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
 	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
@@ -169,14 +174,16 @@ it once the package is installed.`,
 // of a type n8n does not ship. n8n names that node when it refuses to
 // publish the workflow or to run it, so the person who tries sees it at
 // once: a note, as for a node only a manual trigger reaches. It is a
-// warning when the export shows the workflow active or published and a
-// trigger other than a manual one: such a workflow ran, and on a release
-// that does not ship the node n8n fails to activate it at startup and
-// retries in the background, so its triggers stop firing with no one
-// clicking (packages/cli/src/active-workflow-manager.ts activateWorkflow).
+// warning when the export shows the workflow active or published and it
+// has a trigger n8n ships other than a manual one: such a workflow ran,
+// and on a release that does not ship the node n8n fails to activate it
+// at startup and retries in the background, so its triggers stop firing
+// with no one clicking (packages/cli/src/active-workflow-manager.ts
+// activateWorkflow). A trigger of a type n8n does not ship never fired,
+// and a workflow with no trigger has none to stop.
 func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	n := g.Unloadable[0]
-	byHand, other := false, called
+	byHand, other, firing := false, called, false
 	for _, m := range g.Nodes {
 		switch {
 		case m.Disabled:
@@ -184,6 +191,8 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 			byHand = true
 		case g.Spec(m).Role == n8nschema.RoleTrigger:
 			other = true
+			// A trigger of a type n8n does not ship never fired.
+			firing = firing || !slices.Contains(g.Unloadable, m)
 		case slices.Contains(g.Unloadable, m) && len(g.InOfType(m, analyze.ConnMain)) == 0 && !g.IsSubNode(m):
 			other = true // a node n8n does not ship where a run would begin
 		}
@@ -206,7 +215,7 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	switch {
 	case byHand && !other:
 		d.Message += " (only a manual trigger would start it)"
-	case analyze.RunStateOf(pass.Workflow) == analyze.RunShown && !pass.Workflow.ParametersLost:
+	case firing && analyze.RunStateOf(pass.Workflow) == analyze.RunShown && !pass.Workflow.ParametersLost:
 		d.Severity = analyze.Warning
 		d.Message += "; the export shows it active, and n8n fails to activate it at startup, so its triggers stop firing"
 	}

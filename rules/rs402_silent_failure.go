@@ -33,8 +33,11 @@ no prompt, a chat model sent to OpenAI's legacy completions endpoint; an app nod
 operation its code has no branch for, which throws or sends nothing: Airtable v1's "create", Slack v1's
 "postMessage", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts, Slack/V1/SlackV1.node.ts), nor a
 node after such a refused call, where the run stops, or after a node that returns no items (Notion v2 set to
-an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts); with no call left, there is
-no finding.`,
+an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts), nor a call n8n never reaches
+because the execution ends first: after a node with a connection to a missing node, which n8n ends the
+execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
+or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
+otherwise); with no call left, there is no finding.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,

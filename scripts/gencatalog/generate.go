@@ -25,6 +25,7 @@ var packages = []struct{ dir, prefix string }{
 // description is the part of n8n's INodeTypeDescription the table uses.
 type description struct {
 	Name      string          `json:"name"`
+	Display   string          `json:"displayName"`
 	Version   json.RawMessage `json:"version"`
 	Group     []string        `json:"group"`
 	Polling   bool            `json:"polling"`
@@ -116,6 +117,11 @@ func Generate(modules string) ([]byte, error) {
 	}
 	table := map[string][]entry{}
 	defaults := map[string]float64{} // the types whose default is not their newest version
+	type shown struct {
+		v    float64
+		name string
+	}
+	display := map[string]shown{} // each type's display name at its newest version
 	for _, p := range packages {
 		b, err := os.ReadFile(filepath.Join(modules, p.dir, "dist/types/nodes.json"))
 		if err != nil {
@@ -146,6 +152,9 @@ func Generate(modules string) ([]byte, error) {
 					return nil, fmt.Errorf("%s v%v: %w", d.Name, v, err)
 				}
 				table[p.prefix+d.Name] = append(table[p.prefix+d.Name], e)
+				if old, ok := display[p.prefix+d.Name]; !ok || v >= old.v {
+					display[p.prefix+d.Name] = shown{v, d.Display}
+				}
 			}
 		}
 	}
@@ -177,7 +186,17 @@ func Generate(modules string) ([]byte, error) {
 	for _, t := range types {
 		fmt.Fprintf(&buf, "%q: %s,\n", t, strconv.FormatFloat(defaults[t], 'f', -1, 64))
 	}
-	buf.WriteString("}\n")
+	buf.WriteString("}\n\n")
+	buf.WriteString("// newDisplayNames builds the display name of each node type at its newest\n// version, which the editor gives a node imported without a name.\nfunc newDisplayNames() map[string]string {\nreturn map[string]string{\n")
+	types = types[:0]
+	for t := range display {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	for _, t := range types {
+		fmt.Fprintf(&buf, "%q: %q,\n", t, display[t].name)
+	}
+	buf.WriteString("}\n}\n")
 	return format.Source(buf.Bytes())
 }
 

@@ -1,0 +1,108 @@
+package analyze
+
+import "github.com/stormcheck/stormcheck/n8nschema"
+
+// aborting marks the nodes after which n8n ends every execution that runs
+// them: a "main" connection of theirs names no node (n8nschema.Problem
+// Aborts), and once such a node has run the engine throws "Destination
+// node not found" as it lists the nodes to run next, whatever the node's
+// output and its error settings (the throw is outside the try that
+// continueOnFail and error outputs act in; n8n-core
+// execution-engine/workflow-execute.js processRunExecutionData). So none
+// of its outputs carries an item.
+//
+// Nor does anything that would have run after it in that execution. The
+// exact part kept here: a node P that runs such a node X on an output
+// (X's only input) also runs X before the nodes it lists after X on that
+// output, since both get the same items; the edges to those are cut.
+// Under executionOrder v1 the engine runs P's children by canvas
+// position, top first (sorted by y descending, then unshifted onto the
+// stack: addNodeToBeExecuted), so a child lower on the canvas runs after
+// X (same height is left alone); under the legacy order it queues them in
+// connection order (pushed), so one listed after X runs after it.
+func (g *Graph) aborting() {
+	for _, p := range g.Workflow.Problems {
+		if !p.Aborts {
+			continue
+		}
+		if i, ok := g.index(g.Workflow.Node(p.Node)); ok {
+			if g.aborts == nil {
+				g.aborts = make([]bool, len(g.Nodes))
+			}
+			g.aborts[i] = true
+		}
+	}
+	if g.aborts == nil {
+		return
+	}
+	v1 := g.Workflow.Settings.ExecutionOrder == "v1"
+	// first holds, per output of a node, the first child it runs that
+	// ends the execution: its place among the output's edges, its height.
+	type slot struct {
+		from      int32
+		out       int
+		errOutput bool
+	}
+	type firstChild struct {
+		at int
+		y  float64
+		ok bool
+	}
+	first := map[slot]firstChild{}
+	// only marks the aborting nodes with one main input: one with several
+	// may wait for the others.
+	only := make([]bool, len(g.Nodes))
+	for i, abort := range g.aborts {
+		mains := 0
+		for _, e := range g.ins(i) {
+			if abort && e.Type == ConnMain {
+				mains++
+			}
+		}
+		only[i] = mains == 1
+	}
+	for p := range g.Nodes {
+		if g.aborts[p] {
+			continue
+		}
+		for at, e := range g.outs(p) {
+			if e.Type != ConnMain || !only[e.to] {
+				continue
+			}
+			y, ok := canvasY(e.To)
+			k := slot{int32(p), e.Output, e.Error}
+			if f, seen := first[k]; !seen || v1 && ok && (!f.ok || y < f.y) {
+				first[k] = firstChild{at, y, ok}
+			}
+		}
+	}
+	for p := range g.Nodes {
+		for at, e := range g.outs(p) {
+			f, ok := first[slot{int32(p), e.Output, e.Error}]
+			if !ok || e.Type != ConnMain {
+				continue
+			}
+			after := !v1 && at > f.at
+			if v1 {
+				y, ok := canvasY(e.To)
+				after = f.ok && ok && y > f.y
+			}
+			if after {
+				if g.cut == nil {
+					g.cut = map[*Edge]bool{}
+				}
+				g.cut[e] = true
+			}
+		}
+	}
+}
+
+// canvasY is a node's height on the canvas (y grows downwards), false
+// when it has no position.
+func canvasY(n *n8nschema.Node) (float64, bool) {
+	p := n.Field("position").Elems()
+	if len(p) != 2 {
+		return 0, false
+	}
+	return p[1].Num()
+}

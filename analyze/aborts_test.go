@@ -1,0 +1,46 @@
+package analyze
+
+import (
+	"strconv"
+	"testing"
+)
+
+// TestAborting: nothing runs after a node with a main connection to a
+// missing node, nor on a sibling its parent runs after it: lower on the
+// canvas under executionOrder v1 (same height is left alone), listed
+// after it in the legacy order.
+func TestAborting(t *testing.T) {
+	for _, c := range []struct {
+		name, order string
+		y           [3]int // heights of Broken, Same and Low
+		listed      bool   // Broken listed last on Start's output
+		want        [4]bool
+	}{
+		{"v1", `"v1"`, [3]int{0, 0, 200}, false, [4]bool{true, false, true, false}},
+		{"v1, broken lowest", `"v1"`, [3]int{400, 0, 200}, false, [4]bool{true, false, true, true}},
+		{"legacy, broken first", `"v0"`, [3]int{400, 0, 200}, false, [4]bool{true, false, false, false}},
+		{"legacy, broken last", `"v0"`, [3]int{0, 0, 200}, true, [4]bool{true, false, true, true}},
+	} {
+		conn := `{"node":"Broken","type":"main","index":0},{"node":"Same","type":"main","index":0},{"node":"Low","type":"main","index":0}`
+		if c.listed {
+			conn = `{"node":"Same","type":"main","index":0},{"node":"Low","type":"main","index":0},{"node":"Broken","type":"main","index":0}`
+		}
+		js := `{"name":"w","settings":{"executionOrder":` + c.order + `},"nodes":[
+		  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{},"position":[0,0]},
+		  {"name":"Broken","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[200,` + strconv.Itoa(c.y[0]) + `]},
+		  {"name":"After","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[400,0],"onError":"continueErrorOutput"},
+		  {"name":"Same","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[200,` + strconv.Itoa(c.y[1]) + `]},
+		  {"name":"Low","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[200,` + strconv.Itoa(c.y[2]) + `]}],
+		 "connections":{"Start":{"main":[[` + conn + `]]},
+		  "Broken":{"main":[[{"node":"After","type":"main","index":0},{"node":"Gone","type":"main","index":0}]]}}}`
+		s := buildJSON(t, js)
+		g := s.Graph(s.Workflows[0])
+		var got [4]bool
+		for i, n := range []string{"Broken", "After", "Same", "Low"} {
+			got[i] = g.Reachable(g.Node(n))
+		}
+		if got != c.want {
+			t.Errorf("%s: Broken, After, Same, Low reachable = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
