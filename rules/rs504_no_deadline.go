@@ -22,7 +22,8 @@ this rule says that nothing else will. A loop that waits for a person on every t
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty
 (in memory, or a remote list whose every item each pass removes by id until the list comes back empty, as
-RS103 says), nor a status poll that leaves on every terminal status, nor pagination that follows the response's
+RS103 says), nor a status poll that leaves on every terminal status, nor a loop that goes round only while a
+stored time is younger than a fixed age against the current time, nor pagination that follows the response's
 next-page cursor. Where only people start the workflow (a chat, a
 messaging bot, a form, a link opened in a browser, or a booking or form service that relays one person's
 action, such as a Calendly or Typeform webhook), the finding is a note: runs come one person at a time, and
