@@ -30,6 +30,13 @@ func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
 	if sp.Provider != "" && sp.Provider != "mcp" {
 		return sp.Provider
 	}
+	if v, _ := n.Param("url"); strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")), "{{") {
+		// An expression that chooses between one provider's model
+		// endpoints calls that provider.
+		if hc, ok := n8nschema.HTTPModelCallOf(n); ok {
+			return hc.Provider
+		}
+	}
 	return hostDependency(n, "url", "endpointUrl", "sseEndpoint")
 }
 
