@@ -7,7 +7,7 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // person at a time, as its caller does.
 
 // maxCallerDepth bounds how far back through callers that are themselves
-// sub-workflows the paces are followed, so that the walk stays linear.
+// sub-workflows the paces are followed; each workflow is read once.
 const maxCallerDepth = 4
 
 // PacesWithCallers is Paces for workflow w of set s, where each Execute
@@ -17,23 +17,27 @@ const maxCallerDepth = 4
 // entry no workflow of the set calls keeps only its own internal pace: its
 // callers are not known.
 func PacesWithCallers(s *Set, w *n8nschema.Workflow) map[*n8nschema.Node]uint8 {
-	return pacesWithCallers(s, w, map[*n8nschema.Workflow]bool{w: true}, 0)
+	return pacesWithCallers(s, w, map[*n8nschema.Workflow]map[*n8nschema.Node]uint8{}, 0)
 }
 
-func pacesWithCallers(s *Set, w *n8nschema.Workflow, seen map[*n8nschema.Workflow]bool, depth int) map[*n8nschema.Node]uint8 {
+// pacesWithCallers reads each workflow once (memo): a workflow met again,
+// or on a cycle of calls, gives what is known of it so far.
+func pacesWithCallers(s *Set, w *n8nschema.Workflow, memo map[*n8nschema.Workflow]map[*n8nschema.Node]uint8, depth int) map[*n8nschema.Node]uint8 {
+	if p, ok := memo[w]; ok {
+		return p
+	}
 	g := s.Graph(w)
 	out := Paces(g)
+	memo[w] = out
 	if depth >= maxCallerDepth {
 		return out
 	}
 	entry := map[*n8nschema.Node]uint8{}
 	for _, c := range s.CallsTo(w) {
-		if c.From == w || c.Node == nil || (c.Kind != CallExecute && c.Kind != CallTool) || seen[c.From] {
+		if c.From == w || c.Node == nil || (c.Kind != CallExecute && c.Kind != CallTool) {
 			continue
 		}
-		seen[c.From] = true
-		bits := pacesWithCallers(s, c.From, seen, depth+1)[c.Node]
-		delete(seen, c.From)
+		bits := pacesWithCallers(s, c.From, memo, depth+1)[c.Node]
 		for _, e := range c.Entry {
 			if e.Type == n8nschema.TypeExecuteWorkflowTrigger {
 				entry[e] |= bits
