@@ -90,6 +90,9 @@ type dependencyUsers struct {
 	load           map[string][]load
 	// scheduled and other count the users of each kind.
 	scheduled, other map[string]int
+	// capped holds the dependencies whose users could run more executions
+	// at once than the fleet does.
+	capped map[string]bool
 	// instances are the n8n instances of the users of a per-key
 	// dependency: calls from two instances share no key.
 	instances map[string]map[string]bool
@@ -105,7 +108,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -171,6 +174,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, fleet int) *dependencyUser
 		left := fleet
 		for _, l := range ls {
 			n := min(l.runs, left)
+			g.capped[d] = g.capped[d] || n < l.runs
 			left -= n
 			g.runs[d] += n
 			g.attempts[d] = addSat(g.attempts[d], analyze.MulSat(n, l.attempts))
@@ -202,8 +206,10 @@ func (g *dependencyUsers) key(w *analyze.WorkflowSummary, op *analyze.OperationS
 func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	switch {
-	case g.other[d] == 0:
+	case g.other[d] == 0 && !g.capped[d]:
 		return tick
+	case g.other[d] == 0:
+		return fmt.Sprintf("%s, and the fleet runs %d executions at once", tick, fleet)
 	case g.scheduled[d] == 0:
 		return fmt.Sprintf("the fleet runs %d executions at once", fleet)
 	}
