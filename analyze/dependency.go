@@ -30,6 +30,13 @@ func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
 	if sp.Provider != "" && sp.Provider != "mcp" {
 		return sp.Provider
 	}
+	if v, _ := n.Param("url"); strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")), "{{") {
+		// An expression that chooses between one provider's model
+		// endpoints calls that provider.
+		if hc, ok := n8nschema.HTTPModelCallOf(n); ok {
+			return hc.Provider
+		}
+	}
 	return hostDependency(n, "url", "endpointUrl", "sseEndpoint")
 }
 
@@ -214,4 +221,13 @@ func tenantService(sp *n8nschema.Spec, d string) bool {
 		}
 	}
 	return false
+}
+
+// PerKey reports whether a dependency's limits hold per key or account: a
+// model provider (per key and organisation) or a call made with a
+// credential. Credentials belong to one n8n instance (their ids are the
+// instance's), so calls from workflows of two instances share no key: only
+// a host of its own, called with no credential, is one server whoever calls.
+func PerKey(op *Operation) bool {
+	return op.Spec != nil && (op.Account != "" || modelService(*op.Spec, strings.ToLower(op.Dependency)))
 }

@@ -101,10 +101,12 @@ func bracketName(s string) (string, int) {
 // bodyAliasRE matches a variable bound to a request body in code, after
 // readPaths has written its path with dots: const body = $json.body,
 // let b = $input.item.json.body || {}, var p = $('Webhook').first().json.body;
-var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*\{\s*\}\s*)?(?:;|\n|$)`)
+// const lead = $json.body ?? $json (the item itself when a caller sends
+// the fields unwrapped: a Webhook's item always has a body).
+var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
 
 // bodyAliasAtRE is bodyAliasRE at the start of a declaration.
-var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*\{\s*\}\s*)?(?:;|\n|$)`)
+var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
 
 // bodyAliases is bodyAliasRE.FindAllStringSubmatch(s, n) (n > 0), with the
 // pattern run only where a declaration starts (const, let or var after no

@@ -25,6 +25,9 @@ func TestReadPaths(t *testing.T) {
 		{"const body = $json.body.data;\nbody.email", "const body = $json.body.data;\nbody.email"},
 		{"const b = $json.body || {};\nconst { email, name } = b;\nconst c = b;", "const b = $json.body || {};\nconst { email, name } = $json.body;\nconst c = b;"},
 		{"const d = $json;\nd.email", "const d = $json;\nd.email"},
+		{"const lead = $json.body ?? $json;\nlead.email", "const lead = $json.body ?? $json;\n$json.body.email"},
+		{"const lead = $json.body || $input.item.json; lead.phone", "const lead = $json.body || $input.item.json; $json.body.phone"},
+		{"const lead = $json.body ?? $json.data;\nlead.email", "const lead = $json.body ?? $json.data;\nlead.email"},
 	} {
 		if got := readPaths(tc.in); got != tc.want {
 			t.Errorf("readPaths(%q) = %q; want %q", tc.in, got, tc.want)

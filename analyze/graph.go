@@ -184,7 +184,9 @@ type Loop struct {
 	// or "status" (a poll that leaves on every terminal status of the job
 	// it polls, failures included: it ends when the job does) or "drain"
 	// (each pass lists what is left and removes it by id, and the loop
-	// leaves on an empty list: it ends when the data does; drainsRemote).
+	// leaves on an empty list: it ends when the data does; drainsRemote)
+	// or "time" (a condition goes round only while a stored time is
+	// younger than a fixed age: the clock ends it; endsInTime).
 	Bound string
 	// WaitS is the longest Wait, in seconds, that a trip holds (0: none).
 	WaitS float64

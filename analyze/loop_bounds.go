@@ -61,6 +61,8 @@ func (g *Graph) bound(l *Loop) {
 			l.Unbounded, l.Bound = false, "status"
 		case drainsRemote(g, l):
 			l.Unbounded, l.Bound = false, "drain"
+		case endsInTime(g, l):
+			l.Unbounded, l.Bound = false, "time"
 		}
 	}
 	l.WaitS = tripWait(l)

@@ -21,6 +21,13 @@ type WorkflowSummary struct {
 	// ManualOnly is true when only a person starts the workflow (ManualOnly):
 	// its executions do not come all at once.
 	ManualOnly bool
+	// Instance is the n8n instance the workflow was exported from
+	// (meta.instanceId, "" when the export does not say).
+	Instance string
+	// RunsAtOnce is how many executions of the workflow can run at once
+	// when the schedule alone decides (RunsAtOnce), 0 when the instance's
+	// concurrency does.
+	RunsAtOnce int
 	Operations []OperationSummary
 }
 
@@ -44,12 +51,16 @@ type OperationSummary struct {
 	// Identity is the dependency as RS505 groups calls (DependencyIdentity);
 	// Account the credential the calls share, if known.
 	Identity, Account string
-	Model             string
-	Paid, Write       bool
-	Attempts          int
-	Unbounded         bool
-	CallsPerItem      int
-	CallsUnbounded    bool
+	// PerKey is true when the dependency's limits hold per key or account
+	// (a model provider, a credential): calls from two n8n instances do not
+	// share it (PerKey).
+	PerKey         bool
+	Model          string
+	Paid, Write    bool
+	Attempts       int
+	Unbounded      bool
+	CallsPerItem   int
+	CallsUnbounded bool
 	// CallsWhileDown are the calls an item still makes while its
 	// dependency is down (Operation.CallsWhileDown).
 	CallsWhileDown int
@@ -70,13 +81,14 @@ func Summarize(set *Set) []WorkflowSummary {
 		s := WorkflowSummary{
 			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: keepPos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
+			Instance: strings.Clone(w.Value.Get("meta.instanceId").Str()), RunsAtOnce: RunsAtOnce(set, w),
 		}
 		for j, op := range ops {
 			usd, known := op.SpendPerExecution(&set.Options)
 			s.Operations[j] = OperationSummary{
 				Node: strings.Clone(op.Node.Name), Pos: keepPos(op.Node.Pos), Disabled: op.Node.Disabled, Live: op.Live,
 				Type: strings.Clone(op.Type), Dependency: strings.Clone(op.Dependency), Model: strings.Clone(op.Model),
-				Identity: strings.Clone(identity(op)), Account: strings.Clone(op.Account),
+				Identity: strings.Clone(identity(op)), Account: strings.Clone(op.Account), PerKey: PerKey(op),
 				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded,
 				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, Factors: KeepFactors(op.Factors),
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,

@@ -23,22 +23,22 @@ type HTTPModelCall struct {
 // responses, completions and images/generations; Anthropic messages;
 // Gemini models/*:generateContent; the OpenAI-compatible chat/completions
 // of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter, Together,
-// Fireworks).
-var modelEndpoints = []struct {
-	host, provider string
-	path           *lazyregexp.Regexp
-}{
-	{"api.openai.com", "openai", lazyregexp.New(`/v1/(chat/completions|completions|responses|images/generations)\b`)},
-	{"api.anthropic.com", "anthropic", lazyregexp.New(`/v1/messages\b`)},
-	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(stream)?generateContent\b`)},
-	{"api.perplexity.ai", "perplexity", lazyregexp.New(`/chat/completions\b`)},
-	{"api.mistral.ai", "mistral", lazyregexp.New(`/v1/chat/completions\b`)},
-	{"api.groq.com", "groq", lazyregexp.New(`/chat/completions\b`)},
-	{"api.deepseek.com", "deepseek", lazyregexp.New(`/chat/completions\b`)},
-	{"api.x.ai", "xai", lazyregexp.New(`/v1/chat/completions\b`)},
-	{"openrouter.ai", "openrouter", lazyregexp.New(`/api/v1/chat/completions\b`)},
-	{"api.together.xyz", "together", lazyregexp.New(`/chat/completions\b`)},
-	{"api.fireworks.ai", "fireworks", lazyregexp.New(`/chat/completions\b`)},
+// Fireworks), and OpenRouter's Decisions API (alpha/decisions: a decision
+// model answers typed questions with probabilities, billed per input
+// token, and writes no text, so no output cap applies: typed).
+var modelEndpoints = []modelEndpointSpec{
+	{"api.openai.com", "openai", lazyregexp.New(`/v1/(chat/completions|completions|responses|images/generations)\b`), false},
+	{"api.anthropic.com", "anthropic", lazyregexp.New(`/v1/messages\b`), false},
+	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(stream)?generateContent\b`), false},
+	{"api.perplexity.ai", "perplexity", lazyregexp.New(`/chat/completions\b`), false},
+	{"api.mistral.ai", "mistral", lazyregexp.New(`/v1/chat/completions\b`), false},
+	{"api.groq.com", "groq", lazyregexp.New(`/chat/completions\b`), false},
+	{"api.deepseek.com", "deepseek", lazyregexp.New(`/chat/completions\b`), false},
+	{"api.x.ai", "xai", lazyregexp.New(`/v1/chat/completions\b`), false},
+	{"openrouter.ai", "openrouter", lazyregexp.New(`/api/v1/chat/completions\b`), false},
+	{"openrouter.ai", "openrouter", lazyregexp.New(`/api/alpha/decisions\b`), true},
+	{"api.together.xyz", "together", lazyregexp.New(`/chat/completions\b`), false},
+	{"api.fireworks.ai", "fireworks", lazyregexp.New(`/chat/completions\b`), false},
 }
 
 var (
@@ -65,36 +65,101 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 	if HTTPMethod(n) != "POST" {
 		return HTTPModelCall{}, false
 	}
-	url := strings.ToLower(strings.TrimPrefix(paramStr(n, "url"), "="))
+	urls, ok := literalURLs(paramStr(n, "url"))
+	if !ok {
+		return HTTPModelCall{}, false
+	}
+	// Every URL the node may call is a model endpoint of one provider.
+	provider, typed, path := "", true, ""
+	for _, url := range urls {
+		e, p, ok := modelEndpoint(url)
+		if !ok || provider != "" && e.provider != provider {
+			return HTTPModelCall{}, false
+		}
+		provider, typed, path = e.provider, typed && e.typed, p
+	}
+	c := HTTPModelCall{Provider: provider}
+	body := paramStr(n, "jsonBody") + " " + paramStr(n, "body")
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		body += " " + p.Get("name").Str() + ": " + strconv.Quote(p.Get("value").Str())
+	}
+	if m := bodyModelRE.FindStringSubmatch(body); m != nil {
+		c.Model = m[1]
+	} else if m := geminiPathRE.FindStringSubmatch(path); m != nil && len(urls) == 1 {
+		c.Model = m[1]
+	}
+	if m := bodyCapRE.FindStringSubmatch(body); m != nil {
+		if v, err := strconv.Atoi(m[2]); err == nil && v > 0 {
+			c.MaxTokens, c.Capped = v, true
+		}
+	}
+	if typed && !c.Capped {
+		c.Capped = true // a typed answer: no text to cap
+	}
+	return c, true
+}
+
+// modelEndpointSpec is a model API's endpoint: its host and path.
+type modelEndpointSpec struct {
+	host, provider string
+	path           *lazyregexp.Regexp
+	typed          bool
+}
+
+// modelEndpoint finds the model endpoint a URL names, and its path.
+func modelEndpoint(url string) (e modelEndpointSpec, path string, ok bool) {
+	url = strings.ToLower(url)
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
 	rest, ok := strings.CutPrefix(url, "https://")
 	if !ok {
-		return HTTPModelCall{}, false
+		return e, "", false
 	}
 	host, path, _ := strings.Cut(rest, "/")
 	path = "/" + path
 	for _, e := range modelEndpoints {
-		if host != e.host || !e.path.MatchString(path) {
-			continue
+		if host == e.host && e.path.MatchString(path) {
+			return e, path, true
 		}
-		c := HTTPModelCall{Provider: e.provider}
-		body := paramStr(n, "jsonBody") + " " + paramStr(n, "body")
-		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
-			body += " " + p.Get("name").Str() + ": " + strconv.Quote(p.Get("value").Str())
+	}
+	return e, "", false
+}
+
+// ternaryURLRE finds a quoted URL in an expression and what comes before
+// it; what follows is read by literalURLs.
+var ternaryURLRE = lazyregexp.New(`([?:(]|\{\{)\s*(?:'(https?://[^'\s]*)'|"(https?://[^"\s]*)"|` + "`" + `(https?://[^` + "`" + `$\s]*)` + "`" + `)`)
+
+// literalURLs returns the URLs a url parameter may hold: the value itself
+// when it starts with its host, or, for an expression that only chooses
+// between quoted URLs ({{ cond ? 'https://a' : 'https://b' }}), each of
+// them. It is false when the host comes from the data.
+func literalURLs(v string) ([]string, bool) {
+	v = strings.TrimSpace(v)
+	x := strings.TrimSpace(strings.TrimPrefix(v, "="))
+	if !strings.HasPrefix(x, "{{") {
+		// A literal host: the path may hold expressions.
+		return []string{x}, x != ""
+	}
+	if !strings.HasSuffix(x, "}}") || strings.Count(x, "{{") != 1 {
+		return nil, false
+	}
+	// Every quoted URL stands alone between ?, :, ( and ), and the
+	// expression holds no other quoted text that starts a URL.
+	var out []string
+	for _, m := range ternaryURLRE.FindAllStringSubmatchIndex(x, -1) {
+		rest := strings.TrimLeft(x[m[1]:], " \t\n")
+		if rest == "" || !strings.ContainsRune(":)}", rune(rest[0])) {
+			return nil, false // the URL goes on: 'https://…/' + path
 		}
-		if m := bodyModelRE.FindStringSubmatch(body); m != nil {
-			c.Model = m[1]
-		} else if m := geminiPathRE.FindStringSubmatch(path); m != nil {
-			c.Model = m[1]
-		}
-		if m := bodyCapRE.FindStringSubmatch(body); m != nil {
-			if v, err := strconv.Atoi(m[2]); err == nil && v > 0 {
-				c.MaxTokens, c.Capped = v, true
+		for k := 4; k < len(m); k += 2 {
+			if m[k] >= 0 {
+				out = append(out, x[m[k]:m[k+1]])
 			}
 		}
-		return c, true
 	}
-	return HTTPModelCall{}, false
+	if len(out) < 2 || strings.Count(x, "://") != len(out) {
+		return nil, false
+	}
+	return out, true
 }

@@ -37,7 +37,13 @@ listed item by its id (a delete, a POST to …/{id}/trash, an SQL UPDATE of a co
 as read of unread mail, a label added to mail listed without it), and the loop leaves when the list comes back empty (a condition tests emptiness or a
 done flag, or the listing app node outputs no item for an empty list): the next query does not list what the
 pass removed (Gmail's messages.list leaves out the trash), so the loop ends with the data, and a failed call
-with no onError stops the execution rather than going round again. A loop whose every
+with no onError stops the execution rather than going round again. A loop that goes round only while a stored
+time is recent is a note as well: a condition compares a date or timestamp from the data with the current time
+($now, $today, Date.now(), DateTime.now()) and a fixed age (a debounce that goes round until the last message's
+date is before $now.minus(15, 'seconds'), a deadline such as Date.now() - startedAt < 600000), and only the side that
+holds while the time is recent goes back; the clock advances, so the test turns false for good (a loop that
+goes back while the time is old goes round for ever, and one whose nodes read the clock themselves may refresh
+the time). A loop whose every
 trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
@@ -94,8 +100,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 
 // boundedByData are the notes for loops that end with what they read, by
 // Loop.Bound: a poll ends when the job it polls does, failed or not; a
-// drain ends when each pass has removed what it listed.
+// drain ends when each pass has removed what it listed; a wait for a
+// stored time to grow old ends with the clock.
 var boundedByData = map[string]string{
 	"status": "node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
 	"drain":  "node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
+	"time":   "node %q runs in a loop (%s) that goes round only while a stored time is younger than a fixed age against the current time: the clock ends it, but no guard caps the passes",
 }

@@ -42,7 +42,8 @@ an endpoint named for an update (/update-meta), a POST
 whose body names the record it acts on by an id from the item or the model at an endpoint named for setting
 its state ({"orderId": …} to …/design/configure), a copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), deletes and updates. So are
 POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
-endpoints, endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
+endpoints (a URL expression that only chooses between quoted model endpoints of one provider, such as
+OpenRouter's chat/completions and its Decisions API, calls a model too), endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
 collection of orders or payments), GraphQL queries that are not mutations, calls with doNotSave=true, and Google-style custom methods
 that compute (:inspect, :synthesize, :generateKeywordIdeas). Calls into n8n's own webhooks are RS102's, and a write that runs again only because a loop waits for a
 person's answer, or because a loop moves on to the next page or the next step of a job, is not a retry: a loop

@@ -23,7 +23,7 @@ or posts a chat message to a reply URL the request brought (Slack's response_url
 its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
 forms (also a POST Webhook answered with the run's result, by a Respond to Webhook node or the last node, for
 a request that brings an e-mail address or phone number and a name or a message, read by any path: the body
-(with optional chaining, bracketed names, or a Code variable bound to it), the item the webhook feeds, the
+(with optional chaining, bracketed names, or a Code variable bound to it, const lead = $json.body ?? $json among them), the item the webhook feeds, the
 webhook's name, a GET's query; a request that names an event type or is
 signed is a service's event), bookings and form submissions a service relays (a Webhook whose run reads
 Calendly's invitee payload, Cal.com's BOOKING_CREATED, Typeform's form_response, Tally's, Jotform's or Wufoo's

@@ -22,11 +22,14 @@ this rule says that nothing else will. A loop that waits for a person on every t
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty
 (in memory, or a remote list whose every item each pass removes by id until the list comes back empty, as
-RS103 says), nor a status poll that leaves on every terminal status, nor pagination that follows the response's
+RS103 says), nor a status poll that leaves on every terminal status, nor a loop that goes round only while a
+stored time is younger than a fixed age against the current time, nor pagination that follows the response's
 next-page cursor. Where only people start the workflow (a chat, a
 messaging bot, a form, a link opened in a browser, or a booking or form service that relays one person's
 action, such as a Calendly or Typeform webhook), the finding is a note: runs come one person at a time, and
-a person who waits for the answer sees it hang.`,
+a person who waits for the answer sees it hang. A sub-workflow is paced by what runs the nodes that call it
+(Execute Workflow, a workflow tool) in the workflows audited with it: one that only such workflows call is a
+note too, and one whose callers are not in the audit is not known to be.`,
 	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it stops executions that run long. For a workflow with no executionTimeout and a
@@ -57,7 +60,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 					extra = ", and each restart is a new execution that a timeout would not stop either"
 				}
 				sev := analyze.Severity(0)
-				if !crossExecution(op) && analyze.PersonPaced(analyze.Paces(pass.Set.Graph(w)), op.Node) {
+				if !crossExecution(op) && analyze.PersonPaced(analyze.PacesWithCallers(pass.Set, w), op.Node) {
 					sev = analyze.Note // the person who started it sees it hang
 				}
 				pass.Report(analyze.Diagnostic{Severity: sev,

@@ -20,10 +20,17 @@ one host across workflows; queue mode only limits executions per worker. stormch
 of the analysis set that call the same dependency (one service however it is called, the OpenAI node and an
 HTTP request to api.openai.com alike; a feed or an MCP server per host; not n8n's own Data Tables or API, nor
 a placeholder host such as example.com; on a service shared by many tenants, such as a mailbox, an Airtable
-base or a database, only calls made with the same credential) with their own node retries and reports them when no
+base or a database, only calls made with the same credential; for a model provider or a call made with a credential,
+whose limits hold per key, only workflows of one n8n instance, since exports whose meta.instanceId differ hold
+different credentials: an export that names no instance joins the one instance the others name) with their own
+node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
-run: audit the whole export. Each dependency is reported once, at its first caller, with the others as
+run: audit the whole export. The message counts the executions that can call it at once: for a workflow
+only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
+which n8n starts whether or not the last run ended), and for any other workflow the fleet's concurrency
+(--workers × --concurrency, 1 × 10 unless set), at most that many in all;
+and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. An export's "active": false is not taken to mean the workflow never runs: n8n
@@ -35,8 +42,8 @@ so the owner activates what is deployed.`,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "fleet"},
 	RunSet: func(pass *analyze.SetPass) {
-		g := groupByDependency(pass.Workflows)
 		fleet := analyze.MulSat(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
+		g := groupByDependency(pass.Workflows, fleet)
 		for i := range pass.Workflows {
 			w := &pass.Workflows[i]
 			if w.ManualOnly {
@@ -45,7 +52,7 @@ so the owner activates what is deployed.`,
 			reported := map[string]bool{}
 			for j := range w.Operations {
 				op := &w.Operations[j]
-				dep, d := strings.ToLower(op.Dependency), op.Identity
+				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
 				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d]) < 2 {
 					continue
 				}
@@ -54,8 +61,8 @@ so the owner activates what is deployed.`,
 				}
 				reported[d] = true
 				pass.Report(w, op, analyze.Diagnostic{
-					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d attempts can be in flight at once across %d concurrent executions",
-						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), analyze.MulSat(g.attempts[d], fleet), fleet),
+					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d executions can call it at once and make up to %d attempts, each execution's retries one after another (%s)",
+						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), g.runs[d], g.attempts[d], g.basis(d, fleet)),
 					Detail:  d,
 					FoldKey: d,
 					Chain:   op.Factors,
@@ -66,16 +73,32 @@ so the owner activates what is deployed.`,
 }
 
 // dependencyUsers are the set's node-retried operations grouped by
-// dependency (lowercased host): the workflows that call it, in set order,
-// the sum of their bounded attempts, and their distinct labels sorted with
-// how many workflows bear each, so that naming the others costs each
-// workflow a few steps, not a pass over every user.
+// dependency (its identity, and its instance when that matters: key): the
+// workflows that call it, in set order, how many of their executions can
+// run at once and the attempts those make, and their distinct labels
+// sorted with how many workflows bear each, so that naming the others
+// costs each workflow a few steps, not a pass over every user.
 type dependencyUsers struct {
-	users    map[string][]*analyze.WorkflowSummary
-	attempts map[string]int
-	labels   map[string][]label
-	bearers  map[string]map[string]int
-	calls    map[string]map[*analyze.WorkflowSummary]bool
+	users map[string][]*analyze.WorkflowSummary
+	// runs are the executions that can call the dependency at once:
+	// RunsAtOnce for a workflow its schedules alone start, the fleet's
+	// concurrency for any other, and no more than the fleet's in all.
+	// attempts are what those make at worst, each execution its bounded
+	// attempts one after another. load holds, per user, its executions
+	// at once and the attempts of one, from which both are summed.
+	runs, attempts map[string]int
+	load           map[string][]load
+	// scheduled and other count the users of each kind.
+	scheduled, other map[string]int
+	// capped holds the dependencies whose users could run more executions
+	// at once than the fleet does.
+	capped map[string]bool
+	// instances are the n8n instances of the users of a per-key
+	// dependency: calls from two instances share no key.
+	instances map[string]map[string]bool
+	labels    map[string][]label
+	bearers   map[string]map[string]int
+	calls     map[string]map[*analyze.WorkflowSummary]bool
 	// looked counts the labels others read, over all calls: tests bound it.
 	looked int
 }
@@ -83,26 +106,52 @@ type dependencyUsers struct {
 // label is a workflow label and its quoted form, by which labels sort.
 type label struct{ raw, quoted string }
 
-func groupByDependency(wfs []analyze.WorkflowSummary) *dependencyUsers {
-	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, attempts: map[string]int{},
+func groupByDependency(wfs []analyze.WorkflowSummary, fleet int) *dependencyUsers {
+	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
+		scheduled: map[string]int{}, other: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
+	for i := range wfs {
+		w := &wfs[i]
+		if w.ManualOnly || w.Instance == "" {
+			continue
+		}
+		for _, op := range w.Operations {
+			if op.PerKey && op.Identity != "" && op.Dependency != "" && !op.Disabled && nodeRetried(op.Factors) {
+				if g.instances[op.Identity] == nil {
+					g.instances[op.Identity] = map[string]bool{}
+				}
+				g.instances[op.Identity][w.Instance] = true
+			}
+		}
+	}
 	seen := g.calls
 	for i := range wfs {
 		w := &wfs[i]
 		if w.ManualOnly {
 			continue // its runs come one click at a time, not with the others
 		}
-		for _, op := range w.Operations {
+		at := fleet
+		if w.RunsAtOnce > 0 {
+			at = w.RunsAtOnce
+		}
+		for j := range w.Operations {
+			op := &w.Operations[j]
 			if op.Dependency == "" || op.Disabled || !nodeRetried(op.Factors) {
 				continue
 			}
-			d := op.Identity
+			d := g.key(w, op)
 			if seen[d] == nil {
 				seen[d] = map[*analyze.WorkflowSummary]bool{}
 			}
 			if !seen[d][w] {
 				seen[d][w] = true
 				g.users[d] = append(g.users[d], w)
+				g.load[d] = append(g.load[d], load{runs: at})
+				if w.RunsAtOnce > 0 {
+					g.scheduled[d]++
+				} else {
+					g.other[d]++
+				}
 				if g.bearers[d] == nil {
 					g.bearers[d] = map[string]int{}
 				}
@@ -113,14 +162,58 @@ func groupByDependency(wfs []analyze.WorkflowSummary) *dependencyUsers {
 				}
 			}
 			if !op.Unbounded {
-				g.attempts[d] += op.Attempts
+				l := &g.load[d][len(g.load[d])-1] // (w's: its operations come together)
+				l.attempts = addSat(l.attempts, op.Attempts)
 			}
+		}
+	}
+	for d, ls := range g.load {
+		// The fleet runs at most fleet executions at once: at worst those
+		// that make the most attempts.
+		sort.SliceStable(ls, func(i, j int) bool { return ls[i].attempts > ls[j].attempts })
+		left := fleet
+		for _, l := range ls {
+			n := min(l.runs, left)
+			g.capped[d] = g.capped[d] || n < l.runs
+			left -= n
+			g.runs[d] += n
+			g.attempts[d] = addSat(g.attempts[d], analyze.MulSat(n, l.attempts))
 		}
 	}
 	for _, ls := range g.labels {
 		sort.Slice(ls, func(i, j int) bool { return ls[i].quoted < ls[j].quoted })
 	}
 	return g
+}
+
+// load is what one workflow brings to a dependency: how many of its
+// executions can run at once, and the attempts one of them makes.
+type load struct{ runs, attempts int }
+
+// key is the dependency an operation strains: its identity, and, when its
+// users come from more than one n8n instance and its limits hold per key
+// (PerKey), the instance too; a workflow whose export names no instance
+// joins the one instance there is, or none when there are several.
+func (g *dependencyUsers) key(w *analyze.WorkflowSummary, op *analyze.OperationSummary) string {
+	d := op.Identity
+	if d == "" || !op.PerKey || len(g.instances[d]) < 2 {
+		return d
+	}
+	return d + "\x00instance:" + w.Instance
+}
+
+// basis says what the count of executions at once rests on.
+func (g *dependencyUsers) basis(d string, fleet int) string {
+	tick := "a scheduled workflow runs as many at once as its runs can overlap"
+	switch {
+	case g.other[d] == 0 && !g.capped[d]:
+		return tick
+	case g.other[d] == 0:
+		return fmt.Sprintf("%s, and the fleet runs %d executions at once", tick, fleet)
+	case g.scheduled[d] == 0:
+		return fmt.Sprintf("the fleet runs %d executions at once", fleet)
+	}
+	return fmt.Sprintf("%s, and the fleet runs %d executions at once", tick, fleet)
 }
 
 // others names the workflows calling d other than self (one of them):
@@ -182,3 +275,6 @@ func gated(opts *analyze.Options, dep string) bool {
 	}
 	return false
 }
+
+// addSat adds counts as MulSat multiplies them, saturating at AttemptCap.
+func addSat(a, b int) int { return min(a+b, analyze.AttemptCap) }

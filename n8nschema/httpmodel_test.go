@@ -1,0 +1,39 @@
+package n8nschema
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestHTTPModelCallURLChoice: an expression that only chooses between
+// quoted model endpoints of one provider is a model call; one that builds
+// the host from data, mixes providers or adds an unknown endpoint is not.
+func TestHTTPModelCallURLChoice(t *testing.T) {
+	for _, tt := range []struct {
+		url      string
+		provider string
+		capped   bool
+	}{
+		{`={{ $json.engine === 'jev' ? 'https://openrouter.ai/api/alpha/decisions' : 'https://openrouter.ai/api/v1/chat/completions' }}`, "openrouter", false},
+		{`={{ $json.fast ? "https://openrouter.ai/api/alpha/decisions" : ("https://openrouter.ai/api/alpha/decisions") }}`, "openrouter", true},
+		{`https://openrouter.ai/api/alpha/decisions`, "openrouter", true},
+		{`=https://api.openai.com/v1/{{ $json.kind }}/completions`, "", false},
+		{`=https://api.anthropic.com/v1/messages?beta={{ $json.beta }}`, "anthropic", false},
+		{`={{ $json.a ? 'https://openrouter.ai/api/v1/chat/completions' : 'https://api.openai.com/v1/chat/completions' }}`, "", false},
+		{`={{ $json.a ? 'https://openrouter.ai/api/v1/chat/completions' : 'https://openrouter.ai/api/v1/credits' }}`, "", false},
+		{`={{ $json.url || 'https://openrouter.ai/api/v1/chat/completions' }}`, "", false},
+		{`={{ 'https://openrouter.ai/api/v1/' + $json.path }}`, "", false},
+		{`={{ $json.base }}/api/v1/chat/completions`, "", false},
+	} {
+		n := node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":`+jsonString(tt.url)+`}}`)
+		c, ok := HTTPModelCallOf(n)
+		if ok != (tt.provider != "") || c.Provider != tt.provider || ok && c.Capped != tt.capped {
+			t.Errorf("%s: got %+v %v, want provider %q capped %v", tt.url, c, ok, tt.provider, tt.capped)
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
