@@ -271,6 +271,9 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.failsFirst(i); ok {
 		return why, true
 	}
+	if g.noRespond != nil && g.noRespond[i] {
+		return noRespondWhy, true
+	}
 	return n8nschema.GateThrows(n)
 }
 

@@ -125,6 +125,9 @@ type Graph struct {
 	// for their resource or operation (n8nschema.RefusedCall with
 	// NoItems): nothing after their regular outputs runs.
 	empty []bool
+	// noRespond marks Webhooks that refuse every request, no Respond to
+	// Webhook node following them (noRespondNode); they are in fails.
+	noRespond []bool
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -337,8 +340,14 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
+	follows := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
+			continue
+		}
+		if !nd.ContinuesOnFail() && !nd.ContinueOnFail && g.noRespondNode(i, follows) {
+			mark(&g.noRespond, i)
+			mark(&g.fails, i)
 			continue
 		}
 		_, first := g.failsFirst(i)

@@ -44,6 +44,11 @@ reaches:
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
   (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
+- a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
+  that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
+  the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the
+  nodes after the webhook, disabled ones included); the caller gets an error and the execution fails at the
+  webhook;
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
@@ -152,6 +157,9 @@ it once the package is installed.`,
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
+			}
+			if g.AnswersThroughMissingRespond(n) {
+				d.Fix = fmt.Sprintf("Add a Respond to Webhook node after %q, or set its Respond parameter to Immediately or When Last Node Finishes", n.Name)
 			}
 			if !byMachine[n] {
 				d.Severity = analyze.Note
