@@ -44,6 +44,12 @@ reaches:
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
   (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
+- an HTTP Request v3 or later that sends a JSON body written as text that is not JSON whatever its expressions
+  yield (a trailing comma, a string joined with + outside {{ }}, an empty body): n8n parses it for every item
+  and throws "The value in the "JSON Body" field is not valid JSON" before any request
+  (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
+  yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
+  unjudged;
 - a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
   that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
   the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the
@@ -157,6 +163,9 @@ it once the package is installed.`,
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
+			}
+			if n8nschema.BrokenJSONBody(n) {
+				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
 			if g.AnswersThroughMissingRespond(n) {
 				d.Fix = fmt.Sprintf("Add a Respond to Webhook node after %q, or set its Respond parameter to Immediately or When Last Node Finishes", n.Name)
