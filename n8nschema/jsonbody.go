@@ -15,7 +15,7 @@ import (
 // (n8n-nodes-base/dist/nodes/HttpRequest/V3/HttpRequestV3.node.js
 // parseJsonParameter). It does so when sendBody is true, the content type
 // is JSON (the default) and specifyBody is "json"; an empty body (the
-// default, ”) does not parse either.
+// default is the empty string) does not parse either.
 //
 // An expression is judged by its place in the text (brokenTemplate): in a
 // JSON string it is taken for a plain letter, after a key's colon for a
