@@ -43,7 +43,9 @@ reaches:
   Orbit, whose service shut down ("Service is deprecated", packages/nodes-base/nodes/Orbit/Orbit.node.ts);
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
-  (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
+  (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts), or
+  whose first value is an expression that is always a boolean ({{ $json.x ? true : false }}, {{ !!$json.x }})
+  under a string or number comparison: n8n checks the first value's type for every operation;
 - an HTTP Request v3 or later that sends a JSON body written as text that is not JSON whatever its expressions
   yield (a trailing comma, a string joined with + outside {{ }}, an empty body): n8n parses it for every item
   and throws "The value in the "JSON Body" field is not valid JSON" before any request
