@@ -271,8 +271,8 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.failsFirst(i); ok {
 		return why, true
 	}
-	if g.noRespond != nil && g.noRespond[i] {
-		return noRespondWhy, true
+	if why, ok := g.respondWhy[int32(i)]; ok {
+		return why, true
 	}
 	return n8nschema.GateThrows(n)
 }

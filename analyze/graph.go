@@ -125,9 +125,9 @@ type Graph struct {
 	// for their resource or operation (n8nschema.RefusedCall with
 	// NoItems): nothing after their regular outputs runs.
 	empty []bool
-	// noRespond marks Webhooks that refuse every request, no Respond to
-	// Webhook node following them (noRespondNode); they are in fails.
-	noRespond []bool
+	// respondWhy holds, by index, the Webhooks that refuse every request
+	// (respondMismatch) and why; they are in fails.
+	respondWhy map[int32]string
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -340,13 +340,16 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
-	follows := g.respondFollows()
+	follows, resumable := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
 			continue
 		}
-		if !nd.ContinuesOnFail() && !nd.ContinueOnFail && g.noRespondNode(i, follows) {
-			mark(&g.noRespond, i)
+		if why, ok := g.respondMismatch(i, follows, resumable); ok && !nd.ContinuesOnFail() && !nd.ContinueOnFail {
+			if g.respondWhy == nil {
+				g.respondWhy = map[int32]string{}
+			}
+			g.respondWhy[int32(i)] = why
 			mark(&g.fails, i)
 			continue
 		}

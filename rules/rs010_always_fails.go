@@ -55,7 +55,10 @@ reaches:
 - a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
   that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
   the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the
-  nodes after the webhook, disabled ones included); the caller gets an error and the execution fails at the
+  nodes after the webhook, disabled ones included), and, the other way round, one followed by a Respond to
+  Webhook node but set to answer otherwise (Immediately, the default, or When Last Node Finishes): "Unused
+  Respond to Webhook node found in the workflow" (a workflow with a Wait node that resumes on a webhook or form
+  call, which may own the Respond node, is left out); the caller gets an error and the execution fails at the
   webhook;
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
@@ -169,8 +172,11 @@ it once the package is installed.`,
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
-			if g.AnswersThroughMissingRespond(n) {
+			switch missing, ok := g.RespondMismatch(n); {
+			case ok && missing:
 				d.Fix = fmt.Sprintf("Add a Respond to Webhook node after %q, or set its Respond parameter to Immediately or When Last Node Finishes", n.Name)
+			case ok:
+				d.Fix = fmt.Sprintf("Set the Respond parameter of %q to Using 'Respond to Webhook' Node, or remove the Respond to Webhook node after it", n.Name)
 			}
 			if !byMachine[n] {
 				d.Severity = analyze.Note
