@@ -299,6 +299,8 @@ func appConsequence(n *n8nschema.Node, op string) (Consequence, string) {
 		return SameState, ""
 	case n8nschema.KeyedStore(typ) && kind == n8nschema.OpCreate && !strings.HasPrefix(strings.ToLower(name), "copy"):
 		return SameState, "" // the caller names the object: a repeat overwrites it
+	case createRefusedWhenPresent(n, typ, op):
+		return SameState, ""
 	case len(words) > 0 && (readVerbs[words[0]] || analysisWords[words[len(words)-1]]):
 		return NoEffect, "" // runs an analysis (TheHive executeAnalyzer)
 	case res == "draft" || strings.Contains(strings.ToLower(name), "draft"):
@@ -570,6 +572,26 @@ var harmResources = map[string]bool{
 var publishers = map[string]bool{
 	"n8n-nodes-base.linkedIn": true, "n8n-nodes-base.facebookGraphApi": true, "n8n-nodes-base.reddit": true,
 	"n8n-nodes-base.medium": true, "n8n-nodes-base.discourse": true,
+}
+
+// createRefusedWhenPresent reports a create that the API refuses once its
+// object exists, so that a repeat fails instead of writing twice: the
+// GitHub node's file create sends PUT /repos/{owner}/{repo}/contents/{path}
+// with no sha (n8n-nodes-base/dist/nodes/Github/Github.node.js asks for
+// the sha only for edit), and GitHub's "create or update file contents"
+// answers a PUT with no sha for a path that exists with 422 ("sha" wasn't
+// supplied). A path that changes on each attempt (the time, a random
+// value: n8nschema.ClassifyKey) names a new file each time.
+func createRefusedWhenPresent(n *n8nschema.Node, typ, op string) bool {
+	if typ != "n8n-nodes-base.github" || op != "file.create" {
+		return false
+	}
+	p, ok := n.Param("filePath")
+	if !ok || p.Kind() != n8nschema.String {
+		return false
+	}
+	k, _ := n8nschema.ClassifyKey(p.Str())
+	return k != n8nschema.KeyPerAttempt && k != n8nschema.KeyEmpty
 }
 
 // refusesRepeat are APIs that reject a duplicate: X refuses a post with

@@ -276,6 +276,9 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.failsFirst(i); ok {
 		return why, true
 	}
+	if why, ok := g.respondWhy[int32(i)]; ok {
+		return why, true
+	}
 	return n8nschema.GateThrows(n)
 }
 

@@ -131,6 +131,9 @@ type Graph struct {
 	// cut marks the edges whose items never arrive because a node that
 	// runs before their target ends the execution first (aborting).
 	cut map[*Edge]bool
+	// respondWhy holds, by index, the Webhooks that refuse every request
+	// (respondMismatch) and why; they are in fails.
+	respondWhy map[int32]string
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -346,8 +349,17 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
+	follows, resumable := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
+			continue
+		}
+		if why, ok := g.respondMismatch(i, follows, resumable); ok && !nd.ContinuesOnFail() && !nd.ContinueOnFail {
+			if g.respondWhy == nil {
+				g.respondWhy = map[int32]string{}
+			}
+			g.respondWhy[int32(i)] = why
+			mark(&g.fails, i)
 			continue
 		}
 		_, first := g.failsFirst(i)

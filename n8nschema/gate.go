@@ -61,6 +61,9 @@ func GateThrows(n *Node) (string, bool) {
 	}
 	op := first.Get("operator")
 	typ, operation := op.Get("type"), op.Get("operation")
+	if why, ok := leftAlwaysBoolean(first, typ.Str()); ok && typ.Kind() == String {
+		return why, true
+	}
 	if typ.Kind() != String || operation.Kind() != String || op.Get("singleValue").True() || oneValueOperation[operation.Str()] {
 		return "", false
 	}

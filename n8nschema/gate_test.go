@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,10 @@ import (
 func TestGateThrows(t *testing.T) {
 	cond := func(opts, op, right string) string {
 		return `{"conditions":{` + opts + `"conditions":[{"leftValue":"={{ $json.a }}","rightValue":` + right + `,"operator":` + op + `}],"combinator":"and"}}`
+	}
+	leftIs := func(opts, op, left string) string {
+		l, _ := json.Marshal(left)
+		return `{"conditions":{` + opts + `"conditions":[{"leftValue":` + string(l) + `,"rightValue":"x","operator":` + op + `}],"combinator":"and"}}`
 	}
 	const (
 		strict = `"options":{"typeValidation":"strict","version":2},`
@@ -46,6 +51,19 @@ func TestGateThrows(t *testing.T) {
 		{TypeIf, 2.2, cond(strict, `{"type":"dateTime","operation":"after"}`, `5`), ""},
 		{TypeIf, 1, cond(strict, boolEq, `"true"`), ""},
 		{TypeIf, 2.2, `{"conditions":{` + strict + `"conditions":[{"leftValue":"={{ $json.a }}","rightValue":true,"operator":` + boolEq + `},{"leftValue":"={{ $json.b }}","rightValue":"true","operator":` + boolEq + `}]}}`, ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ $json.attachments ? true : false }}`), `is always a boolean, compared as a string`},
+		{TypeIf, 2, leftIs("", strEq, `={{ !!$json.file }}`), `is always a boolean, compared as a string`},
+		{TypeFilter, 2.2, leftIs(strict, `{"type":"string","operation":"exists","singleValue":true}`, `={{ !$('Read mail').item.json.attachments?.length }}`), `compared as a string`},
+		{TypeIf, 2.2, leftIs(strict, numGt, `={{ Boolean($json.count) }}`), `compared as a number`},
+		{TypeIf, 2.2, leftIs(strict, `{"type":"boolean","operation":"true","singleValue":true}`, `={{ $json.a ? true : false }}`), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ $json.a ? "yes" : false }}`), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ $json.a ? b : c ? true : false }}`), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ !$json.a || $json.b }}`), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ $json.a ?? true }}`), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ !!$json.a }} `), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `=x {{ !!$json.a }}`), ""},
+		{TypeIf, 2.2, leftIs(strict, strEq, `={{ () => $json.a ? true : false }}`), ""},
+		{TypeIf, 2.2, leftIs(`"options":{"typeValidation":"loose"},`, strEq, `={{ !!$json.a }}`), ""},
 	} {
 		params := c.params
 		if !strings.HasPrefix(params, "{") {

@@ -78,6 +78,8 @@ var fullAccess = map[string]bool{
 //     whose code was read throws, or sends no request (noBranches);
 //   - the OpenAI app node v1.x's message operation with no model or no
 //     prompt (openAiV1Message);
+//   - an HTTP Request whose JSON body is not JSON whatever its expressions
+//     yield (brokenJSONBody);
 //   - a programmatic node whose execute() throws first thing, before it
 //     reads an item or asks for a credential, for every configuration or
 //     for a value of one parameter (throwsFirst: Airtable v1 on the API
@@ -86,6 +88,9 @@ var fullAccess = map[string]bool{
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
 func RefusedCall(n *Node) (Refusal, bool) {
+	if r, ok := brokenJSONBody(n); ok {
+		return r, true
+	}
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	d, known := DescribeNode(typ, n.TypeVersion)
 	if !known {

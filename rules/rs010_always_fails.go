@@ -43,7 +43,23 @@ reaches:
   Orbit, whose service shut down ("Service is deprecated", packages/nodes-base/nodes/Orbit/Orbit.node.ts);
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
-  (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
+  (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts), or
+  whose first value is an expression that is always a boolean ({{ $json.x ? true : false }}, {{ !!$json.x }})
+  under a string or number comparison: n8n checks the first value's type for every operation;
+- an HTTP Request v3 or later that sends a JSON body written as text that is not JSON whatever its expressions
+  yield (a trailing comma, a string joined with + outside {{ }}, an empty body): n8n parses it for every item
+  and throws "The value in the "JSON Body" field is not valid JSON" before any request
+  (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
+  yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
+  unjudged;
+- a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
+  that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
+  the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the
+  nodes after the webhook, disabled ones included), and, the other way round, one followed by a Respond to
+  Webhook node but set to answer otherwise (Immediately, the default, or When Last Node Finishes): "Unused
+  Respond to Webhook node found in the workflow" (a workflow with a Wait node that resumes on a webhook or form
+  call, which may own the Respond node, is left out); the caller gets an error and the execution fails at the
+  webhook;
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
@@ -157,6 +173,15 @@ it once the package is installed.`,
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
+			}
+			if n8nschema.BrokenJSONBody(n) {
+				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
+			}
+			switch missing, ok := g.RespondMismatch(n); {
+			case ok && missing:
+				d.Fix = fmt.Sprintf("Add a Respond to Webhook node after %q, or set its Respond parameter to Immediately or When Last Node Finishes", n.Name)
+			case ok:
+				d.Fix = fmt.Sprintf("Set the Respond parameter of %q to Using 'Respond to Webhook' Node, or remove the Respond to Webhook node after it", n.Name)
 			}
 			if !byMachine[n] {
 				d.Severity = analyze.Note
