@@ -240,22 +240,29 @@ func (j *jsonWriter) value(v any, prefix string) {
 
 // indent is json.Indent(dst, src, prefix, "  ") for src as json.Encoder
 // writes it: compact, valid JSON. An empty object or array stays {} or [].
+// It copies strings and scalars whole: only the structural bytes between
+// them change.
 func indent(dst, src []byte, prefix string) []byte {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
 		dst = append(dst, prefix...)
-		for range depth {
-			dst = append(dst, "  "...)
+		for n := 2 * depth; n > 0; n -= len(indentSpaces) {
+			dst = append(dst, indentSpaces[:min(n, len(indentSpaces))]...)
 		}
 	}
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
 			j := i + 1
-			for src[j] != '"' {
-				if src[j] == '\\' {
-					j++
+			for { // to the quote that closes: one after an even number of backslashes
+				j += bytes.IndexByte(src[j:], '"')
+				k := j
+				for src[k-1] == '\\' {
+					k--
+				}
+				if (j-k)%2 == 0 {
+					break
 				}
 				j++
 			}
@@ -279,12 +286,22 @@ func indent(dst, src []byte, prefix string) []byte {
 			newline()
 		case ':':
 			dst = append(dst, ':', ' ')
-		default:
-			dst = append(dst, c)
+		default: // a number, true, false or null, to the byte after it
+			j := i + 1
+			for j < len(src) && !jsonStructural[src[j]] {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j - 1
 		}
 	}
 	return dst
 }
+
+const indentSpaces = "                                "
+
+// jsonStructural marks the bytes that end a scalar in compact JSON.
+var jsonStructural = [256]bool{',': true, ':': true, '{': true, '}': true, '[': true, ']': true, '"': true}
 
 // array writes a member array of the top-level object: [] when empty, else
 // one element per line at depth 2.
