@@ -45,10 +45,18 @@ func Collect(args []string, stdin io.Reader, n *Namer, limit int64) ([]Input, er
 	}
 	addDir := func(dir string) {
 		abs := n.Abs(dir)
+		clean := filepath.Clean(dir)
 		for _, w := range walkJSON(abs, pl) {
 			// Named as given (dir joined with the rest) outside the root.
-			rel, _ := filepath.Rel(abs, w.path)
-			name := n.nameAt(w.path, filepath.Join(dir, rel))
+			name, ok := n.rooted(w.path)
+			if !ok {
+				if rest, in := below(abs, w.path); in && clean == dir && dir != "." && plainDir(dir) && filepath.VolumeName(dir) != dir {
+					name = filepath.ToSlash(dir + string(filepath.Separator) + rest) // filepath.Join's answer
+				} else {
+					rel, _ := filepath.Rel(abs, w.path)
+					name = filepath.ToSlash(filepath.Join(dir, rel))
+				}
+			}
 			switch {
 			case w.err == errLinkOut:
 				add(Input{Name: name, At: w.path, Skip: w.err.Error(), Read: func(int64) ([]byte, error) { return nil, nil }})

@@ -24,6 +24,9 @@ type Namer struct {
 // NewNamer names inputs from the working folder wd, below root when it is
 // given, and stdin as stdinName (a path) when that is given.
 func NewNamer(wd, root, stdinName string) *Namer {
+	if wd != "" {
+		wd = filepath.Clean(wd) // a root: rooted compares clean paths
+	}
 	n := &Namer{wd: wd, stdin: stdinName, tops: map[string]string{}}
 	if root != "" {
 		n.root = n.Abs(root)
@@ -81,11 +84,41 @@ func (n *Namer) Name(p string) string { return n.nameAt(n.Abs(p), p) }
 
 // nameAt is name for the file at abs, n.abs of given.
 func (n *Namer) nameAt(abs, given string) string {
-	if rel, err := filepath.Rel(n.rootOf(abs), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(rel)
+	if name, ok := n.rooted(abs); ok {
+		return name
 	}
 	return filepath.ToSlash(filepath.Clean(given))
 }
+
+// rooted is the name of the file at abs, a clean absolute path, relative
+// to its root; false when it is outside the root.
+func (n *Namer) rooted(abs string) (string, bool) {
+	root := n.rootOf(abs) // clean: the working folder, --root, or a folder above abs
+	if rest, ok := below(root, abs); ok {
+		return filepath.ToSlash(rest), true
+	}
+	if abs != root && plainDir(root) {
+		return "", false // neither root nor below it
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel), true
+	}
+	return "", false
+}
+
+// below is filepath.Rel(dir, p) for clean paths when p is inside dir: p
+// after dir and a separator. Rel cleans both again, and naming the files
+// of a walk took five cleans of each path.
+func below(dir, p string) (string, bool) {
+	if plainDir(dir) && len(p) > len(dir)+1 && p[len(dir)] == filepath.Separator && strings.HasPrefix(p, dir) {
+		return p[len(dir)+1:], true
+	}
+	return "", false
+}
+
+// plainDir: dir is not empty and does not end in a separator (the root
+// folder does), so that a path inside it is dir, a separator and more.
+func plainDir(dir string) bool { return dir != "" && !os.IsPathSeparator(dir[len(dir)-1]) }
 
 // stdinInput is the name and place of stdin: --stdin-filename when given.
 func (n *Namer) stdinInput() (name, at string) {

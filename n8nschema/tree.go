@@ -564,8 +564,12 @@ func (b *builder) ws(i int) int {
 		case '\n':
 			b.lines = append(b.lines, b.lineBase+uint32(i)+1)
 			// Pretty-printed exports indent every line: skip the spaces
-			// eight at a time.
-			for i+9 <= len(s) && load8(s, i+1) == ones*' ' {
+			// eight at a time, then the rest of them at once.
+			for i+9 <= len(s) {
+				if x := load8(s, i+1) ^ ones*' '; x != 0 {
+					i += bits.TrailingZeros64(x) / 8
+					break
+				}
 				i += 8
 			}
 		default:
@@ -597,8 +601,8 @@ var strStop = func() (t [256]bool) {
 // an escape.
 func scanString(s string, i int) (end int, esc, ok bool) {
 	for i++; i < len(s); i++ {
-		// Strings are most of a workflow's bytes (code, prompts): skip
-		// eight plain bytes at a time, then straight to the stop byte.
+		// Skip eight plain bytes at a time (plainTo, written out: the
+		// walk's hottest loop).
 		for i+8 <= len(s) {
 			if m := stopMask(load8(s, i)); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
@@ -641,6 +645,23 @@ func scanString(s string, i int) (end int, esc, ok bool) {
 	return i, esc, false
 }
 
+// plainTo is the offset of the first byte at or after i that strStop
+// marks, or len(s). Strings are most of a workflow's bytes (code,
+// prompts): it skips eight plain bytes at a time, then goes straight to
+// the stop byte.
+func plainTo(s string, i int) int {
+	for i+8 <= len(s) {
+		if m := stopMask(load8(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	for i < len(s) && !strStop[s[i]] {
+		i++
+	}
+	return i
+}
+
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
@@ -648,19 +669,23 @@ const (
 
 // stopMask flags the bytes of x that strStop marks: below 0x20, a quote
 // or a backslash (the bit tricks of "Bit Twiddling Hacks": hasless and
-// haszero). It is 0 exactly when there is none, and its lowest flag is
+// haszero). Flipping bit 1 of every byte turns the quote (0x22) into
+// 0x20 and keeps the bytes below 0x20 below it, while the bytes 0x20,
+// 0x21 and 0x23 become 0x22, 0x23 and 0x21: one hasless(y, 0x21) finds
+// both. It is 0 exactly when there is none, and its lowest flag is
 // exact: a byte above a flagged one may be flagged wrongly (a borrow),
 // one below never is.
 func stopMask(x uint64) uint64 {
-	below := (x - ones*0x20) & ^x & highs
-	q := x ^ (ones * '"')
+	y := x ^ (ones * 0x02)
 	bs := x ^ (ones * '\\')
-	return below | ((q - ones) &^ q & highs) | ((bs - ones) &^ bs & highs)
+	return ((y-ones*0x21)&^y | (bs-ones)&^bs) & highs
 }
 
-// load8 reads s[i:i+8] as a little-endian word.
+// load8 reads s[i:i+8] as a little-endian word; the caller has checked
+// that i+8 <= len(s), so it does not slice s[i:] (a bounds check and a
+// pointer mask per word).
 func load8(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i)), 8))
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
@@ -711,13 +736,15 @@ func scanNumber(s string, i int) (int, bool) {
 func unescape(s string) string {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < ' ' {
-			break
+		// Copy the plain bytes up to the next escape at once (a quote
+		// here is plain: the text of a valid string has none unescaped).
+		j := plainTo(s, i)
+		for j < len(s) && s[j] == '"' {
+			j = plainTo(s, j+1)
 		}
-		if c != '\\' {
-			out = append(out, c)
-			continue
+		out = append(out, s[i:j]...)
+		if i = j; i >= len(s) || s[i] < ' ' {
+			break
 		}
 		i++
 		if i >= len(s) {
@@ -738,7 +765,7 @@ func unescape(s string) string {
 			out = append(out, '\t')
 		case 'u':
 			if i+5 > len(s) {
-				return string(out)
+				return view(out)
 			}
 			r := hex4(s[i+1:])
 			i += 5
@@ -751,15 +778,32 @@ func unescape(s string) string {
 			out = utf8.AppendRune(out, r)
 			i--
 		default:
-			return string(out)
+			return view(out)
 		}
 	}
-	return string(out)
+	// out is never longer than s, so it never grew: the string is the one
+	// allocation.
+	return view(out)
 }
 
+// hex4 reads four hex digits (0 when one is not: strconv.ParseUint's
+// answer to a syntax error).
 func hex4(s string) rune {
-	n, _ := strconv.ParseUint(s[:4], 16, 64)
-	return rune(n)
+	var r rune
+	for _, c := range []byte(s[:4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
 
 // deepBracket is the offset of the first bracket that opens level

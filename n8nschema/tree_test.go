@@ -113,6 +113,30 @@ func TestStopMask(t *testing.T) {
 	}
 }
 
+// TestUnescapeAsEncodingJSON: unescape reads the text of a valid JSON
+// string as encoding/json does (escapes, surrogate pairs, lone
+// surrogates as U+FFFD), on texts made of pieces that meet at every
+// boundary the word-at-a-time scan has.
+func TestUnescapeAsEncodingJSON(t *testing.T) {
+	pieces := []string{`a`, `bcdefgh`, `é`, `€`, `"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
+		`\u0041`, `\u00e9`, `\u20AC`, `\ud83d\ude00`, `\uD83D`, `\uDE00`, `\ud83dx`, `\u0000`, `{{`, ` `}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200_000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		raw := strings.ReplaceAll(sb.String(), `"`, `\"`)
+		var want string
+		if err := json.Unmarshal([]byte(`"`+raw+`"`), &want); err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		if got := unescape(raw); got != want {
+			t.Fatalf("unescape(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
 // TestLargeSiblingsRepeatedKeys: sibling objects of more than 16 members
 // share the builder's key maps one after another; a map comes back empty,
 // so the same keys in the next object are no repeats, and a real repeat

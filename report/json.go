@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/pool"
 )
 
 // JSON renders the v1 JSON document (docs/design.md, "The JSON report"):
@@ -144,17 +145,16 @@ func usdPtr(v float64) *float64 {
 // SetIndent("", "  ") makes of the whole document, so the document is never
 // held in memory whole on a large audit.
 func (JSON) Render(w io.Writer, r *Result) error {
-	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), encs: [2]jsonEncoder{{red: memo{}}, {red: memo{}}}}
 	jw.WriteString("{\n  \"version\": 1,\n  \"tool\": ")
 	jw.value(jsonTool{Name: r.Tool.Name, Version: r.Tool.Version}, "  ")
 	jw.WriteString(",\n  \"summary\": ")
 	jw.value(r.Summary, "  ")
 	jw.WriteString(",\n  \"workflows\": ")
-	jw.array(len(r.Workflows), func(i int) any { return jsonWorkflowOf(&r.Workflows[i]) })
+	jw.array(len(r.Workflows), func(i int, _ memo) any { return jsonWorkflowOf(&r.Workflows[i]) })
 	jw.WriteString(",\n  \"findings\": ")
-	red := memo{}
 	why := noRepairReasons(r.Rules)
-	jw.array(len(r.Findings), func(i int) any {
+	jw.array(len(r.Findings), func(i int, red memo) any {
 		f := &r.Findings[i]
 		var reason *string
 		repair := jsonRepairOf(f.Repair, red)
@@ -207,9 +207,17 @@ func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
 
 // jsonWriter writes parts of one indented document and keeps the first error.
 type jsonWriter struct {
-	w   *bufio.Writer
+	w    *bufio.Writer
+	encs [2]jsonEncoder // one a core (array)
+	err  error
+}
+
+// jsonEncoder encodes values one after another into out, with what
+// Redact made of the texts it met.
+type jsonEncoder struct {
 	buf bytes.Buffer
 	out []byte
+	red memo
 	err error
 }
 
@@ -221,41 +229,55 @@ func (j *jsonWriter) WriteString(s string) {
 
 // value writes v as json.Encoder with SetIndent(prefix, "  ") and no HTML
 // escaping does, without the trailing newline: nested lines start with
-// prefix, the first does not. It encodes v compact and indents that
-// itself (indent): json.Indent's state machine was three quarters of the
-// time of rendering n8n-real's report.
+// prefix, the first does not.
 func (j *jsonWriter) value(v any, prefix string) {
-	if j.err != nil {
-		return
+	e := &j.encs[0]
+	if e.out = e.out[:0]; j.err == nil {
+		if j.err = e.encode(v, prefix); j.err == nil {
+			_, j.err = j.w.Write(e.out)
+		}
 	}
-	j.buf.Reset()
-	enc := json.NewEncoder(&j.buf)
+}
+
+// encode appends v to e.out as value writes it. It encodes v compact and
+// indents that itself (indent): json.Indent's state machine was three
+// quarters of the time of rendering n8n-real's report.
+func (e *jsonEncoder) encode(v any, prefix string) error {
+	e.buf.Reset()
+	enc := json.NewEncoder(&e.buf)
 	enc.SetEscapeHTML(false)
-	if j.err = enc.Encode(v); j.err != nil {
-		return
+	if err := enc.Encode(v); err != nil {
+		return err
 	}
-	j.out = indent(j.out[:0], bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")), prefix)
-	_, j.err = j.w.Write(j.out)
+	e.out = indent(e.out, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), prefix)
+	return nil
 }
 
 // indent is json.Indent(dst, src, prefix, "  ") for src as json.Encoder
 // writes it: compact, valid JSON. An empty object or array stays {} or [].
+// It copies strings and scalars whole: only the structural bytes between
+// them change.
 func indent(dst, src []byte, prefix string) []byte {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
 		dst = append(dst, prefix...)
-		for range depth {
-			dst = append(dst, "  "...)
+		for n := 2 * depth; n > 0; n -= len(indentSpaces) {
+			dst = append(dst, indentSpaces[:min(n, len(indentSpaces))]...)
 		}
 	}
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
 			j := i + 1
-			for src[j] != '"' {
-				if src[j] == '\\' {
-					j++
+			for { // to the quote that closes: one after an even number of backslashes
+				j += bytes.IndexByte(src[j:], '"')
+				k := j
+				for src[k-1] == '\\' {
+					k--
+				}
+				if (j-k)%2 == 0 {
+					break
 				}
 				j++
 			}
@@ -279,28 +301,74 @@ func indent(dst, src []byte, prefix string) []byte {
 			newline()
 		case ':':
 			dst = append(dst, ':', ' ')
-		default:
-			dst = append(dst, c)
+		default: // a number, true, false or null, to the byte after it
+			j := i + 1
+			for j < len(src) && !jsonStructural[src[j]] {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j - 1
 		}
 	}
 	return dst
 }
 
+const indentSpaces = "                                "
+
+// jsonStructural marks the bytes that end a scalar in compact JSON.
+var jsonStructural = [256]bool{',': true, ':': true, '{': true, '}': true, '[': true, ']': true, '"': true}
+
 // array writes a member array of the top-level object: [] when empty, else
-// one element per line at depth 2.
-func (j *jsonWriter) array(n int, elem func(i int) any) {
+// one element per line at depth 2. The render runs after the audit, with a
+// core otherwise idle: each batch of elements is made and encoded half on
+// each core (elem gets the encoder's memo), then written in order, so a
+// batch is all the report holds in memory.
+func (j *jsonWriter) array(n int, elem func(i int, red memo) any) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
 	}
 	j.WriteString("[\n")
-	for i := range n {
-		j.WriteString("    ")
-		j.value(elem(i), "    ")
-		if i < n-1 {
-			j.WriteString(",\n")
-		} else {
-			j.WriteString("\n")
+	const batch = 64
+	var ends [batch]int // where each element of the batch ends in its encoder's out
+	for lo := 0; lo < n && j.err == nil; lo += batch {
+		hi := min(n, lo+batch)
+		mid := (lo + hi + 1) / 2
+		pool.Each(2, func(w int) {
+			e, from, to := &j.encs[w], lo, mid
+			if w == 1 {
+				from, to = mid, hi
+			}
+			e.out = e.out[:0]
+			for i := from; i < to && e.err == nil; i++ {
+				e.err = e.encode(elem(i, e.red), "    ")
+				ends[i-lo] = len(e.out)
+			}
+		})
+		for w := range j.encs {
+			if j.err == nil {
+				j.err = j.encs[w].err
+			}
+		}
+		start := 0
+		for i := lo; i < hi; i++ {
+			if i == mid {
+				start = 0
+			}
+			e := &j.encs[0]
+			if i >= mid {
+				e = &j.encs[1]
+			}
+			j.WriteString("    ")
+			if j.err == nil {
+				_, j.err = j.w.Write(e.out[start:ends[i-lo]])
+			}
+			start = ends[i-lo]
+			if i < n-1 {
+				j.WriteString(",\n")
+			} else {
+				j.WriteString("\n")
+			}
 		}
 	}
 	j.WriteString("  ]")
