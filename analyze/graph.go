@@ -117,6 +117,9 @@ type Graph struct {
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
+	// refusals is n8nschema.RefusedCall of each node, read by failing,
+	// FailsWhy and the attempt model (refused).
+	refusals []refusal
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
 	// facts holds, per cyclic component, what its Set and Code nodes
@@ -304,6 +307,11 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 // output instead; a root that fails before it calls its sub-nodes
 // (failsFirst), whose sub-nodes never run whatever it does on error.
 func (g *Graph) failing() {
+	g.refusals = make([]refusal, len(g.Nodes))
+	for i, nd := range g.Nodes {
+		r := &g.refusals[i]
+		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+	}
 	mark := func(m *[]bool, i int) {
 		if *m == nil {
 			*m = make([]bool, len(g.Nodes))
@@ -324,7 +332,7 @@ func (g *Graph) failing() {
 			}
 			continue
 		}
-		if r, ok := n8nschema.RefusedCall(nd); ok && r.Fails || first {
+		if r, ok := g.refused(i); ok && r.Fails || first {
 			mark(&g.fails, i)
 		} else if _, ok := n8nschema.GateThrows(nd); ok {
 			if nd.ContinuesOnFail() {
@@ -334,6 +342,17 @@ func (g *Graph) failing() {
 			}
 		}
 	}
+}
+
+// refusal is what n8nschema.RefusedCall says of a node.
+type refusal struct {
+	n8nschema.Refusal
+	ok bool
+}
+
+// refused is n8nschema.RefusedCall(g.Nodes[i]), decided once by failing.
+func (g *Graph) refused(i int) (n8nschema.Refusal, bool) {
+	return g.refusals[i].Refusal, g.refusals[i].ok
 }
 
 // indexNodes fills slot (or, when two nodes share an Index, idx) so that
