@@ -29,10 +29,12 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 		return authMismatch{}, false
 	}
 	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
-	need := d.AuthCredentials()
-	if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
+	// No authentication parameter, no credential hangs on it
+	// (AuthCredentials is nil): told before the map is built.
+	if !ok || d.DefaultAuthentication() == "" || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
 		return authMismatch{}, false
 	}
+	need := d.AuthCredentials()
 	m := authMismatch{}
 	for _, c := range n.Credentials {
 		if _, gated := need[c]; gated {
