@@ -841,7 +841,7 @@ func (a *amp) operations(cur []ctx) {
 				op.Paid, op.Write = true, false
 			}
 			if r, refused := g.refused(ui); refused {
-				op.Refused, op.Paid = r.Fails, false // nothing is billed
+				op.Refused, op.Paid = r.Fails || r.NoCall, false // nothing is billed
 			}
 			if op.Write {
 				op.Consequence = g.effect(ui).Consequence

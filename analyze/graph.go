@@ -57,6 +57,13 @@ type Graph struct {
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
 	Loops []*Loop
+	// Unloadable are the nodes, disabled ones included, whose type n8n's
+	// own packages do not ship in the release analysed
+	// (n8nschema.UnshippedIn). n8n cannot build such a workflow: it
+	// refuses to publish it and fails every run before any node runs
+	// (docs/n8n-facts.md). So a graph with one has no triggers and reaches
+	// nothing, and every rule that models runs is silent on it.
+	Unloadable []*n8nschema.Node
 
 	triggers []*n8nschema.Node
 
@@ -114,6 +121,10 @@ type Graph struct {
 	// neverTrue marks If and Filter nodes whose test throws on every item
 	// but that continue on fail: every item leaves by output 1 (failing).
 	neverTrue []bool
+	// empty marks nodes that return no items, their code having no branch
+	// for their resource or operation (n8nschema.RefusedCall with
+	// NoItems): nothing after their regular outputs runs.
+	empty []bool
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -183,8 +194,14 @@ type Loop struct {
 	Recursive bool
 }
 
-// BuildGraph builds the graph of one workflow.
+// BuildGraph builds the graph of one workflow as the newest known n8n
+// release runs it.
 func BuildGraph(w *n8nschema.Workflow) *Graph {
+	return buildGraph(w, n8nschema.NewestKnown())
+}
+
+// buildGraph builds the graph of one workflow as n8n release v runs it.
+func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	sc := getScratch()
 	defer putScratch(sc)
 	g := new(Graph)
@@ -200,6 +217,9 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			g.Nodes = append(g.Nodes, nd)
+			if n8nschema.UnshippedIn(nd.Type, v) {
+				g.Unloadable = append(g.Unloadable, nd)
+			}
 		}
 	}
 	// What the graph keeps of int32 and of bool, each in one array:
@@ -288,6 +308,9 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 	g.neverDone(sc)
 	g.reachability(sc)
 	g.cycles(sc)
+	if len(g.Unloadable) > 0 {
+		g.Loops, g.loopOf = nil, nil // n8n cannot build it: no loop runs
+	}
 	return g
 }
 
@@ -306,6 +329,10 @@ func BuildGraph(w *n8nschema.Workflow) *Graph {
 // FilterV2.node.js catch: continueOnFail), sends every item to its second
 // output instead; a root that fails before it calls its sub-nodes
 // (failsFirst), whose sub-nodes never run whatever it does on error.
+//
+// A node that returns no items (n8nschema.RefusedCall with NoItems) does
+// not fail, but nothing leaves its regular outputs either: n8n runs no
+// node on an empty output.
 func (g *Graph) failing() {
 	g.refusals = make([]refusal, len(g.Nodes))
 	for i, nd := range g.Nodes {
@@ -326,13 +353,20 @@ func (g *Graph) failing() {
 		if first {
 			mark(&g.noCall, i)
 		}
+		r, refused := g.refused(i)
+		if refused && r.NoItems && !nd.AlwaysOutputData {
+			// alwaysOutputData turns no items into one empty item
+			// (workflow-execute.js ensureAlwaysOutputData).
+			mark(&g.empty, i)
+			continue
+		}
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
 			if _, ok := n8nschema.GateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
-		if r, ok := g.refused(i); ok && r.Fails || first {
+		if refused && r.Fails || first {
 			mark(&g.fails, i)
 		} else if _, ok := n8nschema.GateThrows(nd); ok {
 			if nd.ContinuesOnFail() {
@@ -812,6 +846,9 @@ func (g *Graph) reachability(sc *scratch) {
 	}
 	starts := sc.i32.take(max(nTrig, n))[:0]
 	errStarts := sc.i32.take(nErrTrig + len(g.Edges))[:0]
+	if len(g.Unloadable) > 0 {
+		return // n8n cannot build it: nothing starts a run
+	}
 	if nTrig > 0 {
 		g.triggers = make([]*n8nschema.Node, 0, nTrig)
 	}
@@ -1410,7 +1447,8 @@ func (g *Graph) starts(buf []int32) []int32 {
 
 // dead reports whether an edge never carries items: it leaves the done
 // output of a Loop Over Items that never runs a second time, or a
-// regular output of a node that fails on every item, or the true or error
+// regular output of a node that fails on every item or returns none
+// (failing), or the true or error
 // output of a gate that throws and continues, keeping its items (failing).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
@@ -1425,7 +1463,7 @@ func (g *Graph) dead(e *Edge) bool {
 	if e.Error {
 		return false
 	}
-	if g.fails != nil && g.fails[i] {
+	if g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

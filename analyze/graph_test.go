@@ -336,3 +336,39 @@ func TestUnrunTargetIsNoStart(t *testing.T) {
 		t.Errorf("reachable A %v, Next %v; want true, false", g.Reachable(g.Node("A")), g.Reachable(g.Node("Next")))
 	}
 }
+
+// TestUnloadable: a workflow holding a node of a type n8n does not ship
+// (the Start node, which 2.0 removed) has no triggers and reaches nothing
+// on 2.x, so no operation of it is live; n8n 1.x ships the Start node.
+func TestUnloadable(t *testing.T) {
+	src := `{"name": "W", "nodes": [
+	  {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "x"}},
+	  {"name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [0, 0], "parameters": {"url": "https://api.acme.test/x"}}],
+	  "connections": {"Hook": {"main": [[{"node": "Call", "type": "main", "index": 0}]]}}}`
+	for _, c := range []struct {
+		v          n8nschema.Version
+		unloadable int
+		triggers   int
+		live       bool
+	}{
+		{n8nschema.Version{}, 1, 0, false},
+		{n8nschema.Version{Major: 2, Minor: 8, Patch: 4}, 1, 0, false},
+		{n8nschema.Version{Major: 1, Minor: 123, Patch: 81}, 0, 2, true},
+	} {
+		f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
+		opts := DefaultOptions()
+		opts.N8nVersion = c.v
+		s := Build([]*n8nschema.File{f}, opts)
+		w := s.Workflows[0]
+		g := s.Graph(w)
+		live := false
+		for _, op := range s.OperationsOf(w) {
+			live = live || op.Live
+		}
+		if len(g.Unloadable) != c.unloadable || len(g.Triggers()) != c.triggers || g.Reachable(w.Node("Call")) != c.live || live != c.live || (len(g.Loops) > 0) {
+			t.Errorf("n8n %v: %d unloadable, %d triggers, Call reachable %v, a live operation %v; want %d, %d, %v, %v",
+				c.v, len(g.Unloadable), len(g.Triggers()), g.Reachable(w.Node("Call")), live, c.unloadable, c.triggers, c.live, c.live)
+		}
+	}
+}

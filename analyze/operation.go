@@ -42,7 +42,9 @@ type Operation struct {
 	Write bool
 	// Refused is true when the call fails on every item as configured:
 	// n8n, or the provider it calls, refuses it before anything is billed
-	// (n8nschema.RefusedCall with Fails). Such a call is not paid.
+	// (n8nschema.RefusedCall with Fails), or when the node sends no request
+	// at all, its code having no branch for its resource or operation
+	// (RefusedCall with NoCall). Such a call is not paid, and not live.
 	Refused bool
 	// Consequence is what the write leaves when it runs once more
 	// (ConsequenceOf); NoEffect for reads.

@@ -82,7 +82,7 @@ func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
 		if s.graphs == nil {
 			s.graphs = map[*n8nschema.Workflow]*Graph{}
 		}
-		g = BuildGraph(w)
+		g = buildGraph(w, s.Options.Version())
 		s.graphs[w] = g
 	}
 	return g
@@ -129,7 +129,7 @@ func Build(files []*n8nschema.File, opts Options) *Set {
 	}
 	// Graphs are independent of each other: build them on every core.
 	graphs := make([]*Graph, len(s.Workflows))
-	pool.Each(len(graphs), func(i int) { graphs[i] = BuildGraph(s.Workflows[i]) })
+	pool.Each(len(graphs), func(i int) { graphs[i] = buildGraph(s.Workflows[i], opts.Version()) })
 	s.graphs = make(map[*n8nschema.Workflow]*Graph, len(s.Workflows))
 	for i, w := range s.Workflows {
 		s.graphs[w] = graphs[i]

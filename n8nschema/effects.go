@@ -93,7 +93,8 @@ func appOperation(n *Node) (appOp, bool) {
 		return appOp{}, false
 	}
 	res := paramStr(n, "resource")
-	if res == "" {
+	absent := res == ""
+	if absent {
 		res = d.DefaultResource()
 	}
 	a := appOp{op: paramStr(n, "operation"), conf: ConfHigh}
@@ -110,7 +111,7 @@ func appOperation(n *Node) (appOp, bool) {
 	if res != "" {
 		a.name = res + "." + a.op
 	}
-	k, known := d.Operation(res, a.op)
+	k, known := d.operationOf(res, absent, a.op)
 	if !known {
 		k = verbKind(a.op)
 	}

@@ -38,7 +38,8 @@ type nodeEntry struct {
 	flags    nodeFlag
 	outputs  int    // fixed main outputs; -1 computed from parameters
 	creds    string // credential types, space separated; "type:a,b" when required for authentication a or b
-	auth     string // the authentication parameter's default, when a credential hangs on it
+	gate     string // the parameter the "type:a,b" credentials hang on, when not authentication
+	auth     string // that parameter's default, when a credential hangs on it
 	model    string // default model when the parameter is absent
 	resource string // default resource ("" when the node has none)
 	ops      []resourceOps
@@ -141,8 +142,8 @@ func (d NodeVersion) Credentials() []string {
 
 // AsksCredential reports whether the node asks for one of its credential
 // types in every configuration: a required credential shown always, or
-// for values of its authentication parameter. A node whose credentials
-// are all optional or shown only for other parameters' values (the AI
+// for values of one parameter (CredentialParam). A node whose credentials
+// are all optional or shown only for several parameters' values (the AI
 // Agent's, for the SQL agent's data source) may ask for none.
 func (d NodeVersion) AsksCredential() bool {
 	if d.e == nil {
@@ -156,14 +157,26 @@ func (d NodeVersion) AsksCredential() bool {
 	return false
 }
 
+// requiresPlain reports a credential required in every configuration,
+// whatever the credential parameter holds.
+func (d NodeVersion) requiresPlain() bool {
+	for _, c := range strings.Fields(d.e.creds) {
+		if !strings.ContainsAny(c, ":?") {
+			return true
+		}
+	}
+	return false
+}
+
 // AuthCredentials maps each credential type that n8n requires for some
-// values of the node's authentication parameter to those values; nil when
-// no credential hangs on it. DefaultAuthentication is the parameter's
-// default. A node whose authentication (or its default) has a required
-// credential it does not name cannot be activated
+// values of the node's credential parameter (CredentialParam: its
+// authentication, Ghost's source, Jira's jiraVersion) to those values; nil
+// when no credential hangs on one. DefaultAuthentication is the
+// parameter's default. A node whose parameter (or its default) has a
+// required credential it does not name cannot be activated
 // (n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials).
 func (d NodeVersion) AuthCredentials() map[string][]string {
-	if d.e == nil || d.e.auth == "" {
+	if d.e == nil || !strings.Contains(d.e.creds, ":") {
 		return nil
 	}
 	out := map[string][]string{}
@@ -175,13 +188,24 @@ func (d NodeVersion) AuthCredentials() map[string][]string {
 	return out
 }
 
-// DefaultAuthentication is the authentication parameter's default when
-// credentials hang on it ("" otherwise).
+// DefaultAuthentication is the credential parameter's default when
+// credentials hang on it ("" otherwise, or when the parameter is not shown
+// with every parameter at its default).
 func (d NodeVersion) DefaultAuthentication() string {
 	if d.e == nil {
 		return ""
 	}
 	return d.e.auth
+}
+
+// CredentialParam is the parameter whose value decides which credential
+// the node requires (AuthCredentials): "authentication" unless the
+// description gates them on another (Ghost's and Storyblok's source).
+func (d NodeVersion) CredentialParam() string {
+	if d.e == nil || d.e.gate == "" {
+		return "authentication"
+	}
+	return d.e.gate
 }
 
 // DefaultModel is the model the node calls when its model parameter is
@@ -274,6 +298,24 @@ func (d NodeVersion) Operation(resource, op string) (OpKind, bool) {
 	return OpRead, false
 }
 
+// operationOf is Operation for a node whose resource parameter may be
+// absent: n8n leaves it out where a configuration hides it (Discord v2 with
+// webhook authentication shows only sendLegacy, listed under resource ""),
+// so an operation the default resource lacks is looked up there too.
+func (d NodeVersion) operationOf(resource string, absent bool, op string) (OpKind, bool) {
+	k, ok := d.Operation(resource, op)
+	if !ok && absent && resource != "" {
+		return d.Operation("", op)
+	}
+	return k, ok
+}
+
+// resourceless reports a node with no resource parameter in any
+// configuration: its code never reads one.
+func (d NodeVersion) resourceless() bool {
+	return d.e != nil && len(d.e.ops) == 1 && d.e.ops[0].resource == ""
+}
+
 // IsPollingTrigger reports a polling trigger at any version (Gmail, Drive,
 // Sheets, Outlook, Notion, RSS, Airtable triggers).
 func IsPollingTrigger(typ string) bool { return anyVersion(typ, flagPolling) }
@@ -294,6 +336,56 @@ func Unshipped(typ string) bool {
 	_, ok := DescribeNode(typ, 0)
 	return !ok
 }
+
+// removedIn2 are the types of n8n's own packages that n8n 1.x ships and
+// 2.0 removed: n8n 1.123.81's n8n-nodes-base/dist/types/nodes.json lists
+// them, 2.8.4's and 2.41.1's do not (the langchain package lost none).
+var removedIn2 = map[string]bool{
+	TypeStart:                        true,
+	"n8n-nodes-base.automizy":        true,
+	"n8n-nodes-base.crowdDev":        true,
+	"n8n-nodes-base.crowdDevTrigger": true,
+	"n8n-nodes-base.kitemaker":       true,
+	"n8n-nodes-base.spontit":         true,
+}
+
+// RemovedIn2 reports a node type n8n 1.x ships and n8n 2.0 removed.
+func RemovedIn2(typ string) bool { return removedIn2[typ] }
+
+// UnshippedIn reports a node type of n8n's own packages that release v
+// does not ship: Unshipped, less the types 2.0 removed when v is a 1.x
+// release. n8n refuses to build a workflow that holds one, disabled or
+// not (n8n-workflow workflow.js: the Workflow constructor asks the cli's
+// NodeTypes for every node's type, and n8n-core directory-loader.js
+// getNode throws UnrecognizedNodeTypeError for a name its package does
+// not hold, in 1.123.81 as in 2.41.1).
+func UnshippedIn(typ string, v Version) bool {
+	return Unshipped(typ) && (v.Major >= 2 || !removedIn2[typ])
+}
+
+// ShippedSpelling returns the type of the node table that differs from typ
+// only in letter case ("n8n-nodes-base.mongodb" for mongoDb), the one n8n
+// would load had it been spelled so.
+func ShippedSpelling(typ string) (string, bool) {
+	lowerOnce.Do(func() {
+		lowerTypes = map[string]string{}
+		for t := range nodeTable() {
+			k := strings.ToLower(t)
+			if _, dup := lowerTypes[k]; dup {
+				lowerTypes[k] = "" // two spellings: say neither
+				continue
+			}
+			lowerTypes[k] = t
+		}
+	})
+	t := lowerTypes[strings.ToLower(typ)]
+	return t, t != "" && t != typ
+}
+
+var (
+	lowerOnce  sync.Once
+	lowerTypes map[string]string // node table types by their lower-case spelling
+)
 
 // IsTriggerNode reports a node type n8n groups as a trigger.
 func IsTriggerNode(typ string) bool { return anyVersion(typ, flagTrigger) }

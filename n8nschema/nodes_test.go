@@ -131,8 +131,20 @@ func TestExecutionTimeoutCapped(t *testing.T) {
 
 // TestAuthCredentials: the Slack node requires slackApi for its default
 // access-token authentication and slackOAuth2Api for OAuth2; Google Books
-// v2 defaults to OAuth2 where v1 defaulted to a service account.
+// v2 defaults to OAuth2 where v1 defaulted to a service account; Ghost's
+// and Storyblok's credentials hang on their source as others' hang on
+// their authentication.
 func TestAuthCredentials(t *testing.T) {
+	for typ, want := range map[string][3]string{
+		"n8n-nodes-base.ghost":     {"ghostAdminApi", "adminApi", "contentApi"},
+		"n8n-nodes-base.storyblok": {"storyblokManagementApi", "managementApi", "contentApi"},
+	} {
+		d, _ := DescribeNode(typ, 1)
+		got := d.AuthCredentials()
+		if d.CredentialParam() != "source" || len(got) != 2 || len(got[want[0]]) != 1 || got[want[0]][0] != want[1] || d.DefaultAuthentication() != want[2] {
+			t.Errorf("%s: %q %v default %q", typ, d.CredentialParam(), got, d.DefaultAuthentication())
+		}
+	}
 	d, _ := DescribeNode("n8n-nodes-base.slack", 2.3)
 	if got := d.AuthCredentials(); len(got) != 2 || got["slackApi"][0] != "accessToken" || got["slackOAuth2Api"][0] != "oAuth2" || d.DefaultAuthentication() != "accessToken" {
 		t.Errorf("slack 2.3: %v default %q", got, d.DefaultAuthentication())
@@ -144,6 +156,9 @@ func TestAuthCredentials(t *testing.T) {
 		if d, _ := DescribeNode("n8n-nodes-base.googleBooks", v); d.DefaultAuthentication() != want {
 			t.Errorf("googleBooks v%v default authentication %q, want %q", v, d.DefaultAuthentication(), want)
 		}
+	}
+	if d, _ := DescribeNode("n8n-nodes-base.slack", 2.3); d.CredentialParam() != "authentication" {
+		t.Errorf("slack 2.3 credentials hang on %q", d.CredentialParam())
 	}
 	if d, _ := DescribeNode("n8n-nodes-base.httpRequest", 4.2); d.AuthCredentials() != nil {
 		t.Errorf("httpRequest: %v", d.AuthCredentials())

@@ -15,6 +15,12 @@ type Refusal struct {
 	// node does instead is not known (a node's own code may skip an
 	// operation it does not know rather than throw).
 	Fails bool
+	// NoCall: the node sends no request at all (its code has no branch for
+	// its resource or operation), so it is no external call, paid,
+	// retried or otherwise.
+	NoCall bool
+	// NoItems: the node returns no items, so nothing after it runs.
+	NoItems bool
 }
 
 // NoBilledCall reports an app or model node that n8n runs without making
@@ -52,8 +58,9 @@ var fullAccess = map[string]bool{
 //     "Node does not require credentials"). A missing block is not such a
 //     node: shared exports strip credentials, and whoever imports the
 //     workflow adds their own; nor is a node whose authentication is
-//     "none" (it asks for no credential), nor one whose credentials are
-//     all optional or shown only for other parameters' values (the AI
+//     "none", or whose credential parameter shows no credential (it asks
+//     for none; asksNoCredential), nor one whose credentials are all
+//     optional or shown only for several parameters' values (the AI
 //     Agent's mySql and postgres: it may ask for none; AsksCredential),
 //     nor one of the types that take any credential (fullAccess);
 //   - the legacy OpenAI node at text/complete with a chat model
@@ -67,9 +74,14 @@ var fullAccess = map[string]bool{
 //     the OpenAI app node's routers throw (vendors/OpenAi/v1/actions/router.js
 //     and v2/actions/router.js: "The operation ... is not supported!" for
 //     a resource they do not handle, and no execute for an operation the
-//     resource lacks), before the loop over items;
+//     resource lacks), before the loop over items; a programmatic node
+//     whose code was read throws, or sends no request (noBranches);
 //   - the OpenAI app node v1.x's message operation with no model or no
-//     prompt (openAiV1Message).
+//     prompt (openAiV1Message);
+//   - a programmatic node whose execute() throws first thing, before it
+//     reads an item or asks for a credential, for every configuration or
+//     for a value of one parameter (throwsFirst: Airtable v1 on the API
+//     key authentication, Orbit).
 //
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
@@ -84,17 +96,20 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	// "directMessage" branches), so with a resource or operation it does
 	// not define it asks for none; a declarative node asks first.
 	if !d.Declarative() {
+		if r, ok := throwsAtStart(n, d, typ); ok {
+			return r, true
+		}
 		if r, ok := undefinedOperation(n, d, typ); ok {
 			return r, true
 		}
 	}
 	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] && !asksNoCredential(n, d) {
 		if creds := d.Credentials(); !slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
-			return Refusal{"its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", true}, true
+			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
 		}
 	}
 	if why, ok := legacyCompletion(n); ok {
-		return Refusal{why, true}, true
+		return Refusal{Why: why, Fails: true}, true // sent, and refused
 	}
 	if d.Declarative() { // a programmatic node's was judged above
 		if r, ok := undefinedOperation(n, d, typ); ok {
@@ -112,7 +127,7 @@ func RefusedCall(n *Node) (Refusal, bool) {
 		}
 		if rok && ook && res == "text" && op == "message" {
 			if why, ok := openAiV1Message(n); ok {
-				return Refusal{why, true}, true
+				return Refusal{Why: why, Fails: true, NoCall: true}, true
 			}
 		}
 	}
@@ -120,7 +135,10 @@ func RefusedCall(n *Node) (Refusal, bool) {
 }
 
 // undefinedOperation reports a node whose literal resource or operation is
-// not one its description defines at its exact version.
+// not one its description defines at its exact version, in any
+// configuration (scripts/gencatalog lists the operations every value of
+// source, authentication and the like shows). What the node does then is
+// its code's: see noBranches; the OpenAI app node's routers throw.
 func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 	if n.TypeVersion != d.Version || len(d.e.ops) == 0 {
 		return Refusal{}, false
@@ -130,32 +148,170 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 	if !rok || !ook {
 		return Refusal{}, false
 	}
-	if res == "" {
-		res = d.DefaultResource()
+	absent := res == ""
+	if absent || d.resourceless() {
+		res = d.DefaultResource() // a node with no resource parameter never reads one
 	}
 	if d.resourceOps(res) == nil {
-		return Refusal{"its resource " + quoteList([]string{res}) + " is not one the node defines", typ == openAiApp}, true
+		r := noBranchRefusal(typ, d.Version, true)
+		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
+		return r, true
 	}
 	if op != "" {
-		if _, listed := d.Operation(res, op); !listed {
-			return Refusal{"its operation " + quoteList([]string{op}) + " is not one the node defines for " + quoteList([]string{res}), typ == openAiApp}, true
+		if _, listed := d.operationOf(res, absent, op); !listed {
+			r := noBranchRefusal(typ, d.Version, false)
+			forRes := ""
+			if res != "" {
+				forRes = " for " + quoteList([]string{res})
+			}
+			r.Why = "its operation " + quoteList([]string{op}) + " is not one the node defines" + forRes + r.Why
+			return r, true
 		}
 	}
 	return Refusal{}, false
 }
 
-// asksNoCredential reports a node whose authentication parameter, as set
-// or by default, is "none": it asks for no credential, whatever the block
-// holds.
+// noBranch is what a programmatic node's execute() does with a resource or
+// an operation it has no branch for, read from its code.
+type noBranch uint8
+
+const (
+	// branchUnread: not read, so the node may still send a request
+	// (Telegram.node.js and Github.node.js send one to the bare endpoint
+	// when no branch set it).
+	branchUnread          noBranch = iota
+	branchThrows                   // it throws: every item fails, and no request is sent
+	branchThrowsAfterRead          // it throws after one read: every item fails
+	branchNoItems                  // it returns no items and sends no request
+	branchEmptyItems               // it returns an empty item per item and sends no request
+)
+
+// noBranches are the nodes whose execute() was read for a resource or
+// operation it has no branch for (n8n-nodes-base/dist/nodes/ in n8n 2.41.1).
+var noBranches = []struct {
+	typ                 string
+	from, to            float64 // typeVersions, both included
+	resource, operation noBranch
+}{
+	// Airtable/v1/AirtableV1.node.js execute: "The operation "…" is not
+	// known!", before any request; it reads no resource.
+	{"n8n-nodes-base.airtable", 1, 1, branchThrows, branchThrows},
+	// Google/Sheet/v2/actions/router.js (versions 3 to 4.7): a resource
+	// other than sheet or spreadsheet runs nothing and returns
+	// [operationResult], empty; an operation the resource lacks is
+	// sheet[operation].execute of undefined, a TypeError (for sheet, after
+	// the GET that finds the sheet, spreadsheetGetSheet).
+	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoItems, branchThrowsAfterRead},
+	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js: one if per
+	// resource and operation, then return [returnData], empty.
+	{"n8n-nodes-base.notion", 1, 2.2, branchNoItems, branchNoItems},
+	// Slack/V1/SlackV1.node.js, Google/Gmail/v1/GmailV1.node.js,
+	// Twitter/V1/TwitterV1.node.js: per item, one if per resource and
+	// operation, then returnJsonArray(responseData) of undefined, one item
+	// {json: undefined} (n8n-core return-json-array.js).
+	{"n8n-nodes-base.slack", 1, 1, branchEmptyItems, branchEmptyItems},
+	{"n8n-nodes-base.gmail", 1, 1, branchEmptyItems, branchEmptyItems},
+	{"n8n-nodes-base.twitter", 1, 1, branchEmptyItems, branchEmptyItems},
+}
+
+// throwsFirst are the programmatic nodes whose execute() throws before it
+// reads an item, asks for a credential or sends a request, once per run
+// and so for every item, read in n8n-nodes-base/dist/nodes/ of n8n
+// 2.41.1: always, or when param (as stored, else its default in the
+// table) holds one of values.
+var throwsFirst = []struct {
+	typ      string
+	from, to float64 // typeVersions, both included
+	param    string  // "" when it always throws
+	values   []string
+	why      string
+}{
+	// Airtable/v1/AirtableV1.node.js execute: its first statement reads
+	// authentication at item 0 and throws on "airtableApi", the API key
+	// Airtable retired, which is also the default of v1; Airtable v2
+	// (v2/AirtableV2.node.js) no longer offers it.
+	{"n8n-nodes-base.airtable", 1, 1, "authentication", []string{"airtableApi"},
+		`which Airtable v1 refuses before any request: "The API Key connection was deprecated by Airtable, please use Access Token or OAuth2 instead."`},
+	// Orbit/Orbit.node.js execute throws and does nothing else: the
+	// service shut down (the node is hidden from the nodes panel).
+	{"n8n-nodes-base.orbit", 1, 1, "", nil,
+		`Orbit's service shut down and the node throws before any request: "Service is deprecated, From July 11th Orbit will no longer function."`},
+}
+
+// throwsAtStart reports a node throwsFirst lists whose configuration
+// makes it throw. A parameter set by an expression is not judged.
+func throwsAtStart(n *Node, d NodeVersion, typ string) (Refusal, bool) {
+	for _, x := range throwsFirst {
+		if x.typ != typ || d.Version < x.from || d.Version > x.to {
+			continue
+		}
+		if x.param == "" {
+			return Refusal{Why: x.why, Fails: true, NoCall: true}, true
+		}
+		v, ok := literalParam(n, x.param)
+		how := ""
+		if v == "" && x.param == d.CredentialParam() {
+			v, how = d.DefaultAuthentication(), " (the default of v"+strconv.FormatFloat(d.Version, 'f', -1, 64)+", not stored on the node)"
+		}
+		if ok && slices.Contains(x.values, v) {
+			return Refusal{Why: "its " + x.param + " is " + strconv.Quote(v) + how + ", " + x.why, Fails: true, NoCall: true}, true
+		}
+	}
+	return Refusal{}, false
+}
+
+// noBranchRefusal is what a node does with a resource (or operation) it
+// does not define, and the words that say so (after the reason).
+func noBranchRefusal(typ string, v float64, resource bool) Refusal {
+	if typ == openAiApp {
+		return Refusal{Fails: true, NoCall: true}
+	}
+	b := branchUnread
+	for _, x := range noBranches {
+		if x.typ == typ && v >= x.from && v <= x.to {
+			b = x.operation
+			if resource {
+				b = x.resource
+			}
+		}
+	}
+	switch b {
+	case branchThrows:
+		return Refusal{Why: ": its code has no branch for it and throws before any request", Fails: true, NoCall: true}
+	case branchThrowsAfterRead:
+		return Refusal{Why: ": its code has no branch for it and throws", Fails: true}
+	case branchNoItems:
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns no items", NoCall: true, NoItems: true}
+	case branchEmptyItems:
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns an empty item", NoCall: true}
+	}
+	return Refusal{}
+}
+
+// asksNoCredential reports a node that asks for no credential, whatever
+// the block holds: no credential is required always, and the parameter
+// its credentials hang on (CredentialParam), as set or by default, shows
+// none: authentication "none", the Crypto node's "hash" action, a Wait
+// node that resumes after an interval (its incomingAuthentication is not
+// shown, so it has no default).
 func asksNoCredential(n *Node, d NodeVersion) bool {
-	auth, ok := literalParam(n, "authentication")
+	need := d.AuthCredentials()
+	if need == nil || d.requiresPlain() {
+		return false
+	}
+	v, ok := literalParam(n, d.CredentialParam())
 	if !ok {
 		return false
 	}
-	if auth == "" {
-		auth = d.DefaultAuthentication()
+	if v == "" {
+		v = d.DefaultAuthentication()
 	}
-	return auth == "none"
+	for _, vals := range need {
+		if slices.Contains(vals, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // openAiV1Message judges the OpenAI app node v1.x's "Message a model"

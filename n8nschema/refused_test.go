@@ -34,6 +34,13 @@ func TestNoBilledCall(t *testing.T) {
 		// authentication is "none" asks for none.
 		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.openai.com/v1/chat/completions"},"credentials":{"openAiApi":{"id":"1"}}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":2,"parameters":{"url":"https://x.io"},"credentials":{"slackApi":{"id":"1"}}}`, ""},
+		// Ghost asks for the credential its source shows; the Crypto node
+		// asks for one only for the actions that sign or encrypt, and a
+		// Wait node that resumes after an interval asks for none.
+		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"},"credentials":{"ghostApi":{"id":"1"}}}`, `credential "ghostApi" is not of a type the node takes ("ghostAdminApi", "ghostContentApi")`},
+		{`{"name":"n","type":"n8n-nodes-base.crypto","typeVersion":2,"parameters":{"action":"hmac"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, `credential "httpHeaderAuth"`},
+		{`{"name":"n","type":"n8n-nodes-base.crypto","typeVersion":2,"parameters":{},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.wait","typeVersion":1.1,"parameters":{},"credentials":{"httpQueryAuth":{"id":"1"}}}`, ""},
 		// The OpenAI app node v1.x stored under the legacy node's names:
 		// no modelId, no messages.values.
 		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"model":"gpt-3.5-turbo","messages":{"messageValues":[{"content":"Hi"}]}}}`, `it has no model`},
@@ -94,6 +101,108 @@ func TestRefusedCallFails(t *testing.T) {
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
 		if !refused || r.Fails != c.fails {
 			t.Errorf("%s: refused %v, fails %v (%s), want refused, fails %v", c.node, refused, r.Fails, r.Why, c.fails)
+		}
+	}
+}
+
+// TestUndefinedOperation: what a node set to a resource or operation no
+// configuration defines does, as its code says (noBranches): it throws, or
+// returns no items or an empty item, sending no request; a node whose code
+// was not read may still send one (Telegram sends to the bare endpoint). An
+// operation n8n shows only for another parameter's value (Ghost's admin
+// API, TheHive's loaded lists, Discord's webhook) is defined.
+func TestUndefinedOperation(t *testing.T) {
+	for _, c := range []struct {
+		node                   string
+		refused                bool
+		fails, noCall, noItems bool
+	}{
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"create"}}`, true, true, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, false, false}, // after the GET that finds the sheet
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, false, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, true, false, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":1,"parameters":{"operation":"createPage"}}`, true, false, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"operation":"postMessage"}}`, true, false, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false},
+		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false},
+		// Defined in some configuration, or not judged.
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableOAuth2Api","resource":"record","operation":"append"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.storyblok","typeVersion":1,"parameters":{"source":"managementApi","operation":"publish"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"case","operation":"create"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"observable","operation":"executeAnalyzer"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"webhook","operation":"sendLegacy"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"database","operation":"={{ $json.op }}"}}`, false, false, false, false},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
+		if refused != c.refused || r.Fails != c.fails || r.NoCall != c.noCall || r.NoItems != c.noItems {
+			t.Errorf("%s: refused %v %+v, want refused %v fails %v noCall %v noItems %v", c.node, refused, r, c.refused, c.fails, c.noCall, c.noItems)
+		}
+	}
+}
+
+// TestThrowsFirst: Airtable v1 throws on the API key authentication, its
+// default, before it reads an operation or asks for a credential; Orbit
+// always throws. Another authentication, Airtable v2, or an expression
+// are not judged so.
+func TestThrowsFirst(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		why  string // "" when the node does not throw first
+	}{
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"append"},"credentials":{"airtableApi":{"id":"1"}}}`,
+			`its authentication is "airtableApi" (the default of v1, not stored on the node), which Airtable v1 refuses before any request: "The API Key connection was deprecated by Airtable`},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableApi","operation":"nope"},"credentials":{"slackApi":{"id":"1"}}}`,
+			`its authentication is "airtableApi", which Airtable v1 refuses`},
+		{`{"name":"n","type":"n8n-nodes-base.orbit","typeVersion":1,"parameters":{"resource":"member","operation":"upsert"}}`, `Orbit's service shut down`},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"append"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"={{ $json.auth }}","operation":"append"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"authentication":"airtableApi","operation":"create"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","parameters":{"operation":"create"}}`, ""},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
+		if c.why == "" {
+			if refused {
+				t.Errorf("%s: refused (%s), want not", c.node, r.Why)
+			}
+			continue
+		}
+		if !refused || !r.Fails || !r.NoCall || !strings.Contains(r.Why, c.why) {
+			t.Errorf("%s: refused %v %+v, want fails with no call: %q", c.node, refused, r, c.why)
+		}
+	}
+}
+
+// TestThrowsFirstAreProgrammatic: every node throwsFirst reads is a
+// programmatic node the table describes at both ends of its versions, and
+// a parameter it reads is the one the table knows the default of.
+func TestThrowsFirstAreProgrammatic(t *testing.T) {
+	for _, x := range throwsFirst {
+		for _, v := range []float64{x.from, x.to} {
+			d, ok := DescribeNode(x.typ, v)
+			if !ok || d.Version != v || d.Declarative() {
+				t.Errorf("%s v%v: known %v, version %v, declarative %v", x.typ, v, ok, d.Version, d.Declarative())
+			}
+			if x.param != "" && (x.param != d.CredentialParam() || d.DefaultAuthentication() == "") {
+				t.Errorf("%s v%v: reads %q, the table knows the default of %q (%q)", x.typ, v, x.param, d.CredentialParam(), d.DefaultAuthentication())
+			}
+		}
+	}
+}
+
+// TestNoBranchesAreProgrammatic: every node whose code noBranches reads is
+// a programmatic node the table describes at both ends of its versions (a
+// declarative node sends its request whatever its operation).
+func TestNoBranchesAreProgrammatic(t *testing.T) {
+	for _, x := range noBranches {
+		for _, v := range []float64{x.from, x.to} {
+			d, ok := DescribeNode(x.typ, v)
+			if !ok || d.Version != v || d.Declarative() || len(d.e.ops) == 0 {
+				t.Errorf("%s v%v: known %v, version %v, declarative %v, operations %d", x.typ, v, ok, d.Version, d.Declarative(), len(d.e.ops))
+			}
 		}
 	}
 }

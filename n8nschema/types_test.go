@@ -52,3 +52,43 @@ func TestTypeKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestUnshipped: a type of n8n's own packages that the release does not
+// ship makes a workflow n8n cannot build; the types 2.0 removed ship in 1.x;
+// a community package's types load when it is installed.
+func TestUnshipped(t *testing.T) {
+	v1, v2 := Version{1, 123, 81}, Version{2, 41, 1}
+	for _, c := range []struct {
+		typ    string
+		v1, v2 bool // unshipped in 1.123.81, in 2.41.1
+	}{
+		{TypeStart, false, true},
+		{"n8n-nodes-base.spontit", false, true},
+		{"n8n-nodes-base.httpTrigger", true, true},
+		{"n8n-nodes-base.mongodb", true, true},
+		{"@n8n/n8n-nodes-langchain.lmChatHf", true, true},
+		{TypeManualTrigger, false, false},
+		{"n8n-nodes-base.mongoDb", false, false},
+		{"n8n-nodes-base.gmailTool", false, false}, // usableAsTool: loaded again as <type>Tool
+		{"n8n-nodes-acme.thing", false, false},
+		{"@acme/n8n-nodes-x.thing", false, false},
+	} {
+		if got := UnshippedIn(c.typ, v1); got != c.v1 {
+			t.Errorf("UnshippedIn(%s, %s) = %v, want %v", c.typ, v1, got, c.v1)
+		}
+		if got := UnshippedIn(c.typ, v2); got != c.v2 {
+			t.Errorf("UnshippedIn(%s, %s) = %v, want %v", c.typ, v2, got, c.v2)
+		}
+	}
+	for typ, want := range map[string]string{
+		"n8n-nodes-base.mongodb": "n8n-nodes-base.mongoDb",
+		"n8n-nodes-base.openai":  "n8n-nodes-base.openAi",
+		"n8n-nodes-base.openAI":  "n8n-nodes-base.openAi",
+		"n8n-nodes-base.mongoDb": "",
+		"n8n-nodes-base.crm":     "",
+	} {
+		if got, ok := ShippedSpelling(typ); ok != (want != "") || ok && got != want {
+			t.Errorf("ShippedSpelling(%s) = %q, %v; want %q", typ, got, ok, want)
+		}
+	}
+}

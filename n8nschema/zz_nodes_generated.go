@@ -906,7 +906,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.crypto": {
 			{v: []float64{1}, outputs: 1, flags: flagTool},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto?"},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto:decrypt,encrypt,hmac,sign", gate: "action", auth: "hash"},
 		},
 		"n8n-nodes-base.currents": {
 			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "currentsApi", resource: "run", ops: []resourceOps{
@@ -954,7 +954,9 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.dateTime": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+				{"", "add", "add:c subtract"},
+			}},
 			{v: []float64{2}, outputs: 1, flags: flagTool, ops: []resourceOps{
 				{"", "getCurrentDate", "addToDate:c extractDate formatDate getCurrentDate getTimeBetweenDates roundDate subtractFromDate"},
 			}},
@@ -984,6 +986,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
 				{"member", "getAll", "ban getAll kick:u roleAdd:c roleRemove:d timeout unban"},
+				{"", "sendLegacy", "sendLegacy:s"},
 			}},
 		},
 		"n8n-nodes-base.discourse": {
@@ -1112,13 +1115,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.facebookGraphApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi? facebookGraphApiOAuth2Api?"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi:accessToken facebookGraphApiOAuth2Api:oAuth2", gate: "authType", auth: "accessToken"},
 		},
 		"n8n-nodes-base.facebookLeadAdsTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api"},
 		},
 		"n8n-nodes-base.facebookTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi? facebookGraphAppOAuth2Api?"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi:accessToken facebookGraphAppOAuth2Api:oAuth2", gate: "authType", auth: "accessToken"},
 		},
 		"n8n-nodes-base.figmaTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken"},
@@ -1190,7 +1193,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ftp": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp? sftp?", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp:ftp sftp:sftp", gate: "protocol", auth: "ftp", ops: []resourceOps{
 				{"", "download", "delete:d download list rename:u upload:c"},
 			}},
 		},
@@ -1216,8 +1219,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey"},
 		},
 		"n8n-nodes-base.ghost": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi? ghostContentApi?", resource: "post", ops: []resourceOps{
-				{"post", "get", "get getAll"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi:adminApi ghostContentApi:contentApi", gate: "source", auth: "contentApi", resource: "post", ops: []resourceOps{
+				{"post", "get", "get getAll create:c delete:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.git": {
@@ -1644,7 +1647,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.jira": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi? jiraSoftwareCloudApi? jiraSoftwareCloudOAuth2Api? jiraSoftwareServerApi? jiraSoftwareServerPatApi?", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:cloudServiceAccount jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", resource: "issue", ops: []resourceOps{
 				{"issue", "create", "changelog create:c delete:d get getAll notify:c transitions update:u"},
 				{"issueAttachment", "add", "add:c get getAll remove:d"},
 				{"issueComment", "add", "add:c get getAll remove:d update:u"},
@@ -1652,7 +1655,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.jiraTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi? jiraSoftwareCloudOAuth2Api? jiraSoftwareServerApi? jiraSoftwareServerPatApi?"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud"},
 		},
 		"n8n-nodes-base.jotFormTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi"},
@@ -1723,7 +1726,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.line": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api?", resource: "notification", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api:notification", gate: "resource", auth: "notification", resource: "notification", ops: []resourceOps{
 				{"notification", "send", "send:s"},
 			}},
 		},
@@ -1799,7 +1802,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi"},
 		},
 		"n8n-nodes-base.mailjet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi? mailjetSmsApi?", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi:email mailjetSmsApi:sms", gate: "resource", auth: "email", resource: "email", ops: []resourceOps{
 				{"email", "send", "send:s sendTemplate:s"},
 				{"sms", "send", "send:s"},
 			}},
@@ -1999,7 +2002,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mindee": {
-			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi? mindeeReceiptApi?", resource: "receipt", ops: []resourceOps{
+			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi:invoice mindeeReceiptApi:receipt", gate: "resource", auth: "receipt", resource: "receipt", ops: []resourceOps{
 				{"invoice", "predict", "predict"},
 				{"receipt", "predict", "predict"},
 			}},
@@ -2466,7 +2469,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.reddit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api?", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api:post,postComment,profile", gate: "resource", auth: "post", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll search"},
 				{"postComment", "create", "create:c getAll delete:d reply:s"},
 				{"profile", "get", "get"},
@@ -2492,7 +2495,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.respondToWebhook": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth?"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth:jwt", gate: "respondWith", auth: "firstIncomingItem"},
 		},
 		"n8n-nodes-base.rocketchat": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", ops: []resourceOps{
@@ -2595,7 +2598,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sendInBlueTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi?"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi"},
 		},
 		"n8n-nodes-base.sendy": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", ops: []resourceOps{
@@ -2747,8 +2750,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"n8n-nodes-base.storyblok": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi? storyblokManagementApi?", resource: "story", ops: []resourceOps{
-				{"story", "get", "get getAll"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi:contentApi storyblokManagementApi:managementApi", gate: "source", auth: "contentApi", resource: "story", ops: []resourceOps{
+				{"story", "get", "get getAll delete:d publish:u unpublish:u"},
 			}},
 		},
 		"n8n-nodes-base.strapi": {
@@ -2833,7 +2836,11 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.theHive": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", ops: []resourceOps{
+				{"alert", "create", "count create:c executeResponder:x get getAll markAsRead:u markAsUnread:u merge:u promote:u update:u"},
+				{"case", "getAll", "count create:c executeResponder:x getAll get update:u"},
 				{"log", "getAll", "create:c executeResponder:x getAll get"},
+				{"observable", "getAll", "count create:c executeAnalyzer:x executeResponder:x getAll get search update:u"},
+				{"task", "getAll", "count create:c executeResponder:x getAll get search update:u"},
 			}},
 		},
 		"n8n-nodes-base.theHiveProject": {
@@ -2996,7 +3003,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.wait": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth? httpHeaderAuth? jwtAuth?"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", gate: "incomingAuthentication"},
 		},
 		"n8n-nodes-base.webflow": {
 			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", ops: []resourceOps{
@@ -3056,7 +3063,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi"},
 		},
 		"n8n-nodes-base.wordpress": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi? wordpressOAuth2Api?", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi:basicAuth wordpressOAuth2Api:oAuth2", gate: "authType", auth: "basicAuth", resource: "post", ops: []resourceOps{
 				{"post", "create", "create:c get getAll update:u"},
 				{"page", "create", "create:c get getAll update:u"},
 				{"user", "create", "create:c get getAll update:u"},

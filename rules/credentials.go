@@ -10,11 +10,13 @@ import (
 
 // Helpers about the credentials a node names.
 
-// authMismatch is a node that names a credential its authentication does
-// not take (RS007), and what it takes instead.
+// authMismatch is a node that names a credential its authentication (or
+// the parameter its credentials hang on) does not take (RS007), and what
+// it takes instead.
 type authMismatch struct {
 	named  string   // the credential named, one the node takes for another authentication
-	auth   string   // the authentication, as set or by default
+	param  string   // the parameter credentials hang on: authentication, Ghost's source
+	auth   string   // its value, as set or by default
 	how    string   // where auth comes from
 	stored bool     // auth is set on the node
 	want   []string // the credentials auth requires, sorted
@@ -22,19 +24,18 @@ type authMismatch struct {
 
 // credentialMismatch reports an enabled node, connected or a trigger
 // (n8n checks only those), whose credential is one the node takes for
-// another authentication than its own, as set or by the default of its
-// version. An authentication set by an expression is not judged.
+// another authentication than its own (or another value of the parameter
+// its credentials hang on), as set or by the default of its version. An
+// authentication set by an expression is not judged.
 func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool) {
 	if n.Disabled || len(n.Credentials) == 0 {
 		return authMismatch{}, false
 	}
 	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
-	// No authentication parameter, no credential hangs on it
-	// (AuthCredentials is nil): told before the map is built.
-	if !ok || d.DefaultAuthentication() == "" || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
+	need := d.AuthCredentials()
+	if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
 		return authMismatch{}, false
 	}
-	need := d.AuthCredentials()
 	m := authMismatch{}
 	for _, c := range n.Credentials {
 		if _, gated := need[c]; gated {
@@ -49,8 +50,8 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	if !n.TypeVersionSet {
 		m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
 	}
-	m.auth = d.DefaultAuthentication()
-	if v, set := n.Param("authentication"); set {
+	m.param, m.auth = d.CredentialParam(), d.DefaultAuthentication()
+	if v, set := n.Param(m.param); set {
 		if v.Kind() != n8nschema.String || v.IsExpr() {
 			return authMismatch{}, false
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs007 = &analyze.Rule{
@@ -26,8 +27,13 @@ credential its authentication names: "Node does not have any credentials set for
 (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials).
 Either way the workflow does no work in production: an error workflow that cannot be published reports
 nothing, a schedule never fires or fails each time. Which credential each authentication needs, and its
-default per node version, come from n8n's node descriptions (the generated node table). An authentication
-set by an expression, and credentials that other parameters decide, are left out.`,
+default per node version, come from n8n's node descriptions (the generated node table). A few nodes choose
+their credential by another parameter in the same way, and are checked the same way: Ghost's and Storyblok's
+Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Protocol, WordPress's and the
+Facebook Graph API's authType, Mailjet's and Mindee's Resource. A node whose code throws before it asks for
+its credential fails every run with that error instead (Airtable v1 on its default API key authentication,
+which RS010 explains). An authentication set by an expression, and credentials that several parameters
+decide together, are left out.`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
 	Severity:   analyze.Error,
@@ -45,11 +51,17 @@ set by an expression, and credentials that other parameters decide, are left out
 			// editor and a run read them with their defaults.
 			outcome := fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\")", m.want[0])
 			if !m.stored {
-				outcome = fmt.Sprintf("the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: Node does not have any credentials set for %q", m.want[0])
+				fails := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+				// A node whose code throws before it asks for its
+				// credential fails with that error instead.
+				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall {
+					fails = r.Why
+				}
+				outcome = "the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: " + fails
 			}
 			pass.Report(analyze.Diagnostic{Node: n, Pos: pos,
-				Message: fmt.Sprintf("node %q names a %q credential but its authentication is %q (%s), which requires a %q credential: %s",
-					n.Name, m.named, m.auth, m.how, m.want[0], outcome)})
+				Message: fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
+					n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)})
 		}
 	},
 }

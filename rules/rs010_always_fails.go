@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -32,7 +33,14 @@ reaches:
   the legacy OpenAI node at text/complete with a chat model, which OpenAI's legacy completions endpoint
   refuses ("This is a chat model and not supported in the v1/completions endpoint"); a resource or
   operation the OpenAI node's routers do not handle (packages/@n8n/nodes-langchain/nodes/vendors/OpenAi/v1/actions/router.ts,
-  v2/actions/router.ts);
+  v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
+  "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
+  v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
+  for it and returns no item or an empty one (Notion v2, Slack v1) does not fail, and is left out;
+- an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
+  on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
+  please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
+  Orbit, whose service shut down ("Service is deprecated", packages/nodes-base/nodes/Orbit/Orbit.node.ts);
 - an If or Filter node v2+ whose first condition, under strict type validation, compares against a literal
   of the wrong type: "Wrong type: 'true' is a string but was expecting a boolean"
   (packages/workflow/src/node-parameters/filter-parameter.ts, packages/nodes-base/nodes/If/V2/IfV2.node.ts);
@@ -53,10 +61,24 @@ error; a manual trigger that starts a sub-workflow another workflow of the set c
 and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
-again; a trigger type n8n does not ship, such as "n8n-nodes-base.httpTrigger" or the Start node 2.x dropped,
-starts no run), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
-which RS007 reports.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes, set the missing model or prompt, compare against a value of the right type, or feed the prompt and retriever the node reads",
+again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
+which RS007 reports.
+
+A workflow that holds a node whose type n8n's own packages (n8n-nodes-base, @n8n/n8n-nodes-langchain) do
+not ship fails as a whole: a name no release had ("n8n-nodes-base.httpTrigger", "n8n-nodes-base.database"), a
+misspelling ("n8n-nodes-base.mongodb" for mongoDb), or a node n8n 2.0 removed (the Start node, Automizy,
+Spontit; with --n8n-version 1.x these still ship). The Workflow constructor asks the node types for every
+node, disabled ones included, and n8n's loader throws UnrecognizedNodeTypeError for a name its package does
+not hold (packages/workflow/src/workflow.ts, packages/core/src/nodes-loader/directory-loader.ts getNode): n8n
+refuses to publish the workflow and fails every run, manual ones included, before any node runs. The rule
+reports it once, at the first such node, naming the others and, where the node table holds the same name in
+other letter case, the type to use; and since nothing in the workflow runs, no rule reports what its runs would
+do. It is a note, since n8n names the node to whoever publishes or runs the workflow, and a warning when the
+export shows the workflow active or published with a trigger other than a manual one: it ran, and on a release
+that does not ship the node n8n fails to activate it at startup and retries in the background
+(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A community node's type (another package) is not such a node: n8n loads
+it once the package is installed.`,
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
@@ -75,10 +97,14 @@ which RS007 reports.`,
 		for _, c := range pass.Set.CallsTo(w) {
 			called = called || c.From != w && c.Kind != analyze.CallN8nAPI
 		}
+		if len(g.Unloadable) > 0 {
+			reportUnloadable(pass, g, called)
+			return // nothing in it runs: what would fail later never does
+		}
 		var all, machine []*n8nschema.Node
 		for _, t := range g.Triggers() {
-			if t.Disabled || n8nschema.Unshipped(t.Type) {
-				continue // a trigger n8n does not have starts no run
+			if t.Disabled {
+				continue
 			}
 			all = append(all, t)
 			if called || !startedByHand(t) {
@@ -137,6 +163,71 @@ which RS007 reports.`,
 			pass.Report(d)
 		}
 	},
+}
+
+// reportUnloadable reports a workflow n8n cannot build, at its first node
+// of a type n8n does not ship. n8n names that node when it refuses to
+// publish the workflow or to run it, so the person who tries sees it at
+// once: a note, as for a node only a manual trigger reaches. It is a
+// warning when the export shows the workflow active or published and a
+// trigger other than a manual one: such a workflow ran, and on a release
+// that does not ship the node n8n fails to activate it at startup and
+// retries in the background, so its triggers stop firing with no one
+// clicking (packages/cli/src/active-workflow-manager.ts activateWorkflow).
+func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
+	n := g.Unloadable[0]
+	byHand, other := false, called
+	for _, m := range g.Nodes {
+		switch {
+		case m.Disabled:
+		case startedByHand(m):
+			byHand = true
+		case g.Spec(m).Role == n8nschema.RoleTrigger:
+			other = true
+		case slices.Contains(g.Unloadable, m) && len(g.InOfType(m, analyze.ConnMain)) == 0 && !g.IsSubNode(m):
+			other = true // a node n8n does not ship where a run would begin
+		}
+	}
+	what := "which n8n does not ship"
+	if n8nschema.RemovedIn2(n.Type) && pass.Set.Options.Version().Major >= 2 {
+		what = "which n8n 2.0 removed"
+	}
+	d := analyze.Diagnostic{Node: n, Severity: analyze.Note}
+	d.Message = fmt.Sprintf("node %q is of type %q, %s", n.Name, n.Type, what)
+	if more, src := g.Unloadable[1:], pass.Workflow.Source; len(more) > 0 {
+		names := make([]string, len(more))
+		for i, m := range more {
+			names[i] = fmt.Sprintf("%q", m.Name)
+			d.Related = append(d.Related, analyze.Related{File: src.Name, Pos: m.Pos, Source: src, Message: fmt.Sprintf("node %q is of type %q, which n8n does not ship", m.Name, m.Type)})
+		}
+		d.Message += " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+	}
+	d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
+	switch {
+	case byHand && !other:
+		d.Message += " (only a manual trigger would start it)"
+	case analyze.RunStateOf(pass.Workflow) == analyze.RunShown && !pass.Workflow.ParametersLost:
+		d.Severity = analyze.Warning
+		d.Message += "; the export shows it active, and n8n fails to activate it at startup, so its triggers stop firing"
+	}
+	// The Start node's replacements are n8n's own (the 2.0 breaking-change
+	// report, packages/cli/src/modules/breaking-changes/rules/v2/start-node-removed.rule.ts).
+	switch t, ok := n8nschema.ShippedSpelling(n.Type); {
+	case n.Type == n8nschema.TypeStart && (n.Disabled || len(g.OutOfType(n, analyze.ConnMain)) == 0):
+		d.Fix = fmt.Sprintf("Delete the Start node %q: it starts nothing", n.Name)
+	case n.Type == n8nschema.TypeStart && called:
+		d.Fix = fmt.Sprintf("Replace the Start node %q with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one", n.Name)
+	case n.Type == n8nschema.TypeStart:
+		d.Fix = fmt.Sprintf("Replace the Start node %q with a Manual Trigger (n8n-nodes-base.manualTrigger)", n.Name)
+	case ok:
+		d.Fix = fmt.Sprintf("Set the type of %q to %q, the spelling n8n ships", n.Name, t)
+	default:
+		d.Fix = fmt.Sprintf("Replace %q with a node of a type n8n ships, or of an installed community package (whose types name that package)", n.Name)
+	}
+	if len(g.Unloadable) > 1 {
+		d.Fix += "; also replace the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + " of a type n8n does not ship"
+	}
+	pass.Report(d)
 }
 
 // startedByHand reports a trigger only a person fires from the editor.

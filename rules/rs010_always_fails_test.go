@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -51,5 +52,34 @@ func TestRS010SharedTail(t *testing.T) {
 	// 2k + m - 1 edges; each full walk reads m edges.
 	if full == 0 || cut == 0 || full > 4*(3*k+2*m)/m {
 		t.Errorf("%d full walks and %d cut, want a few full ones, the rest cut", full, cut)
+	}
+}
+
+// TestRS010UnloadableFix: the repair a workflow n8n cannot build names,
+// and the other nodes it holds of types n8n does not ship as related places.
+func TestRS010UnloadableFix(t *testing.T) {
+	for _, c := range []struct {
+		fixture, fix string
+		related      int
+	}{
+		{"types_spelled_in_other_case", `Set the type of "Get Users" to "n8n-nodes-base.mongoDb", the spelling n8n ships; also replace the other node of a type n8n does not ship`, 1},
+		{"start_node_beside_a_webhook", `Delete the Start node "Start": it starts nothing`, 0},
+		{"start_node_of_a_called_workflow", `Replace the Start node "Start" with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one`, 0},
+		{"start_node_runs_the_workflow", `Replace the Start node "Start" with a Manual Trigger (n8n-nodes-base.manualTrigger)`, 0},
+		{"trigger_n8n_does_not_ship", `Replace "User Habit Submission" with a node of a type n8n ships, or of an installed community package (whose types name that package)`, 0},
+	} {
+		path := "testdata/RS010/" + c.fixture + ".json"
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := n8nschema.Parse(n8nschema.NewSource(path, src))
+		fs := analyze.Run(analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions()), []*analyze.Rule{rs010})
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings, want 1", c.fixture, len(fs))
+		}
+		if fs[0].Fix != c.fix || len(fs[0].Related) != c.related {
+			t.Errorf("%s: fix %q and %d related places, want %q and %d", c.fixture, fs[0].Fix, len(fs[0].Related), c.fix, c.related)
+		}
 	}
 }

@@ -29,8 +29,12 @@ The finding names the trigger whose runs make the calls and counts the calls tho
 wired to nothing, a manual trigger's branch and disabled nodes make none, and neither does a call that
 cannot be made as written (an HTTP Request with no URL, a placeholder host such as example.com or
 yourdomain.com, a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
-no prompt, a chat model sent to OpenAI's legacy completions endpoint), nor a node after such a refused call,
-where the run stops; with no call left, there is no finding.`,
+no prompt, a chat model sent to OpenAI's legacy completions endpoint; an app node set to a resource or
+operation its code has no branch for, which throws or sends nothing: Airtable v1's "create", Slack v1's
+"postMessage", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts, Slack/V1/SlackV1.node.ts), nor a
+node after such a refused call, where the run stops, or after a node that returns no items (Notion v2 set to
+an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts); with no call left, there is
+no finding.`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,

@@ -45,6 +45,10 @@ type description struct {
 	// missing (n8n-workflow VersionedNodeType: defaultVersion, else the
 	// newest version).
 	DefaultVersion *float64 `json:"defaultVersion"`
+
+	// loaded holds the options of loadOptions methods, read from the
+	// node's code (loadOptions).
+	loaded map[string][]option
 }
 
 type property struct {
@@ -53,6 +57,11 @@ type property struct {
 	Default        any             `json:"default"`
 	Options        []option        `json:"options"`
 	DisplayOptions *displayOptions `json:"displayOptions"`
+	TypeOptions    struct {
+		// LoadOptionsMethod names the node's method that lists the
+		// options at edit time, when the description holds none.
+		LoadOptionsMethod string `json:"loadOptionsMethod"`
+	} `json:"typeOptions"`
 }
 
 type option struct {
@@ -72,7 +81,8 @@ type entry struct {
 	flags    []string
 	outputs  int // fixed main outputs; -1 when computed from parameters
 	creds    string
-	auth     string // the authentication parameter's default, when credentials hang on it
+	gate     string // the parameter gated credentials hang on, when not authentication
+	auth     string // that parameter's default, when credentials hang on it
 	model    string
 	resource string
 	ops      []resOps
@@ -82,7 +92,7 @@ type resOps struct{ resource, def, ops string }
 
 // same reports whether two entries differ only in their versions.
 func (e entry) same(o entry) bool {
-	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds && e.auth == o.auth &&
+	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds && e.gate == o.gate && e.auth == o.auth &&
 		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops)
 }
 
@@ -114,6 +124,9 @@ func Generate(modules string) ([]byte, error) {
 		var descs []description
 		if err := json.Unmarshal(b, &descs); err != nil {
 			return nil, fmt.Errorf("%s nodes.json: %w", p.dir, err)
+		}
+		if err := loadOptions(modules, p.dir, descs); err != nil {
+			return nil, err
 		}
 		ds, err := oldDefaults(descs)
 		if err != nil {
@@ -228,6 +241,9 @@ func writeEntry(buf *bytes.Buffer, e entry) {
 	if e.creds != "" {
 		fmt.Fprintf(buf, ", creds: %q", e.creds)
 	}
+	if e.gate != "" {
+		fmt.Fprintf(buf, ", gate: %q", e.gate)
+	}
 	if e.auth != "" {
 		fmt.Fprintf(buf, ", auth: %q", e.auth)
 	}
@@ -278,7 +294,14 @@ func (d description) at(v float64) (entry, error) {
 		e.flags = append(e.flags, "flagDeclarative")
 	}
 	base := d.defaults(v, nil)
-	e.creds, e.auth = d.credentials(base)
+	creds, gate, auth, err := d.credentials(base)
+	if err != nil {
+		return e, err
+	}
+	e.creds, e.auth = creds, auth
+	if gate != "authentication" {
+		e.gate = gate
+	}
 	for _, name := range []string{"model", "modelName"} {
 		if m := modelName(base[name]); m != "" {
 			e.model = m
@@ -287,76 +310,78 @@ func (d description) at(v float64) (entry, error) {
 	}
 	res, _ := base["resource"].(string)
 	e.resource = res
-	resources := []string{res}
-	if p := d.visible("resource", v, base); p != nil && len(p.Options) > 0 {
-		resources = resources[:0]
-		for _, o := range p.Options {
-			if s, ok := o.Value.(string); ok {
-				resources = append(resources, s)
-			}
-		}
+	ops, err := d.operations(v)
+	if err != nil {
+		return e, err
 	}
-	for _, r := range resources {
-		params := d.defaults(v, map[string]any{"resource": r})
-		p := d.visible("operation", v, params)
-		if p == nil || len(p.Options) == 0 {
-			continue
-		}
-		def, _ := params["operation"].(string)
-		var ops []string
-		for _, o := range p.Options {
-			val, ok := o.Value.(string)
-			if !ok {
-				continue
-			}
-			if val == "" || strings.ContainsAny(val, " :") {
-				return e, fmt.Errorf("operation value %q cannot be written in the table", val)
-			}
-			if k := kind(d.Name, val, o.Action, o.Name); k != "" {
-				val += ":" + k
-			}
-			ops = append(ops, val)
-		}
-		e.ops = append(e.ops, resOps{r, def, strings.Join(ops, " ")})
-	}
+	e.ops = ops
 	return e, nil
 }
 
 // credentials lists the node's credential types, sorted, space separated.
-// A required credential that n8n shows only for some values of the
-// authentication parameter (displayOptions.show holds that key alone) is
+// A required credential that n8n shows only for some values of one
+// parameter (displayOptions.show holds that key alone: authentication for
+// most nodes, source for Ghost and Storyblok, jiraVersion for Jira) is
 // written with them, "slackOAuth2Api:oAuth2" ("a:x,y" for several): n8n
-// refuses to activate a workflow whose node lacks the credential its
-// authentication requires (n8n-workflow node-validation.js
-// validateNodeCredentials, cli workflow-validation.service.js). auth is
-// then the authentication parameter's default.
+// refuses to activate a workflow whose node lacks the credential that
+// parameter requires (n8n-workflow node-validation.js
+// validateNodeCredentials, cli workflow-validation.service.js). gate is
+// then that parameter, and auth its default. The table holds one such
+// parameter per node: authentication when credentials hang on it and on
+// another (the Pipedrive Trigger's incomingAuthentication, for the
+// webhook's own basic auth), whose credentials are then written as those
+// of several parameters; two others stop the generator.
 //
 // A credential that is not required, or that n8n shows only for values of
-// other parameters (the AI Agent's mySql and postgres, for the SQL agent's
-// data source), is written with a trailing "?" ("mySql?"): the node asks
-// for it only in some configurations, so holding another type proves
-// nothing.
-func (d description) credentials(base map[string]any) (creds, auth string) {
-	gated := map[string][]string{}
-	plain := map[string]bool{}
-	asked := map[string]bool{} // required, and shown always or by authentication alone
-	var names []string
+// several parameters (the AI Agent's mySql and postgres, for the SQL
+// agent's data source), is written with a trailing "?" ("mySql?"): the
+// node asks for it only in some configurations, so holding another type
+// proves nothing.
+func (d description) credentials(base map[string]any) (creds, gate, auth string, err error) {
+	type shownFor struct {
+		name, key string
+		vals      []string
+	}
+	var conds []shownFor
 	for _, c := range d.Credentials {
-		if !slices.Contains(names, c.Name) {
-			names = append(names, c.Name)
+		do := c.DisplayOptions
+		if do != nil && len(do.Show) == 0 && len(do.Hide) == 0 {
+			do = nil // no condition: shown always
 		}
-		vals, ok := authValues(c.Required, c.DisplayOptions)
-		if !ok {
-			plain[c.Name] = true
-			if c.Required && c.DisplayOptions == nil {
-				asked[c.Name] = true
-			}
+		key, vals, ok := credentialGate(c.Required, do)
+		switch {
+		case ok:
+		case c.Required && do == nil:
+			key = "*" // asked always
+		default:
+			key = "?"
+		}
+		conds = append(conds, shownFor{c.Name, key, vals})
+		if !ok || key == gate || gate == "authentication" {
 			continue
 		}
-		asked[c.Name] = true
-		for _, v := range vals {
-			if !slices.Contains(gated[c.Name], v) {
-				gated[c.Name] = append(gated[c.Name], v)
+		if key != "authentication" && gate != "" {
+			return "", "", "", fmt.Errorf("credentials hang on both %q and %q", gate, key)
+		}
+		gate = key
+	}
+	gated := map[string][]string{}
+	plain := map[string]bool{}
+	asked := map[string]bool{} // required, and shown always or by the gate alone
+	var names []string
+	for _, c := range conds {
+		if !slices.Contains(names, c.name) {
+			names = append(names, c.name)
+		}
+		if c.key != gate {
+			plain[c.name] = true
+			asked[c.name] = asked[c.name] || c.key == "*"
+			continue
+		}
+		asked[c.name] = true
+		for _, v := range c.vals {
+			if !slices.Contains(gated[c.name], v) {
+				gated[c.name] = append(gated[c.name], v)
 			}
 		}
 	}
@@ -367,33 +392,41 @@ func (d description) credentials(base map[string]any) (creds, auth string) {
 		if vs := gated[n]; len(vs) > 0 && !plain[n] {
 			slices.Sort(vs)
 			out[i] += ":" + strings.Join(vs, ",")
-			auth, _ = base["authentication"].(string)
+			auth, _ = base[gate].(string)
 		} else if !asked[n] {
 			out[i] += "?"
 		}
 	}
-	return strings.Join(out, " "), auth
+	creds = strings.Join(out, " ")
+	if !strings.Contains(creds, ":") {
+		gate = "" // every credential it gates is also shown otherwise
+	}
+	return creds, gate, auth, nil
 }
 
-// authValues returns the authentication values a required credential is
-// shown for, when nothing else decides it.
-func authValues(required bool, do *displayOptions) ([]string, bool) {
+// credentialGate returns the parameter a required credential is shown for
+// and its values, when that parameter alone decides it.
+func credentialGate(required bool, do *displayOptions) (string, []string, bool) {
 	if !required || do == nil || len(do.Hide) > 0 || len(do.Show) != 1 {
-		return nil, false
+		return "", nil, false
 	}
-	conds, ok := do.Show["authentication"]
-	if !ok || len(conds) == 0 {
-		return nil, false
+	var key string
+	var conds []any
+	for k, c := range do.Show {
+		key, conds = k, c
+	}
+	if len(conds) == 0 || strings.HasPrefix(key, "/") || strings.HasPrefix(key, "@") {
+		return "", nil, false
 	}
 	vals := make([]string, 0, len(conds))
 	for _, c := range conds {
 		s, ok := c.(string)
 		if !ok || s == "" || strings.ContainsAny(s, " :,") {
-			return nil, false
+			return "", nil, false
 		}
 		vals = append(vals, s)
 	}
-	return vals, true
+	return key, vals, true
 }
 
 // mainOutputs counts the fixed main outputs; -1 when an expression computes

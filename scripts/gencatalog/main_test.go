@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -88,31 +91,50 @@ func TestCredentials(t *testing.T) {
 		Required       bool            `json:"required"`
 		DisplayOptions *displayOptions `json:"displayOptions"`
 	}
-	auth := func(vals ...any) *displayOptions {
-		return &displayOptions{Show: map[string][]any{"authentication": vals}}
+	on := func(key string, vals ...any) *displayOptions {
+		return &displayOptions{Show: map[string][]any{key: vals}}
 	}
+	auth := func(vals ...any) *displayOptions { return on("authentication", vals...) }
 	for _, c := range []struct {
-		name       string
-		creds      []cred
-		base       map[string]any
-		want, auth string
+		name             string
+		creds            []cred
+		base             map[string]any
+		want, gate, auth string
 	}{
 		{"slack", []cred{{"slackApi", true, auth("accessToken")}, {"slackOAuth2Api", true, auth("oAuth2")}},
-			map[string]any{"authentication": "accessToken"}, "slackApi:accessToken slackOAuth2Api:oAuth2", "accessToken"},
+			map[string]any{"authentication": "accessToken"}, "slackApi:accessToken slackOAuth2Api:oAuth2", "authentication", "accessToken"},
 		{"several values", []cred{{"b", true, auth("x", "y")}, {"a", true, nil}},
-			map[string]any{"authentication": "y"}, "a b:x,y", "y"},
-		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a?", ""},
+			map[string]any{"authentication": "y"}, "a b:x,y", "authentication", "y"},
+		{"not required", []cred{{"a", false, auth("x")}}, map[string]any{"authentication": "x"}, "a?", "", ""},
 		{"another key decides too", []cred{{"a", true, &displayOptions{Show: map[string][]any{"authentication": {"x"}, "resource": {"r"}}}}},
-			map[string]any{"authentication": "x"}, "a?", ""},
-		{"shown for another parameter", []cred{{"mySql", true, &displayOptions{Show: map[string][]any{"dataSource": {"mysql"}}}}, {"postgres", true, &displayOptions{Show: map[string][]any{"dataSource": {"postgres"}}}}},
-			map[string]any{}, "mySql? postgres?", ""},
-		{"shown unconditionally elsewhere", []cred{{"a", true, auth("x")}, {"a", true, nil}}, map[string]any{"authentication": "x"}, "a", ""},
-		{"no credentials", nil, map[string]any{}, "", ""},
+			map[string]any{"authentication": "x"}, "a?", "", ""},
+		// Ghost: the source parameter decides as authentication does.
+		{"source", []cred{{"ghostAdminApi", true, on("source", "adminApi")}, {"ghostContentApi", true, on("source", "contentApi")}},
+			map[string]any{"source": "contentApi"}, "ghostAdminApi:adminApi ghostContentApi:contentApi", "source", "contentApi"},
+		// The Wait node's incomingAuthentication is not shown at the
+		// defaults: no default.
+		{"gate not shown", []cred{{"httpBasicAuth", true, on("incomingAuthentication", "basicAuth")}},
+			map[string]any{"resume": "timeInterval"}, "httpBasicAuth:basicAuth", "incomingAuthentication", ""},
+		// The Pipedrive Trigger: authentication and the webhook's own
+		// incomingAuthentication; the table holds authentication.
+		{"two gates", []cred{{"pipedriveApi", true, auth("apiToken")}, {"pipedriveOAuth2Api", true, auth("oAuth2")}, {"httpBasicAuth", true, on("incomingAuthentication", "basicAuth")}},
+			map[string]any{"authentication": "apiToken", "incomingAuthentication": "none"}, "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", "authentication", "apiToken"},
+		{"shown for several parameters", []cred{{"mySql", true, &displayOptions{Show: map[string][]any{"agent": {"sqlAgent"}, "/dataSource": {"mysql"}}}}},
+			map[string]any{}, "mySql?", "", ""},
+		{"a boolean gate", []cred{{"httpSslAuth", true, on("provideSslCertificates", true)}}, map[string]any{}, "httpSslAuth?", "", ""},
+		{"an empty condition", []cred{{"sendInBlueApi", true, &displayOptions{Show: map[string][]any{}}}}, map[string]any{}, "sendInBlueApi", "", ""},
+		{"shown unconditionally elsewhere", []cred{{"a", true, auth("x")}, {"a", true, nil}}, map[string]any{"authentication": "x"}, "a", "", ""},
+		{"no credentials", nil, map[string]any{}, "", "", ""},
 	} {
 		d := description{Name: c.name, Credentials: c.creds}
-		if got, a := d.credentials(c.base); got != c.want || a != c.auth {
-			t.Errorf("%s: credentials %q auth %q, want %q %q", c.name, got, a, c.want, c.auth)
+		got, gate, a, err := d.credentials(c.base)
+		if err != nil || got != c.want || gate != c.gate || a != c.auth {
+			t.Errorf("%s: credentials %q gate %q auth %q (%v), want %q %q %q", c.name, got, gate, a, err, c.want, c.gate, c.auth)
 		}
+	}
+	two := description{Name: "x", Credentials: []cred{{"a", true, on("source", "s")}, {"b", true, on("resource", "r")}}}
+	if _, _, _, err := two.credentials(map[string]any{}); err == nil {
+		t.Error("credentials hung on two parameters other than authentication: no error")
 	}
 }
 
@@ -134,5 +156,133 @@ func TestOldDefaults(t *testing.T) {
 	want := map[string]float64{"kafka": 1, "plain": 1}
 	if !maps.Equal(got, want) {
 		t.Errorf("oldDefaults = %v, want %v", got, want)
+	}
+}
+
+func TestOperationsGated(t *testing.T) {
+	show := func(kv ...any) *displayOptions {
+		m := map[string][]any{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1].([]any)
+		}
+		return &displayOptions{Show: m}
+	}
+	opts := func(vals ...string) []option {
+		var out []option
+		for _, v := range vals {
+			out = append(out, option{Name: v, Value: v, Action: v + " a post"})
+		}
+		return out
+	}
+	// Ghost v1 (nodes/Ghost/Ghost.node.ts): the admin API's operations
+	// show only for source adminApi.
+	ghost := description{Name: "ghost", Properties: []property{
+		{Name: "source", Type: "options", Default: "contentApi", Options: opts("adminApi", "contentApi")},
+		{Name: "resource", Type: "options", Default: "post", Options: opts("post")},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("get", "getAll"),
+			DisplayOptions: show("source", []any{"contentApi"}, "resource", []any{"post"})},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("create", "delete", "get", "getAll", "update"),
+			DisplayOptions: show("source", []any{"adminApi"}, "resource", []any{"post"})},
+	}}
+	// Discord v2: webhook authentication hides the resource and shows one
+	// operation of its own.
+	discord := description{Name: "discord", Properties: []property{
+		{Name: "authentication", Type: "options", Default: "botToken", Options: opts("botToken", "webhook")},
+		{Name: "resource", Type: "options", Default: "message", Options: opts("message"),
+			DisplayOptions: &displayOptions{Hide: map[string][]any{"authentication": {"webhook"}}}},
+		{Name: "operation", Type: "options", Default: "send", Options: opts("send", "get"),
+			DisplayOptions: show("resource", []any{"message"}, "authentication", []any{"botToken"})},
+		{Name: "operation", Type: "options", Default: "sendLegacy", Options: opts("sendLegacy"),
+			DisplayOptions: show("authentication", []any{"webhook"})},
+	}}
+	// A gate whose own parameter is shown only at a version: below it, the
+	// gated operations are no configuration's.
+	versioned := description{Name: "versioned", Properties: []property{
+		{Name: "source", Type: "options", Default: "a", Options: opts("a", "b"),
+			DisplayOptions: show("@version", []any{map[string]any{"_cnd": map[string]any{"gte": 2.0}}})},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("get", "create"),
+			DisplayOptions: show("source", []any{"b"})},
+		{Name: "operation", Type: "options", Default: "get", Options: opts("get"),
+			DisplayOptions: &displayOptions{Hide: map[string][]any{"source": {"b"}}}},
+	}}
+	for _, c := range []struct {
+		d    description
+		v    float64
+		want []resOps
+	}{
+		{ghost, 1, []resOps{{"post", "get", "get getAll create:c delete:d update:u"}}},
+		{discord, 2, []resOps{{"message", "send", "send:s get"}, {"", "sendLegacy", "sendLegacy:s"}}},
+		{versioned, 1, []resOps{{"", "get", "get"}}},
+		{versioned, 2, []resOps{{"", "get", "get create:c"}}},
+	} {
+		got, err := c.d.operations(c.v)
+		if err != nil {
+			t.Fatalf("%s v%v: %v", c.d.Name, c.v, err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s v%v: operations %v, want %v", c.d.Name, c.v, got, c.want)
+		}
+	}
+}
+
+// TestGatedOperationsOfInstalledN8n reads the installed n8n's own node
+// descriptions and fails when an operation that n8n shows only for another
+// parameter's value, or lists through a loadOptions method, is missing.
+func TestGatedOperationsOfInstalledN8n(t *testing.T) {
+	dir := defaultModules()
+	b, err := os.ReadFile(filepath.Join(dir, "n8n-nodes-base", "dist", "types", "nodes.json"))
+	if err != nil {
+		t.Skipf("n8n %s is not installed in %s (scripts/e2e-n8n.sh installs it): %v", n8nVersion, dir, err)
+	}
+	var descs []description
+	if err := json.Unmarshal(b, &descs); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadOptions(dir, "n8n-nodes-base", descs); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		node     string
+		v        float64
+		resource string
+		ops      []string // each must be listed, with its kind
+	}{
+		{"ghost", 1, "post", []string{"get", "getAll", "create:c", "delete:d", "update:u"}},            // source: adminApi
+		{"storyblok", 1, "story", []string{"get", "getAll", "delete:d", "publish:u", "unpublish:u"}},   // source: managementApi
+		{"theHive", 1, "alert", []string{"create:c", "count", "markAsRead:u", "promote:u", "merge:u"}}, // loadAlertOptions
+		{"theHive", 1, "case", []string{"create:c", "getAll", "update:u", "executeResponder:x"}},       // loadCaseOptions
+		{"theHive", 1, "observable", []string{"create:c", "executeAnalyzer:x", "search", "update:u"}},  // loadObservableOptions
+		{"theHive", 1, "task", []string{"create:c", "search", "update:u"}},                             // loadTaskOptions
+		{"theHive", 1, "log", []string{"create:c", "getAll"}},                                          // in the description
+		{"discord", 2, "", []string{"sendLegacy:s"}},                                                   // authentication: webhook
+		{"discord", 2, "message", []string{"send:s", "sendAndWait:s"}},                                 // authentication: botToken
+		{"microsoftTeams", 2, "chatMessage", []string{"create:c", "sendAndWait:s"}},                    // hidden for a service principal only
+		{"gmail", 2.1, "message", []string{"send:s", "reply:s", "sendAndWait:s"}},                      // no gate
+		{"slack", 2.3, "message", []string{"post:s", "sendAndWait:s", "update:u", "delete:d"}},         // no gate
+		{"googleSheets", 4.7, "sheet", []string{"append:c", "appendOrUpdate:u", "read", "update:u"}},   // no gate
+	} {
+		i := slices.IndexFunc(descs, func(d description) bool {
+			vs, _ := d.versions()
+			return d.Name == c.node && slices.Contains(vs, c.v)
+		})
+		if i < 0 {
+			t.Errorf("%s v%v: not in nodes.json", c.node, c.v)
+			continue
+		}
+		rows, err := descs[i].operations(c.v)
+		if err != nil {
+			t.Fatalf("%s v%v: %v", c.node, c.v, err)
+		}
+		j := slices.IndexFunc(rows, func(r resOps) bool { return r.resource == c.resource })
+		if j < 0 {
+			t.Errorf("%s v%v: resource %q missing from %v", c.node, c.v, c.resource, rows)
+			continue
+		}
+		have := strings.Fields(rows[j].ops)
+		for _, op := range c.ops {
+			if !slices.Contains(have, op) {
+				t.Errorf("%s v%v %s: operation %q missing from %q", c.node, c.v, c.resource, op, rows[j].ops)
+			}
+		}
 	}
 }
