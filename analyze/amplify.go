@@ -840,7 +840,7 @@ func (a *amp) operations(cur []ctx) {
 				// call that answers, not a write.
 				op.Paid, op.Write = true, false
 			}
-			if r, refused := n8nschema.RefusedCall(n); refused {
+			if r, refused := g.refused(ui); refused {
 				op.Refused, op.Paid = r.Fails || r.NoCall, false // nothing is billed
 			}
 			if op.Write {

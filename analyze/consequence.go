@@ -82,8 +82,17 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	e := Effect{Op: op, Conf: conf}
 	if n8nschema.IsWriteMethod(op) {
 		// Both questions are asked of the write, then of the message.
-		own := memo(func() bool { return ownRecipient(n) })
-		toItem := memo(func() bool { return messageToItem(n) })
+		// Both read the JSON body's fields, found once.
+		var fields [][]string
+		found := false
+		body := func() [][]string {
+			if !found {
+				fields, found = jsonBodyFields(n), true
+			}
+			return fields
+		}
+		own := memo(func() bool { return ownRecipient(n, body()) })
+		toItem := memo(func() bool { return messageToItem(n, body()) })
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem)
 		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
 			// The same request every time: what it starts is the server's.
@@ -449,9 +458,9 @@ func bodyRecipient(n *n8nschema.Node) (fixed, ok bool) {
 // instance's variables ({{ $env.OWNER_PHONE }}). A voice call or a text
 // to the owner's own phone is an alert to the team, whatever the API. A
 // recipient field holding anything else ("to": "en" of a translation) is
-// not an address.
-func ownRecipient(n *n8nschema.Node) bool {
-	vals := recipientExprs(n)
+// not an address. body is jsonBodyFields of n.
+func ownRecipient(n *n8nschema.Node, body [][]string) bool {
+	vals := recipientsIn(n, body)
 	if len(vals) == 0 {
 		return false
 	}
@@ -511,8 +520,9 @@ var textKeyRE = lazyregexp.New(`(?i)^(text|message|messages|body|content|msg|sms
 // messageToItem reports whether an HTTP call, to an API the catalog does
 // not know, sends a message text to a recipient read from the item (a
 // lead's phone in participants or to, a customer's e-mail): whatever the
-// API, a repeat is a second message to that person.
-func messageToItem(n *n8nschema.Node) bool {
+// API, a repeat is a second message to that person. body is
+// jsonBodyFields of n.
+func messageToItem(n *n8nschema.Node, body [][]string) bool {
 	text, fromItem := false, false
 	judge := func(key, val string) {
 		switch {
@@ -525,11 +535,10 @@ func messageToItem(n *n8nschema.Node) bool {
 	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
 		judge(p.Get("name").Str(), p.Get("value").Str())
 	}
-	body := n.Params().Get("jsonBody").Str()
-	for _, m := range bodyFieldRE.FindAllStringSubmatch(body, -1) {
+	for _, m := range body {
 		judge(m[1], m[2])
 	}
-	for _, m := range exprFieldRE.FindAllStringSubmatch(body, -1) {
+	for _, m := range exprFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
 		judge(m[1], m[2]) // a body built in one expression: {{ { to: $json.phone } }}
 	}
 	return text && fromItem
@@ -661,6 +670,16 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 // recipientExprs returns the parameters that name a message's recipient: a
 // mailer's address, or the recipient fields of a messaging API's body.
 func recipientExprs(n *n8nschema.Node) []string {
+	return recipientsIn(n, jsonBodyFields(n))
+}
+
+// jsonBodyFields is bodyFieldRE's matches in n's JSON body.
+func jsonBodyFields(n *n8nschema.Node) [][]string {
+	return bodyFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1)
+}
+
+// recipientsIn is recipientExprs with the JSON body's fields found.
+func recipientsIn(n *n8nschema.Node, body [][]string) []string {
 	if n8nschema.IsHTTPRequest(n.Type) {
 		var out []string
 		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
@@ -668,7 +687,7 @@ func recipientExprs(n *n8nschema.Node) []string {
 				out = append(out, p.Get("value").Str())
 			}
 		}
-		for _, m := range bodyFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
+		for _, m := range body {
 			if recipientKeyRE.MatchString(m[1]) {
 				out = append(out, m[2])
 			}

@@ -48,7 +48,7 @@ func (g *Graph) modelRefused(i int) (string, bool) {
 		if e.Type != ConnModel {
 			continue
 		}
-		r, ok := n8nschema.RefusedCall(e.From)
+		r, ok := g.refused(int(e.from))
 		if e.From.Disabled || !ok || !r.Fails {
 			return "", false
 		}
@@ -270,7 +270,7 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if !ok || g.fails == nil || !g.fails[i] {
 		return "", false
 	}
-	if r, ok := n8nschema.RefusedCall(n); ok && r.Fails {
+	if r, ok := g.refused(i); ok && r.Fails {
 		return r.Why, true
 	}
 	if why, ok := g.failsFirst(i); ok {

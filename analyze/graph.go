@@ -137,6 +137,9 @@ type Graph struct {
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
+	// refusals is n8nschema.RefusedCall of each node, read by failing,
+	// FailsWhy and the attempt model (refused).
+	refusals []refusal
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
 	// facts holds, per cyclic component, what its Set and Code nodes
@@ -343,6 +346,11 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 // not fail, but nothing leaves its regular outputs either: n8n runs no
 // node on an empty output.
 func (g *Graph) failing() {
+	g.refusals = make([]refusal, len(g.Nodes))
+	for i, nd := range g.Nodes {
+		r := &g.refusals[i]
+		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+	}
 	mark := func(m *[]bool, i int) {
 		if *m == nil {
 			*m = make([]bool, len(g.Nodes))
@@ -366,7 +374,7 @@ func (g *Graph) failing() {
 		if first {
 			mark(&g.noCall, i)
 		}
-		r, refused := n8nschema.RefusedCall(nd)
+		r, refused := g.refused(i)
 		if refused && r.NoItems && !nd.AlwaysOutputData {
 			// alwaysOutputData turns no items into one empty item
 			// (workflow-execute.js ensureAlwaysOutputData).
@@ -389,6 +397,17 @@ func (g *Graph) failing() {
 			}
 		}
 	}
+}
+
+// refusal is what n8nschema.RefusedCall says of a node.
+type refusal struct {
+	n8nschema.Refusal
+	ok bool
+}
+
+// refused is n8nschema.RefusedCall(g.Nodes[i]), decided once by failing.
+func (g *Graph) refused(i int) (n8nschema.Refusal, bool) {
+	return g.refusals[i].Refusal, g.refusals[i].ok
 }
 
 // indexNodes fills slot (or, when two nodes share an Index, idx) so that

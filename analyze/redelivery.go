@@ -444,11 +444,27 @@ func (r Redelivery) Factor(w *n8nschema.Workflow) Factor {
 // and what work comes before its answer. It returns false for a trigger
 // that answers on receipt, or that a browser opens (GET).
 func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery, bool) {
+	return redeliveryOf(s, w, t, false)
+}
+
+// LateRedeliveryOf is RedeliveryOf for a trigger whose answer may be Late:
+// false, without looking for the sender (RelayOf and SenderOf read the
+// whole workflow), when no slow work comes before the answer.
+func LateRedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery, bool) {
+	return redeliveryOf(s, w, t, true)
+}
+
+func redeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, lateOnly bool) (Redelivery, bool) {
 	if t.Disabled || t.Type != n8nschema.TypeWebhook || !AnswersLate(t) || TriggerPace(t) == PacePerson {
 		return Redelivery{}, false
 	}
 	g := s.Graph(w)
 	r := Redelivery{Trigger: t, Reach: ReachFrom(g, t)}
+	before := beforeAnswer(g, t, r.Reach)
+	r.Slow = SlowSteps(s, w, before)
+	if lateOnly && len(r.Slow) == 0 {
+		return Redelivery{}, false
+	}
 	// A booking or form service the run reads the payload of names the
 	// caller of this webhook; SenderOf reads the whole workflow.
 	if rl := RelayOf(g, t); senders[rl.Key].Name != "" {
@@ -459,8 +475,6 @@ func RedeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (Redelivery,
 	if r.Key != "" {
 		r.Sender = senders[r.Key]
 	}
-	before := beforeAnswer(g, t, r.Reach)
-	r.Slow = SlowSteps(s, w, before)
 	longest := 0
 	for _, st := range r.Slow {
 		if st.Unbounded {

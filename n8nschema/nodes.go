@@ -163,7 +163,7 @@ func (d NodeVersion) AsksCredential() bool {
 	if d.e == nil {
 		return false
 	}
-	for _, c := range strings.Fields(d.e.creds) {
+	for c := range strings.FieldsSeq(d.e.creds) {
 		if !strings.HasSuffix(c, "?") {
 			return true
 		}

@@ -108,15 +108,18 @@ func RefusedCall(n *Node) (Refusal, bool) {
 			return r, true
 		}
 	}
-	if creds := d.Credentials(); d.AsksCredential() && len(n.Credentials) > 0 && !fullAccess[n.Type] && !asksNoCredential(n, d) &&
-		!slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
-		return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
+	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] && !asksNoCredential(n, d) {
+		if creds := d.Credentials(); !slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
+			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
+		}
 	}
 	if why, ok := legacyCompletion(n); ok {
 		return Refusal{Why: why, Fails: true}, true // sent, and refused
 	}
-	if r, ok := undefinedOperation(n, d, typ); ok {
-		return r, true
+	if d.Declarative() { // a programmatic node's was judged above
+		if r, ok := undefinedOperation(n, d, typ); ok {
+			return r, true
+		}
 	}
 	if typ == openAiApp && d.Version < 2 && n.TypeVersion == d.Version && len(d.e.ops) > 0 {
 		res, rok := literalParam(n, "resource")

@@ -58,7 +58,7 @@ failed, so a failed run is not sent again; the error workflow is then the only o
 		w := pass.Workflow
 		g := pass.Set.Graph(w)
 		for _, t := range g.Triggers() {
-			rd, ok := analyze.RedeliveryOf(pass.Set, w, t)
+			rd, ok := analyze.LateRedeliveryOf(pass.Set, w, t)
 			if !ok || !rd.Late() || rd.Key != "" && !rd.Sender.Redelivers() {
 				continue
 			}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -52,22 +53,29 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 				files = append(files, t)
 			}
 		}
+		if !slices.ContainsFunc(ops, func(op *analyze.Operation) bool { return op.Write }) {
+			schedules = nil // what a schedule's run repeats is a write
+		}
 		// What comes after a dedupe across executions, or after a node that
 		// empties a target, is created once.
 		createdOnce := func(n *n8nschema.Node) bool { return analyze.DedupesAcrossExecutions(n) || analyze.Clears(n) }
 		for _, grp := range analyze.GroupByReach(g, schedules) {
 			t, reach := grp.Triggers[0], grp.Reach
-			after := analyze.Behind(g, reach, grp.Triggers, createdOnce)
-			marked := analyze.MarkedTypes(g, reach)
 			var reads []*n8nschema.Node
 			for _, n := range g.Nodes {
-				if reach[n] && analyze.ReadsWholeStore(n) && !marked[n.Type] {
+				if reach[n] && analyze.ReadsWholeStore(n) {
 					reads = append(reads, n)
 				}
 			}
 			if len(reads) == 0 {
 				continue
 			}
+			marked := analyze.MarkedTypes(g, reach)
+			reads = slices.DeleteFunc(reads, func(n *n8nschema.Node) bool { return marked[n.Type] })
+			if len(reads) == 0 {
+				continue
+			}
+			after := analyze.Behind(g, reach, grp.Triggers, createdOnce)
 			from := analyze.Unsifted(g, reads)
 			// A write after a time-stamped write, or after a call that
 			// fetches fresh data per record, records this run's findings.

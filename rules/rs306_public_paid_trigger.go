@@ -42,11 +42,6 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			if exp == "" {
 				continue
 			}
-			if exp == "url" {
-				if key, _ := analyze.SenderOf(g, t); key != "" || calledInSet(pass.Set, w, t) {
-					continue // a service's events, signed by it, or a workflow's own call
-				}
-			}
 			reach := analyze.ReachFrom(g, t)
 			var paid []*analyze.Operation
 			for _, op := range ops {
@@ -60,6 +55,13 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			}
 			if len(paid) == 0 {
 				continue
+			}
+			// Asked after the paid calls: SenderOf reads every value of
+			// the workflow.
+			if exp == "url" {
+				if key, _ := analyze.SenderOf(g, t); key != "" || calledInSet(pass.Set, w, t) {
+					continue // a service's events, signed by it, or a workflow's own call
+				}
 			}
 			if !found {
 				limits, checks, found = rateLimits(g), callerChecks(g), true

@@ -54,6 +54,14 @@ otherwise); with no call left, there is no finding.`,
 		// webhook wired to nothing starts no call, and a manual branch
 		// beside the schedule is not unattended.
 		ops := liveOps(pass)
+		if len(ops) == 0 {
+			return // no call to fail
+		}
+		for _, e := range g.Edges {
+			if e.Error {
+				return // an error output is handled
+			}
+		}
 		var trigger *n8nschema.Node
 		var reached []*analyze.Operation
 		how, byPerson := "", false
@@ -68,21 +76,21 @@ otherwise); with no call left, there is no finding.`,
 			if h == "" {
 				continue
 			}
-			person := analyze.ConversesIn(g, t)
-			if trigger != nil && (!byPerson || person) {
+			if trigger != nil && !byPerson {
 				continue
 			}
-			if calls := reachedBy(pass, g, t, ops); len(calls) > 0 {
-				trigger, how, byPerson, reached = t, h, person, calls
+			calls := reachedBy(pass, g, t, ops)
+			if len(calls) == 0 {
+				continue
 			}
+			person := analyze.ConversesIn(g, t)
+			if trigger != nil && person {
+				continue
+			}
+			trigger, how, byPerson, reached = t, h, person, calls
 		}
 		if trigger == nil {
 			return
-		}
-		for _, e := range g.Edges {
-			if e.Error {
-				return // an error output is handled
-			}
 		}
 		for _, n := range g.Nodes {
 			if h, ok := n8nschema.HeartbeatOf(n); ok && h.Switch != nil && !n.Disabled {

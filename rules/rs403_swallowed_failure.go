@@ -101,11 +101,14 @@ a node with no successor ends the run as a success.`,
 			// An error output wired to nothing drops the failed items,
 			// whatever comes after: nothing downstream can see them.
 			if n.OnError != "continueErrorOutput" {
+				if !flowsOn(g, n) || !outputUsed(g, n) {
+					continue // nothing uses the output
+				}
 				if errRead == nil {
 					errRead = errorsReadByName(g)
 				}
-				if !flowsOn(g, n) || !outputUsed(g, n) || errRead[n.Name] || checkedDownstream(g, n) {
-					continue // nothing uses the output, or something checks it
+				if errRead[n.Name] || checkedDownstream(g, n) {
+					continue // something checks it
 				}
 				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
 					continue // "delete if it exists" is the usual intent

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -41,6 +42,10 @@ workflow, at the first such node, naming the others.`,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries"},
 	Run: func(pass *analyze.Pass) {
+		ops := liveOps(pass)
+		if !slices.ContainsFunc(ops, func(op *analyze.Operation) bool { return op.OwnRetries() >= 2 }) {
+			return // nothing retries in lockstep: the triggers need no reading
+		}
 		g := pass.Set.Graph(pass.Workflow)
 		// The per-request triggers and what each of them runs: a node
 		// reached only from a schedule in a workflow that also has a
@@ -66,7 +71,7 @@ workflow, at the first such node, naming the others.`,
 			wait int
 		}
 		var hits []hit
-		for _, op := range liveOps(pass) {
+		for _, op := range ops {
 			n := op.Node
 			k := op.OwnRetries()
 			perRequest := ""
