@@ -407,7 +407,7 @@ func TestSimulateEngineCases(t *testing.T) {
 		file, outage           string
 		failed, answered, exec int
 	}{
-		{"tool-agent-v3", "127.0.0.1:35690", 3, 1, 1},
+		{"tool-agent-v3", "127.0.0.1:25690", 3, 1, 1},
 		{"embeddings-vectorstore", "openai", 7, 0, 1},
 	} {
 		// As n8n 2.8.4 ran them.

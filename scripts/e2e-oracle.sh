@@ -19,8 +19,10 @@
 # from the registry; 2.41.1 is the newest 2.x that installs). Installs go
 # to ~/.cache/stormcheck/n8n-<version> and are reused.
 #
-# The case workflows call 127.0.0.1:35690 (and localhost:35690 for what
-# must not fail), so failserver listens there. Every wait is bounded; n8n
+# The case workflows call 127.0.0.1:25690 (and localhost:25690 for what
+# must not fail), so failserver listens there: below 32768, outside Linux's
+# ephemeral ports, which n8n's own outgoing connections (its task runner's)
+# may hold. The n8n ports are below it for the same reason. Every wait is bounded; n8n
 # and failserver are stopped by their PIDs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,8 +46,8 @@ done
 
 cache=${STORMCHECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stormcheck}
 n8n_dir=$cache/n8n-$N8N_VERSION
-port=${E2E_ORACLE_PORT:-35700}
-fail_addr=127.0.0.1:35690
+port=${E2E_ORACLE_PORT:-25700}
+fail_addr=127.0.0.1:25690
 work=$(mktemp -d)
 pid=""
 fs_pid=""

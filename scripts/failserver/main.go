@@ -55,7 +55,7 @@ type entry struct {
 }
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:35690", "listen address (loopback only)")
+	addr := flag.String("addr", "127.0.0.1:25690", "listen address (loopback only)")
 	logPath := flag.String("log", "", "JSON lines log of every request (default stdout)")
 	n8n := flag.String("n8n", "", "base URL of the n8n that /webhook/ paths are sent on to")
 	budget := flag.Int("webhook-budget", 0, "how many /webhook/ requests are sent on to n8n")
