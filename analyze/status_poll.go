@@ -223,40 +223,14 @@ func v1Outcome(p n8nschema.Value) outcome {
 // filter, output by position; options.fallbackOutput) and v1/v2 (value1
 // compared with each rule's value2, rules.rules[].output; fallbackOutput).
 func switchOutcomes(n *n8nschema.Node) []outcome {
-	p := n.Params()
-	if m := p.Get("mode").Str(); m != "" && m != "rules" {
+	rules, at, fallback, allMatch, ok := switchRules(n, filterOutcome, func(left, right, op string) outcome {
+		if op == "" {
+			op = "equal"
+		}
+		return combine([]literalTest{{left, right, op}}, false)
+	})
+	if !ok || allMatch {
 		return nil
-	}
-	var rules []outcome
-	var at []int
-	fallback := -1
-	if n.TypeVersion >= 3 {
-		if p.Get("options.allMatchingOutputs").True() {
-			return nil
-		}
-		for i, r := range p.Get("rules.values").Elems() {
-			rules, at = append(rules, filterOutcome(r.Get("conditions"))), append(at, i)
-		}
-		fb := p.Get("options.fallbackOutput")
-		if fb.Str() == "extra" {
-			fallback = len(rules)
-		} else if x, ok := fb.Num(); ok {
-			fallback = int(x)
-		}
-	} else {
-		left := p.Get("value1").Str()
-		for _, r := range p.Get("rules.rules").Elems() {
-			op := strings.TrimPrefix(r.Get("operation").Str(), "=")
-			if op == "" {
-				op = "equal"
-			}
-			o, _ := r.Get("output").Num()
-			rules = append(rules, combine([]literalTest{{left, r.Get("value2").Str(), op}}, false))
-			at = append(at, int(o))
-		}
-		if x, ok := p.Get("fallbackOutput").Num(); ok {
-			fallback = int(x)
-		}
 	}
 	if len(rules) == 0 {
 		return nil

@@ -178,36 +178,11 @@ func v1Age(p n8nschema.Value) age {
 // v2: value1 against each rule's value2, rules.rules[].output,
 // fallbackOutput).
 func switchAges(n *n8nschema.Node) []age {
-	p := n.Params()
-	if m := p.Get("mode").Str(); m != "" && m != "rules" {
+	rules, at, fallback, allMatch, ok := switchRules(n, filterAge, testAge)
+	if !ok {
 		return nil
 	}
-	var rules []age
-	var at []int
-	fallback := -1
-	first := true
-	if n.TypeVersion >= 3 {
-		first = !p.Get("options.allMatchingOutputs").True()
-		for i, r := range p.Get("rules.values").Elems() {
-			rules, at = append(rules, filterAge(r.Get("conditions"))), append(at, i)
-		}
-		fb := p.Get("options.fallbackOutput")
-		if fb.Str() == "extra" {
-			fallback = len(rules)
-		} else if x, ok := fb.Num(); ok {
-			fallback = int(x)
-		}
-	} else {
-		left := p.Get("value1").Str()
-		for _, r := range p.Get("rules.rules").Elems() {
-			o, _ := r.Get("output").Num()
-			rules = append(rules, testAge(left, r.Get("value2").Str(), strings.TrimPrefix(r.Get("operation").Str(), "=")))
-			at = append(at, int(o))
-		}
-		if x, ok := p.Get("fallbackOutput").Num(); ok {
-			fallback = int(x)
-		}
-	}
+	first := !allMatch
 	if len(rules) == 0 {
 		return nil
 	}
