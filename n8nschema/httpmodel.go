@@ -29,7 +29,7 @@ type HTTPModelCall struct {
 var modelEndpoints = []modelEndpointSpec{
 	{"api.openai.com", "openai", lazyregexp.New(`/v1/(chat/completions|completions|responses|images/generations)\b`), false},
 	{"api.anthropic.com", "anthropic", lazyregexp.New(`/v1/messages\b`), false},
-	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(stream)?generateContent\b`), false},
+	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(generateContent|streamGenerateContent)\b`), false},
 	{"api.perplexity.ai", "perplexity", lazyregexp.New(`/chat/completions\b`), false},
 	{"api.mistral.ai", "mistral", lazyregexp.New(`/v1/chat/completions\b`), false},
 	{"api.groq.com", "groq", lazyregexp.New(`/chat/completions\b`), false},
@@ -108,16 +108,17 @@ type modelEndpointSpec struct {
 
 // modelEndpoint finds the model endpoint a URL names, and its path.
 func modelEndpoint(url string) (e modelEndpointSpec, path string, ok bool) {
-	url = strings.ToLower(url)
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
-	rest, ok := strings.CutPrefix(url, "https://")
-	if !ok {
+	if len(url) < len("https://") || !strings.EqualFold(url[:len("https://")], "https://") {
 		return e, "", false
 	}
-	host, path, _ := strings.Cut(rest, "/")
-	path = "/" + path
+	// A host is read in any case; a path is not (Gemini's
+	// :generateContent has a capital letter, and the API's paths are
+	// matched as written).
+	host, path, _ := strings.Cut(url[len("https://"):], "/")
+	host, path = strings.ToLower(host), "/"+path
 	for _, e := range modelEndpoints {
 		if host == e.host && e.path.MatchString(path) {
 			return e, path, true

@@ -24,6 +24,10 @@ func TestHTTPModelCallURLChoice(t *testing.T) {
 		{`={{ $json.url || 'https://openrouter.ai/api/v1/chat/completions' }}`, "", false},
 		{`={{ 'https://openrouter.ai/api/v1/' + $json.path }}`, "", false},
 		{`={{ $json.base }}/api/v1/chat/completions`, "", false},
+		// A host in any case; Gemini's path with its capital letter.
+		{`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent`, "google-gemini", false},
+		{`https://GenerativeLanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, "google-gemini", false},
+		{`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:countTokens`, "", false},
 	} {
 		n := node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":`+jsonString(tt.url)+`}}`)
 		c, ok := HTTPModelCallOf(n)
