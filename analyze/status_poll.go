@@ -223,22 +223,16 @@ func v1Outcome(p n8nschema.Value) outcome {
 // filter, output by position; options.fallbackOutput) and v1/v2 (value1
 // compared with each rule's value2, rules.rules[].output; fallbackOutput).
 func switchOutcomes(n *n8nschema.Node) []outcome {
-	rules, at, fallback, allMatch, ok := switchRules(n, filterOutcome, func(left, right, op string) outcome {
+	t, ok := switchRules(n, filterOutcome, func(left, right, op string) outcome {
 		if op == "" {
 			op = "equal"
 		}
 		return combine([]literalTest{{left, right, op}}, false)
 	})
-	if !ok || allMatch {
+	if !ok || t.allMatch {
 		return nil
 	}
-	if len(rules) == 0 {
-		return nil
-	}
-	size := max(len(rules), fallback+1)
-	for _, o := range at {
-		size = max(size, o+1)
-	}
+	rules, at, fallback, size := t.rules, t.at, t.fallback, t.outputs
 	outs := make([]outcome, size)
 	set := make([]bool, size)
 	var all []string

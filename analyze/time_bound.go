@@ -178,18 +178,11 @@ func v1Age(p n8nschema.Value) age {
 // v2: value1 against each rule's value2, rules.rules[].output,
 // fallbackOutput).
 func switchAges(n *n8nschema.Node) []age {
-	rules, at, fallback, allMatch, ok := switchRules(n, filterAge, testAge)
+	t, ok := switchRules(n, filterAge, testAge)
 	if !ok {
 		return nil
 	}
-	first := !allMatch
-	if len(rules) == 0 {
-		return nil
-	}
-	size := max(len(rules), fallback+1)
-	for _, o := range at {
-		size = max(size, o+1)
-	}
+	rules, at, fallback, size, first := t.rules, t.at, t.fallback, t.outputs, !t.allMatch
 	// Each output starts with nothing going there (recent: it holds for
 	// no time at all) and takes the union (or) of what reaches it.
 	outs := make([]age, size)
