@@ -83,7 +83,10 @@ var fullAccess = map[string]bool{
 //   - a programmatic node whose execute() throws first thing, before it
 //     reads an item or asks for a credential, for every configuration or
 //     for a value of one parameter (throwsFirst: Airtable v1 on the API
-//     key authentication, Orbit).
+//     key authentication, Orbit);
+//   - a model node or HTTP Request that calls, by a literal id, a model its
+//     provider shut down (RetiredModelCall): the request is sent and the
+//     provider refuses it, on every item, with nothing billed.
 //
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
@@ -94,7 +97,7 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	d, known := DescribeNode(typ, n.TypeVersion)
 	if !known {
-		return Refusal{}, false
+		return retiredCall(n)
 	}
 	// A programmatic node asks for its credential inside the branch of the
 	// operation it runs (Twitter v1 asks in its "tweet" and
@@ -135,6 +138,14 @@ func RefusedCall(n *Node) (Refusal, bool) {
 				return Refusal{Why: why, Fails: true, NoCall: true}, true
 			}
 		}
+	}
+	return retiredCall(n)
+}
+
+// retiredCall is RetiredModelCall as a refusal: sent, and refused.
+func retiredCall(n *Node) (Refusal, bool) {
+	if r, ok := RetiredModelCall(n); ok {
+		return Refusal{Why: r.Why(), Fails: true}, true
 	}
 	return Refusal{}, false
 }

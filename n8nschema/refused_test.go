@@ -59,8 +59,10 @@ func TestNoBilledCall(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"model":"gpt-4o-mini","messages":{"values":[{"content":"Hi"}]}}}`, `refuses the chat model "gpt-4o-mini"`},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.3,"parameters":{"resource":"text","operation":"complete","model":"gpt-3.5-turbo"}}`, `"gpt-3.5-turbo"`},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"o3-mini"}}`, `"o3-mini"`},
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"gpt-3.5-turbo-instruct"}}`, ""},
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"davinci-002"}}`, ""},
+		// The completion models it serves OpenAI shut down on 2026-09-28
+		// (RetiredModelCall).
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"gpt-3.5-turbo-instruct"}}`, `which OpenAI shut down on 2026-09-28`},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"davinci-002"}}`, `which OpenAI shut down on 2026-09-28`},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"prompt":"Hi"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"={{ $json.model }}"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4o-mini"}}`, ""},

@@ -1,0 +1,172 @@
+package n8nschema
+
+import (
+	"strconv"
+	"strings"
+)
+
+// RetiredAsOf is the day the table of shut-down models was last checked
+// against the providers' pages. A model counts as shut down when its date
+// is on or before it: the tool never reads the clock, so the same input
+// gives the same findings on any day. The table is refreshed by hand, with
+// its sources (docs/n8n-facts.md, "Models the providers shut down").
+const RetiredAsOf = "2026-12-02"
+
+// retiredSource names the provider page a date was read from.
+type retiredSource struct{ provider, page string }
+
+var (
+	openAIDeprecations    = retiredSource{"OpenAI", "OpenAI API deprecations, developers.openai.com/api/docs/deprecations"}
+	anthropicDeprecations = retiredSource{"Anthropic", "Anthropic model deprecations, platform.claude.com/docs/en/about-claude/model-deprecations"}
+	anthropicSonnet45     = retiredSource{"Anthropic", "Anthropic's Claude Sonnet 4.5 page, platform.claude.com/docs/en/models/sonnet-4-5/overview"}
+	geminiChangelog       = retiredSource{"Google", "Gemini API changelog, ai.google.dev/gemini-api/docs/changelog"}
+	geminiDeprecations    = retiredSource{"Google", "Gemini API deprecations, ai.google.dev/gemini-api/docs/deprecations"}
+)
+
+// retiredModels are the model ids a provider's own API stopped serving, by
+// the day it did, as the provider's page names them: exact ids, snapshots
+// and the aliases the page lists (OpenAI's shut down "gpt-4" and
+// "gpt-3.5-turbo" with their snapshots on 2026-10-23; "gpt-4o" is not
+// listed and stays live while "gpt-4o-2024-05-13" is not). A family name
+// the page does not list is not matched. Dates after RetiredAsOf are kept
+// so that the next check only moves RetiredAsOf. Left out for want of a
+// provider's dated page: the Gemini 1.5 models (Google's Gemini API pages
+// read here no longer list them), Gemini's experimental ids, and
+// gemini-2.5-pro and gemini-2.5-flash, whose dates the pages moved and
+// whose calls Google routes to a newer model.
+var retiredModels = []struct {
+	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini"
+	date     string
+	src      retiredSource
+	ids      []string
+}{
+	// OpenAI, "2023-07-06: GPT and embeddings".
+	{"openai", "2024-01-04", openAIDeprecations, []string{"text-ada-001", "text-babbage-001", "text-curie-001",
+		"text-davinci-001", "text-davinci-002", "text-davinci-003", "ada", "babbage", "curie", "davinci",
+		"code-davinci-002", "text-davinci-edit-001", "code-davinci-edit-001"}},
+	// "2023-06-13: Updated chat models", "2023-11-06: Chat model updates".
+	{"openai", "2024-09-13", openAIDeprecations, []string{"gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613", "gpt-3.5-turbo-16k-0613"}},
+	// "2024-06-06: GPT-4-32K and Vision Preview models".
+	{"openai", "2024-12-06", openAIDeprecations, []string{"gpt-4-vision-preview", "gpt-4-1106-vision-preview"}},
+	{"openai", "2025-06-06", openAIDeprecations, []string{"gpt-4-32k", "gpt-4-32k-0613", "gpt-4-32k-0314"}},
+	// "2025-04-14: GPT-4.5-preview", "2025-04-28: o1-preview and o1-mini".
+	{"openai", "2025-07-14", openAIDeprecations, []string{"gpt-4.5-preview"}},
+	{"openai", "2025-07-28", openAIDeprecations, []string{"o1-preview"}},
+	{"openai", "2025-10-27", openAIDeprecations, []string{"o1-mini"}},
+	// "2025-11-18: chatgpt-4o-latest snapshot".
+	{"openai", "2026-02-17", openAIDeprecations, []string{"chatgpt-4o-latest"}},
+	// "2025-09-26: Legacy GPT model snapshots".
+	{"openai", "2026-03-26", openAIDeprecations, []string{"gpt-4-0314", "gpt-4-1106-preview", "gpt-4-0125-preview",
+		"gpt-4-turbo-preview", "gpt-4-turbo-preview-completions"}},
+	{"openai", "2026-09-28", openAIDeprecations, []string{"gpt-3.5-turbo-instruct", "babbage-002", "davinci-002", "gpt-3.5-turbo-1106"}},
+	// "2025-11-14: DALL·E model snapshots".
+	{"openai", "2026-05-12", openAIDeprecations, []string{"dall-e-2", "dall-e-3"}},
+	// "2026-04-22: Legacy GPT model snapshots".
+	{"openai", "2026-07-23", openAIDeprecations, []string{"gpt-4o-search-preview-2025-03-11", "gpt-4o-mini-search-preview-2025-03-11",
+		"gpt-5-chat-latest", "gpt-5.1-chat-latest", "gpt-5-codex", "gpt-5.1-codex", "gpt-5.1-codex-max", "gpt-5.1-codex-mini", "gpt-5.2-codex"}},
+	{"openai", "2026-10-23", openAIDeprecations, []string{"gpt-3.5-turbo", "gpt-3.5-turbo-0125", "gpt-3.5-turbo-completions",
+		"gpt-4", "gpt-4-0613", "gpt-4-completions", "gpt-4-0613-completions", "gpt-4-turbo", "gpt-4-turbo-2024-04-09",
+		"gpt-4-turbo-completions", "gpt-4.1-nano", "gpt-4.1-nano-2025-04-14", "gpt-4o-2024-05-13", "gpt-image-1",
+		"o1", "o1-2024-12-17", "o1-pro", "o1-pro-2025-03-19", "o3-mini", "o3-mini-2025-01-31", "o4-mini", "o4-mini-2025-04-16"}},
+	// "2026-05-08: gpt-5.2-chat-latest and gpt-5.3-chat-latest".
+	{"openai", "2026-08-10", openAIDeprecations, []string{"gpt-5.2-chat-latest", "gpt-5.3-chat-latest"}},
+	// "2026-10-14: GPT-4 family deprecations": not yet.
+	{"openai", "2027-01-14", openAIDeprecations, []string{"gpt-4o-2024-08-06", "gpt-4o-2024-11-20", "gpt-4o-mini-2024-07-18",
+		"gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14"}},
+
+	// Anthropic, the model status table (the Claude API's dates).
+	{"anthropic", "2024-11-06", anthropicDeprecations, []string{"claude-1.0", "claude-1.1", "claude-1.2", "claude-1.3",
+		"claude-instant-1.0", "claude-instant-1.1", "claude-instant-1.2"}},
+	{"anthropic", "2025-07-21", anthropicDeprecations, []string{"claude-2.0", "claude-2.1", "claude-3-sonnet-20240229"}},
+	{"anthropic", "2025-10-28", anthropicDeprecations, []string{"claude-3-5-sonnet-20240620", "claude-3-5-sonnet-20241022"}},
+	{"anthropic", "2026-01-05", anthropicDeprecations, []string{"claude-3-opus-20240229"}},
+	{"anthropic", "2026-02-19", anthropicDeprecations, []string{"claude-3-5-haiku-20241022", "claude-3-7-sonnet-20250219"}},
+	{"anthropic", "2026-04-20", anthropicDeprecations, []string{"claude-3-haiku-20240307"}},
+	{"anthropic", "2026-06-15", anthropicDeprecations, []string{"claude-opus-4-20250514", "claude-sonnet-4-20250514"}},
+	{"anthropic", "2026-08-05", anthropicDeprecations, []string{"claude-opus-4-1-20250805"}},
+	{"anthropic", "2026-11-30", anthropicSonnet45, []string{"claude-sonnet-4-5-20250929"}},
+
+	// Google, the Gemini API (not Vertex AI, whose dates differ).
+	{"google-gemini", "2025-12-02", geminiDeprecations, []string{"gemini-2.5-pro-preview-03-25", "gemini-2.5-pro-preview-05-06", "gemini-2.5-pro-preview-06-05"}},
+	{"google-gemini", "2026-01-15", geminiChangelog, []string{"gemini-2.5-flash-image-preview"}},
+	{"google-gemini", "2026-02-17", geminiChangelog, []string{"gemini-2.5-flash-preview-09-25"}},
+	{"google-gemini", "2026-03-09", geminiDeprecations, []string{"gemini-3-pro-preview"}},
+	{"google-gemini", "2026-05-25", geminiChangelog, []string{"gemini-3.1-flash-lite-preview"}},
+	{"google-gemini", "2026-06-01", geminiChangelog, []string{"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"}},
+}
+
+// RetiredModel is a model a provider shut down, as its page says.
+type RetiredModel struct {
+	Model    string // as the node sends it
+	Provider string // "OpenAI", "Anthropic", "Google"
+	Date     string // the day the provider's API stopped serving it
+	Source   string // the page the date was read from
+}
+
+// Why says what the call meets, in the words RS010 reports.
+func (r RetiredModel) Why() string {
+	return "it calls the model " + strconv.Quote(r.Model) + ", which " + r.Provider + " shut down on " + r.Date +
+		" (" + r.Source + "): " + r.Provider + " refuses every call to it and nothing is generated or billed"
+}
+
+// LookupRetired reports a model id that provider's API (as
+// HTTPModelCall.Provider names it) no longer serves as of RetiredAsOf.
+// Gemini's "models/" prefix is dropped; nothing else is: an id is matched
+// exactly, so "openai/gpt-4" (a gateway's name) and "gpt-4o" are not.
+func LookupRetired(provider, model string) (RetiredModel, bool) {
+	m := strings.TrimSpace(model)
+	if provider == "google-gemini" {
+		m = strings.TrimPrefix(m, "models/")
+	}
+	for _, e := range retiredModels {
+		if e.provider != provider || e.date > RetiredAsOf {
+			continue
+		}
+		for _, id := range e.ids {
+			if id == m {
+				return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page}, true
+			}
+		}
+	}
+	return RetiredModel{}, false
+}
+
+// providerNodes are the model nodes that call their provider's own API
+// with the provider's credential: the chat model sub-nodes and the app
+// nodes of OpenAI, Anthropic and the Gemini API (not Vertex AI, Azure
+// OpenAI or OpenRouter, whose schedules differ).
+var providerNodes = map[string]string{
+	"@n8n/n8n-nodes-langchain.lmChatOpenAi":       "openai",
+	"@n8n/n8n-nodes-langchain.lmOpenAi":           "openai",
+	"@n8n/n8n-nodes-langchain.openAi":             "openai",
+	"n8n-nodes-base.openAi":                       "openai",
+	"@n8n/n8n-nodes-langchain.lmChatAnthropic":    "anthropic",
+	"@n8n/n8n-nodes-langchain.anthropic":          "anthropic",
+	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": "google-gemini",
+	"@n8n/n8n-nodes-langchain.googleGemini":       "google-gemini",
+}
+
+// RetiredModelCall reports a node that calls a model its provider shut
+// down, by a literal model id: a chat model or app node of that provider
+// (ModelOf, set on the node, not n8n's default), or an HTTP Request to the
+// provider's generation endpoint (HTTPModelCallOf). An OpenAI chat model
+// whose options.baseURL points elsewhere calls another API and is not
+// judged; the base URL a credential holds is not in the export.
+func RetiredModelCall(n *Node) (RetiredModel, bool) {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	if c, ok := HTTPModelCallOf(n); ok {
+		return LookupRetired(c.Provider, c.Model)
+	}
+	provider, ok := providerNodes[typ]
+	if !ok {
+		return RetiredModel{}, false
+	}
+	if v, set := n.Param("options.baseURL"); set && (v.Kind() != String || v.Str() != "" && !strings.HasPrefix(strings.TrimSpace(v.Str()), "https://api.openai.com/")) {
+		return RetiredModel{}, false
+	}
+	model, isDefault := ModelOf(n)
+	if model == "" || isDefault {
+		return RetiredModel{}, false
+	}
+	return LookupRetired(provider, model)
+}

@@ -1,0 +1,74 @@
+package n8nschema
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRetiredModelCall: a model the provider's page says it shut down on
+// or before RetiredAsOf, named literally on a node that calls that
+// provider's own API, is refused; a live model beside it, a date after
+// RetiredAsOf, a gateway's id, n8n's default, an expression and another
+// base URL are not judged.
+func TestRetiredModelCall(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		want string // "" when not retired
+	}{
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4-turbo-preview"}}}`, `"gpt-4-turbo-preview", which OpenAI shut down on 2026-03-26`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1,"parameters":{"model":"gpt-3.5-turbo-0613"}}`, `shut down on 2024-09-13`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"}}}`, `"gpt-4", which OpenAI shut down on 2026-10-23`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o-2024-08-06"}}}`, ``}, // 2027-01-14
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"},"options":{"baseURL":"https://openrouter.ai/api/v1"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"},"options":{"baseURL":"https://api.openai.com/v1"}}}`, `shut down on 2026-10-23`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"={{ $json.model }}"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"google/gemini-2.0-flash-001"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi","typeVersion":1,"parameters":{"model":"gpt-4"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","typeVersion":1,"parameters":{"modelName":"gemini-2.0-flash"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01 (Gemini API changelog`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash-exp"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash"}}`, ``}, // no dated Gemini API page
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``}, // n8n's default
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-3-5-sonnet-20241022"}}}`, `which Anthropic shut down on 2025-10-28`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, ``}, // n8n's default, claude-3-5-sonnet-20240620, is not judged
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-sonnet-4-6"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, `shut down on 2026-04-20`},
+		// HTTP Requests to the provider's generation endpoint.
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent","jsonBody":"{}"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01`},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent","jsonBody":"{}"}}`, ``},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4-0613\", \"messages\": []}"}}`, `"gpt-4-0613", which OpenAI shut down on 2026-10-23`},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://openrouter.ai/api/v1/chat/completions","jsonBody":"{\"model\": \"google/gemini-2.0-flash-001\"}"}}`, ``},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://openrouter.ai/api/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4\"}"}}`, ``},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+strings.Replace(c.node, `{`, `{"name":"n",`, 1)+`],"connections":{}}`)))
+		n := f.Workflows[0].Nodes[0]
+		r, ok := RetiredModelCall(n)
+		if ok != (c.want != "") || !strings.Contains(r.Why(), c.want) {
+			t.Errorf("%s: retired %v (%s), want %q", c.node, ok, r.Why(), c.want)
+		}
+		if ref, refused := RefusedCall(n); ok && (!refused || !ref.Fails || ref.NoCall || ref.Why != r.Why()) {
+			t.Errorf("%s: RefusedCall %+v %v, want the retirement, sent and failing", c.node, ref, refused)
+		}
+	}
+}
+
+// TestRetiredTable: every entry is dated, sourced and named once, and
+// RetiredAsOf is a date.
+func TestRetiredTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range retiredModels {
+		if len(e.date) != len("2006-01-02") || e.src.page == "" || e.src.provider == "" {
+			t.Errorf("entry %v: want a date and a source", e.ids)
+		}
+		for _, id := range e.ids {
+			if seen[e.provider+" "+id] {
+				t.Errorf("%s %s listed twice", e.provider, id)
+			}
+			seen[e.provider+" "+id] = true
+		}
+	}
+	if len(RetiredAsOf) != len("2006-01-02") {
+		t.Errorf("RetiredAsOf %q is not a date", RetiredAsOf)
+	}
+}
