@@ -29,7 +29,7 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01 (Gemini API changelog`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash-exp"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash"}}`, ``}, // no dated Gemini API page
-		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``}, // n8n's default
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``},                                      // n8n's default
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-3-5-sonnet-20241022"}}}`, `which Anthropic shut down on 2025-10-28`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, ``}, // n8n's default, claude-3-5-sonnet-20240620, is not judged
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-sonnet-4-6"}}}`, ``},
