@@ -70,8 +70,16 @@ reaches:
   step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
   the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
   createVmExecutableCode; only a name of capitals, digits and underscores is judged, which no global has);
-- an agent or chain whose every chat model fails so (a credential of a type the model node does not take):
-  the root asks the sub-node for its model and fails with "Error in sub-node"
+- a model call, by a literal model id, to a model its provider has shut down: a chat model or app node of
+  OpenAI, Anthropic or the Gemini API with the provider's credential, or an HTTP Request to the provider's
+  generation endpoint ("gpt-4-1106-preview", shut down by OpenAI on 2026-03-26; "gemini-2.0-flash", by Google
+  on 2026-06-01). The provider answers every call with an error and bills nothing, so no spend rule prices
+  it. The dates come from the providers' deprecation pages, in a table checked by hand (as of 2026-12-02:
+  stormcheck reads no clock), and only ids a page names count: "gpt-4o" stays live while "gpt-4o-2024-05-13"
+  is shut down. A model chosen by an expression, n8n's default, a gateway's id ("openai/gpt-4" through
+  OpenRouter), Azure OpenAI, Vertex AI and an OpenAI chat model whose base URL points elsewhere are not judged;
+- an agent or chain whose every chat model fails so (a credential of a type the model node does not take, a
+  model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
@@ -99,7 +107,7 @@ release that does not ship the node n8n fails to activate it at startup and retr
 (packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
@@ -173,6 +181,9 @@ it once the package is installed.`,
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
+			}
+			if m, model, ok := retiredModelOf(g, n); ok {
+				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
 			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
@@ -262,6 +273,20 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 		d.Fix += "; also replace the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + " of a type n8n does not ship"
 	}
 	pass.Report(d)
+}
+
+// retiredModelOf reports the shut-down model a failing node calls, itself
+// or through the chat model it is wired to, and the node that names it.
+func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel, *n8nschema.Node, bool) {
+	if m, ok := n8nschema.RetiredModelCall(n); ok {
+		return m, n, true
+	}
+	for _, e := range g.InOfType(n, analyze.ConnModel) {
+		if m, ok := n8nschema.RetiredModelCall(e.From); ok && !e.From.Disabled {
+			return m, e.From, true
+		}
+	}
+	return n8nschema.RetiredModel{}, nil, false
 }
 
 // startedByHand reports a trigger only a person fires from the editor.

@@ -41,7 +41,8 @@ or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible 
 Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
 max_completion_tokens, maxOutputTokens) in the body. A cap at or above the model's ceiling bounds nothing and
 counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
-chat-model node wired into the main flow rather than to an agent or chain is never called.`,
+chat-model node wired into the main flow rather than to an agent or chain is never called. A call to a model its
+provider has shut down bills nothing (the provider refuses it): RS010 reports it, and no spend rule prices it.`,
 	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes
