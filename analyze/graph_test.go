@@ -246,7 +246,7 @@ func TestNothingPassesARefusedCall(t *testing.T) {
 	 {"name": "After disabled", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
 	 {"name": "Legacy flag", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-4o"}, "continueOnFail": true, "onError": "stopWorkflow"},
 	 {"name": "After legacy flag", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
-	 {"name": "Answers", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"model": "gpt-3.5-turbo-instruct"}},
+	 {"name": "Answers", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [0, 0], "parameters": {"resource": "chat", "chatModel": "gpt-4o-mini"}},
 	 {"name": "After answers", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
 	 "connections": {
 	  "S": {"main": [[{"node": "Stops", "type": "main", "index": 0}, {"node": "Continues", "type": "main", "index": 0}, {"node": "Errors out", "type": "main", "index": 0}, {"node": "Disabled", "type": "main", "index": 0}, {"node": "Legacy flag", "type": "main", "index": 0}, {"node": "Answers", "type": "main", "index": 0}]]},
