@@ -165,8 +165,28 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 		return RetiredModel{}, false
 	}
 	model, isDefault := ModelOf(n)
+	if typ == openAiLegacy {
+		model, isDefault = legacyModel(n)
+	}
 	if model == "" || isDefault {
 		return RetiredModel{}, false
 	}
 	return LookupRetired(provider, model)
+}
+
+// legacyModel is the model the legacy OpenAI node sends, set on the node:
+// its chat resource reads "model" at v1 and "chatModel" after, its text
+// resource "model" (n8n-nodes-base/dist/nodes/OpenAi/ChatDescription.js,
+// TextDescription.js).
+func legacyModel(n *Node) (string, bool) {
+	res, ok := literalParam(n, "resource")
+	if !ok {
+		return "", false
+	}
+	param := "model"
+	if res == "chat" && n.TypeVersion > 1 {
+		param = "chatModel"
+	}
+	m, ok := literalParam(n, param)
+	return m, !ok || m == ""
 }

@@ -34,6 +34,10 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, ``}, // n8n's default, claude-3-5-sonnet-20240620, is not judged
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-sonnet-4-6"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, `shut down on 2026-04-20`},
+		// The legacy OpenAI node reads chatModel for chat after v1.
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4-1106-preview"}}`, `shut down on 2026-03-26`},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","model":"gpt-4-1106-preview"}}`, ``},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","chatModel":"gpt-4-1106-preview"}}`, `shut down on 2026-03-26`},
 		// HTTP Requests to the provider's generation endpoint.
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent","jsonBody":"{}"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01`},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent","jsonBody":"{}"}}`, ``},
