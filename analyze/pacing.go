@@ -66,7 +66,7 @@ func Converses(t *n8nschema.Node) bool { return personTriggers[t.Type] == "chat"
 // a page); one that takes POST is called by a machine.
 func TriggerPace(t *n8nschema.Node) Pace {
 	switch typ := t.Type; {
-	case n8nschema.IsInternalTrigger(typ) && typ != n8nschema.TypeManualChatTrigger:
+	case n8nschema.IsInternalTrigger(typ) && typ != n8nschema.TypeManualChatTrigger, n8nschema.IsScheduleTrigger(typ) && registersNoJob(t):
 		return PaceInternal
 	case personTriggers[typ] != "":
 		return PacePerson
