@@ -293,25 +293,33 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 // request is a person's message, as the Twilio Trigger's "New SMS" event is.
 func smsInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	var text, from bool
+	read := func(x string) {
+		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
+			f := firstFieldRE.FindStringSubmatch(m[1])
+			if f == nil {
+				continue
+			}
+			switch f[1] + f[2] {
+			case "Body":
+				text = true
+			case "From", "WaId":
+				from = true
+			}
+		}
+	}
 	for n := range reach {
 		if n.Disabled {
 			continue
 		}
 		for _, r := range g.bodyReads(n) {
-			if !r.of(t) {
-				continue
+			if r.of(t) {
+				read(r.x)
 			}
-			for _, m := range bodyPathRE.FindAllStringSubmatch(r.x, -1) {
-				f := firstFieldRE.FindStringSubmatch(m[1])
-				if f == nil {
-					continue
-				}
-				switch f[1] + f[2] {
-				case "Body":
-					text = true
-				case "From", "WaId":
-					from = true
-				}
+		}
+		// A Code node reads the request without {{ }}: $json.body.Body.
+		for _, k := range []string{"jsCode", "functionCode"} {
+			if c := n.Params().Get(k).Str(); strings.Contains(c, "Body") {
+				read(c)
 			}
 		}
 	}

@@ -36,6 +36,7 @@ func TestBrowserAndRelayPace(t *testing.T) {
 		{"TwiML is no page", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "<Response><Message>ok</Message></Response>"}`), PaceMachine},
 		{"a Twilio inbound SMS, answered in TwiML", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=<Response><Message>Got {{ $json.body.Body }} from {{ $json.body.From }}</Message></Response>"}`), PacePerson},
 		{"a Twilio WhatsApp message, read by node", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=<Response><Message>{{ $('Hook').item.json.body['Body'] }} {{ $('Hook').item.json.body.WaId }}</Message></Response>"}`), PacePerson},
+		{"a Twilio inbound SMS, read in code", hook(`{}`), `{"name": "Next", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0], "parameters": {"jsCode": "const b = $input.first().json.body;\nreturn [{ json: { text: $input.first().json.body.Body, phone: $input.first().json.body.From } }];"}}`, PacePerson},
 		{"a Twilio status callback", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.body.MessageStatus }} {{ $json.body.From }}"}`), PaceMachine},
 		{"a body field in lower case is no SMS", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.body.body }} {{ $json.body.from }}"}`), PaceMachine},
 		{"an HTML content type", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.html }}", "options": {"responseHeaders": {"entries": [{"name": "Content-Type", "value": "text/html; charset=UTF-8"}]}}}`), PacePerson},
