@@ -46,9 +46,13 @@ func RunStateOf(w *n8nschema.Workflow) RunState {
 	return RunUnknown
 }
 
-// byHand reports a trigger that only a person in the editor fires.
-func byHand(typ string) bool {
-	return typ == n8nschema.TypeManualTrigger || typ == n8nschema.TypeStart || typ == n8nschema.TypeManualChatTrigger
+// ByHand reports a trigger that only a person in the editor fires: a
+// Manual Trigger, the legacy Start node, a manual chat, or a clock trigger
+// whose rule registers no job (registersNoJob).
+func ByHand(t *n8nschema.Node) bool {
+	typ := t.Type
+	return typ == n8nschema.TypeManualTrigger || typ == n8nschema.TypeStart || typ == n8nschema.TypeManualChatTrigger ||
+		n8nschema.IsScheduleTrigger(typ) && registersNoJob(t)
 }
 
 // byCaller reports a trigger that another workflow fires: a call, or a
@@ -74,7 +78,7 @@ func ManualOnly(s *Set) map[*n8nschema.Workflow]bool {
 		own, waits := false, false
 		for _, t := range s.Graph(w).Triggers() {
 			switch {
-			case t.Disabled || byHand(t.Type):
+			case t.Disabled || ByHand(t):
 			case byCaller(t.Type):
 				waits = true
 			default:

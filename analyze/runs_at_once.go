@@ -17,8 +17,8 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	var schedules []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
-		case t.Disabled || byHand(t.Type):
-		case n8nschema.IsScheduleTrigger(t.Type):
+		case t.Disabled || ByHand(t):
+		case OnClock(t):
 			schedules = append(schedules, t)
 		default:
 			return 0

@@ -85,7 +85,10 @@ reaches:
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
-error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other)
+error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other),
+and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
+triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
+rule.interval is an empty list; only a run from the editor starts it
 and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
@@ -131,13 +134,16 @@ it once the package is installed.`,
 			return // nothing in it runs: what would fail later never does
 		}
 		var all, machine []*n8nschema.Node
+		var idle *n8nschema.Node // a clock trigger with no job to fire on
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
 			}
 			all = append(all, t)
-			if called || !startedByHand(t) {
+			if called || !analyze.ByHand(t) {
 				machine = append(machine, t)
+			} else if idle == nil && !analyze.OnClock(t) && n8nschema.IsScheduleTrigger(t.Type) {
+				idle = t
 			}
 		}
 		if len(all) == 0 {
@@ -196,7 +202,11 @@ it once the package is installed.`,
 			}
 			if !byMachine[n] {
 				d.Severity = analyze.Note
-				d.Message += " (only a manual trigger reaches it)"
+				if idle != nil {
+					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
+				} else {
+					d.Message += " (only a manual trigger reaches it)"
+				}
 			}
 			if w.ParametersLost {
 				d.Severity = analyze.Note
@@ -223,7 +233,7 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	for _, m := range g.Nodes {
 		switch {
 		case m.Disabled:
-		case startedByHand(m):
+		case analyze.ByHand(m):
 			byHand = true
 		case g.Spec(m).Role == n8nschema.RoleTrigger:
 			other = true
@@ -287,11 +297,6 @@ func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel
 		}
 	}
 	return n8nschema.RetiredModel{}, nil, false
-}
-
-// startedByHand reports a trigger only a person fires from the editor.
-func startedByHand(t *n8nschema.Node) bool {
-	return t.Type == n8nschema.TypeManualTrigger || t.Type == n8nschema.TypeStart || t.Type == n8nschema.TypeManualChatTrigger
 }
 
 // neverRunAfter names, quoted and nearest first, the enabled nodes after n

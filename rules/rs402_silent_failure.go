@@ -18,9 +18,13 @@ unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its 
 Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute-error-workflow.ts), no error
 output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
-is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
-receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
-messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published)
+is, and so is a form that answers on submission. A clock trigger whose stored rule registers no job (a Cron with
+no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
+list) starts only runs from the editor, where a person sees the failure. A chat shows its user the error, and a sub-workflow's caller
+receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
+sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields) is a note: the
+person who wrote sees no answer come. A Twilio Trigger that hears only call summaries, or a webhook that takes
+Twilio's delivery statuses, is a machine's. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
 false or no field says nothing either way (n8n import:workflow deactivates what it imports unless
 --activeState=fromJson, cli/src/services/import.service.ts; source-control exports do not write the field), so
@@ -143,6 +147,8 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 // a webhook or form that answers with the result all see the failure.
 func unattended(t *n8nschema.Node) string {
 	switch typ := t.Type; {
+	case analyze.ByHand(t):
+		return "" // a clock that registers no job: only a person runs it
 	case n8nschema.IsScheduleTrigger(typ):
 		return "a schedule"
 	case typ == n8nschema.TypeWebhook:
