@@ -372,3 +372,26 @@ func TestUnloadable(t *testing.T) {
 		}
 	}
 }
+
+// TestUnloadableTypeless: a node with no type, or a type that is no
+// string, makes the workflow one n8n cannot build, disabled or not.
+func TestUnloadableTypeless(t *testing.T) {
+	for _, node := range []string{
+		`{"parameters": {}, "position": [0, 0]}`,
+		`{"name": "Lost", "type": "", "position": [0, 0]}`,
+		`{"name": "Lost", "type": {"name": "n8n-nodes-base.set"}, "disabled": true}`,
+		`{"name": "Lost", "type": 7}`,
+	} {
+		src := `{"name": "W", "nodes": [
+		  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "x"}},
+		  {"name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [0, 0], "parameters": {"url": "https://api.acme.test/x"}},
+		  ` + node + `],
+		  "connections": {"Hook": {"main": [[{"node": "Call", "type": "main", "index": 0}]]}}}`
+		s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
+		w := s.Workflows[0]
+		g := s.Graph(w)
+		if len(g.Unloadable) != 1 || len(g.Triggers()) != 0 || g.Reachable(w.Node("Call")) {
+			t.Errorf("%s: %d unloadable, %d triggers, Call reachable %v; want 1, 0, false", node, len(g.Unloadable), len(g.Triggers()), g.Reachable(w.Node("Call")))
+		}
+	}
+}
