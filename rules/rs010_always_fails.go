@@ -61,6 +61,11 @@ reaches:
   Respond to Webhook node found in the workflow" (a workflow with a Wait node that resumes on a webhook or form
   call, which may own the Respond node, is left out); the caller gets an error and the execution fails at the
   webhook;
+- a Supabase node that gets a row, or deletes or updates rows with the filter built manually (the
+  default), with no filter condition: it throws "At least one select condition must be defined" before any
+  request (packages/nodes-base/nodes/Supabase/Supabase.node.ts); or that creates or updates a row with a
+  field whose column name is empty: it sends the value under the column "", which no table has, and the
+  Supabase API refuses the request;
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
