@@ -292,9 +292,9 @@ func TestUnrunOutputs(t *testing.T) {
 		{"switch past its rules", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":[{},{}]}}}`, 2, false, false},
 		{"switch rules from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":"={{ $json.rules }}"}}}`, 5, true, false},
 		{"switch outputs from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"mode":"expression","numberOutputs":"={{ 6 }}"}}`, 5, true, false},
-		{"sentiment third category", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1}`, 2, true, false},
+		{"sentiment third category", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1,"parameters":{"inputText":"={{ $json.text }}"}}`, 2, true, false},
 		{"sentiment past its categories", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1,"parameters":{"options":{"categories":"Happy, Sad"}}}`, 2, false, false},
-		{"classifier categories from an expression", `{"name":"A","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"categories":{"categories":"={{ $json.c }}"}}}`, 3, true, false},
+		{"classifier categories from an expression", `{"name":"A","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"inputText":"={{ $json.text }}","categories":{"categories":"={{ $json.c }}"}}}`, 3, true, false},
 		{"respond with response output", `{"name":"A","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4,"parameters":{"enableResponseOutput":true}}`, 1, true, false},
 		// No typeVersion: $nodeVersion is undefined in the outputs
 		// expression (RespondToWebhook/utils/outputs.js), so one output.
@@ -302,7 +302,7 @@ func TestUnrunOutputs(t *testing.T) {
 		{"disabled if, true", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 0, true, false},
 		{"disabled if, false", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 1, false, false},
 		{"disabled node's error output", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueErrorOutput","disabled":true}`, 1, false, false},
-		{"guardrails fail", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2}`, 1, true, false},
+		{"guardrails fail", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2,"parameters":{"text":"={{ $json.text }}"}}`, 1, true, false},
 		{"guardrails sanitize has one output", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2,"parameters":{"operation":"sanitize"}}`, 1, false, false},
 		{"community node", `{"name":"A","type":"n8n-nodes-community.thing","typeVersion":1}`, 3, true, false},
 		{"vector store outputs by mode", `{"name":"A","type":"@n8n/n8n-nodes-langchain.vectorStoreInMemory","typeVersion":1.3}`, 1, true, false},

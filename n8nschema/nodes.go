@@ -57,6 +57,10 @@ type nodeEntry struct {
 	model    string // default model when the parameter is absent
 	resource string // default resource ("" when the node has none)
 	ops      []resourceOps
+	// required are the parameters n8n finds missing when empty whatever
+	// the node's other values ("+name": only a stored "" is missing, its
+	// default is not empty); MissingRequired reads them.
+	required string
 }
 
 // resourceOps are a resource's operations: the default, and every

@@ -80,6 +80,17 @@ reaches:
   the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
 
+A trigger also never starts a run when a node it reaches along main connections (at any depth, whatever
+the output, even one its runs would not take) leaves empty a parameter n8n requires whatever its other
+values: required, shown always (or by version alone), a text, options or date value, "" or absent with an
+empty default (an HTTP Request's URL, a Typeform Trigger's form). Before any node runs, every execution checks
+its start node and the nodes after it and fails with "Workflow has issues"
+(packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues), production runs included, and
+n8n refuses to publish the workflow, naming the node (packages/cli/src/workflows/workflow-validation.service.ts
+validateNodeConfiguration). That finding is a note, since whoever publishes the workflow is told, unless the
+export shows it active, when its runs fail (a warning). Required parameters shown only for other values are
+not read.
+
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
@@ -198,6 +209,17 @@ it once the package is installed.`,
 			if !byMachine[n] {
 				d.Severity = analyze.Note
 				d.Message += " (only a manual trigger reaches it)"
+			}
+			if g.StartRefused(n) && d.Severity != analyze.Note {
+				// n8n refuses to publish it and names the node and the
+				// parameter; once published (an export shown active),
+				// every run fails (workflow-execute.js checkForWorkflowIssues).
+				if analyze.RunStateOf(w) == analyze.RunShown {
+					d.Message += "; the export shows it active, so each of its runs fails"
+				} else {
+					d.Severity = analyze.Note
+					d.Message += "; n8n refuses to publish the workflow and names the node"
+				}
 			}
 			if w.ParametersLost {
 				d.Severity = analyze.Note
