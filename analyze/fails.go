@@ -289,10 +289,11 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 // node runs, since a node it reaches misses a required parameter
 // (refusedStarts). n8n also refuses to publish such a workflow, naming
 // the node and the parameter.
-func (g *Graph) StartRefused(n *n8nschema.Node) bool {
+// It returns that node and the parameter.
+func (g *Graph) StartRefused(n *n8nschema.Node) (*n8nschema.Node, string, bool) {
 	i, ok := g.index(n)
-	_, refused := g.issueWhy[int32(i)]
-	return ok && refused
+	is, refused := g.issueAt[int32(i)]
+	return is.node, is.param, ok && refused
 }
 
 // LiveFrom returns the nodes runs started at starts reach along main

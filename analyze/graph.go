@@ -141,6 +141,7 @@ type Graph struct {
 	// before any node runs: a node they reach misses a required
 	// parameter (refusedStarts).
 	issueWhy map[int32]string
+	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -465,9 +466,19 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 			g.issueWhy = map[int32]string{}
 		}
 		m := g.Nodes[src]
+		if g.issueAt == nil {
+			g.issueAt = map[int32]issue{}
+		}
+		g.issueAt[int32(i)] = issue{m, missing[src]}
 		g.issueWhy[int32(i)] = fmt.Sprintf("node %q misses its required parameter %q, so n8n refuses every run before any node runs", m.Name, missing[src])
 		mark(&g.fails, i)
 	}
+}
+
+// issue is a node that misses a required parameter, and the parameter.
+type issue struct {
+	node  *n8nschema.Node
+	param string
 }
 
 // refusal is what n8nschema.RefusedCall says of a node.

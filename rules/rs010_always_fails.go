@@ -210,7 +210,11 @@ it once the package is installed.`,
 				d.Severity = analyze.Note
 				d.Message += " (only a manual trigger reaches it)"
 			}
-			if g.StartRefused(n) && d.Severity != analyze.Note {
+			m, param, refused := g.StartRefused(n)
+			if refused {
+				d.Fix = fmt.Sprintf("Fill in %q of %q, or remove the node if it is unfinished", param, m.Name)
+			}
+			if refused && d.Severity != analyze.Note {
 				// n8n refuses to publish it and names the node and the
 				// parameter; once published (an export shown active),
 				// every run fails (workflow-execute.js checkForWorkflowIssues).
