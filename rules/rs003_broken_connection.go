@@ -28,7 +28,9 @@ runs):
   with a number after it when that is taken (packages/frontend/editor-ui useCanvasOperations.ts
   importWorkflowData, uniqueNodeName). A connection to a missing node is a note too when it names what
   such a node would become ("Gmail1" beside a nameless Gmail node, or any name beside a community node's),
-  and the error or warning above otherwise.
+  and the error or warning above otherwise. A node with neither a name nor a type is not reported here, nor
+  is a connection to or from a missing node beside it (it may be that node's lost name): n8n cannot build
+  such a workflow at all, which RS010 reports.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
   runs the workflow as drawn. A note.
 - outputs written as an object keyed by output index ("main": {"0": [...]}) are followed as the array they
