@@ -21,7 +21,10 @@ one workflow of the set with that name when it has no id (a template or copy tha
 gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. A missing
 workflow is reported once, at its first reference, with the other references as related places. The n8n node
 (activate, update, get a workflow through n8n's public API) starts no execution, so its target is not
-followed and not reported.`,
+followed and not reported. Nor is the error workflow of a workflow only a person starts (every enabled
+trigger a Manual Trigger, and no workflow of the set calls it): n8n runs no error workflow for a manual
+execution (packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts, dispatchesErrorWorkflow), so
+that setting is never followed.`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
@@ -38,6 +41,9 @@ followed and not reported.`,
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
 			if c.Missing != "" {
 				d.FoldKey = "workflow\x00" + c.Missing
+			}
+			if c.Node == nil && analyze.StartedOnlyByHand(pass.Set, pass.Workflow) {
+				continue // n8n runs no error workflow for a manual execution
 			}
 			if c.Node == nil {
 				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)
