@@ -248,7 +248,15 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 			names[i] = fmt.Sprintf("%q", m.Name)
 			d.Related = append(d.Related, analyze.Related{File: src.Name, Pos: m.Pos, Source: src, Message: fmt.Sprintf("node %q is of type %q, which n8n does not ship", m.Name, m.Type)})
 		}
-		d.Message += " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+		also := " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+		for _, m := range more {
+			if what != "which n8n does not ship" && !n8nschema.RemovedIn2(m.Type) {
+				// "so is" would say 2.0 removed it too.
+				also = " (and " + joinNames(names, 2) + plural(len(more), " is of a type", " are of types") + " n8n does not ship)"
+				break
+			}
+		}
+		d.Message += also
 	}
 	d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
 	// It ran only if every such type was once shipped (a node 2.0
