@@ -264,6 +264,31 @@ func StartedByHand(wfs []WorkflowSummary) []bool {
 	return out
 }
 
+// StartedOnlyByHand reports a workflow whose every execution n8n runs in
+// manual mode: it has an enabled trigger, every one a person fires from the
+// editor, and no workflow of the set calls it (itself included: a call runs
+// the callee in "integrated" mode). n8n runs no error workflow for a manual
+// execution (packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts
+// hookFunctionsSave: dispatchesErrorWorkflow = !isManualMode && ...).
+func StartedOnlyByHand(s *Set, w *n8nschema.Workflow) bool {
+	for _, c := range s.CallsTo(w) {
+		if c.Kind != CallN8nAPI {
+			return false
+		}
+	}
+	has := false
+	for _, t := range s.Graph(w).Triggers() {
+		if t.Disabled {
+			continue
+		}
+		if !ByHand(t) {
+			return false
+		}
+		has = true
+	}
+	return has
+}
+
 // calledBy reports whether another workflow of the set starts w.
 func calledBy(s *Set, w *n8nschema.Workflow) bool {
 	for _, c := range s.CallsTo(w) {

@@ -883,7 +883,8 @@ func (wp *wfParser) walkedFrom(odd []oddMain) {
 		for _, o := range odd {
 			if p := &w.Problems[o.prob]; seen[o.node] && !p.Fatal {
 				p.Fatal, p.Note = true, false
-				p.Message += fmt.Sprintf("; yet %q lists the nodes after it on every request (looking for a Respond to Webhook node) and throws on outputs that are not an array, so every request to it fails and no execution starts", n.Name)
+				p.Why = fmt.Sprintf("yet %q lists the nodes after it on every request (looking for a Respond to Webhook node) and throws on outputs that are not an array, so every request to it fails and no execution starts", n.Name)
+				p.Message += "; " + p.Why
 			}
 		}
 	}
@@ -1099,7 +1100,8 @@ func (wp *wfParser) fatal(why, arg string) {
 	p := &wp.w.Problems[len(wp.w.Problems)-1]
 	p.Fatal = true
 	p.Aborts = why == runFails
-	p.Message += "; " + fmt.Sprintf(why, arg)
+	p.Why = fmt.Sprintf(why, arg)
+	p.Message += "; " + p.Why
 }
 
 // arrayFails says what n8n does with v, a connection written as an

@@ -25,7 +25,11 @@ followed and not reported, and neither is a call from a node no run reaches (an 
 with no incoming connection, a tool whose agent has no input, a node after one that fails on every run): n8n runs only the nodes an execution reaches
 from its start node, and a tool only when its agent runs and asks for it
 (packages/core/src/execution-engine/workflow-execute.ts, get-input-connection-data.ts), so what such a callee
-does changes no figure. A settings.errorWorkflow that names a missing workflow is reported wherever it stands.`,
+does changes no figure. A settings.errorWorkflow that names a missing workflow is reported wherever it stands,
+except in a workflow only a person starts (every enabled trigger a Manual Trigger, and no workflow of the set
+calls it): n8n runs no error workflow for a manual execution
+(packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts, dispatchesErrorWorkflow), so that setting is
+never followed.`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
@@ -46,6 +50,9 @@ does changes no figure. A settings.errorWorkflow that names a missing workflow i
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
 			if c.Missing != "" {
 				d.FoldKey = "workflow\x00" + c.Missing
+			}
+			if c.Node == nil && analyze.StartedOnlyByHand(pass.Set, pass.Workflow) {
+				continue // n8n runs no error workflow for a manual execution
 			}
 			if c.Node == nil {
 				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)

@@ -128,9 +128,12 @@ useCanvasOperations.ts importWorkflowData). The rule
 reports it once, at the first such node, naming the others and, where the node table holds the same name in
 other letter case, the type to use; and since nothing in the workflow runs, no rule reports what its runs would
 do. It is a note, since n8n names the node to whoever publishes or runs the workflow, and a warning when the
-export shows the workflow active or published with a trigger n8n ships other than a manual one: it ran, and on a
-release that does not ship the node n8n fails to activate it at startup and retries in the background
-(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A trigger
+export shows the workflow active or published with a trigger n8n ships other than a manual one, and every
+such node is of a type an older release shipped (one 2.0 removed): it ran, and on a release that does not ship
+the node n8n fails to activate it at startup and retries in the background
+(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A type no
+release had (a misspelling, "n8n-nodes-base.localFile") was never published, so an active flag beside it says
+nothing of runs: a note. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
 	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
@@ -311,7 +314,15 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 		if typeless {
 			d.Message += " (nor can n8n load " + joinNames(names, 2) + ")"
 		} else {
-			d.Message += " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+			also := " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+			for _, m := range more {
+				if what != "which n8n does not ship" && !n8nschema.RemovedIn2(m.Type) {
+					// "so is" would say 2.0 removed it too.
+					also = " (and " + joinNames(names, 2) + plural(len(more), " is of a type", " are of types") + " n8n does not ship)"
+					break
+				}
+			}
+			d.Message += also
 		}
 	}
 	d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
@@ -327,10 +338,25 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	case typeless:
 		d.Message += "; n8n 2.41.1 refuses to import a node whose type is not a string"
 	}
-	switch {
+	// It ran only if every such type was once shipped (a node 2.0
+	// removed): with a name no release had, n8n never published it, and
+	// an export's active flag is hand-written (import:workflow stores
+	// every workflow inactive unless told, then publishes it through the
+	// same check, packages/cli/src/services/import.service.ts).
+	var never *n8nschema.Node
+	for _, m := range g.Unloadable {
+		if never == nil && !n8nschema.RemovedIn2(m.Type) {
+			never = m
+		}
+	}
+	switch shown := analyze.RunStateOf(pass.Workflow) == analyze.RunShown; {
 	case byHand && !other:
 		d.Message += " (only a manual trigger would start it)"
-	case firing && analyze.RunStateOf(pass.Workflow) == analyze.RunShown && !pass.Workflow.ParametersLost:
+	case firing && shown && never != nil && typeless:
+		d.Message += "; the export shows it active, but n8n never publishes a workflow with a node it cannot load, so it never ran"
+	case firing && shown && never != nil:
+		d.Message += fmt.Sprintf("; the export shows it active, but no n8n release shipped the type of %q, so it never ran", never.Name)
+	case firing && shown && !pass.Workflow.ParametersLost:
 		d.Severity = analyze.Warning
 		d.Message += "; the export shows it active, and n8n fails to activate it at startup, so its triggers stop firing"
 	}
