@@ -68,6 +68,8 @@ func TestNoBilledCall(t *testing.T) {
 		// shut down on 2026-10-23.
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","prompt":{"messages":[{"content":"Hi"}]}}}`, `"gpt-3.5-turbo", which OpenAI shut down on 2026-10-23`},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","chatModel":"={{ $json.model }}"}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"image","prompt":"a cat"}}`, `"dall-e-2", which OpenAI shut down on 2026-05-12`},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"image","imageModel":"gpt-image-1.5","prompt":"a cat"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"={{ $json.model }}"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4o-mini"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"omni-moderation-latest"}}`, ""},

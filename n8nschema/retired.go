@@ -199,23 +199,33 @@ func storesModel(n *Node, typ string) bool {
 // legacyModel is the model the legacy OpenAI node sends: its chat
 // resource reads "model" at v1 and "chatModel" after, its text resource
 // "model" (n8n-nodes-base/dist/nodes/OpenAi/ChatDescription.js,
-// TextDescription.js). The chat model's default, "gpt-3.5-turbo", is sent
-// when the node stores none; the text resource's defaults depend on the
-// operation and are not judged.
+// TextDescription.js), its image resource "model" at v1 and "imageModel"
+// after (ImageDescription.js). The chat model's default, "gpt-3.5-turbo",
+// and the image model's, "dall-e-2", are sent when the node stores none;
+// the text resource's defaults depend on the operation and are not judged.
 func legacyModel(n *Node) (string, bool) {
 	res, ok := literalParam(n, "resource")
 	if !ok {
 		return "", false
 	}
-	param := "model"
-	if res == "chat" && n.TypeVersion > 1 {
-		param = "chatModel"
+	param, def := "model", ""
+	switch {
+	case res == "chat":
+		def = legacyDefaultModels[openAiLegacy]
+		if n.TypeVersion > 1 {
+			param = "chatModel"
+		}
+	case res == "image":
+		def = "dall-e-2" // ImageDescription.js: model at v1, imageModel after, both default dall-e-2
+		if n.TypeVersion > 1 {
+			param = "imageModel"
+		}
 	}
-	if _, stored := n.Param(param); !stored && res == "chat" {
-		if op, _ := n.Param("operation"); op.Kind() == String && op.Str() != "complete" {
+	if _, stored := n.Param(param); !stored && def != "" {
+		if op, _ := n.Param("operation"); op.Kind() == String && op.Str() != "complete" && op.Str() != "create" {
 			return "", false
 		}
-		return legacyDefaultModels[openAiLegacy], true
+		return def, true
 	}
 	m, ok := literalParam(n, param)
 	if !ok || m == "" {
