@@ -35,10 +35,10 @@ var (
 // so that the next check only moves RetiredAsOf. Left out for want of a
 // provider's dated page: Groq's llama3-8b-8192 (n8n's default for its Groq
 // chat model) and llama3-70b-8192, which Groq's API answers "has been
-// decommissioned" but no Groq page read here dates; the Gemini 1.5 models (Google's Gemini API pages
-// read here no longer list them), Gemini's experimental ids, and
-// gemini-2.5-pro and gemini-2.5-flash, whose dates the pages moved and
-// whose calls Google routes to a newer model.
+// decommissioned" but no Groq page read here dates; the Gemini 1.5 models
+// (Google's Gemini API pages read here no longer list them), Gemini's
+// experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose dates
+// the pages moved and whose calls Google routes to a newer model.
 var retiredModels = []struct {
 	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq"
 	date     string
@@ -160,9 +160,10 @@ var providerNodes = map[string]string{
 // (ModelOf: set on the node, or n8n's default when the node stores no
 // model, since n8n fills in a parameter's default when it loads the
 // workflow: n8n-workflow/dist/cjs/workflow.js, "Add default values"), or
-// an HTTP Request to the provider's generation endpoint (HTTPModelCallOf). An OpenAI chat model
-// whose options.baseURL points elsewhere calls another API and is not
-// judged; the base URL a credential holds is not in the export.
+// an HTTP Request to the provider's generation endpoint (HTTPModelCallOf).
+// An OpenAI chat model whose options.baseURL points elsewhere calls
+// another API and is not judged; the base URL a credential holds is not in
+// the export.
 func RetiredModelCall(n *Node) (RetiredModel, bool) {
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	if c, ok := HTTPModelCallOf(n); ok {
