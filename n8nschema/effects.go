@@ -278,14 +278,18 @@ func AnswerPath(url string) bool {
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
-	if !rpcStems.mayHold(url) {
+	at, _ := rpcStems.index(url)
+	if at < 0 {
 		return false
 	}
-	for _, m := range rpcPathWords.FindAllStringIndex(url, -1) {
+	// Every match starts with a stem, so none before at: the pattern
+	// (hundreds of instructions, each tried at every byte) reads the URL
+	// from there, not its scheme and host.
+	for _, m := range rpcPathWords.FindAllStringIndex(url[at:], -1) {
 		// A dotted method name is a method of that family, not the word:
 		// Slack's chat.postMessage posts a message (a file extension,
 		// search.json, is the word).
-		if !dottedMethod(url[m[1]:]) {
+		if !dottedMethod(url[at+m[1]:]) {
 			return true
 		}
 	}
