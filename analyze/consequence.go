@@ -91,8 +91,11 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 			}
 			return fields
 		}
-		own := memo(func() bool { return ownRecipient(n, body()) })
-		toItem := memo(func() bool { return messageToItem(n, body()) })
+		// Both need a body field that names a recipient: most bodies
+		// have none, and namesRecipient spares them the patterns.
+		recipient := !n8nschema.IsHTTPRequest(n.Type) || namesRecipient(n)
+		own := memo(func() bool { return recipient && ownRecipient(n, body()) })
+		toItem := memo(func() bool { return recipient && messageToItem(n, body()) })
 		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem)
 		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
 			// The same request every time: what it starts is the server's.
@@ -670,7 +673,55 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 // recipientExprs returns the parameters that name a message's recipient: a
 // mailer's address, or the recipient fields of a messaging API's body.
 func recipientExprs(n *n8nschema.Node) []string {
+	if n8nschema.IsHTTPRequest(n.Type) && !namesRecipient(n) {
+		return nil
+	}
 	return recipientsIn(n, jsonBodyFields(n))
+}
+
+// namesRecipient is false when no body field of HTTP call n can name a
+// recipient: no body parameter's name, and no key before a ':' in its
+// JSON body, matches recipientKeyRE. Every field bodyFieldRE and
+// exprFieldRE find is such a key: the whole run of [A-Za-z_] before an
+// optional quote, spaces and the colon (a match starts after a quote or a
+// value, neither of which ends in a letter). Testing the keys costs a
+// fraction of running those patterns over the body.
+func namesRecipient(n *n8nschema.Node) bool {
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		if recipientKeyRE.MatchString(p.Get("name").Str()) {
+			return true
+		}
+	}
+	s := n.Params().Get("jsonBody").Str()
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		if k := keyBefore(s, i); k != "" && recipientKeyRE.MatchString(k) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], ':')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// keyBefore returns the key a "key": or key: ends at the colon s[colon]:
+// the run of ASCII letters and '_' before an optional quote and spaces
+// (\s), or "".
+func keyBefore(s string, colon int) string {
+	i := colon
+	for i > 0 && strings.IndexByte(" \t\n\f\r", s[i-1]) >= 0 {
+		i--
+	}
+	if i > 0 && (s[i-1] == '"' || s[i-1] == '\'') {
+		i--
+	}
+	end := i
+	for i > 0 && (s[i-1] == '_' || 'a' <= s[i-1]|0x20 && s[i-1]|0x20 <= 'z') {
+		i--
+	}
+	return s[i:end]
 }
 
 // jsonBodyFields is bodyFieldRE's matches in n's JSON body.

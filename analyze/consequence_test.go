@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -218,6 +219,60 @@ func TestConsequenceInFixedRecipient(t *testing.T) {
 		w := f.Workflows[0]
 		if got := ConsequenceIn(BuildGraph(w), w.Nodes[1]); got.Consequence != c.want {
 			t.Errorf("%s: %v (%q), want %v", c.name, got.Consequence, got.Duplicate, c.want)
+		}
+	}
+}
+
+// TestKeyBeforeAsPatterns checks the key namesRecipient reads before each
+// colon against the key bodyFieldRE and exprFieldRE find, on bodies cut
+// and joined at random: every field they find is one keyBefore reads, so
+// a body with no recipient key has no recipient field.
+func TestKeyBeforeAsPatterns(t *testing.T) {
+	parts := []string{`"`, `'`, "to", "To", "_id", "phone", "x1", ":", " ", "\t", "\n", "\v", ",", "{", "}", "[", "]",
+		"{{ $json.to }}", `"+1 555"`, "12", "-", "+", `\"`, "é", "text", `"to": "a"`, "chat_id: 5"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(20) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		for _, re := range []interface {
+			FindAllStringSubmatchIndex(string, int) [][]int
+		}{bodyFieldRE, exprFieldRE} {
+			for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+				colon := m[3] + strings.IndexByte(s[m[3]:], ':')
+				if got := keyBefore(s, colon); got != s[m[2]:m[3]] {
+					t.Fatalf("keyBefore(%q, %d) = %q; the pattern finds %q", s, colon, got, s[m[2]:m[3]])
+				}
+			}
+		}
+	}
+}
+
+// TestNamesRecipient: the cheap test before the recipient patterns.
+func TestNamesRecipient(t *testing.T) {
+	node := func(params string) *n8nschema.Node {
+		src := `{"nodes":[{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":` + params + `}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
+			t.Fatalf("bad test node %s", params)
+		}
+		return f.Workflows[0].Nodes[0]
+	}
+	for _, c := range []struct {
+		params string
+		want   bool
+	}{
+		{`{"jsonBody":"{\"model\": \"gpt\", \"messages\": []}"}`, false},
+		{`{"jsonBody":"={\"to\" : \"{{ $json.phone }}\"}"}`, true},
+		{`{"jsonBody":"={{ { chat_id: $json.chat, text: 'hi' } }}"}`, true},
+		{`{"jsonBody":"{\"auto\": 1, \"photo\": 2}"}`, false},
+		{`{"bodyParameters":{"parameters":[{"name":"Recipient","value":"x"}]}}`, true},
+		{`{"bodyParameters":{"parameters":[{"name":"subject","value":"x"}]}}`, false},
+	} {
+		if got := namesRecipient(node(c.params)); got != c.want {
+			t.Errorf("namesRecipient(%s) = %v, want %v", c.params, got, c.want)
 		}
 	}
 }

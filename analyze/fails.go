@@ -334,7 +334,10 @@ func placeholderCode(nd *n8nschema.Node) (string, bool) {
 		return "", false
 	}
 	c, ok := nd.Param(param)
-	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+	// A placeholder has no lower-case letter, and one that no JSON escape
+	// spells (g to z but n, r, t and u) in the raw text is the code's own:
+	// most code is judged without unescaping it (twice, for IsExpr and Str).
+	if !ok || c.Kind() != n8nschema.String || strings.ContainsAny(c.Raw(), "ghijklmopqsvwxyz") || c.IsExpr() {
 		return "", false
 	}
 	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.Str()), ";"))

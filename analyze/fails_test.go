@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // gateWorkflow is a schedule feeding the gate node (named G), whose
@@ -284,5 +286,34 @@ func TestModelRefused(t *testing.T) {
 				t.Errorf("After runs: %v; want %v", got, !c.fails)
 			}
 		})
+	}
+}
+
+// TestPlaceholderCode: code that is one undefined name of capitals and
+// underscores, however its JSON text spells it.
+func TestPlaceholderCode(t *testing.T) {
+	for _, c := range []struct {
+		code string // JSON text
+		want bool
+	}{
+		{`"__PREPARE_MESSAGE_CODE__"`, true},
+		{`"  __PREPARE_CODE__;\n"`, true},
+		{`"\u005f_PREPARE_CODE\u005F_"`, true},
+		{`"\t__A1_B__\r\n"`, true},
+		{`"=__PREPARE_CODE__"`, true}, // an expression with no {{ }} is its text
+		{`"={{ 1 }}__PREPARE_CODE__"`, false},
+		{`"return items;"`, false},
+		{`"__PREPARE_code__"`, false},
+		{`"__PREPARE_\u0063ODE__"`, false},
+		{`"NOUNDERSCORE"`, false},
+	} {
+		src := `{"nodes":[{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{"jsCode":` + c.code + `}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
+			t.Fatalf("bad test node %s", c.code)
+		}
+		if _, got := placeholderCode(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("placeholderCode(%s) = %v, want %v", c.code, got, c.want)
+		}
 	}
 }

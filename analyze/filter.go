@@ -449,6 +449,9 @@ func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rul
 		if n.IsSticky() {
 			v, _ = n.Param("content")
 		} else {
+			if !strings.Contains(n.Notes, directiveWord) {
+				continue // the notes as the parse read them (Str of the same member)
+			}
 			v = n.Field("notes")
 		}
 		// Only a \u escape spells a letter of the directive other than as

@@ -96,6 +96,11 @@ type Graph struct {
 	effectsOnce sync.Once
 	effects     []Effect    // effect by index in Nodes
 	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
+	// Locked's memo: whether each node looks like a lock, by index in
+	// Nodes, each decided when first asked.
+	locksOnce sync.Once
+	locks     []bool
+	lockOnce  []sync.Once
 
 	// slot maps a node's Index (its place in the nodes array) to its
 	// index in Nodes, -1 for none; idx stands in when two nodes share an

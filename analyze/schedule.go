@@ -3,6 +3,7 @@ package analyze
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -227,12 +228,27 @@ var lockRE = lazyregexp.New(`(?i)\b(lock|locked|locking|mutex|semaphore)\b|alrea
 // name or parameters speak of a lock, a mutex, a run in progress, or list
 // the running executions.
 func Locked(g *Graph, reach map[*n8nschema.Node]bool) bool {
-	for _, n := range g.Nodes {
-		if reach[n] && !n.Disabled && (lockRE.MatchString(n.Name) || lockRE.MatchString(n.Params().Raw())) {
+	for i, n := range g.Nodes {
+		if reach[n] && g.lock(i) {
 			return true
 		}
 	}
 	return false
+}
+
+// lock reports whether g.Nodes[i] looks like a lock, decided once per node
+// of the graph: RS106 and RunsAtOnce ask it of the same runs, and the
+// pattern reads every byte of a node's parameters.
+func (g *Graph) lock(i int) bool {
+	g.locksOnce.Do(func() {
+		g.locks = make([]bool, len(g.Nodes))
+		g.lockOnce = make([]sync.Once, len(g.Nodes))
+	})
+	g.lockOnce[i].Do(func() {
+		n := g.Nodes[i]
+		g.locks[i] = !n.Disabled && (lockRE.MatchString(n.Name) || lockRE.MatchString(n.Params().Raw()))
+	})
+	return g.locks[i]
 }
 
 // MarksBefore reports whether the run changes the state of what it works

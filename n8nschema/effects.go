@@ -278,14 +278,18 @@ func AnswerPath(url string) bool {
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
-	if !rpcStems.mayHold(url) {
+	at, _ := rpcStems.index(url)
+	if at < 0 {
 		return false
 	}
-	for _, m := range rpcPathWords.FindAllStringIndex(url, -1) {
+	// Every match starts with a stem, so none before at: the pattern
+	// (hundreds of instructions, each tried at every byte) reads the URL
+	// from there, not its scheme and host.
+	for _, m := range rpcPathWords.FindAllStringIndex(url[at:], -1) {
 		// A dotted method name is a method of that family, not the word:
 		// Slack's chat.postMessage posts a message (a file extension,
 		// search.json, is the word).
-		if !dottedMethod(url[m[1]:]) {
+		if !dottedMethod(url[at+m[1]:]) {
 			return true
 		}
 	}
@@ -549,20 +553,29 @@ type stems struct {
 	// byFirst are the words a byte of class stemStart may begin: most
 	// begin with a common letter, and a text has many.
 	byFirst [256][]string
-	// quads is a bit per hash of the first four bytes of every word as
-	// quadAt reads them (quadHash), or nil when a word is shorter: index
-	// looks at byFirst only where the four bytes of raw hash to a set bit,
-	// one branch that is seldom taken, where the first letter alone sent
-	// a quarter of the bytes of English text there.
-	quads *[quadBits / 64]uint64
+	// quads is a bit per hash of the four bytes every word holds at
+	// offsets 0 to stride-1, as quadAt reads them (quadHash), or nil
+	// when a word is shorter than four bytes. With stride 1, scan looks
+	// at byFirst only where the four bytes of raw hash to a set bit: the
+	// first letter alone sent a quarter of the bytes of English text
+	// there. With a longer stride (every word at least stride+3 bytes
+	// long), index reads raw four bytes at every stride-th offset, as
+	// each word holds one of them, and scans the bytes around only on a
+	// set bit or an escape or a byte outside ASCII among the four: a third
+	// of the reads for the key stems.
+	quads  *[quadBits / 64]uint64
+	stride int
 }
 
 const quadBits = 1 << 12
 
 // quadAt reads raw[i:i+4] with 0x20 set in every byte: an ASCII letter in
 // lower case, '-' as it is, '_' as 0x7f.
-func quadAt(raw string, i int) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(raw[i:]), 4)) | 0x20202020
+func quadAt(raw string, i int) uint32 { return rawQuad(raw, i) | 0x20202020 }
+
+// rawQuad reads raw[i:i+4] as it is.
+func rawQuad(raw string, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(raw[i:]), 4))
 }
 
 func quadHash(q uint32) uint32 { return q * 0x9e3779b1 >> (32 - 12) }
@@ -583,7 +596,9 @@ func newStems(words ...string) *stems {
 			s.class[c] = stemWide
 		}
 	}
+	shortest := len(words[0])
 	for _, w := range words {
+		shortest = min(shortest, len(w))
 		for c := range 256 {
 			if foldByte(byte(c)) == w[0] {
 				s.class[c] = stemStart
@@ -591,28 +606,31 @@ func newStems(words ...string) *stems {
 			}
 		}
 	}
+	if shortest < 4 {
+		return s
+	}
+	// Four bytes read every stride bytes, with no gap between them.
+	s.stride = min(shortest-3, 4)
 	s.quads = new([quadBits / 64]uint64)
 	for _, w := range words {
-		if len(w) < 4 {
-			s.quads = nil
-			break
-		}
-		// Every spelling foldByte reads as w: '-' is also '_'.
-		q := quadAt(w, 0)
-		for variant := range 16 {
-			v := q
-			for j := range 4 {
-				if variant&(1<<j) != 0 {
-					if w[j] != '-' {
-						v = 0 // not a spelling of w: no bit
-						break
+		for off := range s.stride {
+			// Every spelling foldByte reads as w: '-' is also '_'.
+			q := quadAt(w, off)
+			for variant := range 16 {
+				v := q
+				for j := range 4 {
+					if variant&(1<<j) != 0 {
+						if w[off+j] != '-' {
+							v = 0 // not a spelling of w: no bit
+							break
+						}
+						v = v&^(0xff<<(8*j)) | ('_'|0x20)<<(8*j)
 					}
-					v = v&^(0xff<<(8*j)) | ('_'|0x20)<<(8*j)
 				}
-			}
-			if v != 0 {
-				h := quadHash(v)
-				s.quads[h/64] |= 1 << (h % 64)
+				if v != 0 {
+					h := quadHash(v)
+					s.quads[h/64] |= 1 << (h % 64)
+				}
 			}
 		}
 	}
@@ -636,36 +654,38 @@ func (s *stems) mayHold(raw string) bool {
 // exact true, or the first escape or character outside ASCII that may
 // spell one, with exact false; -1 when there is none.
 func (s *stems) index(raw string) (at int, exact bool) {
-	i := 0
-	if s.quads != nil {
-		for ; i+4 <= len(raw); i++ {
-			switch c := raw[i]; {
-			case c == '\\':
-				if raw[i+1] == 'u' {
-					return i, false
-				}
-			case c >= utf8.RuneSelf:
-				if foldsToASCII(raw[i:]) {
-					return i, false
-				}
-			default:
-				if h := quadHash(quadAt(raw, i)); s.quads[h/64]&(1<<(h%64)) != 0 {
-					for _, w := range s.byFirst[c] {
-						if hasFoldPrefix(raw[i:], w) {
-							return i, true
-						}
-					}
+	from := 0 // no byte before it starts a stem or is an escape or outside ASCII
+	if s.quads != nil && s.stride > 1 {
+		end, p := 0, 0 // end: where the last bytes tried one by one end
+		for ; p+4 <= len(raw); p += s.stride {
+			q := rawQuad(raw, p)
+			if bs := q ^ 0x5c5c5c5c; q&0x80808080 == 0 && (bs-0x01010101)&^bs&0x80808080 == 0 { // ASCII, no '\\'
+				if h := quadHash(q | 0x20202020); s.quads[h/64]&(1<<(h%64)) == 0 {
+					continue // no stem starts in the stride that ends at p: it would hold these bytes
 				}
 			}
+			if at, exact := s.scan(raw, max(end, p-s.stride+1), p+4); at >= 0 {
+				return at, exact
+			}
+			end = p + 4
 		}
-		// The last three bytes start no word, but may an escape or a
-		// character outside ASCII.
+		from = max(end, p-s.stride+1)
 	}
-	for ; i < len(raw); i++ {
-		switch s.class[raw[i]] {
+	return s.scan(raw, from, len(raw))
+}
+
+// scan is index tried at every byte of raw[from:to].
+func (s *stems) scan(raw string, from, to int) (at int, exact bool) {
+	for i := from; i < to; i++ {
+		switch c := raw[i]; s.class[c] {
 		case 0:
 		case stemStart:
-			for _, w := range s.byFirst[raw[i]] {
+			if s.quads != nil && i+4 <= len(raw) {
+				if h := quadHash(quadAt(raw, i)); s.quads[h/64]&(1<<(h%64)) == 0 {
+					continue // the first four bytes of no stem
+				}
+			}
+			for _, w := range s.byFirst[c] {
 				if hasFoldPrefix(raw[i:], w) {
 					return i, true
 				}

@@ -207,7 +207,8 @@ func TestHeartbeatWordFrom(t *testing.T) {
 	})
 }
 
-// TestStemsIndexFilter: the four-byte filter finds what trying every byte
+// TestStemsIndexFilter: the four-byte filter (read every byte or every
+// stride bytes) finds what trying every byte
 // finds, for every set of stems, on generated text dense in stems spelled
 // every way foldByte reads them (cases, '_' for '-', cut short at the end
 // of the text, escapes, characters outside ASCII) and on the corpus's
@@ -244,7 +245,7 @@ func TestStemsIndexFilter(t *testing.T) {
 	found := 0
 	for range 50000 {
 		var b strings.Builder
-		for range 1 + rng.IntN(6) {
+		for range 1 + rng.IntN(12) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		raw := b.String()

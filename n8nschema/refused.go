@@ -115,8 +115,10 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if supabaseOK && supabase.NoCall {
 		return supabase, true // thrown before it asks for its credential
 	}
-	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] && !asksNoCredential(n, d) {
-		if creds := d.Credentials(); !slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
+	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] {
+		// Whether the node asks for none (its authentication parameter)
+		// is read only for a credential of a type it does not take.
+		if creds := d.Credentials(); !slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) && !asksNoCredential(n, d) {
 			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
 		}
 	}

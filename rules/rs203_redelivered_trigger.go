@@ -131,12 +131,14 @@ func slowText(rd analyze.Redelivery) string {
 func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 	w, t := pass.Workflow, rd.Trigger
 	g := pass.Set.Graph(w)
-	relay := analyze.RelayOf(g, t)
-	if relay.Key == "" && analyze.TriggerPaceIn(g, t) != analyze.PaceMachine {
-		return
-	}
+	// The harm first: who calls (a person's form or chat reads every
+	// value the webhook reaches) matters only when a repeat leaves one.
 	rep := repeatedFrom(pass, t, rd.Reach)
 	if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm {
+		return
+	}
+	relay := analyze.RelayOf(g, t)
+	if relay.Key == "" && analyze.TriggerPaceIn(g, t) != analyze.PaceMachine {
 		return
 	}
 	op := rep.writes[0]

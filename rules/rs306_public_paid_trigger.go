@@ -36,7 +36,7 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 		g := pass.Set.Graph(w)
 		ops := liveOps(pass)
 		var limits, checks []*n8nschema.Node // found on first need, once
-		var found bool
+		var limitsFound, checksFound bool
 		for _, t := range g.Triggers() {
 			exp := analyze.Exposure(t)
 			if exp == "" {
@@ -63,11 +63,19 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 					continue // a service's events, signed by it, or a workflow's own call
 				}
 			}
-			if !found {
-				limits, checks, found = rateLimits(g), callerChecks(g), true
+			if !limitsFound {
+				limits, limitsFound = rateLimits(g), true
 			}
-			if anyIn(limits, reach) || exp == "url" && anyIn(checks, reach) {
+			if anyIn(limits, reach) {
 				continue
+			}
+			if exp == "url" { // only a webhook's run can test its caller's header
+				if !checksFound {
+					checks, checksFound = callerChecks(g), true
+				}
+				if anyIn(checks, reach) {
+					continue
+				}
 			}
 			op := paid[0]
 			what := fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
@@ -146,13 +154,29 @@ var rateLimitWords = func() []string {
 	return out
 }()
 
+// rateLimitStems are pieces one of which every word of rateLimitWords
+// holds (TestRateLimitStems): most code holds none of them, and looking
+// for them spares looking for each word.
+var rateLimitStems = []string{"throttl", "quota", "too many", "request", "limit"}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // namesRateLimit reports whether s speaks of a rate limit: one of
 // rateLimitWords, or "credit" or "credits" ending a word.
 func namesRateLimit(s string) bool {
 	s = strings.ToLower(s)
-	for _, w := range rateLimitWords {
-		if strings.Contains(s, w) {
-			return true
+	if containsAny(s, rateLimitStems) {
+		for _, w := range rateLimitWords {
+			if strings.Contains(s, w) {
+				return true
+			}
 		}
 	}
 	ends := func(k int) bool { return k >= len(s) || !isWordByte(s[k]) }
