@@ -391,8 +391,11 @@ value:
 		i = j
 	}
 after:
-	// A value ended at i.
-	i = b.ws(i)
+	// A value ended at i; in pretty-printed JSON a comma or a bracket
+	// follows right away.
+	if i >= len(s) || s[i] <= ' ' {
+		i = b.ws(i)
+	}
 	if len(b.frames) == 0 {
 		return -1, i == len(s)
 	}
@@ -425,6 +428,12 @@ key:
 			b.keyStr = unescape(s[i+1 : j-1])
 		} else {
 			b.keyStr = s[i+1 : j-1]
+		}
+		// Pretty-printed JSON writes `"key": value`: the colon and its
+		// one space need no call to ws.
+		if j+2 < len(s) && s[j] == ':' && s[j+1] == ' ' && s[j+2] > ' ' {
+			i = j + 2
+			goto value
 		}
 		i = b.ws(j)
 		if i >= len(s) || s[i] != ':' {
@@ -559,7 +568,11 @@ func (b *builder) close() {
 func (b *builder) ws(i int) int {
 	s := b.text
 	for ; i < len(s); i++ {
-		switch s[i] {
+		c := s[i]
+		if c > ' ' {
+			return i // a token: the common case, one comparison
+		}
+		switch c {
 		case ' ', '\t', '\r':
 		case '\n':
 			b.lines = append(b.lines, b.lineBase+uint32(i)+1)
