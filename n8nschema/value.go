@@ -251,15 +251,18 @@ func (v Value) Get(path string) Value {
 // the value otherwise than the tree spells its path (pathOf): an escaped
 // or special byte in a key, a leading zero in an index.
 func (t *tree) lookup(i uint32, path string) (_ uint32, spelled, ok bool) {
-	spelled = strings.IndexByte(path, '\\') < 0
+	// A key with an escape is not spelled as the tree spells it:
+	// objectPart says so (an escape in an index finds nothing).
+	spelled = true
 	for {
 		n := &t.nodes[i]
 		var part string
 		more := false
 		switch n.kind() {
 		case Object:
-			part, path, more = objectPart(path)
-			if spelled && hasPathSpecial(part) {
+			var special bool
+			part, path, more, special = objectPart(path)
+			if special {
 				spelled = false
 			}
 			k, ok := t.member(n, part)
@@ -317,14 +320,26 @@ func (t *tree) member(n *jnode, key string) (uint32, bool) {
 }
 
 // objectPart cuts the first key off a dotted path, unescaping it; more is
-// false when it was the last.
-func objectPart(path string) (part, rest string, more bool) {
-	i := strings.IndexAny(path, ".\\")
-	if i < 0 {
-		return path, "", false
+// false when it was the last; special is true when the key as given holds
+// a byte escapeKey would escape (hasPathSpecial), or an escape.
+func objectPart(path string) (part, rest string, more, special bool) {
+	// One pass over the key, which is short: strings.IndexAny built a
+	// byte set or searched its set once per byte, a third of the cost of
+	// a Get.
+	i := 0
+	for ; i < len(path); i++ {
+		if c := path[i]; pathSpecial[c] {
+			if c == '.' {
+				return path[:i], path[i+1:], true, special
+			}
+			if c == '\\' {
+				break
+			}
+			special = true
+		}
 	}
-	if path[i] == '.' {
-		return path[:i], path[i+1:], true
+	if i == len(path) {
+		return path, "", false, special
 	}
 	b := []byte(path[:i])
 	for ; i < len(path); i++ {
@@ -335,12 +350,12 @@ func objectPart(path string) (part, rest string, more bool) {
 				b = append(b, path[i])
 			}
 		case '.':
-			return string(b), path[i+1:], true
+			return string(b), path[i+1:], true, true
 		default:
 			b = append(b, path[i])
 		}
 	}
-	return string(b), "", false
+	return string(b), "", false, true
 }
 
 // arrayIndex reads an array index of a dotted path: digits only.
