@@ -37,7 +37,8 @@ an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts), no
 because the execution ends first: after a node with a connection to a missing node, which n8n ends the
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
-otherwise); with no call left, there is no finding.`,
+otherwise); with no call left, there is no finding. A Data Table is no external call: it reaches n8n's own database
+inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
@@ -116,7 +117,7 @@ otherwise); with no call left, there is no finding.`,
 // main connections from t, the sub-nodes their roots call, and where a
 // reached node runs this workflow as its own sub-workflow (Execute
 // Workflow of $workflow.id), what its entry reaches; disabled nodes make
-// no call.
+// no call, and a Data Table, which runs inside n8n, is no external call.
 func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation) []*analyze.Operation {
 	reach := analyze.ReachFrom(g, t)
 	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
@@ -127,7 +128,7 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 	}
 	var out []*analyze.Operation
 	for _, op := range ops {
-		if reach[op.Node] && !op.Node.Disabled && !analyze.CannotCall(op) {
+		if reach[op.Node] && !op.Node.Disabled && !analyze.CannotCall(op) && !analyze.InProcess(op.Node) {
 			out = append(out, op)
 		}
 	}
