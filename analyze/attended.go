@@ -51,6 +51,24 @@ func byHand(typ string) bool {
 	return typ == n8nschema.TypeManualTrigger || typ == n8nschema.TypeStart || typ == n8nschema.TypeManualChatTrigger
 }
 
+// ByHandOnly reports whether only a person in the editor starts the runs
+// that reach n: an enabled Manual Trigger (or Start node) reaches it and no
+// other enabled trigger of the workflow does. The person who clicked
+// watches the run in the editor and sees it hang or fail.
+func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
+	var hand, other []*n8nschema.Node
+	for _, t := range g.Triggers() {
+		switch {
+		case t.Disabled:
+		case byHand(t.Type):
+			hand = append(hand, t)
+		default:
+			other = append(other, t)
+		}
+	}
+	return len(hand) > 0 && ReachFrom(g, hand...)[n] && !ReachFrom(g, other...)[n]
+}
+
 // byCaller reports a trigger that another workflow fires: a call, or a
 // failed execution that names the workflow as its error workflow.
 func byCaller(typ string) bool {
