@@ -18,7 +18,9 @@ unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its 
 Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute-error-workflow.ts), no error
 output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
-is, and so is a form that answers on submission. A chat shows its user the error, and a sub-workflow's caller
+is, and so is a form that answers on submission. A schedule whose every run ends in a message to a fixed
+recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
+nothing else is a note: the owner expects the message and notices the one that does not come. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
 messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
@@ -105,6 +107,10 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 		// silence is certain only once the workflow is published.
 		if byPerson {
 			d.Severity = analyze.Note
+		} else if n8nschema.IsScheduleTrigger(trigger.Type) && analyze.EndsInOwnMessage(g, trigger) {
+			// The owner expects the message at each tick and misses it.
+			d.Severity = analyze.Note
+			d.Message += " (every run ends in a message to a fixed recipient: the one that does not come is the signal)"
 		} else if analyze.RunStateOf(w) != analyze.RunShown {
 			d.Severity = analyze.Note
 			d.Message += " (the export does not show the workflow active: its triggers fire only once it is published)"
