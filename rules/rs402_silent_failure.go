@@ -39,7 +39,8 @@ an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts), no
 because the execution ends first: after a node with a connection to a missing node, which n8n ends the
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
-otherwise); with no call left, there is no finding. A Data Table is no external call: it reaches n8n's own database
+otherwise); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
+model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A Data Table is no external call: it reaches n8n's own database
 inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
@@ -83,8 +84,8 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 				continue
 			}
 			calls := reachedBy(pass, g, t, ops)
-			if len(calls) == 0 {
-				continue
+			if len(calls) == 0 || analyze.LeavesNothing(analyze.ReachFrom(g, t)) {
+				continue // no call, or nothing a failed run would lose
 			}
 			person := analyze.ConversesIn(g, t)
 			if trigger != nil && person {
