@@ -37,7 +37,7 @@ No Op that ends the branch; nodes after a Wait or No Op that do not read the ite
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
-".../search", a model's /chat, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
+".../search", a model's /chat, a question's /answer, /classify or /predict, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
 only ids and filters). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
 returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
