@@ -1,6 +1,9 @@
 package analyze
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCodeMayDrop(t *testing.T) {
 	for _, c := range []struct {
@@ -16,6 +19,21 @@ func TestCodeMayDrop(t *testing.T) {
 	} {
 		if got := codeMayDrop(c.code); got != c.want {
 			t.Errorf("codeMayDrop(%q) = %v, want %v", c.code, got, c.want)
+		}
+	}
+}
+
+func TestCatchFlags(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want string
+	}{
+		{"try { x() } catch (e) { return [{ json: { success: false, error: e.message } }] }", "success,error"},
+		{"try { x() } catch { ok = false }", "ok"},
+		{"const ok = false;\nreturn [{json: {ok}}]", ""},
+	} {
+		if got := strings.Join(CatchFlags(c.code), ","); got != c.want {
+			t.Errorf("CatchFlags(%q) = %q, want %q", c.code, got, c.want)
 		}
 	}
 }

@@ -20,7 +20,9 @@ output wired to a handler, no dead-man's-switch ping. A webhook that answers wit
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
-nothing else is a note: the owner expects the message and notices the one that does not come. A chat shows its user the error, and a sub-workflow's caller
+nothing else is a note: the owner expects the message and notices the one that does not come. So is a workflow
+whose Code node catches the failures of its work and sets a flag (success: false) that an If or Switch after it
+tests to send the failed item to an alert: the failures of that work are reported in-band. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
 messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
@@ -106,7 +108,11 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			how, trigger.Name, len(reached), plural(len(reached), "call", "calls"))
 		// The person who wrote to the bot sees no answer come; and the
 		// silence is certain only once the workflow is published.
-		if byPerson {
+		if c := analyze.ReportsCaughtFailures(g); c != nil {
+			// Observed in-band: the code catches and an alert follows.
+			d.Severity = analyze.Note
+			d.Message += fmt.Sprintf(" (node %q catches the failures of its work and a condition on its flag sends them to an alert)", c.Name)
+		} else if byPerson {
 			d.Severity = analyze.Note
 		} else if n8nschema.IsScheduleTrigger(trigger.Type) && analyze.EndsInOwnMessage(g, trigger) {
 			// The owner expects the message at each tick and misses it.
