@@ -1,6 +1,11 @@
 package analyze
 
-import "github.com/stormcheck/stormcheck/n8nschema"
+import (
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // Who starts a workflow decides whether an outage meets its executions all
 // at once. A workflow that only a person starts from the editor (a Manual
@@ -46,9 +51,13 @@ func RunStateOf(w *n8nschema.Workflow) RunState {
 	return RunUnknown
 }
 
-// byHand reports a trigger that only a person in the editor fires.
-func byHand(typ string) bool {
-	return typ == n8nschema.TypeManualTrigger || typ == n8nschema.TypeStart || typ == n8nschema.TypeManualChatTrigger
+// ByHand reports a trigger that only a person in the editor fires: a
+// Manual Trigger, the legacy Start node, a manual chat, or a clock trigger
+// whose rule registers no job (registersNoJob).
+func ByHand(t *n8nschema.Node) bool {
+	typ := t.Type
+	return typ == n8nschema.TypeManualTrigger || typ == n8nschema.TypeStart || typ == n8nschema.TypeManualChatTrigger ||
+		n8nschema.IsScheduleTrigger(typ) && registersNoJob(t)
 }
 
 // ByHandOnly reports whether only a person in the editor starts the runs
@@ -60,7 +69,7 @@ func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
-		case byHand(t.Type):
+		case ByHand(t):
 			hand = append(hand, t)
 		default:
 			other = append(other, t)
@@ -69,39 +78,50 @@ func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
 	return len(hand) > 0 && ReachFrom(g, hand...)[n] && !ReachFrom(g, other...)[n]
 }
 
-// byCaller reports a trigger that another workflow fires: a call, or a
-// failed execution that names the workflow as its error workflow.
-func byCaller(typ string) bool {
-	return typ == n8nschema.TypeExecuteWorkflowTrigger || typ == n8nschema.TypeErrorTrigger
-}
-
 // ManualOnly returns the workflows of the set that only a person starts:
 // no enabled trigger of their own that fires without a person (an
 // archived workflow's never do), and no workflow of the set that runs on
 // its own starts them (an Execute Workflow, a tool, a webhook call, an
-// error workflow setting). A workflow that waits for a caller (an Execute
-// Workflow Trigger, an Error Trigger) and has none in the set is taken to
-// have callers outside it, which may run on their own.
+// error workflow setting).
+//
+// A workflow whose only other start is an Execute Workflow Trigger and
+// that no call of the set resolves to (an orphan) runs when a person
+// starts it: the set is taken to hold its callers, as it holds the other
+// workflows the rules count (audit the whole export). A call the set
+// cannot resolve may still be to it (OrphanGroup, StartedByHand). A
+// workflow with an Error Trigger that no workflow of the set names as
+// its error workflow is taken to be named by workflows outside it.
 func ManualOnly(s *Set) map[*n8nschema.Workflow]bool {
+	manual, _ := manualOnly(s)
+	return manual
+}
+
+// manualOnly is ManualOnly; it returns the orphans too.
+func manualOnly(s *Set) (map[*n8nschema.Workflow]bool, []*n8nschema.Workflow) {
 	runs := map[*n8nschema.Workflow]bool{} // started without a person
-	var queue []*n8nschema.Workflow
+	var queue, orphans []*n8nschema.Workflow
 	for _, w := range s.Workflows {
 		if RunStateOf(w) == RunNever {
 			continue
 		}
-		own, waits := false, false
+		own, waits, called := false, false, false
 		for _, t := range s.Graph(w).Triggers() {
 			switch {
-			case t.Disabled || byHand(t.Type):
-			case byCaller(t.Type):
+			case t.Disabled || ByHand(t):
+			case t.Type == n8nschema.TypeErrorTrigger:
 				waits = true
+			case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
+				called = true
 			default:
 				own = true
 			}
 		}
-		if own || waits && !calledBy(s, w) {
+		switch {
+		case own || waits && !calledBy(s, w):
 			runs[w] = true
 			queue = append(queue, w)
+		case called && !calledBy(s, w):
+			orphans = append(orphans, w)
 		}
 	}
 	for len(queue) > 0 {
@@ -120,7 +140,171 @@ func ManualOnly(s *Set) map[*n8nschema.Workflow]bool {
 			out[w] = true
 		}
 	}
+	return out, orphans
+}
+
+// An OrphanGroup is what a group of workflows audited together holds of
+// its orphans (ManualOnly): the workflows that run only when one of them
+// is called share it. Instances are the orphans' n8n instances
+// (meta.instanceId, "" for none); Calls are the calls those workflows
+// make that the set cannot resolve, which run only then.
+type OrphanGroup struct {
+	Instances []string
+	Calls     []UnresolvedCall
+}
+
+// An UnresolvedCall is an Execute Workflow or workflow tool call of a
+// workflow of n8n instance Instance whose target the set does not hold:
+// computed at run time, or an id no workflow of the set has.
+type UnresolvedCall struct{ Instance string }
+
+// orphanGroups gives each workflow that runs only when an orphan is
+// called (manual, yet reached from an orphan through calls the set
+// resolves) the group of the orphans that reach it: orphans whose reach
+// meets share one. Each workflow is visited once.
+func orphanGroups(s *Set, manual map[*n8nschema.Workflow]bool, orphans []*n8nschema.Workflow) map[*n8nschema.Workflow]*OrphanGroup {
+	if len(orphans) == 0 {
+		return nil
+	}
+	parent := make([]int, len(orphans))
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	of := map[*n8nschema.Workflow]int{} // the orphan whose walk reached it first
+	for i, o := range orphans {
+		parent[i] = i
+		if j, ok := of[o]; ok {
+			parent[find(i)] = find(j)
+			continue
+		}
+		of[o] = i
+		queue := []*n8nschema.Workflow{o}
+		for len(queue) > 0 {
+			w := queue[0]
+			queue = queue[1:]
+			for _, c := range s.CallsFrom(w) {
+				if c.To == nil || c.Kind == CallN8nAPI || !manual[c.To] || RunStateOf(c.To) == RunNever {
+					continue
+				}
+				if j, ok := of[c.To]; ok {
+					parent[find(j)] = find(i)
+					continue
+				}
+				of[c.To] = i
+				queue = append(queue, c.To)
+			}
+		}
+	}
+	groups := make([]*OrphanGroup, len(orphans))
+	for i, o := range orphans {
+		r := find(i)
+		if groups[r] == nil {
+			groups[r] = &OrphanGroup{}
+		}
+		if in := instanceOf(o); !slices.Contains(groups[r].Instances, in) {
+			groups[r].Instances = append(groups[r].Instances, strings.Clone(in))
+		}
+	}
+	out := make(map[*n8nschema.Workflow]*OrphanGroup, len(of))
+	for w, i := range of {
+		out[w] = groups[find(i)]
+	}
 	return out
+}
+
+// unresolvedCalls returns w's calls that may start an orphan.
+func unresolvedCalls(s *Set, w *n8nschema.Workflow) []UnresolvedCall {
+	var out []UnresolvedCall
+	for _, c := range s.CallsFrom(w) {
+		if c.To == nil && (c.Kind == CallExecute || c.Kind == CallTool) && (c.Dynamic || c.Missing != "") {
+			out = append(out, UnresolvedCall{Instance: strings.Clone(instanceOf(w))})
+		}
+	}
+	return out
+}
+
+func instanceOf(w *n8nschema.Workflow) string { return w.Value.Get("meta.instanceId").Str() }
+
+// StartedByHand returns, by index, the workflows of the set that only a
+// person starts: ManualOnly, less those an orphan of their group runs
+// when a call of the set that it cannot resolve may start that orphan:
+// a call from a workflow that runs (or that such an orphan runs), of the
+// orphan's n8n instance (or one of the two exports names none), whose
+// target is computed at run time or is an id the set does not hold. Ids
+// change when workflows are copied between instances, and the names
+// lists cache go stale, so such a call may be to any of them.
+func StartedByHand(wfs []WorkflowSummary) []bool {
+	byInstance := map[string][]*OrphanGroup{}
+	seen := map[*OrphanGroup]bool{}
+	var queue []UnresolvedCall
+	for i := range wfs {
+		w := &wfs[i]
+		if g := w.Orphans; g != nil && !seen[g] {
+			seen[g] = true
+			for _, in := range g.Instances {
+				byInstance[in] = append(byInstance[in], g)
+			}
+		}
+		if !w.ManualOnly {
+			queue = append(queue, w.Unresolved...)
+		}
+	}
+	woken := map[*OrphanGroup]bool{}
+	wake := func(in string) {
+		for _, g := range byInstance[in] {
+			if !woken[g] {
+				woken[g] = true
+				queue = append(queue, g.Calls...)
+			}
+		}
+		delete(byInstance, in) // each instance's orphans are woken once
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c.Instance == "" {
+			for in := range byInstance {
+				wake(in)
+			}
+			continue
+		}
+		wake(c.Instance)
+		wake("")
+	}
+	out := make([]bool, len(wfs))
+	for i := range wfs {
+		out[i] = wfs[i].ManualOnly && !(wfs[i].Orphans != nil && woken[wfs[i].Orphans])
+	}
+	return out
+}
+
+// StartedOnlyByHand reports a workflow whose every execution n8n runs in
+// manual mode: it has an enabled trigger, every one a person fires from the
+// editor, and no workflow of the set calls it (itself included: a call runs
+// the callee in "integrated" mode). n8n runs no error workflow for a manual
+// execution (packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts
+// hookFunctionsSave: dispatchesErrorWorkflow = !isManualMode && ...).
+func StartedOnlyByHand(s *Set, w *n8nschema.Workflow) bool {
+	for _, c := range s.CallsTo(w) {
+		if c.Kind != CallN8nAPI {
+			return false
+		}
+	}
+	has := false
+	for _, t := range s.Graph(w).Triggers() {
+		if t.Disabled {
+			continue
+		}
+		if !ByHand(t) {
+			return false
+		}
+		has = true
+	}
+	return has
 }
 
 // calledBy reports whether another workflow of the set starts w.

@@ -1,6 +1,10 @@
 package analyze
 
-import "github.com/stormcheck/stormcheck/n8nschema"
+import (
+	"slices"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // A sub-workflow has no pace of its own: whatever runs the node that calls
 // it drives it. One that only a chat bot's or a form's run calls comes one
@@ -53,4 +57,23 @@ func pacesWithCallers(s *Set, w *n8nschema.Workflow, memo map[*n8nschema.Workflo
 		}
 	}
 	return out
+}
+
+// WebhookCallerPaces returns the paces that reach the nodes of other
+// workflows of the set calling webhook t of w by an HTTP request (each
+// read back through callers that are sub-workflows), and whether any
+// does. A webhook that workflows of the set call runs when they call it:
+// one that only a chat's or a form's run calls comes one person at a time.
+func WebhookCallerPaces(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (uint8, bool) {
+	var bits uint8
+	called := false
+	memo := map[*n8nschema.Workflow]map[*n8nschema.Node]uint8{}
+	for _, c := range s.CallsTo(w) {
+		if c.Kind != CallWebhook || c.From == w || c.Node == nil || !slices.Contains(c.Entry, t) {
+			continue
+		}
+		called = true
+		bits |= pacesWithCallers(s, c.From, memo, 1)[c.Node]
+	}
+	return bits, called
 }

@@ -67,6 +67,9 @@ type Call struct {
 	// resolved or not a literal id), so that one missing workflow is
 	// reported once.
 	Missing string
+	// Dynamic is true when the target is an expression evaluated at run
+	// time: such a call may start any workflow (StartedByHand).
+	Dynamic bool
 	// Each is true for Execute Workflow in mode "each" (one sub-execution
 	// per item); NoWait for options.waitForSubWorkflow false.
 	Each, NoWait bool
@@ -334,6 +337,9 @@ func locateCalls(s *Set) {
 	}
 }
 
+// dynamicRef is workflowRef's reason for a target computed at run time.
+const dynamicRef = "its workflowId is an expression evaluated at run time"
+
 // selfRE matches an expression that names the running workflow's own id.
 var selfRE = lazyregexp.New(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
 
@@ -361,7 +367,7 @@ func workflowRef(n *n8nschema.Node) (id, raw string, ref n8nschema.Value, self b
 			return "", raw, ref, true, ""
 		}
 		if strings.Contains(s, "{{") {
-			return "", raw, ref, false, "its workflowId is an expression evaluated at run time"
+			return "", raw, ref, false, dynamicRef
 		}
 	}
 	if mode == "url" {
@@ -398,6 +404,7 @@ func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Cal
 	case self:
 		c.To, c.Self, c.Entry = w, true, subworkflowStart(w)
 	case why != "":
+		c.Dynamic = why == dynamicRef
 		c.Assumed = why + "; assumed it calls a workflow outside the set that makes no external calls"
 	default:
 		k := lookup{id: id}

@@ -279,7 +279,21 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.respondWhy[int32(i)]; ok {
 		return why, true
 	}
+	if why, ok := g.issueWhy[int32(i)]; ok {
+		return why, true
+	}
 	return n8nschema.GateThrows(n)
+}
+
+// StartRefused reports a trigger whose every run n8n refuses before any
+// node runs, since a node it reaches misses a required parameter
+// (refusedStarts). n8n also refuses to publish such a workflow, naming
+// the node and the parameter.
+// It returns that node and the parameter.
+func (g *Graph) StartRefused(n *n8nschema.Node) (*n8nschema.Node, string, bool) {
+	i, ok := g.index(n)
+	is, refused := g.issueAt[int32(i)]
+	return is.node, is.param, ok && refused
 }
 
 // LiveFrom returns the nodes runs started at starts reach along main

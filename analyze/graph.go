@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -59,7 +60,9 @@ type Graph struct {
 	Loops []*Loop
 	// Unloadable are the nodes, disabled ones included, whose type n8n's
 	// own packages do not ship in the release analysed
-	// (n8nschema.UnshippedIn). n8n cannot build such a workflow: it
+	// (n8nschema.UnshippedIn), or that have no type at all (the Workflow
+	// constructor's look-up throws on it: n8n/dist/node-types.js
+	// resolveBaseName calls endsWith on the type). n8n cannot build such a workflow: it
 	// refuses to publish it and fails every run before any node runs
 	// (docs/n8n-facts.md). So a graph with one has no triggers and reaches
 	// nothing, and every rule that models runs is silent on it.
@@ -134,6 +137,11 @@ type Graph struct {
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string
+	// issueWhy holds, by index, the triggers whose every run n8n refuses
+	// before any node runs: a node they reach misses a required
+	// parameter (refusedStarts).
+	issueWhy map[int32]string
+	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -228,7 +236,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			g.Nodes = append(g.Nodes, nd)
-			if n8nschema.UnshippedIn(nd.Type, v) {
+			if nd.Type == "" || n8nschema.UnshippedIn(nd.Type, v) {
 				g.Unloadable = append(g.Unloadable, nd)
 			}
 		}
@@ -357,6 +365,7 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
+	g.refusedStarts(mark)
 	follows, resumable := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
@@ -397,6 +406,79 @@ func (g *Graph) failing() {
 			}
 		}
 	}
+}
+
+// refusedStarts marks the enabled triggers whose every run n8n refuses
+// before any node runs: before an execution starts, n8n checks its start
+// node and every node after it along main connections (at any depth,
+// through disabled nodes, whatever output), and throws
+// WorkflowHasIssuesError when one misses a required parameter
+// (n8n-core/dist/execution-engine/workflow-execute.js
+// checkForWorkflowIssues, checkReadyForExecution;
+// n8nschema.MissingRequired). One walk back from those nodes finds them;
+// a trigger takes the nearest such node (the first in file order among
+// the nearest).
+func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
+	var queue []int
+	from := map[int]int{} // node → the node missing a parameter it reaches
+	missing := map[int]string{}
+	for i, nd := range g.Nodes {
+		if p, ok := n8nschema.MissingRequired(nd); ok {
+			missing[i] = p
+			from[i] = i
+			queue = append(queue, i)
+		}
+	}
+	if len(queue) == 0 {
+		return
+	}
+	var unrunTo map[*n8nschema.Node][]*n8nschema.Node // connections at outputs a node lacks still count
+	for _, e := range g.Unrun {
+		if unrunTo == nil {
+			unrunTo = map[*n8nschema.Node][]*n8nschema.Node{}
+		}
+		unrunTo[e.To] = append(unrunTo[e.To], e.From)
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		visit := func(j int, ok bool) {
+			if _, seen := from[j]; ok && !seen {
+				from[j] = from[i]
+				queue = append(queue, j)
+			}
+		}
+		for _, e := range g.ins(i) {
+			if e.Type == ConnMain {
+				visit(int(e.from), true)
+			}
+		}
+		for _, f := range unrunTo[g.Nodes[i]] {
+			visit(g.index(f))
+		}
+	}
+	for i, nd := range g.Nodes {
+		src, ok := from[i]
+		if !ok || nd.Disabled || g.specs[i].Role != n8nschema.RoleTrigger {
+			continue
+		}
+		if g.issueWhy == nil {
+			g.issueWhy = map[int32]string{}
+		}
+		m := g.Nodes[src]
+		if g.issueAt == nil {
+			g.issueAt = map[int32]issue{}
+		}
+		g.issueAt[int32(i)] = issue{m, missing[src]}
+		g.issueWhy[int32(i)] = fmt.Sprintf("node %q misses its required parameter %q, so n8n refuses every run before any node runs", m.Name, missing[src])
+		mark(&g.fails, i)
+	}
+}
+
+// issue is a node that misses a required parameter, and the parameter.
+type issue struct {
+	node  *n8nschema.Node
+	param string
 }
 
 // refusal is what n8nschema.RefusedCall says of a node.

@@ -292,9 +292,9 @@ func TestUnrunOutputs(t *testing.T) {
 		{"switch past its rules", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":[{},{}]}}}`, 2, false, false},
 		{"switch rules from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":"={{ $json.rules }}"}}}`, 5, true, false},
 		{"switch outputs from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"mode":"expression","numberOutputs":"={{ 6 }}"}}`, 5, true, false},
-		{"sentiment third category", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1}`, 2, true, false},
+		{"sentiment third category", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1,"parameters":{"inputText":"={{ $json.text }}"}}`, 2, true, false},
 		{"sentiment past its categories", `{"name":"A","type":"@n8n/n8n-nodes-langchain.sentimentAnalysis","typeVersion":1.1,"parameters":{"options":{"categories":"Happy, Sad"}}}`, 2, false, false},
-		{"classifier categories from an expression", `{"name":"A","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"categories":{"categories":"={{ $json.c }}"}}}`, 3, true, false},
+		{"classifier categories from an expression", `{"name":"A","type":"@n8n/n8n-nodes-langchain.textClassifier","typeVersion":1.1,"parameters":{"inputText":"={{ $json.text }}","categories":{"categories":"={{ $json.c }}"}}}`, 3, true, false},
 		{"respond with response output", `{"name":"A","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.4,"parameters":{"enableResponseOutput":true}}`, 1, true, false},
 		// No typeVersion: $nodeVersion is undefined in the outputs
 		// expression (RespondToWebhook/utils/outputs.js), so one output.
@@ -302,7 +302,7 @@ func TestUnrunOutputs(t *testing.T) {
 		{"disabled if, true", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 0, true, false},
 		{"disabled if, false", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"disabled":true}`, 1, false, false},
 		{"disabled node's error output", `{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://x.io"},"onError":"continueErrorOutput","disabled":true}`, 1, false, false},
-		{"guardrails fail", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2}`, 1, true, false},
+		{"guardrails fail", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2,"parameters":{"text":"={{ $json.text }}"}}`, 1, true, false},
 		{"guardrails sanitize has one output", `{"name":"A","type":"@n8n/n8n-nodes-langchain.guardrails","typeVersion":2,"parameters":{"operation":"sanitize"}}`, 1, false, false},
 		{"community node", `{"name":"A","type":"n8n-nodes-community.thing","typeVersion":1}`, 3, true, false},
 		{"vector store outputs by mode", `{"name":"A","type":"@n8n/n8n-nodes-langchain.vectorStoreInMemory","typeVersion":1.3}`, 1, true, false},
@@ -369,6 +369,29 @@ func TestUnloadable(t *testing.T) {
 		if len(g.Unloadable) != c.unloadable || len(g.Triggers()) != c.triggers || g.Reachable(w.Node("Call")) != c.live || live != c.live || (len(g.Loops) > 0) {
 			t.Errorf("n8n %v: %d unloadable, %d triggers, Call reachable %v, a live operation %v; want %d, %d, %v, %v",
 				c.v, len(g.Unloadable), len(g.Triggers()), g.Reachable(w.Node("Call")), live, c.unloadable, c.triggers, c.live, c.live)
+		}
+	}
+}
+
+// TestUnloadableTypeless: a node with no type, or a type that is no
+// string, makes the workflow one n8n cannot build, disabled or not.
+func TestUnloadableTypeless(t *testing.T) {
+	for _, node := range []string{
+		`{"parameters": {}, "position": [0, 0]}`,
+		`{"name": "Lost", "type": "", "position": [0, 0]}`,
+		`{"name": "Lost", "type": {"name": "n8n-nodes-base.set"}, "disabled": true}`,
+		`{"name": "Lost", "type": 7}`,
+	} {
+		src := `{"name": "W", "nodes": [
+		  {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "x"}},
+		  {"name": "Call", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [0, 0], "parameters": {"url": "https://api.acme.test/x"}},
+		  ` + node + `],
+		  "connections": {"Hook": {"main": [[{"node": "Call", "type": "main", "index": 0}]]}}}`
+		s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
+		w := s.Workflows[0]
+		g := s.Graph(w)
+		if len(g.Unloadable) != 1 || len(g.Triggers()) != 0 || g.Reachable(w.Node("Call")) {
+			t.Errorf("%s: %d unloadable, %d triggers, Call reachable %v; want 1, 0, false", node, len(g.Unloadable), len(g.Triggers()), g.Reachable(w.Node("Call")))
 		}
 	}
 }

@@ -59,16 +59,33 @@ var personTriggers = map[string]string{
 // Converses reports whether a trigger starts an execution for a person
 // who waits for its answer in a chat or a messaging app: when it fails,
 // the person sees no answer come.
-func Converses(t *n8nschema.Node) bool { return personTriggers[t.Type] == "chat" }
+func Converses(t *n8nschema.Node) bool { return personTriggers[t.Type] == "chat" && !callSummaries(t) }
+
+// callSummaries reports a Twilio Trigger that listens only for "New Call"
+// (com.twilio.voice.insights.call-summary.complete), a summary Twilio sends
+// up to thirty minutes after a call has ended: nobody waits for it, unlike
+// "New SMS" (nodes-base/nodes/Twilio/TwilioTrigger.node.ts updates).
+func callSummaries(t *n8nschema.Node) bool {
+	if t.Type != "n8n-nodes-base.twilioTrigger" {
+		return false
+	}
+	u := t.Params().Get("updates").Elems()
+	for _, e := range u {
+		if e.Str() != "com.twilio.voice.insights.call-summary.complete" {
+			return false
+		}
+	}
+	return len(u) > 0
+}
 
 // TriggerPace says who drives a trigger node's executions. A Webhook that
 // answers GET is opened by a browser (an approval link, a "run now" link,
 // a page); one that takes POST is called by a machine.
 func TriggerPace(t *n8nschema.Node) Pace {
 	switch typ := t.Type; {
-	case n8nschema.IsInternalTrigger(typ) && typ != n8nschema.TypeManualChatTrigger:
+	case n8nschema.IsInternalTrigger(typ) && typ != n8nschema.TypeManualChatTrigger, n8nschema.IsScheduleTrigger(typ) && registersNoJob(t):
 		return PaceInternal
-	case personTriggers[typ] != "":
+	case personTriggers[typ] != "" && !callSummaries(t):
 		return PacePerson
 	case typ == n8nschema.TypeWebhook:
 		if webhookMethods(t) == "GET" {
@@ -224,7 +241,8 @@ func ConversesIn(g *Graph, t *n8nschema.Node) bool {
 }
 
 // RelaysChat reports whether the workflow a Webhook starts answers the
-// sender in a messaging app: a node it runs sends a chat message (a chat
+// sender in a messaging app, or takes an inbound text message as a
+// messaging app's trigger does (smsInbound): a node it runs sends a chat message (a chat
 // app, WhatsApp or SMS, or an HTTP call to a messaging API; e-mail is no
 // conversation) to the sender named in the request's body (the chat id,
 // the sender's number, a reply token the message came with), or to a reply
@@ -239,6 +257,9 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 
 // relaysChat is RelaysChat over the nodes t's runs reach.
 func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	if smsInbound(g, reach, t) {
+		return true
+	}
 	copied := bodyCopies(g, reach, t)
 	if repliesThroughCallback(g, t, reach, copied) {
 		return true
@@ -267,6 +288,50 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 	}
 	return false
 }
+
+// smsInbound reports a Webhook that Twilio (or a Twilio-compatible API)
+// posts inbound SMS or WhatsApp messages to: its runs read the message's
+// text and sender from the request body as Twilio names them, Body with
+// From or WaId (capitalised form parameters, Twilio's messaging webhook
+// request; a status callback sends MessageStatus and no Body). Each such
+// request is a person's message, as the Twilio Trigger's "New SMS" event is.
+func smsInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	var text, from bool
+	read := func(x string) {
+		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
+			f := firstFieldRE.FindStringSubmatch(m[1])
+			if f == nil {
+				continue
+			}
+			switch f[1] + f[2] {
+			case "Body":
+				text = true
+			case "From", "WaId":
+				from = true
+			}
+		}
+	}
+	for n := range reach {
+		if n.Disabled {
+			continue
+		}
+		for _, r := range g.bodyReads(n) {
+			if r.of(t) {
+				read(r.x)
+			}
+		}
+		// A Code node reads the request without {{ }}: $json.body.Body.
+		for _, k := range []string{"jsCode", "functionCode"} {
+			if c := n.Params().Get(k).Str(); strings.Contains(c, "Body") {
+				read(c)
+			}
+		}
+	}
+	return text && from
+}
+
+// firstFieldRE takes the first field of a body path: .Body, ["From"].
+var firstFieldRE = lazyregexp.New(`^\s*(?:\.\s*(\w+)|\[\s*["'](\w+)["']\s*\])`)
 
 // bodyCopies returns the fields Set nodes among reached fill from t's
 // request body, each with the expression that reads it.

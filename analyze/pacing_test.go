@@ -34,6 +34,11 @@ func TestBrowserAndRelayPace(t *testing.T) {
 		{"a redirect", hook(`{}`), respond(`{"respondWith": "redirect", "redirectURL": "https://example.com/thanks"}`), PacePerson},
 		{"an HTML page", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=<!DOCTYPE html><html><body>{{ $json.output }}</body></html>"}`), PacePerson},
 		{"TwiML is no page", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "<Response><Message>ok</Message></Response>"}`), PaceMachine},
+		{"a Twilio inbound SMS, answered in TwiML", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=<Response><Message>Got {{ $json.body.Body }} from {{ $json.body.From }}</Message></Response>"}`), PacePerson},
+		{"a Twilio WhatsApp message, read by node", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "=<Response><Message>{{ $('Hook').item.json.body['Body'] }} {{ $('Hook').item.json.body.WaId }}</Message></Response>"}`), PacePerson},
+		{"a Twilio inbound SMS, read in code", hook(`{}`), `{"name": "Next", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0], "parameters": {"jsCode": "const b = $input.first().json.body;\nreturn [{ json: { text: $input.first().json.body.Body, phone: $input.first().json.body.From } }];"}}`, PacePerson},
+		{"a Twilio status callback", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.body.MessageStatus }} {{ $json.body.From }}"}`), PaceMachine},
+		{"a body field in lower case is no SMS", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.body.body }} {{ $json.body.from }}"}`), PaceMachine},
 		{"an HTML content type", hook(`{}`), respond(`{"respondWith": "text", "responseBody": "={{ $json.html }}", "options": {"responseHeaders": {"entries": [{"name": "Content-Type", "value": "text/html; charset=UTF-8"}]}}}`), PacePerson},
 		{"CORS headers", hook(`{}`), respond(`{"respondWith": "json", "responseBody": "={}", "options": {"responseHeaders": {"entries": [{"name": "Access-Control-Allow-Origin", "value": "*"}]}}}`), PacePerson},
 		{"the pages' origins", hook(`{"allowedOrigins": "https://shop.example.com"}`), respond(`{}`), PacePerson},
@@ -103,6 +108,35 @@ func TestRunNowWebhook(t *testing.T) {
 		 "connections": {"Hook": {"main": [`+tc.hookTo+`]}, "Daily": {"main": [[{"node": "Job", "type": "main", "index": 0}]]}}}`)
 		if got := TriggerPaceIn(BuildGraph(w), w.Nodes[0]); got != tc.want {
 			t.Errorf("%s: TriggerPaceIn = %d; want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestClockWithNoJob: a Cron with no trigger times and a Schedule Trigger
+// whose rule.interval is an empty list register no job: a person starts
+// them from the editor. An empty rule runs daily.
+func TestClockWithNoJob(t *testing.T) {
+	for _, tc := range []struct {
+		name, node string
+		byHand     bool
+	}{
+		{"a Cron with a cron expression beside no trigger times", `{"type": "n8n-nodes-base.cron", "parameters": {"cronExpression": "0 9 * * *"}}`, true},
+		{"a Cron with an empty item list", `{"type": "n8n-nodes-base.cron", "parameters": {"triggerTimes": {"item": []}}}`, true},
+		{"a Cron with a time", `{"type": "n8n-nodes-base.cron", "parameters": {"triggerTimes": {"item": [{"hour": 9}]}}}`, false},
+		{"a Schedule Trigger with an empty interval list", `{"type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "parameters": {"rule": {"interval": []}}}`, true},
+		{"a Schedule Trigger with an empty rule", `{"type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "parameters": {"rule": {}}}`, false},
+		{"a Schedule Trigger with no parameters", `{"type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "parameters": {}}`, false},
+	} {
+		w := parseOne(t, `{"nodes": [`+strings.Replace(tc.node, "{", `{"name": "T", "position": [0, 0], `, 1)+`], "connections": {}}`)
+		n := w.Nodes[0]
+		if got := ByHand(n); got != tc.byHand {
+			t.Errorf("%s: ByHand = %v; want %v", tc.name, got, tc.byHand)
+		}
+		if got := OnClock(n); got == tc.byHand {
+			t.Errorf("%s: OnClock = %v; want %v", tc.name, got, !tc.byHand)
+		}
+		if want := map[bool]Pace{true: PaceInternal, false: PaceMachine}[tc.byHand]; TriggerPace(n) != want {
+			t.Errorf("%s: TriggerPace = %d; want %d", tc.name, TriggerPace(n), want)
 		}
 	}
 }

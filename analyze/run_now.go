@@ -23,7 +23,7 @@ func (g *Graph) runsNow(t *n8nschema.Node) bool {
 		g.runNow = map[*n8nschema.Node]bool{}
 		var schedules []*n8nschema.Node
 		for _, tr := range g.Triggers() {
-			if !tr.Disabled && n8nschema.IsScheduleTrigger(tr.Type) {
+			if !tr.Disabled && OnClock(tr) {
 				schedules = append(schedules, tr)
 			}
 		}

@@ -19,8 +19,8 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	var schedules, errs []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
-		case t.Disabled || byHand(t.Type):
-		case n8nschema.IsScheduleTrigger(t.Type):
+		case t.Disabled || ByHand(t):
+		case OnClock(t):
 			schedules = append(schedules, t)
 		case t.Type == n8nschema.TypeErrorTrigger:
 			errs = append(errs, t)
@@ -103,8 +103,8 @@ func namerPace(s *Set, w *n8nschema.Workflow) (int, int) {
 	every := 0
 	for _, t := range g.Triggers() {
 		switch {
-		case t.Disabled || byHand(t.Type):
-		case n8nschema.IsScheduleTrigger(t.Type):
+		case t.Disabled || ByHand(t):
+		case OnClock(t):
 			schedules = append(schedules, t)
 			e, known := ScheduleEveryMS(t)
 			if !known || e <= 0 {

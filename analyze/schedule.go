@@ -12,6 +12,41 @@ import (
 // whether or not the last run has finished. A run that can take longer
 // than the interval lets the next one start beside it.
 
+// OnClock reports a trigger that starts executions on a clock: a
+// Schedule Trigger, Cron or Interval that registers a job (see
+// registersNoJob for the ones that do not).
+func OnClock(t *n8nschema.Node) bool {
+	return n8nschema.IsScheduleTrigger(t.Type) && !registersNoJob(t)
+}
+
+// registersNoJob reports a clock trigger whose stored rule registers no
+// job, so that only a run from the editor starts it. The Cron node maps
+// triggerTimes.item || [] to cron jobs, and triggerTimes defaults to {}
+// (nodes-base/dist/nodes/Cron/Cron.node.js trigger): a Cron with no trigger
+// times (an export that wrote cronExpression or mode beside them) has none.
+// The Schedule Trigger maps each of rule.interval to a job, filling in
+// [{}] only when the list is missing (Schedule/ScheduleTrigger.node.js
+// trigger): a rule with an empty interval list has none, while a missing
+// or empty rule runs daily by default.
+func registersNoJob(t *n8nschema.Node) bool {
+	switch t.Type {
+	case n8nschema.TypeCron:
+		tt := t.Params().Get("triggerTimes")
+		if !tt.Exists() {
+			return true
+		}
+		if tt.Kind() != n8nschema.Object {
+			return false // an expression: read at run time
+		}
+		item := tt.Get("item")
+		return !item.Exists() || item.Kind() == n8nschema.Array && len(item.Elems()) == 0
+	case n8nschema.TypeScheduleTrigger:
+		iv := t.Params().Get("rule").Get("interval")
+		return iv.Kind() == n8nschema.Array && len(iv.Elems()) == 0
+	}
+	return false
+}
+
 // ScheduleEveryMS is the shortest interval between the runs a schedule
 // trigger starts, false when it cannot be read (a cron expression other
 // than a step, an expression). Schedule Trigger rule.interval[]: field

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,10 +50,6 @@ func endsWithJob(g *Graph, l *Loop) bool {
 		if n.Disabled || !n8nschema.IsBranch(n.Type) {
 			continue
 		}
-		outs := branchOutcomes(n)
-		if len(outs) == 0 {
-			continue
-		}
 		stays := map[int]bool{}
 		for _, e := range g.OutOfType(n, ConnMain) {
 			if in[e.To] && !e.Error {
@@ -60,6 +57,13 @@ func endsWithJob(g *Graph, l *Loop) bool {
 			}
 		}
 		if len(stays) == 0 {
+			continue
+		}
+		if low, ok := statusBelow(n); ok && stays[low] && len(stays) == 1 {
+			return true // round only while the status is below the end
+		}
+		outs := branchOutcomes(n)
+		if len(outs) == 0 {
 			continue
 		}
 		stayOnly := true
@@ -309,4 +313,50 @@ func literalOf(a, b string) (string, bool) {
 		return "", false
 	}
 	return b, true
+}
+
+// statusRE finds a status field in an expression ($json.status,
+// $json.job_state, jobStatus), not an HTTP statusCode.
+var statusRE = regexp.MustCompile(`(?i)(status|state)\b`)
+
+// statusBelow reads an If or Filter whose one condition compares a status
+// field with a number (Number($json.status) >= 3, or {{ $json.error ? 4 :
+// $json.status }} >= 3, which maps an error into the range) and returns
+// the output that takes the statuses below the threshold. Job APIs number
+// their statuses in the order a job goes through them, pending ones
+// first, so a loop that goes round only below the threshold leaves on
+// every status from it up, failures as well as success.
+func statusBelow(n *n8nschema.Node) (int, bool) {
+	p := n.Params()
+	var left, op string
+	var right n8nschema.Value
+	switch {
+	case n.Type == n8nschema.TypeIf && n.TypeVersion < 2:
+		cs := p.Get("conditions.number").Elems()
+		if len(cs) != 1 || len(p.Get("conditions.string").Elems()) > 0 || len(p.Get("conditions.boolean").Elems()) > 0 {
+			return 0, false
+		}
+		left, op, right = cs[0].Get("value1").Str(), cs[0].Get("operation").Str(), cs[0].Get("value2")
+	case n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter:
+		cs := p.Get("conditions.conditions").Elems()
+		if len(cs) != 1 {
+			return 0, false
+		}
+		left, op, right = cs[0].Get("leftValue").Str(), cs[0].Get("operator.operation").Str(), cs[0].Get("rightValue")
+	default:
+		return 0, false
+	}
+	if !strings.Contains(left, "{{") || !statusRE.MatchString(left) || right.IsExpr() {
+		return 0, false
+	}
+	if _, ok := right.Num(); !ok {
+		return 0, false
+	}
+	switch op {
+	case "gt", "gte", "larger", "largerEqual":
+		return 1, true // true above, false below
+	case "lt", "lte", "smaller", "smallerEqual":
+		return 0, true
+	}
+	return 0, false
 }

@@ -21,6 +21,12 @@ type WorkflowSummary struct {
 	// ManualOnly is true when only a person starts the workflow (ManualOnly):
 	// its executions do not come all at once.
 	ManualOnly bool
+	// Orphans, for a workflow that runs only when an orphan of its group
+	// is called (ManualOnly), says which; Unresolved are the calls it
+	// makes that the set cannot resolve, when it may run: StartedByHand
+	// reads both.
+	Orphans    *OrphanGroup
+	Unresolved []UnresolvedCall
 	// Instance is the n8n instance the workflow was exported from
 	// (meta.instanceId, "" when the export does not say).
 	Instance string
@@ -78,13 +84,21 @@ type OperationSummary struct {
 // Summarize copies what the audit keeps of each workflow of the set.
 func Summarize(set *Set) []WorkflowSummary {
 	out := make([]WorkflowSummary, len(set.Workflows))
-	manual := ManualOnly(set)
+	manual, orphans := manualOnly(set)
+	groups := orphanGroups(set, manual, orphans)
 	for i, w := range set.Workflows {
 		ops := set.OperationsOf(w)
 		s := WorkflowSummary{
 			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: keepPos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
 			Instance: strings.Clone(w.Value.Get("meta.instanceId").Str()), RunsAtOnce: RunsAtOnce(set, w),
+		}
+		switch g := groups[w]; {
+		case !manual[w]:
+			s.Unresolved = unresolvedCalls(set, w)
+		case g != nil:
+			s.Orphans = g
+			g.Calls = append(g.Calls, unresolvedCalls(set, w)...)
 		}
 		for j, op := range ops {
 			usd, known := op.SpendPerExecution(&set.Options)

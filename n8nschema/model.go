@@ -207,6 +207,9 @@ type Problem struct {
 	// ends every execution once Node has run ("Destination node not
 	// found").
 	Aborts bool
+	// Why is what n8n does with it at run time, the end of Message after
+	// "; " (empty when Message says nothing of a run).
+	Why string
 }
 
 // kept is an answer about a node that the analysis asks several times,

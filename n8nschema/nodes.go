@@ -57,6 +57,10 @@ type nodeEntry struct {
 	model    string // default model when the parameter is absent
 	resource string // default resource ("" when the node has none)
 	ops      []resourceOps
+	// required are the parameters n8n finds missing when empty whatever
+	// the node's other values ("+name": only a stored "" is missing, its
+	// default is not empty); MissingRequired reads them.
+	required string
 }
 
 // resourceOps are a resource's operations: the default, and every
@@ -340,10 +344,17 @@ func IsWebhookNode(typ string) bool { return anyVersion(typ, flagWebhook) }
 // Unshipped reports a node type of n8n's own packages that the node table
 // (generated from the n8n release it names) does not hold: a name no
 // release had ("n8n-nodes-base.httpTrigger"), or a node a release dropped
-// (the Start node, gone from 2.x). n8n cannot load a workflow that holds
+// (the Start node, gone from 2.x); or a type that names no package
+// ("httpRequest"). n8n cannot load a workflow that holds
 // one, so nothing such a node would start ever runs.
 func Unshipped(typ string) bool {
-	pkg, _, _ := strings.Cut(typ, ".")
+	pkg, _, dot := strings.Cut(typ, ".")
+	if !dot && typ != "" {
+		// No package: n8n's loader looks the package up by the part
+		// before the dot and has none of that name (n8n/dist/
+		// load-nodes-and-credentials.js getNode).
+		return true
+	}
 	if pkg != "n8n-nodes-base" && pkg != "@n8n/n8n-nodes-langchain" {
 		return false
 	}

@@ -366,6 +366,10 @@ type wfParser struct {
 	importNames map[string]bool
 	longest     int // the longest of importNames
 	anyName     bool
+	// typeless is true when a node has neither name nor type: a
+	// connection to a missing node may be to it, and n8n cannot build
+	// the workflow anyway (RS010).
+	typeless bool
 	// connPaths holds the paths of the connections read, one after
 	// another, in room countEdges measured: each connection's path is a
 	// piece of it (a Builder never changes the bytes it wrote).
@@ -410,8 +414,8 @@ func (wp *wfParser) nodes(nodes Value) {
 		n := &block[i]
 		n.Index = i
 		n.Value = e
-		var namePos, typePos Pos
-		var typeKind Kind
+		var namePos Pos
+		typeName := true // false when "type" is there but no string
 		en := e.node()
 		for c := en.first; c < en.first+en.n; c++ {
 			k := e.t.keyOf(&e.t.nodes[c])
@@ -428,10 +432,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				namePos = f.posAs(namePath)
 			case "type":
 				n.Type = f.Str()
-				typeKind = Missing
-				if f.Kind() != String {
-					typePos, typeKind = e.memberAt(c, k).Pos(), f.Kind()
-				}
+				typeName = f.Kind() == String
 			case "typeVersion":
 				n.TypeVersion, _ = f.Num()
 				n.TypeVersionSet = true
@@ -482,18 +483,25 @@ func (wp *wfParser) nodes(nodes Value) {
 		if !n.Pos.IsValid() {
 			n.Pos = e.ValuePos()
 		}
-		if typeKind != Missing {
-			// An object or number where the type name belongs: no rule
-			// can tell what the node does.
+		if !typeName {
+			// An object or number where the type name belongs: n8n cannot
+			// build the workflow, as for a node with no type, and RS010
+			// reports it (analyze.Graph.Unloadable).
 			n.Type = ""
-			wp.problem(BrokenConnection, typePos, n.Name, "nodes[%d] (%s) has a \"type\" that is a JSON %s, expected a node type name", i, orUnnamed(n.Name), kindName(typeKind))
 		}
 		if n.Name == "" {
-			if !n.IsSticky() {
+			if n.Type == "" {
+				// The editor skips a node with no type at import, with the
+				// connections naming missing nodes ("Skipped 1 node(s)
+				// with missing type"), and n8n cannot build the workflow
+				// as stored: RS010 reports it. A connection to a missing
+				// node may be to it, under the name the export lost.
+				wp.typeless = true
+			} else if !n.IsSticky() {
 				// The editor names it at import after its type's display
 				// name, made unique with a number ("Gmail1"), so a
 				// connection to that name may well reach it there.
-				wp.problem(BrokenConnection, n.Pos, "", "nodes[%d] (%s) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name", i, orUnknown(n.Type))
+				wp.problem(BrokenConnection, n.Pos, "", "nodes[%d] (%s) has no name; n8n names it after its type when the workflow is imported, and stormcheck cannot follow connections to that name", i, n.Type)
 				wp.w.Problems[len(wp.w.Problems)-1].Note = true
 				wp.nameless(n.Type)
 			}
@@ -677,7 +685,9 @@ func (wp *wfParser) connections(conns Value) {
 					byIDPos = byType.Pos()
 				}
 				byID = append(byID, fmt.Sprintf("%q (node %q)", from, name))
-			} else {
+			} else if !wp.typeless || byType.Kind() == Null {
+				// A source name no node holds may be the name a node with
+				// neither name nor type lost (RS010 reports that node).
 				wp.problem(BrokenConnection, byType.Pos(), "", "connections name source node %q, which does not exist", from)
 				if byType.Kind() == Null {
 					wp.fatal(buildFails, "Object.keys(null) throws")
@@ -873,7 +883,8 @@ func (wp *wfParser) walkedFrom(odd []oddMain) {
 		for _, o := range odd {
 			if p := &w.Problems[o.prob]; seen[o.node] && !p.Fatal {
 				p.Fatal, p.Note = true, false
-				p.Message += fmt.Sprintf("; yet %q lists the nodes after it on every request (looking for a Respond to Webhook node) and throws on outputs that are not an array, so every request to it fails and no execution starts", n.Name)
+				p.Why = fmt.Sprintf("yet %q lists the nodes after it on every request (looking for a Respond to Webhook node) and throws on outputs that are not an array, so every request to it fails and no execution starts", n.Name)
+				p.Message += "; " + p.Why
 			}
 		}
 	}
@@ -1089,7 +1100,8 @@ func (wp *wfParser) fatal(why, arg string) {
 	p := &wp.w.Problems[len(wp.w.Problems)-1]
 	p.Fatal = true
 	p.Aborts = why == runFails
-	p.Message += "; " + fmt.Sprintf(why, arg)
+	p.Why = fmt.Sprintf(why, arg)
+	p.Message += "; " + p.Why
 }
 
 // arrayFails says what n8n does with v, a connection written as an
@@ -1128,7 +1140,6 @@ func arrayConnection(v Value) bool {
 func (wp *wfParser) nameless(typ string) {
 	name, ok := ImportName(typ)
 	switch {
-	case typ == "": // the editor drops a node without a type at import
 	case !ok:
 		wp.anyName = true
 	default:
@@ -1169,6 +1180,8 @@ func (wp *wfParser) brokenEdge(from, typ string, c Value) {
 		return
 	case c.Kind() != Object || to.Kind() != String:
 		wp.problem(BrokenConnection, c.ValuePos(), from, "a connection from %q has no target node name", from)
+	case wp.typeless:
+		return // it may name the node that lost its name and type (RS010)
 	case wp.mayNameAtImport(to.Str()):
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist; it may be a nameless node, named at import", from, to.Str())
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
@@ -1210,20 +1223,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func orUnnamed(s string) string {
-	if s == "" {
-		return "no name"
-	}
-	return strconv.Quote(s)
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "no type"
-	}
-	return s
 }
 
 func lastElem(path string) string {

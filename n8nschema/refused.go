@@ -111,10 +111,17 @@ func RefusedCall(n *Node) (Refusal, bool) {
 			return r, true
 		}
 	}
+	supabase, supabaseOK := supabaseRefusal(n, typ)
+	if supabaseOK && supabase.NoCall {
+		return supabase, true // thrown before it asks for its credential
+	}
 	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] && !asksNoCredential(n, d) {
 		if creds := d.Credentials(); !slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) {
 			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
 		}
+	}
+	if supabaseOK {
+		return supabase, true
 	}
 	if why, ok := legacyCompletion(n); ok {
 		return Refusal{Why: why, Fails: true}, true // sent, and refused
@@ -414,6 +421,74 @@ func chatOnlyModel(m string) bool {
 		return len(m) == 2 || m[2] == '-'
 	}
 	return false
+}
+
+// supabaseRefusal reports a Supabase row node that fails on every item
+// (Supabase/Supabase.node.js execute, v1, its only version):
+//   - get, and delete or update with the filter built manually (the
+//     default), with no filter condition: the node throws "At least one
+//     select condition must be defined" for the first item, before any
+//     request;
+//   - create or update with the columns defined below (the default) and a
+//     field whose column name is empty: the node sends that value under
+//     the column "" (record[`${field.fieldId}`]), which no table has
+//     (Postgres has no empty identifier), and the Supabase API refuses
+//     the request (supabase.com/docs/guides/api/rest/postgrest-error-codes:
+//     a column the table lacks is an error).
+//
+// A parameter set by an expression is not judged.
+func supabaseRefusal(n *Node, typ string) (Refusal, bool) {
+	if typ != "n8n-nodes-base.supabase" {
+		return Refusal{}, false
+	}
+	op, ok := literalParam(n, "operation")
+	if !ok {
+		return Refusal{}, false
+	}
+	if op == "" {
+		op = "create"
+	}
+	filterType, ok := literalParam(n, "filterType")
+	if filterType == "" {
+		filterType = "manual"
+	}
+	if op == "get" || ok && filterType == "manual" && (op == "delete" || op == "update") {
+		if none, known := noItems(n, "filters", "conditions"); known && none {
+			return Refusal{Why: `its filter has no condition: the Supabase node throws "At least one select condition must be defined" before any request`, Fails: true, NoCall: true}, true
+		}
+	}
+	if dataToSend, ok := literalParam(n, "dataToSend"); ok && (dataToSend == "" || dataToSend == "defineBelow") && (op == "create" || op == "update") {
+		fields, _ := n.Param("fieldsUi.fieldValues")
+		for i := range fields.len() {
+			if f := fields.at(i); f.Kind() == Object {
+				if id := f.Get("fieldId"); !id.Exists() || id.Kind() == String && id.Str() == "" {
+					return Refusal{Why: `a field it sends has no column name, so it sends a column named "", which no table has, and the Supabase API refuses the request`, Fails: true}, true
+				}
+			}
+		}
+	}
+	return Refusal{}, false
+}
+
+// noItems reports whether a fixed collection's list (param.list) holds no
+// entry: absent, null or empty; known is false when an expression stands
+// for it.
+func noItems(n *Node, param, list string) (none, known bool) {
+	p, ok := n.Param(param)
+	switch {
+	case !ok || p.Kind() == Null:
+		return true, true
+	case p.Kind() != Object:
+		return false, false
+	}
+	l := p.Get(list)
+	switch l.Kind() {
+	case Missing, Null:
+		return true, true
+	case Array:
+		return l.len() == 0, true
+	}
+	return false, false
 }
 
 // literalParam is a string parameter's value ("" when absent), and false

@@ -72,6 +72,8 @@ func TestUnshipped(t *testing.T) {
 		{"n8n-nodes-base.gmailTool", false, false}, // usableAsTool: loaded again as <type>Tool
 		{"n8n-nodes-acme.thing", false, false},
 		{"@acme/n8n-nodes-x.thing", false, false},
+		{"httpRequest", true, true}, // no package: the loader has none of that name
+		{"", false, false},          // no type: analyze.Graph.Unloadable decides
 	} {
 		if got := UnshippedIn(c.typ, v1); got != c.v1 {
 			t.Errorf("UnshippedIn(%s, %s) = %v, want %v", c.typ, v1, got, c.v1)

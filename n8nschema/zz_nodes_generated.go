@@ -14,7 +14,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1},
 		},
 		"@n8n/n8n-nodes-langchain.agentTool": {
-			{v: []float64{2.2, 3}, outputs: 0},
+			{v: []float64{2.2, 3}, outputs: 0, required: "+toolDescription text"},
 		},
 		"@n8n/n8n-nodes-langchain.alibabaCloud": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", ops: []resourceOps{
@@ -42,8 +42,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 2.1}, outputs: 1},
 		},
 		"@n8n/n8n-nodes-langchain.chat": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool},
-			{v: []float64{1.1, 1.2, 1.3}, outputs: 1, flags: flagWebhook | flagTool, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, required: "message"},
+			{v: []float64{1.1, 1.2, 1.3}, outputs: 1, flags: flagWebhook | flagTool, required: "message", ops: []resourceOps{
 				{"", "send", "send:s sendAndWait:s"},
 			}},
 		},
@@ -63,13 +63,15 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: -1},
 		},
 		"@n8n/n8n-nodes-langchain.documentBinaryInputLoader": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, required: "+loader +binaryDataKey"},
 		},
 		"@n8n/n8n-nodes-langchain.documentDefaultDataLoader": {
-			{v: []float64{1, 1.1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, required: "+dataType"},
+			{v: []float64{1.1}, outputs: 0, required: "+dataType +textSplittingMode"},
 		},
 		"@n8n/n8n-nodes-langchain.documentGithubLoader": {
-			{v: []float64{1, 1.1}, outputs: 0, creds: "githubApi"},
+			{v: []float64{1}, outputs: 0, creds: "githubApi"},
+			{v: []float64{1.1}, outputs: 0, creds: "githubApi", required: "+textSplittingMode"},
 		},
 		"@n8n/n8n-nodes-langchain.documentJsonInputLoader": {
 			{v: []float64{1}, outputs: 0},
@@ -96,7 +98,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsLemonade": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsMistralCloud": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-embed"},
@@ -105,7 +107,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOllama": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOpenAi": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-ada-002"},
@@ -126,7 +128,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.guardrails": {
-			{v: []float64{1, 2}, outputs: -1, ops: []resourceOps{
+			{v: []float64{1, 2}, outputs: -1, required: "text", ops: []resourceOps{
 				{"", "classify", "classify sanitize"},
 			}},
 		},
@@ -148,7 +150,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi": {
-			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api:azureEntraCognitiveServicesOAuth2Api azureOpenAiApi:azureOpenAiApi", auth: "azureOpenAiApi"},
+			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api:azureEntraCognitiveServicesOAuth2Api azureOpenAiApi:azureOpenAiApi", auth: "azureOpenAiApi", required: "model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatCohere": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "command-a-03-2025"},
@@ -170,7 +172,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "groqApi", model: "llama3-8b-8192"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatLemonade": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMinimax": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M2.7"},
@@ -187,7 +189,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.3-nemotron-super-49b-v1"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOllama": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenAi": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini"},
@@ -205,10 +207,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "cohereApi"},
 		},
 		"@n8n/n8n-nodes-langchain.lmLemonade": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOllama": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenAi": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct"},
@@ -220,16 +222,17 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClient": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none"},
+			{v: []float64{1, 1.1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClientTool": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none"},
+			{v: []float64{1}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "sseEndpoint"},
+			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpRegistryClientTool": {
 			{v: []float64{1, 1.1}, outputs: 0, creds: "mcpOAuth2Api"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpTrigger": {
-			{v: []float64{1, 1.1, 2, 2.1}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth", auth: "none"},
+			{v: []float64{1, 1.1, 2, 2.1}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth", auth: "none", required: "path"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryBufferWindow": {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0},
@@ -329,10 +332,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.sentimentAnalysis": {
-			{v: []float64{1, 1.1}, outputs: -1},
+			{v: []float64{1, 1.1}, outputs: -1, required: "inputText"},
 		},
 		"@n8n/n8n-nodes-langchain.textClassifier": {
-			{v: []float64{1, 1.1}, outputs: -1},
+			{v: []float64{1, 1.1}, outputs: -1, required: "inputText"},
 		},
 		"@n8n/n8n-nodes-langchain.textSplitterCharacterTextSplitter": {
 			{v: []float64{1}, outputs: 0},
@@ -353,7 +356,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"@n8n/n8n-nodes-langchain.toolHttpRequest": {
-			{v: []float64{1, 1.1}, outputs: 0},
+			{v: []float64{1, 1.1}, outputs: 0, required: "url"},
 		},
 		"@n8n/n8n-nodes-langchain.toolSearXng": {
 			{v: []float64{1}, outputs: 0, creds: "searXngApi"},
@@ -362,7 +365,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "serpApi"},
 		},
 		"@n8n/n8n-nodes-langchain.toolThink": {
-			{v: []float64{1, 1.1}, outputs: 0},
+			{v: []float64{1, 1.1}, outputs: 0, required: "+description"},
 		},
 		"@n8n/n8n-nodes-langchain.toolVectorStore": {
 			{v: []float64{1, 1.1}, outputs: 0},
@@ -374,10 +377,11 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "wolframAlphaApi"},
 		},
 		"@n8n/n8n-nodes-langchain.toolWorkflow": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 2, 2.1, 2.2}, outputs: 0},
+			{v: []float64{1, 1.1, 1.2}, outputs: 0, required: "+responsePropertyName"},
+			{v: []float64{1.3, 2, 2.1, 2.2}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreAzureAISearch": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi", required: "+indexName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi"},
@@ -395,7 +399,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "milvusApi"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMongoDBAtlas": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb", required: "+embedding +metadata_field vectorIndexName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreOracleDBVector": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "oracleDBApi"},
@@ -422,25 +426,25 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "supabaseApi"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseInsert": {
-			{v: []float64{1}, outputs: 1, creds: "supabaseApi"},
+			{v: []float64{1}, outputs: 1, creds: "supabaseApi", required: "+queryName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseLoad": {
-			{v: []float64{1}, outputs: 0, creds: "supabaseApi"},
+			{v: []float64{1}, outputs: 0, creds: "supabaseApi", required: "+queryName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreWeaviate": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "weaviateApi"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZep": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "zepApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "zepApi", required: "collectionName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZepInsert": {
-			{v: []float64{1}, outputs: 1, creds: "zepApi"},
+			{v: []float64{1}, outputs: 1, creds: "zepApi", required: "collectionName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZepLoad": {
-			{v: []float64{1}, outputs: 0, creds: "zepApi"},
+			{v: []float64{1}, outputs: 0, creds: "zepApi", required: "collectionName"},
 		},
 		"n8n-nodes-base.Brandfetch": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "domain", ops: []resourceOps{
 				{"", "logo", "color company font industry logo"},
 			}},
 			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "brandfetchApi", ops: []resourceOps{
@@ -478,7 +482,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "activeCampaignApi"},
 		},
 		"n8n-nodes-base.acuitySchedulingTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey", required: "event"},
 		},
 		"n8n-nodes-base.adalo": {
 			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", ops: []resourceOps{
@@ -519,7 +523,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.airtableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "triggerField"},
 		},
 		"n8n-nodes-base.airtop": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", ops: []resourceOps{
@@ -556,7 +560,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.asanaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", required: "resource"},
 		},
 		"n8n-nodes-base.autopilot": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", ops: []resourceOps{
@@ -567,7 +571,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.autopilotTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi", required: "event"},
 		},
 		"n8n-nodes-base.awsCertificateManager": {
 			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "certificate", ops: []resourceOps{
@@ -682,12 +686,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.baserow": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "baserowApi:usernamePassword baserowTokenApi:databaseToken", auth: "usernamePassword", resource: "row", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "baserowApi:usernamePassword baserowTokenApi:databaseToken", auth: "usernamePassword", resource: "row", required: "tableId", ops: []resourceOps{
 				{"row", "getAll", "batchCreate:c batchDelete:d batchUpdate:u create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.beeminder": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource", ops: []resourceOps{
 				{"charge", "create", "create:c"},
 				{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
 				{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
@@ -695,8 +699,8 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bitbucketTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace"},
-			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource"},
 		},
 		"n8n-nodes-base.bitly": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", ops: []resourceOps{
@@ -729,8 +733,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi"},
 		},
 		"n8n-nodes-base.calendlyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi:apiKey calendlyOAuth2Api:oAuth2", auth: "apiKey"},
-			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi:apiKey calendlyOAuth2Api:oAuth2", auth: "apiKey", required: "+scope"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyOAuth2Api", required: "+scope"},
 		},
 		"n8n-nodes-base.chargebee": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", ops: []resourceOps{
@@ -754,7 +758,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ciscoWebexTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource"},
 		},
 		"n8n-nodes-base.citrixAdc": {
 			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", ops: []resourceOps{
@@ -787,7 +791,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.clickUpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", required: "team"},
 		},
 		"n8n-nodes-base.clockify": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", ops: []resourceOps{
@@ -801,7 +805,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.clockifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi", required: "workspaceId +watchField"},
 		},
 		"n8n-nodes-base.cloudflare": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", ops: []resourceOps{
@@ -867,7 +871,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.convertKitTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi", required: "event"},
 		},
 		"n8n-nodes-base.convertToFile": {
 			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
@@ -887,10 +891,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.copperTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi", required: "resource event"},
 		},
 		"n8n-nodes-base.cortex": {
-			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource", ops: []resourceOps{
 				{"analyzer", "execute", "execute:x"},
 				{"job", "get", "get report"},
 				{"responder", "execute", "execute:x"},
@@ -976,12 +980,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.dhl": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dhlApi", resource: "shipment", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dhlApi", resource: "shipment", required: "trackingNumber", ops: []resourceOps{
 				{"shipment", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.discord": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "webhookUri"},
 			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi?", auth: "botToken", resource: "channel", ops: []resourceOps{
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
@@ -1016,7 +1020,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.dropcontact": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", required: "+resource +operation", ops: []resourceOps{
 				{"contact", "enrich", "enrich fetchRequest"},
 			}},
 		},
@@ -1029,7 +1033,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.e2eTestPollingTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "url"},
 		},
 		"n8n-nodes-base.editImage": {
 			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
@@ -1037,7 +1041,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.egoi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "egoiApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "egoiApi", resource: "contact", required: "+resource +operation", ops: []resourceOps{
 				{"contact", "create", "create:c get getAll update:u"},
 			}},
 		},
@@ -1059,19 +1063,19 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 2.1, 2.2}, outputs: 1, flags: flagTrigger, creds: "imap"},
 		},
 		"n8n-nodes-base.emailSend": {
-			{v: []float64{1}, outputs: 1, creds: "smtp"},
+			{v: []float64{1}, outputs: 1, creds: "smtp", required: "fromEmail toEmail"},
 			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", ops: []resourceOps{
 				{"email", "send", "send:s sendAndWait:s"},
 			}},
 		},
 		"n8n-nodes-base.emelia": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", required: "+resource", ops: []resourceOps{
 				{"campaign", "get", "addContact:c create:c duplicate:c get getAll pause:u start:u"},
 				{"contactList", "getAll", "add:c getAll"},
 			}},
 		},
 		"n8n-nodes-base.emeliaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi", required: "campaignId"},
 		},
 		"n8n-nodes-base.erpNext": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", ops: []resourceOps{
@@ -1091,10 +1095,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2"},
 		},
 		"n8n-nodes-base.eventbriteTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi:privateKey eventbriteOAuth2Api:oAuth2", auth: "privateKey"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi:privateKey eventbriteOAuth2Api:oAuth2", auth: "privateKey", required: "organization event"},
 		},
 		"n8n-nodes-base.executeCommand": {
-			{v: []float64{1}, outputs: 1, flags: flagTool},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "command"},
 		},
 		"n8n-nodes-base.executeWorkflow": {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, ops: []resourceOps{
@@ -1115,19 +1119,19 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.facebookGraphApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi:accessToken facebookGraphApiOAuth2Api:oAuth2", gate: "authType", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi:accessToken facebookGraphApiOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "+hostUrl +httpRequestMethod graphApiVersion node"},
 		},
 		"n8n-nodes-base.facebookLeadAdsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api", required: "+event"},
 		},
 		"n8n-nodes-base.facebookTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi:accessToken facebookGraphAppOAuth2Api:oAuth2", gate: "authType", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi:accessToken facebookGraphAppOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "appId +object"},
 		},
 		"n8n-nodes-base.figmaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken", required: "teamId triggerOn"},
 		},
 		"n8n-nodes-base.filemaker": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker", required: "layout"},
 		},
 		"n8n-nodes-base.filter": {
 			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 1},
@@ -1146,17 +1150,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.formIoTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formIoApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formIoApi", required: "projectId formId"},
 		},
 		"n8n-nodes-base.formTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, required: "path formTitle"},
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "path formTitle"},
+			{v: []float64{2.2, 2.3, 2.4, 2.5, 2.6}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "formTitle"},
 		},
 		"n8n-nodes-base.formstackTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken", required: "formId"},
 		},
 		"n8n-nodes-base.freshdesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
@@ -1245,7 +1250,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.gitlab": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "owner", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"release", "create", "create:c delete:d get getAll update:u"},
@@ -1254,7 +1259,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gitlabTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", required: "owner repository"},
 		},
 		"n8n-nodes-base.gmail": {
 			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "draft", ops: []resourceOps{
@@ -1331,7 +1336,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleBusinessProfileTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api", required: "+event"},
 		},
 		"n8n-nodes-base.googleCalendar": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", ops: []resourceOps{
@@ -1340,10 +1345,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleCalendarTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api", required: "triggerOn"},
 		},
 		"n8n-nodes-base.googleChat": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", required: "+resource", ops: []resourceOps{
 				{"member", "get", "get getAll"},
 				{"message", "create", "create:c delete:d get sendAndWait:s update:u"},
 				{"space", "get", "get getAll"},
@@ -1392,7 +1397,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleDriveTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", required: "triggerOn"},
 		},
 		"n8n-nodes-base.googleFirebaseCloudFirestore": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleFirebaseCloudFirestoreOAuth2Api:googleFirebaseCloudFirestoreOAuth2Api", auth: "googleFirebaseCloudFirestoreOAuth2Api", resource: "document", ops: []resourceOps{
@@ -1401,7 +1406,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleFirebaseRealtimeDatabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", required: "projectId +operation", ops: []resourceOps{
 				{"", "create", "create:c delete:d get push:c update:u"},
 			}},
 		},
@@ -1425,7 +1430,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleSheetsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2", required: "+event"},
 		},
 		"n8n-nodes-base.googleSlides": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", ops: []resourceOps{
@@ -1464,15 +1469,15 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.graphql": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "endpoint query"},
 		},
 		"n8n-nodes-base.grist": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi:apiKey gristOAuth2Api:oAuth2", auth: "apiKey", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi:apiKey gristOAuth2Api:oAuth2", auth: "apiKey", required: "docId tableId", ops: []resourceOps{
 				{"", "getAll", "upsert:u create:c delete:d getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.gumroadTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi:accessToken gumroadOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi:accessToken gumroadOAuth2Api:oAuth2", auth: "accessToken", required: "resource"},
 		},
 		"n8n-nodes-base.hackerNews": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", ops: []resourceOps{
@@ -1482,7 +1487,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.haloPSA": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", required: "+resource", ops: []resourceOps{
 				{"client", "create", "create:c delete:d get getAll update:u"},
 				{"site", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "delete", "create:c delete:d get getAll update:u"},
@@ -1490,7 +1495,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.harvest": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "accountId", ops: []resourceOps{
 				{"client", "getAll", "create:c delete:d get getAll update:u"},
 				{"company", "get", "get"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
@@ -1515,12 +1520,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api"},
 		},
 		"n8n-nodes-base.highLevel": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", required: "+resource", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll lookup update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", required: "+resource", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
@@ -1547,9 +1552,9 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.httpRequest": {
-			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none"},
-			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none"},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth?"},
+			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "url"},
+			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none", required: "+authentication url"},
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth?", required: "url"},
 		},
 		"n8n-nodes-base.hubspot": {
 			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", ops: []resourceOps{
@@ -1584,7 +1589,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.iCal": {
-			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "start end +binaryPropertyName", ops: []resourceOps{
 				{"", "createEventFile", "createEventFile:c"},
 			}},
 		},
@@ -1613,7 +1618,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.invoiceNinjaTrigger": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi"},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi", required: "event"},
 		},
 		"n8n-nodes-base.itemLists": {
 			{v: []float64{1}, outputs: 1, resource: "itemList", ops: []resourceOps{
@@ -1658,7 +1663,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud"},
 		},
 		"n8n-nodes-base.jotFormTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi", required: "form"},
 		},
 		"n8n-nodes-base.jwt": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", ops: []resourceOps{
@@ -1669,7 +1674,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "kafka schemaRegistryApi?"},
 		},
 		"n8n-nodes-base.kafkaTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?", required: "topic groupId"},
 		},
 		"n8n-nodes-base.keap": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", ops: []resourceOps{
@@ -1684,10 +1689,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.keapTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api", required: "eventId"},
 		},
 		"n8n-nodes-base.koBoToolbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource", ops: []resourceOps{
 				{"file", "get", "create:c delete:d get getAll"},
 				{"form", "get", "get getAll redeploy:u"},
 				{"hook", "getAll", "get getAll getLogs retryAll:u retryOne:u"},
@@ -1695,7 +1700,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.koBoToolboxTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi", required: "formId +triggerOn"},
 		},
 		"n8n-nodes-base.ldap": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", ops: []resourceOps{
@@ -1720,7 +1725,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.lemlistTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "lemlistApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "lemlistApi", required: "event"},
 		},
 		"n8n-nodes-base.limit": {
 			{v: []float64{1}, outputs: 1},
@@ -1750,10 +1755,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.localFileTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "triggerOn"},
 		},
 		"n8n-nodes-base.loneScale": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource", ops: []resourceOps{
 				{"company", "search", "search"},
 				{"contact", "enrich", "enrich source"},
 				{"item", "add", "add:c"},
@@ -1761,7 +1766,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.loneScaleTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi", required: "workflow"},
 		},
 		"n8n-nodes-base.magento2": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", ops: []resourceOps{
@@ -1777,7 +1782,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource", ops: []resourceOps{
 				{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
 				{"listGroup", "getAll", "getAll"},
 				{"member", "create", "create:c delete:d get getAll update:u"},
@@ -1785,7 +1790,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", required: "list"},
 		},
 		"n8n-nodes-base.mailerLite": {
 			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
@@ -1796,10 +1801,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailerLiteTrigger": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi", required: "+event"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi"},
 		},
 		"n8n-nodes-base.mailgun": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi", required: "fromEmail toEmail"},
 		},
 		"n8n-nodes-base.mailjet": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi:email mailjetSmsApi:sms", gate: "resource", auth: "email", resource: "email", ops: []resourceOps{
@@ -1808,7 +1814,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailjetTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi", required: "+event"},
 		},
 		"n8n-nodes-base.mandrill": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", ops: []resourceOps{
@@ -1822,7 +1828,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.marketstack": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", required: "+resource", ops: []resourceOps{
 				{"endOfDayData", "getAll", "getAll"},
 				{"exchange", "get", "get"},
 				{"ticker", "get", "get"},
@@ -1869,7 +1875,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 2.1, 3, 3.1, 3.2}, outputs: 1},
 		},
 		"n8n-nodes-base.messageAnAgent": {
-			{v: []float64{1, 2, 3, 3.1}, outputs: 1, flags: flagTool},
+			{v: []float64{1, 2, 3, 3.1}, outputs: 1, flags: flagTool, required: "message"},
 		},
 		"n8n-nodes-base.messageBird": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", ops: []resourceOps{
@@ -2042,7 +2048,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mongoDb": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", required: "collection", ops: []resourceOps{
 				{"searchIndexes", "createSearchIndex", "createSearchIndex:c dropSearchIndex:d listSearchIndexes updateSearchIndex:u"},
 				{"document", "find", "aggregate delete:d find findOneAndReplace findOneAndUpdate insert:c update:u"},
 			}},
@@ -2067,7 +2073,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1},
 		},
 		"n8n-nodes-base.mqtt": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt", required: "topic"},
 		},
 		"n8n-nodes-base.mqttTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "mqtt"},
@@ -2099,7 +2105,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.n8nTrainingCustomerMessenger": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "customerId message"},
 		},
 		"n8n-nodes-base.n8nTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
@@ -2124,13 +2130,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.netlify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", required: "+resource", ops: []resourceOps{
 				{"deploy", "getAll", "cancel:u create:c get getAll"},
 				{"site", "delete", "delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.netlifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi", required: "siteId event"},
 		},
 		"n8n-nodes-base.nextCloud": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi:accessToken nextCloudOAuth2Api:oAuth2", auth: "accessToken", resource: "file", ops: []resourceOps{
@@ -2177,7 +2183,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.notionTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event"},
 		},
 		"n8n-nodes-base.npm": {
 			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "npmApi?", resource: "package", ops: []resourceOps{
@@ -2205,7 +2211,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.oneSimpleApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", required: "+resource", ops: []resourceOps{
 				{"information", "exchangeRate", "exchangeRate imageMetadata"},
 				{"socialProfile", "instagramProfile", "instagramProfile spotifyArtistProfile"},
 				{"utility", "validateEmail", "expandURL qrCode validateEmail"},
@@ -2226,7 +2232,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.onfleetTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi", required: "+triggerOn"},
 		},
 		"n8n-nodes-base.openAi": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", ops: []resourceOps{
@@ -2291,7 +2297,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "payPalApi"},
 		},
 		"n8n-nodes-base.peekalink": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "peekalinkApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "peekalinkApi", required: "url", ops: []resourceOps{
 				{"", "preview", "isAvailable preview"},
 			}},
 		},
@@ -2350,14 +2356,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.plivo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", required: "+resource", ops: []resourceOps{
 				{"call", "make", "make:s"},
 				{"mms", "send", "send:s"},
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.postBin": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", required: "+resource", ops: []resourceOps{
 				{"bin", "create", "create:c get delete:d"},
 				{"request", "get", "get removeFirst:d send:s"},
 			}},
@@ -2414,7 +2420,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.quickChart": {
-			{v: []float64{1}, outputs: 1, flags: flagTool},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+output"},
 		},
 		"n8n-nodes-base.quickbase": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", ops: []resourceOps{
@@ -2455,13 +2461,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.readBinaryFile": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "filePath +dataPropertyName"},
 		},
 		"n8n-nodes-base.readBinaryFiles": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "fileSelector +dataPropertyName"},
 		},
 		"n8n-nodes-base.readPDF": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "+binaryPropertyName"},
 		},
 		"n8n-nodes-base.readWriteFile": {
 			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
@@ -2483,7 +2489,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.redisTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "redis"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "redis", required: "channels"},
 		},
 		"n8n-nodes-base.removeDuplicates": {
 			{v: []float64{1, 1.1}, outputs: 1},
@@ -2505,10 +2511,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.rssFeedRead": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, required: "url"},
 		},
 		"n8n-nodes-base.rssFeedReadTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "+feedUrl"},
 		},
 		"n8n-nodes-base.rundeck": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", ops: []resourceOps{
@@ -2563,10 +2569,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.seaTableTrigger": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi"},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName"},
 		},
 		"n8n-nodes-base.securityScorecard": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource", ops: []resourceOps{
 				{"company", "getFactor", "getFactor getFactorHistorical getHistoricalScore getScorecard getScorePlan"},
 				{"industry", "getFactor", "getFactor getFactorHistorical getScore"},
 				{"invite", "create", "create:c"},
@@ -2583,7 +2589,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sendGrid": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", required: "+resource", ops: []resourceOps{
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"list", "create", "create:c delete:d get getAll update:u"},
 				{"mail", "send", "send:s"},
@@ -2598,7 +2604,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sendInBlueTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi", required: "+type"},
 		},
 		"n8n-nodes-base.sendy": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", ops: []resourceOps{
@@ -2696,7 +2702,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{2, 3}, outputs: 2},
 		},
 		"n8n-nodes-base.splitOut": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "fieldToSplitOut"},
 		},
 		"n8n-nodes-base.splunk": {
 			{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", ops: []resourceOps{
@@ -2730,7 +2736,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sseTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "url"},
 		},
 		"n8n-nodes-base.ssh": {
 			{v: []float64{1}, outputs: 1, creds: "sshPassword:password sshPrivateKey:privateKey", auth: "password", resource: "command", ops: []resourceOps{
@@ -2739,7 +2745,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.stackby": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", required: "stackId table", ops: []resourceOps{
 				{"", "append", "append:c delete:d list read"},
 			}},
 		},
@@ -2791,7 +2797,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.surveyMonkeyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken", required: "objectType"},
 		},
 		"n8n-nodes-base.switch": {
 			{v: []float64{1}, outputs: 4},
@@ -2814,10 +2820,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.taigaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi", required: "projectId"},
 		},
 		"n8n-nodes-base.tapfiliate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", required: "+resource", ops: []resourceOps{
 				{"affiliate", "create", "create:c delete:d get getAll"},
 				{"affiliateMetadata", "add", "add:c remove:d update:u"},
 				{"programAffiliate", "add", "add:c approve:u disapprove:u get getAll"},
@@ -2835,7 +2841,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi"},
 		},
 		"n8n-nodes-base.theHive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource", ops: []resourceOps{
 				{"alert", "create", "count create:c executeResponder:x get getAll markAsRead:u markAsUnread:u merge:u promote:u update:u"},
 				{"case", "getAll", "count create:c executeResponder:x getAll get update:u"},
 				{"log", "getAll", "create:c executeResponder:x getAll get"},
@@ -2844,7 +2850,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.theHiveProject": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource", ops: []resourceOps{
 				{"alert", "create", "create:c deleteAlert:d executeResponder:x get merge:u promote:u search update:u status:u"},
 				{"case", "create", "addAttachment:c create:c deleteAttachment:d deleteCase:d executeResponder:x get getAttachment getTimeline search update:u"},
 				{"comment", "add", "add:c deleteComment:d search update:u"},
@@ -2870,10 +2876,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.todoist": {
-			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
 				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
 				{"section", "create", "create:c delete:d get getAll update:u"},
@@ -2883,7 +2889,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.togglTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "togglApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "togglApi", required: "+event"},
 		},
 		"n8n-nodes-base.totp": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "totpApi", ops: []resourceOps{
@@ -2908,7 +2914,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.trelloTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", required: "id"},
 		},
 		"n8n-nodes-base.twake": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", ops: []resourceOps{
@@ -2945,7 +2951,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.typeformTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi:accessToken typeformOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi:accessToken typeformOAuth2Api:oAuth2", auth: "accessToken", required: "formId"},
 		},
 		"n8n-nodes-base.unleashedSoftware": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "unleashedSoftwareApi", resource: "salesOrder", ops: []resourceOps{
@@ -2983,7 +2989,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.venafiTlsProtectCloudTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi", required: "+resource"},
 		},
 		"n8n-nodes-base.venafiTlsProtectDatacenter": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", ops: []resourceOps{
@@ -3014,8 +3020,8 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.webflowTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken"},
-			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", required: "site +event"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api", required: "site +event"},
 		},
 		"n8n-nodes-base.webhook": {
 			{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", auth: "none"},
@@ -3050,7 +3056,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.wiseTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi", required: "profileId event"},
 		},
 		"n8n-nodes-base.wooCommerce": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", ops: []resourceOps{
@@ -3060,7 +3066,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.wooCommerceTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi", required: "event"},
 		},
 		"n8n-nodes-base.wordpress": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi:basicAuth wordpressOAuth2Api:oAuth2", gate: "authType", auth: "basicAuth", resource: "post", ops: []resourceOps{
@@ -3070,16 +3076,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.workableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "workableApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "workableApi", required: "triggerOn"},
 		},
 		"n8n-nodes-base.workflowTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.writeBinaryFile": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "fileName +dataPropertyName"},
 		},
 		"n8n-nodes-base.wufooTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi", required: "form"},
 		},
 		"n8n-nodes-base.xero": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", ops: []resourceOps{
@@ -3121,7 +3127,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zendeskTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", required: "+service"},
 		},
 		"n8n-nodes-base.zohoCrm": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", ops: []resourceOps{

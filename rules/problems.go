@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -21,6 +24,14 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 	} else {
 		probs = pass.Workflow.Problems
 	}
+	// A workflow n8n cannot build runs no node (RS010 reports it): what a
+	// connection would do to its runs never happens.
+	var unbuilt *n8nschema.Node
+	if kind == n8nschema.BrokenConnection && pass.Workflow != nil {
+		if u := pass.Set.Graph(pass.Workflow).Unloadable; len(u) > 0 {
+			unbuilt = u[0]
+		}
+	}
 	for _, p := range probs {
 		if p.Kind != kind {
 			continue
@@ -31,6 +42,13 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		}
 		if p.Fatal {
 			d.Severity = analyze.Error // n8n fails on it
+		}
+		if unbuilt != nil {
+			d.Severity = analyze.Note
+			if p.Why != "" {
+				d.Message = strings.TrimSuffix(p.Message, "; "+p.Why)
+			}
+			d.Message += fmt.Sprintf("; no run of the workflow reaches it: node %q is of type %q, which n8n does not ship, so n8n cannot build the workflow (RS010)", unbuilt.Name, unbuilt.Type)
 		}
 		if pass.Workflow != nil && p.Node != "" {
 			d.Node = pass.Workflow.Node(p.Node)

@@ -28,7 +28,9 @@ runs):
   with a number after it when that is taken (packages/frontend/editor-ui useCanvasOperations.ts
   importWorkflowData, uniqueNodeName). A connection to a missing node is a note too when it names what
   such a node would become ("Gmail1" beside a nameless Gmail node, or any name beside a community node's),
-  and the error or warning above otherwise.
+  and the error or warning above otherwise. A node with neither a name nor a type is not reported here, nor
+  is a connection to or from a missing node beside it (it may be that node's lost name): n8n cannot build
+  such a workflow at all, which RS010 reports.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
   runs the workflow as drawn. A note.
 - outputs written as an object keyed by output index ("main": {"0": [...]}) are followed as the array they
@@ -40,7 +42,9 @@ runs):
   forEach on each node's "main" outputs and throws, so the request fails and no execution starts.
 
 n8n 2.41.1 also refuses to import or save a workflow with any of these shapes or names (its workflow
-structure check, n8n-workflow's workflow-structure-validation.js); 1.123.81 and 2.8.4 import it.`,
+structure check, n8n-workflow's workflow-structure-validation.js); 1.123.81 and 2.8.4 import it. In a
+workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run
+reaches the connection (RS010 reports the workflow): every finding is a note there, and says why.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,

@@ -21,7 +21,15 @@ one workflow of the set with that name when it has no id (a template or copy tha
 gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. A missing
 workflow is reported once, at its first reference, with the other references as related places. The n8n node
 (activate, update, get a workflow through n8n's public API) starts no execution, so its target is not
-followed and not reported.`,
+followed and not reported, and neither is a call from a node no run reaches (an Execute Workflow node
+with no incoming connection, a tool whose agent has no input, a node after one that fails on every run): n8n runs only the nodes an execution reaches
+from its start node, and a tool only when its agent runs and asks for it
+(packages/core/src/execution-engine/workflow-execute.ts, get-input-connection-data.ts), so what such a callee
+does changes no figure. A settings.errorWorkflow that names a missing workflow is reported wherever it stands,
+except in a workflow only a person starts (every enabled trigger a Manual Trigger, and no workflow of the set
+calls it): n8n runs no error workflow for a manual execution
+(packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts, dispatchesErrorWorkflow), so that setting is
+never followed.`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
@@ -31,13 +39,20 @@ followed and not reported.`,
 		return fmt.Sprintf("; referenced from %d more %s", n, plural(n, "place", "places"))
 	},
 	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
 		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 			if c.To != nil || c.Kind == analyze.CallN8nAPI {
 				continue // the n8n node changes a workflow through the API: it starts no execution to follow
 			}
+			if c.Node != nil && !g.Reachable(c.Node) {
+				continue // never runs: what the callee does changes no figure
+			}
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
 			if c.Missing != "" {
 				d.FoldKey = "workflow\x00" + c.Missing
+			}
+			if c.Node == nil && analyze.StartedOnlyByHand(pass.Set, pass.Workflow) {
+				continue // n8n runs no error workflow for a manual execution
 			}
 			if c.Node == nil {
 				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)

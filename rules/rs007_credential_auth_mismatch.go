@@ -26,7 +26,12 @@ node on every run, since at run time the parameters carry their defaults and the
 credential its authentication names: "Node does not have any credentials set for "slackApi""
 (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials).
 Either way the workflow does no work in production: an error workflow that cannot be published reports
-nothing, a schedule never fires or fails each time. Which credential each authentication needs, and its
+nothing, a schedule never fires or fails each time. Every way to publish on n8n 2.41.1 (the editor, the
+public API, import:workflow --activeState=fromJson) runs that check (packages/cli/src/workflows/workflow.service.ts
+activateWorkflow); a workflow already published, which n8n starts again when it boots, is not checked again
+(packages/cli/src/active-workflow-manager.ts add checks only for a trigger), and then fails at the node on
+every run, as one left at the default does. It is a warning, as RS010 gives a node that fails every run: the
+work never happens, but nothing is duplicated or charged. Which credential each authentication needs, and its
 default per node version, come from n8n's node descriptions (the generated node table). A few nodes choose
 their credential by another parameter in the same way, and are checked the same way: Ghost's and Storyblok's
 Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Protocol, WordPress's and the
@@ -37,7 +42,7 @@ decide together, are left out, and so is a workflow holding a node of a type n8n
 build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
-	Severity:   analyze.Error,
+	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"input", "credentials"},
 	Run: func(pass *analyze.Pass) {
@@ -54,6 +59,10 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 			// n8n's activation check reads the stored parameters; the
 			// editor and a run read them with their defaults.
 			outcome := fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\")", m.want[0])
+			if m.stored && analyze.RunStateOf(pass.Workflow) == analyze.RunShown {
+				// Published before: restarted at boot without the check.
+				outcome += fmt.Sprintf("; the export shows it published, and as published the node fails every run: Node does not have any credentials set for %q", m.want[0])
+			}
 			if !m.stored {
 				fails := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
 				// A node whose code throws before it asks for its

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -60,6 +61,11 @@ reaches:
   Respond to Webhook node found in the workflow" (a workflow with a Wait node that resumes on a webhook or form
   call, which may own the Respond node, is left out); the caller gets an error and the execution fails at the
   webhook;
+- a Supabase node that gets a row, or deletes or updates rows with the filter built manually (the
+  default), with no filter condition: it throws "At least one select condition must be defined" before any
+  request (packages/nodes-base/nodes/Supabase/Supabase.node.ts); or that creates or updates a row with a
+  field whose column name is empty: it sends the value under the column "", which no table has, and the
+  Supabase API refuses the request;
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
@@ -82,10 +88,24 @@ reaches:
   model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
 
+A trigger also never starts a run when a node it reaches along main connections (at any depth, whatever
+the output, even one its runs would not take) leaves empty a parameter n8n requires whatever its other
+values: required, shown always (or by version alone), a text, options or date value, "" or absent with an
+empty default (an HTTP Request's URL, a Typeform Trigger's form). Before any node runs, every execution checks
+its start node and the nodes after it and fails with "Workflow has issues"
+(packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues), production runs included, and
+n8n refuses to publish the workflow, naming the node (packages/cli/src/workflows/workflow-validation.service.ts
+validateNodeConfiguration). That finding is a note, since whoever publishes the workflow is told, unless the
+export shows it active, when its runs fail (a warning). Required parameters shown only for other values are
+not read.
+
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
-error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other)
+error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other),
+and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
+triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
+rule.interval is an empty list; only a run from the editor starts it
 and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
@@ -94,17 +114,26 @@ which RS007 reports.
 
 A workflow that holds a node whose type n8n's own packages (n8n-nodes-base, @n8n/n8n-nodes-langchain) do
 not ship fails as a whole: a name no release had ("n8n-nodes-base.httpTrigger", "n8n-nodes-base.database"), a
-misspelling ("n8n-nodes-base.mongodb" for mongoDb), or a node n8n 2.0 removed (the Start node, Automizy,
-Spontit; with --n8n-version 1.x these still ship). The Workflow constructor asks the node types for every
-node, disabled ones included, and n8n's loader throws UnrecognizedNodeTypeError for a name its package does
-not hold (packages/workflow/src/workflow.ts, packages/core/src/nodes-loader/directory-loader.ts getNode): n8n
-refuses to publish the workflow and fails every run, manual ones included, before any node runs. The rule
+misspelling ("n8n-nodes-base.mongodb" for mongoDb), a node n8n 2.0 removed (the Start node, Automizy,
+Spontit; with --n8n-version 1.x these still ship), or a type with no package before its name ("httpRequest").
+The Workflow constructor asks the node types for every node, disabled ones included, and n8n's loader throws
+UnrecognizedNodeTypeError for a name its package does not hold, or a package it does not have
+(packages/workflow/src/workflow.ts, packages/core/src/nodes-loader/directory-loader.ts getNode,
+packages/cli/src/load-nodes-and-credentials.ts getNode): n8n refuses to publish the workflow and fails every
+run, manual ones included, before any node runs. So does a node with no type, or a "type" that is not a
+string: the look-up calls endsWith on it and throws (packages/cli/src/node-types.ts resolveBaseName); n8n
+2.41.1 also refuses to import such a file (packages/workflow/src/workflow-structure-validation.ts), and the
+editor's import skips a node with no type, with the connections to it (packages/frontend/editor-ui
+useCanvasOperations.ts importWorkflowData). The rule
 reports it once, at the first such node, naming the others and, where the node table holds the same name in
 other letter case, the type to use; and since nothing in the workflow runs, no rule reports what its runs would
 do. It is a note, since n8n names the node to whoever publishes or runs the workflow, and a warning when the
-export shows the workflow active or published with a trigger n8n ships other than a manual one: it ran, and on a
-release that does not ship the node n8n fails to activate it at startup and retries in the background
-(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A trigger
+export shows the workflow active or published with a trigger n8n ships other than a manual one, and every
+such node is of a type an older release shipped (one 2.0 removed): it ran, and on a release that does not ship
+the node n8n fails to activate it at startup and retries in the background
+(packages/cli/src/active-workflow-manager.ts activateWorkflow), so its triggers stop firing unseen. A type no
+release had (a misspelling, "n8n-nodes-base.localFile") was never published, so an active flag beside it says
+nothing of runs: a note. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
 	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
@@ -131,13 +160,16 @@ it once the package is installed.`,
 			return // nothing in it runs: what would fail later never does
 		}
 		var all, machine []*n8nschema.Node
+		var idle *n8nschema.Node // a clock trigger with no job to fire on
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
 			}
 			all = append(all, t)
-			if called || !startedByHand(t) {
+			if called || !analyze.ByHand(t) {
 				machine = append(machine, t)
+			} else if idle == nil && !analyze.OnClock(t) && n8nschema.IsScheduleTrigger(t.Type) {
+				idle = t
 			}
 		}
 		if len(all) == 0 {
@@ -196,7 +228,26 @@ it once the package is installed.`,
 			}
 			if !byMachine[n] {
 				d.Severity = analyze.Note
-				d.Message += " (only a manual trigger reaches it)"
+				if idle != nil {
+					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
+				} else {
+					d.Message += " (only a manual trigger reaches it)"
+				}
+			}
+			m, param, refused := g.StartRefused(n)
+			if refused {
+				d.Fix = fmt.Sprintf("Fill in %q of %q, or remove the node if it is unfinished", param, m.Name)
+			}
+			if refused && d.Severity != analyze.Note {
+				// n8n refuses to publish it and names the node and the
+				// parameter; once published (an export shown active),
+				// every run fails (workflow-execute.js checkForWorkflowIssues).
+				if analyze.RunStateOf(w) == analyze.RunShown {
+					d.Message += "; the export shows it active, so each of its runs fails"
+				} else {
+					d.Severity = analyze.Note
+					d.Message += "; n8n refuses to publish the workflow and names the node"
+				}
 			}
 			if w.ParametersLost {
 				d.Severity = analyze.Note
@@ -223,7 +274,7 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	for _, m := range g.Nodes {
 		switch {
 		case m.Disabled:
-		case startedByHand(m):
+		case analyze.ByHand(m):
 			byHand = true
 		case g.Spec(m).Role == n8nschema.RoleTrigger:
 			other = true
@@ -239,25 +290,92 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	}
 	d := analyze.Diagnostic{Node: n, Severity: analyze.Note}
 	d.Message = fmt.Sprintf("node %q is of type %q, %s", n.Name, n.Type, what)
+	typeless, skipped := false, false
+	for _, m := range g.Unloadable {
+		typeless = typeless || m.Type == ""
+		skipped = skipped || m.Type == "" && typeFalsy(m)
+	}
+	if n.Type == "" {
+		d.Message = typelessNode(n)
+	}
 	if more, src := g.Unloadable[1:], pass.Workflow.Source; len(more) > 0 {
 		names := make([]string, len(more))
 		for i, m := range more {
 			names[i] = fmt.Sprintf("%q", m.Name)
-			d.Related = append(d.Related, analyze.Related{File: src.Name, Pos: m.Pos, Source: src, Message: fmt.Sprintf("node %q is of type %q, which n8n does not ship", m.Name, m.Type)})
+			msg := fmt.Sprintf("node %q is of type %q, which n8n does not ship", m.Name, m.Type)
+			if m.Type == "" {
+				msg = typelessNode(m)
+				if m.Name == "" {
+					names[i] = fmt.Sprintf("nodes[%d]", m.Index)
+				}
+			}
+			d.Related = append(d.Related, analyze.Related{File: src.Name, Pos: m.Pos, Source: src, Message: msg})
 		}
-		d.Message += " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+		if typeless {
+			d.Message += " (nor can n8n load " + joinNames(names, 2) + ")"
+		} else {
+			also := " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+			for _, m := range more {
+				if what != "which n8n does not ship" && !n8nschema.RemovedIn2(m.Type) {
+					// "so is" would say 2.0 removed it too.
+					also = " (and " + joinNames(names, 2) + plural(len(more), " is of a type", " are of types") + " n8n does not ship)"
+					break
+				}
+			}
+			d.Message += also
+		}
 	}
 	d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
+	// The Workflow constructor's type look-up calls endsWith on the type
+	// (n8n/dist/node-types.js resolveBaseName); 2.41.1's structure check
+	// wants a type that is a string (n8n-workflow
+	// workflow-structure-validation.js); the editor's import keeps only the
+	// nodes whose type is truthy, and the connections between the nodes it
+	// keeps (n8n-editor-ui useCanvasOperations importWorkflowData).
 	switch {
+	case skipped:
+		d.Message += "; n8n 2.41.1 refuses to import a node with no type, and the editor's import skips it with the connections to it"
+	case typeless:
+		d.Message += "; n8n 2.41.1 refuses to import a node whose type is not a string"
+	}
+	// It ran only if every such type was once shipped (a node 2.0
+	// removed): with a name no release had, n8n never published it, and
+	// an export's active flag is hand-written (import:workflow stores
+	// every workflow inactive unless told, then publishes it through the
+	// same check, packages/cli/src/services/import.service.ts).
+	var never *n8nschema.Node
+	for _, m := range g.Unloadable {
+		if never == nil && !n8nschema.RemovedIn2(m.Type) {
+			never = m
+		}
+	}
+	switch shown := analyze.RunStateOf(pass.Workflow) == analyze.RunShown; {
 	case byHand && !other:
 		d.Message += " (only a manual trigger would start it)"
-	case firing && analyze.RunStateOf(pass.Workflow) == analyze.RunShown && !pass.Workflow.ParametersLost:
+	case firing && shown && never != nil && typeless:
+		d.Message += "; the export shows it active, but n8n never publishes a workflow with a node it cannot load, so it never ran"
+	case firing && shown && never != nil:
+		d.Message += fmt.Sprintf("; the export shows it active, but no n8n release shipped the type of %q, so it never ran", never.Name)
+	case firing && shown && !pass.Workflow.ParametersLost:
 		d.Severity = analyze.Warning
 		d.Message += "; the export shows it active, and n8n fails to activate it at startup, so its triggers stop firing"
 	}
 	// The Start node's replacements are n8n's own (the 2.0 breaking-change
 	// report, packages/cli/src/modules/breaking-changes/rules/v2/start-node-removed.rule.ts).
-	switch t, ok := n8nschema.ShippedSpelling(n.Type); {
+	t, ok := n8nschema.ShippedSpelling(n.Type)
+	if !strings.Contains(n.Type, ".") && n.Type != "" {
+		// The type without its package: the package's own, if it has one.
+		for _, pkg := range []string{"n8n-nodes-base.", "@n8n/n8n-nodes-langchain."} {
+			if _, known := n8nschema.DescribeNode(pkg+n.Type, 0); known && !ok {
+				t, ok = pkg+n.Type, true
+			}
+		}
+	}
+	switch {
+	case n.Type == "" && n.Name == "":
+		d.Fix = fmt.Sprintf("Give nodes[%d] back the name and type it had, or delete it and the connections to nodes that do not exist", n.Index)
+	case n.Type == "":
+		d.Fix = fmt.Sprintf("Give %q back the node type it had, or delete it", n.Name)
 	case n.Type == n8nschema.TypeStart && (n.Disabled || len(g.OutOfType(n, analyze.ConnMain)) == 0):
 		d.Fix = fmt.Sprintf("Delete the Start node %q: it starts nothing", n.Name)
 	case n.Type == n8nschema.TypeStart && called:
@@ -270,7 +388,11 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 		d.Fix = fmt.Sprintf("Replace %q with a node of a type n8n ships, or of an installed community package (whose types name that package)", n.Name)
 	}
 	if len(g.Unloadable) > 1 {
-		d.Fix += "; also replace the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + " of a type n8n does not ship"
+		which := " of a type n8n does not ship"
+		if typeless {
+			which = " n8n cannot load"
+		}
+		d.Fix += "; also replace the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + which
 	}
 	pass.Report(d)
 }
@@ -289,9 +411,34 @@ func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel
 	return n8nschema.RetiredModel{}, nil, false
 }
 
-// startedByHand reports a trigger only a person fires from the editor.
-func startedByHand(t *n8nschema.Node) bool {
-	return t.Type == n8nschema.TypeManualTrigger || t.Type == n8nschema.TypeStart || t.Type == n8nschema.TypeManualChatTrigger
+// typeFalsy reports a node whose "type" the editor's import reads as
+// false (missing, null, "", 0 or false) and so skips.
+func typeFalsy(n *n8nschema.Node) bool {
+	switch t := n.Value.Get("type"); t.Kind() {
+	case n8nschema.Missing, n8nschema.Null:
+		return true
+	case n8nschema.String:
+		return t.Str() == ""
+	case n8nschema.Number:
+		v, _ := t.Num()
+		return v == 0
+	case n8nschema.Bool:
+		return !t.True()
+	}
+	return false
+}
+
+// typelessNode says that node n has no type: none, or a "type" that is
+// no string.
+func typelessNode(n *n8nschema.Node) string {
+	what := fmt.Sprintf("node %q", n.Name)
+	if n.Name == "" {
+		what = fmt.Sprintf("nodes[%d], which has no name,", n.Index)
+	}
+	if t := n.Value.Get("type"); t.Exists() && t.Kind() != n8nschema.String {
+		return what + ` has a "type" that is not a node type name`
+	}
+	return what + " has no node type"
 }
 
 // neverRunAfter names, quoted and nearest first, the enabled nodes after n

@@ -41,7 +41,7 @@ short, and RS504 would say so).`,
 		g := pass.Set.Graph(w)
 		var schedules []*n8nschema.Node
 		for _, t := range g.Triggers() {
-			if !t.Disabled && n8nschema.IsScheduleTrigger(t.Type) {
+			if !t.Disabled && analyze.OnClock(t) {
 				schedules = append(schedules, t)
 			}
 		}

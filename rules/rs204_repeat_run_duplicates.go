@@ -47,7 +47,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 		for _, t := range g.Triggers() {
 			switch {
 			case t.Disabled:
-			case n8nschema.IsScheduleTrigger(t.Type):
+			case analyze.OnClock(t):
 				schedules = append(schedules, t)
 			case analyze.FileChangeTrigger(t):
 				files = append(files, t)

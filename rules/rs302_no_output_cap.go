@@ -8,9 +8,10 @@ import (
 )
 
 // rs302NoteBelowUSD: a missing cap is a warning when what it leaves open,
-// one uncapped call per item of an execution (--items), can reach this; a
-// note below. Retries and agent iterations multiply every call, capped or
-// not: RS101, RS104 and RS301 report them, and the message gives the figure.
+// one uncapped call per item of an execution (--items), can reach this and
+// something multiplies it (multiplied); a note otherwise. Retries and agent
+// iterations multiply every call, capped or not: RS101, RS104 and RS301
+// report them, and the message gives the figure.
 const rs302NoteBelowUSD = 0.50
 
 // nonTextResources of the OpenAI app node bill per image, second or file,
@@ -34,9 +35,12 @@ per-model table of @langchain/anthropic: 2,048 to 8,192 tokens) and is not repor
 sends no cap unless options.maxOutputTokens is set (the 2,048 the editor shows is stored only once the option
 is added, and n8n fills a missing options collection with {}, so the node's 1,024 fallback never applies:
 LmChatGoogleGemini.node.js in n8n 2.8.4). A max-tokens expression counts as a cap (it is decided at run time, typically from a settings node). The finding
-is a warning when one uncapped call per item of an execution (the ceiling's price × --items) reaches $0.50, or
-when the attempts have no bound; a note below that or when the model's price is unknown (set it in
-.stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
+is a warning when one uncapped call per item of an execution (the ceiling's price × --items) reaches $0.50 and
+something multiplies it (retries or a loop, several calls per item, several items, or runs no person paces: a
+schedule, a poll, a service's webhook, a caller workflow, a public chat), or when the attempts have no bound; a
+note below that, for a single attempt of a single call per run that only a person starts (a manual run, a form, a
+messaging bot's message: the ceiling is billed at most once per action), or when the model's price is unknown
+(set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
 or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible endpoints of Perplexity,
 Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
 max_completion_tokens, maxOutputTokens) in the body. A cap at or above the model's ceiling bounds nothing and
@@ -52,6 +56,13 @@ it); without the setting there is no repair, since the right cap depends on the 
 	Confidence: analyze.High,
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
+		var reach map[*n8nschema.Node]bool
+		unpaced := func() map[*n8nschema.Node]bool { // read once, on first need
+			if reach == nil {
+				reach = unpacedReach(pass)
+			}
+			return reach
+		}
 		for _, op := range liveOps(pass) {
 			_, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
 			if !op.Paid || op.OutputCapped || op.Spec.MaxTokensParam == "" && !isHTTP {
@@ -80,8 +91,14 @@ it); without the setting there is no repair, since the right cap depends on the 
 				if items := pass.Options.Items; items > 1 {
 					d.Message += fmt.Sprintf(", %s per execution of %d items", usd(exec), items)
 				}
-				if call, ok := op.CostPerCallUSD(pass.Options); ok && call*float64(max(pass.Options.Items, 1)) < rs302NoteBelowUSD {
-					d.Severity = analyze.Note
+				if call, ok := op.CostPerCallUSD(pass.Options); ok {
+					switch {
+					case call*float64(max(pass.Options.Items, 1)) < rs302NoteBelowUSD:
+						d.Severity = analyze.Note
+					case !multiplied(pass, op, unpaced()):
+						d.Severity = analyze.Note
+						d.Message += "; only a person starts its runs, one at a time, and no retry, loop or item multiplies the call"
+					}
 				}
 			default:
 				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, at a price stormcheck does not know", op.Node.Name, modelText(op), ceiling)
@@ -91,4 +108,38 @@ it); without the setting there is no repair, since the right cap depends on the 
 			pass.Report(d)
 		}
 	},
+}
+
+// multiplied reports whether something multiplies an uncapped call's
+// ceiling: retries or a loop (more than one attempt), several calls per
+// item (an agent's iterations, pages), several items (--items), or runs
+// that no person paces one at a time (unpaced). A call that only a
+// person's click, form or message starts, once per run, bills its ceiling
+// at most once per action of that person.
+func multiplied(pass *analyze.Pass, op *analyze.Operation, unpaced map[*n8nschema.Node]bool) bool {
+	return op.Attempts > 1 || op.CallsPerItem > 1 || op.CallsUnbounded || pass.Options.Items > 1 || unpaced[op.Node]
+}
+
+// unpacedReach returns the nodes that runs no person paces reach: runs of
+// a schedule, a poll, a service's webhook, a caller workflow (every node,
+// when another workflow calls this one), or a chat anyone with the link
+// can open.
+func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
+	w := pass.Workflow
+	g := pass.Set.Graph(w)
+	for _, c := range pass.Set.CallsTo(w) {
+		if c.From != w && c.Kind != analyze.CallN8nAPI {
+			return analyze.ReachFrom(g, g.Nodes...) // a caller's runs, whoever starts them
+		}
+	}
+	var starts []*n8nschema.Node
+	for _, t := range g.Triggers() {
+		if t.Disabled || analyze.ByHand(t) {
+			continue
+		}
+		if analyze.TriggerPaceIn(g, t) != analyze.PacePerson || t.Type == n8nschema.TypeChatTrigger && analyze.Exposure(t) == "public" {
+			starts = append(starts, t)
+		}
+	}
+	return analyze.ReachFrom(g, starts...)
 }

@@ -18,13 +18,17 @@ unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its 
 Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute-error-workflow.ts), no error
 output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
-is, and so is a form that answers on submission. A schedule whose every run ends in a message to a fixed
+is, and so is a form that answers on submission. A clock trigger whose stored rule registers no job (a Cron with
+no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
+list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
 nothing else is a note: the owner expects the message and notices the one that does not come. So is a workflow
 whose Code node catches the failures of its work and sets a flag (success: false) that an If or Switch after it
 tests to send the failed item to an alert: the failures of that work are reported in-band. A chat shows its user the error, and a sub-workflow's caller
-receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, or a Webhook whose workflow answers the sender in a
-messaging app) is a note: the person who wrote sees no answer come. Triggers fire only in an active (published)
+receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
+sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields) is a note: the
+person who wrote sees no answer come. A Twilio Trigger that hears only call summaries, or a webhook that takes
+Twilio's delivery statuses, is a machine's. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
 false or no field says nothing either way (n8n import:workflow deactivates what it imports unless
 --activeState=fromJson, cli/src/services/import.service.ts; source-control exports do not write the field), so
@@ -114,7 +118,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			d.Message += fmt.Sprintf(" (node %q catches the failures of its work and a condition on its flag sends them to an alert)", c.Name)
 		} else if byPerson {
 			d.Severity = analyze.Note
-		} else if n8nschema.IsScheduleTrigger(trigger.Type) && analyze.EndsInOwnMessage(g, trigger) {
+		} else if analyze.OnClock(trigger) && analyze.EndsInOwnMessage(g, trigger) {
 			// The owner expects the message at each tick and misses it.
 			d.Severity = analyze.Note
 			d.Message += " (every run ends in a message to a fixed recipient: the one that does not come is the signal)"
@@ -157,6 +161,8 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 // a webhook or form that answers with the result all see the failure.
 func unattended(t *n8nschema.Node) string {
 	switch typ := t.Type; {
+	case analyze.ByHand(t):
+		return "" // a clock that registers no job: only a person runs it
 	case n8nschema.IsScheduleTrigger(typ):
 		return "a schedule"
 	case typ == n8nschema.TypeWebhook:

@@ -32,7 +32,8 @@ submission: one execution per person's action), a voice agent's tool (a Webhook 
 answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
 platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
 answers GET, a "run now" Webhook wired into the same first nodes as a Schedule Trigger of its workflow, nodes
-that read nothing of the request) comes one person at a time, so
+that read nothing of the request, a Webhook that workflows of the set call by an HTTP request only from runs
+people start, such as a sub-agent an orchestrating chat asks once per question) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
 workflow, at the first such node, naming the others.`,
@@ -53,7 +54,7 @@ workflow, at the first such node, naming the others.`,
 		var triggers []*n8nschema.Node
 		var runs []map[*n8nschema.Node]bool
 		for _, t := range g.Triggers() {
-			if !t.Disabled && concurrentTrigger(g, t) {
+			if !t.Disabled && concurrentTrigger(g, t) && !pacedByCallers(pass, t) {
 				triggers = append(triggers, t)
 				runs = append(runs, analyze.ReachFrom(g, t))
 			}
@@ -126,4 +127,13 @@ func concurrentTrigger(g *analyze.Graph, t *n8nschema.Node) bool {
 		return false
 	}
 	return analyze.TriggerPaceIn(g, t) == analyze.PaceMachine
+}
+
+// pacedByCallers reports a Webhook that workflows of the set call by an
+// HTTP request, every one of them from a run a person starts (a chat, a
+// form, a manual run): it runs as often as they call it, one person at a
+// time (a sub-agent asked once per chat question).
+func pacedByCallers(pass *analyze.Pass, t *n8nschema.Node) bool {
+	bits, called := analyze.WebhookCallerPaces(pass.Set, pass.Workflow, t)
+	return called && bits != 0 && bits&(1<<analyze.PaceMachine) == 0
 }

@@ -84,7 +84,7 @@ func TestRS505Linear(t *testing.T) {
 		if len(fs) != n {
 			t.Fatalf("%d workflows: %d RS505 findings, want one each", n, len(fs))
 		}
-		g := groupByDependency(wfs, 10)
+		g := groupByDependency(wfs, analyze.StartedByHand(wfs), 10)
 		for _, f := range fs {
 			var self *analyze.WorkflowSummary
 			for i := range wfs {

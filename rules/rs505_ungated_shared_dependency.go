@@ -35,7 +35,12 @@ those workflows' runs at once, when the audit holds them and only schedules star
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
-once in an outage. An export's "active": false is not taken to mean the workflow never runs: n8n
+once in an outage. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
+reaches: the rule assumes the set holds its callers, as it holds the other workflows it counts. That
+holds only when the set resolves every call its running workflows make: a call whose target is computed
+at run time, or names an id the set does not hold (a caller's list keeps the id and name a workflow had on
+another instance or before a rename), may be to it, so while a workflow that runs makes one from the same
+n8n instance (RS005 reports such calls), the sub-workflow is counted. An export's "active": false is not taken to mean the workflow never runs: n8n
 import:workflow deactivates what it imports by default (cli/src/commands/import/workflow.ts --activeState),
 so the owner activates what is deployed.`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
@@ -45,10 +50,11 @@ so the owner activates what is deployed.`,
 	Tags:       []string{"retries", "fleet"},
 	RunSet: func(pass *analyze.SetPass) {
 		fleet := analyze.MulSat(max(pass.Options.Workers, 1), max(pass.Options.Concurrency, 1))
-		g := groupByDependency(pass.Workflows, fleet)
+		byHand := analyze.StartedByHand(pass.Workflows)
+		g := groupByDependency(pass.Workflows, byHand, fleet)
 		for i := range pass.Workflows {
 			w := &pass.Workflows[i]
-			if w.ManualOnly {
+			if byHand[i] {
 				continue
 			}
 			reported := map[string]bool{}
@@ -111,13 +117,13 @@ type dependencyUsers struct {
 // label is a workflow label and its quoted form, by which labels sort.
 type label struct{ raw, quoted string }
 
-func groupByDependency(wfs []analyze.WorkflowSummary, fleet int) *dependencyUsers {
+func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
 		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
-		if w.ManualOnly || w.Instance == "" {
+		if byHand[i] || w.Instance == "" {
 			continue
 		}
 		for _, op := range w.Operations {
@@ -132,7 +138,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, fleet int) *dependencyUser
 	seen := g.calls
 	for i := range wfs {
 		w := &wfs[i]
-		if w.ManualOnly {
+		if byHand[i] {
 			continue // its runs come one click at a time, not with the others
 		}
 		at := fleet

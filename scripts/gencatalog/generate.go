@@ -56,12 +56,14 @@ type property struct {
 	Name           string          `json:"name"`
 	Type           string          `json:"type"`
 	Default        any             `json:"default"`
+	Required       bool            `json:"required"`
 	Options        []option        `json:"options"`
 	DisplayOptions *displayOptions `json:"displayOptions"`
 	TypeOptions    struct {
 		// LoadOptionsMethod names the node's method that lists the
 		// options at edit time, when the description holds none.
 		LoadOptionsMethod string `json:"loadOptionsMethod"`
+		MultipleValues    any    `json:"multipleValues"`
 	} `json:"typeOptions"`
 }
 
@@ -87,6 +89,7 @@ type entry struct {
 	model    string
 	resource string
 	ops      []resOps
+	required string
 }
 
 type resOps struct{ resource, def, ops string }
@@ -94,7 +97,7 @@ type resOps struct{ resource, def, ops string }
 // same reports whether two entries differ only in their versions.
 func (e entry) same(o entry) bool {
 	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds && e.gate == o.gate && e.auth == o.auth &&
-		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops)
+		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops) && e.required == o.required
 }
 
 // Generate reads the installed packages under modules and returns the Go
@@ -272,6 +275,9 @@ func writeEntry(buf *bytes.Buffer, e entry) {
 	if e.resource != "" {
 		fmt.Fprintf(buf, ", resource: %q", e.resource)
 	}
+	if e.required != "" {
+		fmt.Fprintf(buf, ", required: %q", e.required)
+	}
 	if len(e.ops) > 0 {
 		buf.WriteString(", ops: []resourceOps{\n")
 		for _, r := range e.ops {
@@ -334,7 +340,56 @@ func (d description) at(v float64) (entry, error) {
 		return e, err
 	}
 	e.ops = ops
+	e.required = d.required(v)
 	return e, nil
+}
+
+// required lists the top-level parameters n8n finds an issue with when
+// they are empty, whatever the node's other values: required, shown for
+// every value (no display condition, or one on @version alone, read at
+// v), and a string, options or dateTime of one value, which n8n's
+// addToIssuesIfMissing finds missing when it is "" or absent
+// (n8n-workflow node-helpers.js getParameterIssues); a name two
+// properties share is left out. A name is written
+// "+name" when its default is not empty: only a stored "" is then
+// missing. Space separated, in description order.
+func (d description) required(v float64) string {
+	named := map[string]int{} // a name two properties share takes its value from the one shown
+	for _, p := range d.Properties {
+		named[p.Name]++
+	}
+	var out []string
+	for _, p := range d.Properties {
+		if !p.Required || named[p.Name] > 1 || p.TypeOptions.MultipleValues != nil && p.TypeOptions.MultipleValues != false {
+			continue
+		}
+		switch p.Type {
+		case "string", "options", "dateTime":
+		default:
+			continue
+		}
+		if do := p.DisplayOptions; do != nil {
+			versionOnly := true
+			for _, m := range []map[string][]any{do.Show, do.Hide} {
+				for k := range m {
+					versionOnly = versionOnly && k == "@version"
+				}
+			}
+			if !versionOnly || !shown(do, v, nil) {
+				continue
+			}
+		}
+		name := p.Name
+		if def, ok := p.Default.(string); !ok || def != "" {
+			if p.Default != nil {
+				name = "+" + name
+			}
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // credentials lists the node's credential types, sorted, space separated.

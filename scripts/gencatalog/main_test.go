@@ -286,3 +286,28 @@ func TestGatedOperationsOfInstalledN8n(t *testing.T) {
 		}
 	}
 }
+
+// TestRequired pins which parameters are empty whatever the node's other
+// values: required, shown always or by @version alone, one string-like
+// value, and a name no other property holds.
+func TestRequired(t *testing.T) {
+	var d description
+	if err := json.Unmarshal([]byte(`{"name": "x", "version": [1, 2], "properties": [
+	  {"name": "url", "type": "string", "default": "", "required": true},
+	  {"name": "method", "type": "options", "default": "GET", "required": true},
+	  {"name": "since", "type": "dateTime", "default": "", "required": true, "displayOptions": {"show": {"@version": [2]}}},
+	  {"name": "text", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"operation": ["send"]}}},
+	  {"name": "tags", "type": "string", "default": "", "required": true, "typeOptions": {"multipleValues": true}},
+	  {"name": "count", "type": "number", "default": 1, "required": true},
+	  {"name": "table", "type": "string", "default": "", "required": true},
+	  {"name": "table", "type": "string", "default": "", "displayOptions": {"show": {"operation": ["get"]}}},
+	  {"name": "note", "type": "string", "default": ""}
+	]}`), &d); err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[float64]string{1: "url +method", 2: "url +method since"} {
+		if got := d.required(v); got != want {
+			t.Errorf("required(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
