@@ -439,8 +439,18 @@ func actionOnOne(n *n8nschema.Node, u string) bool {
 		return false
 	}
 	words := urlVerbs(n)
+	if len(words) == 1 && transitionSends[words[0]] {
+		return true // …/posts/{id}/publish moves that draft to published: a second call finds it so
+	}
 	return len(words) > 0 && stateVerbs[words[0]] && !slices.ContainsFunc(words, func(w string) bool { return sendVerbs[w] })
 }
+
+// transitionSends are send words that, as the whole last segment after
+// the id of one record, move that record to a state rather than make
+// another thing: …/posts/{id}/publish publishes the draft the path names
+// (WordPress, Ghost and Strapi keep it as the post's status), while
+// …/{id}/publish_to_feed or a bare …/publish makes something new.
+var transitionSends = map[string]bool{"publish": true, "unpublish": true}
 
 // sendVerbs name an action that sends or makes something, whatever state
 // word comes with it (…/{id}/send_by_email).
@@ -530,7 +540,14 @@ var stateVerbs = map[string]bool{"configure": true, "update": true, "set": true,
 	"archive": true, "unarchive": true, "enable": true, "disable": true, "activate": true, "deactivate": true,
 	"status": true, "accept": true, "decline": true, "finish": true, "finalize": true, "lock": true, "unlock": true,
 	"trash": true, "untrash": true, "restore": true, "move": true, "star": true, "unstar": true, "pin": true,
-	"unpin": true, "mute": true, "unmute": true, "hide": true, "unhide": true}
+	"unpin": true, "mute": true, "unmute": true, "hide": true, "unhide": true,
+	// The moves of a review or a claim (…/approvals/{id}/resolve): the
+	// record ends in the state the word names, and a second call finds it
+	// there; the API refuses it or leaves it.
+	"resolve": true, "unresolve": true, "dismiss": true, "acknowledge": true, "ack": true, "verify": true,
+	"revoke": true, "suspend": true, "unsuspend": true, "reinstate": true, "void": true, "expire": true,
+	"snooze": true, "unsnooze": true, "claim": true, "unclaim": true, "deny": true, "withdraw": true,
+	"retract": true, "block": true, "unblock": true}
 
 // bodyNamesRecord reports whether a POST names the one existing record it
 // acts on by an id in its body ({"orderId": "{orderId}"} to

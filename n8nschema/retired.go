@@ -21,6 +21,9 @@ var (
 	anthropicSonnet45     = retiredSource{"Anthropic", "Anthropic's Claude Sonnet 4.5 page, platform.claude.com/docs/en/models/sonnet-4-5/overview"}
 	geminiChangelog       = retiredSource{"Google", "Gemini API changelog, ai.google.dev/gemini-api/docs/changelog"}
 	geminiDeprecations    = retiredSource{"Google", "Gemini API deprecations, ai.google.dev/gemini-api/docs/deprecations"}
+	// Groq's shutdown of 2026-08-16 is for free and developer-tier
+	// accounts; a committed-spend enterprise contract keeps the model.
+	groqDeprecations = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations, for free and developer-tier accounts"}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -30,12 +33,14 @@ var (
 // listed and stays live while "gpt-4o-2024-05-13" is not). A family name
 // the page does not list is not matched. Dates after RetiredAsOf are kept
 // so that the next check only moves RetiredAsOf. Left out for want of a
-// provider's dated page: the Gemini 1.5 models (Google's Gemini API pages
-// read here no longer list them), Gemini's experimental ids, and
-// gemini-2.5-pro and gemini-2.5-flash, whose dates the pages moved and
-// whose calls Google routes to a newer model.
+// provider's dated page: Groq's llama3-8b-8192 (n8n's default for its Groq
+// chat model) and llama3-70b-8192, which Groq's API answers "has been
+// decommissioned" but no Groq page read here dates; the Gemini 1.5 models
+// (Google's Gemini API pages read here no longer list them), Gemini's
+// experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose dates
+// the pages moved and whose calls Google routes to a newer model.
 var retiredModels = []struct {
-	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini"
+	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq"
 	date     string
 	src      retiredSource
 	ids      []string
@@ -93,6 +98,9 @@ var retiredModels = []struct {
 	{"google-gemini", "2026-03-09", geminiDeprecations, []string{"gemini-3-pro-preview"}},
 	{"google-gemini", "2026-05-25", geminiChangelog, []string{"gemini-3.1-flash-lite-preview"}},
 	{"google-gemini", "2026-06-01", geminiChangelog, []string{"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"}},
+
+	// Groq, "August 16, 2026: llama-3.1-8b-instant and llama-3.3-70b-versatile".
+	{"groq", "2026-08-16", groqDeprecations, []string{"llama-3.1-8b-instant", "llama-3.3-70b-versatile"}},
 }
 
 // RetiredModel is a model a provider shut down, as its page says.
@@ -144,14 +152,18 @@ var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.anthropic":          "anthropic",
 	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": "google-gemini",
 	"@n8n/n8n-nodes-langchain.googleGemini":       "google-gemini",
+	"@n8n/n8n-nodes-langchain.lmChatGroq":         "groq",
 }
 
 // RetiredModelCall reports a node that calls a model its provider shut
 // down, by a literal model id: a chat model or app node of that provider
-// (ModelOf, set on the node, not n8n's default), or an HTTP Request to the
-// provider's generation endpoint (HTTPModelCallOf). An OpenAI chat model
-// whose options.baseURL points elsewhere calls another API and is not
-// judged; the base URL a credential holds is not in the export.
+// (ModelOf: set on the node, or n8n's default when the node stores no
+// model, since n8n fills in a parameter's default when it loads the
+// workflow: n8n-workflow/dist/cjs/workflow.js, "Add default values"), or
+// an HTTP Request to the provider's generation endpoint (HTTPModelCallOf).
+// An OpenAI chat model whose options.baseURL points elsewhere calls
+// another API and is not judged; the base URL a credential holds is not in
+// the export.
 func RetiredModelCall(n *Node) (RetiredModel, bool) {
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	if c, ok := HTTPModelCallOf(n); ok {
@@ -168,25 +180,57 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 	if typ == openAiLegacy {
 		model, isDefault = legacyModel(n)
 	}
-	if model == "" || isDefault {
-		return RetiredModel{}, false
+	if model == "" || isDefault && storesModel(n, typ) {
+		return RetiredModel{}, false // an expression, or a stored value ModelOf did not read
 	}
 	return LookupRetired(provider, model)
 }
 
-// legacyModel is the model the legacy OpenAI node sends, set on the node:
-// its chat resource reads "model" at v1 and "chatModel" after, its text
-// resource "model" (n8n-nodes-base/dist/nodes/OpenAi/ChatDescription.js,
-// TextDescription.js).
+// storesModel reports whether the node stores a model parameter at all:
+// only a node that stores none runs with n8n's default.
+func storesModel(n *Node, typ string) bool {
+	for _, p := range modelParams[typ] {
+		if _, ok := n.Param(strings.SplitN(p, ".", 2)[0]); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// legacyModel is the model the legacy OpenAI node sends: its chat
+// resource reads "model" at v1 and "chatModel" after, its text resource
+// "model" (n8n-nodes-base/dist/nodes/OpenAi/ChatDescription.js,
+// TextDescription.js), its image resource "model" at v1 and "imageModel"
+// after (ImageDescription.js). The chat model's default, "gpt-3.5-turbo",
+// and the image model's, "dall-e-2", are sent when the node stores none;
+// the text resource's defaults depend on the operation and are not judged.
 func legacyModel(n *Node) (string, bool) {
 	res, ok := literalParam(n, "resource")
 	if !ok {
 		return "", false
 	}
-	param := "model"
-	if res == "chat" && n.TypeVersion > 1 {
-		param = "chatModel"
+	param, def := "model", ""
+	switch {
+	case res == "chat":
+		def = legacyDefaultModels[openAiLegacy]
+		if n.TypeVersion > 1 {
+			param = "chatModel"
+		}
+	case res == "image":
+		def = "dall-e-2" // ImageDescription.js: model at v1, imageModel after, both default dall-e-2
+		if n.TypeVersion > 1 {
+			param = "imageModel"
+		}
+	}
+	if _, stored := n.Param(param); !stored && def != "" {
+		if op, _ := n.Param("operation"); op.Kind() == String && op.Str() != "complete" && op.Str() != "create" {
+			return "", false
+		}
+		return def, true
 	}
 	m, ok := literalParam(n, param)
-	return m, !ok || m == ""
+	if !ok || m == "" {
+		return "", false
+	}
+	return m, false
 }

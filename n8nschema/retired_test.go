@@ -8,7 +8,7 @@ import (
 // TestRetiredModelCall: a model the provider's page says it shut down on
 // or before RetiredAsOf, named literally on a node that calls that
 // provider's own API, is refused; a live model beside it, a date after
-// RetiredAsOf, a gateway's id, n8n's default, an expression and another
+// RetiredAsOf, a gateway's id, a stored empty id, an expression and another
 // base URL are not judged.
 func TestRetiredModelCall(t *testing.T) {
 	for _, c := range []struct {
@@ -31,7 +31,16 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash"}}`, ``}, // no dated Gemini API page
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``},                                      // n8n's default
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-3-5-sonnet-20241022"}}}`, `which Anthropic shut down on 2025-10-28`},
-		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, ``}, // n8n's default, claude-3-5-sonnet-20240620, is not judged
+		// A node that stores no model sends n8n's default for its version.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, `"claude-3-5-sonnet-20240620", which Anthropic shut down on 2025-10-28`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"options":{}}}`, `"claude-sonnet-4-5-20250929", which Anthropic shut down on 2026-11-30`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.4,"parameters":{}}`, ``},                                               // claude-sonnet-4-6
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":""}}}`, ``}, // stored, empty: not the default
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":"={{ $json.m }}"}}`, ``},
+		// Groq: the ids its page dates; n8n's default llama3-8b-8192 is not dated.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"llama-3.3-70b-versatile"}}`, `"llama-3.3-70b-versatile", which Groq shut down on 2026-08-16`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"openai/gpt-oss-120b"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-sonnet-4-6"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, `shut down on 2026-04-20`},
 		// The legacy OpenAI node reads chatModel for chat after v1.

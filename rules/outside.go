@@ -33,8 +33,9 @@ func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8
 	var r repeated
 	g := pass.Set.Graph(pass.Workflow)
 	deduped := analyze.Behind(g, reach, starts, analyze.DedupesAcrossExecutions)
+	claimed := analyze.BehindClaim(g, reach) // a repeat takes the refused branch
 	for _, op := range liveOps(pass) {
-		if !reach[op.Node] || deduped[op.Node] {
+		if !reach[op.Node] || deduped[op.Node] || claimed[op.Node] {
 			continue
 		}
 		if op.Paid {

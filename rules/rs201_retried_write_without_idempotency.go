@@ -36,7 +36,8 @@ in a log, a draft), and for a POST whose endpoint and provider say nothing of wh
 does when called).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}), an action that sets the state of one resource named by id in
-the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel; not /send, /reply or
+the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel, /approvals/{id}/resolve, /posts/{id}/publish; not
+/{id}/comments, /send, /reply or
 /forward), a PostgREST or Supabase upsert (Prefer: resolution=merge-duplicates or ignore-duplicates), a POST to
 an endpoint named for an update (/update-meta), a POST
 whose body names the record it acts on by an id from the item or the model at an endpoint named for setting

@@ -41,7 +41,10 @@ form service that relays one person's action is the caller, not the person, and 
 says: Calendly (15 s, for 24 hours), Typeform (30 s, 5 times) and Tally (10 s, 5 times) are known senders, told
 from the payload the run reads (Calendly's payload.scheduled_event, Typeform's form_response, Tally's data.fields)
 or their signature header; Cal.com, Jotform and Wufoo publish no redelivery, and are notes that name them. An unknown sender is never replayed by simulate. A call that runs once is not counted as slow, nor
-is a write with an idempotency key or behind a Remove Duplicates that drops items seen in earlier executions.`,
+is a write with an idempotency key or behind a Remove Duplicates that drops items seen in earlier executions, or
+behind a claim: a POST that names the record from the request, answers every status as data (Never Error with the
+full response), and an If on its status code whose success branch alone leads on; a redelivery's claim is refused
+(the state already moved, or 409), so it takes the other branch.`,
 	Fix:       "Answer on receipt (Respond: Immediately) and hand the work on, or drop a redelivered event by its id (Remove Duplicates across executions) before any write",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it sets the Webhook node's responseMode to "onReceived", so that n8n answers 200 before

@@ -24,7 +24,10 @@ one fed, that is one replacement call per failure, and it is not reported, whate
 fails and a model that answers from what is known instead). Nor is an error branch that is the product path: a
 lookup that fails when the record is new, and a model that writes the record, the reply or the answer the
 caller waits for; its answer goes on to a write or a webhook response rather than an alert, and its prompt
-does not read the error.`,
+does not read the error.
+A capped call whose computed cost per failure is under $0.01, with a timeout, on a node that continues on its
+regular output when it fails (onError "continueRegularOutput"), is a note: an outage costs little and the alert
+after it still runs, with or without the model's words.`,
 	Fix:        "Replace the model call in the error path with a plain alert (workflow, node, error message, execution URL)",
 	FixDoc:     "None: moving paid work out of an error handler changes what the handler does.",
 	Severity:   analyze.Warning,
@@ -61,9 +64,42 @@ does not read the error.`,
 				msg = fmt.Sprintf("node %q makes a paid model call (%s) on an error path, once per failure of %s%s",
 					op.Node.Name, modelText(op), failingNodes(g, op.Node), cost)
 			}
-			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Message: msg, Chain: op.Factors})
+			sev := analyze.Warning
+			if op.SpendKnown() && op.SpendPerItemUSD < rs304NoteBelowUSD && alertGoesOn(g, op) {
+				sev = analyze.Note
+				msg += "; it has a timeout and a bounded cost, and the nodes after it run whether the model answers or fails"
+			}
+			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// rs304NoteBelowUSD is the computed cost per failure below which a
+// handler's model call is a note when it cannot hold the alert back
+// (alertGoesOn): a storm of a thousand failed executions then bills less
+// than $10, and the alert still arrives while the provider is down.
+const rs304NoteBelowUSD = 0.01
+
+// alertGoesOn reports whether the handler goes on past the model call
+// whatever the model does: the node that fails when the model fails (the
+// call itself, or the root a model sub-node serves) continues on its
+// regular output (onError continueRegularOutput, or the legacy
+// continueOnFail), and the call has a timeout (AttemptTimeoutMS), so an
+// outage neither stops the execution before the alert nor holds it.
+func alertGoesOn(g *analyze.Graph, op *analyze.Operation) bool {
+	if _, bounded := analyze.AttemptTimeoutMS(op); !bounded {
+		return false
+	}
+	roots := []*n8nschema.Node{op.Node}
+	if g.IsSubNode(op.Node) {
+		roots = g.Roots(op.Node)
+	}
+	for _, r := range roots {
+		if r.OnError != "continueRegularOutput" && (r.OnError != "" || !r.ContinueOnFail) {
+			return false
+		}
+	}
+	return len(roots) > 0
 }
 
 // fallbackCall reports whether a paid call on an error branch stands in
