@@ -60,6 +60,24 @@ func ByHand(t *n8nschema.Node) bool {
 		n8nschema.IsScheduleTrigger(typ) && registersNoJob(t)
 }
 
+// ByHandOnly reports whether only a person in the editor starts the runs
+// that reach n: an enabled Manual Trigger (or Start node) reaches it and no
+// other enabled trigger of the workflow does. The person who clicked
+// watches the run in the editor and sees it hang or fail.
+func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
+	var hand, other []*n8nschema.Node
+	for _, t := range g.Triggers() {
+		switch {
+		case t.Disabled:
+		case ByHand(t):
+			hand = append(hand, t)
+		default:
+			other = append(other, t)
+		}
+	}
+	return len(hand) > 0 && ReachFrom(g, hand...)[n] && !ReachFrom(g, other...)[n]
+}
+
 // ManualOnly returns the workflows of the set that only a person starts:
 // no enabled trigger of their own that fires without a person (an
 // archived workflow's never do), and no workflow of the set that runs on

@@ -17,11 +17,26 @@ import (
 // database) the account is the credential: two workflows strain one
 // tenant only when they call with the same one.
 
+// InProcess reports a node whose operation runs inside n8n and sends no
+// request: a Data Table reaches n8n's own database through a helper of the
+// execution (nodes-base/dist/nodes/DataTable/common/utils.js
+// getDataTableProxyExecute), with no credential and no HTTP status, so it
+// is no external call and cannot fail with a 401, 403 or 422. The n8n API
+// node is not: it sends HTTP requests to the instance's public API with an
+// API key (nodes-base/dist/nodes/N8n/GenericFunctions.js apiRequest), though
+// it is no external dependency either (dependency).
+func InProcess(n *n8nschema.Node) bool {
+	return strings.TrimSuffix(n.Type, "Tool") == "n8n-nodes-base.dataTable"
+}
+
 // dependency names what an operation calls.
 func dependency(n *n8nschema.Node, sp n8nschema.Spec) string {
+	if InProcess(n) {
+		return "" // n8n's own tables: the instance itself
+	}
 	switch strings.TrimSuffix(n.Type, "Tool") {
-	case n8nschema.TypeN8n, "n8n-nodes-base.dataTable":
-		return "" // n8n's own API and tables: the instance itself
+	case n8nschema.TypeN8n:
+		return "" // n8n's own API: the instance itself
 	case "n8n-nodes-base.rssFeedRead":
 		return hostDependency(n, "url")
 	case "@n8n/n8n-nodes-langchain.mcpClient":

@@ -264,13 +264,17 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 	if repliesThroughCallback(g, t, reach, copied) {
 		return true
 	}
+	var carriers []string
 	for _, n := range g.chatSenders() {
 		if n == t || !reach[n] {
 			continue
 		}
+		if carriers == nil {
+			carriers = bodyCarriers(g, t)
+		}
 		for _, x := range chatRecipients(n) {
 			x = readPaths(x)
-			if readsBody(x, t) && senderRE.MatchString(x) {
+			if readsBodyOf(x, carriers) && senderRE.MatchString(x) {
 				return true
 			}
 			// The recipient is a field a Set node copied from the request
@@ -536,6 +540,48 @@ func chatRecipients(n *n8nschema.Node) []string {
 func readsBody(x string, t *n8nschema.Node) bool {
 	json, names := bodiesRead(x)
 	return json || slices.Contains(names, t.Name)
+}
+
+// bodyCarriers are the names of t and of the nodes that pass t's items on
+// as they came, reached from t through such nodes only: a Filter, an If, a
+// Switch, a Set, a Wait, a No Op. $('Filter').item.json.body.… reads the
+// webhook's body as $('Webhook') would.
+func bodyCarriers(g *Graph, t *n8nschema.Node) []string {
+	out := []string{t.Name}
+	seen := map[*n8nschema.Node]bool{t: true}
+	queue := []*n8nschema.Node{t}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, e := range g.OutOfType(n, ConnMain) {
+			m := e.To
+			if seen[m] || m.Disabled || e.Error {
+				continue
+			}
+			seen[m] = true
+			switch m.Type {
+			case n8nschema.TypeIf, n8nschema.TypeFilter, n8nschema.TypeSwitch, n8nschema.TypeSet,
+				n8nschema.TypeWait, n8nschema.TypeNoOp:
+				out = append(out, m.Name)
+				queue = append(queue, m)
+			}
+		}
+	}
+	return out
+}
+
+// readsBodyOf is readsBody for any of the nodes named.
+func readsBodyOf(x string, names []string) bool {
+	json, read := bodiesRead(x)
+	if json {
+		return true
+	}
+	for _, nm := range read {
+		if slices.Contains(names, nm) {
+			return true
+		}
+	}
+	return false
 }
 
 // bodiesRead says whose request body an expression reads: any webhook's

@@ -8,25 +8,125 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // lock stops it), else as many ticks as its longest run spans. n8n starts
 // a run on every tick whether or not the last one ended (RS106 reports a
 // run that can outlast its interval), and nothing else starts such a
-// workflow. It is 0 when the instance's concurrency decides instead:
-// something other than a schedule or a person starts w, a workflow of the
-// set calls it, a run has a step with no bound, or a schedule's interval
-// is not known.
+// workflow. An error workflow (an Error Trigger) is started by the
+// workflows that name it: ErrorRunsAtOnce. It is 0 when the instance's
+// concurrency decides instead: something other than a schedule, a person
+// or failed runs of such workflows starts w, a workflow of the set calls
+// it, a run has a step with no bound, or a schedule's interval is not
+// known.
 func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	g := s.Graph(w)
-	var schedules []*n8nschema.Node
+	var schedules, errs []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled || ByHand(t):
 		case OnClock(t):
 			schedules = append(schedules, t)
+		case t.Type == n8nschema.TypeErrorTrigger:
+			errs = append(errs, t)
 		default:
 			return 0
 		}
 	}
-	if len(schedules) == 0 || calledBy(s, w) {
+	if len(errs) == 0 {
+		if len(schedules) == 0 || calledBy(s, w) {
+			return 0
+		}
+		return scheduledRuns(s, w, schedules)
+	}
+	runs := ErrorRunsAtOnce(s, w, errs)
+	if runs == 0 || len(schedules) == 0 {
+		return runs
+	}
+	if more := scheduledRuns(s, w, schedules); more > 0 {
+		return min(runs+more, AttemptCap)
+	}
+	return 0
+}
+
+// ErrorRunsAtOnce is how many runs of error workflow w, started at its
+// Error Triggers errs, can be in flight at once. n8n starts an error
+// workflow once per failed execution of a workflow whose
+// settings.errorWorkflow names it, after that execution ended
+// (n8n/dist/execution-lifecycle/execute-error-workflow.js, from the
+// workflowExecuteAfter hook), so its runs follow the namers' failed runs:
+// per namer, its own runs at once (RunsAtOnce), times the ticks of the
+// namer's shortest interval an error run spans. It is 0 (the fleet
+// decides) when the set shows no namer (the callers are not known), when
+// a namer's pace is not known, or when another workflow calls w.
+func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int {
+	var namers []*n8nschema.Workflow
+	for _, c := range s.CallsTo(w) {
+		switch {
+		case c.From == w || c.Kind == CallN8nAPI:
+		case c.Kind == CallErrorWorkflow:
+			namers = append(namers, c.From)
+		default:
+			return 0 // also an Execute Workflow's or a tool's sub-workflow
+		}
+	}
+	if len(namers) == 0 {
 		return 0
 	}
+	reach := ReachFrom(s.Graph(w), errs...)
+	for _, st := range SlowSteps(s, w, reach) {
+		if st.Unbounded {
+			return 0
+		}
+	}
+	worst := 0
+	if ws, _, slow := RunWorstMS(s, w, reach, errs); slow {
+		for _, v := range ws {
+			worst = max(worst, v)
+		}
+	}
+	runs := 0
+	for _, nw := range namers {
+		n, every := namerPace(s, nw)
+		if n == 0 {
+			return 0
+		}
+		if worst > every {
+			n = MulSat(n, (worst+every-1)/every)
+		}
+		runs = min(runs+n, AttemptCap)
+	}
+	return runs
+}
+
+// namerPace is how many runs of a workflow that names an error workflow
+// can be in flight at once and its shortest schedule interval, 0 when
+// its schedules alone do not start it.
+func namerPace(s *Set, w *n8nschema.Workflow) (int, int) {
+	g := s.Graph(w)
+	var schedules []*n8nschema.Node
+	every := 0
+	for _, t := range g.Triggers() {
+		switch {
+		case t.Disabled || ByHand(t):
+		case OnClock(t):
+			schedules = append(schedules, t)
+			e, known := ScheduleEveryMS(t)
+			if !known || e <= 0 {
+				return 0, 0
+			}
+			if every == 0 || e < every {
+				every = e
+			}
+		default:
+			return 0, 0
+		}
+	}
+	if len(schedules) == 0 || calledBy(s, w) {
+		return 0, 0
+	}
+	return scheduledRuns(s, w, schedules), every
+}
+
+// scheduledRuns is RunsAtOnce for a workflow that only schedules and
+// people start.
+func scheduledRuns(s *Set, w *n8nschema.Workflow, schedules []*n8nschema.Node) int {
+	g := s.Graph(w)
 	runs := 0
 	for _, grp := range GroupByReach(g, schedules) {
 		for _, st := range SlowSteps(s, w, grp.Reach) {

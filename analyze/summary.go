@@ -34,6 +34,9 @@ type WorkflowSummary struct {
 	// when the schedule alone decides (RunsAtOnce), 0 when the instance's
 	// concurrency does.
 	RunsAtOnce int
+	// ErrorPaced is true when RunsAtOnce follows the failed runs of the
+	// workflows that name this one as their error workflow.
+	ErrorPaced bool
 	Operations []OperationSummary
 }
 
@@ -108,6 +111,7 @@ func Summarize(set *Set) []WorkflowSummary {
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
 		}
+		s.ErrorPaced = s.RunsAtOnce > 0 && errorTriggered(set.Graph(w))
 		out[i] = s
 	}
 	return out
@@ -175,4 +179,15 @@ func KeepFactors(fs []Factor) []Factor {
 func keepPos(p n8nschema.Pos) n8nschema.Pos {
 	p.Path = strings.Clone(p.Path)
 	return p
+}
+
+// errorTriggered reports whether an enabled Error Trigger starts the
+// workflow.
+func errorTriggered(g *Graph) bool {
+	for _, t := range g.Triggers() {
+		if !t.Disabled && t.Type == n8nschema.TypeErrorTrigger {
+			return true
+		}
+	}
+	return false
 }

@@ -254,18 +254,18 @@ var idempotentPrefixes = []string{"addLabel", "addTag", "addToList", "appendOrUp
 
 // rpcPathWords mark a POST that asks for an answer rather than storing
 // something: search, lookup, validation, conversion, OCR, ranking and
-// model endpoints, generation, media synthesis (text-to-speech, image generation and
+// model endpoints (a question's /answer), generation, media synthesis (text-to-speech, image generation and
 // remix), and WebDriver commands on an open browser session (navigate,
 // find, click, set a cookie). Repeating it costs a call but leaves no
 // second record (confidence medium: a path is a hint, not a contract).
-var rpcPathWords = lazyregexp.New(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|generat(e|ions?)|chat|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
+var rpcPathWords = lazyregexp.New(`(?i)/(search|query|lookup|find|validate|verify|check|status|screenshot|render|preview|extract|scrape|crawl|parse|convert|translate|transcri\w*|classify|detect|analy[sz]e|summari[sz]e|completions?|embeddings?|generat(e|ions?)|chat|answer|predict|inference|estimate|quote|calculate|token|oauth2?|login|auth|text-to-speech|speech-to-text|tts|remix|upscale|describe|ocr|re-?rank|rank|score|moderations?|tokeni[sz]e|compress|resize|thumbnail|images/(generations|edits|variations)|session/[^/]+/(url|elements?|execute(/\w+)?|actions|window\w*|frame|back|forward|refresh|cookie))\b`)
 
 // rpcStems holds, in lower case, the start of every rpcPathWords match
 // ('/' and the word, or its stem); keep it in step with the regex
 // (TestRPCStems). It spares the regex on most URLs.
 var rpcStems = newStems("/search", "/query", "/lookup", "/find", "/validate", "/verify", "/check", "/status",
 	"/screenshot", "/render", "/preview", "/extract", "/scrape", "/crawl", "/parse", "/convert", "/translate",
-	"/transcri", "/classify", "/detect", "/analy", "/summari", "/completion", "/embedding", "/generat", "/chat", "/predict",
+	"/transcri", "/classify", "/detect", "/analy", "/summari", "/completion", "/embedding", "/generat", "/chat", "/answer", "/predict",
 	"/inference", "/estimate", "/quote", "/calculate", "/token", "/oauth", "/login", "/auth", "/text-to-speech",
 	"/speech-to-text", "/tts", "/remix", "/upscale", "/describe", "/ocr", "/re-rank", "/rerank", "/rank", "/score",
 	"/moderation", "/compress", "/resize", "/thumbnail", "/images/", "/session/")

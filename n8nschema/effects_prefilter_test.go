@@ -123,7 +123,7 @@ func TestRPCStems(t *testing.T) {
 	paths := []string{"/search", "/query", "/lookup", "/find", "/validate", "/verify", "/check", "/status",
 		"/screenshot", "/render", "/preview", "/extract", "/scrape", "/crawl", "/parse", "/convert", "/translate",
 		"/transcribe", "/transcriptions", "/classify", "/detect", "/analyse", "/analyze", "/summarise", "/summarize",
-		"/completion", "/completions", "/embedding", "/embeddings", "/chat", "/predict", "/inference", "/estimate",
+		"/completion", "/completions", "/embedding", "/embeddings", "/chat", "/answer", "/predict", "/inference", "/estimate",
 		"/quote", "/calculate", "/token", "/oauth", "/oauth2", "/login", "/auth", "/text-to-speech", "/speech-to-text",
 		"/tts", "/remix", "/upscale", "/describe", "/ocr", "/re-rank", "/rerank", "/rank", "/score", "/moderation",
 		"/moderations", "/tokenise", "/tokenize", "/compress", "/resize", "/thumbnail", "/images/generations",

@@ -20,7 +20,11 @@ output wired to a handler, no dead-man's-switch ping. A webhook that answers wit
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A clock trigger whose stored rule registers no job (a Cron with
 no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
-list) starts only runs from the editor, where a person sees the failure. A chat shows its user the error, and a sub-workflow's caller
+list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
+recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
+nothing else is a note: the owner expects the message and notices the one that does not come. So is a workflow
+whose Code node catches the failures of its work and sets a flag (success: false) that an If or Switch after it
+tests to send the failed item to an alert: the failures of that work are reported in-band. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
 sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields) is a note: the
 person who wrote sees no answer come. A Twilio Trigger that hears only call summaries, or a webhook that takes
@@ -41,7 +45,9 @@ an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts), no
 because the execution ends first: after a node with a connection to a missing node, which n8n ends the
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
-otherwise); with no call left, there is no finding.`,
+otherwise); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
+model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A Data Table is no external call: it reaches n8n's own database
+inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
 	Severity:   analyze.Warning,
@@ -84,8 +90,8 @@ otherwise); with no call left, there is no finding.`,
 				continue
 			}
 			calls := reachedBy(pass, g, t, ops)
-			if len(calls) == 0 {
-				continue
+			if len(calls) == 0 || analyze.LeavesNothing(analyze.ReachFrom(g, t)) {
+				continue // no call, or nothing a failed run would lose
 			}
 			person := analyze.ConversesIn(g, t)
 			if trigger != nil && person {
@@ -106,8 +112,16 @@ otherwise); with no call left, there is no finding.`,
 			how, trigger.Name, len(reached), plural(len(reached), "call", "calls"))
 		// The person who wrote to the bot sees no answer come; and the
 		// silence is certain only once the workflow is published.
-		if byPerson {
+		if c := analyze.ReportsCaughtFailures(g); c != nil {
+			// Observed in-band: the code catches and an alert follows.
 			d.Severity = analyze.Note
+			d.Message += fmt.Sprintf(" (node %q catches the failures of its work and a condition on its flag sends them to an alert)", c.Name)
+		} else if byPerson {
+			d.Severity = analyze.Note
+		} else if analyze.OnClock(trigger) && analyze.EndsInOwnMessage(g, trigger) {
+			// The owner expects the message at each tick and misses it.
+			d.Severity = analyze.Note
+			d.Message += " (every run ends in a message to a fixed recipient: the one that does not come is the signal)"
 		} else if analyze.RunStateOf(w) != analyze.RunShown {
 			d.Severity = analyze.Note
 			d.Message += " (the export does not show the workflow active: its triggers fire only once it is published)"
@@ -120,7 +134,7 @@ otherwise); with no call left, there is no finding.`,
 // main connections from t, the sub-nodes their roots call, and where a
 // reached node runs this workflow as its own sub-workflow (Execute
 // Workflow of $workflow.id), what its entry reaches; disabled nodes make
-// no call.
+// no call, and a Data Table, which runs inside n8n, is no external call.
 func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation) []*analyze.Operation {
 	reach := analyze.ReachFrom(g, t)
 	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
@@ -131,7 +145,7 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 	}
 	var out []*analyze.Operation
 	for _, op := range ops {
-		if reach[op.Node] && !op.Node.Disabled && !analyze.CannotCall(op) {
+		if reach[op.Node] && !op.Node.Disabled && !analyze.CannotCall(op) && !analyze.InProcess(op.Node) {
 			out = append(out, op)
 		}
 	}

@@ -21,6 +21,7 @@ error workflow runs, and the nodes after it treat the failure as a result: an or
 was not, an empty summary saved over a good one. For a write or a paid call that is a silent data problem. It
 is fine when a node downstream checks for the error (an If, Switch, Filter or Code node that tests "error", any
 node that reads the item's error field, $json.error, or the failed node's by name, $('Create invoice').item.json.error,
+or in a Code node that reads $(…).….error with the name held in a variable, a string literal that names the node,
 to record or report it, or an If that tests whether a returned field is there: the failed item lacks it, or a Code
 node that binds a flag to such a test, ok = typeof s.worker_hours === 'number', and an If, Switch or Filter after it
 that tests the flag, which sends the failed item down the branch the workflow chose), when a
@@ -37,7 +38,7 @@ No Op that ends the branch; nodes after a Wait or No Op that do not read the ite
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
-".../search", a model's /chat, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
+".../search", a model's /chat, a question's /answer, /classify or /predict, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
 only ids and filters). It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
 returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
@@ -260,13 +261,31 @@ func errorsReadByName(g *analyze.Graph) map[string]bool {
 			if v.Kind() != n8nschema.String {
 				return
 			}
-			for _, at := range namedErrorRE.FindAllStringSubmatch(v.Str(), -1) {
+			x := v.Str()
+			for _, at := range namedErrorRE.FindAllStringSubmatch(x, -1) {
 				out[at[1]+at[2]] = true
+			}
+			// Code that reads $(name).….error with the name held in a
+			// variable (a list of the fallback models' nodes) reads the
+			// error of every node a string literal of it names.
+			if n8nschema.IsCode(m.Type) && strings.Contains(x, "$(") && errorPropRE.MatchString(x) {
+				for _, lit := range stringLitRE.FindAllStringSubmatch(x, -1) {
+					if name := lit[1] + lit[2]; name != "" && g.Node(name) != nil {
+						out[name] = true
+					}
+				}
 			}
 		})
 	}
 	return out
 }
+
+// errorPropRE matches a read of an error property (.error, ["error"]);
+// stringLitRE a quoted string with no quote or newline inside.
+var (
+	errorPropRE = lazyregexp.New(`(\.error\b|\[\s*["']error["']\s*\])`)
+	stringLitRE = lazyregexp.New(`"([^"\n\\]{1,120})"|'([^'\n\\]{1,120})'`)
+)
 
 // errorFieldRE matches an expression or code that reads the error field a
 // failed item carries ({error: message}, workflow-execute.ts):

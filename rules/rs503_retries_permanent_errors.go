@@ -17,7 +17,8 @@ var rs503 = &analyze.Rule{
 rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write; a POST
 that only reads or analyses (a search, a scrape, a GraphQL query) is not a write. An HTTP
 Request with "Never Error" (options.response.response.neverError) returns the status instead of throwing, so
-the workflow can retry 429 and 5xx only and report the rest.`,
+the workflow can retry 429 and 5xx only and report the rest. A Data Table is not a call: it reaches n8n's own
+database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with no credential and no status.`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
 	FixDoc:     "None: which errors are permanent depends on the API; an error branch that tells them apart must be written.",
 	Severity:   analyze.Note,
@@ -27,7 +28,8 @@ the workflow can retry 429 and 5xx only and report the rest.`,
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			k := op.OwnRetries()
-			if k < 2 || op.Paid {
+			// A Data Table runs inside n8n: no credential, no status.
+			if k < 2 || op.Paid || analyze.InProcess(n) {
 				continue
 			}
 			if v, ok := n.Param("options.response.response.neverError"); ok && v.True() {

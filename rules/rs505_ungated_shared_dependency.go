@@ -28,7 +28,9 @@ limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_fligh
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. The message counts the executions that can call it at once: for a workflow
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
-which n8n starts whether or not the last run ended), and for any other workflow the fleet's concurrency
+which n8n starts whether or not the last run ended; for an error workflow, which n8n starts once after each
+failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
+those workflows' runs at once, when the audit holds them and only schedules start them), and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
@@ -96,6 +98,9 @@ type dependencyUsers struct {
 	load           map[string][]load
 	// scheduled and other count the users of each kind.
 	scheduled, other map[string]int
+	// errorPaced counts the users that are error workflows, paced by the
+	// failed runs of the workflows that name them.
+	errorPaced map[string]int
 	// capped holds the dependencies whose users could run more executions
 	// at once than the fleet does.
 	capped map[string]bool
@@ -114,7 +119,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -153,6 +158,9 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				seen[d][w] = true
 				g.users[d] = append(g.users[d], w)
 				g.load[d] = append(g.load[d], load{runs: at})
+				if w.ErrorPaced {
+					g.errorPaced[d]++
+				}
 				if w.RunsAtOnce > 0 {
 					g.scheduled[d]++
 				} else {
@@ -211,6 +219,9 @@ func (g *dependencyUsers) key(w *analyze.WorkflowSummary, op *analyze.OperationS
 // basis says what the count of executions at once rests on.
 func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
+	if g.errorPaced[d] > 0 {
+		tick += ", an error workflow as many as the failed runs of the workflows that name it"
+	}
 	switch {
 	case g.other[d] == 0 && !g.capped[d]:
 		return tick

@@ -1,0 +1,102 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A workflow can report its failures in-band: a Code node does the work in
+// try/catch and, in the catch, emits the item with a flag set (success:
+// false, and the error); an If or Switch on that flag sends the failed
+// item to an alert. n8n sees no error, since the code caught it, but the
+// owner is told.
+
+// ReportsCaughtFailures returns the first Code node of g whose catch sets a
+// flag (CatchFlags) that an If or Switch at most three hops after it tests,
+// where some output of that condition reaches an alert or a log row
+// (BestEffort) within three hops; nil when there is none.
+func ReportsCaughtFailures(g *Graph) *n8nschema.Node {
+	for _, c := range g.Nodes {
+		if c.Disabled || !n8nschema.IsCode(c.Type) {
+			continue
+		}
+		flags := CatchFlags(codeOf(c))
+		if len(flags) == 0 {
+			continue
+		}
+		seen := map[*n8nschema.Node]bool{c: true}
+		next := []*n8nschema.Node{c}
+		for d := 0; d < 3 && len(next) > 0; d++ {
+			var more []*n8nschema.Node
+			for _, u := range next {
+				for _, e := range g.OutOfType(u, ConnMain) {
+					m := e.To
+					if seen[m] || e.Error || m.Disabled {
+						continue
+					}
+					seen[m] = true
+					more = append(more, m)
+					if (m.Type == n8nschema.TypeIf || m.Type == n8nschema.TypeSwitch) && testsField(m, flags) && alertsWithin(g, m, 3) {
+						return c
+					}
+				}
+			}
+			next = more
+		}
+	}
+	return nil
+}
+
+// CatchFlags returns the fields a catch block of code sets to a literal
+// boolean or fills with the error (success: false, ok = false, error:
+// e.message): what the item that failed carries on.
+func CatchFlags(code string) []string {
+	var out []string
+	for _, at := range catchRE.FindAllStringIndex(code, -1) {
+		body := code[at[1]:min(len(code), at[1]+400)]
+		if end := strings.Index(body, "}"); end >= 0 {
+			body = body[:end]
+		}
+		for _, m := range catchFlagRE.FindAllStringSubmatch(body, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+var (
+	catchRE     = lazyregexp.New(`\bcatch\s*(\(\s*\w*\s*\))?\s*\{`)
+	catchFlagRE = lazyregexp.New(`["']?(\w+)["']?\s*[:=]\s*(?:false|true|\w+\.message|String\(\w+\)|\w+\.toString\(\))`)
+)
+
+// testsField reports whether a condition node reads one of the fields of
+// the item: $json.success, $json["success"].
+func testsField(m *n8nschema.Node, fields []string) bool {
+	raw := m.Params().Raw()
+	for _, f := range fields {
+		if strings.Contains(raw, "json."+f) || strings.Contains(raw, `json[\"`+f) || strings.Contains(raw, "json['"+f) {
+			return true
+		}
+	}
+	return false
+}
+
+// alertsWithin reports whether an output of n reaches a best-effort write
+// (an alert, a log row) within depth hops.
+func alertsWithin(g *Graph, n *n8nschema.Node, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	for _, e := range g.OutOfType(n, ConnMain) {
+		m := e.To
+		if m.Disabled {
+			continue
+		}
+		if w, _ := n8nschema.WriteOp(m); w && BestEffort(m) || alertsWithin(g, m, depth-1) {
+			return true
+		}
+	}
+	return false
+}

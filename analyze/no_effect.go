@@ -1,0 +1,67 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A run that only reads leaves nothing behind: a GET whose answer a Set
+// and an Aggregate shape and pass to no one. When it fails, nothing is
+// lost that a run that worked would have kept, so nothing needs telling.
+
+// LeavesNothing reports whether no node of reach can leave an effect
+// outside the run (HasEffect): a failed run of such nodes loses nothing.
+func LeavesNothing(reach map[*n8nschema.Node]bool) bool {
+	for n := range reach {
+		if HasEffect(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasEffect reports whether a node may leave something behind when it
+// runs: a write or a message (n8nschema.WriteOp), an answer to a caller
+// (Respond to Webhook, a Form page), documents put in a vector store, a sub-workflow, a command, a file
+// written, code that sends requests itself, or an app node whose
+// operation is not known. Triggers, flow control, data shaping, model
+// calls and reads have none of their own (an agent's tools are its
+// sub-nodes, judged each).
+func HasEffect(n *n8nschema.Node) bool {
+	if n.Disabled {
+		return false
+	}
+	if strings.HasPrefix(n.Type, "@n8n/n8n-nodes-langchain.vectorStore") {
+		// Insert and update store documents; the default mode,
+		// retrieve, reads (@n8n/ai-utilities createVectorStoreNode.js mode).
+		m := n.Params().Get("mode").Str()
+		return m == "insert" || m == "update"
+	}
+	sp := n8nschema.Lookup(n.Type)
+	switch sp.Role {
+	case n8nschema.RoleTrigger, n8nschema.RoleFlow, n8nschema.RoleNote, n8nschema.RoleSubNode, n8nschema.RoleAgent, n8nschema.RoleModel:
+		return false
+	case n8nschema.RoleCallWorkflow:
+		return true
+	case n8nschema.RoleExternal:
+		if InProcess(n) || n8nschema.IsHTTPRequest(n.Type) {
+			w, _ := n8nschema.WriteOp(n)
+			return w
+		}
+		w, op, _ := n8nschema.WriteOpConf(n)
+		return w || op == "" || !sp.Known
+	}
+	switch n.Type {
+	case n8nschema.TypeRespondToWebhook, "n8n-nodes-base.executeCommand", "n8n-nodes-base.writeBinaryFile",
+		"n8n-nodes-base.form":
+		return true
+	case "n8n-nodes-base.readWriteFile":
+		return n.Params().Get("operation").Str() == "write"
+	}
+	return n8nschema.IsCode(n.Type) && codeSendsRE.MatchString(codeOf(n))
+}
+
+// codeSendsRE matches code that sends requests or writes by itself.
+var codeSendsRE = lazyregexp.New(`helpers\.(httpRequest|request)|\bfetch\s*\(|\baxios\b|\brequire\s*\(|\bimport\b`)

@@ -1,0 +1,137 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// A run that ends in a message to its owner reports itself: a daily
+// digest mailed to a fixed address, a Telegram note to the owner's chat.
+// When every run a schedule starts ends in such a message, the owner
+// expects one at each tick and notices the one that does not come; a
+// failure costs that message, and its absence is the signal.
+
+// EndsInOwnMessage reports whether every run trigger t starts ends in a
+// message to a fixed recipient (ownMessage) and writes nothing else: each
+// output of each node the run reaches leads on to such a message. A path
+// that can end with nothing sent (an output wired to nothing, a Filter or
+// a Remove Duplicates that may drop every item, a node whose outputs are
+// not known) makes it false: a message that comes only for some runs (the
+// tasks due today) says nothing when it does not come.
+func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
+	reach := ReachFrom(g, t)
+	for n := range reach {
+		if n.Disabled || n == t {
+			continue
+		}
+		if w, _, _ := n8nschema.WriteOpConf(n); w && !ownMessage(g, n) {
+			return false // a write whose failure may lose data
+		}
+	}
+	memo := map[*n8nschema.Node]bool{}
+	onPath := map[*n8nschema.Node]bool{}
+	var delivers func(n *n8nschema.Node) bool
+	delivers = func(n *n8nschema.Node) bool {
+		if v, ok := memo[n]; ok {
+			return v
+		}
+		if onPath[n] {
+			return false // a loop back delivers nothing by itself
+		}
+		onPath[n] = true
+		v := n != t && ownMessage(g, n) || !n.Disabled && allOutputsDeliver(g, n, delivers)
+		onPath[n] = false
+		memo[n] = v
+		return v
+	}
+	return delivers(t)
+}
+
+// allOutputsDeliver reports whether each main output of n is wired and
+// every node it leads to delivers.
+func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Node) bool) bool {
+	switch {
+	case n.Type == n8nschema.TypeFilter, n.Type == "n8n-nodes-base.removeDuplicates":
+		return false // may drop every item
+	case n8nschema.IsCode(n.Type) && codeMayDrop(codeOf(n)):
+		return false
+	case !n.AlwaysOutputData && listsRecords(n):
+		return false // a search that finds nothing ends the path: n8n runs no node after an empty output
+	}
+	k, known := declaredOutputs(n)
+	if n8nschema.IsTriggerNode(n.Type) || n.Type == n8nschema.TypeManualTrigger {
+		k, known = 1, true
+	}
+	if !known || k == 0 {
+		return false
+	}
+	for o := 0; o < k; o++ {
+		wired := false
+		for _, e := range g.OutOfType(n, ConnMain) {
+			if e.Output != o || e.Error {
+				continue
+			}
+			// Every path: a branch that ends with nothing sent, or one
+			// a Merge waits on, may leave the run silent.
+			if !delivers(e.To) {
+				return false
+			}
+			wired = true
+		}
+		if !wired {
+			return false
+		}
+	}
+	return true
+}
+
+// codeMayDrop reports code that may return no item: one that keeps state
+// between runs ($getWorkflowStaticData), by which a notifier passes on only
+// what changed, or one with a return that is not a literal item, the
+// items it was given or nothing at all (a list it built may be empty).
+func codeMayDrop(code string) bool {
+	if strings.Contains(code, "getWorkflowStaticData") {
+		return true
+	}
+	for _, m := range codeReturnRE.FindAllStringSubmatch(code, -1) {
+		if !keptReturnRE.MatchString(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	codeReturnRE = lazyregexp.New(`\breturn\b\s*([^\s;]?[^\s;]{0,14})`)
+	keptReturnRE = lazyregexp.New(`^(\[\s*\{|\{|\[\s*$|items\b|\$input\.(all|first|item)\b)`)
+)
+
+// listsRecords reports an app node whose operation lists or searches
+// records (getAll, search, a sheet's rows, a feed's entries): it may
+// return no item.
+func listsRecords(n *n8nschema.Node) bool {
+	if n.Type == "n8n-nodes-base.rssFeedRead" {
+		return true
+	}
+	_, op, _ := n8nschema.WriteOpConf(n)
+	if i := strings.LastIndexByte(op, '.'); i >= 0 {
+		op = op[i+1:]
+	}
+	return listOpRE.MatchString(op)
+}
+
+var listOpRE = lazyregexp.New(`(?i)^(getall|getmany|search|list|lookup|read|readrows|select|query|executequery|find|getrows)`)
+
+// ownMessage reports whether n sends a message to a fixed recipient: an
+// alert in a team channel, a report mailed to a fixed address, a message
+// to the owner's own number (ConsequenceIn: a message whose duplicate is a
+// nuisance).
+func ownMessage(g *Graph, n *n8nschema.Node) bool {
+	if n.Disabled {
+		return false
+	}
+	e := ConsequenceIn(g, n)
+	return e.Message && e.Consequence == Nuisance
+}
