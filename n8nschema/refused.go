@@ -165,7 +165,10 @@ func retiredCall(n *Node) (Refusal, bool) {
 // source, authentication and the like shows). What the node does then is
 // its code's: see noBranches; the OpenAI app node's routers throw.
 func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
-	if n.TypeVersion != d.Version || len(d.e.ops) == 0 {
+	// The legacy OpenAI node is one class for every typeVersion
+	// (n8n-nodes-base/dist/nodes/OpenAi/OpenAi.node.js, version [1, 1.1]),
+	// so its operations hold at a version it does not list (1.8).
+	if n.TypeVersion != d.Version && typ != openAiLegacy || len(d.e.ops) == 0 {
 		return Refusal{}, false
 	}
 	res, rok := literalParam(n, "resource")

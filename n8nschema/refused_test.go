@@ -11,7 +11,8 @@ import (
 // app node v1.x's message with no model or no prompt, nor for the legacy
 // OpenAI node's text/complete with a chat model, which OpenAI refuses. A
 // stripped credentials block, a node that takes any credential or asks
-// for none, an expression or a version the table does not list are not
+// for none, an expression or a version the table does not list (but for
+// the legacy OpenAI node, one description at every version) are not
 // judged.
 func TestNoBilledCall(t *testing.T) {
 	for _, c := range []struct {
@@ -28,7 +29,9 @@ func TestNoBilledCall(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4o-mini"},"credentials":{}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"operation":"edit"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","operation":"={{ $json.op }}"}}`, ""},
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"completions"}}`, ""},
+		// The legacy OpenAI node is one description at every typeVersion.
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"completions"}}`, `resource "completions" is not one the node defines`},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"text","operation":"completion","model":"text-davinci-003"}}`, `operation "completion" is not one the node defines for "text"`},
 		{`{"name":"n","type":"n8n-nodes-base.someCommunityNode","typeVersion":1,"parameters":{"resource":"x"}}`, ""},
 		// The HTTP Request node takes a credential of any type; a node whose
 		// authentication is "none" asks for none.

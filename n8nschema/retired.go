@@ -157,6 +157,7 @@ var providerNodes = map[string]string{
 
 // RetiredModelCall reports a node that calls a model its provider shut
 // down, by a literal model id: a chat model or app node of that provider
+// at a resource and operation it defines (operationDefined)
 // (ModelOf: set on the node, or n8n's default when the node stores no
 // model, since n8n fills in a parameter's default when it loads the
 // workflow: n8n-workflow/dist/cjs/workflow.js, "Add default values"), or
@@ -170,7 +171,7 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 		return LookupRetired(c.Provider, c.Model)
 	}
 	provider, ok := providerNodes[typ]
-	if !ok {
+	if !ok || !operationDefined(n, typ) {
 		return RetiredModel{}, false
 	}
 	if v, set := n.Param("options.baseURL"); set && (v.Kind() != String || v.Str() != "" && !strings.HasPrefix(strings.TrimSpace(v.Str()), "https://api.openai.com/")) {
@@ -184,6 +185,42 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 		return RetiredModel{}, false // an expression, or a stored value ModelOf did not read
 	}
 	return LookupRetired(provider, model)
+}
+
+// operationDefined reports whether the node's resource and operation,
+// after their defaults, are ones its description defines (a node whose
+// table lists no operations, a chat model, always is). n8n builds a
+// declarative node's request only from the option that matches the stored
+// value and skips the properties it hides (n8n-core
+// dist/execution-engine/routing-node.js getRequestOptionsFromParameters:
+// displayParameter, "selectedOption"), and a programmatic node's router
+// finds no code to run: with an operation "completion" where the legacy
+// OpenAI node's text resource defines complete, edit and moderate, no
+// model is sent. The nearest version's description stands for a version
+// the table does not list (the legacy node is one description for all);
+// an expression leaves the request unknown, and the model unjudged.
+func operationDefined(n *Node, typ string) bool {
+	d, ok := DescribeNode(typ, n.TypeVersion)
+	if !ok || d.e == nil || len(d.e.ops) == 0 {
+		return true
+	}
+	res, rok := literalParam(n, "resource")
+	op, ook := literalParam(n, "operation")
+	if !rok || !ook {
+		return false
+	}
+	absent := res == ""
+	if absent || d.resourceless() {
+		res = d.DefaultResource()
+	}
+	if d.resourceOps(res) == nil {
+		return false
+	}
+	if op == "" {
+		op = d.DefaultOperation(res)
+	}
+	_, listed := d.operationOf(res, absent, op)
+	return listed
 }
 
 // storesModel reports whether the node stores a model parameter at all:

@@ -47,6 +47,18 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4-1106-preview"}}`, `shut down on 2026-03-26`},
 		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","model":"gpt-4-1106-preview"}}`, ``},
 		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","chatModel":"gpt-4-1106-preview"}}`, `shut down on 2026-03-26`},
+		// Only an operation its resource defines sends the model: n8n's
+		// routing applies the option matching the stored operation and
+		// skips hidden properties, at any typeVersion of the legacy node.
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"text","operation":"completion","model":"text-davinci-003"}}`, ``},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"operation":"completion","model":"text-davinci-003"}}`, ``},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"chat","operation":"completion","chatModel":"gpt-4-0314"}}`, ``},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"image","operation":"generate"}}`, ``},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"operation":"={{ $json.op }}","model":"text-davinci-003"}}`, ``},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"model":"text-davinci-003"}}`, `"text-davinci-003", which OpenAI shut down on 2024-01-04`},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"text","operation":"edit","model":"text-davinci-edit-001"}}`, `"text-davinci-edit-001", which OpenAI shut down on 2024-01-04`},
+		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"image","operation":"create"}}`, `"dall-e-2", which OpenAI shut down on 2026-05-12`},
+		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"resource":"text","operation":"complete","modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, ``},
 		// HTTP Requests to the provider's generation endpoint.
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent","jsonBody":"{}"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01`},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent","jsonBody":"{}"}}`, ``},

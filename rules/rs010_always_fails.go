@@ -82,8 +82,13 @@ reaches:
   on 2026-06-01). The provider answers every call with an error and bills nothing, so no spend rule prices
   it. The dates come from the providers' deprecation pages, in a table checked by hand (as of 2026-12-02:
   stormcheck reads no clock), and only ids a page names count: "gpt-4o" stays live while "gpt-4o-2024-05-13"
-  is shut down. A model chosen by an expression, n8n's default, a gateway's id ("openai/gpt-4" through
-  OpenRouter), Azure OpenAI, Vertex AI and an OpenAI chat model whose base URL points elsewhere are not judged;
+  is shut down. A node that stores no model sends n8n's default for its version, which is judged alike
+  (an Anthropic chat model v1.3's "claude-sonnet-4-5-20250929"). The model counts only at a resource and
+  operation the node defines, after their defaults: with another (the legacy OpenAI node's text resource at
+  "completion"), n8n's routing applies no operation's request and hides the model, so it is never sent
+  (packages/core/src/execution-engine/routing-node.ts getRequestOptionsFromParameters). A model chosen by an
+  expression, a stored but empty id, a gateway's id ("openai/gpt-4" through OpenRouter), Azure OpenAI,
+  Vertex AI and an OpenAI chat model whose base URL points elsewhere are not judged;
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take, a
   model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
