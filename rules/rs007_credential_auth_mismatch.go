@@ -31,7 +31,9 @@ public API, import:workflow --activeState=fromJson) runs that check (packages/cl
 activateWorkflow); a workflow already published, which n8n starts again when it boots, is not checked again
 (packages/cli/src/active-workflow-manager.ts add checks only for a trigger), and then fails at the node on
 every run, as one left at the default does. It is a warning, as RS010 gives a node that fails every run: the
-work never happens, but nothing is duplicated or charged. Which credential each authentication needs, and its
+work never happens, but nothing is duplicated or charged. It is a note for a node only a manual trigger reaches
+(a person runs it from the editor and sees the node fail; a manual trigger that starts a sub-workflow another
+workflow of the set calls counts as any other), as RS010 judges it. Which credential each authentication needs, and its
 default per node version, come from n8n's node descriptions (the generated node table). A few nodes choose
 their credential by another parameter in the same way, and are checked the same way: Ghost's and Storyblok's
 Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Protocol, WordPress's and the
@@ -72,9 +74,20 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 				}
 				outcome = "the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: " + fails
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: pos,
-				Message: fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
-					n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)})
+			d := analyze.Diagnostic{Node: n, Pos: pos}
+			if watched(pass, n) {
+				// No one publishes it: a person runs it from the editor
+				// and sees the node fail, as RS010 judges such a node.
+				d.Severity = analyze.Note
+				fails := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
+					fails = r.Why
+				}
+				outcome = "a run from the editor fails at the node: " + fails + " (only a manual trigger reaches it)"
+			}
+			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
+				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)
+			pass.Report(d)
 		}
 	},
 }

@@ -46,7 +46,9 @@ date is before $now.minus(15, 'seconds'), a deadline such as Date.now() - starte
 holds while the time is recent goes back; the clock advances, so the test turns false for good (a loop that
 goes back while the time is old goes round for ever, and one whose nodes read the clock themselves may refresh
 the time). A loop whose every
-trip waits 30 s or more is a warning: it calls at most twice a minute. Loop Over Items with its done
+trip waits 30 s or more is a warning: it calls at most twice a minute. A loop that only a manual run reaches (a
+Manual Trigger and no other enabled trigger leads to it, in a workflow no other workflow of the set calls) is a
+note, as RS504 judges it: the person who clicked watches the run go round in the editor and can stop it. Loop Over Items with its done
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
 output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
@@ -74,8 +76,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				continue
 			}
 			if l.DoneBack != nil {
-				pass.Report(analyze.Diagnostic{Node: l.DoneBack, Pos: l.DoneBack.Pos, Detail: "done-back",
-					Message: fmt.Sprintf("node %q sends its done output back to its own input: the loop starts over for ever", l.DoneBack.Name)})
+				d := analyze.Diagnostic{Node: l.DoneBack, Pos: l.DoneBack.Pos, Detail: "done-back",
+					Message: fmt.Sprintf("node %q sends its done output back to its own input: the loop starts over for ever", l.DoneBack.Name)}
+				byHand(pass, &d)
+				pass.Report(d)
 				continue
 			}
 			n := l.Calls[0]
@@ -95,6 +99,7 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				// Spaced polls cost one call per wait, not a flood.
 				d.Severity = analyze.Warning
 			}
+			byHand(pass, &d)
 			pass.Report(d)
 		}
 	},
@@ -108,4 +113,14 @@ var boundedByData = map[string]string{
 	"status": "node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
 	"drain":  "node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
 	"time":   "node %q runs in a loop (%s) that goes round only while a stored time is younger than a fixed age against the current time: the clock ends it, but no guard caps the passes",
+}
+
+// byHand makes d a note when only a manual run reaches its node: the
+// person who clicked watches the run go round in the editor and stops it,
+// as RS504 judges the same loop.
+func byHand(pass *analyze.Pass, d *analyze.Diagnostic) {
+	if watched(pass, d.Node) {
+		d.Severity = analyze.Note
+		d.Message += " (only a manual run reaches it: the person who started it watches it go round)"
+	}
 }
