@@ -1,0 +1,25 @@
+package rules
+
+import (
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// calledByAnother reports whether another workflow of the set starts the
+// pass's workflow: its runs are then not a person's, whatever its triggers
+// (a Manual Trigger starts a sub-workflow with no Execute Workflow Trigger).
+func calledByAnother(pass *analyze.Pass) bool {
+	for _, c := range pass.Set.CallsTo(pass.Workflow) {
+		if c.From != pass.Workflow && c.Kind != analyze.CallN8nAPI {
+			return true
+		}
+	}
+	return false
+}
+
+// watched reports a node only runs a person starts from the editor reach
+// (analyze.ByHandOnly) in a workflow no other workflow calls: the person
+// who clicked sees the run fail or go round.
+func watched(pass *analyze.Pass, n *n8nschema.Node) bool {
+	return !calledByAnother(pass) && analyze.ByHandOnly(pass.Set.Graph(pass.Workflow), n)
+}
