@@ -26,8 +26,8 @@ RS103 says), nor a status poll that leaves on every terminal status, nor a loop 
 stored time is younger than a fixed age against the current time, nor pagination that follows the response's
 next-page cursor. Where only people start the workflow (a chat, a
 messaging bot, a form, a link opened in a browser, or a booking or form service that relays one person's
-action, such as a Calendly or Typeform webhook) or only a Manual Trigger reaches the call (the person who clicked
-watches the run in the editor), the finding is a note: runs come one person at a time, and
+action, such as a Calendly or Typeform webhook) or only a Manual Trigger reaches the call in a workflow no other workflow of the set calls (the person who
+clicked watches the run in the editor; a caller starts a sub-workflow's Manual Trigger with nobody watching), the finding is a note: runs come one person at a time, and
 a person who waits for the answer sees it hang. A sub-workflow is paced by what runs the nodes that call it
 (Execute Workflow, a workflow tool) in the workflows audited with it: one that only such workflows call is a
 note too, and one whose callers are not in the audit is not known to be.`,
@@ -61,7 +61,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 					extra = ", and each restart is a new execution that a timeout would not stop either"
 				}
 				sev := analyze.Severity(0)
-				if !crossExecution(op) && (analyze.PersonPaced(analyze.PacesWithCallers(pass.Set, w), op.Node) || analyze.ByHandOnly(pass.Set.Graph(w), op.Node)) {
+				if !crossExecution(op) && (analyze.PersonPaced(analyze.PacesWithCallers(pass.Set, w), op.Node) || watched(pass, op.Node)) {
 					sev = analyze.Note // the person who started it sees it hang
 				}
 				pass.Report(analyze.Diagnostic{Severity: sev,
