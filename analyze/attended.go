@@ -166,19 +166,11 @@ func orphanGroups(s *Set, manual map[*n8nschema.Workflow]bool, orphans []*n8nsch
 	if len(orphans) == 0 {
 		return nil
 	}
-	parent := make([]int, len(orphans))
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	groupOf := newUnionFind(len(orphans))
 	of := map[*n8nschema.Workflow]int{} // the orphan whose walk reached it first
 	for i, o := range orphans {
-		parent[i] = i
 		if j, ok := of[o]; ok {
-			parent[find(i)] = find(j)
+			groupOf.union(i, j)
 			continue
 		}
 		of[o] = i
@@ -191,7 +183,7 @@ func orphanGroups(s *Set, manual map[*n8nschema.Workflow]bool, orphans []*n8nsch
 					continue
 				}
 				if j, ok := of[c.To]; ok {
-					parent[find(j)] = find(i)
+					groupOf.union(i, j)
 					continue
 				}
 				of[c.To] = i
@@ -201,7 +193,7 @@ func orphanGroups(s *Set, manual map[*n8nschema.Workflow]bool, orphans []*n8nsch
 	}
 	groups := make([]*OrphanGroup, len(orphans))
 	for i, o := range orphans {
-		r := find(i)
+		r := groupOf.find(i)
 		if groups[r] == nil {
 			groups[r] = &OrphanGroup{}
 		}
@@ -211,7 +203,7 @@ func orphanGroups(s *Set, manual map[*n8nschema.Workflow]bool, orphans []*n8nsch
 	}
 	out := make(map[*n8nschema.Workflow]*OrphanGroup, len(of))
 	for w, i := range of {
-		out[w] = groups[find(i)]
+		out[w] = groups[groupOf.find(i)]
 	}
 	return out
 }

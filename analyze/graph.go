@@ -1603,28 +1603,13 @@ type ReachGroup struct {
 // no other one does is a group of its own, with exactly ReachFrom's nodes.
 func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 	owner := map[*n8nschema.Node]int{}
-	parent := make([]int, len(triggers))
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(i, j int) {
-		a, b := find(i), find(j)
-		if a > b {
-			a, b = b, a
-		}
-		parent[b] = a // the group's root is its first trigger
-	}
+	groupOf := newUnionFind(len(triggers)) // a group's root is its first trigger
 	for i, t := range triggers {
-		parent[i] = i
 		var queue []*n8nschema.Node
 		visit := func(n *n8nschema.Node) {
 			if j, ok := owner[n]; ok {
 				if j != i {
-					union(i, j) // walked before by j: everything after it too
+					groupOf.union(i, j) // walked before by j: everything after it too
 				}
 				return
 			}
@@ -1648,7 +1633,7 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 	at := map[int]int{}
 	var out []ReachGroup
 	for i, t := range triggers {
-		r := find(i)
+		r := groupOf.find(i)
 		k, ok := at[r]
 		if !ok {
 			k = len(out)
@@ -1658,7 +1643,7 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 		out[k].Triggers = append(out[k].Triggers, t)
 	}
 	for n, i := range owner {
-		out[at[find(i)]].Reach[n] = true
+		out[at[groupOf.find(i)]].Reach[n] = true
 	}
 	return out
 }
