@@ -2050,7 +2050,7 @@ func newNodeTable() map[string][]nodeEntry {
 		"n8n-nodes-base.mongoDb": {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", required: "collection", ops: []resourceOps{
 				{"searchIndexes", "createSearchIndex", "createSearchIndex:c dropSearchIndex:d listSearchIndexes updateSearchIndex:u"},
-				{"document", "find", "aggregate delete:d find findOneAndReplace findOneAndUpdate insert:c update:u"},
+				{"document", "find", "aggregate delete:d find findOneAndReplace:u findOneAndUpdate:u insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.monicaCrm": {

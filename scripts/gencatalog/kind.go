@@ -92,6 +92,16 @@ func kind(node, value, action, name string) string {
 	if verb == "publish" && strings.Contains(phrase, "message") {
 		return kindSend // "Publish a message to a topic", not "Publish a workflow"
 	}
+	if readVerbs[verb] {
+		// "Find and update documents" (MongoDB's findOneAndUpdate) does
+		// what its second verb does.
+		if _, rest, ok := strings.Cut(phrase, " and "); ok {
+			second, _, _ := strings.Cut(rest, " ")
+			if k := verbKinds[second]; k != "" {
+				return k
+			}
+		}
+	}
 	if k, ok := verbKinds[verb]; ok || readVerbs[verb] {
 		return k
 	}

@@ -70,6 +70,8 @@ func TestKind(t *testing.T) {
 		{"notion", "archive", "Archive a page", kindUpdate},
 		{"gmail", "delete", "Delete a message", kindDelete},
 		{"postgres", "executeQuery", "Execute a SQL query", kindExecute},
+		{"mongoDb", "findOneAndUpdate", "Find and update documents", kindUpdate},
+		{"mongoDb", "findOneAndReplace", "Find and replace documents", kindUpdate},
 		{"gmail", "getAll", "Get many messages", ""},
 		{"redis", "incr", "Atomically increment a key by 1. Creates the key if it does not exist.", kindCreate},
 		{"sms77", "send", "Convert text to voice", kindSend},
