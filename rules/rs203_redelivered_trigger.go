@@ -135,7 +135,7 @@ func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 	// The harm first: who calls (a person's form or chat reads every
 	// value the webhook reaches) matters only when a repeat leaves one.
 	rep := repeatedFrom(pass, t, rd.Reach)
-	if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm {
+	if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm || rep.worst.Colleague {
 		return
 	}
 	relay := analyze.RelayOf(g, t)
