@@ -669,7 +669,7 @@ func BestEffort(n *n8nschema.Node) bool {
 func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 	e := ConsequenceOf(n)
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreColleagues(g, n) {
-		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (its supervisor's or manager's address)"
+		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (a supervisor's, a manager's or an assignee's address)"
 		return e
 	}
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreStaff(g, n) {
