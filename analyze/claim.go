@@ -13,7 +13,8 @@ import (
 // body), answers every status as data (options.response.response
 // neverError with fullResponse, HttpRequestV3.node.js: the output then
 // carries statusCode), and whose next node is an If (v2 and later) with
-// one condition on that status code. The store answers a second claim of
+// one condition on that status code, directly or through a Merge that
+// combines the answer with the request's fields (statusReaders). The store answers a second claim of
 // the same record with a refusal (the state was already moved, or the
 // key was taken: 409), so a redelivered or repeated run takes the other
 // branch, and what the success branch does happens once. The claim itself
@@ -25,9 +26,9 @@ func BehindClaim(g *Graph, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]b
 		if !reach[c] || c.Disabled || !claimRequest(c) {
 			continue
 		}
-		for _, e := range g.OutOfType(c, ConnMain) {
+		for _, e := range statusReaders(g, c) {
 			ok, ok1 := statusTest(e.To)
-			if e.Error || e.To.Type != n8nschema.TypeIf || !ok1 {
+			if e.To.Type != n8nschema.TypeIf || !ok1 {
 				continue
 			}
 			won, lost := reachFromOutput(g, e.To, ok), reachFromOutput(g, e.To, 1-ok)
@@ -40,6 +41,58 @@ func BehindClaim(g *Graph, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]b
 		}
 	}
 	return out
+}
+
+// statusReaders returns the edges into the nodes that read the claim's
+// answer: its next nodes, and the next nodes of a Merge that combines
+// the answer with the request's own fields (the claim's statusCode stays
+// in each combined item) when no other input of it carries a status.
+func statusReaders(g *Graph, c *n8nschema.Node) []*Edge {
+	var out []*Edge
+	for _, e := range g.OutOfType(c, ConnMain) {
+		if e.Error {
+			continue
+		}
+		if !combines(e.To) {
+			out = append(out, e)
+			continue
+		}
+		other := false
+		for _, in := range g.InOfType(e.To, ConnMain) {
+			other = other || in.From != c && carriesStatus(in.From)
+		}
+		if other {
+			continue
+		}
+		for _, m := range g.OutOfType(e.To, ConnMain) {
+			if !m.Error {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// combines reports a Merge that joins the fields of its inputs into one
+// item (MergeV3 and V2 mode "combine"; V1 "mergeByIndex", "mergeByKey",
+// "multiplex"), so a field of either input reaches the node after it.
+// Append and choose-branch modes are not read: their items come from
+// one input or the other.
+func combines(n *n8nschema.Node) bool {
+	if n.Type != "n8n-nodes-base.merge" {
+		return false
+	}
+	switch n.Params().Get("mode").Str() {
+	case "combine", "mergeByIndex", "mergeByKey", "multiplex":
+		return true
+	}
+	return false
+}
+
+// carriesStatus reports a node whose items may carry a statusCode of
+// their own: an HTTP Request that returns the full response.
+func carriesStatus(n *n8nschema.Node) bool {
+	return n8nschema.IsHTTPRequest(n.Type) && n.Params().Get("options.response.response.fullResponse").True()
 }
 
 // claimRequest reports an HTTP POST that names one record from the item

@@ -33,3 +33,25 @@ func TestStatusTest(t *testing.T) {
 		}
 	}
 }
+
+// TestCombines: a Merge that joins its inputs' fields passes the claim's
+// statusCode on; one that appends or chooses a branch does not.
+func TestCombines(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		want   bool
+	}{
+		{`{"mode":"combine","combineBy":"combineByPosition"}`, true},
+		{`{"mode":"combine"}`, true},
+		{`{"mode":"mergeByIndex"}`, true},
+		{`{"mode":"append"}`, false},
+		{`{"mode":"chooseBranch"}`, false},
+		{`{}`, false}, // append is the default
+	} {
+		src := `{"nodes":[{"name":"M","type":"n8n-nodes-base.merge","typeVersion":3,"parameters":` + c.params + `}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if got := combines(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%s: combines %v, want %v", c.params, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -63,7 +64,13 @@ type Effect struct {
 	// Message is true for a message to people (mail, SMS, chat): sent from
 	// an error workflow it is an alert to the team, whoever receives it.
 	Message bool
-	Conf    n8nschema.Confidence
+	// Colleague is true for a Harm message whose every recipient is a
+	// record's field naming a role in the owner's organisation (a
+	// supervisor's address read from the owner's own table): the
+	// duplicate reaches a colleague asked to act, not a customer
+	// (recipientsAreColleagues).
+	Colleague bool
+	Conf      n8nschema.Confidence
 }
 
 // ConsequenceOf decides what running node n once more leaves behind. It is
@@ -661,6 +668,10 @@ func BestEffort(n *n8nschema.Node) bool {
 // the team, not a message to a customer.
 func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 	e := ConsequenceOf(n)
+	if e.Consequence == Harm && e.Message && g != nil && recipientsAreColleagues(g, n) {
+		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (a supervisor's, a manager's or an assignee's address)"
+		return e
+	}
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreStaff(g, n) {
 		e.Consequence, e.Duplicate = Nuisance, "a second alert to the team's own people"
 	}
@@ -791,6 +802,76 @@ func recipientsAreStaff(g *Graph, n *n8nschema.Node) bool {
 		}
 	}
 	return true
+}
+
+// recipientsAreColleagues reports whether every recipient of message n is
+// a field of a record the workflow read from the owner's own store (a
+// query, a sheet, a table: not a trigger's payload, which a stranger may
+// fill) whose name says it holds the address of a role in the
+// organisation: a supervisor's, a manager's ({{ $json.email_przelozonego }},
+// {{ $json.manager.email }}). Only a word list tells a role from a
+// customer here; roleFieldRE keeps it to a few roles.
+func recipientsAreColleagues(g *Graph, n *n8nschema.Node) bool {
+	exprs := recipientExprs(n)
+	if len(exprs) == 0 {
+		return false
+	}
+	for _, x := range exprs {
+		fields := jsonFieldRE.FindAllStringSubmatch(x, -1)
+		if len(fields) == 0 {
+			return false
+		}
+		for _, f := range fields {
+			if !roleField(f[1]) {
+				return false
+			}
+		}
+		var srcs []*n8nschema.Node
+		for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
+			if s := g.Node(m[1] + m[2]); s != nil {
+				srcs = append(srcs, s)
+			}
+		}
+		if strings.Contains(x, "$json") || strings.Contains(x, "$input") {
+			srcs = append(srcs, feeders(g, n)...)
+		}
+		if len(srcs) == 0 {
+			return false
+		}
+		for _, s := range srcs {
+			if w, _ := n8nschema.WriteOp(s); w || n8nschema.IsTriggerNode(s.Type) || g.Spec(s).Role != n8nschema.RoleExternal {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// jsonFieldRE takes the field path an expression reads from an item:
+// json.email_przelozonego, json.manager.email, json["manager_email"].
+var jsonFieldRE = lazyregexp.New(`json((?:\.\w+|\[\s*["'][^"']+["']\s*\])+)`)
+
+// roleFieldRE matches a field path that names the address of a role in
+// the owner's organisation: supervisor, superior, manager, boss, team
+// lead, a task's assignee, and the supervisor's Polish (przełożony,
+// kierownik) and German (Vorgesetzte) names. A word list, kept to these few roles: nothing in
+// the workflow tells a colleague's address from a customer's otherwise.
+var roleFieldRE = lazyregexp.New(`(^|[^a-z])(supervisors?|superiors?|managers?|boss|team_?leads?|assignees?|prze[lł]o[zż]on\pL*|kierownik\pL*|vorgesetzte\pL*)([^a-z]|$)`)
+
+// roleField is roleFieldRE on a field path with its camelCase words split
+// (managerEmail reads as manager_email).
+func roleField(path string) bool {
+	var b strings.Builder
+	for i, r := range path {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return roleFieldRE.MatchString(b.String())
 }
 
 // feeders returns the nodes whose items reach n's $json: its main inputs,

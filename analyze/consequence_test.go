@@ -276,3 +276,25 @@ func TestNamesRecipient(t *testing.T) {
 		}
 	}
 }
+
+// TestRoleField: a field path names a colleague's role in the owner's
+// organisation, in snake_case, camelCase or a nested path; a customer's or
+// a lead's address does not.
+func TestRoleField(t *testing.T) {
+	for path, want := range map[string]bool{
+		".email_przelozonego":    true,
+		".managerEmail":          true,
+		".manager.email":         true,
+		`["supervisor_email"]`:   true,
+		".kierownik_mail":        true,
+		".assignee":              true,
+		".email":                 false,
+		".customer_email":        false,
+		".managementCompanyMail": false,
+		".leadEmail":             false,
+	} {
+		if got := roleField(path); got != want {
+			t.Errorf("roleField(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

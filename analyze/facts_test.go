@@ -226,3 +226,31 @@ func TestOpenAIToolIterations(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAIAppTimeout: the OpenAI app node reads a request timeout only
+// in v1's assistant message (options.timeout, 10000 ms when absent); its
+// text message defines none, and a stored one is dropped (TimeoutDropped).
+func TestOpenAIAppTimeout(t *testing.T) {
+	for _, c := range []struct {
+		params  string
+		version string
+		ms      int
+		bounded bool
+		dropped bool
+	}{
+		{`{"resource":"assistant","operation":"message","options":{}}`, "1.8", 10000, true, false},
+		{`{"resource":"assistant","operation":"message","options":{"timeout":30000}}`, "1.8", 30000, true, false},
+		{`{"modelId":{"__rl":true,"value":"gpt-4o-mini","mode":"list"},"messages":{"values":[{"content":"hi"}]},"options":{"timeout":30000}}`, "1.8", 0, false, true},
+		{`{"modelId":{"__rl":true,"value":"gpt-4o-mini","mode":"list"},"messages":{"values":[{"content":"hi"}]},"options":{}}`, "1.8", 0, false, false},
+	} {
+		js := `{"name":"w","nodes":[
+		  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
+		  {"name":"Model","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":` + c.version + `,"parameters":` + c.params + `}],
+		 "connections":{"Start":{"main":[[{"node":"Model","type":"main","index":0}]]}}}`
+		o := op(t, buildJSON(t, js), "w", "Model")
+		ms, bounded := AttemptTimeoutMS(o)
+		if ms != c.ms || bounded != c.bounded || TimeoutDropped(o) != c.dropped {
+			t.Errorf("%s: timeout %d %v, dropped %v; want %d %v, %v", c.params, ms, bounded, TimeoutDropped(o), c.ms, c.bounded, c.dropped)
+		}
+	}
+}

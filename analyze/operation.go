@@ -109,14 +109,55 @@ func (op *Operation) OwnRetries() int {
 // Request 300000 ms, HttpRequestV3.node.ts L387–391; OpenAI-family models
 // 60000 ms, LmChatOpenAi.node.ts).
 func AttemptTimeoutMS(op *Operation) (int, bool) {
-	s := op.Spec
-	if s.TimeoutParam == "" {
+	param, def := op.Spec.TimeoutParam, op.Spec.TimeoutDefaultMS
+	if op.Node.Type == openAIApp && openAIAssistantMessage(op.Node) {
+		param, def = "options.timeout", 10000
+	}
+	if param == "" {
 		return 0, false
 	}
-	if v, ok := op.Node.Param(s.TimeoutParam); ok {
+	if v, ok := op.Node.Param(param); ok {
 		if f, ok := v.Num(); ok && f > 0 {
 			return int(f), true
 		}
 	}
-	return s.TimeoutDefaultMS, s.TimeoutDefaultMS > 0
+	return def, def > 0
+}
+
+// openAIApp is the OpenAI app node. Of its operations only v1's "Message
+// an assistant" defines a request timeout: options.timeout, 10000 ms when
+// absent (vendors/OpenAi/v1/actions/assistant/message.operation.js L116,
+// L164–168, L215). The others send through n8n's request helper with none
+// (vendors/OpenAi/transport/index.js), and a stored options.timeout they
+// do not define never reaches them: the Workflow constructor rebuilds each
+// collection from the options the node defines
+// (n8n-workflow/dist/cjs/workflow.js L86, node-helpers.js getNodeParameters L765–775).
+const openAIApp = "@n8n/n8n-nodes-langchain.openAi"
+
+// openAIAssistantMessage reports the OpenAI app node's v1 assistant
+// message operation.
+func openAIAssistantMessage(n *n8nschema.Node) bool {
+	if n.TypeVersion >= 2 || n.Params().Get("resource").Str() != "assistant" {
+		return false
+	}
+	op := n.Params().Get("operation").Str()
+	if op == "" {
+		d, _ := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+		op = d.DefaultOperation("assistant")
+	}
+	return op == "message"
+}
+
+// TimeoutDropped reports a node that stores options.timeout where n8n
+// reads none: the OpenAI app node outside its assistant message (see
+// openAIApp). The owner set a bound that the call never gets.
+func TimeoutDropped(op *Operation) bool {
+	if op.Node.Type != openAIApp {
+		return false
+	}
+	if _, ok := op.Node.Param("options.timeout"); !ok {
+		return false
+	}
+	_, bounded := AttemptTimeoutMS(op)
+	return !bounded
 }

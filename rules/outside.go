@@ -51,7 +51,9 @@ func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8
 			}
 		}
 		eff := analyze.ConsequenceIn(g, op.Node)
-		if len(r.writes) == 0 || eff.Consequence > r.worst.Consequence {
+		// A colleague asked twice is less than a customer (Effect.Colleague).
+		worse := eff.Consequence > r.worst.Consequence || eff.Consequence == r.worst.Consequence && r.worst.Colleague && !eff.Colleague
+		if len(r.writes) == 0 || worse {
 			r.worst = eff
 			r.writes = append([]*analyze.Operation{op}, r.writes...)
 		} else {

@@ -23,7 +23,11 @@ idempotency_key) derived from the item lets the server recognise the retry and a
 result. Only writes that leave a second effect when repeated are reported, and the severity follows what the
 duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
 recipient taken from the data, a created deal or ticket, a public post; a POST to any API whose body sends a message text to a recipient read
-from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }}); a note for a second record in an app
+from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }}); a warning for a message to a
+colleague whose address is a field of a record the workflow read from the owner's own table or sheet, the field
+named for a role in the organisation ({{ $json.email_przelozonego }}, managerEmail: supervisor, superior, manager,
+boss, team lead, assignee, przełożony, kierownik, Vorgesetzte; a word list, as nothing else in a workflow tells a
+colleague's address from a customer's; the same field in a webhook's request is anyone's); a note for a second record in an app
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
 shrugs at (an alert in a team chat, a report mailed to a fixed address or one set in the instance's
 variables, a messaging API's body that names a fixed number or chat, a call or text to the owner's own number
@@ -100,6 +104,9 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 				}
 			}
 			sev := duplicateSeverity[eff.Consequence]
+			if eff.Colleague {
+				sev = analyze.Warning // a colleague asked twice, not a customer
+			}
 			if eff.Message && pass.Set.Graph(pass.Workflow).FromErrorTrigger(n) {
 				// An error workflow's messages report failures to the team,
 				// whoever the address is.

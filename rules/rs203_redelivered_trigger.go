@@ -28,7 +28,8 @@ header it checks (Stripe-Signature, X-Shopify-*, X-Slack-Signature, X-GitHub-Eve
 (hub.verify_token) or payload (entry[0].changes[0].value, messaging_product), an event name it compares
 ("checkout.session.completed", "event_callback"), or payload fields it reads when the webhook is named for the
 service; a name alone says nothing. Severity follows what a duplicate costs: an error for a charge, an order, a deal
-or a message to a customer; a warning for a second record or paid calls billed again; a note for a team alert.
+or a message to a customer; a warning for a second record, a message to a colleague the record names by role (RS201),
+or paid calls billed again; a note for a team alert.
 When nothing tells who calls, the sender is unknown: the finding is a note, low confidence, and only when a machine
 drives the webhook and a second run would leave harm (a charge, an order, a booking, a message to a customer). A
 webhook that people drive is left out, as its caller waits for the answer and does not send again: a chat relay
@@ -78,7 +79,7 @@ failed, so a failed run is not sent again; the error workflow is then the only o
 				op = rep.writes[0]
 				dup = fmt.Sprintf("%q leaves %s", op.Node.Name, rep.worst.Duplicate)
 				switch {
-				case rep.worst.Consequence == analyze.Harm:
+				case rep.worst.Consequence == analyze.Harm && !rep.worst.Colleague:
 					sev = analyze.Error
 				case rep.worst.Consequence >= analyze.SecondRecord:
 					sev = analyze.Warning
@@ -134,7 +135,7 @@ func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 	// The harm first: who calls (a person's form or chat reads every
 	// value the webhook reaches) matters only when a repeat leaves one.
 	rep := repeatedFrom(pass, t, rd.Reach)
-	if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm {
+	if len(rep.writes) == 0 || rep.worst.Consequence != analyze.Harm || rep.worst.Colleague {
 		return
 	}
 	relay := analyze.RelayOf(g, t)

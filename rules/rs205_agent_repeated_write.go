@@ -24,7 +24,8 @@ call writes again. This is RS201's question asked of a layer n8n does not own, s
 reports the tool when n8n retries it (retryOnFail), and this rule only when nothing but the model does. Severity
 follows the consequence scale at one step lower than RS201, since the repeat needs a failure and the model's
 choice: a warning when the duplicate reaches money or a third party (a charge, an order, a booking, a message to a
-customer), a note for a second record or a write whose endpoint says nothing of what it creates; alerts to the
+customer), a note for a second record, a message to a colleague the record names by role (RS201) or a write whose
+endpoint says nothing of what it creates; alerts to the
 team are left out, and so is an HTTP Request tool whose URL path holds a placeholder the model fills
 ("/bookings/{uid}/cancel") or whose POST body names the record it acts on by an id the model or the item gives
 ({"orderId": "{orderId}"} to ".../design/configure", an action, not a collection): it acts on one existing resource,
@@ -54,6 +55,9 @@ body uses never calls: n8n throws "Misconfigured placeholder" while it hands the
 			switch eff.Consequence {
 			case analyze.Harm:
 				sev = analyze.Warning
+				if eff.Colleague {
+					sev = analyze.Note // a colleague asked twice, not a customer
+				}
 			case analyze.SecondRecord, analyze.Unclear:
 				sev = analyze.Note
 			default:

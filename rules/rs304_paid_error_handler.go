@@ -27,7 +27,8 @@ caller waits for; its answer goes on to a write or a webhook response rather tha
 does not read the error.
 A capped call whose computed cost per failure is under $0.01, with a timeout, on a node that continues on its
 regular output when it fails (onError "continueRegularOutput"), is a note: an outage costs little and the alert
-after it still runs, with or without the model's words.`,
+after it still runs, with or without the model's words. The OpenAI app node has no timeout but in its v1 assistant
+message (10 s by default): a timeout stored in its other operations' options is dropped by n8n, and the finding says so.`,
 	Fix:        "Replace the model call in the error path with a plain alert (workflow, node, error message, execution URL)",
 	FixDoc:     "None: moving paid work out of an error handler changes what the handler does.",
 	Severity:   analyze.Warning,
@@ -68,6 +69,9 @@ after it still runs, with or without the model's words.`,
 			if op.SpendKnown() && op.SpendPerItemUSD < rs304NoteBelowUSD && alertGoesOn(g, op) {
 				sev = analyze.Note
 				msg += "; it has a timeout and a bounded cost, and the nodes after it run whether the model answers or fails"
+			}
+			if sev == analyze.Warning && analyze.TimeoutDropped(op) {
+				msg += "; the options.timeout it stores is not an option of this operation, and n8n drops it: the call waits with no time limit, and the nodes after it wait too"
 			}
 			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Message: msg, Chain: op.Factors})
 		}
