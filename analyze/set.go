@@ -27,6 +27,10 @@ type Options struct {
 	// N8nVersion is the release the workflows run on, for facts that
 	// differ between releases; the zero value is the newest known.
 	N8nVersion n8nschema.Version
+
+	// inline is true for the set readInline builds of one inline
+	// sub-workflow: its own inline sub-workflows are not read.
+	inline bool
 }
 
 // Version is the n8n release the set's facts are read for.

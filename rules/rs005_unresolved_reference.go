@@ -44,6 +44,9 @@ never followed.`,
 			if c.To != nil || c.Kind == analyze.CallN8nAPI {
 				continue // the n8n node changes a workflow through the API: it starts no execution to follow
 			}
+			if c.Inline != nil && c.Assumed == "" {
+				continue // its workflow JSON was read and makes no external call: the figures are exact
+			}
 			if c.Node != nil && !g.Reachable(c.Node) {
 				continue // never runs: what the callee does changes no figure
 			}
