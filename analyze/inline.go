@@ -29,16 +29,14 @@ type Inline struct {
 // object, invalid JSON: what n8n does then is not read here), and inside
 // an inline workflow: one level is read, so the work stays linear.
 func readInline(s *Set, c *Call, v n8nschema.Value) *Inline {
-	if s.Options.inline || v.Kind() != n8nschema.String || v.IsExpr() || strings.TrimSpace(v.Str()) == "" {
+	if s.inline || v.Kind() != n8nschema.String || v.IsExpr() || strings.TrimSpace(v.Str()) == "" {
 		return nil
 	}
 	f := n8nschema.Parse(n8nschema.NewSource(c.From.Source.Name+"#"+c.Node.Name, []byte(v.Str())))
 	if len(f.Problems) > 0 || len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) == 0 {
 		return nil
 	}
-	opts := s.Options
-	opts.inline = true
-	sub := Build([]*n8nschema.File{f}, opts)
+	sub := build(&Set{Files: []*n8nschema.File{f}, Options: s.Options, inline: true})
 	w := f.Workflows[0]
 	start := subworkflowStart(w)
 	if len(start) == 0 {

@@ -27,10 +27,6 @@ type Options struct {
 	// N8nVersion is the release the workflows run on, for facts that
 	// differ between releases; the zero value is the newest known.
 	N8nVersion n8nschema.Version
-
-	// inline is true for the set readInline builds of one inline
-	// sub-workflow: its own inline sub-workflows are not read.
-	inline bool
 }
 
 // Version is the n8n release the set's facts are read for.
@@ -77,6 +73,9 @@ type Set struct {
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
+	// inline is true for the set readInline builds of one inline
+	// sub-workflow: its own inline sub-workflows are not read.
+	inline bool
 }
 
 // Graph returns the node graph of a workflow of the set.
@@ -127,7 +126,11 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 // Build assembles the analysis set from parsed files: the graph of every
 // workflow, the call graph across the set, and the operations (Amplify).
 func Build(files []*n8nschema.File, opts Options) *Set {
-	s := &Set{Files: files, Options: opts}
+	return build(&Set{Files: files, Options: opts})
+}
+
+func build(s *Set) *Set {
+	files, opts := s.Files, s.Options
 	for _, f := range files {
 		s.Workflows = append(s.Workflows, f.Workflows...)
 	}

@@ -14,7 +14,7 @@ var (
 	keyQueries = map[string]bool{"api_key": true, "apikey": true, "api-key": true, "access_token": true}
 )
 
-// literalKey reports an HTTP Request v3+ with no credential that sends an
+// literalKey reports an HTTP Request with no credential that sends an
 // API key header or query parameter whose value holds {{ }} but does not
 // start with "=": n8n evaluates only a string that starts with "="
 // (n8n-workflow/dist/cjs/expressions/expression-helpers.js isExpression),
@@ -25,21 +25,32 @@ var (
 // L175–187, L326–345). A node with a credential is left out: the
 // credential's header is set after these and may replace it (L390).
 func literalKey(n *Node) (Refusal, bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || n.TypeVersion < 3 {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
 		return Refusal{}, false
 	}
 	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none") {
 		return Refusal{}, false
 	}
-	for _, p := range [...]struct{ send, specify, list, what string }{
+	lists := [...]struct{ send, specify, list, what string }{
 		{"sendHeaders", "specifyHeaders", "headerParameters.parameters", "header"},
 		{"sendQuery", "specifyQuery", "queryParameters.parameters", "query parameter"},
-	} {
-		if v, ok := n.Param(p.send); !ok || v.Kind() != Bool || !v.True() {
-			continue
+	}
+	if n.TypeVersion < 3 {
+		// v1 and v2 send the key-value lists unless jsonParameters is set
+		// (HttpRequest/V2/HttpRequestV2.node.js L485–544, L676–679).
+		if v, ok := n.Param("jsonParameters"); ok && (v.Kind() != Bool || v.True()) {
+			return Refusal{}, false
 		}
-		if v, ok := n.Param(p.specify); ok && (v.Kind() != String || v.IsExpr() || v.Str() != "keypair") {
-			continue
+		lists[0].list, lists[1].list = "headerParametersUi.parameter", "queryParametersUi.parameter"
+	}
+	for _, p := range lists {
+		if n.TypeVersion >= 3 {
+			if v, ok := n.Param(p.send); !ok || v.Kind() != Bool || !v.True() {
+				continue
+			}
+			if v, ok := n.Param(p.specify); ok && (v.Kind() != String || v.IsExpr() || v.Str() != "keypair") {
+				continue
+			}
 		}
 		names := keyHeaders
 		if p.what != "header" {

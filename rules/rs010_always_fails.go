@@ -53,13 +53,13 @@ reaches:
   (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
   yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
   unjudged;
-- an HTTP Request v3 or later with no credential that sends an API key header or query parameter
+- an HTTP Request with no credential that sends, in its list of headers or query parameters, an API key
   (Authorization, x-api-key, api_key, ...) whose value holds {{ }} but does not start with "=" ("Bearer
   {{ $env.API_KEY }}"): n8n evaluates only a string that starts with "="
   (packages/workflow/src/expressions/expression-helpers.ts isExpression), so the braces are sent as written and
   the service refuses the key on every item; braces in other headers, the body or a prompt are not judged (a
-  template may mean them), nor is a node whose credential sets its own header after these
-  (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts);
+  template may mean them), nor are headers written as JSON, nor a node whose credential sets its own header
+  after these (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts, V2/HttpRequestV2.node.ts);
 - a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
   that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
   the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the
