@@ -80,8 +80,12 @@ type Call struct {
 	// every run around the call (a dispatcher that calls itself with
 	// another job type), so the cycle is less certain. Nil otherwise.
 	Branch *n8nschema.Node
+	// Inline is what was read of a sub-workflow the node holds as JSON
+	// (source "parameter"); nil otherwise or when it could not be read.
+	Inline *Inline
 
-	ref n8nschema.Value // the reference, located only when reported
+	ref    n8nschema.Value // the reference, located only when reported
+	inline n8nschema.Value // workflowJson, for source "parameter"
 }
 
 // Resolved reports whether the target is in the analysis set.
@@ -295,6 +299,12 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 	if c.Kind == CallWebhook {
 		return ix.resolveWebhook(c, k)
 	}
+	if c.inline.Exists() {
+		if in := readInline(ix.set, c, c.inline); in != nil {
+			c.Inline, c.Assumed, c.ref = in, in.assumed(), c.inline
+		}
+		return c
+	}
 	if k.id == "" {
 		return c // a self-reference, or a target nodeCall said it cannot know
 	}
@@ -395,6 +405,9 @@ func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Cal
 	// "url" (ExecuteWorkflow.node.ts, docs/n8n-behaviour.md#sub-workflows).
 	if src, _ := n.Param("source"); src.Str() != "" && src.Str() != "database" {
 		c.Ref, c.ref = src.Str(), src
+		if src.Str() == "parameter" {
+			c.inline, _ = n.Param("workflowJson")
+		}
 		c.Assumed = fmt.Sprintf("the workflow comes from source %q, which stormcheck does not read; assumed it makes no external calls", src.Str())
 		return c, lookup{}
 	}

@@ -73,6 +73,9 @@ type Set struct {
 	opsOf     map[*n8nschema.Workflow][]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
+	// inline is true for the set readInline builds of one inline
+	// sub-workflow: its own inline sub-workflows are not read.
+	inline bool
 }
 
 // Graph returns the node graph of a workflow of the set.
@@ -123,7 +126,11 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 // Build assembles the analysis set from parsed files: the graph of every
 // workflow, the call graph across the set, and the operations (Amplify).
 func Build(files []*n8nschema.File, opts Options) *Set {
-	s := &Set{Files: files, Options: opts}
+	return build(&Set{Files: files, Options: opts})
+}
+
+func build(s *Set) *Set {
+	files, opts := s.Files, s.Options
 	for _, f := range files {
 		s.Workflows = append(s.Workflows, f.Workflows...)
 	}

@@ -80,6 +80,8 @@ var fullAccess = map[string]bool{
 //     prompt (openAiV1Message);
 //   - an HTTP Request whose JSON body is not JSON whatever its expressions
 //     yield (brokenJSONBody);
+//   - an HTTP Request with no credential that sends an API key header or
+//     query parameter holding {{ }} without the leading "=" (literalKey);
 //   - a programmatic node whose execute() throws first thing, before it
 //     reads an item or asks for a credential, for every configuration or
 //     for a value of one parameter (throwsFirst: Airtable v1 on the API
@@ -92,6 +94,9 @@ var fullAccess = map[string]bool{
 // nearer or newer release may define more. Expressions are not judged.
 func RefusedCall(n *Node) (Refusal, bool) {
 	if r, ok := brokenJSONBody(n); ok {
+		return r, true
+	}
+	if r, ok := literalKey(n); ok {
 		return r, true
 	}
 	typ := strings.TrimSuffix(n.Type, "Tool")

@@ -18,7 +18,12 @@ place, usually that the callee makes no external calls and never calls back, so 
 run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A call by an
 id no workflow of the set has, from a list that cached the callee's name (cachedResultName), reaches the
 one workflow of the set with that name when it has no id (a template or copy that lost the id the instance
-gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. A missing
+gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. A sub-workflow
+given as JSON in the calling node (source "parameter": n8n parses workflowJson and runs it from its
+Execute Workflow Trigger, packages/nodes-base/nodes/ExecuteWorkflow/ExecuteWorkflow/GenericFunctions.ts
+getWorkflowInfo, packages/cli/src/workflow-execute-additional-data.ts) is read: when the nodes its start
+reaches make no external call and call no workflow, nothing is reported; otherwise the finding names those
+calls, which are not yet counted in the caller's attempts and spend. A missing
 workflow is reported once, at its first reference, with the other references as related places. The n8n node
 (activate, update, get a workflow through n8n's public API) starts no execution, so its target is not
 followed and not reported, and neither is a call from a node no run reaches (an Execute Workflow node
@@ -43,6 +48,9 @@ never followed.`,
 		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 			if c.To != nil || c.Kind == analyze.CallN8nAPI {
 				continue // the n8n node changes a workflow through the API: it starts no execution to follow
+			}
+			if c.Inline != nil && c.Assumed == "" {
+				continue // its workflow JSON was read and makes no external call: the figures are exact
 			}
 			if c.Node != nil && !g.Reachable(c.Node) {
 				continue // never runs: what the callee does changes no figure

@@ -53,6 +53,13 @@ reaches:
   (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
   yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
   unjudged;
+- an HTTP Request with no credential that sends, in its list of headers or query parameters, an API key
+  (Authorization, x-api-key, api_key, ...) whose value holds {{ }} but does not start with "=" ("Bearer
+  {{ $env.API_KEY }}"): n8n evaluates only a string that starts with "="
+  (packages/workflow/src/expressions/expression-helpers.ts isExpression), so the braces are sent as written and
+  the service refuses the key on every item; braces in other headers, the body or a prompt are not judged (a
+  template may mean them), nor are headers written as JSON, nor a node whose credential sets its own header
+  after these (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts, V2/HttpRequestV2.node.ts);
 - a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
   that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
   the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the
@@ -218,6 +225,14 @@ it once the package is installed.`,
 			}
 			if m, model, ok := retiredModelOf(g, n); ok {
 				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
+			}
+			if n8nschema.LiteralKey(n) {
+				// The key is refused first: a live model alone would not make it work.
+				fix := fmt.Sprintf("Start the key's value in %q with \"=\" so that n8n evaluates its {{ }}, or send the key through a credential", n.Name)
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
 			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)

@@ -1,0 +1,94 @@
+package n8nschema
+
+import (
+	"strconv"
+	"strings"
+)
+
+// keyHeaders and keyQueries are the header and query names that carry an
+// API key or token: a provider that reads one refuses a request whose
+// value is not a key it issued.
+var (
+	keyHeaders = map[string]bool{"authorization": true, "x-api-key": true, "api-key": true, "apikey": true,
+		"api_key": true, "x-goog-api-key": true, "xi-api-key": true}
+	keyQueries = map[string]bool{"api_key": true, "apikey": true, "api-key": true, "access_token": true}
+)
+
+// literalKey reports an HTTP Request with no credential that sends an
+// API key header or query parameter whose value holds {{ }} but does not
+// start with "=": n8n evaluates only a string that starts with "="
+// (n8n-workflow/dist/cjs/expressions/expression-helpers.js isExpression),
+// so the braces are sent as written ("Bearer {{ $env.OPENAI_API_KEY }}")
+// and the provider refuses the key on every item. Headers and query
+// parameters are sent only with sendHeaders or sendQuery, from the
+// key-value list by default (nodes-base HttpRequest/V3/HttpRequestV3.node.js
+// L175–187, L326–345). A node with a credential is left out: the
+// credential's header is set after these and may replace it (L390).
+func literalKey(n *Node) (Refusal, bool) {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
+		return Refusal{}, false
+	}
+	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none") {
+		return Refusal{}, false
+	}
+	lists := [...]struct{ send, specify, list, what string }{
+		{"sendHeaders", "specifyHeaders", "headerParameters.parameters", "header"},
+		{"sendQuery", "specifyQuery", "queryParameters.parameters", "query parameter"},
+	}
+	if n.TypeVersion < 3 {
+		// v1 and v2 send the key-value lists unless jsonParameters is set
+		// (HttpRequest/V2/HttpRequestV2.node.js L485–544, L676–679).
+		if v, ok := n.Param("jsonParameters"); ok && (v.Kind() != Bool || v.True()) {
+			return Refusal{}, false
+		}
+		lists[0].list, lists[1].list = "headerParametersUi.parameter", "queryParametersUi.parameter"
+	}
+	for _, p := range lists {
+		if n.TypeVersion >= 3 {
+			if v, ok := n.Param(p.send); !ok || v.Kind() != Bool || !v.True() {
+				continue
+			}
+			if v, ok := n.Param(p.specify); ok && (v.Kind() != String || v.IsExpr() || v.Str() != "keypair") {
+				continue
+			}
+		}
+		names := keyHeaders
+		if p.what != "header" {
+			names = keyQueries
+		}
+		list, _ := n.Param(p.list)
+		for _, e := range list.Elems() {
+			name, val := e.Get("name"), e.Get("value")
+			if name.Kind() != String || name.IsExpr() || !names[strings.ToLower(strings.TrimSpace(name.Str()))] {
+				continue
+			}
+			if val.Kind() != String || val.IsExpr() || !bracesIn(val.Str()) {
+				continue
+			}
+			return Refusal{Why: "its " + p.what + " " + strconv.Quote(name.Str()) + " is the text " + strconv.Quote(clip(val.Str())) +
+				", which n8n sends as written since it does not start with \"=\", so the service refuses the key", Fails: true}, true
+		}
+	}
+	return Refusal{}, false
+}
+
+// bracesIn reports whether s holds a {{ … }} pair.
+func bracesIn(s string) bool {
+	i := strings.Index(s, "{{")
+	return i >= 0 && strings.Contains(s[i+2:], "}}")
+}
+
+// clip shortens a value quoted in a message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// LiteralKey reports an HTTP Request that sends an API key as literal
+// braces (literalKey).
+func LiteralKey(n *Node) bool {
+	_, ok := literalKey(n)
+	return ok
+}
