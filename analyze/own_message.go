@@ -89,14 +89,16 @@ func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Nod
 
 // codeMayDrop reports code that may return no item: one that keeps state
 // between runs ($getWorkflowStaticData), by which a notifier passes on only
-// what changed, or one with a return that is not a literal item, the
-// items it was given or nothing at all (a list it built may be empty).
+// what changed, or one with a return of its own (topLevelReturns: not one
+// of a helper function it defines) that is not a literal item, the items
+// it was given or nothing at all (a list it built may be empty).
 func codeMayDrop(code string) bool {
 	if strings.Contains(code, "getWorkflowStaticData") {
 		return true
 	}
-	for _, m := range codeReturnRE.FindAllStringSubmatch(code, -1) {
-		if !keptReturnRE.MatchString(m[1]) {
+	for _, at := range topLevelReturns(code) {
+		m := returnValueRE.FindStringSubmatch(code[at:])
+		if m == nil || !keptReturnRE.MatchString(m[1]) {
 			return true
 		}
 	}
@@ -104,8 +106,8 @@ func codeMayDrop(code string) bool {
 }
 
 var (
-	codeReturnRE = lazyregexp.New(`\breturn\b\s*([^\s;]?[^\s;]{0,14})`)
-	keptReturnRE = lazyregexp.New(`^(\[\s*\{|\{|\[\s*$|items\b|\$input\.(all|first|item)\b)`)
+	returnValueRE = lazyregexp.New(`^\s*([^\s;]?[^\s;]{0,14})`)
+	keptReturnRE  = lazyregexp.New(`^(\[\s*\{|\{|\[\s*$|items\b|\$input\.(all|first|item)\b)`)
 )
 
 // listsRecords reports an app node whose operation lists or searches
