@@ -5,9 +5,10 @@ import "strings"
 // topLevelReturns returns the offset just after each `return` keyword of a
 // Code node's code that returns from the node itself. n8n runs the code as
 // the body of one async function and takes that function's result as the
-// node's output (@n8n/task-runner/dist/js-task-runner/js-task-runner.js,
-// runForAllItems: `(async function() {` + code + `})()`), so a return
-// inside a function the code defines (function, method, an arrow with a
+// node's output (@n8n/task-runner/dist/js-task-runner/js-task-runner.js:
+// "async function VmCodeWrapper() {" + code + "}", or runDirectly's
+// "(async function() {" + code + "})()"), so a return inside a function
+// the code defines (function, method, an arrow with a
 // block body, an IIFE, a callback) is that function's, not the node's.
 // It reads only what this needs: strings, template literals, comments and
 // regular-expression literals are skipped, and a brace opens a function

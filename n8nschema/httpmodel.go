@@ -16,6 +16,11 @@ type HTTPModelCall struct {
 	// spellings); Capped is false when the body sets none.
 	MaxTokens int
 	Capped    bool
+	// CapAtRunTime: the cap is decided at run time, like a max-tokens
+	// expression's: the body sets it by an expression, or the whole body
+	// is one expression that does not build the request itself
+	// ("={{ JSON.stringify($json.body) }}": a node before it does).
+	CapAtRunTime bool
 }
 
 // modelEndpoints are the generation endpoints of paid model APIs, by host
@@ -42,9 +47,10 @@ var modelEndpoints = []modelEndpointSpec{
 }
 
 var (
-	bodyModelRE  = lazyregexp.New(`["']?\bmodel["']?\s*:\s*["']([\w.:/-]+)["']`)
-	bodyCapRE    = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\d+)`)
-	geminiPathRE = lazyregexp.New(`/models/([\w.-]+):`)
+	bodyModelRE   = lazyregexp.New(`["']?\bmodel["']?\s*:\s*["']([\w.:/-]+)["']`)
+	bodyCapRE     = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\d+)`)
+	bodyCapExprRE = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\{\{|=)`)
+	geminiPathRE  = lazyregexp.New(`/models/([\w.-]+):`)
 )
 
 // HTTPModelCallOf reports whether an HTTP Request node (or its tool
@@ -93,10 +99,59 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 			c.MaxTokens, c.Capped = v, true
 		}
 	}
+	raw, _ := n.Param("jsonBody")
+	c.CapAtRunTime = !c.Capped && (bodyCapExprRE.MatchString(body) ||
+		c.Model == "" && wholeExpr(raw.Str()) && len(n.Params().Get("bodyParameters.parameters").Elems()) == 0)
 	if typed && !c.Capped {
 		c.Capped = true // a typed answer: no text to cap
 	}
 	return c, true
+}
+
+// AnthropicNoMaxTokens reports an HTTP Request (v3 and later) that posts
+// to Anthropic's Messages API a body, written in the node, with no
+// max_tokens: the API requires it (platform.claude.com/docs/en/api, Create
+// a Message: "required maxTokens") and answers 400 without it, so nothing
+// is billed. A body another node builds, one that may spread or add keys
+// by an expression, and a body in another format are not judged.
+func AnthropicNoMaxTokens(n *Node) bool {
+	if n.Type != TypeHTTPRequest || n.TypeVersion < 3 {
+		return false
+	}
+	c, ok := HTTPModelCallOf(n)
+	if !ok || c.Provider != "anthropic" || c.Capped || c.CapAtRunTime {
+		return false
+	}
+	if v, ok := n.Param("sendBody"); !ok || v.Kind() != Bool || !v.True() {
+		return false
+	}
+	body := paramStr(n, "jsonBody")
+	if sb := paramStr(n, "specifyBody"); sb == "keypair" || sb == "" {
+		body = ""
+		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+			body += " " + p.Get("name").Str()
+		}
+	} else if sb != "json" {
+		return false
+	}
+	if ct := paramStr(n, "contentType"); ct != "" && ct != "json" {
+		return false
+	}
+	return strings.Contains(body, "messages") && !strings.Contains(body, "max_tokens") &&
+		!strings.Contains(body, "...") && !strings.Contains(body, "Object.assign") && !exprAtKeyRE.MatchString(body) &&
+		!strings.Contains(body, "={{") // a body parameter whose name is an expression
+}
+
+// exprAtKeyRE finds an expression where a JSON body expects a key, which
+// may add members.
+var exprAtKeyRE = lazyregexp.New(`[{,]\s*\{\{`)
+
+// wholeExpr reports a parameter value that is one {{ }} expression and
+// nothing else.
+func wholeExpr(v string) bool {
+	x, ok := strings.CutPrefix(strings.TrimSpace(v), "=")
+	x = strings.TrimSpace(x)
+	return ok && strings.HasPrefix(x, "{{") && strings.HasSuffix(x, "}}") && strings.Count(x, "{{") == 1
 }
 
 // modelEndpointSpec is a model API's endpoint: its host and path.
