@@ -41,7 +41,7 @@ func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 			return false // a loop back delivers nothing by itself
 		}
 		onPath[n] = true
-		v := n != t && ownMessage(g, n) || !n.Disabled && allOutputsDeliver(g, n, delivers)
+		v := n != t && (ownMessage(g, n) || toolMessagesOwner(g, n)) || !n.Disabled && allOutputsDeliver(g, n, delivers)
 		onPath[n] = false
 		memo[n] = v
 		return v
@@ -125,6 +125,23 @@ func listsRecords(n *n8nschema.Node) bool {
 }
 
 var listOpRE = lazyregexp.New(`(?i)^(getall|getmany|search|list|lookup|read|readrows|select|query|executequery|find|getrows)`)
+
+// toolMessagesOwner reports an agent one of whose tools sends a message
+// to a fixed recipient (a Gmail tool whose sendTo is a literal address):
+// the run ends in that message as it would in a main-flow node's, since
+// the tool can only tell the owner. Whether the model calls it on every
+// run is the prompt's to say, which is not read.
+func toolMessagesOwner(g *Graph, n *n8nschema.Node) bool {
+	if n.Disabled {
+		return false
+	}
+	for _, s := range g.SubNodes(n, ConnTool) {
+		if ownMessage(g, s) {
+			return true
+		}
+	}
+	return false
+}
 
 // ownMessage reports whether n sends a message to a fixed recipient: an
 // alert in a team channel, a report mailed to a fixed address, a message

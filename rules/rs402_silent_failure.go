@@ -22,7 +22,11 @@ is, and so is a form that answers on submission. A clock trigger whose stored ru
 no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
 list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
-nothing else is a note: the owner expects the message and notices the one that does not come. So is a workflow
+nothing else is a note: the owner expects the message and notices the one that does not come. An agent's tool
+that sends to a fixed recipient (a Gmail tool whose sendTo is a literal address) ends the run in that message
+as a node of the main flow would; a Code node's output is judged by its own top-level return, not by the returns
+of the helper functions it defines (n8n runs the code as the body of one async function,
+@n8n/task-runner/dist/js-task-runner/js-task-runner.js). So is a workflow
 whose Code node catches the failures of its work and sets a flag (success: false) that an If or Switch after it
 tests to send the failed item to an alert: the failures of that work are reported in-band. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
