@@ -146,6 +146,59 @@ func AnthropicNoMaxTokens(n *Node) bool {
 // may add members.
 var exprAtKeyRE = lazyregexp.New(`[{,]\s*\{\{`)
 
+// computeEndpoints are model API endpoints that compute an answer from the
+// request and store nothing: embeddings, moderation, speech to text, text
+// to speech, OCR (OpenAI's API reference: embeddings, moderations, audio;
+// Mistral's: embeddings, moderations, ocr; Gemini's embedContent).
+var computeEndpoints = []modelEndpointSpec{
+	{"api.openai.com", "openai", lazyregexp.New(`^/v1/(embeddings|moderations|audio/(transcriptions|translations|speech))$`), false},
+	{"api.mistral.ai", "mistral", lazyregexp.New(`^/v1/(embeddings|moderations|chat/moderations|ocr)$`), false},
+	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(embedContent|batchEmbedContents)$`), false},
+}
+
+// mistralFiles is Mistral's files API, where a file for OCR is uploaded
+// with purpose "ocr" (POST /v1/files, purpose fine-tune, batch or ocr).
+var mistralFiles = []modelEndpointSpec{{"api.mistral.ai", "mistral", lazyregexp.New(`^/v1/files$`), false}}
+
+// ComputeOnlyCall reports an HTTP Request that asks a model API for an
+// answer and leaves nothing behind of its own: a generation endpoint
+// (HTTPModelCallOf), one of computeEndpoints, or an upload to Mistral's
+// files API with purpose "ocr", the input the OCR call after it reads.
+// Its answer is the run's to use; what the run does with it is judged at
+// the nodes that use it.
+func ComputeOnlyCall(n *Node) bool {
+	if _, ok := HTTPModelCallOf(n); ok {
+		return true
+	}
+	if !IsHTTPRequest(n.Type) || HTTPMethod(n) != "POST" {
+		return false
+	}
+	urls, ok := literalURLs(paramStr(n, "url"))
+	if !ok {
+		return false
+	}
+	for _, u := range urls {
+		if _, _, ok := endpointIn(computeEndpoints, u); ok {
+			continue
+		}
+		if _, _, ok := endpointIn(mistralFiles, u); ok && formParam(n, "purpose") == "ocr" {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// formParam is the literal value of body parameter name, "" when absent.
+func formParam(n *Node, name string) string {
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		if p.Get("name").Str() == name {
+			return p.Get("value").Str()
+		}
+	}
+	return ""
+}
+
 // wholeExpr reports a parameter value that is one {{ }} expression and
 // nothing else.
 func wholeExpr(v string) bool {
@@ -163,6 +216,11 @@ type modelEndpointSpec struct {
 
 // modelEndpoint finds the model endpoint a URL names, and its path.
 func modelEndpoint(url string) (e modelEndpointSpec, path string, ok bool) {
+	return endpointIn(modelEndpoints, url)
+}
+
+// endpointIn finds the endpoint of table a URL names, and its path.
+func endpointIn(table []modelEndpointSpec, url string) (e modelEndpointSpec, path string, ok bool) {
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
@@ -174,7 +232,7 @@ func modelEndpoint(url string) (e modelEndpointSpec, path string, ok bool) {
 	// matched as written).
 	host, path, _ := strings.Cut(url[len("https://"):], "/")
 	host, path = strings.ToLower(host), "/"+path
-	for _, e := range modelEndpoints {
+	for _, e := range table {
 		if host == e.host && e.path.MatchString(path) {
 			return e, path, true
 		}

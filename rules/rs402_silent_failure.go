@@ -50,7 +50,10 @@ because the execution ends first: after a node with a connection to a missing no
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
 otherwise); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
-model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A Data Table is no external call: it reaches n8n's own database
+model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A POST that
+only asks a model API for an answer is such a model call, not a write: a generation, an embedding, a moderation, a
+transcription, speech, an OCR (Mistral's /v1/ocr), and the upload of its input to Mistral's files API (purpose
+"ocr"). A Data Table is no external call: it reaches n8n's own database
 inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
