@@ -122,6 +122,12 @@ func AnthropicNoMaxTokens(n *Node) bool {
 	if !ok || c.Provider != "anthropic" || c.Capped || c.CapAtRunTime {
 		return false
 	}
+	urls, _ := literalURLs(paramStr(n, "url"))
+	for _, u := range urls {
+		if _, _, ok := endpointIn(anthropicMessages, u); !ok {
+			return false // a batch or a token count: another body
+		}
+	}
 	if v, ok := n.Param("sendBody"); !ok || v.Kind() != Bool || !v.True() {
 		return false
 	}
@@ -141,6 +147,9 @@ func AnthropicNoMaxTokens(n *Node) bool {
 		!strings.Contains(body, "...") && !strings.Contains(body, "Object.assign") && !exprAtKeyRE.MatchString(body) &&
 		!strings.Contains(body, "={{") // a body parameter whose name is an expression
 }
+
+// anthropicMessages is the Messages API's create endpoint itself.
+var anthropicMessages = []modelEndpointSpec{{"api.anthropic.com", "anthropic", lazyregexp.New(`^/v1/messages/?$`), false}}
 
 // exprAtKeyRE finds an expression where a JSON body expects a key, which
 // may add members.
