@@ -8,18 +8,18 @@ import "strings"
 // node's output (@n8n/task-runner/dist/js-task-runner/js-task-runner.js:
 // "async function VmCodeWrapper() {" + code + "}", or runDirectly's
 // "(async function() {" + code + "})()"), so a return inside a function
-// the code defines (function, method, an arrow with a
-// block body, an IIFE, a callback) is that function's, not the node's.
+// the code defines (function, method, an arrow with a block body, an
+// IIFE, a callback) is that function's, not the node's.
 // It reads only what this needs: strings, template literals, comments and
 // regular-expression literals are skipped, and a brace opens a function
 // body after "=>" or after the ")" of a parameter list (one not preceded
-// by if, for, while, switch, catch or with). Unbalanced text is read as
+// by if, for, for await, while, switch, catch or with). Unbalanced text is read as
 // far as it goes; one pass, no backtracking.
 func topLevelReturns(code string) []int {
 	var out []int
 	// stack holds what each open brace is: 'f' a function body, 'b' a
-	// block or object, 'e' a template literal's ${ }; templ marks the
-	// template literals the ${ } sit in (a 't' below each 'e').
+	// block or object, 'e' a template literal's ${ }, with a 't' for the
+	// template literal itself below it.
 	var stack []byte
 	funcs := 0
 	var parens []int              // offsets of open '('
@@ -133,7 +133,7 @@ func wordBefore(code string, i int) string {
 // function body.
 func controlWord(w string) bool {
 	switch w {
-	case "if", "for", "while", "switch", "catch", "with":
+	case "if", "for", "await", "while", "switch", "catch", "with": // for await (…) {
 		return true
 	}
 	return false

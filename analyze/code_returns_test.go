@@ -20,6 +20,7 @@ func TestTopLevelReturns(t *testing.T) {
 		{"const r = a / b; items.forEach(function (i) { return; });\nreturn x.filter(y => y);", []string{" x.filter(y => y);"}},
 		{"}}} return a; ((( {", []string{" a; ((( {"}},
 		{"x.return; return", []string{""}},
+		{"for await (const r of rows) { return r; }\nreturn items;", []string{" r;", " items;"}},
 	}
 	for _, c := range cases {
 		got := topLevelReturns(c.code)
