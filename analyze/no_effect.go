@@ -47,8 +47,10 @@ func HasEffect(n *n8nschema.Node) bool {
 		return true
 	case n8nschema.RoleExternal:
 		if InProcess(n) || n8nschema.IsHTTPRequest(n.Type) {
+			// A POST that only asks a model API for an answer (a
+			// generation, an embedding, an OCR) stores nothing.
 			w, _ := n8nschema.WriteOp(n)
-			return w
+			return w && !n8nschema.ComputeOnlyCall(n)
 		}
 		w, op, _ := n8nschema.WriteOpConf(n)
 		return w || op == "" || !sp.Known

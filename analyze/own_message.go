@@ -41,7 +41,7 @@ func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 			return false // a loop back delivers nothing by itself
 		}
 		onPath[n] = true
-		v := n != t && ownMessage(g, n) || !n.Disabled && allOutputsDeliver(g, n, delivers)
+		v := n != t && (ownMessage(g, n) || toolMessagesOwner(g, n)) || !n.Disabled && allOutputsDeliver(g, n, delivers)
 		onPath[n] = false
 		memo[n] = v
 		return v
@@ -89,14 +89,16 @@ func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Nod
 
 // codeMayDrop reports code that may return no item: one that keeps state
 // between runs ($getWorkflowStaticData), by which a notifier passes on only
-// what changed, or one with a return that is not a literal item, the
-// items it was given or nothing at all (a list it built may be empty).
+// what changed, or one with a return of its own (topLevelReturns: not one
+// of a helper function it defines) that is not a literal item, the items
+// it was given or nothing at all (a list it built may be empty).
 func codeMayDrop(code string) bool {
 	if strings.Contains(code, "getWorkflowStaticData") {
 		return true
 	}
-	for _, m := range codeReturnRE.FindAllStringSubmatch(code, -1) {
-		if !keptReturnRE.MatchString(m[1]) {
+	for _, at := range topLevelReturns(code) {
+		m := returnValueRE.FindStringSubmatch(code[at:])
+		if m == nil || !keptReturnRE.MatchString(m[1]) {
 			return true
 		}
 	}
@@ -104,8 +106,8 @@ func codeMayDrop(code string) bool {
 }
 
 var (
-	codeReturnRE = lazyregexp.New(`\breturn\b\s*([^\s;]?[^\s;]{0,14})`)
-	keptReturnRE = lazyregexp.New(`^(\[\s*\{|\{|\[\s*$|items\b|\$input\.(all|first|item)\b)`)
+	returnValueRE = lazyregexp.New(`^\s*([^\s;]?[^\s;]{0,14})`)
+	keptReturnRE  = lazyregexp.New(`^(\[\s*\{|\{|\[\s*$|items\b|\$input\.(all|first|item)\b)`)
 )
 
 // listsRecords reports an app node whose operation lists or searches
@@ -123,6 +125,23 @@ func listsRecords(n *n8nschema.Node) bool {
 }
 
 var listOpRE = lazyregexp.New(`(?i)^(getall|getmany|search|list|lookup|read|readrows|select|query|executequery|find|getrows)`)
+
+// toolMessagesOwner reports an agent one of whose tools sends a message
+// to a fixed recipient (a Gmail tool whose sendTo is a literal address):
+// the run ends in that message as it would in a main-flow node's, since
+// the tool can only tell the owner. Whether the model calls it on every
+// run is the prompt's to say, which is not read.
+func toolMessagesOwner(g *Graph, n *n8nschema.Node) bool {
+	if n.Disabled {
+		return false
+	}
+	for _, s := range g.SubNodes(n, ConnTool) {
+		if ownMessage(g, s) {
+			return true
+		}
+	}
+	return false
+}
 
 // ownMessage reports whether n sends a message to a fixed recipient: an
 // alert in a team channel, a report mailed to a fixed address, a message

@@ -16,6 +16,9 @@ func TestCodeMayDrop(t *testing.T) {
 		{"const out = [];\nfor (const c of items[0].json) { if (c.p > 10) out.push({json: c}) }\nreturn out;", true},
 		{"if (!changed) return [];\nreturn [{json: {changed}}];", true},
 		{"const s = $getWorkflowStaticData('global');\nreturn [{json: s}];", true},
+		{"const cut = (s) => { if (s.length < 9) return s; return s.slice(0, 9); };\nreturn [{ json: { t: cut($json.t) } }];", false},
+		{"const m = (() => { try { return JSON.parse($json.raw) } catch (e) { return null } })();\nreturn [{ json: m || {} }];", false},
+		{"function pick(a) { return a.filter(x => x.ok); }\nreturn pick(items);", true},
 	} {
 		if got := codeMayDrop(c.code); got != c.want {
 			t.Errorf("codeMayDrop(%q) = %v, want %v", c.code, got, c.want)

@@ -16,6 +16,11 @@ type HTTPModelCall struct {
 	// spellings); Capped is false when the body sets none.
 	MaxTokens int
 	Capped    bool
+	// CapAtRunTime: the cap is decided at run time, like a max-tokens
+	// expression's: the body sets it by an expression, or the whole body
+	// is one expression that does not build the request itself
+	// ("={{ JSON.stringify($json.body) }}": a node before it does).
+	CapAtRunTime bool
 }
 
 // modelEndpoints are the generation endpoints of paid model APIs, by host
@@ -42,9 +47,10 @@ var modelEndpoints = []modelEndpointSpec{
 }
 
 var (
-	bodyModelRE  = lazyregexp.New(`["']?\bmodel["']?\s*:\s*["']([\w.:/-]+)["']`)
-	bodyCapRE    = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\d+)`)
-	geminiPathRE = lazyregexp.New(`/models/([\w.-]+):`)
+	bodyModelRE   = lazyregexp.New(`["']?\bmodel["']?\s*:\s*["']([\w.:/-]+)["']`)
+	bodyCapRE     = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\d+)`)
+	bodyCapExprRE = lazyregexp.New(`["']?\b(max_tokens|max_completion_tokens|max_output_tokens|maxOutputTokens)["']?\s*:\s*["']?(\{\{|=)`)
+	geminiPathRE  = lazyregexp.New(`/models/([\w.-]+):`)
 )
 
 // HTTPModelCallOf reports whether an HTTP Request node (or its tool
@@ -93,10 +99,121 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 			c.MaxTokens, c.Capped = v, true
 		}
 	}
+	raw, _ := n.Param("jsonBody")
+	c.CapAtRunTime = !c.Capped && (bodyCapExprRE.MatchString(body) ||
+		c.Model == "" && wholeExpr(raw.Str()) && len(n.Params().Get("bodyParameters.parameters").Elems()) == 0)
 	if typed && !c.Capped {
 		c.Capped = true // a typed answer: no text to cap
 	}
 	return c, true
+}
+
+// AnthropicNoMaxTokens reports an HTTP Request (v3 and later) that posts
+// to Anthropic's Messages API a body, written in the node, with no
+// max_tokens: the API requires it (platform.claude.com/docs/en/api, Create
+// a Message: "required maxTokens") and answers 400 without it, so nothing
+// is billed. A body another node builds, one that may spread or add keys
+// by an expression, and a body in another format are not judged.
+func AnthropicNoMaxTokens(n *Node) bool {
+	if n.Type != TypeHTTPRequest || n.TypeVersion < 3 {
+		return false
+	}
+	c, ok := HTTPModelCallOf(n)
+	if !ok || c.Provider != "anthropic" || c.Capped || c.CapAtRunTime {
+		return false
+	}
+	urls, _ := literalURLs(paramStr(n, "url"))
+	for _, u := range urls {
+		if _, _, ok := endpointIn(anthropicMessages, u); !ok {
+			return false // a batch or a token count: another body
+		}
+	}
+	if v, ok := n.Param("sendBody"); !ok || v.Kind() != Bool || !v.True() {
+		return false
+	}
+	body := paramStr(n, "jsonBody")
+	if sb := paramStr(n, "specifyBody"); sb == "keypair" || sb == "" {
+		body = ""
+		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+			body += " " + p.Get("name").Str()
+		}
+	} else if sb != "json" {
+		return false
+	}
+	if ct := paramStr(n, "contentType"); ct != "" && ct != "json" {
+		return false
+	}
+	return strings.Contains(body, "messages") && !strings.Contains(body, "max_tokens") &&
+		!strings.Contains(body, "...") && !strings.Contains(body, "Object.assign") && !exprAtKeyRE.MatchString(body) &&
+		!strings.Contains(body, "={{") // a body parameter whose name is an expression
+}
+
+// anthropicMessages is the Messages API's create endpoint itself.
+var anthropicMessages = []modelEndpointSpec{{"api.anthropic.com", "anthropic", lazyregexp.New(`^/v1/messages/?$`), false}}
+
+// exprAtKeyRE finds an expression where a JSON body expects a key, which
+// may add members.
+var exprAtKeyRE = lazyregexp.New(`[{,]\s*\{\{`)
+
+// computeEndpoints are model API endpoints that compute an answer from the
+// request and store nothing: embeddings, moderation, speech to text, text
+// to speech, OCR (OpenAI's API reference: embeddings, moderations, audio;
+// Mistral's: embeddings, moderations, ocr; Gemini's embedContent).
+var computeEndpoints = []modelEndpointSpec{
+	{"api.openai.com", "openai", lazyregexp.New(`^/v1/(embeddings|moderations|audio/(transcriptions|translations|speech))$`), false},
+	{"api.mistral.ai", "mistral", lazyregexp.New(`^/v1/(embeddings|moderations|chat/moderations|ocr)$`), false},
+	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(embedContent|batchEmbedContents)$`), false},
+}
+
+// mistralFiles is Mistral's files API, where a file for OCR is uploaded
+// with purpose "ocr" (POST /v1/files, purpose fine-tune, batch or ocr).
+var mistralFiles = []modelEndpointSpec{{"api.mistral.ai", "mistral", lazyregexp.New(`^/v1/files$`), false}}
+
+// ComputeOnlyCall reports an HTTP Request that asks a model API for an
+// answer and leaves nothing behind of its own: a generation endpoint
+// (HTTPModelCallOf), one of computeEndpoints, or an upload to Mistral's
+// files API with purpose "ocr", the input the OCR call after it reads.
+// Its answer is the run's to use; what the run does with it is judged at
+// the nodes that use it.
+func ComputeOnlyCall(n *Node) bool {
+	if _, ok := HTTPModelCallOf(n); ok {
+		return true
+	}
+	if !IsHTTPRequest(n.Type) || HTTPMethod(n) != "POST" {
+		return false
+	}
+	urls, ok := literalURLs(paramStr(n, "url"))
+	if !ok {
+		return false
+	}
+	for _, u := range urls {
+		if _, _, ok := endpointIn(computeEndpoints, u); ok {
+			continue
+		}
+		if _, _, ok := endpointIn(mistralFiles, u); ok && formParam(n, "purpose") == "ocr" {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// formParam is the literal value of body parameter name, "" when absent.
+func formParam(n *Node, name string) string {
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		if p.Get("name").Str() == name {
+			return p.Get("value").Str()
+		}
+	}
+	return ""
+}
+
+// wholeExpr reports a parameter value that is one {{ }} expression and
+// nothing else.
+func wholeExpr(v string) bool {
+	x, ok := strings.CutPrefix(strings.TrimSpace(v), "=")
+	x = strings.TrimSpace(x)
+	return ok && strings.HasPrefix(x, "{{") && strings.HasSuffix(x, "}}") && strings.Count(x, "{{") == 1
 }
 
 // modelEndpointSpec is a model API's endpoint: its host and path.
@@ -108,6 +225,11 @@ type modelEndpointSpec struct {
 
 // modelEndpoint finds the model endpoint a URL names, and its path.
 func modelEndpoint(url string) (e modelEndpointSpec, path string, ok bool) {
+	return endpointIn(modelEndpoints, url)
+}
+
+// endpointIn finds the endpoint of table a URL names, and its path.
+func endpointIn(table []modelEndpointSpec, url string) (e modelEndpointSpec, path string, ok bool) {
 	if i := strings.IndexAny(url, "?#"); i >= 0 {
 		url = url[:i]
 	}
@@ -119,7 +241,7 @@ func modelEndpoint(url string) (e modelEndpointSpec, path string, ok bool) {
 	// matched as written).
 	host, path, _ := strings.Cut(url[len("https://"):], "/")
 	host, path = strings.ToLower(host), "/"+path
-	for _, e := range modelEndpoints {
+	for _, e := range table {
 		if host == e.host && e.path.MatchString(path) {
 			return e, path, true
 		}

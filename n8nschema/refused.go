@@ -82,6 +82,8 @@ var fullAccess = map[string]bool{
 //     yield (brokenJSONBody);
 //   - an HTTP Request with no credential that sends an API key header or
 //     query parameter holding {{ }} without the leading "=" (literalKey);
+//   - an HTTP Request to Anthropic's Messages API whose body has no
+//     max_tokens (AnthropicNoMaxTokens): sent, and refused;
 //   - a programmatic node whose execute() throws first thing, before it
 //     reads an item or asks for a credential, for every configuration or
 //     for a value of one parameter (throwsFirst: Airtable v1 on the API
@@ -98,6 +100,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	}
 	if r, ok := literalKey(n); ok {
 		return r, true
+	}
+	if AnthropicNoMaxTokens(n) {
+		return Refusal{Why: "it posts to Anthropic's Messages API a body with no max_tokens, which the API requires: it answers 400 on every item and bills nothing", Fails: true}, true
 	}
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	d, known := DescribeNode(typ, n.TypeVersion)

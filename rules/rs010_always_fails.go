@@ -60,6 +60,10 @@ reaches:
   the service refuses the key on every item; braces in other headers, the body or a prompt are not judged (a
   template may mean them), nor are headers written as JSON, nor a node whose credential sets its own header
   after these (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts, V2/HttpRequestV2.node.ts);
+- an HTTP Request v3 or later that posts to Anthropic's Messages API (api.anthropic.com/v1/messages) a body
+  written in the node with no max_tokens: the API requires it (Create a Message, "required maxTokens") and
+  answers 400 on every item, billing nothing; a body another node builds (one expression naming no model), or
+  one an expression may add keys to, is not judged;
 - a Webhook v2 or later set to answer through a Respond to Webhook node ("Using 'Respond to Webhook' Node")
   that no Respond to Webhook node follows: on every request it throws "No Respond to Webhook node found in
   the workflow" (packages/nodes-base/nodes/Webhook/utils.ts checkResponseModeConfiguration, which lists the

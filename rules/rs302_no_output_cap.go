@@ -43,7 +43,10 @@ messaging bot's message: the ceiling is billed at most once per action), or when
 (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
 or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible endpoints of Perplexity,
 Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
-max_completion_tokens, maxOutputTokens) in the body. A cap at or above the model's ceiling bounds nothing and
+max_completion_tokens, maxOutputTokens) in the body, an expression there counting as a cap; a body that is one expression naming no model
+("{{ JSON.stringify($json.body) }}") is built by a node before it, and its cap, like a max-tokens expression's, is
+decided at run time. Anthropic's Messages API refuses a request with no max_tokens (it is a required body
+parameter), so an HTTP Request there whose body has none bills nothing: it is no uncapped call. A cap at or above the model's ceiling bounds nothing and
 counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
 chat-model node wired into the main flow rather than to an agent or chain is never called. A call to a model its
 provider has shut down bills nothing (the provider refuses it): RS010 reports it, and no spend rule prices it.`,
@@ -64,9 +67,12 @@ it); without the setting there is no repair, since the right cap depends on the 
 			return reach
 		}
 		for _, op := range liveOps(pass) {
-			_, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
+			hc, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
 			if !op.Paid || op.OutputCapped || op.Spec.MaxTokensParam == "" && !isHTTP {
 				continue
+			}
+			if hc.CapAtRunTime {
+				continue // a body a node before builds: its cap is decided at run time, like a max-tokens expression
 			}
 			if r, _ := op.Node.Param("resource"); nonTextResources[r.Str()] {
 				continue

@@ -22,7 +22,11 @@ is, and so is a form that answers on submission. A clock trigger whose stored ru
 no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
 list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
-nothing else is a note: the owner expects the message and notices the one that does not come. So is a workflow
+nothing else is a note: the owner expects the message and notices the one that does not come. An agent's tool
+that sends to a fixed recipient (a Gmail tool whose sendTo is a literal address) ends the run in that message
+as a node of the main flow would; a Code node's output is judged by its own top-level return, not by the returns
+of the helper functions it defines (n8n runs the code as the body of one async function,
+@n8n/task-runner/dist/js-task-runner/js-task-runner.js). So is a workflow
 whose Code node catches the failures of its work and sets a flag (success: false) that an If or Switch after it
 tests to send the failed item to an alert: the failures of that work are reported in-band. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
@@ -46,7 +50,10 @@ because the execution ends first: after a node with a connection to a missing no
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
 otherwise); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
-model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A Data Table is no external call: it reaches n8n's own database
+model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A POST that
+only asks a model API for an answer is such a model call, not a write: a generation, an embedding, a moderation, a
+transcription, speech, an OCR (Mistral's /v1/ocr), and the upload of its input to Mistral's files API (purpose
+"ocr"). A Data Table is no external call: it reaches n8n's own database
 inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
