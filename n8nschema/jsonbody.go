@@ -113,9 +113,15 @@ func brokenTemplate(s string) (string, bool) {
 }
 
 // invalidJSON reports text that JSON.parse refuses, with the reason.
+// Valid text is most bodies: json.Valid checks it without building the
+// value (Unmarshal runs the same check first, and its complaint is kept).
 func invalidJSON(s string) (string, bool) {
+	b := []byte(s)
+	if json.Valid(b) {
+		return "", false
+	}
 	var v any
-	err := json.Unmarshal([]byte(s), &v)
+	err := json.Unmarshal(b, &v)
 	if err == nil {
 		return "", false
 	}

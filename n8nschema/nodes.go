@@ -82,12 +82,9 @@ type NodeVersion struct {
 // the nearest lower one; a missing version (0) the default version, as
 // VersionedNodeType.getNodeType does (n8n-workflow versioned-node-type.js).
 func DescribeNode(typ string, version float64) (NodeVersion, bool) {
-	es, ok := nodeTable()[typ]
+	es, ok := entriesOf(typ)
 	if !ok {
-		base, isTool := strings.CutSuffix(typ, "Tool")
-		if es, ok = nodeTable()[base]; !isTool || !ok || es[len(es)-1].flags&flagTool == 0 {
-			return NodeVersion{Type: typ}, false
-		}
+		return NodeVersion{Type: typ}, false
 	}
 	if version <= 0 {
 		version = defaultVersion(typ, es)
@@ -101,6 +98,22 @@ func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 		}
 	}
 	return NodeVersion{Type: typ, Version: bestV, e: best}, true
+}
+
+// entriesOf returns the table's entries for typ, or for the base node of
+// a <type>Tool variant when the base is usable as a tool.
+func entriesOf(typ string) ([]nodeEntry, bool) {
+	if es, ok := nodeTable()[typ]; ok {
+		return es, true
+	}
+	base, isTool := strings.CutSuffix(typ, "Tool")
+	if !isTool {
+		return nil, false
+	}
+	if es, ok := nodeTable()[base]; ok && es[len(es)-1].flags&flagTool != 0 {
+		return es, true
+	}
+	return nil, false
 }
 
 // DefaultVersion is the version n8n runs a node of type typ at when the
@@ -358,7 +371,7 @@ func Unshipped(typ string) bool {
 	if pkg != "n8n-nodes-base" && pkg != "@n8n/n8n-nodes-langchain" {
 		return false
 	}
-	_, ok := DescribeNode(typ, 0)
+	_, ok := entriesOf(typ) // DescribeNode's test, without its version search
 	return !ok
 }
 

@@ -994,14 +994,13 @@ func countEdges(conns Value, base int) (n, size int) {
 			}
 			typ := from + escapedLen(byType.keyAt(t)) + 1
 			for out := range outputs.len() {
+				slot := typ + decimalLen(out)
 				if outputs.Kind() == Object {
-					if _, ok := outputIndex(outputs.keyAt(out)); !ok {
+					key := outputs.keyAt(out)
+					if _, ok := outputIndex(key); !ok {
 						continue
 					}
-				}
-				slot := typ + len(outputs.keyAt(out))
-				if outputs.Kind() == Array {
-					slot = typ + decimalLen(out)
+					slot = typ + len(key)
 				}
 				switch s := outputs.at(out); s.Kind() {
 				case Object:
