@@ -22,31 +22,48 @@ func ReportsCaughtFailures(g *Graph) *n8nschema.Node {
 		if c.Disabled || !n8nschema.IsCode(c.Type) {
 			continue
 		}
-		flags := CatchFlags(codeOf(c))
-		if len(flags) == 0 {
-			continue
-		}
-		seen := map[*n8nschema.Node]bool{c: true}
-		next := []*n8nschema.Node{c}
-		for d := 0; d < 3 && len(next) > 0; d++ {
-			var more []*n8nschema.Node
-			for _, u := range next {
-				for _, e := range g.OutOfType(u, ConnMain) {
-					m := e.To
-					if seen[m] || e.Error || m.Disabled {
-						continue
-					}
-					seen[m] = true
-					more = append(more, m)
-					if (m.Type == n8nschema.TypeIf || m.Type == n8nschema.TypeSwitch) && testsField(m, flags) && alertsWithin(g, m, 3) {
-						return c
-					}
-				}
-			}
-			next = more
+		if caughtAndAlerted(g, c) {
+			return c
 		}
 	}
 	return nil
+}
+
+// caughtAndAlerted is ReportsCaughtFailures' test of one Code node c. The
+// code is read for its flags only once an If or Switch is found after it:
+// most Code nodes have none, and the catch pattern runs over all the code.
+func caughtAndAlerted(g *Graph, c *n8nschema.Node) bool {
+	var flags []string
+	read := false
+	seen := map[*n8nschema.Node]bool{c: true}
+	next := []*n8nschema.Node{c}
+	for d := 0; d < 3 && len(next) > 0; d++ {
+		var more []*n8nschema.Node
+		for _, u := range next {
+			for _, e := range g.OutOfType(u, ConnMain) {
+				m := e.To
+				if seen[m] || e.Error || m.Disabled {
+					continue
+				}
+				seen[m] = true
+				more = append(more, m)
+				if m.Type != n8nschema.TypeIf && m.Type != n8nschema.TypeSwitch {
+					continue
+				}
+				if !read {
+					flags, read = CatchFlags(codeOf(c)), true
+					if len(flags) == 0 {
+						return false
+					}
+				}
+				if testsField(m, flags) && alertsWithin(g, m, 3) {
+					return true
+				}
+			}
+		}
+		next = more
+	}
+	return false
 }
 
 // CatchFlags returns the fields a catch block of code sets to a literal
