@@ -121,7 +121,7 @@ func catchBlock(code string, from int) int {
 // skipSpace returns the index of the first byte of s at or after i that
 // \s does not match (space, \t, \n, \f, \r).
 func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+	for i < len(s) && isSpaceByte(s[i]) {
 		i++
 	}
 	return i
