@@ -56,11 +56,17 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			if len(paid) == 0 {
 				continue
 			}
-			// Asked after the paid calls: SenderOf reads every value of
-			// the workflow.
-			if exp == "url" {
-				if key, _ := analyze.SenderOf(g, t); key != "" || calledInSet(pass.Set, w, t) {
-					continue // a service's events, signed by it, or a workflow's own call
+			if exp == "url" { // only a webhook's run can test its caller's header
+				if !checksFound {
+					checks, checksFound = callerChecks(g), true
+				}
+				if anyIn(checks, reach) || calledInSet(pass.Set, w, t) {
+					continue // its callers checked, or a workflow's own call
+				}
+				// Asked after the paid calls and the cheaper tests:
+				// SenderOf reads every value of the workflow.
+				if key, _ := analyze.SenderOf(g, t); key != "" {
+					continue // a service's events, signed by it
 				}
 			}
 			if !limitsFound {
@@ -68,14 +74,6 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			}
 			if anyIn(limits, reach) {
 				continue
-			}
-			if exp == "url" { // only a webhook's run can test its caller's header
-				if !checksFound {
-					checks, checksFound = callerChecks(g), true
-				}
-				if anyIn(checks, reach) {
-					continue
-				}
 			}
 			op := paid[0]
 			what := fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
