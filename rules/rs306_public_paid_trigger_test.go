@@ -13,7 +13,7 @@ func TestReadsCredentialHeaderAsPattern(t *testing.T) {
 		"authorization", "AUTHORIZATION", "x-api-key", "X-API-KEY", "api_key", "api-key", "apikey", "Api__key", "api", "key", "ke",
 		"token", "toKen", "tok", "secret", "signature", "x-hub", "x-auth", "x-", "x", "a", "1", "é", "\u017f", "\u212a", "\xff"}
 	rng := rand.New(rand.NewPCG(3, 6))
-	for i := 0; i < 300000; i++ {
+	for i := 0; i < 100000; i++ {
 		var b strings.Builder
 		for k := rng.IntN(10); k >= 0; k-- {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
