@@ -832,7 +832,8 @@ func (a *amp) operations(cur []ctx) {
 			}
 			c := cur[a.base[wi]+ui]
 			op := &block[len(s.Operations)]
-			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dependency(n, *sp), Account: account(n, *sp), Paid: sp.Paid,
+			dep := dependency(n, *sp)
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep, Account: account(n, *sp, dep), Paid: sp.Paid,
 				Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {

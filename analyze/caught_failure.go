@@ -22,31 +22,48 @@ func ReportsCaughtFailures(g *Graph) *n8nschema.Node {
 		if c.Disabled || !n8nschema.IsCode(c.Type) {
 			continue
 		}
-		flags := CatchFlags(codeOf(c))
-		if len(flags) == 0 {
-			continue
-		}
-		seen := map[*n8nschema.Node]bool{c: true}
-		next := []*n8nschema.Node{c}
-		for d := 0; d < 3 && len(next) > 0; d++ {
-			var more []*n8nschema.Node
-			for _, u := range next {
-				for _, e := range g.OutOfType(u, ConnMain) {
-					m := e.To
-					if seen[m] || e.Error || m.Disabled {
-						continue
-					}
-					seen[m] = true
-					more = append(more, m)
-					if (m.Type == n8nschema.TypeIf || m.Type == n8nschema.TypeSwitch) && testsField(m, flags) && alertsWithin(g, m, 3) {
-						return c
-					}
-				}
-			}
-			next = more
+		if caughtAndAlerted(g, c) {
+			return c
 		}
 	}
 	return nil
+}
+
+// caughtAndAlerted is ReportsCaughtFailures' test of one Code node c. The
+// code is read for its flags only once an If or Switch is found after it:
+// most Code nodes have none, and the catch pattern runs over all the code.
+func caughtAndAlerted(g *Graph, c *n8nschema.Node) bool {
+	var flags []string
+	read := false
+	seen := map[*n8nschema.Node]bool{c: true}
+	next := []*n8nschema.Node{c}
+	for d := 0; d < 3 && len(next) > 0; d++ {
+		var more []*n8nschema.Node
+		for _, u := range next {
+			for _, e := range g.OutOfType(u, ConnMain) {
+				m := e.To
+				if seen[m] || e.Error || m.Disabled {
+					continue
+				}
+				seen[m] = true
+				more = append(more, m)
+				if m.Type != n8nschema.TypeIf && m.Type != n8nschema.TypeSwitch {
+					continue
+				}
+				if !read {
+					flags, read = CatchFlags(codeOf(c)), true
+					if len(flags) == 0 {
+						return false
+					}
+				}
+				if testsField(m, flags) && alertsWithin(g, m, 3) {
+					return true
+				}
+			}
+		}
+		next = more
+	}
+	return false
 }
 
 // CatchFlags returns the fields a catch block of code sets to a literal
@@ -54,8 +71,8 @@ func ReportsCaughtFailures(g *Graph) *n8nschema.Node {
 // e.message): what the item that failed carries on.
 func CatchFlags(code string) []string {
 	var out []string
-	for _, at := range catchRE.FindAllStringIndex(code, -1) {
-		body := code[at[1]:min(len(code), at[1]+400)]
+	for at := catchBlock(code, 0); at >= 0; at = catchBlock(code, at) {
+		body := code[at:min(len(code), at+400)]
 		if end := strings.Index(body, "}"); end >= 0 {
 			body = body[:end]
 		}
@@ -66,10 +83,49 @@ func CatchFlags(code string) []string {
 	return out
 }
 
-var (
-	catchRE     = lazyregexp.New(`\bcatch\s*(\(\s*\w*\s*\))?\s*\{`)
-	catchFlagRE = lazyregexp.New(`["']?(\w+)["']?\s*[:=]\s*(?:false|true|\w+\.message|String\(\w+\)|\w+\.toString\(\))`)
-)
+var catchFlagRE = lazyregexp.New(`["']?(\w+)["']?\s*[:=]\s*(?:false|true|\w+\.message|String\(\w+\)|\w+\.toString\(\))`)
+
+// catchBlock returns where the body of the next catch block of code at or
+// after from starts (past its "{"), or -1: the end of the next match of
+// `\bcatch\s*(\(\s*\w*\s*\))?\s*\{` (TestCatchBlockAsPattern). A byte
+// search for "catch", not the pattern, which Go runs over all the code.
+func catchBlock(code string, from int) int {
+	for {
+		i := strings.Index(code[from:], "catch")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		from = i + len("catch")
+		if i > 0 && isWordByte(code[i-1]) {
+			continue
+		}
+		j := skipSpace(code, from)
+		if j < len(code) && code[j] == '(' {
+			j = skipSpace(code, j+1)
+			for j < len(code) && isWordByte(code[j]) {
+				j++
+			}
+			j = skipSpace(code, j)
+			if j >= len(code) || code[j] != ')' {
+				continue
+			}
+			j = skipSpace(code, j+1)
+		}
+		if j < len(code) && code[j] == '{' {
+			return j + 1
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte of s at or after i that
+// \s does not match (space, \t, \n, \f, \r).
+func skipSpace(s string, i int) int {
+	for i < len(s) && isSpaceByte(s[i]) {
+		i++
+	}
+	return i
+}
 
 // testsField reports whether a condition node reads one of the fields of
 // the item: $json.success, $json["success"].

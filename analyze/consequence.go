@@ -667,7 +667,15 @@ func BestEffort(n *n8nschema.Node) bool {
 // people (a users table filtered to admins, a staff sheet) is an alert to
 // the team, not a message to a customer.
 func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
-	e := ConsequenceOf(n)
+	e, known := Effect{}, false
+	if g != nil {
+		if i, ok := g.index(n); ok {
+			e, known = g.effect(i), true // decided once: the attempt model asked it of every write
+		}
+	}
+	if !known {
+		e = ConsequenceOf(n)
+	}
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreColleagues(g, n) {
 		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (a supervisor's, a manager's or an assignee's address)"
 		return e

@@ -123,9 +123,9 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 
 // account names the credential an operation calls with (type and id, or
 // name when the export has no id), "" for a model provider or a node with
-// none.
-func account(n *n8nschema.Node, sp n8nschema.Spec) string {
-	if modelService(sp, dependency(n, sp)) {
+// none; dep is the operation's dependency.
+func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) string {
+	if modelService(sp, dep) {
 		return ""
 	}
 	creds := n.Field("credentials")
@@ -154,8 +154,8 @@ func PlaceholderHost(h string) bool {
 		return false
 	}
 	h, _, _ = strings.Cut(h, ":")
-	for _, d := range []string{"example.com", "example.org", "example.net", "example"} {
-		if h == d || strings.HasSuffix(h, "."+d) {
+	for _, d := range []string{".example.com", ".example.org", ".example.net", ".example"} {
+		if h == d[1:] || strings.HasSuffix(h, d) { // the name or a subdomain
 			return true
 		}
 	}
@@ -230,13 +230,18 @@ func tenantService(sp *n8nschema.Spec, d string) bool {
 	if sp != nil && sp.Provider != "" && strings.EqualFold(sp.Provider, d) {
 		return true
 	}
-	for _, p := range apiHosts {
-		if p == d {
-			return true
-		}
-	}
-	return false
+	return apiServices[d]
 }
+
+// apiServices are the services apiHosts names, looked up once per
+// operation by DependencyIdentity.
+var apiServices = func() map[string]bool {
+	m := make(map[string]bool, len(apiHosts))
+	for _, p := range apiHosts {
+		m[p] = true
+	}
+	return m
+}()
 
 // PerKey reports whether a dependency's limits hold per key or account: a
 // model provider (per key and organisation) or a call made with a

@@ -1,6 +1,9 @@
 package analyze
 
 import (
+	"math/rand/v2"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,6 +25,35 @@ func TestCodeMayDrop(t *testing.T) {
 	} {
 		if got := codeMayDrop(c.code); got != c.want {
 			t.Errorf("codeMayDrop(%q) = %v, want %v", c.code, got, c.want)
+		}
+	}
+}
+
+// TestCatchBlockAsPattern checks catchBlock against the pattern it
+// stands for, on random strings of the bytes the pattern reads.
+func TestCatchBlockAsPattern(t *testing.T) {
+	re := regexp.MustCompile(`\bcatch\s*(\(\s*\w*\s*\))?\s*\{`)
+	ends := func(code string) []int {
+		var out []int
+		for at := catchBlock(code, 0); at >= 0; at = catchBlock(code, at) {
+			out = append(out, at)
+		}
+		return out
+	}
+	pieces := []string{"catch", "catc", "h", "(", ")", "{", "}", " ", "\t", "\n", "\v", "\f", "\r", "e", "_", "1", ".", "é", "x catch", "\xff"}
+	rng := rand.New(rand.NewPCG(1, 29))
+	for i := 0; i < 200000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(12); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		code := b.String()
+		var want []int
+		for _, m := range re.FindAllStringIndex(code, -1) {
+			want = append(want, m[1])
+		}
+		if got := ends(code); !slices.Equal(got, want) {
+			t.Fatalf("catchBlock(%q) ends %v, the pattern %v", code, got, want)
 		}
 	}
 }

@@ -224,6 +224,87 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 // lockRE matches what names a lock or a check for a run still going.
 var lockRE = lazyregexp.New(`(?i)\b(lock|locked|locking|mutex|semaphore)\b|already[ _-]?running|is[ _-]?running|in[ _-]?progress|"status":\s*"running"`)
 
+// namesLock is lockRE.MatchString(s) with byte tests (TestNamesLockAsPattern):
+// the pattern's shortest literal without case ("loc", which "block" and
+// "location" hold) sent it over all the parameters of many nodes. A text
+// with the long s or the Kelvin sign, which fold to s and k, is left to
+// the pattern.
+func namesLock(s string) bool {
+	if strings.Contains(s, "\u017f") || strings.Contains(s, "\u212a") {
+		return lockRE.MatchString(s)
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'l', 'm', 's': // a whole word
+			if i > 0 && isWordByte(s[i-1]) {
+				continue
+			}
+			for _, w := range [...]string{"lock", "locked", "locking", "mutex", "semaphore"} {
+				if hasPrefixFold(s[i:], w) && (i+len(w) == len(s) || !isWordByte(s[i+len(w)])) {
+					return true
+				}
+			}
+		case 'r':
+			if !hasPrefixFold(s[i:], "running") {
+				continue
+			}
+			if afterSep(s[:i], "already") || afterSep(s[:i], "is") {
+				return true
+			}
+			if i > 0 && s[i-1] == '"' && hasPrefixFold(s[i:], `running"`) {
+				j := i - 1
+				for j > 0 && isSpaceByte(s[j-1]) {
+					j--
+				}
+				if hasSuffixFold(s[:j], `"status":`) {
+					return true
+				}
+			}
+		case 'p':
+			if hasPrefixFold(s[i:], "progress") && afterSep(s[:i], "in") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// afterSep reports whether s ends with w[ _-]? in any case of w.
+func afterSep(s, w string) bool {
+	if n := len(s); n > 0 && (s[n-1] == ' ' || s[n-1] == '_' || s[n-1] == '-') && hasSuffixFold(s[:n-1], w) {
+		return true
+	}
+	return hasSuffixFold(s, w)
+}
+
+// hasPrefixFold reports whether s starts with w (lower-case ASCII) in any
+// case of its ASCII letters; hasSuffixFold whether it ends with it.
+func hasPrefixFold(s, w string) bool {
+	return len(s) >= len(w) && asciiFold(s[:len(w)], w)
+}
+
+func hasSuffixFold(s, w string) bool {
+	return len(s) >= len(w) && asciiFold(s[len(s)-len(w):], w)
+}
+
+func asciiFold(s, w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isSpaceByte is a byte \s matches.
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
 // Locked reports whether a node the run reaches looks like a lock: its
 // name or parameters speak of a lock, a mutex, a run in progress, or list
 // the running executions.
@@ -246,7 +327,7 @@ func (g *Graph) lock(i int) bool {
 	})
 	g.lockOnce[i].Do(func() {
 		n := g.Nodes[i]
-		g.locks[i] = !n.Disabled && (lockRE.MatchString(n.Name) || lockRE.MatchString(n.Params().Raw()))
+		g.locks[i] = !n.Disabled && (namesLock(n.Name) || namesLock(n.Params().Raw()))
 	})
 	return g.locks[i]
 }

@@ -99,13 +99,47 @@ func endsInTime(g *Graph, l *Loop) bool {
 	return false
 }
 
-// clockRE matches a read of the current time in an expression or code.
-var clockRE = lazyregexp.New(`\$now\b|\$today\b|\bDate\.now\(\)|\bDateTime\.now\(\)|\bnew Date\(\s*\)|\bDateTime\.local\(\s*\)`)
+// readsClockIn reports whether s reads the current time in an expression
+// or code: $now, $today, Date.now(), DateTime.now(), new Date(),
+// DateTime.local(). It is the pattern
+// `\$now\b|\$today\b|\bDate\.now\(\)|\bDateTime\.now\(\)|\bnew Date\(\s*\)|\bDateTime\.local\(\s*\)`
+// as byte searches (TestReadsClockInAsPattern): "new Date(" with an
+// argument, common in code, sent the pattern over all the code.
+func readsClockIn(s string) bool {
+	wordEnd := func(end int) bool { return end == len(s) || !isWordByte(s[end]) }
+	wordStart := func(i int) bool { return i == 0 || !isWordByte(s[i-1]) }
+	emptyCall := func(i int) bool { // "(" at i-1, then \s* and ")"
+		for i < len(s) && isSpaceByte(s[i]) {
+			i++
+		}
+		return i < len(s) && s[i] == ')'
+	}
+	return occurs(s, "$now", func(i int) bool { return wordEnd(i + len("$now")) }) ||
+		occurs(s, "$today", func(i int) bool { return wordEnd(i + len("$today")) }) ||
+		occurs(s, "Date.now()", wordStart) ||
+		occurs(s, "DateTime.now()", wordStart) ||
+		occurs(s, "new Date(", func(i int) bool { return wordStart(i) && emptyCall(i+len("new Date(")) }) ||
+		occurs(s, "DateTime.local(", func(i int) bool { return wordStart(i) && emptyCall(i+len("DateTime.local(")) })
+}
+
+// occurs reports whether lit occurs in s at an index where ok holds.
+func occurs(s, lit string, ok func(i int) bool) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], lit)
+		if i < 0 {
+			return false
+		}
+		if ok(from + i) {
+			return true
+		}
+		from += i + 1
+	}
+}
 
 func readsClock(n *n8nschema.Node) bool {
 	found := false
 	n.Params().Scalars(func(v n8nschema.Value) bool {
-		found = v.Kind() == n8nschema.String && clockRE.MatchString(v.Str())
+		found = v.Kind() == n8nschema.String && readsClockIn(v.Str())
 		return !found
 	})
 	return found
@@ -259,7 +293,7 @@ func orderAge(left, right string, less bool) age {
 // A side that is neither plain nor readable is taken to stay only when it
 // does not read the clock at all.
 func clockTrend(s string) int {
-	if !clockRE.MatchString(s) {
+	if !readsClockIn(s) {
 		return 0
 	}
 	if minusClockRE.MatchString(s) || diffToClockRE.MatchString(s) {

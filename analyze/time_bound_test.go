@@ -1,6 +1,31 @@
 package analyze
 
-import "testing"
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReadsClockInAsPattern checks readsClockIn against the pattern it
+// stands for, on random strings of the pieces the pattern reads.
+func TestReadsClockInAsPattern(t *testing.T) {
+	re := regexp.MustCompile(`\$now\b|\$today\b|\bDate\.now\(\)|\bDateTime\.now\(\)|\bnew Date\(\s*\)|\bDateTime\.local\(\s*\)`)
+	pieces := []string{"$now", "$today", "$", "now", "today", "Date.now()", "Date.now(", "DateTime.now()", "DateTime", ".now()",
+		"new Date(", "new Date(x)", "DateTime.local(", "local(", "new ", "Date(", "(", ")", " ", "\t", "\n", "\v", "\f", "\r",
+		"x", "_", "1", ".", "é", "\xff"}
+	rng := rand.New(rand.NewPCG(7, 29))
+	for i := 0; i < 100000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(8); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := readsClockIn(s), re.MatchString(s); got != want {
+			t.Fatalf("readsClockIn(%q) = %v, the pattern %v", s, got, want)
+		}
+	}
+}
 
 func TestTestAge(t *testing.T) {
 	for _, c := range []struct {

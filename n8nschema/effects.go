@@ -84,6 +84,14 @@ type appOp struct {
 // newer version) is classified by its leading verb. Nodes that work
 // inside n8n (Date & Time "add", Item Lists) are not app nodes.
 func appOperation(n *Node) (appOp, bool) {
+	// The analysis asks this of an app node several times (the attempt
+	// model, its consequence, several rules): the answer is kept on the
+	// node.
+	return n.appOp.get(n, appOperationOf)
+}
+
+// appOperationOf is appOperation, made.
+func appOperationOf(n *Node) (appOp, bool) {
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	if r := Lookup(typ).Role; r != RoleExternal && r != RoleModel {
 		return appOp{}, false

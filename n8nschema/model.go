@@ -104,6 +104,7 @@ type Node struct {
 	// times, from several goroutines (nil until asked).
 	httpModel kept[HTTPModelCall]
 	heartbeat kept[Heartbeat]
+	appOp     kept[appOp]
 }
 
 // Param returns a parameter by dotted path below "parameters".

@@ -56,11 +56,17 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			if len(paid) == 0 {
 				continue
 			}
-			// Asked after the paid calls: SenderOf reads every value of
-			// the workflow.
-			if exp == "url" {
-				if key, _ := analyze.SenderOf(g, t); key != "" || calledInSet(pass.Set, w, t) {
-					continue // a service's events, signed by it, or a workflow's own call
+			if exp == "url" { // only a webhook's run can test its caller's header
+				if !checksFound {
+					checks, checksFound = callerChecks(g), true
+				}
+				if anyIn(checks, reach) || calledInSet(pass.Set, w, t) {
+					continue // its callers checked, or a workflow's own call
+				}
+				// Asked after the paid calls and the cheaper tests:
+				// SenderOf reads every value of the workflow.
+				if key, _ := analyze.SenderOf(g, t); key != "" {
+					continue // a service's events, signed by it
 				}
 			}
 			if !limitsFound {
@@ -68,14 +74,6 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			}
 			if anyIn(limits, reach) {
 				continue
-			}
-			if exp == "url" { // only a webhook's run can test its caller's header
-				if !checksFound {
-					checks, checksFound = callerChecks(g), true
-				}
-				if anyIn(checks, reach) {
-					continue
-				}
 			}
 			op := paid[0]
 			what := fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
@@ -122,11 +120,81 @@ var callerCheckRE = lazyregexp.New(`(?i)headers[\w.\[\]'"]*(authorization|x-api-
 func callerChecks(g *analyze.Graph) []*n8nschema.Node {
 	var out []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if !n.Disabled && (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type)) && callerCheckRE.MatchString(n.Params().Raw()) {
+		if !n.Disabled && (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type)) && readsCredentialHeader(n.Params().Raw()) {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// readsCredentialHeader is callerCheckRE.MatchString(s) with byte tests
+// (TestReadsCredentialHeaderAsPattern): the pattern has no literal Go's
+// regexp skips to without case, so it ran over all the code of every
+// node that reads a header. A text with the long s or the Kelvin sign,
+// which fold to s and k, is left to the pattern.
+func readsCredentialHeader(s string) bool {
+	if strings.Contains(s, "\u017f") || strings.Contains(s, "\u212a") {
+		return callerCheckRE.MatchString(s)
+	}
+	tried := 0 // the positions before it after a "headers" are tried
+	for i := 0; i+len("headers") <= len(s); i++ {
+		if s[i]|0x20 != 'h' || !hasPrefixFold(s[i:], "headers") {
+			continue
+		}
+		// [\w.\[\]'"]* then a word: the word may start anywhere in the
+		// run of those bytes, or right after it.
+		for j := i + len("headers"); ; j++ {
+			if j >= tried && credentialWordAt(s[j:]) {
+				return true
+			}
+			if j >= len(s) || !headerPathByte(s[j]) {
+				tried = max(tried, j+1)
+				break
+			}
+		}
+	}
+	return false
+}
+
+// credentialWordAt reports whether s starts with one of callerCheckRE's
+// words, in any case.
+func credentialWordAt(s string) bool {
+	for _, w := range [...]string{"authorization", "x-api-key", "token", "secret", "signature", "x-hub", "x-auth"} {
+		if hasPrefixFold(s, w) {
+			return true
+		}
+	}
+	if !hasPrefixFold(s, "api") {
+		return false
+	}
+	s = s[3:]
+	if s != "" && (s[0] == '_' || s[0] == '-') {
+		s = s[1:]
+	}
+	return hasPrefixFold(s, "key")
+}
+
+// hasPrefixFold reports whether s starts with w (lower-case ASCII) in any
+// case of its ASCII letters.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// headerPathByte is a byte of [\w.\[\]'"].
+func headerPathByte(c byte) bool {
+	return isWordByte(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'
 }
 
 // anyIn reports whether one of nodes is in reach.
