@@ -194,6 +194,10 @@ it once the package is installed.`,
 			}
 			why, ok := g.FailsWhy(n)
 			if !ok {
+				if live == nil {
+					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+				}
+				reportSessionless(pass, g, n, live, byMachine)
 				continue
 			}
 			if _, rs007 := credentialMismatch(g, n); rs007 {
@@ -233,6 +237,9 @@ it once the package is installed.`,
 					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
 				}
 				d.Fix = fix
+			}
+			if mem, ok := g.SessionMemory(n); ok && strings.Contains(why, "No session ID found") {
+				d.Fix = sessionFix(mem, n)
 			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
@@ -483,4 +490,41 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 		}
 	}
 	return names, false
+}
+
+// reportSessionless reports an AI Agent that fails on the items some of
+// its inputs bring (analyze.Graph.SessionlessFrom): its memory finds no
+// session ID in them. It is a note when only a manual trigger reaches
+// those inputs.
+func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) {
+	from, why := g.SessionlessFrom(n)
+	var names []string
+	machine := false
+	for _, f := range from {
+		if live[f] {
+			names = append(names, fmt.Sprintf("%q", f.Name))
+			machine = machine || byMachine[f]
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	d := analyze.Diagnostic{Node: n}
+	if mem, ok := g.SessionMemory(n); ok {
+		d.Fix = sessionFix(mem, n)
+	}
+	d.Message = fmt.Sprintf("node %q fails on every item %s %s it: %s; those runs stop there", n.Name, joinNames(names, 2), plural(len(names), "sends", "send"), why)
+	if !machine {
+		d.Severity = analyze.Note
+		d.Message += " (only a manual trigger reaches it)"
+	}
+	if pass.Workflow.ParametersLost {
+		d.Severity = analyze.Note
+	}
+	pass.Report(d)
+}
+
+// sessionFix tells how to give an agent's memory a session ID.
+func sessionFix(mem, agent *n8nschema.Node) string {
+	return fmt.Sprintf("Set Session ID of %q to Define below with a key each conversation has (a chat or sender id from the trigger), or set a sessionId field in the items before %q", mem.Name, agent.Name)
 }
