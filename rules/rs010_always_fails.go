@@ -76,6 +76,20 @@ reaches:
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
+- an AI Agent (Tools or Conversational) whose memory (Simple Memory v1.2 and later, Postgres, MongoDB, Redis,
+  Xata, Zep or Motorhead chat memory) is left on the default Session ID, "Connected Chat Trigger Node": the
+  memory reads the sessionId field of the agent's item, failing that the sessionId of the workflow's Chat
+  Trigger when it ran in this execution, and throws "No session ID found" otherwise
+  (packages/@n8n/nodes-langchain/utils/helpers.ts getSessionId); the agent asks for its memory before its first
+  model call, so nothing is billed and no tool runs. Only items that certainly carry no sessionId are judged (a
+  schedule, a webhook, a Telegram update, an Edit Fields node that sets other fields, an If or Switch passing
+  them on) in runs no Chat Trigger started; a Code node, a sub-workflow's input or an Edit Fields node that sets
+  sessionId leave it unjudged. When only some of the agent's inputs bring such items (a Chat Trigger and a
+  Webhook both feed it), the finding names them: the runs they start stop at the agent, and no rule counts
+  the agent's calls or writes in them;
+- an Aggregate node in "Individual Fields" mode (the default) that names one output field twice, or leaves two
+  fields empty: it throws "The '...' output field is used more than once" before it reads any item
+  (packages/nodes-base/nodes/Transform/Aggregate/Aggregate.node.ts);
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
   not a function", before any search or model call;
