@@ -510,7 +510,7 @@ func noItems(n *Node, param, list string) (none, known bool) {
 // fields to aggregate have the same output name: the field's name, or its
 // outputFieldName when renameField is set (both default to "" and false).
 // Before it reads any item, Transform/Aggregate/Aggregate.node.js
-// execute (L262–271) throws "The '…' output field is used more than
+// execute (L243–271) throws "The '…' output field is used more than
 // once" on every run. An entry set by an expression is not judged.
 func aggregateTwice(n *Node) (Refusal, bool) {
 	if n.Type != "n8n-nodes-base.aggregate" || n.Disabled {
