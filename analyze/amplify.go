@@ -526,7 +526,7 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		return SummarizationCalls(root), false
 	}
 	k := AgentIterations(root)
-	if k > 1 && !g.hasIn(root, ConnTool) && !hasOutputParser(g, root) {
+	if k > 1 && !g.hasEnabledIn(root, ConnTool) && !hasOutputParser(g, root) {
 		// With no tool to call, the model's first answer is the final one
 		// (Agent V3 runs one model call per round and loops only on tool
 		// requests, ToolsAgent/V3/helpers/executeBatch.ts).
@@ -541,12 +541,31 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 
 // hasOutputParser reports whether an agent formats its answer through an
 // output parser, which Tools Agent V2+ binds as one more tool
-// (format_final_json_response, ToolsAgent/common.ts).
+// (format_final_json_response, ToolsAgent/common.ts). The agent asks for
+// a parser only with hasOutputParser set (default false; up to v1.2 the
+// parameter is hidden and getNodeParameter's fallback, true, applies:
+// V1/AgentV1.node.js), and gets one only when a parser is wired to it: the
+// input is optional (utils/output_parsers/N8nOutputParser.js
+// getOptionalOutputParser L12–18; get-input-connection-data.js leaves
+// disabled sub-nodes out).
 func hasOutputParser(g *Graph, root *n8nschema.Node) bool {
-	if v, _ := root.Param("hasOutputParser"); v.True() {
-		return true
+	v, _ := root.Param("hasOutputParser")
+	return (v.True() || root.TypeVersion <= 1.2) && g.hasEnabledIn(root, "ai_outputParser")
+}
+
+// hasEnabledIn reports whether an enabled node feeds n through an edge of
+// type typ.
+func (g *Graph) hasEnabledIn(n *n8nschema.Node, typ string) bool {
+	i, ok := g.index(n)
+	if !ok {
+		return false
 	}
-	return g.hasIn(root, "ai_outputParser")
+	for _, e := range g.ins(i) {
+		if e.Type == typ && !e.From.Disabled {
+			return true
+		}
+	}
+	return false
 }
 
 // apply carries a context across an edge.

@@ -18,6 +18,8 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //
 //   - an AI Agent or chain left on the default prompt source, "auto", fed
 //     only by nodes whose items carry no chatInput (noPrompt);
+//   - an AI Agent whose memory takes the session ID from items that
+//     carry none (noSession);
 //   - a Question and Answer chain whose ai_retriever input is a vector
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
@@ -30,6 +32,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := g.modelRefused(i); ok {
+		return why, true
+	}
+	if why, ok := g.noSession(i); ok {
 		return why, true
 	}
 	return g.vectorStoreAsRetriever(i)
@@ -73,7 +78,7 @@ func (g *Graph) modelRefused(i int) (string, bool) {
 //   - the Basic LLM Chain from v1.4 (chains/ChainLLM/methods/processItem.js);
 //   - the Question and Answer chain from v1.3 (chains/ChainRetrievalQA/processItem.js).
 //
-// Only items that certainly carry no chatInput are judged (chatInputFree).
+// Only items that certainly carry no chatInput are judged (fieldFree).
 func (g *Graph) noPrompt(i int) (string, bool) {
 	nd := g.Nodes[i]
 	v := nd.TypeVersion
@@ -119,7 +124,7 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 		if e.Type != ConnMain {
 			continue
 		}
-		if e.Error || !g.chatInputFree(int(e.from), memo, 0) {
+		if e.Error || !g.fieldFree(int(e.from), "chatInput", memo, 0) {
 			return "", false
 		}
 		fed = true
@@ -130,39 +135,48 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 	return "it reads its prompt from the chatInput field (promptType \"auto\"), which the items it is fed do not have: n8n stops at \"No prompt specified\"", true
 }
 
-// maxFeedDepth bounds how far back through pass-through Set nodes
-// chatInputFree looks.
+// maxFeedDepth bounds how far back through pass-through nodes fieldFree
+// looks.
 const maxFeedDepth = 8
 
-// chatInputFree reports a node whose every output item certainly has no
-// top-level chatInput field:
+// fieldFree reports a node whose every output item certainly has no
+// top-level field named field (chatInput, sessionId):
 //
 //   - a Schedule Trigger or Cron ({timestamp, ...}), a Manual Trigger
-//     ({}), a Webhook ({headers, params, query, body, ...}: Webhook.node.js);
+//     ({}), a Webhook ({headers, params, query, body, ...}: Webhook.node.js),
+//     a Telegram Trigger (the update Telegram posts, {update_id, message, ...}:
+//     Telegram/TelegramTrigger.node.js);
 //   - an Edit Fields (Set) node v3 or later in manual mode that sets no
-//     field named chatInput and keeps no input field (includeOtherFields
-//     false, the default from v3.3; include "none" before:
-//     nodes/Set/v2/SetV2.node.js), or that keeps them and is fed only by
-//     such nodes.
-func (g *Graph) chatInputFree(i int, memo map[int]bool, depth int) bool {
+//     such field and keeps no input field (includeOtherFields false, the
+//     default from v3.3; include "none" before: nodes/Set/v2/SetV2.node.js),
+//     or that keeps them and is fed only by such nodes;
+//   - an If, Switch, Filter or No Operation node fed only by such nodes:
+//     each passes its input items on unchanged.
+//
+// memo is per field.
+func (g *Graph) fieldFree(i int, field string, memo map[int]bool, depth int) bool {
 	if r, ok := memo[i]; ok {
 		return r
 	}
 	memo[i] = false // a cycle proves nothing
 	nd := g.Nodes[i]
 	free := false
+	passes := false
 	switch nd.Type {
-	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook":
+	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", "n8n-nodes-base.telegramTrigger":
 		free = !nd.Disabled
-	case "n8n-nodes-base.set":
-		keeps, ok := setFields(nd)
+	case n8nschema.TypeSet:
+		keeps, ok := setFields(nd, field)
 		free = ok
-		if ok && keeps {
-			free = depth < maxFeedDepth && g.hasInOfType(i, ConnMain)
-			for _, e := range g.ins(i) {
-				if e.Type == ConnMain && (e.Error || !g.chatInputFree(int(e.from), memo, depth+1)) {
-					free = false
-				}
+		passes = ok && keeps
+	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
+		passes = !nd.Disabled
+	}
+	if passes {
+		free = depth < maxFeedDepth && g.hasInOfType(i, ConnMain)
+		for _, e := range g.ins(i) {
+			if e.Type == ConnMain && (e.Error || !g.fieldFree(int(e.from), field, memo, depth+1)) {
+				free = false
 			}
 		}
 	}
@@ -171,9 +185,9 @@ func (g *Graph) chatInputFree(i int, memo map[int]bool, depth int) bool {
 }
 
 // setFields reads an enabled Set node v3+ in manual mode: ok when none of
-// the fields it sets is chatInput (nor one whose name is an expression),
-// and whether it keeps its input fields.
-func setFields(nd *n8nschema.Node) (keeps, ok bool) {
+// the fields it sets is field (nor one whose name is an expression), and
+// whether it keeps its input fields.
+func setFields(nd *n8nschema.Node, field string) (keeps, ok bool) {
 	if nd.Disabled || nd.TypeVersion < 3 {
 		return false, false
 	}
@@ -190,7 +204,7 @@ func setFields(nd *n8nschema.Node) (keeps, ok bool) {
 		}
 		for _, f := range fs.Elems() {
 			name := f.Get("name")
-			if name.Kind() != n8nschema.String || name.IsExpr() || strings.HasPrefix(name.Str(), "chatInput") {
+			if name.Kind() != n8nschema.String || name.IsExpr() || strings.HasPrefix(name.Str(), field) {
 				return false, false
 			}
 		}
@@ -210,6 +224,185 @@ func setFields(nd *n8nschema.Node) (keeps, ok bool) {
 		return false, false
 	}
 	return inc.Str() != "none", true
+}
+
+// sessionMemories are the memory nodes that take their session ID from
+// getSessionId (@n8n/n8n-nodes-langchain/dist/utils/helpers.js), from the
+// version given (earlier ones read a sessionKey parameter: e.g.
+// nodes/memory/MemoryBufferWindow/MemoryBufferWindow.node.js supplyData).
+var sessionMemories = map[string]float64{
+	"memoryBufferWindow": 1.2, "memoryRedisChat": 1.2, "memoryXata": 1.2, "memoryZep": 1.2,
+	"memoryMotorhead": 1.2, "memoryPostgresChat": 0, "memoryMongoDbChat": 0,
+}
+
+// sessionMemory returns the memory of an AI Agent that asks for it before
+// its first model call (ToolsAgent V1 execute.js L25–26, V2 execute.js
+// L172, V3 helpers/buildExecutionContext.js L15, ConversationalAgent
+// execute.js L20) when that memory takes the session ID from the input:
+// Session ID "Connected Chat Trigger Node" (sessionIdType "fromInput",
+// the default: nodes/memory/descriptions.js sessionIdOption). getSessionId
+// then reads {{ $json.sessionId }} of the agent's input item, failing that
+// the sessionId of the workflow's Chat Trigger when it ran in this
+// execution, and throws "No session ID found" otherwise; the agent fails
+// with "Error in sub-node" (get-input-connection-data.js L304–325).
+func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
+	nd := g.Nodes[i]
+	if nd.Type != n8nschema.TypeAgent || nd.Disabled {
+		return nil, false
+	}
+	if v := nd.TypeVersion; v < 2 {
+		agent := "toolsAgent"
+		if v <= 1.5 {
+			agent = "conversationalAgent"
+		}
+		if a, ok := nd.Param("agent"); ok {
+			if a.Kind() != n8nschema.String || a.IsExpr() {
+				return nil, false
+			}
+			agent = a.Str()
+		}
+		if agent != "toolsAgent" && agent != "conversationalAgent" {
+			return nil, false
+		}
+	}
+	var mem *n8nschema.Node
+	for _, e := range g.ins(i) {
+		if e.Type != ConnMemory || e.From.Disabled {
+			continue
+		}
+		if mem != nil {
+			return nil, false
+		}
+		mem = e.From
+	}
+	if mem == nil {
+		return nil, false
+	}
+	from, ok := sessionMemories[strings.TrimPrefix(mem.Type, langchain)]
+	if !ok || !strings.HasPrefix(mem.Type, langchain) || mem.TypeVersion < from {
+		return nil, false
+	}
+	if s, has := mem.Param("sessionIdType"); has && (s.Kind() != n8nschema.String || s.IsExpr() || s.Str() != "fromInput") {
+		return nil, false
+	}
+	return mem, true
+}
+
+// sessionless reports a main edge into agent i whose items certainly
+// carry no sessionId (fieldFree) in a run no Chat Trigger started: no
+// enabled Chat Trigger reaches the edge's source. n8n evaluates
+// $('Chat Trigger') only for a node that ran in this execution.
+func (g *Graph) sessionless(e *Edge, memo map[int]bool) bool {
+	if e.Type != ConnMain || e.Error || !g.fieldFree(int(e.from), "sessionId", memo, 0) {
+		return false
+	}
+	return !g.chatReached()[e.from]
+}
+
+// chatReached marks the nodes an enabled Chat Trigger reaches along main
+// connections (any output), built on first need.
+func (g *Graph) chatReached() []bool {
+	if g.chatReach != nil {
+		return g.chatReach
+	}
+	g.chatReach = make([]bool, len(g.Nodes))
+	var queue []int
+	for i, nd := range g.Nodes {
+		if nd.Type == n8nschema.TypeChatTrigger && !nd.Disabled {
+			g.chatReach[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		for _, e := range g.outs(i) {
+			if e.Type == ConnMain && !g.chatReach[e.to] {
+				g.chatReach[e.to] = true
+				queue = append(queue, int(e.to))
+			}
+		}
+	}
+	return g.chatReach
+}
+
+// noSession judges an AI Agent whose memory takes the session ID from the
+// input (sessionMemory) and whose every main input is sessionless: it
+// fails on every item before its first model call.
+func (g *Graph) noSession(i int) (string, bool) {
+	mem, ok := g.sessionMemory(i)
+	if !ok {
+		return "", false
+	}
+	fed := false
+	memo := map[int]bool{}
+	for _, e := range g.ins(i) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if !g.sessionless(e, memo) {
+			return "", false
+		}
+		fed = true
+	}
+	if !fed {
+		return "", false
+	}
+	return sessionWhy(mem), true
+}
+
+// sessionWhy says why an agent fails at its memory mem.
+func sessionWhy(mem *n8nschema.Node) string {
+	return "its memory " + strconv.Quote(mem.Name) + " reads the session ID from the sessionId field (Session ID \"Connected Chat Trigger Node\"), which the items it is fed do not have, and no Chat Trigger ran before it: n8n stops at \"No session ID found\" before any model call"
+}
+
+// sessionEdges marks the sessionless main edges into an AI Agent that
+// has others (noSession judges one that has no other): the agent fails on
+// their items, and the execution stops there.
+func (g *Graph) sessionEdges(i int) {
+	if _, ok := g.sessionMemory(i); !ok {
+		return
+	}
+	memo := map[int]bool{}
+	for _, e := range g.ins(i) {
+		if g.sessionless(e, memo) {
+			if g.noSess == nil {
+				g.noSess = map[*Edge]bool{}
+			}
+			g.noSess[e] = true
+		}
+	}
+}
+
+// SessionMemory returns the memory of an AI Agent that takes the session
+// ID from its input items (sessionMemory), for the repair.
+func (g *Graph) SessionMemory(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return nil, false
+	}
+	return g.sessionMemory(i)
+}
+
+// SessionlessFrom reports, for an AI Agent that fails on some of its
+// inputs only (sessionMemory; sessionless edges, which carry no item on:
+// dead), the nodes those items come from and why the agent fails on them.
+func (g *Graph) SessionlessFrom(n *n8nschema.Node) ([]*n8nschema.Node, string) {
+	i, ok := g.index(n)
+	if !ok || g.noSess == nil {
+		return nil, ""
+	}
+	var from []*n8nschema.Node
+	for _, e := range g.ins(i) {
+		if g.noSess[e] {
+			from = append(from, e.From)
+		}
+	}
+	if len(from) == 0 {
+		return nil, ""
+	}
+	mem, _ := g.sessionMemory(i)
+	return from, sessionWhy(mem)
 }
 
 // vectorStoreAsRetriever judges a Question and Answer chain

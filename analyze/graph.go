@@ -150,6 +150,12 @@ type Graph struct {
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
+	// noSess marks the main edges into an AI Agent that fails on their
+	// items only, at a memory that finds no session ID (sessionless): no
+	// item goes on from them (dead), nor does the agent call a sub-node.
+	noSess map[*Edge]bool
+	// chatReach marks what an enabled Chat Trigger reaches (chatReached).
+	chatReach []bool
 	// refusals is n8nschema.RefusedCall of each node, read by failing,
 	// FailsWhy and the attempt model (refused).
 	refusals []refusal
@@ -387,6 +393,8 @@ func (g *Graph) failing() {
 		_, first := g.failsFirst(i)
 		if first {
 			mark(&g.noCall, i)
+		} else if !nd.ContinuesOnFail() && !nd.ContinueOnFail {
+			g.sessionEdges(i)
 		}
 		r, refused := g.refused(i)
 		if refused && r.NoItems && !nd.AlwaysOutputData {
@@ -1190,7 +1198,9 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 		u := queue[0]
 		queue = queue[1:]
 		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && !seen[e.To] && !(live && g.dead(e)) {
+			// An agent that finds no session ID for an edge's items calls
+			// nothing for them (noSess), dead or not.
+			if e.Type == ConnMain && !seen[e.To] && !(live && g.dead(e)) && !g.noSess[e] {
 				seen[e.To] = true
 				queue = append(queue, e.To)
 			}
@@ -1567,7 +1577,7 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {

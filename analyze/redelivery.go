@@ -333,8 +333,8 @@ func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) m
 func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
 	var out []SlowStep
 	for _, op := range s.OperationsOf(w) {
-		if !in[op.Node] || op.Node.Disabled || op.Refused {
-			continue // a refused call answers at once
+		if !in[op.Node] || op.Node.Disabled || op.Refused || !op.Live {
+			continue // a refused call answers at once; one no run makes, never
 		}
 		per, known := AttemptTimeoutMS(op)
 		model := op.Paid || op.Spec.Role == n8nschema.RoleModel

@@ -88,6 +88,7 @@ var fullAccess = map[string]bool{
 //     reads an item or asks for a credential, for every configuration or
 //     for a value of one parameter (throwsFirst: Airtable v1 on the API
 //     key authentication, Orbit);
+//   - an Aggregate node that names one output field twice (aggregateTwice);
 //   - a model node or HTTP Request that calls, by a literal id, a model its
 //     provider shut down (RetiredModelCall): the request is sent and the
 //     provider refuses it, on every item, with nothing billed.
@@ -103,6 +104,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	}
 	if AnthropicNoMaxTokens(n) {
 		return Refusal{Why: "it posts to Anthropic's Messages API a body with no max_tokens, which the API requires: it answers 400 on every item and bills nothing", Fails: true}, true
+	}
+	if r, ok := aggregateTwice(n); ok {
+		return r, true
 	}
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	d, known := DescribeNode(typ, n.TypeVersion)
@@ -504,6 +508,60 @@ func noItems(n *Node, param, list string) (none, known bool) {
 		return l.len() == 0, true
 	}
 	return false, false
+}
+
+// aggregateTwice judges an Aggregate node in mode "Individual Fields"
+// (aggregate "aggregateIndividualFields", the default) two of whose
+// fields to aggregate have the same output name: the field's name, or its
+// outputFieldName when renameField is set (both default to "" and false).
+// Before it reads any item, Transform/Aggregate/Aggregate.node.js
+// execute (L243–271) throws "The '…' output field is used more than
+// once" on every run. An entry set by an expression is not judged.
+func aggregateTwice(n *Node) (Refusal, bool) {
+	if n.Type != "n8n-nodes-base.aggregate" || n.Disabled {
+		return Refusal{}, false
+	}
+	if mode, ok := literalParam(n, "aggregate"); !ok || mode != "" && mode != "aggregateIndividualFields" {
+		return Refusal{}, false
+	}
+	list, ok := n.Param("fieldsToAggregate.fieldToAggregate")
+	if !ok || list.Kind() != Array {
+		return Refusal{}, false
+	}
+	seen := map[string]bool{}
+	for _, f := range list.Elems() {
+		if f.Kind() != Object {
+			return Refusal{}, false
+		}
+		rename := false
+		if r := f.Get("renameField"); r.Kind() == Bool {
+			rename = r.True()
+		} else if r.Kind() != Missing {
+			return Refusal{}, false
+		}
+		key := "fieldToAggregate"
+		if rename {
+			key = "outputFieldName"
+		}
+		name := ""
+		if v := f.Get(key); v.Kind() == String {
+			if v.IsExpr() || strings.Contains(v.Str(), "{{") {
+				return Refusal{}, false
+			}
+			name = v.Str()
+		} else if v.Kind() != Missing {
+			return Refusal{}, false
+		}
+		if seen[name] {
+			what := "it names the output field " + strconv.Quote(name) + " twice"
+			if name == "" {
+				what = "two of its fields to aggregate name no field"
+			}
+			return Refusal{Why: what + ": n8n stops at \"The '" + name + "' output field is used more than once\"", Fails: true, NoCall: true}, true
+		}
+		seen[name] = true
+	}
+	return Refusal{}, false
 }
 
 // literalParam is a string parameter's value ("" when absent), and false

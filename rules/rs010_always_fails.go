@@ -80,6 +80,20 @@ reaches:
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
+- an AI Agent (Tools or Conversational) whose memory (Simple Memory v1.2 and later, Postgres, MongoDB, Redis,
+  Xata, Zep or Motorhead chat memory) is left on the default Session ID, "Connected Chat Trigger Node": the
+  memory reads the sessionId field of the agent's item, failing that the sessionId of the workflow's Chat
+  Trigger when it ran in this execution, and throws "No session ID found" otherwise
+  (packages/@n8n/nodes-langchain/utils/helpers.ts getSessionId); the agent asks for its memory before its first
+  model call, so nothing is billed and no tool runs. Only items that certainly carry no sessionId are judged (a
+  schedule, a webhook, a Telegram update, an Edit Fields node that sets other fields, an If or Switch passing
+  them on) in runs no Chat Trigger started; a Code node, a sub-workflow's input or an Edit Fields node that sets
+  sessionId leave it unjudged. When only some of the agent's inputs bring such items (a Chat Trigger and a
+  Webhook both feed it), the finding names them: the runs they start stop at the agent, and no rule counts
+  the agent's calls or writes in them;
+- an Aggregate node in "Individual Fields" mode (the default) that names one output field twice, or leaves two
+  fields empty: it throws "The '...' output field is used more than once" before it reads any item
+  (packages/nodes-base/nodes/Transform/Aggregate/Aggregate.node.ts);
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
   not a function", before any search or model call;
@@ -198,6 +212,10 @@ it once the package is installed.`,
 			}
 			why, ok := g.FailsWhy(n)
 			if !ok {
+				if live == nil {
+					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+				}
+				reportSessionless(pass, g, n, live, byMachine)
 				continue
 			}
 			if _, rs007 := credentialMismatch(g, n); rs007 {
@@ -237,6 +255,9 @@ it once the package is installed.`,
 					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
 				}
 				d.Fix = fix
+			}
+			if mem, ok := g.SessionMemory(n); ok && strings.Contains(why, "No session ID found") {
+				d.Fix = sessionFix(mem, n)
 			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
@@ -487,4 +508,41 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 		}
 	}
 	return names, false
+}
+
+// reportSessionless reports an AI Agent that fails on the items some of
+// its inputs bring (analyze.Graph.SessionlessFrom): its memory finds no
+// session ID in them. It is a note when only a manual trigger reaches
+// those inputs.
+func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) {
+	from, why := g.SessionlessFrom(n)
+	var names []string
+	machine := false
+	for _, f := range from {
+		if live[f] {
+			names = append(names, fmt.Sprintf("%q", f.Name))
+			machine = machine || byMachine[f]
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	d := analyze.Diagnostic{Node: n}
+	if mem, ok := g.SessionMemory(n); ok {
+		d.Fix = sessionFix(mem, n)
+	}
+	d.Message = fmt.Sprintf("node %q fails on every item %s %s it: %s; those runs stop there", n.Name, joinNames(names, 2), plural(len(names), "sends", "send"), why)
+	if !machine {
+		d.Severity = analyze.Note
+		d.Message += " (only a manual trigger reaches it)"
+	}
+	if pass.Workflow.ParametersLost {
+		d.Severity = analyze.Note
+	}
+	pass.Report(d)
+}
+
+// sessionFix tells how to give an agent's memory a session ID.
+func sessionFix(mem, agent *n8nschema.Node) string {
+	return fmt.Sprintf("Set Session ID of %q to Define below with a key each conversation has (a chat or sender id from the trigger), or set a sessionId field in the items before %q", mem.Name, agent.Name)
 }
