@@ -53,7 +53,7 @@ func (g *Graph) bound(l *Loop) {
 	}
 	if l.Unbounded && l.DoneBack == nil {
 		switch {
-		case waitsForPerson(l.Nodes) != nil:
+		case g.waitsForPerson(l.Nodes) != nil:
 			l.Unbounded, l.Bound = false, "person"
 		case countedLoop(g, l):
 			l.Unbounded, l.Bound = false, "counter"
@@ -759,15 +759,98 @@ var drainRE = lazyregexp.New(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([A-Za
 func identWords(s string) []string { return identRE.FindAllString(s, -1) }
 
 // waitsForPerson returns a node of the loop that waits for a person (a
-// form, a Wait resumed by webhook or form, a send-and-wait message), or nil.
-func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
+// form, a Wait resumed by webhook or form, a send-and-wait message, a
+// Merge held for one: heldForPerson), or nil.
+func (g *Graph) waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
 	for _, n := range ns {
-		if n8nschema.HumanGate(n) {
+		if g.heldForPerson(n) {
 			return n
 		}
 	}
 	return nil
 }
+
+// heldForPerson reports whether n's items wait for a person's answer: n
+// is a person's gate (personGate), or a Merge that gives nothing unless
+// both its inputs bring items (needsBothInputs) and one of them is fed
+// only past a person's gate. A cycle through the Merge's other input then
+// goes round once per answer too: in v1 order the Merge holds the first
+// input until the second comes, and run without it (requiredInputs 1,
+// n8n-core execution-engine/workflow-execute.js) it outputs nothing.
+func (g *Graph) heldForPerson(n *n8nschema.Node) bool {
+	if personGate(n) {
+		return true
+	}
+	if !needsBothInputs(n) {
+		return false
+	}
+	for _, e := range g.InOfType(n, ConnMain) {
+		if !e.From.Disabled && g.onlyPastPerson(e.From) {
+			return true
+		}
+	}
+	return false
+}
+
+// needsBothInputs reports a Merge (v3) whose output is empty when one of
+// its inputs brings no item: combine by all combinations ("if (!input1 ||
+// !input2) return"), by position without unpaired items (Math.min of the
+// input lengths), or by matching fields keeping matches (the default),
+// nodes-base/nodes/Merge/v3/actions/mode/combineAll.js, combineByPosition.js
+// and combineByFields.js. alwaysOutputData turns that nothing into one
+// empty item, which runs what follows.
+func needsBothInputs(n *n8nschema.Node) bool {
+	if n.Type != "n8n-nodes-base.merge" || n.TypeVersion < 3 || n.Disabled || n.AlwaysOutputData {
+		return false
+	}
+	p := n.Params()
+	if p.Get("mode").Str() != "combine" {
+		return false
+	}
+	switch by := p.Get("combineBy").Str(); by {
+	case "combineAll":
+		return true
+	case "combineByPosition":
+		return !p.Get("options.includeUnpaired").True()
+	case "", "combineByFields":
+		j := p.Get("joinMode").Str()
+		return j == "" || j == "keepMatches"
+	}
+	return false
+}
+
+// onlyPastPerson reports whether every path of main connections that
+// leads to n starts past a person's gate: walking back from n without
+// crossing one finds no node that nothing feeds (a trigger, a start).
+func (g *Graph) onlyPastPerson(n *n8nschema.Node) bool {
+	seen := map[*n8nschema.Node]bool{n: true}
+	stack := []*n8nschema.Node{n}
+	for len(stack) > 0 {
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if personGate(m) {
+			continue
+		}
+		in := g.InOfType(m, ConnMain)
+		if len(in) == 0 {
+			return false
+		}
+		for _, e := range in {
+			if !seen[e.From] {
+				seen[e.From] = true
+				stack = append(stack, e.From)
+			}
+		}
+	}
+	return true
+}
+
+// personGate reports whether n holds every item that passes it until a
+// person answers (n8nschema.HumanGate): a loop inside one execution and a
+// cycle of executions (a self-restart) through it both go round once per
+// answer, at the person's pace. A disabled node passes its items on at
+// once, so it waits for no one.
+func personGate(n *n8nschema.Node) bool { return !n.Disabled && n8nschema.HumanGate(n) }
 
 // tripWait returns the longest time in seconds that a Wait node of the
 // loop holds each trip (resume after a time interval; v1 defaults to 1
