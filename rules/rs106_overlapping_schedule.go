@@ -124,20 +124,6 @@ short, and RS504 would say so).`,
 	},
 }
 
-// paidSpend is what one run's paid calls bill at worst, when every one
-// of them has a known, bounded figure (Operation.SpendPerExecution).
-func paidSpend(pass *analyze.Pass, paid []*analyze.Operation) (float64, bool) {
-	total := 0.0
-	for _, op := range paid {
-		usd, ok := op.SpendPerExecution(pass.Options)
-		if !ok {
-			return 0, false
-		}
-		total += usd
-	}
-	return total, true
-}
-
 // loudWrite returns the write among writes whose duplicate costs the most,
 // when that is a second record or worse in kind: a record someone must
 // delete, or harm. A write whose endpoint says nothing of what it creates
