@@ -820,29 +820,31 @@ func needsBothInputs(n *n8nschema.Node) bool {
 }
 
 // onlyPastPerson reports whether every path of main connections that
-// leads to n starts past a person's gate: walking back from n without
-// crossing one finds no node that nothing feeds (a trigger, a start).
+// leads to n starts past a person's gate: no node that nothing feeds (a
+// trigger, a start) reaches n without crossing one. One walk forward per
+// graph answers it for every node.
 func (g *Graph) onlyPastPerson(n *n8nschema.Node) bool {
-	seen := map[*n8nschema.Node]bool{n: true}
-	stack := []*n8nschema.Node{n}
-	for len(stack) > 0 {
-		m := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if personGate(m) {
-			continue
-		}
-		in := g.InOfType(m, ConnMain)
-		if len(in) == 0 {
-			return false
-		}
-		for _, e := range in {
-			if !seen[e.From] {
-				seen[e.From] = true
-				stack = append(stack, e.From)
+	g.ungatedOnce.Do(func() {
+		g.ungated = map[*n8nschema.Node]bool{}
+		var queue []*n8nschema.Node
+		for _, m := range g.Nodes {
+			if len(g.InOfType(m, ConnMain)) == 0 && !personGate(m) {
+				g.ungated[m] = true
+				queue = append(queue, m)
 			}
 		}
-	}
-	return true
+		for len(queue) > 0 {
+			m := queue[0]
+			queue = queue[1:]
+			for _, e := range g.OutOfType(m, ConnMain) {
+				if !g.ungated[e.To] && !personGate(e.To) {
+					g.ungated[e.To] = true
+					queue = append(queue, e.To)
+				}
+			}
+		}
+	})
+	return !g.ungated[n]
 }
 
 // personGate reports whether n holds every item that passes it until a
