@@ -235,8 +235,9 @@ type cedge struct {
 	kind   uint8
 	fanUnb bool
 	// counter is true on the outputs of a guard that tests a counter
-	// carried in the data: it bounds cycles across executions too, where
-	// $runIndex and Loop Over Items start afresh.
+	// carried in the data, or of a node that waits for a person: it bounds
+	// cycles across executions too, where $runIndex and Loop Over Items
+	// start afresh.
 	counter bool
 	mult    int // attempts multiplier (kDrive, kCall)
 	fan     int // calls-per-item multiplier (kDrive)
@@ -633,8 +634,11 @@ func (a *amp) run(failV int) {
 			}
 		}
 	}
+	// The outputs of a node that waits for a person bound the cycle as a
+	// counter does: the workflow re-starts itself once per answer (an
+	// approve or regenerate link opened, a form sent), not on its own.
 	for u, es := range a.adj {
-		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) && !testsAny(n, down[comp[u]]) {
+		if n := a.nodes[u]; n == nil || !fcyc[comp[u]] || !counterGuard(n) && !testsAny(n, down[comp[u]]) && !a.gs[a.wfOf[u]].heldForPerson(n) {
 			continue
 		}
 		for i := range es {

@@ -52,12 +52,34 @@ func RunStateOf(w *n8nschema.Workflow) RunState {
 }
 
 // ByHand reports a trigger that only a person in the editor fires: a
-// Manual Trigger, the legacy Start node, a manual chat, or a clock trigger
+// Manual Trigger, the legacy Start node, a manual chat, a Chat Trigger
+// that is only the editor's test chat (TestChatOnly), or a clock trigger
 // whose rule registers no job (registersNoJob).
 func ByHand(t *n8nschema.Node) bool {
 	typ := t.Type
 	return typ == n8nschema.TypeManualTrigger || typ == n8nschema.TypeStart || typ == n8nschema.TypeManualChatTrigger ||
-		n8nschema.IsScheduleTrigger(typ) && registersNoJob(t)
+		TestChatOnly(t) || n8nschema.IsScheduleTrigger(typ) && registersNoJob(t)
+}
+
+// TestChatOnly reports a Chat Trigger that answers only the editor's test
+// chat: it is not public (public is false by default), so its webhook
+// answers 404 unless the run is manual and a chat test session
+// (@n8n/n8n-nodes-langchain nodes/trigger/ChatTrigger/ChatTrigger.node.js
+// webhook, L846–855), and it is not offered in n8n's Chat hub
+// (availableInChat, false by default), whose users chat with the
+// published workflow without that webhook (cli modules/chat-hub/
+// chat-hub-workflow.service.js). A value set by an expression is not read.
+func TestChatOnly(t *n8nschema.Node) bool {
+	if t.Type != n8nschema.TypeChatTrigger {
+		return false
+	}
+	p := t.Params()
+	for _, k := range []string{"public", "availableInChat"} {
+		if v := p.Get(k); v.Exists() && v.Kind() != n8nschema.Null && (v.Kind() != n8nschema.Bool || v.True()) {
+			return false
+		}
+	}
+	return true
 }
 
 // ByHandOnly reports whether only a person in the editor starts the runs

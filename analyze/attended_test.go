@@ -99,3 +99,29 @@ func TestManualOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestTestChatOnly pins which Chat Triggers only the editor's test chat
+// runs: not public (the default) and not offered in the Chat hub; a value
+// set by an expression is not read.
+func TestTestChatOnly(t *testing.T) {
+	for params, want := range map[string]bool{
+		`{}`:                         true,
+		`{"public": false}`:          true,
+		`{"public": null}`:           true,
+		`{"public": true}`:           false,
+		`{"public": "={{ true }}"}`:  false,
+		`{"availableInChat": true}`:  false,
+		`{"availableInChat": false}`: true,
+	} {
+		src := `{"name": "w", "connections": {}, "nodes": [{"name": "Chat", "type": "` + n8nschema.TypeChatTrigger +
+			`", "typeVersion": 1.1, "parameters": ` + params + `}]}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		n := f.Workflows[0].Nodes[0]
+		if got := TestChatOnly(n); got != want {
+			t.Errorf("TestChatOnly(%s) = %v, want %v", params, got, want)
+		}
+		if got := ByHand(n); got != want {
+			t.Errorf("ByHand(%s) = %v, want %v", params, got, want)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
 		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem())
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem() || postsToTeamChannel(n))
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -171,6 +171,8 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) 
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfHigh
 	case paymentHost(host) || harmPathRE.MatchString(path):
 		return Harm, "a second " + harmWord(path) + " at " + orUnknown(host), n8nschema.ConfHigh
+	case postsToTeamChannel(n):
+		return Nuisance, "a second alert in a team channel", n8nschema.ConfMedium
 	case messagePathRE.MatchString(path):
 		if fixed, ok := bodyRecipient(n); ok && fixed {
 			return Nuisance, "a second message to the fixed recipient the node names", n8nschema.ConfMedium
@@ -189,6 +191,70 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) 
 	}
 	return Unclear, "a second copy of whatever " + orUnknown(host) + " creates", n8nschema.ConfMedium
 }
+
+// postsToTeamChannel reports an HTTP call that posts a text to a chat
+// channel named "#name" (Slack's, Mattermost's, Rocket.Chat's spelling of
+// a workspace channel): its body has a channel field and a text field, and
+// every channel it can name is such a name, written in the node or, when
+// the agent's model fills it ($fromAI), the only kind the field's
+// description offers the model ("e.g. #vip-support or #ops-alerts"). A
+// workspace channel is read by the team, not by a customer, whatever
+// service relays the post.
+func postsToTeamChannel(n *n8nschema.Node) bool {
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		return false
+	}
+	text, channel, other := false, false, false
+	judge := func(key, val string) {
+		switch {
+		case textKeyRE.MatchString(key):
+			text = true
+		case channelKeyRE.MatchString(key):
+			if workspaceChannel(val) {
+				channel = true
+			} else {
+				other = true
+			}
+		}
+	}
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		judge(p.Get("name").Str(), p.Get("value").Str())
+	}
+	for _, m := range jsonBodyFields(n) {
+		judge(m[1], m[2])
+	}
+	return text && channel && !other
+}
+
+// channelKeyRE matches the body field that names a chat channel.
+var channelKeyRE = lazyregexp.New(`(?i)^(channel|channel_?name)$`)
+
+// workspaceChannel reports a channel value that can only be a "#name":
+// the literal, or one $fromAI whose description names such channels and
+// nothing the model could take for an address (no @, no digits run).
+func workspaceChannel(v string) bool {
+	v = strings.TrimSpace(strings.Trim(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "=")), `"'`))
+	if hashChannelRE.MatchString(v) {
+		return true
+	}
+	m := fromAIOnlyRE.FindStringSubmatch(v)
+	if m == nil {
+		return false
+	}
+	desc := m[2]
+	return hashNameRE.MatchString(desc) && !strings.Contains(desc, "@") && !digitsRE.MatchString(desc)
+}
+
+// hashChannelRE matches a literal channel name; hashNameRE finds one in a
+// text (after a space or at the start); fromAIOnlyRE matches a value that
+// is one $fromAI('key', 'description', …) and nothing else; digitsRE a
+// run of digits an id or a number is made of.
+var (
+	hashChannelRE = lazyregexp.New(`^#[A-Za-z0-9][\w.-]*$`)
+	hashNameRE    = lazyregexp.New(`(^|[\s(,:])#[A-Za-z][\w.-]*`)
+	fromAIOnlyRE  = lazyregexp.New(`^\{\{\s*\$fromAI\(\s*(['"])[^'"]*['"]\s*,\s*['"]([^'"]*)['"][^)]*\)\s*\}\}$`)
+	digitsRE      = lazyregexp.New(`\d{4,}`)
+)
 
 // workspaceHosts are the APIs of apps a team keeps its own records in
 // (notes, tables, tasks, files), as their app nodes do.

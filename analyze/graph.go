@@ -84,6 +84,10 @@ type Graph struct {
 	relayBy   map[*n8nschema.Node]Relay
 	formOnce  sync.Once
 	formBy    map[*n8nschema.Node]bool
+	// onlyPastPerson's memo: the nodes a start reaches without passing a
+	// person's gate.
+	ungatedOnce sync.Once
+	ungated     map[*n8nschema.Node]bool
 	// paths' memo: each node's string parameters as readPaths writes them.
 	pathsOnce sync.Once
 	pathTexts [][]string

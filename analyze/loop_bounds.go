@@ -53,7 +53,7 @@ func (g *Graph) bound(l *Loop) {
 	}
 	if l.Unbounded && l.DoneBack == nil {
 		switch {
-		case waitsForPerson(l.Nodes) != nil:
+		case g.waitsForPerson(l.Nodes) != nil:
 			l.Unbounded, l.Bound = false, "person"
 		case countedLoop(g, l):
 			l.Unbounded, l.Bound = false, "counter"
@@ -759,15 +759,100 @@ var drainRE = lazyregexp.New(`([A-Za-z_]\w*)\s*\.\s*(shift|pop)\s*\(\s*\)|([A-Za
 func identWords(s string) []string { return identRE.FindAllString(s, -1) }
 
 // waitsForPerson returns a node of the loop that waits for a person (a
-// form, a Wait resumed by webhook or form, a send-and-wait message), or nil.
-func waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
+// form, a Wait resumed by webhook or form, a send-and-wait message, a
+// Merge held for one: heldForPerson), or nil.
+func (g *Graph) waitsForPerson(ns []*n8nschema.Node) *n8nschema.Node {
 	for _, n := range ns {
-		if n8nschema.HumanGate(n) {
+		if g.heldForPerson(n) {
 			return n
 		}
 	}
 	return nil
 }
+
+// heldForPerson reports whether n's items wait for a person's answer: n
+// is a person's gate (personGate), or a Merge that gives nothing unless
+// both its inputs bring items (needsBothInputs) and one of them is fed
+// only past a person's gate. A cycle through the Merge's other input then
+// goes round once per answer too: in v1 order the Merge holds the first
+// input until the second comes, and run without it (requiredInputs 1,
+// n8n-core execution-engine/workflow-execute.js) it outputs nothing.
+func (g *Graph) heldForPerson(n *n8nschema.Node) bool {
+	if personGate(n) {
+		return true
+	}
+	if !needsBothInputs(n) {
+		return false
+	}
+	for _, e := range g.InOfType(n, ConnMain) {
+		if !e.From.Disabled && g.onlyPastPerson(e.From) {
+			return true
+		}
+	}
+	return false
+}
+
+// needsBothInputs reports a Merge (v3) whose output is empty when one of
+// its inputs brings no item: combine by all combinations ("if (!input1 ||
+// !input2) return"), by position without unpaired items (Math.min of the
+// input lengths), or by matching fields keeping matches (the default),
+// nodes-base/nodes/Merge/v3/actions/mode/combineAll.js, combineByPosition.js
+// and combineByFields.js. alwaysOutputData turns that nothing into one
+// empty item, which runs what follows.
+func needsBothInputs(n *n8nschema.Node) bool {
+	if n.Type != "n8n-nodes-base.merge" || n.TypeVersion < 3 || n.Disabled || n.AlwaysOutputData {
+		return false
+	}
+	p := n.Params()
+	if p.Get("mode").Str() != "combine" {
+		return false
+	}
+	switch by := p.Get("combineBy").Str(); by {
+	case "combineAll":
+		return true
+	case "combineByPosition":
+		return !p.Get("options.includeUnpaired").True()
+	case "", "combineByFields":
+		j := p.Get("joinMode").Str()
+		return j == "" || j == "keepMatches"
+	}
+	return false
+}
+
+// onlyPastPerson reports whether every path of main connections that
+// leads to n starts past a person's gate: no node that nothing feeds (a
+// trigger, a start) reaches n without crossing one. One walk forward per
+// graph answers it for every node.
+func (g *Graph) onlyPastPerson(n *n8nschema.Node) bool {
+	g.ungatedOnce.Do(func() {
+		g.ungated = map[*n8nschema.Node]bool{}
+		var queue []*n8nschema.Node
+		for _, m := range g.Nodes {
+			if len(g.InOfType(m, ConnMain)) == 0 && !personGate(m) {
+				g.ungated[m] = true
+				queue = append(queue, m)
+			}
+		}
+		for len(queue) > 0 {
+			m := queue[0]
+			queue = queue[1:]
+			for _, e := range g.OutOfType(m, ConnMain) {
+				if !g.ungated[e.To] && !personGate(e.To) {
+					g.ungated[e.To] = true
+					queue = append(queue, e.To)
+				}
+			}
+		}
+	})
+	return !g.ungated[n]
+}
+
+// personGate reports whether n holds every item that passes it until a
+// person answers (n8nschema.HumanGate): a loop inside one execution and a
+// cycle of executions (a self-restart) through it both go round once per
+// answer, at the person's pace. A disabled node passes its items on at
+// once, so it waits for no one.
+func personGate(n *n8nschema.Node) bool { return !n.Disabled && n8nschema.HumanGate(n) }
 
 // tripWait returns the longest time in seconds that a Wait node of the
 // loop holds each trip (resume after a time interval; v1 defaults to 1

@@ -504,7 +504,7 @@ func findKey(n *Node) (IdempotencyKey, bool) {
 			return
 		}
 		if strings.HasSuffix(rel, ".name") || rel == "name" {
-			if k, isKey := LookupKeyName(v.Str()); isKey {
+			if k, isKey := LookupKeyName(v.Str()); isKey && !bodyKeyInHeader(k, rel) {
 				val := params.Get(strings.TrimSuffix(rel, "name") + "value")
 				found, ok = IdempotencyKey{Name: k, Value: val.Str(), Pos: v.Pos()}, true
 			}
@@ -515,16 +515,28 @@ func findKey(n *Node) (IdempotencyKey, bool) {
 	}
 	var vals [len(jsonFieldParams)]Value
 	params.getMany(jsonFieldParams[:], vals[:]) // one pass, not a Param per name
-	for _, v := range vals[:] {
+	for i, v := range vals[:] {
 		if !v.Exists() || v.Kind() != String {
 			continue
 		}
-		if k, val, hit := keyInJSONText(v.Str()); hit {
+		if k, val, hit := keyInJSONText(v.Str()); hit && !bodyKeyInHeader(k, jsonFieldParams[i]) {
 			key := IdempotencyKey{Name: k, Value: val, Pos: v.Pos()}
 			return key, providerHost(n, key)
 		}
 	}
 	return IdempotencyKey{}, false
+}
+
+// bodyKeyInHeader reports a name that matches a convention of the request
+// body (AWS's ClientToken, a client_token field) sent as a header (the
+// parameter at rel lies under headerParameters, headerParametersUi,
+// jsonHeaders or headerParametersJson). The server reads that field from
+// the body, and a header of the same spelling is something else: Z-API's
+// Client-Token header is the account's security token, the same on every
+// request (developer.z-api.io/en/security/client-token: "included in the header of
+// all your HTTP requests").
+func bodyKeyInHeader(k KeyName, rel string) bool {
+	return k.Where == "body" && (strings.HasPrefix(rel, "header") || strings.HasPrefix(rel, "jsonHeaders"))
 }
 
 // keyProviderHosts are where a provider's body field means an idempotency
@@ -903,6 +915,9 @@ var prices = []Price{
 	{"gemini-2.5-pro", "google", 1.25, 10, 65536},
 	{"gemini-2.5-flash", "google", 0.30, 2.50, 65536},
 	{"gemini-2.5-flash-lite", "google", 0.10, 0.40, 65536},
+	// Gemini 3.1 Flash-Lite, GA 2026-05-07 (model card: 65,536 output
+	// tokens; $0.25/$1.50 per 1M, docs/n8n-facts.md#prices).
+	{"gemini-3.1-flash-lite", "google", 0.25, 1.50, 65536},
 	{"gemini-2.0-flash", "google", 0.10, 0.40, 8192},
 	{"gemini-2.0-flash-lite", "google", 0.075, 0.30, 8192},
 	{"gemini-1.5-pro", "google", 1.25, 5, 8192},

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -22,4 +24,16 @@ func calledByAnother(pass *analyze.Pass) bool {
 // who clicked sees the run fail or go round.
 func watched(pass *analyze.Pass, n *n8nschema.Node) bool {
 	return !calledByAnother(pass) && analyze.ByHandOnly(pass.Set.Graph(pass.Workflow), n)
+}
+
+// byHandWhy says why only a manual run reaches n, for a message: a Manual
+// Trigger, or a Chat Trigger that is not public (analyze.TestChatOnly),
+// which only the editor's test chat runs.
+func byHandWhy(g *analyze.Graph, n *n8nschema.Node) string {
+	for _, t := range g.Triggers() {
+		if !t.Disabled && analyze.TestChatOnly(t) && analyze.ReachFrom(g, t)[n] {
+			return fmt.Sprintf("only a manual run reaches it: chat %q is not public, so only the editor's test chat runs it", t.Name)
+		}
+	}
+	return "only a manual trigger reaches it"
 }

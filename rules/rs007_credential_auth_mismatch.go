@@ -83,7 +83,7 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
 					fails = r.Why
 				}
-				outcome = "a run from the editor fails at the node: " + fails + " (only a manual trigger reaches it)"
+				outcome = "a run from the editor fails at the node: " + fails + " (" + byHandWhy(pass.Set.Graph(pass.Workflow), n) + ")"
 			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)

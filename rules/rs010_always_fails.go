@@ -273,7 +273,7 @@ it once the package is installed.`,
 				if idle != nil {
 					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
 				} else {
-					d.Message += " (only a manual trigger reaches it)"
+					d.Message += " (" + byHandWhy(g, n) + ")"
 				}
 			}
 			m, param, refused := g.StartRefused(n)

@@ -25,7 +25,10 @@ guards only a workflow that is its own error workflow
 (packages/cli/src/execution-lifecycle/execute-error-workflow.ts). A call into a separate branch of the same
 workflow (an agent's tool that starts at the Execute Workflow Trigger) is not a cycle and is not reported. Nor is
 a recursion that carries a number stepped toward a base case (the call passes {{ $json.n - 1 }} and an If of
-the callee compares n with a limit): each call is a step nearer the end. A
+the callee compares n with a limit): each call is a step nearer the end. Nor is a restart that waits for a person
+on every trip: a Wait resumed by a webhook or a form, a Form page or a send-and-wait message on the way (an approve
+or regenerate link sent to someone), or a combining Merge whose other input comes only past one; it goes round once
+per answer. A
 trigger on the workflow's own writes is one too: a Notion "page updated in database" trigger whose workflow
 updates that page, a Sheets, Airtable or Drive trigger on the sheet, table or folder the workflow writes into.
 The next poll sees the write and starts the workflow again; it is reported unless an If, Switch or Filter lies

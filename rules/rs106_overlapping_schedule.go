@@ -22,9 +22,11 @@ its time) and reports a schedule whose interval is shorter. A call that runs onc
 with no bound (RS504 speaks for those), nor a wait for a person. The rule is silent when settings.executionTimeout
 is no longer than the interval (n8n stops the run before the next begins, though only between nodes) or when
 something in the run looks like a lock (a node or parameter that names a lock, a mutex, a run in progress, or
-lists the running executions). A warning when the run makes paid calls or writes whose duplicate is a second record or harm (a charge,
-an order, a message to a customer); a note otherwise: for alerts to the team, and for writes whose endpoint says
-nothing of what they create (a POST that starts a job on the owner's server may create nothing).`,
+lists the running executions). A warning when the run makes writes whose duplicate is a second record or harm (a charge, an order, a message to a
+customer), or paid calls that may bill $0.50 or more per run at their ceiling (RS302's line) or at a price
+stormcheck does not know; a note otherwise: for cheap paid calls, for alerts to the team, for writes that
+re-apply the same state (fields set on one record by id), and for writes whose endpoint says nothing of what they
+create (a POST that starts a job on the owner's server may create nothing).`,
 	Fix:       "Set executionTimeout below the interval, lengthen the interval, or take a lock at the start of the run (a row or key that says a run is going)",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it sets settings.executionTimeout to the schedule's interval, so that n8n stops a run
@@ -93,9 +95,16 @@ short, and RS504 would say so).`,
 			case loud != nil:
 				sev, what = analyze.Warning, fmt.Sprintf("may repeat what the slower run has not yet marked done: %q leaves %s", loud.Node.Name, eff.Duplicate)
 			case len(rep.paid) > 0:
-				sev, what = analyze.Warning, "bills its paid call again"
+				what = "bills its paid call again"
 				if len(rep.paid) > 1 {
 					what = fmt.Sprintf("bills its %d paid calls again", len(rep.paid))
+				}
+				// RS302's line: a repeat that bills at most a few cents at
+				// the ceiling of every call is a note.
+				if spend, known := paidSpend(pass, rep.paid); known && spend < rs302NoteBelowUSD {
+					what += fmt.Sprintf(", at most %s per run", usd(spend))
+				} else {
+					sev = analyze.Warning
 				}
 			}
 			var chain []analyze.Factor

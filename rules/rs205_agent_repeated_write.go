@@ -31,7 +31,10 @@ team are left out, and so is an HTTP Request tool whose URL path holds a placeho
 ({"orderId": "{orderId}"} to ".../design/configure", an action, not a collection): it acts on one existing resource,
 and a repeat re-applies the change. An HTTP Request tool that defines a placeholder none of its URL, query, headers or
 body uses never calls: n8n throws "Misconfigured placeholder" while it hands the tool to the agent
-(@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.`,
+(@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.
+A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not public, which
+answers only the editor's test chat (ChatTrigger.node.ts webhook answers 404 outside a manual chat session); the
+person testing sees each tool call.`,
 	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description not to call it again after an error",
 	FixDoc:     "None: a key must come from the data the tool is given, and what the model is told is the owner's choice.",
 	Severity:   analyze.Warning,
@@ -68,11 +71,17 @@ body uses never calls: n8n throws "Misconfigured placeholder" while it hands the
 					continue
 				}
 			}
+			msg := fmt.Sprintf("agent %q hands a failed call of its tool %q back to the model, which may call it again (up to %d iterations); the write (%s) carries no idempotency key, so a call that timed out may already have committed, and a duplicate is %s",
+				agent.Name, op.Node.Name, k, eff.Op, eff.Duplicate)
+			if watched(pass, op.Node) {
+				// A manual run, the editor's test chat included: the
+				// person testing sees each tool call and its repeat.
+				sev = analyze.Note
+				msg += " (" + byHandWhy(g, op.Node) + "; the person testing it sees each tool call)"
+			}
 			f := analyze.Factor{Kind: analyze.KindModelRetry, Value: k, Node: agent.Name, Workflow: pass.Workflow.Label(),
 				Pos: agent.Pos, Source: pass.Workflow.Source}
-			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev,
-				Message: fmt.Sprintf("agent %q hands a failed call of its tool %q back to the model, which may call it again (up to %d iterations); the write (%s) carries no idempotency key, so a call that timed out may already have committed, and a duplicate is %s",
-					agent.Name, op.Node.Name, k, eff.Op, eff.Duplicate),
+			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Message: msg,
 				Chain: withLayer(f, op)})
 		}
 	},

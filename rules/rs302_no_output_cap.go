@@ -7,13 +7,6 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// rs302NoteBelowUSD: a missing cap is a warning when what it leaves open,
-// one uncapped call per item of an execution (--items), can reach this and
-// something multiplies it (multiplied); a note otherwise. Retries and agent
-// iterations multiply every call, capped or not: RS101, RS104 and RS301
-// report them, and the message gives the figure.
-const rs302NoteBelowUSD = 0.50
-
 // nonTextResources of the OpenAI app node bill per image, second or file,
 // not per output token (vendors/OpenAi/v1/actions: image, audio, file); its
 // assistant resource has no max-tokens option to set (the message

@@ -9,6 +9,14 @@ import (
 
 // Helpers about paid calls: their model, their provider, their price.
 
+// rs302NoteBelowUSD: a missing cap is a warning when what it leaves open,
+// one uncapped call per item of an execution (--items), can reach this and
+// something multiplies it (multiplied); a note otherwise. Retries and agent
+// iterations multiply every call, capped or not: RS101, RS104 and RS301
+// report them, and the message gives the figure. RS106 draws the same line
+// under what an overlapping run bills again.
+const rs302NoteBelowUSD = 0.50
+
 // usd formats a dollar figure with enough digits to be read.
 func usd(x float64) string {
 	switch {
@@ -38,4 +46,18 @@ func providers(op *analyze.Operation) []string {
 		out = append(out, p.Provider)
 	}
 	return out
+}
+
+// paidSpend is what one run's paid calls bill at worst, when every one
+// of them has a known, bounded figure (Operation.SpendPerExecution).
+func paidSpend(pass *analyze.Pass, paid []*analyze.Operation) (float64, bool) {
+	total := 0.0
+	for _, op := range paid {
+		usd, ok := op.SpendPerExecution(pass.Options)
+		if !ok {
+			return 0, false
+		}
+		total += usd
+	}
+	return total, true
 }
