@@ -282,7 +282,7 @@ func harmWord(path string) string {
 
 // messagePathRE matches an endpoint that sends a message to someone: SMS,
 // WhatsApp, e-mail APIs (/messages, /sms, /mail/send, /sendText).
-var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[a-z]*|whatsapp)(/|$)`)
+var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[-_a-z]*|whatsapp)(/|$)`)
 
 // logPathRE matches an endpoint that records what happened: /logs,
 // /events/log, /audit.
