@@ -350,10 +350,11 @@ var fieldNameRE = lazyregexp.New(`\.\s*(\w+)|\[\s*["'](\w+)["']\s*\]`)
 // chatInbound reports whether the runs of webhook t read a chat message's
 // text from the request: a field inside a text or message object of the
 // body (Z-API's text.message, Evolution API's data.message.conversation,
-// a raw Telegram update's message.text, WhatsApp Cloud's
-// messages[0].text.body). A messaging event nests the text because a
-// message may be a text, an image or a voice note; a form or a service's
-// event posts its fields flat (body.message, body.phone).
+// Green API's messageData.textMessageData.textMessage, a raw Telegram
+// update's message.text, WhatsApp Cloud's messages[0].text.body). A
+// messaging event nests the text because a message may be a text, an
+// image or a voice note; a form or a service's event posts its fields
+// flat (body.message, body.phone).
 func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	for n := range reach {
 		if n.Disabled {
@@ -366,8 +367,7 @@ func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bo
 			for _, m := range bodyPathRE.FindAllStringSubmatch(readPaths(r.x), -1) {
 				f := fieldNameRE.FindAllStringSubmatch(m[1], -1)
 				for i := 0; i+1 < len(f); i++ {
-					switch strings.ToLower(f[i][1] + f[i][2]) {
-					case "text", "message", "messages":
+					if k := strings.ToLower(f[i][1] + f[i][2]); k == "text" || strings.Contains(k, "message") {
 						return true
 					}
 				}
