@@ -348,7 +348,7 @@ func harmWord(path string) string {
 
 // messagePathRE matches an endpoint that sends a message to someone: SMS,
 // WhatsApp, e-mail APIs (/messages, /sms, /mail/send, /sendText).
-var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[a-z]*|whatsapp)(/|$)`)
+var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[-_a-z]*|whatsapp)(/|$)`)
 
 // logPathRE matches an endpoint that records what happened: /logs,
 // /events/log, /audit.
@@ -380,6 +380,8 @@ func appConsequence(n *n8nschema.Node, op string) (Consequence, string) {
 		return SameState, ""
 	}
 	switch {
+	case acknowledgements[typ+" "+op]:
+		return NoEffect, "" // a spinner stopped, "typing…" shown: nothing is kept
 	case !kind.Duplicates():
 		return SameState, ""
 	case n8nschema.KeyedStore(typ) && kind == n8nschema.OpCreate && !strings.HasPrefix(strings.ToLower(name), "copy"):
@@ -682,6 +684,18 @@ func createRefusedWhenPresent(n *n8nschema.Node, typ, op string) bool {
 // refusesRepeat are APIs that reject a duplicate: X refuses a post with
 // the same text as a recent one ("duplicate content").
 var refusesRepeat = map[string]bool{"n8n-nodes-base.twitter": true}
+
+// acknowledgements are operations that only change what the person's chat
+// app shows for a moment and store nothing: Telegram's answerCallbackQuery
+// stops the pressed button's spinner (with an optional toast), and
+// sendChatAction shows "typing…" for a few seconds
+// (nodes-base/dist/nodes/Telegram/Telegram.node.js, resource callback
+// operation answerQuery, message sendChatAction). A repeat costs a call, a
+// failure loses no data. Other nodes offer no such operation.
+var acknowledgements = map[string]bool{
+	"n8n-nodes-base.telegram callback.answerQuery":   true,
+	"n8n-nodes-base.telegram message.sendChatAction": true,
+}
 
 // attendees reports a calendar event that invites people: a second one
 // sends a second invitation.

@@ -75,14 +75,22 @@ func readingPOST(n *n8nschema.Node) bool {
 		return false
 	}
 	u := n.Params().Get("url").Str()
-	if n8nschema.AnswerPath(u) || graphQLQuery(n, u) || doNotSave(n, u) || readCollection(n, u) {
+	if graphQLQuery(n, u) || doNotSave(n, u) || readCollection(n, u) {
+		return true
+	}
+	words := urlVerbs(n)
+	if len(words) > 0 && changeVerbs[words[0]] && customMethod(u) == "" {
+		// The endpoint names its change: an answer word earlier in the
+		// path is a segment's name (Z-API's /instances/{i}/token/{t}/send-text).
+		return false
+	}
+	if n8nschema.AnswerPath(u) {
 		return true
 	}
 	if m := customMethod(u); m != "" {
 		words := splitWords(m)
 		return len(words) > 0 && customReads[words[0]] && !slices.ContainsFunc(words[1:], func(w string) bool { return changeVerbs[w] })
 	}
-	words := urlVerbs(n)
 	if m, ok := jsonRPCMethod(n); ok {
 		// JSON-RPC posts every call to one URL; the method names it.
 		words = splitWords(m)

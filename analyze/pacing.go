@@ -265,6 +265,7 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 		return true
 	}
 	var carriers []string
+	inbound := -1 // chatInbound, asked once when needed
 	for _, n := range g.chatSenders() {
 		if n == t || !reach[n] {
 			continue
@@ -278,10 +279,97 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 				return true
 			}
 			// The recipient is a field a Set node copied from the request
-			// ({{ $json.channel_id }} after channel_id = body.channel_id).
-			if m := itemFieldRE.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(x, "="))); m != nil {
-				if from, ok := copied[m[1]+m[2]]; ok && senderRE.MatchString(from) {
-					return true
+			// ({{ $json.channel_id }} after channel_id = body.channel_id,
+			// or $('Edit Fields').item.json.phone).
+			from, copiedFrom := "", false
+			v := strings.TrimSpace(strings.TrimPrefix(x, "="))
+			if m := itemFieldRE.FindStringSubmatch(v); m != nil {
+				from, copiedFrom = copied[m[1]+m[2]]
+			} else if m := setFieldRE.FindStringSubmatch(v); m != nil {
+				if s := g.Node(m[1]); s != nil && s.Type == n8nschema.TypeSet {
+					from, copiedFrom = copied[m[2]+m[3]]
+				}
+			}
+			if copiedFrom && senderRE.MatchString(from) {
+				return true
+			}
+			// A phone number or chat id the request carried, in a request
+			// that carries a chat message's text: the gateway's message
+			// event names its sender by number (Z-API's phone, WATI's waId).
+			var addr string
+			switch {
+			case copiedFrom:
+				addr = from
+			case readsBodyOf(x, carriers):
+				addr = x
+			default:
+				continue
+			}
+			if !chatAddressRE.MatchString(lastBodyField(addr)) {
+				continue
+			}
+			if inbound < 0 {
+				inbound = 0
+				if chatInbound(g, reach, t) {
+					inbound = 1
+				}
+			}
+			if inbound == 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setFieldRE matches a recipient that is one field of a named node's item:
+// {{ $('Edit Fields').item.json.phone }}.
+var setFieldRE = lazyregexp.New(`^\{\{\s*\$\(\s*['"]([^'"]+)['"]\s*\)\.(?:item|first\(\)|last\(\))\.json(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*\}\}$`)
+
+// chatAddressRE matches the last field of a body path that holds a phone
+// number or a chat's id: phone, connectedPhone, number, waId, chatId.
+var chatAddressRE = lazyregexp.New(`(?i)(phone|number|wa_?id|chat_?id|jid)$`)
+
+// lastBodyField is the last field of the first request body path x reads
+// (body.data.key.remoteJid: remoteJid), "" when it reads none.
+func lastBodyField(x string) string {
+	m := bodyPathRE.FindStringSubmatch(x)
+	if m == nil {
+		return ""
+	}
+	f := fieldNameRE.FindAllStringSubmatch(m[1], -1)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1][1] + f[len(f)-1][2]
+}
+
+// fieldNameRE takes each field of a body path: .text, ["message"].
+var fieldNameRE = lazyregexp.New(`\.\s*(\w+)|\[\s*["'](\w+)["']\s*\]`)
+
+// chatInbound reports whether the runs of webhook t read a chat message's
+// text from the request: a field inside a text or message object of the
+// body (Z-API's text.message, Evolution API's data.message.conversation,
+// Green API's messageData.textMessageData.textMessage, a raw Telegram
+// update's message.text, WhatsApp Cloud's messages[0].text.body). A
+// messaging event nests the text because a message may be a text, an
+// image or a voice note; a form or a service's event posts its fields
+// flat (body.message, body.phone).
+func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	for n := range reach {
+		if n.Disabled {
+			continue
+		}
+		for _, r := range g.bodyReads(n) {
+			if !r.of(t) {
+				continue
+			}
+			for _, m := range bodyPathRE.FindAllStringSubmatch(readPaths(r.x), -1) {
+				f := fieldNameRE.FindAllStringSubmatch(m[1], -1)
+				for i := 0; i+1 < len(f); i++ {
+					if k := strings.ToLower(f[i][1] + f[i][2]); k == "text" || strings.Contains(k, "message") {
+						return true
+					}
 				}
 			}
 		}

@@ -30,8 +30,10 @@ of the helper functions it defines (n8n runs the code as the body of one async f
 whose Code node catches the failures of its work and sets a flag (success: false) that an If or Switch after it
 tests to send the failed item to an alert: the failures of that work are reported in-band. A chat shows its user the error, and a sub-workflow's caller
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
-sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields) is a note: the
-person who wrote sees no answer come. A Twilio Trigger that hears only call summaries, or a webhook that takes
+sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields, or one a
+WhatsApp gateway posts messages to, whose text sits in a message object of the body, text.message or
+message.conversation, and whose run posts a message to the phone or chat id that request carried) is a note: the
+person who wrote sees no answer come. A form or a shop event posts its fields flat and is no conversation. A Twilio Trigger that hears only call summaries, or a webhook that takes
 Twilio's delivery statuses, is a machine's. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
 false or no field says nothing either way (n8n import:workflow deactivates what it imports unless

@@ -48,7 +48,11 @@ the failed item is skipped there, and when the next node parses a field of the r
 error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
 only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
-chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. An agent or chain answers for its model: its onError decides where a
+chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. A call that cannot be made as written (an HTTP Request with no URL, a
+placeholder host such as YOUR_PROJECT.supabase.co, as RS402 reads it) fails on every run and is a template's
+blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
+which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
+nothing when it fails; neither is reported. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
@@ -65,8 +69,8 @@ a node with no successor ends the run as a success.`,
 			// A POST to a read endpoint (".../query", ".../search") is not
 			// a write whose failure misleads anyone.
 			write := op.Consequence != analyze.NoEffect
-			if !write && !op.Paid {
-				continue
+			if !write && !op.Paid || analyze.CannotCall(op) {
+				continue // a call to a placeholder host fails every run: nothing passes for a result
 			}
 			if g.IsSubNode(n) {
 				// A sub-node's failure is its root's: an agent or chain
