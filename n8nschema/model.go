@@ -219,7 +219,10 @@ type Problem struct {
 // A DroppedEdge is a connection n8n does not follow, by node names as
 // the file gives them (a source keyed by node id is given by the name of
 // the node with that id).
-type DroppedEdge struct{ From, Type, To string }
+type DroppedEdge struct {
+	From, Type, To string
+	Input          int // the target's input index
+}
 
 // kept is an answer about a node that the analysis asks several times,
 // from several goroutines (rules run in parallel over one set): made on

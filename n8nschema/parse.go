@@ -839,11 +839,13 @@ func droppedFrom(from string, byType Value, ids map[string]string, out []Dropped
 				continue
 			}
 			for j := range slot.len() {
-				to := slot.at(j).Get("node").Str()
+				c := slot.at(j)
+				to := c.Get("node").Str()
 				if name, ok := ids[to]; ok {
 					to = name
 				}
-				out = append(out, DroppedEdge{from, typ, to})
+				in, _ := c.Get("index").Num()
+				out = append(out, DroppedEdge{from, typ, to, int(in)})
 			}
 		}
 	}
@@ -1223,7 +1225,7 @@ func (wp *wfParser) brokenEdge(from, typ string, c Value) {
 		return
 	default:
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
-		wp.w.Problems[len(wp.w.Problems)-1].Dropped = []DroppedEdge{{from, typ, to.Str()}}
+		wp.w.Problems[len(wp.w.Problems)-1].Dropped = []DroppedEdge{{From: from, Type: typ, To: to.Str()}}
 	}
 	if typ == "main" {
 		wp.fatal(runFails, from)

@@ -104,7 +104,7 @@ func (j *connJudge) reachOnce() *analyze.DroppedReach {
 // noLoss reports edges whose source is no node, with no node that may be
 // it renamed (one without an edge of that type whose name holds the
 // source's, or the reverse: a hand edit of part of a name), and whose
-// every target is missing or keeps a feed of that type: losing them
+// every target is missing or keeps a feed of that type at that input: losing them
 // changes no run.
 func (j *connJudge) noLoss(edges []n8nschema.DroppedEdge) bool {
 	if !j.renames {
@@ -114,7 +114,7 @@ func (j *connJudge) noLoss(edges []n8nschema.DroppedEdge) bool {
 		if j.g.Node(e.From) != nil {
 			return false
 		}
-		if to := j.g.Node(e.To); to != nil && len(j.g.InOfType(to, e.Type)) == 0 {
+		if to := j.g.Node(e.To); to != nil && !fedAt(j.g.InOfType(to, e.Type), e.Input) {
 			return false
 		}
 		from := strings.ToLower(strings.TrimSpace(e.From))
@@ -126,6 +126,17 @@ func (j *connJudge) noLoss(edges []n8nschema.DroppedEdge) bool {
 		}
 	}
 	return true
+}
+
+// fedAt reports whether one of the edges ends at input in (a Merge's
+// second input does not stand in for its first).
+func fedAt(edges []*analyze.Edge, in int) bool {
+	for _, e := range edges {
+		if e.Input == in {
+			return true
+		}
+	}
+	return false
 }
 
 // listNames joins quoted names, the first three and a count of the rest.
