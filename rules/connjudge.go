@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -43,7 +44,9 @@ func newConnJudge(pass *analyze.Pass) *connJudge {
 				if j.folded == nil {
 					j.folded = map[*n8nschema.Node][]*n8nschema.Node{}
 				}
-				j.folded[f] = append(j.folded[f], n)
+				if !slices.Contains(j.folded[f], n) { // one entry per node, whatever its missing targets
+					j.folded[f] = append(j.folded[f], n)
+				}
 			}
 		}
 	}
@@ -72,6 +75,7 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 		// runs). One failed run, a warning.
 		d.Severity = analyze.Warning
 		if sib := j.folded[n]; len(sib) > 0 {
+			delete(j.folded, n) // named once, at n's first such connection
 			names := make([]string, len(sib))
 			for i, s := range sib {
 				names[i] = fmt.Sprintf("%q", s.Name)
