@@ -106,3 +106,86 @@ func canvasY(n *n8nschema.Node) (float64, bool) {
 	}
 	return p[1].Num()
 }
+
+// AbortedBefore returns, for a node that ends every execution it runs in
+// (see aborting), the sibling of the same kind that n8n runs before it on
+// the same output of its one main input: the two get the same items, the
+// sibling throws first, and n never runs (the order is aborting's; under
+// v1 a tie in height goes to the left one, as the engine's sort, and a
+// node without a position sits at [0, 0], as the engine reads it). nil
+// when n is the first to run, or when no such sibling exists.
+func (g *Graph) AbortedBefore(n *n8nschema.Node) *n8nschema.Node {
+	i, ok := g.index(n)
+	if !ok || g.aborts == nil || !g.aborts[i] {
+		return nil
+	}
+	in := g.oneMainIn(i)
+	if in == nil {
+		return nil
+	}
+	v1 := g.Workflow.Settings.ExecutionOrder == "v1"
+	var first *n8nschema.Node
+	firstAt, nAt := -1, -1
+	outs := g.outs(int(in.from))
+	for at, e := range outs {
+		if e.To == n && e.Output == in.Output && e.Error == in.Error && e.Type == ConnMain {
+			nAt = at
+		}
+	}
+	for at, e := range outs {
+		if e.Type != ConnMain || e.Output != in.Output || e.Error != in.Error || e.To == n || !g.aborts[e.to] || g.oneMainIn(int(e.to)) != e {
+			continue
+		}
+		if !runsBefore(v1, e.To, at, n, nAt) || first != nil && !runsBefore(v1, e.To, at, first, firstAt) {
+			continue
+		}
+		first, firstAt = e.To, at
+	}
+	return first
+}
+
+// oneMainIn is node i's main input edge when it has exactly one.
+func (g *Graph) oneMainIn(i int) *Edge {
+	var in *Edge
+	for _, e := range g.ins(i) {
+		if e.Type == ConnMain {
+			if in != nil {
+				return nil
+			}
+			in = e
+		}
+	}
+	return in
+}
+
+// runsBefore reports whether sibling a (at place aAt among their parent's
+// edges) runs before sibling b: under v1 the top one, then the left one,
+// then the later listed (the engine sorts by height, then by x
+// descending, and unshifts each onto the stack); under the legacy order
+// the one listed first (pushed).
+func runsBefore(v1 bool, a *n8nschema.Node, aAt int, b *n8nschema.Node, bAt int) bool {
+	if !v1 {
+		return aAt < bAt
+	}
+	ax, ay := canvasXY(a)
+	bx, by := canvasXY(b)
+	switch {
+	case ay != by:
+		return ay < by
+	case ax != bx:
+		return ax < bx
+	}
+	return aAt > bAt
+}
+
+// canvasXY is a node's place on the canvas, [0, 0] when it has none (the
+// engine's nodeToAdd?.position || [0, 0]).
+func canvasXY(n *n8nschema.Node) (x, y float64) {
+	p := n.Field("position").Elems()
+	if len(p) != 2 {
+		return 0, 0
+	}
+	x, _ = p[0].Num()
+	y, _ = p[1].Num()
+	return x, y
+}

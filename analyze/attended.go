@@ -330,3 +330,106 @@ func calledBy(s *Set, w *n8nschema.Workflow) bool {
 	}
 	return false
 }
+
+// DroppedReach tells who starts the runs that would reach the connections
+// n8n does not follow (n8nschema.Problem Dropped). It walks the main
+// connections with the dropped "main" ones added, a name no node holds
+// standing for a node of its own, so a chain cut by a missing name still
+// counts as reached from the trigger before the cut.
+type DroppedReach struct {
+	g          *Graph
+	hand, live map[string]bool
+}
+
+// NewDroppedReach walks w's graph from its enabled triggers: those only a
+// person fires (ByHand) and the others.
+func NewDroppedReach(g *Graph) *DroppedReach {
+	next := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Type == ConnMain {
+			next[e.From.Name] = append(next[e.From.Name], e.To.Name)
+		}
+	}
+	for _, p := range g.Workflow.Problems {
+		for _, d := range p.Dropped {
+			if d.Type == ConnMain {
+				next[d.From] = append(next[d.From], d.To)
+			}
+		}
+	}
+	var hand, other []string
+	for _, t := range g.Triggers() {
+		switch {
+		case t.Disabled:
+		case ByHand(t):
+			hand = append(hand, t.Name)
+		default:
+			other = append(other, t.Name)
+		}
+	}
+	walk := func(starts []string) map[string]bool {
+		seen := map[string]bool{}
+		queue := append([]string(nil), starts...)
+		for _, s := range starts {
+			seen[s] = true
+		}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, v := range next[u] {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+			}
+		}
+		return seen
+	}
+	return &DroppedReach{g: g, hand: walk(hand), live: walk(other)}
+}
+
+// ByHandOnly reports whether only a person in the editor starts the runs
+// that would reach the edges: a Manual Trigger's runs reach one of them,
+// and no other trigger's reach any. A "main" edge is reached when its
+// source runs; another type's when the node it feeds runs (the root its
+// sub-node chain feeds).
+func (r *DroppedReach) ByHandOnly(edges []n8nschema.DroppedEdge) bool {
+	hand := false
+	for _, d := range edges {
+		for _, k := range r.decides(d) {
+			if r.live[k] {
+				return false
+			}
+			hand = hand || r.hand[k]
+		}
+	}
+	return hand
+}
+
+// decides names the nodes whose runs reach edge d.
+func (r *DroppedReach) decides(d n8nschema.DroppedEdge) []string {
+	if d.Type == ConnMain {
+		return []string{d.From}
+	}
+	n := r.g.Node(d.To)
+	if n == nil {
+		return nil
+	}
+	// climb sub-node chains (an embedding feeds a vector store that feeds
+	// an agent) to the nodes main connections run; each node once.
+	var out []string
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		out = append(out, u.Name)
+		for _, root := range r.g.Roots(u) {
+			if !seen[root] {
+				seen[root] = true
+				queue = append(queue, root)
+			}
+		}
+	}
+	return out
+}

@@ -330,7 +330,7 @@ func TestAuditN8nURLMaxFileSize(t *testing.T) {
 	}
 	want := []string{
 		"big RS001 not read: larger than --max-file-size (4 KiB)",
-		`small RS003 connection from "Start" goes to node "Missing", which does not exist; n8n fails every execution in which "Start" runs ("Destination node not found", thrown when it looks for the next node)`,
+		`small RS003 connection from "Start" goes to node "Missing", which does not exist; n8n fails every execution in which "Start" runs ("Destination node not found", thrown when it looks for the next node); only a manual trigger's runs reach it: the person who clicked sees the run fail or stop`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

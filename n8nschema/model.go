@@ -211,6 +211,18 @@ type Problem struct {
 	// Why is what n8n does with it at run time, the end of Message after
 	// "; " (empty when Message says nothing of a run).
 	Why string
+	// Dropped are the edges of the problem n8n never follows (a source
+	// or target name no node holds, connections keyed by node id): the
+	// rules judge from them whose runs lose what.
+	Dropped []DroppedEdge
+}
+
+// A DroppedEdge is a connection n8n does not follow, by node names as
+// the file gives them (a source keyed by node id is given by the name of
+// the node with that id).
+type DroppedEdge struct {
+	From, Type, To string
+	Input          int // the target's input index
 }
 
 // kept is an answer about a node that the analysis asks several times,

@@ -669,6 +669,7 @@ func (wp *wfParser) connections(conns Value) {
 	// that wrote ids): one problem for all of them, at the first.
 	var byID []string
 	var byIDPos Pos
+	var byIDEdges []DroppedEdge
 	var odd []oddMain
 	conns.Each(func(from string, byType Value) bool {
 		if w.byName.get(from) == nil {
@@ -685,10 +686,12 @@ func (wp *wfParser) connections(conns Value) {
 					byIDPos = byType.Pos()
 				}
 				byID = append(byID, fmt.Sprintf("%q (node %q)", from, name))
+				byIDEdges = droppedFrom(name, byType, ids, byIDEdges)
 			} else if !wp.typeless || byType.Kind() == Null {
 				// A source name no node holds may be the name a node with
 				// neither name nor type lost (RS010 reports that node).
 				wp.problem(BrokenConnection, byType.Pos(), "", "connections name source node %q, which does not exist", from)
+				wp.w.Problems[len(wp.w.Problems)-1].Dropped = droppedFrom(from, byType, nil, nil)
 				if byType.Kind() == Null {
 					wp.fatal(buildFails, "Object.keys(null) throws")
 				}
@@ -772,6 +775,9 @@ func (wp *wfParser) connections(conns Value) {
 		}
 		wp.problem(BrokenConnection, byIDPos, "", "connections of %d nodes are keyed by node id (%s); n8n keys them by node name, so all their edges are ignored", len(byID), list)
 	}
+	if len(byID) > 0 {
+		wp.w.Problems[len(wp.w.Problems)-1].Dropped = byIDEdges
+	}
 }
 
 // slot reads output slot out of type typ of node from, whose path is
@@ -813,6 +819,37 @@ func (wp *wfParser) slot(from, typ string, out int, slot Value, path []byte) []b
 		}
 	}
 	return path
+}
+
+// droppedFrom appends to out the connections of source node from (byType,
+// its connections by type) that n8n never follows, by target name; with
+// ids, a target that is a node's id is given by that node's name.
+func droppedFrom(from string, byType Value, ids map[string]string, out []DroppedEdge) []DroppedEdge {
+	if byType.Kind() != Object {
+		return out
+	}
+	for t := range byType.len() {
+		typ, outputs := byType.keyAt(t), byType.at(t)
+		if outputs.Kind() != Array {
+			continue
+		}
+		for o := range outputs.len() {
+			slot := outputs.at(o)
+			if slot.Kind() != Array {
+				continue
+			}
+			for j := range slot.len() {
+				c := slot.at(j)
+				to := c.Get("node").Str()
+				if name, ok := ids[to]; ok {
+					to = name
+				}
+				in, _ := c.Get("index").Num()
+				out = append(out, DroppedEdge{from, typ, to, int(in)})
+			}
+		}
+	}
+	return out
 }
 
 // outputIndex reads an object key as the output index n8n takes it for:
@@ -1187,6 +1224,7 @@ func (wp *wfParser) brokenEdge(from, typ string, c Value) {
 		return
 	default:
 		wp.problem(BrokenConnection, to.Pos(), from, "connection from %q goes to node %q, which does not exist", from, to.Str())
+		wp.w.Problems[len(wp.w.Problems)-1].Dropped = []DroppedEdge{{From: from, Type: typ, To: to.Str()}}
 	}
 	if typ == "main" {
 		wp.fatal(runFails, from)

@@ -27,9 +27,12 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 	// A workflow n8n cannot build runs no node (RS010 reports it): what a
 	// connection would do to its runs never happens.
 	var unbuilt *n8nschema.Node
+	var conns *connJudge
 	if kind == n8nschema.BrokenConnection && pass.Workflow != nil {
 		if u := pass.Set.Graph(pass.Workflow).Unloadable; len(u) > 0 {
 			unbuilt = u[0]
+		} else {
+			conns = newConnJudge(pass)
 		}
 	}
 	for _, p := range probs {
@@ -42,6 +45,9 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		}
 		if p.Fatal {
 			d.Severity = analyze.Error // n8n fails on it
+		}
+		if conns != nil && !conns.judge(p, &d) {
+			continue // folded into a sibling's finding
 		}
 		if unbuilt != nil {
 			d.Severity = analyze.Note

@@ -20,15 +20,26 @@ runs):
   starts, and the workflow cannot be activated. An error.
 - a "main" connection to a node that does not exist (renamed or deleted by hand), with no target name, or
   written as an array ["B", "main", 0] makes n8n throw "Destination node not found" each time its source
-  node has run: every execution that reaches it fails there. An error, one finding per connection.
+  node has run: every execution that reaches it fails there. The throw comes after that node's work is
+  done, so nothing is sent twice or billed again: one failed execution, a warning. Siblings fed by the
+  same output that all connect to a missing node get the same items; the first n8n runs (under v1 the
+  top one on the canvas, then the left one; under the legacy order the first listed) throws and the others
+  never run: one finding, on that first one, names them.
 - the same on another connection type (ai_tool, ai_languageModel ...), connections under a source name
   that is no node's (or keyed by node id after a scripted rewrite), or a node without a name are
   ignored: the edge does not exist for n8n, and stormcheck cannot follow it when it counts attempts. A
-  warning. A node without a name is a note: the editor names it at import after its type's display name,
+  warning. Under a source name that no node holds, nor any node that may be it renamed (one without an
+  edge of that type whose name holds that name or is part of it), where every node fed is missing too or
+  still fed by another connection of that type, no run changes: a note.
+- a connection above that only the runs a Manual Trigger starts reach (with the connections n8n does not
+  follow taken as drawn, so a chain cut by a missing name counts as reached from the trigger before the
+  cut), in a workflow no other workflow calls, is a note: the person who clicked sees the run fail or
+  stop at once, as RS010 rates such a node.
+- A node without a name is a note: the editor names it at import after its type's display name,
   with a number after it when that is taken (packages/frontend/editor-ui useCanvasOperations.ts
   importWorkflowData, uniqueNodeName). A connection to a missing node is a note too when it names what
   such a node would become ("Gmail1" beside a nameless Gmail node, or any name beside a community node's),
-  and the error or warning above otherwise. A node with neither a name nor a type is not reported here, nor
+  and the warning above otherwise. A node with neither a name nor a type is not reported here, nor
   is a connection to or from a missing node beside it (it may be that node's lost name): n8n cannot build
   such a workflow at all, which RS010 reports.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
@@ -42,7 +53,11 @@ runs):
   forEach on each node's "main" outputs and throws, so the request fails and no execution starts.
 
 n8n 2.41.1 also refuses to import or save a workflow with any of these shapes or names (its workflow
-structure check, n8n-workflow's workflow-structure-validation.js); 1.123.81 and 2.8.4 import it. In a
+structure check, n8n-workflow's workflow-structure-validation.js, called at import, create and when an
+update saves a new version: n8n/dist/services/import.service.js, workflows/workflow-creation.service.js,
+workflows/workflow.service.js); 1.123.81 and 2.8.4 import it. A workflow already stored is not checked
+when it is activated or its metadata changes, so after an upgrade it runs as described above: the
+severities follow those runs. In a
 workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run
 reaches the connection (RS010 reports the workflow): every finding is a note there, and says why.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",

@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// connJudge rates RS003's connections n8n does not follow by what they do
+// to the owner's runs: who starts the runs that reach them, and whether
+// losing them changes a run at all.
+type connJudge struct {
+	pass  *analyze.Pass
+	g     *analyze.Graph
+	reach *analyze.DroppedReach
+	// folded are, per node that ends the execution first, its siblings
+	// that never run (analyze.Graph AbortedBefore).
+	folded map[*n8nschema.Node][]*n8nschema.Node
+	called bool
+	// renames is false when the rename search would be too long (many
+	// missing sources in a large workflow): noLoss then says nothing.
+	renames bool
+}
+
+func newConnJudge(pass *analyze.Pass) *connJudge {
+	g := pass.Set.Graph(pass.Workflow)
+	j := &connJudge{pass: pass, g: g, called: calledByAnother(pass)}
+	missing := 0
+	for _, p := range pass.Workflow.Problems {
+		if p.Node == "" && len(p.Dropped) > 0 {
+			missing++
+		}
+	}
+	j.renames = missing*len(g.Nodes) <= 1<<16
+	for _, p := range pass.Workflow.Problems {
+		if !p.Aborts {
+			continue
+		}
+		if n := pass.Workflow.Node(p.Node); n != nil {
+			if f := g.AbortedBefore(n); f != nil {
+				if j.folded == nil {
+					j.folded = map[*n8nschema.Node][]*n8nschema.Node{}
+				}
+				if !slices.Contains(j.folded[f], n) { // one entry per node, whatever its missing targets
+					j.folded[f] = append(j.folded[f], n)
+				}
+			}
+		}
+	}
+	return j
+}
+
+// judge sets d's severity and message for problem p; false when p is
+// folded into another finding.
+func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
+	w := j.pass.Workflow
+	edges := p.Dropped
+	switch {
+	case p.Aborts:
+		n := w.Node(p.Node)
+		if n == nil {
+			return true
+		}
+		if j.g.AbortedBefore(n) != nil {
+			return false
+		}
+		if len(edges) == 0 {
+			edges = []n8nschema.DroppedEdge{{From: p.Node, Type: analyze.ConnMain}}
+		}
+		// The throw ends one execution after the node ran: nothing is
+		// sent twice or billed again (workflow-execute.js, after a node
+		// runs). One failed run, a warning.
+		d.Severity = analyze.Warning
+		if sib := j.folded[n]; len(sib) > 0 {
+			delete(j.folded, n) // named once, at n's first such connection
+			names := make([]string, len(sib))
+			for i, s := range sib {
+				names[i] = fmt.Sprintf("%q", s.Name)
+				d.Related = append(d.Related, analyze.Related{File: j.pass.File.Source.Name, Pos: s.Pos, Source: j.pass.File.Source,
+					Message: fmt.Sprintf("%q also connects to a missing node and never runs: %q gets the same items, runs first and ends the execution", s.Name, n.Name)})
+			}
+			d.Message += fmt.Sprintf("; %s, fed by the same output, %s the same and never %s: %q runs first", listNames(names), plural(len(sib), "does", "do"), plural(len(sib), "runs", "run"), n.Name)
+		}
+	case len(edges) == 0 || p.Fatal || p.Note:
+		return true
+	case j.noLoss(edges):
+		d.Severity = analyze.Note
+		d.Message += "; no run changes: no node has that name, and every node it feeds is missing too or still fed by other connections"
+		return true
+	}
+	if !j.called && j.reachOnce().ByHandOnly(edges) {
+		d.Severity = analyze.Note
+		d.Message += "; only a manual trigger's runs reach it: the person who clicked sees the run fail or stop"
+	}
+	return true
+}
+
+func (j *connJudge) reachOnce() *analyze.DroppedReach {
+	if j.reach == nil {
+		j.reach = analyze.NewDroppedReach(j.g)
+	}
+	return j.reach
+}
+
+// noLoss reports edges whose source is no node, with no node that may be
+// it renamed (one without an edge of that type whose name holds the
+// source's, or the reverse: a hand edit of part of a name), and whose
+// every target is missing or keeps a feed of that type at that input: losing them
+// changes no run.
+func (j *connJudge) noLoss(edges []n8nschema.DroppedEdge) bool {
+	if !j.renames {
+		return false
+	}
+	for _, e := range edges {
+		if j.g.Node(e.From) != nil {
+			return false
+		}
+		if to := j.g.Node(e.To); to != nil && !fedAt(j.g.InOfType(to, e.Type), e.Input) {
+			return false
+		}
+		from := strings.ToLower(strings.TrimSpace(e.From))
+		for _, n := range j.g.Nodes {
+			name := strings.ToLower(strings.TrimSpace(n.Name))
+			if name != "" && from != "" && (strings.Contains(name, from) || strings.Contains(from, name)) && len(j.g.OutOfType(n, e.Type)) == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fedAt reports whether one of the edges ends at input in (a Merge's
+// second input does not stand in for its first).
+func fedAt(edges []*analyze.Edge, in int) bool {
+	for _, e := range edges {
+		if e.Input == in {
+			return true
+		}
+	}
+	return false
+}
+
+// listNames joins quoted names, the first three and a count of the rest.
+func listNames(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+}
