@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -97,13 +98,13 @@ func catchBlock(code string, from int) int {
 		}
 		i += from
 		from = i + len("catch")
-		if i > 0 && isWordByte(code[i-1]) {
+		if i > 0 && ascii.IsWord(code[i-1]) {
 			continue
 		}
 		j := skipSpace(code, from)
 		if j < len(code) && code[j] == '(' {
 			j = skipSpace(code, j+1)
-			for j < len(code) && isWordByte(code[j]) {
+			for j < len(code) && ascii.IsWord(code[j]) {
 				j++
 			}
 			j = skipSpace(code, j)
@@ -121,7 +122,7 @@ func catchBlock(code string, from int) int {
 // skipSpace returns the index of the first byte of s at or after i that
 // \s does not match (space, \t, \n, \f, \r).
 func skipSpace(s string, i int) int {
-	for i < len(s) && isSpaceByte(s[i]) {
+	for i < len(s) && ascii.IsSpace(s[i]) {
 		i++
 	}
 	return i

@@ -871,15 +871,7 @@ func recipientsAreStaff(g *Graph, n *n8nschema.Node) bool {
 		if !strings.Contains(x, "{{") {
 			return false // a fixed recipient is judged by ConsequenceOf
 		}
-		var srcs []*n8nschema.Node
-		for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
-			if s := g.Node(m[1] + m[2]); s != nil {
-				srcs = append(srcs, s)
-			}
-		}
-		if strings.Contains(x, "$json") || strings.Contains(x, "$input") {
-			srcs = append(srcs, feeders(g, n)...)
-		}
+		srcs := recipientSources(g, n, x)
 		if len(srcs) == 0 {
 			return false
 		}
@@ -890,6 +882,22 @@ func recipientsAreStaff(g *Graph, n *n8nschema.Node) bool {
 		}
 	}
 	return true
+}
+
+// recipientSources returns the nodes a recipient expression x of message n
+// reads: those it names with $('…'), and the nodes that feed n when it
+// reads $json or $input.
+func recipientSources(g *Graph, n *n8nschema.Node, x string) []*n8nschema.Node {
+	var srcs []*n8nschema.Node
+	for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
+		if s := g.Node(m[1] + m[2]); s != nil {
+			srcs = append(srcs, s)
+		}
+	}
+	if strings.Contains(x, "$json") || strings.Contains(x, "$input") {
+		srcs = append(srcs, feeders(g, n)...)
+	}
+	return srcs
 }
 
 // recipientsAreColleagues reports whether every recipient of message n is
@@ -914,15 +922,7 @@ func recipientsAreColleagues(g *Graph, n *n8nschema.Node) bool {
 				return false
 			}
 		}
-		var srcs []*n8nschema.Node
-		for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
-			if s := g.Node(m[1] + m[2]); s != nil {
-				srcs = append(srcs, s)
-			}
-		}
-		if strings.Contains(x, "$json") || strings.Contains(x, "$input") {
-			srcs = append(srcs, feeders(g, n)...)
-		}
+		srcs := recipientSources(g, n, x)
 		if len(srcs) == 0 {
 			return false
 		}

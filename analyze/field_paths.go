@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -81,7 +82,7 @@ func bracketName(s string) (string, int) {
 	q := s[i]
 	start := i + 1
 	j := start
-	for j < len(s) && isWordByte(s[j]) {
+	for j < len(s) && ascii.IsWord(s[j]) {
 		j++
 	}
 	if j == start || j >= len(s) || s[j] != q || s[start] >= '0' && s[start] <= '9' {
@@ -147,7 +148,7 @@ func declaration(s string, i int) int {
 			return -1
 		}
 		j := i + k
-		if (j == 0 || !isWordByte(s[j-1])) &&
+		if (j == 0 || !ascii.IsWord(s[j-1])) &&
 			(strings.HasPrefix(s[j:], "const") || strings.HasPrefix(s[j:], "let") || strings.HasPrefix(s[j:], "var")) {
 			return j
 		}
@@ -172,7 +173,7 @@ func inlineAlias(s, name, path string) string {
 		}
 		j += i
 		end := j + len(name)
-		if j > 0 && (isWordByte(s[j-1]) || s[j-1] == '.' || s[j-1] == '$') ||
+		if j > 0 && (ascii.IsWord(s[j-1]) || s[j-1] == '.' || s[j-1] == '$') ||
 			!(end < len(s) && s[end] == '.' || destructured(s[:j], s[end:])) {
 			i = end
 			continue

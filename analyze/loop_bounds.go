@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -912,7 +913,7 @@ func containsWord(s, w string) bool {
 
 // wordBoundary reports whether \b matches at byte i of s.
 func wordBoundary(s string, i int) bool {
-	return (i > 0 && isWordByte(s[i-1])) != (i < len(s) && isWordByte(s[i]))
+	return (i > 0 && ascii.IsWord(s[i-1])) != (i < len(s) && ascii.IsWord(s[i]))
 }
 
 // steppedDownInputs returns the inputs that a sub-workflow call passes as
@@ -1060,7 +1061,7 @@ func stepsByOne(s string) bool {
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\f' || s[j] == '\r') {
 			j++
 		}
-		if j < len(s) && s[j] == '1' && (j+1 == len(s) || !isWordByte(s[j+1])) {
+		if j < len(s) && s[j] == '1' && (j+1 == len(s) || !ascii.IsWord(s[j+1])) {
 			return true
 		}
 	}
@@ -1208,21 +1209,17 @@ func stepFields(n *n8nschema.Node, out map[string]bool) {
 // strings w for which \bw\b matches in s.
 func words(s string, out map[string]bool) {
 	for i := 0; i < len(s); {
-		if !isWordByte(s[i]) {
+		if !ascii.IsWord(s[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isWordByte(s[j]) {
+		for j < len(s) && ascii.IsWord(s[j]) {
 			j++
 		}
 		out[s[i:j]] = true
 		i = j
 	}
-}
-
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // codeOf is the source of a Code or Function node.
@@ -1259,7 +1256,7 @@ func eachIdent(s string, fn func(id string) bool) {
 			continue
 		}
 		j := i + 1
-		for j < len(s) && isWordByte(s[j]) {
+		for j < len(s) && ascii.IsWord(s[j]) {
 			j++
 		}
 		if !fn(s[i:j]) {

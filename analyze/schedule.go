@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -236,32 +237,32 @@ func namesLock(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] | 0x20 {
 		case 'l', 'm', 's': // a whole word
-			if i > 0 && isWordByte(s[i-1]) {
+			if i > 0 && ascii.IsWord(s[i-1]) {
 				continue
 			}
 			for _, w := range [...]string{"lock", "locked", "locking", "mutex", "semaphore"} {
-				if hasPrefixFold(s[i:], w) && (i+len(w) == len(s) || !isWordByte(s[i+len(w)])) {
+				if ascii.HasPrefixFold(s[i:], w) && (i+len(w) == len(s) || !ascii.IsWord(s[i+len(w)])) {
 					return true
 				}
 			}
 		case 'r':
-			if !hasPrefixFold(s[i:], "running") {
+			if !ascii.HasPrefixFold(s[i:], "running") {
 				continue
 			}
 			if afterSep(s[:i], "already") || afterSep(s[:i], "is") {
 				return true
 			}
-			if i > 0 && s[i-1] == '"' && hasPrefixFold(s[i:], `running"`) {
+			if i > 0 && s[i-1] == '"' && ascii.HasPrefixFold(s[i:], `running"`) {
 				j := i - 1
-				for j > 0 && isSpaceByte(s[j-1]) {
+				for j > 0 && ascii.IsSpace(s[j-1]) {
 					j--
 				}
-				if hasSuffixFold(s[:j], `"status":`) {
+				if ascii.HasSuffixFold(s[:j], `"status":`) {
 					return true
 				}
 			}
 		case 'p':
-			if hasPrefixFold(s[i:], "progress") && afterSep(s[:i], "in") {
+			if ascii.HasPrefixFold(s[i:], "progress") && afterSep(s[:i], "in") {
 				return true
 			}
 		}
@@ -271,38 +272,10 @@ func namesLock(s string) bool {
 
 // afterSep reports whether s ends with w[ _-]? in any case of w.
 func afterSep(s, w string) bool {
-	if n := len(s); n > 0 && (s[n-1] == ' ' || s[n-1] == '_' || s[n-1] == '-') && hasSuffixFold(s[:n-1], w) {
+	if n := len(s); n > 0 && (s[n-1] == ' ' || s[n-1] == '_' || s[n-1] == '-') && ascii.HasSuffixFold(s[:n-1], w) {
 		return true
 	}
-	return hasSuffixFold(s, w)
-}
-
-// hasPrefixFold reports whether s starts with w (lower-case ASCII) in any
-// case of its ASCII letters; hasSuffixFold whether it ends with it.
-func hasPrefixFold(s, w string) bool {
-	return len(s) >= len(w) && asciiFold(s[:len(w)], w)
-}
-
-func hasSuffixFold(s, w string) bool {
-	return len(s) >= len(w) && asciiFold(s[len(s)-len(w):], w)
-}
-
-func asciiFold(s, w string) bool {
-	for i := 0; i < len(w); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != w[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// isSpaceByte is a byte \s matches.
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+	return ascii.HasSuffixFold(s, w)
 }
 
 // Locked reports whether a node the run reaches looks like a lock: its

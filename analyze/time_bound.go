@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -106,10 +107,10 @@ func endsInTime(g *Graph, l *Loop) bool {
 // as byte searches (TestReadsClockInAsPattern): "new Date(" with an
 // argument, common in code, sent the pattern over all the code.
 func readsClockIn(s string) bool {
-	wordEnd := func(end int) bool { return end == len(s) || !isWordByte(s[end]) }
-	wordStart := func(i int) bool { return i == 0 || !isWordByte(s[i-1]) }
+	wordEnd := func(end int) bool { return end == len(s) || !ascii.IsWord(s[end]) }
+	wordStart := func(i int) bool { return i == 0 || !ascii.IsWord(s[i-1]) }
 	emptyCall := func(i int) bool { // "(" at i-1, then \s* and ")"
-		for i < len(s) && isSpaceByte(s[i]) {
+		for i < len(s) && ascii.IsSpace(s[i]) {
 			i++
 		}
 		return i < len(s) && s[i] == ')'

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
@@ -1138,7 +1139,7 @@ func HeartbeatWord(s string) string {
 	from := 0
 	if exact {
 		from = max(0, at-4)
-		for from > 0 && isWordByte(s[from-1]) {
+		for from > 0 && ascii.IsWord(s[from-1]) {
 			from--
 		}
 	}
@@ -1167,11 +1168,6 @@ func heartbeatMatch(s string, from, to int) (string, bool) {
 		return "batch N of M", true
 	}
 	return strings.Join(strings.Fields(w), " "), true
-}
-
-// isWordByte reports whether c is a byte of a word as regexp's \b reads it.
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // heartbeatStems holds, in lower case, a word every heartbeatWords match

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -406,7 +407,7 @@ func hasScheme(s string, p int) bool {
 		if !letter && !('0' <= s[q] && s[q] <= '9' || s[q] == '+' || s[q] == '.' || s[q] == '-') {
 			break
 		}
-		if letter && (q == 0 || !isWordByte(s[q-1])) {
+		if letter && (q == 0 || !ascii.IsWord(s[q-1])) {
 			ok = true
 		}
 	}
@@ -439,10 +440,6 @@ func isHexByte(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
-}
-
 // hexRuns calls f for every maximal run of 32 or more hex digits within
 // s[from:to] with no word character on either side in s
 // (\b[0-9a-fA-F]{32,}\b).
@@ -456,7 +453,7 @@ func hexRuns(s string, from, to int, f func(a, b int)) {
 		for j < to && isHexByte(s[j]) {
 			j++
 		}
-		if j-i >= 32 && (i == 0 || !isWordByte(s[i-1])) && (j == len(s) || !isWordByte(s[j])) {
+		if j-i >= 32 && (i == 0 || !ascii.IsWord(s[i-1])) && (j == len(s) || !ascii.IsWord(s[j])) {
 			f(i, j)
 		}
 		i = j

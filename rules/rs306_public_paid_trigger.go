@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -138,7 +139,7 @@ func readsCredentialHeader(s string) bool {
 	}
 	tried := 0 // the positions before it after a "headers" are tried
 	for i := 0; i+len("headers") <= len(s); i++ {
-		if s[i]|0x20 != 'h' || !hasPrefixFold(s[i:], "headers") {
+		if s[i]|0x20 != 'h' || !ascii.HasPrefixFold(s[i:], "headers") {
 			continue
 		}
 		// [\w.\[\]'"]* then a word: the word may start anywhere in the
@@ -160,41 +161,23 @@ func readsCredentialHeader(s string) bool {
 // words, in any case.
 func credentialWordAt(s string) bool {
 	for _, w := range [...]string{"authorization", "x-api-key", "token", "secret", "signature", "x-hub", "x-auth"} {
-		if hasPrefixFold(s, w) {
+		if ascii.HasPrefixFold(s, w) {
 			return true
 		}
 	}
-	if !hasPrefixFold(s, "api") {
+	if !ascii.HasPrefixFold(s, "api") {
 		return false
 	}
 	s = s[3:]
 	if s != "" && (s[0] == '_' || s[0] == '-') {
 		s = s[1:]
 	}
-	return hasPrefixFold(s, "key")
-}
-
-// hasPrefixFold reports whether s starts with w (lower-case ASCII) in any
-// case of its ASCII letters.
-func hasPrefixFold(s, w string) bool {
-	if len(s) < len(w) {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != w[i] {
-			return false
-		}
-	}
-	return true
+	return ascii.HasPrefixFold(s, "key")
 }
 
 // headerPathByte is a byte of [\w.\[\]'"].
 func headerPathByte(c byte) bool {
-	return isWordByte(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'
+	return ascii.IsWord(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'
 }
 
 // anyIn reports whether one of nodes is in reach.
@@ -247,7 +230,7 @@ func namesRateLimit(s string) bool {
 			}
 		}
 	}
-	ends := func(k int) bool { return k >= len(s) || !isWordByte(s[k]) }
+	ends := func(k int) bool { return k >= len(s) || !ascii.IsWord(s[k]) }
 	for i := 0; ; {
 		j := strings.Index(s[i:], "credit")
 		if j < 0 {
@@ -259,11 +242,6 @@ func namesRateLimit(s string) bool {
 		}
 		i = k
 	}
-}
-
-// isWordByte is an ASCII word character, as \b reads one.
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // rateLimits are the nodes that look like a rate limit: the name of any
