@@ -264,12 +264,15 @@ func nodeCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 }
 
 // errorWorkflowCall reads settings.errorWorkflow: the id is used as written.
+// The value is also its name key, so that Components puts a workflow that
+// bears it as a name in the group, for resolve to say so (ByName); n8n
+// never resolves it by name.
 func errorWorkflowCall(w *n8nschema.Workflow) (*Call, lookup) {
 	ref := w.Settings.ErrorWorkflow
 	if ref == "" {
 		return nil, lookup{}
 	}
-	return &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}, lookup{id: ref}
+	return &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}, lookup{id: ref, name: ref}
 }
 
 // buildCalls finds every call edge of the set.
@@ -317,7 +320,7 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		return c // a self-reference, or a target nodeCall said it cannot know
 	}
 	c.To = ix.resolveID(w, k.id)
-	if c.To == nil && k.name != "" {
+	if c.To == nil && k.name != "" && c.Kind != CallErrorWorkflow {
 		c.To = ix.resolveName(k.name)
 	}
 	if c.To == nil {
