@@ -70,6 +70,14 @@ type Call struct {
 	// Dynamic is true when the target is an expression evaluated at run
 	// time: such a call may start any workflow (StartedByHand).
 	Dynamic bool
+	// ByName is set for a settings.errorWorkflow that no workflow of the
+	// set has as id but that is a name: a workflow of the set bears it
+	// (Named), or it holds a space, which no id n8n gives has (16
+	// characters of [0-9A-Za-z], integers before 1.0). n8n looks the error
+	// workflow up by id only, so none runs (errorWorkflowByName).
+	ByName bool
+	// Named is the workflow of the set whose name a ByName call holds.
+	Named *n8nschema.Workflow
 	// Each is true for Execute Workflow in mode "each" (one sub-execution
 	// per item); NoWait for options.waitForSubWorkflow false.
 	Each, NoWait bool
@@ -256,12 +264,15 @@ func nodeCall(w *n8nschema.Workflow, n *n8nschema.Node) (*Call, lookup) {
 }
 
 // errorWorkflowCall reads settings.errorWorkflow: the id is used as written.
+// The value is also its name key, so that Components puts a workflow that
+// bears it as a name in the group, for resolve to say so (ByName); n8n
+// never resolves it by name.
 func errorWorkflowCall(w *n8nschema.Workflow) (*Call, lookup) {
 	ref := w.Settings.ErrorWorkflow
 	if ref == "" {
 		return nil, lookup{}
 	}
-	return &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}, lookup{id: ref}
+	return &Call{Kind: CallErrorWorkflow, From: w, Ref: ref, Pos: w.Pos, ref: w.Settings.ErrorWorkflowValue}, lookup{id: ref, name: ref}
 }
 
 // buildCalls finds every call edge of the set.
@@ -309,15 +320,18 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		return c // a self-reference, or a target nodeCall said it cannot know
 	}
 	c.To = ix.resolveID(w, k.id)
-	if c.To == nil && k.name != "" {
+	if c.To == nil && k.name != "" && c.Kind != CallErrorWorkflow {
 		c.To = ix.resolveName(k.name)
 	}
 	if c.To == nil {
 		c.Missing = k.id
-		switch c.Kind {
-		case CallErrorWorkflow:
+		switch {
+		case c.Kind == CallErrorWorkflow && ix.errorWorkflowByName(c, k.id):
+			c.Assumed = "n8n looks the error workflow up by id only (workflow-execution.service.js loadErrorWorkflowData), finds none and only logs it, " +
+				"and skips this workflow's own Error Trigger too: no error workflow runs when it fails, so its failures are reported nowhere"
+		case c.Kind == CallErrorWorkflow:
 			c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
-		case CallN8nAPI:
+		case c.Kind == CallN8nAPI:
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", k.id)
 		default:
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set%s; assumed it makes no external calls", k.id, ix.nameMiss(k.name))
@@ -332,6 +346,22 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		c.Entry = subworkflowStart(c.To)
 	}
 	return c
+}
+
+// errorWorkflowByName marks an error workflow reference no id matched that
+// is a name: n8n starts the error workflow of a failed execution by
+// loading the workflow with that id (execute-error-workflow.js L56–70,
+// workflow-execution.service.js loadErrorWorkflowData L386–411,
+// workflowRepository.get({id})), logs "Could not find workflow" for a
+// name, and, the setting being non-empty, does not run the workflow's own
+// Error Trigger either (the else branch at L83).
+func (ix *callIndex) errorWorkflowByName(c *Call, ref string) bool {
+	if ws := ix.byName[ref]; len(ws) > 0 {
+		c.ByName, c.Named = true, ws[0]
+	} else if strings.ContainsAny(ref, " \t") {
+		c.ByName = true
+	}
+	return c.ByName
 }
 
 // locateCalls points the calls that rules report (unresolved ones and

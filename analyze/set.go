@@ -109,6 +109,25 @@ func (s *Set) ErrorWorkflowOf(w *n8nschema.Workflow) *n8nschema.Workflow {
 	return nil
 }
 
+// ErrorWorkflowByName returns the error workflow call of w when its
+// settings.errorWorkflow is a name, not an id: n8n runs no error workflow
+// for w, nor w's own Error Trigger (Call.ByName). Nil otherwise.
+func (s *Set) ErrorWorkflowByName(w *n8nschema.Workflow) *Call {
+	for _, c := range s.CallsFrom(w) {
+		if c.Kind == CallErrorWorkflow && c.ByName {
+			return c
+		}
+	}
+	return nil
+}
+
+// HasErrorWorkflow reports whether n8n may start an error workflow when
+// an execution of w fails: settings.errorWorkflow is set and is not a
+// name (an id outside the set may still be one).
+func (s *Set) HasErrorWorkflow(w *n8nschema.Workflow) bool {
+	return w.Settings.ErrorWorkflow != "" && s.ErrorWorkflowByName(w) == nil
+}
+
 // OperationsOf returns the operations of one workflow.
 func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 	if s.opsOf == nil { // a set made by hand, not by Build

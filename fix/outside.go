@@ -23,7 +23,7 @@ func (r *repairer) answerOnReceipt(w *n8nschema.Workflow, node, sender string) (
 	default:
 		return nil, noRepair("the caller is not known: it may need the answer the workflow builds")
 	}
-	if w.Settings.ErrorWorkflow == "" {
+	if !r.set.HasErrorWorkflow(w) {
 		return nil, noRepair("answering on receipt hides a failed run from the sender, and the workflow has no error workflow to hear of it: set one first")
 	}
 	t := w.Node(node)

@@ -24,6 +24,8 @@ var (
 	// Groq's shutdown of 2026-08-16 is for free and developer-tier
 	// accounts; a committed-spend enterprise contract keeps the model.
 	groqDeprecations = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations, for free and developer-tier accounts"}
+	// The page's earlier sections date a shutdown for every account.
+	groqShutdowns = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations"}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -33,9 +35,7 @@ var (
 // listed and stays live while "gpt-4o-2024-05-13" is not). A family name
 // the page does not list is not matched. Dates after RetiredAsOf are kept
 // so that the next check only moves RetiredAsOf. Left out for want of a
-// provider's dated page: Groq's llama3-8b-8192 (n8n's default for its Groq
-// chat model) and llama3-70b-8192, which Groq's API answers "has been
-// decommissioned" but no Groq page read here dates; the Gemini 1.5 models
+// provider's dated page: the Gemini 1.5 models
 // (Google's Gemini API pages read here no longer list them), Gemini's
 // experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose dates
 // the pages moved and whose calls Google routes to a newer model.
@@ -101,6 +101,26 @@ var retiredModels = []struct {
 
 	// Groq, "August 16, 2026: llama-3.1-8b-instant and llama-3.3-70b-versatile".
 	{"groq", "2026-08-16", groqDeprecations, []string{"llama-3.1-8b-instant", "llama-3.3-70b-versatile"}},
+	// Groq, the earlier sections' "Shutdown Date" columns.
+	{"groq", "2024-11-25", groqShutdowns, []string{"llama-3.2-90b-text-preview"}},
+	{"groq", "2024-12-18", groqShutdowns, []string{"gemma-7b-it"}},
+	{"groq", "2025-01-06", groqShutdowns, []string{"llama3-groq-8b-8192-tool-use-preview", "llama3-groq-70b-8192-tool-use-preview"}},
+	{"groq", "2025-01-24", groqShutdowns, []string{"llama-3.1-70b-versatile", "llama-3.1-70b-specdec"}},
+	{"groq", "2025-03-20", groqShutdowns, []string{"mixtral-8x7b-32768"}},
+	{"groq", "2025-03-24", groqShutdowns, []string{"deepseek-r1-distill-llama-70b-specdec"}},
+	{"groq", "2025-04-14", groqShutdowns, []string{"llama-3.2-1b-preview", "llama-3.2-3b-preview", "llama-3.2-11b-vision-preview",
+		"llama-3.2-90b-vision-preview", "deepseek-r1-distill-qwen-32b", "qwen-2.5-32b", "qwen-2.5-coder-32b", "llama-3.3-70b-specdec"}},
+	{"groq", "2025-06-06", groqShutdowns, []string{"llama-guard-3-8b"}},
+	{"groq", "2025-07-14", groqShutdowns, []string{"qwen-qwq-32b"}},
+	{"groq", "2025-07-30", groqShutdowns, []string{"mistral-saba-24b"}},
+	{"groq", "2025-08-23", groqShutdowns, []string{"distil-whisper-large-v3-en"}},
+	// "August 30, 2025: llama3-70b-8192 and llama3-8b-8192"; the latter is
+	// the default model of n8n's Groq chat model (LmChatGroq.node.js L92).
+	{"groq", "2025-08-30", groqShutdowns, []string{"llama3-70b-8192", "llama3-8b-8192"}},
+	{"groq", "2025-10-02", groqShutdowns, []string{"deepseek-r1-distill-llama-70b"}},
+	{"groq", "2025-10-08", groqShutdowns, []string{"gemma2-9b-it"}},
+	{"groq", "2025-10-10", groqShutdowns, []string{"moonshotai/kimi-k2-instruct"}},
+	{"groq", "2025-12-31", groqShutdowns, []string{"playai-tts", "playai-tts-arabic"}},
 }
 
 // RetiredModel is a model a provider shut down, as its page says.

@@ -37,10 +37,13 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.4,"parameters":{}}`, ``},                                               // claude-sonnet-4-6
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":""}}}`, ``}, // stored, empty: not the default
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":"={{ $json.m }}"}}`, ``},
-		// Groq: the ids its page dates; n8n's default llama3-8b-8192 is not dated.
+		// Groq: the ids its page dates, n8n's default llama3-8b-8192 among them.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"llama-3.3-70b-versatile"}}`, `"llama-3.3-70b-versatile", which Groq shut down on 2026-08-16`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"openai/gpt-oss-120b"}}`, ``},
-		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{}}`, `"llama3-8b-8192", which Groq shut down on 2025-08-30 (Groq model deprecations, console.groq.com/docs/deprecations)`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"gemma2-9b-it"}}`, `"gemma2-9b-it", which Groq shut down on 2025-10-08`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"mixtral-8x7b-32768"}}`, `"mixtral-8x7b-32768", which Groq shut down on 2025-03-20`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"llama3-70b-8192"}}`, `"llama3-70b-8192", which Groq shut down on 2025-08-30`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-sonnet-4-6"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, `shut down on 2026-04-20`},
 		// The legacy OpenAI node reads chatModel for chat after v1.

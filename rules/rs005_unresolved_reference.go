@@ -34,7 +34,13 @@ does changes no figure. A settings.errorWorkflow that names a missing workflow i
 except in a workflow only a person starts (every enabled trigger a Manual Trigger, and no workflow of the set
 calls it): n8n runs no error workflow for a manual execution
 (packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts, dispatchesErrorWorkflow), so that setting is
-never followed.`,
+never followed. A settings.errorWorkflow that holds a name instead of an id (the name of a workflow of the set,
+or a value with a space, which no id n8n gives has) is said to be one: n8n looks the error workflow up by id only
+(packages/cli/src/workflows/workflow-execution.service.ts loadErrorWorkflowData) and only logs that it found
+none, and with the setting non-empty it does not run the workflow's own Error Trigger either
+(execution-lifecycle/execute-error-workflow.ts), so no error workflow runs and the named workflow is never
+started by it; its calls count in no figure of this workflow, and RS402 reads the workflow as having no error
+workflow.`,
 	Fix:        "Audit the called workflow in the same run (pass its file or the whole export folder), or call it by a literal id",
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
@@ -62,9 +68,19 @@ never followed.`,
 			if c.Node == nil && analyze.StartedOnlyByHand(pass.Set, pass.Workflow) {
 				continue // n8n runs no error workflow for a manual execution
 			}
-			if c.Node == nil {
+			switch {
+			case c.Node == nil && c.Named != nil:
+				id := "it has no id in its export"
+				if c.Named.ID != "" {
+					id = fmt.Sprintf("its id is %q", c.Named.ID)
+				}
+				d.Message = fmt.Sprintf("settings.errorWorkflow %q is the name of a workflow of the set (%s), not an id: %s; the workflow so named never runs for this one's failures",
+					c.Ref, id, c.Assumed)
+			case c.Node == nil && c.ByName:
+				d.Message = fmt.Sprintf("settings.errorWorkflow %q is a name, not an id: %s", c.Ref, c.Assumed)
+			case c.Node == nil:
 				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)
-			} else {
+			default:
 				d.Message = fmt.Sprintf("node %q: %s", c.Node.Name, c.Assumed)
 			}
 			pass.Report(d)

@@ -15,7 +15,9 @@ var rs402 = &analyze.Rule{
 RSS, or fed by a service's webhooks) runs with nobody watching. When its external calls fail (a credential
 expires, an API changes, a retry storm ends in an error), n8n records a failed execution and does nothing else
 unless the workflow says so: no settings.errorWorkflow, no Error Trigger of its own (n8n runs a workflow's own
-Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute-error-workflow.ts), no error
+Error Trigger when no error workflow is set, cli/src/execution-lifecycle/execute-error-workflow.ts; a
+settings.errorWorkflow that holds a workflow's name instead of its id sets none, for n8n looks it up by id
+only and, the setting being non-empty, skips the own Error Trigger too, see RS005), no error
 output wired to a handler, no dead-man's-switch ping. A webhook that answers with the last node's result or a
 Respond to Webhook node tells its caller about the failure and is not reported; one that answers on receipt
 is, and so is a form that answers on submission. A clock trigger whose stored rule registers no job (a Cron with
@@ -65,7 +67,10 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Run: func(pass *analyze.Pass) {
 		w := pass.Workflow
 		g := pass.Set.Graph(w)
-		if w.Settings.ErrorWorkflow != "" {
+		// A name in settings.errorWorkflow starts no error workflow, nor
+		// the workflow's own Error Trigger (analyze.Call.ByName).
+		byName := pass.Set.ErrorWorkflowByName(w)
+		if w.Settings.ErrorWorkflow != "" && byName == nil {
 			return
 		}
 		// A machine's trigger first: what a person starts, a person sees
@@ -88,7 +93,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if t.Disabled {
 				continue
 			}
-			if t.Type == n8nschema.TypeErrorTrigger {
+			if t.Type == n8nschema.TypeErrorTrigger && byName == nil {
 				return
 			}
 			h := unattended(t)
@@ -119,6 +124,9 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 		d := analyze.Diagnostic{Node: trigger, Pos: trigger.Pos}
 		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
 			how, trigger.Name, len(reached), plural(len(reached), "call", "calls"))
+		if byName != nil {
+			d.Message += fmt.Sprintf(" (settings.errorWorkflow %q is a name, and n8n looks the error workflow up by id only: none runs)", byName.Ref)
+		}
 		// The person who wrote to the bot sees no answer come; and the
 		// silence is certain only once the workflow is published.
 		if c := analyze.ReportsCaughtFailures(g); c != nil {
