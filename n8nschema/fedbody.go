@@ -259,7 +259,7 @@ var jsIdentRE = lazyregexp.New(`^[A-Za-z_$][\w$]*$`)
 // (name = …, name.max_tokens = …, name["x"] += …, Object.assign(name, …)).
 func declaredObject(code, name string) (string, bool) {
 	q := regexp.QuoteMeta(name)
-	decls := regexp.MustCompile(`\b(?:const|let|var)\s+` + q + `\s*=\s*`).FindAllStringIndex(code, -1)
+	decls := regexp.MustCompile(`\b(?:const|let|var)\s+`+q+`\s*=\s*`).FindAllStringIndex(code, -1)
 	if len(decls) != 1 {
 		return "", false
 	}
@@ -271,7 +271,7 @@ func declaredObject(code, name string) (string, bool) {
 	if end < 0 {
 		return "", false
 	}
-	if regexp.MustCompile(`Object\.assign\(\s*`+q+`\b`).MatchString(code) {
+	if regexp.MustCompile(`Object\.assign\(\s*` + q + `\b`).MatchString(code) {
 		return "", false
 	}
 	for _, m := range regexp.MustCompile(`(?:^|[^\w$.])`+q+`(?:\s*\??\.\s*[\w$]+|\s*\[[^\]]*\])*\s*[-+*/%&|^?]{0,3}=(?:[^=>]|$)`).FindAllStringIndex(code, -1) {
