@@ -90,3 +90,23 @@ func TestFedBodyFixtures(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFedBody: reading any code, expression or Set value never panics.
+func FuzzFedBody(f *testing.F) {
+	f.Add("const body = { model: 'x', m: `a ${ {b: [1]} } c` };\nreturn [{ json: { body } }];", "body")
+	f.Add("return [{json:{body:{...a, 'max_tokens': 5, generationConfig: {maxOutputTokens: '7'}}}}]", "body")
+	f.Add("return {", "")
+	f.Fuzz(func(t *testing.T, code, key string) {
+		path := []string{key}
+		if key == "" {
+			path = nil
+		}
+		if lit, ok := codeBody(code, path); ok {
+			readFedBody(lit, "")
+		}
+		if lit, ok := setObject(code); ok {
+			readFedBody(lit, "m")
+			fieldAt("", lit, path)
+		}
+	})
+}

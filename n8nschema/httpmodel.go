@@ -19,7 +19,8 @@ type HTTPModelCall struct {
 	// CapAtRunTime: the cap is decided at run time, like a max-tokens
 	// expression's: the body sets it by an expression, or the whole body
 	// is one expression that does not build the request itself
-	// ("={{ JSON.stringify($json.body) }}": a node before it does).
+	// ("={{ JSON.stringify($json.body) }}": a node before it does), and
+	// what that node builds is not an object literal read (fedBody).
 	CapAtRunTime bool
 	// FedBody is the object literal a Code or Set node before it builds
 	// the body from, when the body is one expression reading it and the
