@@ -89,14 +89,14 @@ func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Nod
 
 // codeMayDrop reports code that may return no item: one that keeps state
 // between runs ($getWorkflowStaticData), by which a notifier passes on only
-// what changed, or one with a return of its own (topLevelReturns: not one
+// what changed, or one with a return of its own (TopLevelReturns: not one
 // of a helper function it defines) that is not a literal item, the items
 // it was given or nothing at all (a list it built may be empty).
 func codeMayDrop(code string) bool {
 	if strings.Contains(code, "getWorkflowStaticData") {
 		return true
 	}
-	for _, at := range topLevelReturns(code) {
+	for _, at := range n8nschema.TopLevelReturns(code) {
 		m := returnValueRE.FindStringSubmatch(code[at:])
 		if m == nil || !keptReturnRE.MatchString(m[1]) {
 			return true

@@ -19,8 +19,13 @@ type HTTPModelCall struct {
 	// CapAtRunTime: the cap is decided at run time, like a max-tokens
 	// expression's: the body sets it by an expression, or the whole body
 	// is one expression that does not build the request itself
-	// ("={{ JSON.stringify($json.body) }}": a node before it does).
+	// ("={{ JSON.stringify($json.body) }}": a node before it does), and
+	// what that node builds is not an object literal read (fedBody).
 	CapAtRunTime bool
+	// FedBody is the object literal a Code or Set node before it builds
+	// the body from, when the body is one expression reading it and the
+	// literal was read (fedBody); "" otherwise.
+	FedBody string
 }
 
 // modelEndpoints are the generation endpoints of paid model APIs, by host
@@ -100,8 +105,19 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 		}
 	}
 	raw, _ := n.Param("jsonBody")
-	c.CapAtRunTime = !c.Capped && (bodyCapExprRE.MatchString(body) ||
-		c.Model == "" && wholeExpr(raw.Str()) && len(n.Params().Get("bodyParameters.parameters").Elems()) == 0)
+	whole := wholeExpr(raw.Str()) && len(n.Params().Get("bodyParameters.parameters").Elems()) == 0
+	c.CapAtRunTime = !c.Capped && (bodyCapExprRE.MatchString(body) || c.Model == "" && whole)
+	if whole && !c.Capped {
+		// The body a node before builds, when it is a literal that node
+		// writes: its cap, or its model and no cap, is known.
+		if lit, ok := fedBody(n, paramStr(n, "jsonBody")); ok {
+			if model, max, capped, decided := readFedBody(lit, c.Model); decided {
+				c.Model, c.MaxTokens, c.Capped, c.CapAtRunTime, c.FedBody = model, max, capped, false, lit
+			} else {
+				c.CapAtRunTime = true
+			}
+		}
+	}
 	if typed && !c.Capped {
 		c.Capped = true // a typed answer: no text to cap
 	}
@@ -112,8 +128,10 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 // to Anthropic's Messages API a body, written in the node, with no
 // max_tokens: the API requires it (platform.claude.com/docs/en/api, Create
 // a Message: "required maxTokens") and answers 400 without it, so nothing
-// is billed. A body another node builds, one that may spread or add keys
-// by an expression, and a body in another format are not judged.
+// is billed. A body another node builds is judged only when it is the
+// object literal of a Code or Set node before it (FedBody); one that may
+// spread or add keys by an expression, and a body in another format, are
+// not judged.
 func AnthropicNoMaxTokens(n *Node) bool {
 	if n.Type != TypeHTTPRequest || n.TypeVersion < 3 {
 		return false
@@ -132,6 +150,9 @@ func AnthropicNoMaxTokens(n *Node) bool {
 		return false
 	}
 	body := paramStr(n, "jsonBody")
+	if c.FedBody != "" {
+		body = c.FedBody // the literal the node before builds it from
+	}
 	if sb := paramStr(n, "specifyBody"); sb == "keypair" || sb == "" {
 		body = ""
 		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {

@@ -1,6 +1,9 @@
 package n8nschema
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // File is one parsed input and every workflow it holds.
 type File struct {
@@ -51,6 +54,10 @@ type Workflow struct {
 	Value       Value
 
 	byName nameIndex
+	// mainIn maps a node's name to the nodes whose main outputs feed it,
+	// made on first need (mainSources).
+	mainInOnce sync.Once
+	mainIn     map[string][]string
 }
 
 // Node returns the node of that name (the first one when names repeat).
@@ -100,6 +107,7 @@ type Node struct {
 	// Value is the whole node object.
 	Value  Value
 	params Value
+	wf     *Workflow // the workflow the node is in (nil when made by hand)
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
 	httpModel kept[HTTPModelCall]

@@ -413,6 +413,7 @@ func (wp *wfParser) nodes(nodes Value) {
 		e = e.withPath(nodePath)
 		n := &block[i]
 		n.Index = i
+		n.wf = w
 		n.Value = e
 		var namePos Pos
 		typeName := true // false when "type" is there but no string

@@ -36,9 +36,11 @@ messaging bot's message: the ceiling is billed at most once per action), or when
 (set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
 or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible endpoints of Perplexity,
 Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
-max_completion_tokens, maxOutputTokens) in the body, an expression there counting as a cap; a body that is one expression naming no model
-("{{ JSON.stringify($json.body) }}") is built by a node before it, and its cap, like a max-tokens expression's, is
-decided at run time. Anthropic's Messages API refuses a request with no max_tokens (it is a required body
+max_completion_tokens, maxOutputTokens) in the body, an expression there counting as a cap; a body that is one expression reading the item
+("{{ JSON.stringify($json.body) }}") is built by a node before it: when that node is a Code node whose return, or an
+Edit Fields (Set) node that sets the field, writes the body as an object literal, the literal's cap, or its model and
+no cap, is read as if written in the request; otherwise (a spread, a computed key, a later assignment, a model or cap
+from the data) its cap, like a max-tokens expression's, is decided at run time. Anthropic's Messages API refuses a request with no max_tokens (it is a required body
 parameter), so an HTTP Request there whose body has none bills nothing: it is no uncapped call. A cap at or above the model's ceiling bounds nothing and
 counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
 chat-model node wired into the main flow rather than to an agent or chain is never called. A call to a model its
@@ -65,7 +67,7 @@ it); without the setting there is no repair, since the right cap depends on the 
 				continue
 			}
 			if hc.CapAtRunTime {
-				continue // a body a node before builds: its cap is decided at run time, like a max-tokens expression
+				continue // a body a node before builds, not from a literal read: its cap is decided at run time, like a max-tokens expression
 			}
 			if r, _ := op.Node.Param("resource"); nonTextResources[r.Str()] {
 				continue

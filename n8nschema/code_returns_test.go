@@ -1,4 +1,4 @@
-package analyze
+package n8nschema
 
 import "testing"
 
@@ -23,7 +23,7 @@ func TestTopLevelReturns(t *testing.T) {
 		{"for await (const r of rows) { return r; }\nreturn items;", []string{" r;", " items;"}},
 	}
 	for _, c := range cases {
-		got := topLevelReturns(c.code)
+		got := TopLevelReturns(c.code)
 		if len(got) != len(c.want) {
 			t.Errorf("%q: %d top-level returns, want %d", c.code, len(got), len(c.want))
 			continue

@@ -1,8 +1,8 @@
-package analyze
+package n8nschema
 
 import "strings"
 
-// topLevelReturns returns the offset just after each `return` keyword of a
+// TopLevelReturns returns the offset just after each `return` keyword of a
 // Code node's code that returns from the node itself. n8n runs the code as
 // the body of one async function and takes that function's result as the
 // node's output (@n8n/task-runner/dist/js-task-runner/js-task-runner.js:
@@ -15,7 +15,7 @@ import "strings"
 // body after "=>" or after the ")" of a parameter list (one not preceded
 // by if, for, for await, while, switch, catch or with). Unbalanced text is read as
 // far as it goes; one pass, no backtracking.
-func topLevelReturns(code string) []int {
+func TopLevelReturns(code string) []int {
 	var out []int
 	// stack holds what each open brace is: 'f' a function body, 'b' a
 	// block or object, 'e' a template literal's ${ }, with a 't' for the
