@@ -248,6 +248,18 @@ it once the package is installed.`,
 			if m, model, ok := retiredModelOf(g, n); ok {
 				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
 			}
+			// The fix leads with the reason the message names, the
+			// first the node meets (analyze failsFirst order).
+			switch {
+			case strings.Contains(why, "A Chat Model sub-node must be connected"):
+				d.Fix = fmt.Sprintf("Connect an enabled chat model sub-node to %q, or remove the node if it is unfinished", n.Name)
+			case strings.Contains(why, "No prompt specified"):
+				fix := fmt.Sprintf("Set the prompt of %q to Define below (promptType \"define\") with the text it should read from the items it is fed", n.Name)
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
+			}
 			if n8nschema.LiteralKey(n) {
 				// The key is refused first: a live model alone would not make it work.
 				fix := fmt.Sprintf("Start the key's value in %q with \"=\" so that n8n evaluates its {{ }}, or send the key through a credential", n.Name)
