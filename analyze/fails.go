@@ -16,6 +16,7 @@ const langchain = "@n8n/n8n-nodes-langchain."
 // failsFirst reports a root node that fails on every item before it asks
 // any of its sub-nodes for a call, and why:
 //
+//   - an AI Agent or chain with no enabled chat model connected (noModel);
 //   - an AI Agent or chain left on the default prompt source, "auto", fed
 //     only by nodes whose items carry no chatInput (noPrompt);
 //   - an AI Agent whose memory takes the session ID from items that
@@ -28,6 +29,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
 		return why, true
 	}
+	if why, ok := g.noModel(i); ok {
+		return why, true
+	}
 	if why, ok := g.noPrompt(i); ok {
 		return why, true
 	}
@@ -38,6 +42,42 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	return g.vectorStoreAsRetriever(i)
+}
+
+// modelRoots are the root nodes whose ai_languageModel input is required
+// at every version: the AI Agent (agents/Agent/V1/AgentV1.node.js
+// getInputs, required for the model of every agent type; V2/utils.js,
+// V3), the Basic LLM Chain (chains/ChainLLM/methods/config.js), the
+// Summarization chain, Text Classifier, Information Extractor, Sentiment
+// Analysis and Question and Answer chain (their *.node.js inputs). Each
+// asks for its model before it reads a prompt or calls a tool
+// (ToolsAgent/V1/execute.js L25, V2/execute.js L173 getChatModel;
+// ChainLLM/methods/processItem.js L13; ChainRetrievalQA/processItem.js
+// L13; TextClassifier L172, SentimentAnalysis L140, InformationExtractor
+// L214, ChainSummarizationV1 L150).
+var modelRoots = map[string]bool{
+	"agent": true, "chainLlm": true, "chainSummarization": true, "textClassifier": true,
+	"informationExtractor": true, "sentimentAnalysis": true, "chainRetrievalQa": true,
+}
+
+// noModel judges a root of modelRoots with no enabled node on its
+// ai_languageModel input: getInputConnectionData keeps the enabled
+// parents only (n8n-core node-execution-context.js getConnectedNodes) and
+// validateInputConfiguration throws "A Chat Model sub-node must be
+// connected and enabled" (get-input-connection-data.js L215-230), on
+// every item, so its tools, memory and other sub-nodes are never called.
+func (g *Graph) noModel(i int) (string, bool) {
+	nd := g.Nodes[i]
+	name, ok := strings.CutPrefix(nd.Type, langchain)
+	if !ok || !modelRoots[name] {
+		return "", false
+	}
+	for _, e := range g.ins(i) {
+		if e.Type == ConnModel && !e.From.Disabled {
+			return "", false
+		}
+	}
+	return "no enabled chat model is connected to it: n8n stops at \"A Chat Model sub-node must be connected and enabled\" before any call", true
 }
 
 // modelRefused judges a root node whose every chat model fails on every

@@ -263,7 +263,8 @@ func TestModelRefused(t *testing.T) {
 		{"both models are refused", fmt.Sprintf(bad, "M1", ""), fmt.Sprintf(bad, "M2", ""), true},
 		{"the fallback may answer", fmt.Sprintf(bad, "M1", ""), fmt.Sprintf(good, "M2"), false},
 		{"a model that may answer", fmt.Sprintf(good, "M1"), "", false},
-		{"the refused model is disabled", fmt.Sprintf(bad, "M1", `, "disabled": true`), "", false},
+		// n8n asks enabled sub-nodes only: none is left (noModel).
+		{"the refused model is disabled", fmt.Sprintf(bad, "M1", `, "disabled": true`), "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			nodes := `{"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
@@ -279,7 +280,7 @@ func TestModelRefused(t *testing.T) {
 			}
 			g := BuildGraph(parseOne(t, `{"nodes": [`+nodes+`], "connections": {`+conns+`}}`))
 			why, ok := g.FailsWhy(g.Node("A"))
-			if ok != c.fails || ok && !strings.HasPrefix(why, `its model "M1" fails: its credential "googleGeminiApi"`) {
+			if ok != c.fails || ok && !strings.HasPrefix(why, `its model "M1" fails: its credential "googleGeminiApi"`) && !strings.HasPrefix(why, "no enabled chat model") {
 				t.Errorf("FailsWhy(A) = %q, %v; want fails %v", why, ok, c.fails)
 			}
 			if got := LiveFrom(g, g.Node("S"))[g.Node("After")]; got == c.fails {
@@ -315,5 +316,37 @@ func TestPlaceholderCode(t *testing.T) {
 		if _, got := placeholderCode(f.Workflows[0].Nodes[0]); got != c.want {
 			t.Errorf("placeholderCode(%s) = %v, want %v", c.code, got, c.want)
 		}
+	}
+}
+
+// TestNoModel: a root that requires a chat model fails on every item when
+// no enabled node feeds its ai_languageModel input; a sub-node that is
+// not a root (a tool) is not judged.
+func TestNoModel(t *testing.T) {
+	for _, c := range []struct {
+		name, typ, model string
+		fails            bool
+	}{
+		{"agent with no model", "agent", "", true},
+		{"agent whose model is disabled", "agent", `, "disabled": true`, true},
+		{"agent with a model", "agent", `, "disabled": false`, false},
+		{"summarization chain with no model", "chainSummarization", "", true},
+		{"a tool is no root", "toolCalculator", "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			nodes := `{"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+			 {"name": "A", "type": "@n8n/n8n-nodes-langchain.` + c.typ + `", "typeVersion": 1, "position": [0, 0], "parameters": {"promptType": "define", "text": "Hi"}},
+			 {"name": "After", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}`
+			conns := `"S": {"main": [[{"node": "A", "type": "main", "index": 0}]]}, "A": {"main": [[{"node": "After", "type": "main", "index": 0}]]}`
+			if c.model != "" {
+				nodes += `, {"name": "M", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1, "position": [0, 0], "parameters": {}` + c.model + `}`
+				conns += `, "M": {"ai_languageModel": [[{"node": "A", "type": "ai_languageModel", "index": 0}]]}`
+			}
+			g := BuildGraph(parseOne(t, `{"nodes": [`+nodes+`], "connections": {`+conns+`}}`))
+			why, ok := g.FailsWhy(g.Node("A"))
+			if ok != c.fails || ok && !strings.Contains(why, "A Chat Model sub-node must be connected and enabled") {
+				t.Errorf("FailsWhy(A) = %q, %v; want fails %v", why, ok, c.fails)
+			}
+		})
 	}
 }

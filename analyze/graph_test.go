@@ -21,8 +21,8 @@ func names(ns []*n8nschema.Node) []string {
 func TestGraphShapes(t *testing.T) {
 	s := load(t, DefaultOptions(), "graph_shapes.json")
 	g := s.Graph(s.Workflows[0])
-	if len(g.Nodes) != 10 || g.Node("Note") != nil {
-		t.Errorf("%d nodes (sticky %v), want 10 without the sticky note", len(g.Nodes), g.Node("Note"))
+	if len(g.Nodes) != 11 || g.Node("Note") != nil {
+		t.Errorf("%d nodes (sticky %v), want 11 without the sticky note", len(g.Nodes), g.Node("Note"))
 	}
 	// Switch v3 with two rules and an extra fallback output: the error output is index 3.
 	errs := g.ErrorOutputs(g.Node("Route"))
@@ -47,7 +47,7 @@ func TestGraphShapes(t *testing.T) {
 			t.Errorf("%s: reachable, error path, sub-node, trigger = %v, want %v", c.name, got, want)
 		}
 	}
-	if diff := cmp.Diff([]string{"Parser", "Sheet tool"}, names(g.SubNodes(g.Node("Agent"), ""))); diff != "" {
+	if diff := cmp.Diff([]string{"Parser", "Chat model", "Sheet tool"}, names(g.SubNodes(g.Node("Agent"), ""))); diff != "" {
 		t.Errorf("sub-nodes of Agent (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"Sheet tool"}, names(g.SubNodes(g.Node("Agent"), ConnTool))); diff != "" {
@@ -150,11 +150,13 @@ func subNodeMesh(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"name":"mesh","nodes":[{"name":"Start","type":"n8n-nodes-base.manualTrigger","parameters":{}},` +
 		`{"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","parameters":{"promptType":"define","text":"q"}},` +
-		`{"name":"Lone","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}}`)
+		`{"name":"Lone","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}},` +
+		`{"name":"Model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","parameters":{}}`)
 	for i := range n {
 		fmt.Fprintf(&b, `,{"name":"T%d","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","parameters":{}}`, i)
 	}
-	b.WriteString(`],"connections":{"Start":{"main":[[{"node":"Agent","type":"main","index":0}]]}`)
+	b.WriteString(`],"connections":{"Start":{"main":[[{"node":"Agent","type":"main","index":0}]]},` +
+		`"Model":{"ai_languageModel":[[{"node":"Agent","type":"ai_languageModel","index":0}]]}`)
 	for i := range n {
 		fmt.Fprintf(&b, `,"T%d":{"ai_tool":[[{"node":"Agent","type":"ai_tool","index":0}`, i)
 		for j := range n {
@@ -309,8 +311,10 @@ func TestUnrunOutputs(t *testing.T) {
 	} {
 		js := `{"name":"w","nodes":[
 		  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},` + c.node + `,
-		  {"name":"Next","type":"n8n-nodes-base.noOp","typeVersion":1}],
+		  {"name":"Next","type":"n8n-nodes-base.noOp","typeVersion":1},
+		  {"name":"M","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1}],
 		 "connections":{"Start":{"main":[[{"node":"A","type":"main","index":0}]]},
+		  "M":{"ai_languageModel":[[{"node":"A","type":"ai_languageModel","index":0}]]},
 		  "A":{"main":[` + strings.Repeat("[],", c.out) + `[{"node":"Next","type":"main","index":0}]]}}}`
 		s := buildJSON(t, js)
 		g := s.Graph(s.Workflows[0])

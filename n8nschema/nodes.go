@@ -59,7 +59,8 @@ type nodeEntry struct {
 	ops      []resourceOps
 	// required are the parameters n8n finds missing when empty whatever
 	// the node's other values ("+name": only a stored "" is missing, its
-	// default is not empty); MissingRequired reads them.
+	// default is not empty; "~name": a resource locator; "name:a,b":
+	// only at resource a or b); MissingRequired reads them.
 	required string
 }
 

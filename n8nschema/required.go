@@ -12,7 +12,9 @@ var webhookPaths = map[string]bool{
 
 // MissingRequired returns a parameter of n that n8n finds missing
 // whatever n's other values: required, shown for every value, and empty
-// ("" or absent when its default is ""). Every execution whose start
+// ("" or absent when its default is ""; a resource locator whose value
+// is "", n8nschema's "~" entries), at the resources its display depends
+// on when it depends on one (":sheet"). Every execution whose start
 // reaches n along main connections fails on it before any node runs,
 // production ones included (n8n-core workflow-execute.js
 // checkForWorkflowIssues, WorkflowHasIssuesError), and n8n refuses to
@@ -41,7 +43,12 @@ func MissingRequired(n *Node) (string, bool) {
 	}
 	for _, name := range strings.Fields(e.required) {
 		name, filled := strings.CutPrefix(name, "+")
+		name, locator := strings.CutPrefix(name, "~")
+		name, resources, gated := strings.Cut(name, ":")
 		if name == "path" && webhookPaths[n.Type] {
+			continue
+		}
+		if gated && !atResource(n, e.resource, resources) {
 			continue
 		}
 		v, ok := n.Param(name)
@@ -51,7 +58,35 @@ func MissingRequired(n *Node) (string, bool) {
 		case ok && v.Kind() == String && v.Raw() == `""`:
 			// The stored text itself: "=" is an expression, not empty.
 			return name, true
+		case ok && locator && v.Kind() == Object:
+			// n8n-workflow type-guards.js isValidResourceLocatorParameterValue:
+			// a number is a value, else the value must be truthy.
+			if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
+				return name, true
+			}
 		}
 	}
 	return "", false
+}
+
+// atResource reports a node certainly at one of resources (comma
+// separated): its resource is that literal, or absent with the default
+// def among them. An expression is not judged.
+func atResource(n *Node, def, resources string) bool {
+	r := def
+	if v, ok := n.Param("resource"); ok {
+		if v.Kind() != String || v.IsExpr() {
+			return false
+		}
+		r = v.Str()
+	}
+	if r == "" {
+		return false
+	}
+	for _, x := range strings.Split(resources, ",") {
+		if x == r {
+			return true
+		}
+	}
+	return false
 }

@@ -86,13 +86,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "embed-english-v2.0"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsDatabricks": {
-			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api"},
+			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api", required: "~model"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-embedding-001"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsGoogleVertex": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googleApi", model: "text-embedding-005"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googleApi", model: "text-embedding-005", required: "~projectId"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsHuggingFaceInference": {
 			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens"},
@@ -104,7 +104,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-embed"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsNvidia": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOllama": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
@@ -114,7 +114,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-3-small"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOracleDb": {
-			{v: []float64{1}, outputs: 0, creds: "oracleDBApi", model: "ALL_MINILM_L12_V2"},
+			{v: []float64{1}, outputs: 0, creds: "oracleDBApi", model: "ALL_MINILM_L12_V2", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.googleGemini": {
 			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", ops: []resourceOps{
@@ -156,7 +156,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "command-a-03-2025"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatDatabricks": {
-			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api"},
+			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api", required: "~model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatDeepSeek": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "deepSeekApi", model: "deepseek-chat"},
@@ -166,7 +166,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-3-flash-preview"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGoogleVertex": {
-			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash"},
+			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash", required: "~projectId"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGroq": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "groqApi", model: "llama3-8b-8192"},
@@ -213,7 +213,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenAi": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenHuggingFaceInference": {
 			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "mistralai/Mistral-Nemo-Base-2407"},
@@ -222,7 +222,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClient": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl"},
+			{v: []float64{1, 1.1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl ~tool"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClientTool": {
 			{v: []float64{1}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "sseEndpoint"},
@@ -384,7 +384,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi", required: "+indexName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "~chromaCollection"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemory": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1},
@@ -396,10 +396,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMilvus": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "milvusApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "milvusApi", required: "~milvusCollection"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMongoDBAtlas": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb", required: "+embedding +metadata_field vectorIndexName"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb", required: "~mongoCollection +embedding +metadata_field vectorIndexName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreOracleDBVector": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "oracleDBApi"},
@@ -408,31 +408,31 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "postgres"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePinecone": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "pineconeApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "pineconeApi", required: "~pineconeIndex"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePineconeInsert": {
-			{v: []float64{1}, outputs: 1, creds: "pineconeApi"},
+			{v: []float64{1}, outputs: 1, creds: "pineconeApi", required: "~pineconeIndex"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePineconeLoad": {
-			{v: []float64{1}, outputs: 0, creds: "pineconeApi"},
+			{v: []float64{1}, outputs: 0, creds: "pineconeApi", required: "~pineconeIndex"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreQdrant": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "qdrantApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "qdrantApi", required: "~qdrantCollection"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreRedis": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "redis"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "redis", required: "~redisIndex"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabase": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "supabaseApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "supabaseApi", required: "~tableName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseInsert": {
-			{v: []float64{1}, outputs: 1, creds: "supabaseApi", required: "+queryName"},
+			{v: []float64{1}, outputs: 1, creds: "supabaseApi", required: "~tableName +queryName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseLoad": {
-			{v: []float64{1}, outputs: 0, creds: "supabaseApi", required: "+queryName"},
+			{v: []float64{1}, outputs: 0, creds: "supabaseApi", required: "~tableName +queryName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreWeaviate": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "weaviateApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "weaviateApi", required: "~weaviateCollection"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZep": {
 			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "zepApi", required: "collectionName"},
@@ -485,7 +485,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey", required: "event"},
 		},
 		"n8n-nodes-base.adalo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", required: "collectionId:collection", ops: []resourceOps{
 				{"collection", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -514,19 +514,19 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.airtable": {
-			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~application ~table", ops: []resourceOps{
 				{"", "read", "append:c delete:d list read update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", required: "+~base:record ~table:record", ops: []resourceOps{
 				{"base", "getMany", "getMany getSchema"},
 				{"record", "get", "create:c upsert:u deleteRecord:d get search update:u"},
 			}},
 		},
 		"n8n-nodes-base.airtableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "triggerField"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~baseId ~tableId triggerField"},
 		},
 		"n8n-nodes-base.airtop": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", required: "+sessionId:window +sessionId:interaction +windowId:interaction", ops: []resourceOps{
 				{"agent", "run", "run:x"},
 				{"extraction", "getPaginated", "query getPaginated scrape"},
 				{"file", "getMany", "deleteFile:d get getMany load upload:c"},
@@ -542,7 +542,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "amqp"},
 		},
 		"n8n-nodes-base.apiTemplateIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", required: "+operation:image +operation:pdf +operation:account", ops: []resourceOps{
 				{"account", "get", "get"},
 				{"image", "create", "create:c"},
 				{"pdf", "create", "create:c"},
@@ -591,7 +591,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsDynamoDb": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", required: "+tableName:item", ops: []resourceOps{
 				{"item", "upsert", "upsert:u delete:d get getAll"},
 			}},
 		},
@@ -642,7 +642,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsSnsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "~topic"},
 		},
 		"n8n-nodes-base.awsSqs": {
 			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
@@ -691,7 +691,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.beeminder": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource +operation:charge +operation:datapoint +operation:goal +operation:user +goalName:datapoint", ops: []resourceOps{
 				{"charge", "create", "create:c"},
 				{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
 				{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
@@ -699,8 +699,8 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bitbucketTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource"},
-			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource workspace:workspace,repository repository:repository"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource workspace:workspace,repository repository:repository"},
 		},
 		"n8n-nodes-base.bitly": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", ops: []resourceOps{
@@ -758,7 +758,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ciscoWebexTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource +event:attachmentAction +event:membership +event:message +event:room +event:meeting +event:recording +event:telephonyCall +event:all"},
 		},
 		"n8n-nodes-base.citrixAdc": {
 			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", ops: []resourceOps{
@@ -794,7 +794,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", required: "team"},
 		},
 		"n8n-nodes-base.clockify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", required: "+projectId:task", ops: []resourceOps{
 				{"client", "create", "create:c delete:d get getAll update:u"},
 				{"project", "create", "create:c delete:d get getAll update:u"},
 				{"tag", "create", "create:c delete:d getAll update:u"},
@@ -813,7 +813,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.cockpit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", required: "collection:collection form:form singleton:singleton", ops: []resourceOps{
 				{"collection", "getAll", "create:c getAll update:u"},
 				{"form", "submit", "submit:c"},
 				{"singleton", "get", "get"},
@@ -894,7 +894,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi", required: "resource event"},
 		},
 		"n8n-nodes-base.cortex": {
-			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource +operation:analyzer +operation:responder responder:responder entityType:responder +operation:job", ops: []resourceOps{
 				{"analyzer", "execute", "execute:x"},
 				{"job", "get", "get report"},
 				{"responder", "execute", "execute:x"},
@@ -925,7 +925,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.currentsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi", required: "~projectId"},
 		},
 		"n8n-nodes-base.customerIo": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", ops: []resourceOps{
@@ -939,13 +939,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "customerIoApi"},
 		},
 		"n8n-nodes-base.dataTable": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", required: "+~dataTableId:row", ops: []resourceOps{
 				{"row", "insert", "deleteRows:d get rowExists rowNotExists insert:c update:u upsert:u"},
 				{"table", "list", "clear:d create:c delete:d list update:u"},
 			}},
 		},
 		"n8n-nodes-base.databricks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", resource: "databricksSql", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", resource: "databricksSql", required: "volumePath:files", ops: []resourceOps{
 				{"databricksSql", "executeQuery", "executeQuery:x"},
 				{"files", "listDirectory", "createDirectory:c deleteDirectory:d deleteFile:d downloadFile getFileInfo listDirectory uploadFile:c"},
 				{"genie", "startConversation", "createMessage:c executeMessageQuery:x getMessage getSpace getQueryResults startConversation:u"},
@@ -994,7 +994,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.discourse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", required: "+operation:category +operation:group +operation:post +operation:user +operation:userGroup", ops: []resourceOps{
 				{"category", "create", "create:c getAll update:u"},
 				{"group", "create", "create:c get getAll update:u"},
 				{"post", "create", "create:c get getAll update:u"},
@@ -1122,7 +1122,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi:accessToken facebookGraphApiOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "+hostUrl +httpRequestMethod graphApiVersion node"},
 		},
 		"n8n-nodes-base.facebookLeadAdsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api", required: "+event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api", required: "+event ~page ~form"},
 		},
 		"n8n-nodes-base.facebookTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi:accessToken facebookGraphAppOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "appId +object"},
@@ -1161,7 +1161,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken", required: "formId"},
 		},
 		"n8n-nodes-base.freshdesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource +operation:ticket +operation:contact", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
@@ -1247,7 +1247,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.githubTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", required: "~owner ~repository"},
 		},
 		"n8n-nodes-base.gitlab": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "owner", ops: []resourceOps{
@@ -1279,7 +1279,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2"},
 		},
 		"n8n-nodes-base.goToWebinar": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", required: "+webinarKey:attendee +sessionKey:attendee", ops: []resourceOps{
 				{"attendee", "get", "get getAll getDetails"},
 				{"coorganizer", "get", "create:c delete:d getAll reinvite:c"},
 				{"panelist", "get", "create:c delete:d getAll reinvite:c"},
@@ -1295,7 +1295,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleAds": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", required: "managerCustomerId:campaign clientCustomerId:campaign", ops: []resourceOps{
 				{"campaign", "getAll", "getAll get"},
 			}},
 		},
@@ -1339,13 +1339,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api", required: "+event"},
 		},
 		"n8n-nodes-base.googleCalendar": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "+~calendar:calendar +~calendar:event", ops: []resourceOps{
 				{"calendar", "availability", "availability"},
 				{"event", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleCalendarTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api", required: "triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api", required: "~calendarId triggerOn"},
 		},
 		"n8n-nodes-base.googleChat": {
 			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", required: "+resource", ops: []resourceOps{
@@ -1360,7 +1360,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleCloudStorage": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "+bucketName:object", ops: []resourceOps{
 				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
 				{"object", "getAll", "create:c delete:d get getAll update:u"},
 			}},
@@ -1416,21 +1416,21 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleSheets": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", required: "sheetId:sheet", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "sheetId:sheet", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", ops: []resourceOps{
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "+~documentId:sheet", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
 				{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleSheetsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2", required: "+event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2", required: "~documentId ~sheetName +event"},
 		},
 		"n8n-nodes-base.googleSlides": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", ops: []resourceOps{
@@ -1692,7 +1692,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api", required: "eventId"},
 		},
 		"n8n-nodes-base.koBoToolbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource +formId:file", ops: []resourceOps{
 				{"file", "get", "create:c delete:d get getAll"},
 				{"form", "get", "get getAll redeploy:u"},
 				{"hook", "getAll", "get getAll getLogs retryAll:u retryOne:u"},
@@ -1758,7 +1758,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "triggerOn"},
 		},
 		"n8n-nodes-base.loneScale": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource +type:item list:item", ops: []resourceOps{
 				{"company", "search", "search"},
 				{"contact", "enrich", "enrich source"},
 				{"item", "add", "add:c"},
@@ -1782,7 +1782,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource +operation:member +operation:memberTag +operation:listGroup +operation:campaign", ops: []resourceOps{
 				{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
 				{"listGroup", "getAll", "getAll"},
 				{"member", "create", "create:c delete:d get getAll update:u"},
@@ -1875,7 +1875,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 2.1, 3, 3.1, 3.2}, outputs: 1},
 		},
 		"n8n-nodes-base.messageAnAgent": {
-			{v: []float64{1, 2, 3, 3.1}, outputs: 1, flags: flagTool, required: "message"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "~agentId message"},
+			{v: []float64{2, 3, 3.1}, outputs: 1, flags: flagTool, required: "message"},
 		},
 		"n8n-nodes-base.messageBird": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", ops: []resourceOps{
@@ -2152,7 +2153,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", ops: []resourceOps{
 				{"row", "get", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{4}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", ops: []resourceOps{
+			{v: []float64{4}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", required: "+~projectId:row +~table:row +~projectId:linkrow +~table:linkrow", ops: []resourceOps{
 				{"row", "get", "create:c upsert:u update:u delete:d get search count upload:c"},
 				{"linkrow", "list", "list link unlink"},
 				{"base", "get", "getAll get"},
@@ -2198,7 +2199,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"note", "create", "create:c delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "odooApi:odooApi odooApiKeyApi:odooApiKeyApi", auth: "odooApiKeyApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "odooApi:odooApi odooApiKeyApi:odooApiKeyApi", auth: "odooApiKeyApi", resource: "contact", required: "~customResource:custom", ops: []resourceOps{
 				{"activity", "getAll", "create:c delete:d get getAll update:u"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"custom", "getAll", "create:c delete:d get getAll update:u"},
@@ -2561,7 +2562,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
 				{"row", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "+tableName:row", ops: []resourceOps{
 				{"row", "create", "create:c remove:d get list lock:c search unlock:d update:u"},
 				{"base", "snapshot", "snapshot:c metadata collaborator"},
 				{"link", "add", "add:c list remove:d"},
@@ -2572,7 +2573,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName"},
 		},
 		"n8n-nodes-base.securityScorecard": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource +operation:company +operation:industry +operation:invite +operation:portfolio +operation:portfolioCompany +operation:report", ops: []resourceOps{
 				{"company", "getFactor", "getFactor getFactorHistorical getHistoricalScore getScorecard getScorePlan"},
 				{"industry", "getFactor", "getFactor getFactorHistorical getScore"},
 				{"invite", "create", "create:c"},
@@ -2841,7 +2842,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi"},
 		},
 		"n8n-nodes-base.theHive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource +operation:alert +operation:observable +operation:case +operation:task +operation:log", ops: []resourceOps{
 				{"alert", "create", "count create:c executeResponder:x get getAll markAsRead:u markAsUnread:u merge:u promote:u update:u"},
 				{"case", "getAll", "count create:c executeResponder:x getAll get update:u"},
 				{"log", "getAll", "create:c executeResponder:x getAll get"},
@@ -2850,7 +2851,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.theHiveProject": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource +operation:alert +operation:case +operation:comment +operation:log +operation:observable +operation:page +operation:query +operation:task", ops: []resourceOps{
 				{"alert", "create", "create:c deleteAlert:d executeResponder:x get merge:u promote:u search update:u status:u"},
 				{"case", "create", "addAttachment:c create:c deleteAttachment:d deleteCase:d executeResponder:x get getAttachment getTimeline search update:u"},
 				{"comment", "add", "add:c deleteComment:d search update:u"},
@@ -2876,10 +2877,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.todoist": {
-			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:task", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:task +operation:project +operation:section +operation:comment +operation:label +operation:reminder", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
 				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
 				{"section", "create", "create:c delete:d get getAll update:u"},
@@ -3037,7 +3038,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.whatsApp": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", required: "+phoneNumberId:message recipientPhoneNumber:message", ops: []resourceOps{
 				{"message", "sendTemplate", "send:s sendAndWait:s sendTemplate:s"},
 				{"media", "mediaUpload", "mediaUpload:c mediaUrlGet mediaDelete:d"},
 			}},

@@ -116,18 +116,27 @@ reaches:
   Vertex AI and an OpenAI chat model whose base URL points elsewhere are not judged;
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take, a
   model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
-  (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts).
+  (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts);
+- an agent or chain (AI Agent, Basic LLM Chain, Summarization, Text Classifier, Information Extractor,
+  Sentiment Analysis, Question and Answer chain) with no enabled chat model connected: its model input is
+  required, and it asks for the model before it reads a prompt or calls a tool, so it fails with "A Chat
+  Model sub-node must be connected and enabled" (get-input-connection-data.ts validateInputConfiguration), and
+  its tools never run.
 
 A trigger also never starts a run when a node it reaches along main connections (at any depth, whatever
 the output, even one its runs would not take) leaves empty a parameter n8n requires whatever its other
 values: required, shown always (or by version alone), a text, options or date value, "" or absent with an
-empty default (an HTTP Request's URL, a Typeform Trigger's form). Before any node runs, every execution checks
+empty default (an HTTP Request's URL, a Typeform Trigger's form), or a resource locator whose value is ""
+(packages/workflow/src/type-guards.ts isValidResourceLocatorParameterValue: a Google Sheets Document, an
+Airtable base). One shown only for some resources is judged at a resource the node stores or defaults to
+(a Google Sheets Document at the "sheet" resource); when another parameter of the same name is shown for
+other values, only a stored empty value counts. Before any node runs, every execution checks
 its start node and the nodes after it and fails with "Workflow has issues"
 (packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues), production runs included, and
 n8n refuses to publish the workflow, naming the node (packages/cli/src/workflows/workflow-validation.service.ts
 validateNodeConfiguration). That finding is a note, since whoever publishes the workflow is told, unless the
-export shows it active, when its runs fail (a warning). Required parameters shown only for other values are
-not read.
+export shows it active, when its runs fail (a warning). Required parameters shown only for other values
+(an operation, an option) are not read.
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
@@ -247,6 +256,18 @@ it once the package is installed.`,
 			}
 			if m, model, ok := retiredModelOf(g, n); ok {
 				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
+			}
+			// The fix leads with the reason the message names, the
+			// first the node meets (analyze failsFirst order).
+			switch {
+			case strings.Contains(why, "A Chat Model sub-node must be connected"):
+				d.Fix = fmt.Sprintf("Connect an enabled chat model sub-node to %q, or remove the node if it is unfinished", n.Name)
+			case strings.Contains(why, "No prompt specified"):
+				fix := fmt.Sprintf("Set the prompt of %q to Define below (promptType \"define\") with the text it should read from the items it is fed", n.Name)
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
 			}
 			if n8nschema.LiteralKey(n) {
 				// The key is refused first: a live model alone would not make it work.

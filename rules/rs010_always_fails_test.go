@@ -67,6 +67,9 @@ func TestRS010UnloadableFix(t *testing.T) {
 		{"start_node_of_a_called_workflow", `Replace the Start node "Start" with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one`, 0},
 		{"start_node_runs_the_workflow", `Replace the Start node "Start" with a Manual Trigger (n8n-nodes-base.manualTrigger)`, 0},
 		{"trigger_n8n_does_not_ship", `Replace "User Habit Submission" with a node of a type n8n ships, or of an installed community package (whose types name that package)`, 0},
+		// The fix leads with the first reason, the one the message names.
+		{"agent_with_no_chat_model", `Connect an enabled chat model sub-node to "Digest Agent", or remove the node if it is unfinished`, 0},
+		{"agent_without_prompt_and_a_retired_model", `Set the prompt of "AI Agent" to Define below (promptType "define") with the text it should read from the items it is fed; then move "Gemini" to a model Google still serves: "gemini-2.0-flash-lite-001" stopped answering on 2026-06-01`, 0},
 	} {
 		path := "testdata/RS010/" + c.fixture + ".json"
 		src, err := os.ReadFile(path)

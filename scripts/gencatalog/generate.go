@@ -349,10 +349,15 @@ func (d description) at(v float64) (entry, error) {
 // every value (no display condition, or one on @version alone, read at
 // v), and a string, options or dateTime of one value, which n8n's
 // addToIssuesIfMissing finds missing when it is "" or absent
-// (n8n-workflow node-helpers.js getParameterIssues); a name two
-// properties share is left out. A name is written
+// (n8n-workflow node-helpers.js getParameterIssues), or a resource
+// locator, missing when its value is "" (type-guards.js
+// isValidResourceLocatorParameterValue). A name is written
 // "+name" when its default is not empty: only a stored "" is then
-// missing. Space separated, in description order.
+// missing; "~name" for a resource locator. A parameter shown only for
+// some values of resource (and @version) is written with them,
+// "name:sheet,spreadsheet", judged only at those resources; a name two
+// properties share is left out unless each is so gated, and then only a
+// stored empty value counts ("+"). Space separated, in description order.
 func (d description) required(v float64) string {
 	named := map[string]int{} // a name two properties share takes its value from the one shown
 	for _, p := range d.Properties {
@@ -360,36 +365,85 @@ func (d description) required(v float64) string {
 	}
 	var out []string
 	for _, p := range d.Properties {
-		if !p.Required || named[p.Name] > 1 || p.TypeOptions.MultipleValues != nil && p.TypeOptions.MultipleValues != false {
+		if !p.Required || p.TypeOptions.MultipleValues != nil && p.TypeOptions.MultipleValues != false {
 			continue
 		}
+		locator := false
 		switch p.Type {
 		case "string", "options", "dateTime":
+		case "resourceLocator", "workflowSelector", "agentSelector":
+			locator = true
 		default:
 			continue
 		}
+		resources := ""
 		if do := p.DisplayOptions; do != nil {
-			versionOnly := true
-			for _, m := range []map[string][]any{do.Show, do.Hide} {
-				for k := range m {
-					versionOnly = versionOnly && k == "@version"
-				}
+			gated, ok := resourceGate(do)
+			at := &displayOptions{Show: map[string][]any{}, Hide: do.Hide} // the @version part
+			if vs, has := do.Show["@version"]; has {
+				at.Show["@version"] = vs
 			}
-			if !versionOnly || !shown(do, v, nil) {
+			if !ok || !shown(at, v, nil) {
 				continue
 			}
+			resources = gated
+		}
+		if named[p.Name] > 1 && resources == "" {
+			continue
 		}
 		name := p.Name
-		if def, ok := p.Default.(string); !ok || def != "" {
+		if locator {
+			name = "~" + name
+			if m, ok := p.Default.(map[string]any); ok && m["value"] != "" && m["value"] != nil {
+				name = "+" + name
+			}
+		} else if def, ok := p.Default.(string); !ok || def != "" {
 			if p.Default != nil {
 				name = "+" + name
 			}
+		}
+		if named[p.Name] > 1 && !strings.HasPrefix(name, "+") {
+			name = "+" + name
+		}
+		if resources != "" {
+			name += ":" + resources
 		}
 		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// resourceGate reads display options that hang on @version and resource
+// alone, no hide but on @version: the resources shown, comma separated
+// ("" when on @version alone); false for any other condition.
+func resourceGate(do *displayOptions) (string, bool) {
+	for k := range do.Hide {
+		if k != "@version" {
+			return "", false
+		}
+	}
+	var res []string
+	for k, vals := range do.Show {
+		switch k {
+		case "@version":
+		case "resource":
+			for _, x := range vals {
+				s, ok := x.(string)
+				if !ok || s == "" || strings.ContainsAny(s, ", :") {
+					return "", false
+				}
+				res = append(res, s)
+			}
+			if len(res) == 0 {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	return strings.Join(res, ","), true
 }
 
 // credentials lists the node's credential types, sorted, space separated.

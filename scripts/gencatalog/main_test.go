@@ -290,8 +290,10 @@ func TestGatedOperationsOfInstalledN8n(t *testing.T) {
 }
 
 // TestRequired pins which parameters are empty whatever the node's other
-// values: required, shown always or by @version alone, one string-like
-// value, and a name no other property holds.
+// values: required, shown always or by @version alone (or by resource,
+// written with it), one string-like value or a resource locator ("~"),
+// and a name no other property holds unless each is gated by resource
+// ("+": only a stored empty value).
 func TestRequired(t *testing.T) {
 	var d description
 	if err := json.Unmarshal([]byte(`{"name": "x", "version": [1, 2], "properties": [
@@ -303,11 +305,17 @@ func TestRequired(t *testing.T) {
 	  {"name": "count", "type": "number", "default": 1, "required": true},
 	  {"name": "table", "type": "string", "default": "", "required": true},
 	  {"name": "table", "type": "string", "default": "", "displayOptions": {"show": {"operation": ["get"]}}},
-	  {"name": "note", "type": "string", "default": ""}
+	  {"name": "note", "type": "string", "default": ""},
+	  {"name": "base", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true},
+	  {"name": "model", "type": "resourceLocator", "default": {"mode": "list", "value": "gpt-4o"}, "required": true},
+	  {"name": "doc", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["sheet", "file"]}}},
+	  {"name": "doc", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["spreadsheet"], "operation": ["delete"]}}},
+	  {"name": "sheet", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["sheet"], "operation": ["append"]}}},
+	  {"name": "cell", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"resource": ["sheet"], "@version": [2]}, "hide": {"@version": [1]}}}
 	]}`), &d); err != nil {
 		t.Fatal(err)
 	}
-	for v, want := range map[float64]string{1: "url +method", 2: "url +method since"} {
+	for v, want := range map[float64]string{1: "url +method ~base +~model +~doc:sheet,file", 2: "url +method since ~base +~model +~doc:sheet,file cell:sheet"} {
 		if got := d.required(v); got != want {
 			t.Errorf("required(%v) = %q, want %q", v, got, want)
 		}
