@@ -379,9 +379,9 @@ func (g *Graph) failing() {
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
 		}
-		if why, ok := missingNodeRef(g, i); ok {
+		if param, name, ok := missingNodeRef(g, i); ok {
 			// It throws while it reads its parameters: before any request.
-			r.Refusal, r.ok = n8nschema.Refusal{Why: why, Fails: true, NoCall: true}, true
+			r.Refusal, r.ok = n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true
 		}
 	}
 	mark := func(m *[]bool, i int) {

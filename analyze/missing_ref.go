@@ -31,12 +31,11 @@ var namedRefRE = lazyregexp.New(`\$(?:\(|items\(|node\[)\s*(?:'([^'"\\]+)'|"([^'
 // only when that line runs), and only a reference no ?, && or || comes
 // before within its {{ }} (a branch of the expression may never read it).
 // A name held in a variable or written with an escape is not judged.
-func missingNodeRef(g *Graph, i int) (string, bool) {
+func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 	nd := g.Nodes[i]
 	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
-		return "", false
+		return "", "", false
 	}
-	param, name := "", ""
 	nd.Params().Walk(func(rel string, v n8nschema.Value) {
 		if name != "" || !v.IsExpr() {
 			return
@@ -71,8 +70,24 @@ func missingNodeRef(g *Graph, i int) (string, bool) {
 			}
 		}
 	})
-	if name == "" {
-		return "", false
+	return param, name, name != ""
+}
+
+// missingRefWhy says why such a node fails.
+func missingRefWhy(param, name string) string {
+	return "its parameter " + strconv.Quote(param) + " reads node " + strconv.Quote(name) + ", which the workflow does not have: n8n throws \"Referenced node doesn't exist\" on every item, before the node does anything"
+}
+
+// MissingNodeRef reports an enabled node that fails on every item since a
+// parameter expression reads a node the workflow does not have
+// (missingNodeRef), with the parameter and the name it reads: not one
+// refused for another reason first.
+func (g *Graph) MissingNodeRef(n *n8nschema.Node) (param, name string, ok bool) {
+	i, known := g.index(n)
+	if !known || n.Disabled {
+		return "", "", false
 	}
-	return "its parameter " + strconv.Quote(param) + " reads node " + strconv.Quote(name) + ", which the workflow does not have: n8n throws \"Referenced node doesn't exist\" on every item, before the node does anything", true
+	param, name, ok = missingNodeRef(g, i)
+	r, _ := g.refused(i)
+	return param, name, ok && r.Why == missingRefWhy(param, name) // not refused for another reason first
 }
