@@ -365,6 +365,9 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 // output instead; a root that fails before it calls its sub-nodes
 // (failsFirst), whose sub-nodes never run whatever it does on error.
 //
+// So does a node whose parameters read a node the workflow does not have
+// (missingNodeRef).
+//
 // A node that returns no items (n8nschema.RefusedCall with NoItems) does
 // not fail, but nothing leaves its regular outputs either: n8n runs no
 // node on an empty output.
@@ -373,6 +376,13 @@ func (g *Graph) failing() {
 	for i, nd := range g.Nodes {
 		r := &g.refusals[i]
 		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+		if r.ok && r.Fails && r.NoCall || nd.Disabled {
+			continue
+		}
+		if param, name, ok := missingNodeRef(g, i); ok {
+			// It throws while it reads its parameters: before any request.
+			r.Refusal, r.ok = n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true
+		}
 	}
 	mark := func(m *[]bool, i int) {
 		if *m == nil {

@@ -240,6 +240,39 @@ func ConversesIn(g *Graph, t *n8nschema.Node) bool {
 	return Converses(t) || t.Type == n8nschema.TypeWebhook && g.relaysChat(t)
 }
 
+// RepliesToSender reports whether the runs a messaging trigger starts
+// (ConversesIn) may answer the person who wrote, so that a failed run is
+// an answer that does not come. A Webhook that relays a chat answers
+// already (RelaysChat); a chat app's trigger must reach, its agents' tools
+// included, a node that sends a chat message (an effect Message, e-mail
+// aside) through the trigger's own app (a Telegram node after a Telegram
+// Trigger) or to a recipient the run's data gives (a chat id, a phone, a
+// channel in {{ }}). A relay that forwards each message elsewhere, to a
+// fixed Slack channel or a board, never answers: its sender expects
+// nothing, and sees nothing when a run fails. A chat (the Chat Trigger)
+// shows its user the answer or the error itself.
+func RepliesToSender(g *Graph, t *n8nschema.Node) bool {
+	if !Converses(t) || t.Type == n8nschema.TypeChatTrigger || t.Type == n8nschema.TypeManualChatTrigger {
+		return true
+	}
+	app := strings.TrimSuffix(t.Type, "Trigger")
+	reach := g.walk(true, []*n8nschema.Node{t})
+	for _, n := range g.chatSenders() {
+		if n == t || !reach[n] {
+			continue
+		}
+		if strings.TrimSuffix(n.Type, "Tool") == app {
+			return true
+		}
+		for _, x := range chatRecipients(n) {
+			if strings.HasPrefix(x, "=") && strings.Contains(x, "{{") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // RelaysChat reports whether the workflow a Webhook starts answers the
 // sender in a messaging app, or takes an inbound text message as a
 // messaging app's trigger does (smsInbound): a node it runs sends a chat message (a chat

@@ -195,13 +195,13 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 		res = d.DefaultResource() // a node with no resource parameter never reads one
 	}
 	if d.resourceOps(res) == nil {
-		r := noBranchRefusal(typ, d.Version, true)
+		r := noBranchRefusal(typ, d, true)
 		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
 		return r, true
 	}
 	if op != "" {
 		if _, listed := d.operationOf(res, absent, op); !listed {
-			r := noBranchRefusal(typ, d.Version, false)
+			r := noBranchRefusal(typ, d, false)
 			forRes := ""
 			if res != "" {
 				forRes = " for " + quoteList([]string{res})
@@ -304,10 +304,26 @@ func throwsAtStart(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 
 // noBranchRefusal is what a node does with a resource (or operation) it
 // does not define, and the words that say so (after the reason).
-func noBranchRefusal(typ string, v float64, resource bool) Refusal {
+//
+// A declarative node finds no routing for it: routing-node.js
+// getRequestOptionsFromParameters merges the routing of the option whose
+// value matches (options.filter(o => o.value === value), about line 561)
+// and of the properties shown for it, so none is merged, and runNode still
+// sends one request per item built from requestDefaults alone: the node's
+// base URL with no path or body (a GET, the helper's default). That request
+// does none of the node's work and nothing is billed, so it counts as no
+// call. What the node returns is that bare answer, or an error when the
+// service refuses it (not read; the legacy OpenAI node sets
+// ignoreHttpStatusErrors and passes any answer on, OpenAi.node.js
+// requestDefaults), so it is not judged to fail.
+func noBranchRefusal(typ string, d NodeVersion, resource bool) Refusal {
 	if typ == openAiApp {
 		return Refusal{Fails: true, NoCall: true}
 	}
+	if d.Declarative() {
+		return Refusal{Why: ": a declarative node finds no routing for it, so n8n sends only a bare request to the service's base URL, which does none of the node's work and bills nothing", NoCall: true}
+	}
+	v := d.Version
 	b := branchUnread
 	for _, x := range noBranches {
 		if x.typ == typ && v >= x.from && v <= x.to {

@@ -119,7 +119,8 @@ func TestRefusedCallFails(t *testing.T) {
 // TestUndefinedOperation: what a node set to a resource or operation no
 // configuration defines does, as its code says (noBranches): it throws, or
 // returns no items or an empty item, sending no request; a node whose code
-// was not read may still send one (Telegram sends to the bare endpoint). An
+// was not read may still send one (Telegram sends to the bare endpoint); a
+// declarative node sends only a bare request to its base URL. An
 // operation n8n shows only for another parameter's value (Ghost's admin
 // API, TheHive's loaded lists, Discord's webhook) is defined.
 func TestUndefinedOperation(t *testing.T) {
@@ -137,6 +138,10 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false},
 		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false},
 		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false},
+		// A declarative node finds no routing: a bare request to its base
+		// URL, no call of the node's work, and whatever answers passes on.
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"text","operation":"generate","model":"gpt-4"}}`, true, false, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, true, false, true, false},
 		// Defined in some configuration, or not judged.
 		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableOAuth2Api","resource":"record","operation":"append"}}`, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"}}`, false, false, false, false},

@@ -101,6 +101,13 @@ reaches:
   step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
   the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
   createVmExecutableCode; only a name of capitals, digits and underscores is judged, which no global has);
+- a node whose parameter expression reads, by name, a node the workflow does not have ($('HTTP Request1'),
+  $node["Config"], $items("Old Sheet"), left behind when a node was renamed or removed): n8n throws "Referenced
+  node doesn't exist" as it evaluates the parameter, on every item, before any request
+  (packages/workflow/src/workflow-data-proxy.ts). Only what surely runs is judged: a node of the main flow, not
+  a trigger, a sub-node (a tool reads its parameters only when called) or a Code node (its code is no parameter
+  expression: a $('X') there throws only when that line runs), and a reference no ?, && or || comes before in
+  its {{ }}; a name held in a variable is not judged. No rule counts the calls or writes after such a node;
 - a model call, by a literal model id, to a model its provider has shut down: a chat model or app node of
   OpenAI, Anthropic or the Gemini API with the provider's credential, or an HTTP Request to the provider's
   generation endpoint ("gpt-4-1106-preview", shut down by OpenAI on 2026-03-26; "gemini-2.0-flash", by Google
@@ -279,6 +286,9 @@ it once the package is installed.`,
 			}
 			if mem, ok := g.SessionMemory(n); ok && strings.Contains(why, "No session ID found") {
 				d.Fix = sessionFix(mem, n)
+			}
+			if param, name, ok := g.MissingNodeRef(n); ok {
+				d.Fix = fmt.Sprintf("Make %q of %q read a node the workflow has (the node %q was renamed or removed)", param, n.Name, name)
 			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)

@@ -35,7 +35,10 @@ receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger
 sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields, or one a
 WhatsApp gateway posts messages to, whose text sits in a message object of the body, text.message or
 message.conversation, and whose run posts a message to the phone or chat id that request carried) is a note: the
-person who wrote sees no answer come. A form or a shop event posts its fields flat and is no conversation. A Twilio Trigger that hears only call summaries, or a webhook that takes
+person who wrote sees no answer come. That holds only for a bot that answers: an app trigger's run must send a chat
+message through the trigger's own app or to a recipient its data gives (a chat id in {{ }}); a relay that forwards
+each message to a fixed channel, a board or a sheet and never answers is judged as any app trigger, since its
+sender expects nothing and nobody sees a lost message. A form or a shop event posts its fields flat and is no conversation. A Twilio Trigger that hears only call summaries, or a webhook that takes
 Twilio's delivery statuses, is a machine's. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
 false or no field says nothing either way (n8n import:workflow deactivates what it imports unless
@@ -47,7 +50,10 @@ cannot be made as written (an HTTP Request with no URL, a placeholder host such 
 yourdomain.com, a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
 no prompt, a chat model sent to OpenAI's legacy completions endpoint; an app node set to a resource or
 operation its code has no branch for, which throws or sends nothing: Airtable v1's "create", Slack v1's
-"postMessage", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts, Slack/V1/SlackV1.node.ts), nor a
+"postMessage", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts, Slack/V1/SlackV1.node.ts; a declarative
+node at one its description lacks, for which n8n's routing adds no request and sends only a bare one to the
+service's base URL: the legacy OpenAI node's text "generate", packages/core/src/execution-engine/routing-node.ts),
+nor a node after a node that reads, in a parameter, a node the workflow does not have (RS010), nor a
 node after such a refused call, where the run stops, or after a node that returns no items (Notion v2 set to
 an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts), nor a call n8n never reaches
 because the execution ends first: after a node with a connection to a missing node, which n8n ends the
@@ -107,7 +113,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if len(calls) == 0 || analyze.LeavesNothing(analyze.ReachFrom(g, t)) {
 				continue // no call, or nothing a failed run would lose
 			}
-			person := analyze.ConversesIn(g, t)
+			person := analyze.ConversesIn(g, t) && analyze.RepliesToSender(g, t)
 			if trigger != nil && person {
 				continue
 			}
