@@ -143,6 +143,9 @@ type Graph struct {
 	// cut marks the edges whose items never arrive because a node that
 	// runs before their target ends the execution first (aborting).
 	cut map[*Edge]bool
+	// shadowed marks the edges out of a Switch rule that repeats an
+	// earlier rule: it never fires (shadowedRules).
+	shadowed map[*Edge]bool
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string
@@ -339,6 +342,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 		next[n+int(e.to)]++
 	}
 	g.failing()
+	g.shadowedRules()
 	g.aborting()
 	g.neverDone(sc)
 	g.reachability(sc)
@@ -1573,7 +1577,8 @@ func (g *Graph) starts(buf []int32) []int32 {
 // (failing), or the true or error
 // output of a gate that throws and continues, keeping its items (failing),
 // or any output of a node after which n8n ends the execution, or it is
-// cut because such a node runs before its target (aborting).
+// cut because such a node runs before its target (aborting), or it leaves
+// a Switch rule that repeats an earlier one (shadowedRules).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
 func (g *Graph) dead(e *Edge) bool {
@@ -1581,7 +1586,7 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] || g.shadowed[e] {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
