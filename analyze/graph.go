@@ -53,7 +53,9 @@ type Graph struct {
 	// node's run returns one list of items per output it declares, and
 	// the engine follows a connection only when its output's list has
 	// items (n8n-core execution-engine/workflow-execute.js, after a node
-	// runs). They are not in Edges, and no walk follows them.
+	// runs). So are the outputs of a Switch rule that repeats an earlier
+	// one, whose list is always empty (shadowedRules). They are not in
+	// Edges, and no walk follows them.
 	Unrun []*Edge
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
@@ -143,9 +145,6 @@ type Graph struct {
 	// cut marks the edges whose items never arrive because a node that
 	// runs before their target ends the execution first (aborting).
 	cut map[*Edge]bool
-	// shadowed marks the edges out of a Switch rule that repeats an
-	// earlier rule: it never fires (shadowedRules).
-	shadowed map[*Edge]bool
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string
@@ -306,11 +305,13 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 					// output 0 and has no other, error output included
 					// (workflow-execute.js handleDisabledNode).
 					k.n, k.known = 1, true
+				} else {
+					k.shadowed = shadowedRules(from)
 				}
 				k.read = true
 			}
 			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
-			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) {
+			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) || c.Output < len(k.shadowed) && k.shadowed[c.Output] {
 				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
 				continue
 			}
@@ -342,7 +343,6 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 		next[n+int(e.to)]++
 	}
 	g.failing()
-	g.shadowedRules()
 	g.aborting()
 	g.neverDone(sc)
 	g.reachability(sc)
@@ -625,6 +625,7 @@ func snapSpecs() {
 type outCount struct {
 	n           int
 	known, read bool
+	shadowed    []bool // by output: a Switch rule an earlier one shadows (shadowedRules)
 }
 
 // mainOutputs is the number of normal main outputs of a node, so that the
@@ -1577,8 +1578,7 @@ func (g *Graph) starts(buf []int32) []int32 {
 // (failing), or the true or error
 // output of a gate that throws and continues, keeping its items (failing),
 // or any output of a node after which n8n ends the execution, or it is
-// cut because such a node runs before its target (aborting), or it leaves
-// a Switch rule that repeats an earlier one (shadowedRules).
+// cut because such a node runs before its target (aborting).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
 func (g *Graph) dead(e *Edge) bool {
@@ -1586,7 +1586,7 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] || g.shadowed[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
