@@ -44,6 +44,7 @@ type Edge struct {
 // not part of it.
 type Graph struct {
 	Workflow *n8nschema.Workflow
+	ver      n8nschema.Version // the n8n release it runs on
 	// Nodes are the workflow's nodes without sticky notes, in file order.
 	Nodes []*n8nschema.Node
 	Edges []*Edge
@@ -241,7 +242,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	sc := getScratch()
 	defer putScratch(sc)
 	g := new(Graph)
-	g.Workflow = w
+	g.Workflow, g.ver = w, v
 	n, maxIndex := 0, -1
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
