@@ -26,6 +26,14 @@ func shadowedRules(nd *n8nschema.Node) []bool {
 		return nil // true, or an expression: every matching rule may send
 	}
 	rules := p.Get("rules.values").Elems()
+	// The fallback may be a rule's output: items no rule takes go there.
+	fallback := -1
+	if fb := p.Get("options.fallbackOutput"); fb.Exists() && fb.Str() != "extra" && fb.Str() != "none" {
+		fallback = len(rules) // an expression: any output may be it
+		if x, ok := fb.Num(); ok {
+			fallback = int(x)
+		}
+	}
 	var dead []bool
 	seen := map[string]bool{}
 	for k, r := range rules {
@@ -33,7 +41,7 @@ func shadowedRules(nd *n8nschema.Node) []bool {
 		if !ok {
 			continue
 		}
-		if seen[key] {
+		if seen[key] && (fallback < 0 || fallback != k && fallback < len(rules)) {
 			if dead == nil {
 				dead = make([]bool, len(rules))
 			}

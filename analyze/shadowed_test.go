@@ -29,6 +29,10 @@ func TestShadowedSwitchRule(t *testing.T) {
 		{"all matching outputs", 3.2, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"allMatchingOutputs": true}`, true},
 		{"all matching outputs from an expression", 3.2, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"allMatchingOutputs": "={{ true }}"}`, true},
 		{"all matching outputs off", 3, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"allMatchingOutputs": false}`, false},
+		{"the fallback is the repeat's output", 3.2, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"fallbackOutput": 1}`, true},
+		{"the fallback is another output", 3.2, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"fallbackOutput": 0}`, false},
+		{"an extra fallback", 3.2, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"fallbackOutput": "extra"}`, false},
+		{"the fallback from an expression", 3.2, switchRule("a", "LIST") + "," + switchRule("b", "LIST"), `{"fallbackOutput": "={{ 1 }}"}`, true},
 		{"a random test", 3.2, `{"conditions": {"conditions": [{"leftValue": "={{ Math.random() }}", "rightValue": 0.5, "operator": {"type": "number", "operation": "gt"}}]}},` +
 			`{"conditions": {"conditions": [{"leftValue": "={{ Math.random() }}", "rightValue": 0.5, "operator": {"type": "number", "operation": "gt"}}]}}`, `{}`, true},
 	} {
