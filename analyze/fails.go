@@ -24,12 +24,16 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - a Question and Answer chain whose ai_retriever input is a vector
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
-//     (placeholderCode), which has no sub-nodes to ask.
+//     (placeholderCode), or a Python Code node that reads a global n8n 2
+//     does not define (pythonGlobals), which have no sub-nodes to ask.
 func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
 		return why, true
 	}
 	if why, ok := g.noModel(i); ok {
+		return why, true
+	}
+	if why, ok := pythonGlobals(g.Nodes[i], g.ver); ok {
 		return why, true
 	}
 	if why, ok := g.noPrompt(i); ok {

@@ -44,6 +44,7 @@ type Edge struct {
 // not part of it.
 type Graph struct {
 	Workflow *n8nschema.Workflow
+	ver      n8nschema.Version // the n8n release it runs on
 	// Nodes are the workflow's nodes without sticky notes, in file order.
 	Nodes []*n8nschema.Node
 	Edges []*Edge
@@ -53,7 +54,9 @@ type Graph struct {
 	// node's run returns one list of items per output it declares, and
 	// the engine follows a connection only when its output's list has
 	// items (n8n-core execution-engine/workflow-execute.js, after a node
-	// runs). They are not in Edges, and no walk follows them.
+	// runs). So are the outputs of a Switch rule that repeats an earlier
+	// one, whose list is always empty (shadowedRules). They are not in
+	// Edges, and no walk follows them.
 	Unrun []*Edge
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
@@ -239,7 +242,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	sc := getScratch()
 	defer putScratch(sc)
 	g := new(Graph)
-	g.Workflow = w
+	g.Workflow, g.ver = w, v
 	n, maxIndex := 0, -1
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
@@ -303,11 +306,13 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 					// output 0 and has no other, error output included
 					// (workflow-execute.js handleDisabledNode).
 					k.n, k.known = 1, true
+				} else {
+					k.shadowed = shadowedRules(from)
 				}
 				k.read = true
 			}
 			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
-			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) {
+			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) || c.Output < len(k.shadowed) && k.shadowed[c.Output] {
 				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
 				continue
 			}
@@ -631,6 +636,7 @@ func snapSpecs() {
 type outCount struct {
 	n           int
 	known, read bool
+	shadowed    []bool // by output: a Switch rule an earlier one shadows (shadowedRules)
 }
 
 // mainOutputs is the number of normal main outputs of a node, so that the

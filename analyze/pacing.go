@@ -355,6 +355,42 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 	return false
 }
 
+// communitySender reports a node n8n does not ship (a community node such
+// as n8n-nodes-evolution-api.evolutionApi, whose effect the catalog cannot
+// tell) that may leave something behind and sends a message: a parameter
+// names a chat address (remoteJid, number, chatId, phone) and another
+// holds the message (messageText, text, caption, media). Whether it
+// answers the request's sender is then read from the address, as for any
+// chat node (relaysChat).
+func communitySender(n *n8nschema.Node) bool {
+	if n8nschema.Lookup(n.Type).Known || !HasEffect(n) {
+		return false
+	}
+	_, msg := communityRecipients(n)
+	return msg
+}
+
+// communityRecipients returns the top-level parameters of a community node
+// that name a chat address, and whether another holds a message.
+func communityRecipients(n *n8nschema.Node) (addrs []string, message bool) {
+	n.Params().Each(func(k string, v n8nschema.Value) bool {
+		if v.Kind() != n8nschema.String {
+			return true
+		}
+		switch {
+		case chatAddressRE.MatchString(k):
+			addrs = append(addrs, v.Str())
+		case messageParamRE.MatchString(k):
+			message = true
+		}
+		return true
+	})
+	return addrs, message && len(addrs) > 0
+}
+
+// messageParamRE matches a parameter that holds a message's content.
+var messageParamRE = lazyregexp.New(`(?i)(message|text|caption|media)`)
+
 // setFieldRE matches a recipient that is one field of a named node's item:
 // {{ $('Edit Fields').item.json.phone }}.
 var setFieldRE = lazyregexp.New(`^\{\{\s*\$\(\s*['"]([^'"]+)['"]\s*\)\.(?:item|first\(\)|last\(\))\.json(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*\}\}$`)
@@ -521,7 +557,7 @@ func (g *Graph) pacesOnce() {
 func (g *Graph) chatSenders() []*n8nschema.Node {
 	g.chatOnce.Do(func() {
 		for i, n := range g.Nodes {
-			if !n.Disabled && g.effect(i).Message && !emailer(n) {
+			if !n.Disabled && (g.effect(i).Message && !emailer(n) || communitySender(n)) {
 				g.chats = append(g.chats, n)
 			}
 		}
@@ -643,6 +679,9 @@ func chatRecipients(n *n8nschema.Node) []string {
 		return append(recipientExprs(n), n.Params().Get("url").Str())
 	}
 	var out []string
+	if !n8nschema.Lookup(n.Type).Known {
+		out, _ = communityRecipients(n)
+	}
 	for _, p := range chatParams {
 		if v, ok := n.Param(p); ok {
 			if s := v.Get("value").Str(); s != "" {

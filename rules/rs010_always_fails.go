@@ -108,6 +108,11 @@ reaches:
   a trigger, a sub-node (a tool reads its parameters only when called) or a Code node (its code is no parameter
   expression: a $('X') there throws only when that line runs), and a reference no ?, && or || comes before in
   its {{ }}; a name held in a variable is not judged. No rule counts the calls or writes after such a node;
+- on n8n 2 and later, a Python Code node (v2, language "python" or "pythonNative") whose code reads, on a
+  top-level line no earlier return can skip, _input, _json, _("Node") or the other mode's accessor: n8n 2 runs
+  both values on the native Python runner, whose only globals are _items (all items) and _item (each item)
+  (nodes-base Code/Code.node.js execute, Code/descriptions/PythonCodeDescription.js), so the name raises a
+  NameError; n8n 1.x ran "python" on Pyodide, which defined them (--n8n-version 1.x: not judged);
 - a model call, by a literal model id, to a model its provider has shut down: a chat model or app node of
   OpenAI, Anthropic or the Gemini API with the provider's credential, or an HTTP Request to the provider's
   generation endpoint ("gpt-4-1106-preview", shut down by OpenAI on 2026-03-26; "gemini-2.0-flash", by Google
@@ -182,7 +187,7 @@ release had (a misspelling, "n8n-nodes-base.localFile") was never published, so 
 nothing of runs: a note. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,

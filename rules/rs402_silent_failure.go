@@ -34,11 +34,15 @@ tests to send the failed item to an alert: the failures of that work are reporte
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
 sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields, or one a
 WhatsApp gateway posts messages to, whose text sits in a message object of the body, text.message or
-message.conversation, and whose run posts a message to the phone or chat id that request carried) is a note: the
+message.conversation, and whose run posts a message to the phone or chat id that request carried; the sender may
+be answered by any node, a community one included, such as the Evolution API node's messages-api with remoteJid read
+from body.data.key.remoteJid, whatever the message was, a text, an image or a document) is a note: the
 person who wrote sees no answer come. That holds only for a bot that answers: an app trigger's run must send a chat
 message through the trigger's own app or to a recipient its data gives (a chat id in {{ }}); a relay that forwards
 each message to a fixed channel, a board or a sheet and never answers is judged as any app trigger, since its
-sender expects nothing and nobody sees a lost message. A form or a shop event posts its fields flat and is no conversation. A Twilio Trigger that hears only call summaries, or a webhook that takes
+sender expects nothing and nobody sees a lost message. Nodes only a Switch rule that repeats an earlier one reaches
+never run (the Switch sends each item to its first matching rule), so their writes do not count. A form or a shop
+event posts its fields flat and is no conversation. A Twilio Trigger that hears only call summaries, or a webhook that takes
 Twilio's delivery statuses, is a machine's. Triggers fire only in an active (published)
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
 false or no field says nothing either way (n8n import:workflow deactivates what it imports unless
