@@ -36,15 +36,21 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
 		return "", "", false
 	}
-	nd.Params().Walk(func(rel string, v n8nschema.Value) {
-		if name != "" || !v.IsExpr() {
-			return
+	params := nd.Params()
+	if raw := params.Raw(); !strings.Contains(raw, "$(") && !strings.Contains(raw, "$node[") && !strings.Contains(raw, "$items(") {
+		return "", "", false // most nodes read no node by name: skip the walk
+	}
+	// Scalars walks without building paths; the path is made for the one
+	// value that reads a missing node.
+	params.Scalars(func(v n8nschema.Value) bool {
+		if !v.IsExpr() {
+			return true
 		}
 		s := v.Str()
 		for rest := s; name == ""; {
 			open := strings.Index(rest, "{{")
 			if open < 0 {
-				return
+				break
 			}
 			rest = rest[open+2:]
 			seg := rest
@@ -52,6 +58,9 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 				seg, rest = rest[:end], rest[end+2:]
 			} else {
 				rest = ""
+			}
+			if !strings.Contains(seg, "$") {
+				continue
 			}
 			for _, m := range namedRefRE.FindAllStringSubmatchIndex(seg, -1) {
 				if strings.Contains(seg[:m[0]], "?") || strings.Contains(seg[:m[0]], "&&") || strings.Contains(seg[:m[0]], "||") {
@@ -64,11 +73,12 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 					ref = seg[m[4]:m[5]]
 				}
 				if g.Workflow.Node(ref) == nil {
-					param, name = rel, ref
+					param, name = strings.TrimPrefix(v.Path(), params.Path()+"."), ref
 					break
 				}
 			}
 		}
+		return name == ""
 	})
 	return param, name, name != ""
 }
