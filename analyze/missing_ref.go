@@ -37,7 +37,7 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 		return "", "", false
 	}
 	params := nd.Params()
-	if raw := params.Raw(); !strings.Contains(raw, "$(") && !strings.Contains(raw, "$node[") && !strings.Contains(raw, "$items(") {
+	if !readsByName(params.Raw()) {
 		return "", "", false // most nodes read no node by name: skip the walk
 	}
 	// Scalars walks without building paths; the path is made for the one
@@ -59,7 +59,7 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 			} else {
 				rest = ""
 			}
-			if !strings.Contains(seg, "$") {
+			if !readsByName(seg) {
 				continue
 			}
 			for _, m := range namedRefRE.FindAllStringSubmatchIndex(seg, -1) {
@@ -81,6 +81,23 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 		return name == ""
 	})
 	return param, name, name != ""
+}
+
+// readsByName reports whether s holds "$(", "$node[" or "$items(", the
+// starts of namedRefRE's forms: one pass over s, before the pattern runs.
+func readsByName(s string) bool {
+	for i := strings.IndexByte(s, '$'); i >= 0; {
+		r := s[i+1:]
+		if strings.HasPrefix(r, "(") || strings.HasPrefix(r, "node[") || strings.HasPrefix(r, "items(") {
+			return true
+		}
+		j := strings.IndexByte(r, '$')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // missingRefWhy says why such a node fails.
