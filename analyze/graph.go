@@ -1040,13 +1040,6 @@ func (g *Graph) reachability(sc *scratch) {
 	}
 }
 
-// hasIn reports whether an edge of type typ enters n (InOfType without
-// the list).
-func (g *Graph) hasIn(n *n8nschema.Node, typ string) bool {
-	i, ok := g.index(n)
-	return ok && g.hasInOfType(i, typ)
-}
-
 // hasInOfType reports whether an edge of type typ enters node i.
 func (g *Graph) hasInOfType(i int, typ string) bool {
 	for _, e := range g.ins(i) {
