@@ -371,13 +371,14 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 // (failsFirst), whose sub-nodes never run whatever it does on error.
 //
 // So does a node whose parameters read a node the workflow does not have
-// (missingNodeRef).
+// (missingNodeRef), or one that has not run when it runs (unrunNodeRef).
 //
 // A node that returns no items (n8nschema.RefusedCall with NoItems) does
 // not fail, but nothing leaves its regular outputs either: n8n runs no
 // node on an empty output.
 func (g *Graph) failing() {
 	g.refusals = make([]refusal, len(g.Nodes))
+	var ran triggerRuns
 	for i, nd := range g.Nodes {
 		r := &g.refusals[i]
 		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
@@ -387,6 +388,8 @@ func (g *Graph) failing() {
 		if param, name, ok := missingNodeRef(g, i); ok {
 			// It throws while it reads its parameters: before any request.
 			r.Refusal, r.ok = n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true
+		} else if param, name, ok := unrunNodeRef(g, i, &ran); ok {
+			r.Refusal, r.ok = n8nschema.Refusal{Why: unrunRefWhy(param, name), Fails: true, NoCall: true}, true
 		}
 	}
 	mark := func(m *[]bool, i int) {

@@ -32,6 +32,14 @@ var namedRefRE = lazyregexp.New(`\$(?:\(|items\(|node\[)\s*(?:'([^'"\\]+)'|"([^'
 // before within its {{ }} (a branch of the expression may never read it).
 // A name held in a variable or written with an escape is not judged.
 func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
+	return scanNamedRefs(g, i, func(ref, _, _ string) bool { return g.Workflow.Node(ref) == nil })
+}
+
+// scanNamedRefs returns the first by-name read of node i's parameter
+// expressions, judged as missingNodeRef says, for which bad(name, form,
+// after) holds: form is how the read starts ("$(", "$node[", "$items("),
+// after the expression text that follows it.
+func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string) bool) (param, name string, ok bool) {
 	nd := g.Nodes[i]
 	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
 		return "", "", false
@@ -72,7 +80,13 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 				} else {
 					ref = seg[m[4]:m[5]]
 				}
-				if g.Workflow.Node(ref) == nil {
+				form := seg[m[0] : m[0]+2]
+				if strings.HasPrefix(seg[m[0]:], "$node[") {
+					form = "$node["
+				} else if strings.HasPrefix(seg[m[0]:], "$items(") {
+					form = "$items("
+				}
+				if bad(ref, form, seg[m[1]:]) {
 					param, name = strings.TrimPrefix(v.Path(), params.Path()+"."), ref
 					break
 				}
@@ -81,6 +95,83 @@ func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
 		return name == ""
 	})
 	return param, name, name != ""
+}
+
+// unrunNodeRef reports a node one of whose parameter expressions reads,
+// by name, a node that has not run when it runs: no trigger that reaches
+// it reaches that node (ran), so every run that gets to it holds no data
+// of that node. n8n then throws "Node 'X' hasn't been executed" on every
+// item (n8n-workflow/dist/cjs/workflow-data-proxy.js: ensureNodeExecutionData,
+// about line 972, called by $('X').first(), .last(), .all(), .item,
+// .pairedItem() and .itemMatching(); nodeDataGetter, line 495, for
+// $node["X"].json, .binary and .data; getNodeExecutionData, line 396, for
+// $items("X")). $('X').isExecuted, .params and .context do not throw, nor
+// anything read after ?. (judged silent). Pinned data answers only manual
+// runs (getPinDataIfManualExecution), and production ignores it. The
+// expressions judged are missingNodeRef's; a disabled node or a sub-node
+// read by name is not judged.
+func unrunNodeRef(g *Graph, i int, ran *triggerRuns) (param, name string, ok bool) {
+	return scanNamedRefs(g, i, func(ref, form, after string) bool {
+		x := g.Workflow.Node(ref)
+		if x == nil || x.Disabled || !throwsUnrun(form, after) {
+			return false
+		}
+		xi, known := g.index(x)
+		return known && !g.sub[xi] && ran.never(g, i, xi)
+	})
+}
+
+// throwsUnrun reports whether the read that starts with form and goes on
+// with after throws when its node has not run (unrunNodeRef).
+func throwsUnrun(form, after string) bool {
+	switch form {
+	case "$items(":
+		return true
+	case "$node[":
+		return strings.HasPrefix(after, ".json") || strings.HasPrefix(after, ".binary") || strings.HasPrefix(after, ".data")
+	}
+	for _, p := range [...]string{".first(", ".last(", ".all(", ".item", ".pairedItem("} {
+		if strings.HasPrefix(after, p) {
+			return true // .item covers .itemMatching(
+		}
+	}
+	return false
+}
+
+// triggerRuns holds, for each trigger, the nodes it reaches along main
+// connections (error outputs and edges later found dead included: more
+// reach only silences), built once per graph when first needed.
+type triggerRuns struct {
+	built bool
+	reach [][]bool
+}
+
+// never reports whether some trigger reaches node i and none that does
+// reaches node x.
+func (t *triggerRuns) never(g *Graph, i, x int) bool {
+	if !t.built {
+		t.built = true
+		if len(g.Unloadable) == 0 {
+			queue := make([]int32, 0, len(g.Nodes))
+			for s := range g.Nodes {
+				if g.specs[s].Role == n8nschema.RoleTrigger {
+					seen := make([]bool, len(g.Nodes))
+					g.bfs([]int32{int32(s)}, seen, queue, func(*Edge) bool { return true })
+					t.reach = append(t.reach, seen)
+				}
+			}
+		}
+	}
+	some := false
+	for _, seen := range t.reach {
+		if seen[i] {
+			if seen[x] {
+				return false
+			}
+			some = true
+		}
+	}
+	return some
 }
 
 // readsByName reports whether s holds "$(", "$node[" or "$items(", the
@@ -100,6 +191,11 @@ func readsByName(s string) bool {
 	return false
 }
 
+// unrunRefWhy says why a node unrunNodeRef reports fails.
+func unrunRefWhy(param, name string) string {
+	return "its parameter " + strconv.Quote(param) + " reads node " + strconv.Quote(name) + ", which has not run when it runs (no trigger that reaches it reaches " + strconv.Quote(name) + "): n8n throws \"Node '" + name + "' hasn't been executed\" on every item, before the node does anything"
+}
+
 // missingRefWhy says why such a node fails.
 func missingRefWhy(param, name string) string {
 	return "its parameter " + strconv.Quote(param) + " reads node " + strconv.Quote(name) + ", which the workflow does not have: n8n throws \"Referenced node doesn't exist\" on every item, before the node does anything"
@@ -117,4 +213,22 @@ func (g *Graph) MissingNodeRef(n *n8nschema.Node) (param, name string, ok bool) 
 	param, name, ok = missingNodeRef(g, i)
 	r, _ := g.refused(i)
 	return param, name, ok && r.Why == missingRefWhy(param, name) // not refused for another reason first
+}
+
+// UnrunNodeRef reports an enabled node that fails on every item since a
+// parameter expression reads a node that has not run when it runs
+// (unrunNodeRef), with the parameter and the name it reads: not one
+// refused for another reason first.
+func (g *Graph) UnrunNodeRef(n *n8nschema.Node) (param, name string, ok bool) {
+	i, known := g.index(n)
+	if !known || n.Disabled {
+		return "", "", false
+	}
+	r, _ := g.refused(i)
+	if !strings.HasPrefix(r.Why, "its parameter ") || !strings.Contains(r.Why, "hasn't been executed") {
+		return "", "", false
+	}
+	var ran triggerRuns
+	param, name, ok = unrunNodeRef(g, i, &ran)
+	return param, name, ok && r.Why == unrunRefWhy(param, name)
 }

@@ -295,6 +295,9 @@ it once the package is installed.`,
 			if param, name, ok := g.MissingNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node the workflow has (the node %q was renamed or removed)", param, n.Name, name)
 			}
+			if param, name, ok := g.UnrunNodeRef(n); ok {
+				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
+			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
