@@ -138,9 +138,15 @@ func throwsUnrun(form, after string) bool {
 	return false
 }
 
-// triggerRuns holds, for each trigger, the nodes it reaches along main
+// triggerRuns holds, for each trigger, the nodes its runs may execute,
+// built once per graph when first needed: the nodes it reaches along main
 // connections (error outputs and edges later found dead included: more
-// reach only silences), built once per graph when first needed.
+// reach only silences). Under the legacy execution order (any
+// executionOrder but "v1") a node with two inputs whose other input has
+// not run makes n8n run that input's unrun parents first, from the topmost
+// (n8n-core/dist/execution-engine/workflow-execute.js, addNodeToBeExecuted:
+// the loop after "stillDataMissing", isLegacyExecutionOrder); the walk
+// takes every ancestor of such a node as run.
 type triggerRuns struct {
 	built bool
 	reach [][]bool
@@ -152,14 +158,7 @@ func (t *triggerRuns) never(g *Graph, i, x int) bool {
 	if !t.built {
 		t.built = true
 		if len(g.Unloadable) == 0 {
-			queue := make([]int32, 0, len(g.Nodes))
-			for s := range g.Nodes {
-				if g.specs[s].Role == n8nschema.RoleTrigger {
-					seen := make([]bool, len(g.Nodes))
-					g.bfs([]int32{int32(s)}, seen, queue, func(*Edge) bool { return true })
-					t.reach = append(t.reach, seen)
-				}
-			}
+			t.walk(g)
 		}
 	}
 	some := false
@@ -172,6 +171,68 @@ func (t *triggerRuns) never(g *Graph, i, x int) bool {
 		}
 	}
 	return some
+}
+
+// walk fills reach: per trigger, each node goes forward once and, under
+// the legacy order, backward once.
+func (t *triggerRuns) walk(g *Graph) {
+	n := len(g.Nodes)
+	legacy := g.Workflow.Settings.ExecutionOrder != "v1"
+	queue := make([]int32, 0, n)
+	back := make([]bool, n)
+	for s := range g.Nodes {
+		if g.specs[s].Role != n8nschema.RoleTrigger {
+			continue
+		}
+		seen := make([]bool, n)
+		clear(back)
+		seen[s], queue = true, append(queue[:0], int32(s))
+		for h := 0; h < len(queue); h++ {
+			u := int(queue[h])
+			for _, e := range g.outs(u) {
+				if e.Type == ConnMain && !seen[e.to] {
+					seen[e.to], queue = true, append(queue, e.to)
+				}
+			}
+			if !legacy || back[u] || !twoInputs(g, u) {
+				continue
+			}
+			// Every ancestor of u may be run: walk up, marking each.
+			stack := []int32{int32(u)}
+			back[u] = true
+			for len(stack) > 0 {
+				v := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, e := range g.ins(int(v)) {
+					if e.Type != ConnMain || back[e.from] {
+						continue
+					}
+					back[e.from] = true
+					stack = append(stack, e.from)
+					if !seen[e.from] {
+						seen[e.from], queue = true, append(queue, e.from)
+					}
+				}
+			}
+		}
+		t.reach = append(t.reach, seen)
+	}
+}
+
+// twoInputs reports whether main edges enter node i at two input indexes.
+func twoInputs(g *Graph, i int) bool {
+	first := -1
+	for _, e := range g.ins(i) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if first < 0 {
+			first = e.Input
+		} else if e.Input != first {
+			return true
+		}
+	}
+	return false
 }
 
 // readsByName reports whether s holds "$(", "$node[" or "$items(", the
