@@ -17,3 +17,25 @@ func TestReadsByName(t *testing.T) {
 		}
 	}
 }
+
+func TestThrowsUnrun(t *testing.T) {
+	for _, c := range []struct {
+		form, after string
+		want        bool
+	}{
+		{"$(", ".first().json.x", true},
+		{"$(", ".item.json.x", true},
+		{"$(", ".itemMatching(0)", true},
+		{"$(", ".all()", true},
+		{"$(", ".isExecuted", false},
+		{"$(", ".params.url", false},
+		{"$(", "?.first()", false},
+		{"$node[", ".json.id", true},
+		{"$node[", ".parameter.url", false},
+		{"$items(", "[0].json.id", true},
+	} {
+		if got := throwsUnrun(c.form, c.after); got != c.want {
+			t.Errorf("throwsUnrun(%q, %q) = %v, want %v", c.form, c.after, got, c.want)
+		}
+	}
+}
