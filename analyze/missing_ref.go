@@ -157,7 +157,7 @@ type triggerRuns struct {
 func (t *triggerRuns) never(g *Graph, i, x int) bool {
 	if !t.built {
 		t.built = true
-		if len(g.Unloadable) == 0 {
+		if len(g.Unloadable) == 0 && triggerCount(g)*len(g.Nodes) <= maxTriggerReach {
 			t.walk(g)
 		}
 	}
@@ -171,6 +171,21 @@ func (t *triggerRuns) never(g *Graph, i, x int) bool {
 		}
 	}
 	return some
+}
+
+// maxTriggerReach bounds the per-trigger reach sets (triggers × nodes
+// booleans): past it nothing is judged, so a hostile workflow of many
+// triggers and many nodes stays linear.
+const maxTriggerReach = 1 << 22
+
+func triggerCount(g *Graph) int {
+	k := 0
+	for s := range g.Nodes {
+		if g.specs[s].Role == n8nschema.RoleTrigger {
+			k++
+		}
+	}
+	return k
 }
 
 // walk fills reach: per trigger, each node goes forward once and, under
