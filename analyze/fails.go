@@ -162,18 +162,8 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 	if p, ok := nd.Param("promptType"); ok && (p.Kind() != n8nschema.String || p.IsExpr() || p.Str() != "auto") {
 		return "", false
 	}
-	fed := false
 	memo := map[int]bool{}
-	for _, e := range g.ins(i) {
-		if e.Type != ConnMain {
-			continue
-		}
-		if e.Error || !g.fieldFree(int(e.from), "chatInput", memo, 0) {
-			return "", false
-		}
-		fed = true
-	}
-	if !fed {
+	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.fieldFree(int(e.from), "chatInput", memo, 0) }) {
 		return "", false
 	}
 	return "it reads its prompt from the chatInput field (promptType \"auto\"), which the items it is fed do not have: n8n stops at \"No prompt specified\"", true
@@ -378,21 +368,27 @@ func (g *Graph) noSession(i int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	fed := false
 	memo := map[int]bool{}
+	if !g.everyMainInput(i, func(e *Edge) bool { return g.sessionless(e, memo) }) {
+		return "", false
+	}
+	return sessionWhy(mem), true
+}
+
+// everyMainInput reports whether node i has a main input and ok holds for
+// each: what noPrompt and noSession ask of the items an agent is fed.
+func (g *Graph) everyMainInput(i int, ok func(e *Edge) bool) bool {
+	fed := false
 	for _, e := range g.ins(i) {
 		if e.Type != ConnMain {
 			continue
 		}
-		if !g.sessionless(e, memo) {
-			return "", false
+		if !ok(e) {
+			return false
 		}
 		fed = true
 	}
-	if !fed {
-		return "", false
-	}
-	return sessionWhy(mem), true
+	return fed
 }
 
 // sessionWhy says why an agent fails at its memory mem.
