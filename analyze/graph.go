@@ -385,11 +385,8 @@ func (g *Graph) failing() {
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
 		}
-		if param, name, ok := missingNodeRef(g, i); ok {
-			// It throws while it reads its parameters: before any request.
-			r.Refusal, r.ok = n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true
-		} else if param, name, ok := unrunNodeRef(g, i, &ran); ok {
-			r.Refusal, r.ok = n8nschema.Refusal{Why: unrunRefWhy(param, name), Fails: true, NoCall: true}, true
+		if ref, ok := namedRefRefusal(g, i, &ran); ok {
+			r.Refusal, r.ok = ref, true
 		}
 	}
 	mark := func(m *[]bool, i int) {

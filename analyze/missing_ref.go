@@ -32,14 +32,15 @@ var namedRefRE = lazyregexp.New(`\$(?:\(|items\(|node\[)\s*(?:'([^'"\\]+)'|"([^'
 // before within its {{ }} (a branch of the expression may never read it).
 // A name held in a variable or written with an escape is not judged.
 func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
-	return scanNamedRefs(g, i, func(ref, _, _ string) bool { return g.Workflow.Node(ref) == nil })
+	return scanNamedRefs(g, i, func(ref, _, _ string, _ func() string) bool { return g.Workflow.Node(ref) == nil })
 }
 
 // scanNamedRefs returns the first by-name read of node i's parameter
 // expressions, judged as missingNodeRef says, for which bad(name, form,
 // after) holds: form is how the read starts ("$(", "$node[", "$items("),
-// after the expression text that follows it.
-func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string) bool) (param, name string, ok bool) {
+// after the expression text that follows it, path gives the parameter's
+// path (made only when asked).
+func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path func() string) bool) (param, name string, ok bool) {
 	nd := g.Nodes[i]
 	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
 		return "", "", false
@@ -86,8 +87,9 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string) bool) (par
 				} else if strings.HasPrefix(seg[m[0]:], "$items(") {
 					form = "$items("
 				}
-				if bad(ref, form, seg[m[1]:]) {
-					param, name = strings.TrimPrefix(v.Path(), params.Path()+"."), ref
+				path := func() string { return strings.TrimPrefix(v.Path(), params.Path()+".") }
+				if bad(ref, form, seg[m[1]:], path) {
+					param, name = path(), ref
 					break
 				}
 			}
@@ -111,14 +113,43 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string) bool) (par
 // expressions judged are missingNodeRef's; a disabled node or a sub-node
 // read by name is not judged.
 func unrunNodeRef(g *Graph, i int, ran *triggerRuns) (param, name string, ok bool) {
-	return scanNamedRefs(g, i, func(ref, form, after string) bool {
-		x := g.Workflow.Node(ref)
-		if x == nil || x.Disabled || !throwsUnrun(form, after) {
-			return false
-		}
-		xi, known := g.index(x)
-		return known && !g.sub[xi] && ran.never(g, i, xi)
+	return scanNamedRefs(g, i, func(ref, form, after string, _ func() string) bool {
+		return unrunRead(g, i, ran, ref, form, after)
 	})
+}
+
+// unrunRead reports whether node i's read of node ref, which starts with
+// form and goes on with after, throws since ref has not run when i runs.
+func unrunRead(g *Graph, i int, ran *triggerRuns, ref, form, after string) bool {
+	x := g.Workflow.Node(ref)
+	if x == nil || x.Disabled || !throwsUnrun(form, after) {
+		return false
+	}
+	xi, known := g.index(x)
+	return known && !g.sub[xi] && ran.never(g, i, xi)
+}
+
+// namedRefRefusal is what missingNodeRef, else unrunNodeRef, finds in
+// node i, from one scan of its parameters.
+func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (n8nschema.Refusal, bool) {
+	var unParam, unName string
+	param, name, missing := scanNamedRefs(g, i, func(ref, form, after string, path func() string) bool {
+		if g.Workflow.Node(ref) == nil {
+			return true
+		}
+		if unName == "" && unrunRead(g, i, ran, ref, form, after) {
+			unParam, unName = path(), ref
+		}
+		return false
+	})
+	// It throws while it reads its parameters: before any request.
+	switch {
+	case missing:
+		return n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true
+	case unName != "":
+		return n8nschema.Refusal{Why: unrunRefWhy(unParam, unName), Fails: true, NoCall: true}, true
+	}
+	return n8nschema.Refusal{}, false
 }
 
 // throwsUnrun reports whether the read that starts with form and goes on
