@@ -52,33 +52,29 @@ func (w *WorkflowSummary) Label() string {
 // position and settings a report or a set-wide rule reads, and the
 // figures Amplify and Spend computed.
 type OperationSummary struct {
-	Node           string
-	Pos            n8nschema.Pos
-	Disabled, Live bool
-	Type           string
-	Dependency     string
+	Node string
+	Pos  n8nschema.Pos
+	Type string
 	// Identity is the dependency as RS505 groups calls (DependencyIdentity);
 	// Account the credential the calls share, if known.
-	Identity, Account string
-	// PerKey is true when the dependency's limits hold per key or account
-	// (a model provider, a credential): calls from two n8n instances do not
-	// share it (PerKey).
-	PerKey         bool
-	Model          string
-	Paid, Write    bool
-	Attempts       int
-	Unbounded      bool
-	CallsPerItem   int
-	CallsUnbounded bool
+	Dependency, Identity, Account string
+	Model                         string
+	Attempts                      int
+	CallsPerItem                  int
 	// CallsWhileDown are the calls an item still makes while its
 	// dependency is down (Operation.CallsWhileDown).
 	CallsWhileDown int
 	Factors        []Factor
-	// SpendKnown says SpendPerItemUSD and SpendPerExecutionUSD hold
-	// figures (Operation.SpendPerExecution).
-	SpendKnown           bool
-	SpendPerItemUSD      float64
-	SpendPerExecutionUSD float64
+	// SpendPerItemUSD and SpendPerExecutionUSD hold figures when
+	// SpendKnown (Operation.SpendPerExecution).
+	SpendPerItemUSD, SpendPerExecutionUSD float64
+	// The flags side by side: a summary is kept for every operation of
+	// the set, and a bool between wider fields takes eight bytes.
+	Disabled, Live bool
+	// PerKey is true when the dependency's limits hold per key or account
+	// (a model provider, a credential): calls from two n8n instances do not
+	// share it (PerKey).
+	PerKey, Paid, Write, Unbounded, CallsUnbounded, SpendKnown bool
 }
 
 // Summarize copies what the audit keeps of each workflow of the set.
