@@ -479,7 +479,7 @@ func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rul
 		}
 		for _, m := range directiveRE.FindAllStringSubmatch(text, -1) {
 			d := Directive{Source: w.Source, Workflow: strings.Clone(w.Name), WorkflowID: strings.Clone(w.ID),
-				Node: strings.Clone(n.Name), Sticky: n.IsSticky(), Pos: keepPos(pos),
+				Node: strings.Clone(n.Name), Sticky: n.IsSticky(), Pos: (*Texts)(nil).pos(pos),
 				Text: strings.Clone(strings.TrimSpace(m[0])), Covers: covers, file: fi}
 			d.Rules, d.Problem = parseDirective(m[1], all)
 			out = append(out, d)

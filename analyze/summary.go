@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -78,16 +79,19 @@ type OperationSummary struct {
 }
 
 // Summarize copies what the audit keeps of each workflow of the set.
-func Summarize(set *Set) []WorkflowSummary {
+func Summarize(set *Set) []WorkflowSummary { return (*Texts)(nil).Summarize(set) }
+
+// Summarize is the package's Summarize, its repeated texts copied once.
+func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 	out := make([]WorkflowSummary, len(set.Workflows))
 	manual, orphans := manualOnly(set)
 	groups := orphanGroups(set, manual, orphans)
 	for i, w := range set.Workflows {
 		ops := set.OperationsOf(w)
 		s := WorkflowSummary{
-			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: keepPos(w.Pos),
+			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: t.pos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
-			Instance: strings.Clone(w.Value.Get("meta.instanceId").Str()), RunsAtOnce: RunsAtOnce(set, w),
+			Instance: t.copy(w.Value.Get("meta.instanceId").Str()), RunsAtOnce: RunsAtOnce(set, w),
 		}
 		switch g := groups[w]; {
 		case !manual[w]:
@@ -99,11 +103,11 @@ func Summarize(set *Set) []WorkflowSummary {
 		for j, op := range ops {
 			usd, known := op.SpendPerExecution(&set.Options)
 			s.Operations[j] = OperationSummary{
-				Node: strings.Clone(op.Node.Name), Pos: keepPos(op.Node.Pos), Disabled: op.Node.Disabled, Live: op.Live,
-				Type: strings.Clone(op.Type), Dependency: strings.Clone(op.Dependency), Model: strings.Clone(op.Model),
-				Identity: strings.Clone(identity(op)), Account: strings.Clone(op.Account), PerKey: PerKey(op),
+				Node: strings.Clone(op.Node.Name), Pos: t.pos(op.Node.Pos), Disabled: op.Node.Disabled, Live: op.Live,
+				Type: t.copy(op.Type), Dependency: t.copy(op.Dependency), Model: t.copy(op.Model),
+				Identity: t.copy(identity(op)), Account: t.copy(op.Account), PerKey: PerKey(op),
 				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded,
-				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, Factors: KeepFactors(op.Factors),
+				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, Factors: t.factors(op.Factors),
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
 		}
@@ -125,29 +129,32 @@ func identity(op *Operation) string {
 // Keep returns a copy of the findings that shares no memory with the
 // sources' bytes (a rule may quote a name or a parameter as it reads
 // it, a view of the bytes), so that keeping them keeps no file alive.
-func Keep(fs []Finding) []Finding {
+func Keep(fs []Finding) []Finding { return (*Texts)(nil).Keep(fs) }
+
+// Keep is the package's Keep, its repeated texts copied once.
+func (t *Texts) Keep(fs []Finding) []Finding {
 	out := make([]Finding, len(fs))
 	for i, f := range fs {
-		f.Pos = keepPos(f.Pos) // (File is its source's name: never a view)
-		f.Workflow, f.WorkflowID, f.Node = strings.Clone(f.Workflow), strings.Clone(f.WorkflowID), strings.Clone(f.Node)
-		f.Message, f.Fix, f.Detail, f.FoldKey = strings.Clone(f.Message), strings.Clone(f.Fix), strings.Clone(f.Detail), strings.Clone(f.FoldKey)
-		f.NoRepair = strings.Clone(f.NoRepair)
+		f.Pos = t.pos(f.Pos) // (File is its source's name: never a view)
+		f.Workflow, f.WorkflowID, f.Node = t.copy(f.Workflow), t.copy(f.WorkflowID), t.copy(f.Node)
+		f.Message, f.Fix, f.Detail, f.FoldKey = strings.Clone(f.Message), t.copy(f.Fix), t.copy(f.Detail), t.copy(f.FoldKey)
+		f.NoRepair = t.copy(f.NoRepair)
 		f.RepairWith = nil // it holds the group's operations
 		if f.Related != nil {
 			rs := make([]Related, len(f.Related))
 			for j, r := range f.Related {
-				r.Pos, r.Message = keepPos(r.Pos), strings.Clone(r.Message)
+				r.Pos, r.Message = t.pos(r.Pos), strings.Clone(r.Message)
 				rs[j] = r
 			}
 			f.Related = rs
 		}
-		f.Chain = KeepFactors(f.Chain)
+		f.Chain = t.factors(f.Chain)
 		if r := f.Repair; r != nil {
 			kept := *r
 			kept.Description = strings.Clone(r.Description)
 			kept.Edits = make([]Edit, len(r.Edits))
 			for j, e := range r.Edits {
-				e.Text, e.Start, e.End = strings.Clone(e.Text), keepPos(e.Start), keepPos(e.End)
+				e.Text, e.Start, e.End = strings.Clone(e.Text), t.pos(e.Start), t.pos(e.End)
 				kept.Edits[j] = e
 			}
 			f.Repair = &kept
@@ -158,23 +165,54 @@ func Keep(fs []Finding) []Finding {
 }
 
 // KeepFactors copies factors off the sources' bytes.
-func KeepFactors(fs []Factor) []Factor {
+func KeepFactors(fs []Factor) []Factor { return (*Texts)(nil).factors(fs) }
+
+func (t *Texts) factors(fs []Factor) []Factor {
 	if fs == nil {
 		return nil
 	}
 	out := make([]Factor, len(fs))
 	for i, f := range fs {
 		// (Kind is one of the Kind constants.)
-		f.Node, f.Workflow, f.Via = strings.Clone(f.Node), strings.Clone(f.Workflow), strings.Clone(f.Via)
-		f.Pos = keepPos(f.Pos)
+		f.Node, f.Workflow, f.Via = strings.Clone(f.Node), t.copy(f.Workflow), strings.Clone(f.Via)
+		f.Pos = t.pos(f.Pos)
 		out[i] = f
 	}
 	return out
 }
 
-func keepPos(p n8nschema.Pos) n8nschema.Pos {
-	p.Path = strings.Clone(p.Path)
+func (t *Texts) pos(p n8nschema.Pos) n8nschema.Pos {
+	p.Path = t.copy(p.Path)
 	return p
+}
+
+// Texts copies what an audit keeps off the sources' bytes once per
+// distinct text: a node type, a service, an account, a node's path or a
+// rule's fix repeats across the operations and findings of thousands of
+// workflows, and what the audit keeps of each is what its heap grows by
+// (the texts that seldom repeat, a node's name or a message, are cloned
+// each time). An audit makes one and drops it at the end; nil copies
+// every text. Safe for concurrent use.
+type Texts struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (t *Texts) copy(s string) string {
+	if t == nil || s == "" {
+		return strings.Clone(s)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c, ok := t.m[s]
+	if !ok {
+		if t.m == nil {
+			t.m = map[string]string{}
+		}
+		c = strings.Clone(s)
+		t.m[c] = c
+	}
+	return c
 }
 
 // errorTriggered reports whether an enabled Error Trigger starts the

@@ -172,6 +172,7 @@ type auditor struct {
 	rd             Reading
 	capture        *report.Capture
 	local, setWide []*analyze.Rule
+	texts          analyze.Texts // what the groups keep, one copy of each text
 }
 
 // group is what the audit keeps of a group of inputs, in their order.
@@ -199,8 +200,8 @@ func (a *auditor) audit(files []*n8nschema.File) group {
 	fix.Attach(set, fs, a.st.FixOptions)
 	dirs := analyze.CollectDirectives(set, a.st.Filter.All)
 	a.capture.Group(set, fs, directivePlaces(set, dirs)...)
-	wfs := analyze.Summarize(set)
-	g := group{files: make([]keptFile, len(files)), found: analyze.Keep(fs), dirs: dirs}
+	wfs := a.texts.Summarize(set)
+	g := group{files: make([]keptFile, len(files)), found: a.texts.Keep(fs), dirs: dirs}
 	for i, f := range files {
 		k := keepFile(f)
 		k.workflows, wfs = wfs[:len(f.Workflows):len(f.Workflows)], wfs[len(f.Workflows):]
