@@ -291,7 +291,7 @@ func (p *Pass) Reportf(n *n8nschema.Node, pos n8nschema.Pos, format string, args
 // set runs (Run) and the set-wide ones (RunSet).
 func SplitRules(rules []*Rule) (group, setWide []*Rule) {
 	for _, r := range rules {
-		if r.RunSet != nil {
+		if isSetWide(r) {
 			setWide = append(setWide, r)
 		} else {
 			group = append(group, r)
@@ -300,9 +300,16 @@ func SplitRules(rules []*Rule) (group, setWide []*Rule) {
 	return group, setWide
 }
 
+func isSetWide(r *Rule) bool { return r.RunSet != nil }
+
 // Run runs every rule over every file and workflow of the set and returns
 // the findings sorted by file, position and rule, without duplicates.
 func Run(set *Set, rules []*Rule) []Finding {
+	if !slices.ContainsFunc(rules, isSetWide) {
+		// The engine's groups: it runs the set-wide rules itself, and
+		// splitting the list made two slices per group.
+		return runGroup(set, rules)
+	}
 	rules, setWide := SplitRules(rules)
 	fs := runGroup(set, rules)
 	if len(setWide) == 0 {

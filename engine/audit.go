@@ -146,23 +146,34 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 	})
 
 	// The groups in set order: by their files' places among the inputs.
+	// What the end holds is copied once into slices of its size: the heap
+	// is largest here.
 	files := make([]keptFile, len(ins))
-	found := make([][]analyze.Finding, len(groups))
 	dirs := make([][]analyze.Directive, len(groups))
+	nwf, nfound := 0, 0
 	for g, r := range done {
 		for k, i := range groups[g] {
 			files[i] = r.files[k]
+			nwf += len(r.files[k].workflows)
 		}
-		found[g], dirs[g] = r.found, r.dirs
+		dirs[g] = r.dirs
+		nfound += len(r.found)
 	}
-	var wfs []analyze.WorkflowSummary
-	for _, f := range files {
-		wfs = append(wfs, f.workflows...)
+	wfs := make([]analyze.WorkflowSummary, 0, nwf)
+	for i := range files {
+		wfs = append(wfs, files[i].workflows...)
+		files[i].workflows = nil // the copy in wfs is the one kept
 	}
 	wide := analyze.RunSet(wfs, a.setWide, &s.Analysis)
+	all := make([]analyze.Finding, 0, nfound+len(wide))
+	for g := range done {
+		all = append(all, done[g].found...)
+		done[g] = group{}
+	}
+	all = append(all, wide...)
 	fo := s.Filter
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
-	filtered := analyze.FilterOwned(nil, analyze.Unique(append(slices.Concat(found...), wide...)), fo)
+	filtered := analyze.FilterOwned(nil, analyze.Unique(all), fo)
 	return s.audited(wfs, files, filtered, 0, a.capture)
 }
 
