@@ -482,9 +482,14 @@ func mayHoldSecret(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		class := secretClass[c]
-		if wordy && class&(schemeStart|prefixStart) != 0 &&
-			(class&schemeStart != 0 && schemeWordAt(s, i) || class&prefixStart != 0 && secretPrefixAt(s, i)) {
-			return true // schemeRE, prefixedRE
+		if wordy && class&(schemeStart|prefixStart) != 0 && i+1 < len(s) {
+			// The byte after says first whether a word can start here:
+			// 's', 'r', 'e' and 't' start most words of a message.
+			next := secretClass[s[i+1]]
+			if class&schemeStart != 0 && next&schemeSecond != 0 && schemeWordAt(s, i) ||
+				class&prefixStart != 0 && next&prefixSecond != 0 && secretPrefixAt(s, i) {
+				return true // schemeRE, prefixedRE
+			}
 		}
 		if class&longByte != 0 {
 			if run++; run >= 32 {
@@ -514,9 +519,11 @@ func mayHoldSecret(s string) bool {
 
 // The classes of bytes mayHoldSecret reads.
 const (
-	longByte    = 1 << iota // isLongByte
-	schemeStart             // the first letter of a schemeWord word
-	prefixStart             // the first byte of a secretPrefixes entry
+	longByte     = 1 << iota // isLongByte
+	schemeStart              // the first letter of a schemeWord word
+	schemeSecond             // the second letter of one, in either case
+	prefixStart              // the first byte of a secretPrefixes entry
+	prefixSecond             // the second byte of one
 )
 
 var secretClass = func() (class [256]uint8) {
@@ -524,12 +531,16 @@ var secretClass = func() (class [256]uint8) {
 		if isLongByte(byte(c)) {
 			class[c] |= longByte
 		}
-		if low := byte(c) | 0x20; low == 'b' || low == 't' {
+		switch byte(c) | 0x20 {
+		case 'b', 't':
 			class[c] |= schemeStart
+		case 'e', 'a', 'o': // bearer, basic, token
+			class[c] |= schemeSecond
 		}
 	}
 	for _, p := range secretPrefixes {
 		class[p[0]] |= prefixStart
+		class[p[1]] |= prefixSecond
 	}
 	return class
 }()
