@@ -178,19 +178,21 @@ func (JSON) Render(w io.Writer, r *Result) error {
 }
 
 func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
-	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.Nodes, Operations: []jsonOperation{}}
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.Nodes, Operations: make([]jsonOperation, 0, len(wf.Operations))}
 	maxAttempts := 0
-	for _, op := range wf.Operations {
+	for i := range wf.Operations {
+		// The figures are read in place: the summaries outlive the render.
+		op := &wf.Operations[i]
 		jo := jsonOperation{Node: Redact(op.Node), Type: op.Type, Dependency: op.Dependency, Paid: op.Paid, Write: op.Write,
 			Unbounded: op.Unbounded, Factors: jsonFactors(op.Factors)}
 		if !op.Unbounded {
-			jo.Attempts = intPtr(op.Attempts)
+			jo.Attempts = &op.Attempts
 			maxAttempts = max(maxAttempts, op.Attempts)
 		} else {
 			jw.Unbounded = true
 		}
 		if !op.CallsUnbounded {
-			jo.CallsPerItem = intPtr(op.CallsPerItem)
+			jo.CallsPerItem = &op.CallsPerItem
 		}
 		jo.CallsDown = op.CallsWhileDown
 		jo.Model = op.Model
