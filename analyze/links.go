@@ -18,7 +18,7 @@ type Links struct {
 }
 
 // WorkflowLinks are one workflow's keys, each list sorted without repeats.
-// The strings are copies (n8nschema.Intern): links hold no source alive.
+// The strings are copies: links hold no source alive.
 type WorkflowLinks struct {
 	// ID is the workflow's id ("" when it has none); Name its name.
 	ID, Name string
