@@ -543,6 +543,30 @@ func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 	return g.walkFrom(false, true, known)
 }
 
+// RunReach is what runs started at starts reach before they must fail:
+// LiveFrom, with the sub-nodes of the roots it reaches (not those of a
+// root that fails before it calls them, failsFirst), less the nodes that
+// fail on every item (FailsWhy), which run but leave nothing. The one
+// home of that reach: a rule that asks what a run does reads it here.
+func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	known := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if g.Has(t) {
+			known = append(known, t)
+		}
+	}
+	reach := g.walkFrom(true, true, known)
+	if g.fails == nil {
+		return reach
+	}
+	for n := range reach {
+		if i, ok := g.index(n); ok && g.fails[i] {
+			delete(reach, n)
+		}
+	}
+	return reach
+}
+
 // placeholderCode judges a Code, Function or Function Item node whose
 // whole JavaScript is one name that nothing defines, a placeholder a build
 // step was to replace ("__PREPARE_MESSAGE_CODE__"). n8n runs the code as

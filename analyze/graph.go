@@ -1221,6 +1221,11 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 		if !subNodes {
 			continue
 		}
+		if live && g.noCall != nil {
+			if i, ok := g.index(u); ok && g.noCall[i] {
+				continue // it fails before it calls its sub-nodes
+			}
+		}
 		for _, s := range g.SubNodes(u, "") {
 			if !seen[s] {
 				seen[s] = true
