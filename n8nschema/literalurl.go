@@ -38,7 +38,7 @@ func literalURL(n *Node) (Refusal, bool) {
 	if !bracesIn(u) {
 		return Refusal{}, false
 	}
-	sent := "its URL is the text " + strconv.Quote(clip(u)) + ", which n8n uses as written since it does not start with \"=\""
+	sent := "its URL is the text " + strconv.Quote(clip(shownURL(u))) + ", which n8n uses as written since it does not start with \"=\""
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return Refusal{Why: sent + `, and refuses before any request: "URL must start with "http" or "https""`, Fails: true, NoCall: true}, true
 	}
@@ -68,6 +68,26 @@ func literalURL(n *Node) (Refusal, bool) {
 	}
 	return Refusal{Why: sent + ": it asks " + strconv.Quote(host) + " for a path with the braces in it (percent-encoded), a resource no API has, and gets 404 on every item",
 		Fails: !ignoresStatus(n)}, true
+}
+
+// shownURL is a URL as a message quotes it: without a user name and
+// password or a query string, either of which may hold a secret.
+func shownURL(u string) string {
+	tail := ""
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u, tail = u[:i], "?…"
+	}
+	if scheme, rest, ok := strings.Cut(u, "://"); ok {
+		authority, path := rest, ""
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			authority, path = rest[:i], rest[i:]
+		}
+		if i := strings.LastIndex(authority, "@"); i >= 0 {
+			authority = authority[i+1:]
+		}
+		u = scheme + "://" + authority + path
+	}
+	return u + tail
 }
 
 // ignoresStatus reports an HTTP Request that returns an error status as

@@ -23,8 +23,12 @@ func noKey(n *Node) (Refusal, bool) {
 	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || !ComputeOnlyCall(n) {
 		return Refusal{}, false
 	}
-	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none") {
-		return Refusal{}, false
+	auth := `its authentication is "none", the default`
+	if a, ok := n.Param("authentication"); ok {
+		if a.Kind() != String || a.IsExpr() || a.Str() != "none" {
+			return Refusal{}, false
+		}
+		auth = `its authentication is "none"`
 	}
 	url := strings.ToLower(paramStr(n, "url"))
 	if strings.Contains(url, "key") || strings.Contains(url, "token") || strings.Contains(url, "auth") {
@@ -63,7 +67,7 @@ func noKey(n *Node) (Refusal, bool) {
 	if len(urls) > 0 {
 		host, _, _ = strings.Cut(strings.TrimPrefix(strings.ToLower(urls[0]), "https://"), "/")
 	}
-	why := "it calls " + host + " with no key: its authentication is \"none\""
+	why := "it calls " + host + " with no key: " + auth
 	if len(n.Credentials) > 0 {
 		why += ", so n8n does not read its credential " + quoteList(n.Credentials)
 	}
