@@ -21,8 +21,12 @@ import (
 //   - braces in the path: they are percent-encoded (%7B%7B) and the request
 //     asks the host for a path with the braces in it, a resource no API
 //     has: 404 on every item;
-//   - braces only in the query string or the fragment: the request is made
-//     with a literal value, which is no failure, and is not judged.
+//   - braces in the value of a query parameter that carries an API key
+//     (literalQueryKey): the braces are sent as the key, which the service
+//     refuses, as literalKey says of the parameter lists;
+//   - braces only elsewhere in the query string or in the fragment: the
+//     request is made with a literal value, which is no failure, and is
+//     not judged.
 //
 // A host that only holds a place (PlaceholderHost) is left to what reads
 // placeholders: it is a fill-in, not a failure.
@@ -60,14 +64,36 @@ func literalURL(n *Node) (Refusal, bool) {
 	if strings.ContainsAny(authority, "{}") || host == "" {
 		return Refusal{}, false // braces in the user name: not judged
 	}
+	query := ""
 	if i := strings.IndexAny(path, "?#"); i >= 0 {
-		path = path[:i]
+		path, query = path[:i], path[i:]
 	}
 	if !strings.Contains(path, "{{") && !strings.Contains(path, "}}") {
+		if name, ok := literalQueryKey(query, host); ok {
+			return Refusal{Why: sent + ": its query parameter " + strconv.Quote(name) + " holds the braces, not a key, so the service refuses the key on every item",
+				Fails: !ignoresStatus(n)}, true
+		}
 		return Refusal{}, false
 	}
 	return Refusal{Why: sent + ": it asks " + strconv.Quote(host) + " for a path with the braces in it (percent-encoded), a resource no API has, and gets 404 on every item",
 		Fails: !ignoresStatus(n)}, true
+}
+
+// literalQueryKey finds, in a URL's query string, a parameter that
+// carries an API key (keyQueries; "key" on Google's APIs, which read the
+// key from it) and holds {{ }}: the braces are sent as the key. Other
+// parameters send a literal value, which is no failure.
+func literalQueryKey(query, host string) (string, bool) {
+	query, _, _ = strings.Cut(strings.TrimPrefix(query, "?"), "#")
+	google := strings.HasSuffix(strings.ToLower(host), ".googleapis.com")
+	for _, kv := range strings.Split(query, "&") {
+		name, val, _ := strings.Cut(kv, "=")
+		lower := strings.ToLower(strings.TrimSpace(name))
+		if (keyQueries[lower] || google && lower == "key") && bracesIn(val) {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // shownURL is a URL as a message quotes it: without a user name and

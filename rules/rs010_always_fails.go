@@ -63,9 +63,10 @@ reaches:
 - an HTTP Request whose URL holds {{ }} but does not start with "=" ("https://api.x.com/items/{{ $json.id }}"),
   which n8n uses as written: braces at the start make the node refuse it ("URL must start with "http" or
   "https"", packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts), braces in the host reach no
-  server, and braces in the path, percent-encoded, ask the API for a resource it does not have (404); braces
-  only in the query string send a literal value and are not judged, nor is a placeholder host
-  (example.com, yourdomain.com);
+  server, braces in the path, percent-encoded, ask the API for a resource it does not have (404), and braces
+  in a query parameter that carries a key (api_key, access_token, Google's key) are sent as the key, which
+  the service refuses; other braces in the query string send a literal value and are not judged, nor is a
+  placeholder host (example.com, yourdomain.com);
 - an HTTP Request to a model API's endpoint (OpenAI, Anthropic, Gemini, Mistral, Groq, ...) whose
   authentication is "none", the default, and no header, query parameter or body field of which carries a
   key: the node reads a credential only for the authentication it is set to
