@@ -60,6 +60,19 @@ reaches:
   the service refuses the key on every item; braces in other headers, the body or a prompt are not judged (a
   template may mean them), nor are headers written as JSON, nor a node whose credential sets its own header
   after these (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts, V2/HttpRequestV2.node.ts);
+- an HTTP Request whose URL holds {{ }} but does not start with "=" ("https://api.x.com/items/{{ $json.id }}"),
+  which n8n uses as written: braces at the start make the node refuse it ("URL must start with "http" or
+  "https"", packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts), braces in the host reach no
+  server, braces in the path, percent-encoded, ask the API for a resource it does not have (404), and braces
+  in a query parameter that carries a key (api_key, access_token, Google's key) are sent as the key, which
+  the service refuses; other braces in the query string send a literal value and are not judged, nor is a
+  placeholder host (example.com, yourdomain.com);
+- an HTTP Request to a model API's endpoint (OpenAI, Anthropic, Gemini, Mistral, Groq, ...) whose
+  authentication is "none", the default, and no header, query parameter or body field of which carries a
+  key: the node reads a credential only for the authentication it is set to
+  (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V3/HttpRequestV3.node.ts), so one left in
+  its credentials block is ignored, and the API answers 401 and bills nothing; an HTTP Request that ignores
+  error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
 - an HTTP Request v3 or later that posts to Anthropic's Messages API (api.anthropic.com/v1/messages) a body
   written in the node with no max_tokens: the API requires it (Create a Message, "required maxTokens") and
   answers 400 on every item, billing nothing; a body another node builds (one expression naming no model), or
@@ -297,6 +310,21 @@ it once the package is installed.`,
 			}
 			if param, name, ok := g.UnrunNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
+			}
+			// The URL and the key are refused first: a live model alone
+			// would not make the call work.
+			fix := ""
+			switch {
+			case n8nschema.LiteralURL(n):
+				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
+			case n8nschema.NoKey(n):
+				fix = fmt.Sprintf("Set the Authentication of %q to the provider's credential (Predefined Credential Type), or send the key in a header", n.Name)
+			}
+			if fix != "" {
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
 			}
 			if n8nschema.BrokenJSONBody(n) {
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
