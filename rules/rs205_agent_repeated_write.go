@@ -32,7 +32,11 @@ team are left out, and so is an HTTP Request tool whose URL path holds a placeho
 and a repeat re-applies the change. An HTTP Request tool that defines a placeholder none of its URL, query, headers or
 body uses never calls: n8n throws "Misconfigured placeholder" while it hands the tool to the agent
 (@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.
-A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not public, which
+A tool the model is told not to call again after an error is left out: the tool's description, or the agent's
+system message or prompt text, holds "do not retry", "don't call it again", "stop immediately" or the like on the
+line of a failure condition or the line after it ("If any tool call returns an error: stop immediately. Do not
+retry."); an instruction in the agent's text covers every tool unless its lines name another of the agent's tools
+and not this one. A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not public, which
 answers only the editor's test chat (ChatTrigger.node.ts webhook answers 404 outside a manual chat session); the
 person testing sees each tool call.`,
 	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description not to call it again after an error",
@@ -65,6 +69,9 @@ person testing sees each tool call.`,
 				sev = analyze.Note
 			default:
 				continue // same state, no effect, or an alert to the team
+			}
+			if analyze.ToldNotToRetry(g, agent, op.Node) {
+				continue // the model is told not to call it again after an error: the third fix, applied
 			}
 			if key, ok := n8nschema.IdempotencyKeyOf(op.Node); ok {
 				if st, _ := n8nschema.ClassifyKey(key.Value); st != n8nschema.KeyEmpty {
