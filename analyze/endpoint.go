@@ -184,7 +184,9 @@ func queryBody(n *n8nschema.Node) bool {
 	query := false
 	for _, f := range fields {
 		words := splitWords(f.key)
-		has := func(set map[string]bool) bool { return slices.ContainsFunc(words, func(w string) bool { return set[w] }) }
+		has := func(set map[string]bool) bool {
+			return slices.ContainsFunc(words, func(w string) bool { return set[w] })
+		}
 		switch raw := strings.TrimSpace(string(f.raw)); {
 		case queryKey(words):
 			if sqlWriteRE.MatchString(raw) || mutationRE.MatchString(raw) {
