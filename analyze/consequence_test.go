@@ -44,6 +44,8 @@ func TestConsequenceOf(t *testing.T) {
 		{"query with a record's data", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"query\": \"{q}\", \"email\": \"{email}\"}"`), Unclear},
 		{"search words in a summary", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"search_summary","value":"={{ $json.text }}"}]}`), Unclear},
 		{"query that inserts", http("POST", "https://db.example.com/v1/sql", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"query\": \"INSERT INTO leads VALUES (1)\"}"`), Unclear},
+		{"search body with expressions", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"locationQuery\": \"{{ $json.city }}\", \"maxResults\": {{ $json.n }}}"`), NoEffect},
+		{"query an SQL runner is sent", http("POST", "https://db.example.com/v1/sql", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"query\": \"{{ $json.statement }}\"}"`), Unclear},
 		{"query body to a create path", http("POST", "https://relay.example.com/contacts/create", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"query\": \"{q}\"}"`), Unclear},
 		// An event whose attendees come from the data invites them; an
 		// endpoint named for a booking books.

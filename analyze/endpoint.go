@@ -89,7 +89,7 @@ func readingPOST(n *n8nschema.Node) bool {
 	if n8nschema.AnswerPath(u) {
 		return true
 	}
-	if queryBody(n) && !pathNamesChange(u) {
+	if !queryLanguage(u) && queryBody(n) && !pathNamesChange(u) {
 		return true
 	}
 	if m := customMethod(u); m != "" {
@@ -170,12 +170,18 @@ func queryBody(n *n8nschema.Node) bool {
 		}
 	}
 	if x := strings.TrimSpace(p.Get("jsonBody").Str()); x != "" {
-		if len(x) > maxQueryBody || strings.HasPrefix(x, "=") && strings.Contains(x, "{{") {
-			return false // an expression: its fields are not known
+		if len(x) > maxQueryBody {
+			return false
+		}
+		if sqlWriteRE.MatchString(x) || mutationRE.MatchString(x) {
+			return false // a query that writes, wherever the body holds it
+		}
+		if t, ok := strings.CutPrefix(x, "="); ok {
+			x = blankExprs(t)
 		}
 		var obj map[string]json.RawMessage
-		if json.Unmarshal([]byte(strings.TrimPrefix(x, "=")), &obj) != nil {
-			return false
+		if json.Unmarshal([]byte(x), &obj) != nil {
+			return false // a body an expression builds: its fields are not known
 		}
 		for k, raw := range obj {
 			fields = append(fields, field{k, raw})
@@ -203,8 +209,40 @@ func queryBody(n *n8nschema.Node) bool {
 	return query
 }
 
+// blankExprs replaces each {{ … }} of an expression's text (from "{{" to
+// the next "}}", as n8n splits it) with 0, which stands for a letter in a
+// JSON string and for a number after a key: the body's fields stay
+// readable, and a body an expression builds whole does not parse.
+func blankExprs(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i+2:], "}}")
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteByte('0')
+		s = s[i+2+j+2:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
 // sqlWriteRE finds an SQL statement that changes data in a query text.
 var sqlWriteRE = lazyregexp.New(`(?i)\b(insert\s+into|update\s+\w+\s+set|delete\s+from|merge\s+into|upsert|truncate|drop\s+table|alter\s+table|create\s+table)\b`)
+
+// queryLanguage reports an endpoint that runs the query it is sent (an SQL
+// runner, a GraphQL API): its "query" may write, and an expression hides
+// which (graphQLQuery reads GraphQL's own).
+func queryLanguage(u string) bool {
+	return slices.ContainsFunc(splitWords(pathOf(strings.ToLower(strings.TrimPrefix(u, "=")))), func(w string) bool {
+		return w == "sql" || w == "graphql" || w == "query" || w == "exec" || w == "execute"
+	})
+}
 
 // pathNamesChange reports whether a URL's path, as written, holds a word
 // that names a change (…/contacts/create, …/send-message), a collection of
