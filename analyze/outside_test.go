@@ -88,6 +88,8 @@ func TestSenderOf(t *testing.T) {
 		{"Meta's WhatsApp message", `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.body.entry[0].changes[0].value.messages[0] }}"}]}}}`, "meta"},
 		{"Meta's URL check", `{"name": "Check", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.query['hub.verify_token'] }}"}]}}}`, "meta"},
 		{"Meta's signature with its payload, not GitHub's", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256']; const m = $json.body.entry[0].changes[0].value;"}}`, "meta"},
+		{"Twilio voice's speech answer", `{"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 3.1, "position": [0, 0], "parameters": {"promptType": "define", "text": "={{ $json.body.SpeechResult }}"}}`, "twilio"},
+		{"Twilio voice's call id", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "c", "value": "={{ $json.body.CallSid }}"}]}}}`, "twilio"},
 		{"GitHub's signature alone", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256'];"}}`, "github"},
 	} {
 		w := parseOne(t, `{"nodes": [`+hook+`, `+tc.node+`], "connections": {}}`)
@@ -175,6 +177,28 @@ func TestRedeliveryWorst(t *testing.T) {
 		r, ok := RedeliveryOf(s, s.Workflows[0], s.Workflows[0].Nodes[0])
 		if !ok || r.WorstMS != tc.want {
 			t.Errorf("%s: RedeliveryOf = %v, WorstMS %d; want %d", tc.name, ok, r.WorstMS, tc.want)
+		}
+	}
+}
+
+// TestNoRetryLines: an instruction not to call a tool again counts only on
+// the line of a failure condition or the line after it.
+func TestNoRetryLines(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"IF any Google Sheets tool call returns an error:\n→ Stop immediately. Do not retry.", true},
+		{"On failure: Stop all further tool calls immediately.", true},
+		{"If the booking tool fails, don't call it again; apologise.", true},
+		{"If a tool fails, stop and tell the user.", true},
+		{"If it fails, retry up to 3 times.", false},
+		{"Stop when the customer says goodbye.", false},
+		{"Do not retry questions the user already answered.", false},
+		{"If the user made an error in the date,\n\nask again. Never call a tool twice.", false},
+	} {
+		if got := len(noRetryLines(c.text)) > 0; got != c.want {
+			t.Errorf("noRetryLines(%q) = %v; want %v", c.text, got, c.want)
 		}
 	}
 }

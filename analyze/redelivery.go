@@ -108,7 +108,8 @@ var senderSignals = []struct {
 	{key: "meta", strong: []string{"hub.verify_token", "whatsapp_business_account", "messaging_product",
 		"entry[0].changes[0].value", "entry[0].messaging["}},
 	{key: "github", strong: []string{"x-github-event", "x-hub-signature", "x-github-delivery"}},
-	{key: "twilio", strong: []string{"x-twilio-signature", "body.messagesid", "body.smssid"}},
+	// Twilio voice posts CallSid, and a <Gather> answer SpeechResult.
+	{key: "twilio", strong: []string{"x-twilio-signature", "body.messagesid", "body.smssid", "body.callsid", "body.speechresult"}},
 }
 
 // SenderOf tells which service calls a generic Webhook node, from what
