@@ -227,7 +227,7 @@ it once the package is installed.`,
 				continue
 			}
 			all = append(all, t)
-			if called || !analyze.ByHand(t) {
+			if called || !analyze.HandStarted(g, t) {
 				machine = append(machine, t)
 			} else if idle == nil && !analyze.OnClock(t) && n8nschema.IsScheduleTrigger(t.Type) {
 				idle = t
@@ -262,6 +262,22 @@ it once the package is installed.`,
 				continue
 			}
 			d := analyze.Diagnostic{Node: n}
+			if m, model, ok := retiredModelOf(g, n); ok {
+				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
+				// A model node asks for its credential before it calls
+				// the provider (n8n-core node-execution-context.js
+				// getCredentials L223-233): with none, that is the
+				// first failure (when the shut-down model is the reason
+				// given: a memory or prompt may fail before it).
+				if c, missing := n8nschema.MissingCredential(model); missing && strings.Contains(why, m.Model) {
+					who := "it has"
+					if model != n {
+						who = fmt.Sprintf("its model %q has", model.Name)
+					}
+					why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering on %s)", who, c, m.Model, m.Date)
+					d.Fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(d.Fix[:1])+d.Fix[1:])
+				}
+			}
 			names, cut := neverRunAfter(g, n, live, &budget)
 			after := "the execution stops there"
 			switch {
@@ -278,9 +294,6 @@ it once the package is installed.`,
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
-			}
-			if m, model, ok := retiredModelOf(g, n); ok {
-				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
 			}
 			// The fix leads with the reason the message names, the
 			// first the node meets (analyze failsFirst order).

@@ -1,0 +1,81 @@
+package analyze
+
+import (
+	"strconv"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Unpublishable is why n8n 2.x refuses to publish (activate) a workflow:
+// a node it validates lacks a required credential, or misses a required
+// parameter. Its triggers then never fire on their own; only a person's
+// run from the editor, who sees the run's error, or a call from another
+// workflow starts it.
+type Unpublishable struct {
+	Node       *n8nschema.Node
+	Credential string // the required credential type it lacks, or ""
+	Param      string // the required parameter it misses, or ""
+}
+
+// Why says it for a message.
+func (u *Unpublishable) Why() string {
+	if u.Credential != "" {
+		return "n8n refuses to publish the workflow: node " + strconv.Quote(u.Node.Name) + " has no credential of the type it requires (" + strconv.Quote(u.Credential) + ")"
+	}
+	return "n8n refuses to publish the workflow: node " + strconv.Quote(u.Node.Name) + " misses its required parameter " + strconv.Quote(u.Param)
+}
+
+// publishRefusal finds the first node n8n 2.x's publication check refuses:
+// every enabled node that has a connection of any type (sub-nodes
+// included) or is a trigger, webhook or poller is checked for its
+// required credentials and parameters (n8n/dist/workflows/
+// workflow-validation.service.js validateNodeConfiguration L32-66, called
+// by validateForActivation L197-207 when the workflow is published,
+// workflow.service.js L1082). n8n 1.x has no such check.
+func publishRefusal(g *Graph) *Unpublishable {
+	if g.ver.Major < 2 || len(g.Unloadable) > 0 {
+		return nil
+	}
+	for i, nd := range g.Nodes {
+		if nd.Disabled {
+			continue
+		}
+		d, ok := n8nschema.DescribeNode(nd.Type, nd.TypeVersion)
+		if !ok || len(g.ins(i)) == 0 && len(g.outs(i)) == 0 && !d.TriggerLike() {
+			continue
+		}
+		if c, ok := n8nschema.MissingCredential(nd); ok {
+			return &Unpublishable{Node: nd, Credential: c}
+		}
+		if p, ok := n8nschema.MissingRequired(nd); ok {
+			return &Unpublishable{Node: nd, Param: p}
+		}
+	}
+	return nil
+}
+
+// Unpublishable reports why n8n 2.x refuses to publish the workflow, when
+// it does and the export does not show it active or published (such an
+// export ran, on an n8n that let it: its runs are not a person's).
+func (g *Graph) Unpublishable() (*Unpublishable, bool) {
+	if g.unpublishable == nil || RunStateOf(g.Workflow) == RunShown {
+		return nil, false
+	}
+	return g.unpublishable, true
+}
+
+// HandStarted reports a trigger whose runs only a person starts from the
+// editor: ByHand, or, in a workflow n8n refuses to publish
+// (Unpublishable), any trigger that fires only once the workflow is
+// published. An Execute Workflow Trigger and an Error Trigger are
+// started by other workflows, published or not, and are left as they are.
+func HandStarted(g *Graph, t *n8nschema.Node) bool {
+	if ByHand(t) {
+		return true
+	}
+	if t.Type == n8nschema.TypeExecuteWorkflowTrigger || t.Type == n8nschema.TypeErrorTrigger {
+		return false
+	}
+	_, refused := g.Unpublishable()
+	return refused
+}

@@ -1,0 +1,58 @@
+package n8nschema
+
+import (
+	"slices"
+	"strings"
+)
+
+// MissingCredential reports a required credential the node does not name,
+// one n8n 2.x refuses to publish the workflow over when the node is
+// enabled and connected, or a trigger (n8n-workflow/dist/cjs/node-validation.js
+// validateNodeCredentials L11-41: "missing" when node.credentials has no
+// entry of that type; called by n8n/dist/workflows/workflow-validation.service.js
+// validateNodeConfiguration L32-66). Only what the node table decides is
+// read: a credential required and shown always, or required for the value
+// its credential parameter holds as a literal or by default
+// (AuthCredentials). A credential that is optional, or shown only for
+// values of several parameters ("?" in the table), is not: n8n may not ask
+// for it. An authentication set by an expression is not judged.
+func MissingCredential(n *Node) (string, bool) {
+	d, ok := DescribeNode(n.Type, n.TypeVersion)
+	if !ok || d.e == nil || d.e.creds == "" {
+		return "", false
+	}
+	auth, authOK := "", false
+	for _, c := range strings.Fields(d.e.creds) {
+		if strings.HasSuffix(c, "?") {
+			continue
+		}
+		name, vals, gated := strings.Cut(c, ":")
+		if slices.Contains(n.Credentials, name) {
+			continue
+		}
+		if !gated {
+			return name, true
+		}
+		if !authOK {
+			v, lit := literalParam(n, d.CredentialParam())
+			if !lit {
+				continue
+			}
+			if _, set := n.Param(d.CredentialParam()); !set {
+				v = d.DefaultAuthentication()
+			}
+			auth, authOK = v, true
+		}
+		if slices.Contains(strings.Split(vals, ","), auth) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// TriggerLike reports a node n8n validates for publication even when it
+// has no connection: one with a trigger, webhook or poll method
+// (n8n-workflow/dist/cjs/node-validation.js isTriggerLikeNode L61-63).
+func (d NodeVersion) TriggerLike() bool {
+	return d.has(flagTrigger) || d.has(flagWebhook) || d.has(flagPolling)
+}
