@@ -89,11 +89,16 @@ func TestChatOnly(t *n8nschema.Node) bool {
 // manual one). The person who clicked
 // watches the run in the editor and sees it hang or fail.
 func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
+	return byHandOnly(g, n, func(t *n8nschema.Node) bool { return HandStarted(g, t) })
+}
+
+// byHandOnly is ByHandOnly with hand telling the triggers a person fires.
+func byHandOnly(g *Graph, n *n8nschema.Node, byHand func(*n8nschema.Node) bool) bool {
 	var hand, other []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
-		case HandStarted(g, t):
+		case byHand(t):
 			hand = append(hand, t)
 		default:
 			other = append(other, t)

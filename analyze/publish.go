@@ -12,7 +12,8 @@ import (
 // run from the editor, who sees the run's error, or a call from another
 // workflow starts it.
 type Unpublishable struct {
-	Node       *n8nschema.Node
+	Node       *n8nschema.Node   // the first node it refuses
+	Nodes      []*n8nschema.Node // every node it refuses, Node first
 	Credential string // the required credential type it lacks, or ""
 	Param      string // the required parameter it misses, or ""
 }
@@ -36,6 +37,15 @@ func publishRefusal(g *Graph) *Unpublishable {
 	if g.ver.Major < 2 || len(g.Unloadable) > 0 {
 		return nil
 	}
+	// n8n's export keeps each node's credential reference; a file with
+	// none at all may have had them taken out (a template, a shared
+	// sample), and whoever imports it selects them before publishing. A
+	// missing credential is read only where the export keeps others.
+	keeps := false
+	for _, nd := range g.Nodes {
+		keeps = keeps || len(nd.Credentials) > 0
+	}
+	var u *Unpublishable
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
 			continue
@@ -44,14 +54,20 @@ func publishRefusal(g *Graph) *Unpublishable {
 		if !ok || len(g.ins(i)) == 0 && len(g.outs(i)) == 0 && !d.TriggerLike() {
 			continue
 		}
-		if c, ok := n8nschema.MissingCredential(nd); ok {
-			return &Unpublishable{Node: nd, Credential: c}
+		c, cred := n8nschema.MissingCredential(nd)
+		cred = cred && keeps
+		p, param := n8nschema.MissingRequired(nd)
+		switch {
+		case !cred && !param:
+			continue
+		case u == nil && cred:
+			u = &Unpublishable{Node: nd, Credential: c}
+		case u == nil:
+			u = &Unpublishable{Node: nd, Param: p}
 		}
-		if p, ok := n8nschema.MissingRequired(nd); ok {
-			return &Unpublishable{Node: nd, Param: p}
-		}
+		u.Nodes = append(u.Nodes, nd)
 	}
-	return nil
+	return u
 }
 
 // Unpublishable reports why n8n 2.x refuses to publish the workflow, when
@@ -78,4 +94,11 @@ func HandStarted(g *Graph, t *n8nschema.Node) bool {
 	}
 	_, refused := g.Unpublishable()
 	return refused
+}
+
+// ByManualTriggerOnly is ByHandOnly as the workflow's triggers stand,
+// whether or not n8n would publish it: for a rule whose finding is itself
+// what n8n refuses publication over.
+func ByManualTriggerOnly(g *Graph, n *n8nschema.Node) bool {
+	return byHandOnly(g, n, ByHand)
 }

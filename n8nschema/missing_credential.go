@@ -12,8 +12,10 @@ import (
 // entry of that type; called by n8n/dist/workflows/workflow-validation.service.js
 // validateNodeConfiguration L32-66). Only what the node table decides is
 // read: a credential required and shown always, or required for the value
-// its credential parameter holds as a literal or by default
-// (AuthCredentials). A credential that is optional, or shown only for
+// its credential parameter holds as a stored literal (AuthCredentials).
+// The check passes the stored parameters to displayParameter, so a
+// credential parameter left at its default shows no credential (RS007
+// says what then happens at run time). A credential that is optional, or shown only for
 // values of several parameters ("?" in the table), is not: n8n may not ask
 // for it. An authentication set by an expression is not judged.
 func MissingCredential(n *Node) (string, bool) {
@@ -34,12 +36,11 @@ func MissingCredential(n *Node) (string, bool) {
 			return name, true
 		}
 		if !authOK {
+			// The check reads the stored parameters: a parameter left
+			// at its default is absent there and shows no credential.
 			v, lit := literalParam(n, d.CredentialParam())
-			if !lit {
+			if _, set := n.Param(d.CredentialParam()); !lit || !set {
 				continue
-			}
-			if _, set := n.Param(d.CredentialParam()); !set {
-				v = d.DefaultAuthentication()
 			}
 			auth, authOK = v, true
 		}

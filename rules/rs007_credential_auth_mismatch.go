@@ -75,7 +75,13 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 				outcome = "the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: " + fails
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
-			if watched(pass, n) {
+			byHand := watched(pass, n)
+			if u, ok := g.Unpublishable(); ok && u.Node == n && len(u.Nodes) == 1 {
+				// The refusal is this finding's own: judged as RS007
+				// judges it, by the triggers alone.
+				byHand = !calledByAnother(pass) && analyze.ByManualTriggerOnly(g, n)
+			}
+			if byHand {
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.
 				d.Severity = analyze.Note
