@@ -14,8 +14,8 @@ import (
 type Unpublishable struct {
 	Node       *n8nschema.Node   // the first node it refuses
 	Nodes      []*n8nschema.Node // every node it refuses, Node first
-	Credential string // the required credential type it lacks, or ""
-	Param      string // the required parameter it misses, or ""
+	Credential string            // the required credential type it lacks, or ""
+	Param      string            // the required parameter it misses, or ""
 }
 
 // Why says it for a message.
