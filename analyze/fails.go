@@ -20,7 +20,7 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - an AI Agent or chain left on the default prompt source, "auto", fed
 //     only by nodes whose items carry no chatInput (noPrompt);
 //   - an AI Agent whose memory takes the session ID from items that
-//     carry none (noSession);
+//     carry none (noSession), or from its Key, which is empty (emptyKey);
 //   - a Question and Answer chain whose ai_retriever input is a vector
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
@@ -43,6 +43,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := g.noSession(i); ok {
+		return why, true
+	}
+	if why, ok := g.emptyKey(i); ok {
 		return why, true
 	}
 	return g.vectorStoreAsRetriever(i)
@@ -269,17 +272,18 @@ var sessionMemories = map[string]float64{
 	"memoryMotorhead": 1.2, "memoryPostgresChat": 0, "memoryMongoDbChat": 0,
 }
 
-// sessionMemory returns the memory of an AI Agent that asks for it before
-// its first model call (ToolsAgent V1 execute.js L25–26, V2 execute.js
-// L172, V3 helpers/buildExecutionContext.js L15, ConversationalAgent
-// execute.js L20) when that memory takes the session ID from the input:
-// Session ID "Connected Chat Trigger Node" (sessionIdType "fromInput",
-// the default: nodes/memory/descriptions.js sessionIdOption). getSessionId
+// agentMemory returns the one enabled memory of an AI Agent that asks for
+// it before its first model call (ToolsAgent V1 execute.js L25–26, V2
+// execute.js L172, V3 helpers/buildExecutionContext.js L15,
+// ConversationalAgent execute.js L20), of a type that reads getSessionId
+// at its version (sessionMemories). With Session ID "Connected Chat
+// Trigger Node" (sessionIdType "fromInput", the default:
+// nodes/memory/descriptions.js sessionIdOption; sessionMemory) getSessionId
 // then reads {{ $json.sessionId }} of the agent's input item, failing that
 // the sessionId of the workflow's Chat Trigger when it ran in this
 // execution, and throws "No session ID found" otherwise; the agent fails
 // with "Error in sub-node" (get-input-connection-data.js L304–325).
-func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
+func (g *Graph) agentMemory(i int) (*n8nschema.Node, bool) {
 	nd := g.Nodes[i]
 	if nd.Type != n8nschema.TypeAgent || nd.Disabled {
 		return nil, false
@@ -316,10 +320,71 @@ func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
 	if !ok || !strings.HasPrefix(mem.Type, langchain) || mem.TypeVersion < from {
 		return nil, false
 	}
+	return mem, true
+}
+
+// sessionMemory returns the memory of an AI Agent that asks for it before
+// its first model call (agentMemory) when that memory takes the session
+// ID from the input: Session ID "Connected Chat Trigger Node"
+// (sessionIdType "fromInput", the default).
+func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
+	mem, ok := g.agentMemory(i)
+	if !ok {
+		return nil, false
+	}
 	if s, has := mem.Param("sessionIdType"); has && (s.Kind() != n8nschema.String || s.IsExpr() || s.Str() != "fromInput") {
 		return nil, false
 	}
 	return mem, true
+}
+
+// emptyKey judges an AI Agent whose memory (agentMemory) takes its
+// session ID from its Key, which is empty. getSessionId
+// (@n8n/n8n-nodes-langchain/dist/utils/helpers.js L85-121) reads
+// sessionIdType; any value but "fromInput" reads sessionKey, and an empty
+// one throws "Key parameter is empty" (L115-120). The options value is
+// not checked against its list (n8n-core validate-value-against-schema.js),
+// so an expression that yields a session id lands there too. Decided:
+// sessionIdType a literal other than "fromInput", or an expression that
+// does not name "fromInput" (it yields data, not that option); and a Key
+// stored as "" or, under a literal sessionIdType, absent (the "Define
+// below" Key defaults to "", and getNodeParameter's fallback is "";
+// nodes/memory/descriptions.js sessionKeyProperty L39-50). A Key set by an
+// expression may be empty only at run time: not judged.
+func (g *Graph) emptyKey(i int) (string, bool) {
+	mem, ok := g.agentMemory(i)
+	if !ok {
+		return "", false
+	}
+	s, has := mem.Param("sessionIdType")
+	if !has || s.Kind() != n8nschema.String || s.Str() == "fromInput" || s.IsExpr() && strings.Contains(s.Str(), "fromInput") {
+		return "", false
+	}
+	k, set := mem.Param("sessionKey")
+	switch {
+	case !set && !s.IsExpr():
+	case set && k.Kind() == n8nschema.String && k.Str() == "":
+	default:
+		return "", false
+	}
+	how := "Session ID is " + strconv.Quote(s.Str())
+	if s.IsExpr() {
+		how = "Session ID is set by an expression that does not name \"fromInput\", so it yields data"
+	}
+	return "its memory " + strconv.Quote(mem.Name) + " reads the session ID from its Key (" + how + "), and the Key is empty: n8n stops at \"Key parameter is empty\" before any model call", true
+}
+
+// EmptyKeyMemory returns the memory of an AI Agent that fails on its
+// empty Key (emptyKey), for the repair.
+func (g *Graph) EmptyKeyMemory(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return nil, false
+	}
+	if _, empty := g.emptyKey(i); !empty {
+		return nil, false
+	}
+	return g.agentMemory(i)
 }
 
 // sessionless reports a main edge into agent i whose items certainly

@@ -57,3 +57,19 @@ func MissingCredential(n *Node) (string, bool) {
 func (d NodeVersion) TriggerLike() bool {
 	return d.has(flagTrigger) || d.has(flagWebhook) || d.has(flagPolling)
 }
+
+// TypeExecuteCommand is the Execute Command node.
+const TypeExecuteCommand = "n8n-nodes-base.executeCommand"
+
+// ExcludedByDefault reports a node type that release v ships but leaves
+// out unless the instance says otherwise: from 2.0, NODES_EXCLUDE
+// defaults to Execute Command and the Local File Trigger
+// (@n8n/config/dist/configs/nodes.config.js L34; n8n's own 2.0
+// breaking-change rule, n8n/dist/modules/breaking-changes/rules/v2/
+// disabled-nodes.rule.js L13-16). The loader skips an excluded type
+// (n8n-core/dist/nodes-loader/directory-loader.js loadNodeFromFile
+// L138-140), so getNode throws UnrecognizedNodeTypeError for it (L199),
+// as for a type n8n does not ship.
+func ExcludedByDefault(typ string, v Version) bool {
+	return v.Major >= 2 && (typ == TypeExecuteCommand || typ == TypeLocalFileTrigger)
+}

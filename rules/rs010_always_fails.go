@@ -220,6 +220,7 @@ it once the package is installed.`,
 			reportUnloadable(pass, g, called)
 			return // nothing in it runs: what would fail later never does
 		}
+		reportExcluded(pass, g)
 		var all, machine []*n8nschema.Node
 		var idle *n8nschema.Node // a clock trigger with no job to fire on
 		for _, t := range g.Triggers() {
@@ -317,6 +318,9 @@ it once the package is installed.`,
 			}
 			if mem, ok := g.SessionMemory(n); ok && strings.Contains(why, "No session ID found") {
 				d.Fix = sessionFix(mem, n)
+			}
+			if mem, ok := g.EmptyKeyMemory(n); ok && strings.Contains(why, "Key parameter is empty") {
+				d.Fix = fmt.Sprintf("Set Session ID of %q to Define below with a Key each conversation has (a chat or sender id from the trigger), or to Connected Chat Trigger Node when a Chat Trigger starts %q", mem.Name, n.Name)
 			}
 			if param, name, ok := g.MissingNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node the workflow has (the node %q was renamed or removed)", param, n.Name, name)
@@ -625,4 +629,24 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 // sessionFix tells how to give an agent's memory a session ID.
 func sessionFix(mem, agent *n8nschema.Node) string {
 	return fmt.Sprintf("Set Session ID of %q to Define below with a key each conversation has (a chat or sender id from the trigger), or set a sessionId field in the items before %q", mem.Name, agent.Name)
+}
+
+// reportExcluded reports, at its first such node, a workflow that holds a
+// node n8n 2 leaves out by default (n8nschema.ExcludedByDefault): on a
+// default install n8n cannot build it, as for a type it does not ship.
+// The instance may set NODES_EXCLUDE to load the node, which an export
+// does not show: a note, and the rest of the workflow is judged as if it
+// loads.
+func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
+	v := pass.Set.Options.Version()
+	for _, n := range g.Nodes {
+		if !n8nschema.ExcludedByDefault(n.Type, v) {
+			continue
+		}
+		pass.Report(analyze.Diagnostic{Node: n, Severity: analyze.Note,
+			Message: fmt.Sprintf("node %q is of type %q, which n8n 2 leaves out by default (NODES_EXCLUDE): on a default n8n 2 install n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs, unless the instance sets NODES_EXCLUDE to a list without it", n.Name, n.Type),
+			Fix:     fmt.Sprintf("Replace %q with a node n8n 2 loads by default, or set NODES_EXCLUDE on the instance to a list without %q (NODES_EXCLUDE=[] loads every node)", n.Name, n.Type),
+		})
+		return
+	}
 }
