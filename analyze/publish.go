@@ -41,10 +41,7 @@ func publishRefusal(g *Graph) *Unpublishable {
 	// none at all may have had them taken out (a template, a shared
 	// sample), and whoever imports it selects them before publishing. A
 	// missing credential is read only where the export keeps others.
-	keeps := false
-	for _, nd := range g.Nodes {
-		keeps = keeps || len(nd.Credentials) > 0
-	}
+	keeps := g.keepsCredentials()
 	var u *Unpublishable
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
@@ -101,4 +98,25 @@ func HandStarted(g *Graph, t *n8nschema.Node) bool {
 // what n8n refuses publication over.
 func ByManualTriggerOnly(g *Graph, n *n8nschema.Node) bool {
 	return byHandOnly(g, n, ByHand)
+}
+
+// keepsCredentials reports an export in which some node names a
+// credential: one whose credentials were not all taken out.
+func (g *Graph) keepsCredentials() bool {
+	for _, nd := range g.Nodes {
+		if len(nd.Credentials) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// LacksCredential reports a required credential node n does not name
+// (n8nschema.MissingCredential) in an export that keeps credentials: n
+// then fails at its first getCredentials call
+// (n8n-core/dist/execution-engine/node-execution-context/node-execution-context.js
+// L223-233, "Node does not have any credentials set").
+func (g *Graph) LacksCredential(n *n8nschema.Node) (string, bool) {
+	c, ok := n8nschema.MissingCredential(n)
+	return c, ok && g.keepsCredentials()
 }

@@ -75,11 +75,11 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 				outcome = "the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: " + fails
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
-			byHand := watched(pass, n)
+			byHand, why := watched(pass, n), byHandWhy(g, n)
 			if u, ok := g.Unpublishable(); ok && u.Node == n && len(u.Nodes) == 1 {
 				// The refusal is this finding's own: judged as RS007
 				// judges it, by the triggers alone.
-				byHand = !calledByAnother(pass) && analyze.ByManualTriggerOnly(g, n)
+				byHand, why = !calledByAnother(pass) && analyze.ByManualTriggerOnly(g, n), triggerWhy(g, n)
 			}
 			if byHand {
 				// No one publishes it: a person runs it from the editor
@@ -89,7 +89,7 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
 					fails = r.Why
 				}
-				outcome = "a run from the editor fails at the node: " + fails + " (" + byHandWhy(pass.Set.Graph(pass.Workflow), n) + ")"
+				outcome = "a run from the editor fails at the node: " + fails + " (" + why + ")"
 			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)

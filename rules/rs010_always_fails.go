@@ -270,7 +270,7 @@ it once the package is installed.`,
 				// getCredentials L223-233): with none, that is the
 				// first failure (when the shut-down model is the reason
 				// given: a memory or prompt may fail before it).
-				if c, missing := n8nschema.MissingCredential(model); missing && strings.Contains(why, m.Model) {
+				if c, missing := g.LacksCredential(model); missing && strings.Contains(why, m.Model) {
 					who := "it has"
 					if model != n {
 						who = fmt.Sprintf("its model %q has", model.Name)
