@@ -170,7 +170,33 @@ error; a manual trigger that starts a sub-workflow another workflow of the set c
 and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
 triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
 rule.interval is an empty list; only a run from the editor starts it
-and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
+and in a file whose parameters were lost (RS008). It is a note too in a workflow n8n 2 refuses to publish
+(analyze.Graph.Unpublishable; not with --n8n-version 1.x, nor when the export shows it active or published):
+an enabled node that has a connection of any type (sub-nodes included) or is a trigger lacks a credential
+its node type requires (required and shown always, or for the value of its Authentication stored on the
+node: the check reads the stored parameters), or misses a required parameter
+(n8n/dist/workflows/workflow-validation.service.js validateNodeConfiguration,
+n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials). Its triggers then never fire: only a
+person's run from the editor reaches the node, and that person sees the error. A missing credential is read
+only in an export where some node names one: a file with none at all may have had them taken out (a
+template), and whoever imports it selects them before publishing. When the chat model a failing node calls
+has no credential it requires, the finding names that first: the model asks for it before it calls the
+provider ("Node does not have any credentials set",
+n8n-core/dist/execution-engine/node-execution-context/node-execution-context.js getCredentials).
+
+An AI Agent also fails before its model call when its memory (Simple Memory from v1.2, and the other
+memories that read getSessionId) takes the session ID from its Key and the Key is empty: any Session ID
+value but "fromInput" reads sessionKey, an empty one throws "Key parameter is empty"
+(@n8n/n8n-nodes-langchain/dist/utils/helpers.js getSessionId), and the agent asks for its memory before its
+model. Judged: Session ID a literal other than "fromInput", or an expression that does not name
+"fromInput" (an options value is not checked against its list), with a Key stored as "" or, under a literal
+Session ID, absent (it defaults to ""). A Key set by an expression is not judged.
+
+A node of a type n8n 2 ships but leaves out by default, Execute Command and the Local File Trigger
+(NODES_EXCLUDE's default from 2.0, @n8n/config/dist/configs/nodes.config.js), makes a default install fail
+to build the workflow as for a type it does not ship. The instance may set NODES_EXCLUDE to load them, which
+an export does not show, so the finding is a note at the first such node, and the rest of the workflow is
+judged as if it loads; with --n8n-version 1.x it is not reported. Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
 again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
