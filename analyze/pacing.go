@@ -650,7 +650,7 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 			fed = fed || e.Type == ConnMain && slices.Contains(carriers, e.From.Name)
 		}
 		code = readPaths(code)
-		for _, m := range exprFieldRE.FindAllStringSubmatch(code, -1) {
+		for _, m := range codeFieldRE.FindAllStringSubmatch(code, -1) {
 			v := m[2]
 			if !strings.Contains(v, "json.body.") {
 				continue
@@ -672,6 +672,11 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 	}
 	return out
 }
+
+// codeFieldRE finds key: value pairs of an object literal in code, the
+// value running to the next comma, brace or line end (json: { sender: …
+// on one line is two pairs).
+var codeFieldRE = lazyregexp.New(`["']?([A-Za-z_]\w*)["']?\s*:\s*([^,{}\n]+)`)
 
 // builtField returns what a Code node of built filled the field x reads
 // with, when x reads one field of that node's item:
