@@ -299,7 +299,7 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 	}
 	var carriers []string
 	var built map[string]map[string]string // codeCopies, read once when needed
-	inbound := -1                           // chatInbound, asked once when needed
+	inbound := -1                          // chatInbound, asked once when needed
 	for _, n := range g.chatSenders() {
 		if n == t || !reach[n] {
 			continue
