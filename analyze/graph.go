@@ -75,7 +75,7 @@ type Graph struct {
 
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
-	senders     *senderReads
+	senders     map[*n8nschema.Node]*senderReads // by webhook
 	relaysOnce  sync.Once
 	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
 	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook
