@@ -489,6 +489,11 @@ func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel
 			return m, e.From, true
 		}
 	}
+	if emb, ok := g.RefusedEmbedder(n); ok {
+		if m, ok := n8nschema.RetiredModelCall(emb); ok {
+			return m, emb, true
+		}
+	}
 	return n8nschema.RetiredModel{}, nil, false
 }
 
