@@ -298,7 +298,10 @@ it once the package is installed.`,
 			if param, name, ok := g.UnrunNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
 			}
-			if n8nschema.BrokenJSONBody(n) {
+			switch {
+			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
+				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
+			case n8nschema.BrokenJSONBody(n):
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
 			switch missing, ok := g.RespondMismatch(n); {
