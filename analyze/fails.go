@@ -155,7 +155,7 @@ func (g *Graph) subRefused(i int, conn string) (int, string, bool) {
 //   - a Question and Answer chain whose retriever is such a Vector Store
 //     Retriever: createRetrievalChain asks the retriever before the model,
 //     and the chain rethrows unless it continues on fail
-//     (chains/ChainRetrievalQA/ChainRetrievalQa.node.js L221-240).
+//     (chains/ChainRetrievalQA/ChainRetrievalQa.node.js L181-240).
 //
 // A store at mode retrieve is not judged itself: it only hands the store
 // on, and its consumer fails.

@@ -78,7 +78,7 @@ var jsonParameters = []struct{ param, display string }{
 // L639, L695-765; V2/HttpRequestV2.node.js L818-835, the same code). n8n
 // drops a parameter its display options hide when it loads the workflow,
 // so the body counts only for PATCH, POST, PUT or DELETE (the method
-// defaults to GET) and when sendBinaryData is not on (V1 L403-416, L155,
+// defaults to GET) and when sendBinaryData is not on (V1 L403-416, L156,
 // V2 L417-430); headers and query parameters show whenever jsonParameters
 // is on (V1 L461-468, L512-519). Each text is judged as brokenTemplate
 // judges a v3 body; a whole-value expression may yield an object and is
