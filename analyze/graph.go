@@ -18,6 +18,10 @@ const (
 	ConnTool     = "ai_tool"
 	ConnMemory   = "ai_memory"
 	ConnEmbedder = "ai_embedding"
+	// ConnVectorStore and ConnRetriever feed a Vector Store Tool or
+	// Retriever and a Question and Answer chain.
+	ConnVectorStore = "ai_vectorStore"
+	ConnRetriever   = "ai_retriever"
 )
 
 // Edge is one connection between two nodes of a workflow. AI connections
