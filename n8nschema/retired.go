@@ -191,7 +191,7 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 		return LookupRetired(c.Provider, c.Model)
 	}
 	provider, ok := providerNodes[typ]
-	if !ok || !operationDefined(n, typ) {
+	if !ok || !operationDefined(n, typ) || !RunsModel(n) {
 		return RetiredModel{}, false
 	}
 	if v, set := n.Param("options.baseURL"); set && (v.Kind() != String || v.Str() != "" && !strings.HasPrefix(strings.TrimSpace(v.Str()), "https://api.openai.com/")) {
