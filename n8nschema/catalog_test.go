@@ -128,7 +128,7 @@ func TestRunsModel(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2,"parameters":{"resource":"file","operation":"list"}}`, false},
 		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"assistant","operation":"create"}}`, false},
 		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"assistant"}}`, true}, // message, the default
-		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{}}`, true},                        // text response
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{}}`, true},                       // text response
 		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"image","operation":"edit"}}`, true},
 		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"audio","operation":"transcribe"}}`, true},
 		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"video"}}`, true},
