@@ -403,7 +403,7 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 			continue // a refused call answers at once; one no run makes, never
 		}
 		per, known := AttemptTimeoutMS(op)
-		model := op.Paid || op.Spec.Role == n8nschema.RoleModel
+		model := op.Paid || op.Spec.Role == n8nschema.RoleModel && n8nschema.RunsModel(op.Node)
 		switch {
 		case model:
 			st := SlowStep{Node: op.Node, What: "a model call"}

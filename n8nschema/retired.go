@@ -37,7 +37,10 @@ var (
 // so that the next check only moves RetiredAsOf. Left out for want of a
 // provider's dated page: Gemini's embedding-001 and embedding-gecko-001
 // (dated only in Google's e-mail to users), the Gemini 1.5 models
-// (Google's Gemini API pages read here no longer list them), Gemini's
+// (Google's Gemini API deprecations and changelog pages read here, 2025-12
+// to 2026-11 copies, no longer list them; only Vertex AI's lifecycle page
+// dates them, and its dates are not the Gemini API's), the flash-lite twin
+// gemini-2.5-flash-lite-preview-09-2025 (no dated shutdown found), Gemini's
 // experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose dates
 // the pages moved and whose calls Google routes to a newer model.
 var retiredModels = []struct {
@@ -105,7 +108,12 @@ var retiredModels = []struct {
 	// changelog's Spanish copy, ai.google.dev/gemini-api/docs/changelog?hl=es).
 	{"google-gemini", "2026-01-14", geminiChangelog, []string{"text-embedding-004"}},
 	{"google-gemini", "2026-01-15", geminiChangelog, []string{"gemini-2.5-flash-image-preview"}},
-	{"google-gemini", "2026-02-17", geminiChangelog, []string{"gemini-2.5-flash-preview-09-25"}},
+	// The changelog's 2026-01-15 entry writes the September 2025 Flash
+	// preview "gemini-2.5-flash-preview-09-25"; the id Google serves, and
+	// n8n sends from its model list, ends "-09-2025", as its twin's model
+	// page gives the code (ai.google.dev/gemini-api/docs/models/
+	// gemini-2.5-flash-lite-preview-09-2025). Both spellings are kept.
+	{"google-gemini", "2026-02-17", geminiChangelog, []string{"gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash-preview-09-25"}},
 	{"google-gemini", "2026-03-09", geminiDeprecations, []string{"gemini-3-pro-preview"}},
 	{"google-gemini", "2026-05-25", geminiChangelog, []string{"gemini-3.1-flash-lite-preview"}},
 	{"google-gemini", "2026-06-01", geminiChangelog, []string{"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"}},
@@ -240,7 +248,7 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 		return retiredEmbedding(n)
 	}
 	provider, ok := providerNodes[typ]
-	if !ok || !operationDefined(n, typ) {
+	if !ok || !operationDefined(n, typ) || !RunsModel(n) {
 		return RetiredModel{}, false
 	}
 	if v, set := n.Param("options.baseURL"); set && (v.Kind() != String || v.Str() != "" && !strings.HasPrefix(strings.TrimSpace(v.Str()), "https://api.openai.com/")) {
