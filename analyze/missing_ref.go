@@ -99,11 +99,9 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path func(
 	if !readsByName(params.Raw()) {
 		return "", "", false // most nodes read no node by name: skip the walk
 	}
-	// The walk builds no paths (the path is made for the one value that
-	// reads a missing node) and skips the objects and arrays whose text
-	// holds no read by name: only a \u escape spells one otherwise.
-	holds := func(raw string) bool { return readsByName(raw) || strings.Contains(raw, `\u`) }
-	params.ScalarsWhere(holds, func(v n8nschema.Value) bool {
+	// Scalars walks without building paths; the path is made for the one
+	// value that reads a missing node.
+	params.Scalars(func(v n8nschema.Value) bool {
 		if !v.IsExpr() {
 			return true
 		}

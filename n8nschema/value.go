@@ -533,22 +533,12 @@ func (v Value) walk(rel string, fn func(string, Value)) {
 // as Walk does but without building the relative paths; it stops when fn
 // returns false. Searches that ignore the path use it.
 func (v Value) Scalars(fn func(Value) bool) {
-	v.scalars(nil, fn)
+	v.scalars(fn)
 }
 
-// ScalarsWhere is Scalars leaving out every object and array whose JSON
-// text fails holds: a search for text that shows in the JSON skips the
-// members that cannot hold it instead of visiting each of their values.
-func (v Value) ScalarsWhere(holds func(raw string) bool, fn func(Value) bool) {
-	v.scalars(holds, fn)
-}
-
-func (v Value) scalars(holds func(string) bool, fn func(Value) bool) bool {
+func (v Value) scalars(fn func(Value) bool) bool {
 	switch v.Kind() {
 	case Object, Array:
-		if holds != nil && !holds(v.Raw()) {
-			return true
-		}
 		n := v.node()
 		for k := range n.n {
 			var c Value
@@ -557,7 +547,7 @@ func (v Value) scalars(holds func(string) bool, fn func(Value) bool) bool {
 			} else {
 				c = Value{t: v.t, i: n.first + k, form: pathOfTree}
 			}
-			if !c.scalars(holds, fn) {
+			if !c.scalars(fn) {
 				return false
 			}
 		}

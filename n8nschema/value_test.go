@@ -332,21 +332,6 @@ func TestChainedPaths(t *testing.T) {
 	}
 }
 
-// TestScalarsWhere: the objects and arrays whose text fails the test are
-// left out with every value below them; scalars are not tested.
-func TestScalarsWhere(t *testing.T) {
-	src := `{"a": {"x": "no", "y": ["keep", 1]}, "b": {"keep": "no"}, "c": [["no"]], "d": "no"}`
-	root := Value{t: buildTree(NewSource("w.json", []byte(src)), src, 0).t}
-	var got []string
-	root.ScalarsWhere(func(raw string) bool { return strings.Contains(raw, "keep") }, func(v Value) bool {
-		got = append(got, v.Path())
-		return true
-	})
-	if want := []string{"a.x", "a.y.0", "a.y.1", "b.keep", "d"}; !slices.Equal(got, want) {
-		t.Errorf("ScalarsWhere %q, want %q", got, want)
-	}
-}
-
 // TestExactFloat: the fast path reads what ParseFloat reads, to the bit,
 // and declines what it cannot.
 func TestExactFloat(t *testing.T) {
