@@ -1625,9 +1625,6 @@ type ReachGroup struct {
 // workflow of many chained triggers linear. A trigger that reaches what
 // no other one does is a group of its own, with exactly ReachFrom's nodes.
 func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
-	if len(triggers) == 0 {
-		return nil // most workflows have no schedule: no maps to make
-	}
 	owner := map[*n8nschema.Node]int{}
 	groupOf := newUnionFind(len(triggers)) // a group's root is its first trigger
 	for i, t := range triggers {
