@@ -52,7 +52,11 @@ reaches:
   and throws "The value in the "JSON Body" field is not valid JSON" before any request
   (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
   yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
-  unjudged;
+  unjudged. An HTTP Request v1 or v2 with "JSON/RAW Parameters" on parses its body, headers and query
+  parameters alike, each unless empty, and throws "The data in "Body Parameters" is no valid JSON"
+  (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts); the body counts
+  only at PATCH, POST, PUT or DELETE (the method defaults to GET, and n8n drops a parameter it does not show)
+  and not with Body Content Type "RAW/Custom" or binary data;
 - an HTTP Request with no credential that sends, in its list of headers or query parameters, an API key
   (Authorization, x-api-key, api_key, ...) whose value holds {{ }} but does not start with "=" ("Bearer
   {{ $env.API_KEY }}"): n8n evaluates only a string that starts with "="
@@ -60,6 +64,19 @@ reaches:
   the service refuses the key on every item; braces in other headers, the body or a prompt are not judged (a
   template may mean them), nor are headers written as JSON, nor a node whose credential sets its own header
   after these (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts, V2/HttpRequestV2.node.ts);
+- an HTTP Request whose URL holds {{ }} but does not start with "=" ("https://api.x.com/items/{{ $json.id }}"),
+  which n8n uses as written: braces at the start make the node refuse it ("URL must start with "http" or
+  "https"", packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts), braces in the host reach no
+  server, braces in the path, percent-encoded, ask the API for a resource it does not have (404), and braces
+  in a query parameter that carries a key (api_key, access_token, Google's key) are sent as the key, which
+  the service refuses; other braces in the query string send a literal value and are not judged, nor is a
+  placeholder host (example.com, yourdomain.com);
+- an HTTP Request to a model API's endpoint (OpenAI, Anthropic, Gemini, Mistral, Groq, ...) whose
+  authentication is "none", the default, and no header, query parameter or body field of which carries a
+  key: the node reads a credential only for the authentication it is set to
+  (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V3/HttpRequestV3.node.ts), so one left in
+  its credentials block is ignored, and the API answers 401 and bills nothing; an HTTP Request that ignores
+  error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
 - an HTTP Request v3 or later that posts to Anthropic's Messages API (api.anthropic.com/v1/messages) a body
   written in the node with no max_tokens: the API requires it (Create a Message, "required maxTokens") and
   answers 400 on every item, billing nothing; a body another node builds (one expression naming no model), or
@@ -129,6 +146,16 @@ reaches:
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take, a
   model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts);
+- a vector store whose embeddings sub-node (Embeddings OpenAI or Google Gemini) names, by a literal id, an
+  embedding model its provider shut down ("models/text-embedding-004", by Google on 2026-01-14; OpenAI's
+  first-generation text-similarity-*, text-search-* and code-search-* models, on 2024-01-04), at mode insert,
+  load or update: the embeddings node only builds its client, and the store's first embedDocuments or
+  embedQuery, made before it writes or searches, is refused and rethrown
+  (packages/@n8n/ai-utilities/src/utils/vector-store/createVectorStoreNode, log-wrapper.ts); so does a
+  Question and Answer chain whose Vector Store Retriever searches such a store. A store used as an agent's
+  tool (retrieve-as-tool, or behind a Vector Store Tool) fails only as that tool: n8n hands the error to the
+  agent as the tool's answer (packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError),
+  and the agent goes on, so nothing is reported;
 - an agent or chain (AI Agent, Basic LLM Chain, Summarization, Text Classifier, Information Extractor,
   Sentiment Analysis, Question and Answer chain) with no enabled chat model connected: its model input is
   required, and it asks for the model before it reads a prompt or calls a tool, so it fails with "A Chat
@@ -304,7 +331,25 @@ it once the package is installed.`,
 			if param, name, ok := g.UnrunNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
 			}
-			if n8nschema.BrokenJSONBody(n) {
+			// The URL and the key are refused first: a live model alone
+			// would not make the call work.
+			fix := ""
+			switch {
+			case n8nschema.LiteralURL(n):
+				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
+			case n8nschema.NoKey(n):
+				fix = fmt.Sprintf("Set the Authentication of %q to the provider's credential (Predefined Credential Type), or send the key in a header", n.Name)
+			}
+			if fix != "" {
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
+			}
+			switch {
+			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
+				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
+			case n8nschema.BrokenJSONBody(n):
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
 			switch missing, ok := g.RespondMismatch(n); {
@@ -493,6 +538,11 @@ func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel
 	for _, e := range g.InOfType(n, analyze.ConnModel) {
 		if m, ok := n8nschema.RetiredModelCall(e.From); ok && !e.From.Disabled {
 			return m, e.From, true
+		}
+	}
+	if emb, ok := g.RefusedEmbedder(n); ok {
+		if m, ok := n8nschema.RetiredModelCall(emb); ok {
+			return m, emb, true
 		}
 	}
 	return n8nschema.RetiredModel{}, nil, false

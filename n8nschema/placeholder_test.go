@@ -1,4 +1,4 @@
-package analyze
+package n8nschema
 
 import (
 	"math/rand/v2"
