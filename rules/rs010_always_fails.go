@@ -260,10 +260,16 @@ it once the package is installed.`,
 			}
 			why, ok := g.FailsWhy(n)
 			if !ok {
+				// The walks are made for the first node that needs them:
+				// most nodes fail on no input.
+				from, fails := g.SessionlessFrom(n)
+				if len(from) == 0 {
+					continue
+				}
 				if live == nil {
 					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 				}
-				reportSessionless(pass, g, n, live, byMachine)
+				reportSessionless(pass, g, n, from, fails, live, byMachine)
 				continue
 			}
 			if _, rs007 := credentialMismatch(g, n); rs007 {
@@ -603,8 +609,7 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 // its inputs bring (analyze.Graph.SessionlessFrom): its memory finds no
 // session ID in them. It is a note when only a manual trigger reaches
 // those inputs.
-func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) {
-	from, why := g.SessionlessFrom(n)
+func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, from []*n8nschema.Node, why string, live, byMachine map[*n8nschema.Node]bool) {
 	var names []string
 	machine := false
 	for _, f := range from {
