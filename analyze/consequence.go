@@ -104,13 +104,14 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 		recipient := !n8nschema.IsHTTPRequest(n.Type) || namesRecipient(n)
 		own := memo(func() bool { return recipient && ownRecipient(n, body()) })
 		toItem := memo(func() bool { return recipient && messageToItem(n, body()) })
-		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem)
+		team := memo(func() bool { return postsToTeamChannel(n, body) })
+		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem, team)
 		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
 			// The same request every time: what it starts is the server's.
 			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
 		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem() || postsToTeamChannel(n))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem() || team())
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -143,8 +144,9 @@ func memo(f func() bool) func() bool {
 }
 
 // httpConsequence reads an HTTP Request node's write from its method and
-// endpoint; own and toItem are ownRecipient and messageToItem of n.
-func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) (Consequence, string, n8nschema.Confidence) {
+// endpoint; own, toItem and team are ownRecipient, messageToItem and
+// postsToTeamChannel of n.
+func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() bool) (Consequence, string, n8nschema.Confidence) {
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
 	switch method {
 	case "DELETE":
@@ -178,7 +180,7 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) 
 		// An event created with attendees: the calendar sends each an
 		// invitation (Graph /me/events, Google Calendar events.insert).
 		return Harm, "a second invitation to the attendees, through " + orUnknown(host), n8nschema.ConfMedium
-	case postsToTeamChannel(n):
+	case team():
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfMedium
 	case messagePathRE.MatchString(path):
 		if fixed, ok := bodyRecipient(n); ok && fixed {
@@ -206,8 +208,9 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) 
 // the agent's model fills it ($fromAI), the only kind the field's
 // description offers the model ("e.g. #vip-support or #ops-alerts"). A
 // workspace channel is read by the team, not by a customer, whatever
-// service relays the post.
-func postsToTeamChannel(n *n8nschema.Node) bool {
+// service relays the post. body gives the JSON body's fields
+// (jsonBodyFields).
+func postsToTeamChannel(n *n8nschema.Node, body func() [][]string) bool {
 	if !n8nschema.IsHTTPRequest(n.Type) {
 		return false
 	}
@@ -227,7 +230,10 @@ func postsToTeamChannel(n *n8nschema.Node) bool {
 	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
 		judge(p.Get("name").Str(), p.Get("value").Str())
 	}
-	for _, m := range jsonBodyFields(n) {
+	if !channel && !other && !lazyregexp.ContainsFold(n.Params().Get("jsonBody").Str(), "channel") {
+		return false // no field can name a channel (channelKeyRE)
+	}
+	for _, m := range body() {
 		judge(m[1], m[2])
 	}
 	return text && channel && !other

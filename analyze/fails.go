@@ -21,6 +21,9 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     only by nodes whose items carry no chatInput (noPrompt);
 //   - an AI Agent whose memory takes the session ID from items that
 //     carry none (noSession), or from its Key, which is empty (emptyKey);
+//   - a vector store, Vector Store Tool or Question and Answer chain
+//     whose searches or writes go through embeddings the provider refuses
+//     (embedderRefused);
 //   - a Question and Answer chain whose ai_retriever input is a vector
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
@@ -40,6 +43,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := g.modelRefused(i); ok {
+		return why, true
+	}
+	if why, ok := g.embeddingRefused(i); ok {
 		return why, true
 	}
 	if why, ok := g.noSession(i); ok {
@@ -95,20 +101,149 @@ func (g *Graph) noModel(i int) (string, bool) {
 // the sub-node's supplyData throws, and the root fails with that error
 // before any call. A disabled model, or one that may answer, is not judged.
 func (g *Graph) modelRefused(i int) (string, bool) {
-	why := ""
+	_, why, ok := g.subRefused(i, ConnModel)
+	if !ok {
+		return "", false
+	}
+	return "its model " + why, true
+}
+
+// subRefused reports a node whose every sub-node on input conn is enabled
+// and refused on every call (RefusedCall with Fails), the first of them,
+// and "NAME fails: WHY".
+func (g *Graph) subRefused(i int, conn string) (int, string, bool) {
+	first, why := -1, ""
 	for _, e := range g.ins(i) {
-		if e.Type != ConnModel {
+		if e.Type != conn {
 			continue
 		}
 		r, ok := g.refused(int(e.from))
 		if e.From.Disabled || !ok || !r.Fails {
-			return "", false
+			return -1, "", false
 		}
-		if why == "" {
-			why = "its model " + strconv.Quote(e.From.Name) + " fails: " + r.Why
+		if first < 0 {
+			first, why = int(e.from), strconv.Quote(e.From.Name)+" fails: "+r.Why
 		}
 	}
-	return why, why != ""
+	return first, why, first >= 0
+}
+
+// embedderRefused judges a node whose every search or write goes through
+// an embeddings sub-node the provider refuses on every call (a model it
+// shut down, RetiredModelCall), and returns that sub-node. The embeddings
+// node's supplyData only builds the client; the calls fail
+// (@n8n/ai-utilities/dist/cjs/utils/log-wrapper.js L17-35, L161-196:
+// embedDocuments and embedQuery rethrow the provider's error as a
+// NodeOperationError). Which nodes fail with it, by how n8n runs them:
+//
+//   - a vector store at mode insert, load or update, or a legacy *Insert
+//     node: execute asks for the embeddings and, per item, calls
+//     embedQuery (load) or the store's addDocuments, which embeds first
+//     (insert, update), before it searches or writes; the error is
+//     rethrown (createVectorStoreNode.js L373-407, operations/loadOperation.js
+//     L17, insertOperation.js L18-34, updateOperation.js; the legacy
+//     VectorStorePineconeInsert.node.js L88-105 fromDocuments);
+//   - a vector store at mode retrieve-as-tool: the agent runs it as a tool
+//     (execute, retrieveAsToolExecuteOperation.js) and the tool fails on
+//     every call; n8n hands the error to the agent as the tool's answer
+//     unless the tool's onError is stopWorkflow (n8n-core
+//     workflow-execute.js L1068-1079; n8n-nodes-langchain
+//     utils/agent-execution/buildSteps.js L115-127), so the agent goes on
+//     and only the tool is marked;
+//   - a Vector Store Tool, or a Vector Store Retriever, fed by a vector
+//     store at mode retrieve (or a legacy *Load node) whose embeddings are
+//     so refused: the store's search calls embedQuery when the tool or
+//     the retriever's chain asks it (retrieveOperation.js: the store is
+//     handed over as it is);
+//   - a Question and Answer chain whose retriever is such a Vector Store
+//     Retriever: createRetrievalChain asks the retriever before the model,
+//     and the chain rethrows unless it continues on fail
+//     (chains/ChainRetrievalQA/ChainRetrievalQa.node.js L181-240).
+//
+// A store at mode retrieve is not judged itself: it only hands the store
+// on, and its consumer fails.
+func (g *Graph) embedderRefused(i int, depth int) (int, string, bool) {
+	nd := g.Nodes[i]
+	name, ok := strings.CutPrefix(nd.Type, langchain)
+	if !ok || depth > 3 {
+		return -1, "", false
+	}
+	via := func(conn, from string) (int, string, bool) {
+		for _, e := range g.ins(i) {
+			if e.Type != conn || e.From.Disabled {
+				continue
+			}
+			if from != "" && e.From.Type != from {
+				return -1, "", false // a store wired straight in: vectorStoreAsRetriever
+			}
+			if k, why, ok := g.embedderRefused(int(e.from), depth+1); ok {
+				return k, strconv.Quote(e.From.Name) + " fails: " + why, true
+			}
+			return -1, "", false
+		}
+		return -1, "", false
+	}
+	switch {
+	case name == "toolVectorStore" || name == "retrieverVectorStore":
+		return via(ConnVectorStore, "")
+	case name == "chainRetrievalQa":
+		return via(ConnRetriever, langchain+"retrieverVectorStore")
+	case !strings.HasPrefix(name, "vectorStore"):
+		return -1, "", false
+	}
+	if depth > 0 && !suppliesVectorStore(nd) {
+		return -1, "", false // a consumer asks only a store at mode retrieve
+	}
+	if depth == 0 && !storeCallsEmbedder(nd) {
+		return -1, "", false
+	}
+	k, why, ok := g.subRefused(i, ConnEmbedder)
+	if !ok {
+		return -1, "", false
+	}
+	return k, "its embeddings " + why, true
+}
+
+// storeCallsEmbedder reports a vector store that embeds when it runs
+// itself: a legacy *Insert node, or a store at mode insert, load, update
+// or retrieve-as-tool (not retrieve, the default, nor an expression).
+func storeCallsEmbedder(nd *n8nschema.Node) bool {
+	name := strings.TrimPrefix(nd.Type, langchain+"vectorStore")
+	if strings.HasSuffix(name, "Insert") {
+		return true
+	}
+	if strings.HasSuffix(name, "Load") {
+		return false
+	}
+	m, ok := nd.Param("mode")
+	if !ok || m.Kind() != n8nschema.String || m.IsExpr() {
+		return false
+	}
+	switch m.Str() {
+	case "insert", "load", "update", "retrieve-as-tool":
+		return true
+	}
+	return false
+}
+
+// embeddingRefused is embedderRefused as failsFirst reads it.
+func (g *Graph) embeddingRefused(i int) (string, bool) {
+	_, why, ok := g.embedderRefused(i, 0)
+	return why, ok
+}
+
+// RefusedEmbedder reports the embeddings sub-node whose refused calls make
+// n fail (embedderRefused).
+func (g *Graph) RefusedEmbedder(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return nil, false
+	}
+	k, _, ok := g.embedderRefused(i, 0)
+	if !ok {
+		return nil, false
+	}
+	return g.Nodes[k], true
 }
 
 // noPrompt judges a node that reads its prompt with getPromptInputByType
@@ -528,7 +663,7 @@ func (g *Graph) vectorStoreAsRetriever(i int) (string, bool) {
 	}
 	from := ""
 	for _, e := range g.ins(i) {
-		if e.Type != "ai_retriever" {
+		if e.Type != ConnRetriever {
 			continue
 		}
 		if from != "" || !suppliesVectorStore(e.From) {

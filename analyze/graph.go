@@ -18,6 +18,10 @@ const (
 	ConnTool     = "ai_tool"
 	ConnMemory   = "ai_memory"
 	ConnEmbedder = "ai_embedding"
+	// ConnVectorStore and ConnRetriever feed a Vector Store Tool or
+	// Retriever and a Question and Answer chain.
+	ConnVectorStore = "ai_vectorStore"
+	ConnRetriever   = "ai_retriever"
 )
 
 // Edge is one connection between two nodes of a workflow. AI connections
@@ -75,7 +79,7 @@ type Graph struct {
 
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
-	senders     *senderReads
+	senders     map[*n8nschema.Node]*senderReads // by webhook
 	relaysOnce  sync.Once
 	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
 	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook

@@ -20,16 +20,22 @@ func PlaceholderHost(h string) bool {
 	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") || strings.ContainsAny(h, "<>[]") {
 		return true
 	}
-	for _, label := range strings.Split(h, ".") {
-		rest, ok := strings.CutPrefix(label, "your")
-		if !ok {
-			continue
+	// A label that starts with "your" and a fill-in word; the words hold
+	// no dot, so the text after "your" is read as far as the label goes.
+	for i := 0; ; {
+		j := strings.Index(h[i:], "your")
+		if j < 0 {
+			return false
 		}
-		for _, w := range []string{"-", "_", "domain", "site", "company", "instance", "server", "host", "n8n", "app", "api", "store", "shop", "url", "business", "website", "project", "org"} {
-			if strings.HasPrefix(rest, w) {
-				return true
+		i += j
+		if i == 0 || h[i-1] == '.' {
+			rest := h[i+len("your"):]
+			for _, w := range []string{"-", "_", "domain", "site", "company", "instance", "server", "host", "n8n", "app", "api", "store", "shop", "url", "business", "website", "project", "org"} {
+				if strings.HasPrefix(rest, w) {
+					return true
+				}
 			}
 		}
+		i++
 	}
-	return false
 }

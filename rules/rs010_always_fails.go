@@ -52,7 +52,11 @@ reaches:
   and throws "The value in the "JSON Body" field is not valid JSON" before any request
   (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
   yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
-  unjudged;
+  unjudged. An HTTP Request v1 or v2 with "JSON/RAW Parameters" on parses its body, headers and query
+  parameters alike, each unless empty, and throws "The data in "Body Parameters" is no valid JSON"
+  (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts); the body counts
+  only at PATCH, POST, PUT or DELETE (the method defaults to GET, and n8n drops a parameter it does not show)
+  and not with Body Content Type "RAW/Custom" or binary data;
 - an HTTP Request with no credential that sends, in its list of headers or query parameters, an API key
   (Authorization, x-api-key, api_key, ...) whose value holds {{ }} but does not start with "=" ("Bearer
   {{ $env.API_KEY }}"): n8n evaluates only a string that starts with "="
@@ -142,6 +146,16 @@ reaches:
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take, a
   model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts);
+- a vector store whose embeddings sub-node (Embeddings OpenAI or Google Gemini) names, by a literal id, an
+  embedding model its provider shut down ("models/text-embedding-004", by Google on 2026-01-14; OpenAI's
+  first-generation text-similarity-*, text-search-* and code-search-* models, on 2024-01-04), at mode insert,
+  load or update: the embeddings node only builds its client, and the store's first embedDocuments or
+  embedQuery, made before it writes or searches, is refused and rethrown
+  (packages/@n8n/ai-utilities/src/utils/vector-store/createVectorStoreNode, log-wrapper.ts); so does a
+  Question and Answer chain whose Vector Store Retriever searches such a store. A store used as an agent's
+  tool (retrieve-as-tool, or behind a Vector Store Tool) fails only as that tool: n8n hands the error to the
+  agent as the tool's answer (packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError),
+  and the agent goes on, so nothing is reported;
 - an agent or chain (AI Agent, Basic LLM Chain, Summarization, Text Classifier, Information Extractor,
   Sentiment Analysis, Question and Answer chain) with no enabled chat model connected: its model input is
   required, and it asks for the model before it reads a prompt or calls a tool, so it fails with "A Chat
@@ -273,10 +287,16 @@ it once the package is installed.`,
 			}
 			why, ok := g.FailsWhy(n)
 			if !ok {
+				// The walks are made for the first node that needs them:
+				// most nodes fail on no input.
+				from, fails := g.SessionlessFrom(n)
+				if len(from) == 0 {
+					continue
+				}
 				if live == nil {
 					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 				}
-				reportSessionless(pass, g, n, live, byMachine)
+				reportSessionless(pass, g, n, from, fails, live, byMachine)
 				continue
 			}
 			if _, rs007 := credentialMismatch(g, n); rs007 {
@@ -369,7 +389,10 @@ it once the package is installed.`,
 				}
 				d.Fix = fix
 			}
-			if n8nschema.BrokenJSONBody(n) {
+			switch {
+			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
+				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
+			case n8nschema.BrokenJSONBody(n):
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
 			switch missing, ok := g.RespondMismatch(n); {
@@ -560,6 +583,11 @@ func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel
 			return m, e.From, true
 		}
 	}
+	if emb, ok := g.RefusedEmbedder(n); ok {
+		if m, ok := n8nschema.RetiredModelCall(emb); ok {
+			return m, emb, true
+		}
+	}
 	return n8nschema.RetiredModel{}, nil, false
 }
 
@@ -624,8 +652,7 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 // its inputs bring (analyze.Graph.SessionlessFrom): its memory finds no
 // session ID in them. It is a note when only a manual trigger reaches
 // those inputs.
-func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) {
-	from, why := g.SessionlessFrom(n)
+func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, from []*n8nschema.Node, why string, live, byMachine map[*n8nschema.Node]bool) {
 	var names []string
 	machine := false
 	for _, f := range from {
