@@ -246,13 +246,15 @@ type jsVal struct {
 
 // constOf reads a parameter value that is the same for every item: a
 // string that is no expression (or "=" with no {{ }}, its text), a number,
-// a boolean, null. ok is false for anything else.
+// a boolean, null. ok is false for anything else, and for text that was
+// meant to read the item (looksRead): n8n takes it as text, but what the
+// author meant is theirs to say, so the test is left undecided.
 func constOf(v n8nschema.Value) (jsVal, bool) {
 	switch k := v.Kind(); k {
 	case n8nschema.Missing, n8nschema.Null:
 		return jsVal{kind: k}, true
 	case n8nschema.String:
-		if v.IsExpr() {
+		if v.IsExpr() || looksRead(v.Str()) {
 			return jsVal{}, false
 		}
 		return jsVal{kind: k, s: v.Str()}, true
@@ -264,6 +266,12 @@ func constOf(v n8nschema.Value) (jsVal, bool) {
 	}
 	return jsVal{}, false
 }
+
+// readRE is text that names item data or a node's output: {{ }},
+// $json, $('Node'), $node, $input.
+var readRE = regexp.MustCompile(`\{\{|\$[A-Za-z_(]`)
+
+func looksRead(s string) bool { return readRE.MatchString(s) }
 
 func (v jsVal) nullish() bool { return v.kind == n8nschema.Missing || v.kind == n8nschema.Null }
 
@@ -659,6 +667,12 @@ func v1Condition(dt string, c n8nschema.Value) uint8 {
 	}
 	v1, opv, v2 := vals[0], vals[1], vals[2]
 	if opv.kind != n8nschema.String {
+		return gateAny
+	}
+	// A value of another type than the data type's may be cast on the
+	// way (parameter type validation): not judged.
+	want := map[string]n8nschema.Kind{"boolean": n8nschema.Bool, "number": n8nschema.Number, "string": n8nschema.String}[dt]
+	if v1.kind != want || v2.kind != want && !(v2.nullish() && (opv.s == "isEmpty" || opv.s == "isNotEmpty")) {
 		return gateAny
 	}
 	op := opv.s
