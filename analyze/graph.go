@@ -425,14 +425,14 @@ func (g *Graph) failing() {
 			continue
 		}
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
-			if _, ok := n8nschema.GateThrows(nd); ok && nd.ContinuesOnFail() {
+			if _, ok := gateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)
-		} else if _, ok := n8nschema.GateThrows(nd); ok {
+		} else if _, ok := gateThrows(nd); ok {
 			if nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i) // continueErrorOutput: the node keeps the item
 			} else {

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -35,6 +36,20 @@ func literalDead(nd *n8nschema.Node) []bool {
 	if nd.Disabled {
 		return nil
 	}
+	d := literalDeadOutputs(nd)
+	if len(d) > 0 && d[0] && nd.AlwaysOutputData {
+		// An empty first output gets one empty item
+		// (n8n-core/dist/execution-engine/workflow-execute.js
+		// ensureAlwaysOutputData, L1017–1034).
+		d[0] = false
+		if !slices.Contains(d, true) {
+			return nil
+		}
+	}
+	return d
+}
+
+func literalDeadOutputs(nd *n8nschema.Node) []bool {
 	switch {
 	case nd.Type == n8nschema.TypeIf || nd.Type == n8nschema.TypeFilter:
 		var res uint8
@@ -626,6 +641,15 @@ func v1Gate(nd *n8nschema.Node) uint8 {
 	if conds.Kind() != n8nschema.Object {
 		return gateAny
 	}
+	foreign := false
+	conds.Each(func(key string, _ n8nschema.Value) bool {
+		_, known := v1Defaults[key]
+		foreign = !known && key != "dateTime"
+		return !foreign
+	})
+	if foreign {
+		return gateAny // another version's shape: what the author meant is unclear
+	}
 	var outs []uint8
 	for _, dt := range []string{"boolean", "dateTime", "number", "string"} {
 		list := conds.Get(dt)
@@ -753,4 +777,50 @@ func orDead(a, b []bool) []bool {
 		out[i] = out[i] || d
 	}
 	return out
+}
+
+// gateThrows is n8nschema.GateThrows, or an If or Filter (v2+) whose test
+// reads literals only and throws on every item: under strict type
+// validation a literal of the wrong type is refused before any
+// comparison (filter-parameter.js parseFilterConditionValues, L141–158),
+// a failure, not a branch.
+func gateThrows(nd *n8nschema.Node) (string, bool) {
+	if why, ok := n8nschema.GateThrows(nd); ok {
+		return why, true
+	}
+	if nd.Disabled || nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter || nd.TypeVersion < 2 {
+		return "", false
+	}
+	f := nd.Params().Get("conditions")
+	if filterGate(nd, f) != gateThrow {
+		return "", false
+	}
+	// The first condition the test reads decides: it throws, or passes the
+	// test on to the next one.
+	o, _ := readFilterOptions(nd, f.Get("options"))
+	for _, c := range f.Get("conditions").Elems() {
+		if conditionOutcome(c, o) != gateThrow {
+			continue
+		}
+		typ := c.Get("operator.type").Str()
+		l, r := c.Get("leftValue"), c.Get("rightValue")
+		return fmt.Sprintf("its condition compares %s with %s as %s values, and strict type validation throws \"Wrong type\" on every item",
+			literalText(l), literalText(r), typ), true
+	}
+	return "its conditions compare literals of the wrong type, and strict type validation throws \"Wrong type\" on every item", true
+}
+
+// literalText shows a literal as its JSON text, strings quoted.
+func literalText(v n8nschema.Value) string {
+	if v.Kind() == n8nschema.String {
+		s := v.Str()
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		return strconv.Quote(s)
+	}
+	if !v.Exists() {
+		return "nothing"
+	}
+	return v.Raw()
 }
