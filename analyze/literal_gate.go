@@ -824,3 +824,86 @@ func literalText(v n8nschema.Value) string {
 	}
 	return v.Raw()
 }
+
+// DecidedGate reports an enabled If or Filter whose test reads literals
+// only and so sends every item to one output (LiteralGate): that output's
+// name, the test in words, and the connections at the output it never
+// takes (in Graph.Unrun).
+func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, never []*Edge, ok bool) {
+	out, ok := LiteralGate(n)
+	if !ok || !g.Has(n) {
+		return "", "", nil, false
+	}
+	for _, e := range g.Unrun {
+		if e.From == n && e.Output != out && e.Output <= 1 {
+			never = append(never, e)
+		}
+	}
+	taken = "true"
+	if n.Type == n8nschema.TypeFilter {
+		taken = "kept"
+	}
+	if out == 1 {
+		taken = "false"
+	}
+	return taken, gateText(n), never, true
+}
+
+// gateText is a test in words: its first conditions, operands and
+// operation as stored.
+func gateText(n *n8nschema.Node) string {
+	p := n.Params()
+	var parts []string
+	if n.TypeVersion >= 2 {
+		for _, c := range p.Get("conditions.conditions").Elems() {
+			if len(parts) == 2 {
+				break
+			}
+			op := c.Get("operator.operation").Str()
+			if c.Get("operator.singleValue").True() {
+				parts = append(parts, literalText(c.Get("leftValue"))+" "+op)
+				continue
+			}
+			parts = append(parts, literalText(c.Get("leftValue"))+" "+op+" "+literalText(c.Get("rightValue")))
+		}
+	} else {
+		for _, dt := range []string{"boolean", "number", "string"} {
+			for _, c := range p.Get("conditions." + dt).Elems() {
+				if len(parts) == 2 {
+					break
+				}
+				def := v1Defaults[dt]
+				op := def[1].s
+				if v := c.Get("operation"); v.Exists() {
+					op = v.Str()
+				}
+				l, r := c.Get("value1"), c.Get("value2")
+				lt, rt := literalText(l), literalText(r)
+				if !l.Exists() {
+					lt = jsText(def[0])
+				}
+				if !r.Exists() {
+					rt = jsText(def[2])
+				}
+				parts = append(parts, lt+" "+op+" "+rt)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "no condition"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// jsText is a default value in JSON text.
+func jsText(v jsVal) string {
+	switch v.kind {
+	case n8nschema.String:
+		return strconv.Quote(v.s)
+	case n8nschema.Number:
+		return strconv.FormatFloat(v.f, 'f', -1, 64)
+	case n8nschema.Bool:
+		return strconv.FormatBool(v.b)
+	}
+	return "null"
+}
