@@ -163,6 +163,17 @@ validateNodeConfiguration). That finding is a note, since whoever publishes the 
 export shows it active, when its runs fail (a warning). Required parameters shown only for other values
 (an operation, an option) are not read.
 
+An If or Filter whose test reads only literals (both operands with no {{ }} and nothing read from the item:
+an unfinished If's "" equals "", a field name typed as text where {{ $json.field }} was meant) answers the
+same for every item, so every item leaves by one output (packages/workflow/src/node-parameters/filter-parameter.ts
+executeFilterCondition and executeFilter; If v1's conditions.string, number and boolean, IfV1.node.ts). What
+only the other output reaches never runs, and no failed execution shows it: the finding names it, at the
+same weight as a node that fails on every run. A test under strict type validation that compares literals of
+the wrong type throws on every item instead: the node fails, as above. Text that names item data without
+an expression ("{{ $json.x }}" with no "=", "$json.x") and regex and date tests are not judged. The spend
+and silent-failure rules leave out what such an output, or a Switch rule an always-true earlier rule
+shadows, would reach.
+
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
