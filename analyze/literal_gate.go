@@ -290,21 +290,6 @@ func looksRead(s string) bool { return readRE.MatchString(s) }
 
 func (v jsVal) nullish() bool { return v.kind == n8nschema.Missing || v.kind == n8nschema.Null }
 
-// typeofJS is JavaScript's typeof of the value.
-func (v jsVal) typeofJS() string {
-	switch v.kind {
-	case n8nschema.Missing:
-		return "undefined"
-	case n8nschema.String:
-		return "string"
-	case n8nschema.Number:
-		return "number"
-	case n8nschema.Bool:
-		return "boolean"
-	}
-	return "object"
-}
-
 // same is ===.
 func (v jsVal) same(w jsVal) bool {
 	if v.kind != w.kind {
