@@ -479,12 +479,14 @@ func evalCondition(typ, rightType, operation string, single bool, left, right js
 	if !lk || !rk && !single {
 		return gateAny
 	}
-	rValid = rValid || single
-	if !lValid || !rValid {
+	if !lValid || !rValid && !single {
 		return gateThrow // parseFilterConditionValues, L141–158
 	}
-	if !rk || single {
-		pr = jsVal{}
+	if !rk || !rValid {
+		pr = jsVal{} // a one-value operator's right value: undefined
+		if !rk && operation != "exists" && operation != "notExists" && operation != "empty" && operation != "notEmpty" && operation != "true" && operation != "false" {
+			return gateAny
+		}
 	}
 	exists := !pl.nullish()
 	switch operation {
