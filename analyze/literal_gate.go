@@ -29,8 +29,7 @@ const maxGateConditions = 64
 // them reads literals only, so it answers the same for every item (an
 // unfinished If's `"" equals ""` is always true). nil when none, or when
 // any operand is an expression ({{ }}, $json): those are left undecided.
-// A test that always throws is failing's (n8nschema.GateThrows), not a
-// branch; one that may throw keeps its false output, where continueOnFail
+// A test that always throws is failing's (gateThrows), not a branch; one that may throw keeps its false output, where continueOnFail
 // sends the item (IfV2.node.js and FilterV2.node.js catch).
 func literalDead(nd *n8nschema.Node) []bool {
 	if nd.Disabled {
@@ -113,7 +112,7 @@ func switchDead(nd *n8nschema.Node) []bool {
 	fallback := -1
 	if fb := p.Get("options.fallbackOutput"); fb.Exists() {
 		switch x, isNum := fb.Num(); {
-		case fb.Kind() == n8nschema.Number && isNum:
+		case fb.Kind() == n8nschema.Number && isNum && x == math.Trunc(x) && x >= 0:
 			fallback = int(x)
 		case fb.Kind() == n8nschema.String && !fb.IsExpr() && fb.Str() == "extra":
 			fallback = len(rules)
@@ -122,7 +121,7 @@ func switchDead(nd *n8nschema.Node) []bool {
 			return nil
 		}
 	}
-	if fallback > len(rules) {
+	if fallback > len(rules) || fallback < -1 {
 		return nil // checkIndexRange throws on it
 	}
 	dead := make([]bool, max(len(rules), fallback+1))
