@@ -696,7 +696,7 @@ func suppliesVectorStore(nd *n8nschema.Node) bool {
 // the words of the fact that decides it: a call n8n or the provider
 // refuses (n8nschema.RefusedCall), a root that fails before it calls its
 // sub-nodes (failsFirst), an If or Filter whose test throws
-// (n8nschema.GateThrows). A node with an error output
+// (gateThrows). A node with an error output
 // (continueErrorOutput) is reported too: its items leave by that output.
 func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	i, ok := g.index(n)
@@ -715,7 +715,7 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.issueWhy[int32(i)]; ok {
 		return why, true
 	}
-	return n8nschema.GateThrows(n)
+	return gateThrows(n)
 }
 
 // StartRefused reports a trigger whose every run n8n refuses before any

@@ -59,7 +59,9 @@ type Graph struct {
 	// the engine follows a connection only when its output's list has
 	// items (n8n-core execution-engine/workflow-execute.js, after a node
 	// runs). So are the outputs of a Switch rule that repeats an earlier
-	// one, whose list is always empty (shadowedRules). They are not in
+	// one, whose list is always empty (shadowedRules), and the outputs an
+	// If, Filter or Switch whose test reads literals only never sends to
+	// (literalDead). They are not in
 	// Edges, and no walk follows them.
 	Unrun []*Edge
 	// Loops are the cycles of main connections that no guard bounds, in
@@ -314,7 +316,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 					// (workflow-execute.js handleDisabledNode).
 					k.n, k.known = 1, true
 				} else {
-					k.shadowed = shadowedRules(from)
+					k.shadowed = orDead(shadowedRules(from), literalDead(from))
 				}
 				k.read = true
 			}
@@ -431,14 +433,14 @@ func (g *Graph) failing() {
 			continue
 		}
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
-			if _, ok := n8nschema.GateThrows(nd); ok && nd.ContinuesOnFail() {
+			if _, ok := gateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)
-		} else if _, ok := n8nschema.GateThrows(nd); ok {
+		} else if _, ok := gateThrows(nd); ok {
 			if nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i) // continueErrorOutput: the node keeps the item
 			} else {

@@ -177,6 +177,17 @@ validateNodeConfiguration). That finding is a note, since whoever publishes the 
 export shows it active, when its runs fail (a warning). Required parameters shown only for other values
 (an operation, an option) are not read.
 
+An If or Filter whose test reads only literals (both operands with no {{ }} and nothing read from the item:
+an unfinished If's "" equals "", a field name typed as text where {{ $json.field }} was meant) answers the
+same for every item, so every item leaves by one output (packages/workflow/src/node-parameters/filter-parameter.ts
+executeFilterCondition and executeFilter; If v1's conditions.string, number and boolean, IfV1.node.ts). What
+only the other output reaches never runs, and no failed execution shows it: the finding names it, at the
+same weight as a node that fails on every run. A test under strict type validation that compares literals of
+the wrong type throws on every item instead: the node fails, as above. Text that names item data without
+an expression ("{{ $json.x }}" with no "=", "$json.x") and regex and date tests are not judged. The spend
+and silent-failure rules leave out what such an output, or a Switch rule an always-true earlier rule
+shadows, would reach.
+
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
@@ -429,7 +440,75 @@ it once the package is installed.`,
 			}
 			pass.Report(d)
 		}
+		for _, n := range g.Nodes {
+			if n.Disabled {
+				continue
+			}
+			taken, test, never, ok := g.DecidedGate(n)
+			if !ok || len(never) == 0 {
+				continue
+			}
+			if live == nil {
+				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+			}
+			if live[n] {
+				reportDecidedGate(pass, g, n, taken, test, never, byMachine[n], live, &budget)
+			}
+		}
 	},
+}
+
+// reportDecidedGate reports an If or Filter whose test reads literals
+// only (analyze.Graph.DecidedGate): every item leaves by one output, and
+// what only the other reaches never runs, with no failed execution to
+// show it. A note when only a manual trigger reaches the gate.
+func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, taken, test string, never []*analyze.Edge, machine bool, live map[*n8nschema.Node]bool, budget *int) {
+	var names []string
+	seen := map[*n8nschema.Node]bool{}
+	cut := false
+	for _, e := range never {
+		if seen[e.To] || live[e.To] {
+			continue
+		}
+		seen[e.To] = true
+		if !e.To.Disabled {
+			names = append(names, fmt.Sprintf("%q", e.To.Name))
+		}
+		more, c := neverRunAfter(g, e.To, live, budget)
+		cut = cut || c
+		for _, m := range more {
+			if !slices.Contains(names, m) {
+				names = append(names, m)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	after := joinNames(names, 2) + plural(len(names), " never runs", " never run")
+	if cut {
+		after = joinNames(names[:min(len(names), 2)], 2) + " and more never run"
+	}
+	out := 0
+	if taken == "false" {
+		out = 1
+	}
+	if !slices.ContainsFunc(g.Out(n), func(e *analyze.Edge) bool { return e.Type == analyze.ConnMain && e.Output == out }) {
+		taken += " output, which leads nowhere"
+	} else {
+		taken += " output"
+	}
+	d := analyze.Diagnostic{Node: n}
+	d.Message = fmt.Sprintf("node %q sends every item to its %s: its test reads only literals (%s), which answer the same for every item; %s", n.Name, taken, test, after)
+	d.Fix = fmt.Sprintf("Make the test of %q read the item (an expression such as {{ $json.field }} on one side), or remove the branch it never takes", n.Name)
+	if !machine {
+		d.Severity = analyze.Note
+		d.Message += " (" + byHandWhy(g, n) + ")"
+	}
+	if pass.Workflow.ParametersLost {
+		d.Severity = analyze.Note
+	}
+	pass.Report(d)
 }
 
 // reportUnloadable reports a workflow n8n cannot build, at its first node
