@@ -527,10 +527,16 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 		return SummarizationCalls(root), false
 	}
 	k := AgentIterations(root)
-	if k > 1 && !g.hasEnabledIn(root, ConnTool) && !hasOutputParser(g, root) {
+	if k > 1 && !g.hasEnabledIn(root, ConnTool) {
 		// With no tool to call, the model's first answer is the final one
 		// (Agent V3 runs one model call per round and loops only on tool
-		// requests, ToolsAgent/V3/helpers/executeBatch.ts).
+		// requests, ToolsAgent/V3/helpers/executeBatch.ts). An output
+		// parser is bound as one more tool (format_final_json_response,
+		// ToolsAgent/common.ts), but a call to it is the final answer:
+		// getAgentStepsParser turns it into the agent's finish in the
+		// same round, and a plain answer is parsed as it is (n8n 2.41.1,
+		// nodes/agents/Agent/agents/ToolsAgent/common.js L205-244; V2 and
+		// V3 run it after each model call). A parser alone adds no round.
 		k = 1
 	}
 	// With needsFallback a second model input is wired and the agent runs
@@ -538,20 +544,6 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	// called once for each failed call of the first, so each model node
 	// makes at most K calls; 2K is their total, not each one's.
 	return k, false
-}
-
-// hasOutputParser reports whether an agent formats its answer through an
-// output parser, which Tools Agent V2+ binds as one more tool
-// (format_final_json_response, ToolsAgent/common.ts). The agent asks for
-// a parser only with hasOutputParser set (default false; up to v1.2 the
-// parameter is hidden and getNodeParameter's fallback, true, applies:
-// V1/AgentV1.node.js), and gets one only when a parser is wired to it: the
-// input is optional (utils/output_parsers/N8nOutputParser.js
-// getOptionalOutputParser L12–18; get-input-connection-data.js leaves
-// disabled sub-nodes out).
-func hasOutputParser(g *Graph, root *n8nschema.Node) bool {
-	v, _ := root.Param("hasOutputParser")
-	return (v.True() || root.TypeVersion <= 1.2) && g.hasEnabledIn(root, "ai_outputParser")
 }
 
 // hasEnabledIn reports whether an enabled node feeds n through an edge of
@@ -856,8 +848,8 @@ func (a *amp) operations(cur []ctx) {
 			c := cur[a.base[wi]+ui]
 			op := &block[len(s.Operations)]
 			dep := dependency(n, *sp)
-			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep, Account: account(n, *sp, dep), Paid: sp.Paid,
-				Spec: sp, ErrorPath: g.OnErrorPath(n)}
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep, Account: account(n, *sp, dep),
+				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid

@@ -84,14 +84,21 @@ func TestChatOnly(t *n8nschema.Node) bool {
 
 // ByHandOnly reports whether only a person in the editor starts the runs
 // that reach n: an enabled Manual Trigger (or Start node) reaches it and no
-// other enabled trigger of the workflow does. The person who clicked
+// other enabled trigger of the workflow does (HandStarted: in a workflow
+// n8n refuses to publish, every trigger that needs publishing counts as a
+// manual one). The person who clicked
 // watches the run in the editor and sees it hang or fail.
 func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
+	return byHandOnly(g, n, func(t *n8nschema.Node) bool { return HandStarted(g, t) })
+}
+
+// byHandOnly is ByHandOnly with hand telling the triggers a person fires.
+func byHandOnly(g *Graph, n *n8nschema.Node, byHand func(*n8nschema.Node) bool) bool {
 	var hand, other []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
-		case ByHand(t):
+		case byHand(t):
 			hand = append(hand, t)
 		default:
 			other = append(other, t)
@@ -127,9 +134,10 @@ func manualOnly(s *Set) (map[*n8nschema.Workflow]bool, []*n8nschema.Workflow) {
 			continue
 		}
 		own, waits, called := false, false, false
-		for _, t := range s.Graph(w).Triggers() {
+		g := s.Graph(w)
+		for _, t := range g.Triggers() {
 			switch {
-			case t.Disabled || ByHand(t):
+			case t.Disabled || HandStarted(g, t):
 			case t.Type == n8nschema.TypeErrorTrigger:
 				waits = true
 			case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
@@ -309,11 +317,12 @@ func StartedOnlyByHand(s *Set, w *n8nschema.Workflow) bool {
 		}
 	}
 	has := false
-	for _, t := range s.Graph(w).Triggers() {
+	g := s.Graph(w)
+	for _, t := range g.Triggers() {
 		if t.Disabled {
 			continue
 		}
-		if !ByHand(t) {
+		if !HandStarted(g, t) {
 			return false
 		}
 		has = true
@@ -342,7 +351,7 @@ type DroppedReach struct {
 }
 
 // NewDroppedReach walks w's graph from its enabled triggers: those only a
-// person fires (ByHand) and the others.
+// person fires (HandStarted) and the others.
 func NewDroppedReach(g *Graph) *DroppedReach {
 	next := map[string][]string{}
 	for _, e := range g.Edges {
@@ -361,7 +370,7 @@ func NewDroppedReach(g *Graph) *DroppedReach {
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
-		case ByHand(t):
+		case HandStarted(g, t):
 			hand = append(hand, t.Name)
 		default:
 			other = append(other, t.Name)

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -103,13 +104,14 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 		recipient := !n8nschema.IsHTTPRequest(n.Type) || namesRecipient(n)
 		own := memo(func() bool { return recipient && ownRecipient(n, body()) })
 		toItem := memo(func() bool { return recipient && messageToItem(n, body()) })
-		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem)
+		team := memo(func() bool { return postsToTeamChannel(n, body) })
+		e.Consequence, e.Duplicate, e.Conf = httpConsequence(n, op, own, toItem, team)
 		if (e.Consequence == Harm || e.Consequence == SecondRecord) && itemlessPOST(n) {
 			// The same request every time: what it starts is the server's.
 			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
 		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem() || postsToTeamChannel(n))
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem() || team())
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -142,8 +144,9 @@ func memo(f func() bool) func() bool {
 }
 
 // httpConsequence reads an HTTP Request node's write from its method and
-// endpoint; own and toItem are ownRecipient and messageToItem of n.
-func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) (Consequence, string, n8nschema.Confidence) {
+// endpoint; own, toItem and team are ownRecipient, messageToItem and
+// postsToTeamChannel of n.
+func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() bool) (Consequence, string, n8nschema.Confidence) {
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
 	switch method {
 	case "DELETE":
@@ -171,7 +174,13 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) 
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfHigh
 	case paymentHost(host) || harmPathRE.MatchString(path):
 		return Harm, "a second " + harmWord(path) + " at " + orUnknown(host), n8nschema.ConfHigh
-	case postsToTeamChannel(n):
+	case bookingEndpoint(n):
+		return Harm, "a second booking at " + orUnknown(host), n8nschema.ConfMedium
+	case invitesFromData(n):
+		// An event created with attendees: the calendar sends each an
+		// invitation (Graph /me/events, Google Calendar events.insert).
+		return Harm, "a second invitation to the attendees, through " + orUnknown(host), n8nschema.ConfMedium
+	case team():
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfMedium
 	case messagePathRE.MatchString(path):
 		if fixed, ok := bodyRecipient(n); ok && fixed {
@@ -199,8 +208,9 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem func() bool) 
 // the agent's model fills it ($fromAI), the only kind the field's
 // description offers the model ("e.g. #vip-support or #ops-alerts"). A
 // workspace channel is read by the team, not by a customer, whatever
-// service relays the post.
-func postsToTeamChannel(n *n8nschema.Node) bool {
+// service relays the post. body gives the JSON body's fields
+// (jsonBodyFields).
+func postsToTeamChannel(n *n8nschema.Node, body func() [][]string) bool {
 	if !n8nschema.IsHTTPRequest(n.Type) {
 		return false
 	}
@@ -220,7 +230,10 @@ func postsToTeamChannel(n *n8nschema.Node) bool {
 	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
 		judge(p.Get("name").Str(), p.Get("value").Str())
 	}
-	for _, m := range jsonBodyFields(n) {
+	if !channel && !other && !lazyregexp.ContainsFold(n.Params().Get("jsonBody").Str(), "channel") {
+		return false // no field can name a channel (channelKeyRE)
+	}
+	for _, m := range body() {
 		judge(m[1], m[2])
 	}
 	return text && channel && !other
@@ -329,6 +342,78 @@ func paymentHost(host string) bool {
 // harmPathRE matches an endpoint whose collection is money, a booking or a
 // customer's case: /v1/charges, /orders, /bookings, /deals, /tickets.
 var harmPathRE = lazyregexp.New(`(?i)/(charges?|payments?|payouts?|orders?|invoices?|refunds?|transfers?|checkouts?|bookings?|reservations?|appointments?|deals?|tickets?|opportunit(y|ies)|subscriptions?)(/|$)`)
+
+// bookingWords name a booking in an endpoint's last path segment, where
+// the segment is more than the collection harmPathRE reads: the owner's
+// webhook /webhook/vfd-book, /api/create-booking, /bookAppointment.
+var bookingWords = map[string]bool{"book": true, "booking": true, "bookings": true, "reserve": true,
+	"reservation": true, "reservations": true, "appointment": true, "appointments": true}
+
+// bookingEndpoint reports an HTTP call whose last path segment names a
+// booking among its words (urlVerbs): what the endpoint is for, whoever
+// serves it.
+func bookingEndpoint(n *n8nschema.Node) bool {
+	return slices.ContainsFunc(urlVerbs(n), func(w string) bool { return bookingWords[w] })
+}
+
+// attendeesRE finds a JSON body's attendee list: "attendees": [.
+var attendeesRE = lazyregexp.New(`(?i)["']?\battendees["']?\s*:\s*\[`)
+
+// fromDataRE finds a value the item or the model gives: an expression, a
+// $fromAI or $json read, or an HTTP Request tool's {placeholder}.
+var fromDataRE = lazyregexp.New(`\{\{|\$fromAI|\$json|\{[A-Za-z_][\w]*\}`)
+
+// invitesFromData reports an HTTP call that creates an event with
+// attendees taken from the item or the model ({"attendees": [{"emailAddress":
+// {"address": "{email}"}}]}): the calendar invites each, a customer among
+// them. Attendees written in the node are the owner's choice and are left
+// to the rest of httpConsequence.
+func invitesFromData(n *n8nschema.Node) bool {
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		if strings.EqualFold(p.Get("name").Str(), "attendees") && fromDataRE.MatchString(p.Get("value").Str()) {
+			return true
+		}
+	}
+	body := n.Params().Get("jsonBody").Str()
+	loc := attendeesRE.FindStringIndex(body)
+	if loc == nil {
+		return false
+	}
+	list := body[loc[1]:]
+	if end := closeOf(list); end >= 0 {
+		list = list[:end]
+	}
+	return strings.TrimSpace(list) != "" && fromDataRE.MatchString(list)
+}
+
+// closeOf returns the index of the "]" that closes a list whose "[" was
+// just before s, or -1; one pass, strings skipped.
+func closeOf(s string) int {
+	depth, inStr, esc := 0, byte(0), false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr != 0:
+			if c == '\\' {
+				esc = true
+			} else if c == inStr {
+				inStr = 0
+			}
+		case c == '"' || c == '\'':
+			inStr = c
+		case c == '[':
+			depth++
+		case c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
 
 // harmWord names the collection harmPathRE found.
 func harmWord(path string) string {

@@ -36,6 +36,24 @@ func TestConsequenceOf(t *testing.T) {
 		{"delete", http("DELETE", "https://x/y", ""), SameState},
 		{"post by id", http("POST", "https://api.todoist.com/rest/v2/tasks/{{ $json.id }}", ""), SameState},
 		{"post record", http("POST", "https://erp.example.com/api/items", ""), Unclear},
+		// A body that carries only a search is a read at any URL; one that
+		// carries data, or a query that writes, is not (issue 30, part CC).
+		{"scraper actor body", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"language\": \"en\", \"locationQuery\": \"{place}\", \"maxCrawledPlacesPerSearch\": 10, \"searchStringsArray\": [\"{what}\"], \"skipClosedPlaces\": false}"`), NoEffect},
+		{"keyword search body", http("POST", "https://relay.example.com/profiles", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"isName\": false, \"keywords\": [\"{kw}\"]}"`), NoEffect},
+		{"search parameters", http("POST", "https://relay.example.com/go", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"q","value":"={{ $json.q }}"},{"name":"maxResults","value":"5"}]}`), NoEffect},
+		{"query with a record's data", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"query\": \"{q}\", \"email\": \"{email}\"}"`), Unclear},
+		{"search words in a summary", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"bodyParameters":{"parameters":[{"name":"search_summary","value":"={{ $json.text }}"}]}`), Unclear},
+		{"query that inserts", http("POST", "https://db.example.com/v1/sql", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"query\": \"INSERT INTO leads VALUES (1)\"}"`), Unclear},
+		{"search body with expressions", http("POST", "https://relay.example.com/maps", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"locationQuery\": \"{{ $json.city }}\", \"maxResults\": {{ $json.n }}}"`), NoEffect},
+		{"query an SQL runner is sent", http("POST", "https://db.example.com/v1/sql", `,"sendBody":true,"specifyBody":"json","jsonBody":"={\"query\": \"{{ $json.statement }}\"}"`), Unclear},
+		{"query body to a create path", http("POST", "https://relay.example.com/contacts/create", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"query\": \"{q}\"}"`), Unclear},
+		// An event whose attendees come from the data invites them; an
+		// endpoint named for a booking books.
+		{"graph event for a customer", http("POST", "https://graph.microsoft.com/v1.0/me/events", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"subject\": \"Call\", \"attendees\": [{\"emailAddress\": {\"address\": \"{email}\"}, \"type\": \"required\"}]}"`), Harm},
+		{"graph event for a fixed attendee", http("POST", "https://graph.microsoft.com/v1.0/me/events", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"subject\": \"Call\", \"attendees\": [{\"emailAddress\": {\"address\": \"me@acme.test\"}}]}"`), SecondRecord},
+		{"graph event with no attendees", http("POST", "https://graph.microsoft.com/v1.0/me/events", `,"sendBody":true,"specifyBody":"json","jsonBody":"{\"subject\": \"{{ $json.s }}\", \"attendees\": []}"`), SecondRecord},
+		{"owner's booking webhook", http("POST", "https://n8n.acme.test/webhook/vfd-book", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify({ name: $json.name }) }}"`), Harm},
+		{"owner's intake webhook", http("POST", "https://n8n.acme.test/webhook/vfd-intake", `,"sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify({ name: $json.name }) }}"`), Unclear},
 		{"cloudinary upload named by the item", http("POST", "https://api.cloudinary.com/v1_1/acme/image/upload",
 			`,"sendBody":true,"contentType":"multipart-form-data","bodyParameters":{"parameters":[{"name":"file","value":"={{ $json.url }}"},{"name":"public_id","value":"=covers/{{ $json.isbn }}"}]}`), SameState},
 		{"cloudinary upload named in the JSON body", http("POST", "https://api.cloudinary.com/v1_1/acme/auto/upload",

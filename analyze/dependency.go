@@ -12,7 +12,7 @@ import (
 // feed or an MCP server per host, since each is its own server; nothing for
 // what runs inside n8n (its Data Tables, its own API). A host that only
 // holds a place (example.com, yourdomain.com) is no real dependency:
-// PlaceholderHost. On a service shared by
+// n8nschema.PlaceholderHost. On a service shared by
 // many tenants (a mailbox, an Airtable base, a Notion workspace, a
 // database) the account is the credential: two workflows strain one
 // tenant only when they call with the same one.
@@ -144,38 +144,6 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) string {
 	return strings.Join(out, ",")
 }
 
-// PlaceholderHost reports whether a dependency is a host that only holds
-// a place: a name
-// reserved for examples (RFC 2606: example.com, .example, .test,
-// .invalid), or a fill-in left for the reader (yourdomain.com,
-// your-instance.app).
-func PlaceholderHost(h string) bool {
-	if h == "" {
-		return false
-	}
-	h, _, _ = strings.Cut(h, ":")
-	for _, d := range []string{".example.com", ".example.org", ".example.net", ".example"} {
-		if h == d[1:] || strings.HasSuffix(h, d) { // the name or a subdomain
-			return true
-		}
-	}
-	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") || strings.ContainsAny(h, "<>[]") {
-		return true
-	}
-	for _, label := range strings.Split(h, ".") {
-		rest, ok := strings.CutPrefix(label, "your")
-		if !ok {
-			continue
-		}
-		for _, w := range []string{"-", "_", "domain", "site", "company", "instance", "server", "host", "n8n", "app", "api", "store", "shop", "url", "business", "website", "project", "org"} {
-			if strings.HasPrefix(rest, w) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // CannotCall reports a call that cannot be made as written: an HTTP
 // Request with no URL (its url parameter is required and defaults to "",
 // so n8n fails the node before any request: nodes-base/nodes/HttpRequest/
@@ -188,7 +156,7 @@ func CannotCall(op *Operation) bool {
 			return true
 		}
 	}
-	return PlaceholderHost(strings.ToLower(op.Dependency))
+	return n8nschema.PlaceholderHost(strings.ToLower(op.Dependency))
 }
 
 // URLHost is the host of a node's URL parameter, as written ("" when an
@@ -209,7 +177,7 @@ func URLHost(n *n8nschema.Node) string {
 func DependencyIdentity(op *Operation) string {
 	d := strings.ToLower(op.Dependency)
 	switch {
-	case d == "" || PlaceholderHost(d):
+	case d == "" || n8nschema.PlaceholderHost(d):
 		return ""
 	case modelService(*op.Spec, d):
 		return d

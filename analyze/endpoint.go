@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -67,9 +68,10 @@ var (
 // listRecords, Apify run-sync-get-dataset-items, Firecrawl scrape), the
 // endpoints the catalog knows answer rather than store (a local model's
 // /api/chat, a WebDriver command), a GraphQL query that is not a
-// mutation, a call told not to keep what it makes (doNotSave=true), and a
+// mutation, a call told not to keep what it makes (doNotSave=true), a
 // Google-style custom method that reads or computes (:inspect,
-// :synthesize, :runReport).
+// :synthesize, :runReport), and a body that carries only a query
+// (queryBody) to an endpoint whose path names no change.
 func readingPOST(n *n8nschema.Node) bool {
 	if n8nschema.HTTPMethod(n) != "POST" {
 		return false
@@ -85,6 +87,9 @@ func readingPOST(n *n8nschema.Node) bool {
 		return false
 	}
 	if n8nschema.AnswerPath(u) {
+		return true
+	}
+	if !queryLanguage(u) && queryBody(n) && !pathNamesChange(u) {
 		return true
 	}
 	if m := customMethod(u); m != "" {
@@ -107,6 +112,155 @@ func readingPOST(n *n8nschema.Node) bool {
 		read = read || readVerbs[w] || w == "login" || w == "run" && i+1 < len(words) && words[i+1] == "sync"
 	}
 	return read
+}
+
+// queryWords end the name of a body field that holds what to search for:
+// query, locationQuery, q, searchStringsArray, keywords, searchTerms.
+var queryWords = map[string]bool{"query": true, "q": true, "search": true, "keyword": true, "keywords": true,
+	"term": true, "terms": true}
+
+// queryKey reports a field named for what to search for: its last word,
+// past a container's name, is a query word (locationQuery, searchTerms,
+// searchStringsArray; not search_summary, which carries a text).
+func queryKey(words []string) bool {
+	for len(words) > 1 && containerWords[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	return len(words) > 0 && queryWords[words[len(words)-1]]
+}
+
+var containerWords = map[string]bool{"array": true, "list": true, "strings": true, "string": true}
+
+// optionWords name a body field that tunes a search's answer rather than
+// giving data to keep: maxResults, language, countryCode, hitsPerPage,
+// search_depth, topic.
+var optionWords = map[string]bool{"max": true, "min": true, "language": true, "lang": true, "locale": true,
+	"country": true, "region": true, "per": true, "results": true, "hits": true, "rows": true, "num": true,
+	"count": true, "depth": true, "topic": true, "by": true, "mode": true, "skip": true, "only": true,
+	"exclude": true, "safe": true}
+
+// maxQueryBody bounds the JSON body queryBody parses.
+const maxQueryBody = 16 << 10
+
+// queryBody reports whether a POST's body carries only a search: at least
+// one field names what to search for (queryWords), and every other field
+// tunes the answer (selectWords, optionWords, with no dataWords) or is a
+// switch (true or false). Scraper actors and search APIs take such a body
+// at any URL, the owner's relay included: {"locationQuery": …,
+// "searchStringsArray": […], "maxCrawledPlacesPerSearch": 10,
+// "skipClosedPlaces": false} or {"keywords": […], "isUrl": false}. A
+// repeat is another search. The body must be read whole: literal JSON in
+// jsonBody, or named body parameters; a query that writes (SQL INSERT, a
+// GraphQL mutation) is not a search.
+func queryBody(n *n8nschema.Node) bool {
+	p := n.Params()
+	type field struct {
+		key string
+		raw json.RawMessage
+	}
+	var fields []field
+	for _, at := range []string{"bodyParameters.parameters", "parametersBody.values"} {
+		for _, e := range p.Get(at).Elems() {
+			v := e.Get("value").Str()
+			raw, _ := json.Marshal(v)
+			if t := strings.TrimSpace(v); t == "true" || t == "false" {
+				raw = json.RawMessage(t)
+			}
+			fields = append(fields, field{e.Get("name").Str(), raw})
+		}
+	}
+	if x := strings.TrimSpace(p.Get("jsonBody").Str()); x != "" {
+		if len(x) > maxQueryBody {
+			return false
+		}
+		if sqlWriteRE.MatchString(x) || mutationRE.MatchString(x) {
+			return false // a query that writes, wherever the body holds it
+		}
+		if t, ok := strings.CutPrefix(x, "="); ok {
+			x = blankExprs(t)
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(x), &obj) != nil {
+			return false // a body an expression builds: its fields are not known
+		}
+		for k, raw := range obj {
+			fields = append(fields, field{k, raw})
+		}
+	}
+	query := false
+	for _, f := range fields {
+		words := splitWords(f.key)
+		has := func(set map[string]bool) bool {
+			return slices.ContainsFunc(words, func(w string) bool { return set[w] })
+		}
+		switch raw := strings.TrimSpace(string(f.raw)); {
+		case queryKey(words):
+			if sqlWriteRE.MatchString(raw) || mutationRE.MatchString(raw) {
+				return false
+			}
+			query = true
+		case raw == "true" || raw == "false":
+			// a switch: isUrl, skipClosedPlaces, include_answer
+		case (has(selectWords) || has(optionWords)) && !has(dataWords):
+		default:
+			return false
+		}
+	}
+	return query
+}
+
+// blankExprs replaces each {{ … }} of an expression's text (from "{{" to
+// the next "}}", as n8n splits it) with 0, which stands for a letter in a
+// JSON string and for a number after a key: the body's fields stay
+// readable, and a body an expression builds whole does not parse.
+func blankExprs(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i+2:], "}}")
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteByte('0')
+		s = s[i+2+j+2:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// sqlWriteRE finds an SQL statement that changes data in a query text.
+var sqlWriteRE = lazyregexp.New(`(?i)\b(insert\s+into|update\s+\w+\s+set|delete\s+from|merge\s+into|upsert|truncate|drop\s+table|alter\s+table|create\s+table)\b`)
+
+// queryLanguage reports an endpoint that runs the query it is sent (an SQL
+// runner, a GraphQL API): its "query" may write, and an expression hides
+// which (graphQLQuery reads GraphQL's own).
+func queryLanguage(u string) bool {
+	return slices.ContainsFunc(splitWords(pathOf(strings.ToLower(strings.TrimPrefix(u, "=")))), func(w string) bool {
+		return w == "sql" || w == "graphql" || w == "query" || w == "exec" || w == "execute"
+	})
+}
+
+// pathNamesChange reports whether a URL's path, as written, holds a word
+// that names a change (…/contacts/create, …/send-message), a collection of
+// money or bookings (harmPathRE) or a message sent (messagePathRE).
+func pathNamesChange(u string) bool {
+	path := pathOf(strings.TrimPrefix(u, "="))
+	if harmPathRE.MatchString(path) || messagePathRE.MatchString(path) {
+		return true
+	}
+	for _, s := range strings.Split(path, "/") {
+		if strings.Contains(s, "{{") || strings.Contains(s, "}}") {
+			continue
+		}
+		if slices.ContainsFunc(splitWords(s), func(w string) bool { return changeVerbs[w] || sendVerbs[w] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // computeWords name a whole endpoint that computes a result from the

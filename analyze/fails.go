@@ -20,7 +20,10 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - an AI Agent or chain left on the default prompt source, "auto", fed
 //     only by nodes whose items carry no chatInput (noPrompt);
 //   - an AI Agent whose memory takes the session ID from items that
-//     carry none (noSession);
+//     carry none (noSession), or from its Key, which is empty (emptyKey);
+//   - a vector store, Vector Store Tool or Question and Answer chain
+//     whose searches or writes go through embeddings the provider refuses
+//     (embedderRefused);
 //   - a Question and Answer chain whose ai_retriever input is a vector
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
@@ -42,7 +45,13 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := g.modelRefused(i); ok {
 		return why, true
 	}
+	if why, ok := g.embeddingRefused(i); ok {
+		return why, true
+	}
 	if why, ok := g.noSession(i); ok {
+		return why, true
+	}
+	if why, ok := g.emptyKey(i); ok {
 		return why, true
 	}
 	return g.vectorStoreAsRetriever(i)
@@ -92,20 +101,149 @@ func (g *Graph) noModel(i int) (string, bool) {
 // the sub-node's supplyData throws, and the root fails with that error
 // before any call. A disabled model, or one that may answer, is not judged.
 func (g *Graph) modelRefused(i int) (string, bool) {
-	why := ""
+	_, why, ok := g.subRefused(i, ConnModel)
+	if !ok {
+		return "", false
+	}
+	return "its model " + why, true
+}
+
+// subRefused reports a node whose every sub-node on input conn is enabled
+// and refused on every call (RefusedCall with Fails), the first of them,
+// and "NAME fails: WHY".
+func (g *Graph) subRefused(i int, conn string) (int, string, bool) {
+	first, why := -1, ""
 	for _, e := range g.ins(i) {
-		if e.Type != ConnModel {
+		if e.Type != conn {
 			continue
 		}
 		r, ok := g.refused(int(e.from))
 		if e.From.Disabled || !ok || !r.Fails {
-			return "", false
+			return -1, "", false
 		}
-		if why == "" {
-			why = "its model " + strconv.Quote(e.From.Name) + " fails: " + r.Why
+		if first < 0 {
+			first, why = int(e.from), strconv.Quote(e.From.Name)+" fails: "+r.Why
 		}
 	}
-	return why, why != ""
+	return first, why, first >= 0
+}
+
+// embedderRefused judges a node whose every search or write goes through
+// an embeddings sub-node the provider refuses on every call (a model it
+// shut down, RetiredModelCall), and returns that sub-node. The embeddings
+// node's supplyData only builds the client; the calls fail
+// (@n8n/ai-utilities/dist/cjs/utils/log-wrapper.js L17-35, L161-196:
+// embedDocuments and embedQuery rethrow the provider's error as a
+// NodeOperationError). Which nodes fail with it, by how n8n runs them:
+//
+//   - a vector store at mode insert, load or update, or a legacy *Insert
+//     node: execute asks for the embeddings and, per item, calls
+//     embedQuery (load) or the store's addDocuments, which embeds first
+//     (insert, update), before it searches or writes; the error is
+//     rethrown (createVectorStoreNode.js L373-407, operations/loadOperation.js
+//     L17, insertOperation.js L18-34, updateOperation.js; the legacy
+//     VectorStorePineconeInsert.node.js L88-105 fromDocuments);
+//   - a vector store at mode retrieve-as-tool: the agent runs it as a tool
+//     (execute, retrieveAsToolExecuteOperation.js) and the tool fails on
+//     every call; n8n hands the error to the agent as the tool's answer
+//     unless the tool's onError is stopWorkflow (n8n-core
+//     workflow-execute.js L1068-1079; n8n-nodes-langchain
+//     utils/agent-execution/buildSteps.js L115-127), so the agent goes on
+//     and only the tool is marked;
+//   - a Vector Store Tool, or a Vector Store Retriever, fed by a vector
+//     store at mode retrieve (or a legacy *Load node) whose embeddings are
+//     so refused: the store's search calls embedQuery when the tool or
+//     the retriever's chain asks it (retrieveOperation.js: the store is
+//     handed over as it is);
+//   - a Question and Answer chain whose retriever is such a Vector Store
+//     Retriever: createRetrievalChain asks the retriever before the model,
+//     and the chain rethrows unless it continues on fail
+//     (chains/ChainRetrievalQA/ChainRetrievalQa.node.js L181-240).
+//
+// A store at mode retrieve is not judged itself: it only hands the store
+// on, and its consumer fails.
+func (g *Graph) embedderRefused(i int, depth int) (int, string, bool) {
+	nd := g.Nodes[i]
+	name, ok := strings.CutPrefix(nd.Type, langchain)
+	if !ok || depth > 3 {
+		return -1, "", false
+	}
+	via := func(conn, from string) (int, string, bool) {
+		for _, e := range g.ins(i) {
+			if e.Type != conn || e.From.Disabled {
+				continue
+			}
+			if from != "" && e.From.Type != from {
+				return -1, "", false // a store wired straight in: vectorStoreAsRetriever
+			}
+			if k, why, ok := g.embedderRefused(int(e.from), depth+1); ok {
+				return k, strconv.Quote(e.From.Name) + " fails: " + why, true
+			}
+			return -1, "", false
+		}
+		return -1, "", false
+	}
+	switch {
+	case name == "toolVectorStore" || name == "retrieverVectorStore":
+		return via(ConnVectorStore, "")
+	case name == "chainRetrievalQa":
+		return via(ConnRetriever, langchain+"retrieverVectorStore")
+	case !strings.HasPrefix(name, "vectorStore"):
+		return -1, "", false
+	}
+	if depth > 0 && !suppliesVectorStore(nd) {
+		return -1, "", false // a consumer asks only a store at mode retrieve
+	}
+	if depth == 0 && !storeCallsEmbedder(nd) {
+		return -1, "", false
+	}
+	k, why, ok := g.subRefused(i, ConnEmbedder)
+	if !ok {
+		return -1, "", false
+	}
+	return k, "its embeddings " + why, true
+}
+
+// storeCallsEmbedder reports a vector store that embeds when it runs
+// itself: a legacy *Insert node, or a store at mode insert, load, update
+// or retrieve-as-tool (not retrieve, the default, nor an expression).
+func storeCallsEmbedder(nd *n8nschema.Node) bool {
+	name := strings.TrimPrefix(nd.Type, langchain+"vectorStore")
+	if strings.HasSuffix(name, "Insert") {
+		return true
+	}
+	if strings.HasSuffix(name, "Load") {
+		return false
+	}
+	m, ok := nd.Param("mode")
+	if !ok || m.Kind() != n8nschema.String || m.IsExpr() {
+		return false
+	}
+	switch m.Str() {
+	case "insert", "load", "update", "retrieve-as-tool":
+		return true
+	}
+	return false
+}
+
+// embeddingRefused is embedderRefused as failsFirst reads it.
+func (g *Graph) embeddingRefused(i int) (string, bool) {
+	_, why, ok := g.embedderRefused(i, 0)
+	return why, ok
+}
+
+// RefusedEmbedder reports the embeddings sub-node whose refused calls make
+// n fail (embedderRefused).
+func (g *Graph) RefusedEmbedder(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return nil, false
+	}
+	k, _, ok := g.embedderRefused(i, 0)
+	if !ok {
+		return nil, false
+	}
+	return g.Nodes[k], true
 }
 
 // noPrompt judges a node that reads its prompt with getPromptInputByType
@@ -269,17 +407,18 @@ var sessionMemories = map[string]float64{
 	"memoryMotorhead": 1.2, "memoryPostgresChat": 0, "memoryMongoDbChat": 0,
 }
 
-// sessionMemory returns the memory of an AI Agent that asks for it before
-// its first model call (ToolsAgent V1 execute.js L25–26, V2 execute.js
-// L172, V3 helpers/buildExecutionContext.js L15, ConversationalAgent
-// execute.js L20) when that memory takes the session ID from the input:
-// Session ID "Connected Chat Trigger Node" (sessionIdType "fromInput",
-// the default: nodes/memory/descriptions.js sessionIdOption). getSessionId
+// agentMemory returns the one enabled memory of an AI Agent that asks for
+// it before its first model call (ToolsAgent V1 execute.js L25–26, V2
+// execute.js L172, V3 helpers/buildExecutionContext.js L15,
+// ConversationalAgent execute.js L20), of a type that reads getSessionId
+// at its version (sessionMemories). With Session ID "Connected Chat
+// Trigger Node" (sessionIdType "fromInput", the default:
+// nodes/memory/descriptions.js sessionIdOption; sessionMemory) getSessionId
 // then reads {{ $json.sessionId }} of the agent's input item, failing that
 // the sessionId of the workflow's Chat Trigger when it ran in this
 // execution, and throws "No session ID found" otherwise; the agent fails
 // with "Error in sub-node" (get-input-connection-data.js L304–325).
-func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
+func (g *Graph) agentMemory(i int) (*n8nschema.Node, bool) {
 	nd := g.Nodes[i]
 	if nd.Type != n8nschema.TypeAgent || nd.Disabled {
 		return nil, false
@@ -316,10 +455,71 @@ func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
 	if !ok || !strings.HasPrefix(mem.Type, langchain) || mem.TypeVersion < from {
 		return nil, false
 	}
+	return mem, true
+}
+
+// sessionMemory returns the memory of an AI Agent that asks for it before
+// its first model call (agentMemory) when that memory takes the session
+// ID from the input: Session ID "Connected Chat Trigger Node"
+// (sessionIdType "fromInput", the default).
+func (g *Graph) sessionMemory(i int) (*n8nschema.Node, bool) {
+	mem, ok := g.agentMemory(i)
+	if !ok {
+		return nil, false
+	}
 	if s, has := mem.Param("sessionIdType"); has && (s.Kind() != n8nschema.String || s.IsExpr() || s.Str() != "fromInput") {
 		return nil, false
 	}
 	return mem, true
+}
+
+// emptyKey judges an AI Agent whose memory (agentMemory) takes its
+// session ID from its Key, which is empty. getSessionId
+// (@n8n/n8n-nodes-langchain/dist/utils/helpers.js L85-121) reads
+// sessionIdType; any value but "fromInput" reads sessionKey, and an empty
+// one throws "Key parameter is empty" (L115-120). The options value is
+// not checked against its list (n8n-core validate-value-against-schema.js),
+// so an expression that yields a session id lands there too. Decided:
+// sessionIdType a literal other than "fromInput", or an expression that
+// does not name "fromInput" (it yields data, not that option); and a Key
+// stored as "" or, under a literal sessionIdType, absent (the "Define
+// below" Key defaults to "", and getNodeParameter's fallback is "";
+// nodes/memory/descriptions.js sessionKeyProperty L39-50). A Key set by an
+// expression may be empty only at run time: not judged.
+func (g *Graph) emptyKey(i int) (string, bool) {
+	mem, ok := g.agentMemory(i)
+	if !ok {
+		return "", false
+	}
+	s, has := mem.Param("sessionIdType")
+	if !has || s.Kind() != n8nschema.String || s.Str() == "fromInput" || s.IsExpr() && strings.Contains(s.Str(), "fromInput") {
+		return "", false
+	}
+	k, set := mem.Param("sessionKey")
+	switch {
+	case !set && !s.IsExpr():
+	case set && k.Kind() == n8nschema.String && k.Str() == "":
+	default:
+		return "", false
+	}
+	how := "Session ID is " + strconv.Quote(s.Str())
+	if s.IsExpr() {
+		how = "Session ID is set by an expression that does not name \"fromInput\", so it yields data"
+	}
+	return "its memory " + strconv.Quote(mem.Name) + " reads the session ID from its Key (" + how + "), and the Key is empty: n8n stops at \"Key parameter is empty\" before any model call", true
+}
+
+// EmptyKeyMemory returns the memory of an AI Agent that fails on its
+// empty Key (emptyKey), for the repair.
+func (g *Graph) EmptyKeyMemory(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return nil, false
+	}
+	if _, empty := g.emptyKey(i); !empty {
+		return nil, false
+	}
+	return g.agentMemory(i)
 }
 
 // sessionless reports a main edge into agent i whose items certainly
@@ -463,7 +663,7 @@ func (g *Graph) vectorStoreAsRetriever(i int) (string, bool) {
 	}
 	from := ""
 	for _, e := range g.ins(i) {
-		if e.Type != "ai_retriever" {
+		if e.Type != ConnRetriever {
 			continue
 		}
 		if from != "" || !suppliesVectorStore(e.From) {
@@ -496,7 +696,7 @@ func suppliesVectorStore(nd *n8nschema.Node) bool {
 // the words of the fact that decides it: a call n8n or the provider
 // refuses (n8nschema.RefusedCall), a root that fails before it calls its
 // sub-nodes (failsFirst), an If or Filter whose test throws
-// (n8nschema.GateThrows). A node with an error output
+// (gateThrows). A node with an error output
 // (continueErrorOutput) is reported too: its items leave by that output.
 func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	i, ok := g.index(n)
@@ -515,7 +715,7 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.issueWhy[int32(i)]; ok {
 		return why, true
 	}
-	return n8nschema.GateThrows(n)
+	return gateThrows(n)
 }
 
 // StartRefused reports a trigger whose every run n8n refuses before any
@@ -541,6 +741,30 @@ func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 		}
 	}
 	return g.walkFrom(false, true, known)
+}
+
+// RunReach is what runs started at starts reach before they must fail:
+// LiveFrom, with the sub-nodes of the roots it reaches (not those of a
+// root that fails before it calls them, failsFirst), less the nodes that
+// fail on every item (FailsWhy), which run but leave nothing. The one
+// home of that reach: a rule that asks what a run does reads it here.
+func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	known := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if g.Has(t) {
+			known = append(known, t)
+		}
+	}
+	reach := g.walkFrom(true, true, known)
+	if g.fails == nil {
+		return reach
+	}
+	for n := range reach {
+		if i, ok := g.index(n); ok && g.fails[i] {
+			delete(reach, n)
+		}
+	}
+	return reach
 }
 
 // placeholderCode judges a Code, Function or Function Item node whose

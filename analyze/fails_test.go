@@ -350,3 +350,58 @@ func TestNoModel(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbedderRefused: embeddings the provider shut down fail the vector
+// store that calls them when it runs (insert, load, update, as a tool),
+// not a store at mode retrieve, which only hands itself on; the agent a
+// tool fails under goes on (n8n hands it the error), and a Question and
+// Answer chain behind a Vector Store Retriever fails.
+func TestEmbedderRefused(t *testing.T) {
+	const retired = `{"name": "E", "type": "@n8n/n8n-nodes-langchain.embeddingsGoogleGemini", "typeVersion": 1, "position": [0, 0], "parameters": {"modelName": "models/text-embedding-004"}`
+	src := func(storeType, params, embedder string) string {
+		return `{"nodes": [
+		 {"name": "T", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+		 {"name": "A", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 2, "position": [0, 0], "parameters": {"promptType": "define", "text": "hi"}},
+		 {"name": "M", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [0, 0], "parameters": {"model": "gpt-4o-mini"}},
+		 {"name": "VS", "type": "@n8n/n8n-nodes-langchain.` + storeType + `", "typeVersion": 1.1, "position": [0, 0], "parameters": {` + params + `}},
+		 ` + embedder + `}],
+		 "connections": {
+		  "T": {"main": [[{"node": "VS", "type": "main", "index": 0}, {"node": "A", "type": "main", "index": 0}]]},
+		  "M": {"ai_languageModel": [[{"node": "A", "type": "ai_languageModel", "index": 0}]]},
+		  "VS": {"ai_tool": [[{"node": "A", "type": "ai_tool", "index": 0}]]},
+		  "E": {"ai_embedding": [[{"node": "VS", "type": "ai_embedding", "index": 0}]]}}}`
+	}
+	for _, c := range []struct {
+		name           string
+		src            string
+		store, agentOK bool
+	}{
+		{"insert", src("vectorStoreQdrant", `"mode": "insert"`, retired), true, true},
+		{"load", src("vectorStoreQdrant", `"mode": "load"`, retired), true, true},
+		{"update", src("vectorStoreQdrant", `"mode": "update"`, retired), true, true},
+		{"retrieve as a tool", src("vectorStoreQdrant", `"mode": "retrieve-as-tool"`, retired), true, true},
+		{"a legacy insert node", src("vectorStorePineconeInsert", ``, retired), true, true},
+		{"retrieve, the default", src("vectorStoreQdrant", ``, retired), false, true},
+		{"a legacy load node", src("vectorStorePineconeLoad", ``, retired), false, true},
+		{"a mode from an expression", src("vectorStoreQdrant", `"mode": "={{ 'insert' }}"`, retired), false, true},
+		{"a live model", src("vectorStoreQdrant", `"mode": "insert"`, strings.Replace(retired, "text-embedding-004", "gemini-embedding-001", 1)), false, true},
+		{"a disabled embedder", src("vectorStoreQdrant", `"mode": "insert"`, strings.Replace(retired, `"position"`, `"disabled": true, "position"`, 1)), false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := BuildGraph(parseOne(t, c.src))
+			why, fails := g.FailsWhy(g.Node("VS"))
+			if fails != c.store {
+				t.Errorf("store fails %v (%q), want %v", fails, why, c.store)
+			}
+			if fails && !strings.Contains(why, `its embeddings "E" fails: it calls the model "text-embedding-004"`) {
+				t.Errorf("why = %q", why)
+			}
+			if _, agentFails := g.FailsWhy(g.Node("A")); agentFails == c.agentOK {
+				t.Errorf("agent fails %v", agentFails)
+			}
+			if emb, ok := g.RefusedEmbedder(g.Node("VS")); ok != c.store || ok && emb.Name != "E" {
+				t.Errorf("RefusedEmbedder = %v, %v", emb, ok)
+			}
+		})
+	}
+}

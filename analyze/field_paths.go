@@ -32,7 +32,7 @@ func readPaths(x string) string {
 		return out
 	}
 	for _, m := range bodyAliases(out, maxAliases) {
-		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]), ""))
+		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]+m[3]), ""))
 	}
 	return out
 }
@@ -103,11 +103,13 @@ func bracketName(s string) (string, int) {
 // readPaths has written its path with dots: const body = $json.body,
 // let b = $input.item.json.body || {}, var p = $('Webhook').first().json.body;
 // const lead = $json.body ?? $json (the item itself when a caller sends
-// the fields unwrapped: a Webhook's item always has a body).
-var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
+// the fields unwrapped: a Webhook's item always has a body), each also in
+// parentheses: const b = ($input.first().json.body) || {}. The path is
+// the second group, or the third when no parentheses wrap it.
+var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?\)|([^;\n=|?{}]*?\bjson\s*\.\s*body))\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
 
 // bodyAliasAtRE is bodyAliasRE at the start of a declaration.
-var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
+var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?\)|([^;\n=|?{}]*?\bjson\s*\.\s*body))\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
 
 // bodyAliases is bodyAliasRE.FindAllStringSubmatch(s, n) (n > 0), with the
 // pattern run only where a declaration starts (const, let or var after no
@@ -133,10 +135,19 @@ func bodyAliases(s string, n int) [][]string {
 			i = j + 1
 			continue
 		}
-		out = append(out, []string{s[j : j+m[1]], s[j+m[2] : j+m[3]], s[j+m[4] : j+m[5]]})
+		out = append(out, []string{s[j : j+m[1]], s[j+m[2] : j+m[3]], group(s[j:], m, 2), group(s[j:], m, 3)})
 		i = j + m[1]
 	}
 	return out
+}
+
+// group is submatch k of s as FindStringSubmatchIndex gave it, "" when
+// it took no part.
+func group(s string, m []int, k int) string {
+	if m[2*k] < 0 {
+		return ""
+	}
+	return s[m[2*k]:m[2*k+1]]
 }
 
 // declaration returns the first index at or after i where const, let or

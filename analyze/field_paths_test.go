@@ -28,6 +28,9 @@ func TestReadPaths(t *testing.T) {
 		{"const lead = $json.body ?? $json;\nlead.email", "const lead = $json.body ?? $json;\n$json.body.email"},
 		{"const lead = $json.body || $input.item.json; lead.phone", "const lead = $json.body || $input.item.json; $json.body.phone"},
 		{"const lead = $json.body ?? $json.data;\nlead.email", "const lead = $json.body ?? $json.data;\nlead.email"},
+		{"const b = ($input.first().json.body) || {};\nb.from", "const b = ($input.first().json.body) || {};\n$input.first().json.body.from"},
+		{"const b = ($json.body || {});\nb.text", "const b = ($json.body || {});\n$json.body.text"},
+		{"const r = parse($json.body);\nr.from", "const r = parse($json.body);\nr.from"},
 	} {
 		if got := readPaths(tc.in); got != tc.want {
 			t.Errorf("readPaths(%q) = %q; want %q", tc.in, got, tc.want)
@@ -39,7 +42,7 @@ func TestReadPaths(t *testing.T) {
 // faster, on declarations cut and joined at random.
 func TestBodyAliasesAsPattern(t *testing.T) {
 	parts := []string{"const ", "let ", "var ", "xconst ", "$let ", "b", "body", " = ", "=", "$json.body", "json .\n body",
-		"$input.item.json.body", " || {}", " ?? { }", ";", "\n", " ", "{", "}", "|", "?", ".", "e", "_x", "\t", "const b = $json.body;"}
+		"$input.item.json.body", " || {}", "(", ")", " ?? { }", ";", "\n", " ", "{", "}", "|", "?", ".", "e", "_x", "\t", "const b = $json.body;"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b strings.Builder

@@ -18,6 +18,10 @@ const (
 	ConnTool     = "ai_tool"
 	ConnMemory   = "ai_memory"
 	ConnEmbedder = "ai_embedding"
+	// ConnVectorStore and ConnRetriever feed a Vector Store Tool or
+	// Retriever and a Question and Answer chain.
+	ConnVectorStore = "ai_vectorStore"
+	ConnRetriever   = "ai_retriever"
 )
 
 // Edge is one connection between two nodes of a workflow. AI connections
@@ -55,7 +59,9 @@ type Graph struct {
 	// the engine follows a connection only when its output's list has
 	// items (n8n-core execution-engine/workflow-execute.js, after a node
 	// runs). So are the outputs of a Switch rule that repeats an earlier
-	// one, whose list is always empty (shadowedRules). They are not in
+	// one, whose list is always empty (shadowedRules), and the outputs an
+	// If, Filter or Switch whose test reads literals only never sends to
+	// (literalDead). They are not in
 	// Edges, and no walk follows them.
 	Unrun []*Edge
 	// Loops are the cycles of main connections that no guard bounds, in
@@ -75,7 +81,7 @@ type Graph struct {
 
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
-	senders     *senderReads
+	senders     map[*n8nschema.Node]*senderReads // by webhook
 	relaysOnce  sync.Once
 	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
 	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook
@@ -154,6 +160,9 @@ type Graph struct {
 	// parameter (refusedStarts).
 	issueWhy map[int32]string
 	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
+	// unpublishable is why n8n 2.x refuses to publish the workflow
+	// (publishRefusal); nil when it does not.
+	unpublishable *Unpublishable
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -307,7 +316,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 					// (workflow-execute.js handleDisabledNode).
 					k.n, k.known = 1, true
 				} else {
-					k.shadowed = shadowedRules(from)
+					k.shadowed = orDead(shadowedRules(from), literalDead(from))
 				}
 				k.read = true
 			}
@@ -396,6 +405,7 @@ func (g *Graph) failing() {
 		(*m)[i] = true
 	}
 	g.refusedStarts(mark)
+	g.unpublishable = publishRefusal(g)
 	follows, resumable := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
@@ -423,14 +433,14 @@ func (g *Graph) failing() {
 			continue
 		}
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
-			if _, ok := n8nschema.GateThrows(nd); ok && nd.ContinuesOnFail() {
+			if _, ok := gateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)
-		} else if _, ok := n8nschema.GateThrows(nd); ok {
+		} else if _, ok := gateThrows(nd); ok {
 			if nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i) // continueErrorOutput: the node keeps the item
 			} else {
@@ -1220,6 +1230,11 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 		}
 		if !subNodes {
 			continue
+		}
+		if live && g.noCall != nil {
+			if i, ok := g.index(u); ok && g.noCall[i] {
+				continue // it fails before it calls its sub-nodes
+			}
 		}
 		for _, s := range g.SubNodes(u, "") {
 			if !seen[s] {

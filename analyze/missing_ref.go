@@ -4,13 +4,63 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// namedRefRE finds the forms that read a node by its name, each with the
-// same quote on both sides: $('Name'), $node["Name"], $items("Name").
-var namedRefRE = lazyregexp.New(`\$(?:\(|items\(|node\[)\s*(?:'([^'"\\]+)'|"([^'"\\]+)")\s*[)\]]`)
+// nextNamedRef finds the first read of a node by its name in s at or
+// after from, each form with the same quote on both sides: $('Name'),
+// $node["Name"], $items("Name"). It returns where the read starts and
+// ends and the name. It is the pattern
+// `\$(?:\(|items\(|node\[)\s*(?:'([^'"\\]+)'|"([^'"\\]+)")\s*[)\]]`
+// as byte tests (TestNextNamedRefAsPattern): the pattern was most of the
+// scan of every expression that reads a node by name.
+func nextNamedRef(s string, from int) (start, end int, ref string, ok bool) {
+	for i := from; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], '$')
+		if j < 0 {
+			break
+		}
+		i += j
+		if end, ref, ok := namedRefAt(s, i); ok {
+			return i, end, ref, true
+		}
+	}
+	return 0, 0, "", false
+}
+
+// namedRefAt matches nextNamedRef's forms at s[i], a '$'.
+func namedRefAt(s string, i int) (end int, ref string, ok bool) {
+	k := i + 1
+	switch r := s[k:]; {
+	case strings.HasPrefix(r, "("):
+		k++
+	case strings.HasPrefix(r, "items("):
+		k += len("items(")
+	case strings.HasPrefix(r, "node["):
+		k += len("node[")
+	default:
+		return 0, "", false
+	}
+	k = skipSpace(s, k)
+	if k == len(s) || s[k] != '\'' && s[k] != '"' {
+		return 0, "", false
+	}
+	q := s[k]
+	k++
+	from := k
+	for k < len(s) && s[k] != '\'' && s[k] != '"' && s[k] != '\\' {
+		k++
+	}
+	if k == from || k == len(s) || s[k] != q {
+		return 0, "", false
+	}
+	ref = s[from:k]
+	k = skipSpace(s, k+1)
+	if k == len(s) || s[k] != ')' && s[k] != ']' {
+		return 0, "", false
+	}
+	return k + 1, ref, true
+}
 
 // missingNodeRef reports a node one of whose parameter expressions reads,
 // by name, a node the workflow does not have. n8n evaluates a node's
@@ -71,24 +121,23 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path func(
 			if !readsByName(seg) {
 				continue
 			}
-			for _, m := range namedRefRE.FindAllStringSubmatchIndex(seg, -1) {
-				if strings.Contains(seg[:m[0]], "?") || strings.Contains(seg[:m[0]], "&&") || strings.Contains(seg[:m[0]], "||") {
+			for at := 0; ; {
+				start, end, ref, ok := nextNamedRef(seg, at)
+				if !ok {
+					break
+				}
+				at = end
+				if strings.Contains(seg[:start], "?") || strings.Contains(seg[:start], "&&") || strings.Contains(seg[:start], "||") {
 					break // a branch may not read it
 				}
-				ref := ""
-				if m[2] >= 0 {
-					ref = seg[m[2]:m[3]]
-				} else {
-					ref = seg[m[4]:m[5]]
-				}
-				form := seg[m[0] : m[0]+2]
-				if strings.HasPrefix(seg[m[0]:], "$node[") {
+				form := seg[start : start+2]
+				if strings.HasPrefix(seg[start:], "$node[") {
 					form = "$node["
-				} else if strings.HasPrefix(seg[m[0]:], "$items(") {
+				} else if strings.HasPrefix(seg[start:], "$items(") {
 					form = "$items("
 				}
 				path := func() string { return strings.TrimPrefix(v.Path(), params.Path()+".") }
-				if bad(ref, form, seg[m[1]:], path) {
+				if bad(ref, form, seg[end:], path) {
 					param, name = path(), ref
 					break
 				}
@@ -282,7 +331,7 @@ func twoInputs(g *Graph, i int) bool {
 }
 
 // readsByName reports whether s holds "$(", "$node[" or "$items(", the
-// starts of namedRefRE's forms: one pass over s, before the pattern runs.
+// starts of nextNamedRef's forms: one pass over s, before the scan.
 func readsByName(s string) bool {
 	for i := strings.IndexByte(s, '$'); i >= 0; {
 		r := s[i+1:]

@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -59,4 +61,92 @@ func ModelRecalls(g *Graph, n *n8nschema.Node) (*n8nschema.Node, int) {
 		return nil, 0
 	}
 	return r, k
+}
+
+// An instruction not to call a tool again after it fails is the model's
+// own bound on this layer, and RS205's third fix. noRetryRE finds the
+// imperative ("Do not retry", "don't call it again", "never try again",
+// "stop immediately", "stop all further tool calls", "stop and …");
+// failRE the condition it must share a line, or the line before, with ("If
+// any tool call returns an error:", "On failure:"): without it the words
+// may be about something else.
+var (
+	noRetryRE = lazyregexp.New(`(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:re-?try|try\s+again|re-?attempt|repeat\s+(?:it|the\s+call|the\s+request|the\s+tool\s+call)|call\s+(?:it|the\s+tool|this\s+tool|that\s+tool|any\s+tool|the\s+same\s+tool|[\w-]+)\s+again)\b|\bstop\s+(?:immediately|all\b|calling|and\b)`)
+	failRE    = lazyregexp.New(`(?i)\b(?:errors?|fails?|failed|failure|failing)\b`)
+)
+
+// maxInstructions bounds the text read for an instruction.
+const maxInstructions = 64 << 10
+
+// ToldNotToRetry reports whether the model is told not to call tool n of
+// agent again after it fails: in the tool's description (toolDescription,
+// description), or in the agent's instructions (options.systemMessage, and
+// the prompt text, where some agents put them). An instruction in the
+// agent's text covers every tool, unless its lines name another of the
+// agent's tools and not n ("If send_sms fails, do not retry" leaves
+// book_appointment to the model).
+func ToldNotToRetry(g *Graph, agent, n *n8nschema.Node) bool {
+	for _, p := range []string{"toolDescription", "description"} {
+		if len(noRetryLines(n.Params().Get(p).Str())) > 0 {
+			return true
+		}
+	}
+	var others []string
+	names := func(s string) bool {
+		return strings.Contains(s, strings.ToLower(n.Name)) || toolName(n) != "" && strings.Contains(s, toolName(n))
+	}
+	for _, e := range g.In(agent) {
+		if e.Type == ConnTool && e.From != n {
+			if len(e.From.Name) >= 3 {
+				others = append(others, strings.ToLower(e.From.Name))
+			}
+			if t := toolName(e.From); t != "" {
+				others = append(others, t)
+			}
+		}
+	}
+	for _, p := range []string{"options.systemMessage", "text"} {
+		for _, window := range noRetryLines(agent.Params().Get(p).Str()) {
+			w := strings.ToLower(window)
+			if names(w) || !slices.ContainsFunc(others, func(o string) bool { return strings.Contains(w, o) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// toolName is the name a tool gives the model when it sets one (the Call
+// Workflow and Code tools' "name"), lower-cased, or "".
+func toolName(n *n8nschema.Node) string {
+	if v := n.Params().Get("name"); v.Kind() == n8nschema.String && len(strings.TrimSpace(v.Str())) >= 3 {
+		return strings.ToLower(strings.TrimSpace(v.Str()))
+	}
+	return ""
+}
+
+// noRetryLines returns, for each line of s holding a no-retry imperative,
+// that line with the one before it, when the two hold a failure condition.
+func noRetryLines(s string) []string {
+	if len(s) > maxInstructions {
+		s = s[:maxInstructions]
+	}
+	if !noRetryRE.MatchString(s) {
+		return nil
+	}
+	var out []string
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if !noRetryRE.MatchString(l) {
+			continue
+		}
+		w := l
+		if i > 0 {
+			w = lines[i-1] + "\n" + l
+		}
+		if failRE.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }

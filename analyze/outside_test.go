@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -76,21 +77,58 @@ func TestWaitMSByVersion(t *testing.T) {
 	}
 }
 
-// TestSenderOf: the sender is read from what the workflow reads of the
-// request, not from a name alone.
+// TestSenderOf: the sender is read from what the run the webhook starts
+// reads of the request, not from a name alone, nor from what the workflow
+// writes in a request it sends (WhatsApp's send body names
+// messaging_product too), nor from a node no run of the webhook reaches.
+// Meta checks a URL with a GET first: a path that takes only POST is none
+// of its subscriptions.
 func TestSenderOf(t *testing.T) {
 	hook := `{"name": "Stripe webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "stripe", "httpMethod": "POST", "responseMode": "lastNode"}}`
-	for _, tc := range []struct{ name, node, key string }{
-		{"named only", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.email }}"}]}}}`, ""},
-		{"named and reads the event object", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.data.object.id }}"}]}}}`, "stripe"},
-		{"signature header", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['stripe-signature'];"}}`, "stripe"},
-		{"GitHub event header", `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "e", "value": "={{ $json.headers['x-github-event'] }}"}]}}}`, "github"},
-		{"Meta's WhatsApp message", `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.body.entry[0].changes[0].value.messages[0] }}"}]}}}`, "meta"},
-		{"Meta's URL check", `{"name": "Check", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.query['hub.verify_token'] }}"}]}}}`, "meta"},
-		{"Meta's signature with its payload, not GitHub's", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256']; const m = $json.body.entry[0].changes[0].value;"}}`, "meta"},
-		{"GitHub's signature alone", `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256'];"}}`, "github"},
+	getHook := `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "wa", "multipleMethods": true, "responseMode": "lastNode"}}`
+	postHook := `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "wa", "httpMethod": "POST", "responseMode": "lastNode"}}`
+	verify := `{"name": "Verify", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"path": "/wa", "responseMode": "responseNode"}}`
+	waMessage := `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.body.entry[0].changes[0].value.messages[0] }}"}]}}}`
+	for _, tc := range []struct {
+		name, hook, node, extra, key string
+		unlinked                     bool
+	}{
+		{"named only", hook, `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.email }}"}]}}}`, "", "", false},
+		{"named and reads the event object", hook, `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "x", "value": "={{ $json.body.data.object.id }}"}]}}}`, "", "stripe", false},
+		{"signature header", hook, `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['stripe-signature'];"}}`, "", "stripe", false},
+		{"signature header in a node no run reaches", hook, `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['stripe-signature'];"}}`, "", "", true},
+		{"GitHub event header", hook, `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "e", "value": "={{ $json.headers['x-github-event'] }}"}]}}}`, "", "github", false},
+		{"Meta's WhatsApp message", getHook, waMessage, "", "meta", false},
+		{"Meta's WhatsApp message on a POST-only path", postHook, waMessage, "", "", false},
+		{"Meta's WhatsApp message, the path's GET answered by another webhook", postHook, waMessage, verify, "meta", false},
+		{"Meta's URL check", getHook, `{"name": "Check", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.query['hub.verify_token'] }}"}]}}}`, "", "meta", false},
+		{"WhatsApp's messaging_product read", getHook, `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const v = $json.body.entry[0]['changes'][0].value;\nif (v['messaging_product'] !== 'whatsapp') return [];"}}`, "", "meta", false},
+		{"messaging_product only in a send body", getHook, `{"name": "Send", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [0, 0], "parameters": {"method": "POST", "url": "https://graph.facebook.com/v20.0/1/messages", "sendBody": true, "specifyBody": "json", "jsonBody": "={{ ({ messaging_product: 'whatsapp', to: $json.body.from, text: { body: $json.body.text } }) }}"}}`, "", "", false},
+		{"messaging_product as a body parameter", getHook, `{"name": "Send", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [0, 0], "parameters": {"method": "POST", "url": "https://graph.facebook.com/v20.0/1/messages", "sendBody": true, "bodyParameters": {"parameters": [{"name": "messaging_product", "value": "whatsapp"}]}}}`, "", "", false},
+		{"Meta's signature with its payload, not GitHub's", getHook, `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256']; const m = $json.body.entry[0].changes[0].value;"}}`, "", "meta", false},
+		{"Twilio voice's speech answer", hook, `{"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 3.1, "position": [0, 0], "parameters": {"promptType": "define", "text": "={{ $json.body.SpeechResult }}"}}`, "", "twilio", false},
+		{"Twilio voice's call id", hook, `{"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {"assignments": {"assignments": [{"name": "c", "value": "={{ $json.body.CallSid }}"}]}}}`, "", "twilio", false},
+		{"GitHub's signature alone", hook, `{"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "const sig = $json.headers['x-hub-signature-256'];"}}`, "", "github", false},
 	} {
-		w := parseOne(t, `{"nodes": [`+hook+`, `+tc.node+`], "connections": {}}`)
+		nodes := tc.hook + `, ` + tc.node
+		if tc.extra != "" {
+			nodes += `, ` + tc.extra
+		}
+		hookName := "Stripe webhook"
+		if tc.hook != hook {
+			hookName = "Hook"
+		}
+		var n struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal([]byte(tc.node), &n); err != nil {
+			t.Fatal(err)
+		}
+		conns := `{}`
+		if !tc.unlinked {
+			conns = `{"` + hookName + `": {"main": [[{"node": "` + n.Name + `", "type": "main", "index": 0}]]}}`
+		}
+		w := parseOne(t, `{"nodes": [`+nodes+`], "connections": `+conns+`}`)
 		if key, _ := SenderOf(BuildGraph(w), w.Nodes[0]); key != tc.key {
 			t.Errorf("%s: SenderOf = %q; want %q", tc.name, key, tc.key)
 		}
@@ -175,6 +213,28 @@ func TestRedeliveryWorst(t *testing.T) {
 		r, ok := RedeliveryOf(s, s.Workflows[0], s.Workflows[0].Nodes[0])
 		if !ok || r.WorstMS != tc.want {
 			t.Errorf("%s: RedeliveryOf = %v, WorstMS %d; want %d", tc.name, ok, r.WorstMS, tc.want)
+		}
+	}
+}
+
+// TestNoRetryLines: an instruction not to call a tool again counts only on
+// the line of a failure condition or the line after it.
+func TestNoRetryLines(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"IF any Google Sheets tool call returns an error:\n→ Stop immediately. Do not retry.", true},
+		{"On failure: Stop all further tool calls immediately.", true},
+		{"If the booking tool fails, don't call it again; apologise.", true},
+		{"If a tool fails, stop and tell the user.", true},
+		{"If it fails, retry up to 3 times.", false},
+		{"Stop when the customer says goodbye.", false},
+		{"Do not retry questions the user already answered.", false},
+		{"If the user made an error in the date,\n\nask again. Never call a tool twice.", false},
+	} {
+		if got := len(noRetryLines(c.text)) > 0; got != c.want {
+			t.Errorf("noRetryLines(%q) = %v; want %v", c.text, got, c.want)
 		}
 	}
 }

@@ -298,7 +298,8 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 		return true
 	}
 	var carriers []string
-	inbound := -1 // chatInbound, asked once when needed
+	var built map[string]map[string]string // codeCopies, read once when needed
+	inbound := -1                          // chatInbound, asked once when needed
 	for _, n := range g.chatSenders() {
 		if n == t || !reach[n] {
 			continue
@@ -324,6 +325,15 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 				}
 			}
 			if copiedFrom && senderRE.MatchString(from) {
+				return true
+			}
+			// Or a field a Code node built from the request
+			// ($node['Normalize'].json.sender after sender: b.from, b
+			// the body): a gateway's flat payload read once and renamed.
+			if built == nil {
+				built = codeCopies(g, reach, carriers)
+			}
+			if from, ok := builtField(built, x); ok && senderRE.MatchString(lastBodyField(from)) {
 				return true
 			}
 			// A phone number or chat id the request carried, in a request
@@ -619,6 +629,70 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 	return false
 }
 
+// codeCopies returns, by Code node, the fields of the items it returns
+// that it fills from the request body (key: value pairs of its code, as
+// readPaths writes it, whose value reads json.body), for the Code nodes
+// among reached that read the body of one of carriers: their input's
+// ($json.body, $input.first().json.body) when one feeds them, or one
+// they name.
+func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for n := range reached {
+		if n.Disabled || n.Type != n8nschema.TypeCode {
+			continue
+		}
+		code := n.Params().Get("jsCode").Str()
+		if !strings.Contains(code, "body") {
+			continue
+		}
+		fed := false
+		for _, e := range g.In(n) {
+			fed = fed || e.Type == ConnMain && slices.Contains(carriers, e.From.Name)
+		}
+		code = readPaths(code)
+		for _, m := range codeFieldRE.FindAllStringSubmatch(code, -1) {
+			v := m[2]
+			if !strings.Contains(v, "json.body.") {
+				continue
+			}
+			named := false
+			for _, r := range nodeRefRE.FindAllStringSubmatch(v, -1) {
+				named = named || slices.Contains(carriers, r[1]+r[2])
+			}
+			if !fed && !named {
+				continue
+			}
+			if out[n.Name] == nil {
+				out[n.Name] = map[string]string{}
+			}
+			if _, seen := out[n.Name][m[1]]; !seen {
+				out[n.Name][m[1]] = v
+			}
+		}
+	}
+	return out
+}
+
+// codeFieldRE finds key: value pairs of an object literal in code, the
+// value running to the next comma, brace or line end (json: { sender: …
+// on one line is two pairs).
+var codeFieldRE = lazyregexp.New(`["']?([A-Za-z_]\w*)["']?\s*:\s*([^,{}\n]+)`)
+
+// builtField returns what a Code node of built filled the field x reads
+// with, when x reads one field of that node's item:
+// $node['Normalize'].json.sender, $('Normalize').item.json.sender.
+func builtField(built map[string]map[string]string, x string) (string, bool) {
+	m := builtFieldRE.FindStringSubmatch(x)
+	if m == nil {
+		return "", false
+	}
+	v, ok := built[m[1]+m[2]][m[3]]
+	return v, ok
+}
+
+// builtFieldRE matches a read of one field of a named node's item.
+var builtFieldRE = lazyregexp.New(`\$(?:\(\s*['"]([^'"]+)['"]\s*\)(?:\.(?:item|first\(\)|last\(\)))?|node\[\s*["']([^"']+)["']\s*\])\.json\.(\w+)`)
+
 // bodyPathRE finds the path of a request body field an expression reads:
 // body.user_id, json["body"]["user_id"], body.message.chat.id.
 var bodyPathRE = lazyregexp.New(`body(?:["']\s*\])?((?:\s*(?:\.\s*\w+|\[\s*["']\w+["']\s*\]))+)`)
@@ -676,7 +750,14 @@ var chatParams = []string{"chatId", "channelId", "channel", "user", "recipientPh
 // (a Discord interaction's callback carries its token).
 func chatRecipients(n *n8nschema.Node) []string {
 	if n8nschema.IsHTTPRequest(n.Type) {
-		return append(recipientExprs(n), n.Params().Get("url").Str())
+		out := append(recipientExprs(n), n.Params().Get("url").Str())
+		// A body built in one expression: {{ ({ to: $node['N'].json.from }) }}.
+		for _, m := range exprFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
+			if recipientKeyRE.MatchString(m[1]) && readsItem(m[2]) {
+				out = append(out, strings.TrimSpace(m[2]))
+			}
+		}
+		return out
 	}
 	var out []string
 	if !n8nschema.Lookup(n.Type).Known {
@@ -815,10 +896,14 @@ func (g *Graph) bodyReads(n *n8nschema.Node) []bodyRead {
 
 // webhookMethods returns the Webhook node's method (httpMethod, GET by
 // default; nodes-base/nodes/Webhook/description.ts), or "" when it takes
-// several.
+// several (with multipleMethods the default is GET and POST:
+// nodes-base/nodes/Webhook/Webhook.node.ts).
 func webhookMethods(t *n8nschema.Node) string {
 	v, ok := t.Param("httpMethod")
 	if !ok {
+		if t.Params().Get("multipleMethods").True() {
+			return ""
+		}
 		return "GET"
 	}
 	if s := v.Str(); s != "" {

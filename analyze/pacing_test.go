@@ -84,6 +84,32 @@ func TestRelayThroughCopiedField(t *testing.T) {
 	}
 }
 
+// TestRelayThroughCodeField: a gateway's flat payload that a Code node
+// renames (sender: b.from, b the request body) before an HTTP call answers
+// at that sender, the body built in one expression, is a chat relay; the
+// same reply to a number the Code node takes from elsewhere, or a renamed
+// order id, is not.
+func TestRelayThroughCodeField(t *testing.T) {
+	for _, tc := range []struct {
+		name, code string
+		want       Pace
+	}{
+		{"the sender renamed", `const b = ($input.first().json.body) || {};\nreturn [{ json: { sender: b.from || '', text: b.text } }];`, PacePerson},
+		{"the sender read straight", `return [{ json: { sender: $json.body.from, text: $json.body.text } }];`, PacePerson},
+		{"a number of the owner's", `const b = $json.body;\nreturn [{ json: { sender: $vars.OWNER_PHONE, text: b.text } }];`, PaceMachine},
+		{"an order id renamed", `const b = $json.body;\nreturn [{ json: { sender: b.order_id, text: b.text } }];`, PaceMachine},
+	} {
+		w := parseOne(t, `{"nodes": [
+		 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "responseNode"}},
+		 {"name": "Normalize", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0], "parameters": {"jsCode": "`+tc.code+`"}},
+		 {"name": "Reply", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [400, 0], "parameters": {"method": "POST", "url": "https://graph.facebook.com/v20.0/1/messages", "sendBody": true, "specifyBody": "json", "jsonBody": "={{ ({ messaging_product: 'whatsapp', to: $node['Normalize'].json.sender, text: { body: 'Thanks' } }) }}"}}],
+		 "connections": {"Hook": {"main": [[{"node": "Normalize", "type": "main", "index": 0}]]}, "Normalize": {"main": [[{"node": "Reply", "type": "main", "index": 0}]]}}}`)
+		if got := TriggerPaceIn(BuildGraph(w), w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: TriggerPaceIn = %d; want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestRunNowWebhook: a Webhook wired into the same first node as a
 // Schedule Trigger, beside a Respond to Webhook, runs the scheduled job now
 // and is paced by people; one whose first node reads the request body, or

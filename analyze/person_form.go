@@ -81,28 +81,36 @@ func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 				continue
 			}
 			requestFields(x, t, direct[n], get, func(f string) {
-				switch {
-				case personNameRE.MatchString(f):
+				switch formFields[f] {
+				case fieldName:
 					name = true
-				case personContactRE.MatchString(f):
+				case fieldContact:
 					contact = true
-				case personTextRE.MatchString(f):
+				case fieldText:
 					typed = true
-				case eventFieldRE.MatchString(f):
+				case fieldEvent:
 					event = true
 				}
 			})
 		}
 	}
-	return answers && contact && (name || typed) && !event
+	if !answers || !contact || !name && !typed || event {
+		return false
+	}
+	// A known service's signal (a signature or event header, an event
+	// name, its payload) says a machine sends, whatever else it reads: a
+	// shop's order carries the customer's name and e-mail too.
+	key, _ := SenderOf(g, t)
+	return key == ""
 }
 
-// requestFields calls fn with each field (lowercased) of t's request that
-// x reads.
-func requestFields(x string, t *n8nschema.Node, direct, get bool, fn func(string)) {
+// requestFields calls fn with each field of t's request that x reads, as
+// formFieldKey writes it.
+func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(string)) {
+	fn := func(f string) { emit(formFieldKey(f)) }
 	each := func(re *lazyregexp.Regexp, s string) {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			fn(strings.ToLower(m[1] + m[2]))
+			fn(m[1] + m[2])
 		}
 	}
 	expr := strings.Contains(x, "{{")
@@ -116,7 +124,7 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, fn func(string
 		for _, m := range destructureBodyRE.FindAllStringSubmatch(x, -1) {
 			for _, part := range strings.Split(m[1], ",") {
 				key, _, _ := strings.Cut(part, ":")
-				fn(strings.ToLower(strings.TrimSpace(key)))
+				fn(key)
 			}
 		}
 	}
@@ -125,7 +133,7 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, fn func(string
 	}
 	item := func(s string) {
 		for _, m := range itemOwnFieldRE.FindAllStringSubmatch(s, -1) {
-			if f := strings.ToLower(m[1] + m[2]); !webhookItemKeys[f] {
+			if f := m[1] + m[2]; !webhookItemKeys[formFieldKey(f)] {
 				fn(f)
 			}
 		}
@@ -144,7 +152,7 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, fn func(string
 			continue
 		}
 		if r := refJSONRE.FindStringSubmatch(x[m[1]:]); r != nil {
-			if f := strings.ToLower(r[1] + r[2]); !webhookItemKeys[f] {
+			if f := r[1] + r[2]; !webhookItemKeys[formFieldKey(f)] {
 				fn(f)
 			}
 		}
@@ -177,32 +185,107 @@ var webhookItemKeys = map[string]bool{"body": true, "headers": true, "params": t
 var (
 	// requestFieldRE matches a field read from a request body in an
 	// expression: body.email, body["phone"], body['first_name'].
-	requestFieldRE = lazyregexp.New(`\bbody(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*["']([^"']+)["']\s*\])`)
+	requestFieldRE = lazyregexp.New(`\bbody(?:\.([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)
 	// codeBodyRE matches a body field read in code: json.body.email,
 	// json["body"]["email"].
-	codeBodyRE = lazyregexp.New(`\bjson\s*(?:\.\s*body|\[\s*["']body["']\s*\])\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])`)
+	codeBodyRE = lazyregexp.New(`\bjson\s*(?:\.\s*body|\[\s*["']body["']\s*\])\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)
 	// destructureBodyRE matches the names taken apart from the body in
 	// code: const { name, email } = $json.body.
 	destructureBodyRE = lazyregexp.New(`\{([\w\s,:]+)\}\s*=\s*[\w$.()\[\]'"\s]*\bjson\s*(?:\.\s*body|\[\s*["']body["']\s*\])\s*(?:;|\n|\|\||$)`)
 	// queryFieldRE matches a field read from a request's query.
-	queryFieldRE = lazyregexp.New(`\bjson\s*(?:\.\s*query|\[\s*["']query["']\s*\])\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])`)
+	queryFieldRE = lazyregexp.New(`\bjson\s*(?:\.\s*query|\[\s*["']query["']\s*\])\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)
 	// itemOwnFieldRE matches a field of the item a node receives:
 	// $json.email, $input.first().json.email, $input.item.json["email"].
-	itemOwnFieldRE = lazyregexp.New(`(?:\$json|\$input\s*\.\s*(?:first\(\s*\)|last\(\s*\)|item)\s*\.\s*json)\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])`)
+	itemOwnFieldRE = lazyregexp.New(`(?:\$json|\$input\s*\.\s*(?:first\(\s*\)|last\(\s*\)|item)\s*\.\s*json)\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)
 	// refJSONRE matches, after $('Webhook'), a field of its item:
 	// .item.json.email, .first().json["email"].
-	refJSONRE = lazyregexp.New(`^\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["']\s*\])`)
+	refJSONRE = lazyregexp.New(`^\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)
 )
 
-// personNameRE, personContactRE and personTextRE match the fields of a
-// contact or lead form: a person's name; an e-mail address or phone
-// number; what a person writes to a business (a message, a company, a
-// subject). eventFieldRE matches the field a service's event names its
-// kind by; signatureHeaderRE a signature header read from the request.
-var (
-	personNameRE      = lazyregexp.New(`^(name|full_?name|first_?name|last_?name|your_?name|nom|nombre)$`)
-	personContactRE   = lazyregexp.New(`^(e_?mail|email_?address|your_?email|phone|phone_?number|telephone|tel|mobile|whatsapp)$`)
-	personTextRE      = lazyregexp.New(`^(message|your_?message|comments?|company|company_?name|business_?name|subject|inquiry|enquiry|question|notes?)$`)
-	eventFieldRE      = lazyregexp.New(`^(event|event_?type|event_?name|topic|trigger_?event|webhook_?event|notification_?type)$`)
-	signatureHeaderRE = lazyregexp.New(`(?i)headers\s*(?:\.\s*|\[\s*["'])[\w-]*(signature|hmac)`)
+// The kinds of field a request brings, as formFields names them.
+const (
+	fieldOther = iota
+	fieldName
+	fieldContact
+	fieldText
+	fieldEvent
 )
+
+// formFields are the fields of a contact or lead form, by kind: a
+// person's name; an e-mail address or phone number; what a person writes
+// to a business (a message, a company, a subject); and the field a
+// service's event names its kind by. Keys are written as formFieldKey
+// writes a field read (first_name, firstName and "First Name" are
+// firstname). English first, then the names people give the same fields in
+// Spanish, Portuguese, French, German and Italian, and their abbreviations
+// (cel, tel, mail): a form is a form in any language.
+var formFields = func() map[string]int {
+	m := map[string]int{}
+	for _, k := range []struct {
+		kind  int
+		words string
+	}{
+		{fieldName, "name fullname firstname lastname yourname surname " +
+			"nombre nombres nombrecompleto apellido apellidos " + // es
+			"nome nomecompleto sobrenome " + // pt, it
+			"nom prenom nomcomplet " + // fr
+			"vorname nachname " + // de
+			"cognome nominativo"}, // it
+		{fieldContact, "email emailaddress youremail mail phone phonenumber telephone tel mobile whatsapp " +
+			"correo correoelectronico telefono celular cel movil " + // es
+			"telefone " + // pt
+			"courriel portable " + // fr
+			"telefon telefonnummer handy emailadresse " + // de
+			"cellulare"}, // it
+		{fieldText, "message yourmessage comment comments company companyname businessname subject inquiry enquiry question note notes " +
+			"mensaje comentario comentarios empresa asunto consulta pregunta " + // es
+			"mensagem assunto duvida pergunta " + // pt
+			"commentaire entreprise societe sujet " + // fr
+			"nachricht kommentar unternehmen betreff frage anfrage " + // de
+			"messaggio commento azienda oggetto domanda richiesta"}, // it
+		{fieldEvent, "event eventtype eventname topic triggerevent webhookevent notificationtype"},
+	} {
+		for _, w := range strings.Fields(k.words) {
+			if _, dup := m[w]; dup {
+				panic("formFields: " + w + " twice")
+			}
+			m[w] = k.kind
+		}
+	}
+	return m
+}()
+
+// formFieldKey writes a field's name the one way formFields and
+// webhookItemKeys hold it: lowercased, accents dropped (téléfono,
+// teléfono), and no spaces, underscores, hyphens or dots (nombre
+// completo, e-mail, first_name).
+func formFieldKey(f string) string {
+	f = strings.ToLower(strings.TrimSpace(f))
+	var b strings.Builder
+	b.Grow(len(f))
+	for _, r := range f {
+		switch r {
+		case ' ', '_', '-', '.':
+			continue
+		case 'à', 'á', 'â', 'ã', 'ä', 'å':
+			r = 'a'
+		case 'ç':
+			r = 'c'
+		case 'è', 'é', 'ê', 'ë':
+			r = 'e'
+		case 'ì', 'í', 'î', 'ï':
+			r = 'i'
+		case 'ñ':
+			r = 'n'
+		case 'ò', 'ó', 'ô', 'õ', 'ö':
+			r = 'o'
+		case 'ù', 'ú', 'û', 'ü':
+			r = 'u'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// signatureHeaderRE matches a signature header read from the request.
+var signatureHeaderRE = lazyregexp.New(`(?i)headers\s*(?:\.\s*|\[\s*["'])[\w-]*(signature|hmac)`)

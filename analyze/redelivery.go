@@ -81,9 +81,13 @@ func SenderFor(key string) (Sender, bool) {
 	return s, ok
 }
 
-// senderSignals are what a workflow reads of a request that only its
-// sender sends: a signature or event header, or an event name of its
-// payload (compared in an If or Switch, or quoted in code).
+// senderSignals are what a run reads of a request that only its sender
+// sends: a signature or event header, or an event name of its payload
+// (compared in an If or Switch, or quoted in code). Each is looked for in
+// what the nodes the webhook's runs reach read (Graph.paths), so a payload
+// field is matched as a field read (".messaging_product"), never as a key
+// the workflow writes in a request it sends: WhatsApp's send body carries
+// messaging_product too.
 var senderSignals = []struct {
 	key     string
 	strong  []string // a header or value only this sender sends
@@ -105,24 +109,32 @@ var senderSignals = []struct {
 	// Meta verifies the URL with hub.verify_token and sends
 	// entry[].changes[].value (WhatsApp's messaging_product, Messenger's
 	// entry[].messaging).
-	{key: "meta", strong: []string{"hub.verify_token", "whatsapp_business_account", "messaging_product",
+	{key: "meta", strong: []string{"hub.verify_token", "whatsapp_business_account", ".messaging_product",
 		"entry[0].changes[0].value", "entry[0].messaging["}},
 	{key: "github", strong: []string{"x-github-event", "x-hub-signature", "x-github-delivery"}},
-	{key: "twilio", strong: []string{"x-twilio-signature", "body.messagesid", "body.smssid"}},
+	// Twilio voice posts CallSid, and a <Gather> answer SpeechResult.
+	{key: "twilio", strong: []string{"x-twilio-signature", "body.messagesid", "body.smssid", "body.callsid", "body.speechresult"}},
 }
 
 // SenderOf tells which service calls a generic Webhook node, from what
-// the workflow reads of the request (headers it checks, event names it
-// compares, payload fields it reads with the webhook named for the
-// service), not from names alone. It returns the sender's key and the
-// evidence, or "" when nothing says who calls.
+// the run it starts reads of the request (headers it checks, event names
+// it compares, payload fields it reads with the webhook named for the
+// service), not from names alone, nor from what the workflow sends
+// elsewhere. It returns the sender's key and the evidence, or "" when
+// nothing says who calls.
 func SenderOf(g *Graph, t *n8nschema.Node) (key, evidence string) {
 	name := strings.ToLower(t.Name + " " + t.Params().Get("path").Str())
-	read := g.senderReads()
+	read := g.senderReads(t)
 	for i, sig := range senderSignals {
+		// Meta checks a callback URL with a GET (hub.challenge) before it
+		// sends anything: a path that answers only POST was never
+		// subscribed (docs/n8n-facts.md).
+		if sig.key == "meta" && !g.pathAnswersGET(t) {
+			continue
+		}
 		r := read.signals[i]
 		if r.strong != "" {
-			return sig.key, fmt.Sprintf("it reads %q", r.strong)
+			return sig.key, fmt.Sprintf("it reads %q", strings.TrimPrefix(r.strong, "."))
 		}
 		if r.event != "" {
 			return sig.key, fmt.Sprintf("it tests for the event %q", r.event)
@@ -137,75 +149,129 @@ func SenderOf(g *Graph, t *n8nschema.Node) (key, evidence string) {
 	return "", ""
 }
 
-// senderReads is what a workflow reads of each sender's signals (the
-// first strong value, event and payload field of each found among its
-// string values), and whether a Slack node is among its nodes. It does not
-// depend on the webhook, so a graph makes it once: every webhook of a
-// workflow of many webhooks asks.
+// AnswersGET reports whether a Webhook node takes GET requests: its
+// httpMethod, GET by default, or with multipleMethods a list, GET and POST
+// by default (nodes-base/nodes/Webhook/Webhook.node.ts); n8n registers one
+// webhook per method of the value split at commas
+// (cli/src/webhooks/webhook.service.ts getNodeWebhooks). An expression may
+// name any method.
+func AnswersGET(t *n8nschema.Node) bool {
+	v, ok := t.Param("httpMethod")
+	if !ok || v.IsExpr() {
+		return true
+	}
+	ms := v.Elems()
+	if len(ms) == 0 {
+		ms = []n8nschema.Value{v}
+	}
+	for _, m := range ms {
+		for _, s := range strings.Split(m.Str(), ",") {
+			if strings.EqualFold(strings.TrimSpace(s), "GET") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathAnswersGET reports whether a GET to t's path is answered in its
+// workflow: t takes GET, or another enabled Webhook on the same path does
+// (the usual pair: one answers Meta's check, the other takes its events).
+func (g *Graph) pathAnswersGET(t *n8nschema.Node) bool {
+	if AnswersGET(t) {
+		return true
+	}
+	path := strings.Trim(t.Params().Get("path").Str(), "/ ")
+	for _, n := range g.Workflow.Nodes {
+		if n != t && !n.Disabled && n.Type == n8nschema.TypeWebhook && AnswersGET(n) &&
+			strings.Trim(n.Params().Get("path").Str(), "/ ") == path {
+			return true
+		}
+	}
+	return false
+}
+
+// senderReads is what the runs of a webhook read of each sender's signals
+// (the first strong value, event and payload field of each found among
+// the string values of the nodes they reach, as readPaths writes them),
+// and whether a Slack node is among the workflow's nodes.
 type senderReads struct {
 	signals  []struct{ strong, event, payload string }
 	hasSlack bool
 }
 
-func (g *Graph) senderReads() *senderReads {
+// senderReads is read once per webhook of the graph: RS203 and RS306 ask.
+func (g *Graph) senderReads(t *n8nschema.Node) *senderReads {
 	g.sendersOnce.Do(func() {
-		r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
-		// Every string value, lowercased and joined with NULs: one search
-		// per signal over the workflow, not one per value. Each value is
-		// lowercased alone (most are already: no copy), which is what
-		// lowering the joined text gives, the NULs being ASCII.
-		var b strings.Builder
-		b.WriteByte(0)
-		for _, n := range g.Workflow.Nodes {
-			if n.Disabled || n.IsSticky() {
-				continue
+		g.senders = map[*n8nschema.Node]*senderReads{}
+		for _, tr := range g.Triggers() {
+			if tr.Type == n8nschema.TypeWebhook {
+				g.senders[tr] = g.readSenders(g.walk(true, []*n8nschema.Node{tr}))
 			}
-			if strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
-				r.hasSlack = true
-			}
-			n.Params().Scalars(func(v n8nschema.Value) bool {
-				if v.Kind() == n8nschema.String {
-					b.WriteString(strings.ToLower(v.Str()))
-					b.WriteByte(0)
-				}
-				return true
-			})
 		}
-		texts := b.String()
-		first := func(words []string, has func(string) bool) string {
-			for _, w := range words {
-				if has(w) {
-					return w
-				}
-			}
-			return ""
-		}
-		// A word's gate, its start up to the first '.', '/' or '-' ("x-",
-		// "checkout.", "orders/"), is shared by several words: a text
-		// without it holds none of them, and one search tells.
-		gates := map[string]bool{}
-		contains := func(w string) bool {
-			if i := strings.IndexAny(w, "./-"); i >= 0 && i+1 < len(w) {
-				g := w[:i+1]
-				in, ok := gates[g]
-				if !ok {
-					in = strings.Contains(texts, g)
-					gates[g] = in
-				}
-				if !in {
-					return false
-				}
-			}
-			return strings.Contains(texts, w)
-		}
-		for i, sig := range senderSignals {
-			r.signals[i].strong = first(sig.strong, contains)
-			r.signals[i].event = first(sig.events, func(ev string) bool { return contains(ev) && quoted(texts, ev) })
-			r.signals[i].payload = first(sig.payload, contains)
-		}
-		g.senders = r
 	})
-	return g.senders
+	if r, ok := g.senders[t]; ok {
+		return r
+	}
+	return g.readSenders(g.walk(true, []*n8nschema.Node{t})) // not one of the graph's triggers
+}
+
+func (g *Graph) readSenders(reached map[*n8nschema.Node]bool) *senderReads {
+	r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
+	// Every string value read, lowercased and joined with NULs: one search
+	// per signal, not one per value. Each value is lowercased alone (most
+	// are already: no copy), which is what lowering the joined text gives,
+	// the NULs being ASCII.
+	var b strings.Builder
+	b.WriteByte(0)
+	for i, n := range g.Nodes {
+		if n.Disabled || n.IsSticky() {
+			continue
+		}
+		if strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
+			r.hasSlack = true
+		}
+		if !reached[n] {
+			continue
+		}
+		for _, x := range g.paths(i) {
+			b.WriteString(strings.ToLower(x))
+			b.WriteByte(0)
+		}
+	}
+	texts := b.String()
+	first := func(words []string, has func(string) bool) string {
+		for _, w := range words {
+			if has(w) {
+				return w
+			}
+		}
+		return ""
+	}
+	// A word's gate, its start up to the first '.', '/' or '-' ("x-",
+	// "checkout.", "orders/"), is shared by several words: a text
+	// without it holds none of them, and one search tells.
+	gates := map[string]bool{}
+	contains := func(w string) bool {
+		if i := strings.IndexAny(w, "./-"); i >= 0 && i+1 < len(w) {
+			g := w[:i+1]
+			in, ok := gates[g]
+			if !ok {
+				in = strings.Contains(texts, g)
+				gates[g] = in
+			}
+			if !in {
+				return false
+			}
+		}
+		return strings.Contains(texts, w)
+	}
+	for i, sig := range senderSignals {
+		r.signals[i].strong = first(sig.strong, contains)
+		r.signals[i].event = first(sig.events, func(ev string) bool { return contains(ev) && quoted(texts, ev) })
+		r.signals[i].payload = first(sig.payload, contains)
+	}
+	return r
 }
 
 // quoted reports whether one of texts' NUL-separated values is v, or holds
@@ -337,7 +403,7 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 			continue // a refused call answers at once; one no run makes, never
 		}
 		per, known := AttemptTimeoutMS(op)
-		model := op.Paid || op.Spec.Role == n8nschema.RoleModel
+		model := op.Paid || op.Spec.Role == n8nschema.RoleModel && n8nschema.RunsModel(op.Node)
 		switch {
 		case model:
 			st := SlowStep{Node: op.Node, What: "a model call"}

@@ -80,6 +80,15 @@ func TestPersonFormFields(t *testing.T) {
 		{"an event type beside the fields", "lastNode", "POST", "={{ $json.body.event_type }} {{ $json.body.name }} {{ $json.body.email }}", false},
 		{"a signature header beside the fields", "lastNode", "POST", "={{ $json.headers['x-signature'] }} {{ $json.body.name }} {{ $json.body.email }}", false},
 		{"webhook item keys are no fields", "lastNode", "POST", "={{ $json.headers }} {{ $json.query }} {{ $json.email }}", false},
+		{"Spanish, a name with a space in brackets", "lastNode", "POST", "={{ $json.body['nombre completo'] }} {{ $json.body.mail }} {{ $json.body.cel }}", true},
+		{"Portuguese", "lastNode", "POST", "={{ $json.body.telefone }}: {{ $json.body.mensagem }}", true},
+		{"French, accents in brackets", "lastNode", "POST", "={{ $json.body[\"téléphone\"] }} {{ $json.body['Prénom'] }}", true},
+		{"Spanish, an accent in a dotted name", "lastNode", "POST", "={{ $json.body.teléfono }} {{ $json.body.nombre }}", true},
+		{"German in code", "lastNode", "POST", "return [{ json: { t: $json.body.Telefon, n: $json.body.Nachricht } }];", true},
+		{"Italian off the item", "lastNode", "POST", "={{ $json.cellulare }} {{ $json.messaggio }}", true},
+		{"Spanish fields and a Stripe signature", "lastNode", "POST", "={{ $json.headers['stripe-signature'] }} {{ $json.body.nombre }} {{ $json.body.correo }}", false},
+		{"Spanish fields and a Twilio call", "lastNode", "POST", "={{ $json.body.CallSid }} {{ $json.body.nombre }} {{ $json.body.telefono }}", false},
+		{"a Spanish event type", "lastNode", "POST", "={{ $json.body['event-type'] }} {{ $json.body.nombre }} {{ $json.body.correo }}", false},
 	} {
 		method := ""
 		if tc.method != "GET" {
@@ -110,4 +119,15 @@ func TestPersonFormFields(t *testing.T) {
 func quoteJSON(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
+}
+
+func TestFormFieldKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"nombre completo": "nombrecompleto", "E-Mail": "email", "first_name": "firstname", "firstName": "firstname",
+		"Téléphone": "telephone", "teléfono": "telefono", "Dúvida": "duvida", "Société": "societe", " cel ": "cel",
+	} {
+		if got := formFieldKey(in); got != want {
+			t.Errorf("formFieldKey(%q) = %q; want %q", in, got, want)
+		}
+	}
 }

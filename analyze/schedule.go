@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,6 +221,47 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 		out[i] = longest(t)
 	}
 	return out, slowest, true
+}
+
+// BeforePause returns what runs started at starts reach before they pause
+// for a person (n8nschema.HumanGate: a Wait for a webhook or a form, a
+// send-and-wait message), the pausing nodes and the sub-nodes of every
+// root included. At the pause n8n ends the execution as waiting
+// (n8n-core execution-engine/workflow-execute.ts: status "waiting", then
+// workflowExecuteAfter) and saves it with the workflow's static data
+// (cli/src/execution-lifecycle/execution-lifecycle-hooks.ts
+// hookFunctionsSave): what the run marked by then, in a table or in
+// $getWorkflowStaticData, a run that starts later finds; what comes
+// after resumes at the person's pace, not the clock's.
+func BeforePause(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+	seen := make(map[*n8nschema.Node]bool, len(starts))
+	queue := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if !seen[t] {
+			seen[t] = true
+			queue = append(queue, t)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, s := range g.SubNodes(u, "") {
+			if !seen[s] {
+				seen[s] = true
+				queue = append(queue, s)
+			}
+		}
+		if !u.Disabled && n8nschema.HumanGate(u) && !slices.Contains(starts, u) {
+			continue // the run pauses here
+		}
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return seen
 }
 
 // lockRE matches what names a lock or a check for a run still going.

@@ -535,3 +535,55 @@ func indexSpecs(s []Spec) map[string]*Spec {
 	}
 	return m
 }
+
+// storeOps are the vendor app nodes' resources, or resource/operation
+// pairs, that manage what the provider stores and run no model: nothing is
+// generated or billed per output token (read from the 2.41.1 code, under
+// @n8n/n8n-nodes-langchain/dist/nodes/vendors/).
+var storeOps = map[string][]string{
+	// OpenAi/v1 and v2/actions/file/*.operation.js: POST, GET and DELETE
+	// /files; v2/actions/conversation/create.operation.js L86 POST
+	// /conversations, get L27 GET, update L39 POST and remove L27 DELETE
+	// /conversations/{id}; v1/actions/assistant/create L232,
+	// deleteAssistant L18, list L28, update L172: /assistants (only
+	// "message" runs a thread, message.operation.js L223–240).
+	openAiApp: {"file", "conversation", "assistant/create", "assistant/deleteAssistant", "assistant/list", "assistant/update"},
+	// Anthropic/actions/file/{upload,get,list,delete}.operation.js: /v1/files.
+	"@n8n/n8n-nodes-langchain.anthropic": {"file"},
+	// GoogleGemini/actions/file/upload.operation.js L65 (transferFile);
+	// fileSearch/createStore L27, deleteStore L35, listStores L37;
+	// video/download.operation.js L45 fetches a generated video. The
+	// store upload (uploadToStore) has the store embed the file and stays
+	// counted.
+	"@n8n/n8n-nodes-langchain.googleGemini": {"file", "fileSearch/createStore", "fileSearch/deleteStore",
+		"fileSearch/listStores", "video/download"},
+}
+
+// RunsModel reports whether a paid node's resource and operation, after
+// their defaults, run a model. A vendor app node also manages what its
+// provider stores (files, conversations, assistants, file search stores),
+// which generates nothing and is no paid call. An expression for either
+// leaves the node counted.
+func RunsModel(n *Node) bool {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	ops, ok := storeOps[typ]
+	if !ok {
+		return true
+	}
+	d, ok := DescribeNode(typ, n.TypeVersion)
+	if !ok {
+		return true
+	}
+	res, rok := literalParam(n, "resource")
+	op, ook := literalParam(n, "operation")
+	if !rok || !ook {
+		return true
+	}
+	if res == "" {
+		res = d.DefaultResource()
+	}
+	if op == "" {
+		op = d.DefaultOperation(res)
+	}
+	return !slices.Contains(ops, res) && !slices.Contains(ops, res+"/"+op)
+}

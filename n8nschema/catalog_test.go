@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,6 +111,38 @@ func TestCatalogSortedUnique(t *testing.T) {
 		}
 		if s.Role == RoleModel && s.Provider == "" {
 			t.Errorf("model %q has no provider", s.Type)
+		}
+	}
+}
+
+// TestRunsModel: the vendor app nodes' operations on what the provider
+// stores run no model; generations, analyses, audio and video do, and an
+// expression for the resource or operation leaves the node counted.
+func TestRunsModel(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		want bool
+	}{
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"conversation"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"conversation","operation":"remove"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2,"parameters":{"resource":"file","operation":"list"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"assistant","operation":"create"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"assistant"}}`, true}, // message, the default
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{}}`, true},                       // text response
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"image","operation":"edit"}}`, true},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"audio","operation":"transcribe"}}`, true},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"video"}}`, true},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"={{ $json.r }}"}}`, true},
+		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"resource":"file","operation":"upload"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1.1,"parameters":{"resource":"fileSearch","operation":"listStores"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1.1,"parameters":{"resource":"fileSearch","operation":"uploadToStore"}}`, true},
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1.1,"parameters":{"resource":"video","operation":"download"}}`, false},
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1.1,"parameters":{"resource":"video"}}`, true},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{}}`, true},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+strings.Replace(c.node, `{`, `{"name":"n",`, 1)+`],"connections":{}}`)))
+		if got := RunsModel(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%s: RunsModel %v, want %v", c.node, got, c.want)
 		}
 	}
 }

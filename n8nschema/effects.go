@@ -1275,6 +1275,45 @@ type RateLimit struct {
 	// "answers": its Retry-After header, a delay in the error body, a
 	// fixed penalty, or nothing (rateLimitAnswers).
 	Answer string
+	// WindowMS is the span over which the service counts the limit its
+	// 429 reports (rateLimitWindows): a try that waits at least as long is
+	// past the window that refused the one before. 0: its docs give none.
+	WindowMS int
+	// Window says how it counts, after "it counts its limit" ("per minute");
+	// "" when Answer says it already.
+	Window string
+}
+
+// rateLimitWindow is the span a service counts its request limit over.
+type rateLimitWindow struct {
+	ms  int
+	per string
+}
+
+// rateLimitWindows are the spans each service counts its limit over, from
+// its public API docs (docs/n8n-facts.md lists the pages): Notion "Request
+// limits" (a budget per connection per 60-second window, Retry-After at
+// most 60 s); OpenAI "Rate limits", Gemini "Rate limits", Groq "Rate
+// limits" (requests and tokens per minute, requests per day); Google
+// Sheets and Google Drive "Usage limits" (quotas per minute); Firecrawl
+// "Rate limits" (requests per minute); Airtable (30 s of refusals after a
+// 429); X (15-minute windows); Stripe "Rate limits" (requests per second);
+// Shopify "REST Admin API rate limits" (a bucket that leaks 2 requests a
+// second on the standard plan). A service not listed gives no one window:
+// Anthropic refills its buckets continuously, Telegram does not publish
+// its limits, others were not checked.
+var rateLimitWindows = map[string]rateLimitWindow{
+	"Notion":        {60_000, "per connection over a 60-second window"},
+	"OpenAI":        {60_000, "per minute (requests and tokens) and per day"},
+	"Google Gemini": {60_000, "per minute (requests and tokens) and per day"},
+	"Groq":          {60_000, "per minute (requests and tokens) and per day"},
+	"Google Sheets": {60_000, ""},
+	"Google Drive":  {60_000, "per minute"},
+	"Firecrawl":     {60_000, "per minute"},
+	"Airtable":      {30_000, ""},
+	"X":             {900_000, ""},
+	"Stripe":        {1_000, "per second"},
+	"Shopify":       {1_000, "per second (a bucket that leaks 2 requests a second)"},
 }
 
 // rateLimitAnswers are what each service's 429 says of when to come back,
@@ -1380,7 +1419,8 @@ func RateLimitOf(typ, host string) (RateLimit, bool) {
 	h := strings.ToLower(host)
 	for _, r := range rateLimits {
 		if r.Match == typ || h != "" && !strings.Contains(r.Match, "n8n") && (h == r.Match || strings.HasSuffix(h, "."+r.Match) || strings.HasSuffix(h, r.Match)) {
-			out := RateLimit{Match: r.Match, Service: r.Service, Conf: r.Conf, Answer: rateLimitAnswers[r.Service]}
+			w := rateLimitWindows[r.Service]
+			out := RateLimit{Match: r.Match, Service: r.Service, Conf: r.Conf, Answer: rateLimitAnswers[r.Service], WindowMS: w.ms, Window: w.per}
 			if out.Answer == "" {
 				out.Answer = "429 when its limits are reached"
 			}

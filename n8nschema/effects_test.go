@@ -353,6 +353,40 @@ func TestRateLimitAnswers(t *testing.T) {
 	}
 }
 
+// TestRateLimitWindows: each service's window is the span its docs count
+// the limit over, none where they give no one span, and every window
+// names a service the table matches.
+func TestRateLimitWindows(t *testing.T) {
+	for _, tt := range []struct {
+		typ, host string
+		ms        int
+	}{
+		{"n8n-nodes-base.notion", "", 60_000},
+		{"n8n-nodes-base.httpRequest", "api.notion.com", 60_000},
+		{"n8n-nodes-base.googleSheets", "", 60_000},
+		{"@n8n/n8n-nodes-langchain.lmChatOpenAi", "", 60_000},
+		{"n8n-nodes-base.airtable", "", 30_000},
+		{"n8n-nodes-base.stripe", "", 1_000},
+		{"n8n-nodes-base.shopify", "", 1_000},
+		{"n8n-nodes-base.telegram", "", 0},
+		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", "", 0},
+	} {
+		r, ok := RateLimitOf(tt.typ, tt.host)
+		if !ok || r.WindowMS != tt.ms {
+			t.Errorf("RateLimitOf(%q, %q).WindowMS = %d, want %d", tt.typ, tt.host, r.WindowMS, tt.ms)
+		}
+	}
+	known := map[string]bool{}
+	for _, r := range rateLimits {
+		known[r.Service] = true
+	}
+	for s, w := range rateLimitWindows {
+		if !known[s] || w.ms <= 0 {
+			t.Errorf("rateLimitWindows[%q] = %+v: no rateLimits entry names it, or it has no span", s, w)
+		}
+	}
+}
+
 func TestHumanGate(t *testing.T) {
 	for _, tt := range []struct {
 		node string

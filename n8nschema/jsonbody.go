@@ -22,8 +22,11 @@ import (
 // number; where it could yield a key, several members or several values
 // (after "{", "[" or ",", or the whole body), the body is not judged.
 func brokenJSONBody(n *Node) (Refusal, bool) {
-	if n.Type != TypeHTTPRequest || n.TypeVersion < 3 {
+	if n.Type != TypeHTTPRequest {
 		return Refusal{}, false
+	}
+	if n.TypeVersion < 3 {
+		return brokenJSONParameters(n)
 	}
 	if v, ok := n.Param("sendBody"); !ok || v.Kind() != Bool || !v.True() {
 		return Refusal{}, false
@@ -53,6 +56,74 @@ func brokenJSONBody(n *Node) (Refusal, bool) {
 		what = "its JSON body is not valid JSON whatever its expressions yield (" + why + ")"
 	}
 	return Refusal{Why: what + ": n8n fails every item with \"not valid JSON\" before it sends anything", Fails: true, NoCall: true}, true
+}
+
+// jsonParameters are the HTTP Request v1 and v2 parameters that "JSON/RAW
+// Parameters" shows, in the order the node reads them, with the name its
+// error gives each.
+var jsonParameters = []struct{ param, display string }{
+	{"bodyParametersJson", "Body Parameters"},
+	{"headerParametersJson", "Headers"},
+	{"queryParametersJson", "Query Parameters"},
+}
+
+// brokenJSONParameters reports an HTTP Request v1 or v2 with "JSON/RAW
+// Parameters" on (jsonParameters true) whose body, headers or query
+// parameters are text that no value of its expressions makes valid JSON.
+// For every item the node reads each with getNodeParameter (expressions
+// resolved), skips the empty string, and parses any other value that is
+// not an object with JSON.parse unless options.bodyContentType is "raw",
+// throwing "The data in \"Body Parameters\" is no valid JSON" before any
+// request (n8n-nodes-base/dist/nodes/HttpRequest/V1/HttpRequestV1.node.js
+// L639, L695-765; V2/HttpRequestV2.node.js L818-835, the same code). n8n
+// drops a parameter its display options hide when it loads the workflow,
+// so the body counts only for PATCH, POST, PUT or DELETE (the method
+// defaults to GET) and when sendBinaryData is not on (V1 L403-416, L156,
+// V2 L417-430); headers and query parameters show whenever jsonParameters
+// is on (V1 L461-468, L512-519). Each text is judged as brokenTemplate
+// judges a v3 body; a whole-value expression may yield an object and is
+// not judged.
+func brokenJSONParameters(n *Node) (Refusal, bool) {
+	if v, ok := n.Param("jsonParameters"); !ok || v.Kind() != Bool || !v.True() {
+		return Refusal{}, false
+	}
+	if v, ok := n.Param("options.bodyContentType"); ok && (v.Kind() != String || v.IsExpr() || v.Str() == "raw") {
+		return Refusal{}, false
+	}
+	method := "GET"
+	if v, ok := n.Param("requestMethod"); ok {
+		method = ""
+		if v.Kind() == String && !v.IsExpr() {
+			method = v.Str()
+		}
+	}
+	body := method == "PATCH" || method == "POST" || method == "PUT" || method == "DELETE"
+	if v, ok := n.Param("sendBinaryData"); ok && (v.Kind() != Bool || v.True()) {
+		body = false
+	}
+	for k, p := range jsonParameters {
+		if k == 0 && !body {
+			continue
+		}
+		v, ok := n.Param(p.param)
+		if !ok || v.Kind() != String {
+			continue // absent or empty is skipped; an object is sent as it is
+		}
+		text := v.Str()
+		if text == "" || text == "=" {
+			continue // n8n skips an empty value
+		}
+		why, ok := brokenTemplate(text)
+		if !ok {
+			continue
+		}
+		what := "its JSON " + p.display + " are not valid JSON (" + why + ")"
+		if strings.HasPrefix(text, "=") && strings.Contains(text, "{{") {
+			what = "its JSON " + p.display + " are not valid JSON whatever its expressions yield (" + why + ")"
+		}
+		return Refusal{Why: what + ": n8n fails every item with \"The data in " + p.display + " is no valid JSON\" before it sends anything", Fails: true, NoCall: true}, true
+	}
+	return Refusal{}, false
 }
 
 // brokenTemplate reports a parameter value that is not JSON whatever its

@@ -80,8 +80,12 @@ var fullAccess = map[string]bool{
 //     prompt (openAiV1Message);
 //   - an HTTP Request whose JSON body is not JSON whatever its expressions
 //     yield (brokenJSONBody);
+//   - an HTTP Request whose URL holds {{ }} without the leading "=" in its
+//     host or path (literalURL);
 //   - an HTTP Request with no credential that sends an API key header or
 //     query parameter holding {{ }} without the leading "=" (literalKey);
+//   - an HTTP Request to a model API that sends no key: authentication
+//     "none" and no key in a header, query parameter or body (noKey);
 //   - an HTTP Request to Anthropic's Messages API whose body has no
 //     max_tokens (AnthropicNoMaxTokens): sent, and refused;
 //   - a programmatic node whose execute() throws first thing, before it
@@ -96,10 +100,22 @@ var fullAccess = map[string]bool{
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
 func RefusedCall(n *Node) (Refusal, bool) {
+	// The URL is checked before the body is parsed, and the body before
+	// the request is sent (HttpRequestV3.node.js L158–169, L279).
+	url, urlOK := literalURL(n)
+	if urlOK && url.NoCall {
+		return url, true
+	}
 	if r, ok := brokenJSONBody(n); ok {
 		return r, true
 	}
+	if urlOK {
+		return url, true
+	}
 	if r, ok := literalKey(n); ok {
+		return r, true
+	}
+	if r, ok := noKey(n); ok {
 		return r, true
 	}
 	if AnthropicNoMaxTokens(n) {

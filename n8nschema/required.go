@@ -41,7 +41,7 @@ func MissingRequired(n *Node) (string, bool) {
 	if e == nil || e.required == "" {
 		return "", false
 	}
-	for _, name := range strings.Fields(e.required) {
+	for name := range strings.FieldsSeq(e.required) { // no slice for every node
 		name, filled := strings.CutPrefix(name, "+")
 		name, locator := strings.CutPrefix(name, "~")
 		name, resources, gated := strings.Cut(name, ":")

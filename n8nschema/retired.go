@@ -35,8 +35,12 @@ var (
 // listed and stays live while "gpt-4o-2024-05-13" is not). A family name
 // the page does not list is not matched. Dates after RetiredAsOf are kept
 // so that the next check only moves RetiredAsOf. Left out for want of a
-// provider's dated page: the Gemini 1.5 models
-// (Google's Gemini API pages read here no longer list them), Gemini's
+// provider's dated page: Gemini's embedding-001 and embedding-gecko-001
+// (dated only in Google's e-mail to users), the Gemini 1.5 models
+// (Google's Gemini API deprecations and changelog pages read here, 2025-12
+// to 2026-11 copies, no longer list them; only Vertex AI's lifecycle page
+// dates them, and its dates are not the Gemini API's), the flash-lite twin
+// gemini-2.5-flash-lite-preview-09-2025 (no dated shutdown found), Gemini's
 // experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose dates
 // the pages moved and whose calls Google routes to a newer model.
 var retiredModels = []struct {
@@ -49,6 +53,13 @@ var retiredModels = []struct {
 	{"openai", "2024-01-04", openAIDeprecations, []string{"text-ada-001", "text-babbage-001", "text-curie-001",
 		"text-davinci-001", "text-davinci-002", "text-davinci-003", "ada", "babbage", "curie", "davinci",
 		"code-davinci-002", "text-davinci-edit-001", "code-davinci-edit-001"}},
+	// The same entry's first-generation embedding models.
+	{"openai", "2024-01-04", openAIDeprecations, []string{"text-similarity-ada-001", "text-search-ada-doc-001",
+		"text-search-ada-query-001", "code-search-ada-code-001", "code-search-ada-text-001",
+		"text-similarity-babbage-001", "text-search-babbage-doc-001", "text-search-babbage-query-001",
+		"code-search-babbage-code-001", "code-search-babbage-text-001", "text-similarity-curie-001",
+		"text-search-curie-doc-001", "text-search-curie-query-001", "text-similarity-davinci-001",
+		"text-search-davinci-doc-001", "text-search-davinci-query-001"}},
 	// "2023-06-13: Updated chat models", "2023-11-06: Chat model updates".
 	{"openai", "2024-09-13", openAIDeprecations, []string{"gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613", "gpt-3.5-turbo-16k-0613"}},
 	// "2024-06-06: GPT-4-32K and Vision Preview models".
@@ -93,8 +104,16 @@ var retiredModels = []struct {
 
 	// Google, the Gemini API (not Vertex AI, whose dates differ).
 	{"google-gemini", "2025-12-02", geminiDeprecations, []string{"gemini-2.5-pro-preview-03-25", "gemini-2.5-pro-preview-05-06", "gemini-2.5-pro-preview-06-05"}},
+	// "14 de enero de 2026: El modelo text-embedding-004 se cerró" (the
+	// changelog's Spanish copy, ai.google.dev/gemini-api/docs/changelog?hl=es).
+	{"google-gemini", "2026-01-14", geminiChangelog, []string{"text-embedding-004"}},
 	{"google-gemini", "2026-01-15", geminiChangelog, []string{"gemini-2.5-flash-image-preview"}},
-	{"google-gemini", "2026-02-17", geminiChangelog, []string{"gemini-2.5-flash-preview-09-25"}},
+	// The changelog's 2026-01-15 entry writes the September 2025 Flash
+	// preview "gemini-2.5-flash-preview-09-25"; the id Google serves, and
+	// n8n sends from its model list, ends "-09-2025", as its twin's model
+	// page gives the code (ai.google.dev/gemini-api/docs/models/
+	// gemini-2.5-flash-lite-preview-09-2025). Both spellings are kept.
+	{"google-gemini", "2026-02-17", geminiChangelog, []string{"gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash-preview-09-25"}},
 	{"google-gemini", "2026-03-09", geminiDeprecations, []string{"gemini-3-pro-preview"}},
 	{"google-gemini", "2026-05-25", geminiChangelog, []string{"gemini-3.1-flash-lite-preview"}},
 	{"google-gemini", "2026-06-01", geminiChangelog, []string{"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"}},
@@ -175,6 +194,41 @@ var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.lmChatGroq":         "groq",
 }
 
+// embeddingNodes are the embeddings sub-nodes that call their provider's
+// own API, and the parameter that names the model: Embeddings OpenAI's
+// "model" (EmbeddingsOpenAI/EmbeddingsOpenAi.node.js L63-65, L106-124,
+// L240: default text-embedding-ada-002 at v1, text-embedding-3-small
+// after) and Embeddings Google Gemini's "modelName"
+// (EmbeddingsGoogleGemini/EmbeddingsGoogleGemini.node.js L55, L104, L111:
+// default models/gemini-embedding-001). Both defaults are live, so only a
+// stored id is judged.
+var embeddingNodes = map[string]struct{ provider, param string }{
+	"@n8n/n8n-nodes-langchain.embeddingsOpenAi":       {"openai", "model"},
+	"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini": {"google-gemini", "modelName"},
+}
+
+// retiredEmbedding reports an embeddings sub-node whose literal model id
+// its provider shut down. n8n builds the client in supplyData without a
+// call (EmbeddingsGoogleGemini.node.js L109-121, EmbeddingsOpenAi.node.js
+// L217-250); the provider refuses each embedDocuments or embedQuery the
+// root makes. An OpenAI node whose options.baseURL points elsewhere calls
+// another API and is not judged.
+func retiredEmbedding(n *Node) (RetiredModel, bool) {
+	e, ok := embeddingNodes[n.Type]
+	if !ok {
+		return RetiredModel{}, false
+	}
+	if v, set := n.Param("options.baseURL"); set && (v.Kind() != String || v.Str() != "" && !strings.HasPrefix(strings.TrimSpace(v.Str()), "https://api.openai.com/")) {
+		return RetiredModel{}, false
+	}
+	v, ok := n.Param(e.param)
+	if !ok || v.Kind() != String || strings.Contains(v.Str(), "{{") {
+		return RetiredModel{}, false
+	}
+	// "=" with no {{ }} evaluates to the text after it.
+	return LookupRetired(e.provider, strings.TrimPrefix(v.Str(), "="))
+}
+
 // RetiredModelCall reports a node that calls a model its provider shut
 // down, by a literal model id: a chat model or app node of that provider
 // at a resource and operation it defines (operationDefined)
@@ -190,8 +244,11 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 	if c, ok := HTTPModelCallOf(n); ok {
 		return LookupRetired(c.Provider, c.Model)
 	}
+	if _, ok := embeddingNodes[n.Type]; ok {
+		return retiredEmbedding(n)
+	}
 	provider, ok := providerNodes[typ]
-	if !ok || !operationDefined(n, typ) {
+	if !ok || !operationDefined(n, typ) || !RunsModel(n) {
 		return RetiredModel{}, false
 	}
 	if v, set := n.Param("options.baseURL"); set && (v.Kind() != String || v.Str() != "" && !strings.HasPrefix(strings.TrimSpace(v.Str()), "https://api.openai.com/")) {

@@ -30,6 +30,13 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash-exp"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash"}}`, ``}, // no dated Gemini API page
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``},                                      // n8n's default
+		// The id Google serves for the September 2025 Flash preview, and the changelog's spelling.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-preview-09-2025"}}`, `"gemini-2.5-flash-preview-09-2025", which Google shut down on 2026-02-17`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-preview-09-25"}}`, `shut down on 2026-02-17`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-lite-preview-09-2025"}}`, ``}, // no dated page
+		// The OpenAI app node's conversation resource sends no model.
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"conversation","operation":"create","modelId":{"__rl":true,"mode":"list","value":"gpt-4-0613"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2.1,"parameters":{"resource":"text","operation":"response","modelId":{"__rl":true,"mode":"list","value":"gpt-4-0613"}}}`, `shut down on 2026-10-23`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-3-5-sonnet-20241022"}}}`, `which Anthropic shut down on 2025-10-28`},
 		// A node that stores no model sends n8n's default for its version.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.2,"parameters":{}}`, `"claude-3-5-sonnet-20240620", which Anthropic shut down on 2025-10-28`},
@@ -37,6 +44,16 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.4,"parameters":{}}`, ``},                                               // claude-sonnet-4-6
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":""}}}`, ``}, // stored, empty: not the default
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":"={{ $json.m }}"}}`, ``},
+		// Embeddings: only a stored id (both nodes' defaults are live).
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/text-embedding-004"}}`, `"text-embedding-004", which Google shut down on 2026-01-14`},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{"modelName":"=models/text-embedding-004"}}`, `"text-embedding-004", which Google shut down on 2026-01-14`},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-embedding-001"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{"modelName":"={{ $json.m }}"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"text-similarity-ada-001"}}`, `"text-similarity-ada-001", which OpenAI shut down on 2024-01-04`},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"text-similarity-ada-001","options":{"baseURL":"https://llm.example.com/v1"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1,"parameters":{}}`, ``}, // text-embedding-ada-002
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleVertex","typeVersion":1,"parameters":{"modelName":"text-embedding-004"}}`, ``},
 		// Groq: the ids its page dates, n8n's default llama3-8b-8192 among them.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"llama-3.3-70b-versatile"}}`, `"llama-3.3-70b-versatile", which Groq shut down on 2026-08-16`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"openai/gpt-oss-120b"}}`, ``},
@@ -62,10 +79,11 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"text","operation":"edit","model":"text-davinci-edit-001"}}`, `"text-davinci-edit-001", which OpenAI shut down on 2024-01-04`},
 		{`{"type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"image","operation":"create"}}`, `"dall-e-2", which OpenAI shut down on 2026-05-12`},
 		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"resource":"text","operation":"complete","modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, ``},
-		// HTTP Requests to the provider's generation endpoint.
-		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent","jsonBody":"{}"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01`},
+		// HTTP Requests to the provider's generation endpoint, with the
+		// provider's credential (without a key the API answers 401 first).
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent","jsonBody":"{}","authentication":"predefinedCredentialType","nodeCredentialType":"googlePalmApi"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01`},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent","jsonBody":"{}"}}`, ``},
-		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4-0613\", \"messages\": []}"}}`, `"gpt-4-0613", which OpenAI shut down on 2026-10-23`},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4-0613\", \"messages\": []}","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"}}`, `"gpt-4-0613", which OpenAI shut down on 2026-10-23`},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://openrouter.ai/api/v1/chat/completions","jsonBody":"{\"model\": \"google/gemini-2.0-flash-001\"}"}}`, ``},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://openrouter.ai/api/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4\"}"}}`, ``},
 	} {

@@ -52,7 +52,11 @@ reaches:
   and throws "The value in the "JSON Body" field is not valid JSON" before any request
   (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts parseJsonParameter); an expression that could
   yield a key, several members or several values (after "{", "[" or ",", or the whole body) leaves the body
-  unjudged;
+  unjudged. An HTTP Request v1 or v2 with "JSON/RAW Parameters" on parses its body, headers and query
+  parameters alike, each unless empty, and throws "The data in "Body Parameters" is no valid JSON"
+  (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts); the body counts
+  only at PATCH, POST, PUT or DELETE (the method defaults to GET, and n8n drops a parameter it does not show)
+  and not with Body Content Type "RAW/Custom" or binary data;
 - an HTTP Request with no credential that sends, in its list of headers or query parameters, an API key
   (Authorization, x-api-key, api_key, ...) whose value holds {{ }} but does not start with "=" ("Bearer
   {{ $env.API_KEY }}"): n8n evaluates only a string that starts with "="
@@ -60,6 +64,19 @@ reaches:
   the service refuses the key on every item; braces in other headers, the body or a prompt are not judged (a
   template may mean them), nor are headers written as JSON, nor a node whose credential sets its own header
   after these (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts, V2/HttpRequestV2.node.ts);
+- an HTTP Request whose URL holds {{ }} but does not start with "=" ("https://api.x.com/items/{{ $json.id }}"),
+  which n8n uses as written: braces at the start make the node refuse it ("URL must start with "http" or
+  "https"", packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts), braces in the host reach no
+  server, braces in the path, percent-encoded, ask the API for a resource it does not have (404), and braces
+  in a query parameter that carries a key (api_key, access_token, Google's key) are sent as the key, which
+  the service refuses; other braces in the query string send a literal value and are not judged, nor is a
+  placeholder host (example.com, yourdomain.com);
+- an HTTP Request to a model API's endpoint (OpenAI, Anthropic, Gemini, Mistral, Groq, ...) whose
+  authentication is "none", the default, and no header, query parameter or body field of which carries a
+  key: the node reads a credential only for the authentication it is set to
+  (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V3/HttpRequestV3.node.ts), so one left in
+  its credentials block is ignored, and the API answers 401 and bills nothing; an HTTP Request that ignores
+  error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
 - an HTTP Request v3 or later that posts to Anthropic's Messages API (api.anthropic.com/v1/messages) a body
   written in the node with no max_tokens: the API requires it (Create a Message, "required maxTokens") and
   answers 400 on every item, billing nothing; a body another node builds (one expression naming no model), or
@@ -129,6 +146,16 @@ reaches:
 - an agent or chain whose every chat model fails so (a credential of a type the model node does not take, a
   model its provider shut down): the root asks the sub-node for its model and fails with "Error in sub-node"
   (packages/core/src/execution-engine/node-execution-context/utils/get-input-connection-data.ts);
+- a vector store whose embeddings sub-node (Embeddings OpenAI or Google Gemini) names, by a literal id, an
+  embedding model its provider shut down ("models/text-embedding-004", by Google on 2026-01-14; OpenAI's
+  first-generation text-similarity-*, text-search-* and code-search-* models, on 2024-01-04), at mode insert,
+  load or update: the embeddings node only builds its client, and the store's first embedDocuments or
+  embedQuery, made before it writes or searches, is refused and rethrown
+  (packages/@n8n/ai-utilities/src/utils/vector-store/createVectorStoreNode, log-wrapper.ts); so does a
+  Question and Answer chain whose Vector Store Retriever searches such a store. A store used as an agent's
+  tool (retrieve-as-tool, or behind a Vector Store Tool) fails only as that tool: n8n hands the error to the
+  agent as the tool's answer (packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError),
+  and the agent goes on, so nothing is reported;
 - an agent or chain (AI Agent, Basic LLM Chain, Summarization, Text Classifier, Information Extractor,
   Sentiment Analysis, Question and Answer chain) with no enabled chat model connected: its model input is
   required, and it asks for the model before it reads a prompt or calls a tool, so it fails with "A Chat
@@ -150,6 +177,17 @@ validateNodeConfiguration). That finding is a note, since whoever publishes the 
 export shows it active, when its runs fail (a warning). Required parameters shown only for other values
 (an operation, an option) are not read.
 
+An If or Filter whose test reads only literals (both operands with no {{ }} and nothing read from the item:
+an unfinished If's "" equals "", a field name typed as text where {{ $json.field }} was meant) answers the
+same for every item, so every item leaves by one output (packages/workflow/src/node-parameters/filter-parameter.ts
+executeFilterCondition and executeFilter; If v1's conditions.string, number and boolean, IfV1.node.ts). What
+only the other output reaches never runs, and no failed execution shows it: the finding names it, at the
+same weight as a node that fails on every run. A test under strict type validation that compares literals of
+the wrong type throws on every item instead: the node fails, as above. Text that names item data without
+an expression ("{{ $json.x }}" with no "=", "$json.x") and regex and date tests are not judged. The spend
+and silent-failure rules leave out what such an output, or a Switch rule an always-true earlier rule
+shadows, would reach.
+
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
@@ -157,7 +195,33 @@ error; a manual trigger that starts a sub-workflow another workflow of the set c
 and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
 triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
 rule.interval is an empty list; only a run from the editor starts it
-and in a file whose parameters were lost (RS008). Left out: disabled nodes, nodes that continue on error
+and in a file whose parameters were lost (RS008). It is a note too in a workflow n8n 2 refuses to publish
+(analyze.Graph.Unpublishable; not with --n8n-version 1.x, nor when the export shows it active or published):
+an enabled node that has a connection of any type (sub-nodes included) or is a trigger lacks a credential
+its node type requires (required and shown always, or for the value of its Authentication stored on the
+node: the check reads the stored parameters), or misses a required parameter
+(n8n/dist/workflows/workflow-validation.service.js validateNodeConfiguration,
+n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials). Its triggers then never fire: only a
+person's run from the editor reaches the node, and that person sees the error. A missing credential is read
+only in an export where some node names one: a file with none at all may have had them taken out (a
+template), and whoever imports it selects them before publishing. When the chat model a failing node calls
+has no credential it requires, the finding names that first: the model asks for it before it calls the
+provider ("Node does not have any credentials set",
+n8n-core/dist/execution-engine/node-execution-context/node-execution-context.js getCredentials).
+
+An AI Agent also fails before its model call when its memory (Simple Memory from v1.2, and the other
+memories that read getSessionId) takes the session ID from its Key and the Key is empty: any Session ID
+value but "fromInput" reads sessionKey, an empty one throws "Key parameter is empty"
+(@n8n/n8n-nodes-langchain/dist/utils/helpers.js getSessionId), and the agent asks for its memory before its
+model. Judged: Session ID a literal other than "fromInput", or an expression that does not name
+"fromInput" (an options value is not checked against its list), with a Key stored as "" or, under a literal
+Session ID, absent (it defaults to ""). A Key set by an expression is not judged.
+
+A node of a type n8n 2 ships but leaves out by default, Execute Command and the Local File Trigger
+(NODES_EXCLUDE's default from 2.0, @n8n/config/dist/configs/nodes.config.js), makes a default install fail
+to build the workflow as for a type it does not ship. The instance may set NODES_EXCLUDE to load them, which
+an export does not show, so the finding is a note at the first such node, and the rest of the workflow is
+judged as if it loads; with --n8n-version 1.x it is not reported. Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
 again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
@@ -207,6 +271,7 @@ it once the package is installed.`,
 			reportUnloadable(pass, g, called)
 			return // nothing in it runs: what would fail later never does
 		}
+		reportExcluded(pass, g)
 		var all, machine []*n8nschema.Node
 		var idle *n8nschema.Node // a clock trigger with no job to fire on
 		for _, t := range g.Triggers() {
@@ -214,7 +279,7 @@ it once the package is installed.`,
 				continue
 			}
 			all = append(all, t)
-			if called || !analyze.ByHand(t) {
+			if called || !analyze.HandStarted(g, t) {
 				machine = append(machine, t)
 			} else if idle == nil && !analyze.OnClock(t) && n8nschema.IsScheduleTrigger(t.Type) {
 				idle = t
@@ -233,10 +298,16 @@ it once the package is installed.`,
 			}
 			why, ok := g.FailsWhy(n)
 			if !ok {
+				// The walks are made for the first node that needs them:
+				// most nodes fail on no input.
+				from, fails := g.SessionlessFrom(n)
+				if len(from) == 0 {
+					continue
+				}
 				if live == nil {
 					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 				}
-				reportSessionless(pass, g, n, live, byMachine)
+				reportSessionless(pass, g, n, from, fails, live, byMachine)
 				continue
 			}
 			if _, rs007 := credentialMismatch(g, n); rs007 {
@@ -249,6 +320,22 @@ it once the package is installed.`,
 				continue
 			}
 			d := analyze.Diagnostic{Node: n}
+			if m, model, ok := retiredModelOf(g, n); ok {
+				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
+				// A model node asks for its credential before it calls
+				// the provider (n8n-core node-execution-context.js
+				// getCredentials L223-233): with none, that is the
+				// first failure (when the shut-down model is the reason
+				// given: a memory or prompt may fail before it).
+				if c, missing := g.LacksCredential(model); missing && strings.Contains(why, m.Model) {
+					who := "it has"
+					if model != n {
+						who = fmt.Sprintf("its model %q has", model.Name)
+					}
+					why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering on %s)", who, c, m.Model, m.Date)
+					d.Fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(d.Fix[:1])+d.Fix[1:])
+				}
+			}
 			names, cut := neverRunAfter(g, n, live, &budget)
 			after := "the execution stops there"
 			switch {
@@ -265,9 +352,6 @@ it once the package is installed.`,
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
-			}
-			if m, model, ok := retiredModelOf(g, n); ok {
-				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
 			}
 			// The fix leads with the reason the message names, the
 			// first the node meets (analyze failsFirst order).
@@ -292,13 +376,34 @@ it once the package is installed.`,
 			if mem, ok := g.SessionMemory(n); ok && strings.Contains(why, "No session ID found") {
 				d.Fix = sessionFix(mem, n)
 			}
+			if mem, ok := g.EmptyKeyMemory(n); ok && strings.Contains(why, "Key parameter is empty") {
+				d.Fix = fmt.Sprintf("Set Session ID of %q to Define below with a Key each conversation has (a chat or sender id from the trigger), or to Connected Chat Trigger Node when a Chat Trigger starts %q", mem.Name, n.Name)
+			}
 			if param, name, ok := g.MissingNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node the workflow has (the node %q was renamed or removed)", param, n.Name, name)
 			}
 			if param, name, ok := g.UnrunNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
 			}
-			if n8nschema.BrokenJSONBody(n) {
+			// The URL and the key are refused first: a live model alone
+			// would not make the call work.
+			fix := ""
+			switch {
+			case n8nschema.LiteralURL(n):
+				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
+			case n8nschema.NoKey(n):
+				fix = fmt.Sprintf("Set the Authentication of %q to the provider's credential (Predefined Credential Type), or send the key in a header", n.Name)
+			}
+			if fix != "" {
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
+			}
+			switch {
+			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
+				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
+			case n8nschema.BrokenJSONBody(n):
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
 			switch missing, ok := g.RespondMismatch(n); {
@@ -335,7 +440,75 @@ it once the package is installed.`,
 			}
 			pass.Report(d)
 		}
+		for _, n := range g.Nodes {
+			if n.Disabled {
+				continue
+			}
+			taken, test, never, ok := g.DecidedGate(n)
+			if !ok || len(never) == 0 {
+				continue
+			}
+			if live == nil {
+				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+			}
+			if live[n] {
+				reportDecidedGate(pass, g, n, taken, test, never, byMachine[n], live, &budget)
+			}
+		}
 	},
+}
+
+// reportDecidedGate reports an If or Filter whose test reads literals
+// only (analyze.Graph.DecidedGate): every item leaves by one output, and
+// what only the other reaches never runs, with no failed execution to
+// show it. A note when only a manual trigger reaches the gate.
+func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, taken, test string, never []*analyze.Edge, machine bool, live map[*n8nschema.Node]bool, budget *int) {
+	var names []string
+	seen := map[*n8nschema.Node]bool{}
+	cut := false
+	for _, e := range never {
+		if seen[e.To] || live[e.To] {
+			continue
+		}
+		seen[e.To] = true
+		if !e.To.Disabled {
+			names = append(names, fmt.Sprintf("%q", e.To.Name))
+		}
+		more, c := neverRunAfter(g, e.To, live, budget)
+		cut = cut || c
+		for _, m := range more {
+			if !slices.Contains(names, m) {
+				names = append(names, m)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	after := joinNames(names, 2) + plural(len(names), " never runs", " never run")
+	if cut {
+		after = joinNames(names[:min(len(names), 2)], 2) + " and more never run"
+	}
+	out := 0
+	if taken == "false" {
+		out = 1
+	}
+	if !slices.ContainsFunc(g.Out(n), func(e *analyze.Edge) bool { return e.Type == analyze.ConnMain && e.Output == out }) {
+		taken += " output, which leads nowhere"
+	} else {
+		taken += " output"
+	}
+	d := analyze.Diagnostic{Node: n}
+	d.Message = fmt.Sprintf("node %q sends every item to its %s: its test reads only literals (%s), which answer the same for every item; %s", n.Name, taken, test, after)
+	d.Fix = fmt.Sprintf("Make the test of %q read the item (an expression such as {{ $json.field }} on one side), or remove the branch it never takes", n.Name)
+	if !machine {
+		d.Severity = analyze.Note
+		d.Message += " (" + byHandWhy(g, n) + ")"
+	}
+	if pass.Workflow.ParametersLost {
+		d.Severity = analyze.Note
+	}
+	pass.Report(d)
 }
 
 // reportUnloadable reports a workflow n8n cannot build, at its first node
@@ -489,6 +662,11 @@ func retiredModelOf(g *analyze.Graph, n *n8nschema.Node) (n8nschema.RetiredModel
 			return m, e.From, true
 		}
 	}
+	if emb, ok := g.RefusedEmbedder(n); ok {
+		if m, ok := n8nschema.RetiredModelCall(emb); ok {
+			return m, emb, true
+		}
+	}
 	return n8nschema.RetiredModel{}, nil, false
 }
 
@@ -553,8 +731,7 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 // its inputs bring (analyze.Graph.SessionlessFrom): its memory finds no
 // session ID in them. It is a note when only a manual trigger reaches
 // those inputs.
-func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) {
-	from, why := g.SessionlessFrom(n)
+func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, from []*n8nschema.Node, why string, live, byMachine map[*n8nschema.Node]bool) {
 	var names []string
 	machine := false
 	for _, f := range from {
@@ -584,4 +761,24 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 // sessionFix tells how to give an agent's memory a session ID.
 func sessionFix(mem, agent *n8nschema.Node) string {
 	return fmt.Sprintf("Set Session ID of %q to Define below with a key each conversation has (a chat or sender id from the trigger), or set a sessionId field in the items before %q", mem.Name, agent.Name)
+}
+
+// reportExcluded reports, at its first such node, a workflow that holds a
+// node n8n 2 leaves out by default (n8nschema.ExcludedByDefault): on a
+// default install n8n cannot build it, as for a type it does not ship.
+// The instance may set NODES_EXCLUDE to load the node, which an export
+// does not show: a note, and the rest of the workflow is judged as if it
+// loads.
+func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
+	v := pass.Set.Options.Version()
+	for _, n := range g.Nodes {
+		if !n8nschema.ExcludedByDefault(n.Type, v) {
+			continue
+		}
+		pass.Report(analyze.Diagnostic{Node: n, Severity: analyze.Note,
+			Message: fmt.Sprintf("node %q is of type %q, which n8n 2 leaves out by default (NODES_EXCLUDE): on a default n8n 2 install n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs, unless the instance sets NODES_EXCLUDE to a list without it", n.Name, n.Type),
+			Fix:     fmt.Sprintf("Replace %q with a node n8n 2 loads by default, or set NODES_EXCLUDE on the instance to a list without %q (NODES_EXCLUDE=[] loads every node)", n.Name, n.Type),
+		})
+		return
+	}
 }

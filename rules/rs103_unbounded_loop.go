@@ -121,6 +121,10 @@ var boundedByData = map[string]string{
 func byHand(pass *analyze.Pass, d *analyze.Diagnostic) {
 	if watched(pass, d.Node) {
 		d.Severity = analyze.Note
-		d.Message += " (only a manual run reaches it: the person who started it watches it go round)"
+		why := "only a manual run reaches it:"
+		if u, ok := pass.Set.Graph(pass.Workflow).Unpublishable(); ok {
+			why = "only a run from the editor reaches it: " + u.Why() + ";"
+		}
+		d.Message += " (" + why + " the person who started it watches it go round)"
 	}
 }

@@ -17,9 +17,14 @@ waits for the previous execution. A run that can take longer than the interval (
 waits, Wait nodes) lets the next one start beside it; during an outage of a dependency, when every call runs to its
 timeout and retries, the runs pile up, each one calling the failing service again and repeating every write and paid
 call that the slower run has not yet made. stormcheck adds up, along the longest path of the run, what its slow steps
-take at worst (a model call: attempts × calls × its timeout; a retried call: attempts × timeout + waits; a Wait:
-its time) and reports a schedule whose interval is shorter. A call that runs once is not counted, nor a step
-with no bound (RS504 speaks for those), nor a wait for a person. The rule is silent when settings.executionTimeout
+take at worst (a model call: attempts × calls × its timeout, an agent with no tool making one call, an output
+parser adding none; a retried call: attempts × timeout + waits; a Wait: its time) and reports a schedule whose
+interval is shorter. A call that runs once is not counted, nor a step with no bound (RS504 speaks for those). A run
+that pauses for a person (a Wait for a webhook or a form, a send-and-wait message) is saved at the pause with what
+it marked, its workflow static data included (n8n-core execution-engine/workflow-execute.ts ends it as waiting and
+runs workflowExecuteAfter; cli/src/execution-lifecycle/execution-lifecycle-hooks.ts saves the static data there):
+only what comes before the first pause counts, in the run's length and in what an overlap repeats; what comes
+after resumes at the person's pace. The rule is silent when settings.executionTimeout
 is no longer than the interval (n8n stops the run before the next begins, though only between nodes) or when
 something in the run looks like a lock (a node or parameter that names a lock, a mutex, a run in progress, or
 lists the running executions). A warning when the run makes writes whose duplicate is a second record or harm (a charge, an order, a message to a
@@ -53,7 +58,8 @@ short, and RS504 would say so).`,
 		type group struct {
 			analyze.ReachGroup
 			slowest analyze.SlowStep
-			guarded *bool // a lock or a mark before the slowest step; read once
+			before  map[*n8nschema.Node]bool // what runs before a pause for a person
+			guarded *bool                    // a lock or a mark before the slowest step; read once
 		}
 		type run struct {
 			*group
@@ -61,11 +67,14 @@ short, and RS504 would say so).`,
 		}
 		runs := map[*n8nschema.Node]run{}
 		for _, grp := range analyze.GroupByReach(g, schedules) {
-			worsts, slowest, ok := analyze.RunWorstMS(pass.Set, w, grp.Reach, grp.Triggers)
+			// A run that pauses for a person is saved at the pause, its
+			// marks with it: the overlap is what comes before.
+			before := analyze.BeforePause(g, grp.Triggers)
+			worsts, slowest, ok := analyze.RunWorstMS(pass.Set, w, before, grp.Triggers)
 			if !ok {
 				continue
 			}
-			gr := &group{ReachGroup: grp, slowest: slowest}
+			gr := &group{ReachGroup: grp, slowest: slowest, before: before}
 			for i, t := range grp.Triggers {
 				runs[t] = run{gr, worsts[i]}
 			}
@@ -87,7 +96,7 @@ short, and RS504 would say so).`,
 			if *r.guarded {
 				continue
 			}
-			rep := repeatedFromAll(pass, r.Triggers, reach)
+			rep := repeatedFromAll(pass, r.Triggers, r.before)
 			sev := analyze.Note
 			what := "calls the same services again"
 			loud, eff := loudWrite(g, rep.writes)

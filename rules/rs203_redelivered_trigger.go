@@ -23,20 +23,26 @@ one more retry layer, outside n8n, multiplying everything inside it; the chain s
 services' own trigger nodes (Stripe Trigger, Shopify Trigger, Slack Trigger, GitHub Trigger, WhatsApp Trigger and the
 rest) answer on receipt (their webhook description sets responseMode onReceived, e.g.
 nodes-base/nodes/Stripe/StripeTrigger.node.ts, nodes-base/nodes/WhatsApp/WhatsAppTrigger.node.ts) and are not
-reported. The sender of a generic Webhook is read from what the workflow reads of the request: a signature or event
-header it checks (Stripe-Signature, X-Shopify-*, X-Slack-Signature, X-GitHub-Event), Meta's URL check
-(hub.verify_token) or payload (entry[0].changes[0].value, messaging_product), an event name it compares
+reported. The sender of a generic Webhook is read from what the run it starts reads of the request: a signature or
+event header it checks (Stripe-Signature, X-Shopify-*, X-Slack-Signature, X-GitHub-Event), Meta's URL check
+(hub.verify_token) or payload (entry[0].changes[0].value, a read of messaging_product), an event name it compares
 ("checkout.session.completed", "event_callback"), or payload fields it reads when the webhook is named for the
-service; a name alone says nothing. Severity follows what a duplicate costs: an error for a charge, an order, a deal
+service; a name alone says nothing, nor what the workflow writes in a request it sends (WhatsApp's send body holds
+messaging_product too). Meta verifies a callback URL with a GET (hub.challenge) before it sends anything, so a
+path that no Webhook of the workflow answers on GET (httpMethod POST; GET is the default, and GET and POST with
+multipleMethods) is not Meta's. Severity follows what a duplicate costs: an error for a charge, an order, a deal
 or a message to a customer; a warning for a second record, a message to a colleague the record names by role (RS201),
 or paid calls billed again; a note for a team alert.
 When nothing tells who calls, the sender is unknown: the finding is a note, low confidence, and only when a machine
 drives the webhook and a second run would leave harm (a charge, an order, a booking, a message to a customer). A
 webhook that people drive is left out, as its caller waits for the answer and does not send again: a chat relay
-(the run answers the person who wrote, in a messaging app or through the reply address the request carried) or a
+(the run answers the person who wrote, in a messaging app or through the reply address the request carried, the
+sender read from the request or from the fields a Code node built from it) or a
 page in a browser (the answer is a redirect or an HTML page, or carries CORS headers, or the webhook names the
 pages' origins), or a person's form or call (the run answers with its result, and the request brings an e-mail
-address or phone number and a name or a message, and no event type or signature), or a voice agent's tool (the
+address or phone number and a name or a message, named in English or in Spanish, Portuguese, French, German or
+Italian (nombre completo, correo, cel, telefone, courriel, Nachricht), and no event type, signature or known service's
+payload), or a voice agent's tool (the
 run reads a Vapi tool call or a Retell function call from the request and answers with its result). A booking or
 form service that relays one person's action is the caller, not the person, and sends again as its documentation
 says: Calendly (15 s, for 24 hours), Typeform (30 s, 5 times) and Tally (10 s, 5 times) are known senders, told

@@ -23,19 +23,25 @@ record, charge a card), a call that timed out on the client may already have com
 call writes again. This is RS201's question asked of a layer n8n does not own, so it is its own rule: RS201
 reports the tool when n8n retries it (retryOnFail), and this rule only when nothing but the model does. Severity
 follows the consequence scale at one step lower than RS201, since the repeat needs a failure and the model's
-choice: a warning when the duplicate reaches money or a third party (a charge, an order, a booking, a message to a
-customer), a note for a second record, a message to a colleague the record names by role (RS201) or a write whose
-endpoint says nothing of what it creates; alerts to the
-team are left out, and so is an HTTP Request tool whose URL path holds a placeholder the model fills
-("/bookings/{uid}/cancel") or whose POST body names the record it acts on by an id the model or the item gives
+choice: a warning when the duplicate reaches money or a third party (a charge, an order, a booking, also at an
+endpoint whose last path segment names one such as the owner's webhook ".../webhook/vfd-book", a message to a
+customer, an event whose attendees the data or the model gives, which the calendar invites again), a note for a second record, a message to a colleague the record names by role (RS201) or a write whose
+endpoint says nothing of what it creates; alerts to the team are left out, and so is a POST that only reads (a
+search or scrape API, or a body that carries only a query, {"locationQuery": …, "searchStringsArray": […],
+"maxResults": 10}: analyze/endpoint.go, for every rule), and an HTTP Request tool whose URL path holds a
+placeholder the model fills ("/bookings/{uid}/cancel") or whose POST body names the record it acts on by an id the model or the item gives
 ({"orderId": "{orderId}"} to ".../design/configure", an action, not a collection): it acts on one existing resource,
 and a repeat re-applies the change. An HTTP Request tool that defines a placeholder none of its URL, query, headers or
 body uses never calls: n8n throws "Misconfigured placeholder" while it hands the tool to the agent
 (@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.
-A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not public, which
-answers only the editor's test chat (ChatTrigger.node.ts webhook answers 404 outside a manual chat session); the
+A tool the model is told not to call again after an error is left out: the tool's description, or the agent's
+system message or prompt text, holds "do not retry", "don't call it again", "stop immediately" or the like on the
+line of a failure condition or the line after it ("If any tool call returns an error: stop immediately. Do not
+retry."); an instruction in the agent's text covers every tool unless its lines name another of the agent's tools
+and not this one. A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not
+public, which answers only the editor's test chat (ChatTrigger.node.ts webhook answers 404 outside a manual chat session); the
 person testing sees each tool call.`,
-	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description not to call it again after an error",
+	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description or the agent's system message not to call it again after an error",
 	FixDoc:     "None: a key must come from the data the tool is given, and what the model is told is the owner's choice.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,
@@ -65,6 +71,9 @@ person testing sees each tool call.`,
 				sev = analyze.Note
 			default:
 				continue // same state, no effect, or an alert to the team
+			}
+			if analyze.ToldNotToRetry(g, agent, op.Node) {
+				continue // the model is told not to call it again after an error: the third fix, applied
 			}
 			if key, ok := n8nschema.IdempotencyKeyOf(op.Node); ok {
 				if st, _ := n8nschema.ClassifyKey(key.Value); st != n8nschema.KeyEmpty {

@@ -65,7 +65,7 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 					continue // its callers checked, or a workflow's own call
 				}
 				// Asked after the paid calls and the cheaper tests:
-				// SenderOf reads every value of the workflow.
+				// SenderOf reads every value the webhook's runs read.
 				if key, _ := analyze.SenderOf(g, t); key != "" {
 					continue // a service's events, signed by it
 				}

@@ -64,7 +64,11 @@ because the execution ends first: after a node with a connection to a missing no
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
 otherwise); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
-model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. A POST that
+model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. That is
+judged, as the calls are, on what a run reaches before it must fail: a write after a node that fails on every
+run (a model its provider shut down, a read of a node the workflow lacks: RS010) never happens, nor does one by
+that node itself or by a tool of an agent that fails before it calls its tools, so a run that downloads a file,
+then stops at a refused model call before it updates the CRM, only reads, and the cause is RS010's. A POST that
 only asks a model API for an answer is such a model call, not a write: a generation, an embedding, a moderation, a
 transcription, speech, an OCR (Mistral's /v1/ocr), and the upload of its input to Mistral's files API (purpose
 "ocr"). A Data Table is no external call: it reaches n8n's own database
@@ -107,14 +111,20 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 				return
 			}
 			h := unattended(t)
+			if analyze.HandStarted(g, t) {
+				h = "" // only a person's run from the editor starts it
+			}
 			if h == "" {
 				continue
 			}
 			if trigger != nil && !byPerson {
 				continue
 			}
-			calls := reachedBy(pass, g, t, ops)
-			if len(calls) == 0 || analyze.LeavesNothing(analyze.ReachFrom(g, t)) {
+			// What a run reaches before it must fail: nothing after a
+			// node that fails on every item runs, and that node, whose
+			// cause RS010 reports, leaves nothing either.
+			reach, calls := reachedBy(pass, g, t, ops)
+			if len(calls) == 0 || analyze.LeavesNothing(reach) {
 				continue // no call, or nothing a failed run would lose
 			}
 			person := analyze.ConversesIn(g, t) && analyze.RepliesToSender(g, t)
@@ -157,16 +167,18 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	},
 }
 
-// reachedBy returns the operations of ops that t's runs reach: nodes along
-// main connections from t, the sub-nodes their roots call, and where a
-// reached node runs this workflow as its own sub-workflow (Execute
-// Workflow of $workflow.id), what its entry reaches; disabled nodes make
-// no call, and a Data Table, which runs inside n8n, is no external call.
-func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation) []*analyze.Operation {
-	reach := analyze.ReachFrom(g, t)
+// reachedBy returns what t's runs reach before they must fail
+// (analyze.RunReach: nodes along main connections from t that carry items,
+// the sub-nodes their roots call, and where a reached node runs this
+// workflow as its own sub-workflow, Execute Workflow of $workflow.id, what
+// its entry reaches) and the operations of ops among it; disabled nodes
+// make no call, and a Data Table, which runs inside n8n, is no external
+// call.
+func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation) (map[*n8nschema.Node]bool, []*analyze.Operation) {
+	reach := analyze.RunReach(g, t)
 	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 		if c.Self && c.Node != nil && reach[c.Node] && len(c.Entry) > 0 && (c.Kind == analyze.CallExecute || c.Kind == analyze.CallTool) {
-			reach = analyze.ReachFrom(g, append([]*n8nschema.Node{t}, c.Entry...)...)
+			reach = analyze.RunReach(g, append([]*n8nschema.Node{t}, c.Entry...)...)
 			break // every self-call enters at the same nodes
 		}
 	}
@@ -176,7 +188,7 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 			out = append(out, op)
 		}
 	}
-	return out
+	return reach, out
 }
 
 // unattended says how a trigger starts executions that nobody watches, or

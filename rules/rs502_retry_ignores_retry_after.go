@@ -17,9 +17,16 @@ Retry-After header (OpenAI, Anthropic, Slack, Notion, Microsoft Graph, Shopify, 
 (GitHub, X), the delay in the error body (Gemini's RetryInfo retryDelay, Telegram's retry_after), a fixed
 penalty (Airtable refuses every request for 30 s), or nothing but a request to back off exponentially while a
 per-minute quota refills (Google Sheets, Google Drive, Stripe). n8n's node retry reads none of it: it waits
-its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again, so a node with 5 tries spends all of
-them inside the same rate-limit window and fails anyway, having added to the load that caused the 429
-(packages/core/src/execution-engine/workflow-execute.ts). The message says what the service's 429 carries.
+its fixed waitBetweenTries (1 s by default, 5 s at most) and tries again
+(packages/core/src/execution-engine/workflow-execute.ts). Whether that lands in the window that refused the
+try before depends on the span the service counts its limit over, from its docs: a minute for OpenAI, Gemini,
+Groq, Google Sheets, Google Drive and Firecrawl; 60 seconds per connection for Notion, whose Retry-After is up
+to a minute; Airtable's 30 s of refusals; X's 15 minutes. There a node with 5 tries spends all of them inside
+the same window and fails anyway, having added to the load that caused the 429. Stripe counts per second and
+Shopify's bucket leaks 2 requests a second: a wait of 1 s or more reaches the next window, and the rule is
+silent. For a service whose docs give no one span (Anthropic refills continuously, Telegram publishes no
+limits, Slack's go by method) it reports, and says the window is not known. The message says what
+the service's 429 carries.
 Slack's retry loop and LangChain's (for embeddings) honour Retry-After; the node retry around them does not,
 and a chat model under a chain or agent does not retry at all: n8n stops LangChain's retries at its first
 failure, 429 included.`,
@@ -43,10 +50,22 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 			if !ok {
 				continue
 			}
+			wait := analyze.RetryWaitMS(n)
+			var why string
+			switch {
+			case rl.WindowMS > 0 && wait >= rl.WindowMS:
+				continue // the next try comes after the window that refused the last
+			case rl.WindowMS == 0:
+				why = "; the window it counts its limit over is not known, so the tries may land in the one that refused them"
+			case rl.Window != "":
+				why = "; it counts its limit " + rl.Window + ": the tries land in the same rate-limit window"
+			default:
+				why = ": the tries land in the same rate-limit window"
+			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q tries %s %d times, a fixed %d ms apart whatever the answer; %s answers %s: the tries land in the same rate-limit window",
-					n.Name, rl.Service, k, analyze.RetryWaitMS(n), rl.Service, rl.Answer),
+				Message: fmt.Sprintf("node %q tries %s %d times, a fixed %d ms apart whatever the answer; %s answers %s%s",
+					n.Name, rl.Service, k, wait, rl.Service, rl.Answer, why),
 				Confidence: rl.Conf,
 				Chain:      op.Factors,
 			})

@@ -65,7 +65,8 @@ func TestRedeliveryKnownSendersOnly(t *testing.T) {
 
 // notificationsOnly writes a copy of a Meta workflow without its URL
 // check (the GET webhook and its answer), so that a run starts at the
-// POST webhook.
+// POST webhook; that webhook then takes GET too (multipleMethods), as
+// Meta checks the URL with a GET before it sends anything.
 func notificationsOnly(t *testing.T, path string) string {
 	t.Helper()
 	src, err := os.ReadFile(path)
@@ -78,7 +79,13 @@ func notificationsOnly(t *testing.T, path string) string {
 	}
 	var nodes []any
 	for _, n := range w["nodes"].([]any) {
-		if name := n.(map[string]any)["name"]; name != "Verify" && name != "Respond to Webhook" {
+		m := n.(map[string]any)
+		if name := m["name"]; name != "Verify" && name != "Respond to Webhook" {
+			if name == "Respond" {
+				p := m["parameters"].(map[string]any)
+				delete(p, "httpMethod")
+				p["multipleMethods"] = true
+			}
 			nodes = append(nodes, n)
 		}
 	}

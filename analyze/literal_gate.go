@@ -1,0 +1,895 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// What a test can do with an item: pass, fail, throw. A test whose every
+// operand is a literal does the same thing for every item.
+const (
+	gateTrue uint8 = 1 << iota
+	gateFalse
+	gateThrow
+	gateAny = gateTrue | gateFalse | gateThrow
+)
+
+// maxGateConditions bounds the conditions read per test; past it the test
+// is undecided.
+const maxGateConditions = 64
+
+// literalDead reports, by output, the outputs of an If, Filter or Switch
+// (rules mode, v3+) that never carry an item because the test deciding
+// them reads literals only, so it answers the same for every item (an
+// unfinished If's `"" equals ""` is always true). nil when none, or when
+// any operand is an expression ({{ }}, $json): those are left undecided.
+// A test that always throws is failing's (gateThrows), not a branch; one that may throw keeps its false output, where continueOnFail
+// sends the item (IfV2.node.js and FilterV2.node.js catch).
+func literalDead(nd *n8nschema.Node) []bool {
+	if nd.Disabled {
+		return nil
+	}
+	d := literalDeadOutputs(nd)
+	if len(d) > 0 && d[0] && nd.AlwaysOutputData {
+		// An empty first output gets one empty item
+		// (n8n-core/dist/execution-engine/workflow-execute.js
+		// ensureAlwaysOutputData, L1017–1034).
+		d[0] = false
+		if !slices.Contains(d, true) {
+			return nil
+		}
+	}
+	return d
+}
+
+func literalDeadOutputs(nd *n8nschema.Node) []bool {
+	switch {
+	case nd.Type == n8nschema.TypeIf || nd.Type == n8nschema.TypeFilter:
+		var res uint8
+		if nd.TypeVersion >= 2 {
+			res = filterGate(nd, nd.Params().Get("conditions"))
+		} else {
+			res = v1Gate(nd)
+		}
+		if res == gateAny || res == gateThrow {
+			return nil
+		}
+		dead := []bool{res&gateTrue == 0, res&(gateFalse|gateThrow) == 0}
+		if !dead[0] && !dead[1] {
+			return nil
+		}
+		return dead
+	case nd.Type == n8nschema.TypeSwitch && nd.TypeVersion >= 3:
+		return switchDead(nd)
+	}
+	return nil
+}
+
+// LiteralGate reports an If or Filter that sends every item to one output
+// since its test reads literals only (literalDead): the output every item
+// takes (0 true, 1 false).
+func LiteralGate(nd *n8nschema.Node) (taken int, ok bool) {
+	if nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
+		return 0, false
+	}
+	d := literalDead(nd)
+	switch {
+	case d == nil:
+		return 0, false
+	case d[1] && !d[0]:
+		return 0, true
+	case d[0] && !d[1]:
+		return 1, true
+	}
+	return 0, false
+}
+
+// switchDead reads a Switch v3 in rules mode: each item goes to the first
+// rule that passes (every passing rule with options.allMatchingOutputs),
+// else to the fallback output, and a rule that throws stops the node, or
+// with continueOnFail sends an error item to output 0
+// (n8n-nodes-base/dist/nodes/Switch/V3/SwitchV3.node.js execute, L387–437).
+func switchDead(nd *n8nschema.Node) []bool {
+	p := nd.Params()
+	if m := p.Get("mode"); m.Exists() && (m.IsExpr() || m.Str() != "rules") {
+		return nil
+	}
+	all := p.Get("options.allMatchingOutputs")
+	if all.Exists() && all.Kind() != n8nschema.Bool {
+		return nil
+	}
+	allMatch := all.True()
+	rules := p.Get("rules.values").Elems()
+	if len(rules) == 0 || len(rules) > maxGateConditions {
+		return nil
+	}
+	fallback := -1
+	if fb := p.Get("options.fallbackOutput"); fb.Exists() {
+		switch x, isNum := fb.Num(); {
+		case fb.Kind() == n8nschema.Number && isNum && x == math.Trunc(x) && x >= 0:
+			fallback = int(x)
+		case fb.Kind() == n8nschema.String && !fb.IsExpr() && fb.Str() == "extra":
+			fallback = len(rules)
+		case fb.Kind() == n8nschema.String && !fb.IsExpr() && fb.Str() == "none":
+		default:
+			return nil
+		}
+	}
+	if fallback > len(rules) || fallback < -1 {
+		return nil // checkIndexRange throws on it
+	}
+	dead := make([]bool, max(len(rules), fallback+1))
+	reached, allFalse := true, true
+	for k, r := range rules {
+		res := filterGate(nd, r.Get("conditions"))
+		if res&gateThrow != 0 && nd.ContinuesOnFail() {
+			return nil
+		}
+		dead[k] = !reached || res&gateTrue == 0
+		if res&gateFalse == 0 {
+			allFalse = false
+		}
+		reached = reached && (res&gateFalse != 0 || allMatch && res&gateTrue != 0)
+	}
+	if fallback >= 0 {
+		dead[fallback] = !allFalse && (fallback == len(rules) || dead[fallback])
+	}
+	if !slices.Contains(dead, true) {
+		return nil
+	}
+	return dead
+}
+
+// filterOptions are the values a filter's options may take at run time:
+// the stored ones, else getNodeParameters' defaults (caseSensitive true,
+// typeValidation "strict", version 1: n8n-workflow/dist/cjs/node-helpers.js
+// L697–710); an expression, or a looseTypeValidation setting the stored
+// options may not match, leaves each value it could take.
+type filterOptions struct {
+	strict, caseSens []bool
+	versions         []float64
+}
+
+func readFilterOptions(nd *n8nschema.Node, opts n8nschema.Value) (filterOptions, bool) {
+	var o filterOptions
+	if opts.Exists() && opts.Kind() != n8nschema.Object {
+		return o, false
+	}
+	switch tv := opts.Get("typeValidation"); {
+	case !tv.Exists():
+		o.strict = []bool{true}
+	case tv.Kind() == n8nschema.String && !tv.IsExpr() && tv.Str() == "strict":
+		o.strict = []bool{true}
+	case tv.Kind() == n8nschema.String && !tv.IsExpr() && tv.Str() == "loose":
+		o.strict = []bool{false}
+	default:
+		o.strict = []bool{true, false}
+	}
+	for _, path := range []string{"looseTypeValidation", "options.looseTypeValidation"} {
+		if v, ok := nd.Param(path); ok && (v.Kind() != n8nschema.Bool || v.True()) && len(o.strict) == 1 && o.strict[0] {
+			o.strict = []bool{true, false} // the editor writes typeValidation from it
+		}
+	}
+	switch cs := opts.Get("caseSensitive"); {
+	case !cs.Exists():
+		o.caseSens = []bool{true}
+	case cs.Kind() == n8nschema.Bool:
+		o.caseSens = []bool{cs.True()}
+	default:
+		o.caseSens = []bool{true, false}
+	}
+	switch v := opts.Get("version"); {
+	case !v.Exists():
+		o.versions = []float64{1}
+	case v.Kind() == n8nschema.Number:
+		f, _ := v.Num()
+		o.versions = []float64{f}
+	default:
+		o.versions = []float64{1, 2, 3}
+	}
+	return o, true
+}
+
+// filterGate is what a filter parameter (If and Filter v2+, a Switch v3
+// rule) can answer for an item: executeFilter runs its conditions in order
+// with every ("and") or some ("or"), so the first condition that decides
+// ends it (n8n-workflow/dist/cjs/node-parameters/filter-parameter.js
+// executeFilter, L405–415). gateAny when not decided.
+func filterGate(nd *n8nschema.Node, f n8nschema.Value) uint8 {
+	if f.Kind() != n8nschema.Object {
+		return gateAny
+	}
+	o, ok := readFilterOptions(nd, f.Get("options"))
+	if !ok {
+		return gateAny
+	}
+	and := true
+	switch c := f.Get("combinator"); {
+	case !c.Exists(): // getNodeParameters fills in "and"
+	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "and":
+	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "or":
+		and = false
+	default:
+		return gateAny
+	}
+	conds := f.Get("conditions")
+	if conds.Kind() != n8nschema.Array {
+		return gateAny
+	}
+	elems := conds.Elems()
+	if len(elems) > maxGateConditions {
+		return gateAny
+	}
+	outs := make([]uint8, len(elems))
+	for i, c := range elems {
+		outs[i] = conditionOutcome(c, o)
+	}
+	return combineGate(outs, and)
+}
+
+// combine runs outcomes in order as every (and) or some (or) does: "and"
+// stops at the first false, "or" at the first true, and a throw ends all.
+func combineGate(outs []uint8, and bool) uint8 {
+	stop, goOn := gateFalse, gateTrue
+	if !and {
+		stop, goOn = gateTrue, gateFalse
+	}
+	var res uint8
+	for _, oc := range outs {
+		res |= oc & (gateThrow | stop)
+		if oc&goOn == 0 {
+			return res
+		}
+	}
+	return res | goOn
+}
+
+// jsVal is a literal as JavaScript holds it.
+type jsVal struct {
+	kind n8nschema.Kind // Missing is undefined
+	s    string
+	f    float64
+	b    bool
+}
+
+// constOf reads a parameter value that is the same for every item: a
+// string that is no expression (or "=" with no {{ }}, its text), a number,
+// a boolean, null. ok is false for anything else, and for text that was
+// meant to read the item (looksRead): n8n takes it as text, but what the
+// author meant is theirs to say, so the test is left undecided.
+func constOf(v n8nschema.Value) (jsVal, bool) {
+	switch k := v.Kind(); k {
+	case n8nschema.Missing, n8nschema.Null:
+		return jsVal{kind: k}, true
+	case n8nschema.String:
+		if v.IsExpr() || looksRead(v.Str()) {
+			return jsVal{}, false
+		}
+		return jsVal{kind: k, s: v.Str()}, true
+	case n8nschema.Number:
+		f, ok := v.Num()
+		return jsVal{kind: k, f: f}, ok
+	case n8nschema.Bool:
+		return jsVal{kind: k, b: v.True()}, true
+	}
+	return jsVal{}, false
+}
+
+// readRE is text that names item data or a node's output: {{ }},
+// $json, $('Node'), $node, $input.
+var readRE = regexp.MustCompile(`\{\{|\$[A-Za-z_(]`)
+
+func looksRead(s string) bool { return readRE.MatchString(s) }
+
+func (v jsVal) nullish() bool { return v.kind == n8nschema.Missing || v.kind == n8nschema.Null }
+
+// same is ===.
+func (v jsVal) same(w jsVal) bool {
+	if v.kind != w.kind {
+		return false
+	}
+	switch v.kind {
+	case n8nschema.String:
+		return v.s == w.s
+	case n8nschema.Number:
+		return v.f == w.f
+	case n8nschema.Bool:
+		return v.b == w.b
+	}
+	return true
+}
+
+// truthy is Boolean(v).
+func (v jsVal) truthy() bool {
+	switch v.kind {
+	case n8nschema.String:
+		return v.s != ""
+	case n8nschema.Number:
+		return v.f != 0 && !math.IsNaN(v.f)
+	case n8nschema.Bool:
+		return v.b
+	}
+	return false
+}
+
+// jsNumberRE is the decimal text whose Number() value ParseFloat gives.
+var jsNumberRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+// toNumber is Number(v); ok is false where it is not sure (hex, Infinity,
+// objects), and nan for NaN.
+func (v jsVal) toNumber() (f float64, nan, ok bool) {
+	switch v.kind {
+	case n8nschema.Number:
+		return v.f, false, true
+	case n8nschema.Bool:
+		if v.b {
+			return 1, false, true
+		}
+		return 0, false, true
+	case n8nschema.Null:
+		return 0, false, true
+	case n8nschema.String:
+		s := strings.Trim(v.s, " \t\n\r")
+		if s == "" {
+			return 0, false, true
+		}
+		if jsNumberRE.MatchString(s) {
+			f, err := strconv.ParseFloat(s, 64)
+			return f, false, err == nil
+		}
+		if strings.ContainsAny(s, "xXoObBI") {
+			return 0, false, false // 0x10, 0b1, Infinity
+		}
+		return 0, true, true
+	}
+	return 0, true, true // undefined
+}
+
+// parseFilterValue is filter-parameter.js parseSingleFilterValue (L53–77)
+// with type-validation.js validateFieldType (L299–352). known is false
+// where the model stops.
+func parseFilterValue(v jsVal, typ string, strict bool, version float64) (out jsVal, valid, known bool) {
+	if typ == "any" || v.nullish() {
+		return v, true, true
+	}
+	if typ == "boolean" && !strict {
+		if version >= 2 {
+			if b, ok := parseBoolean(v); ok {
+				return jsVal{kind: n8nschema.Bool, b: b}, true, true
+			}
+		}
+		return jsVal{kind: n8nschema.Bool, b: v.truthy()}, true, true
+	}
+	if typ == "number" && version >= 3 && v.kind == n8nschema.String && strings.TrimSpace(v.s) == "" {
+		return jsVal{kind: n8nschema.Null}, true, true
+	}
+	switch typ {
+	case "string":
+		if v.kind == n8nschema.String {
+			return v, true, true
+		}
+		if strict {
+			return v, false, true
+		}
+		if v.kind == n8nschema.Bool {
+			return jsVal{kind: n8nschema.String, s: strconv.FormatBool(v.b)}, true, true
+		}
+		if v.kind == n8nschema.Number && v.f == math.Trunc(v.f) && math.Abs(v.f) < 1e15 {
+			return jsVal{kind: n8nschema.String, s: strconv.FormatInt(int64(v.f), 10)}, true, true
+		}
+		return v, false, false
+	case "number":
+		if v.kind == n8nschema.Number {
+			return v, true, true
+		}
+		if strict {
+			return v, false, true
+		}
+		f, nan, ok := v.toNumber()
+		if !ok {
+			return v, false, false
+		}
+		return jsVal{kind: n8nschema.Number, f: f}, !nan, true
+	case "boolean": // strict here
+		return v, v.kind == n8nschema.Bool, true
+	}
+	return v, false, false
+}
+
+// parseBoolean is type-validation.js tryToParseBoolean (L46–66).
+func parseBoolean(v jsVal) (bool, bool) {
+	switch v.kind {
+	case n8nschema.Bool:
+		return v.b, true
+	case n8nschema.String:
+		switch strings.ToLower(v.s) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+		if strings.TrimSpace(v.s) == "" {
+			return false, false
+		}
+	}
+	f, nan, ok := v.toNumber()
+	switch {
+	case !ok || nan:
+		return false, false
+	case f == 0:
+		return false, true
+	case f == 1:
+		return true, true
+	}
+	return false, false
+}
+
+// conditionOutcome is what one filter condition answers, under each
+// option value it may run with (executeFilterConditionWithRegexTest,
+// filter-parameter.js L214–366): gateAny unless both operands are literals
+// and the operator is one read here.
+func conditionOutcome(c n8nschema.Value, o filterOptions) uint8 {
+	op := c.Get("operator")
+	typ, operation := op.Get("type"), op.Get("operation")
+	if typ.Kind() != n8nschema.String || typ.IsExpr() || operation.Kind() != n8nschema.String || operation.IsExpr() {
+		return gateAny
+	}
+	rightType := typ.Str()
+	if rt := op.Get("rightType"); rt.Exists() {
+		if rt.Kind() != n8nschema.String || rt.IsExpr() {
+			return gateAny
+		}
+		rightType = rt.Str()
+	}
+	single := op.Get("singleValue").True()
+	lv, rv := c.Get("leftValue"), c.Get("rightValue")
+	if !lv.Exists() || !rv.Exists() && !single {
+		return gateAny // a condition the editor did not write
+	}
+	left, ok1 := constOf(lv)
+	right, ok2 := constOf(rv)
+	if !ok1 || !ok2 {
+		return gateAny
+	}
+	var res uint8
+	for _, strict := range o.strict {
+		for _, cs := range o.caseSens {
+			for _, ver := range o.versions {
+				r := evalCondition(typ.Str(), rightType, operation.Str(), single, left, right, strict, !cs, ver)
+				if r == gateAny {
+					return gateAny
+				}
+				res |= r
+			}
+		}
+	}
+	return res
+}
+
+func evalCondition(typ, rightType, operation string, single bool, left, right jsVal, strict, ignoreCase bool, version float64) uint8 {
+	pl, lValid, lk := parseFilterValue(left, typ, strict, version)
+	pr, rValid, rk := parseFilterValue(right, rightType, strict, version)
+	if !lk || !rk && !single {
+		return gateAny
+	}
+	if !lValid || !rValid && !single {
+		return gateThrow // parseFilterConditionValues, L141–158
+	}
+	if !rk || !rValid {
+		pr = jsVal{} // a one-value operator's right value: undefined
+		if !rk && operation != "exists" && operation != "notExists" && operation != "empty" && operation != "notEmpty" && operation != "true" && operation != "false" {
+			return gateAny
+		}
+	}
+	exists := !pl.nullish()
+	switch operation {
+	case "exists":
+		return outcomeOf(exists)
+	case "notExists":
+		return outcomeOf(!exists)
+	}
+	switch typ {
+	case "string":
+		l, r := pl, pr
+		if l.nullish() {
+			l = jsVal{kind: n8nschema.String}
+		}
+		if r.nullish() {
+			r = jsVal{kind: n8nschema.String}
+		}
+		if l.kind != n8nschema.String || r.kind != n8nschema.String {
+			return gateAny
+		}
+		if ignoreCase {
+			if !plainASCII(l.s) || !plainASCII(r.s) {
+				return gateAny // toLocaleLowerCase beyond ASCII is not modelled
+			}
+			l.s, r.s = strings.ToLower(l.s), strings.ToLower(r.s)
+		}
+		switch operation {
+		case "empty":
+			return outcomeOf(l.s == "")
+		case "notEmpty":
+			return outcomeOf(l.s != "")
+		case "equals":
+			return outcomeOf(l.s == r.s)
+		case "notEquals":
+			return outcomeOf(l.s != r.s)
+		case "contains":
+			return outcomeOf(strings.Contains(l.s, r.s))
+		case "notContains":
+			return outcomeOf(!strings.Contains(l.s, r.s))
+		case "startsWith":
+			return outcomeOf(strings.HasPrefix(l.s, r.s))
+		case "notStartsWith":
+			return outcomeOf(!strings.HasPrefix(l.s, r.s))
+		case "endsWith":
+			return outcomeOf(strings.HasSuffix(l.s, r.s))
+		case "notEndsWith":
+			return outcomeOf(!strings.HasSuffix(l.s, r.s))
+		}
+	case "number":
+		switch operation {
+		case "empty":
+			return outcomeOf(!exists)
+		case "notEmpty":
+			return outcomeOf(exists)
+		}
+		if pl.kind != n8nschema.Number || pr.kind != n8nschema.Number {
+			return gateAny
+		}
+		l, r := pl.f, pr.f
+		switch operation {
+		case "equals":
+			return outcomeOf(l == r)
+		case "notEquals":
+			return outcomeOf(l != r)
+		case "gt":
+			return outcomeOf(l > r)
+		case "lt":
+			return outcomeOf(l < r)
+		case "gte":
+			return outcomeOf(l >= r)
+		case "lte":
+			return outcomeOf(l <= r)
+		}
+	case "boolean":
+		switch operation {
+		case "empty":
+			return outcomeOf(!exists)
+		case "notEmpty":
+			return outcomeOf(exists)
+		case "true":
+			return outcomeOf(pl.truthy())
+		case "false":
+			return outcomeOf(!pl.truthy())
+		case "equals":
+			return outcomeOf(pl.same(pr))
+		case "notEquals":
+			return outcomeOf(!pl.same(pr))
+		}
+	}
+	return gateAny
+}
+
+func outcomeOf(pass bool) uint8 {
+	if pass {
+		return gateTrue
+	}
+	return gateFalse
+}
+
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// v1Defaults are each data type's value1, operation and value2 as
+// getNodeParameters fills them in for a condition that leaves them out
+// (If/V1/IfV1.node.js, Filter/V1/FilterV1.node.js descriptions).
+var v1Defaults = map[string][3]jsVal{
+	"boolean": {{kind: n8nschema.Bool}, {kind: n8nschema.String, s: "equal"}, {kind: n8nschema.Bool}},
+	"number":  {{kind: n8nschema.Number}, {kind: n8nschema.String, s: "smaller"}, {kind: n8nschema.Number}},
+	"string":  {{kind: n8nschema.String}, {kind: n8nschema.String, s: "equal"}, {kind: n8nschema.String}},
+}
+
+// v1Gate reads an If v1 (conditions.boolean, dateTime, number, string;
+// combineOperation "all" or "any") or a Filter v1 (combineConditions
+// "AND" or "OR"): conditions run by data type in that order, and the
+// first that decides ends the test (IfV1.node.js execute, L371–410;
+// FilterV1.node.js L303–340). Nothing there catches a throw.
+func v1Gate(nd *n8nschema.Node) uint8 {
+	p := nd.Params()
+	param, all, anyWord := "combineOperation", "all", "any"
+	if nd.Type == n8nschema.TypeFilter {
+		param, all, anyWord = "combineConditions", "AND", "OR"
+	}
+	and := true
+	switch c := p.Get(param); {
+	case !c.Exists():
+	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == all:
+	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == anyWord:
+		and = false
+	default:
+		return gateAny
+	}
+	conds := p.Get("conditions")
+	if conds.Kind() != n8nschema.Object {
+		return gateAny
+	}
+	foreign := false
+	conds.Each(func(key string, _ n8nschema.Value) bool {
+		_, known := v1Defaults[key]
+		foreign = !known && key != "dateTime"
+		return !foreign
+	})
+	if foreign {
+		return gateAny // another version's shape: what the author meant is unclear
+	}
+	var outs []uint8
+	for _, dt := range []string{"boolean", "dateTime", "number", "string"} {
+		list := conds.Get(dt)
+		if !list.Exists() {
+			continue
+		}
+		if list.Kind() != n8nschema.Array {
+			return gateAny
+		}
+		for _, c := range list.Elems() {
+			if len(outs) == maxGateConditions {
+				return gateAny
+			}
+			outs = append(outs, v1Condition(dt, c))
+		}
+	}
+	return combineGate(outs, and)
+}
+
+// v1Condition is one If v1 comparison (IfV1.node.js
+// compareOperationFunctions, L316–343) on literals; gateAny otherwise.
+func v1Condition(dt string, c n8nschema.Value) uint8 {
+	def, ok := v1Defaults[dt]
+	if !ok || c.Kind() != n8nschema.Object {
+		return gateAny // dateTime: Date parsing is not modelled
+	}
+	vals := [3]jsVal{}
+	for k, key := range []string{"value1", "operation", "value2"} {
+		v := c.Get(key)
+		if !v.Exists() {
+			vals[k] = def[k]
+			continue
+		}
+		lit, ok := constOf(v)
+		if !ok {
+			return gateAny
+		}
+		vals[k] = lit
+	}
+	v1, opv, v2 := vals[0], vals[1], vals[2]
+	if opv.kind != n8nschema.String {
+		return gateAny
+	}
+	// A value of another type than the data type's may be cast on the
+	// way (parameter type validation): not judged.
+	want := map[string]n8nschema.Kind{"boolean": n8nschema.Bool, "number": n8nschema.Number, "string": n8nschema.String}[dt]
+	if v1.kind != want || v2.kind != want && !(v2.nullish() && (opv.s == "isEmpty" || opv.s == "isNotEmpty")) {
+		return gateAny
+	}
+	op := opv.s
+	empty := v1.nullish() || v1.kind == n8nschema.String && v1.s == ""
+	switch op {
+	case "equal":
+		return outcomeOf(v1.same(v2))
+	case "notEqual":
+		return outcomeOf(!v1.same(v2))
+	case "isEmpty":
+		return outcomeOf(empty)
+	case "isNotEmpty":
+		return outcomeOf(!empty)
+	}
+	// The rest compare (v || 0) or (v || '').toString(): falsy values and
+	// values of the comparison's own type only.
+	num := func(v jsVal) (float64, bool) {
+		if !v.truthy() {
+			return 0, true
+		}
+		return v.f, v.kind == n8nschema.Number
+	}
+	str := func(v jsVal) (string, bool) {
+		if !v.truthy() {
+			return "", true
+		}
+		return v.s, v.kind == n8nschema.String
+	}
+	switch op {
+	case "smaller", "smallerEqual", "larger", "largerEqual":
+		a, ok1 := num(v1)
+		b, ok2 := num(v2)
+		if !ok1 || !ok2 {
+			return gateAny
+		}
+		switch op {
+		case "smaller":
+			return outcomeOf(a < b)
+		case "smallerEqual":
+			return outcomeOf(a <= b)
+		case "larger":
+			return outcomeOf(a > b)
+		}
+		return outcomeOf(a >= b)
+	case "contains", "notContains":
+		a, ok1 := str(v1)
+		b, ok2 := str(v2)
+		if !ok1 || !ok2 {
+			return gateAny
+		}
+		return outcomeOf(strings.Contains(a, b) == (op == "contains"))
+	case "startsWith", "notStartsWith", "endsWith", "notEndsWith":
+		if v1.kind != n8nschema.String || v2.kind != n8nschema.String {
+			return gateAny // value1.startsWith(value2): not a string throws or converts
+		}
+		r := strings.HasPrefix(op, "not")
+		if r {
+			op = strings.ToLower(op[3:4]) + op[4:]
+		}
+		if op == "startsWith" {
+			return outcomeOf(strings.HasPrefix(v1.s, v2.s) != r)
+		}
+		return outcomeOf(strings.HasSuffix(v1.s, v2.s) != r)
+	}
+	return gateAny
+}
+
+// orDead joins two by-output lists of outputs that never carry an item.
+func orDead(a, b []bool) []bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(b) == 0 {
+		return a
+	}
+	out := slices.Clone(a)
+	for i, d := range b {
+		out[i] = out[i] || d
+	}
+	return out
+}
+
+// gateThrows is n8nschema.GateThrows, or an If or Filter (v2+) whose test
+// reads literals only and throws on every item: under strict type
+// validation a literal of the wrong type is refused before any
+// comparison (filter-parameter.js parseFilterConditionValues, L141–158),
+// a failure, not a branch.
+func gateThrows(nd *n8nschema.Node) (string, bool) {
+	if why, ok := n8nschema.GateThrows(nd); ok {
+		return why, true
+	}
+	if nd.Disabled || nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter || nd.TypeVersion < 2 {
+		return "", false
+	}
+	f := nd.Params().Get("conditions")
+	if filterGate(nd, f) != gateThrow {
+		return "", false
+	}
+	// The first condition the test reads decides: it throws, or passes the
+	// test on to the next one.
+	o, _ := readFilterOptions(nd, f.Get("options"))
+	for _, c := range f.Get("conditions").Elems() {
+		if conditionOutcome(c, o) != gateThrow {
+			continue
+		}
+		typ := c.Get("operator.type").Str()
+		l, r := c.Get("leftValue"), c.Get("rightValue")
+		return fmt.Sprintf("its condition compares %s with %s as %s values, and strict type validation throws \"Wrong type\" on every item",
+			literalText(l), literalText(r), typ), true
+	}
+	return "its conditions compare literals of the wrong type, and strict type validation throws \"Wrong type\" on every item", true
+}
+
+// literalText shows a literal as its JSON text, strings quoted.
+func literalText(v n8nschema.Value) string {
+	if v.Kind() == n8nschema.String {
+		s := v.Str()
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		return strconv.Quote(s)
+	}
+	if !v.Exists() {
+		return "nothing"
+	}
+	return v.Raw()
+}
+
+// DecidedGate reports an enabled If or Filter whose test reads literals
+// only and so sends every item to one output (LiteralGate): that output's
+// name, the test in words, and the connections at the output it never
+// takes (in Graph.Unrun).
+func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, never []*Edge, ok bool) {
+	out, ok := LiteralGate(n)
+	if !ok || !g.Has(n) {
+		return "", "", nil, false
+	}
+	for _, e := range g.Unrun {
+		if e.From == n && e.Output != out && e.Output <= 1 {
+			never = append(never, e)
+		}
+	}
+	taken = "true"
+	if n.Type == n8nschema.TypeFilter {
+		taken = "kept"
+	}
+	if out == 1 {
+		taken = "false"
+	}
+	return taken, gateText(n), never, true
+}
+
+// gateText is a test in words: its first conditions, operands and
+// operation as stored.
+func gateText(n *n8nschema.Node) string {
+	p := n.Params()
+	var parts []string
+	if n.TypeVersion >= 2 {
+		for _, c := range p.Get("conditions.conditions").Elems() {
+			if len(parts) == 2 {
+				break
+			}
+			op := c.Get("operator.operation").Str()
+			if c.Get("operator.singleValue").True() {
+				parts = append(parts, literalText(c.Get("leftValue"))+" "+op)
+				continue
+			}
+			parts = append(parts, literalText(c.Get("leftValue"))+" "+op+" "+literalText(c.Get("rightValue")))
+		}
+	} else {
+		for _, dt := range []string{"boolean", "number", "string"} {
+			for _, c := range p.Get("conditions." + dt).Elems() {
+				if len(parts) == 2 {
+					break
+				}
+				def := v1Defaults[dt]
+				op := def[1].s
+				if v := c.Get("operation"); v.Exists() {
+					op = v.Str()
+				}
+				l, r := c.Get("value1"), c.Get("value2")
+				lt, rt := literalText(l), literalText(r)
+				if !l.Exists() {
+					lt = jsText(def[0])
+				}
+				if !r.Exists() {
+					rt = jsText(def[2])
+				}
+				parts = append(parts, lt+" "+op+" "+rt)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "no condition"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// jsText is a default value in JSON text.
+func jsText(v jsVal) string {
+	switch v.kind {
+	case n8nschema.String:
+		return strconv.Quote(v.s)
+	case n8nschema.Number:
+		return strconv.FormatFloat(v.f, 'f', -1, 64)
+	case n8nschema.Bool:
+		return strconv.FormatBool(v.b)
+	}
+	return "null"
+}
