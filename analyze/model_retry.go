@@ -73,6 +73,11 @@ func ModelRecalls(g *Graph, n *n8nschema.Node) (*n8nschema.Node, int) {
 var (
 	noRetryRE = lazyregexp.New(`(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:re-?try|try\s+again|re-?attempt|repeat\s+(?:it|the\s+call|the\s+request|the\s+tool\s+call)|call\s+(?:it|the\s+tool|this\s+tool|that\s+tool|any\s+tool|the\s+same\s+tool|[\w-]+)\s+again)\b|\bstop\s+(?:immediately|all\b|calling|and\b)`)
 	failRE    = lazyregexp.New(`(?i)\b(?:errors?|fails?|failed|failure|failing)\b`)
+	// noRepeatRE is a rule against calling a tool again at all ("Never call
+	// the same tool twice", "Do NOT duplicate tool calls", "Never create
+	// duplicate events"): it covers a call after a failure too, so it needs
+	// no failure condition beside it.
+	noRepeatRE = lazyregexp.New(`(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:call\s+(?:the\s+same|a|any|this|that|one)\s+tool\s+(?:twice|more\s+than\s+once)|(?:make\s+)?duplicates?\s+(?:of\s+)?(?:any\s+)?(?:tool\s+)?calls?|create\s+duplicates?|repeat\s+(?:a|the\s+same|any)\s+tool\s+call)\b`)
 )
 
 // maxInstructions bounds the text read for an instruction.
@@ -126,18 +131,24 @@ func toolName(n *n8nschema.Node) string {
 }
 
 // noRetryLines returns, for each line of s holding a no-retry imperative,
-// that line with the one before it, when the two hold a failure condition.
+// that line with the one before it, when the two hold a failure condition,
+// and each line holding a rule against repeating a tool call at all.
 func noRetryLines(s string) []string {
 	if len(s) > maxInstructions {
 		s = s[:maxInstructions]
 	}
-	if !noRetryRE.MatchString(s) {
+	retry, repeat := noRetryRE.MatchString(s), noRepeatRE.MatchString(s)
+	if !retry && !repeat {
 		return nil
 	}
 	var out []string
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if !noRetryRE.MatchString(l) {
+		if repeat && noRepeatRE.MatchString(l) {
+			out = append(out, l)
+			continue
+		}
+		if !retry || !noRetryRE.MatchString(l) {
 			continue
 		}
 		w := l

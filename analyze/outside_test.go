@@ -218,7 +218,8 @@ func TestRedeliveryWorst(t *testing.T) {
 }
 
 // TestNoRetryLines: an instruction not to call a tool again counts only on
-// the line of a failure condition or the line after it.
+// the line of a failure condition or the line after it; a rule against
+// repeating a tool call at all counts anywhere.
 func TestNoRetryLines(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -231,7 +232,12 @@ func TestNoRetryLines(t *testing.T) {
 		{"If it fails, retry up to 3 times.", false},
 		{"Stop when the customer says goodbye.", false},
 		{"Do not retry questions the user already answered.", false},
-		{"If the user made an error in the date,\n\nask again. Never call a tool twice.", false},
+		{"If the user made an error in the date,\n\nask again.", false},
+		{"Never call the same tool twice for the same step.", true},
+		{"Rules:\n- Do NOT duplicate tool calls.", true},
+		{"Never create duplicate events.", true},
+		{"Never call a tool twice.", true},
+		{"Do not duplicate the greeting.", false},
 	} {
 		if got := len(noRetryLines(c.text)) > 0; got != c.want {
 			t.Errorf("noRetryLines(%q) = %v; want %v", c.text, got, c.want)
