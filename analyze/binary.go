@@ -14,8 +14,8 @@ import (
 // (n8n-core/dist/execution-engine/node-execution-context/utils/binary-helper-functions.js
 // L32-69): in the default binary mode ("separate") it throws "This
 // operation expects the node's input data to contain a binary file ...,
-// but none was found" when the item has no binaries (L54-59), and "The
-// item has no binary field ..." when it has none of that name (L61-66).
+// but none was found" when the item has no binaries (L56), and "The
+// item has no binary field ..." when it has none of that name (L63).
 
 // nonWord is JavaScript's /\W/g: ASCII only, so every other character,
 // accented or not, is not a word character either.
@@ -203,7 +203,7 @@ func (g *Graph) missingBinary(i int) (string, bool) {
 	}
 	if g.Workflow != nil {
 		// "combined" keeps files in the JSON; the default is "separate"
-		// (binary-helper-functions.js L32, n8n-workflow constants.js).
+		// (binary-helper-functions.js L32, n8n-workflow constants.js L174-175).
 		if m := g.Workflow.Settings.Value.Get("binaryMode"); m.Exists() && (m.Kind() != n8nschema.String || m.Str() != "separate") {
 			return "", false
 		}
