@@ -37,7 +37,7 @@ reaches:
   v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
-  for it and returns no item or an empty one (Notion v2, Slack v1) does not fail, and is left out;
+  for it and returns no item or an empty one (Notion v2, Slack v1, Spreadsheet File v2) does not fail, and is left out;
 - an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
   on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
   please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
