@@ -28,9 +28,14 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
 //     (placeholderCode), or a Python Code node that reads a global n8n 2
-//     does not define (pythonGlobals), which have no sub-nodes to ask.
+//     does not define (pythonGlobals), which have no sub-nodes to ask;
+//   - a node that reads a binary field its items cannot carry
+//     (missingBinary), before it sends anything.
 func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := g.missingBinary(i); ok {
 		return why, true
 	}
 	if why, ok := g.noModel(i); ok {

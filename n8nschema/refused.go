@@ -270,6 +270,10 @@ var noBranches = []struct {
 	{"n8n-nodes-base.slack", 1, 1, branchEmptyItems, branchEmptyItems},
 	{"n8n-nodes-base.gmail", 1, 1, branchEmptyItems, branchEmptyItems},
 	{"n8n-nodes-base.twitter", 1, 1, branchEmptyItems, branchEmptyItems},
+	// SpreadsheetFile/v2/SpreadsheetFileV2.node.js execute L56-66: one if
+	// for fromFile and one for toFile, then return [returnData], empty;
+	// it has no resource.
+	{"n8n-nodes-base.spreadsheetFile", 2, 2, branchNoItems, branchNoItems},
 }
 
 // throwsFirst are the programmatic nodes whose execute() throws before it

@@ -37,7 +37,7 @@ reaches:
   v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
-  for it and returns no item or an empty one (Notion v2, Slack v1) does not fail, and is left out;
+  for it and returns no item or an empty one (Notion v2, Slack v1, Spreadsheet File v2) does not fail, and is left out;
 - an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
   on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
   please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
@@ -118,6 +118,16 @@ reaches:
   step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
   the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
   createVmExecutableCode; only a name of capitals, digits and underscores is judged, which no global has);
+- an Extract from File, Spreadsheet File (Read from File) or HTTP Request (v3+, binary body) node that reads,
+  by a literal name, a binary field no item it is fed can carry: every path to it starts at a Form Trigger and
+  passes only If, Switch, Filter and No Operation nodes, and the name is not a key the form stores an upload
+  under. The form stores each file field under its label (from v2.4 its field name, when set) with every
+  character but ASCII letters, digits and "_" replaced by "_", plus "_0", "_1", ... for a list upload
+  (packages/nodes-base/nodes/Form/utils/utils.ts prepareFormReturnItem, getFieldIdentifier), so a read by the
+  label as written ("Bank statement (CSV)", "Reçu") throws "The item has no binary field" on every submission
+  (packages/core/src/execution-engine/node-execution-context/utils/binary-helper-functions.ts
+  assertBinaryData). Not judged: any other node on the way (a Code node, a download, Convert to File may set
+  any key), a name set by an expression, a workflow whose binaryMode setting is not "separate";
 - a node whose parameter expression reads, by name, a node the workflow does not have ($('HTTP Request1'),
   $node["Config"], $items("Old Sheet"), left behind when a node was renamed or removed): n8n throws "Referenced
   node doesn't exist" as it evaluates the parameter, on every item, before any request
@@ -251,7 +261,7 @@ release had (a misspelling, "n8n-nodes-base.localFile") was never published, so 
 nothing of runs: a note. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
