@@ -43,7 +43,9 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			if exp == "" {
 				continue
 			}
-			reach := analyze.ReachFrom(g, t)
+			// What its runs reach before they must fail (RunReach): not
+			// the tools of an agent that fails before it calls them.
+			reach := analyze.RunReach(g, t)
 			var paid []*analyze.Operation
 			for _, op := range ops {
 				if !op.Paid || !reach[op.Node] {
