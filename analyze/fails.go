@@ -322,7 +322,11 @@ const maxFeedDepth = 8
 //   - a Schedule Trigger or Cron ({timestamp, ...}), a Manual Trigger
 //     ({}), a Webhook ({headers, params, query, body, ...}: Webhook.node.js),
 //     a Telegram Trigger (the update Telegram posts, {update_id, message, ...}:
-//     Telegram/TelegramTrigger.node.js);
+//     Telegram/TelegramTrigger.node.js), a WhatsApp Trigger (each change's
+//     value Meta signs and posts, {messaging_product, metadata, contacts,
+//     messages, ..., field}: WhatsApp/WhatsAppTrigger.node.js L235-253;
+//     not the Gmail Trigger, whose simple items take every mail header's
+//     name as a key: Google/Gmail/GenericFunctions.js L383-388);
 //   - an Edit Fields (Set) node v3 or later in manual mode that sets no
 //     such field and keeps no input field (includeOtherFields false, the
 //     default from v3.3; include "none" before: nodes/Set/v2/SetV2.node.js),
@@ -340,7 +344,7 @@ func (g *Graph) fieldFree(i int, field string, memo map[int]bool, depth int) boo
 	free := false
 	passes := false
 	switch nd.Type {
-	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", "n8n-nodes-base.telegramTrigger":
+	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", "n8n-nodes-base.telegramTrigger", "n8n-nodes-base.whatsAppTrigger":
 		free = !nd.Disabled
 	case n8nschema.TypeSet:
 		keeps, ok := setFields(nd, field)

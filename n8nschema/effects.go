@@ -1002,6 +1002,8 @@ var modelParams = map[string][]string{
 	"@n8n/n8n-nodes-langchain.alibabaCloud": {"modelId.value", "modelId"},
 	"n8n-nodes-base.openAi":                 {"chatModel", "model"},
 	"n8n-nodes-base.perplexity":             {"model"},
+	// EmbeddingsHuggingFaceInference.node.js L52, L86.
+	"@n8n/n8n-nodes-langchain.embeddingsHuggingFaceInference": {"modelName"},
 }
 
 // legacyDefaultModels are defaults of nodes whose model parameter depends

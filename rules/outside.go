@@ -23,7 +23,7 @@ type repeated struct {
 // repeatedFrom collects what a run started at t repeats among the nodes
 // in reach: writes whose duplicate is a second effect (ConsequenceIn),
 // without an idempotency key, and not behind a Remove Duplicates that
-// drops what earlier executions saw; and paid calls.
+// drops what earlier executions saw; and paid calls the runs get to.
 func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
 	return repeatedFromAll(pass, []*n8nschema.Node{t}, reach)
 }
@@ -34,12 +34,20 @@ func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8
 	g := pass.Set.Graph(pass.Workflow)
 	deduped := analyze.Behind(g, reach, starts, analyze.DedupesAcrossExecutions)
 	claimed := analyze.BehindClaim(g, reach) // a repeat takes the refused branch
+	var billed map[*n8nschema.Node]bool      // found on first need
 	for _, op := range liveOps(pass) {
 		if !reach[op.Node] || deduped[op.Node] || claimed[op.Node] {
 			continue
 		}
 		if op.Paid {
-			r.paid = append(r.paid, op)
+			// A paid call bills only where the runs get before they must
+			// fail (RunReach): not a tool of an agent that fails first.
+			if billed == nil {
+				billed = analyze.RunReach(g, starts...)
+			}
+			if billed[op.Node] {
+				r.paid = append(r.paid, op)
+			}
 			continue
 		}
 		if !op.Write || !op.Consequence.Duplicates() {

@@ -124,13 +124,13 @@ func multiplied(pass *analyze.Pass, op *analyze.Operation, unpaced map[*n8nschem
 // unpacedReach returns the nodes that runs no person paces reach: runs of
 // a schedule, a poll, a service's webhook, a caller workflow (every node,
 // when another workflow calls this one), or a chat anyone with the link
-// can open.
+// can open; what they reach before they must fail (analyze.RunReach).
 func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
 	w := pass.Workflow
 	g := pass.Set.Graph(w)
 	for _, c := range pass.Set.CallsTo(w) {
 		if c.From != w && c.Kind != analyze.CallN8nAPI {
-			return analyze.ReachFrom(g, g.Nodes...) // a caller's runs, whoever starts them
+			return analyze.RunReach(g, g.Nodes...) // a caller's runs, whoever starts them
 		}
 	}
 	var starts []*n8nschema.Node
@@ -142,5 +142,5 @@ func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
 			starts = append(starts, t)
 		}
 	}
-	return analyze.ReachFrom(g, starts...)
+	return analyze.RunReach(g, starts...)
 }

@@ -21,7 +21,8 @@ nodes-base/nodes/Form/v2/FormTriggerV2.node.ts); a Webhook with authentication "
 nodes-base/nodes/Webhook/description.ts) runs for anyone who learns its URL. When such a trigger runs paid model
 calls, every message or request from a stranger is billed to the owner's key, and n8n puts no limit on how many
 come: a script that posts in a loop spends until the provider's own limit stops it, and that limit stops every other
-workflow on the key. The rule reports the trigger when a paid call runs behind it, no spend cap is declared for
+workflow on the key. The rule reports the trigger when a paid call runs behind it (not a tool of an agent that fails
+before it calls its tools, such as one whose only model the provider has shut down), no spend cap is declared for
 its provider in .stormcheck.yaml (spend.caps; RS303 then says how fast it is reached), and nothing on the way
 looks like a rate limit (a node or condition that names a rate limit, a quota, a counter of requests). A public
 chat is a warning: it is made to be shared or embedded in a site. A form or a webhook is a note: a form is often a
@@ -43,7 +44,9 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 			if exp == "" {
 				continue
 			}
-			reach := analyze.ReachFrom(g, t)
+			// What its runs reach before they must fail (RunReach): not
+			// the tools of an agent that fails before it calls them.
+			reach := analyze.RunReach(g, t)
 			var paid []*analyze.Operation
 			for _, op := range ops {
 				if !op.Paid || !reach[op.Node] {
