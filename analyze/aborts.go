@@ -20,7 +20,23 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // stack: addNodeToBeExecuted), so a child lower on the canvas runs after
 // X (same height is left alone); under the legacy order it queues them in
 // connection order (pushed), so one listed after X runs after it.
+//
+// Under v1 the same cut holds for a child X that fails on every item
+// without continuing on error (failing): the engine's error handling
+// breaks the execution loop (processRunExecutionData, "if
+// (!outcome.continueExecution) break"), so a sibling that runs after X on
+// the same output never runs. The order here is the engine's exactly: its
+// comparator, read through V8's sort (which tests only "< 0"), sorts by y
+// descending, then x descending, stably; unshifting each onto the stack
+// runs the top, then the left one first, and of two at the same place the
+// later listed (runsBefore). The legacy order is left alone: there a
+// child with an empty output may still be queued (connectionData.index >
+// 0) and a node with two inputs is forced to run, which this does not
+// model.
 func (g *Graph) aborting() {
+	if g.Workflow.Settings.ExecutionOrder == "v1" {
+		g.failStops()
+	}
 	for _, p := range g.Workflow.Problems {
 		if !p.Aborts {
 			continue
@@ -142,6 +158,51 @@ func (g *Graph) AbortedBefore(n *n8nschema.Node) *n8nschema.Node {
 		first, firstAt = e.To, at
 	}
 	return first
+}
+
+// failStops cuts, under v1, the edges to the siblings that run after a
+// child that fails on every item and stops the execution (see aborting).
+// Only a child with one main input counts: one with two may wait for the
+// other. Linear in the edges: per output, the first such child to run.
+func (g *Graph) failStops() {
+	if g.fails == nil {
+		return
+	}
+	stops := func(e *Edge) bool {
+		i := int(e.to)
+		nd := g.Nodes[i]
+		return e.Type == ConnMain && g.fails[i] && !nd.ContinuesOnFail() && !nd.ContinueOnFail && g.oneMainIn(i) == e
+	}
+	type slot struct {
+		out   int
+		error bool
+	}
+	for p := range g.Nodes {
+		outs := g.outs(p)
+		var first map[slot]int // the place among outs of the first stop to run
+		for at, e := range outs {
+			if !stops(e) {
+				continue
+			}
+			k := slot{e.Output, e.Error}
+			if f, seen := first[k]; !seen || runsBefore(true, e.To, at, outs[f].To, f) {
+				if first == nil {
+					first = map[slot]int{}
+				}
+				first[k] = at
+			}
+		}
+		for at, e := range outs {
+			f, ok := first[slot{e.Output, e.Error}]
+			if !ok || e.Type != ConnMain || at == f || !runsBefore(true, outs[f].To, f, e.To, at) {
+				continue
+			}
+			if g.cut == nil {
+				g.cut = map[*Edge]bool{}
+			}
+			g.cut[e] = true
+		}
+	}
 }
 
 // oneMainIn is node i's main input edge when it has exactly one.

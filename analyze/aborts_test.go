@@ -44,3 +44,43 @@ func TestAborting(t *testing.T) {
 		}
 	}
 }
+
+// TestFailStops: under executionOrder v1 a run stops at a child that fails
+// on every item, so the siblings v1 runs after it (lower, or right of it
+// on the same row) never run; those it runs first do. A child that
+// continues on error, and the legacy order, cut nothing.
+func TestFailStops(t *testing.T) {
+	for _, c := range []struct {
+		name, order, onError string
+		x, y                 int     // Refused's place
+		want                 [3]bool // Left, Right, Low in RunReach
+	}{
+		{"v1, left", `"v1"`, "", 200, 0, [3]bool{false, false, false}},
+		{"v1, middle", `"v1"`, "", 300, 0, [3]bool{true, false, false}},
+		{"v1, lowest", `"v1"`, "", 200, 400, [3]bool{true, true, true}},
+		{"v1, continues", `"v1"`, "continueErrorOutput", 200, 0, [3]bool{true, true, true}},
+		{"legacy", `"v0"`, "", 200, 0, [3]bool{true, true, true}},
+	} {
+		onError := ""
+		if c.onError != "" {
+			onError = `,"onError":"` + c.onError + `"`
+		}
+		js := `{"name":"w","settings":{"executionOrder":` + c.order + `},"nodes":[
+		  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{},"position":[0,0]},
+		  {"name":"Refused","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"gpt-4","prompt":"=x {{ $json.a }}","options":{"maxTokens":10}},"position":[` + strconv.Itoa(c.x) + `,` + strconv.Itoa(c.y) + `]` + onError + `},
+		  {"name":"Left","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[250,0]},
+		  {"name":"Right","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[400,0]},
+		  {"name":"Low","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[200,200]}],
+		 "connections":{"Start":{"main":[[{"node":"Left","type":"main","index":0},{"node":"Refused","type":"main","index":0},{"node":"Right","type":"main","index":0},{"node":"Low","type":"main","index":0}]]}}}`
+		s := buildJSON(t, js)
+		g := s.Graph(s.Workflows[0])
+		reach := RunReach(g, g.Node("Start"))
+		var got [3]bool
+		for i, n := range []string{"Left", "Right", "Low"} {
+			got[i] = reach[g.Node(n)]
+		}
+		if got != c.want {
+			t.Errorf("%s: Left, Right, Low run = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -63,7 +63,9 @@ an operation it lacks, packages/nodes-base/nodes/Notion/v2/NotionV2.node.ts), no
 because the execution ends first: after a node with a connection to a missing node, which n8n ends the
 execution at once it has run ("Destination node not found", packages/core/src/execution-engine/workflow-execute.ts),
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
-otherwise); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
+otherwise), or on a sibling that executionOrder v1 runs after a node failing on every run (above it or left of
+it on the canvas: v1 sorts a parent's children by position and unshifts them onto the stack, and the run stops at
+the failure); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
 model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. That is
 judged, as the calls are, on what a run reaches before it must fail: a write after a node that fails on every
 run (a model its provider shut down, a read of a node the workflow lacks: RS010) never happens, nor does one by
