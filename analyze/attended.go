@@ -84,21 +84,14 @@ func TestChatOnly(t *n8nschema.Node) bool {
 
 // ByHandOnly reports whether only a person in the editor starts the runs
 // that reach n: an enabled Manual Trigger (or Start node) reaches it and no
-// other enabled trigger of the workflow does (HandStarted: in a workflow
-// n8n refuses to publish, every trigger that needs publishing counts as a
-// manual one). The person who clicked
+// other enabled trigger of the workflow does. The person who clicked
 // watches the run in the editor and sees it hang or fail.
 func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
-	return byHandOnly(g, n, func(t *n8nschema.Node) bool { return HandStarted(g, t) })
-}
-
-// byHandOnly is ByHandOnly with hand telling the triggers a person fires.
-func byHandOnly(g *Graph, n *n8nschema.Node, byHand func(*n8nschema.Node) bool) bool {
 	var hand, other []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
-		case byHand(t):
+		case ByHand(t):
 			hand = append(hand, t)
 		default:
 			other = append(other, t)
@@ -137,7 +130,7 @@ func manualOnly(s *Set) (map[*n8nschema.Workflow]bool, []*n8nschema.Workflow) {
 		g := s.Graph(w)
 		for _, t := range g.Triggers() {
 			switch {
-			case t.Disabled || HandStarted(g, t):
+			case t.Disabled || ByHand(t):
 			case t.Type == n8nschema.TypeErrorTrigger:
 				waits = true
 			case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
@@ -322,7 +315,7 @@ func StartedOnlyByHand(s *Set, w *n8nschema.Workflow) bool {
 		if t.Disabled {
 			continue
 		}
-		if !HandStarted(g, t) {
+		if !ByHand(t) {
 			return false
 		}
 		has = true
@@ -351,7 +344,7 @@ type DroppedReach struct {
 }
 
 // NewDroppedReach walks w's graph from its enabled triggers: those only a
-// person fires (HandStarted) and the others.
+// person fires (ByHand) and the others.
 func NewDroppedReach(g *Graph) *DroppedReach {
 	next := map[string][]string{}
 	for _, e := range g.Edges {
@@ -370,7 +363,7 @@ func NewDroppedReach(g *Graph) *DroppedReach {
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
-		case HandStarted(g, t):
+		case ByHand(t):
 			hand = append(hand, t.Name)
 		default:
 			other = append(other, t.Name)

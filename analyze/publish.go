@@ -8,9 +8,11 @@ import (
 
 // Unpublishable is why n8n 2.x refuses to publish (activate) a workflow:
 // a node it validates lacks a required credential, or misses a required
-// parameter. Its triggers then never fire on their own; only a person's
-// run from the editor, who sees the run's error, or a call from another
-// workflow starts it.
+// parameter. n8n names that node when the owner publishes; RS007 reads it
+// for its own severity. It does not make the workflow's other findings a
+// person's: the owner fills in what n8n names, publishes, and whatever else
+// fails then fails unattended (readings 9-M1, 9-M2, 9-M3 in
+// docs/precision.md, part CM).
 type Unpublishable struct {
 	Node       *n8nschema.Node   // the first node it refuses
 	Nodes      []*n8nschema.Node // every node it refuses, Node first
@@ -75,29 +77,6 @@ func (g *Graph) Unpublishable() (*Unpublishable, bool) {
 		return nil, false
 	}
 	return g.unpublishable, true
-}
-
-// HandStarted reports a trigger whose runs only a person starts from the
-// editor: ByHand, or, in a workflow n8n refuses to publish
-// (Unpublishable), any trigger that fires only once the workflow is
-// published. An Execute Workflow Trigger and an Error Trigger are
-// started by other workflows, published or not, and are left as they are.
-func HandStarted(g *Graph, t *n8nschema.Node) bool {
-	if ByHand(t) {
-		return true
-	}
-	if t.Type == n8nschema.TypeExecuteWorkflowTrigger || t.Type == n8nschema.TypeErrorTrigger {
-		return false
-	}
-	_, refused := g.Unpublishable()
-	return refused
-}
-
-// ByManualTriggerOnly is ByHandOnly as the workflow's triggers stand,
-// whether or not n8n would publish it: for a rule whose finding is itself
-// what n8n refuses publication over.
-func ByManualTriggerOnly(g *Graph, n *n8nschema.Node) bool {
-	return byHandOnly(g, n, ByHand)
 }
 
 // keepsCredentials reports an export in which some node names a

@@ -19,7 +19,7 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	var schedules, errs []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
-		case t.Disabled || HandStarted(g, t):
+		case t.Disabled || ByHand(t):
 		case OnClock(t):
 			schedules = append(schedules, t)
 		case t.Type == n8nschema.TypeErrorTrigger:
@@ -103,7 +103,7 @@ func namerPace(s *Set, w *n8nschema.Workflow) (int, int) {
 	every := 0
 	for _, t := range g.Triggers() {
 		switch {
-		case t.Disabled || HandStarted(g, t):
+		case t.Disabled || ByHand(t):
 		case OnClock(t):
 			schedules = append(schedules, t)
 			e, known := ScheduleEveryMS(t)

@@ -28,17 +28,8 @@ func watched(pass *analyze.Pass, n *n8nschema.Node) bool {
 
 // byHandWhy says why only a manual run reaches n, for a message: a Manual
 // Trigger, or a Chat Trigger that is not public (analyze.TestChatOnly),
-// which only the editor's test chat runs, or a workflow n8n refuses to
-// publish (analyze.Graph.Unpublishable).
+// which only the editor's test chat runs.
 func byHandWhy(g *analyze.Graph, n *n8nschema.Node) string {
-	if u, ok := g.Unpublishable(); ok {
-		return "only a run from the editor reaches it: " + u.Why()
-	}
-	return triggerWhy(g, n)
-}
-
-// triggerWhy is byHandWhy from the workflow's triggers alone.
-func triggerWhy(g *analyze.Graph, n *n8nschema.Node) string {
 	for _, t := range g.Triggers() {
 		if !t.Disabled && analyze.TestChatOnly(t) && analyze.ReachFrom(g, t)[n] {
 			return fmt.Sprintf("only a manual run reaches it: chat %q is not public, so only the editor's test chat runs it", t.Name)

@@ -81,7 +81,7 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 			if u, ok := g.Unpublishable(); ok && u.Node == n && len(u.Nodes) == 1 {
 				// The refusal is this finding's own: judged as RS007
 				// judges it, by the triggers alone.
-				byHand, why = !calledByAnother(pass) && analyze.ByManualTriggerOnly(g, n), triggerWhy(g, n)
+				byHand, why = !calledByAnother(pass) && analyze.ByHandOnly(g, n), byHandWhy(g, n)
 			}
 			if byHand {
 				// No one publishes it: a person runs it from the editor

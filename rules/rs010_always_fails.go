@@ -289,7 +289,7 @@ it once the package is installed.`,
 				continue
 			}
 			all = append(all, t)
-			if called || !analyze.HandStarted(g, t) {
+			if called || !analyze.ByHand(t) {
 				machine = append(machine, t)
 			} else if idle == nil && !analyze.OnClock(t) && n8nschema.IsScheduleTrigger(t.Type) {
 				idle = t

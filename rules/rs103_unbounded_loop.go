@@ -121,10 +121,6 @@ var boundedByData = map[string]string{
 func byHand(pass *analyze.Pass, d *analyze.Diagnostic) {
 	if watched(pass, d.Node) {
 		d.Severity = analyze.Note
-		why := "only a manual run reaches it:"
-		if u, ok := pass.Set.Graph(pass.Workflow).Unpublishable(); ok {
-			why = "only a run from the editor reaches it: " + u.Why() + ";"
-		}
-		d.Message += " (" + why + " the person who started it watches it go round)"
+		d.Message += " (only a manual run reaches it: the person who started it watches it go round)"
 	}
 }

@@ -135,7 +135,7 @@ func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
 	}
 	var starts []*n8nschema.Node
 	for _, t := range g.Triggers() {
-		if t.Disabled || analyze.HandStarted(g, t) {
+		if t.Disabled || analyze.ByHand(t) {
 			continue
 		}
 		if analyze.TriggerPaceIn(g, t) != analyze.PacePerson || t.Type == n8nschema.TypeChatTrigger && analyze.Exposure(t) == "public" {

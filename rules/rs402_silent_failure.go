@@ -113,7 +113,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 				return
 			}
 			h := unattended(t)
-			if analyze.HandStarted(g, t) {
+			if analyze.ByHand(t) {
 				h = "" // only a person's run from the editor starts it
 			}
 			if h == "" {
