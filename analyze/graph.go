@@ -160,9 +160,6 @@ type Graph struct {
 	// parameter (refusedStarts).
 	issueWhy map[int32]string
 	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
-	// unpublishable is why n8n 2.x refuses to publish the workflow
-	// (publishRefusal); nil when it does not.
-	unpublishable *Unpublishable
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -405,7 +402,6 @@ func (g *Graph) failing() {
 		(*m)[i] = true
 	}
 	g.refusedStarts(mark)
-	g.unpublishable = publishRefusal(g)
 	follows, resumable := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {

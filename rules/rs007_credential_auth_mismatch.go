@@ -33,9 +33,7 @@ activateWorkflow); a workflow already published, which n8n starts again when it 
 every run, as one left at the default does. It is a warning, as RS010 gives a node that fails every run: the
 work never happens, but nothing is duplicated or charged. It is a note for a node only a manual trigger reaches
 (a person runs it from the editor and sees the node fail; a manual trigger that starts a sub-workflow another
-workflow of the set calls counts as any other), as RS010 judges it, and for a node of a workflow that
-another node makes n8n 2 refuse to publish (analyze.Graph.Unpublishable: only a run from the editor reaches
-it); the refusal this finding itself causes does not lower it. Which credential each authentication needs, and its
+workflow of the set calls counts as any other), as RS010 judges it. Which credential each authentication needs, and its
 default per node version, come from n8n's node descriptions (the generated node table). A few nodes choose
 their credential by another parameter in the same way, and are checked the same way: Ghost's and Storyblok's
 Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Protocol, WordPress's and the
@@ -78,11 +76,6 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
 			byHand, why := watched(pass, n), byHandWhy(g, n)
-			if u, ok := g.Unpublishable(); ok && u.Node == n && len(u.Nodes) == 1 {
-				// The refusal is this finding's own: judged as RS007
-				// judges it, by the triggers alone.
-				byHand, why = !calledByAnother(pass) && analyze.ByHandOnly(g, n), byHandWhy(g, n)
-			}
 			if byHand {
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.

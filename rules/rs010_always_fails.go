@@ -205,17 +205,11 @@ error; a manual trigger that starts a sub-workflow another workflow of the set c
 and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
 triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
 rule.interval is an empty list; only a run from the editor starts it
-and in a file whose parameters were lost (RS008). It is a note too in a workflow n8n 2 refuses to publish
-(analyze.Graph.Unpublishable; not with --n8n-version 1.x, nor when the export shows it active or published):
-an enabled node that has a connection of any type (sub-nodes included) or is a trigger lacks a credential
-its node type requires (required and shown always, or for the value of its Authentication stored on the
-node: the check reads the stored parameters), or misses a required parameter
-(n8n/dist/workflows/workflow-validation.service.js validateNodeConfiguration,
-n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials). Its triggers then never fire: only a
-person's run from the editor reaches the node, and that person sees the error. A missing credential is read
-only in an export where some node names one: a file with none at all may have had them taken out (a
-template), and whoever imports it selects them before publishing. When the chat model a failing node calls
-has no credential it requires, the finding names that first: the model asks for it before it calls the
+and in a file whose parameters were lost (RS008). A workflow n8n 2 refuses to publish for another node's
+missing credential or parameter keeps the finding's severity: n8n names only that node, and once the owner
+fills it in and publishes, this node fails on every unattended run (docs/precision.md, part CM). When the chat model a failing node calls
+has no credential it requires (read only in an export where some node names a credential: a file with none may
+have had them taken out), the finding names that first: the model asks for it before it calls the
 provider ("Node does not have any credentials set",
 n8n-core/dist/execution-engine/node-execution-context/node-execution-context.js getCredentials).
 
