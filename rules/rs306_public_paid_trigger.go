@@ -27,7 +27,13 @@ its provider in .stormcheck.yaml (spend.caps; RS303 then says how fast it is rea
 looks like a rate limit (a node or condition that names a rate limit, a quota, a counter of requests). A public
 chat is a warning: it is made to be shared or embedded in a site. A form or a webhook is a note: a form is often a
 team's own tool, and a webhook's URL (its path is a random id unless set) is a secret as long as nobody shares it; a
-webhook that the workflow reads as called by a known service (a Stripe, Shopify, Slack, GitHub or Meta event) is left out.`,
+webhook that the workflow reads as called by a known service (a Stripe, Shopify, Slack, GitHub or Meta event) is left out.
+So is a paid call that a stranger's run never gets to: one behind an HTTP Request that first fetches, with the
+owner's credential, an object by an id taken from the request that only the real sender knows (an Airtable
+webhook's payloads, a Stripe event retrieved by its id) and does not continue on error or "never error". A
+stranger's id names nothing in the owner's account, the service answers 404, and the node's error ends the run
+(analyze/stranger.go, docs/n8n-facts.md). An id that pages or links show (an Airtable base, a Stripe checkout
+session) or that one can try in turn (a number) stops nobody.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -72,6 +78,15 @@ webhook that the workflow reads as called by a known service (a Stripe, Shopify,
 				if key, _ := analyze.SenderOf(g, t); key != "" {
 					continue // a service's events, signed by it
 				}
+			}
+			// A stranger's run stops at a fetch by an id only the real
+			// sender knows (StrangerReach): what lies behind it is not theirs.
+			if stranger, gates := analyze.StrangerReach(g, t, reach); len(gates) > 0 {
+				paid = slices.DeleteFunc(paid, func(op *analyze.Operation) bool { return !stranger[op.Node] })
+				if len(paid) == 0 {
+					continue
+				}
+				reach = stranger
 			}
 			if !limitsFound {
 				limits, limitsFound = rateLimits(g), true

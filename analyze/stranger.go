@@ -1,0 +1,182 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// How far a run that a stranger starts gets. Anyone who learns an open
+// Webhook's URL can start it, but some runs first fetch the caller's own
+// object from a service, with the owner's credential, by an id the request
+// carries: a service that notifies with a thin ping (Airtable's webhook
+// payloads) or an event whose sender the run checks by fetching it again
+// (Stripe's /v1/events/{id}). A stranger does not know such an id: the
+// owner's account has no such object, the service answers 404, and an
+// HTTP Request that does not continue on error throws, which ends the
+// execution there (docs/n8n-facts.md, "A stranger's run stops at a fetch
+// by the caller's id"). What lies only behind such a fetch is reached by
+// the real sender alone.
+
+// A FetchGate is a node of a webhook's run that a stranger's request does
+// not pass: Service names the object it fetches.
+type FetchGate struct {
+	Node    *n8nschema.Node
+	Service string
+}
+
+// secretIDFetch is an API path whose id only the service and the
+// account's owner know: host, the path before the id, and what the id
+// names. Only ids that no page, link or receipt shows are listed: an
+// Airtable base id is in every shared view's URL and a Stripe checkout
+// session's in the customer's browser, so fetching those gates nothing;
+// GitHub repositories are often public, and Shopify or HubSpot ids are
+// numbers one can try in turn.
+type secretIDFetch struct {
+	host, before, what string
+}
+
+var secretIDFetches = []secretIDFetch{
+	// The payloads of an Airtable webhook, or the webhook itself: its id
+	// (ach…) is returned only to whoever created it, and sent in Airtable's
+	// ping.
+	{"api.airtable.com", "/webhooks/", "an Airtable webhook's payloads"},
+	// A Stripe event (evt_…), sent to the endpoint and listed only in the
+	// account's dashboard and API.
+	{"api.stripe.com", "/v1/events/", "a Stripe event"},
+}
+
+// fetchGate reports whether n is a FetchGate of webhook t's runs: an HTTP
+// Request at version 3 or later (V3 throws on a status of 400 or more
+// unless told never to) that sends the owner's credential to one of
+// secretIDFetches with the id taken from t's request body (directly, or
+// through the nodes that pass the request on as it came), and lets no
+// failure through (onError, continueOnFail, options.response.response
+// .neverError). alwaysOutputData changes nothing here: it applies to a
+// node that succeeds with no items, not to one that throws.
+func (g *Graph) fetchGate(t, n *n8nschema.Node, carriers []string) (FetchGate, bool) {
+	if n.Disabled || n.Type != n8nschema.TypeHTTPRequest || n.TypeVersion < 3 || n.ContinuesOnFail() {
+		return FetchGate{}, false
+	}
+	p := n.Params()
+	if p.Get("options.response.response.neverError").True() || !sendsOwnersCredential(n) {
+		return FetchGate{}, false
+	}
+	url := strings.TrimSpace(p.Get("url").Str())
+	if !strings.HasPrefix(url, "=") {
+		return FetchGate{}, false // a literal URL carries no id of the caller's
+	}
+	url = url[1:]
+	host := strings.ToLower(hostOf(url))
+	for _, f := range secretIDFetches {
+		if host != f.host {
+			continue
+		}
+		_, path, _ := strings.Cut(url, host)
+		_, rest, ok := strings.Cut(path, f.before)
+		if !ok || !strings.HasPrefix(strings.TrimSpace(rest), "{{") {
+			continue
+		}
+		id, _, closed := strings.Cut(rest, "}}")
+		if closed && g.readsRequest(n, id+"}}", carriers) {
+			return FetchGate{Node: n, Service: f.what}, true
+		}
+	}
+	return FetchGate{}, false
+}
+
+// readsRequest reports whether expression x of node n reads the request
+// body: by the name of the webhook or of a node that passes its items on
+// as they came, or as $json.body when every item n gets comes from such a
+// node (elsewhere $json.body may be a field the workflow built itself).
+func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers []string) bool {
+	json, names := bodiesRead(x)
+	for _, nm := range names {
+		if slices.Contains(carriers, nm) {
+			return true
+		}
+	}
+	if !json {
+		return false
+	}
+	in := g.InOfType(n, ConnMain)
+	for _, e := range in {
+		if !slices.Contains(carriers, e.From.Name) {
+			return false
+		}
+	}
+	return len(in) > 0
+}
+
+// sendsOwnersCredential reports whether an HTTP Request sends a stored
+// credential (authentication predefinedCredentialType or
+// genericCredentialType with one set) or an Authorization header.
+func sendsOwnersCredential(n *n8nschema.Node) bool {
+	switch n.Params().Get("authentication").Str() {
+	case "predefinedCredentialType", "genericCredentialType":
+		if len(n.Credentials) > 0 {
+			return true
+		}
+	}
+	if !n.Params().Get("sendHeaders").True() {
+		return false
+	}
+	for _, h := range n.Params().Get("headerParameters.parameters").Elems() {
+		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), "authorization") && h.Get("value").Str() != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// StrangerReach is what a run a stranger starts at trigger t reaches of
+// reach (RunReach of t) before it must stop: the nodes reached without
+// passing a FetchGate, and the gates met. With no gate it is reach itself.
+// A sibling branch that n8n would not start after the gate fails (v1
+// order) is still counted as reached.
+func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []FetchGate) {
+	if t.Type != n8nschema.TypeWebhook {
+		return reach, nil
+	}
+	var gates []FetchGate
+	gated := map[*n8nschema.Node]bool{}
+	var carriers []string
+	for _, n := range g.Nodes {
+		if !reach[n] || n == t || len(g.bodyReads(n)) == 0 {
+			continue
+		}
+		if carriers == nil {
+			carriers = bodyCarriers(g, t)
+		}
+		if gt, ok := g.fetchGate(t, n, carriers); ok {
+			gates = append(gates, gt)
+			gated[n] = true
+		}
+	}
+	if len(gates) == 0 {
+		return reach, nil
+	}
+	seen := map[*n8nschema.Node]bool{t: true}
+	queue := []*n8nschema.Node{t}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if gated[u] {
+			continue // the stranger's run ends here
+		}
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && reach[e.To] && !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+		for _, s := range g.SubNodes(u, "") {
+			if reach[s] && !seen[s] {
+				seen[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	return seen, gates
+}
