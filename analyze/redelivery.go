@@ -559,35 +559,3 @@ func redeliveryOf(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, lateOnly boo
 	}
 	return r, true
 }
-
-// Exposure says who can start a trigger's runs from outside: "public"
-// for a chat made public or a form with no authentication, whose page
-// anyone with the link opens; "url" for a Webhook with no authentication,
-// which anyone who learns its URL can call; "" for a trigger that checks
-// who calls (basic, header or JWT auth, n8n user auth) or is not reached
-// over HTTP. Chat Trigger: public (false by default) and authentication
-// (none by default) (langchain nodes/trigger/ChatTrigger/ChatTrigger.node.ts);
-// Form Trigger and Webhook: authentication, none by default
-// (nodes-base/nodes/Form/v2/FormTriggerV2.node.ts, nodes/Webhook/description.ts).
-func Exposure(t *n8nschema.Node) string {
-	if t.Disabled {
-		return ""
-	}
-	auth := t.Params().Get("authentication").Str()
-	open := auth == "" || auth == "none"
-	switch t.Type {
-	case n8nschema.TypeChatTrigger:
-		if t.Params().Get("public").True() && open {
-			return "public"
-		}
-	case n8nschema.TypeFormTrigger:
-		if open {
-			return "public"
-		}
-	case n8nschema.TypeWebhook:
-		if open {
-			return "url"
-		}
-	}
-	return ""
-}

@@ -7,7 +7,8 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// How far a run that a stranger starts gets. Anyone who learns an open
+// Who can start a trigger's runs from outside (Exposure), and how far a
+// run that a stranger starts gets (StrangerReach). Anyone who learns an open
 // Webhook's URL can start it, but some runs first fetch the caller's own
 // object from a service, with the owner's credential, by an id the request
 // carries: a service that notifies with a thin ping (Airtable's webhook
@@ -19,53 +20,79 @@ import (
 // by the caller's id"). What lies only behind such a fetch is reached by
 // the real sender alone.
 
-// A FetchGate is a node of a webhook's run that a stranger's request does
-// not pass: Service names the object it fetches.
-type FetchGate struct {
-	Node    *n8nschema.Node
-	Service string
+// Exposure says who can start a trigger's runs from outside: "public"
+// for a chat made public or a form with no authentication, whose page
+// anyone with the link opens; "url" for a Webhook with no authentication,
+// which anyone who learns its URL can call; "" for a trigger that checks
+// who calls (basic, header or JWT auth, n8n user auth) or is not reached
+// over HTTP. Chat Trigger: public (false by default) and authentication
+// (none by default) (langchain nodes/trigger/ChatTrigger/ChatTrigger.node.ts);
+// Form Trigger and Webhook: authentication, none by default
+// (nodes-base/nodes/Form/v2/FormTriggerV2.node.ts, nodes/Webhook/description.ts).
+func Exposure(t *n8nschema.Node) string {
+	if t.Disabled {
+		return ""
+	}
+	auth := t.Params().Get("authentication").Str()
+	open := auth == "" || auth == "none"
+	switch t.Type {
+	case n8nschema.TypeChatTrigger:
+		if t.Params().Get("public").True() && open {
+			return "public"
+		}
+	case n8nschema.TypeFormTrigger:
+		if open {
+			return "public"
+		}
+	case n8nschema.TypeWebhook:
+		if open {
+			return "url"
+		}
+	}
+	return ""
 }
 
 // secretIDFetch is an API path whose id only the service and the
-// account's owner know: host, the path before the id, and what the id
-// names. Only ids that no page, link or receipt shows are listed: an
-// Airtable base id is in every shared view's URL and a Stripe checkout
-// session's in the customer's browser, so fetching those gates nothing;
-// GitHub repositories are often public, and Shopify or HubSpot ids are
+// account's owner know: host and the path before the id. Only ids that no
+// page, link or receipt shows are listed: an Airtable base id is in the
+// links of its shared views and forms, a Stripe checkout session's in the
+// paying customer's browser, so fetching those stops nobody; GitHub
+// repositories are often public, and Shopify, HubSpot or Baserow ids are
 // numbers one can try in turn.
 type secretIDFetch struct {
-	host, before, what string
+	host, before string
 }
 
 var secretIDFetches = []secretIDFetch{
 	// The payloads of an Airtable webhook, or the webhook itself: its id
 	// (ach…) is returned only to whoever created it, and sent in Airtable's
 	// ping.
-	{"api.airtable.com", "/webhooks/", "an Airtable webhook's payloads"},
+	{"api.airtable.com", "/webhooks/"},
 	// A Stripe event (evt_…), sent to the endpoint and listed only in the
 	// account's dashboard and API.
-	{"api.stripe.com", "/v1/events/", "a Stripe event"},
+	{"api.stripe.com", "/v1/events/"},
 }
 
-// fetchGate reports whether n is a FetchGate of webhook t's runs: an HTTP
-// Request at version 3 or later (V3 throws on a status of 400 or more
-// unless told never to) that sends the owner's credential to one of
-// secretIDFetches with the id taken from t's request body (directly, or
-// through the nodes that pass the request on as it came), and lets no
-// failure through (onError, continueOnFail, options.response.response
-// .neverError). alwaysOutputData changes nothing here: it applies to a
-// node that succeeds with no items, not to one that throws.
-func (g *Graph) fetchGate(t, n *n8nschema.Node, carriers []string) (FetchGate, bool) {
+// fetchGate reports whether node n of a webhook's runs is a fetch that a
+// stranger's request does not pass: an HTTP Request at version 3 or later
+// (V3 throws on a status of 400 or more unless told never to) that sends
+// the owner's credential to one of secretIDFetches with the id taken from
+// the request body (readsRequest; carriers are the webhook and the nodes
+// that pass its items on as they came), and lets no failure through
+// (onError, continueOnFail, options.response.response.neverError).
+// alwaysOutputData changes nothing here: it applies to a node that
+// succeeds with no items, not to one that throws.
+func (g *Graph) fetchGate(n *n8nschema.Node, carriers []string) bool {
 	if n.Disabled || n.Type != n8nschema.TypeHTTPRequest || n.TypeVersion < 3 || n.ContinuesOnFail() {
-		return FetchGate{}, false
+		return false
 	}
 	p := n.Params()
 	if p.Get("options.response.response.neverError").True() || !sendsOwnersCredential(n) {
-		return FetchGate{}, false
+		return false
 	}
 	url := strings.TrimSpace(p.Get("url").Str())
 	if !strings.HasPrefix(url, "=") {
-		return FetchGate{}, false // a literal URL carries no id of the caller's
+		return false // a literal URL carries no id of the caller's
 	}
 	url = url[1:]
 	host := strings.ToLower(hostOf(url))
@@ -80,10 +107,10 @@ func (g *Graph) fetchGate(t, n *n8nschema.Node, carriers []string) (FetchGate, b
 		}
 		id, _, closed := strings.Cut(rest, "}}")
 		if closed && g.readsRequest(n, id+"}}", carriers) {
-			return FetchGate{Node: n, Service: f.what}, true
+			return true
 		}
 	}
-	return FetchGate{}, false
+	return false
 }
 
 // readsRequest reports whether expression x of node n reads the request
@@ -111,7 +138,9 @@ func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers []string) boo
 
 // sendsOwnersCredential reports whether an HTTP Request sends a stored
 // credential (authentication predefinedCredentialType or
-// genericCredentialType with one set) or an Authorization header.
+// genericCredentialType with one set) or an Authorization header of its
+// own: not one that passes on what an item holds (the caller's own key,
+// with which the caller's own id would be found).
 func sendsOwnersCredential(n *n8nschema.Node) bool {
 	switch n.Params().Get("authentication").Str() {
 	case "predefinedCredentialType", "genericCredentialType":
@@ -123,23 +152,40 @@ func sendsOwnersCredential(n *n8nschema.Node) bool {
 		return false
 	}
 	for _, h := range n.Params().Get("headerParameters.parameters").Elems() {
-		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), "authorization") && h.Get("value").Str() != "" {
+		v := h.Get("value").Str()
+		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), "authorization") && v != "" && !readsItems(v) {
 			return true
 		}
 	}
 	return false
 }
 
-// StrangerReach is what a run a stranger starts at trigger t reaches of
+// readsItems reports whether a parameter's expression reads the items of
+// the run (what a caller sent may be among them), not only the owner's
+// variables and environment.
+func readsItems(v string) bool {
+	if !strings.Contains(v, "{{") {
+		return false
+	}
+	for _, s := range []string{"$json", "$(", "$node", "$input", "$item", "$binary"} {
+		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// StrangerReach is what a run a stranger starts at webhook t reaches of
 // reach (RunReach of t) before it must stop: the nodes reached without
-// passing a FetchGate, and the gates met. With no gate it is reach itself.
-// A sibling branch that n8n would not start after the gate fails (v1
-// order) is still counted as reached.
-func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []FetchGate) {
+// passing a fetch by an id only the real sender knows (fetchGate), and
+// those fetches. With none it is reach itself. A sibling branch that n8n
+// would not start after the fetch fails (v1 order) is still counted as
+// reached.
+func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
 	if t.Type != n8nschema.TypeWebhook {
 		return reach, nil
 	}
-	var gates []FetchGate
+	var gates []*n8nschema.Node
 	gated := map[*n8nschema.Node]bool{}
 	var carriers []string
 	for _, n := range g.Nodes {
@@ -149,8 +195,8 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 		if carriers == nil {
 			carriers = bodyCarriers(g, t)
 		}
-		if gt, ok := g.fetchGate(t, n, carriers); ok {
-			gates = append(gates, gt)
+		if g.fetchGate(n, carriers) {
+			gates = append(gates, n)
 			gated[n] = true
 		}
 	}
