@@ -934,6 +934,14 @@ var prices = []Price{
 	{"deepseek-reasoner", "deepseek", 0.55, 2.19, 65536},
 	// xAI (docs.x.ai/docs/models)
 	{"grok-4", "xai", 3, 15, 128000},
+	// Grok 4 Fast and 4.1 Fast (reasoning and non-reasoning alike): $0.20
+	// in, $0.50 out per 1M, 2M context, 30,000 output tokens, as the
+	// providers list them (xAI's own page is not in the library:
+	// docs/n8n-facts.md#prices). Longer than "grok-4", so they win; xAI's
+	// API writes 4.1 "grok-4-1-fast", OpenRouter "x-ai/grok-4.1-fast".
+	{"grok-4-fast", "xai", 0.20, 0.50, 30000},
+	{"grok-4.1-fast", "xai", 0.20, 0.50, 30000},
+	{"grok-4-1-fast", "xai", 0.20, 0.50, 30000},
 	{"grok-3", "xai", 3, 15, 128000},
 	{"grok-2", "xai", 2, 10, 32768},
 	// Groq-hosted open models (groq.com/pricing)

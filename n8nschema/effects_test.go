@@ -175,6 +175,13 @@ func TestLookupPrice(t *testing.T) {
 		{"claude-sonnet-4-20250514", "claude-sonnet-4", true},
 		{"=gpt-4o", "gpt-4o", true},
 		{"llama3", "", false},
+		// Grok 4 Fast is its own row, not Grok 4's price.
+		{"grok-4-0709", "grok-4", true},
+		{"x-ai/grok-4-fast", "grok-4-fast", true},
+		{"grok-4-fast-non-reasoning", "grok-4-fast", true},
+		{"x-ai/grok-4.1-fast", "grok-4.1-fast", true},
+		{"grok-4-1-fast-reasoning", "grok-4-1-fast", true},
+		{"grok-code-fast-1", "", false},
 	}
 	for _, tt := range tests {
 		p, ok := LookupPrice(tt.model)
@@ -185,6 +192,10 @@ func TestLookupPrice(t *testing.T) {
 	p, _ := LookupPrice("gpt-4o")
 	if diff := cmp.Diff(Price{"gpt-4o", "openai", 2.50, 10, 16384}, p); diff != "" {
 		t.Errorf("gpt-4o price mismatch (-want +got):\n%s", diff)
+	}
+	p, _ = LookupPrice("x-ai/grok-4-fast")
+	if diff := cmp.Diff(Price{"grok-4-fast", "xai", 0.20, 0.50, 30000}, p); diff != "" {
+		t.Errorf("grok-4-fast price mismatch (-want +got):\n%s", diff)
 	}
 }
 

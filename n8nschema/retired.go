@@ -26,6 +26,17 @@ var (
 	groqDeprecations = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations, for free and developer-tier accounts"}
 	// The page's earlier sections date a shutdown for every account.
 	groqShutdowns = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations"}
+	// No Gemini API page read dates the Gemini 1.5 shutdown; Vertex AI's
+	// lifecycle page does, and the Gemini API's own deprecations page,
+	// which lists every stable model it serves, names none of them from
+	// its 2025-12 copies on. The source says both.
+	geminiV15 = retiredSource{"Google", "Vertex AI's date, cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions; " +
+		"the Gemini API's deprecations page lists no 1.5 model from 2025-12 on"}
+	geminiModelsPage = retiredSource{"Google", "Gemini API models page, ai.google.dev/models/gemini"}
+	// DeepSeek's "Your First API Call" page: the two names "will be
+	// deprecated on 2026/07/24 15:59 UTC"; its later copy lists the old
+	// names still accepted, and these are not among them.
+	deepseekNames = retiredSource{"DeepSeek", "DeepSeek API docs, api-docs.deepseek.com, \"Your First API Call\""}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -36,15 +47,13 @@ var (
 // the page does not list is not matched. Dates after RetiredAsOf are kept
 // so that the next check only moves RetiredAsOf. Left out for want of a
 // provider's dated page: Gemini's embedding-001 and embedding-gecko-001
-// (dated only in Google's e-mail to users), the Gemini 1.5 models
-// (Google's Gemini API deprecations and changelog pages read here, 2025-12
-// to 2026-11 copies, no longer list them; only Vertex AI's lifecycle page
-// dates them, and its dates are not the Gemini API's), the flash-lite twin
+// (dated only in Google's e-mail to users), the flash-lite twin
 // gemini-2.5-flash-lite-preview-09-2025 (no dated shutdown found), Gemini's
-// experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose dates
-// the pages moved and whose calls Google routes to a newer model.
+// experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose calls
+// the Gemini API routes from 2026-12-01 to a newer model billed at its
+// rate (docs/n8n-facts.md): they keep answering.
 var retiredModels = []struct {
-	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq"
+	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek"
 	date     string
 	src      retiredSource
 	ids      []string
@@ -117,6 +126,24 @@ var retiredModels = []struct {
 	{"google-gemini", "2026-03-09", geminiDeprecations, []string{"gemini-3-pro-preview"}},
 	{"google-gemini", "2026-05-25", geminiChangelog, []string{"gemini-3.1-flash-lite-preview"}},
 	{"google-gemini", "2026-06-01", geminiChangelog, []string{"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"}},
+	// Vertex AI dates gemini-1.5-pro-002 and gemini-1.5-flash-002 "September
+	// 24, 2025"; the Gemini API served the same family under these ids and
+	// aliases, and its pages no longer list any of them (geminiV15).
+	{"google-gemini", "2025-09-24", geminiV15, []string{"gemini-1.5-pro", "gemini-1.5-pro-001", "gemini-1.5-pro-002", "gemini-1.5-pro-latest",
+		"gemini-1.5-flash", "gemini-1.5-flash-001", "gemini-1.5-flash-002", "gemini-1.5-flash-latest",
+		"gemini-1.5-flash-8b", "gemini-1.5-flash-8b-001", "gemini-1.5-flash-8b-latest"}},
+	// The models page: "Gemini 1.0 Pro (Deprecated on 2/15/2025)", model
+	// code gemini-1.0-pro; "gemini-pro" is its alias (not gemini-pro-latest,
+	// which the changelog moved to Gemini 3 Pro on 2026-01-21).
+	{"google-gemini", "2025-02-15", geminiModelsPage, []string{"gemini-1.0-pro", "gemini-1.0-pro-001", "gemini-1.0-pro-latest", "gemini-pro"}},
+
+	// DeepSeek: "The model names deepseek-chat and deepseek-reasoner will be
+	// deprecated on 2026/07/24 15:59 UTC. For compatibility, they correspond
+	// to the non-thinking mode and thinking mode of deepseek-v4-flash". The
+	// later copy (after 2026-09-14) names deepseek-v4-flash as a legacy name
+	// still accepted, and not these. deepseek-chat is n8n's default for the
+	// DeepSeek chat model (zz_nodes_generated.go, lmChatDeepSeek v1).
+	{"deepseek", "2026-07-24", deepseekNames, []string{"deepseek-chat", "deepseek-reasoner"}},
 
 	// Groq, "August 16, 2026: llama-3.1-8b-instant and llama-3.3-70b-versatile".
 	{"groq", "2026-08-16", groqDeprecations, []string{"llama-3.1-8b-instant", "llama-3.3-70b-versatile"}},
@@ -145,7 +172,7 @@ var retiredModels = []struct {
 // RetiredModel is a model a provider shut down, as its page says.
 type RetiredModel struct {
 	Model    string // as the node sends it
-	Provider string // "OpenAI", "Anthropic", "Google"
+	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek"
 	Date     string // the day the provider's API stopped serving it
 	Source   string // the page the date was read from
 }
@@ -180,8 +207,9 @@ func LookupRetired(provider, model string) (RetiredModel, bool) {
 
 // providerNodes are the model nodes that call their provider's own API
 // with the provider's credential: the chat model sub-nodes and the app
-// nodes of OpenAI, Anthropic and the Gemini API (not Vertex AI, Azure
-// OpenAI or OpenRouter, whose schedules differ).
+// nodes of OpenAI, Anthropic and the Gemini API, the Groq and DeepSeek
+// chat models (not Vertex AI, Azure OpenAI or OpenRouter, whose schedules
+// differ).
 var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.lmChatOpenAi":       "openai",
 	"@n8n/n8n-nodes-langchain.lmOpenAi":           "openai",
@@ -192,6 +220,7 @@ var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": "google-gemini",
 	"@n8n/n8n-nodes-langchain.googleGemini":       "google-gemini",
 	"@n8n/n8n-nodes-langchain.lmChatGroq":         "groq",
+	"@n8n/n8n-nodes-langchain.lmChatDeepSeek":     "deepseek",
 }
 
 // embeddingNodes are the embeddings sub-nodes that call their provider's

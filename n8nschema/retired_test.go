@@ -28,8 +28,24 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","typeVersion":1,"parameters":{"modelName":"gemini-2.0-flash"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01 (Gemini API changelog`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.0-flash-exp"}}`, ``},
-		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash"}}`, ``}, // no dated Gemini API page
-		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``},                                      // n8n's default
+		// Gemini 1.5 at Vertex AI's date, and Gemini 1.0 Pro with its alias.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash"}}`, `"gemini-1.5-flash", which Google shut down on 2025-09-24 (Vertex AI's date`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-pro-latest"}}`, `shut down on 2025-09-24`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-1.5-flash-8b-001"}}`, `shut down on 2025-09-24`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-pro"}}`, `"gemini-pro", which Google shut down on 2025-02-15 (Gemini API models page`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-pro-latest"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","typeVersion":1,"parameters":{"modelName":"gemini-1.5-flash"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"google/gemini-1.5-flash"}}`, ``},
+		// Routed to a newer model from 2026-12-01: it keeps answering.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro"}}`, ``},
+		// DeepSeek's legacy names, n8n's default among them; the V4 names answer.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"options":{}}}`, `"deepseek-chat", which DeepSeek shut down on 2026-07-24 (DeepSeek API docs`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"model":"deepseek-reasoner"}}`, `"deepseek-reasoner", which DeepSeek shut down on 2026-07-24`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"model":"deepseek-v4-flash"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"model":"={{ $json.m }}"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"deepseek/deepseek-chat"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{}}`, ``}, // n8n's default
 		// The id Google serves for the September 2025 Flash preview, and the changelog's spelling.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-preview-09-2025"}}`, `"gemini-2.5-flash-preview-09-2025", which Google shut down on 2026-02-17`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-preview-09-25"}}`, `shut down on 2026-02-17`},
@@ -84,6 +100,9 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent","jsonBody":"{}","authentication":"predefinedCredentialType","nodeCredentialType":"googlePalmApi"}}`, `"gemini-2.0-flash", which Google shut down on 2026-06-01`},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent","jsonBody":"{}"}}`, ``},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4-0613\", \"messages\": []}","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"}}`, `"gpt-4-0613", which OpenAI shut down on 2026-10-23`},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-1.5-pro:generateContent","jsonBody":"{}","authentication":"predefinedCredentialType","nodeCredentialType":"googlePalmApi"}}`, `"gemini-1.5-pro", which Google shut down on 2025-09-24`},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.deepseek.com/chat/completions","jsonBody":"{\"model\": \"deepseek-chat\", \"messages\": []}","authentication":"predefinedCredentialType","nodeCredentialType":"deepSeekApi"}}`, `"deepseek-chat", which DeepSeek shut down on 2026-07-24`},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.deepseek.com/chat/completions","jsonBody":"{\"model\": \"deepseek-v4-flash\", \"messages\": []}","authentication":"predefinedCredentialType","nodeCredentialType":"deepSeekApi"}}`, ``},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://openrouter.ai/api/v1/chat/completions","jsonBody":"{\"model\": \"google/gemini-2.0-flash-001\"}"}}`, ``},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://openrouter.ai/api/v1/chat/completions","jsonBody":"{\"model\": \"gpt-4\"}"}}`, ``},
 	} {

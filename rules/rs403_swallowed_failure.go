@@ -52,7 +52,9 @@ chat (a receipt forwarded to the reviewers, a generated report) is the work itse
 placeholder host such as YOUR_PROJECT.supabase.co, as RS402 reads it) fails on every run and is a template's
 blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
-nothing when it fails; neither is reported. An agent or chain answers for its model: its onError decides where a
+nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table) fails on
+every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
+reported. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
 a node with no successor ends the run as a success.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
@@ -64,19 +66,28 @@ a node with no successor ends the run as a success.`,
 		g := pass.Set.Graph(pass.Workflow)
 		seen := map[*n8nschema.Node]bool{}
 		var errRead map[string]bool
-		for _, op := range liveOps(pass) {
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			n := op.Node
+			// A model call its provider refuses on every run (a shut-down
+			// model) is not Live, yet it runs and fails every time:
+			// continuing hands on an error item on every run, and RS010
+			// leaves a node that continues to this rule.
+			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && retiredModel(n)
+			if !op.Live && !refused {
+				continue
+			}
 			// A POST to a read endpoint (".../query", ".../search") is not
 			// a write whose failure misleads anyone.
 			write := op.Consequence != analyze.NoEffect
-			if !write && !op.Paid || analyze.CannotCall(op) {
+			paid := op.Paid || refused
+			if !write && !paid || analyze.CannotCall(op) {
 				continue // a call to a placeholder host fails every run: nothing passes for a result
 			}
 			if g.IsSubNode(n) {
 				// A sub-node's failure is its root's: an agent or chain
 				// whose model call fails fails as a whole, and its onError
 				// decides where the failure goes.
-				if !op.Paid {
+				if !paid {
 					continue
 				}
 				r := g.Root(n)
@@ -120,11 +131,16 @@ a node with no successor ends the run as a success.`,
 				}
 			}
 			what := "write"
-			if op.Paid {
+			if paid {
 				what = "paid call"
 			}
 			msg := fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
 				n.Name, how, what)
+			if !op.Paid && paid {
+				m, _ := n8nschema.RetiredModelCall(op.Node)
+				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: its model call fails on every run (%q, which %s shut down on %s), and the error item looks like success to the rest of the workflow",
+					n.Name, how, m.Model, m.Provider, m.Date)
+			}
 			if !flowsOn(g, n) {
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing comes after it: a failed %s ends the run as a success", n.Name, how, what)
 			}
@@ -950,4 +966,10 @@ func passesOnly(g *analyze.Graph, n, m *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// retiredModel reports a node that calls a model its provider shut down.
+func retiredModel(n *n8nschema.Node) bool {
+	_, ok := n8nschema.RetiredModelCall(n)
+	return ok
 }
