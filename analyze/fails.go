@@ -303,6 +303,9 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 		return "", false
 	}
 	if p, ok := nd.Param("promptType"); ok && (p.Kind() != n8nschema.String || p.IsExpr() || p.Str() != "auto") {
+		if p.Kind() == n8nschema.String && !p.IsExpr() && p.Str() == "define" {
+			return g.webhookPrompt(i)
+		}
 		return "", false
 	}
 	memo := map[int]bool{}

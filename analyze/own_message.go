@@ -154,3 +154,93 @@ func ownMessage(g *Graph, n *n8nschema.Node) bool {
 	e := ConsequenceIn(g, n)
 	return e.Message && e.Consequence == Nuisance
 }
+
+// ReportsItself reports a trigger on a clock whose runs report their own
+// failure to the owner: every run ends in a message to a fixed recipient
+// (EndsInOwnMessage), and no call among callers that is not such a
+// message can fail after one has gone out. The owner expects the message
+// at each tick, and the one that does not come is a dead-man's switch that
+// reaches a person: nothing is left silent. A call can fail after a
+// message when it lies past the message, or on a branch of its own beside
+// one: n8n runs the branches a node's output fans out to one after the
+// other (executionOrder v1 each to its end, workflow-execute.ts), so an
+// earlier branch's message comes even when a later branch fails.
+func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool {
+	if !OnClock(t) || !EndsInOwnMessage(g, t) {
+		return false
+	}
+	isMsg := func(n *n8nschema.Node) bool { return ownMessage(g, n) || toolMessagesOwner(g, n) }
+	var calls, msgs, after []*n8nschema.Node
+	for _, c := range callers {
+		if g.IsSubNode(c) {
+			c = g.Root(c)
+		}
+		if c != nil && !isMsg(c) {
+			calls = append(calls, c)
+		}
+	}
+	reach := g.walk(false, []*n8nschema.Node{t})
+	for n := range reach {
+		if isMsg(n) {
+			msgs = append(msgs, n)
+			for _, e := range g.OutOfType(n, ConnMain) {
+				after = append(after, e.To)
+			}
+		}
+	}
+	past := g.walk(false, after)
+	for _, c := range calls {
+		if past[c] {
+			return false // a call after a message has gone out
+		}
+	}
+	for x := range reach {
+		fan := map[int][]*n8nschema.Node{}
+		for _, e := range g.OutOfType(x, ConnMain) {
+			if !e.Error {
+				fan[e.Output] = append(fan[e.Output], e.To)
+			}
+		}
+		for _, to := range fan {
+			if len(to) > 1 && messageBesideCall(g, to, calls, isMsg) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// messageBesideCall reports whether one of the branches that start at
+// the nodes of to sends a message of its own while another makes a call
+// of calls the first does not. A message both branches lead to (through
+// a Merge, which waits for both) comes after the calls of each.
+func messageBesideCall(g *Graph, to, calls []*n8nschema.Node, isMsg func(*n8nschema.Node) bool) bool {
+	branches := make([]map[*n8nschema.Node]bool, len(to))
+	for i, n := range to {
+		branches[i] = g.walk(false, []*n8nschema.Node{n})
+	}
+	for i, b := range branches {
+		for j, o := range branches {
+			if j == i || !sendsApart(b, o, isMsg) {
+				continue
+			}
+			for _, c := range calls {
+				if o[c] && !b[c] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sendsApart reports whether branch b reaches a message that branch o
+// does not.
+func sendsApart(b, o map[*n8nschema.Node]bool, isMsg func(*n8nschema.Node) bool) bool {
+	for n := range b {
+		if !o[n] && isMsg(n) {
+			return true
+		}
+	}
+	return false
+}

@@ -47,6 +47,9 @@ func endsWithJob(g *Graph, l *Loop) bool {
 	}
 	var exits []string
 	for _, n := range l.Nodes {
+		if keepsPendingOnly(n) && leadsOnWithin(g, n, in) {
+			return true // only jobs at work go round
+		}
 		if n.Disabled || !n8nschema.IsBranch(n.Type) {
 			continue
 		}
@@ -196,6 +199,12 @@ func filterOutcome(f n8nschema.Value) outcome {
 	if len(cs) == 0 {
 		return outcome{}
 	}
+	if len(cs) == 1 {
+		c := cs[0]
+		if oc, ok := pendingOutcome(c.Get("leftValue").Str(), c.Get("rightValue"), c.Get("operator.type").Str(), c.Get("operator.operation").Str()); ok {
+			return oc
+		}
+	}
 	or := f.Get("combinator").Str() == "or"
 	var conds []literalTest
 	for _, c := range cs {
@@ -207,6 +216,20 @@ func filterOutcome(f n8nschema.Value) outcome {
 // v1Outcome reads If v1's conditions (conditions.string and .number,
 // combineOperation all or any; nodes-base/nodes/If/V1).
 func v1Outcome(p n8nschema.Value) outcome {
+	var all []n8nschema.Value
+	for _, k := range []string{"conditions.string", "conditions.number", "conditions.boolean"} {
+		all = append(all, p.Get(k).Elems()...)
+	}
+	if len(all) == 1 {
+		c := all[0]
+		op := c.Get("operation").Str()
+		if op == "" {
+			op = "equal"
+		}
+		if oc, ok := pendingOutcome(c.Get("value1").Str(), c.Get("value2"), "", op); ok {
+			return oc
+		}
+	}
 	var conds []literalTest
 	for _, k := range []string{"conditions.string", "conditions.number"} {
 		for _, c := range p.Get(k).Elems() {
@@ -349,6 +372,9 @@ func statusBelow(n *n8nschema.Node) (int, bool) {
 	if !strings.Contains(left, "{{") || !statusRE.MatchString(left) || right.IsExpr() {
 		return 0, false
 	}
+	if countShapeRE.MatchString(left) || strings.ContainsAny(left, `'"`) {
+		return 0, false // a count of items or a test of a literal, not a status number
+	}
 	if _, ok := right.Num(); !ok {
 		return 0, false
 	}
@@ -359,4 +385,15 @@ func statusBelow(n *n8nschema.Node) (int, bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// leadsOnWithin reports whether a main output of n leads to a node of the
+// loop (in).
+func leadsOnWithin(g *Graph, n *n8nschema.Node, in map[*n8nschema.Node]bool) bool {
+	for _, e := range g.OutOfType(n, ConnMain) {
+		if in[e.To] && !e.Error {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -97,6 +98,12 @@ reaches:
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
+  and one whose defined prompt is only {{ $json.X }}, fed straight by a Webhook (through If, Switch, Filter or
+  No Operation nodes at most), when X is not a key of a Webhook's item (headers, params, query, body,
+  webhookUrl, executionMode; its options change what body holds, never those keys:
+  packages/nodes-base/nodes/Webhook/Webhook.node.ts): the prompt is undefined and the node throws the same error
+  before any model call; text around the field makes the prompt a string, and an Edit Fields or Code node in
+  between makes items of its own shape, which is not judged;
 - an AI Agent (Tools or Conversational) whose memory (Simple Memory v1.2 and later, Postgres, MongoDB, Redis,
   Xata, Zep or Motorhead chat memory) is left on the default Session ID, "Connected Chat Trigger Node": the
   memory reads the sessionId field of the agent's item, failing that the sessionId of the workflow's Chat
@@ -362,6 +369,9 @@ it once the package is installed.`,
 			switch {
 			case strings.Contains(why, "A Chat Model sub-node must be connected"):
 				d.Fix = fmt.Sprintf("Connect an enabled chat model sub-node to %q, or remove the node if it is unfinished", n.Name)
+			case webhookFieldRE.MatchString(why):
+				field := webhookFieldRE.FindStringSubmatch(why)[1]
+				d.Fix = fmt.Sprintf("Read the request's field where the Webhook puts it: set the prompt of %q to {{ $json.body.%s }}", n.Name, field)
 			case strings.Contains(why, "No prompt specified"):
 				fix := fmt.Sprintf("Set the prompt of %q to Define below (promptType \"define\") with the text it should read from the items it is fed", n.Name)
 				if d.Fix != "" {
@@ -786,3 +796,7 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 		return
 	}
 }
+
+// webhookFieldRE finds the field a prompt reads from a Webhook item's top
+// level (analyze's webhookPrompt).
+var webhookFieldRE = regexp.MustCompile(`the Webhook items it is fed have no top-level (\S+) \(`)

@@ -24,7 +24,12 @@ is, and so is a form that answers on submission. A clock trigger whose stored ru
 no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
 list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
-nothing else is a note: the owner expects the message and notices the one that does not come. An agent's tool
+nothing else is not reported: the owner expects the message at each tick, and the one that does not come is a
+dead-man's switch that reaches a person. That holds when a failed call stops every message; where a message
+goes out before a call that may still fail (a call past it, or on a branch of its own beside it, which n8n runs
+after the message's branch; a Merge both lead to waits for both), a failed run still sends that message, and
+the finding is a note. A form or webhook run that mails a fixed address stays reported: its owner expects no
+message at any given time. An agent's tool
 that sends to a fixed recipient (a Gmail tool whose sendTo is a literal address) ends the run in that message
 as a node of the main flow would; a Code node's output is judged by its own top-level return, not by the returns
 of the helper functions it defines (n8n runs the code as the body of one async function,
@@ -129,6 +134,9 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if len(calls) == 0 || analyze.LeavesNothing(reach) {
 				continue // no call, or nothing a failed run would lose
 			}
+			if analyze.ReportsItself(g, t, callNodes(calls)) {
+				continue // the message the owner expects at each tick is the signal
+			}
 			person := analyze.ConversesIn(g, t) && analyze.RepliesToSender(g, t)
 			if trigger != nil && person {
 				continue
@@ -158,9 +166,10 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 		} else if byPerson {
 			d.Severity = analyze.Note
 		} else if analyze.OnClock(trigger) && analyze.EndsInOwnMessage(g, trigger) {
-			// The owner expects the message at each tick and misses it.
+			// A message goes out before a later call: a run that fails
+			// still delivers it.
 			d.Severity = analyze.Note
-			d.Message += " (every run ends in a message to a fixed recipient: the one that does not come is the signal)"
+			d.Message += " (every run ends in messages to a fixed recipient, but one goes out before a call that may still fail, so a failed run still sends it)"
 		} else if analyze.RunStateOf(w) != analyze.RunShown {
 			d.Severity = analyze.Note
 			d.Message += " (the export does not show the workflow active: its triggers fire only once it is published)"
@@ -236,4 +245,13 @@ func answersFailure(n *n8nschema.Node) bool {
 		return true
 	}
 	return false
+}
+
+// callNodes returns the nodes of calls.
+func callNodes(calls []*analyze.Operation) []*n8nschema.Node {
+	out := make([]*n8nschema.Node, len(calls))
+	for i, c := range calls {
+		out[i] = c.Node
+	}
+	return out
 }
