@@ -243,8 +243,9 @@ does not match the node's authentication, which RS007 reports.
 
 A node that fails for a defect of its own behind one that fails first on every run (a retired model behind a
 URL n8n uses as written, Airtable v1 nodes after the first) is reported too, at the severity of the runs that
-would reach it (a note when the node in front fails for the same reason, said in the same words: the owner
-who reads that finding knows the fix), and the finding names the node in front: n8n's error names only the first, and once the owner
+would reach it (a note when another finding of the workflow gives the same reason in the same words, a node
+that runs or the first one behind: the owner who reads that finding knows the fix), and the finding names
+the node in front: n8n's error names only the first, and once the owner
 fixes it, this node fails every run in its place (docs/precision.md, part CQ). Only the failing nodes are
 passed (their regular outputs followed); any other dead output (a Stop and Error, a test that reads only
 literals, an empty output) still ends the walk, and a node that would run on the failing node's output but
@@ -315,6 +316,7 @@ it once the package is installed.`,
 		var live, byMachine map[*n8nschema.Node]bool
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine map[*n8nschema.Node]*n8nschema.Node
+		var said map[string]*n8nschema.Node // causes given, by a live node or the first node behind
 		// The walks after failing nodes share one budget, so that many
 		// failing nodes before one long tail stay linear.
 		budget := 4 * (len(g.Nodes) + len(g.Edges))
@@ -479,16 +481,22 @@ it once the package is installed.`,
 			}
 			sameCause := false
 			if first != nil {
-				// The same cause as the node in front (Airtable v1 after
-				// Airtable v1): the owner who reads that finding knows the
-				// fix, so this one is said as a note.
-				fw, _ := g.FailsWhy(first)
-				sameCause = quotedRE.ReplaceAllString(fw, `""`) == quotedRE.ReplaceAllString(why, `""`)
-				if sameCause {
-					d.Message += fmt.Sprintf(" (behind %q, which fails first for the same reason: fixing that one alone leaves the run failing here)", first.Name)
-				} else {
-					d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here)", first.Name)
+				// A cause another finding of the workflow already gives
+				// (Airtable v1 after Airtable v1): the owner who reads that
+				// one knows the fix, so this one is said as a note.
+				if said == nil {
+					said = saidCauses(g, live)
 				}
+				cause := quotedRE.ReplaceAllString(why, `""`)
+				other, seen := said[cause]
+				d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
+				if seen && other != n {
+					sameCause = true
+					d.Message += fmt.Sprintf("; the same reason as %q", other.Name)
+				} else {
+					said[cause] = n
+				}
+				d.Message += ")"
 			}
 			if sameCause {
 				d.Severity = analyze.Note
@@ -537,6 +545,23 @@ it once the package is installed.`,
 			}
 		}
 	},
+}
+
+// saidCauses maps the reason of each live failing node of g (quoted names
+// and values blanked) to the first such node in file order.
+func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8nschema.Node {
+	said := map[string]*n8nschema.Node{}
+	for _, n := range g.Nodes {
+		if !live[n] || n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
+			continue
+		}
+		if why, ok := g.FailsWhy(n); ok {
+			if c := quotedRE.ReplaceAllString(why, `""`); said[c] == nil {
+				said[c] = n
+			}
+		}
+	}
+	return said
 }
 
 // quotedRE is a quoted name or value in a reason: two reasons that differ
