@@ -197,10 +197,10 @@ func (g *Graph) failStops() {
 			if !ok || e.Type != ConnMain || at == f || !runsBefore(true, outs[f].To, f, e.To, at) {
 				continue
 			}
-			if g.cut == nil {
-				g.cut = map[*Edge]bool{}
+			if g.failCut == nil {
+				g.failCut = map[*Edge]*n8nschema.Node{}
 			}
-			g.cut[e] = true
+			g.failCut[e] = outs[f].To
 		}
 	}
 }

@@ -84,3 +84,34 @@ func TestFailStops(t *testing.T) {
 		}
 	}
 }
+
+// TestBehindFrom: past a node that fails on every item (and past the
+// siblings v1 runs after it) the walk goes on, naming that node; a Stop
+// and Error still ends it, and what LiveFrom reaches is not behind.
+func TestBehindFrom(t *testing.T) {
+	js := `{"name":"w","settings":{"executionOrder":"v1"},"nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{},"position":[0,0]},
+	  {"name":"Refused","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"gpt-4","prompt":"=x {{ $json.a }}","options":{"maxTokens":10}},"position":[200,0]},
+	  {"name":"After","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[400,0]},
+	  {"name":"Sibling","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[300,0]},
+	  {"name":"Live","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[100,-200]},
+	  {"name":"Stop","type":"n8n-nodes-base.stopAndError","typeVersion":1,"parameters":{"errorMessage":"no"},"position":[500,0]},
+	  {"name":"Past stop","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[600,0]}],
+	 "connections":{
+	  "Start":{"main":[[{"node":"Refused","type":"main","index":0},{"node":"Sibling","type":"main","index":0},{"node":"Live","type":"main","index":0}]]},
+	  "Refused":{"main":[[{"node":"After","type":"main","index":0}]]},
+	  "After":{"main":[[{"node":"Stop","type":"main","index":0}]]},
+	  "Stop":{"main":[[{"node":"Past stop","type":"main","index":0}]]}}}`
+	s := buildJSON(t, js)
+	g := s.Graph(s.Workflows[0])
+	behind := BehindFrom(g, g.Node("Start"))
+	for name, want := range map[string]string{"After": "Refused", "Sibling": "Refused", "Stop": "Refused", "Live": "", "Past stop": "", "Refused": ""} {
+		got := ""
+		if b := behind[g.Node(name)]; b != nil {
+			got = b.Name
+		}
+		if got != want {
+			t.Errorf("%s: behind %q, want %q", name, got, want)
+		}
+	}
+}

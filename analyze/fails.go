@@ -755,6 +755,51 @@ func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 	return g.walkFrom(false, true, known)
 }
 
+// BehindFrom returns the nodes that runs started at starts would reach if
+// no node failed on every item, but that LiveFrom does not reach, each with
+// the node that fails first before it (on the nearest path). Such a node's
+// own defect is unseen while that node fails, and fails every run once it
+// is fixed. Every other dead output (a Stop and Error, a gate decided by
+// literals, an empty output, a done output that never fires) still ends the
+// walk: what it cuts off is not behind a failure.
+func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
+	live := LiveFrom(g, starts...)
+	if g.fails == nil {
+		return nil
+	}
+	behind := map[*n8nschema.Node]*n8nschema.Node{}
+	var queue []*n8nschema.Node
+	for _, n := range g.Nodes { // file order: deterministic
+		if live[n] {
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		blocker := behind[u]
+		if i, ok := g.index(u); ok && blocker == nil && g.fails[i] {
+			blocker = u
+		}
+		for _, e := range g.Out(u) {
+			v := e.To
+			if e.Type != ConnMain || live[v] || behind[v] != nil || g.deadBesidesFailing(e) {
+				continue
+			}
+			b := blocker
+			if b == nil {
+				b = g.failCut[e] // a sibling v1 runs after a failing one
+			}
+			if b == nil {
+				continue
+			}
+			behind[v] = b
+			queue = append(queue, v)
+		}
+	}
+	return behind
+}
+
 // RunReach is what runs started at starts reach before they must fail:
 // LiveFrom, with the sub-nodes of the roots it reaches (not those of a
 // root that fails before it calls them, failsFirst), less the nodes that
@@ -828,4 +873,22 @@ func placeholderName(s string) bool {
 		}
 	}
 	return true
+}
+
+// DoesNoWork reports a node that runs on every item but never does its
+// work, and why: a declarative node at a resource or operation its
+// description lacks sends only a bare request to its service's base URL
+// (n8nschema.Refusal.Bare, n8n-core routing-node.js runNode). It does
+// not fail as such (what the service answers decides), so no rule reads
+// it as a stop.
+func (g *Graph) DoesNoWork(n *n8nschema.Node) (string, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return "", false
+	}
+	r, ok := g.refused(i)
+	if !ok || !r.Bare || r.Fails {
+		return "", false
+	}
+	return r.Why, true
 }

@@ -152,6 +152,9 @@ type Graph struct {
 	// cut marks the edges whose items never arrive because a node that
 	// runs before their target ends the execution first (aborting).
 	cut map[*Edge]bool
+	// failCut: under v1, an edge to a sibling that runs after a child
+	// failing on every item (failStops), with that child.
+	failCut map[*Edge]*n8nschema.Node
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string
@@ -1601,7 +1604,7 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.failCut[e] != nil || g.noSess[e] {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
@@ -1611,6 +1614,28 @@ func (g *Graph) dead(e *Edge) bool {
 		return false
 	}
 	if g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
+		return true
+	}
+	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
+}
+
+// deadBesidesFailing is dead for every reason but the one that the node
+// fails on every item (fails): the edges BehindFrom follows past a failure.
+func (g *Graph) deadBesidesFailing(e *Edge) bool {
+	if e.Type != ConnMain {
+		return false
+	}
+	i := int(e.from)
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
+		return true
+	}
+	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
+		return true
+	}
+	if e.Error {
+		return false
+	}
+	if g.empty != nil && g.empty[i] {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

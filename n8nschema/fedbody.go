@@ -25,11 +25,20 @@ var fedPathPartRE = lazyregexp.New(`[A-Za-z_$][\w$]*|'[^']*'|"[^"]*"`)
 // fedBody returns the object literal that the body expression expr of
 // HTTP node n sends, read from the node that builds it, and false when
 // that is not one literal it can read.
-func fedBody(n *Node, expr string) (string, bool) {
+//
+// The field may also hold the literal as JSON text, JSON.stringify({…})
+// written in place or held by a const the code declares once: raw is
+// true for a raw body, which n8n sends as the text it is given, so there
+// the JSON text must come from exactly one JSON.stringify (in the field,
+// or in the body's expression); a JSON body parses text it is given
+// (HttpRequestV3.node.js jsonBody), so there it may come from the field
+// but not from both (text of text is a string, not the object).
+func fedBody(n *Node, expr string, raw bool) (string, bool) {
 	m := fedBodyRefRE.FindStringSubmatch(strings.TrimSpace(expr))
 	if m == nil || n.wf == nil || strings.Contains(expr, "JSON.stringify(") != (m[5] == ")") {
 		return "", false
 	}
+	exprText := m[5] == ")"
 	var path []string
 	for _, p := range fedPathPartRE.FindAllString(m[4], -1) {
 		path = append(path, strings.Trim(p, `'"`))
@@ -43,13 +52,18 @@ func fedBody(n *Node, expr string) (string, bool) {
 	if from == nil || from.Disabled {
 		return "", false
 	}
+	var body string
+	var text, ok bool
 	switch {
 	case from.Type == TypeCode && (paramStr(from, "language") == "" || paramStr(from, "language") == "javaScript"):
-		return codeBody(paramStr(from, "jsCode"), path)
+		body, text, ok = codeBody(paramStr(from, "jsCode"), path)
 	case from.Type == TypeSet && from.TypeVersion >= 3:
-		return setBody(from, path)
+		body, ok = setBody(from, path)
 	}
-	return "", false
+	if !ok || exprText && text || raw && !exprText && !text {
+		return "", false
+	}
+	return body, true
 }
 
 // itemSource is the node whose items reach n unchanged: its only main
@@ -101,8 +115,11 @@ func contains(s []string, x string) bool {
 // in the return, or in a const, let or var the return names that nothing
 // assigns to afterwards. n8n makes a returned object without a json key
 // the item's json (n8n-core normalize-items.js normalizeItems).
-func codeBody(code string, path []string) (string, bool) {
-	found, count := "", 0
+//
+// text is true when the field holds the literal as JSON text
+// (JSON.stringify of it, stringified).
+func codeBody(code string, path []string) (body string, text, ok bool) {
+	found, count, asText := "", 0, false
 	for _, at := range TopLevelReturns(code) {
 		var ok bool
 		v := strings.TrimLeft(code[at:], " \t\r\n")
@@ -110,35 +127,35 @@ func codeBody(code string, path []string) (string, bool) {
 			continue
 		}
 		if v, ok = returnedValue(v); !ok {
-			return "", false
+			return "", false, false
 		}
 		if strings.HasPrefix(v, "[") {
 			inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v[1:len(v)-1]), ","))
 			if inner == "" || valueEnd(inner, 0) != len(inner) {
-				return "", false // several items, or none it can read
+				return "", false, false // several items, or none it can read
 			}
 			v = inner
 		}
 		item, ok := objectValue(code, v)
 		if !ok {
-			return "", false
+			return "", false, false
 		}
 		if j, ok, clean := litMember(item, "json"); clean && ok {
 			if item, ok = objectValue(code, j); !ok {
-				return "", false
+				return "", false, false
 			}
 		} else if !clean {
-			return "", false
+			return "", false, false
 		}
-		body, has, ok := fieldAt(code, item, path)
+		body, has, text, ok := fieldAt(code, item, path)
 		if !ok {
-			return "", false
+			return "", false, false
 		}
 		if has {
-			found, count = body, count+1
+			found, count, asText = body, count+1, text
 		}
 	}
-	return found, count == 1
+	return found, asText, count == 1
 }
 
 // returnedValue cuts what a return statement returns: a bracketed array
@@ -164,21 +181,64 @@ func returnedValue(v string) (string, bool) {
 }
 
 // fieldAt follows path down an object literal; has is false when the
-// literal has no such field (and no spread that might add it).
-func fieldAt(code, lit string, path []string) (body string, has, ok bool) {
-	for _, k := range path {
+// literal has no such field (and no spread that might add it). The last
+// field may hold the literal as JSON text (stringified, text true).
+func fieldAt(code, lit string, path []string) (body string, has, text, ok bool) {
+	for i, k := range path {
 		v, has, clean := litMember(lit, k)
 		if !clean {
-			return "", false, false
+			return "", false, false, false
 		}
 		if !has {
-			return "", false, true
+			return "", false, false, true
 		}
-		if lit, ok = objectValue(code, v); !ok {
-			return "", false, false
+		if lit, ok = objectValue(code, v); ok {
+			continue
+		}
+		if i < len(path)-1 || code == "" {
+			return "", false, false, false
+		}
+		if lit, ok = stringified(code, v); !ok {
+			return "", false, false, false
+		}
+		return lit, true, true, true
+	}
+	return lit, true, false, true
+}
+
+// jsonStringifyRE is a call of JSON.stringify, up to its open parenthesis.
+var jsonStringifyRE = lazyregexp.New(`^JSON\.stringify\s*\(`)
+
+// stringified is the object literal a value turns into JSON text:
+// JSON.stringify(lit) or JSON.stringify(name), written there or held by a
+// const, let or var declared once and never assigned to afterwards. A
+// replacer other than null (which may drop or change keys) is refused; an
+// indent changes only blanks.
+func stringified(code, v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	if jsIdentRE.MatchString(v) {
+		d, ok := declaredValue(code, v)
+		if !ok {
+			return "", false
+		}
+		v = d
+	}
+	m := jsonStringifyRE.FindStringIndex(v)
+	if m == nil || closeOf(v, m[1]-1) != len(v) {
+		return "", false
+	}
+	args := v[m[1] : len(v)-1]
+	end := valueEnd(args, 0)
+	if end < 0 {
+		return "", false
+	}
+	if end < len(args) {
+		rest := strings.TrimSpace(args[end+1:])
+		if r, _, _ := strings.Cut(rest, ","); strings.TrimSpace(r) != "null" {
+			return "", false
 		}
 	}
-	return lit, true, true
+	return objectValue(code, args[:end])
 }
 
 // setBody reads field path of what a Set node (v3 and later) outputs: the
@@ -192,7 +252,7 @@ func setBody(n *Node, path []string) (string, bool) {
 		if !ok || len(path) == 0 && (n.TypeVersion < 3.3 || truthy(n, "includeOtherFields")) {
 			return "", false
 		}
-		body, has, ok := fieldAt("", lit, path)
+		body, has, _, ok := fieldAt("", lit, path)
 		return body, ok && has
 	}
 	if len(path) != 1 {
@@ -258,17 +318,38 @@ var jsIdentRE = lazyregexp.New(`^[A-Za-z_$][\w$]*$`)
 // refuses it when the code assigns to the name or into it later
 // (name = …, name.max_tokens = …, name["x"] += …, Object.assign(name, …)).
 func declaredObject(code, name string) (string, bool) {
+	v, ok := declaredValue(code, name)
+	if !ok || !strings.HasPrefix(v, "{") || closeOf(v, 0) != len(v) {
+		return "", false
+	}
+	return v, true
+}
+
+// declaredValue is the value text of `const|let|var name = …`, declared
+// once, up to the statement's end, refused when the code assigns to the
+// name or into it later.
+func declaredValue(code, name string) (string, bool) {
 	q := regexp.QuoteMeta(name)
 	decls := regexp.MustCompile(`\b(?:const|let|var)\s+`+q+`\s*=\s*`).FindAllStringIndex(code, -1)
 	if len(decls) != 1 {
 		return "", false
 	}
 	start := decls[0][1]
-	if start >= len(code) || code[start] != '{' {
+	if start >= len(code) {
 		return "", false
 	}
-	end := closeOf(code, start)
-	if end < 0 {
+	// A bracket or a call ends the value where it closes: the statement
+	// needs no ';' before the next line.
+	var end int
+	switch m := jsonStringifyRE.FindStringIndex(code[start:]); {
+	case code[start] == '{':
+		end = closeOf(code, start)
+	case m != nil:
+		end = closeOf(code, start+m[1]-1)
+	default:
+		end = valueEnd(code, start)
+	}
+	if end <= start {
 		return "", false
 	}
 	if regexp.MustCompile(`Object\.assign\(\s*` + q + `\b`).MatchString(code) {
@@ -279,7 +360,7 @@ func declaredObject(code, name string) (string, bool) {
 			return "", false
 		}
 	}
-	return code[start:end], true
+	return strings.TrimSpace(code[start:end]), true
 }
 
 // litMember returns the value text of key in an object literal (the last

@@ -39,6 +39,14 @@ func TestFedBody(t *testing.T) {
 		{"return items;", "={{ JSON.stringify($json.body) }}", want{"", 0, false, true}},
 		{"return [{ json: { body: { model: 'gpt-4o' } } }].concat(more);", "={{ JSON.stringify($json.body) }}", want{"", 0, false, true}},
 		{"return [{ json: { body: { model: 'gpt-4o' } } }];", "={{ JSON.stringify($json.body) + '' }}", want{"", 0, false, true}},
+		// the field holds the literal as JSON text (issue 28, part CQ)
+		{"return { requestBody: JSON.stringify({ model: 'deepseek-chat', temperature: 0.3, max_tokens: 400, messages }) };", "={{ $json.requestBody }}", want{"deepseek-chat", 400, true, false}},
+		{"const body = { model: 'gpt-4o', messages: [] }\nreturn [{ json: { requestBody: JSON.stringify(body, null, 2) } }];", "={{ $json.requestBody }}", want{"gpt-4o", 0, false, false}},
+		{"const requestBody = JSON.stringify({ model: 'gpt-4o', max_tokens: 50 })\nreturn [{ json: { requestBody } }];", "={{ $json.requestBody }}", want{"gpt-4o", 50, true, false}},
+		// text made text again, a replacer, a literal changed later: not read
+		{"return { requestBody: JSON.stringify({ model: 'gpt-4o' }) };", "={{ JSON.stringify($json.requestBody) }}", want{"", 0, false, true}},
+		{"return { requestBody: JSON.stringify({ model: 'gpt-4o' }, keep) };", "={{ $json.requestBody }}", want{"", 0, false, true}},
+		{"const body = { model: 'gpt-4o' };\nbody.max_tokens = 9;\nreturn { requestBody: JSON.stringify(body) };", "={{ $json.requestBody }}", want{"", 0, false, true}},
 	} {
 		src := `{"nodes":[` +
 			`{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"position":[0,0],"parameters":{"jsCode":` + strconv.Quote(c.code) + `}},` +
@@ -72,6 +80,15 @@ func TestFedBodyFixtures(t *testing.T) {
 			"Ask with a data cap": {"", false, true},
 			"Ask per row":         {"", false, true},
 		},
+		"../rules/testdata/RS302/http_body_a_code_node_stringifies_capped.json": {
+			"Vision LLM":   {"gpt-4o-mini", true, false},
+			"Ask DeepSeek": {"deepseek-chat", true, false},
+		},
+		"../rules/testdata/RS302/http_body_a_code_node_stringifies_uncapped.json": {
+			"Vision LLM":   {"gpt-4o-mini", false, false},
+			"Ask DeepSeek": {"deepseek-chat", false, false},
+			"Ask Twice":    {"", false, true},
+		},
 		"../rules/testdata/RS302/http_body_a_set_node_builds_uncapped.json": {
 			"Ask OpenAI":        {"gpt-4o-mini", false, false},
 			"Ask OpenAI capped": {"gpt-4o-mini", true, false},
@@ -101,7 +118,8 @@ func FuzzFedBody(f *testing.F) {
 		if key == "" {
 			path = nil
 		}
-		if lit, ok := codeBody(code, path); ok {
+		stringified(code, key)
+		if lit, _, ok := codeBody(code, path); ok {
 			readFedBody(lit, "")
 		}
 		if lit, ok := setObject(code); ok {

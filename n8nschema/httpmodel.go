@@ -107,10 +107,17 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 	raw, _ := n.Param("jsonBody")
 	whole := wholeExpr(raw.Str()) && len(n.Params().Get("bodyParameters.parameters").Elems()) == 0
 	c.CapAtRunTime = !c.Capped && (bodyCapExprRE.MatchString(body) || c.Model == "" && whole)
+	// A raw body (v3 and later) is sent as the text it holds
+	// (HttpRequestV3.node.js, contentType "raw"): one expression reading
+	// JSON text a node before builds is read as a JSON body is.
+	expr, rawBody := paramStr(n, "jsonBody"), false
+	if rb, _ := n.Param("body"); !whole && n.TypeVersion >= 3 && paramStr(n, "contentType") == "raw" && c.Model == "" && wholeExpr(rb.Str()) {
+		expr, rawBody, whole = paramStr(n, "body"), true, true
+	}
 	if whole && !c.Capped {
 		// The body a node before builds, when it is a literal that node
 		// writes: its cap, or its model and no cap, is known.
-		if lit, ok := fedBody(n, paramStr(n, "jsonBody")); ok {
+		if lit, ok := fedBody(n, expr, rawBody); ok {
 			if model, max, capped, decided := readFedBody(lit, c.Model); decided {
 				c.Model, c.MaxTokens, c.Capped, c.CapAtRunTime, c.FedBody = model, max, capped, false, lit
 			} else {

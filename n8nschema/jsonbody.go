@@ -26,7 +26,7 @@ func brokenJSONBody(n *Node) (Refusal, bool) {
 		return Refusal{}, false
 	}
 	if n.TypeVersion < 3 {
-		return brokenJSONParameters(n)
+		return brokenJSONParameters(n, "")
 	}
 	if v, ok := n.Param("sendBody"); !ok || v.Kind() != Bool || !v.True() {
 		return Refusal{}, false
@@ -83,18 +83,22 @@ var jsonParameters = []struct{ param, display string }{
 // is on (V1 L461-468, L512-519). Each text is judged as brokenTemplate
 // judges a v3 body; a whole-value expression may yield an object and is
 // not judged.
-func brokenJSONParameters(n *Node) (Refusal, bool) {
+//
+// method, when not "", is judged in place of the stored requestMethod.
+func brokenJSONParameters(n *Node, method string) (Refusal, bool) {
 	if v, ok := n.Param("jsonParameters"); !ok || v.Kind() != Bool || !v.True() {
 		return Refusal{}, false
 	}
 	if v, ok := n.Param("options.bodyContentType"); ok && (v.Kind() != String || v.IsExpr() || v.Str() == "raw") {
 		return Refusal{}, false
 	}
-	method := "GET"
-	if v, ok := n.Param("requestMethod"); ok {
-		method = ""
-		if v.Kind() == String && !v.IsExpr() {
-			method = v.Str()
+	if method == "" {
+		method = "GET"
+		if v, ok := n.Param("requestMethod"); ok {
+			method = ""
+			if v.Kind() == String && !v.IsExpr() {
+				method = v.Str()
+			}
 		}
 	}
 	body := method == "PATCH" || method == "POST" || method == "PUT" || method == "DELETE"
@@ -250,5 +254,39 @@ func balanced(code string) bool {
 // parse on every item (brokenJSONBody).
 func BrokenJSONBody(n *Node) bool {
 	_, ok := brokenJSONBody(n)
+	return ok
+}
+
+// IgnoredMethod reports an HTTP Request v1 or v2 that stores "method"
+// (the name v3 and later read) and no "requestMethod", and the method it
+// stores. v1 and v2 read only requestMethod, whose default is GET
+// (HttpRequest/V1/HttpRequestV1.node.js L124-156, V2 alike), and n8n drops
+// a parameter a node does not define, and one its display options hide
+// at GET, the JSON body among them, when it builds the workflow
+// (n8n-workflow workflow.js L86, node-helpers.js getNodeParameters
+// L655-667): the node sends a GET with no body.
+func IgnoredMethod(n *Node) (string, bool) {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || n.TypeVersion >= 3 {
+		return "", false
+	}
+	if _, ok := n.Param("requestMethod"); ok {
+		return "", false
+	}
+	v, ok := n.Param("method")
+	if !ok || v.Kind() != String || v.IsExpr() || v.Str() == "" || strings.EqualFold(v.Str(), "GET") {
+		return "", false
+	}
+	return strings.ToUpper(v.Str()), true
+}
+
+// BrokenJSONBodyAt reports an HTTP Request v1 or v2 whose JSON parameters
+// would fail as not JSON, before any request, once it sends with method
+// (see brokenJSONParameters): the cause n8n meets first after its
+// Request Method is set.
+func BrokenJSONBodyAt(n *Node, method string) bool {
+	if n.Type != TypeHTTPRequest || n.TypeVersion >= 3 || method == "" {
+		return false
+	}
+	_, ok := brokenJSONParameters(n, method)
 	return ok
 }

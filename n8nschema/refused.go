@@ -21,6 +21,10 @@ type Refusal struct {
 	NoCall bool
 	// NoItems: the node returns no items, so nothing after it runs.
 	NoItems bool
+	// Bare: a declarative node that finds no routing for its resource or
+	// operation sends only a bare request to its service's base URL and
+	// passes the answer on: none of its work is ever done.
+	Bare bool
 }
 
 // NoBilledCall reports an app or model node that n8n runs without making
@@ -341,7 +345,13 @@ func noBranchRefusal(typ string, d NodeVersion, resource bool) Refusal {
 		return Refusal{Fails: true, NoCall: true}
 	}
 	if d.Declarative() {
-		return Refusal{Why: ": a declarative node finds no routing for it, so n8n sends only a bare request to the service's base URL, which does none of the node's work and bills nothing", NoCall: true}
+		why := ": a declarative node finds no routing for it, so n8n sends only a bare request to the service's base URL, which does none of the node's work and bills nothing"
+		if typ == openAiLegacy {
+			// requestDefaults.ignoreHttpStatusErrors: OpenAI's refusal of
+			// a GET to its base URL is the item passed on.
+			why += ", and the node passes OpenAI's answer to it on as its item (it ignores HTTP error statuses), so the nodes after it run on no model answer: a field they read from it is empty, not an error"
+		}
+		return Refusal{Why: why, NoCall: true, Bare: true}
 	}
 	v := d.Version
 	b := branchUnread

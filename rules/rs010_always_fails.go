@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -39,6 +40,13 @@ reaches:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
   for it and returns no item or an empty one (Notion v2, Slack v1, Spreadsheet File v2) does not fail, and is left out;
+  a declarative node (the legacy OpenAI node among them) at a resource or operation its description lacks
+  (resource "openai", operation "chatCompletion") finds no routing for it and sends only a bare request to its
+  service's base URL (packages/core/src/execution-engine/routing-node.ts runNode), which does none of its work:
+  it is reported as a node that does none of its work on any run, since what the service answers, not the
+  node, decides whether it fails (the legacy OpenAI node ignores HTTP error statuses and passes the answer on,
+  and a field the nodes after it read from that answer is empty, not an error: n8n's expression engines swallow
+  a TypeError, @n8n/expression-runtime isolated-vm-bridge.ts);
 - an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
   on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
   please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
@@ -57,7 +65,9 @@ reaches:
   parameters alike, each unless empty, and throws "The data in "Body Parameters" is no valid JSON"
   (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts); the body counts
   only at PATCH, POST, PUT or DELETE (the method defaults to GET, and n8n drops a parameter it does not show)
-  and not with Body Content Type "RAW/Custom" or binary data;
+  and not with Body Content Type "RAW/Custom" or binary data. A v1 or v2 node that stores "method" (v3's name)
+  and no "requestMethod" sends GET with no body: whatever the finding, it says so, and its fix sets the Request
+  Method first, then the body, which n8n parses before it sends anything;
 - an HTTP Request with no credential that sends, in its list of headers or query parameters, an API key
   (Authorization, x-api-key, api_key, ...) whose value holds {{ }} but does not start with "=" ("Bearer
   {{ $env.API_KEY }}"): n8n evaluates only a string that starts with "="
@@ -234,9 +244,19 @@ to build the workflow as for a type it does not ship. The instance may set NODES
 an export does not show, so the finding is a note at the first such node, and the rest of the workflow is
 judged as if it loads; with --n8n-version 1.x it is not reported. Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
-workflow handles it), nodes no enabled trigger reaches (a node after one that always fails is not reported
-again), sub-nodes, an archived workflow, and a credential that does not match the node's authentication,
-which RS007 reports.
+workflow handles it), nodes no enabled trigger reaches, sub-nodes, an archived workflow, and a credential that
+does not match the node's authentication, which RS007 reports.
+
+A node that fails for a defect of its own behind one that fails first on every run (a retired model behind a
+URL n8n uses as written, Airtable v1 nodes after the first) is reported too, at the severity of the runs that
+would reach it (a note when another finding of the workflow gives the same reason in the same words, a node
+that runs or the first one behind: the owner who reads that finding knows the fix), and the finding names
+the node in front: n8n's error names only the first, and once the owner
+fixes it, this node fails every run in its place (docs/precision.md, part CQ). Only the failing nodes are
+passed (their regular outputs followed); any other dead output (a Stop and Error, a test that reads only
+literals, an empty output) still ends the walk, and a node that would run on the failing node's output but
+has no defect of its own is not reported. The rules that count what a run reaches (the spend rules,
+RS402) still stop at the first failure.
 
 A workflow that holds a node whose type n8n's own packages (n8n-nodes-base, @n8n/n8n-nodes-langchain) do
 not ship fails as a whole: a name no release had ("n8n-nodes-base.httpTrigger", "n8n-nodes-base.database"), a
@@ -300,6 +320,9 @@ it once the package is installed.`,
 			return
 		}
 		var live, byMachine map[*n8nschema.Node]bool
+		// behind: nodes an earlier failing node keeps runs from, with it.
+		var behind, behindMachine map[*n8nschema.Node]*n8nschema.Node
+		var said map[string]*n8nschema.Node // causes given, by a live node or the first node behind
 		// The walks after failing nodes share one budget, so that many
 		// failing nodes before one long tail stay linear.
 		budget := 4 * (len(g.Nodes) + len(g.Edges))
@@ -308,6 +331,22 @@ it once the package is installed.`,
 				continue
 			}
 			why, ok := g.FailsWhy(n)
+			if w, bare := g.DoesNoWork(n); !ok && bare {
+				if live == nil {
+					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+				}
+				if live[n] {
+					reportNoWork(pass, g, n, w, nil, byMachine[n], idle)
+					continue
+				}
+				if behind == nil {
+					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
+				}
+				if first := behind[n]; first != nil {
+					reportNoWork(pass, g, n, w, first, behindMachine[n] != nil, idle)
+				}
+				continue
+			}
 			if !ok {
 				// The walks are made for the first node that needs them:
 				// most nodes fail on no input.
@@ -327,8 +366,16 @@ it once the package is installed.`,
 			if live == nil {
 				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 			}
+			var first *n8nschema.Node // fails before n on every path to it
 			if !live[n] {
-				continue
+				// A defect of its own, unseen while an earlier node fails:
+				// once that one is fixed, this one fails every run.
+				if behind == nil {
+					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
+				}
+				if first = behind[n]; first == nil {
+					continue
+				}
 			}
 			d := analyze.Diagnostic{Node: n}
 			if m, model, ok := retiredModelOf(g, n); ok {
@@ -346,6 +393,9 @@ it once the package is installed.`,
 					why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering on %s)", who, c, m.Model, m.Date)
 					d.Fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(d.Fix[:1])+d.Fix[1:])
 				}
+			}
+			if m, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
+				why += fmt.Sprintf(" (it stores \"method\": %q, which HTTP Request v%s does not read: it sends GET, Request Method's default, with no body)", m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
 			}
 			names, cut := neverRunAfter(g, n, live, &budget)
 			after := "the execution stops there"
@@ -414,6 +464,18 @@ it once the package is installed.`,
 				}
 				d.Fix = fix
 			}
+			if m, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
+				// What n8n meets first is the GET it sends (said in the
+				// message); the stored method's body comes next, then the rest.
+				fix := fmt.Sprintf("Set Request Method of %q to %s (v%s reads requestMethod, not method)", n.Name, m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
+				if n8nschema.BrokenJSONBodyAt(n, m) {
+					fix += ", and write its JSON parameters as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), or n8n fails it with \"is no valid JSON\" before any request"
+				}
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
+			}
 			switch {
 			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
 				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
@@ -426,7 +488,29 @@ it once the package is installed.`,
 			case ok:
 				d.Fix = fmt.Sprintf("Set the Respond parameter of %q to Using 'Respond to Webhook' Node, or remove the Respond to Webhook node after it", n.Name)
 			}
-			if !byMachine[n] {
+			sameCause := false
+			if first != nil {
+				// A cause another finding of the workflow already gives
+				// (Airtable v1 after Airtable v1): the owner who reads that
+				// one knows the fix, so this one is said as a note.
+				if said == nil {
+					said = saidCauses(g, live)
+				}
+				cause := quotedRE.ReplaceAllString(why, `""`)
+				other, seen := said[cause]
+				d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
+				if seen && other != n {
+					sameCause = true
+					d.Message += fmt.Sprintf("; the same reason as %q", other.Name)
+				} else {
+					said[cause] = n
+				}
+				d.Message += ")"
+			}
+			if sameCause {
+				d.Severity = analyze.Note
+			}
+			if !byMachine[n] && (first == nil || behindMachine[n] == nil) {
 				d.Severity = analyze.Note
 				if idle != nil {
 					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
@@ -470,6 +554,51 @@ it once the package is installed.`,
 			}
 		}
 	},
+}
+
+// saidCauses maps the reason of each live failing node of g (quoted names
+// and values blanked) to the first such node in file order.
+func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8nschema.Node {
+	said := map[string]*n8nschema.Node{}
+	for _, n := range g.Nodes {
+		if !live[n] || n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
+			continue
+		}
+		if why, ok := g.FailsWhy(n); ok {
+			if c := quotedRE.ReplaceAllString(why, `""`); said[c] == nil {
+				said[c] = n
+			}
+		}
+	}
+	return said
+}
+
+// quotedRE is a quoted name or value in a reason: two reasons that differ
+// only there are the same cause.
+var quotedRE = regexp.MustCompile(`"[^"]*"`)
+
+// reportNoWork reports a node that runs but never does its work
+// (analyze.Graph.DoesNoWork): every run goes on without it, on an answer
+// that is not the node's result. A note when only a manual run reaches it.
+func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why string, first *n8nschema.Node, machine bool, idle *n8nschema.Node) {
+	d := analyze.Diagnostic{Node: n}
+	d.Message = fmt.Sprintf("node %q does none of its work on any run that reaches it: %s", n.Name, why)
+	if first != nil {
+		d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves this node doing nothing)", first.Name)
+	}
+	d.Fix = fmt.Sprintf("Set the resource and operation of %q to ones the node offers (open it in the editor and choose them again), or replace it with the node of its current version", n.Name)
+	if !machine {
+		d.Severity = analyze.Note
+		if idle != nil {
+			d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
+		} else {
+			d.Message += " (" + byHandWhy(g, n) + ")"
+		}
+	}
+	if pass.Workflow.ParametersLost {
+		d.Severity = analyze.Note
+	}
+	pass.Report(d)
 }
 
 // reportDecidedGate reports an If or Filter whose test reads literals

@@ -39,7 +39,8 @@ Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its 
 max_completion_tokens, maxOutputTokens) in the body, an expression there counting as a cap; a body that is one expression reading the item
 ("{{ JSON.stringify($json.body) }}") is built by a node before it: when that node is a Code node whose return, or an
 Edit Fields (Set) node that sets the field, writes the body as an object literal, the literal's cap, or its model and
-no cap, is read as if written in the request; otherwise (a spread, a computed key, a later assignment, a model or cap
+no cap, is read as if written in the request; so is a Code node's field holding JSON.stringify of such a literal, read
+by a JSON body or sent as a raw one (Body Content Type "Raw", one expression reading it); otherwise (a spread, a computed key, a later assignment, a model or cap
 from the data) its cap, like a max-tokens expression's, is decided at run time. Anthropic's Messages API refuses a request with no max_tokens (it is a required body
 parameter), so an HTTP Request there whose body has none bills nothing: it is no uncapped call. A cap at or above the model's ceiling bounds nothing and
 counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
