@@ -211,10 +211,21 @@ func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
 
 // jsonWriter writes parts of one indented document and keeps the first error.
 type jsonWriter struct {
-	w    *bufio.Writer
-	encs [2]jsonEncoder // one a core (array)
-	err  error
+	w     *bufio.Writer
+	encs  [2]jsonEncoder // one a core (array)
+	slots [window]struct {
+		out  []byte
+		ends [chunk]int // where each element ends in out
+		done bool
+	}
+	err error
 }
+
+// The arrays are encoded chunk by chunk, a window of chunks at a time.
+const (
+	chunk  = 8 // elements
+	window = 8 // chunks in flight: 64 elements, as the batches of the render before held
+)
 
 // jsonEncoder encodes values one after another into out, with what
 // Redact made of the texts it met.
@@ -336,16 +347,8 @@ func (j *jsonWriter) array(n int, elem func(i int, red memo) any) {
 		return
 	}
 	j.WriteString("[\n")
-	const (
-		chunk  = 8 // elements
-		window = 8 // chunks in flight: 64 elements, as the batches held
-	)
 	var (
-		slots [window]struct {
-			out  []byte
-			ends [chunk]int // where each element ends in out
-			done bool
-		}
+		slots   = &j.slots
 		chunks  = (n + chunk - 1) / chunk
 		next    atomic.Int64
 		mu      sync.Mutex
