@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -101,6 +102,28 @@ func TestArrayPanicDoesNotHang(t *testing.T) {
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("panic at %d: the array never returned", at)
+		}
+	}
+}
+
+// failAfter fails every write once n bytes are written.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.n -= len(p); f.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// TestArrayWriteErrorStops: a write that fails stops both cores and is the
+// error the render keeps, wherever in the array it happens.
+func TestArrayWriteErrorStops(t *testing.T) {
+	for _, after := range []int{0, 100, 5000, 50000} {
+		jw := &jsonWriter{w: bufio.NewWriterSize(&failAfter{n: after}, 16), encs: [2]jsonEncoder{{red: memo{}}, {red: memo{}}}}
+		jw.array(2000, func(i int, _ memo) any { return map[string]int{"i": i} })
+		if jw.err == nil || jw.err.Error() != "disk full" {
+			t.Errorf("failing after %d bytes: error %v, want disk full", after, jw.err)
 		}
 	}
 }
