@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/pool"
@@ -209,10 +211,21 @@ func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
 
 // jsonWriter writes parts of one indented document and keeps the first error.
 type jsonWriter struct {
-	w    *bufio.Writer
-	encs [2]jsonEncoder // one a core (array)
-	err  error
+	w     *bufio.Writer
+	encs  [2]jsonEncoder // one a core (array)
+	slots [window]struct {
+		out  []byte
+		ends [chunk]int // where each element ends in out
+		done bool
+	}
+	err error
 }
+
+// The arrays are encoded chunk by chunk, a window of chunks at a time.
+const (
+	chunk  = 8 // elements
+	window = 8 // chunks in flight: 64 elements, as the batches of the render before held
+)
 
 // jsonEncoder encodes values one after another into out, with what
 // Redact made of the texts it met.
@@ -220,7 +233,6 @@ type jsonEncoder struct {
 	buf bytes.Buffer
 	out []byte
 	red memo
-	err error
 }
 
 func (j *jsonWriter) WriteString(s string) {
@@ -322,57 +334,88 @@ var jsonStructural = [256]bool{',': true, ':': true, '{': true, '}': true, '[': 
 
 // array writes a member array of the top-level object: [] when empty, else
 // one element per line at depth 2. The render runs after the audit, with a
-// core otherwise idle: each batch of elements is made and encoded half on
-// each core (elem gets the encoder's memo), then written in order, so a
-// batch is all the report holds in memory.
+// core otherwise idle: two workers (the caller one of them) each take the
+// next chunk of elements and make and encode it (elem gets the worker's
+// memo); whichever finishes the chunk next in the document writes it and
+// the finished chunks after it. A chunk waits for a free slot of the
+// window, so the chunks in flight are all the report holds in memory. The
+// workers run through the whole array: woken for each batch of 64, as the
+// render was, the second core did little (docs/performance.md, perf10a).
 func (j *jsonWriter) array(n int, elem func(i int, red memo) any) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
 	}
 	j.WriteString("[\n")
-	const batch = 64
-	var ends [batch]int // where each element of the batch ends in its encoder's out
-	for lo := 0; lo < n && j.err == nil; lo += batch {
-		hi := min(n, lo+batch)
-		mid := (lo + hi + 1) / 2
-		pool.Each(2, func(w int) {
-			e, from, to := &j.encs[w], lo, mid
-			if w == 1 {
-				from, to = mid, hi
-			}
-			e.out = e.out[:0]
-			for i := from; i < to && e.err == nil; i++ {
-				e.err = e.encode(elem(i, e.red), "    ")
-				ends[i-lo] = len(e.out)
-			}
-		})
-		for w := range j.encs {
-			if j.err == nil {
-				j.err = j.encs[w].err
-			}
+	var (
+		slots   = &j.slots
+		chunks  = (n + chunk - 1) / chunk
+		next    atomic.Int64
+		mu      sync.Mutex
+		ready   = sync.NewCond(&mu) // a chunk was written, or a worker failed
+		written int                 // chunks written, in order
+		failed  bool                // a worker panicked: the other stops
+	)
+	// free waits until chunk c's slot is free: false when the render stops.
+	free := func(c int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for written <= c-window && !failed && j.err == nil {
+			ready.Wait()
 		}
-		start := 0
-		for i := lo; i < hi; i++ {
-			if i == mid {
-				start = 0
+		return !failed && j.err == nil
+	}
+	// finish marks chunk c encoded and writes what is now next in order.
+	finish := func(c int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if j.err == nil {
+			j.err = err
+		}
+		slots[c%window].done = true
+		for ; written < chunks && slots[written%window].done; written++ {
+			s := &slots[written%window]
+			s.done = false
+			start := 0
+			for k, end := range s.ends[:min(chunk, n-written*chunk)] {
+				j.WriteString("    ")
+				if j.err == nil {
+					_, j.err = j.w.Write(s.out[start:end])
+				}
+				start = end
+				if written*chunk+k < n-1 {
+					j.WriteString(",\n")
+				} else {
+					j.WriteString("\n")
+				}
 			}
-			e := &j.encs[0]
-			if i >= mid {
-				e = &j.encs[1]
-			}
-			j.WriteString("    ")
-			if j.err == nil {
-				_, j.err = j.w.Write(e.out[start:ends[i-lo]])
-			}
-			start = ends[i-lo]
-			if i < n-1 {
-				j.WriteString(",\n")
-			} else {
-				j.WriteString("\n")
-			}
+			ready.Broadcast()
 		}
 	}
+	pool.Each(2, func(w int) {
+		e := &j.encs[w]
+		ok := false
+		defer func() {
+			if !ok { // a panic: the other worker must not wait for this one's chunk
+				mu.Lock()
+				failed = true
+				ready.Broadcast()
+				mu.Unlock()
+			}
+		}()
+		for c := int(next.Add(1) - 1); c < chunks && free(c); c = int(next.Add(1) - 1) {
+			s := &slots[c%window]
+			var err error
+			e.out = s.out[:0]
+			for k, i := 0, c*chunk; i < min(n, (c+1)*chunk) && err == nil; k, i = k+1, i+1 {
+				err = e.encode(elem(i, e.red), "    ")
+				s.ends[k] = len(e.out)
+			}
+			s.out = e.out
+			finish(c, err)
+		}
+		ok = true
+	})
 	j.WriteString("  ]")
 }
 
