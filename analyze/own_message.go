@@ -180,6 +180,9 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 		}
 	}
 	reach := g.walk(false, []*n8nschema.Node{t})
+	if len(reach) > maxDigestNodes {
+		return false // the branch walks below would grow with the square of the run
+	}
 	for n := range reach {
 		if isMsg(n) {
 			msgs = append(msgs, n)
@@ -209,6 +212,11 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 	}
 	return true
 }
+
+// maxDigestNodes bounds the runs ReportsItself reads: it walks each branch
+// of each fan-out, which is linear only while a run is small, and a digest
+// is (a read or two, a model, a message); a larger run keeps its note.
+const maxDigestNodes = 64
 
 // messageBesideCall reports whether one of the branches that start at
 // the nodes of to sends a message of its own while another makes a call
