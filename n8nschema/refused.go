@@ -349,7 +349,7 @@ func noBranchRefusal(typ string, d NodeVersion, resource bool) Refusal {
 		if typ == openAiLegacy {
 			// requestDefaults.ignoreHttpStatusErrors: OpenAI's refusal of
 			// a GET to its base URL is the item passed on.
-			why += ", and the node passes OpenAI's answer to it on as its item (it ignores HTTP error statuses), so the nodes after it run on no model answer: a field they read from it is empty, not an error"
+			why += ", and the node passes OpenAI's answer to it on as its item (it ignores HTTP error statuses), so the nodes after it run on no model answer: a field an expression reads from it is empty, while code that reads it (json.choices[0]) throws"
 		}
 		return Refusal{Why: why, NoCall: true, Bare: true}
 	}

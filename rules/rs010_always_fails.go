@@ -45,8 +45,9 @@ reaches:
   service's base URL (packages/core/src/execution-engine/routing-node.ts runNode), which does none of its work:
   it is reported as a node that does none of its work on any run, since what the service answers, not the
   node, decides whether it fails (the legacy OpenAI node ignores HTTP error statuses and passes the answer on,
-  and a field the nodes after it read from that answer is empty, not an error: n8n's expression engines swallow
-  a TypeError, @n8n/expression-runtime isolated-vm-bridge.ts);
+  and a field an expression after it reads from that answer is empty, not an error, since n8n's expression
+  engines swallow a TypeError, @n8n/expression-runtime isolated-vm-bridge.ts, while a Code or Function node that
+  reads it throws);
 - an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
   on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
   please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
