@@ -253,7 +253,8 @@ URL n8n uses as written, Airtable v1 nodes after the first) is reported too, at 
 would reach it (a note when another finding of the workflow gives the same reason in the same words, a node
 that runs or the first one behind: the owner who reads that finding knows the fix), and the finding names
 the node in front: n8n's error names only the first, and once the owner
-fixes it, this node fails every run in its place (docs/precision.md, part CQ). Only the failing nodes are
+fixes it, this node fails every run in its place (docs/precision.md, part CQ). A node whose shut-down model is
+the model node the one in front fails on is left out: that node's one fix mends both. Only the failing nodes are
 passed (their regular outputs followed); any other dead output (a Stop and Error, a test that reads only
 literals, an empty output) still ends the walk, and a node that would run on the failing node's output but
 has no defect of its own is not reported. The rules that count what a run reaches (the spend rules,
@@ -376,6 +377,13 @@ it once the package is installed.`,
 				}
 				if first = behind[n]; first == nil {
 					continue
+				}
+				// A model node both share: its one fix mends both, and
+				// the first one's finding names it.
+				if _, model, ok := retiredModelOf(g, n); ok && model != n {
+					if _, fm, fok := retiredModelOf(g, first); fok && fm == model {
+						continue
+					}
 				}
 			}
 			d := analyze.Diagnostic{Node: n}
