@@ -31,6 +31,16 @@ func TestWriteOp(t *testing.T) {
 		{"http expression braces", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"={{ 'patch' }}"}}`, true, "PATCH", ConfHigh},
 		{"http v1 requestMethod", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":1,"parameters":{"requestMethod":"POST"}}`, true, "POST", ConfHigh},
 		{"http tool", `{"name":"a","type":"n8n-nodes-base.httpRequestTool","parameters":{"method":"DELETE"}}`, true, "DELETE", ConfHigh},
+		// v1 and v2 read requestMethod, v3 on and the LangChain tool read method;
+		// n8n drops the other name, so it sends the default GET.
+		{"http v1 stores v3's method", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":1,"parameters":{"method":"POST"}}`, false, "GET", ConfHigh},
+		{"http v2 stores v3's method", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":2,"parameters":{"method":"PUT","url":"https://x"}}`, false, "GET", ConfHigh},
+		{"http v2 requestMethod over method", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":2,"parameters":{"method":"GET","requestMethod":"DELETE"}}`, true, "DELETE", ConfHigh},
+		{"http v4 stores v1's requestMethod", `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"requestMethod":"POST"}}`, false, "GET", ConfHigh},
+		{"http no typeVersion runs the default 4.5", `{"name":"a","type":"n8n-nodes-base.httpRequest","parameters":{"method":"POST"}}`, true, "POST", ConfHigh},
+		{"http tool v4 reads method", `{"name":"a","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"parameters":{"method":"PATCH"}}`, true, "PATCH", ConfHigh},
+		{"langchain http tool v1.1 reads method", `{"name":"a","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","typeVersion":1.1,"parameters":{"method":"POST"}}`, true, "POST", ConfHigh},
+		{"langchain http tool v1 ignores requestMethod", `{"name":"a","type":"@n8n/n8n-nodes-langchain.toolHttpRequest","typeVersion":1,"parameters":{"requestMethod":"POST"}}`, false, "GET", ConfHigh},
 		{"slack default post", `{"name":"a","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{"text":"hi"}}`, true, "message.post", ConfMedium},
 		{"slack search", `{"name":"a","type":"n8n-nodes-base.slack","parameters":{"operation":"search"}}`, false, "message.search", ConfHigh},
 		{"slack tool update", `{"name":"a","type":"n8n-nodes-base.slackTool","parameters":{"operation":"update"}}`, true, "message.update", ConfHigh},

@@ -226,6 +226,25 @@ func ComputeOnlyCall(n *Node) bool {
 	return true
 }
 
+// modelAPIOnly reports an HTTP Request whose every URL is a model API's
+// generation or compute endpoint, whatever method it sends: a v1 node
+// that stores "method" sends a GET there (IgnoredMethod), which the
+// provider refuses as it does a POST when no key comes with it.
+func modelAPIOnly(n *Node) bool {
+	urls, ok := literalURLs(paramStr(n, "url"))
+	if !ok {
+		return false
+	}
+	for _, u := range urls {
+		if _, _, ok := modelEndpoint(u); !ok {
+			if _, _, ok := endpointIn(computeEndpoints, u); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // formParam is the literal value of body parameter name, "" when absent.
 func formParam(n *Node, name string) string {
 	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {

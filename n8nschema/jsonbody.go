@@ -266,7 +266,7 @@ func BrokenJSONBody(n *Node) bool {
 // (n8n-workflow workflow.js L86, node-helpers.js getNodeParameters
 // L655-667): the node sends a GET with no body.
 func IgnoredMethod(n *Node) (string, bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || n.TypeVersion >= 3 {
+	if !readsRequestMethod(n) {
 		return "", false
 	}
 	if _, ok := n.Param("requestMethod"); ok {

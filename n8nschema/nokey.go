@@ -20,7 +20,12 @@ import "strings"
 // hold one, and a URL that names one, leave the node unjudged, whether or
 // not the node sends them.
 func noKey(n *Node) (Refusal, bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || !ComputeOnlyCall(n) {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
+		return Refusal{}, false
+	}
+	// A v1 node storing v3's "method" sends a GET to the same endpoint,
+	// refused alike (RS010 says it sends GET).
+	if _, ignored := IgnoredMethod(n); !ComputeOnlyCall(n) && !(ignored && modelAPIOnly(n)) {
 		return Refusal{}, false
 	}
 	auth := `its authentication is "none", the default`
