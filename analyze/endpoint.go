@@ -169,12 +169,10 @@ func queryBody(n *n8nschema.Node) bool {
 			fields = append(fields, field{e.Get("name").Str(), raw})
 		}
 	}
-	if x := strings.TrimSpace(p.Get("jsonBody").Str()); x != "" {
+	body := strings.TrimSpace(p.Get("jsonBody").Str())
+	if x := body; x != "" {
 		if len(x) > maxQueryBody {
 			return false
-		}
-		if sqlWriteRE.MatchString(x) || mutationRE.MatchString(x) {
-			return false // a query that writes, wherever the body holds it
 		}
 		if t, ok := strings.CutPrefix(x, "="); ok {
 			x = blankExprs(t)
@@ -206,7 +204,9 @@ func queryBody(n *n8nschema.Node) bool {
 			return false
 		}
 	}
-	return query
+	// A query that writes, wherever the body holds it, is none: looked
+	// for last, as most bodies are no search.
+	return query && !sqlWriteRE.MatchString(body) && !mutationRE.MatchString(body)
 }
 
 // blankExprs replaces each {{ … }} of an expression's text (from "{{" to
