@@ -446,26 +446,29 @@ func jsonRPCMethod(n *n8nschema.Node) (string, bool) {
 // splitWords splits a name into lower-case words at case changes and
 // non-letters: "problem.get" → problem get, "getRecords" → get records.
 func splitWords(s string) []string {
+	// A word is a run of s: one capital or none, then small letters.
 	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			words = append(words, strings.ToLower(s[start:end]))
 		}
+		start = -1
 	}
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			flush()
-			cur = append(cur, r)
-		case r >= 'a' && r <= 'z':
-			cur = append(cur, r)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			flush(i)
+			start = i
+		case c >= 'a' && c <= 'z':
+			if start < 0 {
+				start = i
+			}
 		default:
-			flush()
+			flush(i)
 		}
 	}
-	flush()
+	flush(len(s))
 	return words
 }
 
