@@ -169,12 +169,10 @@ func queryBody(n *n8nschema.Node) bool {
 			fields = append(fields, field{e.Get("name").Str(), raw})
 		}
 	}
-	if x := strings.TrimSpace(p.Get("jsonBody").Str()); x != "" {
+	body := strings.TrimSpace(p.Get("jsonBody").Str())
+	if x := body; x != "" {
 		if len(x) > maxQueryBody {
 			return false
-		}
-		if sqlWriteRE.MatchString(x) || mutationRE.MatchString(x) {
-			return false // a query that writes, wherever the body holds it
 		}
 		if t, ok := strings.CutPrefix(x, "="); ok {
 			x = blankExprs(t)
@@ -206,7 +204,9 @@ func queryBody(n *n8nschema.Node) bool {
 			return false
 		}
 	}
-	return query
+	// A query that writes, wherever the body holds it, is none: looked
+	// for last, as most bodies are no search.
+	return query && !sqlWriteRE.MatchString(body) && !mutationRE.MatchString(body)
 }
 
 // blankExprs replaces each {{ … }} of an expression's text (from "{{" to
@@ -446,26 +446,29 @@ func jsonRPCMethod(n *n8nschema.Node) (string, bool) {
 // splitWords splits a name into lower-case words at case changes and
 // non-letters: "problem.get" → problem get, "getRecords" → get records.
 func splitWords(s string) []string {
+	// A word is a run of s: one capital or none, then small letters.
 	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			words = append(words, strings.ToLower(s[start:end]))
 		}
+		start = -1
 	}
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			flush()
-			cur = append(cur, r)
-		case r >= 'a' && r <= 'z':
-			cur = append(cur, r)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			flush(i)
+			start = i
+		case c >= 'a' && c <= 'z':
+			if start < 0 {
+				start = i
+			}
 		default:
-			flush()
+			flush(i)
 		}
 	}
-	flush()
+	flush(len(s))
 	return words
 }
 

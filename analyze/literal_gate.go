@@ -205,6 +205,21 @@ func filterGate(nd *n8nschema.Node, f n8nschema.Value) uint8 {
 	if f.Kind() != n8nschema.Object {
 		return gateAny
 	}
+	conds := f.Get("conditions")
+	if conds.Kind() != n8nschema.Array {
+		return gateAny
+	}
+	elems := conds.Elems()
+	if len(elems) > maxGateConditions {
+		return gateAny
+	}
+	// Most tests read the item: a condition whose left operand is no
+	// literal answers gateAny under any options, and so does a test of
+	// such conditions alone (combineGate), so the rest is read only for a
+	// test with a literal on some left.
+	if len(elems) > 0 && !slices.ContainsFunc(elems, leftLiteral) {
+		return gateAny
+	}
 	o, ok := readFilterOptions(nd, f.Get("options"))
 	if !ok {
 		return gateAny
@@ -218,19 +233,22 @@ func filterGate(nd *n8nschema.Node, f n8nschema.Value) uint8 {
 	default:
 		return gateAny
 	}
-	conds := f.Get("conditions")
-	if conds.Kind() != n8nschema.Array {
-		return gateAny
-	}
-	elems := conds.Elems()
-	if len(elems) > maxGateConditions {
-		return gateAny
-	}
 	outs := make([]uint8, len(elems))
 	for i, c := range elems {
 		outs[i] = conditionOutcome(c, o)
 	}
 	return combineGate(outs, and)
+}
+
+// leftLiteral reports a condition whose left operand is written and a
+// literal (constOf), without which conditionOutcome is gateAny.
+func leftLiteral(c n8nschema.Value) bool {
+	lv := c.Get("leftValue")
+	if !lv.Exists() {
+		return false
+	}
+	_, ok := constOf(lv)
+	return ok
 }
 
 // combine runs outcomes in order as every (and) or some (or) does: "and"
@@ -435,6 +453,9 @@ func parseBoolean(v jsVal) (bool, bool) {
 // filter-parameter.js L214–366): gateAny unless both operands are literals
 // and the operator is one read here.
 func conditionOutcome(c n8nschema.Value, o filterOptions) uint8 {
+	if !leftLiteral(c) {
+		return gateAny
+	}
 	op := c.Get("operator")
 	typ, operation := op.Get("type"), op.Get("operation")
 	if typ.Kind() != n8nschema.String || typ.IsExpr() || operation.Kind() != n8nschema.String || operation.IsExpr() {

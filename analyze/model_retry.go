@@ -137,18 +137,18 @@ func noRetryLines(s string) []string {
 	if len(s) > maxInstructions {
 		s = s[:maxInstructions]
 	}
-	retry, repeat := noRetryRE.MatchString(s), noRepeatRE.MatchString(s)
-	if !retry && !repeat {
-		return nil
-	}
+	// The patterns run line by line, never over the whole text first: a
+	// match in a line is one in the text, and a line is short enough for
+	// the backtracker, where the text sent the patterns (hundreds of
+	// instructions) through the slower machine at every byte.
 	var out []string
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if repeat && noRepeatRE.MatchString(l) {
+		if noRepeatRE.MatchString(l) {
 			out = append(out, l)
 			continue
 		}
-		if !retry || !noRetryRE.MatchString(l) {
+		if !noRetryRE.MatchString(l) {
 			continue
 		}
 		w := l
