@@ -24,6 +24,19 @@ var webhookPaths = map[string]bool{
 // exactly is judged, and not a tool variant, whose description n8n
 // rewrites.
 func MissingRequired(n *Node) (string, bool) {
+	return missingRequired(n, true)
+}
+
+// MissingRequiredAlways is MissingRequired for the parameters n8n shows
+// whatever the node's other values (or by its version alone): in an
+// export whose parameters were lost (Workflow.ParametersLost) the values
+// that would show the others are lost too, and the defaults read in
+// their place are a guess.
+func MissingRequiredAlways(n *Node) (string, bool) {
+	return missingRequired(n, false)
+}
+
+func missingRequired(n *Node, gates bool) (string, bool) {
 	if n.Disabled {
 		return "", false
 	}
@@ -49,7 +62,7 @@ func MissingRequired(n *Node) (string, bool) {
 		if name == "path" && webhookPaths[n.Type] {
 			continue
 		}
-		if gated && !shown(n, e, conds) {
+		if gated && (!gates || !shown(n, e, conds)) {
 			continue
 		}
 		v, ok := n.Param(name)
