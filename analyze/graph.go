@@ -463,8 +463,12 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 	var queue []int
 	from := map[int]int{} // node → the node missing a parameter it reaches
 	missing := map[int]string{}
+	missingParam := n8nschema.MissingRequired
+	if g.Workflow.ParametersLost {
+		missingParam = n8nschema.MissingRequiredAlways // what shows the others was lost
+	}
 	for i, nd := range g.Nodes {
-		if p, ok := n8nschema.MissingRequired(nd); ok {
+		if p, ok := missingParam(nd); ok {
 			missing[i] = p
 			from[i] = i
 			queue = append(queue, i)

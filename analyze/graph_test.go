@@ -290,7 +290,7 @@ func TestUnrunOutputs(t *testing.T) {
 		{"if main[2]", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2}`, 2, false, false},
 		{"if error output", `{"name":"A","type":"n8n-nodes-base.if","typeVersion":2.2,"onError":"continueErrorOutput"}`, 2, true, true},
 		{"stop and error main[0]", `{"name":"A","type":"n8n-nodes-base.stopAndError","typeVersion":1}`, 0, false, false},
-		{"stop and error, error output", `{"name":"A","type":"n8n-nodes-base.stopAndError","typeVersion":1,"onError":"continueErrorOutput"}`, 0, true, true},
+		{"stop and error, error output", `{"name":"A","type":"n8n-nodes-base.stopAndError","typeVersion":1,"parameters":{"errorMessage":"boom"},"onError":"continueErrorOutput"}`, 0, true, true},
 		{"switch past its rules", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":[{},{}]}}}`, 2, false, false},
 		{"switch rules from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"rules":{"values":"={{ $json.rules }}"}}}`, 5, true, false},
 		{"switch outputs from an expression", `{"name":"A","type":"n8n-nodes-base.switch","typeVersion":3.2,"parameters":{"mode":"expression","numberOutputs":"={{ 6 }}"}}`, 5, true, false},

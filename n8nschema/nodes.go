@@ -57,10 +57,12 @@ type nodeEntry struct {
 	model    string // default model when the parameter is absent
 	resource string // default resource ("" when the node has none)
 	ops      []resourceOps
-	// required are the parameters n8n finds missing when empty whatever
-	// the node's other values ("+name": only a stored "" is missing, its
-	// default is not empty; "~name": a resource locator; "name:a,b":
-	// only at resource a or b); MissingRequired reads them.
+	// required are the parameters n8n finds missing when empty and shown
+	// ("+name": only a stored "" is missing, its default is not empty;
+	// "~name": a resource locator; "name:resource=a,b;operation=c":
+	// shown only at resource a or b and operation c, "key!x" hidden at
+	// x, "select()=channel" at another option, default ""); MissingRequired
+	// reads them.
 	required string
 }
 

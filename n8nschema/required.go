@@ -10,19 +10,33 @@ var webhookPaths = map[string]bool{
 	"n8n-nodes-base.webhook": true, "n8n-nodes-base.formTrigger": true, "@n8n/n8n-nodes-langchain.mcpTrigger": true,
 }
 
-// MissingRequired returns a parameter of n that n8n finds missing
-// whatever n's other values: required, shown for every value, and empty
-// ("" or absent when its default is ""; a resource locator whose value
-// is "", n8nschema's "~" entries), at the resources its display depends
-// on when it depends on one (":sheet"). Every execution whose start
-// reaches n along main connections fails on it before any node runs,
-// production ones included (n8n-core workflow-execute.js
-// checkForWorkflowIssues, WorkflowHasIssuesError), and n8n refuses to
-// publish the workflow (cli workflow-validation.service.js
-// validateNodeConfiguration). Only a version the node table lists
+// MissingRequired returns a parameter of n that n8n finds missing: required,
+// empty ("" or absent when its default is ""; a resource locator whose
+// value is "", n8nschema's "~" entries), and shown for n's values: for
+// every value, or at the resources, operations and other options its
+// display depends on when n's are certainly among them (shown). Every
+// execution whose start reaches n along main connections fails on it
+// before any node runs, production ones included (n8n-core
+// workflow-execute.js checkForWorkflowIssues, WorkflowHasIssuesError),
+// and n8n refuses to publish the workflow (cli workflow-validation.service.js
+// validateNodeConfiguration; the editor, which fills in defaults, marks
+// the node and disables Publish). Only a version the node table lists
 // exactly is judged, and not a tool variant, whose description n8n
 // rewrites.
 func MissingRequired(n *Node) (string, bool) {
+	return missingRequired(n, true)
+}
+
+// MissingRequiredAlways is MissingRequired for the parameters n8n shows
+// whatever the node's other values (or by its version alone): in an
+// export whose parameters were lost (Workflow.ParametersLost) the values
+// that would show the others are lost too, and the defaults read in
+// their place are a guess.
+func MissingRequiredAlways(n *Node) (string, bool) {
+	return missingRequired(n, false)
+}
+
+func missingRequired(n *Node, gates bool) (string, bool) {
 	if n.Disabled {
 		return "", false
 	}
@@ -44,11 +58,11 @@ func MissingRequired(n *Node) (string, bool) {
 	for name := range strings.FieldsSeq(e.required) { // no slice for every node
 		name, filled := strings.CutPrefix(name, "+")
 		name, locator := strings.CutPrefix(name, "~")
-		name, resources, gated := strings.Cut(name, ":")
+		name, conds, gated := strings.Cut(name, ":")
 		if name == "path" && webhookPaths[n.Type] {
 			continue
 		}
-		if gated && !atResource(n, e.resource, resources) {
+		if gated && (!gates || !shown(n, e, conds)) {
 			continue
 		}
 		v, ok := n.Param(name)
@@ -69,22 +83,78 @@ func MissingRequired(n *Node) (string, bool) {
 	return "", false
 }
 
-// atResource reports a node certainly at one of resources (comma
-// separated): its resource is that literal, or absent with the default
-// def among them. An expression is not judged.
-func atResource(n *Node, def, resources string) bool {
-	r := def
-	if v, ok := n.Param("resource"); ok {
-		if v.Kind() != String || v.IsExpr() {
+// shown reports whether n8n certainly shows a parameter of n whose
+// display hangs on conds, the node table's ";" separated conditions
+// ("resource=sheet", "operation!get", "select()=channel"): every key's
+// value is known (a literal stored string, or absent with its default
+// the value n8n fills in) and passes (n8n-workflow node-helpers.js
+// displayParameter: a show condition lists the value, a hide condition
+// does not). An expression, or a value of another kind, is not judged.
+func shown(n *Node, e *nodeEntry, conds string) bool {
+	for cond := range strings.SplitSeq(conds, ";") {
+		i := strings.IndexAny(cond, "=!")
+		if i < 0 {
 			return false
 		}
-		r = v.Str()
+		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
+		x, ok := "", false
+		switch {
+		case key == "resource":
+			x, ok = resourceOf(n, e)
+		case key == "operation":
+			x, ok = operationOf(n, e)
+		default:
+			k, def, _ := strings.Cut(key, "(")
+			x, ok = storedOr(n, k, strings.TrimSuffix(def, ")"))
+		}
+		if !ok || x == "" {
+			return false
+		}
+		if listed(vals, x) == hide {
+			return false
+		}
 	}
-	if r == "" {
-		return false
+	return true
+}
+
+// storedOr is n's value of parameter key: the stored string, or def when
+// absent; false for an expression or a value of another kind.
+func storedOr(n *Node, key, def string) (string, bool) {
+	v, ok := n.Param(key)
+	if !ok {
+		return def, true
 	}
-	for _, x := range strings.Split(resources, ",") {
-		if x == r {
+	if v.Kind() != String || v.IsExpr() {
+		return "", false
+	}
+	return v.Str(), true
+}
+
+// resourceOf is n's resource: stored, or the default at its version.
+func resourceOf(n *Node, e *nodeEntry) (string, bool) {
+	return storedOr(n, "resource", e.resource)
+}
+
+// operationOf is n's operation: stored, or the default of its resource.
+// Judged only at a resource the table lists operations for (elsewhere
+// n8n shows no operation parameter and drops a stored one).
+func operationOf(n *Node, e *nodeEntry) (string, bool) {
+	r, ok := resourceOf(n, e)
+	if !ok {
+		return "", false
+	}
+	for i := range e.ops {
+		if e.ops[i].resource == r {
+			return storedOr(n, "operation", e.ops[i].def)
+		}
+	}
+	return "", false
+}
+
+// listed reports whether x is one of vals (comma separated).
+func listed(vals, x string) bool {
+	for v := range strings.SplitSeq(vals, ",") {
+		if v == x {
 			return true
 		}
 	}

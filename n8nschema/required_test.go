@@ -2,8 +2,9 @@ package n8nschema
 
 import "testing"
 
-// TestMissingRequired pins which empty parameters n8n finds missing
-// whatever the node's other values (node-helpers.js getParameterIssues).
+// TestMissingRequired pins which empty parameters n8n finds missing among
+// those it shows for the node's values (node-helpers.js getParameterIssues,
+// displayParameter).
 func TestMissingRequired(t *testing.T) {
 	for _, c := range []struct {
 		node, want string
@@ -21,17 +22,39 @@ func TestMissingRequired(t *testing.T) {
 		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"operation": "list", "table": "T"}}`, "application"},
 		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"application": {"__rl": true, "mode": "id", "value": ""}, "table": "T"}}`, "application"},
 		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"application": "", "table": "T"}}`, "application"},
-		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"application": {"__rl": true, "mode": "url", "value": "https://airtable.com/app1/tbl2"}, "table": {"__rl": true, "mode": "id", "value": "tbl2"}}}`, ""},
-		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"application": "app1", "table": "={{ $json.t }}"}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"operation": "list", "application": {"__rl": true, "mode": "url", "value": "https://airtable.com/app1/tbl2"}, "table": {"__rl": true, "mode": "id", "value": "tbl2"}}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"operation": "list", "application": "app1", "table": "={{ $json.t }}"}}`, ""},
+		// Read (the default operation) asks for the record's Id.
+		{`{"name": "A", "type": "n8n-nodes-base.airtable", "typeVersion": 1, "parameters": {"application": "app1", "table": "T"}}`, "id"},
 		// Google Sheets' Document, shown for resource "sheet" (the
-		// default) and shared with the spreadsheet resource: only a stored
-		// empty value is judged, at that resource.
+		// default), and another of that name for the spreadsheet
+		// resource's delete: never shown together, so an absent one is
+		// empty (the v1 export's sheetId is not read by v4).
 		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"operation": "append", "documentId": {"__rl": true, "mode": "list", "value": ""}}}`, "documentId"},
 		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"resource": "sheet", "documentId": {"__rl": true, "mode": "url", "value": ""}}}`, "documentId"},
-		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"operation": "append"}}`, ""},
-		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"resource": "spreadsheet", "operation": "deleteSpreadsheet", "documentId": {"__rl": true, "mode": "list", "value": ""}}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"operation": "append", "sheetId": "1abc", "range": "A:E"}}`, "documentId"},
+		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"resource": "spreadsheet", "operation": "deleteSpreadsheet", "documentId": {"__rl": true, "mode": "list", "value": ""}}}`, "documentId"},
+		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"resource": "spreadsheet", "operation": "create", "title": "T"}}`, ""},
 		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"resource": "={{ $json.r }}", "documentId": {"__rl": true, "mode": "list", "value": ""}}}`, ""},
-		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"documentId": {"__rl": true, "mode": "id", "value": "1abc"}}}`, ""},
+		// The Sheet, shown at read (the default operation) and the writes.
+		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"documentId": {"__rl": true, "mode": "id", "value": "1abc"}}}`, "sheetName"},
+		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"documentId": {"__rl": true, "mode": "id", "value": "1abc"}, "sheetName": {"__rl": true, "mode": "list", "value": "gid=0"}}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "parameters": {"operation": "={{ $json.op }}", "documentId": {"__rl": true, "mode": "id", "value": "1abc"}}}`, ""},
+		// Slack v2: a message post asks for Send Message To (select, no
+		// default), then the channel when select is "channel".
+		{`{"name": "A", "type": "n8n-nodes-base.slack", "typeVersion": 2.3, "parameters": {"text": "hi", "otherOptions": {}}}`, "select"},
+		{`{"name": "A", "type": "n8n-nodes-base.slack", "typeVersion": 2.3, "parameters": {"select": "channel", "channelId": {"__rl": true, "mode": "list", "value": ""}, "text": "hi"}}`, "channelId"},
+		{`{"name": "A", "type": "n8n-nodes-base.slack", "typeVersion": 2.3, "parameters": {"select": "user", "user": {"__rl": true, "mode": "username", "value": "ann"}, "text": "hi"}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.slack", "typeVersion": 2.3, "parameters": {"select": "={{ $json.to }}", "channelId": {"__rl": true, "mode": "list", "value": ""}, "text": "hi"}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.slack", "typeVersion": 2.3, "parameters": {"resource": "channel", "operation": "create", "channelId": "alerts"}}`, ""},
+		// Pushbullet: a note push (the default) asks for its title and body.
+		{`{"name": "A", "type": "n8n-nodes-base.pushbullet", "typeVersion": 1, "parameters": {}}`, "title"},
+		{`{"name": "A", "type": "n8n-nodes-base.pushbullet", "typeVersion": 1, "parameters": {"title": "T", "body": ""}}`, "body"},
+		{`{"name": "A", "type": "n8n-nodes-base.pushbullet", "typeVersion": 1, "parameters": {"type": "file", "body": "see file"}}`, ""},
+		// A hide condition: the Pushbullet target value is hidden at the
+		// default target.
+		{`{"name": "A", "type": "n8n-nodes-base.pushbullet", "typeVersion": 1, "parameters": {"title": "T", "body": "B", "target": "email"}}`, "value"},
+		{`{"name": "A", "type": "n8n-nodes-base.pushbullet", "typeVersion": 1, "parameters": {"title": "T", "body": "B"}}`, ""},
 	} {
 		f := Parse(NewSource("w.json", []byte(`{"nodes": [`+c.node+`], "connections": {}}`)))
 		got, _ := MissingRequired(f.Workflows[0].Nodes[0])

@@ -10,21 +10,27 @@ const N8nVersion = "2.41.1"
 func newNodeTable() map[string][]nodeEntry {
 	return map[string][]nodeEntry{
 		"@n8n/n8n-nodes-langchain.agent": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql? postgres?"},
-			{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, creds: "mySql? postgres?", required: "+text:agent(conversationalAgent)=conversationalAgent +text:agent(conversationalAgent)=openAiFunctionsAgent +text:agent(conversationalAgent)=reActAgent input:agent(conversationalAgent)=sqlAgent +text:agent(conversationalAgent)=planAndExecuteAgent"},
+			{v: []float64{1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql? postgres?"},
+			{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define"},
 		},
 		"@n8n/n8n-nodes-langchain.agentTool": {
 			{v: []float64{2.2, 3}, outputs: 0, required: "+toolDescription text"},
 		},
 		"@n8n/n8n-nodes-langchain.alibabaCloud": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", required: "imageUrl:resource=image;operation=analyze;inputType(url)=url +binaryPropertyName:resource=image;operation=analyze;inputType(url)=binary question:resource=image;operation=analyze prompt:resource=image;operation=generate prompt:resource=video;operation=textToVideo imgUrl:resource=video;operation=imageToVideo;inputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;inputType(url)=binary", ops: []resourceOps{
+				{"text", "message", "message"},
+				{"image", "generate", "analyze generate"},
+				{"video", "textToVideo", "textToVideo imageToVideo"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", required: "~modelId:resource=text;operation=message ~modelId:resource=image;operation=analyze imageUrl:resource=image;operation=analyze;inputType(url)=url +binaryPropertyName:resource=image;operation=analyze;inputType(url)=binary question:resource=image;operation=analyze ~modelId:resource=image;operation=generate prompt:resource=image;operation=generate ~modelId:resource=video;operation=textToVideo prompt:resource=video;operation=textToVideo ~modelId:resource=video;operation=imageToVideo imgUrl:resource=video;operation=imageToVideo;inputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;inputType(url)=binary", ops: []resourceOps{
 				{"text", "message", "message"},
 				{"image", "generate", "analyze generate"},
 				{"video", "textToVideo", "textToVideo imageToVideo"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.anthropic": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "anthropicApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "anthropicApi", resource: "text", required: "~modelId:resource=document;operation=analyze ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
 				{"document", "analyze", "analyze"},
 				{"file", "upload", "upload:c get list deleteFile:d"},
 				{"image", "analyze", "analyze"},
@@ -33,10 +39,14 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.chainLlm": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, required: "+prompt"},
+			{v: []float64{1.4}, outputs: 1, required: "text:promptType(auto)=define"},
+			{v: []float64{1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define"},
 		},
 		"@n8n/n8n-nodes-langchain.chainRetrievalQa": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, outputs: 1},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, required: "+query"},
+			{v: []float64{1.3}, outputs: 1, required: "text:promptType(auto)=define"},
+			{v: []float64{1.4, 1.5, 1.6, 1.7}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define"},
 		},
 		"@n8n/n8n-nodes-langchain.chainSummarization": {
 			{v: []float64{1, 2, 2.1}, outputs: 1},
@@ -48,13 +58,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.chatHubVectorStorePGVector": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chatHubVectorStorePGVectorApi"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.chatHubVectorStorePinecone": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chatHubVectorStorePineconeApi"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.chatHubVectorStoreQdrant": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chatHubVectorStoreQdrantApi"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.chatTrigger": {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth"},
@@ -66,8 +79,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, required: "+loader +binaryDataKey"},
 		},
 		"@n8n/n8n-nodes-langchain.documentDefaultDataLoader": {
-			{v: []float64{1}, outputs: 0, required: "+dataType"},
-			{v: []float64{1.1}, outputs: 0, required: "+dataType +textSplittingMode"},
+			{v: []float64{1}, outputs: 0, required: "+dataType +jsonMode:dataType(json)=json +binaryMode:dataType(json)=binary +loader:dataType(json)=binary"},
+			{v: []float64{1.1}, outputs: 0, required: "+dataType +jsonMode:dataType(json)=json +binaryMode:dataType(json)=binary +loader:dataType(json)=binary +textSplittingMode"},
 		},
 		"@n8n/n8n-nodes-langchain.documentGithubLoader": {
 			{v: []float64{1}, outputs: 0, creds: "githubApi"},
@@ -117,7 +130,16 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "oracleDBApi", model: "ALL_MINILM_L12_V2", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.googleGemini": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit ~modelId:resource=image;operation=generate ~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", ops: []resourceOps{
+				{"audio", "transcribe", "analyze transcribe"},
+				{"document", "analyze", "analyze"},
+				{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
+				{"image", "generate", "analyze generate edit:u"},
+				{"file", "upload", "upload:c"},
+				{"text", "message", "message"},
+				{"video", "generate", "analyze generate download"},
+			}},
+			{v: []float64{1.2}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit +~modelId:resource=image;operation=generate +~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", ops: []resourceOps{
 				{"audio", "transcribe", "analyze transcribe"},
 				{"document", "analyze", "analyze"},
 				{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
@@ -142,9 +164,9 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "anthropicApi", model: "claude-2"},
 			{v: []float64{1.1}, outputs: 0, creds: "anthropicApi", model: "claude-3-sonnet-20240229"},
 			{v: []float64{1.2}, outputs: 0, creds: "anthropicApi", model: "claude-3-5-sonnet-20240620"},
-			{v: []float64{1.3}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-5-20250929"},
-			{v: []float64{1.4, 1.5}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-6"},
-			{v: []float64{1.6}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-5"},
+			{v: []float64{1.3}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-5-20250929", required: "+~model"},
+			{v: []float64{1.4, 1.5}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-6", required: "+~model"},
+			{v: []float64{1.6}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-5", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAwsBedrock": {
 			{v: []float64{1, 1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
@@ -176,7 +198,8 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMinimax": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M2.7"},
-			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3"},
+			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3"},
+			{v: []float64{1.2}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMistralCloud": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-small"},
@@ -192,7 +215,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenAi": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini"},
+			{v: []float64{1, 1.1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini"},
+			{v: []float64{1.2, 1.3}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini", required: "+~model"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenRouter": {
 			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openRouterApi", model: "openai/gpt-4.1-mini"},
@@ -247,7 +271,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 0, creds: "mongoDb"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryMotorhead": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "motorheadApi"},
+			{v: []float64{1}, outputs: 0, creds: "motorheadApi", required: "sessionId"},
+			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "motorheadApi"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryPostgresChat": {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "postgres"},
@@ -256,16 +281,30 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6}, outputs: 0, creds: "redis"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryXata": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 0, creds: "xataApi"},
+			{v: []float64{1}, outputs: 0, creds: "xataApi", required: "sessionId"},
+			{v: []float64{1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 0, creds: "xataApi"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryZep": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "zepApi"},
+			{v: []float64{1}, outputs: 0, creds: "zepApi", required: "sessionId"},
+			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "zepApi"},
 		},
 		"@n8n/n8n-nodes-langchain.microsoftAgent365Trigger": {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftAgent365Api"},
 		},
 		"@n8n/n8n-nodes-langchain.minimax": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate prompt:resource=video;operation=textToVideo;modelId(MiniMax-Hailuo-2.3)!MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary", ops: []resourceOps{
+				{"audio", "textToSpeech", "textToSpeech"},
+				{"image", "generate", "generate"},
+				{"text", "message", "message"},
+				{"video", "textToVideo", "textToVideo imageToVideo"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)!MiniMax-H3 +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)=MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary +prompt:resource=video;operation=imageToVideo;modelId(MiniMax-H3)=MiniMax-H3", ops: []resourceOps{
+				{"audio", "textToSpeech", "textToSpeech"},
+				{"image", "generate", "generate"},
+				{"text", "message", "message"},
+				{"video", "textToVideo", "textToVideo imageToVideo"},
+			}},
+			{v: []float64{1.2}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate +~modelId:resource=text;operation=message +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)!MiniMax-H3 +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)=MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary +prompt:resource=video;operation=imageToVideo;modelId(MiniMax-H3)=MiniMax-H3", ops: []resourceOps{
 				{"audio", "textToSpeech", "textToSpeech"},
 				{"image", "generate", "generate"},
 				{"text", "message", "message"},
@@ -276,26 +315,49 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.moonshot": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moonshotApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moonshotApi", resource: "text", required: "~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
 				{"image", "analyze", "analyze"},
 				{"text", "message", "message"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.ollama": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ollamaApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ollamaApi", resource: "text", required: "~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
 				{"image", "analyze", "analyze"},
 				{"text", "message", "message"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.openAi": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8}, outputs: 1, creds: "openAiApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=text;operation=message", ops: []resourceOps{
 				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
 				{"text", "message", "message classify"},
 				{"image", "generate", "analyze generate"},
 				{"audio", "generate", "generate transcribe translate"},
 				{"file", "upload", "deleteFile:d list upload:c"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3}, outputs: 1, creds: "openAiApi", resource: "text", ops: []resourceOps{
+			{v: []float64{1.4, 1.5, 1.6, 1.7, 1.8}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
+				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
+				{"text", "message", "message classify"},
+				{"image", "generate", "analyze generate"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+			}},
+			{v: []float64{2, 2.1}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", ops: []resourceOps{
+				{"text", "response", "response classify"},
+				{"image", "generate", "analyze generate edit:u"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+				{"conversation", "create", "create:c get remove:d update:u"},
+				{"video", "generate", "generate"},
+			}},
+			{v: []float64{2.2}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile +~modelId:resource=image;operation=generate ~modelId:resource=image;operation=analyze prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", ops: []resourceOps{
+				{"text", "response", "response classify"},
+				{"image", "generate", "analyze generate edit:u"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+				{"conversation", "create", "create:c get remove:d update:u"},
+				{"video", "generate", "generate"},
+			}},
+			{v: []float64{2.3}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile +~modelId:resource=image;operation=generate ~modelId:resource=image;operation=analyze +~modelId:resource=image;operation=edit prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", ops: []resourceOps{
 				{"text", "response", "response classify"},
 				{"image", "generate", "analyze generate edit:u"},
 				{"audio", "generate", "generate transcribe translate"},
@@ -305,7 +367,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.openAiAssistant": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", required: "+text"},
 		},
 		"@n8n/n8n-nodes-langchain.outputParserAutofixing": {
 			{v: []float64{1}, outputs: 0},
@@ -329,7 +391,8 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.retrieverWorkflow": {
-			{v: []float64{1, 1.1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, required: "workflowId:source(database)=database"},
+			{v: []float64{1.1}, outputs: 0, required: "~workflowId:source(database)=database"},
 		},
 		"@n8n/n8n-nodes-langchain.sentimentAnalysis": {
 			{v: []float64{1, 1.1}, outputs: -1, required: "inputText"},
@@ -377,17 +440,22 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "wolframAlphaApi"},
 		},
 		"@n8n/n8n-nodes-langchain.toolWorkflow": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 0, required: "+responsePropertyName"},
-			{v: []float64{1.3, 2, 2.1, 2.2}, outputs: 0},
+			{v: []float64{1, 1.1}, outputs: 0, required: "workflowId:source(database)=database +responsePropertyName"},
+			{v: []float64{1.2}, outputs: 0, required: "~workflowId:source(database)=database +responsePropertyName"},
+			{v: []float64{1.3, 2, 2.1, 2.2}, outputs: 0, required: "~workflowId:source(database)=database"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreAzureAISearch": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "azureAiSearchApi", required: "+indexName"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "azureAiSearchApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "azureAiSearchApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "~chromaCollection"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemory": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1},
+			{v: []float64{1, 1.1}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.2}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +~memoryKey prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, required: "toolDescription:mode(retrieve)=retrieve-as-tool +~memoryKey prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemoryInsert": {
 			{v: []float64{1}, outputs: 1},
@@ -396,19 +464,24 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMilvus": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "milvusApi", required: "~milvusCollection"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "milvusApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "milvusApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMongoDBAtlas": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "mongoDb", required: "~mongoCollection +embedding +metadata_field vectorIndexName"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "mongoDb", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "mongoDb", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreOracleDBVector": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "oracleDBApi"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "oracleDBApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "oracleDBApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePGVector": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "postgres"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "postgres", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "postgres", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePinecone": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "pineconeApi", required: "~pineconeIndex"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "pineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "pineconeApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePineconeInsert": {
 			{v: []float64{1}, outputs: 1, creds: "pineconeApi", required: "~pineconeIndex"},
@@ -417,13 +490,16 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "pineconeApi", required: "~pineconeIndex"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreQdrant": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "qdrantApi", required: "~qdrantCollection"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "qdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "qdrantApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreRedis": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "redis", required: "~redisIndex"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "redis", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "redis", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabase": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "supabaseApi", required: "~tableName"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "supabaseApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "supabaseApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseInsert": {
 			{v: []float64{1}, outputs: 1, creds: "supabaseApi", required: "~tableName +queryName"},
@@ -432,10 +508,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0, creds: "supabaseApi", required: "~tableName +queryName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreWeaviate": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "weaviateApi", required: "~weaviateCollection"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "weaviateApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "weaviateApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZep": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "zepApi", required: "collectionName"},
+			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "zepApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1.3}, outputs: -1, creds: "zepApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZepInsert": {
 			{v: []float64{1}, outputs: 1, creds: "zepApi", required: "collectionName"},
@@ -447,12 +525,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "domain", ops: []resourceOps{
 				{"", "logo", "color company font industry logo"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "brandfetchApi", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "+type:operation=logo,colors,data identifier:operation=colors,data,logo domain:operation=context", ops: []resourceOps{
 				{"", "data", "logo colors data context"},
 			}},
 		},
 		"n8n-nodes-base.actionNetwork": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "actionNetworkApi", resource: "attendance", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "actionNetworkApi", resource: "attendance", required: "personId:resource=attendance;operation=create eventId:resource=attendance;operation=create eventId:resource=attendance;operation=get attendanceId:resource=attendance;operation=get eventId:resource=attendance;operation=getAll originSystem:resource=event;operation=create title:resource=event;operation=create eventId:resource=event;operation=get personId:resource=person;operation=get personId:resource=person;operation=update originSystem:resource=petition;operation=create title:resource=petition;operation=create petitionId:resource=petition;operation=get petitionId:resource=petition;operation=update petitionId:resource=signature;operation=create personId:resource=signature;operation=create petitionId:resource=signature;operation=get signatureId:resource=signature;operation=get petitionId:resource=signature;operation=getAll petitionId:resource=signature;operation=update signatureId:resource=signature;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=get +tagId:resource=personTag;operation=add personId:resource=personTag;operation=add +tagId:resource=personTag;operation=remove +taggingId:resource=personTag;operation=remove", ops: []resourceOps{
 				{"attendance", "create", "create:c get getAll"},
 				{"event", "create", "create:c get getAll"},
 				{"person", "create", "create:c get getAll update:u"},
@@ -463,7 +541,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.activeCampaign": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "activeCampaignApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "activeCampaignApi", resource: "contact", required: "+tagType:resource=tag;operation=create name:resource=tag;operation=create tagId:resource=contactTag;operation=add name:resource=account;operation=create email:resource=contact;operation=create title:resource=deal;operation=create +currency:resource=deal;operation=create dealNote:resource=deal;operation=createNote service:resource=connection;operation=create externalid:resource=connection;operation=create name:resource=connection;operation=create logoUrl:resource=connection;operation=create linkUrl:resource=connection;operation=create email:resource=ecommerceOrder;operation=create +currency:resource=ecommerceOrder;operation=create externalCreatedDate:resource=ecommerceOrder;operation=create connectionid:resource=ecommerceCustomer;operation=create externalid:resource=ecommerceCustomer;operation=create email:resource=ecommerceCustomer;operation=create", ops: []resourceOps{
 				{"account", "create", "create:c delete:d get getAll update:u"},
 				{"accountContact", "create", "create:c delete:d update:u"},
 				{"connection", "create", "create:c delete:d get getAll update:u"},
@@ -485,12 +563,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey", required: "event"},
 		},
 		"n8n-nodes-base.adalo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", required: "collectionId:collection", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", required: "collectionId:resource=collection rowId:resource=collection;operation=get,delete,update", ops: []resourceOps{
 				{"collection", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.affinity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "affinityApi", resource: "organization", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "affinityApi", resource: "organization", required: "listId:resource=list;operation=get listId:resource=listEntry;operation=create entityId:resource=listEntry;operation=create listId:resource=listEntry;operation=get listEntryId:resource=listEntry;operation=get listId:resource=listEntry;operation=delete listEntryId:resource=listEntry;operation=delete name:resource=organization;operation=create domain:resource=organization;operation=create organizationId:resource=organization;operation=update organizationId:resource=organization;operation=get organizationId:resource=organization;operation=delete firstName:resource=person;operation=create lastName:resource=person;operation=create personId:resource=person;operation=update personId:resource=person;operation=get personId:resource=person;operation=delete", ops: []resourceOps{
 				{"list", "get", "get getAll"},
 				{"listEntry", "create", "create:c delete:d get getAll"},
 				{"organization", "create", "create:c delete:d get getAll update:u"},
@@ -504,7 +582,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.agileCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "agileCrmApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "agileCrmApi", resource: "contact", required: "contactId:resource=contact;operation=get contactId:resource=contact;operation=delete contactId:resource=contact;operation=update companyId:resource=company;operation=get companyId:resource=company;operation=delete companyId:resource=company;operation=update dealId:resource=deal;operation=get dealId:resource=deal;operation=delete dealId:resource=deal;operation=update", ops: []resourceOps{
 				{"company", "get", "create:c delete:d get getAll update:u"},
 				{"contact", "get", "create:c delete:d get getAll update:u"},
 				{"deal", "get", "create:c delete:d get getAll update:u"},
@@ -514,10 +592,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.airtable": {
-			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~application ~table", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~application ~table id:operation=delete id:operation=read id:operation=update", ops: []resourceOps{
 				{"", "read", "append:c delete:d list read update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", required: "+~base:record ~table:record", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", required: "~base:resource=record ~table:resource=record id:resource=record;operation=deleteRecord id:resource=record;operation=get ~base:resource=base;operation=getSchema", ops: []resourceOps{
 				{"base", "getMany", "getMany getSchema"},
 				{"record", "get", "create:c upsert:u deleteRecord:d get search update:u"},
 			}},
@@ -526,7 +604,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~baseId ~tableId triggerField"},
 		},
 		"n8n-nodes-base.airtop": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", required: "+sessionId:window +sessionId:interaction +windowId:interaction", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", required: "~agentId:resource=agent;operation=run +sessionId:resource=session;operation=save profileName:resource=session;operation=save +sessionId:resource=session;operation=terminate +sessionId:resource=session;operation=waitForDownload +sessionId:resource=window +windowId:resource=window;operation=close,takeScreenshot,load,getLiveView url:resource=window;operation=load fileId:resource=file;operation=deleteFile fileId:resource=file;operation=get +sessionId:resource=file;operation=load +windowId:resource=file;operation=load fileId:resource=file;operation=load +sessionId:resource=file;operation=upload +windowId:resource=file;operation=upload fileName:resource=file;operation=upload +binaryPropertyName:resource=file;operation=upload;source(url)=binary url:resource=file;operation=upload;source(url)=url prompt:resource=extraction;operation=getPaginated prompt:resource=extraction;operation=query +sessionId:resource=interaction +windowId:resource=interaction elementDescription:resource=interaction;operation=click formData:resource=interaction;operation=fill elementDescription:resource=interaction;operation=hover +scrollingMode:resource=interaction;operation=scroll scrollToElement:resource=interaction;operation=scroll;scrollingMode(automatic)=automatic text:resource=interaction;operation=type", ops: []resourceOps{
 				{"agent", "run", "run:x"},
 				{"extraction", "getPaginated", "query getPaginated scrape"},
 				{"file", "getMany", "deleteFile:d get getMany load upload:c"},
@@ -542,14 +620,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "amqp"},
 		},
 		"n8n-nodes-base.apiTemplateIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", required: "+operation:image +operation:pdf +operation:account", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", required: "+operation:resource=image +operation:resource=pdf +operation:resource=account imageTemplateId:resource=image;operation=create pdfTemplateId:resource=pdf;operation=create", ops: []resourceOps{
 				{"account", "get", "get"},
 				{"image", "create", "create:c"},
 				{"pdf", "create", "create:c"},
 			}},
 		},
 		"n8n-nodes-base.asana": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "taskId:resource=subtask;operation=create name:resource=subtask;operation=create taskId:resource=subtask;operation=getAll workspace:resource=task;operation=create name:resource=task;operation=create id:resource=task;operation=delete id:resource=task;operation=get id:resource=task;operation=move projectId:resource=task;operation=move section:resource=task;operation=move id:resource=task;operation=update workspace:resource=task;operation=search id:resource=taskComment;operation=add id:resource=taskComment;operation=remove id:resource=taskProject;operation=add project:resource=taskProject;operation=add id:resource=taskProject;operation=remove project:resource=taskProject;operation=remove id:resource=taskTag;operation=add tag:resource=taskTag;operation=add id:resource=taskTag;operation=remove tag:resource=taskTag;operation=remove userId:resource=user;operation=get workspace:resource=user;operation=getAll name:resource=project;operation=create workspace:resource=project;operation=create id:resource=project;operation=delete id:resource=project;operation=get workspace:resource=project;operation=getAll workspace:resource=project;operation=update id:resource=project;operation=update", ops: []resourceOps{
 				{"project", "get", "create:c delete:d get getAll update:u"},
 				{"subtask", "create", "create:c getAll"},
 				{"task", "create", "create:c delete:d get getAll move:u search update:u"},
@@ -563,7 +641,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", required: "resource"},
 		},
 		"n8n-nodes-base.autopilot": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", required: "email:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get triggerId:resource=contactJourney;operation=add contactId:resource=contactJourney;operation=add listId:resource=contactList;operation=add,remove,exist,getAll contactId:resource=contactList;operation=add,remove,exist name:resource=list;operation=create", ops: []resourceOps{
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"contactJourney", "add", "add:c"},
 				{"contactList", "add", "add:c exist getAll remove:d"},
@@ -574,12 +652,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi", required: "event"},
 		},
 		"n8n-nodes-base.awsCertificateManager": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "certificate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "certificate", required: "certificateArn:resource=certificate;operation=renew,get,delete,getMetadata bucketName:resource=certificate;operation=delete certificateKey:resource=certificate;operation=delete", ops: []resourceOps{
 				{"certificate", "renew", "delete:d get getMany getMetadata renew:u"},
 			}},
 		},
 		"n8n-nodes-base.awsCognito": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", required: "~userPool:resource=group;operation=create newGroupName:resource=group;operation=create ~userPool:resource=group;operation=delete ~group:resource=group;operation=delete ~userPool:resource=group;operation=get ~group:resource=group;operation=get ~userPool:resource=group;operation=getAll ~userPool:resource=group;operation=update ~group:resource=group;operation=update ~userPool:resource=user;operation=create newUserName:resource=user;operation=create ~userPool:resource=user;operation=delete ~user:resource=user;operation=delete ~userPool:resource=user;operation=get ~user:resource=user;operation=get ~userPool:resource=user;operation=getAll ~userPool:resource=user;operation=update ~user:resource=user;operation=update ~userPool:resource=user;operation=addToGroup ~user:resource=user;operation=addToGroup ~group:resource=user;operation=addToGroup ~userPool:resource=user;operation=removeFromGroup ~user:resource=user;operation=removeFromGroup ~group:resource=user;operation=removeFromGroup ~userPool:resource=userPool;operation=get", ops: []resourceOps{
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 				{"userPool", "get", "get"},
@@ -591,24 +669,24 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsDynamoDb": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", required: "+tableName:item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", required: "+tableName:resource=item", ops: []resourceOps{
 				{"item", "upsert", "upsert:u delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.awsElb": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "loadBalancer", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "loadBalancer", required: "+ipAddressType:resource=loadBalancer;operation=create name:resource=loadBalancer;operation=create +schema:resource=loadBalancer;operation=create +type:resource=loadBalancer;operation=create loadBalancerId:resource=loadBalancer;operation=get loadBalancerId:resource=loadBalancer;operation=delete loadBalancerId:resource=listenerCertificate;operation=add listenerId:resource=listenerCertificate;operation=add certificateId:resource=listenerCertificate;operation=add loadBalancerId:resource=listenerCertificate;operation=getMany listenerId:resource=listenerCertificate;operation=getMany loadBalancerId:resource=listenerCertificate;operation=remove listenerId:resource=listenerCertificate;operation=remove certificateId:resource=listenerCertificate;operation=remove", ops: []resourceOps{
 				{"listenerCertificate", "add", "add:c getMany remove:d"},
 				{"loadBalancer", "create", "create:c delete:d get getMany"},
 			}},
 		},
 		"n8n-nodes-base.awsIam": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", required: "~user:resource=user;operation=addToGroup ~group:resource=user;operation=addToGroup userName:resource=user;operation=create ~user:resource=user;operation=delete ~user:resource=user;operation=get ~user:resource=user;operation=update userName:resource=user;operation=update ~user:resource=user;operation=removeFromGroup ~group:resource=user;operation=removeFromGroup groupName:resource=group;operation=create ~group:resource=group;operation=delete ~group:resource=group;operation=get ~group:resource=group;operation=update groupName:resource=group;operation=update", ops: []resourceOps{
 				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.awsLambda": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "function:operation=invoke +qualifier:operation=invoke", ops: []resourceOps{
 				{"", "invoke", "invoke:x"},
 			}},
 		},
@@ -618,26 +696,26 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.awsS3": {
-			{v: []float64{1}, outputs: 1, creds: "aws", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "file", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.awsSes": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "email", required: "fromEmailAddress:resource=customVerificationEmail;operation=create templateSubject:resource=customVerificationEmail;operation=create successRedirectionURL:resource=customVerificationEmail;operation=create failureRedirectionURL:resource=customVerificationEmail;operation=create email:resource=customVerificationEmail;operation=send templateName:resource=customVerificationEmail;operation=send subject:resource=email;operation=send body:resource=email;operation=send fromEmail:resource=email;operation=send fromEmail:resource=email;operation=sendTemplate templateName:resource=template;operation=update,create,get,delete", ops: []resourceOps{
 				{"customVerificationEmail", "create", "create:c delete:d get getAll send:s update:u"},
 				{"email", "send", "send:s sendTemplate:s"},
 				{"template", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.awsSns": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "name:operation=create ~topic:operation=publish,delete subject:operation=publish message:operation=publish", ops: []resourceOps{
 				{"", "publish", "create:c delete:d publish:s"},
 			}},
 		},
@@ -645,12 +723,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "~topic"},
 		},
 		"n8n-nodes-base.awsSqs": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "queue:operation=sendMessage messageGroupId:queueType(standard)=fifo", ops: []resourceOps{
 				{"", "sendMessage", "sendMessage:s"},
 			}},
 		},
 		"n8n-nodes-base.awsTextract": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "+binaryPropertyName:operation=analyzeExpense", ops: []resourceOps{
 				{"", "analyzeExpense", "analyzeExpense"},
 			}},
 		},
@@ -660,19 +738,19 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.azureCosmosDb": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", required: "containerCreate:resource=container;operation=create ~container:resource=container;operation=delete ~container:resource=container;operation=get ~container:resource=item;operation=create ~container:resource=item;operation=delete ~container:resource=item;operation=get ~container:resource=item;operation=getAll ~container:resource=item;operation=query query:resource=item;operation=query ~container:resource=item;operation=update", ops: []resourceOps{
 				{"container", "getAll", "create:c delete:d get getAll"},
 				{"item", "getAll", "create:c delete:d get getAll query update:u"},
 			}},
 		},
 		"n8n-nodes-base.azureStorage": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", required: "~container:resource=blob;operation=create blobCreate:resource=blob;operation=create +from:resource=blob;operation=create +binaryPropertyName:resource=blob;operation=create;from(binary)=binary url:resource=blob;operation=create;from(binary)=url ~container:resource=blob;operation=delete ~blob:resource=blob;operation=delete ~container:resource=blob;operation=get ~blob:resource=blob;operation=get ~container:resource=blob;operation=getAll containerCreate:resource=container;operation=create ~container:resource=container;operation=delete ~container:resource=container;operation=get", ops: []resourceOps{
 				{"blob", "getAll", "create:c delete:d get getAll"},
 				{"container", "getAll", "create:c delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.bambooHr": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bambooHrApi", resource: "employee", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bambooHrApi", resource: "employee", required: "firstName:resource=employee;operation=create lastName:resource=employee;operation=create employeeId:resource=employee;operation=get employeeId:resource=employee;operation=update employeeId:resource=employeeDocument;operation=delete fileId:resource=employeeDocument;operation=delete employeeId:resource=employeeDocument;operation=download fileId:resource=employeeDocument;operation=download +output:resource=employeeDocument;operation=download employeeId:resource=employeeDocument;operation=getAll employeeId:resource=employeeDocument;operation=update fileId:resource=employeeDocument;operation=update employeeId:resource=employeeDocument;operation=upload categoryId:resource=employeeDocument;operation=upload +binaryPropertyName:resource=employeeDocument;operation=upload fileId:resource=file;operation=delete fileId:resource=file;operation=download +output:resource=file;operation=download fileId:resource=file;operation=update +binaryPropertyName:resource=file;operation=upload categoryId:resource=file;operation=upload reportId:resource=companyReport;operation=get +format:resource=companyReport;operation=get +output:resource=companyReport;operation=get;format(JSON)!JSON", ops: []resourceOps{
 				{"companyReport", "get", "get"},
 				{"employee", "create", "create:c get getAll update:u"},
 				{"employeeDocument", "delete", "delete:d download getAll update:u upload:c"},
@@ -680,18 +758,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bannerbear": {
-			{v: []float64{1}, outputs: 1, creds: "bannerbearApi", resource: "image", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "bannerbearApi", resource: "image", required: "templateId:resource=image;operation=create imageId:resource=image;operation=get templateId:resource=template;operation=get", ops: []resourceOps{
 				{"image", "create", "create:c get"},
 				{"template", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.baserow": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "baserowApi:usernamePassword baserowTokenApi:databaseToken", auth: "usernamePassword", resource: "row", required: "tableId", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "baserowApi:usernamePassword baserowTokenApi:databaseToken", auth: "usernamePassword", resource: "row", required: "+databaseId:authentication(usernamePassword)!databaseToken tableId rowId:operation=get rowId:operation=update rowId:operation=delete", ops: []resourceOps{
 				{"row", "getAll", "batchCreate:c batchDelete:d batchUpdate:u create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.beeminder": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource +operation:charge +operation:datapoint +operation:goal +operation:user +goalName:datapoint", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource +operation:resource=charge +operation:resource=datapoint +operation:resource=goal +operation:resource=user goalName:resource=datapoint goalName:resource=goal;operation=uncle goalName:resource=goal;operation=get,update,refresh,shortCircuit,stepDown,cancelStepDown slug:resource=goal;operation=create title:resource=goal;operation=create +goal_type:resource=goal;operation=create gunits:resource=goal;operation=create datapointId:resource=datapoint;operation=update,delete,get", ops: []resourceOps{
 				{"charge", "create", "create:c"},
 				{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
 				{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
@@ -699,16 +777,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bitbucketTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource workspace:workspace,repository repository:repository"},
-			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource workspace:workspace,repository repository:repository"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource workspace:resource=workspace,repository repository:resource=repository"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource workspace:resource=workspace,repository repository:resource=repository"},
 		},
 		"n8n-nodes-base.bitly": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", required: "longUrl:resource=link;operation=create id:resource=link;operation=update id:resource=link;operation=get", ops: []resourceOps{
 				{"link", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.bitwarden": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitwardenApi", resource: "collection", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitwardenApi", resource: "collection", required: "collectionId:resource=collection;operation=delete,get,update groupId:resource=group;operation=delete,get,getMembers,update,updateMembers name:resource=group;operation=create memberId:resource=member;operation=delete,get,getGroups,update,updateGroups +type:resource=member;operation=create", ops: []resourceOps{
 				{"collection", "get", "delete:d get getAll update:u"},
 				{"event", "getAll", "getAll"},
 				{"group", "get", "create:c delete:d get getAll getMembers update:u updateMembers:u"},
@@ -716,7 +794,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.box": {
-			{v: []float64{1}, outputs: 1, creds: "boxOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "boxOAuth2Api", resource: "file", required: "fileId:resource=file;operation=copy +binaryPropertyName:resource=file;operation=download name:resource=folder;operation=create folderId:resource=folder;operation=update", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download get search share:c upload:c"},
 				{"folder", "create", "create:c delete:d get search share:c update:u"},
 			}},
@@ -725,7 +803,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "boxOAuth2Api"},
 		},
 		"n8n-nodes-base.bubble": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bubbleApi", resource: "object", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bubbleApi", resource: "object", required: "typeName:resource=object;operation=create typeName:resource=object;operation=get,delete objectId:resource=object;operation=get,delete typeName:resource=object;operation=update objectId:resource=object;operation=update typeName:resource=object;operation=getAll", ops: []resourceOps{
 				{"object", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -737,7 +815,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyOAuth2Api", required: "+scope"},
 		},
 		"n8n-nodes-base.chargebee": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", required: "invoiceId:resource=invoice;operation=pdfUrl subscriptionId:resource=subscription;operation=cancel subscriptionId:resource=subscription;operation=delete", ops: []resourceOps{
 				{"customer", "create", "create:c"},
 				{"invoice", "list", "list pdfUrl"},
 				{"subscription", "delete", "cancel:u delete:d"},
@@ -752,28 +830,28 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ciscoWebex": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ciscoWebexOAuth2Api", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ciscoWebexOAuth2Api", resource: "message", required: "title:resource=meeting;operation=create start:resource=meeting;operation=create end:resource=meeting;operation=create meetingId:resource=meeting;operation=delete meetingId:resource=meeting;operation=get meetingId:resource=meeting;operation=update +destination:resource=message;operation=create roomId:resource=message;operation=create;destination(room)=room +specifyPersonBy:resource=message;operation=create;destination(room)=person text:resource=message;operation=create messageId:resource=message;operation=delete messageId:resource=message;operation=get roomId:resource=message;operation=getAll messageId:resource=message;operation=update", ops: []resourceOps{
 				{"meeting", "create", "create:c delete:d get getAll update:u"},
 				{"message", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.ciscoWebexTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource +event:attachmentAction +event:membership +event:message +event:room +event:meeting +event:recording +event:telephonyCall +event:all"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource event:resource=attachmentAction event:resource=membership event:resource=message event:resource=room event:resource=meeting event:resource=recording event:resource=telephonyCall event:resource=all"},
 		},
 		"n8n-nodes-base.citrixAdc": {
-			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", required: "certificateFileName:resource=certificate;operation=create +certificateFormat:resource=certificate;operation=create +certificateType:resource=certificate;operation=create certificateRequestFileName:resource=certificate;operation=create caCertificateFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +caCertificateFileFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT caPrivateKeyFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +caPrivateKeyFileFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT privateKeyFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=ROOT_CERT caSerialFileNumber:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +privateKeyFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=ROOT_CERT certificateKeyPairName:resource=certificate;operation=install certificateFileName:resource=certificate;operation=install privateKeyFileName:resource=certificate;operation=install +certificateFormat:resource=certificate;operation=install password:resource=certificate;operation=install;certificateFormat(PEM)=PEM +fileLocation:resource=file;operation=upload +binaryProperty:resource=file;operation=upload +fileLocation:resource=file;operation=delete,download fileName:resource=file;operation=delete,download +binaryProperty:resource=file;operation=download", ops: []resourceOps{
 				{"certificate", "create", "create:c install:u"},
 				{"file", "upload", "delete:d download upload:c"},
 			}},
 		},
 		"n8n-nodes-base.clearbit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clearbitApi", resource: "company", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clearbitApi", resource: "company", required: "domain:resource=company;operation=enrich name:resource=company;operation=autocomplete email:resource=person;operation=enrich", ops: []resourceOps{
 				{"company", "enrich", "autocomplete enrich"},
 				{"person", "enrich", "enrich"},
 			}},
 		},
 		"n8n-nodes-base.clickUp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "task:resource=checklist;operation=create name:resource=checklist;operation=create checklist:resource=checklist;operation=delete checklist:resource=checklist;operation=update checklist:resource=checklistItem;operation=create name:resource=checklistItem;operation=create checklist:resource=checklistItem;operation=delete checklistItem:resource=checklistItem;operation=delete checklist:resource=checklistItem;operation=update checklistItem:resource=checklistItem;operation=update id:resource=comment;operation=create comment:resource=comment;operation=delete id:resource=comment;operation=getAll comment:resource=comment;operation=update team:resource=folder;operation=create space:resource=folder;operation=create name:resource=folder;operation=create team:resource=folder;operation=delete space:resource=folder;operation=delete folder:resource=folder;operation=delete team:resource=folder;operation=get space:resource=folder;operation=get folder:resource=folder;operation=get team:resource=folder;operation=getAll space:resource=folder;operation=getAll team:resource=folder;operation=update space:resource=folder;operation=update folder:resource=folder;operation=update team:resource=goal;operation=create name:resource=goal;operation=create goal:resource=goal;operation=delete goal:resource=goal;operation=get team:resource=goal;operation=getAll goal:resource=goal;operation=update goal:resource=goalKeyResult;operation=create name:resource=goalKeyResult;operation=create type:resource=goalKeyResult;operation=create keyResult:resource=goalKeyResult;operation=delete keyResult:resource=goalKeyResult;operation=update taskId:resource=taskTag;operation=remove,add tagName:resource=taskTag;operation=remove,add taskId:resource=taskList;operation=remove,add listId:resource=taskList;operation=remove,add space:resource=spaceTag;operation=create,delete,getAll,update name:resource=spaceTag;operation=create name:resource=spaceTag;operation=delete,update newName:resource=spaceTag;operation=update team:resource=task;operation=create space:resource=task;operation=create name:resource=task;operation=create id:resource=task;operation=update id:resource=task;operation=get team:resource=task;operation=getAll space:resource=task;operation=getAll id:resource=task;operation=delete id:resource=task;operation=member task:resource=task;operation=setCustomField field:resource=task;operation=setCustomField value:resource=task;operation=setCustomField +task:resource=taskDependency;operation=create +dependsOnTask:resource=taskDependency;operation=create +task:resource=taskDependency;operation=delete +dependsOnTask:resource=taskDependency;operation=delete team:resource=timeEntry;operation=getAll team:resource=timeEntry;operation=get team:resource=timeEntry;operation=create space:resource=timeEntry;operation=create start:resource=timeEntry;operation=create team:resource=timeEntry;operation=start task:resource=timeEntry;operation=start team:resource=timeEntry;operation=stop team:resource=timeEntry;operation=delete timeEntry:resource=timeEntry;operation=delete team:resource=timeEntry;operation=update space:resource=timeEntry;operation=update timeEntry:resource=timeEntry;operation=update team:resource=timeEntryTag;operation=getAll team:resource=timeEntryTag;operation=add timeEntryIds:resource=timeEntryTag;operation=add team:resource=timeEntryTag;operation=remove timeEntryIds:resource=timeEntryTag;operation=remove team:resource=list;operation=create space:resource=list;operation=create name:resource=list;operation=create id:resource=list;operation=member team:resource=list;operation=customFields space:resource=list;operation=customFields team:resource=list;operation=delete space:resource=list;operation=delete list:resource=list;operation=delete team:resource=list;operation=get space:resource=list;operation=get list:resource=list;operation=get team:resource=list;operation=getAll space:resource=list;operation=getAll team:resource=list;operation=update space:resource=list;operation=update list:resource=list;operation=update", ops: []resourceOps{
 				{"checklist", "create", "create:c delete:d update:u"},
 				{"checklistItem", "create", "create:c delete:d update:u"},
 				{"comment", "create", "create:c delete:d getAll update:u"},
@@ -794,7 +872,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", required: "team"},
 		},
 		"n8n-nodes-base.clockify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", required: "+projectId:task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", required: "+workspaceId:resource!workspace name:resource=client;operation=create name:resource=client;operation=update name:resource=project;operation=create projectId:resource=project;operation=delete projectId:resource=project;operation=get projectId:resource=project;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=update projectId:resource=task name:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update start:resource=timeEntry;operation=create timeEntryId:resource=timeEntry;operation=delete timeEntryId:resource=timeEntry;operation=get timeEntryId:resource=timeEntry;operation=update", ops: []resourceOps{
 				{"client", "create", "create:c delete:d get getAll update:u"},
 				{"project", "create", "create:c delete:d get getAll update:u"},
 				{"tag", "create", "create:c delete:d getAll update:u"},
@@ -808,19 +886,19 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi", required: "workspaceId +watchField"},
 		},
 		"n8n-nodes-base.cloudflare": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", required: "zoneId:resource=zoneCertificate;operation=upload,getMany,get,delete certificate:resource=zoneCertificate;operation=upload privateKey:resource=zoneCertificate;operation=upload certificateId:resource=zoneCertificate;operation=get,delete", ops: []resourceOps{
 				{"zoneCertificate", "upload", "delete:d get getMany upload:c"},
 			}},
 		},
 		"n8n-nodes-base.cockpit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", required: "collection:collection form:form singleton:singleton", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", required: "collection:resource=collection id:resource=collection;operation=update form:resource=form singleton:resource=singleton", ops: []resourceOps{
 				{"collection", "getAll", "create:c getAll update:u"},
 				{"form", "submit", "submit:c"},
 				{"singleton", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.coda": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "codaApi", resource: "table", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "codaApi", resource: "table", required: "docId:resource=table;operation=createRow tableId:resource=table;operation=createRow docId:resource=table;operation=getRow tableId:resource=table;operation=getRow rowId:resource=table;operation=getRow docId:resource=table;operation=getAllRows tableId:resource=table;operation=getAllRows docId:resource=table;operation=deleteRow tableId:resource=table;operation=deleteRow rowId:resource=table;operation=deleteRow docId:resource=table;operation=pushButton tableId:resource=table;operation=pushButton rowId:resource=table;operation=pushButton columnId:resource=table;operation=pushButton docId:resource=table;operation=getColumn tableId:resource=table;operation=getColumn columnId:resource=table;operation=getColumn docId:resource=table;operation=getAllColumns tableId:resource=table;operation=getAllColumns docId:resource=formula;operation=get formulaId:resource=formula;operation=get docId:resource=formula;operation=getAll docId:resource=control;operation=get controlId:resource=control;operation=get docId:resource=control;operation=getAll docId:resource=view;operation=get viewId:resource=view;operation=get docId:resource=view;operation=getAll docId:resource=view;operation=getAllViewRows viewId:resource=view;operation=getAllViewRows docId:resource=view;operation=getAllViewColumns viewId:resource=view;operation=getAllViewColumns docId:resource=view;operation=deleteViewRow viewId:resource=view;operation=deleteViewRow rowId:resource=view;operation=deleteViewRow docId:resource=view;operation=pushViewButton viewId:resource=view;operation=pushViewButton rowId:resource=view;operation=pushViewButton columnId:resource=view;operation=pushViewButton docId:resource=view;operation=updateViewRow viewId:resource=view;operation=updateViewRow rowId:resource=view;operation=updateViewRow +keyName:resource=view;operation=updateViewRow", ops: []resourceOps{
 				{"control", "get", "get getAll"},
 				{"formula", "get", "get getAll"},
 				{"table", "createRow", "createRow:c deleteRow:d getAllColumns getAllRows getColumn getRow pushButton:c"},
@@ -831,7 +909,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2}, outputs: 1},
 		},
 		"n8n-nodes-base.coinGecko": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "coin", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "coin", required: "+searchBy:resource=coin;operation=get,marketChart,price coinId:resource=coin;operation=get baseCurrency:resource=coin;operation=candlestick baseCurrency:resource=coin;operation=market coinId:resource=coin;operation=ticker,history +platformId:resource=coin;operation=get,marketChart,price;searchBy(coinId)=contractAddress contractAddress:resource=coin;operation=get,marketChart;searchBy(coinId)=contractAddress contractAddresses:resource=coin;operation=price;searchBy(coinId)=contractAddress baseCurrency:resource=coin;operation=marketChart;searchBy(coinId)=coinId;searchBy(coinId)!contractAddress quoteCurrency:resource=coin;operation=candlestick,marketChart days:resource=coin;operation=marketChart,candlestick date:resource=coin;operation=history", ops: []resourceOps{
 				{"coin", "getAll", "candlestick get getAll history market marketChart price ticker"},
 				{"event", "getAll", "getAll"},
 			}},
@@ -840,12 +918,15 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 4},
 		},
 		"n8n-nodes-base.compression": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+binaryPropertyName:operation=compress +binaryPropertyName:operation=decompress fileName:operation=compress;outputFormat()=zip,tar,targz +outputPrefix:operation=compress;outputFormat()=gzip +outputPrefix:operation=decompress", ops: []resourceOps{
+				{"", "decompress", "compress decompress"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, required: "+binaryPropertyName:operation=compress +binaryPropertyName:operation=decompress fileName:operation=compress;outputFormat(zip)=zip,tar,targz +outputPrefix:operation=decompress", ops: []resourceOps{
 				{"", "decompress", "compress decompress"},
 			}},
 		},
 		"n8n-nodes-base.confluence": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:serviceAccount confluenceCloudOAuth2Api:cloudOAuth2", auth: "cloudOAuth2", resource: "page", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:serviceAccount confluenceCloudOAuth2Api:cloudOAuth2", auth: "cloudOAuth2", resource: "page", required: "attachmentId:resource=attachment;operation=delete ~page:resource=attachment;operation=getMany ~page:resource=attachment;operation=upload +binaryPropertyName:resource=attachment;operation=upload ~page:resource=page;operation=addLabels labels:resource=page;operation=addLabels ~page:resource=page;operation=append ~space:resource=page;operation=create title:resource=page;operation=create ~page:resource=page;operation=delete commentId:resource=page;operation=deleteComment ~page:resource=page;operation=get ~page:resource=page;operation=getComments ~page:resource=page;operation=getLabels ~label:resource=page;operation=getManyByLabel ~page:resource=page;operation=removeLabel labelName:resource=page;operation=removeLabel ~page:resource=page;operation=update cql:resource=search;operation=query ~space:resource=space;operation=get", ops: []resourceOps{
 				{"attachment", "getMany", "delete:d getMany upload:c"},
 				{"page", "create", "addComment:c addLabels:u append:c create:c delete:d deleteComment:d get getComments getLabels getManyByLabel removeLabel:d update:u"},
 				{"search", "query", "query"},
@@ -853,7 +934,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.contentful": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "contentfulApi", resource: "entry", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "contentfulApi", resource: "entry", required: "contentTypeId:resource=contentType;operation=get entryId:resource=entry;operation=get assetId:resource=asset;operation=get", ops: []resourceOps{
 				{"asset", "getAll", "get getAll"},
 				{"contentType", "get", "get"},
 				{"entry", "get", "get getAll"},
@@ -862,7 +943,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.convertKit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "convertKitApi", resource: "form", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "convertKitApi", resource: "form", required: "id:resource=customField;operation=update,delete label:resource=customField;operation=update,create id:resource=form;operation=addSubscriber,getSubscriptions email:resource=form;operation=addSubscriber id:resource=sequence;operation=addSubscriber,getSubscriptions email:resource=sequence;operation=addSubscriber name:resource=tag;operation=create tagId:resource=tagSubscriber;operation=add,getAll,delete email:resource=tagSubscriber;operation=add,delete", ops: []resourceOps{
 				{"customField", "update", "create:c delete:d getAll update:u"},
 				{"form", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
 				{"sequence", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
@@ -871,15 +952,15 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.convertKitTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi", required: "event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi", required: "event formId:event()=formSubscribe courseId:event()=courseSubscribe,courseComplete link:event()=linkClick productId:event()=productPurchase tagId:event()=tagAdd,tagRemove"},
 		},
 		"n8n-nodes-base.convertToFile": {
-			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, required: "+binaryPropertyName:operation=csv,html,rtf,ods,xls,xlsx sourceProperty:operation=toBinary +binaryPropertyName:operation=toBinary sourceProperty:operation=toText +binaryPropertyName:operation=toText +binaryPropertyName:operation=toJson start:operation=iCal end:operation=iCal +binaryPropertyName:operation=iCal", ops: []resourceOps{
 				{"", "csv", "csv html iCal toJson ods rtf toText xls xlsx toBinary:u"},
 			}},
 		},
 		"n8n-nodes-base.copper": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "copperApi", resource: "company", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "copperApi", resource: "company", required: "name:resource=company;operation=create companyId:resource=company;operation=delete companyId:resource=company;operation=get companyId:resource=company;operation=update name:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update name:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get opportunityId:resource=opportunity;operation=update name:resource=person;operation=create personId:resource=person;operation=delete personId:resource=person;operation=get personId:resource=person;operation=update name:resource=project;operation=create projectId:resource=project;operation=delete projectId:resource=project;operation=get projectId:resource=project;operation=update name:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"customerSource", "getAll", "getAll"},
 				{"lead", "create", "create:c delete:d get getAll update:u"},
@@ -894,14 +975,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi", required: "resource event"},
 		},
 		"n8n-nodes-base.cortex": {
-			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource +operation:analyzer +operation:responder responder:responder entityType:responder +operation:job", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource +operation:resource=analyzer analyzer:resource=analyzer;operation=execute +operation:resource=responder responder:resource=responder entityType:resource=responder +operation:resource=job jobId:resource=job;operation=get,report", ops: []resourceOps{
 				{"analyzer", "execute", "execute:x"},
 				{"job", "get", "get report"},
 				{"responder", "execute", "execute:x"},
 			}},
 		},
 		"n8n-nodes-base.crateDb": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "crateDb", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "crateDb", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert +schema:operation=update table:operation=update +updateKey:operation=update", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
 		},
@@ -909,11 +990,11 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.crypto": {
-			{v: []float64{1}, outputs: 1, flags: flagTool},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto:decrypt,encrypt,hmac,sign", gate: "action", auth: "hash"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+type:action(hash)=hash +dataPropertyName:action(hash)=hash +encoding:action(hash)=hash +type:action(hash)=hmac +dataPropertyName:action(hash)=hmac secret:action(hash)=hmac +encoding:action(hash)=hmac value:action(hash)=sign +dataPropertyName:action(hash)=sign algorithm:action(hash)=sign +encoding:action(hash)=sign privateKey:action(hash)=sign +dataPropertyName:action(hash)=generate +encodingType:action(hash)=generate"},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto:decrypt,encrypt,hmac,sign", gate: "action", auth: "hash", required: "+type:action(hash)=hash +dataPropertyName:action(hash)=hash +encoding:action(hash)=hash +type:action(hash)=hmac +dataPropertyName:action(hash)=hmac +encoding:action(hash)=hmac value:action(hash)=sign +dataPropertyName:action(hash)=sign algorithm:action(hash)=sign +encoding:action(hash)=sign +dataPropertyName:action(hash)=generate +encodingType:action(hash)=generate +mode:action(hash)=encrypt,decrypt value:action(hash)=encrypt,decrypt +dataPropertyName:action(hash)=encrypt,decrypt"},
 		},
 		"n8n-nodes-base.currents": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "currentsApi", resource: "run", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "currentsApi", resource: "run", required: "actionId:resource=action;operation=get,delete,enable,disable,update ~projectId:resource=action;operation=getAll ~projectId:resource=action;operation=create name:resource=action;operation=create +actionType:resource=action;operation=create +matcherType:resource=action;operation=create matcherValue:resource=action;operation=create instanceId:resource=instance;operation=get ~projectId:resource=project;operation=get,getInsights dateStart:resource=project;operation=getInsights dateEnd:resource=project;operation=getInsights runId:resource=run;operation=get,cancel,delete,reset machineIds:resource=run;operation=reset githubRunId:resource=run;operation=cancelGithub ~projectId:resource=run;operation=find,getAll ~projectId:resource=signature;operation=generate specFilePath:resource=signature;operation=generate testTitle:resource=signature;operation=generate ~projectId:resource=specFile;operation=getAll dateStart:resource=specFile;operation=getAll dateEnd:resource=specFile;operation=getAll ~projectId:resource=test;operation=getAll dateStart:resource=test;operation=getAll dateEnd:resource=test;operation=getAll signature:resource=testResult;operation=getAll dateStart:resource=testResult;operation=getAll dateEnd:resource=testResult;operation=getAll", ops: []resourceOps{
 				{"action", "getAll", "create:c delete:d disable:u enable:u get getAll update:u"},
 				{"instance", "get", "get"},
 				{"project", "getAll", "get getAll getInsights"},
@@ -928,7 +1009,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi", required: "~projectId"},
 		},
 		"n8n-nodes-base.customerIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", required: "id:resource=customer;operation=delete id:resource=customer;operation=upsert customerId:resource=event;operation=track eventName:resource=event;operation=trackAnonymous customerIds:resource=segment;operation=add,remove", ops: []resourceOps{
 				{"customer", "upsert", "upsert:u delete:d"},
 				{"event", "track", "track:c trackAnonymous:c"},
 				{"campaign", "get", "get getAll getMetrics"},
@@ -939,13 +1020,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "customerIoApi"},
 		},
 		"n8n-nodes-base.dataTable": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", required: "+~dataTableId:row", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", required: "~dataTableId:resource=row ~dataTableId:resource=table;operation=clear,delete,update tableName:resource=table;operation=create newName:resource=table;operation=update", ops: []resourceOps{
 				{"row", "insert", "deleteRows:d get rowExists rowNotExists insert:c update:u upsert:u"},
 				{"table", "list", "clear:d create:c delete:d list update:u"},
 			}},
 		},
 		"n8n-nodes-base.databricks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", resource: "databricksSql", required: "volumePath:files", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", resource: "databricksSql", required: "volumePath:resource=files filePath:operation=uploadFile,downloadFile,deleteFile,getFileInfo +dataFieldName:resource=files;operation=uploadFile directoryPath:operation=createDirectory,deleteDirectory spaceId:resource=genie;operation=startConversation,getSpace,createMessage,getQueryResults,executeMessageQuery,getMessage conversationId:resource=genie;operation=createMessage,getQueryResults,executeMessageQuery,getMessage messageId:resource=genie;operation=getMessage,executeMessageQuery,getQueryResults attachmentId:resource=genie;operation=executeMessageQuery,getQueryResults message:resource=genie;operation=createMessage initialMessage:resource=genie;operation=startConversation ~catalogName:operation=getCatalog,updateCatalog,deleteCatalog,createCatalog,createVolume,getVolume,deleteVolume,createFunction,getFunction,deleteFunction,createTable,getTable,deleteTable ~schemaName:operation=createVolume,getVolume,deleteVolume,createFunction,getFunction,deleteFunction,createTable,getTable,deleteTable ~fullName:operation=getTable,deleteTable ~fullName:operation=getFunction,deleteFunction volumeName:operation=createVolume,getVolume,deleteVolume +volumeType:operation=createVolume functionName:operation=createFunction +returnType:operation=createFunction +routineBody:operation=createFunction routineDefinition:operation=createFunction tableName:operation=createTable storageLocation:operation=createTable ~warehouseId:resource=databricksSql;operation=executeQuery query:operation=executeQuery ~endpointName:resource=modelServing;operation=queryEndpoint indexName:resource=vectorSearch;operation=getIndex,queryIndex,createIndex endpointName:resource=vectorSearch;operation=listIndexes,createIndex primaryKey:resource=vectorSearch;operation=createIndex +indexType:resource=vectorSearch;operation=createIndex +queryType:resource=vectorSearch;operation=queryIndex queryText:resource=vectorSearch;operation=queryIndex;queryType(text)=text columns:resource=vectorSearch;operation=queryIndex ~runId:resource=job;operation=getRun,getRunOutput ~jobId:resource=job;operation=getJob,run", ops: []resourceOps{
 				{"databricksSql", "executeQuery", "executeQuery:x"},
 				{"files", "listDirectory", "createDirectory:c deleteDirectory:d deleteFile:d downloadFile getFileInfo listDirectory uploadFile:c"},
 				{"genie", "startConversation", "createMessage:c executeMessageQuery:x getMessage getSpace getQueryResults startConversation:u"},
@@ -958,10 +1039,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken"},
 		},
 		"n8n-nodes-base.dateTime": {
-			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "value:action(format)=format +dataPropertyName:action(format)=format value:action(format)=calculate +operation:action(format)=calculate +timeUnit:action(format)=calculate +dataPropertyName:action(format)=calculate", ops: []resourceOps{
 				{"", "add", "add:c subtract"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, required: "magnitude:operation=addToDate +timeUnit:operation=addToDate magnitude:operation=subtractFromDate +timeUnit:operation=subtractFromDate", ops: []resourceOps{
 				{"", "getCurrentDate", "addToDate:c extractDate formatDate getCurrentDate getTimeBetweenDates roundDate subtractFromDate"},
 			}},
 		},
@@ -969,12 +1050,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.deepL": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "deepLApi", resource: "language", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "deepLApi", resource: "language", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
 		},
 		"n8n-nodes-base.demio": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "demioApi", resource: "event", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "demioApi", resource: "event", required: "eventId:resource=event;operation=get firstName:resource=event;operation=register email:resource=event;operation=register dateId:resource=report;operation=get", ops: []resourceOps{
 				{"event", "get", "get getAll register:c"},
 				{"report", "get", "get"},
 			}},
@@ -986,7 +1067,7 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.discord": {
 			{v: []float64{1}, outputs: 1, required: "webhookUri"},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi?", auth: "botToken", resource: "channel", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi?", auth: "botToken", resource: "channel", required: "~guildId:resource=message;authentication(botToken)=botToken,oAuth2 ~guildId:resource=channel;authentication(botToken)=botToken,oAuth2 ~guildId:resource=member;authentication(botToken)=botToken,oAuth2", ops: []resourceOps{
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
 				{"member", "getAll", "ban getAll kick:u roleAdd:c roleRemove:d timeout unban"},
@@ -994,7 +1075,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.discourse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", required: "+operation:category +operation:group +operation:post +operation:user +operation:userGroup", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", required: "+operation:resource=category name:resource=category;operation=create categoryId:resource=category;operation=update name:resource=category;operation=update +operation:resource=group name:resource=group;operation=get,create groupId:resource=group;operation=update name:resource=group;operation=update +operation:resource=post content:resource=post;operation=create postId:resource=post;operation=get postId:resource=post;operation=update content:resource=post;operation=update +operation:resource=user name:resource=user;operation=create email:resource=user;operation=create username:resource=user;operation=create password:resource=user;operation=create +by:resource=user;operation=get username:resource=user;operation=get;by(username)=username externalId:resource=user;operation=get;by(username)=externalId +operation:resource=userGroup usernames:resource=userGroup;operation=add groupId:resource=userGroup;operation=add usernames:resource=userGroup;operation=remove groupId:resource=userGroup;operation=remove", ops: []resourceOps{
 				{"category", "create", "create:c getAll update:u"},
 				{"group", "create", "create:c get getAll update:u"},
 				{"post", "create", "create:c get getAll update:u"},
@@ -1003,24 +1084,24 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.disqus": {
-			{v: []float64{1}, outputs: 1, creds: "disqusApi", resource: "forum", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "disqusApi", resource: "forum", required: "id:resource=forum;operation=get id:resource=forum;operation=getPosts id:resource=forum;operation=getCategories id:resource=forum;operation=getThreads", ops: []resourceOps{
 				{"forum", "get", "get getCategories getThreads getPosts"},
 			}},
 		},
 		"n8n-nodes-base.drift": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi:accessToken driftOAuth2Api:oAuth2", auth: "accessToken", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi:accessToken driftOAuth2Api:oAuth2", auth: "accessToken", resource: "contact", required: "email:resource=contact;operation=create contactId:resource=contact;operation=update contactId:resource=contact;operation=get contactId:resource=contact;operation=delete", ops: []resourceOps{
 				{"contact", "create", "create:c getCustomAttributes delete:d get update:u"},
 			}},
 		},
 		"n8n-nodes-base.dropbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi:accessToken dropboxOAuth2Api:oAuth2", auth: "accessToken", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi:accessToken dropboxOAuth2Api:oAuth2", auth: "accessToken", resource: "file", required: "path:resource=file,folder;operation=copy toPath:resource=file,folder;operation=copy path:resource=file,folder;operation=delete path:resource=file,folder;operation=move toPath:resource=file,folder;operation=move path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download path:resource=file;operation=upload query:resource=search;operation=query path:resource=folder;operation=create", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download move:u upload:c"},
 				{"folder", "create", "copy:c create:c delete:d list move:u"},
 				{"search", "query", "query"},
 			}},
 		},
 		"n8n-nodes-base.dropcontact": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", required: "+resource +operation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", required: "+resource +operation requestId:resource=contact;operation=fetchRequest", ops: []resourceOps{
 				{"contact", "enrich", "enrich fetchRequest"},
 			}},
 		},
@@ -1028,7 +1109,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 2},
 		},
 		"n8n-nodes-base.e2eTest": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+remoteOptions:operation=remoteOptions ~rlc:operation=resourceLocator", ops: []resourceOps{
 				{"", "remoteOptions", "remoteOptions resourceLocator resourceMapper"},
 			}},
 		},
@@ -1046,7 +1127,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.elasticSecurity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticSecurityApi", resource: "case", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticSecurityApi", resource: "case", required: "title:resource=case;operation=create connectorId:resource=case;operation=create +connectorType:resource=case;operation=create issueType:resource=case;operation=create;connectorType(.jira)=.jira priority:resource=case;operation=create;connectorType(.jira)=.jira +urgency:resource=case;operation=create;connectorType(.jira)=.servicenow +severity:resource=case;operation=create;connectorType(.jira)=.servicenow +impact:resource=case;operation=create;connectorType(.jira)=.servicenow category:resource=case;operation=create;connectorType(.jira)=.servicenow issueTypes:resource=case;operation=create;connectorType(.jira)=.resilient caseId:resource=case;operation=delete caseId:resource=case;operation=get caseId:resource=case;operation=update caseId:resource=caseComment;operation=add comment:resource=caseComment;operation=add caseId:resource=caseComment;operation=get commentId:resource=caseComment;operation=get caseId:resource=caseComment;operation=getAll caseId:resource=caseComment;operation=remove commentId:resource=caseComment;operation=remove caseId:resource=caseComment;operation=update commentId:resource=caseComment;operation=update comment:resource=caseComment;operation=update caseId:resource=caseTag;operation=add tag:resource=caseTag;operation=add caseId:resource=caseTag;operation=remove tag:resource=caseTag;operation=remove name:resource=connector;operation=create +connectorType:resource=connector;operation=create apiUrl:resource=connector;operation=create email:resource=connector;operation=create;connectorType(.jira)=.jira apiToken:resource=connector;operation=create;connectorType(.jira)=.jira projectKey:resource=connector;operation=create;connectorType(.jira)=.jira username:resource=connector;operation=create;connectorType(.jira)=.servicenow password:resource=connector;operation=create;connectorType(.jira)=.servicenow apiKeyId:resource=connector;operation=create;connectorType(.jira)=.resilient apiKeySecret:resource=connector;operation=create;connectorType(.jira)=.resilient orgId:resource=connector;operation=create;connectorType(.jira)=.resilient", ops: []resourceOps{
 				{"case", "create", "create:c delete:d get getAll getStatus update:u"},
 				{"caseComment", "add", "add:c get getAll remove:d update:u"},
 				{"caseTag", "add", "add:c remove:d"},
@@ -1054,7 +1135,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.elasticsearch": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticsearchApi", resource: "document", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticsearchApi", resource: "document", required: "indexId:resource=document;operation=delete documentId:resource=document;operation=delete indexId:resource=document;operation=get documentId:resource=document;operation=get indexId:resource=document;operation=getAll indexId:resource=document;operation=create indexId:resource=document;operation=update documentId:resource=document;operation=update indexId:resource=index;operation=create indexId:resource=index;operation=delete indexId:resource=index;operation=get", ops: []resourceOps{
 				{"document", "get", "create:c delete:d get getAll update:u"},
 				{"index", "create", "create:c delete:d get getAll"},
 			}},
@@ -1064,12 +1145,12 @@ func newNodeTable() map[string][]nodeEntry {
 		},
 		"n8n-nodes-base.emailSend": {
 			{v: []float64{1}, outputs: 1, creds: "smtp", required: "fromEmail toEmail"},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", required: "fromEmail:resource=email;operation=send toEmail:resource=email;operation=send fromEmail:resource=email;operation=sendAndWait toEmail:resource=email;operation=sendAndWait subject:resource=email;operation=sendAndWait message:resource=email;operation=sendAndWait", ops: []resourceOps{
 				{"email", "send", "send:s sendAndWait:s"},
 			}},
 		},
 		"n8n-nodes-base.emelia": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", required: "+resource +campaignId:resource=campaign;operation=addContact contactEmail:resource=campaign;operation=addContact campaignName:resource=campaign;operation=create campaignId:resource=campaign;operation=get campaignId:resource=campaign;operation=pause campaignId:resource=campaign;operation=start campaignId:resource=campaign;operation=duplicate campaignName:resource=campaign;operation=duplicate +contactListId:resource=contactList;operation=add contactEmail:resource=contactList;operation=add", ops: []resourceOps{
 				{"campaign", "get", "addContact:c create:c duplicate:c get getAll pause:u start:u"},
 				{"contactList", "getAll", "add:c getAll"},
 			}},
@@ -1078,7 +1159,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi", required: "campaignId"},
 		},
 		"n8n-nodes-base.erpNext": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", required: "docType:resource=document;operation=create docType:resource=document;operation=get documentName:resource=document;operation=get docType:resource=document;operation=delete documentName:resource=document;operation=delete docType:resource=document;operation=update documentName:resource=document;operation=update", ops: []resourceOps{
 				{"document", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -1086,13 +1167,16 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.evaluation": {
-			{v: []float64{4.6, 4.7, 4.8}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", ops: []resourceOps{
+			{v: []float64{4.6, 4.7}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", required: "~documentId:operation=setOutputs;source(googleSheets)!dataTable ~sheetName:operation=setOutputs;source(googleSheets)!dataTable", ops: []resourceOps{
+				{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
+			}},
+			{v: []float64{4.8}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", required: "~documentId:operation=setOutputs;source(dataTable)!dataTable ~sheetName:operation=setOutputs;source(dataTable)!dataTable", ops: []resourceOps{
 				{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
 			}},
 		},
 		"n8n-nodes-base.evaluationTrigger": {
-			{v: []float64{4.6}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2"},
-			{v: []float64{4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2"},
+			{v: []float64{4.6}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", required: "~documentId:source(googleSheets)!dataTable ~sheetName:source(googleSheets)!dataTable ~dataTableId:source(googleSheets)=dataTable"},
+			{v: []float64{4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", required: "~documentId:source(dataTable)!dataTable ~sheetName:source(dataTable)!dataTable ~dataTableId:source(dataTable)=dataTable"},
 		},
 		"n8n-nodes-base.eventbriteTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi:privateKey eventbriteOAuth2Api:oAuth2", auth: "privateKey", required: "organization event"},
@@ -1101,7 +1185,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, required: "command"},
 		},
 		"n8n-nodes-base.executeWorkflow": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", ops: []resourceOps{
+				{"", "call_workflow", "call_workflow:x"},
+			}},
+			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 1, required: "~workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", ops: []resourceOps{
 				{"", "call_workflow", "call_workflow:x"},
 			}},
 		},
@@ -1114,7 +1201,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.extractFromFile": {
-			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, required: "+binaryPropertyName:operation=csv,html,rtf,ods,xls,xlsx +binaryPropertyName:operation=binaryToPropery,fromJson,text,fromIcs,xml +destinationKey:operation=binaryToPropery,fromJson,text,fromIcs,xml +binaryPropertyName:operation=pdf", ops: []resourceOps{
 				{"", "csv", "csv html fromIcs fromJson ods pdf rtf text xml xls xlsx binaryToPropery:u"},
 			}},
 		},
@@ -1131,21 +1218,21 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken", required: "teamId triggerOn"},
 		},
 		"n8n-nodes-base.filemaker": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker", required: "layout"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker", required: "layout script:action(record)=performscript"},
 		},
 		"n8n-nodes-base.filter": {
 			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 1},
 		},
 		"n8n-nodes-base.flow": {
-			{v: []float64{1}, outputs: 1, creds: "flowApi", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "flowApi", resource: "task", required: "workspaceId:resource=task;operation=create name:resource=task;operation=create workspaceId:resource=task;operation=update taskId:resource=task;operation=update taskId:resource=task;operation=get", ops: []resourceOps{
 				{"task", "create", "create:c update:u get getAll"},
 			}},
 		},
 		"n8n-nodes-base.flowTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "flowApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "flowApi", required: "listIds:resource=list;resource!task taskIds:resource=task;resource!list"},
 		},
 		"n8n-nodes-base.form": {
-			{v: []float64{1, 2.3, 2.4, 2.5}, outputs: 1, flags: flagWebhook, ops: []resourceOps{
+			{v: []float64{1, 2.3, 2.4, 2.5}, outputs: 1, flags: flagWebhook, required: "redirectUrl:operation=completion;respondWith(text)=redirect completionTitle:operation=completion;respondWith(text)=text,returnBinary", ops: []resourceOps{
 				{"", "page", "page completion"},
 			}},
 		},
@@ -1161,13 +1248,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken", required: "formId"},
 		},
 		"n8n-nodes-base.freshdesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource +operation:ticket +operation:contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource +operation:resource=ticket +requester:resource=ticket;operation=create requesterIdentificationValue:resource=ticket;operation=create +status:resource=ticket;operation=create +priority:resource=ticket;operation=create +source:resource=ticket;operation=create ticketId:resource=ticket;operation=update ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=delete +operation:resource=contact name:resource=contact;operation=create contactId:resource=contact;operation=update contactId:resource=contact;operation=delete contactId:resource=contact;operation=get", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.freshservice": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshserviceApi", resource: "agent", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshserviceApi", resource: "agent", required: "email:resource=agent;operation=create firstName:resource=agent;operation=create agentId:resource=agent;operation=delete agentId:resource=agent;operation=get agentId:resource=agent;operation=update name:resource=agentGroup;operation=create agentGroupId:resource=agentGroup;operation=delete agentGroupId:resource=agentGroup;operation=get agentGroupId:resource=agentGroup;operation=update agentRoleId:resource=agentRole;operation=get title:resource=announcement;operation=create bodyHtml:resource=announcement;operation=create +visibility:resource=announcement;operation=create visibleFrom:resource=announcement;operation=create announcementId:resource=announcement;operation=delete announcementId:resource=announcement;operation=get announcementId:resource=announcement;operation=update name:resource=assetType;operation=create assetTypeId:resource=assetType;operation=delete assetTypeId:resource=assetType;operation=get assetTypeId:resource=assetType;operation=update requesterId:resource=change;operation=create subject:resource=change;operation=create plannedStartDate:resource=change;operation=create plannedEndDate:resource=change;operation=create changeId:resource=change;operation=delete changeId:resource=change;operation=get changeId:resource=change;operation=update name:resource=department;operation=create departmentId:resource=department;operation=delete departmentId:resource=department;operation=get departmentId:resource=department;operation=update name:resource=location;operation=create locationId:resource=location;operation=delete locationId:resource=location;operation=get locationId:resource=location;operation=update subject:resource=problem;operation=create requesterId:resource=problem;operation=create problemId:resource=problem;operation=delete problemId:resource=problem;operation=get problemId:resource=problem;operation=update assetTypeId:resource=product;operation=create name:resource=product;operation=create productId:resource=product;operation=delete productId:resource=product;operation=get productId:resource=product;operation=update subject:resource=release;operation=create plannedStartDate:resource=release;operation=create plannedEndDate:resource=release;operation=create releaseId:resource=release;operation=delete releaseId:resource=release;operation=get releaseId:resource=release;operation=update firstName:resource=requester;operation=create requesterId:resource=requester;operation=delete requesterId:resource=requester;operation=get requesterId:resource=requester;operation=update name:resource=requesterGroup;operation=create requesterGroupId:resource=requesterGroup;operation=delete requesterGroupId:resource=requesterGroup;operation=get requesterGroupId:resource=requesterGroup;operation=update +applicationType:resource=software;operation=create name:resource=software;operation=create softwareId:resource=software;operation=delete softwareId:resource=software;operation=get softwareId:resource=software;operation=update email:resource=ticket;operation=create ticketId:resource=ticket;operation=delete ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=update", ops: []resourceOps{
 				{"agent", "create", "create:c delete:d get getAll update:u"},
 				{"agentGroup", "create", "create:c delete:d get getAll update:u"},
 				{"agentRole", "get", "get getAll"},
@@ -1186,7 +1273,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.freshworksCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshworksCrmApi", resource: "account", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshworksCrmApi", resource: "account", required: "name:resource=account;operation=create accountId:resource=account;operation=delete accountId:resource=account;operation=get view:resource=account;operation=getAll accountId:resource=account;operation=update title:resource=appointment;operation=create fromDate:resource=appointment;operation=create endDate:resource=appointment;operation=create appointmentId:resource=appointment;operation=delete appointmentId:resource=appointment;operation=get appointmentId:resource=appointment;operation=update firstName:resource=contact;operation=create lastName:resource=contact;operation=create emails:resource=contact;operation=create contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update name:resource=deal;operation=create dealId:resource=deal;operation=delete dealId:resource=deal;operation=get dealId:resource=deal;operation=update description:resource=note;operation=create +targetableType:resource=note;operation=create targetable_id:resource=note;operation=create noteId:resource=note;operation=delete noteId:resource=note;operation=update title:resource=salesActivity;operation=create ownerId:resource=salesActivity;operation=create from_date:resource=salesActivity;operation=create end_date:resource=salesActivity;operation=create +targetableType:resource=salesActivity;operation=create targetable_id:resource=salesActivity;operation=create salesActivityId:resource=salesActivity;operation=delete salesActivityId:resource=salesActivity;operation=get salesActivityId:resource=salesActivity;operation=update query:resource=search;operation=query searchField:resource=search;operation=lookup customFieldName:resource=search;operation=lookup;searchField()=customField customFieldValue:resource=search;operation=lookup;searchField()=customField fieldValue:resource=search;operation=lookup;searchField()=email,name title:resource=task;operation=create dueDate:resource=task;operation=create ownerId:resource=task;operation=create +targetableType:resource=task;operation=create targetable_id:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", ops: []resourceOps{
 				{"account", "create", "create:c delete:d get getAll update:u"},
 				{"appointment", "create", "create:c delete:d get getAll update:u"},
 				{"contact", "create", "create:c delete:d get getAll update:u"},
@@ -1198,7 +1285,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ftp": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp:ftp sftp:sftp", gate: "protocol", auth: "ftp", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp:ftp sftp:sftp", gate: "protocol", auth: "ftp", required: "path:operation=delete path:operation=download +binaryPropertyName:operation=download oldPath:operation=rename newPath:operation=rename path:operation=upload +path:operation=list", ops: []resourceOps{
 				{"", "download", "delete:d download list rename:u upload:c"},
 			}},
 		},
@@ -1209,14 +1296,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.gSuiteAdmin": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gSuiteAdminOAuth2Api", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gSuiteAdminOAuth2Api", resource: "user", required: "~deviceId:resource=device;operation=get,update,changeStatus +projection:resource=device;operation=get,getAll +action:resource=device;operation=changeStatus ~groupId:resource=group;operation=delete,get,update email:resource=group;operation=create ~userId:resource=user;operation=addToGroup,delete,get,removeFromGroup,update ~groupId:resource=user;operation=addToGroup,removeFromGroup firstName:resource=user;operation=create lastName:resource=user;operation=create password:resource=user;operation=create domain:resource=user;operation=create +output:resource=user;operation=get +projection:resource=user;operation=get +output:resource=user;operation=getAll +projection:resource=user;operation=getAll", ops: []resourceOps{
 				{"device", "get", "get getAll update:u changeStatus:u"},
 				{"group", "create", "create:c delete:d get getAll update:u"},
 				{"user", "create", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.getResponse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update", ops: []resourceOps{
 				{"contact", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
@@ -1229,12 +1316,23 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.git": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword:gitPassword", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword:gitPassword", required: "repositoryPath:operation!clone repositoryPath:operation=clone pathsToAdd:operation=add key:operation=addConfig value:operation=addConfig sourceRepository:operation=clone branchName:operation=switchBranch name:operation=tag", ops: []resourceOps{
 				{"", "log", "add:c addConfig:c clone:c commit:c fetch listConfig log pull push:c pushTags:c reflog status switchBranch:u tag:c userSetup:u"},
 			}},
 		},
 		"n8n-nodes-base.github": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "base:resource=pullRequest;operation=create head:resource=pullRequest;operation=create title:resource=pullRequest;operation=create body:resource=pullRequest;operation=createComment body:resource=pullRequest;operation=editComment ~owner:operation!invite,getUserIssues ~repository:resource!user,organization;operation!getRepositories ~workflowId:resource=workflow;operation=disable,dispatch,dispatchAndWait,get,getUsage,enable +ref:resource=workflow;operation=dispatch,dispatchAndWait filePath:resource=file;operation!list commitMessage:resource=file;operation=create,delete,edit title:resource=issue;operation=create releaseTag:resource=release;operation=create release_id:resource=release;operation=get,delete,update reviewId:resource=review;operation=get,update organization:resource=user;operation=invite email:resource=user;operation=invite", ops: []resourceOps{
+				{"file", "create", "create:c delete:d edit:u get list"},
+				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
+				{"organization", "getRepositories", "getRepositories getMembers"},
+				{"pullRequest", "create", "create:c update:u close:u reopen:u get createComment:c editComment:u getDiff getPatch merge:u"},
+				{"release", "create", "create:c delete:d get getAll update:u"},
+				{"repository", "getIssues", "get getIssues getLicense getProfile getPullRequests listPopularPaths listReferrers"},
+				{"review", "create", "create:c get getAll update:u"},
+				{"user", "getRepositories", "getRepositories getUserIssues invite:c"},
+				{"workflow", "dispatch", "disable:u dispatch:s dispatchAndWait:s enable:u get getUsage list"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "base:resource=pullRequest;operation=create head:resource=pullRequest;operation=create title:resource=pullRequest;operation=create body:resource=pullRequest;operation=createComment body:resource=pullRequest;operation=editComment ~owner:operation!invite,getUserIssues ~repository:resource!user,organization;operation!getRepositories ~workflowId:resource=workflow;operation=disable,dispatch,dispatchAndWait,get,getUsage,enable ~ref:resource=workflow;operation=dispatch,dispatchAndWait filePath:resource=file;operation!list commitMessage:resource=file;operation=create,delete,edit title:resource=issue;operation=create releaseTag:resource=release;operation=create release_id:resource=release;operation=get,delete,update reviewId:resource=review;operation=get,update organization:resource=user;operation=invite email:resource=user;operation=invite", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"organization", "getRepositories", "getRepositories getMembers"},
@@ -1250,7 +1348,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", required: "~owner ~repository"},
 		},
 		"n8n-nodes-base.gitlab": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "owner", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "owner repository:resource!user;operation!getRepositories title:resource=issue;operation=create releaseTag:resource=release;operation=create projectId:resource=release;operation=delete,get tag_name:resource=release;operation=delete,get projectId:resource=release;operation=getAll projectId:resource=release;operation=update tag_name:resource=release;operation=update commitMessage:resource=file;operation=create,delete,edit branch:resource=file;operation=create,delete,edit", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"release", "create", "create:c delete:d get getAll update:u"},
@@ -1262,13 +1360,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", required: "owner repository"},
 		},
 		"n8n-nodes-base.gmail": {
-			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "draft", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "draft", required: "messageId:resource=draft;operation=delete,get subject:resource=draft;operation=create message:resource=draft;operation=create name:resource=label;operation=create labelId:resource=label;operation=get,delete +labelListVisibility:resource=label;operation=create +messageListVisibility:resource=label;operation=create messageId:resource=message;operation=get,delete threadId:resource=message;operation=reply messageId:resource=message;operation=reply subject:resource=message;operation=reply,send message:resource=message;operation=reply,send messageId:resource=messageLabel;operation=add,remove", ops: []resourceOps{
 				{"draft", "create", "create:c delete:d get getAll"},
 				{"label", "create", "create:c delete:d get getAll"},
 				{"message", "send", "delete:d get getAll reply:s send:s"},
 				{"messageLabel", "add", "add:c remove:d"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "message", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "message", required: "messageId:resource=draft;operation=delete,get subject:resource=draft;operation=create +emailType:resource=draft;operation=create message:resource=draft;operation=create name:resource=label;operation=create labelId:resource=label;operation=get,delete messageId:resource=message;operation=get,delete,markAsRead,markAsUnread messageId:resource=message;operation=reply sendTo:resource=message;operation=send subject:resource=message;operation=send +emailType:resource=message;operation=send,reply message:resource=message;operation=reply,send messageId:resource=message;operation=addLabels,removeLabels sendTo:resource=message;operation=sendAndWait subject:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait threadId:resource=thread;operation=get,delete,reply,trash,untrash +emailType:resource=thread;operation=reply message:resource=thread;operation=reply threadId:resource=thread;operation=addLabels,removeLabels", ops: []resourceOps{
 				{"message", "send", "addLabels:u delete:d get getAll markAsRead:u markAsUnread:u removeLabels:d reply:s send:s sendAndWait:s"},
 				{"label", "getAll", "create:c delete:d get getAll"},
 				{"draft", "create", "create:c delete:d get getAll"},
@@ -1279,7 +1377,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2"},
 		},
 		"n8n-nodes-base.goToWebinar": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", required: "+webinarKey:attendee +sessionKey:attendee", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", required: "webinarKey:resource=attendee sessionKey:resource=attendee registrantKey:resource=attendee;operation=get registrantKey:resource=attendee;operation=getDetails details:resource=attendee;operation=getDetails +webinarKey:resource=coorganizer;operation=create +webinarKey:resource=coorganizer;operation=delete +webinarKey:resource=coorganizer;operation=getAll webinarKey:resource=coorganizer;operation=reinvite name:resource=panelist;operation=create email:resource=panelist;operation=create +webinarKey:resource=panelist;operation=create +webinarKey:resource=panelist;operation=getAll +webinarKey:resource=panelist;operation=delete panelistKey:resource=panelist;operation=delete +webinarKey:resource=panelist;operation=reinvite panelistKey:resource=panelist;operation=reinvite +webinarKey:resource=registrant;operation=create +webinarKey:resource=registrant;operation=getAll +webinarKey:resource=registrant;operation=delete registrantKey:resource=registrant;operation=delete +webinarKey:resource=registrant;operation=get registrantKey:resource=registrant;operation=get +webinarKey:resource=session;operation=get,getDetails sessionKey:resource=session;operation=get,getDetails subject:resource=webinar;operation=create webinarKey:resource=webinar;operation=delete webinarKey:resource=webinar;operation=get webinarKey:resource=webinar;operation=update", ops: []resourceOps{
 				{"attendee", "get", "get getAll getDetails"},
 				{"coorganizer", "get", "create:c delete:d getAll reinvite:c"},
 				{"panelist", "get", "create:c delete:d getAll reinvite:c"},
@@ -1289,57 +1387,61 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gong": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", required: "~call:resource=call;operation=get ~user:resource=user;operation=get", ops: []resourceOps{
 				{"call", "getAll", "get getAll"},
 				{"user", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleAds": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", required: "managerCustomerId:campaign clientCustomerId:campaign", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", required: "managerCustomerId:resource=campaign clientCustomerId:resource=campaign campaignId:resource=campaign;operation=get", ops: []resourceOps{
 				{"campaign", "getAll", "getAll get"},
 			}},
 		},
 		"n8n-nodes-base.googleAnalytics": {
-			{v: []float64{1}, outputs: 1, creds: "googleAnalyticsOAuth2", resource: "report", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleAnalyticsOAuth2", resource: "report", required: "viewId:resource=report;operation=get viewId:resource=userActivity;operation=search userId:resource=userActivity;operation=search", ops: []resourceOps{
 				{"report", "get", "get"},
 				{"userActivity", "search", "search"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleAnalyticsOAuth2", resource: "report", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleAnalyticsOAuth2", resource: "report", required: "~propertyId:resource=report;operation=get;propertyType(ga4)=ga4 +dateRange:resource=report;operation=get;propertyType(ga4)=ga4 ~viewId:resource=report;operation=get;propertyType(ga4)=universal +dateRange:resource=report;operation=get;propertyType(ga4)=universal viewId:resource=userActivity;operation=search userId:resource=userActivity;operation=search", ops: []resourceOps{
 				{"report", "get", "get"},
 				{"userActivity", "search", "search"},
 			}},
 		},
 		"n8n-nodes-base.googleBigQuery": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "record", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "record", required: "projectId:resource=record;operation=create datasetId:resource=record;operation=create tableId:resource=record;operation=create columns:resource=record;operation=create projectId:resource=record;operation=getAll datasetId:resource=record;operation=getAll tableId:resource=record;operation=getAll", ops: []resourceOps{
 				{"record", "create", "create:c getAll"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "database", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "database", required: "~projectId:resource=database;operation=executeQuery,insert ~datasetId:resource=database;operation=insert ~tableId:resource=database;operation=insert", ops: []resourceOps{
 				{"database", "executeQuery", "executeQuery:x insert:c"},
 			}},
 		},
 		"n8n-nodes-base.googleBooks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "serviceAccount", resource: "bookshelf", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "serviceAccount", resource: "bookshelf", required: "searchQuery:resource=volume;operation=getAll shelfId:resource=bookshelf,bookshelfVolume;operation=get,add,clear,move,remove shelfId:resource=bookshelfVolume;operation=getAll volumeId:resource=bookshelfVolume,volume;operation=add,move,remove,get volumePosition:resource=bookshelfVolume;operation=move", ops: []resourceOps{
 				{"bookshelf", "get", "get getAll"},
 				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
 				{"volume", "get", "get getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "oAuth2", resource: "bookshelf", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "oAuth2", resource: "bookshelf", required: "searchQuery:resource=volume;operation=getAll shelfId:resource=bookshelf,bookshelfVolume;operation=get,add,clear,move,remove shelfId:resource=bookshelfVolume;operation=getAll volumeId:resource=bookshelfVolume,volume;operation=add,move,remove,get volumePosition:resource=bookshelfVolume;operation=move", ops: []resourceOps{
 				{"bookshelf", "get", "get getAll"},
 				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
 				{"volume", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleBusinessProfile": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleBusinessProfileOAuth2Api", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleBusinessProfileOAuth2Api", resource: "post", required: "~account:resource=post;operation=create ~location:resource=post;operation=create +postType:resource=post;operation=create summary:resource=post;operation=create title:resource=post;operation=create;postType(STANDARD)=EVENT startDateTime:resource=post;operation=create;postType(STANDARD)=EVENT endDateTime:resource=post;operation=create;postType(STANDARD)=EVENT title:resource=post;operation=create;postType(STANDARD)=OFFER startDate:resource=post;operation=create;postType(STANDARD)=OFFER endDate:resource=post;operation=create;postType(STANDARD)=OFFER +alertType:resource=post;operation=create;postType(STANDARD)=ALERT ~account:resource=post;operation=delete ~location:resource=post;operation=delete ~account:resource=post;operation=get ~location:resource=post;operation=get ~account:resource=post;operation=getAll ~location:resource=post;operation=getAll ~account:resource=post;operation=update ~location:resource=post;operation=update ~account:resource=review;operation=get ~location:resource=review;operation=get ~review:resource=review;operation=get ~account:resource=review;operation=delete ~location:resource=review;operation=delete ~review:resource=review;operation=delete ~account:resource=review;operation=getAll ~location:resource=review;operation=getAll ~account:resource=review;operation=reply ~location:resource=review;operation=reply ~review:resource=review;operation=reply", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll update:u"},
 				{"review", "get", "delete:d get getAll reply:s"},
 			}},
 		},
 		"n8n-nodes-base.googleBusinessProfileTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api", required: "+event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api", required: "+event ~account:event(reviewAdded)=reviewAdded ~location:event(reviewAdded)=reviewAdded"},
 		},
 		"n8n-nodes-base.googleCalendar": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "+~calendar:calendar +~calendar:event", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "~calendar:resource=calendar timeMin:resource=calendar;operation=availability timeMax:resource=calendar;operation=availability ~calendar:resource=event start:resource=event;operation=create end:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=update", ops: []resourceOps{
+				{"calendar", "availability", "availability"},
+				{"event", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "~calendar:resource=calendar +timeMin:resource=calendar;operation=availability +timeMax:resource=calendar;operation=availability ~calendar:resource=event +start:resource=event;operation=create +end:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=update", ops: []resourceOps{
 				{"calendar", "availability", "availability"},
 				{"event", "create", "create:c delete:d get getAll update:u"},
 			}},
@@ -1348,48 +1450,52 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api", required: "~calendarId triggerOn"},
 		},
 		"n8n-nodes-base.googleChat": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", required: "+resource memberId:resource=member;operation=get +spaceId:resource=member;operation=getAll spaceId:resource=message;operation=create messageId:resource=message;operation=delete messageId:resource=message;operation=get messageId:resource=message;operation=update spaceId:resource=space;operation=get spaceId:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait", ops: []resourceOps{
 				{"member", "get", "get getAll"},
 				{"message", "create", "create:c delete:d get sendAndWait:s update:u"},
 				{"space", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleCloudNaturalLanguage": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudNaturalLanguageOAuth2Api", resource: "document", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudNaturalLanguageOAuth2Api", resource: "document", required: "+source:operation=analyzeSentiment content:operation=analyzeSentiment;source(content)=content gcsContentUri:operation=analyzeSentiment;source(content)=gcsContentUri", ops: []resourceOps{
 				{"document", "analyzeSentiment", "analyzeSentiment"},
 			}},
 		},
 		"n8n-nodes-base.googleCloudStorage": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "+bucketName:object", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "projectId:resource=bucket;operation=create,getAll bucketName:resource=bucket;operation=create,get,update,delete bucketName:resource=object objectName:resource=object;operation=create,delete,get,update", ops: []resourceOps{
+				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
+				{"object", "getAll", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "~projectRLC:resource=bucket;operation=create,getAll bucketName:resource=bucket;operation=create,get,update,delete bucketName:resource=object objectName:resource=object;operation=create,delete,get,update", ops: []resourceOps{
 				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
 				{"object", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleContacts": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleContactsOAuth2Api", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleContactsOAuth2Api", resource: "contact", required: "contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleDocs": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "document", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "document", required: "+driveId:resource=document;operation=create folderId:resource=document;operation=create title:resource=document;operation=create documentURL:resource=document;operation=get documentURL:resource=document;operation=update", ops: []resourceOps{
 				{"document", "create", "create:c get update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "oAuth2", resource: "document", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "oAuth2", resource: "document", required: "+driveId:resource=document;operation=create folderId:resource=document;operation=create title:resource=document;operation=create documentURL:resource=document;operation=get documentURL:resource=document;operation=update", ops: []resourceOps{
 				{"document", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleDrive": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "serviceAccount", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "serviceAccount", resource: "file", required: "~fileId:resource=file;operation=download,copy,update,delete,share ~fileId:resource=folder;operation=delete,share +binaryPropertyName:resource=file;operation=download name:resource=file;operation=upload name:resource=folder;operation=create ~driveId:resource=drive;operation=delete,get,update", ops: []resourceOps{
 				{"drive", "create", "create:c delete:d get list update:u"},
 				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
 				{"folder", "create", "create:c delete:d share:c"},
 			}},
-			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", required: "~fileId:resource=file;operation=download,copy,update,delete,share ~fileId:resource=folder;operation=delete,share +binaryPropertyName:resource=file;operation=download name:resource=file;operation=upload name:resource=folder;operation=create ~driveId:resource=drive;operation=delete,get,update", ops: []resourceOps{
 				{"drive", "create", "create:c delete:d get list update:u"},
 				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
 				{"folder", "create", "create:c delete:d share:c"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", required: "~driveId:resource=drive;operation=deleteDrive ~driveId:resource=drive;operation=get ~driveId:resource=drive;operation=update ~fileId:resource=file;operation=copy ~fileId:resource=file;operation=deleteFile ~fileId:resource=file;operation=download ~fileId:resource=file;operation=move +~driveId:resource=file;operation=move +~folderId:resource=file;operation=move ~fileId:resource=file;operation=share ~fileId:resource=file;operation=update +inputDataFieldName:resource=file;operation=upload +~driveId:resource=file;operation=upload +~folderId:resource=file;operation=upload +~driveId:resource=folder;operation=create +~folderId:resource=folder;operation=create ~folderNoRootId:resource=folder;operation=deleteFolder ~folderNoRootId:resource=folder;operation=share", ops: []resourceOps{
 				{"file", "upload", "copy:c createFromText:c deleteFile:d download move:u share:c update:u upload:c"},
 				{"fileFolder", "search", "search"},
 				{"folder", "create", "create:c deleteFolder:d share:c"},
@@ -1397,34 +1503,34 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleDriveTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", required: "triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", required: "triggerOn ~fileToWatch:triggerOn()=specificFile +event:triggerOn()=specificFile ~folderToWatch:triggerOn()=specificFolder event:triggerOn()=specificFolder +driveToWatch:triggerOn()=anyFileFolder +event:triggerOn()=anyFileFolder"},
 		},
 		"n8n-nodes-base.googleFirebaseCloudFirestore": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleFirebaseCloudFirestoreOAuth2Api:googleFirebaseCloudFirestoreOAuth2Api", auth: "googleFirebaseCloudFirestoreOAuth2Api", resource: "document", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleFirebaseCloudFirestoreOAuth2Api:googleFirebaseCloudFirestoreOAuth2Api", auth: "googleFirebaseCloudFirestoreOAuth2Api", resource: "document", required: "projectId:resource=document;operation=create +database:resource=document;operation=create collection:resource=document;operation=create columns:resource=document;operation=create projectId:resource=document;operation=get +database:resource=document;operation=get collection:resource=document;operation=get documentId:resource=document;operation=get projectId:resource=document;operation=getAll +database:resource=document;operation=getAll collection:resource=document;operation=getAll projectId:resource=document;operation=delete +database:resource=document;operation=delete collection:resource=document;operation=delete documentId:resource=document;operation=delete projectId:resource=document;operation=upsert +database:resource=document;operation=upsert collection:resource=document;operation=upsert updateKey:resource=document;operation=upsert columns:resource=document;operation=upsert projectId:resource=document;operation=query +database:resource=document;operation=query query:resource=document;operation=query projectId:resource=collection;operation=getAll +database:resource=collection;operation=getAll", ops: []resourceOps{
 				{"document", "get", "create:c upsert:u delete:d get getAll query"},
 				{"collection", "getAll", "getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleFirebaseRealtimeDatabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", required: "projectId +operation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", required: "projectId +operation path:operation!get attributes:operation=create,push,update", ops: []resourceOps{
 				{"", "create", "create:c delete:d get push:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.googlePerspective": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePerspectiveOAuth2Api", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePerspectiveOAuth2Api", required: "text:operation=analyzeComment", ops: []resourceOps{
 				{"", "analyzeComment", "analyzeComment"},
 			}},
 		},
 		"n8n-nodes-base.googleSheets": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", required: "sheetId:sheet", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", required: "sheetId:resource=sheet +range:resource=sheet;operation!create,delete,remove lookupColumn:resource=sheet;operation=lookup id:resource=sheet;operation=remove", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "sheetId:sheet", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "sheetId:resource=sheet +range:resource=sheet;operation!create,delete,remove lookupColumn:resource=sheet;operation=lookup id:resource=sheet;operation=remove", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "+~documentId:sheet", ops: []resourceOps{
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "~documentId:resource=sheet ~sheetName:resource=sheet;operation=append,appendOrUpdate,clear,delete,read,remove,update +title:resource=sheet;operation=create ~documentId:resource=spreadsheet;operation=deleteSpreadsheet", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
 				{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
 			}},
@@ -1433,35 +1539,35 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2", required: "~documentId ~sheetName +event"},
 		},
 		"n8n-nodes-base.googleSlides": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", required: "title:resource=presentation;operation=create presentationId:resource=presentation,page;operation=get,getThumbnail,getSlides,replaceText pageObjectId:resource=page;operation=get,getThumbnail", ops: []resourceOps{
 				{"page", "get", "get getThumbnail"},
 				{"presentation", "create", "create:c get getSlides replaceText:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "oAuth2", resource: "presentation", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "oAuth2", resource: "presentation", required: "title:resource=presentation;operation=create presentationId:resource=presentation,page;operation=get,getThumbnail,getSlides,replaceText pageObjectId:resource=page;operation=get,getThumbnail", ops: []resourceOps{
 				{"page", "get", "get getThumbnail"},
 				{"presentation", "create", "create:c get getSlides replaceText:u"},
 			}},
 		},
 		"n8n-nodes-base.googleTasks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleTasksOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleTasksOAuth2Api", resource: "task", required: "task:resource=task;operation=create task:resource=task;operation=delete taskId:resource=task;operation=delete task:resource=task;operation=get taskId:resource=task;operation=get task:resource=task;operation=getAll task:resource=task;operation=update taskId:resource=task;operation=update", ops: []resourceOps{
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleTranslate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "serviceAccount", resource: "language", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "serviceAccount", resource: "language", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "oAuth2", resource: "language", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "oAuth2", resource: "language", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
 		},
 		"n8n-nodes-base.gotify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gotifyApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gotifyApi", resource: "message", required: "message:resource=message;operation=create messageId:resource=message;operation=delete", ops: []resourceOps{
 				{"message", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.grafana": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "grafanaApi", resource: "dashboard", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "grafanaApi", resource: "dashboard", required: "title:resource=dashboard;operation=create dashboardUidOrUrl:resource=dashboard;operation=delete dashboardUidOrUrl:resource=dashboard;operation=get dashboardUidOrUrl:resource=dashboard;operation=update name:resource=team;operation=create teamId:resource=team;operation=delete teamId:resource=team;operation=get teamId:resource=team;operation=update userId:resource=teamMember;operation=add teamId:resource=teamMember;operation=add memberId:resource=teamMember;operation=remove teamId:resource=teamMember;operation=remove teamId:resource=teamMember;operation=getAll userId:resource=user;operation=update userId:resource=user;operation=delete", ops: []resourceOps{
 				{"dashboard", "create", "create:c delete:d get getAll update:u"},
 				{"team", "create", "create:c delete:d get getAll update:u"},
 				{"teamMember", "add", "add:c getAll remove:d"},
@@ -1469,10 +1575,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.graphql": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "endpoint query"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "endpoint +requestFormat:requestMethod(POST)=POST query +dataPropertyName:responseFormat(json)=string"},
 		},
 		"n8n-nodes-base.grist": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi:apiKey gristOAuth2Api:oAuth2", auth: "apiKey", required: "docId tableId", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi:apiKey gristOAuth2Api:oAuth2", auth: "apiKey", required: "docId tableId rowId:operation=delete rowId:operation=update", ops: []resourceOps{
 				{"", "getAll", "upsert:u create:c delete:d getAll update:u"},
 			}},
 		},
@@ -1480,14 +1586,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi:accessToken gumroadOAuth2Api:oAuth2", auth: "accessToken", required: "resource"},
 		},
 		"n8n-nodes-base.hackerNews": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", required: "articleId:resource=article;operation=get username:resource=user;operation=get", ops: []resourceOps{
 				{"all", "getAll", "getAll"},
 				{"article", "get", "get"},
 				{"user", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.haloPSA": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", required: "+resource clientName:resource=client;operation=create clientId:resource=client;operation=get,delete clientId:resource=client;operation=update ticketType:resource=ticket;operation=create summary:resource=ticket;operation=create details:resource=ticket;operation=create ticketId:resource=ticket;operation=delete,get siteName:resource=site;operation=create siteId:resource=site;operation=delete,get userName:resource=user;operation=create siteId:resource=user;operation=create userId:resource=user;operation=delete,get", ops: []resourceOps{
 				{"client", "create", "create:c delete:d get getAll update:u"},
 				{"site", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "delete", "create:c delete:d get getAll update:u"},
@@ -1495,7 +1601,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.harvest": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "accountId", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "accountId id:resource=client;operation=get id:resource=client;operation=delete name:resource=client;operation=create id:resource=client;operation=update id:resource=contact;operation=get id:resource=contact;operation=delete firstName:resource=contact;operation=create clientId:resource=contact;operation=create id:resource=contact;operation=update id:resource=estimate;operation=get id:resource=estimate;operation=delete clientId:resource=estimate;operation=create id:resource=estimate;operation=update id:resource=expense;operation=get id:resource=expense;operation=delete projectId:resource=expense;operation=create expenseCategoryId:resource=expense;operation=create spentDate:resource=expense;operation=create id:resource=expense;operation=update id:resource=invoice;operation=get id:resource=invoice;operation=delete clientId:resource=invoice;operation=create id:resource=invoice;operation=update id:resource=project;operation=get id:resource=project;operation=delete name:resource=project;operation=create clientId:resource=project;operation=create +billBy:resource=project;operation=create +budgetBy:resource=project;operation=create id:resource=project;operation=update id:resource=task;operation=get id:resource=task;operation=delete name:resource=task;operation=create id:resource=task;operation=update id:resource=timeEntry;operation=get id:resource=timeEntry;operation=delete id:resource=timeEntry;operation=deleteExternal id:resource=timeEntry;operation=stopTime id:resource=timeEntry;operation=restartTime id:resource=timeEntry;operation=update projectId:resource=timeEntry;operation=createByDuration taskId:resource=timeEntry;operation=createByDuration spentDate:resource=timeEntry;operation=createByDuration projectId:resource=timeEntry;operation=createByStartEnd taskId:resource=timeEntry;operation=createByStartEnd spentDate:resource=timeEntry;operation=createByStartEnd id:resource=user;operation=get id:resource=user;operation=delete firstName:resource=user;operation=create lastName:resource=user;operation=create email:resource=user;operation=create id:resource=user;operation=update", ops: []resourceOps{
 				{"client", "getAll", "create:c delete:d get getAll update:u"},
 				{"company", "get", "get"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
@@ -1509,7 +1615,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.helpScout": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "helpScoutOAuth2Api", resource: "conversation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "helpScoutOAuth2Api", resource: "conversation", required: "mailboxId:resource=conversation;operation=create status:resource=conversation;operation=create subject:resource=conversation;operation=create type:resource=conversation;operation=create conversationId:resource=conversation;operation=get conversationId:resource=conversation;operation=delete customerId:resource=customer;operation=get mailboxId:resource=mailbox;operation=get conversationId:resource=thread;operation=create type:resource=thread;operation=create text:resource=thread;operation=create conversationId:resource=thread;operation=getAll", ops: []resourceOps{
 				{"conversation", "create", "create:c delete:d get getAll"},
 				{"customer", "create", "create:c get getAll properties update:u"},
 				{"mailbox", "get", "get getAll"},
@@ -1520,12 +1626,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api"},
 		},
 		"n8n-nodes-base.highLevel": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", required: "+resource contactId:resource=contact;operation=update contactId:resource=contact;operation=get stageId:resource=opportunity;operation=create contactIdentifier:resource=opportunity;operation=create title:resource=opportunity;operation=create +status:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get contactId:resource=task;operation=create title:resource=task;operation=create dueDate:resource=task;operation=create contactId:resource=task;operation=update taskId:resource=task;operation=update contactId:resource=task;operation=delete taskId:resource=task;operation=delete contactId:resource=task;operation=get taskId:resource=task;operation=get contactId:resource=task;operation=getAll", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll lookup update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", required: "+resource", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", required: "+resource contactId:resource=contact;operation=update contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=opportunity;operation=create name:resource=opportunity;operation=create +status:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get contactId:resource=task;operation=create title:resource=task;operation=create dueDate:resource=task;operation=create contactId:resource=task;operation=update taskId:resource=task;operation=update contactId:resource=task;operation=delete taskId:resource=task;operation=delete contactId:resource=task;operation=get taskId:resource=task;operation=get contactId:resource=task;operation=getAll calendarId:resource=calendar;operation=bookAppointment locationId:resource=calendar;operation=bookAppointment contactId:resource=calendar;operation=bookAppointment startTime:resource=calendar;operation=bookAppointment calendarId:resource=calendar;operation=getFreeSlots", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
@@ -1533,7 +1639,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.homeAssistant": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "homeAssistantApi", resource: "config", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "homeAssistantApi", resource: "config", required: "cameraEntityId:resource=cameraProxy;operation=getScreenshot +binaryPropertyName:resource=cameraProxy;operation=getScreenshot eventType:resource=event;operation=create domain:resource=service;operation=call service:resource=service;operation=call entityId:resource=state;operation=get entityId:resource=state;operation=upsert state:resource=state;operation=upsert template:resource=template;operation=create", ops: []resourceOps{
 				{"cameraProxy", "getScreenshot", "getScreenshot"},
 				{"config", "get", "get check"},
 				{"event", "getAll", "create:c getAll"},
@@ -1544,20 +1650,20 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.html": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, required: "+dataPropertyName:operation=extractHtmlContent;sourceData(json)=binary +dataPropertyName:operation=extractHtmlContent;sourceData(json)=json", ops: []resourceOps{
 				{"", "generateHtmlTemplate", "generateHtmlTemplate extractHtmlContent convertToHtmlTable"},
 			}},
 		},
 		"n8n-nodes-base.htmlExtract": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "+dataPropertyName:sourceData(json)=binary +dataPropertyName:sourceData(json)=json"},
 		},
 		"n8n-nodes-base.httpRequest": {
-			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "url"},
-			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none", required: "+authentication url"},
+			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "url +dataPropertyName:responseFormat(json)=string +dataPropertyName:responseFormat(json)=file"},
+			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none", required: "+authentication url +dataPropertyName:responseFormat(json)=string +dataPropertyName:responseFormat(json)=file"},
 			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth?", required: "url"},
 		},
 		"n8n-nodes-base.hubspot": {
-			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", required: "email:resource=contact;operation=upsert contactId:resource=contact;operation=get contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email id:resource=contactList;operation=add;by(email)=id listId:resource=contactList;operation=add id:resource=contactList;operation=remove listId:resource=contactList;operation=remove name:resource=company;operation=create companyId:resource=company;operation=update companyId:resource=company;operation=get companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create dealId:resource=deal;operation=update dealId:resource=deal;operation=get dealId:resource=deal;operation=delete type:resource=engagement;operation=create engagementId:resource=engagement;operation=get,delete formId:resource=form;operation=submit formId:resource=form;operation=getFields pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ticketId:resource=ticket;operation=update ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=delete", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1566,7 +1672,15 @@ func newNodeTable() map[string][]nodeEntry {
 				{"form", "getFields", "getFields submit:c"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "email:resource=contact;operation=upsert ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email name:resource=company;operation=create ~companyId:resource=company;operation=update ~companyId:resource=company;operation=get ~companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create ~dealId:resource=deal;operation=update ~dealId:resource=deal;operation=get ~dealId:resource=deal;operation=delete type:resource=engagement;operation=create ~engagementId:resource=engagement;operation=get ~engagementId:resource=engagement;operation=delete pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ~ticketId:resource=ticket;operation=update ~ticketId:resource=ticket;operation=get ~ticketId:resource=ticket;operation=delete", ops: []resourceOps{
+				{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
+				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
+				{"contactList", "add", "add:c remove:d"},
+				{"deal", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated search update:u"},
+				{"engagement", "create", "create:c delete:d get getAll"},
+				{"ticket", "create", "create:c delete:d get getAll update:u"},
+			}},
+			{v: []float64{2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "email:resource=contact;operation=upsert ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email name:resource=company;operation=create ~companyId:resource=company;operation=update ~companyId:resource=company;operation=get ~companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create ~dealId:resource=deal;operation=update ~dealId:resource=deal;operation=get ~dealId:resource=deal;operation=delete type:resource=engagement;operation=create dueDate:resource=engagement;operation=create;type()=task ~engagementId:resource=engagement;operation=get ~engagementId:resource=engagement;operation=delete pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ~ticketId:resource=ticket;operation=update ~ticketId:resource=ticket;operation=get ~ticketId:resource=ticket;operation=delete", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1579,12 +1693,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "hubspotDeveloperApi"},
 		},
 		"n8n-nodes-base.humanticAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "humanticAiApi", resource: "profile", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "humanticAiApi", resource: "profile", required: "userId:resource=profile;operation=create userId:resource=profile;operation=get userId:resource=profile;operation=update", ops: []resourceOps{
 				{"profile", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.hunter": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "hunterApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "hunterApi", required: "domain:operation=domainSearch domain:operation=emailFinder firstname:operation=emailFinder lastname:operation=emailFinder email:operation=emailVerifier", ops: []resourceOps{
 				{"", "domainSearch", "domainSearch emailFinder emailVerifier"},
 			}},
 		},
@@ -1597,7 +1711,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 2},
 		},
 		"n8n-nodes-base.intercom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "intercomApi", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "intercomApi", resource: "user", required: "id:resource=user;operation=delete value:resource=user;operation=get value:resource=user;operation=update idValue:resource=user;operation=create value:resource=lead;operation=delete value:resource=lead;operation=get value:resource=lead;operation=update email:resource=lead;operation=create value:resource=company;operation=users value:resource=company;operation=get", ops: []resourceOps{
 				{"company", "create", "create:c get getAll update:u users"},
 				{"lead", "create", "create:c delete:d get getAll update:u"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
@@ -1607,7 +1721,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.invoiceNinja": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "invoiceNinjaApi", resource: "client", ops: []resourceOps{
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "invoiceNinjaApi", resource: "client", required: "clientId:resource=client;operation=delete clientId:resource=client;operation=get invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=email invoiceId:resource=invoice;operation=get taskId:resource=task;operation=delete taskId:resource=task;operation=get paymentId:resource=payment;operation=delete paymentId:resource=payment;operation=get expenseId:resource=expense;operation=delete expenseId:resource=expense;operation=get quoteId:resource=quote;operation=delete quoteId:resource=quote;operation=email quoteId:resource=quote;operation=get bankTransactionId:resource=bank_transaction;operation=delete bankTransactionId:resource=bank_transaction;operation=get bankTransactionId:resource=bank_transaction;operation=matchPayment", ops: []resourceOps{
 				{"bank_transaction", "create", "create:c delete:d get getAll matchPayment"},
 				{"client", "create", "create:c delete:d get getAll"},
 				{"expense", "create", "create:c delete:d get getAll"},
@@ -1621,38 +1735,38 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi", required: "event"},
 		},
 		"n8n-nodes-base.itemLists": {
-			{v: []float64{1}, outputs: 1, resource: "itemList", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", ops: []resourceOps{
 				{"itemList", "splitOutItems", "aggregateItems limit:d removeDuplicates:d sort:u splitOutItems:u summarize"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, resource: "itemList", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", ops: []resourceOps{
 				{"itemList", "splitOutItems", "aggregateItems limit removeDuplicates:d sort splitOutItems summarize"},
 			}},
-			{v: []float64{3, 3.1}, outputs: 1, resource: "itemList", ops: []resourceOps{
+			{v: []float64{3, 3.1}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", ops: []resourceOps{
 				{"itemList", "splitOutItems", "concatenateItems limit removeDuplicates:d sort splitOutItems summarize"},
 			}},
 		},
 		"n8n-nodes-base.iterable": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "iterableApi", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "iterableApi", resource: "user", required: "name:resource=event;operation=track identifier:resource=user;operation=upsert value:resource=user;operation=upsert +by:resource=user;operation=delete userId:resource=user;operation=delete;by(email)=userId email:resource=user;operation=delete;by(email)=email +by:resource=user;operation=get userId:resource=user;operation=get;by(email)=userId email:resource=user;operation=get;by(email)=email listId:resource=userList;operation=add identifier:resource=userList;operation=add value:resource=userList;operation=add listId:resource=userList;operation=remove identifier:resource=userList;operation=remove value:resource=userList;operation=remove", ops: []resourceOps{
 				{"event", "track", "track:c"},
 				{"user", "upsert", "upsert:u delete:d get"},
 				{"userList", "add", "add:c remove:d"},
 			}},
 		},
 		"n8n-nodes-base.jenkins": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jenkinsApi", resource: "job", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jenkinsApi", resource: "job", required: "job:resource=job;operation=trigger,triggerParams,copy newJob:resource=job;operation=copy,create xml:resource=job;operation=create job:resource=build;operation=getAll", ops: []resourceOps{
 				{"build", "getAll", "getAll"},
 				{"instance", "safeRestart", "cancelQuietDown:u quietDown:u restart:u safeRestart safeExit exit:u"},
 				{"job", "trigger", "copy:c create:c trigger:x triggerParams:x"},
 			}},
 		},
 		"n8n-nodes-base.jinaAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "jinaAiApi", resource: "reader", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "jinaAiApi", resource: "reader", required: "url:resource=reader;operation=read searchQuery:resource=reader;operation=search researchQuery:resource=research;operation=deepResearch", ops: []resourceOps{
 				{"reader", "read", "read search"},
 				{"research", "deepResearch", "deepResearch"},
 			}},
 		},
 		"n8n-nodes-base.jira": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:cloudServiceAccount jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:cloudServiceAccount jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", resource: "issue", required: "~project:resource=issue;operation=create ~issueType:resource=issue;operation=create summary:resource=issue;operation=create issueKey:resource=issue;operation=update issueKey:resource=issue;operation=delete issueKey:resource=issue;operation=get issueKey:resource=issue;operation=changelog issueKey:resource=issue;operation=notify issueKey:resource=issue;operation=transitions issueKey:resource=issueAttachment;operation=add +binaryPropertyName:resource=issueAttachment;operation=add attachmentId:resource=issueAttachment;operation=get issueKey:resource=issueAttachment;operation=getAll attachmentId:resource=issueAttachment;operation=remove issueKey:resource=issueComment;operation=add issueKey:resource=issueComment;operation=get commentId:resource=issueComment;operation=get issueKey:resource=issueComment;operation=getAll issueKey:resource=issueComment;operation=remove commentId:resource=issueComment;operation=remove issueKey:resource=issueComment;operation=update commentId:resource=issueComment;operation=update username:resource=user;operation=create emailAddress:resource=user;operation=create displayName:resource=user;operation=create", ops: []resourceOps{
 				{"issue", "create", "changelog create:c delete:d get getAll notify:c transitions update:u"},
 				{"issueAttachment", "add", "add:c get getAll remove:d"},
 				{"issueComment", "add", "add:c get getAll remove:d update:u"},
@@ -1666,7 +1780,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi", required: "form"},
 		},
 		"n8n-nodes-base.jwt": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", required: "token:operation=verify,decode", ops: []resourceOps{
 				{"", "sign", "decode sign verify"},
 			}},
 		},
@@ -1677,7 +1791,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?", required: "topic groupId"},
 		},
 		"n8n-nodes-base.keap": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", required: "companyName:resource=company;operation=create +duplicateOption:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get noteId:resource=contactNote;operation=delete noteId:resource=contactNote;operation=get noteId:resource=contactNote;operation=update contactId:resource=contactTag;operation=create contactId:resource=contactTag;operation=delete +tagIds:resource=contactTag;operation=delete contactId:resource=contactTag;operation=getAll contactId:resource=ecommerceOrder;operation=create orderDate:resource=ecommerceOrder;operation=create orderTitle:resource=ecommerceOrder;operation=create orderType:resource=ecommerceOrder;operation=create orderId:resource=ecommerceOrder;operation=delete orderId:resource=ecommerceOrder;operation=get productName:resource=ecommerceProduct;operation=create productId:resource=ecommerceProduct;operation=delete productId:resource=ecommerceProduct;operation=get sentToAddress:resource=email;operation=createRecord sentFromAddress:resource=email;operation=createRecord userId:resource=email;operation=send fileAssociation:resource=file;operation=upload contactId:resource=file;operation=upload;fileAssociation()=contact fileId:resource=file;operation=delete", ops: []resourceOps{
 				{"company", "create", "create:c getAll"},
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"contactNote", "create", "create:c delete:d get getAll update:u"},
@@ -1692,7 +1806,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api", required: "eventId"},
 		},
 		"n8n-nodes-base.koBoToolbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource +formId:file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource formId:resource=form;operation=get,redeploy formId:resource=hook;operation=get,retryOne,retryAll,getLogs,getAll hookId:resource=hook;operation=get,retryOne,retryAll,getLogs logId:resource=hook;operation=retryOne formId:resource=submission;operation=get,delete,getValidation,setValidation,getAll submissionId:resource=submission;operation=get,delete,getValidation,setValidation validationStatus:resource=submission;operation=setValidation formId:resource=file fileId:resource=file;operation=delete,get +binaryPropertyName:resource=file;operation=get +fileMode:resource=file;operation=create +binaryPropertyName:resource=file;operation=create;fileMode(binary)=binary fileUrl:resource=file;operation=create;fileMode(binary)=url", ops: []resourceOps{
 				{"file", "get", "create:c delete:d get getAll"},
 				{"form", "get", "get getAll redeploy:u"},
 				{"hook", "getAll", "get getAll getLogs retryAll:u retryOne:u"},
@@ -1703,19 +1817,19 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi", required: "formId +triggerOn"},
 		},
 		"n8n-nodes-base.ldap": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", required: "dn:operation=compare dn:operation=create dn:operation=delete dn:operation=rename dn:operation=modify dn:operation=update +id:operation=compare targetDn:operation=rename baseDN:operation=search", ops: []resourceOps{
 				{"", "search", "compare create:c delete:d rename:u search update:u"},
 			}},
 		},
 		"n8n-nodes-base.lemlist": {
-			{v: []float64{1}, outputs: 1, creds: "lemlistApi", resource: "activity", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "lemlistApi", resource: "activity", required: "+campaignId:resource=lead;operation=create +campaignId:resource=lead;operation=delete +campaignId:resource=lead;operation=unsubscribe", ops: []resourceOps{
 				{"activity", "getAll", "getAll"},
 				{"campaign", "getAll", "getAll"},
 				{"lead", "create", "create:c delete:d get unsubscribe:d"},
 				{"team", "get", "get"},
 				{"unsubscribe", "add", "add:c delete:d getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "lemlistApi", resource: "activity", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "lemlistApi", resource: "activity", required: "+campaignId:resource=campaign;operation=getStats startDate:resource=campaign;operation=getStats endDate:resource=campaign;operation=getStats timezone:resource=campaign;operation=getStats enrichId:resource=enrich;operation=get leadId:resource=enrich;operation=enrichLead +campaignId:resource=lead;operation=create +campaignId:resource=lead;operation=delete +campaignId:resource=lead;operation=unsubscribe", ops: []resourceOps{
 				{"activity", "getAll", "getAll"},
 				{"campaign", "getAll", "getAll getStats"},
 				{"enrich", "get", "get enrichLead enrichPerson"},
@@ -1731,12 +1845,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.line": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api:notification", gate: "resource", auth: "notification", resource: "notification", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api:notification", gate: "resource", auth: "notification", resource: "notification", required: "message:resource=notification;operation=send", ops: []resourceOps{
 				{"notification", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.linear": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken", resource: "issue", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken", resource: "issue", required: "issueId:resource=comment;operation=addComment comment:resource=comment;operation=addComment teamId:resource=issue;operation=create title:resource=issue;operation=create issueId:resource=issue;operation=addLink,get,delete issueId:resource=issue;operation=update link:resource=issue;operation=addLink", ops: []resourceOps{
 				{"comment", "addComment", "addComment:c"},
 				{"issue", "create", "addLink:c create:c delete:d get getAll update:u"},
 			}},
@@ -1745,12 +1859,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.lingvaNex": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
 				{"", "translate", "translate"},
 			}},
 		},
 		"n8n-nodes-base.linkedIn": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api:communityManagement linkedInOAuth2Api:standard", auth: "standard", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api:communityManagement linkedInOAuth2Api:standard", auth: "standard", resource: "post", required: "person:resource=post;operation=create;postAs(person)=person +binaryPropertyName:resource=post;operation=create;shareMediaCategory(NONE)=IMAGE", ops: []resourceOps{
 				{"post", "create", "create:c"},
 			}},
 		},
@@ -1758,7 +1872,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "triggerOn"},
 		},
 		"n8n-nodes-base.loneScale": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource +type:item list:item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource name:resource=list;operation=create +type:resource=list;operation=create +type:resource=item list:resource=item first_name:resource=item;operation=add;type(PEOPLE)=PEOPLE last_name:resource=item;operation=add;type(PEOPLE)=PEOPLE firstName:resource=contact;operation=enrich lastName:resource=contact;operation=enrich", ops: []resourceOps{
 				{"company", "search", "search"},
 				{"contact", "enrich", "enrich source"},
 				{"item", "add", "add:c"},
@@ -1769,7 +1883,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi", required: "workflow"},
 		},
 		"n8n-nodes-base.magento2": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", required: "email:resource=customer;operation=create firstname:resource=customer;operation=create lastname:resource=customer;operation=create customerId:resource=customer;operation=delete,get orderId:resource=invoice;operation=create orderId:resource=order;operation=cancel,get,ship sku:resource=product;operation=create,update name:resource=product;operation=create sku:resource=product;operation=delete,get", ops: []resourceOps{
 				{"customer", "create", "create:c delete:d get getAll update:u"},
 				{"invoice", "create", "create:c"},
 				{"order", "cancel", "cancel:u get getAll ship:c"},
@@ -1782,7 +1896,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource +operation:member +operation:memberTag +operation:listGroup +operation:campaign", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource +operation:resource=member +operation:resource=memberTag +operation:resource=listGroup +operation:resource=campaign list:resource=member;operation=create email:resource=member;operation=create status:resource=member;operation=create list:resource=member;operation=delete email:resource=member;operation=delete list:resource=member;operation=get email:resource=member;operation=get list:resource=member;operation=getAll list:resource=member;operation=update email:resource=member;operation=update list:resource=memberTag;operation=create,delete email:resource=memberTag;operation=create,delete list:resource=listGroup;operation=getAll groupCategory:resource=listGroup;operation=getAll campaignId:resource=campaign;operation=send,get,delete,replicate,resend", ops: []resourceOps{
 				{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
 				{"listGroup", "getAll", "getAll"},
 				{"member", "create", "create:c delete:d get getAll update:u"},
@@ -1793,10 +1907,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", required: "list"},
 		},
 		"n8n-nodes-base.mailerLite": {
-			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", required: "email:resource=subscriber;operation=create subscriberId:resource=subscriber;operation=update subscriberId:resource=subscriber;operation=delete subscriberId:resource=subscriber;operation=get", ops: []resourceOps{
 				{"subscriber", "create", "create:c get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "mailerLiteApi", resource: "subscriber", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "mailerLiteApi", resource: "subscriber", required: "email:resource=subscriber;operation=create subscriberId:resource=subscriber;operation=update subscriberId:resource=subscriber;operation=delete subscriberId:resource=subscriber;operation=get", ops: []resourceOps{
 				{"subscriber", "create", "create:c get getAll update:u"},
 			}},
 		},
@@ -1808,7 +1922,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi", required: "fromEmail toEmail"},
 		},
 		"n8n-nodes-base.mailjet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi:email mailjetSmsApi:sms", gate: "resource", auth: "email", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi:email mailjetSmsApi:sms", gate: "resource", auth: "email", resource: "email", required: "fromEmail:resource=email;operation=send toEmail:resource=email;operation=send fromEmail:resource=email;operation=sendTemplate toEmail:resource=email;operation=sendTemplate templateId:resource=email;operation=sendTemplate from:resource=sms;operation=send to:resource=sms;operation=send text:resource=sms;operation=send", ops: []resourceOps{
 				{"email", "send", "send:s sendTemplate:s"},
 				{"sms", "send", "send:s"},
 			}},
@@ -1817,7 +1931,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi", required: "+event"},
 		},
 		"n8n-nodes-base.mandrill": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", required: "template:operation=sendTemplate fromEmail:operation=sendHtml,sendTemplate toEmail:operation=sendHtml,sendTemplate", ops: []resourceOps{
 				{"message", "sendTemplate", "sendTemplate:s sendHtml:s"},
 			}},
 		},
@@ -1825,17 +1939,17 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.markdown": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "html:mode(htmlToMarkdown)=htmlToMarkdown markdown:mode(htmlToMarkdown)=markdownToHtml +destinationKey:mode(htmlToMarkdown)=markdownToHtml,htmlToMarkdown"},
 		},
 		"n8n-nodes-base.marketstack": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", required: "+resource symbols:resource=endOfDayData;operation=getAll exchange:resource=exchange;operation=get symbol:resource=ticker;operation=get", ops: []resourceOps{
 				{"endOfDayData", "getAll", "getAll"},
 				{"exchange", "get", "get"},
 				{"ticker", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.matrix": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "matrixApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "matrixApi", resource: "message", required: "roomId:resource=event;operation=get eventId:resource=event;operation=get roomId:resource=media;operation=upload +binaryPropertyName:resource=media;operation=upload +mediaType:resource=media;operation=upload roomId:resource=message;operation=create roomId:resource=message;operation=getAll roomName:resource=room;operation=create +preset:resource=room;operation=create roomIdOrAlias:resource=room;operation=join roomId:resource=room;operation=leave roomId:resource=room;operation=invite userId:resource=room;operation=invite roomId:resource=room;operation=kick userId:resource=room;operation=kick roomId:resource=roomMember;operation=getAll", ops: []resourceOps{
 				{"account", "me", "me"},
 				{"event", "get", "get"},
 				{"media", "upload", "upload:c"},
@@ -1845,7 +1959,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mattermost": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mattermostApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mattermostApi", resource: "message", required: "teamId:resource=channel;operation=create displayName:resource=channel;operation=create channel:resource=channel;operation=create channelId:resource=channel;operation=delete teamId:resource=channel;operation=members channelId:resource=channel;operation=members channelId:resource=channel;operation=restore channelId:resource=channel;operation=addUser userId:resource=channel;operation=addUser channelId:resource=channel;operation=statistics teamId:resource=channel;operation=search term:resource=channel;operation=search postId:resource=message;operation=delete channelId:resource=message;operation=post userId:resource=message;operation=postEphemeral channelId:resource=message;operation=postEphemeral userId:resource=reaction;operation=create postId:resource=reaction;operation=create emojiName:resource=reaction;operation=create userId:resource=reaction;operation=delete postId:resource=reaction;operation=delete emojiName:resource=reaction;operation=delete postId:resource=reaction;operation=getAll username:resource=user;operation=create userId:resource=user;operation=deactive email:resource=user;operation=getByEmail userIds:resource=user;operation=getById teamId:resource=user;operation=invite emails:resource=user;operation=invite", ops: []resourceOps{
 				{"channel", "create", "addUser:c create:c delete:d members restore:u search statistics"},
 				{"message", "post", "delete:d post:s postEphemeral:s"},
 				{"reaction", "create", "create:c delete:d getAll"},
@@ -1853,7 +1967,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mautic": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials", resource: "contact", required: "+channel:resource=contact;operation=editDoNotContactList campaignEmailId:resource=contact;operation=sendEmail contactId:resource=contact;operation=sendEmail contactId:resource=contactSegment;operation=add,remove segmentId:resource=contactSegment;operation=add,remove contactId:resource=campaignContact;operation=add,remove campaignId:resource=campaignContact;operation=add,remove segmentEmailId:resource=segmentEmail;operation=send", ops: []resourceOps{
 				{"campaignContact", "add", "add:c remove:d"},
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"companyContact", "add", "add:c remove:d"},
@@ -1866,26 +1980,28 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials"},
 		},
 		"n8n-nodes-base.medium": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi:accessToken mediumOAuth2Api:oAuth2", auth: "accessToken", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi:accessToken mediumOAuth2Api:oAuth2", auth: "accessToken", resource: "post", required: "title:resource=post;operation=create contentFormat:resource=post;operation=create content:resource=post;operation=create", ops: []resourceOps{
 				{"post", "create", "create:c"},
 				{"publication", "publication", "getAll"},
 			}},
 		},
 		"n8n-nodes-base.merge": {
-			{v: []float64{1, 2, 2.1, 3, 3.1, 3.2}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "propertyName1:mode(append)=keepKeyMatches,mergeByKey,removeKeyMatches propertyName2:mode(append)=keepKeyMatches,mergeByKey,removeKeyMatches"},
+			{v: []float64{2, 2.1}, outputs: 1},
+			{v: []float64{3, 3.1, 3.2}, outputs: 1, required: "+query:mode(append)=combineBySql"},
 		},
 		"n8n-nodes-base.messageAnAgent": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, required: "~agentId message"},
 			{v: []float64{2, 3, 3.1}, outputs: 1, flags: flagTool, required: "message"},
 		},
 		"n8n-nodes-base.messageBird": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", required: "originator:resource=sms;operation=send recipients:resource=sms;operation=send message:resource=sms;operation=send", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 				{"balance", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.metabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "metabaseApi", resource: "questions", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "metabaseApi", resource: "questions", required: "questionId:resource=questions;operation=get,resultData +format:resource=questions;operation=resultData metricId:resource=metrics;operation=get databaseId:resource=databases;operation=getFields +engine:resource=databases;operation=addNewDatasource host:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo name:resource=databases;operation=addNewDatasource user:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo password:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo filePath:resource=databases;operation=addNewDatasource;engine(postgres)=h2,sqlite alertId:resource=alerts;operation=get", ops: []resourceOps{
 				{"alerts", "getAll", "get getAll"},
 				{"databases", "getAll", "addNewDatasource:c getAll getFields"},
 				{"metrics", "getAll", "get getAll"},
@@ -1893,48 +2009,48 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.microsoftDataverse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDataverseOAuth2Api", resource: "row", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDataverseOAuth2Api", resource: "row", required: "~entitySet:resource=row;operation=create ~entitySet:resource=row;operation=upsert ~recordId:resource=row;operation=upsert;identifierType(guid)=guid alternateKey:resource=row;operation=upsert;identifierType(guid)=alternateKey ~entitySet:resource=row;operation=delete ~recordId:resource=row;operation=delete ~entitySet:resource=row;operation=get ~recordId:resource=row;operation=get ~entitySet:resource=row;operation=getAll ~entitySet:resource=row;operation=update ~recordId:resource=row;operation=update", ops: []resourceOps{
 				{"row", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftDynamicsCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDynamicsOAuth2Api", resource: "account", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDynamicsOAuth2Api", resource: "account", required: "name:resource=account;operation=create accountId:resource=account;operation=delete,get,update", ops: []resourceOps{
 				{"account", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftEntra": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftEntraOAuth2Api", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftEntraOAuth2Api", resource: "user", required: "displayName:resource=group;operation=create mailNickname:resource=group;operation=create ~group:resource=group;operation=delete ~group:resource=group;operation=get ~group:resource=group;operation=update ~group:resource=user;operation=addGroup ~user:resource=user;operation=addGroup displayName:resource=user;operation=create userPrincipalName:resource=user;operation=create mailNickname:resource=user;operation=create password:resource=user;operation=create ~user:resource=user;operation=delete ~user:resource=user;operation=get ~group:resource=user;operation=removeGroup ~user:resource=user;operation=removeGroup ~user:resource=user;operation=update", ops: []resourceOps{
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 				{"user", "getAll", "addGroup:c create:c delete:d get getAll removeGroup:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftExcel": {
-			{v: []float64{1}, outputs: 1, creds: "microsoftExcelOAuth2Api", resource: "workbook", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "microsoftExcelOAuth2Api", resource: "workbook", required: "workbook:resource=workbook;operation=addWorksheet workbook:resource=worksheet;operation=getContent worksheet:resource=worksheet;operation=getContent +range:resource=worksheet;operation=getContent worksheet:resource=table;operation=addRow table:resource=table;operation=addRow worksheet:resource=table;operation=getRows table:resource=table;operation=getRows worksheet:resource=table;operation=getColumns table:resource=table;operation=getColumns workbook:resource=table;operation=lookup worksheet:resource=table;operation=lookup table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup", ops: []resourceOps{
 				{"table", "addRow", "addRow:c getColumns getRows lookup"},
 				{"workbook", "create", "addWorksheet:c getAll"},
 				{"worksheet", "create", "getAll getContent"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftExcelOAuth2Api:microsoftExcelOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftExcelOAuth2Api", resource: "workbook", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftExcelOAuth2Api:microsoftExcelOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftExcelOAuth2Api", resource: "workbook", required: "~workbook:resource=table;operation=append ~worksheet:resource=table;operation=append ~table:resource=table;operation=append ~workbook:resource=table;operation=addTable ~worksheet:resource=table;operation=addTable ~workbook:resource=table;operation=convertToRange ~worksheet:resource=table;operation=convertToRange ~table:resource=table;operation=convertToRange ~workbook:resource=table;operation=deleteTable ~worksheet:resource=table;operation=deleteTable ~table:resource=table;operation=deleteTable ~workbook:resource=table;operation=getColumns ~worksheet:resource=table;operation=getColumns ~table:resource=table;operation=getColumns ~workbook:resource=table;operation=getRows ~worksheet:resource=table;operation=getRows ~table:resource=table;operation=getRows ~workbook:resource=table;operation=lookup ~worksheet:resource=table;operation=lookup ~table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup ~workbook:resource=workbook;operation=addWorksheet ~workbook:resource=workbook;operation=deleteWorkbook ~workbook:resource=worksheet;operation=append ~worksheet:resource=worksheet;operation=append ~workbook:resource=worksheet;operation=clear ~worksheet:resource=worksheet;operation=clear ~workbook:resource=worksheet;operation=deleteWorksheet ~worksheet:resource=worksheet;operation=deleteWorksheet ~workbook:resource=worksheet;operation=getAll ~workbook:resource=worksheet;operation=readRows ~worksheet:resource=worksheet;operation=readRows ~workbook:resource=worksheet;operation=update ~worksheet:resource=worksheet;operation=update ~workbook:resource=worksheet;operation=upsert ~worksheet:resource=worksheet;operation=upsert", ops: []resourceOps{
 				{"table", "append", "append:c convertToRange addTable:c deleteTable:d getColumns getRows lookup"},
 				{"workbook", "getAll", "addWorksheet:c deleteWorkbook:d getAll"},
 				{"worksheet", "getAll", "append:c upsert:u clear:d deleteWorksheet:d getAll readRows update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftExcelSharePoint": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "worksheet", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "worksheet", required: "~workbook:resource=worksheet;operation=append ~worksheet:resource=worksheet;operation=append ~workbook:resource=worksheet;operation=clear ~worksheet:resource=worksheet;operation=clear ~workbook:resource=worksheet;operation=deleteWorksheet ~worksheet:resource=worksheet;operation=deleteWorksheet ~workbook:resource=worksheet;operation=readRows ~worksheet:resource=worksheet;operation=readRows ~workbook:resource=worksheet;operation=getAll ~workbook:resource=worksheet;operation=update ~worksheet:resource=worksheet;operation=update ~workbook:resource=worksheet;operation=upsert ~worksheet:resource=worksheet;operation=upsert ~workbook:resource=table;operation=getAll ~workbook:resource=table;operation=getColumns ~worksheet:resource=table;operation=getColumns ~table:resource=table;operation=getColumns ~workbook:resource=table;operation=getRows ~worksheet:resource=table;operation=getRows ~table:resource=table;operation=getRows ~workbook:resource=table;operation=lookup ~worksheet:resource=table;operation=lookup ~table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup ~workbook:resource=table;operation=append ~worksheet:resource=table;operation=append ~table:resource=table;operation=append ~workbook:resource=table;operation=create ~worksheet:resource=table;operation=create ~workbook:resource=table;operation=convertToRange ~worksheet:resource=table;operation=convertToRange ~table:resource=table;operation=convertToRange ~workbook:resource=table;operation=deleteTable ~worksheet:resource=table;operation=deleteTable ~table:resource=table;operation=deleteTable ~workbook:resource=workbook;operation=addWorksheet ~workbook:resource=workbook;operation=deleteWorkbook", ops: []resourceOps{
 				{"worksheet", "readRows", "append:c upsert:u clear:d deleteWorksheet:d getAll readRows update:u"},
 				{"table", "getAll", "append:c convertToRange create:c deleteTable:d getColumns getAll getRows lookup"},
 				{"workbook", "addWorksheet", "addWorksheet:c deleteWorkbook:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.microsoftGraphSecurity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftGraphSecurityOAuth2Api:microsoftGraphSecurityOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftGraphSecurityOAuth2Api", resource: "secureScore", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftGraphSecurityOAuth2Api:microsoftGraphSecurityOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftGraphSecurityOAuth2Api", resource: "secureScore", required: "secureScoreId:resource=secureScore;operation=get secureScoreControlProfileId:resource=secureScoreControlProfile;operation=get secureScoreControlProfileId:resource=secureScoreControlProfile;operation=update provider:resource=secureScoreControlProfile;operation=update vendor:resource=secureScoreControlProfile;operation=update", ops: []resourceOps{
 				{"secureScore", "get", "get getAll"},
 				{"secureScoreControlProfile", "get", "get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftOneDrive": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api", resource: "file", required: "+binaryPropertyName:resource=file;operation=download fileId:resource=file;operation=move parentId:resource=file;operation=upload name:resource=folder;operation=create folderId:resource=folder;operation=delete,getChildren folderId:resource=folder;operation=move", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download get move:u rename:u search share:c upload:c"},
 				{"folder", "getChildren", "create:c delete:d getChildren move:u rename:u search share:c"},
 			}},
@@ -1943,14 +2059,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api"},
 		},
 		"n8n-nodes-base.microsoftOutlook": {
-			{v: []float64{1}, outputs: 1, creds: "microsoftOutlookOAuth2Api", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "microsoftOutlookOAuth2Api", resource: "message", required: "messageId:resource=draft;operation=delete,get,send,update messageId:resource=message;operation=addAttachment,delete,get,getAttachment,getMime,move,update,reply +replyType:resource=message;operation=reply toRecipients:resource=message;operation=send +binaryPropertyName:resource=message;operation=getMime folderId:resource=message;operation=move messageId:resource=messageAttachment;operation=add,download,get,getAll attachmentId:resource=messageAttachment;operation=download,get +binaryPropertyName:resource=messageAttachment;operation=add,download folderId:resource=folder;operation=delete,get,getChildren,update displayName:resource=folder;operation=create filterQuery:resource=folder;operation=create;folderType(folder)=searchFolder folderId:resource=folderMessage;operation=getAll", ops: []resourceOps{
 				{"draft", "create", "create:c delete:d get send:s update:u"},
 				{"folder", "create", "create:c delete:d get getChildren getAll"},
 				{"folderMessage", "getAll", "getAll"},
 				{"message", "send", "delete:d get getAll getMime move:u reply:s send:s update:u"},
 				{"messageAttachment", "add", "add:c download get getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", resource: "message", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", resource: "message", required: "~mailbox:authentication(microsoftOutlookOAuth2Api)=microsoftEntraServicePrincipalApi name:resource=calendar;operation=create ~calendarId:resource=calendar;operation=delete ~calendarId:resource=calendar;operation=get ~calendarId:resource=calendar;operation=update givenName:resource=contact;operation=create ~contactId:resource=contact;operation=delete ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=update ~draftId:resource=draft;operation=delete ~draftId:resource=draft;operation=get ~draftId:resource=draft;operation=send ~draftId:resource=draft;operation=update ~calendarId:resource=event;operation=create subject:resource=event;operation=create +startDateTime:resource=event;operation=create +endDateTime:resource=event;operation=create ~calendarId:resource=event;operation=delete ~eventId:resource=event;operation=delete ~calendarId:resource=event;operation=get ~eventId:resource=event;operation=get ~calendarId:resource=event;operation=update ~eventId:resource=event;operation=update displayName:resource=folder;operation=create ~folderId:resource=folder;operation=delete ~folderId:resource=folder;operation=get ~folderId:resource=folder;operation=update displayName:resource=folder;operation=update ~folderId:resource=folderMessage;operation=getAll ~messageId:resource=message;operation=delete ~messageId:resource=message;operation=get ~messageId:resource=message;operation=move ~folderId:resource=message;operation=move ~messageId:resource=message;operation=reply toRecipients:resource=message;operation=send toRecipients:resource=message;operation=sendAndWait subject:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait ~messageId:resource=message;operation=update ~messageId:resource=messageAttachment;operation=add +binaryPropertyName:resource=messageAttachment;operation=add ~messageId:resource=messageAttachment;operation=download ~attachmentId:resource=messageAttachment;operation=download +binaryPropertyName:resource=messageAttachment;operation=download ~messageId:resource=messageAttachment;operation=get ~attachmentId:resource=messageAttachment;operation=get ~messageId:resource=messageAttachment;operation=getAll", ops: []resourceOps{
 				{"calendar", "getAll", "create:c delete:d get getAll update:u"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"draft", "create", "create:c delete:d get send:s update:u"},
@@ -1962,27 +2078,27 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.microsoftOutlookTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", required: "~mailbox:authentication(microsoftOutlookOAuth2Api)=microsoftEntraServicePrincipalApi"},
 		},
 		"n8n-nodes-base.microsoftSharePoint": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftSharePointOAuth2Api", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftSharePointOAuth2Api", resource: "file", required: "~site:resource=file;operation=download ~site:resource=file;operation=update ~site:resource=file;operation=upload fileName:resource=file;operation=upload fileContents:resource=file;operation=upload ~site:resource=item;operation=create ~site:resource=item;operation=delete ~site:resource=item;operation=get ~site:resource=item;operation=getAll ~site:resource=item;operation=update ~site:resource=item;operation=upsert ~site:resource=list;operation=get ~site:resource=list;operation=getAll", ops: []resourceOps{
 				{"file", "download", "download update:u upload:c"},
 				{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 				{"list", "getAll", "get getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "list", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "list", required: "~site:resource=file;operation=download +binaryPropertyName:resource=file;operation=download ~site:resource=file;operation=update ~site:resource=file;operation=upload fileName:resource=file;operation=upload +binaryPropertyName:resource=file;operation=upload ~site:resource=item;operation=create ~site:resource=item;operation=get ~site:resource=item;operation=getAll ~site:resource=item;operation=delete ~site:resource=item;operation=update ~site:resource=item;operation=upsert ~site:resource=list;operation=get ~site:resource=list;operation=getAll", ops: []resourceOps{
 				{"file", "upload", "download update:u upload:c"},
 				{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 				{"list", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.microsoftSql": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "microsoftSql", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "microsoftSql", required: "query:operation=executeQuery table:operation=insert table:operation=update +updateKey:operation=update table:operation=delete +deleteKey:operation=delete", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u delete:d"},
 			}},
 		},
 		"n8n-nodes-base.microsoftTeams": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "microsoftTeamsOAuth2Api", resource: "channel", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "microsoftTeamsOAuth2Api", resource: "channel", required: "teamId:resource=channel;operation=create name:resource=channel;operation=create teamId:resource=channel;operation=delete teamId:resource=channel;operation=get teamId:resource=channel;operation=getAll teamId:resource=channel;operation=update teamId:resource=channelMessage;operation=create +messageType:resource=channelMessage;operation=create message:resource=channelMessage;operation=create teamId:resource=channelMessage;operation=getAll chatId:resource=chatMessage;operation=create,get +messageType:resource=chatMessage;operation=create message:resource=chatMessage;operation=create messageId:resource=chatMessage;operation=get chatId:resource=chatMessage;operation=getAll +groupSource:resource=task;operation=getAll,create,update groupId:resource=task;operation=create planId:resource=task;operation=create bucketId:resource=task;operation=create title:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get +tasksFor:resource=task;operation=getAll groupId:resource=task;operation=getAll taskId:resource=task;operation=update", ops: []resourceOps{
 				{"channel", "create", "create:c delete:d get getAll update:u"},
 				{"channelMessage", "create", "create:c getAll"},
 				{"chatMessage", "create", "create:c get getAll"},
@@ -2002,20 +2118,20 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftTeamsOAuth2Api:microsoftTeamsOAuth2Api", auth: "microsoftTeamsOAuth2Api"},
 		},
 		"n8n-nodes-base.microsoftToDo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftToDoOAuth2Api:microsoftToDoOAuth2Api", auth: "microsoftToDoOAuth2Api", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftToDoOAuth2Api:microsoftToDoOAuth2Api", auth: "microsoftToDoOAuth2Api", resource: "task", required: "~userTarget:authentication(microsoftToDoOAuth2Api)=microsoftEntraServicePrincipalApi taskListId:resource=linkedResource;operation=create,delete,get,getAll,update taskId:resource=linkedResource;operation=create,delete,get,getAll,update applicationName:resource=linkedResource;operation=create linkedResourceId:resource=linkedResource;operation=delete,get,update taskListId:resource=task;operation=create title:resource=task;operation=create taskListId:resource=task;operation=delete,get,getAll,update taskId:resource=task;operation=delete,get,update displayName:resource=list;operation=create listId:resource=list;operation=delete,get,update displayName:resource=list;operation=update", ops: []resourceOps{
 				{"linkedResource", "get", "create:c delete:d get getAll update:u"},
 				{"list", "get", "create:c delete:d get getAll update:u"},
 				{"task", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.mindee": {
-			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi:invoice mindeeReceiptApi:receipt", gate: "resource", auth: "receipt", resource: "receipt", ops: []resourceOps{
+			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi:invoice mindeeReceiptApi:receipt", gate: "resource", auth: "receipt", resource: "receipt", required: "+binaryPropertyName:resource=receipt,invoice;operation=predict", ops: []resourceOps{
 				{"invoice", "predict", "predict"},
 				{"receipt", "predict", "predict"},
 			}},
 		},
 		"n8n-nodes-base.misp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mispApi", resource: "attribute", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mispApi", resource: "attribute", required: "eventId:resource=attribute;operation=create +type:resource=attribute;operation=create value:resource=attribute;operation=create attributeId:resource=attribute;operation=delete attributeId:resource=attribute;operation=get attributeId:resource=attribute;operation=update org_id:resource=event;operation=create information:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=publish eventId:resource=event;operation=unpublish eventId:resource=event;operation=update eventId:resource=eventTag;operation=add tagId:resource=eventTag;operation=add eventId:resource=eventTag;operation=remove tagId:resource=eventTag;operation=remove name:resource=feed;operation=create provider:resource=feed;operation=create url:resource=feed;operation=create feedId:resource=feed;operation=disable feedId:resource=feed;operation=enable feedId:resource=feed;operation=get feedId:resource=feed;operation=update galaxyId:resource=galaxy;operation=delete galaxyId:resource=galaxy;operation=get noticelistId:resource=noticelist;operation=get name:resource=organisation;operation=create organisationId:resource=organisation;operation=delete organisationId:resource=organisation;operation=get organisationId:resource=organisation;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=update email:resource=user;operation=create role_id:resource=user;operation=create userId:resource=user;operation=delete userId:resource=user;operation=get userId:resource=user;operation=update warninglistId:resource=warninglist;operation=get", ops: []resourceOps{
 				{"attribute", "create", "create:c delete:d get getAll search update:u"},
 				{"event", "create", "create:c delete:d get getAll publish:u search unpublish:u update:u"},
 				{"eventTag", "add", "add:c remove:d"},
@@ -2030,18 +2146,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mistralAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mistralCloudApi", model: "mistral-ocr-latest", resource: "document", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mistralCloudApi", model: "mistral-ocr-latest", resource: "document", required: "+model:resource=document;operation=extractText +documentType:resource=document;operation=extractText +inputType:resource=document;operation=extractText +binaryProperty:resource=document;operation=extractText;inputType(binary)=binary url:resource=document;operation=extractText;inputType(binary)=url", ops: []resourceOps{
 				{"document", "extractText", "extractText"},
 			}},
 		},
 		"n8n-nodes-base.mocean": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moceanApi", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moceanApi", resource: "sms", required: "from:resource=sms,voice;operation=send to:resource=sms,voice;operation=send message:resource=sms,voice;operation=send", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 				{"voice", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.mondayCom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi:accessToken mondayComOAuth2Api:oAuth2", auth: "accessToken", resource: "board", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi:accessToken mondayComOAuth2Api:oAuth2", auth: "accessToken", resource: "board", required: "boardId:resource=board;operation=archive name:resource=board;operation=create kind:resource=board;operation=create boardId:resource=board;operation=get boardId:resource=boardColumn;operation=create title:resource=boardColumn;operation=create columnType:resource=boardColumn;operation=create boardId:resource=boardColumn;operation=getAll boardId:resource=boardGroup;operation=create name:resource=boardGroup;operation=create boardId:resource=boardGroup;operation=delete groupId:resource=boardGroup;operation=delete boardId:resource=boardGroup;operation=getAll itemId:resource=boardItem;operation=addUpdate value:resource=boardItem;operation=addUpdate boardId:resource=boardItem;operation=changeColumnValue itemId:resource=boardItem;operation=changeColumnValue columnId:resource=boardItem;operation=changeColumnValue boardId:resource=boardItem;operation=changeMultipleColumnValues itemId:resource=boardItem;operation=changeMultipleColumnValues boardId:resource=boardItem;operation=create groupId:resource=boardItem;operation=create name:resource=boardItem;operation=create itemId:resource=boardItem;operation=delete itemId:resource=boardItem;operation=get boardId:resource=boardItem;operation=getAll groupId:resource=boardItem;operation=getAll boardId:resource=boardItem;operation=getByColumnValue columnId:resource=boardItem;operation=getByColumnValue columnValue:resource=boardItem;operation=getByColumnValue boardId:resource=boardItem;operation=move itemId:resource=boardItem;operation=move groupId:resource=boardItem;operation=move", ops: []resourceOps{
 				{"board", "create", "archive:u create:c get getAll"},
 				{"boardColumn", "create", "create:c getAll"},
 				{"boardGroup", "create", "delete:d create:c getAll"},
@@ -2049,13 +2165,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mongoDb": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", required: "collection", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", required: "collection +updateKey:resource=document;operation=update,findOneAndReplace,findOneAndUpdate indexNameRequired:resource=searchIndexes;operation=createSearchIndex,dropSearchIndex,updateSearchIndex +indexType:resource=searchIndexes;operation=createSearchIndex", ops: []resourceOps{
 				{"searchIndexes", "createSearchIndex", "createSearchIndex:c dropSearchIndex:d listSearchIndexes updateSearchIndex:u"},
 				{"document", "find", "aggregate delete:d find findOneAndReplace:u findOneAndUpdate:u insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.monicaCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "monicaCrmApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "monicaCrmApi", resource: "contact", required: "activityTypeId:resource=activity;operation=create contacts:resource=activity;operation=create happenedAt:resource=activity;operation=create summary:resource=activity;operation=create activityId:resource=activity;operation=delete activityId:resource=activity;operation=get activityId:resource=activity;operation=update contactId:resource=call;operation=create calledAt:resource=call;operation=create content:resource=call;operation=create callId:resource=call;operation=delete callId:resource=call;operation=get callId:resource=call;operation=update firstName:resource=contact;operation=create genderId:resource=contact;operation=create contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update contactId:resource=contactField;operation=create contactFieldTypeId:resource=contactField;operation=create data:resource=contactField;operation=create contactFieldId:resource=contactField;operation=delete contactFieldId:resource=contactField;operation=get contactId:resource=contactField;operation=getAll contactId:resource=contactField;operation=update contactFieldId:resource=contactField;operation=update contactFieldTypeId:resource=contactField;operation=update data:resource=contactField;operation=update contactId:resource=contactTag;operation=add contactId:resource=contactTag;operation=remove contactId:resource=conversation;operation=create contactFieldTypeId:resource=conversation;operation=create happenedAt:resource=conversation;operation=create conversationId:resource=conversation;operation=delete conversationId:resource=conversation;operation=get conversationId:resource=conversation;operation=update contactFieldTypeId:resource=conversation;operation=update happenedAt:resource=conversation;operation=update conversationId:resource=conversationMessage;operation=add content:resource=conversationMessage;operation=add writtenAt:resource=conversationMessage;operation=add +writtenByMe:resource=conversationMessage;operation=add messageId:resource=conversationMessage;operation=update conversationId:resource=conversationMessage;operation=update title:resource=journalEntry;operation=create post:resource=journalEntry;operation=create journalId:resource=journalEntry;operation=delete journalId:resource=journalEntry;operation=get journalId:resource=journalEntry;operation=update contactId:resource=note;operation=create body:resource=note;operation=create noteId:resource=note;operation=delete noteId:resource=note;operation=get noteId:resource=note;operation=update +frequencyType:resource=reminder;operation=create initialDate:resource=reminder;operation=create title:resource=reminder;operation=create reminderId:resource=reminder;operation=delete reminderId:resource=reminder;operation=get reminderId:resource=reminder;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=get tagId:resource=tag;operation=update name:resource=tag;operation=update contactId:resource=task;operation=create title:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"call", "create", "create:c delete:d get getAll update:u"},
 				{"contact", "create", "create:c delete:d get getAll update:u"},
@@ -2071,7 +2187,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.moveBinaryData": {
-			{v: []float64{1, 1.1}, outputs: 1},
+			{v: []float64{1, 1.1}, outputs: 1, required: "+sourceKey:mode(binaryToJson)=binaryToJson +destinationKey:mode(binaryToJson)=jsonToBinary"},
 		},
 		"n8n-nodes-base.mqtt": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt", required: "topic"},
@@ -2080,20 +2196,20 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "mqtt"},
 		},
 		"n8n-nodes-base.msg91": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "msg91Api", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "msg91Api", resource: "sms", required: "from:resource=sms;operation=send to:resource=sms;operation=send message:resource=sms;operation=send", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.mySql": {
-			{v: []float64{1}, outputs: 1, creds: "mySql", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "mySql", required: "query:operation=executeQuery ~table:operation=insert ~table:operation=update +updateKey:operation=update", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTool, creds: "mySql", resource: "database", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTool, creds: "mySql", resource: "database", required: "~table:operation!executeQuery query:resource=database;operation=executeQuery", ops: []resourceOps{
 				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
 			}},
 		},
 		"n8n-nodes-base.n8n": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "n8nApi", resource: "workflow", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "n8nApi", resource: "workflow", required: "name:resource=credential;operation=create credentialTypeName:resource=credential;operation=create credentialId:resource=credential;operation=delete credentialTypeName:resource=credential;operation=getSchema executionId:resource=execution;operation=delete executionId:resource=execution;operation=get ~workflowId:resource=workflow;operation=activate ~workflowId:resource=workflow;operation=deactivate ~workflowId:resource=workflow;operation=delete ~workflowId:resource=workflow;operation=get ~workflowId:resource=workflow;operation=getVersion versionId:resource=workflow;operation=getVersion ~workflowId:resource=workflow;operation=update", ops: []resourceOps{
 				{"audit", "generate", "generate"},
 				{"credential", "create", "create:c delete:d getSchema"},
 				{"execution", "getAll", "get getAll delete:d"},
@@ -2112,7 +2228,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.nasa": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nasaApi", resource: "astronomyPictureOfTheDay", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nasaApi", resource: "astronomyPictureOfTheDay", required: "asteroidId:resource=asteroidNeoLookup;operation=get +binaryPropertyName:resource=earthImagery;operation=get", ops: []resourceOps{
 				{"asteroidNeoBrowse", "getAll", "getAll"},
 				{"asteroidNeoFeed", "get", "get"},
 				{"asteroidNeoLookup", "get", "get"},
@@ -2131,16 +2247,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.netlify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", required: "+resource siteId:resource=deploy;operation=get,create,getAll deployId:resource=deploy;operation=get,cancel siteId:resource=site;operation=get,delete", ops: []resourceOps{
 				{"deploy", "getAll", "cancel:u create:c get getAll"},
 				{"site", "delete", "delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.netlifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi", required: "siteId event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi", required: "siteId event formId:event()=submissionCreated"},
 		},
 		"n8n-nodes-base.nextCloud": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi:accessToken nextCloudOAuth2Api:oAuth2", auth: "accessToken", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi:accessToken nextCloudOAuth2Api:oAuth2", auth: "accessToken", resource: "file", required: "path:resource=file,folder;operation=copy toPath:resource=file,folder;operation=copy path:resource=file,folder;operation=delete path:resource=file,folder;operation=move toPath:resource=file,folder;operation=move path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download path:resource=file;operation=upload path:resource=file,folder;operation=share path:resource=folder;operation=create userId:resource=user;operation=create email:resource=user;operation=create userId:resource=user;operation=delete,get,update", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download move:u share:c upload:c"},
 				{"folder", "create", "copy:c create:c delete:d list move:u share:c"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
@@ -2153,28 +2269,28 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", ops: []resourceOps{
 				{"row", "get", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{4}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", required: "+~projectId:row +~table:row +~projectId:linkrow +~table:linkrow", ops: []resourceOps{
+			{v: []float64{4}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", required: "~projectId:resource=row ~table:resource=row id:resource=row;operation=get id:resource=row;operation=delete id:resource=row;operation=update id:resource=row;operation=upload +uploadMode:resource=row;operation=upload ~uploadFieldName:resource=row;operation=upload;uploadMode(base64)=base64 ~uploadFieldName:resource=row;operation=upload;uploadMode(base64)=url filename:resource=row;operation=upload;uploadMode(base64)=base64 contentType:resource=row;operation=upload;uploadMode(base64)=base64 base64value:resource=row;operation=upload;uploadMode(base64)=base64 url:resource=row;operation=upload;uploadMode(base64)=url ~projectId:resource=base;operation=get ~projectId:resource=linkrow ~table:resource=linkrow id:resource=linkrow;operation=list ~linkFieldName:resource=linkrow;operation=list id:resource=linkrow;operation=link ~linkFieldName:resource=linkrow;operation=link id:resource=linkrow;operation=unlink ~linkFieldName:resource=linkrow;operation=unlink", ops: []resourceOps{
 				{"row", "get", "create:c upsert:u update:u delete:d get search count upload:c"},
 				{"linkrow", "list", "list link unlink"},
 				{"base", "get", "getAll get"},
 			}},
 		},
 		"n8n-nodes-base.notion": {
-			{v: []float64{1}, outputs: 1, creds: "notionApi", resource: "page", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "notionApi", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=create title:resource=page;operation=create pageId:resource=page;operation=get userId:resource=user;operation=get", ops: []resourceOps{
 				{"block", "append", "append:c getAll"},
 				{"database", "get", "get getAll"},
 				{"databasePage", "create", "create:c getAll update:u"},
 				{"page", "create", "create:c get search"},
 				{"user", "get", "get getAll"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~pageId:resource=databasePage;operation=get ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=archive ~pageId:resource=page;operation=create title:resource=page;operation=create userId:resource=user;operation=get", ops: []resourceOps{
 				{"block", "append", "append:c getAll"},
 				{"database", "get", "get getAll search"},
 				{"databasePage", "create", "create:c get getAll update:u"},
 				{"page", "create", "archive:u create:c search"},
 				{"user", "get", "get getAll"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~blockId:resource=block;operation=getMarkdown ~dataSourceId:resource=dataSource;operation=get ~databaseId:resource=database;operation=get ~dataSourceId:resource=databasePage;operation=create,getAll ~pageId:resource=databasePage;operation=get,update title:resource=databasePage;operation=create ~pageId:resource=page;operation=create ~pageId:resource=page;operation=archive,getMarkdown,updateMarkdown title:resource=page;operation=create userId:resource=user;operation=get", ops: []resourceOps{
 				{"block", "append", "append:c getMarkdown getAll"},
 				{"dataSource", "get", "get search"},
 				{"database", "get", "get"},
@@ -2184,22 +2300,23 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.notionTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event ~databaseId:event(pageAddedToDatabase)=pageAddedToDatabase,pagedUpdatedInDatabase"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event ~dataSourceId:event(pageAddedToDatabase)=pageAddedToDatabase,pagedUpdatedInDatabase"},
 		},
 		"n8n-nodes-base.npm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "npmApi?", resource: "package", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "npmApi?", resource: "package", required: "packageName:resource=package;operation=getMetadata,getVersions +packageVersion:resource=package;operation=getMetadata query:resource=package;operation=search packageName:resource=distTag;operation=getMany,update packageVersion:resource=distTag;operation=update +distTagName:resource=distTag;operation=update", ops: []resourceOps{
 				{"package", "getMetadata", "getMetadata getVersions search"},
 				{"distTag", "getMany", "getMany update:u"},
 			}},
 		},
 		"n8n-nodes-base.odoo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "odooApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "odooApi", resource: "contact", required: "customResourceId:resource=custom;operation=get,delete customResourceId:resource=custom;operation=update opportunityName:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=get,delete opportunityId:resource=opportunity;operation=update contactName:resource=contact;operation=create contactId:resource=contact;operation=get,delete contactId:resource=contact;operation=update memo:resource=note;operation=create noteId:resource=note;operation=get,delete noteId:resource=note;operation=update memo:resource=note;operation=update", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 				{"custom", "create", "create:c delete:d get getAll update:u"},
 				{"note", "create", "create:c delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "odooApi:odooApi odooApiKeyApi:odooApiKeyApi", auth: "odooApiKeyApi", resource: "contact", required: "~customResource:custom", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "odooApi:odooApi odooApiKeyApi:odooApiKeyApi", auth: "odooApiKeyApi", resource: "contact", required: "~res_model:resource=activity;operation=create ~res_id:resource=activity;operation=create ~activity_type_id:resource=activity;operation=create ~activityId:resource=activity;operation=delete ~activityId:resource=activity;operation=get ~activityId:resource=activity;operation=update ~contactId:resource=contact;operation=delete ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=update ~customResource:resource=custom ~recordId:resource=custom;operation=delete ~recordId:resource=custom;operation=get ~recordId:resource=custom;operation=update ~opportunityId:resource=opportunity;operation=delete ~opportunityId:resource=opportunity;operation=get ~opportunityId:resource=opportunity;operation=update", ops: []resourceOps{
 				{"activity", "getAll", "create:c delete:d get getAll update:u"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"custom", "getAll", "create:c delete:d get getAll update:u"},
@@ -2207,12 +2324,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.okta": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "oktaApi", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "oktaApi", resource: "user", required: "~userId:resource=user;operation=get,update,delete firstName:resource=user;operation=create lastName:resource=user;operation=create login:resource=user;operation=create email:resource=user;operation=create", ops: []resourceOps{
 				{"user", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.oneSimpleApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", required: "+resource link:resource=website;operation=pdf message:resource=utility;operation=qrCode link:resource=website;operation=screenshot profileName:resource=socialProfile;operation=instagramProfile artistName:resource=socialProfile;operation=spotifyArtistProfile value:resource=information;operation=exchangeRate fromCurrency:resource=information;operation=exchangeRate toCurrency:resource=information;operation=exchangeRate link:resource=information;operation=imageMetadata link:resource=website;operation=seo emailAddress:resource=utility;operation=validateEmail link:resource=utility;operation=expandURL", ops: []resourceOps{
 				{"information", "exchangeRate", "exchangeRate imageMetadata"},
 				{"socialProfile", "instagramProfile", "instagramProfile spotifyArtistProfile"},
 				{"utility", "validateEmail", "expandURL qrCode validateEmail"},
@@ -2220,7 +2337,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.onfleet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "onfleetApi", resource: "task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "onfleetApi", resource: "task", required: "id:resource=admin;operation!create,getAll name:resource=admin;operation=create email:resource=admin;operation=create containerType:resource=container;operation=get,addTask containerId:resource=container;operation=get,addTask,updateTask type:resource=container;operation=addTask id:resource=destination;operation!create id:resource=hub;operation=update name:resource=hub;operation=create id:resource=organization;operation=getDelegatee +getBy:resource=recipient;operation=get id:resource=recipient;operation=get;getBy(id)=id id:resource=recipient;operation=update name:resource=recipient;operation=get;getBy(id)=name phone:resource=recipient;operation=get;getBy(id)=phone recipientName:resource=recipient;operation=create recipientPhone:resource=recipient;operation=create id:resource=task;operation!create,getAll id:resource=team;operation=get,update,delete,getTimeEstimates,autoDispatch name:resource=team;operation=create id:resource=worker;operation=get,getSchedule,setSchedule,update,delete name:resource=worker;operation=create phone:resource=worker;operation=create", ops: []resourceOps{
 				{"admin", "getAll", "create:c delete:d getAll update:u"},
 				{"container", "get", "addTask:c get updateTask:u"},
 				{"destination", "get", "create:c get"},
@@ -2243,22 +2360,22 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.openThesaurus": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "text:operation=getSynonyms", ops: []resourceOps{
 				{"", "getSynonyms", "getSynonyms"},
 			}},
 		},
 		"n8n-nodes-base.openWeatherMap": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "openWeatherMapApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "openWeatherMapApi", required: "cityName:locationSelection(cityName)=cityName latitude:locationSelection(cityName)=coordinates longitude:locationSelection(cityName)=coordinates zipCode:locationSelection(cityName)=zipCode", ops: []resourceOps{
 				{"", "currentWeather", "currentWeather 5DayForecast"},
 			}},
 		},
 		"n8n-nodes-base.oracleDatabase": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "oracleDBApi", resource: "database", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "oracleDBApi", resource: "database", required: "~schema:operation!execute ~table:operation!execute query:resource=database;operation=execute", ops: []resourceOps{
 				{"database", "insert", "deleteTable:d execute:x insert:c upsert:u select update:u"},
 			}},
 		},
 		"n8n-nodes-base.orbit": {
-			{v: []float64{1}, outputs: 1, creds: "orbitApi", resource: "member", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "orbitApi", resource: "member", required: "+workspaceId:resource=activity;operation=create memberId:resource=activity;operation=create title:resource=activity;operation=create +workspaceId:resource=activity;operation=getAll +workspaceId:resource=member;operation=delete memberId:resource=member;operation=delete +workspaceId:resource=member;operation=get memberId:resource=member;operation=get +workspaceId:resource=member;operation=getAll +workspaceId:resource=member;operation=lookup source:resource=member;operation=lookup searchBy:resource=member;operation=lookup;source()=discourse,github,twitter email:resource=member;operation=lookup;source()=email host:resource=member;operation=lookup;source()=discourse +workspaceId:resource=member;operation=update memberId:resource=member;operation=update +workspaceId:resource=member;operation=upsert +workspaceId:resource=note;operation=create memberId:resource=note;operation=create note:resource=note;operation=create +workspaceId:resource=note;operation=getAll memberId:resource=note;operation=getAll +workspaceId:resource=note;operation=update memberId:resource=note;operation=update noteId:resource=note;operation=update note:resource=note;operation=update +workspaceId:resource=post;operation=create memberId:resource=post;operation=create url:resource=post;operation=create +workspaceId:resource=post;operation=getAll +workspaceId:resource=post;operation=delete memberId:resource=post;operation=delete postId:resource=post;operation=delete", ops: []resourceOps{
 				{"activity", "create", "create:c getAll"},
 				{"member", "get", "upsert:u delete:d get getAll lookup update:u"},
 				{"note", "create", "create:c getAll update:u"},
@@ -2272,7 +2389,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.paddle": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "paddleApi", resource: "coupon", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "paddleApi", resource: "coupon", required: "productId:resource=coupon;operation=getAll paymentId:resource=payment;operation=reschedule planId:resource=plan;operation=get", ops: []resourceOps{
 				{"coupon", "create", "create:c getAll update:u"},
 				{"payment", "getAll", "getAll reschedule:u"},
 				{"plan", "get", "get getAll"},
@@ -2281,7 +2398,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pagerDuty": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi:apiToken pagerDutyOAuth2Api:oAuth2", auth: "apiToken", resource: "incident", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi:apiToken pagerDutyOAuth2Api:oAuth2", auth: "apiToken", resource: "incident", required: "title:resource=incident;operation=create serviceId:resource=incident;operation=create email:resource=incident;operation=create incidentId:resource=incident;operation=get incidentId:resource=incident;operation=update email:resource=incident;operation=update incidentId:resource=incidentNote;operation=create content:resource=incidentNote;operation=create email:resource=incidentNote;operation=create incidentId:resource=incidentNote;operation=getAll logEntryId:resource=logEntry;operation=get userId:resource=user;operation=get", ops: []resourceOps{
 				{"incident", "create", "create:c get getAll update:u"},
 				{"incidentNote", "create", "create:c getAll"},
 				{"logEntry", "get", "get getAll"},
@@ -2289,7 +2406,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.payPal": {
-			{v: []float64{1}, outputs: 1, creds: "payPalApi", resource: "payout", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "payPalApi", resource: "payout", required: "senderBatchId:resource=payout;operation=create payoutBatchId:resource=payout;operation=get payoutItemId:resource=payoutItem;operation=get payoutItemId:resource=payoutItem;operation=cancel", ops: []resourceOps{
 				{"payout", "create", "create:c get"},
 				{"payoutItem", "get", "cancel:u get"},
 			}},
@@ -2303,33 +2420,33 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.perplexity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", required: "input:resource=agent;operation=createResponse +model:resource=chat;operation=complete +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", ops: []resourceOps{
 				{"chat", "complete", "complete"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", required: "input:resource=agent;operation=createResponse +model:resource=chat;operation=complete +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", ops: []resourceOps{
 				{"agent", "createResponse", "createResponse:c"},
 				{"chat", "complete", "complete"},
 				{"embedding", "createEmbedding", "createEmbedding:c createContextualized:c"},
 				{"search", "search", "search"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", resource: "agent", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", resource: "agent", required: "input:resource=agent;operation=createResponse +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", ops: []resourceOps{
 				{"agent", "createResponse", "createResponse:c"},
 				{"embedding", "createEmbedding", "createEmbedding:c createContextualized:c"},
 				{"search", "search", "search"},
 			}},
 		},
 		"n8n-nodes-base.phantombuster": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "phantombusterApi", resource: "agent", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "phantombusterApi", resource: "agent", required: "agentId:resource=agent;operation=delete agentId:resource=agent;operation=get agentId:resource=agent;operation=getOutput agentId:resource=agent;operation=launch,launchSync", ops: []resourceOps{
 				{"agent", "launch", "delete:d get getAll getOutput launch:c launchSync"},
 			}},
 		},
 		"n8n-nodes-base.philipsHue": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "philipsHueOAuth2Api", resource: "light", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "philipsHueOAuth2Api", resource: "light", required: "lightId:resource=light;operation=delete lightId:resource=light;operation=get lightId:resource=light;operation=update", ops: []resourceOps{
 				{"light", "update", "delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.pipedrive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", required: "subject:resource=activity;operation=create type:resource=activity;operation=create title:resource=deal;operation=create +associateWith:resource=deal;operation=create dealId:resource=dealProduct;operation=add productId:resource=dealProduct;operation=add dealId:resource=dealProduct;operation=update productAttachmentId:resource=dealProduct;operation=update dealId:resource=dealProduct;operation=remove productAttachmentId:resource=dealProduct;operation=remove dealId:resource=dealProduct;operation=getAll term:resource=deal;operation=search +binaryPropertyName:resource=file;operation=create +binaryPropertyName:resource=file;operation=download title:resource=lead;operation=create +associateWith:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update content:resource=note;operation=create name:resource=organization;operation=create term:resource=organization;operation=search name:resource=person;operation=create dealId:resource=dealActivity;operation=getAll term:resource=person;operation=search", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealActivity", "getAll", "getAll"},
@@ -2341,7 +2458,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"person", "create", "create:c delete:d get getAll search update:u"},
 				{"product", "getAll", "getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", required: "subject:resource=activity;operation=create type:resource=activity;operation=create title:resource=deal;operation=create +associateWith:resource=deal;operation=create term:resource=deal;operation=search +binaryPropertyName:resource=file;operation=create +binaryPropertyName:resource=file;operation=download title:resource=lead;operation=create +associateWith:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update content:resource=note;operation=create name:resource=organization;operation=create term:resource=organization;operation=search name:resource=person;operation=create term:resource=person;operation=search name:resource=product;operation=create term:resource=product;operation=search", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealProduct", "add", "add:c getAll remove:d update:u"},
@@ -2357,20 +2474,20 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken"},
 		},
 		"n8n-nodes-base.plivo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", required: "+resource from:resource=sms;operation=send to:resource=sms;operation=send message:resource=sms;operation=send from:resource=mms;operation=send to:resource=mms;operation=send from:resource=call;operation=make to:resource=call;operation=make +answer_method:resource=call;operation=make answer_url:resource=call;operation=make", ops: []resourceOps{
 				{"call", "make", "make:s"},
 				{"mms", "send", "send:s"},
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.postBin": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", required: "+resource binId:resource=bin;operation=get,delete binId:resource=request;operation=get,removeFirst,send requestId:resource=request;operation=get", ops: []resourceOps{
 				{"bin", "create", "create:c get delete:d"},
 				{"request", "get", "get removeFirst:d send:s"},
 			}},
 		},
 		"n8n-nodes-base.postHog": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "postHogApi", resource: "event", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "postHogApi", resource: "event", required: "alias:resource=alias;operation=create distinctId:resource=alias;operation=create eventName:resource=event;operation=create distinctId:resource=event;operation=create distinctId:resource=identity;operation=create name:resource=track;operation=page,screen distinctId:resource=track;operation=page,screen", ops: []resourceOps{
 				{"alias", "create", "create:c"},
 				{"event", "create", "create:c"},
 				{"identity", "create", "create:c"},
@@ -2378,27 +2495,27 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.postgres": {
-			{v: []float64{1}, outputs: 1, creds: "postgres", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "postgres", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert table:operation=update +updateKey:operation=update", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", required: "+~schema:operation!executeQuery ~table:operation!executeQuery query:resource=database;operation=executeQuery", ops: []resourceOps{
 				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
 			}},
 		},
 		"n8n-nodes-base.postgresTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "postgres"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "postgres", required: "+~schema:triggerMode(createTrigger)=createTrigger ~tableName:triggerMode(createTrigger)=createTrigger channelName:triggerMode(createTrigger)=listenTrigger"},
 		},
 		"n8n-nodes-base.postmarkTrigger": {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "postmarkApi"},
 		},
 		"n8n-nodes-base.profitWell": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "profitWellApi", resource: "metric", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "profitWellApi", resource: "metric", required: "type:resource=metric;operation=get month:resource=metric;operation=get;type()=daily", ops: []resourceOps{
 				{"company", "getSetting", "getSetting"},
 				{"metric", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.pushbullet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushbulletOAuth2Api", resource: "push", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushbulletOAuth2Api", resource: "push", required: "+type:resource=push;operation=create title:resource=push;operation=create;type(note)=note,link body:resource=push;operation=create;type(note)=note,link,file url:resource=push;operation=create;type(note)=link +binaryPropertyName:resource=push;operation=create;type(note)=file +target:resource=push;operation=create value:resource=push;operation=create;target(default)!default,device_iden value:resource=push;operation=create;target(default)=device_iden pushId:resource=push;operation=delete pushId:resource=push;operation=update", ops: []resourceOps{
 				{"push", "create", "create:c delete:d getAll update:u"},
 			}},
 		},
@@ -2411,20 +2528,20 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "pushcutApi"},
 		},
 		"n8n-nodes-base.pushover": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushoverApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushoverApi", resource: "message", required: "userKey:resource=message;operation=push message:resource=message;operation=push", ops: []resourceOps{
 				{"message", "push", "push:c"},
 			}},
 		},
 		"n8n-nodes-base.questDb": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "questDb", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "questDb", required: "query:operation=executeQuery table:operation=insert", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c"},
 			}},
 		},
 		"n8n-nodes-base.quickChart": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+output"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "labelsArray:labelsMode(manually)=array +output"},
 		},
 		"n8n-nodes-base.quickbase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", required: "tableId:resource=field;operation=getAll tableId:resource=file;operation=download,delete recordId:resource=file;operation=download,delete fieldId:resource=file;operation=download,delete +binaryPropertyName:resource=file;operation=download tableId:resource=record;operation=create columns:resource=record;operation=create tableId:resource=record;operation=delete where:resource=record;operation=delete tableId:resource=record;operation=getAll tableId:resource=record;operation=update columns:resource=record;operation=update tableId:resource=record;operation=upsert columns:resource=record;operation=upsert tableId:resource=report;operation=get reportId:resource=report;operation=get tableId:resource=report;operation=run reportId:resource=report;operation=run", ops: []resourceOps{
 				{"field", "getAll", "getAll"},
 				{"file", "download", "delete:d download"},
 				{"record", "create", "create:c upsert:u delete:d getAll update:u"},
@@ -2432,7 +2549,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.quickbooks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickBooksOAuth2Api", resource: "customer", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickBooksOAuth2Api", resource: "customer", required: "+VendorRef:resource=bill;operation=create billId:resource=bill;operation=delete billId:resource=bill;operation=get billId:resource=bill;operation=update displayName:resource=customer;operation=create customerId:resource=customer;operation=get customerId:resource=customer;operation=update employeeId:resource=employee;operation=get employeeId:resource=employee;operation=update +CustomerRef:resource=estimate;operation=create estimateId:resource=estimate;operation=delete estimateId:resource=estimate;operation=get estimateId:resource=estimate;operation=send email:resource=estimate;operation=send estimateId:resource=estimate;operation=update +CustomerRef:resource=invoice;operation=create invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=get invoiceId:resource=invoice;operation=send email:resource=invoice;operation=send invoiceId:resource=invoice;operation=void invoiceId:resource=invoice;operation=update itemId:resource=item;operation=get +CustomerRef:resource=payment;operation=create paymentId:resource=payment;operation=delete paymentId:resource=payment;operation=get paymentId:resource=payment;operation=send email:resource=payment;operation=send paymentId:resource=payment;operation=void paymentId:resource=payment;operation=update purchaseId:resource=purchase;operation=get displayName:resource=vendor;operation=create vendorId:resource=vendor;operation=get vendorId:resource=vendor;operation=update", ops: []resourceOps{
 				{"bill", "get", "create:c delete:d get getAll update:u"},
 				{"customer", "get", "create:c get getAll update:u"},
 				{"employee", "get", "create:c get getAll update:u"},
@@ -2454,7 +2571,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "rabbitmq"},
 		},
 		"n8n-nodes-base.raindrop": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "raindropOAuth2Api", resource: "collection", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "raindropOAuth2Api", resource: "collection", required: "link:resource=bookmark;operation=create bookmarkId:resource=bookmark;operation=delete bookmarkId:resource=bookmark;operation=get +collectionId:resource=bookmark;operation=getAll bookmarkId:resource=bookmark;operation=update title:resource=collection;operation=create collectionId:resource=collection;operation=delete collectionId:resource=collection;operation=get +type:resource=collection;operation=getAll collectionId:resource=collection;operation=update tags:resource=tag;operation=delete", ops: []resourceOps{
 				{"bookmark", "get", "create:c delete:d get getAll update:u"},
 				{"collection", "get", "create:c delete:d get getAll update:u"},
 				{"tag", "get", "delete:d getAll"},
@@ -2471,12 +2588,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, required: "+binaryPropertyName"},
 		},
 		"n8n-nodes-base.readWriteFile": {
-			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, required: "fileSelector:operation=read fileName:operation=write +dataPropertyName:operation=write", ops: []resourceOps{
 				{"", "read", "read write:c"},
 			}},
 		},
 		"n8n-nodes-base.reddit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api:post,postComment,profile", gate: "resource", auth: "post", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api:post,postComment,profile", gate: "resource", auth: "post", resource: "post", required: "postId:resource=postComment;operation=create commentText:resource=postComment;operation=create subreddit:resource=postComment;operation=getAll postId:resource=postComment;operation=getAll commentId:resource=postComment;operation=delete commentId:resource=postComment;operation=reply replyText:resource=postComment;operation=reply +details:resource=profile;operation=get +content:resource=subreddit;operation=get subreddit:resource=subreddit;operation=get subreddit:resource=post;operation=create title:resource=post;operation=create url:resource=post;operation=create;kind(self)=link,image text:resource=post;operation=create;kind(self)=self postId:resource=post;operation=delete subreddit:resource=post;operation=get postId:resource=post;operation=get subreddit:resource=post;operation=getAll subreddit:resource=post;operation=search;location(subreddit)=subreddit keyword:resource=post;operation=search username:resource=user;operation=get +details:resource=user;operation=get", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll search"},
 				{"postComment", "create", "create:c getAll delete:d reply:s"},
 				{"profile", "get", "get"},
@@ -2485,7 +2602,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.redis": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redis", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redis", required: "key:operation=delete +propertyName:operation=get key:operation=get key:operation=incr keyPattern:operation=keys +list:operation=llen key:operation=set channel:operation=publish messageData:operation=publish list:operation=push,pop messageData:operation=push", ops: []resourceOps{
 				{"", "info", "delete:d get incr:c info keys llen pop:d publish:s push:c set:u"},
 			}},
 		},
@@ -2502,10 +2619,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.respondToWebhook": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth:jwt", gate: "respondWith", auth: "firstIncomingItem"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth:jwt", gate: "respondWith", auth: "firstIncomingItem", required: "redirectURL:respondWith(firstIncomingItem)=redirect"},
 		},
 		"n8n-nodes-base.rocketchat": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", required: "roomId:resource=subscriptions,dm;operation=read,messages channel:resource=chat;operation=postMessage", ops: []resourceOps{
 				{"chat", "postMessage", "postMessage:s"},
 				{"subscriptions", "get", "get read:u"},
 				{"dm", "messages", "messages"},
@@ -2518,19 +2635,19 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "+feedUrl"},
 		},
 		"n8n-nodes-base.rundeck": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", required: "jobid:resource=job;operation=execute jobid:resource=job;operation=getMetadata", ops: []resourceOps{
 				{"job", "execute", "execute:x getMetadata"},
 			}},
 		},
 		"n8n-nodes-base.s3": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "s3", resource: "file", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "s3", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.salesforce": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", resource: "lead", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", resource: "lead", required: "externalId:resource=lead;operation=upsert externalIdValue:resource=lead;operation=upsert company:resource=lead;operation=create,upsert lastname:resource=lead;operation=create,upsert leadId:resource=lead;operation=update leadId:resource=lead;operation=get leadId:resource=lead;operation=delete leadId:resource=lead;operation=addToCampaign campaignId:resource=lead;operation=addToCampaign leadId:resource=lead;operation=addNote title:resource=lead;operation=addNote externalId:resource=contact;operation=upsert externalIdValue:resource=contact;operation=upsert lastname:resource=contact;operation=create,upsert contactId:resource=contact;operation=update contactId:resource=contact;operation=get contactId:resource=contact;operation=delete contactId:resource=contact;operation=addToCampaign campaignId:resource=contact;operation=addToCampaign contactId:resource=contact;operation=addNote title:resource=contact;operation=addNote customObject:resource=customObject;operation=create,upsert externalId:resource=customObject;operation=upsert externalIdValue:resource=customObject;operation=upsert customObject:resource=customObject;operation=update recordId:resource=customObject;operation=update customObject:resource=customObject;operation=get recordId:resource=customObject;operation=get customObject:resource=customObject;operation=delete recordId:resource=customObject;operation=delete customObject:resource=customObject;operation=getAll title:resource=document;operation=upload +binaryPropertyName:resource=document;operation=upload externalId:resource=opportunity;operation=upsert externalIdValue:resource=opportunity;operation=upsert name:resource=opportunity;operation=create,upsert closeDate:resource=opportunity;operation=create,upsert stageName:resource=opportunity;operation=create,upsert opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=get opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=addNote title:resource=opportunity;operation=addNote externalId:resource=account;operation=upsert externalIdValue:resource=account;operation=upsert name:resource=account;operation=create,upsert accountId:resource=account;operation=update accountId:resource=account;operation=get accountId:resource=account;operation=delete accountId:resource=account;operation=addNote title:resource=account;operation=addNote query:resource=search;operation=query type:resource=case;operation=create caseId:resource=case;operation=update caseId:resource=case;operation=get caseId:resource=case;operation=delete caseId:resource=case;operation=addComment status:resource=task;operation=create taskId:resource=task;operation=update taskId:resource=task;operation=get taskId:resource=task;operation=delete parentId:resource=attachment;operation=create name:resource=attachment;operation=create +binaryPropertyName:resource=attachment;operation=create attachmentId:resource=attachment;operation=update attachmentId:resource=attachment;operation=get attachmentId:resource=attachment;operation=delete userId:resource=user;operation=get apiName:resource=flow;operation=invoke", ops: []resourceOps{
 				{"account", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
 				{"attachment", "create", "create:c delete:d get getAll getSummary update:u"},
 				{"case", "create", "addComment:c create:c delete:d get getAll getSummary update:u"},
@@ -2546,10 +2663,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.salesforceTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", required: "customObject:triggerOn()=customObjectUpdated,customObjectCreated"},
 		},
 		"n8n-nodes-base.salesmate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesmateApi", resource: "activity", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesmateApi", resource: "activity", required: "name:resource=company;operation=create owner:resource=company;operation=create id:resource=company;operation=update id:resource=company;operation=get id:resource=company;operation=delete title:resource=activity;operation=create owner:resource=activity;operation=create type:resource=activity;operation=create id:resource=activity;operation=update id:resource=activity;operation=get id:resource=activity;operation=delete title:resource=deal;operation=create owner:resource=deal;operation=create primaryContact:resource=deal;operation=create pipeline:resource=deal;operation=create +status:resource=deal;operation=create stage:resource=deal;operation=create currency:resource=deal;operation=create id:resource=deal;operation=update id:resource=deal;operation=get id:resource=deal;operation=delete", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d get getAll update:u"},
@@ -2559,10 +2676,10 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.seaTable": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "tableName:operation!get tableId:operation=get", ops: []resourceOps{
 				{"row", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "+tableName:row", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "tableName:resource=row rowId:resource=row;operation!create,list,search searchColumn:resource=row;operation=search searchTerm:resource=row;operation=search searchString:resource=base;operation=collaborator tableName:resource=link;operation=add linkColumn:resource=link;operation=add linkColumnSourceId:resource=link;operation=add linkColumnTargetId:resource=link;operation=add tableName:resource=link;operation=list linkColumn:resource=link;operation=list rowId:resource=link;operation=list tableName:resource=link;operation=remove linkColumn:resource=link;operation=remove linkColumnSourceId:resource=link;operation=remove linkColumnTargetId:resource=link;operation=remove tableName:resource=asset;operation=upload uploadColumn:resource=asset;operation=upload rowId:resource=asset;operation=upload +dataPropertyName:resource=asset;operation=upload assetPath:resource=asset;operation=getPublicURL", ops: []resourceOps{
 				{"row", "create", "create:c remove:d get list lock:c search unlock:d update:u"},
 				{"base", "snapshot", "snapshot:c metadata collaborator"},
 				{"link", "add", "add:c list remove:d"},
@@ -2570,10 +2687,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.seaTableTrigger": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName assetColumn:event(newRow)=newAsset"},
 		},
 		"n8n-nodes-base.securityScorecard": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource +operation:company +operation:industry +operation:invite +operation:portfolio +operation:portfolioCompany +operation:report", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource +operation:resource=company scorecardIdentifier:resource=company;operation=getScorecard,getFactor,getFactorHistorical,getHistoricalScore,getScorePlan +operation:resource=industry +industry:resource=industry;operation=getScore,getFactor,getFactorHistorical +operation:resource=invite email:resource=invite;operation=create firstName:resource=invite;operation=create lastName:resource=invite;operation=create message:resource=invite;operation=create +operation:resource=portfolio portfolioId:resource=portfolio;operation=update,delete name:resource=portfolio;operation=create,update +operation:resource=portfolioCompany portfolioId:resource=portfolioCompany;operation=getAll,add,remove domain:resource=portfolioCompany;operation=add,remove +operation:resource=report +report:resource=report;operation=generate scorecardIdentifier:resource=report;operation=generate;report(detailed)=detailed,events-json,full-scorecard-json,issues,partnership,scorecard-footprint,summary portfolioId:resource=report;operation=generate;report(detailed)=portfolio date:resource=report;operation=generate;report(detailed)=events-json url:resource=report;operation=download +binaryPropertyName:resource=report;operation=download", ops: []resourceOps{
 				{"company", "getFactor", "getFactor getFactorHistorical getHistoricalScore getScorecard getScorePlan"},
 				{"industry", "getFactor", "getFactor getFactorHistorical getScore"},
 				{"invite", "create", "create:c"},
@@ -2583,21 +2701,21 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.segment": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "segmentApi", resource: "identify", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "segmentApi", resource: "identify", required: "groupId:resource=group;operation=add event:resource=track;operation=event", ops: []resourceOps{
 				{"group", "add", "add:c"},
 				{"identify", "create", "create:c"},
 				{"track", "event", "event:c page:c"},
 			}},
 		},
 		"n8n-nodes-base.sendGrid": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", required: "+resource name:resource=list;operation=create listId:resource=list;operation=delete listId:resource=list;operation=get listId:resource=list;operation=update name:resource=list;operation=update email:resource=contact;operation=upsert +by:resource=contact;operation=get contactId:resource=contact;operation=get;by(id)=id email:resource=contact;operation=get;by(id)=email", ops: []resourceOps{
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"list", "create", "create:c delete:d get getAll update:u"},
 				{"mail", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.sendInBlue": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "sendInBlueApi", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "sendInBlueApi", resource: "email", required: "+attributeCategory:resource=attribute;operation=create attributeName:resource=attribute;operation=create attributeType:resource=attribute;operation=create;attributeCategory(normal)=normal attributeValue:resource=attribute;operation=create;attributeCategory(normal)=global,calculated name:resource=sender;operation=create email:resource=sender;operation=create identifier:resource=contact;operation=get identifier:resource=contact;operation=update email:resource=contact;operation=upsert sender:resource=email;operation=send receipients:resource=email;operation=send receipients:resource=email;operation=sendTemplate", ops: []resourceOps{
 				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"attribute", "create", "create:c update:u delete:d getAll"},
 				{"email", "send", "send:s sendTemplate:s"},
@@ -2614,7 +2732,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sentryIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi:accessToken sentryIoOAuth2Api:oAuth2 sentryIoServerApi:accessTokenServer", auth: "accessToken", resource: "event", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi:accessToken sentryIoOAuth2Api:oAuth2 sentryIoServerApi:accessTokenServer", auth: "accessToken", resource: "event", required: "organizationSlug:resource=event;operation=getAll projectSlug:resource=event;operation=getAll organizationSlug:resource=event;operation=get projectSlug:resource=event;operation=get eventId:resource=event;operation=get issueId:resource=issue;operation=get,delete organizationSlug:resource=issue;operation=getAll projectSlug:resource=issue;operation=getAll issueId:resource=issue;operation=update organizationSlug:resource=organization;operation=get name:resource=organization;operation=create organization_slug:resource=organization;operation=update organizationSlug:resource=project;operation=create,get projectSlug:resource=project;operation=get teamSlug:resource=project;operation=create name:resource=project;operation=create organizationSlug:resource=project;operation=update projectSlug:resource=project;operation=update organizationSlug:resource=project;operation=delete projectSlug:resource=project;operation=delete organizationSlug:resource=release;operation=getAll organizationSlug:resource=release;operation=get,delete version:resource=release;operation=get,delete organizationSlug:resource=release;operation=create version:resource=release;operation=create url:resource=release;operation=create organizationSlug:resource=release;operation=update version:resource=release;operation=update organizationSlug:resource=team;operation=getAll organizationSlug:resource=team;operation=get teamSlug:resource=team;operation=get organizationSlug:resource=team;operation=create name:resource=team;operation=create organizationSlug:resource=team;operation=update teamSlug:resource=team;operation=update organizationSlug:resource=team;operation=delete teamSlug:resource=team;operation=delete", ops: []resourceOps{
 				{"event", "get", "get getAll"},
 				{"issue", "get", "delete:d get getAll update:u"},
 				{"organization", "get", "create:c get getAll update:u"},
@@ -2624,7 +2742,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.serviceNow": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi:basicAuth serviceNowOAuth2Api:oAuth2", auth: "oAuth2", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi:basicAuth serviceNowOAuth2Api:oAuth2", auth: "oAuth2", resource: "user", required: "tableName:resource=attachment;operation=upload,getAll id:resource=attachment;operation=upload +inputDataFieldName:resource=attachment;operation=upload attachmentId:resource=attachment;operation=delete attachmentId:resource=attachment;operation=get short_description:resource=incident;operation=create id:resource=incident;operation=delete,get id:resource=incident;operation=update tableName:resource=tableRecord;operation=create tableName:resource=tableRecord;operation=getAll tableName:resource=tableRecord;operation=delete,get id:resource=tableRecord;operation=delete,get tableName:resource=tableRecord;operation=update id:resource=tableRecord;operation=update short_description:resource=user;operation=create +getOption:resource=user;operation=get user_name:resource=user;operation=get;getOption(id)=user_name id:resource=user;operation=get;getOption(id)=id id:resource=user;operation=delete id:resource=user;operation=update", ops: []resourceOps{
 				{"attachment", "upload", "upload:c delete:d get getAll"},
 				{"businessService", "getAll", "getAll"},
 				{"configurationItems", "getAll", "getAll"},
@@ -2641,7 +2759,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 2, 3, 3.1, 3.2, 3.3, 3.4, 3.5}, outputs: 1},
 		},
 		"n8n-nodes-base.shopify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey", resource: "order", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey", resource: "order", required: "orderId:resource=order;operation=delete orderId:resource=order;operation=get orderId:resource=order;operation=update title:resource=product;operation=create productId:resource=product;operation=update productId:resource=product;operation=delete productId:resource=product;operation=get", ops: []resourceOps{
 				{"order", "create", "create:c delete:d get getAll update:u"},
 				{"product", "create", "create:c delete:d get getAll update:u"},
 			}},
@@ -2661,7 +2779,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger},
 		},
 		"n8n-nodes-base.slack": {
-			{v: []float64{1}, outputs: 1, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "channelId:resource=channel;operation=archive channelId:resource=channel;operation=close channelId:resource=channel;operation=create channelId:resource=channel;operation=invite channelId:resource=channel;operation=get channelId:resource=channel;operation=kick channelId:resource=channel;operation=join channelId:resource=channel;operation=history channelId:resource=channel;operation=leave channelId:resource=channel;operation=member channelId:resource=channel;operation=rename name:resource=channel;operation=rename channelId:resource=channel;operation=replies ts:resource=channel;operation=replies channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic channelId:resource=channel;operation=unarchive channelId:resource=message;operation=getPermalink timestamp:resource=message;operation=getPermalink channel:resource=message;operation=post,postEphemeral user:resource=message;operation=postEphemeral channelId:resource=message;operation=update ts:resource=message;operation=update channelId:resource=message;operation=delete timestamp:resource=message;operation=delete channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove timestamp:resource=reaction;operation=add,get,remove user:resource=user;operation=info user:resource=user;operation=getPresence name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d getPermalink post:s postEphemeral:s update:u"},
@@ -2671,7 +2789,16 @@ func newNodeTable() map[string][]nodeEntry {
 				{"userGroup", "create", "create:c disable:u enable:u getAll update:u"},
 				{"userProfile", "get", "get update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", ops: []resourceOps{
+				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
+				{"file", "upload", "get getAll upload:c"},
+				{"message", "post", "delete:d deleteScheduled:d getManyScheduled getPermalink schedule search post:s sendAndWait:s update:u"},
+				{"reaction", "add", "add:c get remove:d"},
+				{"star", "add", "add:c delete:d getAll"},
+				{"user", "info", "info getAll getProfile getPresence lookupByEmail updateProfile:u"},
+				{"userGroup", "create", "updateUsers:c create:c disable:u enable:u getAll getUsers update:u"},
+			}},
+			{v: []float64{2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add +binaryPropertyName:resource=file;operation=upload ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d deleteScheduled:d getManyScheduled getPermalink schedule search post:s sendAndWait:s update:u"},
@@ -2685,13 +2812,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "slackApi"},
 		},
 		"n8n-nodes-base.sms77": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sms77Api", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sms77Api", resource: "sms", required: "to:resource=sms,voice;operation=send message:resource=sms,voice;operation=send", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 				{"voice", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.snowflake": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "snowflake:credentials snowflakeOAuth2Api:oAuth2", auth: "credentials", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "snowflake:credentials snowflakeOAuth2Api:oAuth2", auth: "credentials", required: "query:operation=executeQuery table:operation=insert table:operation=update +updateKey:operation=update", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
 		},
@@ -2706,14 +2833,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, required: "fieldToSplitOut"},
 		},
 		"n8n-nodes-base.splunk": {
-			{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", required: "searchConfigurationId:resource=searchConfiguration;operation=delete searchConfigurationId:resource=searchConfiguration;operation=get search:resource=searchJob;operation=create searchJobId:resource=searchJob;operation=delete searchJobId:resource=searchJob;operation=get searchJobId:resource=searchResult;operation=getAll name:resource=user;operation=create password:resource=user;operation=create userId:resource=user;operation=delete userId:resource=user;operation=get userId:resource=user;operation=update", ops: []resourceOps{
 				{"firedAlert", "getReport", "getReport"},
 				{"searchConfiguration", "delete", "delete:d get getAll"},
 				{"searchJob", "create", "create:c delete:d get getAll"},
 				{"searchResult", "getAll", "getAll"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "splunkApi", resource: "search", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "splunkApi", resource: "search", required: "~searchJobId:resource=report;operation=create ~reportId:resource=report;operation=deleteReport ~reportId:resource=report;operation=get search:resource=search;operation=create ~searchJobId:resource=search;operation=deleteJob ~searchJobId:resource=search;operation=get ~searchJobId:resource=search;operation=getResult name:resource=user;operation=create password:resource=user;operation=create ~userId:resource=user;operation=deleteUser ~userId:resource=user;operation=get ~userId:resource=user;operation=update", ops: []resourceOps{
 				{"alert", "getReport", "getReport getMetrics"},
 				{"report", "getAll", "create:c deleteReport:d get getAll"},
 				{"search", "create", "create:c deleteJob:d get getAll getResult"},
@@ -2721,7 +2848,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.spotify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "spotifyOAuth2Api", resource: "player", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "spotifyOAuth2Api", resource: "player", required: "id:resource=player;operation=startMusic id:resource=player;operation=addSongToQueue id:resource=album;operation=get,getTracks;operation!search query:resource=album;operation=search id:resource=artist;operation!search +country:resource=artist;operation=getTopTracks query:resource=artist;operation=search id:resource=playlist;operation=add,delete,get,getTracks name:resource=playlist;operation=create trackID:resource=playlist;operation=add,delete query:resource=playlist;operation=search id:resource=track;operation!search query:resource=track;operation=search", ops: []resourceOps{
 				{"album", "get", "get getNewReleases getTracks search"},
 				{"artist", "get", "get getAlbums getRelatedArtists getTopTracks search"},
 				{"library", "getLikedTracks", "getLikedTracks"},
@@ -2732,7 +2859,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.spreadsheetFile": {
-			{v: []float64{1, 2}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 2}, outputs: 1, required: "+binaryPropertyName:operation=fromFile +binaryPropertyName:operation=toFile", ops: []resourceOps{
 				{"", "fromFile", "fromFile toFile:c"},
 			}},
 		},
@@ -2740,13 +2867,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "url"},
 		},
 		"n8n-nodes-base.ssh": {
-			{v: []float64{1}, outputs: 1, creds: "sshPassword:password sshPrivateKey:privateKey", auth: "password", resource: "command", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "sshPassword:password sshPrivateKey:privateKey", auth: "password", resource: "command", required: "+cwd:resource=command;operation=execute +binaryPropertyName:resource=file;operation=upload path:resource=file;operation=upload path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download", ops: []resourceOps{
 				{"command", "execute", "execute:x"},
 				{"file", "upload", "download upload:c"},
 			}},
 		},
 		"n8n-nodes-base.stackby": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", required: "stackId table", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", required: "stackId table id:operation=read,delete columns:operation=append", ops: []resourceOps{
 				{"", "append", "append:c delete:d list read"},
 			}},
 		},
@@ -2754,7 +2881,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 0},
 		},
 		"n8n-nodes-base.stopAndError": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, required: "errorMessage:errorType(errorMessage)=errorMessage"},
 		},
 		"n8n-nodes-base.storyblok": {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi:contentApi storyblokManagementApi:managementApi", gate: "source", auth: "contentApi", resource: "story", ops: []resourceOps{
@@ -2762,12 +2889,15 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.strapi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi:password strapiTokenApi:token", auth: "password", resource: "entry", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi:password strapiTokenApi:token", auth: "password", resource: "entry", required: "contentType:resource=entry;operation=create contentType:resource=entry;operation=delete entryId:resource=entry;operation=delete contentType:resource=entry;operation=get entryId:resource=entry;operation=get contentType:resource=entry;operation=getAll contentType:resource=entry;operation=update +updateKey:resource=entry;operation=update", ops: []resourceOps{
 				{"entry", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.strava": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", required: "name:resource=activity;operation=create type:resource=activity;operation=create startDate:resource=activity;operation=create activityId:resource=activity;operation=update activityId:resource=activity;operation=get activityId:resource=activity;operation=getComments,getLaps,getKudos,getZones,getStreams", ops: []resourceOps{
+				{"activity", "create", "create:c get getComments getKudos getLaps getAll getStreams getZones update:u"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", required: "name:resource=activity;operation=create startDate:resource=activity;operation=create activityId:resource=activity;operation=update activityId:resource=activity;operation=get activityId:resource=activity;operation=getComments,getLaps,getKudos,getZones,getStreams", ops: []resourceOps{
 				{"activity", "create", "create:c get getComments getKudos getLaps getAll getStreams getZones update:u"},
 			}},
 		},
@@ -2775,7 +2905,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stravaOAuth2Api"},
 		},
 		"n8n-nodes-base.stripe": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stripeApi", resource: "balance", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stripeApi", resource: "balance", required: "customerId:resource=customerCard;operation=add token:resource=customerCard;operation=add customerId:resource=customerCard;operation=remove cardId:resource=customerCard;operation=remove customerId:resource=customerCard;operation=get sourceId:resource=customerCard;operation=get customerId:resource=charge;operation=create currency:resource=charge;operation=create source:resource=charge;operation=create chargeId:resource=charge;operation=get chargeId:resource=charge;operation=update +duration:resource=coupon;operation=create +type:resource=coupon;operation=create currency:resource=coupon;operation=create;type(percent)=fixedAmount name:resource=customer;operation=create customerId:resource=customer;operation=delete customerId:resource=customer;operation=get customerId:resource=customer;operation=update eventName:resource=meterEvent;operation=create customerId:resource=meterEvent;operation=create customerId:resource=source;operation=create +type:resource=source;operation=create customerId:resource=source;operation=delete sourceId:resource=source;operation=delete sourceId:resource=source;operation=get +type:resource=token;operation=create", ops: []resourceOps{
 				{"balance", "get", "get"},
 				{"charge", "get", "create:c get getAll update:u"},
 				{"coupon", "create", "create:c getAll"},
@@ -2793,19 +2923,19 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1}, outputs: 1},
 		},
 		"n8n-nodes-base.supabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "supabaseApi", resource: "row", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "supabaseApi", resource: "row", required: "tableId:resource=row;operation=create,delete,get,getAll,update", ops: []resourceOps{
 				{"row", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.surveyMonkeyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken", required: "objectType"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken", required: "objectType event:objectType()=survey event:objectType()=collector +surveyId:objectType()=collector"},
 		},
 		"n8n-nodes-base.switch": {
 			{v: []float64{1}, outputs: 4},
 			{v: []float64{2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: -1},
 		},
 		"n8n-nodes-base.syncroMsp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "syncroMspApi", resource: "contact", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "syncroMspApi", resource: "contact", required: "customerId:resource=customer;operation=get customerId:resource=customer;operation=delete customerId:resource=ticket;operation=create subject:resource=ticket;operation=create ticketId:resource=ticket;operation=delete ticketId:resource=ticket;operation=update customerId:resource=contact;operation=create contactId:resource=contact;operation=get contactId:resource=contact;operation=delete alertId:resource=rmm;operation=get alertId:resource=rmm;operation=delete alertId:resource=rmm;operation=mute", ops: []resourceOps{
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"customer", "getAll", "create:c delete:d get getAll update:u"},
 				{"rmm", "getAll", "create:c delete:d get getAll mute:u"},
@@ -2813,7 +2943,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.taiga": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "taigaApi", resource: "issue", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "taigaApi", resource: "issue", required: "projectId:resource=epic;operation=create subject:resource=epic;operation=create epicId:resource=epic;operation=delete epicId:resource=epic;operation=get projectId:resource=epic;operation=getAll epicId:resource=epic;operation=update projectId:resource=issue;operation=create subject:resource=issue;operation=create issueId:resource=issue;operation=delete issueId:resource=issue;operation=get projectId:resource=issue;operation=getAll issueId:resource=issue;operation=update projectId:resource=task;operation=create subject:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get projectId:resource=task;operation=getAll taskId:resource=task;operation=update projectId:resource=userStory;operation=create subject:resource=userStory;operation=create userStoryId:resource=userStory;operation=delete userStoryId:resource=userStory;operation=get projectId:resource=userStory;operation=getAll userStoryId:resource=userStory;operation=update", ops: []resourceOps{
 				{"epic", "create", "create:c delete:d get getAll update:u"},
 				{"issue", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
@@ -2824,14 +2954,14 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi", required: "projectId"},
 		},
 		"n8n-nodes-base.tapfiliate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", required: "+resource", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", required: "+resource email:resource=affiliate;operation=create firstname:resource=affiliate;operation=create lastname:resource=affiliate;operation=create affiliateId:resource=affiliate;operation=delete affiliateId:resource=affiliate;operation=get affiliateId:resource=affiliateMetadata;operation=add affiliateId:resource=affiliateMetadata;operation=remove affiliateId:resource=affiliateMetadata;operation=update programId:resource=programAffiliate;operation=add affiliateId:resource=programAffiliate;operation=add programId:resource=programAffiliate;operation=get affiliateId:resource=programAffiliate;operation=get programId:resource=programAffiliate;operation=getAll", ops: []resourceOps{
 				{"affiliate", "create", "create:c delete:d get getAll"},
 				{"affiliateMetadata", "add", "add:c remove:d update:u"},
 				{"programAffiliate", "add", "add:c approve:u disapprove:u get getAll"},
 			}},
 		},
 		"n8n-nodes-base.telegram": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "telegramApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "telegramApi", resource: "message", required: "chatId:resource=chat,message;operation=administrators,deleteMessage,get,leave,member,pinChatMessage,setDescription,setTitle,sendAnimation,sendAudio,sendChatAction,sendDocument,sendLocation,sendMessage,sendMessageDraft,sendMediaGroup,sendPhoto,sendRichMessage,sendRichMessageDraft,sendSticker,sendVideo,unpinChatMessage messageId:resource=message;operation=deleteMessage messageId:resource=message;operation=pinChatMessage,unpinChatMessage userId:resource=chat;operation=member description:resource=chat;operation=setDescription title:resource=chat;operation=setTitle queryId:resource=callback;operation=answerQuery queryId:resource=callback;operation=answerInlineQuery results:resource=callback;operation=answerInlineQuery fileId:resource=file;operation=get chatId:resource=message;operation=editMessageText;messageType(message)=message messageId:resource=message;operation=editMessageText;messageType(message)=message inlineMessageId:resource=message;operation=editMessageText;messageType(message)=inlineMessage text:resource=message;operation=editMessageText,sendMessage richMessageText:resource=message;operation=sendRichMessage,sendRichMessageDraft chatId:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait", ops: []resourceOps{
 				{"chat", "get", "get administrators member leave:u setDescription:u setTitle:u"},
 				{"callback", "answerQuery", "answerQuery:u answerInlineQuery:u"},
 				{"file", "get", "get"},
@@ -2842,7 +2972,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi"},
 		},
 		"n8n-nodes-base.theHive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource +operation:alert +operation:observable +operation:case +operation:task +operation:log", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource +operation:resource=alert id:resource=alert;operation=promote,markAsRead,markAsUnread,merge,update,executeResponder,get caseId:resource=alert;operation=merge title:resource=alert;operation=create description:resource=alert;operation=create +severity:resource=alert;operation=create date:resource=alert;operation=create tags:resource=alert;operation=create +tlp:resource=alert;operation=create +status:resource=alert;operation=create type:resource=alert;operation=create source:resource=alert;operation=create sourceRef:resource=alert;operation=create +operation:resource=observable caseId:resource=observable;operation=create,getAll id:resource=observable;operation=update,executeResponder,executeAnalyzer,get dataType:resource=observable;operation=create,executeAnalyzer data:resource=observable;operation=create;dataType()!file +binaryProperty:resource=observable;operation=create;dataType()=file message:resource=observable;operation=create startDate:resource=observable;operation=create +tlp:resource=observable;operation=create status:resource=observable;operation=create +operation:resource=case id:resource=case;operation=update,executeResponder,get title:resource=case;operation=create description:resource=case;operation=create +severity:resource=case;operation=create startDate:resource=case;operation=create owner:resource=case;operation=create +tlp:resource=case;operation=create tags:resource=case;operation=create +operation:resource=task id:resource=task;operation=update,executeResponder,get caseId:resource=task;operation=create,getAll title:resource=task;operation=create +status:resource=task;operation=create +operation:resource=log taskId:resource=log;operation=create,getAll id:resource=log;operation=executeResponder,get message:resource=log;operation=create startDate:resource=log;operation=create status:resource=log;operation=create", ops: []resourceOps{
 				{"alert", "create", "count create:c executeResponder:x get getAll markAsRead:u markAsUnread:u merge:u promote:u update:u"},
 				{"case", "getAll", "count create:c executeResponder:x getAll get update:u"},
 				{"log", "getAll", "create:c executeResponder:x getAll get"},
@@ -2851,7 +2981,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.theHiveProject": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource +operation:alert +operation:case +operation:comment +operation:log +operation:observable +operation:page +operation:query +operation:task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource +operation:resource=alert ~alertId:resource=alert;operation=deleteAlert ~id:resource=alert;operation=executeResponder ~alertId:resource=alert;operation=get ~alertId:resource=alert;operation=status status:resource=alert;operation=status ~alertId:resource=alert;operation=merge ~caseId:resource=alert;operation=merge ~alertId:resource=alert;operation=promote +operation:resource=case ~caseId:resource=case;operation=addAttachment ~caseId:resource=case;operation=deleteAttachment attachmentId:resource=case;operation=deleteAttachment ~caseId:resource=case;operation=deleteCase ~id:resource=case;operation=executeResponder ~caseId:resource=case;operation=get ~caseId:resource=case;operation=getAttachment attachmentId:resource=case;operation=getAttachment ~caseId:resource=case;operation=getTimeline +operation:resource=comment ~id:resource=comment;operation=add;addTo(alert)=case ~id:resource=comment;operation=add;addTo(alert)=alert message:resource=comment;operation=add ~commentId:resource=comment;operation=deleteComment ~caseId:resource=comment;operation=search;searchIn(all)=case ~alertId:resource=comment;operation=search;searchIn(all)=alert ~commentId:resource=comment;operation=update message:resource=comment;operation=update +operation:resource=log ~logId:resource=log;operation=addAttachment ~taskId:resource=log;operation=create ~logId:resource=log;operation=deleteAttachment attachmentId:resource=log;operation=deleteAttachment ~logId:resource=log;operation=deleteLog ~id:resource=log;operation=executeResponder ~logId:resource=log;operation=get +operation:resource=observable ~id:resource=observable;operation=create;createIn(case)=case ~id:resource=observable;operation=create;createIn(case)=alert +dataType:resource=observable;operation=create data:resource=observable;operation=create;dataType(file)!file ~observableId:resource=observable;operation=deleteObservable ~observableId:resource=observable;operation=executeAnalyzer ~id:resource=observable;operation=executeResponder ~observableId:resource=observable;operation=get ~caseId:resource=observable;operation=search;searchIn(all)=case ~alertId:resource=observable;operation=search;searchIn(all)=alert +operation:resource=page ~caseId:resource=page;operation=create;location(case)=case title:resource=page;operation=create category:resource=page;operation=create content:resource=page;operation=create ~caseId:resource=page;operation=deletePage;location(knowledgeBase)=case ~pageId:resource=page;operation=deletePage ~caseId:resource=page;operation=update;location(case)=case ~pageId:resource=page;operation=update +operation:resource=query +operation:resource=task ~caseId:resource=task;operation=create ~taskId:resource=task;operation=deleteTask ~id:resource=task;operation=executeResponder ~taskId:resource=task;operation=get", ops: []resourceOps{
 				{"alert", "create", "create:c deleteAlert:d executeResponder:x get merge:u promote:u search update:u status:u"},
 				{"case", "create", "addAttachment:c create:c deleteAttachment:d deleteCase:d executeResponder:x get getAttachment getTimeline search update:u"},
 				{"comment", "add", "add:c deleteComment:d search update:u"},
@@ -2872,15 +3002,15 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.timescaleDb": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "timescaleDb", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "timescaleDb", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert +schema:operation=update table:operation=update +updateKey:operation=update", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.todoist": {
-			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:task", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move,sync content:resource=task;operation=create", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:task +operation:project +operation:section +operation:comment +operation:label +operation:reminder", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task +operation:resource=project +operation:resource=section +operation:resource=comment +operation:resource=label +operation:resource=reminder taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move content:resource=task;operation=create text:resource=task;operation=quickAdd projectId:resource=project;operation=archive,delete,get,getCollaborators,unarchive,update name:resource=project;operation=create sectionId:resource=section;operation=delete,get,update ~sectionProject:resource=section;operation=create sectionName:resource=section;operation=create commentId:resource=comment;operation=delete,get,update commentTaskId:resource=comment;operation=create commentContent:resource=comment;operation=create labelId:resource=label;operation=delete,get,update labelName:resource=label;operation=create reminderId:resource=reminder;operation=delete,update itemId:resource=reminder;operation=create +dueDateType:resource=reminder;operation=create natural_language_representation:resource=reminder;operation=create;dueDateType(natural_language)=natural_language date:resource=reminder;operation=create;dueDateType(natural_language)=full_day datetime:resource=reminder;operation=create;dueDateType(natural_language)=floating_time datetime:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone timezone:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
 				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
 				{"section", "create", "create:c delete:d get getAll update:u"},
@@ -2903,7 +3033,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.trello": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", resource: "card", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", resource: "card", required: "~cardId:resource=attachment;operation=delete,create,get,getAll url:resource=attachment;operation=create id:resource=attachment;operation=delete id:resource=attachment;operation=get name:resource=board;operation=create ~id:resource=board;operation=get,delete,update id:resource=boardMember;operation=getAll id:resource=boardMember;operation=add idMember:resource=boardMember;operation=add +type:resource=boardMember;operation=add id:resource=boardMember;operation=invite email:resource=boardMember;operation=invite id:resource=boardMember;operation=remove idMember:resource=boardMember;operation=remove listId:resource=card;operation=create name:resource=card;operation=create ~id:resource=card;operation=get,delete,update ~cardId:resource=cardComment;operation=update,delete,create text:resource=cardComment;operation=create commentId:resource=cardComment;operation=delete commentId:resource=cardComment;operation=update text:resource=cardComment;operation=update ~cardId:resource=checklist;operation=delete,create,getAll,deleteCheckItem,getCheckItem,updateCheckItem,completeCheckItems name:resource=checklist;operation=create id:resource=checklist;operation=delete id:resource=checklist;operation=get checklistId:resource=checklist;operation=createCheckItem name:resource=checklist;operation=createCheckItem checkItemId:resource=checklist;operation=deleteCheckItem checkItemId:resource=checklist;operation=getCheckItem checkItemId:resource=checklist;operation=updateCheckItem ~boardId:resource=label;operation=create,getAll name:resource=label;operation=create +color:resource=label;operation=create id:resource=label;operation=delete id:resource=label;operation=get ~cardId:resource=label;operation=addLabel,removeLabel id:resource=label;operation=addLabel id:resource=label;operation=removeLabel id:resource=label;operation=update id:resource=list;operation=archive idBoard:resource=list;operation=create name:resource=list;operation=create id:resource=list;operation=getCards id:resource=list;operation=get id:resource=list;operation=getAll id:resource=list;operation=update", ops: []resourceOps{
 				{"attachment", "getAll", "create:c delete:d get getAll"},
 				{"board", "create", "create:c delete:d get update:u"},
 				{"boardMember", "add", "add:c getAll invite:c remove:d"},
@@ -2918,12 +3048,12 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", required: "id"},
 		},
 		"n8n-nodes-base.twake": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", required: "content:operation=send", ops: []resourceOps{
 				{"message", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.twilio": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twilioApi", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twilioApi", resource: "sms", required: "from:resource=sms,call;operation=send,make to:resource=sms,call;operation=send,make message:resource=sms;operation=send message:resource=call;operation=make", ops: []resourceOps{
 				{"call", "make", "make:s"},
 				{"sms", "send", "send:s"},
 			}},
@@ -2932,7 +3062,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "twilioApi"},
 		},
 		"n8n-nodes-base.twist": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twistOAuth2Api", resource: "messageConversation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twistOAuth2Api", resource: "messageConversation", required: "workspaceId:resource=channel;operation=create name:resource=channel;operation=create channelId:resource=channel;operation=archive,delete,get,unarchive workspaceId:resource=channel;operation=getAll channelId:resource=channel;operation=update threadId:resource=comment;operation=create content:resource=comment;operation=create commentId:resource=comment;operation=get,delete threadId:resource=comment;operation=getAll commentId:resource=comment;operation=update workspaceId:resource=messageConversation;operation=create conversationId:resource=messageConversation;operation=create workspaceId:resource=messageConversation;operation=getAll conversationId:resource=messageConversation;operation=getAll id:resource=messageConversation;operation=delete,get id:resource=messageConversation;operation=update channelId:resource=thread;operation=create title:resource=thread;operation=create content:resource=thread;operation=create threadId:resource=thread;operation=get,delete channelId:resource=thread;operation=getAll threadId:resource=thread;operation=update", ops: []resourceOps{
 				{"channel", "create", "archive:u create:c delete:d get getAll unarchive:u update:u"},
 				{"comment", "create", "create:c delete:d get getAll update:u"},
 				{"messageConversation", "create", "create:c delete:d get getAll update:u"},
@@ -2940,11 +3070,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.twitter": {
-			{v: []float64{1}, outputs: 1, creds: "twitterOAuth1Api", resource: "tweet", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "twitterOAuth1Api", resource: "tweet", required: "userId:resource=directMessage;operation=create text:resource=directMessage;operation=create text:resource=tweet;operation=create tweetId:resource=tweet;operation=delete searchText:resource=tweet;operation=search tweetId:resource=tweet;operation=like tweetId:resource=tweet;operation=retweet", ops: []resourceOps{
 				{"directMessage", "create", "create:c"},
 				{"tweet", "create", "create:c delete:d like:c retweet:c search"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "twitterOAuth2Api", resource: "tweet", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "twitterOAuth2Api", resource: "tweet", required: "~user:resource=directMessage;operation=create text:resource=directMessage;operation=create ~list:resource=list;operation=add ~user:resource=list;operation=add text:resource=tweet;operation=create ~tweetDeleteId:resource=tweet;operation=delete ~tweetId:resource=tweet;operation=like searchText:resource=tweet;operation=search ~tweetId:resource=tweet;operation=retweet", ops: []resourceOps{
 				{"directMessage", "create", "create:c"},
 				{"list", "add", "add:c"},
 				{"tweet", "create", "create:c delete:d like:c retweet:c search"},
@@ -2970,7 +3100,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uprocApi"},
 		},
 		"n8n-nodes-base.uptimeRobot": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uptimeRobotApi", resource: "account", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uptimeRobotApi", resource: "account", required: "friendlyName:resource=monitor;operation=create type:resource=monitor;operation=create url:resource=monitor;operation=create id:resource=monitor;operation=delete,reset,get id:resource=monitor;operation=update friendlyName:resource=alertContact;operation=create type:resource=alertContact;operation=create value:resource=alertContact;operation=create id:resource=alertContact;operation=delete,get id:resource=alertContact;operation=update friendlyName:resource=maintenanceWindow;operation=create type:resource=maintenanceWindow;operation=create start_time:resource=maintenanceWindow;operation=create id:resource=maintenanceWindow;operation=delete,get id:resource=maintenanceWindow;operation=update friendlyName:resource=publicStatusPage;operation=create monitors:resource=publicStatusPage;operation=create id:resource=publicStatusPage;operation=delete,get id:resource=publicStatusPage;operation=update", ops: []resourceOps{
 				{"account", "get", "get"},
 				{"alertContact", "getAll", "create:c delete:d get getAll update:u"},
 				{"maintenanceWindow", "getAll", "create:c delete:d get getAll update:u"},
@@ -2984,7 +3114,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.venafiTlsProtectCloud": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectCloudApi", resource: "certificateRequest", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectCloudApi", resource: "certificateRequest", required: "certificateId:resource=certificate;operation=download certificateLabel:resource=certificate;operation=download;downloadItem(certificate)=keystore privateKeyPassphrase:resource=certificate;operation=download;downloadItem(certificate)=keystore +binaryProperty:resource=certificate;operation=download certificateId:resource=certificate;operation=get,delete certificateRequestId:resource=certificateRequest;operation=get", ops: []resourceOps{
 				{"certificate", "delete", "delete:d download get getMany renew:u"},
 				{"certificateRequest", "create", "create:c get getMany"},
 			}},
@@ -2993,13 +3123,13 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi", required: "+resource"},
 		},
 		"n8n-nodes-base.venafiTlsProtectDatacenter": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", required: "certificateDn:resource=certificate;operation=download +binaryProperty:resource=certificate;operation=download certificateId:resource=certificate;operation=get,delete certificateDN:resource=certificate;operation=renew policyDn:resource=policy;operation=get", ops: []resourceOps{
 				{"certificate", "create", "create:c delete:d download get getMany renew:u"},
 				{"policy", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.vero": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "veroApi", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "veroApi", resource: "user", required: "id:resource=user;operation=create id:resource=user;operation=alias newId:resource=user;operation=alias id:resource=user;operation=unsubscribe id:resource=user;operation=resubscribe id:resource=user;operation=delete id:resource=user;operation=addTags tags:resource=user;operation=addTags id:resource=user;operation=removeTags tags:resource=user;operation=removeTags id:resource=event;operation=track email:resource=event;operation=track eventName:resource=event;operation=track", ops: []resourceOps{
 				{"user", "create", "addTags:u alias:u create:u delete:d resubscribe:c removeTags:d unsubscribe:d"},
 				{"event", "track", "track:c"},
 			}},
@@ -3010,13 +3140,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.wait": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", gate: "incomingAuthentication"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", gate: "incomingAuthentication", required: "dateTime:resume(timeInterval)=specificTime formTitle:resume(timeInterval)=form"},
 		},
 		"n8n-nodes-base.webflow": {
-			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", required: "siteId:resource=item;operation=create collectionId:resource=item;operation=create siteId:resource=item;operation=delete,get collectionId:resource=item;operation=delete,get itemId:resource=item;operation=delete,get siteId:resource=item;operation=update collectionId:resource=item;operation=update itemId:resource=item;operation=update siteId:resource=item;operation=getAll collectionId:resource=item;operation=getAll", ops: []resourceOps{
 				{"item", "get", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", required: "siteId:resource=item;operation=create collectionId:resource=item;operation=create siteId:resource=item;operation=deleteItem collectionId:resource=item;operation=deleteItem itemId:resource=item;operation=deleteItem siteId:resource=item;operation=get collectionId:resource=item;operation=get itemId:resource=item;operation=get siteId:resource=item;operation=getAll collectionId:resource=item;operation=getAll siteId:resource=item;operation=update collectionId:resource=item;operation=update itemId:resource=item;operation=update", ops: []resourceOps{
 				{"item", "get", "create:c deleteItem:d get getAll update:u"},
 			}},
 		},
@@ -3028,7 +3158,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", auth: "none"},
 		},
 		"n8n-nodes-base.wekan": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", required: "title:resource=board;operation=create owner:resource=board;operation=create boardId:resource=board;operation=delete boardId:resource=board;operation=get IdUser:resource=board;operation=getAll boardId:resource=card;operation=create listId:resource=card;operation=create title:resource=card;operation=create swimlaneId:resource=card;operation=create authorId:resource=card;operation=create boardId:resource=card;operation=delete listId:resource=card;operation=delete cardId:resource=card;operation=delete boardId:resource=card;operation=get listId:resource=card;operation=get cardId:resource=card;operation=get boardId:resource=card;operation=getAll fromObject:resource=card;operation=getAll listId:resource=card;operation=getAll;fromObject()=list boardId:resource=card;operation=update listId:resource=card;operation=update cardId:resource=card;operation=update boardId:resource=cardComment;operation=create listId:resource=cardComment;operation=create cardId:resource=cardComment;operation=create authorId:resource=cardComment;operation=create comment:resource=cardComment;operation=create boardId:resource=cardComment;operation=delete listId:resource=cardComment;operation=delete cardId:resource=cardComment;operation=delete commentId:resource=cardComment;operation=delete boardId:resource=cardComment;operation=get listId:resource=cardComment;operation=get cardId:resource=cardComment;operation=get commentId:resource=cardComment;operation=get boardId:resource=cardComment;operation=getAll listId:resource=cardComment;operation=getAll cardId:resource=cardComment;operation=getAll boardId:resource=checklist;operation=create listId:resource=checklist;operation=create cardId:resource=checklist;operation=create title:resource=checklist;operation=create boardId:resource=checklist;operation=delete listId:resource=checklist;operation=delete cardId:resource=checklist;operation=delete checklistId:resource=checklist;operation=delete boardId:resource=checklist;operation=get listId:resource=checklist;operation=get cardId:resource=checklist;operation=get checklistId:resource=checklist;operation=get boardId:resource=checklist;operation=getAll listId:resource=checklist;operation=getAll cardId:resource=checklist;operation=getAll boardId:resource=checklistItem;operation=delete listId:resource=checklistItem;operation=delete cardId:resource=checklistItem;operation=delete checklistId:resource=checklistItem;operation=delete checklistItemId:resource=checklistItem;operation=delete boardId:resource=checklistItem;operation=get listId:resource=checklistItem;operation=get cardId:resource=checklistItem;operation=get checklistId:resource=checklistItem;operation=get checklistItemId:resource=checklistItem;operation=get boardId:resource=checklistItem;operation=update listId:resource=checklistItem;operation=update cardId:resource=checklistItem;operation=update checklistId:resource=checklistItem;operation=update checklistItemId:resource=checklistItem;operation=update boardId:resource=list;operation=create title:resource=list;operation=create boardId:resource=list;operation=delete listId:resource=list;operation=delete boardId:resource=list;operation=get listId:resource=list;operation=get boardId:resource=list;operation=getAll", ops: []resourceOps{
 				{"board", "create", "create:c delete:d get getAll"},
 				{"card", "create", "create:c delete:d get getAll update:u"},
 				{"cardComment", "create", "create:c delete:d get getAll"},
@@ -3038,7 +3168,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.whatsApp": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", required: "+phoneNumberId:message recipientPhoneNumber:message", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", required: "phoneNumberId:resource=message recipientPhoneNumber:resource=message textBody:resource=message;operation=send;messageType(text)=text template:resource=message;operation=sendTemplate phoneNumberId:resource=media;operation=mediaUpload +mediaPropertyName:resource=media;operation=mediaUpload mediaGetId:resource=media;operation=mediaUrlGet mediaDeleteId:resource=media;operation=mediaDelete message:resource=message;operation=sendAndWait", ops: []resourceOps{
 				{"message", "sendTemplate", "send:s sendAndWait:s sendTemplate:s"},
 				{"media", "mediaUpload", "mediaUpload:c mediaUrlGet mediaDelete:d"},
 			}},
@@ -3047,7 +3177,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "whatsAppTriggerApi"},
 		},
 		"n8n-nodes-base.wise": {
-			{v: []float64{1}, outputs: 1, creds: "wiseApi", resource: "account", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "wiseApi", resource: "account", required: "+profileId:resource=account;operation=getBalances +borderlessAccountId:resource=account;operation=getStatement +binaryProperty:resource=account;operation=getStatement;format(json)=csv,pdf,xml fileName:resource=account;operation=getStatement;format(json)=csv,pdf,xml +profileId:resource=profile;operation=get +profileId:resource=quote;operation=create +targetAccountId:resource=quote;operation=create quoteId:resource=quote;operation=get +profileId:resource=transfer;operation=create quoteId:resource=transfer;operation=create +targetAccountId:resource=transfer;operation=create transferId:resource=transfer;operation=delete +profileId:resource=transfer;operation=execute transferId:resource=transfer;operation=execute transferId:resource=transfer;operation=get +profileId:resource=transfer;operation=getAll", ops: []resourceOps{
 				{"account", "getBalances", "getBalances getCurrencies getStatement"},
 				{"exchangeRate", "get", "get"},
 				{"profile", "get", "get getAll"},
@@ -3060,7 +3190,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi", required: "profileId event"},
 		},
 		"n8n-nodes-base.wooCommerce": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", required: "email:resource=customer;operation=create customerId:resource=customer;operation=delete customerId:resource=customer;operation=get customerId:resource=customer;operation=update name:resource=product;operation=create", ops: []resourceOps{
 				{"customer", "create", "create:c delete:d get getAll update:u"},
 				{"order", "create", "create:c delete:d get getAll update:u"},
 				{"product", "create", "create:c delete:d get getAll update:u"},
@@ -3070,7 +3200,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi", required: "event"},
 		},
 		"n8n-nodes-base.wordpress": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi:basicAuth wordpressOAuth2Api:oAuth2", gate: "authType", auth: "basicAuth", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi:basicAuth wordpressOAuth2Api:oAuth2", gate: "authType", auth: "basicAuth", resource: "post", required: "title:resource=post;operation=create postId:resource=post;operation=update postId:resource=post;operation=get postId:resource=post;operation=delete title:resource=page;operation=create pageId:resource=page;operation=update pageId:resource=page;operation=get pageId:resource=page;operation=delete username:resource=user;operation=create name:resource=user;operation=create firstName:resource=user;operation=create lastName:resource=user;operation=create email:resource=user;operation=create password:resource=user;operation=create userId:resource=user;operation=update userId:resource=user;operation=get reassign:resource=user;operation=delete", ops: []resourceOps{
 				{"post", "create", "create:c get getAll update:u"},
 				{"page", "create", "create:c get getAll update:u"},
 				{"user", "create", "create:c get getAll update:u"},
@@ -3089,16 +3219,16 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi", required: "form"},
 		},
 		"n8n-nodes-base.xero": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", required: "organizationId:resource=contact;operation=create name:resource=contact;operation=create organizationId:resource=contact;operation=get contactId:resource=contact;operation=get organizationId:resource=contact;operation=getAll organizationId:resource=contact;operation=update contactId:resource=contact;operation=update organizationId:resource=invoice;operation=create type:resource=invoice;operation=create contactId:resource=invoice;operation=create organizationId:resource=invoice;operation=update invoiceId:resource=invoice;operation=update organizationId:resource=invoice;operation=get invoiceId:resource=invoice;operation=get organizationId:resource=invoice;operation=getAll", ops: []resourceOps{
 				{"contact", "create", "create:c get getAll update:u"},
 				{"invoice", "create", "create:c get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.xml": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, required: "+dataPropertyName:mode(xmlToJson)=jsonToxml +dataPropertyName:mode(xmlToJson)=xmlToJson"},
 		},
 		"n8n-nodes-base.youTube": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "youTubeOAuth2Api", resource: "channel", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "youTubeOAuth2Api", resource: "channel", required: "channelId:resource=channel;operation=get channelId:resource=channel;operation=update channelId:resource=channel;operation=uploadBanner +binaryProperty:resource=channel;operation=uploadBanner title:resource=playlist;operation=create playlistId:resource=playlist;operation=get playlistId:resource=playlist;operation=delete playlistId:resource=playlist;operation=update title:resource=playlist;operation=update playlistId:resource=playlistItem;operation=add videoId:resource=playlistItem;operation=add playlistItemId:resource=playlistItem;operation=get playlistItemId:resource=playlistItem;operation=delete playlistId:resource=playlistItem;operation=getAll title:resource=video;operation=upload +binaryProperty:resource=video;operation=upload videoId:resource=video;operation=delete videoId:resource=video;operation=get videoId:resource=video;operation=rate videoId:resource=video;operation=update title:resource=video;operation=update regionCode:resource=videoCategory;operation=getAll", ops: []resourceOps{
 				{"channel", "getAll", "get getAll update:u uploadBanner:c"},
 				{"playlist", "getAll", "create:c delete:d get getAll update:u"},
 				{"playlistItem", "add", "add:c delete:d get getAll"},
@@ -3107,12 +3237,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.yourls": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "yourlsApi", resource: "url", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "yourlsApi", resource: "url", required: "url:resource=url;operation=shorten shortUrl:resource=url;operation=expand shortUrl:resource=url;operation=stats", ops: []resourceOps{
 				{"url", "shorten", "expand shorten stats"},
 			}},
 		},
 		"n8n-nodes-base.zammad": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi:basicAuth zammadTokenAuthApi:tokenAuth", auth: "tokenAuth", resource: "user", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi:basicAuth zammadTokenAuthApi:tokenAuth", auth: "tokenAuth", resource: "user", required: "name:resource=group;operation=create id:resource=group;operation=update id:resource=group;operation=delete id:resource=group;operation=get name:resource=organization;operation=create id:resource=organization;operation=update id:resource=organization;operation=delete id:resource=organization;operation=get title:resource=ticket;operation=create group:resource=ticket;operation=create customer:resource=ticket;operation=create id:resource=ticket;operation=get id:resource=ticket;operation=delete id:resource=ticket;operation=update firstname:resource=user;operation=create lastname:resource=user;operation=create id:resource=user;operation=update id:resource=user;operation=delete id:resource=user;operation=get query:resource=user;operation=search", ops: []resourceOps{
 				{"group", "create", "create:c delete:d get getAll update:u"},
 				{"organization", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
@@ -3120,7 +3250,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zendesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", resource: "ticket", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", resource: "ticket", required: "description:resource=ticket;operation=create id:resource=ticket;operation=update +ticketType:resource=ticket;operation=get,delete,getAll id:resource=ticket;operation=get;ticketType(regular)=regular id:resource=ticket;operation=get;ticketType(regular)=suspended id:resource=ticket;operation=delete;ticketType(regular)=regular id:resource=ticket;operation=delete;ticketType(regular)=suspended id:resource=ticket;operation=recover ticketFieldId:resource=ticketField;operation=get name:resource=user;operation=create id:resource=user;operation=update id:resource=user;operation=get id:resource=user;operation=delete id:resource=user;operation=getRelatedData id:resource=user;operation=getOrganizations name:resource=organization;operation=create id:resource=organization;operation=update id:resource=organization;operation=get id:resource=organization;operation=delete id:resource=organization;operation=getRelatedData", ops: []resourceOps{
 				{"ticket", "create", "create:c delete:d get getAll recover:u update:u"},
 				{"ticketField", "get", "get getAll"},
 				{"user", "create", "create:c delete:d get getAll getOrganizations getRelatedData search update:u"},
@@ -3131,7 +3261,7 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", required: "+service"},
 		},
 		"n8n-nodes-base.zohoCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", required: "accountName:resource=account;operation=create accountName:resource=account;operation=upsert accountId:resource=account;operation=delete accountId:resource=account;operation=get accountId:resource=account;operation=update lastName:resource=contact;operation=create lastName:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update dealName:resource=deal;operation=create dealName:resource=deal;operation=upsert +stage:resource=deal;operation=create,upsert dealId:resource=deal;operation=delete dealId:resource=deal;operation=get dealId:resource=deal;operation=update subject:resource=invoice;operation=create subject:resource=invoice;operation=upsert invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=get invoiceId:resource=invoice;operation=update Company:resource=lead;operation=create lastName:resource=lead;operation=create Company:resource=lead;operation=upsert lastName:resource=lead;operation=upsert leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update productName:resource=product;operation=create productName:resource=product;operation=upsert productId:resource=product;operation=delete productId:resource=product;operation=get productId:resource=product;operation=update subject:resource=purchaseOrder;operation=create subject:resource=purchaseOrder;operation=upsert purchaseOrderId:resource=purchaseOrder;operation=delete purchaseOrderId:resource=purchaseOrder;operation=get purchaseOrderId:resource=purchaseOrder;operation=update subject:resource=quote;operation=create subject:resource=quote;operation=upsert quoteId:resource=quote;operation=delete quoteId:resource=quote;operation=get quoteId:resource=quote;operation=update +accountId:resource=salesOrder;operation=create,upsert subject:resource=salesOrder;operation=create subject:resource=salesOrder;operation=upsert salesOrderId:resource=salesOrder;operation=delete salesOrderId:resource=salesOrder;operation=get salesOrderId:resource=salesOrder;operation=update vendorName:resource=vendor;operation=create vendorName:resource=vendor;operation=upsert vendorId:resource=vendor;operation=delete vendorId:resource=vendor;operation=get vendorId:resource=vendor;operation=update", ops: []resourceOps{
 				{"account", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"deal", "create", "create:c upsert:u delete:d get getAll update:u"},
@@ -3145,12 +3275,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zoom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi:accessToken zoomOAuth2Api:oAuth2", auth: "accessToken", resource: "meeting", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi:accessToken zoomOAuth2Api:oAuth2", auth: "accessToken", resource: "meeting", required: "meetingId:resource=meeting;operation=get meetingId:resource=meeting;operation=delete meetingId:resource=meeting;operation=update", ops: []resourceOps{
 				{"meeting", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.zulip": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zulipApi", resource: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zulipApi", resource: "message", required: "content:resource=message;operation=sendPrivate stream:resource=message;operation=sendStream topic:resource=message;operation=sendStream content:resource=message;operation=sendStream messageId:resource=message;operation=update messageId:resource=message;operation=get messageId:resource=message;operation=delete +dataBinaryProperty:resource=message;operation=updateFile streamId:resource=stream;operation=update streamId:resource=stream;operation=delete email:resource=user;operation=create fullName:resource=user;operation=create password:resource=user;operation=create shortName:resource=user;operation=create userId:resource=user;operation=get userId:resource=user;operation=update userId:resource=user;operation=deactivate", ops: []resourceOps{
 				{"message", "sendPrivate", "delete:d get sendPrivate:s sendStream:s update:u updateFile:c"},
 				{"stream", "create", "create:c delete:d getAll getSubscribed update:u"},
 				{"user", "create", "create:c deactivate:u get getAll update:u"},

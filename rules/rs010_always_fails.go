@@ -191,19 +191,23 @@ reaches:
   its tools never run.
 
 A trigger also never starts a run when a node it reaches along main connections (at any depth, whatever
-the output, even one its runs would not take) leaves empty a parameter n8n requires whatever its other
-values: required, shown always (or by version alone), a text, options or date value, "" or absent with an
-empty default (an HTTP Request's URL, a Typeform Trigger's form), or a resource locator whose value is ""
+the output, even one its runs would not take) leaves empty a parameter n8n requires and shows for the
+node's values: required, a text, options or date value, "" or absent with an empty default (an HTTP
+Request's URL, a Typeform Trigger's form), or a resource locator whose value is ""
 (packages/workflow/src/type-guards.ts isValidResourceLocatorParameterValue: a Google Sheets Document, an
-Airtable base). One shown only for some resources is judged at a resource the node stores or defaults to
-(a Google Sheets Document at the "sheet" resource); when another parameter of the same name is shown for
-other values, only a stored empty value counts. Before any node runs, every execution checks
+Airtable base). One n8n shows only for some resources, operations or values of another option
+(packages/workflow/src/node-helpers.ts displayParameter) is judged when the node's values are certainly
+among them: stored as those literals, or absent with the default n8n fills in (a Slack v2 message post,
+the default, asks for Send Message To; a Pushbullet push for its title and body; a Google Sheets v4
+Document at the "sheet" resource, which a v1 sheetId does not fill). A value set by an expression is not
+judged, nor an option that is not a plain list value (a switch); when another parameter of the same name
+can be shown with it, only a stored empty value counts. Before any node runs, every execution checks
 its start node and the nodes after it and fails with "Workflow has issues"
 (packages/core/src/execution-engine/workflow-execute.ts checkForWorkflowIssues), production runs included, and
 n8n refuses to publish the workflow, naming the node (packages/cli/src/workflows/workflow-validation.service.ts
-validateNodeConfiguration). That finding is a note, since whoever publishes the workflow is told, unless the
-export shows it active, when its runs fail (a warning). Required parameters shown only for other values
-(an operation, an option) are not read.
+validateNodeConfiguration; when the values that show the parameter are defaults the export leaves out, the
+editor, which fills them in, marks the node and disables Publish). That finding is a note, since whoever
+publishes the workflow is told, unless the export shows it active, when its runs fail (a warning).
 
 An If or Filter whose test reads only literals (both operands with no {{ }} and nothing read from the item:
 an unfinished If's "" equals "", a field name typed as text where {{ $json.field }} was meant) answers the
@@ -376,6 +380,12 @@ it once the package is installed.`,
 					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
 				}
 				if first = behind[n]; first == nil {
+					continue
+				}
+				// The refusal the first one's finding gives is this
+				// node's own missing parameter (OpenAI v1's modelId):
+				// that finding names it and its fix.
+				if m, param, ok := g.StartRefused(first); ok && m == n && strings.Contains(why, param) {
 					continue
 				}
 				// A model node both share: its one fix mends both, and

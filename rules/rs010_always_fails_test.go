@@ -20,7 +20,7 @@ func TestRS010SharedTail(t *testing.T) {
 	conns := []string{}
 	var fan []string
 	for i := range k {
-		nodes = append(nodes, fmt.Sprintf(`{"name": "F%d", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "position": [0, 0], "parameters": {}, "credentials": {"googleSheetsApi": {"id": "1", "name": "S"}}}`, i))
+		nodes = append(nodes, fmt.Sprintf(`{"name": "F%d", "type": "n8n-nodes-base.googleSheets", "typeVersion": 4.5, "position": [0, 0], "parameters": {"documentId": {"__rl": true, "mode": "id", "value": "1abc"}, "sheetName": {"__rl": true, "mode": "list", "value": "gid=0"}}, "credentials": {"googleSheetsApi": {"id": "1", "name": "S"}}}`, i))
 		fan = append(fan, fmt.Sprintf(`{"node": "F%d", "type": "main", "index": 0}`, i))
 		conns = append(conns, fmt.Sprintf(`"F%d": {"main": [[{"node": "T0", "type": "main", "index": 0}]]}`, i))
 	}

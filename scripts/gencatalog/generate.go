@@ -345,26 +345,26 @@ func (d description) at(v float64) (entry, error) {
 }
 
 // required lists the top-level parameters n8n finds an issue with when
-// they are empty, whatever the node's other values: required, shown for
-// every value (no display condition, or one on @version alone, read at
-// v), and a string, options or dateTime of one value, which n8n's
-// addToIssuesIfMissing finds missing when it is "" or absent
-// (n8n-workflow node-helpers.js getParameterIssues), or a resource
-// locator, missing when its value is "" (type-guards.js
-// isValidResourceLocatorParameterValue). A name is written
-// "+name" when its default is not empty: only a stored "" is then
-// missing; "~name" for a resource locator. A parameter shown only for
-// some values of resource (and @version) is written with them,
-// "name:sheet,spreadsheet", judged only at those resources; a name two
-// properties share is left out unless each is so gated, and then only a
-// stored empty value counts ("+"). Space separated, in description order.
+// they are empty (n8n-workflow node-helpers.js getParameterIssues): each
+// required, a string, options or dateTime of one value, which
+// addToIssuesIfMissing finds missing when it is "" or absent, or a
+// resource locator, missing when its value is "" (type-guards.js
+// isValidResourceLocatorParameterValue). A name is written "+name" when
+// its default is not empty: only a stored "" is then missing; "~name"
+// for a resource locator. A parameter n8n shows only for some values
+// (displayParameter) is written with them, "name:cond;cond", when the
+// table can tell them from the node's stored values (gate): judged only
+// there. A name two properties share counts when no other property of
+// that name can be shown with it; else only a stored empty value counts
+// ("+"), and an ungated one is left out. Space separated, in description
+// order.
 func (d description) required(v float64) string {
-	named := map[string]int{} // a name two properties share takes its value from the one shown
-	for _, p := range d.Properties {
-		named[p.Name]++
+	byName := map[string][]int{}
+	for i, p := range d.Properties {
+		byName[p.Name] = append(byName[p.Name], i)
 	}
 	var out []string
-	for _, p := range d.Properties {
+	for i, p := range d.Properties {
 		if !p.Required || p.TypeOptions.MultipleValues != nil && p.TypeOptions.MultipleValues != false {
 			continue
 		}
@@ -376,19 +376,20 @@ func (d description) required(v float64) string {
 		default:
 			continue
 		}
-		resources := ""
-		if do := p.DisplayOptions; do != nil {
-			gated, ok := resourceGate(do)
-			at := &displayOptions{Show: map[string][]any{}, Hide: do.Hide} // the @version part
-			if vs, has := do.Show["@version"]; has {
-				at.Show["@version"] = vs
-			}
-			if !ok || !shown(at, v, nil) {
-				continue
-			}
-			resources = gated
+		if !versionShown(p.DisplayOptions, v) {
+			continue
 		}
-		if named[p.Name] > 1 && resources == "" {
+		conds, ok := d.gate(p.DisplayOptions, v)
+		if !ok {
+			continue
+		}
+		alone := true // no other property of the name can be shown with it
+		for _, j := range byName[p.Name] {
+			if j != i && !d.apart(p.DisplayOptions, d.Properties[j].DisplayOptions, v) {
+				alone = false
+			}
+		}
+		if !alone && conds == "" {
 			continue
 		}
 		name := p.Name
@@ -402,11 +403,11 @@ func (d description) required(v float64) string {
 				name = "+" + name
 			}
 		}
-		if named[p.Name] > 1 && !strings.HasPrefix(name, "+") {
+		if !alone && !strings.HasPrefix(name, "+") {
 			name = "+" + name
 		}
-		if resources != "" {
-			name += ":" + resources
+		if conds != "" {
+			name += ":" + conds
 		}
 		if !slices.Contains(out, name) {
 			out = append(out, name)
@@ -415,35 +416,216 @@ func (d description) required(v float64) string {
 	return strings.Join(out, " ")
 }
 
-// resourceGate reads display options that hang on @version and resource
-// alone, no hide but on @version: the resources shown, comma separated
-// ("" when on @version alone); false for any other condition.
-func resourceGate(do *displayOptions) (string, bool) {
-	for k := range do.Hide {
-		if k != "@version" {
+// versionShown reports whether the @version part of display options
+// shows a parameter at v.
+func versionShown(do *displayOptions, v float64) bool {
+	if do == nil {
+		return true
+	}
+	at := &displayOptions{Show: map[string][]any{}, Hide: map[string][]any{}}
+	if vs, has := do.Show["@version"]; has {
+		at.Show["@version"] = vs
+	}
+	if vs, has := do.Hide["@version"]; has {
+		at.Hide["@version"] = vs
+	}
+	return shown(at, v, nil)
+}
+
+// gate writes the display conditions of a parameter other than @version
+// as the table's conditions, ";" separated, resource first, then
+// operation, then other keys by name: "key=a,b" (shown only when the
+// key's value is a or b), "key!a,b" (hidden when it is). A key other than
+// resource and operation is written with its default, "select()=channel",
+// and only when it is an options parameter of its own shown whenever the
+// gated one's resource and operation conditions hold (Slack's select, at
+// message post and schedule): its value is then the stored one or that
+// default. Operations are written only for a node whose operation hangs
+// on resource alone (gates), so the table's default operation is the
+// one n8n fills in. false when a condition cannot be read so: a value
+// that is not a plain string, a key of another kind.
+func (d description) gate(do *displayOptions, v float64) (string, bool) {
+	if do == nil {
+		return "", true
+	}
+	keys := map[string]bool{}
+	for _, m := range []map[string][]any{do.Show, do.Hide} {
+		for k := range m {
+			if k != "@version" {
+				keys[k] = true
+			}
+		}
+	}
+	order := make([]string, 0, len(keys))
+	for k := range keys {
+		order = append(order, k)
+	}
+	rank := func(k string) int {
+		switch k {
+		case "resource":
+			return 0
+		case "operation":
+			return 1
+		}
+		return 2
+	}
+	slices.SortFunc(order, func(a, b string) int {
+		if c := rank(a) - rank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var conds []string
+	for _, k := range order {
+		head := k
+		switch k {
+		case "resource":
+		case "operation":
+			if len(d.gates()) > 0 {
+				return "", false
+			}
+		default:
+			def, ok := d.keyShown(k, do, v)
+			if !ok {
+				return "", false
+			}
+			head = k + "(" + def + ")"
+		}
+		for _, c := range []struct {
+			op   string
+			vals []any
+		}{{"=", do.Show[k]}, {"!", do.Hide[k]}} {
+			if c.vals == nil {
+				continue
+			}
+			s, ok := plain(c.vals)
+			if !ok {
+				return "", false
+			}
+			conds = append(conds, head+c.op+strings.Join(s, ","))
+		}
+	}
+	return strings.Join(conds, ";"), true
+}
+
+// plain returns condition values that are all strings the table can
+// write; false for any other (a boolean, a _cnd object, "").
+func plain(vals []any) ([]string, bool) {
+	if len(vals) == 0 {
+		return nil, false
+	}
+	out := make([]string, 0, len(vals))
+	for _, x := range vals {
+		s, ok := x.(string)
+		if !ok || s == "" || strings.ContainsAny(s, " ,;=!():+~") {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// keyShown returns the default of key k, a parameter the display options
+// do of another parameter test, when k is an options parameter shown
+// whenever do's resource and operation conditions hold, and the one of
+// that name that can be shown with do: its own display options hang on
+// @version (shown at v), resource and operation alone, each a superset
+// of do's. Its value is then the stored one or its default, which n8n
+// fills in (getNodeParameters).
+func (d description) keyShown(k string, do *displayOptions, v float64) (string, bool) {
+	var kp *property
+	for i := range d.Properties {
+		if p := &d.Properties[i]; p.Name == k && !d.apart(do, p.DisplayOptions, v) {
+			if kp != nil {
+				return "", false
+			}
+			kp = p
+		}
+	}
+	if kp == nil || kp.Type != "options" || !versionShown(kp.DisplayOptions, v) {
+		return "", false
+	}
+	def, ok := kp.Default.(string)
+	if !ok || strings.ContainsAny(def, " ,;=!():+~") {
+		return "", false
+	}
+	if kp.DisplayOptions == nil {
+		return def, true
+	}
+	for key := range kp.DisplayOptions.Hide {
+		if key != "@version" {
 			return "", false
 		}
 	}
-	var res []string
-	for k, vals := range do.Show {
-		switch k {
+	for key, vals := range kp.DisplayOptions.Show {
+		switch key {
 		case "@version":
-		case "resource":
-			for _, x := range vals {
-				s, ok := x.(string)
-				if !ok || s == "" || strings.ContainsAny(s, ", :") {
+		case "resource", "operation":
+			need, ok := plain(do.Show[key])
+			if !ok {
+				return "", false
+			}
+			has, ok := plain(vals)
+			if !ok {
+				return "", false
+			}
+			for _, x := range need {
+				if !slices.Contains(has, x) {
 					return "", false
 				}
-				res = append(res, s)
-			}
-			if len(res) == 0 {
-				return "", false
 			}
 		default:
 			return "", false
 		}
 	}
-	return strings.Join(res, ","), true
+	return def, true
+}
+
+// apart reports whether n8n never shows two parameters at once at v: the
+// second is hidden at v, or an options key the first is shown for only at
+// some values is shown for none of them, or hidden at all of them, by the
+// second (or the other way round).
+func (d description) apart(a, b *displayOptions, v float64) bool {
+	if !versionShown(b, v) {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	excl := func(x, y *displayOptions) bool {
+		for k, vals := range x.Show {
+			if k == "@version" || !d.optionsKey(k) {
+				continue
+			}
+			xs, ok := plain(vals)
+			if !ok {
+				continue
+			}
+			if ys, ok := plain(y.Show[k]); ok && !slices.ContainsFunc(xs, func(s string) bool { return slices.Contains(ys, s) }) {
+				return true
+			}
+			if hs, ok := plain(y.Hide[k]); ok && !slices.ContainsFunc(xs, func(s string) bool { return !slices.Contains(hs, s) }) {
+				return true
+			}
+		}
+		return false
+	}
+	return excl(a, b) || excl(b, a)
+}
+
+// optionsKey reports whether every property named k takes one value of a
+// list: one value cannot match two disjoint lists.
+func (d description) optionsKey(k string) bool {
+	found := false
+	for _, p := range d.Properties {
+		if p.Name == k {
+			if p.Type != "options" {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // credentials lists the node's credential types, sorted, space separated.

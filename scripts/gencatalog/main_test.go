@@ -289,18 +289,25 @@ func TestGatedOperationsOfInstalledN8n(t *testing.T) {
 	}
 }
 
-// TestRequired pins which parameters are empty whatever the node's other
-// values: required, shown always or by @version alone (or by resource,
-// written with it), one string-like value or a resource locator ("~"),
-// and a name no other property holds unless each is gated by resource
-// ("+": only a stored empty value).
+// TestRequired pins which parameters are judged when empty: required, one
+// string-like value or a resource locator ("~"), shown always, by
+// @version, or by conditions the table can read from the node's values
+// (resource, operation, another options parameter shown with them),
+// written with them; a name another property holds counts alone only
+// when the two are never shown together, else only a stored empty value
+// ("+").
 func TestRequired(t *testing.T) {
 	var d description
 	if err := json.Unmarshal([]byte(`{"name": "x", "version": [1, 2], "properties": [
+	  {"name": "resource", "type": "options", "default": "sheet", "options": [{"value": "sheet"}, {"value": "file"}, {"value": "spreadsheet"}]},
+	  {"name": "operation", "type": "options", "default": "append", "options": [{"value": "append"}, {"value": "delete"}, {"value": "send"}, {"value": "get"}]},
+	  {"name": "to", "type": "options", "default": "", "required": true, "displayOptions": {"show": {"operation": ["send"]}}, "options": [{"value": "user"}, {"value": "channel"}]},
 	  {"name": "url", "type": "string", "default": "", "required": true},
 	  {"name": "method", "type": "options", "default": "GET", "required": true},
 	  {"name": "since", "type": "dateTime", "default": "", "required": true, "displayOptions": {"show": {"@version": [2]}}},
 	  {"name": "text", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"operation": ["send"]}}},
+	  {"name": "channel", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"operation": ["send"], "to": ["channel"]}}},
+	  {"name": "flagged", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"operation": ["send"], "urgent": [true]}}},
 	  {"name": "tags", "type": "string", "default": "", "required": true, "typeOptions": {"multipleValues": true}},
 	  {"name": "count", "type": "number", "default": 1, "required": true},
 	  {"name": "table", "type": "string", "default": "", "required": true},
@@ -311,13 +318,19 @@ func TestRequired(t *testing.T) {
 	  {"name": "doc", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["sheet", "file"]}}},
 	  {"name": "doc", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["spreadsheet"], "operation": ["delete"]}}},
 	  {"name": "sheet", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["sheet"], "operation": ["append"]}}},
-	  {"name": "cell", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"resource": ["sheet"], "@version": [2]}, "hide": {"@version": [1]}}}
+	  {"name": "sheet", "type": "string", "default": "", "displayOptions": {"show": {"resource": ["file"]}}},
+	  {"name": "cell", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"resource": ["sheet"], "@version": [2]}, "hide": {"@version": [1], "operation": ["delete"]}}}
 	]}`), &d); err != nil {
 		t.Fatal(err)
 	}
-	for v, want := range map[float64]string{1: "url +method ~base +~model +~doc:sheet,file", 2: "url +method since ~base +~model +~doc:sheet,file cell:sheet"} {
+	for v, want := range map[float64]string{
+		1: "to:operation=send url +method text:operation=send channel:operation=send;to()=channel ~base +~model " +
+			"~doc:resource=sheet,file ~doc:resource=spreadsheet;operation=delete ~sheet:resource=sheet;operation=append",
+		2: "to:operation=send url +method since text:operation=send channel:operation=send;to()=channel ~base +~model " +
+			"~doc:resource=sheet,file ~doc:resource=spreadsheet;operation=delete ~sheet:resource=sheet;operation=append cell:resource=sheet;operation!delete",
+	} {
 		if got := d.required(v); got != want {
-			t.Errorf("required(%v) = %q, want %q", v, got, want)
+			t.Errorf("required(%v) =\n%q, want\n%q", v, got, want)
 		}
 	}
 }
