@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -82,7 +81,7 @@ var secretIDFetches = []secretIDFetch{
 // (onError, continueOnFail, options.response.response.neverError).
 // alwaysOutputData changes nothing here: it applies to a node that
 // succeeds with no items, not to one that throws.
-func (g *Graph) fetchGate(n *n8nschema.Node, carriers []string) bool {
+func (g *Graph) fetchGate(n *n8nschema.Node, carriers map[string]bool) bool {
 	if n.Disabled || n.Type != n8nschema.TypeHTTPRequest || n.TypeVersion < 3 || n.ContinuesOnFail() {
 		return false
 	}
@@ -117,10 +116,10 @@ func (g *Graph) fetchGate(n *n8nschema.Node, carriers []string) bool {
 // body: by the name of the webhook or of a node that passes its items on
 // as they came, or as $json.body when every item n gets comes from such a
 // node (elsewhere $json.body may be a field the workflow built itself).
-func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers []string) bool {
+func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers map[string]bool) bool {
 	json, names := bodiesRead(x)
 	for _, nm := range names {
-		if slices.Contains(carriers, nm) {
+		if carriers[nm] {
 			return true
 		}
 	}
@@ -129,7 +128,7 @@ func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers []string) boo
 	}
 	in := g.InOfType(n, ConnMain)
 	for _, e := range in {
-		if !slices.Contains(carriers, e.From.Name) {
+		if !carriers[e.From.Name] {
 			return false
 		}
 	}
@@ -187,13 +186,16 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	}
 	var gates []*n8nschema.Node
 	gated := map[*n8nschema.Node]bool{}
-	var carriers []string
+	var carriers map[string]bool // a set: each fetch asks it of every node that feeds it
 	for _, n := range g.Nodes {
 		if !reach[n] || n == t || len(g.bodyReads(n)) == 0 {
 			continue
 		}
 		if carriers == nil {
-			carriers = bodyCarriers(g, t)
+			carriers = map[string]bool{}
+			for _, c := range bodyCarriers(g, t) {
+				carriers[c] = true
+			}
 		}
 		if g.fetchGate(n, carriers) {
 			gates = append(gates, n)
