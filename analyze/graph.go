@@ -1602,37 +1602,29 @@ func (g *Graph) starts(buf []int32) []int32 {
 // (failing), or the true or error
 // output of a gate that throws and continues, keeping its items (failing),
 // or any output of a node after which n8n ends the execution, or it is
-// cut because such a node runs before its target (aborting).
+// cut because such a node runs before its target (aborting) or, under
+// v1, a sibling before it fails on every item (failCut).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
 func (g *Graph) dead(e *Edge) bool {
-	if e.Type != ConnMain {
-		return false
-	}
-	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.failCut[e] != nil || g.noSess[e] {
-		return true
-	}
-	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
-		return true
-	}
-	if e.Error {
-		return false
-	}
-	if g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
-		return true
-	}
-	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
+	return g.deadEdge(e, true)
 }
 
 // deadBesidesFailing is dead for every reason but the one that the node
-// fails on every item (fails): the edges BehindFrom follows past a failure.
+// fails on every item (fails, failCut): the edges BehindFrom follows past
+// a failure.
 func (g *Graph) deadBesidesFailing(e *Edge) bool {
+	return g.deadEdge(e, false)
+}
+
+// deadEdge is dead, the failures of nodes that fail on every item counted
+// only when byFailing is set: one list of reasons for both.
+func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 	if e.Type != ConnMain {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || byFailing && g.failCut[e] != nil || g.noSess[e] {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
@@ -1641,7 +1633,7 @@ func (g *Graph) deadBesidesFailing(e *Edge) bool {
 	if e.Error {
 		return false
 	}
-	if g.empty != nil && g.empty[i] {
+	if byFailing && g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
