@@ -172,12 +172,11 @@ type Graph struct {
 	noSess map[*Edge]bool
 	// chatReach marks what an enabled Chat Trigger reaches (chatReached).
 	chatReach []bool
-	// webhookFed's memo: by depth, the nodes whose items are a Webhook's
-	// as it made them (webhookItems). Rules ask it concurrently.
-	webhookOnce sync.Once
-	webhookFed  [][]bool
-	// webhookJudged counts the nodes webhookFed judged (tests bound it).
-	webhookJudged int
+	// The tables of feedTable, each made on first need (rules ask them
+	// concurrently): the nodes whose items are a Webhook's as it made
+	// them (webhookItems), and those whose items have no chatInput or no
+	// sessionId (fieldFree).
+	webhookFed, noChatInput, noSessionID feedMemo
 	// refusals is n8nschema.RefusedCall of each node, read by failing,
 	// FailsWhy and the attempt model (refused).
 	refusals []refusal

@@ -46,38 +46,24 @@ func (g *Graph) webhookPrompt(i int) (string, bool) {
 	if webhookItemKeys[strings.ToLower(field)] || field == "jwtPayload" {
 		return "", false
 	}
-	fed := g.webhookItems()[0]
+	fed := g.webhookItems()
 	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && fed[e.from] }) {
 		return "", false
 	}
 	return fmt.Sprintf("its prompt is {{ $json.%s }}, and the Webhook items it is fed have no top-level %s (a request's fields sit under body: {{ $json.body.%[1]s }}), so the prompt is undefined: n8n stops at \"No prompt specified\"", field, field), true
 }
 
-// webhookItems returns, for each depth d up to maxFeedDepth, the nodes
-// whose every output item is a Webhook's item as the Webhook made it: an
-// enabled Webhook, or an If, Switch, Filter or No Operation node (below
-// maxFeedDepth) fed only by such nodes at depth d+1. A cycle of such nodes
-// runs into the bound and proves nothing. The table is made once for the
-// graph, from the deepest level up: every prompt it feeds reads it, so
-// many prompts behind one wide fan-in stay linear.
-func (g *Graph) webhookItems() [][]bool {
-	g.webhookOnce.Do(func() {
-		fed := make([][]bool, maxFeedDepth+1)
-		for d := maxFeedDepth; d >= 0; d-- {
-			fed[d] = make([]bool, len(g.Nodes))
-			for i, nd := range g.Nodes {
-				switch nd.Type {
-				case n8nschema.TypeWebhook:
-					fed[d][i] = !nd.Disabled
-				case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
-					g.webhookJudged++
-					fed[d][i] = !nd.Disabled && d < maxFeedDepth && g.everyMainInput(i, func(e *Edge) bool {
-						return !e.Error && fed[d+1][e.from]
-					})
-				}
-			}
+// webhookItems marks the nodes whose every output item is a Webhook's
+// item as the Webhook made it: an enabled Webhook, or an If, Switch,
+// Filter or No Operation node fed only by such nodes (feedTable).
+func (g *Graph) webhookItems() []bool {
+	return g.webhookFed.table(g, func(nd *n8nschema.Node) (leaf, passes bool) {
+		switch nd.Type {
+		case n8nschema.TypeWebhook:
+			return !nd.Disabled, false
+		case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
+			return false, !nd.Disabled
 		}
-		g.webhookFed = fed
+		return false, false
 	})
-	return g.webhookFed
 }

@@ -11,12 +11,20 @@ import (
 
 // fanInPrompts is a Webhook whose items reach a No Operation node through
 // k If nodes side by side, and k agents after it whose prompt is
-// {{ $json.Question }}, each with its chat model.
-func fanInPrompts(t *testing.T, k int) *Set {
+// {{ $json.Question }}, each with its chat model. With auto the trigger
+// is a Schedule Trigger (named Webhook still) and the agents read the
+// chatInput field (promptType "auto", the default).
+func fanInPrompts(t *testing.T, k int, auto bool) *Set {
 	t.Helper()
+	trigger := map[string]any{"id": "w", "name": "Webhook", "type": n8nschema.TypeWebhook, "typeVersion": 2, "position": []int{0, 0},
+		"parameters": map[string]any{"path": "ask", "httpMethod": "POST"}}
+	prompt := map[string]any{"promptType": "define", "text": "={{ $json.Question }}"}
+	if auto {
+		trigger["type"], trigger["typeVersion"], trigger["parameters"] = "n8n-nodes-base.scheduleTrigger", 1.2, map[string]any{"rule": map[string]any{"interval": []any{map[string]any{}}}}
+		prompt = map[string]any{}
+	}
 	nodes := []any{
-		map[string]any{"id": "w", "name": "Webhook", "type": n8nschema.TypeWebhook, "typeVersion": 2, "position": []int{0, 0},
-			"parameters": map[string]any{"path": "ask", "httpMethod": "POST"}},
+		trigger,
 		map[string]any{"id": "hub", "name": "Hub", "type": n8nschema.TypeNoOp, "typeVersion": 1, "position": []int{400, 0}, "parameters": map[string]any{}},
 	}
 	conns := map[string]any{}
@@ -36,7 +44,7 @@ func fanInPrompts(t *testing.T, k int) *Set {
 		agent, model := fmt.Sprintf("Agent %d", i), fmt.Sprintf("Model %d", i)
 		nodes = append(nodes,
 			map[string]any{"id": agent, "name": agent, "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 1.7, "position": []int{600, i * 100},
-				"parameters": map[string]any{"promptType": "define", "text": "={{ $json.Question }}"}},
+				"parameters": prompt},
 			map[string]any{"id": model, "name": model, "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1, "position": []int{600, i*100 + 50},
 				"parameters": map[string]any{"model": "gpt-4o-mini"}, "credentials": map[string]any{"openAiApi": map[string]any{"id": "1", "name": "OpenAI"}}})
 		agents = append(agents, map[string]any{"node": agent, "type": "main", "index": 0})
@@ -50,21 +58,28 @@ func fanInPrompts(t *testing.T, k int) *Set {
 	return Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("fanin.json", src))}, DefaultOptions())
 }
 
-// TestWebhookPromptFanIn: k agents behind one wide fan-in of k If nodes
-// from a Webhook each fail on their undefined prompt, and the pass-through
-// nodes are judged once per depth for the whole graph, not once per agent
-// (which grew with k²), however often FailsWhy asks.
-func TestWebhookPromptFanIn(t *testing.T) {
+// TestPromptFanIn: k agents behind one wide fan-in of k If nodes from a
+// Webhook (or a Schedule Trigger) each fail on their undefined prompt, and
+// the pass-through nodes are judged once per depth for the whole graph,
+// not once per agent (a walk back from each grew with k²), however often
+// FailsWhy asks.
+func TestPromptFanIn(t *testing.T) {
 	const k = 300
-	s := fanInPrompts(t, k)
-	g := s.Graph(s.Workflows[0])
-	for i := range k {
-		why, ok := g.FailsWhy(g.Node(fmt.Sprintf("Agent %d", i)))
-		if !ok || !strings.Contains(why, "no top-level Question") {
-			t.Fatalf("Agent %d: FailsWhy = %q, %v; want its undefined prompt", i, why, ok)
+	for _, auto := range []bool{false, true} {
+		s := fanInPrompts(t, k, auto)
+		g := s.Graph(s.Workflows[0])
+		want, m := "no top-level Question", &g.webhookFed
+		if auto {
+			want, m = "chatInput field", &g.noChatInput
 		}
-	}
-	if limit := (maxFeedDepth + 1) * (k + 1); g.webhookJudged > limit {
-		t.Errorf("%d judgements of pass-through nodes for %d agents behind %d If nodes, want at most %d", g.webhookJudged, k, k, limit)
+		for i := range k {
+			why, ok := g.FailsWhy(g.Node(fmt.Sprintf("Agent %d", i)))
+			if !ok || !strings.Contains(why, want) {
+				t.Fatalf("auto=%v, Agent %d: FailsWhy = %q, %v; want %q", auto, i, why, ok, want)
+			}
+		}
+		if limit := (maxFeedDepth + 1) * (k + 1); m.judged == 0 || m.judged > limit {
+			t.Errorf("auto=%v: %d judgements of pass-through nodes for %d agents behind %d If nodes, want 1 to %d", auto, m.judged, k, k, limit)
+		}
 	}
 }
