@@ -82,11 +82,11 @@ func TestFedBodyFixtures(t *testing.T) {
 		},
 		"../rules/testdata/RS302/http_body_a_code_node_stringifies_capped.json": {
 			"Vision LLM":   {"gpt-4o-mini", true, false},
-			"Ask DeepSeek": {"deepseek-chat", true, false},
+			"Ask DeepSeek": {"deepseek-v4-flash", true, false},
 		},
 		"../rules/testdata/RS302/http_body_a_code_node_stringifies_uncapped.json": {
 			"Vision LLM":   {"gpt-4o-mini", false, false},
-			"Ask DeepSeek": {"deepseek-chat", false, false},
+			"Ask DeepSeek": {"deepseek-v4-flash", false, false},
 			"Ask Twice":    {"", false, true},
 		},
 		"../rules/testdata/RS302/http_body_a_set_node_builds_uncapped.json": {
