@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -187,8 +189,10 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	var gates []*n8nschema.Node
 	gated := map[*n8nschema.Node]bool{}
 	var carriers map[string]bool // a set: each fetch asks it of every node that feeds it
-	for _, n := range g.Nodes {
-		if !reach[n] || n == t || len(g.bodyReads(n)) == 0 {
+	// The nodes of reach, not of the graph: RS306 asks for each open
+	// webhook, and many webhooks that each reach a node or two stay linear.
+	for n, in := range reach {
+		if !in || n == t || len(g.bodyReads(n)) == 0 {
 			continue
 		}
 		if carriers == nil {
@@ -205,6 +209,11 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	if len(gates) == 0 {
 		return reach, nil
 	}
+	slices.SortFunc(gates, func(a, b *n8nschema.Node) int { // file order
+		i, _ := g.index(a)
+		j, _ := g.index(b)
+		return cmp.Compare(i, j)
+	})
 	seen := map[*n8nschema.Node]bool{t: true}
 	queue := []*n8nschema.Node{t}
 	for len(queue) > 0 {
