@@ -82,12 +82,15 @@ type Graph struct {
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     map[*n8nschema.Node]*senderReads // by webhook
-	relaysOnce  sync.Once
-	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
-	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook
-	voiceTool   map[*n8nschema.Node]bool // answersVoiceTool by webhook
-	chatOnce    sync.Once
-	chats       []*n8nschema.Node
+	// pathAnswersGET's memo: the paths of the enabled Webhooks that take GET.
+	getPathsOnce sync.Once
+	getPaths     map[string]bool
+	relaysOnce   sync.Once
+	relays       map[*n8nschema.Node]bool // RelaysChat by webhook
+	browser      map[*n8nschema.Node]bool // AnswersBrowser by webhook
+	voiceTool    map[*n8nschema.Node]bool // answersVoiceTool by webhook
+	chatOnce     sync.Once
+	chats        []*n8nschema.Node
 	// RelayOf's and personForm's memos, by webhook.
 	relayOnce sync.Once
 	relayBy   map[*n8nschema.Node]Relay

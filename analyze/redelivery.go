@@ -181,14 +181,18 @@ func (g *Graph) pathAnswersGET(t *n8nschema.Node) bool {
 	if AnswersGET(t) {
 		return true
 	}
-	path := strings.Trim(t.Params().Get("path").Str(), "/ ")
-	for _, n := range g.Workflow.Nodes {
-		if n != t && !n.Disabled && n.Type == n8nschema.TypeWebhook && AnswersGET(n) &&
-			strings.Trim(n.Params().Get("path").Str(), "/ ") == path {
-			return true
+	// The paths are gathered once for the graph: SenderOf asks of every
+	// webhook, and a scan of the workflow for each grew with their square.
+	// t, which takes no GET, is not among them.
+	g.getPathsOnce.Do(func() {
+		g.getPaths = map[string]bool{}
+		for _, n := range g.Workflow.Nodes {
+			if !n.Disabled && n.Type == n8nschema.TypeWebhook && AnswersGET(n) {
+				g.getPaths[strings.Trim(n.Params().Get("path").Str(), "/ ")] = true
+			}
 		}
-	}
-	return false
+	})
+	return g.getPaths[strings.Trim(t.Params().Get("path").Str(), "/ ")]
 }
 
 // senderReads is what the runs of a webhook read of each sender's signals
