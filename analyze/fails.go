@@ -3,6 +3,7 @@ package analyze
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -308,8 +309,7 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 		}
 		return "", false
 	}
-	memo := map[int]bool{}
-	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.fieldFree(int(e.from), "chatInput", memo, 0) }) {
+	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.fieldFree(int(e.from), "chatInput") }) {
 		return "", false
 	}
 	return "it reads its prompt from the chatInput field (promptType \"auto\"), which the items it is fed do not have: n8n stops at \"No prompt specified\"", true
@@ -337,35 +337,67 @@ const maxFeedDepth = 8
 //   - an If, Switch, Filter or No Operation node fed only by such nodes:
 //     each passes its input items on unchanged.
 //
-// memo is per field.
-func (g *Graph) fieldFree(i int, field string, memo map[int]bool, depth int) bool {
-	if r, ok := memo[i]; ok {
-		return r
+// field is chatInput or sessionId, each with its table (feedTable).
+func (g *Graph) fieldFree(i int, field string) bool {
+	m := &g.noChatInput
+	if field == "sessionId" {
+		m = &g.noSessionID
+	} else if field != "chatInput" {
+		panic("fieldFree: no table for " + field)
 	}
-	memo[i] = false // a cycle proves nothing
-	nd := g.Nodes[i]
-	free := false
-	passes := false
-	switch nd.Type {
-	case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", "n8n-nodes-base.telegramTrigger", "n8n-nodes-base.whatsAppTrigger":
-		free = !nd.Disabled
-	case n8nschema.TypeSet:
-		keeps, ok := setFields(nd, field)
-		free = ok
-		passes = ok && keeps
-	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
-		passes = !nd.Disabled
+	return m.table(g, func(nd *n8nschema.Node) (leaf, passes bool) {
+		switch nd.Type {
+		case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", "n8n-nodes-base.telegramTrigger", "n8n-nodes-base.whatsAppTrigger":
+			return !nd.Disabled, false
+		case n8nschema.TypeSet:
+			keeps, ok := setFields(nd, field)
+			return ok, ok && keeps
+		case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
+			return false, !nd.Disabled
+		}
+		return false, false
+	})[i]
+}
+
+// A feedMemo holds a table of feedTable, made once.
+type feedMemo struct {
+	once   sync.Once
+	at     []bool
+	judged int // passing nodes judged, counted once per level (tests bound it)
+}
+
+// table returns m's table, made with judge on first need.
+func (m *feedMemo) table(g *Graph, judge func(nd *n8nschema.Node) (leaf, passes bool)) []bool {
+	m.once.Do(func() { m.at, m.judged = g.feedTable(judge) })
+	return m.at
+}
+
+// feedTable marks the nodes whose every output item is of a kind judge
+// knows: a node judge takes outright (leaf), or one that passes its
+// input items on (passes) and is fed only by marked nodes, at most
+// maxFeedDepth such nodes back. It is made level by level from the
+// deepest up, each node judged once a level, so that every agent of the
+// graph reads it and many agents behind one wide fan-in stay linear (a
+// walk back from each grew with their square). A cycle of passing nodes
+// runs into the bound and proves nothing.
+func (g *Graph) feedTable(judge func(nd *n8nschema.Node) (leaf, passes bool)) (at []bool, judged int) {
+	leaf, passes := make([]bool, len(g.Nodes)), make([]bool, len(g.Nodes))
+	for i, nd := range g.Nodes {
+		leaf[i], passes[i] = judge(nd)
 	}
-	if passes {
-		free = depth < maxFeedDepth && g.hasInOfType(i, ConnMain)
-		for _, e := range g.ins(i) {
-			if e.Type == ConnMain && (e.Error || !g.fieldFree(int(e.from), field, memo, depth+1)) {
-				free = false
+	for d := maxFeedDepth; d >= 0; d-- {
+		deeper := at
+		at = make([]bool, len(g.Nodes))
+		for i := range g.Nodes {
+			if !passes[i] {
+				at[i] = leaf[i]
+				continue
 			}
+			judged++
+			at[i] = d < maxFeedDepth && g.everyMainInput(i, func(e *Edge) bool { return !e.Error && deeper[e.from] })
 		}
 	}
-	memo[i] = free
-	return free
+	return at, judged
 }
 
 // setFields reads an enabled Set node v3+ in manual mode: ok when none of
@@ -538,8 +570,8 @@ func (g *Graph) EmptyKeyMemory(n *n8nschema.Node) (*n8nschema.Node, bool) {
 // carry no sessionId (fieldFree) in a run no Chat Trigger started: no
 // enabled Chat Trigger reaches the edge's source. n8n evaluates
 // $('Chat Trigger') only for a node that ran in this execution.
-func (g *Graph) sessionless(e *Edge, memo map[int]bool) bool {
-	if e.Type != ConnMain || e.Error || !g.fieldFree(int(e.from), "sessionId", memo, 0) {
+func (g *Graph) sessionless(e *Edge) bool {
+	if e.Type != ConnMain || e.Error || !g.fieldFree(int(e.from), "sessionId") {
 		return false
 	}
 	return !g.chatReached()[e.from]
@@ -580,8 +612,7 @@ func (g *Graph) noSession(i int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	memo := map[int]bool{}
-	if !g.everyMainInput(i, func(e *Edge) bool { return g.sessionless(e, memo) }) {
+	if !g.everyMainInput(i, func(e *Edge) bool { return g.sessionless(e) }) {
 		return "", false
 	}
 	return sessionWhy(mem), true
@@ -615,9 +646,8 @@ func (g *Graph) sessionEdges(i int) {
 	if _, ok := g.sessionMemory(i); !ok {
 		return
 	}
-	memo := map[int]bool{}
 	for _, e := range g.ins(i) {
-		if g.sessionless(e, memo) {
+		if g.sessionless(e) {
 			if g.noSess == nil {
 				g.noSess = map[*Edge]bool{}
 			}

@@ -82,12 +82,15 @@ type Graph struct {
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     map[*n8nschema.Node]*senderReads // by webhook
-	relaysOnce  sync.Once
-	relays      map[*n8nschema.Node]bool // RelaysChat by webhook
-	browser     map[*n8nschema.Node]bool // AnswersBrowser by webhook
-	voiceTool   map[*n8nschema.Node]bool // answersVoiceTool by webhook
-	chatOnce    sync.Once
-	chats       []*n8nschema.Node
+	// pathAnswersGET's memo: the paths of the enabled Webhooks that take GET.
+	getPathsOnce sync.Once
+	getPaths     map[string]bool
+	relaysOnce   sync.Once
+	relays       map[*n8nschema.Node]bool // RelaysChat by webhook
+	browser      map[*n8nschema.Node]bool // AnswersBrowser by webhook
+	voiceTool    map[*n8nschema.Node]bool // answersVoiceTool by webhook
+	chatOnce     sync.Once
+	chats        []*n8nschema.Node
 	// RelayOf's and personForm's memos, by webhook.
 	relayOnce sync.Once
 	relayBy   map[*n8nschema.Node]Relay
@@ -172,6 +175,11 @@ type Graph struct {
 	noSess map[*Edge]bool
 	// chatReach marks what an enabled Chat Trigger reaches (chatReached).
 	chatReach []bool
+	// The tables of feedTable, each made on first need (rules ask them
+	// concurrently): the nodes whose items are a Webhook's as it made
+	// them (webhookItems), and those whose items have no chatInput or no
+	// sessionId (fieldFree).
+	webhookFed, noChatInput, noSessionID feedMemo
 	// refusals is n8nschema.RefusedCall of each node, read by failing,
 	// FailsWhy and the attempt model (refused).
 	refusals []refusal
@@ -1600,37 +1608,29 @@ func (g *Graph) starts(buf []int32) []int32 {
 // (failing), or the true or error
 // output of a gate that throws and continues, keeping its items (failing),
 // or any output of a node after which n8n ends the execution, or it is
-// cut because such a node runs before its target (aborting).
+// cut because such a node runs before its target (aborting) or, under
+// v1, a sibling before it fails on every item (failCut).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
 func (g *Graph) dead(e *Edge) bool {
-	if e.Type != ConnMain {
-		return false
-	}
-	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.failCut[e] != nil || g.noSess[e] {
-		return true
-	}
-	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
-		return true
-	}
-	if e.Error {
-		return false
-	}
-	if g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
-		return true
-	}
-	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
+	return g.deadEdge(e, true)
 }
 
 // deadBesidesFailing is dead for every reason but the one that the node
-// fails on every item (fails): the edges BehindFrom follows past a failure.
+// fails on every item (fails, failCut): the edges BehindFrom follows past
+// a failure.
 func (g *Graph) deadBesidesFailing(e *Edge) bool {
+	return g.deadEdge(e, false)
+}
+
+// deadEdge is dead, the failures of nodes that fail on every item counted
+// only when byFailing is set: one list of reasons for both.
+func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 	if e.Type != ConnMain {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || g.noSess[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || byFailing && g.failCut[e] != nil || g.noSess[e] {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {
@@ -1639,7 +1639,7 @@ func (g *Graph) deadBesidesFailing(e *Edge) bool {
 	if e.Error {
 		return false
 	}
-	if g.empty != nil && g.empty[i] {
+	if byFailing && g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

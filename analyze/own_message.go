@@ -166,11 +166,18 @@ func ownMessage(g *Graph, n *n8nschema.Node) bool {
 // other (executionOrder v1 each to its end, workflow-execute.ts), so an
 // earlier branch's message comes even when a later branch fails.
 func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool {
-	if !OnClock(t) || !EndsInOwnMessage(g, t) {
+	if !OnClock(t) {
+		return false
+	}
+	reach := g.walk(false, []*n8nschema.Node{t})
+	if len(reach) > maxDigestNodes {
+		return false // the branch walks below would grow with the square of the run
+	}
+	if !EndsInOwnMessage(g, t) {
 		return false
 	}
 	isMsg := func(n *n8nschema.Node) bool { return ownMessage(g, n) || toolMessagesOwner(g, n) }
-	var calls, msgs, after []*n8nschema.Node
+	var calls, after []*n8nschema.Node
 	for _, c := range callers {
 		if g.IsSubNode(c) {
 			c = g.Root(c)
@@ -179,13 +186,8 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 			calls = append(calls, c)
 		}
 	}
-	reach := g.walk(false, []*n8nschema.Node{t})
-	if len(reach) > maxDigestNodes {
-		return false // the branch walks below would grow with the square of the run
-	}
 	for n := range reach {
 		if isMsg(n) {
-			msgs = append(msgs, n)
 			for _, e := range g.OutOfType(n, ConnMain) {
 				after = append(after, e.To)
 			}

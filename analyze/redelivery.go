@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -181,14 +182,18 @@ func (g *Graph) pathAnswersGET(t *n8nschema.Node) bool {
 	if AnswersGET(t) {
 		return true
 	}
-	path := strings.Trim(t.Params().Get("path").Str(), "/ ")
-	for _, n := range g.Workflow.Nodes {
-		if n != t && !n.Disabled && n.Type == n8nschema.TypeWebhook && AnswersGET(n) &&
-			strings.Trim(n.Params().Get("path").Str(), "/ ") == path {
-			return true
+	// The paths are gathered once for the graph: SenderOf asks of every
+	// webhook, and a scan of the workflow for each grew with their square.
+	// t, which takes no GET, is not among them.
+	g.getPathsOnce.Do(func() {
+		g.getPaths = map[string]bool{}
+		for _, n := range g.Workflow.Nodes {
+			if !n.Disabled && n.Type == n8nschema.TypeWebhook && AnswersGET(n) {
+				g.getPaths[strings.Trim(n.Params().Get("path").Str(), "/ ")] = true
+			}
 		}
-	}
-	return false
+	})
+	return g.getPaths[strings.Trim(t.Params().Get("path").Str(), "/ ")]
 }
 
 // senderReads is what the runs of a webhook read of each sender's signals
@@ -204,36 +209,48 @@ type senderReads struct {
 func (g *Graph) senderReads(t *n8nschema.Node) *senderReads {
 	g.sendersOnce.Do(func() {
 		g.senders = map[*n8nschema.Node]*senderReads{}
+		slack := g.hasSlack()
 		for _, tr := range g.Triggers() {
 			if tr.Type == n8nschema.TypeWebhook {
-				g.senders[tr] = g.readSenders(g.walk(true, []*n8nschema.Node{tr}))
+				g.senders[tr] = g.readSenders(g.walk(true, []*n8nschema.Node{tr}), slack)
 			}
 		}
 	})
 	if r, ok := g.senders[t]; ok {
 		return r
 	}
-	return g.readSenders(g.walk(true, []*n8nschema.Node{t})) // not one of the graph's triggers
+	return g.readSenders(g.walk(true, []*n8nschema.Node{t}), g.hasSlack()) // not one of the graph's triggers
 }
 
-func (g *Graph) readSenders(reached map[*n8nschema.Node]bool) *senderReads {
-	r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
+// hasSlack reports whether an enabled Slack node is among the graph's.
+func (g *Graph) hasSlack() bool {
+	for _, n := range g.Nodes {
+		if !n.Disabled && !n.IsSticky() && strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
+			return true
+		}
+	}
+	return false
+}
+
+// readSenders reads what the nodes of reached read of each sender's
+// signals. It visits those nodes only, in file order: it runs for each
+// webhook, and a pass over the graph for each grew with their square.
+func (g *Graph) readSenders(reached map[*n8nschema.Node]bool, hasSlack bool) *senderReads {
+	r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals)), hasSlack: hasSlack}
+	at := make([]int, 0, len(reached))
+	for n, in := range reached {
+		if i, ok := g.index(n); in && ok && !n.Disabled && !n.IsSticky() {
+			at = append(at, i)
+		}
+	}
+	slices.Sort(at)
 	// Every string value read, lowercased and joined with NULs: one search
 	// per signal, not one per value. Each value is lowercased alone (most
 	// are already: no copy), which is what lowering the joined text gives,
 	// the NULs being ASCII.
 	var b strings.Builder
 	b.WriteByte(0)
-	for i, n := range g.Nodes {
-		if n.Disabled || n.IsSticky() {
-			continue
-		}
-		if strings.HasPrefix(n.Type, "n8n-nodes-base.slack") {
-			r.hasSlack = true
-		}
-		if !reached[n] {
-			continue
-		}
+	for _, i := range at {
 		for _, x := range g.paths(i) {
 			b.WriteString(strings.ToLower(x))
 			b.WriteByte(0)

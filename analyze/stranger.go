@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -82,7 +83,7 @@ var secretIDFetches = []secretIDFetch{
 // (onError, continueOnFail, options.response.response.neverError).
 // alwaysOutputData changes nothing here: it applies to a node that
 // succeeds with no items, not to one that throws.
-func (g *Graph) fetchGate(n *n8nschema.Node, carriers []string) bool {
+func (g *Graph) fetchGate(n *n8nschema.Node, carriers map[string]bool) bool {
 	if n.Disabled || n.Type != n8nschema.TypeHTTPRequest || n.TypeVersion < 3 || n.ContinuesOnFail() {
 		return false
 	}
@@ -117,10 +118,10 @@ func (g *Graph) fetchGate(n *n8nschema.Node, carriers []string) bool {
 // body: by the name of the webhook or of a node that passes its items on
 // as they came, or as $json.body when every item n gets comes from such a
 // node (elsewhere $json.body may be a field the workflow built itself).
-func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers []string) bool {
+func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers map[string]bool) bool {
 	json, names := bodiesRead(x)
 	for _, nm := range names {
-		if slices.Contains(carriers, nm) {
+		if carriers[nm] {
 			return true
 		}
 	}
@@ -129,7 +130,7 @@ func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers []string) boo
 	}
 	in := g.InOfType(n, ConnMain)
 	for _, e := range in {
-		if !slices.Contains(carriers, e.From.Name) {
+		if !carriers[e.From.Name] {
 			return false
 		}
 	}
@@ -187,13 +188,18 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	}
 	var gates []*n8nschema.Node
 	gated := map[*n8nschema.Node]bool{}
-	var carriers []string
-	for _, n := range g.Nodes {
-		if !reach[n] || n == t || len(g.bodyReads(n)) == 0 {
+	var carriers map[string]bool // a set: each fetch asks it of every node that feeds it
+	// The nodes of reach, not of the graph: RS306 asks for each open
+	// webhook, and many webhooks that each reach a node or two stay linear.
+	for n, in := range reach {
+		if !in || n == t || len(g.bodyReads(n)) == 0 {
 			continue
 		}
 		if carriers == nil {
-			carriers = bodyCarriers(g, t)
+			carriers = map[string]bool{}
+			for _, c := range bodyCarriers(g, t) {
+				carriers[c] = true
+			}
 		}
 		if g.fetchGate(n, carriers) {
 			gates = append(gates, n)
@@ -203,6 +209,11 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	if len(gates) == 0 {
 		return reach, nil
 	}
+	slices.SortFunc(gates, func(a, b *n8nschema.Node) int { // file order
+		i, _ := g.index(a)
+		j, _ := g.index(b)
+		return cmp.Compare(i, j)
+	})
 	seen := map[*n8nschema.Node]bool{t: true}
 	queue := []*n8nschema.Node{t}
 	for len(queue) > 0 {

@@ -46,31 +46,24 @@ func (g *Graph) webhookPrompt(i int) (string, bool) {
 	if webhookItemKeys[strings.ToLower(field)] || field == "jwtPayload" {
 		return "", false
 	}
-	memo := map[int]bool{}
-	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.webhookItems(int(e.from), memo, 0) }) {
+	fed := g.webhookItems()
+	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && fed[e.from] }) {
 		return "", false
 	}
 	return fmt.Sprintf("its prompt is {{ $json.%s }}, and the Webhook items it is fed have no top-level %s (a request's fields sit under body: {{ $json.body.%[1]s }}), so the prompt is undefined: n8n stops at \"No prompt specified\"", field, field), true
 }
 
-// webhookItems reports a node whose every output item is a Webhook's
+// webhookItems marks the nodes whose every output item is a Webhook's
 // item as the Webhook made it: an enabled Webhook, or an If, Switch,
-// Filter or No Operation node fed only by such nodes.
-func (g *Graph) webhookItems(i int, memo map[int]bool, depth int) bool {
-	if r, ok := memo[i]; ok {
-		return r
-	}
-	memo[i] = false // a cycle proves nothing
-	nd := g.Nodes[i]
-	ok := false
-	switch nd.Type {
-	case n8nschema.TypeWebhook:
-		ok = !nd.Disabled
-	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
-		ok = !nd.Disabled && depth < maxFeedDepth && g.everyMainInput(i, func(e *Edge) bool {
-			return !e.Error && g.webhookItems(int(e.from), memo, depth+1)
-		})
-	}
-	memo[i] = ok
-	return ok
+// Filter or No Operation node fed only by such nodes (feedTable).
+func (g *Graph) webhookItems() []bool {
+	return g.webhookFed.table(g, func(nd *n8nschema.Node) (leaf, passes bool) {
+		switch nd.Type {
+		case n8nschema.TypeWebhook:
+			return !nd.Disabled, false
+		case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
+			return false, !nd.Disabled
+		}
+		return false, false
+	})
 }

@@ -52,18 +52,49 @@ func fedBody(n *Node, expr string, raw bool) (string, bool) {
 	if from == nil || from.Disabled {
 		return "", false
 	}
-	var body string
-	var text, ok bool
-	switch {
-	case from.Type == TypeCode && (paramStr(from, "language") == "" || paramStr(from, "language") == "javaScript"):
-		body, text, ok = codeBody(paramStr(from, "jsCode"), path)
-	case from.Type == TypeSet && from.TypeVersion >= 3:
-		body, ok = setBody(from, path)
-	}
-	if !ok || exprText && text || raw && !exprText && !text {
+	a := n.wf.fedFrom(from, path)
+	if !a.ok || exprText && a.text || raw && !exprText && !a.text {
 		return "", false
 	}
-	return body, true
+	return a.body, true
+}
+
+// fedKey names field path of what node from outputs.
+type fedKey struct {
+	from *Node
+	path string
+}
+
+// fedAnswer is the literal at a fedKey (codeBody, setBody).
+type fedAnswer struct {
+	body     string
+	text, ok bool
+}
+
+// fedFrom reads field path of what node from of w outputs (codeBody,
+// setBody), once for w whatever the number of nodes that ask.
+func (w *Workflow) fedFrom(from *Node, path []string) fedAnswer {
+	k := fedKey{from, strings.Join(path, "\x00")}
+	w.fedMu.Lock()
+	a, hit := w.fed[k]
+	w.fedMu.Unlock()
+	if hit {
+		return a
+	}
+	switch {
+	case from.Type == TypeCode && (paramStr(from, "language") == "" || paramStr(from, "language") == "javaScript"):
+		a.body, a.text, a.ok = codeBody(paramStr(from, "jsCode"), path)
+	case from.Type == TypeSet && from.TypeVersion >= 3:
+		a.body, a.ok = setBody(from, path)
+	}
+	w.fedMu.Lock()
+	if w.fed == nil {
+		w.fed = map[fedKey]fedAnswer{}
+	}
+	w.fed[k] = a
+	w.fedReads++
+	w.fedMu.Unlock()
+	return a
 }
 
 // itemSource is the node whose items reach n unchanged: its only main

@@ -1,8 +1,10 @@
 package n8nschema
 
 import (
+	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +60,31 @@ func TestFedBody(t *testing.T) {
 		if !ok || got != c.want {
 			t.Errorf("%q\n%s: got %+v, want %+v", c.code, c.expr, got, c.want)
 		}
+	}
+}
+
+// TestFedBodyReadOnce: k model requests that send the body one Code node
+// builds read its code once between them, not once each (k times the
+// code: a large Code node before many requests grew with their product).
+func TestFedBodyReadOnce(t *testing.T) {
+	const k = 200
+	var b strings.Builder
+	b.WriteString(`{"nodes":[{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"position":[0,0],"parameters":{"jsCode":` +
+		strconv.Quote("const body = { model: 'gpt-4o', max_tokens: 300, messages: [] };\nreturn [{ json: { body } }];") + `}}`)
+	var to []string
+	for i := range k {
+		fmt.Fprintf(&b, `,{"name":"H%d","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","sendBody":true,"specifyBody":"json","jsonBody":"={{ JSON.stringify($json.body) }}"}}`, i)
+		to = append(to, fmt.Sprintf(`{"node":"H%d","type":"main","index":0}`, i))
+	}
+	b.WriteString(`],"connections":{"C":{"main":[[` + strings.Join(to, ",") + `]]}}}`)
+	w := Parse(NewSource("w.json", []byte(b.String()))).Workflows[0]
+	for _, n := range w.Nodes[1:] {
+		if hc, ok := HTTPModelCallOf(n); !ok || hc.Model != "gpt-4o" || hc.MaxTokens != 300 {
+			t.Fatalf("%s: got %+v, %v; want gpt-4o capped at 300", n.Name, hc, ok)
+		}
+	}
+	if w.fedReads != 1 {
+		t.Errorf("%d reads of the Code node for %d requests, want 1", w.fedReads, k)
 	}
 }
 

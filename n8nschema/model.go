@@ -58,6 +58,11 @@ type Workflow struct {
 	// made on first need (mainSources).
 	mainInOnce sync.Once
 	mainIn     map[string][]string
+	// fed memoises fedFrom: many HTTP nodes may read the body one Code
+	// or Set node builds, and each read would scan its code again.
+	fedMu    sync.Mutex
+	fed      map[fedKey]fedAnswer
+	fedReads int // fedFrom's reads of a node's code or fields (tests bound it)
 }
 
 // Node returns the node of that name (the first one when names repeat).

@@ -2,13 +2,46 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // Helpers about operations and their attempt chains, shared by the rules
 // about what retries break (RS2xx–RS5xx).
+
+// opsByNode indexes a list of operations by node, for opsIn.
+type opsByNode map[*n8nschema.Node][]int
+
+// indexOps indexes ops by node.
+func indexOps(ops []*analyze.Operation) opsByNode {
+	x := make(opsByNode, len(ops))
+	for i, op := range ops {
+		x[op.Node] = append(x[op.Node], i)
+	}
+	return x
+}
+
+// opsIn returns the operations of ops (indexed by x) whose node is in
+// reach, in the order of ops. It reads the nodes of reach, not every
+// operation: the rules ask it for each trigger, and many triggers that
+// each reach a call or two stay linear.
+func opsIn(ops []*analyze.Operation, x opsByNode, reach map[*n8nschema.Node]bool) []*analyze.Operation {
+	var at []int
+	for n, in := range reach {
+		if in {
+			at = append(at, x[n]...)
+		}
+	}
+	slices.Sort(at)
+	out := make([]*analyze.Operation, len(at))
+	for k, i := range at {
+		out[k] = ops[i]
+	}
+	return out
+}
 
 // liveOps returns the operations of the pass's workflow whose node runs.
 func liveOps(pass *analyze.Pass) []*analyze.Operation {

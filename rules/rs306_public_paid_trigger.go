@@ -43,6 +43,7 @@ session) or that one can try in turn (a number) stops nobody.`,
 		w := pass.Workflow
 		g := pass.Set.Graph(w)
 		ops := liveOps(pass)
+		byNode := indexOps(ops)
 		var limits, checks []*n8nschema.Node // found on first need, once
 		var limitsFound, checksFound bool
 		for _, t := range g.Triggers() {
@@ -54,8 +55,8 @@ session) or that one can try in turn (a number) stops nobody.`,
 			// the tools of an agent that fails before it calls them.
 			reach := analyze.RunReach(g, t)
 			var paid []*analyze.Operation
-			for _, op := range ops {
-				if !op.Paid || !reach[op.Node] {
+			for _, op := range opsIn(ops, byNode, reach) {
+				if !op.Paid {
 					continue
 				}
 				if _, capped := analyze.SpendCapFor(pass.Options, providers(op)...); capped {

@@ -107,6 +107,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 				return // an error output is handled
 			}
 		}
+		byNode := indexOps(ops)
 		var trigger *n8nschema.Node
 		var reached []*analyze.Operation
 		how, byPerson := "", false
@@ -130,7 +131,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			// What a run reaches before it must fail: nothing after a
 			// node that fails on every item runs, and that node, whose
 			// cause RS010 reports, leaves nothing either.
-			reach, calls := reachedBy(pass, g, t, ops)
+			reach, calls := reachedBy(pass, g, t, ops, byNode)
 			if len(calls) == 0 || analyze.LeavesNothing(reach) {
 				continue // no call, or nothing a failed run would lose
 			}
@@ -185,7 +186,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 // its entry reaches) and the operations of ops among it; disabled nodes
 // make no call, and a Data Table, which runs inside n8n, is no external
 // call.
-func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation) (map[*n8nschema.Node]bool, []*analyze.Operation) {
+func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation, byNode opsByNode) (map[*n8nschema.Node]bool, []*analyze.Operation) {
 	reach := analyze.RunReach(g, t)
 	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 		if c.Self && c.Node != nil && reach[c.Node] && len(c.Entry) > 0 && (c.Kind == analyze.CallExecute || c.Kind == analyze.CallTool) {
@@ -194,8 +195,8 @@ func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*a
 		}
 	}
 	var out []*analyze.Operation
-	for _, op := range ops {
-		if reach[op.Node] && !op.Node.Disabled && !analyze.CannotCall(op) && !analyze.InProcess(op.Node) {
+	for _, op := range opsIn(ops, byNode, reach) {
+		if !op.Node.Disabled && !analyze.CannotCall(op) && !analyze.InProcess(op.Node) {
 			out = append(out, op)
 		}
 	}
