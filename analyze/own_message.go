@@ -215,6 +215,13 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 	return true
 }
 
+// DigestTooLarge reports a run from t that ReportsItself does not read
+// (more than maxDigestNodes nodes), so a caller says so rather than name a
+// call after a message it never looked for.
+func DigestTooLarge(g *Graph, t *n8nschema.Node) bool {
+	return len(g.walk(false, []*n8nschema.Node{t})) > maxDigestNodes
+}
+
 // maxDigestNodes bounds the runs ReportsItself reads: it walks each branch
 // of each fan-out, which is linear only while a run is small, and a digest
 // is (a read or two, a model, a message); a larger run keeps its note.

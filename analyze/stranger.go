@@ -96,9 +96,9 @@ func (g *Graph) fetchGate(n *n8nschema.Node, carriers map[string]bool) bool {
 		return false // a literal URL carries no id of the caller's
 	}
 	url = url[1:]
-	host := strings.ToLower(hostOf(url))
+	host := hostOf(url)
 	for _, f := range secretIDFetches {
-		if host != f.host {
+		if !strings.EqualFold(host, f.host) {
 			continue
 		}
 		_, path, _ := strings.Cut(url, host)

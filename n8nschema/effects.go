@@ -930,7 +930,7 @@ var prices = []Price{
 	{"gemini-2.5-flash", "google", 0.30, 2.50, 65536},
 	{"gemini-2.5-flash-lite", "google", 0.10, 0.40, 65536},
 	// Gemini 3.1 Flash-Lite, GA 2026-05-07 (model card: 65,536 output
-	// tokens; $0.25/$1.50 per 1M, docs/n8n-facts.md#prices).
+	// tokens; $0.25/$1.50 per 1M, docs/n8n-facts.md, "Prices").
 	{"gemini-3.1-flash-lite", "google", 0.25, 1.50, 65536},
 	{"gemini-2.0-flash", "google", 0.10, 0.40, 8192},
 	{"gemini-2.0-flash-lite", "google", 0.075, 0.30, 8192},
@@ -950,7 +950,7 @@ var prices = []Price{
 	// Grok 4 Fast and 4.1 Fast (reasoning and non-reasoning alike): $0.20
 	// in, $0.50 out per 1M, 2M context, 30,000 output tokens, as the
 	// providers list them (xAI's own page is not in the library:
-	// docs/n8n-facts.md#prices). Longer than "grok-4", so they win; xAI's
+	// docs/n8n-facts.md, "Prices"). Longer than "grok-4", so they win; xAI's
 	// API writes 4.1 "grok-4-1-fast", OpenRouter "x-ai/grok-4.1-fast".
 	{"grok-4-fast", "xai", 0.20, 0.50, 30000},
 	{"grok-4.1-fast", "xai", 0.20, 0.50, 30000},

@@ -170,7 +170,11 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			// A message goes out before a later call: a run that fails
 			// still delivers it.
 			d.Severity = analyze.Note
-			d.Message += " (every run ends in messages to a fixed recipient, but one goes out before a call that may still fail, so a failed run still sends it)"
+			if analyze.DigestTooLarge(g, trigger) {
+				d.Message += " (every run ends in messages to a fixed recipient; whether a call may fail after one has gone out is not read in a run this large)"
+			} else {
+				d.Message += " (every run ends in messages to a fixed recipient, but one goes out before a call that may still fail, so a failed run still sends it)"
+			}
 		} else if analyze.RunStateOf(w) != analyze.RunShown {
 			d.Severity = analyze.Note
 			d.Message += " (the export does not show the workflow active: its triggers fire only once it is published)"
