@@ -33,7 +33,7 @@ var bareFieldRE = lazyregexp.New(`^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*["
 // nodes at most, which pass items on unchanged), is undefined for every X
 // that is not a key of a Webhook's item. An Edit Fields or Code node in
 // between makes items of its own shape, which is not judged.
-func (g *Graph) webhookPrompt(i int) (string, bool) {
+func (g *Graph) webhookPromptField(i int) (string, bool) {
 	t, ok := g.Nodes[i].Param("text")
 	if !ok || t.Kind() != n8nschema.String {
 		return "", false
@@ -50,7 +50,27 @@ func (g *Graph) webhookPrompt(i int) (string, bool) {
 	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && fed[e.from] }) {
 		return "", false
 	}
+	return field, true
+}
+
+// webhookPrompt is webhookPromptField's failure, as RS010 gives it.
+func (g *Graph) webhookPrompt(i int) (string, bool) {
+	field, ok := g.webhookPromptField(i)
+	if !ok {
+		return "", false
+	}
 	return fmt.Sprintf("its prompt is {{ $json.%s }}, and the Webhook items it is fed have no top-level %s (a request's fields sit under body: {{ $json.body.%[1]s }}), so the prompt is undefined: n8n stops at \"No prompt specified\"", field, field), true
+}
+
+// WebhookPromptField returns the field n's prompt reads off the top level
+// of the Webhook items it is fed, when that leaves the prompt undefined
+// (webhookPromptField): RS010's fix moves it under body.
+func (g *Graph) WebhookPromptField(n *n8nschema.Node) (string, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return "", false
+	}
+	return g.webhookPromptField(i)
 }
 
 // webhookItems marks the nodes whose every output item is a Webhook's

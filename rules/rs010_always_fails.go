@@ -438,8 +438,8 @@ it once the package is installed.`,
 			switch {
 			case strings.Contains(why, "A Chat Model sub-node must be connected"):
 				d.Fix = fmt.Sprintf("Connect an enabled chat model sub-node to %q, or remove the node if it is unfinished", n.Name)
-			case webhookFieldRE.MatchString(why):
-				field := webhookFieldRE.FindStringSubmatch(why)[1]
+			case strings.Contains(why, "the Webhook items it is fed have no top-level") && webhookPromptField(g, n) != "":
+				field := webhookPromptField(g, n)
 				d.Fix = fmt.Sprintf("Read the request's field where the Webhook puts it: set the prompt of %q to {{ $json.body.%s }}", n.Name, field)
 			case strings.Contains(why, "No prompt specified"):
 				fix := fmt.Sprintf("Set the prompt of %q to Define below (promptType \"define\") with the text it should read from the items it is fed", n.Name)
@@ -945,6 +945,9 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 	}
 }
 
-// webhookFieldRE finds the field a prompt reads from a Webhook item's top
-// level (analyze's webhookPrompt).
-var webhookFieldRE = regexp.MustCompile(`the Webhook items it is fed have no top-level (\S+) \(`)
+// webhookPromptField is the field n's prompt reads off a Webhook item's
+// top level, where that leaves the prompt undefined, or "".
+func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
+	f, _ := g.WebhookPromptField(n)
+	return f
+}
