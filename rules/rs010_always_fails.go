@@ -337,6 +337,7 @@ it once the package is installed.`,
 				continue
 			}
 			why, ok := g.FailsWhy(n)
+			given := why // the reason as saidCauses reads it, before the rewrites below
 			if w, bare := g.DoesNoWork(n); !ok && bare {
 				if live == nil {
 					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
@@ -515,7 +516,7 @@ it once the package is installed.`,
 				if said == nil {
 					said = saidCauses(g, live)
 				}
-				cause := quotedRE.ReplaceAllString(why, `""`)
+				cause := quotedRE.ReplaceAllString(given, `""`)
 				other, seen := said[cause]
 				d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
 				if seen && other != n {
