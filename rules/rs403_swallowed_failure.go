@@ -55,8 +55,14 @@ which stops a button's spinner, or sendChatAction's "typing…", nodes-base/node
 nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table) fails on
 every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
 reported. An agent or chain answers for its model: its onError decides where a
-failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
-a node with no successor ends the run as a success.`,
+failed model call goes. An error output wired to nothing drops the failed items whatever comes after
+(n8n-core's workflow-execute.js handleNodeErrorOutput, L1603-1661, moves them to the last output): the nodes
+after it do not run for them, and the run ends as a success. It is fine, too, when the next Code node reads the
+result and returns a field set to a literal (statut: "échec") that a message or log row fed by it tests in a
+conditional ({{ $json.statut === "échec" ? "❌" : "✅" }}): the failed item lacks the result, takes the code's
+fallback, and the owner reads the mark. Where only a person starts the runs that reach the node (a Manual
+Trigger, a chat only the editor's test chat runs) in a workflow no other workflow calls, the finding is a note:
+the person who clicked sees the failure in the run.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,

@@ -33,7 +33,8 @@ submission: one execution per person's action), a voice agent's tool (a Webhook 
 answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
 platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
 answers GET, a "run now" Webhook wired into the same first nodes as a Schedule Trigger of its workflow, nodes
-that read nothing of the request, a Webhook that workflows of the set call by an HTTP request only from runs
+that read nothing of the request (a Webhook whose first nodes are external calls that read no item, so their
+results replace the request, and no node of its runs reads it by name: a setup hook someone calls), a Webhook that workflows of the set call by an HTTP request only from runs
 people start, such as a sub-agent an orchestrating chat asks once per question) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
