@@ -408,6 +408,26 @@ func (r *DroppedReach) ByHandOnly(edges []n8nschema.DroppedEdge) bool {
 	return hand
 }
 
+// Unreached reports edges no run reaches: the workflow has an enabled
+// trigger, and no trigger's run reaches a node that decides any of them.
+func (r *DroppedReach) Unreached(edges []n8nschema.DroppedEdge) bool {
+	started := false
+	for _, t := range r.g.Triggers() {
+		started = started || !t.Disabled
+	}
+	if !started {
+		return false
+	}
+	for _, d := range edges {
+		for _, k := range r.decides(d) {
+			if r.live[k] || r.hand[k] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // decides names the nodes whose runs reach edge d.
 func (r *DroppedReach) decides(d n8nschema.DroppedEdge) []string {
 	if d.Type == ConnMain {

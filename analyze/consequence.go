@@ -172,6 +172,13 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() 
 	switch {
 	case teamHost(host):
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfHigh
+	case phoneCallEndpoint(host, path):
+		return Harm, "a second phone call to the number the request names, placed by " + host, n8nschema.ConfHigh
+	case (paymentHost(host) || harmPathRE.MatchString(path)) && draftStatus(n):
+		// Created with status "DRAFT" (Xero's Invoices take Status
+		// DRAFT, SUBMITTED or AUTHORISED): a draft in the owner's own
+		// books that someone approves before anything is sent or paid.
+		return Nuisance, "a second draft " + harmWord(path) + " at " + orUnknown(host) + ", to delete before it is approved", n8nschema.ConfMedium
 	case paymentHost(host) || harmPathRE.MatchString(path):
 		return Harm, "a second " + harmWord(path) + " at " + orUnknown(host), n8nschema.ConfHigh
 	case bookingEndpoint(n):
@@ -431,6 +438,41 @@ func harmWord(path string) string {
 	return w
 }
 
+// phoneCallEndpoint reports an API call that places an outbound phone
+// call: Vapi's POST /call (and /call/phone) rings the customer's number
+// (docs.vapi.ai/outbound_call_python), Twilio's POST
+// /2010-04-01/Accounts/{sid}/Calls dials its To number
+// (twilio.com/docs/voice/make-calls).
+func phoneCallEndpoint(host, path string) bool {
+	switch host {
+	case "api.vapi.ai":
+		return path == "/call" || path == "/call/" || path == "/call/phone"
+	case "api.twilio.com":
+		return strings.HasSuffix(path, "/calls") || strings.HasSuffix(path, "/calls.json")
+	}
+	return false
+}
+
+// draftStatus reports an HTTP body that creates its record with status
+// "draft" (a field status or Status set to DRAFT): the record waits in the
+// owner's own app for someone to approve it.
+func draftStatus(n *n8nschema.Node) bool {
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		if strings.EqualFold(p.Get("name").Str(), "status") && strings.EqualFold(strings.TrimSpace(p.Get("value").Str()), "draft") {
+			return true
+		}
+	}
+	if !lazyregexp.ContainsFold(n.Params().Get("jsonBody").Str(), "draft") {
+		return false
+	}
+	for _, m := range jsonBodyFields(n) {
+		if strings.EqualFold(m[1], "status") && strings.EqualFold(strings.Trim(strings.TrimSpace(m[2]), `"'`), "draft") {
+			return true
+		}
+	}
+	return false
+}
+
 // messagePathRE matches an endpoint that sends a message to someone: SMS,
 // WhatsApp, e-mail APIs (/messages, /sms, /mail/send, /sendText).
 var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[-_a-z]*|whatsapp)(/|$)`)
@@ -489,6 +531,10 @@ func appConsequence(n *n8nschema.Node, op string) (Consequence, string) {
 			return Nuisance, "a second report to a fixed address"
 		}
 		return Harm, "a second message to a recipient taken from the data"
+	case typ == "n8n-nodes-base.xero" && strings.EqualFold(n.Params().Get("additionalFields.status").Str(), "DRAFT"):
+		// The Xero node sends additionalFields.status as the record's
+		// Status (Xero.node.js L267-268): a draft bill or invoice.
+		return Nuisance, "a second draft " + orUnknown(res) + " in Xero, to delete before it is approved"
 	case harmResources[res] || money[typ] && kind == n8nschema.OpCreate:
 		w := res
 		if w == "" {

@@ -103,6 +103,14 @@ func TestParseHazards(t *testing.T) {
 			src:       `{"nodes": [{"name": "A"}], "connections": {"A": [[{"node": "A"}]]}}`,
 			workflows: 1,
 			problems: []string{
+				`BrokenConnection 1:44 "A": connections of "A" are a JSON array, expected an object keyed by connection type; n8n cannot build the workflow from it (object is not iterable), so no execution of it starts`,
+			},
+		},
+		{
+			name:      "connections of a node keyed by an array of empty slots",
+			src:       `{"nodes": [{"name": "A"}], "connections": {"A": [[], null]}}`,
+			workflows: 1,
+			problems: []string{
 				`BrokenConnection 1:44 "A": connections of "A" are a JSON array, expected an object keyed by connection type`,
 			},
 		},

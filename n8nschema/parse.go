@@ -701,8 +701,15 @@ func (wp *wfParser) connections(conns Value) {
 		}
 		if byType.Kind() != Object {
 			wp.problem(BrokenConnection, byType.Pos(), from, "connections of %q are a JSON %s, expected an object keyed by connection type", from, kindName(byType.Kind()))
-			if byType.Kind() == Null {
+			switch {
+			case byType.Kind() == Null:
 				wp.fatal(buildFails, "Object.keys(null) throws")
+			case bareOutputs(byType):
+				// [[{"node": ...}]]: n8n reads each index as a connection
+				// type, each slot as that type's outputs, and each
+				// connection object as an output slot it iterates
+				// (map-connections-by-destination.js L13-21).
+				wp.fatal(buildFails, "object is not iterable")
 			}
 			return true
 		}
@@ -1157,6 +1164,26 @@ func (wp *wfParser) arrayFails(from, typ string, v Value, slots bool) {
 		return
 	}
 	wp.w.Problems[len(wp.w.Problems)-1].Message += ", so it is not followed"
+}
+
+// bareOutputs reports connections of a node written as a bare array of
+// output slots where an object keyed by connection type belongs, with a
+// slot that holds a connection: n8n's for...of over that connection (an
+// object, a number or a boolean) throws. Null, a string or an empty slot
+// reads as no connection.
+func bareOutputs(v Value) bool {
+	for i := range v.len() {
+		slot := v.at(i)
+		if slot.Kind() != Array {
+			continue
+		}
+		for j := range slot.len() {
+			if k := slot.at(j).Kind(); k == Object || k == Number || k == Bool {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // arrayConnection reports a connection written as an array of its fields

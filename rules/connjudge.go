@@ -74,6 +74,14 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 		// sent twice or billed again (workflow-execute.js, after a node
 		// runs). One failed run, a warning.
 		d.Severity = analyze.Warning
+		if j.reachOnce().Unreached(edges) {
+			// Nothing any trigger runs leads to the node (its feeders
+			// are missing from the export or unconnected): it never
+			// runs, so nothing throws.
+			d.Severity = analyze.Note
+			d.Message += fmt.Sprintf("; no run reaches %q: no trigger leads to it, so no execution throws there", n.Name)
+			return true
+		}
 		if sib := j.folded[n]; len(sib) > 0 {
 			delete(j.folded, n) // named once, at n's first such connection
 			names := make([]string, len(sib))
@@ -84,7 +92,10 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 			}
 			d.Message += fmt.Sprintf("; %s, fed by the same output, %s the same and never %s: %q runs first", listNames(names), plural(len(sib), "does", "do"), plural(len(sib), "runs", "run"), n.Name)
 		}
-	case len(edges) == 0 || p.Fatal || p.Note:
+	case p.Fatal:
+		j.unbuilt(d)
+		return true
+	case len(edges) == 0 || p.Note:
 		return true
 	case j.noLoss(edges):
 		d.Severity = analyze.Note
@@ -96,6 +107,40 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 		d.Message += "; only a manual trigger's runs reach it: the person who clicked sees the run fail or stop"
 	}
 	return true
+}
+
+// unbuilt rates a shape n8n cannot build the workflow from: no execution
+// starts, and whoever starts one meets the throw. With no trigger that
+// fires without a person (none, or only a Manual Trigger) and no workflow
+// calling it, that is the person who clicked, at once: a note. An export
+// shown active with a trigger says n8n was to run it unattended, which it
+// cannot: the trigger is never registered.
+func (j *connJudge) unbuilt(d *analyze.Diagnostic) {
+	w := j.pass.Workflow
+	if !j.called {
+		var live, hand []*n8nschema.Node
+		for _, t := range j.g.Triggers() {
+			switch {
+			case t.Disabled:
+			case analyze.ByHand(t):
+				hand = append(hand, t)
+			default:
+				live = append(live, t)
+			}
+		}
+		if len(live) == 0 {
+			d.Severity = analyze.Note
+			who := "the workflow has no trigger"
+			if len(hand) > 0 {
+				who = fmt.Sprintf("only %q starts it, by hand", hand[0].Name)
+			}
+			d.Message += "; " + who + ": the person who runs it from the editor sees the run fail at once"
+			return
+		}
+	}
+	if analyze.RunStateOf(w) == analyze.RunShown {
+		d.Message += "; the export shows it active, but n8n cannot activate it: its triggers never fire"
+	}
 }
 
 func (j *connJudge) reachOnce() *analyze.DroppedReach {

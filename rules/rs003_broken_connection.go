@@ -15,13 +15,20 @@ depends on the shape (n8n-workflow's common/map-connections-by-destination.js, w
 workflow, and n8n-core's execution-engine/workflow-execute.js, which follows "main" outputs after a node
 runs):
 
-- an output slot that is an object, a number or a boolean, null where a connection belongs, or null where
-  a node's connections belong makes building the workflow throw ("object is not iterable"): no execution
-  starts, and the workflow cannot be activated. An error.
+- an output slot that is an object, a number or a boolean, null where a connection belongs, null where
+  a node's connections belong, or a node's connections written as a bare array of output slots
+  ([[{"node": ...}]], read as connection type "0" whose slots are connection objects, L13-21) makes building
+  the workflow throw ("object is not iterable"): no execution starts, and the workflow cannot be activated.
+  An error, and the message says so when the export shows the workflow active; a note in a workflow that no
+  trigger starts without a person (none, or only a Manual Trigger) and no workflow calls: the person who runs
+  it from the editor sees it fail at once. A bare array whose slots hold no connection builds: its edges are
+  ignored, as below.
 - a "main" connection to a node that does not exist (renamed or deleted by hand), with no target name, or
   written as an array ["B", "main", 0] makes n8n throw "Destination node not found" each time its source
   node has run: every execution that reaches it fails there. The throw comes after that node's work is
-  done, so nothing is sent twice or billed again: one failed execution, a warning. Siblings fed by the
+  done, so nothing is sent twice or billed again: one failed execution, a warning. When no trigger's run
+  reaches the source node (its feeders are missing from the export, or nothing connects to it), no
+  execution throws there: a note. Siblings fed by the
   same output that all connect to a missing node get the same items; the first n8n runs (under v1 the
   top one on the canvas, then the left one; under the legacy order the first listed) throws and the others
   never run: one finding, on that first one, names them.

@@ -22,7 +22,8 @@ idempotency key (Idempotency-Key, X-Idempotency-Key, PayPal-Request-Id, a body f
 idempotency_key) derived from the item lets the server recognise the retry and answer it with the first
 result. Only writes that leave a second effect when repeated are reported, and the severity follows what the
 duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
-recipient taken from the data, a created deal or ticket, a public post; a POST to any API whose body sends a message text to a recipient read
+recipient taken from the data, a created deal or ticket, a public post, an outbound phone call: Vapi's POST /call or /call/phone
+(docs.vapi.ai/outbound_call_python), Twilio's POST .../Calls (twilio.com/docs/voice/make-calls); a POST to any API whose body sends a message text to a recipient read
 from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }}); a warning for a message to a
 colleague whose address is a field of a record the workflow read from the owner's own table or sheet, the field
 named for a role in the organisation ({{ $json.email_przelozonego }}, managerEmail: supervisor, superior, manager,
@@ -34,7 +35,8 @@ variables, a messaging API's body that names a fixed number or chat, a call or t
 at any API, a recipient read from a field a Set node of the workflow fixes to a literal address
 ({{ $('Config').first().json.owner_cell }}), a message to recipients read from a
 look-up of the team's own people (admins, staff, employees), any message sent from an error workflow, a row
-in a log, a draft), and for a POST whose endpoint and provider say nothing of what it creates
+in a log, a draft: also an invoice or bill created with status "DRAFT", in an HTTP body or the Xero node's Status
+(Xero.node.js L267-268), which waits in the owner's own books for someone to approve it), and for a POST whose endpoint and provider say nothing of what it creates
 (medium confidence: it may be anything from a log line to an order), as is a POST that carries nothing of the item
 (no body, nothing from the item in its URL, query or headers: the same request each time, whatever the server
 does when called).

@@ -55,8 +55,14 @@ which stops a button's spinner, or sendChatAction's "typing…", nodes-base/node
 nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table) fails on
 every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
 reported. An agent or chain answers for its model: its onError decides where a
-failed model call goes. An error output wired to nothing drops the failed items whatever comes after, and on
-a node with no successor ends the run as a success.`,
+failed model call goes. An error output wired to nothing drops the failed items whatever comes after
+(n8n-core's workflow-execute.js handleNodeErrorOutput, L1603-1661, moves them to the last output): the nodes
+after it do not run for them, and the run ends as a success. It is fine, too, when the next Code node reads the
+result and returns a field set to a literal (statut: "échec") that a message or log row fed by it tests in a
+conditional ({{ $json.statut === "échec" ? "❌" : "✅" }}): the failed item lacks the result, takes the code's
+fallback, and the owner reads the mark. Where only a person starts the runs that reach the node (a Manual
+Trigger, a chat only the editor's test chat runs) in a workflow no other workflow calls, the finding is a note:
+the person who clicked sees the failure in the run.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,
@@ -136,15 +142,37 @@ a node with no successor ends the run as a success.`,
 			}
 			msg := fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
 				n.Name, how, what)
+			fails := "a failed " + what
 			if !op.Paid && paid {
 				m, _ := n8nschema.RetiredModelCall(op.Node)
-				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: its model call fails on every run (%q, which %s shut down on %s), and the error item looks like success to the rest of the workflow",
-					n.Name, how, m.Model, m.Provider, m.Date)
+				fails = fmt.Sprintf("its model call fails on every run (%q, which %s shut down on %s), and", m.Model, m.Provider, m.Date)
+				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: %s the error item looks like success to the rest of the workflow",
+					n.Name, how, fails)
 			}
-			if !flowsOn(g, n) {
+			switch {
+			case n.OnError == "continueErrorOutput":
+				// n8n moves the failed items to the error output
+				// (workflow-execute.js handleNodeErrorOutput): wired to
+				// nothing, they are dropped, the nodes after it never see
+				// them, and the run ends as a success.
+				after := ", the nodes after it do not run for it,"
+				if !flowsOn(g, n) {
+					after = ""
+				}
+				msg = fmt.Sprintf("node %q sends failures to its error output, which is wired to nothing: %s drops the item%s and the run ends as a success", n.Name, fails, after)
+				if !op.Paid && paid {
+					msg = fmt.Sprintf("node %q sends failures to its error output, which is wired to nothing: %s the item is dropped%s and the run ends as a success", n.Name, fails, after)
+				}
+			case !flowsOn(g, n):
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing comes after it: a failed %s ends the run as a success", n.Name, how, what)
 			}
 			d := analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg}
+			if watched(pass, n) {
+				// The person who clicked watches the run: the node's
+				// error item, or the run stopping, is in front of them.
+				d.Severity = analyze.Note
+				d.Message += "; " + byHandWhy(g, n) + ": the person who started the run sees the failure in it"
+			}
 			if write && (analyze.BestEffort(n) || g.FromErrorTrigger(n)) {
 				// A log row, a run-tracking mark or a team alert (every
 				// write of an error workflow reports a failure) that fails
@@ -261,6 +289,9 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 			}
 			if reportsMissingResult(m, n, h.d == 0 || passesOnly(g, n, m)) {
 				return true // the owner is told which items failed
+			}
+			if h.d == 0 && marksFailure(g, m) {
+				return true // a status the code derives from the result is printed
 			}
 			queue = append(queue, hop{m, h.d + 1})
 		}
@@ -944,6 +975,70 @@ func reportsMissingResult(m, n *n8nschema.Node, direct bool) bool {
 	})
 	return found
 }
+
+// marksFailure reports whether m is a Code node right after the failing
+// node that reads a field of the result ($json.stdout) and returns a status
+// field set to a literal (statut: "échec"), and a message or log row fed by
+// m's items tells the outcomes apart by a conditional on that field and
+// literal ({{ $json.statut === "échec" ? "❌" : "✅" }}): the failed item
+// lacks the result's field, takes the code's fallback, and the owner reads
+// the mark.
+func marksFailure(g *analyze.Graph, m *n8nschema.Node) bool {
+	if !n8nschema.IsCode(m.Type) {
+		return false
+	}
+	v, ok := m.Param("jsCode")
+	if !ok {
+		return false
+	}
+	code := v.Str()
+	if !strings.Contains(code, "$json.") && !strings.Contains(code, "$input") {
+		return false // reads nothing of the result
+	}
+	var marks [][2]string
+	for _, at := range literalFieldRE.FindAllStringSubmatch(code, -1) {
+		marks = append(marks, [2]string{at[1], at[2]})
+	}
+	if len(marks) == 0 {
+		return false
+	}
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		r := e.To
+		if e.Error || !passesOnly(g, m, r) {
+			continue
+		}
+		if w, _ := n8nschema.WriteOp(r); !w || !analyze.ConsequenceOf(r).Message && !analyze.BestEffort(r) {
+			continue
+		}
+		found := false
+		r.Params().Walk(func(_ string, p n8nschema.Value) {
+			if found || p.Kind() != n8nschema.String || !strings.Contains(p.Str(), "?") {
+				return
+			}
+			for _, at := range literalTestRE.FindAllStringSubmatch(p.Str(), -1) {
+				for _, mk := range marks {
+					if at[1] == mk[0] && at[2] == mk[1] {
+						found = true
+						return
+					}
+				}
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// literalFieldRE finds a field set to a literal string in code: statut:
+// "échec", status = 'failed'; group 1 the field, group 2 the literal.
+var literalFieldRE = lazyregexp.New(`(\w+)["']?\s*[:=]\s*["']([^"'\n]{1,40})["']`)
+
+// literalTestRE finds a test of a field of the item against a literal in
+// an expression: $json.statut === "échec"; group 1 the field, group 2 the
+// literal.
+var literalTestRE = lazyregexp.New(`\$json\.(\w+)\s*[!=]==?\s*["']([^"'\n]{1,40})["']`)
 
 // passesOnly reports whether the items reaching m are n's, handed on
 // unchanged: m is right after n, or after nodes that only pass items on

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -32,7 +33,8 @@ submission: one execution per person's action), a voice agent's tool (a Webhook 
 answer a Vapi tool call or a Retell function call read from the request: the person on the call paces it; the
 platform's report after the call stays machine-paced), links opened in a browser, a Webhook that
 answers GET, a "run now" Webhook wired into the same first nodes as a Schedule Trigger of its workflow, nodes
-that read nothing of the request, a Webhook that workflows of the set call by an HTTP request only from runs
+that read nothing of the request (a Webhook whose first nodes are external calls that read no item, so their
+results replace the request, and no node of its runs reads it by name: a setup hook someone calls), a Webhook that workflows of the set call by an HTTP request only from runs
 people start, such as a sub-agent an orchestrating chat asks once per question) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
 per-request trigger only when that trigger's executions reach it. The rule reports one note per
@@ -54,7 +56,7 @@ workflow, at the first such node, naming the others.`,
 		var triggers []*n8nschema.Node
 		var runs []map[*n8nschema.Node]bool
 		for _, t := range g.Triggers() {
-			if !t.Disabled && concurrentTrigger(g, t) && !pacedByCallers(pass, t) {
+			if !t.Disabled && concurrentTrigger(g, t) && !pacedByCallers(pass, t) && !readsNothingOf(g, t) {
 				triggers = append(triggers, t)
 				runs = append(runs, analyze.ReachFrom(g, t))
 			}
@@ -136,4 +138,51 @@ func concurrentTrigger(g *analyze.Graph, t *n8nschema.Node) bool {
 func pacedByCallers(pass *analyze.Pass, t *n8nschema.Node) bool {
 	bits, called := analyze.WebhookCallerPaces(pass.Set, pass.Workflow, t)
 	return called && bits != 0 && bits&(1<<analyze.PaceMachine) == 0
+}
+
+// readsNothingOf reports a Webhook whose runs read nothing of the request:
+// every node it feeds (a Respond to Webhook aside) is an external call
+// whose parameters read no item ($json, $input, a node by name), so its
+// result replaces the request's item, and no node the webhook's runs reach
+// reads the webhook by name. Such a run is the same job whoever calls it:
+// a setup hook or a "run now" button that people press, not one execution
+// per event of a service.
+func readsNothingOf(g *analyze.Graph, t *n8nschema.Node) bool {
+	if t.Type != n8nschema.TypeWebhook {
+		return false
+	}
+	fed := false
+	for _, e := range g.OutOfType(t, analyze.ConnMain) {
+		m := e.To
+		if m.Disabled || m.Type == n8nschema.TypeRespondToWebhook {
+			continue
+		}
+		if n8nschema.Lookup(m.Type).Role != n8nschema.RoleExternal || readsAnItem(m) {
+			return false
+		}
+		fed = true
+	}
+	if !fed {
+		return false
+	}
+	for n := range analyze.ReachFrom(g, t) {
+		// A reference by name ($('Webhook'), $node["Webhook"]), however
+		// the export escapes its quotes.
+		if raw := n.Params().Raw(); n != t && strings.Contains(raw, t.Name) && (strings.Contains(raw, "$(") || strings.Contains(raw, "$node")) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsAnItem reports whether a node's parameters read the item it is given
+// or another node's output.
+func readsAnItem(n *n8nschema.Node) bool {
+	raw := n.Params().Raw()
+	for _, ref := range []string{"$json", "$input", "$item", "$binary", "$(", "$node", "$data"} {
+		if strings.Contains(raw, ref) {
+			return true
+		}
+	}
+	return false
 }
