@@ -59,6 +59,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := g.emptyKey(i); ok {
 		return why, true
 	}
+	if why, ok := g.bodylessURL(i); ok {
+		return why, true
+	}
 	return g.vectorStoreAsRetriever(i)
 }
 
