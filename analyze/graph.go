@@ -443,6 +443,9 @@ func (g *Graph) failing() {
 			}
 			continue
 		}
+		if g.webhookGateFalse(i) {
+			mark(&g.neverTrue, i) // no Webhook item passes: its true output stays empty
+		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)
 		} else if _, ok := gateThrows(nd); ok {
@@ -1008,7 +1011,7 @@ func (g *Graph) reachability(sc *scratch) {
 			continue
 		}
 		g.triggers = append(g.triggers, nd)
-		if nd.Type == n8nschema.TypeErrorTrigger {
+		if nd.Type == n8nschema.TypeErrorTrigger && !nd.Disabled {
 			errStarts = append(errStarts, int32(i))
 		}
 	}
@@ -1619,12 +1622,20 @@ func walkAdj(starts []int32, adj [][]int32, seen []bool, queue []int32) {
 // starts appends where executions start: the triggers or, in a workflow
 // with none, the nodes no main connection enters (sub-nodes aside).
 func (g *Graph) starts(buf []int32) []int32 {
-	for i := range g.Nodes {
+	trig := false
+	for i, nd := range g.Nodes {
 		if g.specs[i].Role == n8nschema.RoleTrigger {
-			buf = append(buf, int32(i))
+			// A disabled trigger starts no run: n8n registers no
+			// trigger or poll for it (n8n-workflow/dist/cjs/workflow.js
+			// L201-233: getTriggerNodes and getPollNodes skip disabled
+			// nodes).
+			trig = true
+			if !nd.Disabled {
+				buf = append(buf, int32(i))
+			}
 		}
 	}
-	if len(buf) > 0 {
+	if trig {
 		return buf
 	}
 	// A node wired only from an output its source does not have (Unrun)
