@@ -20,12 +20,11 @@ import (
 //     ({timestamp, "Readable date", ...}), the Manual Trigger {}.
 //
 // A parameter that reads $json.body.X off such an item reads a property
-// of undefined: under the expression engine "vm", n8n 2.x's default
-// (@n8n/config expression-engine.config.js L22), the TypeError stops the
-// node; under the legacy engine it is swallowed and the {{ }} renders as
-// nothing (n8n-workflow expression.js L669-683). In a URL's host either
-// way leaves the request with no host to call: the node fails on every
-// item.
+// of undefined: the TypeError is swallowed and the {{ }} renders as
+// nothing, under the default "vm" engine as under the legacy one
+// (docs/n8n-facts.md, part CQ; n8n-workflow expression.js L669-683). In
+// a URL's host that leaves a URL with no host to call
+// (urlHostReadsBody): the node fails on every item.
 var bodylessTriggers = map[string]bool{
 	"n8n-nodes-base.shopifyTrigger": true, "n8n-nodes-base.scheduleTrigger": true,
 	"n8n-nodes-base.cron": true, "n8n-nodes-base.manualTrigger": true,
@@ -57,17 +56,30 @@ func (g *Graph) bodylessURL(i int) (string, bool) {
 	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.bodylessItems(int(e.from), memo, 0, &trig) }) || trig == nil {
 		return "", false
 	}
-	return fmt.Sprintf("its URL takes the host from %s, but the items it is fed come from %q, whose items have no body field (only a Webhook's item wraps the request in body): the URL has no host and the call fails", seg, trig.Name), true
+	return fmt.Sprintf("its URL takes the host from %s, but the items it is fed come from %q, whose items have no body field (only a Webhook's item wraps the request in body): the read renders nothing, the URL has no valid host and the call fails", seg, trig.Name), true
 }
 
 // urlHostReadsBody reports the {{ }} segment of an URL expression that
-// sits in the URL's scheme and host (before the first /, ? or # outside
-// {{ }} after "://") and reads a property of $json.body.
+// reads a property of $json.body where the URL's host is, when the URL
+// rendered without it cannot be called: the segment opens the URL (the
+// scheme and host come from it, and the rest is a relative URL), or,
+// after "://", the host left starts with a dot or holds an empty label
+// ("https://.myshopify.com/..."). A host that is only the segment
+// ("https:///path") is not judged: the URL parser then reads the path's
+// first part as the host.
 func urlHostReadsBody(url string) (string, bool) {
 	s := strings.TrimPrefix(url, "=")
-	if k := strings.Index(s, "://"); k >= 0 && !strings.Contains(s[:k], "{{") {
-		s = s[k+3:]
+	if strings.HasPrefix(s, "{{") {
+		if b := strings.Index(s, "}}"); b >= 0 && bodyReadRE.MatchString(s[:b+2]) {
+			return s[:b+2], true
+		}
+		return "", false
 	}
+	k := strings.Index(s, "://")
+	if k < 0 || strings.Contains(s[:k], "{{") {
+		return "", false
+	}
+	s = s[k+3:]
 	// The host ends at the first /, ? or # outside {{ }}.
 	depth, end := 0, len(s)
 scan:
@@ -84,22 +96,33 @@ scan:
 			break scan
 		}
 	}
-	host := s[:end]
+	host, seg := s[:end], ""
+	var left strings.Builder // the host as rendered, a body read giving ""
 	for {
 		a := strings.Index(host, "{{")
 		if a < 0 {
-			return "", false
+			left.WriteString(host)
+			break
 		}
 		b := strings.Index(host[a:], "}}")
 		if b < 0 {
 			return "", false
 		}
-		seg := host[a : a+b+2]
-		if bodyReadRE.MatchString(seg) {
-			return seg, true
+		left.WriteString(host[:a])
+		if x := host[a : a+b+2]; bodyReadRE.MatchString(x) {
+			if seg == "" {
+				seg = x
+			}
+		} else {
+			left.WriteString("x") // some other value
 		}
 		host = host[a+b+2:]
 	}
+	h := left.String()
+	if seg == "" || h == "" || !strings.HasPrefix(h, ".") && !strings.Contains(h, "..") {
+		return "", false
+	}
+	return seg, true
 }
 
 // bodylessItems reports a node whose every output item is the item of a

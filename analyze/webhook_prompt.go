@@ -86,13 +86,14 @@ var jsonPathRE = lazyregexp.New(`^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*["'
 // default), and one of them reads a field under a top-level key a
 // Webhook's item does not have ({{ $json.organizer.name }}, where the
 // request sends body.organizer). Such a read is undefined, or, one key
-// deeper, a TypeError: the "vm" expression engine throws it and the node
-// fails (it does not continue on fail), the legacy engine swallows it and
-// gives null (n8n-workflow expression.js L669-683). A string test turns a
-// missing value into "" (filter-parameter.js prepareStringFilterValues,
-// L197-211), so equals, contains, starts with and ends with a non-empty
-// literal, and is not empty, are false. Either way nothing leaves the
-// true output. Other operators (is empty is true on "") are not judged.
+// deeper, a TypeError that both expression engines swallow, giving
+// nothing (docs/n8n-facts.md, part CQ; n8n-workflow expression.js
+// L669-683). A string test turns a missing value into ""
+// (filter-parameter.js prepareStringFilterValues, L197-211), so equals,
+// contains, starts with and ends with a non-empty literal, and is not
+// empty, are false: nothing leaves the true output (and were the
+// TypeError thrown, the node, which does not continue on fail, would stop
+// the run). Other operators (is empty is true on "") are not judged.
 func (g *Graph) webhookGateFalse(i int) bool {
 	nd := g.Nodes[i]
 	if nd.Disabled || nd.ContinuesOnFail() || nd.ContinueOnFail || nd.TypeVersion < 2 ||
