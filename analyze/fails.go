@@ -60,6 +60,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := g.emptyKey(i); ok {
 		return why, true
 	}
+	if why, ok := g.bodylessURL(i); ok {
+		return why, true
+	}
 	return g.vectorStoreAsRetriever(i)
 }
 

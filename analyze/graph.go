@@ -334,6 +334,12 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 				continue
 			}
 			e.Error = errOut && c.Output >= k.n
+			if e.Error && from.Type == n8nschema.TypeSplitInBatches && sibNeverErrs(w, from) {
+				// Loop Over Items' error output comes after done and
+				// loop, and nothing ever reaches it (sibNeverErrs).
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
+				continue
+			}
 		}
 		edges = append(edges, e)
 		if e.Type != ConnMain {
@@ -444,6 +450,9 @@ func (g *Graph) failing() {
 				mark(&g.neverTrue, i)
 			}
 			continue
+		}
+		if g.webhookGateFalse(i) {
+			mark(&g.neverTrue, i) // no Webhook item passes: its true output stays empty
 		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)
@@ -1014,7 +1023,7 @@ func (g *Graph) reachability(sc *scratch) {
 			continue
 		}
 		g.triggers = append(g.triggers, nd)
-		if nd.Type == n8nschema.TypeErrorTrigger {
+		if nd.Type == n8nschema.TypeErrorTrigger && !nd.Disabled {
 			errStarts = append(errStarts, int32(i))
 		}
 	}
@@ -1192,8 +1201,10 @@ func (g *Graph) cycles(sc *scratch) {
 		if !nd.Disabled && g.callsOut(i) {
 			l.Calls = append(l.Calls, nd)
 		}
-		if nd.Type == n8nschema.TypeSplitInBatches && l.DoneBack == nil {
-			// Its loop output is cut, so the cycle leaves through done.
+		if nd.Type == n8nschema.TypeSplitInBatches && l.DoneBack == nil && g.leavesByDone(i, rcomp) {
+			// Its loop output is cut, so the cycle leaves through done,
+			// unless only its error output (after done and loop) goes
+			// round: then it is a loop like any other's error output.
 			l.DoneBack = nd
 		}
 	}
@@ -1202,6 +1213,19 @@ func (g *Graph) cycles(sc *scratch) {
 		g.bound(l)
 	}
 	g.toolCycles(sc)
+}
+
+// leavesByDone reports whether a main edge at a regular output of Loop
+// Over Items u other than its loop output (so done, not the error output)
+// stays in u's component of rcomp.
+func (g *Graph) leavesByDone(u int, rcomp []int32) bool {
+	loop := sibLoopOutput(g.Nodes[u])
+	for _, e := range g.outs(u) {
+		if e.Type == ConnMain && !e.Error && e.Output != loop && !g.dead(e) && rcomp[e.to] == rcomp[u] {
+			return true
+		}
+	}
+	return false
 }
 
 // ReachFrom returns the nodes runs started at starts reach, the starts
@@ -1440,6 +1464,39 @@ func (g *Graph) adjacency(in bool, sc *scratch) [][]int32 {
 // output is taken to fire (the analysis stays linear in the workflow).
 const maxDoneChecks = 64
 
+// sibNeverErrs reports whether the error output that onError
+// continueErrorOutput appends to Loop Over Items (after done and loop:
+// n8n-core workflow-execute.js handleNodeErrorOutput) can never carry an
+// item. The node's own code throws nothing (SplitInBatchesV3.node.js
+// execute only slices its input), so the output fires only when reading
+// a parameter expression fails, or for an error item it passes on (one
+// whose json holds only error/message/details, handleNodeErrorOutput
+// moves it there): one that a node feeding it directly makes when it
+// continues on fail through its regular output.
+func sibNeverErrs(w *n8nschema.Workflow, n *n8nschema.Node) bool {
+	if n.TypeVersion < 2 {
+		return false
+	}
+	expr := false
+	n.Params().Scalars(func(v n8nschema.Value) bool {
+		expr = v.IsExpr()
+		return !expr
+	})
+	if expr {
+		return false
+	}
+	for i := range w.Connections {
+		c := &w.Connections[i]
+		if c.To != n.Name || c.FromType != ConnMain {
+			continue
+		}
+		if p := w.Node(c.From); p != nil && !p.Disabled && p.ContinuesOnFail() && p.OnError != "continueErrorOutput" {
+			return false
+		}
+	}
+	return true
+}
+
 // sibDoneOutput is the done output of Loop Over Items v2 and later (v2
 // ["loop", "done"], v3 ["done", "loop"]), or -1 for v1, which has none.
 func sibDoneOutput(n *n8nschema.Node) int {
@@ -1577,12 +1634,20 @@ func walkAdj(starts []int32, adj [][]int32, seen []bool, queue []int32) {
 // starts appends where executions start: the triggers or, in a workflow
 // with none, the nodes no main connection enters (sub-nodes aside).
 func (g *Graph) starts(buf []int32) []int32 {
-	for i := range g.Nodes {
+	trig := false
+	for i, nd := range g.Nodes {
 		if g.specs[i].Role == n8nschema.RoleTrigger {
-			buf = append(buf, int32(i))
+			// A disabled trigger starts no run: n8n registers no
+			// trigger or poll for it (n8n-workflow/dist/cjs/workflow.js
+			// L201-233: getTriggerNodes and getPollNodes skip disabled
+			// nodes).
+			trig = true
+			if !nd.Disabled {
+				buf = append(buf, int32(i))
+			}
 		}
 	}
-	if len(buf) > 0 {
+	if trig {
 		return buf
 	}
 	// A node wired only from an output its source does not have (Unrun)

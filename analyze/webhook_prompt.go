@@ -87,3 +87,86 @@ func (g *Graph) webhookItems() []bool {
 		return false, false
 	})
 }
+
+// jsonPathRE matches a condition's left value that is only a field path
+// of the item: ={{ $json.organizer.name }}, ={{ $json["Start Time"] }}.
+// Its first key is group 1 or 2.
+var jsonPathRE = lazyregexp.New(`^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"'\\]+)["']\s*\])(?:\.[A-Za-z_$][\w$]*|\[\s*["'][^"'\\]+["']\s*\]|\[\d+\])*\s*\}\}$`)
+
+// webhookGateFalse reports an If or Filter (v2 and later, filter
+// conditions) that no item of a Webhook passes: fed straight by a Webhook
+// (webhookItems), its conditions are all required (combinator "and", the
+// default), and one of them reads a field under a top-level key a
+// Webhook's item does not have ({{ $json.organizer.name }}, where the
+// request sends body.organizer). Such a read is undefined, or, one key
+// deeper, a TypeError that both expression engines swallow, giving
+// nothing (docs/n8n-facts.md, part CQ; n8n-workflow expression.js
+// L669-683). A string test turns a missing value into ""
+// (filter-parameter.js prepareStringFilterValues, L197-211), so equals,
+// contains, starts with and ends with a non-empty literal, and is not
+// empty, are false: nothing leaves the true output (and were the
+// TypeError thrown, the node, which does not continue on fail, would stop
+// the run). Other operators (is empty is true on "") are not judged.
+func (g *Graph) webhookGateFalse(i int) bool {
+	nd := g.Nodes[i]
+	if nd.Disabled || nd.ContinuesOnFail() || nd.ContinueOnFail || nd.TypeVersion < 2 ||
+		nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
+		return false
+	}
+	f := nd.Params().Get("conditions")
+	if c := f.Get("combinator"); c.Exists() && (c.Kind() != n8nschema.String || c.IsExpr() || c.Str() != "and") {
+		return false
+	}
+	found := false
+	for _, c := range f.Get("conditions").Elems() {
+		if missingFieldFalse(c) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	items := g.webhookItems()
+	fed := false
+	ok := g.everyMainInput(i, func(e *Edge) bool {
+		if g.disabledTrigger(int(e.from)) {
+			return true // it starts no run: nothing comes from it
+		}
+		fed = true
+		return !e.Error && items[e.from]
+	})
+	return ok && fed
+}
+
+// disabledTrigger reports a disabled trigger: it starts no run (starts).
+func (g *Graph) disabledTrigger(i int) bool {
+	return g.Nodes[i].Disabled && g.specs[i].Role == n8nschema.RoleTrigger
+}
+
+// missingFieldFalse reports a filter condition that is false when its
+// left value reads a key a Webhook's item lacks (webhookGateFalse).
+func missingFieldFalse(c n8nschema.Value) bool {
+	l := c.Get("leftValue")
+	if l.Kind() != n8nschema.String {
+		return false
+	}
+	m := jsonPathRE.FindStringSubmatch(l.Str())
+	if m == nil {
+		return false
+	}
+	if key := m[1] + m[2]; webhookItemKeys[strings.ToLower(key)] || key == "jwtPayload" {
+		return false
+	}
+	if t := c.Get("operator.type"); t.Kind() != n8nschema.String || t.Str() != "string" {
+		return false
+	}
+	switch op := c.Get("operator.operation").Str(); op {
+	case "notEmpty":
+		return true
+	case "equals", "contains", "startsWith", "endsWith":
+		r := c.Get("rightValue")
+		return r.Kind() == n8nschema.String && !r.IsExpr() && r.Str() != "" && !strings.HasPrefix(r.Str(), "=")
+	}
+	return false
+}

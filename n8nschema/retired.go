@@ -48,7 +48,11 @@ var (
 // so that the next check only moves RetiredAsOf. Left out for want of a
 // provider's dated page: Gemini's embedding-001 and embedding-gecko-001
 // (dated only in Google's e-mail to users), the flash-lite twin
-// gemini-2.5-flash-lite-preview-09-2025 (no dated shutdown found), Gemini's
+// gemini-2.5-flash-lite-preview-09-2025 (no dated shutdown found), the
+// 2025 Flash previews gemini-2.5-flash-preview-04-17 and -05-20 and
+// gemini-2.5-flash-lite-preview-06-17 (readers report 404s for -05-20 since
+// November 2025, but the copies of Google's deprecations page found list
+// only the 2.5 Pro previews' date, 2025-12-02), Gemini's
 // experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose calls
 // the Gemini API routes from 2026-12-01 to a newer model billed at its
 // rate (docs/n8n-facts.md): they keep answering.

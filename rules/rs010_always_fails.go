@@ -115,6 +115,13 @@ reaches:
   packages/nodes-base/nodes/Webhook/Webhook.node.ts): the prompt is undefined and the node throws the same error
   before any model call; text around the field makes the prompt a string, and an Edit Fields or Code node in
   between makes items of its own shape, which is not judged;
+- an HTTP Request whose URL takes its host from $json.body.X and whose items come straight from a trigger
+  that emits no body field (through If, Switch, Filter, No Operation or a Wait on a time at most): the Shopify
+  Trigger emits the payload Shopify posts (packages/nodes-base/nodes/Shopify/ShopifyTrigger.node.ts
+  returnJsonArray(req.body)), a Schedule Trigger or Cron the time, a Manual Trigger {}; only a Webhook keeps
+  the request under body. The read of the missing body renders nothing (the TypeError is swallowed), and the
+  URL is judged when what is left cannot be called: the {{ }} opened the URL, or the host left starts with a
+  dot or holds an empty label (https://{{ $json.body.domain }}.myshopify.com/...); no call leaves;
 - an AI Agent (Tools or Conversational) whose memory (Simple Memory v1.2 and later, Postgres, MongoDB, Redis,
   Xata, Zep or Motorhead chat memory) is left on the default Session ID, "Connected Chat Trigger Node": the
   memory reads the sessionId field of the agent's item, failing that the sessionId of the workflow's Chat

@@ -133,7 +133,7 @@ func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 	out := map[*n8nschema.Node]bool{}
 	for _, t := range g.Triggers() {
-		if analyze.OnClock(t) {
+		if !t.Disabled && analyze.OnClock(t) {
 			for n := range analyze.ReachFrom(g, t) {
 				out[n] = true
 			}

@@ -1,0 +1,166 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Only a Webhook wraps the request it receives: its item holds the
+// payload under body (webhook_prompt.go). An app trigger emits the
+// provider's payload itself, and so do the triggers that make their own
+// item; none of them has a top-level body:
+//
+//   - the Shopify Trigger returns the body Shopify posts, a checkout,
+//     order, product... (Shopify/ShopifyTrigger.node.js L411
+//     returnJsonArray(req.body));
+//   - the Schedule Trigger and Cron return the time of the run
+//     ({timestamp, "Readable date", ...}), the Manual Trigger {}.
+//
+// A parameter that reads $json.body.X off such an item reads a property
+// of undefined: the TypeError is swallowed and the {{ }} renders as
+// nothing, under the default "vm" engine as under the legacy one
+// (docs/n8n-facts.md, part CQ; n8n-workflow expression.js L669-683). In
+// a URL's host that leaves a URL with no host to call
+// (urlHostReadsBody): the node fails on every item.
+var bodylessTriggers = map[string]bool{
+	"n8n-nodes-base.shopifyTrigger": true, "n8n-nodes-base.scheduleTrigger": true,
+	"n8n-nodes-base.cron": true, "n8n-nodes-base.manualTrigger": true,
+}
+
+// bodyReadRE matches a read of a property of the item's body field:
+// $json.body.domain, $json["body"].x, $json.body["x"]; not body?.x,
+// which gives undefined without throwing.
+var bodyReadRE = lazyregexp.New(`\$json(?:\.body|\[\s*["']body["']\s*\])\s*(?:\.[A-Za-z_$]|\[)`)
+
+// bodylessURL judges an HTTP Request node whose URL takes its host from
+// $json.body.X (urlHostReadsBody) and whose every item comes straight
+// from a trigger whose items have no body (bodylessItems).
+func (g *Graph) bodylessURL(i int) (string, bool) {
+	nd := g.Nodes[i]
+	if strings.TrimSuffix(nd.Type, "Tool") != n8nschema.TypeHTTPRequest {
+		return "", false
+	}
+	u, ok := nd.Param("url")
+	if !ok || !u.IsExpr() {
+		return "", false
+	}
+	seg, ok := urlHostReadsBody(u.Str())
+	if !ok {
+		return "", false
+	}
+	var trig *n8nschema.Node
+	memo := map[int]bool{}
+	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.bodylessItems(int(e.from), memo, 0, &trig) }) || trig == nil {
+		return "", false
+	}
+	return fmt.Sprintf("its URL takes the host from %s, but the items it is fed come from %q, whose items have no body field (only a Webhook's item wraps the request in body): the read renders nothing, the URL has no valid host and the call fails", seg, trig.Name), true
+}
+
+// urlHostReadsBody reports the {{ }} segment of an URL expression that
+// reads a property of $json.body where the URL's host is, when the URL
+// rendered without it cannot be called: the segment opens the URL (the
+// scheme and host come from it, and the rest is a relative URL), or,
+// after "://", the host left starts with a dot or holds an empty label
+// ("https://.myshopify.com/..."). A host that is only the segment
+// ("https:///path") is not judged: the URL parser then reads the path's
+// first part as the host.
+func urlHostReadsBody(url string) (string, bool) {
+	s := strings.TrimPrefix(url, "=")
+	if strings.HasPrefix(s, "{{") {
+		if b := strings.Index(s, "}}"); b >= 0 && bodyReadRE.MatchString(s[:b+2]) {
+			return s[:b+2], true
+		}
+		return "", false
+	}
+	k := strings.Index(s, "://")
+	if k < 0 || strings.Contains(s[:k], "{{") {
+		return "", false
+	}
+	s = s[k+3:]
+	// The host ends at the first /, ? or # outside {{ }}.
+	depth, end := 0, len(s)
+scan:
+	for j := 0; j < len(s); j++ {
+		switch {
+		case strings.HasPrefix(s[j:], "{{"):
+			depth++
+			j++
+		case strings.HasPrefix(s[j:], "}}") && depth > 0:
+			depth--
+			j++
+		case depth == 0 && (s[j] == '/' || s[j] == '?' || s[j] == '#'):
+			end = j
+			break scan
+		}
+	}
+	host, seg := s[:end], ""
+	var left strings.Builder // the host as rendered, a body read giving ""
+	for {
+		a := strings.Index(host, "{{")
+		if a < 0 {
+			left.WriteString(host)
+			break
+		}
+		b := strings.Index(host[a:], "}}")
+		if b < 0 {
+			return "", false
+		}
+		left.WriteString(host[:a])
+		if x := host[a : a+b+2]; bodyReadRE.MatchString(x) {
+			if seg == "" {
+				seg = x
+			}
+		} else {
+			left.WriteString("x") // some other value
+		}
+		host = host[a+b+2:]
+	}
+	h := left.String()
+	if seg == "" || h == "" || !strings.HasPrefix(h, ".") && !strings.Contains(h, "..") {
+		return "", false
+	}
+	return seg, true
+}
+
+// bodylessItems reports a node whose every output item is the item of a
+// trigger of bodylessTriggers as it made it: such a trigger, enabled, or
+// an If, Switch, Filter, No Operation or Wait (time interval or specific
+// time: Wait.node.js L472-548 returns its input) node fed only by such
+// nodes. trig is set to the trigger found.
+func (g *Graph) bodylessItems(i int, memo map[int]bool, depth int, trig **n8nschema.Node) bool {
+	if r, ok := memo[i]; ok {
+		return r
+	}
+	memo[i] = false // a cycle proves nothing
+	nd := g.Nodes[i]
+	ok := false
+	switch {
+	case nd.Disabled:
+	case bodylessTriggers[nd.Type]:
+		ok = true
+		if *trig == nil {
+			*trig = nd
+		}
+	case nd.Type == n8nschema.TypeIf, nd.Type == n8nschema.TypeSwitch, nd.Type == n8nschema.TypeFilter, nd.Type == n8nschema.TypeNoOp,
+		nd.Type == n8nschema.TypeWait && waitsForTime(nd):
+		ok = depth < maxFeedDepth && g.everyMainInput(i, func(e *Edge) bool {
+			return !e.Error && g.bodylessItems(int(e.from), memo, depth+1, trig)
+		})
+	}
+	memo[i] = ok
+	return ok
+}
+
+// waitsForTime reports a Wait node that resumes after a time interval
+// (the default) or at a specific time: it outputs its input items. One
+// resumed by a webhook or a form outputs the resuming request.
+func waitsForTime(nd *n8nschema.Node) bool {
+	r, ok := nd.Param("resume")
+	if !ok {
+		return true
+	}
+	return r.Kind() == n8nschema.String && !r.IsExpr() && (r.Str() == "timeInterval" || r.Str() == "specificTime")
+}
