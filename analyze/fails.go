@@ -30,9 +30,18 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     (placeholderCode), or a Python Code node that reads a global n8n 2
 //     does not define (pythonGlobals), which have no sub-nodes to ask;
 //   - a node that reads a binary field its items cannot carry
-//     (missingBinary), before it sends anything.
+//     (missingBinary), before it sends anything;
+//   - a JavaScript Code node that calls $env as a function (envCall), or
+//     a Merge that combines by matching fields and names none
+//     (mergeNoFields): both throw before they return an item.
 func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := envCall(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := mergeNoFields(g.Nodes[i]); ok {
 		return why, true
 	}
 	if why, ok := g.missingBinary(i); ok {
@@ -798,6 +807,39 @@ func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nsch
 		}
 	}
 	return behind
+}
+
+// FailsBefore reports the node that fails on every item (FailsWhy)
+// before n on every path a run takes to n, from the triggers Reachable
+// starts at: n would run if that node did not fail, and no run reaches it
+// while it does (BehindFrom). A sub-node takes its root's answer. It is
+// decided once per graph: every rule that judges what a run does reads it
+// here and leaves n to RS010, which reports the cause. A node no run
+// would reach anyway (an orphan, a gate's dead branch) is not behind a
+// failure.
+func (g *Graph) FailsBefore(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	g.behindOnce.Do(func() {
+		if g.fails == nil {
+			return
+		}
+		var starts []*n8nschema.Node
+		for _, i := range g.starts(nil) {
+			starts = append(starts, g.Nodes[i])
+		}
+		g.behind = BehindFrom(g, starts...)
+	})
+	if g.behind == nil {
+		return nil, false
+	}
+	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
+		r := g.Root(n)
+		if r == nil {
+			return nil, false
+		}
+		n = r
+	}
+	first := g.behind[n]
+	return first, first != nil
 }
 
 // RunReach is what runs started at starts reach before they must fail:

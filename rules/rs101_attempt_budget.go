@@ -37,9 +37,13 @@ option has no repair). It changes retry settings only, never the data path, and 
 	Run: func(pass *analyze.Pass) {
 		o := pass.Options
 		budget := max(o.MaxAttempts, 1)
+		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			if op.Unbounded || op.Attempts <= budget {
 				continue
+			}
+			if _, behind := g.FailsBefore(op.Node); behind {
+				continue // no run gets there: RS010 reports the node that fails first
 			}
 			fleet := op.Attempts
 			for _, k := range []int{o.Items, o.Workers, o.Concurrency} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs103 = &analyze.Rule{
@@ -66,6 +67,9 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, l := range g.Loops {
+			if behindFailure(g, l.Nodes) {
+				continue // no run gets there: RS010 reports the node that fails first
+			}
 			if msg, ok := boundedByData[l.Bound]; ok {
 				n := l.Calls[0]
 				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: l.Bound,
@@ -123,4 +127,16 @@ func byHand(pass *analyze.Pass, d *analyze.Diagnostic) {
 		d.Severity = analyze.Note
 		d.Message += " (only a manual run reaches it: the person who started it watches it go round)"
 	}
+}
+
+// behindFailure reports whether every node of nodes sits behind a node
+// that fails on every item (analyze's FailsBefore): no run reaches any of
+// them, and RS010 reports the cause.
+func behindFailure(g *analyze.Graph, nodes []*n8nschema.Node) bool {
+	for _, n := range nodes {
+		if _, ok := g.FailsBefore(n); !ok {
+			return false
+		}
+	}
+	return len(nodes) > 0
 }

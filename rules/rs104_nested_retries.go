@@ -30,7 +30,11 @@ its chain.`,
 	// layers) say it all.
 	FoldsInto: "RS101",
 	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			if _, behind := g.FailsBefore(op.Node); behind {
+				continue // no run gets there: RS010 reports the node that fails first
+			}
 			isLayer := func(f analyze.Factor) bool {
 				switch f.Kind {
 				case analyze.KindNodeRetry, analyze.KindToolRetry, analyze.KindSDKRetry, analyze.KindRootRetry, analyze.KindCallerRetry:

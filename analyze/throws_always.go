@@ -1,0 +1,130 @@
+package analyze
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Two nodes whose own parameters make them throw whenever they run,
+// found by failsFirst (see docs/n8n-facts.md).
+
+// envCallRE matches a call of $env itself, "$env('KEY')", not of a member.
+var envCallRE = regexp.MustCompile(`\$env\s*\(\s*(?:'([^']*)'|"([^"]*)"|` + "`([^`]*)`" + `)?`)
+
+// envCall judges a JavaScript Code node that calls $env as a function
+// ($env('API_KEY')) in its top-level statements, before any return and
+// with no try in the code. n8n gives the code's $env as a Proxy over a
+// plain object with get and has traps only (n8n-workflow
+// dist/cjs/workflow-data-proxy-env-provider.js L35-58 createEnvProvider;
+// the task runner builds the same proxy, @n8n/task-runner
+// dist/js-task-runner/js-task-runner.js L302), and calling an object
+// throws "TypeError: $env is not a function": the node fails on every run
+// (per item, or once for all of them). A call inside a block or a
+// function may not run, and one in a try may be caught: neither is
+// judged.
+func envCall(nd *n8nschema.Node) (string, bool) {
+	if nd.Type != n8nschema.TypeCode {
+		return "", false
+	}
+	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+		return "", false
+	}
+	c, ok := nd.Param("jsCode")
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return "", false
+	}
+	code := c.Str()
+	loc := envCallRE.FindStringSubmatchIndex(code)
+	if loc == nil || !topLevel(code, loc[0]) {
+		return "", false
+	}
+	call := "$env(...)"
+	for k := 2; k+1 < len(loc); k += 2 {
+		if loc[k] >= 0 {
+			call = "$env(" + strconv.Quote(code[loc[k]:loc[k+1]]) + ")"
+		}
+	}
+	return "its code calls " + call + ", but $env is an object, not a function: it throws \"TypeError: $env is not a function\"", true
+}
+
+// topLevel reports whether offset at of code lies outside every block,
+// bracket and parenthesis, with no "try" or "return" word before it and
+// no "try" anywhere, reading past strings, template literals and
+// comments. One pass over the code.
+func topLevel(code string, at int) bool {
+	depth, atDepth := 0, -1
+	for i := 0; i < len(code); i++ {
+		if i == at {
+			atDepth = depth
+		}
+		ch := code[i]
+		switch {
+		case ch == '/' && i+1 < len(code) && code[i+1] == '/':
+			for i < len(code) && code[i] != '\n' {
+				i++
+			}
+		case ch == '/' && i+1 < len(code) && code[i+1] == '*':
+			i += 2
+			for i+1 < len(code) && !(code[i] == '*' && code[i+1] == '/') {
+				i++
+			}
+			i++
+		case ch == '\'' || ch == '"' || ch == '`':
+			for i++; i < len(code) && code[i] != ch; i++ {
+				if code[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '{' || ch == '(' || ch == '[':
+			depth++
+		case ch == '}' || ch == ')' || ch == ']':
+			depth--
+		case isWordAt(code, i, "try"):
+			return false
+		case i < at && isWordAt(code, i, "return"):
+			return false
+		}
+	}
+	return atDepth == 0 // -1: the call was inside a string or comment
+}
+
+// isWordAt reports whether word starts at i in s as a whole word.
+func isWordAt(s string, i int, word string) bool {
+	if i+len(word) > len(s) || s[i:i+len(word)] != word {
+		return false
+	}
+	if i > 0 && isIdent(s[i-1]) {
+		return false
+	}
+	return i+len(word) == len(s) || !isIdent(s[i+len(word)])
+}
+
+// mergeNoFields judges a Merge v3 or later in mode "combine" by matching
+// fields (combineBy's default) with the simple field list (advanced off)
+// left empty: the node splits "" into one empty pair and
+// checkMatchFieldsInput throws 'You need to define at least one pair of
+// fields in "Fields to Match" to match on' before it reads its inputs
+// (n8n-nodes-base dist/nodes/Merge/v3/actions/mode/combineByFields.js
+// L240-253, v3/helpers/utils.js L236-239; router.js L40-45 reads
+// combineBy, mode/index.js L114 its default), so on every run.
+func mergeNoFields(nd *n8nschema.Node) (string, bool) {
+	if nd.Type != "n8n-nodes-base.merge" || nd.TypeVersion < 3 {
+		return "", false
+	}
+	literal := func(name, want string, missingOK bool) bool {
+		v, ok := nd.Param(name)
+		if !ok || v.Kind() == n8nschema.Missing {
+			return missingOK
+		}
+		return v.Kind() == n8nschema.String && !v.IsExpr() && v.Str() == want
+	}
+	if !literal("mode", "combine", false) || !literal("combineBy", "combineByFields", true) || !literal("fieldsToMatchString", "", true) {
+		return "", false
+	}
+	if a, ok := nd.Param("advanced"); ok && a.Kind() != n8nschema.Missing && (a.Kind() != n8nschema.Bool || a.True()) {
+		return "", false
+	}
+	return "it combines by matching fields and names none to match: n8n throws \"You need to define at least one pair of fields in \\\"Fields to Match\\\" to match on\"", true
+}
