@@ -359,6 +359,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	g.failing()
 	g.aborting()
 	g.neverDone(sc)
+	g.starvedMerges()
 	g.reachability(sc)
 	g.cycles(sc)
 	if len(g.Unloadable) > 0 {

@@ -128,3 +128,110 @@ func mergeNoFields(nd *n8nschema.Node) (string, bool) {
 	}
 	return "it combines by matching fields and names none to match: n8n throws \"You need to define at least one pair of fields in \\\"Fields to Match\\\" to match on\"", true
 }
+
+// starvedMerges marks empty (nothing leaves its output) each Merge v3 or
+// later that combines by matching fields in a join mode that stops on an
+// empty input (mergeStops) when the runs reach it but no live main
+// connection can bring items to such an input: n8n runs a combining Merge
+// with data on any one input (requiredInputs 1 unless the mode is
+// chooseBranch, n8n-nodes-base dist/nodes/Merge/v3/actions/versionDescription.js
+// L138-140), and combineByFields returns no output when the input it needs
+// is empty ("Stop the execution", v3/actions/mode/combineByFields.js
+// L272-288). One walk from the starts, which opens such a Merge's output
+// only once every input it needs has been reached: linear.
+func (g *Graph) starvedMerges() {
+	if len(g.Unloadable) > 0 {
+		return
+	}
+	var need map[int32][2]bool // by Merge: the inputs it needs
+	for i, nd := range g.Nodes {
+		if in, ok := mergeStops(nd); ok {
+			if need == nil {
+				need = map[int32][2]bool{}
+			}
+			need[int32(i)] = in
+		}
+	}
+	if need == nil {
+		return
+	}
+	got := make(map[int32][2]bool, len(need))
+	seen := make([]bool, len(g.Nodes))
+	queue := g.starts(nil)
+	for _, s := range queue {
+		seen[s] = true
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.outs(int(queue[h])) {
+			if e.Type != ConnMain || g.dead(e) {
+				continue
+			}
+			v := e.to
+			in, merge := need[v]
+			if !merge {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+				continue
+			}
+			had := got[v]
+			now := had
+			if e.Input == 0 || e.Input == 1 {
+				now[e.Input] = true
+			}
+			got[v] = now
+			seen[v] = true
+			open := func(g [2]bool) bool { return (g[0] || !in[0]) && (g[1] || !in[1]) }
+			if open(now) && !open(had) {
+				queue = append(queue, v)
+			}
+		}
+	}
+	for v, in := range need {
+		now := got[v]
+		if seen[v] && !((now[0] || !in[0]) && (now[1] || !in[1])) {
+			if g.empty == nil {
+				g.empty = make([]bool, len(g.Nodes))
+			}
+			g.empty[v] = true
+		}
+	}
+}
+
+// mergeStops reports an enabled Merge v3 or later in mode "combine" by
+// matching fields (combineBy's default) whose join mode returns nothing
+// when an input is empty, and which inputs it needs: keepMatches
+// (joinMode's default) both, enrichInput1 the first, enrichInput2 the
+// second (combineByFields.js L272-288). A node that always outputs data
+// turns no output into an empty item, and is left out.
+func mergeStops(nd *n8nschema.Node) ([2]bool, bool) {
+	if nd.Type != "n8n-nodes-base.merge" || nd.TypeVersion < 3 || nd.Disabled || nd.AlwaysOutputData {
+		return [2]bool{}, false
+	}
+	lit := func(name, def string) (string, bool) {
+		v, ok := nd.Param(name)
+		if !ok || v.Kind() == n8nschema.Missing {
+			return def, def != ""
+		}
+		if v.Kind() != n8nschema.String || v.IsExpr() {
+			return "", false
+		}
+		return v.Str(), true
+	}
+	if m, _ := lit("mode", ""); m != "combine" {
+		return [2]bool{}, false
+	}
+	if c, ok := lit("combineBy", "combineByFields"); !ok || c != "combineByFields" {
+		return [2]bool{}, false
+	}
+	switch j, _ := lit("joinMode", "keepMatches"); j {
+	case "keepMatches":
+		return [2]bool{true, true}, true
+	case "enrichInput1":
+		return [2]bool{true, false}, true
+	case "enrichInput2":
+		return [2]bool{false, true}, true
+	}
+	return [2]bool{}, false
+}

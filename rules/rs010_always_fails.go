@@ -329,7 +329,7 @@ it once the package is installed.`,
 		// failing nodes before one long tail stay linear.
 		budget := 4 * (len(g.Nodes) + len(g.Edges))
 		for _, n := range g.Nodes {
-			if n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
+			if n.Disabled || n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) || g.IsSubNode(n) {
 				continue
 			}
 			why, ok := g.FailsWhy(n)
@@ -414,6 +414,16 @@ it once the package is installed.`,
 				after = joinNames(names[:min(len(names), 2)], 2) + " and more never run"
 			case len(names) > 0:
 				after = joinNames(names, 2) + plural(len(names), " never runs", " never run")
+			}
+			if g.ErrorsGoNowhere(n) {
+				// n8n marks such a run a success: nothing says it failed.
+				after = "its items leave by its error output, which leads nowhere, so nothing after it runs and the execution is not marked failed"
+				switch {
+				case cut && len(names) > 0 || len(names) > 2:
+					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run)"
+				case len(names) > 0:
+					after += " (" + joinNames(names, 2) + plural(len(names), " never runs)", " never run)")
+				}
 			}
 			d.Message = fmt.Sprintf("node %q fails on every run that reaches it: %s; %s", n.Name, why, after)
 			if g.Spec(n).Role == n8nschema.RoleTrigger {

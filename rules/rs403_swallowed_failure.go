@@ -72,7 +72,9 @@ a node with no successor ends the run as a success.`,
 			// model) is not Live, yet it runs and fails every time:
 			// continuing hands on an error item on every run, and RS010
 			// leaves a node that continues to this rule.
-			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && retiredModel(n)
+			// One whose error output leads nowhere ends the run there:
+			// RS010 reports it (ErrorsGoNowhere).
+			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && retiredModel(n) && !g.ErrorsGoNowhere(n)
 			if !op.Live && !refused {
 				continue
 			}
