@@ -36,7 +36,13 @@ func envCall(nd *n8nschema.Node) (string, bool) {
 		return "", false
 	}
 	code := c.Str()
-	loc := envCallRE.FindStringSubmatchIndex(code)
+	var loc []int
+	for _, m := range envCallRE.FindAllStringSubmatchIndex(code, -1) {
+		if m[0] == 0 || !isIdent(code[m[0]-1]) && code[m[0]-1] != '.' {
+			loc = m // $env itself, not my$env or x.$env
+			break
+		}
+	}
 	if loc == nil || !topLevel(code, loc[0]) {
 		return "", false
 	}
