@@ -938,7 +938,7 @@ func (g *Graph) DoesNoWork(n *n8nschema.Node) (string, bool) {
 // ErrorsGoNowhere reports a node that continues on error by its error
 // output (continueErrorOutput) with nothing wired to it: a failed item
 // leaves by that output and no node runs after it
-// (workflow-execute.js handleNodeErrorOutput), so a node that fails on
+// (n8n-core workflow-execute.js L970, L1603 handleNodeErrorOutput), so a node that fails on
 // every item ends its branch there on every run, and n8n does not mark
 // the execution failed.
 func (g *Graph) ErrorsGoNowhere(n *n8nschema.Node) bool {

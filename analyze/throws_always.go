@@ -113,7 +113,7 @@ func isWordAt(s string, i int, word string) bool {
 // checkMatchFieldsInput throws 'You need to define at least one pair of
 // fields in "Fields to Match" to match on' before it reads its inputs
 // (n8n-nodes-base dist/nodes/Merge/v3/actions/mode/combineByFields.js
-// L240-253, v3/helpers/utils.js L236-239; router.js L40-45 reads
+// L240-253, v3/helpers/utils.js L236-239; router.js L41-46 reads
 // combineBy, mode/index.js L114 its default), so on every run.
 func mergeNoFields(nd *n8nschema.Node) (string, bool) {
 	if nd.Type != "n8n-nodes-base.merge" || nd.TypeVersion < 3 {
