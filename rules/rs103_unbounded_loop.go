@@ -53,7 +53,8 @@ note, as RS504 judges it: the person who clicked watches the run go round in the
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
 output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
-Over Items hanging off the outer one's done) is dead work, not a loop. Two loops are not reported: a
+Over Items hanging off the outer one's done) is dead work, not a loop. A loop every path to which passes a node that fails on every run (RS010's facts)
+is not reported either: no run gets there, and RS010 reports that node. Two loops are not reported: a
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
