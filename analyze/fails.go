@@ -344,7 +344,10 @@ const maxFeedDepth = 8
 //     default from v3.3; include "none" before: nodes/Set/v2/SetV2.node.js),
 //     or that keeps them and is fed only by such nodes;
 //   - an If, Switch, Filter or No Operation node fed only by such nodes:
-//     each passes its input items on unchanged.
+//     each passes its input items on unchanged;
+//   - a JavaScript Code node whose every return hands back new items,
+//     [{ json: { ... } }] written out, with no spread, Object.assign or
+//     field of that name anywhere in the code (newItemsOnly).
 //
 // memo is per field.
 func (g *Graph) fieldFree(i int, field string, memo map[int]bool, depth int) bool {
@@ -364,6 +367,8 @@ func (g *Graph) fieldFree(i int, field string, memo map[int]bool, depth int) boo
 		passes = ok && keeps
 	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
 		passes = !nd.Disabled
+	case n8nschema.TypeCode:
+		free = !nd.Disabled && newItemsOnly(nd, field)
 	}
 	if passes {
 		free = depth < maxFeedDepth && g.hasInOfType(i, ConnMain)

@@ -3,6 +3,7 @@ package analyze
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -240,4 +241,38 @@ func mergeStops(nd *n8nschema.Node) ([2]bool, bool) {
 		return [2]bool{false, true}, true
 	}
 	return [2]bool{}, false
+}
+
+// spreadRE matches a spread (...obj, ...$json), not an ellipsis in text.
+var spreadRE = regexp.MustCompile(`\.\.\.\s*[A-Za-z_$(\[{]`)
+
+// returnRE matches a return statement and what follows it.
+var returnRE = regexp.MustCompile(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
+
+// newItemsOnly reports a JavaScript Code node whose items cannot carry
+// field: every return in its code hands back items written out as
+// [{ json: { ... } }], and nothing in the code names field, spreads an
+// object (...) or copies one (Object.assign), so no key comes from its
+// input. A Code node returns exactly the items its code returns
+// (@n8n/task-runner dist/js-task-runner/js-task-runner.js L194-226
+// runForAllItems returns the code's result).
+func newItemsOnly(nd *n8nschema.Node, field string) bool {
+	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+		return false
+	}
+	c, ok := nd.Param("jsCode")
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return false
+	}
+	code := c.Str()
+	if strings.Contains(code, field) || spreadRE.MatchString(code) || strings.Contains(code, "Object.assign") {
+		return false
+	}
+	returns := returnRE.FindAllStringSubmatchIndex(code, -1)
+	for _, m := range returns {
+		if m[2] < 0 {
+			return false // returns something else: its input, a variable
+		}
+	}
+	return len(returns) > 0
 }

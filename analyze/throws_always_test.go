@@ -71,3 +71,31 @@ func TestMergeNoFields(t *testing.T) {
 		}
 	}
 }
+
+// TestNewItemsOnly: a Code node whose every return writes out new items,
+// with no spread, copy or mention of the field, cannot hand the field on.
+func TestNewItemsOnly(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want bool
+	}{
+		{"const t = 'a...';\nreturn [{ json: { title: t } }];", true},
+		{"if (!x) return [{json: {ok: false}}];\nreturn [{json:{ok: true}}];", true},
+		{"return [{ json: { ...$json, title: 1 } }];", false},
+		{"return [{ json: Object.assign({}, $json) }];", false},
+		{"return [{ json: item.json }];", false},
+		{"return $input.all();", false},
+		{"return items.map(i => ({json: {a: 1}}));", false},
+		{"return [{ json: { chatInput: 'hi' } }];", false},
+		{"const a = 1;", false},
+	} {
+		src := `{"nodes":[{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{"jsCode":` + strconv.Quote(c.code) + `}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
+			t.Fatalf("bad test node %q", c.code)
+		}
+		if got := newItemsOnly(f.Workflows[0].Nodes[0], "chatInput"); got != c.want {
+			t.Errorf("newItemsOnly(%q) = %v, want %v", c.code, got, c.want)
+		}
+	}
+}
