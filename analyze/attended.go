@@ -82,6 +82,12 @@ func TestChatOnly(t *n8nschema.Node) bool {
 	return true
 }
 
+// Reached reports whether an enabled trigger's runs would reach the node
+// named name, the dropped connections taken as drawn.
+func (r *DroppedReach) Reached(name string) bool {
+	return r.hand[name] || r.live[name]
+}
+
 // ByHandOnly reports whether only a person in the editor starts the runs
 // that reach n: an enabled Manual Trigger (or Start node) reaches it and no
 // other enabled trigger of the workflow does. The person who clicked

@@ -31,9 +31,18 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     (placeholderCode), or a Python Code node that reads a global n8n 2
 //     does not define (pythonGlobals), which have no sub-nodes to ask;
 //   - a node that reads a binary field its items cannot carry
-//     (missingBinary), before it sends anything.
+//     (missingBinary), before it sends anything;
+//   - a JavaScript Code node that calls $env as a function (envCall), or
+//     a Merge that combines by matching fields and names none
+//     (mergeNoFields): both throw before they return an item.
 func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := envCall(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := mergeNoFields(g.Nodes[i]); ok {
 		return why, true
 	}
 	if why, ok := g.missingBinary(i); ok {
@@ -338,7 +347,10 @@ const maxFeedDepth = 8
 //     default from v3.3; include "none" before: nodes/Set/v2/SetV2.node.js),
 //     or that keeps them and is fed only by such nodes;
 //   - an If, Switch, Filter or No Operation node fed only by such nodes:
-//     each passes its input items on unchanged.
+//     each passes its input items on unchanged;
+//   - a JavaScript Code node whose every return hands back new items,
+//     [{ json: { ... } }] written out, with no spread, Object.assign or
+//     field of that name anywhere in the code (newItemsOnly).
 //
 // field is chatInput or sessionId, each with its table (feedTable).
 func (g *Graph) fieldFree(i int, field string) bool {
@@ -357,6 +369,8 @@ func (g *Graph) fieldFree(i int, field string) bool {
 			return ok, ok && keeps
 		case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
 			return false, !nd.Disabled
+		case n8nschema.TypeCode:
+			return !nd.Disabled && newItemsOnly(nd, field), false
 		}
 		return false, false
 	})[i]
@@ -833,6 +847,39 @@ func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nsch
 	return behind
 }
 
+// FailsBefore reports the node that fails on every item (FailsWhy)
+// before n on every path a run takes to n, from the triggers Reachable
+// starts at: n would run if that node did not fail, and no run reaches it
+// while it does (BehindFrom). A sub-node takes its root's answer. It is
+// decided once per graph: every rule that judges what a run does reads it
+// here and leaves n to RS010, which reports the cause. A node no run
+// would reach anyway (an orphan, a gate's dead branch) is not behind a
+// failure.
+func (g *Graph) FailsBefore(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	g.behindOnce.Do(func() {
+		if g.fails == nil {
+			return
+		}
+		var starts []*n8nschema.Node
+		for _, i := range g.starts(nil) {
+			starts = append(starts, g.Nodes[i])
+		}
+		g.behind = BehindFrom(g, starts...)
+	})
+	if g.behind == nil {
+		return nil, false
+	}
+	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
+		r := g.Root(n)
+		if r == nil {
+			return nil, false
+		}
+		n = r
+	}
+	first := g.behind[n]
+	return first, first != nil
+}
+
 // RunReach is what runs started at starts reach before they must fail:
 // LiveFrom, with the sub-nodes of the roots it reaches (not those of a
 // root that fails before it calls them, failsFirst), less the nodes that
@@ -924,4 +971,14 @@ func (g *Graph) DoesNoWork(n *n8nschema.Node) (string, bool) {
 		return "", false
 	}
 	return r.Why, true
+}
+
+// ErrorsGoNowhere reports a node that continues on error by its error
+// output (continueErrorOutput) with nothing wired to it: a failed item
+// leaves by that output and no node runs after it
+// (n8n-core workflow-execute.js L970, L1603 handleNodeErrorOutput), so a node that fails on
+// every item ends its branch there on every run, and n8n does not mark
+// the execution failed.
+func (g *Graph) ErrorsGoNowhere(n *n8nschema.Node) bool {
+	return n.OnError == "continueErrorOutput" && len(g.ErrorOutputs(n)) == 0
 }

@@ -100,6 +100,10 @@ type Graph struct {
 	// person's gate.
 	ungatedOnce sync.Once
 	ungated     map[*n8nschema.Node]bool
+	// FailsBefore's memo: the nodes behind a node that fails on every
+	// item, each with that node.
+	behindOnce sync.Once
+	behind     map[*n8nschema.Node]*n8nschema.Node
 	// paths' memo: each node's string parameters as readPaths writes them.
 	pathsOnce sync.Once
 	pathTexts [][]string
@@ -369,6 +373,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	g.failing()
 	g.aborting()
 	g.neverDone(sc)
+	g.starvedMerges()
 	g.reachability(sc)
 	g.cycles(sc)
 	if len(g.Unloadable) > 0 {

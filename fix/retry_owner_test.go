@@ -17,7 +17,7 @@ import (
 func storeWorkflow(qdrant bool) string {
 	store := `{"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreInMemory", "typeVersion": 1.3, "parameters": {"mode": "insert"}, "retryOnFail": true, "maxTries": 3}`
 	if qdrant {
-		store = `{"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreQdrant", "typeVersion": 1.1, "parameters": {"mode": "insert"}, "retryOnFail": true, "maxTries": 3}`
+		store = `{"name": "Store", "type": "@n8n/n8n-nodes-langchain.vectorStoreQdrant", "typeVersion": 1.1, "parameters": {"mode": "insert", "qdrantCollection": {"__rl": true, "value": "docs", "mode": "id"}}, "retryOnFail": true, "maxTries": 3}`
 	}
 	nodes := `{"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "parameters": {}},
     ` + store + `,

@@ -16,6 +16,9 @@ type connJudge struct {
 	pass  *analyze.Pass
 	g     *analyze.Graph
 	reach *analyze.DroppedReach
+	// frontTargets: the missing nodes that nodes which run connect to
+	// (sameCauseFirst), found on first need.
+	frontTargets map[string]bool
 	// folded are, per node that ends the execution first, its siblings
 	// that never run (analyze.Graph AbortedBefore).
 	folded map[*n8nschema.Node][]*n8nschema.Node
@@ -102,6 +105,25 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 		d.Message += "; no run changes: no node has that name, and every node it feeds is missing too or still fed by other connections"
 		return true
 	}
+	if p.Aborts {
+		if n := w.Node(p.Node); n != nil && !j.g.Reachable(n) {
+			switch {
+			case !j.reachOnce().Reached(n.Name):
+				// Nothing leads to it, even with the dropped connections
+				// taken as drawn: no run gets to it (RS010 leaves such
+				// nodes out too). It changes no run.
+				d.Severity = analyze.Note
+				d.Message += "; no run reaches it: no trigger leads to it"
+				return true
+			case j.sameCauseFirst(edges):
+				// A node before it, which runs, throws the same error for
+				// the same missing node first: one fix mends both.
+				d.Severity = analyze.Note
+				d.Message += "; no run reaches it: a node before it connects to the same missing node and ends every execution first"
+				return true
+			}
+		}
+	}
 	if !j.called && j.reachOnce().ByHandOnly(edges) {
 		d.Severity = analyze.Note
 		d.Message += "; only a manual trigger's runs reach it: the person who clicked sees the run fail or stop"
@@ -141,6 +163,28 @@ func (j *connJudge) unbuilt(d *analyze.Diagnostic) {
 	if analyze.RunStateOf(w) == analyze.RunShown {
 		d.Message += "; the export shows it active, but n8n cannot activate it: its triggers never fire"
 	}
+}
+
+// sameCauseFirst reports whether a node that runs (Reachable) connects
+// to a missing node that edges also connect to: its finding gives the
+// same cause, and it ends the execution before edges' node is reached.
+func (j *connJudge) sameCauseFirst(edges []n8nschema.DroppedEdge) bool {
+	if j.frontTargets == nil {
+		j.frontTargets = map[string]bool{}
+		for _, p := range j.pass.Workflow.Problems {
+			if n := j.pass.Workflow.Node(p.Node); p.Aborts && n != nil && j.g.Reachable(n) {
+				for _, d := range p.Dropped {
+					j.frontTargets[d.To] = true
+				}
+			}
+		}
+	}
+	for _, d := range edges {
+		if j.frontTargets[d.To] {
+			return true
+		}
+	}
+	return false
 }
 
 func (j *connJudge) reachOnce() *analyze.DroppedReach {

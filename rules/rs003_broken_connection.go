@@ -31,7 +31,10 @@ runs):
   execution throws there: a note. Siblings fed by the
   same output that all connect to a missing node get the same items; the first n8n runs (under v1 the
   top one on the canvas, then the left one; under the legacy order the first listed) throws and the others
-  never run: one finding, on that first one, names them.
+  never run: one finding, on that first one, names them. A node no run reaches as exported is a note: one
+  nothing leads to, even with the dropped connections taken as drawn (it never runs), and one behind a node
+  that runs and connects to the same missing node (that node throws first, on every run that would reach
+  this one, and its finding names the one fix).
 - the same on another connection type (ai_tool, ai_languageModel ...), connections under a source name
   that is no node's (or keyed by node id after a scripted rewrite), or a node without a name are
   ignored: the edge does not exist for n8n, and stormcheck cannot follow it when it counts attempts. A

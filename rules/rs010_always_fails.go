@@ -48,6 +48,15 @@ reaches:
   and a field an expression after it reads from that answer is empty, not an error, since n8n's expression
   engines swallow a TypeError, @n8n/expression-runtime isolated-vm-bridge.ts, while a Code or Function node that
   reads it throws);
+- a JavaScript Code node that calls $env itself ($env('API_KEY')) in its top-level statements: n8n gives the
+  code $env as a Proxy over a plain object (packages/workflow/src/workflow-data-proxy-env-provider.ts
+  createEnvProvider), so the call throws "TypeError: $env is not a function" on every run; a call inside a
+  block or a function, after a return, or in a file with a try is not judged, nor is $env.KEY, which works
+  where the instance allows env access;
+- a Merge v3 or later in mode "combine" by matching fields (combineBy's default) with the simple list of
+  fields left empty: it throws "You need to define at least one pair of fields in "Fields to Match" to match
+  on" before it reads its inputs (packages/nodes-base/nodes/Merge/v3/actions/mode/combineByFields.ts,
+  v3/helpers/utils.ts checkMatchFieldsInput);
 - an app node whose code throws first thing, before it reads an item or asks for its credential: Airtable v1
   on the API key authentication, which is v1's default ("The API Key connection was deprecated by Airtable,
   please use Access Token or OAuth2 instead.", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts), and
@@ -108,7 +117,8 @@ reaches:
   Supabase API refuses the request;
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
-  that sets other fields): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
+  that sets other fields, a Code node whose every return writes out new items, [{ json: { ... } }], with
+  no spread, Object.assign or chatInput in its code): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
   and one whose defined prompt is only {{ $json.X }}, fed straight by a Webhook (through If, Switch, Filter or
   No Operation nodes at most), when X is not a key of a Webhook's item (headers, params, query, body,
   webhookUrl, executionMode; its options change what body holds, never those keys:
@@ -256,7 +266,8 @@ to build the workflow as for a type it does not ship. The instance may set NODES
 an export does not show, so the finding is a note at the first such node, and the rest of the workflow is
 judged as if it loads; with --n8n-version 1.x it is not reported. Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
-workflow handles it), nodes no enabled trigger reaches, sub-nodes, an archived workflow, and a credential that
+workflow handles it; one whose error output leads nowhere is reported, since its items go no further and n8n
+does not mark the run failed, and RS403 leaves it here), nodes no enabled trigger reaches, sub-nodes, an archived workflow, and a credential that
 does not match the node's authentication, which RS007 reports.
 
 A node that fails for a defect of its own behind one that fails first on every run (a retired model behind a
@@ -340,7 +351,7 @@ it once the package is installed.`,
 		// failing nodes before one long tail stay linear.
 		budget := 4 * (len(g.Nodes) + len(g.Edges))
 		for _, n := range g.Nodes {
-			if n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
+			if n.Disabled || n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) || g.IsSubNode(n) {
 				continue
 			}
 			why, ok := g.FailsWhy(n)
@@ -432,6 +443,16 @@ it once the package is installed.`,
 				after = joinNames(names[:min(len(names), 2)], 2) + " and more never run"
 			case len(names) > 0:
 				after = joinNames(names, 2) + plural(len(names), " never runs", " never run")
+			}
+			if g.ErrorsGoNowhere(n) {
+				// n8n marks such a run a success: nothing says it failed.
+				after = "its items leave by its error output, which leads nowhere, so nothing after it runs and the execution is not marked failed"
+				switch {
+				case cut && len(names) > 0 || len(names) > 2:
+					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run)"
+				case len(names) > 0:
+					after += " (" + joinNames(names, 2) + plural(len(names), " never runs)", " never run)")
+				}
 			}
 			d.Message = fmt.Sprintf("node %q fails on every run that reaches it: %s; %s", n.Name, why, after)
 			if g.Spec(n).Role == n8nschema.RoleTrigger {

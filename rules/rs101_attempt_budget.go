@@ -22,7 +22,9 @@ Workflow retry around a retried vector store) is how a short outage becomes a re
 that is already failing receives many times its normal load, and every item of the batch is sent again.
 The budget is --max-attempts (default 10). The message gives the fleet figure too: attempts × --items ×
 --workers × --concurrency, the requests one burst of failures can put in flight against the dependency.
-Unbounded operations are reported by RS102, RS103 and RS105 instead.`,
+Unbounded operations are reported by RS102, RS103 and RS105 instead.
+A node behind one that fails on every run (RS010's facts) is not reported: no run gets to it, and RS010
+reports the node in front.`,
 	Fix:       "Retry in one layer only: keep the innermost retry (the node's own, or the SDK's where it retries), and turn off retryOnFail on the agents, chains and Execute Workflow nodes around it",
 	FixSafety: analyze.Safe,
 	FixDoc: `Safe. Retry in one layer: the layer closest to the wire call stays (an SDK's own retries, else the
@@ -37,9 +39,13 @@ option has no repair). It changes retry settings only, never the data path, and 
 	Run: func(pass *analyze.Pass) {
 		o := pass.Options
 		budget := max(o.MaxAttempts, 1)
+		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			if op.Unbounded || op.Attempts <= budget {
 				continue
+			}
+			if _, behind := g.FailsBefore(op.Node); behind {
+				continue // no run gets there: RS010 reports the node that fails first
 			}
 			fleet := op.Attempts
 			for _, k := range []int{o.Items, o.Workers, o.Concurrency} {

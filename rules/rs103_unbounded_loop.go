@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs103 = &analyze.Rule{
@@ -52,7 +53,8 @@ note, as RS504 judges it: the person who clicked watches the run go round in the
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
 output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
-Over Items hanging off the outer one's done) is dead work, not a loop. Two loops are not reported: a
+Over Items hanging off the outer one's done) is dead work, not a loop. A loop every path to which passes a node that fails on every run (RS010's facts)
+is not reported either: no run gets there, and RS010 reports that node. Two loops are not reported: a
 loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
@@ -66,6 +68,9 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, l := range g.Loops {
+			if behindFailure(g, l.Nodes) {
+				continue // no run gets there: RS010 reports the node that fails first
+			}
 			if msg, ok := boundedByData[l.Bound]; ok {
 				n := l.Calls[0]
 				pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: analyze.Note, Detail: l.Bound,
@@ -123,4 +128,16 @@ func byHand(pass *analyze.Pass, d *analyze.Diagnostic) {
 		d.Severity = analyze.Note
 		d.Message += " (only a manual run reaches it: the person who started it watches it go round)"
 	}
+}
+
+// behindFailure reports whether every node of nodes sits behind a node
+// that fails on every item (analyze's FailsBefore): no run reaches any of
+// them, and RS010 reports the cause.
+func behindFailure(g *analyze.Graph, nodes []*n8nschema.Node) bool {
+	for _, n := range nodes {
+		if _, ok := g.FailsBefore(n); !ok {
+			return false
+		}
+	}
+	return len(nodes) > 0
 }

@@ -19,7 +19,9 @@ model is no layer of its own: n8n stops LangChain's retries at its first failure
 around it retries it. Each layer was added for a good reason, but only the innermost one knows what failed
 and how long to wait (LangChain reads Retry-After; n8n's node retry does not). Keep one. Where the
 layers also exceed the attempt budget, RS101 reports the node once: the budget is its message, the layers
-its chain.`,
+its chain.
+A node behind one that fails on every run (RS010's facts) is not reported: no run gets to it, and RS010
+reports the node in front.`,
 	Fix:        "Keep one retry layer, the one closest to the call (the SDK's own retries, or the node's retryOnFail), and turn the outer ones off",
 	FixSafety:  analyze.Safe,
 	FixDoc:     "Safe: the repair of RS101 (one retry owner), whose rules apply here: outer layers off, the innermost kept, only when no call loses its last retry.",
@@ -30,7 +32,11 @@ its chain.`,
 	// layers) say it all.
 	FoldsInto: "RS101",
 	Run: func(pass *analyze.Pass) {
+		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			if _, behind := g.FailsBefore(op.Node); behind {
+				continue // no run gets there: RS010 reports the node that fails first
+			}
 			isLayer := func(f analyze.Factor) bool {
 				switch f.Kind {
 				case analyze.KindNodeRetry, analyze.KindToolRetry, analyze.KindSDKRetry, analyze.KindRootRetry, analyze.KindCallerRetry:

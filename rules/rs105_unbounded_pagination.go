@@ -23,7 +23,9 @@ so RS103 leaves it to this rule. Pagination that takes each next page from the r
 returns, or a cursor read from it such as nextCursor or nextPageToken) ends when the data does and is a
 note; so is a loop that sends a cursor or last id taken from the data rather than a number it steps. A page
 number that n8n counts ($pageCount) is not: an API that ignores it answers the same page for
-ever.`,
+ever.
+A node behind one that fails on every run (RS010's facts) is not reported: no run gets to it, and RS010
+reports the node in front.`,
 	Fix:        "Turn on Limit Pages Fetched in the pagination options and set Max Pages to the most pages the API can have",
 	FixDoc:     "None: limiting pagination drops pages beyond the limit; only the author knows how many the data needs.",
 	Severity:   analyze.Warning,
@@ -34,6 +36,9 @@ ever.`,
 		for _, n := range g.Nodes {
 			if n.Disabled {
 				continue
+			}
+			if _, behind := g.FailsBefore(n); behind {
+				continue // no run gets there: RS010 reports the node that fails first
 			}
 			if _, unbounded := analyze.Pages(n); !unbounded {
 				continue

@@ -54,7 +54,10 @@ blank, not a result anyone takes for one; an acknowledgement that stores nothing
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
 nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table) fails on
 every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
-reported. An agent or chain answers for its model: its onError decides where a
+reported, unless its error output leads nowhere: then RS010 reports it, since nothing runs after it. Nor is a node
+reported when every path its items take ends at a node that fails on every item (RS010's facts, within 32
+nodes): the execution fails whatever it returned, so its failure never passes for a success; and nothing is
+reported behind a node that fails on every run, which no run gets past. An agent or chain answers for its model: its onError decides where a
 failed model call goes. An error output wired to nothing drops the failed items whatever comes after
 (n8n-core's workflow-execute.js handleNodeErrorOutput, L1603-1661, moves them to the last output): the nodes
 after it do not run for them, and the run ends as a success. It is fine, too, when the next Code node reads the
@@ -78,7 +81,9 @@ the person who clicked sees the failure in the run.`,
 			// model) is not Live, yet it runs and fails every time:
 			// continuing hands on an error item on every run, and RS010
 			// leaves a node that continues to this rule.
-			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && retiredModel(n)
+			// One whose error output leads nowhere ends the run there:
+			// RS010 reports it (ErrorsGoNowhere).
+			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && retiredModel(n) && !g.ErrorsGoNowhere(n)
 			if !op.Live && !refused {
 				continue
 			}
@@ -125,6 +130,9 @@ the person who clicked sees the failure in the run.`,
 			if n.OnError != "continueErrorOutput" {
 				if !flowsOn(g, n) || !outputUsed(g, n) {
 					continue // nothing uses the output
+				}
+				if failsAfter(g, n) {
+					continue // the run fails further on whatever n returns: RS010 reports it
 				}
 				if errRead == nil {
 					errRead = errorsReadByName(g)
@@ -204,6 +212,48 @@ func flowsOn(g *analyze.Graph, n *n8nschema.Node) bool {
 	}
 	return false
 }
+
+// failsAfter reports whether every path n's items take ends at a node
+// that fails on every item (analyze FailsWhy) before the run could end:
+// the execution fails whatever n returns, so its failure never passes for
+// a success. It walks at most failsAfterCap nodes, and says no beyond.
+func failsAfter(g *analyze.Graph, n *n8nschema.Node) bool {
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	failed := false
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		outs := g.OutOfType(u, analyze.ConnMain)
+		if len(outs) == 0 {
+			return false // a run ends here
+		}
+		for _, e := range outs {
+			if u == n && e.Error {
+				continue
+			}
+			v := e.To
+			if v == n {
+				return false // back to n: a loop may end elsewhere
+			}
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			if _, fails := g.FailsWhy(v); fails && !v.ContinuesOnFail() && !v.Disabled {
+				failed = true
+				continue
+			}
+			if len(queue) >= failsAfterCap {
+				return false
+			}
+			queue = append(queue, v)
+		}
+	}
+	return failed
+}
+
+// failsAfterCap bounds failsAfter's walk, which keeps the rule linear.
+const failsAfterCap = 32
 
 // deadEnd reports whether the items reaching m reach no one: m is a Loop
 // Over Items whose done output leads nowhere (the loop only moves on to the

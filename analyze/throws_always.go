@@ -1,0 +1,278 @@
+package analyze
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// Two nodes whose own parameters make them throw whenever they run,
+// found by failsFirst (see docs/n8n-facts.md).
+
+// envCallRE matches a call of $env itself, "$env('KEY')", not of a member.
+var envCallRE = regexp.MustCompile(`\$env\s*\(\s*(?:'([^']*)'|"([^"]*)"|` + "`([^`]*)`" + `)?`)
+
+// envCall judges a JavaScript Code node that calls $env as a function
+// ($env('API_KEY')) in its top-level statements, before any return and
+// with no try in the code. n8n gives the code's $env as a Proxy over a
+// plain object with get and has traps only (n8n-workflow
+// dist/cjs/workflow-data-proxy-env-provider.js L35-58 createEnvProvider;
+// the task runner builds the same proxy, @n8n/task-runner
+// dist/js-task-runner/js-task-runner.js L302), and calling an object
+// throws "TypeError: $env is not a function": the node fails on every run
+// (per item, or once for all of them). A call inside a block or a
+// function may not run, and one in a try may be caught: neither is
+// judged.
+func envCall(nd *n8nschema.Node) (string, bool) {
+	if nd.Type != n8nschema.TypeCode {
+		return "", false
+	}
+	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+		return "", false
+	}
+	c, ok := nd.Param("jsCode")
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return "", false
+	}
+	code := c.Str()
+	var loc []int
+	for _, m := range envCallRE.FindAllStringSubmatchIndex(code, -1) {
+		if m[0] == 0 || !isIdent(code[m[0]-1]) && code[m[0]-1] != '.' {
+			loc = m // $env itself, not my$env or x.$env
+			break
+		}
+	}
+	if loc == nil || !topLevel(code, loc[0]) {
+		return "", false
+	}
+	call := "$env(...)"
+	for k := 2; k+1 < len(loc); k += 2 {
+		if loc[k] >= 0 {
+			call = "$env(" + strconv.Quote(code[loc[k]:loc[k+1]]) + ")"
+		}
+	}
+	return "its code calls " + call + ", but $env is an object, not a function: it throws \"TypeError: $env is not a function\"", true
+}
+
+// topLevel reports whether offset at of code lies outside every block,
+// bracket and parenthesis, with no "try" or "return" word before it and
+// no "try" anywhere, reading past strings, template literals and
+// comments. One pass over the code.
+func topLevel(code string, at int) bool {
+	depth, atDepth := 0, -1
+	for i := 0; i < len(code); i++ {
+		if i == at {
+			atDepth = depth
+		}
+		ch := code[i]
+		switch {
+		case ch == '/' && i+1 < len(code) && code[i+1] == '/':
+			for i < len(code) && code[i] != '\n' {
+				i++
+			}
+		case ch == '/' && i+1 < len(code) && code[i+1] == '*':
+			i += 2
+			for i+1 < len(code) && !(code[i] == '*' && code[i+1] == '/') {
+				i++
+			}
+			i++
+		case ch == '\'' || ch == '"' || ch == '`':
+			for i++; i < len(code) && code[i] != ch; i++ {
+				if code[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '{' || ch == '(' || ch == '[':
+			depth++
+		case ch == '}' || ch == ')' || ch == ']':
+			depth--
+		case isWordAt(code, i, "try"):
+			return false
+		case i < at && isWordAt(code, i, "return"):
+			return false
+		}
+	}
+	return atDepth == 0 // -1: the call was inside a string or comment
+}
+
+// isWordAt reports whether word starts at i in s as a whole word.
+func isWordAt(s string, i int, word string) bool {
+	if i+len(word) > len(s) || s[i:i+len(word)] != word {
+		return false
+	}
+	if i > 0 && isIdent(s[i-1]) {
+		return false
+	}
+	return i+len(word) == len(s) || !isIdent(s[i+len(word)])
+}
+
+// mergeNoFields judges a Merge v3 or later in mode "combine" by matching
+// fields (combineBy's default) with the simple field list (advanced off)
+// left empty: the node splits "" into one empty pair and
+// checkMatchFieldsInput throws 'You need to define at least one pair of
+// fields in "Fields to Match" to match on' before it reads its inputs
+// (n8n-nodes-base dist/nodes/Merge/v3/actions/mode/combineByFields.js
+// L240-253, v3/helpers/utils.js L236-239; router.js L41-46 reads
+// combineBy, mode/index.js L114 its default), so on every run.
+func mergeNoFields(nd *n8nschema.Node) (string, bool) {
+	if nd.Type != "n8n-nodes-base.merge" || nd.TypeVersion < 3 {
+		return "", false
+	}
+	literal := func(name, want string, missingOK bool) bool {
+		v, ok := nd.Param(name)
+		if !ok || v.Kind() == n8nschema.Missing {
+			return missingOK
+		}
+		return v.Kind() == n8nschema.String && !v.IsExpr() && v.Str() == want
+	}
+	if !literal("mode", "combine", false) || !literal("combineBy", "combineByFields", true) || !literal("fieldsToMatchString", "", true) {
+		return "", false
+	}
+	if a, ok := nd.Param("advanced"); ok && a.Kind() != n8nschema.Missing && (a.Kind() != n8nschema.Bool || a.True()) {
+		return "", false
+	}
+	return "it combines by matching fields and names none to match: n8n throws \"You need to define at least one pair of fields in \\\"Fields to Match\\\" to match on\"", true
+}
+
+// starvedMerges marks empty (nothing leaves its output) each Merge v3 or
+// later that combines by matching fields in a join mode that stops on an
+// empty input (mergeStops) when the runs reach it but no live main
+// connection can bring items to such an input: n8n runs a combining Merge
+// with data on any one input (requiredInputs 1 unless the mode is
+// chooseBranch, n8n-nodes-base dist/nodes/Merge/v3/actions/versionDescription.js
+// L138-140), and combineByFields returns no output when the input it needs
+// is empty ("Stop the execution", v3/actions/mode/combineByFields.js
+// L272-288). One walk from the starts, which opens such a Merge's output
+// only once every input it needs has been reached: linear.
+func (g *Graph) starvedMerges() {
+	if len(g.Unloadable) > 0 {
+		return
+	}
+	var need map[int32][2]bool // by Merge: the inputs it needs
+	for i, nd := range g.Nodes {
+		if in, ok := mergeStops(nd); ok {
+			if need == nil {
+				need = map[int32][2]bool{}
+			}
+			need[int32(i)] = in
+		}
+	}
+	if need == nil {
+		return
+	}
+	got := make(map[int32][2]bool, len(need))
+	seen := make([]bool, len(g.Nodes))
+	queue := g.starts(nil)
+	for _, s := range queue {
+		seen[s] = true
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.outs(int(queue[h])) {
+			if e.Type != ConnMain || g.dead(e) {
+				continue
+			}
+			v := e.to
+			in, merge := need[v]
+			if !merge {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+				continue
+			}
+			had := got[v]
+			now := had
+			if e.Input == 0 || e.Input == 1 {
+				now[e.Input] = true
+			}
+			got[v] = now
+			seen[v] = true
+			open := func(g [2]bool) bool { return (g[0] || !in[0]) && (g[1] || !in[1]) }
+			if open(now) && !open(had) {
+				queue = append(queue, v)
+			}
+		}
+	}
+	for v, in := range need {
+		now := got[v]
+		if seen[v] && !((now[0] || !in[0]) && (now[1] || !in[1])) {
+			if g.empty == nil {
+				g.empty = make([]bool, len(g.Nodes))
+			}
+			g.empty[v] = true
+		}
+	}
+}
+
+// mergeStops reports an enabled Merge v3 or later in mode "combine" by
+// matching fields (combineBy's default) whose join mode returns nothing
+// when an input is empty, and which inputs it needs: keepMatches
+// (joinMode's default) both, enrichInput1 the first, enrichInput2 the
+// second (combineByFields.js L272-288). A node that always outputs data
+// turns no output into an empty item, and is left out.
+func mergeStops(nd *n8nschema.Node) ([2]bool, bool) {
+	if nd.Type != "n8n-nodes-base.merge" || nd.TypeVersion < 3 || nd.Disabled || nd.AlwaysOutputData {
+		return [2]bool{}, false
+	}
+	lit := func(name, def string) (string, bool) {
+		v, ok := nd.Param(name)
+		if !ok || v.Kind() == n8nschema.Missing {
+			return def, def != ""
+		}
+		if v.Kind() != n8nschema.String || v.IsExpr() {
+			return "", false
+		}
+		return v.Str(), true
+	}
+	if m, _ := lit("mode", ""); m != "combine" {
+		return [2]bool{}, false
+	}
+	if c, ok := lit("combineBy", "combineByFields"); !ok || c != "combineByFields" {
+		return [2]bool{}, false
+	}
+	switch j, _ := lit("joinMode", "keepMatches"); j {
+	case "keepMatches":
+		return [2]bool{true, true}, true
+	case "enrichInput1":
+		return [2]bool{true, false}, true
+	case "enrichInput2":
+		return [2]bool{false, true}, true
+	}
+	return [2]bool{}, false
+}
+
+// spreadRE matches a spread (...obj, ...$json), not an ellipsis in text.
+var spreadRE = regexp.MustCompile(`\.\.\.\s*[A-Za-z_$(\[{]`)
+
+// returnRE matches a return statement and what follows it.
+var returnRE = regexp.MustCompile(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
+
+// newItemsOnly reports a JavaScript Code node whose items cannot carry
+// field: every return in its code hands back items written out as
+// [{ json: { ... } }], and nothing in the code names field, spreads an
+// object (...) or copies one (Object.assign), so no key comes from its
+// input. A Code node returns exactly the items its code returns
+// (@n8n/task-runner dist/js-task-runner/js-task-runner.js L194-226
+// runForAllItems returns the code's result).
+func newItemsOnly(nd *n8nschema.Node, field string) bool {
+	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+		return false
+	}
+	c, ok := nd.Param("jsCode")
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return false
+	}
+	code := c.Str()
+	if strings.Contains(code, field) || spreadRE.MatchString(code) || strings.Contains(code, "Object.assign") {
+		return false
+	}
+	returns := returnRE.FindAllStringSubmatchIndex(code, -1)
+	for _, m := range returns {
+		if m[2] < 0 {
+			return false // returns something else: its input, a variable
+		}
+	}
+	return len(returns) > 0
+}
