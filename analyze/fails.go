@@ -825,7 +825,7 @@ func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nsch
 		u := queue[0]
 		queue = queue[1:]
 		blocker := behind[u]
-		if i, ok := g.index(u); ok && blocker == nil && g.fails[i] {
+		if i, ok := g.index(u); ok && blocker == nil && g.runFails(i) {
 			blocker = u
 		}
 		for _, e := range g.Out(u) {
@@ -897,7 +897,7 @@ func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 		return reach
 	}
 	for n := range reach {
-		if i, ok := g.index(n); ok && g.fails[i] {
+		if i, ok := g.index(n); ok && g.runFails(i) {
 			delete(reach, n)
 		}
 	}

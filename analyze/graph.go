@@ -170,6 +170,11 @@ type Graph struct {
 	// parameter (refusedStarts).
 	issueWhy map[int32]string
 	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
+	// setupOnly marks the triggers in fails only for issueWhy: n8n names
+	// the blank when it refuses to publish, the owner fills it in, and the
+	// runs then reach what follows. RS010 reports the refusal; the reach
+	// every other rule reads (dead, RunReach, BehindFrom) passes them.
+	setupOnly []bool
 	// noCall marks roots that fail on every item before they ask a
 	// sub-node for a call (failsFirst): their sub-nodes never run.
 	noCall []bool
@@ -423,7 +428,8 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
-	g.refusedStarts(mark)
+	var refusedTrig []bool
+	g.refusedStarts(func(_ *[]bool, i int) { mark(&refusedTrig, i) })
 	follows, resumable := g.respondFollows()
 	for i, nd := range g.Nodes {
 		if nd.Disabled {
@@ -467,6 +473,12 @@ func (g *Graph) failing() {
 			} else {
 				mark(&g.fails, i)
 			}
+		}
+	}
+	for i, refused := range refusedTrig {
+		if refused && (g.fails == nil || !g.fails[i]) {
+			mark(&g.fails, i)
+			mark(&g.setupOnly, i)
 		}
 	}
 }
@@ -540,6 +552,13 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 		g.issueWhy[int32(i)] = fmt.Sprintf("node %q misses its required parameter %q, so n8n refuses every run before any node runs", m.Name, missing[src])
 		mark(&g.fails, i)
 	}
+}
+
+// runFails reports a node that fails on every item once its workflow is
+// published: fails, less the triggers in it for a blank n8n names when it
+// refuses to publish (setupOnly).
+func (g *Graph) runFails(i int) bool {
+	return g.fails != nil && g.fails[i] && (g.setupOnly == nil || !g.setupOnly[i])
 }
 
 // issue is a node that misses a required parameter, and the parameter.
@@ -1709,7 +1728,7 @@ func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 	if e.Error {
 		return false
 	}
-	if byFailing && g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
+	if byFailing && g.runFails(i) || g.empty != nil && g.empty[i] {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)

@@ -392,6 +392,9 @@ it once the package is installed.`,
 				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 			}
 			var first *n8nschema.Node // fails before n on every path to it
+			if live[n] && namedByRefusal(g, n, why) {
+				continue
+			}
 			if !live[n] {
 				// A defect of its own, unseen while an earlier node fails:
 				// once that one is fixed, this one fails every run.
@@ -972,6 +975,18 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 		})
 		return
 	}
+}
+
+// namedByRefusal reports a node whose own failure is the missing
+// parameter a trigger's refusal names (OpenAI v1's modelId): that
+// finding names it and its fix.
+func namedByRefusal(g *analyze.Graph, n *n8nschema.Node, why string) bool {
+	for _, t := range g.Triggers() {
+		if m, param, ok := g.StartRefused(t); ok && t != n && m == n && strings.Contains(why, param) {
+			return true
+		}
+	}
+	return false
 }
 
 // webhookPromptField is the field n's prompt reads off a Webhook item's
