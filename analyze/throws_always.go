@@ -1,10 +1,10 @@
 package analyze
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -12,7 +12,7 @@ import (
 // found by failsFirst (see docs/n8n-facts.md).
 
 // envCallRE matches a call of $env itself, "$env('KEY')", not of a member.
-var envCallRE = regexp.MustCompile(`\$env\s*\(\s*(?:'([^']*)'|"([^"]*)"|` + "`([^`]*)`" + `)?`)
+var envCallRE = lazyregexp.New(`\$env\s*\(\s*(?:'([^']*)'|"([^"]*)"|` + "`([^`]*)`" + `)?`)
 
 // envCall judges a JavaScript Code node that calls $env as a function
 // ($env('API_KEY')) in its top-level statements, before any return and
@@ -244,10 +244,10 @@ func mergeStops(nd *n8nschema.Node) ([2]bool, bool) {
 }
 
 // spreadRE matches a spread (...obj, ...$json), not an ellipsis in text.
-var spreadRE = regexp.MustCompile(`\.\.\.\s*[A-Za-z_$(\[{]`)
+var spreadRE = lazyregexp.New(`\.\.\.\s*[A-Za-z_$(\[{]`)
 
 // returnRE matches a return statement and what follows it.
-var returnRE = regexp.MustCompile(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
+var returnRE = lazyregexp.New(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
 
 // newItemsOnly reports a JavaScript Code node whose items cannot carry
 // field: every return in its code hands back items written out as

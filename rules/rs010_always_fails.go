@@ -2,12 +2,12 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -626,7 +626,7 @@ func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8n
 
 // quotedRE is a quoted name or value in a reason: two reasons that differ
 // only there are the same cause.
-var quotedRE = regexp.MustCompile(`"[^"]*"`)
+var quotedRE = lazyregexp.New(`"[^"]*"`)
 
 // reportNoWork reports a node that runs but never does its work
 // (analyze.Graph.DoesNoWork): every run goes on without it, on an answer
