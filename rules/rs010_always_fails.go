@@ -392,7 +392,7 @@ it once the package is installed.`,
 				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 			}
 			var first *n8nschema.Node // fails before n on every path to it
-			if live[n] && namedByRefusal(g, n, why) {
+			if namedByRefusal(g, n, why) {
 				continue
 			}
 			if !live[n] {
@@ -402,12 +402,6 @@ it once the package is installed.`,
 					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
 				}
 				if first = behind[n]; first == nil {
-					continue
-				}
-				// The refusal the first one's finding gives is this
-				// node's own missing parameter (OpenAI v1's modelId):
-				// that finding names it and its fix.
-				if m, param, ok := g.StartRefused(first); ok && m == n && strings.Contains(why, param) {
 					continue
 				}
 				// A model node both share: its one fix mends both, and
