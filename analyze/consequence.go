@@ -87,6 +87,9 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 		return Effect{Op: op, Conf: n8nschema.ConfHigh} // a model's answer, not a write
 	}
+	if n8nschema.ChatRequestBody(n) {
+		return Effect{Op: op, Conf: n8nschema.ConfMedium} // a model's answer from a host the run decides
+	}
 	e := Effect{Op: op, Conf: conf}
 	if n8nschema.IsWriteMethod(op) {
 		// Both questions are asked of the write, then of the message.

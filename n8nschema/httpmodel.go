@@ -333,3 +333,23 @@ func literalURLs(v string) ([]string, bool) {
 	}
 	return out, true
 }
+
+// ChatRequestBody reports whether an HTTP Request node posts a chat
+// model's request (a "model" key and a "messages" list of entries with a
+// "role", as OpenAI-compatible APIs and Anthropic's take), wherever it
+// goes: a URL only the run decides ("={{ $env.LLM_URL }}"), a proxy or a
+// self-hosted model. It is a model's answer, not a write, though which
+// provider bills it, if any, HTTPModelCallOf alone can tell.
+func ChatRequestBody(n *Node) bool {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || HTTPMethod(n) != "POST" {
+		return false
+	}
+	body := paramStr(n, "jsonBody")
+	return chatModelKeyRE.MatchString(body) && chatMessagesRE.MatchString(body) && chatRoleRE.MatchString(body)
+}
+
+var (
+	chatModelKeyRE = lazyregexp.New(`["']?\bmodel["']?\s*:`)
+	chatMessagesRE = lazyregexp.New(`["']?\bmessages["']?\s*:\s*\[`)
+	chatRoleRE     = lazyregexp.New(`["']?\brole["']?\s*:`)
+)

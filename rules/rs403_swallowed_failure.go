@@ -38,8 +38,9 @@ No Op that ends the branch; nodes after a Wait or No Op that do not read the ite
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
 ("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
-".../search", a model's /chat, a question's /answer, /classify or /predict, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
-only ids and filters). It is fine, too, when the next Code node parses the reply inside try/catch
+".../search", a question's /answer, /classify or /predict, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
+only ids and filters); a chat request to a model (a body with a model and messages with roles), to whatever host,
+is a model call whose answer the nodes after it use, and is read as a paid call is. It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
 returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
@@ -91,7 +92,10 @@ the person who clicked sees the failure in the run.`,
 			// a write whose failure misleads anyone.
 			write := op.Consequence != analyze.NoEffect
 			paid := op.Paid || refused
-			if !write && !paid || analyze.CannotCall(op) {
+			// A chat request to a host the run decides may or may not
+			// bill, but what comes after reads its answer.
+			model := !paid && n8nschema.ChatRequestBody(n)
+			if !write && !paid && !model || analyze.CannotCall(op) {
 				continue // a call to a placeholder host fails every run: nothing passes for a result
 			}
 			if g.IsSubNode(n) {
@@ -145,8 +149,11 @@ the person who clicked sees the failure in the run.`,
 				}
 			}
 			what := "write"
-			if paid {
+			switch {
+			case paid:
 				what = "paid call"
+			case model:
+				what = "model call"
 			}
 			msg := fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
 				n.Name, how, what)

@@ -35,7 +35,8 @@ those workflows' runs at once, when the audit holds them and only schedules star
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
-once in an outage. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
+once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
+n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
 reaches: the rule assumes the set holds its callers, as it holds the other workflows it counts. That
 holds only when the set resolves every call its running workflows make: a call whose target is computed
 at run time, or names an id the set does not hold (a caller's list keeps the id and name a workflow had on
@@ -147,8 +148,8 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		}
 		for j := range w.Operations {
 			op := &w.Operations[j]
-			if op.Dependency == "" || op.Disabled || !nodeRetried(op.Factors) {
-				continue
+			if op.Dependency == "" || !op.Live || !nodeRetried(op.Factors) {
+				continue // a call no run makes strains nothing
 			}
 			d := g.key(w, op)
 			if seen[d] == nil {
