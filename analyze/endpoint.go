@@ -561,7 +561,7 @@ func settingPOST(n *n8nschema.Node) bool {
 		return false
 	}
 	u := strings.TrimRight(strings.SplitN(n.Params().Get("url").Str(), "?", 2)[0], "/ ")
-	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) || bodyNamesRecord(n) || actionOnOne(n, u) {
+	if updateByIDRE.MatchString(u) || oneReplyRE.MatchString(u) || bodyNamesRecord(n) || actionOnOne(n, u) || containerPublish(n) {
 		return true
 	}
 	set := false
@@ -577,6 +577,37 @@ func settingPOST(n *n8nschema.Node) bool {
 	}
 	return set
 }
+
+// containerPublish reports Meta's second publishing step: POST
+// …/{ig-user-id}/media_publish (Instagram) or …/threads_publish (Threads)
+// with the creation_id of a container an earlier call made. It publishes
+// that one container, whose status_code then reads PUBLISHED
+// (developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container,
+// …/reference/ig-user/media_publish): a repeat names the same container and
+// makes no second post. The first step, …/media, makes a new container on
+// every call.
+func containerPublish(n *n8nschema.Node) bool {
+	u := n.Params().Get("url").Str()
+	if !containerPublishRE.MatchString(u) {
+		return false
+	}
+	if strings.Contains(u, "creation_id=") {
+		return true
+	}
+	for _, at := range []string{"queryParameters.parameters", "bodyParameters.parameters"} {
+		for _, p := range n.Params().Get(at).Elems() {
+			if strings.TrimSpace(p.Get("name").Str()) == "creation_id" {
+				return true
+			}
+		}
+	}
+	return bodyCreationIDRE.MatchString(n.Params().Get("jsonBody").Str())
+}
+
+var (
+	containerPublishRE = lazyregexp.New(`/(media|threads)_publish([?'"/\s]|$)`)
+	bodyCreationIDRE   = lazyregexp.New(`["']?\bcreation_id["']?\s*:`)
+)
 
 // actionPathRE matches a URL that ends with an action on one resource
 // named by id in the path: /messages/{{ $json.id }}/trash,

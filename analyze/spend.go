@@ -56,7 +56,9 @@ func FillSpend(op *Operation, opts *Options) {
 
 // freeModel reports whether a model id names a model nobody bills for:
 // OpenRouter lists free models with a ":free" suffix
-// ("deepseek/deepseek-r1:free", "google/gemini-2.0-flash-exp:free"), and
+// ("deepseek/deepseek-r1:free", "google/gemini-2.0-flash-exp:free") and
+// routes "openrouter/free" to one of them at random, at no cost
+// (openrouter.ai/docs/guides/routing/routers/free-router), and
 // a ":latest" tag is an Ollama model ("mistral-small3.1:latest") served
 // locally, here through an OpenAI node pointed at Ollama's OpenAI-compatible
 // endpoint. Providers that bill write "-latest" with a hyphen. Google's
@@ -67,7 +69,7 @@ func FillSpend(op *Operation, opts *Options) {
 // the paid model they share a prefix with prices none of their calls.
 func freeModel(model string) bool {
 	m := strings.ToLower(strings.TrimSpace(model))
-	return strings.HasSuffix(m, ":free") || strings.HasSuffix(m, ":latest") || experimentalGemini(m)
+	return strings.HasSuffix(m, ":free") || m == "openrouter/free" || strings.HasSuffix(m, ":latest") || experimentalGemini(m)
 }
 
 // experimentalGemini reports a Gemini model id with an "exp" or
