@@ -125,7 +125,7 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 // name when the export has no id), "" for a model provider or a node with
 // none; dep is the operation's dependency.
 func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) string {
-	if modelService(sp, dep) {
+	if modelService(sp, dep) || n8nschema.IgnoresCredentials(n) {
 		return ""
 	}
 	creds := n.Field("credentials")

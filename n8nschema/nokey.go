@@ -96,3 +96,16 @@ func NoKey(n *Node) bool {
 	_, ok := noKey(n)
 	return ok
 }
+
+// IgnoresCredentials reports an HTTP Request node that reads none of the
+// credentials its export lists: its authentication is "none", as set or by
+// every version's default, and the node fetches a credential only for the
+// authentication it is set to (the versions' code cited at noKey). Its
+// calls carry whatever the headers and query hold, not that credential.
+func IgnoresCredentials(n *Node) bool {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || len(n.Credentials) == 0 {
+		return false
+	}
+	a, ok := n.Param("authentication")
+	return !ok || a.Kind() == String && !a.IsExpr() && a.Str() == "none"
+}

@@ -14,7 +14,9 @@ var rs503 = &analyze.Rule{
 	Doc: `n8n's node retry retries every failure alike: no status code is excluded
 (packages/core/src/execution-engine/workflow-execute.ts). A 401 from an expired credential, a 403, a 404 or a
 422 rejecting the payload fails the same way on every try, and for a write each try may leave a trace (a
-rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write; a POST
+rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write (a
+credential the node does not read, as an HTTP Request whose authentication is "none" ignores the block its export
+lists, is carried by none of its calls); a POST
 that only reads or analyses (a search, a scrape, a GraphQL query) is not a write. An HTTP
 Request with "Never Error" (options.response.response.neverError) returns the status instead of throwing, so
 the workflow can retry 429 and 5xx only and report the rest. A Data Table is not a call: it reaches n8n's own
@@ -35,7 +37,7 @@ database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with
 			if v, ok := n.Param("options.response.response.neverError"); ok && v.True() {
 				continue
 			}
-			auth := len(n.Credentials) > 0
+			auth := len(n.Credentials) > 0 && !n8nschema.IgnoresCredentials(n)
 			if v, ok := n.Param("authentication"); ok && v.Str() != "" && v.Str() != "none" {
 				auth = true
 			}
