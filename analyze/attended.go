@@ -185,7 +185,12 @@ type OrphanGroup struct {
 // An UnresolvedCall is an Execute Workflow or workflow tool call of a
 // workflow of n8n instance Instance whose target the set does not hold:
 // computed at run time, or an id no workflow of the set has.
-type UnresolvedCall struct{ Instance string }
+type UnresolvedCall struct {
+	Instance string
+	// Name is the name the editor cached beside the id the set does not
+	// hold, "" for a target computed at run time or one with no name.
+	Name string
+}
 
 // orphanGroups gives each workflow that runs only when an orphan is
 // called (manual, yet reached from an orphan through calls the set
@@ -242,7 +247,7 @@ func unresolvedCalls(s *Set, w *n8nschema.Workflow) []UnresolvedCall {
 	var out []UnresolvedCall
 	for _, c := range s.CallsFrom(w) {
 		if c.To == nil && (c.Kind == CallExecute || c.Kind == CallTool) && (c.Dynamic || c.Missing != "") {
-			out = append(out, UnresolvedCall{Instance: strings.Clone(instanceOf(w))})
+			out = append(out, UnresolvedCall{Instance: strings.Clone(instanceOf(w)), Name: strings.Clone(c.MissingName)})
 		}
 	}
 	return out

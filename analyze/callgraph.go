@@ -67,6 +67,9 @@ type Call struct {
 	// resolved or not a literal id), so that one missing workflow is
 	// reported once.
 	Missing string
+	// MissingName is the name the editor cached beside a Missing id
+	// (cachedResultName), "" when it holds none.
+	MissingName string
 	// Dynamic is true when the target is an expression evaluated at run
 	// time: such a call may start any workflow (StartedByHand).
 	Dynamic bool
@@ -324,7 +327,7 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 		c.To = ix.resolveName(k.name)
 	}
 	if c.To == nil {
-		c.Missing = k.id
+		c.Missing, c.MissingName = k.id, k.name
 		switch {
 		case c.Kind == CallErrorWorkflow && ix.errorWorkflowByName(c, k.id):
 			c.Assumed = "n8n looks the error workflow up by id only (workflow-execution.service.js loadErrorWorkflowData), finds none and only logs it, " +

@@ -13,10 +13,12 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // concurrency decides instead: something other than a schedule, a person
 // or failed runs of such workflows starts w, a workflow of the set calls
 // it, a run has a step with no bound, or a schedule's interval is not
-// known.
+// known. A sub-workflow that only its callers start runs as many at once
+// as they do when each call waits for it (CalledRunsAtOnce).
 func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	g := s.Graph(w)
 	var schedules, errs []*n8nschema.Node
+	sub := false
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled || ByHand(t):
@@ -24,9 +26,25 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 			schedules = append(schedules, t)
 		case t.Type == n8nschema.TypeErrorTrigger:
 			errs = append(errs, t)
+		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
+			sub = true
 		default:
 			return 0
 		}
+	}
+	if sub || len(schedules) == 0 && len(errs) == 0 && calledBy(s, w) {
+		runs := CalledRunsAtOnce(s, w)
+		if runs == 0 || len(errs) > 0 {
+			return 0
+		}
+		if len(schedules) > 0 {
+			more := scheduledRuns(s, w, schedules)
+			if more == 0 {
+				return 0
+			}
+			runs = min(runs+more, AttemptCap)
+		}
+		return runs
 	}
 	if len(errs) == 0 {
 		if len(schedules) == 0 || calledBy(s, w) {
@@ -150,4 +168,76 @@ func scheduledRuns(s *Set, w *n8nschema.Workflow, schedules []*n8nschema.Node) i
 		}
 	}
 	return runs
+}
+
+// CalledRunsAtOnce is how many runs of sub-workflow w the set's calls can
+// have in flight at once when each of them waits for the run it starts:
+// an Execute Workflow node awaits its sub-execution, item after item, unless
+// options.waitForSubWorkflow is false (n8n-nodes-base ExecuteWorkflow.node.js,
+// execute), and an execution runs one node at a time, so each execution of a
+// caller has at most one run of w in flight, and w runs at most as many at
+// once as its callers do, when their schedules alone start them (namerPace).
+// It is 0 (the fleet decides) when no call of the set starts w, a call does
+// not wait or is an agent's tool (a model may call a tool several times at
+// once), w calls itself, or a caller's pace is not known. A call the set
+// cannot resolve may start w too: the set-wide rules check for one
+// (WorkflowSummary.CallerPaced).
+func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
+	calls := s.CallsTo(w)
+	if len(calls) == 0 {
+		return 0
+	}
+	// A caller's run lasts at least as long as the run it waits for: as
+	// for an error workflow, each caller's runs at once are multiplied by
+	// the ticks of its interval that w's longest run spans.
+	start := subworkflowStart(w)
+	reach := ReachFrom(s.Graph(w), start...)
+	for _, st := range SlowSteps(s, w, reach) {
+		if st.Unbounded {
+			return 0
+		}
+	}
+	worst := 0
+	if ws, _, slow := RunWorstMS(s, w, reach, start); slow {
+		for _, v := range ws {
+			worst = max(worst, v)
+		}
+	}
+	runs := 0
+	seen := map[*n8nschema.Workflow]bool{}
+	for _, c := range calls {
+		switch {
+		case c.Kind == CallN8nAPI:
+			continue // the n8n API node starts no execution
+		case c.From == w || c.Kind != CallExecute || c.NoWait:
+			return 0
+		}
+		if seen[c.From] {
+			continue // one execution runs one node at a time
+		}
+		seen[c.From] = true
+		n, every := s.pace(c.From)
+		if n == 0 {
+			return 0
+		}
+		if worst > every {
+			n = MulSat(n, (worst+every-1)/every)
+		}
+		runs = min(runs+n, AttemptCap)
+	}
+	return runs
+}
+
+// pace is namerPace of w, read once per set: a caller may start many
+// sub-workflows, each of which asks it.
+func (s *Set) pace(w *n8nschema.Workflow) (int, int) {
+	if p, ok := s.paces[w]; ok {
+		return p[0], p[1]
+	}
+	n, every := namerPace(s, w)
+	if s.paces == nil {
+		s.paces = map[*n8nschema.Workflow][2]int{}
+	}
+	s.paces[w] = [2]int{n, every}
+	return n, every
 }

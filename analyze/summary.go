@@ -38,7 +38,11 @@ type WorkflowSummary struct {
 	// ErrorPaced is true when RunsAtOnce follows the failed runs of the
 	// workflows that name this one as their error workflow.
 	ErrorPaced bool
-	Operations []OperationSummary
+	// CallerPaced is true when RunsAtOnce follows the runs of the callers
+	// that wait for this sub-workflow (CalledRunsAtOnce): a call the set
+	// cannot resolve may start it more often.
+	CallerPaced bool
+	Operations  []OperationSummary
 }
 
 // Label is the workflow's name, else its id (n8nschema.Workflow.Label).
@@ -112,6 +116,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			}
 		}
 		s.ErrorPaced = s.RunsAtOnce > 0 && errorTriggered(set.Graph(w))
+		s.CallerPaced = s.RunsAtOnce > 0 && CalledRunsAtOnce(set, w) > 0
 		out[i] = s
 	}
 	return out

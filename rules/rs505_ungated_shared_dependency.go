@@ -30,7 +30,10 @@ run: audit the whole export. The message counts the executions that can call it 
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
 which n8n starts whether or not the last run ended; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
-those workflows' runs at once, when the audit holds them and only schedules start them), and for any other workflow the fleet's concurrency
+those workflows' runs at once, when the audit holds them and only schedules start them; for a sub-workflow only
+Execute Workflow nodes start, each waiting for the run it starts, as n8n's does by default
+(nodes-base ExecuteWorkflow.node.js), as many as the runs of those callers, when only schedules start them and no
+call the set cannot resolve may start it), and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
@@ -102,6 +105,9 @@ type dependencyUsers struct {
 	// errorPaced counts the users that are error workflows, paced by the
 	// failed runs of the workflows that name them.
 	errorPaced map[string]int
+	// callerPaced counts the users that are sub-workflows, paced by the
+	// runs of the callers that wait for them.
+	callerPaced map[string]int
 	// capped holds the dependencies whose users could run more executions
 	// at once than the fleet does.
 	capped map[string]bool
@@ -120,7 +126,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -136,14 +142,39 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			}
 		}
 	}
+	// A call the set cannot resolve, from a workflow that runs, may start
+	// a sub-workflow of its instance (or of any, when it names none): any,
+	// when its target is computed at run time or bears no name, else the
+	// one with the name the editor cached beside the id.
+	unresolved, anywhere := map[string]map[string]bool{}, map[string]bool{}
+	for i := range wfs {
+		if !byHand[i] {
+			for _, c := range wfs[i].Unresolved {
+				if unresolved[c.Instance] == nil {
+					unresolved[c.Instance] = map[string]bool{}
+				}
+				unresolved[c.Instance][c.Name], anywhere[c.Name] = true, true
+			}
+		}
+	}
+	mayStart := func(w *analyze.WorkflowSummary) bool {
+		hit := func(names map[string]bool) bool { return names[""] || names[w.Name] }
+		if w.Instance == "" {
+			return hit(anywhere)
+		}
+		return hit(unresolved[""]) || hit(unresolved[w.Instance])
+	}
 	seen := g.calls
 	for i := range wfs {
 		w := &wfs[i]
 		if byHand[i] {
 			continue // its runs come one click at a time, not with the others
 		}
-		at := fleet
-		if w.RunsAtOnce > 0 {
+		at, paced := fleet, w.RunsAtOnce > 0
+		if w.CallerPaced && mayStart(w) {
+			paced = false
+		}
+		if paced {
 			at = w.RunsAtOnce
 		}
 		for j := range w.Operations {
@@ -162,7 +193,10 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				if w.ErrorPaced {
 					g.errorPaced[d]++
 				}
-				if w.RunsAtOnce > 0 {
+				if paced && w.CallerPaced {
+					g.callerPaced[d]++
+				}
+				if paced {
 					g.scheduled[d]++
 				} else {
 					g.other[d]++
@@ -222,6 +256,9 @@ func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	if g.errorPaced[d] > 0 {
 		tick += ", an error workflow as many as the failed runs of the workflows that name it"
+	}
+	if g.callerPaced[d] > 0 {
+		tick += ", a sub-workflow as many as the runs of the callers that wait for it"
 	}
 	switch {
 	case g.other[d] == 0 && !g.capped[d]:
