@@ -561,6 +561,26 @@ func (g *Graph) runFails(i int) bool {
 	return g.fails != nil && g.fails[i] && (g.setupOnly == nil || !g.setupOnly[i])
 }
 
+// SetupBlank reports a workflow whose every enabled trigger n8n refuses
+// for a blank it names (setupOnly): no run starts until the owner fills it
+// in, and what the other rules read of the runs holds from then on. It
+// returns the node and the parameter of one such blank.
+func (g *Graph) SetupBlank() (node, param string, ok bool) {
+	for _, t := range g.triggers {
+		if t.Disabled {
+			continue
+		}
+		i, in := g.index(t)
+		if !in || g.setupOnly == nil || !g.setupOnly[i] {
+			return "", "", false
+		}
+		if is, found := g.issueAt[int32(i)]; found && !ok {
+			node, param, ok = is.node.Name, is.param, true
+		}
+	}
+	return node, param, ok
+}
+
 // issue is a node that misses a required parameter, and the parameter.
 type issue struct {
 	node  *n8nschema.Node
