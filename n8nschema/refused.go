@@ -25,6 +25,13 @@ type Refusal struct {
 	// operation sends only a bare request to its service's base URL and
 	// passes the answer on: none of its work is ever done.
 	Bare bool
+	// NoBranch: a programmatic node whose code, read, has no branch for
+	// its resource or operation (noBranches) and sends nothing. Such a
+	// node asks for its credential only inside the branch of the
+	// operation it runs (getCredentials), so it never asks for one: what
+	// its credential is changes nothing. A declarative node asks first
+	// (n8n-core routing-node.js prepareCredentials), so Bare is not one.
+	NoBranch bool
 }
 
 // NoBilledCall reports an app or model node that n8n runs without making
@@ -246,6 +253,7 @@ const (
 	branchThrowsAfterRead          // it throws after one read: every item fails
 	branchNoItems                  // it returns no items and sends no request
 	branchEmptyItems               // it returns an empty item per item and sends no request
+	branchErrorItems               // it returns an item holding only its "not found" text per item and sends no request
 )
 
 // noBranches are the nodes whose execute() was read for a resource or
@@ -267,13 +275,22 @@ var noBranches = []struct {
 	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js: one if per
 	// resource and operation, then return [returnData], empty.
 	{"n8n-nodes-base.notion", 1, 2.2, branchNoItems, branchNoItems},
-	// Slack/V1/SlackV1.node.js, Google/Gmail/v1/GmailV1.node.js,
-	// Twitter/V1/TwitterV1.node.js: per item, one if per resource and
-	// operation, then returnJsonArray(responseData) of undefined, one item
-	// {json: undefined} (n8n-core return-json-array.js).
-	{"n8n-nodes-base.slack", 1, 1, branchEmptyItems, branchEmptyItems},
+	// Google/Gmail/v1/GmailV1.node.js, Twitter/V1/TwitterV1.node.js,
+	// Google/Docs/GoogleDocs.node.js (versions 1 and 2, L171-176, L450):
+	// per item, one if per resource and operation, then
+	// returnJsonArray(responseData) of undefined, one item {json: undefined}
+	// (n8n-core return-json-array.js).
 	{"n8n-nodes-base.gmail", 1, 1, branchEmptyItems, branchEmptyItems},
 	{"n8n-nodes-base.twitter", 1, 1, branchEmptyItems, branchEmptyItems},
+	{"n8n-nodes-base.googleDocs", 1, 2, branchEmptyItems, branchEmptyItems},
+	// Slack/V1/SlackV1.node.js L202-211, L1059: the same, with responseData
+	// first set to {error: "Resource ... / operation ... not found!"}, the
+	// item it returns.
+	{"n8n-nodes-base.slack", 1, 1, branchErrorItems, branchErrorItems},
+	// Google/Sheet/v1/GoogleSheetsV1.node.js (versions 1 and 2) execute
+	// L65-68, L345, L396: one if for sheet and one for spreadsheet, then
+	// return [], no items.
+	{"n8n-nodes-base.googleSheets", 1, 2, branchNoItems, branchUnread},
 	// SpreadsheetFile/v2/SpreadsheetFileV2.node.js execute L56-66: one if
 	// for fromFile and one for toFile, then return [returnData], empty;
 	// it has no resource.
@@ -365,13 +382,15 @@ func noBranchRefusal(typ string, d NodeVersion, resource bool) Refusal {
 	}
 	switch b {
 	case branchThrows:
-		return Refusal{Why: ": its code has no branch for it and throws before any request", Fails: true, NoCall: true}
+		return Refusal{Why: ": its code has no branch for it and throws before any request", Fails: true, NoCall: true, NoBranch: true}
 	case branchThrowsAfterRead:
 		return Refusal{Why: ": its code has no branch for it and throws", Fails: true}
 	case branchNoItems:
-		return Refusal{Why: ": its code has no branch for it, sends no request and returns no items", NoCall: true, NoItems: true}
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns no items", NoCall: true, NoItems: true, NoBranch: true}
 	case branchEmptyItems:
-		return Refusal{Why: ": its code has no branch for it, sends no request and returns an empty item", NoCall: true}
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns an empty item", NoCall: true, NoBranch: true}
+	case branchErrorItems:
+		return Refusal{Why: ": its code has no branch for it, sends no request and returns an item holding only its \"not found\" text", NoCall: true, NoBranch: true}
 	}
 	return Refusal{}
 }

@@ -118,43 +118,51 @@ func TestRefusedCallFails(t *testing.T) {
 
 // TestUndefinedOperation: what a node set to a resource or operation no
 // configuration defines does, as its code says (noBranches): it throws, or
-// returns no items or an empty item, sending no request; a node whose code
+// returns no items or an empty item, sending no request and asking for no
+// credential (NoBranch); a node whose code
 // was not read may still send one (Telegram sends to the bare endpoint); a
 // declarative node sends only a bare request to its base URL. An
 // operation n8n shows only for another parameter's value (Ghost's admin
 // API, TheHive's loaded lists, Discord's webhook) is defined.
 func TestUndefinedOperation(t *testing.T) {
 	for _, c := range []struct {
-		node                   string
-		refused                bool
-		fails, noCall, noItems bool
+		node                             string
+		refused                          bool
+		fails, noCall, noItems, noBranch bool
 	}{
-		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"create"}}`, true, true, true, false},
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, false, false}, // after the GET that finds the sheet
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, false, true, true},
-		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, true, false, true, true},
-		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":1,"parameters":{"operation":"createPage"}}`, true, false, true, true},
-		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"operation":"postMessage"}}`, true, false, true, false},
-		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false},
-		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false},
-		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, false, false, false}, // after the GET that finds the sheet
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"googleSheets","operation":"append"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"resource":"sheetRow","operation":"create"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleDocs","typeVersion":1,"parameters":{"resource":"docs","operation":"create"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleDocs","typeVersion":2,"parameters":{"operation":"append"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":1,"parameters":{"operation":"createPage"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"operation":"postMessage"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"resource":"chat.postMessage","operation":"post"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false, false},
+		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false, false},
 		// A declarative node finds no routing: a bare request to its base
 		// URL, no call of the node's work, and whatever answers passes on.
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"text","operation":"generate","model":"gpt-4"}}`, true, false, true, false},
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, true, false, true, false},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"text","operation":"generate","model":"gpt-4"}}`, true, false, true, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, true, false, true, false, false},
+		// Google Sheets v1's operations on a resource it has were not read.
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"sheet","operation":"upsertRow"}}`, true, false, false, false, false},
 		// Defined in some configuration, or not judged.
-		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableOAuth2Api","resource":"record","operation":"append"}}`, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"}}`, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.storyblok","typeVersion":1,"parameters":{"source":"managementApi","operation":"publish"}}`, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"case","operation":"create"}}`, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"observable","operation":"executeAnalyzer"}}`, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"webhook","operation":"sendLegacy"}}`, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"database","operation":"={{ $json.op }}"}}`, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableOAuth2Api","resource":"record","operation":"append"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.storyblok","typeVersion":1,"parameters":{"source":"managementApi","operation":"publish"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"case","operation":"create"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.theHive","typeVersion":1,"parameters":{"resource":"observable","operation":"executeAnalyzer"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"webhook","operation":"sendLegacy"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"database","operation":"={{ $json.op }}"}}`, false, false, false, false, false},
 	} {
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
-		if refused != c.refused || r.Fails != c.fails || r.NoCall != c.noCall || r.NoItems != c.noItems {
-			t.Errorf("%s: refused %v %+v, want refused %v fails %v noCall %v noItems %v", c.node, refused, r, c.refused, c.fails, c.noCall, c.noItems)
+		if refused != c.refused || r.Fails != c.fails || r.NoCall != c.noCall || r.NoItems != c.noItems || r.NoBranch != c.noBranch {
+			t.Errorf("%s: refused %v %+v, want refused %v fails %v noCall %v noItems %v noBranch %v", c.node, refused, r, c.refused, c.fails, c.noCall, c.noItems, c.noBranch)
 		}
 	}
 }

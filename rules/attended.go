@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -26,10 +27,31 @@ func watched(pass *analyze.Pass, n *n8nschema.Node) bool {
 	return !calledByAnother(pass) && analyze.ByHandOnly(pass.Set.Graph(pass.Workflow), n)
 }
 
+// untriggered reports a workflow with no enabled trigger that no other
+// workflow of the set calls: only a person running its nodes from the
+// editor reaches them. n8n refuses to publish it before any other check
+// ("Workflow cannot be activated because it has no trigger node",
+// n8n-workflow workflow-validation.js validateWorkflowHasTriggerLikeNode,
+// called first by n8n workflow-validation.service.js validateForActivation),
+// and a call needs an Execute Workflow Trigger or a start node
+// (n8n utils.js findSubworkflowStart).
+func untriggered(pass *analyze.Pass) bool {
+	for _, t := range pass.Set.Graph(pass.Workflow).Triggers() {
+		if !t.Disabled {
+			return false
+		}
+	}
+	return !calledByAnother(pass)
+}
+
 // byHandWhy says why only a manual run reaches n, for a message: a Manual
 // Trigger, or a Chat Trigger that is not public (analyze.TestChatOnly),
-// which only the editor's test chat runs.
+// which only the editor's test chat runs, or no trigger at all
+// (untriggered).
 func byHandWhy(g *analyze.Graph, n *n8nschema.Node) string {
+	if !slices.ContainsFunc(g.Triggers(), func(t *n8nschema.Node) bool { return !t.Disabled }) {
+		return "only a run from the editor reaches it: the workflow has no trigger, so n8n refuses to publish it"
+	}
 	for _, t := range g.Triggers() {
 		if !t.Disabled && analyze.TestChatOnly(t) && analyze.ReachFrom(g, t)[n] {
 			return fmt.Sprintf("only a manual run reaches it: chat %q is not public, so only the editor's test chat runs it", t.Name)

@@ -33,13 +33,22 @@ activateWorkflow); a workflow already published, which n8n starts again when it 
 every run, as one left at the default does. It is a warning, as RS010 gives a node that fails every run: the
 work never happens, but nothing is duplicated or charged. It is a note for a node only a manual trigger reaches
 (a person runs it from the editor and sees the node fail; a manual trigger that starts a sub-workflow another
-workflow of the set calls counts as any other), as RS010 judges it. Which credential each authentication needs, and its
+workflow of the set calls counts as any other), as RS010 judges it, and for every node of a workflow with no
+enabled trigger that no workflow of the set calls: n8n refuses to publish such a workflow for having no trigger
+before it checks any credential ("Workflow cannot be activated because it has no trigger node",
+packages/workflow/src/workflow-validation.ts validateWorkflowHasTriggerLikeNode, which validateForActivation
+calls first), and a call needs an Execute Workflow Trigger (packages/cli/src/utils.ts findSubworkflowStart), so
+only a person running it from the editor reaches the node. Which credential each authentication needs, and its
 default per node version, come from n8n's node descriptions (the generated node table). A few nodes choose
 their credential by another parameter in the same way, and are checked the same way: Ghost's and Storyblok's
 Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Protocol, WordPress's and the
 Facebook Graph API's authType, Mailjet's and Mindee's Resource. A node whose code throws before it asks for
 its credential fails every run with that error instead (Airtable v1 on its default API key authentication,
-which RS010 explains). An authentication set by an expression, and credentials that several parameters
+which RS010 explains). A node set to a resource or operation its code has no branch for never asks for its
+credential and does not fail, so it is left out (Slack v1 at "chat.postMessage", Google Docs at "docs", Google
+Sheets v1 at "googleSheets": packages/nodes-base/nodes/Slack/V1/SlackV1.node.ts,
+Google/Docs/GoogleDocs.node.ts, Google/Sheet/v1/GoogleSheetsV1.node.ts send nothing and return an item or none);
+the same fact leaves it out of RS010. An authentication set by an expression, and credentials that several parameters
 decide together, are left out, and so is a workflow holding a node of a type n8n does not ship: n8n cannot
 build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
@@ -55,6 +64,11 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 		for _, n := range g.Nodes {
 			m, ok := credentialMismatch(g, n)
 			if !ok {
+				continue
+			}
+			if r, ok := n8nschema.RefusedCall(n); ok && r.NoBranch && !r.Fails {
+				// Its code has no branch for its resource or operation: it
+				// never asks for a credential, so none makes it fail or work.
 				continue
 			}
 			pos := n.Field("credentials").Get(m.named).Pos()
@@ -75,7 +89,7 @@ build it, so it refuses to publish it and no node of it runs, whatever the crede
 				outcome = "the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: " + fails
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
-			byHand, why := watched(pass, n), byHandWhy(g, n)
+			byHand, why := watched(pass, n) || untriggered(pass), byHandWhy(g, n)
 			if byHand {
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.

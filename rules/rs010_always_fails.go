@@ -39,7 +39,9 @@ reaches:
   v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
-  for it and returns no item or an empty one (Notion v2, Slack v1, Spreadsheet File v2) does not fail, and is left out;
+  for it and returns no item, an empty one or one holding only a "not found" text (Notion v2, Google Sheets v1,
+  Google Docs, Slack v1, Spreadsheet File v2) does not fail, and is left out (RS007 leaves it out too: it never
+  asks for its credential);
   a declarative node (the legacy OpenAI node among them) at a resource or operation its description lacks
   (resource "openai", operation "chatCompletion") finds no routing for it and sends only a bare request to its
   service's base URL (packages/core/src/execution-engine/routing-node.ts runNode), which does none of its work:
