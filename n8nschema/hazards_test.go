@@ -220,7 +220,8 @@ func TestParseHazards(t *testing.T) {
 			src:       "\ufeff{\"name\": \"Bé\", \"nodes\": [{\"name\": \"A\"}, {\"name\": \"A\", \"id\": \"2\"}], \"connections\": {}}",
 			workflows: 1,
 			problems: []string{
-				`DuplicateName 1:42 "A": node name "A" is used by nodes[0] and nodes[1]; connections are keyed by name, so n8n cannot tell them apart`,
+				// The copies differ only in id: the note (runsAlike).
+				`DuplicateName 1:42 "": nodes[1] repeats nodes[0] ("A") but for id and canvas position: connections cannot tell the copies apart, but whichever n8n keeps (the last) runs the same: id and position change no run`,
 			},
 		},
 		{

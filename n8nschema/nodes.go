@@ -64,6 +64,9 @@ type nodeEntry struct {
 	// x, "select()=channel" at another option, default ""); MissingRequired
 	// reads them.
 	required string
+	// params are the names of the top-level parameters declared at these
+	// versions, sorted, space separated (DeclaresParam).
+	params string
 }
 
 // resourceOps are a resource's operations: the default, and every
@@ -101,6 +104,29 @@ func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 		}
 	}
 	return NodeVersion{Type: typ, Version: bestV, e: best}, true
+}
+
+// DeclaresParam reports whether the node's description declares a
+// top-level parameter of that name at the node's own version. n8n keeps
+// only declared parameters when it loads a workflow (n8n-workflow
+// workflow.js, the constructor's NodeHelpers.getNodeParameters), so
+// another never reaches a run. It is true whenever the table cannot
+// tell: a type it does not describe, a <type>Tool variant (n8n adds
+// properties to those), a version it does not list.
+func DeclaresParam(typ string, version float64, name string) bool {
+	if strings.HasSuffix(typ, "Tool") {
+		return true
+	}
+	d, ok := DescribeNode(typ, version)
+	if !ok || d.e == nil || version > 0 && d.Version != version || d.e.params == "" {
+		return true
+	}
+	for p := range strings.SplitSeq(d.e.params, " ") {
+		if p == name {
+			return true
+		}
+	}
+	return false
 }
 
 // entriesOf returns the table's entries for typ, or for the base node of

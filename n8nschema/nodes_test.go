@@ -180,3 +180,28 @@ func TestImportName(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaresParam pins which stored parameters n8n keeps when it loads
+// a workflow: those the type declares at the node's version, and any the
+// table cannot judge.
+func TestDeclaresParam(t *testing.T) {
+	for _, c := range []struct {
+		typ     string
+		version float64
+		name    string
+		want    bool
+	}{
+		{"n8n-nodes-base.openAi", 1, "prompt", true},
+		{"n8n-nodes-base.openAi", 1, "text", false}, // no such parameter in the text resource of v1
+		{"n8n-nodes-base.httpRequest", 4.2, "url", true},
+		{"n8n-nodes-base.httpRequest", 4.2, "bodyParametersJson", false}, // a v1 parameter
+		{"n8n-nodes-base.httpRequest", 1, "bodyParametersJson", true},
+		{"n8n-nodes-base.httpRequest", 9.9, "anything", true},            // a version the table does not list
+		{"n8n-nodes-community.thing", 1, "anything", true},               // a type it does not describe
+		{"n8n-nodes-base.httpRequestTool", 4.2, "toolDescription", true}, // n8n adds a tool's properties
+	} {
+		if got := DeclaresParam(c.typ, c.version, c.name); got != c.want {
+			t.Errorf("DeclaresParam(%q, %v, %q) = %v, want %v", c.typ, c.version, c.name, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,7 @@ func Parse(src *Source) *File {
 		}
 	}
 	if len(r.reps) > 0 {
-		r.t.text = view(p.lastMembersWin(body, base, r.reps))
+		p.lastMembersWin(r.t, body, base, r.reps)
 	}
 	p.shape(Value{t: r.t}, true)
 	return f
@@ -77,8 +78,8 @@ func (p *parser) deep(off int) {
 // JSON.parse keeps the last member of a name, and so does the tree. The
 // earlier members are blanked out of a copy of body (offsets, lines and
 // columns stay those of the source), which Raw reads: the text of an
-// object is then what n8n reads too.
-func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byte {
+// object is then what n8n reads too; t reads that copy from then on.
+func (p *parser) lastMembersWin(t *tree, body []byte, base int, reps []repeatedKey) {
 	src := p.f.Source
 	out := bytes.Clone(body)
 	// Inner members end first; report in source order.
@@ -92,7 +93,9 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 		}
 		blank(out, r.blankFrom, to+1)
 	}
-	chains := keyChains(reps, body)
+	t.text = view(out)
+	root := Value{t: t}
+	chains := keyChains(reps, body, func(at []string) (bool, string) { return readByN8n(root, at) })
 	pos := positionsAt(src, base, chains)
 	for i, c := range chains {
 		first, at := pos[2*i], pos[2*i+1]
@@ -108,6 +111,9 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 		}
 		var msg string
 		switch {
+		case !lost && c.unreadWhy != "":
+			msg = fmt.Sprintf("key %s %s; what the earlier %s holds%s is %s, so no run changes",
+				strconv.Quote(c.key), copies, plural(c.dropped, "copy", "copies"), atPath(c.unreadPath), c.unreadWhy)
 		case !lost:
 			msg = fmt.Sprintf("key %s %s; %s, so nothing is lost",
 				strconv.Quote(c.key), copies, plural(c.dropped, "the earlier copy is empty or holds the same values", "the earlier copies are empty or hold the same values"))
@@ -118,7 +124,54 @@ func (p *parser) lastMembersWin(body []byte, base int, reps []repeatedKey) []byt
 		}
 		p.f.Problems = append(p.f.Problems, Problem{Kind: DuplicateKey, Pos: at, Note: !lost, Message: msg})
 	}
-	return out
+}
+
+// readByN8n says whether n8n reads a scalar at the path at (keys from
+// the file's root, read in the kept copies), as far as the file tells,
+// and when it does not, why. In a workflow's connections only what sits
+// at a connection (source, type, output slot, connection) can be an
+// edge: a scalar above that, a number under a made-up connection type,
+// yields none (for...in over it, n8n-workflow
+// common/map-connections-by-destination.js). Below a node's parameters,
+// only a top-level parameter its type declares at its version is kept
+// when n8n loads the workflow (DeclaresParam).
+func readByN8n(root Value, at []string) (bool, string) {
+	v := root
+	for i, k := range at {
+		if v.Kind() == Object && (k == "connections" || k == "nodes") && v.Get("nodes").Kind() == Array && v.Get("connections").Exists() {
+			rest := at[i+1:]
+			if k == "connections" {
+				return len(rest) >= 4, "no connection n8n follows (it reads edges only from connection objects in output slots)"
+			}
+			if len(rest) < 3 || rest[1] != "parameters" {
+				return true, ""
+			}
+			n := v.Get("nodes." + rest[0])
+			typ := n.Get("type")
+			if typ.Kind() != String {
+				return true, ""
+			}
+			ver, _ := n.Get("typeVersion").Num()
+			if DeclaresParam(typ.Str(), ver, rest[2]) {
+				return true, ""
+			}
+			return false, fmt.Sprintf("no parameter of %s v%s, which n8n drops when it loads the workflow", typ.Str(), strconv.FormatFloat(ver, 'f', -1, 64))
+		}
+		v = v.Get(escapeKey(k))
+		if !v.Exists() {
+			return true, ""
+		}
+	}
+	return true, ""
+}
+
+// atPath names where in a dropped copy something sits: nowhere for the
+// value itself.
+func atPath(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " at " + strconv.Quote(path)
 }
 
 // positionsAt returns the positions of each chain's first and kept key
@@ -564,15 +617,18 @@ func NeedsParameters(n *Node) bool {
 
 // duplicateNames reports nodes that share a name: one problem per name,
 // however many copies, at the second. Two shapes are only notes, one per
-// workflow: every copy repeats its first byte for byte (an export doubled
-// by a tool: whichever n8n takes, it runs the same node), or the nodes
+// workflow: every copy runs as its first does (the same node but for its
+// id and canvas position, as in an export doubled by a tool or a node
+// pasted twice: whichever n8n keeps, it runs the same node), or the nodes
 // array is several workflows pasted one after the other, each with its
 // own trigger (cut it at every name that repeats: each piece has unique
 // names and a trigger).
 func (wp *wfParser) duplicateNames(dups [][2]*Node) {
-	identical := true
+	identical, bytewise := true, true
 	for _, d := range dups {
-		identical = identical && d[0].Value.Raw() == d[1].Value.Raw()
+		same := d[0].Value.Raw() == d[1].Value.Raw()
+		bytewise = bytewise && same
+		identical = identical && (same || runsAlike(d[0], d[1]))
 	}
 	if identical {
 		var names []string
@@ -581,12 +637,19 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 				names = append(names, q)
 			}
 		}
-		what := fmt.Sprintf("nodes[%d] repeats nodes[%d] (%s) byte for byte", dups[0][1].Index, dups[0][0].Index, names[0])
-		if len(dups) > 1 {
-			what = fmt.Sprintf("%d nodes repeat earlier ones byte for byte (%s)", len(dups), strings.Join(names, ", "))
+		how := "byte for byte"
+		if !bytewise {
+			how = "but for id and canvas position"
 		}
-		wp.problem(DuplicateName, dups[0][1].Pos, "", "%s: a doubled export; connections cannot tell the copies apart, but each copy is the same node",
-			what)
+		what := fmt.Sprintf("nodes[%d] repeats nodes[%d] (%s) %s", dups[0][1].Index, dups[0][0].Index, names[0], how)
+		if len(dups) > 1 {
+			what = fmt.Sprintf("%d nodes repeat earlier ones %s (%s)", len(dups), how, strings.Join(names, ", "))
+		}
+		why := "a doubled export; connections cannot tell the copies apart, but each copy is the same node"
+		if !bytewise {
+			why = "connections cannot tell the copies apart, but whichever n8n keeps (the last) runs the same: id and position change no run"
+		}
+		wp.problem(DuplicateName, dups[0][1].Pos, "", "%s: %s", what, why)
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
 		return
 	}
@@ -618,6 +681,26 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 		wp.problem(DuplicateName, at[name], name, "node name %q is used by %s; connections are keyed by name, so n8n cannot tell them apart",
 			name, used)
 	}
+}
+
+// runsAlike reports whether two nodes differ at most in what no run
+// reads: the id and the canvas position. n8n keeps the last node of a
+// name (n8n-workflow workflow.js setNodes) and runs it from its type,
+// version, parameters, credentials and settings, so either copy runs the
+// same.
+func runsAlike(a, b *Node) bool {
+	x, okA := decodeValue([]byte(a.Value.Raw()))
+	y, okB := decodeValue([]byte(b.Value.Raw()))
+	ma, isA := x.(map[string]any)
+	mb, isB := y.(map[string]any)
+	if !okA || !okB || !isA || !isB {
+		return false
+	}
+	for _, k := range []string{"id", "position"} {
+		delete(ma, k)
+		delete(mb, k)
+	}
+	return reflect.DeepEqual(ma, mb)
 }
 
 // pastedWorkflows cuts the nodes array at every node whose name an earlier

@@ -20,13 +20,18 @@ type keyChain struct {
 	// in that copy, below the key ("" for the value itself).
 	lostOff  int
 	lostPath string
+	// unreadPath is where a dropped copy first holds something the kept
+	// one does not that n8n never reads, and unreadWhy why (readByN8n);
+	// unreadWhy is "" when there is none.
+	unreadPath, unreadWhy string
 }
 
 // keyChains groups the repeats of one key in one object (sorted by
 // offset: each repeat after the first names the previous repeat's later
 // member as its earlier one) and says for each chain whether a dropped
-// copy held something the kept one lacks. body is the unblanked text.
-func keyChains(reps []repeatedKey, body []byte) []keyChain {
+// copy held something the kept one lacks that n8n reads (reads, given
+// the path of a scalar as its keys, says so). body is the unblanked text.
+func keyChains(reps []repeatedKey, body []byte, reads func(at []string) (bool, string)) []keyChain {
 	var chains []keyChain
 	var members [][]int   // reps of each chain
 	open := map[int]int{} // later key offset → its chain
@@ -59,9 +64,13 @@ func keyChains(reps []repeatedKey, body []byte) []keyChain {
 			if !ok {
 				continue
 			}
-			if where, lost := lostIn(kept, drop, ""); lost {
+			l := loss{reads: reads, at: splitPath(r.path)}
+			if where, lost := l.in(kept, drop, ""); lost {
 				ch.lostOff, ch.lostPath = r.firstOff, where
 				break
+			}
+			if ch.unreadWhy == "" {
+				ch.unreadPath, ch.unreadWhy = l.unreadPath, l.unreadWhy
 			}
 		}
 	}
@@ -77,13 +86,22 @@ func decodeValue(b []byte) (any, bool) {
 	return v, d.Decode(&v) == nil
 }
 
-// lostIn reports whether dropped holds something kept does not: a
-// scalar that kept lacks or has otherwise at the same place (object
-// members by name, array elements by index, as connection slots and
-// parameter lists are read). An empty object, array, string or null
+// loss finds what a dropped copy holds that the kept one does not and
+// n8n reads. at is the path of the value being compared, as keys.
+type loss struct {
+	reads func(at []string) (bool, string)
+	at    []string
+	// unreadPath and unreadWhy: the first difference n8n does not read.
+	unreadPath, unreadWhy string
+}
+
+// in reports whether dropped holds something kept does not: a scalar
+// that kept lacks or has otherwise at the same place (object members by
+// name, array elements by index, as connection slots and parameter lists
+// are read), where n8n reads it. An empty object, array, string or null
 // holds nothing, so a copy made only of those loses nothing. where is
 // the path of the first thing lost, below path.
-func lostIn(kept, dropped any, path string) (where string, lost bool) {
+func (l *loss) in(kept, dropped any, path string) (where string, lost bool) {
 	switch d := dropped.(type) {
 	case nil:
 		return "", false
@@ -94,7 +112,10 @@ func lostIn(kept, dropped any, path string) (where string, lost bool) {
 	case map[string]any:
 		k, same := kept.(map[string]any)
 		for _, name := range slices.Sorted(maps.Keys(d)) {
-			if w, l := lostIn(k[name], d[name], join(path, escapeKey(name))); l {
+			l.at = append(l.at, name)
+			w, lost := l.in(k[name], d[name], join(path, escapeKey(name)))
+			l.at = l.at[:len(l.at)-1]
+			if lost {
 				return within(same, path, w), true
 			}
 		}
@@ -106,7 +127,10 @@ func lostIn(kept, dropped any, path string) (where string, lost bool) {
 			if i < len(k) {
 				ke = k[i]
 			}
-			if w, l := lostIn(ke, e, join(path, strconv.Itoa(i))); l {
+			l.at = append(l.at, strconv.Itoa(i))
+			w, lost := l.in(ke, e, join(path, strconv.Itoa(i)))
+			l.at = l.at[:len(l.at)-1]
+			if lost {
 				return within(same, path, w), true
 			}
 		}
@@ -114,6 +138,14 @@ func lostIn(kept, dropped any, path string) (where string, lost bool) {
 	}
 	if kept == dropped { // json.Number, bool and string compare by value
 		return "", false
+	}
+	if l.reads != nil {
+		if read, why := l.reads(l.at); !read {
+			if l.unreadWhy == "" {
+				l.unreadPath, l.unreadWhy = path, why
+			}
+			return "", false
+		}
 	}
 	return path, true
 }
@@ -133,4 +165,26 @@ func join(path, elem string) string {
 		return elem
 	}
 	return path + "." + elem
+}
+
+// splitPath is the keys of a dotted path, escapes (escapeKey) undone.
+func splitPath(path string) []string {
+	if path == "" {
+		return nil
+	}
+	var out []string
+	var b []byte
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; {
+		case c == '\\' && i+1 < len(path):
+			i++
+			b = append(b, path[i])
+		case c == '.':
+			out = append(out, string(b))
+			b = b[:0]
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(out, string(b))
 }

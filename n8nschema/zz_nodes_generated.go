@@ -10,27 +10,28 @@ const N8nVersion = "2.41.1"
 func newNodeTable() map[string][]nodeEntry {
 	return map[string][]nodeEntry{
 		"@n8n/n8n-nodes-langchain.agent": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, creds: "mySql? postgres?", required: "+text:agent(conversationalAgent)=conversationalAgent +text:agent(conversationalAgent)=openAiFunctionsAgent +text:agent(conversationalAgent)=reActAgent input:agent(conversationalAgent)=sqlAgent +text:agent(conversationalAgent)=planAndExecuteAgent"},
-			{v: []float64{1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql? postgres?"},
-			{v: []float64{2, 2.1, 2.2, 3, 3.1}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define"},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, creds: "mySql? postgres?", required: "+text:agent(conversationalAgent)=conversationalAgent +text:agent(conversationalAgent)=openAiFunctionsAgent +text:agent(conversationalAgent)=reActAgent input:agent(conversationalAgent)=sqlAgent +text:agent(conversationalAgent)=planAndExecuteAgent", params: "agent aiAgentStarterCallout binaryPropertyName credentials dataSource deprecated input notice options sqLiteFileNotice text"},
+			{v: []float64{1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, creds: "mySql? postgres?", params: "agent aiAgentStarterCallout binaryPropertyName credentials dataSource deprecated hasOutputParser notice options promptType sqLiteFileNotice text"},
+			{v: []float64{2}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define", params: "aiAgentStarterCallout fallbackNotice hasOutputParser notice options promptType text"},
+			{v: []float64{2.1, 2.2, 3, 3.1}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define", params: "aiAgentStarterCallout fallbackNotice hasOutputParser needsFallback notice options promptType text"},
 		},
 		"@n8n/n8n-nodes-langchain.agentTool": {
-			{v: []float64{2.2, 3}, outputs: 0, required: "+toolDescription text"},
+			{v: []float64{2.2, 3}, outputs: 0, required: "+toolDescription text", params: "fallbackNotice hasOutputParser needsFallback notice options text toolDescription"},
 		},
 		"@n8n/n8n-nodes-langchain.alibabaCloud": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", required: "imageUrl:resource=image;operation=analyze;inputType(url)=url +binaryPropertyName:resource=image;operation=analyze;inputType(url)=binary question:resource=image;operation=analyze prompt:resource=image;operation=generate prompt:resource=video;operation=textToVideo imgUrl:resource=video;operation=imageToVideo;inputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;inputType(url)=binary", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", required: "imageUrl:resource=image;operation=analyze;inputType(url)=url +binaryPropertyName:resource=image;operation=analyze;inputType(url)=binary question:resource=image;operation=analyze prompt:resource=image;operation=generate prompt:resource=video;operation=textToVideo imgUrl:resource=video;operation=imageToVideo;inputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;inputType(url)=binary", params: "binaryPropertyName downloadImage downloadVideo duration imageOptions imageToVideoOptions imageUrl imgUrl inputType messages modelId operation options prompt question referenceImages resolution resource shotType simplify videoOptions visionOptions wanImageEditNotice", ops: []resourceOps{
 				{"text", "message", "message"},
 				{"image", "generate", "analyze generate"},
 				{"video", "textToVideo", "textToVideo imageToVideo"},
 			}},
-			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", required: "~modelId:resource=text;operation=message ~modelId:resource=image;operation=analyze imageUrl:resource=image;operation=analyze;inputType(url)=url +binaryPropertyName:resource=image;operation=analyze;inputType(url)=binary question:resource=image;operation=analyze ~modelId:resource=image;operation=generate prompt:resource=image;operation=generate ~modelId:resource=video;operation=textToVideo prompt:resource=video;operation=textToVideo ~modelId:resource=video;operation=imageToVideo imgUrl:resource=video;operation=imageToVideo;inputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;inputType(url)=binary", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "alibabaCloudApi", resource: "text", required: "~modelId:resource=text;operation=message ~modelId:resource=image;operation=analyze imageUrl:resource=image;operation=analyze;inputType(url)=url +binaryPropertyName:resource=image;operation=analyze;inputType(url)=binary question:resource=image;operation=analyze ~modelId:resource=image;operation=generate prompt:resource=image;operation=generate ~modelId:resource=video;operation=textToVideo prompt:resource=video;operation=textToVideo ~modelId:resource=video;operation=imageToVideo imgUrl:resource=video;operation=imageToVideo;inputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;inputType(url)=binary", params: "binaryPropertyName downloadImage downloadVideo duration imageOptions imageToVideoOptions imageUrl imgUrl inputType messages modelId operation options prompt question referenceImages resolution resource shotType simplify videoOptions visionOptions wanImageEditNotice", ops: []resourceOps{
 				{"text", "message", "message"},
 				{"image", "generate", "analyze generate"},
 				{"video", "textToVideo", "textToVideo imageToVideo"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.anthropic": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "anthropicApi", resource: "text", required: "~modelId:resource=document;operation=analyze ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "anthropicApi", resource: "text", required: "~modelId:resource=document;operation=analyze ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", params: "addAttachments attachmentsInputType attachmentsUrls binaryPropertyName documentUrls experimentalNotice fileId fileUrl imageUrls inputType limit messages modelId operation options resource returnAll simplify task text", ops: []resourceOps{
 				{"document", "analyze", "analyze"},
 				{"file", "upload", "upload:c get list deleteFile:d"},
 				{"image", "analyze", "analyze"},
@@ -39,98 +40,106 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.chainLlm": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, required: "+prompt"},
-			{v: []float64{1.4}, outputs: 1, required: "text:promptType(auto)=define"},
-			{v: []float64{1.5, 1.6, 1.7, 1.8, 1.9}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define"},
+			{v: []float64{1, 1.1}, outputs: 1, required: "+prompt", params: "fallbackNotice messages notice prompt text"},
+			{v: []float64{1.2}, outputs: 1, required: "+prompt", params: "fallbackNotice hasOutputParser messages needsFallback notice prompt text"},
+			{v: []float64{1.3}, outputs: 1, required: "+prompt", params: "fallbackNotice messages notice prompt text"},
+			{v: []float64{1.4}, outputs: 1, required: "text:promptType(auto)=define", params: "fallbackNotice hasOutputParser messages needsFallback notice promptType text"},
+			{v: []float64{1.5, 1.6}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define", params: "fallbackNotice hasOutputParser messages needsFallback notice promptType text"},
+			{v: []float64{1.7, 1.8, 1.9}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define", params: "batching fallbackNotice hasOutputParser messages needsFallback notice promptType text"},
 		},
 		"@n8n/n8n-nodes-langchain.chainRetrievalQa": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, required: "+query"},
-			{v: []float64{1.3}, outputs: 1, required: "text:promptType(auto)=define"},
-			{v: []float64{1.4, 1.5, 1.6, 1.7}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define"},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, required: "+query", params: "notice options query text"},
+			{v: []float64{1.3}, outputs: 1, required: "text:promptType(auto)=define", params: "notice options promptType text"},
+			{v: []float64{1.4, 1.5, 1.6, 1.7}, outputs: 1, required: "+text:promptType(auto)=guardrails +text:promptType(auto)=auto text:promptType(auto)=define", params: "notice options promptType text"},
 		},
 		"@n8n/n8n-nodes-langchain.chainSummarization": {
-			{v: []float64{1, 2, 2.1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "notice options type"},
+			{v: []float64{2, 2.1}, outputs: 1, params: "chunkOverlap chunkSize chunkingMode notice operationMode options"},
 		},
 		"@n8n/n8n-nodes-langchain.chat": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, required: "message"},
-			{v: []float64{1.1, 1.2, 1.3}, outputs: 1, flags: flagWebhook | flagTool, required: "message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, required: "message", params: "approvalOptions blockUserInput defineForm formFields generalNotice jsonOutput message options responseType waitUserReply"},
+			{v: []float64{1.1, 1.2, 1.3}, outputs: 1, flags: flagWebhook | flagTool, required: "message", params: "approvalOptions blockUserInput defineForm formFields generalNotice jsonOutput message operation options responseType", ops: []resourceOps{
 				{"", "send", "send:s sendAndWait:s"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.chatHubVectorStorePGVector": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStorePGVectorApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.chatHubVectorStorePinecone": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStorePineconeApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.chatHubVectorStoreQdrant": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "chatHubVectorStoreQdrantApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.chatTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", params: "authentication availableInChat availableInChatNotice embeddedChatNotice hostedChatNotice includeUserInOutput initialMessages mode options public requireExecuteAccess"},
+			{v: []float64{1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", params: "agentDescription agentIcon agentName authentication availableInChat availableInChatNotice embeddedChatNotice hostedChatNotice includeUserInOutput initialMessages mode options public requireExecuteAccess suggestedPrompts"},
 		},
 		"@n8n/n8n-nodes-langchain.code": {
-			{v: []float64{1}, outputs: -1},
+			{v: []float64{1}, outputs: -1, params: "code inputs notice outputs"},
 		},
 		"@n8n/n8n-nodes-langchain.documentBinaryInputLoader": {
-			{v: []float64{1}, outputs: 0, required: "+loader +binaryDataKey"},
+			{v: []float64{1}, outputs: 0, required: "+loader +binaryDataKey", params: "binaryDataKey column loader notice options pointers separator splitPages"},
 		},
 		"@n8n/n8n-nodes-langchain.documentDefaultDataLoader": {
-			{v: []float64{1}, outputs: 0, required: "+dataType +jsonMode:dataType(json)=json +binaryMode:dataType(json)=binary +loader:dataType(json)=binary"},
-			{v: []float64{1.1}, outputs: 0, required: "+dataType +jsonMode:dataType(json)=json +binaryMode:dataType(json)=binary +loader:dataType(json)=binary +textSplittingMode"},
+			{v: []float64{1}, outputs: 0, required: "+dataType +jsonMode:dataType(json)=json +binaryMode:dataType(json)=binary +loader:dataType(json)=binary", params: "binaryDataKey binaryMode dataType jsonData jsonMode loader notice options"},
+			{v: []float64{1.1}, outputs: 0, required: "+dataType +jsonMode:dataType(json)=json +binaryMode:dataType(json)=binary +loader:dataType(json)=binary +textSplittingMode", params: "binaryDataKey binaryMode dataType jsonData jsonMode loader notice options textSplittingMode"},
 		},
 		"@n8n/n8n-nodes-langchain.documentGithubLoader": {
-			{v: []float64{1}, outputs: 0, creds: "githubApi"},
-			{v: []float64{1.1}, outputs: 0, creds: "githubApi", required: "+textSplittingMode"},
+			{v: []float64{1}, outputs: 0, creds: "githubApi", params: "additionalOptions branch notice repository"},
+			{v: []float64{1.1}, outputs: 0, creds: "githubApi", required: "+textSplittingMode", params: "additionalOptions branch notice repository textSplittingMode"},
 		},
 		"@n8n/n8n-nodes-langchain.documentJsonInputLoader": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "notice options pointers"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsAwsBedrock": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", params: "authentication model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsAzureOpenAi": {
-			{v: []float64{1}, outputs: 0, creds: "azureOpenAiApi"},
+			{v: []float64{1}, outputs: 0, creds: "azureOpenAiApi", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsCohere": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "embed-english-v2.0"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "embed-english-v2.0", params: "modelName notice"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsDatabricks": {
-			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api", required: "~model"},
+			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api", required: "~model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-embedding-001"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-embedding-001", params: "modelName notice"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsGoogleVertex": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googleApi", model: "text-embedding-005", required: "~projectId"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googleApi", model: "text-embedding-005", required: "~projectId", params: "location modelName notice projectId"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsHuggingFaceInference": {
-			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens"},
+			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "sentence-transformers/distilbert-base-nli-mean-tokens", params: "modelName notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsLemonade": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model", params: "model notice"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsMistralCloud": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-embed"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-embed", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsNvidia": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2", required: "+~model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.2-nv-embedqa-1b-v2", required: "+~model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOllama": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model", params: "model notice"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOpenAi": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-ada-002"},
-			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-3-small"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-ada-002", params: "model notice options"},
+			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "text-embedding-3-small", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.embeddingsOracleDb": {
-			{v: []float64{1}, outputs: 0, creds: "oracleDBApi", model: "ALL_MINILM_L12_V2", required: "+~model"},
+			{v: []float64{1}, outputs: 0, creds: "oracleDBApi", model: "ALL_MINILM_L12_V2", required: "+~model", params: "model notice"},
 		},
 		"@n8n/n8n-nodes-langchain.googleGemini": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit ~modelId:resource=image;operation=generate ~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit ~modelId:resource=image;operation=generate ~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", params: "audioUrls binaryPropertyName displayName documentUrls fileSearchStoreName fileUrl force imageUrls images inputType jsonOutput messages modelId operation options pageSize pageToken prompt resource returnAs simplify text url videoUrls", ops: []resourceOps{
 				{"audio", "transcribe", "analyze transcribe"},
 				{"document", "analyze", "analyze"},
 				{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
@@ -139,7 +148,16 @@ func newNodeTable() map[string][]nodeEntry {
 				{"text", "message", "message"},
 				{"video", "generate", "analyze generate download"},
 			}},
-			{v: []float64{1.2}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit +~modelId:resource=image;operation=generate +~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit ~modelId:resource=image;operation=generate ~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", params: "audioUrls binaryPropertyName builtInTools displayName documentUrls fileSearchStoreName fileUrl force imageUrls images inputType jsonOutput messages modelId operation options pageSize pageToken prompt resource returnAs simplify text url videoUrls", ops: []resourceOps{
+				{"audio", "transcribe", "analyze transcribe"},
+				{"document", "analyze", "analyze"},
+				{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
+				{"image", "generate", "analyze generate edit:u"},
+				{"file", "upload", "upload:c"},
+				{"text", "message", "message"},
+				{"video", "generate", "analyze generate download"},
+			}},
+			{v: []float64{1.2}, outputs: 1, flags: flagTool, creds: "googlePalmApi", resource: "text", required: "~modelId:resource=audio;operation=analyze ~modelId:resource=audio;operation=transcribe ~modelId:resource=document;operation=analyze displayName:resource=fileSearch;operation=createStore fileSearchStoreName:resource=fileSearch;operation=deleteStore fileSearchStoreName:resource=fileSearch;operation=uploadToStore displayName:resource=fileSearch;operation=uploadToStore ~modelId:resource=image;operation=analyze ~modelId:resource=image;operation=edit +~modelId:resource=image;operation=generate +~modelId:resource=text;operation=message ~modelId:resource=video;operation=analyze ~modelId:resource=video;operation=generate", params: "audioUrls binaryPropertyName builtInTools displayName documentUrls fileSearchStoreName fileUrl force imageUrls images inputType jsonOutput messages modelId operation options pageSize pageToken prompt resource returnAs simplify text url videoUrls", ops: []resourceOps{
 				{"audio", "transcribe", "analyze transcribe"},
 				{"document", "analyze", "analyze"},
 				{"fileSearch", "createStore", "createStore:c deleteStore:d listStores uploadToStore:c"},
@@ -150,161 +168,181 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.guardrails": {
-			{v: []float64{1, 2}, outputs: -1, required: "text", ops: []resourceOps{
+			{v: []float64{1, 2}, outputs: -1, required: "text", params: "customizeSystemMessage guardrails guardrailsUsage operation systemMessage text", ops: []resourceOps{
 				{"", "classify", "classify sanitize"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.informationExtractor": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1},
+			{v: []float64{1, 1.1}, outputs: 1, params: "attributes inputSchema jsonSchemaExample options schemaType text"},
+			{v: []float64{1.2}, outputs: 1, params: "attributes inputSchema jsonSchemaExample notice options schemaType text"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAlibabaCloud": {
-			{v: []float64{1, 1.1}, outputs: 0, flags: flagDeclarative, creds: "alibabaCloudApi", model: "qwen-plus"},
+			{v: []float64{1, 1.1}, outputs: 0, flags: flagDeclarative, creds: "alibabaCloudApi", model: "qwen-plus", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAnthropic": {
-			{v: []float64{1}, outputs: 0, creds: "anthropicApi", model: "claude-2"},
-			{v: []float64{1.1}, outputs: 0, creds: "anthropicApi", model: "claude-3-sonnet-20240229"},
-			{v: []float64{1.2}, outputs: 0, creds: "anthropicApi", model: "claude-3-5-sonnet-20240620"},
-			{v: []float64{1.3}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-5-20250929", required: "+~model"},
-			{v: []float64{1.4, 1.5}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-6", required: "+~model"},
-			{v: []float64{1.6}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-5", required: "+~model"},
+			{v: []float64{1}, outputs: 0, creds: "anthropicApi", model: "claude-2", params: "model notice options promptCachingNotice"},
+			{v: []float64{1.1}, outputs: 0, creds: "anthropicApi", model: "claude-3-sonnet-20240229", params: "model notice options promptCachingNotice"},
+			{v: []float64{1.2}, outputs: 0, creds: "anthropicApi", model: "claude-3-5-sonnet-20240620", params: "model notice options promptCachingNotice"},
+			{v: []float64{1.3}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-5-20250929", required: "+~model", params: "model notice options promptCachingNotice"},
+			{v: []float64{1.4, 1.5}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-4-6", required: "+~model", params: "model notice options promptCachingNotice"},
+			{v: []float64{1.6}, outputs: 0, creds: "anthropicApi", model: "claude-sonnet-5", required: "+~model", params: "model notice options promptCachingNotice"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAwsBedrock": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", params: "authentication model notice options"},
+			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", params: "authentication model modelSource notice options"},
+			{v: []float64{1.2}, outputs: 0, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", params: "authentication model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatAzureOpenAi": {
-			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api:azureEntraCognitiveServicesOAuth2Api azureOpenAiApi:azureOpenAiApi", auth: "azureOpenAiApi", required: "model"},
+			{v: []float64{1}, outputs: 0, creds: "azureEntraCognitiveServicesOAuth2Api:azureEntraCognitiveServicesOAuth2Api azureOpenAiApi:azureOpenAiApi", auth: "azureOpenAiApi", required: "model", params: "authentication model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatCohere": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "command-a-03-2025"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "command-a-03-2025", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatDatabricks": {
-			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api", required: "~model"},
+			{v: []float64{1}, outputs: 0, creds: "databricksOAuth2Api", required: "~model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatDeepSeek": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "deepSeekApi", model: "deepseek-chat"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "deepSeekApi", model: "deepseek-chat", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGoogleGemini": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-2.5-flash"},
-			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-3-flash-preview"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-2.5-flash", params: "modelName notice options"},
+			{v: []float64{1.1, 1.2}, outputs: 0, flags: flagDeclarative, creds: "googlePalmApi", model: "models/gemini-3-flash-preview", params: "modelName notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGoogleVertex": {
-			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash", required: "~projectId"},
+			{v: []float64{1}, outputs: 0, creds: "googleApi", model: "gemini-2.5-flash", required: "~projectId", params: "location modelName notice options projectId"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatGroq": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "groqApi", model: "llama3-8b-8192"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "groqApi", model: "llama3-8b-8192", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatLemonade": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMinimax": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M2.7"},
-			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3"},
-			{v: []float64{1.2}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3", required: "+~model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M2.7", params: "model notice options"},
+			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3", params: "model notice options"},
+			{v: []float64{1.2}, outputs: 0, flags: flagDeclarative, creds: "minimaxApi", model: "MiniMax-M3", required: "+~model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMistralCloud": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-small"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "mistralCloudApi", model: "mistral-small", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatMoonshot": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "moonshotApi", model: "kimi-k2.5"},
-			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "moonshotApi", model: "kimi-k2.6"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "moonshotApi", model: "kimi-k2.5", params: "model notice options"},
+			{v: []float64{1.1}, outputs: 0, flags: flagDeclarative, creds: "moonshotApi", model: "kimi-k2.6", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatNvidia": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.3-nemotron-super-49b-v1"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "nvidiaApi", model: "nvidia/llama-3.3-nemotron-super-49b-v1", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOllama": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenAi": {
-			{v: []float64{1, 1.1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini"},
-			{v: []float64{1.2, 1.3}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini", required: "+~model"},
+			{v: []float64{1, 1.1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini", params: "model notice options"},
+			{v: []float64{1.2}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini", required: "+~model", params: "model notice options"},
+			{v: []float64{1.3}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-5-mini", required: "+~model", params: "builtInTools model notice options responsesApiEnabled"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatOpenRouter": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openRouterApi", model: "openai/gpt-4.1-mini"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openRouterApi", model: "openai/gpt-4.1-mini", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatVercelAiGateway": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "vercelAiGatewayApi", model: "openai/gpt-4o"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "vercelAiGatewayApi", model: "openai/gpt-4o", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmChatXAiGrok": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "xAiApi", model: "grok-2-vision-1212"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "xAiApi", model: "grok-2-vision-1212", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmCohere": {
-			{v: []float64{1}, outputs: 0, creds: "cohereApi"},
+			{v: []float64{1}, outputs: 0, creds: "cohereApi", params: "notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmLemonade": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "lemonadeApi", required: "model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOllama": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "ollamaApi", model: "llama3.2", required: "+model", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenAi": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", required: "+~model"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", required: "+~model", params: "deprecated model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.lmOpenHuggingFaceInference": {
-			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "mistralai/Mistral-Nemo-Base-2407"},
+			{v: []float64{1}, outputs: 0, creds: "huggingFaceApi", model: "mistralai/Mistral-Nemo-Base-2407", params: "model notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.manualChatTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger, params: "notice openChat"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClient": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl ~tool"},
+			{v: []float64{1, 1.1}, outputs: 1, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl ~tool", params: "authentication credentials endpointUrl inputMode jsonInput options parameters serverTransport tool"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpClientTool": {
-			{v: []float64{1}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "sseEndpoint"},
-			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl"},
+			{v: []float64{1}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "sseEndpoint", params: "authentication credentials excludeTools include includeTools notice options sseEndpoint"},
+			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth httpMultipleHeadersAuth:multipleHeadersAuth mcpOAuth2Api:mcpOAuth2Api", auth: "none", required: "endpointUrl", params: "authentication credentials endpointUrl excludeTools include includeTools notice options serverTransport"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpRegistryClientTool": {
-			{v: []float64{1, 1.1}, outputs: 0, creds: "mcpOAuth2Api"},
+			{v: []float64{1, 1.1}, outputs: 0, creds: "mcpOAuth2Api", params: "endpointUrl excludeTools include includeTools options serverTransport"},
 		},
 		"@n8n/n8n-nodes-langchain.mcpTrigger": {
-			{v: []float64{1, 1.1, 2, 2.1}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth", auth: "none", required: "path"},
+			{v: []float64{1, 1.1, 2}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth", auth: "none", required: "path", params: "authentication instructions path requireExecuteAccess"},
+			{v: []float64{2.1}, outputs: 0, flags: flagTrigger | flagWebhook, creds: "httpBearerAuth:bearerAuth httpHeaderAuth:headerAuth", auth: "none", required: "path", params: "authentication includeUserInOutput instructions path requireExecuteAccess"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryBufferWindow": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0},
+			{v: []float64{1, 1.1}, outputs: 0, params: "contextWindowLength notice scalingNotice sessionKey"},
+			{v: []float64{1.2, 1.3}, outputs: 0, params: "contextWindowLength notice scalingNotice sessionIdType sessionKey"},
+			{v: []float64{1.4}, outputs: 0, params: "contextWindowLength notice scalingNotice scopedSessionHintNotice sessionIdType sessionKey"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryChatRetriever": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "deprecatedNotice simplifyOutput"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryManager": {
-			{v: []float64{1, 1.1}, outputs: 1},
+			{v: []float64{1, 1.1}, outputs: 1, params: "deleteMode insertMode lastMessagesCount messages mode options simplifyOutput"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryMongoDbChat": {
-			{v: []float64{1, 1.1}, outputs: 0, creds: "mongoDb"},
+			{v: []float64{1}, outputs: 0, creds: "mongoDb", params: "collectionName contextWindowLength databaseName notice sessionIdType sessionKey"},
+			{v: []float64{1.1}, outputs: 0, creds: "mongoDb", params: "collectionName contextWindowLength databaseName notice scopedSessionHintNotice sessionIdType sessionKey"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryMotorhead": {
-			{v: []float64{1}, outputs: 0, creds: "motorheadApi", required: "sessionId"},
-			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "motorheadApi"},
+			{v: []float64{1}, outputs: 0, creds: "motorheadApi", required: "sessionId", params: "deprecationNotice notice sessionId sessionKey"},
+			{v: []float64{1.1}, outputs: 0, creds: "motorheadApi", params: "deprecationNotice notice sessionId sessionKey"},
+			{v: []float64{1.2, 1.3}, outputs: 0, creds: "motorheadApi", params: "deprecationNotice notice sessionIdType sessionKey"},
+			{v: []float64{1.4}, outputs: 0, creds: "motorheadApi", params: "deprecationNotice notice scopedSessionHintNotice sessionIdType sessionKey"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryPostgresChat": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "postgres"},
+			{v: []float64{1}, outputs: 0, creds: "postgres", params: "notice sessionIdType sessionKey tableName"},
+			{v: []float64{1.1, 1.2, 1.3}, outputs: 0, creds: "postgres", params: "contextWindowLength notice sessionIdType sessionKey tableName"},
+			{v: []float64{1.4}, outputs: 0, creds: "postgres", params: "contextWindowLength notice scopedSessionHintNotice sessionIdType sessionKey tableName"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryRedisChat": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6}, outputs: 0, creds: "redis"},
+			{v: []float64{1, 1.1}, outputs: 0, creds: "redis", params: "notice sessionKey sessionTTL"},
+			{v: []float64{1.2}, outputs: 0, creds: "redis", params: "notice sessionIdType sessionKey sessionTTL"},
+			{v: []float64{1.3, 1.4, 1.5}, outputs: 0, creds: "redis", params: "contextWindowLength notice sessionIdType sessionKey sessionTTL"},
+			{v: []float64{1.6}, outputs: 0, creds: "redis", params: "contextWindowLength notice scopedSessionHintNotice sessionIdType sessionKey sessionTTL"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryXata": {
-			{v: []float64{1}, outputs: 0, creds: "xataApi", required: "sessionId"},
-			{v: []float64{1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 0, creds: "xataApi"},
+			{v: []float64{1}, outputs: 0, creds: "xataApi", required: "sessionId", params: "notice sessionId sessionKey"},
+			{v: []float64{1.1}, outputs: 0, creds: "xataApi", params: "notice sessionId sessionKey"},
+			{v: []float64{1.2}, outputs: 0, creds: "xataApi", params: "notice sessionIdType sessionKey"},
+			{v: []float64{1.3, 1.4}, outputs: 0, creds: "xataApi", params: "contextWindowLength notice sessionIdType sessionKey"},
+			{v: []float64{1.5}, outputs: 0, creds: "xataApi", params: "contextWindowLength notice scopedSessionHintNotice sessionIdType sessionKey"},
 		},
 		"@n8n/n8n-nodes-langchain.memoryZep": {
-			{v: []float64{1}, outputs: 0, creds: "zepApi", required: "sessionId"},
-			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 0, creds: "zepApi"},
+			{v: []float64{1}, outputs: 0, creds: "zepApi", required: "sessionId", params: "deprecationNotice notice sessionId sessionKey supportedVersions"},
+			{v: []float64{1.1}, outputs: 0, creds: "zepApi", params: "deprecationNotice notice sessionId sessionKey supportedVersions"},
+			{v: []float64{1.2, 1.3}, outputs: 0, creds: "zepApi", params: "deprecationNotice notice sessionIdType sessionKey supportedVersions"},
+			{v: []float64{1.4}, outputs: 0, creds: "zepApi", params: "deprecationNotice notice scopedSessionHintNotice sessionIdType sessionKey supportedVersions"},
 		},
 		"@n8n/n8n-nodes-langchain.microsoftAgent365Trigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftAgent365Api"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftAgent365Api", params: "fallbackNotice hasOutputParser include includeTools notice options previewNotice systemPrompt useMcpTools"},
 		},
 		"@n8n/n8n-nodes-langchain.minimax": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate prompt:resource=video;operation=textToVideo;modelId(MiniMax-Hailuo-2.3)!MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate prompt:resource=video;operation=textToVideo;modelId(MiniMax-Hailuo-2.3)!MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary", params: "aspectRatio binaryPropertyName downloadAudio downloadImage downloadVideo duration imageInputType imageUrl messages modelId numberOfImages operation options prompt resolution resource simplify text voiceId", ops: []resourceOps{
 				{"audio", "textToSpeech", "textToSpeech"},
 				{"image", "generate", "generate"},
 				{"text", "message", "message"},
 				{"video", "textToVideo", "textToVideo imageToVideo"},
 			}},
-			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)!MiniMax-H3 +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)=MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary +prompt:resource=video;operation=imageToVideo;modelId(MiniMax-H3)=MiniMax-H3", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)!MiniMax-H3 +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)=MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary +prompt:resource=video;operation=imageToVideo;modelId(MiniMax-H3)=MiniMax-H3", params: "aspectRatio binaryPropertyName downloadAudio downloadImage downloadVideo duration h3Duration h3Resolution imageInputType imageUrl messages modelId numberOfImages operation options prompt ratio resolution resource simplify text voiceId", ops: []resourceOps{
 				{"audio", "textToSpeech", "textToSpeech"},
 				{"image", "generate", "generate"},
 				{"text", "message", "message"},
 				{"video", "textToVideo", "textToVideo imageToVideo"},
 			}},
-			{v: []float64{1.2}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate +~modelId:resource=text;operation=message +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)!MiniMax-H3 +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)=MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary +prompt:resource=video;operation=imageToVideo;modelId(MiniMax-H3)=MiniMax-H3", ops: []resourceOps{
+			{v: []float64{1.2}, outputs: 1, flags: flagTool, creds: "minimaxApi", resource: "text", required: "text:resource=audio;operation=textToSpeech +voiceId:resource=audio;operation=textToSpeech prompt:resource=image;operation=generate +~modelId:resource=text;operation=message +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)!MiniMax-H3 +prompt:resource=video;operation=textToVideo;modelId(MiniMax-H3)=MiniMax-H3 imageUrl:resource=video;operation=imageToVideo;imageInputType(url)=url +binaryPropertyName:resource=video;operation=imageToVideo;imageInputType(url)=binary +prompt:resource=video;operation=imageToVideo;modelId(MiniMax-H3)=MiniMax-H3", params: "aspectRatio binaryPropertyName downloadAudio downloadImage downloadVideo duration h3Duration h3Resolution imageInputType imageUrl messages modelId numberOfImages operation options prompt ratio resolution resource simplify text voiceId", ops: []resourceOps{
 				{"audio", "textToSpeech", "textToSpeech"},
 				{"image", "generate", "generate"},
 				{"text", "message", "message"},
@@ -312,36 +350,50 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.modelSelector": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "numberInputs rules"},
 		},
 		"@n8n/n8n-nodes-langchain.moonshot": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moonshotApi", resource: "text", required: "~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moonshotApi", resource: "text", required: "~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", params: "addAttachments binaryPropertyName messages modelId operation options resource simplify text", ops: []resourceOps{
 				{"image", "analyze", "analyze"},
 				{"text", "message", "message"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.ollama": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ollamaApi", resource: "text", required: "~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ollamaApi", resource: "text", required: "~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", params: "binaryPropertyName imageUrls inputType messages modelId operation options resource simplify text", ops: []resourceOps{
 				{"image", "analyze", "analyze"},
 				{"text", "message", "message"},
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.openAi": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=text;operation=message", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=text;operation=message", params: "assistantId binaryPropertyName codeInterpreter description fileId fileSizeLimitNotice file_ids imageUrls input inputType instructions jsonOutput knowledgeRetrieval messages model modelId name noticeTools operation options prompt resource simplify text voice", ops: []resourceOps{
 				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
 				{"text", "message", "message classify"},
 				{"image", "generate", "analyze generate"},
 				{"audio", "generate", "generate transcribe translate"},
 				{"file", "upload", "deleteFile:d list upload:c"},
 			}},
-			{v: []float64{1.4, 1.5, 1.6, 1.7, 1.8}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", ops: []resourceOps{
+			{v: []float64{1.2, 1.3}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=text;operation=message", params: "assistantId binaryPropertyName codeInterpreter description fileId fileSizeLimitNotice file_ids hideTools imageUrls input inputType instructions jsonOutput knowledgeRetrieval messages model modelId name noticeTools operation options prompt resource simplify text voice", ops: []resourceOps{
 				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
 				{"text", "message", "message classify"},
 				{"image", "generate", "analyze generate"},
 				{"audio", "generate", "generate transcribe translate"},
 				{"file", "upload", "deleteFile:d list upload:c"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", ops: []resourceOps{
+			{v: []float64{1.4, 1.5}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", params: "assistantId binaryPropertyName codeInterpreter description fileId fileSizeLimitNotice file_ids hideTools imageUrls input inputType instructions jsonOutput knowledgeRetrieval messages model modelId name noticeTools operation options prompt resource simplify text voice", ops: []resourceOps{
+				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
+				{"text", "message", "message classify"},
+				{"image", "generate", "analyze generate"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+			}},
+			{v: []float64{1.6, 1.7, 1.8}, outputs: 1, creds: "openAiApi", resource: "text", required: "~modelId:resource=assistant;operation=create name:resource=assistant;operation=create ~assistantId:resource=assistant;operation=deleteAssistant ~assistantId:resource=assistant;operation=message ~assistantId:resource=assistant;operation=update ~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze ~modelId:resource=text;operation=message", params: "assistantId binaryPropertyName codeInterpreter description fileId fileSizeLimitNotice file_ids hideTools imageUrls input inputType instructions jsonOutput knowledgeRetrieval memory messages model modelId name noticeTools operation options prompt resource simplify text threadId voice", ops: []resourceOps{
+				{"assistant", "message", "create:c deleteAssistant:d list message update:u"},
+				{"text", "message", "message classify"},
+				{"image", "generate", "analyze generate"},
+				{"audio", "generate", "generate transcribe translate"},
+				{"file", "upload", "deleteFile:d list upload:c"},
+			}},
+			{v: []float64{2, 2.1}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile ~modelId:resource=image;operation=analyze prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", params: "binaryPropertyName builtInTools conversationId fileId fileSizeLimitNotice hideTools imageUrls images input inputType messages metadata model modelId n noticeTools operation options outputCompression outputFormat prompt quality resource responseFormat responses seconds simplify size text voice", ops: []resourceOps{
 				{"text", "response", "response classify"},
 				{"image", "generate", "analyze generate edit:u"},
 				{"audio", "generate", "generate transcribe translate"},
@@ -349,7 +401,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"conversation", "create", "create:c get remove:d update:u"},
 				{"video", "generate", "generate"},
 			}},
-			{v: []float64{2.2}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile +~modelId:resource=image;operation=generate ~modelId:resource=image;operation=analyze prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", ops: []resourceOps{
+			{v: []float64{2.2}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile +~modelId:resource=image;operation=generate ~modelId:resource=image;operation=analyze prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", params: "binaryPropertyName builtInTools conversationId fileId fileSizeLimitNotice hideTools imageUrls images input inputType messages metadata model modelId n noticeTools operation options outputCompression outputFormat prompt quality resource responseFormat responses seconds simplify size text voice", ops: []resourceOps{
 				{"text", "response", "response classify"},
 				{"image", "generate", "analyze generate edit:u"},
 				{"audio", "generate", "generate transcribe translate"},
@@ -357,7 +409,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"conversation", "create", "create:c get remove:d update:u"},
 				{"video", "generate", "generate"},
 			}},
-			{v: []float64{2.3}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile +~modelId:resource=image;operation=generate ~modelId:resource=image;operation=analyze +~modelId:resource=image;operation=edit prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", ops: []resourceOps{
+			{v: []float64{2.3}, outputs: 1, creds: "openAiApi", resource: "text", required: "~fileId:resource=file;operation=deleteFile +~modelId:resource=image;operation=generate ~modelId:resource=image;operation=analyze +~modelId:resource=image;operation=edit prompt:resource=image;operation=edit ~modelId:resource=text;operation=response conversationId:resource=conversation;operation=remove conversationId:resource=conversation;operation=update conversationId:resource=conversation;operation=get ~modelId:resource=video;operation=generate +prompt:resource=video;operation=generate", params: "binaryPropertyName builtInTools conversationId fileId fileSizeLimitNotice hideTools imageUrls images input inputType messages metadata model modelId n noticeTools operation options outputCompression outputFormat prompt quality resource responseFormat responses seconds simplify size text voice", ops: []resourceOps{
 				{"text", "response", "response classify"},
 				{"image", "generate", "analyze generate edit:u"},
 				{"audio", "generate", "generate transcribe translate"},
@@ -367,170 +419,188 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"@n8n/n8n-nodes-langchain.openAiAssistant": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", required: "+text"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", required: "+text", params: "assistantId instructions mode model name nativeTools noticeTools options text"},
 		},
 		"@n8n/n8n-nodes-langchain.outputParserAutofixing": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "info notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.outputParserItemList": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.outputParserStructured": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
+			{v: []float64{1, 1.1}, outputs: 0, params: "autoFix customizeRetryPrompt inputSchema jsonSchema jsonSchemaExample notice prompt"},
+			{v: []float64{1.2, 1.3}, outputs: 0, params: "autoFix customizeRetryPrompt inputSchema jsonSchemaExample notice prompt schemaType"},
 		},
 		"@n8n/n8n-nodes-langchain.rerankerCohere": {
-			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "rerank-v3.5"},
+			{v: []float64{1}, outputs: 0, flags: flagDeclarative, creds: "cohereApi", model: "rerank-v3.5", params: "modelName topN"},
 		},
 		"@n8n/n8n-nodes-langchain.retrieverContextualCompression": {
 			{v: []float64{1}, outputs: 0},
 		},
 		"@n8n/n8n-nodes-langchain.retrieverMultiQuery": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "options"},
 		},
 		"@n8n/n8n-nodes-langchain.retrieverVectorStore": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "topK"},
 		},
 		"@n8n/n8n-nodes-langchain.retrieverWorkflow": {
-			{v: []float64{1}, outputs: 0, required: "workflowId:source(database)=database"},
-			{v: []float64{1.1}, outputs: 0, required: "~workflowId:source(database)=database"},
+			{v: []float64{1}, outputs: 0, required: "workflowId:source(database)=database", params: "executeNotice fields source workflowId workflowJson"},
+			{v: []float64{1.1}, outputs: 0, required: "~workflowId:source(database)=database", params: "executeNotice fields source workflowId workflowJson"},
 		},
 		"@n8n/n8n-nodes-langchain.sentimentAnalysis": {
-			{v: []float64{1, 1.1}, outputs: -1, required: "inputText"},
+			{v: []float64{1, 1.1}, outputs: -1, required: "inputText", params: "detailedResultsNotice inputText options"},
 		},
 		"@n8n/n8n-nodes-langchain.textClassifier": {
-			{v: []float64{1, 1.1}, outputs: -1, required: "inputText"},
+			{v: []float64{1, 1.1}, outputs: -1, required: "inputText", params: "categories inputText options"},
 		},
 		"@n8n/n8n-nodes-langchain.textSplitterCharacterTextSplitter": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "chunkOverlap chunkSize notice separator"},
 		},
 		"@n8n/n8n-nodes-langchain.textSplitterRecursiveCharacterTextSplitter": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "chunkOverlap chunkSize notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.textSplitterTokenSplitter": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "chunkOverlap chunkSize notice"},
 		},
 		"@n8n/n8n-nodes-langchain.toolCalculator": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "notice"},
 		},
 		"@n8n/n8n-nodes-langchain.toolCode": {
-			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 0},
+			{v: []float64{1, 1.1}, outputs: 0, params: "description inputSchema jsCode jsonSchemaExample language name notice noticeTemplateExample pythonCode schemaType specifyInputSchema"},
+			{v: []float64{1.2, 1.3}, outputs: 0, params: "description inputSchema jsCode jsonSchemaExample language notice noticeTemplateExample pythonCode schemaType specifyInputSchema"},
 		},
 		"@n8n/n8n-nodes-langchain.toolExecutor": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "node query toolName"},
 		},
 		"@n8n/n8n-nodes-langchain.toolHttpRequest": {
-			{v: []float64{1, 1.1}, outputs: 0, required: "url"},
+			{v: []float64{1, 1.1}, outputs: 0, required: "url", params: "authentication cssSelector dataField elementsToOmit fields fieldsToInclude genericAuthType googleApiWarning jsonBody jsonHeaders jsonQuery maxLength method nodeCredentialType notice onlyContent optimizeResponse parametersBody parametersHeaders parametersQuery placeholderDefinitions placeholderNotice responseType sendBody sendHeaders sendQuery specifyBody specifyHeaders specifyQuery toolDescription truncateResponse url"},
 		},
 		"@n8n/n8n-nodes-langchain.toolSearXng": {
-			{v: []float64{1}, outputs: 0, creds: "searXngApi"},
+			{v: []float64{1}, outputs: 0, creds: "searXngApi", params: "notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.toolSerpApi": {
-			{v: []float64{1}, outputs: 0, creds: "serpApi"},
+			{v: []float64{1}, outputs: 0, creds: "serpApi", params: "notice oldVersionNotice options"},
 		},
 		"@n8n/n8n-nodes-langchain.toolThink": {
-			{v: []float64{1, 1.1}, outputs: 0, required: "+description"},
+			{v: []float64{1, 1.1}, outputs: 0, required: "+description", params: "description notice"},
 		},
 		"@n8n/n8n-nodes-langchain.toolVectorStore": {
-			{v: []float64{1, 1.1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "description name notice topK"},
+			{v: []float64{1.1}, outputs: 0, params: "description notice topK"},
 		},
 		"@n8n/n8n-nodes-langchain.toolWikipedia": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "notice"},
 		},
 		"@n8n/n8n-nodes-langchain.toolWolframAlpha": {
-			{v: []float64{1}, outputs: 0, creds: "wolframAlphaApi"},
+			{v: []float64{1}, outputs: 0, creds: "wolframAlphaApi", params: "notice"},
 		},
 		"@n8n/n8n-nodes-langchain.toolWorkflow": {
-			{v: []float64{1, 1.1}, outputs: 0, required: "workflowId:source(database)=database +responsePropertyName"},
-			{v: []float64{1.2}, outputs: 0, required: "~workflowId:source(database)=database +responsePropertyName"},
-			{v: []float64{1.3, 2, 2.1, 2.2}, outputs: 0, required: "~workflowId:source(database)=database"},
+			{v: []float64{1, 1.1}, outputs: 0, required: "workflowId:source(database)=database +responsePropertyName", params: "description executeNotice fields inputSchema jsonSchemaExample name notice noticeTemplateExample responsePropertyName schemaType source specifyInputSchema workflowId workflowJson"},
+			{v: []float64{1.2}, outputs: 0, required: "~workflowId:source(database)=database +responsePropertyName", params: "description executeNotice fields inputSchema jsonSchemaExample name notice noticeTemplateExample responsePropertyName schemaType source specifyInputSchema workflowId workflowJson"},
+			{v: []float64{1.3}, outputs: 0, required: "~workflowId:source(database)=database", params: "description executeNotice fields inputSchema jsonSchemaExample name notice noticeTemplateExample schemaType source specifyInputSchema workflowId workflowJson"},
+			{v: []float64{2, 2.1}, outputs: 0, required: "~workflowId:source(database)=database", params: "description executeNotice name notice noticeTemplateExample source workflowId workflowInputs workflowJson"},
+			{v: []float64{2.2}, outputs: 0, required: "~workflowId:source(database)=database", params: "description executeNotice notice noticeTemplateExample source workflowId workflowInputs workflowJson"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreAzureAISearch": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "azureAiSearchApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "azureAiSearchApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "azureAiSearchApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata indexName mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "azureAiSearchApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata indexName mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "azureAiSearchApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool +indexName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata indexName mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreChromaDB": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "authentication chromaCollection id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "authentication chromaCollection embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "chromaCloudApi:chromaCloudApi chromaSelfHostedApi:chromaSelfHostedApi", auth: "chromaSelfHostedApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~chromaCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "authentication chromaCollection embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemory": {
-			{v: []float64{1, 1.1}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.2}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +~memoryKey prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, required: "toolDescription:mode(retrieve)=retrieve-as-tool +~memoryKey prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "clearStore id includeDocumentMetadata memoryKey mode notice prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "clearStore embeddingBatchSize id includeDocumentMetadata memoryKey mode notice prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.2}, outputs: -1, required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool +~memoryKey prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "clearStore embeddingBatchSize id includeDocumentMetadata memoryKey mode notice prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, required: "toolDescription:mode(retrieve)=retrieve-as-tool +~memoryKey prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "clearStore embeddingBatchSize id includeDocumentMetadata memoryKey mode notice prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemoryInsert": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "clearStore memoryKey notice"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreInMemoryLoad": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "memoryKey"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMilvus": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "milvusApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "milvusApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "milvusApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata milvusCollection mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "milvusApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata milvusCollection mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "milvusApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~milvusCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata milvusCollection mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreMongoDBAtlas": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "mongoDb", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "mongoDb", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "mongoDb", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embedding id includeDocumentMetadata metadata_field mode mongoCollection notice options prompt ragStarterCallout toolDescription toolName topK useReranker vectorIndexName"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "mongoDb", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embedding embeddingBatchSize id includeDocumentMetadata metadata_field mode mongoCollection notice options prompt ragStarterCallout toolDescription toolName topK useReranker vectorIndexName"},
+			{v: []float64{1.3}, outputs: -1, creds: "mongoDb", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~mongoCollection +embedding +metadata_field vectorIndexName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embedding embeddingBatchSize id includeDocumentMetadata metadata_field mode mongoCollection notice options prompt ragStarterCallout toolDescription topK useReranker vectorIndexName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreOracleDBVector": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "oracleDBApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "oracleDBApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "oracleDBApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "oracleDBApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "oracleDBApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePGVector": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "postgres", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "postgres", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "postgres", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "postgres", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "postgres", required: "toolDescription:mode(retrieve)=retrieve-as-tool prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePinecone": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "pineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "pineconeApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "pineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options pineconeIndex prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "pineconeApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options pineconeIndex prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "pineconeApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~pineconeIndex prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options pineconeIndex prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePineconeInsert": {
-			{v: []float64{1}, outputs: 1, creds: "pineconeApi", required: "~pineconeIndex"},
+			{v: []float64{1}, outputs: 1, creds: "pineconeApi", required: "~pineconeIndex", params: "clearNamespace notice pineconeIndex pineconeNamespace"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStorePineconeLoad": {
-			{v: []float64{1}, outputs: 0, creds: "pineconeApi", required: "~pineconeIndex"},
+			{v: []float64{1}, outputs: 0, creds: "pineconeApi", required: "~pineconeIndex", params: "options pineconeIndex pineconeNamespace"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreQdrant": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "qdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "qdrantApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "qdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt qdrantCollection ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "qdrantApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt qdrantCollection ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "qdrantApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~qdrantCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt qdrantCollection ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreRedis": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "redis", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "redis", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "redis", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout redisIndex toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "redis", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout redisIndex toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "redis", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~redisIndex prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout redisIndex toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabase": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "supabaseApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "supabaseApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "supabaseApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "supabaseApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "supabaseApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~tableName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout tableName toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseInsert": {
-			{v: []float64{1}, outputs: 1, creds: "supabaseApi", required: "~tableName +queryName"},
+			{v: []float64{1}, outputs: 1, creds: "supabaseApi", required: "~tableName +queryName", params: "notice queryName setupNotice tableName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreSupabaseLoad": {
-			{v: []float64{1}, outputs: 0, creds: "supabaseApi", required: "~tableName +queryName"},
+			{v: []float64{1}, outputs: 0, creds: "supabaseApi", required: "~tableName +queryName", params: "options queryName tableName"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreWeaviate": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "weaviateApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "weaviateApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "weaviateApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker weaviateCollection"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "weaviateApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker weaviateCollection"},
+			{v: []float64{1.3}, outputs: -1, creds: "weaviateApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool ~weaviateCollection prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription topK useReranker weaviateCollection"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZep": {
-			{v: []float64{1, 1.1, 1.2}, outputs: -1, creds: "zepApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
-			{v: []float64{1.3}, outputs: -1, creds: "zepApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update"},
+			{v: []float64{1}, outputs: -1, creds: "zepApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "collectionName deprecationNotice id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.1, 1.2}, outputs: -1, creds: "zepApi", required: "toolName:mode(retrieve)=retrieve-as-tool toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "collectionName deprecationNotice embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription toolName topK useReranker"},
+			{v: []float64{1.3}, outputs: -1, creds: "zepApi", required: "toolDescription:mode(retrieve)=retrieve-as-tool collectionName prompt:mode(retrieve)=load id:mode(retrieve)=update", params: "collectionName deprecationNotice embeddingBatchSize id includeDocumentMetadata mode notice options prompt ragStarterCallout toolDescription topK useReranker"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZepInsert": {
-			{v: []float64{1}, outputs: 1, creds: "zepApi", required: "collectionName"},
+			{v: []float64{1}, outputs: 1, creds: "zepApi", required: "collectionName", params: "collectionName deprecationNotice notice options"},
 		},
 		"@n8n/n8n-nodes-langchain.vectorStoreZepLoad": {
-			{v: []float64{1}, outputs: 0, creds: "zepApi", required: "collectionName"},
+			{v: []float64{1}, outputs: 0, creds: "zepApi", required: "collectionName", params: "collectionName deprecationNotice options"},
 		},
 		"n8n-nodes-base.Brandfetch": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "domain", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "domain", params: "domain download imageFormats imageTypes operation", ops: []resourceOps{
 				{"", "logo", "color company font industry logo"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "+type:operation=logo,colors,data identifier:operation=colors,data,logo domain:operation=context", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "brandfetchApi", required: "+type:operation=logo,colors,data identifier:operation=colors,data,logo domain:operation=context", params: "cachedOnly domain download identifier operation outputFormat type", ops: []resourceOps{
 				{"", "data", "logo colors data context"},
 			}},
 		},
 		"n8n-nodes-base.actionNetwork": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "actionNetworkApi", resource: "attendance", required: "personId:resource=attendance;operation=create eventId:resource=attendance;operation=create eventId:resource=attendance;operation=get attendanceId:resource=attendance;operation=get eventId:resource=attendance;operation=getAll originSystem:resource=event;operation=create title:resource=event;operation=create eventId:resource=event;operation=get personId:resource=person;operation=get personId:resource=person;operation=update originSystem:resource=petition;operation=create title:resource=petition;operation=create petitionId:resource=petition;operation=get petitionId:resource=petition;operation=update petitionId:resource=signature;operation=create personId:resource=signature;operation=create petitionId:resource=signature;operation=get signatureId:resource=signature;operation=get petitionId:resource=signature;operation=getAll petitionId:resource=signature;operation=update signatureId:resource=signature;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=get +tagId:resource=personTag;operation=add personId:resource=personTag;operation=add +tagId:resource=personTag;operation=remove +taggingId:resource=personTag;operation=remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "actionNetworkApi", resource: "attendance", required: "personId:resource=attendance;operation=create eventId:resource=attendance;operation=create eventId:resource=attendance;operation=get attendanceId:resource=attendance;operation=get eventId:resource=attendance;operation=getAll originSystem:resource=event;operation=create title:resource=event;operation=create eventId:resource=event;operation=get personId:resource=person;operation=get personId:resource=person;operation=update originSystem:resource=petition;operation=create title:resource=petition;operation=create petitionId:resource=petition;operation=get petitionId:resource=petition;operation=update petitionId:resource=signature;operation=create personId:resource=signature;operation=create petitionId:resource=signature;operation=get signatureId:resource=signature;operation=get petitionId:resource=signature;operation=getAll petitionId:resource=signature;operation=update signatureId:resource=signature;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=get +tagId:resource=personTag;operation=add personId:resource=personTag;operation=add +tagId:resource=personTag;operation=remove +taggingId:resource=personTag;operation=remove", params: "additionalFields attendanceId email_addresses eventId limit name operation originSystem personId petitionId resource returnAll signatureId simple tagId taggingId title updateFields", ops: []resourceOps{
 				{"attendance", "create", "create:c get getAll"},
 				{"event", "create", "create:c get getAll"},
 				{"person", "create", "create:c get getAll update:u"},
@@ -541,7 +611,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.activeCampaign": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "activeCampaignApi", resource: "contact", required: "+tagType:resource=tag;operation=create name:resource=tag;operation=create tagId:resource=contactTag;operation=add name:resource=account;operation=create email:resource=contact;operation=create title:resource=deal;operation=create +currency:resource=deal;operation=create dealNote:resource=deal;operation=createNote service:resource=connection;operation=create externalid:resource=connection;operation=create name:resource=connection;operation=create logoUrl:resource=connection;operation=create linkUrl:resource=connection;operation=create email:resource=ecommerceOrder;operation=create +currency:resource=ecommerceOrder;operation=create externalCreatedDate:resource=ecommerceOrder;operation=create connectionid:resource=ecommerceCustomer;operation=create externalid:resource=ecommerceCustomer;operation=create email:resource=ecommerceCustomer;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "activeCampaignApi", resource: "contact", required: "+tagType:resource=tag;operation=create name:resource=tag;operation=create tagId:resource=contactTag;operation=add name:resource=account;operation=create email:resource=contact;operation=create title:resource=deal;operation=create +currency:resource=deal;operation=create dealNote:resource=deal;operation=createNote service:resource=connection;operation=create externalid:resource=connection;operation=create name:resource=connection;operation=create logoUrl:resource=connection;operation=create linkUrl:resource=connection;operation=create email:resource=ecommerceOrder;operation=create +currency:resource=ecommerceOrder;operation=create externalCreatedDate:resource=ecommerceOrder;operation=create connectionid:resource=ecommerceCustomer;operation=create externalid:resource=ecommerceCustomer;operation=create email:resource=ecommerceCustomer;operation=create", params: "abandonedDate account accountContactId accountId additionalFields connectionId connectionid contact contactId contactTagId currency customerid dealId dealNote dealNoteId ecommerceCustomerId email externalCreatedDate externalcheckoutid externalid filters group limit linkUrl listId logoUrl name operation orderId orderProducts owner procuctId resource returnAll service simple source stage tagId tagType title totalPrice updateFields updateIfExists value", ops: []resourceOps{
 				{"account", "create", "create:c delete:d get getAll update:u"},
 				{"accountContact", "create", "create:c delete:d update:u"},
 				{"connection", "create", "create:c delete:d get getAll update:u"},
@@ -557,18 +627,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.activeCampaignTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "activeCampaignApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "activeCampaignApi", params: "events sources"},
 		},
 		"n8n-nodes-base.acuitySchedulingTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey", required: "event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "acuitySchedulingApi:apiKey acuitySchedulingOAuth2Api:oAuth2", auth: "apiKey", required: "event", params: "authentication event resolveData"},
 		},
 		"n8n-nodes-base.adalo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", required: "collectionId:resource=collection rowId:resource=collection;operation=get,delete,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "adaloApi", resource: "collection", required: "collectionId:resource=collection rowId:resource=collection;operation=get,delete,update", params: "collectionId dataToSend fieldsUi inputsToIgnore limit operation requestOptions resource returnAll rowId", ops: []resourceOps{
 				{"collection", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.affinity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "affinityApi", resource: "organization", required: "listId:resource=list;operation=get listId:resource=listEntry;operation=create entityId:resource=listEntry;operation=create listId:resource=listEntry;operation=get listEntryId:resource=listEntry;operation=get listId:resource=listEntry;operation=delete listEntryId:resource=listEntry;operation=delete name:resource=organization;operation=create domain:resource=organization;operation=create organizationId:resource=organization;operation=update organizationId:resource=organization;operation=get organizationId:resource=organization;operation=delete firstName:resource=person;operation=create lastName:resource=person;operation=create personId:resource=person;operation=update personId:resource=person;operation=get personId:resource=person;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "affinityApi", resource: "organization", required: "listId:resource=list;operation=get listId:resource=listEntry;operation=create entityId:resource=listEntry;operation=create listId:resource=listEntry;operation=get listEntryId:resource=listEntry;operation=get listId:resource=listEntry;operation=delete listEntryId:resource=listEntry;operation=delete name:resource=organization;operation=create domain:resource=organization;operation=create organizationId:resource=organization;operation=update organizationId:resource=organization;operation=get organizationId:resource=organization;operation=delete firstName:resource=person;operation=create lastName:resource=person;operation=create personId:resource=person;operation=update personId:resource=person;operation=get personId:resource=person;operation=delete", params: "additionalFields domain emails entityId firstName lastName limit listEntryId listId name operation options organizationId personId resource returnAll updateFields", ops: []resourceOps{
 				{"list", "get", "get getAll"},
 				{"listEntry", "create", "create:c delete:d get getAll"},
 				{"organization", "create", "create:c delete:d get getAll update:u"},
@@ -576,35 +646,35 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.affinityTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "affinityApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "affinityApi", params: "events"},
 		},
 		"n8n-nodes-base.aggregate": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "aggregate destinationFieldName fieldsToAggregate fieldsToExclude fieldsToInclude include options"},
 		},
 		"n8n-nodes-base.agileCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "agileCrmApi", resource: "contact", required: "contactId:resource=contact;operation=get contactId:resource=contact;operation=delete contactId:resource=contact;operation=update companyId:resource=company;operation=get companyId:resource=company;operation=delete companyId:resource=company;operation=update dealId:resource=deal;operation=get dealId:resource=deal;operation=delete dealId:resource=deal;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "agileCrmApi", resource: "contact", required: "contactId:resource=contact;operation=get contactId:resource=contact;operation=delete contactId:resource=contact;operation=update companyId:resource=company;operation=get companyId:resource=company;operation=delete companyId:resource=company;operation=update dealId:resource=deal;operation=get dealId:resource=deal;operation=delete dealId:resource=deal;operation=update", params: "additionalFields additionalFieldsJson closeDate companyId contactId dealId expectedValue filterJson filterType filters jsonNotice jsonParameters limit matchType milestone name operation options probability resource returnAll simple", ops: []resourceOps{
 				{"company", "get", "create:c delete:d get getAll update:u"},
 				{"contact", "get", "create:c delete:d get getAll update:u"},
 				{"deal", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.aiTransform": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "codeGeneratedForPrompt instructions jsCode"},
 		},
 		"n8n-nodes-base.airtable": {
-			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~application ~table id:operation=delete id:operation=read id:operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~application ~table id:operation=delete id:operation=read id:operation=update", params: "addAllFields additionalOptions application authentication deprecated downloadAttachments downloadFieldNames fields id limit oldVersionNotice operation options returnAll table updateAllFields", ops: []resourceOps{
 				{"", "read", "append:c delete:d list read update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", required: "~base:resource=record ~table:resource=record id:resource=record;operation=deleteRecord id:resource=record;operation=get ~base:resource=base;operation=getSchema", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableTokenApi", resource: "record", required: "~base:resource=record ~table:resource=record id:resource=record;operation=deleteRecord id:resource=record;operation=get ~base:resource=base;operation=getSchema", params: "authentication base columns filterByFormula id limit operation options resource returnAll sort table", ops: []resourceOps{
 				{"base", "getMany", "getMany getSchema"},
 				{"record", "get", "create:c upsert:u deleteRecord:d get search update:u"},
 			}},
 		},
 		"n8n-nodes-base.airtableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~baseId ~tableId triggerField"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "airtableApi:airtableApi airtableOAuth2Api:airtableOAuth2Api airtableTokenApi:airtableTokenApi", auth: "airtableApi", required: "~baseId ~tableId triggerField", params: "additionalFields authentication baseId downloadAttachments downloadFieldNames pollTimes tableId triggerField"},
 		},
 		"n8n-nodes-base.airtop": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", required: "~agentId:resource=agent;operation=run +sessionId:resource=session;operation=save profileName:resource=session;operation=save +sessionId:resource=session;operation=terminate +sessionId:resource=session;operation=waitForDownload +sessionId:resource=window +windowId:resource=window;operation=close,takeScreenshot,load,getLiveView url:resource=window;operation=load fileId:resource=file;operation=deleteFile fileId:resource=file;operation=get +sessionId:resource=file;operation=load +windowId:resource=file;operation=load fileId:resource=file;operation=load +sessionId:resource=file;operation=upload +windowId:resource=file;operation=upload fileName:resource=file;operation=upload +binaryPropertyName:resource=file;operation=upload;source(url)=binary url:resource=file;operation=upload;source(url)=url prompt:resource=extraction;operation=getPaginated prompt:resource=extraction;operation=query +sessionId:resource=interaction +windowId:resource=interaction elementDescription:resource=interaction;operation=click formData:resource=interaction;operation=fill elementDescription:resource=interaction;operation=hover +scrollingMode:resource=interaction;operation=scroll scrollToElement:resource=interaction;operation=scroll;scrollingMode(automatic)=automatic text:resource=interaction;operation=type", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "airtopApi", resource: "session", required: "~agentId:resource=agent;operation=run +sessionId:resource=session;operation=save profileName:resource=session;operation=save +sessionId:resource=session;operation=terminate +sessionId:resource=session;operation=waitForDownload +sessionId:resource=window +windowId:resource=window;operation=close,takeScreenshot,load,getLiveView url:resource=window;operation=load fileId:resource=file;operation=deleteFile fileId:resource=file;operation=get +sessionId:resource=file;operation=load +windowId:resource=file;operation=load fileId:resource=file;operation=load +sessionId:resource=file;operation=upload +windowId:resource=file;operation=upload fileName:resource=file;operation=upload +binaryPropertyName:resource=file;operation=upload;source(url)=binary url:resource=file;operation=upload;source(url)=url prompt:resource=extraction;operation=getPaginated prompt:resource=extraction;operation=query +sessionId:resource=interaction +windowId:resource=interaction elementDescription:resource=interaction;operation=click formData:resource=interaction;operation=fill elementDescription:resource=interaction;operation=hover +scrollingMode:resource=interaction;operation=scroll scrollToElement:resource=interaction;operation=scroll;scrollingMode(automatic)=automatic text:resource=interaction;operation=type", params: "additionalFields agentId agentParameters autoTerminateSession awaitExecution binaryPropertyName clickType disableResize elementDescription fileId fileName fileType formData getLiveView includeHiddenElements includeNavigationBar limit notice operation outputBinaryFile outputImageAsBinary outputSingleItem pressEnterKey profileName prompt proxy proxyConfig proxyUrl record resource returnAll saveProfileOnTermination screenResolution scrollBy scrollToEdge scrollToElement scrollWithin scrollingMode sessionId sessionIds sessionMode source text timeout timeoutMinutes triggerFileInputParameter url windowId", ops: []resourceOps{
 				{"agent", "run", "run:x"},
 				{"extraction", "getPaginated", "query getPaginated scrape"},
 				{"file", "getMany", "deleteFile:d get getMany load upload:c"},
@@ -614,20 +684,20 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.amqp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "amqp"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "amqp", params: "headerParametersJson options sink"},
 		},
 		"n8n-nodes-base.amqpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "amqp"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "amqp", params: "clientname options sink subscription"},
 		},
 		"n8n-nodes-base.apiTemplateIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", required: "+operation:resource=image +operation:resource=pdf +operation:resource=account imageTemplateId:resource=image;operation=create pdfTemplateId:resource=pdf;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "apiTemplateIoApi", resource: "image", required: "+operation:resource=image +operation:resource=pdf +operation:resource=account imageTemplateId:resource=image;operation=create pdfTemplateId:resource=pdf;operation=create", params: "binaryProperty download imageTemplateId jsonParameters operation options overridesJson overridesUi pdfTemplateId propertiesJson propertiesUi resource", ops: []resourceOps{
 				{"account", "get", "get"},
 				{"image", "create", "create:c"},
 				{"pdf", "create", "create:c"},
 			}},
 		},
 		"n8n-nodes-base.asana": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "taskId:resource=subtask;operation=create name:resource=subtask;operation=create taskId:resource=subtask;operation=getAll workspace:resource=task;operation=create name:resource=task;operation=create id:resource=task;operation=delete id:resource=task;operation=get id:resource=task;operation=move projectId:resource=task;operation=move section:resource=task;operation=move id:resource=task;operation=update workspace:resource=task;operation=search id:resource=taskComment;operation=add id:resource=taskComment;operation=remove id:resource=taskProject;operation=add project:resource=taskProject;operation=add id:resource=taskProject;operation=remove project:resource=taskProject;operation=remove id:resource=taskTag;operation=add tag:resource=taskTag;operation=add id:resource=taskTag;operation=remove tag:resource=taskTag;operation=remove userId:resource=user;operation=get workspace:resource=user;operation=getAll name:resource=project;operation=create workspace:resource=project;operation=create id:resource=project;operation=delete id:resource=project;operation=get workspace:resource=project;operation=getAll workspace:resource=project;operation=update id:resource=project;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "taskId:resource=subtask;operation=create name:resource=subtask;operation=create taskId:resource=subtask;operation=getAll workspace:resource=task;operation=create name:resource=task;operation=create id:resource=task;operation=delete id:resource=task;operation=get id:resource=task;operation=move projectId:resource=task;operation=move section:resource=task;operation=move id:resource=task;operation=update workspace:resource=task;operation=search id:resource=taskComment;operation=add id:resource=taskComment;operation=remove id:resource=taskProject;operation=add project:resource=taskProject;operation=add id:resource=taskProject;operation=remove project:resource=taskProject;operation=remove id:resource=taskTag;operation=add tag:resource=taskTag;operation=add id:resource=taskTag;operation=remove tag:resource=taskTag;operation=remove userId:resource=user;operation=get workspace:resource=user;operation=getAll name:resource=project;operation=create workspace:resource=project;operation=create id:resource=project;operation=delete id:resource=project;operation=get workspace:resource=project;operation=getAll workspace:resource=project;operation=update id:resource=project;operation=update", params: "additionalFields authentication filters id isTextHtml limit name operation options otherProperties project projectId resource returnAll searchTaskProperties section tag taskId team text updateFields userId workspace", ops: []resourceOps{
 				{"project", "get", "create:c delete:d get getAll update:u"},
 				{"subtask", "create", "create:c getAll"},
 				{"task", "create", "create:c delete:d get getAll move:u search update:u"},
@@ -638,10 +708,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.asanaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", required: "resource"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "asanaApi:accessToken asanaOAuth2Api:oAuth2", auth: "accessToken", required: "resource", params: "authentication resource workspace"},
 		},
 		"n8n-nodes-base.autopilot": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", required: "email:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get triggerId:resource=contactJourney;operation=add contactId:resource=contactJourney;operation=add listId:resource=contactList;operation=add,remove,exist,getAll contactId:resource=contactList;operation=add,remove,exist name:resource=list;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "autopilotApi", resource: "contact", required: "email:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get triggerId:resource=contactJourney;operation=add contactId:resource=contactJourney;operation=add listId:resource=contactList;operation=add,remove,exist,getAll contactId:resource=contactList;operation=add,remove,exist name:resource=list;operation=create", params: "additionalFields contactId email limit listId name operation resource returnAll triggerId", ops: []resourceOps{
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"contactJourney", "add", "add:c"},
 				{"contactList", "add", "add:c exist getAll remove:d"},
@@ -649,108 +719,108 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.autopilotTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi", required: "event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "autopilotApi", required: "event", params: "event"},
 		},
 		"n8n-nodes-base.awsCertificateManager": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "certificate", required: "certificateArn:resource=certificate;operation=renew,get,delete,getMetadata bucketName:resource=certificate;operation=delete certificateKey:resource=certificate;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "certificate", required: "certificateArn:resource=certificate;operation=renew,get,delete,getMetadata bucketName:resource=certificate;operation=delete certificateKey:resource=certificate;operation=delete", params: "authentication bucketName certificateArn certificateKey limit operation options resource returnAll", ops: []resourceOps{
 				{"certificate", "renew", "delete:d get getMany getMetadata renew:u"},
 			}},
 		},
 		"n8n-nodes-base.awsCognito": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", required: "~userPool:resource=group;operation=create newGroupName:resource=group;operation=create ~userPool:resource=group;operation=delete ~group:resource=group;operation=delete ~userPool:resource=group;operation=get ~group:resource=group;operation=get ~userPool:resource=group;operation=getAll ~userPool:resource=group;operation=update ~group:resource=group;operation=update ~userPool:resource=user;operation=create newUserName:resource=user;operation=create ~userPool:resource=user;operation=delete ~user:resource=user;operation=delete ~userPool:resource=user;operation=get ~user:resource=user;operation=get ~userPool:resource=user;operation=getAll ~userPool:resource=user;operation=update ~user:resource=user;operation=update ~userPool:resource=user;operation=addToGroup ~user:resource=user;operation=addToGroup ~group:resource=user;operation=addToGroup ~userPool:resource=user;operation=removeFromGroup ~user:resource=user;operation=removeFromGroup ~group:resource=user;operation=removeFromGroup ~userPool:resource=userPool;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", required: "~userPool:resource=group;operation=create newGroupName:resource=group;operation=create ~userPool:resource=group;operation=delete ~group:resource=group;operation=delete ~userPool:resource=group;operation=get ~group:resource=group;operation=get ~userPool:resource=group;operation=getAll ~userPool:resource=group;operation=update ~group:resource=group;operation=update ~userPool:resource=user;operation=create newUserName:resource=user;operation=create ~userPool:resource=user;operation=delete ~user:resource=user;operation=delete ~userPool:resource=user;operation=get ~user:resource=user;operation=get ~userPool:resource=user;operation=getAll ~userPool:resource=user;operation=update ~user:resource=user;operation=update ~userPool:resource=user;operation=addToGroup ~user:resource=user;operation=addToGroup ~group:resource=user;operation=addToGroup ~userPool:resource=user;operation=removeFromGroup ~user:resource=user;operation=removeFromGroup ~group:resource=user;operation=removeFromGroup ~userPool:resource=userPool;operation=get", params: "additionalFields authentication filters group includeUsers limit newGroupName newUserName operation requestOptions resource returnAll simple user userAttributes userPool", ops: []resourceOps{
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 				{"userPool", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.awsComprehend": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "text", params: "additionalFields authentication languageCode operation resource simple text", ops: []resourceOps{
 				{"text", "detectDominantLanguage", "detectDominantLanguage detectEntities detectSentiment"},
 			}},
 		},
 		"n8n-nodes-base.awsDynamoDb": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", required: "+tableName:resource=item", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "item", required: "+tableName:resource=item", params: "additionalFields authentication autoParseNumbers dataToSend eavUi fieldsUi filterExpression inputsToIgnore keyConditionExpression keysUi limit operation options resource returnAll returnValues scan select simple tableName", ops: []resourceOps{
 				{"item", "upsert", "upsert:u delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.awsElb": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "loadBalancer", required: "+ipAddressType:resource=loadBalancer;operation=create name:resource=loadBalancer;operation=create +schema:resource=loadBalancer;operation=create +type:resource=loadBalancer;operation=create loadBalancerId:resource=loadBalancer;operation=get loadBalancerId:resource=loadBalancer;operation=delete loadBalancerId:resource=listenerCertificate;operation=add listenerId:resource=listenerCertificate;operation=add certificateId:resource=listenerCertificate;operation=add loadBalancerId:resource=listenerCertificate;operation=getMany listenerId:resource=listenerCertificate;operation=getMany loadBalancerId:resource=listenerCertificate;operation=remove listenerId:resource=listenerCertificate;operation=remove certificateId:resource=listenerCertificate;operation=remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "loadBalancer", required: "+ipAddressType:resource=loadBalancer;operation=create name:resource=loadBalancer;operation=create +schema:resource=loadBalancer;operation=create +type:resource=loadBalancer;operation=create loadBalancerId:resource=loadBalancer;operation=get loadBalancerId:resource=loadBalancer;operation=delete loadBalancerId:resource=listenerCertificate;operation=add listenerId:resource=listenerCertificate;operation=add certificateId:resource=listenerCertificate;operation=add loadBalancerId:resource=listenerCertificate;operation=getMany listenerId:resource=listenerCertificate;operation=getMany loadBalancerId:resource=listenerCertificate;operation=remove listenerId:resource=listenerCertificate;operation=remove certificateId:resource=listenerCertificate;operation=remove", params: "additionalFields authentication certificateId filters ipAddressType limit listenerId loadBalancerId name operation resource returnAll schema subnets type", ops: []resourceOps{
 				{"listenerCertificate", "add", "add:c getMany remove:d"},
 				{"loadBalancer", "create", "create:c delete:d get getMany"},
 			}},
 		},
 		"n8n-nodes-base.awsIam": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", required: "~user:resource=user;operation=addToGroup ~group:resource=user;operation=addToGroup userName:resource=user;operation=create ~user:resource=user;operation=delete ~user:resource=user;operation=get ~user:resource=user;operation=update userName:resource=user;operation=update ~user:resource=user;operation=removeFromGroup ~group:resource=user;operation=removeFromGroup groupName:resource=group;operation=create ~group:resource=group;operation=delete ~group:resource=group;operation=get ~group:resource=group;operation=update groupName:resource=group;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "user", required: "~user:resource=user;operation=addToGroup ~group:resource=user;operation=addToGroup userName:resource=user;operation=create ~user:resource=user;operation=delete ~user:resource=user;operation=get ~user:resource=user;operation=update userName:resource=user;operation=update ~user:resource=user;operation=removeFromGroup ~group:resource=user;operation=removeFromGroup groupName:resource=group;operation=create ~group:resource=group;operation=delete ~group:resource=group;operation=get ~group:resource=group;operation=update groupName:resource=group;operation=update", params: "additionalFields authentication group groupName includeUsers limit operation requestOptions resource returnAll user userName", ops: []resourceOps{
 				{"user", "getAll", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.awsLambda": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "function:operation=invoke +qualifier:operation=invoke", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "function:operation=invoke +qualifier:operation=invoke", params: "authentication function invocationType operation payload qualifier", ops: []resourceOps{
 				{"", "invoke", "invoke:x"},
 			}},
 		},
 		"n8n-nodes-base.awsRekognition": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "image", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "image", params: "additionalFields authentication binaryData binaryPropertyName bucket name operation resource type", ops: []resourceOps{
 				{"image", "analyze", "analyze"},
 			}},
 		},
 		"n8n-nodes-base.awsS3": {
-			{v: []float64{1}, outputs: 1, creds: "aws", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", params: "additionalFields binaryData binaryPropertyName bucketName destinationPath fileContent fileKey fileName folderKey folderName limit name operation options resource returnAll sourcePath tagsUi", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", params: "additionalFields authentication binaryData binaryPropertyName bucketName destinationPath fileContent fileKey fileName folderKey folderName limit name operation options resource returnAll sourcePath tagsUi", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.awsSes": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "email", required: "fromEmailAddress:resource=customVerificationEmail;operation=create templateSubject:resource=customVerificationEmail;operation=create successRedirectionURL:resource=customVerificationEmail;operation=create failureRedirectionURL:resource=customVerificationEmail;operation=create email:resource=customVerificationEmail;operation=send templateName:resource=customVerificationEmail;operation=send subject:resource=email;operation=send body:resource=email;operation=send fromEmail:resource=email;operation=send fromEmail:resource=email;operation=sendTemplate templateName:resource=template;operation=update,create,get,delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "email", required: "fromEmailAddress:resource=customVerificationEmail;operation=create templateSubject:resource=customVerificationEmail;operation=create successRedirectionURL:resource=customVerificationEmail;operation=create failureRedirectionURL:resource=customVerificationEmail;operation=create email:resource=customVerificationEmail;operation=send templateName:resource=customVerificationEmail;operation=send subject:resource=email;operation=send body:resource=email;operation=send fromEmail:resource=email;operation=send fromEmail:resource=email;operation=sendTemplate templateName:resource=template;operation=update,create,get,delete", params: "additionalFields authentication body email failureRedirectionURL fromEmail fromEmailAddress htmlPart isBodyHtml limit operation resource returnAll subject subjectPart successRedirectionURL templateContent templateDataUi templateName templateSubject toAddresses updateFields", ops: []resourceOps{
 				{"customVerificationEmail", "create", "create:c delete:d get getAll send:s update:u"},
 				{"email", "send", "send:s sendTemplate:s"},
 				{"template", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.awsSns": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "name:operation=create ~topic:operation=publish,delete subject:operation=publish message:operation=publish", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "name:operation=create ~topic:operation=publish,delete subject:operation=publish message:operation=publish", params: "authentication message name operation options subject topic", ops: []resourceOps{
 				{"", "publish", "create:c delete:d publish:s"},
 			}},
 		},
 		"n8n-nodes-base.awsSnsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "~topic"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "~topic", params: "authentication topic"},
 		},
 		"n8n-nodes-base.awsSqs": {
-			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "queue:operation=sendMessage messageGroupId:queueType(standard)=fifo", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "queue:operation=sendMessage messageGroupId:queueType(standard)=fifo", params: "authentication message messageGroupId operation options queue queueType sendInputData", ops: []resourceOps{
 				{"", "sendMessage", "sendMessage:s"},
 			}},
 		},
 		"n8n-nodes-base.awsTextract": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "+binaryPropertyName:operation=analyzeExpense", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", required: "+binaryPropertyName:operation=analyzeExpense", params: "authentication binaryPropertyName operation simple", ops: []resourceOps{
 				{"", "analyzeExpense", "analyzeExpense"},
 			}},
 		},
 		"n8n-nodes-base.awsTranscribe": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "transcriptionJob", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "aws:iam awsAssumeRole:assumeRole", auth: "iam", resource: "transcriptionJob", params: "authentication detectLanguage filters languageCode limit mediaFileUri operation options resource returnAll returnTranscript simple transcriptionJobName", ops: []resourceOps{
 				{"transcriptionJob", "create", "create:c delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.azureCosmosDb": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", required: "containerCreate:resource=container;operation=create ~container:resource=container;operation=delete ~container:resource=container;operation=get ~container:resource=item;operation=create ~container:resource=item;operation=delete ~container:resource=item;operation=get ~container:resource=item;operation=getAll ~container:resource=item;operation=query query:resource=item;operation=query ~container:resource=item;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "microsoftAzureCosmosDbSharedKeyApi", resource: "container", required: "containerCreate:resource=container;operation=create ~container:resource=container;operation=delete ~container:resource=container;operation=get ~container:resource=item;operation=create ~container:resource=item;operation=delete ~container:resource=item;operation=get ~container:resource=item;operation=getAll ~container:resource=item;operation=query query:resource=item;operation=query ~container:resource=item;operation=update", params: "additionalFields container containerCreate customProperties item limit operation options partitionKey query requestOptions resource returnAll simple", ops: []resourceOps{
 				{"container", "getAll", "create:c delete:d get getAll"},
 				{"item", "getAll", "create:c delete:d get getAll query update:u"},
 			}},
 		},
 		"n8n-nodes-base.azureStorage": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", required: "~container:resource=blob;operation=create blobCreate:resource=blob;operation=create +from:resource=blob;operation=create +binaryPropertyName:resource=blob;operation=create;from(binary)=binary url:resource=blob;operation=create;from(binary)=url ~container:resource=blob;operation=delete ~blob:resource=blob;operation=delete ~container:resource=blob;operation=get ~blob:resource=blob;operation=get ~container:resource=blob;operation=getAll containerCreate:resource=container;operation=create ~container:resource=container;operation=delete ~container:resource=container;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "azureStorageOAuth2Api:oAuth2 azureStorageSharedKeyApi:sharedKey", auth: "sharedKey", resource: "container", required: "~container:resource=blob;operation=create blobCreate:resource=blob;operation=create +from:resource=blob;operation=create +binaryPropertyName:resource=blob;operation=create;from(binary)=binary url:resource=blob;operation=create;from(binary)=url ~container:resource=blob;operation=delete ~blob:resource=blob;operation=delete ~container:resource=blob;operation=get ~blob:resource=blob;operation=get ~container:resource=blob;operation=getAll containerCreate:resource=container;operation=create ~container:resource=container;operation=delete ~container:resource=container;operation=get", params: "authentication binaryPropertyName blob blobCreate container containerCreate from limit operation options requestOptions resource returnAll url", ops: []resourceOps{
 				{"blob", "getAll", "create:c delete:d get getAll"},
 				{"container", "getAll", "create:c delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.bambooHr": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bambooHrApi", resource: "employee", required: "firstName:resource=employee;operation=create lastName:resource=employee;operation=create employeeId:resource=employee;operation=get employeeId:resource=employee;operation=update employeeId:resource=employeeDocument;operation=delete fileId:resource=employeeDocument;operation=delete employeeId:resource=employeeDocument;operation=download fileId:resource=employeeDocument;operation=download +output:resource=employeeDocument;operation=download employeeId:resource=employeeDocument;operation=getAll employeeId:resource=employeeDocument;operation=update fileId:resource=employeeDocument;operation=update employeeId:resource=employeeDocument;operation=upload categoryId:resource=employeeDocument;operation=upload +binaryPropertyName:resource=employeeDocument;operation=upload fileId:resource=file;operation=delete fileId:resource=file;operation=download +output:resource=file;operation=download fileId:resource=file;operation=update +binaryPropertyName:resource=file;operation=upload categoryId:resource=file;operation=upload reportId:resource=companyReport;operation=get +format:resource=companyReport;operation=get +output:resource=companyReport;operation=get;format(JSON)!JSON", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bambooHrApi", resource: "employee", required: "firstName:resource=employee;operation=create lastName:resource=employee;operation=create employeeId:resource=employee;operation=get employeeId:resource=employee;operation=update employeeId:resource=employeeDocument;operation=delete fileId:resource=employeeDocument;operation=delete employeeId:resource=employeeDocument;operation=download fileId:resource=employeeDocument;operation=download +output:resource=employeeDocument;operation=download employeeId:resource=employeeDocument;operation=getAll employeeId:resource=employeeDocument;operation=update fileId:resource=employeeDocument;operation=update employeeId:resource=employeeDocument;operation=upload categoryId:resource=employeeDocument;operation=upload +binaryPropertyName:resource=employeeDocument;operation=upload fileId:resource=file;operation=delete fileId:resource=file;operation=download +output:resource=file;operation=download fileId:resource=file;operation=update +binaryPropertyName:resource=file;operation=upload categoryId:resource=file;operation=upload reportId:resource=companyReport;operation=get +format:resource=companyReport;operation=get +output:resource=companyReport;operation=get;format(JSON)!JSON", params: "addasasress additionalFields address binaryPropertyName categoryId dateOfBirth department division employeeId employeeNumber exempt fileId firstName format gender hireDate lastName limit location maritalStatus mobilePhone operation options output paidPer payRate payType preferredName reportId resource returnAll simplifyOutput ssn synced updateFields", ops: []resourceOps{
 				{"companyReport", "get", "get"},
 				{"employee", "create", "create:c get getAll update:u"},
 				{"employeeDocument", "delete", "delete:d download getAll update:u upload:c"},
@@ -758,18 +828,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bannerbear": {
-			{v: []float64{1}, outputs: 1, creds: "bannerbearApi", resource: "image", required: "templateId:resource=image;operation=create imageId:resource=image;operation=get templateId:resource=template;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "bannerbearApi", resource: "image", required: "templateId:resource=image;operation=create imageId:resource=image;operation=get templateId:resource=template;operation=get", params: "additionalFields imageId modificationsUi operation resource templateId", ops: []resourceOps{
 				{"image", "create", "create:c get"},
 				{"template", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.baserow": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "baserowApi:usernamePassword baserowTokenApi:databaseToken", auth: "usernamePassword", resource: "row", required: "+databaseId:authentication(usernamePassword)!databaseToken tableId rowId:operation=get rowId:operation=update rowId:operation=delete", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "baserowApi:usernamePassword baserowTokenApi:databaseToken", auth: "usernamePassword", resource: "row", required: "+databaseId:authentication(usernamePassword)!databaseToken tableId rowId:operation=get rowId:operation=update rowId:operation=delete", params: "additionalOptions authentication dataToSend databaseId fieldsUi inputsToIgnore limit operation resource returnAll rowId rowIdProperty rowIds rowsUi tableId", ops: []resourceOps{
 				{"row", "getAll", "batchCreate:c batchDelete:d batchUpdate:u create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.beeminder": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource +operation:resource=charge +operation:resource=datapoint +operation:resource=goal +operation:resource=user goalName:resource=datapoint goalName:resource=goal;operation=uncle goalName:resource=goal;operation=get,update,refresh,shortCircuit,stepDown,cancelStepDown slug:resource=goal;operation=create title:resource=goal;operation=create +goal_type:resource=goal;operation=create gunits:resource=goal;operation=create datapointId:resource=datapoint;operation=update,delete,get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "beeminderApi:apiToken beeminderOAuth2Api:oAuth2", auth: "apiToken", resource: "datapoint", required: "+resource +operation:resource=charge +operation:resource=datapoint +operation:resource=goal +operation:resource=user goalName:resource=datapoint goalName:resource=goal;operation=uncle goalName:resource=goal;operation=get,update,refresh,shortCircuit,stepDown,cancelStepDown slug:resource=goal;operation=create title:resource=goal;operation=create +goal_type:resource=goal;operation=create gunits:resource=goal;operation=create datapointId:resource=datapoint;operation=update,delete,get", params: "additionalFields amount authentication datapointId datapoints goalName goal_type gunits limit operation options resource returnAll slug title updateFields value", ops: []resourceOps{
 				{"charge", "create", "create:c"},
 				{"datapoint", "create", "create:c createAll:c delete:d get getAll update:u"},
 				{"goal", "get", "create:c get getAll getArchived update:u refresh shortCircuit stepDown cancelStepDown:u uncle"},
@@ -777,16 +847,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.bitbucketTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource workspace:resource=workspace,repository repository:resource=repository"},
-			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource workspace:resource=workspace,repository repository:resource=repository"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "password", resource: "workspace", required: "+resource workspace:resource=workspace,repository repository:resource=repository", params: "authentication events repository resource workspace"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "bitbucketAccessTokenApi:accessToken bitbucketApi:password", auth: "accessToken", resource: "workspace", required: "+resource workspace:resource=workspace,repository repository:resource=repository", params: "authentication events repository resource workspace"},
 		},
 		"n8n-nodes-base.bitly": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", required: "longUrl:resource=link;operation=create id:resource=link;operation=update id:resource=link;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitlyApi:accessToken bitlyOAuth2Api:oAuth2", auth: "accessToken", resource: "link", required: "longUrl:resource=link;operation=create id:resource=link;operation=update id:resource=link;operation=get", params: "additionalFields authentication deeplink id longUrl operation resource updateFields", ops: []resourceOps{
 				{"link", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.bitwarden": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitwardenApi", resource: "collection", required: "collectionId:resource=collection;operation=delete,get,update groupId:resource=group;operation=delete,get,getMembers,update,updateMembers name:resource=group;operation=create memberId:resource=member;operation=delete,get,getGroups,update,updateGroups +type:resource=member;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bitwardenApi", resource: "collection", required: "collectionId:resource=collection;operation=delete,get,update groupId:resource=group;operation=delete,get,getMembers,update,updateMembers name:resource=group;operation=create memberId:resource=member;operation=delete,get,getGroups,update,updateGroups +type:resource=member;operation=create", params: "accessAll additionalFields collectionId email filters groupId groupIds limit memberId memberIds name operation resource returnAll type updateFields", ops: []resourceOps{
 				{"collection", "get", "delete:d get getAll update:u"},
 				{"event", "getAll", "getAll"},
 				{"group", "get", "create:c delete:d get getAll getMembers update:u updateMembers:u"},
@@ -794,64 +864,65 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.box": {
-			{v: []float64{1}, outputs: 1, creds: "boxOAuth2Api", resource: "file", required: "fileId:resource=file;operation=copy +binaryPropertyName:resource=file;operation=download name:resource=folder;operation=create folderId:resource=folder;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "boxOAuth2Api", resource: "file", required: "fileId:resource=file;operation=copy +binaryPropertyName:resource=file;operation=download name:resource=folder;operation=create folderId:resource=folder;operation=update", params: "accessibleBy additionalFields binaryData binaryPropertyName email fileContent fileId fileName folderId groupId limit name operation options parentId query recursive resource returnAll role updateFields useEmail userId", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download get search share:c upload:c"},
 				{"folder", "create", "create:c delete:d get search share:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.boxTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "boxOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "boxOAuth2Api", params: "events targetId targetType"},
 		},
 		"n8n-nodes-base.bubble": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bubbleApi", resource: "object", required: "typeName:resource=object;operation=create typeName:resource=object;operation=get,delete objectId:resource=object;operation=get,delete typeName:resource=object;operation=update objectId:resource=object;operation=update typeName:resource=object;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "bubbleApi", resource: "object", required: "typeName:resource=object;operation=create typeName:resource=object;operation=get,delete objectId:resource=object;operation=get,delete typeName:resource=object;operation=update objectId:resource=object;operation=update typeName:resource=object;operation=getAll", params: "jsonParameters limit objectId operation options properties resource returnAll typeName", ops: []resourceOps{
 				{"object", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.calTrigger": {
-			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi"},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi", params: "events options version"},
+			{v: []float64{3}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calApi", params: "events options"},
 		},
 		"n8n-nodes-base.calendlyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi:apiKey calendlyOAuth2Api:oAuth2", auth: "apiKey", required: "+scope"},
-			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyOAuth2Api", required: "+scope"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyApi:apiKey calendlyOAuth2Api:oAuth2", auth: "apiKey", required: "+scope", params: "authentication events scope"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "calendlyOAuth2Api", required: "+scope", params: "events scope"},
 		},
 		"n8n-nodes-base.chargebee": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", required: "invoiceId:resource=invoice;operation=pdfUrl subscriptionId:resource=subscription;operation=cancel subscriptionId:resource=subscription;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "chargebeeApi", resource: "invoice", required: "invoiceId:resource=invoice;operation=pdfUrl subscriptionId:resource=subscription;operation=cancel subscriptionId:resource=subscription;operation=delete", params: "endOfTerm filters invoiceId maxResults operation properties resource subscriptionId", ops: []resourceOps{
 				{"customer", "create", "create:c"},
 				{"invoice", "list", "list pdfUrl"},
 				{"subscription", "delete", "cancel:u delete:d"},
 			}},
 		},
 		"n8n-nodes-base.chargebeeTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, params: "events"},
 		},
 		"n8n-nodes-base.circleCi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "circleCiApi", resource: "pipeline", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "circleCiApi", resource: "pipeline", params: "additionalFields filters limit operation pipelineNumber projectSlug resource returnAll vcs", ops: []resourceOps{
 				{"pipeline", "get", "get getAll trigger:x"},
 			}},
 		},
 		"n8n-nodes-base.ciscoWebex": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ciscoWebexOAuth2Api", resource: "message", required: "title:resource=meeting;operation=create start:resource=meeting;operation=create end:resource=meeting;operation=create meetingId:resource=meeting;operation=delete meetingId:resource=meeting;operation=get meetingId:resource=meeting;operation=update +destination:resource=message;operation=create roomId:resource=message;operation=create;destination(room)=room +specifyPersonBy:resource=message;operation=create;destination(room)=person text:resource=message;operation=create messageId:resource=message;operation=delete messageId:resource=message;operation=get roomId:resource=message;operation=getAll messageId:resource=message;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ciscoWebexOAuth2Api", resource: "message", required: "title:resource=meeting;operation=create start:resource=meeting;operation=create end:resource=meeting;operation=create meetingId:resource=meeting;operation=delete meetingId:resource=meeting;operation=get meetingId:resource=meeting;operation=update +destination:resource=message;operation=create roomId:resource=message;operation=create;destination(room)=room +specifyPersonBy:resource=message;operation=create;destination(room)=person text:resource=message;operation=create messageId:resource=message;operation=delete messageId:resource=message;operation=get roomId:resource=message;operation=getAll messageId:resource=message;operation=update", params: "additionalFields destination end filters limit markdown markdownText meetingId messageId operation options resource returnAll roomId specifyPersonBy start text title toPersonEmail toPersonId updateFields", ops: []resourceOps{
 				{"meeting", "create", "create:c delete:d get getAll update:u"},
 				{"message", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.ciscoWebexTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource event:resource=attachmentAction event:resource=membership event:resource=message event:resource=room event:resource=meeting event:resource=recording event:resource=telephonyCall event:resource=all"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "ciscoWebexOAuth2Api", resource: "meeting", required: "+resource event:resource=attachmentAction event:resource=membership event:resource=message event:resource=room event:resource=meeting event:resource=recording event:resource=telephonyCall event:resource=all", params: "event filters resolveData resource"},
 		},
 		"n8n-nodes-base.citrixAdc": {
-			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", required: "certificateFileName:resource=certificate;operation=create +certificateFormat:resource=certificate;operation=create +certificateType:resource=certificate;operation=create certificateRequestFileName:resource=certificate;operation=create caCertificateFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +caCertificateFileFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT caPrivateKeyFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +caPrivateKeyFileFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT privateKeyFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=ROOT_CERT caSerialFileNumber:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +privateKeyFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=ROOT_CERT certificateKeyPairName:resource=certificate;operation=install certificateFileName:resource=certificate;operation=install privateKeyFileName:resource=certificate;operation=install +certificateFormat:resource=certificate;operation=install password:resource=certificate;operation=install;certificateFormat(PEM)=PEM +fileLocation:resource=file;operation=upload +binaryProperty:resource=file;operation=upload +fileLocation:resource=file;operation=delete,download fileName:resource=file;operation=delete,download +binaryProperty:resource=file;operation=download", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "citrixAdcApi", resource: "file", required: "certificateFileName:resource=certificate;operation=create +certificateFormat:resource=certificate;operation=create +certificateType:resource=certificate;operation=create certificateRequestFileName:resource=certificate;operation=create caCertificateFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +caCertificateFileFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT caPrivateKeyFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +caPrivateKeyFileFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT privateKeyFileName:resource=certificate;operation=create;certificateType(ROOT_CERT)=ROOT_CERT caSerialFileNumber:resource=certificate;operation=create;certificateType(ROOT_CERT)=INTM_CERT,SRVR_CERT,CLNT_CERT +privateKeyFormat:resource=certificate;operation=create;certificateType(ROOT_CERT)=ROOT_CERT certificateKeyPairName:resource=certificate;operation=install certificateFileName:resource=certificate;operation=install privateKeyFileName:resource=certificate;operation=install +certificateFormat:resource=certificate;operation=install password:resource=certificate;operation=install;certificateFormat(PEM)=PEM +fileLocation:resource=file;operation=upload +binaryProperty:resource=file;operation=upload +fileLocation:resource=file;operation=delete,download fileName:resource=file;operation=delete,download +binaryProperty:resource=file;operation=download", params: "additionalFields binaryProperty caCertificateFileFormat caCertificateFileName caPrivateKeyFileFormat caPrivateKeyFileName caSerialFileNumber certificateBundle certificateFileName certificateFormat certificateKeyPairName certificateRequestFileName certificateType fileLocation fileName notificationPeriod notifyExpiration operation options password privateKeyFileName privateKeyFormat resource", ops: []resourceOps{
 				{"certificate", "create", "create:c install:u"},
 				{"file", "upload", "delete:d download upload:c"},
 			}},
 		},
 		"n8n-nodes-base.clearbit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clearbitApi", resource: "company", required: "domain:resource=company;operation=enrich name:resource=company;operation=autocomplete email:resource=person;operation=enrich", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clearbitApi", resource: "company", required: "domain:resource=company;operation=enrich name:resource=company;operation=autocomplete email:resource=person;operation=enrich", params: "additionalFields domain email name operation resource", ops: []resourceOps{
 				{"company", "enrich", "autocomplete enrich"},
 				{"person", "enrich", "enrich"},
 			}},
 		},
 		"n8n-nodes-base.clickUp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "task:resource=checklist;operation=create name:resource=checklist;operation=create checklist:resource=checklist;operation=delete checklist:resource=checklist;operation=update checklist:resource=checklistItem;operation=create name:resource=checklistItem;operation=create checklist:resource=checklistItem;operation=delete checklistItem:resource=checklistItem;operation=delete checklist:resource=checklistItem;operation=update checklistItem:resource=checklistItem;operation=update id:resource=comment;operation=create comment:resource=comment;operation=delete id:resource=comment;operation=getAll comment:resource=comment;operation=update team:resource=folder;operation=create space:resource=folder;operation=create name:resource=folder;operation=create team:resource=folder;operation=delete space:resource=folder;operation=delete folder:resource=folder;operation=delete team:resource=folder;operation=get space:resource=folder;operation=get folder:resource=folder;operation=get team:resource=folder;operation=getAll space:resource=folder;operation=getAll team:resource=folder;operation=update space:resource=folder;operation=update folder:resource=folder;operation=update team:resource=goal;operation=create name:resource=goal;operation=create goal:resource=goal;operation=delete goal:resource=goal;operation=get team:resource=goal;operation=getAll goal:resource=goal;operation=update goal:resource=goalKeyResult;operation=create name:resource=goalKeyResult;operation=create type:resource=goalKeyResult;operation=create keyResult:resource=goalKeyResult;operation=delete keyResult:resource=goalKeyResult;operation=update taskId:resource=taskTag;operation=remove,add tagName:resource=taskTag;operation=remove,add taskId:resource=taskList;operation=remove,add listId:resource=taskList;operation=remove,add space:resource=spaceTag;operation=create,delete,getAll,update name:resource=spaceTag;operation=create name:resource=spaceTag;operation=delete,update newName:resource=spaceTag;operation=update team:resource=task;operation=create space:resource=task;operation=create name:resource=task;operation=create id:resource=task;operation=update id:resource=task;operation=get team:resource=task;operation=getAll space:resource=task;operation=getAll id:resource=task;operation=delete id:resource=task;operation=member task:resource=task;operation=setCustomField field:resource=task;operation=setCustomField value:resource=task;operation=setCustomField +task:resource=taskDependency;operation=create +dependsOnTask:resource=taskDependency;operation=create +task:resource=taskDependency;operation=delete +dependsOnTask:resource=taskDependency;operation=delete team:resource=timeEntry;operation=getAll team:resource=timeEntry;operation=get team:resource=timeEntry;operation=create space:resource=timeEntry;operation=create start:resource=timeEntry;operation=create team:resource=timeEntry;operation=start task:resource=timeEntry;operation=start team:resource=timeEntry;operation=stop team:resource=timeEntry;operation=delete timeEntry:resource=timeEntry;operation=delete team:resource=timeEntry;operation=update space:resource=timeEntry;operation=update timeEntry:resource=timeEntry;operation=update team:resource=timeEntryTag;operation=getAll team:resource=timeEntryTag;operation=add timeEntryIds:resource=timeEntryTag;operation=add team:resource=timeEntryTag;operation=remove timeEntryIds:resource=timeEntryTag;operation=remove team:resource=list;operation=create space:resource=list;operation=create name:resource=list;operation=create id:resource=list;operation=member team:resource=list;operation=customFields space:resource=list;operation=customFields team:resource=list;operation=delete space:resource=list;operation=delete list:resource=list;operation=delete team:resource=list;operation=get space:resource=list;operation=get list:resource=list;operation=get team:resource=list;operation=getAll space:resource=list;operation=getAll team:resource=list;operation=update space:resource=list;operation=update list:resource=list;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "task:resource=checklist;operation=create name:resource=checklist;operation=create checklist:resource=checklist;operation=delete checklist:resource=checklist;operation=update checklist:resource=checklistItem;operation=create name:resource=checklistItem;operation=create checklist:resource=checklistItem;operation=delete checklistItem:resource=checklistItem;operation=delete checklist:resource=checklistItem;operation=update checklistItem:resource=checklistItem;operation=update id:resource=comment;operation=create comment:resource=comment;operation=delete id:resource=comment;operation=getAll comment:resource=comment;operation=update team:resource=folder;operation=create space:resource=folder;operation=create name:resource=folder;operation=create team:resource=folder;operation=delete space:resource=folder;operation=delete folder:resource=folder;operation=delete team:resource=folder;operation=get space:resource=folder;operation=get folder:resource=folder;operation=get team:resource=folder;operation=getAll space:resource=folder;operation=getAll team:resource=folder;operation=update space:resource=folder;operation=update folder:resource=folder;operation=update team:resource=goal;operation=create name:resource=goal;operation=create goal:resource=goal;operation=delete goal:resource=goal;operation=get team:resource=goal;operation=getAll goal:resource=goal;operation=update goal:resource=goalKeyResult;operation=create name:resource=goalKeyResult;operation=create type:resource=goalKeyResult;operation=create keyResult:resource=goalKeyResult;operation=delete keyResult:resource=goalKeyResult;operation=update taskId:resource=taskTag;operation=remove,add tagName:resource=taskTag;operation=remove,add taskId:resource=taskList;operation=remove,add listId:resource=taskList;operation=remove,add space:resource=spaceTag;operation=create,delete,getAll,update name:resource=spaceTag;operation=create name:resource=spaceTag;operation=delete,update newName:resource=spaceTag;operation=update team:resource=task;operation=create space:resource=task;operation=create name:resource=task;operation=create id:resource=task;operation=update id:resource=task;operation=get team:resource=task;operation=getAll space:resource=task;operation=getAll id:resource=task;operation=delete id:resource=task;operation=member task:resource=task;operation=setCustomField field:resource=task;operation=setCustomField value:resource=task;operation=setCustomField +task:resource=taskDependency;operation=create +dependsOnTask:resource=taskDependency;operation=create +task:resource=taskDependency;operation=delete +dependsOnTask:resource=taskDependency;operation=delete team:resource=timeEntry;operation=getAll team:resource=timeEntry;operation=get team:resource=timeEntry;operation=create space:resource=timeEntry;operation=create start:resource=timeEntry;operation=create team:resource=timeEntry;operation=start task:resource=timeEntry;operation=start team:resource=timeEntry;operation=stop team:resource=timeEntry;operation=delete timeEntry:resource=timeEntry;operation=delete team:resource=timeEntry;operation=update space:resource=timeEntry;operation=update timeEntry:resource=timeEntry;operation=update team:resource=timeEntryTag;operation=getAll team:resource=timeEntryTag;operation=add timeEntryIds:resource=timeEntryTag;operation=add team:resource=timeEntryTag;operation=remove timeEntryIds:resource=timeEntryTag;operation=remove team:resource=list;operation=create space:resource=list;operation=create name:resource=list;operation=create id:resource=list;operation=member team:resource=list;operation=customFields space:resource=list;operation=customFields team:resource=list;operation=delete space:resource=list;operation=delete list:resource=list;operation=delete team:resource=list;operation=get space:resource=list;operation=get list:resource=list;operation=get team:resource=list;operation=getAll space:resource=list;operation=getAll team:resource=list;operation=update space:resource=list;operation=update list:resource=list;operation=update", params: "additionalFields archived authentication backgroundColor checklist checklistItem comment commentOn commentText commentsOn dependsOnTask duration field filters folder folderless foregroundColor goal id includeMarkdownDescription includeSubtasks jsonParse keyResult limit list listId name newName operation resource returnAll running space start tagName tagNames tagsUi task taskId team timeEntry timeEntryIds type updateFields value", ops: []resourceOps{
 				{"checklist", "create", "create:c delete:d update:u"},
 				{"checklistItem", "create", "create:c delete:d update:u"},
 				{"comment", "create", "create:c delete:d getAll update:u"},
@@ -869,10 +940,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.clickUpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", required: "team"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "clickUpApi:accessToken clickUpOAuth2Api:oAuth2", auth: "accessToken", required: "team", params: "authentication events filters team"},
 		},
 		"n8n-nodes-base.clockify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", required: "+workspaceId:resource!workspace name:resource=client;operation=create name:resource=client;operation=update name:resource=project;operation=create projectId:resource=project;operation=delete projectId:resource=project;operation=get projectId:resource=project;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=update projectId:resource=task name:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update start:resource=timeEntry;operation=create timeEntryId:resource=timeEntry;operation=delete timeEntryId:resource=timeEntry;operation=get timeEntryId:resource=timeEntry;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "clockifyApi", resource: "project", required: "+workspaceId:resource!workspace name:resource=client;operation=create name:resource=client;operation=update name:resource=project;operation=create projectId:resource=project;operation=delete projectId:resource=project;operation=get projectId:resource=project;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=update projectId:resource=task name:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update start:resource=timeEntry;operation=create timeEntryId:resource=timeEntry;operation=delete timeEntryId:resource=timeEntry;operation=get timeEntryId:resource=timeEntry;operation=update", params: "additionalFields clientId filters limit name operation projectId resource returnAll start tagId taskId timeEntryId updateFields workspaceId", ops: []resourceOps{
 				{"client", "create", "create:c delete:d get getAll update:u"},
 				{"project", "create", "create:c delete:d get getAll update:u"},
 				{"tag", "create", "create:c delete:d getAll update:u"},
@@ -883,22 +954,22 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.clockifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi", required: "workspaceId +watchField"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "clockifyApi", required: "workspaceId +watchField", params: "pollTimes watchField workspaceId"},
 		},
 		"n8n-nodes-base.cloudflare": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", required: "zoneId:resource=zoneCertificate;operation=upload,getMany,get,delete certificate:resource=zoneCertificate;operation=upload privateKey:resource=zoneCertificate;operation=upload certificateId:resource=zoneCertificate;operation=get,delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cloudflareApi", resource: "zoneCertificate", required: "zoneId:resource=zoneCertificate;operation=upload,getMany,get,delete certificate:resource=zoneCertificate;operation=upload privateKey:resource=zoneCertificate;operation=upload certificateId:resource=zoneCertificate;operation=get,delete", params: "certificate certificateId filters limit operation privateKey resource returnAll zoneId", ops: []resourceOps{
 				{"zoneCertificate", "upload", "delete:d get getMany upload:c"},
 			}},
 		},
 		"n8n-nodes-base.cockpit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", required: "collection:resource=collection id:resource=collection;operation=update form:resource=form singleton:resource=singleton", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "cockpitApi", resource: "collection", required: "collection:resource=collection id:resource=collection;operation=update form:resource=form singleton:resource=singleton", params: "collection dataFieldsJson dataFieldsUi form id jsonDataFields limit operation options resource returnAll singleton", ops: []resourceOps{
 				{"collection", "getAll", "create:c getAll update:u"},
 				{"form", "submit", "submit:c"},
 				{"singleton", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.coda": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "codaApi", resource: "table", required: "docId:resource=table;operation=createRow tableId:resource=table;operation=createRow docId:resource=table;operation=getRow tableId:resource=table;operation=getRow rowId:resource=table;operation=getRow docId:resource=table;operation=getAllRows tableId:resource=table;operation=getAllRows docId:resource=table;operation=deleteRow tableId:resource=table;operation=deleteRow rowId:resource=table;operation=deleteRow docId:resource=table;operation=pushButton tableId:resource=table;operation=pushButton rowId:resource=table;operation=pushButton columnId:resource=table;operation=pushButton docId:resource=table;operation=getColumn tableId:resource=table;operation=getColumn columnId:resource=table;operation=getColumn docId:resource=table;operation=getAllColumns tableId:resource=table;operation=getAllColumns docId:resource=formula;operation=get formulaId:resource=formula;operation=get docId:resource=formula;operation=getAll docId:resource=control;operation=get controlId:resource=control;operation=get docId:resource=control;operation=getAll docId:resource=view;operation=get viewId:resource=view;operation=get docId:resource=view;operation=getAll docId:resource=view;operation=getAllViewRows viewId:resource=view;operation=getAllViewRows docId:resource=view;operation=getAllViewColumns viewId:resource=view;operation=getAllViewColumns docId:resource=view;operation=deleteViewRow viewId:resource=view;operation=deleteViewRow rowId:resource=view;operation=deleteViewRow docId:resource=view;operation=pushViewButton viewId:resource=view;operation=pushViewButton rowId:resource=view;operation=pushViewButton columnId:resource=view;operation=pushViewButton docId:resource=view;operation=updateViewRow viewId:resource=view;operation=updateViewRow rowId:resource=view;operation=updateViewRow +keyName:resource=view;operation=updateViewRow", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "codaApi", resource: "table", required: "docId:resource=table;operation=createRow tableId:resource=table;operation=createRow docId:resource=table;operation=getRow tableId:resource=table;operation=getRow rowId:resource=table;operation=getRow docId:resource=table;operation=getAllRows tableId:resource=table;operation=getAllRows docId:resource=table;operation=deleteRow tableId:resource=table;operation=deleteRow rowId:resource=table;operation=deleteRow docId:resource=table;operation=pushButton tableId:resource=table;operation=pushButton rowId:resource=table;operation=pushButton columnId:resource=table;operation=pushButton docId:resource=table;operation=getColumn tableId:resource=table;operation=getColumn columnId:resource=table;operation=getColumn docId:resource=table;operation=getAllColumns tableId:resource=table;operation=getAllColumns docId:resource=formula;operation=get formulaId:resource=formula;operation=get docId:resource=formula;operation=getAll docId:resource=control;operation=get controlId:resource=control;operation=get docId:resource=control;operation=getAll docId:resource=view;operation=get viewId:resource=view;operation=get docId:resource=view;operation=getAll docId:resource=view;operation=getAllViewRows viewId:resource=view;operation=getAllViewRows docId:resource=view;operation=getAllViewColumns viewId:resource=view;operation=getAllViewColumns docId:resource=view;operation=deleteViewRow viewId:resource=view;operation=deleteViewRow rowId:resource=view;operation=deleteViewRow docId:resource=view;operation=pushViewButton viewId:resource=view;operation=pushViewButton rowId:resource=view;operation=pushViewButton columnId:resource=view;operation=pushViewButton docId:resource=view;operation=updateViewRow viewId:resource=view;operation=updateViewRow rowId:resource=view;operation=updateViewRow +keyName:resource=view;operation=updateViewRow", params: "columnId controlId docId formulaId keyName limit operation options resource returnAll rowId tableId viewId", ops: []resourceOps{
 				{"control", "get", "get getAll"},
 				{"formula", "get", "get getAll"},
 				{"table", "createRow", "createRow:c deleteRow:d getAllColumns getAllRows getColumn getRow pushButton:c"},
@@ -906,27 +977,28 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.code": {
-			{v: []float64{1, 2}, outputs: 1},
+			{v: []float64{1, 2}, outputs: 1, params: "jsCode language mode notice pythonCode"},
 		},
 		"n8n-nodes-base.coinGecko": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "coin", required: "+searchBy:resource=coin;operation=get,marketChart,price coinId:resource=coin;operation=get baseCurrency:resource=coin;operation=candlestick baseCurrency:resource=coin;operation=market coinId:resource=coin;operation=ticker,history +platformId:resource=coin;operation=get,marketChart,price;searchBy(coinId)=contractAddress contractAddress:resource=coin;operation=get,marketChart;searchBy(coinId)=contractAddress contractAddresses:resource=coin;operation=price;searchBy(coinId)=contractAddress baseCurrency:resource=coin;operation=marketChart;searchBy(coinId)=coinId;searchBy(coinId)!contractAddress quoteCurrency:resource=coin;operation=candlestick,marketChart days:resource=coin;operation=marketChart,candlestick date:resource=coin;operation=history", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "coin", required: "+searchBy:resource=coin;operation=get,marketChart,price coinId:resource=coin;operation=get baseCurrency:resource=coin;operation=candlestick baseCurrency:resource=coin;operation=market coinId:resource=coin;operation=ticker,history +platformId:resource=coin;operation=get,marketChart,price;searchBy(coinId)=contractAddress contractAddress:resource=coin;operation=get,marketChart;searchBy(coinId)=contractAddress contractAddresses:resource=coin;operation=price;searchBy(coinId)=contractAddress baseCurrency:resource=coin;operation=marketChart;searchBy(coinId)=coinId;searchBy(coinId)!contractAddress quoteCurrency:resource=coin;operation=candlestick,marketChart days:resource=coin;operation=marketChart,candlestick date:resource=coin;operation=history", params: "baseCurrencies baseCurrency coinId contractAddress contractAddresses date days limit operation options platformId quoteCurrencies quoteCurrency resource returnAll searchBy", ops: []resourceOps{
 				{"coin", "getAll", "candlestick get getAll history market marketChart price ticker"},
 				{"event", "getAll", "getAll"},
 			}},
 		},
 		"n8n-nodes-base.compareDatasets": {
-			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 4},
+			{v: []float64{1}, outputs: 4, params: "exceptWhenMix infoBox mergeByFields options preferWhenMix resolve"},
+			{v: []float64{2, 2.1, 2.2, 2.3}, outputs: 4, params: "exceptWhenMix fuzzyCompare infoBox mergeByFields options preferWhenMix resolve"},
 		},
 		"n8n-nodes-base.compression": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+binaryPropertyName:operation=compress +binaryPropertyName:operation=decompress fileName:operation=compress;outputFormat()=zip,tar,targz +outputPrefix:operation=compress;outputFormat()=gzip +outputPrefix:operation=decompress", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+binaryPropertyName:operation=compress +binaryPropertyName:operation=decompress fileName:operation=compress;outputFormat()=zip,tar,targz +outputPrefix:operation=compress;outputFormat()=gzip +outputPrefix:operation=decompress", params: "binaryPropertyName binaryPropertyOutput fileName operation outputFormat outputPrefix", ops: []resourceOps{
 				{"", "decompress", "compress decompress"},
 			}},
-			{v: []float64{1.1}, outputs: 1, flags: flagTool, required: "+binaryPropertyName:operation=compress +binaryPropertyName:operation=decompress fileName:operation=compress;outputFormat(zip)=zip,tar,targz +outputPrefix:operation=decompress", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, required: "+binaryPropertyName:operation=compress +binaryPropertyName:operation=decompress fileName:operation=compress;outputFormat(zip)=zip,tar,targz +outputPrefix:operation=decompress", params: "binaryPropertyName binaryPropertyOutput fileName operation outputFormat outputPrefix", ops: []resourceOps{
 				{"", "decompress", "compress decompress"},
 			}},
 		},
 		"n8n-nodes-base.confluence": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:serviceAccount confluenceCloudOAuth2Api:cloudOAuth2", auth: "cloudOAuth2", resource: "page", required: "attachmentId:resource=attachment;operation=delete ~page:resource=attachment;operation=getMany ~page:resource=attachment;operation=upload +binaryPropertyName:resource=attachment;operation=upload ~page:resource=page;operation=addLabels labels:resource=page;operation=addLabels ~page:resource=page;operation=append ~space:resource=page;operation=create title:resource=page;operation=create ~page:resource=page;operation=delete commentId:resource=page;operation=deleteComment ~page:resource=page;operation=get ~page:resource=page;operation=getComments ~page:resource=page;operation=getLabels ~label:resource=page;operation=getManyByLabel ~page:resource=page;operation=removeLabel labelName:resource=page;operation=removeLabel ~page:resource=page;operation=update cql:resource=search;operation=query ~space:resource=space;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:serviceAccount confluenceCloudOAuth2Api:cloudOAuth2", auth: "cloudOAuth2", resource: "page", required: "attachmentId:resource=attachment;operation=delete ~page:resource=attachment;operation=getMany ~page:resource=attachment;operation=upload +binaryPropertyName:resource=attachment;operation=upload ~page:resource=page;operation=addLabels labels:resource=page;operation=addLabels ~page:resource=page;operation=append ~space:resource=page;operation=create title:resource=page;operation=create ~page:resource=page;operation=delete commentId:resource=page;operation=deleteComment ~page:resource=page;operation=get ~page:resource=page;operation=getComments ~page:resource=page;operation=getLabels ~label:resource=page;operation=getManyByLabel ~page:resource=page;operation=removeLabel labelName:resource=page;operation=removeLabel ~page:resource=page;operation=update cql:resource=search;operation=query ~space:resource=space;operation=get", params: "attachmentId authentication binaryPropertyName bodyAdf bodyFormat bodyPlainText bodyStorage comment commentId cql deleteChildrenNotice deleteCommentNotice download includeDescendants label labelName labels limit maxPages minorEdit operation options page parentCommentId parentPage purge resource returnAll site space status title", ops: []resourceOps{
 				{"attachment", "getMany", "delete:d getMany upload:c"},
 				{"page", "create", "addComment:c addLabels:u append:c create:c delete:d deleteComment:d get getComments getLabels getManyByLabel removeLabel:d update:u"},
 				{"search", "query", "query"},
@@ -934,7 +1006,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.contentful": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "contentfulApi", resource: "entry", required: "contentTypeId:resource=contentType;operation=get entryId:resource=entry;operation=get assetId:resource=asset;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "contentfulApi", resource: "entry", required: "contentTypeId:resource=contentType;operation=get entryId:resource=entry;operation=get assetId:resource=asset;operation=get", params: "additionalFields assetId contentTypeId entryId environmentId limit operation resource returnAll source", ops: []resourceOps{
 				{"asset", "getAll", "get getAll"},
 				{"contentType", "get", "get"},
 				{"entry", "get", "get getAll"},
@@ -943,7 +1015,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.convertKit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "convertKitApi", resource: "form", required: "id:resource=customField;operation=update,delete label:resource=customField;operation=update,create id:resource=form;operation=addSubscriber,getSubscriptions email:resource=form;operation=addSubscriber id:resource=sequence;operation=addSubscriber,getSubscriptions email:resource=sequence;operation=addSubscriber name:resource=tag;operation=create tagId:resource=tagSubscriber;operation=add,getAll,delete email:resource=tagSubscriber;operation=add,delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "convertKitApi", resource: "form", required: "id:resource=customField;operation=update,delete label:resource=customField;operation=update,create id:resource=form;operation=addSubscriber,getSubscriptions email:resource=form;operation=addSubscriber id:resource=sequence;operation=addSubscriber,getSubscriptions email:resource=sequence;operation=addSubscriber name:resource=tag;operation=create tagId:resource=tagSubscriber;operation=add,getAll,delete email:resource=tagSubscriber;operation=add,delete", params: "additionalFields email id label limit name operation resource returnAll tagId", ops: []resourceOps{
 				{"customField", "update", "create:c delete:d getAll update:u"},
 				{"form", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
 				{"sequence", "addSubscriber", "addSubscriber:c getAll getSubscriptions"},
@@ -952,15 +1024,15 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.convertKitTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi", required: "event formId:event()=formSubscribe courseId:event()=courseSubscribe,courseComplete link:event()=linkClick productId:event()=productPurchase tagId:event()=tagAdd,tagRemove"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "convertKitApi", required: "event formId:event()=formSubscribe courseId:event()=courseSubscribe,courseComplete link:event()=linkClick productId:event()=productPurchase tagId:event()=tagAdd,tagRemove", params: "courseId event formId link productId tagId"},
 		},
 		"n8n-nodes-base.convertToFile": {
-			{v: []float64{1, 1.1}, outputs: 1, required: "+binaryPropertyName:operation=csv,html,rtf,ods,xls,xlsx sourceProperty:operation=toBinary +binaryPropertyName:operation=toBinary sourceProperty:operation=toText +binaryPropertyName:operation=toText +binaryPropertyName:operation=toJson start:operation=iCal end:operation=iCal +binaryPropertyName:operation=iCal", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, required: "+binaryPropertyName:operation=csv,html,rtf,ods,xls,xlsx sourceProperty:operation=toBinary +binaryPropertyName:operation=toBinary sourceProperty:operation=toText +binaryPropertyName:operation=toText +binaryPropertyName:operation=toJson start:operation=iCal end:operation=iCal +binaryPropertyName:operation=iCal", params: "additionalFields allDay binaryPropertyName end mode operation options sourceProperty start title", ops: []resourceOps{
 				{"", "csv", "csv html iCal toJson ods rtf toText xls xlsx toBinary:u"},
 			}},
 		},
 		"n8n-nodes-base.copper": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "copperApi", resource: "company", required: "name:resource=company;operation=create companyId:resource=company;operation=delete companyId:resource=company;operation=get companyId:resource=company;operation=update name:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update name:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get opportunityId:resource=opportunity;operation=update name:resource=person;operation=create personId:resource=person;operation=delete personId:resource=person;operation=get personId:resource=person;operation=update name:resource=project;operation=create projectId:resource=project;operation=delete projectId:resource=project;operation=get projectId:resource=project;operation=update name:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "copperApi", resource: "company", required: "name:resource=company;operation=create companyId:resource=company;operation=delete companyId:resource=company;operation=get companyId:resource=company;operation=update name:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update name:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get opportunityId:resource=opportunity;operation=update name:resource=person;operation=create personId:resource=person;operation=delete personId:resource=person;operation=get personId:resource=person;operation=update name:resource=project;operation=create projectId:resource=project;operation=delete projectId:resource=project;operation=get projectId:resource=project;operation=update name:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", params: "additionalFields companyId customerSourceId filterFields leadId limit name operation opportunityId personId primaryContactId projectId resource returnAll taskId updateFields", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"customerSource", "getAll", "getAll"},
 				{"lead", "create", "create:c delete:d get getAll update:u"},
@@ -972,29 +1044,29 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.copperTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi", required: "resource event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "copperApi", required: "resource event", params: "event resource"},
 		},
 		"n8n-nodes-base.cortex": {
-			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource +operation:resource=analyzer analyzer:resource=analyzer;operation=execute +operation:resource=responder responder:resource=responder entityType:resource=responder +operation:resource=job jobId:resource=job;operation=get,report", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "cortexApi", resource: "analyzer", required: "+resource +operation:resource=analyzer analyzer:resource=analyzer;operation=execute +operation:resource=responder responder:resource=responder entityType:resource=responder +operation:resource=job jobId:resource=job;operation=get,report", params: "additionalFields analyzer binaryPropertyName entityType jobId jsonObject objectData observableType observableValue operation parameters resource responder tlp", ops: []resourceOps{
 				{"analyzer", "execute", "execute:x"},
 				{"job", "get", "get report"},
 				{"responder", "execute", "execute:x"},
 			}},
 		},
 		"n8n-nodes-base.crateDb": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "crateDb", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert +schema:operation=update table:operation=update +updateKey:operation=update", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "crateDb", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert +schema:operation=update table:operation=update +updateKey:operation=update", params: "additionalFields columns operation query returnFields schema table updateKey", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.cron": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "notice triggerTimes"},
 		},
 		"n8n-nodes-base.crypto": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+type:action(hash)=hash +dataPropertyName:action(hash)=hash +encoding:action(hash)=hash +type:action(hash)=hmac +dataPropertyName:action(hash)=hmac secret:action(hash)=hmac +encoding:action(hash)=hmac value:action(hash)=sign +dataPropertyName:action(hash)=sign algorithm:action(hash)=sign +encoding:action(hash)=sign privateKey:action(hash)=sign +dataPropertyName:action(hash)=generate +encodingType:action(hash)=generate"},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto:decrypt,encrypt,hmac,sign", gate: "action", auth: "hash", required: "+type:action(hash)=hash +dataPropertyName:action(hash)=hash +encoding:action(hash)=hash +type:action(hash)=hmac +dataPropertyName:action(hash)=hmac +encoding:action(hash)=hmac value:action(hash)=sign +dataPropertyName:action(hash)=sign algorithm:action(hash)=sign +encoding:action(hash)=sign +dataPropertyName:action(hash)=generate +encodingType:action(hash)=generate +mode:action(hash)=encrypt,decrypt value:action(hash)=encrypt,decrypt +dataPropertyName:action(hash)=encrypt,decrypt"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+type:action(hash)=hash +dataPropertyName:action(hash)=hash +encoding:action(hash)=hash +type:action(hash)=hmac +dataPropertyName:action(hash)=hmac secret:action(hash)=hmac +encoding:action(hash)=hmac value:action(hash)=sign +dataPropertyName:action(hash)=sign algorithm:action(hash)=sign +encoding:action(hash)=sign privateKey:action(hash)=sign +dataPropertyName:action(hash)=generate +encodingType:action(hash)=generate", params: "action algorithm binaryData binaryPropertyName dataPropertyName encoding encodingType privateKey secret stringLength type value"},
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "crypto:decrypt,encrypt,hmac,sign", gate: "action", auth: "hash", required: "+type:action(hash)=hash +dataPropertyName:action(hash)=hash +encoding:action(hash)=hash +type:action(hash)=hmac +dataPropertyName:action(hash)=hmac +encoding:action(hash)=hmac value:action(hash)=sign +dataPropertyName:action(hash)=sign algorithm:action(hash)=sign +encoding:action(hash)=sign +dataPropertyName:action(hash)=generate +encodingType:action(hash)=generate +mode:action(hash)=encrypt,decrypt value:action(hash)=encrypt,decrypt +dataPropertyName:action(hash)=encrypt,decrypt", params: "action algorithm binaryData binaryPropertyName cipher dataPropertyName encoding encodingType mode stringLength type value"},
 		},
 		"n8n-nodes-base.currents": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "currentsApi", resource: "run", required: "actionId:resource=action;operation=get,delete,enable,disable,update ~projectId:resource=action;operation=getAll ~projectId:resource=action;operation=create name:resource=action;operation=create +actionType:resource=action;operation=create +matcherType:resource=action;operation=create matcherValue:resource=action;operation=create instanceId:resource=instance;operation=get ~projectId:resource=project;operation=get,getInsights dateStart:resource=project;operation=getInsights dateEnd:resource=project;operation=getInsights runId:resource=run;operation=get,cancel,delete,reset machineIds:resource=run;operation=reset githubRunId:resource=run;operation=cancelGithub ~projectId:resource=run;operation=find,getAll ~projectId:resource=signature;operation=generate specFilePath:resource=signature;operation=generate testTitle:resource=signature;operation=generate ~projectId:resource=specFile;operation=getAll dateStart:resource=specFile;operation=getAll dateEnd:resource=specFile;operation=getAll ~projectId:resource=test;operation=getAll dateStart:resource=test;operation=getAll dateEnd:resource=test;operation=getAll signature:resource=testResult;operation=getAll dateStart:resource=testResult;operation=getAll dateEnd:resource=testResult;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "currentsApi", resource: "run", required: "actionId:resource=action;operation=get,delete,enable,disable,update ~projectId:resource=action;operation=getAll ~projectId:resource=action;operation=create name:resource=action;operation=create +actionType:resource=action;operation=create +matcherType:resource=action;operation=create matcherValue:resource=action;operation=create instanceId:resource=instance;operation=get ~projectId:resource=project;operation=get,getInsights dateStart:resource=project;operation=getInsights dateEnd:resource=project;operation=getInsights runId:resource=run;operation=get,cancel,delete,reset machineIds:resource=run;operation=reset githubRunId:resource=run;operation=cancelGithub ~projectId:resource=run;operation=find,getAll ~projectId:resource=signature;operation=generate specFilePath:resource=signature;operation=generate testTitle:resource=signature;operation=generate ~projectId:resource=specFile;operation=getAll dateStart:resource=specFile;operation=getAll dateEnd:resource=specFile;operation=getAll ~projectId:resource=test;operation=getAll dateStart:resource=test;operation=getAll dateEnd:resource=test;operation=getAll signature:resource=testResult;operation=getAll dateStart:resource=testResult;operation=getAll dateEnd:resource=testResult;operation=getAll", params: "actionId actionTags actionType cancelGithubOptions createOptions dateEnd dateStart filters githubRunAttempt githubRunId instanceId limit machineIds matcherType matcherValue name operation options projectId requestOptions resetOptions resource runId signature specFilePath testTitle updateFields", ops: []resourceOps{
 				{"action", "getAll", "create:c delete:d disable:u enable:u get getAll update:u"},
 				{"instance", "get", "get"},
 				{"project", "getAll", "get getAll getInsights"},
@@ -1006,10 +1078,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.currentsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi", required: "~projectId"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "currentsApi", required: "~projectId", params: "events noticeGroups projectId"},
 		},
 		"n8n-nodes-base.customerIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", required: "id:resource=customer;operation=delete id:resource=customer;operation=upsert customerId:resource=event;operation=track eventName:resource=event;operation=trackAnonymous customerIds:resource=segment;operation=add,remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "customerIoApi", resource: "customer", required: "id:resource=customer;operation=delete id:resource=customer;operation=upsert customerId:resource=event;operation=track eventName:resource=event;operation=trackAnonymous customerIds:resource=segment;operation=add,remove", params: "additionalFields additionalFieldsJson campaignId customerId customerIds eventName id jsonParameters operation period resource segmentId", ops: []resourceOps{
 				{"customer", "upsert", "upsert:u delete:d"},
 				{"event", "track", "track:c trackAnonymous:c"},
 				{"campaign", "get", "get getAll getMetrics"},
@@ -1017,16 +1089,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.customerIoTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "customerIoApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "customerIoApi", params: "events"},
 		},
 		"n8n-nodes-base.dataTable": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", required: "~dataTableId:resource=row ~dataTableId:resource=table;operation=clear,delete,update tableName:resource=table;operation=create newName:resource=table;operation=update", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, resource: "row", required: "~dataTableId:resource=row ~dataTableId:resource=table;operation=clear,delete,update tableName:resource=table;operation=create newName:resource=table;operation=update", params: "clearWarning columns dataTableId deleteWarning filters limit matchType newName operation options orderBy orderByColumn orderByDirection resource returnAll tableName", ops: []resourceOps{
 				{"row", "insert", "deleteRows:d get rowExists rowNotExists insert:c update:u upsert:u"},
 				{"table", "list", "clear:d create:c delete:d list update:u"},
 			}},
 		},
 		"n8n-nodes-base.databricks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", resource: "databricksSql", required: "volumePath:resource=files filePath:operation=uploadFile,downloadFile,deleteFile,getFileInfo +dataFieldName:resource=files;operation=uploadFile directoryPath:operation=createDirectory,deleteDirectory spaceId:resource=genie;operation=startConversation,getSpace,createMessage,getQueryResults,executeMessageQuery,getMessage conversationId:resource=genie;operation=createMessage,getQueryResults,executeMessageQuery,getMessage messageId:resource=genie;operation=getMessage,executeMessageQuery,getQueryResults attachmentId:resource=genie;operation=executeMessageQuery,getQueryResults message:resource=genie;operation=createMessage initialMessage:resource=genie;operation=startConversation ~catalogName:operation=getCatalog,updateCatalog,deleteCatalog,createCatalog,createVolume,getVolume,deleteVolume,createFunction,getFunction,deleteFunction,createTable,getTable,deleteTable ~schemaName:operation=createVolume,getVolume,deleteVolume,createFunction,getFunction,deleteFunction,createTable,getTable,deleteTable ~fullName:operation=getTable,deleteTable ~fullName:operation=getFunction,deleteFunction volumeName:operation=createVolume,getVolume,deleteVolume +volumeType:operation=createVolume functionName:operation=createFunction +returnType:operation=createFunction +routineBody:operation=createFunction routineDefinition:operation=createFunction tableName:operation=createTable storageLocation:operation=createTable ~warehouseId:resource=databricksSql;operation=executeQuery query:operation=executeQuery ~endpointName:resource=modelServing;operation=queryEndpoint indexName:resource=vectorSearch;operation=getIndex,queryIndex,createIndex endpointName:resource=vectorSearch;operation=listIndexes,createIndex primaryKey:resource=vectorSearch;operation=createIndex +indexType:resource=vectorSearch;operation=createIndex +queryType:resource=vectorSearch;operation=queryIndex queryText:resource=vectorSearch;operation=queryIndex;queryType(text)=text columns:resource=vectorSearch;operation=queryIndex ~runId:resource=job;operation=getRun,getRunOutput ~jobId:resource=job;operation=getJob,run", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", resource: "databricksSql", required: "volumePath:resource=files filePath:operation=uploadFile,downloadFile,deleteFile,getFileInfo +dataFieldName:resource=files;operation=uploadFile directoryPath:operation=createDirectory,deleteDirectory spaceId:resource=genie;operation=startConversation,getSpace,createMessage,getQueryResults,executeMessageQuery,getMessage conversationId:resource=genie;operation=createMessage,getQueryResults,executeMessageQuery,getMessage messageId:resource=genie;operation=getMessage,executeMessageQuery,getQueryResults attachmentId:resource=genie;operation=executeMessageQuery,getQueryResults message:resource=genie;operation=createMessage initialMessage:resource=genie;operation=startConversation ~catalogName:operation=getCatalog,updateCatalog,deleteCatalog,createCatalog,createVolume,getVolume,deleteVolume,createFunction,getFunction,deleteFunction,createTable,getTable,deleteTable ~schemaName:operation=createVolume,getVolume,deleteVolume,createFunction,getFunction,deleteFunction,createTable,getTable,deleteTable ~fullName:operation=getTable,deleteTable ~fullName:operation=getFunction,deleteFunction volumeName:operation=createVolume,getVolume,deleteVolume +volumeType:operation=createVolume functionName:operation=createFunction +returnType:operation=createFunction +routineBody:operation=createFunction routineDefinition:operation=createFunction tableName:operation=createTable storageLocation:operation=createTable ~warehouseId:resource=databricksSql;operation=executeQuery query:operation=executeQuery ~endpointName:resource=modelServing;operation=queryEndpoint indexName:resource=vectorSearch;operation=getIndex,queryIndex,createIndex endpointName:resource=vectorSearch;operation=listIndexes,createIndex primaryKey:resource=vectorSearch;operation=createIndex +indexType:resource=vectorSearch;operation=createIndex +queryType:resource=vectorSearch;operation=queryIndex queryText:resource=vectorSearch;operation=queryIndex;queryType(text)=text columns:resource=vectorSearch;operation=queryIndex ~runId:resource=job;operation=getRun,getRunOutput ~jobId:resource=job;operation=getJob,run", params: "additionalFields attachmentId authentication catalogName columns columnsToRerank comment conversationId dataFieldName deltaSyncIndexSpec directAccessIndexSpec directoryPath enableReranking endpointName filePath fullName functionName indexName indexType initialMessage inputParams jobId jobParameters message messageId numResults operation options primaryKey query queryParameters queryText queryType queryVector requestBody rerankerModel resource returnType routineBody routineDefinition runId schemaName searchMode spaceId storageLocation tableAdditionalFields tableName volumeName volumePath volumeType waitForCompletion warehouseId", ops: []resourceOps{
 				{"databricksSql", "executeQuery", "executeQuery:x"},
 				{"files", "listDirectory", "createDirectory:c deleteDirectory:d deleteFile:d downloadFile getFileInfo listDirectory uploadFile:c"},
 				{"genie", "startConversation", "createMessage:c executeMessageQuery:x getMessage getSpace getQueryResults startConversation:u"},
@@ -1036,38 +1108,38 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.databricksTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "databricksApi:accessToken databricksOAuth2Api:oAuth2", auth: "accessToken", params: "authentication pollTimes"},
 		},
 		"n8n-nodes-base.dateTime": {
-			{v: []float64{1}, outputs: 1, required: "value:action(format)=format +dataPropertyName:action(format)=format value:action(format)=calculate +operation:action(format)=calculate +timeUnit:action(format)=calculate +dataPropertyName:action(format)=calculate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "value:action(format)=format +dataPropertyName:action(format)=format value:action(format)=calculate +operation:action(format)=calculate +timeUnit:action(format)=calculate +dataPropertyName:action(format)=calculate", params: "action custom dataPropertyName duration noticeDateTime operation options timeUnit toFormat value", ops: []resourceOps{
 				{"", "add", "add:c subtract"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, required: "magnitude:operation=addToDate +timeUnit:operation=addToDate magnitude:operation=subtractFromDate +timeUnit:operation=subtractFromDate", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, required: "magnitude:operation=addToDate +timeUnit:operation=addToDate magnitude:operation=subtractFromDate +timeUnit:operation=subtractFromDate", params: "customFormat date duration endDate format includeTime magnitude mode notice operation options outputFieldName part startDate timeUnit to toNearest units", ops: []resourceOps{
 				{"", "getCurrentDate", "addToDate:c extractDate formatDate getCurrentDate getTimeBetweenDates roundDate subtractFromDate"},
 			}},
 		},
 		"n8n-nodes-base.debugHelper": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "category memorySizeValue nanoidAlphabet nanoidLength randomDataCount randomDataSeed randomDataSingleArray randomDataType throwErrorMessage throwErrorType"},
 		},
 		"n8n-nodes-base.deepL": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "deepLApi", resource: "language", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "deepLApi", resource: "language", required: "text:operation=translate translateTo:operation=translate", params: "additionalFields operation resource text translateTo", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
 		},
 		"n8n-nodes-base.demio": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "demioApi", resource: "event", required: "eventId:resource=event;operation=get firstName:resource=event;operation=register email:resource=event;operation=register dateId:resource=report;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "demioApi", resource: "event", required: "eventId:resource=event;operation=get firstName:resource=event;operation=register email:resource=event;operation=register dateId:resource=report;operation=get", params: "additionalFields dateId email eventId filters firstName limit operation resource returnAll", ops: []resourceOps{
 				{"event", "get", "get getAll register:c"},
 				{"report", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.dhl": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dhlApi", resource: "shipment", required: "trackingNumber", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dhlApi", resource: "shipment", required: "trackingNumber", params: "operation options resource trackingNumber", ops: []resourceOps{
 				{"shipment", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.discord": {
-			{v: []float64{1}, outputs: 1, required: "webhookUri"},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi?", auth: "botToken", resource: "channel", required: "~guildId:resource=message;authentication(botToken)=botToken,oAuth2 ~guildId:resource=channel;authentication(botToken)=botToken,oAuth2 ~guildId:resource=member;authentication(botToken)=botToken,oAuth2", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "webhookUri", params: "oldVersionNotice options text webhookUri"},
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "discordBotApi:botToken discordOAuth2Api:oAuth2 discordWebhookApi?", auth: "botToken", resource: "channel", required: "~guildId:resource=message;authentication(botToken)=botToken,oAuth2 ~guildId:resource=channel;authentication(botToken)=botToken,oAuth2 ~guildId:resource=member;authentication(botToken)=botToken,oAuth2", params: "after approvalOptions authentication channelId content defineForm deleteMessageSeconds duration embeds emoji files formFields guildId jsonOutput limit message messageId name operation options reason reasonCustom resource responseType returnAll role sendTo type userId", ops: []resourceOps{
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"message", "send", "deleteMessage:d get getAll react:c send:s sendAndWait:s"},
 				{"member", "getAll", "ban getAll kick:u roleAdd:c roleRemove:d timeout unban"},
@@ -1075,7 +1147,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.discourse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", required: "+operation:resource=category name:resource=category;operation=create categoryId:resource=category;operation=update name:resource=category;operation=update +operation:resource=group name:resource=group;operation=get,create groupId:resource=group;operation=update name:resource=group;operation=update +operation:resource=post content:resource=post;operation=create postId:resource=post;operation=get postId:resource=post;operation=update content:resource=post;operation=update +operation:resource=user name:resource=user;operation=create email:resource=user;operation=create username:resource=user;operation=create password:resource=user;operation=create +by:resource=user;operation=get username:resource=user;operation=get;by(username)=username externalId:resource=user;operation=get;by(username)=externalId +operation:resource=userGroup usernames:resource=userGroup;operation=add groupId:resource=userGroup;operation=add usernames:resource=userGroup;operation=remove groupId:resource=userGroup;operation=remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "discourseApi", resource: "post", required: "+operation:resource=category name:resource=category;operation=create categoryId:resource=category;operation=update name:resource=category;operation=update +operation:resource=group name:resource=group;operation=get,create groupId:resource=group;operation=update name:resource=group;operation=update +operation:resource=post content:resource=post;operation=create postId:resource=post;operation=get postId:resource=post;operation=update content:resource=post;operation=update +operation:resource=user name:resource=user;operation=create email:resource=user;operation=create username:resource=user;operation=create password:resource=user;operation=create +by:resource=user;operation=get username:resource=user;operation=get;by(username)=username externalId:resource=user;operation=get;by(username)=externalId +operation:resource=userGroup usernames:resource=userGroup;operation=add groupId:resource=userGroup;operation=add usernames:resource=userGroup;operation=remove groupId:resource=userGroup;operation=remove", params: "additionalFields by categoryId color content email externalId flag groupId limit name operation options password postId resource returnAll textColor title updateFields username usernames", ops: []resourceOps{
 				{"category", "create", "create:c getAll update:u"},
 				{"group", "create", "create:c get getAll update:u"},
 				{"post", "create", "create:c get getAll update:u"},
@@ -1084,24 +1156,24 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.disqus": {
-			{v: []float64{1}, outputs: 1, creds: "disqusApi", resource: "forum", required: "id:resource=forum;operation=get id:resource=forum;operation=getPosts id:resource=forum;operation=getCategories id:resource=forum;operation=getThreads", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "disqusApi", resource: "forum", required: "id:resource=forum;operation=get id:resource=forum;operation=getPosts id:resource=forum;operation=getCategories id:resource=forum;operation=getThreads", params: "additionalFields id limit operation resource returnAll", ops: []resourceOps{
 				{"forum", "get", "get getCategories getThreads getPosts"},
 			}},
 		},
 		"n8n-nodes-base.drift": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi:accessToken driftOAuth2Api:oAuth2", auth: "accessToken", resource: "contact", required: "email:resource=contact;operation=create contactId:resource=contact;operation=update contactId:resource=contact;operation=get contactId:resource=contact;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "driftApi:accessToken driftOAuth2Api:oAuth2", auth: "accessToken", resource: "contact", required: "email:resource=contact;operation=create contactId:resource=contact;operation=update contactId:resource=contact;operation=get contactId:resource=contact;operation=delete", params: "additionalFields authentication contactId email operation resource updateFields", ops: []resourceOps{
 				{"contact", "create", "create:c getCustomAttributes delete:d get update:u"},
 			}},
 		},
 		"n8n-nodes-base.dropbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi:accessToken dropboxOAuth2Api:oAuth2", auth: "accessToken", resource: "file", required: "path:resource=file,folder;operation=copy toPath:resource=file,folder;operation=copy path:resource=file,folder;operation=delete path:resource=file,folder;operation=move toPath:resource=file,folder;operation=move path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download path:resource=file;operation=upload query:resource=search;operation=query path:resource=folder;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropboxApi:accessToken dropboxOAuth2Api:oAuth2", auth: "accessToken", resource: "file", required: "path:resource=file,folder;operation=copy toPath:resource=file,folder;operation=copy path:resource=file,folder;operation=delete path:resource=file,folder;operation=move toPath:resource=file,folder;operation=move path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download path:resource=file;operation=upload query:resource=search;operation=query path:resource=folder;operation=create", params: "authentication binaryData binaryPropertyName fileContent fileStatus filters limit operation path query resource returnAll simple toPath", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download move:u upload:c"},
 				{"folder", "create", "copy:c create:c delete:d list move:u"},
 				{"search", "query", "query"},
 			}},
 		},
 		"n8n-nodes-base.dropcontact": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", required: "+resource +operation requestId:resource=contact;operation=fetchRequest", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "dropcontactApi", resource: "contact", required: "+resource +operation requestId:resource=contact;operation=fetchRequest", params: "additionalFields email operation options requestId resource simplify", ops: []resourceOps{
 				{"contact", "enrich", "enrich fetchRequest"},
 			}},
 		},
@@ -1109,25 +1181,28 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 2},
 		},
 		"n8n-nodes-base.e2eTest": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+remoteOptions:operation=remoteOptions ~rlc:operation=resourceLocator", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "+remoteOptions:operation=remoteOptions ~rlc:operation=resourceLocator", params: "fieldId operation otherField remoteOptions resourceMapper rlc", ops: []resourceOps{
 				{"", "remoteOptions", "remoteOptions resourceLocator resourceMapper"},
 			}},
 		},
 		"n8n-nodes-base.e2eTestPollingTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "url"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "url", params: "pollTimes url"},
 		},
 		"n8n-nodes-base.editImage": {
-			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, params: "backgroundColor blur borderColor borderHeight borderWidth color cornerRadius dataPropertyName dataPropertyNameComposite degreesX degreesY endPositionX endPositionY fontColor fontSize height lineLength operation operations operator options positionX positionY primitive resizeOption rotate sigma startPositionX startPositionY text width", ops: []resourceOps{
+				{"", "border", "blur border composite create:c crop draw information multiStep resize rotate shear text:u transparent:c"},
+			}},
+			{v: []float64{1.1}, outputs: 1, params: "backgroundColor blur borderColor borderHeight borderWidth color cornerRadius dataPropertyName dataPropertyNameComposite degreesX degreesY endPositionX endPositionY fontColor fontSize height horizontalAlignment lineLength operation operations operator options positionX positionY primitive resizeOption rotate sigma startPositionX startPositionY text verticalAlignment width", ops: []resourceOps{
 				{"", "border", "blur border composite create:c crop draw information multiStep resize rotate shear text:u transparent:c"},
 			}},
 		},
 		"n8n-nodes-base.egoi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "egoiApi", resource: "contact", required: "+resource +operation", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "egoiApi", resource: "contact", required: "+resource +operation", params: "additionalFields by contactId email limit list operation resolveData resource returnAll simple updateFields", ops: []resourceOps{
 				{"contact", "create", "create:c get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.elasticSecurity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticSecurityApi", resource: "case", required: "title:resource=case;operation=create connectorId:resource=case;operation=create +connectorType:resource=case;operation=create issueType:resource=case;operation=create;connectorType(.jira)=.jira priority:resource=case;operation=create;connectorType(.jira)=.jira +urgency:resource=case;operation=create;connectorType(.jira)=.servicenow +severity:resource=case;operation=create;connectorType(.jira)=.servicenow +impact:resource=case;operation=create;connectorType(.jira)=.servicenow category:resource=case;operation=create;connectorType(.jira)=.servicenow issueTypes:resource=case;operation=create;connectorType(.jira)=.resilient caseId:resource=case;operation=delete caseId:resource=case;operation=get caseId:resource=case;operation=update caseId:resource=caseComment;operation=add comment:resource=caseComment;operation=add caseId:resource=caseComment;operation=get commentId:resource=caseComment;operation=get caseId:resource=caseComment;operation=getAll caseId:resource=caseComment;operation=remove commentId:resource=caseComment;operation=remove caseId:resource=caseComment;operation=update commentId:resource=caseComment;operation=update comment:resource=caseComment;operation=update caseId:resource=caseTag;operation=add tag:resource=caseTag;operation=add caseId:resource=caseTag;operation=remove tag:resource=caseTag;operation=remove name:resource=connector;operation=create +connectorType:resource=connector;operation=create apiUrl:resource=connector;operation=create email:resource=connector;operation=create;connectorType(.jira)=.jira apiToken:resource=connector;operation=create;connectorType(.jira)=.jira projectKey:resource=connector;operation=create;connectorType(.jira)=.jira username:resource=connector;operation=create;connectorType(.jira)=.servicenow password:resource=connector;operation=create;connectorType(.jira)=.servicenow apiKeyId:resource=connector;operation=create;connectorType(.jira)=.resilient apiKeySecret:resource=connector;operation=create;connectorType(.jira)=.resilient orgId:resource=connector;operation=create;connectorType(.jira)=.resilient", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticSecurityApi", resource: "case", required: "title:resource=case;operation=create connectorId:resource=case;operation=create +connectorType:resource=case;operation=create issueType:resource=case;operation=create;connectorType(.jira)=.jira priority:resource=case;operation=create;connectorType(.jira)=.jira +urgency:resource=case;operation=create;connectorType(.jira)=.servicenow +severity:resource=case;operation=create;connectorType(.jira)=.servicenow +impact:resource=case;operation=create;connectorType(.jira)=.servicenow category:resource=case;operation=create;connectorType(.jira)=.servicenow issueTypes:resource=case;operation=create;connectorType(.jira)=.resilient caseId:resource=case;operation=delete caseId:resource=case;operation=get caseId:resource=case;operation=update caseId:resource=caseComment;operation=add comment:resource=caseComment;operation=add caseId:resource=caseComment;operation=get commentId:resource=caseComment;operation=get caseId:resource=caseComment;operation=getAll caseId:resource=caseComment;operation=remove commentId:resource=caseComment;operation=remove caseId:resource=caseComment;operation=update commentId:resource=caseComment;operation=update comment:resource=caseComment;operation=update caseId:resource=caseTag;operation=add tag:resource=caseTag;operation=add caseId:resource=caseTag;operation=remove tag:resource=caseTag;operation=remove name:resource=connector;operation=create +connectorType:resource=connector;operation=create apiUrl:resource=connector;operation=create email:resource=connector;operation=create;connectorType(.jira)=.jira apiToken:resource=connector;operation=create;connectorType(.jira)=.jira projectKey:resource=connector;operation=create;connectorType(.jira)=.jira username:resource=connector;operation=create;connectorType(.jira)=.servicenow password:resource=connector;operation=create;connectorType(.jira)=.servicenow apiKeyId:resource=connector;operation=create;connectorType(.jira)=.resilient apiKeySecret:resource=connector;operation=create;connectorType(.jira)=.resilient orgId:resource=connector;operation=create;connectorType(.jira)=.resilient", params: "additionalFields apiKeyId apiKeySecret apiToken apiUrl caseId category comment commentId connectorId connectorType email filters impact issueType issueTypes limit name operation orgId password priority projectKey resource returnAll severity severityCode simple sortOptions tag title updateFields urgency username", ops: []resourceOps{
 				{"case", "create", "create:c delete:d get getAll getStatus update:u"},
 				{"caseComment", "add", "add:c get getAll remove:d update:u"},
 				{"caseTag", "add", "add:c remove:d"},
@@ -1135,126 +1210,134 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.elasticsearch": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticsearchApi", resource: "document", required: "indexId:resource=document;operation=delete documentId:resource=document;operation=delete indexId:resource=document;operation=get documentId:resource=document;operation=get indexId:resource=document;operation=getAll indexId:resource=document;operation=create indexId:resource=document;operation=update documentId:resource=document;operation=update indexId:resource=index;operation=create indexId:resource=index;operation=delete indexId:resource=index;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "elasticsearchApi", resource: "document", required: "indexId:resource=document;operation=delete documentId:resource=document;operation=delete indexId:resource=document;operation=get documentId:resource=document;operation=get indexId:resource=document;operation=getAll indexId:resource=document;operation=create indexId:resource=document;operation=update documentId:resource=document;operation=update indexId:resource=index;operation=create indexId:resource=index;operation=delete indexId:resource=index;operation=get", params: "additionalFields dataToSend documentId fieldsUi indexId inputsToIgnore limit operation options paginateNotice resource returnAll simple", ops: []resourceOps{
 				{"document", "get", "create:c delete:d get getAll update:u"},
 				{"index", "create", "create:c delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.emailReadImap": {
-			{v: []float64{1, 2, 2.1, 2.2}, outputs: 1, flags: flagTrigger, creds: "imap"},
+			{v: []float64{1, 2, 2.1, 2.2}, outputs: 1, flags: flagTrigger, creds: "imap", params: "dataPropertyAttachmentsPrefixName downloadAttachments format mailbox options postProcessAction"},
 		},
 		"n8n-nodes-base.emailSend": {
-			{v: []float64{1}, outputs: 1, creds: "smtp", required: "fromEmail toEmail"},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", required: "fromEmail:resource=email;operation=send toEmail:resource=email;operation=send fromEmail:resource=email;operation=sendAndWait toEmail:resource=email;operation=sendAndWait subject:resource=email;operation=sendAndWait message:resource=email;operation=sendAndWait", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "smtp", required: "fromEmail toEmail", params: "attachments bccEmail ccEmail fromEmail html options subject text toEmail"},
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "smtp", resource: "email", required: "fromEmail:resource=email;operation=send toEmail:resource=email;operation=send fromEmail:resource=email;operation=sendAndWait toEmail:resource=email;operation=sendAndWait subject:resource=email;operation=sendAndWait message:resource=email;operation=sendAndWait", params: "approvalOptions defineForm emailFormat formFields fromEmail html jsonOutput message operation options resource responseType subject text toEmail", ops: []resourceOps{
 				{"email", "send", "send:s sendAndWait:s"},
 			}},
 		},
 		"n8n-nodes-base.emelia": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", required: "+resource +campaignId:resource=campaign;operation=addContact contactEmail:resource=campaign;operation=addContact campaignName:resource=campaign;operation=create campaignId:resource=campaign;operation=get campaignId:resource=campaign;operation=pause campaignId:resource=campaign;operation=start campaignId:resource=campaign;operation=duplicate campaignName:resource=campaign;operation=duplicate +contactListId:resource=contactList;operation=add contactEmail:resource=contactList;operation=add", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "emeliaApi", resource: "campaign", required: "+resource +campaignId:resource=campaign;operation=addContact contactEmail:resource=campaign;operation=addContact campaignName:resource=campaign;operation=create campaignId:resource=campaign;operation=get campaignId:resource=campaign;operation=pause campaignId:resource=campaign;operation=start campaignId:resource=campaign;operation=duplicate campaignName:resource=campaign;operation=duplicate +contactListId:resource=contactList;operation=add contactEmail:resource=contactList;operation=add", params: "additionalFields campaignId campaignName contactEmail contactListId limit operation options resource returnAll", ops: []resourceOps{
 				{"campaign", "get", "addContact:c create:c duplicate:c get getAll pause:u start:u"},
 				{"contactList", "getAll", "add:c getAll"},
 			}},
 		},
 		"n8n-nodes-base.emeliaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi", required: "campaignId"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "emeliaApi", required: "campaignId", params: "campaignId events"},
 		},
 		"n8n-nodes-base.erpNext": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", required: "docType:resource=document;operation=create docType:resource=document;operation=get documentName:resource=document;operation=get docType:resource=document;operation=delete documentName:resource=document;operation=delete docType:resource=document;operation=update documentName:resource=document;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "erpNextApi", resource: "document", required: "docType:resource=document;operation=create docType:resource=document;operation=get documentName:resource=document;operation=get docType:resource=document;operation=delete documentName:resource=document;operation=delete docType:resource=document;operation=update documentName:resource=document;operation=update", params: "docType documentName limit operation options properties resource returnAll", ops: []resourceOps{
 				{"document", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.errorTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "notice"},
 		},
 		"n8n-nodes-base.evaluation": {
-			{v: []float64{4.6, 4.7}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", required: "~documentId:operation=setOutputs;source(googleSheets)!dataTable ~sheetName:operation=setOutputs;source(googleSheets)!dataTable", ops: []resourceOps{
+			{v: []float64{4.6, 4.7}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", required: "~documentId:operation=setOutputs;source(googleSheets)!dataTable ~sheetName:operation=setOutputs;source(googleSheets)!dataTable", params: "actualAnswer authentication credentials dataTableId documentId expectedAnswer expectedTools inputs intermediateSteps metric metrics notice operation options outputs prompt setInputsNotice sheetName source userQuery", ops: []resourceOps{
 				{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
 			}},
-			{v: []float64{4.8}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", required: "~documentId:operation=setOutputs;source(dataTable)!dataTable ~sheetName:operation=setOutputs;source(dataTable)!dataTable", ops: []resourceOps{
+			{v: []float64{4.8}, outputs: -1, creds: "googleApi? googleSheetsOAuth2Api?", required: "~documentId:operation=setOutputs;source(dataTable)!dataTable ~sheetName:operation=setOutputs;source(dataTable)!dataTable", params: "actualAnswer authentication credentials dataTableId documentId expectedAnswer expectedTools inputs intermediateSteps metric metrics notice operation options outputs prompt setInputsNotice sheetName source userQuery", ops: []resourceOps{
 				{"", "setOutputs", "setInputs:u setOutputs:u setMetrics:u checkIfEvaluating"},
 			}},
 		},
 		"n8n-nodes-base.evaluationTrigger": {
-			{v: []float64{4.6}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", required: "~documentId:source(googleSheets)!dataTable ~sheetName:source(googleSheets)!dataTable ~dataTableId:source(googleSheets)=dataTable"},
-			{v: []float64{4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", required: "~documentId:source(dataTable)!dataTable ~sheetName:source(dataTable)!dataTable ~dataTableId:source(dataTable)=dataTable"},
+			{v: []float64{4.6}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", required: "~documentId:source(googleSheets)!dataTable ~sheetName:source(googleSheets)!dataTable ~dataTableId:source(googleSheets)=dataTable", params: "authentication credentials dataTableId documentId filterRows filters filtersUI limitRows matchType maxRows notice sheetName source"},
+			{v: []float64{4.7}, outputs: 1, flags: flagTrigger, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", required: "~documentId:source(dataTable)!dataTable ~sheetName:source(dataTable)!dataTable ~dataTableId:source(dataTable)=dataTable", params: "authentication credentials dataTableId documentId filterRows filters filtersUI limitRows matchType maxRows notice sheetName source"},
 		},
 		"n8n-nodes-base.eventbriteTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi:privateKey eventbriteOAuth2Api:oAuth2", auth: "privateKey", required: "organization event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "eventbriteApi:privateKey eventbriteOAuth2Api:oAuth2", auth: "privateKey", required: "organization event", params: "actions authentication event organization resolveData"},
 		},
 		"n8n-nodes-base.executeCommand": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "command"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "command", params: "command executeOnce"},
 		},
 		"n8n-nodes-base.executeWorkflow": {
-			{v: []float64{1}, outputs: 1, required: "workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", params: "eachModeDeprecationNotice executeWorkflowNotice mode operation options outdatedVersionWarning source sourceDeprecationNotice workflowId workflowJson workflowPath workflowUrl", ops: []resourceOps{
 				{"", "call_workflow", "call_workflow:x"},
 			}},
-			{v: []float64{1.1, 1.2, 1.3, 1.4}, outputs: 1, required: "~workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, required: "~workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", params: "eachModeDeprecationNotice executeWorkflowNotice mode operation options outdatedVersionWarning source sourceDeprecationNotice workflowId workflowJson workflowPath workflowUrl", ops: []resourceOps{
+				{"", "call_workflow", "call_workflow:x"},
+			}},
+			{v: []float64{1.2, 1.3, 1.4}, outputs: 1, required: "~workflowId:source(database)=database workflowPath:source(database)=localFile workflowUrl:source(database)=url", params: "eachModeDeprecationNotice mode operation options source workflowId workflowInputs workflowJson workflowPath workflowUrl", ops: []resourceOps{
 				{"", "call_workflow", "call_workflow:x"},
 			}},
 		},
 		"n8n-nodes-base.executeWorkflowTrigger": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "events notice outdatedVersionWarning returnOutput"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger, params: "events inputSource jsonExample jsonExample_notice returnOutput workflowInputs"},
+			{v: []float64{1.2}, outputs: 1, flags: flagTrigger, params: "events inputSource jsonExample jsonExample_notice workflowInputs"},
 		},
 		"n8n-nodes-base.executionData": {
-			{v: []float64{1, 1.1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, params: "dataToSave notice operation", ops: []resourceOps{
 				{"", "save", "save:u"},
 			}},
 		},
 		"n8n-nodes-base.extractFromFile": {
-			{v: []float64{1, 1.1}, outputs: 1, required: "+binaryPropertyName:operation=csv,html,rtf,ods,xls,xlsx +binaryPropertyName:operation=binaryToPropery,fromJson,text,fromIcs,xml +destinationKey:operation=binaryToPropery,fromJson,text,fromIcs,xml +binaryPropertyName:operation=pdf", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, required: "+binaryPropertyName:operation=csv,html,rtf,ods,xls,xlsx +binaryPropertyName:operation=binaryToPropery,fromJson,text,fromIcs,xml +destinationKey:operation=binaryToPropery,fromJson,text,fromIcs,xml +binaryPropertyName:operation=pdf", params: "binaryPropertyName destinationKey operation options", ops: []resourceOps{
 				{"", "csv", "csv html fromIcs fromJson ods pdf rtf text xml xls xlsx binaryToPropery:u"},
 			}},
 		},
 		"n8n-nodes-base.facebookGraphApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi:accessToken facebookGraphApiOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "+hostUrl +httpRequestMethod graphApiVersion node"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "facebookGraphApi:accessToken facebookGraphApiOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "+hostUrl +httpRequestMethod graphApiVersion node", params: "allowUnauthorizedCerts authType binaryPropertyName edge graphApiVersion hostUrl httpRequestMethod node options sendBinaryData"},
 		},
 		"n8n-nodes-base.facebookLeadAdsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api", required: "+event ~page ~form"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookLeadAdsOAuth2Api", required: "+event ~page ~form", params: "event facebookLeadAdsNotice form options page"},
 		},
 		"n8n-nodes-base.facebookTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi:accessToken facebookGraphAppOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "appId +object"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "facebookGraphAppApi:accessToken facebookGraphAppOAuth2Api:oAuth2", gate: "authType", auth: "accessToken", required: "appId +object", params: "appId authType fields object options whatsappBusinessAccountNotice"},
 		},
 		"n8n-nodes-base.figmaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken", required: "teamId triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "figmaApi:accessToken figmaOAuth2Api:oAuth2", auth: "accessToken", required: "teamId triggerOn", params: "authentication teamId triggerOn"},
 		},
 		"n8n-nodes-base.filemaker": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker", required: "layout script:action(record)=performscript"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "fileMaker", required: "layout script:action(record)=performscript", params: "action fieldsParametersUi getPortals layout limit modId offset portals queries recid responseLayout script scriptAfter scriptAfterParam scriptBefore scriptBeforeParam scriptParam scriptSort scriptSortParam setScriptAfter setScriptBefore setScriptSort setSort sortParametersUi"},
 		},
 		"n8n-nodes-base.filter": {
-			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "combineConditions conditions"},
+			{v: []float64{2}, outputs: 1, params: "conditions options"},
+			{v: []float64{2.1, 2.2, 2.3}, outputs: 1, params: "conditions looseTypeValidation options"},
 		},
 		"n8n-nodes-base.flow": {
-			{v: []float64{1}, outputs: 1, creds: "flowApi", resource: "task", required: "workspaceId:resource=task;operation=create name:resource=task;operation=create workspaceId:resource=task;operation=update taskId:resource=task;operation=update taskId:resource=task;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "flowApi", resource: "task", required: "workspaceId:resource=task;operation=create name:resource=task;operation=create workspaceId:resource=task;operation=update taskId:resource=task;operation=update taskId:resource=task;operation=get", params: "additionalFields filters limit name operation resource returnAll taskId updateFields workspaceId", ops: []resourceOps{
 				{"task", "create", "create:c update:u get getAll"},
 			}},
 		},
 		"n8n-nodes-base.flowTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "flowApi", required: "listIds:resource=list;resource!task taskIds:resource=task;resource!list"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "flowApi", required: "listIds:resource=list;resource!task taskIds:resource=task;resource!list", params: "listIds resource taskIds"},
 		},
 		"n8n-nodes-base.form": {
-			{v: []float64{1, 2.3, 2.4, 2.5}, outputs: 1, flags: flagWebhook, required: "redirectUrl:operation=completion;respondWith(text)=redirect completionTitle:operation=completion;respondWith(text)=text,returnBinary", ops: []resourceOps{
+			{v: []float64{1, 2.3, 2.4, 2.5}, outputs: 1, flags: flagWebhook, required: "redirectUrl:operation=completion;respondWith(text)=redirect completionTitle:operation=completion;respondWith(text)=text,returnBinary", params: "completionMessage completionTitle defineForm formFields inputDataFieldName jsonOutput limitType limitWaitTime maxDateAndTime operation options redirectUrl respondWith responseText resumeAmount resumeUnit triggerNotice", ops: []resourceOps{
 				{"", "page", "page completion"},
 			}},
 		},
 		"n8n-nodes-base.formIoTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formIoApi", required: "projectId formId"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formIoApi", required: "projectId formId", params: "events formId projectId simple"},
 		},
 		"n8n-nodes-base.formTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, required: "path formTitle"},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "path formTitle"},
-			{v: []float64{2.2, 2.3, 2.4, 2.5, 2.6}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "formTitle"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, required: "path formTitle", params: "formDescription formFields formTitle options path responseMode"},
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "path formTitle", params: "addFormPage authentication formDescription formFields formNotice formTitle options path responseMode"},
+			{v: []float64{2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "formTitle", params: "addFormPage authentication formDescription formFields formNotice formTitle options responseMode"},
+			{v: []float64{2.6}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth", auth: "none", required: "formTitle", params: "addFormPage authentication formDescription formFields formNotice formTitle options requireExecuteAccess responseMode"},
 		},
 		"n8n-nodes-base.formstackTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken", required: "formId"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "formstackApi:accessToken formstackOAuth2Api:oAuth2", auth: "accessToken", required: "formId", params: "authentication formId simple"},
 		},
 		"n8n-nodes-base.freshdesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource +operation:resource=ticket +requester:resource=ticket;operation=create requesterIdentificationValue:resource=ticket;operation=create +status:resource=ticket;operation=create +priority:resource=ticket;operation=create +source:resource=ticket;operation=create ticketId:resource=ticket;operation=update ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=delete +operation:resource=contact name:resource=contact;operation=create contactId:resource=contact;operation=update contactId:resource=contact;operation=delete contactId:resource=contact;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshdeskApi", resource: "ticket", required: "+resource +operation:resource=ticket +requester:resource=ticket;operation=create requesterIdentificationValue:resource=ticket;operation=create +status:resource=ticket;operation=create +priority:resource=ticket;operation=create +source:resource=ticket;operation=create ticketId:resource=ticket;operation=update ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=delete +operation:resource=contact name:resource=contact;operation=create contactId:resource=contact;operation=update contactId:resource=contact;operation=delete contactId:resource=contact;operation=get", params: "additionalFields contactId email filters limit name operation options priority requester requesterIdentificationValue resource returnAll source status ticketId updateFields", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.freshservice": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshserviceApi", resource: "agent", required: "email:resource=agent;operation=create firstName:resource=agent;operation=create agentId:resource=agent;operation=delete agentId:resource=agent;operation=get agentId:resource=agent;operation=update name:resource=agentGroup;operation=create agentGroupId:resource=agentGroup;operation=delete agentGroupId:resource=agentGroup;operation=get agentGroupId:resource=agentGroup;operation=update agentRoleId:resource=agentRole;operation=get title:resource=announcement;operation=create bodyHtml:resource=announcement;operation=create +visibility:resource=announcement;operation=create visibleFrom:resource=announcement;operation=create announcementId:resource=announcement;operation=delete announcementId:resource=announcement;operation=get announcementId:resource=announcement;operation=update name:resource=assetType;operation=create assetTypeId:resource=assetType;operation=delete assetTypeId:resource=assetType;operation=get assetTypeId:resource=assetType;operation=update requesterId:resource=change;operation=create subject:resource=change;operation=create plannedStartDate:resource=change;operation=create plannedEndDate:resource=change;operation=create changeId:resource=change;operation=delete changeId:resource=change;operation=get changeId:resource=change;operation=update name:resource=department;operation=create departmentId:resource=department;operation=delete departmentId:resource=department;operation=get departmentId:resource=department;operation=update name:resource=location;operation=create locationId:resource=location;operation=delete locationId:resource=location;operation=get locationId:resource=location;operation=update subject:resource=problem;operation=create requesterId:resource=problem;operation=create problemId:resource=problem;operation=delete problemId:resource=problem;operation=get problemId:resource=problem;operation=update assetTypeId:resource=product;operation=create name:resource=product;operation=create productId:resource=product;operation=delete productId:resource=product;operation=get productId:resource=product;operation=update subject:resource=release;operation=create plannedStartDate:resource=release;operation=create plannedEndDate:resource=release;operation=create releaseId:resource=release;operation=delete releaseId:resource=release;operation=get releaseId:resource=release;operation=update firstName:resource=requester;operation=create requesterId:resource=requester;operation=delete requesterId:resource=requester;operation=get requesterId:resource=requester;operation=update name:resource=requesterGroup;operation=create requesterGroupId:resource=requesterGroup;operation=delete requesterGroupId:resource=requesterGroup;operation=get requesterGroupId:resource=requesterGroup;operation=update +applicationType:resource=software;operation=create name:resource=software;operation=create softwareId:resource=software;operation=delete softwareId:resource=software;operation=get softwareId:resource=software;operation=update email:resource=ticket;operation=create ticketId:resource=ticket;operation=delete ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshserviceApi", resource: "agent", required: "email:resource=agent;operation=create firstName:resource=agent;operation=create agentId:resource=agent;operation=delete agentId:resource=agent;operation=get agentId:resource=agent;operation=update name:resource=agentGroup;operation=create agentGroupId:resource=agentGroup;operation=delete agentGroupId:resource=agentGroup;operation=get agentGroupId:resource=agentGroup;operation=update agentRoleId:resource=agentRole;operation=get title:resource=announcement;operation=create bodyHtml:resource=announcement;operation=create +visibility:resource=announcement;operation=create visibleFrom:resource=announcement;operation=create announcementId:resource=announcement;operation=delete announcementId:resource=announcement;operation=get announcementId:resource=announcement;operation=update name:resource=assetType;operation=create assetTypeId:resource=assetType;operation=delete assetTypeId:resource=assetType;operation=get assetTypeId:resource=assetType;operation=update requesterId:resource=change;operation=create subject:resource=change;operation=create plannedStartDate:resource=change;operation=create plannedEndDate:resource=change;operation=create changeId:resource=change;operation=delete changeId:resource=change;operation=get changeId:resource=change;operation=update name:resource=department;operation=create departmentId:resource=department;operation=delete departmentId:resource=department;operation=get departmentId:resource=department;operation=update name:resource=location;operation=create locationId:resource=location;operation=delete locationId:resource=location;operation=get locationId:resource=location;operation=update subject:resource=problem;operation=create requesterId:resource=problem;operation=create problemId:resource=problem;operation=delete problemId:resource=problem;operation=get problemId:resource=problem;operation=update assetTypeId:resource=product;operation=create name:resource=product;operation=create productId:resource=product;operation=delete productId:resource=product;operation=get productId:resource=product;operation=update subject:resource=release;operation=create plannedStartDate:resource=release;operation=create plannedEndDate:resource=release;operation=create releaseId:resource=release;operation=delete releaseId:resource=release;operation=get releaseId:resource=release;operation=update firstName:resource=requester;operation=create requesterId:resource=requester;operation=delete requesterId:resource=requester;operation=get requesterId:resource=requester;operation=update name:resource=requesterGroup;operation=create requesterGroupId:resource=requesterGroup;operation=delete requesterGroupId:resource=requesterGroup;operation=get requesterGroupId:resource=requesterGroup;operation=update +applicationType:resource=software;operation=create name:resource=software;operation=create softwareId:resource=software;operation=delete softwareId:resource=software;operation=get softwareId:resource=software;operation=update email:resource=ticket;operation=create ticketId:resource=ticket;operation=delete ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=update", params: "additionalFields agentGroupId agentId agentRoleId announcementId applicationType assetTypeId bodyHtml changeId departmentId description dueBy email filters firstName limit locationId name operation plannedEndDate plannedStartDate primaryEmail priority problemId productId releaseId releaseType requesterGroupId requesterId resource returnAll roles softwareId status subject ticketId title updateFields visibility visibleFrom", ops: []resourceOps{
 				{"agent", "create", "create:c delete:d get getAll update:u"},
 				{"agentGroup", "create", "create:c delete:d get getAll update:u"},
 				{"agentRole", "get", "get getAll"},
@@ -1273,7 +1356,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.freshworksCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshworksCrmApi", resource: "account", required: "name:resource=account;operation=create accountId:resource=account;operation=delete accountId:resource=account;operation=get view:resource=account;operation=getAll accountId:resource=account;operation=update title:resource=appointment;operation=create fromDate:resource=appointment;operation=create endDate:resource=appointment;operation=create appointmentId:resource=appointment;operation=delete appointmentId:resource=appointment;operation=get appointmentId:resource=appointment;operation=update firstName:resource=contact;operation=create lastName:resource=contact;operation=create emails:resource=contact;operation=create contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update name:resource=deal;operation=create dealId:resource=deal;operation=delete dealId:resource=deal;operation=get dealId:resource=deal;operation=update description:resource=note;operation=create +targetableType:resource=note;operation=create targetable_id:resource=note;operation=create noteId:resource=note;operation=delete noteId:resource=note;operation=update title:resource=salesActivity;operation=create ownerId:resource=salesActivity;operation=create from_date:resource=salesActivity;operation=create end_date:resource=salesActivity;operation=create +targetableType:resource=salesActivity;operation=create targetable_id:resource=salesActivity;operation=create salesActivityId:resource=salesActivity;operation=delete salesActivityId:resource=salesActivity;operation=get salesActivityId:resource=salesActivity;operation=update query:resource=search;operation=query searchField:resource=search;operation=lookup customFieldName:resource=search;operation=lookup;searchField()=customField customFieldValue:resource=search;operation=lookup;searchField()=customField fieldValue:resource=search;operation=lookup;searchField()=email,name title:resource=task;operation=create dueDate:resource=task;operation=create ownerId:resource=task;operation=create +targetableType:resource=task;operation=create targetable_id:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "freshworksCrmApi", resource: "account", required: "name:resource=account;operation=create accountId:resource=account;operation=delete accountId:resource=account;operation=get view:resource=account;operation=getAll accountId:resource=account;operation=update title:resource=appointment;operation=create fromDate:resource=appointment;operation=create endDate:resource=appointment;operation=create appointmentId:resource=appointment;operation=delete appointmentId:resource=appointment;operation=get appointmentId:resource=appointment;operation=update firstName:resource=contact;operation=create lastName:resource=contact;operation=create emails:resource=contact;operation=create contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update name:resource=deal;operation=create dealId:resource=deal;operation=delete dealId:resource=deal;operation=get dealId:resource=deal;operation=update description:resource=note;operation=create +targetableType:resource=note;operation=create targetable_id:resource=note;operation=create noteId:resource=note;operation=delete noteId:resource=note;operation=update title:resource=salesActivity;operation=create ownerId:resource=salesActivity;operation=create from_date:resource=salesActivity;operation=create end_date:resource=salesActivity;operation=create +targetableType:resource=salesActivity;operation=create targetable_id:resource=salesActivity;operation=create salesActivityId:resource=salesActivity;operation=delete salesActivityId:resource=salesActivity;operation=get salesActivityId:resource=salesActivity;operation=update query:resource=search;operation=query searchField:resource=search;operation=lookup customFieldName:resource=search;operation=lookup;searchField()=customField customFieldValue:resource=search;operation=lookup;searchField()=customField fieldValue:resource=search;operation=lookup;searchField()=email,name title:resource=task;operation=create dueDate:resource=task;operation=create ownerId:resource=task;operation=create +targetableType:resource=task;operation=create targetable_id:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", params: "accountId additionalFields amount appointmentId attendees contactId customFieldName customFieldValue dealId description dueDate emails endDate end_date entities fieldValue filters firstName fromDate from_date lastName limit name noteId operation options ownerId query resource returnAll salesActivityId sales_activity_type_id searchField targetableType targetable_id taskId title updateFields view", ops: []resourceOps{
 				{"account", "create", "create:c delete:d get getAll update:u"},
 				{"appointment", "create", "create:c delete:d get getAll update:u"},
 				{"contact", "create", "create:c delete:d get getAll update:u"},
@@ -1285,43 +1368,43 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.ftp": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp:ftp sftp:sftp", gate: "protocol", auth: "ftp", required: "path:operation=delete path:operation=download +binaryPropertyName:operation=download oldPath:operation=rename newPath:operation=rename path:operation=upload +path:operation=list", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "ftp:ftp sftp:sftp", gate: "protocol", auth: "ftp", required: "path:operation=delete path:operation=download +binaryPropertyName:operation=download oldPath:operation=rename newPath:operation=rename path:operation=upload +path:operation=list", params: "binaryData binaryPropertyName fileContent newPath oldPath operation options path protocol recursive", ops: []resourceOps{
 				{"", "download", "delete:d download list rename:u upload:c"},
 			}},
 		},
 		"n8n-nodes-base.function": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "functionCode notice"},
 		},
 		"n8n-nodes-base.functionItem": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "functionCode notice"},
 		},
 		"n8n-nodes-base.gSuiteAdmin": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gSuiteAdminOAuth2Api", resource: "user", required: "~deviceId:resource=device;operation=get,update,changeStatus +projection:resource=device;operation=get,getAll +action:resource=device;operation=changeStatus ~groupId:resource=group;operation=delete,get,update email:resource=group;operation=create ~userId:resource=user;operation=addToGroup,delete,get,removeFromGroup,update ~groupId:resource=user;operation=addToGroup,removeFromGroup firstName:resource=user;operation=create lastName:resource=user;operation=create password:resource=user;operation=create domain:resource=user;operation=create +output:resource=user;operation=get +projection:resource=user;operation=get +output:resource=user;operation=getAll +projection:resource=user;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gSuiteAdminOAuth2Api", resource: "user", required: "~deviceId:resource=device;operation=get,update,changeStatus +projection:resource=device;operation=get,getAll +action:resource=device;operation=changeStatus ~groupId:resource=group;operation=delete,get,update email:resource=group;operation=create ~userId:resource=user;operation=addToGroup,delete,get,removeFromGroup,update ~groupId:resource=user;operation=addToGroup,removeFromGroup firstName:resource=user;operation=create lastName:resource=user;operation=create password:resource=user;operation=create domain:resource=user;operation=create +output:resource=user;operation=get +projection:resource=user;operation=get +output:resource=user;operation=getAll +projection:resource=user;operation=getAll", params: "action additionalFields customFieldMask deviceId domain email fields filter firstName groupId includeChildOrgunits lastName limit name operation output password projection resource returnAll sort updateFields updateOptions userId username", ops: []resourceOps{
 				{"device", "get", "get getAll update:u changeStatus:u"},
 				{"group", "create", "create:c delete:d get getAll update:u"},
 				{"user", "create", "addToGroup:c create:c delete:d get getAll removeFromGroup:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.getResponse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update", params: "additionalFields authentication campaignId contactId email limit operation options resource returnAll updateFields", ops: []resourceOps{
 				{"contact", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.getResponseTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "getResponseApi:apiKey getResponseOAuth2Api:oAuth2", auth: "apiKey", params: "authentication events listIds options"},
 		},
 		"n8n-nodes-base.ghost": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi:adminApi ghostContentApi:contentApi", gate: "source", auth: "contentApi", resource: "post", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ghostAdminApi:adminApi ghostContentApi:contentApi", gate: "source", auth: "contentApi", resource: "post", params: "additionalFields by content contentFormat identifier limit operation options postId resource returnAll source title updateFields", ops: []resourceOps{
 				{"post", "get", "get getAll create:c delete:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.git": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword:gitPassword", required: "repositoryPath:operation!clone repositoryPath:operation=clone pathsToAdd:operation=add key:operation=addConfig value:operation=addConfig sourceRepository:operation=clone branchName:operation=switchBranch name:operation=tag", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "gitPassword:gitPassword", required: "repositoryPath:operation!clone repositoryPath:operation=clone pathsToAdd:operation=add key:operation=addConfig value:operation=addConfig sourceRepository:operation=clone branchName:operation=switchBranch name:operation=tag", params: "authentication branchName key limit message name operation options pathsToAdd repositoryPath returnAll sourceRepository value", ops: []resourceOps{
 				{"", "log", "add:c addConfig:c clone:c commit:c fetch listConfig log pull push:c pushTags:c reflog status switchBranch:u tag:c userSetup:u"},
 			}},
 		},
 		"n8n-nodes-base.github": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "base:resource=pullRequest;operation=create head:resource=pullRequest;operation=create title:resource=pullRequest;operation=create body:resource=pullRequest;operation=createComment body:resource=pullRequest;operation=editComment ~owner:operation!invite,getUserIssues ~repository:resource!user,organization;operation!getRepositories ~workflowId:resource=workflow;operation=disable,dispatch,dispatchAndWait,get,getUsage,enable +ref:resource=workflow;operation=dispatch,dispatchAndWait filePath:resource=file;operation!list commitMessage:resource=file;operation=create,delete,edit title:resource=issue;operation=create releaseTag:resource=release;operation=create release_id:resource=release;operation=get,delete,update reviewId:resource=review;operation=get,update organization:resource=user;operation=invite email:resource=user;operation=invite", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "base:resource=pullRequest;operation=create head:resource=pullRequest;operation=create title:resource=pullRequest;operation=create body:resource=pullRequest;operation=createComment body:resource=pullRequest;operation=editComment ~owner:operation!invite,getUserIssues ~repository:resource!user,organization;operation!getRepositories ~workflowId:resource=workflow;operation=disable,dispatch,dispatchAndWait,get,getUsage,enable +ref:resource=workflow;operation=dispatch,dispatchAndWait filePath:resource=file;operation!list commitMessage:resource=file;operation=create,delete,edit title:resource=issue;operation=create releaseTag:resource=release;operation=create release_id:resource=release;operation=get,delete,update reviewId:resource=review;operation=get,update organization:resource=user;operation=invite email:resource=user;operation=invite", params: "additionalFields additionalParameters asBinaryProperty assignees authentication base binaryData binaryPropertyName body commentId commitMessage commitTitle draft editFields email event fileContent filePath getRepositoryIssuesFilters getRepositoryPullRequestsFilters getUserIssuesFilters head inputs issueNumber labels limit lockReason mergeMethod mergeQueueNotice operation options organization owner pullRequestNumber ref releaseTag release_id repository resource returnAll reviewId title webhookNotice workflowId", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"organization", "getRepositories", "getRepositories getMembers"},
@@ -1332,7 +1415,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"user", "getRepositories", "getRepositories getUserIssues invite:c"},
 				{"workflow", "dispatch", "disable:u dispatch:s dispatchAndWait:s enable:u get getUsage list"},
 			}},
-			{v: []float64{1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "base:resource=pullRequest;operation=create head:resource=pullRequest;operation=create title:resource=pullRequest;operation=create body:resource=pullRequest;operation=createComment body:resource=pullRequest;operation=editComment ~owner:operation!invite,getUserIssues ~repository:resource!user,organization;operation!getRepositories ~workflowId:resource=workflow;operation=disable,dispatch,dispatchAndWait,get,getUsage,enable ~ref:resource=workflow;operation=dispatch,dispatchAndWait filePath:resource=file;operation!list commitMessage:resource=file;operation=create,delete,edit title:resource=issue;operation=create releaseTag:resource=release;operation=create release_id:resource=release;operation=get,delete,update reviewId:resource=review;operation=get,update organization:resource=user;operation=invite email:resource=user;operation=invite", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "base:resource=pullRequest;operation=create head:resource=pullRequest;operation=create title:resource=pullRequest;operation=create body:resource=pullRequest;operation=createComment body:resource=pullRequest;operation=editComment ~owner:operation!invite,getUserIssues ~repository:resource!user,organization;operation!getRepositories ~workflowId:resource=workflow;operation=disable,dispatch,dispatchAndWait,get,getUsage,enable ~ref:resource=workflow;operation=dispatch,dispatchAndWait filePath:resource=file;operation!list commitMessage:resource=file;operation=create,delete,edit title:resource=issue;operation=create releaseTag:resource=release;operation=create release_id:resource=release;operation=get,delete,update reviewId:resource=review;operation=get,update organization:resource=user;operation=invite email:resource=user;operation=invite", params: "additionalFields additionalParameters asBinaryProperty assignees authentication base binaryData binaryPropertyName body commentId commitMessage commitTitle draft editFields email event fileContent filePath getRepositoryIssuesFilters getRepositoryPullRequestsFilters getUserIssuesFilters head inputs issueNumber labels limit lockReason mergeMethod mergeQueueNotice operation options organization owner pullRequestNumber ref releaseTag release_id repository resource returnAll reviewId title webhookNotice workflowId", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"organization", "getRepositories", "getRepositories getMembers"},
@@ -1345,10 +1428,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.githubTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", required: "~owner ~repository"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "githubApi:accessToken githubAppApi:githubAppApi githubOAuth2Api:oAuth2", auth: "accessToken", required: "~owner ~repository", params: "authentication events notice options owner repository"},
 		},
 		"n8n-nodes-base.gitlab": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "owner repository:resource!user;operation!getRepositories title:resource=issue;operation=create releaseTag:resource=release;operation=create projectId:resource=release;operation=delete,get tag_name:resource=release;operation=delete,get projectId:resource=release;operation=getAll projectId:resource=release;operation=update tag_name:resource=release;operation=update commitMessage:resource=file;operation=create,delete,edit branch:resource=file;operation=create,delete,edit", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", resource: "issue", required: "owner repository:resource!user;operation!getRepositories title:resource=issue;operation=create releaseTag:resource=release;operation=create projectId:resource=release;operation=delete,get tag_name:resource=release;operation=delete,get projectId:resource=release;operation=getAll projectId:resource=release;operation=update tag_name:resource=release;operation=update commitMessage:resource=file;operation=create,delete,edit branch:resource=file;operation=create,delete,edit", params: "additionalFields additionalParameters asBinaryProperty assignee_ids authentication binaryData binaryPropertyName body branch commitMessage due_date editFields fileContent filePath getRepositoryIssuesFilters issueNumber labels limit lockReason operation owner page projectId releaseTag repository resource returnAll tag_name title", ops: []resourceOps{
 				{"file", "create", "create:c delete:d edit:u get list"},
 				{"issue", "create", "create:c createComment:c edit:u get lock:u"},
 				{"release", "create", "create:c delete:d get getAll update:u"},
@@ -1357,16 +1440,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gitlabTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", required: "owner repository"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gitlabApi:accessToken gitlabOAuth2Api:oAuth2", auth: "accessToken", required: "owner repository", params: "authentication events owner repository"},
 		},
 		"n8n-nodes-base.gmail": {
-			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "draft", required: "messageId:resource=draft;operation=delete,get subject:resource=draft;operation=create message:resource=draft;operation=create name:resource=label;operation=create labelId:resource=label;operation=get,delete +labelListVisibility:resource=label;operation=create +messageListVisibility:resource=label;operation=create messageId:resource=message;operation=get,delete threadId:resource=message;operation=reply messageId:resource=message;operation=reply subject:resource=message;operation=reply,send message:resource=message;operation=reply,send messageId:resource=messageLabel;operation=add,remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "draft", required: "messageId:resource=draft;operation=delete,get subject:resource=draft;operation=create message:resource=draft;operation=create name:resource=label;operation=create labelId:resource=label;operation=get,delete +labelListVisibility:resource=label;operation=create +messageListVisibility:resource=label;operation=create messageId:resource=message;operation=get,delete threadId:resource=message;operation=reply messageId:resource=message;operation=reply subject:resource=message;operation=reply,send message:resource=message;operation=reply,send messageId:resource=messageLabel;operation=add,remove", params: "additionalFields authentication htmlMessage includeHtml labelId labelIds labelListVisibility limit message messageId messageListVisibility name oldVersionNotice operation resource returnAll subject threadId toList", ops: []resourceOps{
 				{"draft", "create", "create:c delete:d get getAll"},
 				{"label", "create", "create:c delete:d get getAll"},
 				{"message", "send", "delete:d get getAll reply:s send:s"},
 				{"messageLabel", "add", "add:c remove:d"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "message", required: "messageId:resource=draft;operation=delete,get subject:resource=draft;operation=create +emailType:resource=draft;operation=create message:resource=draft;operation=create name:resource=label;operation=create labelId:resource=label;operation=get,delete messageId:resource=message;operation=get,delete,markAsRead,markAsUnread messageId:resource=message;operation=reply sendTo:resource=message;operation=send subject:resource=message;operation=send +emailType:resource=message;operation=send,reply message:resource=message;operation=reply,send messageId:resource=message;operation=addLabels,removeLabels sendTo:resource=message;operation=sendAndWait subject:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait threadId:resource=thread;operation=get,delete,reply,trash,untrash +emailType:resource=thread;operation=reply message:resource=thread;operation=reply threadId:resource=thread;operation=addLabels,removeLabels", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", resource: "message", required: "messageId:resource=draft;operation=delete,get subject:resource=draft;operation=create +emailType:resource=draft;operation=create message:resource=draft;operation=create name:resource=label;operation=create labelId:resource=label;operation=get,delete messageId:resource=message;operation=get,delete,markAsRead,markAsUnread messageId:resource=message;operation=reply sendTo:resource=message;operation=send subject:resource=message;operation=send +emailType:resource=message;operation=send,reply message:resource=message;operation=reply,send messageId:resource=message;operation=addLabels,removeLabels sendTo:resource=message;operation=sendAndWait subject:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait threadId:resource=thread;operation=get,delete,reply,trash,untrash +emailType:resource=thread;operation=reply message:resource=thread;operation=reply threadId:resource=thread;operation=addLabels,removeLabels", params: "approvalOptions authentication defineForm emailType filters filtersNotice formFields jsonOutput labelId labelIds limit message messageId name operation options resource responseType returnAll sendTo simple simplifyMemoryNotice subject threadId threadNotice", ops: []resourceOps{
 				{"message", "send", "addLabels:u delete:d get getAll markAsRead:u markAsUnread:u removeLabels:d reply:s send:s sendAndWait:s"},
 				{"label", "getAll", "create:c delete:d get getAll"},
 				{"draft", "create", "create:c delete:d get getAll"},
@@ -1374,10 +1457,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gmailTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", params: "authentication event filters options pollTimes simple simplifyMemoryNotice"},
+			{v: []float64{1.4}, outputs: 1, flags: flagTrigger | flagPolling, creds: "gmailOAuth2:oAuth2 googleApi:serviceAccount", auth: "oAuth2", params: "authentication event filters maxResults options pollTimes simple simplifyMemoryNotice"},
 		},
 		"n8n-nodes-base.goToWebinar": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", required: "webinarKey:resource=attendee sessionKey:resource=attendee registrantKey:resource=attendee;operation=get registrantKey:resource=attendee;operation=getDetails details:resource=attendee;operation=getDetails +webinarKey:resource=coorganizer;operation=create +webinarKey:resource=coorganizer;operation=delete +webinarKey:resource=coorganizer;operation=getAll webinarKey:resource=coorganizer;operation=reinvite name:resource=panelist;operation=create email:resource=panelist;operation=create +webinarKey:resource=panelist;operation=create +webinarKey:resource=panelist;operation=getAll +webinarKey:resource=panelist;operation=delete panelistKey:resource=panelist;operation=delete +webinarKey:resource=panelist;operation=reinvite panelistKey:resource=panelist;operation=reinvite +webinarKey:resource=registrant;operation=create +webinarKey:resource=registrant;operation=getAll +webinarKey:resource=registrant;operation=delete registrantKey:resource=registrant;operation=delete +webinarKey:resource=registrant;operation=get registrantKey:resource=registrant;operation=get +webinarKey:resource=session;operation=get,getDetails sessionKey:resource=session;operation=get,getDetails subject:resource=webinar;operation=create webinarKey:resource=webinar;operation=delete webinarKey:resource=webinar;operation=get webinarKey:resource=webinar;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "goToWebinarOAuth2Api", resource: "attendee", required: "webinarKey:resource=attendee sessionKey:resource=attendee registrantKey:resource=attendee;operation=get registrantKey:resource=attendee;operation=getDetails details:resource=attendee;operation=getDetails +webinarKey:resource=coorganizer;operation=create +webinarKey:resource=coorganizer;operation=delete +webinarKey:resource=coorganizer;operation=getAll webinarKey:resource=coorganizer;operation=reinvite name:resource=panelist;operation=create email:resource=panelist;operation=create +webinarKey:resource=panelist;operation=create +webinarKey:resource=panelist;operation=getAll +webinarKey:resource=panelist;operation=delete panelistKey:resource=panelist;operation=delete +webinarKey:resource=panelist;operation=reinvite panelistKey:resource=panelist;operation=reinvite +webinarKey:resource=registrant;operation=create +webinarKey:resource=registrant;operation=getAll +webinarKey:resource=registrant;operation=delete registrantKey:resource=registrant;operation=delete +webinarKey:resource=registrant;operation=get registrantKey:resource=registrant;operation=get +webinarKey:resource=session;operation=get,getDetails sessionKey:resource=session;operation=get,getDetails subject:resource=webinar;operation=create webinarKey:resource=webinar;operation=delete webinarKey:resource=webinar;operation=get webinarKey:resource=webinar;operation=update", params: "additionalFields coorganizerKey details email firstName givenName isExternal lastName limit name notifyParticipants operation organizerKey panelistKey registrantKey resource returnAll sessionKey subject times updateFields webinarKey", ops: []resourceOps{
 				{"attendee", "get", "get getAll getDetails"},
 				{"coorganizer", "get", "create:c delete:d getAll reinvite:c"},
 				{"panelist", "get", "create:c delete:d getAll reinvite:c"},
@@ -1387,115 +1471,115 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.gong": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", required: "~call:resource=call;operation=get ~user:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "gongApi:accessToken gongOAuth2Api:oAuth2", auth: "accessToken", resource: "call", required: "~call:resource=call;operation=get ~user:resource=user;operation=get", params: "authentication call filters limit operation options requestOptions resource returnAll user", ops: []resourceOps{
 				{"call", "getAll", "get getAll"},
 				{"user", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleAds": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", required: "managerCustomerId:resource=campaign clientCustomerId:resource=campaign campaignId:resource=campaign;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleAdsOAuth2Api", resource: "campaign", required: "managerCustomerId:resource=campaign clientCustomerId:resource=campaign campaignId:resource=campaign;operation=get", params: "additionalOptions campaignId campaigsNotice clientCustomerId managerCustomerId operation requestOptions resource", ops: []resourceOps{
 				{"campaign", "getAll", "getAll get"},
 			}},
 		},
 		"n8n-nodes-base.googleAnalytics": {
-			{v: []float64{1}, outputs: 1, creds: "googleAnalyticsOAuth2", resource: "report", required: "viewId:resource=report;operation=get viewId:resource=userActivity;operation=search userId:resource=userActivity;operation=search", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleAnalyticsOAuth2", resource: "report", required: "viewId:resource=report;operation=get viewId:resource=userActivity;operation=search userId:resource=userActivity;operation=search", params: "additionalFields limit oldVersionNotice operation resource returnAll simple userId viewId", ops: []resourceOps{
 				{"report", "get", "get"},
 				{"userActivity", "search", "search"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleAnalyticsOAuth2", resource: "report", required: "~propertyId:resource=report;operation=get;propertyType(ga4)=ga4 +dateRange:resource=report;operation=get;propertyType(ga4)=ga4 ~viewId:resource=report;operation=get;propertyType(ga4)=universal +dateRange:resource=report;operation=get;propertyType(ga4)=universal viewId:resource=userActivity;operation=search userId:resource=userActivity;operation=search", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleAnalyticsOAuth2", resource: "report", required: "~propertyId:resource=report;operation=get;propertyType(ga4)=ga4 +dateRange:resource=report;operation=get;propertyType(ga4)=ga4 ~viewId:resource=report;operation=get;propertyType(ga4)=universal +dateRange:resource=report;operation=get;propertyType(ga4)=universal viewId:resource=userActivity;operation=search userId:resource=userActivity;operation=search", params: "additionalFields dateRange dimensionsGA4 dimensionsUA endDate limit metricsGA4 metricsUA operation propertyId propertyType resource returnAll simple startDate userId viewId", ops: []resourceOps{
 				{"report", "get", "get"},
 				{"userActivity", "search", "search"},
 			}},
 		},
 		"n8n-nodes-base.googleBigQuery": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "record", required: "projectId:resource=record;operation=create datasetId:resource=record;operation=create tableId:resource=record;operation=create columns:resource=record;operation=create projectId:resource=record;operation=getAll datasetId:resource=record;operation=getAll tableId:resource=record;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "record", required: "projectId:resource=record;operation=create datasetId:resource=record;operation=create tableId:resource=record;operation=create columns:resource=record;operation=create projectId:resource=record;operation=getAll datasetId:resource=record;operation=getAll tableId:resource=record;operation=getAll", params: "authentication columns datasetId limit oldVersionNotice operation options projectId resource returnAll simple tableId", ops: []resourceOps{
 				{"record", "create", "create:c getAll"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "database", required: "~projectId:resource=database;operation=executeQuery,insert ~datasetId:resource=database;operation=insert ~tableId:resource=database;operation=insert", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBigQueryOAuth2Api:oAuth2", auth: "oAuth2", resource: "database", required: "~projectId:resource=database;operation=executeQuery,insert ~datasetId:resource=database;operation=insert ~tableId:resource=database;operation=insert", params: "authentication dataMode datasetId fieldsUi info operation options projectId resource sqlQuery tableId", ops: []resourceOps{
 				{"database", "executeQuery", "executeQuery:x insert:c"},
 			}},
 		},
 		"n8n-nodes-base.googleBooks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "serviceAccount", resource: "bookshelf", required: "searchQuery:resource=volume;operation=getAll shelfId:resource=bookshelf,bookshelfVolume;operation=get,add,clear,move,remove shelfId:resource=bookshelfVolume;operation=getAll volumeId:resource=bookshelfVolume,volume;operation=add,move,remove,get volumePosition:resource=bookshelfVolume;operation=move", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "serviceAccount", resource: "bookshelf", required: "searchQuery:resource=volume;operation=getAll shelfId:resource=bookshelf,bookshelfVolume;operation=get,add,clear,move,remove shelfId:resource=bookshelfVolume;operation=getAll volumeId:resource=bookshelfVolume,volume;operation=add,move,remove,get volumePosition:resource=bookshelfVolume;operation=move", params: "authentication limit myLibrary operation resource returnAll searchQuery shelfId userId volumeId volumePosition", ops: []resourceOps{
 				{"bookshelf", "get", "get getAll"},
 				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
 				{"volume", "get", "get getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "oAuth2", resource: "bookshelf", required: "searchQuery:resource=volume;operation=getAll shelfId:resource=bookshelf,bookshelfVolume;operation=get,add,clear,move,remove shelfId:resource=bookshelfVolume;operation=getAll volumeId:resource=bookshelfVolume,volume;operation=add,move,remove,get volumePosition:resource=bookshelfVolume;operation=move", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleBooksOAuth2Api:oAuth2", auth: "oAuth2", resource: "bookshelf", required: "searchQuery:resource=volume;operation=getAll shelfId:resource=bookshelf,bookshelfVolume;operation=get,add,clear,move,remove shelfId:resource=bookshelfVolume;operation=getAll volumeId:resource=bookshelfVolume,volume;operation=add,move,remove,get volumePosition:resource=bookshelfVolume;operation=move", params: "authentication limit myLibrary operation resource returnAll searchQuery shelfId userId volumeId volumePosition", ops: []resourceOps{
 				{"bookshelf", "get", "get getAll"},
 				{"bookshelfVolume", "getAll", "add:c clear:d getAll move:u remove:d"},
 				{"volume", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleBusinessProfile": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleBusinessProfileOAuth2Api", resource: "post", required: "~account:resource=post;operation=create ~location:resource=post;operation=create +postType:resource=post;operation=create summary:resource=post;operation=create title:resource=post;operation=create;postType(STANDARD)=EVENT startDateTime:resource=post;operation=create;postType(STANDARD)=EVENT endDateTime:resource=post;operation=create;postType(STANDARD)=EVENT title:resource=post;operation=create;postType(STANDARD)=OFFER startDate:resource=post;operation=create;postType(STANDARD)=OFFER endDate:resource=post;operation=create;postType(STANDARD)=OFFER +alertType:resource=post;operation=create;postType(STANDARD)=ALERT ~account:resource=post;operation=delete ~location:resource=post;operation=delete ~account:resource=post;operation=get ~location:resource=post;operation=get ~account:resource=post;operation=getAll ~location:resource=post;operation=getAll ~account:resource=post;operation=update ~location:resource=post;operation=update ~account:resource=review;operation=get ~location:resource=review;operation=get ~review:resource=review;operation=get ~account:resource=review;operation=delete ~location:resource=review;operation=delete ~review:resource=review;operation=delete ~account:resource=review;operation=getAll ~location:resource=review;operation=getAll ~account:resource=review;operation=reply ~location:resource=review;operation=reply ~review:resource=review;operation=reply", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleBusinessProfileOAuth2Api", resource: "post", required: "~account:resource=post;operation=create ~location:resource=post;operation=create +postType:resource=post;operation=create summary:resource=post;operation=create title:resource=post;operation=create;postType(STANDARD)=EVENT startDateTime:resource=post;operation=create;postType(STANDARD)=EVENT endDateTime:resource=post;operation=create;postType(STANDARD)=EVENT title:resource=post;operation=create;postType(STANDARD)=OFFER startDate:resource=post;operation=create;postType(STANDARD)=OFFER endDate:resource=post;operation=create;postType(STANDARD)=OFFER +alertType:resource=post;operation=create;postType(STANDARD)=ALERT ~account:resource=post;operation=delete ~location:resource=post;operation=delete ~account:resource=post;operation=get ~location:resource=post;operation=get ~account:resource=post;operation=getAll ~location:resource=post;operation=getAll ~account:resource=post;operation=update ~location:resource=post;operation=update ~account:resource=review;operation=get ~location:resource=review;operation=get ~review:resource=review;operation=get ~account:resource=review;operation=delete ~location:resource=review;operation=delete ~review:resource=review;operation=delete ~account:resource=review;operation=getAll ~location:resource=review;operation=getAll ~account:resource=review;operation=reply ~location:resource=review;operation=reply ~review:resource=review;operation=reply", params: "account additionalOptions alertType endDate endDateTime limit location notice operation post postType reply requestOptions resource returnAll review startDate startDateTime summary title", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll update:u"},
 				{"review", "get", "delete:d get getAll reply:s"},
 			}},
 		},
 		"n8n-nodes-base.googleBusinessProfileTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api", required: "+event ~account:event(reviewAdded)=reviewAdded ~location:event(reviewAdded)=reviewAdded"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleBusinessProfileOAuth2Api", required: "+event ~account:event(reviewAdded)=reviewAdded ~location:event(reviewAdded)=reviewAdded", params: "account event location pollTimes"},
 		},
 		"n8n-nodes-base.googleCalendar": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "~calendar:resource=calendar timeMin:resource=calendar;operation=availability timeMax:resource=calendar;operation=availability ~calendar:resource=event start:resource=event;operation=create end:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=update", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "~calendar:resource=calendar timeMin:resource=calendar;operation=availability timeMax:resource=calendar;operation=availability ~calendar:resource=event start:resource=event;operation=create end:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=update", params: "additionalFields calendar end eventId limit operation options remindersUi resource returnAll start timeMax timeMin updateFields useDefaultReminders useN8nTimeZone", ops: []resourceOps{
 				{"calendar", "availability", "availability"},
 				{"event", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "~calendar:resource=calendar +timeMin:resource=calendar;operation=availability +timeMax:resource=calendar;operation=availability ~calendar:resource=event +start:resource=event;operation=create +end:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=update", ops: []resourceOps{
+			{v: []float64{1.3}, outputs: 1, flags: flagTool, creds: "googleCalendarOAuth2Api", resource: "event", required: "~calendar:resource=calendar +timeMin:resource=calendar;operation=availability +timeMax:resource=calendar;operation=availability ~calendar:resource=event +start:resource=event;operation=create +end:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=update", params: "additionalFields calendar end eventId limit modifyTarget operation options remindersUi resource returnAll start timeMax timeMin updateFields useDefaultReminders useN8nTimeZone", ops: []resourceOps{
 				{"calendar", "availability", "availability"},
 				{"event", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleCalendarTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api", required: "~calendarId triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleCalendarOAuth2Api", required: "~calendarId triggerOn", params: "calendarId options pollTimes triggerOn"},
 		},
 		"n8n-nodes-base.googleChat": {
-			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", required: "+resource memberId:resource=member;operation=get +spaceId:resource=member;operation=getAll spaceId:resource=message;operation=create messageId:resource=message;operation=delete messageId:resource=message;operation=get messageId:resource=message;operation=update spaceId:resource=space;operation=get spaceId:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagWebhook | flagTool, creds: "googleApi:serviceAccount googleChatOAuth2Api:oAuth2", auth: "serviceAccount", resource: "message", required: "+resource memberId:resource=member;operation=get +spaceId:resource=member;operation=getAll spaceId:resource=message;operation=create messageId:resource=message;operation=delete messageId:resource=message;operation=get messageId:resource=message;operation=update spaceId:resource=space;operation=get spaceId:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait", params: "additionalFields approvalOptions authentication defineForm formFields jsonNotice jsonOutput jsonParameters limit memberId message messageId messageJson messageUi operation options resource responseType returnAll spaceId updateFieldsJson updateFieldsUi", ops: []resourceOps{
 				{"member", "get", "get getAll"},
 				{"message", "create", "create:c delete:d get sendAndWait:s update:u"},
 				{"space", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleCloudNaturalLanguage": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudNaturalLanguageOAuth2Api", resource: "document", required: "+source:operation=analyzeSentiment content:operation=analyzeSentiment;source(content)=content gcsContentUri:operation=analyzeSentiment;source(content)=gcsContentUri", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleCloudNaturalLanguageOAuth2Api", resource: "document", required: "+source:operation=analyzeSentiment content:operation=analyzeSentiment;source(content)=content gcsContentUri:operation=analyzeSentiment;source(content)=gcsContentUri", params: "content gcsContentUri operation options resource source", ops: []resourceOps{
 				{"document", "analyzeSentiment", "analyzeSentiment"},
 			}},
 		},
 		"n8n-nodes-base.googleCloudStorage": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "projectId:resource=bucket;operation=create,getAll bucketName:resource=bucket;operation=create,get,update,delete bucketName:resource=object objectName:resource=object;operation=create,delete,get,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "projectId:resource=bucket;operation=create,getAll bucketName:resource=bucket;operation=create,get,update,delete bucketName:resource=object objectName:resource=object;operation=create,delete,get,update", params: "alt authentication binaryPropertyName bucketName createAcl createBinaryPropertyName createBody createContent createData createFromBinary createQuery encryptionHeaders getFilters getParameters listFilters maxResults metagenAndAclQuery objectName operation prefix projectId projection requestOptions resource returnAll updateData updateProjection", ops: []resourceOps{
 				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
 				{"object", "getAll", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "~projectRLC:resource=bucket;operation=create,getAll bucketName:resource=bucket;operation=create,get,update,delete bucketName:resource=object objectName:resource=object;operation=create,delete,get,update", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "googleApi:serviceAccount googleCloudStorageOAuth2Api:oAuth2", auth: "oAuth2", resource: "bucket", required: "~projectRLC:resource=bucket;operation=create,getAll bucketName:resource=bucket;operation=create,get,update,delete bucketName:resource=object objectName:resource=object;operation=create,delete,get,update", params: "alt authentication binaryPropertyName bucketName createAcl createBinaryPropertyName createBody createContent createData createFromBinary createQuery encryptionHeaders getFilters getParameters listFilters maxResults metagenAndAclQuery objectName operation prefix projectRLC projection requestOptions resource returnAll updateData updateProjection", ops: []resourceOps{
 				{"bucket", "getAll", "create:c delete:d get getAll update:u"},
 				{"object", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleContacts": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleContactsOAuth2Api", resource: "contact", required: "contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleContactsOAuth2Api", resource: "contact", required: "contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update", params: "additionalFields contactId familyName fields givenName limit operation options query rawData resource returnAll updateFields useQuery", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleDocs": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "document", required: "+driveId:resource=document;operation=create folderId:resource=document;operation=create title:resource=document;operation=create documentURL:resource=document;operation=get documentURL:resource=document;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "document", required: "+driveId:resource=document;operation=create folderId:resource=document;operation=create title:resource=document;operation=create documentURL:resource=document;operation=get documentURL:resource=document;operation=update", params: "actionsUi authentication documentURL driveId folderId operation resource simple title updateFields", ops: []resourceOps{
 				{"document", "create", "create:c get update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "oAuth2", resource: "document", required: "+driveId:resource=document;operation=create folderId:resource=document;operation=create title:resource=document;operation=create documentURL:resource=document;operation=get documentURL:resource=document;operation=update", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDocsOAuth2Api:oAuth2", auth: "oAuth2", resource: "document", required: "+driveId:resource=document;operation=create folderId:resource=document;operation=create title:resource=document;operation=create documentURL:resource=document;operation=get documentURL:resource=document;operation=update", params: "actionsUi authentication documentURL driveId folderId operation resource simple title updateFields", ops: []resourceOps{
 				{"document", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleDrive": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "serviceAccount", resource: "file", required: "~fileId:resource=file;operation=download,copy,update,delete,share ~fileId:resource=folder;operation=delete,share +binaryPropertyName:resource=file;operation=download name:resource=file;operation=upload name:resource=folder;operation=create ~driveId:resource=drive;operation=delete,get,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "serviceAccount", resource: "file", required: "~fileId:resource=file;operation=download,copy,update,delete,share ~fileId:resource=folder;operation=delete,share +binaryPropertyName:resource=file;operation=download name:resource=file;operation=upload name:resource=folder;operation=create ~driveId:resource=drive;operation=delete,get,update", params: "authentication binaryData binaryPropertyName driveId fileContent fileId limit name oldVersionNotice operation options parents permissionsUi queryFilters queryString resolveData resource returnAll updateFields useQueryString", ops: []resourceOps{
 				{"drive", "create", "create:c delete:d get list update:u"},
 				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
 				{"folder", "create", "create:c delete:d share:c"},
 			}},
-			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", required: "~fileId:resource=file;operation=download,copy,update,delete,share ~fileId:resource=folder;operation=delete,share +binaryPropertyName:resource=file;operation=download name:resource=file;operation=upload name:resource=folder;operation=create ~driveId:resource=drive;operation=delete,get,update", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", required: "~fileId:resource=file;operation=download,copy,update,delete,share ~fileId:resource=folder;operation=delete,share +binaryPropertyName:resource=file;operation=download name:resource=file;operation=upload name:resource=folder;operation=create ~driveId:resource=drive;operation=delete,get,update", params: "authentication binaryData binaryPropertyName driveId fileContent fileId limit name oldVersionNotice operation options parents permissionsUi queryFilters queryString resolveData resource returnAll updateFields useQueryString", ops: []resourceOps{
 				{"drive", "create", "create:c delete:d get list update:u"},
 				{"file", "upload", "copy:c delete:d download list share:c update:u upload:c"},
 				{"folder", "create", "create:c delete:d share:c"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", required: "~driveId:resource=drive;operation=deleteDrive ~driveId:resource=drive;operation=get ~driveId:resource=drive;operation=update ~fileId:resource=file;operation=copy ~fileId:resource=file;operation=deleteFile ~fileId:resource=file;operation=download ~fileId:resource=file;operation=move +~driveId:resource=file;operation=move +~folderId:resource=file;operation=move ~fileId:resource=file;operation=share ~fileId:resource=file;operation=update +inputDataFieldName:resource=file;operation=upload +~driveId:resource=file;operation=upload +~folderId:resource=file;operation=upload +~driveId:resource=folder;operation=create +~folderId:resource=folder;operation=create ~folderNoRootId:resource=folder;operation=deleteFolder ~folderNoRootId:resource=folder;operation=share", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", resource: "file", required: "~driveId:resource=drive;operation=deleteDrive ~driveId:resource=drive;operation=get ~driveId:resource=drive;operation=update ~fileId:resource=file;operation=copy ~fileId:resource=file;operation=deleteFile ~fileId:resource=file;operation=download ~fileId:resource=file;operation=move +~driveId:resource=file;operation=move +~folderId:resource=file;operation=move ~fileId:resource=file;operation=share ~fileId:resource=file;operation=update +inputDataFieldName:resource=file;operation=upload +~driveId:resource=file;operation=upload +~folderId:resource=file;operation=upload +~driveId:resource=folder;operation=create +~folderId:resource=folder;operation=create ~folderNoRootId:resource=folder;operation=deleteFolder ~folderNoRootId:resource=folder;operation=share", params: "authentication changeFileContent content driveId fileId filter folderId folderNoRootId inputDataFieldName limit name newUpdatedFileName operation options permissionsUi queryString resource returnAll sameFolder searchMethod", ops: []resourceOps{
 				{"file", "upload", "copy:c createFromText:c deleteFile:d download move:u share:c update:u upload:c"},
 				{"fileFolder", "search", "search"},
 				{"folder", "create", "create:c deleteFolder:d share:c"},
@@ -1503,71 +1587,75 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.googleDriveTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", required: "triggerOn ~fileToWatch:triggerOn()=specificFile +event:triggerOn()=specificFile ~folderToWatch:triggerOn()=specificFolder event:triggerOn()=specificFolder +driveToWatch:triggerOn()=anyFileFolder +event:triggerOn()=anyFileFolder"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleDriveOAuth2Api:oAuth2", auth: "oAuth2", required: "triggerOn ~fileToWatch:triggerOn()=specificFile +event:triggerOn()=specificFile ~folderToWatch:triggerOn()=specificFolder event:triggerOn()=specificFolder +driveToWatch:triggerOn()=anyFileFolder +event:triggerOn()=anyFileFolder", params: "asas authentication driveToWatch event fileToWatch folderToWatch options pollTimes triggerOn"},
 		},
 		"n8n-nodes-base.googleFirebaseCloudFirestore": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleFirebaseCloudFirestoreOAuth2Api:googleFirebaseCloudFirestoreOAuth2Api", auth: "googleFirebaseCloudFirestoreOAuth2Api", resource: "document", required: "projectId:resource=document;operation=create +database:resource=document;operation=create collection:resource=document;operation=create columns:resource=document;operation=create projectId:resource=document;operation=get +database:resource=document;operation=get collection:resource=document;operation=get documentId:resource=document;operation=get projectId:resource=document;operation=getAll +database:resource=document;operation=getAll collection:resource=document;operation=getAll projectId:resource=document;operation=delete +database:resource=document;operation=delete collection:resource=document;operation=delete documentId:resource=document;operation=delete projectId:resource=document;operation=upsert +database:resource=document;operation=upsert collection:resource=document;operation=upsert updateKey:resource=document;operation=upsert columns:resource=document;operation=upsert projectId:resource=document;operation=query +database:resource=document;operation=query query:resource=document;operation=query projectId:resource=collection;operation=getAll +database:resource=collection;operation=getAll", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleFirebaseCloudFirestoreOAuth2Api:googleFirebaseCloudFirestoreOAuth2Api", auth: "googleFirebaseCloudFirestoreOAuth2Api", resource: "document", required: "projectId:resource=document;operation=create +database:resource=document;operation=create collection:resource=document;operation=create columns:resource=document;operation=create projectId:resource=document;operation=get +database:resource=document;operation=get collection:resource=document;operation=get documentId:resource=document;operation=get projectId:resource=document;operation=getAll +database:resource=document;operation=getAll collection:resource=document;operation=getAll projectId:resource=document;operation=delete +database:resource=document;operation=delete collection:resource=document;operation=delete documentId:resource=document;operation=delete projectId:resource=document;operation=upsert +database:resource=document;operation=upsert collection:resource=document;operation=upsert updateKey:resource=document;operation=upsert columns:resource=document;operation=upsert projectId:resource=document;operation=query +database:resource=document;operation=query query:resource=document;operation=query projectId:resource=collection;operation=getAll +database:resource=collection;operation=getAll", params: "authentication collection columns database documentId limit operation projectId query queryParameters resource returnAll simple updateKey", ops: []resourceOps{
 				{"document", "get", "create:c upsert:u delete:d get getAll query"},
 				{"collection", "getAll", "getAll"},
 			}},
 		},
 		"n8n-nodes-base.googleFirebaseRealtimeDatabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", required: "projectId +operation path:operation!get attributes:operation=create,push,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleFirebaseRealtimeDatabaseOAuth2Api?", required: "projectId +operation path:operation!get attributes:operation=create,push,update", params: "attributes operation path projectId", ops: []resourceOps{
 				{"", "create", "create:c delete:d get push:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.googlePerspective": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePerspectiveOAuth2Api", required: "text:operation=analyzeComment", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googlePerspectiveOAuth2Api", required: "text:operation=analyzeComment", params: "operation options requestedAttributesUi text", ops: []resourceOps{
 				{"", "analyzeComment", "analyzeComment"},
 			}},
 		},
 		"n8n-nodes-base.googleSheets": {
-			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", required: "sheetId:resource=sheet +range:resource=sheet;operation!create,delete,remove lookupColumn:resource=sheet;operation=lookup id:resource=sheet;operation=remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "serviceAccount", resource: "sheet", required: "sheetId:resource=sheet +range:resource=sheet;operation!create,delete,remove lookupColumn:resource=sheet;operation=lookup id:resource=sheet;operation=remove", params: "authentication dataProperty dataStartRow id key keyRow lookupColumn lookupValue oldVersionNotice operation options range rawData resource sheetId sheetsUi simple title toDelete", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "sheetId:resource=sheet +range:resource=sheet;operation!create,delete,remove lookupColumn:resource=sheet;operation=lookup id:resource=sheet;operation=remove", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "sheetId:resource=sheet +range:resource=sheet;operation!create,delete,remove lookupColumn:resource=sheet;operation=lookup id:resource=sheet;operation=remove", params: "authentication dataProperty dataStartRow id key keyRow lookupColumn lookupValue oldVersionNotice operation options range rawData resource sheetId sheetsUi simple title toDelete", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c"},
 				{"sheet", "read", "append:c clear:d create:c upsert:u delete:d lookup read remove:d update:u"},
 			}},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "~documentId:resource=sheet ~sheetName:resource=sheet;operation=append,appendOrUpdate,clear,delete,read,remove,update +title:resource=sheet;operation=create ~documentId:resource=spreadsheet;operation=deleteSpreadsheet", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "~documentId:resource=sheet ~sheetName:resource=sheet;operation=append,appendOrUpdate,clear,delete,read,remove,update +title:resource=sheet;operation=create ~documentId:resource=spreadsheet;operation=deleteSpreadsheet", params: "authentication autoMapNotice clear columnToMatchOn columnsToDelete combineFilters dataMode documentId fieldsUi filtersUI keepFirstRow numberToDelete operation options range resource rowsToDelete sheetName sheetsUi startIndex title toDelete valueToMatchOn", ops: []resourceOps{
+				{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
+				{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
+			}},
+			{v: []float64{4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSheetsOAuth2Api:oAuth2", auth: "oAuth2", resource: "sheet", required: "~documentId:resource=sheet ~sheetName:resource=sheet;operation=append,appendOrUpdate,clear,delete,read,remove,update +title:resource=sheet;operation=create ~documentId:resource=spreadsheet;operation=deleteSpreadsheet", params: "authentication clear columns columnsToDelete combineFilters documentId filtersUI keepFirstRow numberToDelete operation options range resource rowsToDelete sheetName sheetsUi startIndex title toDelete", ops: []resourceOps{
 				{"spreadsheet", "create", "create:c deleteSpreadsheet:d"},
 				{"sheet", "read", "appendOrUpdate:u append:c clear:d create:c remove:d delete:d read update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleSheetsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2", required: "~documentId ~sheetName +event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "googleApi:serviceAccount googleSheetsTriggerOAuth2Api:triggerOAuth2", auth: "triggerOAuth2", required: "~documentId ~sheetName +event", params: "authentication documentId event includeInOutput options pollTimes sheetName"},
 		},
 		"n8n-nodes-base.googleSlides": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", required: "title:resource=presentation;operation=create presentationId:resource=presentation,page;operation=get,getThumbnail,getSlides,replaceText pageObjectId:resource=page;operation=get,getThumbnail", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "serviceAccount", resource: "presentation", required: "title:resource=presentation;operation=create presentationId:resource=presentation,page;operation=get,getThumbnail,getSlides,replaceText pageObjectId:resource=page;operation=get,getThumbnail", params: "authentication binaryProperty download limit operation options pageObjectId presentationId resource returnAll textUi title", ops: []resourceOps{
 				{"page", "get", "get getThumbnail"},
 				{"presentation", "create", "create:c get getSlides replaceText:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "oAuth2", resource: "presentation", required: "title:resource=presentation;operation=create presentationId:resource=presentation,page;operation=get,getThumbnail,getSlides,replaceText pageObjectId:resource=page;operation=get,getThumbnail", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleSlidesOAuth2Api:oAuth2", auth: "oAuth2", resource: "presentation", required: "title:resource=presentation;operation=create presentationId:resource=presentation,page;operation=get,getThumbnail,getSlides,replaceText pageObjectId:resource=page;operation=get,getThumbnail", params: "authentication binaryProperty download limit operation options pageObjectId presentationId resource returnAll textUi title", ops: []resourceOps{
 				{"page", "get", "get getThumbnail"},
 				{"presentation", "create", "create:c get getSlides replaceText:u"},
 			}},
 		},
 		"n8n-nodes-base.googleTasks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleTasksOAuth2Api", resource: "task", required: "task:resource=task;operation=create task:resource=task;operation=delete taskId:resource=task;operation=delete task:resource=task;operation=get taskId:resource=task;operation=get task:resource=task;operation=getAll task:resource=task;operation=update taskId:resource=task;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleTasksOAuth2Api", resource: "task", required: "task:resource=task;operation=create task:resource=task;operation=delete taskId:resource=task;operation=delete task:resource=task;operation=get taskId:resource=task;operation=get task:resource=task;operation=getAll task:resource=task;operation=update taskId:resource=task;operation=update", params: "additionalFields limit operation resource returnAll task taskId title updateFields", ops: []resourceOps{
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.googleTranslate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "serviceAccount", resource: "language", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "serviceAccount", resource: "language", required: "text:operation=translate translateTo:operation=translate", params: "authentication operation resource text translateTo", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "oAuth2", resource: "language", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "googleApi:serviceAccount googleTranslateOAuth2Api:oAuth2", auth: "oAuth2", resource: "language", required: "text:operation=translate translateTo:operation=translate", params: "authentication operation resource text translateTo", ops: []resourceOps{
 				{"language", "translate", "translate"},
 			}},
 		},
 		"n8n-nodes-base.gotify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gotifyApi", resource: "message", required: "message:resource=message;operation=create messageId:resource=message;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gotifyApi", resource: "message", required: "message:resource=message;operation=create messageId:resource=message;operation=delete", params: "additionalFields limit message messageId operation options resource returnAll", ops: []resourceOps{
 				{"message", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.grafana": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "grafanaApi", resource: "dashboard", required: "title:resource=dashboard;operation=create dashboardUidOrUrl:resource=dashboard;operation=delete dashboardUidOrUrl:resource=dashboard;operation=get dashboardUidOrUrl:resource=dashboard;operation=update name:resource=team;operation=create teamId:resource=team;operation=delete teamId:resource=team;operation=get teamId:resource=team;operation=update userId:resource=teamMember;operation=add teamId:resource=teamMember;operation=add memberId:resource=teamMember;operation=remove teamId:resource=teamMember;operation=remove teamId:resource=teamMember;operation=getAll userId:resource=user;operation=update userId:resource=user;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "grafanaApi", resource: "dashboard", required: "title:resource=dashboard;operation=create dashboardUidOrUrl:resource=dashboard;operation=delete dashboardUidOrUrl:resource=dashboard;operation=get dashboardUidOrUrl:resource=dashboard;operation=update name:resource=team;operation=create teamId:resource=team;operation=delete teamId:resource=team;operation=get teamId:resource=team;operation=update userId:resource=teamMember;operation=add teamId:resource=teamMember;operation=add memberId:resource=teamMember;operation=remove teamId:resource=teamMember;operation=remove teamId:resource=teamMember;operation=getAll userId:resource=user;operation=update userId:resource=user;operation=delete", params: "additionalFields dashboardUidOrUrl filters limit memberId name operation resource returnAll teamId title updateFields userId", ops: []resourceOps{
 				{"dashboard", "create", "create:c delete:d get getAll update:u"},
 				{"team", "create", "create:c delete:d get getAll update:u"},
 				{"teamMember", "add", "add:c getAll remove:d"},
@@ -1575,25 +1663,25 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.graphql": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "endpoint +requestFormat:requestMethod(POST)=POST query +dataPropertyName:responseFormat(json)=string"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "httpBasicAuth:basicAuth httpCustomAuth:customAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "endpoint +requestFormat:requestMethod(POST)=POST query +dataPropertyName:responseFormat(json)=string", params: "allowUnauthorizedCerts authentication dataPropertyName endpoint headerParametersUi nodeCredentialType operationName query requestFormat requestMethod responseFormat variables"},
 		},
 		"n8n-nodes-base.grist": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi:apiKey gristOAuth2Api:oAuth2", auth: "apiKey", required: "docId tableId rowId:operation=delete rowId:operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "gristApi:apiKey gristOAuth2Api:oAuth2", auth: "apiKey", required: "docId tableId rowId:operation=delete rowId:operation=update", params: "additionalOptions authentication dataToSend docId fieldsToSend inputsToIgnore limit onMany operation returnAll rowId tableId upsertCriteria", ops: []resourceOps{
 				{"", "getAll", "upsert:u create:c delete:d getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.gumroadTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi:accessToken gumroadOAuth2Api:oAuth2", auth: "accessToken", required: "resource"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "gumroadApi:accessToken gumroadOAuth2Api:oAuth2", auth: "accessToken", required: "resource", params: "authentication resource"},
 		},
 		"n8n-nodes-base.hackerNews": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", required: "articleId:resource=article;operation=get username:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, resource: "article", required: "articleId:resource=article;operation=get username:resource=user;operation=get", params: "additionalFields articleId limit operation resource returnAll username", ops: []resourceOps{
 				{"all", "getAll", "getAll"},
 				{"article", "get", "get"},
 				{"user", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.haloPSA": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", required: "+resource clientName:resource=client;operation=create clientId:resource=client;operation=get,delete clientId:resource=client;operation=update ticketType:resource=ticket;operation=create summary:resource=ticket;operation=create details:resource=ticket;operation=create ticketId:resource=ticket;operation=delete,get siteName:resource=site;operation=create siteId:resource=site;operation=delete,get userName:resource=user;operation=create siteId:resource=user;operation=create userId:resource=user;operation=delete,get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "haloPSAApi", resource: "client", required: "+resource clientName:resource=client;operation=create clientId:resource=client;operation=get,delete clientId:resource=client;operation=update ticketType:resource=ticket;operation=create summary:resource=ticket;operation=create details:resource=ticket;operation=create ticketId:resource=ticket;operation=delete,get siteName:resource=site;operation=create siteId:resource=site;operation=delete,get userName:resource=user;operation=create siteId:resource=user;operation=create userId:resource=user;operation=delete,get", params: "additionalFields clientId clientName details filters limit operation resource returnAll selectOption simplify siteId siteName summary ticketId ticketType updateFields userId userName", ops: []resourceOps{
 				{"client", "create", "create:c delete:d get getAll update:u"},
 				{"site", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "delete", "create:c delete:d get getAll update:u"},
@@ -1601,7 +1689,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.harvest": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "accountId id:resource=client;operation=get id:resource=client;operation=delete name:resource=client;operation=create id:resource=client;operation=update id:resource=contact;operation=get id:resource=contact;operation=delete firstName:resource=contact;operation=create clientId:resource=contact;operation=create id:resource=contact;operation=update id:resource=estimate;operation=get id:resource=estimate;operation=delete clientId:resource=estimate;operation=create id:resource=estimate;operation=update id:resource=expense;operation=get id:resource=expense;operation=delete projectId:resource=expense;operation=create expenseCategoryId:resource=expense;operation=create spentDate:resource=expense;operation=create id:resource=expense;operation=update id:resource=invoice;operation=get id:resource=invoice;operation=delete clientId:resource=invoice;operation=create id:resource=invoice;operation=update id:resource=project;operation=get id:resource=project;operation=delete name:resource=project;operation=create clientId:resource=project;operation=create +billBy:resource=project;operation=create +budgetBy:resource=project;operation=create id:resource=project;operation=update id:resource=task;operation=get id:resource=task;operation=delete name:resource=task;operation=create id:resource=task;operation=update id:resource=timeEntry;operation=get id:resource=timeEntry;operation=delete id:resource=timeEntry;operation=deleteExternal id:resource=timeEntry;operation=stopTime id:resource=timeEntry;operation=restartTime id:resource=timeEntry;operation=update projectId:resource=timeEntry;operation=createByDuration taskId:resource=timeEntry;operation=createByDuration spentDate:resource=timeEntry;operation=createByDuration projectId:resource=timeEntry;operation=createByStartEnd taskId:resource=timeEntry;operation=createByStartEnd spentDate:resource=timeEntry;operation=createByStartEnd id:resource=user;operation=get id:resource=user;operation=delete firstName:resource=user;operation=create lastName:resource=user;operation=create email:resource=user;operation=create id:resource=user;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "harvestApi:accessToken harvestOAuth2Api:oAuth2", auth: "accessToken", resource: "task", required: "accountId id:resource=client;operation=get id:resource=client;operation=delete name:resource=client;operation=create id:resource=client;operation=update id:resource=contact;operation=get id:resource=contact;operation=delete firstName:resource=contact;operation=create clientId:resource=contact;operation=create id:resource=contact;operation=update id:resource=estimate;operation=get id:resource=estimate;operation=delete clientId:resource=estimate;operation=create id:resource=estimate;operation=update id:resource=expense;operation=get id:resource=expense;operation=delete projectId:resource=expense;operation=create expenseCategoryId:resource=expense;operation=create spentDate:resource=expense;operation=create id:resource=expense;operation=update id:resource=invoice;operation=get id:resource=invoice;operation=delete clientId:resource=invoice;operation=create id:resource=invoice;operation=update id:resource=project;operation=get id:resource=project;operation=delete name:resource=project;operation=create clientId:resource=project;operation=create +billBy:resource=project;operation=create +budgetBy:resource=project;operation=create id:resource=project;operation=update id:resource=task;operation=get id:resource=task;operation=delete name:resource=task;operation=create id:resource=task;operation=update id:resource=timeEntry;operation=get id:resource=timeEntry;operation=delete id:resource=timeEntry;operation=deleteExternal id:resource=timeEntry;operation=stopTime id:resource=timeEntry;operation=restartTime id:resource=timeEntry;operation=update projectId:resource=timeEntry;operation=createByDuration taskId:resource=timeEntry;operation=createByDuration spentDate:resource=timeEntry;operation=createByDuration projectId:resource=timeEntry;operation=createByStartEnd taskId:resource=timeEntry;operation=createByStartEnd spentDate:resource=timeEntry;operation=createByStartEnd id:resource=user;operation=get id:resource=user;operation=delete firstName:resource=user;operation=create lastName:resource=user;operation=create email:resource=user;operation=create id:resource=user;operation=update", params: "accountId additionalFields authentication billBy budgetBy clientId email expenseCategoryId filters firstName id isBillable lastName limit name operation projectId resource returnAll spentDate taskId updateFields", ops: []resourceOps{
 				{"client", "getAll", "create:c delete:d get getAll update:u"},
 				{"company", "get", "get"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
@@ -1615,7 +1703,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.helpScout": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "helpScoutOAuth2Api", resource: "conversation", required: "mailboxId:resource=conversation;operation=create status:resource=conversation;operation=create subject:resource=conversation;operation=create type:resource=conversation;operation=create conversationId:resource=conversation;operation=get conversationId:resource=conversation;operation=delete customerId:resource=customer;operation=get mailboxId:resource=mailbox;operation=get conversationId:resource=thread;operation=create type:resource=thread;operation=create text:resource=thread;operation=create conversationId:resource=thread;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "helpScoutOAuth2Api", resource: "conversation", required: "mailboxId:resource=conversation;operation=create status:resource=conversation;operation=create subject:resource=conversation;operation=create type:resource=conversation;operation=create conversationId:resource=conversation;operation=get conversationId:resource=conversation;operation=delete customerId:resource=customer;operation=get mailboxId:resource=mailbox;operation=get conversationId:resource=thread;operation=create type:resource=thread;operation=create text:resource=thread;operation=create conversationId:resource=thread;operation=getAll", params: "additionalFields addressUi attachmentsUi chatsUi conversationId customerId emailsUi limit mailboxId operation options phonesUi resolveData resource returnAll socialProfilesUi status subject text threadsUi type updateFields websitesUi", ops: []resourceOps{
 				{"conversation", "create", "create:c delete:d get getAll"},
 				{"customer", "create", "create:c get getAll properties update:u"},
 				{"mailbox", "get", "get getAll"},
@@ -1623,15 +1711,15 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.helpScoutTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "helpScoutOAuth2Api", params: "events"},
 		},
 		"n8n-nodes-base.highLevel": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", required: "+resource contactId:resource=contact;operation=update contactId:resource=contact;operation=get stageId:resource=opportunity;operation=create contactIdentifier:resource=opportunity;operation=create title:resource=opportunity;operation=create +status:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get contactId:resource=task;operation=create title:resource=task;operation=create dueDate:resource=task;operation=create contactId:resource=task;operation=update taskId:resource=task;operation=update contactId:resource=task;operation=delete taskId:resource=task;operation=delete contactId:resource=task;operation=get taskId:resource=task;operation=get contactId:resource=task;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "highLevelApi", resource: "contact", required: "+resource contactId:resource=contact;operation=update contactId:resource=contact;operation=get stageId:resource=opportunity;operation=create contactIdentifier:resource=opportunity;operation=create title:resource=opportunity;operation=create +status:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get contactId:resource=task;operation=create title:resource=task;operation=create dueDate:resource=task;operation=create contactId:resource=task;operation=update taskId:resource=task;operation=update contactId:resource=task;operation=delete taskId:resource=task;operation=delete contactId:resource=task;operation=get taskId:resource=task;operation=get contactId:resource=task;operation=getAll", params: "additionalFields contactCreateNotice contactId contactIdentifier dueDate email filters limit operation opportunityId options phone pipelineId requestOptions resource returnAll stageId status taskId title updateFields", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll lookup update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", required: "+resource contactId:resource=contact;operation=update contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=opportunity;operation=create name:resource=opportunity;operation=create +status:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get contactId:resource=task;operation=create title:resource=task;operation=create dueDate:resource=task;operation=create contactId:resource=task;operation=update taskId:resource=task;operation=update contactId:resource=task;operation=delete taskId:resource=task;operation=delete contactId:resource=task;operation=get taskId:resource=task;operation=get contactId:resource=task;operation=getAll calendarId:resource=calendar;operation=bookAppointment locationId:resource=calendar;operation=bookAppointment contactId:resource=calendar;operation=bookAppointment startTime:resource=calendar;operation=bookAppointment calendarId:resource=calendar;operation=getFreeSlots", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "highLevelOAuth2Api", resource: "contact", required: "+resource contactId:resource=contact;operation=update contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=opportunity;operation=create name:resource=opportunity;operation=create +status:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=get contactId:resource=task;operation=create title:resource=task;operation=create dueDate:resource=task;operation=create contactId:resource=task;operation=update taskId:resource=task;operation=update contactId:resource=task;operation=delete taskId:resource=task;operation=delete contactId:resource=task;operation=get taskId:resource=task;operation=get contactId:resource=task;operation=getAll calendarId:resource=calendar;operation=bookAppointment locationId:resource=calendar;operation=bookAppointment contactId:resource=calendar;operation=bookAppointment startTime:resource=calendar;operation=bookAppointment calendarId:resource=calendar;operation=getFreeSlots", params: "additionalFields calendarId completed contactCreateNotice contactId dueDate email endDate filters limit locationId name operation opportunityId options phone pipelineId requestOptions resource returnAll startDate startTime status taskId title updateFields", ops: []resourceOps{
 				{"contact", "create", "create:u delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
@@ -1639,7 +1727,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.homeAssistant": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "homeAssistantApi", resource: "config", required: "cameraEntityId:resource=cameraProxy;operation=getScreenshot +binaryPropertyName:resource=cameraProxy;operation=getScreenshot eventType:resource=event;operation=create domain:resource=service;operation=call service:resource=service;operation=call entityId:resource=state;operation=get entityId:resource=state;operation=upsert state:resource=state;operation=upsert template:resource=template;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "homeAssistantApi", resource: "config", required: "cameraEntityId:resource=cameraProxy;operation=getScreenshot +binaryPropertyName:resource=cameraProxy;operation=getScreenshot eventType:resource=event;operation=create domain:resource=service;operation=call service:resource=service;operation=call entityId:resource=state;operation=get entityId:resource=state;operation=upsert state:resource=state;operation=upsert template:resource=template;operation=create", params: "additionalFields binaryPropertyName cameraEntityId domain entityId eventAttributes eventType limit operation resource returnAll service serviceAttributes state stateAttributes template", ops: []resourceOps{
 				{"cameraProxy", "getScreenshot", "getScreenshot"},
 				{"config", "get", "get check"},
 				{"event", "getAll", "create:c getAll"},
@@ -1650,20 +1738,20 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.html": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, required: "+dataPropertyName:operation=extractHtmlContent;sourceData(json)=binary +dataPropertyName:operation=extractHtmlContent;sourceData(json)=json", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, required: "+dataPropertyName:operation=extractHtmlContent;sourceData(json)=binary +dataPropertyName:operation=extractHtmlContent;sourceData(json)=json", params: "dataPropertyName extractionValues html notice operation options sourceData", ops: []resourceOps{
 				{"", "generateHtmlTemplate", "generateHtmlTemplate extractHtmlContent convertToHtmlTable"},
 			}},
 		},
 		"n8n-nodes-base.htmlExtract": {
-			{v: []float64{1}, outputs: 1, required: "+dataPropertyName:sourceData(json)=binary +dataPropertyName:sourceData(json)=json"},
+			{v: []float64{1}, outputs: 1, required: "+dataPropertyName:sourceData(json)=binary +dataPropertyName:sourceData(json)=json", params: "dataPropertyName extractionValues options sourceData"},
 		},
 		"n8n-nodes-base.httpRequest": {
-			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "url +dataPropertyName:responseFormat(json)=string +dataPropertyName:responseFormat(json)=file"},
-			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none", required: "+authentication url +dataPropertyName:responseFormat(json)=string +dataPropertyName:responseFormat(json)=file"},
-			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth?", required: "url"},
+			{v: []float64{1}, outputs: 1, creds: "httpBasicAuth:basicAuth httpDigestAuth:digestAuth httpHeaderAuth:headerAuth httpQueryAuth:queryAuth oAuth1Api:oAuth1 oAuth2Api:oAuth2", auth: "none", required: "url +dataPropertyName:responseFormat(json)=string +dataPropertyName:responseFormat(json)=file", params: "allowUnauthorizedCerts authentication binaryPropertyName bodyParametersJson bodyParametersUi dataPropertyName headerParametersJson headerParametersUi infoMessage jsonParameters options queryParametersJson queryParametersUi requestMethod responseFormat sendBinaryData url"},
+			{v: []float64{2}, outputs: 1, creds: "httpBasicAuth:httpBasicAuth httpDigestAuth:httpDigestAuth httpHeaderAuth:httpHeaderAuth httpQueryAuth:httpQueryAuth oAuth1Api:oAuth1Api oAuth2Api:oAuth2Api", auth: "none", required: "+authentication url +dataPropertyName:responseFormat(json)=string +dataPropertyName:responseFormat(json)=file", params: "allowUnauthorizedCerts authentication binaryPropertyName bodyParametersJson bodyParametersUi dataPropertyName genericAuthType headerParametersJson headerParametersUi infoMessage jsonParameters nodeCredentialType options queryParametersJson queryParametersUi requestMethod responseFormat sendBinaryData url"},
+			{v: []float64{3, 4, 4.1, 4.2, 4.3, 4.4, 4.5}, outputs: 1, flags: flagTool, creds: "httpSslAuth?", required: "url", params: "authentication body bodyParameters contentType cssSelector curlImport dataField elementsToOmit fields fieldsToInclude genericAuthType googleApiWarning headerParameters infoMessage inputDataFieldName jsonBody jsonHeaders jsonQuery maxLength method nodeCredentialType onlyContent optimizeResponse options provideSslCertificates provideSslCertificatesNotice queryParameters rawContentType responseType sendBody sendHeaders sendQuery specifyBody specifyHeaders specifyQuery sslCertificate truncateResponse url"},
 		},
 		"n8n-nodes-base.hubspot": {
-			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", required: "email:resource=contact;operation=upsert contactId:resource=contact;operation=get contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email id:resource=contactList;operation=add;by(email)=id listId:resource=contactList;operation=add id:resource=contactList;operation=remove listId:resource=contactList;operation=remove name:resource=company;operation=create companyId:resource=company;operation=update companyId:resource=company;operation=get companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create dealId:resource=deal;operation=update dealId:resource=deal;operation=get dealId:resource=deal;operation=delete type:resource=engagement;operation=create engagementId:resource=engagement;operation=get,delete formId:resource=form;operation=submit formId:resource=form;operation=getFields pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ticketId:resource=ticket;operation=update ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "deal", required: "email:resource=contact;operation=upsert contactId:resource=contact;operation=get contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email id:resource=contactList;operation=add;by(email)=id listId:resource=contactList;operation=add id:resource=contactList;operation=remove listId:resource=contactList;operation=remove name:resource=company;operation=create companyId:resource=company;operation=update companyId:resource=company;operation=get companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create dealId:resource=deal;operation=update dealId:resource=deal;operation=get dealId:resource=deal;operation=delete type:resource=engagement;operation=create engagementId:resource=engagement;operation=get,delete formId:resource=form;operation=submit formId:resource=form;operation=getFields pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ticketId:resource=ticket;operation=update ticketId:resource=ticket;operation=get ticketId:resource=ticket;operation=delete", params: "additionalFields authentication by companyId contactId contextUi dealId domain email engagementId filterGroupsUi filters formId id lengalConsentUi limit listId metadata name operation options pipelineId resolveData resource returnAll stage stageId ticketId ticketName type updateFields", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreated getRecentlyModified searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1672,7 +1760,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"form", "getFields", "getFields submit:c"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "email:resource=contact;operation=upsert ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email name:resource=company;operation=create ~companyId:resource=company;operation=update ~companyId:resource=company;operation=get ~companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create ~dealId:resource=deal;operation=update ~dealId:resource=deal;operation=get ~dealId:resource=deal;operation=delete type:resource=engagement;operation=create ~engagementId:resource=engagement;operation=get ~engagementId:resource=engagement;operation=delete pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ~ticketId:resource=ticket;operation=update ~ticketId:resource=ticket;operation=get ~ticketId:resource=ticket;operation=delete", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "email:resource=contact;operation=upsert ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email name:resource=company;operation=create ~companyId:resource=company;operation=update ~companyId:resource=company;operation=get ~companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create ~dealId:resource=deal;operation=update ~dealId:resource=deal;operation=get ~dealId:resource=deal;operation=delete type:resource=engagement;operation=create ~engagementId:resource=engagement;operation=get ~engagementId:resource=engagement;operation=delete pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ~ticketId:resource=ticket;operation=update ~ticketId:resource=ticket;operation=get ~ticketId:resource=ticket;operation=delete", params: "additionalFields authentication by companyId contactId dealId domain email engagementId filterGroupsUi filters id limit listId metadata name operation options pipelineId resource returnAll stage stageId ticketId ticketName type updateFields", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1680,7 +1768,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"engagement", "create", "create:c delete:d get getAll"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "email:resource=contact;operation=upsert ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email name:resource=company;operation=create ~companyId:resource=company;operation=update ~companyId:resource=company;operation=get ~companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create ~dealId:resource=deal;operation=update ~dealId:resource=deal;operation=get ~dealId:resource=deal;operation=delete type:resource=engagement;operation=create dueDate:resource=engagement;operation=create;type()=task ~engagementId:resource=engagement;operation=get ~engagementId:resource=engagement;operation=delete pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ~ticketId:resource=ticket;operation=update ~ticketId:resource=ticket;operation=get ~ticketId:resource=ticket;operation=delete", ops: []resourceOps{
+			{v: []float64{2.2}, outputs: 1, flags: flagTool, creds: "hubspotApi:apiKey hubspotAppToken:appToken hubspotOAuth2Api:oAuth2", auth: "apiKey", resource: "contact", required: "email:resource=contact;operation=upsert ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=delete +by:resource=contactList;operation=add email:resource=contactList;operation=add;by(email)=email name:resource=company;operation=create ~companyId:resource=company;operation=update ~companyId:resource=company;operation=get ~companyId:resource=company;operation=delete domain:resource=company;operation=searchByDomain stage:resource=deal;operation=create ~dealId:resource=deal;operation=update ~dealId:resource=deal;operation=get ~dealId:resource=deal;operation=delete type:resource=engagement;operation=create dueDate:resource=engagement;operation=create;type()=task ~engagementId:resource=engagement;operation=get ~engagementId:resource=engagement;operation=delete pipelineId:resource=ticket;operation=create stageId:resource=ticket;operation=create ticketName:resource=ticket;operation=create ~ticketId:resource=ticket;operation=update ~ticketId:resource=ticket;operation=get ~ticketId:resource=ticket;operation=delete", params: "additionalFields authentication by companyId contactId dealId domain dueDate email engagementId filterGroupsUi filters id limit listId metadata name operation options pipelineId resource returnAll stage stageId ticketId ticketName type updateFields", ops: []resourceOps{
 				{"company", "create", "create:c delete:d get getAll getRecentlyCreatedUpdated searchByDomain update:u"},
 				{"contact", "upsert", "upsert:u delete:d get getAll getRecentlyCreatedUpdated search"},
 				{"contactList", "add", "add:c remove:d"},
@@ -1690,38 +1778,40 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.hubspotTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "hubspotDeveloperApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "hubspotDeveloperApi", params: "additionalFields eventsUi"},
 		},
 		"n8n-nodes-base.humanticAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "humanticAiApi", resource: "profile", required: "userId:resource=profile;operation=create userId:resource=profile;operation=get userId:resource=profile;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "humanticAiApi", resource: "profile", required: "userId:resource=profile;operation=create userId:resource=profile;operation=get userId:resource=profile;operation=update", params: "binaryPropertyName operation options resource sendResume text userId", ops: []resourceOps{
 				{"profile", "create", "create:c get update:u"},
 			}},
 		},
 		"n8n-nodes-base.hunter": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "hunterApi", required: "domain:operation=domainSearch domain:operation=emailFinder firstname:operation=emailFinder lastname:operation=emailFinder email:operation=emailVerifier", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "hunterApi", required: "domain:operation=domainSearch domain:operation=emailFinder firstname:operation=emailFinder lastname:operation=emailFinder email:operation=emailVerifier", params: "domain email filters firstname lastname limit onlyEmails operation returnAll", ops: []resourceOps{
 				{"", "domainSearch", "domainSearch emailFinder emailVerifier"},
 			}},
 		},
 		"n8n-nodes-base.iCal": {
-			{v: []float64{1}, outputs: 1, required: "start end +binaryPropertyName", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "start end +binaryPropertyName", params: "additionalFields allDay binaryPropertyName end operation start title", ops: []resourceOps{
 				{"", "createEventFile", "createEventFile:c"},
 			}},
 		},
 		"n8n-nodes-base.if": {
-			{v: []float64{1, 2, 2.1, 2.2, 2.3}, outputs: 2},
+			{v: []float64{1}, outputs: 2, params: "combineOperation conditions"},
+			{v: []float64{2}, outputs: 2, params: "conditions options"},
+			{v: []float64{2.1, 2.2, 2.3}, outputs: 2, params: "conditions looseTypeValidation options"},
 		},
 		"n8n-nodes-base.intercom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "intercomApi", resource: "user", required: "id:resource=user;operation=delete value:resource=user;operation=get value:resource=user;operation=update idValue:resource=user;operation=create value:resource=lead;operation=delete value:resource=lead;operation=get value:resource=lead;operation=update email:resource=lead;operation=create value:resource=company;operation=users value:resource=company;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "intercomApi", resource: "user", required: "id:resource=user;operation=delete value:resource=user;operation=get value:resource=user;operation=update idValue:resource=user;operation=create value:resource=lead;operation=delete value:resource=lead;operation=get value:resource=lead;operation=update email:resource=lead;operation=create value:resource=company;operation=users value:resource=company;operation=get", params: "additionalFields companyId customAttributesJson customAttributesUi deleteBy email filters id idValue identifierType jsonParameters limit listBy operation resource returnAll selectBy updateBy value", ops: []resourceOps{
 				{"company", "create", "create:c get getAll update:u users"},
 				{"lead", "create", "create:c delete:d get getAll update:u"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.interval": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "interval notice unit"},
 		},
 		"n8n-nodes-base.invoiceNinja": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "invoiceNinjaApi", resource: "client", required: "clientId:resource=client;operation=delete clientId:resource=client;operation=get invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=email invoiceId:resource=invoice;operation=get taskId:resource=task;operation=delete taskId:resource=task;operation=get paymentId:resource=payment;operation=delete paymentId:resource=payment;operation=get expenseId:resource=expense;operation=delete expenseId:resource=expense;operation=get quoteId:resource=quote;operation=delete quoteId:resource=quote;operation=email quoteId:resource=quote;operation=get bankTransactionId:resource=bank_transaction;operation=delete bankTransactionId:resource=bank_transaction;operation=get bankTransactionId:resource=bank_transaction;operation=matchPayment", ops: []resourceOps{
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "invoiceNinjaApi", resource: "client", required: "clientId:resource=client;operation=delete clientId:resource=client;operation=get invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=email invoiceId:resource=invoice;operation=get taskId:resource=task;operation=delete taskId:resource=task;operation=get paymentId:resource=payment;operation=delete paymentId:resource=payment;operation=get expenseId:resource=expense;operation=delete expenseId:resource=expense;operation=get quoteId:resource=quote;operation=delete quoteId:resource=quote;operation=email quoteId:resource=quote;operation=get bankTransactionId:resource=bank_transaction;operation=delete bankTransactionId:resource=bank_transaction;operation=get bankTransactionId:resource=bank_transaction;operation=matchPayment", params: "additionalFields amount apiVersion bankTransactionId billingAddressUi clientId contactsUi expenseId invoice invoiceId invoiceItemsUi limit operation options paymentId quoteId resource returnAll shippingAddressUi taskId timeLogsUi", ops: []resourceOps{
 				{"bank_transaction", "create", "create:c delete:d get getAll matchPayment"},
 				{"client", "create", "create:c delete:d get getAll"},
 				{"expense", "create", "create:c delete:d get getAll"},
@@ -1732,41 +1822,41 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.invoiceNinjaTrigger": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi", required: "event"},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "invoiceNinjaApi", required: "event", params: "apiVersion event"},
 		},
 		"n8n-nodes-base.itemLists": {
-			{v: []float64{1}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", params: "aggregate code compare destinationFieldName fieldToSplitOut fieldsToAggregate fieldsToCompare fieldsToExclude fieldsToInclude fieldsToSplitBy fieldsToSummarize include keep maxItems operation options resource sortFieldsUi type", ops: []resourceOps{
 				{"itemList", "splitOutItems", "aggregateItems limit:d removeDuplicates:d sort:u splitOutItems:u summarize"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", params: "aggregate code compare destinationFieldName fieldToSplitOut fieldsToAggregate fieldsToCompare fieldsToExclude fieldsToInclude fieldsToSplitBy fieldsToSummarize include keep maxItems operation options resource sortFieldsUi type", ops: []resourceOps{
 				{"itemList", "splitOutItems", "aggregateItems limit removeDuplicates:d sort splitOutItems summarize"},
 			}},
-			{v: []float64{3, 3.1}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", ops: []resourceOps{
+			{v: []float64{3, 3.1}, outputs: 1, resource: "itemList", required: "fieldToSplitOut:resource=itemList;operation=splitOutItems", params: "aggregate code compare destinationFieldName fieldToSplitOut fieldsToAggregate fieldsToCompare fieldsToExclude fieldsToInclude fieldsToSplitBy fieldsToSummarize include keep maxItems operation options resource sortFieldsUi type", ops: []resourceOps{
 				{"itemList", "splitOutItems", "concatenateItems limit removeDuplicates:d sort splitOutItems summarize"},
 			}},
 		},
 		"n8n-nodes-base.iterable": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "iterableApi", resource: "user", required: "name:resource=event;operation=track identifier:resource=user;operation=upsert value:resource=user;operation=upsert +by:resource=user;operation=delete userId:resource=user;operation=delete;by(email)=userId email:resource=user;operation=delete;by(email)=email +by:resource=user;operation=get userId:resource=user;operation=get;by(email)=userId email:resource=user;operation=get;by(email)=email listId:resource=userList;operation=add identifier:resource=userList;operation=add value:resource=userList;operation=add listId:resource=userList;operation=remove identifier:resource=userList;operation=remove value:resource=userList;operation=remove", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "iterableApi", resource: "user", required: "name:resource=event;operation=track identifier:resource=user;operation=upsert value:resource=user;operation=upsert +by:resource=user;operation=delete userId:resource=user;operation=delete;by(email)=userId email:resource=user;operation=delete;by(email)=email +by:resource=user;operation=get userId:resource=user;operation=get;by(email)=userId email:resource=user;operation=get;by(email)=email listId:resource=userList;operation=add identifier:resource=userList;operation=add value:resource=userList;operation=add listId:resource=userList;operation=remove identifier:resource=userList;operation=remove value:resource=userList;operation=remove", params: "additionalFields by email identifier listId name operation preferUserId resource userId value", ops: []resourceOps{
 				{"event", "track", "track:c"},
 				{"user", "upsert", "upsert:u delete:d get"},
 				{"userList", "add", "add:c remove:d"},
 			}},
 		},
 		"n8n-nodes-base.jenkins": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jenkinsApi", resource: "job", required: "job:resource=job;operation=trigger,triggerParams,copy newJob:resource=job;operation=copy,create xml:resource=job;operation=create job:resource=build;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jenkinsApi", resource: "job", required: "job:resource=job;operation=trigger,triggerParams,copy newJob:resource=job;operation=copy,create xml:resource=job;operation=create job:resource=build;operation=getAll", params: "createNotice instanceNotice job limit newJob operation param reason resource returnAll triggerParamsNotice xml", ops: []resourceOps{
 				{"build", "getAll", "getAll"},
 				{"instance", "safeRestart", "cancelQuietDown:u quietDown:u restart:u safeRestart safeExit exit:u"},
 				{"job", "trigger", "copy:c create:c trigger:x triggerParams:x"},
 			}},
 		},
 		"n8n-nodes-base.jinaAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "jinaAiApi", resource: "reader", required: "url:resource=reader;operation=read searchQuery:resource=reader;operation=search researchQuery:resource=research;operation=deepResearch", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "jinaAiApi", resource: "reader", required: "url:resource=reader;operation=read searchQuery:resource=reader;operation=search researchQuery:resource=research;operation=deepResearch", params: "operation options requestOptions researchQuery resource searchQuery simplify url", ops: []resourceOps{
 				{"reader", "read", "read search"},
 				{"research", "deepResearch", "deepResearch"},
 			}},
 		},
 		"n8n-nodes-base.jira": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:cloudServiceAccount jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", resource: "issue", required: "~project:resource=issue;operation=create ~issueType:resource=issue;operation=create summary:resource=issue;operation=create issueKey:resource=issue;operation=update issueKey:resource=issue;operation=delete issueKey:resource=issue;operation=get issueKey:resource=issue;operation=changelog issueKey:resource=issue;operation=notify issueKey:resource=issue;operation=transitions issueKey:resource=issueAttachment;operation=add +binaryPropertyName:resource=issueAttachment;operation=add attachmentId:resource=issueAttachment;operation=get issueKey:resource=issueAttachment;operation=getAll attachmentId:resource=issueAttachment;operation=remove issueKey:resource=issueComment;operation=add issueKey:resource=issueComment;operation=get commentId:resource=issueComment;operation=get issueKey:resource=issueComment;operation=getAll issueKey:resource=issueComment;operation=remove commentId:resource=issueComment;operation=remove issueKey:resource=issueComment;operation=update commentId:resource=issueComment;operation=update username:resource=user;operation=create emailAddress:resource=user;operation=create displayName:resource=user;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "atlassianServiceAccountApi:cloudServiceAccount jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", resource: "issue", required: "~project:resource=issue;operation=create ~issueType:resource=issue;operation=create summary:resource=issue;operation=create issueKey:resource=issue;operation=update issueKey:resource=issue;operation=delete issueKey:resource=issue;operation=get issueKey:resource=issue;operation=changelog issueKey:resource=issue;operation=notify issueKey:resource=issue;operation=transitions issueKey:resource=issueAttachment;operation=add +binaryPropertyName:resource=issueAttachment;operation=add attachmentId:resource=issueAttachment;operation=get issueKey:resource=issueAttachment;operation=getAll attachmentId:resource=issueAttachment;operation=remove issueKey:resource=issueComment;operation=add issueKey:resource=issueComment;operation=get commentId:resource=issueComment;operation=get issueKey:resource=issueComment;operation=getAll issueKey:resource=issueComment;operation=remove commentId:resource=issueComment;operation=remove issueKey:resource=issueComment;operation=update commentId:resource=issueComment;operation=update username:resource=user;operation=create emailAddress:resource=user;operation=create displayName:resource=user;operation=create", params: "accountId additionalFields attachmentId binaryProperty binaryPropertyName comment commentId commentJson deleteSubtasks displayName download emailAddress issueKey issueType jiraVersion jsonParameters limit notificationRecipientsJson notificationRecipientsRestrictionsJson notificationRecipientsRestrictionsUi notificationRecipientsUi operation options project resource returnAll simplifyOutput site summary updateFields userManagementScopeNotice userManagementServiceAccountScopeNotice username", ops: []resourceOps{
 				{"issue", "create", "changelog create:c delete:d get getAll notify:c transitions update:u"},
 				{"issueAttachment", "add", "add:c get getAll remove:d"},
 				{"issueComment", "add", "add:c get getAll remove:d update:u"},
@@ -1774,24 +1864,26 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.jiraTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", params: "additionalFields events incomingAuthentication jiraVersion"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpQueryAuth? jiraSoftwareCloudApi:cloud jiraSoftwareCloudOAuth2Api:cloudOAuth2 jiraSoftwareServerApi:server jiraSoftwareServerPatApi:serverPat", gate: "jiraVersion", auth: "cloud", params: "additionalFields authenticateWebhook events jiraVersion"},
 		},
 		"n8n-nodes-base.jotFormTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi", required: "form"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "jotFormApi", required: "form", params: "form onlyAnswers resolveData"},
 		},
 		"n8n-nodes-base.jwt": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", required: "token:operation=verify,decode", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "jwtAuth", required: "token:operation=verify,decode", params: "claims claimsJson headerClaims operation options token useJson", ops: []resourceOps{
 				{"", "sign", "decode sign verify"},
 			}},
 		},
 		"n8n-nodes-base.kafka": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "kafka schemaRegistryApi?"},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTool, creds: "kafka schemaRegistryApi?", params: "eventName headerParametersJson headersUi jsonParameters key message options schemaRegistryUrl sendInputData topic useKey useSchemaRegistry"},
 		},
 		"n8n-nodes-base.kafkaTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?", required: "topic groupId"},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?", required: "topic groupId", params: "groupId options schemaRegistryUrl topic useSchemaRegistry"},
+			{v: []float64{1.3, 2}, outputs: 1, flags: flagTrigger, creds: "kafka schemaRegistryApi?", required: "topic groupId", params: "allowedStatuses groupId options resolveOffset schemaRegistryUrl topic useSchemaRegistry"},
 		},
 		"n8n-nodes-base.keap": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", required: "companyName:resource=company;operation=create +duplicateOption:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get noteId:resource=contactNote;operation=delete noteId:resource=contactNote;operation=get noteId:resource=contactNote;operation=update contactId:resource=contactTag;operation=create contactId:resource=contactTag;operation=delete +tagIds:resource=contactTag;operation=delete contactId:resource=contactTag;operation=getAll contactId:resource=ecommerceOrder;operation=create orderDate:resource=ecommerceOrder;operation=create orderTitle:resource=ecommerceOrder;operation=create orderType:resource=ecommerceOrder;operation=create orderId:resource=ecommerceOrder;operation=delete orderId:resource=ecommerceOrder;operation=get productName:resource=ecommerceProduct;operation=create productId:resource=ecommerceProduct;operation=delete productId:resource=ecommerceProduct;operation=get sentToAddress:resource=email;operation=createRecord sentFromAddress:resource=email;operation=createRecord userId:resource=email;operation=send fileAssociation:resource=file;operation=upload contactId:resource=file;operation=upload;fileAssociation()=contact fileId:resource=file;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "keapOAuth2Api", resource: "company", required: "companyName:resource=company;operation=create +duplicateOption:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get noteId:resource=contactNote;operation=delete noteId:resource=contactNote;operation=get noteId:resource=contactNote;operation=update contactId:resource=contactTag;operation=create contactId:resource=contactTag;operation=delete +tagIds:resource=contactTag;operation=delete contactId:resource=contactTag;operation=getAll contactId:resource=ecommerceOrder;operation=create orderDate:resource=ecommerceOrder;operation=create orderTitle:resource=ecommerceOrder;operation=create orderType:resource=ecommerceOrder;operation=create orderId:resource=ecommerceOrder;operation=delete orderId:resource=ecommerceOrder;operation=get productName:resource=ecommerceProduct;operation=create productId:resource=ecommerceProduct;operation=delete productId:resource=ecommerceProduct;operation=get sentToAddress:resource=email;operation=createRecord sentFromAddress:resource=email;operation=createRecord userId:resource=email;operation=send fileAssociation:resource=file;operation=upload contactId:resource=file;operation=upload;fileAssociation()=contact fileId:resource=file;operation=delete", params: "additionalFields addressUi addressesUi attachmentsUi binaryData binaryPropertyName companyName contactId contactIds duplicateOption emailsUi faxesUi fileAssociation fileData fileId fileName filters isPublic limit noteId operation options orderDate orderId orderItemsUi orderTitle orderType phonesUi productId productName resource returnAll sentFromAddress sentToAddress socialAccountsUi subject tagIds userId", ops: []resourceOps{
 				{"company", "create", "create:c getAll"},
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"contactNote", "create", "create:c delete:d get getAll update:u"},
@@ -1803,10 +1895,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.keapTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api", required: "eventId"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "keapOAuth2Api", required: "eventId", params: "eventId rawData"},
 		},
 		"n8n-nodes-base.koBoToolbox": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource formId:resource=form;operation=get,redeploy formId:resource=hook;operation=get,retryOne,retryAll,getLogs,getAll hookId:resource=hook;operation=get,retryOne,retryAll,getLogs logId:resource=hook;operation=retryOne formId:resource=submission;operation=get,delete,getValidation,setValidation,getAll submissionId:resource=submission;operation=get,delete,getValidation,setValidation validationStatus:resource=submission;operation=setValidation formId:resource=file fileId:resource=file;operation=delete,get +binaryPropertyName:resource=file;operation=get +fileMode:resource=file;operation=create +binaryPropertyName:resource=file;operation=create;fileMode(binary)=binary fileUrl:resource=file;operation=create;fileMode(binary)=url", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "koBoToolboxApi", resource: "submission", required: "+resource formId:resource=form;operation=get,redeploy formId:resource=hook;operation=get,retryOne,retryAll,getLogs,getAll hookId:resource=hook;operation=get,retryOne,retryAll,getLogs logId:resource=hook;operation=retryOne formId:resource=submission;operation=get,delete,getValidation,setValidation,getAll submissionId:resource=submission;operation=get,delete,getValidation,setValidation validationStatus:resource=submission;operation=setValidation formId:resource=file fileId:resource=file;operation=delete,get +binaryPropertyName:resource=file;operation=get +fileMode:resource=file;operation=create +binaryPropertyName:resource=file;operation=create;fileMode(binary)=binary fileUrl:resource=file;operation=create;fileMode(binary)=url", params: "binaryPropertyName download endDate fileId fileMode fileUrl filterJson filterType filters formId hookId jsonNotice limit logId operation options resource returnAll startDate status submissionId validationStatus", ops: []resourceOps{
 				{"file", "get", "create:c delete:d get getAll"},
 				{"form", "get", "get getAll redeploy:u"},
 				{"hook", "getAll", "get getAll getLogs retryAll:u retryOne:u"},
@@ -1814,22 +1906,22 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.koBoToolboxTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi", required: "formId +triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "koBoToolboxApi", required: "formId +triggerOn", params: "formId formatOptions triggerOn"},
 		},
 		"n8n-nodes-base.ldap": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", required: "dn:operation=compare dn:operation=create dn:operation=delete dn:operation=rename dn:operation=modify dn:operation=update +id:operation=compare targetDn:operation=rename baseDN:operation=search", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ldap", required: "dn:operation=compare dn:operation=create dn:operation=delete dn:operation=rename dn:operation=modify dn:operation=update +id:operation=compare targetDn:operation=rename baseDN:operation=search", params: "attribute attributes baseDN customFilter dn id limit nodeDebug operation options returnAll searchFor searchText targetDn value", ops: []resourceOps{
 				{"", "search", "compare create:c delete:d rename:u search update:u"},
 			}},
 		},
 		"n8n-nodes-base.lemlist": {
-			{v: []float64{1}, outputs: 1, creds: "lemlistApi", resource: "activity", required: "+campaignId:resource=lead;operation=create +campaignId:resource=lead;operation=delete +campaignId:resource=lead;operation=unsubscribe", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "lemlistApi", resource: "activity", required: "+campaignId:resource=lead;operation=create +campaignId:resource=lead;operation=delete +campaignId:resource=lead;operation=unsubscribe", params: "additionalFields campaignId email filters limit operation resource returnAll", ops: []resourceOps{
 				{"activity", "getAll", "getAll"},
 				{"campaign", "getAll", "getAll"},
 				{"lead", "create", "create:c delete:d get unsubscribe:d"},
 				{"team", "get", "get"},
 				{"unsubscribe", "add", "add:c delete:d getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "lemlistApi", resource: "activity", required: "+campaignId:resource=campaign;operation=getStats startDate:resource=campaign;operation=getStats endDate:resource=campaign;operation=getStats timezone:resource=campaign;operation=getStats enrichId:resource=enrich;operation=get leadId:resource=enrich;operation=enrichLead +campaignId:resource=lead;operation=create +campaignId:resource=lead;operation=delete +campaignId:resource=lead;operation=unsubscribe", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "lemlistApi", resource: "activity", required: "+campaignId:resource=campaign;operation=getStats startDate:resource=campaign;operation=getStats endDate:resource=campaign;operation=getStats timezone:resource=campaign;operation=getStats enrichId:resource=enrich;operation=get leadId:resource=enrich;operation=enrichLead +campaignId:resource=lead;operation=create +campaignId:resource=lead;operation=delete +campaignId:resource=lead;operation=unsubscribe", params: "additionalFields campaignId email endDate enrichId filters findEmail findPhone leadId limit linkedinEnrichment operation resource returnAll startDate timezone verifyEmail", ops: []resourceOps{
 				{"activity", "getAll", "getAll"},
 				{"campaign", "getAll", "getAll getStats"},
 				{"enrich", "get", "get enrichLead enrichPerson"},
@@ -1839,40 +1931,40 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.lemlistTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "lemlistApi", required: "event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "lemlistApi", required: "event", params: "event options"},
 		},
 		"n8n-nodes-base.limit": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "keep maxItems"},
 		},
 		"n8n-nodes-base.line": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api:notification", gate: "resource", auth: "notification", resource: "notification", required: "message:resource=notification;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lineNotifyOAuth2Api:notification", gate: "resource", auth: "notification", resource: "notification", required: "message:resource=notification;operation=send", params: "additionalFields deprecationNotice message operation resource", ops: []resourceOps{
 				{"notification", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.linear": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken", resource: "issue", required: "issueId:resource=comment;operation=addComment comment:resource=comment;operation=addComment teamId:resource=issue;operation=create title:resource=issue;operation=create issueId:resource=issue;operation=addLink,get,delete issueId:resource=issue;operation=update link:resource=issue;operation=addLink", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken", resource: "issue", required: "issueId:resource=comment;operation=addComment comment:resource=comment;operation=addComment teamId:resource=issue;operation=create title:resource=issue;operation=create issueId:resource=issue;operation=addLink,get,delete issueId:resource=issue;operation=update link:resource=issue;operation=addLink", params: "additionalFields authentication comment issueId limit link operation resource returnAll teamId title updateFields", ops: []resourceOps{
 				{"comment", "addComment", "addComment:c"},
 				{"issue", "create", "addLink:c create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.linearTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "linearApi:apiToken linearOAuth2Api:oAuth2", auth: "apiToken", params: "authentication notice resources teamId"},
 		},
 		"n8n-nodes-base.lingvaNex": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", required: "text:operation=translate translateTo:operation=translate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "lingvaNexApi", required: "text:operation=translate translateTo:operation=translate", params: "operation options text translateTo", ops: []resourceOps{
 				{"", "translate", "translate"},
 			}},
 		},
 		"n8n-nodes-base.linkedIn": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api:communityManagement linkedInOAuth2Api:standard", auth: "standard", resource: "post", required: "person:resource=post;operation=create;postAs(person)=person +binaryPropertyName:resource=post;operation=create;shareMediaCategory(NONE)=IMAGE", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "linkedInCommunityManagementOAuth2Api:communityManagement linkedInOAuth2Api:standard", auth: "standard", resource: "post", required: "person:resource=post;operation=create;postAs(person)=person +binaryPropertyName:resource=post;operation=create;shareMediaCategory(NONE)=IMAGE", params: "additionalFields authentication binaryPropertyName operation organization person postAs resource shareMediaCategory text", ops: []resourceOps{
 				{"post", "create", "create:c"},
 			}},
 		},
 		"n8n-nodes-base.localFileTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "triggerOn", params: "events options path triggerOn"},
 		},
 		"n8n-nodes-base.loneScale": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource name:resource=list;operation=create +type:resource=list;operation=create +type:resource=item list:resource=item first_name:resource=item;operation=add;type(PEOPLE)=PEOPLE last_name:resource=item;operation=add;type(PEOPLE)=PEOPLE firstName:resource=contact;operation=enrich lastName:resource=contact;operation=enrich", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "loneScaleApi", resource: "list", required: "+resource name:resource=list;operation=create +type:resource=list;operation=create +type:resource=item list:resource=item first_name:resource=item;operation=add;type(PEOPLE)=PEOPLE last_name:resource=item;operation=add;type(PEOPLE)=PEOPLE firstName:resource=contact;operation=enrich lastName:resource=contact;operation=enrich", params: "companyAdditionalFields company_name detectJobChange enrichAdditionalFields enrichCompanyDomain enrichCompanyName enrichmentType firstName first_name lastName last_name list name operation peopleAdditionalFields personas resource searchDomain searchEnrich searchLinkedinId searchName searchSlug sourceAdditionalFields sourceCompanyDomain sourceCompanyLinkedinUrl sourceCompanyName type", ops: []resourceOps{
 				{"company", "search", "search"},
 				{"contact", "enrich", "enrich source"},
 				{"item", "add", "add:c"},
@@ -1880,10 +1972,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.loneScaleTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi", required: "workflow"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "loneScaleApi", required: "workflow", params: "workflow"},
 		},
 		"n8n-nodes-base.magento2": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", required: "email:resource=customer;operation=create firstname:resource=customer;operation=create lastname:resource=customer;operation=create customerId:resource=customer;operation=delete,get orderId:resource=invoice;operation=create orderId:resource=order;operation=cancel,get,ship sku:resource=product;operation=create,update name:resource=product;operation=create sku:resource=product;operation=delete,get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "magento2Api", resource: "customer", required: "email:resource=customer;operation=create firstname:resource=customer;operation=create lastname:resource=customer;operation=create customerId:resource=customer;operation=delete,get orderId:resource=invoice;operation=create orderId:resource=order;operation=cancel,get,ship sku:resource=product;operation=create,update name:resource=product;operation=create sku:resource=product;operation=delete,get", params: "additionalFields attributeSetId customerId email filterJson filterType filters firstName firstname jsonNotice lastName lastname limit matchType name operation options orderId price resource returnAll sku updateFields website_id", ops: []resourceOps{
 				{"customer", "create", "create:c delete:d get getAll update:u"},
 				{"invoice", "create", "create:c"},
 				{"order", "cancel", "cancel:u get getAll ship:c"},
@@ -1891,12 +1983,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailcheck": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailcheckApi", resource: "email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailcheckApi", resource: "email", params: "email operation resource", ops: []resourceOps{
 				{"email", "check", "check"},
 			}},
 		},
 		"n8n-nodes-base.mailchimp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource +operation:resource=member +operation:resource=memberTag +operation:resource=listGroup +operation:resource=campaign list:resource=member;operation=create email:resource=member;operation=create status:resource=member;operation=create list:resource=member;operation=delete email:resource=member;operation=delete list:resource=member;operation=get email:resource=member;operation=get list:resource=member;operation=getAll list:resource=member;operation=update email:resource=member;operation=update list:resource=memberTag;operation=create,delete email:resource=memberTag;operation=create,delete list:resource=listGroup;operation=getAll groupCategory:resource=listGroup;operation=getAll campaignId:resource=campaign;operation=send,get,delete,replicate,resend", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", resource: "member", required: "+resource +operation:resource=member +operation:resource=memberTag +operation:resource=listGroup +operation:resource=campaign list:resource=member;operation=create email:resource=member;operation=create status:resource=member;operation=create list:resource=member;operation=delete email:resource=member;operation=delete list:resource=member;operation=get email:resource=member;operation=get list:resource=member;operation=getAll list:resource=member;operation=update email:resource=member;operation=update list:resource=memberTag;operation=create,delete email:resource=memberTag;operation=create,delete list:resource=listGroup;operation=getAll groupCategory:resource=listGroup;operation=getAll campaignId:resource=campaign;operation=send,get,delete,replicate,resend", params: "authentication campaignId email groupCategory groupJson groupsUi jsonParameters limit list locationFieldsUi locationJson mergeFieldsJson mergeFieldsUi operation options resource returnAll status tags updateFields", ops: []resourceOps{
 				{"campaign", "getAll", "delete:d get getAll replicate:c resend:s send:s"},
 				{"listGroup", "getAll", "getAll"},
 				{"member", "create", "create:c delete:d get getAll update:u"},
@@ -1904,52 +1996,52 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mailchimpTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", required: "list"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailchimpApi:apiKey mailchimpOAuth2Api:oAuth2", auth: "apiKey", required: "list", params: "authentication events list sources"},
 		},
 		"n8n-nodes-base.mailerLite": {
-			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", required: "email:resource=subscriber;operation=create subscriberId:resource=subscriber;operation=update subscriberId:resource=subscriber;operation=delete subscriberId:resource=subscriber;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "mailerLiteApi", resource: "subscriber", required: "email:resource=subscriber;operation=create subscriberId:resource=subscriber;operation=update subscriberId:resource=subscriber;operation=delete subscriberId:resource=subscriber;operation=get", params: "additionalFields email filters limit operation resource returnAll subscriberId updateFields", ops: []resourceOps{
 				{"subscriber", "create", "create:c get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "mailerLiteApi", resource: "subscriber", required: "email:resource=subscriber;operation=create subscriberId:resource=subscriber;operation=update subscriberId:resource=subscriber;operation=delete subscriberId:resource=subscriber;operation=get", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "mailerLiteApi", resource: "subscriber", required: "email:resource=subscriber;operation=create subscriberId:resource=subscriber;operation=update subscriberId:resource=subscriber;operation=delete subscriberId:resource=subscriber;operation=get", params: "additionalFields email filters limit operation resource returnAll subscriberId", ops: []resourceOps{
 				{"subscriber", "create", "create:c get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.mailerLiteTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi", required: "+event"},
-			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi", required: "+event", params: "event"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailerLiteApi", params: "events"},
 		},
 		"n8n-nodes-base.mailgun": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi", required: "fromEmail toEmail"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailgunApi", required: "fromEmail toEmail", params: "attachments bccEmail ccEmail customHeaders fromEmail html replyTo subject tags text toEmail"},
 		},
 		"n8n-nodes-base.mailjet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi:email mailjetSmsApi:sms", gate: "resource", auth: "email", resource: "email", required: "fromEmail:resource=email;operation=send toEmail:resource=email;operation=send fromEmail:resource=email;operation=sendTemplate toEmail:resource=email;operation=sendTemplate templateId:resource=email;operation=sendTemplate from:resource=sms;operation=send to:resource=sms;operation=send text:resource=sms;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mailjetEmailApi:email mailjetSmsApi:sms", gate: "resource", auth: "email", resource: "email", required: "fromEmail:resource=email;operation=send toEmail:resource=email;operation=send fromEmail:resource=email;operation=sendTemplate toEmail:resource=email;operation=sendTemplate templateId:resource=email;operation=sendTemplate from:resource=sms;operation=send to:resource=sms;operation=send text:resource=sms;operation=send", params: "additionalFields from fromEmail html jsonParameters operation resource subject templateId text to toEmail variablesJson variablesUi", ops: []resourceOps{
 				{"email", "send", "send:s sendTemplate:s"},
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.mailjetTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi", required: "+event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mailjetEmailApi", required: "+event", params: "event"},
 		},
 		"n8n-nodes-base.mandrill": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", required: "template:operation=sendTemplate fromEmail:operation=sendHtml,sendTemplate toEmail:operation=sendHtml,sendTemplate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mandrillApi", resource: "message", required: "template:operation=sendTemplate fromEmail:operation=sendHtml,sendTemplate toEmail:operation=sendHtml,sendTemplate", params: "attachmentsJson attachmentsUi fromEmail headersJson headersUi jsonParameters mergeVarsJson mergeVarsUi metadataJson metadataUi operation options resource template toEmail", ops: []resourceOps{
 				{"message", "sendTemplate", "sendTemplate:s sendHtml:s"},
 			}},
 		},
 		"n8n-nodes-base.manualTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "notice"},
 		},
 		"n8n-nodes-base.markdown": {
-			{v: []float64{1}, outputs: 1, required: "html:mode(htmlToMarkdown)=htmlToMarkdown markdown:mode(htmlToMarkdown)=markdownToHtml +destinationKey:mode(htmlToMarkdown)=markdownToHtml,htmlToMarkdown"},
+			{v: []float64{1}, outputs: 1, required: "html:mode(htmlToMarkdown)=htmlToMarkdown markdown:mode(htmlToMarkdown)=markdownToHtml +destinationKey:mode(htmlToMarkdown)=markdownToHtml,htmlToMarkdown", params: "destinationKey html markdown mode options"},
 		},
 		"n8n-nodes-base.marketstack": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", required: "+resource symbols:resource=endOfDayData;operation=getAll exchange:resource=exchange;operation=get symbol:resource=ticker;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "marketstackApi", resource: "endOfDayData", required: "+resource symbols:resource=endOfDayData;operation=getAll exchange:resource=exchange;operation=get symbol:resource=ticker;operation=get", params: "exchange filters limit operation resource returnAll symbol symbols", ops: []resourceOps{
 				{"endOfDayData", "getAll", "getAll"},
 				{"exchange", "get", "get"},
 				{"ticker", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.matrix": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "matrixApi", resource: "message", required: "roomId:resource=event;operation=get eventId:resource=event;operation=get roomId:resource=media;operation=upload +binaryPropertyName:resource=media;operation=upload +mediaType:resource=media;operation=upload roomId:resource=message;operation=create roomId:resource=message;operation=getAll roomName:resource=room;operation=create +preset:resource=room;operation=create roomIdOrAlias:resource=room;operation=join roomId:resource=room;operation=leave roomId:resource=room;operation=invite userId:resource=room;operation=invite roomId:resource=room;operation=kick userId:resource=room;operation=kick roomId:resource=roomMember;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "matrixApi", resource: "message", required: "roomId:resource=event;operation=get eventId:resource=event;operation=get roomId:resource=media;operation=upload +binaryPropertyName:resource=media;operation=upload +mediaType:resource=media;operation=upload roomId:resource=message;operation=create roomId:resource=message;operation=getAll roomName:resource=room;operation=create +preset:resource=room;operation=create roomIdOrAlias:resource=room;operation=join roomId:resource=room;operation=leave roomId:resource=room;operation=invite userId:resource=room;operation=invite roomId:resource=room;operation=kick userId:resource=room;operation=kick roomId:resource=roomMember;operation=getAll", params: "additionalFields binaryPropertyName eventId fallbackText filters limit mediaType messageFormat messageType operation otherOptions preset reason resource returnAll roomAlias roomId roomIdOrAlias roomName text userId", ops: []resourceOps{
 				{"account", "me", "me"},
 				{"event", "get", "get"},
 				{"media", "upload", "upload:c"},
@@ -1959,7 +2051,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mattermost": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mattermostApi", resource: "message", required: "teamId:resource=channel;operation=create displayName:resource=channel;operation=create channel:resource=channel;operation=create channelId:resource=channel;operation=delete teamId:resource=channel;operation=members channelId:resource=channel;operation=members channelId:resource=channel;operation=restore channelId:resource=channel;operation=addUser userId:resource=channel;operation=addUser channelId:resource=channel;operation=statistics teamId:resource=channel;operation=search term:resource=channel;operation=search postId:resource=message;operation=delete channelId:resource=message;operation=post userId:resource=message;operation=postEphemeral channelId:resource=message;operation=postEphemeral userId:resource=reaction;operation=create postId:resource=reaction;operation=create emojiName:resource=reaction;operation=create userId:resource=reaction;operation=delete postId:resource=reaction;operation=delete emojiName:resource=reaction;operation=delete postId:resource=reaction;operation=getAll username:resource=user;operation=create userId:resource=user;operation=deactive email:resource=user;operation=getByEmail userIds:resource=user;operation=getById teamId:resource=user;operation=invite emails:resource=user;operation=invite", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mattermostApi", resource: "message", required: "teamId:resource=channel;operation=create displayName:resource=channel;operation=create channel:resource=channel;operation=create channelId:resource=channel;operation=delete teamId:resource=channel;operation=members channelId:resource=channel;operation=members channelId:resource=channel;operation=restore channelId:resource=channel;operation=addUser userId:resource=channel;operation=addUser channelId:resource=channel;operation=statistics teamId:resource=channel;operation=search term:resource=channel;operation=search postId:resource=message;operation=delete channelId:resource=message;operation=post userId:resource=message;operation=postEphemeral channelId:resource=message;operation=postEphemeral userId:resource=reaction;operation=create postId:resource=reaction;operation=create emojiName:resource=reaction;operation=create userId:resource=reaction;operation=delete postId:resource=reaction;operation=delete emojiName:resource=reaction;operation=delete postId:resource=reaction;operation=getAll username:resource=user;operation=create userId:resource=user;operation=deactive email:resource=user;operation=getByEmail userIds:resource=user;operation=getById teamId:resource=user;operation=invite emails:resource=user;operation=invite", params: "additionalFields attachments authData authService channel channelId displayName email emails emojiName limit message operation otherOptions password postId resolveData resource returnAll teamId term type userId userIds username", ops: []resourceOps{
 				{"channel", "create", "addUser:c create:c delete:d members restore:u search statistics"},
 				{"message", "post", "delete:d post:s postEphemeral:s"},
 				{"reaction", "create", "create:c delete:d getAll"},
@@ -1967,7 +2059,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mautic": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials", resource: "contact", required: "+channel:resource=contact;operation=editDoNotContactList campaignEmailId:resource=contact;operation=sendEmail contactId:resource=contact;operation=sendEmail contactId:resource=contactSegment;operation=add,remove segmentId:resource=contactSegment;operation=add,remove contactId:resource=campaignContact;operation=add,remove campaignId:resource=campaignContact;operation=add,remove segmentEmailId:resource=segmentEmail;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials", resource: "contact", required: "+channel:resource=contact;operation=editDoNotContactList campaignEmailId:resource=contact;operation=sendEmail contactId:resource=contact;operation=sendEmail contactId:resource=contactSegment;operation=add,remove segmentId:resource=contactSegment;operation=add,remove contactId:resource=campaignContact;operation=add,remove campaignId:resource=campaignContact;operation=add,remove segmentEmailId:resource=segmentEmail;operation=send", params: "action additionalFields authentication bodyJson campaignEmailId campaignId channel company companyId contactId email firstName jsonParameters lastName limit name operation options points position resource returnAll segmentEmailId segmentId simple title updateFields", ops: []resourceOps{
 				{"campaignContact", "add", "add:c remove:d"},
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"companyContact", "add", "add:c remove:d"},
@@ -1977,31 +2069,32 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mauticTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "mauticApi:credentials mauticOAuth2Api:oAuth2", auth: "credentials", params: "authentication events eventsOrder"},
 		},
 		"n8n-nodes-base.medium": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi:accessToken mediumOAuth2Api:oAuth2", auth: "accessToken", resource: "post", required: "title:resource=post;operation=create contentFormat:resource=post;operation=create content:resource=post;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mediumApi:accessToken mediumOAuth2Api:oAuth2", auth: "accessToken", resource: "post", required: "title:resource=post;operation=create contentFormat:resource=post;operation=create content:resource=post;operation=create", params: "additionalFields authentication content contentFormat limit operation publication publicationId resource returnAll title", ops: []resourceOps{
 				{"post", "create", "create:c"},
 				{"publication", "publication", "getAll"},
 			}},
 		},
 		"n8n-nodes-base.merge": {
-			{v: []float64{1}, outputs: 1, required: "propertyName1:mode(append)=keepKeyMatches,mergeByKey,removeKeyMatches propertyName2:mode(append)=keepKeyMatches,mergeByKey,removeKeyMatches"},
-			{v: []float64{2, 2.1}, outputs: 1},
-			{v: []float64{3, 3.1, 3.2}, outputs: 1, required: "+query:mode(append)=combineBySql"},
+			{v: []float64{1}, outputs: 1, required: "propertyName1:mode(append)=keepKeyMatches,mergeByKey,removeKeyMatches propertyName2:mode(append)=keepKeyMatches,mergeByKey,removeKeyMatches", params: "join mode oldVersionNotice output overwrite propertyName1 propertyName2"},
+			{v: []float64{2, 2.1}, outputs: 1, params: "chooseBranchMode combinationMode joinMode mergeByFields mode options output outputDataFrom"},
+			{v: []float64{3, 3.1, 3.2}, outputs: 1, required: "+query:mode(append)=combineBySql", params: "advanced chooseBranchMode combineBy fieldsToMatchString joinMode mergeByFields mode numberInputs options output outputDataFrom query queryParametersNotice useDataOfInput"},
 		},
 		"n8n-nodes-base.messageAnAgent": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "~agentId message"},
-			{v: []float64{2, 3, 3.1}, outputs: 1, flags: flagTool, required: "message"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "~agentId message", params: "advanced agentId message outputSchema structuredOutputNotice useStructuredOutput"},
+			{v: []float64{2}, outputs: 1, flags: flagTool, required: "message", params: "advanced agentId agentSource inlineAgent message outputSchema structuredOutputNotice useStructuredOutput"},
+			{v: []float64{3, 3.1}, outputs: 1, flags: flagTool, required: "message", params: "advanced agentId agentSource inlineAgent jsonSchemaExample jsonSchemaExampleNotice message outputSchema schemaType structuredOutputNotice useStructuredOutput"},
 		},
 		"n8n-nodes-base.messageBird": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", required: "originator:resource=sms;operation=send recipients:resource=sms;operation=send message:resource=sms;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "messageBirdApi", resource: "sms", required: "originator:resource=sms;operation=send recipients:resource=sms;operation=send message:resource=sms;operation=send", params: "additionalFields message operation originator recipients resource", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 				{"balance", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.metabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "metabaseApi", resource: "questions", required: "questionId:resource=questions;operation=get,resultData +format:resource=questions;operation=resultData metricId:resource=metrics;operation=get databaseId:resource=databases;operation=getFields +engine:resource=databases;operation=addNewDatasource host:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo name:resource=databases;operation=addNewDatasource user:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo password:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo filePath:resource=databases;operation=addNewDatasource;engine(postgres)=h2,sqlite alertId:resource=alerts;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "metabaseApi", resource: "questions", required: "questionId:resource=questions;operation=get,resultData +format:resource=questions;operation=resultData metricId:resource=metrics;operation=get databaseId:resource=databases;operation=getFields +engine:resource=databases;operation=addNewDatasource host:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo name:resource=databases;operation=addNewDatasource user:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo password:resource=databases;operation=addNewDatasource;engine(postgres)=postgres,redshift,mysql,mongo filePath:resource=databases;operation=addNewDatasource;engine(postgres)=h2,sqlite alertId:resource=alerts;operation=get", params: "alertId databaseId dbName engine filePath format fullSync host metricId name operation password port questionId requestOptions resource simple user", ops: []resourceOps{
 				{"alerts", "getAll", "get getAll"},
 				{"databases", "getAll", "addNewDatasource:c getAll getFields"},
 				{"metrics", "getAll", "get getAll"},
@@ -2009,64 +2102,64 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.microsoftDataverse": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDataverseOAuth2Api", resource: "row", required: "~entitySet:resource=row;operation=create ~entitySet:resource=row;operation=upsert ~recordId:resource=row;operation=upsert;identifierType(guid)=guid alternateKey:resource=row;operation=upsert;identifierType(guid)=alternateKey ~entitySet:resource=row;operation=delete ~recordId:resource=row;operation=delete ~entitySet:resource=row;operation=get ~recordId:resource=row;operation=get ~entitySet:resource=row;operation=getAll ~entitySet:resource=row;operation=update ~recordId:resource=row;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDataverseOAuth2Api", resource: "row", required: "~entitySet:resource=row;operation=create ~entitySet:resource=row;operation=upsert ~recordId:resource=row;operation=upsert;identifierType(guid)=guid alternateKey:resource=row;operation=upsert;identifierType(guid)=alternateKey ~entitySet:resource=row;operation=delete ~recordId:resource=row;operation=delete ~entitySet:resource=row;operation=get ~recordId:resource=row;operation=get ~entitySet:resource=row;operation=getAll ~entitySet:resource=row;operation=update ~recordId:resource=row;operation=update", params: "alternateKey createOptions deleteOptions entitySet fieldsCollection fieldsJson getAllOptions getOptions identifierType inputMode limit operation recordId resource returnAll updateOptions upsertOptions", ops: []resourceOps{
 				{"row", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftDynamicsCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDynamicsOAuth2Api", resource: "account", required: "name:resource=account;operation=create accountId:resource=account;operation=delete,get,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftDynamicsOAuth2Api", resource: "account", required: "name:resource=account;operation=create accountId:resource=account;operation=delete,get,update", params: "accountId additionalFields filters limit name operation options resource returnAll updateFields", ops: []resourceOps{
 				{"account", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftEntra": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftEntraOAuth2Api", resource: "user", required: "displayName:resource=group;operation=create mailNickname:resource=group;operation=create ~group:resource=group;operation=delete ~group:resource=group;operation=get ~group:resource=group;operation=update ~group:resource=user;operation=addGroup ~user:resource=user;operation=addGroup displayName:resource=user;operation=create userPrincipalName:resource=user;operation=create mailNickname:resource=user;operation=create password:resource=user;operation=create ~user:resource=user;operation=delete ~user:resource=user;operation=get ~group:resource=user;operation=removeGroup ~user:resource=user;operation=removeGroup ~user:resource=user;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftEntraOAuth2Api", resource: "user", required: "displayName:resource=group;operation=create mailNickname:resource=group;operation=create ~group:resource=group;operation=delete ~group:resource=group;operation=get ~group:resource=group;operation=update ~group:resource=user;operation=addGroup ~user:resource=user;operation=addGroup displayName:resource=user;operation=create userPrincipalName:resource=user;operation=create mailNickname:resource=user;operation=create password:resource=user;operation=create ~user:resource=user;operation=delete ~user:resource=user;operation=get ~group:resource=user;operation=removeGroup ~user:resource=user;operation=removeGroup ~user:resource=user;operation=update", params: "accountEnabled additionalFields displayName fields filter group groupType limit mailEnabled mailNickname membershipType operation options output password requestOptions resource returnAll securityEnabled updateFields user userPrincipalName", ops: []resourceOps{
 				{"group", "getAll", "create:c delete:d get getAll update:u"},
 				{"user", "getAll", "addGroup:c create:c delete:d get getAll removeGroup:d update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftExcel": {
-			{v: []float64{1}, outputs: 1, creds: "microsoftExcelOAuth2Api", resource: "workbook", required: "workbook:resource=workbook;operation=addWorksheet workbook:resource=worksheet;operation=getContent worksheet:resource=worksheet;operation=getContent +range:resource=worksheet;operation=getContent worksheet:resource=table;operation=addRow table:resource=table;operation=addRow worksheet:resource=table;operation=getRows table:resource=table;operation=getRows worksheet:resource=table;operation=getColumns table:resource=table;operation=getColumns workbook:resource=table;operation=lookup worksheet:resource=table;operation=lookup table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "microsoftExcelOAuth2Api", resource: "workbook", required: "workbook:resource=workbook;operation=addWorksheet workbook:resource=worksheet;operation=getContent worksheet:resource=worksheet;operation=getContent +range:resource=worksheet;operation=getContent worksheet:resource=table;operation=addRow table:resource=table;operation=addRow worksheet:resource=table;operation=getRows table:resource=table;operation=getRows worksheet:resource=table;operation=getColumns table:resource=table;operation=getColumns workbook:resource=table;operation=lookup worksheet:resource=table;operation=lookup table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup", params: "additionalFields dataProperty dataStartRow filters keyRow limit lookupColumn lookupValue oldVersionNotice operation options range rawData resource returnAll table workbook worksheet", ops: []resourceOps{
 				{"table", "addRow", "addRow:c getColumns getRows lookup"},
 				{"workbook", "create", "addWorksheet:c getAll"},
 				{"worksheet", "create", "getAll getContent"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftExcelOAuth2Api:microsoftExcelOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftExcelOAuth2Api", resource: "workbook", required: "~workbook:resource=table;operation=append ~worksheet:resource=table;operation=append ~table:resource=table;operation=append ~workbook:resource=table;operation=addTable ~worksheet:resource=table;operation=addTable ~workbook:resource=table;operation=convertToRange ~worksheet:resource=table;operation=convertToRange ~table:resource=table;operation=convertToRange ~workbook:resource=table;operation=deleteTable ~worksheet:resource=table;operation=deleteTable ~table:resource=table;operation=deleteTable ~workbook:resource=table;operation=getColumns ~worksheet:resource=table;operation=getColumns ~table:resource=table;operation=getColumns ~workbook:resource=table;operation=getRows ~worksheet:resource=table;operation=getRows ~table:resource=table;operation=getRows ~workbook:resource=table;operation=lookup ~worksheet:resource=table;operation=lookup ~table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup ~workbook:resource=workbook;operation=addWorksheet ~workbook:resource=workbook;operation=deleteWorkbook ~workbook:resource=worksheet;operation=append ~worksheet:resource=worksheet;operation=append ~workbook:resource=worksheet;operation=clear ~worksheet:resource=worksheet;operation=clear ~workbook:resource=worksheet;operation=deleteWorksheet ~worksheet:resource=worksheet;operation=deleteWorksheet ~workbook:resource=worksheet;operation=getAll ~workbook:resource=worksheet;operation=readRows ~worksheet:resource=worksheet;operation=readRows ~workbook:resource=worksheet;operation=update ~worksheet:resource=worksheet;operation=update ~workbook:resource=worksheet;operation=upsert ~worksheet:resource=worksheet;operation=upsert", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftExcelOAuth2Api:microsoftExcelOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftExcelOAuth2Api", resource: "workbook", required: "~workbook:resource=table;operation=append ~worksheet:resource=table;operation=append ~table:resource=table;operation=append ~workbook:resource=table;operation=addTable ~worksheet:resource=table;operation=addTable ~workbook:resource=table;operation=convertToRange ~worksheet:resource=table;operation=convertToRange ~table:resource=table;operation=convertToRange ~workbook:resource=table;operation=deleteTable ~worksheet:resource=table;operation=deleteTable ~table:resource=table;operation=deleteTable ~workbook:resource=table;operation=getColumns ~worksheet:resource=table;operation=getColumns ~table:resource=table;operation=getColumns ~workbook:resource=table;operation=getRows ~worksheet:resource=table;operation=getRows ~table:resource=table;operation=getRows ~workbook:resource=table;operation=lookup ~worksheet:resource=table;operation=lookup ~table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup ~workbook:resource=workbook;operation=addWorksheet ~workbook:resource=workbook;operation=deleteWorkbook ~workbook:resource=worksheet;operation=append ~worksheet:resource=worksheet;operation=append ~workbook:resource=worksheet;operation=clear ~worksheet:resource=worksheet;operation=clear ~workbook:resource=worksheet;operation=deleteWorksheet ~worksheet:resource=worksheet;operation=deleteWorksheet ~workbook:resource=worksheet;operation=getAll ~workbook:resource=worksheet;operation=readRows ~worksheet:resource=worksheet;operation=readRows ~workbook:resource=worksheet;operation=update ~worksheet:resource=worksheet;operation=update ~workbook:resource=worksheet;operation=upsert ~worksheet:resource=worksheet;operation=upsert", params: "additionalFields applyTo authentication columnToMatchOn data dataMode dataProperty dataStartRow driveTarget fieldsUi filters hasHeaders keyRow limit lookupColumn lookupValue notice operation options range rawData resource resourceTarget returnAll selectRange table useRange userTarget valueToMatchOn workbook worksheet", ops: []resourceOps{
 				{"table", "append", "append:c convertToRange addTable:c deleteTable:d getColumns getRows lookup"},
 				{"workbook", "getAll", "addWorksheet:c deleteWorkbook:d getAll"},
 				{"worksheet", "getAll", "append:c upsert:u clear:d deleteWorksheet:d getAll readRows update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftExcelSharePoint": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "worksheet", required: "~workbook:resource=worksheet;operation=append ~worksheet:resource=worksheet;operation=append ~workbook:resource=worksheet;operation=clear ~worksheet:resource=worksheet;operation=clear ~workbook:resource=worksheet;operation=deleteWorksheet ~worksheet:resource=worksheet;operation=deleteWorksheet ~workbook:resource=worksheet;operation=readRows ~worksheet:resource=worksheet;operation=readRows ~workbook:resource=worksheet;operation=getAll ~workbook:resource=worksheet;operation=update ~worksheet:resource=worksheet;operation=update ~workbook:resource=worksheet;operation=upsert ~worksheet:resource=worksheet;operation=upsert ~workbook:resource=table;operation=getAll ~workbook:resource=table;operation=getColumns ~worksheet:resource=table;operation=getColumns ~table:resource=table;operation=getColumns ~workbook:resource=table;operation=getRows ~worksheet:resource=table;operation=getRows ~table:resource=table;operation=getRows ~workbook:resource=table;operation=lookup ~worksheet:resource=table;operation=lookup ~table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup ~workbook:resource=table;operation=append ~worksheet:resource=table;operation=append ~table:resource=table;operation=append ~workbook:resource=table;operation=create ~worksheet:resource=table;operation=create ~workbook:resource=table;operation=convertToRange ~worksheet:resource=table;operation=convertToRange ~table:resource=table;operation=convertToRange ~workbook:resource=table;operation=deleteTable ~worksheet:resource=table;operation=deleteTable ~table:resource=table;operation=deleteTable ~workbook:resource=workbook;operation=addWorksheet ~workbook:resource=workbook;operation=deleteWorkbook", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "worksheet", required: "~workbook:resource=worksheet;operation=append ~worksheet:resource=worksheet;operation=append ~workbook:resource=worksheet;operation=clear ~worksheet:resource=worksheet;operation=clear ~workbook:resource=worksheet;operation=deleteWorksheet ~worksheet:resource=worksheet;operation=deleteWorksheet ~workbook:resource=worksheet;operation=readRows ~worksheet:resource=worksheet;operation=readRows ~workbook:resource=worksheet;operation=getAll ~workbook:resource=worksheet;operation=update ~worksheet:resource=worksheet;operation=update ~workbook:resource=worksheet;operation=upsert ~worksheet:resource=worksheet;operation=upsert ~workbook:resource=table;operation=getAll ~workbook:resource=table;operation=getColumns ~worksheet:resource=table;operation=getColumns ~table:resource=table;operation=getColumns ~workbook:resource=table;operation=getRows ~worksheet:resource=table;operation=getRows ~table:resource=table;operation=getRows ~workbook:resource=table;operation=lookup ~worksheet:resource=table;operation=lookup ~table:resource=table;operation=lookup lookupColumn:resource=table;operation=lookup lookupValue:resource=table;operation=lookup ~workbook:resource=table;operation=append ~worksheet:resource=table;operation=append ~table:resource=table;operation=append ~workbook:resource=table;operation=create ~worksheet:resource=table;operation=create ~workbook:resource=table;operation=convertToRange ~worksheet:resource=table;operation=convertToRange ~table:resource=table;operation=convertToRange ~workbook:resource=table;operation=deleteTable ~worksheet:resource=table;operation=deleteTable ~table:resource=table;operation=deleteTable ~workbook:resource=workbook;operation=addWorksheet ~workbook:resource=workbook;operation=deleteWorkbook", params: "applyTo authentication columnToMatchOn data dataMode dataProperty dataStartRow fieldsUi filter hasHeaders keyRow library limit lookupColumn lookupValue operation options range rawData resource returnAll selectRange site table useRange valueToMatchOn workbook worksheet", ops: []resourceOps{
 				{"worksheet", "readRows", "append:c upsert:u clear:d deleteWorksheet:d getAll readRows update:u"},
 				{"table", "getAll", "append:c convertToRange create:c deleteTable:d getColumns getAll getRows lookup"},
 				{"workbook", "addWorksheet", "addWorksheet:c deleteWorkbook:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.microsoftGraphSecurity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftGraphSecurityOAuth2Api:microsoftGraphSecurityOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftGraphSecurityOAuth2Api", resource: "secureScore", required: "secureScoreId:resource=secureScore;operation=get secureScoreControlProfileId:resource=secureScoreControlProfile;operation=get secureScoreControlProfileId:resource=secureScoreControlProfile;operation=update provider:resource=secureScoreControlProfile;operation=update vendor:resource=secureScoreControlProfile;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftGraphSecurityOAuth2Api:microsoftGraphSecurityOAuth2Api microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftGraphSecurityOAuth2Api", resource: "secureScore", required: "secureScoreId:resource=secureScore;operation=get secureScoreControlProfileId:resource=secureScoreControlProfile;operation=get secureScoreControlProfileId:resource=secureScoreControlProfile;operation=update provider:resource=secureScoreControlProfile;operation=update vendor:resource=secureScoreControlProfile;operation=update", params: "authentication filters limit operation provider resource returnAll secureScoreControlProfileId secureScoreId updateFields vendor", ops: []resourceOps{
 				{"secureScore", "get", "get getAll"},
 				{"secureScoreControlProfile", "get", "get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.microsoftOneDrive": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api", resource: "file", required: "+binaryPropertyName:resource=file;operation=download fileId:resource=file;operation=move parentId:resource=file;operation=upload name:resource=folder;operation=create folderId:resource=folder;operation=delete,getChildren folderId:resource=folder;operation=move", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api", resource: "file", required: "+binaryPropertyName:resource=file;operation=download fileId:resource=file;operation=move parentId:resource=file;operation=upload name:resource=folder;operation=create folderId:resource=folder;operation=delete,getChildren folderId:resource=folder;operation=move", params: "additionalFields authentication binaryData binaryPropertyName destinationFolderId driveTarget fileContent fileId fileName folderId itemId name newName operation options parentId parentReference query resource resourceTarget scope searchUnsupportedNotice shareServicePrincipalNotice type userTarget", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download get move:u rename:u search share:c upload:c"},
 				{"folder", "getChildren", "create:c delete:d getChildren move:u rename:u search share:c"},
 			}},
 		},
 		"n8n-nodes-base.microsoftOneDriveTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOneDriveOAuth2Api:microsoftOneDriveOAuth2Api", auth: "microsoftOneDriveOAuth2Api", params: "authentication driveTarget event fileId folderId options pollTimes resourceTarget simple userTarget watch watchFolder"},
 		},
 		"n8n-nodes-base.microsoftOutlook": {
-			{v: []float64{1}, outputs: 1, creds: "microsoftOutlookOAuth2Api", resource: "message", required: "messageId:resource=draft;operation=delete,get,send,update messageId:resource=message;operation=addAttachment,delete,get,getAttachment,getMime,move,update,reply +replyType:resource=message;operation=reply toRecipients:resource=message;operation=send +binaryPropertyName:resource=message;operation=getMime folderId:resource=message;operation=move messageId:resource=messageAttachment;operation=add,download,get,getAll attachmentId:resource=messageAttachment;operation=download,get +binaryPropertyName:resource=messageAttachment;operation=add,download folderId:resource=folder;operation=delete,get,getChildren,update displayName:resource=folder;operation=create filterQuery:resource=folder;operation=create;folderType(folder)=searchFolder folderId:resource=folderMessage;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "microsoftOutlookOAuth2Api", resource: "message", required: "messageId:resource=draft;operation=delete,get,send,update messageId:resource=message;operation=addAttachment,delete,get,getAttachment,getMime,move,update,reply +replyType:resource=message;operation=reply toRecipients:resource=message;operation=send +binaryPropertyName:resource=message;operation=getMime folderId:resource=message;operation=move messageId:resource=messageAttachment;operation=add,download,get,getAll attachmentId:resource=messageAttachment;operation=download,get +binaryPropertyName:resource=messageAttachment;operation=add,download folderId:resource=folder;operation=delete,get,getChildren,update displayName:resource=folder;operation=create filterQuery:resource=folder;operation=create;folderType(folder)=searchFolder folderId:resource=folderMessage;operation=getAll", params: "additionalFields attachmentId binaryPropertyName bodyContent comment displayName filterQuery folderId folderType includeNestedFolders limit messageId oldVersionNotice operation replyType resource returnAll send sourceFolderIds subject toRecipients updateFields", ops: []resourceOps{
 				{"draft", "create", "create:c delete:d get send:s update:u"},
 				{"folder", "create", "create:c delete:d get getChildren getAll"},
 				{"folderMessage", "getAll", "getAll"},
 				{"message", "send", "delete:d get getAll getMime move:u reply:s send:s update:u"},
 				{"messageAttachment", "add", "add:c download get getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", resource: "message", required: "~mailbox:authentication(microsoftOutlookOAuth2Api)=microsoftEntraServicePrincipalApi name:resource=calendar;operation=create ~calendarId:resource=calendar;operation=delete ~calendarId:resource=calendar;operation=get ~calendarId:resource=calendar;operation=update givenName:resource=contact;operation=create ~contactId:resource=contact;operation=delete ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=update ~draftId:resource=draft;operation=delete ~draftId:resource=draft;operation=get ~draftId:resource=draft;operation=send ~draftId:resource=draft;operation=update ~calendarId:resource=event;operation=create subject:resource=event;operation=create +startDateTime:resource=event;operation=create +endDateTime:resource=event;operation=create ~calendarId:resource=event;operation=delete ~eventId:resource=event;operation=delete ~calendarId:resource=event;operation=get ~eventId:resource=event;operation=get ~calendarId:resource=event;operation=update ~eventId:resource=event;operation=update displayName:resource=folder;operation=create ~folderId:resource=folder;operation=delete ~folderId:resource=folder;operation=get ~folderId:resource=folder;operation=update displayName:resource=folder;operation=update ~folderId:resource=folderMessage;operation=getAll ~messageId:resource=message;operation=delete ~messageId:resource=message;operation=get ~messageId:resource=message;operation=move ~folderId:resource=message;operation=move ~messageId:resource=message;operation=reply toRecipients:resource=message;operation=send toRecipients:resource=message;operation=sendAndWait subject:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait ~messageId:resource=message;operation=update ~messageId:resource=messageAttachment;operation=add +binaryPropertyName:resource=messageAttachment;operation=add ~messageId:resource=messageAttachment;operation=download ~attachmentId:resource=messageAttachment;operation=download +binaryPropertyName:resource=messageAttachment;operation=download ~messageId:resource=messageAttachment;operation=get ~attachmentId:resource=messageAttachment;operation=get ~messageId:resource=messageAttachment;operation=getAll", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", resource: "message", required: "~mailbox:authentication(microsoftOutlookOAuth2Api)=microsoftEntraServicePrincipalApi name:resource=calendar;operation=create ~calendarId:resource=calendar;operation=delete ~calendarId:resource=calendar;operation=get ~calendarId:resource=calendar;operation=update givenName:resource=contact;operation=create ~contactId:resource=contact;operation=delete ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=update ~draftId:resource=draft;operation=delete ~draftId:resource=draft;operation=get ~draftId:resource=draft;operation=send ~draftId:resource=draft;operation=update ~calendarId:resource=event;operation=create subject:resource=event;operation=create +startDateTime:resource=event;operation=create +endDateTime:resource=event;operation=create ~calendarId:resource=event;operation=delete ~eventId:resource=event;operation=delete ~calendarId:resource=event;operation=get ~eventId:resource=event;operation=get ~calendarId:resource=event;operation=update ~eventId:resource=event;operation=update displayName:resource=folder;operation=create ~folderId:resource=folder;operation=delete ~folderId:resource=folder;operation=get ~folderId:resource=folder;operation=update displayName:resource=folder;operation=update ~folderId:resource=folderMessage;operation=getAll ~messageId:resource=message;operation=delete ~messageId:resource=message;operation=get ~messageId:resource=message;operation=move ~folderId:resource=message;operation=move ~messageId:resource=message;operation=reply toRecipients:resource=message;operation=send toRecipients:resource=message;operation=sendAndWait subject:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait ~messageId:resource=message;operation=update ~messageId:resource=messageAttachment;operation=add +binaryPropertyName:resource=messageAttachment;operation=add ~messageId:resource=messageAttachment;operation=download ~attachmentId:resource=messageAttachment;operation=download +binaryPropertyName:resource=messageAttachment;operation=download ~messageId:resource=messageAttachment;operation=get ~attachmentId:resource=messageAttachment;operation=get ~messageId:resource=messageAttachment;operation=getAll", params: "additionalFields approvalOptions attachmentId authentication binaryPropertyName bodyContent calendarId contactId defineForm displayName draftId endDateTime eventId fields filters filtersNotice filtersUI folderId formFields fromAllCalendars givenName includeRecurringInstances jsonOutput limit mailbox message messageId name operation options output replyToSenderOnly resource responseType returnAll servicePrincipalNotice startDateTime subject surname to toRecipients updateFields", ops: []resourceOps{
 				{"calendar", "getAll", "create:c delete:d get getAll update:u"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"draft", "create", "create:c delete:d get send:s update:u"},
@@ -2078,33 +2171,33 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.microsoftOutlookTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", required: "~mailbox:authentication(microsoftOutlookOAuth2Api)=microsoftEntraServicePrincipalApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftOutlookOAuth2Api:microsoftOutlookOAuth2Api", auth: "microsoftOutlookOAuth2Api", required: "~mailbox:authentication(microsoftOutlookOAuth2Api)=microsoftEntraServicePrincipalApi", params: "authentication event fields filters mailbox options output pollTimes servicePrincipalNotice"},
 		},
 		"n8n-nodes-base.microsoftSharePoint": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftSharePointOAuth2Api", resource: "file", required: "~site:resource=file;operation=download ~site:resource=file;operation=update ~site:resource=file;operation=upload fileName:resource=file;operation=upload fileContents:resource=file;operation=upload ~site:resource=item;operation=create ~site:resource=item;operation=delete ~site:resource=item;operation=get ~site:resource=item;operation=getAll ~site:resource=item;operation=update ~site:resource=item;operation=upsert ~site:resource=list;operation=get ~site:resource=list;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "microsoftSharePointOAuth2Api", resource: "file", required: "~site:resource=file;operation=download ~site:resource=file;operation=update ~site:resource=file;operation=upload fileName:resource=file;operation=upload fileContents:resource=file;operation=upload ~site:resource=item;operation=create ~site:resource=item;operation=delete ~site:resource=item;operation=get ~site:resource=item;operation=getAll ~site:resource=item;operation=update ~site:resource=item;operation=upsert ~site:resource=list;operation=get ~site:resource=list;operation=getAll", params: "changeFileContent columns file fileContents fileName filter folder item limit list noticeUnsupportedFields operation options requestOptions resource returnAll simplify site", ops: []resourceOps{
 				{"file", "download", "download update:u upload:c"},
 				{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 				{"list", "getAll", "get getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "list", required: "~site:resource=file;operation=download +binaryPropertyName:resource=file;operation=download ~site:resource=file;operation=update ~site:resource=file;operation=upload fileName:resource=file;operation=upload +binaryPropertyName:resource=file;operation=upload ~site:resource=item;operation=create ~site:resource=item;operation=get ~site:resource=item;operation=getAll ~site:resource=item;operation=delete ~site:resource=item;operation=update ~site:resource=item;operation=upsert ~site:resource=list;operation=get ~site:resource=list;operation=getAll", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api", auth: "microsoftOAuth2Api", resource: "list", required: "~site:resource=file;operation=download +binaryPropertyName:resource=file;operation=download ~site:resource=file;operation=update ~site:resource=file;operation=upload fileName:resource=file;operation=upload +binaryPropertyName:resource=file;operation=upload ~site:resource=item;operation=create ~site:resource=item;operation=get ~site:resource=item;operation=getAll ~site:resource=item;operation=delete ~site:resource=item;operation=update ~site:resource=item;operation=upsert ~site:resource=list;operation=get ~site:resource=list;operation=getAll", params: "authentication binaryPropertyName changeFileContent columns file fileName filter folder item limit list operation options resource returnAll simplify site", ops: []resourceOps{
 				{"file", "upload", "download update:u upload:c"},
 				{"item", "getAll", "create:c upsert:u delete:d get getAll update:u"},
 				{"list", "get", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.microsoftSql": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "microsoftSql", required: "query:operation=executeQuery table:operation=insert table:operation=update +updateKey:operation=update table:operation=delete +deleteKey:operation=delete", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "microsoftSql", required: "query:operation=executeQuery table:operation=insert table:operation=update +updateKey:operation=update table:operation=delete +deleteKey:operation=delete", params: "columns deleteKey operation options query table updateKey", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u delete:d"},
 			}},
 		},
 		"n8n-nodes-base.microsoftTeams": {
-			{v: []float64{1, 1.1}, outputs: 1, creds: "microsoftTeamsOAuth2Api", resource: "channel", required: "teamId:resource=channel;operation=create name:resource=channel;operation=create teamId:resource=channel;operation=delete teamId:resource=channel;operation=get teamId:resource=channel;operation=getAll teamId:resource=channel;operation=update teamId:resource=channelMessage;operation=create +messageType:resource=channelMessage;operation=create message:resource=channelMessage;operation=create teamId:resource=channelMessage;operation=getAll chatId:resource=chatMessage;operation=create,get +messageType:resource=chatMessage;operation=create message:resource=chatMessage;operation=create messageId:resource=chatMessage;operation=get chatId:resource=chatMessage;operation=getAll +groupSource:resource=task;operation=getAll,create,update groupId:resource=task;operation=create planId:resource=task;operation=create bucketId:resource=task;operation=create title:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get +tasksFor:resource=task;operation=getAll groupId:resource=task;operation=getAll taskId:resource=task;operation=update", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, creds: "microsoftTeamsOAuth2Api", resource: "channel", required: "teamId:resource=channel;operation=create name:resource=channel;operation=create teamId:resource=channel;operation=delete teamId:resource=channel;operation=get teamId:resource=channel;operation=getAll teamId:resource=channel;operation=update teamId:resource=channelMessage;operation=create +messageType:resource=channelMessage;operation=create message:resource=channelMessage;operation=create teamId:resource=channelMessage;operation=getAll chatId:resource=chatMessage;operation=create,get +messageType:resource=chatMessage;operation=create message:resource=chatMessage;operation=create messageId:resource=chatMessage;operation=get chatId:resource=chatMessage;operation=getAll +groupSource:resource=task;operation=getAll,create,update groupId:resource=task;operation=create planId:resource=task;operation=create bucketId:resource=task;operation=create title:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get +tasksFor:resource=task;operation=getAll groupId:resource=task;operation=getAll taskId:resource=task;operation=update", params: "additionalFields bucketId channelId chatId groupId groupSource limit memberId message messageId messageType name oldVersionNotice operation options planId resource returnAll taskId tasksFor teamId title updateFields", ops: []resourceOps{
 				{"channel", "create", "create:c delete:d get getAll update:u"},
 				{"channelMessage", "create", "create:c getAll"},
 				{"chatMessage", "create", "create:c get getAll"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftTeamsOAuth2Api:microsoftTeamsOAuth2Api", auth: "microsoftTeamsOAuth2Api", resource: "channel", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagWebhook | flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftTeamsOAuth2Api:microsoftTeamsOAuth2Api", auth: "microsoftTeamsOAuth2Api", resource: "channel", params: "approvalOptions authentication bucketId channelId channelMessageCreateServicePrincipalNotice channelMessageDeleteServicePrincipalNotice channelMessageGetAllServicePrincipalNotice chatId chatMemberServicePrincipalNotice chatMessageServicePrincipalNotice chatServicePrincipalNotice chatType contentType defineForm endDateTime externalId formFields groupId jsonOutput limit meetingId members membershipId mentions message messageId name onlineMeetingServicePrincipalNotice operation options organizerId planId resource responseType returnAll startDateTime subject taskId tasksFor teamId title topic updateFields userId", ops: []resourceOps{
 				{"channel", "create", "create:c deleteChannel:d get getAll update:u"},
 				{"channelMessage", "create", "create:c softDeleteMessage:d get getAll getAllReplies reply:s undoSoftDeleteMessage"},
 				{"chat", "create", "create:c get getAll"},
@@ -2115,23 +2208,23 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.microsoftTeamsTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftTeamsOAuth2Api:microsoftTeamsOAuth2Api", auth: "microsoftTeamsOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftTeamsOAuth2Api:microsoftTeamsOAuth2Api", auth: "microsoftTeamsOAuth2Api", params: "authentication channelId chatId chatTriggerServicePrincipalNotice event teamId watchAllChannels watchAllChats watchAllTeams"},
 		},
 		"n8n-nodes-base.microsoftToDo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftToDoOAuth2Api:microsoftToDoOAuth2Api", auth: "microsoftToDoOAuth2Api", resource: "task", required: "~userTarget:authentication(microsoftToDoOAuth2Api)=microsoftEntraServicePrincipalApi taskListId:resource=linkedResource;operation=create,delete,get,getAll,update taskId:resource=linkedResource;operation=create,delete,get,getAll,update applicationName:resource=linkedResource;operation=create linkedResourceId:resource=linkedResource;operation=delete,get,update taskListId:resource=task;operation=create title:resource=task;operation=create taskListId:resource=task;operation=delete,get,getAll,update taskId:resource=task;operation=delete,get,update displayName:resource=list;operation=create listId:resource=list;operation=delete,get,update displayName:resource=list;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "microsoftEntraServicePrincipalApi:microsoftEntraServicePrincipalApi microsoftOAuth2Api:microsoftOAuth2Api microsoftToDoOAuth2Api:microsoftToDoOAuth2Api", auth: "microsoftToDoOAuth2Api", resource: "task", required: "~userTarget:authentication(microsoftToDoOAuth2Api)=microsoftEntraServicePrincipalApi taskListId:resource=linkedResource;operation=create,delete,get,getAll,update taskId:resource=linkedResource;operation=create,delete,get,getAll,update applicationName:resource=linkedResource;operation=create linkedResourceId:resource=linkedResource;operation=delete,get,update taskListId:resource=task;operation=create title:resource=task;operation=create taskListId:resource=task;operation=delete,get,getAll,update taskId:resource=task;operation=delete,get,update displayName:resource=list;operation=create listId:resource=list;operation=delete,get,update displayName:resource=list;operation=update", params: "additionalFields applicationName authentication displayName limit linkedResourceId listId operation resource returnAll taskId taskListId title updateFields userTarget", ops: []resourceOps{
 				{"linkedResource", "get", "create:c delete:d get getAll update:u"},
 				{"list", "get", "create:c delete:d get getAll update:u"},
 				{"task", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.mindee": {
-			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi:invoice mindeeReceiptApi:receipt", gate: "resource", auth: "receipt", resource: "receipt", required: "+binaryPropertyName:resource=receipt,invoice;operation=predict", ops: []resourceOps{
+			{v: []float64{1, 2, 3}, outputs: 1, creds: "mindeeInvoiceApi:invoice mindeeReceiptApi:receipt", gate: "resource", auth: "receipt", resource: "receipt", required: "+binaryPropertyName:resource=receipt,invoice;operation=predict", params: "apiVersion binaryPropertyName operation rawData resource", ops: []resourceOps{
 				{"invoice", "predict", "predict"},
 				{"receipt", "predict", "predict"},
 			}},
 		},
 		"n8n-nodes-base.misp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mispApi", resource: "attribute", required: "eventId:resource=attribute;operation=create +type:resource=attribute;operation=create value:resource=attribute;operation=create attributeId:resource=attribute;operation=delete attributeId:resource=attribute;operation=get attributeId:resource=attribute;operation=update org_id:resource=event;operation=create information:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=publish eventId:resource=event;operation=unpublish eventId:resource=event;operation=update eventId:resource=eventTag;operation=add tagId:resource=eventTag;operation=add eventId:resource=eventTag;operation=remove tagId:resource=eventTag;operation=remove name:resource=feed;operation=create provider:resource=feed;operation=create url:resource=feed;operation=create feedId:resource=feed;operation=disable feedId:resource=feed;operation=enable feedId:resource=feed;operation=get feedId:resource=feed;operation=update galaxyId:resource=galaxy;operation=delete galaxyId:resource=galaxy;operation=get noticelistId:resource=noticelist;operation=get name:resource=organisation;operation=create organisationId:resource=organisation;operation=delete organisationId:resource=organisation;operation=get organisationId:resource=organisation;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=update email:resource=user;operation=create role_id:resource=user;operation=create userId:resource=user;operation=delete userId:resource=user;operation=get userId:resource=user;operation=update warninglistId:resource=warninglist;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mispApi", resource: "attribute", required: "eventId:resource=attribute;operation=create +type:resource=attribute;operation=create value:resource=attribute;operation=create attributeId:resource=attribute;operation=delete attributeId:resource=attribute;operation=get attributeId:resource=attribute;operation=update org_id:resource=event;operation=create information:resource=event;operation=create eventId:resource=event;operation=delete eventId:resource=event;operation=get eventId:resource=event;operation=publish eventId:resource=event;operation=unpublish eventId:resource=event;operation=update eventId:resource=eventTag;operation=add tagId:resource=eventTag;operation=add eventId:resource=eventTag;operation=remove tagId:resource=eventTag;operation=remove name:resource=feed;operation=create provider:resource=feed;operation=create url:resource=feed;operation=create feedId:resource=feed;operation=disable feedId:resource=feed;operation=enable feedId:resource=feed;operation=get feedId:resource=feed;operation=update galaxyId:resource=galaxy;operation=delete galaxyId:resource=galaxy;operation=get noticelistId:resource=noticelist;operation=get name:resource=organisation;operation=create organisationId:resource=organisation;operation=delete organisationId:resource=organisation;operation=get organisationId:resource=organisation;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=update email:resource=user;operation=create role_id:resource=user;operation=create userId:resource=user;operation=delete userId:resource=user;operation=get userId:resource=user;operation=update warninglistId:resource=warninglist;operation=get", params: "additionalFields attributeId email eventId feedId galaxyId information jsonOutput limit name noticelistId operation org_id organisationId provider resource returnAll role_id tagId type updateFields url useJson userId value warninglistId", ops: []resourceOps{
 				{"attribute", "create", "create:c delete:d get getAll search update:u"},
 				{"event", "create", "create:c delete:d get getAll publish:u search unpublish:u update:u"},
 				{"eventTag", "add", "add:c remove:d"},
@@ -2146,18 +2239,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mistralAi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mistralCloudApi", model: "mistral-ocr-latest", resource: "document", required: "+model:resource=document;operation=extractText +documentType:resource=document;operation=extractText +inputType:resource=document;operation=extractText +binaryProperty:resource=document;operation=extractText;inputType(binary)=binary url:resource=document;operation=extractText;inputType(binary)=url", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mistralCloudApi", model: "mistral-ocr-latest", resource: "document", required: "+model:resource=document;operation=extractText +documentType:resource=document;operation=extractText +inputType:resource=document;operation=extractText +binaryProperty:resource=document;operation=extractText;inputType(binary)=binary url:resource=document;operation=extractText;inputType(binary)=url", params: "binaryProperty documentType inputType model operation options resource url", ops: []resourceOps{
 				{"document", "extractText", "extractText"},
 			}},
 		},
 		"n8n-nodes-base.mocean": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moceanApi", resource: "sms", required: "from:resource=sms,voice;operation=send to:resource=sms,voice;operation=send message:resource=sms,voice;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "moceanApi", resource: "sms", required: "from:resource=sms,voice;operation=send to:resource=sms,voice;operation=send message:resource=sms,voice;operation=send", params: "from language message operation options resource to", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 				{"voice", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.mondayCom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi:accessToken mondayComOAuth2Api:oAuth2", auth: "accessToken", resource: "board", required: "boardId:resource=board;operation=archive name:resource=board;operation=create kind:resource=board;operation=create boardId:resource=board;operation=get boardId:resource=boardColumn;operation=create title:resource=boardColumn;operation=create columnType:resource=boardColumn;operation=create boardId:resource=boardColumn;operation=getAll boardId:resource=boardGroup;operation=create name:resource=boardGroup;operation=create boardId:resource=boardGroup;operation=delete groupId:resource=boardGroup;operation=delete boardId:resource=boardGroup;operation=getAll itemId:resource=boardItem;operation=addUpdate value:resource=boardItem;operation=addUpdate boardId:resource=boardItem;operation=changeColumnValue itemId:resource=boardItem;operation=changeColumnValue columnId:resource=boardItem;operation=changeColumnValue boardId:resource=boardItem;operation=changeMultipleColumnValues itemId:resource=boardItem;operation=changeMultipleColumnValues boardId:resource=boardItem;operation=create groupId:resource=boardItem;operation=create name:resource=boardItem;operation=create itemId:resource=boardItem;operation=delete itemId:resource=boardItem;operation=get boardId:resource=boardItem;operation=getAll groupId:resource=boardItem;operation=getAll boardId:resource=boardItem;operation=getByColumnValue columnId:resource=boardItem;operation=getByColumnValue columnValue:resource=boardItem;operation=getByColumnValue boardId:resource=boardItem;operation=move itemId:resource=boardItem;operation=move groupId:resource=boardItem;operation=move", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mondayComApi:accessToken mondayComOAuth2Api:oAuth2", auth: "accessToken", resource: "board", required: "boardId:resource=board;operation=archive name:resource=board;operation=create kind:resource=board;operation=create boardId:resource=board;operation=get boardId:resource=boardColumn;operation=create title:resource=boardColumn;operation=create columnType:resource=boardColumn;operation=create boardId:resource=boardColumn;operation=getAll boardId:resource=boardGroup;operation=create name:resource=boardGroup;operation=create boardId:resource=boardGroup;operation=delete groupId:resource=boardGroup;operation=delete boardId:resource=boardGroup;operation=getAll itemId:resource=boardItem;operation=addUpdate value:resource=boardItem;operation=addUpdate boardId:resource=boardItem;operation=changeColumnValue itemId:resource=boardItem;operation=changeColumnValue columnId:resource=boardItem;operation=changeColumnValue boardId:resource=boardItem;operation=changeMultipleColumnValues itemId:resource=boardItem;operation=changeMultipleColumnValues boardId:resource=boardItem;operation=create groupId:resource=boardItem;operation=create name:resource=boardItem;operation=create itemId:resource=boardItem;operation=delete itemId:resource=boardItem;operation=get boardId:resource=boardItem;operation=getAll groupId:resource=boardItem;operation=getAll boardId:resource=boardItem;operation=getByColumnValue columnId:resource=boardItem;operation=getByColumnValue columnValue:resource=boardItem;operation=getByColumnValue boardId:resource=boardItem;operation=move itemId:resource=boardItem;operation=move groupId:resource=boardItem;operation=move", params: "additionalFields authentication boardId columnId columnType columnValue columnValues groupId itemId kind limit name operation resource returnAll title value", ops: []resourceOps{
 				{"board", "create", "archive:u create:c get getAll"},
 				{"boardColumn", "create", "create:c getAll"},
 				{"boardGroup", "create", "delete:d create:c getAll"},
@@ -2165,13 +2258,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.mongoDb": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", required: "collection +updateKey:resource=document;operation=update,findOneAndReplace,findOneAndUpdate indexNameRequired:resource=searchIndexes;operation=createSearchIndex,dropSearchIndex,updateSearchIndex +indexType:resource=searchIndexes;operation=createSearchIndex", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTool, creds: "mongoDb", resource: "document", required: "collection +updateKey:resource=document;operation=update,findOneAndReplace,findOneAndUpdate indexNameRequired:resource=searchIndexes;operation=createSearchIndex,dropSearchIndex,updateSearchIndex +indexType:resource=searchIndexes;operation=createSearchIndex", params: "collection fields indexDefinition indexDefinitionParameters indexName indexNameRequired indexType operation options query queryParameters resource updateKey upsert", ops: []resourceOps{
 				{"searchIndexes", "createSearchIndex", "createSearchIndex:c dropSearchIndex:d listSearchIndexes updateSearchIndex:u"},
 				{"document", "find", "aggregate delete:d find findOneAndReplace:u findOneAndUpdate:u insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.monicaCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "monicaCrmApi", resource: "contact", required: "activityTypeId:resource=activity;operation=create contacts:resource=activity;operation=create happenedAt:resource=activity;operation=create summary:resource=activity;operation=create activityId:resource=activity;operation=delete activityId:resource=activity;operation=get activityId:resource=activity;operation=update contactId:resource=call;operation=create calledAt:resource=call;operation=create content:resource=call;operation=create callId:resource=call;operation=delete callId:resource=call;operation=get callId:resource=call;operation=update firstName:resource=contact;operation=create genderId:resource=contact;operation=create contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update contactId:resource=contactField;operation=create contactFieldTypeId:resource=contactField;operation=create data:resource=contactField;operation=create contactFieldId:resource=contactField;operation=delete contactFieldId:resource=contactField;operation=get contactId:resource=contactField;operation=getAll contactId:resource=contactField;operation=update contactFieldId:resource=contactField;operation=update contactFieldTypeId:resource=contactField;operation=update data:resource=contactField;operation=update contactId:resource=contactTag;operation=add contactId:resource=contactTag;operation=remove contactId:resource=conversation;operation=create contactFieldTypeId:resource=conversation;operation=create happenedAt:resource=conversation;operation=create conversationId:resource=conversation;operation=delete conversationId:resource=conversation;operation=get conversationId:resource=conversation;operation=update contactFieldTypeId:resource=conversation;operation=update happenedAt:resource=conversation;operation=update conversationId:resource=conversationMessage;operation=add content:resource=conversationMessage;operation=add writtenAt:resource=conversationMessage;operation=add +writtenByMe:resource=conversationMessage;operation=add messageId:resource=conversationMessage;operation=update conversationId:resource=conversationMessage;operation=update title:resource=journalEntry;operation=create post:resource=journalEntry;operation=create journalId:resource=journalEntry;operation=delete journalId:resource=journalEntry;operation=get journalId:resource=journalEntry;operation=update contactId:resource=note;operation=create body:resource=note;operation=create noteId:resource=note;operation=delete noteId:resource=note;operation=get noteId:resource=note;operation=update +frequencyType:resource=reminder;operation=create initialDate:resource=reminder;operation=create title:resource=reminder;operation=create reminderId:resource=reminder;operation=delete reminderId:resource=reminder;operation=get reminderId:resource=reminder;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=get tagId:resource=tag;operation=update name:resource=tag;operation=update contactId:resource=task;operation=create title:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "monicaCrmApi", resource: "contact", required: "activityTypeId:resource=activity;operation=create contacts:resource=activity;operation=create happenedAt:resource=activity;operation=create summary:resource=activity;operation=create activityId:resource=activity;operation=delete activityId:resource=activity;operation=get activityId:resource=activity;operation=update contactId:resource=call;operation=create calledAt:resource=call;operation=create content:resource=call;operation=create callId:resource=call;operation=delete callId:resource=call;operation=get callId:resource=call;operation=update firstName:resource=contact;operation=create genderId:resource=contact;operation=create contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update contactId:resource=contactField;operation=create contactFieldTypeId:resource=contactField;operation=create data:resource=contactField;operation=create contactFieldId:resource=contactField;operation=delete contactFieldId:resource=contactField;operation=get contactId:resource=contactField;operation=getAll contactId:resource=contactField;operation=update contactFieldId:resource=contactField;operation=update contactFieldTypeId:resource=contactField;operation=update data:resource=contactField;operation=update contactId:resource=contactTag;operation=add contactId:resource=contactTag;operation=remove contactId:resource=conversation;operation=create contactFieldTypeId:resource=conversation;operation=create happenedAt:resource=conversation;operation=create conversationId:resource=conversation;operation=delete conversationId:resource=conversation;operation=get conversationId:resource=conversation;operation=update contactFieldTypeId:resource=conversation;operation=update happenedAt:resource=conversation;operation=update conversationId:resource=conversationMessage;operation=add content:resource=conversationMessage;operation=add writtenAt:resource=conversationMessage;operation=add +writtenByMe:resource=conversationMessage;operation=add messageId:resource=conversationMessage;operation=update conversationId:resource=conversationMessage;operation=update title:resource=journalEntry;operation=create post:resource=journalEntry;operation=create journalId:resource=journalEntry;operation=delete journalId:resource=journalEntry;operation=get journalId:resource=journalEntry;operation=update contactId:resource=note;operation=create body:resource=note;operation=create noteId:resource=note;operation=delete noteId:resource=note;operation=get noteId:resource=note;operation=update +frequencyType:resource=reminder;operation=create initialDate:resource=reminder;operation=create title:resource=reminder;operation=create reminderId:resource=reminder;operation=delete reminderId:resource=reminder;operation=get reminderId:resource=reminder;operation=update name:resource=tag;operation=create tagId:resource=tag;operation=delete tagId:resource=tag;operation=get tagId:resource=tag;operation=update name:resource=tag;operation=update contactId:resource=task;operation=create title:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get taskId:resource=task;operation=update", params: "activityId activityTypeId additionalFields body callId calledAt contactFieldId contactFieldTypeId contactId contacts content conversationId data filters firstName frequencyNumber frequencyType genderId happenedAt initialDate journalId limit messageId name noteId operation post reminderId resource returnAll summary tagId tagsToAdd tagsToRemove taskId title updateFields writtenAt writtenByMe", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"call", "create", "create:c delete:d get getAll update:u"},
 				{"contact", "create", "create:c delete:d get getAll update:u"},
@@ -2187,29 +2280,29 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.moveBinaryData": {
-			{v: []float64{1, 1.1}, outputs: 1, required: "+sourceKey:mode(binaryToJson)=binaryToJson +destinationKey:mode(binaryToJson)=jsonToBinary"},
+			{v: []float64{1, 1.1}, outputs: 1, required: "+sourceKey:mode(binaryToJson)=binaryToJson +destinationKey:mode(binaryToJson)=jsonToBinary", params: "convertAllData destinationKey mode options setAllData sourceKey"},
 		},
 		"n8n-nodes-base.mqtt": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt", required: "topic"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "mqtt", required: "topic", params: "message options sendInputData topic"},
 		},
 		"n8n-nodes-base.mqttTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "mqtt"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "mqtt", params: "options topics"},
 		},
 		"n8n-nodes-base.msg91": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "msg91Api", resource: "sms", required: "from:resource=sms;operation=send to:resource=sms;operation=send message:resource=sms;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "msg91Api", resource: "sms", required: "from:resource=sms;operation=send to:resource=sms;operation=send message:resource=sms;operation=send", params: "from message operation resource to", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.mySql": {
-			{v: []float64{1}, outputs: 1, creds: "mySql", required: "query:operation=executeQuery ~table:operation=insert ~table:operation=update +updateKey:operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "mySql", required: "query:operation=executeQuery ~table:operation=insert ~table:operation=update +updateKey:operation=update", params: "columns oldVersionNotice operation options query table updateKey", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTool, creds: "mySql", resource: "database", required: "~table:operation!executeQuery query:resource=database;operation=executeQuery", ops: []resourceOps{
+			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5}, outputs: 1, flags: flagTool, creds: "mySql", resource: "database", required: "~table:operation!executeQuery query:resource=database;operation=executeQuery", params: "columnToMatchOn combineConditions dataMode deleteCommand limit notice operation options query resource returnAll sort table valueToMatchOn valuesToSend where", ops: []resourceOps{
 				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
 			}},
 		},
 		"n8n-nodes-base.n8n": {
-			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "n8nApi", resource: "workflow", required: "name:resource=credential;operation=create credentialTypeName:resource=credential;operation=create credentialId:resource=credential;operation=delete credentialTypeName:resource=credential;operation=getSchema executionId:resource=execution;operation=delete executionId:resource=execution;operation=get ~workflowId:resource=workflow;operation=activate ~workflowId:resource=workflow;operation=deactivate ~workflowId:resource=workflow;operation=delete ~workflowId:resource=workflow;operation=get ~workflowId:resource=workflow;operation=getVersion versionId:resource=workflow;operation=getVersion ~workflowId:resource=workflow;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "n8nApi", resource: "workflow", required: "name:resource=credential;operation=create credentialTypeName:resource=credential;operation=create credentialId:resource=credential;operation=delete credentialTypeName:resource=credential;operation=getSchema executionId:resource=execution;operation=delete executionId:resource=execution;operation=get ~workflowId:resource=workflow;operation=activate ~workflowId:resource=workflow;operation=deactivate ~workflowId:resource=workflow;operation=delete ~workflowId:resource=workflow;operation=get ~workflowId:resource=workflow;operation=getVersion versionId:resource=workflow;operation=getVersion ~workflowId:resource=workflow;operation=update", params: "additionalFields additionalOptions credentialId credentialTypeName data executionId filters limit name operation options requestOptions resource returnAll versionId workflowId workflowObject", ops: []resourceOps{
 				{"audit", "generate", "generate"},
 				{"credential", "create", "create:c delete:d getSchema"},
 				{"execution", "getAll", "get getAll delete:d"},
@@ -2217,18 +2310,18 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.n8nTrainingCustomerDatastore": {
-			{v: []float64{1}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, params: "limit operation returnAll", ops: []resourceOps{
 				{"", "getOnePerson", "getOnePerson getAllPeople"},
 			}},
 		},
 		"n8n-nodes-base.n8nTrainingCustomerMessenger": {
-			{v: []float64{1}, outputs: 1, required: "customerId message"},
+			{v: []float64{1}, outputs: 1, required: "customerId message", params: "customerId message"},
 		},
 		"n8n-nodes-base.n8nTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "events"},
 		},
 		"n8n-nodes-base.nasa": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nasaApi", resource: "astronomyPictureOfTheDay", required: "asteroidId:resource=asteroidNeoLookup;operation=get +binaryPropertyName:resource=earthImagery;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nasaApi", resource: "astronomyPictureOfTheDay", required: "asteroidId:resource=asteroidNeoLookup;operation=get +binaryPropertyName:resource=earthImagery;operation=get", params: "additionalFields asteroidId binaryPropertyName download lat limit lon operation resource returnAll", ops: []resourceOps{
 				{"asteroidNeoBrowse", "getAll", "getAll"},
 				{"asteroidNeoFeed", "get", "get"},
 				{"asteroidNeoLookup", "get", "get"},
@@ -2247,16 +2340,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.netlify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", required: "+resource siteId:resource=deploy;operation=get,create,getAll deployId:resource=deploy;operation=get,cancel siteId:resource=site;operation=get,delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "netlifyApi", resource: "deploy", required: "+resource siteId:resource=deploy;operation=get,create,getAll deployId:resource=deploy;operation=get,cancel siteId:resource=site;operation=get,delete", params: "additionalFields deployId limit operation resource returnAll siteId", ops: []resourceOps{
 				{"deploy", "getAll", "cancel:u create:c get getAll"},
 				{"site", "delete", "delete:d get getAll"},
 			}},
 		},
 		"n8n-nodes-base.netlifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi", required: "siteId event formId:event()=submissionCreated"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "netlifyApi", required: "siteId event formId:event()=submissionCreated", params: "event formId simple siteId"},
 		},
 		"n8n-nodes-base.nextCloud": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi:accessToken nextCloudOAuth2Api:oAuth2", auth: "accessToken", resource: "file", required: "path:resource=file,folder;operation=copy toPath:resource=file,folder;operation=copy path:resource=file,folder;operation=delete path:resource=file,folder;operation=move toPath:resource=file,folder;operation=move path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download path:resource=file;operation=upload path:resource=file,folder;operation=share path:resource=folder;operation=create userId:resource=user;operation=create email:resource=user;operation=create userId:resource=user;operation=delete,get,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "nextCloudApi:accessToken nextCloudOAuth2Api:oAuth2", auth: "accessToken", resource: "file", required: "path:resource=file,folder;operation=copy toPath:resource=file,folder;operation=copy path:resource=file,folder;operation=delete path:resource=file,folder;operation=move toPath:resource=file,folder;operation=move path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download path:resource=file;operation=upload path:resource=file,folder;operation=share path:resource=folder;operation=create userId:resource=user;operation=create email:resource=user;operation=create userId:resource=user;operation=delete,get,update", params: "additionalFields authentication binaryDataUpload binaryPropertyName circleId email fileContent groupId limit operation options path resource returnAll shareType toPath updateFields user userId", ops: []resourceOps{
 				{"file", "upload", "copy:c delete:d download move:u share:c upload:c"},
 				{"folder", "create", "copy:c create:c delete:d list move:u share:c"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
@@ -2266,31 +2359,38 @@ func newNodeTable() map[string][]nodeEntry {
 			{v: []float64{1}, outputs: 1},
 		},
 		"n8n-nodes-base.nocoDb": {
-			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", ops: []resourceOps{
+			{v: []float64{1, 2, 3}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", params: "authentication customPrimaryKey dataToSend downloadAttachments downloadFieldNames fieldsUi id info inputsToIgnore limit operation options primaryKey projectId resource returnAll table version workspaceId", ops: []resourceOps{
 				{"row", "get", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{4}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", required: "~projectId:resource=row ~table:resource=row id:resource=row;operation=get id:resource=row;operation=delete id:resource=row;operation=update id:resource=row;operation=upload +uploadMode:resource=row;operation=upload ~uploadFieldName:resource=row;operation=upload;uploadMode(base64)=base64 ~uploadFieldName:resource=row;operation=upload;uploadMode(base64)=url filename:resource=row;operation=upload;uploadMode(base64)=base64 contentType:resource=row;operation=upload;uploadMode(base64)=base64 base64value:resource=row;operation=upload;uploadMode(base64)=base64 url:resource=row;operation=upload;uploadMode(base64)=url ~projectId:resource=base;operation=get ~projectId:resource=linkrow ~table:resource=linkrow id:resource=linkrow;operation=list ~linkFieldName:resource=linkrow;operation=list id:resource=linkrow;operation=link ~linkFieldName:resource=linkrow;operation=link id:resource=linkrow;operation=unlink ~linkFieldName:resource=linkrow;operation=unlink", ops: []resourceOps{
+			{v: []float64{4}, outputs: 1, flags: flagTool, creds: "nocoDb:nocoDb nocoDbApiToken:nocoDbApiToken", auth: "nocoDb", resource: "row", required: "~projectId:resource=row ~table:resource=row id:resource=row;operation=get id:resource=row;operation=delete id:resource=row;operation=update id:resource=row;operation=upload +uploadMode:resource=row;operation=upload ~uploadFieldName:resource=row;operation=upload;uploadMode(base64)=base64 ~uploadFieldName:resource=row;operation=upload;uploadMode(base64)=url filename:resource=row;operation=upload;uploadMode(base64)=base64 contentType:resource=row;operation=upload;uploadMode(base64)=base64 base64value:resource=row;operation=upload;uploadMode(base64)=base64 url:resource=row;operation=upload;uploadMode(base64)=url ~projectId:resource=base;operation=get ~projectId:resource=linkrow ~table:resource=linkrow id:resource=linkrow;operation=list ~linkFieldName:resource=linkrow;operation=list id:resource=linkrow;operation=link ~linkFieldName:resource=linkrow;operation=link id:resource=linkrow;operation=unlink ~linkFieldName:resource=linkrow;operation=unlink", params: "authentication base64value contentType dataToSend downloadAttachments downloadFieldNames fieldsMapper filename id info inputsToIgnore limit linkFieldName linkId operation options projectId resource returnAll table uploadFieldName uploadMode url workspaceId", ops: []resourceOps{
 				{"row", "get", "create:c upsert:u update:u delete:d get search count upload:c"},
 				{"linkrow", "list", "list link unlink"},
 				{"base", "get", "getAll get"},
 			}},
 		},
 		"n8n-nodes-base.notion": {
-			{v: []float64{1}, outputs: 1, creds: "notionApi", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=create title:resource=page;operation=create pageId:resource=page;operation=get userId:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "notionApi", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=create title:resource=page;operation=create pageId:resource=page;operation=get userId:resource=user;operation=get", params: "blockId blockUi databaseId fetchNestedBlocks limit notionNotice operation options pageId propertiesUi resource returnAll simple text title userId", ops: []resourceOps{
 				{"block", "append", "append:c getAll"},
 				{"database", "get", "get getAll"},
 				{"databasePage", "create", "create:c getAll update:u"},
 				{"page", "create", "create:c get search"},
 				{"user", "get", "get getAll"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~pageId:resource=databasePage;operation=get ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=archive ~pageId:resource=page;operation=create title:resource=page;operation=create userId:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~pageId:resource=databasePage;operation=get ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=archive ~pageId:resource=page;operation=create title:resource=page;operation=create userId:resource=user;operation=get", params: "Credentials authentication blockId blockUi databaseId fetchNestedBlocks filterJson filterType filters jsonNotice limit matchType notionNotice operation options pageId propertiesUi resource returnAll simple text title userId", ops: []resourceOps{
 				{"block", "append", "append:c getAll"},
 				{"database", "get", "get getAll search"},
 				{"databasePage", "create", "create:c get getAll update:u"},
 				{"page", "create", "archive:u create:c search"},
 				{"user", "get", "get getAll"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~blockId:resource=block;operation=getMarkdown ~dataSourceId:resource=dataSource;operation=get ~databaseId:resource=database;operation=get ~dataSourceId:resource=databasePage;operation=create,getAll ~pageId:resource=databasePage;operation=get,update title:resource=databasePage;operation=create ~pageId:resource=page;operation=create ~pageId:resource=page;operation=archive,getMarkdown,updateMarkdown title:resource=page;operation=create userId:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{2.1, 2.2}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~databaseId:resource=database;operation=get ~databaseId:resource=databasePage;operation=create ~pageId:resource=databasePage;operation=update ~pageId:resource=databasePage;operation=get ~databaseId:resource=databasePage;operation=getAll ~pageId:resource=page;operation=archive ~pageId:resource=page;operation=create title:resource=page;operation=create userId:resource=user;operation=get", params: "Credentials authentication blockId blockUi databaseId fetchNestedBlocks filterJson filterType filters jsonNotice limit matchType notionNotice operation options pageId propertiesUi resource returnAll simple simplifyOutput text title userId", ops: []resourceOps{
+				{"block", "append", "append:c getAll"},
+				{"database", "get", "get getAll search"},
+				{"databasePage", "create", "create:c get getAll update:u"},
+				{"page", "create", "archive:u create:c search"},
+				{"user", "get", "get getAll"},
+			}},
+			{v: []float64{3}, outputs: 1, flags: flagTool, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", resource: "page", required: "~blockId:resource=block;operation=append ~blockId:resource=block;operation=getAll ~blockId:resource=block;operation=getMarkdown ~dataSourceId:resource=dataSource;operation=get ~databaseId:resource=database;operation=get ~dataSourceId:resource=databasePage;operation=create,getAll ~pageId:resource=databasePage;operation=get,update title:resource=databasePage;operation=create ~pageId:resource=page;operation=create ~pageId:resource=page;operation=archive,getMarkdown,updateMarkdown title:resource=page;operation=create userId:resource=user;operation=get", params: "Credentials afterBlockId authentication blockId blockUi blocksJson contentType contentUpdates dataSourceId databaseId fetchNestedBlocks filterJson filterType filters includeTranscript jsonNotice limit markdown markdownUpdateType matchType notionNotice operation options pageId propertiesUi resource returnAll simple simplifyOutput text title userId", ops: []resourceOps{
 				{"block", "append", "append:c getMarkdown getAll"},
 				{"dataSource", "get", "get search"},
 				{"database", "get", "get"},
@@ -2300,23 +2400,23 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.notionTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event ~databaseId:event(pageAddedToDatabase)=pageAddedToDatabase,pagedUpdatedInDatabase"},
-			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event ~dataSourceId:event(pageAddedToDatabase)=pageAddedToDatabase,pagedUpdatedInDatabase"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event ~databaseId:event(pageAddedToDatabase)=pageAddedToDatabase,pagedUpdatedInDatabase", params: "authentication databaseId event notionNotice pollTimes simple"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "notionApi:apiKey notionOAuth2Api:oAuth2", auth: "apiKey", required: "+event ~dataSourceId:event(pageAddedToDatabase)=pageAddedToDatabase,pagedUpdatedInDatabase", params: "authentication dataSourceId event notionNotice pollTimes simple"},
 		},
 		"n8n-nodes-base.npm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "npmApi?", resource: "package", required: "packageName:resource=package;operation=getMetadata,getVersions +packageVersion:resource=package;operation=getMetadata query:resource=package;operation=search packageName:resource=distTag;operation=getMany,update packageVersion:resource=distTag;operation=update +distTagName:resource=distTag;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "npmApi?", resource: "package", required: "packageName:resource=package;operation=getMetadata,getVersions +packageVersion:resource=package;operation=getMetadata query:resource=package;operation=search packageName:resource=distTag;operation=getMany,update packageVersion:resource=distTag;operation=update +distTagName:resource=distTag;operation=update", params: "distTagName limit offset operation packageName packageVersion query requestOptions resource", ops: []resourceOps{
 				{"package", "getMetadata", "getMetadata getVersions search"},
 				{"distTag", "getMany", "getMany update:u"},
 			}},
 		},
 		"n8n-nodes-base.odoo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "odooApi", resource: "contact", required: "customResourceId:resource=custom;operation=get,delete customResourceId:resource=custom;operation=update opportunityName:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=get,delete opportunityId:resource=opportunity;operation=update contactName:resource=contact;operation=create contactId:resource=contact;operation=get,delete contactId:resource=contact;operation=update memo:resource=note;operation=create noteId:resource=note;operation=get,delete noteId:resource=note;operation=update memo:resource=note;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "odooApi", resource: "contact", required: "customResourceId:resource=custom;operation=get,delete customResourceId:resource=custom;operation=update opportunityName:resource=opportunity;operation=create opportunityId:resource=opportunity;operation=get,delete opportunityId:resource=opportunity;operation=update contactName:resource=contact;operation=create contactId:resource=contact;operation=get,delete contactId:resource=contact;operation=update memo:resource=note;operation=create noteId:resource=note;operation=get,delete noteId:resource=note;operation=update memo:resource=note;operation=update", params: "additionalFields contactId contactName customResource customResourceId fieldsToCreateOrUpdate filterRequest limit memo noteId operation opportunityId opportunityName options resource returnAll updateFields", ops: []resourceOps{
 				{"contact", "create", "create:c delete:d get getAll update:u"},
 				{"custom", "create", "create:c delete:d get getAll update:u"},
 				{"note", "create", "create:c delete:d get getAll update:u"},
 				{"opportunity", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "odooApi:odooApi odooApiKeyApi:odooApiKeyApi", auth: "odooApiKeyApi", resource: "contact", required: "~res_model:resource=activity;operation=create ~res_id:resource=activity;operation=create ~activity_type_id:resource=activity;operation=create ~activityId:resource=activity;operation=delete ~activityId:resource=activity;operation=get ~activityId:resource=activity;operation=update ~contactId:resource=contact;operation=delete ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=update ~customResource:resource=custom ~recordId:resource=custom;operation=delete ~recordId:resource=custom;operation=get ~recordId:resource=custom;operation=update ~opportunityId:resource=opportunity;operation=delete ~opportunityId:resource=opportunity;operation=get ~opportunityId:resource=opportunity;operation=update", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "odooApi:odooApi odooApiKeyApi:odooApiKeyApi", auth: "odooApiKeyApi", resource: "contact", required: "~res_model:resource=activity;operation=create ~res_id:resource=activity;operation=create ~activity_type_id:resource=activity;operation=create ~activityId:resource=activity;operation=delete ~activityId:resource=activity;operation=get ~activityId:resource=activity;operation=update ~contactId:resource=contact;operation=delete ~contactId:resource=contact;operation=get ~contactId:resource=contact;operation=update ~customResource:resource=custom ~recordId:resource=custom;operation=delete ~recordId:resource=custom;operation=get ~recordId:resource=custom;operation=update ~opportunityId:resource=opportunity;operation=delete ~opportunityId:resource=opportunity;operation=get ~opportunityId:resource=opportunity;operation=update", params: "activityId activity_type_id additionalFields authentication contactId customResource fieldsToSend filters limit operation opportunityId options recordId res_id res_model resource returnAll", ops: []resourceOps{
 				{"activity", "getAll", "create:c delete:d get getAll update:u"},
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"custom", "getAll", "create:c delete:d get getAll update:u"},
@@ -2324,12 +2424,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.okta": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "oktaApi", resource: "user", required: "~userId:resource=user;operation=get,update,delete firstName:resource=user;operation=create lastName:resource=user;operation=create login:resource=user;operation=create email:resource=user;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "oktaApi", resource: "user", required: "~userId:resource=user;operation=get,update,delete firstName:resource=user;operation=create lastName:resource=user;operation=create login:resource=user;operation=create email:resource=user;operation=create", params: "activate email firstName getCreateFields getUpdateFields lastName limit login operation requestOptions resource returnAll searchQuery sendEmail simplify userId", ops: []resourceOps{
 				{"user", "getAll", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.oneSimpleApi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", required: "+resource link:resource=website;operation=pdf message:resource=utility;operation=qrCode link:resource=website;operation=screenshot profileName:resource=socialProfile;operation=instagramProfile artistName:resource=socialProfile;operation=spotifyArtistProfile value:resource=information;operation=exchangeRate fromCurrency:resource=information;operation=exchangeRate toCurrency:resource=information;operation=exchangeRate link:resource=information;operation=imageMetadata link:resource=website;operation=seo emailAddress:resource=utility;operation=validateEmail link:resource=utility;operation=expandURL", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "oneSimpleApi", resource: "website", required: "+resource link:resource=website;operation=pdf message:resource=utility;operation=qrCode link:resource=website;operation=screenshot profileName:resource=socialProfile;operation=instagramProfile artistName:resource=socialProfile;operation=spotifyArtistProfile value:resource=information;operation=exchangeRate fromCurrency:resource=information;operation=exchangeRate toCurrency:resource=information;operation=exchangeRate link:resource=information;operation=imageMetadata link:resource=website;operation=seo emailAddress:resource=utility;operation=validateEmail link:resource=utility;operation=expandURL", params: "artistName download emailAddress fromCurrency link message operation options output profileName resource toCurrency value", ops: []resourceOps{
 				{"information", "exchangeRate", "exchangeRate imageMetadata"},
 				{"socialProfile", "instagramProfile", "instagramProfile spotifyArtistProfile"},
 				{"utility", "validateEmail", "expandURL qrCode validateEmail"},
@@ -2337,7 +2437,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.onfleet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "onfleetApi", resource: "task", required: "id:resource=admin;operation!create,getAll name:resource=admin;operation=create email:resource=admin;operation=create containerType:resource=container;operation=get,addTask containerId:resource=container;operation=get,addTask,updateTask type:resource=container;operation=addTask id:resource=destination;operation!create id:resource=hub;operation=update name:resource=hub;operation=create id:resource=organization;operation=getDelegatee +getBy:resource=recipient;operation=get id:resource=recipient;operation=get;getBy(id)=id id:resource=recipient;operation=update name:resource=recipient;operation=get;getBy(id)=name phone:resource=recipient;operation=get;getBy(id)=phone recipientName:resource=recipient;operation=create recipientPhone:resource=recipient;operation=create id:resource=task;operation!create,getAll id:resource=team;operation=get,update,delete,getTimeEstimates,autoDispatch name:resource=team;operation=create id:resource=worker;operation=get,getSchedule,setSchedule,update,delete name:resource=worker;operation=create phone:resource=worker;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "onfleetApi", resource: "task", required: "id:resource=admin;operation!create,getAll name:resource=admin;operation=create email:resource=admin;operation=create containerType:resource=container;operation=get,addTask containerId:resource=container;operation=get,addTask,updateTask type:resource=container;operation=addTask id:resource=destination;operation!create id:resource=hub;operation=update name:resource=hub;operation=create id:resource=organization;operation=getDelegatee +getBy:resource=recipient;operation=get id:resource=recipient;operation=get;getBy(id)=id id:resource=recipient;operation=update name:resource=recipient;operation=get;getBy(id)=name phone:resource=recipient;operation=get;getBy(id)=phone recipientName:resource=recipient;operation=create recipientPhone:resource=recipient;operation=create id:resource=task;operation!create,getAll id:resource=team;operation=get,update,delete,getTimeEstimates,autoDispatch name:resource=team;operation=create id:resource=worker;operation=get,getSchedule,setSchedule,update,delete name:resource=worker;operation=create phone:resource=worker;operation=create", params: "additionalFields address addressCity addressCountry addressNumber addressStreet byLocation containerId containerType destination email filters getBy id index latitude limit longitude managers name operation options overrideFields phone recipientName recipientPhone resource returnAll schedule success tasks teams type unparsed updateFields workers", ops: []resourceOps{
 				{"admin", "getAll", "create:c delete:d getAll update:u"},
 				{"container", "get", "addTask:c get updateTask:u"},
 				{"destination", "get", "create:c get"},
@@ -2350,32 +2450,37 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.onfleetTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi", required: "+triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "onfleetApi", required: "+triggerOn", params: "additionalFields triggerOn"},
 		},
 		"n8n-nodes-base.openAi": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", params: "input instruction model oldVersionNotice operation options prompt requestOptions resource responseFormat simplifyOutput", ops: []resourceOps{
+				{"chat", "complete", "complete"},
+				{"image", "create", "create"},
+				{"text", "complete", "complete edit:c moderate"},
+			}},
+			{v: []float64{1.1}, outputs: 1, flags: flagDeclarative, creds: "openAiApi", model: "gpt-3.5-turbo-instruct", resource: "text", params: "chatModel imageModel input instruction model oldVersionNotice operation options prompt requestOptions resource responseFormat simplifyOutput", ops: []resourceOps{
 				{"chat", "complete", "complete"},
 				{"image", "create", "create"},
 				{"text", "complete", "complete edit:c moderate"},
 			}},
 		},
 		"n8n-nodes-base.openThesaurus": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "text:operation=getSynonyms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "text:operation=getSynonyms", params: "operation options text", ops: []resourceOps{
 				{"", "getSynonyms", "getSynonyms"},
 			}},
 		},
 		"n8n-nodes-base.openWeatherMap": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "openWeatherMapApi", required: "cityName:locationSelection(cityName)=cityName latitude:locationSelection(cityName)=coordinates longitude:locationSelection(cityName)=coordinates zipCode:locationSelection(cityName)=zipCode", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "openWeatherMapApi", required: "cityName:locationSelection(cityName)=cityName latitude:locationSelection(cityName)=coordinates longitude:locationSelection(cityName)=coordinates zipCode:locationSelection(cityName)=zipCode", params: "cityId cityName format language latitude locationSelection longitude operation zipCode", ops: []resourceOps{
 				{"", "currentWeather", "currentWeather 5DayForecast"},
 			}},
 		},
 		"n8n-nodes-base.oracleDatabase": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "oracleDBApi", resource: "database", required: "~schema:operation!execute ~table:operation!execute query:resource=database;operation=execute", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "oracleDBApi", resource: "database", required: "~schema:operation!execute ~table:operation!execute query:resource=database;operation=execute", params: "columns combineConditions deleteCommand limit operation options query resource returnAll schema sort stmtBatchingNotice table where", ops: []resourceOps{
 				{"database", "insert", "deleteTable:d execute:x insert:c upsert:u select update:u"},
 			}},
 		},
 		"n8n-nodes-base.orbit": {
-			{v: []float64{1}, outputs: 1, creds: "orbitApi", resource: "member", required: "+workspaceId:resource=activity;operation=create memberId:resource=activity;operation=create title:resource=activity;operation=create +workspaceId:resource=activity;operation=getAll +workspaceId:resource=member;operation=delete memberId:resource=member;operation=delete +workspaceId:resource=member;operation=get memberId:resource=member;operation=get +workspaceId:resource=member;operation=getAll +workspaceId:resource=member;operation=lookup source:resource=member;operation=lookup searchBy:resource=member;operation=lookup;source()=discourse,github,twitter email:resource=member;operation=lookup;source()=email host:resource=member;operation=lookup;source()=discourse +workspaceId:resource=member;operation=update memberId:resource=member;operation=update +workspaceId:resource=member;operation=upsert +workspaceId:resource=note;operation=create memberId:resource=note;operation=create note:resource=note;operation=create +workspaceId:resource=note;operation=getAll memberId:resource=note;operation=getAll +workspaceId:resource=note;operation=update memberId:resource=note;operation=update noteId:resource=note;operation=update note:resource=note;operation=update +workspaceId:resource=post;operation=create memberId:resource=post;operation=create url:resource=post;operation=create +workspaceId:resource=post;operation=getAll +workspaceId:resource=post;operation=delete memberId:resource=post;operation=delete postId:resource=post;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "orbitApi", resource: "member", required: "+workspaceId:resource=activity;operation=create memberId:resource=activity;operation=create title:resource=activity;operation=create +workspaceId:resource=activity;operation=getAll +workspaceId:resource=member;operation=delete memberId:resource=member;operation=delete +workspaceId:resource=member;operation=get memberId:resource=member;operation=get +workspaceId:resource=member;operation=getAll +workspaceId:resource=member;operation=lookup source:resource=member;operation=lookup searchBy:resource=member;operation=lookup;source()=discourse,github,twitter email:resource=member;operation=lookup;source()=email host:resource=member;operation=lookup;source()=discourse +workspaceId:resource=member;operation=update memberId:resource=member;operation=update +workspaceId:resource=member;operation=upsert +workspaceId:resource=note;operation=create memberId:resource=note;operation=create note:resource=note;operation=create +workspaceId:resource=note;operation=getAll memberId:resource=note;operation=getAll +workspaceId:resource=note;operation=update memberId:resource=note;operation=update noteId:resource=note;operation=update note:resource=note;operation=update +workspaceId:resource=post;operation=create memberId:resource=post;operation=create url:resource=post;operation=create +workspaceId:resource=post;operation=getAll +workspaceId:resource=post;operation=delete memberId:resource=post;operation=delete postId:resource=post;operation=delete", params: "additionalFields deprecated email filters host id identityUi limit memberId note noteId operation options postId resolveIdentities resolveMember resource returnAll searchBy source title updateFields url username workspaceId", ops: []resourceOps{
 				{"activity", "create", "create:c getAll"},
 				{"member", "get", "upsert:u delete:d get getAll lookup update:u"},
 				{"note", "create", "create:c getAll update:u"},
@@ -2383,13 +2488,13 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.oura": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ouraApi", resource: "summary", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "ouraApi", resource: "summary", params: "filters limit operation resource returnAll", ops: []resourceOps{
 				{"profile", "get", "get"},
 				{"summary", "getSleep", "getActivity getReadiness getSleep"},
 			}},
 		},
 		"n8n-nodes-base.paddle": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "paddleApi", resource: "coupon", required: "productId:resource=coupon;operation=getAll paymentId:resource=payment;operation=reschedule planId:resource=plan;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "paddleApi", resource: "coupon", required: "productId:resource=coupon;operation=getAll paymentId:resource=payment;operation=reschedule planId:resource=plan;operation=get", params: "additionalFields additionalFieldsJson couponCode couponType currency date discountAmount discountType group jsonParameters limit operation paymentId planId productId productIds resource returnAll updateBy", ops: []resourceOps{
 				{"coupon", "create", "create:c getAll update:u"},
 				{"payment", "getAll", "getAll reschedule:u"},
 				{"plan", "get", "get getAll"},
@@ -2398,7 +2503,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pagerDuty": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi:apiToken pagerDutyOAuth2Api:oAuth2", auth: "apiToken", resource: "incident", required: "title:resource=incident;operation=create serviceId:resource=incident;operation=create email:resource=incident;operation=create incidentId:resource=incident;operation=get incidentId:resource=incident;operation=update email:resource=incident;operation=update incidentId:resource=incidentNote;operation=create content:resource=incidentNote;operation=create email:resource=incidentNote;operation=create incidentId:resource=incidentNote;operation=getAll logEntryId:resource=logEntry;operation=get userId:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pagerDutyApi:apiToken pagerDutyOAuth2Api:oAuth2", auth: "apiToken", resource: "incident", required: "title:resource=incident;operation=create serviceId:resource=incident;operation=create email:resource=incident;operation=create incidentId:resource=incident;operation=get incidentId:resource=incident;operation=update email:resource=incident;operation=update incidentId:resource=incidentNote;operation=create content:resource=incidentNote;operation=create email:resource=incidentNote;operation=create incidentId:resource=incidentNote;operation=getAll logEntryId:resource=logEntry;operation=get userId:resource=user;operation=get", params: "additionalFields authentication conferenceBridgeUi content email incidentId limit logEntryId operation options resource returnAll serviceId title updateFields userId", ops: []resourceOps{
 				{"incident", "create", "create:c get getAll update:u"},
 				{"incidentNote", "create", "create:c getAll"},
 				{"logEntry", "get", "get getAll"},
@@ -2406,47 +2511,47 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.payPal": {
-			{v: []float64{1}, outputs: 1, creds: "payPalApi", resource: "payout", required: "senderBatchId:resource=payout;operation=create payoutBatchId:resource=payout;operation=get payoutItemId:resource=payoutItem;operation=get payoutItemId:resource=payoutItem;operation=cancel", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "payPalApi", resource: "payout", required: "senderBatchId:resource=payout;operation=create payoutBatchId:resource=payout;operation=get payoutItemId:resource=payoutItem;operation=get payoutItemId:resource=payoutItem;operation=cancel", params: "additionalFields itemsJson itemsUi jsonParameters limit operation payoutBatchId payoutItemId resource returnAll senderBatchId", ops: []resourceOps{
 				{"payout", "create", "create:c get"},
 				{"payoutItem", "get", "cancel:u get"},
 			}},
 		},
 		"n8n-nodes-base.payPalTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "payPalApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "payPalApi", params: "events"},
 		},
 		"n8n-nodes-base.peekalink": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "peekalinkApi", required: "url", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "peekalinkApi", required: "url", params: "operation url", ops: []resourceOps{
 				{"", "preview", "isAvailable preview"},
 			}},
 		},
 		"n8n-nodes-base.perplexity": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", required: "input:resource=agent;operation=createResponse +model:resource=chat;operation=complete +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", required: "input:resource=agent;operation=createResponse +model:resource=chat;operation=complete +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", params: "chatDeprecationNotice input messages model operation options preset query requestOptions resource simplify", ops: []resourceOps{
 				{"chat", "complete", "complete"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", required: "input:resource=agent;operation=createResponse +model:resource=chat;operation=complete +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", model: "sonar", resource: "chat", required: "input:resource=agent;operation=createResponse +model:resource=chat;operation=complete +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", params: "chatDeprecationNotice input messages model operation options preset query requestOptions resource simplify", ops: []resourceOps{
 				{"agent", "createResponse", "createResponse:c"},
 				{"chat", "complete", "complete"},
 				{"embedding", "createEmbedding", "createEmbedding:c createContextualized:c"},
 				{"search", "search", "search"},
 			}},
-			{v: []float64{3}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", resource: "agent", required: "input:resource=agent;operation=createResponse +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", ops: []resourceOps{
+			{v: []float64{3}, outputs: 1, flags: flagTool | flagDeclarative, creds: "perplexityApi", resource: "agent", required: "input:resource=agent;operation=createResponse +model:resource=embedding;operation=createEmbedding input:resource=embedding;operation=createEmbedding +model:resource=embedding;operation=createContextualized query:resource=search;operation=search", params: "input model operation options preset query requestOptions resource simplify", ops: []resourceOps{
 				{"agent", "createResponse", "createResponse:c"},
 				{"embedding", "createEmbedding", "createEmbedding:c createContextualized:c"},
 				{"search", "search", "search"},
 			}},
 		},
 		"n8n-nodes-base.phantombuster": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "phantombusterApi", resource: "agent", required: "agentId:resource=agent;operation=delete agentId:resource=agent;operation=get agentId:resource=agent;operation=getOutput agentId:resource=agent;operation=launch,launchSync", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "phantombusterApi", resource: "agent", required: "agentId:resource=agent;operation=delete agentId:resource=agent;operation=get agentId:resource=agent;operation=getOutput agentId:resource=agent;operation=launch,launchSync", params: "additionalFields agentId jsonParameters limit operation resolveData resource returnAll", ops: []resourceOps{
 				{"agent", "launch", "delete:d get getAll getOutput launch:c launchSync"},
 			}},
 		},
 		"n8n-nodes-base.philipsHue": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "philipsHueOAuth2Api", resource: "light", required: "lightId:resource=light;operation=delete lightId:resource=light;operation=get lightId:resource=light;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "philipsHueOAuth2Api", resource: "light", required: "lightId:resource=light;operation=delete lightId:resource=light;operation=get lightId:resource=light;operation=update", params: "additionalFields lightId limit on operation resource returnAll", ops: []resourceOps{
 				{"light", "update", "delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.pipedrive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", required: "subject:resource=activity;operation=create type:resource=activity;operation=create title:resource=deal;operation=create +associateWith:resource=deal;operation=create dealId:resource=dealProduct;operation=add productId:resource=dealProduct;operation=add dealId:resource=dealProduct;operation=update productAttachmentId:resource=dealProduct;operation=update dealId:resource=dealProduct;operation=remove productAttachmentId:resource=dealProduct;operation=remove dealId:resource=dealProduct;operation=getAll term:resource=deal;operation=search +binaryPropertyName:resource=file;operation=create +binaryPropertyName:resource=file;operation=download title:resource=lead;operation=create +associateWith:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update content:resource=note;operation=create name:resource=organization;operation=create term:resource=organization;operation=search name:resource=person;operation=create dealId:resource=dealActivity;operation=getAll term:resource=person;operation=search", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", required: "subject:resource=activity;operation=create type:resource=activity;operation=create title:resource=deal;operation=create +associateWith:resource=deal;operation=create dealId:resource=dealProduct;operation=add productId:resource=dealProduct;operation=add dealId:resource=dealProduct;operation=update productAttachmentId:resource=dealProduct;operation=update dealId:resource=dealProduct;operation=remove productAttachmentId:resource=dealProduct;operation=remove dealId:resource=dealProduct;operation=getAll term:resource=deal;operation=search +binaryPropertyName:resource=file;operation=create +binaryPropertyName:resource=file;operation=download title:resource=lead;operation=create +associateWith:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update content:resource=note;operation=create name:resource=organization;operation=create term:resource=organization;operation=search name:resource=person;operation=create dealId:resource=dealActivity;operation=getAll term:resource=person;operation=search", params: "activityId additionalFields associateWith authentication binaryPropertyName content dealId done encodeProperties exactMatch fileId filters item_price leadId limit name noteId oldVersionNotice operation org_id organizationId organization_id personId person_id productAttachmentId productId quantity resolveProperties resource returnAll subject term title type updateFields", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealActivity", "getAll", "getAll"},
@@ -2458,7 +2563,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"person", "create", "create:c delete:d get getAll search update:u"},
 				{"product", "getAll", "getAll"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", required: "subject:resource=activity;operation=create type:resource=activity;operation=create title:resource=deal;operation=create +associateWith:resource=deal;operation=create term:resource=deal;operation=search +binaryPropertyName:resource=file;operation=create +binaryPropertyName:resource=file;operation=download title:resource=lead;operation=create +associateWith:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update content:resource=note;operation=create name:resource=organization;operation=create term:resource=organization;operation=search name:resource=person;operation=create term:resource=person;operation=search name:resource=product;operation=create term:resource=product;operation=search", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool | flagDeclarative, creds: "pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", resource: "deal", required: "subject:resource=activity;operation=create type:resource=activity;operation=create title:resource=deal;operation=create +associateWith:resource=deal;operation=create term:resource=deal;operation=search +binaryPropertyName:resource=file;operation=create +binaryPropertyName:resource=file;operation=download title:resource=lead;operation=create +associateWith:resource=lead;operation=create leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update content:resource=note;operation=create name:resource=organization;operation=create term:resource=organization;operation=search name:resource=person;operation=create term:resource=person;operation=search name:resource=product;operation=create term:resource=product;operation=search", params: "activityId additionalFields associateWith authentication binaryPropertyName content dealId done exactMatch fileId filters item_price leadId limit name noteId operation org_id organizationId organization_id personId person_id productAttachmentId productId quantity rawCustomFieldKeys rawCustomFieldOutput resource returnAll subject term title type updateFields", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d duplicate:c get getAll search update:u"},
 				{"dealProduct", "add", "add:c getAll remove:d update:u"},
@@ -2471,23 +2576,24 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.pipedriveTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", params: "action authentication incomingAuthentication object"},
+			{v: []float64{1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth? pipedriveApi:apiToken pipedriveOAuth2Api:oAuth2", auth: "apiToken", params: "action authentication entity incomingAuthentication"},
 		},
 		"n8n-nodes-base.plivo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", required: "+resource from:resource=sms;operation=send to:resource=sms;operation=send message:resource=sms;operation=send from:resource=mms;operation=send to:resource=mms;operation=send from:resource=call;operation=make to:resource=call;operation=make +answer_method:resource=call;operation=make answer_url:resource=call;operation=make", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "plivoApi", resource: "sms", required: "+resource from:resource=sms;operation=send to:resource=sms;operation=send message:resource=sms;operation=send from:resource=mms;operation=send to:resource=mms;operation=send from:resource=call;operation=make to:resource=call;operation=make +answer_method:resource=call;operation=make answer_url:resource=call;operation=make", params: "answer_method answer_url from media_urls message operation resource to", ops: []resourceOps{
 				{"call", "make", "make:s"},
 				{"mms", "send", "send:s"},
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.postBin": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", required: "+resource binId:resource=bin;operation=get,delete binId:resource=request;operation=get,removeFirst,send requestId:resource=request;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, resource: "bin", required: "+resource binId:resource=bin;operation=get,delete binId:resource=request;operation=get,removeFirst,send requestId:resource=request;operation=get", params: "binContent binId operation requestId requestOptions resource", ops: []resourceOps{
 				{"bin", "create", "create:c get delete:d"},
 				{"request", "get", "get removeFirst:d send:s"},
 			}},
 		},
 		"n8n-nodes-base.postHog": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "postHogApi", resource: "event", required: "alias:resource=alias;operation=create distinctId:resource=alias;operation=create eventName:resource=event;operation=create distinctId:resource=event;operation=create distinctId:resource=identity;operation=create name:resource=track;operation=page,screen distinctId:resource=track;operation=page,screen", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "postHogApi", resource: "event", required: "alias:resource=alias;operation=create distinctId:resource=alias;operation=create eventName:resource=event;operation=create distinctId:resource=event;operation=create distinctId:resource=identity;operation=create name:resource=track;operation=page,screen distinctId:resource=track;operation=page,screen", params: "additionalFields alias distinctId eventName name operation resource", ops: []resourceOps{
 				{"alias", "create", "create:c"},
 				{"event", "create", "create:c"},
 				{"identity", "create", "create:c"},
@@ -2495,53 +2601,56 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.postgres": {
-			{v: []float64{1}, outputs: 1, creds: "postgres", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert table:operation=update +updateKey:operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "postgres", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert table:operation=update +updateKey:operation=update", params: "additionalFields columns oldVersionNotice operation query returnFields schema table updateKey", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", required: "+~schema:operation!executeQuery ~table:operation!executeQuery query:resource=database;operation=executeQuery", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", required: "+~schema:operation!executeQuery ~table:operation!executeQuery query:resource=database;operation=executeQuery", params: "columnToMatchOn combineConditions dataMode deleteCommand limit notice operation options query resource restartSequences returnAll schema sort table valueToMatchOn valuesToSend where", ops: []resourceOps{
+				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
+			}},
+			{v: []float64{2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagTool, creds: "postgres", resource: "database", required: "+~schema:operation!executeQuery ~table:operation!executeQuery query:resource=database;operation=executeQuery", params: "columns combineConditions deleteCommand limit operation options query resource restartSequences returnAll schema sort table where", ops: []resourceOps{
 				{"database", "insert", "deleteTable:d executeQuery:x insert:c upsert:u select update:u"},
 			}},
 		},
 		"n8n-nodes-base.postgresTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "postgres", required: "+~schema:triggerMode(createTrigger)=createTrigger ~tableName:triggerMode(createTrigger)=createTrigger channelName:triggerMode(createTrigger)=listenTrigger"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "postgres", required: "+~schema:triggerMode(createTrigger)=createTrigger ~tableName:triggerMode(createTrigger)=createTrigger channelName:triggerMode(createTrigger)=listenTrigger", params: "additionalFields channelName firesOn options schema tableName triggerMode"},
 		},
 		"n8n-nodes-base.postmarkTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "postmarkApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "postmarkApi", params: "events firstOpen includeContent"},
 		},
 		"n8n-nodes-base.profitWell": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "profitWellApi", resource: "metric", required: "type:resource=metric;operation=get month:resource=metric;operation=get;type()=daily", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "profitWellApi", resource: "metric", required: "type:resource=metric;operation=get month:resource=metric;operation=get;type()=daily", params: "month operation options resource simple type", ops: []resourceOps{
 				{"company", "getSetting", "getSetting"},
 				{"metric", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.pushbullet": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushbulletOAuth2Api", resource: "push", required: "+type:resource=push;operation=create title:resource=push;operation=create;type(note)=note,link body:resource=push;operation=create;type(note)=note,link,file url:resource=push;operation=create;type(note)=link +binaryPropertyName:resource=push;operation=create;type(note)=file +target:resource=push;operation=create value:resource=push;operation=create;target(default)!default,device_iden value:resource=push;operation=create;target(default)=device_iden pushId:resource=push;operation=delete pushId:resource=push;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushbulletOAuth2Api", resource: "push", required: "+type:resource=push;operation=create title:resource=push;operation=create;type(note)=note,link body:resource=push;operation=create;type(note)=note,link,file url:resource=push;operation=create;type(note)=link +binaryPropertyName:resource=push;operation=create;type(note)=file +target:resource=push;operation=create value:resource=push;operation=create;target(default)!default,device_iden value:resource=push;operation=create;target(default)=device_iden pushId:resource=push;operation=delete pushId:resource=push;operation=update", params: "binaryPropertyName body dismissed filters limit operation pushId resource returnAll target title type url value", ops: []resourceOps{
 				{"push", "create", "create:c delete:d getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.pushcut": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushcutApi", resource: "notification", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushcutApi", resource: "notification", params: "additionalFields notificationName operation resource", ops: []resourceOps{
 				{"notification", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.pushcutTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "pushcutApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "pushcutApi", params: "actionName"},
 		},
 		"n8n-nodes-base.pushover": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushoverApi", resource: "message", required: "userKey:resource=message;operation=push message:resource=message;operation=push", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "pushoverApi", resource: "message", required: "userKey:resource=message;operation=push message:resource=message;operation=push", params: "additionalFields expire message operation priority resource retry userKey", ops: []resourceOps{
 				{"message", "push", "push:c"},
 			}},
 		},
 		"n8n-nodes-base.questDb": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "questDb", required: "query:operation=executeQuery table:operation=insert", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "questDb", required: "query:operation=executeQuery table:operation=insert", params: "additionalFields columns operation query returnFields schema table", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c"},
 			}},
 		},
 		"n8n-nodes-base.quickChart": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, required: "labelsArray:labelsMode(manually)=array +output"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, required: "labelsArray:labelsMode(manually)=array +output", params: "chartOptions chartType data datasetOptions labelsArray labelsMode labelsUi output"},
 		},
 		"n8n-nodes-base.quickbase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", required: "tableId:resource=field;operation=getAll tableId:resource=file;operation=download,delete recordId:resource=file;operation=download,delete fieldId:resource=file;operation=download,delete +binaryPropertyName:resource=file;operation=download tableId:resource=record;operation=create columns:resource=record;operation=create tableId:resource=record;operation=delete where:resource=record;operation=delete tableId:resource=record;operation=getAll tableId:resource=record;operation=update columns:resource=record;operation=update tableId:resource=record;operation=upsert columns:resource=record;operation=upsert tableId:resource=report;operation=get reportId:resource=report;operation=get tableId:resource=report;operation=run reportId:resource=report;operation=run", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickbaseApi", resource: "record", required: "tableId:resource=field;operation=getAll tableId:resource=file;operation=download,delete recordId:resource=file;operation=download,delete fieldId:resource=file;operation=download,delete +binaryPropertyName:resource=file;operation=download tableId:resource=record;operation=create columns:resource=record;operation=create tableId:resource=record;operation=delete where:resource=record;operation=delete tableId:resource=record;operation=getAll tableId:resource=record;operation=update columns:resource=record;operation=update tableId:resource=record;operation=upsert columns:resource=record;operation=upsert tableId:resource=report;operation=get reportId:resource=report;operation=get tableId:resource=report;operation=run reportId:resource=report;operation=run", params: "binaryPropertyName columns fieldId limit mergeFieldId operation options recordId reportId resource returnAll simple tableId updateKey versionNumber where", ops: []resourceOps{
 				{"field", "getAll", "getAll"},
 				{"file", "download", "delete:d download"},
 				{"record", "create", "create:c upsert:u delete:d getAll update:u"},
@@ -2549,7 +2658,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.quickbooks": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickBooksOAuth2Api", resource: "customer", required: "+VendorRef:resource=bill;operation=create billId:resource=bill;operation=delete billId:resource=bill;operation=get billId:resource=bill;operation=update displayName:resource=customer;operation=create customerId:resource=customer;operation=get customerId:resource=customer;operation=update employeeId:resource=employee;operation=get employeeId:resource=employee;operation=update +CustomerRef:resource=estimate;operation=create estimateId:resource=estimate;operation=delete estimateId:resource=estimate;operation=get estimateId:resource=estimate;operation=send email:resource=estimate;operation=send estimateId:resource=estimate;operation=update +CustomerRef:resource=invoice;operation=create invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=get invoiceId:resource=invoice;operation=send email:resource=invoice;operation=send invoiceId:resource=invoice;operation=void invoiceId:resource=invoice;operation=update itemId:resource=item;operation=get +CustomerRef:resource=payment;operation=create paymentId:resource=payment;operation=delete paymentId:resource=payment;operation=get paymentId:resource=payment;operation=send email:resource=payment;operation=send paymentId:resource=payment;operation=void paymentId:resource=payment;operation=update purchaseId:resource=purchase;operation=get displayName:resource=vendor;operation=create vendorId:resource=vendor;operation=get vendorId:resource=vendor;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "quickBooksOAuth2Api", resource: "customer", required: "+VendorRef:resource=bill;operation=create billId:resource=bill;operation=delete billId:resource=bill;operation=get billId:resource=bill;operation=update displayName:resource=customer;operation=create customerId:resource=customer;operation=get customerId:resource=customer;operation=update employeeId:resource=employee;operation=get employeeId:resource=employee;operation=update +CustomerRef:resource=estimate;operation=create estimateId:resource=estimate;operation=delete estimateId:resource=estimate;operation=get estimateId:resource=estimate;operation=send email:resource=estimate;operation=send estimateId:resource=estimate;operation=update +CustomerRef:resource=invoice;operation=create invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=get invoiceId:resource=invoice;operation=send email:resource=invoice;operation=send invoiceId:resource=invoice;operation=void invoiceId:resource=invoice;operation=update itemId:resource=item;operation=get +CustomerRef:resource=payment;operation=create paymentId:resource=payment;operation=delete paymentId:resource=payment;operation=get paymentId:resource=payment;operation=send email:resource=payment;operation=send paymentId:resource=payment;operation=void paymentId:resource=payment;operation=update purchaseId:resource=purchase;operation=get displayName:resource=vendor;operation=create vendorId:resource=vendor;operation=get vendorId:resource=vendor;operation=update", params: "CustomerRef FamilyName GivenName Line TotalAmt VendorRef additionalFields billId binaryProperty customerId displayName download email employeeId estimateId fileName filters invoiceId itemId limit operation paymentId purchaseId resource returnAll simple updateFields vendorId", ops: []resourceOps{
 				{"bill", "get", "create:c delete:d get getAll update:u"},
 				{"customer", "get", "create:c get getAll update:u"},
 				{"employee", "get", "create:c get getAll update:u"},
@@ -2563,15 +2672,15 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.rabbitmq": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "rabbitmq", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, creds: "rabbitmq", params: "deleteMessage exchange exchangeType message mode operation options queue routingKey sendInputData", ops: []resourceOps{
 				{"", "sendMessage", "sendMessage:s deleteMessage:d"},
 			}},
 		},
 		"n8n-nodes-base.rabbitmqTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "rabbitmq"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "rabbitmq", params: "laterMessageNode options queue"},
 		},
 		"n8n-nodes-base.raindrop": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "raindropOAuth2Api", resource: "collection", required: "link:resource=bookmark;operation=create bookmarkId:resource=bookmark;operation=delete bookmarkId:resource=bookmark;operation=get +collectionId:resource=bookmark;operation=getAll bookmarkId:resource=bookmark;operation=update title:resource=collection;operation=create collectionId:resource=collection;operation=delete collectionId:resource=collection;operation=get +type:resource=collection;operation=getAll collectionId:resource=collection;operation=update tags:resource=tag;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "raindropOAuth2Api", resource: "collection", required: "link:resource=bookmark;operation=create bookmarkId:resource=bookmark;operation=delete bookmarkId:resource=bookmark;operation=get +collectionId:resource=bookmark;operation=getAll bookmarkId:resource=bookmark;operation=update title:resource=collection;operation=create collectionId:resource=collection;operation=delete collectionId:resource=collection;operation=get +type:resource=collection;operation=getAll collectionId:resource=collection;operation=update tags:resource=tag;operation=delete", params: "additionalFields bookmarkId collectionId filters limit link operation resource returnAll self tags title type updateFields userId", ops: []resourceOps{
 				{"bookmark", "get", "create:c delete:d get getAll update:u"},
 				{"collection", "get", "create:c delete:d get getAll update:u"},
 				{"tag", "get", "delete:d getAll"},
@@ -2579,21 +2688,21 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.readBinaryFile": {
-			{v: []float64{1}, outputs: 1, required: "filePath +dataPropertyName"},
+			{v: []float64{1}, outputs: 1, required: "filePath +dataPropertyName", params: "dataPropertyName filePath"},
 		},
 		"n8n-nodes-base.readBinaryFiles": {
-			{v: []float64{1}, outputs: 1, required: "fileSelector +dataPropertyName"},
+			{v: []float64{1}, outputs: 1, required: "fileSelector +dataPropertyName", params: "dataPropertyName fileSelector"},
 		},
 		"n8n-nodes-base.readPDF": {
-			{v: []float64{1}, outputs: 1, required: "+binaryPropertyName"},
+			{v: []float64{1}, outputs: 1, required: "+binaryPropertyName", params: "binaryPropertyName encrypted password"},
 		},
 		"n8n-nodes-base.readWriteFile": {
-			{v: []float64{1, 1.1}, outputs: 1, required: "fileSelector:operation=read fileName:operation=write +dataPropertyName:operation=write", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, required: "fileSelector:operation=read fileName:operation=write +dataPropertyName:operation=write", params: "cloudNotice dataPropertyName fileName fileSelector info operation options", ops: []resourceOps{
 				{"", "read", "read write:c"},
 			}},
 		},
 		"n8n-nodes-base.reddit": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api:post,postComment,profile", gate: "resource", auth: "post", resource: "post", required: "postId:resource=postComment;operation=create commentText:resource=postComment;operation=create subreddit:resource=postComment;operation=getAll postId:resource=postComment;operation=getAll commentId:resource=postComment;operation=delete commentId:resource=postComment;operation=reply replyText:resource=postComment;operation=reply +details:resource=profile;operation=get +content:resource=subreddit;operation=get subreddit:resource=subreddit;operation=get subreddit:resource=post;operation=create title:resource=post;operation=create url:resource=post;operation=create;kind(self)=link,image text:resource=post;operation=create;kind(self)=self postId:resource=post;operation=delete subreddit:resource=post;operation=get postId:resource=post;operation=get subreddit:resource=post;operation=getAll subreddit:resource=post;operation=search;location(subreddit)=subreddit keyword:resource=post;operation=search username:resource=user;operation=get +details:resource=user;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redditOAuth2Api:post,postComment,profile", gate: "resource", auth: "post", resource: "post", required: "postId:resource=postComment;operation=create commentText:resource=postComment;operation=create subreddit:resource=postComment;operation=getAll postId:resource=postComment;operation=getAll commentId:resource=postComment;operation=delete commentId:resource=postComment;operation=reply replyText:resource=postComment;operation=reply +details:resource=profile;operation=get +content:resource=subreddit;operation=get subreddit:resource=subreddit;operation=get subreddit:resource=post;operation=create title:resource=post;operation=create url:resource=post;operation=create;kind(self)=link,image text:resource=post;operation=create;kind(self)=self postId:resource=post;operation=delete subreddit:resource=post;operation=get postId:resource=post;operation=get subreddit:resource=post;operation=getAll subreddit:resource=post;operation=search;location(subreddit)=subreddit keyword:resource=post;operation=search username:resource=user;operation=get +details:resource=user;operation=get", params: "additionalFields commentId commentText content details filters keyword kind limit location operation postId replyText resource resubmit returnAll subreddit text title url username", ops: []resourceOps{
 				{"post", "create", "create:c delete:d get getAll search"},
 				{"postComment", "create", "create:c getAll delete:d reply:s"},
 				{"profile", "get", "get"},
@@ -2602,52 +2711,53 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.redis": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redis", required: "key:operation=delete +propertyName:operation=get key:operation=get key:operation=incr keyPattern:operation=keys +list:operation=llen key:operation=set channel:operation=publish messageData:operation=publish list:operation=push,pop messageData:operation=push", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "redis", required: "key:operation=delete +propertyName:operation=get key:operation=get key:operation=incr keyPattern:operation=keys +list:operation=llen key:operation=set channel:operation=publish messageData:operation=publish list:operation=push,pop messageData:operation=push", params: "channel expire getValues key keyPattern keyType list messageData operation options propertyName tail ttl value valueIsJSON", ops: []resourceOps{
 				{"", "info", "delete:d get incr:c info keys llen pop:d publish:s push:c set:u"},
 			}},
 		},
 		"n8n-nodes-base.redisTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "redis", required: "channels"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, creds: "redis", required: "channels", params: "channels options"},
 		},
 		"n8n-nodes-base.removeDuplicates": {
-			{v: []float64{1, 1.1}, outputs: 1},
-			{v: []float64{2}, outputs: 1, ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, params: "compare fieldsToCompare fieldsToExclude options"},
+			{v: []float64{2}, outputs: 1, params: "compare dateDedupeValue dedupeValue fieldsToCompare fieldsToExclude incrementalDedupeValue logic mode operation options", ops: []resourceOps{
 				{"", "removeDuplicateInputItems", "removeDuplicateInputItems:d removeItemsSeenInPreviousExecutions:d clearDeduplicationHistory:d"},
 			}},
 		},
 		"n8n-nodes-base.renameKeys": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "additionalOptions keys"},
 		},
 		"n8n-nodes-base.respondToWebhook": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: -1, creds: "jwtAuth:jwt", gate: "respondWith", auth: "firstIncomingItem", required: "redirectURL:respondWith(firstIncomingItem)=redirect"},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: -1, creds: "jwtAuth:jwt", gate: "respondWith", auth: "firstIncomingItem", required: "redirectURL:respondWith(firstIncomingItem)=redirect", params: "contentTypeNotice credentials generalNotice inputFieldName options payload redirectURL respondWith responseBody responseDataSource webhookNotice"},
+			{v: []float64{1.4, 1.5}, outputs: -1, creds: "jwtAuth:jwt", gate: "respondWith", auth: "firstIncomingItem", required: "redirectURL:respondWith(firstIncomingItem)=redirect", params: "contentTypeNotice credentials enableResponseOutput generalNotice inputFieldName options payload redirectURL respondWith responseBody responseDataSource webhookNotice"},
 		},
 		"n8n-nodes-base.rocketchat": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", required: "roomId:resource=subscriptions,dm;operation=read,messages channel:resource=chat;operation=postMessage", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "rocketchatApi", resource: "chat", required: "roomId:resource=subscriptions,dm;operation=read,messages channel:resource=chat;operation=postMessage", params: "attachments attachmentsJson channel jsonParameters limit operation options resource returnAll roomId text", ops: []resourceOps{
 				{"chat", "postMessage", "postMessage:s"},
 				{"subscriptions", "get", "get read:u"},
 				{"dm", "messages", "messages"},
 			}},
 		},
 		"n8n-nodes-base.rssFeedRead": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, required: "url"},
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagTool, required: "url", params: "options url"},
 		},
 		"n8n-nodes-base.rssFeedReadTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "+feedUrl"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, required: "+feedUrl", params: "feedUrl pollTimes"},
 		},
 		"n8n-nodes-base.rundeck": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", required: "jobid:resource=job;operation=execute jobid:resource=job;operation=getMetadata", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "rundeckApi", resource: "job", required: "jobid:resource=job;operation=execute jobid:resource=job;operation=getMetadata", params: "arguments filter jobid operation resource", ops: []resourceOps{
 				{"job", "execute", "execute:x getMetadata"},
 			}},
 		},
 		"n8n-nodes-base.s3": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "s3", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "s3", resource: "file", required: "name:resource=bucket;operation=create name:resource=bucket;operation=delete bucketName:resource=bucket;operation=search bucketName:resource=folder;operation=create folderName:resource=folder;operation=create bucketName:resource=folder;operation=delete folderKey:resource=folder;operation=delete bucketName:resource=folder;operation=getAll sourcePath:resource=file;operation=copy destinationPath:resource=file;operation=copy bucketName:resource=file;operation=upload bucketName:resource=file;operation=download fileKey:resource=file;operation=download +binaryPropertyName:resource=file;operation=download bucketName:resource=file;operation=delete fileKey:resource=file;operation=delete bucketName:resource=file;operation=getAll", params: "additionalFields binaryData binaryPropertyName bucketName destinationPath fileContent fileKey fileName folderKey folderName limit name operation options resource returnAll s3StandardNotice sourcePath tagsUi", ops: []resourceOps{
 				{"bucket", "create", "create:c delete:d getAll search"},
 				{"file", "download", "copy:c delete:d download getAll upload:c"},
 				{"folder", "create", "create:c delete:d getAll"},
 			}},
 		},
 		"n8n-nodes-base.salesforce": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", resource: "lead", required: "externalId:resource=lead;operation=upsert externalIdValue:resource=lead;operation=upsert company:resource=lead;operation=create,upsert lastname:resource=lead;operation=create,upsert leadId:resource=lead;operation=update leadId:resource=lead;operation=get leadId:resource=lead;operation=delete leadId:resource=lead;operation=addToCampaign campaignId:resource=lead;operation=addToCampaign leadId:resource=lead;operation=addNote title:resource=lead;operation=addNote externalId:resource=contact;operation=upsert externalIdValue:resource=contact;operation=upsert lastname:resource=contact;operation=create,upsert contactId:resource=contact;operation=update contactId:resource=contact;operation=get contactId:resource=contact;operation=delete contactId:resource=contact;operation=addToCampaign campaignId:resource=contact;operation=addToCampaign contactId:resource=contact;operation=addNote title:resource=contact;operation=addNote customObject:resource=customObject;operation=create,upsert externalId:resource=customObject;operation=upsert externalIdValue:resource=customObject;operation=upsert customObject:resource=customObject;operation=update recordId:resource=customObject;operation=update customObject:resource=customObject;operation=get recordId:resource=customObject;operation=get customObject:resource=customObject;operation=delete recordId:resource=customObject;operation=delete customObject:resource=customObject;operation=getAll title:resource=document;operation=upload +binaryPropertyName:resource=document;operation=upload externalId:resource=opportunity;operation=upsert externalIdValue:resource=opportunity;operation=upsert name:resource=opportunity;operation=create,upsert closeDate:resource=opportunity;operation=create,upsert stageName:resource=opportunity;operation=create,upsert opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=get opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=addNote title:resource=opportunity;operation=addNote externalId:resource=account;operation=upsert externalIdValue:resource=account;operation=upsert name:resource=account;operation=create,upsert accountId:resource=account;operation=update accountId:resource=account;operation=get accountId:resource=account;operation=delete accountId:resource=account;operation=addNote title:resource=account;operation=addNote query:resource=search;operation=query type:resource=case;operation=create caseId:resource=case;operation=update caseId:resource=case;operation=get caseId:resource=case;operation=delete caseId:resource=case;operation=addComment status:resource=task;operation=create taskId:resource=task;operation=update taskId:resource=task;operation=get taskId:resource=task;operation=delete parentId:resource=attachment;operation=create name:resource=attachment;operation=create +binaryPropertyName:resource=attachment;operation=create attachmentId:resource=attachment;operation=update attachmentId:resource=attachment;operation=get attachmentId:resource=attachment;operation=delete userId:resource=user;operation=get apiName:resource=flow;operation=invoke", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", resource: "lead", required: "externalId:resource=lead;operation=upsert externalIdValue:resource=lead;operation=upsert company:resource=lead;operation=create,upsert lastname:resource=lead;operation=create,upsert leadId:resource=lead;operation=update leadId:resource=lead;operation=get leadId:resource=lead;operation=delete leadId:resource=lead;operation=addToCampaign campaignId:resource=lead;operation=addToCampaign leadId:resource=lead;operation=addNote title:resource=lead;operation=addNote externalId:resource=contact;operation=upsert externalIdValue:resource=contact;operation=upsert lastname:resource=contact;operation=create,upsert contactId:resource=contact;operation=update contactId:resource=contact;operation=get contactId:resource=contact;operation=delete contactId:resource=contact;operation=addToCampaign campaignId:resource=contact;operation=addToCampaign contactId:resource=contact;operation=addNote title:resource=contact;operation=addNote customObject:resource=customObject;operation=create,upsert externalId:resource=customObject;operation=upsert externalIdValue:resource=customObject;operation=upsert customObject:resource=customObject;operation=update recordId:resource=customObject;operation=update customObject:resource=customObject;operation=get recordId:resource=customObject;operation=get customObject:resource=customObject;operation=delete recordId:resource=customObject;operation=delete customObject:resource=customObject;operation=getAll title:resource=document;operation=upload +binaryPropertyName:resource=document;operation=upload externalId:resource=opportunity;operation=upsert externalIdValue:resource=opportunity;operation=upsert name:resource=opportunity;operation=create,upsert closeDate:resource=opportunity;operation=create,upsert stageName:resource=opportunity;operation=create,upsert opportunityId:resource=opportunity;operation=update opportunityId:resource=opportunity;operation=get opportunityId:resource=opportunity;operation=delete opportunityId:resource=opportunity;operation=addNote title:resource=opportunity;operation=addNote externalId:resource=account;operation=upsert externalIdValue:resource=account;operation=upsert name:resource=account;operation=create,upsert accountId:resource=account;operation=update accountId:resource=account;operation=get accountId:resource=account;operation=delete accountId:resource=account;operation=addNote title:resource=account;operation=addNote query:resource=search;operation=query type:resource=case;operation=create caseId:resource=case;operation=update caseId:resource=case;operation=get caseId:resource=case;operation=delete caseId:resource=case;operation=addComment status:resource=task;operation=create taskId:resource=task;operation=update taskId:resource=task;operation=get taskId:resource=task;operation=delete parentId:resource=attachment;operation=create name:resource=attachment;operation=create +binaryPropertyName:resource=attachment;operation=create attachmentId:resource=attachment;operation=update attachmentId:resource=attachment;operation=get attachmentId:resource=attachment;operation=delete userId:resource=user;operation=get apiName:resource=flow;operation=invoke", params: "accountId additionalFields apiName attachmentId authentication binaryPropertyName campaignId caseId closeDate company contactId customFieldsUi customObject externalId externalIdValue jsonParameters lastname leadId limit name operation opportunityId options parentId query recordId resource returnAll stageName status taskId title type updateFields userId variablesJson variablesUi", ops: []resourceOps{
 				{"account", "create", "addNote:c create:c upsert:u delete:d get getAll getSummary update:u"},
 				{"attachment", "create", "create:c delete:d get getAll getSummary update:u"},
 				{"case", "create", "addComment:c create:c delete:d get getAll getSummary update:u"},
@@ -2663,23 +2773,24 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.salesforceTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", required: "customObject:triggerOn()=customObjectUpdated,customObjectCreated"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "salesforceJwtApi:jwt salesforceOAuth2Api:oAuth2", auth: "oAuth2", required: "customObject:triggerOn()=customObjectUpdated,customObjectCreated", params: "authentication customObject pollTimes triggerOn"},
 		},
 		"n8n-nodes-base.salesmate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesmateApi", resource: "activity", required: "name:resource=company;operation=create owner:resource=company;operation=create id:resource=company;operation=update id:resource=company;operation=get id:resource=company;operation=delete title:resource=activity;operation=create owner:resource=activity;operation=create type:resource=activity;operation=create id:resource=activity;operation=update id:resource=activity;operation=get id:resource=activity;operation=delete title:resource=deal;operation=create owner:resource=deal;operation=create primaryContact:resource=deal;operation=create pipeline:resource=deal;operation=create +status:resource=deal;operation=create stage:resource=deal;operation=create currency:resource=deal;operation=create id:resource=deal;operation=update id:resource=deal;operation=get id:resource=deal;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "salesmateApi", resource: "activity", required: "name:resource=company;operation=create owner:resource=company;operation=create id:resource=company;operation=update id:resource=company;operation=get id:resource=company;operation=delete title:resource=activity;operation=create owner:resource=activity;operation=create type:resource=activity;operation=create id:resource=activity;operation=update id:resource=activity;operation=get id:resource=activity;operation=delete title:resource=deal;operation=create owner:resource=deal;operation=create primaryContact:resource=deal;operation=create pipeline:resource=deal;operation=create +status:resource=deal;operation=create stage:resource=deal;operation=create currency:resource=deal;operation=create id:resource=deal;operation=update id:resource=deal;operation=get id:resource=deal;operation=delete", params: "additionalFields currency filters filtersJson id jsonParameters limit name operation options owner pipeline primaryContact rawData resource returnAll stage status title type updateFields", ops: []resourceOps{
 				{"activity", "create", "create:c delete:d get getAll update:u"},
 				{"company", "create", "create:c delete:d get getAll update:u"},
 				{"deal", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.scheduleTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1, 1.1, 1.2, 1.3}, outputs: 1, flags: flagTrigger, params: "notice rule skipDurableScheduler"},
+			{v: []float64{1.4}, outputs: 1, flags: flagTrigger, params: "misfireGraceSeconds misfirePolicy notice rule skipDurableScheduler"},
 		},
 		"n8n-nodes-base.seaTable": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "tableName:operation!get tableId:operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "tableName:operation!get tableId:operation=get", params: "columnsUi fieldsToSend filters inputsToIgnore limit operation options resource returnAll rowId tableId tableName", ops: []resourceOps{
 				{"row", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "tableName:resource=row rowId:resource=row;operation!create,list,search searchColumn:resource=row;operation=search searchTerm:resource=row;operation=search searchString:resource=base;operation=collaborator tableName:resource=link;operation=add linkColumn:resource=link;operation=add linkColumnSourceId:resource=link;operation=add linkColumnTargetId:resource=link;operation=add tableName:resource=link;operation=list linkColumn:resource=link;operation=list rowId:resource=link;operation=list tableName:resource=link;operation=remove linkColumn:resource=link;operation=remove linkColumnSourceId:resource=link;operation=remove linkColumnTargetId:resource=link;operation=remove tableName:resource=asset;operation=upload uploadColumn:resource=asset;operation=upload rowId:resource=asset;operation=upload +dataPropertyName:resource=asset;operation=upload assetPath:resource=asset;operation=getPublicURL", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "seaTableApi", resource: "row", required: "tableName:resource=row rowId:resource=row;operation!create,list,search searchColumn:resource=row;operation=search searchTerm:resource=row;operation=search searchString:resource=base;operation=collaborator tableName:resource=link;operation=add linkColumn:resource=link;operation=add linkColumnSourceId:resource=link;operation=add linkColumnTargetId:resource=link;operation=add tableName:resource=link;operation=list linkColumn:resource=link;operation=list rowId:resource=link;operation=list tableName:resource=link;operation=remove linkColumn:resource=link;operation=remove linkColumnSourceId:resource=link;operation=remove linkColumnTargetId:resource=link;operation=remove tableName:resource=asset;operation=upload uploadColumn:resource=asset;operation=upload rowId:resource=asset;operation=upload +dataPropertyName:resource=asset;operation=upload assetPath:resource=asset;operation=getPublicURL", params: "apply_default assetPath bigdata columnsUi dataPropertyName fieldsToSend inputsToIgnore linkColumn linkColumnSourceId linkColumnTargetId notice operation options resource rowId searchColumn searchString searchTerm tableName uploadColumn viewName", ops: []resourceOps{
 				{"row", "create", "create:c remove:d get list lock:c search unlock:d update:u"},
 				{"base", "snapshot", "snapshot:c metadata collaborator"},
 				{"link", "add", "add:c list remove:d"},
@@ -2687,11 +2798,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.seaTableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName"},
-			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName assetColumn:event(newRow)=newAsset"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName", params: "event pollTimes simple tableName"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagPolling, creds: "seaTableApi", required: "tableName assetColumn:event(newRow)=newAsset", params: "assetColumn event notice options pollTimes tableName viewName"},
 		},
 		"n8n-nodes-base.securityScorecard": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource +operation:resource=company scorecardIdentifier:resource=company;operation=getScorecard,getFactor,getFactorHistorical,getHistoricalScore,getScorePlan +operation:resource=industry +industry:resource=industry;operation=getScore,getFactor,getFactorHistorical +operation:resource=invite email:resource=invite;operation=create firstName:resource=invite;operation=create lastName:resource=invite;operation=create message:resource=invite;operation=create +operation:resource=portfolio portfolioId:resource=portfolio;operation=update,delete name:resource=portfolio;operation=create,update +operation:resource=portfolioCompany portfolioId:resource=portfolioCompany;operation=getAll,add,remove domain:resource=portfolioCompany;operation=add,remove +operation:resource=report +report:resource=report;operation=generate scorecardIdentifier:resource=report;operation=generate;report(detailed)=detailed,events-json,full-scorecard-json,issues,partnership,scorecard-footprint,summary portfolioId:resource=report;operation=generate;report(detailed)=portfolio date:resource=report;operation=generate;report(detailed)=events-json url:resource=report;operation=download +binaryPropertyName:resource=report;operation=download", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "securityScorecardApi", resource: "company", required: "+resource +operation:resource=company scorecardIdentifier:resource=company;operation=getScorecard,getFactor,getFactorHistorical,getHistoricalScore,getScorePlan +operation:resource=industry +industry:resource=industry;operation=getScore,getFactor,getFactorHistorical +operation:resource=invite email:resource=invite;operation=create firstName:resource=invite;operation=create lastName:resource=invite;operation=create message:resource=invite;operation=create +operation:resource=portfolio portfolioId:resource=portfolio;operation=update,delete name:resource=portfolio;operation=create,update +operation:resource=portfolioCompany portfolioId:resource=portfolioCompany;operation=getAll,add,remove domain:resource=portfolioCompany;operation=add,remove +operation:resource=report +report:resource=report;operation=generate scorecardIdentifier:resource=report;operation=generate;report(detailed)=detailed,events-json,full-scorecard-json,issues,partnership,scorecard-footprint,summary portfolioId:resource=report;operation=generate;report(detailed)=portfolio date:resource=report;operation=generate;report(detailed)=events-json url:resource=report;operation=download +binaryPropertyName:resource=report;operation=download", params: "additionalFields binaryPropertyName branding date description domain email filters firstName industry lastName limit message name operation options portfolioId privacy report resource returnAll score scorecardIdentifier simple url", ops: []resourceOps{
 				{"company", "getFactor", "getFactor getFactorHistorical getHistoricalScore getScorecard getScorePlan"},
 				{"industry", "getFactor", "getFactor getFactorHistorical getScore"},
 				{"invite", "create", "create:c"},
@@ -2701,21 +2812,21 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.segment": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "segmentApi", resource: "identify", required: "groupId:resource=group;operation=add event:resource=track;operation=event", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "segmentApi", resource: "identify", required: "groupId:resource=group;operation=add event:resource=track;operation=event", params: "context event groupId integrations name operation properties resource traits userId", ops: []resourceOps{
 				{"group", "add", "add:c"},
 				{"identify", "create", "create:c"},
 				{"track", "event", "event:c page:c"},
 			}},
 		},
 		"n8n-nodes-base.sendGrid": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", required: "+resource name:resource=list;operation=create listId:resource=list;operation=delete listId:resource=list;operation=get listId:resource=list;operation=update name:resource=list;operation=update email:resource=contact;operation=upsert +by:resource=contact;operation=get contactId:resource=contact;operation=get;by(id)=id email:resource=contact;operation=get;by(id)=email", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendGridApi", resource: "list", required: "+resource name:resource=list;operation=create listId:resource=list;operation=delete listId:resource=list;operation=get listId:resource=list;operation=update name:resource=list;operation=update email:resource=contact;operation=upsert +by:resource=contact;operation=get contactId:resource=contact;operation=get;by(id)=id email:resource=contact;operation=get;by(id)=email", params: "additionalFields by contactId contactSample contentType contentValue deleteAll deleteContacts dynamicTemplate dynamicTemplateFields email filters fromEmail fromName ids limit listId name operation resource returnAll subject templateId toEmail", ops: []resourceOps{
 				{"contact", "upsert", "upsert:u delete:d get getAll"},
 				{"list", "create", "create:c delete:d get getAll update:u"},
 				{"mail", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.sendInBlue": {
-			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "sendInBlueApi", resource: "email", required: "+attributeCategory:resource=attribute;operation=create attributeName:resource=attribute;operation=create attributeType:resource=attribute;operation=create;attributeCategory(normal)=normal attributeValue:resource=attribute;operation=create;attributeCategory(normal)=global,calculated name:resource=sender;operation=create email:resource=sender;operation=create identifier:resource=contact;operation=get identifier:resource=contact;operation=update email:resource=contact;operation=upsert sender:resource=email;operation=send receipients:resource=email;operation=send receipients:resource=email;operation=sendTemplate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool | flagDeclarative, creds: "sendInBlueApi", resource: "email", required: "+attributeCategory:resource=attribute;operation=create attributeName:resource=attribute;operation=create attributeType:resource=attribute;operation=create;attributeCategory(normal)=normal attributeValue:resource=attribute;operation=create;attributeCategory(normal)=global,calculated name:resource=sender;operation=create email:resource=sender;operation=create identifier:resource=contact;operation=get identifier:resource=contact;operation=update email:resource=contact;operation=upsert sender:resource=email;operation=send receipients:resource=email;operation=send receipients:resource=email;operation=sendTemplate", params: "additionalFields attributeCategory attributeCategoryList attributeName attributeType attributeValue createContactAttributes deleteAttributeCategory deleteAttributeName email filters htmlContent id identifier limit name operation options receipients requestOptions resource returnAll sendHTML sender subject templateId textContent updateAttributeCategory updateAttributeCategoryList updateAttributeName updateAttributeValue updateAttributes upsertAttributes", ops: []resourceOps{
 				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"attribute", "create", "create:c update:u delete:d getAll"},
 				{"email", "send", "send:s sendTemplate:s"},
@@ -2723,16 +2834,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.sendInBlueTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi", required: "+type"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "sendInBlueApi", required: "+type", params: "events type"},
 		},
 		"n8n-nodes-base.sendy": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sendyApi", resource: "subscriber", params: "additionalFields brandId email fromEmail fromName htmlText listId operation replyTo resource sendCampaign subject title", ops: []resourceOps{
 				{"campaign", "create", "create:c"},
 				{"subscriber", "add", "add:c count delete:d remove:d status"},
 			}},
 		},
 		"n8n-nodes-base.sentryIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi:accessToken sentryIoOAuth2Api:oAuth2 sentryIoServerApi:accessTokenServer", auth: "accessToken", resource: "event", required: "organizationSlug:resource=event;operation=getAll projectSlug:resource=event;operation=getAll organizationSlug:resource=event;operation=get projectSlug:resource=event;operation=get eventId:resource=event;operation=get issueId:resource=issue;operation=get,delete organizationSlug:resource=issue;operation=getAll projectSlug:resource=issue;operation=getAll issueId:resource=issue;operation=update organizationSlug:resource=organization;operation=get name:resource=organization;operation=create organization_slug:resource=organization;operation=update organizationSlug:resource=project;operation=create,get projectSlug:resource=project;operation=get teamSlug:resource=project;operation=create name:resource=project;operation=create organizationSlug:resource=project;operation=update projectSlug:resource=project;operation=update organizationSlug:resource=project;operation=delete projectSlug:resource=project;operation=delete organizationSlug:resource=release;operation=getAll organizationSlug:resource=release;operation=get,delete version:resource=release;operation=get,delete organizationSlug:resource=release;operation=create version:resource=release;operation=create url:resource=release;operation=create organizationSlug:resource=release;operation=update version:resource=release;operation=update organizationSlug:resource=team;operation=getAll organizationSlug:resource=team;operation=get teamSlug:resource=team;operation=get organizationSlug:resource=team;operation=create name:resource=team;operation=create organizationSlug:resource=team;operation=update teamSlug:resource=team;operation=update organizationSlug:resource=team;operation=delete teamSlug:resource=team;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sentryIoApi:accessToken sentryIoOAuth2Api:oAuth2 sentryIoServerApi:accessTokenServer", auth: "accessToken", resource: "event", required: "organizationSlug:resource=event;operation=getAll projectSlug:resource=event;operation=getAll organizationSlug:resource=event;operation=get projectSlug:resource=event;operation=get eventId:resource=event;operation=get issueId:resource=issue;operation=get,delete organizationSlug:resource=issue;operation=getAll projectSlug:resource=issue;operation=getAll issueId:resource=issue;operation=update organizationSlug:resource=organization;operation=get name:resource=organization;operation=create organization_slug:resource=organization;operation=update organizationSlug:resource=project;operation=create,get projectSlug:resource=project;operation=get teamSlug:resource=project;operation=create name:resource=project;operation=create organizationSlug:resource=project;operation=update projectSlug:resource=project;operation=update organizationSlug:resource=project;operation=delete projectSlug:resource=project;operation=delete organizationSlug:resource=release;operation=getAll organizationSlug:resource=release;operation=get,delete version:resource=release;operation=get,delete organizationSlug:resource=release;operation=create version:resource=release;operation=create url:resource=release;operation=create organizationSlug:resource=release;operation=update version:resource=release;operation=update organizationSlug:resource=team;operation=getAll organizationSlug:resource=team;operation=get teamSlug:resource=team;operation=get organizationSlug:resource=team;operation=create name:resource=team;operation=create organizationSlug:resource=team;operation=update teamSlug:resource=team;operation=update organizationSlug:resource=team;operation=delete teamSlug:resource=team;operation=delete", params: "additionalFields agreeTerms authentication eventId full issueId limit name operation organizationSlug organization_slug projectSlug projects resource returnAll teamSlug updateFields url version", ops: []resourceOps{
 				{"event", "get", "get getAll"},
 				{"issue", "get", "delete:d get getAll update:u"},
 				{"organization", "get", "create:c get getAll update:u"},
@@ -2742,7 +2853,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.serviceNow": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi:basicAuth serviceNowOAuth2Api:oAuth2", auth: "oAuth2", resource: "user", required: "tableName:resource=attachment;operation=upload,getAll id:resource=attachment;operation=upload +inputDataFieldName:resource=attachment;operation=upload attachmentId:resource=attachment;operation=delete attachmentId:resource=attachment;operation=get short_description:resource=incident;operation=create id:resource=incident;operation=delete,get id:resource=incident;operation=update tableName:resource=tableRecord;operation=create tableName:resource=tableRecord;operation=getAll tableName:resource=tableRecord;operation=delete,get id:resource=tableRecord;operation=delete,get tableName:resource=tableRecord;operation=update id:resource=tableRecord;operation=update short_description:resource=user;operation=create +getOption:resource=user;operation=get user_name:resource=user;operation=get;getOption(id)=user_name id:resource=user;operation=get;getOption(id)=id id:resource=user;operation=delete id:resource=user;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "serviceNowBasicApi:basicAuth serviceNowOAuth2Api:oAuth2", auth: "oAuth2", resource: "user", required: "tableName:resource=attachment;operation=upload,getAll id:resource=attachment;operation=upload +inputDataFieldName:resource=attachment;operation=upload attachmentId:resource=attachment;operation=delete attachmentId:resource=attachment;operation=get short_description:resource=incident;operation=create id:resource=incident;operation=delete,get id:resource=incident;operation=update tableName:resource=tableRecord;operation=create tableName:resource=tableRecord;operation=getAll tableName:resource=tableRecord;operation=delete,get id:resource=tableRecord;operation=delete,get tableName:resource=tableRecord;operation=update id:resource=tableRecord;operation=update short_description:resource=user;operation=create +getOption:resource=user;operation=get user_name:resource=user;operation=get;getOption(id)=user_name id:resource=user;operation=get;getOption(id)=id id:resource=user;operation=delete id:resource=user;operation=update", params: "additionalFields attachmentId authentication dataToSend download fieldsToSend getOption id inputDataFieldName inputsToIgnore limit operation options outputField resource returnAll short_description tableName updateFields user_name", ops: []resourceOps{
 				{"attachment", "upload", "upload:c delete:d get getAll"},
 				{"businessService", "getAll", "getAll"},
 				{"configurationItems", "getAll", "getAll"},
@@ -2756,30 +2867,32 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.set": {
-			{v: []float64{1, 2, 3, 3.1, 3.2, 3.3, 3.4, 3.5}, outputs: 1},
+			{v: []float64{1, 2}, outputs: 1, params: "keepOnlySet options values"},
+			{v: []float64{3, 3.1, 3.2}, outputs: 1, params: "duplicateCount duplicateItem duplicateWarning excludeFields fields include includeFields jsonOutput mode options"},
+			{v: []float64{3.3, 3.4, 3.5}, outputs: 1, params: "assignments duplicateCount duplicateItem duplicateWarning excludeFields include includeFields includeOtherFields jsonOutput mode options"},
 		},
 		"n8n-nodes-base.shopify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey", resource: "order", required: "orderId:resource=order;operation=delete orderId:resource=order;operation=get orderId:resource=order;operation=update title:resource=product;operation=create productId:resource=product;operation=update productId:resource=product;operation=delete productId:resource=product;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey", resource: "order", required: "orderId:resource=order;operation=delete orderId:resource=order;operation=get orderId:resource=order;operation=update title:resource=product;operation=create productId:resource=product;operation=update productId:resource=product;operation=delete productId:resource=product;operation=get", params: "additionalFields apiVersion authentication limeItemsUi limit operation options orderId productId resource returnAll title updateFields", ops: []resourceOps{
 				{"order", "create", "create:c delete:d get getAll update:u"},
 				{"product", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.shopifyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "shopifyAccessTokenApi:accessToken shopifyApi:apiKey shopifyOAuth2Api:oAuth2", auth: "apiKey", params: "authentication topic"},
 		},
 		"n8n-nodes-base.signl4": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "signl4Api", resource: "alert", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "signl4Api", resource: "alert", params: "additionalFields externalId message operation resource", ops: []resourceOps{
 				{"alert", "send", "send:s resolve:u"},
 			}},
 		},
 		"n8n-nodes-base.simulate": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "executionDuration icon jsonOutput numberOfItems output subtitle"},
 		},
 		"n8n-nodes-base.simulateTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "executionDuration icon jsonOutput subtitle"},
 		},
 		"n8n-nodes-base.slack": {
-			{v: []float64{1}, outputs: 1, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "channelId:resource=channel;operation=archive channelId:resource=channel;operation=close channelId:resource=channel;operation=create channelId:resource=channel;operation=invite channelId:resource=channel;operation=get channelId:resource=channel;operation=kick channelId:resource=channel;operation=join channelId:resource=channel;operation=history channelId:resource=channel;operation=leave channelId:resource=channel;operation=member channelId:resource=channel;operation=rename name:resource=channel;operation=rename channelId:resource=channel;operation=replies ts:resource=channel;operation=replies channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic channelId:resource=channel;operation=unarchive channelId:resource=message;operation=getPermalink timestamp:resource=message;operation=getPermalink channel:resource=message;operation=post,postEphemeral user:resource=message;operation=postEphemeral channelId:resource=message;operation=update ts:resource=message;operation=update channelId:resource=message;operation=delete timestamp:resource=message;operation=delete channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove timestamp:resource=reaction;operation=add,get,remove user:resource=user;operation=info user:resource=user;operation=getPresence name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "channelId:resource=channel;operation=archive channelId:resource=channel;operation=close channelId:resource=channel;operation=create channelId:resource=channel;operation=invite channelId:resource=channel;operation=get channelId:resource=channel;operation=kick channelId:resource=channel;operation=join channelId:resource=channel;operation=history channelId:resource=channel;operation=leave channelId:resource=channel;operation=member channelId:resource=channel;operation=rename name:resource=channel;operation=rename channelId:resource=channel;operation=replies ts:resource=channel;operation=replies channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic channelId:resource=channel;operation=unarchive channelId:resource=message;operation=getPermalink timestamp:resource=message;operation=getPermalink channel:resource=message;operation=post,postEphemeral user:resource=message;operation=postEphemeral channelId:resource=message;operation=update ts:resource=message;operation=update channelId:resource=message;operation=delete timestamp:resource=message;operation=delete channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove timestamp:resource=reaction;operation=add,get,remove user:resource=user;operation=info user:resource=user;operation=getPresence name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update", params: "additionalFields attachments attachmentsJson authentication binaryData binaryPropertyName blocksJson blocksUi channel channelId fileContent fileId filters jsonParameters limit name oldVersionNotice operation options otherOptions purpose resolveData resource returnAll text timestamp topic ts updateFields user userGroupId userId userIds", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d getPermalink post:s postEphemeral:s update:u"},
@@ -2789,7 +2902,7 @@ func newNodeTable() map[string][]nodeEntry {
 				{"userGroup", "create", "create:c disable:u enable:u getAll update:u"},
 				{"userProfile", "get", "get update:u"},
 			}},
-			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", ops: []resourceOps{
+			{v: []float64{2, 2.1}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", params: "Options advancedInteractivityNotice approvalOptions approvers attachments authentication binaryData binaryPropertyName blocksUi captureResponder channelId channelVisibility defineForm email fileContent fileId filters formFields jsonOutput limit message messageType name noticeAttachments operation option options otherOptions postAt postDecisionBehavior purpose query resolveData resource responseType returnAll scheduledMessageId select sort target text timestamp topic ts unauthorizedReplyText updateFields user userGroupId userId userIds users", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d deleteScheduled:d getManyScheduled getPermalink schedule search post:s sendAndWait:s update:u"},
@@ -2798,7 +2911,16 @@ func newNodeTable() map[string][]nodeEntry {
 				{"user", "info", "info getAll getProfile getPresence lookupByEmail updateProfile:u"},
 				{"userGroup", "create", "updateUsers:c create:c disable:u enable:u getAll getUsers update:u"},
 			}},
-			{v: []float64{2.2, 2.3, 2.4, 2.5, 2.6, 2.7}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add +binaryPropertyName:resource=file;operation=upload ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", ops: []resourceOps{
+			{v: []float64{2.2, 2.3, 2.4, 2.5, 2.6}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add +binaryPropertyName:resource=file;operation=upload ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", params: "Options advancedInteractivityNotice approvalOptions approvers attachments authentication binaryPropertyName blocksUi captureResponder channelId channelVisibility defineForm email fileId filters formFields jsonOutput limit message messageType name noticeAttachments operation option options otherOptions postAt postDecisionBehavior purpose query resolveData resource responseType returnAll scheduledMessageId select sort target text timestamp topic ts unauthorizedReplyText updateFields user userGroupId userId userIds users", ops: []resourceOps{
+				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
+				{"file", "upload", "get getAll upload:c"},
+				{"message", "post", "delete:d deleteScheduled:d getManyScheduled getPermalink schedule search post:s sendAndWait:s update:u"},
+				{"reaction", "add", "add:c get remove:d"},
+				{"star", "add", "add:c delete:d getAll"},
+				{"user", "info", "info getAll getProfile getPresence lookupByEmail updateProfile:u"},
+				{"userGroup", "create", "updateUsers:c create:c disable:u enable:u getAll getUsers update:u"},
+			}},
+			{v: []float64{2.7}, outputs: 1, flags: flagWebhook | flagTool, creds: "slackApi:accessToken slackOAuth2Api:oAuth2", auth: "accessToken", resource: "message", required: "~channelId:resource=channel;operation=close channelId:resource=channel;operation=create +channelVisibility:resource=channel;operation=create ~channelId:resource=channel;operation=invite ~channelId:resource=channel;operation=get ~channelId:resource=channel;operation=kick ~channelId:resource=channel;operation=join ~channelId:resource=channel;operation=history ~channelId:resource=channel;operation=leave ~channelId:resource=channel;operation=member ~channelId:resource=channel;operation=rename name:resource=channel;operation=rename ~channelId:resource=channel;operation=replies ~channelId:resource=channel;operation=setPurpose purpose:resource=channel;operation=setPurpose ~channelId:resource=channel;operation=setTopic topic:resource=channel;operation=setTopic ~channelId:resource=channel;operation=unarchive select:resource=message;operation=post,schedule ~channelId:resource=message;operation=post,schedule;select()=channel text:resource=message;operation=post,schedule;messageType(text)=text blocksUi:resource=message;operation=post,schedule;messageType(text)=block postAt:resource=message;operation=schedule ~channelId:resource=message;operation=deleteScheduled scheduledMessageId:resource=message;operation=deleteScheduled ~channelId:resource=message;operation=update blocksUi:resource=message;operation=update;messageType(text)=block select:resource=message;operation=delete ~channelId:resource=message;operation=delete;select()=channel query:resource=message;operation=search +select:resource=message;operation=sendAndWait ~channelId:resource=message;operation=sendAndWait;select(user)=channel message:resource=message;operation=sendAndWait target:resource=star;operation=add +binaryPropertyName:resource=file;operation=upload ~channelId:resource=reaction;operation=add,get,remove name:resource=reaction;operation=add,remove email:resource=user;operation=lookupByEmail name:resource=userGroup;operation=create userGroupId:resource=userGroup;operation=disable userGroupId:resource=userGroup;operation=enable userGroupId:resource=userGroup;operation=update userGroupId:resource=userGroup;operation=updateUsers userGroupId:resource=userGroup;operation=getUsers", params: "Options advancedInteractivityNotice approvalOptions approvers attachments authentication binaryPropertyName blocksUi captureResponder channelId channelVisibility defineForm email fileId filters formFields jsonOutput limit message messageType name noticeAttachments operation option options otherOptions postAt postDecisionBehavior purpose query resolveData resource responseType returnAll scheduledMessageId searchRateLimitNotice select sort target text timestamp topic ts unauthorizedReplyText updateFields user userGroupId userId userIds users", ops: []resourceOps{
 				{"channel", "create", "archive:u close:u create:c get getAll history invite:c join:u kick:u leave:u member open:u rename:u replies setPurpose:u setTopic:u unarchive:u"},
 				{"file", "upload", "get getAll upload:c"},
 				{"message", "post", "delete:d deleteScheduled:d getManyScheduled getPermalink schedule search post:s sendAndWait:s update:u"},
@@ -2809,38 +2931,38 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.slackTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "slackApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "slackApi", params: "authentication channelId downloadFiles notice options trigger watchWorkspace"},
 		},
 		"n8n-nodes-base.sms77": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sms77Api", resource: "sms", required: "to:resource=sms,voice;operation=send message:resource=sms,voice;operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "sms77Api", resource: "sms", required: "to:resource=sms,voice;operation=send message:resource=sms,voice;operation=send", params: "from message operation options resource to", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 				{"voice", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.snowflake": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "snowflake:credentials snowflakeOAuth2Api:oAuth2", auth: "credentials", required: "query:operation=executeQuery table:operation=insert table:operation=update +updateKey:operation=update", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "snowflake:credentials snowflakeOAuth2Api:oAuth2", auth: "credentials", required: "query:operation=executeQuery table:operation=insert table:operation=update +updateKey:operation=update", params: "authentication columns operation options query table updateKey", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.sort": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "code options sortFieldsUi type"},
 		},
 		"n8n-nodes-base.splitInBatches": {
-			{v: []float64{1}, outputs: 1},
-			{v: []float64{2, 3}, outputs: 2},
+			{v: []float64{1}, outputs: 1, params: "batchSize options splitInBatchesNotice"},
+			{v: []float64{2, 3}, outputs: 2, params: "batchSize options splitInBatchesNotice"},
 		},
 		"n8n-nodes-base.splitOut": {
-			{v: []float64{1}, outputs: 1, required: "fieldToSplitOut"},
+			{v: []float64{1}, outputs: 1, required: "fieldToSplitOut", params: "fieldToSplitOut fieldsToInclude include options"},
 		},
 		"n8n-nodes-base.splunk": {
-			{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", required: "searchConfigurationId:resource=searchConfiguration;operation=delete searchConfigurationId:resource=searchConfiguration;operation=get search:resource=searchJob;operation=create searchJobId:resource=searchJob;operation=delete searchJobId:resource=searchJob;operation=get searchJobId:resource=searchResult;operation=getAll name:resource=user;operation=create password:resource=user;operation=create userId:resource=user;operation=delete userId:resource=user;operation=get userId:resource=user;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "splunkApi", resource: "searchJob", required: "searchConfigurationId:resource=searchConfiguration;operation=delete searchConfigurationId:resource=searchConfiguration;operation=get search:resource=searchJob;operation=create searchJobId:resource=searchJob;operation=delete searchJobId:resource=searchJob;operation=get searchJobId:resource=searchResult;operation=getAll name:resource=user;operation=create password:resource=user;operation=create userId:resource=user;operation=delete userId:resource=user;operation=get userId:resource=user;operation=update", params: "additionalFields filters limit name oldVersionNotice operation options password resource returnAll roles search searchConfigurationId searchJobId updateFields userId", ops: []resourceOps{
 				{"firedAlert", "getReport", "getReport"},
 				{"searchConfiguration", "delete", "delete:d get getAll"},
 				{"searchJob", "create", "create:c delete:d get getAll"},
 				{"searchResult", "getAll", "getAll"},
 				{"user", "create", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "splunkApi", resource: "search", required: "~searchJobId:resource=report;operation=create ~reportId:resource=report;operation=deleteReport ~reportId:resource=report;operation=get search:resource=search;operation=create ~searchJobId:resource=search;operation=deleteJob ~searchJobId:resource=search;operation=get ~searchJobId:resource=search;operation=getResult name:resource=user;operation=create password:resource=user;operation=create ~userId:resource=user;operation=deleteUser ~userId:resource=user;operation=get ~userId:resource=user;operation=update", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "splunkApi", resource: "search", required: "~searchJobId:resource=report;operation=create ~reportId:resource=report;operation=deleteReport ~reportId:resource=report;operation=get search:resource=search;operation=create ~searchJobId:resource=search;operation=deleteJob ~searchJobId:resource=search;operation=get ~searchJobId:resource=search;operation=getResult name:resource=user;operation=create password:resource=user;operation=create ~userId:resource=user;operation=deleteUser ~userId:resource=user;operation=get ~userId:resource=user;operation=update", params: "additionalFields filters limit name operation options password reportId resource returnAll roles search searchJobId sort updateFields userId", ops: []resourceOps{
 				{"alert", "getReport", "getReport getMetrics"},
 				{"report", "getAll", "create:c deleteReport:d get getAll"},
 				{"search", "create", "create:c deleteJob:d get getAll getResult"},
@@ -2848,7 +2970,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.spotify": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "spotifyOAuth2Api", resource: "player", required: "id:resource=player;operation=startMusic id:resource=player;operation=addSongToQueue id:resource=album;operation=get,getTracks;operation!search query:resource=album;operation=search id:resource=artist;operation!search +country:resource=artist;operation=getTopTracks query:resource=artist;operation=search id:resource=playlist;operation=add,delete,get,getTracks name:resource=playlist;operation=create trackID:resource=playlist;operation=add,delete query:resource=playlist;operation=search id:resource=track;operation!search query:resource=track;operation=search", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "spotifyOAuth2Api", resource: "player", required: "id:resource=player;operation=startMusic id:resource=player;operation=addSongToQueue id:resource=album;operation=get,getTracks;operation!search query:resource=album;operation=search id:resource=artist;operation!search +country:resource=artist;operation=getTopTracks query:resource=artist;operation=search id:resource=playlist;operation=add,delete,get,getTracks name:resource=playlist;operation=create trackID:resource=playlist;operation=add,delete query:resource=playlist;operation=search id:resource=track;operation!search query:resource=track;operation=search", params: "additionalFields country filters id limit name operation query resource returnAll trackID volumePercent", ops: []resourceOps{
 				{"album", "get", "get getNewReleases getTracks search"},
 				{"artist", "get", "get getAlbums getRelatedArtists getTopTracks search"},
 				{"library", "getLikedTracks", "getLikedTracks"},
@@ -2859,53 +2981,56 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.spreadsheetFile": {
-			{v: []float64{1, 2}, outputs: 1, required: "+binaryPropertyName:operation=fromFile +binaryPropertyName:operation=toFile", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, required: "+binaryPropertyName:operation=fromFile +binaryPropertyName:operation=toFile", params: "binaryPropertyName fileFormat oldVersionNotice operation options", ops: []resourceOps{
+				{"", "fromFile", "fromFile toFile:c"},
+			}},
+			{v: []float64{2}, outputs: 1, required: "+binaryPropertyName:operation=fromFile +binaryPropertyName:operation=toFile", params: "binaryPropertyName fileFormat operation options", ops: []resourceOps{
 				{"", "fromFile", "fromFile toFile:c"},
 			}},
 		},
 		"n8n-nodes-base.sseTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "url"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, required: "url", params: "url"},
 		},
 		"n8n-nodes-base.ssh": {
-			{v: []float64{1}, outputs: 1, creds: "sshPassword:password sshPrivateKey:privateKey", auth: "password", resource: "command", required: "+cwd:resource=command;operation=execute +binaryPropertyName:resource=file;operation=upload path:resource=file;operation=upload path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "sshPassword:password sshPrivateKey:privateKey", auth: "password", resource: "command", required: "+cwd:resource=command;operation=execute +binaryPropertyName:resource=file;operation=upload path:resource=file;operation=upload path:resource=file;operation=download +binaryPropertyName:resource=file;operation=download", params: "authentication binaryPropertyName command cwd operation options path resource", ops: []resourceOps{
 				{"command", "execute", "execute:x"},
 				{"file", "upload", "download upload:c"},
 			}},
 		},
 		"n8n-nodes-base.stackby": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", required: "stackId table id:operation=read,delete columns:operation=append", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stackbyApi", required: "stackId table id:operation=read,delete columns:operation=append", params: "additionalFields columns id limit operation returnAll stackId table", ops: []resourceOps{
 				{"", "append", "append:c delete:d list read"},
 			}},
 		},
 		"n8n-nodes-base.stickyNote": {
-			{v: []float64{1}, outputs: 0},
+			{v: []float64{1}, outputs: 0, params: "color content height width"},
 		},
 		"n8n-nodes-base.stopAndError": {
-			{v: []float64{1}, outputs: 0, required: "errorMessage:errorType(errorMessage)=errorMessage"},
+			{v: []float64{1}, outputs: 0, required: "errorMessage:errorType(errorMessage)=errorMessage", params: "errorMessage errorObject errorType"},
 		},
 		"n8n-nodes-base.storyblok": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi:contentApi storyblokManagementApi:managementApi", gate: "source", auth: "contentApi", resource: "story", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "storyblokContentApi:contentApi storyblokManagementApi:managementApi", gate: "source", auth: "contentApi", resource: "story", params: "filters identifier limit operation options resource returnAll source space storyId", ops: []resourceOps{
 				{"story", "get", "get getAll delete:d publish:u unpublish:u"},
 			}},
 		},
 		"n8n-nodes-base.strapi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi:password strapiTokenApi:token", auth: "password", resource: "entry", required: "contentType:resource=entry;operation=create contentType:resource=entry;operation=delete entryId:resource=entry;operation=delete contentType:resource=entry;operation=get entryId:resource=entry;operation=get contentType:resource=entry;operation=getAll contentType:resource=entry;operation=update +updateKey:resource=entry;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "strapiApi:password strapiTokenApi:token", auth: "password", resource: "entry", required: "contentType:resource=entry;operation=create contentType:resource=entry;operation=delete entryId:resource=entry;operation=delete contentType:resource=entry;operation=get entryId:resource=entry;operation=get contentType:resource=entry;operation=getAll contentType:resource=entry;operation=update +updateKey:resource=entry;operation=update", params: "authentication columns contentType entryId limit operation options resource returnAll updateKey", ops: []resourceOps{
 				{"entry", "get", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.strava": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", required: "name:resource=activity;operation=create type:resource=activity;operation=create startDate:resource=activity;operation=create activityId:resource=activity;operation=update activityId:resource=activity;operation=get activityId:resource=activity;operation=getComments,getLaps,getKudos,getZones,getStreams", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", required: "name:resource=activity;operation=create type:resource=activity;operation=create startDate:resource=activity;operation=create activityId:resource=activity;operation=update activityId:resource=activity;operation=get activityId:resource=activity;operation=getComments,getLaps,getKudos,getZones,getStreams", params: "activityId additionalFields elapsedTime keys limit name operation resource returnAll startDate type updateFields", ops: []resourceOps{
 				{"activity", "create", "create:c get getComments getKudos getLaps getAll getStreams getZones update:u"},
 			}},
-			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", required: "name:resource=activity;operation=create startDate:resource=activity;operation=create activityId:resource=activity;operation=update activityId:resource=activity;operation=get activityId:resource=activity;operation=getComments,getLaps,getKudos,getZones,getStreams", ops: []resourceOps{
+			{v: []float64{1.1}, outputs: 1, flags: flagTool, creds: "stravaOAuth2Api", resource: "activity", required: "name:resource=activity;operation=create startDate:resource=activity;operation=create activityId:resource=activity;operation=update activityId:resource=activity;operation=get activityId:resource=activity;operation=getComments,getLaps,getKudos,getZones,getStreams", params: "activityId additionalFields elapsedTime keys limit name operation resource returnAll sport_type startDate updateFields", ops: []resourceOps{
 				{"activity", "create", "create:c get getComments getKudos getLaps getAll getStreams getZones update:u"},
 			}},
 		},
 		"n8n-nodes-base.stravaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stravaOAuth2Api"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stravaOAuth2Api", params: "event object options resolveData"},
 		},
 		"n8n-nodes-base.stripe": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stripeApi", resource: "balance", required: "customerId:resource=customerCard;operation=add token:resource=customerCard;operation=add customerId:resource=customerCard;operation=remove cardId:resource=customerCard;operation=remove customerId:resource=customerCard;operation=get sourceId:resource=customerCard;operation=get customerId:resource=charge;operation=create currency:resource=charge;operation=create source:resource=charge;operation=create chargeId:resource=charge;operation=get chargeId:resource=charge;operation=update +duration:resource=coupon;operation=create +type:resource=coupon;operation=create currency:resource=coupon;operation=create;type(percent)=fixedAmount name:resource=customer;operation=create customerId:resource=customer;operation=delete customerId:resource=customer;operation=get customerId:resource=customer;operation=update eventName:resource=meterEvent;operation=create customerId:resource=meterEvent;operation=create customerId:resource=source;operation=create +type:resource=source;operation=create customerId:resource=source;operation=delete sourceId:resource=source;operation=delete sourceId:resource=source;operation=get +type:resource=token;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "stripeApi", resource: "balance", required: "customerId:resource=customerCard;operation=add token:resource=customerCard;operation=add customerId:resource=customerCard;operation=remove cardId:resource=customerCard;operation=remove customerId:resource=customerCard;operation=get sourceId:resource=customerCard;operation=get customerId:resource=charge;operation=create currency:resource=charge;operation=create source:resource=charge;operation=create chargeId:resource=charge;operation=get chargeId:resource=charge;operation=update +duration:resource=coupon;operation=create +type:resource=coupon;operation=create currency:resource=coupon;operation=create;type(percent)=fixedAmount name:resource=customer;operation=create customerId:resource=customer;operation=delete customerId:resource=customer;operation=get customerId:resource=customer;operation=update eventName:resource=meterEvent;operation=create customerId:resource=meterEvent;operation=create customerId:resource=source;operation=create +type:resource=source;operation=create customerId:resource=source;operation=delete sourceId:resource=source;operation=delete sourceId:resource=source;operation=get +type:resource=token;operation=create", params: "additionalFields amount amountOff cardId chargeId currency customerId cvc duration eventName expirationMonth expirationYear filters limit name number operation percentOff resource returnAll source sourceId token type updateFields value", ops: []resourceOps{
 				{"balance", "get", "get"},
 				{"charge", "get", "create:c get getAll update:u"},
 				{"coupon", "create", "create:c getAll"},
@@ -2917,25 +3042,27 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.stripeTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stripeApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "stripeApi", params: "apiVersion events"},
 		},
 		"n8n-nodes-base.summarize": {
-			{v: []float64{1, 1.1}, outputs: 1},
+			{v: []float64{1, 1.1}, outputs: 1, params: "fieldsToSplitBy fieldsToSummarize options"},
 		},
 		"n8n-nodes-base.supabase": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "supabaseApi", resource: "row", required: "tableId:resource=row;operation=create,delete,get,getAll,update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "supabaseApi", resource: "row", required: "tableId:resource=row;operation=create,delete,get,getAll,update", params: "dataToSend fieldsUi filterString filterStringParameters filterType filters inputsToIgnore jsonNotice limit matchType operation orderBy resource returnAll schema tableId useCustomSchema", ops: []resourceOps{
 				{"row", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.surveyMonkeyTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken", required: "objectType event:objectType()=survey event:objectType()=collector +surveyId:objectType()=collector"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "surveyMonkeyApi:accessToken surveyMonkeyOAuth2Api:oAuth2", auth: "accessToken", required: "objectType event:objectType()=survey event:objectType()=collector +surveyId:objectType()=collector", params: "authentication collectorIds event objectType onlyAnswers resolveData surveyId surveyIds"},
 		},
 		"n8n-nodes-base.switch": {
-			{v: []float64{1}, outputs: 4},
-			{v: []float64{2, 3, 3.1, 3.2, 3.3, 3.4}, outputs: -1},
+			{v: []float64{1}, outputs: 4, params: "dataType fallbackOutput mode output rules value1"},
+			{v: []float64{2}, outputs: -1, params: "dataType fallbackOutput mode output outputsAmount rules value1"},
+			{v: []float64{3}, outputs: -1, params: "mode numberOutputs options output rules"},
+			{v: []float64{3.1, 3.2, 3.3, 3.4}, outputs: -1, params: "looseTypeValidation mode numberOutputs options output rules"},
 		},
 		"n8n-nodes-base.syncroMsp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "syncroMspApi", resource: "contact", required: "customerId:resource=customer;operation=get customerId:resource=customer;operation=delete customerId:resource=ticket;operation=create subject:resource=ticket;operation=create ticketId:resource=ticket;operation=delete ticketId:resource=ticket;operation=update customerId:resource=contact;operation=create contactId:resource=contact;operation=get contactId:resource=contact;operation=delete alertId:resource=rmm;operation=get alertId:resource=rmm;operation=delete alertId:resource=rmm;operation=mute", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "syncroMspApi", resource: "contact", required: "customerId:resource=customer;operation=get customerId:resource=customer;operation=delete customerId:resource=ticket;operation=create subject:resource=ticket;operation=create ticketId:resource=ticket;operation=delete ticketId:resource=ticket;operation=update customerId:resource=contact;operation=create contactId:resource=contact;operation=get contactId:resource=contact;operation=delete alertId:resource=rmm;operation=get alertId:resource=rmm;operation=delete alertId:resource=rmm;operation=mute", params: "additionalFields alertId assetId contactId customerId description email filters limit muteFor operation resource returnAll subject ticketId updateFields", ops: []resourceOps{
 				{"contact", "getAll", "create:c delete:d get getAll update:u"},
 				{"customer", "getAll", "create:c delete:d get getAll update:u"},
 				{"rmm", "getAll", "create:c delete:d get getAll mute:u"},
@@ -2943,7 +3070,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.taiga": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "taigaApi", resource: "issue", required: "projectId:resource=epic;operation=create subject:resource=epic;operation=create epicId:resource=epic;operation=delete epicId:resource=epic;operation=get projectId:resource=epic;operation=getAll epicId:resource=epic;operation=update projectId:resource=issue;operation=create subject:resource=issue;operation=create issueId:resource=issue;operation=delete issueId:resource=issue;operation=get projectId:resource=issue;operation=getAll issueId:resource=issue;operation=update projectId:resource=task;operation=create subject:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get projectId:resource=task;operation=getAll taskId:resource=task;operation=update projectId:resource=userStory;operation=create subject:resource=userStory;operation=create userStoryId:resource=userStory;operation=delete userStoryId:resource=userStory;operation=get projectId:resource=userStory;operation=getAll userStoryId:resource=userStory;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "taigaApi", resource: "issue", required: "projectId:resource=epic;operation=create subject:resource=epic;operation=create epicId:resource=epic;operation=delete epicId:resource=epic;operation=get projectId:resource=epic;operation=getAll epicId:resource=epic;operation=update projectId:resource=issue;operation=create subject:resource=issue;operation=create issueId:resource=issue;operation=delete issueId:resource=issue;operation=get projectId:resource=issue;operation=getAll issueId:resource=issue;operation=update projectId:resource=task;operation=create subject:resource=task;operation=create taskId:resource=task;operation=delete taskId:resource=task;operation=get projectId:resource=task;operation=getAll taskId:resource=task;operation=update projectId:resource=userStory;operation=create subject:resource=userStory;operation=create userStoryId:resource=userStory;operation=delete userStoryId:resource=userStory;operation=get projectId:resource=userStory;operation=getAll userStoryId:resource=userStory;operation=update", params: "additionalFields epicId filters issueId limit operation projectId resource returnAll subject taskId updateFields userStoryId", ops: []resourceOps{
 				{"epic", "create", "create:c delete:d get getAll update:u"},
 				{"issue", "create", "create:c delete:d get getAll update:u"},
 				{"task", "create", "create:c delete:d get getAll update:u"},
@@ -2951,17 +3078,17 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.taigaTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi", required: "projectId"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "taigaApi", required: "projectId", params: "operations projectId resources"},
 		},
 		"n8n-nodes-base.tapfiliate": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", required: "+resource email:resource=affiliate;operation=create firstname:resource=affiliate;operation=create lastname:resource=affiliate;operation=create affiliateId:resource=affiliate;operation=delete affiliateId:resource=affiliate;operation=get affiliateId:resource=affiliateMetadata;operation=add affiliateId:resource=affiliateMetadata;operation=remove affiliateId:resource=affiliateMetadata;operation=update programId:resource=programAffiliate;operation=add affiliateId:resource=programAffiliate;operation=add programId:resource=programAffiliate;operation=get affiliateId:resource=programAffiliate;operation=get programId:resource=programAffiliate;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "tapfiliateApi", resource: "affiliate", required: "+resource email:resource=affiliate;operation=create firstname:resource=affiliate;operation=create lastname:resource=affiliate;operation=create affiliateId:resource=affiliate;operation=delete affiliateId:resource=affiliate;operation=get affiliateId:resource=affiliateMetadata;operation=add affiliateId:resource=affiliateMetadata;operation=remove affiliateId:resource=affiliateMetadata;operation=update programId:resource=programAffiliate;operation=add affiliateId:resource=programAffiliate;operation=add programId:resource=programAffiliate;operation=get affiliateId:resource=programAffiliate;operation=get programId:resource=programAffiliate;operation=getAll", params: "additionalFields affiliateId email filters firstname key lastname limit metadataUi operation programId resource returnAll value", ops: []resourceOps{
 				{"affiliate", "create", "create:c delete:d get getAll"},
 				{"affiliateMetadata", "add", "add:c remove:d update:u"},
 				{"programAffiliate", "add", "add:c approve:u disapprove:u get getAll"},
 			}},
 		},
 		"n8n-nodes-base.telegram": {
-			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "telegramApi", resource: "message", required: "chatId:resource=chat,message;operation=administrators,deleteMessage,get,leave,member,pinChatMessage,setDescription,setTitle,sendAnimation,sendAudio,sendChatAction,sendDocument,sendLocation,sendMessage,sendMessageDraft,sendMediaGroup,sendPhoto,sendRichMessage,sendRichMessageDraft,sendSticker,sendVideo,unpinChatMessage messageId:resource=message;operation=deleteMessage messageId:resource=message;operation=pinChatMessage,unpinChatMessage userId:resource=chat;operation=member description:resource=chat;operation=setDescription title:resource=chat;operation=setTitle queryId:resource=callback;operation=answerQuery queryId:resource=callback;operation=answerInlineQuery results:resource=callback;operation=answerInlineQuery fileId:resource=file;operation=get chatId:resource=message;operation=editMessageText;messageType(message)=message messageId:resource=message;operation=editMessageText;messageType(message)=message inlineMessageId:resource=message;operation=editMessageText;messageType(message)=inlineMessage text:resource=message;operation=editMessageText,sendMessage richMessageText:resource=message;operation=sendRichMessage,sendRichMessageDraft chatId:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait", ops: []resourceOps{
+			{v: []float64{1, 1.1, 1.2}, outputs: 1, flags: flagWebhook | flagTool, creds: "telegramApi", resource: "message", required: "chatId:resource=chat,message;operation=administrators,deleteMessage,get,leave,member,pinChatMessage,setDescription,setTitle,sendAnimation,sendAudio,sendChatAction,sendDocument,sendLocation,sendMessage,sendMessageDraft,sendMediaGroup,sendPhoto,sendRichMessage,sendRichMessageDraft,sendSticker,sendVideo,unpinChatMessage messageId:resource=message;operation=deleteMessage messageId:resource=message;operation=pinChatMessage,unpinChatMessage userId:resource=chat;operation=member description:resource=chat;operation=setDescription title:resource=chat;operation=setTitle queryId:resource=callback;operation=answerQuery queryId:resource=callback;operation=answerInlineQuery results:resource=callback;operation=answerInlineQuery fileId:resource=file;operation=get chatId:resource=message;operation=editMessageText;messageType(message)=message messageId:resource=message;operation=editMessageText;messageType(message)=message inlineMessageId:resource=message;operation=editMessageText;messageType(message)=inlineMessage text:resource=message;operation=editMessageText,sendMessage richMessageText:resource=message;operation=sendRichMessage,sendRichMessageDraft chatId:resource=message;operation=sendAndWait message:resource=message;operation=sendAndWait", params: "action additionalFields advancedInteractivityNotice approvalOptions approverIds binaryData binaryPropertyName chatApproval chatId defineForm description download draftId file fileId forceReply formFields inlineKeyboard inlineMessageId jsonOutput latitude longitude media message messageId messageType operation options postDecisionBehavior queryId replyKeyboard replyKeyboardOptions replyKeyboardRemove replyMarkup resource responseType results richFormat richMessageText text title unauthorizedReplyText userId", ops: []resourceOps{
 				{"chat", "get", "get administrators member leave:u setDescription:u setTitle:u"},
 				{"callback", "answerQuery", "answerQuery:u answerInlineQuery:u"},
 				{"file", "get", "get"},
@@ -2969,10 +3096,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.telegramTrigger": {
-			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi"},
+			{v: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "telegramApi", params: "additionalFields attachmentNotice telegramTriggerNotice updates"},
 		},
 		"n8n-nodes-base.theHive": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource +operation:resource=alert id:resource=alert;operation=promote,markAsRead,markAsUnread,merge,update,executeResponder,get caseId:resource=alert;operation=merge title:resource=alert;operation=create description:resource=alert;operation=create +severity:resource=alert;operation=create date:resource=alert;operation=create tags:resource=alert;operation=create +tlp:resource=alert;operation=create +status:resource=alert;operation=create type:resource=alert;operation=create source:resource=alert;operation=create sourceRef:resource=alert;operation=create +operation:resource=observable caseId:resource=observable;operation=create,getAll id:resource=observable;operation=update,executeResponder,executeAnalyzer,get dataType:resource=observable;operation=create,executeAnalyzer data:resource=observable;operation=create;dataType()!file +binaryProperty:resource=observable;operation=create;dataType()=file message:resource=observable;operation=create startDate:resource=observable;operation=create +tlp:resource=observable;operation=create status:resource=observable;operation=create +operation:resource=case id:resource=case;operation=update,executeResponder,get title:resource=case;operation=create description:resource=case;operation=create +severity:resource=case;operation=create startDate:resource=case;operation=create owner:resource=case;operation=create +tlp:resource=case;operation=create tags:resource=case;operation=create +operation:resource=task id:resource=task;operation=update,executeResponder,get caseId:resource=task;operation=create,getAll title:resource=task;operation=create +status:resource=task;operation=create +operation:resource=log taskId:resource=log;operation=create,getAll id:resource=log;operation=executeResponder,get message:resource=log;operation=create startDate:resource=log;operation=create status:resource=log;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveApi", resource: "alert", required: "+resource +operation:resource=alert id:resource=alert;operation=promote,markAsRead,markAsUnread,merge,update,executeResponder,get caseId:resource=alert;operation=merge title:resource=alert;operation=create description:resource=alert;operation=create +severity:resource=alert;operation=create date:resource=alert;operation=create tags:resource=alert;operation=create +tlp:resource=alert;operation=create +status:resource=alert;operation=create type:resource=alert;operation=create source:resource=alert;operation=create sourceRef:resource=alert;operation=create +operation:resource=observable caseId:resource=observable;operation=create,getAll id:resource=observable;operation=update,executeResponder,executeAnalyzer,get dataType:resource=observable;operation=create,executeAnalyzer data:resource=observable;operation=create;dataType()!file +binaryProperty:resource=observable;operation=create;dataType()=file message:resource=observable;operation=create startDate:resource=observable;operation=create +tlp:resource=observable;operation=create status:resource=observable;operation=create +operation:resource=case id:resource=case;operation=update,executeResponder,get title:resource=case;operation=create description:resource=case;operation=create +severity:resource=case;operation=create startDate:resource=case;operation=create owner:resource=case;operation=create +tlp:resource=case;operation=create tags:resource=case;operation=create +operation:resource=task id:resource=task;operation=update,executeResponder,get caseId:resource=task;operation=create,getAll title:resource=task;operation=create +status:resource=task;operation=create +operation:resource=log taskId:resource=log;operation=create,getAll id:resource=log;operation=executeResponder,get message:resource=log;operation=create startDate:resource=log;operation=create status:resource=log;operation=create", params: "additionalFields analyzers artifactUi binaryProperty caseId data dataType date description filters flag follow id ioc jsonParameters limit message operation options owner resource responder returnAll severity sighted source sourceRef startDate status tags taskId title tlp type updateFields", ops: []resourceOps{
 				{"alert", "create", "count create:c executeResponder:x get getAll markAsRead:u markAsUnread:u merge:u promote:u update:u"},
 				{"case", "getAll", "count create:c executeResponder:x getAll get update:u"},
 				{"log", "getAll", "create:c executeResponder:x getAll get"},
@@ -2981,7 +3108,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.theHiveProject": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource +operation:resource=alert ~alertId:resource=alert;operation=deleteAlert ~id:resource=alert;operation=executeResponder ~alertId:resource=alert;operation=get ~alertId:resource=alert;operation=status status:resource=alert;operation=status ~alertId:resource=alert;operation=merge ~caseId:resource=alert;operation=merge ~alertId:resource=alert;operation=promote +operation:resource=case ~caseId:resource=case;operation=addAttachment ~caseId:resource=case;operation=deleteAttachment attachmentId:resource=case;operation=deleteAttachment ~caseId:resource=case;operation=deleteCase ~id:resource=case;operation=executeResponder ~caseId:resource=case;operation=get ~caseId:resource=case;operation=getAttachment attachmentId:resource=case;operation=getAttachment ~caseId:resource=case;operation=getTimeline +operation:resource=comment ~id:resource=comment;operation=add;addTo(alert)=case ~id:resource=comment;operation=add;addTo(alert)=alert message:resource=comment;operation=add ~commentId:resource=comment;operation=deleteComment ~caseId:resource=comment;operation=search;searchIn(all)=case ~alertId:resource=comment;operation=search;searchIn(all)=alert ~commentId:resource=comment;operation=update message:resource=comment;operation=update +operation:resource=log ~logId:resource=log;operation=addAttachment ~taskId:resource=log;operation=create ~logId:resource=log;operation=deleteAttachment attachmentId:resource=log;operation=deleteAttachment ~logId:resource=log;operation=deleteLog ~id:resource=log;operation=executeResponder ~logId:resource=log;operation=get +operation:resource=observable ~id:resource=observable;operation=create;createIn(case)=case ~id:resource=observable;operation=create;createIn(case)=alert +dataType:resource=observable;operation=create data:resource=observable;operation=create;dataType(file)!file ~observableId:resource=observable;operation=deleteObservable ~observableId:resource=observable;operation=executeAnalyzer ~id:resource=observable;operation=executeResponder ~observableId:resource=observable;operation=get ~caseId:resource=observable;operation=search;searchIn(all)=case ~alertId:resource=observable;operation=search;searchIn(all)=alert +operation:resource=page ~caseId:resource=page;operation=create;location(case)=case title:resource=page;operation=create category:resource=page;operation=create content:resource=page;operation=create ~caseId:resource=page;operation=deletePage;location(knowledgeBase)=case ~pageId:resource=page;operation=deletePage ~caseId:resource=page;operation=update;location(case)=case ~pageId:resource=page;operation=update +operation:resource=query +operation:resource=task ~caseId:resource=task;operation=create ~taskId:resource=task;operation=deleteTask ~id:resource=task;operation=executeResponder ~taskId:resource=task;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "theHiveProjectApi", resource: "alert", required: "+resource +operation:resource=alert ~alertId:resource=alert;operation=deleteAlert ~id:resource=alert;operation=executeResponder ~alertId:resource=alert;operation=get ~alertId:resource=alert;operation=status status:resource=alert;operation=status ~alertId:resource=alert;operation=merge ~caseId:resource=alert;operation=merge ~alertId:resource=alert;operation=promote +operation:resource=case ~caseId:resource=case;operation=addAttachment ~caseId:resource=case;operation=deleteAttachment attachmentId:resource=case;operation=deleteAttachment ~caseId:resource=case;operation=deleteCase ~id:resource=case;operation=executeResponder ~caseId:resource=case;operation=get ~caseId:resource=case;operation=getAttachment attachmentId:resource=case;operation=getAttachment ~caseId:resource=case;operation=getTimeline +operation:resource=comment ~id:resource=comment;operation=add;addTo(alert)=case ~id:resource=comment;operation=add;addTo(alert)=alert message:resource=comment;operation=add ~commentId:resource=comment;operation=deleteComment ~caseId:resource=comment;operation=search;searchIn(all)=case ~alertId:resource=comment;operation=search;searchIn(all)=alert ~commentId:resource=comment;operation=update message:resource=comment;operation=update +operation:resource=log ~logId:resource=log;operation=addAttachment ~taskId:resource=log;operation=create ~logId:resource=log;operation=deleteAttachment attachmentId:resource=log;operation=deleteAttachment ~logId:resource=log;operation=deleteLog ~id:resource=log;operation=executeResponder ~logId:resource=log;operation=get +operation:resource=observable ~id:resource=observable;operation=create;createIn(case)=case ~id:resource=observable;operation=create;createIn(case)=alert +dataType:resource=observable;operation=create data:resource=observable;operation=create;dataType(file)!file ~observableId:resource=observable;operation=deleteObservable ~observableId:resource=observable;operation=executeAnalyzer ~id:resource=observable;operation=executeResponder ~observableId:resource=observable;operation=get ~caseId:resource=observable;operation=search;searchIn(all)=case ~alertId:resource=observable;operation=search;searchIn(all)=alert +operation:resource=page ~caseId:resource=page;operation=create;location(case)=case title:resource=page;operation=create category:resource=page;operation=create content:resource=page;operation=create ~caseId:resource=page;operation=deletePage;location(knowledgeBase)=case ~pageId:resource=page;operation=deletePage ~caseId:resource=page;operation=update;location(case)=case ~pageId:resource=page;operation=update +operation:resource=query +operation:resource=task ~caseId:resource=task;operation=create ~taskId:resource=task;operation=deleteTask ~id:resource=task;operation=executeResponder ~taskId:resource=task;operation=get", params: "addTo alertFields alertId alertUpdateFields allCases allTasks analyzers attachmentId attachmentsUi caseFields caseId caseUpdateFields category commentId content createIn data dataType filters id limit location logFields logId message observableFields observableId observableUi observableUpdateFields operation options pageId queryJson resource responder returnAll searchIn searchInKnowledgeBase sort status taskFields taskId taskUpdateFields title", ops: []resourceOps{
 				{"alert", "create", "create:c deleteAlert:d executeResponder:x get merge:u promote:u search update:u status:u"},
 				{"case", "create", "addAttachment:c create:c deleteAttachment:d deleteCase:d executeResponder:x get getAttachment getTimeline search update:u"},
 				{"comment", "add", "add:c deleteComment:d search update:u"},
@@ -2993,24 +3120,32 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.theHiveProjectTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, params: "events filters notice options"},
 		},
 		"n8n-nodes-base.theHiveTrigger": {
-			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook},
+			{v: []float64{1, 2}, outputs: 1, flags: flagTrigger | flagWebhook, params: "events notice"},
 		},
 		"n8n-nodes-base.timeSaved": {
-			{v: []float64{1}, outputs: 1},
+			{v: []float64{1}, outputs: 1, params: "minutesSaved mode notice"},
 		},
 		"n8n-nodes-base.timescaleDb": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "timescaleDb", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert +schema:operation=update table:operation=update +updateKey:operation=update", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "timescaleDb", required: "query:operation=executeQuery +schema:operation=insert table:operation=insert +schema:operation=update table:operation=update +updateKey:operation=update", params: "additionalFields columns operation query returnFields schema table updateKey", ops: []resourceOps{
 				{"", "insert", "executeQuery:x insert:c update:u"},
 			}},
 		},
 		"n8n-nodes-base.todoist": {
-			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move,sync content:resource=task;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move,sync content:resource=task;operation=create", params: "authentication commands content filters labels limit operation options project resource returnAll section taskId updateFields", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u reopen:u update:u"},
 			}},
-			{v: []float64{2, 2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task +operation:resource=project +operation:resource=section +operation:resource=comment +operation:resource=label +operation:resource=reminder taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move content:resource=task;operation=create text:resource=task;operation=quickAdd projectId:resource=project;operation=archive,delete,get,getCollaborators,unarchive,update name:resource=project;operation=create sectionId:resource=section;operation=delete,get,update ~sectionProject:resource=section;operation=create sectionName:resource=section;operation=create commentId:resource=comment;operation=delete,get,update commentTaskId:resource=comment;operation=create commentContent:resource=comment;operation=create labelId:resource=label;operation=delete,get,update labelName:resource=label;operation=create reminderId:resource=reminder;operation=delete,update itemId:resource=reminder;operation=create +dueDateType:resource=reminder;operation=create natural_language_representation:resource=reminder;operation=create;dueDateType(natural_language)=natural_language date:resource=reminder;operation=create;dueDateType(natural_language)=full_day datetime:resource=reminder;operation=create;dueDateType(natural_language)=floating_time datetime:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone timezone:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task +operation:resource=project +operation:resource=section +operation:resource=comment +operation:resource=label +operation:resource=reminder taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move content:resource=task;operation=create text:resource=task;operation=quickAdd projectId:resource=project;operation=archive,delete,get,getCollaborators,unarchive,update name:resource=project;operation=create sectionId:resource=section;operation=delete,get,update ~sectionProject:resource=section;operation=create sectionName:resource=section;operation=create commentId:resource=comment;operation=delete,get,update commentTaskId:resource=comment;operation=create commentContent:resource=comment;operation=create labelId:resource=label;operation=delete,get,update labelName:resource=label;operation=create reminderId:resource=reminder;operation=delete,update itemId:resource=reminder;operation=create +dueDateType:resource=reminder;operation=create natural_language_representation:resource=reminder;operation=create;dueDateType(natural_language)=natural_language date:resource=reminder;operation=create;dueDateType(natural_language)=full_day datetime:resource=reminder;operation=create;dueDateType(natural_language)=floating_time datetime:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone timezone:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone", params: "authentication commentContent commentFilters commentId commentTaskId commentUpdateFields content date datetime dueDateType filters itemId labelId labelName labelOptions labelUpdateFields labels limit name natural_language_representation operation options project projectId projectOptions projectUpdateFields reminderId reminderOptions reminderUpdateFields resource returnAll section sectionFilters sectionId sectionName sectionOptions sectionProject sectionUpdateFields taskId text timezone updateFields", ops: []resourceOps{
+				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
+				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
+				{"section", "create", "create:c delete:d get getAll update:u"},
+				{"comment", "create", "create:c delete:d get getAll update:u"},
+				{"label", "create", "create:c delete:d get getAll update:u"},
+				{"reminder", "create", "create:c delete:d getAll update:u"},
+			}},
+			{v: []float64{2.1, 2.2}, outputs: 1, flags: flagTool, creds: "todoistApi:apiKey todoistOAuth2Api:oAuth2", auth: "apiKey", resource: "task", required: "+resource +operation:resource=task +operation:resource=project +operation:resource=section +operation:resource=comment +operation:resource=label +operation:resource=reminder taskId:resource=task;operation=delete,close,get,reopen,update,move ~project:resource=task;operation=create,move content:resource=task;operation=create text:resource=task;operation=quickAdd projectId:resource=project;operation=archive,delete,get,getCollaborators,unarchive,update name:resource=project;operation=create sectionId:resource=section;operation=delete,get,update ~sectionProject:resource=section;operation=create sectionName:resource=section;operation=create commentId:resource=comment;operation=delete,get,update commentTaskId:resource=comment;operation=create commentContent:resource=comment;operation=create labelId:resource=label;operation=delete,get,update labelName:resource=label;operation=create reminderId:resource=reminder;operation=delete,update itemId:resource=reminder;operation=create +dueDateType:resource=reminder;operation=create natural_language_representation:resource=reminder;operation=create;dueDateType(natural_language)=natural_language date:resource=reminder;operation=create;dueDateType(natural_language)=full_day datetime:resource=reminder;operation=create;dueDateType(natural_language)=floating_time datetime:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone timezone:resource=reminder;operation=create;dueDateType(natural_language)=fixed_timezone", params: "authentication commentContent commentFilters commentId commentTaskId commentUpdateFields content date datetime dueDateType filters itemId labelId labelName labelOptions labelUpdateFields labels limit name natural_language_representation operation options project projectId projectOptions projectUpdateFields reminderId reminderOptions reminderUpdateFields resource returnAll sectionFilters sectionId sectionName sectionOptions sectionProject sectionUpdateFields taskId text timezone updateFields", ops: []resourceOps{
 				{"task", "create", "close:u create:c delete:d get getAll move:u quickAdd reopen:u update:u"},
 				{"project", "create", "archive:u create:c delete:d get getCollaborators getAll unarchive:u update:u"},
 				{"section", "create", "create:c delete:d get getAll update:u"},
@@ -3020,20 +3155,20 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.togglTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "togglApi", required: "+event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagPolling, creds: "togglApi", required: "+event", params: "event pollTimes"},
 		},
 		"n8n-nodes-base.totp": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "totpApi", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "totpApi", params: "operation options", ops: []resourceOps{
 				{"", "generateSecret", "generateSecret"},
 			}},
 		},
 		"n8n-nodes-base.travisCi": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "travisCiApi", resource: "build", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "travisCiApi", resource: "build", params: "additionalFields branch buildId limit operation resource returnAll slug", ops: []resourceOps{
 				{"build", "cancel", "cancel:u get getAll restart:u trigger:x"},
 			}},
 		},
 		"n8n-nodes-base.trello": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", resource: "card", required: "~cardId:resource=attachment;operation=delete,create,get,getAll url:resource=attachment;operation=create id:resource=attachment;operation=delete id:resource=attachment;operation=get name:resource=board;operation=create ~id:resource=board;operation=get,delete,update id:resource=boardMember;operation=getAll id:resource=boardMember;operation=add idMember:resource=boardMember;operation=add +type:resource=boardMember;operation=add id:resource=boardMember;operation=invite email:resource=boardMember;operation=invite id:resource=boardMember;operation=remove idMember:resource=boardMember;operation=remove listId:resource=card;operation=create name:resource=card;operation=create ~id:resource=card;operation=get,delete,update ~cardId:resource=cardComment;operation=update,delete,create text:resource=cardComment;operation=create commentId:resource=cardComment;operation=delete commentId:resource=cardComment;operation=update text:resource=cardComment;operation=update ~cardId:resource=checklist;operation=delete,create,getAll,deleteCheckItem,getCheckItem,updateCheckItem,completeCheckItems name:resource=checklist;operation=create id:resource=checklist;operation=delete id:resource=checklist;operation=get checklistId:resource=checklist;operation=createCheckItem name:resource=checklist;operation=createCheckItem checkItemId:resource=checklist;operation=deleteCheckItem checkItemId:resource=checklist;operation=getCheckItem checkItemId:resource=checklist;operation=updateCheckItem ~boardId:resource=label;operation=create,getAll name:resource=label;operation=create +color:resource=label;operation=create id:resource=label;operation=delete id:resource=label;operation=get ~cardId:resource=label;operation=addLabel,removeLabel id:resource=label;operation=addLabel id:resource=label;operation=removeLabel id:resource=label;operation=update id:resource=list;operation=archive idBoard:resource=list;operation=create name:resource=list;operation=create id:resource=list;operation=getCards id:resource=list;operation=get id:resource=list;operation=getAll id:resource=list;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", resource: "card", required: "~cardId:resource=attachment;operation=delete,create,get,getAll url:resource=attachment;operation=create id:resource=attachment;operation=delete id:resource=attachment;operation=get name:resource=board;operation=create ~id:resource=board;operation=get,delete,update id:resource=boardMember;operation=getAll id:resource=boardMember;operation=add idMember:resource=boardMember;operation=add +type:resource=boardMember;operation=add id:resource=boardMember;operation=invite email:resource=boardMember;operation=invite id:resource=boardMember;operation=remove idMember:resource=boardMember;operation=remove listId:resource=card;operation=create name:resource=card;operation=create ~id:resource=card;operation=get,delete,update ~cardId:resource=cardComment;operation=update,delete,create text:resource=cardComment;operation=create commentId:resource=cardComment;operation=delete commentId:resource=cardComment;operation=update text:resource=cardComment;operation=update ~cardId:resource=checklist;operation=delete,create,getAll,deleteCheckItem,getCheckItem,updateCheckItem,completeCheckItems name:resource=checklist;operation=create id:resource=checklist;operation=delete id:resource=checklist;operation=get checklistId:resource=checklist;operation=createCheckItem name:resource=checklist;operation=createCheckItem checkItemId:resource=checklist;operation=deleteCheckItem checkItemId:resource=checklist;operation=getCheckItem checkItemId:resource=checklist;operation=updateCheckItem ~boardId:resource=label;operation=create,getAll name:resource=label;operation=create +color:resource=label;operation=create id:resource=label;operation=delete id:resource=label;operation=get ~cardId:resource=label;operation=addLabel,removeLabel id:resource=label;operation=addLabel id:resource=label;operation=removeLabel id:resource=label;operation=update id:resource=list;operation=archive idBoard:resource=list;operation=create name:resource=list;operation=create id:resource=list;operation=getCards id:resource=list;operation=get id:resource=list;operation=getAll id:resource=list;operation=update", params: "additionalFields archive authentication boardId cardId checkItemId checklistId color commentId description email id idBoard idMember limit listId name operation resource returnAll text type updateFields url", ops: []resourceOps{
 				{"attachment", "getAll", "create:c delete:d get getAll"},
 				{"board", "create", "create:c delete:d get update:u"},
 				{"boardMember", "add", "add:c getAll invite:c remove:d"},
@@ -3045,24 +3180,24 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.trelloTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", required: "id"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "trelloApi:apiKey trelloOAuth1Api:oAuth1", auth: "apiKey", required: "id", params: "authentication id"},
 		},
 		"n8n-nodes-base.twake": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", required: "content:operation=send", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twakeCloudApi", resource: "message", required: "content:operation=send", params: "additionalFields channelId content operation resource", ops: []resourceOps{
 				{"message", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.twilio": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twilioApi", resource: "sms", required: "from:resource=sms,call;operation=send,make to:resource=sms,call;operation=send,make message:resource=sms;operation=send message:resource=call;operation=make", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twilioApi", resource: "sms", required: "from:resource=sms,call;operation=send,make to:resource=sms,call;operation=send,make message:resource=sms;operation=send message:resource=call;operation=make", params: "from message operation options resource to toWhatsapp twiml", ops: []resourceOps{
 				{"call", "make", "make:s"},
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.twilioTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "twilioApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "twilioApi", params: "callTriggerNotice updates"},
 		},
 		"n8n-nodes-base.twist": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twistOAuth2Api", resource: "messageConversation", required: "workspaceId:resource=channel;operation=create name:resource=channel;operation=create channelId:resource=channel;operation=archive,delete,get,unarchive workspaceId:resource=channel;operation=getAll channelId:resource=channel;operation=update threadId:resource=comment;operation=create content:resource=comment;operation=create commentId:resource=comment;operation=get,delete threadId:resource=comment;operation=getAll commentId:resource=comment;operation=update workspaceId:resource=messageConversation;operation=create conversationId:resource=messageConversation;operation=create workspaceId:resource=messageConversation;operation=getAll conversationId:resource=messageConversation;operation=getAll id:resource=messageConversation;operation=delete,get id:resource=messageConversation;operation=update channelId:resource=thread;operation=create title:resource=thread;operation=create content:resource=thread;operation=create threadId:resource=thread;operation=get,delete channelId:resource=thread;operation=getAll threadId:resource=thread;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "twistOAuth2Api", resource: "messageConversation", required: "workspaceId:resource=channel;operation=create name:resource=channel;operation=create channelId:resource=channel;operation=archive,delete,get,unarchive workspaceId:resource=channel;operation=getAll channelId:resource=channel;operation=update threadId:resource=comment;operation=create content:resource=comment;operation=create commentId:resource=comment;operation=get,delete threadId:resource=comment;operation=getAll commentId:resource=comment;operation=update workspaceId:resource=messageConversation;operation=create conversationId:resource=messageConversation;operation=create workspaceId:resource=messageConversation;operation=getAll conversationId:resource=messageConversation;operation=getAll id:resource=messageConversation;operation=delete,get id:resource=messageConversation;operation=update channelId:resource=thread;operation=create title:resource=thread;operation=create content:resource=thread;operation=create threadId:resource=thread;operation=get,delete channelId:resource=thread;operation=getAll threadId:resource=thread;operation=update", params: "additionalFields channelId commentId content conversationId filters id limit name operation resource returnAll threadId title updateFields workspaceId", ops: []resourceOps{
 				{"channel", "create", "archive:u create:c delete:d get getAll unarchive:u update:u"},
 				{"comment", "create", "create:c delete:d get getAll update:u"},
 				{"messageConversation", "create", "create:c delete:d get getAll update:u"},
@@ -3070,11 +3205,11 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.twitter": {
-			{v: []float64{1}, outputs: 1, creds: "twitterOAuth1Api", resource: "tweet", required: "userId:resource=directMessage;operation=create text:resource=directMessage;operation=create text:resource=tweet;operation=create tweetId:resource=tweet;operation=delete searchText:resource=tweet;operation=search tweetId:resource=tweet;operation=like tweetId:resource=tweet;operation=retweet", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "twitterOAuth1Api", resource: "tweet", required: "userId:resource=directMessage;operation=create text:resource=directMessage;operation=create text:resource=tweet;operation=create tweetId:resource=tweet;operation=delete searchText:resource=tweet;operation=search tweetId:resource=tweet;operation=like tweetId:resource=tweet;operation=retweet", params: "additionalFields limit operation resource returnAll searchText text tweetId userId", ops: []resourceOps{
 				{"directMessage", "create", "create:c"},
 				{"tweet", "create", "create:c delete:d like:c retweet:c search"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "twitterOAuth2Api", resource: "tweet", required: "~user:resource=directMessage;operation=create text:resource=directMessage;operation=create ~list:resource=list;operation=add ~user:resource=list;operation=add text:resource=tweet;operation=create ~tweetDeleteId:resource=tweet;operation=delete ~tweetId:resource=tweet;operation=like searchText:resource=tweet;operation=search ~tweetId:resource=tweet;operation=retweet", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "twitterOAuth2Api", resource: "tweet", required: "~user:resource=directMessage;operation=create text:resource=directMessage;operation=create ~list:resource=list;operation=add ~user:resource=list;operation=add text:resource=tweet;operation=create ~tweetDeleteId:resource=tweet;operation=delete ~tweetId:resource=tweet;operation=like searchText:resource=tweet;operation=search ~tweetId:resource=tweet;operation=retweet", params: "additionalFields limit list me noticeAttachments noticeLocation operation resource returnAll searchText text tweetDeleteId tweetId user", ops: []resourceOps{
 				{"directMessage", "create", "create:c"},
 				{"list", "add", "add:c"},
 				{"tweet", "create", "create:c delete:d like:c retweet:c search"},
@@ -3082,25 +3217,25 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.typeformTrigger": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi:accessToken typeformOAuth2Api:oAuth2", auth: "accessToken", required: "formId"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "typeformApi:accessToken typeformOAuth2Api:oAuth2", auth: "accessToken", required: "formId", params: "authentication formId onlyAnswers simplifyAnswers"},
 		},
 		"n8n-nodes-base.unleashedSoftware": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "unleashedSoftwareApi", resource: "salesOrder", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagTool, creds: "unleashedSoftwareApi", resource: "salesOrder", params: "filters limit operation productId resource returnAll", ops: []resourceOps{
 				{"salesOrder", "getAll", "getAll"},
 				{"stockOnHand", "getAll", "get getAll"},
 			}},
 		},
 		"n8n-nodes-base.uplead": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "upleadApi", resource: "company", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "upleadApi", resource: "company", params: "company domain email firstname lastname operation resource", ops: []resourceOps{
 				{"company", "enrich", "enrich"},
 				{"person", "enrich", "enrich"},
 			}},
 		},
 		"n8n-nodes-base.uproc": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uprocApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uprocApi", params: "account additionalOptions address address1 address2 amount area asin author bcid bic body category cif city clevel coin company coordinates coordinates1 coordinates2 count count1 count2 country country_code credit_card current_company current_title date date1 date2 date3 delay destination distance dni domain duns ean email email_from email_to excluded_companies excluded_keywords excluded_titles field find firstname format fuel_consumption fullname fullpage gender glue group host html iban imei included_companies included_keywords included_titles ip ip1 ip2 isbn isin isocode isocode1 isocode2 keyword keywords language lastname latitude length length1 length2 list locality location longitude luhn message message1 message2 mobile mod mode name nie nif number number1 number2 number3 page password period phone phone1 phone2 port price_liter profile province publisher radius regex replace rest role selector seniority separator size source subject surname swift table taxid text text1 text2 texts tin title tool type upc url url_dlr useragent uuid viewport vin width years years1 years2 zipcode zipcode1 zipcode2"},
 		},
 		"n8n-nodes-base.uptimeRobot": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uptimeRobotApi", resource: "account", required: "friendlyName:resource=monitor;operation=create type:resource=monitor;operation=create url:resource=monitor;operation=create id:resource=monitor;operation=delete,reset,get id:resource=monitor;operation=update friendlyName:resource=alertContact;operation=create type:resource=alertContact;operation=create value:resource=alertContact;operation=create id:resource=alertContact;operation=delete,get id:resource=alertContact;operation=update friendlyName:resource=maintenanceWindow;operation=create type:resource=maintenanceWindow;operation=create start_time:resource=maintenanceWindow;operation=create id:resource=maintenanceWindow;operation=delete,get id:resource=maintenanceWindow;operation=update friendlyName:resource=publicStatusPage;operation=create monitors:resource=publicStatusPage;operation=create id:resource=publicStatusPage;operation=delete,get id:resource=publicStatusPage;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "uptimeRobotApi", resource: "account", required: "friendlyName:resource=monitor;operation=create type:resource=monitor;operation=create url:resource=monitor;operation=create id:resource=monitor;operation=delete,reset,get id:resource=monitor;operation=update friendlyName:resource=alertContact;operation=create type:resource=alertContact;operation=create value:resource=alertContact;operation=create id:resource=alertContact;operation=delete,get id:resource=alertContact;operation=update friendlyName:resource=maintenanceWindow;operation=create type:resource=maintenanceWindow;operation=create start_time:resource=maintenanceWindow;operation=create id:resource=maintenanceWindow;operation=delete,get id:resource=maintenanceWindow;operation=update friendlyName:resource=publicStatusPage;operation=create monitors:resource=publicStatusPage;operation=create id:resource=publicStatusPage;operation=delete,get id:resource=publicStatusPage;operation=update", params: "additionalFields duration filters friendlyName id limit monitors monthDay operation resource returnAll start_time type updateFields url value weekDay", ops: []resourceOps{
 				{"account", "get", "get"},
 				{"alertContact", "getAll", "create:c delete:d get getAll update:u"},
 				{"maintenanceWindow", "getAll", "create:c delete:d get getAll update:u"},
@@ -3109,56 +3244,57 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.urlScanIo": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "urlScanIoApi", resource: "scan", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "urlScanIoApi", resource: "scan", params: "additionalFields filters limit operation resource returnAll scanId url", ops: []resourceOps{
 				{"scan", "perform", "get getAll perform"},
 			}},
 		},
 		"n8n-nodes-base.venafiTlsProtectCloud": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectCloudApi", resource: "certificateRequest", required: "certificateId:resource=certificate;operation=download certificateLabel:resource=certificate;operation=download;downloadItem(certificate)=keystore privateKeyPassphrase:resource=certificate;operation=download;downloadItem(certificate)=keystore +binaryProperty:resource=certificate;operation=download certificateId:resource=certificate;operation=get,delete certificateRequestId:resource=certificateRequest;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectCloudApi", resource: "certificateRequest", required: "certificateId:resource=certificate;operation=download certificateLabel:resource=certificate;operation=download;downloadItem(certificate)=keystore privateKeyPassphrase:resource=certificate;operation=download;downloadItem(certificate)=keystore +binaryProperty:resource=certificate;operation=download certificateId:resource=certificate;operation=get,delete certificateRequestId:resource=certificateRequest;operation=get", params: "additionalFields applicationId binaryProperty certificateId certificateIssuingTemplateId certificateLabel certificateRequestId certificateSigningRequest commonName downloadItem existingCertificateId filters generateCsr keystorePassphrase keystoreType limit operation options privateKeyPassphrase resource returnAll", ops: []resourceOps{
 				{"certificate", "delete", "delete:d download get getMany renew:u"},
 				{"certificateRequest", "create", "create:c get getMany"},
 			}},
 		},
 		"n8n-nodes-base.venafiTlsProtectCloudTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi", required: "+resource"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "venafiTlsProtectCloudApi", required: "+resource", params: "resource triggerOn"},
 		},
 		"n8n-nodes-base.venafiTlsProtectDatacenter": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", required: "certificateDn:resource=certificate;operation=download +binaryProperty:resource=certificate;operation=download certificateId:resource=certificate;operation=get,delete certificateDN:resource=certificate;operation=renew policyDn:resource=policy;operation=get", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "venafiTlsProtectDatacenterApi", resource: "certificate", required: "certificateDn:resource=certificate;operation=download +binaryProperty:resource=certificate;operation=download certificateId:resource=certificate;operation=get,delete certificateDN:resource=certificate;operation=renew policyDn:resource=policy;operation=get", params: "PolicyDN Subject additionalFields binaryProperty certificateDN certificateDn certificateId includePrivateKey limit operation options password policyDn resource returnAll", ops: []resourceOps{
 				{"certificate", "create", "create:c delete:d download get getMany renew:u"},
 				{"policy", "get", "get"},
 			}},
 		},
 		"n8n-nodes-base.vero": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "veroApi", resource: "user", required: "id:resource=user;operation=create id:resource=user;operation=alias newId:resource=user;operation=alias id:resource=user;operation=unsubscribe id:resource=user;operation=resubscribe id:resource=user;operation=delete id:resource=user;operation=addTags tags:resource=user;operation=addTags id:resource=user;operation=removeTags tags:resource=user;operation=removeTags id:resource=event;operation=track email:resource=event;operation=track eventName:resource=event;operation=track", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "veroApi", resource: "user", required: "id:resource=user;operation=create id:resource=user;operation=alias newId:resource=user;operation=alias id:resource=user;operation=unsubscribe id:resource=user;operation=resubscribe id:resource=user;operation=delete id:resource=user;operation=addTags tags:resource=user;operation=addTags id:resource=user;operation=removeTags tags:resource=user;operation=removeTags id:resource=event;operation=track email:resource=event;operation=track eventName:resource=event;operation=track", params: "additionalFields dataAttributesJson dataAttributesUi email eventName extraAttributesJson extraAttributesUi id jsonParameters newId operation resource tags", ops: []resourceOps{
 				{"user", "create", "addTags:u alias:u create:u delete:d resubscribe:c removeTags:d unsubscribe:d"},
 				{"event", "track", "track:c"},
 			}},
 		},
 		"n8n-nodes-base.vonage": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "vonageApi", resource: "sms", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "vonageApi", resource: "sms", params: "additionalFields from message operation resource to", ops: []resourceOps{
 				{"sms", "send", "send:s"},
 			}},
 		},
 		"n8n-nodes-base.wait": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", gate: "incomingAuthentication", required: "dateTime:resume(timeInterval)=specificTime formTitle:resume(timeInterval)=form"},
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", gate: "incomingAuthentication", required: "dateTime:resume(timeInterval)=specificTime formTitle:resume(timeInterval)=form", params: "amount dateTime formDescription formFields formNotice formTitle httpMethod incomingAuthentication limitType limitWaitTime maxDateAndTime options responseBinaryPropertyName responseCode responseData responseMode resume resumeAmount resumeUnit unit webhookNotice"},
 		},
 		"n8n-nodes-base.webflow": {
-			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", required: "siteId:resource=item;operation=create collectionId:resource=item;operation=create siteId:resource=item;operation=delete,get collectionId:resource=item;operation=delete,get itemId:resource=item;operation=delete,get siteId:resource=item;operation=update collectionId:resource=item;operation=update itemId:resource=item;operation=update siteId:resource=item;operation=getAll collectionId:resource=item;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", resource: "item", required: "siteId:resource=item;operation=create collectionId:resource=item;operation=create siteId:resource=item;operation=delete,get collectionId:resource=item;operation=delete,get itemId:resource=item;operation=delete,get siteId:resource=item;operation=update collectionId:resource=item;operation=update itemId:resource=item;operation=update siteId:resource=item;operation=getAll collectionId:resource=item;operation=getAll", params: "authentication collectionId fieldsUi itemId limit live operation resource returnAll siteId", ops: []resourceOps{
 				{"item", "get", "create:c delete:d get getAll update:u"},
 			}},
-			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", required: "siteId:resource=item;operation=create collectionId:resource=item;operation=create siteId:resource=item;operation=deleteItem collectionId:resource=item;operation=deleteItem itemId:resource=item;operation=deleteItem siteId:resource=item;operation=get collectionId:resource=item;operation=get itemId:resource=item;operation=get siteId:resource=item;operation=getAll collectionId:resource=item;operation=getAll siteId:resource=item;operation=update collectionId:resource=item;operation=update itemId:resource=item;operation=update", ops: []resourceOps{
+			{v: []float64{2}, outputs: 1, flags: flagTool, creds: "webflowOAuth2Api", resource: "item", required: "siteId:resource=item;operation=create collectionId:resource=item;operation=create siteId:resource=item;operation=deleteItem collectionId:resource=item;operation=deleteItem itemId:resource=item;operation=deleteItem siteId:resource=item;operation=get collectionId:resource=item;operation=get itemId:resource=item;operation=get siteId:resource=item;operation=getAll collectionId:resource=item;operation=getAll siteId:resource=item;operation=update collectionId:resource=item;operation=update itemId:resource=item;operation=update", params: "collectionId fieldsUi itemId limit live operation resource returnAll siteId", ops: []resourceOps{
 				{"item", "get", "create:c deleteItem:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.webflowTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", required: "site +event"},
-			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api", required: "site +event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowApi:accessToken webflowOAuth2Api:oAuth2", auth: "accessToken", required: "site +event", params: "authentication event site"},
+			{v: []float64{2}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "webflowOAuth2Api", required: "site +event", params: "event site"},
 		},
 		"n8n-nodes-base.webhook": {
-			{v: []float64{1, 1.1, 2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", auth: "none"},
+			{v: []float64{1, 1.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", auth: "none", params: "authentication contentTypeNotice httpMethod multipleMethods options path requireExecuteAccess responseBinaryPropertyName responseCode responseData responseMode webhookNotice webhookStreamingNotice"},
+			{v: []float64{2, 2.1}, outputs: -1, flags: flagTrigger | flagWebhook, creds: "httpBasicAuth:basicAuth httpHeaderAuth:headerAuth jwtAuth:jwtAuth", auth: "none", params: "authentication contentTypeNotice httpMethod multipleMethods options path requireExecuteAccess responseBinaryPropertyName responseData responseMode webhookNotice webhookStreamingNotice"},
 		},
 		"n8n-nodes-base.wekan": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", required: "title:resource=board;operation=create owner:resource=board;operation=create boardId:resource=board;operation=delete boardId:resource=board;operation=get IdUser:resource=board;operation=getAll boardId:resource=card;operation=create listId:resource=card;operation=create title:resource=card;operation=create swimlaneId:resource=card;operation=create authorId:resource=card;operation=create boardId:resource=card;operation=delete listId:resource=card;operation=delete cardId:resource=card;operation=delete boardId:resource=card;operation=get listId:resource=card;operation=get cardId:resource=card;operation=get boardId:resource=card;operation=getAll fromObject:resource=card;operation=getAll listId:resource=card;operation=getAll;fromObject()=list boardId:resource=card;operation=update listId:resource=card;operation=update cardId:resource=card;operation=update boardId:resource=cardComment;operation=create listId:resource=cardComment;operation=create cardId:resource=cardComment;operation=create authorId:resource=cardComment;operation=create comment:resource=cardComment;operation=create boardId:resource=cardComment;operation=delete listId:resource=cardComment;operation=delete cardId:resource=cardComment;operation=delete commentId:resource=cardComment;operation=delete boardId:resource=cardComment;operation=get listId:resource=cardComment;operation=get cardId:resource=cardComment;operation=get commentId:resource=cardComment;operation=get boardId:resource=cardComment;operation=getAll listId:resource=cardComment;operation=getAll cardId:resource=cardComment;operation=getAll boardId:resource=checklist;operation=create listId:resource=checklist;operation=create cardId:resource=checklist;operation=create title:resource=checklist;operation=create boardId:resource=checklist;operation=delete listId:resource=checklist;operation=delete cardId:resource=checklist;operation=delete checklistId:resource=checklist;operation=delete boardId:resource=checklist;operation=get listId:resource=checklist;operation=get cardId:resource=checklist;operation=get checklistId:resource=checklist;operation=get boardId:resource=checklist;operation=getAll listId:resource=checklist;operation=getAll cardId:resource=checklist;operation=getAll boardId:resource=checklistItem;operation=delete listId:resource=checklistItem;operation=delete cardId:resource=checklistItem;operation=delete checklistId:resource=checklistItem;operation=delete checklistItemId:resource=checklistItem;operation=delete boardId:resource=checklistItem;operation=get listId:resource=checklistItem;operation=get cardId:resource=checklistItem;operation=get checklistId:resource=checklistItem;operation=get checklistItemId:resource=checklistItem;operation=get boardId:resource=checklistItem;operation=update listId:resource=checklistItem;operation=update cardId:resource=checklistItem;operation=update checklistId:resource=checklistItem;operation=update checklistItemId:resource=checklistItem;operation=update boardId:resource=list;operation=create title:resource=list;operation=create boardId:resource=list;operation=delete listId:resource=list;operation=delete boardId:resource=list;operation=get listId:resource=list;operation=get boardId:resource=list;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wekanApi", resource: "card", required: "title:resource=board;operation=create owner:resource=board;operation=create boardId:resource=board;operation=delete boardId:resource=board;operation=get IdUser:resource=board;operation=getAll boardId:resource=card;operation=create listId:resource=card;operation=create title:resource=card;operation=create swimlaneId:resource=card;operation=create authorId:resource=card;operation=create boardId:resource=card;operation=delete listId:resource=card;operation=delete cardId:resource=card;operation=delete boardId:resource=card;operation=get listId:resource=card;operation=get cardId:resource=card;operation=get boardId:resource=card;operation=getAll fromObject:resource=card;operation=getAll listId:resource=card;operation=getAll;fromObject()=list boardId:resource=card;operation=update listId:resource=card;operation=update cardId:resource=card;operation=update boardId:resource=cardComment;operation=create listId:resource=cardComment;operation=create cardId:resource=cardComment;operation=create authorId:resource=cardComment;operation=create comment:resource=cardComment;operation=create boardId:resource=cardComment;operation=delete listId:resource=cardComment;operation=delete cardId:resource=cardComment;operation=delete commentId:resource=cardComment;operation=delete boardId:resource=cardComment;operation=get listId:resource=cardComment;operation=get cardId:resource=cardComment;operation=get commentId:resource=cardComment;operation=get boardId:resource=cardComment;operation=getAll listId:resource=cardComment;operation=getAll cardId:resource=cardComment;operation=getAll boardId:resource=checklist;operation=create listId:resource=checklist;operation=create cardId:resource=checklist;operation=create title:resource=checklist;operation=create boardId:resource=checklist;operation=delete listId:resource=checklist;operation=delete cardId:resource=checklist;operation=delete checklistId:resource=checklist;operation=delete boardId:resource=checklist;operation=get listId:resource=checklist;operation=get cardId:resource=checklist;operation=get checklistId:resource=checklist;operation=get boardId:resource=checklist;operation=getAll listId:resource=checklist;operation=getAll cardId:resource=checklist;operation=getAll boardId:resource=checklistItem;operation=delete listId:resource=checklistItem;operation=delete cardId:resource=checklistItem;operation=delete checklistId:resource=checklistItem;operation=delete checklistItemId:resource=checklistItem;operation=delete boardId:resource=checklistItem;operation=get listId:resource=checklistItem;operation=get cardId:resource=checklistItem;operation=get checklistId:resource=checklistItem;operation=get checklistItemId:resource=checklistItem;operation=get boardId:resource=checklistItem;operation=update listId:resource=checklistItem;operation=update cardId:resource=checklistItem;operation=update checklistId:resource=checklistItem;operation=update checklistItemId:resource=checklistItem;operation=update boardId:resource=list;operation=create title:resource=list;operation=create boardId:resource=list;operation=delete listId:resource=list;operation=delete boardId:resource=list;operation=get listId:resource=list;operation=get boardId:resource=list;operation=getAll", params: "IdUser additionalFields authorId boardId cardId checklistId checklistItemId comment commentId fromObject items limit listId operation owner resource returnAll swimlaneId title updateFields", ops: []resourceOps{
 				{"board", "create", "create:c delete:d get getAll"},
 				{"card", "create", "create:c delete:d get getAll update:u"},
 				{"cardComment", "create", "create:c delete:d get getAll"},
@@ -3168,16 +3304,16 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.whatsApp": {
-			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", required: "phoneNumberId:resource=message recipientPhoneNumber:resource=message textBody:resource=message;operation=send;messageType(text)=text template:resource=message;operation=sendTemplate phoneNumberId:resource=media;operation=mediaUpload +mediaPropertyName:resource=media;operation=mediaUpload mediaGetId:resource=media;operation=mediaUrlGet mediaDeleteId:resource=media;operation=mediaDelete message:resource=message;operation=sendAndWait", ops: []resourceOps{
+			{v: []float64{1, 1.1}, outputs: 1, flags: flagWebhook | flagTool | flagDeclarative, creds: "whatsAppApi", resource: "message", required: "phoneNumberId:resource=message recipientPhoneNumber:resource=message textBody:resource=message;operation=send;messageType(text)=text template:resource=message;operation=sendTemplate phoneNumberId:resource=media;operation=mediaUpload +mediaPropertyName:resource=media;operation=mediaUpload mediaGetId:resource=media;operation=mediaUrlGet mediaDeleteId:resource=media;operation=mediaDelete message:resource=message;operation=sendAndWait", params: "additionalFields approvalOptions components defineForm formFields jsonOutput latitude longitude mediaDeleteId mediaFilename mediaGetId mediaId mediaLink mediaPath mediaPropertyName message messageType messagingProduct name operation options phoneNumberId recipientPhoneNumber resource responseType template textBody", ops: []resourceOps{
 				{"message", "sendTemplate", "send:s sendAndWait:s sendTemplate:s"},
 				{"media", "mediaUpload", "mediaUpload:c mediaUrlGet mediaDelete:d"},
 			}},
 		},
 		"n8n-nodes-base.whatsAppTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "whatsAppTriggerApi"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "whatsAppTriggerApi", params: "options updates whatsAppNotice"},
 		},
 		"n8n-nodes-base.wise": {
-			{v: []float64{1}, outputs: 1, creds: "wiseApi", resource: "account", required: "+profileId:resource=account;operation=getBalances +borderlessAccountId:resource=account;operation=getStatement +binaryProperty:resource=account;operation=getStatement;format(json)=csv,pdf,xml fileName:resource=account;operation=getStatement;format(json)=csv,pdf,xml +profileId:resource=profile;operation=get +profileId:resource=quote;operation=create +targetAccountId:resource=quote;operation=create quoteId:resource=quote;operation=get +profileId:resource=transfer;operation=create quoteId:resource=transfer;operation=create +targetAccountId:resource=transfer;operation=create transferId:resource=transfer;operation=delete +profileId:resource=transfer;operation=execute transferId:resource=transfer;operation=execute transferId:resource=transfer;operation=get +profileId:resource=transfer;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, creds: "wiseApi", resource: "account", required: "+profileId:resource=account;operation=getBalances +borderlessAccountId:resource=account;operation=getStatement +binaryProperty:resource=account;operation=getStatement;format(json)=csv,pdf,xml fileName:resource=account;operation=getStatement;format(json)=csv,pdf,xml +profileId:resource=profile;operation=get +profileId:resource=quote;operation=create +targetAccountId:resource=quote;operation=create quoteId:resource=quote;operation=get +profileId:resource=transfer;operation=create quoteId:resource=transfer;operation=create +targetAccountId:resource=transfer;operation=create transferId:resource=transfer;operation=delete +profileId:resource=transfer;operation=execute transferId:resource=transfer;operation=execute transferId:resource=transfer;operation=get +profileId:resource=transfer;operation=getAll", params: "additionalFields amount amountType binaryProperty borderlessAccountId currency downloadReceipt fileName filters format limit operation profileId quoteId resource returnAll source sourceCurrency target targetAccountId targetCurrency transferId", ops: []resourceOps{
 				{"account", "getBalances", "getBalances getCurrencies getStatement"},
 				{"exchangeRate", "get", "get"},
 				{"profile", "get", "get getAll"},
@@ -3187,48 +3323,48 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.wiseTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi", required: "profileId event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wiseApi", required: "profileId event", params: "event profileId"},
 		},
 		"n8n-nodes-base.wooCommerce": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", required: "email:resource=customer;operation=create customerId:resource=customer;operation=delete customerId:resource=customer;operation=get customerId:resource=customer;operation=update name:resource=product;operation=create", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wooCommerceApi", resource: "product", required: "email:resource=customer;operation=create customerId:resource=customer;operation=delete customerId:resource=customer;operation=get customerId:resource=customer;operation=update name:resource=product;operation=create", params: "additionalFields billingUi couponLinesUi customerId dimensionsUi email feeLinesUi filters imagesUi limit lineItemsUi metadataUi name operation options orderId productId resource returnAll shippingLinesUi shippingUi updateFields", ops: []resourceOps{
 				{"customer", "create", "create:c delete:d get getAll update:u"},
 				{"order", "create", "create:c delete:d get getAll update:u"},
 				{"product", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.wooCommerceTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi", required: "event"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wooCommerceApi", required: "event", params: "event"},
 		},
 		"n8n-nodes-base.wordpress": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi:basicAuth wordpressOAuth2Api:oAuth2", gate: "authType", auth: "basicAuth", resource: "post", required: "title:resource=post;operation=create postId:resource=post;operation=update postId:resource=post;operation=get postId:resource=post;operation=delete title:resource=page;operation=create pageId:resource=page;operation=update pageId:resource=page;operation=get pageId:resource=page;operation=delete username:resource=user;operation=create name:resource=user;operation=create firstName:resource=user;operation=create lastName:resource=user;operation=create email:resource=user;operation=create password:resource=user;operation=create userId:resource=user;operation=update userId:resource=user;operation=get reassign:resource=user;operation=delete", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "wordpressApi:basicAuth wordpressOAuth2Api:oAuth2", gate: "authType", auth: "basicAuth", resource: "post", required: "title:resource=post;operation=create postId:resource=post;operation=update postId:resource=post;operation=get postId:resource=post;operation=delete title:resource=page;operation=create pageId:resource=page;operation=update pageId:resource=page;operation=get pageId:resource=page;operation=delete username:resource=user;operation=create name:resource=user;operation=create firstName:resource=user;operation=create lastName:resource=user;operation=create email:resource=user;operation=create password:resource=user;operation=create userId:resource=user;operation=update userId:resource=user;operation=get reassign:resource=user;operation=delete", params: "additionalFields authType email firstName lastName limit name operation options pageId password postId reassign resource returnAll title updateFields userId username", ops: []resourceOps{
 				{"post", "create", "create:c get getAll update:u"},
 				{"page", "create", "create:c get getAll update:u"},
 				{"user", "create", "create:c get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.workableTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "workableApi", required: "triggerOn"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "workableApi", required: "triggerOn", params: "filters triggerOn"},
 		},
 		"n8n-nodes-base.workflowTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger, params: "events oldVersionNotice"},
 		},
 		"n8n-nodes-base.writeBinaryFile": {
-			{v: []float64{1}, outputs: 1, required: "fileName +dataPropertyName"},
+			{v: []float64{1}, outputs: 1, required: "fileName +dataPropertyName", params: "dataPropertyName fileName options"},
 		},
 		"n8n-nodes-base.wufooTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi", required: "form"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "wufooApi", required: "form", params: "form onlyAnswers"},
 		},
 		"n8n-nodes-base.xero": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", required: "organizationId:resource=contact;operation=create name:resource=contact;operation=create organizationId:resource=contact;operation=get contactId:resource=contact;operation=get organizationId:resource=contact;operation=getAll organizationId:resource=contact;operation=update contactId:resource=contact;operation=update organizationId:resource=invoice;operation=create type:resource=invoice;operation=create contactId:resource=invoice;operation=create organizationId:resource=invoice;operation=update invoiceId:resource=invoice;operation=update organizationId:resource=invoice;operation=get invoiceId:resource=invoice;operation=get organizationId:resource=invoice;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "xeroOAuth2Api", resource: "invoice", required: "organizationId:resource=contact;operation=create name:resource=contact;operation=create organizationId:resource=contact;operation=get contactId:resource=contact;operation=get organizationId:resource=contact;operation=getAll organizationId:resource=contact;operation=update contactId:resource=contact;operation=update organizationId:resource=invoice;operation=create type:resource=invoice;operation=create contactId:resource=invoice;operation=create organizationId:resource=invoice;operation=update invoiceId:resource=invoice;operation=update organizationId:resource=invoice;operation=get invoiceId:resource=invoice;operation=get organizationId:resource=invoice;operation=getAll", params: "additionalFields contactId invoiceId limit lineItemsUi name operation options organizationId resource returnAll type updateFields", ops: []resourceOps{
 				{"contact", "create", "create:c get getAll update:u"},
 				{"invoice", "create", "create:c get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.xml": {
-			{v: []float64{1}, outputs: 1, required: "+dataPropertyName:mode(xmlToJson)=jsonToxml +dataPropertyName:mode(xmlToJson)=xmlToJson"},
+			{v: []float64{1}, outputs: 1, required: "+dataPropertyName:mode(xmlToJson)=jsonToxml +dataPropertyName:mode(xmlToJson)=xmlToJson", params: "dataPropertyName mode options xmlNotice"},
 		},
 		"n8n-nodes-base.youTube": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "youTubeOAuth2Api", resource: "channel", required: "channelId:resource=channel;operation=get channelId:resource=channel;operation=update channelId:resource=channel;operation=uploadBanner +binaryProperty:resource=channel;operation=uploadBanner title:resource=playlist;operation=create playlistId:resource=playlist;operation=get playlistId:resource=playlist;operation=delete playlistId:resource=playlist;operation=update title:resource=playlist;operation=update playlistId:resource=playlistItem;operation=add videoId:resource=playlistItem;operation=add playlistItemId:resource=playlistItem;operation=get playlistItemId:resource=playlistItem;operation=delete playlistId:resource=playlistItem;operation=getAll title:resource=video;operation=upload +binaryProperty:resource=video;operation=upload videoId:resource=video;operation=delete videoId:resource=video;operation=get videoId:resource=video;operation=rate videoId:resource=video;operation=update title:resource=video;operation=update regionCode:resource=videoCategory;operation=getAll", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "youTubeOAuth2Api", resource: "channel", required: "channelId:resource=channel;operation=get channelId:resource=channel;operation=update channelId:resource=channel;operation=uploadBanner +binaryProperty:resource=channel;operation=uploadBanner title:resource=playlist;operation=create playlistId:resource=playlist;operation=get playlistId:resource=playlist;operation=delete playlistId:resource=playlist;operation=update title:resource=playlist;operation=update playlistId:resource=playlistItem;operation=add videoId:resource=playlistItem;operation=add playlistItemId:resource=playlistItem;operation=get playlistItemId:resource=playlistItem;operation=delete playlistId:resource=playlistItem;operation=getAll title:resource=video;operation=upload +binaryProperty:resource=video;operation=upload videoId:resource=video;operation=delete videoId:resource=video;operation=get videoId:resource=video;operation=rate videoId:resource=video;operation=update title:resource=video;operation=update regionCode:resource=videoCategory;operation=getAll", params: "binaryProperty categoryId channelId filters limit operation options part playlistId playlistItemId rating regionCode resource returnAll title updateFields videoId", ops: []resourceOps{
 				{"channel", "getAll", "get getAll update:u uploadBanner:c"},
 				{"playlist", "getAll", "create:c delete:d get getAll update:u"},
 				{"playlistItem", "add", "add:c delete:d get getAll"},
@@ -3237,12 +3373,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.yourls": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "yourlsApi", resource: "url", required: "url:resource=url;operation=shorten shortUrl:resource=url;operation=expand shortUrl:resource=url;operation=stats", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "yourlsApi", resource: "url", required: "url:resource=url;operation=shorten shortUrl:resource=url;operation=expand shortUrl:resource=url;operation=stats", params: "additionalFields operation resource shortUrl url", ops: []resourceOps{
 				{"url", "shorten", "expand shorten stats"},
 			}},
 		},
 		"n8n-nodes-base.zammad": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi:basicAuth zammadTokenAuthApi:tokenAuth", auth: "tokenAuth", resource: "user", required: "name:resource=group;operation=create id:resource=group;operation=update id:resource=group;operation=delete id:resource=group;operation=get name:resource=organization;operation=create id:resource=organization;operation=update id:resource=organization;operation=delete id:resource=organization;operation=get title:resource=ticket;operation=create group:resource=ticket;operation=create customer:resource=ticket;operation=create id:resource=ticket;operation=get id:resource=ticket;operation=delete id:resource=ticket;operation=update firstname:resource=user;operation=create lastname:resource=user;operation=create id:resource=user;operation=update id:resource=user;operation=delete id:resource=user;operation=get query:resource=user;operation=search", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zammadBasicAuthApi:basicAuth zammadTokenAuthApi:tokenAuth", auth: "tokenAuth", resource: "user", required: "name:resource=group;operation=create id:resource=group;operation=update id:resource=group;operation=delete id:resource=group;operation=get name:resource=organization;operation=create id:resource=organization;operation=update id:resource=organization;operation=delete id:resource=organization;operation=get title:resource=ticket;operation=create group:resource=ticket;operation=create customer:resource=ticket;operation=create id:resource=ticket;operation=get id:resource=ticket;operation=delete id:resource=ticket;operation=update firstname:resource=user;operation=create lastname:resource=user;operation=create id:resource=user;operation=update id:resource=user;operation=delete id:resource=user;operation=get query:resource=user;operation=search", params: "additionalFields article authentication customer filters firstname group id lastname limit name operation query resource returnAll title updateFields", ops: []resourceOps{
 				{"group", "create", "create:c delete:d get getAll update:u"},
 				{"organization", "create", "create:c delete:d get getAll update:u"},
 				{"ticket", "create", "create:c delete:d get getAll update:u"},
@@ -3250,7 +3386,7 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zendesk": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", resource: "ticket", required: "description:resource=ticket;operation=create id:resource=ticket;operation=update +ticketType:resource=ticket;operation=get,delete,getAll id:resource=ticket;operation=get;ticketType(regular)=regular id:resource=ticket;operation=get;ticketType(regular)=suspended id:resource=ticket;operation=delete;ticketType(regular)=regular id:resource=ticket;operation=delete;ticketType(regular)=suspended id:resource=ticket;operation=recover ticketFieldId:resource=ticketField;operation=get name:resource=user;operation=create id:resource=user;operation=update id:resource=user;operation=get id:resource=user;operation=delete id:resource=user;operation=getRelatedData id:resource=user;operation=getOrganizations name:resource=organization;operation=create id:resource=organization;operation=update id:resource=organization;operation=get id:resource=organization;operation=delete id:resource=organization;operation=getRelatedData", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", resource: "ticket", required: "description:resource=ticket;operation=create id:resource=ticket;operation=update +ticketType:resource=ticket;operation=get,delete,getAll id:resource=ticket;operation=get;ticketType(regular)=regular id:resource=ticket;operation=get;ticketType(regular)=suspended id:resource=ticket;operation=delete;ticketType(regular)=regular id:resource=ticket;operation=delete;ticketType(regular)=suspended id:resource=ticket;operation=recover ticketFieldId:resource=ticketField;operation=get name:resource=user;operation=create id:resource=user;operation=update id:resource=user;operation=get id:resource=user;operation=delete id:resource=user;operation=getRelatedData id:resource=user;operation=getOrganizations name:resource=organization;operation=create id:resource=organization;operation=update id:resource=organization;operation=get id:resource=organization;operation=delete id:resource=organization;operation=getRelatedData", params: "additionalFields additionalFieldsJson authentication description filters id jsonParameters limit name operation options resource returnAll ticketFieldId ticketType updateFields updateFieldsJson", ops: []resourceOps{
 				{"ticket", "create", "create:c delete:d get getAll recover:u update:u"},
 				{"ticketField", "get", "get getAll"},
 				{"user", "create", "create:c delete:d get getAll getOrganizations getRelatedData search update:u"},
@@ -3258,10 +3394,10 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zendeskTrigger": {
-			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", required: "+service"},
+			{v: []float64{1}, outputs: 1, flags: flagTrigger | flagWebhook, creds: "zendeskApi:apiToken zendeskOAuth2Api:oAuth2", auth: "apiToken", required: "+service", params: "authentication conditions options service"},
 		},
 		"n8n-nodes-base.zohoCrm": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", required: "accountName:resource=account;operation=create accountName:resource=account;operation=upsert accountId:resource=account;operation=delete accountId:resource=account;operation=get accountId:resource=account;operation=update lastName:resource=contact;operation=create lastName:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update dealName:resource=deal;operation=create dealName:resource=deal;operation=upsert +stage:resource=deal;operation=create,upsert dealId:resource=deal;operation=delete dealId:resource=deal;operation=get dealId:resource=deal;operation=update subject:resource=invoice;operation=create subject:resource=invoice;operation=upsert invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=get invoiceId:resource=invoice;operation=update Company:resource=lead;operation=create lastName:resource=lead;operation=create Company:resource=lead;operation=upsert lastName:resource=lead;operation=upsert leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update productName:resource=product;operation=create productName:resource=product;operation=upsert productId:resource=product;operation=delete productId:resource=product;operation=get productId:resource=product;operation=update subject:resource=purchaseOrder;operation=create subject:resource=purchaseOrder;operation=upsert purchaseOrderId:resource=purchaseOrder;operation=delete purchaseOrderId:resource=purchaseOrder;operation=get purchaseOrderId:resource=purchaseOrder;operation=update subject:resource=quote;operation=create subject:resource=quote;operation=upsert quoteId:resource=quote;operation=delete quoteId:resource=quote;operation=get quoteId:resource=quote;operation=update +accountId:resource=salesOrder;operation=create,upsert subject:resource=salesOrder;operation=create subject:resource=salesOrder;operation=upsert salesOrderId:resource=salesOrder;operation=delete salesOrderId:resource=salesOrder;operation=get salesOrderId:resource=salesOrder;operation=update vendorName:resource=vendor;operation=create vendorName:resource=vendor;operation=upsert vendorId:resource=vendor;operation=delete vendorId:resource=vendor;operation=get vendorId:resource=vendor;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zohoOAuth2Api", resource: "account", required: "accountName:resource=account;operation=create accountName:resource=account;operation=upsert accountId:resource=account;operation=delete accountId:resource=account;operation=get accountId:resource=account;operation=update lastName:resource=contact;operation=create lastName:resource=contact;operation=upsert contactId:resource=contact;operation=delete contactId:resource=contact;operation=get contactId:resource=contact;operation=update dealName:resource=deal;operation=create dealName:resource=deal;operation=upsert +stage:resource=deal;operation=create,upsert dealId:resource=deal;operation=delete dealId:resource=deal;operation=get dealId:resource=deal;operation=update subject:resource=invoice;operation=create subject:resource=invoice;operation=upsert invoiceId:resource=invoice;operation=delete invoiceId:resource=invoice;operation=get invoiceId:resource=invoice;operation=update Company:resource=lead;operation=create lastName:resource=lead;operation=create Company:resource=lead;operation=upsert lastName:resource=lead;operation=upsert leadId:resource=lead;operation=delete leadId:resource=lead;operation=get leadId:resource=lead;operation=update productName:resource=product;operation=create productName:resource=product;operation=upsert productId:resource=product;operation=delete productId:resource=product;operation=get productId:resource=product;operation=update subject:resource=purchaseOrder;operation=create subject:resource=purchaseOrder;operation=upsert purchaseOrderId:resource=purchaseOrder;operation=delete purchaseOrderId:resource=purchaseOrder;operation=get purchaseOrderId:resource=purchaseOrder;operation=update subject:resource=quote;operation=create subject:resource=quote;operation=upsert quoteId:resource=quote;operation=delete quoteId:resource=quote;operation=get quoteId:resource=quote;operation=update +accountId:resource=salesOrder;operation=create,upsert subject:resource=salesOrder;operation=create subject:resource=salesOrder;operation=upsert salesOrderId:resource=salesOrder;operation=delete salesOrderId:resource=salesOrder;operation=get salesOrderId:resource=salesOrder;operation=update vendorName:resource=vendor;operation=create vendorName:resource=vendor;operation=upsert vendorId:resource=vendor;operation=delete vendorId:resource=vendor;operation=get vendorId:resource=vendor;operation=update", params: "Company Product_Details accountId accountName additionalFields contactId dealId dealName invoiceId lastName leadId limit operation options productId productName purchaseOrderId quoteId resource returnAll salesOrderId stage subject updateFields vendorId vendorName", ops: []resourceOps{
 				{"account", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"contact", "create", "create:c upsert:u delete:d get getAll update:u"},
 				{"deal", "create", "create:c upsert:u delete:d get getAll update:u"},
@@ -3275,12 +3411,12 @@ func newNodeTable() map[string][]nodeEntry {
 			}},
 		},
 		"n8n-nodes-base.zoom": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi:accessToken zoomOAuth2Api:oAuth2", auth: "accessToken", resource: "meeting", required: "meetingId:resource=meeting;operation=get meetingId:resource=meeting;operation=delete meetingId:resource=meeting;operation=update", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zoomApi:accessToken zoomOAuth2Api:oAuth2", auth: "accessToken", resource: "meeting", required: "meetingId:resource=meeting;operation=get meetingId:resource=meeting;operation=delete meetingId:resource=meeting;operation=update", params: "additionalFields authentication filters limit meetingId operation resource returnAll topic updateFields", ops: []resourceOps{
 				{"meeting", "create", "create:c delete:d get getAll update:u"},
 			}},
 		},
 		"n8n-nodes-base.zulip": {
-			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zulipApi", resource: "message", required: "content:resource=message;operation=sendPrivate stream:resource=message;operation=sendStream topic:resource=message;operation=sendStream content:resource=message;operation=sendStream messageId:resource=message;operation=update messageId:resource=message;operation=get messageId:resource=message;operation=delete +dataBinaryProperty:resource=message;operation=updateFile streamId:resource=stream;operation=update streamId:resource=stream;operation=delete email:resource=user;operation=create fullName:resource=user;operation=create password:resource=user;operation=create shortName:resource=user;operation=create userId:resource=user;operation=get userId:resource=user;operation=update userId:resource=user;operation=deactivate", ops: []resourceOps{
+			{v: []float64{1}, outputs: 1, flags: flagTool, creds: "zulipApi", resource: "message", required: "content:resource=message;operation=sendPrivate stream:resource=message;operation=sendStream topic:resource=message;operation=sendStream content:resource=message;operation=sendStream messageId:resource=message;operation=update messageId:resource=message;operation=get messageId:resource=message;operation=delete +dataBinaryProperty:resource=message;operation=updateFile streamId:resource=stream;operation=update streamId:resource=stream;operation=delete email:resource=user;operation=create fullName:resource=user;operation=create password:resource=user;operation=create shortName:resource=user;operation=create userId:resource=user;operation=get userId:resource=user;operation=update userId:resource=user;operation=deactivate", params: "additionalFields additionalFieldsJson content dataBinaryProperty email fullName jsonParameters messageId operation password resource shortName stream streamId subscriptions to topic updateFields userId", ops: []resourceOps{
 				{"message", "sendPrivate", "delete:d get sendPrivate:s sendStream:s update:u updateFile:c"},
 				{"stream", "create", "create:c delete:d getAll getSubscribed update:u"},
 				{"user", "create", "create:c deactivate:u get getAll update:u"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -99,6 +100,9 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 		j.unbuilt(d)
 		return true
 	case len(edges) == 0 || p.Note:
+		return true
+	case j.mangledSource(edges) != nil:
+		j.mangled(j.mangledSource(edges), edges, d)
 		return true
 	case j.noLoss(edges):
 		d.Severity = analyze.Note
@@ -238,4 +242,105 @@ func listNames(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+}
+
+// mangledSource returns the node a source name no node holds stands for
+// when the name is that node's with its non-ASCII letters replaced by
+// U+FFFD (an encoding round-trip: "Intenci\uFFFD\uFFFDn" for "Intención"),
+// and exactly one node's name fits; nil otherwise.
+func (j *connJudge) mangledSource(edges []n8nschema.DroppedEdge) *n8nschema.Node {
+	from := edges[0].From
+	if !strings.ContainsRune(from, utf8.RuneError) || j.g.Node(from) != nil {
+		return nil
+	}
+	var meant *n8nschema.Node
+	for _, n := range j.g.Nodes {
+		if n.Name != from && mangledFrom(from, n.Name) {
+			if meant != nil {
+				return nil
+			}
+			meant = n
+		}
+	}
+	return meant
+}
+
+// mangledFrom reports whether mangled is name with each run of U+FFFD
+// standing for one or two non-ASCII characters, every other character
+// kept. It walks the set of places in name a prefix of mangled can end
+// at, so it is linear in their lengths.
+func mangledFrom(mangled, name string) bool {
+	rs := []rune(name)
+	at := make([]bool, len(rs)+1)
+	at[0] = true
+	m := []rune(mangled)
+	for i := 0; i < len(m); {
+		next := make([]bool, len(rs)+1)
+		if m[i] == utf8.RuneError {
+			for i < len(m) && m[i] == utf8.RuneError {
+				i++
+			}
+			for k, ok := range at {
+				for w := 1; ok && w <= 2 && k+w <= len(rs) && rs[k+w-1] >= utf8.RuneSelf && rs[k+w-1] != utf8.RuneError; w++ {
+					next[k+w] = true
+				}
+			}
+		} else {
+			for k, ok := range at {
+				if ok && k < len(rs) && rs[k] == m[i] {
+					next[k+1] = true
+				}
+			}
+			i++
+		}
+		at = next
+	}
+	return at[len(rs)]
+}
+
+// mangled rates the connections listed under a mangled name of node
+// meant: n8n does not follow them, so meant loses every edge it does not
+// also hold under its own name, and its targets no longer run after it.
+func (j *connJudge) mangled(meant *n8nschema.Node, edges []n8nschema.DroppedEdge, d *analyze.Diagnostic) {
+	d.Related = append(d.Related, analyze.Related{File: j.pass.File.Source.Name, Pos: meant.Pos, Source: j.pass.File.Source,
+		Message: fmt.Sprintf("the node the name stands for: %q", meant.Name)})
+	d.Message += fmt.Sprintf("; it is the name of %q with its non-ASCII letters replaced by U+FFFD (an encoding round-trip)", meant.Name)
+	var lost []n8nschema.DroppedEdge
+	var targets []string
+	for _, e := range edges {
+		held := false
+		for _, o := range j.g.OutOfType(meant, e.Type) {
+			held = held || o.To.Name == e.To && o.Input == e.Input
+		}
+		if held {
+			continue
+		}
+		e.From = meant.Name
+		lost = append(lost, e)
+		if q := fmt.Sprintf("%q", e.To); !slices.Contains(targets, q) {
+			targets = append(targets, q)
+		}
+	}
+	switch {
+	case len(lost) == 0:
+		d.Severity = analyze.Note
+		d.Message += fmt.Sprintf(", and %q holds every edge listed here under its own name too: no run changes", meant.Name)
+		return
+	case j.reachOnce().Unreached(lost):
+		d.Severity = analyze.Note
+		d.Message += fmt.Sprintf("; no run reaches %q: no trigger leads to it", meant.Name)
+		return
+	case !j.called && j.reachOnce().ByHandOnly(lost):
+		d.Severity = analyze.Note
+		d.Message += "; only a manual trigger's runs reach it: the person who clicked sees the run stop"
+		return
+	}
+	d.Severity = analyze.Warning
+	d.Message += fmt.Sprintf(": n8n does not follow its edges to %s", listNames(targets))
+	if lost[0].Type == analyze.ConnMain {
+		d.Message += fmt.Sprintf(", which no longer %s after %q", plural(len(targets), "runs", "run"), meant.Name)
+		if len(j.g.OutOfType(meant, analyze.ConnMain)) == 0 {
+			d.Message += ": every run that reaches it ends there"
+		}
+	}
 }

@@ -21,7 +21,13 @@ A key repeated in one object is reported once, at its last copy: JSON parsers di
 the others. stormcheck reads every object as n8n does. It is a warning when a dropped copy holds
 something the kept one does not (a lost edge, a lost parameter value), since a harmless-looking copy can
 hide the one n8n runs, and a note when every dropped copy is empty ({}, [], [[]], {"main": [[]]}) or holds
-only what the kept one holds: n8n then runs what the author meant.`,
+only what the kept one holds: n8n then runs what the author meant. It is a note too, worded so, when what
+only a dropped copy holds is something n8n would never read had it been kept: a scalar in a node's
+connections above a connection object ("mainFilter": 0, a number under a made-up connection type, which
+yields no edge: n8n-workflow's common/map-connections-by-destination.js reads it with for...in), or a
+top-level parameter the node's type does not declare at its version (n8n keeps only declared parameters
+when it loads a workflow: n8n-workflow's workflow.js, the constructor's NodeHelpers.getNodeParameters).
+Such a drop changes no run.`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
 	FixDoc:     "None: the file is not JSON; which bytes were meant is a guess stormcheck does not make.",
 	Severity:   analyze.Error,

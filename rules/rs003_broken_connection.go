@@ -40,7 +40,12 @@ runs):
   ignored: the edge does not exist for n8n, and stormcheck cannot follow it when it counts attempts. A
   warning. Under a source name that no node holds, nor any node that may be it renamed (one without an
   edge of that type whose name holds that name or is part of it), where every node fed is missing too or
-  still fed by another connection of that type, no run changes: a note.
+  still fed by another connection of that type, no run changes: a note. A source name that is a node's
+  with its non-ASCII letters replaced by U+FFFD (an encoding round-trip: "Intenci\uFFFD\uFFFDn" for
+  "Intención", each run of U+FFFD standing for one or two such letters, exactly one node's name fitting)
+  names that node: it loses every edge listed there that it does not also hold under its own name, and
+  its targets no longer run after it, a warning whatever else feeds them (a note when no run reaches the
+  node, or only a Manual Trigger's runs do).
 - a connection above that only the runs a Manual Trigger starts reach (with the connections n8n does not
   follow taken as drawn, so a chain cut by a missing name counts as reached from the trigger before the
   cut), in a workflow no other workflow calls, is a note: the person who clicked sees the run fail or

@@ -90,6 +90,7 @@ type entry struct {
 	resource string
 	ops      []resOps
 	required string
+	params   string // the top-level parameters declared at these versions, space separated
 }
 
 type resOps struct{ resource, def, ops string }
@@ -97,7 +98,8 @@ type resOps struct{ resource, def, ops string }
 // same reports whether two entries differ only in their versions.
 func (e entry) same(o entry) bool {
 	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds && e.gate == o.gate && e.auth == o.auth &&
-		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops) && e.required == o.required
+		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops) && e.required == o.required &&
+		e.params == o.params
 }
 
 // Generate reads the installed packages under modules and returns the Go
@@ -278,6 +280,9 @@ func writeEntry(buf *bytes.Buffer, e entry) {
 	if e.required != "" {
 		fmt.Fprintf(buf, ", required: %q", e.required)
 	}
+	if e.params != "" {
+		fmt.Fprintf(buf, ", params: %q", e.params)
+	}
 	if len(e.ops) > 0 {
 		buf.WriteString(", ops: []resourceOps{\n")
 		for _, r := range e.ops {
@@ -341,7 +346,24 @@ func (d description) at(v float64) (entry, error) {
 	}
 	e.ops = ops
 	e.required = d.required(v)
+	e.params = d.params(v)
 	return e, nil
+}
+
+// params lists the names of the top-level properties the description
+// declares at v, sorted: n8n keeps only those when it loads a workflow
+// (n8n-workflow workflow.js, the constructor's getNodeParameters), so a
+// stored parameter of another name never reaches a run.
+func (d description) params(v float64) string {
+	var names []string
+	for i := range d.Properties {
+		p := &d.Properties[i]
+		if versionShown(p.DisplayOptions, v) && !slices.Contains(names, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, " ")
 }
 
 // required lists the top-level parameters n8n finds an issue with when
