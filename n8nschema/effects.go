@@ -1305,7 +1305,20 @@ type RateLimit struct {
 	// Window says how it counts, after "it counts its limit" ("per minute");
 	// "" when Answer says it already.
 	Window string
+	// InFlight is true for a service that limits the requests in flight at
+	// once, not a count over a window (inFlightLimits).
+	InFlight bool
 }
+
+// inFlightLimits are services whose 429 counts the requests a plan has in
+// flight at once: ElevenLabs ("API - Error Code 429" in its help center:
+// too_many_concurrent_requests over the plan's concurrency, 2 on Free to 15
+// on Business, or system_busy, after which "if you retry the request, it
+// will succeed"). A try is refused again only while as many requests are
+// still in flight: when the node sends its items together, as HTTP Request
+// v3 does unless batching spaces them (HttpRequestV3.node.js L196-199,
+// L533-583: every item's request started, then Promise.allSettled).
+var inFlightLimits = map[string]bool{"ElevenLabs": true}
 
 // rateLimitWindow is the span a service counts its request limit over.
 type rateLimitWindow struct {
@@ -1376,6 +1389,7 @@ var rateLimitAnswers = map[string]string{
 	"Google Drive":  "403 or 429 with no delay to wait, and asks for exponential backoff",
 	"Stripe":        "429 with no delay to wait, and asks for exponential backoff",
 	"HubSpot":       "429 with no Retry-After (its X-HubSpot-RateLimit headers give the window)",
+	"ElevenLabs":    "429 when more of the plan's requests are in flight at once than it allows, or when it is busy",
 }
 
 // rateLimits: providers that document request quotas and 429 responses
@@ -1443,7 +1457,8 @@ func RateLimitOf(typ, host string) (RateLimit, bool) {
 	for _, r := range rateLimits {
 		if r.Match == typ || h != "" && !strings.Contains(r.Match, "n8n") && (h == r.Match || strings.HasSuffix(h, "."+r.Match) || strings.HasSuffix(h, r.Match)) {
 			w := rateLimitWindows[r.Service]
-			out := RateLimit{Match: r.Match, Service: r.Service, Conf: r.Conf, Answer: rateLimitAnswers[r.Service], WindowMS: w.ms, Window: w.per}
+			out := RateLimit{Match: r.Match, Service: r.Service, Conf: r.Conf, Answer: rateLimitAnswers[r.Service], WindowMS: w.ms, Window: w.per,
+				InFlight: inFlightLimits[r.Service]}
 			if out.Answer == "" {
 				out.Answer = "429 when its limits are reached"
 			}

@@ -55,6 +55,8 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 			switch {
 			case rl.WindowMS > 0 && wait >= rl.WindowMS:
 				continue // the next try comes after the window that refused the last
+			case rl.InFlight:
+				why = ": it counts the requests in flight, not a window, so a try meets the limit again while the node's other items, which each try re-sends together, are still in flight"
 			case rl.WindowMS == 0:
 				why = "; the window it counts its limit over is not known, so the tries may land in the one that refused them"
 			case rl.Window != "":
