@@ -337,6 +337,13 @@ func Amplify(s *Set) {
 				// AI edges point from sub-node to root; the root drives the sub-node.
 				root := e.To
 				mult, _ := NodeAttempts(g, root)
+				if e.Type == ConnTool && !ToolFailureFailsRoot(root) {
+					// The root's retry never runs because of the tool, so it
+					// repeats none of the tool's calls, nor those of the
+					// tool's own sub-nodes; the model may still call the
+					// tool again (the fan).
+					mult = 1
+				}
 				fan, fanUnb := driveFan(g, root, e.Type)
 				factors = append(factors, Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source})
 				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
@@ -441,6 +448,34 @@ func retriedBy(g *Graph, n *n8nschema.Node) int {
 		return byNone
 	}
 	return byRoot
+}
+
+// ToolFailureFailsRoot reports whether a tool's failure, after the tool's
+// own tries, fails the root that called it, so that the root's retry runs
+// the tool's calls again. An agent's never does: Agent v1 and v2, of every
+// agent type, and the agent used as a tool run LangChain's AgentExecutor,
+// which catches a tool's error and hands the model an observation in its
+// place (@langchain/classic dist/agents/executor.cjs L304-323; n8n sets no
+// handleToolRuntimeErrors, ToolsAgent/V1/execute.js L56-62, V2/execute.js
+// L24-54). Agent v3 has the engine run each tool as a node of its own: its
+// failure goes back to the model (n8n 2.41.1) or ends the execution at the
+// tool (earlier releases), past the agent's retry either way
+// (n8n-core workflow-execute.js handleNodeExecutionError L1053-1094). The
+// OpenAI node's assistant, and the legacy OpenAI Assistant node, run the
+// same executor. The OpenAI node's Message a Model awaits each tool with no
+// catch (v1/actions/text/message.operation.js L288, v2
+// actions/text/response.operation.js L619): the node fails, and its retry
+// repeats the tool. Other roots (Tool Executor, Code) are taken to fail.
+// docs/n8n-behaviour.md#agents.
+func ToolFailureFailsRoot(root *n8nschema.Node) bool {
+	switch root.Type {
+	case n8nschema.TypeAgent, n8nschema.TypeAgentTool, n8nschema.TypeOpenAIAssistant:
+		return false
+	case n8nschema.TypeOpenAI:
+		r, _ := root.Param("resource")
+		return r.Str() != "assistant"
+	}
+	return true
 }
 
 // NodeAttempts is how many times one run of n is attempted by what runs

@@ -469,3 +469,55 @@ func TestSIBNeverDone(t *testing.T) {
 		}
 	}
 }
+
+// TestToolFailureNeverFailsAgent: an agent hands a tool's failure to its
+// model, so its retryOnFail repeats its model calls but none of its tools'
+// (nor their sub-nodes'); the OpenAI node's Message a Model fails with its
+// tool, so its retry repeats the tool.
+func TestToolFailureNeverFailsAgent(t *testing.T) {
+	tool := func(root string) string {
+		return `{"name":"Lookup","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"retryOnFail":true,"parameters":{"url":"https://api.example.com/x"}},
+		{"name":"Docs","type":"@n8n/n8n-nodes-langchain.toolVectorStore","typeVersion":1,"parameters":{}},
+		{"name":"Store","type":"@n8n/n8n-nodes-langchain.vectorStorePinecone","typeVersion":1,"parameters":{}},
+		{"name":"Embed","type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1,"parameters":{}}],
+		"connections":{"Start":{"main":[[{"node":"` + root + `","type":"main","index":0}]]},
+		"Lookup":{"ai_tool":[[{"node":"` + root + `","type":"ai_tool","index":0}]]},
+		"Docs":{"ai_tool":[[{"node":"` + root + `","type":"ai_tool","index":0}]]},
+		"Store":{"ai_vectorStore":[[{"node":"Docs","type":"ai_vectorStore","index":0}]]},
+		"Embed":{"ai_embedding":[[{"node":"Store","type":"ai_embedding","index":0}]]}`
+	}
+	start := `{"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"parameters":{}},`
+	for _, c := range []struct {
+		name, root          string
+		lookup, embed, chat int
+	}{
+		{"agent v1.8", `{"name":"R","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":1.8,"retryOnFail":true,"maxTries":3,"parameters":{"promptType":"define","text":"={{ $json.q }}"}}`, 3, 7, 3},
+		{"agent v2.2", `{"name":"R","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":2.2,"retryOnFail":true,"maxTries":3,"parameters":{"promptType":"define","text":"={{ $json.q }}"}}`, 3, 7, 3},
+		{"agent v3", `{"name":"R","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":3,"retryOnFail":true,"maxTries":3,"parameters":{"promptType":"define","text":"={{ $json.q }}"}}`, 3, 7, 3},
+		{"OpenAI assistant", `{"name":"R","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"retryOnFail":true,"maxTries":3,"parameters":{"resource":"assistant","assistantId":{"__rl":true,"mode":"list","value":"asst_1"},"text":"={{ $json.q }}"}}`, 3, 7, 0},
+		{"OpenAI message", `{"name":"R","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"retryOnFail":true,"maxTries":3,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"gpt-4o-mini"},"messages":{"values":[{"content":"={{ $json.q }}"}]}}}`, 9, 21, 0},
+	} {
+		src := `{"name":"W","nodes":[` + start + c.root + `,
+		{"name":"Chat","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{}},` + tool("R")
+		if c.chat > 0 {
+			src = strings.Replace(src, `"Lookup":{`, `"Chat":{"ai_languageModel":[[{"node":"R","type":"ai_languageModel","index":0}]]},"Lookup":{`, 1)
+		}
+		src += "}}"
+		f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
+		if len(f.Problems) > 0 {
+			t.Fatalf("%s: %v", c.name, f.Problems)
+		}
+		s := Build([]*n8nschema.File{f}, DefaultOptions())
+		if o := op(t, s, "W", "Lookup"); o.Attempts != c.lookup {
+			t.Errorf("%s: Lookup attempts %d, want %d (%v)", c.name, o.Attempts, c.lookup, facs(o.Factors))
+		}
+		if o := op(t, s, "W", "Embed"); o.Attempts != c.embed {
+			t.Errorf("%s: Embed attempts %d, want %d (%v)", c.name, o.Attempts, c.embed, facs(o.Factors))
+		}
+		if c.chat > 0 {
+			if o := op(t, s, "W", "Chat"); o.Attempts != c.chat {
+				t.Errorf("%s: Chat attempts %d, want %d: the agent's retry repeats its model (%v, live %v)", c.name, o.Attempts, c.chat, facs(o.Factors), o.Live)
+			}
+		}
+	}
+}

@@ -170,31 +170,31 @@ func TestAuditFormatUsage(t *testing.T) {
 
 func TestAuditConfigFile(t *testing.T) {
 	wd := workspace(t, map[string]string{
-		".stormcheck.yaml": "fail_on: note\nrules:\n  disable: [RS302]\n  severity:\n    RS104: error\n",
+		".stormcheck.yaml": "fail_on: note\nrules:\n  disable: [RS302]\n  severity:\n    RS503: error\n",
 		"sub/a.json":       readExample(t, "support-chat-agent.json"),
 	})
 	sub := filepath.Join(wd, "sub")
 	a := filepath.Join(sub, "a.json")
 
-	// Found upward from the working folder: RS302 is off, RS104 is an error.
+	// Found upward from the working folder: RS302 is off, RS503 is an error.
 	r := auditIn(t, sub, "audit", "--format", "json", a)
 	if r.code != ExitFindings {
 		t.Fatalf("exit %d, want 1 (fail_on: note); stderr %s", r.code, r.stderr)
 	}
-	want := []string{"RS306 When chat message received", "RS104 Look up order", "RS503 Look up order"}
+	want := []string{"RS306 When chat message received", "RS503 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(r.stdout, `"severity": "error"`) {
-		t.Error("rules.severity did not make RS104 an error")
+		t.Error("rules.severity did not make RS503 an error")
 	}
 
 	// Flags win over the config.
-	r = auditIn(t, sub, "audit", "--format", "json", "--fail-on", "never", "--disable", "RS104", a)
+	r = auditIn(t, sub, "audit", "--format", "json", "--fail-on", "never", "--disable", "RS503", a)
 	if r.code != ExitOK {
 		t.Errorf("--fail-on never: exit %d", r.code)
 	}
-	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model", "RS503 Look up order"}
+	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("--disable replaces the config's list (-want +got):\n%s", diff)
 	}
@@ -211,7 +211,7 @@ func TestAuditConfigFile(t *testing.T) {
 }
 
 // ignoreWorkflow is support-chat-agent.json with directives in the notes
-// of its tool, which the agent's retries retry again (RS104).
+// of its tool, which retries on any error, 4xx included (RS503).
 func ignoreWorkflow(t *testing.T, notes string) string {
 	t.Helper()
 	src := readExample(t, "support-chat-agent.json")
@@ -224,12 +224,12 @@ func ignoreWorkflow(t *testing.T, notes string) string {
 
 func TestAuditIgnores(t *testing.T) {
 	wd := workspace(t, map[string]string{
-		"a.json": ignoreWorkflow(t, "stormcheck:ignore RS104 -- the agent retries on purpose\nstormcheck:ignore RS201 -- stale"),
+		"a.json": ignoreWorkflow(t, "stormcheck:ignore RS503 -- the API answers 401 only while it restarts\nstormcheck:ignore RS201 -- stale"),
 		".stormcheck.yaml": `ignore:
   - rule: RS302
     path: "*.json"
     reason: the provider caps output for this key
-  - rule: RS104
+  - rule: RS503
     reason: gate coming in Q3
     expires: 2020-01-31
 `,
@@ -237,12 +237,12 @@ func TestAuditIgnores(t *testing.T) {
 	a := filepath.Join(wd, "a.json")
 	r := auditIn(t, wd, "audit", "--format", "json", "--fail-on", "never", a)
 	rep := decodeReport(t, r.stdout)
-	want := []string{"RS006 ", "RS306 When chat message received", "RS503 Look up order", "RS006 Look up order"}
+	want := []string{"RS006 ", "RS306 When chat message received", "RS006 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(rep)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s\nstderr: %s", diff, r.stderr)
 	}
 	if rep.Summary.Ignored != 2 {
-		t.Errorf("summary ignored = %d, want 2 (RS104 by notes, RS302 by config; the expired entry ignores nothing)", rep.Summary.Ignored)
+		t.Errorf("summary ignored = %d, want 2 (RS503 by notes, RS302 by config; the expired entry ignores nothing)", rep.Summary.Ignored)
 	}
 	for _, f := range rep.Findings {
 		if f.Rule == "RS006" && f.Node == "" && (f.File != ".stormcheck.yaml" || f.Line != 5 ||
@@ -257,7 +257,7 @@ func TestAuditIgnores(t *testing.T) {
 
 	// --no-ignores: everything comes back, no RS006.
 	r = auditIn(t, wd, "audit", "--format", "json", "--fail-on", "never", "--no-ignores", a)
-	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model", "RS104 Look up order", "RS503 Look up order"}
+	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model", "RS503 Look up order"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("--no-ignores findings (-want +got):\n%s", diff)
 	}

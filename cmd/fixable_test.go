@@ -59,7 +59,7 @@ func TestFixPrintsOneSummary(t *testing.T) {
 			}
 			continue
 		}
-		want := "\nfound 18 findings (1 fixed, 17 remaining: 3 errors, 6 warnings, 8 notes) in 7 workflows (7 files, 29 nodes)\n"
+		want := "\nfound 17 findings (1 fixed, 16 remaining: 3 errors, 5 warnings, 8 notes) in 7 workflows (7 files, 29 nodes)\n"
 		if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "\n16 findings (") {
 			t.Errorf("--fix summary:\n%s", r.stdout[max(0, len(r.stdout)-400):])
 		}
@@ -68,9 +68,11 @@ func TestFixPrintsOneSummary(t *testing.T) {
 
 // TestNoRepairReason: a finding without a repair says why in JSON: the
 // rule's own reason, or, for a rule that has repairs, this finding's (the
-// agent's RS104, whose outer retry also covers a tool with none).
+// RS104 example's: the OpenAI node's retry, the outer layer around its
+// tool, is also the only retry of its own model call).
 func TestNoRepairReason(t *testing.T) {
-	r := run(t, "audit", "--format", "json", "--fail-on", "never", filepath.Join("..", "testdata", "examples"))
+	r := run(t, "audit", "--format", "json", "--fail-on", "never", filepath.Join("..", "testdata", "examples"),
+		filepath.Join("..", "rules", "examples", "RS104.bad.json"))
 	var doc struct {
 		Findings []struct {
 			Rule, Node     string
@@ -82,7 +84,7 @@ func TestNoRepairReason(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"RS104 Look up order": `turning off the retries of "AI Agent" would leave node "OpenAI Chat Model" with no retry at all; give it retries of its own first`,
+		"RS104 Look up order": `turning off the retries of "Support assistant" would leave node "Support assistant" with no retry at all; give it retries of its own first`,
 		"RS301 OpenAI":        "bounding spend needs a decision about what to stop (a cap, a guard on the loop)",
 		"RS302 OpenAI":        "set fix.max_tokens in .stormcheck.yaml: the cap is what the task needs, which only its owner knows",
 		"RS101 Create charge": "",

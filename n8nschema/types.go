@@ -44,6 +44,7 @@ const (
 	TypeSentimentAnalysis  = "@n8n/n8n-nodes-langchain.sentimentAnalysis"
 	TypeGuardrails         = "@n8n/n8n-nodes-langchain.guardrails"
 	TypeOpenAI             = "@n8n/n8n-nodes-langchain.openAi"
+	TypeOpenAIAssistant    = "@n8n/n8n-nodes-langchain.openAiAssistant"
 	TypeToolWorkflow       = "@n8n/n8n-nodes-langchain.toolWorkflow"
 	TypeToolHTTPRequest    = "@n8n/n8n-nodes-langchain.toolHttpRequest"
 	TypeToolCode           = "@n8n/n8n-nodes-langchain.toolCode"

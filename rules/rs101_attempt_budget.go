@@ -14,7 +14,11 @@ var rs101 = &analyze.Rule{
 reach the wire many times once every layer that retries it multiplies: the node's own retryOnFail (up to 5
 tries), the hidden retries of an SDK that retries on its own (7 for embeddings, whose LangChain AsyncCaller
 retries 6 times; 3 for AWS Bedrock), the agent or chain re-running its model, the Execute Workflow node
-re-running the whole sub-workflow, a tool retried per call. A chat model under a chain or an agent adds no
+re-running the whole sub-workflow, a tool retried per call. An agent's retry is no layer around its tools:
+a tool's failure goes to the model as the tool's answer and never fails the agent (Agent v1 and v2 run
+LangChain's AgentExecutor, which catches it; v3's engine runs the tool as a node of its own), so a vector
+store tool's embeddings make their 7 attempts per call under any agent retry. The OpenAI node's Message a
+Model does fail with its tool, and its retry repeats it. A chat model under a chain or an agent adds no
 layer: n8n's failed-attempt handler stops LangChain's retries at the first failure, so it sends one request
 per try of its root whatever its maxRetries option says (n8n 1.123, 2.8 and 2.41 alike;
 @n8n/ai-utilities n8nLlmFailedAttemptHandler). 3 × 3 × 7 = 63 embedding requests for one item (an Execute

@@ -13,10 +13,12 @@ var rs104 = &analyze.Rule{
 	Title: "more than one layer retries the same operation",
 	Doc: `Retries compose by multiplication. When a node retries a call that its SDK already retries (a vector
 store re-running embeddings that LangChain retries 7 times), or an Execute Workflow node retries a
-sub-workflow whose nodes retry, or an agent re-runs a tool that retries on its own, one failure becomes
+sub-workflow whose nodes retry, or the OpenAI node's Message a Model, which fails with its tool, re-runs a
+tool that retries on its own, one failure becomes
 attempts × attempts requests, sent in a burst with fixed waits and no jitter between the layers. A chat
 model is no layer of its own: n8n stops LangChain's retries at its first failure, so only the chain or agent
-around it retries it. Each layer was added for a good reason, but only the innermost one knows what failed
+around it retries it. Nor is an agent's retry a layer around its tools: a tool's failure goes to the model
+and never fails the agent, so the agent's retry never repeats it. Each layer was added for a good reason, but only the innermost one knows what failed
 and how long to wait (LangChain reads Retry-After; n8n's node retry does not). Keep one. Where the
 layers also exceed the attempt budget, RS101 reports the node once: the budget is its message, the layers
 its chain.
