@@ -466,3 +466,75 @@ func (r *DroppedReach) decides(d n8nschema.DroppedEdge) []string {
 	}
 	return out
 }
+
+// Watched reports a node of workflow w whose every run a person starts in
+// the editor, and so watches. Only a person's triggers (ByHand) and
+// Execute Workflow Triggers reach it, at least one, and:
+//
+//   - no workflow of the set calls w, and only a person's triggers reach
+//     it (ByHandOnly);
+//   - or the set resolves calls to w, and each comes from a node of its
+//     caller that is itself Watched (depth bounded by maxCallerDepth): a
+//     tool or sub-workflow whose every caller a person starts, such as an
+//     agent behind a Chat Trigger that is not public, which only the
+//     editor's test chat runs (TestChatOnly);
+//   - or no call of the set resolves to w, every enabled trigger of w is a
+//     person's or an Execute Workflow Trigger, one is a person's, and w
+//     itself calls, from a node a person's run reaches, a workflow the set
+//     does not hold: an agent and its tools' workflow shipped in one file
+//     (a template that says to split them), whose only caller in evidence
+//     is that agent.
+//
+// It reads only calls the set resolves, and w's own, so a group of linked
+// files gives what the whole set gives.
+func Watched(s *Set, w *n8nschema.Workflow, n *n8nschema.Node) bool {
+	return watchedAt(s, w, n, 0)
+}
+
+func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool {
+	g := s.Graph(w)
+	if !calledBy(s, w) && ByHandOnly(g, n) {
+		return true
+	}
+	var hand, entry []*n8nschema.Node
+	for _, t := range g.Triggers() {
+		switch {
+		case t.Disabled:
+		case ByHand(t):
+			hand = append(hand, t)
+		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
+			entry = append(entry, t)
+		default:
+			if ReachFrom(g, t)[n] {
+				return false
+			}
+		}
+	}
+	if len(entry) == 0 || !ReachFrom(g, append(hand, entry...)...)[n] {
+		return false
+	}
+	if calledBy(s, w) {
+		if depth >= maxCallerDepth {
+			return false
+		}
+		for _, c := range s.CallsTo(w) {
+			if c.From == w || c.Kind == CallN8nAPI {
+				continue
+			}
+			if c.Node == nil || !watchedAt(s, c.From, c.Node, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(hand) == 0 {
+		return false
+	}
+	reach := ReachFrom(g, hand...)
+	for _, c := range s.CallsFrom(w) {
+		if c.To == nil && (c.Kind == CallExecute || c.Kind == CallTool) && (c.Dynamic || c.Missing != "") && c.Node != nil && reach[c.Node] {
+			return true
+		}
+	}
+	return false
+}

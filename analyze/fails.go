@@ -29,17 +29,24 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     store, not a retriever (vectorStoreAsRetriever);
 //   - a Code or Function node whose code is a placeholder name
 //     (placeholderCode), or a Python Code node that reads a global n8n 2
-//     does not define (pythonGlobals), which have no sub-nodes to ask;
+//     does not define (pythonGlobals) or cannot compile for a block left
+//     unindented (pythonIndentation), which have no sub-nodes to ask;
 //   - a node that reads a binary field its items cannot carry
 //     (missingBinary), before it sends anything;
 //   - a JavaScript Code node that calls $env as a function (envCall), or
 //     a Merge that combines by matching fields and names none
-//     (mergeNoFields): both throw before they return an item.
+//     (mergeNoFields): both throw before they return an item;
+//   - a JavaScript Code node that reads a field of the answer from the
+//     error items an HTTP Request that fails on every item and continues
+//     hands on (errorItemRead).
 func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
 		return why, true
 	}
 	if why, ok := envCall(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := g.errorItemRead(i); ok {
 		return why, true
 	}
 	if why, ok := mergeNoFields(g.Nodes[i]); ok {
@@ -52,6 +59,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := pythonGlobals(g.Nodes[i], g.ver); ok {
+		return why, true
+	}
+	if why, ok := pythonIndentation(g.Nodes[i]); ok {
 		return why, true
 	}
 	if why, ok := g.noPrompt(i); ok {

@@ -276,3 +276,148 @@ func newItemsOnly(nd *n8nschema.Node, field string) bool {
 	}
 	return len(returns) > 0
 }
+
+// errorItemPathRE matches a read of a field of the item a JavaScript Code
+// node is fed ($json.candidates, $input.first().json["text"]) and what
+// follows it (group 4): another member or index, or a ")".
+var errorItemPathRE = lazyregexp.New(`(?:\$json|\$input\.item\.json|\$input\.first\(\)\.json|\$input\.all\(\)\[0\]\.json|\bitems\[0\]\.json)(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\])(\s*(?:\.[A-Za-z_$]|\[)|\s*\))?`)
+
+// jsonParseRE matches the end of "JSON.parse(" as the text before a read.
+var jsonParseRE = lazyregexp.New(`JSON\.parse\(\s*$`)
+
+// errorItemRead judges a JavaScript Code node fed only by HTTP Requests
+// that fail on every item (n8nschema.RefusedCall with Fails: a model the
+// provider shut down, a URL or body n8n cannot send) and continue on fail
+// by their regular output. HTTP Request v3 and later then hands on, for
+// each item, one item {error: ...} (and details from v4.5) in place of the
+// answer (nodes-base HttpRequest/V3/HttpRequestV3.node.js L605-611,
+// L636-651, L850-856). A top-level statement of the code, run
+// unconditionally (unguardedAt), that reads a field of the answer the
+// error item lacks one step further ($json.candidates[0],
+// $json.choices[0].message) or parses it (JSON.parse($json.text)) throws a
+// TypeError or SyntaxError on it, and a Code node fails on a thrown error
+// unless it continues on fail itself (@n8n/task-runner
+// dist/js-task-runner/js-task-runner.js L226-233 runForAllItems, L286-295
+// runForEachItem; $json is the first item in the all-items mode, L195).
+// So the run stops there every time.
+func (g *Graph) errorItemRead(i int) (string, bool) {
+	nd := g.Nodes[i]
+	if nd.Type != n8nschema.TypeCode {
+		return "", false
+	}
+	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+		return "", false
+	}
+	from := ""
+	if !g.everyMainInput(i, func(e *Edge) bool {
+		if e.Error || !g.handsErrorItem(int(e.from)) {
+			return false
+		}
+		if from == "" {
+			from = e.From.Name
+		}
+		return true
+	}) {
+		return "", false
+	}
+	c, ok := nd.Param("jsCode")
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return "", false
+	}
+	code := c.Str()
+	for _, m := range errorItemPathRE.FindAllStringSubmatchIndex(code, -1) {
+		start := m[0]
+		if start > 0 && (isIdent(code[start-1]) || code[start-1] == '.') {
+			continue // my$json, x.items[0]
+		}
+		key := ""
+		for k := 2; k <= 6; k += 2 {
+			if m[k] >= 0 {
+				key = code[m[k]:m[k+1]]
+			}
+		}
+		if m[8] < 0 || key == "error" || key == "details" {
+			continue
+		}
+		after := strings.TrimSpace(code[m[8]:m[9]])
+		parse := after == ")"
+		if parse && !jsonParseRE.MatchString(code[max(0, start-32):start]) {
+			continue // f($json.a) may read undefined without throwing
+		}
+		if !unguardedAt(code, start) {
+			return "", false // the first such read decides
+		}
+		read := strings.TrimSpace(code[start:m[8]])
+		why, how := "its code reads a member of "+read+", which the error items lack", "TypeError"
+		if parse {
+			why, how = "its code parses "+read+", which the error items lack (JSON.parse(undefined))", "SyntaxError"
+		}
+		return why + ": " + strconv.Quote(from) + " fails on every item and continues, handing on {error: ...} in place of its answer, so the code throws a " + how + " on every run", true
+	}
+	return "", false
+}
+
+// handsErrorItem reports an enabled HTTP Request v3 or later that fails
+// on every item and continues on fail by its regular output: each item
+// it hands on is {error: ...}.
+func (g *Graph) handsErrorItem(i int) bool {
+	nd := g.Nodes[i]
+	if nd.Type != n8nschema.TypeHTTPRequest || nd.TypeVersion < 3 || nd.Disabled {
+		return false
+	}
+	if nd.OnError != "continueRegularOutput" && !(nd.ContinueOnFail && nd.OnError != "continueErrorOutput") {
+		return false
+	}
+	r, ok := g.refused(i)
+	return ok && r.Fails
+}
+
+// unguardedAt reports whether offset at of code runs whenever the code
+// does and nothing there can turn a thrown error aside: outside every
+// block (braces), with no try anywhere, and before it no return, no
+// control word (if, else, for, while, do, switch, case, function) and no
+// ?, &&, || or => that may skip or catch it (a guard, optional chaining, a
+// default, a callback). Strings, template literals and comments are read
+// past; a read inside one is not code. One pass over the code.
+func unguardedAt(code string, at int) bool {
+	depth, atDepth := 0, -1
+	for i := 0; i < len(code); i++ {
+		if i == at {
+			atDepth = depth
+		}
+		ch := code[i]
+		switch {
+		case ch == '/' && i+1 < len(code) && code[i+1] == '/':
+			for i < len(code) && code[i] != '\n' {
+				i++
+			}
+		case ch == '/' && i+1 < len(code) && code[i+1] == '*':
+			i += 2
+			for i+1 < len(code) && !(code[i] == '*' && code[i+1] == '/') {
+				i++
+			}
+			i++
+		case ch == '\'' || ch == '"' || ch == '`':
+			for i++; i < len(code) && code[i] != ch; i++ {
+				if code[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '{':
+			depth++
+		case ch == '}':
+			depth--
+		case isWordAt(code, i, "try"):
+			return false
+		case i < at && (ch == '?' || ch == '&' && i+1 < len(code) && code[i+1] == '&' || ch == '|' && i+1 < len(code) && code[i+1] == '|' || ch == '=' && i+1 < len(code) && code[i+1] == '>'):
+			return false
+		case i < at && isIdent(ch) && (i == 0 || !isIdent(code[i-1])):
+			for _, w := range []string{"return", "if", "else", "for", "while", "do", "switch", "case", "function"} {
+				if isWordAt(code, i, w) {
+					return false
+				}
+			}
+		}
+	}
+	return atDepth == 0 // -1: the read was inside a string or comment
+}

@@ -99,3 +99,63 @@ func TestNewItemsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorItemRead: a Code node fed only by an HTTP Request that fails on
+// every item (a shut-down model) and continues throws when a top-level
+// statement reads past a field the error item lacks or parses it; a
+// guard, a try, a field the error item has, or a feeder that may answer is
+// not judged.
+func TestErrorItemRead(t *testing.T) {
+	for _, c := range []struct {
+		code  string
+		model string
+		want  bool
+	}{
+		{"const o = JSON.parse($json.candidates[0].content.parts[0].text);\nreturn $json;", "gemini-1.5-pro", true},
+		{"const t = $input.first().json.choices[0].message;\nreturn [{json: {t}}];", "gemini-1.5-pro", true},
+		{"return {json: {o: JSON.parse($json.text)}};", "gemini-1.5-pro", false}, // after a return
+		{"const o = JSON.parse($json.text);\nreturn {json: o};", "gemini-1.5-pro", true},
+		{"const t = $json.candidates?.[0]?.content;\nreturn {json: {t}};", "gemini-1.5-pro", false},
+		{"let o; try { o = JSON.parse($json.candidates[0].text); } catch (e) {}\nreturn {json: {o}};", "gemini-1.5-pro", false},
+		{"if ($json.error) { return {json: {}}; }\nconst t = $json.candidates[0];", "gemini-1.5-pro", false},
+		{"const m = $json.error.message;\nreturn {json: {m}};", "gemini-1.5-pro", false},
+		{"const s = \"$json.candidates[0]\";\nreturn {json: {s}};", "gemini-1.5-pro", false},
+		{"const o = JSON.parse($json.candidates[0].content.parts[0].text);\nreturn $json;", "gemini-2.5-pro", false},
+	} {
+		src := `{"nodes":[{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"parameters":{}},` +
+			`{"name":"G","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"onError":"continueRegularOutput","parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/` + c.model + `:generateContent","sendQuery":true,"queryParameters":{"parameters":[{"name":"key","value":"k"}]}}},` +
+			`{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{"mode":"runOnceForEachItem","jsCode":` + strconv.Quote(c.code) + `}}],` +
+			`"connections":{"T":{"main":[[{"node":"G","type":"main","index":0}]]},"G":{"main":[[{"node":"C","type":"main","index":0}]]}}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		g := BuildGraph(f.Workflows[0])
+		if _, got := g.errorItemRead(2); got != c.want {
+			t.Errorf("errorItemRead(%q, %s) = %v, want %v", c.code, c.model, got, c.want)
+		}
+	}
+}
+
+// TestPythonIndentation: a block header followed by a line indented no
+// deeper cannot compile; a body on the header's line, a deeper line, a
+// colon inside brackets or a string, or mixed tabs and spaces is not
+// judged.
+func TestPythonIndentation(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want bool
+	}{
+		{"for p in _items:\n if not p:\n continue\nreturn _items", true},
+		{"def f(x):\nreturn x", true},
+		{"for p in _items:\n if not p:\n  continue\nreturn _items", false},
+		{"for p in _items:\n if not p: continue\nreturn _items", false},
+		{"d = {\n'a':\n1}\nreturn [d]", false},
+		{"s = \"\"\"if x:\nno\"\"\"\nreturn []", false},
+		{"if x:\n\t y = 1\n y = 2", false},
+		{"# if x:\nreturn []", false},
+	} {
+		src := `{"nodes":[{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{"language":"pythonNative","pythonCode":` + strconv.Quote(c.code) + `}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if _, got := pythonIndentation(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("pythonIndentation(%q) = %v, want %v", c.code, got, c.want)
+		}
+	}
+}

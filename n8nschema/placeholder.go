@@ -6,7 +6,7 @@ import "strings"
 // a place: a name
 // reserved for examples (RFC 2606: example.com, .example, .test,
 // .invalid), or a fill-in left for the reader (yourdomain.com,
-// your-instance.app).
+// your-instance.app, api.yourcourier.com: fillIn).
 func PlaceholderHost(h string) bool {
 	if h == "" {
 		return false
@@ -20,22 +20,40 @@ func PlaceholderHost(h string) bool {
 	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") || strings.ContainsAny(h, "<>[]") {
 		return true
 	}
-	// A label that starts with "your" and a fill-in word; the words hold
-	// no dot, so the text after "your" is read as far as the label goes.
-	for i := 0; ; {
-		j := strings.Index(h[i:], "your")
-		if j < 0 {
-			return false
+	for _, label := range strings.Split(h, ".") {
+		if fillIn(label) {
+			return true
 		}
-		i += j
-		if i == 0 || h[i-1] == '.' {
-			rest := h[i+len("your"):]
-			for _, w := range []string{"-", "_", "domain", "site", "company", "instance", "server", "host", "n8n", "app", "api", "store", "shop", "url", "business", "website", "project", "org"} {
-				if strings.HasPrefix(rest, w) {
-					return true
-				}
-			}
-		}
-		i++
 	}
+	return false
 }
+
+// fillIn reports a host label left for the reader to fill in: "your"
+// alone (your.nextcloud.com), or "your" and a word: a separator, a word
+// of the fill-in list, or any run of three letters or more (yourcourier,
+// yourshop, yourcompany). "yours" and "yourls" are words of their own, and
+// a few real services are named so (realYour).
+func fillIn(label string) bool {
+	rest, ok := strings.CutPrefix(label, "your")
+	if !ok {
+		return false
+	}
+	if rest == "" {
+		return true
+	}
+	for _, w := range []string{"-", "_", "n8n"} {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	letters := 0
+	for letters < len(rest) && rest[letters] >= 'a' && rest[letters] <= 'z' {
+		letters++
+	}
+	return letters >= 3 && !realYour[label]
+}
+
+// realYour are hosts' labels that start with "your" and a word but name
+// a real service: YourMembership's API (api.yourmembership.com), the
+// YourStory news site and its feeds (yourstory.com).
+var realYour = map[string]bool{"yourmembership": true, "yourstory": true}

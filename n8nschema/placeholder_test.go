@@ -2,28 +2,20 @@ package n8nschema
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestPlaceholderHostLabels checks PlaceholderHost's search for a label
-// that starts with "your" against the label-by-label reading it stands
-// for, on random hosts of the pieces it reads.
+// TestPlaceholderHostLabels checks PlaceholderHost's reading of a label
+// that starts with "your" against a regular expression of it, on random
+// hosts of the pieces it reads.
 func TestPlaceholderHostLabels(t *testing.T) {
-	words := []string{"-", "_", "domain", "site", "company", "instance", "server", "host", "n8n", "app", "api", "store", "shop", "url", "business", "website", "project", "org"}
+	fill := regexp.MustCompile(`(^|\.)your($|\.|-|_|n8n|[a-z]{3})`)
 	byLabel := func(h string) bool {
-		for _, label := range strings.Split(h, ".") {
-			if rest, ok := strings.CutPrefix(label, "your"); ok {
-				for _, w := range words {
-					if strings.HasPrefix(rest, w) {
-						return true
-					}
-				}
-			}
-		}
-		return false
+		return fill.MatchString(strings.NewReplacer("yourstory", "x", "yourmembership", "x").Replace(h))
 	}
-	pieces := []string{"your", "you", "r", ".", "-", "_", "domain", "dom", "app", "api", "n8n", "x", "com", "my", "yourdomain"}
+	pieces := []string{"your", "you", "r", ".", "-", "_", "domain", "dom", "app", "api", "n8n", "x", "com", "my", "yourdomain", "s", "ls", "8"}
 	rng := rand.New(rand.NewPCG(3, 29))
 	for i := 0; i < 100000; i++ {
 		var b strings.Builder
@@ -39,7 +31,8 @@ func TestPlaceholderHostLabels(t *testing.T) {
 		}
 	}
 	for h, want := range map[string]bool{"yourdomain.com": true, "api.your-instance.app": true, "myyourdomain.com": false,
-		"yours.com": false, "n8n.yourcompany.io": true, "example.com": true, "api.stripe.com": false} {
+		"yours.com": false, "n8n.yourcompany.io": true, "api.yourcourier.com": true, "yourshop.io": true, "your.nextcloud.com": true,
+		"yourls.org": false, "api.yourmembership.com": false, "yourstory.com": false, "your1.com": false, "example.com": true, "api.stripe.com": false} {
 		if got := PlaceholderHost(h); got != want {
 			t.Errorf("PlaceholderHost(%q) = %v, want %v", h, got, want)
 		}

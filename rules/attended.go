@@ -21,10 +21,11 @@ func calledByAnother(pass *analyze.Pass) bool {
 }
 
 // watched reports a node only runs a person starts from the editor reach
-// (analyze.ByHandOnly) in a workflow no other workflow calls: the person
-// who clicked sees the run fail or go round.
+// (analyze.Watched): in a workflow no other workflow calls, or in a
+// sub-workflow whose every caller a person starts: the person who clicked
+// sees the run fail or go round.
 func watched(pass *analyze.Pass, n *n8nschema.Node) bool {
-	return !calledByAnother(pass) && analyze.ByHandOnly(pass.Set.Graph(pass.Workflow), n)
+	return analyze.Watched(pass.Set, pass.Workflow, n)
 }
 
 // untriggered reports a workflow with no enabled trigger that no other
@@ -46,7 +47,8 @@ func untriggered(pass *analyze.Pass) bool {
 
 // byHandWhy says why only a manual run reaches n, for a message: a Manual
 // Trigger, or a Chat Trigger that is not public (analyze.TestChatOnly),
-// which only the editor's test chat runs, or no trigger at all
+// which only the editor's test chat runs, callers a person starts
+// (analyze.Watched), for a sub-workflow or tool, or no trigger at all
 // (untriggered).
 func byHandWhy(g *analyze.Graph, n *n8nschema.Node) string {
 	if !slices.ContainsFunc(g.Triggers(), func(t *n8nschema.Node) bool { return !t.Disabled }) {
@@ -55,6 +57,11 @@ func byHandWhy(g *analyze.Graph, n *n8nschema.Node) string {
 	for _, t := range g.Triggers() {
 		if !t.Disabled && analyze.TestChatOnly(t) && analyze.ReachFrom(g, t)[n] {
 			return fmt.Sprintf("only a manual run reaches it: chat %q is not public, so only the editor's test chat runs it", t.Name)
+		}
+	}
+	for _, t := range g.Triggers() {
+		if !t.Disabled && t.Type == n8nschema.TypeExecuteWorkflowTrigger && analyze.ReachFrom(g, t)[n] {
+			return fmt.Sprintf("only a manual run reaches it: it runs when %q is called, and its only callers the audited set shows are runs a person starts", t.Name)
 		}
 	}
 	return "only a manual trigger reaches it"

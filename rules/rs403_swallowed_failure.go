@@ -44,9 +44,10 @@ is a model call whose answer the nodes after it use, and is read as a paid call 
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
 returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
-the failed item is skipped there, and when the next node parses a field of the result in an expression
-(JSON.parse($json.output)): on the failed item that throws a SyntaxError, which n8n's evaluator turns into an
-error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
+the failed item is skipped there. An expression that parses or reaches into a missing field of the result
+(JSON.parse($json.output), $json.data.url) is no check: both of n8n's expression engines swallow the
+SyntaxError or TypeError and yield undefined (packages/workflow/src/expression.ts), so the node goes on with an
+empty value. A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
 only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. A call that cannot be made as written (an HTTP Request with no URL, a
@@ -65,8 +66,11 @@ after it do not run for them, and the run ends as a success. It is fine, too, wh
 result and returns a field set to a literal (statut: "échec") that a message or log row fed by it tests in a
 conditional ({{ $json.statut === "échec" ? "❌" : "✅" }}): the failed item lacks the result, takes the code's
 fallback, and the owner reads the mark. Where only a person starts the runs that reach the node (a Manual
-Trigger, a chat only the editor's test chat runs) in a workflow no other workflow calls, the finding is a note:
-the person who clicked sees the failure in the run.`,
+Trigger, a chat only the editor's test chat runs) in a workflow no other workflow calls, or in a tool or
+sub-workflow whose every caller the audited set resolves is itself run only so (an agent behind a Chat Trigger
+that is not public, @n8n/n8n-nodes-langchain ChatTrigger.node.js L368), or that no call resolves to but that
+itself, behind a person's trigger, calls a workflow the set lacks (an agent and its tools' workflow shipped in
+one file), the finding is a note: the person who clicked sees the failure in the run.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,
@@ -833,13 +837,6 @@ func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
 			return true // the Code node throws on the failed item
 		}
 	}
-	parses := false
-	m.Params().Walk(func(_ string, v n8nschema.Value) {
-		parses = parses || v.Kind() == n8nschema.String && v.IsExpr() && exprParseRE.MatchString(v.Str())
-	})
-	if parses {
-		return true // JSON.parse(undefined) throws a SyntaxError, which fails the node
-	}
 	if g.Spec(m).Role != n8nschema.RoleExternal {
 		return false
 	}
@@ -869,18 +866,13 @@ var idRefRE = lazyregexp.New(`^=?\{\{\s*\$json(\.|\[["'])\w*(id|Id|ID)["']?\]?\s
 // derefRE matches Code that reaches into a field of the item
 // (JSON.parse($json.text), $input.item.json.text.split(…), $json.data.url):
 // on the failed item, which holds only {error: …}, the Code node throws and
-// fails in its turn. An expression does not: n8n's evaluator turns such a
-// TypeError into an empty value (workflow/src/expression.ts
-// renderExpression), so a Set node after the failure stores nothing
-// without a word.
+// fails in its turn. An expression does not: both of n8n's expression
+// engines swallow any error but an ExpressionError, a TypeError and the
+// SyntaxError of JSON.parse(undefined) alike, and yield undefined
+// (n8n-workflow dist/cjs/expression.js L58-61; the default VM engine's
+// @n8n/expression-runtime dist/cjs/bridge/isolated-vm-bridge.js L87-100),
+// so a Set node after the failure stores nothing without a word.
 var derefRE = lazyregexp.New(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
-
-// exprParseRE matches an expression that parses a field of the item
-// ({{ JSON.parse($json.output).text }}): on the failed item the field is
-// undefined, JSON.parse throws a SyntaxError, and n8n's evaluator turns
-// that into an error of the node, unlike a TypeError
-// (workflow/src/expression.ts renderExpression).
-var exprParseRE = lazyregexp.New(`JSON\.parse\(\s*\$(json|input\.item\.json)\b`)
 
 // passesItems are nodes that hand their input items on (or route them), so
 // that a node further on may read the failed item.
