@@ -55,14 +55,20 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 	if e == nil || e.required == "" {
 		return "", false
 	}
-	for name := range strings.FieldsSeq(e.required) { // no slice for every node
+	d := display{n: n, e: e}
+	for rest := e.required; rest != ""; {
+		var name string
+		name, rest, _ = strings.Cut(rest, " ") // the table writes one space between entries
+		if name == "" {
+			continue
+		}
 		name, filled := strings.CutPrefix(name, "+")
 		name, locator := strings.CutPrefix(name, "~")
 		name, conds, gated := strings.Cut(name, ":")
 		if name == "path" && webhookPaths[n.Type] {
 			continue
 		}
-		if gated && (!gates || !shown(n, e, conds)) {
+		if gated && (!gates || !d.shown(conds)) {
 			continue
 		}
 		v, ok := n.Param(name)
@@ -83,29 +89,63 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 	return "", false
 }
 
-// shown reports whether n8n certainly shows a parameter of n whose
+// display is what shown reads of a node: its resource and operation, each
+// read once for all of the node's required parameters (a node type lists
+// up to ~200, most gated on both).
+type display struct {
+	n               *Node
+	e               *nodeEntry
+	res, op         string
+	resOK, opOK     bool
+	resRead, opRead bool
+}
+
+func (d *display) resource() (string, bool) {
+	if !d.resRead {
+		d.resRead = true
+		d.res, d.resOK = resourceOf(d.n, d.e)
+	}
+	return d.res, d.resOK
+}
+
+func (d *display) operation() (string, bool) {
+	if !d.opRead {
+		d.opRead = true
+		if r, ok := d.resource(); ok {
+			d.op, d.opOK = operationAt(d.n, d.e, r)
+		}
+	}
+	return d.op, d.opOK
+}
+
+// shown reports whether n8n certainly shows a parameter of d's node whose
 // display hangs on conds, the node table's ";" separated conditions
 // ("resource=sheet", "operation!get", "select()=channel"): every key's
 // value is known (a literal stored string, or absent with its default
 // the value n8n fills in) and passes (n8n-workflow node-helpers.js
 // displayParameter: a show condition lists the value, a hide condition
 // does not). An expression, or a value of another kind, is not judged.
-func shown(n *Node, e *nodeEntry, conds string) bool {
-	for cond := range strings.SplitSeq(conds, ";") {
-		i := strings.IndexAny(cond, "=!")
-		if i < 0 {
+func (d *display) shown(conds string) bool {
+	for conds != "" {
+		var cond string
+		cond, conds, _ = strings.Cut(conds, ";")
+		i := 0
+		for i < len(cond) && cond[i] != '=' && cond[i] != '!' {
+			i++
+		}
+		if i == len(cond) {
 			return false
 		}
 		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
 		x, ok := "", false
 		switch {
 		case key == "resource":
-			x, ok = resourceOf(n, e)
+			x, ok = d.resource()
 		case key == "operation":
-			x, ok = operationOf(n, e)
+			x, ok = d.operation()
 		default:
 			k, def, _ := strings.Cut(key, "(")
-			x, ok = storedOr(n, k, strings.TrimSuffix(def, ")"))
+			x, ok = storedOr(d.n, k, strings.TrimSuffix(def, ")"))
 		}
 		if !ok || x == "" {
 			return false
@@ -135,14 +175,10 @@ func resourceOf(n *Node, e *nodeEntry) (string, bool) {
 	return storedOr(n, "resource", e.resource)
 }
 
-// operationOf is n's operation: stored, or the default of its resource.
-// Judged only at a resource the table lists operations for (elsewhere
+// operationAt is n's operation at resource r: stored, or the default of
+// r. Judged only at a resource the table lists operations for (elsewhere
 // n8n shows no operation parameter and drops a stored one).
-func operationOf(n *Node, e *nodeEntry) (string, bool) {
-	r, ok := resourceOf(n, e)
-	if !ok {
-		return "", false
-	}
+func operationAt(n *Node, e *nodeEntry, r string) (string, bool) {
 	for i := range e.ops {
 		if e.ops[i].resource == r {
 			return storedOr(n, "operation", e.ops[i].def)
