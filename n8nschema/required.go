@@ -1,6 +1,10 @@
 package n8nschema
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // webhookPaths are the node types whose empty path the editor fills in
 // with the node's webhookId when it imports a workflow
@@ -56,37 +60,91 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 		return "", false
 	}
 	d := display{n: n, e: e}
-	for rest := e.required; rest != ""; {
-		var name string
-		name, rest, _ = strings.Cut(rest, " ") // the table writes one space between entries
-		if name == "" {
+	for _, r := range requiredOf(e) {
+		if r.name == "path" && webhookPaths[n.Type] {
 			continue
 		}
-		name, filled := strings.CutPrefix(name, "+")
-		name, locator := strings.CutPrefix(name, "~")
-		name, conds, gated := strings.Cut(name, ":")
-		if name == "path" && webhookPaths[n.Type] {
+		if r.gated && (!gates || !d.shown(r.conds)) {
 			continue
 		}
-		if gated && (!gates || !d.shown(conds)) {
-			continue
-		}
-		v, ok := n.Param(name)
+		v, ok := n.Param(r.name)
 		switch {
-		case !ok && !filled:
-			return name, true
+		case !ok && !r.filled:
+			return r.name, true
 		case ok && v.Kind() == String && v.Raw() == `""`:
 			// The stored text itself: "=" is an expression, not empty.
-			return name, true
-		case ok && locator && v.Kind() == Object:
+			return r.name, true
+		case ok && r.locator && v.Kind() == Object:
 			// n8n-workflow type-guards.js isValidResourceLocatorParameterValue:
 			// a number is a value, else the value must be truthy.
 			if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
-				return name, true
+				return r.name, true
 			}
 		}
 	}
 	return "", false
+}
+
+// required is one of a node entry's required parameters, read from the
+// table's text ("+name", "~name", "name:resource=a,b;operation=c").
+type required struct {
+	name    string
+	filled  bool // "+": only a stored "" is missing
+	locator bool // "~": a resource locator
+	gated   bool // shown only when conds hold (an entry with ":" and none reads as never shown)
+	conds   []displayCond
+}
+
+// displayCond is one display condition: key's value is (or, hide, is not)
+// one of vals. An option key ("select()") is read as stored, its default
+// after the parentheses; a condition without "=" or "!" never holds.
+type displayCond struct {
+	key, def string
+	option   bool // key is an option ("select()"), not the resource or operation
+	hide     bool
+	bad      bool
+	vals     []string
+}
+
+// requiredParsed holds each entry's required parameters, read once a
+// process from the table's text: a node type lists up to ~200, and every
+// node of the type was checked against them.
+var requiredParsed sync.Map // *nodeEntry → []required
+
+func requiredOf(e *nodeEntry) []required {
+	if rs, ok := requiredParsed.Load(e); ok {
+		return rs.([]required)
+	}
+	var rs []required
+	for f := range strings.SplitSeq(e.required, " ") { // the table writes one space between entries
+		if f == "" {
+			continue
+		}
+		var r required
+		f, r.filled = strings.CutPrefix(f, "+")
+		f, r.locator = strings.CutPrefix(f, "~")
+		var conds string
+		r.name, conds, r.gated = strings.Cut(f, ":")
+		if r.gated {
+			r.conds = []displayCond{} // not nil: shown reads an empty list as always shown
+			for cond := range strings.SplitSeq(conds, ";") {
+				i := strings.IndexAny(cond, "=!")
+				if i < 0 {
+					r.conds = append(r.conds, displayCond{bad: true})
+					continue
+				}
+				c := displayCond{key: cond[:i], hide: cond[i] == '!', vals: strings.Split(cond[i+1:], ",")}
+				if c.key != "resource" && c.key != "operation" {
+					k, def, _ := strings.Cut(c.key, "(")
+					c.key, c.def, c.option = k, strings.TrimSuffix(def, ")"), true
+				}
+				r.conds = append(r.conds, c)
+			}
+		}
+		rs = append(rs, r)
+	}
+	rs2, _ := requiredParsed.LoadOrStore(e, rs)
+	return rs2.([]required)
 }
 
 // display is what shown reads of a node: its resource and operation, each
@@ -119,38 +177,31 @@ func (d *display) operation() (string, bool) {
 }
 
 // shown reports whether n8n certainly shows a parameter of d's node whose
-// display hangs on conds, the node table's ";" separated conditions
-// ("resource=sheet", "operation!get", "select()=channel"): every key's
+// display hangs on conds (in the node table, ";" separated:
+// "resource=sheet", "operation!get", "select()=channel"): every key's
 // value is known (a literal stored string, or absent with its default
 // the value n8n fills in) and passes (n8n-workflow node-helpers.js
 // displayParameter: a show condition lists the value, a hide condition
 // does not). An expression, or a value of another kind, is not judged.
-func (d *display) shown(conds string) bool {
-	for conds != "" {
-		var cond string
-		cond, conds, _ = strings.Cut(conds, ";")
-		i := 0
-		for i < len(cond) && cond[i] != '=' && cond[i] != '!' {
-			i++
-		}
-		if i == len(cond) {
+func (d *display) shown(conds []displayCond) bool {
+	for i := range conds {
+		c := &conds[i]
+		if c.bad {
 			return false
 		}
-		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
 		x, ok := "", false
 		switch {
-		case key == "resource":
+		case c.option:
+			x, ok = storedOr(d.n, c.key, c.def)
+		case c.key == "resource":
 			x, ok = d.resource()
-		case key == "operation":
-			x, ok = d.operation()
 		default:
-			k, def, _ := strings.Cut(key, "(")
-			x, ok = storedOr(d.n, k, strings.TrimSuffix(def, ")"))
+			x, ok = d.operation()
 		}
 		if !ok || x == "" {
 			return false
 		}
-		if listed(vals, x) == hide {
+		if slices.Contains(c.vals, x) == c.hide {
 			return false
 		}
 	}
@@ -185,14 +236,4 @@ func operationAt(n *Node, e *nodeEntry, r string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// listed reports whether x is one of vals (comma separated).
-func listed(vals, x string) bool {
-	for v := range strings.SplitSeq(vals, ",") {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

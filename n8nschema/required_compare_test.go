@@ -65,13 +65,17 @@ func TestMissingRequiredAsBefore(t *testing.T) {
 				continue
 			}
 			var names []string
+			values := map[string][]string{} // an option's values its conditions name
 			for f := range strings.FieldsSeq(e.required) {
 				f = strings.TrimLeft(f, "+~")
 				name, conds, _ := strings.Cut(f, ":")
 				names = append(names, name)
 				for c := range strings.SplitSeq(conds, ";") {
-					if k, _, ok := strings.Cut(c, "("); ok {
+					if k, rest, ok := strings.Cut(c, "("); ok {
 						names = append(names, k)
+						if i := strings.IndexAny(rest, "=!"); i >= 0 {
+							values[k] = append(values[k], strings.Split(rest[i+1:], ",")...)
+						}
 					}
 				}
 			}
@@ -102,6 +106,9 @@ func TestMissingRequiredAsBefore(t *testing.T) {
 							params[name] = "={{ $json.x }}"
 						case 2:
 							params[name] = "set"
+							if vs := values[name]; len(vs) > 0 {
+								params[name] = vs[rng.IntN(len(vs))]
+							}
 						case 3:
 							params[name] = map[string]any{"__rl": true, "mode": "id", "value": []any{"", "v", nil}[rng.IntN(3)]}
 						}
@@ -192,7 +199,7 @@ func oldShown(n *Node, e *nodeEntry, conds string) bool {
 		if !ok || x == "" {
 			return false
 		}
-		if listed(vals, x) == hide {
+		if slices.Contains(strings.Split(vals, ","), x) == hide {
 			return false
 		}
 	}
