@@ -59,8 +59,11 @@ func HasEffect(n *n8nschema.Node) bool {
 			w, _ := n8nschema.WriteOp(n)
 			return w && !n8nschema.ComputeOnlyCall(n)
 		}
+		// An operation the catalog cannot read (most of a community
+		// node's) may write; a community node's operation that runs a
+		// job and answers with its output is read (n8nschema.AppOperation).
 		w, op, _ := n8nschema.WriteOpConf(n)
-		return w || op == "" || !sp.Known
+		return w || op == ""
 	}
 	switch n.Type {
 	case n8nschema.TypeRespondToWebhook, "n8n-nodes-base.executeCommand", "n8n-nodes-base.writeBinaryFile",

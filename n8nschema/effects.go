@@ -2,6 +2,7 @@ package n8nschema
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -99,7 +100,10 @@ func appOperationOf(n *Node) (appOp, bool) {
 	}
 	d, ok := DescribeNode(typ, n.TypeVersion)
 	if !ok {
-		return appOp{}, false
+		// A node n8n does not describe (a community node): its
+		// operation is unknown, unless its stored name says it runs a
+		// job and answers with the output.
+		return undescribedAnswer(n)
 	}
 	res := paramStr(n, "resource")
 	absent := res == ""
@@ -124,8 +128,76 @@ func appOperationOf(n *Node) (appOp, bool) {
 	if !known {
 		k = verbKind(a.op)
 	}
+	if RunsAndAnswers(a.op) {
+		k = OpRead
+	}
 	a.kind = k
 	return a, true
+}
+
+// undescribedAnswer is appOperation for a node the table does not
+// describe: only an operation that runs a job and answers with its output
+// (RunsAndAnswers) is read, as a read, with medium confidence; the stored
+// value is what the node's code switches on.
+func undescribedAnswer(n *Node) (appOp, bool) {
+	op := paramStr(n, "operation")
+	if !RunsAndAnswers(op) {
+		return appOp{}, false
+	}
+	a := appOp{name: op, op: op, kind: OpRead, conf: ConfMedium}
+	if res := paramStr(n, "resource"); res != "" {
+		a.name = res + "." + op
+	}
+	return a, true
+}
+
+// RunsAndAnswers reports an operation that runs a job, waits for it and
+// answers with its output: Apify's community node's "Run actor and get
+// dataset" and "Run task and get dataset" (apify/n8n-nodes-apify,
+// nodes/Apify/resources/actors/run-actor-and-get-dataset/execute.ts: it
+// starts the run, polls it to its end and returns the dataset's items), a
+// "runSync". It is the app side of the HTTP reading of Apify's
+// run-sync-get-dataset-items (analyze readingPOST): a repeat runs the
+// scrape again and stores nothing the owner keeps. "Run actor" alone
+// starts a run and answers with the run, not its output, and is not one.
+func RunsAndAnswers(op string) bool {
+	words := opWords(op)
+	if len(words) < 2 || words[0] != "run" {
+		return false
+	}
+	if words[1] == "sync" {
+		return true
+	}
+	return slices.Contains(words[2:], "get")
+}
+
+// opWords splits an operation's value into lower-case words, at spaces,
+// punctuation and camelCase ("Run actor and get dataset", "runSync",
+// "run-sync").
+func opWords(s string) []string {
+	var words []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			words = append(words, strings.ToLower(s[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			flush(i)
+			start = i
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+	return words
 }
 
 // verbKind classifies an operation the table does not list by its leading

@@ -79,6 +79,12 @@ func TestWriteOp(t *testing.T) {
 		{"github createComment", `{"name":"a","type":"n8n-nodes-base.github","parameters":{"resource":"issue","operation":"createComment"}}`, true, "issue.createComment", ConfHigh},
 		{"internal set", `{"name":"a","type":"n8n-nodes-base.set","parameters":{"operation":"update"}}`, false, "", 0},
 		{"unknown community", `{"name":"a","type":"n8n-nodes-foo.bar","parameters":{"operation":"create"}}`, false, "", 0},
+		// A community node's operation that runs a job and answers with its
+		// output is a read; its other operations stay unknown.
+		{"apify run actor and get dataset", `{"name":"a","type":"@apify/n8n-nodes-apify.apify","typeVersion":1,"parameters":{"operation":"Run actor and get dataset"}}`, false, "Run actor and get dataset", ConfMedium},
+		{"apify run task and get dataset", `{"name":"a","type":"@apify/n8n-nodes-apify.apify","typeVersion":1,"parameters":{"resource":"Actor tasks","operation":"Run task and get dataset"}}`, false, "Actor tasks.Run task and get dataset", ConfMedium},
+		{"apify run actor", `{"name":"a","type":"@apify/n8n-nodes-apify.apify","typeVersion":1,"parameters":{"operation":"Run actor"}}`, false, "", 0},
+		{"community runSync", `{"name":"a","type":"n8n-nodes-foo.bar","parameters":{"operation":"runSync"}}`, false, "runSync", ConfMedium},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,6 +93,20 @@ func TestWriteOp(t *testing.T) {
 				t.Errorf("WriteOpConf = %v, %q, %v; want %v, %q, %v", w, op, conf, tt.write, tt.op, tt.conf)
 			}
 		})
+	}
+}
+
+// TestRunsAndAnswers: an operation that runs a job and answers with its
+// output, not one that only starts it.
+func TestRunsAndAnswers(t *testing.T) {
+	for op, want := range map[string]bool{
+		"Run actor and get dataset": true, "Run task and get dataset": true, "runSync": true, "run-sync": true,
+		"runSyncGetDatasetItems": true, "Run actor": false, "Run task": false, "run": false, "Get last run": false,
+		"runGet": false, "createRun": false, "": false, "Scrape single URL": false,
+	} {
+		if got := RunsAndAnswers(op); got != want {
+			t.Errorf("RunsAndAnswers(%q) = %v, want %v", op, got, want)
+		}
 	}
 }
 

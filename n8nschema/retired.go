@@ -102,6 +102,14 @@ var retiredModels = []struct {
 	// "2026-10-14: GPT-4 family deprecations": not yet.
 	{"openai", "2027-01-14", openAIDeprecations, []string{"gpt-4o-2024-08-06", "gpt-4o-2024-11-20", "gpt-4o-mini-2024-07-18",
 		"gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14"}},
+	// "Upcoming deprecations", notice date Jun 11, 2026: not yet. The
+	// aliases shut down with their snapshots; gpt-5-mini is n8n's default
+	// for the OpenAI chat model (LmChatOpenAi.node.js L177, L189), so from
+	// the check that moves RetiredAsOf past this date, a chat model left at
+	// its default is refused. The page's gpt-5-pro, o3 and o3-pro rows were
+	// not read (the copy found breaks off before them) and are left out.
+	{"openai", "2026-12-11", openAIDeprecations, []string{"gpt-5", "gpt-5-2025-08-07", "gpt-5-mini", "gpt-5-mini-2025-08-07",
+		"gpt-5-nano", "gpt-5-nano-2025-08-07"}},
 
 	// Anthropic, the model status table (the Claude API's dates).
 	{"anthropic", "2024-11-06", anthropicDeprecations, []string{"claude-1.0", "claude-1.1", "claude-1.2", "claude-1.3",
@@ -171,6 +179,19 @@ var retiredModels = []struct {
 	{"groq", "2025-10-08", groqShutdowns, []string{"gemma2-9b-it"}},
 	{"groq", "2025-10-10", groqShutdowns, []string{"moonshotai/kimi-k2-instruct"}},
 	{"groq", "2025-12-31", groqShutdowns, []string{"playai-tts", "playai-tts-arabic"}},
+	// The page's 2026 sections: "March 5, 2026: meta-llama/llama-guard-4-12b",
+	// "March 9, 2026: meta-llama/llama-4-maverick-17b-128e-instruct",
+	// "April 15, 2026: moonshotai/kimi-k2-instruct-0905" and "September 21,
+	// 2026: groq/compound and groq/compound-mini" for every account; "July
+	// 17, 2026: qwen/qwen3-32b and meta-llama/llama-4-scout-17b-16e-instruct"
+	// and "September 14, 2026: qwen/qwen3.6-27b" for free and developer-tier
+	// accounts.
+	{"groq", "2026-03-05", groqShutdowns, []string{"meta-llama/llama-guard-4-12b"}},
+	{"groq", "2026-03-09", groqShutdowns, []string{"meta-llama/llama-4-maverick-17b-128e-instruct"}},
+	{"groq", "2026-04-15", groqShutdowns, []string{"moonshotai/kimi-k2-instruct-0905"}},
+	{"groq", "2026-07-17", groqDeprecations, []string{"qwen/qwen3-32b", "meta-llama/llama-4-scout-17b-16e-instruct"}},
+	{"groq", "2026-09-14", groqDeprecations, []string{"qwen/qwen3.6-27b"}},
+	{"groq", "2026-09-21", groqShutdowns, []string{"groq/compound", "groq/compound-mini"}},
 }
 
 // RetiredModel is a model a provider shut down, as its page says.

@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -77,6 +78,15 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"gemma2-9b-it"}}`, `"gemma2-9b-it", which Groq shut down on 2025-10-08`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"mixtral-8x7b-32768"}}`, `"mixtral-8x7b-32768", which Groq shut down on 2025-03-20`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"llama3-70b-8192"}}`, `"llama3-70b-8192", which Groq shut down on 2025-08-30`},
+		// Groq's 2026 sections; a date after RetiredAsOf is kept, not yet applied.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"meta-llama/llama-4-maverick-17b-128e-instruct"}}`, `"meta-llama/llama-4-maverick-17b-128e-instruct", which Groq shut down on 2026-03-09 (Groq model deprecations, console.groq.com/docs/deprecations)`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"meta-llama/llama-4-scout-17b-16e-instruct"}}`, `which Groq shut down on 2026-07-17 (Groq model deprecations, console.groq.com/docs/deprecations, for free and developer-tier accounts)`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"moonshotai/kimi-k2-instruct-0905"}}`, `shut down on 2026-04-15`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGroq","typeVersion":1,"parameters":{"model":"qwen/qwen3.8-27b"}}`, ``},
+		// OpenAI's GPT-5 ids shut down on 2026-12-11, after RetiredAsOf:
+		// still served, set or left at n8n's default.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-5-mini"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"options":{}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatAnthropic","typeVersion":1.3,"parameters":{"model":{"__rl":true,"mode":"list","value":"claude-sonnet-4-6"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"claude-3-haiku-20240307"}}}`, `shut down on 2026-04-20`},
 		// The legacy OpenAI node reads chatModel for chat after v1.
@@ -133,7 +143,26 @@ func TestRetiredTable(t *testing.T) {
 			seen[e.provider+" "+id] = true
 		}
 	}
+	// A date after RetiredAsOf is kept and not applied: the next check
+	// moves only RetiredAsOf (OpenAI's gpt-5-mini, 2026-12-11).
+	if e, ok := lookupDated("openai", "gpt-5-mini"); !ok || e <= RetiredAsOf {
+		t.Errorf("gpt-5-mini: dated %q, want a date after RetiredAsOf %s", e, RetiredAsOf)
+	}
+	if _, ok := LookupRetired("openai", "gpt-5-mini"); ok {
+		t.Errorf("gpt-5-mini: read as shut down before its date")
+	}
 	if len(RetiredAsOf) != len("2006-01-02") {
 		t.Errorf("RetiredAsOf %q is not a date", RetiredAsOf)
 	}
+}
+
+// lookupDated returns the date the table gives a provider's model, whether
+// or not it is past RetiredAsOf.
+func lookupDated(provider, model string) (string, bool) {
+	for _, e := range retiredModels {
+		if e.provider == provider && slices.Contains(e.ids, model) {
+			return e.date, true
+		}
+	}
+	return "", false
 }

@@ -78,7 +78,10 @@ that node itself or by a tool of an agent that fails before it calls its tools, 
 then stops at a refused model call before it updates the CRM, only reads, and the cause is RS010's. A POST that
 only asks a model API for an answer is such a model call, not a write: a generation, an embedding, a moderation, a
 transcription, speech, an OCR (Mistral's /v1/ocr), and the upload of its input to Mistral's files API (purpose
-"ocr"). A Data Table is no external call: it reaches n8n's own database
+"ocr"). So is an operation that runs a job and answers with its output, as Apify's run-sync endpoint does over HTTP:
+the Apify community node's "Run actor and get dataset" (apify/n8n-nodes-apify, run-actor-and-get-dataset/execute.ts
+starts the run, polls it to its end and returns the dataset's items); a community node's other operations, which
+stormcheck cannot read, count as writes. A Data Table is no external call: it reaches n8n's own database
 inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
