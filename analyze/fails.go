@@ -20,6 +20,9 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - an AI Agent or chain with no enabled chat model connected (noModel);
 //   - an AI Agent or chain left on the default prompt source, "auto", fed
 //     only by nodes whose items carry no chatInput (noPrompt);
+//   - an Information Extractor, Text Classifier, or an agent or chain at
+//     promptType "define", whose text is a field of the answer of a file
+//     response it is fed (filePrompt, fileText);
 //   - an AI Agent whose memory takes the session ID from items that
 //     carry none (noSession), or from its Key, which is empty (emptyKey);
 //   - a vector store, Vector Store Tool or Question and Answer chain
@@ -65,6 +68,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := g.noPrompt(i); ok {
+		return why, true
+	}
+	if why, ok := g.fileText(i); ok {
 		return why, true
 	}
 	if why, ok := g.modelRefused(i); ok {
@@ -327,7 +333,10 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 	}
 	if p, ok := nd.Param("promptType"); ok && (p.Kind() != n8nschema.String || p.IsExpr() || p.Str() != "auto") {
 		if p.Kind() == n8nschema.String && !p.IsExpr() && p.Str() == "define" {
-			return g.webhookPrompt(i)
+			if why, ok := g.webhookPrompt(i); ok {
+				return why, true
+			}
+			return g.filePrompt(i)
 		}
 		return "", false
 	}

@@ -189,6 +189,9 @@ type Graph struct {
 	// them (webhookItems), and those whose items have no chatInput or no
 	// sessionId (fieldFree).
 	webhookFed, noChatInput, noSessionID feedMemo
+	// fileFed and headersFed mark the nodes whose items are a file
+	// response's (fileItems).
+	fileFed, headersFed feedMemo
 	// refusals is n8nschema.RefusedCall of each node, read by failing,
 	// FailsWhy and the attempt model (refused).
 	refusals []refusal

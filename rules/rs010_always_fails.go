@@ -127,6 +127,15 @@ reaches:
   packages/nodes-base/nodes/Webhook/Webhook.node.ts): the prompt is undefined and the node throws the same error
   before any model call; text around the field makes the prompt a string, and an Edit Fields or Code node in
   between makes items of its own shape, which is not judged;
+- an Information Extractor, Text Classifier, or agent or chain with a defined prompt, whose text is only a
+  field path of its item ({{ $json.pages[0].markdown }}), fed by an HTTP Request whose response format is
+  file (through If, Switch, Filter or No Operation nodes at most): the answer goes to binary data, and the
+  item's JSON is the item the request was sent for, or with the response's headers and status included, those
+  alone (packages/nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.ts), so the text is undefined and the node
+  throws "Text for item 0 is not defined" or "No prompt specified" before any model call. A field of the
+  headers and status is not judged; nor, when the JSON is the item the request was sent for, is any reader but
+  the Information Extractor, which reads no binary and hands on only its output (an agent or chain may pass
+  the file on as an image, a classifier may route it, and mean the item's own field);
 - an HTTP Request whose URL takes its host from $json.body.X and whose items come straight from a trigger
   that emits no body field (through If, Switch, Filter, No Operation or a Wait on a time at most): the Shopify
   Trigger emits the payload Shopify posts (packages/nodes-base/nodes/Shopify/ShopifyTrigger.node.ts
@@ -469,6 +478,9 @@ it once the package is installed.`,
 			case strings.Contains(why, "the Webhook items it is fed have no top-level") && webhookPromptField(g, n) != "":
 				field := webhookPromptField(g, n)
 				d.Fix = fmt.Sprintf("Read the request's field where the Webhook puts it: set the prompt of %q to {{ $json.body.%s }}", n.Name, field)
+			case strings.Contains(why, "whose response format is file") && fileAnswerSource(g, n) != nil:
+				src := fileAnswerSource(g, n)
+				d.Fix = fmt.Sprintf("Set Response Format of %q to JSON so that its answer is the item's JSON, or read the file with an Extract from File node before %q", src.Name, n.Name)
 			case strings.Contains(why, "No prompt specified"):
 				fix := fmt.Sprintf("Set the prompt of %q to Define below (promptType \"define\") with the text it should read from the items it is fed", n.Name)
 				if d.Fix != "" {
@@ -983,6 +995,13 @@ func namedByRefusal(g *analyze.Graph, n *n8nschema.Node, why string) bool {
 		}
 	}
 	return false
+}
+
+// fileAnswerSource is the file response whose answer n's text reads,
+// or nil.
+func fileAnswerSource(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
+	src, _ := g.FileAnswerSource(n)
+	return src
 }
 
 // webhookPromptField is the field n's prompt reads off a Webhook item's
