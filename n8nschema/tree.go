@@ -1,7 +1,6 @@
 package n8nschema
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -10,7 +9,6 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // tree is one file's JSON, read in one walk by buildTree: every value with
@@ -479,7 +477,14 @@ func (b *builder) add(n jnode) {
 			}
 			b.escKeys[b.key] = key
 		}
-		b.member(&b.frames[len(b.frames)-1], key, int(n.off))
+		// The common case first: a small object whose keys so far
+		// leave this key's bit unset (member's first test).
+		top := &b.frames[len(b.frames)-1]
+		if bit := keyBit(key); top.byKey == nil && top.seen&bit == 0 && len(b.pending)-top.self <= 16 {
+			top.seen |= bit
+		} else {
+			b.member(top, key, int(n.off))
+		}
 	}
 	b.pending = append(b.pending, n)
 }
@@ -586,24 +591,24 @@ func (b *builder) close() {
 // own for its line index.
 func (b *builder) ws(i int) int {
 	s := b.text
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c > ' ' {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c > ' ':
 			return i // a token: the common case, one comparison
-		}
-		switch c {
-		case ' ', '\t', '\r':
-		case '\n':
+		case c == '\n':
 			b.lines = append(b.lines, b.lineBase+uint32(i)+1)
+			i++
 			// Pretty-printed exports indent every line: skip the spaces
 			// eight at a time, then the rest of them at once.
-			for i+9 <= len(s) {
-				if x := load8(s, i+1) ^ ones*' '; x != 0 {
+			for i+8 <= len(s) {
+				if x := load8(s, i) ^ ones*' '; x != 0 {
 					i += bits.TrailingZeros64(x) / 8
 					break
 				}
 				i += 8
 			}
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
 		default:
 			return i
 		}
@@ -708,16 +713,20 @@ const (
 // exact: a byte above a flagged one may be flagged wrongly (a borrow),
 // one below never is.
 func stopMask(x uint64) uint64 {
+	// Both tests clear the flag of a byte whose high bit is set; y and bs
+	// have x's high bits, so one &^ x does it for both.
 	y := x ^ (ones * 0x02)
 	bs := x ^ (ones * '\\')
-	return ((y-ones*0x21)&^y | (bs-ones)&^bs) & highs
+	return ((y - ones*0x21) | (bs - ones)) &^ x & highs
 }
 
-// load8 reads s[i:i+8] as a little-endian word; the caller has checked
-// that i+8 <= len(s), so it does not slice s[i:] (a bounds check and a
-// pointer mask per word).
+// load8 reads s[i:i+8] as a little-endian word: the compiler makes the
+// eight byte loads one, and the slice is bounds-checked, so a word past
+// the end panics instead of reading beyond s.
 func load8(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i)), 8))
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }

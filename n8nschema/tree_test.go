@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/bits"
@@ -101,6 +102,9 @@ func TestStopMask(t *testing.T) {
 				first = k
 				break
 			}
+		}
+		if x := load8(string(w[:]), 0); x != binary.LittleEndian.Uint64(w[:]) {
+			t.Fatalf("% x: load8 = %#x", w, x)
 		}
 		m := stopMask(load8(string(w[:]), 0))
 		got := 8
