@@ -92,11 +92,19 @@ func nodeEnd(nodes []jnode, text string, n *jnode) uint32 {
 	return uint32(skipWS(text, i)) + 1
 }
 
-// keyOff is the offset of the opening quote of member n's key.
+// keyOff is the offset of the opening quote of member n's key: small
+// enough to inline, since every member lookup asks it of each member
+// it passes.
 func (t *tree) keyOff(n *jnode) uint32 {
 	if n.kdist != 0 {
 		return n.off - uint32(n.kdist)
 	}
+	return t.farKeyOff(n)
+}
+
+// farKeyOff is keyOff for a key too far before its value for kdist: it
+// scans back from the value.
+func (t *tree) farKeyOff(n *jnode) uint32 {
 	j := t.keyClose(n) - 1
 	for {
 		for t.text[j] != '"' {
