@@ -187,8 +187,9 @@ type Graph struct {
 	// The tables of feedTable, each made on first need (rules ask them
 	// concurrently): the nodes whose items are a Webhook's as it made
 	// them (webhookItems), and those whose items have no chatInput or no
-	// sessionId (fieldFree).
-	webhookFed, noChatInput, noSessionID feedMemo
+	// sessionId (fieldFree), and those whose items have no error field
+	// (errorFreeItems).
+	webhookFed, noChatInput, noSessionID, noError feedMemo
 	// refusals is n8nschema.RefusedCall of each node, read by failing,
 	// FailsWhy and the attempt model (refused).
 	refusals []refusal
@@ -464,6 +465,8 @@ func (g *Graph) failing() {
 		}
 		if g.webhookGateFalse(i) {
 			mark(&g.neverTrue, i) // no Webhook item passes: its true output stays empty
+		} else if g.errorGateFalse(i) {
+			mark(&g.neverTrue, i) // no item carries an error: its true output stays empty
 		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)
