@@ -37,7 +37,7 @@ output (only a Loop Over Items whose done output leads nowhere, reached directly
 No Op that ends the branch; nodes after a Wait or No Op that do not read the item; a Respond to Webhook that
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
-("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
+("already gone") is usually meant to be ignored, whether it goes on as an item or to an error output wired to nothing, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a question's /answer, /classify or /predict, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
 only ids and filters); a chat request to a model (a body with a model and messages with roles), to whatever host,
 is a model call whose answer the nodes after it use, and is read as a paid call is. It is fine, too, when the next Code node parses the reply inside try/catch
@@ -144,9 +144,11 @@ the person who clicked sees the failure in the run.`,
 				if errRead[n.Name] || checkedDownstream(g, n) {
 					continue // something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
-					continue // "delete if it exists" is the usual intent
-				}
+			}
+			// "Delete if it exists" is the usual intent, whether the failure
+			// goes on as an item or to an error output wired to nothing.
+			if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
+				continue
 			}
 			what := "write"
 			switch {
