@@ -184,6 +184,10 @@ type Graph struct {
 	noSess map[*Edge]bool
 	// chatReach marks what an enabled Chat Trigger reaches (chatReached).
 	chatReach []bool
+	// quiet marks what only runs no person's message started reach
+	// (quietReach).
+	quietOnce sync.Once
+	quiet     []bool
 	// The tables of feedTable, each made on first need (rules ask them
 	// concurrently): the nodes whose items are a Webhook's as it made
 	// them (webhookItems), and those whose items have no chatInput or no

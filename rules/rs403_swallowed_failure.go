@@ -49,7 +49,8 @@ the failed item is skipped there, and when the next node parses a field of the r
 error of the node (packages/workflow/src/expression.ts). A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
 only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
-chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. A call that cannot be made as written (an HTTP Request with no URL, a
+chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert, and so is a bot's
+message to each user the data names (a Telegram chat id read from the alert rows a schedule reads: ConsequenceIn). A call that cannot be made as written (an HTTP Request with no URL, a
 placeholder host such as YOUR_PROJECT.supabase.co, as RS402 reads it) fails on every run and is a template's
 blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
@@ -190,7 +191,7 @@ the person who clicked sees the failure in the run.`,
 				d.Severity = analyze.Note
 				d.Message += "; " + byHandWhy(g, n) + ": the person who started the run sees the failure in it"
 			}
-			if write && (analyze.BestEffort(n) || g.FromErrorTrigger(n)) {
+			if write && (analyze.BestEffortIn(g, n) || g.FromErrorTrigger(n)) {
 				// A log row, a run-tracking mark or a team alert (every
 				// write of an error workflow reports a failure) that fails
 				// costs a line nobody reads, not the data.
