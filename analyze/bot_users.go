@@ -61,12 +61,12 @@ func botRecipient(n *n8nschema.Node) (string, bool) {
 }
 
 // messagesBotUsers reports a bot's message whose recipient is read from
-// the data (botRecipient reads the item or another node's output, and is
-// not configured) in a node that only runs no person's message started
+// the data (botRecipient reads the item or another node's output, not only
+// its parameters, and is not configured) in a node that only runs no person's message started
 // reach (quietReach).
 func messagesBotUsers(g *Graph, n *n8nschema.Node) bool {
 	x, ok := botRecipient(n)
-	if !ok || !strings.Contains(x, "{{") || !readsItem(x) || configured(x) || setConfigured(g, n, x) {
+	if !ok || !strings.Contains(x, "{{") || !readsItem(paramReadRE.ReplaceAllString(x, "")) || configured(x) || setConfigured(g, n, x) {
 		return false
 	}
 	i, ok := g.index(n)
@@ -122,3 +122,8 @@ func setConfigured(g *Graph, n *n8nschema.Node, x string) bool {
 
 // soleExprRE matches a parameter that is one {{ }} and nothing else.
 var soleExprRE = lazyregexp.New(`^=?\{\{([^{}]*)\}\}$`)
+
+// paramReadRE matches a read of another node's parameter
+// ($node["Config"].parameter["values"]…): what the builder wrote in that
+// node, not the data.
+var paramReadRE = lazyregexp.New(`\$node\[\s*["'][^"']+["']\s*\]\s*\.\s*parameter\b`)
