@@ -36,36 +36,43 @@ func recipientFixedInWorkflow(g *Graph, n *n8nschema.Node) bool {
 		return false
 	}
 	fixed := func(expr string) bool {
-		m := fieldRefRE.FindStringSubmatch(expr)
-		if m == nil {
-			return false
-		}
-		var names []string
-		for _, p := range fieldPathRE.FindAllString(m[4], -1) {
-			names = append(names, strings.Trim(p, `"'`))
-		}
-		field := strings.Join(names, ".")
-		var srcs []*n8nschema.Node
-		if m[3] != "" {
-			for _, e := range g.InOfType(n, ConnMain) {
-				srcs = append(srcs, e.From)
-			}
-		} else if s := g.Node(m[1] + m[2]); s != nil {
-			srcs = append(srcs, s)
-		}
-		if len(srcs) == 0 {
-			return false
-		}
-		for _, s := range srcs {
-			v, ok := setLiteral(s, field)
-			if !ok || !ownAddress(v, nil) {
-				return false
-			}
-		}
-		return true
+		return setFixes(g, n, expr, func(v string) bool { return ownAddress(v, nil) })
 	}
 	for _, x := range exprs {
 		if !strings.Contains(x, "{{") || !ownAddress(x, fixed) {
+			return false
+		}
+	}
+	return true
+}
+
+// setFixes reports whether expr (fieldRefRE: one field of a named node's
+// output, or of n's own $json) reads a field that every Set node it comes
+// from writes as a literal val for which ok holds.
+func setFixes(g *Graph, n *n8nschema.Node, expr string, ok func(val string) bool) bool {
+	m := fieldRefRE.FindStringSubmatch(expr)
+	if m == nil {
+		return false
+	}
+	var names []string
+	for _, p := range fieldPathRE.FindAllString(m[4], -1) {
+		names = append(names, strings.Trim(p, `"'`))
+	}
+	field := strings.Join(names, ".")
+	var srcs []*n8nschema.Node
+	if m[3] != "" {
+		for _, e := range g.InOfType(n, ConnMain) {
+			srcs = append(srcs, e.From)
+		}
+	} else if s := g.Node(m[1] + m[2]); s != nil {
+		srcs = append(srcs, s)
+	}
+	if len(srcs) == 0 {
+		return false
+	}
+	for _, s := range srcs {
+		v, found := setLiteral(s, field)
+		if !found || !ok(v) {
 			return false
 		}
 	}

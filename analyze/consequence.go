@@ -866,10 +866,21 @@ func targetName(n *n8nschema.Node) string {
 // run history", a POST to /logs), a usage counter bumped (CounterBump).
 // Its failure loses a line, not data.
 func BestEffort(n *n8nschema.Node) bool {
+	return bestEffort(n, ConsequenceOf(n))
+}
+
+// BestEffortIn is BestEffort with the consequence read in the workflow
+// (ConsequenceIn): a bot's message to each of its users is no team alert.
+func BestEffortIn(g *Graph, n *n8nschema.Node) bool {
+	return bestEffort(n, ConsequenceIn(g, n))
+}
+
+// bestEffort is BestEffort of n whose consequence is e.
+func bestEffort(n *n8nschema.Node, e Effect) bool {
 	if n8nschema.HumanGate(n) {
 		return false // a send-and-wait asks for a decision the run waits on
 	}
-	if ConsequenceOf(n).Consequence == Nuisance && !deliversFile(n) {
+	if e.Consequence == Nuisance && !deliversFile(n) {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
@@ -877,6 +888,8 @@ func BestEffort(n *n8nschema.Node) bool {
 }
 
 // ConsequenceIn is ConsequenceOf read with the workflow around the node: a
+// bot's message to a chat id read from the data in a run no person's
+// message started goes to each user the data names (messagesBotUsers); a
 // message whose recipients are read from a directory of the team's own
 // people (a users table filtered to admins, a staff sheet) is an alert to
 // the team, not a message to a customer.
@@ -889,6 +902,12 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 	}
 	if !known {
 		e = ConsequenceOf(n)
+	}
+	if e.Consequence == Nuisance && e.Message && g != nil && messagesBotUsers(g, n) {
+		// Each user of the bot the data names, not the team's chat
+		// (bot_users.go); a directory of the team's own people, or a
+		// chat id the workflow fixes, turns it back below.
+		e.Consequence, e.Duplicate = Harm, "a second message to each user of the bot the data names (its chat or user id read from the data)"
 	}
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreColleagues(g, n) {
 		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (a supervisor's, a manager's or an assignee's address)"
@@ -977,6 +996,9 @@ func recipientsIn(n *n8nschema.Node, body [][]string) []string {
 			}
 		}
 		return out
+	}
+	if x, ok := botRecipient(n); ok {
+		return []string{x}
 	}
 	for _, p := range recipientParams {
 		if v, ok := n.Param(p); ok {

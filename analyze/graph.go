@@ -184,11 +184,16 @@ type Graph struct {
 	noSess map[*Edge]bool
 	// chatReach marks what an enabled Chat Trigger reaches (chatReached).
 	chatReach []bool
+	// quiet marks what only runs no person's message started reach
+	// (quietReach).
+	quietOnce sync.Once
+	quiet     []bool
 	// The tables of feedTable, each made on first need (rules ask them
 	// concurrently): the nodes whose items are a Webhook's as it made
 	// them (webhookItems), and those whose items have no chatInput or no
-	// sessionId (fieldFree).
-	webhookFed, noChatInput, noSessionID feedMemo
+	// sessionId (fieldFree), and those whose items have no error field
+	// (errorFreeItems).
+	webhookFed, noChatInput, noSessionID, noError feedMemo
 	// fileFed and headersFed mark the nodes whose items are a file
 	// response's (fileItems).
 	fileFed, headersFed feedMemo
@@ -467,6 +472,8 @@ func (g *Graph) failing() {
 		}
 		if g.webhookGateFalse(i) {
 			mark(&g.neverTrue, i) // no Webhook item passes: its true output stays empty
+		} else if g.errorGateFalse(i) {
+			mark(&g.neverTrue, i) // no item carries an error: its true output stays empty
 		}
 		if refused && r.Fails || first {
 			mark(&g.fails, i)

@@ -147,17 +147,33 @@ func (g *Graph) disabledTrigger(i int) bool {
 // missingFieldFalse reports a filter condition that is false when its
 // left value reads a key a Webhook's item lacks (webhookGateFalse).
 func missingFieldFalse(c n8nschema.Value) bool {
+	key, ok := readKey(c)
+	if !ok || webhookItemKeys[strings.ToLower(key)] || key == "jwtPayload" {
+		return false
+	}
+	return falseWhenMissing(c)
+}
+
+// readKey returns the top-level key of the item a filter condition's left
+// value reads when that value is only a field path ({{ $json.error }},
+// {{ $json.organizer.name }}: error, organizer).
+func readKey(c n8nschema.Value) (string, bool) {
 	l := c.Get("leftValue")
 	if l.Kind() != n8nschema.String {
-		return false
+		return "", false
 	}
 	m := jsonPathRE.FindStringSubmatch(l.Str())
 	if m == nil {
-		return false
+		return "", false
 	}
-	if key := m[1] + m[2]; webhookItemKeys[strings.ToLower(key)] || key == "jwtPayload" {
-		return false
-	}
+	return m[1] + m[2], true
+}
+
+// falseWhenMissing reports a string test that a missing left value fails:
+// a string test turns it into "" (filter-parameter.js
+// prepareStringFilterValues, L197-211), so is not empty, and equals,
+// contains, starts with or ends with a non-empty literal, are false.
+func falseWhenMissing(c n8nschema.Value) bool {
 	if t := c.Get("operator.type"); t.Kind() != n8nschema.String || t.Str() != "string" {
 		return false
 	}

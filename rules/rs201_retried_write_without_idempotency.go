@@ -24,13 +24,15 @@ result. Only writes that leave a second effect when repeated are reported, and t
 duplicate costs: an error when it reaches money or a third party (a charge, an order, a booking, a message to a
 recipient taken from the data, a created deal or ticket, a public post, an outbound phone call: Vapi's POST /call or /call/phone
 (docs.vapi.ai/outbound_call_python), Twilio's POST .../Calls (twilio.com/docs/voice/make-calls); a POST to any API whose body sends a message text to a recipient read
-from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }}); a warning for a message to a
+from the item, participants: [{{ $json.phone }}] or to_email: {{ $json.email }}; a bot's message, Telegram's or a
+Discord DM, whose chat or user id is read from the data in a run no person's message started, such as a price
+alert sent on a schedule to the user_id of each alert row: each user of the bot the data names); a warning for a message to a
 colleague whose address is a field of a record the workflow read from the owner's own table or sheet, the field
 named for a role in the organisation ({{ $json.email_przelozonego }}, managerEmail: supervisor, superior, manager,
 boss, team lead, assignee, przełożony, kierownik, Vorgesetzte; a word list, as nothing else in a workflow tells a
 colleague's address from a customer's; the same field in a webhook's request is anyone's); a note for a second record in an app
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
-shrugs at (an alert in a team chat, a report mailed to a fixed address or one set in the instance's
+shrugs at (an alert in a team chat, the bot's answer in the chat of the person whose message started the run, a report mailed to a fixed address or one set in the instance's
 variables, a messaging API's body that names a fixed number or chat, a call or text to the owner's own number
 at any API, a recipient read from a field a Set node of the workflow fixes to a literal address
 ({{ $('Config').first().json.owner_cell }}), a message to recipients read from a

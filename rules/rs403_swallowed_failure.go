@@ -37,7 +37,7 @@ output (only a Loop Over Items whose done output leads nowhere, reached directly
 No Op that ends the branch; nodes after a Wait or No Op that do not read the item; a Respond to Webhook that
 answers with a body of its own, respondWith json, text or noData, built from earlier nodes), for
 deletes and for commands that only remove files (rm -f of a temporary file over SSH), whose failure
-("already gone") is usually meant to be ignored, and for a POST to an endpoint that answers rather than stores (".../query",
+("already gone") is usually meant to be ignored, whether it goes on as an item or to an error output wired to nothing, and for a POST to an endpoint that answers rather than stores (".../query",
 ".../search", a question's /answer, /classify or /predict, a collection of figures such as ".../stats/runs" or ".../reports/detailed" sent
 only ids and filters); a chat request to a model (a body with a model and messages with roles), to whatever host,
 is a model call whose answer the nodes after it use, and is read as a paid call is. It is fine, too, when the next Code node parses the reply inside try/catch
@@ -50,7 +50,8 @@ SyntaxError or TypeError and yield undefined (packages/workflow/src/expression.t
 empty value. A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
 only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
-chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert. A call that cannot be made as written (an HTTP Request with no URL, a
+chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert, and so is a bot's
+message to each user the data names (a Telegram chat id read from the alert rows a schedule reads: ConsequenceIn). A call that cannot be made as written (an HTTP Request with no URL, a
 placeholder host such as YOUR_PROJECT.supabase.co, as RS402 reads it) fails on every run and is a template's
 blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
@@ -148,9 +149,11 @@ one file), the finding is a note: the person who clicked sees the failure in the
 				if errRead[n.Name] || checkedDownstream(g, n) {
 					continue // something checks it
 				}
-				if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
-					continue // "delete if it exists" is the usual intent
-				}
+			}
+			// "Delete if it exists" is the usual intent, whether the failure
+			// goes on as an item or to an error output wired to nothing.
+			if _, name := n8nschema.WriteOp(n); write && (cleanupOp.MatchString(name) || analyze.CleanupURL(n) || analyze.CleanupCommand(n)) {
+				continue
 			}
 			what := "write"
 			switch {
@@ -192,7 +195,7 @@ one file), the finding is a note: the person who clicked sees the failure in the
 				d.Severity = analyze.Note
 				d.Message += "; " + byHandWhy(g, n) + ": the person who started the run sees the failure in it"
 			}
-			if write && (analyze.BestEffort(n) || g.FromErrorTrigger(n)) {
+			if write && (analyze.BestEffortIn(g, n) || g.FromErrorTrigger(n)) {
 				// A log row, a run-tracking mark or a team alert (every
 				// write of an error workflow reports a failure) that fails
 				// costs a line nobody reads, not the data.

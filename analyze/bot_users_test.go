@@ -1,0 +1,55 @@
+package analyze
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// TestBotUsers: a bot's message goes to each user the data names only
+// when its chat or user id reads the data, not a literal, $env, a Set
+// node's literal or another node's parameter, and no chat trigger's run
+// reaches it.
+func TestBotUsers(t *testing.T) {
+	const (
+		schedule = `{"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,0],"parameters":{}}`
+		chat     = `{"name":"Start","type":"n8n-nodes-base.telegramTrigger","typeVersion":1.1,"position":[0,0],"parameters":{"updates":["message"]}}`
+		rows     = `{"name":"Rows","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"position":[200,0],"parameters":{"documentId":{"__rl":true,"value":"1abc","mode":"id"},"sheetName":{"__rl":true,"value":"Users","mode":"name"}}}`
+		config   = `{"name":"Rows","type":"n8n-nodes-base.set","typeVersion":3.4,"position":[200,0],"parameters":{"assignments":{"assignments":[{"id":"a","name":"chat_id","value":"","type":"string"}]},"options":{}}}`
+	)
+	telegram := func(chatID string) string {
+		b, _ := json.Marshal(chatID)
+		return `{"name":"Send","type":"n8n-nodes-base.telegram","typeVersion":1.2,"position":[400,0],"parameters":{"chatId":` + string(b) + `,"text":"hi","additionalFields":{}}}`
+	}
+	discord := func(sendTo string) string {
+		return `{"name":"Send","type":"n8n-nodes-base.discord","typeVersion":2,"position":[400,0],"parameters":{"resource":"message","sendTo":"` + sendTo +
+			`","userId":{"__rl":true,"value":"={{ $json.user }}","mode":"id"},"channelId":{"__rl":true,"value":"={{ $json.channel }}","mode":"id"},"content":"hi"}}`
+	}
+	cases := []struct {
+		name, trigger, source, send string
+		want                        Consequence
+	}{
+		{"schedule, chat id from the rows", schedule, rows, telegram("={{ $json.user_id }}"), Harm},
+		{"schedule, a named node's rows", schedule, rows, telegram("={{ $('Rows').item.json.user_id }}"), Harm},
+		{"schedule, literal chat", schedule, rows, telegram("-100123"), Nuisance},
+		{"schedule, $env chat", schedule, rows, telegram("={{ $env.CHAT }}"), Nuisance},
+		{"schedule, a Set node's blank", schedule, config, telegram("={{ $json.chat_id }}"), Nuisance},
+		{"schedule, another node's parameter", schedule, rows, telegram(`={{ $node["Rows"].parameter["sheetName"] }}`), Nuisance},
+		{"chat trigger, an answer", chat, rows, telegram("={{ $json.user_id }}"), Nuisance},
+		{"schedule, Discord DM", schedule, rows, discord("user"), Harm},
+		{"schedule, Discord channel", schedule, rows, discord("channel"), Nuisance},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := `{"name":"W","nodes":[` + c.trigger + `,` + c.source + `,` + c.send + `],"connections":{` +
+				`"Start":{"main":[[{"node":"Rows","type":"main","index":0}]]},"Rows":{"main":[[{"node":"Send","type":"main","index":0}]]}}}`
+			s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
+			g := s.Graph(s.Workflows[0])
+			e := ConsequenceIn(g, g.Node("Send"))
+			if e.Consequence != c.want || !e.Message {
+				t.Errorf("ConsequenceIn = %v (message %v, %q), want %v", e.Consequence, e.Message, e.Duplicate, c.want)
+			}
+		})
+	}
+}
