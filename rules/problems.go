@@ -25,7 +25,8 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		probs = pass.Workflow.Problems
 	}
 	// A workflow n8n cannot build runs no node (RS010 reports it): what a
-	// connection would do to its runs never happens.
+	// connection, or a copy JSON.parse drops, would do to its runs never
+	// happens.
 	var unbuilt *n8nschema.Node
 	var conns *connJudge
 	if kind == n8nschema.BrokenConnection && pass.Workflow != nil {
@@ -33,6 +34,13 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 			unbuilt = u[0]
 		} else {
 			conns = newConnJudge(pass)
+		}
+	}
+	// A file's repeated keys are read per file; a file of one workflow
+	// that n8n cannot build loses nothing a run would read.
+	if kind == n8nschema.DuplicateKey && pass.Workflow == nil && pass.Set != nil && len(pass.File.Workflows) == 1 {
+		if u := pass.Set.Graph(pass.File.Workflows[0]).Unloadable; len(u) > 0 && u[0].Type != "" {
+			unbuilt = u[0]
 		}
 	}
 	for _, p := range probs {
@@ -49,7 +57,7 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		if conns != nil && !conns.judge(p, &d) {
 			continue // folded into a sibling's finding
 		}
-		if unbuilt != nil {
+		if unbuilt != nil && (kind != n8nschema.DuplicateKey || d.Severity > analyze.Note) {
 			d.Severity = analyze.Note
 			if p.Why != "" {
 				d.Message = strings.TrimSuffix(p.Message, "; "+p.Why)

@@ -27,7 +27,8 @@ connections above a connection object ("mainFilter": 0, a number under a made-up
 yields no edge: n8n-workflow's common/map-connections-by-destination.js reads it with for...in), or a
 top-level parameter the node's type does not declare at its version (n8n keeps only declared parameters
 when it loads a workflow: n8n-workflow's workflow.js, the constructor's NodeHelpers.getNodeParameters).
-Such a drop changes no run.`,
+Such a drop changes no run. Nor does any drop in a file of one workflow n8n cannot build (a node of a type it does
+not ship, RS010): no run of it starts, so the finding is a note.`,
 	Fix:        "Re-export the workflow from n8n, or remove what follows the closing brace and escape control characters in strings",
 	FixDoc:     "None: the file is not JSON; which bytes were meant is a guess stormcheck does not make.",
 	Severity:   analyze.Error,
