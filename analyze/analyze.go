@@ -216,9 +216,12 @@ func (p *Pass) Report(d Diagnostic) {
 	if w := p.Workflow; w != nil {
 		onWorkflow(&f, p.Rule, w.Name, w.ID, w.Pos, w.ParametersLost)
 		if p.Rule.ID >= "RS100" && p.Set != nil {
-			// The runs the finding reads start once the blank is filled.
+			// The runs the finding reads start once the blank is filled;
+			// until then no run happens, so nothing is at stake yet: a
+			// note, as for an export whose parameters were lost.
 			if node, param, ok := p.Set.Graph(w).SetupBlank(); ok {
 				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses every run (RS010)", node, param)
+				f.Severity = min(f.Severity, Note)
 			}
 		}
 	}

@@ -26,8 +26,8 @@ func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 		if n.Disabled || n == t {
 			continue
 		}
-		if w, _, _ := n8nschema.WriteOpConf(n); w && !ownMessage(g, n) {
-			return false // a write whose failure may lose data
+		if w, _, _ := n8nschema.WriteOpConf(n); w && ConsequenceIn(g, n).Consequence != NoEffect && !ownMessage(g, n) {
+			return false // a write whose failure may lose data; a model's answer or a read is none
 		}
 	}
 	memo := map[*n8nschema.Node]bool{}
