@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -444,7 +445,15 @@ func setFields(nd *n8nschema.Node, field string) (keeps, ok bool) {
 		return false, false
 	}
 	if m, has := nd.Param("mode"); has && (m.Kind() != n8nschema.String || m.Str() != "manual") {
-		return false, false
+		if m.Kind() != n8nschema.String || m.Str() != "raw" || nd.TypeVersion < 3.3 || !rawSetsNo(nd, field) {
+			return false, false
+		}
+		// Raw mode (JSON): the fields are the keys of its literal object.
+		inc, has := nd.Param("includeOtherFields")
+		if has && inc.Kind() != n8nschema.Bool {
+			return false, false
+		}
+		return inc.True(), true
 	}
 	list := "fields.values"
 	if nd.TypeVersion >= 3.3 {
@@ -476,6 +485,28 @@ func setFields(nd *n8nschema.Node, field string) (keeps, ok bool) {
 		return false, false
 	}
 	return inc.Str() != "none", true
+}
+
+// rawSetsNo reports a Set node in raw mode whose JSON output is a literal
+// object (no expression) with no top-level key that starts with field:
+// the node's item holds only those keys, and its input's fields when
+// includeOtherFields is on (nodes-base Set/v2/raw.mode.js,
+// Set/v2/helpers/utils.js composeReturnItem).
+func rawSetsNo(nd *n8nschema.Node, field string) bool {
+	v, ok := nd.Param("jsonOutput")
+	if !ok || v.Kind() != n8nschema.String || v.IsExpr() || strings.Contains(v.Str(), "{{") {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(v.Str()), &obj) != nil {
+		return false
+	}
+	for k := range obj {
+		if strings.HasPrefix(k, field) {
+			return false
+		}
+	}
+	return true
 }
 
 // sessionMemories are the memory nodes that take their session ID from
