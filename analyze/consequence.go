@@ -71,7 +71,11 @@ type Effect struct {
 	// duplicate reaches a colleague asked to act, not a customer
 	// (recipientsAreColleagues).
 	Colleague bool
-	Conf      n8nschema.Confidence
+	// Answer is true for the bot's answer to the person whose message
+	// started the run (AnswersStarter): a duplicate is a nuisance, but a
+	// failure is an answer that does not come, no best-effort alert.
+	Answer bool
+	Conf   n8nschema.Confidence
 }
 
 // ConsequenceOf decides what running node n once more leaves behind. It is
@@ -635,8 +639,9 @@ var (
 
 // recipientKeyRE matches the body field of a messaging API that names who
 // receives the message: WhatsApp gateways' number or chatId, Twilio-style
-// to, LINE's to or replyToken, Telegram's chat_id, a phone or a recipient.
-var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|to_?email|participants?|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
+// to, LINE's to or replyToken, Telegram's chat_id, Viber's receiver, a phone or a
+// recipient.
+var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|to_?email|participants?|number|phone|phone_?number|chat_?id|recipient|recipients|receiver|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
 
 // bodyFieldRE finds "key": value pairs in a JSON body written as text, the
 // value a string, a number or a flat array (participants: [...]).
@@ -880,7 +885,7 @@ func bestEffort(n *n8nschema.Node, e Effect) bool {
 	if n8nschema.HumanGate(n) {
 		return false // a send-and-wait asks for a decision the run waits on
 	}
-	if e.Consequence == Nuisance && !deliversFile(n) {
+	if e.Consequence == Nuisance && !e.Answer && !deliversFile(n) {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
@@ -888,6 +893,8 @@ func bestEffort(n *n8nschema.Node, e Effect) bool {
 }
 
 // ConsequenceIn is ConsequenceOf read with the workflow around the node: a
+// message to the sender of the webhook request that started the run is
+// the bot's answer in that person's chat (AnswersStarter); a
 // bot's message to a chat id read from the data in a run no person's
 // message started goes to each user the data names (messagesBotUsers); a
 // message whose recipients are read from a directory of the team's own
@@ -908,6 +915,14 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 		// (bot_users.go); a directory of the team's own people, or a
 		// chat id the workflow fixes, turns it back below.
 		e.Consequence, e.Duplicate = Harm, "a second message to each user of the bot the data names (its chat or user id read from the data)"
+	}
+	if e.Consequence == Harm && e.Message && g != nil && g.AnswersStarter(n) {
+		// The bot's answer to the person whose message started the run
+		// (a WhatsApp Cloud or Viber send to the webhook's sender): a
+		// second copy in that conversation, as a Telegram reply after a
+		// Telegram Trigger is.
+		e.Consequence, e.Duplicate, e.Answer = Nuisance, "a second copy of the answer in the chat of the person whose message started the run", true
+		return e
 	}
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreColleagues(g, n) {
 		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (a supervisor's, a manager's or an assignee's address)"
