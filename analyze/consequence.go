@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -915,6 +916,23 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 		// (bot_users.go); a directory of the team's own people, or a
 		// chat id the workflow fixes, turns it back below.
 		e.Consequence, e.Duplicate = Harm, "a second message to each user of the bot the data names (its chat or user id read from the data)"
+	}
+	if e.Consequence.Duplicates() && e.Message && g != nil {
+		if i, ok := g.index(n); ok {
+			if trig, _, ok := g.bodylessRecipient(i); ok {
+				// Its recipient reads a body the trigger's items never
+				// carry (trigger_body.go): the message goes to no one.
+				e.Consequence, e.Duplicate = NoEffect, "a message to no one: its recipient reads a body field the items of "+strconv.Quote(trig.Name)+" never carry"
+				return e
+			}
+		}
+	}
+	if (e.Consequence == Harm || e.Consequence == SecondRecord) && g != nil {
+		if trig, ok := g.bodylessPOST(n); ok {
+			// Every value it reads of the item is a body field the
+			// trigger's items never carry: the same request every run.
+			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item (every field it reads is under a body the items of "+strconv.Quote(trig.Name)+" never carry)"
+		}
 	}
 	if e.Consequence == Harm && e.Message && g != nil && g.AnswersStarter(n) {
 		// The bot's answer to the person whose message started the run

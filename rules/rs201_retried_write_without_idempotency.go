@@ -41,7 +41,9 @@ in a log, a draft: also an invoice or bill created with status "DRAFT", in an HT
 (Xero.node.js L267-268), which waits in the owner's own books for someone to approve it), and for a POST whose endpoint and provider say nothing of what it creates
 (medium confidence: it may be anything from a log line to an order), as is a POST that carries nothing of the item
 (no body, nothing from the item in its URL, query or headers: the same request each time, whatever the server
-does when called).
+does when called), or whose every field that reads the item reads a body the trigger's items never carry
+($json.body.id off a Shopify Trigger, which emits the order itself: ShopifyTrigger.node.js L411). A message whose
+recipient is such a read goes to no one and is not reported (a Gmail send with that To fails before it sends: RS010).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}), an action that sets the state of one resource named by id in
 the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel, /approvals/{id}/resolve, /posts/{id}/publish; not
