@@ -169,7 +169,7 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() 
 		}
 		return SameState, "", n8nschema.ConfMedium
 	}
-	if readingPOST(n) {
+	if readingPOST(n) || igContainer(n) {
 		return NoEffect, "", n8nschema.ConfMedium
 	}
 	if settingPOST(n) || namedCopy(n) || namedUpload(n) || postgrestUpsert(n) {

@@ -52,7 +52,11 @@ the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id
 an endpoint named for an update (/update-meta), a POST
 whose body names the record it acts on by an id from the item or the model at an endpoint named for setting
 its state ({"orderId": …} to …/design/configure), a copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), a file the GitHub node creates at a path that does not change
-between tries (it sends no sha, and GitHub refuses the second create with 422), deletes and updates. So are
+between tries (it sends no sha, and GitHub refuses the second create with 422), deletes and updates. So is
+Instagram's first publishing step, POST …/{ig-user-id}/media with image_url, video_url, media_type, is_carousel_item
+or children: it makes an unpublished container nothing shows, which expires (status_code EXPIRED) after 24 hours
+unpublished (developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container); only
+media_publish posts, and it names the container the successful try returned. So are
 POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
 endpoints (a URL expression that only chooses between quoted model endpoints of one provider, such as
 OpenRouter's chat/completions and its Decisions API, calls a model too), endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
