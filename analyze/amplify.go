@@ -894,8 +894,8 @@ func (a *amp) operations(cur []ctx) {
 			if r, refused := g.refused(ui); refused {
 				op.Refused, op.Paid = r.Fails || r.NoCall, false // nothing is billed
 			}
-			if _, ok := g.bodylessURL(ui); ok {
-				op.Refused, op.Paid = true, false // no host: no request leaves
+			if _, ok := g.bodylessFails(ui); ok {
+				op.Refused, op.Paid = true, false // no host or no To: nothing leaves
 			}
 			if op.Write {
 				op.Consequence = g.effect(ui).Consequence

@@ -53,3 +53,48 @@ func TestBotUsers(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswersStarter: an HTTP send to the sender of the webhook request
+// that started the run (a WhatsApp Cloud or Viber reply to the body's
+// from, renamed by a Code node) is the bot's answer in that person's
+// chat; a send to a number read from elsewhere, or one a schedule's run
+// also reaches, is a message to a recipient taken from the data.
+func TestAnswersStarter(t *testing.T) {
+	const (
+		hook     = `{"name":"Start","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"parameters":{"httpMethod":"POST","path":"guest-inbound"}}`
+		schedule = `{"name":"Tick","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,200],"parameters":{}}`
+		code     = `{"name":"Normalize","type":"n8n-nodes-base.code","typeVersion":2,"position":[200,0],"parameters":{"jsCode":"const b = ($input.first().json.body) || {};\nreturn [{ json: { sender: b.from || '', message: String(b.text || '') } }];"}}`
+	)
+	send := func(url, body string) string {
+		b, _ := json.Marshal(body)
+		return `{"name":"Send","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[400,0],"parameters":{"method":"POST","url":"` + url + `","sendBody":true,"specifyBody":"json","jsonBody":` + string(b) + `}}`
+	}
+	whatsApp := "https://graph.facebook.com/v20.0/123/messages"
+	viber := "https://chatapi.viber.com/pa/send_message"
+	cases := []struct {
+		name, send string
+		tick       bool
+		want       Consequence
+	}{
+		{"WhatsApp reply to the sender", send(whatsApp, `={{ ({ messaging_product: 'whatsapp', to: $node['Normalize'].json.sender, type: 'text', text: { body: 'hi' } }) }}`), false, Nuisance},
+		{"Viber reply to the sender", send(viber, `={{ ({ receiver: $node['Normalize'].json.sender, type: 'text', text: 'hi' }) }}`), false, Nuisance},
+		{"WhatsApp to the body's from", send(whatsApp, `={"messaging_product":"whatsapp","to":"{{ $('Start').item.json.body.from }}","text":{"body":"hi"}}`), false, Nuisance},
+		{"WhatsApp to a number in the body", send(whatsApp, `={"messaging_product":"whatsapp","to":"{{ $('Start').item.json.body.customer_phone }}","text":{"body":"hi"}}`), false, Harm},
+		{"a schedule's run reaches it too", send(whatsApp, `={"messaging_product":"whatsapp","to":"{{ $('Start').item.json.body.from }}","text":{"body":"hi"}}`), true, Harm},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			nodes, conns := hook+`,`+code+`,`+c.send, `"Start":{"main":[[{"node":"Normalize","type":"main","index":0}]]},"Normalize":{"main":[[{"node":"Send","type":"main","index":0}]]}`
+			if c.tick {
+				nodes, conns = nodes+`,`+schedule, conns+`,"Tick":{"main":[[{"node":"Send","type":"main","index":0}]]}`
+			}
+			src := `{"name":"W","nodes":[` + nodes + `],"connections":{` + conns + `}}`
+			s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
+			g := s.Graph(s.Workflows[0])
+			e := ConsequenceIn(g, g.Node("Send"))
+			if e.Consequence != c.want || !e.Message {
+				t.Errorf("ConsequenceIn = %v (message %v, %q), want %v", e.Consequence, e.Message, e.Duplicate, c.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -71,7 +72,11 @@ type Effect struct {
 	// duplicate reaches a colleague asked to act, not a customer
 	// (recipientsAreColleagues).
 	Colleague bool
-	Conf      n8nschema.Confidence
+	// Answer is true for the bot's answer to the person whose message
+	// started the run (AnswersStarter): a duplicate is a nuisance, but a
+	// failure is an answer that does not come, no best-effort alert.
+	Answer bool
+	Conf   n8nschema.Confidence
 }
 
 // ConsequenceOf decides what running node n once more leaves behind. It is
@@ -164,7 +169,7 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() 
 		}
 		return SameState, "", n8nschema.ConfMedium
 	}
-	if readingPOST(n) {
+	if readingPOST(n) || igContainer(n) {
 		return NoEffect, "", n8nschema.ConfMedium
 	}
 	if settingPOST(n) || namedCopy(n) || namedUpload(n) || postgrestUpsert(n) {
@@ -635,8 +640,9 @@ var (
 
 // recipientKeyRE matches the body field of a messaging API that names who
 // receives the message: WhatsApp gateways' number or chatId, Twilio-style
-// to, LINE's to or replyToken, Telegram's chat_id, a phone or a recipient.
-var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|to_?email|participants?|number|phone|phone_?number|chat_?id|recipient|recipients|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
+// to, LINE's to or replyToken, Telegram's chat_id, Viber's receiver, a phone or a
+// recipient.
+var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|to_?email|participants?|number|phone|phone_?number|chat_?id|recipient|recipients|receiver|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
 
 // bodyFieldRE finds "key": value pairs in a JSON body written as text, the
 // value a string, a number or a flat array (participants: [...]).
@@ -880,7 +886,7 @@ func bestEffort(n *n8nschema.Node, e Effect) bool {
 	if n8nschema.HumanGate(n) {
 		return false // a send-and-wait asks for a decision the run waits on
 	}
-	if e.Consequence == Nuisance && !deliversFile(n) {
+	if e.Consequence == Nuisance && !e.Answer && !deliversFile(n) {
 		return true
 	}
 	u := strings.TrimPrefix(n.Params().Get("url").Str(), "=")
@@ -888,6 +894,8 @@ func bestEffort(n *n8nschema.Node, e Effect) bool {
 }
 
 // ConsequenceIn is ConsequenceOf read with the workflow around the node: a
+// message to the sender of the webhook request that started the run is
+// the bot's answer in that person's chat (AnswersStarter); a
 // bot's message to a chat id read from the data in a run no person's
 // message started goes to each user the data names (messagesBotUsers); a
 // message whose recipients are read from a directory of the team's own
@@ -908,6 +916,31 @@ func ConsequenceIn(g *Graph, n *n8nschema.Node) Effect {
 		// (bot_users.go); a directory of the team's own people, or a
 		// chat id the workflow fixes, turns it back below.
 		e.Consequence, e.Duplicate = Harm, "a second message to each user of the bot the data names (its chat or user id read from the data)"
+	}
+	if e.Consequence.Duplicates() && e.Message && g != nil {
+		if i, ok := g.index(n); ok {
+			if trig, _, ok := g.bodylessRecipient(i); ok {
+				// Its recipient reads a body the trigger's items never
+				// carry (trigger_body.go): the message goes to no one.
+				e.Consequence, e.Duplicate = NoEffect, "a message to no one: its recipient reads a body field the items of "+strconv.Quote(trig.Name)+" never carry"
+				return e
+			}
+		}
+	}
+	if (e.Consequence == Harm || e.Consequence == SecondRecord) && g != nil {
+		if trig, ok := g.bodylessPOST(n); ok {
+			// Every value it reads of the item is a body field the
+			// trigger's items never carry: the same request every run.
+			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item (every field it reads is under a body the items of "+strconv.Quote(trig.Name)+" never carry)"
+		}
+	}
+	if e.Consequence == Harm && e.Message && g != nil && g.AnswersStarter(n) {
+		// The bot's answer to the person whose message started the run
+		// (a WhatsApp Cloud or Viber send to the webhook's sender): a
+		// second copy in that conversation, as a Telegram reply after a
+		// Telegram Trigger is.
+		e.Consequence, e.Duplicate, e.Answer = Nuisance, "a second copy of the answer in the chat of the person whose message started the run", true
+		return e
 	}
 	if e.Consequence == Harm && e.Message && g != nil && recipientsAreColleagues(g, n) {
 		e.Colleague, e.Duplicate = true, "a second message to a colleague the record names by role (a supervisor's, a manager's or an assignee's address)"

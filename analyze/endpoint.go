@@ -609,6 +609,39 @@ var (
 	bodyCreationIDRE   = lazyregexp.New(`["']?\bcreation_id["']?\s*:`)
 )
 
+// igContainer reports Meta's first publishing step on Instagram: POST
+// …/{ig-user-id}/media (graph.facebook.com or graph.instagram.com) with
+// the media it stages (image_url, video_url, media_type, is_carousel_item,
+// children). It makes an unpublished container that nothing shows: only
+// media_publish with its id posts it, and one left unpublished reads
+// status_code EXPIRED after 24 hours
+// (developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container).
+// A repeat leaves a second container no one sees; the publish step names
+// the one the successful try returned (containerPublish). WhatsApp's
+// …/{phone-number-id}/media upload names none of those fields.
+func igContainer(n *n8nschema.Node) bool {
+	u := n.Params().Get("url").Str()
+	if !igMediaRE.MatchString(u) {
+		return false
+	}
+	if igStageFieldRE.MatchString(u) || igStageFieldRE.MatchString(n.Params().Get("jsonBody").Str()) {
+		return true
+	}
+	for _, at := range []string{"queryParameters.parameters", "bodyParameters.parameters"} {
+		for _, p := range n.Params().Get(at).Elems() {
+			if igStageFieldRE.MatchString(strings.TrimSpace(p.Get("name").Str()) + "=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	igMediaRE      = lazyregexp.New(`(?i)graph\.(facebook|instagram)\.com/[^?'"\s]*/media([?'"\s]|$)`)
+	igStageFieldRE = lazyregexp.New(`\b(image_url|video_url|media_type|is_carousel_item|children)["']?\s*[=:]`)
+)
+
 // actionPathRE matches a URL that ends with an action on one resource
 // named by id in the path: /messages/{{ $json.id }}/trash,
 // /orders/123456/cancel. The id is an expression or a literal holding a

@@ -42,7 +42,10 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     (mergeNoFields): both throw before they return an item;
 //   - a JavaScript Code node that reads a field of the answer from the
 //     error items an HTTP Request that fails on every item and continues
-//     hands on (errorItemRead).
+//     hands on (errorItemRead);
+//   - an HTTP Request whose URL host, or a Gmail send whose To, reads a
+//     body field off an app trigger's items, which have none
+//     (bodylessFails).
 func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
 		return why, true
@@ -86,7 +89,7 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 	if why, ok := g.emptyKey(i); ok {
 		return why, true
 	}
-	if why, ok := g.bodylessURL(i); ok {
+	if why, ok := g.bodylessFails(i); ok {
 		return why, true
 	}
 	return g.vectorStoreAsRetriever(i)

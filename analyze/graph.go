@@ -91,6 +91,9 @@ type Graph struct {
 	voiceTool    map[*n8nschema.Node]bool // answersVoiceTool by webhook
 	chatOnce     sync.Once
 	chats        []*n8nschema.Node
+	// AnswersStarter's memo, by node index.
+	startersOnce sync.Once
+	starters     []bool
 	// RelayOf's and personForm's memos, by webhook.
 	relayOnce sync.Once
 	relayBy   map[*n8nschema.Node]Relay

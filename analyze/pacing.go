@@ -297,6 +297,15 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 	if repliesThroughCallback(g, t, reach, copied) {
 		return true
 	}
+	return len(senderReplies(g, reach, t, copied, true)) > 0
+}
+
+// senderReplies returns the chat senders among reach whose recipient is
+// the sender named in the body of webhook t's request (the tests
+// RelaysChat makes of each), the first only when first is set. copied is
+// bodyCopies of t.
+func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, copied map[string]string, first bool) []*n8nschema.Node {
+	var out []*n8nschema.Node
 	var carriers []string
 	var built map[string]map[string]string // codeCopies, read once when needed
 	inbound := -1                          // chatInbound, asked once when needed
@@ -307,62 +316,118 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 		if carriers == nil {
 			carriers = bodyCarriers(g, t)
 		}
-		for _, x := range chatRecipients(n) {
-			x = readPaths(x)
-			if readsBodyOf(x, carriers) && senderRE.MatchString(x) {
-				return true
-			}
-			// The recipient is a field a Set node copied from the request
-			// ({{ $json.channel_id }} after channel_id = body.channel_id,
-			// or $('Edit Fields').item.json.phone).
-			from, copiedFrom := "", false
-			v := strings.TrimSpace(strings.TrimPrefix(x, "="))
-			if m := itemFieldRE.FindStringSubmatch(v); m != nil {
-				from, copiedFrom = copied[m[1]+m[2]]
-			} else if m := setFieldRE.FindStringSubmatch(v); m != nil {
-				if s := g.Node(m[1]); s != nil && s.Type == n8nschema.TypeSet {
-					from, copiedFrom = copied[m[2]+m[3]]
-				}
-			}
-			if copiedFrom && senderRE.MatchString(from) {
-				return true
-			}
-			// Or a field a Code node built from the request
-			// ($node['Normalize'].json.sender after sender: b.from, b
-			// the body): a gateway's flat payload read once and renamed.
-			if built == nil {
-				built = codeCopies(g, reach, carriers)
-			}
-			if from, ok := builtField(built, x); ok && senderRE.MatchString(lastBodyField(from)) {
-				return true
-			}
-			// A phone number or chat id the request carried, in a request
-			// that carries a chat message's text: the gateway's message
-			// event names its sender by number (Z-API's phone, WATI's waId).
-			var addr string
-			switch {
-			case copiedFrom:
-				addr = from
-			case readsBodyOf(x, carriers):
-				addr = x
-			default:
-				continue
-			}
-			if !chatAddressRE.MatchString(lastBodyField(addr)) {
-				continue
-			}
-			if inbound < 0 {
-				inbound = 0
-				if chatInbound(g, reach, t) {
-					inbound = 1
-				}
-			}
-			if inbound == 1 {
-				return true
+		if answersSender(g, reach, t, n, carriers, copied, &built, &inbound) {
+			out = append(out, n)
+			if first {
+				break
 			}
 		}
 	}
+	return out
+}
+
+// answersSender reports whether chat sender n's recipient is the sender
+// of webhook t's request (senderReplies); built and inbound hold
+// codeCopies and chatInbound, read once when first needed.
+func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Node, carriers []string, copied map[string]string, built *map[string]map[string]string, inbound *int) bool {
+	for _, x := range chatRecipients(n) {
+		x = readPaths(x)
+		if readsBodyOf(x, carriers) && senderRE.MatchString(x) {
+			return true
+		}
+		// The recipient is a field a Set node copied from the request
+		// ({{ $json.channel_id }} after channel_id = body.channel_id,
+		// or $('Edit Fields').item.json.phone).
+		from, copiedFrom := "", false
+		v := strings.TrimSpace(strings.TrimPrefix(x, "="))
+		if m := itemFieldRE.FindStringSubmatch(v); m != nil {
+			from, copiedFrom = copied[m[1]+m[2]]
+		} else if m := setFieldRE.FindStringSubmatch(v); m != nil {
+			if s := g.Node(m[1]); s != nil && s.Type == n8nschema.TypeSet {
+				from, copiedFrom = copied[m[2]+m[3]]
+			}
+		}
+		if copiedFrom && senderRE.MatchString(from) {
+			return true
+		}
+		// Or a field a Code node built from the request
+		// ($node['Normalize'].json.sender after sender: b.from, b
+		// the body): a gateway's flat payload read once and renamed.
+		if *built == nil {
+			*built = codeCopies(g, reach, carriers)
+		}
+		if from, ok := builtField(*built, x); ok && senderRE.MatchString(lastBodyField(from)) {
+			return true
+		}
+		// A phone number or chat id the request carried, in a request
+		// that carries a chat message's text: the gateway's message
+		// event names its sender by number (Z-API's phone, WATI's waId).
+		var addr string
+		switch {
+		case copiedFrom:
+			addr = from
+		case readsBodyOf(x, carriers):
+			addr = x
+		default:
+			continue
+		}
+		if !chatAddressRE.MatchString(lastBodyField(addr)) {
+			continue
+		}
+		if *inbound < 0 {
+			*inbound = 0
+			if chatInbound(g, reach, t) {
+				*inbound = 1
+			}
+		}
+		if *inbound == 1 {
+			return true
+		}
+	}
 	return false
+}
+
+// AnswersStarter reports whether message n answers the person whose
+// message started the run: every enabled trigger whose runs reach n is a
+// Webhook whose request n's recipient reads the sender of (senderReplies:
+// WhatsApp Cloud's from, Viber's sender, a chat id), so each run n sends
+// in is that person's conversation, as a Telegram node's reply after a
+// Telegram Trigger is.
+func (g *Graph) AnswersStarter(n *n8nschema.Node) bool {
+	if g == nil {
+		return false
+	}
+	i, ok := g.index(n)
+	if !ok {
+		return false
+	}
+	g.startersOnce.Do(func() {
+		g.starters = make([]bool, len(g.Nodes))
+		answered := make([]bool, len(g.Nodes)) // by some trigger's sender
+		other := make([]bool, len(g.Nodes))    // reached by a trigger it does not answer
+		for _, t := range g.Triggers() {
+			if t.Disabled {
+				continue
+			}
+			reach := g.walk(false, []*n8nschema.Node{t})
+			mine := map[*n8nschema.Node]bool{}
+			if t.Type == n8nschema.TypeWebhook {
+				for _, m := range senderReplies(g, reach, t, bodyCopies(g, reach, t), false) {
+					mine[m] = true
+				}
+			}
+			for m := range reach {
+				if j, ok := g.index(m); ok {
+					answered[j] = answered[j] || mine[m]
+					other[j] = other[j] || !mine[m]
+				}
+			}
+		}
+		for j := range g.starters {
+			g.starters[j] = answered[j] && !other[j]
+		}
+	})
+	return g.starters[i]
 }
 
 // communitySender reports a node n8n does not ship (a community node such

@@ -164,3 +164,135 @@ func waitsForTime(nd *n8nschema.Node) bool {
 	}
 	return r.Kind() == n8nschema.String && !r.IsExpr() && (r.Str() == "timeInterval" || r.Str() == "specificTime")
 }
+
+// missingBodyReadRE matches one {{ }} segment that opens with a read of
+// a field under the body of an item: $json.body.email, or the item of a
+// named node, $('Order').item.json.body.email, $('Order').first().json
+// ["body"]["email"], $node["Order"].json.body.email. Group 1 or 2 names
+// the node, none for $json. The read is evaluated first, so whatever
+// follows it (|| 'x', .trim()) never runs when it throws; body?.x does
+// not throw, and a read after another operand may not be evaluated.
+var missingBodyReadRE = lazyregexp.New(`^\{\{\s*(?:\$json|\$\(\s*['"]([^'"]+)['"]\s*\)\s*\.\s*(?:item|first\(\s*\)|last\(\s*\))\s*\.\s*json|\$node\[\s*["']([^"']+)["']\s*\]\s*\.\s*json)\s*(?:\.\s*body|\[\s*["']body["']\s*\])\s*(?:\.\s*[A-Za-z_$]|\[)`)
+
+// bodylessRead reports a {{ }} segment x of node i's parameters that
+// reads a field under body of items that carry none (bodylessTriggers),
+// and the trigger whose items they are: $json.body.X where every item
+// node i is fed comes straight from such a trigger (bodylessItems), or
+// $('T').item.json.body.X where T is one. The read renders as nothing.
+func (g *Graph) bodylessRead(i int, x string) (*n8nschema.Node, bool) {
+	m := missingBodyReadRE.FindStringSubmatch(strings.TrimSpace(x))
+	if m == nil {
+		return nil, false
+	}
+	if name := m[1] + m[2]; name != "" {
+		t := g.Node(name)
+		if t == nil || t.Disabled || !bodylessTriggers[t.Type] {
+			return nil, false
+		}
+		return t, true
+	}
+	var trig *n8nschema.Node
+	memo := map[int]bool{} // fresh: a memo's hit does not set trig
+	if !g.everyMainInput(i, func(e *Edge) bool { return !e.Error && g.bodylessItems(int(e.from), memo, 0, &trig) }) || trig == nil {
+		return nil, false
+	}
+	return trig, true
+}
+
+// onlyBodylessReads reports a parameter value v of node i whose every
+// {{ }} segment is a bodylessRead, with at least one: what it renders is
+// the text around them, the same on every run. trig is set to the
+// trigger found.
+func (g *Graph) onlyBodylessReads(i int, v string, trig **n8nschema.Node) bool {
+	segs := exprRE.FindAllString(v, -1)
+	if len(segs) == 0 {
+		return false
+	}
+	for _, s := range segs {
+		t, ok := g.bodylessRead(i, s)
+		if !ok {
+			return false
+		}
+		if *trig == nil {
+			*trig = t
+		}
+	}
+	return true
+}
+
+// bodylessRecipient reports a message node whose every recipient
+// (recipientExprs: Gmail's sendTo, WhatsApp's recipientPhoneNumber, a
+// messaging API body's to) is one read of a body its items never carry
+// (bodylessRead): the message has no recipient. Gmail throws "Invalid
+// email address" for the empty To before it sends (Gmail/GenericFunctions.js
+// L284-294 prepareEmailsInput, called for sendTo at v2/GmailV2.node.js
+// L219); the WhatsApp node sends to "" (WhatsApp/MessageFunctions.js
+// L138-145 cleanPhoneNumber): no one receives either.
+func (g *Graph) bodylessRecipient(i int) (*n8nschema.Node, string, bool) {
+	n := g.Nodes[i]
+	xs := recipientExprs(n)
+	if len(xs) == 0 {
+		return nil, "", false
+	}
+	var trig *n8nschema.Node
+	for _, x := range xs {
+		s := strings.TrimSpace(strings.TrimPrefix(x, "="))
+		if !soleExprRE.MatchString(s) {
+			return nil, "", false // text around the read is sent as it is
+		}
+		t, ok := g.bodylessRead(i, s)
+		if !ok {
+			return nil, "", false
+		}
+		if trig == nil {
+			trig = t
+		}
+	}
+	return trig, strings.TrimSpace(strings.TrimPrefix(xs[0], "=")), true
+}
+
+// bodylessFails judges a node that fails on every item because what it
+// needs reads a body its items never carry: an HTTP Request's URL host
+// (bodylessURL), a Gmail send's To (gmailNoRecipient).
+func (g *Graph) bodylessFails(i int) (string, bool) {
+	if why, ok := g.bodylessURL(i); ok {
+		return why, true
+	}
+	return g.gmailNoRecipient(i)
+}
+
+// gmailNoRecipient judges a Gmail send whose recipient is a bodyless
+// read (bodylessRecipient): it fails on every item before it sends.
+func (g *Graph) gmailNoRecipient(i int) (string, bool) {
+	n := g.Nodes[i]
+	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.gmail" || n.TypeVersion < 2 {
+		return "", false // v1 reads other parameters (toList)
+	}
+	if _, op := n8nschema.WriteOp(n); op != "message.send" {
+		return "", false
+	}
+	trig, x, ok := g.bodylessRecipient(i)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("its To reads %s, but the items of %q have no body field (only a Webhook's item wraps the request in body): the To renders empty and Gmail stops at \"Invalid email address\" before it sends", x, trig.Name), true
+}
+
+// bodylessPOST reports an HTTP POST whose every parameter that reads the
+// item reads only bodies its items never carry (onlyBodylessReads): the
+// request it sends is the same on every run, and carries nothing of the
+// order or event that started it.
+func (g *Graph) bodylessPOST(n *n8nschema.Node) (*n8nschema.Node, bool) {
+	i, ok := g.index(n)
+	if !ok || !n8nschema.IsHTTPRequest(n.Type) || n8nschema.HTTPMethod(n) != "POST" {
+		return nil, false
+	}
+	var trig *n8nschema.Node
+	all := true
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		if all && v.Kind() == n8nschema.String && readsItem(v.Str()) && !g.onlyBodylessReads(i, v.Str(), &trig) {
+			all = false
+		}
+	})
+	return trig, all && trig != nil
+}

@@ -32,7 +32,7 @@ named for a role in the organisation ({{ $json.email_przelozonego }}, managerEma
 boss, team lead, assignee, przełożony, kierownik, Vorgesetzte; a word list, as nothing else in a workflow tells a
 colleague's address from a customer's; the same field in a webhook's request is anyone's); a note for a second record in an app
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
-shrugs at (an alert in a team chat, the bot's answer in the chat of the person whose message started the run, a report mailed to a fixed address or one set in the instance's
+shrugs at (an alert in a team chat, the bot's answer in the chat of the person whose message started the run, also one an HTTP call sends to the sender the webhook's request names, WhatsApp Cloud's from or Viber's sender, when no other trigger's run reaches it, a report mailed to a fixed address or one set in the instance's
 variables, a messaging API's body that names a fixed number or chat, a call or text to the owner's own number
 at any API, a recipient read from a field a Set node of the workflow fixes to a literal address
 ({{ $('Config').first().json.owner_cell }}), a message to recipients read from a
@@ -41,7 +41,9 @@ in a log, a draft: also an invoice or bill created with status "DRAFT", in an HT
 (Xero.node.js L267-268), which waits in the owner's own books for someone to approve it), and for a POST whose endpoint and provider say nothing of what it creates
 (medium confidence: it may be anything from a log line to an order), as is a POST that carries nothing of the item
 (no body, nothing from the item in its URL, query or headers: the same request each time, whatever the server
-does when called).
+does when called), or whose every field that reads the item reads a body the trigger's items never carry
+($json.body.id off a Shopify Trigger, which emits the order itself: ShopifyTrigger.node.js L411). A message whose
+recipient is such a read goes to no one and is not reported (a Gmail send with that To fails before it sends: RS010).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}), an action that sets the state of one resource named by id in
 the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel, /approvals/{id}/resolve, /posts/{id}/publish; not
@@ -50,7 +52,11 @@ the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id
 an endpoint named for an update (/update-meta), a POST
 whose body names the record it acts on by an id from the item or the model at an endpoint named for setting
 its state ({"orderId": …} to …/design/configure), a copy onto a named destination, a file written at a fixed path (S3, FTP, Dropbox), a file the GitHub node creates at a path that does not change
-between tries (it sends no sha, and GitHub refuses the second create with 422), deletes and updates. So are
+between tries (it sends no sha, and GitHub refuses the second create with 422), deletes and updates. So is
+Instagram's first publishing step, POST …/{ig-user-id}/media with image_url, video_url, media_type, is_carousel_item
+or children: it makes an unpublished container nothing shows, which expires (status_code EXPIRED) after 24 hours
+unpublished (developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container); only
+media_publish posts, and it names the container the successful try returned. So are
 POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
 endpoints (a URL expression that only chooses between quoted model endpoints of one provider, such as
 OpenRouter's chat/completions and its Decisions API, calls a model too), endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
