@@ -163,7 +163,9 @@ type Graph struct {
 	// runs before their target ends the execution first (aborting).
 	cut map[*Edge]bool
 	// failCut: under v1, an edge to a sibling that runs after a child
-	// failing on every item (failStops), with that child.
+	// failing on every item (failStops), and an edge into a node that
+	// waits for an input only a failing node feeds (waitStops), each with
+	// that failing node.
 	failCut map[*Edge]*n8nschema.Node
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
@@ -389,6 +391,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	g.failing()
 	g.aborting()
 	g.neverDone(sc)
+	g.waitStops()
 	g.starvedMerges()
 	g.reachability(sc)
 	g.cycles(sc)
@@ -1731,7 +1734,8 @@ func (g *Graph) starts(buf []int32) []int32 {
 // output of a gate that throws and continues, keeping its items (failing),
 // or any output of a node after which n8n ends the execution, or it is
 // cut because such a node runs before its target (aborting) or, under
-// v1, a sibling before it fails on every item (failCut).
+// v1, a sibling before it fails on every item, or its target waits for
+// an input that only a node failing first feeds (failCut).
 // (An edge from an output the node does not have is not in the graph: see
 // Unrun.)
 func (g *Graph) dead(e *Edge) bool {
