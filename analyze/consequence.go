@@ -195,6 +195,10 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() 
 		// An event created with attendees: the calendar sends each an
 		// invitation (Graph /me/events, Google Calendar events.insert).
 		return Harm, "a second invitation to the attendees, through " + orUnknown(host), n8nschema.ConfMedium
+	case graphQLInsert(n, u) && graphQLUpsert(n):
+		return SameState, "", n8nschema.ConfMedium
+	case graphQLInsert(n, u):
+		return SecondRecord, "a second row inserted through " + orUnknown(host) + "'s GraphQL API", n8nschema.ConfMedium
 	case team():
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfMedium
 	case messagePathRE.MatchString(path):

@@ -411,6 +411,42 @@ func graphQLQuery(n *n8nschema.Node, u string) bool {
 	return !mutation
 }
 
+// graphQLInsert reports whether a POST to a GraphQL endpoint sends a
+// mutation whose first field inserts a row, as Hasura names the mutations
+// it makes for each table (insert_messages_one, insert_orders): the row is
+// written into the owner's database, and nothing is sent to anyone, even
+// when a column holds a message or an address.
+func graphQLInsert(n *n8nschema.Node, u string) bool {
+	path := strings.ToLower(strings.SplitN(u, "?", 2)[0])
+	if !strings.HasSuffix(strings.TrimRight(path, "/ "), "graphql") {
+		return false
+	}
+	insert := false
+	for _, p := range []string{"jsonBody", "body", "bodyParameters"} {
+		n.Params().Get(p).Walk(func(_ string, v n8nschema.Value) {
+			insert = insert || v.Kind() == n8nschema.String && insertMutationRE.MatchString(v.Str())
+		})
+	}
+	return insert
+}
+
+// graphQLUpsert reports whether a GraphQL insert names what to do on a
+// conflict (Hasura's on_conflict): an upsert, whose repeat updates the
+// same row, as SQL's INSERT … ON CONFLICT.
+func graphQLUpsert(n *n8nschema.Node) bool {
+	upsert := false
+	for _, p := range []string{"jsonBody", "body", "bodyParameters"} {
+		n.Params().Get(p).Walk(func(_ string, v n8nschema.Value) {
+			upsert = upsert || v.Kind() == n8nschema.String && strings.Contains(v.Str(), "on_conflict")
+		})
+	}
+	return upsert
+}
+
+// insertMutationRE finds a GraphQL mutation whose first field is a
+// Hasura insert: mutation M($c: String!) { insert_messages_one(object: …).
+var insertMutationRE = lazyregexp.New(`\bmutation\b[^{]*\{\s*insert_\w+\s*\(`)
+
 // doNotSave reports whether a call asks the API not to keep what it makes
 // (doNotSave=true in the URL or the query parameters): an analysis.
 func doNotSave(n *n8nschema.Node, u string) bool {

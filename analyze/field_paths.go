@@ -102,14 +102,15 @@ func bracketName(s string) (string, int) {
 // bodyAliasRE matches a variable bound to a request body in code, after
 // readPaths has written its path with dots: const body = $json.body,
 // let b = $input.item.json.body || {}, var p = $('Webhook').first().json.body;
-// const lead = $json.body ?? $json (the item itself when a caller sends
-// the fields unwrapped: a Webhook's item always has a body), each also in
+// const lead = $json.body ?? $json or ?? $input.first().json (the item
+// itself when a caller sends the fields unwrapped: a Webhook's item
+// always has a body), each also in
 // parentheses: const b = ($input.first().json.body) || {}. The path is
 // the second group, or the third when no parentheses wrap it.
-var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?\)|([^;\n=|?{}]*?\bjson\s*\.\s*body))\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
+var bodyAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.(?:item|first\(\)|last\(\))\.json|item\.json)\s*)?\)|([^;\n=|?{}]*?\bjson\s*\.\s*body))\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.(?:item|first\(\)|last\(\))\.json|item\.json)\s*)?(?:;|\n|$)`)
 
 // bodyAliasAtRE is bodyAliasRE at the start of a declaration.
-var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?\)|([^;\n=|?{}]*?\bjson\s*\.\s*body))\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.item\.json|item\.json)\s*)?(?:;|\n|$)`)
+var bodyAliasAtRE = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\(\s*([^;\n=|?{}]*?\bjson\s*\.\s*body)\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.(?:item|first\(\)|last\(\))\.json|item\.json)\s*)?\)|([^;\n=|?{}]*?\bjson\s*\.\s*body))\s*(?:(?:\|\||\?\?)\s*(?:\{\s*\}|\$json|\$input\.(?:item|first\(\)|last\(\))\.json|item\.json)\s*)?(?:;|\n|$)`)
 
 // bodyAliases is bodyAliasRE.FindAllStringSubmatch(s, n) (n > 0), with the
 // pattern run only where a declaration starts (const, let or var after no
@@ -169,7 +170,8 @@ func declaration(s string, i int) int {
 }
 
 // inlineAlias writes each read of name's fields (name.email, where name is
-// no field of something else) as path.email, and name taken apart
+// no field of something else) as path.email, an index by a variable
+// (name[f]) as path[f], and name taken apart
 // (const { email } = name;) as path.
 func inlineAlias(s, name, path string) string {
 	if name == "json" || name == "$json" {
@@ -185,7 +187,7 @@ func inlineAlias(s, name, path string) string {
 		j += i
 		end := j + len(name)
 		if j > 0 && (ascii.IsWord(s[j-1]) || s[j-1] == '.' || s[j-1] == '$') ||
-			!(end < len(s) && s[end] == '.' || destructured(s[:j], s[end:])) {
+			!(end < len(s) && (s[end] == '.' || s[end] == '[') || destructured(s[:j], s[end:])) {
 			i = end
 			continue
 		}

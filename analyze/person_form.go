@@ -108,9 +108,14 @@ func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 // formFieldKey writes it.
 func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(string)) {
 	fn := func(f string) { emit(formFieldKey(f)) }
+	// each reads a field and the field one object below it: a front end
+	// may send its form's fields in one object ($json.body.context.email).
 	each := func(re *lazyregexp.Regexp, s string) {
-		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			fn(m[1] + m[2])
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			fn(group(s, m, 1) + group(s, m, 2))
+			if n := nestedFieldRE.FindStringSubmatch(s[m[1]:]); n != nil {
+				fn(n[1])
+			}
 		}
 	}
 	expr := strings.Contains(x, "{{")
@@ -119,8 +124,16 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(stri
 		each(requestFieldRE, x)
 	case !expr && strings.Contains(x, "body"):
 		// Code reads the body as json.body.email, or takes it apart:
-		// const { name, email } = $json.body.
+		// const { name, email } = $json.body, or reads it by a list of
+		// names: const required = ['name', 'email']; body[f].
 		each(codeBodyRE, x)
+		if bodyIndexRE.MatchString(x) {
+			for _, l := range stringListRE.FindAllString(x, -1) {
+				for _, m := range listItemRE.FindAllStringSubmatch(l, -1) {
+					fn(m[1] + m[2])
+				}
+			}
+		}
 		for _, m := range destructureBodyRE.FindAllStringSubmatch(x, -1) {
 			for _, part := range strings.Split(m[1], ",") {
 				key, _, _ := strings.Cut(part, ":")
@@ -194,6 +207,18 @@ var (
 	destructureBodyRE = lazyregexp.New(`\{([\w\s,:]+)\}\s*=\s*[\w$.()\[\]'"\s]*\bjson\s*(?:\.\s*body|\[\s*["']body["']\s*\])\s*(?:;|\n|\|\||$)`)
 	// queryFieldRE matches a field read from a request's query.
 	queryFieldRE = lazyregexp.New(`\bjson\s*(?:\.\s*query|\[\s*["']query["']\s*\])\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)
+	// nestedFieldRE matches, after a field read, the field one object
+	// below it: .email after body.context.
+	nestedFieldRE = lazyregexp.New(`^\s*\.\s*([\p{L}_][\p{L}\p{N}_]*)`)
+	// bodyIndexRE matches a read of the body by a variable's value in
+	// code: json.body[f], after readPaths has written a variable bound to
+	// the body as its path.
+	bodyIndexRE = lazyregexp.New(`\bjson\s*\.\s*body\s*\[\s*[A-Za-z_$]`)
+	// stringListRE matches a literal list of two or more strings:
+	// ['name', 'email', 'phone'].
+	stringListRE = lazyregexp.New(`\[\s*(?:(?:"[^"\n]{1,40}"|'[^'\n]{1,40}')\s*,\s*)+(?:"[^"\n]{1,40}"|'[^'\n]{1,40}')\s*,?\s*\]`)
+	// listItemRE matches one string of such a list.
+	listItemRE = lazyregexp.New(`"([^"\n]*)"|'([^'\n]*)'`)
 	// itemOwnFieldRE matches a field of the item a node receives:
 	// $json.email, $input.first().json.email, $input.item.json["email"].
 	itemOwnFieldRE = lazyregexp.New(`(?:\$json|\$input\s*\.\s*(?:first\(\s*\)|last\(\s*\)|item)\s*\.\s*json)\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`)

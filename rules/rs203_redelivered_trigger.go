@@ -41,8 +41,9 @@ sender read from the request or from the fields a Code node built from it) or a
 page in a browser (the answer is a redirect or an HTML page, or carries CORS headers, or the webhook names the
 pages' origins), or a person's form or call (the run answers with its result, and the request brings an e-mail
 address or phone number and a name or a message, named in English or in Spanish, Portuguese, French, German or
-Italian (nombre completo, correo, cel, telefone, courriel, Nachricht), and no event type, signature or known service's
-payload), or a voice agent's tool (the
+Italian (nombre completo, correo, cel, telefone, courriel, Nachricht), read in an expression or in code, by name or
+by a list of names (['name', 'email']; body[f]), in the body or one object below it (body.context.email), and no event
+type, signature or known service's payload), or a voice agent's tool (the
 run reads a Vapi tool call or a Retell function call from the request and answers with its result). A booking or
 form service that relays one person's action is the caller, not the person, and sends again as its documentation
 says: Calendly (15 s, for 24 hours), Typeform (30 s, 5 times) and Tally (10 s, 5 times) are known senders, told
