@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -94,6 +95,40 @@ func TestAnswersStarter(t *testing.T) {
 			e := ConsequenceIn(g, g.Node("Send"))
 			if e.Consequence != c.want || !e.Message {
 				t.Errorf("ConsequenceIn = %v (message %v, %q), want %v", e.Consequence, e.Message, e.Duplicate, c.want)
+			}
+		})
+	} // A reply addressed by the request's own message or conversation id:
+	// Feishu/Lark's POST …/messages/{message_id}/reply, Chatwoot's POST
+	// …/conversations/{conversation_id}/messages, from an HTTP Request or
+	// from a Code node's this.helpers.httpRequest. The id must be one the
+	// request carried; a private note answers no one.
+	read := `{"name":"Normalize","type":"n8n-nodes-base.code","typeVersion":2,"position":[200,0],"parameters":{"jsCode":"const p = $input.item.json.body || {};\nreturn [{ json: { message_id: p.message_id, conversation_id: p.conversation?.id, text: p.content } }];"}}`
+	other := `{"name":"Normalize","type":"n8n-nodes-base.code","typeVersion":2,"position":[200,0],"parameters":{"jsCode":"return [{ json: { message_id: 'om_1', conversation_id: 7 } }];"}}`
+	reply := func(code string) string {
+		b, _ := json.Marshal(code)
+		return `{"name":"Send","type":"n8n-nodes-base.code","typeVersion":2,"position":[400,0],"parameters":{"jsCode":` + string(b) + `}}`
+	}
+	chatwoot := "await this.helpers.httpRequest({ method: 'POST', url: 'https://chat.example.com/api/v1/accounts/1/conversations/' + $json.conversation_id + '/messages', body: { content: 'hi', private: %s } });\nreturn [];"
+	for _, c := range []struct {
+		name, read, send string
+		want             bool
+	}{
+		{"Feishu reply to the request's message_id", read, send("=https://open.feishu.cn/open-apis/im/v1/messages/{{ $json.message_id }}/reply", `={{ JSON.stringify({ content: 'hi', msg_type: 'text' }) }}`), true},
+		{"Feishu reply to the body's message_id", read, send("=https://open.feishu.cn/open-apis/im/v1/messages/{{ $('Start').item.json.body.message_id }}/reply", `={"msg_type":"text"}`), true},
+		{"Chatwoot reply from a Code node", read, reply(fmt.Sprintf(chatwoot, "false")), true},
+		{"Chatwoot private note", read, reply(fmt.Sprintf(chatwoot, "true")), false},
+		{"an id the request did not carry", other, send("=https://open.feishu.cn/open-apis/im/v1/messages/{{ $json.message_id }}/reply", `={"msg_type":"text"}`), false},
+		{"a fixed message", read, send("https://open.feishu.cn/open-apis/im/v1/messages/om_1/reply", `={"msg_type":"text"}`), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := `{"name":"W","nodes":[` + hook + `,` + c.read + `,` + c.send + `],"connections":{"Start":{"main":[[{"node":"Normalize","type":"main","index":0}]]},"Normalize":{"main":[[{"node":"Send","type":"main","index":0}]]}}}`
+			s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
+			g := s.Graph(s.Workflows[0])
+			if got := g.AnswersStarter(g.Node("Send")); got != c.want {
+				t.Errorf("AnswersStarter = %v, want %v", got, c.want)
+			}
+			if got := RelaysChat(g, g.Node("Start")); got != c.want {
+				t.Errorf("RelaysChat = %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -37,6 +37,8 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //     unindented (pythonIndentation), which have no sub-nodes to ask;
 //   - a node that reads a binary field its items cannot carry
 //     (missingBinary), before it sends anything;
+//   - a Function, Function Item or JavaScript Code node that reads
+//     $credentials, which no sandbox defines (credentialsRead);
 //   - a JavaScript Code node that calls $env as a function (envCall), or
 //     a Merge that combines by matching fields and names none
 //     (mergeNoFields): both throw before they return an item;
@@ -51,6 +53,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := envCall(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := credentialsRead(g.Nodes[i]); ok {
 		return why, true
 	}
 	if why, ok := g.errorItemRead(i); ok {

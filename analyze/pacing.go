@@ -302,8 +302,9 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 
 // senderReplies returns the chat senders among reach whose recipient is
 // the sender named in the body of webhook t's request (the tests
-// RelaysChat makes of each), the first only when first is set. copied is
-// bodyCopies of t.
+// RelaysChat makes of each), and the nodes that reply to the request's own
+// message or conversation by its id (idReplies), the first only when
+// first is set. copied is bodyCopies of t.
 func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, copied map[string]string, first bool) []*n8nschema.Node {
 	var out []*n8nschema.Node
 	var carriers []string
@@ -323,7 +324,13 @@ func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, 
 			}
 		}
 	}
-	return out
+	if len(out) > 0 && first {
+		return out
+	}
+	if carriers == nil {
+		carriers = bodyCarriers(g, t)
+	}
+	return append(out, idReplies(g, reach, t, carriers)...)
 }
 
 // answersSender reports whether chat sender n's recipient is the sender
@@ -1003,3 +1010,142 @@ func Paces(g *Graph) map[*n8nschema.Node]uint8 {
 func PersonPaced(paces map[*n8nschema.Node]uint8, n *n8nschema.Node) bool {
 	return paces[n]&(1<<PacePerson) != 0 && paces[n]&(1<<PaceMachine) == 0
 }
+
+// idReplies returns the nodes among reach that answer the message webhook
+// t's request carried by its own id: an HTTP Request that posts to a URL
+// whose path holds, after messages/ or conversations/, the message or
+// conversation id the request brought (Feishu/Lark's POST
+// …/im/v1/messages/{message_id}/reply, Chatwoot's POST
+// …/conversations/{conversation_id}/messages), or a Code node whose code
+// builds such a URL and posts to it (this.helpers.httpRequest with method
+// POST). The request must carry that id: an expression or a Code node of
+// the run reads it off the request body (body.message_id,
+// body.conversation.id). A private note (private: true) is seen by the
+// team only, and answers no one.
+func idReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, carriers []string) []*n8nschema.Node {
+	var carried map[string]bool // requestIDs, read once when needed
+	var out []*n8nschema.Node
+	for n := range reach {
+		if n.Disabled || n == t {
+			continue
+		}
+		var ids []string
+		switch {
+		case n8nschema.IsHTTPRequest(n.Type) && n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)):
+			u := n.Params().Get("url").Str()
+			if !strings.HasPrefix(u, "=") || privateNoteRE.MatchString(n.Params().Raw()) {
+				continue
+			}
+			for _, m := range idURLRE.FindAllStringSubmatch(readPaths(u), -1) {
+				if readsBodyOf(m[2], carriers) {
+					ids = append(ids, "") // the id read off the request itself
+				}
+				ids = append(ids, lastID(m[2]))
+			}
+		case n.Type == n8nschema.TypeCode:
+			code := codeOf(n)
+			if !codeSendsRE.MatchString(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
+				continue
+			}
+			for _, m := range idCodeURLRE.FindAllStringSubmatch(code, -1) {
+				ids = append(ids, lastID(m[2]+m[3]))
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		if carried == nil {
+			carried = requestIDs(g, reach, t)
+		}
+		for _, id := range ids {
+			if id == "" || carried[id] {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *n8nschema.Node) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// idURLRE matches a URL path segment, after messages/ or conversations/,
+// that is an expression, followed by the reply's own path: /reply, or
+// /messages after a conversation.
+var idURLRE = lazyregexp.New(`/(messages|conversations)/(\{\{[^}]*\}\})/(reply|messages)\b`)
+
+// idCodeURLRE matches code that builds such a URL from a variable:
+// "/conversations/" + item.conversation_id + "/messages",
+// `/messages/${messageId}/reply`.
+var idCodeURLRE = lazyregexp.New(`/(messages|conversations)/(?:["'` + "`" + `]\s*\+\s*([\w$.?\[\]'"]+)\s*\+\s*["'` + "`" + `]|\$\{\s*([\w$.?\[\]'"]+)\s*\})/(?:reply|messages)\b`)
+
+// postMethodRE matches code that sends a POST.
+var postMethodRE = lazyregexp.New(`(?i)method\s*:\s*["']POST["']`)
+
+// privateNoteRE matches a message marked private: a team's note in the
+// conversation, which its sender does not see.
+var privateNoteRE = lazyregexp.New(`\\?["']?private\\?["']?\s*:\s*true\b`)
+
+// idNameRE matches the name of a message's or conversation's id:
+// message_id, messageId, conversation_id, conversationId.
+var idNameRE = lazyregexp.New(`(?i)^(message|conversation)_?id$`)
+
+// lastID is the id name a read ends in, normalised (message_id and
+// messageId are messageid; conversation.id and conversation?.id are
+// conversationid), "" when it names no message or conversation id.
+func lastID(x string) string {
+	f := idReadRE.FindAllStringSubmatch(x, -1)
+	if len(f) == 0 {
+		return "-"
+	}
+	last := f[len(f)-1][1] + f[len(f)-1][2]
+	if strings.EqualFold(last, "id") && len(f) > 1 {
+		last = f[len(f)-2][1] + f[len(f)-2][2] + "id"
+	}
+	if !idNameRE.MatchString(last) {
+		return "-"
+	}
+	return strings.ToLower(strings.ReplaceAll(last, "_", ""))
+}
+
+// idReadRE takes each name of a read: item.conversation_id,
+// payload.conversation?.id, $json["message_id"].
+var idReadRE = lazyregexp.New(`(?:^|[.?\s{(])(\w+)|\[\s*["'](\w+)["']\s*\]`)
+
+// requestIDs are the message and conversation ids (lastID) that the runs
+// of webhook t read off its request body: in an expression that reads the
+// body, or in a Code node whose code reads json.body and names the id.
+func requestIDs(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]bool {
+	out := map[string]bool{}
+	for n := range reach {
+		if n.Disabled {
+			continue
+		}
+		for _, r := range g.bodyReads(n) {
+			if !r.of(t) {
+				continue
+			}
+			for _, m := range bodyPathRE.FindAllStringSubmatch(readPaths(r.x), -1) {
+				if id := lastID(m[1]); id != "-" {
+					out[id] = true
+				}
+			}
+		}
+		if n.Type != n8nschema.TypeCode {
+			continue
+		}
+		code := codeOf(n)
+		if !strings.Contains(code, "json.body") && !strings.Contains(code, `json["body"]`) && !strings.Contains(code, "json['body']") {
+			continue
+		}
+		for _, m := range codeIDRE.FindAllString(code, -1) {
+			if id := lastID(m); id != "-" {
+				out[id] = true
+			}
+		}
+	}
+	return out
+}
+
+// codeIDRE finds the reads of a message's or conversation's id in code:
+// x.message_id, payload.conversation?.id, body.conversationId.
+var codeIDRE = lazyregexp.New(`\.\s*(?:message_?[iI]d|conversation_?[iI]d|conversation\??\.id)\b`)

@@ -421,3 +421,56 @@ func unguardedAt(code string, at int) bool {
 	}
 	return atDepth == 0 // -1: the read was inside a string or comment
 }
+
+// credentialsRE matches a read of $credentials itself, not of a member
+// (x.$credentials) or a longer name.
+var credentialsRE = lazyregexp.New(`\$credentials\b`)
+
+// credentialsRead judges a Function, Function Item or JavaScript Code node
+// that reads $credentials in its top-level statements, before any return
+// and with no try in the code. No sandbox n8n gives code defines it: the
+// Function node's vm2 sandbox holds only its helpers, items and the
+// workflow data proxy (n8n-nodes-base dist/nodes/Function/Function.node.js
+// L82-129), the proxy has no $credentials (n8n-workflow
+// dist/cjs/workflow-data-proxy.js), and neither does the Code node's task
+// runner (@n8n/task-runner dist/js-task-runner). Reading an undeclared
+// name throws "ReferenceError: $credentials is not defined" on every run.
+// A read in a comment, a string, a block or a try is not judged, nor is
+// typeof $credentials or code that declares the name itself.
+func credentialsRead(nd *n8nschema.Node) (string, bool) {
+	param := "functionCode"
+	switch nd.Type {
+	case n8nschema.TypeFunction, n8nschema.TypeFunctionItem:
+	case n8nschema.TypeCode:
+		param = "jsCode"
+		if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	c, ok := nd.Param(param)
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() || !strings.Contains(c.Raw(), "credentials") {
+		return "", false
+	}
+	code := c.Str()
+	if credentialsDeclRE.MatchString(code) {
+		return "", false
+	}
+	for _, m := range credentialsRE.FindAllStringIndex(code, 8) { // a few reads: each look is one pass
+		if m[0] > 0 && (isIdent(code[m[0]-1]) || code[m[0]-1] == '.') {
+			continue // my$credentials, x.$credentials
+		}
+		if strings.HasSuffix(strings.TrimRight(code[:m[0]], " \t"), "typeof") {
+			continue // typeof of an undeclared name throws nothing
+		}
+		if topLevel(code, m[0]) {
+			return "its code reads $credentials, which no sandbox n8n gives code defines: it throws \"ReferenceError: $credentials is not defined\"", true
+		}
+	}
+	return "", false
+}
+
+// credentialsDeclRE matches code that declares $credentials itself (a
+// variable, a function or a parameter named so).
+var credentialsDeclRE = lazyregexp.New(`(?:\b(?:const|let|var|function)\s+|[(,]\s*)\$credentials\b|\$credentials\s*=[^=]`)

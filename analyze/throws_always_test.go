@@ -41,6 +41,49 @@ func TestEnvCall(t *testing.T) {
 	}
 }
 
+// TestCredentialsRead: a Function, Function Item or JavaScript Code node
+// that reads $credentials in its top-level statements throws on every run;
+// a mention in a comment or a string, a read in a block, after a return or
+// in a file with a try, typeof, a member and a name the code declares are
+// not judged, nor is Python.
+func TestCredentialsRead(t *testing.T) {
+	for _, c := range []struct {
+		typ, code string
+		want      bool
+	}{
+		{"function", "/*\nAsk the model.\n*/\nconst key = $credentials.openAiApi.apiKey;\nreturn items;", true},
+		{"functionItem", "item.key = $credentials.apiKey;\nreturn item;", true},
+		{"code", "// $credentials are not here\nconst h = { Authorization: `Bearer ${$credentials.apiKey}` };", false}, // a template literal is not read inside: missed, never guessed
+		{"code", "const key = $credentials['openAiApi'].apiKey;\nreturn [{json: {}}];", true},
+		{"function", "// read $credentials.openAiApi here\nreturn items;", false},
+		{"function", "const s = '$credentials.apiKey';\nreturn items;", false},
+		{"function", "if (items.length) { const k = $credentials.apiKey; }\nreturn items;", false},
+		{"function", "if (!items.length) return [];\nconst k = $credentials.apiKey;", false},
+		{"function", "let k; try { k = $credentials.apiKey; } catch (e) {}\nreturn items;", false},
+		{"function", "const ok = typeof $credentials !== 'undefined';\nreturn items;", false},
+		{"function", "const $credentials = { apiKey: 'x' };\nconst k = $credentials.apiKey;", false},
+		{"function", "const k = this.$credentials;\nreturn items;", false},
+		{"function", "const k = my$credentials.apiKey;\nreturn items;", false},
+	} {
+		param := "functionCode"
+		if c.typ == "code" {
+			param = "jsCode"
+		}
+		src := `{"nodes":[{"name":"C","type":"n8n-nodes-base.` + c.typ + `","typeVersion":1,"parameters":{"` + param + `":` + strconv.Quote(c.code) + `}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
+			t.Fatalf("bad test node %q", c.code)
+		}
+		if _, got := credentialsRead(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("credentialsRead(%s, %q) = %v, want %v", c.typ, c.code, got, c.want)
+		}
+	}
+	py := `{"nodes":[{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{"language":"python","pythonCode":"k = $credentials"}}],"connections":{}}`
+	if _, got := credentialsRead(n8nschema.Parse(n8nschema.NewSource("t.json", []byte(py))).Workflows[0].Nodes[0]); got {
+		t.Errorf("credentialsRead judged Python code")
+	}
+}
+
 // TestMergeNoFields: a Merge v3 that combines by matching fields with the
 // simple field list empty throws; named fields, the advanced list, another
 // mode or combineBy, and Merge v2 are not judged.

@@ -317,7 +317,7 @@ release had (a misspelling, "n8n-nodes-base.localFile") was never published, so 
 nothing of runs: a note. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
 it once the package is installed.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, give a key to a node that takes the credential instead of reading $credentials in code, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,

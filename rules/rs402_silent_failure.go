@@ -39,7 +39,10 @@ tests to send the failed item to an alert: the failures of that work are reporte
 receives it. A messaging bot (Telegram, WhatsApp, Slack, Teams, a Twilio Trigger on new SMS, a Webhook whose workflow answers the
 sender in a messaging app, or one Twilio posts inbound texts to, read by their Body and From fields, or one a
 WhatsApp gateway posts messages to, whose text sits in a message object of the body, text.message or
-message.conversation, and whose run posts a message to the phone or chat id that request carried; the sender may
+message.conversation, and whose run posts a message to the phone or chat id that request carried, or replies to
+the request's own message or conversation by the id it carried, as Feishu/Lark's POST …/messages/{message_id}/reply
+or Chatwoot's POST …/conversations/{conversation_id}/messages, from an HTTP Request or from a Code node's
+this.helpers.httpRequest, a private note aside; the sender may
 be answered by any node, a community one included, such as the Evolution API node's messages-api with remoteJid read
 from body.data.key.remoteJid, whatever the message was, a text, an image or a document) is a note: the
 person who wrote sees no answer come. That holds only for a bot that answers: an app trigger's run must send a chat
