@@ -541,9 +541,16 @@ it once the package is installed.`,
 			case n8nschema.BrokenJSONBody(n):
 				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
 			}
-			switch missing, ok := g.RespondMismatch(n); {
-			case ok && missing:
+			form := n.Type == n8nschema.TypeFormTrigger
+			switch kind, ok := g.RespondMismatch(n); {
+			case ok && kind == analyze.RespondMissing && form:
+				d.Fix = fmt.Sprintf("Add a Respond to Webhook node after %q, or set its Respond When parameter to Form Is Submitted or Workflow Finishes", n.Name)
+			case ok && kind == analyze.RespondMissing:
 				d.Fix = fmt.Sprintf("Add a Respond to Webhook node after %q, or set its Respond parameter to Immediately or When Last Node Finishes", n.Name)
+			case ok && kind == analyze.RespondUnsupported:
+				d.Fix = fmt.Sprintf("Remove the Respond to Webhook node after %q; to answer the form, end it with an n8n Form node whose Page Type is Form Ending", n.Name)
+			case ok && form:
+				d.Fix = fmt.Sprintf("Set the Respond When parameter of %q to Using 'Respond to Webhook' Node, or remove the Respond to Webhook node after it", n.Name)
 			case ok:
 				d.Fix = fmt.Sprintf("Set the Respond parameter of %q to Using 'Respond to Webhook' Node, or remove the Respond to Webhook node after it", n.Name)
 			}
