@@ -37,7 +37,7 @@ func FillSpend(op *Operation, opts *Options) {
 		op.Paid = false // billed at zero: no spend to bound or cap
 		return
 	}
-	price, known := PriceOf(model, opts)
+	price, known := PriceOf(op.BilledModel(), opts)
 	op.PriceKnown = known
 	op.MaxOutputTokens, op.OutputCapped = maxOutput(op.Node, spec, price)
 	if isHTTP {
@@ -201,6 +201,15 @@ func (op *Operation) CostPerCallUSD(opts *Options) (usd float64, ok bool) {
 	if !op.Paid || !op.PriceKnown || op.MaxOutputTokens == 0 {
 		return 0, false
 	}
-	price, _ := PriceOf(op.Model, opts)
+	price, _ := PriceOf(op.BilledModel(), opts)
 	return float64(op.MaxOutputTokens) * price.OutputPerM / 1e6, true
+}
+
+// BilledModel is the model the call is billed as: a routed id bills at the
+// rate of the model its provider serves it as (n8nschema.BilledModel).
+func (op *Operation) BilledModel() string {
+	if op.Node == nil {
+		return op.Model
+	}
+	return n8nschema.BilledModel(op.Node, op.Model)
 }

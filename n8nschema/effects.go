@@ -999,6 +999,11 @@ var prices = []Price{
 	{"claude-2", "anthropic", 8, 24, 4096},
 	// Google (ai.google.dev/pricing)
 	{"gemini-2.5-pro", "google", 1.25, 10, 65536},
+	// Gemini 3.8 Flash, which the Gemini API serves for gemini-2.5-pro from
+	// 2026-12-01 (BilledModel): $0.75 in, $3.75 out per 1M through
+	// 2026-12-31 ($1.50/$7.50 from 2027-01-01), 65,536 output tokens
+	// (docs/n8n-facts.md, "Models the providers shut down").
+	{"gemini-3.8-flash", "google", 0.75, 3.75, 65536},
 	{"gemini-2.5-flash", "google", 0.30, 2.50, 65536},
 	{"gemini-2.5-flash-lite", "google", 0.10, 0.40, 65536},
 	// Gemini 3.1 Flash-Lite, GA 2026-05-07 (model card: 65,536 output

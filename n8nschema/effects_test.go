@@ -227,6 +227,11 @@ func TestLookupPrice(t *testing.T) {
 	if diff := cmp.Diff(Price{"grok-4-fast", "xai", 0.20, 0.50, 30000}, p); diff != "" {
 		t.Errorf("grok-4-fast price mismatch (-want +got):\n%s", diff)
 	}
+	// What the Gemini API serves gemini-2.5-pro as (BilledModel).
+	p, _ = LookupPrice("models/gemini-3.8-flash")
+	if diff := cmp.Diff(Price{"gemini-3.8-flash", "google", 0.75, 3.75, 65536}, p); diff != "" {
+		t.Errorf("gemini-3.8-flash price mismatch (-want +got):\n%s", diff)
+	}
 }
 
 func TestPricesTable(t *testing.T) {

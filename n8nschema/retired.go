@@ -37,6 +37,10 @@ var (
 	// deprecated on 2026/07/24 15:59 UTC"; its later copy lists the old
 	// names still accepted, and these are not among them.
 	deepseekNames = retiredSource{"DeepSeek", "DeepSeek API docs, api-docs.deepseek.com, \"Your First API Call\""}
+	// Perplexity's changelog: "As of December 15, 2025, the sonar-reasoning
+	// model has been deprecated and removed from the API"; "as of August 1,
+	// 2025, R1-1776 will be removed from the available models".
+	perplexityChangelog = retiredSource{"Perplexity", "Perplexity API changelog, docs.perplexity.ai/docs/resources/changelog"}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -57,7 +61,7 @@ var (
 // the Gemini API routes from 2026-12-01 to a newer model billed at its
 // rate (docs/n8n-facts.md): they keep answering.
 var retiredModels = []struct {
-	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek"
+	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek", "perplexity"
 	date     string
 	src      retiredSource
 	ids      []string
@@ -157,6 +161,14 @@ var retiredModels = []struct {
 	// DeepSeek chat model (zz_nodes_generated.go, lmChatDeepSeek v1).
 	{"deepseek", "2026-07-24", deepseekNames, []string{"deepseek-chat", "deepseek-reasoner"}},
 
+	// Perplexity's Sonar API. Not its Llama-era ids (llama-3.1-sonar-*),
+	// which no Perplexity page read dates, nor the Sonar Chat Completions
+	// API as a whole: n8n's Perplexity v2 notice says "Sonar service ends
+	// September 27, 2026", but Perplexity's own migration page read says
+	// it "remains supported" (docs/n8n-facts.md).
+	{"perplexity", "2025-08-01", perplexityChangelog, []string{"r1-1776"}},
+	{"perplexity", "2025-12-15", perplexityChangelog, []string{"sonar-reasoning"}},
+
 	// Groq, "August 16, 2026: llama-3.1-8b-instant and llama-3.3-70b-versatile".
 	{"groq", "2026-08-16", groqDeprecations, []string{"llama-3.1-8b-instant", "llama-3.3-70b-versatile"}},
 	// Groq, the earlier sections' "Shutdown Date" columns.
@@ -194,10 +206,38 @@ var retiredModels = []struct {
 	{"groq", "2026-09-21", groqShutdowns, []string{"groq/compound", "groq/compound-mini"}},
 }
 
+// routedModels are ids a provider's API still accepts but serves, and
+// bills, as a newer model from the day it says. The Gemini API's, as its
+// deprecations page was read on 2026-11-10 (docs/n8n-facts.md): from
+// 2026-12-01 "requests to gemini-2.5-pro are automatically routed to
+// gemini-3.8-flash", "billed at the new model's rates". gemini-2.5-flash
+// goes to gemini-3.5-flash-lite at the rates it had ($0.30/$2.50), so it
+// keeps its row. Vertex AI and gateways have their own schedules.
+var routedModels = []struct{ provider, date, id, to string }{
+	{"google-gemini", "2026-12-01", "gemini-2.5-pro", "gemini-3.8-flash"},
+}
+
+// BilledModel is the model a call to model on node n is served and billed
+// as: the newer model its provider routes the id to (routedModels), else
+// model itself.
+func BilledModel(n *Node, model string) string {
+	provider := providerNodes[strings.TrimSuffix(n.Type, "Tool")]
+	if c, ok := HTTPModelCallOf(n); ok {
+		provider = c.Provider
+	}
+	m := NormalizeModel(model) // "models/gemini-2.5-pro" too
+	for _, r := range routedModels {
+		if r.provider == provider && r.id == m && r.date <= RetiredAsOf {
+			return r.to
+		}
+	}
+	return model
+}
+
 // RetiredModel is a model a provider shut down, as its page says.
 type RetiredModel struct {
 	Model    string // as the node sends it
-	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek"
+	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek", "Perplexity"
 	Date     string // the day the provider's API stopped serving it
 	Source   string // the page the date was read from
 }
@@ -233,8 +273,8 @@ func LookupRetired(provider, model string) (RetiredModel, bool) {
 // providerNodes are the model nodes that call their provider's own API
 // with the provider's credential: the chat model sub-nodes and the app
 // nodes of OpenAI, Anthropic and the Gemini API, the Groq and DeepSeek
-// chat models (not Vertex AI, Azure OpenAI or OpenRouter, whose schedules
-// differ).
+// chat models, the Perplexity node (not Vertex AI, Azure OpenAI or
+// OpenRouter, whose schedules differ).
 var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.lmChatOpenAi":       "openai",
 	"@n8n/n8n-nodes-langchain.lmOpenAi":           "openai",
@@ -246,6 +286,7 @@ var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.googleGemini":       "google-gemini",
 	"@n8n/n8n-nodes-langchain.lmChatGroq":         "groq",
 	"@n8n/n8n-nodes-langchain.lmChatDeepSeek":     "deepseek",
+	"n8n-nodes-base.perplexity":                   "perplexity",
 }
 
 // embeddingNodes are the embeddings sub-nodes that call their provider's

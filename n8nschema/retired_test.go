@@ -40,6 +40,20 @@ func TestRetiredModelCall(t *testing.T) {
 		// Routed to a newer model from 2026-12-01: it keeps answering.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro"}}`, ``},
+		// Perplexity removed sonar-reasoning (2025-12-15) and R1-1776; its
+		// other Sonar ids, the Llama-era ids (no dated page), n8n's default
+		// "sonar" and a gateway's id answer.
+		{`{"type":"n8n-nodes-base.perplexityTool","typeVersion":1,"parameters":{"model":"sonar-reasoning","options":{}}}`, `"sonar-reasoning", which Perplexity shut down on 2025-12-15 (Perplexity API changelog`},
+		{`{"type":"n8n-nodes-base.perplexity","typeVersion":1,"parameters":{"model":"r1-1776"}}`, `shut down on 2025-08-01`},
+		{`{"type":"n8n-nodes-base.perplexity","typeVersion":1,"parameters":{"model":"sonar-reasoning-pro"}}`, ``},
+		{`{"type":"n8n-nodes-base.perplexity","typeVersion":1,"parameters":{"model":"llama-3.1-sonar-small-128k-online"}}`, ``},
+		{`{"type":"n8n-nodes-base.perplexity","typeVersion":1,"parameters":{}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"perplexity/sonar-reasoning"}}`, ``},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.perplexity.ai/chat/completions","authentication":"genericCredentialType","genericAuthType":"httpHeaderAuth","sendBody":true,"specifyBody":"json","jsonBody":"={\"model\": \"sonar-reasoning\", \"messages\": [{\"role\": \"user\", \"content\": {{ JSON.stringify($json.q) }}}]}"}}`, `"sonar-reasoning", which Perplexity shut down on 2025-12-15`},
+		// Neither xAI nor OpenRouter dates a refusal of these: left served.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"x-ai/grok-2-1212"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2-1212"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro-exp-03-25"}}`, ``},
 		// DeepSeek's legacy names, n8n's default among them; the V4 names answer.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"options":{}}}`, `"deepseek-chat", which DeepSeek shut down on 2026-07-24 (DeepSeek API docs`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"model":"deepseek-reasoner"}}`, `"deepseek-reasoner", which DeepSeek shut down on 2026-07-24`},
@@ -130,6 +144,26 @@ func TestRetiredModelCall(t *testing.T) {
 
 // TestRetiredTable: every entry is dated, sourced and named once, and
 // RetiredAsOf is a date.
+// TestBilledModel: the Gemini API serves gemini-2.5-pro as gemini-3.8-flash
+// from 2026-12-01, on its chat model, its app node and an HTTP Request to
+// it; Vertex AI, OpenRouter and the other 2.5 ids are not routed.
+func TestBilledModel(t *testing.T) {
+	for _, c := range []struct{ node, model, want string }{
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1}`, "models/gemini-2.5-pro", "gemini-3.8-flash"},
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1}`, "models/gemini-2.5-pro", "gemini-3.8-flash"},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent"}}`, "gemini-2.5-pro", "gemini-3.8-flash"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","typeVersion":1}`, "gemini-2.5-pro", "gemini-2.5-pro"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1}`, "google/gemini-2.5-pro", "google/gemini-2.5-pro"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1}`, "models/gemini-2.5-pro-exp-03-25", "models/gemini-2.5-pro-exp-03-25"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1}`, "models/gemini-2.5-flash", "models/gemini-2.5-flash"},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+strings.Replace(c.node, `{`, `{"name":"n",`, 1)+`],"connections":{}}`)))
+		if got := BilledModel(f.Workflows[0].Nodes[0], c.model); got != c.want {
+			t.Errorf("%s %s: billed as %q, want %q", c.node, c.model, got, c.want)
+		}
+	}
+}
+
 func TestRetiredTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, e := range retiredModels {

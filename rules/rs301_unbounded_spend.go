@@ -53,7 +53,7 @@ time, and a person who waits for the answer sees it go silent.`,
 			per := ""
 			if op.MaxOutputTokens > 0 {
 				per = fmt.Sprintf("; each attempt bills up to %d output tokens", op.MaxOutputTokens)
-				if p, ok := analyze.PriceOf(op.Model, pass.Options); ok {
+				if p, ok := analyze.PriceOf(op.BilledModel(), pass.Options); ok {
 					per += fmt.Sprintf(" (%s)", usd(float64(op.MaxOutputTokens)*p.OutputPerM/1e6))
 				}
 			}

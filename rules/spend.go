@@ -36,7 +36,11 @@ func modelText(op *analyze.Operation) string {
 	if op.Model == "" {
 		return "model unknown"
 	}
-	return n8nschema.NormalizeModel(op.Model)
+	m := n8nschema.NormalizeModel(op.Model)
+	if b := op.BilledModel(); b != op.Model {
+		return m + ", served and billed as " + b
+	}
+	return m
 }
 
 // providers are the names a spend cap may use for an operation.
