@@ -942,8 +942,10 @@ func (a *amp) operations(cur []ctx) {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}
 	s.opsOf = map[*n8nschema.Workflow][]*Operation{}
+	s.opOf = make(map[*n8nschema.Node]*Operation, len(s.Operations))
 	for _, op := range s.Operations {
 		s.opsOf[op.Workflow] = append(s.opsOf[op.Workflow], op)
+		s.opOf[op.Node] = op
 	}
 }
 

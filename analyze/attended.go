@@ -82,6 +82,27 @@ func TestChatOnly(t *n8nschema.Node) bool {
 	return true
 }
 
+// ByHandStarts returns the first enabled Chat Trigger that only the
+// editor's test chat runs (TestChatOnly) and the first enabled Execute
+// Workflow Trigger, in file order, whose runs reach n (ReachFrom); nil for
+// none. One walk a kind serves every node.
+func (g *Graph) ByHandStarts(n *n8nschema.Node) (chat, subwf *n8nschema.Node) {
+	g.handOnce.Do(func() {
+		var chats, subwfs []*n8nschema.Node
+		for _, t := range g.Triggers() {
+			switch {
+			case t.Disabled:
+			case TestChatOnly(t):
+				chats = append(chats, t)
+			case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
+				subwfs = append(subwfs, t)
+			}
+		}
+		g.handChat, g.handSubwf = g.firstReach(chats), g.firstReach(subwfs)
+	})
+	return g.handChat[n], g.handSubwf[n]
+}
+
 // Reached reports whether an enabled trigger's runs would reach the node
 // named name, the dropped connections taken as drawn.
 func (r *DroppedReach) Reached(name string) bool {

@@ -109,6 +109,7 @@ type callIndex struct {
 	byName   map[string][]*n8nschema.Workflow
 	webhooks map[string][]hook
 	baseURLs []string
+	starts   map[*n8nschema.Workflow][]*n8nschema.Node // subworkflowStart by workflow
 }
 
 type hook struct {
@@ -346,9 +347,23 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 	case CallErrorWorkflow:
 		c.Entry = nodesOfType(ix.set.Graph(c.To), n8nschema.TypeErrorTrigger)
 	case CallExecute, CallTool:
-		c.Entry = subworkflowStart(c.To)
+		c.Entry = ix.start(c.To)
 	}
 	return c
+}
+
+// start is subworkflowStart, kept by workflow: many calls may start one.
+// The calls share the list, which no one changes.
+func (ix *callIndex) start(w *n8nschema.Workflow) []*n8nschema.Node {
+	if s, ok := ix.starts[w]; ok {
+		return s
+	}
+	if ix.starts == nil {
+		ix.starts = map[*n8nschema.Workflow][]*n8nschema.Node{}
+	}
+	s := subworkflowStart(w)
+	ix.starts[w] = s
+	return s
 }
 
 // errorWorkflowByName marks an error workflow reference no id matched that

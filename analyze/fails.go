@@ -846,6 +846,14 @@ func (g *Graph) StartRefused(n *n8nschema.Node) (*n8nschema.Node, string, bool) 
 	return is.node, is.param, ok && refused
 }
 
+// RefusalNames reports a node that StartRefused names for a trigger other
+// than itself, and the parameter it misses.
+func (g *Graph) RefusalNames(n *n8nschema.Node) (string, bool) {
+	i, ok := g.index(n)
+	param, named := g.issueNamed[int32(i)]
+	return param, ok && named
+}
+
 // LiveFrom returns the nodes runs started at starts reach along main
 // connections that carry items (not a dead output: the regular outputs of
 // a node that fails on every item, a done output that never fires), the

@@ -175,6 +175,9 @@ type Graph struct {
 	// parameter (refusedStarts).
 	issueWhy map[int32]string
 	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
+	// issueNamed holds, by index, the nodes that issueAt names for a
+	// trigger other than themselves, each with its parameter.
+	issueNamed map[int32]string
 	// setupOnly marks the triggers in fails only for issueWhy: n8n names
 	// the blank when it refuses to publish, the owner fills it in, and the
 	// runs then reach what follows. RS010 reports the refusal; the reach
@@ -187,6 +190,10 @@ type Graph struct {
 	// items only, at a memory that finds no session ID (sessionless): no
 	// item goes on from them (dead), nor does the agent call a sub-node.
 	noSess map[*Edge]bool
+	// ByHandStarts' memo: the first test-only chat and the first Execute
+	// Workflow Trigger that reach each node.
+	handOnce            sync.Once
+	handChat, handSubwf map[*n8nschema.Node]*n8nschema.Node
 	// chatReach marks what an enabled Chat Trigger reaches (chatReached).
 	chatReach []bool
 	// quiet marks what only runs no person's message started reach
@@ -565,6 +572,12 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 			g.issueAt = map[int32]issue{}
 		}
 		g.issueAt[int32(i)] = issue{m, missing[src]}
+		if src != i {
+			if g.issueNamed == nil {
+				g.issueNamed = map[int32]string{}
+			}
+			g.issueNamed[int32(src)] = missing[src]
+		}
 		g.issueWhy[int32(i)] = fmt.Sprintf("node %q misses its required parameter %q, so n8n refuses every run before any node runs", m.Name, missing[src])
 		mark(&g.fails, i)
 	}
@@ -1339,6 +1352,35 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 		}
 	}
 	return seen
+}
+
+// firstReach maps each node that runs started at starts reach (ReachFrom)
+// to the first of starts that reaches it. A walk stops at a node an
+// earlier start reached, since all it reaches that start reaches too: each
+// node is walked once, however many starts reach it.
+func (g *Graph) firstReach(starts []*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
+	first := map[*n8nschema.Node]*n8nschema.Node{}
+	var queue []*n8nschema.Node
+	for _, t := range starts {
+		if first[t] != nil {
+			continue
+		}
+		first[t], queue = t, append(queue[:0], t)
+		for h := 0; h < len(queue); h++ {
+			u := queue[h]
+			for _, e := range g.Out(u) {
+				if e.Type == ConnMain && first[e.To] == nil && !g.noSess[e] {
+					first[e.To], queue = t, append(queue, e.To)
+				}
+			}
+			for _, s := range g.SubNodes(u, "") {
+				if first[s] == nil {
+					first[s], queue = t, append(queue, s)
+				}
+			}
+		}
+	}
+	return first
 }
 
 // toolCycles adds a Recursive loop for every cycle of ai_tool connections

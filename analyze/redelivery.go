@@ -414,9 +414,20 @@ func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) m
 // n8n retries (attempts × timeout + waits) and Waits. A call that runs once
 // is not counted: it is normally quick, and only an outage makes it slow.
 func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
+	// The nodes of in, in workflow order: read from in rather than from
+	// every node of w, so that each of many webhooks pays for its own.
+	g := s.Graph(w)
+	at := make([]int, 0, len(in))
+	for n, ok := range in {
+		if i, known := g.index(n); ok && known {
+			at = append(at, i)
+		}
+	}
+	slices.Sort(at)
 	var out []SlowStep
-	for _, op := range s.OperationsOf(w) {
-		if !in[op.Node] || op.Node.Disabled || op.Refused || !op.Live {
+	for _, i := range at {
+		op := s.operationOf(g.Nodes[i])
+		if op == nil || op.Node.Disabled || op.Refused || !op.Live {
 			continue // a refused call answers at once; one no run makes, never
 		}
 		per, known := AttemptTimeoutMS(op)
@@ -445,8 +456,9 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 			out = append(out, st)
 		}
 	}
-	for _, n := range w.Nodes {
-		if !in[n] || n.Disabled || n.Type != n8nschema.TypeWait {
+	for _, i := range at {
+		n := g.Nodes[i]
+		if n.Disabled || n.Type != n8nschema.TypeWait {
 			continue
 		}
 		ms, bounded := WaitMS(n)

@@ -71,6 +71,7 @@ type Set struct {
 
 	graphs    map[*n8nschema.Workflow]*Graph
 	opsOf     map[*n8nschema.Workflow][]*Operation
+	opOf      map[*n8nschema.Node]*Operation
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
 	// paces memoises namerPace (Set.pace).
@@ -142,6 +143,19 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 		return out
 	}
 	return s.opsOf[w]
+}
+
+// operationOf returns the operation a node makes, nil for none.
+func (s *Set) operationOf(n *n8nschema.Node) *Operation {
+	if s.opOf == nil { // a set made by hand, not by Build
+		for _, op := range s.Operations {
+			if op.Node == n {
+				return op
+			}
+		}
+		return nil
+	}
+	return s.opOf[n]
 }
 
 // Build assembles the analysis set from parsed files: the graph of every

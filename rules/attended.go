@@ -54,15 +54,12 @@ func byHandWhy(g *analyze.Graph, n *n8nschema.Node) string {
 	if !slices.ContainsFunc(g.Triggers(), func(t *n8nschema.Node) bool { return !t.Disabled }) {
 		return "only a run from the editor reaches it: the workflow has no trigger, so n8n refuses to publish it"
 	}
-	for _, t := range g.Triggers() {
-		if !t.Disabled && analyze.TestChatOnly(t) && analyze.ReachFrom(g, t)[n] {
-			return fmt.Sprintf("only a manual run reaches it: chat %q is not public, so only the editor's test chat runs it", t.Name)
-		}
+	chat, subwf := g.ByHandStarts(n)
+	if chat != nil {
+		return fmt.Sprintf("only a manual run reaches it: chat %q is not public, so only the editor's test chat runs it", chat.Name)
 	}
-	for _, t := range g.Triggers() {
-		if !t.Disabled && t.Type == n8nschema.TypeExecuteWorkflowTrigger && analyze.ReachFrom(g, t)[n] {
-			return fmt.Sprintf("only a manual run reaches it: it runs when %q is called, and its only callers the audited set shows are runs a person starts", t.Name)
-		}
+	if subwf != nil {
+		return fmt.Sprintf("only a manual run reaches it: it runs when %q is called, and its only callers the audited set shows are runs a person starts", subwf.Name)
 	}
 	return "only a manual trigger reaches it"
 }

@@ -996,12 +996,8 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 // parameter a trigger's refusal names (OpenAI v1's modelId): that
 // finding names it and its fix.
 func namedByRefusal(g *analyze.Graph, n *n8nschema.Node, why string) bool {
-	for _, t := range g.Triggers() {
-		if m, param, ok := g.StartRefused(t); ok && t != n && m == n && strings.Contains(why, param) {
-			return true
-		}
-	}
-	return false
+	param, ok := g.RefusalNames(n)
+	return ok && strings.Contains(why, param)
 }
 
 // fileAnswerSource is the file response whose answer n's text reads,
