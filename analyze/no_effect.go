@@ -72,8 +72,46 @@ func HasEffect(n *n8nschema.Node) bool {
 	case "n8n-nodes-base.readWriteFile":
 		return n.Params().Get("operation").Str() == "write"
 	}
-	return n8nschema.IsCode(n.Type) && codeSendsRE.MatchString(codeOf(n))
+	if !n8nschema.IsCode(n.Type) {
+		return false
+	}
+	code := codeOf(n)
+	return codeSendsRE.MatchString(code) && !codeOnlyGets(code)
 }
 
 // codeSendsRE matches code that sends requests or writes by itself.
 var codeSendsRE = lazyregexp.New(`helpers\.(httpRequest|request)|\bfetch\s*\(|\baxios\b|\brequire\s*\(|\bimport\b`)
+
+// codeWritesRE matches what code may write with besides a request whose
+// method it states: a module (axios, fs, child_process), or a method not
+// given as a literal.
+var codeWritesRE = lazyregexp.New(`\baxios\b|\brequire\s*\(|\bimport\b`)
+
+// methodRE matches a request's method as code states it: method: 'POST',
+// "method": "GET", opts.method = 'PUT'. The value's first token is kept.
+var methodRE = lazyregexp.New(`(?i)["']?\bmethod["']?\s*(?::|=)\s*(["'\x60]?)([A-Za-z_$][\w$]*)`)
+
+// codeOnlyGets reports code whose every request is a GET or a HEAD: each
+// method it states is a literal one of those, and a request that states
+// none is a GET (this.helpers.httpRequest passes an absent method on to
+// axios, which sends GET: packages/core/src/execution-engine/
+// node-execution-context/utils/request-helper-functions.ts
+// convertN8nRequestToAxios; fetch sends GET too). Such code only reads, as
+// an HTTP Request node set to GET does. A module it loads may write
+// anything.
+func codeOnlyGets(code string) bool {
+	if codeWritesRE.MatchString(code) {
+		return false
+	}
+	for _, m := range methodRE.FindAllStringSubmatch(code, -1) {
+		if m[1] == "" { // a variable or an expression: not known
+			return false
+		}
+		switch strings.ToUpper(m[2]) {
+		case "GET", "HEAD":
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -67,8 +67,15 @@ func WriteOpConf(n *Node) (bool, string, Confidence) {
 		q := strings.ToUpper(paramStr(n, "query"))
 		return sqlWrite.MatchString(q), a.name, ConfMedium
 	}
+	if strings.TrimSuffix(n.Type, "Tool") == typeSSH && a.name == "command.execute" {
+		// The command is what writes, if anything (shell.go).
+		return !ReadOnlyCommand(paramStr(n, "command")), a.name, ConfMedium
+	}
 	return a.kind.Writes(), a.name, a.conf
 }
+
+// typeSSH is the SSH node, which runs a command on a host.
+const typeSSH = "n8n-nodes-base.ssh"
 
 // appOp is an app node's operation as n8n runs it.
 type appOp struct {

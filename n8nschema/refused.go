@@ -295,6 +295,13 @@ var noBranches = []struct {
 	// for fromFile and one for toFile, then return [returnData], empty;
 	// it has no resource.
 	{"n8n-nodes-base.spreadsheetFile", 2, 2, branchNoItems, branchNoItems},
+	// NocoDB/v1/NocoDBV1.node.js (versions 1 to 3) execute reads resource,
+	// then operation, before any request. Another resource than row: n8n
+	// drops the operation, shown only for row (getNodeParameters skips a
+	// parameter not displayed), and getNodeParameter throws "Could not get
+	// parameter". Another operation at row: no if matches, and it returns
+	// returnJsonArray([]), no items.
+	{"n8n-nodes-base.nocoDb", 1, 3, branchThrows, branchNoItems},
 }
 
 // throwsFirst are the programmatic nodes whose execute() throws before it

@@ -142,6 +142,9 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"operation":"postMessage"}}`, true, false, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"resource":"chat.postMessage","operation":"post"}}`, true, false, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":1,"parameters":{"resource":"item","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":3,"parameters":{"operation":"upsert"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":2,"parameters":{"operation":"create"}}`, false, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false, false},
 		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false, false},
 		// A declarative node finds no routing: a bare request to its base

@@ -66,7 +66,8 @@ cannot be made as written (an HTTP Request with no URL, a placeholder host such 
 yourdomain.com, a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
 no prompt, a chat model sent to OpenAI's legacy completions endpoint; an app node set to a resource or
 operation its code has no branch for, which throws or sends nothing: Airtable v1's "create", Slack v1's
-"postMessage", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts, Slack/V1/SlackV1.node.ts; a declarative
+"postMessage", NocoDB v1 at another resource than "row", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts,
+Slack/V1/SlackV1.node.ts, NocoDB/v1/NocoDBV1.node.ts; a declarative
 node at one its description lacks, for which n8n's routing adds no request and sends only a bare one to the
 service's base URL: the legacy OpenAI node's text "generate", packages/core/src/execution-engine/routing-node.ts),
 nor a node after a node that reads, in a parameter, a node the workflow does not have (RS010), nor a
@@ -88,7 +89,12 @@ transcription, speech, an OCR (Mistral's /v1/ocr), and the upload of its input t
 "ocr"). So is an operation that runs a job and answers with its output, as Apify's run-sync endpoint does over HTTP:
 the Apify community node's "Run actor and get dataset" (apify/n8n-nodes-apify, run-actor-and-get-dataset/execute.ts
 starts the run, polls it to its end and returns the dataset's items); a community node's other operations, which
-stormcheck cannot read, count as writes. A Data Table is no external call: it reaches n8n's own database
+stormcheck cannot read, count as writes. A Code node whose every request is a GET or a HEAD (this.helpers.httpRequest
+or fetch with that method as a literal, or with none, which sends GET) only reads; one that states another method,
+computes it, or loads a module may write. An SSH node runs its command on the host, and the command decides: it
+reads only when every statement of it is a known read-only command (df, uptime, free, cat, ls, grep, awk, docker ps,
+systemctl status, …), with nothing written to a file (no >, tee, sed -i, find -delete) and no heredoc or script; any
+other command, or one an expression computes, may write. A Data Table is no external call: it reaches n8n's own database
 inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 	Fix:        "Set an error workflow in the workflow settings (an Error Trigger that alerts a channel), or handle the calls' error outputs",
 	FixDoc:     "None: where to send a failure signal (an error workflow, an alert) is the author's choice.",
