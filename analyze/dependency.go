@@ -188,7 +188,7 @@ func DependencyIdentity(op *Operation) string {
 		return d
 	case !tenantService(op.Spec, d):
 		if op.Account == "" {
-			if blankKey(op.Node) {
+			if op.BlankKey {
 				return "" // a key yet to be filled in: which one is not known
 			}
 			return d
