@@ -252,7 +252,7 @@ func orphanGroups(s *Set, manual map[*n8nschema.Workflow]bool, orphans []*n8nsch
 		if groups[r] == nil {
 			groups[r] = &OrphanGroup{}
 		}
-		if in := instanceOf(o); !slices.Contains(groups[r].Instances, in) {
+		if in := InstanceOf(o); !slices.Contains(groups[r].Instances, in) {
 			groups[r].Instances = append(groups[r].Instances, strings.Clone(in))
 		}
 	}
@@ -268,13 +268,23 @@ func unresolvedCalls(s *Set, w *n8nschema.Workflow) []UnresolvedCall {
 	var out []UnresolvedCall
 	for _, c := range s.CallsFrom(w) {
 		if c.To == nil && (c.Kind == CallExecute || c.Kind == CallTool) && (c.Dynamic || c.Missing != "") {
-			out = append(out, UnresolvedCall{Instance: strings.Clone(instanceOf(w)), Name: strings.Clone(c.MissingName)})
+			out = append(out, UnresolvedCall{Instance: strings.Clone(InstanceOf(w)), Name: strings.Clone(c.MissingName)})
 		}
 	}
 	return out
 }
 
-func instanceOf(w *n8nschema.Workflow) string { return w.Value.Get("meta.instanceId").Str() }
+// InstanceOf is the n8n instance a workflow was exported from
+// (meta.instanceId), "" when the export does not say: also when the id is
+// a template's blank ("REPLACE_WITH_INSTANCE_ID", "{{INSTANCE_ID}}"), which
+// names no instance (n8n writes the sha256 hex of its instance there).
+func InstanceOf(w *n8nschema.Workflow) string {
+	id := w.Value.Get("meta.instanceId").Str()
+	if n8nschema.Placeholder(id) {
+		return ""
+	}
+	return id
+}
 
 // StartedByHand returns, by index, the workflows of the set that only a
 // person starts: ManualOnly, less those an orphan of their group runs

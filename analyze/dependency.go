@@ -123,7 +123,9 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 
 // account names the credential an operation calls with (type and id, or
 // name when the export has no id), "" for a model provider or a node with
-// none; dep is the operation's dependency.
+// none; dep is the operation's dependency. An id that is a template's blank
+// ("REPLACE_WITH_CREDENTIAL_ID") names no account: two workflows that carry
+// it share nothing known (blankKey).
 func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) string {
 	if modelService(sp, dep) || n8nschema.IgnoresCredentials(n) {
 		return ""
@@ -132,6 +134,9 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) string {
 	var out []string
 	creds.Each(func(typ string, v n8nschema.Value) bool {
 		id := v.Get("id").Str()
+		if n8nschema.Placeholder(id) {
+			return true
+		}
 		if id == "" {
 			id = v.Get("name").Str()
 		}
@@ -183,6 +188,9 @@ func DependencyIdentity(op *Operation) string {
 		return d
 	case !tenantService(op.Spec, d):
 		if op.Account == "" {
+			if op.BlankKey {
+				return "" // a key yet to be filled in: which one is not known
+			}
 			return d
 		}
 		return d + "\x00" + op.Account
@@ -190,6 +198,21 @@ func DependencyIdentity(op *Operation) string {
 		return "" // a tenant of a large service, which one is not known
 	}
 	return d + "\x00" + op.Account
+}
+
+// blankKey reports a node that calls with credentials whose ids are all a
+// template's blanks: it calls with a key, but which one is not known.
+func blankKey(n *n8nschema.Node) bool {
+	if n == nil || n8nschema.IgnoresCredentials(n) {
+		return false
+	}
+	blank, has := true, false
+	n.Field("credentials").Each(func(_ string, v n8nschema.Value) bool {
+		has = true
+		blank = blank && n8nschema.Placeholder(v.Get("id").Str())
+		return blank
+	})
+	return has && blank
 }
 
 // tenantService reports whether a dependency is a service that many

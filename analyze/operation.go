@@ -40,6 +40,9 @@ type Operation struct {
 	// call, past its release).
 	Paid  bool
 	Write bool
+	// BlankKey is true when the node calls with credentials whose ids are
+	// all a template's blanks (blankKey): which key is not known.
+	BlankKey bool
 	// Refused is true when the call fails on every item as configured:
 	// n8n, or the provider it calls, refuses it before anything is billed
 	// (n8nschema.RefusedCall with Fails), or when the node sends no request

@@ -72,6 +72,10 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 // namer's shortest interval an error run spans. It is 0 (the fleet
 // decides) when the set shows no namer (the callers are not known), when
 // a namer's pace is not known, or when another workflow calls w.
+// A workflow that names no other error workflow (or names itself) is its
+// own namer: n8n runs its own Error Trigger after each of its failed runs
+// (execute-error-workflow.ts, the "internal error workflow" branch), so
+// those runs follow its schedules, not the fleet.
 func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int {
 	var namers []*n8nschema.Workflow
 	for _, c := range s.CallsTo(w) {
@@ -82,6 +86,10 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 		default:
 			return 0 // also an Execute Workflow's or a tool's sub-workflow
 		}
+	}
+	own := w.Settings.ErrorWorkflow == "" || w.Settings.ErrorWorkflow == w.ID
+	if own && hasSchedule(s.Graph(w)) {
+		namers = append(namers, w)
 	}
 	if len(namers) == 0 {
 		return 0
@@ -100,7 +108,7 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 	}
 	runs := 0
 	for _, nw := range namers {
-		n, every := namerPace(s, nw)
+		n, every := namerPace(s, nw, nw == w)
 		if n == 0 {
 			return 0
 		}
@@ -114,14 +122,16 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 
 // namerPace is how many runs of a workflow that names an error workflow
 // can be in flight at once and its shortest schedule interval, 0 when
-// its schedules alone do not start it.
-func namerPace(s *Set, w *n8nschema.Workflow) (int, int) {
+// its schedules alone do not start it (and, when self, its own Error
+// Triggers, whose runs follow the failed ones).
+func namerPace(s *Set, w *n8nschema.Workflow, self bool) (int, int) {
 	g := s.Graph(w)
 	var schedules []*n8nschema.Node
 	every := 0
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled || ByHand(t):
+		case self && t.Type == n8nschema.TypeErrorTrigger:
 		case OnClock(t):
 			schedules = append(schedules, t)
 			e, known := ScheduleEveryMS(t)
@@ -234,10 +244,20 @@ func (s *Set) pace(w *n8nschema.Workflow) (int, int) {
 	if p, ok := s.paces[w]; ok {
 		return p[0], p[1]
 	}
-	n, every := namerPace(s, w)
+	n, every := namerPace(s, w, false)
 	if s.paces == nil {
 		s.paces = map[*n8nschema.Workflow][2]int{}
 	}
 	s.paces[w] = [2]int{n, every}
 	return n, every
+}
+
+// hasSchedule reports whether an enabled schedule starts the workflow.
+func hasSchedule(g *Graph) bool {
+	for _, t := range g.Triggers() {
+		if !t.Disabled && OnClock(t) {
+			return true
+		}
+	}
+	return false
 }

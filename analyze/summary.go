@@ -29,7 +29,7 @@ type WorkflowSummary struct {
 	Orphans    *OrphanGroup
 	Unresolved []UnresolvedCall
 	// Instance is the n8n instance the workflow was exported from
-	// (meta.instanceId, "" when the export does not say).
+	// (InstanceOf, "" when the export does not say).
 	Instance string
 	// RunsAtOnce is how many executions of the workflow can run at once
 	// when the schedule alone decides (RunsAtOnce), 0 when the instance's
@@ -38,6 +38,10 @@ type WorkflowSummary struct {
 	// ErrorPaced is true when RunsAtOnce follows the failed runs of the
 	// workflows that name this one as their error workflow.
 	ErrorPaced bool
+	// ErrorRuns is the part of RunsAtOnce its Error Triggers start, when
+	// its schedules start the rest: an operation reached from one side
+	// only is called by that side's runs (OperationSummary.Starts).
+	ErrorRuns int
 	// CallerPaced is true when RunsAtOnce follows the runs of the callers
 	// that wait for this sub-workflow (CalledRunsAtOnce): a call the set
 	// cannot resolve may start it more often.
@@ -80,7 +84,17 @@ type OperationSummary struct {
 	// (a model provider, a credential): calls from two n8n instances do not
 	// share it (PerKey).
 	PerKey, Paid, Write, Unbounded, CallsUnbounded, SpendKnown bool
+	// Starts, when the workflow's ErrorRuns is set, says which runs reach
+	// the operation: StartsOther (its schedules'), StartsError (its Error
+	// Triggers'), or both; 0 when not told apart.
+	Starts uint8
 }
+
+// The runs that reach an operation (OperationSummary.Starts).
+const (
+	StartsOther uint8 = 1 << iota
+	StartsError
+)
 
 // Summarize copies what the audit keeps of each workflow of the set.
 func Summarize(set *Set) []WorkflowSummary { return (*Texts)(nil).Summarize(set) }
@@ -95,7 +109,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 		s := WorkflowSummary{
 			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: t.pos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
-			Instance: t.copy(w.Value.Get("meta.instanceId").Str()), RunsAtOnce: RunsAtOnce(set, w),
+			Instance: t.copy(InstanceOf(w)), RunsAtOnce: RunsAtOnce(set, w),
 		}
 		switch g := groups[w]; {
 		case !manual[w]:
@@ -116,6 +130,9 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			}
 		}
 		s.ErrorPaced = s.RunsAtOnce > 0 && errorTriggered(set.Graph(w))
+		if s.ErrorPaced {
+			s.ErrorRuns = splitStarts(set, w, ops, s.Operations, s.RunsAtOnce)
+		}
 		s.CallerPaced = s.RunsAtOnce > 0 && CalledRunsAtOnce(set, w) > 0
 		out[i] = s
 	}
@@ -218,6 +235,43 @@ func (t *Texts) copy(s string) string {
 		t.m[c] = c
 	}
 	return c
+}
+
+// splitStarts, for a workflow both schedules and Error Triggers start,
+// returns the runs at once its Error Triggers start and marks which runs
+// reach each operation: an error run starts at the Error Trigger alone
+// (workflow-execution.service.ts executeErrorWorkflow), so it makes only
+// the calls that trigger reaches. It is 0, marking nothing, when Error
+// Triggers alone start the workflow.
+func splitStarts(set *Set, w *n8nschema.Workflow, ops []*Operation, sums []OperationSummary, runs int) int {
+	g := set.Graph(w)
+	var errs, others []*n8nschema.Node
+	for _, t := range g.Triggers() {
+		switch {
+		case t.Disabled || ByHand(t):
+		case t.Type == n8nschema.TypeErrorTrigger:
+			errs = append(errs, t)
+		default:
+			others = append(others, t)
+		}
+	}
+	if len(others) == 0 {
+		return 0
+	}
+	e := ErrorRunsAtOnce(set, w, errs)
+	if e <= 0 || e >= runs {
+		return 0
+	}
+	byErr, byOther := ReachFrom(g, errs...), ReachFrom(g, others...)
+	for j, op := range ops {
+		if byOther[op.Node] {
+			sums[j].Starts |= StartsOther
+		}
+		if byErr[op.Node] {
+			sums[j].Starts |= StartsError
+		}
+	}
+	return e
 }
 
 // errorTriggered reports whether an enabled Error Trigger starts the

@@ -950,9 +950,17 @@ func ClassifyKey(value string) (KeyStability, string) {
 }
 
 // placeholderRE matches a literal left for the user to fill in: a name in
-// angle or square brackets, YOUR_..., SCREAMING_SNAKE_CASE, xxx, "...",
-// "replace me", "changeme", or one that names an API key or token.
-var placeholderRE = lazyregexp.New(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+// angle, square or (double) curly brackets, YOUR_..., SCREAMING_SNAKE_CASE,
+// xxx, "...", "replace me", "changeme", or one that names an API key or token.
+var placeholderRE = lazyregexp.New(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+
+// Placeholder reports a literal a template left for the user to fill in
+// ("YOUR_CREDENTIAL_ID", "REPLACE_WITH_INSTANCE_ID", "{{INSTANCE_ID}}",
+// "xxx"): it names nothing, neither a key nor an account nor an instance.
+func Placeholder(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && placeholderRE.MatchString(s)
+}
 
 // ---------------------------------------------------------------------------
 // Prices

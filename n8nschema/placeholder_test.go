@@ -38,3 +38,22 @@ func TestPlaceholderHostLabels(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaceholder(t *testing.T) {
+	for s, want := range map[string]bool{
+		"REPLACE_WITH_CREDENTIAL_ID": true,
+		"YOUR_GEMINI_CREDENTIAL_ID":  true,
+		"{{APIFY_CREDENTIAL_ID}}":    true,
+		"{{INSTANCE_ID}}":            true,
+		"REPLACE_WITH_INSTANCE_ID":   true,
+		"xxx":                        true,
+		"":                           false,
+		"1":                          false, // an n8n 0.x credential id
+		"xEdXDIPxkqE6OLxQ":           false, // a nanoid n8n gave
+		"8f3a2b1c9d0e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a": false,
+	} {
+		if got := Placeholder(s); got != want {
+			t.Errorf("Placeholder(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

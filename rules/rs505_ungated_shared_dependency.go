@@ -22,7 +22,9 @@ HTTP request to api.openai.com alike; a feed or an MCP server per host; not n8n'
 a placeholder host such as example.com; on a service shared by many tenants, such as a mailbox, an Airtable
 base or a database, only calls made with the same credential; for a model provider or a call made with a credential,
 whose limits hold per key, only workflows of one n8n instance, since exports whose meta.instanceId differ hold
-different credentials: an export that names no instance joins the one instance the others name) with their own
+different credentials: an export that names no instance joins the one instance the others name; a template's
+blank, such as "REPLACE_WITH_INSTANCE_ID" or a credential id "YOUR_CREDENTIAL_ID", names no instance and no
+account, so calls that carry one credential blank share no account) with their own
 node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
@@ -30,7 +32,9 @@ run: audit the whole export. The message counts the executions that can call it 
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
 which n8n starts whether or not the last run ended; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
-those workflows' runs at once, when the audit holds them and only schedules start them; for a sub-workflow only
+those workflows' runs at once, when the audit holds them and only schedules start them; a workflow that names no
+other error workflow is its own, so its Error Trigger runs once after each of its own failed runs, and an error
+run, which starts at the Error Trigger, makes only the calls that trigger reaches; for a sub-workflow only
 Execute Workflow nodes start, each waiting for the run it starts, as n8n's does by default
 (nodes-base ExecuteWorkflow.node.js), as many as the runs of those callers, when only schedules start them and no
 call the set cannot resolve may start it), and for any other workflow the fleet's concurrency
@@ -189,10 +193,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			if !seen[d][w] {
 				seen[d][w] = true
 				g.users[d] = append(g.users[d], w)
-				g.load[d] = append(g.load[d], load{runs: at})
-				if w.ErrorPaced {
-					g.errorPaced[d]++
-				}
+				g.load[d] = append(g.load[d], load{runs: at, w: w, paced: paced})
 				if paced && w.CallerPaced {
 					g.callerPaced[d]++
 				}
@@ -210,13 +211,33 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 					}
 				}
 			}
+			l := &g.load[d][len(g.load[d])-1] // (w's: its operations come together)
+			l.starts |= op.Starts
+			if op.Starts == 0 {
+				l.starts |= analyze.StartsOther | analyze.StartsError
+			}
 			if !op.Unbounded {
-				l := &g.load[d][len(g.load[d])-1] // (w's: its operations come together)
 				l.attempts = addSat(l.attempts, op.Attempts)
 			}
 		}
 	}
 	for d, ls := range g.load {
+		// A workflow that schedules and Error Triggers both start calls
+		// the dependency only in the runs that reach it.
+		for i := range ls {
+			l := &ls[i]
+			if e := l.w.ErrorRuns; l.paced && e > 0 {
+				switch l.starts {
+				case analyze.StartsOther:
+					l.runs -= e
+				case analyze.StartsError:
+					l.runs = e
+				}
+			}
+			if l.w.ErrorPaced && (l.w.ErrorRuns == 0 || l.starts&analyze.StartsError != 0) {
+				g.errorPaced[d]++
+			}
+		}
 		// The fleet runs at most fleet executions at once: at worst those
 		// that make the most attempts.
 		sort.SliceStable(ls, func(i, j int) bool { return ls[i].attempts > ls[j].attempts })
@@ -236,8 +257,15 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 }
 
 // load is what one workflow brings to a dependency: how many of its
-// executions can run at once, and the attempts one of them makes.
-type load struct{ runs, attempts int }
+// executions can run at once, and the attempts one of them makes; paced
+// when its starts, not the fleet, decide the runs, and starts the runs
+// that reach its calls (OperationSummary.Starts).
+type load struct {
+	runs, attempts int
+	w              *analyze.WorkflowSummary
+	paced          bool
+	starts         uint8
+}
 
 // key is the dependency an operation strains: its identity, and, when its
 // users come from more than one n8n instance and its limits hold per key
