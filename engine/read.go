@@ -4,7 +4,9 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
+	"syscall"
 )
 
 // NotRegularError refuses a path that is not a regular file: reading a
@@ -24,6 +26,28 @@ func (e NotRegularError) Error() string {
 		what = "a folder"
 	}
 	return what
+}
+
+// ReadFile reads a regular file of at most limit bytes. It opens without
+// blocking, so that a named pipe is refused instead of waited on.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	mode, size := st.Mode(), st.Size()
+	if !mode.IsRegular() {
+		return nil, NotRegularError{Mode: mode}
+	}
+	if size > limit {
+		return nil, ErrTooLarge
+	}
+	return readSized(f, limit, size)
 }
 
 // ReadAll reads r to its end, or fails with ErrTooLarge after limit
