@@ -43,6 +43,10 @@ type Operation struct {
 	// BlankKey is true when the node calls with credentials whose ids are
 	// all a template's blanks (blankKey): which key is not known.
 	BlankKey bool
+	// Billing is who pays for a paid call: the owner's key, n8n's free
+	// credits or the instance's Gateway credits (n8nschema.BillingOf).
+	// Filled by FillSpend.
+	Billing n8nschema.Billing
 	// Refused is true when the call fails on every item as configured:
 	// n8n, or the provider it calls, refuses it before anything is billed
 	// (n8nschema.RefusedCall with Fails), or when the node sends no request

@@ -33,6 +33,7 @@ func FillSpend(op *Operation, opts *Options) {
 		model = hc.Model
 	}
 	op.Model = model
+	op.Billing = n8nschema.BillingOf(op.Node)
 	if freeModel(model) {
 		op.Paid = false // billed at zero: no spend to bound or cap
 		return
@@ -94,6 +95,13 @@ func (op *Operation) SpendPerExecution(opts *Options) (usd float64, ok bool) {
 		return 0, false
 	}
 	return op.SpendPerItemUSD * float64(max(opts.Items, 1)), true
+}
+
+// OwnerPays reports whether a paid call is billed to the owner: to their
+// key or to the instance's Gateway credits, not to n8n's free credits,
+// which cost nothing and are refused once used up (docs/n8n-facts.md).
+func (op *Operation) OwnerPays() bool {
+	return op.Paid && op.Billing != n8nschema.BilledToFreeCredits
 }
 
 // SpendKnown reports whether SpendPerItemUSD holds a figure.

@@ -28,7 +28,9 @@ bounds beyond a $runIndex test: a number stepped by a constant and compared with
 list drained (shift, pop) until it is empty, or a status poll that leaves on every terminal status. Where
 only people start the workflow (a chat, a messaging bot, a form, a link opened in a browser, or a booking or
 form service that relays one person's action), a loop inside one execution is a warning: it runs one at a
-time, and a person who waits for the answer sees it go silent.`,
+time, and a person who waits for the answer sees it go silent.
+A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
+left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,
 	Fix:        "Remove the loop or self-restart around the paid call, bound it with a guard ($runIndex) and an executionTimeout, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: bounding spend needs a decision about what to stop (a cap, a guard on the loop).",
 	Severity:   analyze.Error,
@@ -38,7 +40,7 @@ time, and a person who waits for the answer sees it go silent.`,
 		timeout := pass.Workflow.Settings.ExecutionTimeout
 		var paces map[*n8nschema.Node]uint8
 		for _, op := range liveOps(pass) {
-			if !op.Paid || !op.SpendUnbounded {
+			if !op.OwnerPays() || !op.SpendUnbounded {
 				continue
 			}
 			if _, capped := analyze.SpendCapFor(pass.Options, providers(op)...); capped {

@@ -45,7 +45,9 @@ from the data) its cap, like a max-tokens expression's, is decided at run time. 
 parameter), so an HTTP Request there whose body has none bills nothing: it is no uncapped call. A cap at or above the model's ceiling bounds nothing and
 counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
 chat-model node wired into the main flow rather than to an agent or chain is never called. A call to a model its
-provider has shut down bills nothing (the provider refuses it): RS010 reports it, and no spend rule prices it.`,
+provider has shut down bills nothing (the provider refuses it): RS010 reports it, and no spend rule prices it.
+A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
+left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,
 	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes
@@ -64,7 +66,7 @@ it); without the setting there is no repair, since the right cap depends on the 
 		}
 		for _, op := range liveOps(pass) {
 			hc, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
-			if !op.Paid || op.OutputCapped || op.Spec.MaxTokensParam == "" && !isHTTP {
+			if !op.OwnerPays() || op.OutputCapped || op.Spec.MaxTokensParam == "" && !isHTTP {
 				continue
 			}
 			if hc.CapAtRunTime {

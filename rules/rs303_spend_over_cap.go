@@ -18,7 +18,9 @@ execution). A cap bounds spend, but reaching it is an outage of its own: the pro
 that key until the period ends, including the calls of unrelated workflows. stormcheck compares the worst case
 of one execution (worst case per item × --items) with each cap that applies (for a daily cap, times the runs a
 day of a schedule trigger), and says how many items exhaust the cap at worst. An operation with no other bound
-reaches any cap: one item is enough.`,
+reaches any cap: one item is enough.
+A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
+left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,
 	Fix:        "Cap output tokens, retries and iterations so that a full execution stays under the cap, or raise the cap deliberately",
 	FixDoc:     "None: which call to make cheaper, or which cap to raise, is a budget decision.",
 	Severity:   analyze.Error,
@@ -27,7 +29,7 @@ reaches any cap: one item is enough.`,
 	Run: func(pass *analyze.Pass) {
 		items := max(pass.Options.Items, 1)
 		for _, op := range liveOps(pass) {
-			if !op.Paid {
+			if !op.OwnerPays() {
 				continue
 			}
 			c, ok := analyze.SpendCapFor(pass.Options, providers(op)...)

@@ -28,7 +28,9 @@ does not read the error.
 A capped call whose computed cost per failure is under $0.01, with a timeout, on a node that continues on its
 regular output when it fails (onError "continueRegularOutput"), is a note: an outage costs little and the alert
 after it still runs, with or without the model's words. The OpenAI app node has no timeout but in its v1 assistant
-message (10 s by default): a timeout stored in its other operations' options is dropped by n8n, and the finding says so.`,
+message (10 s by default): a timeout stored in its other operations' options is dropped by n8n, and the finding says so.
+A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
+left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,
 	Fix:        "Replace the model call in the error path with a plain alert (workflow, node, error message, execution URL)",
 	FixDoc:     "None: moving paid work out of an error handler changes what the handler does.",
 	Severity:   analyze.Warning,
@@ -37,7 +39,7 @@ message (10 s by default): a timeout stored in its other operations' options is 
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range liveOps(pass) {
-			if !op.Paid || !op.ErrorPath {
+			if !op.OwnerPays() || !op.ErrorPath {
 				continue
 			}
 			if !g.FromErrorTrigger(op.Node) && len(op.ErrorFor) == 0 && (fallbackCall(g, op.Node) || productPath(g, op.Node)) {

@@ -26,7 +26,9 @@ sends the same request again. If the output cap allows a generation
 longer than the timeout (at about 50 tokens per second, 4,000 tokens take 80 s), every slow answer is
 paid for once per attempt and never received. Either the timeout must leave room for the longest answer
 the cap allows, or the cap must fit in the timeout. A call with no cap and a timeout of 120 s or more is a
-note: only a run to the model's ceiling is cut, and RS302 reports the missing cap.`,
+note: only a run to the model's ceiling is cut, and RS302 reports the missing cap.
+A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
+left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,
 	Fix:        "Raise options.timeout above the time the output cap needs (max tokens ÷ 50 per second), or lower the cap",
 	FixDoc:     "None: streaming or caching an abandoned generation is a design change.",
 	Severity:   analyze.Warning,
@@ -35,7 +37,7 @@ note: only a run to the model's ceiling is cut, and RS302 reports the missing ca
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			s := op.Spec
-			if !op.Paid || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !op.Retried() {
+			if !op.OwnerPays() || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !op.Retried() {
 				continue
 			}
 			// A timeout stored at the editor's default (60000 once the

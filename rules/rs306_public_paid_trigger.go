@@ -33,7 +33,12 @@ owner's credential, an object by an id taken from the request that only the real
 webhook's payloads, a Stripe event retrieved by its id) and does not continue on error or "never error". A
 stranger's id names nothing in the owner's account, the service answers 404, and the node's error ends the run
 (analyze/stranger.go, docs/n8n-facts.md). An id that pages or links show (an Airtable base, a Stripe checkout
-session) or that one can try in turn (a number) stops nobody.`,
+session) or that one can try in turn (a number) stops nobody.
+Calls on n8n Cloud's Gateway credits (a credential reference n8n marks __aiGatewayManaged) are billed to the
+instance's prepaid balance, which the owner tops up, and are reported alike. Calls that run only on n8n's free
+OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") cost the owner nothing: the
+trigger is then a note whatever its kind, for a stranger can only use the allowance up, after which n8n refuses
+every call on it and the workflow stops (docs/n8n-facts.md).`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -59,7 +64,7 @@ session) or that one can try in turn (a number) stops nobody.`,
 				if !op.Paid {
 					continue
 				}
-				if _, capped := analyze.SpendCapFor(pass.Options, providers(op)...); capped {
+				if _, capped := analyze.SpendCapFor(pass.Options, providers(op)...); capped && op.OwnerPays() {
 					continue
 				}
 				paid = append(paid, op)
@@ -95,6 +100,13 @@ session) or that one can try in turn (a number) stops nobody.`,
 			if anyIn(limits, reach) {
 				continue
 			}
+			// The calls the owner pays for come first; when there are none,
+			// the calls run on n8n's free credits: no bill, a quota.
+			owned := slices.DeleteFunc(slices.Clone(paid), func(op *analyze.Operation) bool { return !op.OwnerPays() })
+			free := len(owned) == 0
+			if !free {
+				paid = owned
+			}
 			op := paid[0]
 			what := fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
 			if len(paid) > 1 {
@@ -111,12 +123,30 @@ session) or that one can try in turn (a number) stops nobody.`,
 			if exp == "url" {
 				who = "anyone who learns its URL"
 			}
-			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp,
-				Message: fmt.Sprintf(kind+" and runs the paid call %s: %s can run it as often as they like, billed to the owner's key, with no rate limit on the way and no spend cap declared",
-					t.Name, what, who),
-				Chain: op.Factors})
+			msg := fmt.Sprintf(kind+" and runs the paid call %s: %s can run it as often as they like, %s, with no rate limit on the way and no spend cap declared",
+				t.Name, what, who, billedTo(paid))
+			if free {
+				// Not the owner's money: a stranger can only use up the
+				// allowance, and then every call fails.
+				sev = analyze.Note
+				what = strings.Replace(what, "paid call", "call", 1)
+				msg = fmt.Sprintf(kind+" and runs the model call %s on n8n's free OpenAI API credits: %s can run it as often as they like and use the credits up, with no rate limit on the way; it costs the owner nothing, but then n8n refuses every call on that credential and the workflow stops working",
+					t.Name, what, who)
+			}
+			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// billedTo says who pays for paid calls the owner pays for: their key,
+// or the instance's Gateway credits when every call runs on them.
+func billedTo(paid []*analyze.Operation) string {
+	for _, op := range paid {
+		if op.Billing != n8nschema.BilledToGatewayCredits {
+			return "billed to the owner's key"
+		}
+	}
+	return "billed to the instance's prepaid n8n Gateway credits (an auto top-up charges the owner's card)"
 }
 
 // calledInSet reports whether a workflow of the set calls webhook t: its
