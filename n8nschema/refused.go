@@ -151,6 +151,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 		if r, ok := undefinedOperation(n, d, typ); ok {
 			return r, true
 		}
+		if r, ok := undefinedMode(n, d, typ); ok {
+			return r, true
+		}
 	}
 	supabase, supabaseOK := supabaseRefusal(n, typ)
 	if supabaseOK && supabase.NoCall {
@@ -302,6 +305,49 @@ var noBranches = []struct {
 	// parameter". Another operation at row: no if matches, and it returns
 	// returnJsonArray([]), no items.
 	{"n8n-nodes-base.nocoDb", 1, 3, branchThrows, branchNoItems},
+}
+
+// modeBranches are the programmatic nodes whose execute() has one if per
+// value of an options parameter and then returns what those gathered, so
+// a value the node does not offer runs no branch and returns no items
+// (read in n8n-nodes-base's source). when, "param=value", is the value of
+// another parameter under which param is read; an absent param takes its
+// default, which is among values.
+var modeBranches = []struct {
+	typ      string
+	from, to float64 // typeVersions, both included
+	when     string
+	param    string
+	values   []string
+}{
+	// Merge/v2/MergeV2.node.ts execute: one if per mode and, under
+	// "combine", one per combinationMode, then return [returnData], empty
+	// ("mergeByIndex" and the other v1 modes have none).
+	{"n8n-nodes-base.merge", 2, 2.1, "", "mode", []string{"append", "combine", "chooseBranch"}},
+	{"n8n-nodes-base.merge", 2, 2.1, "mode=combine", "combinationMode", []string{"mergeByFields", "mergeByPosition", "multiplex"}},
+}
+
+// undefinedMode reports a node modeBranches lists whose literal mode is
+// not one its code has a branch for. An expression is not judged.
+func undefinedMode(n *Node, d NodeVersion, typ string) (Refusal, bool) {
+	for _, x := range modeBranches {
+		if x.typ != typ || d.Version < x.from || d.Version > x.to {
+			continue
+		}
+		if p, want, ok := strings.Cut(x.when, "="); ok {
+			if v, lit := literalParam(n, p); !lit || v != want {
+				continue
+			}
+		}
+		v, lit := literalParam(n, x.param)
+		if !lit || v == "" || slices.Contains(x.values, v) {
+			continue
+		}
+		return Refusal{Why: "its " + x.param + " " + strconv.Quote(v) + " is not one the node offers at v" +
+			strconv.FormatFloat(n.TypeVersion, 'f', -1, 64) + ": its code has no branch for it and returns no items",
+			NoCall: true, NoItems: true, NoBranch: true}, true
+	}
+	return Refusal{}, false
 }
 
 // throwsFirst are the programmatic nodes whose execute() throws before it

@@ -153,6 +153,15 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, true, false, true, false, false},
 		// Google Sheets v1's operations on a resource it has were not read.
 		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"sheet","operation":"upsertRow"}}`, true, false, false, false, false},
+		// Merge v2's code has one if per mode and combinationMode: a value
+		// it lacks (v1's "mergeByIndex") runs none and returns no items.
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"combine","combinationMode":"mergeByIndex"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2.1,"parameters":{"mode":"mergeByIndex"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2.1,"parameters":{"mode":"combine","combinationMode":"mergeByPosition"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"combine"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"append","combinationMode":"mergeByIndex"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"combine","combinationMode":"={{ $json.how }}"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":1,"parameters":{"mode":"mergeByIndex"}}`, false, false, false, false, false},
 		// Defined in some configuration, or not judged.
 		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableOAuth2Api","resource":"record","operation":"append"}}`, false, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.ghost","typeVersion":1,"parameters":{"source":"adminApi","operation":"create"}}`, false, false, false, false, false},

@@ -306,8 +306,8 @@ string: the look-up calls endsWith on it and throws (packages/cli/src/node-types
 2.41.1 also refuses to import such a file (packages/workflow/src/workflow-structure-validation.ts), and the
 editor's import skips a node with no type, with the connections to it (packages/frontend/editor-ui
 useCanvasOperations.ts importWorkflowData). The rule
-reports it once, at the first such node, naming the others and, where the node table holds the same name in
-other letter case, the type to use; and since nothing in the workflow runs, no rule reports what its runs would
+reports it once, at the first such node, naming the others and, for each of them whose name the node table
+holds in other letter case (or with its package), the type to use; and since nothing in the workflow runs, no rule reports what its runs would
 do. It is a note, since n8n names the node to whoever publishes or runs the workflow, and a warning when the
 export shows the workflow active or published with a trigger n8n ships other than a manual one, and every
 such node is of a type an older release shipped (one 2.0 removed): it ran, and on a release that does not ship
@@ -766,6 +766,9 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 		for i, m := range more {
 			names[i] = fmt.Sprintf("%q", m.Name)
 			msg := fmt.Sprintf("node %q is of type %q, which n8n does not ship", m.Name, m.Type)
+			if t, ok := shippedAs(m.Type); ok {
+				msg += fmt.Sprintf("; n8n ships it as %q", t)
+			}
 			if m.Type == "" {
 				msg = typelessNode(m)
 				if m.Name == "" {
@@ -825,15 +828,7 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	}
 	// The Start node's replacements are n8n's own (the 2.0 breaking-change
 	// report, packages/cli/src/modules/breaking-changes/rules/v2/start-node-removed.rule.ts).
-	t, ok := n8nschema.ShippedSpelling(n.Type)
-	if !strings.Contains(n.Type, ".") && n.Type != "" {
-		// The type without its package: the package's own, if it has one.
-		for _, pkg := range []string{"n8n-nodes-base.", "@n8n/n8n-nodes-langchain."} {
-			if _, known := n8nschema.DescribeNode(pkg+n.Type, 0); known && !ok {
-				t, ok = pkg+n.Type, true
-			}
-		}
-	}
+	t, ok := shippedAs(n.Type)
 	switch {
 	case n.Type == "" && n.Name == "":
 		d.Fix = fmt.Sprintf("Give nodes[%d] back the name and type it had, or delete it and the connections to nodes that do not exist", n.Index)
@@ -850,14 +845,44 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	default:
 		d.Fix = fmt.Sprintf("Replace %q with a node of a type n8n ships, or of an installed community package (whose types name that package)", n.Name)
 	}
-	if len(g.Unloadable) > 1 {
+	// Every other node whose type n8n ships in another spelling is named
+	// with it, not only the first.
+	var also []string
+	rest := 0
+	for _, m := range g.Unloadable[1:] {
+		if t, ok := shippedAs(m.Type); ok {
+			also = append(also, fmt.Sprintf("set the type of %q to %q", m.Name, t))
+		} else {
+			rest++
+		}
+	}
+	if rest > 0 {
 		which := " of a type n8n does not ship"
 		if typeless {
 			which = " n8n cannot load"
 		}
-		d.Fix += "; also replace the other " + plural(len(g.Unloadable)-1, "node", fmt.Sprintf("%d nodes", len(g.Unloadable)-1)) + which
+		also = append(also, "replace the other "+plural(rest, "node", fmt.Sprintf("%d nodes", rest))+which)
+	}
+	if len(also) > 0 {
+		d.Fix += "; also " + strings.Join(also, "; ")
 	}
 	pass.Report(d)
+}
+
+// shippedAs is the type n8n ships for a type it does not: the same name in
+// other letter case ("n8n-nodes-base.mongodb" for "n8n-nodes-base.mongoDb"),
+// or a type written without its package ("httpRequest").
+func shippedAs(typ string) (string, bool) {
+	t, ok := n8nschema.ShippedSpelling(typ)
+	if !ok && !strings.Contains(typ, ".") && typ != "" {
+		// The type without its package: the package's own, if it has one.
+		for _, pkg := range []string{"n8n-nodes-base.", "@n8n/n8n-nodes-langchain."} {
+			if _, known := n8nschema.DescribeNode(pkg+typ, 0); known && !ok {
+				t, ok = pkg+typ, true
+			}
+		}
+	}
+	return t, ok
 }
 
 // retiredModelOf reports the shut-down model a failing node calls, itself

@@ -55,6 +55,13 @@ func TestRS010SharedTail(t *testing.T) {
 	}
 }
 
+// relatedSaid is the first related place's message of a fixture
+// TestRS010UnloadableFix reads.
+var relatedSaid = map[string]string{
+	"types_spelled_in_other_case":                       `node "Generate Tip" is of type "n8n-nodes-base.openai", which n8n does not ship; n8n ships it as "n8n-nodes-base.openAi"`,
+	"type_spelled_in_other_case_after_an_unshipped_one": `node "Store Incident Report" is of type "n8n-nodes-base.mongodb", which n8n does not ship; n8n ships it as "n8n-nodes-base.mongoDb"`,
+}
+
 // TestRS010UnloadableFix: the repair a workflow n8n cannot build names,
 // and the other nodes it holds of types n8n does not ship as related places.
 func TestRS010UnloadableFix(t *testing.T) {
@@ -63,7 +70,9 @@ func TestRS010UnloadableFix(t *testing.T) {
 		related      int
 		behind       int // findings after the first: nodes behind it with a defect of their own
 	}{
-		{"types_spelled_in_other_case", `Set the type of "Get Users" to "n8n-nodes-base.mongoDb", the spelling n8n ships; also replace the other node of a type n8n does not ship`, 1, 0},
+		{"types_spelled_in_other_case", `Set the type of "Get Users" to "n8n-nodes-base.mongoDb", the spelling n8n ships; also set the type of "Generate Tip" to "n8n-nodes-base.openAi"`, 1, 0},
+		// A node after the first is named with its spelling too.
+		{"type_spelled_in_other_case_after_an_unshipped_one", `Replace "Fetch Weather Data" with a node of a type n8n ships, or of an installed community package (whose types name that package); also set the type of "Store Incident Report" to "n8n-nodes-base.mongoDb"`, 1, 0},
 		{"start_node_beside_a_webhook", `Delete the Start node "Start": it starts nothing`, 0, 0},
 		{"start_node_of_a_called_workflow", `Replace the Start node "Start" with an Execute Workflow Trigger (n8n-nodes-base.executeWorkflowTrigger), since another workflow calls this one`, 0, 0},
 		{"start_node_runs_the_workflow", `Replace the Start node "Start" with a Manual Trigger (n8n-nodes-base.manualTrigger)`, 0, 0},
@@ -84,6 +93,10 @@ func TestRS010UnloadableFix(t *testing.T) {
 		}
 		if fs[0].Fix != c.fix || len(fs[0].Related) != c.related {
 			t.Errorf("%s: fix %q and %d related places, want %q and %d", c.fixture, fs[0].Fix, len(fs[0].Related), c.fix, c.related)
+		}
+		// The related place names the type n8n ships, where it has one.
+		if want, ok := relatedSaid[c.fixture]; ok && (len(fs[0].Related) == 0 || fs[0].Related[0].Message != want) {
+			t.Errorf("%s: related %+v, want first %q", c.fixture, fs[0].Related, want)
 		}
 	}
 }
