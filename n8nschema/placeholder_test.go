@@ -57,3 +57,30 @@ func TestPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceholderSplit checks the three placeholder patterns against the
+// one alternation they replace, on random strings of the pieces it reads.
+func TestPlaceholderSplit(t *testing.T) {
+	one := regexp.MustCompile(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+	pieces := []string{"<", ">", "[", "]", "{", "}", "{{", "}}", "your", "YOUR", " ", "_", "-", "\n", "x", "X", ".", "replace",
+		"PlaceHolder", "changeme", "todo", "TBD", "api", "key", "KEY", "secret", "token", "a", "Z", "9", "id", "\u212a"}
+	rng := rand.New(rand.NewPCG(12, 3))
+	matched := 0
+	for i := 0; i < 200000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(5); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		want := one.MatchString(s)
+		if got := placeholder(s); got != want {
+			t.Fatalf("placeholder(%q) = %v, one pattern %v", s, got, want)
+		}
+		if want {
+			matched++
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d random strings matched", matched)
+	}
+}
