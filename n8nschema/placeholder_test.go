@@ -57,3 +57,30 @@ func TestPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+// TestMayBePlaceholder checks that the gate before placeholderRE lets
+// through every string the regexp matches, on random strings of the
+// pieces its alternatives read (cases, folds, separators, non-ASCII).
+func TestMayBePlaceholder(t *testing.T) {
+	pieces := []string{"your", "YOUR", "Yo", "ur", "replace", "REPLACE", "placeholder", "PlaceHolder", "changeme", "todo",
+		"TBD", "api", "Api", "key", "KEY", "secret", "SECRET", "token", "Token", "x", "X", "xxx", ".", "...", "<", ">",
+		"[", "]", "{", "}", "{{", "}}", "_", "-", " ", "\t", "\n", "a", "Z", "9", "abc", "ſ", "K", "é", "ID"}
+	rng := rand.New(rand.NewPCG(12, 29))
+	matched := 0
+	for i := 0; i < 200000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(5); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if placeholderRE.MatchString(s) {
+			matched++
+			if !mayBePlaceholder(s) {
+				t.Fatalf("mayBePlaceholder(%q) = false, but placeholderRE matches it", s)
+			}
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d random strings matched: the test reads too little", matched)
+	}
+}
