@@ -41,7 +41,7 @@ type Operation struct {
 	Paid  bool
 	Write bool
 	// BlankKey is true when the node calls with credentials whose ids are
-	// all a template's blanks (blankKey): which key is not known.
+	// all a template's blanks (account): which key is not known.
 	BlankKey bool
 	// Refused is true when the call fails on every item as configured:
 	// n8n, or the provider it calls, refuses it before anything is billed
