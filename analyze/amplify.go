@@ -883,8 +883,9 @@ func (a *amp) operations(cur []ctx) {
 			c := cur[a.base[wi]+ui]
 			op := &block[len(s.Operations)]
 			dep := dependency(n, *sp)
-			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep, Account: account(n, *sp, dep),
-				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n), BlankKey: blankKey(n)}
+			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep,
+				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n)}
+			op.Account, op.BlankKey = account(n, *sp, dep)
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid

@@ -125,28 +125,33 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 // name when the export has no id), "" for a model provider or a node with
 // none; dep is the operation's dependency. An id that is a template's blank
 // ("REPLACE_WITH_CREDENTIAL_ID") names no account: two workflows that carry
-// it share nothing known (blankKey).
-func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) string {
-	if modelService(sp, dep) || n8nschema.IgnoresCredentials(n) {
-		return ""
+// it share nothing known. blank reports a node that calls with credentials
+// whose ids are all such blanks: it calls with a key, but which one is not
+// known. One reading gives both: Placeholder is asked once an id.
+func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, blank bool) {
+	if n8nschema.IgnoresCredentials(n) {
+		return "", false
 	}
-	creds := n.Field("credentials")
+	model := modelService(sp, dep)
 	var out []string
-	creds.Each(func(typ string, v n8nschema.Value) bool {
+	blank, has := true, false
+	n.Field("credentials").Each(func(typ string, v n8nschema.Value) bool {
+		has = true
 		id := v.Get("id").Str()
 		if n8nschema.Placeholder(id) {
 			return true
 		}
+		blank = false
 		if id == "" {
 			id = v.Get("name").Str()
 		}
-		if id != "" {
+		if id != "" && !model {
 			out = append(out, typ+":"+id)
 		}
 		return true
 	})
 	sort.Strings(out)
-	return strings.Join(out, ",")
+	return strings.Join(out, ","), has && blank
 }
 
 // CannotCall reports a call that cannot be made as written: an HTTP
@@ -198,21 +203,6 @@ func DependencyIdentity(op *Operation) string {
 		return "" // a tenant of a large service, which one is not known
 	}
 	return d + "\x00" + op.Account
-}
-
-// blankKey reports a node that calls with credentials whose ids are all a
-// template's blanks: it calls with a key, but which one is not known.
-func blankKey(n *n8nschema.Node) bool {
-	if n == nil || n8nschema.IgnoresCredentials(n) {
-		return false
-	}
-	blank, has := true, false
-	n.Field("credentials").Each(func(_ string, v n8nschema.Value) bool {
-		has = true
-		blank = blank && n8nschema.Placeholder(v.Get("id").Str())
-		return blank
-	})
-	return has && blank
 }
 
 // tenantService reports whether a dependency is a service that many

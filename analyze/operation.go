@@ -41,7 +41,7 @@ type Operation struct {
 	Paid  bool
 	Write bool
 	// BlankKey is true when the node calls with credentials whose ids are
-	// all a template's blanks (blankKey): which key is not known.
+	// all a template's blanks (account): which key is not known.
 	BlankKey bool
 	// Billing is who pays for a paid call: the owner's key, n8n's free
 	// credits or the instance's Gateway credits (n8nschema.BillingOf).

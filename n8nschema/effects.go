@@ -976,8 +976,33 @@ func placeholder(s string) bool {
 // "xxx"): it names nothing, neither a key nor an account nor an instance.
 func Placeholder(s string) bool {
 	s = strings.TrimSpace(s)
-	return s != "" && placeholder(s)
+	return s != "" && mayBePlaceholder(s) && placeholder(s)
 }
+
+// mayBePlaceholder is false for a string placeholderREs cannot match: the
+// regexp backtracks through its alternatives at ~1,000 instructions a byte,
+// and most strings asked (credential ids) are plain ASCII words. For ASCII,
+// (?i) folds ASCII letters only, so each alternative needs one of these.
+func mayBePlaceholder(s string) bool {
+	switch s[0] {
+	case '<', '[', '{', '.', 'x', 'X':
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '_' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for _, w := range placeholderWords {
+		if lazyregexp.ContainsFold(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeholderWords are the words placeholderREs' other alternatives hold.
+var placeholderWords = []string{"your", "replace", "placeholder", "changeme", "todo", "tbd", "api", "secret", "token"}
 
 // ---------------------------------------------------------------------------
 // Prices

@@ -84,3 +84,30 @@ func TestPlaceholderSplit(t *testing.T) {
 		t.Fatalf("only %d random strings matched", matched)
 	}
 }
+
+// TestMayBePlaceholder checks that the gate before the placeholder patterns lets
+// through every string the regexp matches, on random strings of the
+// pieces its alternatives read (cases, folds, separators, non-ASCII).
+func TestMayBePlaceholder(t *testing.T) {
+	pieces := []string{"your", "YOUR", "Yo", "ur", "replace", "REPLACE", "placeholder", "PlaceHolder", "changeme", "todo",
+		"TBD", "api", "Api", "key", "KEY", "secret", "SECRET", "token", "Token", "x", "X", "xxx", ".", "...", "<", ">",
+		"[", "]", "{", "}", "{{", "}}", "_", "-", " ", "\t", "\n", "a", "Z", "9", "abc", "ſ", "K", "é", "ID"}
+	rng := rand.New(rand.NewPCG(12, 29))
+	matched := 0
+	for i := 0; i < 200000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(5); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if placeholder(s) {
+			matched++
+			if !mayBePlaceholder(s) {
+				t.Fatalf("mayBePlaceholder(%q) = false, but the placeholder patterns match it", s)
+			}
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d random strings matched: the test reads too little", matched)
+	}
+}
