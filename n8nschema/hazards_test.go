@@ -328,3 +328,31 @@ func TestParseHazards(t *testing.T) {
 		})
 	}
 }
+
+// TestCopiesAreOneNode: n8n keeps one node of a name (setNodes), so the
+// later copies of a node that runs alike are no nodes of their own, while
+// copies that run differently all stay for RS004 and the rules to judge.
+func TestCopiesAreOneNode(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      []int // the Index of each node kept
+	}{
+		{"byte for byte", `{"nodes": [{"name": "A", "type": "x"}, {"name": "B", "type": "y"}, {"name": "A", "type": "x"}], "connections": {}}`, []int{0, 1}},
+		{"but for id", `{"nodes": [{"name": "A", "id": "1"}, {"name": "A", "id": "2"}, {"name": "A", "id": "3"}], "connections": {}}`, []int{0}},
+		{"edited", `{"nodes": [{"name": "A", "type": "x"}, {"name": "A", "type": "z"}], "connections": {}}`, []int{0, 1}},
+	} {
+		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			w := parseString(t, tt.src).Workflows[0]
+			var got []int
+			for _, n := range w.Nodes {
+				got = append(got, n.Index)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("nodes kept (-want +got):\n%s", diff)
+			}
+			if w.Node("A") != w.Nodes[0] {
+				t.Errorf("Node(%q) is not the first copy", "A")
+			}
+		})
+	}
+}

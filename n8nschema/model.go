@@ -48,6 +48,9 @@ type Workflow struct {
 	Pos      Pos
 	Problems []Problem
 
+	// Nodes are the nodes in file order, but for the later copies of a
+	// node that repeats an earlier one and runs alike (duplicateNames):
+	// n8n keeps one node of a name.
 	Nodes       []*Node
 	Connections []Connection
 	Settings    Settings

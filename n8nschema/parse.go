@@ -651,6 +651,15 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 		}
 		wp.problem(DuplicateName, dups[0][1].Pos, "", "%s: %s", what, why)
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
+		// n8n keeps one node of a name and reaches it through the name's
+		// connections; the copies run alike, so the first stands for it
+		// and the later copies are no nodes of their own: no rule judges
+		// them apart from the name's edges.
+		copies := make(map[*Node]bool, len(dups))
+		for _, d := range dups {
+			copies[d[1]] = true
+		}
+		wp.w.Nodes = slices.DeleteFunc(wp.w.Nodes, func(n *Node) bool { return copies[n] })
 		return
 	}
 	if k := wp.pastedWorkflows(); k > 1 {

@@ -10,12 +10,13 @@ var rs004 = &analyze.Rule{
 	Name:  "duplicate-node-name",
 	Title: "two nodes share a name",
 	Doc: `Connections and expressions ($('Node name')) refer to nodes by name, so two nodes with one name make
-the graph ambiguous: n8n wires connections to whichever it finds first, and stormcheck follows the first
-as well. The editor never produces this; it comes from hand edits and merges of exported JSON. One finding per
-name, however many copies. Two shapes are notes, once per workflow: every copy runs as its first does, the
-same type, version, parameters, credentials and settings, differing at most in id and canvas position (an
-export a tool doubled, a node pasted twice: n8n keeps the last copy of a name, n8n-workflow's workflow.js
-setNodes, and whichever it keeps runs the same), and a nodes array that holds several workflows pasted one
+the graph ambiguous: n8n keeps only the last node of a name (n8n-workflow's workflow.js setNodes) and
+connections reach it, while stormcheck follows the first. The editor never produces this; it comes from
+hand edits and merges of exported JSON. One finding per name, however many copies. Two shapes are notes,
+once per workflow: every copy runs as its first does, the same type, version, parameters, credentials
+and settings, differing at most in id and canvas position (an export a tool doubled, a node pasted
+twice: whichever copy n8n keeps runs the same, so stormcheck judges that one node once, with the name's
+connections, and never a copy on its own), and a nodes array that holds several workflows pasted one
 after another, each with its own trigger.`,
 	Fix:        "Rename one of the nodes in the n8n editor, which also updates connections and expressions",
 	FixDoc:     "None: renaming a node changes every expression that names it ($('Name')); n8n's editor renames them together.",
