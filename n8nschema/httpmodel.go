@@ -77,11 +77,15 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 		return HTTPModelCall{}, false
 	}
 	urls, ok := literalURLs(paramStr(n, "url"))
-	if !ok {
-		return HTTPModelCall{}, false
-	}
 	// Every URL the node may call is a model endpoint of one provider.
 	provider, typed, path := "", true, ""
+	if !ok {
+		e, p, ok := credentialEndpoint(n)
+		if !ok {
+			return HTTPModelCall{}, false
+		}
+		provider, typed, path = e.provider, e.typed, p
+	}
 	for _, url := range urls {
 		e, p, ok := modelEndpoint(url)
 		if !ok || provider != "" && e.provider != provider {
@@ -147,7 +151,10 @@ func AnthropicNoMaxTokens(n *Node) bool {
 	if !ok || c.Provider != "anthropic" || c.Capped || c.CapAtRunTime {
 		return false
 	}
-	urls, _ := literalURLs(paramStr(n, "url"))
+	urls, ok := literalURLs(paramStr(n, "url"))
+	if !ok {
+		return false // the path is the run's: it may not be the Messages API
+	}
 	for _, u := range urls {
 		if _, _, ok := endpointIn(anthropicMessages, u); !ok {
 			return false // a batch or a token count: another body
@@ -174,6 +181,74 @@ func AnthropicNoMaxTokens(n *Node) bool {
 	return strings.Contains(body, "messages") && !strings.Contains(body, "max_tokens") &&
 		!strings.Contains(body, "...") && !strings.Contains(body, "Object.assign") && !exprAtKeyRE.MatchString(body) &&
 		!strings.Contains(body, "={{") // a body parameter whose name is an expression
+}
+
+// modelCredentials are the predefined credential types whose key only a
+// model provider's API accepts, by provider. The HTTP Request node sends
+// the credential's key with the request (authentication
+// predefinedCredentialType: HttpRequestV3.node.js,
+// requestWithAuthentication with nodeCredentialType), so a node whose URL
+// an expression decides calls that provider's API (or a gateway in front
+// of it, the credential's Base URL): a model's answer.
+var modelCredentials = map[string]string{
+	"anthropicApi":    "anthropic",
+	"openAiApi":       "openai",
+	"googlePalmApi":   "google-gemini",
+	"groqApi":         "groq",
+	"mistralCloudApi": "mistral",
+	"deepSeekApi":     "deepseek",
+	"xAiApi":          "xai",
+	"openRouterApi":   "openrouter",
+	"perplexityApi":   "perplexity",
+}
+
+// credentialEndpoint reads the model endpoint of an HTTP Request whose URL
+// an expression decides from its predefined credential's provider. A
+// literal path after the expression ("={{ $json.base }}/v1/messages")
+// must be one of that provider's generation endpoints. A URL that is one
+// whole expression names no path: it is read as a generation call only
+// when it sends a JSON body, since the provider's other POSTs that keep a
+// record (a file upload) send a multipart or binary one. Several
+// expressions, or a tail that is no path, are not read.
+func credentialEndpoint(n *Node) (modelEndpointSpec, string, bool) {
+	if paramStr(n, "authentication") != "predefinedCredentialType" {
+		return modelEndpointSpec{}, "", false
+	}
+	provider, ok := modelCredentials[paramStr(n, "nodeCredentialType")]
+	if !ok {
+		return modelEndpointSpec{}, "", false
+	}
+	v, _ := n.Param("url")
+	url := strings.TrimSpace(v.Str())
+	end := strings.LastIndex(url, "}}")
+	if !strings.HasPrefix(url, "={{") || end < 0 {
+		return modelEndpointSpec{}, "", false
+	}
+	tail := url[end+2:]
+	if i := strings.IndexAny(tail, "?#"); i >= 0 {
+		tail = tail[:i]
+	}
+	if tail == "" {
+		if !wholeExpr(url) {
+			return modelEndpointSpec{}, "", false // a path the data builds apart
+		}
+		if ct := paramStr(n, "contentType"); ct != "" && ct != "json" && ct != "raw" {
+			return modelEndpointSpec{}, "", false
+		}
+		if v, _ := n.Param("sendBinaryData"); v.Kind() == Bool && v.True() {
+			return modelEndpointSpec{}, "", false
+		}
+		return modelEndpointSpec{provider: provider}, "", true
+	}
+	if !strings.HasPrefix(tail, "/") {
+		return modelEndpointSpec{}, "", false // the path is the run's too
+	}
+	for _, e := range modelEndpoints {
+		if e.provider == provider && e.path.MatchString(tail) {
+			return e, tail, true
+		}
+	}
+	return modelEndpointSpec{}, "", false
 }
 
 // anthropicMessages is the Messages API's create endpoint itself.

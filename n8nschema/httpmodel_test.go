@@ -41,3 +41,35 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestHTTPModelCallByCredential: a URL the run decides, sent with a
+// predefined credential only a model provider accepts, is that provider's
+// model call when its literal path (if any) is a generation endpoint and
+// its body is JSON; a generic credential, another path or an upload is not.
+func TestHTTPModelCallByCredential(t *testing.T) {
+	for _, tt := range []struct {
+		params   string
+		provider string
+	}{
+		{`"url":"={{ $json.apiUrl }}","authentication":"predefinedCredentialType","nodeCredentialType":"anthropicApi"`, "anthropic"},
+		{`"url":"={{ $json.base }}/v1/messages","authentication":"predefinedCredentialType","nodeCredentialType":"anthropicApi"`, "anthropic"},
+		{`"url":"={{ $json.base }}/v1/chat/completions?x=1","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"`, "openai"},
+		{`"url":"={{ $json.base }}/v1/files","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"`, ""},
+		{`"url":"={{ $json.base }}{{ $json.path }}","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"`, ""},
+		{`"url":"={{ $json.apiUrl }}","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi","contentType":"multipart-form-data"`, ""},
+		{`"url":"={{ $json.apiUrl }}","authentication":"predefinedCredentialType","nodeCredentialType":"notionApi"`, ""},
+		{`"url":"={{ $json.apiUrl }}","authentication":"genericCredentialType","genericAuthType":"httpHeaderAuth"`, ""},
+		{`"url":"={{ $json.apiUrl }}","nodeCredentialType":"anthropicApi"`, ""},
+	} {
+		n := node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST",`+tt.params+`}}`)
+		c, ok := HTTPModelCallOf(n)
+		if ok != (tt.provider != "") || c.Provider != tt.provider {
+			t.Errorf("%s: got %+v %v, want provider %q", tt.params, c, ok, tt.provider)
+		}
+	}
+	// The Messages API's max_tokens check needs the path: not judged.
+	n := node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"={{ $json.apiUrl }}","authentication":"predefinedCredentialType","nodeCredentialType":"anthropicApi","sendBody":true,"specifyBody":"json","jsonBody":"{\"model\":\"claude-sonnet-4-5\",\"messages\":[]}"}}`)
+	if AnthropicNoMaxTokens(n) {
+		t.Error("AnthropicNoMaxTokens judged a URL the run decides")
+	}
+}
