@@ -67,11 +67,7 @@ func TestPlaceholderSplit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 3))
 	matched := 0
 	for i := 0; i < 200000; i++ {
-		var b strings.Builder
-		for k := rng.IntN(5); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		s := b.String()
+		s := joinRandom(rng, pieces)
 		want := one.MatchString(s)
 		if got := placeholder(s); got != want {
 			t.Fatalf("placeholder(%q) = %v, one pattern %v", s, got, want)
@@ -95,11 +91,7 @@ func TestMayBePlaceholder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 29))
 	matched := 0
 	for i := 0; i < 200000; i++ {
-		var b strings.Builder
-		for k := rng.IntN(5); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		s := b.String()
+		s := joinRandom(rng, pieces)
 		if placeholder(s) {
 			matched++
 			if !mayBePlaceholder(s) {
@@ -110,4 +102,13 @@ func TestMayBePlaceholder(t *testing.T) {
 	if matched < 1000 {
 		t.Fatalf("only %d random strings matched: the test reads too little", matched)
 	}
+}
+
+// joinRandom joins one to five pieces drawn at random.
+func joinRandom(rng *rand.Rand, pieces []string) string {
+	var b strings.Builder
+	for k := rng.IntN(5); k >= 0; k-- {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
