@@ -225,13 +225,13 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 		res = d.DefaultResource() // a node with no resource parameter never reads one
 	}
 	if d.resourceOps(res) == nil {
-		r := noBranchRefusal(typ, d, true)
+		r := noBranchRefusal(typ, d, res, true)
 		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
 		return r, true
 	}
 	if op != "" {
 		if _, listed := d.operationOf(res, absent, op); !listed {
-			r := noBranchRefusal(typ, d, false)
+			r := noBranchRefusal(typ, d, res, false)
 			forRes := ""
 			if res != "" {
 				forRes = " for " + quoteList([]string{res})
@@ -249,62 +249,88 @@ type noBranch uint8
 
 const (
 	// branchUnread: not read, so the node may still send a request
-	// (Telegram.node.js and Github.node.js send one to the bare endpoint
-	// when no branch set it).
-	branchUnread          noBranch = iota
-	branchThrows                   // it throws: every item fails, and no request is sent
-	branchThrowsAfterRead          // it throws after one read: every item fails
-	branchNoItems                  // it returns no items and sends no request
-	branchEmptyItems               // it returns an empty item per item and sends no request
-	branchErrorItems               // it returns an item holding only its "not found" text per item and sends no request
+	// (Telegram.node.js and Github.node.js, at an operation a resource
+	// they define lacks, send one to the bare endpoint).
+	branchUnread  noBranch = iota
+	branchThrows           // it throws: every item fails, and no request is sent
+	branchNoItems          // it returns no items and sends no request
+	// branchNoOperation: at a resource the node does not define, n8n has
+	// dropped its operation (every operation parameter is shown only for
+	// its resources, and the Workflow constructor's
+	// NodeHelpers.getNodeParameters keeps only what is shown), and the
+	// code reads the operation with no fallback before any request:
+	// getNodeParameter throws "Could not get parameter".
+	branchNoOperation
+	branchEmptyItems // it returns an empty item per item and sends no request
+	branchErrorItems // it returns an item holding only its "not found" text per item and sends no request
 )
 
 // noBranches are the nodes whose execute() was read for a resource or
-// operation it has no branch for (n8n-nodes-base/dist/nodes/ in n8n 2.41.1).
+// operation it has no branch for (n8n-nodes-base/dist/nodes/ in n8n 2.41.1;
+// the throws were seen on it, docs/n8n-facts.md).
 var noBranches = []struct {
 	typ                 string
 	from, to            float64 // typeVersions, both included
 	resource, operation noBranch
+	// readsFirst, "resource:param": at that resource the code reads param,
+	// which n8n shows only for the operations the node defines, before
+	// its operation's ifs, so an operation it lacks throws there.
+	readsFirst string
 }{
 	// Airtable/v1/AirtableV1.node.js execute: "The operation "…" is not
 	// known!", before any request; it reads no resource.
-	{"n8n-nodes-base.airtable", 1, 1, branchThrows, branchThrows},
-	// Google/Sheet/v2/actions/router.js (versions 3 to 4.7): a resource
-	// other than sheet or spreadsheet runs nothing and returns
-	// [operationResult], empty; an operation the resource lacks is
-	// sheet[operation].execute of undefined, a TypeError (for sheet, after
-	// the GET that finds the sheet, spreadsheetGetSheet).
-	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoItems, branchThrowsAfterRead},
-	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js: one if per
-	// resource and operation, then return [returnData], empty.
-	{"n8n-nodes-base.notion", 1, 2.2, branchNoItems, branchNoItems},
+	{"n8n-nodes-base.airtable", 1, 1, branchThrows, branchThrows, ""},
+	// Google/Sheet/v2/actions/router.js (versions 3 to 4.7) reads resource,
+	// then operation. An operation sheet lacks: n8n has dropped sheetName
+	// (shown only for sheet's operations but create), which it reads before
+	// the GET that finds the sheet; one spreadsheet lacks:
+	// spreadsheet[operation].execute of undefined, a TypeError.
+	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoOperation, branchThrows, "sheet:sheetName"},
+	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js read resource and
+	// operation, then one if per resource and operation, then return
+	// [returnData], empty.
+	{"n8n-nodes-base.notion", 1, 2.2, branchNoOperation, branchNoItems, ""},
 	// Google/Gmail/v1/GmailV1.node.js, Twitter/V1/TwitterV1.node.js,
-	// Google/Docs/GoogleDocs.node.js (versions 1 and 2, L171-176, L450):
-	// per item, one if per resource and operation, then
-	// returnJsonArray(responseData) of undefined, one item {json: undefined}
-	// (n8n-core return-json-array.js).
-	{"n8n-nodes-base.gmail", 1, 1, branchEmptyItems, branchEmptyItems},
-	{"n8n-nodes-base.twitter", 1, 1, branchEmptyItems, branchEmptyItems},
-	{"n8n-nodes-base.googleDocs", 1, 2, branchEmptyItems, branchEmptyItems},
+	// Google/Docs/GoogleDocs.node.js (versions 1 and 2, L171-176, L450)
+	// read resource and operation, then per item one if per resource and
+	// operation, then returnJsonArray(responseData) of undefined, one item
+	// {json: undefined} (n8n-core return-json-array.js).
+	{"n8n-nodes-base.gmail", 1, 1, branchNoOperation, branchEmptyItems, ""},
+	{"n8n-nodes-base.twitter", 1, 1, branchNoOperation, branchEmptyItems, ""},
+	{"n8n-nodes-base.googleDocs", 1, 2, branchNoOperation, branchEmptyItems, ""},
 	// Slack/V1/SlackV1.node.js L202-211, L1059: the same, with responseData
 	// first set to {error: "Resource ... / operation ... not found!"}, the
-	// item it returns.
-	{"n8n-nodes-base.slack", 1, 1, branchErrorItems, branchErrorItems},
+	// item it returns; at reaction it first reads channelId (L779).
+	{"n8n-nodes-base.slack", 1, 1, branchNoOperation, branchErrorItems, "reaction:channelId"},
 	// Google/Sheet/v1/GoogleSheetsV1.node.js (versions 1 and 2) execute
-	// L65-68, L345, L396: one if for sheet and one for spreadsheet, then
-	// return [], no items.
-	{"n8n-nodes-base.googleSheets", 1, 2, branchNoItems, branchUnread},
+	// L65-68, L345, L396 reads operation first; one if for sheet (after
+	// sheetId and range, shown for every operation of sheet but a few) and
+	// one for spreadsheet, each with one if per operation, then return [],
+	// no items.
+	{"n8n-nodes-base.googleSheets", 1, 2, branchNoOperation, branchNoItems, ""},
 	// SpreadsheetFile/v2/SpreadsheetFileV2.node.js execute L56-66: one if
 	// for fromFile and one for toFile, then return [returnData], empty;
 	// it has no resource.
-	{"n8n-nodes-base.spreadsheetFile", 2, 2, branchNoItems, branchNoItems},
+	{"n8n-nodes-base.spreadsheetFile", 2, 2, branchNoItems, branchNoItems, ""},
 	// NocoDB/v1/NocoDBV1.node.js (versions 1 to 3) execute reads resource,
-	// then operation, before any request. Another resource than row: n8n
-	// drops the operation, shown only for row (getNodeParameters skips a
-	// parameter not displayed), and getNodeParameter throws "Could not get
-	// parameter". Another operation at row: no if matches, and it returns
-	// returnJsonArray([]), no items.
-	{"n8n-nodes-base.nocoDb", 1, 3, branchThrows, branchNoItems},
+	// then operation, before any request. Another operation at row: no if
+	// matches, and it returns returnJsonArray([]), no items.
+	{"n8n-nodes-base.nocoDb", 1, 3, branchNoOperation, branchNoItems, ""},
+	// These read operation (Twilio per item) before any request; what
+	// they do with an operation a resource lacks was not read.
+	// Telegram/Telegram.node.js L1942, Github/Github.node.js L2339,
+	// Twilio/Twilio.node.js L209, Google/Calendar/GoogleCalendar.node.js
+	// L124, Trello/Trello.node.js L168,
+	// Microsoft/Teams/v1/MicrosoftTeamsV1.node.js L240,
+	// Shopify/Shopify.node.js L146, Pushbullet/Pushbullet.node.js L367.
+	{"n8n-nodes-base.telegram", 1, 1.2, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.github", 1, 1.1, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.twilio", 1, 1, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.googleCalendar", 1, 1.3, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.trello", 1, 1, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.microsoftTeams", 1, 1.1, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.shopify", 1, 1, branchNoOperation, branchUnread, ""},
+	{"n8n-nodes-base.pushbullet", 1, 1, branchNoOperation, branchUnread, ""},
 }
 
 // modeBranches are the programmatic nodes whose execute() has one if per
@@ -410,7 +436,7 @@ func throwsAtStart(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 // service refuses it (not read; the legacy OpenAI node sets
 // ignoreHttpStatusErrors and passes any answer on, OpenAi.node.js
 // requestDefaults), so it is not judged to fail.
-func noBranchRefusal(typ string, d NodeVersion, resource bool) Refusal {
+func noBranchRefusal(typ string, d NodeVersion, res string, resource bool) Refusal {
 	if typ == openAiApp {
 		return Refusal{Fails: true, NoCall: true}
 	}
@@ -424,25 +450,32 @@ func noBranchRefusal(typ string, d NodeVersion, resource bool) Refusal {
 		return Refusal{Why: why, NoCall: true, Bare: true}
 	}
 	v := d.Version
-	b := branchUnread
+	b, param := branchUnread, ""
 	for _, x := range noBranches {
 		if x.typ == typ && v >= x.from && v <= x.to {
 			b = x.operation
 			if resource {
 				b = x.resource
+			} else if at, p, _ := strings.Cut(x.readsFirst, ":"); at == res {
+				param = p
 			}
 		}
 	}
-	switch b {
-	case branchThrows:
-		return Refusal{Why: ": its code has no branch for it and throws before any request", Fails: true, NoCall: true, NoBranch: true}
-	case branchThrowsAfterRead:
-		return Refusal{Why: ": its code has no branch for it and throws", Fails: true}
-	case branchNoItems:
+	throws := func(why string) Refusal {
+		return Refusal{Why: why, Fails: true, NoCall: true, NoBranch: true}
+	}
+	switch {
+	case param != "":
+		return throws(": n8n drops its parameter " + strconv.Quote(param) + ", shown only for the operations the node defines, which the code reads first: it throws \"Could not get parameter\" before any request")
+	case b == branchThrows:
+		return throws(": its code has no branch for it and throws before any request")
+	case b == branchNoOperation:
+		return throws(": n8n drops its operation, shown only for the resources the node defines, which the code reads first: it throws \"Could not get parameter\" before any request")
+	case b == branchNoItems:
 		return Refusal{Why: ": its code has no branch for it, sends no request and returns no items", NoCall: true, NoItems: true, NoBranch: true}
-	case branchEmptyItems:
+	case b == branchEmptyItems:
 		return Refusal{Why: ": its code has no branch for it, sends no request and returns an empty item", NoCall: true, NoBranch: true}
-	case branchErrorItems:
+	case b == branchErrorItems:
 		return Refusal{Why: ": its code has no branch for it, sends no request and returns an item holding only its \"not found\" text", NoCall: true, NoBranch: true}
 	}
 	return Refusal{}

@@ -106,7 +106,7 @@ func TestRefusedCallFails(t *testing.T) {
 		// A programmatic node asks for its credential only in the branch of
 		// an operation it defines: Twitter v1 with an operation it lacks
 		// asks for none, so the credential of another type does not fail it.
-		{`{"name":"n","type":"n8n-nodes-base.twitter","typeVersion":1,"parameters":{"resource":"tweets","operation":"getRecent"},"credentials":{"twitterOAuth2Api":{"id":"1"}}}`, false},
+		{`{"name":"n","type":"n8n-nodes-base.twitter","typeVersion":1,"parameters":{"resource":"tweet","operation":"getRecent"},"credentials":{"twitterOAuth2Api":{"id":"1"}}}`, false},
 	} {
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
@@ -131,16 +131,27 @@ func TestUndefinedOperation(t *testing.T) {
 		fails, noCall, noItems, noBranch bool
 	}{
 		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"authentication":"airtableTokenApi","operation":"create"}}`, true, true, true, false, true},
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, false, false, false}, // after the GET that finds the sheet
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, false, true, true, true},
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"googleSheets","operation":"append"}}`, true, false, true, true, true},
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"resource":"sheetRow","operation":"create"}}`, true, false, true, true, true},
-		{`{"name":"n","type":"n8n-nodes-base.googleDocs","typeVersion":1,"parameters":{"resource":"docs","operation":"create"}}`, true, false, true, false, true},
+		// At a resource it does not define, n8n has dropped the operation,
+		// which these read first: they throw before any request.
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"getAll"}}`, true, true, true, false, true}, // sheetName dropped: before the GET that finds the sheet
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":3,"parameters":{"resource":"spreadsheet","operation":"getAll"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.4,"parameters":{"resource":"row","operation":"append"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"googleSheets","operation":"append"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"resource":"sheetRow","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleDocs","typeVersion":1,"parameters":{"resource":"docs","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"row","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.twitter","typeVersion":1,"parameters":{"resource":"tweets","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"resource":"gmail","operation":"send"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"chatMessage","operation":"sendMessage"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"resource":"message","operation":"send"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleCalendar","typeVersion":1.3,"parameters":{"resource":"events","operation":"create"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.googleDocs","typeVersion":2,"parameters":{"operation":"append"}}`, true, false, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`, true, false, true, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":1,"parameters":{"operation":"createPage"}}`, true, false, true, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"operation":"postMessage"}}`, true, false, true, false, true},
-		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"resource":"chat.postMessage","operation":"post"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"resource":"chat.postMessage","operation":"post"}}`, true, true, true, false, true},
+		// Slack v1 reads channelId at reaction before its operation's ifs.
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"resource":"reaction","operation":"list"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.gmail","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":1,"parameters":{"resource":"item","operation":"create"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":3,"parameters":{"operation":"upsert"}}`, true, false, true, true, true},
@@ -151,8 +162,11 @@ func TestUndefinedOperation(t *testing.T) {
 		// URL, no call of the node's work, and whatever answers passes on.
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"text","operation":"generate","model":"gpt-4"}}`, true, false, true, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"completions"}}`, true, false, true, false, false},
-		// Google Sheets v1's operations on a resource it has were not read.
-		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"sheet","operation":"upsertRow"}}`, true, false, false, false, false},
+		// Google Sheets v1 at sheet or spreadsheet: no branch matches, no items.
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"sheet","operation":"upsertRow"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"resource":"spreadsheet","operation":"append"}}`, true, false, true, true, true},
+		// Twilio's operations on a resource it has were not read.
+		{`{"name":"n","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"resource":"sms","operation":"create"}}`, true, false, false, false, false},
 		// Merge v2's code has one if per mode and combinationMode: a value
 		// it lacks (v1's "mergeByIndex") runs none and returns no items.
 		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"combine","combinationMode":"mergeByIndex"}}`, true, false, true, true, true},
@@ -175,6 +189,30 @@ func TestUndefinedOperation(t *testing.T) {
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
 		if refused != c.refused || r.Fails != c.fails || r.NoCall != c.noCall || r.NoItems != c.noItems || r.NoBranch != c.noBranch {
 			t.Errorf("%s: refused %v %+v, want refused %v fails %v noCall %v noItems %v noBranch %v", c.node, refused, r, c.refused, c.fails, c.noCall, c.noItems, c.noBranch)
+		}
+	}
+}
+
+// TestDroppedParameterWording: at a resource the node does not define,
+// n8n drops the operation (shown only for the resources it defines); at
+// an operation it lacks, a parameter shown only for the operations it
+// defines (Google Sheets v4's sheetName, Slack v1's channelId at
+// reaction). The node reads it first and throws, as seen on n8n 2.41.1.
+func TestDroppedParameterWording(t *testing.T) {
+	for _, c := range []struct{ node, why string }{
+		{`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"row","operation":"create"}}`,
+			`its resource "row" is not one the node defines: n8n drops its operation, shown only for the resources the node defines, which the code reads first: it throws "Could not get parameter" before any request`},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"resource":"sheet","operation":"getAll"}}`,
+			`its operation "getAll" is not one the node defines for "sheet": n8n drops its parameter "sheetName", shown only for the operations the node defines, which the code reads first: it throws "Could not get parameter" before any request`},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":1,"parameters":{"resource":"reaction","operation":"list"}}`,
+			`its operation "list" is not one the node defines for "reaction": n8n drops its parameter "channelId"`},
+		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"resource":"spreadsheet","operation":"getAll"}}`,
+			`its operation "getAll" is not one the node defines for "spreadsheet": its code has no branch for it and throws before any request`},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
+		if !refused || !strings.HasPrefix(r.Why, c.why) {
+			t.Errorf("%s: refused %v, why %q, want %q", c.node, refused, r.Why, c.why)
 		}
 	}
 }

@@ -44,11 +44,15 @@ their credential by another parameter in the same way, and are checked the same 
 Source (Content or Admin/Management API), Jira's Jira Version, the FTP node's Protocol, WordPress's and the
 Facebook Graph API's authType, Mailjet's and Mindee's Resource. A node whose code throws before it asks for
 its credential fails every run with that error instead (Airtable v1 on its default API key authentication,
-which RS010 explains). A node set to a resource or operation its code has no branch for never asks for its
-credential and does not fail, so it is left out (Slack v1 at "chat.postMessage", Google Docs at "docs", Google
-Sheets v1 at "googleSheets": packages/nodes-base/nodes/Slack/V1/SlackV1.node.ts,
-Google/Docs/GoogleDocs.node.ts, Google/Sheet/v1/GoogleSheetsV1.node.ts send nothing and return an item or none);
-the same fact leaves it out of RS010. An authentication set by an expression, and credentials that several parameters
+which RS010 explains), and so does one set to a resource it does not define (Slack v1 at "chat.postMessage",
+Google Docs at "docs", Google Sheets v1 at "googleSheets"): n8n drops its operation, shown only for the
+resources the node defines (packages/workflow/src/node-helpers.ts getNodeParameters), and the code reads it
+first and throws "Could not get parameter". A node set to an operation its code has no branch for, at a
+resource it defines, never asks for its credential and does not fail, so it is left out (Slack v1's message
+"postMessage", Google Docs' document "append", Google Sheets v1's sheet "upsertRow":
+packages/nodes-base/nodes/Slack/V1/SlackV1.node.ts, Google/Docs/GoogleDocs.node.ts,
+Google/Sheet/v1/GoogleSheetsV1.node.ts send nothing and return an item or none); the same fact leaves it out
+of RS010. An authentication set by an expression, and credentials that several parameters
 decide together, are left out, and so is a workflow holding a node of a type n8n does not ship: n8n cannot
 build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",

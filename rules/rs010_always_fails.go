@@ -38,10 +38,17 @@ reaches:
   operation the OpenAI node's routers do not handle (packages/@n8n/nodes-langchain/nodes/vendors/OpenAi/v1/actions/router.ts,
   v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
-  v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a node whose code sends nothing
-  for it and returns no item, an empty one or one holding only a "not found" text (Notion v2, Google Sheets v1,
-  Google Docs, Slack v1, Spreadsheet File v2) does not fail, and is left out (RS007 leaves it out too: it never
-  asks for its credential);
+  v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a resource the node does not
+  define, for the app nodes whose code reads their operation first (Notion, Gmail v1, Twitter v1, Google Docs,
+  Google Sheets, Slack v1, NocoDB, Telegram, GitHub, Twilio, Google Calendar, Trello, Microsoft Teams v1,
+  Shopify, Pushbullet): n8n drops the operation, shown only for the resources the node defines
+  (packages/workflow/src/node-helpers.ts getNodeParameters keeps only the parameters shown), and the node
+  throws "Could not get parameter" before any request (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts
+  _getNodeParameter); so does an operation at a resource whose code reads first a parameter shown only for the
+  operations it defines (Google Sheets v3 and later at "sheet": sheetName; Slack v1 at "reaction":
+  channelId); a node whose code sends nothing for an operation it lacks and returns no item, an empty one or
+  one holding only a "not found" text (Notion, Google Sheets v1, Google Docs, Slack v1, Spreadsheet File v2)
+  does not fail, and is left out (RS007 leaves it out too: it never asks for its credential);
   a declarative node (the legacy OpenAI node among them) at a resource or operation its description lacks
   (resource "openai", operation "chatCompletion") finds no routing for it and sends only a bare request to its
   service's base URL (packages/core/src/execution-engine/routing-node.ts runNode), which does none of its work:

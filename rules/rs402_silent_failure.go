@@ -66,8 +66,9 @@ cannot be made as written (an HTTP Request with no URL, a placeholder host such 
 yourdomain.com, a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
 no prompt, a chat model sent to OpenAI's legacy completions endpoint; an app node set to a resource or
 operation its code has no branch for, which throws or sends nothing: Airtable v1's "create", Slack v1's
-"postMessage", NocoDB v1 at another resource than "row", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts,
-Slack/V1/SlackV1.node.ts, NocoDB/v1/NocoDBV1.node.ts; a declarative
+"postMessage", NocoDB v1 or Twilio at a resource they do not define, where n8n drops the operation the code
+reads first, packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts, Slack/V1/SlackV1.node.ts,
+NocoDB/v1/NocoDBV1.node.ts, Twilio/Twilio.node.ts; a declarative
 node at one its description lacks, for which n8n's routing adds no request and sends only a bare one to the
 service's base URL: the legacy OpenAI node's text "generate", packages/core/src/execution-engine/routing-node.ts),
 nor a node after a node that reads, in a parameter, a node the workflow does not have (RS010), nor a
