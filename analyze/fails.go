@@ -379,6 +379,13 @@ const maxFeedDepth = 8
 //   - a JavaScript Code node whose every return hands back new items,
 //     [{ json: { ... } }] written out, with no spread, Object.assign or
 //     field of that name anywhere in the code (newItemsOnly).
+//   - an AI Agent: every agent type returns its executor's answer
+//     ({output, intermediateSteps}, the inputs it was given, {input, ...},
+//     left out or kept under their own names) or {error} on a failure it
+//     continues after, never a field of the item it read (ToolsAgent/V1/
+//     execute.js L78, V2/execute.js L279, V3/helpers/finalizeResult.js L19;
+//     ConversationalAgent, ReActAgent, PlanAndExecuteAgent and SqlAgent
+//     execute.js push the executor's response; n8n 2.41.1).
 //
 // field is chatInput or sessionId, each with its table (feedTable).
 func (g *Graph) fieldFree(i int, field string) bool {
@@ -399,6 +406,8 @@ func (g *Graph) fieldFree(i int, field string) bool {
 			return false, !nd.Disabled
 		case n8nschema.TypeCode:
 			return !nd.Disabled && newItemsOnly(nd, field), false
+		case langchain + "agent":
+			return !nd.Disabled, false
 		}
 		return false, false
 	})[i]

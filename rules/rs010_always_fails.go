@@ -127,7 +127,8 @@ reaches:
 - an AI Agent, Basic LLM Chain or Question and Answer chain left on the default prompt source, which reads
   the chatInput field, fed only by nodes whose items have none (a schedule, a webhook, an Edit Fields node
   that sets other fields, a Code node whose every return writes out new items, [{ json: { ... } }], with
-  no spread, Object.assign or chatInput in its code): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
+  no spread, Object.assign or chatInput in its code, another AI Agent, whose items hold its answer, output,
+  never a field of the item it read): "No prompt specified" (packages/@n8n/nodes-langchain/utils/helpers.ts getPromptInputByType);
   and one whose defined prompt is only {{ $json.X }}, fed straight by a Webhook (through If, Switch, Filter or
   No Operation nodes at most), when X is not a key of a Webhook's item (headers, params, query, body,
   webhookUrl, executionMode; its options change what body holds, never those keys:
