@@ -1028,6 +1028,11 @@ var prices = []Price{
 	{"gpt-5", "openai", 1.25, 10, 128000},
 	{"gpt-5-mini", "openai", 0.25, 2, 128000},
 	{"gpt-5-nano", "openai", 0.05, 0.40, 128000},
+	// Later GPT-5 models have rows of their own: "gpt-5" prefixes them, and
+	// its $10 output is none of theirs (docs/n8n-facts.md, "Prices").
+	{"gpt-5.4-mini", "openai", 0.75, 4.50, 128000},
+	{"gpt-5.6-terra", "openai", 2, 12, 128000},
+	{"gpt-5.6-luna", "openai", 0.20, 1.20, 128000},
 	{"gpt-4.1", "openai", 2, 8, 32768},
 	{"gpt-4.1-mini", "openai", 0.40, 1.60, 32768},
 	{"gpt-4.1-nano", "openai", 0.10, 0.40, 32768},
@@ -1047,6 +1052,18 @@ var prices = []Price{
 	{"claude-opus-4", "anthropic", 15, 75, 32000},
 	{"claude-sonnet-4", "anthropic", 3, 15, 64000},
 	{"claude-haiku-4", "anthropic", 1, 5, 64000},
+	// The 4.5 and 4.6 models, as Anthropic's model pages give them
+	// (docs/n8n-facts.md, "Prices"): Opus 4.5 is a third of Opus 4's price,
+	// Sonnet 4.6 writes up to 128K. Anthropic's ids use a dash, OpenRouter's
+	// a dot ("anthropic/claude-sonnet-4.5").
+	{"claude-opus-4-5", "anthropic", 5, 25, 64000},
+	{"claude-opus-4.5", "anthropic", 5, 25, 64000},
+	{"claude-sonnet-4-5", "anthropic", 3, 15, 64000},
+	{"claude-sonnet-4.5", "anthropic", 3, 15, 64000},
+	{"claude-sonnet-4-6", "anthropic", 3, 15, 128000},
+	{"claude-sonnet-4.6", "anthropic", 3, 15, 128000},
+	{"claude-haiku-4-5", "anthropic", 1, 5, 64000},
+	{"claude-haiku-4.5", "anthropic", 1, 5, 64000},
 	{"claude-3-7-sonnet", "anthropic", 3, 15, 64000},
 	{"claude-3-5-sonnet", "anthropic", 3, 15, 8192},
 	{"claude-3-5-haiku", "anthropic", 0.80, 4, 8192},

@@ -212,6 +212,25 @@ func TestLookupPrice(t *testing.T) {
 		{"x-ai/grok-4.1-fast", "grok-4.1-fast", true},
 		{"grok-4-1-fast-reasoning", "grok-4-1-fast", true},
 		{"grok-code-fast-1", "", false},
+		// Later GPT-5 models are their own rows; dated snapshots and aliases
+		// of a model keep its row.
+		{"gpt-5-2025-08-07", "gpt-5", true},
+		{"gpt-5-mini-2025-08-07", "gpt-5-mini", true},
+		{"gpt-5-chat-latest", "gpt-5", true},
+		{"gpt-5.4-mini", "gpt-5.4-mini", true},
+		{"openai/gpt-5.4-mini", "gpt-5.4-mini", true},
+		{"gpt-5.6-luna", "gpt-5.6-luna", true},
+		{"gpt-5.6-terra", "gpt-5.6-terra", true},
+		// Claude 4.5 and 4.6, in Anthropic's and OpenRouter's spellings.
+		{"claude-opus-4-5-20251101", "claude-opus-4-5", true},
+		{"anthropic/claude-opus-4.5", "claude-opus-4.5", true},
+		{"claude-opus-4-1-20250805", "claude-opus-4", true},
+		{"claude-sonnet-4-5-20250929", "claude-sonnet-4-5", true},
+		{"anthropic/claude-sonnet-4.5", "claude-sonnet-4.5", true},
+		{"claude-sonnet-4-6", "claude-sonnet-4-6", true},
+		{"anthropic/claude-sonnet-4.6", "claude-sonnet-4.6", true},
+		{"claude-haiku-4-5-20251001", "claude-haiku-4-5", true},
+		{"anthropic/claude-haiku-4.5", "claude-haiku-4.5", true},
 	}
 	for _, tt := range tests {
 		p, ok := LookupPrice(tt.model)
@@ -226,6 +245,14 @@ func TestLookupPrice(t *testing.T) {
 	p, _ = LookupPrice("x-ai/grok-4-fast")
 	if diff := cmp.Diff(Price{"grok-4-fast", "xai", 0.20, 0.50, 30000}, p); diff != "" {
 		t.Errorf("grok-4-fast price mismatch (-want +got):\n%s", diff)
+	}
+	p, _ = LookupPrice("gpt-5.6-luna")
+	if diff := cmp.Diff(Price{"gpt-5.6-luna", "openai", 0.20, 1.20, 128000}, p); diff != "" {
+		t.Errorf("gpt-5.6-luna price mismatch (-want +got):\n%s", diff)
+	}
+	p, _ = LookupPrice("claude-opus-4-5-20251101")
+	if diff := cmp.Diff(Price{"claude-opus-4-5", "anthropic", 5, 25, 64000}, p); diff != "" {
+		t.Errorf("claude-opus-4-5 price mismatch (-want +got):\n%s", diff)
 	}
 	// What the Gemini API serves gemini-2.5-pro as (BilledModel).
 	p, _ = LookupPrice("models/gemini-3.8-flash")
