@@ -88,7 +88,7 @@ func (g *Graph) fetchGate(n *n8nschema.Node, carriers map[string]bool) bool {
 		return false
 	}
 	p := n.Params()
-	if p.Get("options.response.response.neverError").True() || !sendsOwnersCredential(n) {
+	if n8nschema.IgnoresStatus(n) || !sendsOwnersCredential(n) {
 		return false
 	}
 	url := strings.TrimSpace(p.Get("url").Str())

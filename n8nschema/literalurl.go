@@ -71,12 +71,12 @@ func literalURL(n *Node) (Refusal, bool) {
 	if !strings.Contains(path, "{{") && !strings.Contains(path, "}}") {
 		if name, ok := literalQueryKey(query, host); ok {
 			return Refusal{Why: sent + ": its query parameter " + strconv.Quote(name) + " holds the braces, not a key, so the service refuses the key on every item",
-				Fails: !ignoresStatus(n)}, true
+				Fails: !IgnoresStatus(n)}, true
 		}
 		return Refusal{}, false
 	}
 	return Refusal{Why: sent + ": it asks " + strconv.Quote(host) + " for a path with the braces in it (percent-encoded), a resource no API has, and gets 404 on every item",
-		Fails: !ignoresStatus(n)}, true
+		Fails: !IgnoresStatus(n)}, true
 }
 
 // literalQueryKey finds, in a URL's query string, a parameter that
@@ -114,20 +114,6 @@ func shownURL(u string) string {
 		u = scheme + "://" + authority + path
 	}
 	return u + tail
-}
-
-// ignoresStatus reports an HTTP Request that returns an error status as
-// its output instead of failing, or may: v3 and later with Never Error
-// (options.response.response.neverError, HttpRequestV3.node.js L225–227),
-// v1 and v2 with Ignore Response Code (options.ignoreResponseCode,
-// HttpRequestV2.node.js L751–753, HttpRequestV1.node.js L679–681).
-func ignoresStatus(n *Node) bool {
-	path := "options.response.response.neverError"
-	if n.TypeVersion < 3 {
-		path = "options.ignoreResponseCode"
-	}
-	v, ok := n.Param(path)
-	return ok && (v.Kind() != Bool || v.True())
 }
 
 // LiteralURL reports an HTTP Request whose URL holds {{ }} without the

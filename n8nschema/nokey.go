@@ -81,7 +81,7 @@ func noKey(n *Node) (Refusal, bool) {
 		status = "403"
 	}
 	return Refusal{Why: why + ", and no header, query parameter or body field carries a key, so the API answers " + status + " on every item and bills nothing",
-		Fails: !ignoresStatus(n)}, true
+		Fails: !IgnoresStatus(n)}, true
 }
 
 // keyName reports a name (or JSON text) that may carry a key: it holds

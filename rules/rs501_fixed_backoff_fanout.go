@@ -37,7 +37,11 @@ that read nothing of the request (a Webhook whose first nodes are external calls
 results replace the request, and no node of its runs reads it by name: a setup hook someone calls), a Webhook that workflows of the set call by an HTTP request only from runs
 people start, such as a sub-agent an orchestrating chat asks once per question) comes one person at a time, so
 their failures do not line up) and at runs of several items (--items above 1). A node counts for a
-per-request trigger only when that trigger's executions reach it. The rule reports one note per
+per-request trigger only when that trigger's executions reach it. An HTTP Request with Never Error and Full
+Response (options.response.response) hands every status on as an item, so its retry never meets an overloaded
+service's 429 or 503; what still ends a try is a request with no answer. A refused connection reaches no
+server to keep down, and a timeout comes a timeout after each call's own start, so the retries keep the
+calls' own spacing, which jitter would not change. Such a node is not counted. The rule reports one note per
 workflow, at the first such node, naming the others.`,
 	Fix:        "Retry concurrent calls with exponential backoff and jitter (a queue, a Code node, or the API's own retry), or lower maxTries and space the calls with HTTP batching",
 	FixDoc:     "None: n8n's node retry has no jitter to turn on; spacing the calls is a change to the workflow's shape.",
@@ -84,7 +88,9 @@ workflow, at the first such node, naming the others.`,
 					break
 				}
 			}
-			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce) {
+			// An overloaded service's answers (429, 503) do not end a try of a
+			// node that hands them on as items.
+			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce) || n8nschema.AnswersStatusAsItem(n) {
 				continue
 			}
 			at := fmt.Sprintf("every execution of %q", perRequest)

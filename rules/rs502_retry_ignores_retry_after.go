@@ -29,7 +29,11 @@ limits, Slack's go by method) it reports, and says the window is not known. The 
 the service's 429 carries.
 Slack's retry loop and LangChain's (for embeddings) honour Retry-After; the node retry around them does not,
 and a chat model under a chain or agent does not retry at all: n8n stops LangChain's retries at its first
-failure, 429 included.`,
+failure, 429 included. An HTTP Request with Never Error and Full Response
+(options.response.response) hands a 429 on as an item ({body, headers, statusCode}), which ends no try: its
+retry fires only on a request with no answer, and the rule is silent (nodes-base HttpRequestV3.node.js,
+@n8n/backend-network http/legacy-request.js). Without Full Response the item is the answer's body, and n8n
+(2.41) retries a node whose first item has an "error" field, as OpenAI's and Google's error bodies do.`,
 	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against
 the nodes' properties in n8n-nodes-base and n8n-nodes-langchain). HTTP Request's batching (Items per Batch, Batch
@@ -43,7 +47,8 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			k := op.OwnRetries()
-			if k < 2 {
+			// With Never Error and Full Response a 429 is an item: no try ends on it.
+			if k < 2 || n8nschema.AnswersStatusAsItem(n) {
 				continue
 			}
 			rl, ok := n8nschema.RateLimitOf(n.Type, analyze.URLHost(n))

@@ -18,7 +18,8 @@ rejected order, a duplicate validation e-mail). It matters for calls that carry 
 credential the node does not read, as an HTTP Request whose authentication is "none" ignores the block its export
 lists, is carried by none of its calls); a POST
 that only reads or analyses (a search, a scrape, a GraphQL query) is not a write. An HTTP
-Request with "Never Error" (options.response.response.neverError) returns the status instead of throwing, so
+Request with "Never Error" (options.response.response.neverError; Ignore Response Code, options.ignoreResponseCode,
+before v3) returns the status instead of throwing, so
 the workflow can retry 429 and 5xx only and report the rest. A Data Table is not a call: it reaches n8n's own
 database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with no credential and no status.`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
@@ -34,7 +35,7 @@ database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with
 			if k < 2 || op.Paid || analyze.InProcess(n) {
 				continue
 			}
-			if v, ok := n.Param("options.response.response.neverError"); ok && v.True() {
+			if n8nschema.IgnoresStatus(n) {
 				continue
 			}
 			auth := len(n.Credentials) > 0 && !n8nschema.IgnoresCredentials(n)
