@@ -803,13 +803,19 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 		return 2, true
 	case n8nschema.TypeWebhook:
 		// One output per method when several are allowed
-		// (Webhook.node.ts outputs: httpMethod.map(...)).
-		m, _ := n.Param("httpMethod")
+		// (Webhook.node.ts outputs: httpMethod.map(...)). With
+		// multipleMethods and no httpMethod stored, n8n fills in the
+		// list's default, GET and POST: two outputs (Webhook.node.ts
+		// properties; the Workflow constructor resolves defaults).
+		m, ok := n.Param("httpMethod")
 		if m.IsExpr() {
 			return 1, false
 		}
 		if m.Kind() == n8nschema.Array {
 			return max(len(m.Elems()), 1), true
+		}
+		if !ok && n.Params().Get("multipleMethods").True() {
+			return 2, true
 		}
 		return 1, true
 	case n8nschema.TypeRespondToWebhook:
