@@ -243,7 +243,8 @@ type Loop struct {
 	// and it is not a paging loop.
 	Unbounded bool
 	// Paging is true when a node of the cycle sets a page or cursor field
-	// that a call of the cycle sends: each pass fetches the next page (as
+	// that a call of the cycle sends, or a call's URL is the next-page link
+	// a response of the cycle gave: each pass fetches the next page (as
 	// HTTP pagination does), so the cycle is fan-out bounded by the data,
 	// not a retry. RS105 reports it when no counter caps the pages.
 	Paging bool
@@ -803,13 +804,19 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 		return 2, true
 	case n8nschema.TypeWebhook:
 		// One output per method when several are allowed
-		// (Webhook.node.ts outputs: httpMethod.map(...)).
-		m, _ := n.Param("httpMethod")
+		// (Webhook.node.ts outputs: httpMethod.map(...)). With
+		// multipleMethods and no httpMethod stored, n8n fills in the
+		// list's default, GET and POST: two outputs (Webhook.node.ts
+		// properties; the Workflow constructor resolves defaults).
+		m, ok := n.Param("httpMethod")
 		if m.IsExpr() {
 			return 1, false
 		}
 		if m.Kind() == n8nschema.Array {
 			return max(len(m.Elems()), 1), true
+		}
+		if !ok && n.Params().Get("multipleMethods").True() {
+			return 2, true
 		}
 		return 1, true
 	case n8nschema.TypeRespondToWebhook:
@@ -1069,6 +1076,14 @@ func (g *Graph) LoopOf(n *n8nschema.Node) *Loop {
 		}
 	}
 	return nil
+}
+
+// Entered reports whether a run enters loop l: a trigger's run reaches a
+// node of it (Reachable). A cycle that nothing a trigger starts leads to
+// (its feeder has no outgoing connection, it hangs off a dead output or
+// sits behind a node that fails on every run) never goes round.
+func (g *Graph) Entered(l *Loop) bool {
+	return slices.ContainsFunc(l.Nodes, g.Reachable)
 }
 
 func (g *Graph) reachability(sc *scratch) {

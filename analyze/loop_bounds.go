@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1270,8 +1271,9 @@ func eachIdent(s string, fn func(id string) bool) {
 // pages, or nil. A loop walks pages when a Set or Code node of the loop
 // produces a page or cursor field (cursorRE) that an expression in a
 // calling node of the loop reads, when a calling node sends its own
-// $runIndex as the page (?page={{ $runIndex + 1 }}), or when it sends a
-// cursor read from another node of the loop (cursorFromLoop). Each pass
+// $runIndex as the page (?page={{ $runIndex + 1 }}), when it sends a
+// cursor read from another node of the loop (cursorFromLoop), or when its
+// URL is the next-page link a response gave (nextLinkFromLoop). Each pass
 // then asks for a different page, as HTTP pagination does
 // (docs/n8n-behaviour.md#other-repeats), until the data runs out.
 func (g *Graph) pages(l *Loop) *n8nschema.Node {
@@ -1321,6 +1323,9 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 		})
 	}
 	if n := g.cursorFromLoop(l); n != nil {
+		return n
+	}
+	if n := nextLinkFromLoop(l); n != nil {
 		return n
 	}
 	if len(set) == 0 {
@@ -1433,6 +1438,36 @@ func (g *Graph) cursorFromLoop(l *Loop) *n8nschema.Node {
 		})
 		if found {
 			return n
+		}
+	}
+	return nil
+}
+
+// nextLinkRE matches an expression that is a whole URL read from a
+// response's next-page link, at the end of the path: paging.next
+// (Facebook's Graph API), paging.next.link (HubSpot), @odata.nextLink
+// (Microsoft Graph), next_page_url, links.next.href.
+var nextLinkRE = lazyregexp.New(`(?i)^=?\s*\{\{[^{}]*?(?:\.|\[\s*["'])(?:@odata\.)?next(?:_?page)?(?:_?(?:url|link|href|uri))?(?:["']\s*\])?(?:(?:\.|\[\s*["'])(?:link|href|url)(?:["']\s*\])?)?\s*\}\}\s*$`)
+
+// nextLinkFromLoop returns a calling node of the loop whose URL is the
+// next-page link a response gave, read from a node of the loop by name or
+// from the item it receives ($json): each pass requests the page the last
+// one pointed to, and the API leaves the link out on the last page, so the
+// loop ends with the data.
+func nextLinkFromLoop(l *Loop) *n8nschema.Node {
+	for _, n := range l.Calls {
+		u, ok := n.Param("url")
+		if !ok || u.Kind() != n8nschema.String || !nextLinkRE.MatchString(u.Str()) {
+			continue
+		}
+		x := u.Str()
+		if strings.Contains(x, "$json") {
+			return n
+		}
+		for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
+			if ref := m[1] + m[2]; ref != n.Name && slices.ContainsFunc(l.Nodes, func(o *n8nschema.Node) bool { return o.Name == ref }) {
+				return n
+			}
 		}
 	}
 	return nil

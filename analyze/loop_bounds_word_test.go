@@ -41,3 +41,27 @@ func TestContainsWordMatchesTheRegexp(t *testing.T) {
 		}
 	}
 }
+
+// TestNextLinkURL: a URL that is wholly a next-page link read from a
+// response is one; a URL with a host of its own, or a field that only
+// starts with "next", is not.
+func TestNextLinkURL(t *testing.T) {
+	for x, want := range map[string]bool{
+		`={{ $node["If1"].json["paging"]["next"] }}`:   true,
+		`={{$node["Config URL"].json["next"]}}`:        true,
+		`={{ $json["@odata.nextLink"] }}`:              true,
+		`={{ $json.next_page_url }}`:                   true,
+		`={{ $json.paging.next.link }}`:                true,
+		`={{ $json.links.next.href }}`:                 true,
+		`=https://api.example.com/{{ $json.next }}`:    false,
+		`={{ $json.nextStep }}`:                        false,
+		`={{ $json.next_run }}`:                        false,
+		`={{ $json.url }}`:                             false,
+		`={{ $json.next }}?limit={{ $json.limit }}`:    false,
+		`https://graph.facebook.com/v20.0/me/insights`: false,
+	} {
+		if got := nextLinkRE.MatchString(x); got != want {
+			t.Errorf("%s: next link %v, want %v", x, got, want)
+		}
+	}
+}

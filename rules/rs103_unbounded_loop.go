@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/stormcheck/stormcheck/analyze"
-	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs103 = &analyze.Rule{
@@ -53,9 +52,13 @@ note, as RS504 judges it: the person who clicked watches the run go round in the
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
 output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
-Over Items hanging off the outer one's done) is dead work, not a loop. A loop every path to which passes a node that fails on every run (RS010's facts)
-is not reported either: no run gets there, and RS010 reports that node. Two loops are not reported: a
-loop that fetches the next page (a node of the loop sets a page or cursor field that the call sends) is
+Over Items hanging off the outer one's done) is dead work, not a loop. A loop that no trigger's run reaches is
+not reported either (the node that should feed it has no outgoing connection, or only a dead output leads
+to it): it never goes round, as RS010 leaves out a node no enabled trigger reaches; nor is one every path to
+which passes a node that fails on every run (RS010's facts): no run gets there, and RS010 reports that node.
+Two loops are not reported: a loop that fetches the next page (a node of the loop sets a page or cursor field
+that the call sends, or the call's URL is the next-page link a response of the loop gave, such as the Graph
+API's paging.next, which the last page leaves out) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
 someone sends the work back. An agent wired as its own tool (an ai_tool connection back to itself, directly
@@ -68,8 +71,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, l := range g.Loops {
-			if behindFailure(g, l.Nodes) {
-				continue // no run gets there: RS010 reports the node that fails first
+			if !g.Entered(l) {
+				// No run gets there: nothing a trigger starts leads to it,
+				// or a node before it fails on every run (RS010 reports it).
+				continue
 			}
 			if msg, ok := boundedByData[l.Bound]; ok {
 				n := l.Calls[0]
@@ -128,16 +133,4 @@ func byHand(pass *analyze.Pass, d *analyze.Diagnostic) {
 		d.Severity = analyze.Note
 		d.Message += " (only a manual run reaches it: the person who started it watches it go round)"
 	}
-}
-
-// behindFailure reports whether every node of nodes sits behind a node
-// that fails on every item (analyze's FailsBefore): no run reaches any of
-// them, and RS010 reports the cause.
-func behindFailure(g *analyze.Graph, nodes []*n8nschema.Node) bool {
-	for _, n := range nodes {
-		if _, ok := g.FailsBefore(n); !ok {
-			return false
-		}
-	}
-	return len(nodes) > 0
 }

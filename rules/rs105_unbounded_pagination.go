@@ -21,11 +21,13 @@ pages fetched by a loop of nodes (a Set or Code node of the loop sets the page o
 the loop sends, and an If decides when to stop) with no counter that caps the passes; such a loop is fan-out,
 so RS103 leaves it to this rule. Pagination that takes each next page from the response (the next URL it
 returns, or a cursor read from it such as nextCursor or nextPageToken) ends when the data does and is a
-note; so is a loop that sends a cursor or last id taken from the data rather than a number it steps. A page
+note; so is a loop that sends a cursor or last id taken from the data rather than a number it steps, or that
+requests the next-page link the last response gave (Facebook's Graph API returns paging.next and leaves it
+out on the last page; HubSpot's paging.next.link, Microsoft Graph's @odata.nextLink alike). A page
 number that n8n counts ($pageCount) is not: an API that ignores it answers the same page for
 ever.
-A node behind one that fails on every run (RS010's facts) is not reported: no run gets to it, and RS010
-reports the node in front.`,
+A node or loop that no trigger's run reaches is not reported (it never fetches a page), nor one behind a node
+that fails on every run (RS010's facts): no run gets to it, and RS010 reports the node in front.`,
 	Fix:        "Turn on Limit Pages Fetched in the pagination options and set Max Pages to the most pages the API can have",
 	FixDoc:     "None: limiting pagination drops pages beyond the limit; only the author knows how many the data needs.",
 	Severity:   analyze.Warning,
@@ -37,8 +39,10 @@ reports the node in front.`,
 			if n.Disabled {
 				continue
 			}
-			if _, behind := g.FailsBefore(n); behind {
-				continue // no run gets there: RS010 reports the node that fails first
+			if !g.Reachable(n) {
+				// No run gets there: nothing a trigger starts leads to it,
+				// or a node before it fails on every run (RS010 reports it).
+				continue
 			}
 			if _, unbounded := analyze.Pages(n); !unbounded {
 				continue
@@ -64,7 +68,7 @@ reports the node in front.`,
 			pass.Report(d)
 		}
 		for _, l := range g.Loops {
-			if !l.Paging {
+			if !l.Paging || !g.Entered(l) {
 				continue
 			}
 			n := l.Pager
