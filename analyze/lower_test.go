@@ -23,3 +23,22 @@ func TestAppendLowerAsToLower(t *testing.T) {
 		}
 	}
 }
+
+// TestRecipientKeyAsRegexp: recipientKey answers as recipientKeyRE on
+// random keys made of its words' pieces in any case, separators, the runes
+// (?i) folds to ASCII letters and bytes outside ASCII.
+func TestRecipientKeyAsRegexp(t *testing.T) {
+	pieces := []string{"to", "TO", "_", "number", "Number", "phone", "email", "participant", "s", "S", "\u017f", "chat", "id", "ID",
+		"recipient", "receiver", "jid", "remote", "msisdn", "destination", "mobile", "reply", "token", "to\u212aen", "\n", " ", "é", "x"}
+	rng := rand.New(rand.NewSource(2))
+	for range 200_000 {
+		var sb strings.Builder
+		for k := rng.Intn(4); k >= 0; k-- {
+			sb.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		k := sb.String()
+		if got, want := recipientKey(k), recipientKeyRE.MatchString(k); got != want {
+			t.Fatalf("recipientKey(%q) = %v, want %v", k, got, want)
+		}
+	}
+}
