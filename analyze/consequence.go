@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -648,6 +649,25 @@ var (
 // recipient.
 var recipientKeyRE = lazyregexp.New(`(?i)^(to|to_?number|to_?phone|to_?email|participants?|number|phone|phone_?number|chat_?id|recipient|recipients|receiver|jid|remote_?jid|msisdn|destination|mobile|reply_?token)$`)
 
+// recipientKey is recipientKeyRE.MatchString(k), looked up for an ASCII
+// key: the regexp's set-up cost ~3,000 instructions on each short JSON key
+// of every body. A key outside ASCII goes to the regexp, for (?i) folds ſ
+// and the Kelvin sign. TestRecipientKeyAsRegexp keeps the two in step.
+func recipientKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return recipientKeyRE.MatchString(k)
+		}
+	}
+	switch strings.ToLower(k) {
+	case "to", "to_number", "tonumber", "to_phone", "tophone", "to_email", "toemail", "participant", "participants",
+		"number", "phone", "phone_number", "phonenumber", "chat_id", "chatid", "recipient", "recipients", "receiver",
+		"jid", "remote_jid", "remotejid", "msisdn", "destination", "mobile", "reply_token", "replytoken":
+		return true
+	}
+	return false
+}
+
 // bodyFieldRE finds "key": value pairs in a JSON body written as text, the
 // value a string, a number or a flat array (participants: [...]).
 var bodyFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|\{\{[\s\S]*?\}\}|\[[^\]]*\]|[+\d][\d\s-]*)`)
@@ -660,13 +680,13 @@ var bodyFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*("(?:[^"\\]|\\.)*
 func bodyRecipient(n *n8nschema.Node) (fixed, ok bool) {
 	fixed = true
 	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
-		if recipientKeyRE.MatchString(p.Get("name").Str()) {
+		if recipientKey(p.Get("name").Str()) {
 			ok = true
 			fixed = fixed && configured(p.Get("value").Str())
 		}
 	}
 	for _, m := range bodyFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
-		if recipientKeyRE.MatchString(m[1]) {
+		if recipientKey(m[1]) {
 			ok = true
 			fixed = fixed && configured(strings.Trim(m[2], `"'`))
 		}
@@ -750,7 +770,7 @@ func messageToItem(n *n8nschema.Node, body [][]string) bool {
 		switch {
 		case textKeyRE.MatchString(key):
 			text = true
-		case recipientKeyRE.MatchString(key) && readsItem(val):
+		case recipientKey(key) && readsItem(val):
 			fromItem = true
 		}
 	}
@@ -977,13 +997,13 @@ func recipientExprs(n *n8nschema.Node) []string {
 // fraction of running those patterns over the body.
 func namesRecipient(n *n8nschema.Node) bool {
 	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
-		if recipientKeyRE.MatchString(p.Get("name").Str()) {
+		if recipientKey(p.Get("name").Str()) {
 			return true
 		}
 	}
 	s := n.Params().Get("jsonBody").Str()
 	for i := strings.IndexByte(s, ':'); i >= 0; {
-		if k := keyBefore(s, i); k != "" && recipientKeyRE.MatchString(k) {
+		if k := keyBefore(s, i); k != "" && recipientKey(k) {
 			return true
 		}
 		j := strings.IndexByte(s[i+1:], ':')
@@ -1023,12 +1043,12 @@ func recipientsIn(n *n8nschema.Node, body [][]string) []string {
 	if n8nschema.IsHTTPRequest(n.Type) {
 		var out []string
 		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
-			if recipientKeyRE.MatchString(p.Get("name").Str()) {
+			if recipientKey(p.Get("name").Str()) {
 				out = append(out, p.Get("value").Str())
 			}
 		}
 		for _, m := range body {
-			if recipientKeyRE.MatchString(m[1]) {
+			if recipientKey(m[1]) {
 				out = append(out, m[2])
 			}
 		}

@@ -828,7 +828,7 @@ func bodyNamesRecord(n *n8nschema.Node) bool {
 	}
 	named := false
 	check := func(key, val string) {
-		if !named && idKeyRE.MatchString(key) && !recipientKeyRE.MatchString(key) && fedIDRE.MatchString(strings.TrimSpace(val)) {
+		if !named && idKeyRE.MatchString(key) && !recipientKey(key) && fedIDRE.MatchString(strings.TrimSpace(val)) {
 			named = true
 		}
 	}

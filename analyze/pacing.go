@@ -825,7 +825,7 @@ func chatRecipients(n *n8nschema.Node) []string {
 		out := append(recipientExprs(n), n.Params().Get("url").Str())
 		// A body built in one expression: {{ ({ to: $node['N'].json.from }) }}.
 		for _, m := range exprFieldRE.FindAllStringSubmatch(n.Params().Get("jsonBody").Str(), -1) {
-			if recipientKeyRE.MatchString(m[1]) && readsItem(m[2]) {
+			if recipientKey(m[1]) && readsItem(m[2]) {
 				out = append(out, strings.TrimSpace(m[2]))
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -245,18 +247,15 @@ func (g *Graph) readSenders(reached map[*n8nschema.Node]bool, hasSlack bool) *se
 	}
 	slices.Sort(at)
 	// Every string value read, lowercased and joined with NULs: one search
-	// per signal, not one per value. Each value is lowercased alone (most
-	// are already: no copy), which is what lowering the joined text gives,
-	// the NULs being ASCII.
-	var b strings.Builder
-	b.WriteByte(0)
+	// per signal, not one per value. Each value is lowercased alone, which
+	// is what lowering the joined text gives, the NULs being ASCII.
+	b := []byte{0}
 	for _, i := range at {
 		for _, x := range g.paths(i) {
-			b.WriteString(strings.ToLower(x))
-			b.WriteByte(0)
+			b = append(appendLower(b, x), 0)
 		}
 	}
-	texts := b.String()
+	texts := string(b)
 	first := func(words []string, has func(string) bool) string {
 		for _, w := range words {
 			if has(w) {
@@ -289,6 +288,27 @@ func (g *Graph) readSenders(reached map[*n8nschema.Node]bool, hasSlack bool) *se
 		r.signals[i].payload = first(sig.payload, contains)
 	}
 	return r
+}
+
+// appendLower appends strings.ToLower(x) to b: ASCII bytes one by one,
+// other runes as unicode.ToLower maps them (an invalid byte as U+FFFD), so
+// that a long text with a few accents is not mapped rune by rune.
+func appendLower(b []byte, x string) []byte {
+	for i := 0; i < len(x); {
+		c := x[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(x[i:])
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+		i += w
+	}
+	return b
 }
 
 // quoted reports whether one of texts' NUL-separated values is v, or holds

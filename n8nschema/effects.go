@@ -648,8 +648,9 @@ func providerHost(n *Node, k IdempotencyKey) bool {
 }
 
 // keyStems holds, in normKey form, a piece of every name in keyNames;
-// keep it in step with them (TestKeyStems).
-var keyStems = newStems("idempoten", "request-id", "client", "dedupl")
+// keep it in step with them (TestKeyStems). Each is seven bytes or more,
+// so that index reads every fourth offset, not every third.
+var keyStems = newStems("idempoten", "request-id", "clientt", "client-t", "deduplic")
 
 // mayHoldKey is false when no name or JSON text among parameters whose
 // JSON text is raw can hold a key name: LookupKeyName and keyInJSONText

@@ -2,6 +2,9 @@ package n8nschema
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +74,34 @@ func TestHTTPModelCallByCredential(t *testing.T) {
 	n := node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"={{ $json.apiUrl }}","authentication":"predefinedCredentialType","nodeCredentialType":"anthropicApi","sendBody":true,"specifyBody":"json","jsonBody":"{\"model\":\"claude-sonnet-4-5\",\"messages\":[]}"}}`)
 	if AnthropicNoMaxTokens(n) {
 		t.Error("AnthropicNoMaxTokens judged a URL the run decides")
+	}
+}
+
+// TestObjectKeyAsRegexp: objectKey answers as the patterns it replaced on
+// random strings of the keys' pieces, quotes, spaces (\v is not \s),
+// colons, brackets and word bytes around them.
+func TestObjectKeyAsRegexp(t *testing.T) {
+	pieces := []string{"model", "mo", "del", "messages", "message", "role", "rol", "e", "s", `"`, "'", "`", " ", "\t", "\n", "\f", "\v", "\r",
+		":", "[", "{", "_", "x", "9", "é", "\xff", ",", "super"}
+	for _, c := range []struct {
+		key  string
+		list bool
+		re   *regexp.Regexp
+	}{
+		{"model", false, regexp.MustCompile(`["']?\bmodel["']?\s*:`)},
+		{"messages", true, regexp.MustCompile(`["']?\bmessages["']?\s*:\s*\[`)},
+		{"role", false, regexp.MustCompile(`["']?\brole["']?\s*:`)},
+	} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 100_000 {
+			var b strings.Builder
+			for range rng.IntN(8) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			s := b.String()
+			if got, want := objectKey(s, c.key, c.list), c.re.MatchString(s); got != want {
+				t.Fatalf("objectKey(%q, %q) = %v, want %v", s, c.key, got, want)
+			}
+		}
 	}
 }
