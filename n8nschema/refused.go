@@ -370,6 +370,14 @@ var noBranches = []struct {
 	// resource and operation, none of which throws, and returns
 	// [returnData], empty (L2423).
 	{"n8n-nodes-base.googleDrive", 1, 2, branchNoOperation, branchNoItems, "", ""},
+	// OpenWeatherMap/OpenWeatherMap.node.js execute L181-230 (no resource)
+	// asks for its credential, reads operation, then per item its
+	// location and throws "The operation ... is not known!" before the
+	// request. Todoist/v1/TodoistV1.node.js L643-648 reads resource and
+	// operation; at task, Service.js L7 calls handlers[operation] of
+	// undefined, a TypeError before any request.
+	{"n8n-nodes-base.openWeatherMap", 1, 1, branchThrows, branchThrows, "", ""},
+	{"n8n-nodes-base.todoist", 1, 1, branchNoOperation, branchThrows, "", ""},
 }
 
 // modeBranches are the programmatic nodes whose execute() has one if per

@@ -179,6 +179,9 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"operation":"list"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"operation":"sendMessage"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.itemLists","typeVersion":3.1,"parameters":{"operation":"aggregateItems"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.openWeatherMap","typeVersion":1,"parameters":{"operation":"getCurrent"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.todoist","typeVersion":1,"parameters":{"operation":"getTasks"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.todoist","typeVersion":2,"parameters":{"operation":"getTasks"}}`, true, false, false, false, false},
 		{`{"name":"n","type":"n8n-nodes-base.googleDrive","typeVersion":3,"parameters":{"resource":"file","operation":"get"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.googleCalendar","typeVersion":1.3,"parameters":{"resource":"calendar","operation":"create"}}`, true, true, true, false, true},
 		// Discord v2 on OAuth2 GETs the user's guilds first: not judged.

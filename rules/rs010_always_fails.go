@@ -39,8 +39,9 @@ reaches:
   v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
   v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts; Twilio and Trello: "The operation
-  ... is not known!"; Postgres v1: "The operation ... is not supported!"; the routers of Airtable v2, Discord v2
-  but on OAuth2, Item Lists v3 and Google Drive v3, which call the operation of a resource that lacks it; Google
+  ... is not known!", and OpenWeatherMap; Postgres v1: "The operation ... is not supported!"; the routers of
+  Airtable v2, Discord v2 but on OAuth2, Item Lists v3, Google Drive v3 and Todoist v1, which call the operation
+  of a resource that lacks it; Google
   Calendar 1.3, which then sorts the keys of the empty items it made); a resource the node does not
   define, for the app nodes whose code reads their operation first (Notion, Gmail v1, Twitter v1, Google Docs,
   Google Sheets, Slack v1, NocoDB, Telegram, GitHub, Twilio, Google Calendar, Trello, Microsoft Teams v1,
