@@ -225,13 +225,13 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 		res = d.DefaultResource() // a node with no resource parameter never reads one
 	}
 	if d.resourceOps(res) == nil {
-		r := noBranchRefusal(typ, d, res, true)
+		r := noBranchRefusal(n, typ, d, res, true)
 		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
 		return r, true
 	}
 	if op != "" {
 		if _, listed := d.operationOf(res, absent, op); !listed {
-			r := noBranchRefusal(typ, d, res, false)
+			r := noBranchRefusal(n, typ, d, res, false)
 			forRes := ""
 			if res != "" {
 				forRes = " for " + quoteList([]string{res})
@@ -248,9 +248,7 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 type noBranch uint8
 
 const (
-	// branchUnread: not read, so the node may still send a request
-	// (Telegram.node.js and Github.node.js, at an operation a resource
-	// they define lacks, send one to the bare endpoint).
+	// branchUnread: not read, so the node may still send a request.
 	branchUnread  noBranch = iota
 	branchThrows           // it throws: every item fails, and no request is sent
 	branchNoItems          // it returns no items and sends no request
@@ -263,6 +261,10 @@ const (
 	branchNoOperation
 	branchEmptyItems // it returns an empty item per item and sends no request
 	branchErrorItems // it returns an item holding only its "not found" text per item and sends no request
+	// branchBare: it sends its request with no method or path, to the
+	// API's bare endpoint, which does none of its work; what it returns
+	// then is the service's answer's (not judged to fail).
+	branchBare
 )
 
 // noBranches are the nodes whose execute() was read for a resource or
@@ -276,61 +278,106 @@ var noBranches = []struct {
 	// which n8n shows only for the operations the node defines, before
 	// its operation's ifs, so an operation it lacks throws there.
 	readsFirst string
+	// unless, "param=value": the entry does not hold when param (as
+	// stored, else the default of the node's credential parameter) holds
+	// value, under which the code sends a request first.
+	unless string
 }{
 	// Airtable/v1/AirtableV1.node.js execute: "The operation "…" is not
 	// known!", before any request; it reads no resource.
-	{"n8n-nodes-base.airtable", 1, 1, branchThrows, branchThrows, ""},
+	{"n8n-nodes-base.airtable", 1, 1, branchThrows, branchThrows, "", ""},
 	// Google/Sheet/v2/actions/router.js (versions 3 to 4.7) reads resource,
 	// then operation. An operation sheet lacks: n8n has dropped sheetName
 	// (shown only for sheet's operations but create), which it reads before
 	// the GET that finds the sheet; one spreadsheet lacks:
 	// spreadsheet[operation].execute of undefined, a TypeError.
-	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoOperation, branchThrows, "sheet:sheetName"},
+	{"n8n-nodes-base.googleSheets", 3, 4.7, branchNoOperation, branchThrows, "sheet:sheetName", ""},
 	// Notion/v1/NotionV1.node.js and v2/NotionV2.node.js read resource and
 	// operation, then one if per resource and operation, then return
 	// [returnData], empty.
-	{"n8n-nodes-base.notion", 1, 2.2, branchNoOperation, branchNoItems, ""},
+	{"n8n-nodes-base.notion", 1, 2.2, branchNoOperation, branchNoItems, "", ""},
 	// Google/Gmail/v1/GmailV1.node.js, Twitter/V1/TwitterV1.node.js,
 	// Google/Docs/GoogleDocs.node.js (versions 1 and 2, L171-176, L450)
 	// read resource and operation, then per item one if per resource and
 	// operation, then returnJsonArray(responseData) of undefined, one item
 	// {json: undefined} (n8n-core return-json-array.js).
-	{"n8n-nodes-base.gmail", 1, 1, branchNoOperation, branchEmptyItems, ""},
-	{"n8n-nodes-base.twitter", 1, 1, branchNoOperation, branchEmptyItems, ""},
-	{"n8n-nodes-base.googleDocs", 1, 2, branchNoOperation, branchEmptyItems, ""},
+	{"n8n-nodes-base.gmail", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.twitter", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.googleDocs", 1, 2, branchNoOperation, branchEmptyItems, "", ""},
 	// Slack/V1/SlackV1.node.js L202-211, L1059: the same, with responseData
 	// first set to {error: "Resource ... / operation ... not found!"}, the
 	// item it returns; at reaction it first reads channelId (L779).
-	{"n8n-nodes-base.slack", 1, 1, branchNoOperation, branchErrorItems, "reaction:channelId"},
+	{"n8n-nodes-base.slack", 1, 1, branchNoOperation, branchErrorItems, "reaction:channelId", ""},
 	// Google/Sheet/v1/GoogleSheetsV1.node.js (versions 1 and 2) execute
 	// L65-68, L345, L396 reads operation first; one if for sheet (after
 	// sheetId and range, shown for every operation of sheet but a few) and
 	// one for spreadsheet, each with one if per operation, then return [],
 	// no items.
-	{"n8n-nodes-base.googleSheets", 1, 2, branchNoOperation, branchNoItems, ""},
+	{"n8n-nodes-base.googleSheets", 1, 2, branchNoOperation, branchNoItems, "", ""},
 	// SpreadsheetFile/v2/SpreadsheetFileV2.node.js execute L56-66: one if
 	// for fromFile and one for toFile, then return [returnData], empty;
 	// it has no resource.
-	{"n8n-nodes-base.spreadsheetFile", 2, 2, branchNoItems, branchNoItems, ""},
+	{"n8n-nodes-base.spreadsheetFile", 2, 2, branchNoItems, branchNoItems, "", ""},
 	// NocoDB/v1/NocoDBV1.node.js (versions 1 to 3) execute reads resource,
 	// then operation, before any request. Another operation at row: no if
 	// matches, and it returns returnJsonArray([]), no items.
-	{"n8n-nodes-base.nocoDb", 1, 3, branchNoOperation, branchNoItems, ""},
-	// These read operation (Twilio per item) before any request; what
-	// they do with an operation a resource lacks was not read.
-	// Telegram/Telegram.node.js L1942, Github/Github.node.js L2339,
+	{"n8n-nodes-base.nocoDb", 1, 3, branchNoOperation, branchNoItems, "", ""},
+	// These read operation (Twilio per item) before any request
+	// (Telegram/Telegram.node.js L1942, Github/Github.node.js L2339,
 	// Twilio/Twilio.node.js L209, Google/Calendar/GoogleCalendar.node.js
 	// L124, Trello/Trello.node.js L168,
 	// Microsoft/Teams/v1/MicrosoftTeamsV1.node.js L240,
-	// Shopify/Shopify.node.js L146, Pushbullet/Pushbullet.node.js L367.
-	{"n8n-nodes-base.telegram", 1, 1.2, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.github", 1, 1.1, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.twilio", 1, 1, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.googleCalendar", 1, 1.3, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.trello", 1, 1, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.microsoftTeams", 1, 1.1, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.shopify", 1, 1, branchNoOperation, branchUnread, ""},
-	{"n8n-nodes-base.pushbullet", 1, 1, branchNoOperation, branchUnread, ""},
+	// Shopify/Shopify.node.js L146, Pushbullet/Pushbullet.node.js L367).
+	// An operation a resource they define lacks:
+	//   - Telegram (L1966-2313) and GitHub (L2386-2930) match no if and
+	//     send the request with its reset endpoint '': a POST to
+	//     /bot<token>/, a GET to the API's root; GitHub then returns its
+	//     input items unchanged (L2990-2995);
+	//   - Twilio (L225-228, L248-251) and Trello (each resource's else,
+	//     L227-687) throw "The operation ... is not known!";
+	//   - Google Calendar, Microsoft Teams v1, Shopify and Pushbullet match
+	//     no if and return returnJsonArray(responseData) of undefined, one
+	//     empty item per item (Calendar L615, Teams L468, Shopify L377,
+	//     Pushbullet L445); Calendar 1.3 then sorts each item's keys,
+	//     Object.keys(undefined), a TypeError outside the item's try
+	//     (L642-643, utils/utilities.js sortItemKeysByPriorityList).
+	{"n8n-nodes-base.telegram", 1, 1.2, branchNoOperation, branchBare, "", ""},
+	{"n8n-nodes-base.github", 1, 1.1, branchNoOperation, branchBare, "", ""},
+	{"n8n-nodes-base.twilio", 1, 1, branchNoOperation, branchThrows, "", ""},
+	{"n8n-nodes-base.googleCalendar", 1, 1.2, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.googleCalendar", 1.3, 1.3, branchNoOperation, branchThrows, "", ""},
+	{"n8n-nodes-base.trello", 1, 1, branchNoOperation, branchThrows, "", ""},
+	{"n8n-nodes-base.microsoftTeams", 1, 1.1, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.shopify", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.pushbullet", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	// Postgres/v1/PostgresV1.node.js execute L302-338 asks for its
+	// credential, then reads operation (it has no resource) and throws
+	// "The operation ... is not supported!" for one it lacks, before any
+	// query (the pool connects lazily without an SSH tunnel).
+	{"n8n-nodes-base.postgres", 1, 1, branchThrows, branchThrows, "", ""},
+	// The routers of Airtable/v2 (versions 2 to 2.2), Discord/v2,
+	// ItemLists/V3 (3 and 3.1) and Google/Drive/v2 (typeVersion 3)
+	// (actions/router.js) read resource and operation, then call
+	// resource[operation].execute: for an operation the resource lacks, a
+	// TypeError on undefined before any request. Discord on OAuth2 first
+	// GETs the user's guilds (router.js L20-24), so it is left unjudged.
+	{"n8n-nodes-base.airtable", 2, 2.2, branchNoOperation, branchThrows, "", ""},
+	{"n8n-nodes-base.discord", 2, 2, branchNoOperation, branchThrows, "", "authentication=oAuth2"},
+	{"n8n-nodes-base.itemLists", 3, 3.1, branchNoOperation, branchThrows, "", ""},
+	{"n8n-nodes-base.googleDrive", 3, 3, branchNoOperation, branchThrows, "", ""},
+	// Google/Drive/v1/GoogleDriveV1.node.js (typeVersions 1 and 2)
+	// L1968-1969 reads resource and operation, then per item one if per
+	// resource and operation, none of which throws, and returns
+	// [returnData], empty (L2423).
+	{"n8n-nodes-base.googleDrive", 1, 2, branchNoOperation, branchNoItems, "", ""},
+	// OpenWeatherMap/OpenWeatherMap.node.js execute L181-230 (no resource)
+	// asks for its credential, reads operation, then per item its
+	// location and throws "The operation ... is not known!" before the
+	// request. Todoist/v1/TodoistV1.node.js L643-648 reads resource and
+	// operation; at task, Service.js L7 calls handlers[operation] of
+	// undefined, a TypeError before any request.
+	{"n8n-nodes-base.openWeatherMap", 1, 1, branchThrows, branchThrows, "", ""},
+	{"n8n-nodes-base.todoist", 1, 1, branchNoOperation, branchThrows, "", ""},
 }
 
 // modeBranches are the programmatic nodes whose execute() has one if per
@@ -436,7 +483,7 @@ func throwsAtStart(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 // service refuses it (not read; the legacy OpenAI node sets
 // ignoreHttpStatusErrors and passes any answer on, OpenAi.node.js
 // requestDefaults), so it is not judged to fail.
-func noBranchRefusal(typ string, d NodeVersion, res string, resource bool) Refusal {
+func noBranchRefusal(n *Node, typ string, d NodeVersion, res string, resource bool) Refusal {
 	if typ == openAiApp {
 		return Refusal{Fails: true, NoCall: true}
 	}
@@ -454,6 +501,15 @@ func noBranchRefusal(typ string, d NodeVersion, res string, resource bool) Refus
 	for _, x := range noBranches {
 		if x.typ == typ && v >= x.from && v <= x.to {
 			b = x.operation
+			if p, val, ok := strings.Cut(x.unless, "="); ok && !resource {
+				got, lit := literalParam(n, p)
+				if got == "" && p == d.CredentialParam() {
+					got = d.DefaultAuthentication()
+				}
+				if !lit || got == val {
+					b = branchUnread
+				}
+			}
 			if resource {
 				b = x.resource
 			} else if at, p, _ := strings.Cut(x.readsFirst, ":"); at == res {
@@ -477,6 +533,9 @@ func noBranchRefusal(typ string, d NodeVersion, res string, resource bool) Refus
 		return Refusal{Why: ": its code has no branch for it, sends no request and returns an empty item", NoCall: true, NoBranch: true}
 	case b == branchErrorItems:
 		return Refusal{Why: ": its code has no branch for it, sends no request and returns an item holding only its \"not found\" text", NoCall: true, NoBranch: true}
+	case b == branchBare:
+		// It asks for its credential to send that request: not NoBranch.
+		return Refusal{Why: ": its code has no branch for it and sends only a request with no method or path to the service's bare endpoint, which does none of the node's work and bills nothing", NoCall: true, Bare: true}
 	}
 	return Refusal{}
 }

@@ -156,7 +156,10 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":1,"parameters":{"resource":"item","operation":"create"}}`, true, true, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":3,"parameters":{"operation":"upsert"}}`, true, false, true, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.nocoDb","typeVersion":2,"parameters":{"operation":"create"}}`, false, false, false, false, false},
-		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, false, false, false},
+		// Telegram and GitHub send their request with no method or path
+		// (TestBareEndpoint): no call of the node's work, not judged to fail.
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"post"}}`, true, false, true, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.github","typeVersion":1,"parameters":{"resource":"repository","operation":"getCommits"}}`, true, false, true, false, false},
 		{`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"resource":"chat"}}`, true, true, true, false, false},
 		// A declarative node finds no routing: a bare request to its base
 		// URL, no call of the node's work, and whatever answers passes on.
@@ -165,8 +168,33 @@ func TestUndefinedOperation(t *testing.T) {
 		// Google Sheets v1 at sheet or spreadsheet: no branch matches, no items.
 		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"resource":"sheet","operation":"upsertRow"}}`, true, false, true, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"resource":"spreadsheet","operation":"append"}}`, true, false, true, true, true},
-		// Twilio's operations on a resource it has were not read.
-		{`{"name":"n","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"resource":"sms","operation":"create"}}`, true, false, false, false, false},
+		// An operation a resource defined lacks: Twilio and Trello throw
+		// "not known", Postgres v1 "not supported", the routers of Airtable
+		// v2, Discord v2, Item Lists v3 and Google Drive v3 a TypeError;
+		// Google Calendar 1.3 throws sorting the empty items' keys.
+		{`{"name":"n","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"resource":"sms","operation":"create"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.twilio","typeVersion":1,"parameters":{"operation":"sendMessage"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.trello","typeVersion":1,"parameters":{"resource":"card","operation":"add"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.postgres","typeVersion":1,"parameters":{"operation":"upsert"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"operation":"list"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"operation":"sendMessage"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.itemLists","typeVersion":3.1,"parameters":{"operation":"aggregateItems"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.openWeatherMap","typeVersion":1,"parameters":{"operation":"getCurrent"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.todoist","typeVersion":1,"parameters":{"operation":"getTasks"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.todoist","typeVersion":2,"parameters":{"operation":"getTasks"}}`, true, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.googleDrive","typeVersion":3,"parameters":{"resource":"file","operation":"get"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleCalendar","typeVersion":1.3,"parameters":{"resource":"calendar","operation":"create"}}`, true, true, true, false, true},
+		// Discord v2 on OAuth2 GETs the user's guilds first: not judged.
+		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"oAuth2","operation":"sendMessage"}}`, true, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"oAuth2","resource":"chat","operation":"send"}}`, true, true, true, false, true},
+		// No if matches: one empty item (Google Calendar 1 to 1.2, Microsoft
+		// Teams v1, Shopify, Pushbullet) or none (Google Drive v1 and v2).
+		{`{"name":"n","type":"n8n-nodes-base.googleCalendar","typeVersion":1,"parameters":{"resource":"calendar","operation":"createEvent"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.microsoftTeams","typeVersion":1,"parameters":{"operation":"GetMessages"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.shopify","typeVersion":1,"parameters":{"resource":"order","operation":"list"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.pushbullet","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleDrive","typeVersion":1,"parameters":{"resource":"drive","operation":"listFiles"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleDrive","typeVersion":2,"parameters":{"resource":"file","operation":"create"}}`, true, false, true, true, true},
 		// Merge v2's code has one if per mode and combinationMode: a value
 		// it lacks (v1's "mergeByIndex") runs none and returns no items.
 		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"combine","combinationMode":"mergeByIndex"}}`, true, false, true, true, true},
@@ -189,6 +217,27 @@ func TestUndefinedOperation(t *testing.T) {
 		r, refused := RefusedCall(f.Workflows[0].Nodes[0])
 		if refused != c.refused || r.Fails != c.fails || r.NoCall != c.noCall || r.NoItems != c.noItems || r.NoBranch != c.noBranch {
 			t.Errorf("%s: refused %v %+v, want refused %v fails %v noCall %v noItems %v noBranch %v", c.node, refused, r, c.refused, c.fails, c.noCall, c.noItems, c.noBranch)
+		}
+	}
+}
+
+// TestBareEndpoint: Telegram and GitHub at an operation a resource they
+// define lacks send their request with the endpoint ” (a POST to
+// /bot<token>/, a GET to the API's root), which does none of their work.
+func TestBareEndpoint(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		bare bool
+	}{
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1,"parameters":{"resource":"message","operation":"send"}}`, true},
+		{`{"name":"n","type":"n8n-nodes-base.github","typeVersion":1.1,"parameters":{"resource":"file","operation":"createUpdate"}}`, true},
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"chatMessage","operation":"send"}}`, false}, // throws: its operation dropped
+		{`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"sendMessage"}}`, false},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		r, _ := RefusedCall(f.Workflows[0].Nodes[0])
+		if r.Bare != c.bare || c.bare && (r.Fails || r.NoBranch || !strings.Contains(r.Why, "no method or path")) {
+			t.Errorf("%s: %+v, want bare %v", c.node, r, c.bare)
 		}
 	}
 }

@@ -38,7 +38,11 @@ reaches:
   operation the OpenAI node's routers do not handle (packages/@n8n/nodes-langchain/nodes/vendors/OpenAi/v1/actions/router.ts,
   v2/actions/router.ts), and one an app node's code has no branch for where that code throws (Airtable v1:
   "The operation ... is not known!", packages/nodes-base/nodes/Airtable/v1/AirtableV1.node.ts; Google Sheets
-  v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts); a resource the node does not
+  v3 and later, packages/nodes-base/nodes/Google/Sheet/v2/actions/router.ts; Twilio and Trello: "The operation
+  ... is not known!", and OpenWeatherMap; Postgres v1: "The operation ... is not supported!"; the routers of
+  Airtable v2, Discord v2 but on OAuth2, Item Lists v3, Google Drive v3 and Todoist v1, which call the operation
+  of a resource that lacks it; Google
+  Calendar 1.3, which then sorts the keys of the empty items it made); a resource the node does not
   define, for the app nodes whose code reads their operation first (Notion, Gmail v1, Twitter v1, Google Docs,
   Google Sheets, Slack v1, NocoDB, Telegram, GitHub, Twilio, Google Calendar, Trello, Microsoft Teams v1,
   Shopify, Pushbullet): n8n drops the operation, shown only for the resources the node defines
@@ -47,8 +51,11 @@ reaches:
   _getNodeParameter); so does an operation at a resource whose code reads first a parameter shown only for the
   operations it defines (Google Sheets v3 and later at "sheet": sheetName; Slack v1 at "reaction":
   channelId); a node whose code sends nothing for an operation it lacks and returns no item, an empty one or
-  one holding only a "not found" text (Notion, Google Sheets v1, Google Docs, Slack v1, Spreadsheet File v2)
-  does not fail, and is left out (RS007 leaves it out too: it never asks for its credential);
+  one holding only a "not found" text (Notion, Google Sheets v1, Google Drive v1, Google Docs, Google Calendar
+  v1 to 1.2, Microsoft Teams v1, Shopify, Pushbullet, Slack v1, Spreadsheet File v2) does not fail, and is left
+  out (RS007 leaves it out too: it never asks for its credential); Telegram and GitHub at an operation their
+  resource lacks send their request with no method or path (a POST to /bot<token>/, a GET to the API's root),
+  reported as a node that does none of its work, like the declarative nodes below;
   a declarative node (the legacy OpenAI node among them) at a resource or operation its description lacks
   (resource "openai", operation "chatCompletion") finds no routing for it and sends only a bare request to its
   service's base URL (packages/core/src/execution-engine/routing-node.ts runNode), which does none of its work:
