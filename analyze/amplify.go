@@ -886,6 +886,7 @@ func (a *amp) operations(cur []ctx) {
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep,
 				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n)}
 			op.Account, op.BlankKey = account(n, *sp, dep)
+			_, op.BlankTarget = n8nschema.BlankTarget(n)
 			op.Write, _ = n8nschema.WriteOp(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid

@@ -90,6 +90,12 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 	if !w {
 		return Effect{Op: op}
 	}
+	if n8nschema.IsHTTPRequest(n.Type) {
+		u := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(n.Params().Get("url").Str(), "=")))
+		if n8nschema.MockWrite(hostOf(u), pathOf(u)) {
+			return Effect{Op: op, Conf: n8nschema.ConfHigh} // a mock API fakes the write and keeps nothing
+		}
+	}
 	if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 		return Effect{Op: op, Conf: n8nschema.ConfHigh} // a model's answer, not a write
 	}

@@ -157,9 +157,13 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, bla
 // CannotCall reports a call that cannot be made as written: an HTTP
 // Request with no URL (its url parameter is required and defaults to "",
 // so n8n fails the node before any request: nodes-base/nodes/HttpRequest/
-// V3/Description.ts url), or a call to a host that only holds a place. A
+// V3/Description.ts url), a call to a host that only holds a place, or
+// one to a resource a template's blank names (Operation.BlankTarget). A
 // call n8n or its provider refuses as configured is not Live at all.
 func CannotCall(op *Operation) bool {
+	if op.BlankTarget {
+		return true
+	}
 	if n8nschema.IsHTTPRequest(op.Node.Type) {
 		v, ok := op.Node.Param("url")
 		if !ok || v.Kind() == n8nschema.String && strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")) == "" {

@@ -1,6 +1,10 @@
 package n8nschema
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+)
 
 // PlaceholderHost reports whether a host (a dependency) that only holds
 // a place: a name
@@ -57,3 +61,125 @@ func fillIn(label string) bool {
 // a real service: YourMembership's API (api.yourmembership.com), the
 // YourStory news site and its feeds (yourstory.com).
 var realYour = map[string]bool{"yourmembership": true, "yourstory": true}
+
+// MockWrite reports a request to a public mock or echo service, which
+// answers a write as if it had made it and keeps nothing
+// (docs/n8n-facts.md): JSONPlaceholder and DummyJSON fake every create,
+// update and delete, httpbin and Postman Echo answer with the request
+// itself and offer no way to read it back, and ReqRes's classic demo
+// endpoints return a record they do not save. A repeat duplicates
+// nothing. ReqRes's collections keep what they are sent, and request
+// inspectors (webhook.site, RequestBin) keep each request for reading:
+// neither is listed. host is lower case, path the URL's path.
+func MockWrite(host, path string) bool {
+	host = strings.TrimPrefix(host, "www.")
+	paths, ok := mockHosts[host]
+	if !ok {
+		return false
+	}
+	if paths == nil {
+		return true
+	}
+	for _, p := range paths {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// mockHosts are the mock and echo services MockWrite knows, with the
+// paths that keep nothing (nil: every path).
+var mockHosts = map[string][]string{
+	"jsonplaceholder.typicode.com": nil,
+	"dummyjson.com":                nil,
+	"httpbin.org":                  nil,
+	"postman-echo.com":             nil,
+	"reqres.in":                    {"/api/users", "/api/register", "/api/login", "/api/logout", "/api/unknown"},
+}
+
+// BlankTarget returns the parameter of a node whose value, the id or name
+// of the resource the node acts on, is a template's blank left for the
+// owner to fill in ("YOUR_SPREADSHEET_ID", "<your-calendar>",
+// "REPLACE_WITH_CHANNEL_ID", "USER_EMAIL_PLACEHOLDER"): a resource
+// locator's value ({"__rl": true, "value": …}), or a string parameter
+// named for an id (chatId, sheetId, phoneNumberId). As exported, every
+// call asks its service for a resource that does not exist and fails:
+// nothing is written, and the call is made only once the owner names a
+// real one. An expression is not judged, nor a name typed in the
+// locator's "name" mode that only reads like a constant ("RAW_DATA",
+// "Token usage"), nor a GUID in braces, which is how Microsoft Graph
+// names an Excel worksheet.
+func BlankTarget(n *Node) (string, bool) {
+	param, found := "", false
+	n.Params().Each(func(k string, v Value) bool {
+		var s string
+		nameMode := false
+		switch v.Kind() {
+		case Object:
+			if !v.Get("__rl").True() {
+				return true
+			}
+			s = v.Get("value").Str()
+			nameMode = v.Get("mode").Str() == "name"
+		case String:
+			if !strings.HasSuffix(k, "Id") && !strings.HasSuffix(k, "ID") {
+				return true
+			}
+			s = v.Str()
+		default:
+			return true
+		}
+		if blankID(s, nameMode) {
+			param, found = k, true
+			return false
+		}
+		return true
+	})
+	return param, found
+}
+
+// blankID reports a resource's id or name (a name when nameMode) that is a
+// template's blank. A literal written as an expression ("=YOUR_ID") is
+// read as its text. Placeholder's patterns are too wide here: an id or a
+// name may well be snake_case ("news_card_queue"), "todo", or hold
+// "token" ("token_usage"); a blank is bracketed, starts with "your" or
+// "replace", says "placeholder", or is SCREAMING_SNAKE_CASE.
+func blankID(s string, nameMode bool) bool {
+	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(s, "="); ok {
+		if strings.Contains(rest, "{{") {
+			return false
+		}
+		s = strings.TrimSpace(rest)
+	}
+	if s == "" || bracedGUID(s) {
+		return false
+	}
+	if blankIDREs[0].MatchString(s) {
+		return true
+	}
+	// A name is the owner's words: a tab may be called RAW_DATA.
+	return !nameMode && blankIDREs[1].MatchString(s)
+}
+
+// blankIDREs match a resource's id left blank: a bracketed or "your …"
+// one, and a constant's name, whose letters must all be capitals.
+var blankIDREs = [...]*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|your([\s_-].*)?|x{3,}|\.{3}|replace[\s_-].*|changeme|.*placeholder.*)$`),
+	lazyregexp.New(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`),
+}
+
+// bracedGUID reports "{00000000-0001-0000-0000-000000000000}": hex digits
+// and dashes in braces.
+func bracedGUID(s string) bool {
+	if len(s) < 3 || s[0] != '{' || s[len(s)-1] != '}' {
+		return false
+	}
+	for _, c := range s[1 : len(s)-1] {
+		if !(c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

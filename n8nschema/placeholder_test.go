@@ -112,3 +112,66 @@ func joinRandom(rng *rand.Rand, pieces []string) string {
 	}
 	return b.String()
 }
+
+// TestBlankTarget checks which parameters name a resource by a template's
+// blank: a resource locator's value or an id parameter, not an expression,
+// not an ordinary id, not a name typed in "name" mode that only reads like
+// a constant, and not Microsoft Graph's braced worksheet GUID.
+func TestBlankTarget(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		want   string
+	}{
+		{`{"calendar":{"__rl":true,"value":"USER_EMAIL_PLACEHOLDER","mode":"id"}}`, "calendar"},
+		{`{"documentId":{"__rl":true,"value":"YOUR_SPREADSHEET_ID","mode":"list"}}`, "documentId"},
+		{`{"channelId":{"__rl":true,"value":"=REPLACE_WITH_CHANNEL_ID","mode":"id"}}`, "channelId"},
+		{`{"owner":{"__rl":true,"value":"<YOUR_GITHUB_USERNAME>","mode":"name"}}`, "owner"},
+		{`{"chatId":"YOUR_TELEGRAM_CHAT_ID","text":"hi"}`, "chatId"},
+		{`{"phoneNumberId":"REPLACE_WITH_PHONE_NUMBER_ID"}`, "phoneNumberId"},
+		{`{"documentId":{"__rl":true,"value":"1AbCdEfGh","mode":"id"}}`, ""},
+		{`{"documentId":{"__rl":true,"value":"={{ $json.sheet }}","mode":"id"}}`, ""},
+		{`{"sheetName":{"__rl":true,"value":"RAW_DATA","mode":"name"}}`, ""},
+		{`{"sheetName":{"__rl":true,"value":"Token usage","mode":"name"}}`, ""},
+		{`{"worksheet":{"__rl":true,"value":"{00000000-0001-0000-0000-000000000000}","mode":"id"}}`, ""},
+		{`{"sheetName":{"__rl":true,"value":0,"mode":"list"}}`, ""},
+		{`{"text":"YOUR_MESSAGE_HERE","chatId":"123456"}`, ""},
+		{`{"resource":"message","chatId":"={{ $json.chat.id }}"}`, ""},
+		{`{"tableId":"news_card_queue"}`, ""},
+		{`{"tableId":"todo"}`, ""},
+		{`{"tableId":"token_usage"}`, ""},
+		{`{"calendar":{"__rl":true,"value":"your_email@gmail.com","mode":"list"}}`, "calendar"},
+		{`{"dataTableId":{"__rl":true,"value":"placeholder-table-id","mode":"list"}}`, "dataTableId"},
+		{`{"documentId":"{{WEB_SHEET_ID}}"}`, "documentId"},
+	} {
+		n := node(t, `{"type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":`+c.params+`}`)
+		got, ok := BlankTarget(n)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("BlankTarget(%s) = %q, %v; want %q", c.params, got, ok, c.want)
+		}
+	}
+}
+
+// TestMockWrite checks the mock and echo services and ReqRes's paths.
+func TestMockWrite(t *testing.T) {
+	for _, c := range []struct {
+		host, path string
+		want       bool
+	}{
+		{"jsonplaceholder.typicode.com", "/posts", true},
+		{"dummyjson.com", "/products/add", true},
+		{"httpbin.org", "/post", true},
+		{"www.httpbin.org", "/anything", true},
+		{"postman-echo.com", "/post", true},
+		{"reqres.in", "/api/users", true},
+		{"reqres.in", "/api/users/2", true},
+		{"reqres.in", "/api/collections/posts/records", false},
+		{"reqres.in", "/api/usersx", false},
+		{"webhook.site", "/0c1d2e3f", false},
+		{"my-json-server.typicode.com", "/posts", false},
+		{"api.example.org", "/posts", false},
+	} {
+		if got := MockWrite(c.host, c.path); got != c.want {
+			t.Errorf("MockWrite(%q, %q) = %v, want %v", c.host, c.path, got, c.want)
+		}
+	}
+}

@@ -54,6 +54,13 @@ func liveOps(pass *analyze.Pass) []*analyze.Operation {
 	return out
 }
 
+// madeWrite reports an operation that writes, to a resource it names. A
+// write to a resource a template's blank names ("YOUR_SHEET_ID",
+// analyze.Operation.BlankTarget) fails on every call as exported, as
+// RS402 and RS403 read it (analyze.CannotCall): nothing is written, so
+// nothing is repeated, and the rules read it once the owner fills it in.
+func madeWrite(op *analyze.Operation) bool { return op.Write && !op.BlankTarget }
+
 // factorOf returns the first factor of a kind in the chain.
 func factorOf(op *analyze.Operation, kinds ...string) (analyze.Factor, bool) {
 	for _, f := range op.Factors {

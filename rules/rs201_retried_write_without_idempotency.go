@@ -44,6 +44,10 @@ in a log, a draft: also an invoice or bill created with status "DRAFT", in an HT
 does when called), or whose every field that reads the item reads a body the trigger's items never carry
 ($json.body.id off a Shopify Trigger, which emits the order itself: ShopifyTrigger.node.js L411). A message whose
 recipient is such a read goes to no one and is not reported (a Gmail send with that To fails before it sends: RS010).
+A write to a resource a template's blank names (the spreadsheet "YOUR_SPREADSHEET_ID", the chat
+"YOUR_TELEGRAM_CHAT_ID") fails on every call as exported and writes nothing, and a write to a public mock or echo
+API (jsonplaceholder.typicode.com, dummyjson.com, httpbin.org, postman-echo.com, ReqRes's demo endpoints) is faked
+and kept nowhere: neither is reported (docs/n8n-facts.md, part EF).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}), an action that sets the state of one resource named by id in
 the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel, /approvals/{id}/resolve, /posts/{id}/publish; not
@@ -90,7 +94,7 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			if !op.Write || !op.Retried() || op.Paid {
+			if !madeWrite(op) || !op.Retried() || op.Paid {
 				continue
 			}
 			// A loop that moves on to other data on each pass (the next page,

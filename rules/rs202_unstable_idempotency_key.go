@@ -37,7 +37,7 @@ item: an order id, a SKU, a hash of the payload.`,
 	Run: func(pass *analyze.Pass) {
 		for _, op := range liveOps(pass) {
 			n := op.Node
-			if !op.Write {
+			if !madeWrite(op) {
 				continue
 			}
 			k, ok := n8nschema.IdempotencyKeyOf(n)

@@ -53,7 +53,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 				files = append(files, t)
 			}
 		}
-		if !slices.ContainsFunc(ops, func(op *analyze.Operation) bool { return op.Write }) {
+		if !slices.ContainsFunc(ops, madeWrite) {
 			schedules = nil // what a schedule's run repeats is a write
 		}
 		// What comes after a dedupe across executions, or after a node that
@@ -89,7 +89,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 			fresh := analyze.Behind(g, reach, grp.Triggers, func(n *n8nschema.Node) bool { return readOnce[n] })
 			for _, op := range ops {
 				read := from[op.Node]
-				if read == nil || read == op.Node || !op.Write || g.IsSubNode(op.Node) || done[op.Node] || after[op.Node] {
+				if read == nil || read == op.Node || !madeWrite(op) || g.IsSubNode(op.Node) || done[op.Node] || after[op.Node] {
 					continue
 				}
 				eff := analyze.ConsequenceOf(op.Node)

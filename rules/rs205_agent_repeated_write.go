@@ -34,6 +34,10 @@ placeholder the model fills ("/bookings/{uid}/cancel") or whose POST body names 
 and a repeat re-applies the change. An HTTP Request tool that defines a placeholder none of its URL, query, headers or
 body uses never calls: n8n throws "Misconfigured placeholder" while it hands the tool to the agent
 (@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.
+A tool that writes to a resource a template's blank names (the calendar "USER_EMAIL_PLACEHOLDER") fails on every
+call as exported and writes nothing, and one that POSTs to a public mock or echo API (jsonplaceholder.typicode.com,
+dummyjson.com, httpbin.org, postman-echo.com, ReqRes's demo endpoints) is faked and kept nowhere: neither is
+reported (docs/n8n-facts.md, part EF).
 A tool the model is told not to call again after an error is left out: the tool's description, or the agent's
 system message or prompt text, holds "do not retry", "don't call it again", "stop immediately" or the like on the
 line of a failure condition or the line after it ("If any tool call returns an error: stop immediately. Do not
@@ -49,7 +53,7 @@ person testing sees each tool call.`,
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		for _, op := range liveOps(pass) {
-			if !op.Write || op.Paid || op.Retried() {
+			if !madeWrite(op) || op.Paid || op.Retried() {
 				continue // RS201 speaks for a write n8n retries
 			}
 			agent, k := analyze.ModelRecalls(g, op.Node)

@@ -63,7 +63,8 @@ blank filled in: a call to a placeholder host, which the owner fills in too, is 
 The finding names the trigger whose runs make the calls and counts the calls those runs reach: a trigger
 wired to nothing, a manual trigger's branch and disabled nodes make none, and neither does a call that
 cannot be made as written (an HTTP Request with no URL, a placeholder host such as example.com or
-yourdomain.com, a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
+yourdomain.com, a resource a template's blank names, such as the calendar "YOUR_CALENDAR_ID" or the chat
+"YOUR_TELEGRAM_CHAT_ID", a model call n8n or the provider refuses as configured: the OpenAI node v1 with no model or
 no prompt, a chat model sent to OpenAI's legacy completions endpoint; an app node set to a resource or
 operation its code has no branch for, which throws or sends nothing: Airtable v1's "create", Slack v1's
 "postMessage", NocoDB v1 or Twilio at a resource they do not define, where n8n drops the operation the code

@@ -52,7 +52,8 @@ team alert, a call or text to the owner's own number written in the node or read
 only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert, and so is a bot's
 message to each user the data names (a Telegram chat id read from the alert rows a schedule reads: ConsequenceIn). A call that cannot be made as written (an HTTP Request with no URL, a
-placeholder host such as YOUR_PROJECT.supabase.co, as RS402 reads it) fails on every run and is a template's
+placeholder host such as YOUR_PROJECT.supabase.co, a resource a template's blank names such as the phone number
+id "REPLACE_WITH_PHONE_NUMBER_ID", as RS402 reads it) fails on every run and is a template's
 blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
 nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table) fails on
