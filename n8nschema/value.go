@@ -266,10 +266,20 @@ func (t *tree) lookup(i uint32, path string) (_ uint32, spelled, ok bool) {
 		more := false
 		switch n.kind() {
 		case Object:
-			var special bool
-			part, path, more, special = objectPart(path)
-			if special {
-				spelled = false
+			// A plain key up to a dot or the end (nearly every path) is
+			// cut here; objectPart reads the others.
+			j := 0
+			for j < len(path) && !pathSpecial[path[j]] {
+				j++
+			}
+			if j == len(path) {
+				part, path = path, ""
+			} else if path[j] == '.' {
+				part, path, more = path[:j], path[j+1:], true
+			} else {
+				var special bool
+				part, path, more, special = objectPart(path)
+				spelled = spelled && !special
 			}
 			k, ok := t.member(n, part)
 			if !ok {
