@@ -200,6 +200,21 @@ func (d NodeVersion) Credentials() []string {
 	return out
 }
 
+// takesCredential reports whether typ is one of the credential types
+// Credentials lists, without building the list.
+func (d NodeVersion) takesCredential(typ string) bool {
+	if d.e == nil {
+		return false
+	}
+	for c := range strings.FieldsSeq(d.e.creds) {
+		c, _, _ = strings.Cut(c, ":")
+		if strings.TrimSuffix(c, "?") == typ {
+			return true
+		}
+	}
+	return false
+}
+
 // AsksCredential reports whether the node asks for one of its credential
 // types in every configuration: a required credential shown always, or
 // for values of one parameter (CredentialParam). A node whose credentials

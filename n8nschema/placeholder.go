@@ -24,7 +24,7 @@ func PlaceholderHost(h string) bool {
 	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") || strings.ContainsAny(h, "<>[]") {
 		return true
 	}
-	for _, label := range strings.Split(h, ".") {
+	for label := range strings.SplitSeq(h, ".") {
 		if fillIn(label) {
 			return true
 		}

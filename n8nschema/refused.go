@@ -162,8 +162,8 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] {
 		// Whether the node asks for none (its authentication parameter)
 		// is read only for a credential of a type it does not take.
-		if creds := d.Credentials(); !slices.ContainsFunc(n.Credentials, func(c string) bool { return slices.Contains(creds, c) }) && !asksNoCredential(n, d) {
-			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(creds) + ")", Fails: true, NoCall: true}, true
+		if !slices.ContainsFunc(n.Credentials, d.takesCredential) && !asksNoCredential(n, d) {
+			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(d.Credentials()) + ")", Fails: true, NoCall: true}, true
 		}
 	}
 	if supabaseOK {
@@ -547,9 +547,8 @@ func noBranchRefusal(n *Node, typ string, d NodeVersion, res string, resource bo
 // node that resumes after an interval (its incomingAuthentication is not
 // shown, so it has no default).
 func asksNoCredential(n *Node, d NodeVersion) bool {
-	need := d.AuthCredentials()
-	if need == nil || d.requiresPlain() {
-		return false
+	if d.e == nil || !strings.Contains(d.e.creds, ":") || d.requiresPlain() {
+		return false // no credential hangs on a parameter (AuthCredentials is nil)
 	}
 	v, ok := literalParam(n, d.CredentialParam())
 	if !ok {
@@ -558,9 +557,16 @@ func asksNoCredential(n *Node, d NodeVersion) bool {
 	if v == "" {
 		v = d.DefaultAuthentication()
 	}
-	for _, vals := range need {
-		if slices.Contains(vals, v) {
-			return false
+	// AuthCredentials' values, read without building its map.
+	for c := range strings.FieldsSeq(d.e.creds) {
+		_, vals, ok := strings.Cut(c, ":")
+		if !ok {
+			continue
+		}
+		for val := range strings.SplitSeq(vals, ",") {
+			if val == v {
+				return false
+			}
 		}
 	}
 	return true

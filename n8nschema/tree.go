@@ -646,8 +646,7 @@ var strStop = func() (t [256]bool) {
 // an escape.
 func scanString(s string, i int) (end int, esc, ok bool) {
 	for i++; i < len(s); i++ {
-		// Skip eight plain bytes at a time (plainTo, written out: the
-		// walk's hottest loop).
+		// Skip eight plain bytes at a time (the walk's hottest loop).
 		for i+8 <= len(s) {
 			if m := stopMask(load8(s, i)); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
@@ -688,23 +687,6 @@ func scanString(s string, i int) (end int, esc, ok bool) {
 		}
 	}
 	return i, esc, false
-}
-
-// plainTo is the offset of the first byte at or after i that strStop
-// marks, or len(s). Strings are most of a workflow's bytes (code,
-// prompts): it skips eight plain bytes at a time, then goes straight to
-// the stop byte.
-func plainTo(s string, i int) int {
-	for i+8 <= len(s) {
-		if m := stopMask(load8(s, i)); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-		i += 8
-	}
-	for i < len(s) && !strStop[s[i]] {
-		i++
-	}
-	return i
 }
 
 const (
@@ -785,14 +767,16 @@ func scanNumber(s string, i int) (int, bool) {
 func unescape(s string) string {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		// Copy the plain bytes up to the next escape at once (a quote
-		// here is plain: the text of a valid string has none unescaped).
-		j := plainTo(s, i)
-		for j < len(s) && s[j] == '"' {
-			j = plainTo(s, j+1)
+		// Copy the plain bytes up to the next escape at once: the text of
+		// a valid string holds no quote or control byte unescaped, so a
+		// backslash is the one byte to look for (memchr's vector search:
+		// decoded strings are code and prompts, an escape every line).
+		j := strings.IndexByte(s[i:], '\\')
+		if j < 0 {
+			j = len(s) - i
 		}
-		out = append(out, s[i:j]...)
-		if i = j; i >= len(s) || s[i] < ' ' {
+		out = append(out, s[i:i+j]...)
+		if i += j; i >= len(s) {
 			break
 		}
 		i++

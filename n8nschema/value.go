@@ -236,15 +236,21 @@ func (v Value) Get(path string) Value {
 		return missing(v.fullPath(), path)
 	}
 	i, spelled, ok := v.t.lookup(v.i, path)
-	switch {
-	case !ok:
-		return missing(v.fullPath(), path)
-	case spelled && !v.odd && v.form != pathAsIs:
+	if ok && spelled && !v.odd && v.form != pathAsIs {
 		return Value{t: v.t, i: i, form: pathOfTree}
+	}
+	// A node's parameters hold their path as is (Param's every Get):
+	// read here, not through fullPath's call.
+	parent := v.path
+	if v.form != pathAsIs {
+		parent = v.fullPath()
+	}
+	if !ok {
+		return missing(parent, path)
 	}
 	// Below a path at hand, joining later costs no more than the tree's
 	// spelling, and a Get path spelled otherwise must print as given.
-	return Value{t: v.t, i: i, form: pathJoined, odd: v.odd || !spelled, path: v.fullPath(), elem: path}
+	return Value{t: v.t, i: i, form: pathJoined, odd: v.odd || !spelled, path: parent, elem: path}
 }
 
 // lookup follows path down from node i; spelled is false when path names
@@ -260,10 +266,20 @@ func (t *tree) lookup(i uint32, path string) (_ uint32, spelled, ok bool) {
 		more := false
 		switch n.kind() {
 		case Object:
-			var special bool
-			part, path, more, special = objectPart(path)
-			if special {
-				spelled = false
+			// A plain key up to a dot or the end (nearly every path) is
+			// cut here; objectPart reads the others.
+			j := 0
+			for j < len(path) && !pathSpecial[path[j]] {
+				j++
+			}
+			if j == len(path) {
+				part, path = path, ""
+			} else if path[j] == '.' {
+				part, path, more = path[:j], path[j+1:], true
+			} else {
+				var special bool
+				part, path, more, special = objectPart(path)
+				spelled = spelled && !special
 			}
 			k, ok := t.member(n, part)
 			if !ok {
@@ -301,19 +317,36 @@ func hasPathSpecial(key string) bool {
 
 // member finds the member of object n whose key is key.
 func (t *tree) member(n *jnode, key string) (uint32, bool) {
-	for k := n.first; k < n.first+n.n; k++ {
-		c := &t.nodes[k]
-		if c.flags&keyEsc != 0 {
-			if t.escKeys[t.keyOff(c)] == key {
-				return k, true
-			}
-			continue
+	text, kids := t.text, t.children(n)
+	for k := range kids {
+		c := &kids[k]
+		if c.flags&keyEsc != 0 || c.kdist == 0 {
+			return t.memberFrom(n, uint32(k), key) // rare: kept out of this loop
 		}
 		// An unescaped key holds no quote: the text after its opening
 		// quote is key and a quote exactly when the key is key.
+		from := int(c.off-uint32(c.kdist)) + 1
+		if to := from + len(key); to < len(text) && text[to] == '"' && text[from:to] == key {
+			return n.first + uint32(k), true
+		}
+	}
+	return 0, false
+}
+
+// memberFrom is member from child k on, any key: escaped, or too far
+// from its value for kdist.
+func (t *tree) memberFrom(n *jnode, k uint32, key string) (uint32, bool) {
+	for ; k < n.n; k++ {
+		c := &t.nodes[n.first+k]
+		if c.flags&keyEsc != 0 {
+			if t.escKeys[t.keyOff(c)] == key {
+				return n.first + k, true
+			}
+			continue
+		}
 		s := t.text[t.keyOff(c)+1:]
 		if len(s) > len(key) && s[len(key)] == '"' && s[:len(key)] == key {
-			return k, true
+			return n.first + k, true
 		}
 	}
 	return 0, false
