@@ -229,7 +229,7 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
 		return r, true
 	}
-	if op != "" {
+	if op != "" && !operationIgnored(typ, d.Version) {
 		if _, listed := d.operationOf(res, absent, op); !listed {
 			r := noBranchRefusal(n, typ, d, res, false)
 			forRes := ""
@@ -265,6 +265,9 @@ const (
 	// API's bare endpoint, which does none of its work; what it returns
 	// then is the service's answer's (not judged to fail).
 	branchBare
+	// branchIgnored: the code never reads the parameter, so the node does
+	// its work whatever the parameter holds: no refusal.
+	branchIgnored
 )
 
 // noBranches are the nodes whose execute() was read for a resource or
@@ -378,6 +381,42 @@ var noBranches = []struct {
 	// undefined, a TypeError before any request.
 	{"n8n-nodes-base.openWeatherMap", 1, 1, branchThrows, branchThrows, "", ""},
 	{"n8n-nodes-base.todoist", 1, 1, branchNoOperation, branchThrows, "", ""},
+	// Slack/V2/SlackV2.node.js (versions 2 to 2.7) L308-309, L327-329,
+	// L1185: Slack v1's code, reaction's channelId read at L804.
+	{"n8n-nodes-base.slack", 2, 2.7, branchNoOperation, branchErrorItems, "reaction:channelId", ""},
+	// These read resource and operation, then per item one if per
+	// resource and operation, and return returnJsonArray(responseData) of
+	// undefined, one empty item per item: Spotify/Spotify.node.js
+	// L778-779, L1163 (artist's and track's id read with a fallback);
+	// LinkedIn/LinkedIn.node.js L117-118, L236; Elastic/Elasticsearch/
+	// Elasticsearch.node.js L61-62, L307-310 (options.bulkOperation read
+	// with a fallback, and n8n drops options, so nothing is queued for
+	// the bulk request at L338).
+	{"n8n-nodes-base.spotify", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.linkedIn", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	{"n8n-nodes-base.elasticsearch", 1, 1, branchNoOperation, branchEmptyItems, "", ""},
+	// Pushover/Pushover.node.js L283-284, L323-324 and
+	// Google/Translate/GoogleTranslate.node.js (versions 1 and 2)
+	// L173-174, L186-191 push an item only inside their operation's if,
+	// and return what they pushed: no items.
+	{"n8n-nodes-base.pushover", 1, 1, branchNoOperation, branchNoItems, "", ""},
+	{"n8n-nodes-base.googleTranslate", 1, 2, branchNoOperation, branchNoItems, "", ""},
+	// ExecuteWorkflow/ExecuteWorkflow/ExecuteWorkflow.node.js (versions 1
+	// to 1.4): operation is a hidden parameter execute() (L352-) never
+	// reads; the node calls its sub-workflow whatever it holds. It has no
+	// resource parameter (n8n drops one).
+	{"n8n-nodes-base.executeWorkflow", 1, 1.4, branchUnread, branchIgnored, "", ""},
+}
+
+// operationIgnored reports a node whose code never reads its operation
+// (noBranches, branchIgnored): any value runs the node as configured.
+func operationIgnored(typ string, v float64) bool {
+	for _, x := range noBranches {
+		if x.typ == typ && v >= x.from && v <= x.to && x.operation == branchIgnored {
+			return true
+		}
+	}
+	return false
 }
 
 // modeBranches are the programmatic nodes whose execute() has one if per

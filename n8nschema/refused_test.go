@@ -195,6 +195,24 @@ func TestUndefinedOperation(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.pushbullet","typeVersion":1,"parameters":{"operation":"send"}}`, true, false, true, false, true},
 		{`{"name":"n","type":"n8n-nodes-base.googleDrive","typeVersion":1,"parameters":{"resource":"drive","operation":"listFiles"}}`, true, false, true, true, true},
 		{`{"name":"n","type":"n8n-nodes-base.googleDrive","typeVersion":2,"parameters":{"resource":"file","operation":"create"}}`, true, false, true, true, true},
+		// Part EJ. Slack v2 to 2.7 returns the item holding its "not found"
+		// text, and reads channelId first at reaction; Spotify, LinkedIn
+		// and Elasticsearch one empty item; Pushover and Google Translate
+		// none. At a resource they lack, the operation is dropped.
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{"resource":"message","operation":"history"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":2.4,"parameters":{"resource":"message","operation":"setDoNotDisturb"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":2.3,"parameters":{"resource":"reaction","operation":"list"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.slack","typeVersion":2.2,"parameters":{"resource":"chat","operation":"post"}}`, true, true, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.spotify","typeVersion":1,"parameters":{"resource":"player","operation":"start"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.linkedIn","typeVersion":1,"parameters":{"resource":"post","operation":"uploadMedia"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.elasticsearch","typeVersion":1,"parameters":{"resource":"document","operation":"append"}}`, true, false, true, false, true},
+		{`{"name":"n","type":"n8n-nodes-base.pushover","typeVersion":1,"parameters":{"resource":"message","operation":"send"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleTranslate","typeVersion":1,"parameters":{"resource":"language","operation":"detectLanguage"}}`, true, false, true, true, true},
+		{`{"name":"n","type":"n8n-nodes-base.googleTranslate","typeVersion":2,"parameters":{"resource":"text","operation":"translate"}}`, true, true, true, false, true},
+		// Execute Workflow never reads its hidden operation: it runs its
+		// sub-workflow whatever the operation holds.
+		{`{"name":"n","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"parameters":{"resource":"workflow","operation":"executeWorkflow","workflowId":"x"}}`, false, false, false, false, false},
+		{`{"name":"n","type":"n8n-nodes-base.executeWorkflow","typeVersion":1.4,"parameters":{"operation":"run"}}`, false, false, false, false, false},
 		// Merge v2's code has one if per mode and combinationMode: a value
 		// it lacks (v1's "mergeByIndex") runs none and returns no items.
 		{`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2,"parameters":{"mode":"combine","combinationMode":"mergeByIndex"}}`, true, false, true, true, true},

@@ -44,15 +44,17 @@ reaches:
   of a resource that lacks it; Google
   Calendar 1.3, which then sorts the keys of the empty items it made); a resource the node does not
   define, for the app nodes whose code reads their operation first (Notion, Gmail v1, Twitter v1, Google Docs,
-  Google Sheets, Slack v1, NocoDB, Telegram, GitHub, Twilio, Google Calendar, Trello, Microsoft Teams v1,
-  Shopify, Pushbullet): n8n drops the operation, shown only for the resources the node defines
+  Google Sheets, Slack, NocoDB, Telegram, GitHub, Twilio, Google Calendar, Trello, Microsoft Teams v1,
+  Shopify, Pushbullet, Spotify, LinkedIn, Elasticsearch, Pushover, Google Translate): n8n drops the
+  operation, shown only for the resources the node defines
   (packages/workflow/src/node-helpers.ts getNodeParameters keeps only the parameters shown), and the node
   throws "Could not get parameter" before any request (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts
   _getNodeParameter); so does an operation at a resource whose code reads first a parameter shown only for the
-  operations it defines (Google Sheets v3 and later at "sheet": sheetName; Slack v1 at "reaction":
+  operations it defines (Google Sheets v3 and later at "sheet": sheetName; Slack at "reaction":
   channelId); a node whose code sends nothing for an operation it lacks and returns no item, an empty one or
   one holding only a "not found" text (Notion, Google Sheets v1, Google Drive v1, Google Docs, Google Calendar
-  v1 to 1.2, Microsoft Teams v1, Shopify, Pushbullet, Slack v1, Spreadsheet File v2) does not fail, and is left
+  v1 to 1.2, Microsoft Teams v1, Shopify, Pushbullet, Slack, Spotify, LinkedIn, Elasticsearch, Pushover,
+  Google Translate, Spreadsheet File v2) does not fail, and is left
   out (RS007 leaves it out too: it never asks for its credential); Telegram and GitHub at an operation their
   resource lacks send their request with no method or path (a POST to /bot<token>/, a GET to the API's root),
   reported as a node that does none of its work, like the declarative nodes below;
