@@ -106,7 +106,7 @@ func claimRequest(n *n8nschema.Node) bool {
 		return false
 	}
 	u := strings.SplitN(p.Get("url").Str(), "?", 2)[0]
-	if m := actionPathRE.FindStringSubmatch(strings.TrimRight(u, "/ ")); m != nil && strings.Contains(m[1], "{{") {
+	if id, ok := actionPathID(strings.TrimRight(u, "/ ")); ok && strings.Contains(id, "{{") {
 		return true // …/approvals/{{ $json.id }}/resolve
 	}
 	named := false

@@ -684,6 +684,47 @@ var (
 // digit; the action is one segment after it.
 var actionPathRE = lazyregexp.New(`/[A-Za-z_-]+/(\{\{[^{}]*\}\}|[A-Za-z0-9_:.-]*[0-9][A-Za-z0-9_:.-]*)/([A-Za-z_-]+)$`)
 
+// actionPathID is actionPathRE's id (its first group) in u, ok when it
+// matches: read back from the end, where each part is fixed by the slash
+// before it, not tried from every byte (TestActionPathAsRegexp).
+func actionPathID(u string) (id string, ok bool) {
+	slug := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-' }
+	idByte := func(c byte) bool { return slug(c) || '0' <= c && c <= '9' || c == ':' || c == '.' }
+	// back returns the start of the run of f's bytes ending at end, and
+	// whether it is not empty and a slash comes before it.
+	back := func(end int, f func(byte) bool) (int, bool) {
+		i := end
+		for i > 0 && f(u[i-1]) {
+			i--
+		}
+		return i, i < end && i > 0 && u[i-1] == '/'
+	}
+	a, ok := back(len(u), slug) // the action
+	if !ok {
+		return "", false
+	}
+	end := a - 1 // the id ends at the slash before the action
+	start := 0
+	if strings.HasSuffix(u[:end], "}}") {
+		i := end - 2
+		for i > 0 && u[i-1] != '{' && u[i-1] != '}' {
+			i--
+		}
+		if i < 3 || u[i-1] != '{' || u[i-2] != '{' || u[i-3] != '/' {
+			return "", false
+		}
+		start = i - 2
+	} else {
+		if start, ok = back(end, idByte); !ok || !strings.ContainsAny(u[start:end], "0123456789") {
+			return "", false
+		}
+	}
+	if _, ok := back(start-1, slug); !ok {
+		return "", false
+	}
+	return u[start:end], true
+}
+
 // versionSegRE matches a path segment that names an API version, not a
 // resource: v1, v2beta, v1.0, 2025-01.
 var versionSegRE = lazyregexp.New(`^(v\d+[a-z]*\d*(\.\d+)*|\d{4}-\d{2}(-\d{2})?)$`)
@@ -699,8 +740,8 @@ var versionSegRE = lazyregexp.New(`^(v\d+[a-z]*\d*(\.\d+)*|\d{4}-\d{2}(-\d{2})?)
 // (…/{id}/send, …/{id}/reply, …/{id}/forward), so a repeat leaves the
 // resource in the state the first call left it. URL is u without query.
 func actionOnOne(n *n8nschema.Node, u string) bool {
-	m := actionPathRE.FindStringSubmatch(u)
-	if m == nil || versionSegRE.MatchString(m[1]) {
+	id, ok := actionPathID(u)
+	if !ok || versionSegRE.MatchString(id) {
 		return false
 	}
 	words := urlVerbs(n)

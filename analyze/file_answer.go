@@ -101,11 +101,11 @@ func (g *Graph) fileAnswerField(i int, param string, extractor bool) (string, *n
 	if !ok || t.Kind() != n8nschema.String {
 		return "", nil, false
 	}
-	m := jsonPathRE.FindStringSubmatch(t.Str())
-	if m == nil {
+	key, ok := jsonPathKey(t.Str())
+	if !ok {
 		return "", nil, false
 	}
-	switch m[1] + m[2] {
+	switch key {
 	case "headers", "statusCode", "statusMessage":
 		return "", nil, false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -93,6 +94,82 @@ func (g *Graph) webhookItems() []bool {
 // Its first key is group 1 or 2.
 var jsonPathRE = lazyregexp.New(`^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"'\\]+)["']\s*\])(?:\.[A-Za-z_$][\w$]*|\[\s*["'][^"'\\]+["']\s*\]|\[\d+\])*\s*\}\}$`)
 
+// jsonPathKey is jsonPathRE's first key (group 1 or 2) of s, ok when it
+// matches: read left to right, where each byte says which part comes
+// next, not through the regexp's machine (TestJSONPathAsRegexp).
+func jsonPathKey(s string) (key string, ok bool) {
+	i := 0
+	spaces := func() {
+		for i < len(s) && ascii.IsSpace(s[i]) {
+			i++
+		}
+	}
+	lit := func(w string) bool {
+		if !strings.HasPrefix(s[i:], w) {
+			return false
+		}
+		i += len(w)
+		return true
+	}
+	ident := func() (string, bool) { // [A-Za-z_$][\w$]*
+		j := i
+		if i < len(s) && (ascii.IsWord(s[i]) && !('0' <= s[i] && s[i] <= '9') || s[i] == '$') {
+			for i++; i < len(s) && (ascii.IsWord(s[i]) || s[i] == '$'); i++ {
+			}
+		}
+		return s[j:i], i > j
+	}
+	quoted := func() (string, bool) { // \s*["'][^"'\\]+["']\s*\]
+		spaces()
+		if i == len(s) || s[i] != '"' && s[i] != '\'' {
+			return "", false
+		}
+		i++
+		j := i
+		for i < len(s) && s[i] != '"' && s[i] != '\'' && s[i] != '\\' {
+			i++
+		}
+		k := i
+		if k == j || i == len(s) || s[i] == '\\' {
+			return "", false
+		}
+		i++
+		spaces()
+		return s[j:k], lit("]")
+	}
+	if !lit("={{") {
+		return "", false
+	}
+	spaces()
+	switch {
+	case !lit("$json"):
+		return "", false
+	case lit("."):
+		key, ok = ident()
+	case lit("["):
+		key, ok = quoted()
+	}
+	for ok {
+		switch {
+		case lit("."):
+			_, ok = ident()
+		case lit("["):
+			if i < len(s) && '0' <= s[i] && s[i] <= '9' {
+				for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+					i++
+				}
+				ok = lit("]")
+			} else {
+				_, ok = quoted()
+			}
+		default:
+			spaces()
+			return key, lit("}}") && i == len(s)
+		}
+	}
+	return "", false
+}
+
 // webhookGateFalse reports an If or Filter (v2 and later, filter
 // conditions) that no item of a Webhook passes: fed straight by a Webhook
 // (webhookItems), its conditions are all required (combinator "and", the
@@ -162,11 +239,7 @@ func readKey(c n8nschema.Value) (string, bool) {
 	if l.Kind() != n8nschema.String {
 		return "", false
 	}
-	m := jsonPathRE.FindStringSubmatch(l.Str())
-	if m == nil {
-		return "", false
-	}
-	return m[1] + m[2], true
+	return jsonPathKey(l.Str())
 }
 
 // falseWhenMissing reports a string test that a missing left value fails:

@@ -21,8 +21,17 @@ func PlaceholderHost(h string) bool {
 			return true
 		}
 	}
-	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") || strings.ContainsAny(h, "<>[]") {
+	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") {
 		return true
+	}
+	for i := 0; i < len(h); i++ {
+		switch h[i] { // a template's blank: strings.ContainsAny builds its set on every call
+		case '<', '>', '[', ']':
+			return true
+		}
+	}
+	if !strings.Contains(h, "your") {
+		return false // every fill-in label starts with it: most hosts are read with no split
 	}
 	for label := range strings.SplitSeq(h, ".") {
 		if fillIn(label) {

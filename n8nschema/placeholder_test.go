@@ -32,7 +32,7 @@ func TestPlaceholderHostLabels(t *testing.T) {
 	}
 	for h, want := range map[string]bool{"yourdomain.com": true, "api.your-instance.app": true, "myyourdomain.com": false,
 		"yours.com": false, "n8n.yourcompany.io": true, "api.yourcourier.com": true, "yourshop.io": true, "your.nextcloud.com": true,
-		"yourls.org": false, "api.yourmembership.com": false, "yourstory.com": false, "your1.com": false, "example.com": true, "api.stripe.com": false} {
+		"yourls.org": false, "api.yourmembership.com": false, "<host>": true, "api.[region].x.com": true, "a>b": true, "x]": true, "a<b": true, "yourstory.com": false, "your1.com": false, "example.com": true, "api.stripe.com": false} {
 		if got := PlaceholderHost(h); got != want {
 			t.Errorf("PlaceholderHost(%q) = %v, want %v", h, got, want)
 		}
