@@ -2,21 +2,16 @@ package analyze
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 )
 
 // TestActionPathAsRegexp: actionPathID finds actionPathRE's id, or no
 // match, on random URLs of its pieces.
 func TestActionPathAsRegexp(t *testing.T) {
-	pieces := []string{"/", "/", "messages", "trash", "a", "-", "_", "{{", "}}", "{", "}", " $json.id ", "12", "v1", ":", ".", "?", "é", "https://api.x.com"}
+	ps := []string{"/", "/", "messages", "trash", "a", "-", "_", "{{", "}}", "{", "}", " $json.id ", "12", "v1", ":", ".", "?", "é", "https://api.x.com"}
 	rng := rand.New(rand.NewSource(3))
 	for range 300_000 {
-		var sb strings.Builder
-		for k := rng.Intn(9); k >= 0; k-- {
-			sb.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		u := sb.String()
+		u := pieces(rng, ps, 9)
 		m := actionPathRE.FindStringSubmatch(u)
 		id, ok := actionPathID(u)
 		if ok != (m != nil) || ok && id != m[1] {
@@ -28,20 +23,17 @@ func TestActionPathAsRegexp(t *testing.T) {
 // TestJSONPathAsRegexp: jsonPathKey finds jsonPathRE's first key, or no
 // match, on random values of its pieces.
 func TestJSONPathAsRegexp(t *testing.T) {
-	pieces := []string{"={{", "{{", " ", "\n", "$json", "$jsonx", ".", "[", "]", `"`, "'", `\`, "a", "B_", "$", "9", "12", "Start Time", "}}", "}", "é", "x.y"}
+	ps := []string{"={{", "{{", " ", "\n", "$json", "$jsonx", ".", "[", "]", `"`, "'", `\`, "a", "B_", "$", "9", "12", "Start Time", "}}", "}", "é", "x.y"}
 	rng := rand.New(rand.NewSource(4))
 	for range 400_000 {
-		var sb strings.Builder
+		s := ""
 		if rng.Intn(4) > 0 {
-			sb.WriteString("={{ $json")
+			s = "={{ $json"
 		}
-		for k := rng.Intn(9); k >= 0; k-- {
-			sb.WriteString(pieces[rng.Intn(len(pieces))])
-		}
+		s += pieces(rng, ps, 9)
 		if rng.Intn(2) > 0 {
-			sb.WriteString(" }}")
+			s += " }}"
 		}
-		s := sb.String()
 		m := jsonPathRE.FindStringSubmatch(s)
 		key, ok := jsonPathKey(s)
 		if ok != (m != nil) || ok && key != m[1]+m[2] {

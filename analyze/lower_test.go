@@ -10,14 +10,10 @@ import (
 // random strings of ASCII, runes that lower to ASCII (the Kelvin sign,
 // the dotted capital I), other cased runes and invalid bytes.
 func TestAppendLowerAsToLower(t *testing.T) {
-	pieces := []string{"a", "Z", "K", "\u212a", "\u0130", "é", "É", "\xff", "\xe2\x84", "\ufffd", "Σ", "ß", "x-Stripe", "\x00", "ǅ", "ﬀ"}
+	ps := []string{"a", "Z", "K", "\u212a", "\u0130", "é", "É", "\xff", "\xe2\x84", "\ufffd", "Σ", "ß", "x-Stripe", "\x00", "ǅ", "ﬀ"}
 	rng := rand.New(rand.NewSource(1))
 	for range 200_000 {
-		var sb strings.Builder
-		for k := rng.Intn(8); k >= 0; k-- {
-			sb.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		x := sb.String()
+		x := pieces(rng, ps, 8)
 		if got, want := string(appendLower([]byte("p"), x)), "p"+strings.ToLower(x); got != want {
 			t.Fatalf("appendLower(%q) = %q, want %q", x, got, want)
 		}
@@ -28,15 +24,11 @@ func TestAppendLowerAsToLower(t *testing.T) {
 // random keys made of its words' pieces in any case, separators, the runes
 // (?i) folds to ASCII letters and bytes outside ASCII.
 func TestRecipientKeyAsRegexp(t *testing.T) {
-	pieces := []string{"to", "TO", "_", "number", "Number", "phone", "email", "participant", "s", "S", "\u017f", "chat", "id", "ID",
+	ps := []string{"to", "TO", "_", "number", "Number", "phone", "email", "participant", "s", "S", "\u017f", "chat", "id", "ID",
 		"recipient", "receiver", "jid", "remote", "msisdn", "destination", "mobile", "reply", "token", "to\u212aen", "\n", " ", "é", "x"}
 	rng := rand.New(rand.NewSource(2))
 	for range 200_000 {
-		var sb strings.Builder
-		for k := rng.Intn(4); k >= 0; k-- {
-			sb.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		k := sb.String()
+		k := pieces(rng, ps, 4)
 		if got, want := recipientKey(k), recipientKeyRE.MatchString(k); got != want {
 			t.Fatalf("recipientKey(%q) = %v, want %v", k, got, want)
 		}
