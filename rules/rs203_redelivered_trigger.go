@@ -44,7 +44,13 @@ address or phone number and a name or a message, named in English or in Spanish,
 Italian (nombre completo, correo, cel, telefone, courriel, Nachricht), read in an expression or in code, by name or
 by a list of names (['name', 'email']; body[f]), in the body or one object below it (body.context.email), and no event
 type, signature or known service's payload), or a voice agent's tool (the
-run reads a Vapi tool call or a Retell function call from the request and answers with its result). A booking or
+run reads a Vapi tool call or a Retell function call from the request and answers with its result). Nor is a
+webhook noted that answers with the run's result: a Respond to Webhook node (or, answering when the last node
+finishes, every last node) answers with an item that a model call, an agent or a read made, passed on by nodes that
+shape items. The services that redeliver ignore the answer's body; a caller answered with the run's result reads it
+(a front end, an app, an agent's tool) and waits for it. A write's acknowledgement (a message id), the request
+echoed or a constant is no result, and a known sender, told from its payload or signature, is reported whatever the
+answer carries (nodes-base/nodes/RespondToWebhook/RespondToWebhook.node.ts). A booking or
 form service that relays one person's action is the caller, not the person, and sends again as its documentation
 says: Calendly (15 s, for 24 hours), Typeform (30 s, 5 times) and Tally (10 s, 5 times) are known senders, told
 from the payload the run reads (Calendly's payload.scheduled_event, Typeform's form_response, Tally's data.fields)
@@ -132,7 +138,8 @@ func slowText(rd analyze.Redelivery) string {
 // unknownSender notes a late-answering webhook whose sender's redelivery
 // is not known, when a machine calls it (no person's chat, form or page:
 // analyze.TriggerPaceIn; a booking or form service that relays people's
-// actions is a machine that calls, analyze.RelayOf) and a second run would
+// actions is a machine that calls, analyze.RelayOf), one that sends events
+// rather than reads the run's result (analyze.AnswersWithResult), and a second run would
 // leave harm behind (a charge, an order, a message to a customer, a
 // booking). The caller may never send again, so it stays a note, and
 // nothing is replayed.
@@ -146,7 +153,7 @@ func unknownSender(pass *analyze.Pass, rd analyze.Redelivery) {
 		return
 	}
 	relay := analyze.RelayOf(g, t)
-	if relay.Key == "" && analyze.TriggerPaceIn(g, t) != analyze.PaceMachine {
+	if relay.Key == "" && (analyze.TriggerPaceIn(g, t) != analyze.PaceMachine || analyze.AnswersWithResult(pass.Set, w, t, rd.Reach)) {
 		return
 	}
 	op := rep.writes[0]
