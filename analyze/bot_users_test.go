@@ -133,3 +133,47 @@ func TestAnswersStarter(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswersStarterThroughCode: the sender's number a Code node reads
+// off the request reaches the reply through the code's variables, a
+// field returned by name, or a second Code node that builds the whole
+// message body (to: the parameter its function was called with). A
+// number the code does not take from the request is no sender.
+func TestAnswersStarterThroughCode(t *testing.T) {
+	const hook = `{"name":"Start","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"parameters":{"httpMethod":"POST","path":"wa"}}`
+	code := func(name, js string) string {
+		b, _ := json.Marshal(js)
+		return `{"name":"` + name + `","type":"n8n-nodes-base.code","typeVersion":2,"position":[200,0],"parameters":{"jsCode":` + string(b) + `}}`
+	}
+	send := func(body string) string {
+		b, _ := json.Marshal(body)
+		return `{"name":"Send","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[400,0],"parameters":{"method":"POST","url":"https://graph.facebook.com/v20.0/123/messages","sendBody":true,"specifyBody":"json","jsonBody":` + string(b) + `}}`
+	}
+	walk := "const req = $input.first().json;\nconst body = req.body ?? req;\nlet raw = '';\nfor (const m of body.entry[0].changes[0].value.messages) { raw = m.from; }\nconst digits = String(raw).replace(/\\D/g, '');\n"
+	build := "function textMessage(recipient, text) { return { messaging_product: 'whatsapp', to: recipient, type: 'text', text: { body: text } }; }\nreturn $input.all().map((item) => ({ json: { send: textMessage(%s, 'hi') } }));"
+	toField := `={"messaging_product":"whatsapp","to":"{{ $json.chatId }}","text":{"body":"hi"}}`
+	for _, c := range []struct {
+		name, nodes, conns string
+		want               bool
+	}{
+		{"a variable chain", code("Normalize", walk+"return [{ json: { chatId: digits + '@c.us' } }];") + `,` + send(toField), `"Normalize":{"main":[[{"node":"Send","type":"main","index":0}]]}`, true},
+		{"a field returned by name", code("Normalize", walk+"const chatId = digits;\nreturn [{ json: { chatId, text: 'x' } }];") + `,` + send(toField), `"Normalize":{"main":[[{"node":"Send","type":"main","index":0}]]}`, true},
+		{"a number the code fixes", code("Normalize", "const b = $input.first().json.body;\nconst chatId = '5511999990000';\nreturn [{ json: { chatId, text: b.text } }];") + `,` + send(toField), `"Normalize":{"main":[[{"node":"Send","type":"main","index":0}]]}`, false},
+		{"a body a second Code node builds for the sender", code("Normalize", walk+"return [{ json: { phone: raw } }];") + `,` + code("Build", fmt.Sprintf(build, "item.json.phone")) + `,` + send(`={{ JSON.stringify($json.send) }}`),
+			`"Normalize":{"main":[[{"node":"Build","type":"main","index":0}]]},"Build":{"main":[[{"node":"Send","type":"main","index":0}]]}`, true},
+		{"a body a second Code node builds for another number", code("Normalize", walk+"return [{ json: { phone: raw } }];") + `,` + code("Build", fmt.Sprintf(build, "item.json.owner_phone")) + `,` + send(`={{ JSON.stringify($json.send) }}`),
+			`"Normalize":{"main":[[{"node":"Build","type":"main","index":0}]]},"Build":{"main":[[{"node":"Send","type":"main","index":0}]]}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := `{"name":"W","nodes":[` + hook + `,` + c.nodes + `],"connections":{"Start":{"main":[[{"node":"Normalize","type":"main","index":0}]]},` + c.conns + `}}`
+			s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
+			g := s.Graph(s.Workflows[0])
+			if got := g.AnswersStarter(g.Node("Send")); got != c.want {
+				t.Errorf("AnswersStarter = %v, want %v", got, c.want)
+			}
+			if got := RelaysChat(g, g.Node("Start")); got != c.want {
+				t.Errorf("RelaysChat = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -32,9 +32,31 @@ func readPaths(x string) string {
 		return out
 	}
 	for _, m := range bodyAliases(out, maxAliases) {
-		out = inlineAlias(out, m[1], strings.Join(strings.Fields(m[2]+m[3]), ""))
+		out = inlineAlias(out, m[1], squeeze(m[2]+m[3]))
 	}
 	return out
+}
+
+// squeeze drops the spaces of a path outside its quotes: a node's name
+// ($node["WhatsApp Webhook"]) keeps its own.
+func squeeze(s string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // dotPaths is readPaths' first pass: ?. and bracketed names as dots.

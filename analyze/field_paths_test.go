@@ -30,6 +30,7 @@ func TestReadPaths(t *testing.T) {
 		{"const lead = $json.body ?? $json.data;\nlead.email", "const lead = $json.body ?? $json.data;\nlead.email"},
 		{"const b = ($input.first().json.body) || {};\nb.from", "const b = ($input.first().json.body) || {};\n$input.first().json.body.from"},
 		{"const b = ($json.body || {});\nb.text", "const b = ($json.body || {});\n$json.body.text"},
+		{"const m = $node[\"WhatsApp Webhook\"].json.body;\nm.from", "const m = $node[\"WhatsApp Webhook\"].json.body;\n$node[\"WhatsApp Webhook\"].json.body.from"},
 		{"const r = parse($json.body);\nr.from", "const r = parse($json.body);\nr.from"},
 	} {
 		if got := readPaths(tc.in); got != tc.want {

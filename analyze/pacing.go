@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -363,7 +364,7 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 		if *built == nil {
 			*built = codeCopies(g, reach, carriers)
 		}
-		if from, ok := builtField(*built, x); ok && senderRE.MatchString(lastBodyField(from)) {
+		if builtSender(*built, x) {
 			return true
 		}
 		// A phone number or chat id the request carried, in a request
@@ -390,6 +391,15 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 		if *inbound == 1 {
 			return true
 		}
+	}
+	// Or a body the call takes whole from the item ({{ JSON.stringify(
+	// $json.envio) }}) that the Code nodes feeding it build as a message
+	// to the sender: to: para, para the sender's number it was given.
+	if n8nschema.IsHTTPRequest(n.Type) && itemBodyRE.MatchString(n.Params().Get("jsonBody").Str()) {
+		if *built == nil {
+			*built = codeCopies(g, reach, carriers)
+		}
+		return codeAddressesSender(g, n, *built)
 	}
 	return false
 }
@@ -702,11 +712,16 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 }
 
 // codeCopies returns, by Code node, the fields of the items it returns
-// that it fills from the request body (key: value pairs of its code, as
-// readPaths writes it, whose value reads json.body), for the Code nodes
-// among reached that read the body of one of carriers: their input's
-// ($json.body, $input.first().json.body) when one feeds them, or one
-// they name.
+// that it fills with the request's sender, each with the read of the
+// body it comes from, for the Code nodes among reached that read the
+// body of one of carriers: their input's ($json.body,
+// $input.first().json.body) when one feeds them, or one they name. A
+// field is a key: value pair of its code (as readPaths writes it), or a
+// variable returned by its name ({ from, text }); its value may read the
+// sender through the code's variables and functions (codeBinds: chatId:
+// digits + '@c.us' after digits = String(raw), raw = msg.from). A Code
+// node fed the request may walk the body first (for (const m of
+// value.messages)): a field of a local variable (m.from) is read from it.
 func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for n := range reached {
@@ -722,48 +737,302 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 			fed = fed || e.Type == ConnMain && slices.Contains(carriers, e.From.Name)
 		}
 		code = readPaths(code)
+		binds := codeBinds(code)
+		sender := func(read, in string) bool {
+			if !senderValue(read) {
+				return false
+			}
+			if fed {
+				return true // the input is the request: any read is of it
+			}
+			if !strings.Contains(in, "json.body.") {
+				return false
+			}
+			for _, r := range nodeRefRE.FindAllStringSubmatch(in, -1) {
+				if slices.Contains(carriers, r[1]+r[2]) {
+					return true
+				}
+			}
+			return false
+		}
+		add := func(field, v string) {
+			if _, seen := out[n.Name][field]; seen {
+				return
+			}
+			if r := traceRead(v, binds, sender); r != "" {
+				if out[n.Name] == nil {
+					out[n.Name] = map[string]string{}
+				}
+				out[n.Name][field] = r
+			}
+		}
 		for _, m := range codeFieldRE.FindAllStringSubmatch(code, -1) {
-			v := m[2]
-			if !strings.Contains(v, "json.body.") {
-				continue
-			}
-			named := false
-			for _, r := range nodeRefRE.FindAllStringSubmatch(v, -1) {
-				named = named || slices.Contains(carriers, r[1]+r[2])
-			}
-			if !fed && !named {
-				continue
-			}
-			if out[n.Name] == nil {
-				out[n.Name] = map[string]string{}
-			}
-			if _, seen := out[n.Name][m[1]]; !seen {
-				out[n.Name][m[1]] = v
-			}
+			add(m[1], m[2])
+		}
+		for _, f := range shorthandFields(code, binds) {
+			add(f, f)
 		}
 	}
 	return out
 }
+
+// codeBinds returns what code binds each variable to: the value of its
+// declaration or assignment (const v = …, v = …), and, for a parameter
+// of a function the code declares (function f(a, v), const f = (a, v)
+// =>), the argument each call of that function passes in its place.
+func codeBinds(code string) map[string][]string {
+	binds := map[string][]string{}
+	for _, m := range bindRE.FindAllStringSubmatch(code, -1) {
+		binds[m[1]] = append(binds[m[1]], m[2])
+	}
+	for _, re := range []*lazyregexp.Regexp{funcDeclRE, arrowDeclRE} {
+		// At most 16 functions each: every one scans the code for its calls.
+		for _, m := range re.FindAllStringSubmatch(code, 16) {
+			params := strings.Split(m[2], ",")
+			for i := 0; i < len(code); {
+				j := strings.Index(code[i:], m[1]+"(")
+				if j < 0 {
+					break
+				}
+				j += i
+				i = j + len(m[1]) + 1
+				if j > 0 && isWordByte(code[j-1]) || strings.HasSuffix(strings.TrimRight(code[:j], " \t"), "function") {
+					continue // another name's tail, or the declaration itself
+				}
+				args := callArgs(code[i:])
+				for k, p := range params {
+					if p = strings.TrimSpace(p); k < len(args) && varNameRE.MatchString(p) {
+						binds[p] = append(binds[p], args[k])
+					}
+				}
+			}
+		}
+	}
+	return binds
+}
+
+// traceRead returns the first field read (m.from, json.body.chat.id)
+// that value v makes, itself or through the variables it names (binds,
+// each followed once), that ok accepts; ok is given the read and the
+// value it was found in. "" when there is none.
+func traceRead(v string, binds map[string][]string, ok func(read, in string) bool) string {
+	seen := map[string]bool{}
+	queue := []string{v}
+	for len(queue) > 0 && len(seen) < 64 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, r := range memberReadRE.FindAllString(x, -1) {
+			if ok(r, x) {
+				return r
+			}
+		}
+		eachIdent(x, func(id string) bool {
+			if !seen[id] && len(binds[id]) > 0 {
+				seen[id] = true
+				queue = append(queue, binds[id]...)
+			}
+			return true
+		})
+	}
+	return ""
+}
+
+// shorthandFields returns the variables of binds that code returns by
+// name in an object literal: { from, text }.
+func shorthandFields(code string, binds map[string][]string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		if code[i] != '{' && code[i] != ',' {
+			continue
+		}
+		j := i + 1
+		for j < len(code) && (code[j] == ' ' || code[j] == '\t' || code[j] == '\n' || code[j] == '\r') {
+			j++
+		}
+		k := j
+		for k < len(code) && isWordByte(code[k]) {
+			k++
+		}
+		e := k
+		for e < len(code) && (code[e] == ' ' || code[e] == '\t' || code[e] == '\n' || code[e] == '\r') {
+			e++
+		}
+		if k > j && e < len(code) && (code[e] == ',' || code[e] == '}') && len(binds[code[j:k]]) > 0 {
+			out = append(out, code[j:k])
+		}
+	}
+	return out
+}
+
+// memberReadRE finds the field reads of a value: m.from, json.body.chat.id.
+var memberReadRE = lazyregexp.New(`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+`)
+
+// bindRE finds a variable's declaration or assignment and its value
+// (not ==, =>, +=, <=).
+var bindRE = lazyregexp.New(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*=\s*([^=>;\n][^;\n]*)`)
+
+// varNameRE matches a JavaScript identifier, whole.
+var varNameRE = lazyregexp.New(`^[A-Za-z_$][\w$]*$`)
+
+// funcDeclRE and arrowDeclRE find a function's name and parameters.
+var (
+	funcDeclRE  = lazyregexp.New(`\bfunction\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\)`)
+	arrowDeclRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\(([^)]*)\)\s*=>`)
+)
 
 // codeFieldRE finds key: value pairs of an object literal in code, the
 // value running to the next comma, brace or line end (json: { sender: …
 // on one line is two pairs).
 var codeFieldRE = lazyregexp.New(`["']?([A-Za-z_]\w*)["']?\s*:\s*([^,{}\n]+)`)
 
-// builtField returns what a Code node of built filled the field x reads
-// with, when x reads one field of that node's item:
-// $node['Normalize'].json.sender, $('Normalize').item.json.sender.
-func builtField(built map[string]map[string]string, x string) (string, bool) {
-	m := builtFieldRE.FindStringSubmatch(x)
-	if m == nil {
-		return "", false
+// builtSender reports whether x reads a field a Code node of built
+// filled with the request's sender (a field whose value reads the body's
+// from, sender, chat.id: senderRE): one field of that node's item
+// ($node['Normalize'].json.sender, $('Normalize').item.json.sender), or
+// of the item the node reads ($json.sender, $input.item.json.sender,
+// item.json.sender), a field some Code node of built filled so: n8n
+// hands a Code node's fields on, by name, to the nodes after it.
+func builtSender(built map[string]map[string]string, x string) bool {
+	for _, m := range builtFieldRE.FindAllStringSubmatch(x, -1) {
+		if node := m[1] + m[2]; node != "" {
+			if fields, ok := built[node]; ok {
+				if senderValue(fields[m[3]+m[4]]) {
+					return true
+				}
+				continue
+			}
+		}
+		if senderField(built, m[3]+m[4]) {
+			return true
+		}
 	}
-	v, ok := built[m[1]+m[2]][m[3]]
-	return v, ok
+	return false
 }
 
-// builtFieldRE matches a read of one field of a named node's item.
-var builtFieldRE = lazyregexp.New(`\$(?:\(\s*['"]([^'"]+)['"]\s*\)(?:\.(?:item|first\(\)|last\(\)))?|node\[\s*["']([^"']+)["']\s*\])\.json\.(\w+)`)
+// senderField reports whether some Code node of built fills field f
+// with the request's sender.
+func senderField(built map[string]map[string]string, f string) bool {
+	for _, fields := range built {
+		if v, ok := fields[f]; ok && senderValue(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// senderValue reports whether a read names the request's sender: its
+// last field does (from, remoteJid), or the field before an id (chat.id,
+// from.id).
+func senderValue(read string) bool {
+	fs := strings.Split(read, ".")[1:]
+	if len(fs) == 0 {
+		return false
+	}
+	last := fs[len(fs)-1]
+	if strings.EqualFold(last, "id") && len(fs) > 1 {
+		last = fs[len(fs)-2]
+	}
+	return senderRE.MatchString(last)
+}
+
+// itemBodyRE matches a JSON body that is the item or one of its fields,
+// sent whole: {{ $json }}, {{ JSON.stringify($json.envio) }}.
+var itemBodyRE = lazyregexp.New(`^=?\s*\{\{\s*(?:JSON\.stringify\(\s*)?\$json(?:\.\w+)?\s*\)?\s*\}\}\s*$`)
+
+// codeAddressesSender reports whether every node that feeds HTTP call n
+// its items (through an If, a Filter, a Switch or a No Op) is a Code
+// node that builds a message to the request's sender: a recipient key
+// (to, chat_id, number: recipientKey) whose value reads a field built
+// with the sender (senderField: to: msg.telefone), or names a variable
+// bound so (const para = msg.telefone) or a parameter of a function the
+// code calls so (function texto(para, t) {… to: para …} called as
+// texto(msg.telefone, t)).
+func codeAddressesSender(g *Graph, n *n8nschema.Node, built map[string]map[string]string) bool {
+	var codes []*n8nschema.Node
+	seen := map[*n8nschema.Node]bool{n: true}
+	frontier := []*n8nschema.Node{n}
+	for hop := 0; hop < 4 && len(frontier) > 0; hop++ {
+		var next []*n8nschema.Node
+		for _, m := range frontier {
+			for _, e := range g.InOfType(m, ConnMain) {
+				s := e.From
+				if seen[s] || s.Disabled {
+					continue
+				}
+				seen[s] = true
+				switch {
+				case s.Type == n8nschema.TypeCode:
+					codes = append(codes, s)
+				case n8nschema.IsBranch(s.Type) || s.Type == n8nschema.TypeNoOp:
+					next = append(next, s) // gates pass items as they are, as n8nschema's itemSource reads them
+				default:
+					return false // a feeder whose items say nothing of the recipient
+				}
+			}
+		}
+		frontier = next
+	}
+	if len(codes) == 0 || len(frontier) > 0 {
+		return false
+	}
+	for _, c := range codes {
+		if !buildsSenderMessage(readPaths(codeOf(c)), built) {
+			return false
+		}
+	}
+	return true
+}
+
+// buildsSenderMessage is codeAddressesSender's test of one Code node's
+// code.
+func buildsSenderMessage(code string, built map[string]map[string]string) bool {
+	binds := codeBinds(code)
+	built1 := func(read, _ string) bool {
+		fs := strings.Split(read, ".")
+		return senderField(built, fs[len(fs)-1])
+	}
+	for _, m := range codeFieldRE.FindAllStringSubmatch(code, -1) {
+		if recipientKey(m[1]) && traceRead(m[2], binds, built1) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordByte reports a byte of an identifier.
+func isWordByte(c byte) bool {
+	return ascii.IsWord(c) || c == '$'
+}
+
+// callArgs splits the arguments of a call whose '(' came just before s,
+// at the commas outside nested brackets, up to its ')'.
+func callArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ')':
+			if depth == 0 {
+				return append(out, strings.TrimSpace(s[start:i]))
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return nil
+}
+
+// builtFieldRE matches a read of one field of a named node's item, or of
+// the item the node reads.
+var builtFieldRE = lazyregexp.New(`\$(?:\(\s*['"]([^'"]+)['"]\s*\)(?:\.(?:item|first\(\)|last\(\)))?|node\[\s*["']([^"']+)["']\s*\])\.json\.(\w+)|(?:\$json|\$input\.(?:item|first\(\)|last\(\))\.json|\bitem\.json)\.(\w+)`)
 
 // bodyPathRE finds the path of a request body field an expression reads:
 // body.user_id, json["body"]["user_id"], body.message.chat.id.

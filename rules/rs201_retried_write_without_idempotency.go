@@ -32,7 +32,7 @@ named for a role in the organisation ({{ $json.email_przelozonego }}, managerEma
 boss, team lead, assignee, przełożony, kierownik, Vorgesetzte; a word list, as nothing else in a workflow tells a
 colleague's address from a customer's; the same field in a webhook's request is anyone's); a note for a second record in an app
 the owner works in (a row, a page, a task, a file: someone sees it and deletes it), for a nuisance the team
-shrugs at (an alert in a team chat, the bot's answer in the chat of the person whose message started the run, also one an HTTP call sends to the sender the webhook's request names, WhatsApp Cloud's from or Viber's sender, when no other trigger's run reaches it, a report mailed to a fixed address or one set in the instance's
+shrugs at (an alert in a team chat, the bot's answer in the chat of the person whose message started the run, also one an HTTP call sends to the sender the webhook's request names, WhatsApp Cloud's from or Viber's sender, read there or from the fields a Code node built from it (as RS203 reads a chat relay's sender: through the code's variables and functions, or a whole message body a Code node addresses so), when no other trigger's run reaches it, a report mailed to a fixed address or one set in the instance's
 variables, a messaging API's body that names a fixed number or chat, a call or text to the owner's own number
 at any API, a recipient read from a field a Set node of the workflow fixes to a literal address
 ({{ $('Config').first().json.owner_cell }}), a message to recipients read from a
