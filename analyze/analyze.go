@@ -219,8 +219,12 @@ func (p *Pass) Report(d Diagnostic) {
 			// The runs the finding reads start once the blank is filled;
 			// until then no run happens, so nothing is at stake yet: a
 			// note, as for an export whose parameters were lost.
-			if node, param, ok := p.Set.Graph(w).SetupBlank(); ok {
-				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses every run (RS010)", node, param)
+			if node, param, publish, ok := p.Set.Graph(w).SetupBlank(); ok {
+				refuses := "every run"
+				if publish {
+					refuses = "to publish the workflow, so only runs started in the editor happen"
+				}
+				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses %s (RS010)", node, param, refuses)
 				f.Severity = min(f.Severity, Note)
 			}
 		}

@@ -175,6 +175,9 @@ type Graph struct {
 	// parameter (refusedStarts).
 	issueWhy map[int32]string
 	issueAt  map[int32]issue // the node and parameter each of those triggers reaches
+	// publishBlank is the first node n8n's publish check refuses for a
+	// missing required parameter (firstPublishBlank), nil when none.
+	publishBlank *issue
 	// issueNamed holds, by index, the nodes that issueAt names for a
 	// trigger other than themselves, each with its parameter.
 	issueNamed map[int32]string
@@ -535,6 +538,7 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 	if len(queue) == 0 {
 		return
 	}
+	g.publishBlank = g.firstPublishBlank(queue, missing)
 	var unrunTo map[*n8nschema.Node][]*n8nschema.Node // connections at outputs a node lacks still count
 	for _, e := range g.Unrun {
 		if unrunTo == nil {
@@ -584,6 +588,35 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 	}
 }
 
+// firstPublishBlank returns, of the nodes that miss a required parameter
+// (in file order), the first that n8n's publish check reads: enabled, and
+// connected or a trigger (validateNodeConfiguration). While it is blank
+// n8n refuses to publish the workflow, so no trigger fires but in the
+// editor, whichever trigger reaches the node.
+func (g *Graph) firstPublishBlank(blank []int, missing map[int]string) *issue {
+	for _, i := range blank {
+		nd := g.Nodes[i]
+		if nd.Disabled {
+			continue
+		}
+		if g.specs[i].Role == n8nschema.RoleTrigger || len(g.In(nd)) > 0 || len(g.Out(nd)) > 0 || g.unrunTouches(nd) {
+			return &issue{nd, missing[i]}
+		}
+	}
+	return nil
+}
+
+// unrunTouches reports whether a connection at an output its node lacks
+// (Unrun) starts or ends at n: it is connected all the same.
+func (g *Graph) unrunTouches(n *n8nschema.Node) bool {
+	for _, e := range g.Unrun {
+		if e.From == n || e.To == n {
+			return true
+		}
+	}
+	return false
+}
+
 // runFails reports a node that fails on every item once its workflow is
 // published: fails, less the triggers in it for a blank n8n names when it
 // refuses to publish (setupOnly).
@@ -592,23 +625,44 @@ func (g *Graph) runFails(i int) bool {
 }
 
 // SetupBlank reports a workflow whose every enabled trigger n8n refuses
-// for a blank it names (setupOnly): no run starts until the owner fills it
-// in, and what the other rules read of the runs holds from then on. It
-// returns the node and the parameter of one such blank.
-func (g *Graph) SetupBlank() (node, param string, ok bool) {
+// for a blank it names (setupOnly), or, unless the export shows it
+// published (RunStateOf), that n8n refuses to publish for a blank
+// (publishBlank, the second result): no run starts but in the editor until
+// the owner fills it in, and what the other rules read of the runs holds
+// from then on. It returns the node and the parameter of one such blank.
+func (g *Graph) SetupBlank() (node, param string, publish, ok bool) {
+	every := true
 	for _, t := range g.triggers {
 		if t.Disabled {
 			continue
 		}
 		i, in := g.index(t)
 		if !in || g.setupOnly == nil || !g.setupOnly[i] {
-			return "", "", false
+			every, ok = false, false
+			break
 		}
 		if is, found := g.issueAt[int32(i)]; found && !ok {
 			node, param, ok = is.node.Name, is.param, true
 		}
 	}
-	return node, param, ok
+	if every && ok {
+		return node, param, false, true
+	}
+	if b := g.publishBlank; b != nil && RunStateOf(g.Workflow) != RunShown && g.firesPublished() {
+		return b.node.Name, b.param, true, true
+	}
+	return "", "", false, false
+}
+
+// firesPublished reports an enabled trigger that fires only once the
+// workflow is published: one no person fires in the editor (ByHand).
+func (g *Graph) firesPublished() bool {
+	for _, t := range g.triggers {
+		if !t.Disabled && !ByHand(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // issue is a node that misses a required parameter, and the parameter.
