@@ -92,7 +92,7 @@ const maxInstructions = 64 << 10
 // book_appointment to the model).
 func ToldNotToRetry(g *Graph, agent, n *n8nschema.Node) bool {
 	for _, p := range []string{"toolDescription", "description"} {
-		if len(noRetryLines(n.Params().Get(p).Str())) > 0 {
+		if len(noRetryLines(instructionText(n.Params().Get(p)))) > 0 {
 			return true
 		}
 	}
@@ -111,7 +111,7 @@ func ToldNotToRetry(g *Graph, agent, n *n8nschema.Node) bool {
 		}
 	}
 	for _, p := range []string{"options.systemMessage", "text"} {
-		for _, window := range noRetryLines(agent.Params().Get(p).Str()) {
+		for _, window := range noRetryLines(instructionText(agent.Params().Get(p))) {
 			w := strings.ToLower(window)
 			if names(w) || !slices.ContainsFunc(others, func(o string) bool { return strings.Contains(w, o) }) {
 				return true
@@ -130,9 +130,24 @@ func toolName(n *n8nschema.Node) string {
 	return ""
 }
 
+// instructionText is the text an instruction parameter gives the model.
+// In an expression the prose often sits in JavaScript string literals
+// ({{ "Current date: " + $now + "\n\n1. …\n6. If a tool fails, …" }}),
+// whose \n escapes n8n renders as line breaks: they split its lines as
+// the model reads them.
+func instructionText(v n8nschema.Value) string {
+	s := v.Str()
+	if v.IsExpr() && strings.Contains(s, `\n`) {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, `\r\n`, "\n"), `\n`, "\n")
+	}
+	return s
+}
+
 // noRetryLines returns, for each line of s holding a no-retry imperative,
-// that line with the one before it, when the two hold a failure condition,
-// and each line holding a rule against repeating a tool call at all.
+// that line, with the one before it when only that one holds the failure
+// condition; each line holding a rule against repeating a tool call at
+// all; and each line that tells the model to answer with the failure
+// (reportLine).
 func noRetryLines(s string) []string {
 	if len(s) > maxInstructions {
 		s = s[:maxInstructions]
@@ -148,16 +163,76 @@ func noRetryLines(s string) []string {
 			out = append(out, l)
 			continue
 		}
+		prev := ""
+		if i > 0 {
+			prev = lines[i-1]
+		}
+		if reportLine(prev, l) {
+			out = append(out, l)
+			continue
+		}
 		if !noRetryRE.MatchString(l) {
 			continue
 		}
-		w := l
-		if i > 0 {
-			w = lines[i-1] + "\n" + l
-		}
-		if failRE.MatchString(w) {
-			out = append(out, w)
+		// The line before counts only for its condition: its other words
+		// (a tool it names) are another instruction's.
+		switch {
+		case failRE.MatchString(l):
+			out = append(out, l)
+		case failRE.MatchString(prev):
+			out = append(out, prev+"\n"+l)
 		}
 	}
 	return out
+}
+
+// An instruction that answers a tool's failure with a message puts that
+// answer where a retry would go: "If a tool fails, say so plainly, then
+// answer from your own knowledge", "If a tool returns an error, explain
+// the issue politely", "Notify the user if a tool fails", "Tool error or
+// empty result: apologize". reportRE finds the answer, failCondRE the
+// failure it is the answer to (a condition, or a heading ending in ":"),
+// retryRE a retry the same line still asks for ("retry once, then tell
+// the user"), which keeps the tool the model's to call again.
+var (
+	reportRE   = lazyregexp.New(`(?i)\b(?:(?:tell|inform|notify|warn|let)\s+(?:the\s+|your\s+)?(?:user|customer|caller|client|patient|person|requester|them)\b|say\s+so\b|(?:explain|report|mention|state|acknowledge|describe)\s+(?:it|this|that|so|the\s+(?:error|issue|problem|failure))\b|apologi[sz]e|(?:answer|respond|reply)\s+(?:from\s+your\s+own\s+knowledge|without\b)|return\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:error|message)\b|use\s+(?:a|the)\s+fallback\b)`)
+	failCondRE = lazyregexp.New(`(?i)\b(?:if|when|whenever|on|upon|after|in\s+case\s+of)\b[^.!?\n]{0,80}?\b(?:errors?|fails?|failed|failure|failing)\b|\b(?:errors?|failures?)\b[^.!?:\n]{0,40}:`)
+	personRE   = lazyregexp.New(`(?i)\b(?:user|users|customer|client|patient|caller|lead|buyer|guest|student|member)'?s?\b`)
+	retryRE    = lazyregexp.New(`(?i)\b(?:re-?try|retries|retrying|try\s+(?:it\s+)?(?:again|once\s+more)|re-?attempt|call\s+(?:it|the\s+tool|[\w-]+)\s+again|another\s+attempt)\b`)
+	// retryNotOwn is what, just before a retry word, makes it no retry
+	// of the model's: a negation ("do not retry"), or the user's own try
+	// ("suggest the user try again").
+	retryNotOwn = lazyregexp.New(`(?i)(?:\b(?:not|never|no|don'?t|n't|without)\b[^.;,]{0,20}|\b(?:suggest(?:ing)?|ask(?:ing)?|propose|offer|invite)\b[^.;,]{0,25}|\b(?:user|users|customer|client|they|them)\s+(?:to\s+|can\s+|could\s+|should\s+|may\s+)?)$`)
+)
+
+// toolFails reports whether s holds a failure condition that is no
+// person's ("If the customer reports an error" is a topic, not a tool's
+// failure).
+func toolFails(s string) bool {
+	for _, c := range failCondRE.FindAllString(s, -1) {
+		if !personRE.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportLine reports whether line l tells the model to answer a failure
+// with a message, the failure named on l or on the heading before it
+// ("If any tool call returns an error:"), and l asks for no retry of the
+// model's own.
+func reportLine(prev, l string) bool {
+	if !reportRE.MatchString(l) {
+		return false
+	}
+	heading := strings.HasSuffix(strings.TrimSpace(prev), ":") && toolFails(prev)
+	if !heading && !toolFails(l) {
+		return false
+	}
+	for _, m := range retryRE.FindAllStringIndex(l, -1) {
+		if !retryNotOwn.MatchString(l[max(0, m[0]-30):m[0]]) {
+			return false
+		}
+	}
+	return true
 }

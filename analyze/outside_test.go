@@ -238,6 +238,17 @@ func TestNoRetryLines(t *testing.T) {
 		{"Never create duplicate events.", true},
 		{"Never call a tool twice.", true},
 		{"Do not duplicate the greeting.", false},
+		// An answer to the failure in place of a retry.
+		{"6. If a tool fails, say so plainly, then answer from your own knowledge with a caveat.", true},
+		{"- Notify the user if a tool fails to respond.", true},
+		{"6. If a tool returns an error, explain the issue politely and suggest the next step.", true},
+		{"- Tool error or empty result: apologize and suggest the user try again.", true},
+		{"If any tool call returns an error:\n- tell the user what failed.", true},
+		{"If a tool fails, retry once, then tell the user.", false},
+		{"If the booking fails, inform the customer and try again.", false},
+		{"If the customer reports an error, tell them to restart the app.", false},
+		{"Tell the user the booking id.", false},
+		{"Errors happen.\nTell the user the booking id.", false},
 	} {
 		if got := len(noRetryLines(c.text)) > 0; got != c.want {
 			t.Errorf("noRetryLines(%q) = %v; want %v", c.text, got, c.want)

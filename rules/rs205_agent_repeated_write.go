@@ -41,8 +41,14 @@ reported (docs/n8n-facts.md, part EF).
 A tool the model is told not to call again after an error is left out: the tool's description, or the agent's
 system message or prompt text, holds "do not retry", "don't call it again", "stop immediately" or the like on the
 line of a failure condition or the line after it ("If any tool call returns an error: stop immediately. Do not
-retry."); an instruction in the agent's text covers every tool unless its lines name another of the agent's tools
-and not this one. A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not
+retry."), or answers the failure with a message in place of a retry ("If a tool fails, say so plainly, then answer
+from your own knowledge", "If a tool returns an error, explain the issue politely", "Notify the user if a tool
+fails", "Tool error or empty result: apologize"), unless that line still asks for a retry first ("retry once, then
+tell the user") or the failure is a person's ("if the customer reports an error"). A system message written as an
+expression is read as n8n renders it: the \n escapes of its string literals are line breaks
+({{ "Current date: " + $now + "\n6. If a tool fails, …" }}). An instruction in the agent's text covers every tool
+unless its lines name another of the agent's tools and not this one (the line before counts only for the failure
+condition it holds). A tool that only a manual run reaches is a note: a Manual Trigger, or a Chat Trigger that is not
 public, which answers only the editor's test chat (ChatTrigger.node.ts webhook answers 404 outside a manual chat session); the
 person testing sees each tool call.`,
 	Fix:        "Send an idempotency key derived from the request with the write, make the tool look up the earlier effect first, or tell the model in the tool's description or the agent's system message not to call it again after an error",

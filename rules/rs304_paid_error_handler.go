@@ -21,7 +21,10 @@ Keep handlers cheap and deterministic: a chat or e-mail alert with the workflow,
 is enough, and it works while the model provider is down. A fallback is not a handler: when a model,
 agent or chain fails and its error output calls another model whose answer rejoins the work the first
 one fed, that is one replacement call per failure, and it is not reported, whatever failed (a scrape that
-fails and a model that answers from what is known instead). Nor is an error branch that is the product path: a
+fails and a model that answers from what is known instead). So is a call that does the failed node's job again:
+it carries the failed node's prompt word for word and reads nothing of the error (an extraction on
+gemini-2.5-flash that fails, and after a wait the same prompt on gemini-2.5-pro), wherever its answer goes; it
+still costs one more call per failure, which the spend rules count as the call's own. Nor is an error branch that is the product path: a
 lookup that fails when the record is new, and a model that writes the record, the reply or the answer the
 caller waits for; its answer goes on to a write or a webhook response rather than an alert, and its prompt
 does not read the error.
@@ -110,8 +113,9 @@ func alertGoesOn(g *analyze.Graph, op *analyze.Operation) bool {
 
 // fallbackCall reports whether a paid call on an error branch stands in
 // for a failed call: for every error output that leads to it, what it
-// answers rejoins the work that the failed node's normal output feeds. That is one replacement call per
-// failure whose result is used, not a paid alert.
+// answers rejoins the work that the failed node's normal output feeds, or
+// it does the failed node's job again (sameJob). That is one replacement
+// call per failure whose result is used, not a paid alert.
 func fallbackCall(g *analyze.Graph, n *n8nschema.Node) bool {
 	roots := []*n8nschema.Node{n}
 	if g.IsSubNode(n) {
@@ -140,12 +144,51 @@ func fallbackCall(g *analyze.Graph, n *n8nschema.Node) bool {
 				}
 			}
 		}
-		if !rejoins {
+		if !rejoins && !sameJob(e.From, append([]*n8nschema.Node{n}, roots...)) {
 			return false
 		}
 		found = true
 	}
 	return found
+}
+
+// minPromptLen is the length from which a text parameter is taken for a
+// prompt: shorter ones are names, ids and field references.
+const minPromptLen = 40
+
+// sameJob reports whether the nodes of a paid call on the error branch of
+// failed (the call and its roots) do failed's job again: one carries
+// failed's prompt, its longest text, word for word, and none says anything
+// of the error that failed does not ("Analyze an image" on
+// gemini-2.5-flash fails, and after a wait the same extraction prompt goes
+// to gemini-2.5-pro). That is the step tried once more on another model,
+// whose answer is the product, wherever it goes next; a handler asks about
+// the failure ({{ $json.error.message }}, "explain this error").
+func sameJob(failed *n8nschema.Node, nodes []*n8nschema.Node) bool {
+	prompt := ""
+	texts := map[string]bool{}
+	failed.Params().Walk(func(_ string, v n8nschema.Value) {
+		if v.Kind() == n8nschema.String {
+			texts[v.Str()] = true
+			if len(v.Str()) > len(prompt) {
+				prompt = v.Str()
+			}
+		}
+	})
+	if len(prompt) < minPromptLen {
+		return false
+	}
+	same, asks := false, false
+	for _, r := range nodes {
+		r.Params().Walk(func(_ string, v n8nschema.Value) {
+			if v.Kind() != n8nschema.String {
+				return
+			}
+			same = same || v.Str() == prompt
+			asks = asks || !texts[v.Str()] && errorWordRE.MatchString(v.Str())
+		})
+	}
+	return same && !asks
 }
 
 // failingNodes names the nodes whose error outputs lead to n: `"Charge"`.
