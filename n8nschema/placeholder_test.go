@@ -142,6 +142,7 @@ func TestBlankTarget(t *testing.T) {
 		{`{"calendar":{"__rl":true,"value":"your_email@gmail.com","mode":"list"}}`, "calendar"},
 		{`{"dataTableId":{"__rl":true,"value":"placeholder-table-id","mode":"list"}}`, "dataTableId"},
 		{`{"documentId":"{{WEB_SHEET_ID}}"}`, "documentId"},
+		{`{"options":{"value":"YOUR_SPREADSHEET_ID","mode":"id"}}`, ""}, // no locator: no "__rl"
 	} {
 		n := node(t, `{"type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":`+c.params+`}`)
 		got, ok := BlankTarget(n)
