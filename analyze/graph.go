@@ -1394,9 +1394,8 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 			queue = append(queue, t)
 		}
 	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(queue); head++ {
+		u := queue[head]
 		for _, e := range g.Out(u) {
 			// An agent that finds no session ID for an edge's items calls
 			// nothing for them (noSess), dead or not.

@@ -126,11 +126,14 @@ func BlankTarget(n *Node) (string, bool) {
 		nameMode := false
 		switch v.Kind() {
 		case Object:
-			if !v.Get("__rl").True() {
+			// field, not Get: most objects are no locator, and Get would
+			// join a path for the "__rl" they lack.
+			if rl, _ := v.field("__rl"); !rl.True() {
 				return true
 			}
-			s = v.Get("value").Str()
-			nameMode = v.Get("mode").Str() == "name"
+			val, _ := v.field("value")
+			mode, _ := v.field("mode")
+			s, nameMode = val.Str(), mode.Str() == "name"
 		case String:
 			if !strings.HasSuffix(k, "Id") && !strings.HasSuffix(k, "ID") {
 				return true
@@ -165,11 +168,29 @@ func blankID(s string, nameMode bool) bool {
 	if s == "" || bracedGUID(s) {
 		return false
 	}
-	if blankIDREs[0].MatchString(s) {
+	if mayBeBlankID(s) && blankIDREs[0].MatchString(s) {
 		return true
 	}
 	// A name is the owner's words: a tab may be called RAW_DATA.
-	return !nameMode && blankIDREs[1].MatchString(s)
+	return !nameMode && mayBeConstant(s) && blankIDREs[1].MatchString(s)
+}
+
+// mayBeConstant is what a match of blankIDREs[1] needs: a capital first,
+// an underscore after it.
+func mayBeConstant(s string) bool {
+	return 'A' <= s[0] && s[0] <= 'Z' && strings.IndexByte(s, '_') > 0
+}
+
+// mayBeBlankID is what a match of blankIDREs[0] needs: a first byte one
+// of its alternatives starts with, or "placeholder" in any case (none of
+// its letters folds to a rune outside ASCII). Most ids are neither, and
+// the pattern's unanchored .* runs over the whole id.
+func mayBeBlankID(s string) bool {
+	switch s[0] {
+	case '<', '[', '{', '.', 'x', 'X', 'y', 'Y', 'r', 'R', 'c', 'C':
+		return true
+	}
+	return lazyregexp.ContainsFold(s, "placeholder")
 }
 
 // blankIDREs match a resource's id left blank: a bracketed or "your …"

@@ -142,6 +142,7 @@ func TestBlankTarget(t *testing.T) {
 		{`{"calendar":{"__rl":true,"value":"your_email@gmail.com","mode":"list"}}`, "calendar"},
 		{`{"dataTableId":{"__rl":true,"value":"placeholder-table-id","mode":"list"}}`, "dataTableId"},
 		{`{"documentId":"{{WEB_SHEET_ID}}"}`, "documentId"},
+		{`{"options":{"value":"YOUR_SPREADSHEET_ID","mode":"id"}}`, ""}, // no locator: no "__rl"
 	} {
 		n := node(t, `{"type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":`+c.params+`}`)
 		got, ok := BlankTarget(n)
@@ -172,6 +173,29 @@ func TestMockWrite(t *testing.T) {
 	} {
 		if got := MockWrite(c.host, c.path); got != c.want {
 			t.Errorf("MockWrite(%q, %q) = %v, want %v", c.host, c.path, got, c.want)
+		}
+	}
+}
+
+// TestBlankIDPrefilter checks that blankID's tests before its patterns
+// (mayBeBlankID, mayBeConstant) turn away no
+// string a pattern matches, on random strings of the patterns' pieces in
+// both cases, with newlines, the Kelvin sign and the long s.
+func TestBlankIDPrefilter(t *testing.T) {
+	pieces := []string{"your", "YOUR", "Your", "x", "X", ".", "<", ">", "[", "]", "{", "}", "replace", "REPLACE", "changeme", "ChangeMe",
+		"placeholder", "PlaceHolder", "plac", "eholder", "_", "-", " ", "\n", "A", "Z", "a", "0", "9", "id", "ID", "\u212a", "\u017f", "é", "="}
+	rng := rand.New(rand.NewPCG(14, 1))
+	for i := 0; i < 300000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(6); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if blankIDREs[0].MatchString(s) && !mayBeBlankID(s) {
+			t.Fatalf("mayBeBlankID(%q) = false, but the pattern matches", s)
+		}
+		if blankIDREs[1].MatchString(s) && !mayBeConstant(s) {
+			t.Fatalf("mayBeConstant(%q) = false, but the pattern matches", s)
 		}
 	}
 }

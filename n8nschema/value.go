@@ -440,6 +440,20 @@ func (v Value) getMany(keys []string, out []Value) {
 	}
 }
 
+// field is Get(key) of a plain key (no dotted path syntax), and whether
+// the object v holds it. It makes no path for a key v lacks, which Get
+// joins for a message that names it: most readers only ask what is there.
+func (v Value) field(key string) (Value, bool) {
+	if v.Kind() != Object {
+		return Value{}, false
+	}
+	k, ok := v.t.member(v.node(), key)
+	if !ok {
+		return Value{}, false
+	}
+	return v.member(k, key), true
+}
+
 // member is node c of v's tree, v's member of that key, with the path
 // Get(key) gives it.
 func (v Value) member(c uint32, key string) Value {
