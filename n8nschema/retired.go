@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -257,17 +258,55 @@ func LookupRetired(provider, model string) (RetiredModel, bool) {
 	if provider == "google-gemini" {
 		m = strings.TrimPrefix(m, "models/")
 	}
+	id := m
+	if base, ok := datedSnapshotOf(m); ok && slices.Contains(retiredWithSnapshots[provider], base) {
+		id = base
+	}
 	for _, e := range retiredModels {
 		if e.provider != provider || e.date > RetiredAsOf {
 			continue
 		}
-		for _, id := range e.ids {
-			if id == m {
-				return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page}, true
-			}
+		if slices.Contains(e.ids, id) {
+			return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page}, true
 		}
 	}
 	return RetiredModel{}, false
+}
+
+// retiredWithSnapshots are the table's ids whose provider page retires the
+// model itself, not one snapshot of it, so its dated snapshots ("o1-mini-
+// 2024-09-12") went with it. OpenAI's deprecations page: "2025-04-28:
+// o1-preview and o1-mini", "we notified developers using o1-preview and
+// o1-mini of their deprecations and removal from the API"; "2025-04-14:
+// GPT-4.5-preview", "the gpt-4.5-preview model is deprecated and will be
+// removed from the API". Where the page names snapshots one by one (the
+// 2026 entries: "gpt-4o-2024-05-13" but not "gpt-4o"), an unnamed snapshot
+// or alias is not matched.
+var retiredWithSnapshots = map[string][]string{
+	"openai": {"o1-preview", "o1-mini", "gpt-4.5-preview"},
+}
+
+// datedSnapshotOf splits a dated snapshot id, base + "-YYYY-MM-DD" (OpenAI's
+// naming), into its base.
+func datedSnapshotOf(id string) (string, bool) {
+	const n = len("-2024-09-12")
+	if len(id) <= n {
+		return "", false
+	}
+	base, date := id[:len(id)-n], id[len(id)-n:]
+	for i, c := range date {
+		switch i {
+		case 0, 5, 8:
+			if c != '-' {
+				return "", false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return "", false
+			}
+		}
+	}
+	return base, true
 }
 
 // providerNodes are the model nodes that call their provider's own API

@@ -21,6 +21,17 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"}}}`, `"gpt-4", which OpenAI shut down on 2026-10-23`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o-2024-08-06"}}}`, ``}, // 2027-01-14
+		// OpenAI retired o1-mini, o1-preview and gpt-4.5-preview as models:
+		// their dated snapshots went too. Where the page names snapshots one
+		// by one, an unnamed one stays live.
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"o1-mini-2024-09-12"},"messages":{"values":[{"content":"hi"}]}}}`, `"o1-mini-2024-09-12", which OpenAI shut down on 2025-10-27`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"o1-preview-2024-09-12"}}}`, `"o1-preview-2024-09-12", which OpenAI shut down on 2025-07-28`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4.5-preview-2025-02-27"}}}`, `shut down on 2025-07-14`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"o1-mini-2024-09"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"o1-mini-high"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o-2024-08-06"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4-turbo-2099-01-01"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"openai/o1-mini-2024-09-12"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"},"options":{"baseURL":"https://openrouter.ai/api/v1"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"},"options":{"baseURL":"https://api.openai.com/v1"}}}`, `shut down on 2026-10-23`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"={{ $json.model }}"}}`, ``},
