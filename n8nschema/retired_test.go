@@ -65,6 +65,18 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"x-ai/grok-2-1212"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2-1212"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro-exp-03-25"}}`, ``},
+		// Mistral's legacy table; n8n's default alias "mistral-small", the
+		// -latest aliases and a gateway's id answer.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"model":"mistral-small-2402","options":{}}}`, `"mistral-small-2402", which Mistral shut down on 2025-06-16 (Mistral models overview`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"model":"open-mixtral-8x7b"}}`, `which Mistral shut down on 2025-03-30`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"options":{}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"model":"mistral-large-latest"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"mistralai/mistral-large-2402"}}`, ``},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.mistral.ai/v1/chat/completions","authentication":"predefinedCredentialType","nodeCredentialType":"mistralCloudApi","sendBody":true,"specifyBody":"json","jsonBody":"={\"model\": \"mistral-large-2402\", \"messages\": [{\"role\": \"user\", \"content\": {{ JSON.stringify($json.q) }}}]}"}}`, `"mistral-large-2402", which Mistral shut down on 2025-06-16`},
+		// Google's deprecations page gives gemini-2.5-flash-image only an
+		// earliest date (October 2026), and no page read says it was shut
+		// down: it answers.
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1,"parameters":{"resource":"image","operation":"generate","modelId":{"__rl":true,"mode":"list","value":"models/gemini-2.5-flash-image"}}}`, ``},
 		// DeepSeek's legacy names, n8n's default among them; the V4 names answer.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"options":{}}}`, `"deepseek-chat", which DeepSeek shut down on 2026-07-24 (DeepSeek API docs`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"model":"deepseek-reasoner"}}`, `"deepseek-reasoner", which DeepSeek shut down on 2026-07-24`},
