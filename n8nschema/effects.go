@@ -1216,6 +1216,37 @@ func ModelOf(n *Node) (model string, isDefault bool) {
 	return "", false
 }
 
+// EmbeddingModelOf is the model an embeddings sub-node
+// (@n8n/n8n-nodes-langchain.embeddings*) sends: its literal "model" or
+// "modelName" (a resource locator's value too), else the default of its
+// version when it stores none (text-embedding-3-small for Embeddings
+// OpenAI from v1.1: EmbeddingsOpenAi.node.js L63-65, L106-124). An
+// expression, or a node of another kind, gives "". Embeddings bill input
+// tokens only, so no output cap or ceiling is read from it.
+func EmbeddingModelOf(n *Node) string {
+	if !strings.HasPrefix(n.Type, "@n8n/n8n-nodes-langchain.embeddings") {
+		return ""
+	}
+	for _, p := range []string{"model", "modelName"} {
+		v, ok := n.Param(p)
+		if !ok {
+			continue
+		}
+		if v.Kind() == Object {
+			v = v.Get("value")
+		}
+		s := v.Str()
+		if v.Kind() != String || strings.Contains(s, "{{") {
+			return ""
+		}
+		return strings.TrimPrefix(s, "=")
+	}
+	if d, ok := DescribeNode(n.Type, n.TypeVersion); ok {
+		return d.DefaultModel()
+	}
+	return ""
+}
+
 // anthropicMaxTokens is @langchain/anthropic 1.1.3's
 // MODEL_DEFAULT_MAX_OUTPUT_TOKENS, matched in order by prefix of the model
 // name, with FALLBACK_MAX_OUTPUT_TOKENS 2048 for any other model

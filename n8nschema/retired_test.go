@@ -223,3 +223,21 @@ func lookupDated(provider, model string) (string, bool) {
 	}
 	return "", false
 }
+
+// TestEmbeddingModelOf: an embeddings sub-node names the model it sends,
+// stored or its version's default; an expression or another node names none.
+func TestEmbeddingModelOf(t *testing.T) {
+	for _, c := range []struct{ node, want string }{
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"text-embedding-3-large","options":{}}}`, "text-embedding-3-large"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"options":{}}}`, "text-embedding-3-small"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1,"parameters":{}}`, "text-embedding-ada-002"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/text-embedding-004"}}`, "models/text-embedding-004"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"={{ $json.m }}"}}`, ""},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"gpt-4o"}}`, ""},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+strings.Replace(c.node, `{`, `{"name":"n",`, 1)+`],"connections":{}}`)))
+		if got := EmbeddingModelOf(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%s: %q, want %q", c.node, got, c.want)
+		}
+	}
+}
