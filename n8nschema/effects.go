@@ -1018,9 +1018,16 @@ type Price struct {
 	MaxOutput  int // tokens
 }
 
-// PricesAsOf dates the embedded table; override it in .stormcheck.yaml
+// PricesAsOf is when the table's oldest rows were read from the providers'
+// pricing pages; rows added or re-read since were read later, up to
+// PricesNewest, each with its read date in docs/n8n-facts.md ("Prices").
+// No one date holds for every row. Override a row in .stormcheck.yaml
 // (spend.prices) when a provider changes its prices.
 const PricesAsOf = "2025-08"
+
+// PricesNewest is the day the newest rows were read (the Claude 4.5 and
+// 4.6 rows, Anthropic's model pages, issue 28 part EG).
+const PricesNewest = "2026-12-03"
 
 // prices are public list prices (standard tier, USD per 1M tokens) from the
 // providers' pricing pages, and each model's maximum output tokens.
