@@ -62,7 +62,11 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 			if p.Why != "" {
 				d.Message = strings.TrimSuffix(p.Message, "; "+p.Why)
 			}
-			d.Message += fmt.Sprintf("; no run of the workflow reaches it: node %q is of type %q, which n8n does not ship, so n8n cannot build the workflow (RS010)", unbuilt.Name, unbuilt.Type)
+			why := fmt.Sprintf("is of type %q, which n8n does not ship", unbuilt.Type)
+			if vs, ok := n8nschema.MissingVersion(unbuilt, pass.Set.Options.Version()); ok {
+				why = missingVersion(unbuilt, vs)[1:]
+			}
+			d.Message += fmt.Sprintf("; no run of the workflow reaches it: node %q %s, so n8n cannot build the workflow (RS010)", unbuilt.Name, why)
 		}
 		if pass.Workflow != nil && p.Node != "" {
 			d.Node = pass.Workflow.Node(p.Node)
