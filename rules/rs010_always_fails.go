@@ -300,7 +300,9 @@ does not match the node's authentication, which RS007 reports.
 
 A node that fails for a defect of its own behind one that fails first on every run (a retired model behind a
 URL n8n uses as written, Airtable v1 nodes after the first) is reported too, at the severity of the runs that
-would reach it (a note when another finding of the workflow gives the same reason in the same words, a node
+would reach it (a note when another finding of the workflow gives the same reason: the same words but for the
+sub-node, parameter or header that holds it and a quoted argument in code; a different model, missing node or
+value read is another reason, with a fix of its own; a node
 that runs or the first one behind: the owner who reads that finding knows the fix), and the finding names
 the node in front: n8n's error names only the first, and once the owner
 fixes it, this node fails every run in its place (docs/precision.md, part CQ). A node whose shut-down model is
@@ -585,7 +587,7 @@ so an active export beside it stays a note.`,
 				if said == nil {
 					said = saidCauses(g, live)
 				}
-				cause := quotedRE.ReplaceAllString(given, `""`)
+				cause := causeOf(given)
 				other, seen := said[cause]
 				d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
 				if seen && other != n {
@@ -654,7 +656,7 @@ func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8n
 			continue
 		}
 		if why, ok := g.FailsWhy(n); ok {
-			if c := quotedRE.ReplaceAllString(why, `""`); said[c] == nil {
+			if c := causeOf(why); said[c] == nil {
 				said[c] = n
 			}
 		}
@@ -662,9 +664,22 @@ func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8n
 	return said
 }
 
-// quotedRE is a quoted name or value in a reason: two reasons that differ
-// only there are the same cause.
-var quotedRE = lazyregexp.New(`"[^"]*"`)
+// quotedRE is a quoted name in a reason that says where the cause sits,
+// not what it is: the model sub-node (its model "Chat Model1"), the
+// parameter, header or field that holds it. Two reasons that differ only
+// there are the same cause; a different model, missing node or value read
+// is another cause, with a fix of its own.
+var quotedRE = lazyregexp.New(`\b(its (?:model|embeddings|memory|tool|parameter|parameters|header|field|option) )"[^"]*"`)
+
+// codeArgRE is a quoted argument of a call the reason quotes from code
+// ($env("GOOGLE_API_KEY")): the same mistake whatever it reads.
+var codeArgRE = lazyregexp.New(`\("[^"]*"\)`)
+
+// causeOf is the key two nodes' reasons share when they fail for the
+// same cause.
+func causeOf(why string) string {
+	return codeArgRE.ReplaceAllString(quotedRE.ReplaceAllString(why, `$1""`), `("")`)
+}
 
 // reportNoWork reports a node that runs but never does its work
 // (analyze.Graph.DoesNoWork): every run goes on without it, on an answer
