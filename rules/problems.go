@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -73,4 +74,20 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		}
 		pass.Report(d)
 	}
+}
+
+// missingVersion says, after a node's name, that n8n has its type but not
+// at its typeVersion.
+func missingVersion(n *n8nschema.Node, vs []float64) string {
+	return fmt.Sprintf(" is of type %q at typeVersion %s, which n8n does not have (its versions: %s)", n.Type, fmtVersion(n.TypeVersion), versionList(vs))
+}
+
+func fmtVersion(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func versionList(vs []float64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = fmtVersion(v)
+	}
+	return strings.Join(s, ", ")
 }

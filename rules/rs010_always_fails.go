@@ -940,22 +940,6 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	pass.Report(d)
 }
 
-// missingVersion says, after a node's name, that n8n has its type but not
-// at its typeVersion.
-func missingVersion(n *n8nschema.Node, vs []float64) string {
-	return fmt.Sprintf(" is of type %q at typeVersion %s, which n8n does not have (its versions: %s)", n.Type, fmtVersion(n.TypeVersion), versionList(vs))
-}
-
-func fmtVersion(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-func versionList(vs []float64) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = fmtVersion(v)
-	}
-	return strings.Join(s, ", ")
-}
-
 // shippedAs is the type n8n ships for a type it does not: the same name in
 // other letter case ("n8n-nodes-base.mongodb" for "n8n-nodes-base.mongoDb"),
 // or a type written without its package ("httpRequest").
