@@ -69,7 +69,8 @@ type Graph struct {
 	Loops []*Loop
 	// Unloadable are the nodes, disabled ones included, whose type n8n's
 	// own packages do not ship in the release analysed
-	// (n8nschema.UnshippedIn), or that have no type at all (the Workflow
+	// (n8nschema.UnshippedIn), or not at the node's typeVersion
+	// (n8nschema.MissingVersion), or that have no type at all (the Workflow
 	// constructor's look-up throws on it: n8n/dist/node-types.js
 	// resolveBaseName calls endsWith on the type). n8n cannot build such a workflow: it
 	// refuses to publish it and fails every run before any node runs
@@ -304,7 +305,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			g.Nodes = append(g.Nodes, nd)
-			if nd.Type == "" || n8nschema.UnshippedIn(nd.Type, v) {
+			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || n8nschema.UnshippedIn(nd.Type, v) {
 				g.Unloadable = append(g.Unloadable, nd)
 			}
 		}

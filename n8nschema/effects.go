@@ -1018,9 +1018,16 @@ type Price struct {
 	MaxOutput  int // tokens
 }
 
-// PricesAsOf dates the embedded table; override it in .stormcheck.yaml
+// PricesAsOf is when the table's oldest rows were read from the providers'
+// pricing pages; rows added or re-read since were read later, up to
+// PricesNewest, each with its read date in docs/n8n-facts.md ("Prices").
+// No one date holds for every row. Override a row in .stormcheck.yaml
 // (spend.prices) when a provider changes its prices.
 const PricesAsOf = "2025-08"
+
+// PricesNewest is the day the newest rows were read (the Claude 4.5 and
+// 4.6 rows, Anthropic's model pages, issue 28 part EG).
+const PricesNewest = "2026-12-03"
 
 // prices are public list prices (standard tier, USD per 1M tokens) from the
 // providers' pricing pages, and each model's maximum output tokens.
@@ -1214,6 +1221,37 @@ func ModelOf(n *Node) (model string, isDefault bool) {
 		}
 	}
 	return "", false
+}
+
+// EmbeddingModelOf is the model an embeddings sub-node
+// (@n8n/n8n-nodes-langchain.embeddings*) sends: its literal "model" or
+// "modelName" (a resource locator's value too), else the default of its
+// version when it stores none (text-embedding-3-small for Embeddings
+// OpenAI from v1.1: EmbeddingsOpenAi.node.js L63-65, L106-124). An
+// expression, or a node of another kind, gives "". Embeddings bill input
+// tokens only, so no output cap or ceiling is read from it.
+func EmbeddingModelOf(n *Node) string {
+	if !strings.HasPrefix(n.Type, "@n8n/n8n-nodes-langchain.embeddings") {
+		return ""
+	}
+	for _, p := range []string{"model", "modelName"} {
+		v, ok := n.Param(p)
+		if !ok {
+			continue
+		}
+		if v.Kind() == Object {
+			v = v.Get("value")
+		}
+		s := v.Str()
+		if v.Kind() != String || strings.Contains(s, "{{") {
+			return ""
+		}
+		return strings.TrimPrefix(s, "=")
+	}
+	if d, ok := DescribeNode(n.Type, n.TypeVersion); ok {
+		return d.DefaultModel()
+	}
+	return ""
 }
 
 // anthropicMaxTokens is @langchain/anthropic 1.1.3's

@@ -559,3 +559,10 @@ func TestAnswerPathDottedMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestPricesDates: the table's dates are dates, the oldest before the newest.
+func TestPricesDates(t *testing.T) {
+	if len(PricesAsOf) != len("2006-01") || len(PricesNewest) != len("2006-01-02") || PricesNewest[:len(PricesAsOf)] < PricesAsOf {
+		t.Errorf("PricesAsOf %q, PricesNewest %q: want a month, then a later day", PricesAsOf, PricesNewest)
+	}
+}

@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -417,6 +418,30 @@ func Unshipped(typ string) bool {
 	}
 	_, ok := entriesOf(typ) // DescribeNode's test, without its version search
 	return !ok
+}
+
+// MissingVersion reports a node stored at a typeVersion its type's
+// VersionedNodeType does not hold (Airtable at 4: it holds 1, 2, 2.1 and
+// 2.2), with the versions it holds, when release v is one that refuses it:
+// from 2.41.1 getNodeType throws NodeVersionNotFoundError ("Node type … is
+// not available in version 4"), and the Workflow constructor asks for every
+// node's type (n8n-workflow dist/cjs/versioned-node-type.js, workflow.js),
+// so n8n cannot build the workflow. 2.8.4's getNodeType returned undefined
+// instead, and the constructor skipped the node: not judged there. A node
+// with no typeVersion runs at the default version; a plain node class
+// takes any version and is not judged.
+func MissingVersion(n *Node, v Version) ([]float64, bool) {
+	if n.TypeVersion <= 0 || v.Compare(Version{2, 41, 0}) < 0 {
+		return nil, false
+	}
+	vs, ok := versionedTypes[n.Type]
+	if !ok && strings.HasSuffix(n.Type, "Tool") {
+		vs, ok = versionedTypes[strings.TrimSuffix(n.Type, "Tool")] // a tool n8n builds from the node
+	}
+	if !ok || slices.Contains(vs, n.TypeVersion) {
+		return nil, false
+	}
+	return vs, true
 }
 
 // removedIn2 are the types of n8n's own packages that n8n 1.x ships and

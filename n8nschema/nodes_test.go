@@ -205,3 +205,30 @@ func TestDeclaresParam(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingVersion: a VersionedNodeType refuses a typeVersion its map
+// does not hold from 2.41; a listed version, one only the class knows (the
+// Agent's 2.3), a plain class, no typeVersion and 2.8.4 are not judged.
+func TestMissingVersion(t *testing.T) {
+	v241, v284 := Version{2, 41, 1}, Version{2, 8, 4}
+	for _, c := range []struct {
+		typ  string
+		tv   float64
+		ver  Version
+		want bool
+	}{
+		{"n8n-nodes-base.airtable", 4, v241, true},
+		{"n8n-nodes-base.airtableTool", 4, v241, true},
+		{"n8n-nodes-base.discord", 1.1, v241, true},
+		{"n8n-nodes-base.airtable", 2.2, v241, false},
+		{"n8n-nodes-base.airtable", 0, v241, false},
+		{"n8n-nodes-base.airtable", 4, v284, false},
+		{"@n8n/n8n-nodes-langchain.agent", 2.3, v241, false},
+		{"n8n-nodes-base.code", 9, v241, false},
+	} {
+		n := &Node{Type: c.typ, TypeVersion: c.tv}
+		if _, got := MissingVersion(n, c.ver); got != c.want {
+			t.Errorf("%s v%v on %s: missing %v, want %v", c.typ, c.tv, c.ver, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -41,6 +42,10 @@ var (
 	// model has been deprecated and removed from the API"; "as of August 1,
 	// 2025, R1-1776 will be removed from the available models".
 	perplexityChangelog = retiredSource{"Perplexity", "Perplexity API changelog, docs.perplexity.ai/docs/resources/changelog"}
+	// Mistral's models overview, "Legacy models": "When a model is retired
+	// from la Plateforme, it is no longer available for use, and when
+	// prompted, it will return an error response."
+	mistralLegacy = retiredSource{"Mistral", "Mistral models overview, Legacy models, docs.mistral.ai/getting-started/models/models_overview"}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -61,7 +66,7 @@ var (
 // the Gemini API routes from 2026-12-01 to a newer model billed at its
 // rate (docs/n8n-facts.md): they keep answering.
 var retiredModels = []struct {
-	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek", "perplexity"
+	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek", "perplexity", "mistral"
 	date     string
 	src      retiredSource
 	ids      []string
@@ -169,6 +174,15 @@ var retiredModels = []struct {
 	{"perplexity", "2025-08-01", perplexityChangelog, []string{"r1-1776"}},
 	{"perplexity", "2025-12-15", perplexityChangelog, []string{"sonar-reasoning"}},
 
+	// Mistral, the "Legacy models" table's "Retirement date" column (the
+	// Mistral Medium 1.0 model page gives mistral-medium-2312 the same
+	// 2025-06-16). Not the deprecated aliases mistral-tiny, mistral-small
+	// and mistral-medium (n8n's default for its Mistral chat model is
+	// "mistral-small"), which no page read dates.
+	{"mistral", "2025-03-30", mistralLegacy, []string{"open-mistral-7b", "open-mixtral-8x7b", "open-mixtral-8x22b", "mistral-large-2407"}},
+	{"mistral", "2025-06-16", mistralLegacy, []string{"mistral-medium-2312", "mistral-small-2402", "mistral-large-2402", "codestral-2405"}},
+	{"mistral", "2025-09-30", mistralLegacy, []string{"mistral-saba-2502"}},
+
 	// Groq, "August 16, 2026: llama-3.1-8b-instant and llama-3.3-70b-versatile".
 	{"groq", "2026-08-16", groqDeprecations, []string{"llama-3.1-8b-instant", "llama-3.3-70b-versatile"}},
 	// Groq, the earlier sections' "Shutdown Date" columns.
@@ -237,7 +251,7 @@ func BilledModel(n *Node, model string) string {
 // RetiredModel is a model a provider shut down, as its page says.
 type RetiredModel struct {
 	Model    string // as the node sends it
-	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek", "Perplexity"
+	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek", "Perplexity", "Mistral"
 	Date     string // the day the provider's API stopped serving it
 	Source   string // the page the date was read from
 }
@@ -257,17 +271,55 @@ func LookupRetired(provider, model string) (RetiredModel, bool) {
 	if provider == "google-gemini" {
 		m = strings.TrimPrefix(m, "models/")
 	}
+	id := m
+	if base, ok := datedSnapshotOf(m); ok && slices.Contains(retiredWithSnapshots[provider], base) {
+		id = base
+	}
 	for _, e := range retiredModels {
 		if e.provider != provider || e.date > RetiredAsOf {
 			continue
 		}
-		for _, id := range e.ids {
-			if id == m {
-				return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page}, true
-			}
+		if slices.Contains(e.ids, id) {
+			return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page}, true
 		}
 	}
 	return RetiredModel{}, false
+}
+
+// retiredWithSnapshots are the table's ids whose provider page retires the
+// model itself, not one snapshot of it, so its dated snapshots ("o1-mini-
+// 2024-09-12") went with it. OpenAI's deprecations page: "2025-04-28:
+// o1-preview and o1-mini", "we notified developers using o1-preview and
+// o1-mini of their deprecations and removal from the API"; "2025-04-14:
+// GPT-4.5-preview", "the gpt-4.5-preview model is deprecated and will be
+// removed from the API". Where the page names snapshots one by one (the
+// 2026 entries: "gpt-4o-2024-05-13" but not "gpt-4o"), an unnamed snapshot
+// or alias is not matched.
+var retiredWithSnapshots = map[string][]string{
+	"openai": {"o1-preview", "o1-mini", "gpt-4.5-preview"},
+}
+
+// datedSnapshotOf splits a dated snapshot id, base + "-YYYY-MM-DD" (OpenAI's
+// naming), into its base.
+func datedSnapshotOf(id string) (string, bool) {
+	const n = len("-2024-09-12")
+	if len(id) <= n {
+		return "", false
+	}
+	base, date := id[:len(id)-n], id[len(id)-n:]
+	for i, c := range date {
+		switch i {
+		case 0, 5, 8:
+			if c != '-' {
+				return "", false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return "", false
+			}
+		}
+	}
+	return base, true
 }
 
 // providerNodes are the model nodes that call their provider's own API
@@ -287,6 +339,10 @@ var providerNodes = map[string]string{
 	"@n8n/n8n-nodes-langchain.lmChatGroq":         "groq",
 	"@n8n/n8n-nodes-langchain.lmChatDeepSeek":     "deepseek",
 	"n8n-nodes-base.perplexity":                   "perplexity",
+	// ChatMistralAI with the credential's key and the SDK's own server,
+	// api.mistral.ai (LmChatMistralCloud.node.js supplyData); the model id
+	// is sent as stored.
+	"@n8n/n8n-nodes-langchain.lmChatMistralCloud": "mistral",
 }
 
 // embeddingNodes are the embeddings sub-nodes that call their provider's

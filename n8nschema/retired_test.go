@@ -21,6 +21,17 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"}}}`, `"gpt-4", which OpenAI shut down on 2026-10-23`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o-2024-08-06"}}}`, ``}, // 2027-01-14
+		// OpenAI retired o1-mini, o1-preview and gpt-4.5-preview as models:
+		// their dated snapshots went too. Where the page names snapshots one
+		// by one, an unnamed one stays live.
+		{`{"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"modelId":{"__rl":true,"mode":"list","value":"o1-mini-2024-09-12"},"messages":{"values":[{"content":"hi"}]}}}`, `"o1-mini-2024-09-12", which OpenAI shut down on 2025-10-27`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"o1-preview-2024-09-12"}}}`, `"o1-preview-2024-09-12", which OpenAI shut down on 2025-07-28`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4.5-preview-2025-02-27"}}}`, `shut down on 2025-07-14`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"o1-mini-2024-09"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"o1-mini-high"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4o-2024-08-06"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4-turbo-2099-01-01"}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"openai/o1-mini-2024-09-12"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"},"options":{"baseURL":"https://openrouter.ai/api/v1"}}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":{"__rl":true,"mode":"list","value":"gpt-4"},"options":{"baseURL":"https://api.openai.com/v1"}}}`, `shut down on 2026-10-23`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"={{ $json.model }}"}}`, ``},
@@ -54,6 +65,18 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"x-ai/grok-2-1212"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2-1212"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro-exp-03-25"}}`, ``},
+		// Mistral's legacy table; n8n's default alias "mistral-small", the
+		// -latest aliases and a gateway's id answer.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"model":"mistral-small-2402","options":{}}}`, `"mistral-small-2402", which Mistral shut down on 2025-06-16 (Mistral models overview`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"model":"open-mixtral-8x7b"}}`, `which Mistral shut down on 2025-03-30`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"options":{}}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatMistralCloud","typeVersion":1,"parameters":{"model":"mistral-large-latest"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"mistralai/mistral-large-2402"}}`, ``},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.mistral.ai/v1/chat/completions","authentication":"predefinedCredentialType","nodeCredentialType":"mistralCloudApi","sendBody":true,"specifyBody":"json","jsonBody":"={\"model\": \"mistral-large-2402\", \"messages\": [{\"role\": \"user\", \"content\": {{ JSON.stringify($json.q) }}}]}"}}`, `"mistral-large-2402", which Mistral shut down on 2025-06-16`},
+		// Google's deprecations page gives gemini-2.5-flash-image only an
+		// earliest date (October 2026), and no page read says it was shut
+		// down: it answers.
+		{`{"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1,"parameters":{"resource":"image","operation":"generate","modelId":{"__rl":true,"mode":"list","value":"models/gemini-2.5-flash-image"}}}`, ``},
 		// DeepSeek's legacy names, n8n's default among them; the V4 names answer.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"options":{}}}`, `"deepseek-chat", which DeepSeek shut down on 2026-07-24 (DeepSeek API docs`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatDeepSeek","typeVersion":1,"parameters":{"model":"deepseek-reasoner"}}`, `"deepseek-reasoner", which DeepSeek shut down on 2026-07-24`},
@@ -199,4 +222,22 @@ func lookupDated(provider, model string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestEmbeddingModelOf: an embeddings sub-node names the model it sends,
+// stored or its version's default; an expression or another node names none.
+func TestEmbeddingModelOf(t *testing.T) {
+	for _, c := range []struct{ node, want string }{
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"text-embedding-3-large","options":{}}}`, "text-embedding-3-large"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"options":{}}}`, "text-embedding-3-small"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1,"parameters":{}}`, "text-embedding-ada-002"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/text-embedding-004"}}`, "models/text-embedding-004"},
+		{`{"type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"={{ $json.m }}"}}`, ""},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"gpt-4o"}}`, ""},
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+strings.Replace(c.node, `{`, `{"name":"n",`, 1)+`],"connections":{}}`)))
+		if got := EmbeddingModelOf(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%s: %q, want %q", c.node, got, c.want)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -62,11 +63,31 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 			if p.Why != "" {
 				d.Message = strings.TrimSuffix(p.Message, "; "+p.Why)
 			}
-			d.Message += fmt.Sprintf("; no run of the workflow reaches it: node %q is of type %q, which n8n does not ship, so n8n cannot build the workflow (RS010)", unbuilt.Name, unbuilt.Type)
+			why := fmt.Sprintf("is of type %q, which n8n does not ship", unbuilt.Type)
+			if vs, ok := n8nschema.MissingVersion(unbuilt, pass.Set.Options.Version()); ok {
+				why = missingVersion(unbuilt, vs)[1:]
+			}
+			d.Message += fmt.Sprintf("; no run of the workflow reaches it: node %q %s, so n8n cannot build the workflow (RS010)", unbuilt.Name, why)
 		}
 		if pass.Workflow != nil && p.Node != "" {
 			d.Node = pass.Workflow.Node(p.Node)
 		}
 		pass.Report(d)
 	}
+}
+
+// missingVersion says, after a node's name, that n8n has its type but not
+// at its typeVersion.
+func missingVersion(n *n8nschema.Node, vs []float64) string {
+	return fmt.Sprintf(" is of type %q at typeVersion %s, which n8n does not have (its versions: %s)", n.Type, fmtVersion(n.TypeVersion), versionList(vs))
+}
+
+func fmtVersion(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func versionList(vs []float64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = fmtVersion(v)
+	}
+	return strings.Join(s, ", ")
 }

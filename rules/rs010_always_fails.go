@@ -300,7 +300,9 @@ does not match the node's authentication, which RS007 reports.
 
 A node that fails for a defect of its own behind one that fails first on every run (a retired model behind a
 URL n8n uses as written, Airtable v1 nodes after the first) is reported too, at the severity of the runs that
-would reach it (a note when another finding of the workflow gives the same reason in the same words, a node
+would reach it (a note when another finding of the workflow gives the same reason: the same words but for the
+sub-node, parameter or header that holds it and a quoted argument in code; a different model, missing node or
+value read is another reason, with a fix of its own; a node
 that runs or the first one behind: the owner who reads that finding knows the fix), and the finding names
 the node in front: n8n's error names only the first, and once the owner
 fixes it, this node fails every run in its place (docs/precision.md, part CQ). A node whose shut-down model is
@@ -333,7 +335,13 @@ the node n8n fails to activate it at startup and retries in the background
 release had (a misspelling, "n8n-nodes-base.localFile") was never published, so an active flag beside it says
 nothing of runs: a note. A trigger
 whose own type n8n does not ship never fired, and a workflow with no trigger has none to stop: a note. A community node's type (another package) is not such a node: n8n loads
-it once the package is installed.`,
+it once the package is installed. So is a node of a type n8n ships at a typeVersion that type does not have, when the type
+is a VersionedNodeType (Airtable at 4: it has 1, 2, 2.1 and 2.2): from n8n 2.41.1 its getNodeType throws
+NodeVersionNotFoundError ("Node type … is not available in version 4") while the Workflow is built
+(n8n-workflow dist/cjs/versioned-node-type.js), and the finding names the versions there are. n8n 2.8.4's look-up
+returned nothing and the constructor skipped the node, so with --n8n-version before 2.41 it is not judged; a plain
+node class, which takes any typeVersion, is not judged either. Whether a release once had that version is not known,
+so an active export beside it stays a note.`,
 	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, give a key to a node that takes the credential instead of reading $credentials in code, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
@@ -579,7 +587,7 @@ it once the package is installed.`,
 				if said == nil {
 					said = saidCauses(g, live)
 				}
-				cause := quotedRE.ReplaceAllString(given, `""`)
+				cause := causeOf(given)
 				other, seen := said[cause]
 				d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
 				if seen && other != n {
@@ -648,7 +656,7 @@ func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8n
 			continue
 		}
 		if why, ok := g.FailsWhy(n); ok {
-			if c := quotedRE.ReplaceAllString(why, `""`); said[c] == nil {
+			if c := causeOf(why); said[c] == nil {
 				said[c] = n
 			}
 		}
@@ -656,9 +664,22 @@ func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8n
 	return said
 }
 
-// quotedRE is a quoted name or value in a reason: two reasons that differ
-// only there are the same cause.
-var quotedRE = lazyregexp.New(`"[^"]*"`)
+// quotedRE is a quoted name in a reason that says where the cause sits,
+// not what it is: the model sub-node (its model "Chat Model1"), the
+// parameter, header or field that holds it. Two reasons that differ only
+// there are the same cause; a different model, missing node or value read
+// is another cause, with a fix of its own.
+var quotedRE = lazyregexp.New(`\b(its (?:model|embeddings|memory|tool|parameter|parameters|header|field|option) )"[^"]*"`)
+
+// codeArgRE is a quoted argument of a call the reason quotes from code
+// ($env("GOOGLE_API_KEY")): the same mistake whatever it reads.
+var codeArgRE = lazyregexp.New(`\("[^"]*"\)`)
+
+// causeOf is the key two nodes' reasons share when they fail for the
+// same cause.
+func causeOf(why string) string {
+	return codeArgRE.ReplaceAllString(quotedRE.ReplaceAllString(why, `$1""`), `("")`)
+}
 
 // reportNoWork reports a node that runs but never does its work
 // (analyze.Graph.DoesNoWork): every run goes on without it, on an answer
@@ -768,8 +789,20 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	if n8nschema.RemovedIn2(n.Type) && pass.Set.Options.Version().Major >= 2 {
 		what = "which n8n 2.0 removed"
 	}
+	ver := pass.Set.Options.Version()
 	d := analyze.Diagnostic{Node: n, Severity: analyze.Note}
 	d.Message = fmt.Sprintf("node %q is of type %q, %s", n.Name, n.Type, what)
+	if vs, ok := n8nschema.MissingVersion(n, ver); ok {
+		d.Message = "node " + strconv.Quote(n.Name) + missingVersion(n, vs)
+	}
+	// Nodes that fail for another reason than the first are named as
+	// nodes n8n cannot load, not as "so is".
+	mixed := false
+	for _, m := range g.Unloadable[1:] {
+		_, a := n8nschema.MissingVersion(m, ver)
+		_, b := n8nschema.MissingVersion(n, ver)
+		mixed = mixed || a != b || (m.Type == "") != (n.Type == "")
+	}
 	typeless, skipped := false, false
 	for _, m := range g.Unloadable {
 		typeless = typeless || m.Type == ""
@@ -792,12 +825,18 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 					names[i] = fmt.Sprintf("nodes[%d]", m.Index)
 				}
 			}
+			if vs, ok := n8nschema.MissingVersion(m, ver); ok {
+				msg = "node " + strconv.Quote(m.Name) + missingVersion(m, vs)
+			}
 			d.Related = append(d.Related, analyze.Related{File: src.Name, Pos: m.Pos, Source: src, Message: msg})
 		}
-		if typeless {
+		if typeless || mixed {
 			d.Message += " (nor can n8n load " + joinNames(names, 2) + ")"
 		} else {
 			also := " (" + plural(len(more), "so is ", "so are ") + joinNames(names, 2) + ")"
+			if _, ok := n8nschema.MissingVersion(n, ver); ok {
+				also = " (nor does it have " + joinNames(names, 2) + plural(len(more), " at its typeVersion)", " at their typeVersions)")
+			}
 			for _, m := range more {
 				if what != "which n8n does not ship" && !n8nschema.RemovedIn2(m.Type) {
 					// "so is" would say 2.0 removed it too.
@@ -826,8 +865,14 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	// an export's active flag is hand-written (import:workflow stores
 	// every workflow inactive unless told, then publishes it through the
 	// same check, packages/cli/src/services/import.service.ts).
-	var never *n8nschema.Node
+	var never, versionless *n8nschema.Node
 	for _, m := range g.Unloadable {
+		if _, ok := n8nschema.MissingVersion(m, ver); ok {
+			if versionless == nil {
+				versionless = m
+			}
+			continue
+		}
 		if never == nil && !n8nschema.RemovedIn2(m.Type) {
 			never = m
 		}
@@ -835,6 +880,10 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	switch shown := analyze.RunStateOf(pass.Workflow) == analyze.RunShown; {
 	case byHand && !other:
 		d.Message += " (only a manual trigger would start it)"
+	case firing && shown && versionless != nil && never == nil:
+		// Whether a release once built the node at that version is not
+		// known: no claim that it ran, or that it never did.
+		d.Message += fmt.Sprintf("; the export shows it active, but n8n %s cannot build %q at typeVersion %s", ver, versionless.Name, fmtVersion(versionless.TypeVersion))
 	case firing && shown && never != nil && typeless:
 		d.Message += "; the export shows it active, but n8n never publishes a workflow with a node it cannot load, so it never ran"
 	case firing && shown && never != nil:
@@ -846,7 +895,10 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	// The Start node's replacements are n8n's own (the 2.0 breaking-change
 	// report, packages/cli/src/modules/breaking-changes/rules/v2/start-node-removed.rule.ts).
 	t, ok := shippedAs(n.Type)
+	vs, noVersion := n8nschema.MissingVersion(n, ver)
 	switch {
+	case noVersion:
+		d.Fix = fmt.Sprintf("Set the typeVersion of %q to one n8n has (%s; the newest is %s), and check its parameters at that version", n.Name, versionList(vs), fmtVersion(vs[len(vs)-1]))
 	case n.Type == "" && n.Name == "":
 		d.Fix = fmt.Sprintf("Give nodes[%d] back the name and type it had, or delete it and the connections to nodes that do not exist", n.Index)
 	case n.Type == "":
@@ -869,6 +921,8 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	for _, m := range g.Unloadable[1:] {
 		if t, ok := shippedAs(m.Type); ok {
 			also = append(also, fmt.Sprintf("set the type of %q to %q", m.Name, t))
+		} else if vs, ok := n8nschema.MissingVersion(m, ver); ok {
+			also = append(also, fmt.Sprintf("set the typeVersion of %q to one n8n has (%s)", m.Name, versionList(vs)))
 		} else {
 			rest++
 		}

@@ -47,7 +47,10 @@ counts as none; the Anthropic app node ("Message a model") always sends max_toke
 chat-model node wired into the main flow rather than to an agent or chain is never called. A call to a model its
 provider has shut down bills nothing (the provider refuses it): RS010 reports it, and no spend rule prices it.
 A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
-left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,
+left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).
+The prices are the providers' list prices, embedded and read by hand: the oldest rows in ` + n8nschema.PricesAsOf + `, the
+newest on ` + n8nschema.PricesNewest + ` (each row's date in docs/n8n-facts.md, "Prices"); a price set in .stormcheck.yaml
+(spend.prices) overrides its row.`,
 	Fix:       "Set the node's max-tokens option (maxTokens, maxTokensToSample or maxOutputTokens), or max_tokens in an HTTP request's body, to what the task needs",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it can cut answers short. With fix.max_tokens set in .stormcheck.yaml, it writes

@@ -30,10 +30,13 @@ func usd(x float64) string {
 	return fmt.Sprintf("$%.4f", x)
 }
 
-// modelText names a paid call's model for messages: "gpt-4o", or "an
-// unknown model".
+// modelText names a paid call's model for messages: "gpt-4o", an
+// embeddings model with how it bills, or "model unknown".
 func modelText(op *analyze.Operation) string {
 	if op.Model == "" {
+		if m := n8nschema.EmbeddingModelOf(op.Node); m != "" {
+			return n8nschema.NormalizeModel(m) + " embeddings, billed per input token"
+		}
 		return "model unknown"
 	}
 	m := n8nschema.NormalizeModel(op.Model)

@@ -127,6 +127,7 @@ func Generate(modules string) ([]byte, error) {
 		name string
 	}
 	display := map[string]shown{} // each type's display name at its newest version
+	versioned := map[string][]float64{}
 	for _, p := range packages {
 		b, err := os.ReadFile(filepath.Join(modules, p.dir, "dist/types/nodes.json"))
 		if err != nil {
@@ -138,6 +139,13 @@ func Generate(modules string) ([]byte, error) {
 		}
 		if err := loadOptions(modules, p.dir, descs); err != nil {
 			return nil, err
+		}
+		vt, err := versionedTypes(modules, p.dir)
+		if err != nil {
+			return nil, err
+		}
+		for name, vs := range vt {
+			versioned[p.prefix+name] = vs
 		}
 		ds, err := oldDefaults(descs)
 		if err != nil {
@@ -190,6 +198,20 @@ func Generate(modules string) ([]byte, error) {
 	slices.Sort(types)
 	for _, t := range types {
 		fmt.Fprintf(&buf, "%q: %s,\n", t, strconv.FormatFloat(defaults[t], 'f', -1, 64))
+	}
+	buf.WriteString("}\n\n")
+	buf.WriteString("// versionedTypes are the node types built by a VersionedNodeType, with\n// the versions its nodeVersions map holds: n8n cannot build such a node\n// at another (n8n-workflow dist/cjs/versioned-node-type.js getNodeType).\nvar versionedTypes = map[string][]float64{\n")
+	types = types[:0]
+	for t := range versioned {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	for _, t := range types {
+		vs := make([]string, len(versioned[t]))
+		for i, v := range versioned[t] {
+			vs[i] = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		fmt.Fprintf(&buf, "%q: {%s},\n", t, strings.Join(vs, ", "))
 	}
 	buf.WriteString("}\n\n")
 	buf.WriteString("// newDisplayNames builds the display name of each node type at its newest\n// version, which the editor gives a node imported without a name.\nfunc newDisplayNames() map[string]string {\nreturn map[string]string{\n")
