@@ -28,9 +28,11 @@ const AttemptCap = 1_000_000_000_000
 // MainAttempts is how many times n8n's main loop runs a node:
 // retryOnFail === true ? min(5, max(2, maxTries || 3)) : 1. A fractional
 // maxTries runs while tryIndex < maxTries, so it rounds up
-// (core/src/execution-engine/workflow-execute.ts L1604–1620).
+// (core/src/execution-engine/workflow-execute.ts L1604–1620). It is 1
+// for a node that continues on fail and hands its error on beside json,
+// which the loop never repeats (n8nschema.RetryNeverRepeats).
 func MainAttempts(n *n8nschema.Node) int {
-	if !n.RetryOnFail {
+	if !n.RetryOnFail || n8nschema.RetryNeverRepeats(n) {
 		return 1
 	}
 	v, ok := n.MaxTries.Num()
@@ -57,9 +59,10 @@ func ToolAttempts(n *n8nschema.Node) int {
 
 // RetryWaitMS is the main loop's wait between attempts:
 // min(5000, max(0, waitBetweenTries || 1000)), so 0 counts as 1000; 0 when
-// the node does not retry (workflow-execute.ts L1609–1612).
+// the node does not retry (workflow-execute.ts L1609–1612), or never
+// repeats a try (MainAttempts).
 func RetryWaitMS(n *n8nschema.Node) int {
-	if !n.RetryOnFail {
+	if !n.RetryOnFail || n8nschema.RetryNeverRepeats(n) {
 		return 0
 	}
 	v, ok := n.WaitBetweenTries.Num()

@@ -27,9 +27,9 @@ func IgnoresStatus(n *Node) bool {
 // (IgnoresStatus, as a literal) and Full Response too, so the item is
 // {body, headers, statusCode, statusMessage} (HttpRequestV3.node.js L72,
 // L736–811). Without Full Response the item is the answer's body, and n8n
-// 2.41 retries a node whose first output item has an "error" field
-// (n8n-core workflow-execute.js L1205–1236): OpenAI's or Google's error body
-// is retried. What still ends a try is a request with no answer (a refused
+// retries a node whose first output item has an "error" field (n8n-core
+// workflow-execute.js L1205–1236 in 2.41.1, L877–888 in 2.8.4): OpenAI's or
+// Google's error body is retried. What still ends a try is a request with no answer (a refused
 // connection, a timeout, a reset) and a body that the JSON format cannot
 // parse (a proxy's HTML page, L794–804).
 func AnswersStatusAsItem(n *Node) bool {

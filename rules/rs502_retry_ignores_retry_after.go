@@ -33,7 +33,7 @@ failure, 429 included. An HTTP Request with Never Error and Full Response
 (options.response.response) hands a 429 on as an item ({body, headers, statusCode}), which ends no try: its
 retry fires only on a request with no answer, and the rule is silent (nodes-base HttpRequestV3.node.js,
 @n8n/backend-network http/legacy-request.js). Without Full Response the item is the answer's body, and n8n
-(2.41) retries a node whose first item has an "error" field, as OpenAI's and Google's error bodies do.`,
+(2.8.4 and 2.41.1) retries a node whose first item has an "error" field, as OpenAI's and Google's error bodies do.`,
 	Fix: "Space the calls below the service's rate limit (batching with an interval, a Wait in the loop) instead of relying on node retries, or retry in a Code node that honours Retry-After",
 	FixDoc: `None: no node in n8n 2.8.4 that this rule reports has an option that honours Retry-After (checked against
 the nodes' properties in n8n-nodes-base and n8n-nodes-langchain). HTTP Request's batching (Items per Batch, Batch

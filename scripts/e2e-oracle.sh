@@ -134,7 +134,10 @@ for c in "${cases[@]}"; do files+=("$repo/testdata/engine/$c.json"); done
 jq -s 'map(if type == "array" then .[] else . end)' "${files[@]}" >"$work/cases.json"
 jq '[.[].nodes[] | .credentials // {} | to_entries[] | {id: .value.id, name: .value.name, type: .key,
 	data: ((.value.name | ltrimstr("oracle ")) as $u
-		| if .key == "googlePalmApi" then {apiKey: "oracle-local-key", host: $u} else {apiKey: "oracle-local-key", url: $u} end)}]
+		| if .key == "googlePalmApi" then {apiKey: "oracle-local-key", host: $u}
+		  elif .key == "zohoOAuth2Api" then {clientId: "oracle", clientSecret: "oracle",
+			oauthTokenData: {access_token: "oracle-local-key", token_type: "Bearer", api_domain: $u}}
+		  else {apiKey: "oracle-local-key", url: $u} end)}]
 	| unique_by(.id)' "$work/cases.json" >"$work/credentials.json"
 
 log "importing $(jq length "$work/credentials.json") credentials, ${#cases[@]} cases and testdata/examples"

@@ -274,14 +274,27 @@ func newSim(set *analyze.Set, cfg Config) (*sim, error) {
 		s.dep(op.Dependency)
 	}
 	for _, o := range cfg.Outages {
-		// Providers and hosts are lower case.
-		d, ok := s.deps[strings.ToLower(o.Dependency)]
+		d, ok := s.depNamed(o.Dependency)
 		if !ok {
 			return nil, fmt.Errorf("no operation calls %q; the dependencies are: %s", o.Dependency, s.depNames())
 		}
 		d.downUntil = max(d.downUntil, o.Duration.Milliseconds())
 	}
 	return s, nil
+}
+
+// depNamed is the dependency an outage names, in any case: hosts are
+// lower case, but a service is named after its node type ("zohoCrm").
+func (s *sim) depNamed(name string) (*depStats, bool) {
+	if d, ok := s.deps[name]; ok {
+		return d, true
+	}
+	for _, n := range strings.Split(s.depNames(), ", ") {
+		if strings.EqualFold(n, name) {
+			return s.deps[n], true
+		}
+	}
+	return nil, false
 }
 
 func (s *sim) depNames() string {
@@ -734,8 +747,12 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, items int, d
 // perItem runs one call per item, as a node's execute() loops over its
 // input: without continueOnFail the first failure ends the try (the node
 // throws, and every item has failed); with it every item is tried and
-// the failed ones are counted.
+// the failed ones are counted. An HTTP Request sends every item's request
+// before it reads an answer (Promise.allSettled, HttpRequestV1–V3), so it
+// tries them all and then throws (observed: testdata/engine/onerror-items-stop).
 func perItem(n *n8nschema.Node, items int, one func() int) int {
+	stops := !n.ContinuesOnFail()
+	allAtOnce := n8nschema.IsHTTPRequest(n.Type)
 	failed := 0
 	for range items {
 		switch one() {
@@ -743,11 +760,14 @@ func perItem(n *n8nschema.Node, items int, one func() int) int {
 		case fatal:
 			return fatal
 		default:
-			if !n.ContinuesOnFail() {
+			if stops && !allAtOnce {
 				return items
 			}
 			failed++
 		}
+	}
+	if stops && failed > 0 {
+		return items
 	}
 	return failed
 }

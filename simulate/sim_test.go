@@ -479,16 +479,46 @@ func TestSeedIncidentRestartsOncePerFailedItem(t *testing.T) {
 }
 
 // A node that does not continue on fail throws at its first failed item:
-// one attempt per try whatever the items, and the run fails.
+// one attempt per try whatever the items, and the run fails (observed:
+// testdata/engine/onerror-zoho-stop, two items, 3 requests). An HTTP
+// Request sends every item's request before it reads an answer: each try
+// sends all 5 (observed: onerror-items-stop, two items, 6 requests).
 func TestFirstFailedItemEndsTheTry(t *testing.T) {
-	c := cfg("api.vendor.test", time.Minute)
+	zoho := strings.Replace(oneNode, `"type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2`,
+		`"type": "n8n-nodes-base.zohoCrm", "typeVersion": 1`, 1)
+	for _, tc := range []struct {
+		name, src, dep string
+		want           int
+	}{
+		{"zoho", zoho, "zohoCrm", 3},
+		{"http", oneNode, "api.vendor.test", 15},
+	} {
+		c := cfg(tc.dep, time.Minute)
+		c.Items = 5
+		r, err := Run(build(t, tc.src), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := r.Dependencies[0]; d.AttemptsDuring != tc.want || r.Totals.Failed != 1 {
+			t.Errorf("%s: %d attempts, %+v; want %d and 1 failed execution", tc.name, d.AttemptsDuring, r.Totals, tc.want)
+		}
+	}
+}
+
+// A node that continues on fail and hands its error on beside json (Zoho
+// CRM) is not retried: one attempt per item (observed:
+// testdata/engine/onerror-zoho-continue-regular, two items, 2 requests).
+func TestContinuingZohoIsNotRetried(t *testing.T) {
+	src := strings.Replace(oneNode, `"type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2`,
+		`"type": "n8n-nodes-base.zohoCrm", "typeVersion": 1, "onError": "continueRegularOutput"`, 1)
+	c := cfg("zohoCrm", time.Minute)
 	c.Items = 5
-	r, err := Run(build(t, oneNode), c)
+	r, err := Run(build(t, src), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := r.Dependencies[0]; d.AttemptsDuring != 3 || r.Totals.Failed != 1 {
-		t.Errorf("%d attempts, %+v; want 3 and 1 failed execution", d.AttemptsDuring, r.Totals)
+	if d := r.Dependencies[0]; d.AttemptsDuring != 5 || r.Totals.Failed != 0 {
+		t.Errorf("%d attempts, %+v; want 5 and no failed execution", d.AttemptsDuring, r.Totals)
 	}
 }
 

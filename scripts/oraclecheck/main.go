@@ -1,7 +1,7 @@
 // Command oraclecheck is the judge of scripts/e2e-oracle.sh: it reads what
 // n8n sent to scripts/failserver for each case of testdata/engine and
 // compares it with what stormcheck says of the same workflow: the audit's
-// operations[].attempts (× calls_per_item), and the attempts simulate
+// operations[].attempts (× calls_per_item × items), and the attempts simulate
 // sends with the same outage, count and offsets. It prints a Markdown
 // table and exits 1 when a case does not match.
 //
@@ -341,7 +341,12 @@ func audit(sc, file, version string, c kase) (int, bool, error) {
 			sum += *op.Attempts * calls
 		}
 	}
-	return sum, false, nil
+	// The audit counts per item; n8n sent for the items of one execution.
+	items, err := strconv.Atoi(c.items)
+	if err != nil {
+		return 0, false, fmt.Errorf("items %q: %v", c.items, err)
+	}
+	return sum * items, false, nil
 }
 
 func simulate(sc, file, version string, c kase, windowS int64, latency, seed string) ([]attempt, error) {
