@@ -63,9 +63,9 @@ type Call struct {
 	Instance bool
 	// Assumed is what the analysis assumed about an unresolved target.
 	Assumed string
-	// Missing is the literal id of a target not in the analysis set ("" when
-	// resolved or not a literal id), so that one missing workflow is
-	// reported once.
+	// Missing is the literal id of a target not in the analysis set (for a
+	// webhook call, its path; "" when resolved or not a literal), so that
+	// one missing workflow is reported once.
 	Missing string
 	// MissingName is the name the editor cached beside a Missing id
 	// (cachedResultName), "" when it holds none.
@@ -596,6 +596,7 @@ func (ix *callIndex) resolveWebhook(c *Call, k lookup) *Call {
 		if !c.Instance {
 			return nil // another service's /webhook/ path
 		}
+		c.Missing = path
 		c.Assumed = fmt.Sprintf("no workflow in the analysis set serves webhook path %q; assumed it starts a workflow outside the set that never calls back", path)
 		return c
 	}

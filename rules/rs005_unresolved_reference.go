@@ -64,6 +64,9 @@ workflow.`,
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
 			if c.Missing != "" {
 				d.FoldKey = "workflow\x00" + c.Missing
+				if c.Kind == analyze.CallWebhook {
+					d.FoldKey = "webhook\x00" + c.Missing // a path, not an id
+				}
 			}
 			if c.Node == nil && analyze.StartedOnlyByHand(pass.Set, pass.Workflow) {
 				continue // n8n runs no error workflow for a manual execution
