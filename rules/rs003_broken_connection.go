@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -57,6 +60,17 @@ runs):
   and the warning above otherwise. A node with neither a name nor a type is not reported here, nor
   is a connection to or from a missing node beside it (it may be that node's lost name): n8n cannot build
   such a workflow at all, which RS010 reports.
+- a "main" connection into an input index the target does not have (input 1 of a Twilio node, which has
+  input 0 only; Merge and Compare Datasets have 2, Merge v3 numberInputs) is kept, but the target never
+  gets its items: n8n makes the node wait for its input 0, which nothing fills, and when nothing else is
+  left to run it pushes the node with that input empty (n8n-core's workflow-execute.js addNodeToBeExecuted
+  and the waiting loop after it). Under the legacy execution order it then skips the node (runNode reads
+  input 0 only, prepareConnectionInputData); under v1 it runs it on no items, and a node that calls a
+  service per item calls nothing and returns nothing. Observed on n8n 2.41.1 and 2.8.4
+  (docs/n8n-facts.md). No error is raised: the work silently never happens. A warning when the target
+  calls a service and a run reaches the source; a note otherwise. Every rule reads the graph without
+  these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
+  node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
   runs the workflow as drawn. A note.
 - outputs written as an object keyed by output index ("main": {"0": [...]}) are followed as the array they
@@ -82,5 +96,49 @@ reaches the connection (RS010 reports the workflow): every finding is a note the
 	Tags:       []string{"input"},
 	Run: func(pass *analyze.Pass) {
 		reportProblems(pass, n8nschema.BrokenConnection, 0)
+		reportNoInput(pass)
 	},
+}
+
+// reportNoInput reports the main connections into an input index their
+// target does not have (analyze.Edge.NoInput): the target never gets
+// their items, and nothing says so. A warning when the target calls a
+// service (its work for those items silently never happens) and a run
+// reaches the source; a note otherwise.
+func reportNoInput(pass *analyze.Pass) {
+	if pass.Workflow == nil {
+		return
+	}
+	g := pass.Set.Graph(pass.Workflow)
+	if len(g.Unloadable) > 0 {
+		return // n8n cannot build it: RS010 reports it
+	}
+	for _, e := range g.Unrun {
+		if !e.NoInput {
+			continue
+		}
+		inputs := "input 0 only"
+		if k := analyze.MainInputs(e.To); k > 1 {
+			inputs = fmt.Sprintf("inputs 0-%d only", k-1)
+		}
+		how := "skips it at the end (the legacy execution order)"
+		if pass.Workflow.Settings.ExecutionOrder == "v1" {
+			how = "then runs it on an empty input 0 (execution order v1), where it calls nothing and returns nothing"
+		}
+		msg := fmt.Sprintf("%q connects to input %d of %q, which has %s: n8n waits for its input 0, which no such connection fills, and %s, so these items never reach it and no error says so",
+			e.From.Name, e.Input, e.To.Name, inputs, how)
+		sev := analyze.Note
+		role := g.Spec(e.To).Role
+		switch {
+		case e.To.Disabled:
+			msg += "; it is disabled"
+		case !g.Reachable(e.From):
+			msg += "; no run reaches " + strconv.Quote(e.From.Name)
+		case role == n8nschema.RoleExternal || role == n8nschema.RoleModel:
+			sev = analyze.Warning
+			msg += "; its call never happens for them"
+		}
+		pass.Report(analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
+			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
+	}
 }
