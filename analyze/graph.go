@@ -84,6 +84,10 @@ type Graph struct {
 
 	triggers []*n8nschema.Node
 
+	// WiredUnrun's memo: the nodes an Unrun connection starts or ends at.
+	unrunOnce sync.Once
+	unrunAt   map[*n8nschema.Node]bool
+
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     map[*n8nschema.Node]*senderReads // by webhook
@@ -1972,4 +1976,18 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 func MainInputs(n *n8nschema.Node) int {
 	k, _ := mainInputs(n)
 	return k
+}
+
+// WiredUnrun reports whether one of the Unrun connections starts or ends
+// at n: a node wired only that way is no leftover, since n8n keeps the
+// connection (under the legacy order it even runs the source of one into
+// an input the target lacks, to fill the inputs the target waits for).
+func (g *Graph) WiredUnrun(n *n8nschema.Node) bool {
+	g.unrunOnce.Do(func() {
+		g.unrunAt = make(map[*n8nschema.Node]bool, 2*len(g.Unrun))
+		for _, e := range g.Unrun {
+			g.unrunAt[e.From], g.unrunAt[e.To] = true, true
+		}
+	})
+	return g.unrunAt[n]
 }
