@@ -69,7 +69,8 @@ runs):
   service per item calls nothing and returns nothing. Observed on n8n 2.41.1 and 2.8.4
   (docs/n8n-facts.md). No error is raised: the work silently never happens. A warning when the target, or
   a node after it that no run reaches now, calls a service, a run reaches the source and no other
-  connection brings the target items (it then runs on those only, a note); a note otherwise. Every rule reads the graph without
+  connection brings the target items (it then runs on those only, a note); a note otherwise, and when only
+  a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
@@ -151,6 +152,11 @@ func reportNoInput(pass *analyze.Pass) {
 				sev = analyze.Warning
 				msg += fmt.Sprintf("; nor does %q after it run, so its call never happens", c.Name)
 			}
+		}
+		if sev == analyze.Warning && (watched(pass, e.From) || untriggered(pass)) {
+			// A person runs it and sees the node did not run.
+			sev = analyze.Note
+			msg += " (" + byHandWhy(g, e.From) + ")"
 		}
 		pass.Report(analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
