@@ -91,7 +91,7 @@ func answerSources(g *Graph, r *n8nschema.Node) []*n8nschema.Node {
 	p := r.Params()
 	switch p.Get("respondWith").Str() {
 	case "", "firstIncomingItem", "allIncomingItems", "binary":
-		return mainInputs(g, r)
+		return itemFeeders(g, r)
 	case "json", "text":
 		return readSources(g, r, p.Get("responseBody").Str())
 	}
@@ -105,7 +105,7 @@ func readSources(g *Graph, n *n8nschema.Node, x string) []*n8nschema.Node {
 	var out []*n8nschema.Node
 	if strings.Contains(x, "$json") || strings.Contains(x, "$input") || strings.Contains(x, "_input") ||
 		n.Type == n8nschema.TypeCode && strings.Contains(x, "items") {
-		out = mainInputs(g, n)
+		out = itemFeeders(g, n)
 	}
 	for _, m := range nodeRefRE.FindAllStringSubmatch(x, -1) {
 		if src := g.Node(m[1] + m[2]); src != nil {
@@ -115,9 +115,9 @@ func readSources(g *Graph, n *n8nschema.Node, x string) []*n8nschema.Node {
 	return out
 }
 
-// mainInputs are the nodes that feed n an item on a main connection (an
+// itemFeeders are the nodes that feed n an item on a main connection (an
 // error output's item is a failure, not a result).
-func mainInputs(g *Graph, n *n8nschema.Node) []*n8nschema.Node {
+func itemFeeders(g *Graph, n *n8nschema.Node) []*n8nschema.Node {
 	var out []*n8nschema.Node
 	for _, e := range g.In(n) {
 		if e.Type == ConnMain && !e.Error {
@@ -166,13 +166,13 @@ func (r *results) of(n *n8nschema.Node) bool {
 		switch n.Type {
 		case n8nschema.TypeSet:
 			if keepsItems(n) {
-				from = mainInputs(r.g, n)
+				from = itemFeeders(r.g, n)
 			}
 			from = append(from, readSources(r.g, n, n.Params().Raw())...)
 		case n8nschema.TypeCode:
 			from = readSources(r.g, n, codeOf(n))
 		default:
-			from = mainInputs(r.g, n)
+			from = itemFeeders(r.g, n)
 		}
 		for _, m := range from {
 			if r.of(m) {

@@ -198,6 +198,32 @@ func TestMainOutputs(t *testing.T) {
 	}
 }
 
+// TestMainInputs: the main inputs n8n gives a node (mainInputs), 0 where
+// stormcheck cannot tell; a connection to a higher index is Unrun.
+func TestMainInputs(t *testing.T) {
+	for _, c := range []struct {
+		node string
+		want int
+	}{
+		{`{"name":"a","type":"n8n-nodes-base.twilio","typeVersion":1}`, 1},
+		{`{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":4.2}`, 1},
+		{`{"name":"a","type":"n8n-nodes-base.merge","typeVersion":2.1}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.merge","typeVersion":3.2}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.merge","typeVersion":3.2,"parameters":{"numberInputs":4}}`, 4},
+		{`{"name":"a","type":"n8n-nodes-base.merge","typeVersion":3.2,"parameters":{"numberInputs":"={{ 3 }}"}}`, 0},
+		{`{"name":"a","type":"n8n-nodes-base.compareDatasets","typeVersion":2.3}`, 2},
+		{`{"name":"a","type":"n8n-nodes-base.evaluation","typeVersion":4.8}`, 0},
+		{`{"name":"a","type":"n8n-nodes-base.webhook","typeVersion":2}`, 0},
+		{`{"name":"a","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":2}`, 0},
+		{`{"name":"a","type":"n8n-nodes-community.thing","typeVersion":1}`, 0},
+	} {
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"nodes":[`+c.node+`],"connections":{}}`)))
+		if got := MainInputs(f.Workflows[0].Nodes[0]); got != c.want {
+			t.Errorf("%s: %d inputs, want %d", c.node, got, c.want)
+		}
+	}
+}
+
 // TestOpenAIToolIterations: the OpenAI node's Message a Model calls its
 // tools up to options.maxToolsIterations ?? 15 rounds from v1.5 on (0 for
 // no limit), and with no limit before v1.5; Message an Assistant runs

@@ -37,7 +37,10 @@ type Edge struct {
 	Error bool
 	// Unrun is true on the edges of Graph.Unrun.
 	Unrun bool
-	Pos   n8nschema.Pos
+	// NoInput is true on the Unrun edges into a main input index the
+	// target does not have (mainInputs).
+	NoInput bool
+	Pos     n8nschema.Pos
 
 	from, to int32 // the indexes of From and To in Graph.Nodes
 }
@@ -61,8 +64,10 @@ type Graph struct {
 	// runs). So are the outputs of a Switch rule that repeats an earlier
 	// one, whose list is always empty (shadowedRules), and the outputs an
 	// If, Filter or Switch whose test reads literals only never sends to
-	// (literalDead). They are not in
-	// Edges, and no walk follows them.
+	// (literalDead). So are the main connections into an input index
+	// the target does not have (NoInput, mainInputs): n8n waits for its
+	// input 0, which nothing fills, so the items never reach the node.
+	// They are not in Edges, and no walk follows them.
 	Unrun []*Edge
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
@@ -79,6 +84,10 @@ type Graph struct {
 	Unloadable []*n8nschema.Node
 
 	triggers []*n8nschema.Node
+
+	// WiredUnrun's memo: the nodes an Unrun connection starts or ends at.
+	unrunOnce sync.Once
+	unrunAt   map[*n8nschema.Node]bool
 
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
@@ -326,6 +335,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	edges := make([]Edge, 0, len(w.Connections))
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
 	var nouts []outCount        // main outputs by node, read at its first main edge
+	var nins []int8             // main inputs by node (mainInputs), 0 unread, -1 unknown
 	// Connections come grouped by their source: its look-up is reused.
 	var fromName string
 	var from *n8nschema.Node
@@ -365,6 +375,19 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
 			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) || c.Output < len(k.shadowed) && k.shadowed[c.Output] {
 				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
+				continue
+			}
+			if nins == nil {
+				nins = make([]int8, n)
+			}
+			if nins[ti] == 0 {
+				nins[ti] = -1
+				if m, ok := mainInputs(to); ok && (w.Settings.ExecutionOrder != "v1" || perItemCall(to)) {
+					nins[ti] = int8(m)
+				}
+			}
+			if nins[ti] > 0 && c.ToIndex >= int(nins[ti]) {
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true, NoInput: true})
 				continue
 			}
 			e.Error = errOut && c.Output >= k.n
@@ -808,6 +831,60 @@ func mainOutputs(n *n8nschema.Node) int {
 		return 1
 	}
 	return k
+}
+
+// mainInputs is the number of main inputs n8n gives a node, and whether
+// stormcheck can tell: 2 for Compare Datasets and Merge v1-v2, Merge v3's
+// numberInputs (2 when absent, n8n-nodes-base Merge/v3/helpers/utils.js
+// configuredInputs), 1 for every other node n8n-nodes-base ships but the
+// triggers (their inputs are []) and Evaluation (an expression). Other
+// packages' nodes are not told. A connection into a higher index is
+// stored, but the node never gets its items: n8n makes it wait for input
+// 0, which no connection fills; under the legacy order it is then
+// skipped, under v1 it runs on an empty input 0 and returns nothing
+// (docs/n8n-facts.md#an-input-index-the-node-does-not-have).
+func mainInputs(n *n8nschema.Node) (int, bool) {
+	switch n.Type {
+	case "n8n-nodes-base.compareDatasets":
+		return 2, true
+	case "n8n-nodes-base.merge":
+		if n.TypeVersion < 3 {
+			return 2, true
+		}
+		v := n.Params().Get("numberInputs")
+		if !v.Exists() {
+			return 2, true
+		}
+		if f, ok := v.Num(); ok && f >= 1 && f <= 10 && f == float64(int(f)) {
+			return int(f), true
+		}
+		return 0, false
+	case "n8n-nodes-base.evaluation", "n8n-nodes-base.stickyNote":
+		return 0, false
+	}
+	if !strings.HasPrefix(n.Type, "n8n-nodes-base.") {
+		return 0, false
+	}
+	if s := n8nschema.Lookup(n.Type); !s.Known || s.Role == n8nschema.RoleTrigger {
+		return 0, false
+	}
+	return 1, true
+}
+
+// perItemCall reports a node that calls a service once per input item
+// (an app or HTTP Request node, a model): under executionOrder v1, n8n
+// runs a node whose only items wait at an input it does not have on an
+// empty input 0, and such a node then calls nothing and returns nothing.
+// A node that runs once for all its input may act on none (a Code node
+// throws "No execution data available", a Function node runs its code,
+// Execute Workflow may start the sub-workflow): stormcheck keeps those
+// connections as drawn under v1.
+func perItemCall(n *n8nschema.Node) bool {
+	if n.Type == n8nschema.TypeExecuteWorkflow {
+		return false
+	}
+	r := n8nschema.Lookup(n.Type).Role
+	return r == n8nschema.RoleExternal || r == n8nschema.RoleModel
 }
 
 // declaredOutputs is the number of normal main outputs n8n gives a node
@@ -1946,4 +2023,25 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 		out[at[groupOf.find(i)]].Reach[n] = true
 	}
 	return out
+}
+
+// MainInputs is the number of main inputs n8n gives node n (mainInputs),
+// 0 when stormcheck cannot tell.
+func MainInputs(n *n8nschema.Node) int {
+	k, _ := mainInputs(n)
+	return k
+}
+
+// WiredUnrun reports whether one of the Unrun connections starts or ends
+// at n: a node wired only that way is no leftover, since n8n keeps the
+// connection (under the legacy order it even runs the source of one into
+// an input the target lacks, to fill the inputs the target waits for).
+func (g *Graph) WiredUnrun(n *n8nschema.Node) bool {
+	g.unrunOnce.Do(func() {
+		g.unrunAt = make(map[*n8nschema.Node]bool, 2*len(g.Unrun))
+		for _, e := range g.Unrun {
+			g.unrunAt[e.From], g.unrunAt[e.To] = true, true
+		}
+	})
+	return g.unrunAt[n]
 }

@@ -33,7 +33,7 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	}
 	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
 	need := d.AuthCredentials()
-	if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger()) {
+	if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !g.WiredUnrun(n) && !d.Trigger()) {
 		return authMismatch{}, false
 	}
 	m := authMismatch{}

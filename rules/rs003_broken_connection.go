@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -57,6 +60,19 @@ runs):
   and the warning above otherwise. A node with neither a name nor a type is not reported here, nor
   is a connection to or from a missing node beside it (it may be that node's lost name): n8n cannot build
   such a workflow at all, which RS010 reports.
+- a "main" connection into an input index the target does not have (input 1 of a Twilio node, which has
+  input 0 only; Merge and Compare Datasets have 2, Merge v3 numberInputs) is kept, but the target never
+  gets its items: n8n makes the node wait for its input 0, which nothing fills, and when nothing else is
+  left to run it pushes the node with that input empty (n8n-core's workflow-execute.js addNodeToBeExecuted
+  and the waiting loop after it). Under the legacy execution order it then skips the node (runNode reads
+  input 0 only, prepareConnectionInputData); under v1 it runs it on no items, and a node that calls a
+  service per item calls nothing and returns nothing. Observed on n8n 2.41.1 and 2.8.4
+  (docs/n8n-facts.md). No error is raised: the work silently never happens. A warning when the target, or
+  a node after it that no run reaches now, calls a service, a run reaches the source and no other
+  connection brings the target items (it then runs on those only, a note); a note otherwise, and when only
+  a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
+  these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
+  node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
   runs the workflow as drawn. A note.
 - outputs written as an object keyed by output index ("main": {"0": [...]}) are followed as the array they
@@ -82,5 +98,90 @@ reaches the connection (RS010 reports the workflow): every finding is a note the
 	Tags:       []string{"input"},
 	Run: func(pass *analyze.Pass) {
 		reportProblems(pass, n8nschema.BrokenConnection, 0)
+		reportNoInput(pass)
 	},
+}
+
+// reportNoInput reports the main connections into an input index their
+// target does not have (analyze.Edge.NoInput): the target never gets
+// their items, and nothing says so. A warning when the target calls a
+// service, or a node only it leads to does, and it gets items from no
+// other connection (that work silently never happens) while a run reaches
+// the source; a note otherwise.
+func reportNoInput(pass *analyze.Pass) {
+	if pass.Workflow == nil {
+		return
+	}
+	g := pass.Set.Graph(pass.Workflow)
+	if len(g.Unloadable) > 0 {
+		return // n8n cannot build it: RS010 reports it
+	}
+	seen := map[*n8nschema.Node]bool{} // cutCall's, shared: each node walked once
+	for _, e := range g.Unrun {
+		if !e.NoInput {
+			continue
+		}
+		inputs := "input 0 only"
+		if k := analyze.MainInputs(e.To); k > 1 {
+			inputs = fmt.Sprintf("inputs 0-%d only", k-1)
+		}
+		how := "n8n waits for its input 0, which no such connection fills, and skips it at the end (the legacy execution order)"
+		if pass.Workflow.Settings.ExecutionOrder == "v1" {
+			how = "n8n waits for its input 0, which no such connection fills, then runs it on that empty input (execution order v1), where it calls nothing and returns nothing"
+		}
+		fed := g.Reachable(e.To) // its other connections bring items to input 0
+		if fed {
+			how = "n8n runs it on the items its other connections bring to input 0 and never hands it these"
+		}
+		msg := fmt.Sprintf("%q connects to input %d of %q, which has %s: %s, so these items never reach it and no error says so",
+			e.From.Name, e.Input, e.To.Name, inputs, how)
+		sev := analyze.Note
+		role := g.Spec(e.To).Role
+		switch {
+		case e.To.Disabled:
+			msg += "; it is disabled"
+		case !g.Reachable(e.From):
+			msg += "; no run reaches " + strconv.Quote(e.From.Name)
+		case fed:
+			// Its work happens, for other items only.
+		case role == n8nschema.RoleExternal || role == n8nschema.RoleModel:
+			sev = analyze.Warning
+			msg += "; its call never happens"
+		default:
+			if c := cutCall(g, e.To, seen); c != nil {
+				sev = analyze.Warning
+				msg += fmt.Sprintf("; nor does %q after it run, so its call never happens", c.Name)
+			}
+		}
+		if sev == analyze.Warning && (watched(pass, e.From) || untriggered(pass)) {
+			// A person runs it and sees the node did not run.
+			sev = analyze.Note
+			msg += " (" + byHandWhy(g, e.From) + ")"
+		}
+		pass.Report(analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
+			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
+	}
+}
+
+// cutCall returns the first node that calls a service among those after n
+// that no run reaches (n's main outputs, walked breadth first through
+// unreached nodes): work the wiring cut off. The walk skips what an
+// earlier walk saw, so all of them together stay linear.
+func cutCall(g *analyze.Graph, n *n8nschema.Node, seen map[*n8nschema.Node]bool) *n8nschema.Node {
+	queue := []*n8nschema.Node{n}
+	seen[n] = true
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.Out(queue[h]) {
+			t := e.To
+			if e.Type != analyze.ConnMain || seen[t] || g.Reachable(t) || t.Disabled {
+				continue
+			}
+			seen[t] = true
+			if r := g.Spec(t).Role; r == n8nschema.RoleExternal || r == n8nschema.RoleModel {
+				return t
+			}
+			queue = append(queue, t)
+		}
+	}
+	return nil
 }
