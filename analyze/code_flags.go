@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
@@ -156,30 +157,31 @@ func itemRefs(code string) map[string]string {
 	for _, m := range aliasRE.FindAllStringSubmatchIndex(code, -1) {
 		rest := code[m[1]:]
 		loc := itemRefRE.FindStringIndex(rest)
-		if loc == nil || loc[0] != 0 || len(refs) >= 2*maxRefs {
+		if loc != nil && loc[0] != 0 && !ternaryThen(rest[:loc[0]]) || loc == nil || len(refs) >= 2*maxRefs {
 			continue
 		}
-		refs[code[m[2]:m[3]]] = rest[:loc[1]]
+		refs[code[m[2]:m[3]]] = rest[loc[0]:loc[1]]
 	}
 	return refs
 }
 
+// ternaryThen reports whether the text before an item reference makes it
+// the value a ternary picks when its condition holds, within the statement:
+// const dm = $('DM').isExecuted ? $('DM').first().json : null binds dm to
+// that item (or to nothing).
+func ternaryThen(pre string) bool {
+	return len(pre) <= maxSpan && !strings.ContainsAny(pre, ";\n") && strings.HasSuffix(strings.TrimRight(pre, " \t"), "?") &&
+		!strings.HasSuffix(strings.TrimRight(pre, " \t"), "??")
+}
+
 // fieldTests finds the tests of a field of a reference in refs.
 func fieldTests(code string, refs map[string]string) []fieldTest {
-	var names []string
-	for r := range refs {
-		names = append(names, r)
-	}
-	// Longest first: the alternation takes the first that matches.
-	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	for i, r := range names {
-		names[i] = regexp.QuoteMeta(r)
-	}
-	ref := `(` + strings.Join(names, "|") + `)`
+	ref := refAlternation(refs)
 	var out []fieldTest
 	for _, re := range []string{
 		`typeof\s+` + ref + fieldPath + `\s*[!=]==?\s*(?:'[^']*'|"[^"]*")`,
 		ref + fieldPath + `\s*[!=]==?\s*(?:undefined|null)\b`,
+		ref + fieldPath + `\s*[!=]==?\s*true\b`, // dm?.ok === true: false when the field is missing
 		`(?:undefined|null)\s*[!=]==?\s*` + ref + fieldPath,
 		`!\s*` + ref + fieldPath,
 		`['"][\w$]+['"]\s+in\s+` + ref + `\b`,
@@ -287,4 +289,69 @@ func guarded(code string, at int) string {
 		return rest[:j]
 	}
 	return rest
+}
+
+// FieldFallbacks returns the fields of an item the code reads with a
+// fallback of its own words (item.json.resposta || 'Got your message, we
+// will answer here.', x.reply ?? "Thanks for your comment!"): Name is the
+// field, Of the item it belongs to. A placeholder of fewer than three words
+// (|| 'n/a', ?? '{}', || 0) is a silent default, not an answer written for
+// the case the field is missing, and is left out; so is the error field.
+func FieldFallbacks(code string) []FieldFlag {
+	if code == "" || !strings.Contains(code, "json") || !strings.Contains(code, "||") && !strings.Contains(code, "??") {
+		return nil
+	}
+	refs := itemRefs(code)
+	if len(refs) == 0 {
+		return nil
+	}
+	rx, err := regexp.Compile(refAlternation(refs) + `(` + fallbackPath + `)\s*(?:\|\||\?\?)\s*('[^'\n]*'|"[^"\n]*"|` + "`[^`]*`" + `)`)
+	if err != nil {
+		return nil
+	}
+	var out []FieldFlag
+	seen := map[FieldFlag]bool{}
+	for _, m := range rx.FindAllStringSubmatchIndex(code, -1) {
+		if m[2] > 0 && (code[m[2]-1] == '.' || isIdent(code[m[2]-1])) {
+			continue // not the whole name
+		}
+		path, lit := code[m[4]:m[5]], code[m[6]+1:m[7]-1]
+		field := strings.Trim(path[strings.LastIndexAny(path, ".[")+1:], `"' ]`)
+		f := FieldFlag{Name: field, Of: refs[code[m[2]:m[3]]]}
+		if strings.Contains(strings.ToLower(path), "error") || wordCount(lit) < 3 || seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// fallbackPath is a field read after a reference, indexes included:
+// .a, ?.a, ["a"], [0], ?.[0].
+const fallbackPath = `(?:\??\.[A-Za-z_$][\w$]*|(?:\?\.)?\[\s*(?:\d+|['"][^'"]+['"])\s*\])+`
+
+// refAlternation is a pattern group matching any name in refs, the
+// longest first (the alternation takes the first that matches).
+func refAlternation(refs map[string]string) string {
+	var names []string
+	for r := range refs {
+		names = append(names, r)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	for i, r := range names {
+		names[i] = regexp.QuoteMeta(r)
+	}
+	return `(` + strings.Join(names, "|") + `)`
+}
+
+// wordCount counts the words of a text: runs with a letter in them.
+func wordCount(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return n
 }

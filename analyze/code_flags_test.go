@@ -23,11 +23,37 @@ func TestFieldFlags(t *testing.T) {
 		{"renamed flag", "const ok = $json.total != null;\nreturn [{json: {available: ok}}];", []FieldFlag{{"ok", "$json"}, {"available", "$json"}}},
 		{"both fields", "const s = $input.first().json;\nconst ok = typeof s.a === 'number' && typeof s.b === 'number';\nreturn [{json: {ok}}];", []FieldFlag{{"ok", "$input.first().json"}}},
 		{"fallback is not a test", "return [{ json: { hours: $json.worker_hours || 0, cost: $json.cost ?? 'n/a' } }];", nil},
+		{"equals true through a ternary alias", "const dm = $('DM').isExecuted ? $('DM').first().json : null;\nreturn [{ json: { slack: { notified: dm?.ok === true } } }];",
+			[]FieldFlag{{"notified", "$('DM').first().json"}}},
+		{"equals a string is no test of presence", "return [{ json: { hot: $json.tier === 'Hot' } }];", nil},
+		{"an alias after ?? is no ternary", "const r = cached ?? $('X').first().json;\nconst ok = typeof r.id === 'string';", nil},
 		{"test of a constant", "const limit = 5;\nconst big = typeof limit === 'number';\nreturn [{json: {big}}];", nil},
 		{"response.json() is no item", "const r = await response.json();\nconst ok = typeof r.id === 'string';", nil},
 		{"no flag bound", "if (typeof $json.id !== 'string') throw new Error('no id');\nreturn $input.all();", nil},
 	} {
 		if got := FieldFlags(c.code); !cmp.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestFieldFallbacks: the fields a Code node reads with a fallback of its
+// own words, and the placeholders left out.
+func TestFieldFallbacks(t *testing.T) {
+	for _, c := range []struct {
+		name, code string
+		want       []FieldFlag
+	}{
+		{"answer of its own", "return $input.all().map((item) => {\n  const texto = item.json.resposta || 'Recebi sua mensagem! Já te respondo por aqui.';\n  return { json: { texto } };\n});",
+			[]FieldFlag{{"resposta", "item.json"}}},
+		{"?? and an index", "const r = $input.first().json;\nconst reply = r.choices?.[0]?.message?.content ?? \"Sorry, I cannot answer right now.\";",
+			[]FieldFlag{{"content", "$input.first().json"}}},
+		{"template literal", "const t = $json.text || `Thanks for your order, ${name}!`;", []FieldFlag{{"text", "$json"}}},
+		{"placeholders", "return [{ json: { a: $json.a || 'n/a', b: $json.b ?? '{}', c: $json.c || 0, d: $json.d || 'not found' } }];", nil},
+		{"the error field", "const why = $json.error?.message || 'unknown error occurred here';", nil},
+		{"another value's fallback", "const name = config.name || 'the whole team here';\nreturn [{ json: { name, id: $json.id } }];", nil},
+	} {
+		if got := FieldFallbacks(c.code); !cmp.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -42,7 +42,14 @@ deletes and for commands that only remove files (rm -f of a temporary file over 
 only ids and filters); a chat request to a model (a body with a model and messages with roles), to whatever host,
 is a model call whose answer the nodes after it use, and is read as a paid call is. It is fine, too, when the next Code node parses the reply inside try/catch
 (the failed item lands in the catch, which substitutes its fallback) and a condition after it tests what it
-returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Filter, or an If whose false
+returns; a fallback nothing tests flows on as a result, whatever its words say. It is fine when a Code node binds a
+test of a field of the result to a key it returns (managerNotified: dm?.ok === true, false for the failed item,
+which lacks the field) and the answer to the webhook's caller, or a message, after it carries that key or the
+whole item: the failure is reported in-band (a record that keeps the flag beside the row does not count: the row
+passes for a result). It is fine, too, when the next Code node puts an answer of its own words where the
+field is missing (item.json.resposta || 'Got your message, we will answer here.') and feeds a message or the
+webhook's answer: the person answered gets the reply the workflow chose for a failure; a placeholder of fewer
+than three words (|| 'n/a', || '{}') is a silent default. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
 the failed item is skipped there. An expression that parses or reaches into a missing field of the result
 (JSON.parse($json.output), $json.data.url) is no check: both of n8n's expression engines swallow the
@@ -486,12 +493,22 @@ func branchWithin3(g *analyze.Graph, c *n8nschema.Node, noError bool, test func(
 	return false
 }
 
-// flagsResult reports whether m is a Code node that binds a flag to a test
-// of a field of n's result (ok = typeof s.worker_hours === 'number') and a
-// condition (If, Switch, Filter) a few hops after it tests that flag: the
-// failed item ({error: …}) lacks the field, so its flag is false and it
-// goes down the branch the workflow chose for it. $json and $input count
-// only when the items reaching m are n's (direct); n's name counts anywhere.
+// flagsResult reports whether m is a Code node that reads a field of n's
+// result in a way that branches on its absence, and the failed item
+// ({error: …}), which lacks the field, shows for what it is after it:
+//   - it binds a flag to a test of the field (ok = typeof s.worker_hours
+//     === 'number', managerNotified: dm?.ok === true), and a condition (If,
+//     Switch, Filter) a few hops after it tests the flag, or the reply or
+//     message it feeds carries it (a Respond to Webhook or a message reading
+//     $json.managerNotified, or the whole item): the flag says false; a
+//     record keeps the flag beside a row that passes for a result;
+//   - or it puts an answer of its own words where the field is missing
+//     (item.json.resposta || 'Got your message, we will answer here.') and
+//     feeds a reply or a message: the person answered gets the fallback the
+//     workflow chose. A placeholder (|| 'n/a') is a silent default.
+//
+// $json and $input count only when the items reaching m are n's (direct);
+// n's name counts anywhere.
 func flagsResult(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
 	if !n8nschema.IsCode(m.Type) {
 		return false
@@ -503,17 +520,83 @@ func flagsResult(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
 	if !ok {
 		return false
 	}
+	of := func(f analyze.FieldFlag) bool {
+		named := strings.HasPrefix(f.Of, "$(") || strings.HasPrefix(f.Of, "$node[")
+		return named && refsResult(f.Of, n, false) || !named && direct
+	}
 	var flags []string
 	for _, f := range analyze.FieldFlags(v.Str()) {
-		named := strings.HasPrefix(f.Of, "$(") || strings.HasPrefix(f.Of, "$node[")
-		if named && refsResult(f.Of, n, false) || !named && direct {
+		if of(f) {
 			flags = append(flags, f.Name)
 		}
 	}
-	if len(flags) == 0 {
-		return false
+	if len(flags) > 0 && (branchWithin3(g, m, true, func(c *n8nschema.Node) bool { return testsFlag(c, m, flags) }) ||
+		carriesFlag(g, m, flags)) {
+		return true
 	}
-	return branchWithin3(g, m, true, func(c *n8nschema.Node) bool { return testsFlag(c, m, flags) })
+	for _, f := range analyze.FieldFallbacks(v.Str()) {
+		if of(f) {
+			return answersWith(g, m)
+		}
+	}
+	return false
+}
+
+// wholeItemRE matches a parameter that sends the whole item:
+// JSON.stringify($json), {{ $json }}.
+var wholeItemRE = lazyregexp.New(`JSON\.stringify\(\s*\$json\s*\)|\{\{\s*\$json\s*\}\}`)
+
+// carriesFlag reports whether a node right after Code node m answers the
+// caller (Respond to Webhook) or a person (a message) with one of m's
+// flags: it reads the flag ($json.managerNotified) or the whole item.
+func carriesFlag(g *analyze.Graph, m *n8nschema.Node, flags []string) bool {
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		r := e.To
+		if e.Error || r.Disabled {
+			continue
+		}
+		respond := r.Type == n8nschema.TypeRespondToWebhook
+		if w, _ := n8nschema.WriteOp(r); !respond && !(w && analyze.ConsequenceIn(g, r).Message) {
+			continue // a record keeps the flag beside a row that passes for a result
+		}
+		if respond && respondsWithItems(r) || testsFlag(r, m, flags) {
+			return true
+		}
+		whole := false
+		r.Params().Walk(func(_ string, p n8nschema.Value) {
+			whole = whole || p.Kind() == n8nschema.String && (wholeItemRE.MatchString(p.Str()) || p.Str() == "autoMapInputData")
+		})
+		if whole {
+			return true
+		}
+	}
+	return false
+}
+
+// answersWith reports whether a node right after Code node m answers a
+// person with m's items: a Respond to Webhook, or a message (mail, chat,
+// SMS), that reads them.
+func answersWith(g *analyze.Graph, m *n8nschema.Node) bool {
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		r := e.To
+		if e.Error || r.Disabled {
+			continue
+		}
+		switch w, _ := n8nschema.WriteOp(r); {
+		case r.Type == n8nschema.TypeRespondToWebhook && respondsWithItems(r):
+			return true
+		case r.Type != n8nschema.TypeRespondToWebhook && !(w && analyze.ConsequenceIn(g, r).Message):
+			continue
+		}
+		reads := false
+		r.Params().Walk(func(_ string, p n8nschema.Value) {
+			reads = reads || p.Kind() == n8nschema.String && strings.Contains(p.Str(), "$json")
+		})
+		if reads {
+			return true
+		}
+	}
+	return false
 }
 
 // testsFlag reports whether a condition node reads one of the flags of
