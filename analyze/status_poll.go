@@ -187,9 +187,10 @@ func apiEnd(l *Loop, s string) bool {
 }
 
 // notPending reports whether a literal that sends an item round again is
-// not a job still at work: a failure (going round retries the job) or a
-// number such as a 429 (going round retries a refused request).
-func notPending(s string) bool { return failureStatus(s) || numeric(s) }
+// not a job still at work: a failure (going round retries the job), a
+// number such as a 429 (going round retries a refused request), or an
+// operation that is done.
+func notPending(s string) bool { return failureStatus(s) || numeric(s) || s == operationDone }
 
 func numeric(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
