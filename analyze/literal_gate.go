@@ -28,7 +28,8 @@ const maxGateConditions = 64
 // (rules mode, v3+) that never carry an item because the test deciding
 // them reads literals only, so it answers the same for every item (an
 // unfinished If's `"" equals ""` is always true). nil when none, or when
-// any operand is an expression ({{ }}, $json): those are left undecided.
+// any operand is an expression ({{ }}, $json): those are left undecided,
+// but for a value stored as "=={{ x }}", never empty (eqPrefixTruth).
 // A test that always throws is failing's (gateThrows), not a branch; one that may throw keeps its false output, where continueOnFail
 // sends the item (IfV2.node.js and FilterV2.node.js catch).
 func literalDead(nd *n8nschema.Node) []bool {
@@ -216,8 +217,8 @@ func filterGate(nd *n8nschema.Node, f n8nschema.Value) uint8 {
 	// Most tests read the item: a condition whose left operand is no
 	// literal answers gateAny under any options, and so does a test of
 	// such conditions alone (combineGate), so the rest is read only for a
-	// test with a literal on some left.
-	if len(elems) > 0 && !slices.ContainsFunc(elems, leftLiteral) {
+	// test with a literal, or a value stored as "=={{ x }}", on some left.
+	if len(elems) > 0 && !slices.ContainsFunc(elems, leftDecidable) {
 		return gateAny
 	}
 	o, ok := readFilterOptions(nd, f.Get("options"))
@@ -238,6 +239,38 @@ func filterGate(nd *n8nschema.Node, f n8nschema.Value) uint8 {
 		outs[i] = conditionOutcome(c, o)
 	}
 	return combineGate(outs, and)
+}
+
+// eqPrefixTruth reads a v2 filter condition whose left value is stored as
+// "=={{ x }}": n8n takes the first "=" as the expression mark and renders
+// the rest, a template that starts with a literal "=", so the value is the
+// string "=" followed by x, never empty whatever x is (docs/n8n-facts.md,
+// part ET). A string test of it that this decides (not empty, exists,
+// equals a literal without the "=") answers the same for every item.
+func eqPrefixTruth(c n8nschema.Value) (pass, ok bool) {
+	lv := c.Get("leftValue")
+	if lv.Kind() != n8nschema.String || !strings.HasPrefix(lv.Str(), "==") || c.Get("operator.type").Str() != "string" {
+		return false, false
+	}
+	switch c.Get("operator.operation").Str() {
+	case "notEmpty", "exists":
+		return true, true
+	case "empty", "notExists":
+		return false, true
+	case "equals", "notEquals":
+		rv := c.Get("rightValue")
+		if rv.Kind() != n8nschema.String || rv.IsExpr() || looksRead(rv.Str()) {
+			return false, false
+		}
+		return c.Get("operator.operation").Str() == "notEquals", true
+	}
+	return false, false
+}
+
+// leftDecidable reports a condition whose left operand may decide it:
+// a literal, or a value eqPrefixTruth reads.
+func leftDecidable(c n8nschema.Value) bool {
+	return strings.HasPrefix(c.Get("leftValue").Str(), "==") || leftLiteral(c)
 }
 
 // leftLiteral reports a condition whose left operand is written and a
@@ -453,6 +486,9 @@ func parseBoolean(v jsVal) (bool, bool) {
 // filter-parameter.js L214–366): gateAny unless both operands are literals
 // and the operator is one read here.
 func conditionOutcome(c n8nschema.Value, o filterOptions) uint8 {
+	if pass, ok := eqPrefixTruth(c); ok {
+		return outcomeOf(pass)
+	}
 	if !leftLiteral(c) {
 		return gateAny
 	}

@@ -66,7 +66,7 @@ func endsWithJob(g *Graph, l *Loop) bool {
 			return true // round only while the status is below the end
 		}
 		outs := branchOutcomes(n)
-		if len(outs) == 0 {
+		if len(outs) == 0 || testsDone(outs) && !googleOperation(g, n, in) {
 			continue
 		}
 		stayOnly := true
@@ -91,7 +91,7 @@ func endsWithJob(g *Graph, l *Loop) bool {
 	failure, other := false, false
 	for _, s := range exits {
 		switch {
-		case neutralEnd(s) || apiEnd(l, s):
+		case neutralEnd(s) || apiEnd(l, s) || s == operationDone:
 			return true // every terminal status, failed or not
 		case numeric(s):
 		case failureStatus(s):
@@ -101,6 +101,57 @@ func endsWithJob(g *Graph, l *Loop) bool {
 		}
 	}
 	return failure && other
+}
+
+// operationDone stands for a test of a long-running operation's done
+// flag: among the literals a status is compared with, it is no literal a
+// condition can hold.
+const operationDone = "\x00done"
+
+// doneFieldRE is an item's done flag read whole: {{ $json.done }}.
+var doneFieldRE = regexp.MustCompile(`^=?\{\{\s*\$json(?:\.done|\[\s*['"]done['"]\s*\])\s*\}\}$`)
+
+// doneOutcome reads a condition that tests an item's done flag true or
+// false: the true output takes the operations that are over (outAny
+// operationDone) or those still at work (outNone).
+func doneOutcome(left string, right n8nschema.Value, opType, op string) (outcome, bool) {
+	if !doneFieldRE.MatchString(strings.TrimSpace(left)) {
+		return outcome{}, false
+	}
+	over, ok := pendingTruth(false, right, opType, op)
+	if !ok {
+		return outcome{}, false
+	}
+	if over {
+		return outcome{outAny, []string{operationDone}}, true
+	}
+	return outcome{outNone, []string{operationDone}}, true
+}
+
+func testsDone(outs []outcome) bool {
+	return slices.ContainsFunc(outs, func(o outcome) bool { return slices.Contains(o.lits, operationDone) })
+}
+
+// googleOperation reports whether the items branch n tests come straight
+// from a Google API's answer (an HTTP Request of the loop, in, to
+// *.googleapis.com: the Gemini API, Vertex AI, Google Cloud), whose
+// long-running operation (google.longrunning.Operation) has done true once
+// it is over, failed or not: the error or the response says which
+// (docs/n8n-facts.md, part ET). A done a Code node sets means what its
+// code says.
+func googleOperation(g *Graph, n *n8nschema.Node, in map[*n8nschema.Node]bool) bool {
+	fed := false
+	for _, e := range g.InOfType(n, ConnMain) {
+		if !in[e.From] {
+			continue
+		}
+		u := strings.ToLower(strings.TrimPrefix(e.From.Params().Get("url").Str(), "="))
+		if e.Error || e.From.Disabled || !n8nschema.IsHTTPRequest(e.From.Type) || !strings.HasSuffix(hostOf(u), ".googleapis.com") {
+			return false
+		}
+		fed = true
+	}
+	return fed
 }
 
 // neutralEnd reports whether a status names the end of a job whatever
@@ -136,9 +187,10 @@ func apiEnd(l *Loop, s string) bool {
 }
 
 // notPending reports whether a literal that sends an item round again is
-// not a job still at work: a failure (going round retries the job) or a
-// number such as a 429 (going round retries a refused request).
-func notPending(s string) bool { return failureStatus(s) || numeric(s) }
+// not a job still at work: a failure (going round retries the job), a
+// number such as a 429 (going round retries a refused request), or an
+// operation that is done.
+func notPending(s string) bool { return failureStatus(s) || numeric(s) || s == operationDone }
 
 func numeric(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
@@ -195,17 +247,35 @@ func negate(o outcome) outcome {
 // the result is a set of literals (equals … or equals …) or its complement
 // (not equals … and not equals …).
 func filterOutcome(f n8nschema.Value) outcome {
-	cs := f.Get("conditions").Elems()
+	or := f.Get("combinator").Str() == "or"
+	var cs []n8nschema.Value
+	for _, c := range f.Get("conditions").Elems() {
+		pass, ok := eqPrefixTruth(c)
+		switch {
+		case !ok:
+			cs = append(cs, c)
+		case pass == or:
+			// true in an or, false in an and: it decides the test.
+			if or {
+				return outcome{outNone, nil}
+			}
+			return outcome{outAny, nil}
+		}
+		// Otherwise it drops out, as true does from an and.
+	}
 	if len(cs) == 0 {
 		return outcome{}
 	}
 	if len(cs) == 1 {
 		c := cs[0]
-		if oc, ok := pendingOutcome(c.Get("leftValue").Str(), c.Get("rightValue"), c.Get("operator.type").Str(), c.Get("operator.operation").Str()); ok {
+		left, right, typ, op := c.Get("leftValue").Str(), c.Get("rightValue"), c.Get("operator.type").Str(), c.Get("operator.operation").Str()
+		if oc, ok := pendingOutcome(left, right, typ, op); ok {
+			return oc
+		}
+		if oc, ok := doneOutcome(left, right, typ, op); ok {
 			return oc
 		}
 	}
-	or := f.Get("combinator").Str() == "or"
 	var conds []literalTest
 	for _, c := range cs {
 		conds = append(conds, literalTest{c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()})

@@ -30,7 +30,8 @@ or to renew a session or token that a 404, a 401 or "invalid token" says is gone
 loop output of Loop Over Items (one pass per batch). A status poll that leaves on every terminal status it
 tests (it loops back only on the statuses it names, it leaves on a failure as well as on success, or on a
 status such as "ended" that ends a job whatever its outcome, as fal.ai's queue reports COMPLETED for a
-failed request too; a model's verdict is no status; or, for a status that is a number, it goes round only
+failed request too, or on the done flag of a Google API's long-running operation, true once it is over,
+failed or not; a model's verdict is no status; or, for a status that is a number, it goes round only
 while the status is below a threshold, Number($json.status) >= 3 or {{ $json.error ? 4 : $json.status }} >= 3,
 since job APIs number their statuses pending ones first, so every status from the threshold up leaves) ends
 with the job and is a note; one that leaves only on success polls a failed job for ever. A drain over a remote
