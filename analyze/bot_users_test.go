@@ -3,6 +3,7 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -175,5 +176,22 @@ func TestAnswersStarterThroughCode(t *testing.T) {
 				t.Errorf("RelaysChat = %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestCodeBindsBounded: code that calls its function many times is read
+// for its first calls only, and a call left open is read within its
+// window, so that the read stays linear in the code's length.
+func TestCodeBindsBounded(t *testing.T) {
+	code := "function f(a) { return {to: a} }\n" + strings.Repeat("f(m.from)\n", 10000) + "return []"
+	if got := len(codeBinds(code)["a"]); got != maxCallsRead {
+		t.Fatalf("codeBinds read %d calls of f, want the first %d", got, maxCallsRead)
+	}
+	open := "function f(a) { return {to: a} }\n" + strings.Repeat("f(m.from, ", 10000) + "\nreturn []"
+	if got := codeBinds(open)["a"]; len(got) != 0 {
+		t.Fatalf("codeBinds read %d arguments of calls never closed, want none", len(got))
+	}
+	if got := codeBinds("function f(a) { return a }\nf(m.from)\n")["a"]; len(got) != 1 || got[0] != "m.from" {
+		t.Fatalf("codeBinds of one closed call = %q, want [m.from]", got)
 	}
 }

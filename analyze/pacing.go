@@ -776,6 +776,14 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 	return out
 }
 
+// maxCallsRead and maxArgsLen bound what codeBinds reads of a function's
+// calls (the first 16, each within 4 KiB of its name), so that code with
+// many calls, or calls left open, is read in time linear in its length.
+const (
+	maxCallsRead = 16
+	maxArgsLen   = 4 << 10
+)
+
 // codeBinds returns what code binds each variable to: the value of its
 // declaration or assignment (const v = …, v = …), and, for a parameter
 // of a function the code declares (function f(a, v), const f = (a, v)
@@ -789,7 +797,7 @@ func codeBinds(code string) map[string][]string {
 		// At most 16 functions each: every one scans the code for its calls.
 		for _, m := range re.FindAllStringSubmatch(code, 16) {
 			params := strings.Split(m[2], ",")
-			for i := 0; i < len(code); {
+			for i, calls := 0, 0; i < len(code) && calls < maxCallsRead; {
 				j := strings.Index(code[i:], m[1]+"(")
 				if j < 0 {
 					break
@@ -799,7 +807,8 @@ func codeBinds(code string) map[string][]string {
 				if j > 0 && isWordByte(code[j-1]) || strings.HasSuffix(strings.TrimRight(code[:j], " \t"), "function") {
 					continue // another name's tail, or the declaration itself
 				}
-				args := callArgs(code[i:])
+				calls++
+				args := callArgs(code[i:min(len(code), i+maxArgsLen)])
 				for k, p := range params {
 					if p = strings.TrimSpace(p); k < len(args) && varNameRE.MatchString(p) {
 						binds[p] = append(binds[p], args[k])
