@@ -618,27 +618,23 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 // n8n refuses to publish the workflow, so no trigger fires but in the
 // editor, whichever trigger reaches the node.
 func (g *Graph) firstPublishBlank(blank []int, missing map[int]string) *issue {
+	var unrun map[*n8nschema.Node]bool // the ends of connections no walk follows (Unrun): connected all the same
 	for _, i := range blank {
 		nd := g.Nodes[i]
 		if nd.Disabled {
 			continue
 		}
-		if g.specs[i].Role == n8nschema.RoleTrigger || len(g.In(nd)) > 0 || len(g.Out(nd)) > 0 || g.unrunTouches(nd) {
+		if unrun == nil {
+			unrun = map[*n8nschema.Node]bool{}
+			for _, e := range g.Unrun {
+				unrun[e.From], unrun[e.To] = true, true
+			}
+		}
+		if g.specs[i].Role == n8nschema.RoleTrigger || len(g.In(nd)) > 0 || len(g.Out(nd)) > 0 || unrun[nd] {
 			return &issue{nd, missing[i]}
 		}
 	}
 	return nil
-}
-
-// unrunTouches reports whether a connection at an output its node lacks
-// (Unrun) starts or ends at n: it is connected all the same.
-func (g *Graph) unrunTouches(n *n8nschema.Node) bool {
-	for _, e := range g.Unrun {
-		if e.From == n || e.To == n {
-			return true
-		}
-	}
-	return false
 }
 
 // runFails reports a node that fails on every item once its workflow is
