@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -191,22 +192,12 @@ func Generate(modules string) ([]byte, error) {
 	}
 	buf.WriteString("}\n}\n\n")
 	buf.WriteString("// defaultVersions are the node types whose default version, the one n8n\n// runs when a node has no typeVersion, is not their newest.\nvar defaultVersions = map[string]float64{\n")
-	types = types[:0]
-	for t := range defaults {
-		types = append(types, t)
-	}
-	slices.Sort(types)
-	for _, t := range types {
+	for _, t := range slices.Sorted(maps.Keys(defaults)) {
 		fmt.Fprintf(&buf, "%q: %s,\n", t, strconv.FormatFloat(defaults[t], 'f', -1, 64))
 	}
 	buf.WriteString("}\n\n")
 	buf.WriteString("// versionedTypes are the node types built by a VersionedNodeType, with\n// the versions its nodeVersions map holds: n8n cannot build such a node\n// at another (n8n-workflow dist/cjs/versioned-node-type.js getNodeType).\nvar versionedTypes = map[string][]float64{\n")
-	types = types[:0]
-	for t := range versioned {
-		types = append(types, t)
-	}
-	slices.Sort(types)
-	for _, t := range types {
+	for _, t := range slices.Sorted(maps.Keys(versioned)) {
 		vs := make([]string, len(versioned[t]))
 		for i, v := range versioned[t] {
 			vs[i] = strconv.FormatFloat(v, 'f', -1, 64)
@@ -215,12 +206,7 @@ func Generate(modules string) ([]byte, error) {
 	}
 	buf.WriteString("}\n\n")
 	buf.WriteString("// newDisplayNames builds the display name of each node type at its newest\n// version, which the editor gives a node imported without a name.\nfunc newDisplayNames() map[string]string {\nreturn map[string]string{\n")
-	types = types[:0]
-	for t := range display {
-		types = append(types, t)
-	}
-	slices.Sort(types)
-	for _, t := range types {
+	for _, t := range slices.Sorted(maps.Keys(display)) {
 		fmt.Fprintf(&buf, "%q: %q,\n", t, display[t].name)
 	}
 	buf.WriteString("}\n}\n")
