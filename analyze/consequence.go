@@ -1186,9 +1186,25 @@ func roleField(path string) bool {
 // Merge...), theirs, a few hops back.
 func feeders(g *Graph, n *n8nschema.Node) []*n8nschema.Node {
 	var out []*n8nschema.Node
+	walkBack(g, n, 4, func(s *n8nschema.Node) (follow, ok bool) {
+		if g.Spec(s).Role == n8nschema.RoleExternal || n8nschema.IsTriggerNode(s.Type) {
+			out = append(out, s)
+			return false, true
+		}
+		return true, true
+	})
+	return out
+}
+
+// walkBack visits the nodes that feed n on main connections, each once,
+// back to at most hops connections from n: visit says whether to go on
+// back past a node (follow) and whether to go on at all (ok). It reports
+// whether the walk ended with nothing left to follow, neither stopped by
+// visit nor cut at hops.
+func walkBack(g *Graph, n *n8nschema.Node, hops int, visit func(s *n8nschema.Node) (follow, ok bool)) bool {
 	seen := map[*n8nschema.Node]bool{n: true}
 	frontier := []*n8nschema.Node{n}
-	for hop := 0; hop < 4 && len(frontier) > 0; hop++ {
+	for hop := 0; hop < hops && len(frontier) > 0; hop++ {
 		var next []*n8nschema.Node
 		for _, m := range frontier {
 			for _, e := range g.InOfType(m, ConnMain) {
@@ -1197,16 +1213,18 @@ func feeders(g *Graph, n *n8nschema.Node) []*n8nschema.Node {
 					continue
 				}
 				seen[s] = true
-				if g.Spec(s).Role == n8nschema.RoleExternal || n8nschema.IsTriggerNode(s.Type) {
-					out = append(out, s)
-				} else {
+				follow, ok := visit(s)
+				if !ok {
+					return false
+				}
+				if follow {
 					next = append(next, s)
 				}
 			}
 		}
 		frontier = next
 	}
-	return out
+	return len(frontier) == 0
 }
 
 // staffLookup reports whether node s reads records that name the team's

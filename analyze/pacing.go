@@ -958,30 +958,19 @@ var itemBodyRE = lazyregexp.New(`^=?\s*\{\{\s*(?:JSON\.stringify\(\s*)?\$json(?:
 // texto(msg.telefone, t)).
 func codeAddressesSender(g *Graph, n *n8nschema.Node, built map[string]map[string]string) bool {
 	var codes []*n8nschema.Node
-	seen := map[*n8nschema.Node]bool{n: true}
-	frontier := []*n8nschema.Node{n}
-	for hop := 0; hop < 4 && len(frontier) > 0; hop++ {
-		var next []*n8nschema.Node
-		for _, m := range frontier {
-			for _, e := range g.InOfType(m, ConnMain) {
-				s := e.From
-				if seen[s] || s.Disabled {
-					continue
-				}
-				seen[s] = true
-				switch {
-				case s.Type == n8nschema.TypeCode:
-					codes = append(codes, s)
-				case n8nschema.IsBranch(s.Type) || s.Type == n8nschema.TypeNoOp:
-					next = append(next, s) // gates pass items as they are, as n8nschema's itemSource reads them
-				default:
-					return false // a feeder whose items say nothing of the recipient
-				}
-			}
+	done := walkBack(g, n, 4, func(s *n8nschema.Node) (follow, ok bool) {
+		switch {
+		case s.Disabled:
+			return false, true
+		case s.Type == n8nschema.TypeCode:
+			codes = append(codes, s)
+			return false, true
+		case n8nschema.IsBranch(s.Type) || s.Type == n8nschema.TypeNoOp:
+			return true, true // gates pass items as they are, as n8nschema's itemSource reads them
 		}
-		frontier = next
-	}
-	if len(codes) == 0 || len(frontier) > 0 {
+		return false, false // a feeder whose items say nothing of the recipient
+	})
+	if !done || len(codes) == 0 {
 		return false
 	}
 	for _, c := range codes {
