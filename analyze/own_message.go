@@ -15,11 +15,12 @@ import (
 
 // EndsInOwnMessage reports whether every run trigger t starts ends in a
 // message to a fixed recipient (ownMessage) and writes nothing else: each
-// output of each node the run reaches leads on to such a message. A path
-// that can end with nothing sent (an output wired to nothing, a Filter or
-// a Remove Duplicates that may drop every item, a node whose outputs are
-// not known) makes it false: a message that comes only for some runs (the
-// tasks due today) says nothing when it does not come.
+// output of each node the run reaches leads on to such a message, and no
+// node on the way may pass on no item (mayPassNone). A path that can end
+// with nothing sent (an output wired to nothing, a Filter, a read of what
+// is new, a node whose outputs are not known) makes it false: a message
+// that comes only for some runs (the tasks due today) says nothing when it
+// does not come.
 func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 	reach := ReachFrom(g, t)
 	for n := range reach {
@@ -52,13 +53,8 @@ func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 // allOutputsDeliver reports whether each main output of n is wired and
 // every node it leads to delivers.
 func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Node) bool) bool {
-	switch {
-	case n.Type == n8nschema.TypeFilter, n.Type == "n8n-nodes-base.removeDuplicates":
-		return false // may drop every item
-	case n8nschema.IsCode(n.Type) && codeMayDrop(codeOf(n)):
-		return false
-	case !n.AlwaysOutputData && listsRecords(n):
-		return false // a search that finds nothing ends the path: n8n runs no node after an empty output
+	if mayPassNone(n) {
+		return false // n8n runs no node after an empty output
 	}
 	k, known := declaredOutputs(n)
 	if n8nschema.IsTriggerNode(n.Type) || n.Type == n8nschema.TypeManualTrigger {
@@ -87,16 +83,71 @@ func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Nod
 	return true
 }
 
+// mayPassNone reports a node that, given items, may output none on a run
+// that succeeds: a Filter; a Remove Duplicates of items seen in earlier
+// executions (one that dedupes its input keeps the first of each); a
+// Limit whose maximum is not a literal of at least 1; Code that may
+// return no item (codeMayDrop); a list or search that may find nothing
+// (listsRecords) but for a read of everything its source holds
+// (readsWholeSource). alwaysOutputData turns an empty output into one
+// empty item (workflow-execute.ts ensureAlwaysOutputData).
+func mayPassNone(n *n8nschema.Node) bool {
+	if n.AlwaysOutputData {
+		return false
+	}
+	switch {
+	case n.Type == n8nschema.TypeFilter:
+		return true
+	case n.Type == "n8n-nodes-base.removeDuplicates":
+		return DedupesAcrossExecutions(n)
+	case n.Type == "n8n-nodes-base.limit":
+		v, ok := n.Param("maxItems")
+		m, lit := v.Num()
+		return ok && (!lit || m < 1) // absent: the default, 1
+	case n8nschema.IsCode(n.Type):
+		return codeMayDrop(codeOf(n))
+	}
+	return listsRecords(n) && !readsWholeSource(n)
+}
+
+// readsWholeSource reports a read that returns every item its source
+// holds on every run, not only what is new: RSS Read returns each entry
+// the feed now lists (RssFeedRead.node.ts; unlike the RSS Feed Trigger,
+// which keeps only entries newer than its last poll), and a live feed
+// always lists its latest entries; a Google Sheets read with no filter
+// returns every row of the sheet (v1-2 read has no filter; v3-4 read
+// filters only by filtersUI). A list with a query, a date window or a
+// filter may find nothing.
+func readsWholeSource(n *n8nschema.Node) bool {
+	switch n.Type {
+	case "n8n-nodes-base.rssFeedRead":
+		return true
+	case "n8n-nodes-base.googleSheets":
+		_, op, _ := n8nschema.WriteOpConf(n)
+		f, _ := n.Param("filtersUI.values")
+		return op == "sheet.read" && (f.Kind() == n8nschema.Missing || f.Kind() == n8nschema.Array && len(f.Elems()) == 0)
+	}
+	return false
+}
+
 // codeMayDrop reports code that may return no item: one that keeps state
 // between runs ($getWorkflowStaticData), by which a notifier passes on only
 // what changed, or one with a return of its own (TopLevelReturns: not one
 // of a helper function it defines) that is not a literal item, the items
-// it was given or nothing at all (a list it built may be empty).
+// it was given or nothing at all (a list it built may be empty). The
+// items given, returned through a method, are kept only by map, which
+// returns one item per item: filter, slice or find may keep none.
 func codeMayDrop(code string) bool {
 	if strings.Contains(code, "getWorkflowStaticData") {
 		return true
 	}
 	for _, at := range n8nschema.TopLevelReturns(code) {
+		if m := itemsMethodRE.FindStringSubmatch(code[at:]); m != nil {
+			if m[1] != "map" {
+				return true
+			}
+			continue
+		}
 		m := returnValueRE.FindStringSubmatch(code[at:])
 		if m == nil || !keptReturnRE.MatchString(m[1]) {
 			return true
@@ -107,6 +158,7 @@ func codeMayDrop(code string) bool {
 
 var (
 	returnValueRE = lazyregexp.New(`^\s*([^\s;]?[^\s;]{0,14})`)
+	itemsMethodRE = lazyregexp.New(`^\s*(?:items|\$input\.all\(\s*\))\s*\.\s*(\w+)`)
 	keptReturnRE  = lazyregexp.New(`^(\[\s*\{|\{|\[\s*$|items\b|\$input\.(all|first|item)\b)`)
 )
 

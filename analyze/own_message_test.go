@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 func TestCodeMayDrop(t *testing.T) {
@@ -22,10 +24,45 @@ func TestCodeMayDrop(t *testing.T) {
 		{"const cut = (s) => { if (s.length < 9) return s; return s.slice(0, 9); };\nreturn [{ json: { t: cut($json.t) } }];", false},
 		{"const m = (() => { try { return JSON.parse($json.raw) } catch (e) { return null } })();\nreturn [{ json: m || {} }];", false},
 		{"function pick(a) { return a.filter(x => x.ok); }\nreturn pick(items);", true},
+		{"const day = new Date().toISOString().slice(0, 10);\nreturn items.filter(i => i.json.isoDate.startsWith(day));", true},
+		{"return $input.all().slice(0, $json.n);", true},
+		{"return $input.all().map(i => ({ json: { t: i.json.title } }));", false},
+		{"return items;", false},
 	} {
 		if got := codeMayDrop(c.code); got != c.want {
 			t.Errorf("codeMayDrop(%q) = %v, want %v", c.code, got, c.want)
 		}
+	}
+}
+
+// TestMayPassNone checks which nodes may pass on no item of those given.
+func TestMayPassNone(t *testing.T) {
+	src := `{"nodes":[
+	  {"name":"limit default","type":"n8n-nodes-base.limit","typeVersion":1,"parameters":{}},
+	  {"name":"limit 3","type":"n8n-nodes-base.limit","typeVersion":1,"parameters":{"maxItems":3}},
+	  {"name":"limit 0","type":"n8n-nodes-base.limit","typeVersion":1,"parameters":{"maxItems":0}},
+	  {"name":"limit expr","type":"n8n-nodes-base.limit","typeVersion":1,"parameters":{"maxItems":"={{ $json.n }}"}},
+	  {"name":"filter","type":"n8n-nodes-base.filter","typeVersion":2.2,"parameters":{}},
+	  {"name":"filter always","type":"n8n-nodes-base.filter","typeVersion":2.2,"parameters":{},"alwaysOutputData":true},
+	  {"name":"dedupe input","type":"n8n-nodes-base.removeDuplicates","typeVersion":2,"parameters":{}},
+	  {"name":"dedupe runs","type":"n8n-nodes-base.removeDuplicates","typeVersion":2,"parameters":{"operation":"removeItemsSeenInPreviousExecutions"}},
+	  {"name":"rss","type":"n8n-nodes-base.rssFeedRead","typeVersion":1.2,"parameters":{"url":"https://x.test/feed"}},
+	  {"name":"sheet v1","type":"n8n-nodes-base.googleSheets","typeVersion":1,"parameters":{"range":"A:D","sheetId":"s"}},
+	  {"name":"sheet whole","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"read","filtersUI":{"values":[]}}},
+	  {"name":"sheet filtered","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"filtersUI":{"values":[{"lookupColumn":"d","lookupValue":"x"}]}}},
+	  {"name":"sheet lookup","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"operation":"lookup","lookupColumn":"d","lookupValue":"x"}},
+	  {"name":"gmail list","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"operation":"getAll","filters":{"receivedAfter":"={{ $now.minus(1, 'day') }}"}}}
+	],"connections":{}}`
+	f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
+	var got []string
+	for _, n := range f.Workflows[0].Nodes {
+		if mayPassNone(n) {
+			got = append(got, n.Name)
+		}
+	}
+	want := []string{"limit 0", "limit expr", "filter", "dedupe runs", "sheet filtered", "sheet lookup", "gmail list"}
+	if !slices.Equal(got, want) {
+		t.Errorf("mayPassNone holds for %q, want %q", got, want)
 	}
 }
 
