@@ -25,7 +25,12 @@ no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigge
 list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
 nothing else is not reported: the owner expects the message at each tick, and the one that does not come is a
-dead-man's switch that reaches a person. That holds when a failed call stops every message; where a message
+dead-man's switch that reaches a person. Every run means every successful run reaches the message: a read that
+returns everything its source holds keeps it (RSS Read lists each entry the feed holds, not only new ones; a
+Google Sheets read with no filter returns every row), while a Filter, a Remove Duplicates of items seen in
+earlier executions, a Limit that is not a literal of at least 1, Code that may return no item, a search or a
+list of what is new (mail received since yesterday, today's events) may leave a run with nothing to send (and a
+polling trigger such as the RSS Feed Trigger is no schedule: it starts a run only for what is new). That holds when a failed call stops every message; where a message
 goes out before a call that may still fail (a call past it, or on a branch of its own beside it, which n8n runs
 after the message's branch; a Merge both lead to waits for both), a failed run still sends that message, and
 the finding is a note. A form or webhook run that mails a fixed address stays reported: its owner expects no
