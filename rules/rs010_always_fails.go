@@ -409,6 +409,14 @@ so an active export beside it stays a note.`,
 				continue
 			}
 			if !ok {
+				if jr, found := g.LaterSiblingRead(n); found && !jr.Sure {
+					if live == nil {
+						live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+					}
+					if live[n] {
+						reportJoinRead(pass, g, n, jr, byMachine[n])
+					}
+				}
 				// The walks are made for the first node that needs them:
 				// most nodes fail on no input.
 				from, fails := g.SessionlessFrom(n)
@@ -532,6 +540,9 @@ so an active export beside it stays a note.`,
 			}
 			if param, name, ok := g.UnrunNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
+			}
+			if jr, ok := g.LaterSiblingRead(n); ok && jr.Sure {
+				d.Fix = joinReadFix(n, jr)
 			}
 			// The URL and the key are refused first: a live model alone
 			// would not make the call work.
@@ -1061,6 +1072,30 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		d.Severity = analyze.Note
 	}
 	pass.Report(d)
+}
+
+// reportJoinRead reports, as a note of medium confidence, a node that
+// under the v1 order reads a sibling branch not run yet on the runs where
+// the branch above passes it an item (analyze.Graph.LaterSiblingRead, not
+// Sure): that branch may output none (an HTTP Request's JSON answer that
+// is an empty array, a read that finds nothing), and then the node first
+// runs after the one it reads. Those runs stop at it.
+func reportJoinRead(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, jr analyze.JoinRead, machine bool) {
+	may := fmt.Sprintf("%q may output no item (a read that finds nothing gives none)", jr.Above.Name)
+	if n8nschema.IsHTTPRequest(jr.Above.Type) {
+		may = fmt.Sprintf("%q may output no item (its JSON answer gives one item per element when it is an array, none for [])", jr.Above.Name)
+	}
+	d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Confidence: analyze.Medium, Fix: joinReadFix(n, jr)}
+	d.Message = fmt.Sprintf("node %q fails on every run where %q outputs an item: %s; the execution stops there. %s, and then %q first runs after %q", n.Name, jr.Above.Name, jr.Why(), may, n.Name, jr.Name)
+	if !machine {
+		d.Message += " (" + byHandWhy(g, n) + ")"
+	}
+	pass.Report(d)
+}
+
+// joinReadFix tells how to have a node read a sibling branch after it ran.
+func joinReadFix(n *n8nschema.Node, jr analyze.JoinRead) string {
+	return fmt.Sprintf("Join the branches under %q in a Merge node with one input per branch before %q (it waits for all of them), or run them one after another, so that %q has run when %q reads it; or guard the read with $(%q).isExecuted", jr.From.Name, n.Name, jr.Name, n.Name, jr.Name)
 }
 
 // sessionFix tells how to give an agent's memory a session ID.
