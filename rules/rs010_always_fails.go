@@ -198,6 +198,17 @@ reaches:
   a trigger, a sub-node (a tool reads its parameters only when called) or a Code node (its code is no parameter
   expression: a $('X') there throws only when that line runs), and a reference no ?, && or || comes before in
   its {{ }}; a name held in a variable is not judged. No rule counts the calls or writes after such a node;
+- under executionOrder "v1", a node whose main inputs all enter input 0 and that reads, by name, a node X
+  ($('X').first(), in a parameter expression as above or at a Code node's top level with no try in the code),
+  when X and a parent Y of the node both hang from one output of one node F and Y sits higher on the canvas:
+  v1 runs F's children one at a time from the top, depth-first, so the node runs right after Y, before X, and
+  n8n throws "Node 'X' hasn't been executed"; the execution stops there, X and the branches below never run
+  (docs/n8n-facts.md, "Parallel branches joined on one input under v1"). A warning when Y outputs an item
+  whenever it succeeds (a Set or No Operation node, a Code node that returns object literals, alwaysOutputData,
+  an HTTP Request v3 or later whose response format is text or file or that asks for the full response), and
+  no rule counts the calls after it; else a note of medium confidence, since Y may output no item (an HTTP
+  Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. Equal
+  heights and the legacy order are not judged;
 - on n8n 2 and later, a Python Code node (v2, language "python" or "pythonNative") whose code reads, on a
   top-level line no earlier return can skip, _input, _json, _("Node") or the other mode's accessor: n8n 2 runs
   both values on the native Python runner, whose only globals are _items (all items) and _item (each item)
