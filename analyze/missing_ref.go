@@ -568,9 +568,10 @@ var literalReturnRE = lazyregexp.New(`\breturn\b\s*(\[\s*)?(\{)?`)
 // L344-366), a JavaScript Code node whose every return is an object
 // literal, or an array literal opening with one, returns those; an HTTP
 // Request from v3 one item per response when its response format is text
-// or file or it asks for the full response, whereas a JSON answer that is
-// an array gives one item per element and none for [] (HttpRequestV3.node.js
-// L662-663, L720-845). All paths in n8n-nodes-base/dist/nodes, 2.41.1.
+// or file or it asks for the full response (HttpRequestV3.node.js
+// L662-663, L720-813), whereas a JSON answer that is an array gives one
+// item per element and none for [] (L830-845). All paths in
+// n8n-nodes-base/dist/nodes, 2.41.1.
 func (g *Graph) itemsAlways(y int, e *Edge) bool {
 	nd := g.Nodes[y]
 	if e.Output != 0 || e.Error || nd.OnError == "continueErrorOutput" {
