@@ -180,6 +180,8 @@ type Graph struct {
 	// joinReads holds, by index, the nodes that read by name a sibling
 	// the v1 order has not run yet (laterSiblingRead), found by failing.
 	joinReads map[int32]JoinRead
+	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
+	readIn map[int32]*Edge
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string

@@ -441,7 +441,7 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 			return JoinRead{}, false // it may wait for another input
 		}
 		y := int(e.from)
-		ey := g.oneMainIn(y)
+		ey := g.oneMainInMemo(y)
 		if y == i || g.Nodes[y].Disabled || ey == nil || int(ey.from) == i {
 			continue
 		}
@@ -480,7 +480,7 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		if !known || xi == i || g.sub[xi] {
 			return false
 		}
-		ex := g.oneMainIn(xi)
+		ex := g.oneMainInMemo(xi)
 		h, ok := canvasY(x)
 		if ex == nil || !ok {
 			return false
@@ -536,6 +536,20 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		})
 	}
 	return found, found.Name != ""
+}
+
+// oneMainInMemo is oneMainIn, each node's read once (readIn): a node with
+// many inputs may be the parent, or the node read, of many readers.
+func (g *Graph) oneMainInMemo(i int) *Edge {
+	e, seen := g.readIn[int32(i)]
+	if !seen {
+		if g.readIn == nil {
+			g.readIn = map[int32]*Edge{}
+		}
+		e = g.oneMainIn(i)
+		g.readIn[int32(i)] = e
+	}
+	return e
 }
 
 // jsCode is the JavaScript of a Code node: its jsCode when written out,
