@@ -168,10 +168,26 @@ func (g *Graph) failStops() {
 	if g.fails == nil {
 		return
 	}
+	halts := func(i int) bool {
+		nd := g.Nodes[i]
+		return g.fails[i] && !nd.ContinuesOnFail() && !nd.ContinueOnFail
+	}
+	// A child above whose branch a reader fails (laterSiblingRead, sure)
+	// stops the execution as a failing child does, with that reader.
+	var joinStop map[int32]*n8nschema.Node
+	for r, jr := range g.joinReads {
+		if y, ok := g.index(jr.Above); ok && jr.Sure && halts(int(r)) {
+			if joinStop == nil {
+				joinStop = map[int32]*n8nschema.Node{}
+			}
+			if joinStop[int32(y)] == nil || g.Nodes[r].Index < joinStop[int32(y)].Index {
+				joinStop[int32(y)] = g.Nodes[r]
+			}
+		}
+	}
 	stops := func(e *Edge) bool {
 		i := int(e.to)
-		nd := g.Nodes[i]
-		return e.Type == ConnMain && g.fails[i] && !nd.ContinuesOnFail() && !nd.ContinueOnFail && g.oneMainIn(i) == e
+		return e.Type == ConnMain && (halts(i) || joinStop[e.to] != nil) && g.oneMainIn(i) == e
 	}
 	type slot struct {
 		out   int
@@ -197,12 +213,25 @@ func (g *Graph) failStops() {
 			if !ok || e.Type != ConnMain || at == f || !runsBefore(true, outs[f].To, f, e.To, at) {
 				continue
 			}
+			by := outs[f].To
+			if r := joinStop[outs[f].to]; r != nil && !halts(int(outs[f].to)) {
+				if _, y := canvasXY(by); !(y < canvasY0(e.To)) {
+					continue // equal heights are not judged
+				}
+				by = r
+			}
 			if g.failCut == nil {
 				g.failCut = map[*Edge]*n8nschema.Node{}
 			}
-			g.failCut[e] = outs[f].To
+			g.failCut[e] = by
 		}
 	}
+}
+
+// canvasY0 is a node's height as the engine reads it: 0 without a position.
+func canvasY0(n *n8nschema.Node) float64 {
+	_, y := canvasXY(n)
+	return y
 }
 
 // oneMainIn is node i's main input edge when it has exactly one.

@@ -177,6 +177,11 @@ type Graph struct {
 	// waits for an input only a failing node feeds (waitStops), each with
 	// that failing node.
 	failCut map[*Edge]*n8nschema.Node
+	// joinReads holds, by index, the nodes that read by name a sibling
+	// the v1 order has not run yet (laterSiblingRead), found by failing.
+	joinReads map[int32]JoinRead
+	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
+	readIn map[int32]*Edge
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string
@@ -453,7 +458,9 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 // (failsFirst), whose sub-nodes never run whatever it does on error.
 //
 // So does a node whose parameters read a node the workflow does not have
-// (missingNodeRef), or one that has not run when it runs (unrunNodeRef).
+// (missingNodeRef), or one that has not run when it runs (unrunNodeRef,
+// and under v1 laterSiblingRead where the branch above always passes it
+// items).
 //
 // A node that returns no items (n8nschema.RefusedCall with NoItems) does
 // not fail, but nothing leaves its regular outputs either: n8n runs no
@@ -469,6 +476,14 @@ func (g *Graph) failing() {
 		}
 		if ref, ok := namedRefRefusal(g, i, &ran); ok {
 			r.Refusal, r.ok = ref, true
+		} else if jr, ok := g.laterSiblingRead(i); ok {
+			if g.joinReads == nil {
+				g.joinReads = map[int32]JoinRead{}
+			}
+			g.joinReads[int32(i)] = jr
+			if jr.Sure {
+				r.Refusal, r.ok = n8nschema.Refusal{Why: jr.Why(), Fails: true, NoCall: true}, true
+			}
 		}
 	}
 	mark := func(m *[]bool, i int) {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -387,4 +388,261 @@ func (g *Graph) UnrunNodeRef(n *n8nschema.Node) (param, name string, ok bool) {
 	var ran triggerRuns
 	param, name, ok = unrunNodeRef(g, i, &ran)
 	return param, name, ok && r.Why == unrunRefWhy(param, name)
+}
+
+// JoinRead is a read by name of a node that n8n's v1 order has not run
+// yet when the reader runs (laterSiblingRead).
+type JoinRead struct {
+	Param string // the parameter holding the read; "" for a Code node's code
+	Read  string // the read as written in code, "$('X').first()"
+	Name  string // the node read (X)
+	Above *n8nschema.Node
+	From  *n8nschema.Node // the parent both hang from (F)
+	Sure  bool            // Above outputs an item whenever it succeeds
+}
+
+// laterSiblingRead judges node i (R) under executionOrder "v1", whose main
+// inputs all enter input 0, that reads by name a node X (a form that
+// throws unrun: throwsUnrun) whose one main input comes from a node F, when
+// a parent Y of R also has F as its one main input, on the same output,
+// and sits strictly higher on the canvas than X. The v1 engine, after F
+// runs, sorts F's children by height and unshifts each onto its stack,
+// which it reads from the front: Y runs first, then (depth-first) R, whose
+// inputs all on one index never wait, before X has run; n8n then throws
+// "Node 'X' hasn't been executed" and the execution stops (docs/n8n-facts.md,
+// "Parallel branches joined on one input under v1"; n8n-core
+// dist/execution-engine/workflow-execute.js L244-247, L1332-1363). That
+// holds on every run where Y passes R an item: sure when Y always outputs
+// one on that edge (itemsAlways). Equal heights are not judged (the
+// engine's comparator is not consistent there), nor a node without a
+// position. A Code node's read counts at its top level only (topLevel: no
+// try in the code, no return before it); an expression's as
+// missingNodeRef reads it. One pass over R's inputs, then its reads.
+func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
+	nd := g.Nodes[i]
+	if g.Workflow.Settings.ExecutionOrder != "v1" || nd.Disabled || g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger {
+		return JoinRead{}, false
+	}
+	type slot struct {
+		from  int32
+		out   int
+		error bool
+	}
+	type tops struct {
+		top, sure   int32 // the highest parent, and the highest that always passes items; -1: none
+		topY, sureY float64
+	}
+	var under map[slot]*tops
+	for _, e := range g.ins(i) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if e.Input != 0 {
+			return JoinRead{}, false // it may wait for another input
+		}
+		y := int(e.from)
+		ey := g.oneMainInMemo(y)
+		if y == i || g.Nodes[y].Disabled || ey == nil || int(ey.from) == i {
+			continue
+		}
+		h, ok := canvasY(g.Nodes[y])
+		if !ok {
+			continue
+		}
+		k := slot{ey.from, ey.Output, ey.Error}
+		t := under[k]
+		if t == nil {
+			if under == nil {
+				under = map[slot]*tops{}
+			}
+			t = &tops{top: -1, sure: -1}
+			under[k] = t
+		}
+		if t.top < 0 || h < t.topY {
+			t.top, t.topY = int32(y), h
+		}
+		if g.itemsAlways(y, e) && (t.sure < 0 || h < t.sureY) {
+			t.sure, t.sureY = int32(y), h
+		}
+	}
+	if under == nil {
+		return JoinRead{}, false
+	}
+	var found JoinRead
+	// judge reports whether the read of ref decides: a sure one stops the
+	// scan, a doubtful one is kept while a sure one may follow.
+	judge := func(ref, form, after string) bool {
+		x := g.Workflow.Node(ref)
+		if x == nil || x.Disabled || !throwsUnrun(form, after) {
+			return false
+		}
+		xi, known := g.index(x)
+		if !known || xi == i || g.sub[xi] {
+			return false
+		}
+		ex := g.oneMainInMemo(xi)
+		h, ok := canvasY(x)
+		if ex == nil || !ok {
+			return false
+		}
+		t := under[slot{ex.from, ex.Output, ex.Error}]
+		switch {
+		case t == nil:
+			return false
+		case t.sure >= 0 && t.sureY < h:
+			found = JoinRead{Name: ref, Above: g.Nodes[t.sure], From: ex.From, Sure: true}
+			return true
+		case t.top >= 0 && t.topY < h && found.Name == "":
+			found = JoinRead{Name: ref, Above: g.Nodes[t.top], From: ex.From}
+		}
+		return false
+	}
+	if code, ok := jsCode(nd); ok {
+		at := 0
+		for k := 0; k < 8; k++ { // a few reads: each topLevel look is one pass
+			start, end, ref, ok := nextNamedRef(code, at)
+			if !ok {
+				break
+			}
+			at = end
+			after := code[end:]
+			if !topLevel(code, start) {
+				continue
+			}
+			read := code[start:end]
+			for _, p := range [...]string{".first()", ".last()", ".all()", ".item"} {
+				if strings.HasPrefix(after, p) {
+					read += p
+					break
+				}
+			}
+			was := found.Name
+			stop := judge(ref, code[start:start+2], after)
+			if found.Name != was || stop {
+				found.Read = read
+			}
+			if stop {
+				break
+			}
+		}
+	} else {
+		scanNamedRefs(g, i, func(ref, form, after string, path func() string) bool {
+			was := found.Name
+			stop := judge(ref, form, after)
+			if found.Name != was || stop {
+				found.Param = path()
+			}
+			return stop
+		})
+	}
+	return found, found.Name != ""
+}
+
+// oneMainInMemo is oneMainIn, each node's read once (readIn): a node with
+// many inputs may be the parent, or the node read, of many readers.
+func (g *Graph) oneMainInMemo(i int) *Edge {
+	e, seen := g.readIn[int32(i)]
+	if !seen {
+		if g.readIn == nil {
+			g.readIn = map[int32]*Edge{}
+		}
+		e = g.oneMainIn(i)
+		g.readIn[int32(i)] = e
+	}
+	return e
+}
+
+// jsCode is the JavaScript of a Code node: its jsCode when written out,
+// not an expression, in JavaScript (Code v1 has no language parameter).
+func jsCode(nd *n8nschema.Node) (string, bool) {
+	if nd.Type != n8nschema.TypeCode {
+		return "", false
+	}
+	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+		return "", false
+	}
+	c, ok := nd.Param("jsCode")
+	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
+		return "", false
+	}
+	return c.Str(), true
+}
+
+// literalReturnRE matches a return statement and whether an object
+// literal, alone or first in an array literal, follows it.
+var literalReturnRE = lazyregexp.New(`\breturn\b\s*(\[\s*)?(\{)?`)
+
+// itemsAlways reports whether node y, once it succeeds, always outputs at
+// least one item on edge e, for at least one item in (its parent F passed
+// it some). A node that continues on fail by its error output passes its
+// regular output nothing when it fails; alwaysOutputData turns no items
+// into one empty item (workflow-execute.js ensureAlwaysOutputData). Of
+// the nodes themselves: No Operation returns its items (NoOp.node.js), Set
+// one item per item (Set/v1/SetV1.node.js L141-196, v2/SetV2.node.js
+// L344-366), a JavaScript Code node whose every return is an object
+// literal, or an array literal opening with one, returns those; an HTTP
+// Request from v3 one item per response when its response format is text
+// or file or it asks for the full response (HttpRequestV3.node.js
+// L662-663, L720-813), whereas a JSON answer that is an array gives one
+// item per element and none for [] (L830-845). All paths in
+// n8n-nodes-base/dist/nodes, 2.41.1.
+func (g *Graph) itemsAlways(y int, e *Edge) bool {
+	nd := g.Nodes[y]
+	if e.Output != 0 || e.Error || nd.OnError == "continueErrorOutput" {
+		return false
+	}
+	if nd.AlwaysOutputData {
+		return true
+	}
+	switch {
+	case nd.Type == n8nschema.TypeNoOp || nd.Type == n8nschema.TypeSet:
+		return true
+	case nd.Type == n8nschema.TypeHTTPRequest && nd.TypeVersion >= 3:
+		r := nd.Params().Get("options").Get("response").Get("response")
+		if f := r.Get("fullResponse"); f.Kind() == n8nschema.Bool && f.True() {
+			return true
+		}
+		f := r.Get("responseFormat")
+		return f.Kind() == n8nschema.String && !f.IsExpr() && (f.Str() == "text" || f.Str() == "file")
+	}
+	code, ok := jsCode(nd)
+	if !ok {
+		return false
+	}
+	returns := literalReturnRE.FindAllStringSubmatchIndex(code, -1)
+	for _, m := range returns {
+		if m[4] < 0 {
+			return false // returns something else: its input, a variable, []
+		}
+	}
+	return len(returns) > 0
+}
+
+// Why says why the reader of a sure JoinRead fails.
+func (r JoinRead) Why() string {
+	what := "its parameter " + strconv.Quote(r.Param)
+	if r.Param == "" {
+		what = "its code (at its top level, " + r.Read + ")"
+	}
+	return what + " reads node " + strconv.Quote(r.Name) + ", which has not run when it runs: under the v1 execution order n8n runs the branches under " +
+		strconv.Quote(r.From.Name) + " one at a time, from the top, and " + strconv.Quote(r.Above.Name) + ", above " + strconv.Quote(r.Name) +
+		", reaches it first: n8n throws \"Node '" + r.Name + "' hasn't been executed\" before the node does anything"
+}
+
+// LaterSiblingRead reports an enabled node that reads by name a node the
+// v1 order has not run yet when it runs (laterSiblingRead). With Sure it
+// fails on every run (FailsWhy gives JoinRead.Why, unless it is refused
+// for another reason first); without, on the runs where Above outputs an
+// item.
+func (g *Graph) LaterSiblingRead(n *n8nschema.Node) (JoinRead, bool) {
+	i, known := g.index(n)
+	if !known || n.Disabled {
+		return JoinRead{}, false
+	}
+	jr, ok := g.joinReads[int32(i)]
+	if ok && jr.Sure {
+		r, _ := g.refused(i)
+		ok = r.Why == jr.Why()
+	}
+	return jr, ok
 }

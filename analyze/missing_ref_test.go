@@ -1,10 +1,13 @@
 package analyze
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // TestNextNamedRefAsPattern checks nextNamedRef against the pattern it
@@ -86,6 +89,70 @@ func TestThrowsUnrun(t *testing.T) {
 	} {
 		if got := throwsUnrun(c.form, c.after); got != c.want {
 			t.Errorf("throwsUnrun(%q, %q) = %v, want %v", c.form, c.after, got, c.want)
+		}
+	}
+}
+
+// TestLaterSiblingRead judges a reader fed by the branch above (Above)
+// that reads the branch below (Fetch B), both under one trigger, with the
+// Above node varied: whether the read is judged, and whether sure.
+func TestLaterSiblingRead(t *testing.T) {
+	const tmpl = `{"name": "w", "settings": {"executionOrder": "%s"}, "nodes": [
+	  {"name": "Start", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 300], "parameters": {}},
+	  %s,
+	  {"name": "Fetch B", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [250, %s], "parameters": {"url": "https://api.example.org/b"}},
+	  {"name": "Reader", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [500, 300], "parameters": {"jsCode": %q}}
+	], "connections": {
+	  "Start": {"main": [[{"node": "Above", "type": "main", "index": 0}, {"node": "Fetch B", "type": "main", "index": 0}]]},
+	  "Above": {"main": [[{"node": "Reader", "type": "main", "index": 0}]]},
+	  "Fetch B": {"main": [[{"node": "Reader", "type": "main", "index": 0}]]}
+	}}`
+	above := func(typ string, ver float64, params, extra string) string {
+		return fmt.Sprintf(`{"name": "Above", "type": %q, "typeVersion": %v, "position": [250, 200], "parameters": %s%s}`, typ, ver, params, extra)
+	}
+	set := above("n8n-nodes-base.set", 3.4, `{}`, "")
+	const read = "const b = $('Fetch B').first().json;\nreturn [{ json: b }];"
+	for _, c := range []struct {
+		name, order, above, belowY, code string
+		ok, sure                         bool
+	}{
+		{"set above", "v1", set, "400", read, true, true},
+		{"no-op above", "v1", above("n8n-nodes-base.noOp", 1, `{}`, ""), "400", read, true, true},
+		{"code returning a literal", "v1", above("n8n-nodes-base.code", 2, `{"jsCode": "return [{ json: { a: 1 } }];"}`, ""), "400", read, true, true},
+		{"code returning a variable", "v1", above("n8n-nodes-base.code", 2, `{"jsCode": "const r = [];\nreturn r;"}`, ""), "400", read, true, false},
+		{"code returning an empty list", "v1", above("n8n-nodes-base.code", 2, `{"jsCode": "return [];"}`, ""), "400", read, true, false},
+		{"http json answer", "v1", above("n8n-nodes-base.httpRequest", 4.2, `{"url": "https://api.example.org/a"}`, ""), "400", read, true, false},
+		{"http text answer", "v1", above("n8n-nodes-base.httpRequest", 4.2, `{"url": "https://api.example.org/a", "options": {"response": {"response": {"responseFormat": "text"}}}}`, ""), "400", read, true, true},
+		{"http full response", "v1", above("n8n-nodes-base.httpRequest", 4.2, `{"url": "https://api.example.org/a", "options": {"response": {"response": {"fullResponse": true}}}}`, ""), "400", read, true, true},
+		{"http v2 full response", "v1", above("n8n-nodes-base.httpRequest", 2, `{"url": "https://api.example.org/a", "options": {"fullResponse": true}}`, ""), "400", read, true, false},
+		{"always output data", "v1", above("n8n-nodes-base.postgres", 2.6, `{"operation": "executeQuery", "query": "SELECT 1"}`, `, "alwaysOutputData": true`), "400", read, true, true},
+		{"postgres read", "v1", above("n8n-nodes-base.postgres", 2.6, `{"operation": "executeQuery", "query": "SELECT 1"}`, ""), "400", read, true, false},
+		{"set with error output", "v1", above("n8n-nodes-base.set", 3.4, `{}`, `, "onError": "continueErrorOutput"`), "400", read, true, false},
+		{"disabled above", "v1", above("n8n-nodes-base.set", 3.4, `{}`, `, "disabled": true`), "400", read, false, false},
+		{"legacy order", "v0", set, "400", read, false, false},
+		{"equal heights", "v1", set, "200", read, false, false},
+		{"branch read is above", "v1", set, "100", read, false, false},
+		{"read in try", "v1", set, "400", "let b = {};\ntry { b = $('Fetch B').first().json; } catch (e) {}\nreturn [{ json: b }];", false, false},
+		{"read after a return", "v1", set, "400", "if (!$json.x) return [];\nconst b = $('Fetch B').first().json;\nreturn [{ json: b }];", false, false},
+		{"read in a callback", "v1", set, "400", "const b = [1].map(() => $('Fetch B').first().json);\nreturn [{ json: b[0] }];", false, false},
+		{"isExecuted", "v1", set, "400", "const b = $('Fetch B').isExecuted;\nreturn [{ json: { b } }];", false, false},
+	} {
+		src := fmt.Sprintf(tmpl, c.order, c.above, c.belowY, c.code)
+		f := n8nschema.Parse(n8nschema.NewSource(c.name+".json", []byte(src)))
+		if len(f.Problems) > 0 || len(f.Workflows) != 1 {
+			t.Fatalf("%s: %v", c.name, f.Problems)
+		}
+		g := BuildGraph(f.Workflows[0])
+		r := g.Node("Reader")
+		jr, ok := g.LaterSiblingRead(r)
+		if ok != c.ok || ok && jr.Sure != c.sure {
+			t.Errorf("%s: LaterSiblingRead = %+v, %v; want ok %v, sure %v", c.name, jr, ok, c.ok, c.sure)
+		}
+		if _, fails := g.FailsWhy(r); fails != (c.ok && c.sure) {
+			t.Errorf("%s: FailsWhy fails = %v, want %v", c.name, fails, c.ok && c.sure)
+		}
+		if ok && (jr.Name != "Fetch B" || jr.Above.Name != "Above" || jr.From.Name != "Start" || jr.Read != "$('Fetch B').first()") {
+			t.Errorf("%s: read %+v", c.name, jr)
 		}
 	}
 }

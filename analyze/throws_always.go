@@ -26,17 +26,10 @@ var envCallRE = lazyregexp.New(`\$env\s*\(\s*(?:'([^']*)'|"([^"]*)"|` + "`([^`]*
 // function may not run, and one in a try may be caught: neither is
 // judged.
 func envCall(nd *n8nschema.Node) (string, bool) {
-	if nd.Type != n8nschema.TypeCode {
+	code, ok := jsCode(nd)
+	if !ok {
 		return "", false
 	}
-	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
-		return "", false
-	}
-	c, ok := nd.Param("jsCode")
-	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
-		return "", false
-	}
-	code := c.Str()
 	var loc []int
 	for _, m := range envCallRE.FindAllStringSubmatchIndex(code, -1) {
 		if m[0] == 0 || !isIdent(code[m[0]-1]) && code[m[0]-1] != '.' {

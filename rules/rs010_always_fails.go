@@ -198,6 +198,17 @@ reaches:
   a trigger, a sub-node (a tool reads its parameters only when called) or a Code node (its code is no parameter
   expression: a $('X') there throws only when that line runs), and a reference no ?, && or || comes before in
   its {{ }}; a name held in a variable is not judged. No rule counts the calls or writes after such a node;
+- under executionOrder "v1", a node whose main inputs all enter input 0 and that reads, by name, a node X
+  ($('X').first(), in a parameter expression as above or at a Code node's top level with no try in the code),
+  when X and a parent Y of the node both hang from one output of one node F and Y sits higher on the canvas:
+  v1 runs F's children one at a time from the top, depth-first, so the node runs right after Y, before X, and
+  n8n throws "Node 'X' hasn't been executed"; the execution stops there, X and the branches below never run
+  (docs/n8n-facts.md, "Parallel branches joined on one input under v1"). A warning when Y outputs an item
+  whenever it succeeds (a Set or No Operation node, a Code node that returns object literals, alwaysOutputData,
+  an HTTP Request v3 or later whose response format is text or file or that asks for the full response), and
+  no rule counts the calls after it; else a note of medium confidence, since Y may output no item (an HTTP
+  Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. Equal
+  heights and the legacy order are not judged;
 - on n8n 2 and later, a Python Code node (v2, language "python" or "pythonNative") whose code reads, on a
   top-level line no earlier return can skip, _input, _json, _("Node") or the other mode's accessor: n8n 2 runs
   both values on the native Python runner, whose only globals are _items (all items) and _item (each item)
@@ -409,6 +420,14 @@ so an active export beside it stays a note.`,
 				continue
 			}
 			if !ok {
+				if jr, found := g.LaterSiblingRead(n); found && !jr.Sure {
+					if live == nil {
+						live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+					}
+					if live[n] {
+						reportJoinRead(pass, g, n, jr, byMachine[n])
+					}
+				}
 				// The walks are made for the first node that needs them:
 				// most nodes fail on no input.
 				from, fails := g.SessionlessFrom(n)
@@ -532,6 +551,9 @@ so an active export beside it stays a note.`,
 			}
 			if param, name, ok := g.UnrunNodeRef(n); ok {
 				d.Fix = fmt.Sprintf("Make %q of %q read a node that runs before it on its trigger's path, or guard the read with $(%q).isExecuted", param, n.Name, name)
+			}
+			if jr, ok := g.LaterSiblingRead(n); ok && jr.Sure {
+				d.Fix = joinReadFix(n, jr)
 			}
 			// The URL and the key are refused first: a live model alone
 			// would not make the call work.
@@ -1061,6 +1083,30 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		d.Severity = analyze.Note
 	}
 	pass.Report(d)
+}
+
+// reportJoinRead reports, as a note of medium confidence, a node that
+// under the v1 order reads a sibling branch not run yet on the runs where
+// the branch above passes it an item (analyze.Graph.LaterSiblingRead, not
+// Sure): that branch may output none (an HTTP Request's JSON answer that
+// is an empty array, a read that finds nothing), and then the node first
+// runs after the one it reads. Those runs stop at it.
+func reportJoinRead(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, jr analyze.JoinRead, machine bool) {
+	may := fmt.Sprintf("%q may output no item (a read that finds nothing gives none)", jr.Above.Name)
+	if n8nschema.IsHTTPRequest(jr.Above.Type) {
+		may = fmt.Sprintf("%q may output no item (its JSON answer gives one item per element when it is an array, none for [])", jr.Above.Name)
+	}
+	d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Confidence: analyze.Medium, Fix: joinReadFix(n, jr)}
+	d.Message = fmt.Sprintf("node %q fails on every run where %q outputs an item: %s; the execution stops there. %s, and then %q first runs after %q", n.Name, jr.Above.Name, jr.Why(), may, n.Name, jr.Name)
+	if !machine {
+		d.Message += " (" + byHandWhy(g, n) + ")"
+	}
+	pass.Report(d)
+}
+
+// joinReadFix tells how to have a node read a sibling branch after it ran.
+func joinReadFix(n *n8nschema.Node, jr analyze.JoinRead) string {
+	return fmt.Sprintf("Join the branches under %q in a Merge node with one input per branch before %q (it waits for all of them), or run them one after another, so that %q has run when %q reads it; or guard the read with $(%q).isExecuted", jr.From.Name, n.Name, jr.Name, n.Name, jr.Name)
 }
 
 // sessionFix tells how to give an agent's memory a session ID.
