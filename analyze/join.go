@@ -324,7 +324,44 @@ func (g *Graph) RepeatedRuns(n *n8nschema.Node) (RepeatedRun, bool) {
 			branches = append(branches, e.From)
 		}
 	}
-	return RepeatedRun{Join: g.Nodes[j], Branches: branches, Same: g.Nodes[f.same[i]], Runs: int(f.runs[i])}, true
+	same := g.Nodes[f.same[i]]
+	if g.Workflow.Settings.ExecutionOrder == "v1" && readsBranches(same, branches) {
+		// Under v1 the first run comes right after the first branch, and
+		// an expression that reads another branch by name throws "Node
+		// hasn't been executed": the execution stops there, nothing
+		// repeats (docs/n8n-facts.md, part EV).
+		return RepeatedRun{}, false
+	}
+	return RepeatedRun{Join: g.Nodes[j], Branches: branches, Same: same, Runs: int(f.runs[i])}, true
+}
+
+// readsBranches reports a node, not a Code node (whose read may sit in a
+// try), whose expressions read two or more of branches by name: one of
+// them has not run when it first runs under v1.
+func readsBranches(n *n8nschema.Node, branches []*n8nschema.Node) bool {
+	if n8nschema.IsCode(n.Type) {
+		return false
+	}
+	read, seen := 0, make([]bool, len(branches))
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		if v.Kind() != n8nschema.String {
+			return
+		}
+		s := v.Str()
+		for at := 0; read < 2; {
+			_, end, ref, ok := nextNamedRef(s, at)
+			if !ok {
+				break
+			}
+			at = end
+			for k, b := range branches {
+				if !seen[k] && b.Name == ref {
+					read, seen[k] = read+1, true
+				}
+			}
+		}
+	})
+	return read >= 2
 }
 
 // Runs is how many times n runs in one execution by the joins of

@@ -125,3 +125,23 @@ func TestRepeatedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedRunsV1Throws pins that under v1 an expression reading two
+// branches by name is left to the throw of its first run: nothing repeats.
+func TestRepeatedRunsV1Throws(t *testing.T) {
+	src := func(order string) string {
+		return `{"name":"w","settings":{"executionOrder":"` + order + `"},"nodes":[
+{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}},
+{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[200,0],"parameters":{"url":"https://a.example.com"}},
+{"name":"B","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[200,200],"parameters":{"url":"https://b.example.com"}},
+{"name":"J","type":"n8n-nodes-base.set","typeVersion":3.4,"position":[400,0],"parameters":{"assignments":{"assignments":[{"id":"1","name":"x","value":"={{ $('A').first().json.a }} {{ $('B').first().json.b }}","type":"string"}]}}}],
+"connections":{"T":{"main":[[{"node":"A","type":"main","index":0},{"node":"B","type":"main","index":0}]]},
+"A":{"main":[[{"node":"J","type":"main","index":0}]]},"B":{"main":[[{"node":"J","type":"main","index":0}]]}}}`
+	}
+	for order, want := range map[string]bool{"v1": false, "v0": true} {
+		g := BuildGraph(parseOne(t, src(order)))
+		if _, ok := g.RepeatedRuns(g.Node("J")); ok != want {
+			t.Errorf("executionOrder %s: RepeatedRuns(J) ok = %v, want %v", order, ok, want)
+		}
+	}
+}

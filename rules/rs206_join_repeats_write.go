@@ -22,7 +22,10 @@ $('A').first() or $('B').all(), reads only nodes before the join, or ignores its
 $input, an HTTP Request or a message with no field of the item), each run sends the same message or creates the
 same record again. The rule reports such a write. The exclusive outputs of one node (an If's true and false, a
 Switch's rules, an error output) split the items and are not parallel; neither are the branches of two triggers,
-which never run in one execution; a node with two inputs (a Merge) waits for both and runs once. Severity follows
+which never run in one execution; a node with two inputs (a Merge) waits for both and runs once. Under the v1 order
+a node that reads two of the branches by name in an expression ($('A').first() and $('B').first()) first runs right
+after one branch, and reading the other throws "Node 'B' hasn't been executed": the execution stops, nothing repeats,
+and the rule leaves it out (a Code node's read may sit in a try, so it is not left out). Severity follows
 what the duplicate costs (analyze/consequence.go): an error for a charge, an order or a message to a customer, a
 warning for a second record or a write whose endpoint says nothing, a note for an alert to the team, a log line or
 a report; a note too when only a manual run reaches it.`,
