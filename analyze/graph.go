@@ -129,6 +129,10 @@ type Graph struct {
 	effectsOnce sync.Once
 	effects     []Effect    // effect by index in Nodes
 	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
+	// joins' memo: the runs per execution of parallel branches joined on
+	// one input.
+	joinOnce  sync.Once
+	joinFacts *joinFacts
 	// Locked's memo: whether each node looks like a lock, by index in
 	// Nodes, each decided when first asked.
 	locksOnce sync.Once

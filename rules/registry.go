@@ -35,6 +35,7 @@ func All() []*analyze.Rule {
 		rs203,
 		rs204,
 		rs205,
+		rs206,
 		rs301,
 		rs302,
 		rs303,

@@ -1,0 +1,376 @@
+package analyze
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// maxRuns caps the runs per execution joinFacts counts.
+const maxRuns = 1 << 20
+
+// joinFacts holds, per node index, how many times the node runs in one
+// execution when parallel branches join on one input, and whether those
+// runs repeat the same output.
+//
+// n8n waits for a node's inputs only when it has more than one: a node
+// whose main connections all enter input 0 goes on the stack each time a
+// parent passes it items, so k parallel branches (nodes fed from the same
+// output of one node) joined there run it k times, and everything after
+// it too, under the v1 and the legacy order alike (n8n-core
+// execution-engine/workflow-execute.js addNodeToBeExecuted:
+// numberOfInputs; docs/n8n-facts.md "Parallel branches joined on one
+// input"). The exclusive outputs of one node (an If's true and false, a
+// Switch's rules, an error output) split its items: branches from
+// different outputs are counted as one, the most of them, and so are the
+// branches of different triggers, which never run in one execution.
+type joinFacts struct {
+	runs []int32 // runs per execution, 0 when no trigger reaches it
+	// join is the node where the runs rose to runs[i]: i itself when its
+	// parallel parents add up to more than any one of them, else its
+	// parent's join; -1 when runs[i] < 2.
+	join []int32
+	// same is, when runs[i] >= 2 and every run after the first repeats
+	// the output of the first, the node that builds that output without
+	// its own items (sameOutput): i itself or one before it since the
+	// join; -1 otherwise.
+	same []int32
+}
+
+// joinLabel is the branch a node is on: the nearest output before it
+// that feeds several nodes (they run side by side), that output and the
+// node it feeds on this branch; or, out and child -1, the node after
+// which it is the only way on (a node with several parents that are not
+// alternatives, or none). Parents with one label are alternatives: their
+// ways part only at the exclusive outputs of a node (an If's true and
+// false, a Switch's rules, an error output), which take one way per item.
+type joinLabel struct{ node, out, child int32 }
+
+// joinIn is one parent of a node, with its branch's label, its runs and
+// the triggers that reach it.
+type joinIn struct {
+	lab       joinLabel
+	runs      int32
+	mask      uint64
+	from, out int32
+}
+
+// branchRuns counts, for the runs of trigger bit, the runs the parents
+// ins (sorted by label) give: the branches one output fans out to run
+// side by side and add up (one per node it feeds, the most of that
+// branch's alternatives); any other labels are alternatives, and the
+// most of them counts.
+func branchRuns(ins []joinIn, bit uint64) int32 {
+	best := int32(0)
+	for k := 0; k < len(ins); {
+		lab, sum := ins[k].lab, int32(0)
+		for k < len(ins) && ins[k].lab.node == lab.node && ins[k].lab.out == lab.out && (lab.child >= 0 || ins[k].lab == lab) {
+			c, most := ins[k].lab.child, int32(0)
+			for ; k < len(ins) && ins[k].lab == (joinLabel{lab.node, lab.out, c}); k++ {
+				if ins[k].mask&bit != 0 {
+					most = max(most, ins[k].runs)
+				}
+			}
+			sum = min(sum+most, maxRuns)
+		}
+		best = max(best, sum)
+	}
+	return best
+}
+
+// cmpLabel orders labels.
+func cmpLabel(a, b joinLabel) int {
+	switch {
+	case a.node != b.node:
+		return int(a.node) - int(b.node)
+	case a.out != b.out:
+		return int(a.out) - int(b.out)
+	}
+	return int(a.child) - int(b.child)
+}
+
+// fanKey is one output of one node.
+type fanKey struct{ node, out int32 }
+
+// joins computes joinFacts once per graph: one pass over the main edges
+// in topological order of their components (edges inside a cycle are
+// left out: a loop's rounds are counted by the loop rules).
+func (g *Graph) joins() *joinFacts {
+	g.joinOnce.Do(func() {
+		n := len(g.Nodes)
+		f := &joinFacts{runs: make([]int32, n), join: make([]int32, n), same: make([]int32, n)}
+		lab := make([]joinLabel, n)
+		mask := make([]uint64, n) // the triggers that reach each node, one bit each (mod 64)
+		waits := make([]bool, n)
+		live := func(e *Edge) bool { return e.Type == ConnMain && !g.dead(e) && g.comp[e.from] != g.comp[e.to] }
+		// The number of distinct nodes each output feeds.
+		fans := map[fanKey]int32{}
+		seen := map[[3]int32]bool{}
+		for _, e := range g.Edges {
+			if live(e) && !seen[[3]int32{e.from, int32(e.Output), e.to}] {
+				seen[[3]int32{e.from, int32(e.Output), e.to}] = true
+				fans[fanKey{e.from, int32(e.Output)}]++
+			}
+			if e.Type == ConnMain && e.Input > 0 {
+				waits[e.to] = true
+			}
+		}
+		for _, e := range g.Unrun {
+			if e.Type == ConnMain && e.Input > 0 {
+				if j, ok := g.index(e.To); ok {
+					waits[j] = true
+				}
+			}
+		}
+		starts := g.starts(nil)
+		for k, s := range starts {
+			f.runs[s], mask[s] = 1, 1<<(k%64)
+		}
+		// Components are numbered in reverse topological order.
+		order := make([]int32, n)
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortStableFunc(order, func(a, b int32) int { return int(g.comp[b]) - int(g.comp[a]) })
+		var ins []joinIn
+		for _, i := range order {
+			f.join[i], f.same[i] = -1, -1
+			lab[i] = joinLabel{i, -1, -1}
+			if f.runs[i] > 0 || g.sub[i] {
+				continue // a trigger, or a sub-node run by its root
+			}
+			ins = ins[:0]
+			for _, e := range g.ins(int(i)) {
+				p := e.from
+				if !live(e) || f.runs[p] == 0 {
+					continue
+				}
+				l := lab[p]
+				if fans[fanKey{p, int32(e.Output)}] > 1 {
+					l = joinLabel{p, int32(e.Output), i} // one of the branches p's output starts
+				}
+				ins = append(ins, joinIn{l, f.runs[p], mask[p], p, int32(e.Output)})
+			}
+			// One output wired twice to this node counts once.
+			slices.SortFunc(ins, func(a, b joinIn) int {
+				if a.lab != b.lab {
+					return cmpLabel(a.lab, b.lab)
+				}
+				if a.from != b.from {
+					return int(a.from) - int(b.from)
+				}
+				return int(a.out) - int(b.out)
+			})
+			ins = slices.CompactFunc(ins, func(a, b joinIn) bool { return a.from == b.from && a.out == b.out })
+			if len(ins) == 0 {
+				continue
+			}
+			best, top := int32(0), int32(-1) // the parent with the most runs
+			for _, x := range ins {
+				mask[i] |= x.mask
+				if x.runs > best {
+					best, top = x.runs, x.from
+				}
+			}
+			if ins[0].lab == ins[len(ins)-1].lab {
+				lab[i] = ins[0].lab // one way in, or alternatives that meet again
+			}
+			runs := best
+			if !waits[i] && len(ins) > 1 {
+				// Per trigger: branches that never run in one execution
+				// do not add up.
+				for m := mask[i]; m != 0; m &= m - 1 {
+					runs = max(runs, branchRuns(ins, uint64(1)<<bits.TrailingZeros64(m)))
+				}
+			}
+			f.runs[i] = runs
+			switch {
+			case runs < 2:
+			case runs > best:
+				f.join[i] = i
+			default:
+				f.join[i] = f.join[top]
+			}
+			if runs < 2 {
+				continue
+			}
+			// The runs repeat one output when this node builds it
+			// without its items, or a parent whose runs do feeds it.
+			if g.sameOutput(int(i), f.runs) {
+				f.same[i] = i
+				continue
+			}
+			for _, x := range ins {
+				if f.same[x.from] >= 0 && x.runs >= 2 {
+					f.same[i] = f.same[x.from]
+					break
+				}
+			}
+		}
+		g.joinFacts = f
+	})
+	return g.joinFacts
+}
+
+// sameOutput reports whether node i, run more than once in an execution,
+// builds the same output each run: it reads nothing of its own items
+// ($json, $input, $binary, a Code node's items) and reads, by name, only
+// nodes that run fewer times than it (a sibling branch, a node before the
+// fork: $('A').first(), .all(), $node["A"]), or, for a node whose output
+// is its parameters alone (Code, a Set that keeps no input field, an
+// HTTP Request, a message), nothing at all.
+func (g *Graph) sameOutput(i int, runs []int32) bool {
+	nd := g.Nodes[i]
+	code := n8nschema.IsCode(nd.Type)
+	var b strings.Builder
+	nd.Params().Walk(func(_ string, v n8nschema.Value) {
+		if v.Kind() == n8nschema.String {
+			b.WriteString(v.Str())
+			b.WriteByte('\n')
+		}
+	})
+	s := b.String()
+	if readsOwnItems(s, code) {
+		return false
+	}
+	named := false
+	for at := 0; ; {
+		_, end, ref, ok := nextNamedRef(s, at)
+		if !ok {
+			break
+		}
+		at = end
+		named = true
+		if j := g.Node(ref); j != nil {
+			if k, ok := g.index(j); ok && runs[k] >= runs[i] {
+				return false // a node of this run's own chain
+			}
+		}
+	}
+	if named {
+		return !autoMaps(nd) && !keepsItems(nd)
+	}
+	switch {
+	case code, n8nschema.IsHTTPRequest(nd.Type):
+		return true
+	case nd.Type == n8nschema.TypeSet:
+		return !keepsItems(nd)
+	}
+	return g.effect(i).Message
+}
+
+// readsOwnItems reports whether parameter text s reads the items the node
+// is given: $json, $input, $binary, $item, $prevNode, or in a Code
+// node's code the legacy items and item variables.
+func readsOwnItems(s string, code bool) bool {
+	for _, w := range []string{"$json", "$input", "$binary", "$item(", "$prevNode", "$items()"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return code && (legacyItemsRE.MatchString(s) && !itemsDeclaredRE.MatchString(s) ||
+		legacyItemRE.MatchString(s) && !itemDeclaredRE.MatchString(s))
+}
+
+// The Code node's legacy variables for its input (items, item), and their
+// declarations in code that names its own variable so
+// ($('A').all().map(item => …)).
+var (
+	legacyItemsRE   = lazyregexp.New(`(^|[^\w$.])items\b`)
+	itemsDeclaredRE = lazyregexp.New(`(const|let|var)\s+items\b|\bitems\s*=>|\(\s*items\s*[,)]`)
+	legacyItemRE    = lazyregexp.New(`(^|[^\w$.])item\b`)
+	itemDeclaredRE  = lazyregexp.New(`(const|let|var)\s+item\b|\bitem\s*=>|\(\s*item\s*[,)]|,\s*item\s*\)`)
+)
+
+// autoMaps reports a node that writes its input item's fields as they
+// come (a sheet's or table's "map automatically"), whatever its
+// expressions read.
+func autoMaps(n *n8nschema.Node) bool {
+	found := false
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		found = found || v.Kind() == n8nschema.String && strings.HasPrefix(v.Str(), "autoMap")
+	})
+	return found
+}
+
+// RepeatedRun is a node that runs more than once in one execution
+// because parallel branches join on one input before it, each run
+// repeating the output of the first (joinFacts).
+type RepeatedRun struct {
+	Join     *n8nschema.Node   // where the branches join
+	Branches []*n8nschema.Node // the join's parents, in edge order
+	Same     *n8nschema.Node   // the node that builds its output without its items
+	Runs     int               // n's runs per execution
+}
+
+// RepeatedRuns reports whether n's runs in one execution repeat one
+// output (see RepeatedRun).
+func (g *Graph) RepeatedRuns(n *n8nschema.Node) (RepeatedRun, bool) {
+	i, found := g.index(n)
+	if !found {
+		return RepeatedRun{}, false
+	}
+	f := g.joins()
+	if f.same[i] < 0 || f.join[i] < 0 {
+		return RepeatedRun{}, false
+	}
+	var branches []*n8nschema.Node
+	j := int(f.join[i])
+	for _, e := range g.ins(j) {
+		if e.Type == ConnMain && !g.dead(e) && f.runs[e.from] > 0 && g.comp[e.from] != g.comp[j] && !slices.Contains(branches, e.From) {
+			branches = append(branches, e.From)
+		}
+	}
+	same := g.Nodes[f.same[i]]
+	if g.Workflow.Settings.ExecutionOrder == "v1" && readsBranches(same, branches) {
+		// Under v1 the first run comes right after the first branch, and
+		// an expression that reads another branch by name throws "Node
+		// hasn't been executed": the execution stops there, nothing
+		// repeats (docs/n8n-facts.md, part EV).
+		return RepeatedRun{}, false
+	}
+	return RepeatedRun{Join: g.Nodes[j], Branches: branches, Same: same, Runs: int(f.runs[i])}, true
+}
+
+// readsBranches reports a node, not a Code node (whose read may sit in a
+// try), whose expressions read two or more of branches by name: one of
+// them has not run when it first runs under v1.
+func readsBranches(n *n8nschema.Node, branches []*n8nschema.Node) bool {
+	if n8nschema.IsCode(n.Type) {
+		return false
+	}
+	read, seen := 0, make([]bool, len(branches))
+	n.Params().Walk(func(_ string, v n8nschema.Value) {
+		if v.Kind() != n8nschema.String {
+			return
+		}
+		s := v.Str()
+		for at := 0; read < 2; {
+			_, end, ref, ok := nextNamedRef(s, at)
+			if !ok {
+				break
+			}
+			at = end
+			for k, b := range branches {
+				if !seen[k] && b.Name == ref {
+					read, seen[k] = read+1, true
+				}
+			}
+		}
+	})
+	return read >= 2
+}
+
+// Runs is how many times n runs in one execution by the joins of
+// parallel branches before it (joinFacts): 1 for most nodes, 0 for a node
+// no trigger reaches.
+func (g *Graph) Runs(n *n8nschema.Node) int {
+	i, ok := g.index(n)
+	if !ok {
+		return 0
+	}
+	return int(g.joins().runs[i])
+}
