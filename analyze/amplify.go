@@ -891,6 +891,8 @@ func (a *amp) operations(cur []ctx) {
 			op.Account, op.BlankKey = account(n, *sp, dep)
 			_, op.BlankTarget = n8nschema.BlankTarget(n)
 			op.Write, _ = n8nschema.WriteOp(n)
+			// A community node's loop is unknown: it counts every item.
+			op.FirstFailureEndsTry = sp.Known && !g.IsSubNode(n) && n8nschema.StopsAtFirstFailedItem(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid
 				// call that answers, not a write.

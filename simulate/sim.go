@@ -749,10 +749,11 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, items int, d
 // throws, and every item has failed); with it every item is tried and
 // the failed ones are counted. An HTTP Request sends every item's request
 // before it reads an answer (Promise.allSettled, HttpRequestV1–V3), so it
-// tries them all and then throws (observed: testdata/engine/onerror-items-stop).
+// tries them all and then throws (observed: testdata/engine/onerror-items-stop;
+// n8nschema.StopsAtFirstFailedItem).
 func perItem(n *n8nschema.Node, items int, one func() int) int {
 	stops := !n.ContinuesOnFail()
-	allAtOnce := n8nschema.IsHTTPRequest(n.Type)
+	first := n8nschema.StopsAtFirstFailedItem(n)
 	failed := 0
 	for range items {
 		switch one() {
@@ -760,7 +761,7 @@ func perItem(n *n8nschema.Node, items int, one func() int) int {
 		case fatal:
 			return fatal
 		default:
-			if stops && !allAtOnce {
+			if first {
 				return items
 			}
 			failed++
