@@ -260,6 +260,9 @@ type amp struct {
 	wfOf  []int32
 	nodes []*n8nschema.Node // nil for failed vertices
 	adj   [][]cedge
+	// quiet marks the nodes of a sub-workflow that a retrying caller
+	// never repeats (quietAfter); nil when no call retries.
+	quiet []bool
 }
 
 func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
@@ -365,6 +368,7 @@ func Amplify(s *Set) {
 			wfIndex[w] = i
 		}
 	}
+	var quietDone []bool // by workflow: quietAfter has marked its nodes
 	for _, c := range s.Calls {
 		if c.To == nil || len(c.Entry) == 0 {
 			continue
@@ -394,6 +398,15 @@ func Amplify(s *Set) {
 			// Fire and forget: the caller does not see the callee fail, so
 			// its retries never re-run it (docs/n8n-behaviour.md#sub-workflows).
 			mult = 1
+		}
+		if mult > 1 {
+			if a.quiet == nil {
+				a.quiet, quietDone = make([]bool, total), make([]bool, len(a.gs))
+			}
+			if !quietDone[ti] {
+				quietDone[ti] = true
+				quietAfter(tg, a.quiet[a.base[ti]:a.base[ti]+len(tg.Nodes)])
+			}
 		}
 		u := a.vertex(wi, g, c.Node)
 		for _, en := range c.Entry {
@@ -790,35 +803,46 @@ func (a *amp) run(failV int) {
 		order[next[c]] = int32(v)
 		next[c]++
 	}
-	ctxs := sc.ctxs.take(3 * n)
-	in, cur, exit := ctxs[:n], ctxs[n:2*n], ctxs[2*n:]
+	// Each vertex has two contexts: in, and in0 without the factor of the
+	// innermost retrying call into its workflow, which a quiet node (one
+	// whose sub-workflow run cannot fail after it, quietAfter) takes.
+	ctxs := sc.ctxs.take(6 * n)
+	in, cur, exit := ctxs[:n], ctxs[n:2*n], ctxs[2*n:3*n]
+	in0, cur0, exit0 := ctxs[3*n:4*n], ctxs[4*n:5*n], ctxs[5*n:]
 	for i := range in {
-		in[i] = one
+		in[i], in0[i] = one, one
 	}
-	markLink := make([]*link, len(marks))
+	markLink := make([]*link, 2*len(marks))
+	marked := func(x ctx, m int32, k int) ctx {
+		l := markLink[k]
+		if l == nil {
+			l = sc.links.one()
+			l.f, l.prev = marks[m], x.link
+			markLink[k] = l
+		}
+		x.unb, x.link = true, l
+		return x
+	}
 	for c := nc - 1; c >= 0; c-- {
 		ms := order[start[c]:start[c+1]]
-		base := in[ms[0]]
+		base, base0 := in[ms[0]], in0[ms[0]]
 		for _, v := range ms[1:] {
-			base = worse(base, in[v])
+			base, base0 = worse(base, in[v]), worse(base0, in0[v])
 		}
 		for _, v := range ms {
 			// Inside a bounded cycle every node sees the worst entry.
-			x := in[v]
+			x, x0 := in[v], in0[v]
 			if len(ms) > 1 {
-				x = base
+				x, x0 = base, base0
 			}
-			exit[v] = x
+			if a.quiet != nil && a.quiet[v] {
+				x = x0
+			}
+			exit[v], exit0[v] = x, x0
 			if m := mark[v]; m >= 0 {
-				l := markLink[m]
-				if l == nil {
-					l = sc.links.one()
-					l.f, l.prev = marks[m], x.link
-					markLink[m] = l
-				}
-				x.unb, x.link = true, l
+				x, x0 = marked(x, m, 2*int(m)), marked(x0, m, 2*int(m)+1)
 			}
-			cur[v] = x
+			cur[v], cur0[v] = x, x0
 		}
 		for _, u := range ms {
 			for i := range a.adj[u] {
@@ -826,12 +850,19 @@ func (a *amp) run(failV int) {
 				if comp[e.to] == int32(c) || e.kind == kFail {
 					continue
 				}
-				src := cur[u]
+				src, src0 := cur[u], cur0[u]
 				if e.kind == kMain {
 					// Leaving a cycle by a main edge happens once per entry.
-					src = exit[u]
+					src, src0 = exit[u], exit0[u]
 				}
 				in[e.to] = worse(in[e.to], e.apply(src, sc))
+				if e.kind == kCall {
+					// The callee's nodes without this call's retry: the
+					// caller's own context (a call adds no fan).
+					in0[e.to] = worse(in0[e.to], src)
+				} else {
+					in0[e.to] = worse(in0[e.to], e.apply(src0, sc))
+				}
 			}
 		}
 	}
@@ -891,6 +922,8 @@ func (a *amp) operations(cur []ctx) {
 			op.Account, op.BlankKey = account(n, *sp, dep)
 			_, op.BlankTarget = n8nschema.BlankTarget(n)
 			op.Write, _ = n8nschema.WriteOp(n)
+			// A community node's loop is unknown: it counts every item.
+			op.FirstFailureEndsTry = sp.Known && !g.IsSubNode(n) && n8nschema.StopsAtFirstFailedItem(n)
 			if _, ok := n8nschema.HTTPModelCallOf(n); ok {
 				// A model API's generation endpoint, called directly: a paid
 				// call that answers, not a write.

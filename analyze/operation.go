@@ -27,6 +27,11 @@ type Operation struct {
 	// of an Agent v3 that fails ends the execution on releases before
 	// 2.41 (n8nschema.AgentV3ToolErrorsToModel).
 	CallsWhileDown int
+	// FirstFailureEndsTry is true for a main node that runs its items one
+	// after another and throws at the first that fails
+	// (n8nschema.StopsAtFirstFailedItem): while its dependency is down one
+	// execution sends one item's calls per try, whatever the items.
+	FirstFailureEndsTry bool
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
 	// Spec is the node's catalog entry, shared: operations of one node

@@ -73,7 +73,9 @@ type OperationSummary struct {
 	// CallsWhileDown are the calls an item still makes while its
 	// dependency is down (Operation.CallsWhileDown).
 	CallsWhileDown int
-	Factors        []Factor
+	// FirstFailureEndsTry: Operation.FirstFailureEndsTry.
+	FirstFailureEndsTry bool
+	Factors             []Factor
 	// SpendPerItemUSD and SpendPerExecutionUSD hold figures when
 	// SpendKnown (Operation.SpendPerExecution).
 	SpendPerItemUSD, SpendPerExecutionUSD float64
@@ -125,7 +127,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 				Type: t.copy(op.Type), Dependency: t.copy(op.Dependency), Model: t.copy(op.Model),
 				Identity: t.copy(identity(op)), Account: t.copy(op.Account), PerKey: PerKey(op),
 				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded,
-				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, Factors: t.factors(op.Factors),
+				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, FirstFailureEndsTry: op.FirstFailureEndsTry, Factors: t.factors(op.Factors),
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
 		}

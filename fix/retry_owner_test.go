@@ -150,6 +150,7 @@ func keyWorkflows(extra string, caller, retries bool) string {
 // executions are kept).
 func TestIdempotencyKeyFromTheItem(t *testing.T) {
 	const continues = `, "options": {}}, "onError": "continueErrorOutput", "x": {"y": 1`
+	const continuesRegular = `, "options": {}}, "onError": "continueRegularOutput", "x": {"y": 1`
 	for _, tt := range []struct {
 		name, src, want string
 	}{
@@ -168,7 +169,13 @@ func TestIdempotencyKeyFromTheItem(t *testing.T) {
 		{"no id, failures not kept", strings.Replace(keyWorkflows(``, false, false), `"connections"`, `"settings": {"saveDataErrorExecution": "none"}, "connections"`, 1),
 			`={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
 		{"no id, continues on error", keyWorkflows(continues, false, false), `={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
-		{"no id, continues on error, under a retrying caller", keyWorkflows(continues, true, true), ""},
+		// Its {json: {error}} item is the sub-workflow's answer, which the
+		// caller's retry reruns (testdata/engine/caller-exec-retry-continue-regular).
+		{"no id, continues on error, under a retrying caller", keyWorkflows(continuesRegular, true, true), ""},
+		// An error output connected to nothing hands the caller no error: its
+		// retry never reruns the charge (caller-exec-retry-continue-error).
+		{"no id, continues on an unconnected error output, under a retrying caller", keyWorkflows(continues, true, true),
+			`={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
 		{"no id, continues on error, under a caller without retries", keyWorkflows(continues, true, false), `={{ $execution.id }}-create-charge-{{ $itemIndex }}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

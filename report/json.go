@@ -45,6 +45,7 @@ type jsonOperation struct {
 	Unbounded    bool         `json:"unbounded"`
 	CallsPerItem *int         `json:"calls_per_item"`
 	CallsDown    int          `json:"calls_per_item_while_down,omitempty"`
+	FirstEnds    bool         `json:"first_failure_ends_try,omitempty"`
 	Factors      []jsonFactor `json:"factors"`
 	// Spend of paid calls (analyze/spend.go); null when unbounded or unknown.
 	Model                string   `json:"model"`
@@ -196,7 +197,7 @@ func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
 		if !op.CallsUnbounded {
 			jo.CallsPerItem = &op.CallsPerItem
 		}
-		jo.CallsDown = op.CallsWhileDown
+		jo.CallsDown, jo.FirstEnds = op.CallsWhileDown, op.FirstFailureEndsTry
 		jo.Model = op.Model
 		if op.SpendKnown {
 			jo.SpendPerItemUSD, jo.SpendPerExecutionUSD = usdPtr(op.SpendPerItemUSD), usdPtr(op.SpendPerExecutionUSD)

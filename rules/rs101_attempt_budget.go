@@ -25,7 +25,9 @@ per try of its root whatever its maxRetries option says (n8n 1.123, 2.8 and 2.41
 Workflow retry around a retried vector store) is how a short outage becomes a retry storm: a dependency
 that is already failing receives many times its normal load, and every item of the batch is sent again.
 The budget is --max-attempts (default 10). The message gives the fleet figure too: attempts × --items ×
---workers × --concurrency, the requests one burst of failures can put in flight against the dependency.
+--workers × --concurrency, the requests one burst of failures can put in flight against the dependency; a
+node that runs its items one by one and throws at the first that fails (nearly every app node; not HTTP
+Request, which sends every item first) counts 1 item, as its try ends there.
 Unbounded operations are reported by RS102, RS103 and RS105 instead.
 A node behind one that fails on every run (RS010's facts) is not reported: no run gets to it, and RS010
 reports the node in front.`,
@@ -51,8 +53,13 @@ option has no repair). It changes retry settings only, never the data path, and 
 			if _, behind := g.FailsBefore(op.Node); behind {
 				continue // no run gets there: RS010 reports the node that fails first
 			}
+			items, itemWord := o.Items, countOf(o.Items, "item")
+			if op.FirstFailureEndsTry && items > 1 {
+				// Its items go one by one: the first that fails ends the try.
+				items, itemWord = 1, fmt.Sprintf("1 item (of %d: the first failure ends each try)", o.Items)
+			}
 			fleet := op.Attempts
-			for _, k := range []int{o.Items, o.Workers, o.Concurrency} {
+			for _, k := range []int{items, o.Workers, o.Concurrency} {
 				fleet = analyze.MulSat(fleet, max(k, 1))
 			}
 			dep := op.Dependency
@@ -64,7 +71,7 @@ option has no repair). It changes retry settings only, never the data path, and 
 			d := analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation, over the budget of %d; %d attempts × %s × %s × %d concurrency = %d requests in flight against %s",
-					op.Node.Name, op.Attempts, budget, op.Attempts, countOf(o.Items, "item"), countOf(o.Workers, "worker"), max(o.Concurrency, 1), fleet, dep),
+					op.Node.Name, op.Attempts, budget, op.Attempts, itemWord, countOf(o.Workers, "worker"), max(o.Concurrency, 1), fleet, dep),
 				Chain:  op.Factors,
 				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.RetryOwner(op) },
 			}

@@ -37,7 +37,9 @@ answers GET, a "run now" Webhook wired into the same first nodes as a Schedule T
 that read nothing of the request (a Webhook whose first nodes are external calls that read no item, so their
 results replace the request, and no node of its runs reads it by name: a setup hook someone calls), a Webhook that workflows of the set call by an HTTP request only from runs
 people start, such as a sub-agent an orchestrating chat asks once per question) comes one person at a time, so
-their failures do not line up) and at runs of several items (--items above 1). A node counts for a
+their failures do not line up) and at runs of several items (--items above 1), when the node sends every
+item before it reads an answer (HTTP Request): a node that runs its items one by one throws at the first
+that fails, so its items never retry together. A node counts for a
 per-request trigger only when that trigger's executions reach it. An HTTP Request with Never Error and Full
 Response (options.response.response) hands every status on as an item, so its retry never meets an overloaded
 service's 429 or 503; what still ends a try is a request with no answer. A refused connection reaches no
@@ -91,7 +93,9 @@ workflow, at the first such node, naming the others.`,
 			}
 			// An overloaded service's answers (429, 503) do not end a try of a
 			// node that hands them on as items.
-			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce) || n8nschema.AnswersStatusAsItem(n) {
+			// A node whose first failed item ends its try sends one item at
+			// a time: its items never fail together.
+			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce || op.FirstFailureEndsTry) || n8nschema.AnswersStatusAsItem(n) {
 				continue
 			}
 			at := fmt.Sprintf("every execution of %q", perRequest)

@@ -518,7 +518,7 @@ func (s *sim) execute(p *proc) {
 		items = s.cfg.Items
 	}
 	s.watchAnswer(ex)
-	ok := s.runWorkflow(p, ex.w, ex.start, items, deadline, 0)
+	ok, _ := s.runWorkflow(p, ex.w, ex.start, items, deadline, 0)
 	ex.answered()
 	if ok {
 		s.succeeded++
@@ -567,7 +567,11 @@ func (s *sim) checkDrain() {
 // except the nodes of an unbounded loop. A failed node without
 // continueOnFail fails the run; executionTimeout is checked before each
 // node starts, as n8n does.
-func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Node, items int, deadline int64, depth int) bool {
+//
+// errOut is true when the last node that called out handed on {json:
+// {error}} as its first item: it continued on fail on its regular output
+// and is not one of the nodes that hand the error beside json.
+func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Node, items int, deadline int64, depth int) (ok, errOut bool) {
 	g := s.set.Graph(w)
 	done := map[*n8nschema.Node]bool{}
 	passAt := map[*analyze.Loop]int64{}
@@ -608,10 +612,13 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 		}
 		if deadline > 0 && s.now >= deadline {
 			s.timedOut++
-			return false
+			return false, false
 		}
 		s.step()
 		failed := s.runNode(p, g, n, top.items, deadline, depth)
+		if s.ops[n] != nil || s.calls[n] != nil || g.Spec(n).Role == n8nschema.RoleAgent {
+			errOut = failed > 0 && n.OnError != "continueErrorOutput" && !n8nschema.RetryNeverRepeats(n)
+		}
 		type out struct {
 			edges []*analyze.Edge
 			items int
@@ -627,7 +634,7 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 			}
 			outs = []out{{next, top.items}}
 		case failed == fatal || !n.ContinuesOnFail():
-			return false
+			return false, false
 		case n.OnError == "continueErrorOutput":
 			// The failed items take the error output, the others the
 			// regular outputs (workflow-execute.ts handleNodeErrorOutput).
@@ -654,7 +661,7 @@ func (s *sim) runWorkflow(p *proc, w *n8nschema.Workflow, start []*n8nschema.Nod
 			}
 		}
 	}
-	return true
+	return true, errOut
 }
 
 // count records one run of a self-trigger or unbounded loop, by its node
@@ -749,10 +756,11 @@ func (s *sim) runNode(p *proc, g *analyze.Graph, n *n8nschema.Node, items int, d
 // throws, and every item has failed); with it every item is tried and
 // the failed ones are counted. An HTTP Request sends every item's request
 // before it reads an answer (Promise.allSettled, HttpRequestV1–V3), so it
-// tries them all and then throws (observed: testdata/engine/onerror-items-stop).
+// tries them all and then throws (observed: testdata/engine/onerror-items-stop;
+// n8nschema.StopsAtFirstFailedItem).
 func perItem(n *n8nschema.Node, items int, one func() int) int {
 	stops := !n.ContinuesOnFail()
-	allAtOnce := n8nschema.IsHTTPRequest(n.Type)
+	first := n8nschema.StopsAtFirstFailedItem(n)
 	failed := 0
 	for range items {
 		switch one() {
@@ -760,7 +768,7 @@ func perItem(n *n8nschema.Node, items int, one func() int) int {
 		case fatal:
 			return fatal
 		default:
-			if stops && !allAtOnce {
+			if first {
 				return items
 			}
 			failed++
@@ -803,7 +811,11 @@ func (s *sim) runSub(p *proc, c *analyze.Call, items int, deadline int64, depth 
 	if c.Cycle {
 		s.count("self-trigger", c.Node, c.Entry[0].Name, c.From)
 	}
-	return s.runWorkflow(p, c.To, c.Entry, items, deadline, depth+1)
+	// The caller reads the sub-workflow's last node's outputs, and its
+	// retry runs again when their first item has json.error, as for a
+	// node of its own (observed: testdata/engine/caller-exec-retry-continue-regular).
+	ok, errOut := s.runWorkflow(p, c.To, c.Entry, items, deadline, depth+1)
+	return ok && !errOut
 }
 
 // facts are what the attempt model says of one node, read once.

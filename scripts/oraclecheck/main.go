@@ -1,7 +1,8 @@
 // Command oraclecheck is the judge of scripts/e2e-oracle.sh: it reads what
 // n8n sent to scripts/failserver for each case of testdata/engine and
 // compares it with what stormcheck says of the same workflow: the audit's
-// operations[].attempts (× calls_per_item × items), and the attempts simulate
+// operations[].attempts (× calls_per_item × items, one item where
+// first_failure_ends_try), and the attempts simulate
 // sends with the same outage, count and offsets. It prints a Markdown
 // table and exits 1 when a case does not match.
 //
@@ -318,12 +319,19 @@ func audit(sc, file, version string, c kase) (int, bool, error) {
 				Attempts   *int   `json:"attempts"`
 				Calls      int    `json:"calls_per_item"`
 				Down       int    `json:"calls_per_item_while_down"`
+				FirstEnds  bool   `json:"first_failure_ends_try"`
 				Unbounded  bool   `json:"unbounded"`
 			} `json:"operations"`
 		} `json:"workflows"`
 	}
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return 0, false, err
+	}
+	// The audit counts per item; n8n sent for the items of one execution,
+	// but one item's calls per try for a node whose first failure ends it.
+	items, err := strconv.Atoi(c.items)
+	if err != nil {
+		return 0, false, fmt.Errorf("items %q: %v", c.items, err)
 	}
 	sum := 0
 	for _, w := range rep.Workflows {
@@ -338,15 +346,13 @@ func audit(sc, file, version string, c kase) (int, bool, error) {
 			if op.Down > 0 {
 				calls = op.Down // a failure ends the fan-out
 			}
+			if !op.FirstEnds {
+				calls *= items
+			}
 			sum += *op.Attempts * calls
 		}
 	}
-	// The audit counts per item; n8n sent for the items of one execution.
-	items, err := strconv.Atoi(c.items)
-	if err != nil {
-		return 0, false, fmt.Errorf("items %q: %v", c.items, err)
-	}
-	return sum * items, false, nil
+	return sum, false, nil
 }
 
 func simulate(sc, file, version string, c kase, windowS int64, latency, seed string) ([]attempt, error) {
