@@ -59,7 +59,7 @@ func TestTriggerClassesSameOutput(t *testing.T) {
 		"signal path": strings.Replace(strings.Replace(base, `"path":"hook-3"`, `"path":"x-github-event"`, 1),
 			`"path":"hook-5"`, `"path":"stripe"`, 1),
 		"response mode": strings.Replace(base, `"path":"hook-4"`, `"path":"hook-4","responseMode":"lastNode"`, 1),
-		"reply": reply(`$json.body`),
+		"reply":         reply(`$json.body`),
 	}
 	sets := map[string][]*n8nschema.File{}
 	for name, v := range variants {
