@@ -140,7 +140,20 @@ type fieldTest struct {
 // bound to them (const s = $input.item.json || {} binds s to
 // $input.item.json), each name mapped to what it stands for.
 func itemRefs(code string) map[string]string {
+	refs, _ := itemRefsRead(code)
+	return refs
+}
+
+// maxRefLen bounds the length of an item reference an alias binds: the
+// scan for each alias's reference reads within maxSpan+maxRefLen bytes of
+// it (a reference the statement binds starts within maxSpan: ternaryThen),
+// so that a code of many declarations is read in linear time.
+const maxRefLen = 4 << 10
+
+// itemRefsRead is itemRefs, with the bytes its alias scan read.
+func itemRefsRead(code string) (map[string]string, int) {
 	refs := map[string]string{}
+	read := 0
 	for _, loc := range itemRefRE.FindAllStringIndex(code, -1) {
 		if loc[0] > 0 && (code[loc[0]-1] == '.' || code[loc[0]-1] == '$') {
 			continue // the tail of a longer reference ($('X').item.json)
@@ -155,14 +168,18 @@ func itemRefs(code string) map[string]string {
 		refs[r] = r
 	}
 	for _, m := range aliasRE.FindAllStringSubmatchIndex(code, -1) {
-		rest := code[m[1]:]
+		if len(refs) >= 2*maxRefs {
+			break
+		}
+		rest := code[m[1]:min(len(code), m[1]+maxSpan+maxRefLen)]
+		read += len(rest)
 		loc := itemRefRE.FindStringIndex(rest)
-		if loc != nil && loc[0] != 0 && !ternaryThen(rest[:loc[0]]) || loc == nil || len(refs) >= 2*maxRefs {
+		if loc != nil && loc[0] != 0 && !ternaryThen(rest[:loc[0]]) || loc == nil {
 			continue
 		}
 		refs[code[m[2]:m[3]]] = rest[loc[0]:loc[1]]
 	}
-	return refs
+	return refs, read
 }
 
 // ternaryThen reports whether the text before an item reference makes it

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,5 +57,26 @@ func TestFieldFallbacks(t *testing.T) {
 		if got := FieldFallbacks(c.code); !cmp.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestItemRefsBounded: the alias scan reads each declaration's reference
+// within maxSpan+maxRefLen bytes of it, so that code of many declarations
+// bound to no item is read in linear time, and an alias near its
+// reference is still bound.
+func TestItemRefsBounded(t *testing.T) {
+	const decls = 5000
+	code := strings.Repeat("const a = 1;\n", decls) + "const s = $json.x\nreturn []"
+	refs, read := itemRefsRead(code)
+	if limit := (decls + 1) * (maxSpan + maxRefLen); read > limit {
+		t.Fatalf("itemRefs read %d bytes for %d declarations, want at most %d", read, decls+1, limit)
+	}
+	if refs["s"] != "$json" {
+		t.Fatalf("itemRefs bound s to %q, want $json", refs["s"])
+	}
+	// Before the bound: each declaration read the code to its end, 163 M
+	// bytes here.
+	if read >= len(code)*decls/4 {
+		t.Fatalf("itemRefs read %d bytes: it grows with declarations × length", read)
 	}
 }

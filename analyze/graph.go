@@ -89,6 +89,17 @@ type Graph struct {
 	unrunOnce sync.Once
 	unrunAt   map[*n8nschema.Node]bool
 
+	// sameFacts' memo: each webhook that has an earlier one's pacing
+	// facts, with that one.
+	classOnce sync.Once
+	classOf   map[*n8nschema.Node]*n8nschema.Node
+	// walked counts the nodes walkFrom visits, for the tests that keep
+	// the walks linear (TestTriggersLinear).
+	walked atomic.Int64
+	// SameReach's memo: each trigger with an earlier one's reach.
+	reachOnce sync.Once
+	reachOf   map[*n8nschema.Node]*n8nschema.Node
+
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once
 	senders     map[*n8nschema.Node]*senderReads // by webhook
@@ -1512,6 +1523,7 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 			}
 		}
 	}
+	g.walked.Add(int64(len(queue)))
 	return seen
 }
 

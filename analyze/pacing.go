@@ -422,8 +422,25 @@ func (g *Graph) AnswersStarter(n *n8nschema.Node) bool {
 		g.starters = make([]bool, len(g.Nodes))
 		answered := make([]bool, len(g.Nodes)) // by some trigger's sender
 		other := make([]bool, len(g.Nodes))    // reached by a trigger it does not answer
+		var walked map[string]bool             // outKey of the triggers but webhooks read so far
+		if len(g.Triggers()) >= classMin {
+			walked = map[string]bool{}
+		}
 		for _, t := range g.Triggers() {
 			if t.Disabled {
+				continue
+			}
+			// A trigger whose runs reach what an earlier one's reach (but
+			// itself), and answer the same senders there, adds itself alone.
+			same := t.Type == n8nschema.TypeWebhook && g.sameFacts(t) != t
+			if !same && walked != nil && t.Type != n8nschema.TypeWebhook {
+				if k := g.outKey(t); k != "" {
+					same = walked[k]
+					walked[k] = true
+				}
+			}
+			if same {
+				other[g.at(t)] = true
 				continue
 			}
 			reach := g.walk(false, []*n8nschema.Node{t})
@@ -633,6 +650,10 @@ func (g *Graph) pacesOnce() {
 		g.voiceTool = map[*n8nschema.Node]bool{}
 		for _, tr := range g.Triggers() {
 			if tr.Type != n8nschema.TypeWebhook {
+				continue
+			}
+			if r := g.sameFacts(tr); r != tr {
+				g.relays[tr], g.browser[tr], g.voiceTool[tr] = g.relays[r], g.browser[r], g.voiceTool[r]
 				continue
 			}
 			reached := g.walk(false, []*n8nschema.Node{tr})

@@ -24,10 +24,16 @@ func (g *Graph) postsPersonForm(t *n8nschema.Node) bool {
 	}
 	g.formOnce.Do(func() {
 		g.formBy = map[*n8nschema.Node]bool{}
+		reads := map[*n8nschema.Node]bool{} // readsPersonForm, by the first webhook of a class
 		for _, tr := range g.Triggers() {
-			if tr.Type == n8nschema.TypeWebhook {
-				g.formBy[tr] = postsPersonForm(g, g.walk(false, []*n8nschema.Node{tr}), tr)
+			if tr.Type != n8nschema.TypeWebhook {
+				continue
 			}
+			r := g.sameFacts(tr)
+			if r == tr {
+				reads[tr] = readsPersonForm(g, g.walk(false, []*n8nschema.Node{tr}), tr)
+			}
+			g.formBy[tr] = reads[r] && noSender(g, tr) // SenderOf reads the name and path, which a class does not share
 		}
 	})
 	if r, ok := g.formBy[t]; ok {
@@ -49,6 +55,12 @@ func (g *Graph) postsPersonForm(t *n8nschema.Node) bool {
 // body, so the field is undefined there, but the request plainly brings
 // it), and the query of a webhook that takes GET.
 func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	return readsPersonForm(g, reached, t) && noSender(g, t)
+}
+
+// readsPersonForm is postsPersonForm but for the known service's signal
+// (noSender).
+func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	answers := false
 	switch t.Params().Get("responseMode").Str() {
 	case "lastNode":
@@ -94,12 +106,14 @@ func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 			})
 		}
 	}
-	if !answers || !contact || !name && !typed || event {
-		return false
-	}
-	// A known service's signal (a signature or event header, an event
-	// name, its payload) says a machine sends, whatever else it reads: a
-	// shop's order carries the customer's name and e-mail too.
+	return answers && contact && (name || typed) && !event
+}
+
+// noSender reports that no known service's signal (a signature or event
+// header, an event name, its payload) says a machine calls webhook t,
+// whatever else its runs read: a shop's order carries the customer's name
+// and e-mail too.
+func noSender(g *Graph, t *n8nschema.Node) bool {
 	key, _ := SenderOf(g, t)
 	return key == ""
 }

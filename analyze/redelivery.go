@@ -213,7 +213,9 @@ func (g *Graph) senderReads(t *n8nschema.Node) *senderReads {
 		g.senders = map[*n8nschema.Node]*senderReads{}
 		slack := g.hasSlack()
 		for _, tr := range g.Triggers() {
-			if tr.Type == n8nschema.TypeWebhook {
+			if r := g.sameFacts(tr); r != tr {
+				g.senders[tr] = g.senders[r]
+			} else if tr.Type == n8nschema.TypeWebhook {
 				g.senders[tr] = g.readSenders(g.walk(true, []*n8nschema.Node{tr}), slack)
 			}
 		}

@@ -67,7 +67,9 @@ func RelayOf(g *Graph, t *n8nschema.Node) Relay {
 	g.relayOnce.Do(func() {
 		g.relayBy = map[*n8nschema.Node]Relay{}
 		for _, tr := range g.Triggers() {
-			if tr.Type == n8nschema.TypeWebhook {
+			if r := g.sameFacts(tr); r != tr {
+				g.relayBy[tr] = g.relayBy[r]
+			} else if tr.Type == n8nschema.TypeWebhook {
 				g.relayBy[tr] = relayOf(g, g.walk(false, []*n8nschema.Node{tr}))
 			}
 		}

@@ -51,9 +51,17 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 		byNode := indexOps(ops)
 		var limits, checks []*n8nschema.Node // found on first need, once
 		var limitsFound, checksFound bool
+		unpaid := map[*n8nschema.Node]bool{} // by analyze.SameRuns
 		for _, t := range g.Triggers() {
 			exp := analyze.Exposure(t)
 			if exp == "" {
+				continue
+			}
+			// A webhook whose runs are an earlier one's (analyze.SameRuns),
+			// which reached no paid call, reaches none either.
+			r := analyze.SameRuns(g, t)
+			own := len(byNode[t]) > 0 // a call at the trigger itself
+			if unpaid[r] && !own {
 				continue
 			}
 			// What its runs reach before they must fail (RunReach): not
@@ -70,6 +78,7 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 				paid = append(paid, op)
 			}
 			if len(paid) == 0 {
+				unpaid[r] = unpaid[r] || !own
 				continue
 			}
 			if exp == "url" { // only a webhook's run can test its caller's header

@@ -134,6 +134,10 @@ func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 	out := map[*n8nschema.Node]bool{}
 	for _, t := range g.Triggers() {
 		if !t.Disabled && analyze.OnClock(t) {
+			if r := analyze.SameReach(g, t); r != t && out[r] {
+				out[t] = true // the rest is r's
+				continue
+			}
 			for n := range analyze.ReachFrom(g, t) {
 				out[n] = true
 			}

@@ -141,6 +141,9 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if t.Type == n8nschema.TypeErrorTrigger && byName == nil {
 				return
 			}
+			if analyze.SameRuns(g, t) != t {
+				continue // an earlier webhook's runs were these, and led where these lead
+			}
 			h := unattended(t)
 			if analyze.ByHand(t) {
 				h = "" // only a person's run from the editor starts it

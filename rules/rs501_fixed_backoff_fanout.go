@@ -62,10 +62,33 @@ workflow, at the first such node, naming the others.`,
 		// webhook does not run once per request.
 		var triggers []*n8nschema.Node
 		var runs []map[*n8nschema.Node]bool
+		// A webhook whose runs are an earlier one's (analyze.SameRuns)
+		// reads nothing of the request when that one does not; and once
+		// one of them is counted, the calls their runs reach are named
+		// after it: the others are not walked.
+		nothing := map[*n8nschema.Node]bool{}
+		var byNode opsByNode // a call at a trigger itself is named after it
+		counted := map[*n8nschema.Node]bool{}
 		for _, t := range g.Triggers() {
-			if !t.Disabled && concurrentTrigger(g, t) && !pacedByCallers(pass, t) && !readsNothingOf(g, t) {
+			if t.Disabled || !concurrentTrigger(g, t) || pacedByCallers(pass, t) {
+				continue
+			}
+			r := analyze.SameRuns(g, t)
+			if counted[r] && byNode == nil {
+				byNode = indexOps(ops)
+			}
+			if counted[r] && len(byNode[t]) == 0 {
+				continue
+			}
+			no, ok := nothing[r]
+			if !ok {
+				no = readsNothingOf(g, t)
+				nothing[r] = no
+			}
+			if !no {
 				triggers = append(triggers, t)
 				runs = append(runs, analyze.ReachFrom(g, t))
+				counted[r] = true
 			}
 		}
 		items := pass.Options.Items

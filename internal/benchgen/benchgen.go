@@ -124,3 +124,33 @@ func SharedHost(n int, same bool) []byte {
 	}
 	return []byte("[" + strings.Join(wfs, ",\n") + "]")
 }
+
+// Triggers generates one workflow of t Webhook triggers that all start one
+// chain of n nodes, every third a retried HTTP Request POST (the others a Set
+// and a Code node reading the request's body). Every trigger reaches every
+// node of the chain, so a fact read once per trigger over what its runs
+// reach costs t × n.
+func Triggers(t, n int) []byte {
+	var nodes, conns []string
+	first := "Step 0"
+	for i := range t {
+		name := fmt.Sprint("Hook ", i)
+		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"webhookId":"hook-%d","parameters":{"httpMethod":"POST","path":"hook-%d"}}`, name, i, i))
+		conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, name, first))
+	}
+	for i := range n {
+		name := fmt.Sprint("Step ", i)
+		switch i % 3 {
+		case 0:
+			nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"POST","url":"https://api.example.com/s%d","sendBody":true,"bodyParameters":{"parameters":[{"name":"email","value":"={{ $json.body.email }}"}]}}}`, name, i))
+		case 1:
+			nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.set","typeVersion":3.4,"position":[0,0],"parameters":{"assignments":{"assignments":[{"id":"a","name":"email","value":"={{ $('Hook 0').item.json.body.email }}","type":"string"}]}}}`, name))
+		default:
+			nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.code","typeVersion":2,"position":[0,0],"parameters":{"jsCode":"return $input.all().map(i => ({json: {email: i.json.email}}))"}}`, name))
+		}
+		if i+1 < n {
+			conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, name, fmt.Sprint("Step ", i+1)))
+		}
+	}
+	return []byte(fmt.Sprintf(`{"id":"triggers","name":"Triggers","nodes":[%s],"connections":{%s}}`, strings.Join(nodes, ",\n"), strings.Join(conns, ",\n")))
+}
