@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -248,15 +249,19 @@ func runAudit(o *AuditOptions) error {
 		return err
 	}
 	n := engine.NewNamer(wd, o.Root, o.StdinFilename)
-	// The node table and the patterns the audit uses are built on another
-	// core while this one lists the inputs.
+	// The node table and the patterns are built on another core while
+	// this one lists the inputs, until the listing ends: the patterns not
+	// compiled by then are compiled when first needed (one file's audit
+	// needs few of them).
 	var ins []engine.Input
+	var listed atomic.Bool
 	pool.Each(2, func(job int) {
 		if job == 0 {
 			ins, err = collectInputs(o.Paths, o.IO.In, n, int64(o.MaxFileSize))
+			listed.Store(true)
 		} else {
 			n8nschema.Prepare()
-			lazyregexp.CompileAll()
+			lazyregexp.CompileWhile(func() bool { return !listed.Load() })
 		}
 	})
 	if err != nil {

@@ -1,13 +1,15 @@
-// Package lazyregexp is a package-level regexp compiled when first used.
-// stormcheck's packages declare some sixty patterns; compiling them all in
-// package initialisation took a third of the start of a run, on one core,
-// before anything else could begin. An audit compiles them on the other
-// core while it lists its inputs (CompileAll); a run that never uses one
-// (a flag error, --version) never compiles it.
+// Package lazyregexp is a package-level regexp compiled when first needed.
+// stormcheck's packages declare some two hundred patterns; compiling them
+// all in package initialisation took a third of the start of a run, on
+// one core, before anything else could begin. An audit compiles them on
+// the other core while it lists its inputs, and stops when the listing
+// does (CompileWhile): an audit of one file no longer waits for all of
+// them, most of which it never needs.
 //
 // A pattern that holds a literal (`(?i)headers…` holds "header") looks
 // for it first, with a byte search: most strings an audit tests hold no
-// match, and Go's regexp scans the whole string for one.
+// match, and Go's regexp scans the whole string for one. Such a pattern
+// not compiled yet is compiled only when a string holds its literal.
 package lazyregexp
 
 import (
@@ -18,16 +20,17 @@ import (
 	"unicode/utf8"
 )
 
-// Regexp is a regexp.Regexp compiled on first use, with the methods
+// Regexp is a regexp.Regexp compiled when first needed, with the methods
 // stormcheck calls.
 type Regexp struct {
 	expr string
 	rare bool
-	once sync.Once
-	rx   *regexp.Regexp
 	// needs are literals one of which every match holds (none when
-	// nothing is known).
-	needs []need
+	// nothing is known), read from the pattern when first asked.
+	needsOnce sync.Once
+	needs     []need
+	once      sync.Once
+	rx        *regexp.Regexp
 }
 
 // A need is a literal, lowercased when fold (matched without case).
@@ -41,13 +44,13 @@ var (
 	all []*Regexp
 )
 
-// New returns the pattern expr, to be compiled when first used or by
-// CompileAll; an invalid pattern panics then, as regexp.MustCompile does
+// New returns the pattern expr, to be compiled when first needed or by
+// CompileWhile; an invalid pattern panics then, as regexp.MustCompile does
 // (Check finds it in a test first).
 func New(expr string) *Regexp { return add(&Regexp{expr: expr}) }
 
 // NewRare is New for a pattern only some runs use (error messages, one
-// command): CompileAll leaves it, so that an audit never compiles it.
+// command): CompileWhile leaves it.
 func NewRare(expr string) *Regexp { return add(&Regexp{expr: expr, rare: true}) }
 
 func add(r *Regexp) *Regexp {
@@ -72,33 +75,41 @@ func Check() error {
 	return nil
 }
 
-// CompileAll compiles every pattern New made so far that is not compiled
-// yet, for a goroutine to run while the program does something else.
-func CompileAll() {
+// CompileWhile compiles the patterns New made so far, one by one, while
+// more reports true: for a goroutine to run while the program does
+// something else, and to stop when that is done.
+func CompileWhile(more func() bool) {
 	mu.Lock()
 	rs := all
 	mu.Unlock()
 	for _, r := range rs {
+		if !more() {
+			return
+		}
 		if !r.rare {
+			r.readNeeds()
 			r.re()
 		}
 	}
 }
 
 func (r *Regexp) re() *regexp.Regexp {
-	r.once.Do(func() {
-		r.rx = regexp.MustCompile(r.expr)
+	r.once.Do(func() { r.rx = regexp.MustCompile(r.expr) })
+	return r.rx
+}
+
+func (r *Regexp) readNeeds() {
+	r.needsOnce.Do(func() {
 		if re, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.needs = required(re)
 		}
 	})
-	return r.rx
 }
 
 // absent reports that s holds no match: it lacks each of the pattern's
 // needs.
 func (r *Regexp) absent(s string) bool {
-	r.re()
+	r.readNeeds()
 	if len(r.needs) == 0 {
 		return false
 	}
@@ -112,62 +123,62 @@ func (r *Regexp) absent(s string) bool {
 
 func (r *Regexp) String() string { return r.expr }
 
-func (r *Regexp) MatchString(s string) bool { return !r.absent(s) && r.rx.MatchString(s) }
+func (r *Regexp) MatchString(s string) bool { return !r.absent(s) && r.re().MatchString(s) }
 
 func (r *Regexp) FindString(s string) string {
 	if r.absent(s) {
 		return ""
 	}
-	return r.rx.FindString(s)
+	return r.re().FindString(s)
 }
 
 func (r *Regexp) FindStringIndex(s string) []int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindStringIndex(s)
+	return r.re().FindStringIndex(s)
 }
 
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindStringSubmatch(s)
+	return r.re().FindStringSubmatch(s)
 }
 
 func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindStringSubmatchIndex(s)
+	return r.re().FindStringSubmatchIndex(s)
 }
 
 func (r *Regexp) FindAllString(s string, n int) []string {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindAllString(s, n)
+	return r.re().FindAllString(s, n)
 }
 
 func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindAllStringIndex(s, n)
+	return r.re().FindAllStringIndex(s, n)
 }
 
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindAllStringSubmatch(s, n)
+	return r.re().FindAllStringSubmatch(s, n)
 }
 
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.rx.FindAllStringSubmatchIndex(s, n)
+	return r.re().FindAllStringSubmatchIndex(s, n)
 }
 
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }

@@ -12,7 +12,6 @@ import (
 func TestSameAsRegexp(t *testing.T) {
 	const expr, s = `(\w)(\d+)`, "a1 b22 c333"
 	r, want := New(expr), regexp.MustCompile(expr)
-	CompileAll()
 	if r.String() != want.String() || r.MatchString(s) != want.MatchString(s) ||
 		r.FindString(s) != want.FindString(s) ||
 		!slices.Equal(r.FindStringIndex(s), want.FindStringIndex(s)) ||
@@ -26,6 +25,42 @@ func TestSameAsRegexp(t *testing.T) {
 		string(r.ReplaceAll([]byte(s), []byte("$1"))) != "a b c" ||
 		string(r.ReplaceAllFunc([]byte(s), func([]byte) []byte { return nil })) != "  " {
 		t.Errorf("%s differs from regexp's", expr)
+	}
+}
+
+// TestCompiledWhenNeeded: a pattern is compiled only once a string holds
+// its literal, and then matches as regexp's does.
+func TestCompiledWhenNeeded(t *testing.T) {
+	r := New(`(?i)headers?\d`)
+	if r.MatchString("no literal here") || r.FindString("none") != "" || r.rx != nil {
+		t.Fatalf("compiled for strings without its literal (%v)", r.needs)
+	}
+	if !r.MatchString("x HEADER7") || r.rx == nil {
+		t.Error("no match where the literal is")
+	}
+	if n := New(`[a-z]+\d`); !n.MatchString("ab1") || n.rx == nil {
+		t.Error("a pattern without a literal does not match")
+	}
+}
+
+// TestCompileWhileStops: CompileWhile compiles until told to stop, and
+// never a rare pattern.
+func TestCompileWhileStops(t *testing.T) {
+	mu.Lock()
+	before := all
+	all = nil
+	mu.Unlock()
+	defer func() { mu.Lock(); all = before; mu.Unlock() }()
+	a, rare, b := New(`a+`), NewRare(`r+`), New(`b+`)
+	asked := 0
+	CompileWhile(func() bool { asked++; return asked <= 3 })
+	if a.rx == nil || rare.rx != nil || b.rx == nil {
+		t.Errorf("compiled a %v, rare %v, b %v; want a and b", a.rx != nil, rare.rx != nil, b.rx != nil)
+	}
+	c := New(`c+`)
+	CompileWhile(func() bool { return false })
+	if c.rx != nil {
+		t.Error("compiled after being told to stop")
 	}
 }
 
@@ -72,7 +107,7 @@ func TestRequired(t *testing.T) {
 		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, []need{{"$json.", false}}},
 	} {
 		r := New(c.expr)
-		r.re()
+		r.absent("")
 		if !slices.Equal(r.needs, c.needs) {
 			t.Errorf("%s: needs %v, want %v", c.expr, r.needs, c.needs)
 		}
