@@ -325,6 +325,15 @@ func (g *Graph) RepeatedRuns(n *n8nschema.Node) (RepeatedRun, bool) {
 		}
 	}
 	same := g.Nodes[f.same[i]]
+	if _, throws := g.joinReads[f.same[i]]; throws {
+		// A join that reads a later branch by name (laterSiblingRead)
+		// throws on its first run that has items and stops the execution;
+		// it succeeds at most once, on the last branch's run: no repeat.
+		return RepeatedRun{}, false
+	}
+	if _, throws := g.joinReads[int32(j)]; throws {
+		return RepeatedRun{}, false
+	}
 	if g.Workflow.Settings.ExecutionOrder == "v1" && readsBranches(same, branches) {
 		// Under v1 the first run comes right after the first branch, and
 		// an expression that reads another branch by name throws "Node

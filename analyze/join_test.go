@@ -3,6 +3,7 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -142,6 +143,30 @@ func TestRepeatedRunsV1Throws(t *testing.T) {
 		g := BuildGraph(parseOne(t, src(order)))
 		if _, ok := g.RepeatedRuns(g.Node("J")); ok != want {
 			t.Errorf("executionOrder %s: RepeatedRuns(J) ok = %v, want %v", order, ok, want)
+		}
+	}
+}
+
+// A v1 Code join that reads a lower branch at its top level throws on its
+// first run with items (laterSiblingRead), so its runs cannot repeat; in a
+// try the read is caught and every branch's run repeats the output.
+func TestRepeatedRunsV1CodeThrows(t *testing.T) {
+	src := func(code string) string {
+		return `{"name":"w","settings":{"executionOrder":"v1"},"nodes":[
+{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}},
+{"name":"A","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[200,0],"parameters":{"url":"https://a.example.com"}},
+{"name":"B","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[200,200],"parameters":{"url":"https://b.example.com"}},
+{"name":"J","type":"n8n-nodes-base.code","typeVersion":2,"position":[400,0],"parameters":{"jsCode":` + strconv.Quote(code) + `}}],
+"connections":{"T":{"main":[[{"node":"A","type":"main","index":0},{"node":"B","type":"main","index":0}]]},
+"A":{"main":[[{"node":"J","type":"main","index":0}]]},"B":{"main":[[{"node":"J","type":"main","index":0}]]}}}`
+	}
+	for code, want := range map[string]bool{
+		"const a = $('A').first().json;\nconst b = $('B').first().json;\nreturn [{json: {a, b}}];":                    false,
+		"let b = null;\ntry { b = $('B').first().json; } catch (e) {}\nreturn [{json: {a: $('A').first().json, b}}];": true,
+	} {
+		g := BuildGraph(parseOne(t, src(code)))
+		if _, ok := g.RepeatedRuns(g.Node("J")); ok != want {
+			t.Errorf("code %q: RepeatedRuns(J) ok = %v, want %v", code, ok, want)
 		}
 	}
 }
