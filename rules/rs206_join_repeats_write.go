@@ -25,7 +25,8 @@ Switch's rules, an error output) split the items and are not parallel; neither a
 which never run in one execution; a node with two inputs (a Merge) waits for both and runs once. Under the v1 order
 a node that reads two of the branches by name in an expression ($('A').first() and $('B').first()) first runs right
 after one branch, and reading the other throws "Node 'B' hasn't been executed": the execution stops, nothing repeats,
-and the rule leaves it out (a Code node's read may sit in a try, so it is not left out). Severity follows
+and the rule leaves it out; so it does a Code node that reads a lower branch at its top level, outside any try
+(RS010 reports it). Severity follows
 what the duplicate costs (analyze/consequence.go): an error for a charge, an order or a message to a customer, a
 warning for a second record or a write whose endpoint says nothing, a note for an alert to the team, a log line or
 a report; a note too when only a manual run reaches it.`,
