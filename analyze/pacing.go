@@ -29,38 +29,111 @@ const (
 	PaceMachine
 )
 
-// personTriggers are the trigger nodes whose events are a person's
-// message or submission: chats and messaging bots (a user's message or
-// mention; nodes-base/nodes/Telegram/TelegramTrigger.node.ts and the like),
-// where the person waits for the answer ("chat"), and form and booking
-// services, where the person has left with the service's own confirmation
-// ("form").
+// personTriggers are n8n's own triggers that a person's message or
+// submission starts: its chats, where the person waits for the answer
+// ("chat"), and its Form Trigger ("form").
 var personTriggers = map[string]string{
 	n8nschema.TypeChatTrigger:                    "chat",
 	"@n8n/n8n-nodes-langchain.manualChatTrigger": "chat",
-	"n8n-nodes-base.telegramTrigger":             "chat",
-	"n8n-nodes-base.whatsAppTrigger":             "chat",
-	"n8n-nodes-base.slackTrigger":                "chat",
-	"n8n-nodes-base.microsoftTeamsTrigger":       "chat",
-	"n8n-nodes-base.twilioTrigger":               "chat",
 	n8nschema.TypeFormTrigger:                    "form",
-	"n8n-nodes-base.typeformTrigger":             "form",
-	"n8n-nodes-base.jotFormTrigger":              "form",
-	"n8n-nodes-base.surveyMonkeyTrigger":         "form",
-	"n8n-nodes-base.formstackTrigger":            "form",
-	"n8n-nodes-base.wufooTrigger":                "form",
-	"n8n-nodes-base.facebookLeadAdsTrigger":      "form",
-	"n8n-nodes-base.calendlyTrigger":             "form",
-	"n8n-nodes-base.acuitySchedulingTrigger":     "form",
-	"n8n-nodes-base.calTrigger":                  "form", // Cal.com bookings
-	"n8n-nodes-base.formIoTrigger":               "form",
-	"n8n-nodes-base.koBoToolboxTrigger":          "form",
+}
+
+// personServices are the services whose events are a person's message
+// or submission, by the name TriggerService gives them: chats and
+// messaging bots (a user's message or mention;
+// nodes-base/nodes/Telegram/TelegramTrigger.node.ts and the like), where
+// the person waits for the answer ("chat"), and form, survey and booking
+// services, where the person has left with the service's own confirmation
+// ("form"). A trigger of any package reads its service here: n8n's
+// Typeform Trigger and a community Tally Trigger alike.
+var personServices = map[string]string{
+	"telegram":       "chat",
+	"whatsapp":       "chat",
+	"slack":          "chat",
+	"microsoftteams": "chat",
+	"twilio":         "chat",
+	// Forms and surveys: one submission, one event.
+	"typeform":        "form",
+	"jotform":         "form",
+	"surveymonkey":    "form",
+	"formstack":       "form",
+	"wufoo":           "form",
+	"formio":          "form",
+	"kobotoolbox":     "form",
+	"tally":           "form",
+	"fillout":         "form",
+	"googleforms":     "form",
+	"paperform":       "form",
+	"cognitoforms":    "form",
+	"zohoforms":       "form",
+	"formbricks":      "form",
+	"heyflow":         "form",
+	"facebookleadads": "form", // a lead a person submits in an ad's form
+	// Bookings: one person's booking, one event.
+	"calendly":         "form",
+	"acuityscheduling": "form",
+	"cal":              "form", // Cal.com
+	"calcom":           "form",
+}
+
+// TriggerService names the service whose events a trigger type receives:
+// the node's name without "Trigger", lower case and letters and digits
+// only (n8n-nodes-base.typeformTrigger: typeform;
+// n8n-nodes-tallyforms.tallyTrigger: tally). A community node whose own
+// name is no service that personServices knows names it by its package,
+// with a trailing "forms" dropped (n8n-nodes-tallyforms.formTrigger:
+// tally). "" for a type that is no trigger.
+func TriggerService(typ string) string {
+	i := strings.LastIndexByte(typ, '.')
+	if i < 0 || n8nschema.Lookup(typ).Role != n8nschema.RoleTrigger {
+		return ""
+	}
+	pkg, name := typ[:i], typ[i+1:]
+	s := serviceKey(strings.TrimSuffix(name, "Trigger"))
+	if personServices[s] != "" || pkg == "n8n-nodes-base" || pkg == "@n8n/n8n-nodes-langchain" {
+		return s
+	}
+	if j := strings.LastIndexByte(pkg, '/'); j >= 0 {
+		pkg = pkg[j+1:]
+	}
+	p := serviceKey(strings.TrimPrefix(pkg, "n8n-nodes-"))
+	for _, k := range []string{p, strings.TrimSuffix(p, "forms")} {
+		if personServices[k] != "" {
+			return k
+		}
+	}
+	return s
+}
+
+// serviceKey writes a name the one way personServices holds it: lower
+// case, letters and digits only (jotForm, google-forms: jotform,
+// googleforms).
+func serviceKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		}
+	}
+	return b.String()
+}
+
+// personKind is what a trigger node's events are when a person starts
+// them: "chat", "form", or "" for none.
+func personKind(t *n8nschema.Node) string {
+	if k := personTriggers[t.Type]; k != "" {
+		return k
+	}
+	return personServices[TriggerService(t.Type)]
 }
 
 // Converses reports whether a trigger starts an execution for a person
 // who waits for its answer in a chat or a messaging app: when it fails,
 // the person sees no answer come.
-func Converses(t *n8nschema.Node) bool { return personTriggers[t.Type] == "chat" && !callSummaries(t) }
+func Converses(t *n8nschema.Node) bool { return personKind(t) == "chat" && !callSummaries(t) }
 
 // callSummaries reports a Twilio Trigger that listens only for "New Call"
 // (com.twilio.voice.insights.call-summary.complete), a summary Twilio sends
@@ -86,7 +159,7 @@ func TriggerPace(t *n8nschema.Node) Pace {
 	switch typ := t.Type; {
 	case n8nschema.IsInternalTrigger(typ) && typ != n8nschema.TypeManualChatTrigger, n8nschema.IsScheduleTrigger(typ) && registersNoJob(t):
 		return PaceInternal
-	case personTriggers[typ] != "" && !callSummaries(t):
+	case personKind(t) != "" && !callSummaries(t):
 		return PacePerson
 	case typ == n8nschema.TypeWebhook:
 		if webhookMethods(t) == "GET" {

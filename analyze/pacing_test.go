@@ -169,3 +169,37 @@ func TestClockWithNoJob(t *testing.T) {
 		}
 	}
 }
+
+// TestTriggerServicePace: a trigger's service decides whether a person
+// paces it, whatever package the node comes from: n8n's Typeform Trigger
+// and a community Tally or Fillout Trigger are a person's form; a
+// community WhatsApp gateway's trigger or a service n8n does not list
+// stays a machine's, as does a Twilio Trigger that hears only call
+// summaries.
+func TestTriggerServicePace(t *testing.T) {
+	for _, tc := range []struct {
+		typ, params, service string
+		want                 Pace
+	}{
+		{"n8n-nodes-base.typeformTrigger", `{"formId": "f"}`, "typeform", PacePerson},
+		{"n8n-nodes-base.jotFormTrigger", `{}`, "jotform", PacePerson},
+		{"n8n-nodes-base.koBoToolboxTrigger", `{}`, "kobotoolbox", PacePerson},
+		{"n8n-nodes-tallyforms.tallyTrigger", `{"formId": "w4Ex"}`, "tally", PacePerson},
+		{"n8n-nodes-tallyforms.formTrigger", `{}`, "tally", PacePerson},
+		{"@acme/n8n-nodes-fillout.filloutTrigger", `{}`, "fillout", PacePerson},
+		{"n8n-nodes-google-forms.googleFormsTrigger", `{}`, "googleforms", PacePerson},
+		{"n8n-nodes-base.telegramTrigger", `{}`, "telegram", PacePerson},
+		{"n8n-nodes-base.twilioTrigger", `{"updates": ["com.twilio.voice.insights.call-summary.complete"]}`, "twilio", PaceMachine},
+		{"n8n-nodes-base.stripeTrigger", `{}`, "stripe", PaceMachine},
+		{"n8n-nodes-fathom.fathomTrigger", `{}`, "fathom", PaceMachine},
+		{"n8n-nodes-tallyforms.tally", `{}`, "", PaceMachine},
+	} {
+		w := parseOne(t, `{"nodes": [{"name": "T", "type": "`+tc.typ+`", "typeVersion": 1, "position": [0, 0], "parameters": `+tc.params+`}], "connections": {}}`)
+		if got := TriggerService(tc.typ); got != tc.service {
+			t.Errorf("%s: TriggerService = %q; want %q", tc.typ, got, tc.service)
+		}
+		if got := TriggerPace(w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: TriggerPace = %d; want %d", tc.typ, got, tc.want)
+		}
+	}
+}
