@@ -143,7 +143,7 @@ The rule reports one note per workflow, at the first such node, naming the other
 			}
 			// Each named node is a herd of its own: the executions (or
 			// items) overlap, not the nodes one run calls one after another.
-			msg += fmt.Sprintf("; so %s %s, each at its own step of those executions", plural(len(others), "does", "do"), joinNames(others, 3))
+			msg += fmt.Sprintf("; so %s %s, each on its own in the executions that reach it", plural(len(others), "does", "do"), joinNames(others, 3))
 		}
 		pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Chain: h.op.Factors})
 	},
