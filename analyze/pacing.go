@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -29,38 +30,111 @@ const (
 	PaceMachine
 )
 
-// personTriggers are the trigger nodes whose events are a person's
-// message or submission: chats and messaging bots (a user's message or
-// mention; nodes-base/nodes/Telegram/TelegramTrigger.node.ts and the like),
-// where the person waits for the answer ("chat"), and form and booking
-// services, where the person has left with the service's own confirmation
-// ("form").
+// personTriggers are n8n's own triggers that a person's message or
+// submission starts: its chats, where the person waits for the answer
+// ("chat"), and its Form Trigger ("form").
 var personTriggers = map[string]string{
 	n8nschema.TypeChatTrigger:                    "chat",
 	"@n8n/n8n-nodes-langchain.manualChatTrigger": "chat",
-	"n8n-nodes-base.telegramTrigger":             "chat",
-	"n8n-nodes-base.whatsAppTrigger":             "chat",
-	"n8n-nodes-base.slackTrigger":                "chat",
-	"n8n-nodes-base.microsoftTeamsTrigger":       "chat",
-	"n8n-nodes-base.twilioTrigger":               "chat",
 	n8nschema.TypeFormTrigger:                    "form",
-	"n8n-nodes-base.typeformTrigger":             "form",
-	"n8n-nodes-base.jotFormTrigger":              "form",
-	"n8n-nodes-base.surveyMonkeyTrigger":         "form",
-	"n8n-nodes-base.formstackTrigger":            "form",
-	"n8n-nodes-base.wufooTrigger":                "form",
-	"n8n-nodes-base.facebookLeadAdsTrigger":      "form",
-	"n8n-nodes-base.calendlyTrigger":             "form",
-	"n8n-nodes-base.acuitySchedulingTrigger":     "form",
-	"n8n-nodes-base.calTrigger":                  "form", // Cal.com bookings
-	"n8n-nodes-base.formIoTrigger":               "form",
-	"n8n-nodes-base.koBoToolboxTrigger":          "form",
+}
+
+// personServices are the services whose events are a person's message
+// or submission, by the name TriggerService gives them: chats and
+// messaging bots (a user's message or mention;
+// nodes-base/nodes/Telegram/TelegramTrigger.node.ts and the like), where
+// the person waits for the answer ("chat"), and form, survey and booking
+// services, where the person has left with the service's own confirmation
+// ("form"). A trigger of any package reads its service here: n8n's
+// Typeform Trigger and a community Tally Trigger alike.
+var personServices = map[string]string{
+	"telegram":       "chat",
+	"whatsapp":       "chat",
+	"slack":          "chat",
+	"microsoftteams": "chat",
+	"twilio":         "chat",
+	// Forms and surveys: one submission, one event.
+	"typeform":        "form",
+	"jotform":         "form",
+	"surveymonkey":    "form",
+	"formstack":       "form",
+	"wufoo":           "form",
+	"formio":          "form",
+	"kobotoolbox":     "form",
+	"tally":           "form",
+	"fillout":         "form",
+	"googleforms":     "form",
+	"paperform":       "form",
+	"cognitoforms":    "form",
+	"zohoforms":       "form",
+	"formbricks":      "form",
+	"heyflow":         "form",
+	"facebookleadads": "form", // a lead a person submits in an ad's form
+	// Bookings: one person's booking, one event.
+	"calendly":         "form",
+	"acuityscheduling": "form",
+	"cal":              "form", // Cal.com
+	"calcom":           "form",
+}
+
+// TriggerService names the service whose events a trigger type receives:
+// the node's name without "Trigger", lower case and letters and digits
+// only (n8n-nodes-base.typeformTrigger: typeform;
+// n8n-nodes-tallyforms.tallyTrigger: tally). A community node whose own
+// name is no service that personServices knows names it by its package,
+// with a trailing "forms" dropped (n8n-nodes-tallyforms.formTrigger:
+// tally). "" for a type that is no trigger.
+func TriggerService(typ string) string {
+	i := strings.LastIndexByte(typ, '.')
+	if i < 0 || n8nschema.Lookup(typ).Role != n8nschema.RoleTrigger {
+		return ""
+	}
+	pkg, name := typ[:i], typ[i+1:]
+	s := serviceKey(strings.TrimSuffix(name, "Trigger"))
+	if personServices[s] != "" || pkg == "n8n-nodes-base" || pkg == "@n8n/n8n-nodes-langchain" {
+		return s
+	}
+	if j := strings.LastIndexByte(pkg, '/'); j >= 0 {
+		pkg = pkg[j+1:]
+	}
+	p := serviceKey(strings.TrimPrefix(pkg, "n8n-nodes-"))
+	for _, k := range []string{p, strings.TrimSuffix(p, "forms")} {
+		if personServices[k] != "" {
+			return k
+		}
+	}
+	return s
+}
+
+// serviceKey writes a name the one way personServices holds it: lower
+// case, letters and digits only (jotForm, google-forms: jotform,
+// googleforms).
+func serviceKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		}
+	}
+	return b.String()
+}
+
+// personKind is what a trigger node's events are when a person starts
+// them: "chat", "form", or "" for none.
+func personKind(t *n8nschema.Node) string {
+	if k := personTriggers[t.Type]; k != "" {
+		return k
+	}
+	return personServices[TriggerService(t.Type)]
 }
 
 // Converses reports whether a trigger starts an execution for a person
 // who waits for its answer in a chat or a messaging app: when it fails,
 // the person sees no answer come.
-func Converses(t *n8nschema.Node) bool { return personTriggers[t.Type] == "chat" && !callSummaries(t) }
+func Converses(t *n8nschema.Node) bool { return personKind(t) == "chat" && !callSummaries(t) }
 
 // callSummaries reports a Twilio Trigger that listens only for "New Call"
 // (com.twilio.voice.insights.call-summary.complete), a summary Twilio sends
@@ -86,7 +160,7 @@ func TriggerPace(t *n8nschema.Node) Pace {
 	switch typ := t.Type; {
 	case n8nschema.IsInternalTrigger(typ) && typ != n8nschema.TypeManualChatTrigger, n8nschema.IsScheduleTrigger(typ) && registersNoJob(t):
 		return PaceInternal
-	case personTriggers[typ] != "" && !callSummaries(t):
+	case personKind(t) != "" && !callSummaries(t):
 		return PacePerson
 	case typ == n8nschema.TypeWebhook:
 		if webhookMethods(t) == "GET" {
@@ -362,7 +436,7 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 		// ($node['Normalize'].json.sender after sender: b.from, b
 		// the body): a gateway's flat payload read once and renamed.
 		if *built == nil {
-			*built = codeCopies(g, reach, carriers)
+			*built = codeCopies(g, reach, carriers, copied)
 		}
 		if builtSender(*built, x) {
 			return true
@@ -392,12 +466,30 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 			return true
 		}
 	}
+	// Or an address the gateway names in its own words (Fonnte's target,
+	// a key no list holds), or a mention in the text (Discord's and
+	// Slack's <@id>): a body field that is the sender and nothing else.
+	for _, x := range payloadAddresses(n) {
+		x = readPaths(x)
+		if readsBodyOf(x, carriers) && senderValue(lastBodyRead(x)) {
+			return true
+		}
+		if m := itemFieldRE.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(x, "="))); m != nil && copiedSender(copied, "."+m[1]+m[2]) != "" {
+			return true
+		}
+		if *built == nil {
+			*built = codeCopies(g, reach, carriers, copied)
+		}
+		if builtSender(*built, x) {
+			return true
+		}
+	}
 	// Or a body the call takes whole from the item ({{ JSON.stringify(
 	// $json.envio) }}) that the Code nodes feeding it build as a message
 	// to the sender: to: para, para the sender's number it was given.
 	if n8nschema.IsHTTPRequest(n.Type) && itemBodyRE.MatchString(n.Params().Get("jsonBody").Str()) {
 		if *built == nil {
-			*built = codeCopies(g, reach, carriers)
+			*built = codeCopies(g, reach, carriers, copied)
 		}
 		return codeAddressesSender(g, n, *built)
 	}
@@ -743,14 +835,20 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 // digits + '@c.us' after digits = String(raw), raw = msg.from). A Code
 // node fed the request may walk the body first (for (const m of
 // value.messages)): a field of a local variable (m.from) is read from it.
-func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) map[string]map[string]string {
+func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string, copied map[string]string) map[string]map[string]string {
 	out := map[string]map[string]string{}
+	var senders []string // the fields Set nodes fill with the sender
+	for f := range copied {
+		if copiedSender(copied, "."+f) != "" {
+			senders = append(senders, f)
+		}
+	}
 	for n := range reached {
 		if n.Disabled || n.Type != n8nschema.TypeCode {
 			continue
 		}
 		code := n.Params().Get("jsCode").Str()
-		if !strings.Contains(code, "body") {
+		if !strings.Contains(code, "body") && !slices.ContainsFunc(senders, func(f string) bool { return strings.Contains(code, f) }) {
 			continue
 		}
 		fed := false
@@ -760,6 +858,9 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 		code = readPaths(code)
 		binds := codeBinds(code)
 		sender := func(read, in string) bool {
+			if copiedSender(copied, read) != "" {
+				return true // a Set node's copy of the sender, read from its item
+			}
 			if !senderValue(read) {
 				return false
 			}
@@ -781,6 +882,7 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 				return
 			}
 			if r := traceRead(v, binds, sender); r != "" {
+				r = cmp.Or(copiedSender(copied, r), r) // the body's read, which names the sender
 				if out[n.Name] == nil {
 					out[n.Name] = map[string]string{}
 				}
@@ -793,9 +895,80 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string) m
 		for _, f := range shorthandFields(code, binds) {
 			add(f, f)
 		}
+		// { ...$json.body, wait: t } hands on every field of the body
+		// under its own name: a sender among them (userId) is read as
+		// the body's.
+		if fed && bodySpreadRE.MatchString(code) {
+			if out[n.Name] == nil {
+				out[n.Name] = map[string]string{}
+			}
+			out[n.Name][spreadBody] = "json.body"
+		}
 	}
 	return out
 }
+
+// spreadBody is the key codeCopies gives a Code node that returns the
+// request's body spread into its item; bodySpreadRE finds that spread.
+const spreadBody = "...body"
+
+var bodySpreadRE = lazyregexp.New(`\.\.\.\s*(?:\$json|\$input\.(?:item|first\(\)|last\(\))\.json|\bitem\.json)\.body\b`)
+
+// copiedSender returns the read of the request's sender that a Set node
+// copied into the field read names last (webhook_from = {{
+// $json.body.sender }}, read as setData.webhook_from), or "".
+func copiedSender(copied map[string]string, read string) string {
+	v, ok := copied[read[strings.LastIndexByte(read, '.')+1:]]
+	if !ok {
+		return ""
+	}
+	for _, r := range memberReadRE.FindAllString(readPaths(v), -1) {
+		if strings.Contains(r, ".body.") && senderValue(r) {
+			return r
+		}
+	}
+	return ""
+}
+
+// lastBodyRead is the first request body path x reads, as a read
+// (json.body.sender), "" when it reads none.
+func lastBodyRead(x string) string {
+	if m := bodyPathRE.FindStringSubmatch(x); m != nil {
+		return "json.body" + dotted(m[1])
+	}
+	return ""
+}
+
+// payloadAddresses returns what HTTP call n names as an address under any
+// key: each body field whose whole value is one {{ }} (Fonnte's target:
+// "{{ $json.from }}"), and each mention in a value (<@{{ $json.userId
+// }}>: Discord and Slack notify the user it names).
+func payloadAddresses(n *n8nschema.Node) []string {
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		return nil
+	}
+	var out []string
+	add := func(v string) {
+		v = strings.TrimSpace(v)
+		if m := soleExprRE.FindStringSubmatch(v); m != nil {
+			out = append(out, "={{"+m[1]+"}}")
+		}
+		for _, m := range mentionRE.FindAllStringSubmatch(v, 4) {
+			out = append(out, "={{"+m[1]+"}}")
+		}
+	}
+	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		add(p.Get("value").Str())
+	}
+	for _, m := range jsonBodyFields(n) {
+		add(strings.Trim(m[2], `"'`))
+	}
+	return out
+}
+
+// mentionRE finds a user's mention whose id an expression gives: <@{{
+// $json.userId }}>, <@!{{ … }}>.
+var mentionRE = lazyregexp.New(`<@!?\{\{([^{}]*)\}\}>`)
 
 // maxCallsRead and maxArgsLen bound what codeBinds reads of a function's
 // calls (the first 16, each within 4 KiB of its name), so that code with
@@ -944,6 +1117,9 @@ func builtSender(built map[string]map[string]string, x string) bool {
 func senderField(built map[string]map[string]string, f string) bool {
 	for _, fields := range built {
 		if v, ok := fields[f]; ok && senderValue(v) {
+			return true
+		}
+		if v, ok := fields[spreadBody]; ok && senderValue(v+"."+f) {
 			return true
 		}
 	}

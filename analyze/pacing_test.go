@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -166,6 +167,98 @@ func TestClockWithNoJob(t *testing.T) {
 		}
 		if want := map[bool]Pace{true: PaceInternal, false: PaceMachine}[tc.byHand]; TriggerPace(n) != want {
 			t.Errorf("%s: TriggerPace = %d; want %d", tc.name, TriggerPace(n), want)
+		}
+	}
+}
+
+// TestTriggerServicePace: a trigger's service decides whether a person
+// paces it, whatever package the node comes from: n8n's Typeform Trigger
+// and a community Tally or Fillout Trigger are a person's form; a
+// community WhatsApp gateway's trigger or a service n8n does not list
+// stays a machine's, as does a Twilio Trigger that hears only call
+// summaries.
+func TestTriggerServicePace(t *testing.T) {
+	for _, tc := range []struct {
+		typ, params, service string
+		want                 Pace
+	}{
+		{"n8n-nodes-base.typeformTrigger", `{"formId": "f"}`, "typeform", PacePerson},
+		{"n8n-nodes-base.jotFormTrigger", `{}`, "jotform", PacePerson},
+		{"n8n-nodes-base.koBoToolboxTrigger", `{}`, "kobotoolbox", PacePerson},
+		{"n8n-nodes-tallyforms.tallyTrigger", `{"formId": "w4Ex"}`, "tally", PacePerson},
+		{"n8n-nodes-tallyforms.formTrigger", `{}`, "tally", PacePerson},
+		{"@acme/n8n-nodes-fillout.filloutTrigger", `{}`, "fillout", PacePerson},
+		{"n8n-nodes-google-forms.googleFormsTrigger", `{}`, "googleforms", PacePerson},
+		{"n8n-nodes-base.telegramTrigger", `{}`, "telegram", PacePerson},
+		{"n8n-nodes-base.twilioTrigger", `{"updates": ["com.twilio.voice.insights.call-summary.complete"]}`, "twilio", PaceMachine},
+		{"n8n-nodes-base.stripeTrigger", `{}`, "stripe", PaceMachine},
+		{"n8n-nodes-fathom.fathomTrigger", `{}`, "fathom", PaceMachine},
+		{"n8n-nodes-tallyforms.tally", `{}`, "", PaceMachine},
+	} {
+		w := parseOne(t, `{"nodes": [{"name": "T", "type": "`+tc.typ+`", "typeVersion": 1, "position": [0, 0], "parameters": `+tc.params+`}], "connections": {}}`)
+		if got := TriggerService(tc.typ); got != tc.service {
+			t.Errorf("%s: TriggerService = %q; want %q", tc.typ, got, tc.service)
+		}
+		if got := TriggerPace(w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: TriggerPace = %d; want %d", tc.typ, got, tc.want)
+		}
+	}
+}
+
+// TestGatewayReplyToSender: a WhatsApp gateway's webhook (Fonnte posts
+// {sender, message}) answered by an HTTP call whose body addresses the
+// sender under the gateway's own key (target), through a Set node's copy
+// and a Code node that reads it, is a person's conversation; so is a
+// Discord reminder that mentions (<@id>) the user the request named,
+// handed on by a Code node that spreads the body. The same calls to a
+// fixed number or user, or to numbers read from elsewhere, answer nobody.
+func TestGatewayReplyToSender(t *testing.T) {
+	hook := `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p"}}`
+	set := `{"name": "Keep", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [200, 0], "parameters": {"assignments": {"assignments": [{"id": "a", "name": "webhook_from", "value": "={{ $json.body.sender }}", "type": "string"}, {"id": "b", "name": "webhook_text", "value": "={{ $json.body.message }}", "type": "string"}]}}}`
+	quote := func(s string) string {
+		var b strings.Builder
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		_ = e.Encode(s)
+		return strings.TrimSpace(b.String())
+	}
+	code := func(js string) string {
+		b := quote(js)
+		return `{"name": "Build", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [400, 0], "parameters": {"jsCode": ` + string(b) + `}}`
+	}
+	send := func(url, body string) string {
+		b := quote(body)
+		return `{"name": "Send", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [600, 0], "parameters": {"method": "POST", "url": "` + url + `", "sendBody": true, "specifyBody": "json", "jsonBody": ` + string(b) + `}}`
+	}
+	chain := func(nodes ...string) string {
+		names := []string{"Hook", "Keep", "Build", "Send"}
+		if len(nodes) == 2 {
+			names = []string{"Hook", "Build", "Send"}
+		}
+		conns := []string{}
+		for i := 0; i+1 < len(names); i++ {
+			conns = append(conns, `"`+names[i]+`": {"main": [[{"node": "`+names[i+1]+`", "type": "main", "index": 0}]]}`)
+		}
+		return `{"nodes": [` + hook + `, ` + strings.Join(nodes, ", ") + `], "connections": {` + strings.Join(conns, ", ") + `}}`
+	}
+	fonnte := "https://api.fonnte.com/send"
+	readsSet := "const setData = $('Keep').first().json;\nconst fromNumber = (setData && setData.webhook_from) ? setData.webhook_from : 'unknown';\nreturn [{ json: { from: fromNumber, message: 'ok' } }];"
+	spread := "const time = $json.body.delay / 1000;\nreturn [{ json: { ...$json.body, waitSeconds: time } }];"
+	for _, tc := range []struct {
+		name, wf string
+		want     bool
+	}{
+		{"Fonnte's sender, copied, read in code, sent as target", chain(set, code(readsSet), send(fonnte, `={"target": "{{ $json.from }}", "message": "{{ $json.message }}"}`)), true},
+		{"the sender straight from the body, as target", chain(set, code("return [{ json: { ok: true } }];"), send(fonnte, `={"target": "{{ $('Hook').item.json.body.sender }}", "message": "ok"}`)), true},
+		{"a fixed number as target", chain(set, code(readsSet), send(fonnte, `={"target": "6281234567890", "message": "{{ $json.from }} wrote"}`)), false},
+		{"the sender named only in the text", chain(set, code(readsSet), send(fonnte, `={"target": "6281234567890", "message": "new message from {{ $json.from }}"}`)), false},
+		{"numbers the code reads from elsewhere", chain(set, code("return items.map(i => ({ json: { from: i.json.nomor } }));"), send(fonnte, `={"target": "{{ $json.from }}", "message": "promo"}`)), false},
+		{"a Discord reminder that mentions its requester", chain(code(spread), send("https://discord.com/api/webhooks/1/x", `={"content": "<@{{$json.userId}}> Reminder: {{$json.task}}"}`)), true},
+		{"a Discord reminder that mentions a fixed user", chain(code(spread), send("https://discord.com/api/webhooks/1/x", `={"content": "<@1492886386615910400> Reminder: {{$json.task}}"}`)), false},
+	} {
+		w := parseOne(t, tc.wf)
+		if got := RelaysChat(BuildGraph(w), w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: RelaysChat = %v; want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -49,7 +49,11 @@ the request's own message or conversation by the id it carried, as Feishu/Lark's
 or Chatwoot's POST …/conversations/{conversation_id}/messages, from an HTTP Request or from a Code node's
 this.helpers.httpRequest, a private note aside; the sender may
 be answered by any node, a community one included, such as the Evolution API node's messages-api with remoteJid read
-from body.data.key.remoteJid, whatever the message was, a text, an image or a document) is a note: the
+from body.data.key.remoteJid, whatever the message was, a text, an image or a document; or an HTTP call whose body
+field is that sender and nothing else, under whatever key the gateway names it (Fonnte's target, read from
+body.sender through a Set node's copy and the Code nodes that read it), or mentions it (a Discord reminder's
+<@{{ $json.userId }}> after a Code node that spreads the request's body); a fixed number or user, or numbers read
+from a sheet, answer nobody) is a note: the
 person who wrote sees no answer come. That holds only for a bot that answers: an app trigger's run must send a chat
 message through the trigger's own app or to a recipient its data gives (a chat id in {{ }}); a relay that forwards
 each message to a fixed channel, a board or a sheet and never answers is judged as any app trigger, since its

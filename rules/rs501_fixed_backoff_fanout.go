@@ -20,7 +20,8 @@ at once), they all wait the same time and retry in the same instant, again and a
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
 looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
 execution per poll, and what people pace (chat messages, messaging bots such as Telegram, WhatsApp or
-Slack, also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app
+Slack, the trigger of a form, survey or booking service, n8n's node or a community one alike, read by the service
+its type names (Typeform, Jotform, a community Tally Trigger, Calendly), also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app
 (the sender read from the request or from the fields a Code node built from it, as RS203 reads it),
 or posts a chat message to a reply URL the request brought (Slack's response_url) for a request that names
 its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
@@ -44,8 +45,9 @@ per-request trigger only when that trigger's executions reach it. An HTTP Reques
 Response (options.response.response) hands every status on as an item, so its retry never meets an overloaded
 service's 429 or 503; what still ends a try is a request with no answer. A refused connection reaches no
 server to keep down, and a timeout comes a timeout after each call's own start, so the retries keep the
-calls' own spacing, which jitter would not change. Such a node is not counted. The rule reports one note per
-workflow, at the first such node, naming the others.`,
+calls' own spacing, which jitter would not change. Such a node is not counted. What runs side by side is one node's calls in executions (or items) that overlap:
+the nodes one execution runs one after another never add up to a larger herd, each retries with its own copies.
+The rule reports one note per workflow, at the first such node, naming the others.`,
 	Fix:        "Retry concurrent calls with exponential backoff and jitter (a queue, a Code node, or the API's own retry), or lower maxTries and space the calls with HTTP batching",
 	FixDoc:     "None: n8n's node retry has no jitter to turn on; spacing the calls is a change to the workflow's shape.",
 	Severity:   analyze.Note,
@@ -139,7 +141,9 @@ workflow, at the first such node, naming the others.`,
 			for _, o := range hits[1:] {
 				others = append(others, fmt.Sprintf("%q", o.op.Node.Name))
 			}
-			msg += fmt.Sprintf("; so %s %s", plural(len(others), "does", "do"), joinNames(others, 3))
+			// Each named node is a herd of its own: the executions (or
+			// items) overlap, not the nodes one run calls one after another.
+			msg += fmt.Sprintf("; so %s %s, each on its own in the executions that reach it", plural(len(others), "does", "do"), joinNames(others, 3))
 		}
 		pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Chain: h.op.Factors})
 	},
