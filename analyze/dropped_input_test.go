@@ -35,7 +35,7 @@ func TestDroppedInputThrow(t *testing.T) {
 	const find = "const refunds = $input.all().find(i => i.json.source === 'refunds');\n"
 	for _, tc := range []struct {
 		name, code, mode, kept string
-		want               bool
+		want                   bool
 	}{
 		{"throws when missing", find + "if (!refunds || !items.length) { throw new Error('Missing input data'); }\nreturn [];", "", "orders", true},
 		{"reads the json", "const refunds = items.find(item => item.json.source === \"refunds\");\nconst total = refunds.json.total;\nreturn [{json: {total}}];", "", "orders", true},
