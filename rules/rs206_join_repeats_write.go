@@ -46,18 +46,8 @@ a report; a note too when only a manual run reaches it.`,
 				continue
 			}
 			eff := analyze.ConsequenceIn(g, op.Node)
-			var sev analyze.Severity
-			switch eff.Consequence {
-			case analyze.Harm:
-				sev = analyze.Error
-				if eff.Colleague {
-					sev = analyze.Warning
-				}
-			case analyze.SecondRecord, analyze.Unclear:
-				sev = analyze.Warning
-			case analyze.Nuisance:
-				sev = analyze.Note
-			default:
+			sev, dup := duplicateSeverity(eff, true) // every run repeats it
+			if !dup {
 				continue // re-applies the same state
 			}
 			names := make([]string, len(rr.Branches))
