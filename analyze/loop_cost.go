@@ -19,28 +19,29 @@ type PassCost struct {
 // spends nothing.
 func (c PassCost) Free() bool { return c.Kind == "" }
 
-// LoopPassCost decides what one pass of loop l of workflow w costs, from
-// the live operations whose attempt chain the loop makes unbounded: the
-// loop's own calls, the model of an agent in it, the calls of a
+// LoopPassCosts decides what one pass of each loop of workflow w costs,
+// from the live operations whose attempt chain a loop makes unbounded:
+// the loop's own calls, the model of an agent in it, the calls of a
 // sub-workflow it runs. The costliest wins: spend, then a message, then a
-// write.
-func (s *Set) LoopPassCost(w *n8nschema.Workflow, l *Loop) PassCost {
+// write. One pass over the operations of w and of the workflows it calls.
+func (s *Set) LoopPassCosts(w *n8nschema.Workflow) map[*Loop]PassCost {
+	g := s.Graph(w)
+	out := map[*Loop]PassCost{}
+	if len(g.Loops) == 0 {
+		return out
+	}
 	label := w.Label()
 	ops := s.OperationsOf(w)
-	inLoop := make(map[*n8nschema.Node]bool, len(l.Nodes))
-	for _, n := range l.Nodes {
-		inLoop[n] = true
-	}
+	seen := map[*n8nschema.Workflow]bool{w: true}
 	for _, c := range s.CallsFrom(w) {
-		if c.To != nil && c.To != w && c.Node != nil && inLoop[c.Node] {
+		if c.To != nil && !seen[c.To] {
+			seen[c.To] = true
 			ops = append(ops[:len(ops):len(ops)], s.OperationsOf(c.To)...)
 		}
 	}
-	g := s.Graph(w)
-	var best PassCost
 	rank := map[string]int{"": 0, "write": 1, "message": 2, "spend": 3}
 	for _, op := range ops {
-		if !op.Live || op.Refused || !madeUnboundedBy(op, label, l) {
+		if !op.Live || op.Refused {
 			continue
 		}
 		var k string
@@ -49,26 +50,24 @@ func (s *Set) LoopPassCost(w *n8nschema.Workflow, l *Loop) PassCost {
 			k = "spend"
 		case op.Write && op.Consequence.Duplicates():
 			k = "write"
-			if op.Workflow == w && ConsequenceIn(g, op.Node).Message {
-				k = "message"
-			} else if op.Workflow != w && ConsequenceOf(op.Node).Message {
+			if op.Workflow == w && ConsequenceIn(g, op.Node).Message || op.Workflow != w && ConsequenceOf(op.Node).Message {
 				k = "message"
 			}
+		default:
+			continue
 		}
-		if rank[k] > rank[best.Kind] {
-			best = PassCost{Kind: k, Node: op.Node}
+		for _, f := range op.Factors {
+			if f.Kind != KindLoop || f.Workflow != label {
+				continue
+			}
+			back := g.Node(f.Node)
+			if back == nil {
+				continue
+			}
+			if l := g.LoopOf(back); l != nil && l.Head.Name == f.Via && rank[k] > rank[out[l].Kind] {
+				out[l] = PassCost{Kind: k, Node: op.Node}
+			}
 		}
 	}
-	return best
-}
-
-// madeUnboundedBy reports whether op's chain holds the factor of loop l of
-// the workflow labelled label.
-func madeUnboundedBy(op *Operation, label string, l *Loop) bool {
-	for _, f := range op.Factors {
-		if f.Kind == KindLoop && f.Workflow == label && f.Node == l.Back.Name && f.Via == l.Head.Name {
-			return true
-		}
-	}
-	return false
+	return out
 }

@@ -26,10 +26,10 @@ func pollLoop(call, extra string) string {
 	 "settings":{"executionOrder":"v1"}}`
 }
 
-// TestLoopPassCost checks what one trip round a loop with no guard costs:
+// TestLoopPassCosts checks what one trip round a loop with no guard costs:
 // a paid model call, a message or a write that leaves a second effect is
 // a cost; a read and a write of one state are not.
-func TestLoopPassCost(t *testing.T) {
+func TestLoopPassCosts(t *testing.T) {
 	get := `{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.example.org/jobs/1"}}`
 	model := func(m string) string {
 		return `{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","sendBody":true,"specifyBody":"json","jsonBody":"={\"model\": \"` + m + `\", \"max_tokens\": 300, \"messages\": []}","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"},"credentials":{"openAiApi":{"id":"1","name":"OpenAI"}}}`
@@ -56,13 +56,13 @@ func TestLoopPassCost(t *testing.T) {
 			if len(g.Loops) != 1 || !g.Loops[0].Unbounded {
 				t.Fatalf("want one unbounded loop, got %d", len(g.Loops))
 			}
-			c := s.LoopPassCost(w, g.Loops[0])
+			c := s.LoopPassCosts(w)[g.Loops[0]]
 			node := ""
 			if c.Node != nil {
 				node = c.Node.Name
 			}
 			if c.Kind != tc.want || node != tc.node || c.Free() != (tc.want == "") {
-				t.Errorf("LoopPassCost = %q at %q, want %q at %q", c.Kind, node, tc.want, tc.node)
+				t.Errorf("LoopPassCosts = %q at %q, want %q at %q", c.Kind, node, tc.want, tc.node)
 			}
 		})
 	}

@@ -74,6 +74,7 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Tags:       []string{"loops"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
+		var costs map[*analyze.Loop]analyze.PassCost // decided once, for the first loop reported
 		for _, l := range g.Loops {
 			if !g.Entered(l) {
 				// No run gets there: nothing a trigger starts leads to it,
@@ -114,7 +115,10 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				d.Severity = analyze.Warning
 			}
 			if !watched(pass, n) {
-				switch c := pass.Set.LoopPassCost(pass.Workflow, l); c.Kind {
+				if costs == nil {
+					costs = pass.Set.LoopPassCosts(pass.Workflow)
+				}
+				switch c := costs[l]; c.Kind {
 				case "":
 					// A pass that only reads (or calls what is refused)
 					// holds a worker, not money: the execution never ends.
