@@ -26,7 +26,11 @@ const maxRuns = 1 << 20
 // input"). The exclusive outputs of one node (an If's true and false, a
 // Switch's rules, an error output) split its items: branches from
 // different outputs are counted as one, the most of them, and so are the
-// branches of different triggers, which never run in one execution.
+// branches of different triggers, which never run in one execution. A
+// Switch with options.allMatchingOutputs sends an item down every rule it
+// passes: its outputs are parallel, one output (allOut). Forks at
+// different nodes add up when one lies on a branch of the other
+// (branchRuns).
 type joinFacts struct {
 	runs []int32 // runs per execution, 0 when no trigger reaches it
 	// join is the node where the runs rose to runs[i]: i itself when its
@@ -58,25 +62,84 @@ type joinIn struct {
 	from, out int32
 }
 
+// allOut is the output key of every regular output of a Switch that
+// sends an item down every rule it matches (options.allMatchingOutputs):
+// its outputs run side by side, as one output's nodes do.
+const allOut = -2
+
+// maxLifts bounds how far branchRuns walks up the fan-outs for one node,
+// so that every node's count stays constant work.
+const maxLifts = 64
+
 // branchRuns counts, for the runs of trigger bit, the runs the parents
-// ins (sorted by label) give: the branches one output fans out to run
-// side by side and add up (one per node it feeds, the most of that
-// branch's alternatives); any other labels are alternatives, and the
-// most of them counts.
-func branchRuns(ins []joinIn, bit uint64) int32 {
-	best := int32(0)
-	for k := 0; k < len(ins); {
-		lab, sum := ins[k].lab, int32(0)
-		for k < len(ins) && ins[k].lab.node == lab.node && ins[k].lab.out == lab.out && (lab.child >= 0 || ins[k].lab == lab) {
-			c, most := ins[k].lab.child, int32(0)
-			for ; k < len(ins) && ins[k].lab == (joinLabel{lab.node, lab.out, c}); k++ {
-				if ins[k].mask&bit != 0 {
-					most = max(most, ins[k].runs)
-				}
-			}
-			sum = min(sum+most, maxRuns)
+// ins give. Parents on one branch (one label) are alternatives: the most
+// of them counts. The branches one output fans out to run side by side
+// and add up, and their sum stands for the branch the fanning node is on
+// (lab[node], depth[node] fan-outs deep), where it meets the other
+// parents: so branches that fork at different nodes add up too when one
+// fork lies on a branch of the other. Deepest first; what is left at the
+// top (labels of different joins or triggers) counts as alternatives.
+func branchRuns(ins []joinIn, bit uint64, lab []joinLabel, depth []int32) int32 {
+	type entry struct {
+		lab  joinLabel
+		runs int32
+	}
+	var es []entry
+	for _, x := range ins {
+		if x.mask&bit != 0 {
+			es = append(es, entry{x.lab, x.runs})
 		}
-		best = max(best, sum)
+	}
+	deep := func(l joinLabel) int32 {
+		if l.out == -1 {
+			return 0
+		}
+		return depth[l.node] + 1
+	}
+	for lifts := 0; len(es) > 1 && lifts < maxLifts; lifts++ {
+		d := int32(0)
+		for _, e := range es {
+			d = max(d, deep(e.lab))
+		}
+		if d == 0 {
+			break
+		}
+		// Alternatives on one branch: the most; then each fan-out's
+		// branches add up, and the sum moves to the fanning node's branch.
+		slices.SortFunc(es, func(a, b entry) int { return cmpLabel(a.lab, b.lab) })
+		out := es[:0]
+		for k := 0; k < len(es); {
+			if deep(es[k].lab) != d {
+				out = append(out, es[k])
+				k++
+				continue
+			}
+			l, sum := es[k].lab, int32(0)
+			for k < len(es) && es[k].lab.node == l.node && es[k].lab.out == l.out {
+				c, most := es[k].lab.child, int32(0)
+				for ; k < len(es) && es[k].lab == (joinLabel{l.node, l.out, c}); k++ {
+					most = max(most, es[k].runs)
+				}
+				sum = min(sum+most, maxRuns)
+			}
+			out = append(out, entry{lab[l.node], sum})
+		}
+		es = out
+		// The same branch reached twice: alternatives.
+		slices.SortFunc(es, func(a, b entry) int { return cmpLabel(a.lab, b.lab) })
+		merged := es[:0]
+		for _, e := range es {
+			if n := len(merged); n > 0 && merged[n-1].lab == e.lab {
+				merged[n-1].runs = max(merged[n-1].runs, e.runs)
+				continue
+			}
+			merged = append(merged, e)
+		}
+		es = merged
+	}
+	best := int32(0)
+	for _, e := range es {
+		best = max(best, e.runs)
 	}
 	return best
 }
@@ -103,16 +166,31 @@ func (g *Graph) joins() *joinFacts {
 		n := len(g.Nodes)
 		f := &joinFacts{runs: make([]int32, n), join: make([]int32, n), same: make([]int32, n)}
 		lab := make([]joinLabel, n)
+		depth := make([]int32, n) // the fan-outs above lab[i]: 0 for a join's or trigger's own branch
 		mask := make([]uint64, n) // the triggers that reach each node, one bit each (mod 64)
 		waits := make([]bool, n)
 		live := func(e *Edge) bool { return e.Type == ConnMain && !g.dead(e) && g.comp[e.from] != g.comp[e.to] }
+		allMatch := make([]bool, n)
+		for i, nd := range g.Nodes {
+			allMatch[i] = nd.Type == n8nschema.TypeSwitch && nd.TypeVersion >= 3 &&
+				(nd.Params().Get("mode").Str() == "" || nd.Params().Get("mode").Str() == "rules") &&
+				nd.Params().Get("options.allMatchingOutputs").True()
+		}
+		// outKey is the output e leaves by, every regular output of a
+		// Switch that sends to all matching rules being one.
+		outKey := func(e *Edge) int32 {
+			if allMatch[e.from] && !e.Error {
+				return allOut
+			}
+			return int32(e.Output)
+		}
 		// The number of distinct nodes each output feeds.
 		fans := map[fanKey]int32{}
 		seen := map[[3]int32]bool{}
 		for _, e := range g.Edges {
-			if live(e) && !seen[[3]int32{e.from, int32(e.Output), e.to}] {
-				seen[[3]int32{e.from, int32(e.Output), e.to}] = true
-				fans[fanKey{e.from, int32(e.Output)}]++
+			if live(e) && !seen[[3]int32{e.from, outKey(e), e.to}] {
+				seen[[3]int32{e.from, outKey(e), e.to}] = true
+				fans[fanKey{e.from, outKey(e)}]++
 			}
 			if e.Type == ConnMain && e.Input > 0 {
 				waits[e.to] = true
@@ -149,8 +227,8 @@ func (g *Graph) joins() *joinFacts {
 					continue
 				}
 				l := lab[p]
-				if fans[fanKey{p, int32(e.Output)}] > 1 {
-					l = joinLabel{p, int32(e.Output), i} // one of the branches p's output starts
+				if fans[fanKey{p, outKey(e)}] > 1 {
+					l = joinLabel{p, outKey(e), i} // one of the branches p's output starts
 				}
 				ins = append(ins, joinIn{l, f.runs[p], mask[p], p, int32(e.Output)})
 			}
@@ -177,13 +255,16 @@ func (g *Graph) joins() *joinFacts {
 			}
 			if ins[0].lab == ins[len(ins)-1].lab {
 				lab[i] = ins[0].lab // one way in, or alternatives that meet again
+				if l := lab[i]; l.out != -1 {
+					depth[i] = depth[l.node] + 1
+				}
 			}
 			runs := best
 			if !waits[i] && len(ins) > 1 {
 				// Per trigger: branches that never run in one execution
 				// do not add up.
 				for m := mask[i]; m != 0; m &= m - 1 {
-					runs = max(runs, branchRuns(ins, uint64(1)<<bits.TrailingZeros64(m)))
+					runs = max(runs, branchRuns(ins, uint64(1)<<bits.TrailingZeros64(m), lab, depth))
 				}
 			}
 			f.runs[i] = runs

@@ -79,6 +79,14 @@ func TestJoinRuns(t *testing.T) {
 			[]string{"T>L", "L:1>W", "W>L", "L>D"}, map[string]int{"L": 1, "D": 1}},
 		{"no trigger reaches it", []string{"T=manualTrigger", "A=noOp", "X=noOp", "Y=noOp"},
 			[]string{"T>A", "X>Y"}, map[string]int{"Y": 0}},
+		{"a fork on one branch of another fork adds up", []string{"T=manualTrigger", "A=noOp", "B=noOp", "A1=noOp", "A2=noOp", "J=noOp"},
+			[]string{"T>A", "T>B", "A>A1", "A>A2", "A1>J", "A2>J", "B>J"}, map[string]int{"J": 3}},
+		{"forks two levels down add up", []string{"T=manualTrigger", "A=noOp", "B=noOp", "A1=noOp", "A2=noOp", "C=noOp", "C1=noOp", "C2=noOp", "J=noOp"},
+			[]string{"T>A", "T>B", "A>A1", "A>A2", "A2>C", "C>C1", "C>C2", "A1>J", "C1>J", "C2>J", "B>J"}, map[string]int{"J": 4}},
+		{"forks on the two ways of an if are alternatives", []string{"T=manualTrigger", "I=if", "X=noOp", "Y=noOp", "X1=noOp", "X2=noOp", "Y1=noOp", "Y2=noOp", "Y3=noOp", "J=noOp"},
+			[]string{"T>I", "I>X", "I:1>Y", "X>X1", "X>X2", "Y>Y1", "Y>Y2", "Y>Y3", "X1>J", "X2>J", "Y1>J", "Y2>J", "Y3>J"}, map[string]int{"J": 3}},
+		{"a fork beside an if's other way", []string{"T=manualTrigger", "A=noOp", "B=noOp", "I=if", "P=noOp", "Q=noOp", "J=noOp"},
+			[]string{"T>A", "T>B", "A>I", "I>P", "I>Q", "I:1>J", "P>J", "Q>J", "B>J"}, map[string]int{"J": 3}},
 	} {
 		g := BuildGraph(parseOne(t, joinWorkflow(tc.nodes, tc.edges)))
 		for name, want := range tc.want {
@@ -167,6 +175,37 @@ func TestRepeatedRunsV1CodeThrows(t *testing.T) {
 		g := BuildGraph(parseOne(t, src(code)))
 		if _, ok := g.RepeatedRuns(g.Node("J")); ok != want {
 			t.Errorf("code %q: RepeatedRuns(J) ok = %v, want %v", code, ok, want)
+		}
+	}
+}
+
+// TestJoinRunsAllMatchingSwitch pins that a Switch sending an item down
+// every rule it matches (options.allMatchingOutputs) starts parallel
+// branches, not alternatives; without the option its rules are
+// alternatives.
+func TestJoinRunsAllMatchingSwitch(t *testing.T) {
+	src := func(all string) string {
+		return `{"name":"w","nodes":[
+{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}},
+{"name":"S","type":"n8n-nodes-base.switch","typeVersion":3.2,"position":[200,0],"parameters":{"rules":{"values":[{"conditions":{"conditions":[{"leftValue":"={{ $json.a }}","rightValue":"","operator":{"type":"string","operation":"notEmpty"}}],"combinator":"and"}},{"conditions":{"conditions":[{"leftValue":"={{ $json.b }}","rightValue":"","operator":{"type":"string","operation":"notEmpty"}}],"combinator":"and"}}]},"options":{` + all + `}}},
+{"name":"A","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[400,0],"parameters":{}},
+{"name":"B","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[400,200],"parameters":{}},
+{"name":"J","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[600,0],"parameters":{}}],
+"connections":{"T":{"main":[[{"node":"S","type":"main","index":0}]]},
+"S":{"main":[[{"node":"A","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]},
+"A":{"main":[[{"node":"J","type":"main","index":0}]]},"B":{"main":[[{"node":"J","type":"main","index":0}]]}}}`
+	}
+	for _, tc := range []struct {
+		name, all string
+		want      int
+	}{
+		{"all matching outputs", `"allMatchingOutputs":true`, 2},
+		{"first match only", `"allMatchingOutputs":false`, 1},
+		{"default", ``, 1},
+	} {
+		g := BuildGraph(parseOne(t, src(tc.all)))
+		if got := g.Runs(g.Node("J")); got != tc.want {
+			t.Errorf("%s: Runs(J) = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }

@@ -69,7 +69,10 @@ runs):
   service per item calls nothing and returns nothing. Observed on n8n 2.41.1 and 2.8.4
   (docs/n8n-facts.md). No error is raised: the work silently never happens. A warning when the target, or
   a node after it that no run reaches now, calls a service, a run reaches the source and no other
-  connection brings the target items (it then runs on those only, a note); a note otherwise, and when only
+  connection brings the target items (it then runs on those only, a note, unless it is a Function or Code node
+that looks these items up by a marker field a Set node on their path writes, items.find(i => i.json.source ===
+'refunds'), and then throws when it finds none or reads the found item's json: every run that reaches it fails
+there, a warning); a note otherwise, and when only
   a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
@@ -143,7 +146,12 @@ func reportNoInput(pass *analyze.Pass) {
 		case !g.Reachable(e.From):
 			msg += "; no run reaches " + strconv.Quote(e.From.Name)
 		case fed:
-			// Its work happens, for other items only.
+			// Its work happens, for other items only, unless its code
+			// needs the items that never come.
+			if why, ok := g.DroppedInputThrow(e); ok {
+				sev = analyze.Warning
+				msg += "; " + why + ": every run that reaches it fails there"
+			}
 		case role == n8nschema.RoleExternal || role == n8nschema.RoleModel:
 			sev = analyze.Warning
 			msg += "; its call never happens"

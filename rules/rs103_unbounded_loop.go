@@ -46,7 +46,10 @@ time is recent is a note as well: a condition compares a date or timestamp from 
 date is before $now.minus(15, 'seconds'), a deadline such as Date.now() - startedAt < 600000), and only the side that
 holds while the time is recent goes back; the clock advances, so the test turns false for good (a loop that
 goes back while the time is old goes round for ever, and one whose nodes read the clock themselves may refresh
-the time). A loop whose every
+the time). Severity follows what one trip costs: a trip that bills a model call (its own, an agent's
+or chain's model, a called sub-workflow's), sends a message or repeats a write that leaves a second effect is an
+error; a trip whose calls only read, re-apply one state or are refused as configured holds the execution and a
+worker for ever but costs no money, a warning. A loop whose every
 trip waits 30 s or more is a warning: it calls at most twice a minute. A loop that only a manual run reaches (a
 Manual Trigger and no other enabled trigger leads to it, in a workflow no other workflow of the set calls) is a
 note, as RS504 judges it: the person who clicked watches the run go round in the editor and can stop it. Loop Over Items with its done
@@ -71,6 +74,7 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 	Tags:       []string{"loops"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
+		var costs map[*analyze.Loop]analyze.PassCost // decided once, for the first loop reported
 		for _, l := range g.Loops {
 			if !g.Entered(l) {
 				// No run gets there: nothing a trigger starts leads to it,
@@ -110,6 +114,20 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 				// Spaced polls cost one call per wait, not a flood.
 				d.Severity = analyze.Warning
 			}
+			if !watched(pass, n) {
+				if costs == nil {
+					costs = pass.Set.LoopPassCosts(pass.Workflow)
+				}
+				switch c := costs[l]; c.Kind {
+				case "":
+					// A pass that only reads (or calls what is refused)
+					// holds a worker, not money: the execution never ends.
+					d.Severity = analyze.Warning
+					d.Message += ": no pass bills, sends or leaves a second record, so the execution holds a worker, not money"
+				default:
+					d.Message += fmt.Sprintf(": every pass %s (%q)", passCostWords[c.Kind], c.Node.Name)
+				}
+			}
 			byHand(pass, &d)
 			pass.Report(d)
 		}
@@ -124,6 +142,13 @@ var boundedByData = map[string]string{
 	"status": "node %q polls in a loop (%s) that ends on every terminal status it tests, failures included, but no guard caps the passes if the job never ends",
 	"drain":  "node %q runs in a loop (%s) that lists items, takes each out of the next list by its id and leaves when the list comes back empty: it ends when the data is drained, but no guard caps the passes",
 	"time":   "node %q runs in a loop (%s) that goes round only while a stored time is younger than a fixed age against the current time: the clock ends it, but no guard caps the passes",
+}
+
+// passCostWords say what one pass of a loop leaves, by PassCost.Kind.
+var passCostWords = map[string]string{
+	"spend":   "bills a model call",
+	"message": "sends a message to people",
+	"write":   "repeats a write",
 }
 
 // byHand makes d a note when only a manual run reaches its node: the

@@ -117,10 +117,7 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 					continue // RS202 checks the key
 				}
 			}
-			sev := duplicateSeverity[eff.Consequence]
-			if eff.Colleague {
-				sev = analyze.Warning // a colleague asked twice, not a customer
-			}
+			sev, _ := duplicateSeverity(eff, false) // a repeat only when a timed-out attempt had committed
 			if eff.Message && pass.Set.Graph(pass.Workflow).FromErrorTrigger(n) {
 				// An error workflow's messages report failures to the team,
 				// whoever the address is.
@@ -215,13 +212,4 @@ func failBranch(n *n8nschema.Node, out int) bool {
 		}
 	}
 	return false
-}
-
-// duplicateSeverity follows what a duplicate costs the owner: money or a
-// third party is an error; a second record in the owner's own app, a
-// nuisance the team shrugs at, and a write whose endpoint says nothing of
-// what it creates are notes.
-var duplicateSeverity = map[analyze.Consequence]analyze.Severity{
-	analyze.Harm: analyze.Error, analyze.Unclear: analyze.Note,
-	analyze.SecondRecord: analyze.Note, analyze.Nuisance: analyze.Note,
 }

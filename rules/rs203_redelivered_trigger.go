@@ -91,12 +91,7 @@ failed, so a failed run is not sent again; the error workflow is then the only o
 			case len(rep.writes) > 0:
 				op = rep.writes[0]
 				dup = fmt.Sprintf("%q leaves %s", op.Node.Name, rep.worst.Duplicate)
-				switch {
-				case rep.worst.Consequence == analyze.Harm && !rep.worst.Colleague:
-					sev = analyze.Error
-				case rep.worst.Consequence >= analyze.SecondRecord:
-					sev = analyze.Warning
-				}
+				sev, _ = duplicateSeverity(rep.worst, true) // every redelivery repeats it
 				if len(rep.paid) > 0 {
 					dup += fmt.Sprintf(", and %s billed again", counted(len(rep.paid), "paid call is", "paid calls are"))
 					sev = max(sev, analyze.Warning)

@@ -100,10 +100,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 					continue
 				}
 				done[op.Node] = true
-				sev := analyze.Warning
-				if eff.Consequence == analyze.Harm {
-					sev = analyze.Error
-				}
+				sev, _ := duplicateSeverity(eff, true) // every run repeats it
 				pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Detail: "schedule",
 					Message: fmt.Sprintf("schedule %q runs node %q, which reads every record with no filter, and node %q creates one for each on every run, with nothing that drops the records earlier runs handled: each run after the first leaves %s per record",
 						t.Name, read.Name, op.Node.Name, eff.Duplicate),

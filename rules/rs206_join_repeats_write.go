@@ -20,8 +20,12 @@ the legacy execution order alike. When each run handles its own branch's items (
 different items and nothing repeats. When the runs build the same output (the node reads the branches by name,
 $('A').first() or $('B').all(), reads only nodes before the join, or ignores its input: a Code node with no
 $input, an HTTP Request or a message with no field of the item), each run sends the same message or creates the
-same record again. The rule reports such a write. The exclusive outputs of one node (an If's true and false, a
-Switch's rules, an error output) split the items and are not parallel; neither are the branches of two triggers,
+same record again. The rule reports such a write. Branches that fork at different nodes add up too when one fork
+lies on a branch of the other (a lookup's output fanned out again beside a second lookup of the same schedule). The
+exclusive outputs of one node (an If's true and false, a Switch's rules, an error output) split the items and are
+not parallel, except a Switch's rules with "Send data to all matching outputs" (options.allMatchingOutputs): it
+sends an item down every rule it passes (n8n-nodes-base/dist/nodes/Switch/V3/SwitchV3.node.js, the option at
+L316-322, the loop over the rules at L418-422), so its outputs run side by side. Neither are the branches of two triggers,
 which never run in one execution; a node with two inputs (a Merge) waits for both and runs once. Under the v1 order
 a node that reads two of the branches by name in an expression ($('A').first() and $('B').first()) first runs right
 after one branch, and reading the other throws "Node 'B' hasn't been executed": the execution stops, nothing repeats,
@@ -46,18 +50,8 @@ a report; a note too when only a manual run reaches it.`,
 				continue
 			}
 			eff := analyze.ConsequenceIn(g, op.Node)
-			var sev analyze.Severity
-			switch eff.Consequence {
-			case analyze.Harm:
-				sev = analyze.Error
-				if eff.Colleague {
-					sev = analyze.Warning
-				}
-			case analyze.SecondRecord, analyze.Unclear:
-				sev = analyze.Warning
-			case analyze.Nuisance:
-				sev = analyze.Note
-			default:
+			sev, dup := duplicateSeverity(eff, true) // every run repeats it
+			if !dup {
 				continue // re-applies the same state
 			}
 			names := make([]string, len(rr.Branches))
