@@ -428,9 +428,18 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		out   int
 		error bool
 	}
+	type parent struct {
+		y int32
+		h float64
+		e *Edge
+	}
 	type tops struct {
 		top, sure   int32 // the highest parent, and the highest that always passes items; -1: none
 		topY, sureY float64
+		// sure is read from these parents when a read first asks
+		// (itemsAlways reads a Code node's returns): most nodes read none.
+		parents  []parent
+		sureRead bool
 	}
 	var under map[slot]*tops
 	for _, e := range g.ins(i) {
@@ -461,9 +470,7 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		if t.top < 0 || h < t.topY {
 			t.top, t.topY = int32(y), h
 		}
-		if g.itemsAlways(y, e) && (t.sure < 0 || h < t.sureY) {
-			t.sure, t.sureY = int32(y), h
-		}
+		t.parents = append(t.parents, parent{int32(y), h, e})
 	}
 	if under == nil {
 		return JoinRead{}, false
@@ -486,9 +493,18 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 			return false
 		}
 		t := under[slot{ex.from, ex.Output, ex.Error}]
-		switch {
-		case t == nil:
+		if t == nil {
 			return false
+		}
+		if !t.sureRead {
+			t.sureRead = true
+			for _, p := range t.parents {
+				if g.itemsAlways(int(p.y), p.e) && (t.sure < 0 || p.h < t.sureY) {
+					t.sure, t.sureY = p.y, p.h
+				}
+			}
+		}
+		switch {
 		case t.sure >= 0 && t.sureY < h:
 			found = JoinRead{Name: ref, Above: g.Nodes[t.sure], From: ex.From, Sure: true}
 			return true
