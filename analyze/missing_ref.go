@@ -451,7 +451,9 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		}
 		y := int(e.from)
 		ey := g.oneMainInMemo(y)
-		if y == i || g.Nodes[y].Disabled || ey == nil || int(ey.from) == i {
+		// The node read hangs from F on a parent's slot, below the
+		// parent: F must send that slot to another node too.
+		if y == i || g.Nodes[y].Disabled || ey == nil || int(ey.from) == i || !g.sendsTwice(ey) {
 			continue
 		}
 		h, ok := canvasY(g.Nodes[y])
@@ -552,6 +554,18 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		})
 	}
 	return found, found.Name != ""
+}
+
+// sendsTwice reports whether e's node sends e's output to another node
+// too.
+func (g *Graph) sendsTwice(e *Edge) bool {
+	n := 0
+	for _, o := range g.outs(int(e.from)) {
+		if o.Type == ConnMain && o.Output == e.Output && o.Error == e.Error {
+			n++
+		}
+	}
+	return n > 1
 }
 
 // oneMainInMemo is oneMainIn, each node's read once (readIn): a node with
