@@ -197,6 +197,10 @@ type Graph struct {
 	joinReads map[int32]JoinRead
 	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
 	readIn map[int32]*Edge
+	// outsShared holds, by index, the main outputs (below 63) a node
+	// sends on two edges or more, for laterSiblingRead (sendsTwice); bit
+	// 63 marks a node read.
+	outsShared []uint64
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string

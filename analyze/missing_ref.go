@@ -236,12 +236,7 @@ type triggerRuns struct {
 // never reports whether some trigger reaches node i and none that does
 // reaches node x.
 func (t *triggerRuns) never(g *Graph, i, x int) bool {
-	if !t.built {
-		t.built = true
-		if len(g.Unloadable) == 0 && triggerCount(g)*len(g.Nodes) <= maxTriggerReach {
-			t.walk(g)
-		}
-	}
+	t.build(g)
 	some := false
 	for _, seen := range t.reach {
 		if seen[i] {
@@ -252,6 +247,16 @@ func (t *triggerRuns) never(g *Graph, i, x int) bool {
 		}
 	}
 	return some
+}
+
+// build walks the triggers' runs once.
+func (t *triggerRuns) build(g *Graph) {
+	if !t.built {
+		t.built = true
+		if len(g.Unloadable) == 0 && triggerCount(g)*len(g.Nodes) <= maxTriggerReach {
+			t.walk(g)
+		}
+	}
 }
 
 // maxTriggerReach bounds the per-trigger reach sets (triggers × nodes
@@ -557,15 +562,29 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 }
 
 // sendsTwice reports whether e's node sends e's output to another node
-// too.
+// too. Each node's outputs are read once (outsShared): a node with many
+// outputs, or many children, stays linear. (An edge's Error follows from
+// its node and output, so the output alone names the slot.)
 func (g *Graph) sendsTwice(e *Edge) bool {
-	n := 0
-	for _, o := range g.outs(int(e.from)) {
-		if o.Type == ConnMain && o.Output == e.Output && o.Error == e.Error {
-			n++
-		}
+	const read = 1 << 63
+	if e.Output < 0 || e.Output >= 63 {
+		return true // not kept: judged as if shared, which only costs the judging
 	}
-	return n > 1
+	if g.outsShared == nil {
+		g.outsShared = make([]uint64, len(g.Nodes))
+	}
+	m := &g.outsShared[e.from]
+	if *m == 0 {
+		var seen uint64
+		for _, o := range g.outs(int(e.from)) {
+			if o.Type == ConnMain && o.Output >= 0 && o.Output < 63 {
+				*m |= seen & (1 << o.Output)
+				seen |= 1 << o.Output
+			}
+		}
+		*m |= read
+	}
+	return *m&(1<<e.Output) != 0
 }
 
 // oneMainInMemo is oneMainIn, each node's read once (readIn): a node with
