@@ -390,8 +390,10 @@ func (g *Graph) UnrunNodeRef(n *n8nschema.Node) (param, name string, ok bool) {
 	if !strings.HasPrefix(r.Why, "its parameter ") || !strings.Contains(r.Why, "hasn't been executed") {
 		return "", "", false
 	}
-	var ran triggerRuns
-	param, name, ok = unrunNodeRef(g, i, &ran)
+	// The runs failing walked, walked here if it did not: once per graph,
+	// not once per node that reads an unrun node.
+	g.ranOnce.Do(func() { g.ran.build(g) })
+	param, name, ok = unrunNodeRef(g, i, &g.ran)
 	return param, name, ok && r.Why == unrunRefWhy(param, name)
 }
 
