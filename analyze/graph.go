@@ -199,6 +199,8 @@ type Graph struct {
 	// UnrunNodeRef, which builds them under ranOnce if failing did not.
 	ran     triggerRuns
 	ranOnce sync.Once
+	// runWalks counts the triggerRuns walks, for TestUnrunNodeRefOnce.
+	runWalks atomic.Int32
 	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
 	readIn map[int32]*Edge
 	// outsShared holds, by index, the main outputs (below 63) a node

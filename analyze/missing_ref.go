@@ -277,6 +277,7 @@ func triggerCount(g *Graph) int {
 // walk fills reach: per trigger, each node goes forward once and, under
 // the legacy order, backward once.
 func (t *triggerRuns) walk(g *Graph) {
+	g.runWalks.Add(1)
 	n := len(g.Nodes)
 	legacy := g.Workflow.Settings.ExecutionOrder != "v1"
 	queue := make([]int32, 0, n)
