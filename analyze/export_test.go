@@ -10,3 +10,6 @@ func SetClassMin(n int) func() {
 	classMin = n
 	return func() { classMin = old }
 }
+
+// RunWalks is the number of times g's triggers' runs were walked.
+func RunWalks(g *Graph) int32 { return g.runWalks.Load() }

@@ -195,8 +195,18 @@ type Graph struct {
 	// joinReads holds, by index, the nodes that read by name a sibling
 	// the v1 order has not run yet (laterSiblingRead), found by failing.
 	joinReads map[int32]JoinRead
+	// ran holds the triggers' runs failing read (namedRefRefusal), for
+	// UnrunNodeRef, which builds them under ranOnce if failing did not.
+	ran     triggerRuns
+	ranOnce sync.Once
+	// runWalks counts the triggerRuns walks, for TestUnrunNodeRefOnce.
+	runWalks atomic.Int32
 	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
 	readIn map[int32]*Edge
+	// outsShared holds, by index, the main outputs (below 63) a node
+	// sends on two edges or more, for laterSiblingRead (sendsTwice); bit
+	// 63 marks a node read.
+	outsShared []uint64
 	// respondWhy holds, by index, the Webhooks that refuse every request
 	// (respondMismatch) and why; they are in fails.
 	respondWhy map[int32]string
@@ -482,14 +492,14 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 // node on an empty output.
 func (g *Graph) failing() {
 	g.refusals = make([]refusal, len(g.Nodes))
-	var ran triggerRuns
+	ran := &g.ran
 	for i, nd := range g.Nodes {
 		r := &g.refusals[i]
 		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
 		}
-		if ref, ok := namedRefRefusal(g, i, &ran); ok {
+		if ref, ok := namedRefRefusal(g, i, ran); ok {
 			r.Refusal, r.ok = ref, true
 		} else if jr, ok := g.laterSiblingRead(i); ok {
 			if g.joinReads == nil {

@@ -236,12 +236,7 @@ type triggerRuns struct {
 // never reports whether some trigger reaches node i and none that does
 // reaches node x.
 func (t *triggerRuns) never(g *Graph, i, x int) bool {
-	if !t.built {
-		t.built = true
-		if len(g.Unloadable) == 0 && triggerCount(g)*len(g.Nodes) <= maxTriggerReach {
-			t.walk(g)
-		}
-	}
+	t.build(g)
 	some := false
 	for _, seen := range t.reach {
 		if seen[i] {
@@ -252,6 +247,16 @@ func (t *triggerRuns) never(g *Graph, i, x int) bool {
 		}
 	}
 	return some
+}
+
+// build walks the triggers' runs once.
+func (t *triggerRuns) build(g *Graph) {
+	if !t.built {
+		t.built = true
+		if len(g.Unloadable) == 0 && triggerCount(g)*len(g.Nodes) <= maxTriggerReach {
+			t.walk(g)
+		}
+	}
 }
 
 // maxTriggerReach bounds the per-trigger reach sets (triggers × nodes
@@ -272,6 +277,7 @@ func triggerCount(g *Graph) int {
 // walk fills reach: per trigger, each node goes forward once and, under
 // the legacy order, backward once.
 func (t *triggerRuns) walk(g *Graph) {
+	g.runWalks.Add(1)
 	n := len(g.Nodes)
 	legacy := g.Workflow.Settings.ExecutionOrder != "v1"
 	queue := make([]int32, 0, n)
@@ -385,8 +391,10 @@ func (g *Graph) UnrunNodeRef(n *n8nschema.Node) (param, name string, ok bool) {
 	if !strings.HasPrefix(r.Why, "its parameter ") || !strings.Contains(r.Why, "hasn't been executed") {
 		return "", "", false
 	}
-	var ran triggerRuns
-	param, name, ok = unrunNodeRef(g, i, &ran)
+	// The runs failing walked, walked here if it did not: once per graph,
+	// not once per node that reads an unrun node.
+	g.ranOnce.Do(func() { g.ran.build(g) })
+	param, name, ok = unrunNodeRef(g, i, &g.ran)
 	return param, name, ok && r.Why == unrunRefWhy(param, name)
 }
 
@@ -428,9 +436,18 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		out   int
 		error bool
 	}
+	type parent struct {
+		y int32
+		h float64
+		e *Edge
+	}
 	type tops struct {
 		top, sure   int32 // the highest parent, and the highest that always passes items; -1: none
 		topY, sureY float64
+		// sure is read from these parents when a read first asks
+		// (itemsAlways reads a Code node's returns): most nodes read none.
+		parents  []parent
+		sureRead bool
 	}
 	var under map[slot]*tops
 	for _, e := range g.ins(i) {
@@ -442,7 +459,9 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		}
 		y := int(e.from)
 		ey := g.oneMainInMemo(y)
-		if y == i || g.Nodes[y].Disabled || ey == nil || int(ey.from) == i {
+		// The node read hangs from F on a parent's slot, below the
+		// parent: F must send that slot to another node too.
+		if y == i || g.Nodes[y].Disabled || ey == nil || int(ey.from) == i || !g.sendsTwice(ey) {
 			continue
 		}
 		h, ok := canvasY(g.Nodes[y])
@@ -461,9 +480,7 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		if t.top < 0 || h < t.topY {
 			t.top, t.topY = int32(y), h
 		}
-		if g.itemsAlways(y, e) && (t.sure < 0 || h < t.sureY) {
-			t.sure, t.sureY = int32(y), h
-		}
+		t.parents = append(t.parents, parent{int32(y), h, e})
 	}
 	if under == nil {
 		return JoinRead{}, false
@@ -486,9 +503,18 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 			return false
 		}
 		t := under[slot{ex.from, ex.Output, ex.Error}]
-		switch {
-		case t == nil:
+		if t == nil {
 			return false
+		}
+		if !t.sureRead {
+			t.sureRead = true
+			for _, p := range t.parents {
+				if g.itemsAlways(int(p.y), p.e) && (t.sure < 0 || p.h < t.sureY) {
+					t.sure, t.sureY = p.y, p.h
+				}
+			}
+		}
+		switch {
 		case t.sure >= 0 && t.sureY < h:
 			found = JoinRead{Name: ref, Above: g.Nodes[t.sure], From: ex.From, Sure: true}
 			return true
@@ -536,6 +562,32 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		})
 	}
 	return found, found.Name != ""
+}
+
+// sendsTwice reports whether e's node sends e's output to another node
+// too. Each node's outputs are read once (outsShared): a node with many
+// outputs, or many children, stays linear. (An edge's Error follows from
+// its node and output, so the output alone names the slot.)
+func (g *Graph) sendsTwice(e *Edge) bool {
+	const read = 1 << 63
+	if e.Output < 0 || e.Output >= 63 {
+		return true // not kept: judged as if shared, which only costs the judging
+	}
+	if g.outsShared == nil {
+		g.outsShared = make([]uint64, len(g.Nodes))
+	}
+	m := &g.outsShared[e.from]
+	if *m == 0 {
+		var seen uint64
+		for _, o := range g.outs(int(e.from)) {
+			if o.Type == ConnMain && o.Output >= 0 && o.Output < 63 {
+				*m |= seen & (1 << o.Output)
+				seen |= 1 << o.Output
+			}
+		}
+		*m |= read
+	}
+	return *m&(1<<e.Output) != 0
 }
 
 // oneMainInMemo is oneMainIn, each node's read once (readIn): a node with

@@ -156,3 +156,33 @@ func TestLaterSiblingRead(t *testing.T) {
 		}
 	}
 }
+
+// TestUnrunNodeRefOnce: asking UnrunNodeRef of each of many nodes that read
+// an unrun node walks the triggers' runs once per graph, not once per node
+// (quadratic before: K = 20,000 readers took 26 s).
+func TestUnrunNodeRefOnce(t *testing.T) {
+	const k = 300
+	var nodes, conns []string
+	nodes = append(nodes, `{"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}}`)
+	var starts []string
+	for j := range k {
+		nodes = append(nodes,
+			fmt.Sprintf(`{"name": "Y%d", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [200, %d], "parameters": {}}`, j, j*10),
+			fmt.Sprintf(`{"name": "R%d", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [400, %d], "parameters": {"values": {"string": [{"name": "a", "value": "={{ $('Y%d').item.json.a }}"}]}}}`, j, j*10, (j+1)%k))
+		starts = append(starts, fmt.Sprintf(`{"node": "Y%d", "type": "main", "index": 0}`, j))
+		conns = append(conns, fmt.Sprintf(`"Y%d": {"main": [[{"node": "R%d", "type": "main", "index": 0}]]}`, j, j))
+	}
+	src := fmt.Sprintf(`{"name": "w", "settings": {"executionOrder": "v1"}, "nodes": [%s], "connections": {"Start": {"main": [[%s]]}, %s}}`,
+		strings.Join(nodes, ",\n"), strings.Join(starts, ", "), strings.Join(conns, ",\n"))
+	f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
+	if len(f.Problems) > 0 || len(f.Workflows) != 1 {
+		t.Fatalf("%v", f.Problems)
+	}
+	g := BuildGraph(f.Workflows[0])
+	for _, n := range g.Nodes {
+		g.UnrunNodeRef(n)
+	}
+	if w := RunWalks(g); w > 1 {
+		t.Fatalf("the triggers' runs were walked %d times for %d readers", w, k)
+	}
+}
