@@ -42,7 +42,7 @@ func ThrowsOnErrorItem(g *Graph, m *n8nschema.Node) bool {
 	}
 	if n8nschema.IsCode(m.Type) {
 		for _, k := range []string{"jsCode", "functionCode"} {
-			if v, ok := m.Param(k); ok && itemDerefRE.MatchString(v.Str()) && !strings.Contains(v.Str(), "try") {
+			if v, ok := m.Param(k); ok && itemDerefRE.MatchString(v.Str()) && !tryRE.MatchString(v.Str()) {
 				return true
 			}
 		}
@@ -73,6 +73,9 @@ func ThrowsOnErrorItem(g *Graph, m *n8nschema.Node) bool {
 // idRefRE matches a parameter that is only a reference to an id of the
 // item: ={{ $json.id }}, ={{ $json["folder_id"] }}.
 var idRefRE = lazyregexp.New(`^=?\{\{\s*\$json(\.|\[["'])\w*(id|Id|ID)["']?\]?\s*\}\}$`)
+
+// tryRE matches a try block, whose catch may take the failed read.
+var tryRE = lazyregexp.New(`\btry\s*\{`)
 
 // itemDerefRE matches code that reads past a field of its input item: the
 // item as $json, $input.item.json, $input.first().json, $input.last().json,

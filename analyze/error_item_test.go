@@ -29,6 +29,7 @@ func TestThrowsOnErrorItem(t *testing.T) {
 		{code("const u = $input.first().json.data.url;", ""), true},
 		{code("return items.map(item => ({ json: { u: item.json.data.url } }));", ""), true},
 		{code("return { json: JSON.parse($json.output) };", ""), true},
+		{code("$input.item.json.industry = JSON.parse($input.item.json.text).industry;", ""), true},
 		{code("return { json: { u: $json.data?.url } };", ""), false},
 		{code("return { json: JSON.parse($json.output || '{}') };", ""), false},
 		{code("return { json: { u: ($json.data || {}).url } };", ""), false},

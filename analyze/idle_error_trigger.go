@@ -6,7 +6,7 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // settings.errorWorkflow names; only when that setting is empty does it
 // start the failed workflow's own Error Trigger
 // (n8n/dist/execution-lifecycle/execute-error-workflow.js L56–57, the
-// internal branch L82). So an Error Trigger in a workflow whose setting
+// internal branch L83–85). So an Error Trigger in a workflow whose setting
 // names another workflow fires only when some other workflow names this
 // one as its error workflow. A workflow that also runs on triggers of its
 // own carries the Error Trigger for its own failures, which the setting
