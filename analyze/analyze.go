@@ -236,9 +236,12 @@ func (p *Pass) Report(d Diagnostic) {
 				if n == ie.Trigger {
 					from = fmt.Sprintf("Error Trigger %q", n.Name)
 				}
-				f.Message += fmt.Sprintf("; %s is unlikely to fire: this workflow's failures start the workflow its "+
-					"settings.errorWorkflow names (%q), not its own Error Trigger, and no workflow of the set names this one "+
-					"as its error workflow", from, ie.Named)
+				start := fmt.Sprintf("start the workflow its settings.errorWorkflow names (%q)", ie.Named)
+				if ie.ByName {
+					start = fmt.Sprintf("start no error workflow (settings.errorWorkflow %q is a name, and n8n looks it up by id)", ie.Named)
+				}
+				f.Message += fmt.Sprintf("; %s is unlikely to fire: this workflow's failures %s, not its own Error Trigger, "+
+					"and no workflow of the set names this one as its error workflow", from, start)
 				f.Severity = min(f.Severity, Note)
 			}
 		}

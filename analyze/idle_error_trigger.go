@@ -21,6 +21,9 @@ type IdleError struct {
 	Trigger *n8nschema.Node
 	// Named is the workflow the setting names instead (its id as written).
 	Named string
+	// ByName: the setting is a name, which n8n looks up as an id: it
+	// starts no error workflow at all (Set.ErrorWorkflowByName).
+	ByName bool
 }
 
 // markIdleErrorTriggers records, in each workflow's graph, the nodes that
@@ -48,6 +51,7 @@ func markIdleErrorTriggers(s *Set) {
 		if len(idle) == 0 || !work {
 			continue
 		}
+		byName := s.ErrorWorkflowByName(w) != nil
 		live := ReachFrom(g, other...)
 		for n := range ReachFrom(g, idle...) {
 			if live[n] {
@@ -56,7 +60,7 @@ func markIdleErrorTriggers(s *Set) {
 			if g.idleErr == nil {
 				g.idleErr = map[*n8nschema.Node]IdleError{}
 			}
-			g.idleErr[n] = IdleError{Trigger: idleTriggerOf(g, n, idle), Named: ew}
+			g.idleErr[n] = IdleError{Trigger: idleTriggerOf(g, n, idle), Named: ew, ByName: byName}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,6 +51,9 @@ func TestIdleErrorOnly(t *testing.T) {
 		{"beside a person's trigger only", wf("w1", "other", false, n8nschema.TypeManualTrigger, et), nil},
 		{"named by another workflow", "[" + wf("w1", "other", false, hook, et) + "," + wf("w2", "w1", false, hook) + "]",
 			nil},
+		{"names one by its name", "[" + wf("w1", "Alerts", false, hook, et) + "," +
+			strings.Replace(wf("w2", "", false, et), `"name": "w2"`, `"name": "Alerts"`, 1) + "]",
+			[]string{"Error Trigger", "Alert"}},
 		{"named by a workflow outside", "[" + wf("w1", "other", false, hook, et) + "," + wf("w2", "w3", false, hook) + "]",
 			[]string{"Error Trigger", "Alert"}},
 	} {
@@ -61,8 +65,8 @@ func TestIdleErrorOnly(t *testing.T) {
 			for _, n := range g.Nodes {
 				if ie, ok := g.IdleErrorOnly(n); ok {
 					got = append(got, n.Name)
-					if ie.Trigger.Name != "Error Trigger" || ie.Named != "other" {
-						t.Errorf("%s: IdleError = %q, %q", n.Name, ie.Trigger.Name, ie.Named)
+					if ie.Trigger.Name != "Error Trigger" || ie.Named != "other" && ie.Named != "Alerts" || ie.ByName != (ie.Named == "Alerts") {
+						t.Errorf("%s: IdleError = %+v", n.Name, ie)
 					}
 				}
 			}
