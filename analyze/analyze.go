@@ -228,6 +228,23 @@ func (p *Pass) Report(d Diagnostic) {
 				f.Severity = min(f.Severity, Note)
 			}
 		}
+		if n := d.Node; n != nil && p.Set != nil {
+			if ie, ok := p.Set.Graph(w).IdleErrorOnly(n); ok {
+				// n8n starts the named error workflow, never this one's
+				// Error Trigger, for this workflow's failures.
+				from := fmt.Sprintf("node %q runs only from Error Trigger %q, which", n.Name, ie.Trigger.Name)
+				if n == ie.Trigger {
+					from = fmt.Sprintf("Error Trigger %q", n.Name)
+				}
+				start := fmt.Sprintf("start the workflow its settings.errorWorkflow names (%q)", ie.Named)
+				if ie.ByName {
+					start = fmt.Sprintf("start no error workflow (settings.errorWorkflow %q is a name, and n8n looks it up by id)", ie.Named)
+				}
+				f.Message += fmt.Sprintf("; %s is unlikely to fire: this workflow's failures %s, not its own Error Trigger, "+
+					"and no workflow of the set names this one as its error workflow", from, start)
+				f.Severity = min(f.Severity, Note)
+			}
+		}
 	}
 	p.found = append(p.found, f)
 }

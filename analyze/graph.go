@@ -257,6 +257,9 @@ type Graph struct {
 	refusals []refusal
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
+	// idleErr maps the nodes only an idle Error Trigger reaches to it;
+	// set by markIdleErrorTriggers.
+	idleErr map[*n8nschema.Node]IdleError
 	// facts holds, per cyclic component, what its Set and Code nodes
 	// compute (cycleFacts); built on first need.
 	facts     map[int32]*cycleFacts

@@ -178,6 +178,7 @@ func build(s *Set) *Set {
 	}
 	buildCalls(s)
 	s.indexCalls()
+	markIdleErrorTriggers(s)
 	Amplify(s)
 	for _, op := range s.Operations {
 		g := s.Graph(op.Workflow)

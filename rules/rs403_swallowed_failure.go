@@ -54,7 +54,10 @@ output leads nowhere, tests a field of the result with a test a missing field fa
 the failed item is skipped there. An expression that parses or reaches into a missing field of the result
 (JSON.parse($json.output), $json.data.url) is no check: both of n8n's expression engines swallow the
 SyntaxError or TypeError and yield undefined (packages/workflow/src/expression.ts), so the node goes on with an
-empty value. A best-effort write (a log row, a run-tracking mark, a
+empty value (observed on n8n 2.41.1: a Set reading {{ $json.data.url.replace(…) }} after a failed upload stores null and
+the run succeeds). Code does throw: a next Code node that reads past a field of the result ($json.data.url,
+$input.first().json.file.uri, JSON.parse($json.output)) outside a try and without ?. fails on the failed item, and
+the failure surfaces there. A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
 only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert, and so is a bot's
@@ -356,7 +359,7 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 					return true
 				}
 			}
-			if h.d == 0 && (failsOnMissingField(g, m) || routesToFailingCall(g, m)) {
+			if h.d == 0 && (analyze.ThrowsOnErrorItem(g, m) || routesToFailingCall(g, m)) {
 				return true
 			}
 			if reportsMissingResult(m, n, h.d == 0 || passesOnly(g, n, m)) {
@@ -792,7 +795,7 @@ func routesToFailingCall(g *analyze.Graph, m *n8nschema.Node) bool {
 		return false
 	}
 	for _, e := range g.OutOfType(m, analyze.ConnMain) {
-		if e.Output == 1 && !e.Error && failsOnMissingField(g, e.To) {
+		if e.Output == 1 && !e.Error && analyze.ThrowsOnErrorItem(g, e.To) {
 			return true
 		}
 	}
@@ -908,58 +911,6 @@ func refsResult(expr string, n *n8nschema.Node, direct bool) bool {
 	return strings.Contains(expr, "$('"+n.Name+"')") || strings.Contains(expr, `$("`+n.Name+`")`) ||
 		strings.Contains(expr, `$node["`+n.Name+`"]`)
 }
-
-// failsOnMissingField reports whether the node right after a failed one is
-// an external call that names what it acts on with a field of the item
-// (a URL or an id built from $json): the failed node passes {error: …}
-// instead of its result, so that call goes to ".../undefined" and fails,
-// and the failure surfaces there unless it too continues on failure.
-func failsOnMissingField(g *analyze.Graph, m *n8nschema.Node) bool {
-	if m.Disabled || m.OnError == "continueRegularOutput" || m.OnError == "continueErrorOutput" ||
-		m.OnError == "" && m.ContinueOnFail {
-		return false
-	}
-	for _, k := range []string{"jsCode", "functionCode", "pythonCode"} {
-		if v, ok := m.Param(k); ok && derefRE.MatchString(v.Str()) {
-			return true // the Code node throws on the failed item
-		}
-	}
-	if g.Spec(m).Role != n8nschema.RoleExternal {
-		return false
-	}
-	found := false
-	m.Params().Walk(func(rel string, v n8nschema.Value) {
-		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$json") {
-			return
-		}
-		key := rel[strings.LastIndexByte(rel, '.')+1:]
-		if key == "url" || key == "value" && strings.Contains(rel, "Id.") || strings.HasSuffix(key, "Id") || key == "id" {
-			found = true
-		}
-		// A target named by the id the failed node should have returned
-		// (folder: {{ $json.id }}), not a column or field being written.
-		if idRefRE.MatchString(v.Str()) && !strings.Contains(rel, "columns") && !strings.Contains(rel, "fields") &&
-			!strings.Contains(rel, "assignments") && !strings.Contains(rel, "body") {
-			found = true
-		}
-	})
-	return found
-}
-
-// idRefRE matches a parameter that is only a reference to an id of the
-// item: ={{ $json.id }}, ={{ $json["folder_id"] }}.
-var idRefRE = lazyregexp.New(`^=?\{\{\s*\$json(\.|\[["'])\w*(id|Id|ID)["']?\]?\s*\}\}$`)
-
-// derefRE matches Code that reaches into a field of the item
-// (JSON.parse($json.text), $input.item.json.text.split(…), $json.data.url):
-// on the failed item, which holds only {error: …}, the Code node throws and
-// fails in its turn. An expression does not: both of n8n's expression
-// engines swallow any error but an ExpressionError, a TypeError and the
-// SyntaxError of JSON.parse(undefined) alike, and yield undefined
-// (n8n-workflow dist/cjs/expression.js L58-61; the default VM engine's
-// @n8n/expression-runtime dist/cjs/bridge/isolated-vm-bridge.js L87-100),
-// so a Set node after the failure stores nothing without a word.
-var derefRE = lazyregexp.New(`\$json(\.\w+|\[["']\w+["']\])(\.\w|\[)|JSON\.parse\(\s*\$(input\.item\.)?json|\$input\.item\.json\.\w+\.\w+\(`)
 
 // passesItems are nodes that hand their input items on (or route them), so
 // that a node further on may read the failed item.

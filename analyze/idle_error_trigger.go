@@ -1,0 +1,98 @@
+package analyze
+
+import "github.com/stormcheck/stormcheck/n8nschema"
+
+// When an execution fails, n8n starts the workflow its
+// settings.errorWorkflow names; only when that setting is empty does it
+// start the failed workflow's own Error Trigger
+// (n8n/dist/execution-lifecycle/execute-error-workflow.js L56–57, the
+// internal branch L83–85). So an Error Trigger in a workflow whose setting
+// names another workflow fires only when some other workflow names this
+// one as its error workflow. A workflow that also runs on triggers of its
+// own carries the Error Trigger for its own failures, which the setting
+// has moved elsewhere: when no workflow of the set names it, the set is
+// taken to hold its namers (as it holds a sub-workflow's callers), and
+// what only that trigger reaches is unlikely to run. A workflow made of
+// Error Triggers (and a person's triggers) is an error workflow meant to
+// be named: its namers may lie outside the set (ManualOnly).
+
+// IdleError is an Error Trigger n8n is unlikely to start, and why.
+type IdleError struct {
+	Trigger *n8nschema.Node
+	// Named is the workflow the setting names instead (its id as written).
+	Named string
+	// ByName: the setting is a name, which n8n looks up as an id: it
+	// starts no error workflow at all (Set.ErrorWorkflowByName).
+	ByName bool
+}
+
+// markIdleErrorTriggers records, in each workflow's graph, the nodes that
+// only idle Error Triggers reach (IdleErrorOnly). One walk per workflow
+// that has one; none for the others.
+func markIdleErrorTriggers(s *Set) {
+	for _, w := range s.Workflows {
+		ew := w.Settings.ErrorWorkflow
+		if ew == "" || w.ID == "" || ew == w.ID || namedByAnother(s, w) {
+			continue
+		}
+		g := s.Graph(w)
+		var idle, other []*n8nschema.Node
+		work := false
+		for _, t := range g.Triggers() {
+			switch {
+			case t.Disabled:
+			case t.Type == n8nschema.TypeErrorTrigger:
+				idle = append(idle, t)
+			default:
+				other = append(other, t)
+				work = work || !ByHand(t)
+			}
+		}
+		if len(idle) == 0 || !work {
+			continue
+		}
+		byName := s.ErrorWorkflowByName(w) != nil
+		live := ReachFrom(g, other...)
+		for n := range ReachFrom(g, idle...) {
+			if live[n] {
+				continue
+			}
+			if g.idleErr == nil {
+				g.idleErr = map[*n8nschema.Node]IdleError{}
+			}
+			g.idleErr[n] = IdleError{Trigger: idleTriggerOf(g, n, idle), Named: ew, ByName: byName}
+		}
+	}
+}
+
+// idleTriggerOf names the first of the idle triggers, in file order, that
+// reaches n.
+func idleTriggerOf(g *Graph, n *n8nschema.Node, idle []*n8nschema.Node) *n8nschema.Node {
+	if len(idle) > 1 {
+		for _, t := range idle {
+			if ReachFrom(g, t)[n] {
+				return t
+			}
+		}
+	}
+	return idle[0]
+}
+
+// namedByAnother reports whether another workflow of the set names w in
+// its settings.errorWorkflow.
+func namedByAnother(s *Set, w *n8nschema.Workflow) bool {
+	for _, c := range s.CallsTo(w) {
+		if c.Kind == CallErrorWorkflow && c.From != w {
+			return true
+		}
+	}
+	return false
+}
+
+// IdleErrorOnly returns the idle Error Trigger through which alone n runs
+// (markIdleErrorTriggers), and false when another trigger reaches n or
+// its Error Trigger may fire.
+func (g *Graph) IdleErrorOnly(n *n8nschema.Node) (IdleError, bool) {
+	ie, ok := g.idleErr[n]
+	return ie, ok
+}
