@@ -126,11 +126,8 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 // none; dep is the operation's dependency. An id that is a template's blank
 // ("REPLACE_WITH_CREDENTIAL_ID") names no account: two workflows that carry
 // it share nothing known. blank reports a node that calls with credentials
-// whose ids are all such blanks, or left out: it calls with a key, but which
-// one is not known (n8n exports every credential with its id, so an empty or
-// missing one was stripped for sharing; the name, such as n8n's default
-// "Google Gemini(PaLM) Api account", is no key). One reading gives both:
-// Placeholder is asked once an id.
+// whose ids are all such blanks: it calls with a key, but which one is not
+// known. One reading gives both: Placeholder is asked once an id.
 func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, blank bool) {
 	if n8nschema.IgnoresCredentials(n) {
 		return "", false
@@ -144,9 +141,7 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, bla
 		if n8nschema.Placeholder(id) {
 			return true
 		}
-		if strings.TrimSpace(id) != "" {
-			blank = false
-		}
+		blank = false
 		if id == "" {
 			id = v.Get("name").Str()
 		}
@@ -187,9 +182,9 @@ func URLHost(n *n8nschema.Node) string {
 
 // DependencyIdentity is what two operations must share to strain one
 // dependency, "" when none can be named: the service for a model provider
-// (its limits hold per key and organisation: a key that is a template's
-// blank or was stripped, BlankKey, is nobody's known key, so it shares
-// none) and for a host of its own; the service and the account for a service that many tenants share (a
+// (its limits hold per key and organisation: a key whose id is a
+// template's blank, BlankKey, is nobody's known key, so it shares none)
+// and for a host of its own; the service and the account for a service that many tenants share (a
 // catalog service such as Gmail, Notion or Google Sheets, or its API
 // host), whose limits hold per mailbox, base or workspace, so that calls
 // with no credential known share nothing known; nothing for a placeholder.

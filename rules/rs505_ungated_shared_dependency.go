@@ -24,8 +24,8 @@ base or a database, only calls made with the same credential; for a model provid
 whose limits hold per key, only workflows of one n8n instance, since exports whose meta.instanceId differ hold
 different credentials: an export that names no instance joins the one instance the others name; a template's
 blank, such as "REPLACE_WITH_INSTANCE_ID" or a credential id "YOUR_CREDENTIAL_ID", names no instance and no
-account, so calls that carry one credential blank share no account, nor do calls whose credential id is empty or
-left out, which n8n's export never does: it was stripped for sharing) with their own
+account, so calls that carry one credential blank share no account, a model provider's
+included, whose calls otherwise share the provider whatever their key) with their own
 node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
