@@ -182,8 +182,9 @@ func URLHost(n *n8nschema.Node) string {
 
 // DependencyIdentity is what two operations must share to strain one
 // dependency, "" when none can be named: the service for a model provider
-// (its limits hold per key and organisation) and for a host of its own;
-// the service and the account for a service that many tenants share (a
+// (its limits hold per key and organisation: a key whose id is a
+// template's blank, BlankKey, is nobody's known key, so it shares none)
+// and for a host of its own; the service and the account for a service that many tenants share (a
 // catalog service such as Gmail, Notion or Google Sheets, or its API
 // host), whose limits hold per mailbox, base or workspace, so that calls
 // with no credential known share nothing known; nothing for a placeholder.
@@ -194,6 +195,9 @@ func DependencyIdentity(op *Operation) string {
 	case d == "" || n8nschema.PlaceholderHost(d):
 		return ""
 	case modelService(*op.Spec, d):
+		if op.BlankKey {
+			return "" // a template's key: whose is not known
+		}
 		return d
 	case !tenantService(op.Spec, d):
 		if op.Account == "" {

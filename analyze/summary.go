@@ -46,7 +46,11 @@ type WorkflowSummary struct {
 	// that wait for this sub-workflow (CalledRunsAtOnce): a call the set
 	// cannot resolve may start it more often.
 	CallerPaced bool
-	Operations  []OperationSummary
+	// WaitedBy are the workflows whose runs hold every run of this
+	// sub-workflow, each waiting for it (WaitedBy): its calls come
+	// between theirs, never beside them.
+	WaitedBy   []WorkflowRef
+	Operations []OperationSummary
 }
 
 // Label is the workflow's name, else its id (n8nschema.Workflow.Label).
@@ -136,6 +140,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			s.ErrorRuns = splitStarts(set, w, ops, s.Operations, s.RunsAtOnce)
 		}
 		s.CallerPaced = s.RunsAtOnce > 0 && CalledRunsAtOnce(set, w) > 0
+		s.WaitedBy = WaitedBy(set, w)
 		out[i] = s
 	}
 	return out

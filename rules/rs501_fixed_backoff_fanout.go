@@ -38,7 +38,9 @@ answers GET, a "run now" Webhook wired into the same first nodes as a Schedule T
 that read nothing of the request (a Webhook whose first nodes are external calls that read no item, so their
 results replace the request, and no node of its runs reads it by name: a setup hook someone calls), a Webhook that workflows of the set call by an HTTP request only from runs
 people start, such as a sub-agent an orchestrating chat asks once per question) comes one person at a time, so
-their failures do not line up) and at runs of several items (--items above 1), when the node sends every
+their failures do not line up; nor is a Webhook that workflows of the set call only from runs their schedules
+start (a scheduled pipeline that hands its result to a publisher's webhook): its executions come when those
+runs call, at the schedules' pace, as many at once as those runs can overlap, like a schedule's own runs) and at runs of several items (--items above 1), when the node sends every
 item before it reads an answer (HTTP Request): a node that runs its items one by one throws at the first
 that fails, so its items never retry together. A node counts for a
 per-request trigger only when that trigger's executions reach it. An HTTP Request with Never Error and Full
@@ -172,8 +174,13 @@ func concurrentTrigger(g *analyze.Graph, t *n8nschema.Node) bool {
 // pacedByCallers reports a Webhook that workflows of the set call by an
 // HTTP request, every one of them from a run a person starts (a chat, a
 // form, a manual run): it runs as often as they call it, one person at a
-// time (a sub-agent asked once per chat question).
+// time (a sub-agent asked once per chat question); or every one of them
+// from runs that schedules start (analyze.CalledOnSchedule), which come
+// at the schedules' pace, as a scheduled workflow's own runs do.
 func pacedByCallers(pass *analyze.Pass, t *n8nschema.Node) bool {
+	if analyze.CalledOnSchedule(pass.Set, pass.Workflow, t) {
+		return true
+	}
 	bits, called := analyze.WebhookCallerPaces(pass.Set, pass.Workflow, t)
 	return called && bits != 0 && bits&(1<<analyze.PaceMachine) == 0
 }

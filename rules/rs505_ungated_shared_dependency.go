@@ -24,7 +24,8 @@ base or a database, only calls made with the same credential; for a model provid
 whose limits hold per key, only workflows of one n8n instance, since exports whose meta.instanceId differ hold
 different credentials: an export that names no instance joins the one instance the others name; a template's
 blank, such as "REPLACE_WITH_INSTANCE_ID" or a credential id "YOUR_CREDENTIAL_ID", names no instance and no
-account, so calls that carry one credential blank share no account) with their own
+account, so calls that carry one credential blank share no account, a model provider's
+included, whose calls otherwise share the provider whatever their key) with their own
 node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
@@ -37,7 +38,9 @@ other error workflow is its own, so its Error Trigger runs once after each of it
 run, which starts at the Error Trigger, makes only the calls that trigger reaches; for a sub-workflow only
 Execute Workflow nodes start, each waiting for the run it starts, as n8n's does by default
 (nodes-base ExecuteWorkflow.node.js), as many as the runs of those callers, when only schedules start them and no
-call the set cannot resolve may start it), and for any other workflow the fleet's concurrency
+call the set cannot resolve may start it; when those callers call the dependency too, none at all of its own: an
+execution runs one node at a time, so the sub-workflow's calls come between its caller's, within the caller's runs,
+and add to their attempts: with its callers it is one workflow, not two), and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
@@ -69,7 +72,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d]) < 2 {
+				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -112,6 +115,9 @@ type dependencyUsers struct {
 	// callerPaced counts the users that are sub-workflows, paced by the
 	// runs of the callers that wait for them.
 	callerPaced map[string]int
+	// folded counts the users that are sub-workflows whose callers, users
+	// too, wait for them: their calls come within the callers' runs.
+	folded map[string]int
 	// capped holds the dependencies whose users could run more executions
 	// at once than the fleet does.
 	capped map[string]bool
@@ -130,7 +136,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, folded: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -222,6 +228,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		}
 	}
 	for d, ls := range g.load {
+		g.fold(d, ls, mayStart)
 		// A workflow that schedules and Error Triggers both start calls
 		// the dependency only in the runs that reach it.
 		for i := range ls {
@@ -256,6 +263,83 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 	return g
 }
 
+// fold moves each sub-workflow whose every caller is a user of d and
+// waits for it (WorkflowSummary.WaitedBy) into those callers: its runs
+// happen inside theirs, one call after another, so it adds no execution
+// at once, and its attempts add to each caller's (a sub-workflow of
+// sub-workflows through them all). A sub-workflow a call the set cannot
+// resolve may start keeps its own runs.
+func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.WorkflowSummary) bool) {
+	at := make(map[analyze.WorkflowRef]int, len(ls))
+	for i := range ls {
+		at[ls[i].w.Ref()] = i
+	}
+	into := map[int][]int{} // caller → the subs folded into it
+	inner := make([]bool, len(ls))
+	for i := range ls {
+		w := ls[i].w
+		if len(w.WaitedBy) == 0 || mayStart(w) {
+			continue
+		}
+		var callers []int
+		for _, r := range w.WaitedBy {
+			if c, ok := at[r]; ok && c != i {
+				callers = append(callers, c)
+			}
+		}
+		if len(callers) < len(w.WaitedBy) {
+			continue // a caller that does not call d runs it beside the others
+		}
+		inner[i] = true
+		for _, c := range callers {
+			into[c] = append(into[c], i)
+		}
+	}
+	if len(into) == 0 {
+		return
+	}
+	// Each caller's attempts are its own and those of what it waits for.
+	own := make([]int, len(ls))
+	for i := range ls {
+		own[i] = ls[i].attempts
+	}
+	sum := make([]int, len(ls))
+	state := make([]uint8, len(ls)) // 1 while summed, 2 once summed
+	var total func(i int) int
+	total = func(i int) int {
+		switch state[i] {
+		case 1:
+			return 0 // (a cycle of calls: counted once)
+		case 2:
+			return sum[i]
+		}
+		state[i] = 1
+		n := own[i]
+		for _, j := range into[i] {
+			n = addSat(n, total(j))
+		}
+		state[i], sum[i] = 2, n
+		return n
+	}
+	for i := range ls {
+		l := &ls[i]
+		if !inner[i] {
+			l.attempts = total(i)
+			continue
+		}
+		g.folded[d]++
+		if l.paced {
+			g.scheduled[d]--
+			if l.w.CallerPaced {
+				g.callerPaced[d]--
+			}
+		} else {
+			g.other[d]--
+		}
+		l.runs, l.attempts = 0, 0
+	}
+}
+
 // load is what one workflow brings to a dependency: how many of its
 // executions can run at once, and the attempts one of them makes; paced
 // when its starts, not the fleet, decide the runs, and starts the runs
@@ -287,6 +371,9 @@ func (g *dependencyUsers) basis(d string, fleet int) string {
 	}
 	if g.callerPaced[d] > 0 {
 		tick += ", a sub-workflow as many as the runs of the callers that wait for it"
+	}
+	if g.folded[d] > 0 {
+		tick += ", and a sub-workflow its callers wait for calls it within their runs"
 	}
 	switch {
 	case g.other[d] == 0 && !g.capped[d]:
