@@ -116,7 +116,9 @@ func mayPassNone(n *n8nschema.Node) bool {
 // which keeps only entries newer than its last poll), and a live feed
 // always lists its latest entries; a Google Sheets read with no filter
 // returns every row of the sheet (v1-2 read has no filter; v3-4 read
-// filters only by filtersUI). A list with a query, a date window or a
+// filters only by filtersUI); so does an unfiltered read of a table
+// (wholeTable) or an SQL query that answers a row even when nothing
+// matches (sqlAlwaysAnswers). A list with a query, a date window or a
 // filter may find nothing.
 func readsWholeSource(n *n8nschema.Node) bool {
 	switch n.Type {
@@ -127,7 +129,97 @@ func readsWholeSource(n *n8nschema.Node) bool {
 		f, _ := n.Param("filtersUI.values")
 		return op == "sheet.read" && (f.Kind() == n8nschema.Missing || f.Kind() == n8nschema.Array && len(f.Elems()) == 0)
 	}
+	return wholeTable(n) || sqlAlwaysAnswers(n)
+}
+
+// wholeTable reports a read of every row of a table, base or database
+// with no filter, search or view (a view may filter): Airtable search
+// (v2; list in v1) with no filterByFormula (search.operation.js: "If empty,
+// all the records will be returned"), Baserow getAll with no filters or
+// search (Baserow.node.js), Supabase and Notion getAll with no filter
+// conditions (filterType "none", or "manual" with none: Supabase.node.js,
+// NotionV2.node.js), NocoDB getAll with no where or view, and a
+// Postgres or MySQL select with no where (select.operation.js). A table
+// the owner keeps rows in holds them on every run; a limit of at least one
+// still returns one.
+func wholeTable(n *n8nschema.Node) bool {
+	_, op, _ := n8nschema.WriteOpConf(n)
+	p := n.Params()
+	switch strings.TrimSuffix(n.Type, "Tool") {
+	case "n8n-nodes-base.airtable":
+		if op == "record.search" {
+			return empty(p.Get("filterByFormula")) && empty(p.Get("options").Get("view"))
+		}
+		return op == "list" && empty(p.Get("additionalOptions").Get("filterByFormula")) && empty(p.Get("additionalOptions").Get("view"))
+	case "n8n-nodes-base.baserow":
+		o := p.Get("additionalOptions")
+		return op == "row.getAll" && empty(o.Get("filters").Get("fields")) && empty(o.Get("search"))
+	case "n8n-nodes-base.supabase", "n8n-nodes-base.notion":
+		if op != "row.getAll" && op != "databasePage.getAll" {
+			return false
+		}
+		switch p.Get("filterType").Str() {
+		case "", "none", "manual":
+			return empty(p.Get("filters").Get("conditions"))
+		case "string":
+			return empty(p.Get("filterString"))
+		}
+		return false
+	case "n8n-nodes-base.nocoDb":
+		o := p.Get("options")
+		return (op == "row.getAll" || op == "row.search") && empty(o.Get("where")) && empty(o.Get("viewId"))
+	case "n8n-nodes-base.postgres", "n8n-nodes-base.mySql":
+		return strings.HasSuffix(op, "select") && n.TypeVersion >= 2 && empty(p.Get("where").Get("values"))
+	}
 	return false
+}
+
+// empty reports a parameter absent or holding nothing: "", [], {} or a
+// resource locator with no value.
+func empty(v n8nschema.Value) bool {
+	switch v.Kind() {
+	case n8nschema.Missing, n8nschema.Null:
+		return true
+	case n8nschema.String:
+		return strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")) == ""
+	case n8nschema.Array:
+		return len(v.Elems()) == 0
+	case n8nschema.Object:
+		if rl := v.Get("value"); rl.Exists() && v.Get("__rl").Exists() {
+			return empty(rl) // a resource locator with no value
+		}
+		none := true
+		v.Each(func(string, n8nschema.Value) bool { none = false; return false })
+		return none
+	}
+	return false
+}
+
+// sqlAlwaysAnswers reports a Postgres or MySQL query that outputs an item
+// on every run that succeeds: before Postgres 2.3 and MySQL 2.2 a query
+// that returns no row outputs {success: true} (Postgres/v2/helpers/utils.js
+// configureQueryRunner, emptyReturnData, for every operation but select;
+// MySql/v2/helpers/utils.js prepareOutput, for every operation); later
+// versions output nothing for a select that finds nothing. An aggregate
+// with no GROUP BY (SELECT count(*) FROM t) answers one row even on an
+// empty table (oneRowQuery).
+func sqlAlwaysAnswers(n *n8nschema.Node) bool {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	if typ != "n8n-nodes-base.postgres" && typ != "n8n-nodes-base.mySql" || n.TypeVersion < 2 {
+		return false
+	}
+	op, _ := n.Param("operation")
+	if typ == "n8n-nodes-base.mySql" && n.TypeVersion < 2.2 {
+		return true
+	}
+	if op.Str() != "executeQuery" {
+		return false
+	}
+	if typ == "n8n-nodes-base.postgres" && n.TypeVersion < 2.3 {
+		return true
+	}
+	q, _ := n.Param("query")
+	return q.Kind() == n8nschema.String && oneRowQuery(q.Str())
 }
 
 // codeMayDrop reports code that may return no item: one that keeps state
