@@ -290,13 +290,72 @@ func toolMessagesOwner(g *Graph, n *n8nschema.Node) bool {
 // ownMessage reports whether n sends a message to a fixed recipient: an
 // alert in a team channel, a report mailed to a fixed address, a message
 // to the owner's own number (ConsequenceIn: a message whose duplicate is a
-// nuisance).
+// nuisance), whose channel or chat is not read from the data
+// (recipientFromData).
 func ownMessage(g *Graph, n *n8nschema.Node) bool {
 	if n.Disabled {
 		return false
 	}
 	e := ConsequenceIn(g, n)
-	return e.Message && e.Consequence == Nuisance
+	return e.Message && e.Consequence == Nuisance && !recipientFromData(g, n)
+}
+
+// channelParams hold where a chat node posts: Slack channelId (v2, a
+// resource locator) or channel (v1) or user, Telegram chatId, Mattermost
+// and Discord channelId, Teams channelId or chatId, Google Chat spaceId,
+// Matrix roomId, Rocket.Chat channel, Zulip stream or to, Pushover
+// userKey.
+var channelParams = []string{"channelId", "channel", "chatId", "user", "roomId", "spaceId", "stream", "to", "userKey"}
+
+// recipientFromData reports a message whose channel, chat or recipient is
+// taken from the item ({{ $json.channel }}, the chat a bot's trigger
+// received): the people in it are whoever the data names, not the owner.
+// A recipient is fixed when each part of it is a literal, the instance's
+// variables, or a field a Set node of literals writes (setFixes). A chat
+// node with no such parameter posts where its credential points (a
+// webhook); an HTTP call names its recipient in its body or query.
+func recipientFromData(g *Graph, n *n8nschema.Node) bool {
+	fixed := func(s string) bool {
+		if configured(s) {
+			return true
+		}
+		rest := exprRE.ReplaceAllStringFunc(s, func(x string) string {
+			if configured(x) || setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), configured) {
+				return ""
+			}
+			return "\x00"
+		})
+		return !strings.Contains(rest, "\x00")
+	}
+	p := n.Params()
+	if teamChannels[strings.TrimSuffix(n.Type, "Tool")] {
+		for _, k := range channelParams {
+			v := p.Get(k)
+			if v.Kind() == n8nschema.Object {
+				v = v.Get("value") // a resource locator
+			}
+			if v.Kind() == n8nschema.String && !fixed(v.Str()) {
+				return true
+			}
+		}
+		return false
+	}
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		return false
+	}
+	for _, list := range []string{"bodyParameters.parameters", "queryParameters.parameters"} {
+		for _, q := range p.Get(list).Elems() {
+			if recipientKey(q.Get("name").Str()) && !fixed(q.Get("value").Str()) {
+				return true
+			}
+		}
+	}
+	for _, m := range bodyFieldRE.FindAllStringSubmatch(p.Get("jsonBody").Str(), -1) {
+		if recipientKey(m[1]) && !fixed(strings.Trim(m[2], `"'`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReportsItself reports a trigger on a clock whose runs report their own

@@ -168,3 +168,34 @@ func TestCatchFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestRecipientFromData: a message whose channel, chat or recipient the
+// item names goes to whoever the data says; a literal, the instance's
+// variables or a Set node of literals fix it.
+func TestRecipientFromData(t *testing.T) {
+	src := `{"nodes":[
+	  {"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"channel","value":"ops","type":"string"}]}}},
+	  {"name":"mm literal","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"abc123","message":"hi"}},
+	  {"name":"mm from row","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"={{ $json.channel }}","message":"hi"}},
+	  {"name":"mm from config","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"={{ $('Config').first().json.channel }}","message":"hi"}},
+	  {"name":"mm after config","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"={{ $json.channel }}","message":"hi"}},
+	  {"name":"slack rl","type":"n8n-nodes-base.slack","typeVersion":2.3,"parameters":{"select":"channel","channelId":{"__rl":true,"value":"C0123","mode":"id"},"text":"hi"}},
+	  {"name":"slack rl from data","type":"n8n-nodes-base.slack","typeVersion":2.3,"parameters":{"select":"channel","channelId":{"__rl":true,"value":"={{ $json.event.channel }}","mode":"id"},"text":"hi"}},
+	  {"name":"telegram env","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"chatId":"={{ $env.CHAT }}","text":"hi"}},
+	  {"name":"telegram sender","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"chatId":"={{ $('Telegram Trigger').item.json.message.chat.id }}","text":"hi"}},
+	  {"name":"discord webhook","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"webhook","content":"hi"}},
+	  {"name":"http chat from data","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.telegram.org/bot1/sendMessage","sendBody":true,"bodyParameters":{"parameters":[{"name":"chat_id","value":"={{ $json.chat_id }}"},{"name":"text","value":"hi"}]}}},
+	  {"name":"http chat env","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.telegram.org/bot1/sendMessage","sendBody":true,"specifyBody":"json","jsonBody":"={\"chat_id\": \"{{ $env.CHAT }}\", \"text\": \"hi\"}"}}
+	],"connections":{"Config":{"main":[[{"node":"mm after config","type":"main","index":0}]]}}}`
+	g := BuildGraph(parseOne(t, src))
+	var got []string
+	for _, n := range g.Nodes {
+		if recipientFromData(g, n) {
+			got = append(got, n.Name)
+		}
+	}
+	want := []string{"mm from row", "slack rl from data", "telegram sender", "http chat from data"}
+	if !slices.Equal(got, want) {
+		t.Errorf("recipientFromData holds for %q, want %q", got, want)
+	}
+}
