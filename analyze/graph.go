@@ -22,6 +22,8 @@ const (
 	// Retriever and a Question and Answer chain.
 	ConnVectorStore = "ai_vectorStore"
 	ConnRetriever   = "ai_retriever"
+	// ConnOutputParser feeds a chain or agent the parser of its answer.
+	ConnOutputParser = "ai_outputParser"
 )
 
 // Edge is one connection between two nodes of a workflow. AI connections
