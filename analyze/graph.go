@@ -140,6 +140,10 @@ type Graph struct {
 	bodiesOnce  sync.Once
 	bodies      map[*n8nschema.Node][]bodyRead // bodyReads by node
 	effectsOnce sync.Once
+	// deleted holds the tables a node deletes rows from, by type and
+	// table (drainsTable), found once.
+	deletedOnce sync.Once
+	deleted     map[string]bool
 	effects     []Effect    // effect by index in Nodes
 	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
 	// joins' memo: the runs per execution of parallel branches joined on

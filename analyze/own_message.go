@@ -53,7 +53,7 @@ func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 // allOutputsDeliver reports whether each main output of n is wired and
 // every node it leads to delivers.
 func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Node) bool) bool {
-	if mayPassNone(n) {
+	if mayPassNone(n) || drainsTable(g, n) {
 		return false // n8n runs no node after an empty output
 	}
 	k, known := declaredOutputs(n)
@@ -172,6 +172,42 @@ func wholeTable(n *n8nschema.Node) bool {
 		return strings.HasSuffix(op, "select") && n.TypeVersion >= 2 && empty(p.Get("where").Get("values"))
 	}
 	return false
+}
+
+// drainsTable reports a whole-table read (wholeTable) of a table that a
+// node of the same workflow deletes rows from: a queue the run empties,
+// which may hold nothing at the next tick.
+func drainsTable(g *Graph, n *n8nschema.Node) bool {
+	if !wholeTable(n) {
+		return false
+	}
+	g.deletedOnce.Do(func() {
+		for _, o := range g.Nodes {
+			if _, kind, ok := n8nschema.AppOperation(o); ok && !o.Disabled && kind == n8nschema.OpDelete {
+				if g.deleted == nil {
+					g.deleted = map[string]bool{}
+				}
+				g.deleted[o.Type+"\x00"+tableOf(o)] = true
+			}
+		}
+	})
+	return g.deleted[n.Type+"\x00"+tableOf(n)]
+}
+
+// tableOf names the table a database or spreadsheet app node works on, by
+// the parameters that locate it (base, database, project, schema, table;
+// a resource locator's value).
+func tableOf(n *n8nschema.Node) string {
+	var b strings.Builder
+	for _, k := range []string{"application", "base", "databaseId", "projectId", "schema", "table", "tableId"} {
+		v := n.Params().Get(k)
+		if v.Kind() == n8nschema.Object {
+			v = v.Get("value")
+		}
+		b.WriteString(v.Raw())
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // empty reports a parameter absent or holding nothing: "", [], {} or a
