@@ -22,6 +22,8 @@ const (
 	// Retriever and a Question and Answer chain.
 	ConnVectorStore = "ai_vectorStore"
 	ConnRetriever   = "ai_retriever"
+	// ConnOutputParser feeds a chain or agent the parser of its answer.
+	ConnOutputParser = "ai_outputParser"
 )
 
 // Edge is one connection between two nodes of a workflow. AI connections
@@ -138,6 +140,10 @@ type Graph struct {
 	bodiesOnce  sync.Once
 	bodies      map[*n8nschema.Node][]bodyRead // bodyReads by node
 	effectsOnce sync.Once
+	// deleted holds the tables a node deletes rows from, by type and
+	// table (drainsTable), found once.
+	deletedOnce sync.Once
+	deleted     map[string]bool
 	effects     []Effect    // effect by index in Nodes
 	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
 	// joins' memo: the runs per execution of parallel branches joined on

@@ -649,6 +649,8 @@ func (g *Graph) itemsAlways(y int, e *Edge) bool {
 	switch {
 	case nd.Type == n8nschema.TypeNoOp || nd.Type == n8nschema.TypeSet:
 		return true
+	case g.answersEachItem(nd):
+		return true
 	case nd.Type == n8nschema.TypeHTTPRequest && nd.TypeVersion >= 3:
 		r := nd.Params().Get("options").Get("response").Get("response")
 		if f := r.Get("fullResponse"); f.Kind() == n8nschema.Bool && f.True() {
@@ -668,6 +670,29 @@ func (g *Graph) itemsAlways(y int, e *Edge) bool {
 		}
 	}
 	return len(returns) > 0
+}
+
+// answersEachItem reports a model node whose code outputs at least one
+// item for each item it runs on, when it succeeds: the OpenAI node's
+// "Message a model" (v1 text.message: one item per choice, of which a
+// completion holds at least one, or the whole answer; v2 text.response:
+// one item), Anthropic's and Google Gemini's "Message a model" (one item),
+// each with its `return [...]` per item in
+// @n8n/n8n-nodes-langchain/dist/nodes/vendors/{OpenAi/v1,OpenAi/v2,Anthropic,GoogleGemini}/actions/text/;
+// and a Basic LLM Chain with no output parser, whose chain answers
+// [response] (chains/ChainLLM/methods/chainExecutor.js L61, L119: a parser
+// may answer a list, possibly empty). An HTTP Request to the same API, or
+// an app's search (HubSpot's search outputs one item per result,
+// HubspotV2.node.js L1529-1530), may output none.
+func (g *Graph) answersEachItem(nd *n8nschema.Node) bool {
+	switch nd.Type {
+	case "@n8n/n8n-nodes-langchain.openAi", "@n8n/n8n-nodes-langchain.anthropic", "@n8n/n8n-nodes-langchain.googleGemini":
+		_, op, _ := n8nschema.WriteOpConf(nd)
+		return op == "text.message" || op == "text.response"
+	case "@n8n/n8n-nodes-langchain.chainLlm":
+		return len(g.SubNodes(nd, ConnOutputParser)) == 0
+	}
+	return false
 }
 
 // Why says why the reader of a sure JoinRead fails.

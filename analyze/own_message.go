@@ -53,7 +53,7 @@ func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 // allOutputsDeliver reports whether each main output of n is wired and
 // every node it leads to delivers.
 func allOutputsDeliver(g *Graph, n *n8nschema.Node, delivers func(*n8nschema.Node) bool) bool {
-	if mayPassNone(n) {
+	if mayPassNone(n) || drainsTable(g, n) {
 		return false // n8n runs no node after an empty output
 	}
 	k, known := declaredOutputs(n)
@@ -116,7 +116,9 @@ func mayPassNone(n *n8nschema.Node) bool {
 // which keeps only entries newer than its last poll), and a live feed
 // always lists its latest entries; a Google Sheets read with no filter
 // returns every row of the sheet (v1-2 read has no filter; v3-4 read
-// filters only by filtersUI). A list with a query, a date window or a
+// filters only by filtersUI); so does an unfiltered read of a table
+// (wholeTable) or an SQL query that answers a row even when nothing
+// matches (sqlAlwaysAnswers). A list with a query, a date window or a
 // filter may find nothing.
 func readsWholeSource(n *n8nschema.Node) bool {
 	switch n.Type {
@@ -127,7 +129,133 @@ func readsWholeSource(n *n8nschema.Node) bool {
 		f, _ := n.Param("filtersUI.values")
 		return op == "sheet.read" && (f.Kind() == n8nschema.Missing || f.Kind() == n8nschema.Array && len(f.Elems()) == 0)
 	}
+	return wholeTable(n) || sqlAlwaysAnswers(n)
+}
+
+// wholeTable reports a read of every row of a table, base or database
+// with no filter, search or view (a view may filter): Airtable search
+// (v2; list in v1) with no filterByFormula (search.operation.js: "If empty,
+// all the records will be returned"), Baserow getAll with no filters or
+// search (Baserow.node.js), Supabase and Notion getAll with no filter
+// conditions (filterType "none", or "manual" with none: Supabase.node.js,
+// NotionV2.node.js), NocoDB getAll with no where or view, and a
+// Postgres or MySQL select with no where (select.operation.js). A table
+// the owner keeps rows in holds them on every run; a limit of at least one
+// still returns one.
+func wholeTable(n *n8nschema.Node) bool {
+	_, op, _ := n8nschema.WriteOpConf(n)
+	p := n.Params()
+	switch strings.TrimSuffix(n.Type, "Tool") {
+	case "n8n-nodes-base.airtable":
+		if op == "record.search" {
+			return empty(p.Get("filterByFormula")) && empty(p.Get("options").Get("view"))
+		}
+		return op == "list" && empty(p.Get("additionalOptions").Get("filterByFormula")) && empty(p.Get("additionalOptions").Get("view"))
+	case "n8n-nodes-base.baserow":
+		o := p.Get("additionalOptions")
+		return op == "row.getAll" && empty(o.Get("filters").Get("fields")) && empty(o.Get("search"))
+	case "n8n-nodes-base.supabase", "n8n-nodes-base.notion":
+		if op != "row.getAll" && op != "databasePage.getAll" {
+			return false
+		}
+		switch p.Get("filterType").Str() {
+		case "", "none", "manual":
+			return empty(p.Get("filters").Get("conditions"))
+		case "string":
+			return empty(p.Get("filterString"))
+		}
+		return false
+	case "n8n-nodes-base.nocoDb":
+		o := p.Get("options")
+		return (op == "row.getAll" || op == "row.search") && empty(o.Get("where")) && empty(o.Get("viewId"))
+	case "n8n-nodes-base.postgres", "n8n-nodes-base.mySql":
+		return strings.HasSuffix(op, "select") && n.TypeVersion >= 2 && empty(p.Get("where").Get("values"))
+	}
 	return false
+}
+
+// drainsTable reports a whole-table read (wholeTable) of a table that a
+// node of the same workflow deletes rows from: a queue the run empties,
+// which may hold nothing at the next tick.
+func drainsTable(g *Graph, n *n8nschema.Node) bool {
+	if !wholeTable(n) {
+		return false
+	}
+	g.deletedOnce.Do(func() {
+		for _, o := range g.Nodes {
+			if _, kind, ok := n8nschema.AppOperation(o); ok && !o.Disabled && kind == n8nschema.OpDelete {
+				if g.deleted == nil {
+					g.deleted = map[string]bool{}
+				}
+				g.deleted[o.Type+"\x00"+tableOf(o)] = true
+			}
+		}
+	})
+	return g.deleted[n.Type+"\x00"+tableOf(n)]
+}
+
+// tableOf names the table a database or spreadsheet app node works on, by
+// the parameters that locate it (base, database, project, schema, table;
+// a resource locator's value).
+func tableOf(n *n8nschema.Node) string {
+	var b strings.Builder
+	for _, k := range []string{"application", "base", "databaseId", "projectId", "schema", "table", "tableId"} {
+		v := n.Params().Get(k)
+		if v.Kind() == n8nschema.Object {
+			v = v.Get("value")
+		}
+		b.WriteString(v.Raw())
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// empty reports a parameter absent or holding nothing: "", [], {} or a
+// resource locator with no value.
+func empty(v n8nschema.Value) bool {
+	switch v.Kind() {
+	case n8nschema.Missing, n8nschema.Null:
+		return true
+	case n8nschema.String:
+		return strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")) == ""
+	case n8nschema.Array:
+		return len(v.Elems()) == 0
+	case n8nschema.Object:
+		if rl := v.Get("value"); rl.Exists() && v.Get("__rl").Exists() {
+			return empty(rl) // a resource locator with no value
+		}
+		none := true
+		v.Each(func(string, n8nschema.Value) bool { none = false; return false })
+		return none
+	}
+	return false
+}
+
+// sqlAlwaysAnswers reports a Postgres or MySQL query that outputs an item
+// on every run that succeeds: before Postgres 2.3 and MySQL 2.2 a query
+// that returns no row outputs {success: true} (Postgres/v2/helpers/utils.js
+// configureQueryRunner, emptyReturnData, for every operation but select;
+// MySql/v2/helpers/utils.js prepareOutput, for every operation); later
+// versions output nothing for a select that finds nothing. An aggregate
+// with no GROUP BY (SELECT count(*) FROM t) answers one row even on an
+// empty table (oneRowQuery).
+func sqlAlwaysAnswers(n *n8nschema.Node) bool {
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	if typ != "n8n-nodes-base.postgres" && typ != "n8n-nodes-base.mySql" || n.TypeVersion < 2 {
+		return false
+	}
+	op, _ := n.Param("operation")
+	if typ == "n8n-nodes-base.mySql" && n.TypeVersion < 2.2 {
+		return true
+	}
+	if op.Str() != "executeQuery" {
+		return false
+	}
+	if typ == "n8n-nodes-base.postgres" && n.TypeVersion < 2.3 {
+		return true
+	}
+	q, _ := n.Param("query")
+	return q.Kind() == n8nschema.String && oneRowQuery(q.Str())
 }
 
 // codeMayDrop reports code that may return no item: one that keeps state
@@ -198,13 +326,72 @@ func toolMessagesOwner(g *Graph, n *n8nschema.Node) bool {
 // ownMessage reports whether n sends a message to a fixed recipient: an
 // alert in a team channel, a report mailed to a fixed address, a message
 // to the owner's own number (ConsequenceIn: a message whose duplicate is a
-// nuisance).
+// nuisance), whose channel or chat is not read from the data
+// (recipientFromData).
 func ownMessage(g *Graph, n *n8nschema.Node) bool {
 	if n.Disabled {
 		return false
 	}
 	e := ConsequenceIn(g, n)
-	return e.Message && e.Consequence == Nuisance
+	return e.Message && e.Consequence == Nuisance && !recipientFromData(g, n)
+}
+
+// channelParams hold where a chat node posts: Slack channelId (v2, a
+// resource locator) or channel (v1) or user, Telegram chatId, Mattermost
+// and Discord channelId, Teams channelId or chatId, Google Chat spaceId,
+// Matrix roomId, Rocket.Chat channel, Zulip stream or to, Pushover
+// userKey.
+var channelParams = []string{"channelId", "channel", "chatId", "user", "roomId", "spaceId", "stream", "to", "userKey"}
+
+// recipientFromData reports a message whose channel, chat or recipient is
+// taken from the item ({{ $json.channel }}, the chat a bot's trigger
+// received): the people in it are whoever the data names, not the owner.
+// A recipient is fixed when each part of it is a literal, the instance's
+// variables, or a field a Set node of literals writes (setFixes). A chat
+// node with no such parameter posts where its credential points (a
+// webhook); an HTTP call names its recipient in its body or query.
+func recipientFromData(g *Graph, n *n8nschema.Node) bool {
+	fixed := func(s string) bool {
+		if configured(s) {
+			return true
+		}
+		rest := exprRE.ReplaceAllStringFunc(s, func(x string) string {
+			if configured(x) || setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), configured) {
+				return ""
+			}
+			return "\x00"
+		})
+		return !strings.Contains(rest, "\x00")
+	}
+	p := n.Params()
+	if teamChannels[strings.TrimSuffix(n.Type, "Tool")] {
+		for _, k := range channelParams {
+			v := p.Get(k)
+			if v.Kind() == n8nschema.Object {
+				v = v.Get("value") // a resource locator
+			}
+			if v.Kind() == n8nschema.String && !fixed(v.Str()) {
+				return true
+			}
+		}
+		return false
+	}
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		return false
+	}
+	for _, list := range []string{"bodyParameters.parameters", "queryParameters.parameters"} {
+		for _, q := range p.Get(list).Elems() {
+			if recipientKey(q.Get("name").Str()) && !fixed(q.Get("value").Str()) {
+				return true
+			}
+		}
+	}
+	for _, m := range bodyFieldRE.FindAllStringSubmatch(p.Get("jsonBody").Str(), -1) {
+		if recipientKey(m[1]) && !fixed(strings.Trim(m[2], `"'`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReportsItself reports a trigger on a clock whose runs report their own

@@ -36,6 +36,38 @@ func TestCodeMayDrop(t *testing.T) {
 }
 
 // TestMayPassNone checks which nodes may pass on no item of those given.
+func TestOneRowQuery(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want bool
+	}{
+		{"SELECT COUNT(*) FROM users", true},
+		{"select coalesce(sum(amount), 0) as total, count(*) from orders where day = current_date;", true},
+		{"SELECT count(*) FROM t WHERE d > '{{ $now.minus(1, 'day').toISO() }}'", true},
+		{"WITH x AS (SELECT * FROM t WHERE a > 1) SELECT count(*) FROM x", true},
+		{"SELECT now()", true},
+		{"SELECT (SELECT count(*) FROM a) AS a, (SELECT count(*) FROM b) AS b", true},
+		{"-- daily totals\nSELECT max(created_at) /* newest */ FROM events", true},
+		{"SELECT * FROM users", false},
+		{"SELECT status, count(*) FROM t GROUP BY status", false},
+		{"SELECT count(*) FROM t HAVING count(*) > 0", false},
+		{"SELECT count(*) FROM t LIMIT 0", false},
+		{"SELECT count(*) OVER () FROM t", false},
+		{"SELECT id, (SELECT count(*) FROM b WHERE b.a = a.id) FROM a", false},
+		{"SELECT count(*) FROM a UNION SELECT count(*) FROM b", false},
+		{"SELECT count(*) FROM a; DELETE FROM a", false},
+		{"SELECT 1 WHERE false", false},
+		{"UPDATE t SET n = n + 1 RETURNING count", false},
+		{"SELECT 'count(' FROM t", false},
+		{"SELECT count(*) FROM t WHERE s = 'x", false},
+		{"", false},
+	} {
+		if got := oneRowQuery(c.q); got != c.want {
+			t.Errorf("oneRowQuery(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
 func TestMayPassNone(t *testing.T) {
 	src := `{"nodes":[
 	  {"name":"limit default","type":"n8n-nodes-base.limit","typeVersion":1,"parameters":{}},
@@ -51,7 +83,29 @@ func TestMayPassNone(t *testing.T) {
 	  {"name":"sheet whole","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"operation":"read","filtersUI":{"values":[]}}},
 	  {"name":"sheet filtered","type":"n8n-nodes-base.googleSheets","typeVersion":4.7,"parameters":{"filtersUI":{"values":[{"lookupColumn":"d","lookupValue":"x"}]}}},
 	  {"name":"sheet lookup","type":"n8n-nodes-base.googleSheets","typeVersion":2,"parameters":{"operation":"lookup","lookupColumn":"d","lookupValue":"x"}},
-	  {"name":"gmail list","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"operation":"getAll","filters":{"receivedAfter":"={{ $now.minus(1, 'day') }}"}}}
+	  {"name":"gmail list","type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"operation":"getAll","filters":{"receivedAfter":"={{ $now.minus(1, 'day') }}"}}},
+	  {"name":"airtable all","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"operation":"search","base":{"__rl":true,"value":"app1","mode":"list"},"table":{"__rl":true,"value":"tbl1","mode":"list"},"options":{}}},
+	  {"name":"airtable formula","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"operation":"search","filterByFormula":"={Status}='New'","options":{}}},
+	  {"name":"airtable view","type":"n8n-nodes-base.airtable","typeVersion":2.1,"parameters":{"operation":"search","options":{"view":{"__rl":true,"value":"viwDue","mode":"list"}}}},
+	  {"name":"airtable v1 list","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"list","application":"app1","table":"t","additionalOptions":{}}},
+	  {"name":"airtable v1 formula","type":"n8n-nodes-base.airtable","typeVersion":1,"parameters":{"operation":"list","additionalOptions":{"filterByFormula":"IS_AFTER({Date}, TODAY())"}}},
+	  {"name":"baserow all","type":"n8n-nodes-base.baserow","typeVersion":1,"parameters":{"operation":"getAll","databaseId":1,"tableId":2,"additionalOptions":{}}},
+	  {"name":"baserow filtered","type":"n8n-nodes-base.baserow","typeVersion":1,"parameters":{"operation":"getAll","additionalOptions":{"filters":{"fields":[{"field":1,"operator":"equal","value":"x"}]}}}},
+	  {"name":"supabase all","type":"n8n-nodes-base.supabase","typeVersion":1,"parameters":{"operation":"getAll","tableId":"leads","returnAll":true}},
+	  {"name":"supabase filtered","type":"n8n-nodes-base.supabase","typeVersion":1,"parameters":{"operation":"getAll","tableId":"leads","filters":{"conditions":[{"keyName":"status","condition":"eq","keyValue":"new"}]}}},
+	  {"name":"supabase string","type":"n8n-nodes-base.supabase","typeVersion":1,"parameters":{"operation":"getAll","tableId":"leads","filterType":"string","filterString":"created_at=gte.{{ $today }}"}},
+	  {"name":"notion all","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"databasePage","operation":"getAll","databaseId":{"__rl":true,"value":"d1","mode":"list"},"returnAll":true}},
+	  {"name":"notion filtered","type":"n8n-nodes-base.notion","typeVersion":2.2,"parameters":{"resource":"databasePage","operation":"getAll","filterType":"manual","filters":{"conditions":[{"key":"Done|checkbox","condition":"equals"}]}}},
+	  {"name":"nocodb all","type":"n8n-nodes-base.nocoDb","typeVersion":3,"parameters":{"operation":"getAll","projectId":"p","table":"t","options":{}}},
+	  {"name":"nocodb where","type":"n8n-nodes-base.nocoDb","typeVersion":3,"parameters":{"operation":"getAll","options":{"where":"(Status,eq,open)"}}},
+	  {"name":"postgres select all","type":"n8n-nodes-base.postgres","typeVersion":2.5,"parameters":{"operation":"select","table":{"__rl":true,"value":"t","mode":"list"},"returnAll":true}},
+	  {"name":"postgres select where","type":"n8n-nodes-base.postgres","typeVersion":2.5,"parameters":{"operation":"select","where":{"values":[{"column":"due","condition":"<","value":"={{ $now }}"}]}}},
+	  {"name":"postgres count","type":"n8n-nodes-base.postgres","typeVersion":2.6,"parameters":{"operation":"executeQuery","query":"SELECT COUNT(*) AS n, SUM(amount) FROM orders WHERE created_at > now() - interval '1 day'"}},
+	  {"name":"postgres rows","type":"n8n-nodes-base.postgres","typeVersion":2.6,"parameters":{"operation":"executeQuery","query":"SELECT * FROM orders WHERE created_at > now() - interval '1 day'"}},
+	  {"name":"postgres 2.2 rows","type":"n8n-nodes-base.postgres","typeVersion":2.2,"parameters":{"operation":"executeQuery","query":"SELECT * FROM orders WHERE paid = false"}},
+	  {"name":"mysql 2.1 select","type":"n8n-nodes-base.mySql","typeVersion":2.1,"parameters":{"operation":"select","where":{"values":[{"column":"x","value":"1"}]}}},
+	  {"name":"mysql 2.4 grouped","type":"n8n-nodes-base.mySql","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT status, count(*) FROM orders GROUP BY status"}},
+	  {"name":"postgres v1 count","type":"n8n-nodes-base.postgres","typeVersion":1,"parameters":{"operation":"executeQuery","query":"SELECT count(*) FROM t"}}
 	],"connections":{}}`
 	f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))
 	var got []string
@@ -59,8 +113,13 @@ func TestMayPassNone(t *testing.T) {
 		if mayPassNone(n) {
 			got = append(got, n.Name)
 		}
+		if strings.Contains(n.Name, " all") && !listsRecords(n) {
+			t.Errorf("%s: not read as a list", n.Name)
+		}
 	}
-	want := []string{"limit 0", "limit expr", "filter", "dedupe runs", "sheet filtered", "sheet lookup", "gmail list"}
+	want := []string{"limit 0", "limit expr", "filter", "dedupe runs", "sheet filtered", "sheet lookup", "gmail list",
+		"airtable formula", "airtable view", "airtable v1 formula", "baserow filtered", "supabase filtered", "supabase string",
+		"notion filtered", "nocodb where", "postgres select where", "postgres rows", "mysql 2.4 grouped", "postgres v1 count"}
 	if !slices.Equal(got, want) {
 		t.Errorf("mayPassNone holds for %q, want %q", got, want)
 	}
@@ -107,5 +166,36 @@ func TestCatchFlags(t *testing.T) {
 		if got := strings.Join(CatchFlags(c.code), ","); got != c.want {
 			t.Errorf("CatchFlags(%q) = %q, want %q", c.code, got, c.want)
 		}
+	}
+}
+
+// TestRecipientFromData: a message whose channel, chat or recipient the
+// item names goes to whoever the data says; a literal, the instance's
+// variables or a Set node of literals fix it.
+func TestRecipientFromData(t *testing.T) {
+	src := `{"nodes":[
+	  {"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[{"name":"channel","value":"ops","type":"string"}]}}},
+	  {"name":"mm literal","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"abc123","message":"hi"}},
+	  {"name":"mm from row","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"={{ $json.channel }}","message":"hi"}},
+	  {"name":"mm from config","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"={{ $('Config').first().json.channel }}","message":"hi"}},
+	  {"name":"mm after config","type":"n8n-nodes-base.mattermost","typeVersion":1,"parameters":{"channelId":"={{ $json.channel }}","message":"hi"}},
+	  {"name":"slack rl","type":"n8n-nodes-base.slack","typeVersion":2.3,"parameters":{"select":"channel","channelId":{"__rl":true,"value":"C0123","mode":"id"},"text":"hi"}},
+	  {"name":"slack rl from data","type":"n8n-nodes-base.slack","typeVersion":2.3,"parameters":{"select":"channel","channelId":{"__rl":true,"value":"={{ $json.event.channel }}","mode":"id"},"text":"hi"}},
+	  {"name":"telegram env","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"chatId":"={{ $env.CHAT }}","text":"hi"}},
+	  {"name":"telegram sender","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"chatId":"={{ $('Telegram Trigger').item.json.message.chat.id }}","text":"hi"}},
+	  {"name":"discord webhook","type":"n8n-nodes-base.discord","typeVersion":2,"parameters":{"authentication":"webhook","content":"hi"}},
+	  {"name":"http chat from data","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.telegram.org/bot1/sendMessage","sendBody":true,"bodyParameters":{"parameters":[{"name":"chat_id","value":"={{ $json.chat_id }}"},{"name":"text","value":"hi"}]}}},
+	  {"name":"http chat env","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.telegram.org/bot1/sendMessage","sendBody":true,"specifyBody":"json","jsonBody":"={\"chat_id\": \"{{ $env.CHAT }}\", \"text\": \"hi\"}"}}
+	],"connections":{"Config":{"main":[[{"node":"mm after config","type":"main","index":0}]]}}}`
+	g := BuildGraph(parseOne(t, src))
+	var got []string
+	for _, n := range g.Nodes {
+		if recipientFromData(g, n) {
+			got = append(got, n.Name)
+		}
+	}
+	want := []string{"mm from row", "slack rl from data", "telegram sender", "http chat from data"}
+	if !slices.Equal(got, want) {
+		t.Errorf("recipientFromData holds for %q, want %q", got, want)
 	}
 }

@@ -205,6 +205,8 @@ reaches:
   n8n throws "Node 'X' hasn't been executed"; the execution stops there, X and the branches below never run
   (docs/n8n-facts.md, "Parallel branches joined on one input under v1"). A warning when Y outputs an item
   whenever it succeeds (a Set or No Operation node, a Code node that returns object literals, alwaysOutputData,
+  OpenAI's, Anthropic's or Google Gemini's "Message a model" and a Basic LLM Chain with no output parser, which
+  answer each item they run on,
   an HTTP Request v3 or later whose response format is text or file or that asks for the full response), and
   no rule counts the calls after it; else a note of medium confidence, since Y may output no item (an HTTP
   Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. Equal

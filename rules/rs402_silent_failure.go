@@ -25,9 +25,14 @@ no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigge
 list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
 nothing else is not reported: the owner expects the message at each tick, and the one that does not come is a
-dead-man's switch that reaches a person. Every run means every successful run reaches the message: a read that
+dead-man's switch that reaches a person. A channel, chat or recipient read from the item (a Mattermost
+channel named by each row, the chat a bot's message came from) is no fixed recipient; a literal, the instance's
+variables or a Set node of literals is. Every run means every successful run reaches the message: a read that
 returns everything its source holds keeps it (RSS Read lists each entry the feed holds, not only new ones; a
-Google Sheets read with no filter returns every row), while a Filter, a Remove Duplicates of items seen in
+Google Sheets read with no filter returns every row, and so does a getAll of an Airtable, Baserow, Supabase,
+NocoDB or Notion table, or a Postgres or MySQL select, with no filter, search or view, unless the workflow
+deletes rows from that table; an SQL aggregate with no GROUP BY, SELECT count(*), answers one row even on an
+empty table), while a Filter, a Remove Duplicates of items seen in
 earlier executions, a Limit that is not a literal of at least 1, Code that may return no item, a search or a
 list of what is new (mail received since yesterday, today's events) may leave a run with nothing to send (and a
 polling trigger such as the RSS Feed Trigger is no schedule: it starts a run only for what is new). That holds when a failed call stops every message; where a message
