@@ -54,6 +54,9 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		}
 		if p.Fatal {
 			d.Severity = analyze.Error // n8n fails on it
+			// Building fails, before any check of a run; a connection
+			// to a missing node throws in a run (Aborts).
+			d.Stored = !p.Aborts
 		}
 		if conns != nil && !conns.judge(p, &d) {
 			continue // folded into a sibling's finding

@@ -31,6 +31,7 @@ column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lan
 	// instance, which holds one workflow per id whatever the files say.
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input", "call-graph"},
 	RunSet: func(pass *analyze.SetPass) {
 		// One finding per id, at the first workflow of the set (set order
