@@ -51,6 +51,7 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		d := analyze.Diagnostic{Pos: p.Pos, Message: p.Message, Detail: p.Pos.Path + "\x00" + p.Message, Severity: sev, Fix: problemFix[kind]}
 		if p.Note {
 			d.Severity = analyze.Note // n8n may repair it by itself
+			d.Stored = true           // at import: no run needed
 		}
 		if p.Fatal {
 			d.Severity = analyze.Error // n8n fails on it
