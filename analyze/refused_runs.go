@@ -42,8 +42,8 @@ func (g *Graph) RefusedRun(n *n8nschema.Node) (node, param string, publish, ever
 // reaches, each with the blank of the first refused trigger (file order,
 // then nearest) that reaches it. Two walks: linear in the graph.
 func (g *Graph) refusedReach() {
-	if g.setupOnly == nil {
-		return
+	if g.setupOnly == nil || len(g.Unloadable) > 0 {
+		return // none refused, or n8n cannot build it: no run starts at all
 	}
 	var refused, others []int32
 	for _, s := range g.starts(nil) {
