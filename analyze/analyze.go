@@ -102,6 +102,12 @@ type Rule struct {
 	// FoldsInto names a rule whose finding on the same node says all that
 	// this rule's does: there this rule's finding is left out (Fold).
 	FoldsInto string
+	// Stored: the rule's findings are facts of the export as stored (its
+	// JSON, names and ids, what the analysis could not resolve), not of
+	// what a run does, so n8n refusing the runs (Graph.RefusedRun) leaves
+	// them as they are. Every other rule's findings on what a refused run
+	// would do are notes that say so (Pass.Report).
+	Stored bool
 	// FoldMore is appended to a finding that others folded into, given
 	// their number ("; also called by 2 more nodes").
 	FoldMore func(n int) string
@@ -192,6 +198,10 @@ type Diagnostic struct {
 	FoldKey string
 	// Repair builds the finding's repair (nil: none).
 	Repair RepairFunc
+	// Stored: the finding holds whether or not a run starts (n8n cannot
+	// build the workflow, a trigger's own refusal): n8n refusing the runs
+	// for a blank required parameter (Graph.RefusedRun) leaves it as is.
+	Stored bool
 }
 
 // Pass is what one rule sees of one workflow (or one file).
@@ -215,14 +225,17 @@ func (p *Pass) Report(d Diagnostic) {
 	}
 	if w := p.Workflow; w != nil {
 		onWorkflow(&f, p.Rule, w.Name, w.ID, w.Pos, w.ParametersLost)
-		if p.Rule.ID >= "RS100" && p.Set != nil {
+		if !p.Rule.Stored && !d.Stored && p.Set != nil {
 			// The runs the finding reads start once the blank is filled;
 			// until then no run happens, so nothing is at stake yet: a
 			// note, as for an export whose parameters were lost.
-			if node, param, publish, ok := p.Set.Graph(w).SetupBlank(); ok {
+			if node, param, publish, every, ok := p.Set.Graph(w).RefusedRun(d.Node); ok {
 				refuses := "every run"
-				if publish {
+				switch {
+				case publish:
 					refuses = "to publish the workflow, so only runs started in the editor happen"
+				case !every:
+					refuses = "every run that reaches it"
 				}
 				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses %s (RS010)", node, param, refuses)
 				f.Severity = min(f.Severity, Note)

@@ -130,6 +130,10 @@ type Graph struct {
 	// item, each with that node.
 	behindOnce sync.Once
 	behind     map[*n8nschema.Node]*n8nschema.Node
+	// RefusedRun's memo: the nodes only refused triggers' runs reach,
+	// each with the blank of one of them.
+	refusedOnce sync.Once
+	refusedOnly map[int32]issue
 	// paths' memo: each node's string parameters as readPaths writes them.
 	pathsOnce sync.Once
 	pathTexts [][]string

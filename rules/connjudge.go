@@ -107,6 +107,7 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 	case j.noLoss(edges):
 		d.Severity = analyze.Note
 		d.Message += "; no run changes: no node has that name, and every node it feeds is missing too or still fed by other connections"
+		d.Stored = true // no run reads it: a refused run changes nothing
 		return true
 	}
 	if p.Aborts {
@@ -325,6 +326,7 @@ func (j *connJudge) mangled(meant *n8nschema.Node, edges []n8nschema.DroppedEdge
 	case len(lost) == 0:
 		d.Severity = analyze.Note
 		d.Message += fmt.Sprintf(", and %q holds every edge listed here under its own name too: no run changes", meant.Name)
+		d.Stored = true
 		return
 	case j.reachOnce().Unreached(lost):
 		d.Severity = analyze.Note

@@ -51,9 +51,13 @@ func reportProblems(pass *analyze.Pass, kind n8nschema.ProblemKind, sev analyze.
 		d := analyze.Diagnostic{Pos: p.Pos, Message: p.Message, Detail: p.Pos.Path + "\x00" + p.Message, Severity: sev, Fix: problemFix[kind]}
 		if p.Note {
 			d.Severity = analyze.Note // n8n may repair it by itself
+			d.Stored = true           // at import: no run needed
 		}
 		if p.Fatal {
 			d.Severity = analyze.Error // n8n fails on it
+			// Building fails, before any check of a run; a connection
+			// to a missing node throws in a run (Aborts).
+			d.Stored = !p.Aborts
 		}
 		if conns != nil && !conns.judge(p, &d) {
 			continue // folded into a sibling's finding

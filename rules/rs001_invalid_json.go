@@ -33,6 +33,7 @@ not ship, RS010): no run of it starts, so the finding is a note.`,
 	FixDoc:     "None: the file is not JSON; which bytes were meant is a guess stormcheck does not make.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input"},
 	Scope:      analyze.PerFile,
 	Run: func(pass *analyze.Pass) {

@@ -18,6 +18,7 @@ folder of exports can hold other files without failing the run.`,
 	FixDoc:     "None: the file holds no workflow to repair.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input"},
 	Scope:      analyze.PerFile,
 	Run: func(pass *analyze.Pass) {

@@ -69,10 +69,12 @@ runs):
   service per item calls nothing and returns nothing. Observed on n8n 2.41.1 and 2.8.4
   (docs/n8n-facts.md). No error is raised: the work silently never happens. A warning when the target, or
   a node after it that no run reaches now, calls a service, a run reaches the source and no other
-  connection brings the target items (it then runs on those only, a note, unless it is a Function or Code node
-that looks these items up by a marker field a Set node on their path writes, items.find(i => i.json.source ===
-'refunds'), and then throws when it finds none or reads the found item's json: every run that reaches it fails
-there, a warning); a note otherwise, and when only
+  connection brings the target items (it then runs on those only, and so does what follows it, as observed on
+  n8n 2.41.1 under the legacy order: a note, unless it is a Function or Code node that looks these items up by a
+  marker field a Set node on their path writes, items.find(i => i.json.source === 'refunds'), and then throws when
+  it finds none or reads the found item's json: every run that reaches it fails there, a warning; also a note when
+  those items come from behind a node that fails on every run, which RS010 reports, and the note says so); a note
+  otherwise, and when only
   a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
@@ -93,7 +95,9 @@ workflows/workflow.service.js); 1.123.81 and 2.8.4 import it. A workflow already
 when it is activated or its metadata changes, so after an upgrade it runs as described above: the
 severities follow those runs. In a
 workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run
-reaches the connection (RS010 reports the workflow): every finding is a note there, and says why.`,
+reaches the connection (RS010 reports the workflow): every finding is a note there, and says why. A finding
+on a run that n8n refuses for a required parameter left blank (RS010) is a note that says so, as for every
+rule; a shape that makes building the workflow throw is not about a run, and stays an error.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,
@@ -132,9 +136,16 @@ func reportNoInput(pass *analyze.Pass) {
 		if pass.Workflow.Settings.ExecutionOrder == "v1" {
 			how = "n8n waits for its input 0, which no such connection fills, then runs it on that empty input (execution order v1), where it calls nothing and returns nothing"
 		}
-		fed := g.Reachable(e.To) // its other connections bring items to input 0
+		// Its other connections bring items to input 0: n8n runs it on
+		// those, and what follows it (observed on n8n 2.41.1, legacy
+		// order), once a node before it that fails on every run is fixed.
+		first, behind := g.FailsBefore(e.To)
+		fed := g.Reachable(e.To) || behind
 		if fed {
 			how = "n8n runs it on the items its other connections bring to input 0 and never hands it these"
+		}
+		if behind {
+			how += fmt.Sprintf(" (once %q, which fails on every run before it, is fixed)", first.Name)
 		}
 		msg := fmt.Sprintf("%q connects to input %d of %q, which has %s: %s, so these items never reach it and no error says so",
 			e.From.Name, e.Input, e.To.Name, inputs, how)

@@ -22,6 +22,7 @@ after another, each with its own trigger.`,
 	FixDoc:     "None: renaming a node changes every expression that names it ($('Name')); n8n's editor renames them together.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input"},
 	Run: func(pass *analyze.Pass) {
 		reportProblems(pass, n8nschema.DuplicateName, 0)

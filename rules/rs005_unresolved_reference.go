@@ -45,6 +45,7 @@ workflow.`,
 	FixDoc:     "None: the reference points outside the files given; audit the whole export instead.",
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"call-graph"},
 	FoldMore: func(n int) string {
 		return fmt.Sprintf("; referenced from %d more %s", n, plural(n, "place", "places"))

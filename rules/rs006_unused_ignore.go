@@ -21,6 +21,7 @@ rule to stop the reports; --no-ignores turns every directive and ignore entry of
 	FixDoc:     "None: whether a directive is stale or its finding will come back is the author's call; delete it by hand.",
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input", "suppression"},
 	Run:        func(*analyze.Pass) {},
 }

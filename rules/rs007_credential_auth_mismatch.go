@@ -54,7 +54,9 @@ packages/nodes-base/nodes/Slack/V1/SlackV1.node.ts, Google/Docs/GoogleDocs.node.
 Google/Sheet/v1/GoogleSheetsV1.node.ts send nothing and return an item or none); the same fact leaves it out
 of RS010. An authentication set by an expression, and credentials that several parameters
 decide together, are left out, and so is a workflow holding a node of a type n8n does not ship: n8n cannot
-build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).`,
+build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).
+When n8n refuses the runs that reach the node for a required parameter left blank (RS010), the finding is a
+note that holds once the blank is filled in, as for every rule.`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
 	Severity:   analyze.Warning,

@@ -23,6 +23,7 @@ rules' findings there describe a workflow nobody built: they are kept as notes. 
 	FixDoc:     "None: the values are gone from the file; only the author's n8n has them.",
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input"},
 	Run: func(pass *analyze.Pass) {
 		w := pass.Workflow

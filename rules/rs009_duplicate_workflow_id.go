@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -24,13 +25,18 @@ such as "1", are one finding). Workflows without an id (a template, a hand-writt
 id of a template gallery record ({id, name, totalViews, workflow: {...}}) is the gallery's, not the
 workflow's, since importing a template makes a new workflow. An id written as a JSON number (n8n 0.x
 exports wrote its integer keys so) is the same id as its text: n8n keeps workflow ids in a varchar
-column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lands on workflow "7".`,
+column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lands on workflow "7". Versions of one workflow kept side by side share the id on purpose
+and are not reported: every workflow with the id has the name or file name of the first but for a version mark
+that differs ("v1.0.0-financial.json", "v1.1.0-financial.json"; "Sync v2"), and near the same content (the
+smaller has two thirds of the other's nodes or is within three, and four in five of the kinds of call it makes,
+node type and service, the other makes too): importing the newer over the older is what a version is for.`,
 	Fix:    "Leave the copy out of the audit (delete it, list it under exclude: in .stormcheck.yaml, or .gitignore it), or give the clone a new id by importing it as a new workflow",
 	FixDoc: "None: which copy is the real one is the owner's to say.",
 	// A note: the copy misleads the audit (and an import), not the
 	// instance, which holds one workflow per id whatever the files say.
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
+	Stored:     true,
 	Tags:       []string{"input", "call-graph"},
 	RunSet: func(pass *analyze.SetPass) {
 		// One finding per id, at the first workflow of the set (set order
@@ -55,6 +61,9 @@ column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lan
 				continue
 			}
 			f, others := ws[0], ws[1:]
+			if !slices.ContainsFunc(others, func(o *analyze.WorkflowSummary) bool { return !versionsOf(f, o) }) {
+				continue // versions of one workflow: the id is shared on purpose
+			}
 			related := make([]analyze.Related, len(others))
 			for i, o := range others {
 				related[i] = analyze.Related{File: o.Source.Name, Pos: o.Pos, Source: o.Source, Message: fmt.Sprintf("workflow %q has the id %q too", o.Label(), id)}

@@ -265,7 +265,11 @@ its start node and the nodes after it and fails with "Workflow has issues"
 n8n refuses to publish the workflow, naming the node (packages/cli/src/workflows/workflow-validation.service.ts
 validateNodeConfiguration; when the values that show the parameter are defaults the export leaves out, the
 editor, which fills them in, marks the node and disables Publish). That finding is a note, since whoever
-publishes the workflow is told, unless the export shows it active, when its runs fail (a warning).
+publishes the workflow is told, unless the export shows it active, when its runs fail (a warning). Every
+other finding, of this rule or another, on what such a run would do is a note that says it holds once the
+blank is filled in: every finding of a workflow whose every trigger n8n refuses (or that it refuses to
+publish), and one on a node only refused triggers' runs reach (analyze.Graph.RefusedRun). What holds of the
+export as stored is left as it is: a workflow n8n cannot build, a node n8n 2 leaves out, the refusal itself.
 
 An If or Filter whose test reads only literals (both operands with no {{ }} and nothing read from the item:
 an unfinished If's "" equals "", a field name typed as text where {{ $json.field }} was meant) answers the
@@ -636,6 +640,7 @@ so an active export beside it stays a note.`,
 			m, param, refused := g.StartRefused(n)
 			if refused {
 				d.Fix = fmt.Sprintf("Fill in %q of %q, or remove the node if it is unfinished", param, m.Name)
+				d.Stored = true // the refusal itself
 			}
 			if refused && d.Severity != analyze.Note {
 				// n8n refuses to publish it and names the node and the
@@ -814,7 +819,7 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 		what = "which n8n 2.0 removed"
 	}
 	ver := pass.Set.Options.Version()
-	d := analyze.Diagnostic{Node: n, Severity: analyze.Note}
+	d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Stored: true}
 	d.Message = fmt.Sprintf("node %q is of type %q, %s", n.Name, n.Type, what)
 	if vs, ok := n8nschema.MissingVersion(n, ver); ok {
 		d.Message = "node " + strconv.Quote(n.Name) + missingVersion(n, vs)
@@ -1128,7 +1133,7 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 		if !n8nschema.ExcludedByDefault(n.Type, v) {
 			continue
 		}
-		pass.Report(analyze.Diagnostic{Node: n, Severity: analyze.Note,
+		pass.Report(analyze.Diagnostic{Node: n, Severity: analyze.Note, Stored: true,
 			Message: fmt.Sprintf("node %q is of type %q, which n8n 2 leaves out by default (NODES_EXCLUDE): on a default n8n 2 install n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs, unless the instance sets NODES_EXCLUDE to a list without it", n.Name, n.Type),
 			Fix:     fmt.Sprintf("Replace %q with a node n8n 2 loads by default, or set NODES_EXCLUDE on the instance to a list without %q (NODES_EXCLUDE=[] loads every node)", n.Name, n.Type),
 		})

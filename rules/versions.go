@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"path"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+)
+
+// versionMarkRE is a version mark in a workflow's name or file name:
+// "v1.1.0", "v2", "_v3", "1.2.0" (a dotted number).
+var versionMarkRE = lazyregexp.New(`(?i)(?:\bv|_v|-v)\d+(?:\.\d+)*|\b\d+\.\d+(?:\.\d+)*\b`)
+
+// versionsOf reports two workflows that are versions of one workflow
+// kept side by side: their names or their file names are the same but
+// for a version mark that differs ("v1.0.0-financial.json" and
+// "v1.1.0-financial.json"), and their content is near the same: the
+// smaller has two thirds of the other's nodes or is within three, and
+// four in five of the kinds of call it makes (node type and service, as
+// a version may rename its nodes) the other makes too. The owner keeps the id on purpose: importing the newer over
+// the older is what a version is for.
+func versionsOf(a, b *analyze.WorkflowSummary) bool {
+	marked := func(x, y string) bool {
+		mx, my := versionMarkRE.FindAllString(x, -1), versionMarkRE.FindAllString(y, -1)
+		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00") &&
+			versionMarkRE.ReplaceAllString(x, "") == versionMarkRE.ReplaceAllString(y, "")
+	}
+	if !marked(a.Name, b.Name) && !marked(path.Base(a.Source.Name), path.Base(b.Source.Name)) {
+		return false
+	}
+	if lo, hi := min(a.Nodes, b.Nodes), max(a.Nodes, b.Nodes); 3*lo < 2*hi && hi-lo > 3 {
+		return false
+	}
+	in := func(x, y *analyze.WorkflowSummary) (shared, all int) {
+		calls := map[string]bool{}
+		for _, op := range y.Operations {
+			calls[op.Type+"\x00"+op.Dependency] = true
+		}
+		seen := map[string]bool{}
+		for _, op := range x.Operations {
+			if k := op.Type + "\x00" + op.Dependency; !seen[k] {
+				seen[k] = true
+				all++
+				if calls[k] {
+					shared++
+				}
+			}
+		}
+		return shared, all
+	}
+	// The smaller's kinds of call are mostly the other's: a version grows.
+	shared, all := in(a, b)
+	if s2, a2 := in(b, a); a2 < all {
+		shared, all = s2, a2
+	}
+	return all == 0 || 5*shared >= 4*all
+}
