@@ -161,9 +161,13 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, bla
 // one to a resource a template's blank names (Operation.BlankTarget). A
 // call n8n or its provider refuses as configured is not Live at all.
 func CannotCall(op *Operation) bool {
-	if op.BlankTarget {
-		return true
-	}
+	return op.BlankTarget || CallsNowhere(op)
+}
+
+// CallsNowhere is CannotCall but for a blank target: the call has no
+// service to reach (no URL, or a host that only holds a place), while a
+// blank target names a real service's resource the owner fills in.
+func CallsNowhere(op *Operation) bool {
 	if n8nschema.IsHTTPRequest(op.Node.Type) {
 		v, ok := op.Node.Param("url")
 		if !ok || v.Kind() == n8nschema.String && strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")) == "" {

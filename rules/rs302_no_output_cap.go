@@ -33,7 +33,11 @@ something multiplies it (retries or a loop, several calls per item, several item
 schedule, a poll, a service's webhook, a caller workflow, a public chat), or when the attempts have no bound; a
 note below that, for a single attempt of a single call per run that only a person starts (a manual run, a form, a
 messaging bot's message: the ceiling is billed at most once per action), or when the model's price is unknown
-(set it in .stormcheck.yaml, spend.prices). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
+(set it in .stormcheck.yaml, spend.prices). The cap bounds each call, so its severity follows one call: a call
+whose ceiling stays under $1, on runs of one item that a person or a schedule of at most once a day starts, is a
+note whatever repeats it (retries and an agent's iterations, nested agents' ceilings multiplied, bill as often with
+a cap; the message gives that figure, and RS101 and RS301 report what repeats it); so is a call in a loop with no
+bound whose one call stays under $0.50 (RS103 and RS301 report the loop). An HTTP Request to a model API's generation endpoint (OpenAI chat/completions
 or responses, Anthropic messages, Gemini generateContent, the OpenAI-compatible endpoints of Perplexity,
 Mistral, Groq, DeepSeek, xAI, OpenRouter) is a paid call like a model node; its cap is max_tokens (or
 max_completion_tokens, maxOutputTokens) in the body, an expression there counting as a cap; a body that is one expression reading the item
@@ -60,12 +64,18 @@ it); without the setting there is no repair, since the right cap depends on the 
 	Confidence: analyze.High,
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
-		var reach map[*n8nschema.Node]bool
+		var reach, scale map[*n8nschema.Node]bool
 		unpaced := func() map[*n8nschema.Node]bool { // read once, on first need
 			if reach == nil {
-				reach = unpacedReach(pass)
+				reach = unpacedReach(pass, false)
 			}
 			return reach
+		}
+		atScale := func() map[*n8nschema.Node]bool {
+			if scale == nil {
+				scale = unpacedReach(pass, true)
+			}
+			return scale
 		}
 		for _, op := range liveOps(pass) {
 			hc, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
@@ -90,6 +100,12 @@ it); without the setting there is no repair, since the right cap depends on the 
 			switch {
 			case op.SpendUnbounded:
 				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, and its attempts have no bound", op.Node.Name, modelText(op), ceiling)
+				// The loop that repeats the call is RS301's (and RS103's)
+				// finding: the missing cap is judged per call.
+				if call, ok := op.CostPerCallUSD(pass.Options); ok && perCallNote(pass, op, call, atScale) {
+					d.Severity = analyze.Note
+					d.Message += fmt.Sprintf("; one call may bill %s, and the loop that repeats it is a finding of its own", usd(call))
+				}
 			case op.SpendKnown():
 				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s per item at worst (%d %s × %d %s)",
 					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD),
@@ -105,6 +121,12 @@ it); without the setting there is no repair, since the right cap depends on the 
 					case !multiplied(pass, op, unpaced()):
 						d.Severity = analyze.Note
 						d.Message += "; only a person starts its runs, one at a time, and no retry, loop or item multiplies the call"
+					case perCallNote(pass, op, call, atScale):
+						d.Severity = analyze.Note
+						d.Message += fmt.Sprintf("; one call may bill %s, and a person or a daily schedule starts its runs", usd(call))
+						if op.Attempts > 1 || op.CallsPerItem > 1 {
+							d.Message += " (the retries or iterations that repeat the call bill with a cap too)"
+						}
 					}
 				}
 			default:
@@ -117,6 +139,9 @@ it); without the setting there is no repair, since the right cap depends on the 
 	},
 }
 
+// dayMS is a day in milliseconds.
+const dayMS = 86_400_000
+
 // multiplied reports whether something multiplies an uncapped call's
 // ceiling: retries or a loop (more than one attempt), several calls per
 // item (an agent's iterations, pages), several items (--items), or runs
@@ -127,11 +152,28 @@ func multiplied(pass *analyze.Pass, op *analyze.Operation, unpaced map[*n8nschem
 	return op.Attempts > 1 || op.CallsPerItem > 1 || op.CallsUnbounded || pass.Options.Items > 1 || unpaced[op.Node]
 }
 
+// perCallNote reports a missing cap whose one call stays under
+// rs302LargeCallUSD (or under rs302NoteBelowUSD for a call in an unbounded
+// loop) and whose runs come at a person's pace or at most once a day, on
+// one item each: the cap's consequence is one call's ceiling, a little at a
+// time. Retries, an agent's iterations (even nested agents' ceilings
+// multiplied) and loops repeat the call whatever its cap: the message gives
+// that figure and RS301, RS101 and RS103 report what repeats it.
+func perCallNote(pass *analyze.Pass, op *analyze.Operation, call float64, atScale func() map[*n8nschema.Node]bool) bool {
+	items := float64(max(pass.Options.Items, 1))
+	if op.SpendUnbounded && call*items < rs302NoteBelowUSD {
+		return true
+	}
+	return call*items < rs302LargeCallUSD && pass.Options.Items <= 1 && !atScale()[op.Node]
+}
+
 // unpacedReach returns the nodes that runs no person paces reach: runs of
 // a schedule, a poll, a service's webhook, a caller workflow (every node,
 // when another workflow calls this one), or a chat anyone with the link
 // can open; what they reach before they must fail (analyze.RunReach).
-func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
+// With atScale, a schedule that runs at most once a day is left out: its
+// runs come one a day, as a person's do (analyze.ScheduleEveryMS).
+func unpacedReach(pass *analyze.Pass, atScale bool) map[*n8nschema.Node]bool {
 	w := pass.Workflow
 	g := pass.Set.Graph(w)
 	for _, c := range pass.Set.CallsTo(w) {
@@ -143,6 +185,11 @@ func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
 	for _, t := range g.Triggers() {
 		if t.Disabled || analyze.ByHand(t) {
 			continue
+		}
+		if atScale && analyze.OnClock(t) {
+			if every, ok := analyze.ScheduleEveryMS(t); ok && every >= dayMS {
+				continue
+			}
 		}
 		if analyze.TriggerPaceIn(g, t) != analyze.PacePerson || t.Type == n8nschema.TypeChatTrigger && analyze.Exposure(t) == "public" {
 			starts = append(starts, t)

@@ -94,7 +94,8 @@ execution at once it has run ("Destination node not found", packages/core/src/ex
 or on a sibling that node's parent runs after it (lower on the canvas under executionOrder v1, listed after it
 otherwise), or on a sibling that executionOrder v1 runs after a node failing on every run (above it or left of
 it on the canvas: v1 sorts a parent's children by position and unshifts them onto the stack, and the run stops at
-the failure); with no call left, there is no finding. Nor is there one when the runs leave nothing behind: only reads,
+the failure); with no call left, there is no finding. Once other calls make a finding, the count names the calls to
+a resource a template's blank names too, apart: the service is real and the owner fills the blank in. Nor is there one when the runs leave nothing behind: only reads,
 model calls and data shaping, no write, message, answer or sub-workflow, so a failed run loses nothing. That is
 judged, as the calls are, on what a run reaches before it must fail: a write after a node that fails on every
 run (a model its provider shut down, a read of a node the workflow lacks: RS010) never happens, nor does one by
@@ -142,7 +143,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 		byNode := indexOps(ops)
 		var trigger *n8nschema.Node
 		var reached []*analyze.Operation
-		how, byPerson := "", false
+		how, byPerson, blank := "", false, 0
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
@@ -166,7 +167,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			// What a run reaches before it must fail: nothing after a
 			// node that fails on every item runs, and that node, whose
 			// cause RS010 reports, leaves nothing either.
-			reach, calls := reachedBy(pass, g, t, ops, byNode)
+			reach, calls, blanks := reachedBy(pass, g, t, ops, byNode)
 			if len(calls) == 0 || analyze.LeavesNothing(reach) {
 				continue // no call, or nothing a failed run would lose
 			}
@@ -177,7 +178,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if trigger != nil && person {
 				continue
 			}
-			trigger, how, byPerson, reached = t, h, person, calls
+			trigger, how, byPerson, reached, blank = t, h, person, calls, blanks
 		}
 		if trigger == nil {
 			return
@@ -188,8 +189,15 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			}
 		}
 		d := analyze.Diagnostic{Node: trigger, Pos: trigger.Pos}
-		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
-			how, trigger.Name, len(reached), plural(len(reached), "call", "calls"))
+		// A call to a resource a template's blank names fails as exported
+		// (analyze.CannotCall) and counts for no firing, but once the
+		// owner fills the blank it is one of the run's calls.
+		n, blanks := len(reached)+blank, ""
+		if blank > 0 {
+			blanks = fmt.Sprintf(" (%d to a resource the export names with a template's blank, for the owner to fill in)", blank)
+		}
+		d.Message = fmt.Sprintf("the workflow runs on %s (%q) and makes %d external %s%s, but nothing reports a failure: no error workflow, no error output, no dead-man's switch",
+			how, trigger.Name, n, plural(n, "call", "calls"), blanks)
 		if byName != nil {
 			d.Message += fmt.Sprintf(" (settings.errorWorkflow %q is a name, and n8n looks the error workflow up by id only: none runs)", byName.Ref)
 		}
@@ -224,22 +232,27 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 // workflow as its own sub-workflow, Execute Workflow of $workflow.id, what
 // its entry reaches) and the operations of ops among it; disabled nodes
 // make no call, and a Data Table, which runs inside n8n, is no external
-// call.
-func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation, byNode opsByNode) (map[*n8nschema.Node]bool, []*analyze.Operation) {
-	reach := analyze.RunReach(g, t)
+// call; blanks counts the calls among it to a resource a template's
+// blank names (Operation.BlankTarget), which fail until the owner fills
+// the blank in.
+func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation, byNode opsByNode) (reach map[*n8nschema.Node]bool, out []*analyze.Operation, blanks int) {
+	reach = analyze.RunReach(g, t)
 	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
 		if c.Self && c.Node != nil && reach[c.Node] && len(c.Entry) > 0 && (c.Kind == analyze.CallExecute || c.Kind == analyze.CallTool) {
 			reach = analyze.RunReach(g, append([]*n8nschema.Node{t}, c.Entry...)...)
 			break // every self-call enters at the same nodes
 		}
 	}
-	var out []*analyze.Operation
 	for _, op := range opsIn(ops, byNode, reach) {
-		if !op.Node.Disabled && !analyze.CannotCall(op) && !analyze.InProcess(op.Node) {
+		switch {
+		case op.Node.Disabled || analyze.InProcess(op.Node):
+		case !analyze.CannotCall(op):
 			out = append(out, op)
+		case !analyze.CallsNowhere(op):
+			blanks++ // only its target is a blank: the service is real
 		}
 	}
-	return reach, out
+	return reach, out, blanks
 }
 
 // unattended says how a trigger starts executions that nobody watches, or

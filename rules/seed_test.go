@@ -49,6 +49,10 @@ func TestSeedIncident(t *testing.T) {
 	got := map[string]bool{}
 	msgs := map[string]string{}
 	for _, f := range fs {
+		if f.RuleID == "RS302" && f.Node == "OpenAI" {
+			// Its loop is RS301's error; the missing cap itself is a note.
+			msgs["RS302 OpenAI"] = f.Severity.String() + ": " + f.Message
+		}
 		if f.Severity < analyze.Warning {
 			continue
 		}
@@ -61,7 +65,6 @@ func TestSeedIncident(t *testing.T) {
 	want := map[string]bool{
 		"RS102 Restart from last batch":     true,
 		"RS301 OpenAI":                      true,
-		"RS302 OpenAI":                      true,
 		"RS304 Summarise failure":           true,
 		"RS401 Post progress: batch N of M": true,
 		"RS504 OpenAI":                      true,
@@ -72,7 +75,7 @@ func TestSeedIncident(t *testing.T) {
 	// The figures each message must carry.
 	figures := map[string][]string{
 		"RS301 OpenAI":                      {"gpt-4o", "re-starts itself", `"Restart from last batch"`, "5 attempts per trip", "one restart per failed item", "16384 output tokens ($0.164)", "no spend cap"},
-		"RS302 OpenAI":                      {"gpt-4o", "16384 output tokens", "its attempts have no bound"},
+		"RS302 OpenAI":                      {"note: ", "gpt-4o", "16384 output tokens", "its attempts have no bound", "the loop that repeats it is a finding of its own"},
 		"RS304 Summarise failure":           {"gpt-4o", "error workflow", `"Nightly catalog enrichment"`, "$0.164 per failure"},
 		"RS401 Post progress: batch N of M": {`"progress"`, `"Save description"`},
 		"RS504 OpenAI":                      {"no executionTimeout", "re-starts itself", "new execution"},

@@ -17,6 +17,13 @@ import (
 // under what an overlapping run bills again.
 const rs302NoteBelowUSD = 0.50
 
+// rs302LargeCallUSD: below it, one uncapped call is a note when its runs
+// come at a person's pace or at most once a day (rs302AtScale): the cap
+// bounds each call, and what repeats the call (retries, an agent's
+// iterations, a loop) is the spend rules' finding, not the cap's. A call
+// that can bill this much alone stays a warning wherever it is repeated.
+const rs302LargeCallUSD = 1.00
+
 // usd formats a dollar figure with enough digits to be read.
 func usd(x float64) string {
 	switch {
