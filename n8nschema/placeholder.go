@@ -112,7 +112,9 @@ var mockHosts = map[string][]string{
 // owner to fill in ("YOUR_SPREADSHEET_ID", "<your-calendar>",
 // "REPLACE_WITH_CHANNEL_ID", "USER_EMAIL_PLACEHOLDER"): a resource
 // locator's value ({"__rl": true, "value": …}), or a string parameter
-// named for an id (chatId, sheetId, phoneNumberId). As exported, every
+// named for an id (chatId, sheetId, phoneNumberId), or an SMS sender
+// ("from": Twilio, Vonage and Plivo send only from a number or sender id
+// the account owns, and refuse "YOUR_TWILIO_PHONE_NUMBER"). As exported, every
 // call asks its service for a resource that does not exist and fails:
 // nothing is written, and the call is made only once the owner names a
 // real one. An expression is not judged, nor a name typed in the
@@ -135,7 +137,7 @@ func BlankTarget(n *Node) (string, bool) {
 			mode, _ := v.field("mode")
 			s, nameMode = val.Str(), mode.Str() == "name"
 		case String:
-			if !strings.HasSuffix(k, "Id") && !strings.HasSuffix(k, "ID") {
+			if !strings.HasSuffix(k, "Id") && !strings.HasSuffix(k, "ID") && k != "from" {
 				return true
 			}
 			s = v.Str()

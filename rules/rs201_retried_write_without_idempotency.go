@@ -45,7 +45,7 @@ does when called), or whose every field that reads the item reads a body the tri
 ($json.body.id off a Shopify Trigger, which emits the order itself: ShopifyTrigger.node.js L411). A message whose
 recipient is such a read goes to no one and is not reported (a Gmail send with that To fails before it sends: RS010).
 A write to a resource a template's blank names (the spreadsheet "YOUR_SPREADSHEET_ID", the chat
-"YOUR_TELEGRAM_CHAT_ID") fails on every call as exported and writes nothing, and a write to a public mock or echo
+"YOUR_TELEGRAM_CHAT_ID", the SMS sender "YOUR_TWILIO_PHONE_NUMBER") fails on every call as exported and writes nothing, and a write to a public mock or echo
 API (jsonplaceholder.typicode.com, dummyjson.com, httpbin.org, postman-echo.com, ReqRes's demo endpoints) is faked
 and kept nowhere: neither is reported (docs/n8n-facts.md, part EF).
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
