@@ -144,7 +144,7 @@ func unpacedReach(pass *analyze.Pass) map[*n8nschema.Node]bool {
 		if t.Disabled || analyze.ByHand(t) {
 			continue
 		}
-		if analyze.TriggerPaceIn(g, t) != analyze.PacePerson || t.Type == n8nschema.TypeChatTrigger && analyze.Exposure(t) == "public" {
+		if !analyze.OnePersonPaces(g, t) {
 			starts = append(starts, t)
 		}
 	}
