@@ -189,6 +189,15 @@ func TriggerPaceIn(g *Graph, t *n8nschema.Node) Pace {
 	return p
 }
 
+// OnePersonPaces reports whether one person's actions start t's runs, one
+// after another as the person acts: a person paces it (TriggerPaceIn),
+// and it is no chat made public (Exposure), which anyone with the link
+// opens, many people at once. Such runs do not come together when a
+// dependency fails, and each costs what one action does.
+func OnePersonPaces(g *Graph, t *n8nschema.Node) bool {
+	return TriggerPaceIn(g, t) == PacePerson && !(t.Type == n8nschema.TypeChatTrigger && Exposure(t) == "public")
+}
+
 // answersVoiceTool reports whether a Webhook is a voice agent's tool: the
 // platform calls it during a phone call, with the call's tool invocation
 // in the body, and waits for the result to speak it (responseMode

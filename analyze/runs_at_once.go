@@ -14,8 +14,18 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // or failed runs of such workflows starts w, a workflow of the set calls
 // it, a run has a step with no bound, or a schedule's interval is not
 // known. A sub-workflow that only its callers start runs as many at once
-// as they do when each call waits for it (CalledRunsAtOnce).
+// as they do when each call waits for it (CalledRunsAtOnce). A trigger
+// one person paces (OnePersonPaces: a person's chat, bot, form or link)
+// adds one execution: that person's runs come one after another, as they
+// act, not together when a dependency fails (RunsAtOnceBy).
 func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
+	runs, _ := RunsAtOnceBy(s, w)
+	return runs
+}
+
+// RunsAtOnceBy is RunsAtOnce and persons, the part of it that triggers
+// one person paces start, one execution each.
+func RunsAtOnceBy(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	g := s.Graph(w)
 	var schedules, errs []*n8nschema.Node
 	sub := false
@@ -28,10 +38,24 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 			errs = append(errs, t)
 		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
 			sub = true
+		case OnePersonPaces(g, t):
+			persons++
 		default:
-			return 0
+			return 0, 0
 		}
 	}
+	if !sub && len(schedules) == 0 && len(errs) == 0 && !calledBy(s, w) {
+		return persons, persons
+	}
+	if runs = clockStarts(s, w, schedules, errs, sub); runs == 0 {
+		return 0, 0
+	}
+	return min(runs+persons, AttemptCap), persons
+}
+
+// clockStarts is RunsAtOnce for the runs schedules, Error Triggers and
+// callers start.
+func clockStarts(s *Set, w *n8nschema.Workflow, schedules, errs []*n8nschema.Node, sub bool) int {
 	if sub || len(schedules) == 0 && len(errs) == 0 && calledBy(s, w) {
 		runs := CalledRunsAtOnce(s, w)
 		if runs == 0 || len(errs) > 0 {

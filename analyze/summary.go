@@ -32,9 +32,13 @@ type WorkflowSummary struct {
 	// (InstanceOf, "" when the export does not say).
 	Instance string
 	// RunsAtOnce is how many executions of the workflow can run at once
-	// when the schedule alone decides (RunsAtOnce), 0 when the instance's
+	// when its schedules, callers, namers or one person's actions decide
+	// (RunsAtOnce), 0 when the instance's
 	// concurrency does.
 	RunsAtOnce int
+	// PersonRuns is the part of RunsAtOnce that triggers one person
+	// paces start, one execution each (RunsAtOnceBy).
+	PersonRuns int
 	// ErrorPaced is true when RunsAtOnce follows the failed runs of the
 	// workflows that name this one as their error workflow.
 	ErrorPaced bool
@@ -115,8 +119,9 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 		s := WorkflowSummary{
 			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: t.pos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
-			Instance: t.copy(InstanceOf(w)), RunsAtOnce: RunsAtOnce(set, w),
+			Instance: t.copy(InstanceOf(w)),
 		}
+		s.RunsAtOnce, s.PersonRuns = RunsAtOnceBy(set, w)
 		switch g := groups[w]; {
 		case !manual[w]:
 			s.Unresolved = unresolvedCalls(set, w)

@@ -191,7 +191,7 @@ func unpacedReach(pass *analyze.Pass, atScale bool) map[*n8nschema.Node]bool {
 				continue
 			}
 		}
-		if analyze.TriggerPaceIn(g, t) != analyze.PacePerson || t.Type == n8nschema.TypeChatTrigger && analyze.Exposure(t) == "public" {
+		if !analyze.OnePersonPaces(g, t) {
 			starts = append(starts, t)
 		}
 	}

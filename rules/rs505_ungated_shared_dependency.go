@@ -40,10 +40,13 @@ Execute Workflow nodes start, each waiting for the run it starts, as n8n's does 
 (nodes-base ExecuteWorkflow.node.js), as many as the runs of those callers, when only schedules start them and no
 call the set cannot resolve may start it; when those callers call the dependency too, none at all of its own: an
 execution runs one node at a time, so the sub-workflow's calls come between its caller's, within the caller's runs,
-and add to their attempts: with its callers it is one workflow, not two), and for any other workflow the fleet's concurrency
+and add to their attempts: with its callers it is one workflow, not two); for a trigger one person paces (a chat or
+messaging bot such as n8n's Telegram or WhatsApp Trigger, a form, a link opened in a browser, but not a chat made public,
+which anyone with the link opens), one execution, added to what the workflow's schedules or callers start, since that
+person's runs come one after another as they act, not together when the dependency fails; and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
-related places. A workflow that only a person starts (a Manual Trigger or no trigger, or archived, and
+related places. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
 n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
@@ -115,6 +118,9 @@ type dependencyUsers struct {
 	// callerPaced counts the users that are sub-workflows, paced by the
 	// runs of the callers that wait for them.
 	callerPaced map[string]int
+	// personPaced counts the users that triggers one person paces start,
+	// one execution each (WorkflowSummary.PersonRuns).
+	personPaced map[string]int
 	// folded counts the users that are sub-workflows whose callers, users
 	// too, wait for them: their calls come within the callers' runs.
 	folded map[string]int
@@ -136,7 +142,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, folded: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -202,6 +208,9 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				g.load[d] = append(g.load[d], load{runs: at, w: w, paced: paced})
 				if paced && w.CallerPaced {
 					g.callerPaced[d]++
+				}
+				if paced && w.PersonRuns > 0 {
+					g.personPaced[d]++
 				}
 				if paced {
 					g.scheduled[d]++
@@ -333,6 +342,9 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 			if l.w.CallerPaced {
 				g.callerPaced[d]--
 			}
+			if l.w.PersonRuns > 0 {
+				g.personPaced[d]--
+			}
 		} else {
 			g.other[d]--
 		}
@@ -366,6 +378,9 @@ func (g *dependencyUsers) key(w *analyze.WorkflowSummary, op *analyze.OperationS
 // basis says what the count of executions at once rests on.
 func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
+	if g.personPaced[d] > 0 {
+		tick += ", a bot, form or link one person uses starts one execution at a time, as the person acts"
+	}
 	if g.errorPaced[d] > 0 {
 		tick += ", an error workflow as many as the failed runs of the workflows that name it"
 	}
