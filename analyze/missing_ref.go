@@ -723,3 +723,27 @@ func (g *Graph) LaterSiblingRead(n *n8nschema.Node) (JoinRead, bool) {
 	}
 	return jr, ok
 }
+
+// ReadsNodeByName reports whether any parameter of n, code included,
+// reads the node named name by name ($('Name'), $node["Name"],
+// $items("Name")): such a read takes that node's items whatever n's
+// connections hand it.
+func ReadsNodeByName(n *n8nschema.Node, name string) bool {
+	params := n.Params()
+	if !readsByName(params.Raw()) {
+		return false
+	}
+	found := false
+	params.Scalars(func(v n8nschema.Value) bool {
+		s := v.Str()
+		for at := 0; !found; {
+			_, end, ref, ok := nextNamedRef(s, at)
+			if !ok {
+				break
+			}
+			found, at = ref == name, end
+		}
+		return !found
+	})
+	return found
+}

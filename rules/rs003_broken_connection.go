@@ -73,8 +73,10 @@ runs):
   n8n 2.41.1 under the legacy order: a note, unless it is a Function or Code node that looks these items up by a
   marker field a Set node on their path writes, items.find(i => i.json.source === 'refunds'), and then throws when
   it finds none or reads the found item's json: every run that reaches it fails there, a warning; also a note when
-  those items come from behind a node that fails on every run, which RS010 reports, and the note says so); a note
-  otherwise, and when only
+  those items come from behind a node that fails on every run, which RS010 reports, and the note says so; not
+  reported when other connections feed it and it reads the source by name, $items("Fetch prices") in its code:
+  it takes those items whatever its inputs hold, so nothing is lost, and the connection only makes it run after
+  the source; joining them on input 0 would run it once per source); a note otherwise, and when only
   a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
@@ -141,6 +143,9 @@ func reportNoInput(pass *analyze.Pass) {
 		// order), once a node before it that fails on every run is fixed.
 		first, behind := g.FailsBefore(e.To)
 		fed := g.Reachable(e.To) || behind
+		if fed && analyze.ReadsNodeByName(e.To, e.From.Name) {
+			continue // it reads those items by name: the connection only orders the run
+		}
 		if fed {
 			how = "n8n runs it on the items its other connections bring to input 0 and never hands it these"
 		}
