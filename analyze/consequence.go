@@ -1240,8 +1240,9 @@ func staffLookup(s *n8nschema.Node) bool {
 	found := false
 	for _, p := range []string{"query", "filters", "filterByFormula", "filtersUI", "where", "conditions", "filterType", "options.filter"} {
 		n := s.Params().Get(p)
-		n.Walk(func(_ string, v n8nschema.Value) {
+		n.Scalars(func(v n8nschema.Value) bool {
 			found = found || v.Kind() == n8nschema.String && staffRE.MatchString(v.Str())
+			return true
 		})
 	}
 	return found

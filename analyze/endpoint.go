@@ -404,8 +404,9 @@ func graphQLQuery(n *n8nschema.Node, u string) bool {
 	}
 	mutation := false
 	for _, p := range []string{"jsonBody", "body", "bodyParameters"} {
-		n.Params().Get(p).Walk(func(_ string, v n8nschema.Value) {
+		n.Params().Get(p).Scalars(func(v n8nschema.Value) bool {
 			mutation = mutation || v.Kind() == n8nschema.String && mutationRE.MatchString(v.Str())
+			return true
 		})
 	}
 	return !mutation
@@ -423,8 +424,9 @@ func graphQLInsert(n *n8nschema.Node, u string) bool {
 	}
 	insert := false
 	for _, p := range []string{"jsonBody", "body", "bodyParameters"} {
-		n.Params().Get(p).Walk(func(_ string, v n8nschema.Value) {
+		n.Params().Get(p).Scalars(func(v n8nschema.Value) bool {
 			insert = insert || v.Kind() == n8nschema.String && insertMutationRE.MatchString(v.Str())
+			return true
 		})
 	}
 	return insert
@@ -436,8 +438,9 @@ func graphQLInsert(n *n8nschema.Node, u string) bool {
 func graphQLUpsert(n *n8nschema.Node) bool {
 	upsert := false
 	for _, p := range []string{"jsonBody", "body", "bodyParameters"} {
-		n.Params().Get(p).Walk(func(_ string, v n8nschema.Value) {
+		n.Params().Get(p).Scalars(func(v n8nschema.Value) bool {
 			upsert = upsert || v.Kind() == n8nschema.String && strings.Contains(v.Str(), "on_conflict")
+			return true
 		})
 	}
 	return upsert
@@ -823,8 +826,9 @@ func itemlessPOST(n *n8nschema.Node) bool {
 		}
 	}
 	item := false
-	p.Walk(func(_ string, v n8nschema.Value) {
+	p.Scalars(func(v n8nschema.Value) bool {
 		item = item || v.Kind() == n8nschema.String && readsItem(v.Str())
+		return true
 	})
 	return !item
 }

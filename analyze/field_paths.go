@@ -251,10 +251,11 @@ func (g *Graph) paths(i int) []string {
 		if n.Disabled {
 			return // what a disabled node reads, no run reads
 		}
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
+		n.Params().Scalars(func(v n8nschema.Value) bool {
 			if v.Kind() == n8nschema.String {
 				g.pathTexts[i] = append(g.pathTexts[i], readPaths(v.Str()))
 			}
+			return true
 		})
 	})
 	return g.pathTexts[i]

@@ -1513,41 +1513,47 @@ func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Nod
 // walkFrom is walk; with live it leaves out the edges that never carry an
 // item (dead).
 func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := make(map[*n8nschema.Node]bool, len(starts))
+	// Marked by index while walking; the map is made once, at its size.
+	seen := make([]bool, len(g.Nodes))
 	queue := make([]*n8nschema.Node, 0, len(starts))
 	for _, t := range starts {
-		if !seen[t] {
-			seen[t] = true
+		if i, ok := g.index(t); ok && !seen[i] {
+			seen[i] = true
 			queue = append(queue, t)
+		} else if !ok && !slices.Contains(queue, t) {
+			queue = append(queue, t) // not the graph's: it reaches nothing
 		}
 	}
 	for head := 0; head < len(queue); head++ {
 		u := queue[head]
-		for _, e := range g.Out(u) {
+		i, ok := g.index(u)
+		if !ok {
+			continue
+		}
+		for _, e := range g.outs(i) {
 			// An agent that finds no session ID for an edge's items calls
 			// nothing for them (noSess), dead or not.
-			if e.Type == ConnMain && !seen[e.To] && !(live && g.dead(e)) && !g.noSess[e] {
-				seen[e.To] = true
+			if e.Type == ConnMain && !seen[e.to] && !(live && g.dead(e)) && !g.noSess[e] {
+				seen[e.to] = true
 				queue = append(queue, e.To)
 			}
 		}
-		if !subNodes {
-			continue
+		if !subNodes || live && g.noCall != nil && g.noCall[i] {
+			continue // with live, a node that fails before it calls its sub-nodes
 		}
-		if live && g.noCall != nil {
-			if i, ok := g.index(u); ok && g.noCall[i] {
-				continue // it fails before it calls its sub-nodes
-			}
-		}
-		for _, s := range g.SubNodes(u, "") {
-			if !seen[s] {
-				seen[s] = true
-				queue = append(queue, s)
+		for _, e := range g.ins(i) {
+			if e.Type != ConnMain && !seen[e.from] {
+				seen[e.from] = true
+				queue = append(queue, e.From)
 			}
 		}
 	}
 	g.walked.Add(int64(len(queue)))
-	return seen
+	reached := make(map[*n8nschema.Node]bool, len(queue))
+	for _, n := range queue {
+		reached[n] = true
+	}
+	return reached
 }
 
 // firstReach maps each node that runs started at starts reach (ReachFrom)
@@ -2029,31 +2035,35 @@ type ReachGroup struct {
 // workflow of many chained triggers linear. A trigger that reaches what
 // no other one does is a group of its own, with exactly ReachFrom's nodes.
 func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
-	owner := map[*n8nschema.Node]int{}
+	owner := make([]int32, len(g.Nodes))   // 1 + the first trigger that reaches each node; 0: none
 	groupOf := newUnionFind(len(triggers)) // a group's root is its first trigger
+	var queue []int
 	for i, t := range triggers {
-		var queue []*n8nschema.Node
-		visit := func(n *n8nschema.Node) {
-			if j, ok := owner[n]; ok {
+		visit := func(n int) {
+			if j := int(owner[n]) - 1; j >= 0 {
 				if j != i {
 					groupOf.union(i, j) // walked before by j: everything after it too
 				}
 				return
 			}
-			owner[n] = i
+			owner[n] = int32(i + 1)
 			queue = append(queue, n)
 		}
-		visit(t)
+		if k, ok := g.index(t); ok {
+			visit(k)
+		}
 		for len(queue) > 0 {
 			u := queue[0]
 			queue = queue[1:]
-			for _, e := range g.Out(u) {
+			for _, e := range g.outs(u) {
 				if e.Type == ConnMain {
-					visit(e.To)
+					visit(int(e.to))
 				}
 			}
-			for _, s := range g.SubNodes(u, "") {
-				visit(s)
+			for _, e := range g.ins(u) {
+				if e.Type != ConnMain { // a sub-node
+					visit(int(e.from))
+				}
 			}
 		}
 	}
@@ -2068,9 +2078,14 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 			out = append(out, ReachGroup{Reach: map[*n8nschema.Node]bool{}})
 		}
 		out[k].Triggers = append(out[k].Triggers, t)
+		if !g.Has(t) {
+			out[k].Reach[t] = true // not the graph's: it reaches only itself
+		}
 	}
 	for n, i := range owner {
-		out[at[groupOf.find(i)]].Reach[n] = true
+		if i > 0 {
+			out[at[groupOf.find(int(i)-1)]].Reach[g.Nodes[n]] = true
+		}
 	}
 	return out
 }

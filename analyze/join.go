@@ -307,11 +307,12 @@ func (g *Graph) sameOutput(i int, runs []int32) bool {
 	nd := g.Nodes[i]
 	code := n8nschema.IsCode(nd.Type)
 	var b strings.Builder
-	nd.Params().Walk(func(_ string, v n8nschema.Value) {
+	nd.Params().Scalars(func(v n8nschema.Value) bool {
 		if v.Kind() == n8nschema.String {
 			b.WriteString(v.Str())
 			b.WriteByte('\n')
 		}
+		return true
 	})
 	s := b.String()
 	if readsOwnItems(s, code) {
@@ -371,8 +372,9 @@ var (
 // expressions read.
 func autoMaps(n *n8nschema.Node) bool {
 	found := false
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		found = found || v.Kind() == n8nschema.String && strings.HasPrefix(v.Str(), "autoMap")
+		return true
 	})
 	return found
 }
@@ -433,9 +435,9 @@ func readsBranches(n *n8nschema.Node, branches []*n8nschema.Node) bool {
 		return false
 	}
 	read, seen := 0, make([]bool, len(branches))
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		if v.Kind() != n8nschema.String {
-			return
+			return true
 		}
 		s := v.Str()
 		for at := 0; read < 2; {
@@ -450,6 +452,7 @@ func readsBranches(n *n8nschema.Node, branches []*n8nschema.Node) bool {
 				}
 			}
 		}
+		return true
 	})
 	return read >= 2
 }

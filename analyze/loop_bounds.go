@@ -1333,14 +1333,15 @@ func (g *Graph) pages(l *Loop) *n8nschema.Node {
 	}
 	for _, n := range l.Calls {
 		found := false
-		n.Params().Walk(func(_ string, v n8nschema.Value) {
+		n.Params().Scalars(func(v n8nschema.Value) bool {
 			if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "{{") {
-				return
+				return true
 			}
 			eachIdent(v.Str(), func(id string) bool {
 				found = set[strings.ToLower(id)]
 				return !found
 			})
+			return true
 		})
 		if found {
 			return n
@@ -1384,12 +1385,13 @@ func (g *Graph) derivedGuard(u int) bool {
 		return false
 	}
 	read := map[string]bool{}
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		if v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") {
 			for _, m := range propRE.FindAllStringSubmatch(v.Str(), -1) {
 				read[m[1]] = true
 			}
 		}
+		return true
 	})
 	if len(read) == 0 {
 		return false

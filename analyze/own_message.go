@@ -396,10 +396,11 @@ func recipientFromData(g *Graph, n *n8nschema.Node) bool {
 
 // ReportsItself reports a trigger on a clock whose runs report their own
 // failure to the owner: every run ends in a message to a fixed recipient
-// (EndsInOwnMessage), and no call among callers that is not such a
-// message can fail after one has gone out. The owner expects the message
-// at each tick, and the one that does not come is a dead-man's switch that
-// reaches a person: nothing is left silent. A call can fail after a
+// (EndsInOwnMessage: the caller asks it first, and asks this only when it
+// holds), and no call among callers that is not such a message can fail
+// after one has gone out. The owner expects the message at each tick, and
+// the one that does not come is a dead-man's switch that reaches a person:
+// nothing is left silent. A call can fail after a
 // message when it lies past the message, or on a branch of its own beside
 // one: n8n runs the branches a node's output fans out to one after the
 // other (executionOrder v1 each to its end, workflow-execute.ts), so an
@@ -411,9 +412,6 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 	reach := g.walk(false, []*n8nschema.Node{t})
 	if len(reach) > maxDigestNodes {
 		return false // the branch walks below would grow with the square of the run
-	}
-	if !EndsInOwnMessage(g, t) {
-		return false
 	}
 	isMsg := func(n *n8nschema.Node) bool { return ownMessage(g, n) || toolMessagesOwner(g, n) }
 	var calls, after []*n8nschema.Node

@@ -132,11 +132,12 @@ func removesListed(n, lister *n8nschema.Node) bool {
 // an expression: {{ $json.id }}, {{ $json.messageId }}, {{ $json.row_id }}.
 func readsID(n *n8nschema.Node) bool {
 	found := false
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "{{") {
-			return
+			return true
 		}
 		found = idFieldRE.MatchString(readPaths(v.Str()))
+		return true
 	})
 	return found
 }

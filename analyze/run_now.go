@@ -61,12 +61,13 @@ func feedsOnly(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) bool
 // an expression or in code.
 func readsRequest(n, t *n8nschema.Node) bool {
 	found := false
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "body") {
-			return
+			return true
 		}
 		x := readPaths(v.Str())
 		found = readsBody(x, t) || strings.Contains(x, "json.body")
+		return true
 	})
 	return found
 }

@@ -289,10 +289,11 @@ func (g *Graph) bodylessPOST(n *n8nschema.Node) (*n8nschema.Node, bool) {
 	}
 	var trig *n8nschema.Node
 	all := true
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		if all && v.Kind() == n8nschema.String && readsItem(v.Str()) && !g.onlyBodylessReads(i, v.Str(), &trig) {
 			all = false
 		}
+		return true
 	})
 	return trig, all && trig != nil
 }

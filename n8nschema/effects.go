@@ -1428,6 +1428,17 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 	return n.heartbeat.get(n, heartbeatOf)
 }
 
+// PingsSwitch reports a node that HeartbeatOf finds pinging a dead-man's
+// switch (Switch set), read from its URL alone: RS402 asks only that of
+// every node, and needs no wording.
+func PingsSwitch(n *Node) bool {
+	if !signalSinks[strings.TrimSuffix(n.Type, "Tool")] {
+		return false
+	}
+	_, ok := SwitchOf(paramStr(n, "url"))
+	return ok
+}
+
 // heartbeatOf is HeartbeatOf for a node of a signalSinks type.
 func heartbeatOf(n *Node) (Heartbeat, bool) {
 	url := paramStr(n, "url")

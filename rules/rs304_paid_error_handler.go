@@ -167,25 +167,27 @@ const minPromptLen = 40
 func sameJob(failed *n8nschema.Node, nodes []*n8nschema.Node) bool {
 	prompt := ""
 	texts := map[string]bool{}
-	failed.Params().Walk(func(_ string, v n8nschema.Value) {
+	failed.Params().Scalars(func(v n8nschema.Value) bool {
 		if v.Kind() == n8nschema.String {
 			texts[v.Str()] = true
 			if len(v.Str()) > len(prompt) {
 				prompt = v.Str()
 			}
 		}
+		return true
 	})
 	if len(prompt) < minPromptLen {
 		return false
 	}
 	same, asks := false, false
 	for _, r := range nodes {
-		r.Params().Walk(func(_ string, v n8nschema.Value) {
+		r.Params().Scalars(func(v n8nschema.Value) bool {
 			if v.Kind() != n8nschema.String {
-				return
+				return true
 			}
 			same = same || v.Str() == prompt
 			asks = asks || !texts[v.Str()] && errorWordRE.MatchString(v.Str())
+			return true
 		})
 	}
 	return same && !asks
@@ -246,8 +248,9 @@ func productPath(g *analyze.Graph, n *n8nschema.Node) bool {
 // sent for ({{ $json.error.message }}, "explain this error").
 func readsError(n *n8nschema.Node) bool {
 	found := false
-	n.Params().Walk(func(_ string, v n8nschema.Value) {
+	n.Params().Scalars(func(v n8nschema.Value) bool {
 		found = found || v.Kind() == n8nschema.String && errorWordRE.MatchString(v.Str())
+		return true
 	})
 	return found
 }

@@ -29,10 +29,14 @@ sheet of results) outside a loop.`,
 	Tags:       []string{"observability"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
+		// Only a signal that repeats is reported (below): the others'
+		// wording is not read, and a dead-man's switch anywhere is looked
+		// for only once there is one.
+		periodic := periodicReach(g)
 		var beats []*n8nschema.Node
 		var words []n8nschema.Heartbeat
 		for _, n := range g.Nodes {
-			if n.Disabled || !g.Reachable(n) {
+			if n.Disabled || !g.Reachable(n) || !periodic[n] && !g.InCycle(n) {
 				continue
 			}
 			h, ok := n8nschema.HeartbeatOf(n)
@@ -48,8 +52,12 @@ sheet of results) outside a loop.`,
 		if len(beats) == 0 {
 			return
 		}
+		for _, n := range g.Nodes {
+			if !n.Disabled && g.Reachable(n) && n8nschema.PingsSwitch(n) {
+				return
+			}
+		}
 		fromErr := errorReach(g)
-		periodic := periodicReach(g)
 		for i, n := range beats {
 			if fromErr[n] {
 				continue
@@ -129,21 +137,15 @@ func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 }
 
 // periodicReach marks the nodes that a schedule's executions run: their
-// signals are expected at every tick.
+// signals are expected at every tick. One walk from every schedule.
 func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
-	out := map[*n8nschema.Node]bool{}
+	var clocks []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		if !t.Disabled && analyze.OnClock(t) {
-			if r := analyze.SameReach(g, t); r != t && out[r] {
-				out[t] = true // the rest is r's
-				continue
-			}
-			for n := range analyze.ReachFrom(g, t) {
-				out[n] = true
-			}
+			clocks = append(clocks, t)
 		}
 	}
-	return out
+	return analyze.ReachFrom(g, clocks...)
 }
 
 // workBefore returns the nearest external or paid call upstream of n (the

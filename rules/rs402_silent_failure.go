@@ -143,7 +143,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 		byNode := indexOps(ops)
 		var trigger *n8nschema.Node
 		var reached []*analyze.Operation
-		how, byPerson, blank := "", false, 0
+		how, byPerson, endsOwn, blank := "", false, false, 0
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
@@ -171,20 +171,21 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if len(calls) == 0 || analyze.LeavesNothing(reach) {
 				continue // no call, or nothing a failed run would lose
 			}
-			if analyze.ReportsItself(g, t, callNodes(calls)) {
+			ends := analyze.OnClock(t) && analyze.EndsInOwnMessage(g, t)
+			if ends && analyze.ReportsItself(g, t, callNodes(calls)) {
 				continue // the message the owner expects at each tick is the signal
 			}
 			person := analyze.ConversesIn(g, t) && analyze.RepliesToSender(g, t)
 			if trigger != nil && person {
 				continue
 			}
-			trigger, how, byPerson, reached, blank = t, h, person, calls, blanks
+			trigger, how, byPerson, endsOwn, reached, blank = t, h, person, ends, calls, blanks
 		}
 		if trigger == nil {
 			return
 		}
 		for _, n := range g.Nodes {
-			if h, ok := n8nschema.HeartbeatOf(n); ok && h.Switch != nil && !n.Disabled {
+			if !n.Disabled && n8nschema.PingsSwitch(n) {
 				return
 			}
 		}
@@ -209,7 +210,7 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			d.Message += fmt.Sprintf(" (node %q catches the failures of its work and a condition on its flag sends them to an alert)", c.Name)
 		} else if byPerson {
 			d.Severity = analyze.Note
-		} else if analyze.OnClock(trigger) && analyze.EndsInOwnMessage(g, trigger) {
+		} else if endsOwn {
 			// A message goes out before a later call: a run that fails
 			// still delivers it.
 			d.Severity = analyze.Note

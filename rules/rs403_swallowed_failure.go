@@ -348,10 +348,11 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 			switch {
 			case n8nschema.IsBranch(m.Type), n8nschema.IsCode(m.Type):
 				found := false
-				m.Params().Walk(func(_ string, v n8nschema.Value) {
+				m.Params().Scalars(func(v n8nschema.Value) bool {
 					if !found && v.Kind() == n8nschema.String && errorTest.MatchString(v.Str()) {
 						found = true
 					}
+					return true
 				})
 				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) || catchesBadReply(m) && testedAfter(g, m) ||
 					skipsWithoutResult(g, m, n, h.d == 0) || routesFailureToHandler(g, m, n, h.d == 0) ||
@@ -383,9 +384,9 @@ func errorsReadByName(g *analyze.Graph) map[string]bool {
 		if raw := m.Params().Raw(); !strings.Contains(raw, "error") && !strings.Contains(raw, `\u`) {
 			continue // none of its strings says error (an escape aside, \u may spell it)
 		}
-		m.Params().Walk(func(_ string, v n8nschema.Value) {
+		m.Params().Scalars(func(v n8nschema.Value) bool {
 			if v.Kind() != n8nschema.String {
-				return
+				return true
 			}
 			x := v.Str()
 			for _, at := range namedErrorRE.FindAllStringSubmatch(x, -1) {
@@ -401,6 +402,7 @@ func errorsReadByName(g *analyze.Graph) map[string]bool {
 					}
 				}
 			}
+			return true
 		})
 	}
 	return out
@@ -428,9 +430,9 @@ var namedErrorRE = lazyregexp.New(`\$(?:\(\s*['"]([^'"]+)['"]\s*\)|node\[\s*['"]
 // it. Another node's error ($('Validate file').item.json.error) is not n's.
 func readsErrorField(m, n *n8nschema.Node) bool {
 	found := false
-	m.Params().Walk(func(_ string, v n8nschema.Value) {
+	m.Params().Scalars(func(v n8nschema.Value) bool {
 		if found || v.Kind() != n8nschema.String {
-			return
+			return true
 		}
 		x := v.Str()
 		named := namedErrorRE.FindAllStringSubmatchIndex(x, -1)
@@ -450,8 +452,9 @@ func readsErrorField(m, n *n8nschema.Node) bool {
 				}
 			}
 			found = true
-			return
+			return true
 		}
+		return true
 	})
 	return found
 }
@@ -463,8 +466,9 @@ func readsErrorField(m, n *n8nschema.Node) bool {
 func testedAfter(g *analyze.Graph, c *n8nschema.Node) bool {
 	return branchWithin3(g, c, false, func(m *n8nschema.Node) bool {
 		found := false
-		m.Params().Walk(func(_ string, v n8nschema.Value) {
+		m.Params().Scalars(func(v n8nschema.Value) bool {
 			found = found || v.Kind() == n8nschema.String && refsResult(v.Str(), c, true)
+			return true
 		})
 		return found
 	})
@@ -566,8 +570,9 @@ func carriesFlag(g *analyze.Graph, m *n8nschema.Node, flags []string) bool {
 			return true
 		}
 		whole := false
-		r.Params().Walk(func(_ string, p n8nschema.Value) {
+		r.Params().Scalars(func(p n8nschema.Value) bool {
 			whole = whole || p.Kind() == n8nschema.String && (wholeItemRE.MatchString(p.Str()) || p.Str() == "autoMapInputData")
+			return true
 		})
 		if whole {
 			return true
@@ -592,8 +597,9 @@ func answersWith(g *analyze.Graph, m *n8nschema.Node) bool {
 			continue
 		}
 		reads := false
-		r.Params().Walk(func(_ string, p n8nschema.Value) {
+		r.Params().Scalars(func(p n8nschema.Value) bool {
 			reads = reads || p.Kind() == n8nschema.String && strings.Contains(p.Str(), "$json")
+			return true
 		})
 		if reads {
 			return true
@@ -606,9 +612,9 @@ func answersWith(g *analyze.Graph, m *n8nschema.Node) bool {
 // Code node m: $json.ok, $json["ok"], $('Format row').item.json.ok.
 func testsFlag(c, m *n8nschema.Node, flags []string) bool {
 	found := false
-	c.Params().Walk(func(_ string, v n8nschema.Value) {
+	c.Params().Scalars(func(v n8nschema.Value) bool {
 		if found || v.Kind() != n8nschema.String {
-			return
+			return true
 		}
 		x := v.Str()
 		for _, at := range resultFieldRE.FindAllStringSubmatch(x, -1) {
@@ -619,10 +625,11 @@ func testsFlag(c, m *n8nschema.Node, flags []string) bool {
 			for _, f := range flags {
 				if field == f {
 					found = true
-					return
+					return true
 				}
 			}
 		}
+		return true
 	})
 	return found
 }
@@ -1045,9 +1052,9 @@ func reportsMissingResult(m, n *n8nschema.Node, direct bool) bool {
 		return false
 	}
 	found := false
-	m.Params().Walk(func(_ string, v n8nschema.Value) {
+	m.Params().Scalars(func(v n8nschema.Value) bool {
 		if found || v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "?") {
-			return
+			return true
 		}
 		for _, at := range resultTernaryRE.FindAllStringSubmatch(v.Str(), -1) {
 			ref, field := at[1], at[2]
@@ -1056,9 +1063,10 @@ func reportsMissingResult(m, n *n8nschema.Node, direct bool) bool {
 			}
 			if ref == "$json" && direct || ref != "$json" && refsResult(ref, n, false) {
 				found = true
-				return
+				return true
 			}
 		}
+		return true
 	})
 	return found
 }
@@ -1098,18 +1106,19 @@ func marksFailure(g *analyze.Graph, m *n8nschema.Node) bool {
 			continue
 		}
 		found := false
-		r.Params().Walk(func(_ string, p n8nschema.Value) {
+		r.Params().Scalars(func(p n8nschema.Value) bool {
 			if found || p.Kind() != n8nschema.String || !strings.Contains(p.Str(), "?") {
-				return
+				return true
 			}
 			for _, at := range literalTestRE.FindAllStringSubmatch(p.Str(), -1) {
 				for _, mk := range marks {
 					if at[1] == mk[0] && at[2] == mk[1] {
 						found = true
-						return
+						return true
 					}
 				}
 			}
+			return true
 		})
 		if found {
 			return true
