@@ -23,11 +23,16 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	return runs
 }
 
+// maxPersonTriggers is the most triggers one person paces that
+// RunsAtOnceBy counts, one execution each; past it the instance's
+// concurrency decides.
+const maxPersonTriggers = 8
+
 // RunsAtOnceBy is RunsAtOnce and persons, the part of it that triggers
 // one person paces start, one execution each.
 func RunsAtOnceBy(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	g := s.Graph(w)
-	var schedules, errs []*n8nschema.Node
+	var schedules, errs, others []*n8nschema.Node
 	sub := false
 	for _, t := range g.Triggers() {
 		switch {
@@ -38,11 +43,20 @@ func RunsAtOnceBy(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 			errs = append(errs, t)
 		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
 			sub = true
-		case OnePersonPaces(g, t):
-			persons++
 		default:
+			others = append(others, t)
+		}
+	}
+	// Many entry points are an API's, not one person's; and asking each
+	// who paces it walks the runs it starts, so the cap keeps this linear.
+	if len(others) > maxPersonTriggers {
+		return 0, 0
+	}
+	for _, t := range others {
+		if !OnePersonPaces(g, t) {
 			return 0, 0
 		}
+		persons++
 	}
 	if !sub && len(schedules) == 0 && len(errs) == 0 && !calledBy(s, w) {
 		return persons, persons

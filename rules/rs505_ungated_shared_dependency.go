@@ -43,7 +43,8 @@ execution runs one node at a time, so the sub-workflow's calls come between its 
 and add to their attempts: with its callers it is one workflow, not two); for a trigger one person paces (a chat or
 messaging bot such as n8n's Telegram or WhatsApp Trigger, a form, a link opened in a browser, but not a chat made public,
 which anyone with the link opens), one execution, added to what the workflow's schedules or callers start, since that
-person's runs come one after another as they act, not together when the dependency fails; and for any other workflow the fleet's concurrency
+person's runs come one after another as they act, not together when the dependency fails (a workflow with more than
+eight entry points other than schedules is an API's, paced by the fleet); and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
 related places. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
