@@ -1039,6 +1039,7 @@ var prices = []Price{
 	// Later GPT-5 models have rows of their own: "gpt-5" prefixes them, and
 	// its $10 output is none of theirs (docs/n8n-facts.md, "Prices").
 	{"gpt-5.4-mini", "openai", 0.75, 4.50, 128000},
+	{"gpt-5.4-nano", "openai", 0.20, 1.25, 128000},
 	{"gpt-5.6-terra", "openai", 2, 12, 128000},
 	{"gpt-5.6-luna", "openai", 0.20, 1.20, 128000},
 	{"gpt-4.1", "openai", 2, 8, 32768},

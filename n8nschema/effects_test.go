@@ -219,6 +219,7 @@ func TestLookupPrice(t *testing.T) {
 		{"gpt-5-chat-latest", "gpt-5", true},
 		{"gpt-5.4-mini", "gpt-5.4-mini", true},
 		{"openai/gpt-5.4-mini", "gpt-5.4-mini", true},
+		{"openai/gpt-5.4-nano", "gpt-5.4-nano", true},
 		{"gpt-5.6-luna", "gpt-5.6-luna", true},
 		{"gpt-5.6-terra", "gpt-5.6-terra", true},
 		// Claude 4.5 and 4.6, in Anthropic's and OpenRouter's spellings.
