@@ -34,7 +34,7 @@ type HTTPModelCall struct {
 // responses, completions and images/generations; Anthropic messages;
 // Gemini models/*:generateContent; the OpenAI-compatible chat/completions
 // of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter, Together,
-// Fireworks), and OpenRouter's Decisions API (alpha/decisions: a decision
+// Fireworks and Hugging Face's router), and OpenRouter's Decisions API (alpha/decisions: a decision
 // model answers typed questions with probabilities, billed per input
 // token, and writes no text, so no output cap applies: typed).
 var modelEndpoints = []modelEndpointSpec{
@@ -50,6 +50,8 @@ var modelEndpoints = []modelEndpointSpec{
 	{"openrouter.ai", "openrouter", lazyregexp.New(`/api/alpha/decisions\b`), true},
 	{"api.together.xyz", "together", lazyregexp.New(`/chat/completions\b`), false},
 	{"api.fireworks.ai", "fireworks", lazyregexp.New(`/chat/completions\b`), false},
+	// Hugging Face's Inference Providers router, billed per provider use.
+	{"router.huggingface.co", "huggingface", lazyregexp.New(`/v1/chat/completions\b`), false},
 }
 
 var (

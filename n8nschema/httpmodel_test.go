@@ -31,6 +31,9 @@ func TestHTTPModelCallURLChoice(t *testing.T) {
 		{`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent`, "google-gemini", false},
 		{`https://GenerativeLanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, "google-gemini", false},
 		{`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:countTokens`, "", false},
+		// Hugging Face's Inference Providers router: its chat, not its model list.
+		{`https://router.huggingface.co/v1/chat/completions`, "huggingface", false},
+		{`https://router.huggingface.co/v1/models`, "", false},
 	} {
 		n := node(t, `{"name":"m","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":`+jsonString(tt.url)+`}}`)
 		c, ok := HTTPModelCallOf(n)
