@@ -104,9 +104,10 @@ type Rule struct {
 	FoldsInto string
 	// Stored: the rule's findings are facts of the export as stored (its
 	// JSON, names and ids, what the analysis could not resolve), not of
-	// what a run does, so n8n refusing the runs (Graph.RefusedRun) leaves
-	// them as they are. Every other rule's findings on what a refused run
-	// would do are notes that say so (Pass.Report).
+	// what a run does, so n8n refusing the runs (Graph.RefusedRun) or an
+	// Error Trigger n8n is unlikely to start (Graph.IdleErrorOnly) leaves
+	// them as they are. Every other rule's findings on such runs are notes
+	// that say so (Pass.Report).
 	Stored bool
 	// FoldMore is appended to a finding that others folded into, given
 	// their number ("; also called by 2 more nodes").
@@ -200,7 +201,8 @@ type Diagnostic struct {
 	Repair RepairFunc
 	// Stored: the finding holds whether or not a run starts (n8n cannot
 	// build the workflow, a trigger's own refusal): n8n refusing the runs
-	// for a blank required parameter (Graph.RefusedRun) leaves it as is.
+	// for a blank required parameter (Graph.RefusedRun), or an idle Error
+	// Trigger (Graph.IdleErrorOnly), leaves it as is.
 	Stored bool
 }
 
@@ -241,7 +243,9 @@ func (p *Pass) Report(d Diagnostic) {
 				f.Severity = min(f.Severity, Note)
 			}
 		}
-		if n := d.Node; n != nil && p.Set != nil {
+		// A stored shape (a name used twice, a workflow n8n cannot build)
+		// is wrong whichever trigger fires.
+		if n := d.Node; n != nil && !p.Rule.Stored && !d.Stored && p.Set != nil {
 			if ie, ok := p.Set.Graph(w).IdleErrorOnly(n); ok {
 				// n8n starts the named error workflow, never this one's
 				// Error Trigger, for this workflow's failures.

@@ -98,9 +98,6 @@ type Graph struct {
 	// walked counts the nodes walkFrom visits, for the tests that keep
 	// the walks linear (TestTriggersLinear).
 	walked atomic.Int64
-	// SameReach's memo: each trigger with an earlier one's reach.
-	reachOnce sync.Once
-	reachOf   map[*n8nschema.Node]*n8nschema.Node
 
 	// senderReads', pacesOnce's, chatSenders', bodyReads' and effect's memos, read by rules on any core.
 	sendersOnce sync.Once

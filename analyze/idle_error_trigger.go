@@ -53,29 +53,18 @@ func markIdleErrorTriggers(s *Set) {
 		}
 		byName := s.ErrorWorkflowByName(w) != nil
 		live := ReachFrom(g, other...)
-		for n := range ReachFrom(g, idle...) {
+		// Each node is named for the first idle trigger, in file order,
+		// that reaches it; firstReach walks each node once.
+		for n, t := range g.firstReach(idle) {
 			if live[n] {
 				continue
 			}
 			if g.idleErr == nil {
 				g.idleErr = map[*n8nschema.Node]IdleError{}
 			}
-			g.idleErr[n] = IdleError{Trigger: idleTriggerOf(g, n, idle), Named: ew, ByName: byName}
+			g.idleErr[n] = IdleError{Trigger: t, Named: ew, ByName: byName}
 		}
 	}
-}
-
-// idleTriggerOf names the first of the idle triggers, in file order, that
-// reaches n.
-func idleTriggerOf(g *Graph, n *n8nschema.Node, idle []*n8nschema.Node) *n8nschema.Node {
-	if len(idle) > 1 {
-		for _, t := range idle {
-			if ReachFrom(g, t)[n] {
-				return t
-			}
-		}
-	}
-	return idle[0]
 }
 
 // namedByAnother reports whether another workflow of the set names w in

@@ -86,3 +86,27 @@ func TestIdleErrorOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestIdleErrorFirstTrigger: a node two idle Error Triggers reach is named
+// for the first of them in file order, one only the second reaches for the
+// second; each node is walked once, so many triggers over a long chain
+// stay linear.
+func TestIdleErrorFirstTrigger(t *testing.T) {
+	src := `{"id": "w1", "name": "w1", "settings": {"errorWorkflow": "other"}, "nodes": [
+	  {"name": "Start", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "parameters": {"path": "p"}},
+	  {"name": "First", "type": "n8n-nodes-base.errorTrigger", "typeVersion": 1, "parameters": {}},
+	  {"name": "Second", "type": "n8n-nodes-base.errorTrigger", "typeVersion": 1, "parameters": {}},
+	  {"name": "Both", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "parameters": {}},
+	  {"name": "Only second", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "parameters": {}}],
+	  "connections": {
+	    "First": {"main": [[{"node": "Both", "type": "main", "index": 0}]]},
+	    "Second": {"main": [[{"node": "Both", "type": "main", "index": 0}, {"node": "Only second", "type": "main", "index": 0}]]}}}`
+	s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))}, DefaultOptions())
+	g := s.Graph(s.Workflows[0])
+	for node, want := range map[string]string{"Both": "First", "Only second": "Second", "Second": "Second"} {
+		ie, ok := g.IdleErrorOnly(s.Workflows[0].Node(node))
+		if !ok || ie.Trigger.Name != want {
+			t.Errorf("%s: IdleErrorOnly = %+v, %v; want trigger %q", node, ie, ok, want)
+		}
+	}
+}

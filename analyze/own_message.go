@@ -187,11 +187,12 @@ func drainsTable(g *Graph, n *n8nschema.Node) bool {
 				if g.deleted == nil {
 					g.deleted = map[string]bool{}
 				}
-				g.deleted[o.Type+"\x00"+tableOf(o)] = true
+				// An agent's tool variant deletes from the same table.
+				g.deleted[strings.TrimSuffix(o.Type, "Tool")+"\x00"+tableOf(o)] = true
 			}
 		}
 	})
-	return g.deleted[n.Type+"\x00"+tableOf(n)]
+	return g.deleted[strings.TrimSuffix(n.Type, "Tool")+"\x00"+tableOf(n)]
 }
 
 // tableOf names the table a database or spreadsheet app node works on, by

@@ -480,7 +480,7 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 	// Slack's <@id>): a body field that is the sender and nothing else.
 	for _, x := range payloadAddresses(n) {
 		x = readPaths(x)
-		if readsBodyOf(x, carriers) && senderValue(lastBodyRead(x)) {
+		if readsBodyOf(x, carriers) && senderValue(firstBodyRead(x)) {
 			return true
 		}
 		if m := itemFieldRE.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(x, "="))); m != nil && copiedSender(copied, "."+m[1]+m[2]) != "" {
@@ -939,9 +939,9 @@ func copiedSender(copied map[string]string, read string) string {
 	return ""
 }
 
-// lastBodyRead is the first request body path x reads, as a read
+// firstBodyRead is the first request body path x reads, as a read
 // (json.body.sender), "" when it reads none.
-func lastBodyRead(x string) string {
+func firstBodyRead(x string) string {
 	if m := bodyPathRE.FindStringSubmatch(x); m != nil {
 		return "json.body" + dotted(m[1])
 	}

@@ -256,33 +256,3 @@ func SameRuns(g *Graph, t *n8nschema.Node) *n8nschema.Node {
 	}
 	return r
 }
-
-// SameReach returns the first trigger of the graph, of t's type, with t's
-// outgoing connections and, as t, no incoming one, when the graph holds
-// classMin triggers or more: the nodes its runs reach (ReachFrom, not
-// live) are t's but itself. It returns t itself otherwise.
-func SameReach(g *Graph, t *n8nschema.Node) *n8nschema.Node {
-	g.reachOnce.Do(func() {
-		if len(g.Triggers()) < classMin {
-			return
-		}
-		g.reachOf = map[*n8nschema.Node]*n8nschema.Node{}
-		first := map[string]*n8nschema.Node{}
-		for _, tr := range g.Triggers() {
-			k := g.outKey(tr)
-			if k == "" {
-				continue
-			}
-			k = tr.Type + "\x00" + k
-			if r, ok := first[k]; ok {
-				g.reachOf[tr] = r
-			} else {
-				first[k] = tr
-			}
-		}
-	})
-	if r, ok := g.reachOf[t]; ok {
-		return r
-	}
-	return t
-}

@@ -1430,8 +1430,8 @@ func HeartbeatOf(n *Node) (Heartbeat, bool) {
 }
 
 // PingsSwitch reports a node that HeartbeatOf finds pinging a dead-man's
-// switch (Switch set), read from its URL alone: RS402 asks only that of
-// every node, and needs no wording.
+// switch (Switch set), read from its URL alone: RS401 and RS402 ask only
+// that of most nodes, and need no wording.
 func PingsSwitch(n *Node) bool {
 	if !signalSinks[strings.TrimSuffix(n.Type, "Tool")] {
 		return false

@@ -18,7 +18,7 @@ import (
 const rs302NoteBelowUSD = 0.50
 
 // rs302LargeCallUSD: below it, one uncapped call is a note when its runs
-// come at a person's pace or at most once a day (rs302AtScale): the cap
+// come at a person's pace or at most once a day (unpacedReach with atScale): the cap
 // bounds each call, and what repeats the call (retries, an agent's
 // iterations, a loop) is the spend rules' finding, not the cap's. A call
 // that can bill this much alone stays a warning wherever it is repeated.
