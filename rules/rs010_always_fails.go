@@ -266,8 +266,9 @@ n8n refuses to publish the workflow, naming the node (packages/cli/src/workflows
 validateNodeConfiguration; when the values that show the parameter are defaults the export leaves out, the
 editor, which fills them in, marks the node and disables Publish). That finding is a note, since whoever
 publishes the workflow is told, unless the export shows it active, when its runs fail (a warning). Every
-other finding, of this rule or another, on what such a run would do is a note that says it holds once the
-blank is filled in: every finding of a workflow whose every trigger n8n refuses (or that it refuses to
+other finding of one workflow, of this rule or another, on what such a run would do is a note that says it holds
+once the blank is filled in (a set-wide finding, such as RS505's count of what runs at once across workflows,
+still counts them): every finding of a workflow whose every trigger n8n refuses (or that it refuses to
 publish), and one on a node only refused triggers' runs reach (analyze.Graph.RefusedRun). What holds of the
 export as stored is left as it is: a workflow n8n cannot build, a node n8n 2 leaves out, the refusal itself.
 
