@@ -2,6 +2,10 @@ package analyze
 
 import "github.com/stormcheck/stormcheck/n8nschema"
 
+// maxPersonTriggers is the most triggers one person paces that RunsAtOnce
+// counts, one execution each; past it the instance's concurrency decides.
+const maxPersonTriggers = 8
+
 // RunsAtOnce is how many executions of w can run at the same time when
 // its schedules alone start it: per Schedule Trigger, one when a run ends
 // before the next tick (or an executionTimeout within the interval or a
@@ -17,20 +21,8 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // as they do when each call waits for it (CalledRunsAtOnce). A trigger
 // one person paces (OnePersonPaces: a person's chat, bot, form or link)
 // adds one execution: that person's runs come one after another, as they
-// act, not together when a dependency fails (RunsAtOnceBy).
-func RunsAtOnce(s *Set, w *n8nschema.Workflow) int {
-	runs, _ := RunsAtOnceBy(s, w)
-	return runs
-}
-
-// maxPersonTriggers is the most triggers one person paces that
-// RunsAtOnceBy counts, one execution each; past it the instance's
-// concurrency decides.
-const maxPersonTriggers = 8
-
-// RunsAtOnceBy is RunsAtOnce and persons, the part of it that triggers
-// one person paces start, one execution each.
-func RunsAtOnceBy(s *Set, w *n8nschema.Workflow) (runs, persons int) {
+// act, not together when a dependency fails; persons is that part of runs.
+func RunsAtOnce(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	g := s.Graph(w)
 	var schedules, errs, others []*n8nschema.Node
 	sub := false

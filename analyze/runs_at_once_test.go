@@ -22,13 +22,13 @@ func TestRunsAtOnceCountsFewPersonTriggers(t *testing.T) {
 		nodes = append(nodes, `{"name": "Ask", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [300, 0], "parameters": {"url": "https://api.example.org/answer"}}`)
 		src := `{"name": "bots", "nodes": [` + strings.Join(nodes, ",") + `], "connections": {` + strings.Join(conns, ",") + `}}`
 		s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))}, DefaultOptions())
-		runs, persons := RunsAtOnceBy(s, s.Workflows[0])
+		runs, persons := RunsAtOnce(s, s.Workflows[0])
 		want := k
 		if k > maxPersonTriggers {
 			want = 0
 		}
 		if runs != want || persons != want {
-			t.Errorf("%d Telegram Triggers: RunsAtOnceBy = %d, %d; want %d, %d", k, runs, persons, want, want)
+			t.Errorf("%d Telegram Triggers: RunsAtOnce = %d, %d; want %d, %d", k, runs, persons, want, want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ type WorkflowSummary struct {
 	// concurrency does.
 	RunsAtOnce int
 	// PersonRuns is the part of RunsAtOnce that triggers one person
-	// paces start, one execution each (RunsAtOnceBy).
+	// paces start, one execution each (RunsAtOnce).
 	PersonRuns int
 	// ErrorPaced is true when RunsAtOnce follows the failed runs of the
 	// workflows that name this one as their error workflow.
@@ -121,7 +121,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
 			Instance: t.copy(InstanceOf(w)),
 		}
-		s.RunsAtOnce, s.PersonRuns = RunsAtOnceBy(set, w)
+		s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
 		switch g := groups[w]; {
 		case !manual[w]:
 			s.Unresolved = unresolvedCalls(set, w)
