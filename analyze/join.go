@@ -435,24 +435,13 @@ func readsBranches(n *n8nschema.Node, branches []*n8nschema.Node) bool {
 		return false
 	}
 	read, seen := 0, make([]bool, len(branches))
-	n.Params().Scalars(func(v n8nschema.Value) bool {
-		if v.Kind() != n8nschema.String {
-			return true
-		}
-		s := v.Str()
-		for at := 0; read < 2; {
-			_, end, ref, ok := nextNamedRef(s, at)
-			if !ok {
-				break
-			}
-			at = end
-			for k, b := range branches {
-				if !seen[k] && b.Name == ref {
-					read, seen[k] = read+1, true
-				}
+	eachNamedRead(n, func(ref string) bool {
+		for k, b := range branches {
+			if !seen[k] && b.Name == ref {
+				read, seen[k] = read+1, true
 			}
 		}
-		return true
+		return read < 2
 	})
 	return read >= 2
 }

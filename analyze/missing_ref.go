@@ -729,21 +729,34 @@ func (g *Graph) LaterSiblingRead(n *n8nschema.Node) (JoinRead, bool) {
 // $items("Name")): such a read takes that node's items whatever n's
 // connections hand it.
 func ReadsNodeByName(n *n8nschema.Node, name string) bool {
-	params := n.Params()
-	if !readsByName(params.Raw()) {
+	if !readsByName(n.Params().Raw()) {
 		return false
 	}
 	found := false
-	params.Scalars(func(v n8nschema.Value) bool {
+	eachNamedRead(n, func(ref string) bool {
+		found = ref == name
+		return !found
+	})
+	return found
+}
+
+// eachNamedRead calls f with the name of each node that n's string
+// parameters, code included, read by name (nextNamedRef's forms), in
+// order, until f returns false.
+func eachNamedRead(n *n8nschema.Node, f func(ref string) bool) {
+	more := true
+	n.Params().Scalars(func(v n8nschema.Value) bool {
+		if v.Kind() != n8nschema.String {
+			return true
+		}
 		s := v.Str()
-		for at := 0; !found; {
+		for at := 0; more; {
 			_, end, ref, ok := nextNamedRef(s, at)
 			if !ok {
 				break
 			}
-			found, at = ref == name, end
+			at, more = end, f(ref)
 		}
-		return !found
+		return more
 	})
-	return found
 }
