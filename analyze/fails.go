@@ -378,7 +378,9 @@ const maxFeedDepth = 8
 //     each passes its input items on unchanged;
 //   - a JavaScript Code node whose every return hands back new items,
 //     [{ json: { ... } }] written out, with no spread, Object.assign or
-//     field of that name anywhere in the code (newItemsOnly).
+//     field of that name anywhere in the code (newItemsOnly), or one fed
+//     only by such nodes that spreads only its input items' whole JSON
+//     into the items it writes out (keepsInputOnly).
 //   - an AI Agent: every agent type returns its executor's answer
 //     ({output, intermediateSteps}, the inputs it was given, {input, ...},
 //     left out or kept under their own names) or {error} on a failure it
@@ -405,7 +407,13 @@ func (g *Graph) fieldFree(i int, field string) bool {
 		case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter, n8nschema.TypeNoOp:
 			return false, !nd.Disabled
 		case n8nschema.TypeCode:
-			return !nd.Disabled && newItemsOnly(nd, field), false
+			if nd.Disabled {
+				return false, false
+			}
+			if newItemsOnly(nd, field) {
+				return true, false
+			}
+			return false, keepsInputOnly(nd, field)
 		case langchain + "agent":
 			return !nd.Disabled, false
 		}

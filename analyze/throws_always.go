@@ -250,14 +250,10 @@ var returnRE = lazyregexp.New(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
 // (@n8n/task-runner dist/js-task-runner/js-task-runner.js L194-226
 // runForAllItems returns the code's result).
 func newItemsOnly(nd *n8nschema.Node, field string) bool {
-	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
+	code, ok := jsCode(nd)
+	if !ok {
 		return false
 	}
-	c, ok := nd.Param("jsCode")
-	if !ok || c.Kind() != n8nschema.String || c.IsExpr() {
-		return false
-	}
-	code := c.Str()
 	if strings.Contains(code, field) || spreadRE.MatchString(code) || strings.Contains(code, "Object.assign") {
 		return false
 	}
@@ -265,6 +261,35 @@ func newItemsOnly(nd *n8nschema.Node, field string) bool {
 	for _, m := range returns {
 		if m[2] < 0 {
 			return false // returns something else: its input, a variable
+		}
+	}
+	return len(returns) > 0
+}
+
+// inputSpreadRE matches a spread of a whole input item's JSON
+// (...$json, ...($input.first().json)) closed by "," or "}": the keys it
+// adds are the input's own.
+var inputSpreadRE = lazyregexp.New(`\.\.\.\s*(\(\s*)?(?:\$json|\$input\.(?:first|last)\(\)\.json|\$input\.item\.json|\$input\.all\(\)\[\d+\]\.json|\bitems\[\d+\]\.json)\s*\)?\s*[,}]`)
+
+// keepsInputOnly reports a JavaScript Code node whose items can carry
+// field only when its input's do: every return in its code hands back
+// items written out as [{ json: { ... } }], every spread in it is of an
+// input item's whole JSON (inputSpreadRE), and nothing in the code names
+// field or copies an object (Object.assign). Such a node is as free of
+// field as what feeds it (feedTable's passes).
+func keepsInputOnly(nd *n8nschema.Node, field string) bool {
+	code, ok := jsCode(nd)
+	if !ok || strings.Contains(code, field) || strings.Contains(code, "Object.assign") {
+		return false
+	}
+	spreads := spreadRE.FindAllStringIndex(code, -1)
+	if len(spreads) == 0 || len(inputSpreadRE.FindAllStringIndex(code, -1)) != len(spreads) {
+		return false
+	}
+	returns := returnRE.FindAllStringSubmatchIndex(code, -1)
+	for _, m := range returns {
+		if m[2] < 0 {
+			return false
 		}
 	}
 	return len(returns) > 0
