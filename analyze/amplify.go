@@ -553,26 +553,16 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if root.Type == n8nschema.TypeOpenAI && typ == ConnTool {
 		// Message an Assistant runs LangChain's AgentExecutor, 15
 		// iterations (vendors/OpenAi/v1/actions/assistant/message.operation.js
-		// L200; @langchain/classic/dist/agents/executor.js L186). Message a
-		// Model reads options.maxToolsIterations ?? 15, 0 for no limit;
-		// before v1.5 it reads no limit at all and calls tools for as long
-		// as the model asks (v1/actions/text/message.operation.js L221,
-		// L266–268; v2/actions/text/response.operation.js L551).
+		// L200; @langchain/classic/dist/agents/executor.js L186).
 		if r, _ := root.Param("resource"); r.Str() == "assistant" {
 			return 15, false
 		}
-		if v := root.TypeVersion; v > 0 && v < 1.5 {
-			return 0, true
+	}
+	if typ == ConnTool {
+		if calls, unb, ok := MessageToolCalls(root); ok {
+			// A round of tool calls between each two model calls.
+			return max(calls-1, 1), unb
 		}
-		if v, ok := root.Param("options.maxToolsIterations"); ok {
-			if f, ok := v.Num(); ok {
-				if f <= 0 {
-					return 0, true
-				}
-				return int(math.Ceil(min(f, AttemptCap))), false
-			}
-		}
-		return 15, false
 	}
 	if root.Type == n8nschema.TypeChainSummarization && typ == ConnModel {
 		return SummarizationCalls(root), false
@@ -595,6 +585,61 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	// called once for each failed call of the first, so each model node
 	// makes at most K calls; 2K is their total, not each one's.
 	return k, false
+}
+
+// MessageToolCalls is how many model calls per item a vendor node's
+// Message a Model (OpenAI v2: Respond) makes once a tool is wired to it,
+// ok when n is one: after each round of tool calls the model asks for, it
+// calls the model again, up to options.maxToolsIterations (15 when
+// absent; 0 or less is no limit). OpenAI v1 and Gemini count the first
+// call as the first iteration and stop at the limit, so the limit is the
+// calls; OpenAI v2, Anthropic, Qwen, MiniMax and Moonshot count tool
+// rounds and call once more after the last; OpenAI before v1.5 reads no
+// limit (@n8n/n8n-nodes-langchain 2.41.1 vendors/OpenAi/v1/actions/text/
+// message.operation.js L226-278, OpenAi/v2/actions/text/response.operation.js
+// L557-603, GoogleGemini/actions/text/message.operation.js L483-490,
+// Anthropic/actions/text/message.operation.js L309-318, AlibabaCloud,
+// MiniMax and Moonshot likewise). Without an enabled tool it is one call.
+func MessageToolCalls(n *n8nschema.Node) (calls int, unbounded, ok bool) {
+	last := false // the limit counts tool rounds, and one more call follows
+	want := "message"
+	switch n.Type {
+	case n8nschema.TypeOpenAI:
+		if n.TypeVersion >= 2 {
+			want, last = "response", true
+		}
+	case langchain + "googleGemini":
+	case langchain + "anthropic", langchain + "alibabaCloud", langchain + "minimax", langchain + "moonshot":
+		last = true
+	default:
+		return 0, false, false
+	}
+	res := n.Params().Get("resource").Str()
+	if res == "" {
+		d, _ := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+		res = d.DefaultResource()
+	}
+	if res != "text" || OperationName(n) != want {
+		return 0, false, false
+	}
+	if n.Type == n8nschema.TypeOpenAI && n.TypeVersion > 0 && n.TypeVersion < 1.5 {
+		return 0, true, true
+	}
+	limit := 15
+	if v, ok := n.Param("options.maxToolsIterations"); ok {
+		f, num := v.Num()
+		if !num {
+			return 0, true, true // an expression: the bound is not known
+		}
+		if f <= 0 || math.IsNaN(f) {
+			return 0, true, true
+		}
+		limit = int(math.Ceil(min(f, AttemptCap)))
+	}
+	if last {
+		limit = min(limit+1, AttemptCap)
+	}
+	return limit, false, true
 }
 
 // hasEnabledIn reports whether an enabled node feeds n through an edge of
@@ -956,6 +1001,15 @@ func (a *amp) operations(cur []ctx) {
 			if root := engineToolOf(g, n); root != nil && !n8nschema.AgentV3ToolErrorsToModel(s.Options.Version()) {
 				if k, _ := driveFan(g, root, ConnTool); k > 1 && fan%k == 0 {
 					down = fan / k
+				}
+			}
+			if calls, unb, ok := MessageToolCalls(n); ok && g.hasEnabledIn(n, ConnTool) {
+				// One more model call after each round of tool calls; a
+				// failed call ends the node's try, as a failed page does.
+				if unb {
+					fanUnb = true
+				} else {
+					fan = MulSat(fan, calls)
 				}
 			}
 			if p, pu := Pages(n); pu {

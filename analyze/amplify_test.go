@@ -521,3 +521,38 @@ func TestToolFailureNeverFailsAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageToolCalls holds how many model calls a vendor node's
+// Message a Model makes per item with a tool wired: each node's own count
+// of the first call (n8n 2.41.1's message.operation.js files).
+func TestMessageToolCalls(t *testing.T) {
+	for _, c := range []struct {
+		name, node string
+		calls      int
+		unbounded  bool
+		ok         bool
+	}{
+		{"OpenAI v1.8, the default 15", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{}`, 15, false, true},
+		{"OpenAI v1.4 has no limit", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.4,"parameters":{}`, 0, true, true},
+		{"OpenAI v1.8 at 0", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"options":{"maxToolsIterations":0}}`, 0, true, true},
+		{"OpenAI v1.8 from an expression", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"options":{"maxToolsIterations":"={{ $json.n }}"}}`, 0, true, true},
+		{"OpenAI v2 Respond, one more", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2,"parameters":{"options":{"maxToolsIterations":3}}`, 4, false, true},
+		{"OpenAI v2 Message is no operation of v2", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2,"parameters":{"operation":"message"}`, 0, false, false},
+		{"OpenAI assistant", `"type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"assistant"}`, 0, false, false},
+		{"Gemini counts the first call", `"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1.1,"parameters":{"options":{"maxToolsIterations":4}}`, 4, false, true},
+		{"Gemini image", `"type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1.1,"parameters":{"resource":"image","operation":"generate"}`, 0, false, false},
+		{"Anthropic counts tool rounds", `"type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"options":{"maxToolsIterations":2}}`, 3, false, true},
+		{"MiniMax, the default", `"type":"@n8n/n8n-nodes-langchain.minimax","typeVersion":1,"parameters":{}`, 16, false, true},
+		{"an agent is no such node", `"type":"@n8n/n8n-nodes-langchain.agent","typeVersion":2,"parameters":{}`, 0, false, false},
+	} {
+		src := `{"name":"W","nodes":[{"name":"N",` + c.node + `}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("w.json", []byte(src)))
+		if len(f.Problems) > 0 || len(f.Workflows) != 1 {
+			t.Fatalf("%s: %v", c.name, f.Problems)
+		}
+		calls, unb, ok := MessageToolCalls(f.Workflows[0].Nodes[0])
+		if calls != c.calls || unb != c.unbounded || ok != c.ok {
+			t.Errorf("%s: MessageToolCalls = %d, %v, %v; want %d, %v, %v", c.name, calls, unb, ok, c.calls, c.unbounded, c.ok)
+		}
+	}
+}

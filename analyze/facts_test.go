@@ -225,9 +225,10 @@ func TestMainInputs(t *testing.T) {
 }
 
 // TestOpenAIToolIterations: the OpenAI node's Message a Model calls its
-// tools up to options.maxToolsIterations ?? 15 rounds from v1.5 on (0 for
-// no limit), and with no limit before v1.5; Message an Assistant runs
-// AgentExecutor's 15 iterations.
+// tools in one round fewer than options.maxToolsIterations ?? 15 from
+// v1.5 on (the first model call counts as the first iteration; 0 for no
+// limit), with no limit before v1.5; v2's Respond in as many rounds as
+// the limit; Message an Assistant runs AgentExecutor's 15 iterations.
 func TestOpenAIToolIterations(t *testing.T) {
 	for _, c := range []struct {
 		version, options string
@@ -235,19 +236,23 @@ func TestOpenAIToolIterations(t *testing.T) {
 		unbounded        bool
 		resource         string
 	}{
-		{"1.8", `{}`, 15, false, "text"},
-		{"1.8", `{"maxToolsIterations":4}`, 4, false, "text"},
+		{"1.8", `{}`, 14, false, "text"},
+		{"1.8", `{"maxToolsIterations":4}`, 3, false, "text"},
 		{"1.8", `{"maxToolsIterations":0}`, 0, true, "text"},
-		{"2.1", `{}`, 15, false, "text"},
+		{"2.1", `{}`, 15, false, "text"}, // Respond: v2's operation
 		{"1.4", `{"maxToolsIterations":4}`, 0, true, "text"},
 		{"1.1", `{}`, 0, true, "text"},
 		// Message an Assistant: AgentExecutor's 15 iterations, any version.
 		{"1.1", `{}`, 15, false, "assistant"},
 		{"1.8", `{"maxToolsIterations":0}`, 15, false, "assistant"},
 	} {
+		operation := "message"
+		if c.version == "2.1" {
+			operation = "response"
+		}
 		s := buildJSON(t, `{"name":"w","nodes":[
 	  {"name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1},
-	  {"name":"OpenAI","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":`+c.version+`,"parameters":{"resource":"`+c.resource+`","operation":"message","options":`+c.options+`}},
+	  {"name":"OpenAI","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":`+c.version+`,"parameters":{"resource":"`+c.resource+`","operation":"`+operation+`","options":`+c.options+`}},
 	  {"name":"Lookup","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"parameters":{"url":"https://x.example"}}],
 	 "connections":{"Start":{"main":[[{"node":"OpenAI","type":"main","index":0}]]},
 	  "Lookup":{"ai_tool":[[{"node":"OpenAI","type":"ai_tool","index":0}]]}}}`)

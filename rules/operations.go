@@ -89,6 +89,9 @@ func unboundedBy(op *analyze.Operation) string {
 		return fmt.Sprintf("%s through %q", strings.ReplaceAll(f.Kind, "-", " "), f.Node)
 	}
 	if op.CallsUnbounded {
+		if _, unb, ok := analyze.MessageToolCalls(op.Node); ok && unb {
+			return "it calls the model again after each round of tool calls the model asks for, with no limit on the rounds (options.maxToolsIterations: none before the node's version 1.5, 0 is no limit)"
+		}
 		return "its calls per item have no bound"
 	}
 	return "its attempts have no bound"
