@@ -234,7 +234,8 @@ type Graph struct {
 	// every other rule reads (dead, RunReach, BehindFrom) passes them.
 	setupOnly []bool
 	// noCall marks roots that fail on every item before they ask a
-	// sub-node for a call (failsFirst): their sub-nodes never run.
+	// sub-node for a call (failsFirst, or a read by name that throws as
+	// it reads its parameters): their sub-nodes never run.
 	noCall []bool
 	// noSess marks the main edges into an AI Agent that fails on their
 	// items only, at a memory that finds no session ID (sessionless): no
@@ -503,14 +504,24 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 func (g *Graph) failing() {
 	g.refusals = make([]refusal, len(g.Nodes))
 	ran := &g.ran
+	mark := func(m *[]bool, i int) {
+		if *m == nil {
+			*m = make([]bool, len(g.Nodes))
+		}
+		(*m)[i] = true
+	}
 	for i, nd := range g.Nodes {
 		r := &g.refusals[i]
 		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
 		}
+		// A read by name that throws fails the node as it reads its
+		// parameters, which a root (an agent, a chain) does before it
+		// asks its model or tools anything.
 		if ref, ok := namedRefRefusal(g, i, ran); ok {
 			r.Refusal, r.ok = ref, true
+			mark(&g.noCall, i)
 		} else if jr, ok := g.laterSiblingRead(i); ok {
 			if g.joinReads == nil {
 				g.joinReads = map[int32]JoinRead{}
@@ -518,14 +529,9 @@ func (g *Graph) failing() {
 			g.joinReads[int32(i)] = jr
 			if jr.Sure {
 				r.Refusal, r.ok = n8nschema.Refusal{Why: jr.Why(), Fails: true, NoCall: true}, true
+				mark(&g.noCall, i)
 			}
 		}
-	}
-	mark := func(m *[]bool, i int) {
-		if *m == nil {
-			*m = make([]bool, len(g.Nodes))
-		}
-		(*m)[i] = true
 	}
 	var refusedTrig []bool
 	g.refusedStarts(func(_ *[]bool, i int) { mark(&refusedTrig, i) })
