@@ -123,6 +123,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if urlOK {
 		return url, true
 	}
+	if r, ok := unknownAuth(n); ok {
+		return r, true
+	}
 	if r, ok := literalKey(n); ok {
 		return r, true
 	}
@@ -839,4 +842,30 @@ func quoteList(ss []string) string {
 		q[i] = strconv.Quote(s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// unknownAuth reports an HTTP Request v3 or later whose authentication is
+// a literal the node does not offer (v1's "oAuth2" or "headerAuth" kept
+// by an export): n8n keeps the stored value, and HttpRequestV3 builds a
+// request only under pagination or for none, genericCredentialType and
+// predefinedCredentialType (nodes-base HttpRequest/V3/HttpRequestV3.node.js
+// L455-563), so it sends nothing and, reading the answer it never got,
+// throws "Cannot read properties of undefined (reading 'status')" on the
+// first item (L605-614).
+func unknownAuth(n *Node) (Refusal, bool) {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || n.TypeVersion < 3 {
+		return Refusal{}, false
+	}
+	a, ok := n.Param("authentication")
+	if !ok || a.Kind() != String || a.IsExpr() {
+		return Refusal{}, false
+	}
+	switch a.Str() {
+	case "none", "genericCredentialType", "predefinedCredentialType":
+		return Refusal{}, false
+	}
+	if p, ok := n.Param("options.pagination.pagination"); ok && (p.Kind() != Object || p.Get("paginationMode").Str() != "off") {
+		return Refusal{}, false // a paginated request is sent whatever the authentication
+	}
+	return Refusal{Why: "its authentication " + strconv.Quote(a.Str()) + " is not one HTTP Request v3 and later offers (none, predefinedCredentialType, genericCredentialType): n8n builds no request and throws \"Cannot read properties of undefined (reading 'status')\"", Fails: true, NoCall: true}, true
 }

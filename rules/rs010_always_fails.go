@@ -116,6 +116,10 @@ reaches:
   (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V3/HttpRequestV3.node.ts), so one left in
   its credentials block is ignored, and the API answers 401 and bills nothing; an HTTP Request that ignores
   error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
+- an HTTP Request v3 or later whose authentication is a value it does not offer (v1's "oAuth2" or
+  "headerAuth", kept by an export): n8n keeps the stored value, builds a request only for none, a predefined
+  or a generic credential type (or under pagination), and throws "Cannot read properties of undefined
+  (reading 'status')" reading the answer it never asked for (V3/HttpRequestV3.node.ts);
 - an HTTP Request v3 or later that posts to Anthropic's Messages API (api.anthropic.com/v1/messages) a body
   written in the node with no max_tokens: the API requires it (Create a Message, "required maxTokens") and
   answers 400 on every item, billing nothing; a body another node builds (one expression naming no model), or
