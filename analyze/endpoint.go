@@ -62,6 +62,14 @@ var (
 		"remove": true, "patch": true, "put": true, "charge": true, "pay": true, "cancel": true, "save": true}
 )
 
+// syncRunHosts run the model a POST names and answer with its output in
+// the same response, keeping no job a repeat would add to: fal's direct
+// endpoint, https://fal.run/{model} ("run sends a direct HTTP request to
+// fal.run and returns the result immediately, with no queue involved",
+// fal.ai/docs/model-apis/model-endpoints/synchronous-requests; its queue,
+// queue.fal.run, takes a job instead).
+var syncRunHosts = map[string]bool{"fal.run": true}
+
 // readingPOST reports whether an HTTP POST only reads or analyses: APIs
 // that take their query in a JSON body are called with POST (Search
 // Console searchAnalytics/query, Qdrant points/scroll, Airtable
@@ -70,14 +78,14 @@ var (
 // /api/chat, a WebDriver command), a GraphQL query that is not a
 // mutation, a call told not to keep what it makes (doNotSave=true), a
 // Google-style custom method that reads or computes (:inspect,
-// :synthesize, :runReport), and a body that carries only a query
+// :synthesize, :runReport), a model run on a synchronous host (syncRunHosts), and a body that carries only a query
 // (queryBody) to an endpoint whose path names no change.
 func readingPOST(n *n8nschema.Node) bool {
 	if n8nschema.HTTPMethod(n) != "POST" {
 		return false
 	}
 	u := n.Params().Get("url").Str()
-	if graphQLQuery(n, u) || doNotSave(n, u) || readCollection(n, u) {
+	if graphQLQuery(n, u) || doNotSave(n, u) || readCollection(n, u) || syncRunHosts[strings.ToLower(hostOf(strings.TrimPrefix(u, "=")))] {
 		return true
 	}
 	words := urlVerbs(n)

@@ -61,7 +61,7 @@ Instagram's first publishing step, POST …/{ig-user-id}/media with image_url, v
 or children: it makes an unpublished container nothing shows, which expires (status_code EXPIRED) after 24 hours
 unpublished (developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container); only
 media_publish posts, and it names the container the successful try returned. So are
-POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints, model and conversion
+POSTs that only read or analyse: search, lookup, scrape and run-sync endpoints (fal.run runs a model and answers, where queue.fal.run takes a job), model and conversion
 endpoints (a URL expression that only chooses between quoted model endpoints of one provider, such as
 OpenRouter's chat/completions and its Decisions API, calls a model too), endpoints named for a computation they answer (/statistics, /process, /evaluate, outside a
 collection of orders or payments), GraphQL queries that are not mutations, calls with doNotSave=true, and Google-style custom methods
