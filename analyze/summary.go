@@ -16,6 +16,7 @@ import (
 type WorkflowSummary struct {
 	Source         *n8nschema.Source
 	ID, Name       string
+	VersionID      string // the saved version's id (n8nschema.Workflow.VersionID)
 	Pos            n8nschema.Pos
 	Nodes          int
 	ParametersLost bool
@@ -117,7 +118,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 	for i, w := range set.Workflows {
 		ops := set.OperationsOf(w)
 		s := WorkflowSummary{
-			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Pos: t.pos(w.Pos),
+			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), VersionID: strings.Clone(w.VersionID), Pos: t.pos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
 			Instance: t.copy(InstanceOf(w)),
 		}

@@ -26,7 +26,10 @@ type Workflow struct {
 	Ordinal int
 	ID      string
 	Name    string
-	Active  bool
+	// VersionID is the id n8n gives each saved version (versionId): two
+	// exports with one are one save.
+	VersionID string
+	Active    bool
 	// Archived is true for a workflow n8n has archived (isArchived): its
 	// triggers never fire, since n8n refuses to publish it
 	// (cli/src/active-workflow-manager.ts add, workflow.service.ts).

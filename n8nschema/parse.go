@@ -287,19 +287,19 @@ func (p *parser) shape(v Value, top bool) {
 // members are the top-level members of an object that the parser reads,
 // each as v.Get(key) returns it.
 type members struct {
-	id, name, active, nodes, connections, activeVersion, settings, data, workflow, isArchived Value
+	id, name, active, nodes, connections, activeVersion, settings, data, workflow, isArchived, versionID Value
 }
 
 // membersKeys are the keys of members, in its field order.
-var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow", "isArchived"}
+var membersKeys = []string{"id", "name", "active", "nodes", "connections", "activeVersion", "settings", "data", "workflow", "isArchived", "versionId"}
 
 // membersOf reads them in one pass over v's members instead of a search
 // per key.
 func membersOf(v Value) members {
-	var out [10]Value
+	var out [11]Value
 	v.getMany(membersKeys, out[:])
 	return members{id: out[0], name: out[1], active: out[2], nodes: out[3], connections: out[4],
-		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8], isArchived: out[9]}
+		activeVersion: out[5], settings: out[6], data: out[7], workflow: out[8], isArchived: out[9], versionID: out[10]}
 }
 
 // workflowIn reads the workflow(s) inside v if it has a known shape.
@@ -383,6 +383,7 @@ func (p *parser) workflow(v Value, m *members) {
 	}
 	w.ID = id.Str()
 	w.Name = name.Str()
+	w.VersionID = m.versionID.Str()
 	w.Active = m.active.True()
 	w.Archived = m.isArchived.True()
 	if name.Exists() {

@@ -27,7 +27,11 @@ workflow's, since importing a template makes a new workflow. An id written as a 
 exports wrote its integer keys so) is the same id as its text: n8n keeps workflow ids in a varchar
 column (@n8n/db entities/abstract-entity.ts WithStringId), so importing id 7 lands on workflow "7". Versions of one workflow kept side by side share the id on purpose
 and are not reported: every workflow with the id has the name or file name of the first but for a version mark
-that differs ("v1.0.0-financial.json", "v1.1.0-financial.json"; "Sync v2"), and near the same content (the
+that differs ("v1.0.0-financial.json", "v1.1.0-financial.json"; "Sync v2"), or their paths carry version marks
+that differ beside other words (folders "5 v1 menu" and "5 v2 menu-tts"), or they are snapshots of one saved
+version (one versionId, which n8n renews at each save) that the owner edited apart and labelled ("almost
+there", "known good": their names or node counts differ; a copy that differs only in spacing stays a copy), and
+near the same content (the
 smaller has two thirds of the other's nodes or is within three, and four in five of the kinds of call it makes,
 node type and service, the other makes too): importing the newer over the older is what a version is for.`,
 	Fix:    "Leave the copy out of the audit (delete it, list it under exclude: in .stormcheck.yaml, or .gitignore it), or give the clone a new id by importing it as a new workflow",

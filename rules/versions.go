@@ -15,7 +15,8 @@ var versionMarkRE = lazyregexp.New(`(?i)(?:\bv|_v|-v)\d+(?:\.\d+)*|\b\d+\.\d+(?:
 // versionsOf reports two workflows that are versions of one workflow
 // kept side by side: their names or their file names are the same but
 // for a version mark that differs ("v1.0.0-financial.json" and
-// "v1.1.0-financial.json"), and their content is near the same: the
+// "v1.1.0-financial.json"), their folders carry version marks that
+// differ, or they hold one saved version (versionId), and their content is near the same: the
 // smaller has two thirds of the other's nodes or is within three, and
 // four in five of the kinds of call it makes (node type and service, as
 // a version may rename its nodes) the other makes too. The owner keeps the id on purpose: importing the newer over
@@ -26,7 +27,18 @@ func versionsOf(a, b *analyze.WorkflowSummary) bool {
 		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00") &&
 			versionMarkRE.ReplaceAllString(x, "") == versionMarkRE.ReplaceAllString(y, "")
 	}
-	if !marked(a.Name, b.Name) && !marked(path.Base(a.Source.Name), path.Base(b.Source.Name)) {
+	// The version mark may sit in a folder's name ("5 v1 menu/…" and
+	// "5 v2 menu-tts/…") beside other words; the content test below
+	// tells a version apart.
+	differ := func(x, y string) bool {
+		mx, my := versionMarkRE.FindAllString(x, -1), versionMarkRE.FindAllString(y, -1)
+		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00")
+	}
+	// Snapshots of one saved version (n8n gives each save a new
+	// versionId) that the owner edited apart and labelled ("almost
+	// there", "known good"); an unedited copy stays a copy.
+	saved := a.VersionID != "" && a.VersionID == b.VersionID && (strings.Join(strings.Fields(a.Name), " ") != strings.Join(strings.Fields(b.Name), " ") || a.Nodes != b.Nodes)
+	if !saved && !marked(a.Name, b.Name) && !marked(path.Base(a.Source.Name), path.Base(b.Source.Name)) && !differ(a.Source.Name, b.Source.Name) {
 		return false
 	}
 	if lo, hi := min(a.Nodes, b.Nodes), max(a.Nodes, b.Nodes); 3*lo < 2*hi && hi-lo > 3 {
