@@ -869,3 +869,22 @@ func unknownAuth(n *Node) (Refusal, bool) {
 	}
 	return Refusal{Why: "its authentication " + strconv.Quote(a.Str()) + " is not one HTTP Request v3 and later offers (none, predefinedCredentialType, genericCredentialType): n8n builds no request and throws \"Cannot read properties of undefined (reading 'status')\"", Fails: true, NoCall: true}, true
 }
+
+// SwallowsMissingCredential reports an HTTP Request whose code reads its
+// credential inside try { } catch { }: v1 for every authentication
+// (nodes-base HttpRequest/V1/HttpRequestV1.node.js L580-599), v2 for a
+// generic credential type (V2/HttpRequestV2.node.js L599-648). A missing
+// credential is then no error: the request goes out without
+// authentication, and the service decides what that earns.
+func SwallowsMissingCredential(n *Node) bool {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
+		return false
+	}
+	switch {
+	case n.TypeVersion < 2:
+		return true
+	case n.TypeVersion < 3:
+		return paramStr(n, "authentication") == "genericCredentialType"
+	}
+	return false
+}

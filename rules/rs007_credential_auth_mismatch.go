@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -24,7 +25,10 @@ and passes; the editor, which reads the node with its defaults, marks the node a
 not publish the workflow, and a workflow published another way (the public API, an import) fails at that
 node on every run, since at run time the parameters carry their defaults and the node asks for the
 credential its authentication names: "Node does not have any credentials set for "slackApi""
-(packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials).
+(packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials); HTTP
+Request v1, and v2 on a generic credential type, read the credential inside a try that ignores the failure
+(packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts) and send the request
+without authentication instead, which a service that needs one refuses.
 Either way the workflow does no work in production: an error workflow that cannot be published reports
 nothing, a schedule never fires or fails each time. Every way to publish on n8n 2.41.1 (the editor, the
 public API, import:workflow --activeState=fromJson) runs that check (packages/cli/src/workflows/workflow.service.ts
@@ -81,12 +85,20 @@ note that holds once the blank is filled in, as for every rule.`,
 			// n8n's activation check reads the stored parameters; the
 			// editor and a run read them with their defaults.
 			outcome := fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\")", m.want[0])
+			atRun := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+			if n8nschema.SwallowsMissingCredential(n) {
+				atRun = fmt.Sprintf("HTTP Request v%s ignores a credential it cannot read and sends the request without authentication, which a service that needs one refuses", strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
+			}
 			if m.stored && analyze.RunStateOf(pass.Workflow) == analyze.RunShown {
 				// Published before: restarted at boot without the check.
-				outcome += fmt.Sprintf("; the export shows it published, and as published the node fails every run: Node does not have any credentials set for %q", m.want[0])
+				if n8nschema.SwallowsMissingCredential(n) {
+					outcome += "; the export shows it published, and as published, on every run, " + atRun
+				} else {
+					outcome += "; the export shows it published, and as published the node fails every run: " + atRun
+				}
 			}
 			if !m.stored {
-				fails := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+				fails := atRun
 				// A node whose code throws before it asks for its
 				// credential fails with that error instead.
 				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall {
@@ -100,11 +112,15 @@ note that holds once the blank is filled in, as for every rule.`,
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.
 				d.Severity = analyze.Note
-				fails := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+				fails := atRun
 				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
 					fails = r.Why
 				}
-				outcome = "a run from the editor fails at the node: " + fails + " (" + why + ")"
+				at := "a run from the editor fails at the node: "
+				if n8nschema.SwallowsMissingCredential(n) {
+					at = "in a run from the editor, "
+				}
+				outcome = at + fails + " (" + why + ")"
 			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)
