@@ -544,8 +544,8 @@ func engineToolOf(g *Graph, n *n8nschema.Node) *n8nschema.Node {
 
 // driveFan is how many calls per item a root makes to a sub-node attached
 // through typ: agent iterations for models and tools (one model call for
-// an agent with no tool; each model of a fallback pair included), the
-// OpenAI node's tool iterations, else one.
+// an agent with no tool; each model of a fallback pair included), a vendor
+// node's tool rounds, an Information Extractor's fixing call, else one.
 func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	if typ != ConnModel && typ != ConnTool {
 		return 1, false
@@ -566,6 +566,13 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	}
 	if root.Type == n8nschema.TypeChainSummarization && typ == ConnModel {
 		return SummarizationCalls(root), false
+	}
+	if root.Type == langchain+"informationExtractor" && typ == ConnModel {
+		// Its parser is always LangChain's OutputFixingParser on the same
+		// model, which asks it once more when the answer does not parse
+		// (InformationExtractor.node.js L222, L236;
+		// @langchain/classic/dist/output_parsers/fix.js parse).
+		return 2, false
 	}
 	k := AgentIterations(root)
 	if k > 1 && !g.hasEnabledIn(root, ConnTool) {

@@ -24,7 +24,8 @@ it: n8n's node retry, the chain or agent re-running its model (a chat model itse
 n8n stops LangChain's retries at the first failure), an agent's iterations, a vendor node's Message a Model with a
 tool wired (it calls the model again after each round of tool calls: up to options.maxToolsIterations, 15 by
 default, counted from the first call by OpenAI v1 and Gemini, one more by OpenAI v2's Respond, Anthropic, Qwen,
-MiniMax and Moonshot; OpenAI before v1.5 has no limit, which RS301 reports). The cap is also what makes spend
+MiniMax and Moonshot; OpenAI before v1.5 has no limit, which RS301 reports), an Information Extractor's fixing
+parser (it asks the model once more when the answer does not parse). The cap is also what makes spend
 computable: stormcheck reports the worst case per item from calls per item × attempts × max output tokens × the
 output price, and with no cap it must assume the ceiling. The Anthropic chat model caps by default (the
 per-model table of @langchain/anthropic: 2,048 to 8,192 tokens) and is not reported; the Gemini chat model
