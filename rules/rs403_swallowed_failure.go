@@ -66,7 +66,8 @@ placeholder host such as YOUR_PROJECT.supabase.co, a resource a template's blank
 id "REPLACE_WITH_PHONE_NUMBER_ID", as RS402 reads it) fails on every run and is a template's
 blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
-nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table) fails on
+nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table), or a
+write n8n refuses on every item before sending it (a JSON body that does not parse, or is empty), fails on
 every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
 reported, unless its error output leads nowhere: then RS010 reports it, since nothing runs after it. Nor is a node
 reported when every path its items take ends at a node that fails on every item (RS010's facts, within 32
@@ -100,14 +101,16 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			// leaves a node that continues to this rule.
 			// One whose error output leads nowhere ends the run there:
 			// RS010 reports it (ErrorsGoNowhere).
-			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && retiredModel(n) && !g.ErrorsGoNowhere(n)
+			// So is a write n8n refuses on every item before it sends it
+			// (a JSON body that does not parse).
+			refused := !op.Live && op.Refused && !n.Disabled && g.Reachable(n) && (retiredModel(n) || refusedWrite(op)) && !g.ErrorsGoNowhere(n)
 			if !op.Live && !refused {
 				continue
 			}
 			// A POST to a read endpoint (".../query", ".../search") is not
 			// a write whose failure misleads anyone.
 			write := op.Consequence != analyze.NoEffect
-			paid := op.Paid || refused
+			paid := op.Paid || refused && retiredModel(n)
 			// A chat request to a host the run decides may or may not
 			// bill, but what comes after reads its answer.
 			model := !paid && n8nschema.ChatRequestBody(n)
@@ -176,7 +179,12 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			msg := fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: a failed %s looks like success to the rest of the workflow",
 				n.Name, how, what)
 			fails := "a failed " + what
-			if !op.Paid && paid {
+			if refused && !retiredModel(n) {
+				r, _ := n8nschema.RefusedCall(n)
+				fails = fmt.Sprintf("it fails on every item (%s), and", r.Why)
+				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: %s the error item looks like success to the rest of the workflow",
+					n.Name, how, fails)
+			} else if !op.Paid && paid {
 				m, _ := n8nschema.RetiredModelCall(op.Node)
 				fails = fmt.Sprintf("its model call fails on every run (%q, which %s shut down on %s), and", m.Model, m.Provider, m.Date)
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: %s the error item looks like success to the rest of the workflow",
@@ -193,7 +201,7 @@ one file), the finding is a note: the person who clicked sees the failure in the
 					after = ""
 				}
 				msg = fmt.Sprintf("node %q sends failures to its error output, which is wired to nothing: %s drops the item%s and the run ends as a success", n.Name, fails, after)
-				if !op.Paid && paid {
+				if !op.Paid && paid || refused {
 					msg = fmt.Sprintf("node %q sends failures to its error output, which is wired to nothing: %s the item is dropped%s and the run ends as a success", n.Name, fails, after)
 				}
 			case !flowsOn(g, n):
@@ -1160,6 +1168,17 @@ func passesOnly(g *analyze.Graph, n, m *n8nschema.Node) bool {
 }
 
 // retiredModel reports a node that calls a model its provider shut down.
+// refusedWrite reports a write n8n refuses on every item before it sends
+// anything (n8nschema.RefusedCall: Fails and NoCall), such as a JSON body
+// that does not parse.
+func refusedWrite(op *analyze.Operation) bool {
+	if !op.Write {
+		return false
+	}
+	r, ok := n8nschema.RefusedCall(op.Node)
+	return ok && r.Fails && r.NoCall
+}
+
 func retiredModel(n *n8nschema.Node) bool {
 	_, ok := n8nschema.RetiredModelCall(n)
 	return ok
