@@ -32,15 +32,6 @@ func CalledOnSchedule(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) bool {
 // start: an enabled Schedule or Cron Trigger, no other trigger, and no
 // workflow of the set calls it.
 func onClockOnly(s *Set, w *n8nschema.Workflow) bool {
-	clock := false
-	for _, t := range s.Graph(w).Triggers() {
-		switch {
-		case t.Disabled || ByHand(t):
-		case OnClock(t):
-			clock = true
-		default:
-			return false
-		}
-	}
-	return clock && !calledBy(s, w)
+	k := s.Graph(w).sortedTriggers()
+	return len(k.clock) > 0 && len(k.errs)+len(k.subs)+len(k.others) == 0 && !calledBy(s, w)
 }

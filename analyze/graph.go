@@ -86,6 +86,8 @@ type Graph struct {
 	Unloadable []*n8nschema.Node
 
 	triggers []*n8nschema.Node
+	sortOnce sync.Once
+	sorted   triggerSort // sortedTriggers' memo
 
 	// WiredUnrun's memo: the nodes an Unrun connection starts or ends at.
 	unrunOnce sync.Once

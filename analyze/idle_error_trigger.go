@@ -36,26 +36,16 @@ func markIdleErrorTriggers(s *Set) {
 			continue
 		}
 		g := s.Graph(w)
-		var idle, other []*n8nschema.Node
-		work := false
-		for _, t := range g.Triggers() {
-			switch {
-			case t.Disabled:
-			case t.Type == n8nschema.TypeErrorTrigger:
-				idle = append(idle, t)
-			default:
-				other = append(other, t)
-				work = work || !ByHand(t)
-			}
-		}
-		if len(idle) == 0 || !work {
+		k := g.sortedTriggers()
+		work := k.unattended()
+		if len(k.errs) == 0 || len(work) == 0 {
 			continue
 		}
 		byName := s.ErrorWorkflowByName(w) != nil
-		live := ReachFrom(g, other...)
+		live := ReachFrom(g, append(work, k.hand...)...)
 		// Each node is named for the first idle trigger, in file order,
 		// that reaches it; firstReach walks each node once.
-		for n, t := range g.firstReach(idle) {
+		for n, t := range g.firstReach(k.errs) {
 			if live[n] {
 				continue
 			}

@@ -30,12 +30,8 @@ func RefOf(w *n8nschema.Workflow) WorkflowRef { return WorkflowRef{w.Source, w.P
 // that does not wait, w itself. A call the set cannot resolve may start w
 // too: the set-wide rules check for one (WorkflowSummary.Unresolved).
 func WaitedBy(s *Set, w *n8nschema.Workflow) []WorkflowRef {
-	for _, t := range s.Graph(w).Triggers() {
-		switch {
-		case t.Disabled || ByHand(t) || t.Type == n8nschema.TypeExecuteWorkflowTrigger:
-		default:
-			return nil
-		}
+	if k := s.Graph(w).sortedTriggers(); len(k.clock)+len(k.errs)+len(k.others) > 0 {
+		return nil
 	}
 	var out []WorkflowRef
 	seen := map[*n8nschema.Workflow]bool{}
