@@ -247,20 +247,15 @@ func scheduledRuns(s *Set, w *n8nschema.Workflow, schedules []*n8nschema.Node) i
 }
 
 // CalledRunsAtOnce is how many runs of sub-workflow w the set's calls can
-// have in flight at once when each of them waits for the run it starts:
-// an Execute Workflow node awaits its sub-execution, item after item, unless
-// options.waitForSubWorkflow is false (n8n-nodes-base ExecuteWorkflow.node.js,
-// execute), and an execution runs one node at a time, so each execution of a
-// caller has at most one run of w in flight, and w runs at most as many at
-// once as its callers do, when their schedules alone start them (namerPace).
-// It is 0 (the fleet decides) when no call of the set starts w, a call does
-// not wait or is an agent's tool (a model may call a tool several times at
-// once), w calls itself, or a caller's pace is not known. A call the set
-// cannot resolve may start w too: the set-wide rules check for one
-// (WorkflowSummary.CallerPaced).
+// have in flight at once when each of them waits for the run it starts
+// (waitingCallers): w runs at most as many at once as its callers do, when
+// their schedules and people alone start them (namerPace). It is 0 (the
+// fleet decides) when waitingCallers gives none or a caller's pace is not
+// known. A call the set cannot resolve may start w too: the set-wide rules
+// check for one (WorkflowSummary.CallerPaced).
 func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
-	calls := s.CallsTo(w)
-	if len(calls) == 0 {
+	callers := waitingCallers(s, w)
+	if len(callers) == 0 {
 		return 0
 	}
 	// A caller's run lasts at least as long as the run it waits for: as
@@ -280,19 +275,8 @@ func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 		}
 	}
 	runs := 0
-	seen := map[*n8nschema.Workflow]bool{}
-	for _, c := range calls {
-		switch {
-		case c.Kind == CallN8nAPI:
-			continue // the n8n API node starts no execution
-		case c.From == w || c.Kind != CallExecute || c.NoWait:
-			return 0
-		}
-		if seen[c.From] {
-			continue // one execution runs one node at a time
-		}
-		seen[c.From] = true
-		n, every := s.pace(c.From)
+	for _, c := range callers {
+		n, every := s.pace(c)
 		if n == 0 {
 			return 0
 		}
@@ -302,6 +286,31 @@ func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 		runs = min(runs+n, AttemptCap)
 	}
 	return runs
+}
+
+// waitingCallers returns, each once, the workflows whose calls start
+// sub-workflow w when every such call is an Execute Workflow node that
+// waits for the run it starts: the node awaits its sub-execution, item
+// after item, unless options.waitForSubWorkflow is false (n8n-nodes-base
+// ExecuteWorkflow.node.js, execute), and an execution runs one node at a
+// time, so each execution of a caller has at most one run of w in flight.
+// Nil when another call starts w: one that does not wait, an agent's tool
+// (a model may call a tool several times at once), w itself. The n8n API
+// node starts no execution.
+func waitingCallers(s *Set, w *n8nschema.Workflow) []*n8nschema.Workflow {
+	var out []*n8nschema.Workflow
+	seen := map[*n8nschema.Workflow]bool{}
+	for _, c := range s.CallsTo(w) {
+		switch {
+		case c.Kind == CallN8nAPI:
+		case c.From == w || c.Kind != CallExecute || c.NoWait:
+			return nil
+		case !seen[c.From]:
+			seen[c.From] = true
+			out = append(out, c.From)
+		}
+	}
+	return out
 }
 
 // pace is namerPace of w, read once per set: a caller may start many
