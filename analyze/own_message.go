@@ -337,12 +337,12 @@ func ownMessage(g *Graph, n *n8nschema.Node) bool {
 	return e.Message && e.Consequence == Nuisance && !recipientFromData(g, n)
 }
 
-// channelParams hold where a chat node posts: Slack channelId (v2, a
-// resource locator) or channel (v1) or user, Telegram chatId, Mattermost
-// and Discord channelId, Teams channelId or chatId, Google Chat spaceId,
-// Matrix roomId, Rocket.Chat channel, Zulip stream or to, Pushover
-// userKey.
-var channelParams = []string{"channelId", "channel", "chatId", "user", "roomId", "spaceId", "stream", "to", "userKey"}
+// chatParams hold where a chat node posts, its channel or conversation:
+// Slack channelId (v2, a resource locator) or channel (v1) or user,
+// Telegram chatId, Mattermost and Discord channelId, Teams channelId or
+// chatId, Google Chat spaceId, Matrix roomId, Rocket.Chat channel, Zulip
+// stream or to, Pushover userKey, WhatsApp recipientPhoneNumber, Twilio to.
+var chatParams = []string{"chatId", "channelId", "channel", "user", "roomId", "spaceId", "stream", "to", "userKey", "recipientPhoneNumber", "phoneNumber"}
 
 // recipientFromData reports a message whose channel, chat or recipient is
 // taken from the item ({{ $json.channel }}, the chat a bot's trigger
@@ -366,7 +366,7 @@ func recipientFromData(g *Graph, n *n8nschema.Node) bool {
 	}
 	p := n.Params()
 	if teamChannels[strings.TrimSuffix(n.Type, "Tool")] {
-		for _, k := range channelParams {
+		for _, k := range chatParams {
 			v := p.Get(k)
 			if v.Kind() == n8nschema.Object {
 				v = v.Get("value") // a resource locator

@@ -1285,11 +1285,6 @@ func emailer(n *n8nschema.Node) bool {
 	return n8nschema.IsHTTPRequest(n.Type) && strings.Contains(u, "mail")
 }
 
-// chatParams hold a chat node's conversation: Telegram chatId, Slack and
-// Mattermost channelId or channel, Slack user, Discord channelId, WhatsApp
-// recipientPhoneNumber, Twilio to.
-var chatParams = []string{"chatId", "channelId", "channel", "user", "recipientPhoneNumber", "to", "phoneNumber"}
-
 // chatRecipients returns the parameters that say whom a message goes to:
 // a chat node's conversation, an HTTP call's recipient fields and its URL
 // (a Discord interaction's callback carries its token).
