@@ -12,8 +12,8 @@ type WorkflowRef struct {
 // Ref is the summary's WorkflowRef.
 func (w *WorkflowSummary) Ref() WorkflowRef { return WorkflowRef{w.Source, w.Pos.Offset} }
 
-// RefOf is a workflow's WorkflowRef.
-func RefOf(w *n8nschema.Workflow) WorkflowRef { return WorkflowRef{w.Source, w.Pos.Offset} }
+// refOf is a workflow's WorkflowRef.
+func refOf(w *n8nschema.Workflow) WorkflowRef { return WorkflowRef{w.Source, w.Pos.Offset} }
 
 // WaitedBy returns the workflows whose runs hold every run of sub-workflow
 // w the set shows: only Execute Workflow Triggers start w (and people: an
@@ -34,7 +34,7 @@ func WaitedBy(s *Set, w *n8nschema.Workflow) []WorkflowRef {
 	}
 	var out []WorkflowRef
 	for _, c := range waitingCallers(s, w) {
-		out = append(out, RefOf(c))
+		out = append(out, refOf(c))
 	}
 	return out
 }
