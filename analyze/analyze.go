@@ -105,7 +105,7 @@ type Rule struct {
 	// Stored: the rule's findings are facts of the export as stored (its
 	// JSON, names and ids, what the analysis could not resolve), not of
 	// what a run does, so n8n refusing the runs (Graph.RefusedRun) or an
-	// Error Trigger n8n is unlikely to start (Graph.IdleErrorOnly) leaves
+	// Error Trigger n8n is unlikely to start (Graph.idleErrorOnly) leaves
 	// them as they are. Every other rule's findings on such runs are notes
 	// that say so (Pass.Report).
 	Stored bool
@@ -202,7 +202,7 @@ type Diagnostic struct {
 	// Stored: the finding holds whether or not a run starts (n8n cannot
 	// build the workflow, a trigger's own refusal): n8n refusing the runs
 	// for a blank required parameter (Graph.RefusedRun), or an idle Error
-	// Trigger (Graph.IdleErrorOnly), leaves it as is.
+	// Trigger (Graph.idleErrorOnly), leaves it as is.
 	Stored bool
 }
 
@@ -246,7 +246,7 @@ func (p *Pass) Report(d Diagnostic) {
 		// A stored shape (a name used twice, a workflow n8n cannot build)
 		// is wrong whichever trigger fires.
 		if n := d.Node; n != nil && !p.Rule.Stored && !d.Stored && p.Set != nil {
-			if ie, ok := p.Set.Graph(w).IdleErrorOnly(n); ok {
+			if ie, ok := p.Set.Graph(w).idleErrorOnly(n); ok {
 				// n8n starts the named error workflow, never this one's
 				// Error Trigger, for this workflow's failures.
 				from := fmt.Sprintf("node %q runs only from Error Trigger %q, which", n.Name, ie.Trigger.Name)

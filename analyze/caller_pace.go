@@ -69,11 +69,17 @@ func WebhookCallerPaces(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) (uint8
 	called := false
 	memo := map[*n8nschema.Workflow]map[*n8nschema.Node]uint8{}
 	for _, c := range s.CallsTo(w) {
-		if c.Kind != CallWebhook || c.From == w || c.Node == nil || !slices.Contains(c.Entry, t) {
+		if c.From == w || !c.requests(t) {
 			continue
 		}
 		called = true
 		bits |= pacesWithCallers(s, c.From, memo, 1)[c.Node]
 	}
 	return bits, called
+}
+
+// requests reports a call that a node makes by an HTTP request to webhook
+// t (WebhookCallerPaces, CalledOnSchedule): t's runs come when it calls.
+func (c *Call) requests(t *n8nschema.Node) bool {
+	return c.Kind == CallWebhook && c.Node != nil && slices.Contains(c.Entry, t)
 }

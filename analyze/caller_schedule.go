@@ -1,10 +1,6 @@
 package analyze
 
-import (
-	"slices"
-
-	"github.com/stormcheck/stormcheck/n8nschema"
-)
+import "github.com/stormcheck/stormcheck/n8nschema"
 
 // CalledOnSchedule reports a webhook t of w that workflows of the set call
 // by an HTTP request, every one of them from runs that its schedules alone
@@ -17,7 +13,7 @@ import (
 func CalledOnSchedule(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) bool {
 	called := false
 	for _, c := range s.CallsTo(w) {
-		if c.Kind != CallWebhook || c.Node == nil || !slices.Contains(c.Entry, t) {
+		if !c.requests(t) {
 			continue
 		}
 		if c.From == w || !onClockOnly(s, c.From) {
@@ -32,15 +28,6 @@ func CalledOnSchedule(s *Set, w *n8nschema.Workflow, t *n8nschema.Node) bool {
 // start: an enabled Schedule or Cron Trigger, no other trigger, and no
 // workflow of the set calls it.
 func onClockOnly(s *Set, w *n8nschema.Workflow) bool {
-	clock := false
-	for _, t := range s.Graph(w).Triggers() {
-		switch {
-		case t.Disabled || ByHand(t):
-		case OnClock(t):
-			clock = true
-		default:
-			return false
-		}
-	}
-	return clock && !calledBy(s, w)
+	k := s.Graph(w).sortedTriggers()
+	return len(k.clock) > 0 && len(k.errs)+len(k.subs)+len(k.others) == 0 && !calledBy(s, w)
 }

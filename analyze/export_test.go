@@ -1,5 +1,7 @@
 package analyze
 
+import "github.com/stormcheck/stormcheck/n8nschema"
+
 // Walked is the number of nodes g's walks have visited.
 func Walked(g *Graph) int64 { return g.walked.Load() }
 
@@ -11,5 +13,9 @@ func SetClassMin(n int) func() {
 	return func() { classMin = old }
 }
 
-// RunWalks is the number of times g's triggers' runs were walked.
-func RunWalks(g *Graph) int32 { return g.runWalks.Load() }
+// NeverDone reports whether n is a Loop Over Items whose done output never
+// fires because nothing runs it a second time (see neverDone).
+func (g *Graph) NeverDone(n *n8nschema.Node) bool {
+	i, ok := g.index(n)
+	return ok && g.deadDone != nil && g.deadDone[i]
+}

@@ -86,6 +86,8 @@ type Graph struct {
 	Unloadable []*n8nschema.Node
 
 	triggers []*n8nschema.Node
+	sortOnce sync.Once
+	sorted   triggerSort // sortedTriggers' memo
 
 	// WiredUnrun's memo: the nodes an Unrun connection starts or ends at.
 	unrunOnce sync.Once
@@ -267,7 +269,7 @@ type Graph struct {
 	selfTrig []bool
 	// idleErr maps the nodes only an idle Error Trigger reaches to it;
 	// set by markIdleErrorTriggers.
-	idleErr map[*n8nschema.Node]IdleError
+	idleErr map[*n8nschema.Node]idleError
 	// facts holds, per cyclic component, what its Set and Code nodes
 	// compute (cycleFacts); built on first need.
 	facts     map[int32]*cycleFacts
@@ -2016,14 +2018,6 @@ func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 		return true
 	}
 	return g.deadDone != nil && g.deadDone[i] && e.Output == sibDoneOutput(e.From)
-}
-
-// NeverDone reports whether n is a Loop Over Items whose done output never
-// fires because nothing runs it a second time (see neverDone). Nodes that
-// only its done output reaches never run.
-func (g *Graph) NeverDone(n *n8nschema.Node) bool {
-	i, ok := g.index(n)
-	return ok && g.deadDone != nil && g.deadDone[i]
 }
 
 // ReachGroup is triggers whose runs reach a node in common, in file order,

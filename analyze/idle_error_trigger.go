@@ -16,8 +16,8 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // Error Triggers (and a person's triggers) is an error workflow meant to
 // be named: its namers may lie outside the set (ManualOnly).
 
-// IdleError is an Error Trigger n8n is unlikely to start, and why.
-type IdleError struct {
+// idleError is an Error Trigger n8n is unlikely to start, and why.
+type idleError struct {
 	Trigger *n8nschema.Node
 	// Named is the workflow the setting names instead (its id as written).
 	Named string
@@ -27,7 +27,7 @@ type IdleError struct {
 }
 
 // markIdleErrorTriggers records, in each workflow's graph, the nodes that
-// only idle Error Triggers reach (IdleErrorOnly). One walk per workflow
+// only idle Error Triggers reach (idleErrorOnly). One walk per workflow
 // that has one; none for the others.
 func markIdleErrorTriggers(s *Set) {
 	for _, w := range s.Workflows {
@@ -36,33 +36,23 @@ func markIdleErrorTriggers(s *Set) {
 			continue
 		}
 		g := s.Graph(w)
-		var idle, other []*n8nschema.Node
-		work := false
-		for _, t := range g.Triggers() {
-			switch {
-			case t.Disabled:
-			case t.Type == n8nschema.TypeErrorTrigger:
-				idle = append(idle, t)
-			default:
-				other = append(other, t)
-				work = work || !ByHand(t)
-			}
-		}
-		if len(idle) == 0 || !work {
+		k := g.sortedTriggers()
+		work := k.unattended()
+		if len(k.errs) == 0 || len(work) == 0 {
 			continue
 		}
 		byName := s.ErrorWorkflowByName(w) != nil
-		live := ReachFrom(g, other...)
+		live := ReachFrom(g, append(work, k.hand...)...)
 		// Each node is named for the first idle trigger, in file order,
 		// that reaches it; firstReach walks each node once.
-		for n, t := range g.firstReach(idle) {
+		for n, t := range g.firstReach(k.errs) {
 			if live[n] {
 				continue
 			}
 			if g.idleErr == nil {
-				g.idleErr = map[*n8nschema.Node]IdleError{}
+				g.idleErr = map[*n8nschema.Node]idleError{}
 			}
-			g.idleErr[n] = IdleError{Trigger: t, Named: ew, ByName: byName}
+			g.idleErr[n] = idleError{Trigger: t, Named: ew, ByName: byName}
 		}
 	}
 }
@@ -78,10 +68,10 @@ func namedByAnother(s *Set, w *n8nschema.Workflow) bool {
 	return false
 }
 
-// IdleErrorOnly returns the idle Error Trigger through which alone n runs
+// idleErrorOnly returns the idle Error Trigger through which alone n runs
 // (markIdleErrorTriggers), and false when another trigger reaches n or
 // its Error Trigger may fire.
-func (g *Graph) IdleErrorOnly(n *n8nschema.Node) (IdleError, bool) {
+func (g *Graph) idleErrorOnly(n *n8nschema.Node) (idleError, bool) {
 	ie, ok := g.idleErr[n]
 	return ie, ok
 }

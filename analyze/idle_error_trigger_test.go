@@ -63,10 +63,10 @@ func TestIdleErrorOnly(t *testing.T) {
 			g := s.Graph(s.Workflows[0])
 			var got []string
 			for _, n := range g.Nodes {
-				if ie, ok := g.IdleErrorOnly(n); ok {
+				if ie, ok := g.idleErrorOnly(n); ok {
 					got = append(got, n.Name)
 					if ie.Trigger.Name != "Error Trigger" || ie.Named != "other" && ie.Named != "Alerts" || ie.ByName != (ie.Named == "Alerts") {
-						t.Errorf("%s: IdleError = %+v", n.Name, ie)
+						t.Errorf("%s: idleError = %+v", n.Name, ie)
 					}
 				}
 			}
@@ -104,9 +104,9 @@ func TestIdleErrorFirstTrigger(t *testing.T) {
 	s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("t.json", []byte(src)))}, DefaultOptions())
 	g := s.Graph(s.Workflows[0])
 	for node, want := range map[string]string{"Both": "First", "Only second": "Second", "Second": "Second"} {
-		ie, ok := g.IdleErrorOnly(s.Workflows[0].Node(node))
+		ie, ok := g.idleErrorOnly(s.Workflows[0].Node(node))
 		if !ok || ie.Trigger.Name != want {
-			t.Errorf("%s: IdleErrorOnly = %+v, %v; want trigger %q", node, ie, ok, want)
+			t.Errorf("%s: idleErrorOnly = %+v, %v; want trigger %q", node, ie, ok, want)
 		}
 	}
 }

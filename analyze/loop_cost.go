@@ -15,10 +15,6 @@ type PassCost struct {
 	Node *n8nschema.Node
 }
 
-// Free reports whether a pass only reads: the loop holds a worker and
-// spends nothing.
-func (c PassCost) Free() bool { return c.Kind == "" }
-
 // LoopPassCosts decides what one pass of each loop of workflow w costs,
 // from the live operations whose attempt chain a loop makes unbounded:
 // the loop's own calls, the model of an agent in it, the calls of a

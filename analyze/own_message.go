@@ -13,7 +13,7 @@ import (
 // expects one at each tick and notices the one that does not come; a
 // failure costs that message, and its absence is the signal.
 
-// EndsInOwnMessage reports whether every run trigger t starts ends in a
+// endsInOwnMessage reports whether every run trigger t starts ends in a
 // message to a fixed recipient (ownMessage) and writes nothing else: each
 // output of each node the run reaches leads on to such a message, and no
 // node on the way may pass on no item (mayPassNone). A path that can end
@@ -21,7 +21,7 @@ import (
 // is new, a node whose outputs are not known) makes it false: a message
 // that comes only for some runs (the tasks due today) says nothing when it
 // does not come.
-func EndsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
+func endsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
 	reach := ReachFrom(g, t)
 	for n := range reach {
 		if n.Disabled || n == t {
@@ -337,12 +337,12 @@ func ownMessage(g *Graph, n *n8nschema.Node) bool {
 	return e.Message && e.Consequence == Nuisance && !recipientFromData(g, n)
 }
 
-// channelParams hold where a chat node posts: Slack channelId (v2, a
-// resource locator) or channel (v1) or user, Telegram chatId, Mattermost
-// and Discord channelId, Teams channelId or chatId, Google Chat spaceId,
-// Matrix roomId, Rocket.Chat channel, Zulip stream or to, Pushover
-// userKey.
-var channelParams = []string{"channelId", "channel", "chatId", "user", "roomId", "spaceId", "stream", "to", "userKey"}
+// chatParams hold where a chat node posts, its channel or conversation:
+// Slack channelId (v2, a resource locator) or channel (v1) or user,
+// Telegram chatId, Mattermost and Discord channelId, Teams channelId or
+// chatId, Google Chat spaceId, Matrix roomId, Rocket.Chat channel, Zulip
+// stream or to, Pushover userKey, WhatsApp recipientPhoneNumber, Twilio to.
+var chatParams = []string{"chatId", "channelId", "channel", "user", "roomId", "spaceId", "stream", "to", "userKey", "recipientPhoneNumber", "phoneNumber"}
 
 // recipientFromData reports a message whose channel, chat or recipient is
 // taken from the item ({{ $json.channel }}, the chat a bot's trigger
@@ -366,7 +366,7 @@ func recipientFromData(g *Graph, n *n8nschema.Node) bool {
 	}
 	p := n.Params()
 	if teamChannels[strings.TrimSuffix(n.Type, "Tool")] {
-		for _, k := range channelParams {
+		for _, k := range chatParams {
 			v := p.Get(k)
 			if v.Kind() == n8nschema.Object {
 				v = v.Get("value") // a resource locator
@@ -395,24 +395,24 @@ func recipientFromData(g *Graph, n *n8nschema.Node) bool {
 	return false
 }
 
-// ReportsItself reports a trigger on a clock whose runs report their own
-// failure to the owner: every run ends in a message to a fixed recipient
-// (EndsInOwnMessage: the caller asks it first, and asks this only when it
-// holds), and no call among callers that is not such a message can fail
-// after one has gone out. The owner expects the message at each tick, and
-// the one that does not come is a dead-man's switch that reaches a person:
-// nothing is left silent. A call can fail after a
-// message when it lies past the message, or on a branch of its own beside
-// one: n8n runs the branches a node's output fans out to one after the
-// other (executionOrder v1 each to its end, workflow-execute.ts), so an
-// earlier branch's message comes even when a later branch fails.
-func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool {
-	if !OnClock(t) {
-		return false
+// ReportsItself reads whether the runs of a trigger on a clock report
+// their own failure to the owner: ends when every run ends in a message to
+// a fixed recipient (endsInOwnMessage), and reports when, beside that, no
+// call among callers that is not such a message can fail after one has
+// gone out. The owner expects the message at each tick, and the one that
+// does not come is a dead-man's switch that reaches a person: nothing is
+// left silent. A call can fail after a message when it lies past the
+// message, or on a branch of its own beside one: n8n runs the branches a
+// node's output fans out to one after the other (executionOrder v1 each to
+// its end, workflow-execute.ts), so an earlier branch's message comes even
+// when a later branch fails.
+func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) (ends, reports bool) {
+	if !OnClock(t) || !endsInOwnMessage(g, t) {
+		return false, false
 	}
 	reach := g.walk(false, []*n8nschema.Node{t})
 	if len(reach) > maxDigestNodes {
-		return false // the branch walks below would grow with the square of the run
+		return true, false // the branch walks below would grow with the square of the run
 	}
 	isMsg := func(n *n8nschema.Node) bool { return ownMessage(g, n) || toolMessagesOwner(g, n) }
 	var calls, after []*n8nschema.Node
@@ -434,7 +434,7 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 	past := g.walk(false, after)
 	for _, c := range calls {
 		if past[c] {
-			return false // a call after a message has gone out
+			return true, false // a call after a message has gone out
 		}
 	}
 	for x := range reach {
@@ -446,11 +446,11 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) bool 
 		}
 		for _, to := range fan {
 			if len(to) > 1 && messageBesideCall(g, to, calls, isMsg) {
-				return false
+				return true, false
 			}
 		}
 	}
-	return true
+	return true, true
 }
 
 // DigestTooLarge reports a run from t that ReportsItself does not read

@@ -40,7 +40,7 @@ var personTriggers = map[string]string{
 }
 
 // personServices are the services whose events are a person's message
-// or submission, by the name TriggerService gives them: chats and
+// or submission, by the name triggerService gives them: chats and
 // messaging bots (a user's message or mention;
 // nodes-base/nodes/Telegram/TelegramTrigger.node.ts and the like), where
 // the person waits for the answer ("chat"), and form, survey and booking
@@ -77,14 +77,14 @@ var personServices = map[string]string{
 	"calcom":           "form",
 }
 
-// TriggerService names the service whose events a trigger type receives:
+// triggerService names the service whose events a trigger type receives:
 // the node's name without "Trigger", lower case and letters and digits
 // only (n8n-nodes-base.typeformTrigger: typeform;
 // n8n-nodes-tallyforms.tallyTrigger: tally). A community node whose own
 // name is no service that personServices knows names it by its package,
 // with a trailing "forms" dropped (n8n-nodes-tallyforms.formTrigger:
 // tally). "" for a type that is no trigger.
-func TriggerService(typ string) string {
+func triggerService(typ string) string {
 	i := strings.LastIndexByte(typ, '.')
 	if i < 0 || n8nschema.Lookup(typ).Role != n8nschema.RoleTrigger {
 		return ""
@@ -128,7 +128,7 @@ func personKind(t *n8nschema.Node) string {
 	if k := personTriggers[t.Type]; k != "" {
 		return k
 	}
-	return personServices[TriggerService(t.Type)]
+	return personServices[triggerService(t.Type)]
 }
 
 // Converses reports whether a trigger starts an execution for a person
@@ -1284,11 +1284,6 @@ func emailer(n *n8nschema.Node) bool {
 	u := strings.ToLower(n.Params().Get("url").Str())
 	return n8nschema.IsHTTPRequest(n.Type) && strings.Contains(u, "mail")
 }
-
-// chatParams hold a chat node's conversation: Telegram chatId, Slack and
-// Mattermost channelId or channel, Slack user, Discord channelId, WhatsApp
-// recipientPhoneNumber, Twilio to.
-var chatParams = []string{"chatId", "channelId", "channel", "user", "recipientPhoneNumber", "to", "phoneNumber"}
 
 // chatRecipients returns the parameters that say whom a message goes to:
 // a chat node's conversation, an HTTP call's recipient fields and its URL

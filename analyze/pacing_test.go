@@ -196,8 +196,8 @@ func TestTriggerServicePace(t *testing.T) {
 		{"n8n-nodes-tallyforms.tally", `{}`, "", PaceMachine},
 	} {
 		w := parseOne(t, `{"nodes": [{"name": "T", "type": "`+tc.typ+`", "typeVersion": 1, "position": [0, 0], "parameters": `+tc.params+`}], "connections": {}}`)
-		if got := TriggerService(tc.typ); got != tc.service {
-			t.Errorf("%s: TriggerService = %q; want %q", tc.typ, got, tc.service)
+		if got := triggerService(tc.typ); got != tc.service {
+			t.Errorf("%s: triggerService = %q; want %q", tc.typ, got, tc.service)
 		}
 		if got := TriggerPace(w.Nodes[0]); got != tc.want {
 			t.Errorf("%s: TriggerPace = %d; want %d", tc.typ, got, tc.want)

@@ -1,6 +1,11 @@
 package analyze
 
-import "github.com/stormcheck/stormcheck/n8nschema"
+import (
+	"math"
+	"slices"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // maxPersonTriggers is the most triggers one person paces that RunsAtOnce
 // counts, one execution each; past it the instance's concurrency decides.
@@ -24,39 +29,77 @@ const maxPersonTriggers = 8
 // act, not together when a dependency fails; persons is that part of runs.
 func RunsAtOnce(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	g := s.Graph(w)
-	var schedules, errs, others []*n8nschema.Node
-	sub := false
-	for _, t := range g.Triggers() {
-		switch {
-		case t.Disabled || ByHand(t):
-		case OnClock(t):
-			schedules = append(schedules, t)
-		case t.Type == n8nschema.TypeErrorTrigger:
-			errs = append(errs, t)
-		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
-			sub = true
-		default:
-			others = append(others, t)
-		}
-	}
-	// Many entry points are an API's, not one person's; and asking each
-	// who paces it walks the runs it starts, so the cap keeps this linear.
-	if len(others) > maxPersonTriggers {
+	k := g.sortedTriggers()
+	if persons = k.personRuns(g); persons < 0 {
 		return 0, 0
 	}
-	for _, t := range others {
-		if !OnePersonPaces(g, t) {
-			return 0, 0
-		}
-		persons++
-	}
-	if !sub && len(schedules) == 0 && len(errs) == 0 && !calledBy(s, w) {
+	sub := len(k.subs) > 0
+	if !sub && len(k.clock) == 0 && len(k.errs) == 0 && !calledBy(s, w) {
 		return persons, persons
 	}
-	if runs = clockStarts(s, w, schedules, errs, sub); runs == 0 {
+	if runs = clockStarts(s, w, k.clock, k.errs, sub); runs == 0 {
 		return 0, 0
 	}
 	return min(runs+persons, AttemptCap), persons
+}
+
+// A triggerSort is a workflow's enabled triggers sorted by what starts
+// their runs, each list in file order: the one reading that RunsAtOnce,
+// namerPace, onClockOnly, WaitedBy, splitStarts and markIdleErrorTriggers
+// share, so that they cannot disagree on what a trigger is.
+type triggerSort struct {
+	hand   []*n8nschema.Node // a person in the editor (ByHand)
+	clock  []*n8nschema.Node // a clock (OnClock)
+	errs   []*n8nschema.Node // Error Triggers: failed runs of the workflows that name it
+	subs   []*n8nschema.Node // Execute Workflow Triggers: the workflows that call it
+	others []*n8nschema.Node // the rest: a service, or one person (personRuns)
+}
+
+// sortedTriggers is g's triggerSort, sorted once per graph.
+func (g *Graph) sortedTriggers() *triggerSort {
+	g.sortOnce.Do(func() {
+		k := &g.sorted
+		for _, t := range g.Triggers() {
+			switch {
+			case t.Disabled:
+			case ByHand(t):
+				k.hand = append(k.hand, t)
+			case OnClock(t):
+				k.clock = append(k.clock, t)
+			case t.Type == n8nschema.TypeErrorTrigger:
+				k.errs = append(k.errs, t)
+			case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
+				k.subs = append(k.subs, t)
+			default:
+				k.others = append(k.others, t)
+			}
+		}
+	})
+	return &g.sorted
+}
+
+// unattended returns the triggers that start runs with no person in the
+// editor, Error Triggers aside.
+func (k *triggerSort) unattended() []*n8nschema.Node {
+	return slices.Concat(k.clock, k.subs, k.others)
+}
+
+// personRuns is the runs at once the other triggers add, one each, when
+// one person paces each of them (OnePersonPaces): that person's runs come
+// one after another, as they act; -1 when one is not. Many entry points
+// are an API's, not one person's; and asking each who paces it walks the
+// runs it starts, so past maxPersonTriggers it is -1, which keeps this
+// linear.
+func (k *triggerSort) personRuns(g *Graph) int {
+	if len(k.others) > maxPersonTriggers {
+		return -1
+	}
+	for _, t := range k.others {
+		if !OnePersonPaces(g, t) {
+			return -1
+		}
+	}
+	return len(k.others)
 }
 
 // clockStarts is RunsAtOnce for the runs schedules, Error Triggers and
@@ -118,7 +161,7 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 		}
 	}
 	own := w.Settings.ErrorWorkflow == "" || w.Settings.ErrorWorkflow == w.ID
-	if own && hasSchedule(s.Graph(w)) {
+	if own && len(s.Graph(w).sortedTriggers().clock) > 0 {
 		namers = append(namers, w)
 	}
 	if len(namers) == 0 {
@@ -151,34 +194,27 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 }
 
 // namerPace is how many runs of a workflow that names an error workflow
-// can be in flight at once and its shortest schedule interval, 0 when
-// its schedules alone do not start it (and, when self, its own Error
-// Triggers, whose runs follow the failed ones).
+// can be in flight at once (its RunsAtOnce: its schedules' runs and one
+// per trigger one person paces) and its shortest schedule interval, 0 when
+// its schedules and people alone do not start it (and, when self, its own
+// Error Triggers, whose runs follow the failed ones).
 func namerPace(s *Set, w *n8nschema.Workflow, self bool) (int, int) {
 	g := s.Graph(w)
-	var schedules []*n8nschema.Node
-	every := 0
-	for _, t := range g.Triggers() {
-		switch {
-		case t.Disabled || ByHand(t):
-		case self && t.Type == n8nschema.TypeErrorTrigger:
-		case OnClock(t):
-			schedules = append(schedules, t)
-			e, known := ScheduleEveryMS(t)
-			if !known || e <= 0 {
-				return 0, 0
-			}
-			if every == 0 || e < every {
-				every = e
-			}
-		default:
-			return 0, 0
-		}
-	}
-	if len(schedules) == 0 || calledBy(s, w) {
+	k := g.sortedTriggers()
+	if len(k.clock) == 0 || len(k.subs) > 0 || len(k.errs) > 0 && !self || calledBy(s, w) {
 		return 0, 0
 	}
-	return scheduledRuns(s, w, schedules), every
+	persons := k.personRuns(g)
+	runs := scheduledRuns(s, w, k.clock) // 0 when an interval is not known
+	if persons < 0 || runs == 0 {
+		return 0, 0
+	}
+	every := math.MaxInt
+	for _, t := range k.clock {
+		e, _ := ScheduleEveryMS(t)
+		every = min(every, e)
+	}
+	return min(runs+persons, AttemptCap), every
 }
 
 // scheduledRuns is RunsAtOnce for a workflow that only schedules and
@@ -211,20 +247,15 @@ func scheduledRuns(s *Set, w *n8nschema.Workflow, schedules []*n8nschema.Node) i
 }
 
 // CalledRunsAtOnce is how many runs of sub-workflow w the set's calls can
-// have in flight at once when each of them waits for the run it starts:
-// an Execute Workflow node awaits its sub-execution, item after item, unless
-// options.waitForSubWorkflow is false (n8n-nodes-base ExecuteWorkflow.node.js,
-// execute), and an execution runs one node at a time, so each execution of a
-// caller has at most one run of w in flight, and w runs at most as many at
-// once as its callers do, when their schedules alone start them (namerPace).
-// It is 0 (the fleet decides) when no call of the set starts w, a call does
-// not wait or is an agent's tool (a model may call a tool several times at
-// once), w calls itself, or a caller's pace is not known. A call the set
-// cannot resolve may start w too: the set-wide rules check for one
-// (WorkflowSummary.CallerPaced).
+// have in flight at once when each of them waits for the run it starts
+// (waitingCallers): w runs at most as many at once as its callers do, when
+// their schedules and people alone start them (namerPace). It is 0 (the
+// fleet decides) when waitingCallers gives none or a caller's pace is not
+// known. A call the set cannot resolve may start w too: the set-wide rules
+// check for one (WorkflowSummary.CallerPaced).
 func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
-	calls := s.CallsTo(w)
-	if len(calls) == 0 {
+	callers := waitingCallers(s, w)
+	if len(callers) == 0 {
 		return 0
 	}
 	// A caller's run lasts at least as long as the run it waits for: as
@@ -244,19 +275,8 @@ func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 		}
 	}
 	runs := 0
-	seen := map[*n8nschema.Workflow]bool{}
-	for _, c := range calls {
-		switch {
-		case c.Kind == CallN8nAPI:
-			continue // the n8n API node starts no execution
-		case c.From == w || c.Kind != CallExecute || c.NoWait:
-			return 0
-		}
-		if seen[c.From] {
-			continue // one execution runs one node at a time
-		}
-		seen[c.From] = true
-		n, every := s.pace(c.From)
+	for _, c := range callers {
+		n, every := s.pace(c)
 		if n == 0 {
 			return 0
 		}
@@ -266,6 +286,31 @@ func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 		runs = min(runs+n, AttemptCap)
 	}
 	return runs
+}
+
+// waitingCallers returns, each once, the workflows whose calls start
+// sub-workflow w when every such call is an Execute Workflow node that
+// waits for the run it starts: the node awaits its sub-execution, item
+// after item, unless options.waitForSubWorkflow is false (n8n-nodes-base
+// ExecuteWorkflow.node.js, execute), and an execution runs one node at a
+// time, so each execution of a caller has at most one run of w in flight.
+// Nil when another call starts w: one that does not wait, an agent's tool
+// (a model may call a tool several times at once), w itself. The n8n API
+// node starts no execution.
+func waitingCallers(s *Set, w *n8nschema.Workflow) []*n8nschema.Workflow {
+	var out []*n8nschema.Workflow
+	seen := map[*n8nschema.Workflow]bool{}
+	for _, c := range s.CallsTo(w) {
+		switch {
+		case c.Kind == CallN8nAPI:
+		case c.From == w || c.Kind != CallExecute || c.NoWait:
+			return nil
+		case !seen[c.From]:
+			seen[c.From] = true
+			out = append(out, c.From)
+		}
+	}
+	return out
 }
 
 // pace is namerPace of w, read once per set: a caller may start many
@@ -280,14 +325,4 @@ func (s *Set) pace(w *n8nschema.Workflow) (int, int) {
 	}
 	s.paces[w] = [2]int{n, every}
 	return n, every
-}
-
-// hasSchedule reports whether an enabled schedule starts the workflow.
-func hasSchedule(g *Graph) bool {
-	for _, t := range g.Triggers() {
-		if !t.Disabled && OnClock(t) {
-			return true
-		}
-	}
-	return false
 }

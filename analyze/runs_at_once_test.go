@@ -32,3 +32,28 @@ func TestRunsAtOnceCountsFewPersonTriggers(t *testing.T) {
 		}
 	}
 }
+
+// TestNamerPaceCountsPersonTriggers: an error workflow follows the failed
+// runs of its namer, whose Telegram Trigger adds one run at once beside
+// its schedule's, as RunsAtOnce counts it for the namer itself.
+func TestNamerPaceCountsPersonTriggers(t *testing.T) {
+	ask := `{"name": "Ask", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [300, 0], "parameters": {"url": "https://api.example.org/answer"}}`
+	namer := `{"id": "n", "name": "namer", "settings": {"errorWorkflow": "e"}, "nodes": [` + ask + `,
+	  {"name": "Tick", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {"rule": {"interval": [{"field": "hours", "hoursInterval": 1}]}}},
+	  {"name": "Bot", "type": "n8n-nodes-base.telegramTrigger", "typeVersion": 1.1, "position": [0, 200], "parameters": {"updates": ["message"]}}],
+	  "connections": {"Tick": {"main": [[{"node": "Ask", "type": "main", "index": 0}]]}, "Bot": {"main": [[{"node": "Ask", "type": "main", "index": 0}]]}}}`
+	errs := `{"id": "e", "name": "errors", "nodes": [` + ask + `,
+	  {"name": "Failed", "type": "n8n-nodes-base.errorTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+	  "connections": {"Failed": {"main": [[{"node": "Ask", "type": "main", "index": 0}]]}}}`
+	var files []*n8nschema.File
+	for i, src := range []string{namer, errs} {
+		files = append(files, n8nschema.Parse(n8nschema.NewSource(fmt.Sprintf("w%d.json", i), []byte(src))))
+	}
+	s := Build(files, DefaultOptions())
+	if runs, persons := RunsAtOnce(s, s.Workflows[0]); runs != 2 || persons != 1 {
+		t.Errorf("namer: RunsAtOnce = %d, %d; want 2, 1", runs, persons)
+	}
+	if runs, _ := RunsAtOnce(s, s.Workflows[1]); runs != 2 {
+		t.Errorf("error workflow: RunsAtOnce = %d; want 2, its namer's", runs)
+	}
+}

@@ -101,17 +101,6 @@ func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call { return s.callsFrom[w] }
 // order.
 func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call { return s.callsTo[w] }
 
-// ErrorWorkflowOf returns the workflow named by w's settings.errorWorkflow
-// when it is in the set, else nil.
-func (s *Set) ErrorWorkflowOf(w *n8nschema.Workflow) *n8nschema.Workflow {
-	for _, c := range s.CallsFrom(w) {
-		if c.Kind == CallErrorWorkflow {
-			return c.To
-		}
-	}
-	return nil
-}
-
 // ErrorWorkflowByName returns the error workflow call of w when its
 // settings.errorWorkflow is a name, not an id: n8n runs no error workflow
 // for w, nor w's own Error Trigger (Call.ByName). Nil otherwise.

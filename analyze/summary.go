@@ -141,7 +141,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
 		}
-		s.ErrorPaced = s.RunsAtOnce > 0 && errorTriggered(set.Graph(w))
+		s.ErrorPaced = s.RunsAtOnce > 0 && len(set.Graph(w).sortedTriggers().errs) > 0
 		if s.ErrorPaced {
 			s.ErrorRuns = splitStarts(set, w, ops, s.Operations, s.RunsAtOnce)
 		}
@@ -258,24 +258,16 @@ func (t *Texts) copy(s string) string {
 // Triggers alone start the workflow.
 func splitStarts(set *Set, w *n8nschema.Workflow, ops []*Operation, sums []OperationSummary, runs int) int {
 	g := set.Graph(w)
-	var errs, others []*n8nschema.Node
-	for _, t := range g.Triggers() {
-		switch {
-		case t.Disabled || ByHand(t):
-		case t.Type == n8nschema.TypeErrorTrigger:
-			errs = append(errs, t)
-		default:
-			others = append(others, t)
-		}
-	}
+	k := g.sortedTriggers()
+	others := k.unattended()
 	if len(others) == 0 {
 		return 0
 	}
-	e := ErrorRunsAtOnce(set, w, errs)
+	e := ErrorRunsAtOnce(set, w, k.errs)
 	if e <= 0 || e >= runs {
 		return 0
 	}
-	byErr, byOther := ReachFrom(g, errs...), ReachFrom(g, others...)
+	byErr, byOther := ReachFrom(g, k.errs...), ReachFrom(g, others...)
 	for j, op := range ops {
 		if byOther[op.Node] {
 			sums[j].Starts |= StartsOther
@@ -285,15 +277,4 @@ func splitStarts(set *Set, w *n8nschema.Workflow, ops []*Operation, sums []Opera
 		}
 	}
 	return e
-}
-
-// errorTriggered reports whether an enabled Error Trigger starts the
-// workflow.
-func errorTriggered(g *Graph) bool {
-	for _, t := range g.Triggers() {
-		if !t.Disabled && t.Type == n8nschema.TypeErrorTrigger {
-			return true
-		}
-	}
-	return false
 }

@@ -12,8 +12,8 @@ type WorkflowRef struct {
 // Ref is the summary's WorkflowRef.
 func (w *WorkflowSummary) Ref() WorkflowRef { return WorkflowRef{w.Source, w.Pos.Offset} }
 
-// RefOf is a workflow's WorkflowRef.
-func RefOf(w *n8nschema.Workflow) WorkflowRef { return WorkflowRef{w.Source, w.Pos.Offset} }
+// refOf is a workflow's WorkflowRef.
+func refOf(w *n8nschema.Workflow) WorkflowRef { return WorkflowRef{w.Source, w.Pos.Offset} }
 
 // WaitedBy returns the workflows whose runs hold every run of sub-workflow
 // w the set shows: only Execute Workflow Triggers start w (and people: an
@@ -25,31 +25,16 @@ func RefOf(w *n8nschema.Workflow) WorkflowRef { return WorkflowRef{w.Source, w.P
 // options.waitForSubWorkflow is false), and an execution runs one node at
 // a time, so while w runs its caller makes no call of its own: the calls
 // of a caller and of the sub-workflow it waits for come one after another,
-// never at once. Nil when anything else may start w: another trigger, an
-// agent's tool (a model may call a tool several times at once), a call
-// that does not wait, w itself. A call the set cannot resolve may start w
+// never at once. Nil when anything else may start w: another trigger, or a
+// call waitingCallers refuses. A call the set cannot resolve may start w
 // too: the set-wide rules check for one (WorkflowSummary.Unresolved).
 func WaitedBy(s *Set, w *n8nschema.Workflow) []WorkflowRef {
-	for _, t := range s.Graph(w).Triggers() {
-		switch {
-		case t.Disabled || ByHand(t) || t.Type == n8nschema.TypeExecuteWorkflowTrigger:
-		default:
-			return nil
-		}
+	if k := s.Graph(w).sortedTriggers(); len(k.clock)+len(k.errs)+len(k.others) > 0 {
+		return nil
 	}
 	var out []WorkflowRef
-	seen := map[*n8nschema.Workflow]bool{}
-	for _, c := range s.CallsTo(w) {
-		switch {
-		case c.Kind == CallN8nAPI:
-			continue // the n8n API node starts no execution
-		case c.From == w || c.Kind != CallExecute || c.NoWait:
-			return nil
-		}
-		if !seen[c.From] {
-			seen[c.From] = true
-			out = append(out, RefOf(c.From))
-		}
+	for _, c := range waitingCallers(s, w) {
+		out = append(out, refOf(c))
 	}
 	return out
 }

@@ -24,7 +24,7 @@ func TestWaitedBy(t *testing.T) {
 	s := load(t, DefaultOptions(), "waited_by.json")
 	caller, sub := s.Workflows[byName(s, "Iterate polygons")], s.Workflows[byName(s, "Iterate data")]
 	sameSource := cmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b })
-	if diff := cmp.Diff([]WorkflowRef{RefOf(caller)}, WaitedBy(s, sub), sameSource); diff != "" {
+	if diff := cmp.Diff([]WorkflowRef{refOf(caller)}, WaitedBy(s, sub), sameSource); diff != "" {
 		t.Errorf("sub-workflow waited by (-want +got):\n%s", diff)
 	}
 	if got := WaitedBy(s, caller); got != nil {

@@ -171,8 +171,8 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 			if len(calls) == 0 || analyze.LeavesNothing(reach) {
 				continue // no call, or nothing a failed run would lose
 			}
-			ends := analyze.OnClock(t) && analyze.EndsInOwnMessage(g, t)
-			if ends && analyze.ReportsItself(g, t, callNodes(calls)) {
+			ends, reports := analyze.ReportsItself(g, t, callNodes(calls))
+			if reports {
 				continue // the message the owner expects at each tick is the signal
 			}
 			person := analyze.ConversesIn(g, t) && analyze.RepliesToSender(g, t)
