@@ -56,6 +56,38 @@ type WorkflowSummary struct {
 	// between theirs, never beside them.
 	WaitedBy   []WorkflowRef
 	Operations []OperationSummary
+	// RunState is whether the export shows the workflow published
+	// (RunStateOf).
+	RunState RunState
+	// BotTriggers are its enabled Telegram Triggers, each with the bot
+	// credential it takes.
+	BotTriggers []BotTrigger
+}
+
+// BotTrigger is an enabled Telegram Trigger and the credential (one bot)
+// it registers its webhook with.
+type BotTrigger struct {
+	Node string
+	Pos  n8nschema.Pos
+	// CredentialID and CredentialName are the telegramApi credential's.
+	CredentialID, CredentialName string
+}
+
+// botTriggers reads w's enabled Telegram Triggers that name a credential.
+func (t *Texts) botTriggers(w *n8nschema.Workflow) []BotTrigger {
+	var out []BotTrigger
+	for _, n := range w.Nodes {
+		if n.Type != "n8n-nodes-base.telegramTrigger" || n.Disabled {
+			continue
+		}
+		c := n.Field("credentials").Get("telegramApi")
+		id := c.Get("id").Str()
+		if id == "" || n8nschema.Placeholder(id) {
+			continue
+		}
+		out = append(out, BotTrigger{Node: strings.Clone(n.Name), Pos: t.pos(n.Pos), CredentialID: t.copy(id), CredentialName: t.copy(c.Get("name").Str())})
+	}
+	return out
 }
 
 // Label is the workflow's name, else its id (n8nschema.Workflow.Label).
@@ -120,7 +152,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 		s := WorkflowSummary{
 			Source: w.Source, ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), VersionID: strings.Clone(w.VersionID), Pos: t.pos(w.Pos),
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
-			Instance: t.copy(InstanceOf(w)),
+			Instance: t.copy(InstanceOf(w)), RunState: RunStateOf(w), BotTriggers: t.botTriggers(w),
 		}
 		s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
 		switch g := groups[w]; {

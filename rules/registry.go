@@ -45,6 +45,7 @@ func All() []*analyze.Rule {
 		rs401,
 		rs402,
 		rs403,
+		rs404,
 		rs501,
 		rs502,
 		rs503,
