@@ -126,6 +126,9 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if r, ok := unknownAuth(n); ok {
 		return r, true
 	}
+	if r, ok := sheetsNoMatchValue(n); ok {
+		return r, true
+	}
 	if r, ok := literalKey(n); ok {
 		return r, true
 	}
@@ -887,4 +890,46 @@ func SwallowsMissingCredential(n *Node) bool {
 		return paramStr(n, "authentication") == "genericCredentialType"
 	}
 	return false
+}
+
+// sheetsNoMatchValue reports a Google Sheets v4+ Update Row or Append or
+// Update Row that maps each column below and sets no value for the column
+// it matches rows on (an absent value or a literal ""): n8n reads the
+// sheet's header row, then throws "The 'Column to Match On' parameter is
+// required" on every item before it writes (nodes-base
+// Google/Sheet/v2/actions/sheet/update.operation.js L322-330,
+// appendOrUpdate.operation.js L335-341). A value an expression gives is
+// not judged.
+func sheetsNoMatchValue(n *Node) (Refusal, bool) {
+	if strings.TrimSuffix(n.Type, "Tool") != "n8n-nodes-base.googleSheets" || n.TypeVersion < 4 {
+		return Refusal{}, false
+	}
+	if op := paramStr(n, "operation"); op != "update" && op != "appendOrUpdate" {
+		return Refusal{}, false
+	}
+	cols, ok := n.Param("columns")
+	if !ok || cols.Kind() != Object || cols.Get("mappingMode").Str() != "defineBelow" {
+		return Refusal{}, false
+	}
+	match := cols.Get("matchingColumns").Elems()
+	if len(match) == 0 || match[0].Kind() != String || match[0].Str() == "" {
+		return Refusal{}, false // n8n throws for that too, with its own message
+	}
+	key := match[0].Str()
+	values := cols.Get("value")
+	if values.Kind() != Object {
+		return Refusal{}, false
+	}
+	set := false
+	values.Each(func(k string, v Value) bool {
+		if k == key {
+			set = v.Kind() != String || v.Str() != ""
+			return false
+		}
+		return true
+	})
+	if set {
+		return Refusal{}, false
+	}
+	return Refusal{Why: "it matches rows on column " + strconv.Quote(key) + " but maps no value to it: n8n reads the sheet's header row, then throws \"The 'Column to Match On' parameter is required\" on every item before it writes", Fails: true}, true
 }

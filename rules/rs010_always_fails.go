@@ -120,6 +120,9 @@ reaches:
   "headerAuth", kept by an export): n8n keeps the stored value, builds a request only for none, a predefined
   or a generic credential type (or under pagination), and throws "Cannot read properties of undefined
   (reading 'status')" reading the answer it never asked for (V3/HttpRequestV3.node.ts);
+- a Google Sheets v4 or later Update Row or Append or Update Row that maps each column below and sets no value
+  for the column it matches rows on: n8n reads the sheet's header row, then throws "The 'Column to Match On'
+  parameter is required" on every item (Google/Sheet/v2/actions/sheet/update.operation.ts);
 - an HTTP Request v3 or later that posts to Anthropic's Messages API (api.anthropic.com/v1/messages) a body
   written in the node with no max_tokens: the API requires it (Create a Message, "required maxTokens") and
   answers 400 on every item, billing nothing; a body another node builds (one expression naming no model), or
