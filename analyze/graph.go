@@ -133,6 +133,10 @@ type Graph struct {
 	// each with the blank of one of them.
 	refusedOnce sync.Once
 	refusedOnly map[int32]issue
+	// BehindBlank's memo: the nodes the runs reach only past a node whose
+	// target is a template's blank, each with that node's index.
+	blankOnce sync.Once
+	blankOnly map[int32]int32
 	// paths' memo: each node's string parameters as readPaths writes them.
 	pathsOnce sync.Once
 	pathTexts [][]string

@@ -34,8 +34,8 @@ placeholder the model fills ("/bookings/{uid}/cancel") or whose POST body names 
 and a repeat re-applies the change. An HTTP Request tool that defines a placeholder none of its URL, query, headers or
 body uses never calls: n8n throws "Misconfigured placeholder" while it hands the tool to the agent
 (@n8n/n8n-nodes-langchain/nodes/tools/ToolHttpRequest/ToolHttpRequest.node.ts), and the agent fails before the model runs.
-A tool that writes to a resource a template's blank names (the calendar "USER_EMAIL_PLACEHOLDER") fails on every
-call as exported and writes nothing, and one that POSTs to a public mock or echo API (jsonplaceholder.typicode.com,
+A tool that writes to a resource a template's blank names (the calendar "USER_EMAIL_PLACEHOLDER"), or posts to a
+host that is one ("https://YOUR_N8N_HOST/webhook/book"), fails on every call as exported and writes nothing, and one that POSTs to a public mock or echo API (jsonplaceholder.typicode.com,
 dummyjson.com, httpbin.org, postman-echo.com, ReqRes's demo endpoints) is faked and kept nowhere: neither is
 reported (docs/n8n-facts.md, part EF).
 A tool the model is told not to call again after an error is left out: the tool's description, or the agent's
@@ -68,6 +68,9 @@ person testing sees each tool call.`,
 			}
 			if _, dead := analyze.UnusedPlaceholder(op.Node); dead {
 				continue // n8n refuses to build the tool: it never calls
+			}
+			if op.BlankTarget || n8nschema.Placeholder(op.Dependency) {
+				continue // a template's blank (YOUR_N8N_HOST, a sheet id): nothing is written until the owner names a real one
 			}
 			eff := analyze.ConsequenceIn(g, op.Node)
 			sev := analyze.Severity(0)

@@ -1,0 +1,92 @@
+package analyze
+
+import "github.com/stormcheck/stormcheck/n8nschema"
+
+// A template leaves some resources for its owner to name: a sheet
+// "YOUR_SPREADSHEET_ID", a calendar "<your-calendar>" (n8nschema.BlankTarget).
+// As exported, the node that asks its service for such a resource fails on
+// every item, and a run that must pass it stops there: what lies behind
+// it happens only once the owner fills the blank in, as for a required
+// parameter left blank (RefusedRun).
+
+// BehindBlank reports a node that every run reaches only past a node of
+// the main flow whose target is a template's blank and that stops the run
+// when its call fails (it does not continue on failure), with that node
+// and the blank parameter. A sub-node takes its root's answer.
+func (g *Graph) BehindBlank(n *n8nschema.Node) (blank *n8nschema.Node, param string, ok bool) {
+	g.blankOnce.Do(g.blankReach)
+	if g.blankOnly == nil || n == nil {
+		return nil, "", false
+	}
+	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
+		if n = g.Root(n); n == nil {
+			return nil, "", false
+		}
+	}
+	i, in := g.index(n)
+	if !in {
+		return nil, "", false
+	}
+	b, found := g.blankOnly[int32(i)]
+	if !found {
+		return nil, "", false
+	}
+	param, _ = n8nschema.BlankTarget(g.Nodes[b])
+	return g.Nodes[b], param, true
+}
+
+// blankReach fills blankOnly: the nodes the runs reach (along the edges
+// Reachable follows) only past a blank node, each with the first blank
+// node (file order, then nearest) that leads to it. Two walks: linear in
+// the graph.
+func (g *Graph) blankReach() {
+	var blank []bool
+	var blanks []int32
+	for i, n := range g.Nodes {
+		if n.Disabled || n.ContinuesOnFail() || n.ContinueOnFail || g.specs[i].Role != n8nschema.RoleExternal || g.IsSubNode(n) {
+			continue
+		}
+		if _, ok := n8nschema.BlankTarget(n); !ok {
+			continue
+		}
+		if blank == nil {
+			blank = make([]bool, len(g.Nodes))
+		}
+		blank[i] = true
+		blanks = append(blanks, int32(i))
+	}
+	if blank == nil {
+		return
+	}
+	// What the runs reach without passing a blank node; the blank nodes
+	// themselves are reached.
+	open := make([]bool, len(g.Nodes))
+	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && !blank[e.from] })
+	label := make([]int32, len(g.Nodes)) // 1 + the blank node that reached it first
+	queue := make([]int32, 0, len(g.Nodes))
+	for _, b := range blanks {
+		if open[b] && label[b] == 0 {
+			label[b] = b + 1
+			queue = append(queue, b)
+		}
+	}
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		for _, e := range g.outs(int(u)) {
+			if e.Type != ConnMain || g.dead(e) || label[e.to] != 0 {
+				continue
+			}
+			label[e.to] = label[u]
+			queue = append(queue, e.to)
+		}
+	}
+	for i, l := range label {
+		if l == 0 || open[i] {
+			continue
+		}
+		if g.blankOnly == nil {
+			g.blankOnly = map[int32]int32{}
+		}
+		g.blankOnly[int32(i)] = l - 1
+	}
+}
