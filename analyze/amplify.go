@@ -594,6 +594,19 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 	return k, false
 }
 
+// NoToolLimit reports a vendor node's Message a Model that calls the
+// model again for as long as the model asks for tools: OpenAI before v1.5
+// reads no limit, and options.maxToolsIterations 0 (or less) is none
+// (MessageToolCalls).
+func NoToolLimit(n *n8nschema.Node) bool {
+	if n.Type == n8nschema.TypeOpenAI && n.TypeVersion > 0 && n.TypeVersion < 1.5 {
+		return true
+	}
+	v, ok := n.Param("options.maxToolsIterations")
+	f, num := v.Num()
+	return ok && num && f <= 0
+}
+
 // MessageToolCalls is how many model calls per item a vendor node's
 // Message a Model (OpenAI v2: Respond) makes once a tool is wired to it,
 // ok when n is one: after each round of tool calls the model asks for, it
@@ -606,7 +619,10 @@ func driveFan(g *Graph, root *n8nschema.Node, typ string) (int, bool) {
 // message.operation.js L226-278, OpenAi/v2/actions/text/response.operation.js
 // L557-603, GoogleGemini/actions/text/message.operation.js L483-490,
 // Anthropic/actions/text/message.operation.js L309-318, AlibabaCloud,
-// MiniMax and Moonshot likewise). Without an enabled tool it is one call.
+// MiniMax and Moonshot likewise; Anthropic's up to three pause_turn
+// continuations come only with its server tools and are left out, as is
+// Ollama, which bills nothing). OpenAI's hideTools sends the model no
+// tools: one call. The callers multiply only when a tool is wired.
 func MessageToolCalls(n *n8nschema.Node) (calls int, unbounded, ok bool) {
 	last := false // the limit counts tool rounds, and one more call follows
 	want := "message"
@@ -629,19 +645,18 @@ func MessageToolCalls(n *n8nschema.Node) (calls int, unbounded, ok bool) {
 	if res != "text" || OperationName(n) != want {
 		return 0, false, false
 	}
-	if n.Type == n8nschema.TypeOpenAI && n.TypeVersion > 0 && n.TypeVersion < 1.5 {
+	if n.Type == n8nschema.TypeOpenAI && n.Params().Get("hideTools").Str() == "hide" {
+		return 1, false, true // the tools are not sent to the model
+	}
+	if NoToolLimit(n) {
 		return 0, true, true
 	}
 	limit := 15
 	if v, ok := n.Param("options.maxToolsIterations"); ok {
-		f, num := v.Num()
-		if !num {
-			return 0, true, true // an expression: the bound is not known
+		if f, num := v.Num(); num && !math.IsNaN(f) {
+			// (an expression's value is not known: n8n's default stands)
+			limit = int(math.Ceil(min(f, AttemptCap)))
 		}
-		if f <= 0 || math.IsNaN(f) {
-			return 0, true, true
-		}
-		limit = int(math.Ceil(min(f, AttemptCap)))
 	}
 	if last {
 		limit = min(limit+1, AttemptCap)

@@ -36,14 +36,14 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (blank *n8nschema.Node, param str
 }
 
 // blankReach fills blankOnly: the nodes the runs reach (along the edges
-// Reachable follows) only past a blank node, each with the first blank
-// node (file order, then nearest) that leads to it. Two walks: linear in
-// the graph.
+// Reachable follows) only past a blank node, each with the nearest blank
+// node that leads to it (file order between blank nodes as near). Two
+// walks: linear in the graph.
 func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
 	for i, n := range g.Nodes {
-		if n.Disabled || n.ContinuesOnFail() || n.ContinueOnFail || g.specs[i].Role != n8nschema.RoleExternal || g.IsSubNode(n) {
+		if n.Disabled || n.ContinuesOnFail() || g.specs[i].Role != n8nschema.RoleExternal || g.IsSubNode(n) {
 			continue
 		}
 		if _, ok := n8nschema.BlankTarget(n); !ok {

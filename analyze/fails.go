@@ -399,7 +399,7 @@ func (g *Graph) fieldFree(i int, field string) bool {
 	}
 	return m.table(g, func(nd *n8nschema.Node) (leaf, passes bool) {
 		switch nd.Type {
-		case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", "n8n-nodes-base.telegramTrigger", "n8n-nodes-base.whatsAppTrigger":
+		case "n8n-nodes-base.scheduleTrigger", "n8n-nodes-base.cron", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.webhook", n8nschema.TypeTelegramTrigger, "n8n-nodes-base.whatsAppTrigger":
 			return !nd.Disabled, false
 		case n8nschema.TypeSet:
 			keeps, ok := setFields(nd, field)

@@ -181,40 +181,42 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 	}
 	runs := 0
 	for _, nw := range namers {
-		n, every := namerPace(s, nw, nw == w)
+		n, persons, every := namerPace(s, nw, nw == w)
 		if n == 0 {
 			return 0
 		}
 		if worst > every {
 			n = MulSat(n, (worst+every-1)/every)
 		}
-		runs = min(runs+n, AttemptCap)
+		runs = min(runs+n+persons, AttemptCap) // a person's next run waits for the last
 	}
 	return runs
 }
 
 // namerPace is how many runs of a workflow that names an error workflow
-// can be in flight at once (its RunsAtOnce: its schedules' runs and one
-// per trigger one person paces) and its shortest schedule interval, 0 when
+// its schedules can have in flight at once, the one run a person's trigger
+// adds each (persons: a person's next run waits for the last, so these
+// are not multiplied by the ticks a long run spans) and its shortest
+// schedule interval, 0 when
 // its schedules and people alone do not start it (and, when self, its own
 // Error Triggers, whose runs follow the failed ones).
-func namerPace(s *Set, w *n8nschema.Workflow, self bool) (int, int) {
+func namerPace(s *Set, w *n8nschema.Workflow, self bool) (runs, persons, every int) {
 	g := s.Graph(w)
 	k := g.sortedTriggers()
 	if len(k.clock) == 0 || len(k.subs) > 0 || len(k.errs) > 0 && !self || calledBy(s, w) {
-		return 0, 0
+		return 0, 0, 0
 	}
-	persons := k.personRuns(g)
-	runs := scheduledRuns(s, w, k.clock) // 0 when an interval is not known
+	persons = k.personRuns(g)
+	runs = scheduledRuns(s, w, k.clock) // 0 when an interval is not known
 	if persons < 0 || runs == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	every := math.MaxInt
+	every = math.MaxInt
 	for _, t := range k.clock {
 		e, _ := ScheduleEveryMS(t)
 		every = min(every, e)
 	}
-	return min(runs+persons, AttemptCap), every
+	return runs, persons, every
 }
 
 // scheduledRuns is RunsAtOnce for a workflow that only schedules and
@@ -276,14 +278,14 @@ func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	}
 	runs := 0
 	for _, c := range callers {
-		n, every := s.pace(c)
+		n, persons, every := s.pace(c)
 		if n == 0 {
 			return 0
 		}
 		if worst > every {
 			n = MulSat(n, (worst+every-1)/every)
 		}
-		runs = min(runs+n, AttemptCap)
+		runs = min(runs+n+persons, AttemptCap) // a person's next run waits for the last
 	}
 	return runs
 }
@@ -315,14 +317,14 @@ func waitingCallers(s *Set, w *n8nschema.Workflow) []*n8nschema.Workflow {
 
 // pace is namerPace of w, read once per set: a caller may start many
 // sub-workflows, each of which asks it.
-func (s *Set) pace(w *n8nschema.Workflow) (int, int) {
+func (s *Set) pace(w *n8nschema.Workflow) (runs, persons, every int) {
 	if p, ok := s.paces[w]; ok {
-		return p[0], p[1]
+		return p[0], p[1], p[2]
 	}
-	n, every := namerPace(s, w, false)
+	runs, persons, every = namerPace(s, w, false)
 	if s.paces == nil {
-		s.paces = map[*n8nschema.Workflow][2]int{}
+		s.paces = map[*n8nschema.Workflow][3]int{}
 	}
-	s.paces[w] = [2]int{n, every}
-	return n, every
+	s.paces[w] = [3]int{runs, persons, every}
+	return runs, persons, every
 }

@@ -75,7 +75,7 @@ type Set struct {
 	callsFrom map[*n8nschema.Workflow][]*Call
 	callsTo   map[*n8nschema.Workflow][]*Call
 	// paces memoises namerPace (Set.pace).
-	paces map[*n8nschema.Workflow][2]int
+	paces map[*n8nschema.Workflow][3]int
 	// inline is true for the set readInline builds of one inline
 	// sub-workflow: its own inline sub-workflows are not read.
 	inline bool

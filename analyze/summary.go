@@ -71,13 +71,15 @@ type BotTrigger struct {
 	Pos  n8nschema.Pos
 	// CredentialID and CredentialName are the telegramApi credential's.
 	CredentialID, CredentialName string
+	// WebhookID is the node's webhookId: a copy of the workflow keeps it.
+	WebhookID string
 }
 
 // botTriggers reads w's enabled Telegram Triggers that name a credential.
 func (t *Texts) botTriggers(w *n8nschema.Workflow) []BotTrigger {
 	var out []BotTrigger
 	for _, n := range w.Nodes {
-		if n.Type != "n8n-nodes-base.telegramTrigger" || n.Disabled {
+		if n.Type != n8nschema.TypeTelegramTrigger || n.Disabled {
 			continue
 		}
 		c := n.Field("credentials").Get("telegramApi")
@@ -85,7 +87,7 @@ func (t *Texts) botTriggers(w *n8nschema.Workflow) []BotTrigger {
 		if id == "" || n8nschema.Placeholder(id) {
 			continue
 		}
-		out = append(out, BotTrigger{Node: strings.Clone(n.Name), Pos: t.pos(n.Pos), CredentialID: t.copy(id), CredentialName: t.copy(c.Get("name").Str())})
+		out = append(out, BotTrigger{Node: strings.Clone(n.Name), Pos: t.pos(n.Pos), CredentialID: t.copy(id), CredentialName: t.copy(c.Get("name").Str()), WebhookID: t.copy(n.Field("webhookId").Str())})
 	}
 	return out
 }

@@ -23,6 +23,7 @@ const (
 	TypeOpenAILegacy    = "n8n-nodes-base.openAi"
 
 	TypeWebhook                = "n8n-nodes-base.webhook"
+	TypeTelegramTrigger        = "n8n-nodes-base.telegramTrigger"
 	TypeRespondToWebhook       = "n8n-nodes-base.respondToWebhook"
 	TypeFormTrigger            = "n8n-nodes-base.formTrigger"
 	TypeScheduleTrigger        = "n8n-nodes-base.scheduleTrigger"

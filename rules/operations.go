@@ -90,7 +90,11 @@ func unboundedBy(op *analyze.Operation) string {
 	}
 	if op.CallsUnbounded {
 		if _, unb, ok := analyze.MessageToolCalls(op.Node); ok && unb {
-			return "it calls the model again after each round of tool calls the model asks for, with no limit on the rounds (options.maxToolsIterations: none before the node's version 1.5, 0 is no limit)"
+			why := "its options.maxToolsIterations is 0, no limit"
+			if op.Node.Type == n8nschema.TypeOpenAI && op.Node.TypeVersion < 1.5 {
+				why = "the OpenAI node reads no limit before version 1.5"
+			}
+			return "it calls the model again after each round of tool calls the model asks for, with no limit on the rounds (" + why + ")"
 		}
 		return "its calls per item have no bound"
 	}

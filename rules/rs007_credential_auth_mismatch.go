@@ -85,42 +85,32 @@ note that holds once the blank is filled in, as for every rule.`,
 			// n8n's activation check reads the stored parameters; the
 			// editor and a run read them with their defaults.
 			outcome := fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\")", m.want[0])
-			atRun := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
-			if n8nschema.SwallowsMissingCredential(n) {
-				atRun = fmt.Sprintf("HTTP Request v%s ignores a credential it cannot read and sends the request without authentication, which a service that needs one refuses", strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
+			// What a run does at the node: n8n's error, or, for HTTP
+			// Request v1 (v2 on a generic type), a request without the key.
+			err := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+			if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
+				err = r.Why // its code throws before it asks for its credential
+			}
+			at := func(fails, swallows string) string {
+				if n8nschema.SwallowsMissingCredential(n) {
+					return swallows + fmt.Sprintf("HTTP Request v%s ignores the credential it cannot read and sends the request without authentication, which a service that needs one refuses", strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
+				}
+				return fails + err
 			}
 			if m.stored && analyze.RunStateOf(pass.Workflow) == analyze.RunShown {
 				// Published before: restarted at boot without the check.
-				if n8nschema.SwallowsMissingCredential(n) {
-					outcome += "; the export shows it published, and as published, on every run, " + atRun
-				} else {
-					outcome += "; the export shows it published, and as published the node fails every run: " + atRun
-				}
+				outcome += at("; the export shows it published, and as published the node fails every run: ", "; the export shows it published, and as published, on every run, ")
 			}
 			if !m.stored {
-				fails := atRun
-				// A node whose code throws before it asks for its
-				// credential fails with that error instead.
-				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall {
-					fails = r.Why
-				}
-				outcome = "the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: " + fails
+				outcome = at("the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: ",
+					"the editor will not publish the workflow (the node has issues), and published through the API, on every run, ")
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
-			byHand, why := watched(pass, n) || untriggered(pass), byHandWhy(g, n)
-			if byHand {
+			if watched(pass, n) || untriggered(pass) {
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.
 				d.Severity = analyze.Note
-				fails := atRun
-				if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
-					fails = r.Why
-				}
-				at := "a run from the editor fails at the node: "
-				if n8nschema.SwallowsMissingCredential(n) {
-					at = "in a run from the editor, "
-				}
-				outcome = at + fails + " (" + why + ")"
+				outcome = at("a run from the editor fails at the node: ", "in a run from the editor, ") + " (" + byHandWhy(g, n) + ")"
 			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)

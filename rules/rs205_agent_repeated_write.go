@@ -69,8 +69,8 @@ person testing sees each tool call.`,
 			if _, dead := analyze.UnusedPlaceholder(op.Node); dead {
 				continue // n8n refuses to build the tool: it never calls
 			}
-			if op.BlankTarget || n8nschema.Placeholder(op.Dependency) {
-				continue // a template's blank (YOUR_N8N_HOST, a sheet id): nothing is written until the owner names a real one
+			if op.BlankTarget || ownersHost(op.Dependency) {
+				continue // a template's blank (a sheet id, YOUR_N8N_HOST): nothing is written until the owner names a real one
 			}
 			eff := analyze.ConsequenceIn(g, op.Node)
 			sev := analyze.Severity(0)
@@ -125,4 +125,13 @@ func namedByModel(n *n8nschema.Node) bool {
 		u = u[:i]
 	}
 	return strings.Contains(u, "/{") && !strings.Contains(u, "{{")
+}
+
+// ownersHost reports a host a template leaves for its owner to name
+// ("YOUR_N8N_HOST", "n8n.yourdomain.com"): a placeholder host that says
+// whose it is. example.com and the like stand for a real service in
+// examples, and are judged as one.
+func ownersHost(host string) bool {
+	h := strings.ToLower(host)
+	return strings.Contains(h, "your") && n8nschema.PlaceholderHost(h)
 }

@@ -67,8 +67,8 @@ id "REPLACE_WITH_PHONE_NUMBER_ID", as RS402 reads it) fails on every run and is 
 blank, not a result anyone takes for one; an acknowledgement that stores nothing (Telegram's answerCallbackQuery,
 which stops a button's spinner, or sendChatAction's "typing…", nodes-base/nodes/Telegram/Telegram.node.js) loses
 nothing when it fails; neither is reported. A call to a model its provider shut down (RS010's table), or a
-write n8n refuses on every item before sending it (a JSON body that does not parse, or is empty), fails on
-every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
+write n8n refuses on every item before sending it (RS010's refusals that send nothing: a JSON body that does not
+parse or is empty, an authentication the node does not offer), fails on every run: a node that continues hands the error item on every time, and RS010 leaves it to this rule, so it is
 reported, unless its error output leads nowhere: then RS010 reports it, since nothing runs after it. Nor is a node
 reported when every path its items take ends at a node that fails on every item (RS010's facts, within 32
 nodes): the execution fails whatever it returned, so its failure never passes for a success; and nothing is
@@ -1167,7 +1167,6 @@ func passesOnly(g *analyze.Graph, n, m *n8nschema.Node) bool {
 	return false
 }
 
-// retiredModel reports a node that calls a model its provider shut down.
 // refusedWrite reports a write n8n refuses on every item before it sends
 // anything (n8nschema.RefusedCall: Fails and NoCall), such as a JSON body
 // that does not parse.
@@ -1179,6 +1178,7 @@ func refusedWrite(op *analyze.Operation) bool {
 	return ok && r.Fails && r.NoCall
 }
 
+// retiredModel reports a node that calls a model its provider shut down.
 func retiredModel(n *n8nschema.Node) bool {
 	_, ok := n8nschema.RetiredModelCall(n)
 	return ok

@@ -20,10 +20,10 @@ with no error anywhere; unpublishing either leaves both deaf until the other is 
 of n8n publishes its workflows again in an order nobody chose. The person who writes to the bot sees no answer
 come. Triggers that name one credential id share one bot; ids made of digits only (n8n before 1.0 numbered
 credentials per instance) count as one only within one instance (meta.instanceId). Copies of one workflow (one
-workflow id, which RS009 reports, or one name, node count and trigger name) and archived workflows are left out, and so are disabled triggers, which
+workflow id, which RS009 reports, or one trigger webhookId, which a copy keeps) and archived workflows are left out, and so are disabled triggers, which
 register nothing. The finding is at the first trigger, naming the others; it is a warning when the export shows
-two of the workflows published (or one that holds two such triggers), since then one of them is deaf now, and a
-note otherwise: the clash comes once both are published.`,
+two of the triggers published (in two workflows, or two in one), since then one of them is deaf now, and a
+note otherwise: the clash comes once they are published.`,
 	Fix:        "Give each workflow its own bot (a credential with another bot token from @BotFather), or route the bot's messages from one Telegram Trigger to the others with a Switch and Execute Workflow",
 	FixDoc:     "None: which workflow keeps the bot is the owner's choice.",
 	Severity:   analyze.Warning,
@@ -36,7 +36,7 @@ note otherwise: the clash comes once both are published.`,
 		}
 		byBot := map[string][]trig{}
 		var bots []string
-		copies := map[string]string{} // workflow id → the bot key its first copy added
+		seenCopy := map[string]bool{} // bot key and workflow id or webhookId of a trigger counted
 		for i := range pass.Workflows {
 			w := &pass.Workflows[i]
 			if w.RunState == analyze.RunNever {
@@ -51,20 +51,22 @@ note otherwise: the clash comes once both are published.`,
 					}
 					key = w.Instance + "\x00" + key
 				}
-				// A copy of a workflow already counted adds no trigger: one
-				// id (RS009), or one name, size and trigger name.
-				dup := false
-				for _, c := range [...]string{"id\x00" + w.ID, fmt.Sprintf("as\x00%s\x00%d", w.Name, w.Nodes)} {
-					if c == "id\x00" {
-						continue
-					}
-					c += "\x00" + t.Node
-					if k, ok := copies[c]; ok && k == key {
-						dup = true
-					}
-					copies[c] = key
+				// A copy of a workflow already counted adds no trigger: it
+				// keeps the workflow's id (RS009) and the node's webhookId.
+				var ids []string
+				if w.ID != "" {
+					ids = append(ids, "wf\x00"+w.ID+"\x00"+t.Node)
 				}
-				if dup {
+				if t.WebhookID != "" {
+					ids = append(ids, "hook\x00"+t.WebhookID)
+				}
+				copied := false
+				for _, c := range ids {
+					c = key + "\x00" + c
+					copied = copied || seenCopy[c]
+					seenCopy[c] = true
+				}
+				if copied {
 					continue
 				}
 				if _, ok := byBot[key]; !ok {
@@ -79,13 +81,17 @@ note otherwise: the clash comes once both are published.`,
 				continue
 			}
 			first, others := ts[0], ts[1:]
-			shown := 0
-			seen := map[*analyze.WorkflowSummary]bool{}
+			// Loud when two of the triggers are live now: in two published
+			// workflows, or two in one published workflow.
+			live := map[*analyze.WorkflowSummary]int{}
 			for _, x := range ts {
-				if !seen[x.w] && x.w.RunState == analyze.RunShown {
-					seen[x.w] = true
-					shown++
+				if x.w.RunState == analyze.RunShown {
+					live[x.w]++
 				}
+			}
+			loud := len(live) >= 2
+			for _, k := range live {
+				loud = loud || k >= 2
 			}
 			sameWorkflow := true
 			related := make([]analyze.Related, len(others))
@@ -107,13 +113,12 @@ note otherwise: the clash comes once both are published.`,
 			if bot == "" {
 				bot = first.t.CredentialID
 			}
-			msg := fmt.Sprintf("Telegram Trigger %q and %s listen to one bot (credential %q): Telegram sends a bot's updates to the one webhook set last, so only the trigger published last receives messages and the others none, with no error; unpublishing any of them leaves them all deaf",
+			msg := fmt.Sprintf("Telegram Trigger %q and %s listen to one bot (credential %q): Telegram sends a bot's updates to the one webhook set last, so only the trigger registered last (its workflow published last) receives messages and the others none, with no error; unpublishing any of them leaves them all deaf",
 				first.t.Node, someNames(names, 3), bot)
 			d := analyze.Diagnostic{Message: msg, Related: related}
-			loud := shown >= 2 || sameWorkflow && shown == 1
 			if !loud {
 				d.Severity = analyze.Note
-				d.Message += " (the export does not show two of the workflows published: the clash comes once both are)"
+				d.Message += " (the export does not show two of them published: the clash comes once they are)"
 			}
 			pass.Report(first.w, &analyze.OperationSummary{Node: first.t.Node, Pos: first.t.Pos}, d)
 		}

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"path"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -22,23 +21,19 @@ var versionMarkRE = lazyregexp.New(`(?i)(?:\bv|_v|-v)\d+(?:\.\d+)*|\b\d+\.\d+(?:
 // a version may rename its nodes) the other makes too. The owner keeps the id on purpose: importing the newer over
 // the older is what a version is for.
 func versionsOf(a, b *analyze.WorkflowSummary) bool {
-	marked := func(x, y string) bool {
-		mx, my := versionMarkRE.FindAllString(x, -1), versionMarkRE.FindAllString(y, -1)
-		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00") &&
-			versionMarkRE.ReplaceAllString(x, "") == versionMarkRE.ReplaceAllString(y, "")
-	}
-	// The version mark may sit in a folder's name ("5 v1 menu/…" and
-	// "5 v2 menu-tts/…") beside other words; the content test below
-	// tells a version apart.
-	differ := func(x, y string) bool {
+	marksDiffer := func(x, y string) bool {
 		mx, my := versionMarkRE.FindAllString(x, -1), versionMarkRE.FindAllString(y, -1)
 		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00")
 	}
+	// Names must be the same but for the mark ("Sync v2"); paths may
+	// differ beside it, as folders do ("5 v1 menu/…", "5 v2 menu-tts/…"),
+	// and the content test below tells a version apart.
+	namesMarked := marksDiffer(a.Name, b.Name) && versionMarkRE.ReplaceAllString(a.Name, "") == versionMarkRE.ReplaceAllString(b.Name, "")
 	// Snapshots of one saved version (n8n gives each save a new
 	// versionId) that the owner edited apart and labelled ("almost
 	// there", "known good"); an unedited copy stays a copy.
 	saved := a.VersionID != "" && a.VersionID == b.VersionID && (strings.Join(strings.Fields(a.Name), " ") != strings.Join(strings.Fields(b.Name), " ") || a.Nodes != b.Nodes)
-	if !saved && !marked(a.Name, b.Name) && !marked(path.Base(a.Source.Name), path.Base(b.Source.Name)) && !differ(a.Source.Name, b.Source.Name) {
+	if !saved && !namesMarked && !marksDiffer(a.Source.Name, b.Source.Name) {
 		return false
 	}
 	if lo, hi := min(a.Nodes, b.Nodes), max(a.Nodes, b.Nodes); 3*lo < 2*hi && hi-lo > 3 {
