@@ -20,7 +20,9 @@ with no error anywhere; unpublishing either leaves both deaf until the other is 
 of n8n publishes its workflows again in an order nobody chose. The person who writes to the bot sees no answer
 come. Triggers that name one credential id share one bot; ids made of digits only (n8n before 1.0 numbered
 credentials per instance) count as one only within one instance (meta.instanceId). Copies of one workflow (one
-workflow id, which RS009 reports, or one trigger webhookId, which a copy keeps) and archived workflows are left out, and so are disabled triggers, which
+workflow id, which RS009 reports, or one trigger webhookId, which a copy keeps: its webhook path is the first's, so
+n8n refuses to publish the second: "The URL path that the … node uses is already taken", packages/cli/src/workflows/triggers/webhook-trigger-registrar.ts)
+and archived workflows are left out, and so are disabled triggers, which
 register nothing. The finding is at the first trigger, naming the others; it is a warning when the export shows
 two of the triggers published (in two workflows, or two in one), since then one of them is deaf now, and a
 note otherwise: the clash comes once they are published.`,
