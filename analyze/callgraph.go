@@ -395,6 +395,9 @@ func locateCalls(s *Set) {
 	}
 }
 
+// noRef is workflowRef's reason for a node that names no workflow.
+const noRef = "it names no workflow (no workflowId)"
+
 // dynamicRef is workflowRef's reason for a target computed at run time.
 const dynamicRef = "its workflowId is an expression evaluated at run time"
 
@@ -409,7 +412,7 @@ var selfRE = lazyregexp.New(`\$workflow\s*(\.\s*id\b|\[\s*["']id["']\s*\])`)
 func workflowRef(n *n8nschema.Node) (id, raw string, ref n8nschema.Value, self bool, why string) {
 	v, ok := n.Param("workflowId")
 	if !ok {
-		return "", "", v, false, "it has no workflowId"
+		return "", "", v, false, noRef
 	}
 	ref = v
 	mode := ""
@@ -464,6 +467,10 @@ func workflowCall(w *n8nschema.Workflow, n *n8nschema.Node, kind CallKind) (*Cal
 	switch {
 	case self:
 		c.To, c.Self, c.Entry = w, true, subworkflowStart(w)
+	case why == noRef:
+		// n8n throws before it loads anything (n8n/dist/
+		// workflow-execute-additional-data.js fetchWorkflowData).
+		c.Assumed = why + ": n8n throws \"No information about the workflow to execute found\" on every call until one is chosen"
 	case why != "":
 		c.Dynamic = why == dynamicRef
 		c.Assumed = why + "; assumed it calls a workflow outside the set that makes no external calls"
