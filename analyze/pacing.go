@@ -1516,11 +1516,14 @@ func idReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, carr
 				ids = append(ids, lastID(m[2]))
 			}
 		case n.Type == n8nschema.TypeCode:
+			// The URL first: most code builds none, and codeSendsRE
+			// has no literal to skip ahead to.
 			code := codeOf(n)
-			if !codeSendsRE.MatchString(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
+			urls := idCodeURLRE.FindAllStringSubmatch(code, -1)
+			if len(urls) == 0 || !codeSendsRE.MatchString(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
 				continue
 			}
-			for _, m := range idCodeURLRE.FindAllStringSubmatch(code, -1) {
+			for _, m := range urls {
 				ids = append(ids, lastID(m[2]+m[3]))
 			}
 		}
