@@ -665,6 +665,9 @@ func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bo
 func smsInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	var text, from bool
 	read := func(x string) {
+		if !strings.Contains(x, "Body") && !strings.Contains(x, "From") && !strings.Contains(x, "WaId") {
+			return // no field below can be read
+		}
 		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
 			f := firstFieldRE.FindStringSubmatch(m[1])
 			if f == nil {
@@ -1373,8 +1376,8 @@ func readsBodyOf(x string, names []string) bool {
 // bodiesRead says whose request body an expression reads: any webhook's
 // when it reads $json.body, and the nodes it names that way.
 func bodiesRead(x string) (json bool, names []string) {
-	if !strings.Contains(x, "{{") {
-		return false, nil
+	if !strings.Contains(x, "{{") || !strings.Contains(x, "body") {
+		return false, nil // every read below names the body
 	}
 	if strings.Contains(x, "$json.body") || strings.Contains(x, `$json["body"]`) || strings.Contains(x, "$json['body']") {
 		return true, nil

@@ -168,6 +168,9 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(stri
 	if direct {
 		item(x)
 	}
+	if !strings.Contains(x, t.Name) {
+		return // reads no field of t by its name
+	}
 	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
 		name := ""
 		if m[2] >= 0 {
