@@ -798,23 +798,9 @@ var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|reply
 // of a waiting workflow, a job's completion hook) carries a result, not a
 // message, and its request names no sender.
 func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.Node]bool, copied map[string]string) bool {
-	sender := false
-	for n := range reached {
-		if n.Disabled || sender {
-			continue
-		}
-		for _, r := range g.bodyReads(n) {
-			if !r.of(t) {
-				continue
-			}
-			for _, m := range bodyPathRE.FindAllStringSubmatch(r.x, -1) {
-				sender = sender || senderFieldRE.MatchString(m[1])
-			}
-		}
-	}
-	if !sender {
-		return false
-	}
+	// The call first: most runs make none to a URL the request brought,
+	// and then its body's fields need not be read.
+	calls := false
 	for n := range reached {
 		if n.Disabled || !n8nschema.IsHTTPRequest(n.Type) || !n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)) {
 			continue
@@ -830,7 +816,26 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 			}
 		}
 		if inBody && postsChatText(n) {
-			return true
+			calls = true
+			break
+		}
+	}
+	if !calls {
+		return false
+	}
+	for n := range reached {
+		if n.Disabled {
+			continue
+		}
+		for _, r := range g.bodyReads(n) {
+			if !r.of(t) {
+				continue
+			}
+			for _, m := range bodyPathRE.FindAllStringSubmatch(r.x, -1) {
+				if senderFieldRE.MatchString(m[1]) {
+					return true
+				}
+			}
 		}
 	}
 	return false
