@@ -184,17 +184,18 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() 
 	}
 	host := strings.ToLower(hostOf(u))
 	path := strings.ToLower(pathOf(u))
+	harm := memo(func() bool { return paymentHost(host) || harmPathRE.MatchString(path) })
 	switch {
 	case teamHost(host):
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfHigh
 	case phoneCallEndpoint(host, path):
 		return Harm, "a second phone call to the number the request names, placed by " + host, n8nschema.ConfHigh
-	case (paymentHost(host) || harmPathRE.MatchString(path)) && draftStatus(n):
+	case harm() && draftStatus(n):
 		// Created with status "DRAFT" (Xero's Invoices take Status
 		// DRAFT, SUBMITTED or AUTHORISED): a draft in the owner's own
 		// books that someone approves before anything is sent or paid.
 		return Nuisance, "a second draft " + harmWord(path) + " at " + orUnknown(host) + ", to delete before it is approved", n8nschema.ConfMedium
-	case paymentHost(host) || harmPathRE.MatchString(path):
+	case harm():
 		return Harm, "a second " + harmWord(path) + " at " + orUnknown(host), n8nschema.ConfHigh
 	case bookingEndpoint(n):
 		return Harm, "a second booking at " + orUnknown(host), n8nschema.ConfMedium

@@ -665,6 +665,9 @@ func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bo
 func smsInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	var text, from bool
 	read := func(x string) {
+		if !strings.Contains(x, "Body") && !strings.Contains(x, "From") && !strings.Contains(x, "WaId") {
+			return // no field below can be read
+		}
 		for _, m := range bodyPathRE.FindAllStringSubmatch(x, -1) {
 			f := firstFieldRE.FindStringSubmatch(m[1])
 			if f == nil {
@@ -795,23 +798,9 @@ var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|reply
 // of a waiting workflow, a job's completion hook) carries a result, not a
 // message, and its request names no sender.
 func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.Node]bool, copied map[string]string) bool {
-	sender := false
-	for n := range reached {
-		if n.Disabled || sender {
-			continue
-		}
-		for _, r := range g.bodyReads(n) {
-			if !r.of(t) {
-				continue
-			}
-			for _, m := range bodyPathRE.FindAllStringSubmatch(r.x, -1) {
-				sender = sender || senderFieldRE.MatchString(m[1])
-			}
-		}
-	}
-	if !sender {
-		return false
-	}
+	// The call first: most runs make none to a URL the request brought,
+	// and then its body's fields need not be read.
+	calls := false
 	for n := range reached {
 		if n.Disabled || !n8nschema.IsHTTPRequest(n.Type) || !n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)) {
 			continue
@@ -827,7 +816,26 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 			}
 		}
 		if inBody && postsChatText(n) {
-			return true
+			calls = true
+			break
+		}
+	}
+	if !calls {
+		return false
+	}
+	for n := range reached {
+		if n.Disabled {
+			continue
+		}
+		for _, r := range g.bodyReads(n) {
+			if !r.of(t) {
+				continue
+			}
+			for _, m := range bodyPathRE.FindAllStringSubmatch(r.x, -1) {
+				if senderFieldRE.MatchString(m[1]) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -1368,8 +1376,8 @@ func readsBodyOf(x string, names []string) bool {
 // bodiesRead says whose request body an expression reads: any webhook's
 // when it reads $json.body, and the nodes it names that way.
 func bodiesRead(x string) (json bool, names []string) {
-	if !strings.Contains(x, "{{") {
-		return false, nil
+	if !strings.Contains(x, "{{") || !strings.Contains(x, "body") {
+		return false, nil // every read below names the body
 	}
 	if strings.Contains(x, "$json.body") || strings.Contains(x, `$json["body"]`) || strings.Contains(x, "$json['body']") {
 		return true, nil
@@ -1511,11 +1519,14 @@ func idReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, carr
 				ids = append(ids, lastID(m[2]))
 			}
 		case n.Type == n8nschema.TypeCode:
+			// The URL first: most code builds none, and codeSendsRE
+			// has no literal to skip ahead to.
 			code := codeOf(n)
-			if !codeSendsRE.MatchString(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
+			urls := idCodeURLRE.FindAllStringSubmatch(code, -1)
+			if len(urls) == 0 || !codeSendsRE.MatchString(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
 				continue
 			}
-			for _, m := range idCodeURLRE.FindAllStringSubmatch(code, -1) {
+			for _, m := range urls {
 				ids = append(ids, lastID(m[2]+m[3]))
 			}
 		}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -88,10 +89,6 @@ func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 			if event {
 				break
 			}
-			if signatureHeaderRE.MatchString(x) {
-				event = true
-				continue
-			}
 			requestFields(x, t, direct[n], get, func(f string) {
 				switch formFields[f] {
 				case fieldName:
@@ -106,7 +103,17 @@ func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 			})
 		}
 	}
-	return answers && contact && (name || typed) && !event
+	if !answers || !contact || !name && !typed || event {
+		return false
+	}
+	// A signature header says a service signs its events: asked last, of
+	// the few webhooks whose runs read a form's fields.
+	for n := range reached {
+		if !n.Disabled && slices.ContainsFunc(g.paths(g.at(n)), signatureHeaderRE.MatchString) {
+			return false
+		}
+	}
+	return true
 }
 
 // noSender reports that no known service's signal (a signature or event
@@ -167,6 +174,9 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(stri
 	}
 	if direct {
 		item(x)
+	}
+	if !strings.Contains(x, t.Name) {
+		return // reads no field of t by its name
 	}
 	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
 		name := ""

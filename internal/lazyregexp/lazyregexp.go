@@ -10,6 +10,10 @@
 // for it first, with a byte search: most strings an audit tests hold no
 // match, and Go's regexp scans the whole string for one. Such a pattern
 // not compiled yet is compiled only when a string holds its literal.
+//
+// Go's regexp skips ahead to a pattern's literal prefix, but not past a
+// \b before it: `\bbody\.(\w+)` is tried at every byte. Such a pattern
+// is searched from the first place its literal starts a word.
 package lazyregexp
 
 import (
@@ -29,8 +33,11 @@ type Regexp struct {
 	// nothing is known), read from the pattern when first asked.
 	needsOnce sync.Once
 	needs     []need
-	once      sync.Once
-	rx        *regexp.Regexp
+	// lead is the literal after the \b a pattern starts with (lead),
+	// read with needs.
+	lead string
+	once sync.Once
+	rx   *regexp.Regexp
 }
 
 // A need is a literal, lowercased when fold (matched without case).
@@ -102,8 +109,89 @@ func (r *Regexp) readNeeds() {
 	r.needsOnce.Do(func() {
 		if re, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.needs = required(re)
+			r.lead = lead(re)
 		}
 	})
+}
+
+// lead is the literal after the \b re starts with when it is matched
+// with case and starts with a word byte, else "".
+func lead(re *syntax.Regexp) string {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpWordBoundary {
+		return ""
+	}
+	l := re.Sub[1]
+	if l.Op != syntax.OpLiteral || l.Flags&syntax.FoldCase != 0 || l.Rune[0] >= utf8.RuneSelf || !isWordByte(byte(l.Rune[0])) {
+		return ""
+	}
+	return string(l.Rune)
+}
+
+// next returns the first match at or after i of a pattern with a lead,
+// its submatches' indices when sub is set (else its own): regexp's
+// search of s from the first place p at or after i where the lead starts
+// a word, since no match starts before. s[p:] holds every match s holds
+// from p: its \b at p reads no word byte before, as s's does.
+func (r *Regexp) next(s string, i int, sub bool) []int {
+	for {
+		j := strings.Index(s[i:], r.lead)
+		if j < 0 {
+			return nil
+		}
+		p := i + j
+		if p > 0 && isWordByte(s[p-1]) {
+			i = p + 1
+			continue
+		}
+		var m []int
+		if sub {
+			m = r.rx.FindStringSubmatchIndex(s[p:])
+		} else {
+			m = r.rx.FindStringIndex(s[p:])
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		return m
+	}
+}
+
+// all returns up to n (all when n < 0) successive matches of a pattern
+// with a lead, as next gives them: each begins where the last ended, and
+// none is empty.
+func (r *Regexp) all(s string, n int, sub bool) [][]int {
+	var out [][]int
+	for i := 0; n < 0 || len(out) < n; {
+		m := r.next(s, i, sub)
+		if m == nil {
+			break
+		}
+		out = append(out, m)
+		i = m[1]
+	}
+	return out
+}
+
+// isWordByte reports an ASCII word character, what \b looks for; a byte
+// of a longer rune is none, as the rune is not.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// strs returns the texts of submatch indices m of s.
+func strs(s string, m []int) []string {
+	if m == nil {
+		return nil
+	}
+	out := make([]string, len(m)/2)
+	for k := range out {
+		if m[2*k] >= 0 {
+			out[k] = s[m[2*k]:m[2*k+1]]
+		}
+	}
+	return out
 }
 
 // absent reports that s holds no match: it lacks each of the pattern's
@@ -123,62 +211,105 @@ func (r *Regexp) absent(s string) bool {
 
 func (r *Regexp) String() string { return r.expr }
 
-func (r *Regexp) MatchString(s string) bool { return !r.absent(s) && r.re().MatchString(s) }
+func (r *Regexp) MatchString(s string) bool {
+	if r.absent(s) {
+		return false
+	}
+	if rx := r.re(); r.lead == "" {
+		return rx.MatchString(s)
+	}
+	return r.next(s, 0, false) != nil
+}
 
 func (r *Regexp) FindString(s string) string {
 	if r.absent(s) {
 		return ""
 	}
-	return r.re().FindString(s)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindString(s)
+	}
+	if m := r.next(s, 0, false); m != nil {
+		return s[m[0]:m[1]]
+	}
+	return ""
 }
 
 func (r *Regexp) FindStringIndex(s string) []int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindStringIndex(s)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindStringIndex(s)
+	}
+	return r.next(s, 0, false)
 }
 
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindStringSubmatch(s)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindStringSubmatch(s)
+	}
+	return strs(s, r.next(s, 0, true))
 }
 
 func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindStringSubmatchIndex(s)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindStringSubmatchIndex(s)
+	}
+	return r.next(s, 0, true)
 }
 
 func (r *Regexp) FindAllString(s string, n int) []string {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindAllString(s, n)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindAllString(s, n)
+	}
+	var out []string
+	for _, m := range r.all(s, n, false) {
+		out = append(out, s[m[0]:m[1]])
+	}
+	return out
 }
 
 func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindAllStringIndex(s, n)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindAllStringIndex(s, n)
+	}
+	return r.all(s, n, false)
 }
 
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindAllStringSubmatch(s, n)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindAllStringSubmatch(s, n)
+	}
+	var out [][]string
+	for _, m := range r.all(s, n, true) {
+		out = append(out, strs(s, m))
+	}
+	return out
 }
 
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if r.absent(s) {
 		return nil
 	}
-	return r.re().FindAllStringSubmatchIndex(s, n)
+	if rx := r.re(); r.lead == "" {
+		return rx.FindAllStringSubmatchIndex(s, n)
+	}
+	return r.all(s, n, true)
 }
 
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }

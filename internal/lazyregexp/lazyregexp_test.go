@@ -208,3 +208,64 @@ func TestContainsFoldAsLowered(t *testing.T) {
 		}
 	}
 }
+
+// TestLead: a pattern that starts with \b and a literal with case, whose
+// first byte is a word's, is searched from where the literal is.
+func TestLead(t *testing.T) {
+	for expr, want := range map[string]string{
+		`\bbody\.message\.(toolCalls)\b`: "body.message.",
+		`\breturn\b\s*(\[\s*)?`:          "return",
+		`(?i)\bkey\b`:                    "", // without case
+		`\b\$json`:                       "", // \b reads the byte before: no word's
+		`\bfoo|bar`:                      "", // a branch starts otherwise
+		`\b(foo|bar)`:                    "",
+		`x\bfoo`:                         "",
+	} {
+		r := New(expr)
+		r.absent("")
+		if r.lead != want {
+			t.Errorf("%s: lead %q, want %q", expr, r.lead, want)
+		}
+	}
+}
+
+// TestLeadAsRegexp: a pattern with a lead answers every method as regexp's
+// does, on strings that hold its literal inside and at the start of words,
+// beside runes of several bytes, and matches that abut.
+func TestLeadAsRegexp(t *testing.T) {
+	exprs := []string{
+		`\bbody(?:\.([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`,
+		`\bjson\s*(?:\.\s*body|\[\s*["']body["']\s*\])\s*(?:\.\s*([\p{L}_][\p{L}\p{N}_]*)|\[\s*["']([^"']+)["']\s*\])`,
+		`\breturn\b\s*(\[\s*)?(\{)?`,
+		`\btry\s*\{[\s\S]*\}\s*catch\b`,
+		`\bbody\b(?m:^)?`,
+		`\bab(ab)*`,
+	}
+	pieces := []string{"", "body", "xbody", "_body", "1body", "ébody", "body.", ".email", ".é", "[", "]", `"`, "'", "key", "json", "json.body",
+		"return", "returns", "try", "catch", "{", "}", "ab", "aab", " ", "\n", ".", "x", "é", "\xff", "_", "9"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, expr := range exprs {
+		r, want := New(expr), regexp.MustCompile(expr)
+		if r.absent(""); r.lead == "" {
+			t.Fatalf("%s: no lead", expr)
+		}
+		for range 20000 {
+			var b strings.Builder
+			for range rng.IntN(10) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			s, n := b.String(), rng.IntN(4)-1
+			if r.MatchString(s) != want.MatchString(s) ||
+				r.FindString(s) != want.FindString(s) ||
+				!slices.Equal(r.FindStringIndex(s), want.FindStringIndex(s)) ||
+				!slices.Equal(r.FindStringSubmatch(s), want.FindStringSubmatch(s)) ||
+				!slices.Equal(r.FindStringSubmatchIndex(s), want.FindStringSubmatchIndex(s)) ||
+				!slices.Equal(r.FindAllString(s, n), want.FindAllString(s, n)) ||
+				!slices.EqualFunc(r.FindAllStringIndex(s, n), want.FindAllStringIndex(s, n), slices.Equal) ||
+				!slices.EqualFunc(r.FindAllStringSubmatch(s, n), want.FindAllStringSubmatch(s, n), slices.Equal) ||
+				!slices.EqualFunc(r.FindAllStringSubmatchIndex(s, n), want.FindAllStringSubmatchIndex(s, n), slices.Equal) {
+				t.Fatalf("%s on %q (n %d) differs from regexp's", expr, s, n)
+			}
+		}
+	}
+}
