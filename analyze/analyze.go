@@ -241,8 +241,8 @@ func (p *Pass) Report(d Diagnostic) {
 				}
 				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses %s (RS010)", node, param, refuses)
 				f.Severity = min(f.Severity, Note)
-			} else if b, param, ok := p.Set.Graph(w).BehindBlank(d.Node); ok {
-				f.Message += fmt.Sprintf("; this holds once node %q's %q, a template's blank, names a real resource: until then that node fails on every item and no run gets here", b.Name, param)
+			} else if _, fill, ok := p.Set.Graph(w).BehindBlank(d.Node); ok {
+				f.Message += "; this holds once " + fill + ": until then that node fails on every item and no run gets here"
 				f.Severity = min(f.Severity, Note)
 			}
 		}

@@ -1,19 +1,27 @@
 package analyze
 
-import "github.com/stormcheck/stormcheck/n8nschema"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // A template leaves some resources for its owner to name: a sheet
-// "YOUR_SPREADSHEET_ID", a calendar "<your-calendar>" (n8nschema.BlankTarget).
-// As exported, the node that asks its service for such a resource fails on
-// every item, and a run that must pass it stops there: what lies behind
-// it happens only once the owner fills the blank in, as for a required
-// parameter left blank (RefusedRun).
+// "YOUR_SPREADSHEET_ID", a calendar "<your-calendar>" (n8nschema.BlankTarget),
+// or an API key a config Set node holds as "" for the owner to fill in
+// (blankKey). As exported, the node that asks its service for such a
+// resource, or with such a key, fails on every item, and a run that must
+// pass it stops there: what lies behind it happens only once the owner
+// fills the blank in, as for a required parameter left blank (RefusedRun).
 
 // BehindBlank reports a node that every run reaches only past a node of
-// the main flow whose target is a template's blank and that stops the run
-// when its call fails (it does not continue on failure), with that node
-// and the blank parameter. A sub-node takes its root's answer.
-func (g *Graph) BehindBlank(n *n8nschema.Node) (blank *n8nschema.Node, param string, ok bool) {
+// the main flow that names a template's blank (a target or a key) and
+// stops the run when its call fails (it does not continue on failure),
+// with that node and what fills the blank in, as a clause ("node "Get
+// rows"'s "documentId", a template's blank, names a real resource"). A
+// sub-node takes its root's answer.
+func (g *Graph) BehindBlank(n *n8nschema.Node) (blank *n8nschema.Node, fill string, ok bool) {
 	g.blankOnce.Do(g.blankReach)
 	if g.blankOnly == nil || n == nil {
 		return nil, "", false
@@ -31,8 +39,38 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (blank *n8nschema.Node, param str
 	if !found {
 		return nil, "", false
 	}
-	param, _ = n8nschema.BlankTarget(g.Nodes[b])
-	return g.Nodes[b], param, true
+	blank = g.Nodes[b]
+	if param, ok := n8nschema.BlankTarget(blank); ok {
+		return blank, fmt.Sprintf("node %q's %q, a template's blank, names a real resource", blank.Name, param), true
+	}
+	where, _ := g.blankKey(blank)
+	return blank, fmt.Sprintf("node %q's %s carries a key (it reads a field a Set node leaves blank for the owner)", blank.Name, where), true
+}
+
+// blankKey reports an HTTP Request whose key, a header or query parameter
+// named for one (key, auth, token), takes its value from a field that the
+// Set node it reads writes as "" or as a template's blank ("YOUR_API_KEY"):
+// a config node the owner has not filled in, so the service refuses every
+// call. It names the parameter (header "Authorization").
+func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		return "", false
+	}
+	blank := func(v string) bool { return strings.TrimSpace(v) == "" || n8nschema.Placeholder(v) }
+	for _, l := range [...]struct{ list, kind string }{{"headerParameters.parameters", "header"}, {"queryParameters.parameters", "query parameter"}} {
+		for _, q := range n.Params().Get(l.list).Elems() {
+			name, val := q.Get("name").Str(), q.Get("value").Str()
+			if !n8nschema.CredentialField(name) {
+				continue
+			}
+			for _, x := range exprRE.FindAllString(val, -1) {
+				if setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank) {
+					return fmt.Sprintf("%s %q", l.kind, name), true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // blankReach fills blankOnly: the nodes the runs reach (along the edges
@@ -47,7 +85,9 @@ func (g *Graph) blankReach() {
 			continue
 		}
 		if _, ok := n8nschema.BlankTarget(n); !ok {
-			continue
+			if _, ok := g.blankKey(n); !ok {
+				continue
+			}
 		}
 		if blank == nil {
 			blank = make([]bool, len(g.Nodes))

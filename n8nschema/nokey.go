@@ -86,6 +86,10 @@ func noKey(n *Node) (Refusal, bool) {
 
 // keyName reports a name (or JSON text) that may carry a key: it holds
 // "key", "auth" or "token" in any case.
+// CredentialField reports a header, query or body field name that reads
+// as one carrying a key (key, auth, token).
+func CredentialField(s string) bool { return keyName(s) }
+
 func keyName(s string) bool {
 	s = strings.ToLower(s)
 	return strings.Contains(s, "key") || strings.Contains(s, "auth") || strings.Contains(s, "token")

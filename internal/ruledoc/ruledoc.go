@@ -128,8 +128,8 @@ func Reference(rs []*analyze.Rule) string {
 	b.WriteString("purpose: their findings belong to the file, not to a node.\n")
 	b.WriteString("A finding about what a run does is a note, and says so, when no run gets there as exported: n8n refuses\n")
 	b.WriteString("the runs for a required parameter left blank (RS010), or every run stops first at a node whose target is a\n")
-	b.WriteString("template's blank (a sheet \"YOUR_SPREADSHEET_ID\"), which asks its service for a resource that does not\n")
-	b.WriteString("exist. It holds once the owner fills the blank in.\n\n")
+	b.WriteString("template's blank (a sheet \"YOUR_SPREADSHEET_ID\", or an API key a config Set node leaves empty), which\n")
+	b.WriteString("asks its service for what does not exist. It holds once the owner fills the blank in.\n\n")
 	b.WriteString("| ID | Name | Severity | Confidence | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Confidence,
