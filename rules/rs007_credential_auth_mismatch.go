@@ -28,7 +28,9 @@ credential its authentication names: "Node does not have any credentials set for
 (packages/core/src/execution-engine/node-execution-context/node-execution-context.ts getCredentials); HTTP
 Request v1, and v2 on a generic credential type, read the credential inside a try that ignores the failure
 (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts) and send the request
-without authentication instead, which a service that needs one refuses.
+without authentication instead, which a service that needs one refuses. A node no run reaches (behind an output
+that never carries an item, such as a Switch's output past its one default rule) still keeps the workflow from
+being published, and the finding says no run reaches it.
 Either way the workflow does no work in production: an error workflow that cannot be published reports
 nothing, a schedule never fires or fails each time. Every way to publish on n8n 2.41.1 (the editor, the
 public API, import:workflow --activeState=fromJson) runs that check (packages/cli/src/workflows/workflow.service.ts
@@ -104,6 +106,14 @@ note that holds once the blank is filled in, as for every rule.`,
 			if !m.stored {
 				outcome = at("the editor will not publish the workflow (the node has issues), and published through the API the node fails every run: ",
 					"the editor will not publish the workflow (the node has issues), and published through the API, on every run, ")
+			}
+			if !g.Reachable(n) {
+				// No run gets to it (an output that never carries an item
+				// leads there): only the publishing check stands.
+				outcome = fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\"), though no run reaches the node", m.want[0])
+				if !m.stored {
+					outcome = "the editor will not publish the workflow (the node has issues), though no run reaches the node"
+				}
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
 			if watched(pass, n) || untriggered(pass) {
