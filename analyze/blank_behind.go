@@ -81,8 +81,8 @@ func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
 	for i, n := range g.Nodes {
-		if n.Disabled || n.ContinuesOnFail() || g.specs[i].Role != n8nschema.RoleExternal || g.IsSubNode(n) {
-			continue
+		if n.Disabled || n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) || g.specs[i].Role != n8nschema.RoleExternal || g.IsSubNode(n) {
+			continue // it does not stop the run: its items go on
 		}
 		if _, ok := n8nschema.BlankTarget(n); !ok {
 			if _, ok := g.blankKey(n); !ok {
