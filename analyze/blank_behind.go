@@ -75,8 +75,8 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 
 // blankReach fills blankOnly: the nodes the runs reach (along the edges
 // Reachable follows) only past a blank node, each with the nearest blank
-// node that leads to it (file order between blank nodes as near). Two
-// walks: linear in the graph.
+// node that leads to it (file order between blank nodes as near), by
+// onlyPast. Two walks: linear in the graph.
 func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
@@ -102,31 +102,11 @@ func (g *Graph) blankReach() {
 	// themselves are reached.
 	open := make([]bool, len(g.Nodes))
 	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && !blank[e.from] })
-	label := make([]int32, len(g.Nodes)) // 1 + the blank node that reached it first
-	queue := make([]int32, 0, len(g.Nodes))
+	var reached []int32
 	for _, b := range blanks {
-		if open[b] && label[b] == 0 {
-			label[b] = b + 1
-			queue = append(queue, b)
+		if open[b] {
+			reached = append(reached, b)
 		}
 	}
-	for h := 0; h < len(queue); h++ {
-		u := queue[h]
-		for _, e := range g.outs(int(u)) {
-			if e.Type != ConnMain || g.dead(e) || label[e.to] != 0 {
-				continue
-			}
-			label[e.to] = label[u]
-			queue = append(queue, e.to)
-		}
-	}
-	for i, l := range label {
-		if l == 0 || open[i] {
-			continue
-		}
-		if g.blankOnly == nil {
-			g.blankOnly = map[int32]int32{}
-		}
-		g.blankOnly[int32(i)] = l - 1
-	}
+	g.blankOnly = g.onlyPast(reached, open)
 }

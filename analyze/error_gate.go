@@ -128,7 +128,7 @@ func codeNewItems(nd *n8nschema.Node) bool {
 }
 
 // codeNamesNoError reports a JavaScript Code node whose code never names
-// error and neither spreads nor copies an object (newItemsOnly's test), so
+// error and neither spreads nor copies an object (codeItems' test), so
 // that no item it returns gains an error key its input lacked.
 func codeNamesNoError(nd *n8nschema.Node) bool {
 	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {

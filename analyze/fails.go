@@ -378,9 +378,9 @@ const maxFeedDepth = 8
 //     each passes its input items on unchanged;
 //   - a JavaScript Code node whose every return hands back new items,
 //     [{ json: { ... } }] written out, with no spread, Object.assign or
-//     field of that name anywhere in the code (newItemsOnly), or one fed
-//     only by such nodes that spreads only its input items' whole JSON
-//     into the items it writes out (keepsInputOnly).
+//     field of that name anywhere in the code, or one fed only by such
+//     nodes that spreads only its input items' whole JSON into the items
+//     it writes out (codeItems).
 //   - an AI Agent: every agent type returns its executor's answer
 //     ({output, intermediateSteps}, the inputs it was given, {input, ...},
 //     left out or kept under their own names) or {error} on a failure it
@@ -410,10 +410,7 @@ func (g *Graph) fieldFree(i int, field string) bool {
 			if nd.Disabled {
 				return false, false
 			}
-			if newItemsOnly(nd, field) {
-				return true, false
-			}
-			return false, keepsInputOnly(nd, field)
+			return codeItems(nd, field)
 		case langchain + "agent":
 			return !nd.Disabled, false
 		}

@@ -58,12 +58,24 @@ func (g *Graph) refusedReach() {
 	if len(refused) == 0 {
 		return
 	}
-	follow := func(e *Edge) bool { return !g.dead(e) }
 	open := make([]bool, len(g.Nodes))
-	g.bfs(others, open, make([]int32, 0, len(g.Nodes)), follow)
-	label := make([]int32, len(g.Nodes)) // 1 + the refused start that reached it first
+	g.bfs(others, open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) })
+	for i, src := range g.onlyPast(refused, open) {
+		if g.refusedOnly == nil {
+			g.refusedOnly = map[int32]issue{}
+		}
+		g.refusedOnly[i] = g.issueAt[src]
+	}
+}
+
+// onlyPast returns the nodes a walk from sources reaches (along main
+// edges that are not dead) that open does not hold, each with the source
+// that reached it first: sources in the order given, then the nearest.
+// One walk: linear in the graph.
+func (g *Graph) onlyPast(sources []int32, open []bool) map[int32]int32 {
+	label := make([]int32, len(g.Nodes)) // 1 + the source that reached it first
 	queue := make([]int32, 0, len(g.Nodes))
-	for _, s := range refused {
+	for _, s := range sources {
 		if label[s] == 0 {
 			label[s] = s + 1
 			queue = append(queue, s)
@@ -72,20 +84,22 @@ func (g *Graph) refusedReach() {
 	for h := 0; h < len(queue); h++ {
 		u := queue[h]
 		for _, e := range g.outs(int(u)) {
-			if e.Type != ConnMain || !follow(e) || label[e.to] != 0 {
+			if e.Type != ConnMain || g.dead(e) || label[e.to] != 0 {
 				continue
 			}
 			label[e.to] = label[u]
 			queue = append(queue, e.to)
 		}
 	}
+	var out map[int32]int32
 	for i, l := range label {
 		if l == 0 || open[i] {
 			continue
 		}
-		if g.refusedOnly == nil {
-			g.refusedOnly = map[int32]issue{}
+		if out == nil {
+			out = map[int32]int32{}
 		}
-		g.refusedOnly[int32(i)] = g.issueAt[l-1]
+		out[int32(i)] = l - 1
 	}
+	return out
 }

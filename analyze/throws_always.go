@@ -242,57 +242,40 @@ var spreadRE = lazyregexp.New(`\.\.\.\s*[A-Za-z_$(\[{]`)
 // returnRE matches a return statement and what follows it.
 var returnRE = lazyregexp.New(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
 
-// newItemsOnly reports a JavaScript Code node whose items cannot carry
-// field: every return in its code hands back items written out as
-// [{ json: { ... } }], and nothing in the code names field, spreads an
-// object (...) or copies one (Object.assign), so no key comes from its
-// input. A Code node returns exactly the items its code returns
-// (@n8n/task-runner dist/js-task-runner/js-task-runner.js L194-226
-// runForAllItems returns the code's result).
-func newItemsOnly(nd *n8nschema.Node, field string) bool {
-	code, ok := jsCode(nd)
-	if !ok {
-		return false
-	}
-	if strings.Contains(code, field) || spreadRE.MatchString(code) || strings.Contains(code, "Object.assign") {
-		return false
-	}
-	returns := returnRE.FindAllStringSubmatchIndex(code, -1)
-	for _, m := range returns {
-		if m[2] < 0 {
-			return false // returns something else: its input, a variable
-		}
-	}
-	return len(returns) > 0
-}
 
 // inputSpreadRE matches a spread of a whole input item's JSON
 // (...$json, ...($input.first().json)) closed by "," or "}": the keys it
 // adds are the input's own.
 var inputSpreadRE = lazyregexp.New(`\.\.\.\s*(\(\s*)?(?:\$json|\$input\.(?:first|last)\(\)\.json|\$input\.item\.json|\$input\.all\(\)\[\d+\]\.json|\bitems\[\d+\]\.json)\s*\)?\s*[,}]`)
 
-// keepsInputOnly reports a JavaScript Code node whose items can carry
-// field only when its input's do: every return in its code hands back
-// items written out as [{ json: { ... } }], every spread in it is of an
-// input item's whole JSON (inputSpreadRE), and nothing in the code names
-// field or copies an object (Object.assign). Such a node is as free of
-// field as what feeds it (feedTable's passes).
-func keepsInputOnly(nd *n8nschema.Node, field string) bool {
+// codeItems reads a JavaScript Code node whose every return hands back
+// items written out as [{ json: { ... } }] and that nowhere names field
+// or copies an object (Object.assign). With no spread (...) in the code
+// its items cannot carry field (leaf): a Code node returns exactly the
+// items its code returns (@n8n/task-runner dist/js-task-runner/
+// js-task-runner.js L194-226 runForAllItems returns the code's result).
+// With every spread of an input item's whole JSON (inputSpreadRE), its
+// items carry field only when its input's do (passes). Any other code is
+// neither.
+func codeItems(nd *n8nschema.Node, field string) (leaf, passes bool) {
 	code, ok := jsCode(nd)
 	if !ok || strings.Contains(code, field) || strings.Contains(code, "Object.assign") {
-		return false
-	}
-	spreads := spreadRE.FindAllStringIndex(code, -1)
-	if len(spreads) == 0 || len(inputSpreadRE.FindAllStringIndex(code, -1)) != len(spreads) {
-		return false
+		return false, false
 	}
 	returns := returnRE.FindAllStringSubmatchIndex(code, -1)
+	if len(returns) == 0 {
+		return false, false
+	}
 	for _, m := range returns {
 		if m[2] < 0 {
-			return false
+			return false, false // returns something else: its input, a variable
 		}
 	}
-	return len(returns) > 0
+	spreads := len(spreadRE.FindAllStringIndex(code, -1))
+	if spreads == 0 {
+		return true, false
+	}
+	return false, len(inputSpreadRE.FindAllStringIndex(code, -1)) == spreads
 }
 
 // errorItemPathRE matches a read of a field of the item a JavaScript Code

@@ -137,8 +137,8 @@ func TestNewItemsOnly(t *testing.T) {
 		if len(f.Workflows) != 1 || len(f.Workflows[0].Nodes) != 1 {
 			t.Fatalf("bad test node %q", c.code)
 		}
-		if got := newItemsOnly(f.Workflows[0].Nodes[0], "chatInput"); got != c.want {
-			t.Errorf("newItemsOnly(%q) = %v, want %v", c.code, got, c.want)
+		if got, _ := codeItems(f.Workflows[0].Nodes[0], "chatInput"); got != c.want {
+			t.Errorf("codeItems(%q) leaf = %v, want %v", c.code, got, c.want)
 		}
 	}
 }
