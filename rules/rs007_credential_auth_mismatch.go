@@ -30,7 +30,8 @@ Request v1, and v2 on a generic credential type, read the credential inside a tr
 (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V2/HttpRequestV2.node.ts) and send the request
 without authentication instead, which a service that needs one refuses. A node no run reaches (behind an output
 that never carries an item, such as a Switch's output past its one default rule) still keeps the workflow from
-being published, and the finding says no run reaches it.
+being published, and the finding says no run reaches it; it is a note, since the editor says so when the owner
+publishes. So is a node that misses a required parameter, whose runs n8n refuses before any credential is read.
 Either way the workflow does no work in production: an error workflow that cannot be published reports
 nothing, a schedule never fires or fails each time. Every way to publish on n8n 2.41.1 (the editor, the
 public API, import:workflow --activeState=fromJson) runs that check (packages/cli/src/workflows/workflow.service.ts
@@ -122,9 +123,27 @@ note that holds once the blank is filled in, as for every rule.`,
 				d.Severity = analyze.Note
 				outcome = at("a run from the editor fails at the node: ", "in a run from the editor, ") + " (" + byHandWhy(g, n) + ")"
 			}
+			if !g.Reachable(n) {
+				// The editor says so when the owner publishes: nothing
+				// fails unseen.
+				d.Severity = analyze.Note
+			}
+			if param, blank := n8nschema.MissingRequired(n); blank && !refusedRun(g, n) {
+				// n8n refuses every run that reaches the node before any
+				// credential is read: the mismatch bites once it is filled.
+				d.Severity = analyze.Note
+				outcome += fmt.Sprintf("; this holds once its required %q is filled in: until then n8n refuses every run that reaches it (RS010)", param)
+			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)
 			pass.Report(d)
 		}
 	},
+}
+
+// refusedRun reports a node whose runs n8n refuses for a required blank
+// that Pass.Report already names (analyze.Graph.RefusedRun).
+func refusedRun(g *analyze.Graph, n *n8nschema.Node) bool {
+	_, _, _, _, ok := g.RefusedRun(n)
+	return ok
 }
