@@ -242,7 +242,6 @@ var spreadRE = lazyregexp.New(`\.\.\.\s*[A-Za-z_$(\[{]`)
 // returnRE matches a return statement and what follows it.
 var returnRE = lazyregexp.New(`\breturn\b\s*(\[\s*\{\s*json\s*:\s*\{)?`)
 
-
 // inputSpreadRE matches a spread of a whole input item's JSON
 // (...$json, ...($input.first().json)) closed by "," or "}": the keys it
 // adds are the input's own.
