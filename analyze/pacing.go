@@ -45,8 +45,10 @@ var personTriggers = map[string]string{
 // nodes-base/nodes/Telegram/TelegramTrigger.node.ts and the like), where
 // the person waits for the answer ("chat"), and form, survey and booking
 // services, where the person has left with the service's own confirmation
-// ("form"). A trigger of any package reads its service here: n8n's
-// Typeform Trigger and a community Tally Trigger alike.
+// ("form"), and meeting recorders, whose event is a meeting people held
+// (paced like a booking; nobody waits for the run). A trigger of any
+// package reads its service here: n8n's Typeform Trigger and a community
+// Tally Trigger alike.
 var personServices = map[string]string{
 	"telegram":       "chat",
 	"whatsapp":       "chat",
@@ -75,6 +77,13 @@ var personServices = map[string]string{
 	"acuityscheduling": "form",
 	"cal":              "form", // Cal.com
 	"calcom":           "form",
+	// Meeting recorders: one meeting a person held, one event, sent when
+	// its recording is processed (n8n-nodes-fathom.fathomTrigger).
+	"fathom":    "form",
+	"fireflies": "form",
+	"tldv":      "form",
+	"otter":     "form",
+	"readai":    "form",
 }
 
 // triggerService names the service whose events a trigger type receives:

@@ -173,7 +173,8 @@ func TestClockWithNoJob(t *testing.T) {
 
 // TestTriggerServicePace: a trigger's service decides whether a person
 // paces it, whatever package the node comes from: n8n's Typeform Trigger
-// and a community Tally or Fillout Trigger are a person's form; a
+// and a community Tally or Fillout Trigger are a person's form, a
+// meeting recorder's trigger paces as the meetings people hold; a
 // community WhatsApp gateway's trigger or a service n8n does not list
 // stays a machine's, as does a Twilio Trigger that hears only call
 // summaries.
@@ -192,7 +193,8 @@ func TestTriggerServicePace(t *testing.T) {
 		{"n8n-nodes-base.telegramTrigger", `{}`, "telegram", PacePerson},
 		{"n8n-nodes-base.twilioTrigger", `{"updates": ["com.twilio.voice.insights.call-summary.complete"]}`, "twilio", PaceMachine},
 		{"n8n-nodes-base.stripeTrigger", `{}`, "stripe", PaceMachine},
-		{"n8n-nodes-fathom.fathomTrigger", `{}`, "fathom", PaceMachine},
+		{"n8n-nodes-fathom.fathomTrigger", `{}`, "fathom", PacePerson},
+		{"@apify/n8n-nodes-apify.apifyTrigger", `{}`, "apify", PaceMachine},
 		{"n8n-nodes-tallyforms.tally", `{}`, "", PaceMachine},
 	} {
 		w := parseOne(t, `{"nodes": [{"name": "T", "type": "`+tc.typ+`", "typeVersion": 1, "position": [0, 0], "parameters": `+tc.params+`}], "connections": {}}`)
