@@ -26,8 +26,8 @@ one that waits an hour or more on every trip (a scheduler), nor one whose counte
 every trip, a Code node checks by throwing (the "try the next model" fallback), nor one a condition
 bounds beyond a $runIndex test: a number stepped by a constant and compared with a fixed limit, a work
 list drained (shift, pop) until it is empty, or a status poll that leaves on every terminal status. Where
-only people start the workflow (a chat, a messaging bot, a form, a link opened in a browser, or a booking or
-form service that relays one person's action), a loop inside one execution is a warning: it runs one at a
+only people start the workflow (a chat, a messaging bot, a form, a link opened in a browser, or a booking,
+form or meeting-recorder service that relays one person's action or meeting), a loop inside one execution is a warning: it runs one at a
 time, and a person who waits for the answer sees it go silent.
 A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
 left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).`,

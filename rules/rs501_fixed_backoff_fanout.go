@@ -20,8 +20,8 @@ at once), they all wait the same time and retry in the same instant, again and a
 herd that keeps an overloaded dependency down. It matters only where calls run side by side, so the rule
 looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
 execution per poll, and what people pace (chat messages, messaging bots such as Telegram, WhatsApp or
-Slack, the trigger of a form, survey or booking service, n8n's node or a community one alike, read by the service
-its type names (Typeform, Jotform, a community Tally Trigger, Calendly), also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app
+Slack, the trigger of a form, survey or booking service or of a meeting recorder, n8n's node or a community one
+alike, read by the service its type names (Typeform, Jotform, a community Tally Trigger, Calendly, Fathom), also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app
 (the sender read from the request or from the fields a Code node built from it, as RS203 reads it),
 or posts a chat message to a reply URL the request brought (Slack's response_url) for a request that names
 its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
