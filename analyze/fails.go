@@ -459,6 +459,14 @@ func (g *Graph) feedTable(judge func(nd *n8nschema.Node) (leaf, passes bool)) (a
 	return at, judged
 }
 
+// SetKeepsField reports an enabled Set node v3+ that hands on its input's
+// fields and sets none whose name starts with field: an item's field
+// passes it unchanged.
+func SetKeepsField(nd *n8nschema.Node, field string) bool {
+	keeps, ok := setFields(nd, field)
+	return ok && keeps
+}
+
 // setFields reads an enabled Set node v3+ in manual mode: ok when none of
 // the fields it sets is field (nor one whose name is an expression), and
 // whether it keeps its input fields.

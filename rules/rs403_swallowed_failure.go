@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -78,7 +79,11 @@ failed model call goes. An error output wired to nothing drops the failed items 
 after it do not run for them, and the run ends as a success. It is fine, too, when the next Code node reads the
 result and returns a field set to a literal (statut: "échec") that a message or log row fed by it tests in a
 conditional ({{ $json.statut === "échec" ? "❌" : "✅" }}): the failed item lacks the result, takes the code's
-fallback, and the owner reads the mark. Where only a person starts the runs that reach the node (a Manual
+fallback, and the owner reads the mark. It is fine in an agent's tool workflow (every caller the set resolves is a
+Call Workflow tool, or the agent and its tool workflow are shipped in one file) when the error item reaches the
+workflow's end through nodes that keep its fields (a Set that includes the input's fields, a condition, a No Op):
+n8n hands the last node's item to the agent as the tool's answer (ToolWorkflowV1.node.js), and the model reads
+the error. Where only a person starts the runs that reach the node (a Manual
 Trigger, a chat only the editor's test chat runs) in a workflow no other workflow calls, or in a tool or
 sub-workflow whose every caller the audited set resolves is itself run only so (an agent behind a Chat Trigger
 that is not public, @n8n/n8n-nodes-langchain ChatTrigger.node.js L368), or that no call resolves to but that
@@ -162,6 +167,9 @@ one file), the finding is a note: the person who clicked sees the failure in the
 				}
 				if errRead[n.Name] || checkedDownstream(g, n) {
 					continue // something checks it
+				}
+				if answersTool(pass, g, n) {
+					continue // the agent's model reads the error item as the tool's answer
 				}
 			}
 			// "Delete if it exists" is the usual intent, whether the failure
@@ -1182,4 +1190,65 @@ func refusedWrite(op *analyze.Operation) bool {
 func retiredModel(n *n8nschema.Node) bool {
 	_, ok := n8nschema.RetiredModelCall(n)
 	return ok
+}
+
+// answersTool reports a node of an agent's tool workflow whose error item
+// is the tool's answer: the workflow runs only from its Execute Workflow
+// Trigger, every caller the set resolves is a Call Workflow tool (or none
+// resolves and the workflow's own agent calls a tool workflow the set
+// lacks: an agent and its tool shipped in one file), and every path from
+// the node ends within a few nodes that hand the item on with its error
+// field (a Set that keeps the input's fields, a condition, a No Op). n8n
+// returns the last node's items to the tool (nodes-langchain
+// ToolWorkflow/v1 ToolWorkflowV1.node.js: data[0][0].json), and the model
+// reads {"error": …}: the failure reaches the caller.
+func answersTool(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) bool {
+	callers := 0
+	for _, c := range pass.Set.CallsTo(pass.Workflow) {
+		if c.From == pass.Workflow || c.Kind == analyze.CallN8nAPI {
+			continue
+		}
+		if c.Kind != analyze.CallTool {
+			return false
+		}
+		callers++
+	}
+	if callers == 0 && !slices.ContainsFunc(pass.Set.CallsFrom(pass.Workflow), func(c *analyze.Call) bool {
+		return c.Kind == analyze.CallTool && c.To == nil && (c.Missing != "" || c.Dynamic)
+	}) {
+		return false
+	}
+	for _, t := range g.Triggers() {
+		if !t.Disabled && t.Type != n8nschema.TypeExecuteWorkflowTrigger && analyze.ReachFrom(g, t)[n] {
+			return false
+		}
+	}
+	return endsKeepingError(g, n, 0)
+}
+
+// endsKeepingError reports whether every main path from n ends within
+// a few nodes, each of which hands its items on with their error field.
+func endsKeepingError(g *analyze.Graph, n *n8nschema.Node, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	for _, e := range g.OutOfType(n, analyze.ConnMain) {
+		m := e.To
+		if e.Error || m.Disabled || !keepsError(m) || !endsKeepingError(g, m, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsError reports a node that hands on the items it gets with their
+// fields, an error field among them.
+func keepsError(m *n8nschema.Node) bool {
+	switch m.Type {
+	case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeNoOp, n8nschema.TypeWait, "n8n-nodes-base.limit", "n8n-nodes-base.sort":
+		return true
+	case n8nschema.TypeSet:
+		return analyze.SetKeepsField(m, "error")
+	}
+	return false
 }
