@@ -514,7 +514,8 @@ func (r *DroppedReach) decides(d n8nschema.DroppedEdge) []string {
 //     itself calls, from a node a person's run reaches, a workflow the set
 //     does not hold: an agent and its tools' workflow shipped in one file
 //     (a template that says to split them), whose only caller in evidence
-//     is that agent.
+//     is that agent; or calls w itself so (an agent whose tool is its own
+//     workflow, entered at the Execute Workflow Trigger).
 //
 // It reads only calls the set resolves, and w's own, so a group of linked
 // files gives what the whole set gives.
@@ -563,7 +564,7 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 	}
 	reach := ReachFrom(g, hand...)
 	for _, c := range s.CallsFrom(w) {
-		if c.To == nil && (c.Kind == CallExecute || c.Kind == CallTool) && (c.Dynamic || c.Missing != "") && c.Node != nil && reach[c.Node] {
+		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach[c.Node] {
 			return true
 		}
 	}

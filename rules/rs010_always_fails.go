@@ -293,7 +293,10 @@ shadows, would reach.
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
-error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other),
+error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other), or
+a node of a sub-workflow or tool workflow whose every caller a person starts so (an agent behind a Chat Trigger
+that is not public, whose tool calls its own workflow or one shipped in the same file: analyze.Watched, as RS403
+reads it),
 and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
 triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
 rule.interval is an empty list; only a run from the editor starts it
@@ -637,7 +640,11 @@ so an active export beside it stays a note.`,
 			if sameCause {
 				d.Severity = analyze.Note
 			}
-			if !byMachine[n] && (first == nil || behindMachine[n] == nil) {
+			m, param, refused := g.StartRefused(n)
+			// A sub-workflow's node whose every caller a person starts in
+			// the editor (an agent behind a test chat) is watched too; a
+			// refused start says what n8n does first (below).
+			if !byMachine[n] && (first == nil || behindMachine[n] == nil) || !refused && watched(pass, n) {
 				d.Severity = analyze.Note
 				if idle != nil {
 					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
@@ -645,7 +652,6 @@ so an active export beside it stays a note.`,
 					d.Message += " (" + byHandWhy(g, n) + ")"
 				}
 			}
-			m, param, refused := g.StartRefused(n)
 			if refused {
 				d.Fix = fmt.Sprintf("Fill in %q of %q, or remove the node if it is unfinished", param, m.Name)
 				d.Stored = true // the refusal itself
