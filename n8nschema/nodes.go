@@ -233,6 +233,26 @@ func (d NodeVersion) AsksCredential() bool {
 	return false
 }
 
+// RequiredCredentials returns the credential types the node requires in
+// every configuration, whatever its parameters hold: n8n refuses to
+// publish a workflow whose enabled node lacks one ("Missing required
+// credential", n8n-workflow/dist/cjs/node-validation.js
+// validateNodeCredentials, called for every enabled node that is connected
+// or a trigger by cli/dist/workflows/workflow-validation.service.js
+// validateNodeConfiguration).
+func (d NodeVersion) RequiredCredentials() []string {
+	if d.e == nil {
+		return nil
+	}
+	var out []string
+	for c := range strings.FieldsSeq(d.e.creds) {
+		if !strings.ContainsAny(c, ":?") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // requiresPlain reports a credential required in every configuration,
 // whatever the credential parameter holds.
 func (d NodeVersion) requiresPlain() bool {

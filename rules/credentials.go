@@ -68,3 +68,32 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	slices.Sort(m.want)
 	return m, true
 }
+
+// publishRefused returns a node for whose credential n8n refuses to
+// publish the workflow, and the credential type it lacks: an enabled node
+// that is connected or a trigger (n8n checks no other) and names a
+// credential, but not one of a type it requires in every configuration (a
+// WhatsApp Trigger given a "whatsAppApi" credential where it takes only
+// "whatsAppTriggerApi"), or whose stored authentication requires a type
+// it does not name (credentialMismatch, stored). A node that names no
+// credential at all is a template's blank the owner fills in, not read.
+func publishRefused(g *analyze.Graph) (*n8nschema.Node, string, bool) {
+	for _, n := range g.Nodes {
+		if n.Disabled || len(n.Credentials) == 0 {
+			continue
+		}
+		d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+		if !ok || len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger() {
+			continue
+		}
+		for _, c := range d.RequiredCredentials() {
+			if !slices.Contains(n.Credentials, c) {
+				return n, c, true
+			}
+		}
+		if m, ok := credentialMismatch(g, n); ok && m.stored {
+			return n, m.want[0], true
+		}
+	}
+	return nil, "", false
+}

@@ -31,7 +31,12 @@ Request v1, and v2 on a generic credential type, read the credential inside a tr
 without authentication instead, which a service that needs one refuses. A node no run reaches (behind an output
 that never carries an item, such as a Switch's output past its one default rule) still keeps the workflow from
 being published, and the finding says no run reaches it; it is a note, since the editor says so when the owner
-publishes. So is a node that misses a required parameter, whose runs n8n refuses before any credential is read.
+publishes. So is a node that misses a required parameter, whose runs n8n refuses before any credential is read,
+and a node left at its default authentication in a workflow n8n refuses to publish for another node's
+credential (a trigger given a credential of a type it does not take, such as a WhatsApp Trigger's "whatsAppApi"
+where it requires "whatsAppTriggerApi"; or another node's stored mismatch), unless another workflow of the set
+calls it: the API's publishing is refused too, so no published run reaches the node
+(n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials).
 Either way the workflow does no work in production: an error workflow that cannot be published reports
 nothing, a schedule never fires or fails each time. Every way to publish on n8n 2.41.1 (the editor, the
 public API, import:workflow --activeState=fromJson) runs that check (packages/cli/src/workflows/workflow.service.ts
@@ -117,6 +122,13 @@ note that holds once the blank is filled in, as for every rule.`,
 				}
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
+			if p, c, ok := publishRefused(g); ok && p != n && !m.stored && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
+				// n8n refuses to publish the workflow for another node's
+				// credential, through the API too: no published run
+				// reaches this one, and the owner is told at publishing.
+				outcome = fmt.Sprintf("the editor will not publish the workflow (the node has issues), and n8n refuses to publish it for %q's credential anyway (\"Missing required credential: %s\"), so no published run reaches the node", p.Name, c)
+				d.Severity = analyze.Note
+			}
 			if watched(pass, n) || untriggered(pass) {
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.
