@@ -924,6 +924,25 @@ func bestEffort(n *n8nschema.Node, e Effect) bool {
 	return logName(n.Name) || logName(targetName(n)) || logPathRE.MatchString(pathOf(u)) || CounterBump(n)
 }
 
+// RenamesFile reports a Google Drive v3 update that only gives a file a
+// new name: no new content (changeFileContent off), no option but the
+// fields it returns (nodes-base Google/Drive/v2/actions/file/
+// update.operation.js). Its failure leaves the old name, not lost data.
+func RenamesFile(n *n8nschema.Node) bool {
+	p := n.Params()
+	if n.Type != "n8n-nodes-base.googleDrive" || n.TypeVersion < 3 || p.Get("operation").Str() != "update" ||
+		p.Get("resource").Exists() && p.Get("resource").Str() != "file" || p.Get("changeFileContent").True() ||
+		strings.TrimPrefix(p.Get("newUpdatedFileName").Str(), "=") == "" {
+		return false
+	}
+	only := true
+	p.Get("options").Each(func(k string, _ n8nschema.Value) bool {
+		only = k == "fields"
+		return only
+	})
+	return only
+}
+
 // ConsequenceIn is ConsequenceOf read with the workflow around the node: a
 // message to the sender of the webhook request that started the run is
 // the bot's answer in that person's chat (AnswersStarter); a

@@ -60,7 +60,8 @@ the run succeeds). Code does throw: a next Code node that reads past a field of 
 $input.first().json.file.uri, JSON.parse($json.output)) outside a try and without ?. fails on the failed item, and
 the failure surfaces there. A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
-only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data; a file sent to a
+only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data, and so is a Google Drive update
+that only renames a file (no new content; Google/Drive/v2/actions/file/update.operation.js), which keeps its old name; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert, and so is a bot's
 message to each user the data names (a Telegram chat id read from the alert rows a schedule reads: ConsequenceIn). A call that cannot be made as written (an HTTP Request with no URL, a
 placeholder host such as YOUR_PROJECT.supabase.co, a resource a template's blank names such as the phone number
@@ -228,6 +229,10 @@ one file), the finding is a note: the person who clicked sees the failure in the
 				// costs a line nobody reads, not the data.
 				d.Severity = analyze.Note
 				d.Message += "; it is a best-effort record or alert"
+			} else if analyze.RenamesFile(n) {
+				// A file left under its old name: nothing is lost.
+				d.Severity = analyze.Note
+				d.Message += "; it only renames a file, which keeps its old name when the call fails"
 			}
 			pass.Report(d)
 		}
