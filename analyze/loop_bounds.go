@@ -1474,3 +1474,29 @@ func nextLinkFromLoop(l *Loop) *n8nschema.Node {
 	}
 	return nil
 }
+
+// DoneBackDoubles reports a DoneBack loop whose items double on each
+// pass: a Loop Over Items (v3) with no reset returns on done every item
+// it has processed plus the ones it is given again (processedItems =
+// processed + input, nodes-base SplitInBatches/v3/SplitInBatchesV3.node.js
+// execute), and every other node of the cycle hands each item on (a No
+// Op, a Wait, an Edit Fields), so the done output grows N, 2N, 4N… until
+// n8n runs out of memory. A crash of the main process, where a manual run
+// executes, stops every execution it runs.
+func DoneBackDoubles(l *Loop) bool {
+	n := l.DoneBack
+	if n == nil || n.TypeVersion < 3 {
+		return false
+	}
+	if r := n.Params().Get("options.reset"); r.True() || r.IsExpr() {
+		return false // each pass starts over with what it is given
+	}
+	for _, m := range l.Nodes {
+		switch m.Type {
+		case n.Type, n8nschema.TypeNoOp, n8nschema.TypeWait, n8nschema.TypeSet:
+		default:
+			return false
+		}
+	}
+	return true
+}

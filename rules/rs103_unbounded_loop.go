@@ -56,7 +56,13 @@ note, as RS504 judges it: the person who clicked watches the run go round in the
 output wired back to its own input never ends either (n8n issue #21817), when it runs a second time: its
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
 output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
-Over Items hanging off the outer one's done) is dead work, not a loop. A loop that no trigger's run reaches is
+Over Items hanging off the outer one's done) is dead work, not a loop. When the done output comes back through
+nodes that hand each item on (a No Op, a Wait, an Edit Fields) to a Loop Over Items v3 that does not reset, each
+pass answers on done with every item it has processed plus the ones it is given again (processedItems =
+processed + input, nodes-base SplitInBatches/v3/SplitInBatchesV3.node.js), so the items double until n8n runs
+out of memory, within seconds (observed on n8n 2.41.1 with three items: the process died after ~20 s); a manual
+run executes in n8n's main process, whose crash stops every execution it runs, so that is a warning even when
+only a manual run reaches it. A loop that no trigger's run reaches is
 not reported either (the node that should feed it has no outgoing connection, or only a dead output leads
 to it): it never goes round, as RS010 leaves out a node no enabled trigger reaches; nor is one every path to
 which passes a node that fails on every run (RS010's facts): no run gets there, and RS010 reports that node.
@@ -93,6 +99,17 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 			if l.DoneBack != nil {
 				d := analyze.Diagnostic{Node: l.DoneBack, Pos: l.DoneBack.Pos, Detail: "done-back",
 					Message: fmt.Sprintf("node %q sends its done output back to its own input: the loop starts over for ever", l.DoneBack.Name)}
+				if analyze.DoneBackDoubles(l) {
+					// It grows until n8n runs out of memory, within seconds:
+					// the person who started it cannot stop it in time.
+					d.Message += ", and each pass hands back every item it has processed with the ones it gets, so the items double until n8n runs out of memory, which stops every execution of the process"
+					if watched(pass, d.Node) {
+						d.Severity = analyze.Warning
+						d.Message += " (a manual run executes in n8n's main process)"
+					}
+					pass.Report(d)
+					continue
+				}
 				byHand(pass, &d)
 				pass.Report(d)
 				continue
