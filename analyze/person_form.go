@@ -13,9 +13,15 @@ import (
 // Webhook node that answers with something, or the last node's output),
 // and the request brings what a person types to a business: an e-mail
 // address or phone number, and a name or a message (a lead form may ask
-// for no name: e-mail, company and message). A service's event is
-// answered on receipt, or names its kind (an event type) or signs itself
-// (a signature header), and a form does neither.
+// for no name: e-mail, company and message). A later step of an order or
+// a quote the person began (confirm, choose, pay) may ask for none of
+// them: it brings the person's choices for their own order (where to
+// deliver it, how to pay, how to receive it), and the run answers the
+// request it refuses with a 4xx status the person reads (a bad option, a
+// quote not found, one already confirmed). A service's event is answered
+// on receipt, or names its kind (an event type) or signs itself (a
+// signature header), and a form does neither; nor does a service refuse
+// its own event with a 4xx, which it would take for a failed delivery.
 
 // postsPersonForm reports whether a Webhook takes a form a person filled
 // in, read once per webhook of the graph.
@@ -47,8 +53,9 @@ func (g *Graph) postsPersonForm(t *n8nschema.Node) bool {
 // in: it answers with the run's result (responseMode "lastNode", or
 // "responseNode" with a Respond to Webhook node that does not answer
 // noData), the run reads an e-mail address or phone number and a name or
-// a message from the request, and it reads no event type or signature
-// header. The fields count by any path the run reads the request by: the
+// a message from the request, or reads an order's choices (an address, a
+// payment or delivery method) and answers a request it refuses with a 4xx
+// (refusesRequest), and it reads no event type or signature header. The fields count by any path the run reads the request by: the
 // body in an expression or in code ($json.body.email,
 // $('Webhook').first().json.body.email, const {email} = $json.body), the
 // item's own fields on a node the webhook feeds directly or through the
@@ -77,13 +84,14 @@ func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 		}
 	}
 	get := takesGet(t)
-	var name, contact, typed, event bool
+	var name, contact, typed, order, refuses, event bool
 	for n := range reached {
 		if n.Disabled {
 			continue
 		}
 		if n.Type == n8nschema.TypeRespondToWebhook && n.Params().Get("respondWith").Str() != "noData" {
 			answers = true
+			refuses = refuses || refusesRequest(n)
 		}
 		for _, x := range g.paths(g.at(n)) {
 			if event {
@@ -97,13 +105,15 @@ func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 					contact = true
 				case fieldText:
 					typed = true
+				case fieldOrder:
+					order = true
 				case fieldEvent:
 					event = true
 				}
 			})
 		}
 	}
-	if !answers || !contact || !name && !typed || event {
+	if !answers || event || !(contact && (name || typed) || order && refuses) {
 		return false
 	}
 	// A signature header says a service signs its events: asked last, of
@@ -196,6 +206,21 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(stri
 	}
 }
 
+// refusesRequest reports a Respond to Webhook node that answers with a
+// client error: a 4xx response code (options.responseCode, the status it
+// sends: nodes-base/dist/nodes/RespondToWebhook/RespondToWebhook.node.js,
+// statusCode = options.responseCode || 200), or
+// one the run computes (an expression), as a run that answers each
+// refusal with its own status does.
+func refusesRequest(n *n8nschema.Node) bool {
+	v := n.Params().Get("options").Get("responseCode")
+	if s := strings.TrimSpace(v.Str()); strings.HasPrefix(s, "=") {
+		return strings.Contains(s, "{{")
+	}
+	c, ok := v.Num()
+	return ok && c >= 400 && c < 500
+}
+
 // takesGet reports whether a Webhook answers GET (alone or among its
 // methods), whose fields come in the query.
 func takesGet(t *n8nschema.Node) bool {
@@ -257,13 +282,15 @@ const (
 	fieldName
 	fieldContact
 	fieldText
+	fieldOrder
 	fieldEvent
 )
 
 // formFields are the fields of a contact or lead form, by kind: a
 // person's name; an e-mail address or phone number; what a person writes
-// to a business (a message, a company, a subject); and the field a
-// service's event names its kind by. Keys are written as formFieldKey
+// to a business (a message, a company, a subject); what a person chooses
+// for their own order (where to deliver it, how to pay, how to receive
+// it); and the field a service's event names its kind by. Keys are written as formFieldKey
 // writes a field read (first_name, firstName and "First Name" are
 // firstname). English first, then the names people give the same fields in
 // Spanish, Portuguese, French, German and Italian, and their abbreviations
@@ -292,6 +319,12 @@ var formFields = func() map[string]int {
 			"commentaire entreprise societe sujet " + // fr
 			"nachricht kommentar unternehmen betreff frage anfrage " + // de
 			"messaggio commento azienda oggetto domanda richiesta"}, // it
+		{fieldOrder, "address shippingaddress deliveryaddress streetaddress paymentmethod deliverymethod shippingmethod deliveryoption " +
+			"direccion direcciondeenvio direccionenvio metodopago metododepago formapago formadepago mediopago mediodepago metodoenvio metododeenvio " + // es
+			"endereco enderecoentrega formapagamento formadepagamento metodopagamento metododepagamento " + // pt
+			"adresse adresselivraison modepaiement moyendepaiement modelivraison " + // fr, de
+			"lieferadresse zahlungsart zahlungsmethode versandart " + // de
+			"indirizzo indirizzospedizione metododipagamento metodospedizione"}, // it
 		{fieldEvent, "event eventtype eventname topic triggerevent webhookevent notificationtype"},
 	} {
 		for _, w := range strings.Fields(k.words) {

@@ -115,6 +115,45 @@ func TestPersonFormFields(t *testing.T) {
 	}
 }
 
+// TestPersonOrderStep: a later step of a person's order or quote brings
+// no contact, only the person's choices for it (an address, a payment or
+// delivery method); it is a person's form when the run answers a request
+// it refuses with a 4xx, a literal code or one it computes. The same
+// choices answered without a refusal are a shop's order event, and a
+// refusal with no such choice says nothing of who sends.
+func TestPersonOrderStep(t *testing.T) {
+	for _, tc := range []struct {
+		name, read, code string
+		want             bool
+	}{
+		{"payment method and address, refused with 422", "={{ $json.body.quote_id }} {{ $json.body.payment_method }} {{ $json.body.delivery_address }}", `422`, true},
+		{"Spanish choices in code, a computed status", "const body = $input.first().json.body || {};\nreturn [{ json: { id: body.cotizacion_id, pago: body.metodo_pago, dir: body.direccion } }];", `"={{ $json.error_code }}"`, true},
+		{"a status string", "={{ $json.body.payment_method }}", `"409"`, true},
+		{"the choices, answered 200", "={{ $json.body.payment_method }} {{ $json.body.shipping_address }}", `200`, false},
+		{"the choices, no status set", "={{ $json.body.payment_method }} {{ $json.body.shipping_address }}", ``, false},
+		{"a refusal, no choice", "={{ $json.body.quote_id }} {{ $json.body.option }}", `422`, false},
+		{"the choices beside an event type", "={{ $json.body.topic }} {{ $json.body.payment_method }}", `422`, false},
+		{"a server error is no refusal", "={{ $json.body.payment_method }}", `500`, false},
+	} {
+		opts := `{}`
+		if tc.code != "" {
+			opts = `{"responseCode": ` + tc.code + `}`
+		}
+		w := parseOne(t, `{"nodes": [
+		 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "responseNode"}},
+		 {"name": "Read", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0], "parameters": {"jsCode": `+quoteJSON(tc.read)+`}},
+		 {"name": "Answer", "type": "n8n-nodes-base.respondToWebhook", "typeVersion": 1.1, "position": [400, 0], "parameters": {"respondWith": "json", "responseBody": "={\"ok\": false}", "options": `+opts+`}}],
+		 "connections": {"Hook": {"main": [[{"node": "Read", "type": "main", "index": 0}]]}, "Read": {"main": [[{"node": "Answer", "type": "main", "index": 0}]]}}}`)
+		g := BuildGraph(w)
+		if got := g.postsPersonForm(w.Nodes[0]); got != tc.want {
+			t.Errorf("%s: postsPersonForm = %v; want %v", tc.name, got, tc.want)
+		}
+		if want := map[bool]Pace{true: PacePerson, false: PaceMachine}[tc.want]; TriggerPaceIn(g, w.Nodes[0]) != want {
+			t.Errorf("%s: TriggerPaceIn = %d; want %d", tc.name, TriggerPaceIn(g, w.Nodes[0]), want)
+		}
+	}
+}
+
 // quoteJSON writes s as a JSON string.
 func quoteJSON(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)

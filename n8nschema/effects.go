@@ -1510,17 +1510,23 @@ type RateLimit struct {
 	// InFlight is true for a service that limits the requests in flight at
 	// once, not a count over a window (inFlightLimits).
 	InFlight bool
+	// InFlightFloor is, for such a service, the requests in flight at once
+	// that its smallest plan allows (inFlightLimits): calls that never
+	// have more in flight stay within every plan's limit.
+	InFlightFloor int
 }
 
 // inFlightLimits are services whose 429 counts the requests a plan has in
-// flight at once: ElevenLabs ("API - Error Code 429" in its help center:
-// too_many_concurrent_requests over the plan's concurrency, 2 on Free to 15
-// on Business, or system_busy, after which "if you retry the request, it
-// will succeed"). A try is refused again only while as many requests are
-// still in flight: when the node sends its items together, as HTTP Request
-// v3 does unless batching spaces them (HttpRequestV3.node.js L196-199,
-// L533-583: every item's request started, then Promise.allSettled).
-var inFlightLimits = map[string]bool{"ElevenLabs": true}
+// flight at once, with the concurrency their smallest plan allows:
+// ElevenLabs ("API - Error Code 429" in its help center:
+// too_many_concurrent_requests over the plan's concurrency, 2 on Free, 3
+// on Starter, 5 on Creator, 10 on Pro, 15 on Scale and Business, or
+// system_busy, after which "if you retry the request, it will succeed").
+// A try is refused again only while as many requests are still in flight:
+// when the node sends its items together, as HTTP Request v3 does unless
+// batching spaces them (HttpRequestV3.node.js L196-199, L533-583: every
+// item's request started, then Promise.allSettled), or when runs overlap.
+var inFlightLimits = map[string]int{"ElevenLabs": 2}
 
 // rateLimitWindow is the span a service counts its request limit over.
 type rateLimitWindow struct {
@@ -1660,7 +1666,7 @@ func RateLimitOf(typ, host string) (RateLimit, bool) {
 		if r.Match == typ || h != "" && !strings.Contains(r.Match, "n8n") && (h == r.Match || strings.HasSuffix(h, "."+r.Match) || strings.HasSuffix(h, r.Match)) {
 			w := rateLimitWindows[r.Service]
 			out := RateLimit{Match: r.Match, Service: r.Service, Conf: r.Conf, Answer: rateLimitAnswers[r.Service], WindowMS: w.ms, Window: w.per,
-				InFlight: inFlightLimits[r.Service]}
+				InFlight: inFlightLimits[r.Service] > 0, InFlightFloor: inFlightLimits[r.Service]}
 			if out.Answer == "" {
 				out.Answer = "429 when its limits are reached"
 			}

@@ -398,6 +398,25 @@ func TestRateLimitOf(t *testing.T) {
 	}
 }
 
+// TestRateLimitInFlightFloor: a service that limits the requests in
+// flight carries the concurrency of its smallest plan (ElevenLabs' Free
+// plan: 2); a service counted over a window carries none.
+func TestRateLimitInFlightFloor(t *testing.T) {
+	for _, tt := range []struct {
+		host  string
+		in    bool
+		floor int
+	}{
+		{"api.elevenlabs.io", true, 2},
+		{"api.openai.com", false, 0},
+	} {
+		r, ok := RateLimitOf("n8n-nodes-base.httpRequest", tt.host)
+		if !ok || r.InFlight != tt.in || r.InFlightFloor != tt.floor {
+			t.Errorf("RateLimitOf(httpRequest, %q) = InFlight %v floor %d, want %v %d", tt.host, r.InFlight, r.InFlightFloor, tt.in, tt.floor)
+		}
+	}
+}
+
 // TestRateLimitAnswers: each service's 429 is described as its docs say
 // (a header, the error body, a fixed penalty, no delay), and every
 // described service is one the table matches.

@@ -43,7 +43,9 @@ pages' origins), or a person's form or call (the run answers with its result, an
 address or phone number and a name or a message, named in English or in Spanish, Portuguese, French, German or
 Italian (nombre completo, correo, cel, telefone, courriel, Nachricht), read in an expression or in code, by name or
 by a list of names (['name', 'email']; body[f]), in the body or one object below it (body.context.email), and no event
-type, signature or known service's payload), or a voice agent's tool (the
+type, signature or known service's payload; or a later step of an order or quote the person began, whose request
+brings only the person's choices for it, an address or a payment or delivery method, and whose run answers a request
+it refuses with a 4xx status), or a voice agent's tool (the
 run reads a Vapi tool call or a Retell function call from the request and answers with its result). Nor is a
 webhook noted that answers with the run's result: a Respond to Webhook node (or, answering when the last node
 finishes, every last node) answers with an item that a model call, an agent or a read made, passed on by nodes that

@@ -28,7 +28,10 @@ its sender; a machine's callback, which carries a result and names no sender, st
 forms (also a POST Webhook answered with the run's result, by a Respond to Webhook node or the last node, for
 a request that brings an e-mail address or phone number and a name or a message, read by any path: the body
 (with optional chaining, bracketed names, or a Code variable bound to it, const lead = $json.body ?? $json among them), the item the webhook feeds, the
-webhook's name, a GET's query; a request that names an event type or is
+webhook's name, a GET's query; or a later step of an order or quote the person began, whose request brings
+only the person's choices for it, a delivery address or a payment or delivery method, and whose run answers a
+request it refuses with a 4xx status, literal or computed, for the person to read (a bad option, a quote already
+confirmed), as no service's own event is answered; a request that names an event type or is
 signed is a service's event), bookings and form submissions a service relays (a Webhook whose run reads
 Calendly's invitee payload, Cal.com's BOOKING_CREATED, Typeform's form_response, Tally's, Jotform's or Wufoo's
 submission: one execution per person's action), a voice agent's tool (a Webhook that waits to

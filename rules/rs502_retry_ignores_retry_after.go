@@ -26,7 +26,14 @@ the same window and fails anyway, having added to the load that caused the 429. 
 Shopify's bucket leaks 2 requests a second: a wait of 1 s or more reaches the next window, and the rule is
 silent. For a service whose docs give no one span (Anthropic refills continuously, Telegram publishes no
 limits, Slack's go by method) it reports, and says the window is not known. The message says what
-the service's 429 carries.
+the service's 429 carries. A service that counts the requests in flight at once instead of a window
+(ElevenLabs: 2 on its Free plan up to 15 on Business, help.elevenlabs.io "API - Error Code 429") refuses a try
+again only while as many requests are still in flight: the node's items, which HTTP Request sends together
+(HttpRequestV3.node.js), or its runs at once. When the node can never have more in flight than the smallest
+plan allows (the workflow's runs at once, one for a run a person starts in the editor or a workflow with no
+trigger, times the items one run
+sends together, --items, one for a node that runs once or one item after another), the rule is silent: its
+429 is then the service's busy answer (system_busy), which ElevenLabs says a plain retry clears.
 Slack's retry loop and LangChain's (for embeddings) honour Retry-After; the node retry around them does not,
 and a chat model under a chain or agent does not retry at all: n8n stops LangChain's retries at its first
 failure, 429 included. An HTTP Request with Never Error and Full Response
@@ -61,7 +68,14 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 			case rl.WindowMS > 0 && wait >= rl.WindowMS:
 				continue // the next try comes after the window that refused the last
 			case rl.InFlight:
-				why = ": it counts the requests in flight, not a window, so a try meets the limit again while the node's other items, which each try re-sends together, are still in flight"
+				most, items := inFlightAtMost(pass, op)
+				if most > 0 && most <= rl.InFlightFloor {
+					continue // within every plan's concurrency: its 429 is the busy one, which a plain retry clears
+				}
+				why = ": it counts the requests in flight, not a window, so a try meets the limit again while the same call in the workflow's other runs at once is still in flight"
+				if items {
+					why = ": it counts the requests in flight, not a window, so a try meets the limit again while the node's other items, which each try re-sends together, are still in flight"
+				}
 			case rl.WindowMS == 0:
 				why = "; the window it counts its limit over is not known, so the tries may land in the one that refused them"
 			case rl.Window != "":
@@ -78,4 +92,26 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 			})
 		}
 	},
+}
+
+// inFlightAtMost is the most requests op's node can have in flight at once
+// (0 when not known), and whether its items send several of them per run:
+// the runs of the workflow at once (one for a run a person starts in the
+// editor and watches, analyze.Watched, or of a workflow with no trigger,
+// which only the editor runs; analyze.RunsAtOnce otherwise, 0
+// when the instance's concurrency decides, as for a service's webhook)
+// times the requests one run sends together: its items (--items), all
+// started before any answer is read (HttpRequestV3.node.js L533-583), or
+// one for a node that runs once (executeOnce) or runs its items one
+// after another and throws at the first that fails.
+func inFlightAtMost(pass *analyze.Pass, op *analyze.Operation) (most int, items bool) {
+	perRun := max(pass.Options.Items, 1)
+	if op.Node.ExecuteOnce || op.FirstFailureEndsTry {
+		perRun = 1
+	}
+	runs := 1
+	if !watched(pass, op.Node) && !untriggered(pass) {
+		runs, _ = analyze.RunsAtOnce(pass.Set, pass.Workflow)
+	}
+	return runs * perRun, perRun > 1
 }
