@@ -55,7 +55,8 @@ reaches: the rule assumes the set holds its callers, as it holds the other workf
 holds only when the set resolves every call its running workflows make: a call whose target is computed
 at run time, or names an id the set does not hold (a caller's list keeps the id and name a workflow had on
 another instance or before a rename), may be to it, so while a workflow that runs makes one from the same
-n8n instance (RS005 reports such calls), the sub-workflow is counted. An export's "active": false is not taken to mean the workflow never runs: n8n
+n8n instance (RS005 reports such calls), the sub-workflow is counted; an export that names no instance is of the
+same instance as the one instance the others name, and of none of theirs when they name several. An export's "active": false is not taken to mean the workflow never runs: n8n
 import:workflow deactivates what it imports by default (cli/src/commands/import/workflow.ts --activeState),
 so the owner activates what is deployed.`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
@@ -163,9 +164,16 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 	// a sub-workflow of its instance (or of any, when it names none): any,
 	// when its target is computed at run time or bears no name, else the
 	// one with the name the editor cached beside the id.
-	unresolved, anywhere := map[string]map[string]bool{}, map[string]bool{}
+	// An export that names no instance joins the one instance the set's
+	// exports name, or none when they name several (as key does): its
+	// calls then start no sub-workflow of a named instance, nor do theirs
+	// start one of its own.
+	unresolved, anywhere, named := map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range wfs {
 		if !byHand[i] {
+			if in := wfs[i].Instance; in != "" {
+				named[in] = true
+			}
 			for _, c := range wfs[i].Unresolved {
 				if unresolved[c.Instance] == nil {
 					unresolved[c.Instance] = map[string]bool{}
@@ -174,12 +182,16 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			}
 		}
 	}
+	joins := len(named) < 2
 	mayStart := func(w *analyze.WorkflowSummary) bool {
 		hit := func(names map[string]bool) bool { return names[""] || names[w.Name] }
-		if w.Instance == "" {
+		switch {
+		case w.Instance == "" && joins:
 			return hit(anywhere)
+		case w.Instance == "":
+			return hit(unresolved[""])
 		}
-		return hit(unresolved[""]) || hit(unresolved[w.Instance])
+		return joins && hit(unresolved[""]) || hit(unresolved[w.Instance])
 	}
 	seen := g.calls
 	for i := range wfs {
