@@ -75,6 +75,26 @@ type BotTrigger struct {
 	WebhookID string
 }
 
+// Bot names the bot a trigger of w takes, "" when it cannot be told: the
+// credential id, which names one credential (one bot token) wherever it
+// is read, but for an id made of digits only, which n8n before 1.0 numbered
+// per instance, and so names one only within w's instance (and none when
+// the export names no instance). Telegram sends a bot's updates to the
+// one webhook set last (setWebhook, which the Telegram Trigger calls when
+// its workflow is published: nodes-base/dist/nodes/Telegram/
+// TelegramTrigger.node.js webhookMethods.create), so of the triggers that
+// take one bot only one receives messages.
+func (t *BotTrigger) Bot(w *WorkflowSummary) string {
+	key := t.CredentialID
+	if strings.Trim(key, "0123456789") == "" {
+		if w.Instance == "" {
+			return ""
+		}
+		key = w.Instance + "\x00" + key
+	}
+	return key
+}
+
 // botTriggers reads w's enabled Telegram Triggers that name a credential.
 func (t *Texts) botTriggers(w *n8nschema.Workflow) []BotTrigger {
 	var out []BotTrigger

@@ -44,10 +44,13 @@ and add to their attempts: with its callers it is one workflow, not two); for a 
 messaging bot such as n8n's Telegram or WhatsApp Trigger, a form, a link opened in a browser, but not a chat made public,
 which anyone with the link opens), one execution, added to what the workflow's schedules or callers start, since that
 person's runs come one after another as they act, not together when the dependency fails (a workflow with more than
-eight entry points other than schedules is an API's, paced by the fleet); and for any other workflow the fleet's concurrency
+eight entry points other than schedules is an API's, paced by the fleet), and Telegram Triggers that take one bot (one
+credential) count once between them, in whichever workflow makes the most attempts, since Telegram sends a bot's messages
+to the one webhook set last, which one of them set (setWebhook: nodes-base TelegramTrigger.node.js webhookMethods; RS404
+reports the clash); and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
-related places. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
+related places, and only when two executions or more can call it at once: one execution's retries are one workflow's. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
 n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
@@ -77,7 +80,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 {
+				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -123,6 +126,9 @@ type dependencyUsers struct {
 	// personPaced counts the users that triggers one person paces start,
 	// one execution each (WorkflowSummary.PersonRuns).
 	personPaced map[string]int
+	// sharedBot holds the dependencies some of whose users take one bot
+	// in Telegram Triggers, whose messages start one execution at a time.
+	sharedBot map[string]bool
 	// folded counts the users that are sub-workflows whose callers, users
 	// too, wait for them: their calls come within the callers' runs.
 	folded map[string]int
@@ -144,7 +150,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -253,6 +259,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		g.fold(d, ls, mayStart)
 		// A workflow that schedules and Error Triggers both start calls
 		// the dependency only in the runs that reach it.
+		g.oneBot(d, ls)
 		for i := range ls {
 			l := &ls[i]
 			if e := l.w.ErrorRuns; l.paced && e > 0 {
@@ -365,6 +372,51 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 	}
 }
 
+// oneBot counts once the executions the Telegram Triggers that take one
+// bot start (BotTrigger.Bot): Telegram sends the bot's messages to the
+// one webhook set last, so one of those triggers receives them and the
+// others none (RS404 reports the clash), and the person who writes to the
+// bot starts one execution at a time however many workflows listen. Of
+// the users whose one-person runs come from such triggers, the one that
+// makes the most attempts keeps the bot's execution; the others lose one
+// each trigger of that bot. A workflow Error Triggers start too is left as
+// it is.
+func (g *dependencyUsers) oneBot(d string, ls []load) {
+	byBot := map[string][]int{} // bot → the users taking it, once per trigger
+	var bots []string
+	for i := range ls {
+		l := &ls[i]
+		if !l.paced || l.runs == 0 || l.w.PersonRuns == 0 || l.w.ErrorRuns > 0 {
+			continue
+		}
+		for j := range l.w.BotTriggers {
+			if b := l.w.BotTriggers[j].Bot(l.w); b != "" {
+				if byBot[b] == nil {
+					bots = append(bots, b)
+				}
+				byBot[b] = append(byBot[b], i)
+			}
+		}
+	}
+	for _, b := range bots {
+		at := byBot[b]
+		if len(at) < 2 {
+			continue
+		}
+		keep := at[0]
+		for _, i := range at[1:] {
+			if ls[i].attempts > ls[keep].attempts {
+				keep = i
+			}
+		}
+		for _, i := range at {
+			ls[i].runs--
+		}
+		ls[keep].runs++
+		g.sharedBot[d] = true
+	}
+}
+
 // load is what one workflow brings to a dependency: how many of its
 // executions can run at once, and the attempts one of them makes; paced
 // when its starts, not the fleet, decide the runs, and starts the runs
@@ -393,6 +445,9 @@ func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	if g.personPaced[d] > 0 {
 		tick += ", a bot, form or link one person uses starts one execution at a time, as the person acts"
+	}
+	if g.sharedBot[d] {
+		tick += ", Telegram Triggers that take one bot start one execution at a time, in the workflow that set the bot's webhook last"
 	}
 	if g.errorPaced[d] > 0 {
 		tick += ", an error workflow as many as the failed runs of the workflows that name it"
