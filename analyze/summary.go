@@ -62,6 +62,10 @@ type WorkflowSummary struct {
 	// BotTriggers are its enabled Telegram Triggers, each with the bot
 	// credential it takes.
 	BotTriggers []BotTrigger
+	// Ticks, for a workflow whose schedules fire at fixed times of the day
+	// or week and alone start it, is when its runs can be in flight
+	// (ClockTicksOf); nil otherwise.
+	Ticks *ClockTicks
 }
 
 // BotTrigger is an enabled Telegram Trigger and the credential (one bot)
@@ -177,6 +181,9 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			Instance: t.copy(InstanceOf(w)), RunState: RunStateOf(w), BotTriggers: t.botTriggers(w),
 		}
 		s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
+		if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
+			s.Ticks = ClockTicksOf(set, w)
+		}
 		switch g := groups[w]; {
 		case !manual[w]:
 			s.Unresolved = unresolvedCalls(set, w)

@@ -31,7 +31,11 @@ limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_fligh
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. The message counts the executions that can call it at once: for a workflow
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
-which n8n starts whether or not the last run ended; for an error workflow, which n8n starts once after each
+which n8n starts whether or not the last run ended, and none beside the runs of another such workflow that never
+meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
+drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
+schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
+attempts is counted; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
 those workflows' runs at once, when the audit holds them and only schedules start them; a workflow that names no
 other error workflow is its own, so its Error Trigger runs once after each of its own failed runs, and an error
@@ -126,6 +130,9 @@ type dependencyUsers struct {
 	// personPaced counts the users that triggers one person paces start,
 	// one execution each (WorkflowSummary.PersonRuns).
 	personPaced map[string]int
+	// apart holds the dependencies some of whose scheduled users never
+	// have runs in flight together.
+	apart map[string]bool
 	// sharedBot holds the dependencies some of whose users take one bot
 	// in Telegram Triggers, whose messages start one execution at a time.
 	sharedBot map[string]bool
@@ -150,7 +157,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -274,6 +281,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				g.errorPaced[d]++
 			}
 		}
+		g.takeTurns(d, ls)
 		// The fleet runs at most fleet executions at once: at worst those
 		// that make the most attempts.
 		sort.SliceStable(ls, func(i, j int) bool { return ls[i].attempts > ls[j].attempts })
@@ -370,6 +378,11 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 		}
 		l.runs, l.attempts = 0, 0
 	}
+	for c, subs := range into {
+		if len(subs) > 0 {
+			ls[c].holds = true
+		}
+	}
 }
 
 // oneBot counts once the executions the Telegram Triggers that take one
@@ -417,6 +430,108 @@ func (g *dependencyUsers) oneBot(d string, ls []load) {
 	}
 }
 
+// takeTurns counts, of the users whose schedules alone start the runs that
+// call d and fire at fixed times of the day or week
+// (WorkflowSummary.Ticks), only those whose runs can be in flight together.
+// Users of one zone whose spans meet, directly or through others, are one
+// cluster; runs of two clusters are never in flight together, so at any
+// moment one cluster of each zone calls d. The cluster that makes the most
+// attempts keeps its runs and the others none, when it runs the most
+// executions too (else all are kept, which overstates and never hides).
+func (g *dependencyUsers) takeTurns(d string, ls []load) {
+	type span struct{ from, to, user int }
+	byZone := map[string][]span{}
+	var zones []string
+	for i := range ls {
+		l := &ls[i]
+		w := l.w
+		if !l.paced || l.runs == 0 || l.holds || w.Ticks == nil || w.CallerPaced || w.PersonRuns > 0 ||
+			w.ErrorRuns > 0 && l.starts != analyze.StartsOther || w.ErrorRuns == 0 && w.ErrorPaced {
+			continue
+		}
+		if byZone[w.Ticks.Zone] == nil {
+			zones = append(zones, w.Ticks.Zone)
+		}
+		for _, b := range w.Ticks.Busy {
+			byZone[w.Ticks.Zone] = append(byZone[w.Ticks.Zone], span{b[0], b[1], i})
+		}
+	}
+	for _, z := range zones {
+		spans := byZone[z]
+		sort.SliceStable(spans, func(i, j int) bool { return spans[i].from < spans[j].from })
+		cluster := map[int]int{} // user → a user of its cluster
+		var find func(int) int
+		find = func(u int) int {
+			if c, ok := cluster[u]; ok && c != u {
+				r := find(c)
+				cluster[u] = r
+				return r
+			}
+			return u
+		}
+		join := func(a, b int) {
+			if ra, rb := find(a), find(b); ra != rb {
+				cluster[rb] = ra
+			}
+		}
+		end, rep := -1, -1
+		for _, sp := range spans {
+			if _, ok := cluster[sp.user]; !ok {
+				cluster[sp.user] = sp.user
+			}
+			if sp.from <= end {
+				join(rep, sp.user)
+			} else {
+				rep = sp.user
+			}
+			end = max(end, sp.to)
+		}
+		if n := len(spans); n > 1 && spans[0].from == 0 && end >= 7*86_400_000 {
+			join(spans[0].user, spans[n-1].user) // (around the week's end)
+		}
+		runs, attempts := map[int]int{}, map[int]int{}
+		var roots []int
+		for _, sp := range spans {
+			r := find(sp.user)
+			if _, ok := runs[r]; !ok {
+				roots = append(roots, r)
+				runs[r] = 0
+			}
+		}
+		if len(roots) < 2 {
+			continue
+		}
+		counted := map[int]bool{}
+		for _, sp := range spans {
+			if !counted[sp.user] {
+				counted[sp.user] = true
+				r, l := find(sp.user), &ls[sp.user]
+				runs[r] = addSat(runs[r], l.runs)
+				attempts[r] = addSat(attempts[r], analyze.MulSat(l.runs, l.attempts))
+			}
+		}
+		best := roots[0]
+		for _, r := range roots[1:] {
+			if attempts[r] > attempts[best] || attempts[r] == attempts[best] && runs[r] > runs[best] {
+				best = r
+			}
+		}
+		most := true
+		for _, r := range roots {
+			most = most && runs[r] <= runs[best]
+		}
+		if !most {
+			continue
+		}
+		for u := range counted {
+			if find(u) != best {
+				ls[u].runs = 0
+			}
+		}
+		g.apart[d] = true
+	}
+}
+
 // load is what one workflow brings to a dependency: how many of its
 // executions can run at once, and the attempts one of them makes; paced
 // when its starts, not the fleet, decide the runs, and starts the runs
@@ -426,6 +541,9 @@ type load struct {
 	w              *analyze.WorkflowSummary
 	paced          bool
 	starts         uint8
+	// holds is true when sub-workflows were folded into it: its runs last
+	// as long as theirs too.
+	holds bool
 }
 
 // key is the dependency an operation strains: its identity, and, when its
@@ -445,6 +563,9 @@ func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	if g.personPaced[d] > 0 {
 		tick += ", a bot, form or link one person uses starts one execution at a time, as the person acts"
+	}
+	if g.apart[d] {
+		tick += ", schedules that fire at fixed times of the day or week further apart than their runs last call it one run after another"
 	}
 	if g.sharedBot[d] {
 		tick += ", Telegram Triggers that take one bot start one execution at a time, in the workflow that set the bot's webhook last"
