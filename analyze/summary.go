@@ -62,6 +62,10 @@ type WorkflowSummary struct {
 	// BotTriggers are its enabled Telegram Triggers, each with the bot
 	// credential it takes.
 	BotTriggers []BotTrigger
+	// Ticks, for a workflow whose schedules fire at fixed times of the day
+	// or week and alone start it, is when its runs can be in flight
+	// (ClockTicksOf); nil otherwise.
+	Ticks *ClockTicks
 }
 
 // BotTrigger is an enabled Telegram Trigger and the credential (one bot)
@@ -73,6 +77,26 @@ type BotTrigger struct {
 	CredentialID, CredentialName string
 	// WebhookID is the node's webhookId: a copy of the workflow keeps it.
 	WebhookID string
+}
+
+// Bot names the bot a trigger of w takes, "" when it cannot be told: the
+// credential id, which names one credential (one bot token) wherever it
+// is read, but for an id made of digits only, which n8n before 1.0 numbered
+// per instance, and so names one only within w's instance (and none when
+// the export names no instance). Telegram sends a bot's updates to the
+// one webhook set last (setWebhook, which the Telegram Trigger calls when
+// its workflow is published: nodes-base/dist/nodes/Telegram/
+// TelegramTrigger.node.js webhookMethods.create), so of the triggers that
+// take one bot only one receives messages.
+func (t *BotTrigger) Bot(w *WorkflowSummary) string {
+	key := t.CredentialID
+	if strings.Trim(key, "0123456789") == "" {
+		if w.Instance == "" {
+			return ""
+		}
+		key = w.Instance + "\x00" + key
+	}
+	return key
 }
 
 // botTriggers reads w's enabled Telegram Triggers that name a credential.
@@ -157,6 +181,9 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			Instance: t.copy(InstanceOf(w)), RunState: RunStateOf(w), BotTriggers: t.botTriggers(w),
 		}
 		s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
+		if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
+			s.Ticks = ClockTicksOf(set, w)
+		}
 		switch g := groups[w]; {
 		case !manual[w]:
 			s.Unresolved = unresolvedCalls(set, w)

@@ -46,12 +46,9 @@ note otherwise: the clash comes once they are published.`,
 			}
 			for j := range w.BotTriggers {
 				t := &w.BotTriggers[j]
-				key := t.CredentialID
-				if strings.Trim(key, "0123456789") == "" {
-					if w.Instance == "" {
-						continue // an instance's own number: which bot is not known
-					}
-					key = w.Instance + "\x00" + key
+				key := t.Bot(w)
+				if key == "" {
+					continue // an instance's own number: which bot is not known
 				}
 				// A copy of a workflow already counted adds no trigger: it
 				// keeps the workflow's id (RS009) and the node's webhookId.

@@ -31,7 +31,11 @@ limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_fligh
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. The message counts the executions that can call it at once: for a workflow
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
-which n8n starts whether or not the last run ended; for an error workflow, which n8n starts once after each
+which n8n starts whether or not the last run ended, and none beside the runs of another such workflow that never
+meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
+drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
+schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
+attempts is counted; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
 those workflows' runs at once, when the audit holds them and only schedules start them; a workflow that names no
 other error workflow is its own, so its Error Trigger runs once after each of its own failed runs, and an error
@@ -44,10 +48,13 @@ and add to their attempts: with its callers it is one workflow, not two); for a 
 messaging bot such as n8n's Telegram or WhatsApp Trigger, a form, a link opened in a browser, but not a chat made public,
 which anyone with the link opens), one execution, added to what the workflow's schedules or callers start, since that
 person's runs come one after another as they act, not together when the dependency fails (a workflow with more than
-eight entry points other than schedules is an API's, paced by the fleet); and for any other workflow the fleet's concurrency
+eight entry points other than schedules is an API's, paced by the fleet), and Telegram Triggers that take one bot (one
+credential) count once between them, in whichever workflow makes the most attempts, since Telegram sends a bot's messages
+to the one webhook set last, which one of them set (setWebhook: nodes-base TelegramTrigger.node.js webhookMethods; RS404
+reports the clash); and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
 and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
-related places. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
+related places, and only when two executions or more can call it at once: one execution's retries are one workflow's. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
 n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
@@ -55,7 +62,8 @@ reaches: the rule assumes the set holds its callers, as it holds the other workf
 holds only when the set resolves every call its running workflows make: a call whose target is computed
 at run time, or names an id the set does not hold (a caller's list keeps the id and name a workflow had on
 another instance or before a rename), may be to it, so while a workflow that runs makes one from the same
-n8n instance (RS005 reports such calls), the sub-workflow is counted. An export's "active": false is not taken to mean the workflow never runs: n8n
+n8n instance (RS005 reports such calls), the sub-workflow is counted; an export that names no instance is of the
+same instance as the one instance the others name, and of none of theirs when they name several. An export's "active": false is not taken to mean the workflow never runs: n8n
 import:workflow deactivates what it imports by default (cli/src/commands/import/workflow.ts --activeState),
 so the owner activates what is deployed.`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
@@ -76,7 +84,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 {
+				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -122,6 +130,12 @@ type dependencyUsers struct {
 	// personPaced counts the users that triggers one person paces start,
 	// one execution each (WorkflowSummary.PersonRuns).
 	personPaced map[string]int
+	// apart holds the dependencies some of whose scheduled users never
+	// have runs in flight together.
+	apart map[string]bool
+	// sharedBot holds the dependencies some of whose users take one bot
+	// in Telegram Triggers, whose messages start one execution at a time.
+	sharedBot map[string]bool
 	// folded counts the users that are sub-workflows whose callers, users
 	// too, wait for them: their calls come within the callers' runs.
 	folded map[string]int
@@ -143,7 +157,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -163,9 +177,16 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 	// a sub-workflow of its instance (or of any, when it names none): any,
 	// when its target is computed at run time or bears no name, else the
 	// one with the name the editor cached beside the id.
-	unresolved, anywhere := map[string]map[string]bool{}, map[string]bool{}
+	// An export that names no instance joins the one instance the set's
+	// exports name, or none when they name several (as key does): its
+	// calls then start no sub-workflow of a named instance, nor do theirs
+	// start one of its own.
+	unresolved, anywhere, named := map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range wfs {
 		if !byHand[i] {
+			if in := wfs[i].Instance; in != "" {
+				named[in] = true
+			}
 			for _, c := range wfs[i].Unresolved {
 				if unresolved[c.Instance] == nil {
 					unresolved[c.Instance] = map[string]bool{}
@@ -174,12 +195,16 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			}
 		}
 	}
+	joins := len(named) < 2
 	mayStart := func(w *analyze.WorkflowSummary) bool {
 		hit := func(names map[string]bool) bool { return names[""] || names[w.Name] }
-		if w.Instance == "" {
+		switch {
+		case w.Instance == "" && joins:
 			return hit(anywhere)
+		case w.Instance == "":
+			return hit(unresolved[""])
 		}
-		return hit(unresolved[""]) || hit(unresolved[w.Instance])
+		return joins && hit(unresolved[""]) || hit(unresolved[w.Instance])
 	}
 	seen := g.calls
 	for i := range wfs {
@@ -241,6 +266,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		g.fold(d, ls, mayStart)
 		// A workflow that schedules and Error Triggers both start calls
 		// the dependency only in the runs that reach it.
+		g.oneBot(d, ls)
 		for i := range ls {
 			l := &ls[i]
 			if e := l.w.ErrorRuns; l.paced && e > 0 {
@@ -255,6 +281,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				g.errorPaced[d]++
 			}
 		}
+		g.takeTurns(d, ls)
 		// The fleet runs at most fleet executions at once: at worst those
 		// that make the most attempts.
 		sort.SliceStable(ls, func(i, j int) bool { return ls[i].attempts > ls[j].attempts })
@@ -351,6 +378,158 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 		}
 		l.runs, l.attempts = 0, 0
 	}
+	for c, subs := range into {
+		if len(subs) > 0 {
+			ls[c].holds = true
+		}
+	}
+}
+
+// oneBot counts once the executions the Telegram Triggers that take one
+// bot start (BotTrigger.Bot): Telegram sends the bot's messages to the
+// one webhook set last, so one of those triggers receives them and the
+// others none (RS404 reports the clash), and the person who writes to the
+// bot starts one execution at a time however many workflows listen. Of
+// the users whose one-person runs come from such triggers, the one that
+// makes the most attempts keeps the bot's execution; the others lose one
+// each trigger of that bot. A workflow Error Triggers start too is left as
+// it is.
+func (g *dependencyUsers) oneBot(d string, ls []load) {
+	byBot := map[string][]int{} // bot → the users taking it, once per trigger
+	var bots []string
+	for i := range ls {
+		l := &ls[i]
+		if !l.paced || l.runs == 0 || l.w.PersonRuns == 0 || l.w.ErrorRuns > 0 {
+			continue
+		}
+		for j := range l.w.BotTriggers {
+			if b := l.w.BotTriggers[j].Bot(l.w); b != "" {
+				if byBot[b] == nil {
+					bots = append(bots, b)
+				}
+				byBot[b] = append(byBot[b], i)
+			}
+		}
+	}
+	for _, b := range bots {
+		at := byBot[b]
+		if len(at) < 2 {
+			continue
+		}
+		keep := at[0]
+		for _, i := range at[1:] {
+			if ls[i].attempts > ls[keep].attempts {
+				keep = i
+			}
+		}
+		for _, i := range at {
+			ls[i].runs--
+		}
+		ls[keep].runs++
+		g.sharedBot[d] = true
+	}
+}
+
+// takeTurns counts, of the users whose schedules alone start the runs that
+// call d and fire at fixed times of the day or week
+// (WorkflowSummary.Ticks), only those whose runs can be in flight together.
+// Users of one zone whose spans meet, directly or through others, are one
+// cluster; runs of two clusters are never in flight together, so at any
+// moment one cluster of each zone calls d. The cluster that makes the most
+// attempts keeps its runs and the others none, when it runs the most
+// executions too (else all are kept, which overstates and never hides).
+func (g *dependencyUsers) takeTurns(d string, ls []load) {
+	type span struct{ from, to, user int }
+	byZone := map[string][]span{}
+	var zones []string
+	for i := range ls {
+		l := &ls[i]
+		w := l.w
+		if !l.paced || l.runs == 0 || l.holds || w.Ticks == nil || w.CallerPaced || w.PersonRuns > 0 ||
+			w.ErrorRuns > 0 && l.starts != analyze.StartsOther || w.ErrorRuns == 0 && w.ErrorPaced {
+			continue
+		}
+		if byZone[w.Ticks.Zone] == nil {
+			zones = append(zones, w.Ticks.Zone)
+		}
+		for _, b := range w.Ticks.Busy {
+			byZone[w.Ticks.Zone] = append(byZone[w.Ticks.Zone], span{b[0], b[1], i})
+		}
+	}
+	for _, z := range zones {
+		spans := byZone[z]
+		sort.SliceStable(spans, func(i, j int) bool { return spans[i].from < spans[j].from })
+		cluster := map[int]int{} // user → a user of its cluster
+		var find func(int) int
+		find = func(u int) int {
+			if c, ok := cluster[u]; ok && c != u {
+				r := find(c)
+				cluster[u] = r
+				return r
+			}
+			return u
+		}
+		join := func(a, b int) {
+			if ra, rb := find(a), find(b); ra != rb {
+				cluster[rb] = ra
+			}
+		}
+		end, rep := -1, -1
+		for _, sp := range spans {
+			if _, ok := cluster[sp.user]; !ok {
+				cluster[sp.user] = sp.user
+			}
+			if sp.from <= end {
+				join(rep, sp.user)
+			} else {
+				rep = sp.user
+			}
+			end = max(end, sp.to)
+		}
+		if n := len(spans); n > 1 && spans[0].from == 0 && end >= 7*86_400_000 {
+			join(spans[0].user, spans[n-1].user) // (around the week's end)
+		}
+		runs, attempts := map[int]int{}, map[int]int{}
+		var roots []int
+		for _, sp := range spans {
+			r := find(sp.user)
+			if _, ok := runs[r]; !ok {
+				roots = append(roots, r)
+				runs[r] = 0
+			}
+		}
+		if len(roots) < 2 {
+			continue
+		}
+		counted := map[int]bool{}
+		for _, sp := range spans {
+			if !counted[sp.user] {
+				counted[sp.user] = true
+				r, l := find(sp.user), &ls[sp.user]
+				runs[r] = addSat(runs[r], l.runs)
+				attempts[r] = addSat(attempts[r], analyze.MulSat(l.runs, l.attempts))
+			}
+		}
+		best := roots[0]
+		for _, r := range roots[1:] {
+			if attempts[r] > attempts[best] || attempts[r] == attempts[best] && runs[r] > runs[best] {
+				best = r
+			}
+		}
+		most := true
+		for _, r := range roots {
+			most = most && runs[r] <= runs[best]
+		}
+		if !most {
+			continue
+		}
+		for u := range counted {
+			if find(u) != best {
+				ls[u].runs = 0
+			}
+		}
+		g.apart[d] = true
+	}
 }
 
 // load is what one workflow brings to a dependency: how many of its
@@ -362,6 +541,9 @@ type load struct {
 	w              *analyze.WorkflowSummary
 	paced          bool
 	starts         uint8
+	// holds is true when sub-workflows were folded into it: its runs last
+	// as long as theirs too.
+	holds bool
 }
 
 // key is the dependency an operation strains: its identity, and, when its
@@ -381,6 +563,12 @@ func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	if g.personPaced[d] > 0 {
 		tick += ", a bot, form or link one person uses starts one execution at a time, as the person acts"
+	}
+	if g.apart[d] {
+		tick += ", schedules that fire at fixed times of the day or week further apart than their runs last call it one run after another"
+	}
+	if g.sharedBot[d] {
+		tick += ", Telegram Triggers that take one bot start one execution at a time, in the workflow that set the bot's webhook last"
 	}
 	if g.errorPaced[d] > 0 {
 		tick += ", an error workflow as many as the failed runs of the workflows that name it"
