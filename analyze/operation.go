@@ -106,6 +106,21 @@ type Factor struct {
 // more than once.
 func (op *Operation) Retried() bool { return op.Unbounded || op.Attempts > 1 }
 
+// NodeRetried reports whether n8n's node (or caller, root, tool) retry
+// multiplies an operation with these factors: the fixed-wait layer, not
+// an SDK's backoff.
+func NodeRetried(factors []Factor) bool {
+	for _, f := range factors {
+		switch f.Kind {
+		case KindNodeRetry, KindRootRetry, KindToolRetry, KindCallerRetry:
+			if f.Value > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // OwnRetries is how many times n8n's own retry runs the operation's node
 // (main loop or tool call; 1 when it does not retry): the fixed-wait layer
 // that re-sends every item of the batch. It reads the attempt chain, so a
