@@ -61,10 +61,7 @@ type Operation struct {
 	// (n8nschema.RefusedCall with Fails), or when the node sends no request
 	// at all, its code having no branch for its resource or operation
 	// (RefusedCall with NoCall). Such a call is not paid, and not live.
-	Refused bool
-	// Consequence is what the write leaves when it runs once more
-	// (ConsequenceOf); NoEffect for reads.
-	Consequence    Consequence
+	Refused        bool
 	Unbounded      bool // Attempts has no bound
 	CallsUnbounded bool // CallsPerItem has no bound
 	// DataBound is true when CallsUnbounded comes only from the node's
@@ -86,6 +83,24 @@ type Operation struct {
 	OutputCapped    bool    // MaxOutputTokens is a cap the node sets, not the model's ceiling
 	PriceKnown      bool    // the model's price is in the table or in config
 	SpendUnbounded  bool    // attempts or calls have no bound
+
+	g *Graph // the graph of the node, for Consequence
+}
+
+// Consequence is what the write leaves when it runs once more
+// (ConsequenceOf, read once per node of its graph); NoEffect for reads.
+// It is read when a rule asks, not by Build: most operations are never
+// asked, and reading a write's endpoint and recipients is most of what
+// Build would spend on them.
+func (op *Operation) Consequence() Consequence {
+	if !op.Write || op.g == nil {
+		return NoEffect
+	}
+	i, ok := op.g.index(op.Node)
+	if !ok {
+		return NoEffect
+	}
+	return op.g.effect(i).Consequence
 }
 
 // Factor is one layer of the attempt chain, with the node that causes it.
