@@ -985,7 +985,7 @@ func (a *amp) operations(cur []ctx) {
 			op := &block[len(s.Operations)]
 			dep := dependency(n, *sp)
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep,
-				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n)}
+				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n), g: g}
 			op.Account, op.BlankKey = account(n, *sp, dep)
 			_, op.BlankTarget = n8nschema.BlankTarget(n)
 			op.Write, _ = n8nschema.WriteOp(n)
@@ -1001,9 +1001,6 @@ func (a *amp) operations(cur []ctx) {
 			}
 			if _, ok := g.bodylessFails(ui); ok {
 				op.Refused, op.Paid = true, false // no host or no To: nothing leaves
-			}
-			if op.Write {
-				op.Consequence = g.effect(ui).Consequence
 			}
 			if g.FromErrorTrigger(n) {
 				op.ErrorFor = errFor

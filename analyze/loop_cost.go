@@ -44,7 +44,7 @@ func (s *Set) LoopPassCosts(w *n8nschema.Workflow) map[*Loop]PassCost {
 		switch {
 		case op.Paid && op.Billing != n8nschema.BilledToFreeCredits:
 			k = "spend"
-		case op.Write && op.Consequence.Duplicates():
+		case op.Consequence().Duplicates():
 			k = "write"
 			if op.Workflow == w && ConsequenceIn(g, op.Node).Message || op.Workflow != w && ConsequenceOf(op.Node).Message {
 				k = "message"

@@ -61,10 +61,7 @@ type Operation struct {
 	// (n8nschema.RefusedCall with Fails), or when the node sends no request
 	// at all, its code having no branch for its resource or operation
 	// (RefusedCall with NoCall). Such a call is not paid, and not live.
-	Refused bool
-	// Consequence is what the write leaves when it runs once more
-	// (ConsequenceOf); NoEffect for reads.
-	Consequence    Consequence
+	Refused        bool
 	Unbounded      bool // Attempts has no bound
 	CallsUnbounded bool // CallsPerItem has no bound
 	// DataBound is true when CallsUnbounded comes only from the node's
@@ -86,6 +83,24 @@ type Operation struct {
 	OutputCapped    bool    // MaxOutputTokens is a cap the node sets, not the model's ceiling
 	PriceKnown      bool    // the model's price is in the table or in config
 	SpendUnbounded  bool    // attempts or calls have no bound
+
+	g *Graph // the graph of the node, for Consequence
+}
+
+// Consequence is what the write leaves when it runs once more
+// (ConsequenceOf, read once per node of its graph); NoEffect for reads.
+// It is read when a rule asks, not by Build: most operations are never
+// asked, and reading a write's endpoint and recipients is most of what
+// Build would spend on them.
+func (op *Operation) Consequence() Consequence {
+	if !op.Write || op.g == nil {
+		return NoEffect
+	}
+	i, ok := op.g.index(op.Node)
+	if !ok {
+		return NoEffect
+	}
+	return op.g.effect(i).Consequence
 }
 
 // Factor is one layer of the attempt chain, with the node that causes it.
@@ -105,6 +120,21 @@ type Factor struct {
 // Retried reports whether some layer of the chain sends the operation
 // more than once.
 func (op *Operation) Retried() bool { return op.Unbounded || op.Attempts > 1 }
+
+// NodeRetried reports whether n8n's node (or caller, root, tool) retry
+// multiplies an operation with these factors: the fixed-wait layer, not
+// an SDK's backoff.
+func NodeRetried(factors []Factor) bool {
+	for _, f := range factors {
+		switch f.Kind {
+		case KindNodeRetry, KindRootRetry, KindToolRetry, KindCallerRetry:
+			if f.Value > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // OwnRetries is how many times n8n's own retry runs the operation's node
 // (main loop or tool call; 1 when it does not retry): the fixed-wait layer

@@ -361,7 +361,7 @@ func MarksBefore(s *Set, w *n8nschema.Workflow, starts []*n8nschema.Node, slow *
 		on[n] = true
 	}
 	for _, op := range s.OperationsOf(w) {
-		if on[op.Node] && op.Write && op.Consequence == SameState {
+		if on[op.Node] && op.Consequence() == SameState {
 			return true
 		}
 	}

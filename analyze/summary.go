@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,8 +35,10 @@ type WorkflowSummary struct {
 	Instance string
 	// RunsAtOnce is how many executions of the workflow can run at once
 	// when its schedules, callers, namers or one person's actions decide
-	// (RunsAtOnce), 0 when the instance's
-	// concurrency does.
+	// (RunsAtOnce), 0 when the instance's concurrency does. It is read
+	// only for a workflow with an operation RS505 counts
+	// (strainsDependency): for any other it stays 0 uncomputed, and so
+	// do PersonRuns, ErrorPaced, ErrorRuns and CallerPaced.
 	RunsAtOnce int
 	// PersonRuns is the part of RunsAtOnce that triggers one person
 	// paces start, one execution each (RunsAtOnce).
@@ -180,9 +183,11 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
 			Instance: t.copy(InstanceOf(w)), RunState: RunStateOf(w), BotTriggers: t.botTriggers(w),
 		}
-		s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
-		if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
-			s.Ticks = ClockTicksOf(set, w)
+		if slices.ContainsFunc(ops, strainsDependency) {
+			s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
+			if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
+				s.Ticks = ClockTicksOf(set, w)
+			}
 		}
 		switch g := groups[w]; {
 		case !manual[w]:
@@ -211,6 +216,15 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 		out[i] = s
 	}
 	return out
+}
+
+// strainsDependency reports a live operation that calls a dependency
+// under n8n's retry (NodeRetried): the only kind RS505 counts, and so the
+// only kind for which a workflow's RunsAtOnce is read. Asking who paces
+// each trigger walks the runs it starts, so a workflow with none is not
+// asked.
+func strainsDependency(op *Operation) bool {
+	return op.Live && op.Dependency != "" && NodeRetried(op.Factors)
 }
 
 // identity is DependencyIdentity for an operation with a catalog entry

@@ -50,7 +50,7 @@ func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8
 			}
 			continue
 		}
-		if !madeWrite(op) || !op.Consequence.Duplicates() {
+		if !madeWrite(op) || !op.Consequence().Duplicates() {
 			continue
 		}
 		if k, ok := n8nschema.IdempotencyKeyOf(op.Node); ok {

@@ -113,9 +113,15 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			if !op.Live && !refused {
 				continue
 			}
+			// Only a node that continues on error passes a failure on (a
+			// sub-node's root decides for it, below): any other is left
+			// before its write is read.
+			if !n.ContinuesOnFail() && !g.IsSubNode(n) {
+				continue
+			}
 			// A POST to a read endpoint (".../query", ".../search") is not
 			// a write whose failure misleads anyone.
-			write := op.Consequence != analyze.NoEffect
+			write := op.Consequence() != analyze.NoEffect
 			paid := op.Paid || refused && retiredModel(n)
 			// A chat request to a host the run decides may or may not
 			// bill, but what comes after reads its answer.

@@ -43,7 +43,7 @@ database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with
 				auth = true
 			}
 			// A POST that only reads or analyses (a search) is no write.
-			write := op.Consequence != analyze.NoEffect
+			write := op.Consequence() != analyze.NoEffect
 			if !write && !auth {
 				continue
 			}

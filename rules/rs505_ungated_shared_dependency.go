@@ -84,7 +84,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.Live || d == "" || reported[d] || !nodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
+				if !op.Live || d == "" || reported[d] || !analyze.NodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -165,7 +165,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			continue
 		}
 		for _, op := range w.Operations {
-			if op.PerKey && op.Identity != "" && op.Dependency != "" && !op.Disabled && nodeRetried(op.Factors) {
+			if op.PerKey && op.Identity != "" && op.Dependency != "" && !op.Disabled && analyze.NodeRetried(op.Factors) {
 				if g.instances[op.Identity] == nil {
 					g.instances[op.Identity] = map[string]bool{}
 				}
@@ -221,7 +221,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		}
 		for j := range w.Operations {
 			op := &w.Operations[j]
-			if op.Dependency == "" || !op.Live || !nodeRetried(op.Factors) {
+			if op.Dependency == "" || !op.Live || !analyze.NodeRetried(op.Factors) {
 				continue // a call no run makes strains nothing
 			}
 			d := g.key(w, op)
@@ -624,20 +624,6 @@ func sameAccount(op *analyze.OperationSummary) string {
 		return ""
 	}
 	return " (one credential)"
-}
-
-// nodeRetried reports whether n8n's node (or caller, root, tool) retry
-// multiplies the operation: the fixed-wait layer, not an SDK's backoff.
-func nodeRetried(factors []analyze.Factor) bool {
-	for _, f := range factors {
-		switch f.Kind {
-		case analyze.KindNodeRetry, analyze.KindRootRetry, analyze.KindToolRetry, analyze.KindCallerRetry:
-			if f.Value > 1 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // gated reports whether config declares an in-flight limit for a host.
