@@ -27,9 +27,15 @@ runs):
   it from the editor sees it fail at once. A bare array whose slots hold no connection builds: its edges are
   ignored, as below.
 - a "main" connection to a node that does not exist (renamed or deleted by hand), with no target name, or
-  written as an array ["B", "main", 0] makes n8n throw "Destination node not found" each time its source
-  node has run: every execution that reaches it fails there. The throw comes after that node's work is
-  done, so nothing is sent twice or billed again: one failed execution, a warning. When no trigger's run
+  written as an array ["B", "main", 0]: n8n 2.41.1 will not import the workflow from the CLI or the API
+  (its structure check, below: a missing target is unknown_connection_target) and its editor drops the
+  connection at import (n8n-editor-ui's workflows.store filter of connections, called by
+  useCanvasOperations' importWorkflowData: only {node, type, index} objects whose node it imports are
+  kept), so the run stops at the source node along it and what the connection led to never runs, with no
+  error. Older n8n (2.8.4) imports it by CLI or API, and then, as a workflow stored before the upgrade
+  does, throws "Destination node not found" each time the source node has run: every execution that
+  reaches it fails there. The message says both. Either way the work after the source never happens;
+  the throw comes after that node's work is done, so nothing is sent twice or billed again: a warning. When no trigger's run
   reaches the source node (its feeders are missing from the export, or nothing connects to it), no
   execution throws there: a note. Siblings fed by the
   same output that all connect to a missing node get the same items; the first n8n runs (under v1 the
