@@ -83,7 +83,9 @@ runs):
   reported when other connections feed it and it reads the source by name, $items("Fetch prices") in its code:
   it takes those items whatever its inputs hold, so nothing is lost, and the connection only makes it run after
   the source; joining them on input 0 would run it once per source); a note otherwise, and when only
-  a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
+  a run a person starts reaches the source (they see the node did not run). Several such connections into one
+  node are one defect, in how it is fed: one finding, the first of the highest severity, names the others. Every
+  rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
@@ -132,6 +134,12 @@ func reportNoInput(pass *analyze.Pass) {
 		return // n8n cannot build it: RS010 reports it
 	}
 	seen := map[*n8nschema.Node]bool{} // cutCall's, shared: each node walked once
+	// One finding per target: its connections into inputs it lacks are
+	// one defect (one Merge mends them all); the first of the highest
+	// severity speaks, and names the others.
+	var order []*n8nschema.Node
+	byTarget := map[*n8nschema.Node][]analyze.Diagnostic{}
+	froms := map[*n8nschema.Node][]string{} // the sources, quoted, in byTarget's order
 	for _, e := range g.Unrun {
 		if !e.NoInput {
 			continue
@@ -188,8 +196,36 @@ func reportNoInput(pass *analyze.Pass) {
 			sev = analyze.Note
 			msg += " (" + byHandWhy(g, e.From) + ")"
 		}
-		pass.Report(analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
+		if _, ok := byTarget[e.To]; !ok {
+			order = append(order, e.To)
+		}
+		froms[e.To] = append(froms[e.To], fmt.Sprintf("%q (input %d)", e.From.Name, e.Input))
+		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
+	}
+	for _, to := range order {
+		ds := byTarget[to]
+		top := 0
+		for k, d := range ds {
+			if d.Severity > ds[top].Severity {
+				top = k
+			}
+		}
+		d := ds[top]
+		if len(ds) > 1 {
+			var others []string
+			for k, o := range ds {
+				if k == top {
+					continue
+				}
+				others = append(others, froms[to][k])
+				d.Related = append(d.Related, analyze.Related{File: pass.File.Source.Name, Pos: o.Pos, Source: pass.File.Source, Message: o.Message})
+			}
+			d.Message += fmt.Sprintf("; %s %s the same way: one defect, in how %q is fed",
+				listNames(others), plural(len(others), "is lost", "are lost"), to.Name)
+			d.Fix = fmt.Sprintf("Connect them to input 0 of %q in the n8n editor, or join them in a Merge node first when it needs their items together", to.Name)
+		}
+		pass.Report(d)
 	}
 }
 
