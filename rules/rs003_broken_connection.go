@@ -84,7 +84,9 @@ runs):
   it takes those items whatever its inputs hold, so nothing is lost, and the connection only makes it run after
   the source; joining them on input 0 would run it once per source); a note otherwise, and when only
   a run a person starts reaches the source (they see the node did not run). Several such connections into one
-  node are one defect, in how it is fed: one finding, the first of the highest severity, names the others. Every
+  node are one defect, in how it is fed: one finding, the first of the highest severity, names the others. A
+  warning for a target that gets no other items says so when the runs that reach the source already fail before
+  it, at a node whose own input is lost and whose code throws for it (above): that shows first. Every
   rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
@@ -137,6 +139,16 @@ func reportNoInput(pass *analyze.Pass) {
 	// One finding per target: its connections into inputs it lacks are
 	// one defect (one Merge mends them all); the first of the highest
 	// severity speaks, and names the others.
+	// The nodes whose code throws on every run for the items such a
+	// connection keeps from them: a run stops there, before what follows.
+	throwsAt := map[*n8nschema.Node]bool{}
+	for _, e := range g.Unrun {
+		if e.NoInput && !e.To.Disabled && g.Reachable(e.From) {
+			if _, ok := g.DroppedInputThrow(e); ok {
+				throwsAt[e.To] = true
+			}
+		}
+	}
 	var order []*n8nschema.Node
 	byTarget := map[*n8nschema.Node][]analyze.Diagnostic{}
 	froms := map[*n8nschema.Node][]string{} // the sources, quoted, in byTarget's order
@@ -191,6 +203,11 @@ func reportNoInput(pass *analyze.Pass) {
 				msg += fmt.Sprintf("; nor does %q after it run, so its call never happens", c.Name)
 			}
 		}
+		if sev == analyze.Warning && !fed && len(throwsAt) > 0 {
+			if t := throwsBefore(g, e.From, throwsAt); t != nil {
+				msg += fmt.Sprintf(" (today every run that gets here fails first at %q, whose code throws for the items its own lost inputs would bring: this shows once that is fixed)", t.Name)
+			}
+		}
 		if sev == analyze.Warning && (watched(pass, e.From) || untriggered(pass)) {
 			// A person runs it and sees the node did not run.
 			sev = analyze.Note
@@ -227,6 +244,26 @@ func reportNoInput(pass *analyze.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// throwsBefore returns a node of throwsAt at or before n along main
+// connections (nearest first), nil when there is none.
+func throwsBefore(g *analyze.Graph, n *n8nschema.Node, throwsAt map[*n8nschema.Node]bool) *n8nschema.Node {
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		if throwsAt[u] {
+			return u
+		}
+		for _, e := range g.In(u) {
+			if e.Type == analyze.ConnMain && !seen[e.From] {
+				seen[e.From] = true
+				queue = append(queue, e.From)
+			}
+		}
+	}
+	return nil
 }
 
 // cutCall returns the first node that calls a service among those after n
