@@ -1235,6 +1235,13 @@ func (g *Graph) InCycle(n *n8nschema.Node) bool {
 	return ok && g.cyclic[g.comp[i]]
 }
 
+// SameCycle reports whether a and b lie on one cycle of main connections.
+func (g *Graph) SameCycle(a, b *n8nschema.Node) bool {
+	i, ok := g.index(a)
+	j, ok2 := g.index(b)
+	return ok && ok2 && g.cyclic[g.comp[i]] && g.comp[i] == g.comp[j]
+}
+
 // Cycle returns the nodes of the strongly connected component of main
 // connections that holds n, in file order (n alone when it is on no cycle).
 func (g *Graph) Cycle(n *n8nschema.Node) []*n8nschema.Node {

@@ -387,6 +387,12 @@ type RepeatedRun struct {
 	Branches []*n8nschema.Node // the join's parents, in edge order
 	Same     *n8nschema.Node   // the node that builds its output without its items
 	Runs     int               // n's runs per execution
+	// Gate is the first node from Join on whose exclusive outputs (an
+	// If's true and false, a Switch's rules, an error output) lead to n
+	// by one output only, GateEdge one edge of it: the runs repeat n only
+	// when they take it. Nil when no such choice lies between them.
+	Gate     *n8nschema.Node
+	GateEdge *Edge
 }
 
 // RepeatedRuns reports whether n's runs in one execution repeat one
@@ -424,7 +430,77 @@ func (g *Graph) RepeatedRuns(n *n8nschema.Node) (RepeatedRun, bool) {
 		// repeats (docs/n8n-facts.md, part EV).
 		return RepeatedRun{}, false
 	}
-	return RepeatedRun{Join: g.Nodes[j], Branches: branches, Same: same, Runs: int(f.runs[i])}, true
+	rr := RepeatedRun{Join: g.Nodes[j], Branches: branches, Same: same, Runs: int(f.runs[i])}
+	rr.Gate, rr.GateEdge = g.gateBetween(j, i)
+	return rr, true
+}
+
+// gateBetween returns the first node from join j on (j itself included,
+// nearest first) whose outputs are exclusive (an If's true and false, a
+// Switch's rules unless it sends to all matching ones, a Filter's kept and
+// discarded items, an error output) and that leads to node i by one of
+// them only, with an edge of that output; nil when every way from j to i
+// passes no such choice. The runs repeat i only when they take that output.
+func (g *Graph) gateBetween(j, i int) (*n8nschema.Node, *Edge) {
+	live := func(e *Edge) bool { return e.Type == ConnMain && !g.dead(e) }
+	// back: the nodes from which i is reached.
+	back := map[int]bool{i: true}
+	queue := []int{i}
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.ins(queue[h]) {
+			if live(e) && !back[int(e.from)] {
+				back[int(e.from)] = true
+				queue = append(queue, int(e.from))
+			}
+		}
+	}
+	seen := map[int]bool{j: true}
+	queue = append(queue[:0], j)
+	for h := 0; h < len(queue); h++ {
+		k := queue[h]
+		if k == i {
+			continue
+		}
+		var way *Edge
+		ways := 0
+		for _, e := range g.outs(k) {
+			if !live(e) || !back[int(e.to)] {
+				continue
+			}
+			if way == nil || way.Output != e.Output || way.Error != e.Error {
+				if way == nil {
+					way = e
+				}
+				ways++
+			}
+			if !seen[int(e.to)] {
+				seen[int(e.to)] = true
+				queue = append(queue, int(e.to))
+			}
+		}
+		if ways == 1 && way != nil && (way.Error || g.exclusiveOutputs(k)) {
+			return g.Nodes[k], way
+		}
+	}
+	return nil, nil
+}
+
+// exclusiveOutputs reports a node whose regular outputs take one way per
+// item: an If, a Filter, a Switch that sends an item down its first
+// matching rule only. (An error output is one way too, but only the way
+// through it is a choice: the success output is the one every item that
+// works takes.)
+func (g *Graph) exclusiveOutputs(k int) bool {
+	nd := g.Nodes[k]
+	switch nd.Type {
+	case n8nschema.TypeIf, n8nschema.TypeFilter:
+		return true
+	case n8nschema.TypeSwitch:
+		return !(nd.TypeVersion >= 3 &&
+			(nd.Params().Get("mode").Str() == "" || nd.Params().Get("mode").Str() == "rules") &&
+			nd.Params().Get("options.allMatchingOutputs").True())
+	}
+	return false
 }
 
 // readsBranches reports a node, not a Code node (whose read may sit in a

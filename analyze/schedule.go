@@ -179,22 +179,7 @@ func cronStepMS(expr string) (int, bool) {
 // schedules stay linear.
 func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
 	g := s.Graph(w)
-	weight := map[*n8nschema.Node]int{}
-	var slowest SlowStep
-	found := false
-	for _, st := range SlowSteps(s, w, reach) {
-		if st.Unbounded {
-			continue
-		}
-		n := st.Node
-		if r := g.Root(n); r != nil && g.IsSubNode(n) {
-			n = r
-		}
-		weight[n] = min(weight[n]+st.WorstMS, AttemptCap)
-		if !found || st.WorstMS > slowest.WorstMS {
-			slowest, found = st, true
-		}
-	}
+	weight, _, slowest, found := slowWeights(s, w, reach)
 	if !found {
 		return nil, SlowStep{}, false
 	}
@@ -206,14 +191,22 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 			return v
 		}
 		onPath[n] = true
-		best := 0
+		best, round := 0, 0
+		// A Loop Over Items goes round its loop, then leaves by done:
+		// a run takes a pass (one item's) and what comes after.
+		sib := n.Type == n8nschema.TypeSplitInBatches && g.InCycle(n)
 		for _, e := range g.Out(n) {
-			if e.Type == ConnMain && !onPath[e.To] {
-				best = max(best, longest(e.To))
+			if e.Type != ConnMain || onPath[e.To] {
+				continue
+			}
+			if v := longest(e.To); sib && !e.Error && e.Output == sibLoopOutput(n) && g.SameCycle(n, e.To) {
+				round = max(round, v)
+			} else {
+				best = max(best, v)
 			}
 		}
 		onPath[n] = false
-		memo[n] = min(weight[n]+best, AttemptCap)
+		memo[n] = min(weight[n]+round+best, AttemptCap)
 		return memo[n]
 	}
 	out := make([]int, len(starts))
@@ -221,6 +214,121 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 		out[i] = longest(t)
 	}
 	return out, slowest, true
+}
+
+// slowWeights is, per node of reach, what its bounded slow steps take at
+// worst (a sub-node's counted at its root), the Waits' share apart too,
+// with the slowest step; false when there is none.
+func slowWeights(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) (weight, waits map[*n8nschema.Node]int, slowest SlowStep, found bool) {
+	g := s.Graph(w)
+	weight, waits = map[*n8nschema.Node]int{}, map[*n8nschema.Node]int{}
+	for _, st := range SlowSteps(s, w, reach) {
+		if st.Unbounded {
+			continue
+		}
+		n := st.Node
+		if r := g.Root(n); r != nil && g.IsSubNode(n) {
+			n = r
+		}
+		weight[n] = min(weight[n]+st.WorstMS, AttemptCap)
+		if n.Type == n8nschema.TypeWait {
+			waits[n] = min(waits[n]+st.WorstMS, AttemptCap)
+		}
+		if !found || st.WorstMS > slowest.WorstMS {
+			slowest, found = st, true
+		}
+	}
+	return weight, waits, slowest, found
+}
+
+// ItemLoop is a Loop Over Items (SplitInBatches) whose loop holds slow
+// steps: it goes round once per batch of the items it is given
+// (n8n-nodes-base SplitInBatches/v3/SplitInBatchesV3.node.js: batchSize,
+// 1 by default; 10 in v1 and v2), so a run's length, and what it calls and
+// bills, grow with those items.
+type ItemLoop struct {
+	Node *n8nschema.Node
+	// Batch is the items per pass; 0 when an expression sets it.
+	Batch int
+	// PassMS is what one pass's slow steps take at worst, along its
+	// longest way round; WaitMS the Waits on that way, which every pass
+	// that takes it spends even when every call is quick.
+	PassMS, WaitMS int
+}
+
+// PerItemLoop returns the Loop Over Items among reach whose pass takes the
+// longest at worst, when a pass holds a bounded slow step (SlowSteps); one
+// with options.reset (a loop that starts over on new input, as a pager
+// does) is left out. False when there is none.
+func PerItemLoop(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) (ItemLoop, bool) {
+	g := s.Graph(w)
+	var sibs []*n8nschema.Node
+	for n := range reach {
+		if n.Type == n8nschema.TypeSplitInBatches && !n.Disabled && g.InCycle(n) {
+			if r := n.Params().Get("options.reset"); r.Kind() == n8nschema.Missing || r.Kind() == n8nschema.Bool && !r.True() {
+				sibs = append(sibs, n)
+			}
+		}
+	}
+	if len(sibs) == 0 {
+		return ItemLoop{}, false
+	}
+	weight, waits, _, found := slowWeights(s, w, reach)
+	if !found {
+		return ItemLoop{}, false
+	}
+	var best ItemLoop
+	ok := false
+	for _, sib := range sibs {
+		i, _ := g.index(sib)
+		// The longest way round: from sib's loop output back to sib,
+		// inside its cycle.
+		memo := map[*n8nschema.Node][2]int{}
+		onPath := map[*n8nschema.Node]bool{sib: true}
+		var longest func(n *n8nschema.Node) [2]int
+		longest = func(n *n8nschema.Node) [2]int {
+			if v, ok := memo[n]; ok {
+				return v
+			}
+			onPath[n] = true
+			var most [2]int
+			for _, e := range g.Out(n) {
+				if j, in := g.index(e.To); e.Type == ConnMain && in && g.comp[j] == g.comp[i] && !onPath[e.To] {
+					if v := longest(e.To); v[0] > most[0] {
+						most = v
+					}
+				}
+			}
+			onPath[n] = false
+			v := [2]int{min(weight[n]+most[0], AttemptCap), min(waits[n]+most[1], AttemptCap)}
+			memo[n] = v
+			return v
+		}
+		var pass [2]int
+		for _, e := range g.Out(sib) {
+			if j, in := g.index(e.To); e.Type == ConnMain && !e.Error && e.Output == sibLoopOutput(sib) && in && g.comp[j] == g.comp[i] {
+				if v := longest(e.To); v[0] > pass[0] {
+					pass = v
+				}
+			}
+		}
+		if pass[0] == 0 || ok && pass[0] <= best.PassMS {
+			continue
+		}
+		batch := 1
+		if sib.TypeVersion < 3 {
+			batch = 10
+		}
+		if v, set := sib.Param("batchSize"); set {
+			if f, num := v.Num(); num && f >= 1 {
+				batch = int(f)
+			} else {
+				batch = 0
+			}
+		}
+		best, ok = ItemLoop{Node: sib, Batch: batch, PassMS: pass[0], WaitMS: pass[1]}, true
+	}
+	return best, ok
 }
 
 // BeforePause returns what runs started at starts reach before they pause

@@ -149,8 +149,8 @@ func TestParseHazards(t *testing.T) {
 			workflows: 1,
 			problems: []string{
 				`BrokenConnection 1:59 "A": output 0 of "A" is a JSON number, expected an array of connections; n8n cannot build the workflow from it (number is not iterable), so no execution of it starts`,
-				`BrokenConnection 1:63 "A": a connection from "A" has no target node name; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
-				`BrokenConnection 1:81 "A": a connection from "A" has no target node name; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
+				`BrokenConnection 1:63 "A": a connection from "A" has no target node name; n8n 2.41.1 will not import the workflow from the CLI or the API (its workflow structure check) and its editor drops the connection at import, so the run does not go on from "A" along it; older n8n (2.8.4) imports it, and then, as a workflow stored before the upgrade does, fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
+				`BrokenConnection 1:81 "A": a connection from "A" has no target node name; n8n 2.41.1 will not import the workflow from the CLI or the API (its workflow structure check) and its editor drops the connection at import, so the run does not go on from "A" along it; older n8n (2.8.4) imports it, and then, as a workflow stored before the upgrade does, fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
 			},
 		},
 		{
@@ -194,7 +194,7 @@ func TestParseHazards(t *testing.T) {
 			workflows: 1,
 			problems: []string{
 				`BrokenConnection 4:5 "": connections name source node "Ghost", which does not exist`,
-				`BrokenConnection 5:22 "A": connection from "A" goes to node "Gone", which does not exist; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
+				`BrokenConnection 5:22 "A": connection from "A" goes to node "Gone", which does not exist; n8n 2.41.1 will not import the workflow from the CLI or the API (its workflow structure check) and its editor drops the connection at import, so the run does not go on from "A" along it; older n8n (2.8.4) imports it, and then, as a workflow stored before the upgrade does, fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`,
 			},
 		},
 		{
@@ -213,7 +213,7 @@ func TestParseHazards(t *testing.T) {
 			name:      "crlf",
 			src:       "{\r\n  \"name\": \"CRLF\",\r\n  \"nodes\": [\r\n    {\"name\": \"A\", \"type\": \"x\"}\r\n  ],\r\n  \"connections\": {\"A\": {\"main\": [[{\"node\": \"Gone\"}]]}}\r\n}\r\n",
 			workflows: 1,
-			problems:  []string{`BrokenConnection 6:36 "A": connection from "A" goes to node "Gone", which does not exist; n8n fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`},
+			problems:  []string{`BrokenConnection 6:36 "A": connection from "A" goes to node "Gone", which does not exist; n8n 2.41.1 will not import the workflow from the CLI or the API (its workflow structure check) and its editor drops the connection at import, so the run does not go on from "A" along it; older n8n (2.8.4) imports it, and then, as a workflow stored before the upgrade does, fails every execution in which "A" runs ("Destination node not found", thrown when it looks for the next node)`},
 		},
 		{
 			name:      "bom",

@@ -1227,9 +1227,20 @@ const arrayConnectionMsg = "a connection from %q to %q is written as an array [n
 // names no node throws "Destination node not found" once its source node
 // has run. Other connection types are read only from the nodes they point
 // to, so there the entry is ignored.
+//
+// n8n 2.41.1 refuses such a "main" entry before any run: its workflow
+// structure check (n8n-workflow's workflow-structure-validation.js, a
+// target that is no node's name is unknown_connection_target, a slot or
+// entry of the wrong shape fails its schema) runs at CLI and API import
+// (n8n/dist/services/import.service.js, workflows/workflow-creation.service.js),
+// and the editor's import keeps only the connections whose target it
+// imports and that are {node, type, index} objects (n8n-editor-ui's
+// workflows.store, the connections filter useCanvasOperations'
+// importWorkflowData calls), so the run stops at the source along it.
+// 2.8.4 has no such check: its CLI imports the file and its runs throw.
 const (
 	buildFails = "n8n cannot build the workflow from it (%s), so no execution of it starts"
-	runFails   = "n8n fails every execution in which %q runs (\"Destination node not found\", thrown when it looks for the next node)"
+	runFails   = "n8n 2.41.1 will not import the workflow from the CLI or the API (its workflow structure check) and its editor drops the connection at import, so the run does not go on from %[1]q along it; older n8n (2.8.4) imports it, and then, as a workflow stored before the upgrade does, fails every execution in which %[1]q runs (\"Destination node not found\", thrown when it looks for the next node)"
 )
 
 // fatal makes the last problem an error and says why.

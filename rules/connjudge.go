@@ -74,16 +74,19 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 		if len(edges) == 0 {
 			edges = []n8nschema.DroppedEdge{{From: p.Node, Type: analyze.ConnMain}}
 		}
-		// The throw ends one execution after the node ran: nothing is
-		// sent twice or billed again (workflow-execute.js, after a node
-		// runs). One failed run, a warning.
+		// The run stops at the node along that connection: on n8n 2.41.1,
+		// which drops the connection at the editor's import, silently; on
+		// older n8n, or a workflow stored before the upgrade, by a throw
+		// after the node ran, so nothing is sent twice or billed again
+		// (workflow-execute.js, after a node runs). The work after it
+		// never happens, a warning.
 		d.Severity = analyze.Warning
 		if j.reachOnce().Unreached(edges) {
 			// Nothing any trigger runs leads to the node (its feeders
 			// are missing from the export or unconnected): it never
 			// runs, so nothing throws.
 			d.Severity = analyze.Note
-			d.Message += fmt.Sprintf("; no run reaches %q: no trigger leads to it, so no execution throws there", n.Name)
+			d.Message += fmt.Sprintf("; no run reaches %q: no trigger leads to it, so no run stops or throws there", n.Name)
 			return true
 		}
 		if sib := j.folded[n]; len(sib) > 0 {
@@ -92,9 +95,9 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 			for i, s := range sib {
 				names[i] = fmt.Sprintf("%q", s.Name)
 				d.Related = append(d.Related, analyze.Related{File: j.pass.File.Source.Name, Pos: s.Pos, Source: j.pass.File.Source,
-					Message: fmt.Sprintf("%q also connects to a missing node and never runs: %q gets the same items, runs first and ends the execution", s.Name, n.Name)})
+					Message: fmt.Sprintf("%q also connects to a missing node and, on older n8n, never runs: %q gets the same items, runs first and ends the execution", s.Name, n.Name)})
 			}
-			d.Message += fmt.Sprintf("; %s, fed by the same output, %s the same and never %s: %q runs first", listNames(names), plural(len(sib), "does", "do"), plural(len(sib), "runs", "run"), n.Name)
+			d.Message += fmt.Sprintf("; %s, fed by the same output, %s the same, and on older n8n never %s: %q runs first", listNames(names), plural(len(sib), "does", "do"), plural(len(sib), "runs", "run"), n.Name)
 		}
 	case p.Fatal:
 		j.unbuilt(d)
@@ -124,7 +127,7 @@ func (j *connJudge) judge(p n8nschema.Problem, d *analyze.Diagnostic) bool {
 				// A node before it, which runs, throws the same error for
 				// the same missing node first: one fix mends both.
 				d.Severity = analyze.Note
-				d.Message += "; no run reaches it: a node before it connects to the same missing node and ends every execution first"
+				d.Message += "; no run reaches it: a node before it connects to the same missing node, where every run stops first"
 				return true
 			}
 		}

@@ -27,9 +27,15 @@ runs):
   it from the editor sees it fail at once. A bare array whose slots hold no connection builds: its edges are
   ignored, as below.
 - a "main" connection to a node that does not exist (renamed or deleted by hand), with no target name, or
-  written as an array ["B", "main", 0] makes n8n throw "Destination node not found" each time its source
-  node has run: every execution that reaches it fails there. The throw comes after that node's work is
-  done, so nothing is sent twice or billed again: one failed execution, a warning. When no trigger's run
+  written as an array ["B", "main", 0]: n8n 2.41.1 will not import the workflow from the CLI or the API
+  (its structure check, below: a missing target is unknown_connection_target) and its editor drops the
+  connection at import (n8n-editor-ui's workflows.store filter of connections, called by
+  useCanvasOperations' importWorkflowData: only {node, type, index} objects whose node it imports are
+  kept), so the run stops at the source node along it and what the connection led to never runs, with no
+  error. Older n8n (2.8.4) imports it by CLI or API, and then, as a workflow stored before the upgrade
+  does, throws "Destination node not found" each time the source node has run: every execution that
+  reaches it fails there. The message says both. Either way the work after the source never happens;
+  the throw comes after that node's work is done, so nothing is sent twice or billed again: a warning. When no trigger's run
   reaches the source node (its feeders are missing from the export, or nothing connects to it), no
   execution throws there: a note. Siblings fed by the
   same output that all connect to a missing node get the same items; the first n8n runs (under v1 the
@@ -77,7 +83,11 @@ runs):
   reported when other connections feed it and it reads the source by name, $items("Fetch prices") in its code:
   it takes those items whatever its inputs hold, so nothing is lost, and the connection only makes it run after
   the source; joining them on input 0 would run it once per source); a note otherwise, and when only
-  a run a person starts reaches the source (they see the node did not run). Every rule reads the graph without
+  a run a person starts reaches the source (they see the node did not run). Several such connections into one
+  node are one defect, in how it is fed: one finding, the first of the highest severity, names the others. A
+  warning for a target that gets no other items says so when the runs that reach the source already fail before
+  it, at a node whose own input is lost and whose code throws for it (above): that shows first. Every
+  rule reads the graph without
   these connections (analyze.Edge.NoInput). Told only for n8n-nodes-base's nodes; under v1 not for a
   node that runs once for all its input (Code, Function, Execute Workflow), which may act on none.
 - an empty object or null under a connection type ("typeOptions": {}, "main": null) holds no edge: n8n
@@ -126,6 +136,22 @@ func reportNoInput(pass *analyze.Pass) {
 		return // n8n cannot build it: RS010 reports it
 	}
 	seen := map[*n8nschema.Node]bool{} // cutCall's, shared: each node walked once
+	// One finding per target: its connections into inputs it lacks are
+	// one defect (one Merge mends them all); the first of the highest
+	// severity speaks, and names the others.
+	// The nodes whose code throws on every run for the items such a
+	// connection keeps from them: a run stops there, before what follows.
+	throwsAt := map[*n8nschema.Node]bool{}
+	for _, e := range g.Unrun {
+		if e.NoInput && !e.To.Disabled && g.Reachable(e.From) {
+			if _, ok := g.DroppedInputThrow(e); ok {
+				throwsAt[e.To] = true
+			}
+		}
+	}
+	var order []*n8nschema.Node
+	byTarget := map[*n8nschema.Node][]analyze.Diagnostic{}
+	froms := map[*n8nschema.Node][]string{} // the sources, quoted, in byTarget's order
 	for _, e := range g.Unrun {
 		if !e.NoInput {
 			continue
@@ -177,14 +203,67 @@ func reportNoInput(pass *analyze.Pass) {
 				msg += fmt.Sprintf("; nor does %q after it run, so its call never happens", c.Name)
 			}
 		}
+		if sev == analyze.Warning && !fed && len(throwsAt) > 0 {
+			if t := throwsBefore(g, e.From, throwsAt); t != nil {
+				msg += fmt.Sprintf(" (today every run that gets here fails first at %q, whose code throws for the items its own lost inputs would bring: this shows once that is fixed)", t.Name)
+			}
+		}
 		if sev == analyze.Warning && (watched(pass, e.From) || untriggered(pass)) {
 			// A person runs it and sees the node did not run.
 			sev = analyze.Note
 			msg += " (" + byHandWhy(g, e.From) + ")"
 		}
-		pass.Report(analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
+		if _, ok := byTarget[e.To]; !ok {
+			order = append(order, e.To)
+		}
+		froms[e.To] = append(froms[e.To], fmt.Sprintf("%q (input %d)", e.From.Name, e.Input))
+		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
 	}
+	for _, to := range order {
+		ds := byTarget[to]
+		top := 0
+		for k, d := range ds {
+			if d.Severity > ds[top].Severity {
+				top = k
+			}
+		}
+		d := ds[top]
+		if len(ds) > 1 {
+			var others []string
+			for k, o := range ds {
+				if k == top {
+					continue
+				}
+				others = append(others, froms[to][k])
+				d.Related = append(d.Related, analyze.Related{File: pass.File.Source.Name, Pos: o.Pos, Source: pass.File.Source, Message: o.Message})
+			}
+			d.Message += fmt.Sprintf("; %s %s the same way: one defect, in how %q is fed",
+				listNames(others), plural(len(others), "is lost", "are lost"), to.Name)
+			d.Fix = fmt.Sprintf("Connect them to input 0 of %q in the n8n editor, or join them in a Merge node first when it needs their items together", to.Name)
+		}
+		pass.Report(d)
+	}
+}
+
+// throwsBefore returns a node of throwsAt at or before n along main
+// connections (nearest first), nil when there is none.
+func throwsBefore(g *analyze.Graph, n *n8nschema.Node, throwsAt map[*n8nschema.Node]bool) *n8nschema.Node {
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		if throwsAt[u] {
+			return u
+		}
+		for _, e := range g.In(u) {
+			if e.Type == analyze.ConnMain && !seen[e.From] {
+				seen[e.From] = true
+				queue = append(queue, e.From)
+			}
+		}
+	}
+	return nil
 }
 
 // cutCall returns the first node that calls a service among those after n

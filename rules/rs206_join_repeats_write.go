@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs206 = &analyze.Rule{
@@ -20,7 +21,11 @@ the legacy execution order alike. When each run handles its own branch's items (
 different items and nothing repeats. When the runs build the same output (the node reads the branches by name,
 $('A').first() or $('B').all(), reads only nodes before the join, or ignores its input: a Code node with no
 $input, an HTTP Request or a message with no field of the item), each run sends the same message or creates the
-same record again. The rule reports such a write. Branches that fork at different nodes add up too when one fork
+same record again. The rule reports such a write, and when it sits behind one exclusive output after the join
+(the first If, Filter or Switch on the way, the join itself included, that leads to it by one output only, or an error
+output) it names that output: the write repeats only in the executions whose items take it (an If that tests the
+id an insert returns sends every stored row down its true output, so a write on its false output repeats only when
+inserts come back without one). Branches that fork at different nodes add up too when one fork
 lies on a branch of the other (a lookup's output fanned out again beside a second lookup of the same schedule). The
 exclusive outputs of one node (an If's true and false, a Switch's rules, an error output) split the items and are
 not parallel, except a Switch's rules with "Send data to all matching outputs" (options.allMatchingOutputs): it
@@ -62,8 +67,15 @@ a report; a note too when only a manual run reaches it.`,
 			if rr.Same == op.Node {
 				same = "it builds what it writes without its own input items"
 			}
-			msg := fmt.Sprintf("node %q has one input, fed by parallel branches (%s), and n8n runs it, and everything after it, once per branch: write %q (%s) runs %d times per execution; %s, so every run after the first is %s",
-				rr.Join.Name, strings.Join(names, ", "), op.Node.Name, eff.Op, rr.Runs, same, eff.Duplicate)
+			where, per := "", "per execution"
+			if rr.Gate != nil {
+				// Behind one exclusive output: only the runs whose
+				// items take it repeat the write.
+				where = fmt.Sprintf(", on the %s of %q,", gateOutput(rr.Gate, rr.GateEdge), rr.Gate.Name)
+				per = "in an execution whose items take that output"
+			}
+			msg := fmt.Sprintf("node %q has one input, fed by parallel branches (%s), and n8n runs it, and everything after it, once per branch: write %q (%s)%s runs %d times %s; %s, so every run after the first is %s",
+				rr.Join.Name, strings.Join(names, ", "), op.Node.Name, eff.Op, where, rr.Runs, per, same, eff.Duplicate)
 			if watched(pass, op.Node) {
 				sev = analyze.Note
 				msg += " (" + byHandWhy(g, op.Node) + ")"
@@ -71,4 +83,22 @@ a report; a note too when only a manual run reaches it.`,
 			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// gateOutput names the output of an If, Filter or Switch, or the error
+// output, that edge e leaves gate by.
+func gateOutput(gate *n8nschema.Node, e *analyze.Edge) string {
+	switch {
+	case e.Error:
+		return "error output"
+	case gate.Type == n8nschema.TypeIf && e.Output == 0:
+		return "true output"
+	case gate.Type == n8nschema.TypeIf && e.Output == 1:
+		return "false output"
+	case gate.Type == n8nschema.TypeFilter && e.Output == 0:
+		return "kept output"
+	case gate.Type == n8nschema.TypeFilter && e.Output == 1:
+		return "discarded output"
+	}
+	return fmt.Sprintf("output %d", e.Output)
 }
