@@ -127,7 +127,11 @@ it); without the setting there is no repair, since the right cap depends on the 
 						d.Message += "; only a person starts its runs, one at a time, and no retry, loop or item multiplies the call"
 					case perCallNote(pass, op, call, atScale):
 						d.Severity = analyze.Note
-						d.Message += fmt.Sprintf("; one call may bill %s, and a person or a daily schedule starts its runs", usd(call))
+						who := "only a person starts its runs"
+						if unpaced()[op.Node] {
+							who = "a person or a daily schedule starts its runs"
+						}
+						d.Message += fmt.Sprintf("; one call may bill %s, and %s", usd(call), who)
 						if op.Attempts > 1 || op.CallsPerItem > 1 {
 							d.Message += " (the retries or iterations that repeat the call bill with a cap too)"
 						}
