@@ -182,12 +182,31 @@ func build(s *Set) *Set {
 // ai_languageModel or ai_embedding connection) that no root node uses: one
 // wired into the main flow is never called, since n8n runs a sub-node only
 // when a root asks it for its model.
+//
+// So is a model whose every consumer is a Structured Output Parser without
+// auto-fixing: the parser takes a model input only when autoFix is on (its
+// inputs are built from it), and calls it only then, to fix an answer that
+// does not parse (nodes-langchain output_parser/OutputParserStructured/
+// OutputParserStructured.node.js L41, L186-194).
 func idleModel(g *Graph, n *n8nschema.Node) bool {
 	pkg, name, _ := strings.Cut(n.Type, ".")
 	if pkg != "@n8n/n8n-nodes-langchain" || !strings.HasPrefix(name, "lm") && !strings.HasPrefix(name, "embeddings") {
 		return false
 	}
-	return len(g.Roots(n)) == 0
+	if len(g.Roots(n)) == 0 {
+		return true
+	}
+	uses := 0
+	for _, e := range g.Out(n) {
+		if e.Type != ConnModel || e.To.Disabled {
+			continue
+		}
+		uses++
+		if e.To.Type != "@n8n/n8n-nodes-langchain.outputParserStructured" || e.To.Params().Get("autoFix").True() || e.To.Params().Get("autoFix").IsExpr() {
+			return false
+		}
+	}
+	return uses > 0
 }
 
 // indexCalls maps each workflow to the calls it makes and those that

@@ -52,7 +52,8 @@ by a JSON body or sent as a raw one (Body Content Type "Raw", one expression rea
 from the data) its cap, like a max-tokens expression's, is decided at run time. Anthropic's Messages API refuses a request with no max_tokens (it is a required body
 parameter), so an HTTP Request there whose body has none bills nothing: it is no uncapped call. A cap at or above the model's ceiling bounds nothing and
 counts as none; the Anthropic app node ("Message a model") always sends max_tokens (1,024 unless set); a
-chat-model node wired into the main flow rather than to an agent or chain is never called. A call to a model its
+chat-model node wired into the main flow rather than to an agent or chain is never called, nor is one wired only to a
+Structured Output Parser without auto-fixing, which takes a model only to fix an answer that does not parse. A call to a model its
 provider has shut down bills nothing (the provider refuses it): RS010 reports it, and no spend rule prices it.
 A call on n8n's free OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") is
 left out: it costs the owner nothing, and once the allowance is used n8n refuses every call (docs/n8n-facts.md).
