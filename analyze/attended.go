@@ -528,7 +528,7 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 	if !calledBy(s, w) && ByHandOnly(g, n) {
 		return true
 	}
-	var hand, entry []*n8nschema.Node
+	var hand, entry, other []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		switch {
 		case t.Disabled:
@@ -540,6 +540,7 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 			if ReachFrom(g, t)[n] {
 				return false
 			}
+			other = append(other, t)
 		}
 	}
 	if len(entry) == 0 || !ReachFrom(g, append(hand, entry...)...)[n] {
@@ -562,9 +563,11 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 	if len(hand) == 0 {
 		return false
 	}
-	reach := ReachFrom(g, hand...)
+	// The call must come from a node only a person's runs reach: an agent
+	// a schedule also starts calls its tool unwatched.
+	reach, unwatched := ReachFrom(g, hand...), ReachFrom(g, other...)
 	for _, c := range s.CallsFrom(w) {
-		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach[c.Node] {
+		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach[c.Node] && !unwatched[c.Node] {
 			return true
 		}
 	}

@@ -42,7 +42,8 @@ type ClockTicks struct {
 // 0 (ScheduleTrigger.node.js). A run is in flight from its tick until its
 // worst duration (RunWorstMS) has passed, the steps that are not slow
 // taken as quick, as RunsAtOnce takes them. Minutes, months, seconds and
-// cron expressions are not read. Wall-clock time is read as it is: the
+// cron expressions are not read, nor is a run that goes round a loop
+// (its length grows with the items). Wall-clock time is read as it is: the
 // hour a daylight-saving change skips or repeats is not.
 func ClockTicksOf(s *Set, w *n8nschema.Workflow) *ClockTicks {
 	g := s.Graph(w)
@@ -59,6 +60,13 @@ func ClockTicksOf(s *Set, w *n8nschema.Workflow) *ClockTicks {
 	for _, grp := range GroupByReach(g, k.clock) {
 		for _, st := range SlowSteps(s, w, grp.Reach) {
 			if st.Unbounded {
+				return nil
+			}
+		}
+		// A loop's run grows with its items, which the export does not
+		// give (a Loop Over Items' pass per item).
+		for n := range grp.Reach {
+			if g.InCycle(n) {
 				return nil
 			}
 		}

@@ -456,6 +456,7 @@ func (g *Graph) gateBetween(j, i int) (*n8nschema.Node, *Edge) {
 	}
 	seen := map[int]bool{j: true}
 	queue = append(queue[:0], j)
+	tried := 0
 	for h := 0; h < len(queue); h++ {
 		k := queue[h]
 		if k == i {
@@ -479,7 +480,14 @@ func (g *Graph) gateBetween(j, i int) (*n8nschema.Node, *Edge) {
 			}
 		}
 		if ways == 1 && way != nil && (way.Error || g.exclusiveOutputs(k)) {
-			return g.Nodes[k], way
+			// It gates the write only when every way from j to i passes
+			// it; a few candidates are tried, each one walk.
+			if tried++; tried > 8 {
+				return nil, nil
+			}
+			if !g.reachesAvoiding([]*n8nschema.Node{g.Nodes[j]}, waitCut{node: g.Nodes[k], out: -1}, g.Nodes[i]) {
+				return g.Nodes[k], way
+			}
 		}
 	}
 	return nil, nil

@@ -1479,8 +1479,8 @@ func nextLinkFromLoop(l *Loop) *n8nschema.Node {
 // pass: a Loop Over Items (v3) with no reset returns on done every item
 // it has processed plus the ones it is given again (processedItems =
 // processed + input, nodes-base SplitInBatches/v3/SplitInBatchesV3.node.js
-// execute), and every other node of the cycle hands each item on (a No
-// Op, a Wait, an Edit Fields), so the done output grows N, 2N, 4N… until
+// execute), and every other node of the cycle hands each item on at once
+// (a No Op, an Edit Fields), so the done output grows N, 2N, 4N… until
 // n8n runs out of memory. A crash of the main process, where a manual run
 // executes, stops every execution it runs.
 func DoneBackDoubles(l *Loop) bool {
@@ -1492,9 +1492,13 @@ func DoneBackDoubles(l *Loop) bool {
 		return false // each pass starts over with what it is given
 	}
 	for _, m := range l.Nodes {
-		switch m.Type {
-		case n.Type, n8nschema.TypeNoOp, n8nschema.TypeWait, n8nschema.TypeSet:
+		switch {
+		case m == n, m.Type == n8nschema.TypeNoOp:
+		case m.Type == n8nschema.TypeSet && !m.ExecuteOnce:
 		default:
+			// A Wait spaces the passes (a long one parks the run in the
+			// database), a Set that runs once hands on one item: the
+			// run goes round for ever, but not within seconds.
 			return false
 		}
 	}

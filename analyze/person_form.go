@@ -55,8 +55,9 @@ func (g *Graph) postsPersonForm(t *n8nschema.Node) bool {
 // noData), the run reads an e-mail address or phone number and a name or
 // a message from the request, or reads an order's choices (an address, a
 // payment or delivery method) and answers a request it refuses with a 4xx
-// (refusesRequest), and it reads no event type or signature header. The fields count by any path the run reads the request by: the
-// body in an expression or in code ($json.body.email,
+// (refusesRequest), and it reads no event type or signature header. The
+// fields count by any path the run reads the request by: the body in an
+// expression or in code ($json.body.email,
 // $('Webhook').first().json.body.email, const {email} = $json.body), the
 // item's own fields on a node the webhook feeds directly or through the
 // webhook's name ($json.email: n8n's Webhook item holds the request under
@@ -207,18 +208,20 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(stri
 }
 
 // refusesRequest reports a Respond to Webhook node that answers with a
-// client error: a 4xx response code (options.responseCode, the status it
-// sends: nodes-base/dist/nodes/RespondToWebhook/RespondToWebhook.node.js,
-// statusCode = options.responseCode || 200), or
-// one the run computes (an expression), as a run that answers each
-// refusal with its own status does.
+// client error other than an authentication refusal: a 4xx response code
+// (options.responseCode, the status it sends: nodes-base/dist/nodes/
+// RespondToWebhook/RespondToWebhook.node.js, statusCode =
+// options.responseCode || 200), or one the run computes (an expression),
+// as a run that answers each refusal with its own status does.
 func refusesRequest(n *n8nschema.Node) bool {
 	v := n.Params().Get("options").Get("responseCode")
 	if s := strings.TrimSpace(v.Str()); strings.HasPrefix(s, "=") {
 		return strings.Contains(s, "{{")
 	}
 	c, ok := v.Num()
-	return ok && c >= 400 && c < 500
+	// 401 and 403 answer a missing or wrong token: a check any caller
+	// meets, a service's signed event included, not a person's choice.
+	return ok && c >= 400 && c < 500 && c != 401 && c != 403
 }
 
 // takesGet reports whether a Webhook answers GET (alone or among its

@@ -273,6 +273,13 @@ func PerItemLoop(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) 
 	if len(sibs) == 0 {
 		return ItemLoop{}, false
 	}
+	// reach is a map: file order makes the loop named among equals the
+	// same on every run.
+	slices.SortFunc(sibs, func(a, b *n8nschema.Node) int {
+		i, _ := g.index(a)
+		j, _ := g.index(b)
+		return i - j
+	})
 	weight, waits, _, found := slowWeights(s, w, reach)
 	if !found {
 		return ItemLoop{}, false

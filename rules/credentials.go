@@ -69,16 +69,20 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	return m, true
 }
 
-// publishRefused returns a node for whose credential n8n refuses to
-// publish the workflow, and the credential type it lacks: an enabled node
+// publishRefused returns the nodes (at most two, in file order) for whose
+// credential n8n refuses to publish the workflow, and the credential type
+// each lacks: an enabled node
 // that is connected or a trigger (n8n checks no other) and names a
 // credential, but not one of a type it requires in every configuration (a
 // WhatsApp Trigger given a "whatsAppApi" credential where it takes only
 // "whatsAppTriggerApi"), or whose stored authentication requires a type
 // it does not name (credentialMismatch, stored). A node that names no
 // credential at all is a template's blank the owner fills in, not read.
-func publishRefused(g *analyze.Graph) (*n8nschema.Node, string, bool) {
+func publishRefused(g *analyze.Graph) (nodes []*n8nschema.Node, creds []string) {
 	for _, n := range g.Nodes {
+		if len(nodes) == 2 {
+			break
+		}
 		if n.Disabled || len(n.Credentials) == 0 {
 			continue
 		}
@@ -86,14 +90,22 @@ func publishRefused(g *analyze.Graph) (*n8nschema.Node, string, bool) {
 		if !ok || len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger() {
 			continue
 		}
-		for _, c := range d.RequiredCredentials() {
-			if !slices.Contains(n.Credentials, c) {
-				return n, c, true
-			}
-		}
-		if m, ok := credentialMismatch(g, n); ok && m.stored {
-			return n, m.want[0], true
+		if c, ok := lacksRequired(n, d); ok {
+			nodes, creds = append(nodes, n), append(creds, c)
+		} else if m, ok := credentialMismatch(g, n); ok && m.stored {
+			nodes, creds = append(nodes, n), append(creds, m.want[0])
 		}
 	}
-	return nil, "", false
+	return nodes, creds
+}
+
+// lacksRequired returns a credential type n requires in every
+// configuration and does not name.
+func lacksRequired(n *n8nschema.Node, d n8nschema.NodeVersion) (string, bool) {
+	for _, c := range d.RequiredCredentials() {
+		if !slices.Contains(n.Credentials, c) {
+			return c, true
+		}
+	}
+	return "", false
 }

@@ -79,10 +79,18 @@ note that holds once the blank is filled in, as for every rule.`,
 		if len(g.Unloadable) > 0 {
 			return // n8n cannot build it: no node runs, whatever its credential
 		}
+		var refusers []*n8nschema.Node // read once, on the first mismatch
+		var refused []string
 		for _, n := range g.Nodes {
 			m, ok := credentialMismatch(g, n)
 			if !ok {
 				continue
+			}
+			if refusers == nil {
+				refusers, refused = publishRefused(g)
+				if refusers == nil {
+					refusers = []*n8nschema.Node{} // none: asked once all the same
+				}
 			}
 			if r, ok := n8nschema.RefusedCall(n); ok && r.NoBranch && !r.Fails {
 				// Its code has no branch for its resource or operation: it
@@ -122,7 +130,7 @@ note that holds once the blank is filled in, as for every rule.`,
 				}
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos}
-			if p, c, ok := publishRefused(g); ok && p != n && !m.stored && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
+			if p, c, ok := otherRefuser(refusers, refused, n); ok && !m.stored && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
 				// n8n refuses to publish the workflow for another node's
 				// credential, through the API too: no published run
 				// reaches this one, and the owner is told at publishing.
@@ -158,4 +166,15 @@ note that holds once the blank is filled in, as for every rule.`,
 func refusedRun(g *analyze.Graph, n *n8nschema.Node) bool {
 	_, _, _, _, ok := g.RefusedRun(n)
 	return ok
+}
+
+// otherRefuser returns the first of the nodes publishRefused gave that is
+// not n, with the credential it lacks.
+func otherRefuser(nodes []*n8nschema.Node, creds []string, n *n8nschema.Node) (*n8nschema.Node, string, bool) {
+	for i, p := range nodes {
+		if p != n {
+			return p, creds[i], true
+		}
+	}
+	return nil, "", false
 }

@@ -57,7 +57,7 @@ output wired back to its own input never ends either (n8n issue #21817), when it
 first run sends the batch on the loop output and answers on done only when it runs again, so with the loop
 output unwired nothing after done runs, and a cycle that only such a done output leads to (a nested Loop
 Over Items hanging off the outer one's done) is dead work, not a loop. When the done output comes back through
-nodes that hand each item on (a No Op, a Wait, an Edit Fields) to a Loop Over Items v3 that does not reset, each
+nodes that hand each item on at once (a No Op, an Edit Fields; not a Wait) to a Loop Over Items v3 that does not reset, each
 pass answers on done with every item it has processed plus the ones it is given again (processedItems =
 processed + input, nodes-base SplitInBatches/v3/SplitInBatchesV3.node.js), so the items double until n8n runs
 out of memory, within seconds (observed on n8n 2.41.1 with three items: the process died after ~20 s); a manual

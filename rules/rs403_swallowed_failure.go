@@ -1216,36 +1216,82 @@ func retiredModel(n *n8nschema.Node) bool {
 func answersTool(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) bool {
 	callers := 0
 	for _, c := range pass.Set.CallsTo(pass.Workflow) {
-		if c.From == pass.Workflow || c.Kind == analyze.CallN8nAPI {
+		if c.Kind == analyze.CallN8nAPI {
 			continue
 		}
 		if c.Kind != analyze.CallTool {
 			return false
 		}
-		callers++
+		callers++ // its own agent's tool among them
 	}
 	if callers == 0 && !slices.ContainsFunc(pass.Set.CallsFrom(pass.Workflow), func(c *analyze.Call) bool {
 		return c.Kind == analyze.CallTool && c.To == nil && (c.Missing != "" || c.Dynamic)
 	}) {
 		return false
 	}
+	var others []*n8nschema.Node
 	for _, t := range g.Triggers() {
-		if !t.Disabled && t.Type != n8nschema.TypeExecuteWorkflowTrigger && analyze.ReachFrom(g, t)[n] {
-			return false
+		if !t.Disabled && t.Type != n8nschema.TypeExecuteWorkflowTrigger {
+			others = append(others, t)
 		}
 	}
-	return endsKeepingError(g, n, 0)
+	if analyze.ReachFrom(g, others...)[n] {
+		return false
+	}
+	// n8n answers with the last node the run executed: the ways past n
+	// must keep the error field, and no branch that runs beside n's (one
+	// an earlier node feeds from the output it feeds n's way with, not an
+	// If's or Switch's other output) may end the run after them.
+	past := map[*n8nschema.Node]bool{}
+	if !endsKeepingError(g, n, 0, past) {
+		return false
+	}
+	return !parallelBranch(g, n, past)
+}
+
+// parallelBranch reports a node before n that also feeds, from an output
+// it feeds n's way with, a branch that does not lead to n: n8n runs that
+// branch in the same execution, before or after n's.
+func parallelBranch(g *analyze.Graph, n *n8nschema.Node, past map[*n8nschema.Node]bool) bool {
+	before := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for len(queue) > 0 {
+		m := queue[0]
+		queue = queue[1:]
+		for _, e := range g.InOfType(m, analyze.ConnMain) {
+			if !before[e.From] {
+				before[e.From] = true
+				queue = append(queue, e.From)
+			}
+		}
+	}
+	for a := range before {
+		toward := map[int]bool{}
+		for _, e := range g.OutOfType(a, analyze.ConnMain) {
+			if before[e.To] {
+				toward[e.Output] = true
+			}
+		}
+		for _, e := range g.OutOfType(a, analyze.ConnMain) {
+			if toward[e.Output] && !before[e.To] && !past[e.To] && !e.To.Disabled {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // endsKeepingError reports whether every main path from n ends within
-// a few nodes, each of which hands its items on with their error field.
-func endsKeepingError(g *analyze.Graph, n *n8nschema.Node, depth int) bool {
+// a few nodes, each of which hands its items on with their error field;
+// past collects n and the nodes after it.
+func endsKeepingError(g *analyze.Graph, n *n8nschema.Node, depth int, past map[*n8nschema.Node]bool) bool {
 	if depth > 6 {
 		return false
 	}
+	past[n] = true
 	for _, e := range g.OutOfType(n, analyze.ConnMain) {
 		m := e.To
-		if e.Error || m.Disabled || !keepsError(m) || !endsKeepingError(g, m, depth+1) {
+		if e.Error || m.Disabled || !keepsError(m) || !endsKeepingError(g, m, depth+1, past) {
 			return false
 		}
 	}
