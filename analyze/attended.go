@@ -537,11 +537,12 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
 			entry = append(entry, t)
 		default:
-			if ReachFrom(g, t)[n] {
-				return false
-			}
 			other = append(other, t)
 		}
+	}
+	unwatched := ReachFrom(g, other...) // one walk, however many triggers
+	if unwatched[n] {
+		return false
 	}
 	if len(entry) == 0 || !ReachFrom(g, append(hand, entry...)...)[n] {
 		return false
@@ -565,7 +566,7 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 	}
 	// The call must come from a node only a person's runs reach: an agent
 	// a schedule also starts calls its tool unwatched.
-	reach, unwatched := ReachFrom(g, hand...), ReachFrom(g, other...)
+	reach := ReachFrom(g, hand...)
 	for _, c := range s.CallsFrom(w) {
 		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach[c.Node] && !unwatched[c.Node] {
 			return true

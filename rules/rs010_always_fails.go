@@ -393,9 +393,16 @@ so an active export beside it stays a note.`,
 		reportExcluded(pass, g)
 		var all, machine []*n8nschema.Node
 		var idle *n8nschema.Node // a clock trigger with no job to fire on
+		// others: the triggers neither a person's nor a caller's, whose
+		// runs nobody watches (analyze.Watched); viaOthers what they reach.
+		var others []*n8nschema.Node
+		var viaOthers map[*n8nschema.Node]bool
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
+			}
+			if !analyze.ByHand(t) && t.Type != n8nschema.TypeExecuteWorkflowTrigger {
+				others = append(others, t)
 			}
 			all = append(all, t)
 			if called || !analyze.ByHand(t) {
@@ -643,8 +650,13 @@ so an active export beside it stays a note.`,
 			m, param, refused := g.StartRefused(n)
 			// A sub-workflow's node whose every caller a person starts in
 			// the editor (an agent behind a test chat) is watched too; a
-			// refused start says what n8n does first (below).
-			if !byMachine[n] && (first == nil || behindMachine[n] == nil) || !refused && watched(pass, n) {
+			// refused start says what n8n does first (below). Only a node
+			// no other trigger reaches can be: asked of those alone, since
+			// each answer walks the workflow.
+			if viaOthers == nil {
+				viaOthers = analyze.ReachFrom(g, others...)
+			}
+			if !byMachine[n] && (first == nil || behindMachine[n] == nil) || !refused && !viaOthers[n] && watched(pass, n) {
 				d.Severity = analyze.Note
 				if idle != nil {
 					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
