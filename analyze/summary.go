@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"slices"
 	"strings"
 	"sync"
 
@@ -37,8 +36,9 @@ type WorkflowSummary struct {
 	// when its schedules, callers, namers or one person's actions decide
 	// (RunsAtOnce), 0 when the instance's concurrency does. It is read
 	// only for a workflow with an operation RS505 counts
-	// (strainsDependency): for any other it stays 0 uncomputed, and so
-	// do PersonRuns, ErrorPaced, ErrorRuns and CallerPaced.
+	// (OperationSummary.StrainsDependency): for any other it stays 0
+	// uncomputed, and so do PersonRuns, ErrorPaced, ErrorRuns and
+	// CallerPaced.
 	RunsAtOnce int
 	// PersonRuns is the part of RunsAtOnce that triggers one person
 	// paces start, one execution each (RunsAtOnce).
@@ -183,12 +183,6 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			Nodes: len(w.Nodes), ParametersLost: w.ParametersLost, ManualOnly: manual[w], Operations: make([]OperationSummary, len(ops)),
 			Instance: t.copy(InstanceOf(w)), RunState: RunStateOf(w), BotTriggers: t.botTriggers(w),
 		}
-		if slices.ContainsFunc(ops, strainsDependency) {
-			s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
-			if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
-				s.Ticks = ClockTicksOf(set, w)
-			}
-		}
 		switch g := groups[w]; {
 		case !manual[w]:
 			s.Unresolved = unresolvedCalls(set, w)
@@ -207,6 +201,15 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
 		}
+		for j := range s.Operations {
+			if s.Operations[j].StrainsDependency() {
+				s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
+				if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
+					s.Ticks = ClockTicksOf(set, w)
+				}
+				break
+			}
+		}
 		s.ErrorPaced = s.RunsAtOnce > 0 && len(set.Graph(w).sortedTriggers().errs) > 0
 		if s.ErrorPaced {
 			s.ErrorRuns = splitStarts(set, w, ops, s.Operations, s.RunsAtOnce)
@@ -218,12 +221,12 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 	return out
 }
 
-// strainsDependency reports a live operation that calls a dependency
+// StrainsDependency reports a live operation that calls a dependency
 // under n8n's retry (NodeRetried): the only kind RS505 counts, and so the
 // only kind for which a workflow's RunsAtOnce is read. Asking who paces
 // each trigger walks the runs it starts, so a workflow with none is not
 // asked.
-func strainsDependency(op *Operation) bool {
+func (op *OperationSummary) StrainsDependency() bool {
 	return op.Live && op.Dependency != "" && NodeRetried(op.Factors)
 }
 

@@ -205,7 +205,7 @@ func reportNoInput(pass *analyze.Pass) {
 		}
 		if sev == analyze.Warning && !fed && len(throwsAt) > 0 {
 			if t := throwsBefore(g, e.From, throwsAt); t != nil {
-				msg += fmt.Sprintf(" (today every run that gets here fails first at %q, whose code throws for the items its own lost inputs would bring: this shows once that is fixed)", t.Name)
+				msg += fmt.Sprintf(" (for now a run that passes %q fails there first, since its code throws for the items its own lost inputs would bring: this shows once that is fixed)", t.Name)
 			}
 		}
 		if sev == analyze.Warning && (watched(pass, e.From) || untriggered(pass)) {

@@ -84,7 +84,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.Live || d == "" || reported[d] || !analyze.NodeRetried(op.Factors) || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
+				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -221,7 +221,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		}
 		for j := range w.Operations {
 			op := &w.Operations[j]
-			if op.Dependency == "" || !op.Live || !analyze.NodeRetried(op.Factors) {
+			if !op.StrainsDependency() {
 				continue // a call no run makes strains nothing
 			}
 			d := g.key(w, op)
