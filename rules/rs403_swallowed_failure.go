@@ -82,9 +82,10 @@ result and returns a field set to a literal (statut: "échec") that a message or
 conditional ({{ $json.statut === "échec" ? "❌" : "✅" }}): the failed item lacks the result, takes the code's
 fallback, and the owner reads the mark. It is fine in an agent's tool workflow (every caller the set resolves is a
 Call Workflow tool, or the agent and its tool workflow are shipped in one file) when the error item reaches the
-workflow's end through nodes that keep its fields (a Set that includes the input's fields, a condition, a No Op):
-n8n hands the last node's item to the agent as the tool's answer (ToolWorkflowV1.node.js), and the model reads
-the error. Where only a person starts the runs that reach the node (a Manual
+workflow's end through nodes that keep its fields (a Set that includes the input's fields, a condition, a No Op)
+and no branch beside its way (fed by an earlier node from the output that leads to it) ends the run later: n8n
+hands the item of the last node it ran to the agent as the tool's answer (ToolWorkflowV1.node.js), and the model
+reads the error. Where only a person starts the runs that reach the node (a Manual
 Trigger, a chat only the editor's test chat runs) in a workflow no other workflow calls, or in a tool or
 sub-workflow whose every caller the audited set resolves is itself run only so (an agent behind a Chat Trigger
 that is not public, @n8n/n8n-nodes-langchain ChatTrigger.node.js L368), or that no call resolves to but that
@@ -1207,12 +1208,14 @@ func retiredModel(n *n8nschema.Node) bool {
 // is the tool's answer: the workflow runs only from its Execute Workflow
 // Trigger, every caller the set resolves is a Call Workflow tool (or none
 // resolves and the workflow's own agent calls a tool workflow the set
-// lacks: an agent and its tool shipped in one file), and every path from
-// the node ends within a few nodes that hand the item on with its error
-// field (a Set that keeps the input's fields, a condition, a No Op). n8n
-// returns the last node's items to the tool (nodes-langchain
-// ToolWorkflow/v1 ToolWorkflowV1.node.js: data[0][0].json), and the model
-// reads {"error": …}: the failure reaches the caller.
+// lacks: an agent and its tool shipped in one file), every path from the
+// node ends within a few nodes that hand the item on with its error field
+// (a Set that keeps the input's fields, a condition, a No Op), and no
+// branch beside the node's way ends the run after it (parallelBranch).
+// n8n returns the items of the last node it ran to the tool
+// (nodes-langchain ToolWorkflow/v1 ToolWorkflowV1.node.js:
+// data[0][0].json), and the model reads {"error": …}: the failure reaches
+// the caller.
 func answersTool(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) bool {
 	callers := 0
 	for _, c := range pass.Set.CallsTo(pass.Workflow) {
