@@ -178,15 +178,7 @@ func judge(c kase, reqs []request, file, sc, version, latency, seed string) (str
 	for _, r := range reqs {
 		t0, last = min(t0, r.TimeMS), max(last, r.TimeMS)
 	}
-	window := (last-t0)/1000 + 10
-	if unbounded {
-		// As long as n8n went on, rounded up, and one wait step more:
-		// the restarts multiply each step, so a window cut to the whole
-		// second below n8n's last request left simulate a generation short
-		// on a host where n8n ran fast. What simulate sends past n8n's
-		// count is cut below, and the offsets are compared one by one.
-		window = (last-t0+999)/1000 + 1
-	}
+	window := simWindow(failed, t0, last, unbounded)
 	sim, err := simulate(sc, file, version, c, window, latency, seed)
 	if err != nil {
 		fail("simulate: %v", err)
@@ -389,4 +381,25 @@ func simulate(sc, file, version string, c kase, windowS int64, latency, seed str
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// simWindow is the window simulate replays, in seconds: as long as n8n
+// went on (from t0 to last, ms) and a wait step more. A backoff with jitter
+// (LangChain's, for embeddings) can draw short waits in n8n and long ones
+// in simulate's seeded run, its last wait up to twice n8n's last (failed:
+// the failed requests' times), so that much more lets it send what n8n sent:
+// a bounded count, whose offsets judge compares one by one. A window of
+// n8n's length and 10 s left simulate an attempt short when n8n's draws ran
+// fast. A self-restart (unbounded) gets n8n's length rounded up and one
+// second: the restarts multiply each step, and what simulate sends past
+// n8n's count is cut.
+func simWindow(failed []int64, t0, last int64, unbounded bool) int64 {
+	if unbounded {
+		return (last-t0+999)/1000 + 1
+	}
+	window := (last-t0)/1000 + 10
+	if f := slices.Sorted(slices.Values(failed)); len(f) >= 2 {
+		window += 2 * (f[len(f)-1] - f[len(f)-2]) / 1000
+	}
+	return window
 }

@@ -108,3 +108,20 @@ func TestRecordedAttempts(t *testing.T) {
 		}
 	}
 }
+
+// TestSimWindowLeavesTheLastBackoff: embeddings' seven tries, where n8n's
+// jitter drew short waits (the last 32.3 s) and simulate's seeded run
+// draws its seventh at 77.5 s: the window holds it (a window of n8n's 67 s
+// and 10 s cut it, and simulate sent 6).
+func TestSimWindowLeavesTheLastBackoff(t *testing.T) {
+	var failed []int64
+	for _, s := range []float64{0, 1.2, 3.3, 7.6, 17.8, 35.4, 67.7} {
+		failed = append(failed, int64(s*1000))
+	}
+	if w := simWindow(failed, 0, 67_700, false); w*1000 < 77_500 {
+		t.Errorf("window %d s, want one that holds 77.5 s", w)
+	}
+	if w := simWindow(failed, 0, 67_700, true); w != 69 {
+		t.Errorf("unbounded window %d s, want 69 (n8n's length rounded up, and a second)", w)
+	}
+}
