@@ -31,7 +31,10 @@ limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_fligh
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. The message counts the executions that can call it at once: for a workflow
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
-which n8n starts whether or not the last run ended, and none beside the runs of another such workflow that never
+which n8n starts whether or not the last run ended, a run lasting at worst as long as it does while the dependency
+fails: its failing calls' timeouts and the waits between their tries (n8n-core execution-engine/workflow-execute.js
+processRunExecutionData), and the other steps' bounded work; a call with no client timeout that hangs makes no more attempts, so it
+adds nothing however long it hangs, while a Wait for a webhook or a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
 meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
 drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
