@@ -24,8 +24,13 @@ base or a database, only calls made with the same credential; for a model provid
 whose limits hold per key, only workflows of one n8n instance, since exports whose meta.instanceId differ hold
 different credentials: an export that names no instance joins the one instance the others name; a template's
 blank, such as "REPLACE_WITH_INSTANCE_ID" or a credential id "YOUR_CREDENTIAL_ID", names no instance and no
-account, so calls that carry one credential blank share no account, a model provider's
-included, whose calls otherwise share the provider whatever their key) with their own
+account, and so does a credential id left empty or out, as a published workflow's stripped ids are (n8n binds such a
+credential when the workflow is imported, to the one of its name and type in the importing project:
+cli/src/workflow-helpers.ts replaceInvalidCredentials), so calls that carry one credential blank share no account,
+a model provider's included, whose calls otherwise share the provider whatever their key, unless their export names
+its instance (one that names none joins no other's for such a call: nothing then says whose key it is): then the key
+is one of that instance's, a model provider's shared with its other calls, though a
+tenant's account, such as a mailbox, is still not known) with their own
 node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
