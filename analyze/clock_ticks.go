@@ -40,7 +40,7 @@ type ClockTicks struct {
 // default before the trigger reads it (n8n-workflow/dist/esm/workflow.js,
 // NodeHelpers.getNodeParameters with returnDefaults), and both default to
 // 0 (ScheduleTrigger.node.js). A run is in flight from its tick until its
-// worst duration (RunWorstMS) has passed, the steps that are not slow
+// worst duration while its calls fail (failingRunWorstMS) has passed, the steps that are not slow
 // taken as quick, as RunsAtOnce takes them. Minutes, months, seconds and
 // cron expressions are not read, nor is a run that goes round a loop
 // (its length grows with the items). Wall-clock time is read as it is: the
@@ -58,7 +58,7 @@ func ClockTicksOf(s *Set, w *n8nschema.Workflow) *ClockTicks {
 	}
 	var busy [][2]int
 	for _, grp := range GroupByReach(g, k.clock) {
-		for _, st := range SlowSteps(s, w, grp.Reach) {
+		for _, st := range failingSlowSteps(s, w, grp.Reach) {
 			if st.Unbounded {
 				return nil
 			}
@@ -70,7 +70,7 @@ func ClockTicksOf(s *Set, w *n8nschema.Workflow) *ClockTicks {
 				return nil
 			}
 		}
-		worsts, _, slow := RunWorstMS(s, w, grp.Reach, grp.Triggers)
+		worsts, _, slow := failingRunWorstMS(s, w, grp.Reach, grp.Triggers)
 		for i, t := range grp.Triggers {
 			ticks, ok := fixedTicks(t)
 			if !ok {

@@ -121,13 +121,19 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 	return false
 }
 
-// account names the credential an operation calls with (type and id, or
-// name when the export has no id), "" for a model provider or a node with
-// none; dep is the operation's dependency. An id that is a template's blank
-// ("REPLACE_WITH_CREDENTIAL_ID") names no account: two workflows that carry
-// it share nothing known. blank reports a node that calls with credentials
-// whose ids are all such blanks: it calls with a key, but which one is not
-// known. One reading gives both: Placeholder is asked once an id.
+// account names the credential an operation calls with (type and id), ""
+// for a model provider, a node with none or the old form that kept only a
+// credential's name; dep is the operation's dependency. An id that is a
+// template's blank ("REPLACE_WITH_CREDENTIAL_ID"), or one left empty or
+// out, as a workflow published with its ids stripped carries them, names
+// no account: n8n binds such a credential when the workflow is imported,
+// to the one of its name and type in the importing project, if there is
+// exactly one (cli/src/workflow-helpers.ts replaceInvalidCredentials: an
+// id that is null or not found is looked up by name), so the export does
+// not say whose key it is, and two workflows that carry it share nothing
+// known. blank reports a node that calls with credentials whose ids are
+// all such blanks: it calls with a key, but which one is not known. One
+// reading gives both: Placeholder is asked once an id.
 func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, blank bool) {
 	if n8nschema.IgnoresCredentials(n) {
 		return "", false
@@ -137,15 +143,16 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, bla
 	blank, has := true, false
 	n.Field("credentials").Each(func(typ string, v n8nschema.Value) bool {
 		has = true
+		if v.Kind() == n8nschema.String { // the old form, the name alone: a key, of no account known
+			blank = false
+			return true
+		}
 		id := v.Get("id").Str()
-		if n8nschema.Placeholder(id) {
+		if strings.TrimSpace(id) == "" || n8nschema.Placeholder(id) {
 			return true
 		}
 		blank = false
-		if id == "" {
-			id = v.Get("name").Str()
-		}
-		if id != "" && !model {
+		if !model {
 			out = append(out, typ+":"+id)
 		}
 		return true
@@ -187,8 +194,10 @@ func URLHost(n *n8nschema.Node) string {
 // DependencyIdentity is what two operations must share to strain one
 // dependency, "" when none can be named: the service for a model provider
 // (its limits hold per key and organisation: a key whose id is a
-// template's blank, BlankKey, is nobody's known key, so it shares none)
-// and for a host of its own; the service and the account for a service that many tenants share (a
+// template's blank, BlankKey, is nobody's known key, so it shares none,
+// unless the export names the n8n instance it comes from: then it is one
+// of that instance's keys, as a named one is, and RS505 keys it by that
+// instance, PerKey) and for a host of its own; the service and the account for a service that many tenants share (a
 // catalog service such as Gmail, Notion or Google Sheets, or its API
 // host), whose limits hold per mailbox, base or workspace, so that calls
 // with no credential known share nothing known; nothing for a placeholder.
@@ -199,13 +208,13 @@ func DependencyIdentity(op *Operation) string {
 	case d == "" || n8nschema.PlaceholderHost(d):
 		return ""
 	case modelService(*op.Spec, d):
-		if op.BlankKey {
-			return "" // a template's key: whose is not known
+		if op.BlankKey && InstanceOf(op.Workflow) == "" {
+			return "" // a template's key, of no instance: whose is not known
 		}
 		return d
 	case !tenantService(op.Spec, d):
 		if op.Account == "" {
-			if op.BlankKey {
+			if op.BlankKey && InstanceOf(op.Workflow) == "" {
 				return "" // a key yet to be filled in: which one is not known
 			}
 			return d
@@ -238,9 +247,10 @@ var apiServices = func() map[string]bool {
 
 // PerKey reports whether a dependency's limits hold per key or account: a
 // model provider (per key and organisation) or a call made with a
-// credential. Credentials belong to one n8n instance (their ids are the
-// instance's), so calls from workflows of two instances share no key: only
-// a host of its own, called with no credential, is one server whoever calls.
+// credential, blank or not (BlankKey). Credentials belong to one n8n
+// instance (their ids are the instance's), so calls from workflows of two
+// instances share no key: only a host of its own, called with no
+// credential, is one server whoever calls.
 func PerKey(op *Operation) bool {
-	return op.Spec != nil && (op.Account != "" || modelService(*op.Spec, strings.ToLower(op.Dependency)))
+	return op.Spec != nil && (op.Account != "" || op.BlankKey || modelService(*op.Spec, strings.ToLower(op.Dependency)))
 }

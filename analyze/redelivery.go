@@ -435,7 +435,29 @@ func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) m
 // calls (attempts × calls per item × the per-attempt timeout), calls that
 // n8n retries (attempts × timeout + waits) and Waits. A call that runs once
 // is not counted: it is normally quick, and only an outage makes it slow.
+// A model call with no client timeout has no bound: its answer may take
+// as long as the provider takes.
 func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
+	return slowSteps(s, w, in, false)
+}
+
+// failingSlowSteps is SlowSteps while the calls fail, as they do in the
+// outage of a dependency the run calls (RunsAtOnce, ClockTicksOf): each
+// attempt that fails ends at its client timeout, or at once when the
+// provider answers with an error; an attempt that hangs with no client
+// timeout makes no more attempts, so it adds no load however long it
+// hangs, and the node's retries take at worst their timeouts and waits. A
+// model call with no client timeout is then bounded by its waits (n8n's
+// retries wait waitBetweenTries between tries: n8n-core
+// dist/execution-engine/workflow-execute.js, processRunExecutionData's retry loop), not
+// unbounded; what no outage bounds stays unbounded: a call retried with
+// no bound, a model call repeated with no bound, a Wait for a webhook or
+// a person.
+func failingSlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
+	return slowSteps(s, w, in, true)
+}
+
+func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, failing bool) []SlowStep {
 	// The nodes of in, in workflow order: read from in rather than from
 	// every node of w, so that each of many webhooks pays for its own.
 	g := s.Graph(w)
@@ -458,9 +480,12 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 		case model:
 			st := SlowStep{Node: op.Node, What: "a model call"}
 			calls := max(op.CallsPerItem, 1)
-			if op.Unbounded || op.CallsUnbounded || !known {
+			switch {
+			case op.Unbounded || op.CallsUnbounded || !known && !failing:
 				st.Unbounded = true
-			} else {
+			case !known:
+				st.WorstMS = MulSat(op.OwnRetries()-1, RetryWaitMS(op.Node))
+			default:
 				st.WorstMS = MulSat(MulSat(op.Attempts, calls), per)
 			}
 			out = append(out, st)

@@ -22,7 +22,11 @@ const maxPersonTriggers = 8
 // concurrency decides instead: something other than a schedule, a person
 // or failed runs of such workflows starts w, a workflow of the set calls
 // it, a run has a step with no bound, or a schedule's interval is not
-// known. A sub-workflow that only its callers start runs as many at once
+// known. A run lasts as long as it does while the calls fail
+// (failingRunWorstMS): the runs that can overlap in an outage are those
+// whose failing calls take their timeouts and retries' waits, and a call
+// with no client timeout that hangs makes no more attempts, so it bounds
+// nothing it strains; a loop or a Wait with no bound still has none. A sub-workflow that only its callers start runs as many at once
 // as they do when each call waits for it (CalledRunsAtOnce). A trigger
 // one person paces (OnePersonPaces: a person's chat, bot, form or link)
 // adds one execution: that person's runs come one after another, as they
@@ -168,13 +172,13 @@ func ErrorRunsAtOnce(s *Set, w *n8nschema.Workflow, errs []*n8nschema.Node) int 
 		return 0
 	}
 	reach := ReachFrom(s.Graph(w), errs...)
-	for _, st := range SlowSteps(s, w, reach) {
+	for _, st := range failingSlowSteps(s, w, reach) {
 		if st.Unbounded {
 			return 0
 		}
 	}
 	worst := 0
-	if ws, _, slow := RunWorstMS(s, w, reach, errs); slow {
+	if ws, _, slow := failingRunWorstMS(s, w, reach, errs); slow {
 		for _, v := range ws {
 			worst = max(worst, v)
 		}
@@ -225,12 +229,12 @@ func scheduledRuns(s *Set, w *n8nschema.Workflow, schedules []*n8nschema.Node) i
 	g := s.Graph(w)
 	runs := 0
 	for _, grp := range GroupByReach(g, schedules) {
-		for _, st := range SlowSteps(s, w, grp.Reach) {
+		for _, st := range failingSlowSteps(s, w, grp.Reach) {
 			if st.Unbounded {
 				return 0
 			}
 		}
-		worsts, _, slow := RunWorstMS(s, w, grp.Reach, grp.Triggers)
+		worsts, _, slow := failingRunWorstMS(s, w, grp.Reach, grp.Triggers)
 		for i, t := range grp.Triggers {
 			every, known := ScheduleEveryMS(t)
 			if !known || every <= 0 {
@@ -265,13 +269,13 @@ func CalledRunsAtOnce(s *Set, w *n8nschema.Workflow) int {
 	// the ticks of its interval that w's longest run spans.
 	start := subworkflowStart(w)
 	reach := ReachFrom(s.Graph(w), start...)
-	for _, st := range SlowSteps(s, w, reach) {
+	for _, st := range failingSlowSteps(s, w, reach) {
 		if st.Unbounded {
 			return 0
 		}
 	}
 	worst := 0
-	if ws, _, slow := RunWorstMS(s, w, reach, start); slow {
+	if ws, _, slow := failingRunWorstMS(s, w, reach, start); slow {
 		for _, v := range ws {
 			worst = max(worst, v)
 		}

@@ -178,8 +178,19 @@ func cronStepMS(expr string) (int, bool) {
 // One walk serves all the starts (GroupByReach's groups), so many chained
 // schedules stay linear.
 func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
+	return runWorstMS(s, w, reach, starts, false)
+}
+
+// failingRunWorstMS is RunWorstMS while the calls fail
+// (failingSlowSteps): how long the runs last in the outage of a dependency
+// they call, what RunsAtOnce and ClockTicksOf count the runs in flight by.
+func failingRunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
+	return runWorstMS(s, w, reach, starts, true)
+}
+
+func runWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node, failing bool) ([]int, SlowStep, bool) {
 	g := s.Graph(w)
-	weight, _, slowest, found := slowWeights(s, w, reach)
+	weight, _, slowest, found := slowWeights(s, w, reach, failing)
 	if !found {
 		return nil, SlowStep{}, false
 	}
@@ -219,10 +230,10 @@ func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 // slowWeights is, per node of reach, what its bounded slow steps take at
 // worst (a sub-node's counted at its root), the Waits' share apart too,
 // with the slowest step; false when there is none.
-func slowWeights(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) (weight, waits map[*n8nschema.Node]int, slowest SlowStep, found bool) {
+func slowWeights(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, failing bool) (weight, waits map[*n8nschema.Node]int, slowest SlowStep, found bool) {
 	g := s.Graph(w)
 	weight, waits = map[*n8nschema.Node]int{}, map[*n8nschema.Node]int{}
-	for _, st := range SlowSteps(s, w, reach) {
+	for _, st := range slowSteps(s, w, reach, failing) {
 		if st.Unbounded {
 			continue
 		}
@@ -280,7 +291,7 @@ func PerItemLoop(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) 
 		j, _ := g.index(b)
 		return i - j
 	})
-	weight, waits, _, found := slowWeights(s, w, reach)
+	weight, waits, _, found := slowWeights(s, w, reach, false)
 	if !found {
 		return ItemLoop{}, false
 	}

@@ -24,14 +24,22 @@ base or a database, only calls made with the same credential; for a model provid
 whose limits hold per key, only workflows of one n8n instance, since exports whose meta.instanceId differ hold
 different credentials: an export that names no instance joins the one instance the others name; a template's
 blank, such as "REPLACE_WITH_INSTANCE_ID" or a credential id "YOUR_CREDENTIAL_ID", names no instance and no
-account, so calls that carry one credential blank share no account, a model provider's
-included, whose calls otherwise share the provider whatever their key) with their own
+account, and so does a credential id left empty or out, as a published workflow's stripped ids are (n8n binds such a
+credential when the workflow is imported, to the one of its name and type in the importing project:
+cli/src/workflow-helpers.ts replaceInvalidCredentials), so calls that carry one credential blank share no account,
+a model provider's included, whose calls otherwise share the provider whatever their key, unless their export names
+its instance (one that names none joins no other's for such a call: nothing then says whose key it is): then the key
+is one of that instance's, a model provider's shared with its other calls, though a
+tenant's account, such as a mailbox, is still not known) with their own
 node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
 a gate you run (a proxy, a queue, one sub-workflow that owns the calls). It needs the workflows in one
 run: audit the whole export. The message counts the executions that can call it at once: for a workflow
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
-which n8n starts whether or not the last run ended, and none beside the runs of another such workflow that never
+which n8n starts whether or not the last run ended, a run lasting at worst as long as it does while the dependency
+fails: its failing calls' timeouts and the waits between their tries (n8n-core execution-engine/workflow-execute.js
+processRunExecutionData), and the other steps' bounded work; a call with no client timeout that hangs makes no more attempts, so it
+adds nothing however long it hangs, while a Wait for a webhook or a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
 meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
 drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
