@@ -38,7 +38,10 @@ Calls on n8n Cloud's Gateway credits (a credential reference n8n marks __aiGatew
 instance's prepaid balance, which the owner tops up, and are reported alike. Calls that run only on n8n's free
 OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") cost the owner nothing: the
 trigger is then a note whatever its kind, for a stranger can only use the allowance up, after which n8n refuses
-every call on it and the workflow stops (docs/n8n-facts.md).`,
+every call on it and the workflow stops (docs/n8n-facts.md). A call to a service that bills the owner's account per
+use is paid too, whatever the models run on: an Apify Actor run (its community node's "Run …" operations, or
+api.apify.com's runs and run-sync endpoints), billed per result or compute unit, and a Firecrawl scrape, crawl or
+search, billed in credits per page (n8nschema.BilledService).`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -67,8 +70,12 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 			// What its runs reach before they must fail (RunReach): not
 			// the tools of an agent that fails before it calls them.
 			reach := analyze.RunReach(g, t)
-			var paid []*analyze.Operation
+			var paid, billed []*analyze.Operation // models; services billed per use
 			for _, op := range opsIn(ops, byNode, reach) {
+				if _, ok := n8nschema.BilledService(op.Node); ok {
+					billed = append(billed, op)
+					continue
+				}
 				if !op.Paid {
 					continue
 				}
@@ -77,7 +84,7 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 				}
 				paid = append(paid, op)
 			}
-			if len(paid) == 0 {
+			if len(paid) == 0 && len(billed) == 0 {
 				unpaid[r] = unpaid[r] || !own
 				continue
 			}
@@ -98,7 +105,8 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 			// sender knows (StrangerReach): what lies behind it is not theirs.
 			if stranger, gates := analyze.StrangerReach(g, t, reach); len(gates) > 0 {
 				paid = slices.DeleteFunc(paid, func(op *analyze.Operation) bool { return !stranger[op.Node] })
-				if len(paid) == 0 {
+				billed = slices.DeleteFunc(billed, func(op *analyze.Operation) bool { return !stranger[op.Node] })
+				if len(paid) == 0 && len(billed) == 0 {
 					continue
 				}
 				reach = stranger
@@ -111,15 +119,27 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 			}
 			// The calls the owner pays for come first; when there are none,
 			// the calls run on n8n's free credits: no bill, a quota.
+			// A service billed per use (an Apify run) is the owner's money
+			// too, whatever the models run on.
 			owned := slices.DeleteFunc(slices.Clone(paid), func(op *analyze.Operation) bool { return !op.OwnerPays() })
-			free := len(owned) == 0
+			free := len(owned) == 0 && len(billed) == 0
 			if !free {
 				paid = owned
 			}
-			op := paid[0]
-			what := fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
-			if len(paid) > 1 {
-				what += fmt.Sprintf(" and %s", counted(len(paid)-1, "more paid call", "more paid calls"))
+			bill := ""
+			var op *analyze.Operation
+			var what string
+			if len(paid) > 0 {
+				op = paid[0]
+				what = fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
+			} else {
+				op = billed[0]
+				svc, _ := n8nschema.BilledService(op.Node)
+				what = fmt.Sprintf("%q (%s, billed per use)", op.Node.Name, svc)
+				bill = "billed to the owner's " + svc + " account"
+			}
+			if more := len(paid) + len(billed) - 1; more > 0 {
+				what += fmt.Sprintf(" and %s", counted(more, "more paid call", "more paid calls"))
 			}
 			kind, sev := "webhook %q has no authentication", analyze.Note
 			switch t.Type {
@@ -134,6 +154,10 @@ every call on it and the workflow stops (docs/n8n-facts.md).`,
 			}
 			msg := fmt.Sprintf(kind+" and runs the paid call %s: %s can run it as often as they like, %s, with no rate limit on the way and no spend cap declared",
 				t.Name, what, who, billedTo(paid))
+			if bill != "" { // no model the owner pays: no spend cap applies
+				msg = fmt.Sprintf(kind+" and runs the paid call %s: %s can run it as often as they like, %s, with no rate limit on the way",
+					t.Name, what, who, bill)
+			}
 			if free {
 				// Not the owner's money: a stranger can only use up the
 				// allowance, and then every call fails.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -29,7 +30,10 @@ that tests the flag, which sends the failed item down the branch the workflow ch
 message, an alert or a log row tells the result from a failure by a conditional on a field of the result
 ({{ $json.call_id ? 'Initiated' : 'Failed' }}: the owner reads "Failed"; a fallback such as || 'n/a' is a silent
 default, not a test), when an
-If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row, when the next node is a call
+If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row (a field a
+Set of v3.2 or later derives from the result with no fallback counts: its expression reads past the missing result, n8n
+swallows the TypeError, and the Set stores null, nodes-base nodes/Set/v2/helpers/utils.js validateEntry; a test that
+null passes, a boolean's "is false" among them, n8n-workflow node-parameters/filter-parameter.js, sends it there), when the next node is a call
 that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
 failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
 the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
@@ -672,10 +676,22 @@ var resultFieldRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\
 // stops the run (Stop and Error) or alerts or records (a best-effort write:
 // a team message, a log row) within a few hops. An output that leads
 // nowhere, or on to the usual work, does not observe the failure.
+//
+// A field a Set derives from the result (derivedFields) is the result's
+// too: the Set stores null where its expression reads past the missing
+// result, and the condition sees null.
 func routesFailureToHandler(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
-	out, ok := failedOutput(m, n, direct)
+	reads := func(left string) bool { return refsResult(left, n, direct) }
+	out, ok := failedOutput(m, reads)
 	if !ok {
-		return false
+		derived := derivedFields(g, n)
+		if len(derived) == 0 {
+			return false
+		}
+		out, ok = failedOutput(m, func(left string) bool { return refsDerived(g, left, m, derived) })
+		if !ok {
+			return false
+		}
 	}
 	for _, e := range g.OutOfType(m, analyze.ConnMain) {
 		if e.Output == out && !e.Error && handles(g, e.To, 0) {
@@ -706,8 +722,98 @@ func handles(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
 	return false
 }
 
-// passOps are the condition operators a missing field passes.
-var passOps = map[string]bool{"notExists": true, "empty": true, "isEmpty": true}
+// passOps are the condition operators a missing field passes: a boolean's
+// "is false" too, which n8n tests as !left, true for null and undefined
+// (n8n-workflow node-parameters/filter-parameter.js, case 'boolean').
+var passOps = map[string]bool{"notExists": true, "empty": true, "isEmpty": true, "false": true}
+
+// derivedFields are the fields that Set nodes (v3.2 and later) a few hops
+// after n derive from n's result alone, by Set node: an assignment whose
+// expression reads the result with no fallback (no ||, ?? or ?:). For the
+// failed item the expression throws a TypeError or SyntaxError, which n8n
+// swallows to undefined, and the Set stores null (nodes-base
+// nodes/Set/v2/helpers/utils.js validateEntry: null at v3.2 and later;
+// docs/n8n-facts.md): the field is as missing as the result.
+func derivedFields(g *analyze.Graph, n *n8nschema.Node) map[*n8nschema.Node][]string {
+	out := map[*n8nschema.Node][]string{}
+	seen := map[*n8nschema.Node]bool{n: true}
+	type hop struct {
+		n *n8nschema.Node
+		d int
+	}
+	queue := []hop{{n, 0}}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		if h.d >= 3 {
+			continue
+		}
+		for _, e := range g.OutOfType(h.n, analyze.ConnMain) {
+			m := e.To
+			if seen[m] || e.Error {
+				continue
+			}
+			seen[m] = true
+			if m.Type == n8nschema.TypeSet && m.TypeVersion >= 3.2 && !m.Disabled {
+				for _, a := range m.Params().Get("assignments.assignments").Elems() {
+					v := a.Get("value").Str()
+					name := strings.TrimSpace(strings.TrimPrefix(a.Get("name").Str(), "="))
+					if name != "" && refsResult(v, n, h.n == n) && !fallbackRE.MatchString(v) {
+						out[m] = append(out[m], name)
+					}
+				}
+			}
+			queue = append(queue, hop{m, h.d + 1})
+		}
+	}
+	return out
+}
+
+// fallbackRE matches an expression that puts something else where a read
+// finds nothing: ||, ??, or a conditional (a ? that is not ?.).
+var fallbackRE = lazyregexp.New(`\|\||\?\?|\?[^.]`)
+
+// refsDerived reports whether the condition's left value left, in node m,
+// reads a field a Set derived from the result (derivedFields): by the
+// Set's name, or as $json right after the Set.
+func refsDerived(g *analyze.Graph, left string, m *n8nschema.Node, derived map[*n8nschema.Node][]string) bool {
+	for set, fields := range derived {
+		after := false
+		for _, e := range g.OutOfType(set, analyze.ConnMain) {
+			after = after || e.To == m && !e.Error
+		}
+		for _, f := range fields {
+			for _, ref := range []string{"$('" + set.Name + "')", `$("` + set.Name + `")`, `$node["` + set.Name + `"]`} {
+				if i := strings.Index(left, ref); i >= 0 && fieldRead(left[i+len(ref):], f) {
+					return true
+				}
+			}
+			if after && fieldRead(left, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldRead reports whether expr reads .json.f or $json.f (dot or
+// bracket) as a whole field name.
+func fieldRead(expr, f string) bool {
+	for _, pre := range []string{"json." + f, `json["` + f + `"]`, "json['" + f + "']"} {
+		for i := 0; ; {
+			j := strings.Index(expr[i:], pre)
+			if j < 0 {
+				break
+			}
+			end := i + j + len(pre)
+			if end == len(expr) || !ascii.IsWord(expr[end]) {
+				return true
+			}
+			i = end
+		}
+	}
+	return false
+}
 
 // failedOutput returns the output of If m that an item without n's result
 // takes: a condition on a field of the result that a missing field fails
@@ -715,11 +821,11 @@ var passOps = map[string]bool{"notExists": true, "empty": true, "isEmpty": true}
 // joined by and; one it passes (does not exist, is empty) to true (0) when
 // they are joined by or. Conditions that do not read n's result decide
 // nothing.
-func failedOutput(m, n *n8nschema.Node, direct bool) (int, bool) {
+func failedOutput(m *n8nschema.Node, reads func(left string) bool) (int, bool) {
 	p := m.Params()
 	switch {
 	case m.Type == n8nschema.TypeSwitch && m.TypeVersion >= 3:
-		return failedRule(p, n, direct)
+		return failedRule(p, reads)
 	case m.Type != n8nschema.TypeIf:
 		return 0, false
 	}
@@ -727,7 +833,7 @@ func failedOutput(m, n *n8nschema.Node, direct bool) (int, bool) {
 	fails, passes, total := 0, 0, 0
 	judge := func(op, left string) {
 		total++
-		if !refsResult(left, n, direct) {
+		if !reads(left) {
 			return
 		}
 		switch {
@@ -763,14 +869,14 @@ func failedOutput(m, n *n8nschema.Node, direct bool) (int, bool) {
 // output when it matches none (options.fallbackOutput "extra" or an index;
 // nodes-base/nodes/Switch/V3/SwitchV3.node.ts). A rule it may or may not
 // match decides nothing.
-func failedRule(p n8nschema.Value, n *n8nschema.Node, direct bool) (int, bool) {
+func failedRule(p n8nschema.Value, reads func(left string) bool) (int, bool) {
 	rules := p.Get("rules.values").Elems()
 	for i, r := range rules {
 		or := r.Get("conditions.combinator").Str() == "or"
 		fails, passes, total := 0, 0, 0
 		for _, c := range r.Get("conditions.conditions").Elems() {
 			total++
-			if !refsResult(c.Get("leftValue").Str(), n, direct) {
+			if !reads(c.Get("leftValue").Str()) {
 				continue
 			}
 			switch op := c.Get("operator.operation").Str(); {

@@ -21,7 +21,13 @@ that only reads or analyses (a search, a scrape, a GraphQL query) is not a write
 Request with "Never Error" (options.response.response.neverError; Ignore Response Code, options.ignoreResponseCode,
 before v3) returns the status instead of throwing, so
 the workflow can retry 429 and 5xx only and report the rest. A Data Table is not a call: it reaches n8n's own
-database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with no credential and no status.`,
+database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with no credential and no status.
+A database node (Postgres, MySQL, Microsoft SQL, Oracle, MongoDB, Redis, Snowflake), Send Email and SSH or FTP
+call through a driver, not HTTP (nodes-base nodes/Postgres/transport/index.js pg-promise, MySql/v2/transport
+mysql2, Microsoft/Sql mssql, EmailSend/v2 nodemailer): their errors carry no status. A read there (a SELECT)
+that the server refuses (a wrong password, a missing table) leaves nothing behind and costs only the waits, and
+the rule is silent; a write is reported with the driver's own permanent refusals (a refused login, a missing
+table or column, a violated constraint, a rejected recipient).`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
 	FixDoc:     "None: which errors are permanent depends on the API; an error branch that tells them apart must be written.",
 	Severity:   analyze.Note,
@@ -47,19 +53,37 @@ database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with
 			if !write && !auth {
 				continue
 			}
+			// A driver's call (a database, SMTP, SSH) has no HTTP status:
+			// a read it refuses leaves nothing behind.
+			proto := n8nschema.NoHTTPStatus(n.Type)
+			if proto != "" && !write {
+				continue
+			}
 			what := "calls with credentials"
 			examples := "401 or 403"
 			if write {
 				_, name := n8nschema.WriteOp(n)
 				what = fmt.Sprintf("makes a write (%s)", name)
-				examples = "401, 403 or 422"
+				examples = noStatusRefusals[proto]
 			}
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos,
-				Message: fmt.Sprintf("node %q tries %d times on any error, 4xx included: it %s, so a %s fails the same way %d times",
-					n.Name, k, what, examples, k),
+				Message: fmt.Sprintf("node %q tries %d times on any error%s: it %s, so a %s fails the same way %d times",
+					n.Name, k, anyError[proto != ""], what, examples, k),
 				Chain: op.Factors,
 			})
 		}
 	},
 }
+
+// noStatusRefusals are the errors a write's tries all meet, by what the node
+// calls (n8nschema.NoHTTPStatus; "" for HTTP).
+var noStatusRefusals = map[string]string{
+	"":         "401, 403 or 422",
+	"database": "refused login, a missing table or column or a violated constraint",
+	"smtp":     "refused login or a rejected recipient",
+	"server":   "refused login or a missing path",
+}
+
+// anyError qualifies "any error": an HTTP call's include its 4xx answers.
+var anyError = map[bool]string{false: ", 4xx included", true: ""}
