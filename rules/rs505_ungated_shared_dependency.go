@@ -53,7 +53,11 @@ credential) count once between them, in whichever workflow makes the most attemp
 to the one webhook set last, which one of them set (setWebhook: nodes-base TelegramTrigger.node.js webhookMethods; RS404
 reports the clash); and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
-and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
+and the attempts those executions make, each execution's node retries one after another, along the one way an
+item takes through the workflow that makes the most (an If's, a Filter's or a first-match Switch's outputs, and a node's
+error output beside its regular ones, are one way or the other for an item, never both: nodes-base
+Switch/V3/SwitchV3.node.js, n8n-core execution-engine/workflow-execute.js handleNodeErrorOutput; outputs that all
+receive it add up), never more than every call's attempts once. Each dependency is reported once, at its first caller, with the others as
 related places, and only when two executions or more can call it at once: one execution's retries are one workflow's. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
@@ -257,7 +261,9 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			if op.Starts == 0 {
 				l.starts |= analyze.StartsOther | analyze.StartsError
 			}
-			if !op.Unbounded {
+			if a, ok := w.RunAttempts[op.Identity]; ok {
+				l.attempts = a // one item's worst way through exclusive outputs
+			} else if !op.Unbounded {
 				l.attempts = addSat(l.attempts, op.Attempts)
 			}
 		}
