@@ -35,7 +35,10 @@ which n8n starts whether or not the last run ended, and none beside the runs of 
 meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
 drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
-attempts is counted; for an error workflow, which n8n starts once after each
+attempts is counted; a run that pauses for a person, a send-and-wait message or a Wait resumed by a webhook or a form,
+calls nothing while parked, n8n saving it as waiting (nodes-base Wait/Wait.node.js and Google/Gmail/v2/GmailV2.node.js
+putExecutionToWait), so the pause does not make its runs overlap, and its calls after the pause, when it has some, add one
+execution at the pace of the person who answers; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
 those workflows' runs at once, when the audit holds them and only schedules start them; a workflow that names no
 other error workflow is its own, so its Error Trigger runs once after each of its own failed runs, and an error
