@@ -452,7 +452,7 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 // dist/execution-engine/workflow-execute.js, processRunExecutionData's retry loop), not
 // unbounded; what no outage bounds stays unbounded: a call retried with
 // no bound, a model call repeated with no bound, a Wait for a webhook or
-// a person.
+// a person (a pause for a person, scheduledRuns leaves to pausesForPerson).
 func failingSlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
 	return slowSteps(s, w, in, true)
 }

@@ -31,6 +31,11 @@ const maxPersonTriggers = 8
 // one person paces (OnePersonPaces: a person's chat, bot, form or link)
 // adds one execution: that person's runs come one after another, as they
 // act, not together when a dependency fails; persons is that part of runs.
+// A scheduled run that pauses for a person (a send-and-wait message, a
+// Wait for a webhook or a form) has no bound on its length, but a parked
+// run calls nothing (pausesForPerson): its ticks overlap as the rest of
+// the run takes, and its calls after the pause, when it has some, add one
+// execution at the person's pace (personResumes), counted in persons.
 func RunsAtOnce(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	g := s.Graph(w)
 	k := g.sortedTriggers()
@@ -43,6 +48,9 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	}
 	if runs = clockStarts(s, w, k.clock, k.errs, sub); runs == 0 {
 		return 0, 0
+	}
+	if len(k.clock) > 0 {
+		persons += personResumes(s, w, k.clock) // a run parked on a person resumes as they answer
 	}
 	return min(runs+persons, AttemptCap), persons
 }
@@ -215,6 +223,7 @@ func namerPace(s *Set, w *n8nschema.Workflow, self bool) (runs, persons, every i
 	if persons < 0 || runs == 0 {
 		return 0, 0, 0
 	}
+	persons += personResumes(s, w, k.clock)
 	every = math.MaxInt
 	for _, t := range k.clock {
 		e, _ := ScheduleEveryMS(t)
@@ -230,7 +239,7 @@ func scheduledRuns(s *Set, w *n8nschema.Workflow, schedules []*n8nschema.Node) i
 	runs := 0
 	for _, grp := range GroupByReach(g, schedules) {
 		for _, st := range failingSlowSteps(s, w, grp.Reach) {
-			if st.Unbounded {
+			if st.Unbounded && !pausesForPerson(st) {
 				return 0
 			}
 		}

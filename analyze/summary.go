@@ -62,6 +62,10 @@ type WorkflowSummary struct {
 	// RunState is whether the export shows the workflow published
 	// (RunStateOf).
 	RunState RunState
+	// RunAttempts are, per dependency its operations strain, the attempts
+	// one item of one execution makes at worst along one way through its
+	// exclusive outputs (RunAttempts); nil when none strains one.
+	RunAttempts map[string]int
 	// BotTriggers are its enabled Telegram Triggers, each with the bot
 	// credential it takes.
 	BotTriggers []BotTrigger
@@ -204,6 +208,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 		for j := range s.Operations {
 			if s.Operations[j].StrainsDependency() {
 				s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
+				s.RunAttempts = RunAttempts(set, w, ops, s.Operations)
 				if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
 					s.Ticks = ClockTicksOf(set, w)
 				}

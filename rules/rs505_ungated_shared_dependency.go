@@ -39,11 +39,14 @@ only its schedules start, as many as its runs can overlap (one per schedule when
 which n8n starts whether or not the last run ended, a run lasting at worst as long as it does while the dependency
 fails: its failing calls' timeouts and the waits between their tries (n8n-core execution-engine/workflow-execute.js
 processRunExecutionData), and the other steps' bounded work; a call with no client timeout that hangs makes no more attempts, so it
-adds nothing however long it hangs, while a Wait for a webhook or a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
+adds nothing however long it hangs, while a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
 meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
 drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
-attempts is counted; for an error workflow, which n8n starts once after each
+attempts is counted; a run that pauses for a person, a send-and-wait message or a Wait resumed by a webhook or a form,
+calls nothing while parked, n8n saving it as waiting (nodes-base Wait/Wait.node.js and Google/Gmail/v2/GmailV2.node.js
+putExecutionToWait), so the pause does not make its runs overlap, and its calls after the pause, when it has some, add one
+execution at the pace of the person who answers; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
 those workflows' runs at once, when the audit holds them and only schedules start them; a workflow that names no
 other error workflow is its own, so its Error Trigger runs once after each of its own failed runs, and an error
@@ -61,7 +64,11 @@ credential) count once between them, in whichever workflow makes the most attemp
 to the one webhook set last, which one of them set (setWebhook: nodes-base TelegramTrigger.node.js webhookMethods; RS404
 reports the clash); and for any other workflow the fleet's concurrency
 (--workers × --concurrency, 1 × 10 unless set), at most that many in all;
-and the attempts those executions make, each execution's node retries one after another. Each dependency is reported once, at its first caller, with the others as
+and the attempts those executions make, each execution's node retries one after another, along the one way an
+item takes through the workflow that makes the most (an If's, a Filter's or a first-match Switch's outputs, and a node's
+error output beside its regular ones, are one way or the other for an item, never both: nodes-base
+Switch/V3/SwitchV3.node.js, n8n-core execution-engine/workflow-execute.js handleNodeErrorOutput; outputs that all
+receive it add up), never more than every call's attempts once. Each dependency is reported once, at its first caller, with the others as
 related places, and only when two executions or more can call it at once: one execution's retries are one workflow's. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
@@ -265,7 +272,9 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			if op.Starts == 0 {
 				l.starts |= analyze.StartsOther | analyze.StartsError
 			}
-			if !op.Unbounded {
+			if a, ok := w.RunAttempts[op.Identity]; ok {
+				l.attempts = a // one item's worst way through exclusive outputs
+			} else if !op.Unbounded {
 				l.attempts = addSat(l.attempts, op.Attempts)
 			}
 		}

@@ -1,0 +1,87 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// retriedPost is an HTTP Request node posting to host/path with n tries.
+func retriedPost(name, path string, tries int) string {
+	return `{"name":"` + name + `","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"retryOnFail":true,"maxTries":` +
+		strconv.Itoa(tries) + `,"parameters":{"method":"POST","url":"https://crm.acme.internal/` + path + `","options":{}}}`
+}
+
+// TestRunAttemptsTakesOneWay checks that an item's attempts on one
+// dependency follow one way through exclusive outputs (an If's true or
+// false, a node's error output or its regular one) and add up over
+// outputs that all receive it, never past every call's attempts once.
+func TestRunAttemptsTakesOneWay(t *testing.T) {
+	for _, c := range []struct {
+		name, extra, conns string
+		want               int
+	}{
+		{"if", `{"name":"Choose","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{}}`,
+			`"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
+			 "Choose":{"main":[[{"node":"A","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]},
+			 "A":{"main":[[{"node":"C","type":"main","index":0}]]}`, 5}, // max(3+2, 4)
+		{"fan-out", `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`,
+			`"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
+			 "Choose":{"main":[[{"node":"A","type":"main","index":0},{"node":"B","type":"main","index":0}]]},
+			 "A":{"main":[[{"node":"C","type":"main","index":0}]]}`, 9}, // 3+2+4
+		{"error output", `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`,
+			`"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},
+			 "A":{"main":[[{"node":"C","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]}`, 7}, // 3+max(2, 4)
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := retriedPost("A", "a", 3)
+			if c.name == "error output" {
+				a = strings.Replace(a, `"retryOnFail"`, `"onError":"continueErrorOutput","retryOnFail"`, 1)
+			}
+			js := `{"name":"w","nodes":[
+			  {"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000001","parameters":{"path":"p","httpMethod":"POST"}},
+			  ` + c.extra + `, ` + a + `, ` + retriedPost("B", "b", 4) + `, ` + retriedPost("C", "c", 2) + `],
+			 "connections":{` + c.conns + `}}`
+			s := buildJSON(t, js)
+			sums := Summarize(s)
+			if len(sums) != 1 || len(sums[0].RunAttempts) != 1 {
+				t.Fatalf("RunAttempts = %v, want one dependency", sums[0].RunAttempts)
+			}
+			for d, got := range sums[0].RunAttempts {
+				if got != c.want {
+					t.Errorf("RunAttempts[%q] = %d, want %d", d, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestPersonPauseRunsAtOnce checks that a daily run that waits for a
+// person's resume link is not handed to the fleet: one run a day, and one
+// the person resumes when a retried call comes after the pause.
+func TestPersonPauseRunsAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		after         bool
+		runs, persons int
+	}{
+		{"call after the pause", true, 2, 1},
+		{"nothing after the pause", false, 1, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conns := `"Daily":{"main":[[{"node":"A","type":"main","index":0}]]},"A":{"main":[[{"node":"Wait","type":"main","index":0}]]}`
+			nodes := `{"name":"Daily","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{"rule":{"interval":[{"triggerAtHour":8}]}}},
+			  {"name":"Wait","type":"n8n-nodes-base.wait","typeVersion":1.1,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000002","parameters":{"resume":"webhook"}},
+			  ` + retriedPost("A", "a", 3)
+			if c.after {
+				nodes += `, ` + retriedPost("B", "b", 3)
+				conns += `,"Wait":{"main":[[{"node":"B","type":"main","index":0}]]}`
+			}
+			s := buildJSON(t, `{"name":"w","nodes":[`+nodes+`],"connections":{`+conns+`}}`)
+			runs, persons := RunsAtOnce(s, s.Workflows[0])
+			if runs != c.runs || persons != c.persons {
+				t.Errorf("RunsAtOnce = %d, %d, want %d, %d", runs, persons, c.runs, c.persons)
+			}
+		})
+	}
+}
