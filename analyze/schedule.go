@@ -333,20 +333,50 @@ func PerItemLoop(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) 
 		if pass[0] == 0 || ok && pass[0] <= best.PassMS {
 			continue
 		}
-		batch := 1
-		if sib.TypeVersion < 3 {
-			batch = 10
-		}
-		if v, set := sib.Param("batchSize"); set {
-			if f, num := v.Num(); num && f >= 1 {
-				batch = int(f)
-			} else {
-				batch = 0
-			}
-		}
-		best, ok = ItemLoop{Node: sib, Batch: batch, PassMS: pass[0], WaitMS: pass[1]}, true
+		best, ok = ItemLoop{Node: sib, Batch: loopBatch(sib), PassMS: pass[0], WaitMS: pass[1]}, true
 	}
 	return best, ok
+}
+
+// loopBatch is the items a Loop Over Items (SplitInBatches) hands on per
+// pass: its batchSize, 1 by default in v3 and 10 in v1 and v2
+// (n8n-nodes-base SplitInBatches/v3/SplitInBatchesV3.node.js L51-58,
+// v2/SplitInBatchesV2.node.js L29-34); 0 when an expression sets it.
+func loopBatch(sib *n8nschema.Node) int {
+	batch := 1
+	if sib.TypeVersion < 3 {
+		batch = 10
+	}
+	if v, set := sib.Param("batchSize"); set {
+		if f, num := v.Num(); num && f >= 1 {
+			batch = int(f)
+		} else {
+			batch = 0
+		}
+	}
+	return batch
+}
+
+// OneItemPerRun reports a node whose every main input is the loop output
+// of an enabled Loop Over Items (SplitInBatches) that hands on one item
+// per pass (loopBatch 1, v3's default): each run of the node gets one
+// item, so in one execution its calls go out one after another, a pass
+// apart, never side by side, however many items the execution carries
+// (SplitInBatchesV3.node.js execute: returnItems is items.splice(0,
+// batchSize) on each pass).
+func OneItemPerRun(g *Graph, n *n8nschema.Node) bool {
+	fed := false
+	for _, e := range g.In(n) {
+		if e.Type != ConnMain {
+			continue
+		}
+		sib := e.From
+		if e.Error || sib.Type != n8nschema.TypeSplitInBatches || sib.Disabled || e.Output != sibLoopOutput(sib) || loopBatch(sib) != 1 {
+			return false
+		}
+		fed = true
+	}
+	return fed
 }
 
 // BeforePause returns what runs started at starts reach before they pause

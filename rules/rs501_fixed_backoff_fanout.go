@@ -45,7 +45,10 @@ their failures do not line up; nor is a Webhook that workflows of the set call o
 start (a scheduled pipeline that hands its result to a publisher's webhook): its executions come when those
 runs call, at the schedules' pace, as many at once as those runs can overlap, like a schedule's own runs) and at runs of several items (--items above 1), when the node sends every
 item before it reads an answer (HTTP Request): a node that runs its items one by one throws at the first
-that fails, so its items never retry together. A node counts for a
+that fails, so its items never retry together, nor do the items a Loop Over Items of batch size 1 (v3's
+default: SplitInBatchesV3.node.js) hands a node one per pass. The loop keeps one execution's calls apart,
+not executions: under a per-request trigger such a node still counts, as requests that come together start
+executions that overlap. A node counts for a
 per-request trigger only when that trigger's executions reach it. An HTTP Request with Never Error and Full
 Response (options.response.response) hands every status on as an item, so its retry never meets an overloaded
 service's 429 or 503; what still ends a try is a request with no answer. A refused connection reaches no
@@ -125,7 +128,8 @@ The rule reports one note per workflow, at the first such node, naming the other
 			// node that hands them on as items.
 			// A node whose first failed item ends its try sends one item at
 			// a time: its items never fail together.
-			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce || op.FirstFailureEndsTry) || n8nschema.AnswersStatusAsItem(n) {
+			// So does a node a Loop Over Items hands one item per pass.
+			if k < 2 || perRequest == "" && (items <= 1 || n.ExecuteOnce || op.FirstFailureEndsTry || analyze.OneItemPerRun(g, n)) || n8nschema.AnswersStatusAsItem(n) {
 				continue
 			}
 			at := fmt.Sprintf("every execution of %q", perRequest)
