@@ -13,39 +13,50 @@ import (
 // its sources (docs/n8n-facts.md, "Models the providers shut down").
 const RetiredAsOf = "2026-12-02"
 
-// retiredSource names the provider page a date was read from.
-type retiredSource struct{ provider, page string }
+// retiredSource names the provider page a date was read from. An observed
+// source dates no shutdown: it quotes the provider's API refusing the id on
+// that day, so the model had shut down by then (RetiredModel.When).
+type retiredSource struct {
+	provider, page string
+	observed       bool
+}
 
 var (
-	openAIDeprecations    = retiredSource{"OpenAI", "OpenAI API deprecations, developers.openai.com/api/docs/deprecations"}
-	anthropicDeprecations = retiredSource{"Anthropic", "Anthropic model deprecations, platform.claude.com/docs/en/about-claude/model-deprecations"}
-	anthropicSonnet45     = retiredSource{"Anthropic", "Anthropic's Claude Sonnet 4.5 page, platform.claude.com/docs/en/models/sonnet-4-5/overview"}
-	geminiChangelog       = retiredSource{"Google", "Gemini API changelog, ai.google.dev/gemini-api/docs/changelog"}
-	geminiDeprecations    = retiredSource{"Google", "Gemini API deprecations, ai.google.dev/gemini-api/docs/deprecations"}
+	openAIDeprecations    = retiredSource{provider: "OpenAI", page: "OpenAI API deprecations, developers.openai.com/api/docs/deprecations"}
+	anthropicDeprecations = retiredSource{provider: "Anthropic", page: "Anthropic model deprecations, platform.claude.com/docs/en/about-claude/model-deprecations"}
+	anthropicSonnet45     = retiredSource{provider: "Anthropic", page: "Anthropic's Claude Sonnet 4.5 page, platform.claude.com/docs/en/models/sonnet-4-5/overview"}
+	geminiChangelog       = retiredSource{provider: "Google", page: "Gemini API changelog, ai.google.dev/gemini-api/docs/changelog"}
+	geminiDeprecations    = retiredSource{provider: "Google", page: "Gemini API deprecations, ai.google.dev/gemini-api/docs/deprecations"}
 	// Groq's shutdown of 2026-08-16 is for free and developer-tier
 	// accounts; a committed-spend enterprise contract keeps the model.
-	groqDeprecations = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations, for free and developer-tier accounts"}
+	groqDeprecations = retiredSource{provider: "Groq", page: "Groq model deprecations, console.groq.com/docs/deprecations, for free and developer-tier accounts"}
 	// The page's earlier sections date a shutdown for every account.
-	groqShutdowns = retiredSource{"Groq", "Groq model deprecations, console.groq.com/docs/deprecations"}
+	groqShutdowns = retiredSource{provider: "Groq", page: "Groq model deprecations, console.groq.com/docs/deprecations"}
 	// No Gemini API page read dates the Gemini 1.5 shutdown; Vertex AI's
 	// lifecycle page does, and the Gemini API's own deprecations page,
 	// which lists every stable model it serves, names none of them from
 	// its 2025-12 copies on. The source says both.
-	geminiV15 = retiredSource{"Google", "Vertex AI's date, cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions; " +
+	geminiV15 = retiredSource{provider: "Google", page: "Vertex AI's date, cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions; " +
 		"the Gemini API's deprecations page lists no 1.5 model from 2025-12 on"}
-	geminiModelsPage = retiredSource{"Google", "Gemini API models page, ai.google.dev/models/gemini"}
+	geminiModelsPage = retiredSource{provider: "Google", page: "Gemini API models page, ai.google.dev/models/gemini"}
 	// DeepSeek's "Your First API Call" page: the two names "will be
 	// deprecated on 2026/07/24 15:59 UTC"; its later copy lists the old
 	// names still accepted, and these are not among them.
-	deepseekNames = retiredSource{"DeepSeek", "DeepSeek API docs, api-docs.deepseek.com, \"Your First API Call\""}
+	deepseekNames = retiredSource{provider: "DeepSeek", page: "DeepSeek API docs, api-docs.deepseek.com, \"Your First API Call\""}
 	// Perplexity's changelog: "As of December 15, 2025, the sonar-reasoning
 	// model has been deprecated and removed from the API"; "as of August 1,
 	// 2025, R1-1776 will be removed from the available models".
-	perplexityChangelog = retiredSource{"Perplexity", "Perplexity API changelog, docs.perplexity.ai/docs/resources/changelog"}
+	perplexityChangelog = retiredSource{provider: "Perplexity", page: "Perplexity API changelog, docs.perplexity.ai/docs/resources/changelog"}
 	// Mistral's models overview, "Legacy models": "When a model is retired
 	// from la Plateforme, it is no longer available for use, and when
 	// prompted, it will return an error response."
-	mistralLegacy = retiredSource{"Mistral", "Mistral models overview, Legacy models, docs.mistral.ai/getting-started/models/models_overview"}
+	mistralLegacy = retiredSource{provider: "Mistral", page: "Mistral models overview, Legacy models, docs.mistral.ai/getting-started/models/models_overview"}
+	// No Google page dates the shutdown of the May 2025 Flash preview; the
+	// Gemini API's own answer does: on 2025-11-26 a user quoted it, 404
+	// "models/gemini-2.5-flash-preview-05-20 is not found for API version
+	// v1beta, or is not supported for generateContent"
+	// (github.com/chatboxai/chatbox/issues/2748).
+	gemini0520Refused = retiredSource{provider: "Google", page: "the Gemini API's 404 for it, quoted in github.com/chatboxai/chatbox/issues/2748", observed: true}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -58,10 +69,10 @@ var (
 // provider's dated page: Gemini's embedding-001 and embedding-gecko-001
 // (dated only in Google's e-mail to users), the flash-lite twin
 // gemini-2.5-flash-lite-preview-09-2025 (no dated shutdown found), the
-// 2025 Flash previews gemini-2.5-flash-preview-04-17 and -05-20 and
-// gemini-2.5-flash-lite-preview-06-17 (readers report 404s for -05-20 since
-// November 2025, but the copies of Google's deprecations page found list
-// only the 2.5 Pro previews' date, 2025-12-02), Gemini's
+// 2025 Flash previews gemini-2.5-flash-preview-04-17 and
+// gemini-2.5-flash-lite-preview-06-17 (the copies of Google's deprecations
+// page found list only the 2.5 Pro previews' date, 2025-12-02; -05-20 is
+// in, by the API's own 404 a user quoted: gemini0520Refused), Gemini's
 // experimental ids, and gemini-2.5-pro and gemini-2.5-flash, whose calls
 // the Gemini API routes from 2026-12-01 to a newer model billed at its
 // rate (docs/n8n-facts.md): they keep answering.
@@ -144,6 +155,7 @@ var retiredModels = []struct {
 	// page gives the code (ai.google.dev/gemini-api/docs/models/
 	// gemini-2.5-flash-lite-preview-09-2025). Both spellings are kept.
 	{"google-gemini", "2026-02-17", geminiChangelog, []string{"gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash-preview-09-25"}},
+	{"google-gemini", "2025-11-26", gemini0520Refused, []string{"gemini-2.5-flash-preview-05-20"}},
 	{"google-gemini", "2026-03-09", geminiDeprecations, []string{"gemini-3-pro-preview"}},
 	{"google-gemini", "2026-05-25", geminiChangelog, []string{"gemini-3.1-flash-lite-preview"}},
 	{"google-gemini", "2026-06-01", geminiChangelog, []string{"gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"}},
@@ -254,11 +266,23 @@ type RetiredModel struct {
 	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek", "Perplexity", "Mistral"
 	Date     string // the day the provider's API stopped serving it
 	Source   string // the page the date was read from
+	// Observed: Date is a day the API was seen refusing the id, not the
+	// shutdown's own day.
+	Observed bool
+}
+
+// When says when the model stopped answering: "on DATE", or "by DATE" when
+// the source saw the API refuse it that day.
+func (r RetiredModel) When() string {
+	if r.Observed {
+		return "by " + r.Date
+	}
+	return "on " + r.Date
 }
 
 // Why says what the call meets, in the words RS010 reports.
 func (r RetiredModel) Why() string {
-	return "it calls the model " + strconv.Quote(r.Model) + ", which " + r.Provider + " shut down on " + r.Date +
+	return "it calls the model " + strconv.Quote(r.Model) + ", which " + r.Provider + " shut down " + r.When() +
 		" (" + r.Source + "): " + r.Provider + " refuses every call to it and nothing is generated or billed"
 }
 
@@ -280,7 +304,7 @@ func LookupRetired(provider, model string) (RetiredModel, bool) {
 			continue
 		}
 		if slices.Contains(e.ids, id) {
-			return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page}, true
+			return RetiredModel{Model: m, Provider: e.src.provider, Date: e.date, Source: e.src.page, Observed: e.src.observed}, true
 		}
 	}
 	return RetiredModel{}, false

@@ -48,6 +48,10 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-pro-latest"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleVertex","typeVersion":1,"parameters":{"modelName":"gemini-1.5-flash"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"google/gemini-1.5-flash"}}`, ``},
+		// Seen refused by the API, not dated by a page: "by" its day; its
+		// April twin, with no answer quoted, is not judged.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-preview-05-20"}}`, `"gemini-2.5-flash-preview-05-20", which Google shut down by 2025-11-26 (the Gemini API's 404`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash-preview-04-17"}}`, ``},
 		// Routed to a newer model from 2026-12-01: it keeps answering.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-flash"}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro"}}`, ``},

@@ -493,7 +493,7 @@ so an active export beside it stays a note.`,
 			}
 			d := analyze.Diagnostic{Node: n}
 			if m, model, ok := retiredModelOf(g, n); ok {
-				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering on %s", model.Name, m.Provider, m.Model, m.Date)
+				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering %s", model.Name, m.Provider, m.Model, m.When())
 				// A model node asks for its credential before it calls
 				// the provider (n8n-core node-execution-context.js
 				// getCredentials L223-233): with none, that is the
@@ -504,7 +504,7 @@ so an active export beside it stays a note.`,
 					if model != n {
 						who = fmt.Sprintf("its model %q has", model.Name)
 					}
-					why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering on %s)", who, c, m.Model, m.Date)
+					why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering %s)", who, c, m.Model, m.When())
 					d.Fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(d.Fix[:1])+d.Fix[1:])
 				}
 			}

@@ -206,7 +206,7 @@ one file), the finding is a note: the person who clicked sees the failure in the
 					n.Name, how, fails)
 			} else if !op.Paid && paid {
 				m, _ := n8nschema.RetiredModelCall(op.Node)
-				fails = fmt.Sprintf("its model call fails on every run (%q, which %s shut down on %s), and", m.Model, m.Provider, m.Date)
+				fails = fmt.Sprintf("its model call fails on every run (%q, which %s shut down %s), and", m.Model, m.Provider, m.When())
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: %s the error item looks like success to the rest of the workflow",
 					n.Name, how, fails)
 			}
