@@ -34,8 +34,7 @@ import (
 // node before it, fails and so fails the run there: it does not continue
 // on failure itself, and it is a Code node whose code reaches past a field
 // of its input item (itemDerefRE) outside a try, or an external call that
-// names what it acts on with a field of the item (a URL or an id built
-// from $json: it goes to ".../undefined" and fails).
+// names what it acts on with a field of the item (NamesTargetWithItem).
 func ThrowsOnErrorItem(g *Graph, m *n8nschema.Node) bool {
 	if m.Disabled || m.ContinuesOnFail() {
 		return false
@@ -48,7 +47,19 @@ func ThrowsOnErrorItem(g *Graph, m *n8nschema.Node) bool {
 		}
 		return false
 	}
-	if g.Spec(m).Role != n8nschema.RoleExternal {
+	return NamesTargetWithItem(g, m)
+}
+
+// NamesTargetWithItem reports whether m is an external call that names
+// what it acts on with a field of its input item, so that it fails for an
+// error item, which lacks the field, whether or not m continues on failure:
+// a URL or an id built from $json (it goes to ".../undefined"), or a body
+// field that names the resource the call reads (bodyTargetKey: a URL or
+// URI, "fileUri" of a Gemini generateContent request, or a key that is only
+// "id") set from a field of the item: the expression yields nothing
+// (its TypeError is swallowed) and the service refuses the empty name.
+func NamesTargetWithItem(g *Graph, m *n8nschema.Node) bool {
+	if m.Disabled || g.Spec(m).Role != n8nschema.RoleExternal {
 		return false
 	}
 	found := false
@@ -66,9 +77,33 @@ func ThrowsOnErrorItem(g *Graph, m *n8nschema.Node) bool {
 			!strings.Contains(rel, "assignments") && !strings.Contains(rel, "body") {
 			found = true
 		}
+		// A body field that names the resource: in a JSON body
+		// ("fileUri": "{{ $json.file.uri }}"), or a body parameter whose
+		// name is such a key and whose value reads the item.
+		switch {
+		case key == "jsonBody" || key == "body":
+			found = bodyTargetRE.MatchString(v.Str())
+		case key == "value" && strings.HasPrefix(rel, "bodyParameters."):
+			name := m.Params().Get(strings.TrimSuffix(rel, "value") + "name").Str()
+			found = bodyTargetKey.MatchString(name) && onlyItemFieldRE.MatchString(v.Str())
+		}
 	})
 	return found
 }
+
+// bodyTargetKey matches a body field that names the resource a call acts
+// on: a URL or URI (url, fileUri, image_url) or an id alone ("id"). Other
+// ids in a body (user_id, customer_id) may be a record's fields, which the
+// service stores empty: they are not read as its target.
+var bodyTargetKey = lazyregexp.New(`^(\w*([Uu]r[il]|UR[IL])|id)$`)
+
+// bodyTargetRE matches, in a JSON body, such a field whose value is only a
+// field of the item, quoted or not: "fileUri": "{{ $json.file.uri }}".
+var bodyTargetRE = lazyregexp.New(`"(\w*([Uu]r[il]|UR[IL])|id)"\s*:\s*"?\{\{\s*\$json(\.\w+|\[["']\w+["']\])+\s*\}\}"?\s*[,}\n]`)
+
+// onlyItemFieldRE matches a parameter that is only a field of the item:
+// ={{ $json.file.uri }}, {{ $json["url"] }}.
+var onlyItemFieldRE = lazyregexp.New(`^=?\{\{\s*\$json(\.\w+|\[["']\w+["']\])+\s*\}\}$`)
 
 // idRefRE matches a parameter that is only a reference to an id of the
 // item: ={{ $json.id }}, ={{ $json["folder_id"] }}.

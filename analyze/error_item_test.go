@@ -48,3 +48,37 @@ func TestThrowsOnErrorItem(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesTargetWithItem pins which call names what it acts on with a
+// field of its item, whether or not it continues on failure: a URL or an
+// id from $json, and a body field that names the resource (a URI or URL,
+// an "id" alone) set from a field of the item; not a body's other ids
+// (a record's user_id), nor text that only mentions a field.
+func TestNamesTargetWithItem(t *testing.T) {
+	http := func(params, extra string) string {
+		return `{"name": "N", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2` + extra + `, "parameters": {"method": "POST", "url": "https://api.acme-ops.io/v1/run", "sendBody": true, ` + params + `}}`
+	}
+	body := func(js string) string {
+		q, _ := json.Marshal(js)
+		return `"specifyBody": "json", "jsonBody": ` + string(q)
+	}
+	for _, tc := range []struct {
+		node string
+		want bool
+	}{
+		{http(body("={\"parts\": [{\"fileData\": {\"fileUri\": \"{{ $json.file.uri }}\"}}]}"), `, "onError": "continueRegularOutput"`), true},
+		{http(body("={\n  \"image_url\": \"{{ $json.data.url }}\",\n  \"prompt\": \"describe\"\n}"), ""), true},
+		{http(body("={\"id\": {{ $json.id }}}"), ""), true},
+		{http(body("={\"user_id\": \"{{ $json.user_id }}\", \"text\": \"hi\"}"), ""), false},
+		{http(body("={\"text\": \"Summarise {{ $json.file.uri }}\"}"), ""), false},
+		{http(`"bodyParameters": {"parameters": [{"name": "url", "value": "={{ $json.link }}"}]}`, ""), true},
+		{http(`"bodyParameters": {"parameters": [{"name": "title", "value": "={{ $json.link }}"}]}`, ""), false},
+	} {
+		f := n8nschema.Parse(n8nschema.NewSource("t.json", []byte(`{"name": "w", "connections": {}, "nodes": [`+tc.node+`]}`)))
+		s := Build([]*n8nschema.File{f}, DefaultOptions())
+		g := s.Graph(s.Workflows[0])
+		if got := NamesTargetWithItem(g, g.Nodes[0]); got != tc.want {
+			t.Errorf("NamesTargetWithItem(%s) = %v, want %v", tc.node, got, tc.want)
+		}
+	}
+}

@@ -109,3 +109,14 @@ func lacksRequired(n *n8nschema.Node, d n8nschema.NodeVersion) (string, bool) {
 	}
 	return "", false
 }
+
+// blankCredential reports a credential of type typ on n whose id is a
+// template's blank ("REPLACE_WITH_CREDENTIAL_ID", n8nschema.Placeholder),
+// as analyze reads a key no one's (dependency.go account): an id n8n does
+// not find is bound on import to the one credential of that name and type
+// in the importing project, if there is exactly one, or left for the owner
+// to pick (n8n/dist/workflow-helpers.js replaceInvalidCredentials).
+func blankCredential(n *n8nschema.Node, typ string) bool {
+	v := n.Field("credentials").Get(typ)
+	return v.Kind() != n8nschema.String && n8nschema.Placeholder(v.Get("id").Str())
+}

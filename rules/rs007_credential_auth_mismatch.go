@@ -68,7 +68,14 @@ of RS010. An authentication set by an expression, and credentials that several p
 decide together, are left out, and so is a workflow holding a node of a type n8n does not ship: n8n cannot
 build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).
 When n8n refuses the runs that reach the node for a required parameter left blank (RS010), the finding is a
-note that holds once the blank is filled in, as for every rule.`,
+note that holds once the blank is filled in, as for every rule. It is a note, too, when the credential the node
+names has an id that is a template's blank ("REPLACE_WITH_CREDENTIAL_ID") in a workflow the export does not show
+published and no other workflow of the set calls: n8n does not find that id on import, and binds the credential
+of that name and type if the project holds exactly one or leaves the slot for the owner
+(packages/cli/src/workflow-helpers.ts replaceInvalidCredentials); the owner sets up every credential of such a
+template, and the editor asks there for the one the authentication needs and will not publish the workflow
+without it, so nothing shows the mismatch reaching a production run. A template's blank in a workflow shown
+published, or in one another workflow calls, stays a warning.`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
 	Severity:   analyze.Warning,
@@ -147,6 +154,14 @@ note that holds once the blank is filled in, as for every rule.`,
 				// The editor says so when the owner publishes: nothing
 				// fails unseen.
 				d.Severity = analyze.Note
+			}
+			if d.Severity != analyze.Note && blankCredential(n, m.named) && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
+				// A template's credential: the owner picks every one when
+				// setting it up, where the editor offers the slot the
+				// authentication needs and will not publish it empty.
+				d.Severity = analyze.Note
+				outcome += fmt.Sprintf("; its %q credential is a template's blank (id %q), which the owner replaces when setting the workflow up, where the editor asks for the %q credential the authentication needs",
+					m.named, n.Field("credentials").Get(m.named).Get("id").Str(), m.want[0])
 			}
 			if param, blank := n8nschema.MissingRequired(n); blank && !refusedRun(g, n) {
 				// n8n refuses every run that reaches the node before any

@@ -34,9 +34,13 @@ If or Switch tests a field of the result and sends the item that lacks it to a S
 Set of v3.2 or later derives from the result with no fallback counts: its expression reads past the missing result, n8n
 swallows the TypeError, and the Set stores null, nodes-base nodes/Set/v2/helpers/utils.js validateEntry; a test that
 null passes, a boolean's "is false" among them, n8n-workflow node-parameters/filter-parameter.js, sends it there), when the next node is a call
-that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}: it fails on the missing field, and the
-failure surfaces there; so does such a call on the false output of an If right after it that tests fields of
-the item, where the failed item goes), when onError is "continueErrorOutput" with the error output wired to a handler, when
+that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}, or a body
+field that names the resource, a URL or URI such as Gemini's "fileUri": "{{ $json.file.uri }}" or an "id" alone, not
+a record's other fields: it fails on the missing field, and the failure surfaces there; so does such a call on the
+false output of an If right after it that tests fields of the item, where the failed item goes; and so does such a
+call that continues on failure itself, whose own error item then carries the failure on, when its failure is observed
+as this rule judges any node's: its error output wired, the run failing after it, its error read by name, or a check
+after it, judged for that one call and not followed further), when onError is "continueErrorOutput" with the error output wired to a handler, when
 an If or Switch after it stops the execution on one branch (Stop and Error), when nothing uses the node's
 output (only a Loop Over Items whose done output leads nowhere, reached directly or through a Wait, or a
 No Op that ends the branch; nodes after a Wait or No Op that do not read the item; a Respond to Webhook that
@@ -356,6 +360,15 @@ var errorTest = lazyregexp.New(`(?i)\berror\b|\.error|statusCode|status_code`)
 // or an If or Switch with a branch that stops the execution (Stop and
 // Error): testing for the success fields and failing otherwise is a check.
 func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
+	return checkedFrom(g, n, 0)
+}
+
+// maxRelays bounds how many calls that continue on failure a failure is
+// followed through (relaysFailure): one, so the walk stays linear.
+const maxRelays = 1
+
+// checkedFrom is checkedDownstream for a failure relayed relays times.
+func checkedFrom(g *analyze.Graph, n *n8nschema.Node, relays int) bool {
 	type hop struct {
 		n *n8nschema.Node
 		d int
@@ -395,6 +408,9 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 			if h.d == 0 && (analyze.ThrowsOnErrorItem(g, m) || routesToFailingCall(g, m)) {
 				return true
 			}
+			if h.d == 0 && relays < maxRelays && relaysFailure(g, m, relays) {
+				return true // the next call fails on the missing field, and its failure is observed
+			}
 			if reportsMissingResult(m, n, h.d == 0 || passesOnly(g, n, m)) {
 				return true // the owner is told which items failed
 			}
@@ -405,6 +421,30 @@ func checkedDownstream(g *analyze.Graph, n *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// relaysFailure reports whether m, the node right after a node that
+// continues on failure, is a call that continues on failure too and names
+// what it acts on with a field of the item (analyze.NamesTargetWithItem:
+// a URL, an id, a body's "fileUri"): for the failed item the field is
+// missing, so m fails as well and hands on its own error item, and the
+// first failure surfaces wherever m's is observed. m's is observed when
+// the rule would not report m: its error output is wired, the run fails
+// further on whatever it returns, a node reads its error by name, or a
+// check after it (checkedFrom, one relay deeper) sees its failed item.
+// An m whose output nothing uses, or that ends the branch, ends the run as
+// a success: nothing is observed.
+func relaysFailure(g *analyze.Graph, m *n8nschema.Node, relays int) bool {
+	if m.Disabled || !m.ContinuesOnFail() || !analyze.NamesTargetWithItem(g, m) {
+		return false
+	}
+	if m.OnError == "continueErrorOutput" {
+		return len(g.ErrorOutputs(m)) > 0
+	}
+	if !flowsOn(g, m) || !outputUsed(g, m) {
+		return false
+	}
+	return failsAfter(g, m) || errorsReadByName(g)[m.Name] || checkedFrom(g, m, relays+1)
 }
 
 // errorsReadByName returns the nodes whose error some node reads by name
