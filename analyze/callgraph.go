@@ -81,6 +81,12 @@ type Call struct {
 	ByName bool
 	// Named is the workflow of the set whose name a ByName call holds.
 	Named *n8nschema.Workflow
+	// Unnamed are the workflows of the set that may be an unresolved
+	// callee: no workflow of the set has its id or bears the name the call
+	// caches, and these have neither id nor name while their file's name
+	// carries it (unnamed.go). n8n calls by id only, so the call is not
+	// tied to them; RS005 says so instead of "not in the set".
+	Unnamed []*n8nschema.Workflow
 	// Each is true for Execute Workflow in mode "each" (one sub-execution
 	// per item); NoWait for options.waitForSubWorkflow false.
 	Each, NoWait bool
@@ -107,6 +113,7 @@ type callIndex struct {
 	set      *Set
 	byID     map[string][]*n8nschema.Workflow
 	byName   map[string][]*n8nschema.Workflow
+	byLabel  map[string][]*n8nschema.Workflow // labelKeys of fileLabel
 	webhooks map[string][]hook
 	baseURLs []string
 	starts   map[*n8nschema.Workflow][]*n8nschema.Node // subworkflowStart by workflow
@@ -134,7 +141,13 @@ func (ix *callIndex) index() {
 		return
 	}
 	ix.byID, ix.byName, ix.webhooks = map[string][]*n8nschema.Workflow{}, map[string][]*n8nschema.Workflow{}, map[string][]hook{}
+	ix.byLabel = map[string][]*n8nschema.Workflow{}
 	for _, w := range ix.set.Workflows {
+		labelKeys(fileLabel(w), func(k string) {
+			if ws := ix.byLabel[k]; len(ws) == 0 || ws[len(ws)-1] != w {
+				ix.byLabel[k] = append(ws, w)
+			}
+		})
 		if w.ID != "" {
 			ix.byID[w.ID] = append(ix.byID[w.ID], w)
 		}
@@ -337,6 +350,11 @@ func (ix *callIndex) resolve(c *Call, k lookup) *Call {
 			c.Assumed = "assumed its calls run once per failed execution and never re-start this workflow"
 		case c.Kind == CallN8nAPI:
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set; assumed it acts on a workflow outside the set", k.id)
+		case k.name != "" && len(ix.byName[k.name]) == 0 && len(ix.byLabel[labelKey(k.name)]) > 0:
+			c.Unnamed = ix.byLabel[labelKey(k.name)]
+			c.Assumed = fmt.Sprintf("no workflow of the set has the id %q or the name the editor cached, %q; %s and may be it, "+
+				"but n8n calls by id only and names no workflow after its file, so it is not followed: assumed it makes no external calls",
+				k.id, k.name, unnamedFiles(c.Unnamed))
 		default:
 			c.Assumed = fmt.Sprintf("workflow %q is not in the analysis set%s; assumed it makes no external calls", k.id, ix.nameMiss(k.name))
 		}

@@ -271,6 +271,16 @@ func TestComponentsCrafted(t *testing.T) {
 		want: [][]int{{0, 1}, {2}},
 		rule: "RS104", file: "b.json",
 	}, {
+		name: "a missing id whose cached name only a file with neither id nor name carries: joined, named, not resolved",
+		files: map[string]string{
+			"a.json":                       workflow("A", "Caller", "", node{"Start", schedule, "", ""}, node{"Run", execWorkflow, callNamed("lost", "KB SEARCH"), retried}),
+			"flows/Agente__KB search.json": workflow("", "", "", node{"In", execTrigger, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/x"), retried}),
+			"c.json":                       workflow("", "", "", node{"In", execTrigger, "", ""}),
+			"d.json":                       workflow("D", "Caller", "", node{"Start", schedule, "", ""}, node{"Run", execWorkflow, callNamed("lost2", "SEARCH"), retried}),
+		},
+		want: [][]int{{0, 3}, {1}, {2}},
+		rule: "RS005", file: "a.json",
+	}, {
 		name: "error workflow chain",
 		files: map[string]string{
 			"1.json": workflow("W1", "Job", `"errorWorkflow": "E1"`, node{"Start", schedule, "", ""}, node{"Call", httpRequest, fetch("https://api.example.com/a"), retried}),

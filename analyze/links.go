@@ -22,6 +22,10 @@ type Links struct {
 type WorkflowLinks struct {
 	// ID is the workflow's id ("" when it has none); Name its name.
 	ID, Name string
+	// Label is the file name of a workflow with neither id nor name alone
+	// in its file (fileLabel): a call's cached name it carries makes RS005
+	// name the file.
+	Label string
 	// Hooks are the webhook keys its Webhook nodes are served under.
 	Hooks []string
 	// IDRefs are the literal workflow ids it names: Execute Workflow, Call
@@ -45,7 +49,7 @@ func LinksOf(f *n8nschema.File) Links {
 		l.Workflows = make([]WorkflowLinks, 0, len(f.Workflows))
 	}
 	for _, w := range f.Workflows {
-		wl := WorkflowLinks{ID: strings.Clone(w.ID), Name: strings.Clone(w.Name)}
+		wl := WorkflowLinks{ID: strings.Clone(w.ID), Name: strings.Clone(w.Name), Label: strings.Clone(fileLabel(w))}
 		servedHooks(w, func(_ *n8nschema.Node, key string) { wl.Hooks = append(wl.Hooks, strings.Clone(key)) })
 		add := func(k lookup) {
 			switch {
@@ -85,7 +89,8 @@ func LinksOf(f *n8nschema.File) Links {
 // findings of every rule that is not set-wide (RunSet). A reference joins its file
 // with every file that holds a workflow it could resolve to (every
 // workflow with that id, every one serving that webhook key, and when no
-// workflow has the id, every one bearing the name the call caches), so that
+// workflow has the id, every one bearing the name the call caches, and
+// when none bears it, every one whose file label carries it), so that
 // the pick among several and "not in the set" come out the same. Each
 // group lists file indexes in ascending order; groups are ordered by their
 // first file.
@@ -111,9 +116,10 @@ func Components(links []Links) [][]int {
 	}
 	// Holders of a key are joined only when something refers to it: copies
 	// of one workflow that nothing calls stay apart.
-	byID, byHook, byName := map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
+	byID, byHook, byName, byLabel := map[string][]int32{}, map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	for fi, l := range links {
 		for _, w := range l.Workflows {
+			labelKeys(w.Label, func(k string) { byLabel[k] = appendNew(byLabel[k], int32(fi)) })
 			if w.ID != "" {
 				byID[w.ID] = appendNew(byID[w.ID], int32(fi))
 			}
@@ -146,7 +152,11 @@ func Components(links []Links) [][]int {
 			}
 			for _, k := range w.NamedRefs {
 				if len(byID[k.ID]) == 0 {
-					refer(byName, k.Name, int32(fi))
+					if len(byName[k.Name]) > 0 {
+						refer(byName, k.Name, int32(fi))
+					} else {
+						refer(byLabel, labelKey(k.Name), int32(fi))
+					}
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -18,7 +19,14 @@ place, usually that the callee makes no external calls and never calls back, so 
 run are a lower bound. Audit the workflows together (one folder, or --n8n-url) to close the gap. A call by an
 id no workflow of the set has, from a list that cached the callee's name (cachedResultName), reaches the
 one workflow of the set with that name when it has no id (a template or copy that lost the id the instance
-gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. A sub-workflow
+gave it); n8n does not keep workflow names unique, so a name two workflows bear names neither. When no
+workflow of the set bears the name either, but an export with neither id nor name (the editor's copy of a
+canvas) carries it in its file name, as the whole name or an end after a punctuation mark, in any case
+("Agente Unificado__KB SEARCH.json" for "KB SEARCH"), the finding names that file and the calls its run makes,
+and says that they are not counted: the call is not tied to it, since n8n looks a callee up by id only
+(packages/nodes-base/nodes/ExecuteWorkflow/ExecuteWorkflow/GenericFunctions.ts getWorkflowInfo) and never names
+a workflow after its file (packages/cli/src/commands/import/workflow.ts keeps the JSON as it is, and the
+workflow's name column is NOT NULL), and a wrong tie would multiply the file's attempts into the caller. A sub-workflow
 given as JSON in the calling node (source "parameter": n8n parses workflowJson and runs it from its
 Execute Workflow Trigger, packages/nodes-base/nodes/ExecuteWorkflow/ExecuteWorkflow/GenericFunctions.ts
 getWorkflowInfo, packages/cli/src/workflow-execute-additional-data.ts) is read: when the nodes its start
@@ -85,9 +93,35 @@ workflow.`,
 			case c.Node == nil:
 				d.Message = fmt.Sprintf("settings.errorWorkflow %q is not in the analysis set; %s", c.Ref, c.Assumed)
 			default:
-				d.Message = fmt.Sprintf("node %q: %s", c.Node.Name, c.Assumed)
+				d.Message = fmt.Sprintf("node %q: %s%s", c.Node.Name, c.Assumed, unnamedCalleeCalls(pass.Set, c))
 			}
 			pass.Report(d)
 		}
 	},
+}
+
+// unnamedCalleeCalls says what the one workflow a call's cached name may
+// name (Call.Unnamed) calls when another workflow starts it: those calls
+// are in no figure of the caller.
+func unnamedCalleeCalls(s *analyze.Set, c *analyze.Call) string {
+	if len(c.Unnamed) != 1 {
+		return ""
+	}
+	ops := s.SubworkflowOps(c.Unnamed[0])
+	if len(ops) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, op := range ops {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(ops)-3))
+			break
+		}
+		if op.Dependency == "" {
+			parts = append(parts, fmt.Sprintf("%q", op.Node.Name))
+		} else {
+			parts = append(parts, fmt.Sprintf("%q (%s)", op.Node.Name, op.Dependency))
+		}
+	}
+	return "; if it is that workflow, its run calls " + strings.Join(parts, ", ") + ", which this workflow's attempts and spend do not count"
 }
