@@ -126,12 +126,19 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 // credential's name; dep is the operation's dependency. An id that is a
 // template's blank ("REPLACE_WITH_CREDENTIAL_ID"), or one left empty or
 // out, as a workflow published with its ids stripped carries them, names
-// no account: n8n binds such a credential when the workflow is imported,
-// to the one of its name and type in the importing project, if there is
-// exactly one (cli/src/workflow-helpers.ts replaceInvalidCredentials: an
-// id that is null or not found is looked up by name), so the export does
-// not say whose key it is, and two workflows that carry it share nothing
-// known. blank reports a node that calls with credentials whose ids are
+// no account: n8n binds such a credential when the workflow is imported
+// (n8n/dist/workflow-helpers.js replaceInvalidCredentials): an id that is
+// null goes by the credential's name and type in the importing project,
+// if exactly one has them, and so does an empty one, which no credential
+// has (its findOneBy by id finds none and falls back to the name); an id
+// left out is looked up as findOneBy({ id: undefined, type }), and
+// TypeORM drops an undefined condition (@n8n/typeorm
+// dist/query-builder/SelectQueryBuilder.js buildWhere), so it binds to the
+// first credential of that type in the instance's database, whatever its
+// name or project (by name only when there is none). Either way the key
+// is one of the importing instance's, and the export does not say which:
+// a missing id is a blank like the others (DependencyIdentity says what
+// two blanks share). blank reports a node that calls with credentials whose ids are
 // all such blanks: it calls with a key, but which one is not known. One
 // reading gives both: Placeholder is asked once an id.
 func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, blank bool) {
@@ -197,7 +204,12 @@ func URLHost(n *n8nschema.Node) string {
 // template's blank, BlankKey, is nobody's known key, so it shares none,
 // unless the export names the n8n instance it comes from: then it is one
 // of that instance's keys, as a named one is, and RS505 keys it by that
-// instance, PerKey) and for a host of its own; the service and the account for a service that many tenants share (a
+// instance, PerKey) and for a host of its own called with no credential;
+// the service and the credential for a host of its own called with one,
+// a blank key there being "some key of its instance" (host, "blank:" and
+// the instance), which shares with the blank keys of that instance only,
+// not with the calls made with no credential nor with a named key, and
+// none when the export names no instance; the service and the account for a service that many tenants share (a
 // catalog service such as Gmail, Notion or Google Sheets, or its API
 // host), whose limits hold per mailbox, base or workspace, so that calls
 // with no credential known share nothing known; nothing for a placeholder.
@@ -213,13 +225,17 @@ func DependencyIdentity(op *Operation) string {
 		}
 		return d
 	case !tenantService(op.Spec, d):
-		if op.Account == "" {
-			if op.BlankKey && InstanceOf(op.Workflow) == "" {
-				return "" // a key yet to be filled in: which one is not known
-			}
-			return d
+		switch {
+		case op.Account != "":
+			return d + "\x00" + op.Account
+		case !op.BlankKey:
+			return d // no credential: one server whoever calls
+		case InstanceOf(op.Workflow) == "":
+			return "" // a key yet to be filled in: which one is not known
 		}
-		return d + "\x00" + op.Account
+		// Some key of this instance, which one not known: not the keyless
+		// calls' (d), nor a named key's.
+		return d + "\x00blank:" + InstanceOf(op.Workflow)
 	case op.Account == "":
 		return "" // a tenant of a large service, which one is not known
 	}

@@ -443,16 +443,17 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 
 // failingSlowSteps is SlowSteps while the calls fail, as they do in the
 // outage of a dependency the run calls (RunsAtOnce, ClockTicksOf): each
-// attempt that fails ends at its client timeout, or at once when the
-// provider answers with an error; an attempt that hangs with no client
-// timeout makes no more attempts, so it adds no load however long it
-// hangs, and the node's retries take at worst their timeouts and waits. A
-// model call with no client timeout is then bounded by its waits (n8n's
-// retries wait waitBetweenTries between tries: n8n-core
-// dist/execution-engine/workflow-execute.js, processRunExecutionData's retry loop), not
-// unbounded; what no outage bounds stays unbounded: a call retried with
-// no bound, a model call repeated with no bound, a Wait for a webhook or
-// a person (a pause for a person, scheduledRuns leaves to pausesForPerson).
+// attempt ends at its client timeout at worst, an outage that hangs rather
+// than answering with an error holding the run open that long, and the
+// node's retries take at worst their timeouts and the waits between them
+// (n8n's retries wait waitBetweenTries between tries: n8n-core
+// dist/execution-engine/workflow-execute.js, processRunExecutionData's
+// retry loop). A model call with no client timeout hangs at worst as long
+// as its HTTP client lets it (n8nschema.Spec.HangMS: an SDK's default, n8n's
+// request helper's 300 s, undici's); where no such bound is found it stays
+// unbounded, as does what no outage bounds: a call retried with no bound,
+// a model call repeated with no bound, a Wait for a webhook or a person (a
+// pause for a person, scheduledRuns leaves to pausesForPerson).
 func failingSlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
 	return slowSteps(s, w, in, true)
 }
@@ -480,13 +481,17 @@ func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, faili
 		case model:
 			st := SlowStep{Node: op.Node, What: "a model call"}
 			calls := max(op.CallsPerItem, 1)
+			if !known && failing {
+				per, known = op.Spec.HangMS, op.Spec.HangMS > 0
+			}
 			switch {
-			case op.Unbounded || op.CallsUnbounded || !known && !failing:
+			case op.Unbounded || op.CallsUnbounded || !known:
 				st.Unbounded = true
-			case !known:
-				st.WorstMS = MulSat(op.OwnRetries()-1, RetryWaitMS(op.Node))
 			default:
 				st.WorstMS = MulSat(MulSat(op.Attempts, calls), per)
+				if failing {
+					st.WorstMS = min(st.WorstMS+MulSat(op.OwnRetries()-1, RetryWaitMS(op.Node)), AttemptCap)
+				}
 			}
 			out = append(out, st)
 		case op.Attempts > 1 || op.Unbounded:

@@ -60,7 +60,13 @@ type Spec struct {
 	// added (60000 for the OpenAI family, nodes.json options.timeout
 	// default): a value the user did not choose.
 	TimeoutEditorMS int
-	Tool            bool // a <type>Tool variant or a tool sub-node connected via ai_tool
+	// HangMS is how long a call of a model with no client timeout
+	// (TimeoutDefaultMS 0, no timeout option set) can hang at worst: the
+	// bound its HTTP client keeps on its own (withHang), 0 when none is
+	// found. Only a run whose dependency fails reads it (analyze
+	// failingSlowSteps).
+	HangMS int
+	Tool   bool // a <type>Tool variant or a tool sub-node connected via ai_tool
 	// ToolRetry is true when n8n honours retryOnFail per tool call: nodes
 	// wrapped as tools without supplyData (the <type>Tool variants, through
 	// makeHandleToolInvocation) and the Call Workflow Tool v2
@@ -137,6 +143,50 @@ func role(typ string, r Role) Spec { return Spec{Type: typ, Role: r, Known: true
 func openAIFamily(name, provider string) Spec {
 	s := chatModel(name, provider, true, "options.maxTokens", 0)
 	s.TimeoutParam, s.TimeoutDefaultMS, s.TimeoutEditorMS = "options.timeout", 600000, 60000
+	return s
+}
+
+// How long a model call with no client timeout can hang at worst, per
+// HTTP client (Spec.HangMS), read in n8n 2.41.1's installed packages:
+//   - requestHelperMS: an app node that calls through n8n's request
+//     helpers (requestWithAuthentication, httpRequestWithAuthentication:
+//     vendors/OpenAi/transport/index.js, vendors/Anthropic/transport,
+//     vendors/GoogleGemini/transport, nodes-base Perplexity and MistralAI
+//     GenericFunctions.js) goes through axios, whose default timeout n8n
+//     sets to 300000 ms (@n8n/backend-network/dist/http/axios/config.js
+//     configureGlobalAxiosDefaults);
+//   - anthropicSDKMS: the Anthropic SDK's DEFAULT_TIMEOUT, 600000 ms
+//     (@anthropic-ai/sdk 0.115 client.js), which LmChatAnthropic.node.js
+//     leaves in place (its clientOptions set a dispatcher, no timeout);
+//   - groqSDKMS: groq-sdk's DEFAULT_TIMEOUT, 60000 ms (groq-sdk 0.19
+//     index.js), which @langchain/groq passes through as fields.timeout,
+//     unset by LmChatGroq.node.js;
+//   - globalFetchMS: @google/generative-ai 0.24 calls Node's global fetch
+//     with no signal unless requestOptions.timeout is set (index.js
+//     buildFetchOptions), and LmChatGoogleGemini.node.js sets none: undici's
+//     default Agent ends a request whose headers or body stall for
+//     300000 ms (headersTimeout, bodyTimeout);
+//   - aiDispatcherMS: LmChatMistralCloud and LmChatOllama fetch through
+//     @n8n/ai-utilities proxyFetch, whose undici dispatcher's
+//     headersTimeout and bodyTimeout are N8N_AI_TIMEOUT_MAX, 3600000 ms
+//     unless set (dist/cjs/utils/http-proxy-agent.js DEFAULT_TIMEOUT).
+//
+// The OpenAI family's 600000 ms is a timeout of its own
+// (TimeoutDefaultMS). None is found for Vertex (google-auth-library's
+// gaxios 7 fetches with node-fetch 3 and no timeout: @langchain/google-gauth
+// auth.cjs, gaxios build/cjs/src/gaxios.js), Bedrock, Cohere or Hugging
+// Face: their calls stay unbounded.
+const (
+	requestHelperMS = 300000
+	anthropicSDKMS  = 600000
+	groqSDKMS       = 60000
+	globalFetchMS   = 300000
+	aiDispatcherMS  = 3600000
+)
+
+// withHang sets how long s's untimed call can hang at worst (Spec.HangMS).
+func withHang(s Spec, ms int) Spec {
+	s.HangMS = ms
 	return s
 }
 
@@ -292,20 +342,20 @@ func specList() []Spec {
 		openAIFamily("lmChatVercelAiGateway", "vercel-ai-gateway"),
 		openAIFamily("lmOpenAi", "openai"),
 		chatModel("lmChatCohere", "cohere", true, "", 0),
-		chatModel("lmChatMistralCloud", "mistral", true, "options.maxTokens", 0),
+		withHang(chatModel("lmChatMistralCloud", "mistral", true, "options.maxTokens", 0), aiDispatcherMS),
 		// lmChatAnthropic: with no options.maxTokensToSample the output cap
 		// comes from @langchain/anthropic's per-model table
 		// (AnthropicDefaultMaxTokens; LmChatAnthropic.node.js L289–293).
-		chatModel("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0),
+		withHang(chatModel("lmChatAnthropic", "anthropic", true, "options.maxTokensToSample", 0), anthropicSDKMS),
 		// Gemini/Vertex: options.maxOutputTokens. The {maxOutputTokens: 1024}
 		// (Vertex 2048) fallback of getNodeParameter('options') never applies:
 		// n8n fills a missing collection with its default {} when it loads the
 		// workflow, so no cap is sent unless the option is set
 		// (LmChatGoogleGemini.node.js L116–130; n8n-workflow node-helpers.js
 		// getNodeParameters; docs/n8n-facts.md).
-		chatModel("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0),
+		withHang(chatModel("lmChatGoogleGemini", "google-gemini", true, "options.maxOutputTokens", 0), globalFetchMS),
 		chatModel("lmChatGoogleVertex", "google-vertex", true, "options.maxOutputTokens", 0),
-		chatModel("lmChatGroq", "groq", true, "options.maxTokensToSample", 0),
+		withHang(chatModel("lmChatGroq", "groq", true, "options.maxTokensToSample", 0), groqSDKMS),
 		// Bedrock: ChatBedrockConverse calls BedrockRuntimeClient.send with no
 		// AsyncCaller, so n8n's handler never runs; the AWS SDK's standard
 		// strategy makes 3 attempts (LmChatAwsBedrock.node.js L230;
@@ -313,7 +363,7 @@ func specList() []Spec {
 		// DEFAULT_MAX_ATTEMPTS).
 		{Type: nsLC + "lmChatAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true,
 			SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"},
-		chatModel("lmChatOllama", "ollama", false, "", 0),
+		withHang(chatModel("lmChatOllama", "ollama", false, "", 0), aiDispatcherMS),
 		chatModel("lmOllama", "ollama", false, "", 0),
 		chatModel("lmCohere", "cohere", true, "", 0),
 		chatModel("lmOpenHuggingFaceInference", "huggingface", true, "", 0),
@@ -333,15 +383,15 @@ func specList() []Spec {
 		{Type: nsLC + "embeddingsAwsBedrock", Role: RoleModel, Known: true, Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 11},
 		// The OpenAI app node calls the API through requestWithAuthentication,
 		// not the SDK: no hidden retries (vendors/OpenAi/transport/index.js L32).
-		{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
-		{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"},
+		{Type: nsLC + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens", HangMS: requestHelperMS},
+		{Type: nsBase + "openAi", Role: RoleModel, Known: true, Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens", HangMS: requestHelperMS},
 		// The Anthropic app node always sends max_tokens: options.maxTokens
 		// ?? 1024 (vendors/Anthropic/actions/text/message.operation.js,
 		// helpers/baseAnalyze.js).
-		{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens", MaxTokensDefault: 1024},
-		{Type: nsLC + "googleGemini", Role: RoleModel, Known: true, Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"},
-		{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens"},
-		{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true},
+		{Type: nsLC + "anthropic", Role: RoleModel, Known: true, Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokens", MaxTokensDefault: 1024, HangMS: requestHelperMS},
+		{Type: nsLC + "googleGemini", Role: RoleModel, Known: true, Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens", HangMS: requestHelperMS},
+		{Type: nsBase + "perplexity", Role: RoleModel, Known: true, Provider: "perplexity", Paid: true, MaxTokensParam: "options.maxTokens", HangMS: requestHelperMS},
+		{Type: nsBase + "mistralAi", Role: RoleModel, Known: true, Provider: "mistral", Paid: true, HangMS: requestHelperMS},
 		// openAiAssistant (legacy agent) calls the SDK with maxRetries ?? 2 and
 		// timeout ?? 10000 (agents/OpenAiAssistant/OpenAiAssistant.node.js
 		// L329–330).

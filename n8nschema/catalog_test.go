@@ -21,16 +21,20 @@ func TestLookupFacts(t *testing.T) {
 		// The output cap comes from @langchain/anthropic's per-model table
 		// (DefaultOutputCap), not a node default.
 		{"@n8n/n8n-nodes-langchain.lmChatAnthropic", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAnthropic", Role: RoleModel, Known: true,
-			Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokensToSample"}},
+			Provider: "anthropic", Paid: true, MaxTokensParam: "options.maxTokensToSample", HangMS: 600000}},
 		// No cap unless the option is set.
 		{"@n8n/n8n-nodes-langchain.lmChatGoogleGemini", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatGoogleGemini", Role: RoleModel, Known: true,
-			Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens"}},
+			Provider: "google-gemini", Paid: true, MaxTokensParam: "options.maxOutputTokens", HangMS: 300000}},
+		// How long an untimed call can hang (HangMS): the Anthropic SDK's
+		// 600 s, undici's 300 s under Gemini's global fetch, n8n's AI
+		// dispatcher's hour under Mistral and Ollama, n8n's request helper's
+		// 300 s under the OpenAI app node; none found under Vertex.
 		{"@n8n/n8n-nodes-langchain.lmChatGoogleVertex", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatGoogleVertex", Role: RoleModel, Known: true,
 			Provider: "google-vertex", Paid: true, MaxTokensParam: "options.maxOutputTokens"}},
 		// Chat models: n8n's failed-attempt handler stops LangChain's
 		// retries at the first failure, so no SDK retries. Not billed.
 		{"@n8n/n8n-nodes-langchain.lmChatOllama", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatOllama", Role: RoleModel, Known: true,
-			Provider: "ollama"}},
+			Provider: "ollama", HangMS: 3600000}},
 		// The AWS SDK's 3 attempts: 2 retries.
 		{"@n8n/n8n-nodes-langchain.lmChatAwsBedrock", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatAwsBedrock", Role: RoleModel, Known: true,
 			Provider: "aws-bedrock", Paid: true, SDKRetryDefault: 2, MaxTokensParam: "options.maxTokensToSample"}},
@@ -40,7 +44,7 @@ func TestLookupFacts(t *testing.T) {
 		{"@n8n/n8n-nodes-langchain.lmChatCohere", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatCohere", Role: RoleModel, Known: true,
 			Provider: "cohere", Paid: true}},
 		{"@n8n/n8n-nodes-langchain.lmChatMistralCloud", Spec{Type: "@n8n/n8n-nodes-langchain.lmChatMistralCloud", Role: RoleModel, Known: true,
-			Provider: "mistral", Paid: true, MaxTokensParam: "options.maxTokens"}},
+			Provider: "mistral", Paid: true, MaxTokensParam: "options.maxTokens", HangMS: 3600000}},
 		{"@n8n/n8n-nodes-langchain.openAiAssistant", Spec{Type: "@n8n/n8n-nodes-langchain.openAiAssistant", Role: RoleModel, Known: true,
 			Provider: "openai", Paid: true, SDKRetryParam: "options.maxRetries", SDKRetryDefault: 2, TimeoutParam: "options.timeout", TimeoutDefaultMS: 10000}},
 		{"n8n-nodes-base.httpRequest", Spec{Type: "n8n-nodes-base.httpRequest", Role: RoleExternal, Known: true,
@@ -59,7 +63,7 @@ func TestLookupFacts(t *testing.T) {
 		{"n8n-nodes-base.shopifyTrigger", Spec{Type: "n8n-nodes-base.shopifyTrigger", Role: RoleTrigger, Known: true}},
 		{"n8n-nodes-base.splitInBatches", Spec{Type: "n8n-nodes-base.splitInBatches", Role: RoleFlow, Known: true}},
 		{"@n8n/n8n-nodes-langchain.openAi", Spec{Type: "@n8n/n8n-nodes-langchain.openAi", Role: RoleModel, Known: true,
-			Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens"}},
+			Provider: "openai", Paid: true, MaxTokensParam: "options.maxTokens", HangMS: 300000}},
 		{"@n8n/n8n-nodes-langchain.toolWorkflow", Spec{Type: "@n8n/n8n-nodes-langchain.toolWorkflow", Role: RoleCallWorkflow, Known: true, Tool: true, ToolRetry: true}},
 		{"@n8n/n8n-nodes-langchain.memoryBufferWindow", Spec{Type: "@n8n/n8n-nodes-langchain.memoryBufferWindow", Role: RoleSubNode, Known: true}},
 		{"@n8n/n8n-nodes-langchain.embeddingsOpenAi", Spec{Type: "@n8n/n8n-nodes-langchain.embeddingsOpenAi", Role: RoleModel, Known: true,

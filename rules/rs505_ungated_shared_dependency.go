@@ -29,7 +29,8 @@ credential when the workflow is imported, to the one of its name and type in the
 cli/src/workflow-helpers.ts replaceInvalidCredentials), so calls that carry one credential blank share no account,
 a model provider's included, whose calls otherwise share the provider whatever their key, unless their export names
 its instance (one that names none joins no other's for such a call: nothing then says whose key it is): then the key
-is one of that instance's, a model provider's shared with its other calls, though a
+is one of that instance's, a model provider's shared with its other calls, a host of its own's shared with
+that instance's other blank keys only, not with a call made with no credential nor with a named key, though a
 tenant's account, such as a mailbox, is still not known) with their own
 node retries and reports them when no
 limit is declared for it in .stormcheck.yaml (dependencies: {HOST: {max_in_flight: N}}), which stands for
@@ -38,8 +39,11 @@ run: audit the whole export. The message counts the executions that can call it 
 only its schedules start, as many as its runs can overlap (one per schedule when a run ends before the next tick,
 which n8n starts whether or not the last run ended, a run lasting at worst as long as it does while the dependency
 fails: its failing calls' timeouts and the waits between their tries (n8n-core execution-engine/workflow-execute.js
-processRunExecutionData), and the other steps' bounded work; a call with no client timeout that hangs makes no more attempts, so it
-adds nothing however long it hangs, while a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
+processRunExecutionData), and the other steps' bounded work; an outage that hangs rather than failing holds each
+attempt open until its client gives up, so a model call with no client timeout lasts as long as its HTTP client lets
+it hang (the Anthropic SDK's 600 s, groq-sdk's 60 s, n8n's request helper's 300 s for an app node, Node's fetch's 300
+s for Gemini, n8n's AI dispatcher's hour for Mistral and Ollama: n8nschema/catalog.go), while one with no such bound
+(Vertex) or a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
 meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
 drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
