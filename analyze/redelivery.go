@@ -450,8 +450,9 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 // dist/execution-engine/workflow-execute.js, processRunExecutionData's
 // retry loop). A model call with no client timeout hangs at worst as long
 // as its HTTP client lets it (n8nschema.Spec.HangMS: an SDK's default, n8n's
-// request helper's 300 s, undici's); where no such bound is found it stays
-// unbounded, as does what no outage bounds: a call retried with no bound,
+// request helper's 300 s, undici's); where no such bound is found, n8n's
+// longest bound on a model request (n8nschema.UnknownHangMS, an
+// assumption). What no outage bounds stays unbounded: a call retried with no bound,
 // a model call repeated with no bound, a Wait for a webhook or a person (a
 // pause for a person, scheduledRuns leaves to pausesForPerson).
 func failingSlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
@@ -482,7 +483,10 @@ func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, faili
 			st := SlowStep{Node: op.Node, What: "a model call"}
 			calls := max(op.CallsPerItem, 1)
 			if !known && failing {
-				per, known = op.Spec.HangMS, op.Spec.HangMS > 0
+				per, known = op.Spec.HangMS, true
+				if per == 0 {
+					per = n8nschema.UnknownHangMS
+				}
 			}
 			switch {
 			case op.Unbounded || op.CallsUnbounded || !known:

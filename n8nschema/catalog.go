@@ -175,7 +175,7 @@ func openAIFamily(name, provider string) Spec {
 // (TimeoutDefaultMS). None is found for Vertex (google-auth-library's
 // gaxios 7 fetches with node-fetch 3 and no timeout: @langchain/google-gauth
 // auth.cjs, gaxios build/cjs/src/gaxios.js), Bedrock, Cohere or Hugging
-// Face: their calls stay unbounded.
+// Face: their calls are taken to hang at worst UnknownHangMS.
 const (
 	requestHelperMS = 300000
 	anthropicSDKMS  = 600000
@@ -183,6 +183,14 @@ const (
 	globalFetchMS   = 300000
 	aiDispatcherMS  = 3600000
 )
+
+// UnknownHangMS is how long a model call whose client sets no bound
+// (Spec.HangMS 0: Vertex, Bedrock, Cohere, Hugging Face) is taken to hang
+// at worst: the longest bound n8n itself puts on a model request, its AI
+// dispatcher's hour. An assumption, not a fact read: a request that hangs
+// longer is not modelled, so a daily schedule's runs are not taken to
+// meet, while an hourly or more frequent one's are.
+const UnknownHangMS = aiDispatcherMS
 
 // withHang sets how long s's untimed call can hang at worst (Spec.HangMS).
 func withHang(s Spec, ms int) Spec {
