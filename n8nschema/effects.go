@@ -74,15 +74,128 @@ func WriteOpConf(n *Node) (bool, string, Confidence) {
 	return a.kind.Writes(), a.name, a.conf
 }
 
+// ReadsOnly reports a node known to only read when it runs: an operation
+// n8n's description lists as a read (Postgres "select", Redis "get",
+// MongoDB "find"), an executeQuery whose literal query only reads
+// (SQLReadsOnly), a MongoDB aggregate whose literal pipeline has no $out or
+// $merge stage (the stages that write a collection), an SSH command that
+// only reads (ReadOnlyCommand). A query an expression builds, a procedure
+// call or an operation the description does not list is not known to read,
+// though WriteOp does not call it a write either.
+func ReadsOnly(n *Node) bool {
+	a, ok := appOperation(n)
+	if !ok || !a.listed {
+		return false
+	}
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	switch {
+	case sqlNodes[typ] && a.op == "executeQuery":
+		return SQLReadsOnly(rawParam(n, "query"))
+	case typ == typeSSH && a.name == "command.execute":
+		return ReadOnlyCommand(paramStr(n, "command"))
+	case typ == typeMongoDB && a.op == "aggregate":
+		q := rawParam(n, "query")
+		return literalText(q) != "" && !strings.Contains(q, "{{") &&
+			!strings.Contains(q, "$out") && !strings.Contains(q, "$merge")
+	}
+	return !a.kind.Writes()
+}
+
+// typeMongoDB is the MongoDB node; its aggregate runs the stored pipeline
+// (nodes-base dist/nodes/MongoDb/MongoDb.node.js L194-203).
+const typeMongoDB = "n8n-nodes-base.mongoDb"
+
+// SQLReadsOnly reports a query, as stored ("=" first for an expression),
+// known to only read: with its {{ }} expressions taken as values and its
+// strings and comments left out, it is one statement (nothing after a ";")
+// that starts with a reading word (SELECT, WITH, SHOW, EXPLAIN, DESCRIBE,
+// VALUES, TABLE) and names no write verb (sqlWrite), no procedure or block
+// (CALL, EXEC, EXECUTE, DO), no COPY and no INTO (SELECT … INTO makes a
+// table in Postgres, a file in MySQL). A query an expression builds whole
+// ("={{ $json.sql }}") has no literal statement and is not known.
+func SQLReadsOnly(raw string) bool {
+	q := strings.ToUpper(literalText(raw))
+	t := strings.TrimLeft(q, " \t\r\n(")
+	end := strings.IndexFunc(t, func(r rune) bool { return r < 'A' || r > 'Z' })
+	if end < 0 {
+		end = len(t)
+	}
+	switch t[:end] {
+	case "SELECT", "WITH", "SHOW", "EXPLAIN", "DESCRIBE", "DESC", "VALUES", "TABLE":
+	default:
+		return false
+	}
+	if i := strings.IndexByte(q, ';'); i >= 0 && strings.Trim(q[i:], "; \t\r\n") != "" {
+		return false
+	}
+	return !sqlWrite.MatchString(q) && !sqlProcedure.MatchString(q)
+}
+
+// sqlProcedure matches the words that run code or move data a query's text
+// does not show: a procedure call, an anonymous block, a bulk copy, a
+// SELECT … INTO.
+var sqlProcedure = lazyregexp.New(`\b(CALL|EXEC|EXECUTE|DO|COPY|INTO)\b`)
+
+// literalText is a stored parameter value with its expression marker
+// dropped, each {{ }} expression replaced by a value ("?"), and the SQL
+// strings ('…') and comments (-- …, /* … */) left out, so that a word in a
+// string is not a verb; "" when nothing but expressions and blanks is left.
+func literalText(raw string) string {
+	s := exprRE.ReplaceAllString(strings.TrimPrefix(raw, "="), "?")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				i = len(s)
+				continue
+			}
+			i += j + 1
+			b.WriteString("''")
+		case strings.HasPrefix(s[i:], "--"):
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				j = len(s) - i
+			}
+			i += j - 1
+			b.WriteByte(' ')
+		case strings.HasPrefix(s[i:], "/*"):
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				j = len(s) - i - 2
+			}
+			i += j + 3
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	if strings.Trim(b.String(), "? \t\r\n") == "" {
+		return ""
+	}
+	return b.String()
+}
+
+// rawParam is a string parameter as stored, expression marker included.
+func rawParam(n *Node, path string) string {
+	v, ok := n.Param(path)
+	if !ok {
+		return ""
+	}
+	return v.Str()
+}
+
 // typeSSH is the SSH node, which runs a command on a host.
 const typeSSH = "n8n-nodes-base.ssh"
 
 // appOp is an app node's operation as n8n runs it.
 type appOp struct {
-	name string // "message.send"; "send" when the node has no resource
-	op   string
-	kind OpKind
-	conf Confidence
+	name   string // "message.send"; "send" when the node has no resource
+	op     string
+	kind   OpKind
+	conf   Confidence
+	listed bool // n8n's description lists the operation (or the node always sends)
 }
 
 // appOperation resolves an app node's resource and operation, taking n8n's
@@ -123,7 +236,7 @@ func appOperationOf(n *Node) (appOp, bool) {
 	}
 	if a.op == "" {
 		if op, ok := alwaysWrites[typ]; ok {
-			return appOp{name: op, op: op, kind: OpSend, conf: ConfHigh}, true
+			return appOp{name: op, op: op, kind: OpSend, conf: ConfHigh, listed: true}, true
 		}
 		return appOp{}, false
 	}
@@ -138,7 +251,7 @@ func appOperationOf(n *Node) (appOp, bool) {
 	if RunsAndAnswers(a.op) {
 		k = OpRead
 	}
-	a.kind = k
+	a.kind, a.listed = k, known
 	return a, true
 }
 
@@ -281,9 +394,17 @@ func paramStr(n *Node, path string) string {
 
 // alwaysWrites are app nodes whose description has no operation at some
 // version: every run sends (Send Email v1, Mailgun).
+// A message broker's node has no operation either: Kafka, AMQP and MQTT
+// publish each item (nodes-base dist/nodes/Kafka/v1/KafkaV1.node.js L371
+// and v2/KafkaV2.node.js L353 producer.sendBatch, Amqp/Amqp.node.js L211
+// sender.send, MQTT/Mqtt.node.js L130 client.publishAsync), and a retry
+// publishes it again. RabbitMQ's node lists its operations (sendMessage).
 var alwaysWrites = map[string]string{
 	"n8n-nodes-base.emailSend": "send",
 	"n8n-nodes-base.mailgun":   "send",
+	"n8n-nodes-base.kafka":     "send",
+	"n8n-nodes-base.amqp":      "send",
+	"n8n-nodes-base.mqtt":      "publish",
 }
 
 // sqlNodes run free SQL with operation executeQuery; whether that writes is

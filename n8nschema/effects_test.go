@@ -50,6 +50,11 @@ func TestWriteOp(t *testing.T) {
 		{"smtp v1 always sends", `{"name":"a","type":"n8n-nodes-base.emailSend","typeVersion":1,"parameters":{}}`, true, "send", ConfHigh},
 		{"smtp v2 default send", `{"name":"a","type":"n8n-nodes-base.emailSend","typeVersion":2.1,"parameters":{}}`, true, "email.send", ConfMedium},
 		{"mailgun always sends", `{"name":"a","type":"n8n-nodes-base.mailgun","typeVersion":1,"parameters":{}}`, true, "send", ConfHigh},
+		// A broker send publishes again on a retry (Kafka, AMQP, MQTT have no operation).
+		{"kafka always sends", `{"name":"a","type":"n8n-nodes-base.kafka","typeVersion":1,"parameters":{"topic":"t"}}`, true, "send", ConfHigh},
+		{"amqp always sends", `{"name":"a","type":"n8n-nodes-base.amqp","typeVersion":1,"parameters":{"sink":"q"}}`, true, "send", ConfHigh},
+		{"mqtt always publishes", `{"name":"a","type":"n8n-nodes-base.mqtt","typeVersion":1,"parameters":{"topic":"t"}}`, true, "publish", ConfHigh},
+		{"rabbitmq default send", `{"name":"a","type":"n8n-nodes-base.rabbitmq","typeVersion":1.1,"parameters":{"queue":"q"}}`, true, "sendMessage", ConfMedium},
 		{"sheets default read", `{"name":"a","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{}}`, false, "sheet.read", ConfMedium},
 		{"sheets append", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"append"}}`, true, "sheet.append", ConfHigh},
 		{"sheets appendOrUpdate", `{"name":"a","type":"n8n-nodes-base.googleSheets","parameters":{"operation":"appendOrUpdate"}}`, true, "sheet.appendOrUpdate", ConfHigh},
@@ -584,5 +589,48 @@ func TestAnswerPathDottedMethod(t *testing.T) {
 func TestPricesDates(t *testing.T) {
 	if len(PricesAsOf) != len("2006-01") || len(PricesNewest) != len("2006-01-02") || PricesNewest[:len(PricesAsOf)] < PricesAsOf {
 		t.Errorf("PricesAsOf %q, PricesNewest %q: want a month, then a later day", PricesAsOf, PricesNewest)
+	}
+}
+
+func TestReadsOnly(t *testing.T) {
+	pg := func(q string) string {
+		return `{"name":"a","type":"n8n-nodes-base.postgres","typeVersion":2.6,"parameters":{"operation":"executeQuery","query":` + q + `}}`
+	}
+	tests := []struct {
+		name, node string
+		reads      bool
+	}{
+		{"select", pg(`"SELECT id FROM vendors WHERE name = '{{ $json.vendor }}'"`), true},
+		{"select in an expression", pg(`"=SELECT id FROM t WHERE id = {{ $json.id }}"`), true},
+		{"cte", pg(`"WITH x AS (SELECT 1) SELECT * FROM x;"`), true},
+		{"verb in a string", pg(`"SELECT * FROM t WHERE note = 'do not delete'"`), true},
+		{"comment first", pg(`"-- daily\nselect * from t"`), true},
+		{"a procedure", pg(`"CALL archive_vendor('{{ $json.vendor }}')"`), false},
+		{"exec", pg(`"EXEC dbo.archive 1"`), false},
+		{"an expression builds it", pg(`"={{ $json.sql }}"`), false},
+		{"a second statement", pg(`"SELECT 1; DROP TABLE t"`), false},
+		{"an expression after a semicolon", pg(`"=SELECT 1; {{ $json.more }}"`), false},
+		{"select into", pg(`"SELECT * INTO backup FROM t"`), false},
+		{"cte insert", pg(`"WITH x AS (INSERT INTO t VALUES (1) RETURNING id) SELECT * FROM x"`), false},
+		{"copy", pg(`"COPY t TO '/tmp/x'"`), false},
+		{"do block", pg(`"DO $$ BEGIN PERFORM 1; END $$"`), false},
+		{"postgres select op", `{"name":"a","type":"n8n-nodes-base.postgres","typeVersion":2.6,"parameters":{"operation":"select","table":"t"}}`, true},
+		{"postgres default insert", `{"name":"a","type":"n8n-nodes-base.postgres","typeVersion":2.6,"parameters":{}}`, false},
+		{"redis get", `{"name":"a","type":"n8n-nodes-base.redis","parameters":{"operation":"get"}}`, true},
+		{"redis pop", `{"name":"a","type":"n8n-nodes-base.redis","parameters":{"operation":"pop"}}`, false},
+		{"mongo find", `{"name":"a","type":"n8n-nodes-base.mongoDb","typeVersion":1.2,"parameters":{"operation":"find"}}`, true},
+		{"mongo aggregate", `{"name":"a","type":"n8n-nodes-base.mongoDb","typeVersion":1.2,"parameters":{"operation":"aggregate","query":"[{\"$match\":{}}]"}}`, true},
+		{"mongo aggregate $out", `{"name":"a","type":"n8n-nodes-base.mongoDb","typeVersion":1.2,"parameters":{"operation":"aggregate","query":"[{\"$out\":\"c\"}]"}}`, false},
+		{"oracle execute", `{"name":"a","type":"n8n-nodes-base.oracleDatabase","parameters":{"operation":"execute","query":"SELECT 1 FROM dual"}}`, false},
+		{"ssh ls", `{"name":"a","type":"n8n-nodes-base.ssh","parameters":{"command":"ls /tmp"}}`, true},
+		{"ssh rm", `{"name":"a","type":"n8n-nodes-base.ssh","parameters":{"command":"rm -f /tmp/x"}}`, false},
+		{"ldap search", `{"name":"a","type":"n8n-nodes-base.ldap","parameters":{}}`, true},
+		{"kafka send", `{"name":"a","type":"n8n-nodes-base.kafka","parameters":{}}`, false},
+		{"unlisted operation", `{"name":"a","type":"n8n-nodes-base.redis","parameters":{"operation":"scan"}}`, false},
+	}
+	for _, tt := range tests {
+		if got := ReadsOnly(node(t, tt.node)); got != tt.reads {
+			t.Errorf("%s: ReadsOnly = %v, want %v", tt.name, got, tt.reads)
+		}
 	}
 }

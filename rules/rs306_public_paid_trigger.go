@@ -40,8 +40,13 @@ OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credit
 trigger is then a note whatever its kind, for a stranger can only use the allowance up, after which n8n refuses
 every call on it and the workflow stops (docs/n8n-facts.md). A call to a service that bills the owner's account per
 use is paid too, whatever the models run on: an Apify Actor run (its community node's "Run …" operations, or
-api.apify.com's runs and run-sync endpoints), billed per result or compute unit, and a Firecrawl scrape, crawl or
-search, billed in credits per page (n8nschema.BilledService).`,
+api.apify.com's runs and run-sync endpoints, not a run that exists, whose abort or metamorph starts nothing), billed
+per result or compute unit, and a Firecrawl scrape, crawl or search, billed in credits per page
+(n8nschema.BilledService; the community packages, @apify/n8n-nodes-apify and @mendable/n8n-nodes-firecrawl, are not
+installed with n8n, and their operation names were read from their repositories, not from an installed copy). Such a
+call is billed only when it is made (live, with a URL and a target the owner filled in, analyze.BilledService) and
+names the account: an HTTP Request with a credential, a token query parameter or an Authorization header that is not
+a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answer 401 and bill nothing.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -72,7 +77,7 @@ search, billed in credits per page (n8nschema.BilledService).`,
 			reach := analyze.RunReach(g, t)
 			var paid, billed []*analyze.Operation // models; services billed per use
 			for _, op := range opsIn(ops, byNode, reach) {
-				if _, ok := n8nschema.BilledService(op.Node); ok {
+				if _, ok := analyze.BilledService(op); ok {
 					billed = append(billed, op)
 					continue
 				}
@@ -134,7 +139,7 @@ search, billed in credits per page (n8nschema.BilledService).`,
 				what = fmt.Sprintf("%q (%s)", op.Node.Name, modelText(op))
 			} else {
 				op = billed[0]
-				svc, _ := n8nschema.BilledService(op.Node)
+				svc, _ := analyze.BilledService(op)
 				what = fmt.Sprintf("%q (%s, billed per use)", op.Node.Name, svc)
 				bill = "billed to the owner's " + svc + " account"
 			}

@@ -31,8 +31,8 @@ message, an alert or a log row tells the result from a failure by a conditional 
 ({{ $json.call_id ? 'Initiated' : 'Failed' }}: the owner reads "Failed"; a fallback such as || 'n/a' is a silent
 default, not a test), when an
 If or Switch tests a field of the result and sends the item that lacks it to a Stop and Error, an alert or a log row (a field a
-Set of v3.2 or later derives from the result with no fallback counts: its expression reads past the missing result, n8n
-swallows the TypeError, and the Set stores null, nodes-base nodes/Set/v2/helpers/utils.js validateEntry; a test that
+Set of v3.2 or later derives from the result with no fallback (||, ??, ?: or n8n's $ifEmpty) counts: its expression reads
+past the missing result, n8n swallows the TypeError, and the Set stores null, nodes-base nodes/Set/v2/helpers/utils.js validateEntry; a test that
 null passes, a boolean's "is false" among them, n8n-workflow node-parameters/filter-parameter.js, sends it there), when the next node is a call
 that names its target with a field of the result (its URL, an id, or a parameter that is only {{ $json.id }}, or a body
 field that names the resource, a URL or URI such as Gemini's "fileUri": "{{ $json.file.uri }}" or an "id" alone, not
@@ -61,8 +61,11 @@ webhook's answer: the person answered gets the reply the workflow chose for a fa
 than three words (|| 'n/a', || '{}') is a silent default. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
 the failed item is skipped there. An expression that parses or reaches into a missing field of the result
-(JSON.parse($json.output), $json.data.url) is no check: both of n8n's expression engines swallow the
-SyntaxError or TypeError and yield undefined (packages/workflow/src/expression.ts), so the node goes on with an
+(JSON.parse($json.output), $json.data.url) is no check: both of n8n's expression engines (the VM engine, 2.41.1's
+default, @n8n/config expression-engine.config.js, and the legacy one) catch what an expression throws as it runs, a
+SyntaxError from JSON.parse or a TypeError, rethrow only n8n's own ExpressionError and yield undefined (Tournament's
+try/catch calls E: n8n-workflow dist/cjs/expression.js L58-61, @n8n/expression-runtime isolated-vm-bridge.js
+L87-100; only an expression that does not parse fails, "invalid syntax"), so the node goes on with an
 empty value (observed on n8n 2.41.1: a Set reading {{ $json.data.url.replace(…) }} after a failed upload stores null and
 the run succeeds). Code does throw: a next Code node that reads past a field of the result ($json.data.url,
 $input.first().json.file.uri, JSON.parse($json.output)) outside a try and without ?. fails on the failed item, and
@@ -375,6 +378,16 @@ func checkedFrom(g *analyze.Graph, n *n8nschema.Node, relays int) bool {
 	}
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []hop{{n, 0}}
+	// The fields Sets derive from n's result, found once for n on the
+	// first If or Switch that needs them, not once per branch (a Set
+	// feeding many Ifs made that quadratic).
+	var derived *derivedSets
+	derivedOf := func() *derivedSets {
+		if derived == nil {
+			derived = derivedFields(g, n)
+		}
+		return derived
+	}
 	for len(queue) > 0 {
 		h := queue[0]
 		queue = queue[1:]
@@ -400,7 +413,7 @@ func checkedFrom(g *analyze.Graph, n *n8nschema.Node, relays int) bool {
 					return true
 				})
 				if found || stopsOnBranch(g, m) || testsPresence(m, n, h.d == 0) || catchesBadReply(m) && testedAfter(g, m) ||
-					skipsWithoutResult(g, m, n, h.d == 0) || routesFailureToHandler(g, m, n, h.d == 0) ||
+					skipsWithoutResult(g, m, n, h.d == 0) || routesFailureToHandler(g, m, n, h.d == 0, derivedOf) ||
 					flagsResult(g, m, n, h.d == 0 || passesOnly(g, n, m)) {
 					return true
 				}
@@ -720,15 +733,22 @@ var resultFieldRE = lazyregexp.New(`(\$json|\$\(\s*['"][^'"]+['"]\s*\)[\w.()]*?\
 // A field a Set derives from the result (derivedFields) is the result's
 // too: the Set stores null where its expression reads past the missing
 // result, and the condition sees null.
-func routesFailureToHandler(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
+func routesFailureToHandler(g *analyze.Graph, m, n *n8nschema.Node, direct bool, derivedOf func() *derivedSets) bool {
 	reads := func(left string) bool { return refsResult(left, n, direct) }
 	out, ok := failedOutput(m, reads)
 	if !ok {
-		derived := derivedFields(g, n)
-		if len(derived) == 0 {
+		derived := derivedOf()
+		if len(derived.byName) == 0 {
 			return false
 		}
-		out, ok = failedOutput(m, func(left string) bool { return refsDerived(g, left, m, derived) })
+		// The Sets that feed m directly, read once from m's in-edges.
+		var feeding []*n8nschema.Node
+		for _, e := range g.InOfType(m, analyze.ConnMain) {
+			if d, ok := derived.byName[e.From.Name]; ok && d.set == e.From && !e.Error {
+				feeding = append(feeding, e.From)
+			}
+		}
+		out, ok = failedOutput(m, func(left string) bool { return refsDerived(left, feeding, derived) })
 		if !ok {
 			return false
 		}
@@ -767,15 +787,38 @@ func handles(g *analyze.Graph, m *n8nschema.Node, depth int) bool {
 // (n8n-workflow node-parameters/filter-parameter.js, case 'boolean').
 var passOps = map[string]bool{"notExists": true, "empty": true, "isEmpty": true, "false": true}
 
+// derivedSets are the fields Sets derive from a call's result
+// (derivedFields), by the Set's name.
+type derivedSets struct {
+	byName map[string]derivedSet
+}
+
+// derivedSet is one Set and the fields it derives from the result.
+type derivedSet struct {
+	set    *n8nschema.Node
+	fields []string
+}
+
 // derivedFields are the fields that Set nodes (v3.2 and later) a few hops
 // after n derive from n's result alone, by Set node: an assignment whose
-// expression reads the result with no fallback (no ||, ?? or ?:). For the
-// failed item the expression throws a TypeError or SyntaxError, which n8n
-// swallows to undefined, and the Set stores null (nodes-base
+// expression reads the result with no fallback (no ||, ??, ?: or
+// $ifEmpty), or with one behind a read that throws first (readsPastRE).
+// For the failed item the expression reads past a missing
+// field and throws a TypeError as it runs. Tournament wraps each
+// expression in a try/catch that calls E (@n8n/tournament
+// dist/ExpressionBuilder.js L67), and E rethrows only n8n's
+// ExpressionError in both engines: the VM engine, 2.41.1's default
+// (@n8n/config dist/configs/expression-engine.config.js L22 engine "vm"),
+// swallows the rest in its isolate (@n8n/expression-runtime
+// dist/cjs/bridge/isolated-vm-bridge.js L87-100), the legacy engine in
+// n8n-workflow dist/cjs/expression.js L58-61. The expression yields
+// undefined and the Set stores null (nodes-base
 // nodes/Set/v2/helpers/utils.js validateEntry: null at v3.2 and later;
-// docs/n8n-facts.md): the field is as missing as the result.
-func derivedFields(g *analyze.Graph, n *n8nschema.Node) map[*n8nschema.Node][]string {
-	out := map[*n8nschema.Node][]string{}
+// docs/n8n-facts.md): the field is as missing as the result. Only an
+// expression that does not parse throws ("invalid syntax",
+// expression.js L672-675), whatever the item.
+func derivedFields(g *analyze.Graph, n *n8nschema.Node) *derivedSets {
+	out := &derivedSets{byName: map[string]derivedSet{}}
 	seen := map[*n8nschema.Node]bool{n: true}
 	type hop struct {
 		n *n8nschema.Node
@@ -795,12 +838,16 @@ func derivedFields(g *analyze.Graph, n *n8nschema.Node) map[*n8nschema.Node][]st
 			}
 			seen[m] = true
 			if m.Type == n8nschema.TypeSet && m.TypeVersion >= 3.2 && !m.Disabled {
+				d := derivedSet{set: m}
 				for _, a := range m.Params().Get("assignments.assignments").Elems() {
 					v := a.Get("value").Str()
 					name := strings.TrimSpace(strings.TrimPrefix(a.Get("name").Str(), "="))
-					if name != "" && refsResult(v, n, h.n == n) && !fallbackRE.MatchString(v) {
-						out[m] = append(out[m], name)
+					if name != "" && refsResult(v, n, h.n == n) && (!fallbackRE.MatchString(v) || readsPastRE.MatchString(v)) {
+						d.fields = append(d.fields, name)
 					}
+				}
+				if len(d.fields) > 0 {
+					out.byName[m.Name] = d
 				}
 			}
 			queue = append(queue, hop{m, h.d + 1})
@@ -810,25 +857,52 @@ func derivedFields(g *analyze.Graph, n *n8nschema.Node) map[*n8nschema.Node][]st
 }
 
 // fallbackRE matches an expression that puts something else where a read
-// finds nothing: ||, ??, or a conditional (a ? that is not ?.).
-var fallbackRE = lazyregexp.New(`\|\||\?\?|\?[^.]`)
+// finds nothing: ||, ??, a conditional (a ? that is not ?.), or n8n's
+// $ifEmpty(value, default) (n8n-workflow
+// dist/cjs/extensions/extended-functions.js ifEmpty).
+var fallbackRE = lazyregexp.New(`\|\||\?\?|\?[^.]|\$ifEmpty\(`)
 
-// refsDerived reports whether the condition's left value left, in node m,
-// reads a field a Set derived from the result (derivedFields): by the
-// Set's name, or as $json right after the Set.
-func refsDerived(g *analyze.Graph, left string, m *n8nschema.Node, derived map[*n8nschema.Node][]string) bool {
-	for set, fields := range derived {
-		after := false
-		for _, e := range g.OutOfType(set, analyze.ConnMain) {
-			after = after || e.To == m && !e.Error
-		}
-		for _, f := range fields {
-			for _, ref := range []string{"$('" + set.Name + "')", `$("` + set.Name + `")`, `$node["` + set.Name + `"]`} {
-				if i := strings.Index(left, ref); i >= 0 && fieldRead(left[i+len(ref):], f) {
-					return true
-				}
+// readsPastRE matches an expression that reads past a field of an item
+// ($json.data.total, $('Fetch').item.json.candidates[0],
+// JSON.parse($json.output)): for the failed item, which lacks the field,
+// the read throws before any fallback runs, and Tournament's try/catch
+// around the whole expression (@n8n/tournament dist/ExpressionBuilder.js
+// L66-69) yields undefined: $ifEmpty($json.data.total, 0) stores null, as
+// $json.data.total ?? 0 does. A read that stops at the missing field
+// ($json.total ?? 0, $json.data?.total ?? 0) lets the fallback run.
+var readsPastRE = lazyregexp.New(derefRef + derefName + `(\.\w|\[)|JSON\.parse\(\s*` + derefRef + derefName + `\s*\)`)
+
+// derefRef is an item's JSON, the input's or a named node's; derefName a
+// field of it.
+const (
+	derefRef  = `(\$json|\$input\.(item|first\(\)|last\(\)|all\(\)\[\d+\])\.json|\$\(\s*['"][^'"]+['"]\s*\)\.(item|first\(\)|last\(\)|all\(\)\[\d+\])\.json|\$node\[\s*['"][^'"]+['"]\s*\]\.json)`
+	derefName = `(\.\w+|\[["']\w+["']\])`
+)
+
+// setRefRE matches a read of a named node's output: $('Shape'),
+// $("Shape"), $node["Shape"]; group 1, 2 or 3 the name.
+var setRefRE = lazyregexp.New(`\$\(\s*'([^']+)'\s*\)|\$\(\s*"([^"]+)"\s*\)|\$node\[\s*["']([^"']+)["']\s*\]`)
+
+// refsDerived reports whether the condition's left value left reads a
+// field a Set derived from the result (derivedFields): by the Set's name,
+// or as $json right after one of the Sets feeding the condition's node.
+func refsDerived(left string, feeding []*n8nschema.Node, derived *derivedSets) bool {
+	for _, set := range feeding {
+		for _, f := range derived.byName[set.Name].fields {
+			if fieldRead(left, f) {
+				return true
 			}
-			if after && fieldRead(left, f) {
+		}
+	}
+	for _, at := range setRefRE.FindAllStringSubmatchIndex(left, -1) {
+		name := ""
+		for k := 2; k < len(at); k += 2 {
+			if at[k] >= 0 {
+				name = left[at[k]:at[k+1]]
+			}
+		}
+		for _, f := range derived.byName[name].fields {
+			if fieldRead(left[at[1]:], f) {
 				return true
 			}
 		}

@@ -22,12 +22,17 @@ Request with "Never Error" (options.response.response.neverError; Ignore Respons
 before v3) returns the status instead of throwing, so
 the workflow can retry 429 and 5xx only and report the rest. A Data Table is not a call: it reaches n8n's own
 database inside the execution (nodes-base/nodes/DataTable/common/utils.ts), with no credential and no status.
-A database node (Postgres, MySQL, Microsoft SQL, Oracle, MongoDB, Redis, Snowflake), Send Email and SSH or FTP
-call through a driver, not HTTP (nodes-base nodes/Postgres/transport/index.js pg-promise, MySql/v2/transport
-mysql2, Microsoft/Sql mssql, EmailSend/v2 nodemailer): their errors carry no status. A read there (a SELECT)
-that the server refuses (a wrong password, a missing table) leaves nothing behind and costs only the waits, and
-the rule is silent; a write is reported with the driver's own permanent refusals (a refused login, a missing
-table or column, a violated constraint, a rejected recipient).`,
+A database node (Postgres, MySQL, Microsoft SQL, Oracle, MongoDB, Redis, Snowflake), a message broker (Kafka,
+RabbitMQ, AMQP, MQTT), Send Email, SSH, FTP, LDAP and IMAP call through a driver, not HTTP (nodes-base
+nodes/Postgres/transport/index.js pg-promise, MySql/v2/transport mysql2, Microsoft/Sql mssql, Kafka/v1 kafkajs,
+RabbitMQ/GenericFunctions.js amqplib, Amqp rhea, MQTT/GenericFunctions.js mqtt, EmailSend/v2 nodemailer,
+Ldap/Helpers.js ldapts): their errors carry no status. A call there known to only read (a read operation, or an
+executeQuery whose literal query is one statement that starts with SELECT, WITH or the like and names no write
+verb, no CALL, EXEC, EXECUTE, DO, COPY or INTO) that the server refuses (a wrong password, a missing table)
+leaves nothing behind and costs only the waits, and the rule is silent. A write (a broker's send publishes the
+message again) and a call not known to read (a procedure call, a query an expression builds) are reported with
+the driver's own permanent refusals (a refused login, a missing table, topic or queue, a violated constraint, a
+rejected recipient).`,
 	Fix:        "Turn on Never Error and branch on the status code, retrying only 429 and 5xx, or drop the node retry for calls whose failures are permanent",
 	FixDoc:     "None: which errors are permanent depends on the API; an error branch that tells them apart must be written.",
 	Severity:   analyze.Note,
@@ -53,17 +58,23 @@ table or column, a violated constraint, a rejected recipient).`,
 			if !write && !auth {
 				continue
 			}
-			// A driver's call (a database, SMTP, SSH) has no HTTP status:
-			// a read it refuses leaves nothing behind.
+			// A driver's call (a database, a broker, SMTP, SSH) has no HTTP
+			// status: a call known to only read that it refuses leaves
+			// nothing behind. One not known to (a procedure, a query an
+			// expression builds) may write.
 			proto := n8nschema.NoHTTPStatus(n.Type)
-			if proto != "" && !write {
+			if proto != "" && !write && n8nschema.ReadsOnly(n) {
 				continue
 			}
 			what := "calls with credentials"
 			examples := "401 or 403"
-			if write {
-				_, name := n8nschema.WriteOp(n)
+			_, name := n8nschema.WriteOp(n)
+			switch {
+			case write:
 				what = fmt.Sprintf("makes a write (%s)", name)
+				examples = noStatusRefusals[proto]
+			case proto != "":
+				what = fmt.Sprintf("runs %s, not known to only read", name)
 				examples = noStatusRefusals[proto]
 			}
 			pass.Report(analyze.Diagnostic{
@@ -83,6 +94,7 @@ var noStatusRefusals = map[string]string{
 	"database": "refused login, a missing table or column or a violated constraint",
 	"smtp":     "refused login or a rejected recipient",
 	"server":   "refused login or a missing path",
+	"broker":   "refused login or a missing topic or queue",
 }
 
 // anyError qualifies "any error": an HTTP call's include its 4xx answers.
