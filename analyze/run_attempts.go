@@ -63,7 +63,7 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 	if len(multi) == 0 {
 		return out
 	}
-	slices.Sort(multi) // (the walk's budget is spent in one order)
+	slices.Sort(multi) // (each run numbers them alike)
 	var starts []*n8nschema.Node
 	for _, n := range g.Nodes {
 		if !g.Reachable(n) || g.Root(n) != nil {
