@@ -181,6 +181,10 @@ func PagesFollowCursor(n *n8nschema.Node) bool {
 	return len(ps) > 0
 }
 
+// AddSat adds attempt or call counts as MulSat multiplies them: it
+// saturates at AttemptCap.
+func AddSat(a, b int) int { return min(a+b, AttemptCap) }
+
 // MulSat multiplies attempt or call counts without overflowing: it
 // saturates at AttemptCap, and a count below one gives 0.
 func MulSat(a, b int) int {

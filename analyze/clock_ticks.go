@@ -40,8 +40,11 @@ type ClockTicks struct {
 // default before the trigger reads it (n8n-workflow/dist/esm/workflow.js,
 // NodeHelpers.getNodeParameters with returnDefaults), and both default to
 // 0 (ScheduleTrigger.node.js). A run is in flight from its tick until its
-// worst duration while its calls fail (failingRunWorstMS) has passed, the steps that are not slow
-// taken as quick, as RunsAtOnce takes them. Minutes, months, seconds and
+// worst duration while its calls fail (failingRunWorstMS) has passed, the
+// steps that are not slow taken as quick, as RunsAtOnce takes them; a
+// pause for a person is left out, as scheduledRuns leaves it
+// (pausesForPerson: a parked run calls nothing; what it calls once
+// resumed is ResumedCalls'). Minutes, months, seconds and
 // cron expressions are not read, nor is a run that goes round a loop
 // (its length grows with the items). Wall-clock time is read as it is: the
 // hour a daylight-saving change skips or repeats is not.
@@ -59,7 +62,7 @@ func ClockTicksOf(s *Set, w *n8nschema.Workflow) *ClockTicks {
 	var busy [][2]int
 	for _, grp := range GroupByReach(g, k.clock) {
 		for _, st := range failingSlowSteps(s, w, grp.Reach) {
-			if st.Unbounded {
+			if st.Unbounded && !pausesForPerson(st) {
 				return nil
 			}
 		}

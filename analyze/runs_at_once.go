@@ -34,8 +34,12 @@ const maxPersonTriggers = 8
 // A scheduled run that pauses for a person (a send-and-wait message, a
 // Wait for a webhook or a form) has no bound on its length, but a parked
 // run calls nothing (pausesForPerson): its ticks overlap as the rest of
-// the run takes, and its calls after the pause, when it has some, add one
-// execution at the person's pace (personResumes), counted in persons.
+// the run takes. Its calls after the pause add one execution at the
+// person's pace to the dependencies they call only (ResumedCalls), which
+// runs leaves out. An error workflow's or a sub-workflow's own runs
+// (ErrorRunsAtOnce, CalledRunsAtOnce) are not excused the pause: one
+// that pauses leaves them to the fleet; a namer's or caller's runs that
+// resume add one execution (namerPace).
 func RunsAtOnce(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	g := s.Graph(w)
 	k := g.sortedTriggers()
@@ -48,9 +52,6 @@ func RunsAtOnce(s *Set, w *n8nschema.Workflow) (runs, persons int) {
 	}
 	if runs = clockStarts(s, w, k.clock, k.errs, sub); runs == 0 {
 		return 0, 0
-	}
-	if len(k.clock) > 0 {
-		persons += personResumes(s, w, k.clock) // a run parked on a person resumes as they answer
 	}
 	return min(runs+persons, AttemptCap), persons
 }
@@ -223,7 +224,9 @@ func namerPace(s *Set, w *n8nschema.Workflow, self bool) (runs, persons, every i
 	if persons < 0 || runs == 0 {
 		return 0, 0, 0
 	}
-	persons += personResumes(s, w, k.clock)
+	if len(ResumedCalls(s, w)) > 0 {
+		persons++ // a run parked on a person resumes as they answer, and may fail
+	}
 	every = math.MaxInt
 	for _, t := range k.clock {
 		e, _ := ScheduleEveryMS(t)

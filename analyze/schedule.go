@@ -228,7 +228,9 @@ func runWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 }
 
 // slowWeights is, per node of reach, what its bounded slow steps take at
-// worst (a sub-node's counted at its root), the Waits' share apart too,
+// worst (a sub-node's counted at the first node of the main graph it runs
+// within, mainRoots, as RunAttempts reads it: a tool's model at the agent
+// that calls the tool), the Waits' share apart too,
 // with the slowest step; false when there is none.
 func slowWeights(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, failing bool) (weight, waits map[*n8nschema.Node]int, slowest SlowStep, found bool) {
 	g := s.Graph(w)
@@ -240,6 +242,9 @@ func slowWeights(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, 
 		n := st.Node
 		if r := g.Root(n); r != nil && g.IsSubNode(n) {
 			n = r
+			if rs := mainRoots(g, st.Node); len(rs) > 0 {
+				n = rs[0] // (a tool's model: the agent the tool serves)
+			}
 		}
 		weight[n] = min(weight[n]+st.WorstMS, AttemptCap)
 		if n.Type == n8nschema.TypeWait {
@@ -388,36 +393,11 @@ func OneItemPerRun(g *Graph, n *n8nschema.Node) bool {
 // (cli/src/execution-lifecycle/execution-lifecycle-hooks.ts
 // hookFunctionsSave): what the run marked by then, in a table or in
 // $getWorkflowStaticData, a run that starts later finds; what comes
-// after resumes at the person's pace, not the clock's.
+// after resumes at the person's pace, not the clock's (ResumedCalls: both
+// read one walk, pauseSides, which follows no dead edge).
 func BeforePause(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
-	seen := make(map[*n8nschema.Node]bool, len(starts))
-	queue := make([]*n8nschema.Node, 0, len(starts))
-	for _, t := range starts {
-		if !seen[t] {
-			seen[t] = true
-			queue = append(queue, t)
-		}
-	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, s := range g.SubNodes(u, "") {
-			if !seen[s] {
-				seen[s] = true
-				queue = append(queue, s)
-			}
-		}
-		if !u.Disabled && n8nschema.HumanGate(u) && !slices.Contains(starts, u) {
-			continue // the run pauses here
-		}
-		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	return seen
+	before, _ := pauseSides(g, starts)
+	return before
 }
 
 // lockRE matches what names a lock or a check for a run still going.
@@ -511,6 +491,9 @@ func MarksBefore(s *Set, w *n8nschema.Workflow, starts []*n8nschema.Node, slow *
 	g := s.Graph(w)
 	if r := g.Root(slow); r != nil && g.IsSubNode(slow) {
 		slow = r
+		if rs := mainRoots(g, r); len(rs) > 0 {
+			slow = rs[0] // as slowWeights weighs it
+		}
 	}
 	on := map[*n8nschema.Node]bool{}
 	for _, n := range Between(g, starts, slow) {

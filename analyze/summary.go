@@ -43,6 +43,12 @@ type WorkflowSummary struct {
 	// PersonRuns is the part of RunsAtOnce that triggers one person
 	// paces start, one execution each (RunsAtOnce).
 	PersonRuns int
+	// ResumeCalls are the dependencies (OperationSummary.Identity) its
+	// scheduled runs call under retry once a person's answer resumes them
+	// after a pause (ResumedCalls): one execution more, at the person's
+	// pace, beside RunsAtOnce, for those only; nil when none, and when
+	// RunsAtOnce is 0.
+	ResumeCalls map[string]bool
 	// ErrorPaced is true when RunsAtOnce follows the failed runs of the
 	// workflows that name this one as their error workflow.
 	ErrorPaced bool
@@ -209,6 +215,9 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			if s.Operations[j].StrainsDependency() {
 				s.RunsAtOnce, s.PersonRuns = RunsAtOnce(set, w)
 				s.RunAttempts = RunAttempts(set, w, ops, s.Operations)
+				if s.RunsAtOnce > 0 {
+					s.ResumeCalls = t.identities(ResumedCalls(set, w))
+				}
 				if s.RunsAtOnce > 0 && s.PersonRuns == 0 {
 					s.Ticks = ClockTicksOf(set, w)
 				}
@@ -278,6 +287,19 @@ func (t *Texts) Keep(fs []Finding) []Finding {
 			f.Repair = &kept
 		}
 		out[i] = f
+	}
+	return out
+}
+
+// identities copies a set of dependency identities off the sources'
+// bytes.
+func (t *Texts) identities(m map[string]bool) map[string]bool {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]bool, len(m))
+	for d := range m {
+		out[t.copy(d)] = true
 	}
 	return out
 }

@@ -99,7 +99,9 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 // the runs of the workflow at once (one for a run a person starts in the
 // editor and watches, analyze.Watched, or of a workflow with no trigger,
 // which only the editor runs; analyze.RunsAtOnce otherwise, 0
-// when the instance's concurrency decides, as for a service's webhook)
+// when the instance's concurrency decides, as for a service's webhook,
+// and one more when a run resumed by a person's answer calls op's
+// dependency, analyze.ResumedCalls)
 // times the requests one run sends together: its items (--items), all
 // started before any answer is read (HttpRequestV3.node.js L533-583), or
 // one for a node that runs once (executeOnce) or runs its items one
@@ -112,6 +114,9 @@ func inFlightAtMost(pass *analyze.Pass, op *analyze.Operation) (most int, items 
 	runs := 1
 	if !watched(pass, op.Node) && !untriggered(pass) {
 		runs, _ = analyze.RunsAtOnce(pass.Set, pass.Workflow)
+		if runs > 0 && op.Spec != nil && analyze.ResumedCalls(pass.Set, pass.Workflow)[analyze.DependencyIdentity(op)] {
+			runs++ // a run a person's answer resumes calls it too
+		}
 	}
 	return runs * perRun, perRun > 1
 }

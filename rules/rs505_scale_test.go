@@ -125,3 +125,62 @@ func BenchmarkRS505(b *testing.B) {
 		}
 	}
 }
+
+// retriedChain is one workflow: a schedule, then k HTTP Requests in a
+// chain, each retried 3 times; with pairs, the host of the i-th call is
+// called again at the (k/2+i)-th, else each call has a host of its own.
+func retriedChain(k int, pairs bool) *analyze.Set {
+	nodes := []string{`{"name":"Schedule","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,0],"parameters":{"rule":{"interval":[{"field":"hours","hoursInterval":1}]}}}`}
+	var conns []string
+	prev := "Schedule"
+	for i := range k {
+		host := i
+		if pairs {
+			host = i % (k / 2)
+		}
+		name := fmt.Sprintf("Call %d", i)
+		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"GET","url":"https://api%d.reportly.io/v1/x","options":{"timeout":1000}}}`, name, host))
+		conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, prev, name))
+		prev = name
+	}
+	src := fmt.Sprintf(`{"id":"chain","name":"Chain","nodes":[%s],"connections":{%s},"meta":{"instanceId":"abc123"}}`, strings.Join(nodes, ","), strings.Join(conns, ","))
+	return analyze.Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("chain.json", []byte(src)))}, analyze.DefaultOptions())
+}
+
+// TestRunAttemptsLinearInHosts: the worst way's attempts per dependency
+// (analyze.RunAttempts) over a chain of retried calls,
+// each to a host of its own or each host called twice, are every call's
+// attempts on the way (3 and 6), and 4× the calls take at most 6× the
+// CPU time. It walked the workflow once per dependency (8,000 calls to
+// distinct hosts took 22 s).
+func TestRunAttemptsLinearInHosts(t *testing.T) {
+	const k = 1000
+	for _, pairs := range []bool{false, true} {
+		small, large := retriedChain(k, pairs), retriedChain(4*k, pairs)
+		ss, ls := analyze.Summarize(small), analyze.Summarize(large)
+		var sa, la map[string]int
+		attempts := func(set *analyze.Set, s []analyze.WorkflowSummary) map[string]int {
+			w := set.Workflows[0]
+			return analyze.RunAttempts(set, w, set.OperationsOf(w), s[0].Operations)
+		}
+		st, lt := cputime.Scales(3, 3, 6, func() { sa = attempts(small, ss) }, func() { la = attempts(large, ls) })
+		want := 3
+		if pairs {
+			want = 6
+		}
+		for _, m := range []map[string]int{sa, la} {
+			for d, a := range m {
+				if a != want {
+					t.Fatalf("pairs %v: RunAttempts[%q] = %d, want %d", pairs, d, a, want)
+				}
+			}
+		}
+		if n := len(la); pairs && n != 2*k || !pairs && n != 4*k {
+			t.Fatalf("pairs %v: %d dependencies in RunAttempts", pairs, n)
+		}
+		t.Logf("pairs %v: %d calls: %v; %d: %v", pairs, k, st, 4*k, lt)
+		if lt > 6*st {
+			t.Errorf("pairs %v: RunAttempts over %d calls takes %v, over %d %v: more than 6×", pairs, k, st, 4*k, lt)
+		}
+	}
+}

@@ -50,8 +50,9 @@ drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpr
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
 attempts is counted; a run that pauses for a person, a send-and-wait message or a Wait resumed by a webhook or a form,
 calls nothing while parked, n8n saving it as waiting (nodes-base Wait/Wait.node.js and Google/Gmail/v2/GmailV2.node.js
-putExecutionToWait), so the pause does not make its runs overlap, and its calls after the pause, when it has some, add one
-execution at the pace of the person who answers; for an error workflow, which n8n starts once after each
+putExecutionToWait), so the pause neither makes its runs overlap nor keeps its schedules from taking turns, and a run
+paused for a person's answer resumes one at a time: one execution more for a dependency it calls after the pause, none for
+one it calls only before; for an error workflow, which n8n starts once after each
 failed run of a workflow that names it, cli/src/execution-lifecycle/execute-error-workflow.ts, as many as
 those workflows' runs at once, when the audit holds them and only schedules start them; a workflow that names no
 other error workflow is its own, so its Error Trigger runs once after each of its own failed runs, and an error
@@ -150,6 +151,9 @@ type dependencyUsers struct {
 	// personPaced counts the users that triggers one person paces start,
 	// one execution each (WorkflowSummary.PersonRuns).
 	personPaced map[string]int
+	// resumed counts the users whose scheduled runs call the dependency
+	// once a person's answer resumes them (WorkflowSummary.ResumeCalls).
+	resumed map[string]int
 	// apart holds the dependencies some of whose scheduled users never
 	// have runs in flight together.
 	apart map[string]bool
@@ -177,7 +181,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -251,7 +255,12 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			if !seen[d][w] {
 				seen[d][w] = true
 				g.users[d] = append(g.users[d], w)
-				g.load[d] = append(g.load[d], load{runs: at, w: w, paced: paced})
+				l := load{runs: at, w: w, paced: paced}
+				if paced && w.ResumeCalls[op.Identity] {
+					l.resumed = 1 // a parked run the person resumes calls it
+					g.resumed[d]++
+				}
+				g.load[d] = append(g.load[d], l)
 				if paced && w.CallerPaced {
 					g.callerPaced[d]++
 				}
@@ -280,7 +289,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			if a, ok := w.RunAttempts[op.Identity]; ok {
 				l.attempts = a // one item's worst way through exclusive outputs
 			} else if !op.Unbounded {
-				l.attempts = addSat(l.attempts, op.Attempts)
+				l.attempts = analyze.AddSat(l.attempts, op.Attempts)
 			}
 		}
 	}
@@ -309,11 +318,11 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		sort.SliceStable(ls, func(i, j int) bool { return ls[i].attempts > ls[j].attempts })
 		left := fleet
 		for _, l := range ls {
-			n := min(l.runs, left)
-			g.capped[d] = g.capped[d] || n < l.runs
+			n := min(l.runs+l.resumed, left)
+			g.capped[d] = g.capped[d] || n < l.runs+l.resumed
 			left -= n
 			g.runs[d] += n
-			g.attempts[d] = addSat(g.attempts[d], analyze.MulSat(n, l.attempts))
+			g.attempts[d] = analyze.AddSat(g.attempts[d], analyze.MulSat(n, l.attempts))
 		}
 	}
 	for _, ls := range g.labels {
@@ -375,7 +384,7 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 		state[i] = 1
 		n := own[i]
 		for _, j := range into[i] {
-			n = addSat(n, total(j))
+			n = analyze.AddSat(n, total(j))
 		}
 		state[i], sum[i] = 2, n
 		return n
@@ -395,10 +404,13 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 			if l.w.PersonRuns > 0 {
 				g.personPaced[d]--
 			}
+			if l.resumed > 0 {
+				g.resumed[d]--
+			}
 		} else {
 			g.other[d]--
 		}
-		l.runs, l.attempts = 0, 0
+		l.runs, l.resumed, l.attempts = 0, 0, 0
 	}
 	for c, subs := range into {
 		if len(subs) > 0 {
@@ -528,8 +540,8 @@ func (g *dependencyUsers) takeTurns(d string, ls []load) {
 			if !counted[sp.user] {
 				counted[sp.user] = true
 				r, l := find(sp.user), &ls[sp.user]
-				runs[r] = addSat(runs[r], l.runs)
-				attempts[r] = addSat(attempts[r], analyze.MulSat(l.runs, l.attempts))
+				runs[r] = analyze.AddSat(runs[r], l.runs)
+				attempts[r] = analyze.AddSat(attempts[r], analyze.MulSat(l.runs, l.attempts))
 			}
 		}
 		best := roots[0]
@@ -560,9 +572,13 @@ func (g *dependencyUsers) takeTurns(d string, ls []load) {
 // that reach its calls (OperationSummary.Starts).
 type load struct {
 	runs, attempts int
-	w              *analyze.WorkflowSummary
-	paced          bool
-	starts         uint8
+	// resumed is the execution a person's answer resumes, when the
+	// workflow's runs call the dependency after a pause for a person
+	// (WorkflowSummary.ResumeCalls): beside runs, never taking turns.
+	resumed int
+	w       *analyze.WorkflowSummary
+	paced   bool
+	starts  uint8
 	// holds is true when sub-workflows were folded into it: its runs last
 	// as long as theirs too.
 	holds bool
@@ -585,6 +601,9 @@ func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	if g.personPaced[d] > 0 {
 		tick += ", a bot, form or link one person uses starts one execution at a time, as the person acts"
+	}
+	if g.resumed[d] > 0 {
+		tick += ", a run paused for a person's answer resumes one at a time"
 	}
 	if g.apart[d] {
 		tick += ", schedules that fire at fixed times of the day or week further apart than their runs last call it one run after another"
@@ -657,6 +676,3 @@ func gated(opts *analyze.Options, dep string) bool {
 	}
 	return false
 }
-
-// addSat adds counts as MulSat multiplies them, saturating at AttemptCap.
-func addSat(a, b int) int { return min(a+b, analyze.AttemptCap) }
