@@ -482,6 +482,11 @@ func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, faili
 		case model:
 			st := SlowStep{Node: op.Node, What: "a model call"}
 			calls := max(op.CallsPerItem, 1)
+			if failing {
+				// An agent's or chain's later calls follow only an answer: while
+				// the model fails, each attempt of the node ends at its first call.
+				calls = 1
+			}
 			if !known && failing {
 				per, known = op.Spec.HangMS, true
 				if per == 0 {

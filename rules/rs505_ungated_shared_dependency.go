@@ -44,7 +44,8 @@ attempt open until its client gives up, so a model call with no client timeout l
 it hang (the Anthropic SDK's 600 s, groq-sdk's 60 s, n8n's request helper's 300 s for an app node, Node's fetch's 300
 s for Gemini, n8n's AI dispatcher's hour for Mistral and Ollama: n8nschema/catalog.go), and one whose client sets no
 bound (Vertex's gaxios) is taken to hang at worst that hour, the longest bound n8n puts on a model request (an
-assumption: a longer hang is not modelled), while a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
+assumption: a longer hang is not modelled), an agent's or chain's attempt ending at its first call since its later calls
+follow only an answer, while a retry with no bound leaves the fleet to decide; and none beside the runs of another such workflow that never
 meet its own: n8n fires a schedule of days, weeks or hours at the hour and minute set, 0 when left out, within a minute
 drawn from the workflow's id, nodes-base Schedule/GenericFunctions.js toCronExpression, so in one time zone two such
 schedules whose ticks are further apart than a run lasts at worst take turns, and only the turn that makes the most
