@@ -484,7 +484,8 @@ func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, faili
 			calls := max(op.CallsPerItem, 1)
 			if failing {
 				// An agent's or chain's later calls follow only an answer: while
-				// the model fails, each attempt of the node ends at its first call.
+				// the model fails, each attempt of the node ends at its first
+				// call, however many rounds of tools it may take when it answers.
 				calls = 1
 			}
 			if !known && failing {
@@ -494,7 +495,7 @@ func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, faili
 				}
 			}
 			switch {
-			case op.Unbounded || op.CallsUnbounded || !known:
+			case op.Unbounded || op.CallsUnbounded && !failing || !known:
 				st.Unbounded = true
 			default:
 				st.WorstMS = MulSat(MulSat(op.Attempts, calls), per)
