@@ -65,8 +65,8 @@ type Graph struct {
 	// items (n8n-core execution-engine/workflow-execute.js, after a node
 	// runs). So are the outputs of a Switch rule that repeats an earlier
 	// one, whose list is always empty (shadowedRules), and the outputs an
-	// If, Filter or Switch whose test reads literals only never sends to
-	// (literalDead). So are the main connections into an input index
+	// If, Filter or Switch whose test reads literals only, or the count
+	// of its own input, never sends to (literalDead). So are the main connections into an input index
 	// the target does not have (NoInput, mainInputs): n8n waits for its
 	// input 0, which nothing fills, so the items never reach the node.
 	// They are not in Edges, and no walk follows them.

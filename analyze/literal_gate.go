@@ -29,7 +29,9 @@ const maxGateConditions = 64
 // them reads literals only, so it answers the same for every item (an
 // unfinished If's `"" equals ""` is always true). nil when none, or when
 // any operand is an expression ({{ }}, $json): those are left undecided,
-// but for a value stored as "=={{ x }}", never empty (eqPrefixTruth).
+// but for a value stored as "=={{ x }}", never empty (eqPrefixTruth), and
+// the count of the node's own input, at least 1 whenever the node runs
+// ($input.all().length > 0 is always true: ownCount).
 // A test that always throws is failing's (gateThrows), not a branch; one that may throw keeps its false output, where continueOnFail
 // sends the item (IfV2.node.js and FilterV2.node.js catch).
 func literalDead(nd *n8nschema.Node) []bool {
@@ -73,8 +75,8 @@ func literalDeadOutputs(nd *n8nschema.Node) []bool {
 }
 
 // LiteralGate reports an If or Filter that sends every item to one output
-// since its test reads literals only (literalDead): the output every item
-// takes (0 true, 1 false).
+// since its test reads literals only, or the count of the node's own
+// input (literalDead): the output every item takes (0 true, 1 false).
 func LiteralGate(nd *n8nschema.Node) (taken int, ok bool) {
 	if nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
 		return 0, false
@@ -268,9 +270,14 @@ func eqPrefixTruth(c n8nschema.Value) (pass, ok bool) {
 }
 
 // leftDecidable reports a condition whose left operand may decide it:
-// a literal, or a value eqPrefixTruth reads.
+// a literal, a value eqPrefixTruth reads, or the count of the node's own
+// input (ownCount).
 func leftDecidable(c n8nschema.Value) bool {
-	return strings.HasPrefix(c.Get("leftValue").Str(), "==") || leftLiteral(c)
+	if strings.HasPrefix(c.Get("leftValue").Str(), "==") || leftLiteral(c) {
+		return true
+	}
+	_, ok := ownCountOf(c.Get("leftValue"))
+	return ok
 }
 
 // leftLiteral reports a condition whose left operand is written and a
@@ -409,6 +416,12 @@ func parseFilterValue(v jsVal, typ string, strict bool, version float64) (out js
 	if typ == "any" || v.nullish() {
 		return v, true, true
 	}
+	if typ == "array" || v.kind == n8nschema.Array {
+		// An array (ownCount's items, length f) is valid as an array
+		// under either validation (type-validation.js validateFieldType
+		// "array"); the rest is not modelled.
+		return v, typ == "array" && v.kind == n8nschema.Array, typ == "array" && v.kind == n8nschema.Array
+	}
 	if typ == "boolean" && !strict {
 		if version >= 2 {
 			if b, ok := parseBoolean(v); ok {
@@ -488,6 +501,9 @@ func parseBoolean(v jsVal) (bool, bool) {
 func conditionOutcome(c n8nschema.Value, o filterOptions) uint8 {
 	if pass, ok := eqPrefixTruth(c); ok {
 		return outcomeOf(pass)
+	}
+	if oc, ok := ownCountOf(c.Get("leftValue")); ok {
+		return ownCountOutcome(c, oc, o)
 	}
 	if !leftLiteral(c) {
 		return gateAny
@@ -616,6 +632,33 @@ func evalCondition(typ, rightType, operation string, single bool, left, right js
 		case "lte":
 			return outcomeOf(l <= r)
 		}
+	case "array":
+		// filter-parameter.js executeFilterConditionWithRegexTest, case
+		// "array" (L326–350): the items' length against a number.
+		switch operation {
+		case "empty":
+			return outcomeOf(pl.f == 0)
+		case "notEmpty":
+			return outcomeOf(pl.f != 0)
+		}
+		if pr.kind != n8nschema.Number {
+			return gateAny
+		}
+		l, r := pl.f, pr.f
+		switch operation {
+		case "lengthEquals":
+			return outcomeOf(l == r)
+		case "lengthNotEquals":
+			return outcomeOf(l != r)
+		case "lengthGt":
+			return outcomeOf(l > r)
+		case "lengthLt":
+			return outcomeOf(l < r)
+		case "lengthGte":
+			return outcomeOf(l >= r)
+		case "lengthLte":
+			return outcomeOf(l <= r)
+		}
 	case "boolean":
 		switch operation {
 		case "empty":
@@ -720,6 +763,7 @@ func v1Condition(dt string, c n8nschema.Value) uint8 {
 		return gateAny // dateTime: Date parsing is not modelled
 	}
 	vals := [3]jsVal{}
+	oc, count := ownCountOf(c.Get("value1"))
 	for k, key := range []string{"value1", "operation", "value2"} {
 		v := c.Get(key)
 		if !v.Exists() {
@@ -727,12 +771,20 @@ func v1Condition(dt string, c n8nschema.Value) uint8 {
 			continue
 		}
 		lit, ok := constOf(v)
-		if !ok {
+		if !ok && !(k == 0 && count) {
 			return gateAny
 		}
 		vals[k] = lit
 	}
-	v1, opv, v2 := vals[0], vals[1], vals[2]
+	if count {
+		return v1OwnCount(dt, oc, vals[1], vals[2])
+	}
+	return v1Compare(dt, vals[0], vals[1], vals[2])
+}
+
+// v1Compare is one If v1 comparison of the values v1 and v2 by the
+// operation opv, in data type dt.
+func v1Compare(dt string, v1, opv, v2 jsVal) uint8 {
 	if opv.kind != n8nschema.String {
 		return gateAny
 	}
@@ -869,13 +921,14 @@ func literalText(v n8nschema.Value) string {
 }
 
 // DecidedGate reports an enabled If or Filter whose test reads literals
-// only and so sends every item to one output (LiteralGate): that output's
-// name, the test in words, and the connections at the output it never
-// takes (in Graph.Unrun).
-func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, never []*Edge, ok bool) {
+// only, or the count of the node's own input (ownCount), and so sends
+// every item to one output (LiteralGate): that output's name, the test in
+// words, whether it reads that count, and the connections at the output
+// it never takes (in Graph.Unrun).
+func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, count bool, never []*Edge, ok bool) {
 	out, ok := LiteralGate(n)
 	if !ok || !g.Has(n) {
-		return "", "", nil, false
+		return "", "", false, nil, false
 	}
 	for _, e := range g.Unrun {
 		if e.From == n && e.Output != out && e.Output <= 1 {
@@ -889,7 +942,7 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, never []*Edg
 	if out == 1 {
 		taken = "false"
 	}
-	return taken, gateText(n), never, true
+	return taken, gateText(n), ownCountTest(n), never, true
 }
 
 // gateText is a test in words: its first conditions, operands and
@@ -904,10 +957,10 @@ func gateText(n *n8nschema.Node) string {
 			}
 			op := c.Get("operator.operation").Str()
 			if c.Get("operator.singleValue").True() {
-				parts = append(parts, literalText(c.Get("leftValue"))+" "+op)
+				parts = append(parts, operandText(c.Get("leftValue"))+" "+op)
 				continue
 			}
-			parts = append(parts, literalText(c.Get("leftValue"))+" "+op+" "+literalText(c.Get("rightValue")))
+			parts = append(parts, operandText(c.Get("leftValue"))+" "+op+" "+literalText(c.Get("rightValue")))
 		}
 	} else {
 		for _, dt := range []string{"boolean", "number", "string"} {
@@ -921,7 +974,7 @@ func gateText(n *n8nschema.Node) string {
 					op = v.Str()
 				}
 				l, r := c.Get("value1"), c.Get("value2")
-				lt, rt := literalText(l), literalText(r)
+				lt, rt := operandText(l), literalText(r)
 				if !l.Exists() {
 					lt = jsText(def[0])
 				}

@@ -149,3 +149,100 @@ func TestLiteralGateThrows(t *testing.T) {
 		t.Errorf("FailsWhy = %q, %v", why, ok)
 	}
 }
+
+// TestOwnCountGate: n8n runs a node only on items (workflow-execute.js
+// prepareConnectionInputData), so in an If, Filter or Switch test the
+// count of the node's own input ($input.all().length, $items().length)
+// is at least 1, and a comparison of it that goes one way for every such
+// count answers the same for every item. The items of another node, a
+// field of the item and a count compared past 1 are left undecided.
+func TestOwnCountGate(t *testing.T) {
+	if2 := func(conds ...string) string {
+		return `{"name": "G", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": ` + litFilter("and", strictV2, conds...) + `}}`
+	}
+	loose := func(cond string) string {
+		return `{"name": "G", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [0, 0], "parameters": {"conditions": ` +
+			litFilter("and", `"caseSensitive": true, "leftValue": "", "typeValidation": "loose", "version": 1`, cond) + `}}`
+	}
+	count := `"={{ $input.all().length }}"`
+	single := func(left, typ, op string) string {
+		return fmt.Sprintf(`{"id": "c", "leftValue": %s, "rightValue": "", "operator": {"type": %q, "operation": %q, "singleValue": true}}`, left, typ, op)
+	}
+	arr := func(op, right string) string {
+		return fmt.Sprintf(`{"id": "c", "leftValue": "={{ $input.all() }}", "rightValue": %s, "operator": {"type": "array", "operation": %q, "rightType": "number"}}`, right, op)
+	}
+	v1 := func(dt, value1, op, value2 string) string {
+		return fmt.Sprintf(`{"name": "G", "type": "n8n-nodes-base.if", "typeVersion": 1, "position": [0, 0], "parameters": {"conditions": {%q: [{"value1": %s, "operation": %q, "value2": %s}]}}}`, dt, value1, op, value2)
+	}
+	for _, c := range []struct {
+		name          string
+		node          string
+		true_, false_ bool
+	}{
+		{"count gt 0", if2(litCond(count, `0`, "number", "gt")), true, false},
+		{"count gt 0, loose", loose(litCond(count, `0`, "number", "gt")), true, false},
+		{"count notEquals 0", if2(litCond(count, `0`, "number", "notEquals")), true, false},
+		{"count equals 0", if2(litCond(count, `0`, "number", "equals")), false, true},
+		{"count gte 1", if2(litCond(count, `1`, "number", "gte")), true, false},
+		{"count lt 1", if2(litCond(count, `1`, "number", "lt")), false, true},
+		{"count notEmpty", if2(single(count, "number", "notEmpty")), true, false},
+		{"$items().length gt 0", if2(litCond(`"={{ $items().length }}"`, `0`, "number", "gt")), true, false},
+		{"count gt 1 varies", if2(litCond(count, `1`, "number", "gt")), true, true},
+		{"count equals 1 varies", if2(litCond(count, `1`, "number", "equals")), true, true},
+		{"count lt 100 varies", if2(litCond(count, `100`, "number", "lt")), true, true},
+		{"count gt 5 varies", if2(litCond(count, `5`, "number", "gt")), true, true},
+		{"count against an expression", if2(litCond(count, `"={{ $json.n }}"`, "number", "gt")), true, true},
+		{"count as a string is not judged", loose(litCond(count, `"0"`, "string", "notEquals")), true, true},
+		{"comparison true", if2(single(`"={{ $input.all().length > 0 }}"`, "boolean", "true")), true, false},
+		{"comparison, number first", if2(single(`"={{ 0 !== $input.all().length }}"`, "boolean", "true")), true, false},
+		{"comparison === 0 false op", if2(single(`"={{ $input.all().length === 0 }}"`, "boolean", "false")), true, false},
+		{"comparison exists", if2(single(`"={{ $input.all().length > 0 }}"`, "boolean", "exists")), true, false},
+		{"comparison > 3 varies", if2(single(`"={{ $input.all().length > 3 }}"`, "boolean", "true")), true, true},
+		{"items notEmpty", if2(single(`"={{ $input.all() }}"`, "array", "notEmpty")), true, false},
+		{"items lengthGt 0", if2(arr("lengthGt", `0`)), true, false},
+		{"items lengthGt 1 varies", if2(arr("lengthGt", `1`)), true, true},
+		{"items contains is not judged", if2(`{"id": "c", "leftValue": "={{ $input.all() }}", "rightValue": "a", "operator": {"type": "array", "operation": "contains", "rightType": "any"}}`), true, true},
+		{"another node's items vary", if2(litCond(`"={{ $('S').all().length }}"`, `0`, "number", "gt")), true, true},
+		{"another node's items by $node vary", if2(litCond(`"={{ $node[\"S\"].json.items.length }}"`, `0`, "number", "gt")), true, true},
+		{"a field of the item varies", if2(litCond(`"={{ $json.items.length }}"`, `0`, "number", "gt")), true, true},
+		{"$items of another node varies", if2(litCond(`"={{ $items('S').length }}"`, `0`, "number", "gt")), true, true},
+		{"filtered items vary", if2(litCond(`"={{ $input.all().filter(i => i.json.ok).length }}"`, `0`, "number", "gt")), true, true},
+		{"text around the count", if2(litCond(`"=n {{ $input.all().length }}"`, `0`, "number", "gt")), true, true},
+		{"and with an item test", if2(litCond(count, `0`, "number", "gt"), litCond(`"={{ $json.kind }}"`, `"a"`, "string", "equals")), true, true},
+		{"and with an always-false count", if2(litCond(count, `0`, "number", "equals"), litCond(`"={{ $json.kind }}"`, `"a"`, "string", "equals")), false, true},
+		{"If v1 count equal 0", v1("number", count, "equal", `0`), false, true},
+		{"If v1 count larger 0", v1("number", `"={{ $items().length }}"`, "larger", `0`), true, false},
+		{"If v1 count smaller 50 varies", v1("number", count, "smaller", `50`), true, true},
+		{"If v1 comparison", v1("boolean", `"={{ $input.all().length > 0 }}"`, "equal", `true`), true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := BuildGraph(parseOne(t, gateWorkflow(c.node)))
+			for name, want := range map[string]bool{"True": c.true_, "False": c.false_} {
+				if got := g.Reachable(g.Node(name)); got != want {
+					t.Errorf("%s: reachable %v, want %v", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestOwnCountSwitch: a Switch v3 rule on the count of its own input
+// that always passes takes every item.
+func TestOwnCountSwitch(t *testing.T) {
+	src := `{"nodes": [
+	 {"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "G", "type": "n8n-nodes-base.switch", "typeVersion": 3.2, "position": [0, 0], "parameters": {"rules": {"values": [{"conditions": ` +
+		litFilter("and", strictV2, litCond(`"={{ $input.all().length }}"`, `1`, "number", "gte")) + `}, {"conditions": ` +
+		litFilter("and", strictV2, litCond(`"={{ $json.kind }}"`, `"a"`, "string", "equals")) + `}]}, "options": {}}},
+	 {"name": "O0", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+	 {"name": "O1", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0], "parameters": {}}],
+	 "connections": {
+	  "S": {"main": [[{"node": "G", "type": "main", "index": 0}]]},
+	  "G": {"main": [[{"node": "O0", "type": "main", "index": 0}], [{"node": "O1", "type": "main", "index": 0}]]}}}`
+	g := BuildGraph(parseOne(t, src))
+	for name, want := range map[string]bool{"O0": true, "O1": false} {
+		if got := g.Reachable(g.Node(name)); got != want {
+			t.Errorf("%s: reachable %v, want %v", name, got, want)
+		}
+	}
+}
