@@ -289,6 +289,15 @@ the wrong type throws on every item instead: the node fails, as above. Text that
 an expression ("{{ $json.x }}" with no "=", "$json.x") and regex and date tests are not judged. The spend
 and silent-failure rules leave out what such an output, or a Switch rule an always-true earlier rule
 shadows, would reach.
+So does a test that compares the count of the node's own input with a number that count cannot cross
+($input.all().length > 0, $items().length !== 0, {{ $input.all().length === 0 }} is true, $input.all() is not
+empty; If v1's number and boolean conditions alike): n8n runs a node only when its input holds items
+(packages/core/src/execution-engine/workflow-execute.ts prepareConnectionInputData returns null for an empty
+input, and runNode returns no data; an output with no items starts no node after it), and $input.all() and
+$items() with no node name are that input (packages/workflow/src/workflow-data-proxy.ts), so the count is at
+least 1 whenever the test runs and a branch for "nothing came" never does: the finding says the test is the
+count of the node's own input. The items of another node ($('X').all().length, $node["X"]), a field of the
+item ($json.items.length) and a count compared with a number past 1 (> 5) vary, and are not judged.
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is
@@ -688,7 +697,7 @@ so an active export beside it stays a note.`,
 			if n.Disabled {
 				continue
 			}
-			taken, test, never, ok := g.DecidedGate(n)
+			taken, test, count, never, ok := g.DecidedGate(n)
 			if !ok || len(never) == 0 {
 				continue
 			}
@@ -696,7 +705,7 @@ so an active export beside it stays a note.`,
 				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 			}
 			if live[n] {
-				reportDecidedGate(pass, g, n, taken, test, never, byMachine[n], live, &budget)
+				reportDecidedGate(pass, g, n, taken, test, count, never, byMachine[n], live, &budget)
 			}
 		}
 	},
@@ -761,10 +770,11 @@ func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why s
 }
 
 // reportDecidedGate reports an If or Filter whose test reads literals
-// only (analyze.Graph.DecidedGate): every item leaves by one output, and
-// what only the other reaches never runs, with no failed execution to
-// show it. A note when only a manual trigger reaches the gate.
-func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, taken, test string, never []*analyze.Edge, machine bool, live map[*n8nschema.Node]bool, budget *int) {
+// only, or the count of the node's own input (analyze.Graph.DecidedGate):
+// every item leaves by one output, and what only the other reaches never
+// runs, with no failed execution to show it. A note when only a manual
+// trigger reaches the gate.
+func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, taken, test string, count bool, never []*analyze.Edge, machine bool, live map[*n8nschema.Node]bool, budget *int) {
 	var names []string
 	seen := map[*n8nschema.Node]bool{}
 	cut := false
@@ -803,6 +813,10 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 	d := analyze.Diagnostic{Node: n}
 	d.Message = fmt.Sprintf("node %q sends every item to its %s: its test reads only literals (%s), which answer the same for every item; %s", n.Name, taken, test, after)
 	d.Fix = fmt.Sprintf("Make the test of %q read the item (an expression such as {{ $json.field }} on one side), or remove the branch it never takes", n.Name)
+	if count {
+		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test is the count of the node's own input (%s), at least 1 whenever it runs, since n8n runs no node on no items, so it answers the same for every item; %s", n.Name, taken, test, after)
+		d.Fix = fmt.Sprintf("To act when nothing comes, turn on Always Output Data in the node that feeds %q and test a field of its item (the empty item it then sends stands for none); else remove the branch %q never takes", n.Name, n.Name)
+	}
 	if !machine {
 		d.Severity = analyze.Note
 		d.Message += " (" + byHandWhy(g, n) + ")"
