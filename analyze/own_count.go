@@ -2,11 +2,11 @@ package analyze
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -34,8 +34,8 @@ type ownCount struct {
 const ownItemsPat = `(?:\$input\.all\(\s*\)|\$items\(\s*\))`
 
 var (
-	ownCountRE    = regexp.MustCompile(`^(` + ownItemsPat + `)(\s*\.\s*length)?$`)
-	ownCountCmpRE = regexp.MustCompile(`^(` + ownItemsPat + `\s*\.\s*length|-?\d+(?:\.\d+)?)\s*(===|!==|==|!=|>=|<=|>|<)\s*(` + ownItemsPat + `\s*\.\s*length|-?\d+(?:\.\d+)?)$`)
+	ownCountRE    = lazyregexp.New(`^(` + ownItemsPat + `)(\s*\.\s*length)?$`)
+	ownCountCmpRE = lazyregexp.New(`^(` + ownItemsPat + `\s*\.\s*length|-?\d+(?:\.\d+)?)\s*(===|!==|==|!=|>=|<=|>|<)\s*(` + ownItemsPat + `\s*\.\s*length|-?\d+(?:\.\d+)?)$`)
 )
 
 // flipCmp is the comparison with its sides swapped.
@@ -44,7 +44,7 @@ var flipCmp = map[string]string{">": "<", "<": ">", ">=": "<=", "<=": ">=", "=="
 // ownCountOf reads a parameter value that is one {{ }} expression and
 // nothing else, whose code is an ownCount.
 func ownCountOf(v n8nschema.Value) (ownCount, bool) {
-	if v.Kind() != n8nschema.String || !v.IsExpr() {
+	if v.Kind() != n8nschema.String || !strings.Contains(v.Str(), "$i") || !v.IsExpr() {
 		return ownCount{}, false
 	}
 	text, ok := strings.CutPrefix(v.Str(), "=")
