@@ -75,8 +75,15 @@ and the attempts those executions make, each execution's node retries one after 
 item takes through the workflow that makes the most (an If's, a Filter's or a first-match Switch's outputs, and a node's
 error output beside its regular ones, are one way or the other for an item, never both: nodes-base
 Switch/V3/SwitchV3.node.js, n8n-core execution-engine/workflow-execute.js handleNodeErrorOutput; outputs that all
-receive it add up), never more than every call's attempts once. Each dependency is reported once, at its first caller, with the others as
-related places, and only when two executions or more can call it at once: one execution's retries are one workflow's. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
+receive it add up), never more than every call's attempts once, every call to it on that way counted, retried or not, up to the
+first that fails unhandled: while the dependency fails, a node that calls it and does not continue on error (onError unset or
+stopWorkflow) fails after its tries and n8n ends the run there (n8n-core execution-engine/workflow-execute.js
+processRunExecutionData), so its later calls to it never come, and one that continues on error to its error output sends
+the failed item that way alone (handleNodeErrorOutput); an agent's or chain's try ends at its own model's or memory's first
+failing call, before any tool or output parser calls it. Each dependency is reported once, at its first caller, with the others as
+related places, and only when two executions or more can call it at once, one of which makes more than one attempt on it:
+one execution's retries are one workflow's, and executions whose runs each end at their first failing call, before any
+retry, are the fleet's load, not a storm of retries. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
 n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
@@ -106,7 +113,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
+				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] {
 					continue
 				}
 				if gated(pass.Options, dep) {
