@@ -113,7 +113,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] {
+				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] && !g.unbounded[d] {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -174,6 +174,9 @@ type dependencyUsers struct {
 	// capped holds the dependencies whose users could run more executions
 	// at once than the fleet does.
 	capped map[string]bool
+	// unbounded holds the dependencies a call retries with no bound, whose
+	// attempts the count leaves out: they are not one per execution.
+	unbounded map[string]bool
 	// instances are the n8n instances of the users of a per-key
 	// dependency: calls from two instances share no key.
 	instances map[string]map[string]bool
@@ -189,7 +192,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, unbounded: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -299,6 +302,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			} else if !op.Unbounded {
 				l.attempts = analyze.AddSat(l.attempts, op.Attempts)
 			}
+			g.unbounded[d] = g.unbounded[d] || op.Unbounded
 		}
 	}
 	for d, ls := range g.load {
