@@ -8,45 +8,98 @@ import (
 
 // RunAttempts is, per dependency (OperationSummary.Identity) that w's
 // operations strain (StrainsDependency, bounded), the attempts one item of
-// one execution makes on it at worst: the most along one way through the
-// workflow, not the sum over every node that calls it. An item leaves a
-// node that chooses by one of its exclusive outputs (an If's true or
-// false, a Filter's kept, a Switch that sends an item down its first
-// matching rule only: exclusiveOutputs, as RS206 reads them; nodes-base
-// dist/nodes/Switch/V3/SwitchV3.node.js, "continue itemLoop" unless
-// allMatchingOutputs), and a node that sends a failed item to its error
-// output sends it there instead of its regular outputs (n8n-core
+// one execution makes on it at worst while it fails: the most along one
+// way through the workflow, not the sum over every node that calls it. An
+// item leaves a node that chooses by one of its exclusive outputs (an If's
+// true or false, a Filter's kept, a Switch that sends an item down its
+// first matching rule only: exclusiveOutputs, as RS206 reads them;
+// nodes-base dist/nodes/Switch/V3/SwitchV3.node.js, "continue itemLoop"
+// unless allMatchingOutputs), and a node that sends a failed item to its
+// error output sends it there instead of its regular outputs (n8n-core
 // dist/execution-engine/workflow-execute.js handleNodeErrorOutput moves
 // each item with an error out of the success list), so only one of those
-// ways runs for it; a node's outputs that all receive the item (one output to several
-// nodes, a Switch with allMatchingOutputs) add up. A cycle is walked once.
-// An operation no walk from a start reaches is added whole. It is never
-// more than every operation's attempts once, the sum RS505 read before:
-// branches that meet again (a Merge) are walked once each, so their common
-// tail would count twice, and a sub-node that serves several roots (one
-// model or memory for several agents) is weighed at each, with the
-// attempts read at one of them (Operation.Attempts). Each node's
-// attempts are per item already (Operation.Attempts), so this is the
-// count of one item's way, as theirs is.
+// ways runs for it; a node's outputs that all receive the item (one output
+// to several nodes, a Switch with allMatchingOutputs) add up. A cycle is
+// walked once. An operation no walk from a start reaches is added whole.
+//
+// Every live call to the dependency counts, retried or not, and the way
+// ends at the first node that calls it and does not continue on failure
+// (onError unset or stopWorkflow; n8nschema.Node.ContinuesOnFail): while
+// the dependency fails, that node fails after its tries, and n8n ends the
+// execution there (workflow-execute.js processRunExecutionData: a node
+// error with no continueOnFail stops the run), so the calls to it later on
+// the way never happen in that outage. A node that continues on failure
+// lets the run go on, and its attempts add to those after it: to its
+// regular outputs' (continueRegularOutput), or only to its error output's
+// when it has one (continueErrorOutput: the failed item goes there alone,
+// handleNodeErrorOutput). A node's own call, and an agent's or chain's
+// model and memory, fail its try at the first of them (an agent loads its
+// memory and asks its model before any tool runs, and its other calls
+// follow only an answer), so a node that makes one of those makes the
+// most of them per try, not their sum, and none of its other calls: a
+// tool's, a tool's model's, an output parser's (rootCalls). A node that
+// makes only such later calls adds them up and does not end the way: a
+// tool's error goes back to the model (n8nschema.AgentV3ToolErrorsToModel).
+//
+// It is never more than every call's attempts once: branches that meet
+// again (a Merge) are walked once each, so their common tail would count
+// twice, and a sub-node that serves several roots (one model or memory for
+// several agents) is weighed at each, with the attempts read at one of
+// them (Operation.Attempts). Each node's attempts are per item already
+// (Operation.Attempts), so this is the count of one item's way, as theirs
+// is.
 func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []OperationSummary) map[string]int {
 	g := s.Graph(w)
-	weight := map[string]map[*n8nschema.Node]int{} // dependency → root → attempts
-	once := map[string]int{}                       // dependency → every operation's attempts once
-	for j, op := range ops {
-		sm := &sums[j]
-		if !sm.StrainsDependency() || sm.Unbounded || sm.Identity == "" {
-			continue
-		}
-		if weight[sm.Identity] == nil {
-			weight[sm.Identity] = map[*n8nschema.Node]int{}
-		}
-		once[sm.Identity] = AddSat(once[sm.Identity], sm.Attempts)
-		for _, r := range mainRoots(g, op.Node) {
-			weight[sm.Identity][r] = AddSat(weight[sm.Identity][r], sm.Attempts)
+	strained := map[string]bool{}
+	for j := range ops {
+		if sm := &sums[j]; sm.StrainsDependency() && !sm.Unbounded && sm.Identity != "" {
+			strained[sm.Identity] = true
 		}
 	}
-	if len(weight) == 0 {
+	if len(strained) == 0 {
 		return nil
+	}
+	calls := map[string]map[*n8nschema.Node]*rootCalls{} // dependency → root → its calls
+	for j, op := range ops {
+		sm := &sums[j]
+		if !strained[sm.Identity] || !sm.Live || sm.Disabled || sm.Unbounded || sm.Dependency == "" {
+			continue
+		}
+		if calls[sm.Identity] == nil {
+			calls[sm.Identity] = map[*n8nschema.Node]*rootCalls{}
+		}
+		for _, r := range rootsVia(g, op.Node) {
+			rc := calls[sm.Identity][r.n]
+			if rc == nil {
+				rc = &rootCalls{}
+				calls[sm.Identity][r.n] = rc
+			}
+			if r.first {
+				rc.first, rc.fails = max(rc.first, sm.Attempts), true
+			} else {
+				rc.later = AddSat(rc.later, sm.Attempts)
+			}
+		}
+	}
+	weight := make(map[string]map[*n8nschema.Node]int, len(calls)) // dependency → root → attempts
+	stops := map[*n8nschema.Node]map[string]uint8{}                // root → the dependencies whose way ends there (stopsRun) or goes on by the error output only (errorOnly)
+	once := make(map[string]int, len(calls))                       // dependency → every root's attempts once
+	for d, byRoot := range calls {
+		weight[d] = make(map[*n8nschema.Node]int, len(byRoot))
+		for r, rc := range byRoot {
+			v := rc.later
+			if rc.fails {
+				v = rc.first // (its later calls never come)
+			}
+			weight[d][r] = v
+			once[d] = AddSat(once[d], v)
+			if k := stopKind(r); rc.fails && k != 0 {
+				if stops[r] == nil {
+					stops[r] = map[string]uint8{}
+				}
+				stops[r][d] = k
+			}
+		}
 	}
 	// A dependency called at one root makes that root's attempts on any
 	// way that passes it, and at most every call's once: no walk can
@@ -80,9 +133,74 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 			starts = append(starts, n)
 		}
 	}
-	for d, v := range worstWays(g, weight, multi, starts) {
+	for d, v := range worstWays(g, weight, stops, multi, starts) {
 		out[d] = min(v, once[d])
 	}
+	return out
+}
+
+// rootCalls are the calls a node of the main graph makes on one
+// dependency, its sub-nodes' included: first the most attempts of its own
+// call and its model's and memory's (each try ends at the first that
+// fails), fails when it makes one; later the sum of its other sub-nodes'
+// (tools, a tool's model, an output parser's model), which come only
+// after an answer.
+type rootCalls struct {
+	first, later int
+	fails        bool
+}
+
+// Ways a failing node ends an item's way (RunAttempts).
+const (
+	stopsRun  uint8 = 1 // no continue on failure: the run ends
+	errorOnly uint8 = 2 // continueErrorOutput: the item goes on by the error output alone
+)
+
+// stopKind is how a node whose call fails ends the item's way: stopsRun,
+// errorOnly, or 0 when the item goes on by the regular outputs
+// (continueRegularOutput, or the legacy continueOnFail).
+func stopKind(n *n8nschema.Node) uint8 {
+	switch {
+	case !n.ContinuesOnFail():
+		return stopsRun
+	case n.OnError == "continueErrorOutput":
+		return errorOnly
+	}
+	return 0
+}
+
+// rootVia is a node of the main graph a call runs within, and whether the
+// call is the node's own or its model's or memory's (first).
+type rootVia struct {
+	n     *n8nschema.Node
+	first bool
+}
+
+// rootsVia is mainRoots with, per root, whether n is the root itself or
+// feeds it as its model or memory (ai_languageModel, ai_memory): those
+// calls come first in each try; a tool's, a tool's model's or an output
+// parser's come only after a model's answer.
+func rootsVia(g *Graph, n *n8nschema.Node) []rootVia {
+	var out []rootVia
+	seen := map[rootVia]bool{}
+	var up func(m *n8nschema.Node, first bool)
+	up = func(m *n8nschema.Node, first bool) {
+		if seen[rootVia{m, first}] {
+			return
+		}
+		seen[rootVia{m, first}] = true
+		found := false
+		for _, e := range g.Out(m) {
+			if e.Type != ConnMain {
+				found = true
+				up(e.To, e.Type == ConnModel || e.Type == ConnMemory)
+			}
+		}
+		if !found {
+			out = append(out, rootVia{m, first})
+		}
+	}
+	up(n, true)
 	return out
 }
 
@@ -101,14 +219,21 @@ type attemptsBy map[int32]int
 // little stays linear; past budget entries in all (a long way that
 // calls many of multi, each at several roots, would be quadratic) it
 // gives up, nil, and RunAttempts keeps every call's attempts once.
-func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, multi []string, starts []*n8nschema.Node) map[string]int {
+func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, stops map[*n8nschema.Node]map[string]uint8, multi []string, starts []*n8nschema.Node) map[string]int {
 	own := map[*n8nschema.Node]attemptsBy{}
+	end := map[*n8nschema.Node]map[int32]uint8{} // node → how the ways of the dependencies it fails on end (stopKind)
 	for i, d := range multi {
 		for r, v := range weight[d] {
 			if own[r] == nil {
 				own[r] = attemptsBy{}
 			}
 			own[r][int32(i)] = v
+			if k := stops[r][d]; k != 0 {
+				if end[r] == nil {
+					end[r] = map[int32]uint8{}
+				}
+				end[r][int32(i)] = k
+			}
 		}
 	}
 	budget := 16*len(g.Nodes) + 4096
@@ -205,9 +330,14 @@ func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, multi []stri
 				v = f.ways[0].v
 			case len(f.ways) > 0 || own[f.n] != nil:
 				v = attemptsBy{}
+				ends := end[f.n]
 				for _, wy := range f.ways {
 					for d, x := range wy.v {
-						v[d] = max(v[d], x)
+						// While d fails, the run ends at f.n, or the item
+						// leaves by its error output alone.
+						if k := ends[d]; k == 0 || k == errorOnly && wy.key == -1 {
+							v[d] = max(v[d], x)
+						}
 					}
 				}
 				for d, x := range own[f.n] {

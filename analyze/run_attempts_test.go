@@ -15,28 +15,36 @@ func retriedPost(name, path string, tries int) string {
 // TestRunAttemptsTakesOneWay checks that an item's attempts on one
 // dependency follow one way through exclusive outputs (an If's true or
 // false, a node's error output or its regular one) and add up over
-// outputs that all receive it, never past every call's attempts once.
+// outputs that all receive it, never past every call's attempts once;
+// and that, while the dependency fails, the way ends at the first node
+// that calls it and does not continue on failure, and goes on from a node
+// with an error output by that output alone.
 func TestRunAttemptsTakesOneWay(t *testing.T) {
-	for _, c := range []struct {
-		name, extra, conns string
-		want               int
-	}{
-		{"if", `{"name":"Choose","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{}}`,
-			`"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
+	const ifNode = `{"name":"Choose","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{}}`
+	const noOp = `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`
+	const ifConns = `"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
 			 "Choose":{"main":[[{"node":"A","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]},
-			 "A":{"main":[[{"node":"C","type":"main","index":0}]]}`, 5}, // max(3+2, 4)
-		{"fan-out", `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`,
-			`"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
+			 "A":{"main":[[{"node":"C","type":"main","index":0}]]}`
+	const fanConns = `"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
 			 "Choose":{"main":[[{"node":"A","type":"main","index":0},{"node":"B","type":"main","index":0}]]},
-			 "A":{"main":[[{"node":"C","type":"main","index":0}]]}`, 9}, // 3+2+4
-		{"error output", `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`,
-			`"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},
+			 "A":{"main":[[{"node":"C","type":"main","index":0}]]}`
+	for _, c := range []struct {
+		name, onError, extra, conns string
+		want                        int
+	}{
+		{"if", "continueRegularOutput", ifNode, ifConns, 5},     // max(3+2, 4)
+		{"if, A stops the run", "", ifNode, ifConns, 4},         // max(3, 4): C never runs
+		{"fan-out", "continueRegularOutput", noOp, fanConns, 9}, // 3+2+4
+		{"fan-out, A stops the run", "", noOp, fanConns, 7},     // 3+4
+		{"error output", "continueErrorOutput", noOp, `"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},
 			 "A":{"main":[[{"node":"C","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]}`, 7}, // 3+max(2, 4)
+		{"error output only", "continueErrorOutput", noOp, `"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},
+			 "A":{"main":[[{"node":"B","type":"main","index":0}],[{"node":"C","type":"main","index":0}]]}`, 5}, // 3+2: B, on the regular output, never runs
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := retriedPost("A", "a", 3)
-			if c.name == "error output" {
-				a = strings.Replace(a, `"retryOnFail"`, `"onError":"continueErrorOutput","retryOnFail"`, 1)
+			if c.onError != "" {
+				a = strings.Replace(a, `"retryOnFail"`, `"onError":"`+c.onError+`","retryOnFail"`, 1)
 			}
 			js := `{"name":"w","nodes":[
 			  {"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000001","parameters":{"path":"p","httpMethod":"POST"}},

@@ -127,8 +127,10 @@ func BenchmarkRS505(b *testing.B) {
 }
 
 // retriedChain is one workflow: a schedule, then k HTTP Requests in a
-// chain, each retried 3 times; with pairs, the host of the i-th call is
-// called again at the (k/2+i)-th, else each call has a host of its own.
+// chain, each retried 3 times and continuing on failure (so that a failed
+// call does not end the way: RunAttempts); with pairs, the host of the
+// i-th call is called again at the (k/2+i)-th, else each call has a host
+// of its own.
 func retriedChain(k int, pairs bool) *analyze.Set {
 	nodes := []string{`{"name":"Schedule","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"position":[0,0],"parameters":{"rule":{"interval":[{"field":"hours","hoursInterval":1}]}}}`}
 	var conns []string
@@ -139,7 +141,7 @@ func retriedChain(k int, pairs bool) *analyze.Set {
 			host = i % (k / 2)
 		}
 		name := fmt.Sprintf("Call %d", i)
-		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"GET","url":"https://api%d.reportly.io/v1/x","options":{"timeout":1000}}}`, name, host))
+		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"onError":"continueRegularOutput","parameters":{"method":"GET","url":"https://api%d.reportly.io/v1/x","options":{"timeout":1000}}}`, name, host))
 		conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, prev, name))
 		prev = name
 	}

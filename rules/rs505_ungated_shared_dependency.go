@@ -75,8 +75,15 @@ and the attempts those executions make, each execution's node retries one after 
 item takes through the workflow that makes the most (an If's, a Filter's or a first-match Switch's outputs, and a node's
 error output beside its regular ones, are one way or the other for an item, never both: nodes-base
 Switch/V3/SwitchV3.node.js, n8n-core execution-engine/workflow-execute.js handleNodeErrorOutput; outputs that all
-receive it add up), never more than every call's attempts once. Each dependency is reported once, at its first caller, with the others as
-related places, and only when two executions or more can call it at once: one execution's retries are one workflow's. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
+receive it add up), never more than every call's attempts once, every call to it on that way counted, retried or not, up to the
+first that fails unhandled: while the dependency fails, a node that calls it and does not continue on error (onError unset or
+stopWorkflow) fails after its tries and n8n ends the run there (n8n-core execution-engine/workflow-execute.js
+processRunExecutionData), so its later calls to it never come, and one that continues on error to its error output sends
+the failed item that way alone (handleNodeErrorOutput); an agent's or chain's try ends at its own model's or memory's first
+failing call, before any tool or output parser calls it. Each dependency is reported once, at its first caller, with the others as
+related places, and only when two executions or more can call it at once, one of which makes more than one attempt on it:
+one execution's retries are one workflow's, and executions whose runs each end at their first failing call, before any
+retry, are the fleet's load, not a storm of retries. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
 n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
@@ -106,7 +113,7 @@ so the owner activates what is deployed.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 {
+				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] && !g.unbounded[d] {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -167,6 +174,9 @@ type dependencyUsers struct {
 	// capped holds the dependencies whose users could run more executions
 	// at once than the fleet does.
 	capped map[string]bool
+	// unbounded holds the dependencies a call retries with no bound, whose
+	// attempts the count leaves out: they are not one per execution.
+	unbounded map[string]bool
 	// instances are the n8n instances of the users of a per-key
 	// dependency: calls from two instances share no key.
 	instances map[string]map[string]bool
@@ -182,7 +192,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, unbounded: map[string]bool{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -292,6 +302,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			} else if !op.Unbounded {
 				l.attempts = analyze.AddSat(l.attempts, op.Attempts)
 			}
+			g.unbounded[d] = g.unbounded[d] || op.Unbounded
 		}
 	}
 	for d, ls := range g.load {
