@@ -30,8 +30,8 @@ type FailureLoss struct {
 	Done []*n8nschema.Node
 }
 
-// FailureLossOf reads what the runs of w's triggers (among triggers) that
-// reach n lose when n fails on every item. What may run after n is every
+// FailureLossOf reads what the runs of w's triggers (those triggers
+// holds) that reach n lose when n fails on every item. What may run after n is every
 // node those runs reach (sub-nodes included) but the ones sure to have run
 // before it: the chain of single parents above it, and, for a node with
 // several main inputs, the chain above each input that one connection
@@ -43,7 +43,7 @@ type FailureLoss struct {
 // v1 runs depth-first), so those branches are not sure to have run. budget
 // bounds the walks of one workflow's calls; Known is false once it is
 // spent.
-func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers []*n8nschema.Node, budget *int) FailureLoss {
+func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers map[*n8nschema.Node]bool, budget *int) FailureLoss {
 	g := s.Graph(w)
 	if *budget <= 0 || !g.Has(n) {
 		return FailureLoss{}
@@ -66,37 +66,40 @@ func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers [
 		}
 	}
 	var starts []*n8nschema.Node
-	for _, t := range triggers {
-		if above[t] && !t.Disabled {
-			starts = append(starts, t)
+	for x := range above {
+		if triggers[x] && !x.Disabled {
+			starts = append(starts, x)
 		}
 	}
 	if len(starts) == 0 {
 		return FailureLoss{}
 	}
-	reach := g.walk(true, starts)
+	reach := g.reachOf(starts)
 	*budget -= len(reach)
 	if *budget < 0 {
 		return FailureLoss{}
 	}
 	before, order := g.surelyBefore(n)
 	loss := FailureLoss{Known: true}
-	for _, t := range starts {
-		if AwaitsRun(t) {
-			loss.Awaited = t
-			break
-		}
-	}
 	done := map[*n8nschema.Node]bool{}
-	for _, x := range g.Nodes { // file order: deterministic
-		if !reach[x] || x.Disabled || !s.ActsOutside(x) {
+	outside := -1 // the index of the first node that acts outside, in file order
+	for _, x := range reach {
+		if x.Disabled || !s.ActsOutside(x) {
 			continue
 		}
 		if r := g.rootOf(x); before[r] {
 			done[r] = true
-		} else if loss.Outside == nil {
-			loss.Outside = x
+		} else if i := g.indexOf(x); outside < 0 || i < outside {
+			outside = i
 		}
+	}
+	for _, t := range starts { // the first in file order
+		if AwaitsRun(t) && (loss.Awaited == nil || g.indexOf(t) < g.indexOf(loss.Awaited)) {
+			loss.Awaited = t
+		}
+	}
+	if outside >= 0 {
+		loss.Outside = g.Nodes[outside]
 	}
 	for _, x := range order { // nearest first
 		if done[x] {
@@ -104,6 +107,43 @@ func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers [
 		}
 	}
 	return loss
+}
+
+// reachOf returns the nodes runs started at starts reach along main
+// connections, with the sub-nodes of each: ReachFrom, with a set the size
+// of what it reaches, so that asking it for many small parts of a large
+// workflow stays linear.
+func (g *Graph) reachOf(starts []*n8nschema.Node) []*n8nschema.Node {
+	seen := map[*n8nschema.Node]bool{}
+	queue := make([]*n8nschema.Node, 0, len(starts))
+	for _, t := range starts {
+		if !seen[t] {
+			seen[t] = true
+			queue = append(queue, t)
+		}
+	}
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		for _, e := range g.Out(u) {
+			if e.Type == ConnMain && !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+		for _, e := range g.In(u) {
+			if e.Type != ConnMain && !seen[e.From] {
+				seen[e.From] = true
+				queue = append(queue, e.From)
+			}
+		}
+	}
+	return queue
+}
+
+// indexOf is n's index in g.Nodes (n is one of them).
+func (g *Graph) indexOf(n *n8nschema.Node) int {
+	i, _ := g.index(n)
+	return i
 }
 
 // surelyBefore returns the nodes that have run whenever n runs
