@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -168,7 +169,10 @@ name alone in a workflow shown published, or in one another workflow calls, stay
 				// setting the workflow up, where the editor offers the slot
 				// the authentication needs and will not publish it empty.
 				d.Severity = analyze.Note
-				if nameOnly {
+				if nameOnly && strings.TrimSpace(credentialName(n, m.named)) == "" {
+					outcome += fmt.Sprintf("; its %q credential is stored with no id and no name, so it names no credential of any instance, and the owner picks one when setting the workflow up, where the editor asks for the %q credential the authentication needs",
+						m.named, m.want[0])
+				} else if nameOnly {
 					outcome += fmt.Sprintf("; its %q credential is stored by name alone (%q, no id), which n8n binds on import only to the one credential of that name and type in the project, if there is one, or leaves for the owner to pick when setting the workflow up, where the editor asks for the %q credential the authentication needs",
 						m.named, credentialName(n, m.named), m.want[0])
 				} else {
