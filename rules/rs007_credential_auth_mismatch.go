@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -74,8 +75,14 @@ published and no other workflow of the set calls: n8n does not find that id on i
 of that name and type if the project holds exactly one or leaves the slot for the owner
 (packages/cli/src/workflow-helpers.ts replaceInvalidCredentials); the owner sets up every credential of such a
 template, and the editor asks there for the one the authentication needs and will not publish the workflow
-without it, so nothing shows the mismatch reaching a production run. A template's blank in a workflow shown
-published, or in one another workflow calls, stays a warning.`,
+without it, so nothing shows the mismatch reaching a production run (unless the node's code throws before it asks
+for any credential, as above: the credential the owner picks does not mend it, and the warning stands). So is a credential stored by name alone, the
+old export's form ("googleSheetsOAuth2Api": "Google Sheets account") or an object with no id (null or empty):
+it names no credential of any instance, and the same function resolves it as it does a blank, by name and
+type (a string or a null id; an empty id, which no credential has, by name once the look-up by id finds none), on
+every way in: import:workflow (packages/cli/src/services/import.service.ts), a new workflow from the editor or the
+API (packages/cli/src/workflows/workflow-creation.service.ts) and an update (workflow.service.ts). A blank or a
+name alone in a workflow shown published, or in one another workflow calls, stays a warning.`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
 	Severity:   analyze.Warning,
@@ -111,8 +118,9 @@ published, or in one another workflow calls, stays a warning.`,
 			// What a run does at the node: n8n's error, or, for HTTP
 			// Request v1 (v2 on a generic type), a request without the key.
 			err := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
+			throwsFirst := false // it fails whatever credential it is given
 			if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
-				err = r.Why // its code throws before it asks for its credential
+				err, throwsFirst = r.Why, true // its code throws before it asks for its credential
 			}
 			at := func(fails, swallows string) string {
 				if n8nschema.SwallowsMissingCredential(n) {
@@ -155,13 +163,22 @@ published, or in one another workflow calls, stays a warning.`,
 				// fails unseen.
 				d.Severity = analyze.Note
 			}
-			if d.Severity != analyze.Note && blankCredential(n, m.named) && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
-				// A template's credential: the owner picks every one when
-				// setting it up, where the editor offers the slot the
-				// authentication needs and will not publish it empty.
+			if blank, nameOnly := blankCredential(n, m.named); d.Severity != analyze.Note && blank && !throwsFirst && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
+				// A template's credential, or one stored by name alone: it
+				// binds to nothing as exported, and the owner picks it when
+				// setting the workflow up, where the editor offers the slot
+				// the authentication needs and will not publish it empty.
 				d.Severity = analyze.Note
-				outcome += fmt.Sprintf("; its %q credential is a template's blank (id %q), which the owner replaces when setting the workflow up, where the editor asks for the %q credential the authentication needs",
-					m.named, n.Field("credentials").Get(m.named).Get("id").Str(), m.want[0])
+				if nameOnly && strings.TrimSpace(credentialName(n, m.named)) == "" {
+					outcome += fmt.Sprintf("; its %q credential is stored with no id and no name, so it names no credential of any instance, and the owner picks one when setting the workflow up, where the editor asks for the %q credential the authentication needs",
+						m.named, m.want[0])
+				} else if nameOnly {
+					outcome += fmt.Sprintf("; its %q credential is stored by name alone (%q, no id), which n8n binds on import only to the one credential of that name and type in the project, if there is one, or leaves for the owner to pick when setting the workflow up, where the editor asks for the %q credential the authentication needs",
+						m.named, credentialName(n, m.named), m.want[0])
+				} else {
+					outcome += fmt.Sprintf("; its %q credential is a template's blank (id %q), which the owner replaces when setting the workflow up, where the editor asks for the %q credential the authentication needs",
+						m.named, n.Field("credentials").Get(m.named).Get("id").Str(), m.want[0])
+				}
 			}
 			if param, blank := n8nschema.MissingRequired(n); blank && !refusedRun(g, n) {
 				// n8n refuses every run that reaches the node before any

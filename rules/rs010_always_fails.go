@@ -309,7 +309,23 @@ reads it),
 and so is a clock trigger whose stored rule registers no job: a Cron with no trigger times (the node maps
 triggerTimes.item || [] to cron jobs, packages/nodes-base/nodes/Cron/Cron.node.ts) or a Schedule Trigger whose
 rule.interval is an empty list; only a run from the editor starts it
-and in a file whose parameters were lost (RS008). A workflow n8n 2 refuses to publish for another node's
+and in a file whose parameters were lost (RS008). It is a note, too, when the failure loses no work outside
+n8n: n8n stops the execution at the node (packages/core/src/execution-engine/workflow-execute.ts
+processRunExecutionData), so the node's own work, what follows it and whatever else the run had still to run is
+not done; when none of that makes an external call (a request, a model call, a read, a write, a message: any
+operation of the node or its sub-nodes) or leaves anything behind (a Respond to Webhook, a sub-workflow, a
+command, a file: Code, Set, No Operation, Merge and If nodes with no calls of their own, a console log), no
+one waits for the run's end (a Webhook answering when the last node finishes or from a Respond to Webhook node,
+a form, a chat, an MCP client, a calling workflow), and the run has made a call or a write before it, that work is
+done and each run only ends marked failed, which starts the error workflow when one is set: a notification,
+not lost work. The finding says so and names the work done before it. A run that makes no call at all keeps
+the warning: such a workflow does nothing outside n8n, and the failing node may be its whole point. What is
+sure to have run before the node is the chain of single parents above it and, for a node with several main inputs (a Merge), the chain above each input one connection feeds: n8n
+holds such a node until every input has data or nothing else is left to run (workflow-execute.ts
+addNodeToBeExecuted, waitingExecution). Everything else its trigger's runs reach may run after it: a branch
+beside it, or a second branch into a node with one input, which runs on the first branch's items before the
+second branch runs under executionOrder v1; any of those that calls out keeps the warning, as does a node in a
+loop (the later rounds before it are lost). A workflow n8n 2 refuses to publish for another node's
 missing credential or parameter keeps the finding's severity: n8n names only that node, and once the owner
 fills it in and publishes, this node fails on every unattended run (docs/precision.md, part CM). When the chat model a failing node calls
 has no credential it requires (read only in an export where some node names a credential: a file with none may
@@ -427,6 +443,8 @@ so an active export beside it stays a note.`,
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine map[*n8nschema.Node]*n8nschema.Node
 		var said map[string]*n8nschema.Node // causes given, by a live node or the first node behind
+		var lossBudget *int                 // the walks of FailureLossOf, shared as budget is
+		var starts map[*n8nschema.Node]bool // the enabled triggers, for FailureLossOf
 		// The walks after failing nodes share one budget, so that many
 		// failing nodes before one long tail stay linear.
 		budget := 4 * (len(g.Nodes) + len(g.Edges))
@@ -688,6 +706,21 @@ so an active export beside it stays a note.`,
 					d.Message += "; n8n refuses to publish the workflow and names the node"
 				}
 			}
+			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called {
+				// What the failure keeps from running may all be work
+				// inside n8n: then it costs a run marked failed, not work.
+				if lossBudget == nil {
+					b := 4 * (len(g.Nodes) + len(g.Edges))
+					lossBudget, starts = &b, map[*n8nschema.Node]bool{}
+					for _, t := range all {
+						starts[t] = true
+					}
+				}
+				if loss := pass.Set.FailureLossOf(w, n, starts, lossBudget); loss.Known && loss.Outside == nil && loss.Awaited == nil && len(loss.Done) > 0 {
+					d.Severity = analyze.Note
+					d.Message += "; " + lossNote(pass, g, n, loss, len(names) > 0 || cut)
+				}
+			}
 			if w.ParametersLost {
 				d.Severity = analyze.Note
 			}
@@ -709,6 +742,36 @@ so an active export beside it stays a note.`,
 			}
 		}
 	},
+}
+
+// lossNote says why a failure that loses no work outside n8n is a note
+// (analyze.Set.FailureLossOf): the work before the node (loss.Done, not
+// empty) is done, and
+// neither the node nor what it keeps from running makes a call or
+// writes; the run is marked failed (unless its error output leads
+// nowhere), which starts the error workflow when one is set.
+func lossNote(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, loss analyze.FailureLoss, after bool) string {
+	what := "it makes no call and writes nothing outside n8n"
+	if after {
+		what = "neither it nor what it keeps from running makes a call or writes outside n8n"
+	}
+	names := make([]string, 0, 2)
+	for _, x := range loss.Done[:min(len(loss.Done), 2)] {
+		names = append(names, fmt.Sprintf("%q", x.Name))
+	}
+	more := ""
+	if len(loss.Done) > 2 {
+		more = fmt.Sprintf(" and %d more", len(loss.Done)-2)
+	}
+	done := "the work before it (" + strings.Join(names, ", ") + more + ") is done"
+	cost := "a run only ends marked failed"
+	if pass.Set.HasErrorWorkflow(pass.Workflow) {
+		cost += ", which starts the error workflow"
+	}
+	if g.ErrorsGoNowhere(n) {
+		cost = "a run loses no work outside n8n"
+	}
+	return what + ", and " + done + ": " + cost
 }
 
 // saidCauses maps the reason of each live failing node of g (quoted names
