@@ -121,8 +121,8 @@ so the owner activates what is deployed.`,
 				}
 				reported[d] = true
 				pass.Report(w, op, analyze.Diagnostic{
-					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d executions can call it at once and make %s, each execution's retries one after another (%s)",
-						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), g.runs[d], g.attemptsSaid(d), g.basis(d, fleet)),
+					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d executions can call it at once and make up to %d attempts, each execution's retries one after another (%s)",
+						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), g.runs[d], g.attempts[d], g.basis(d, fleet)),
 					Detail:  d,
 					FoldKey: d,
 					Chain:   op.Factors,
@@ -609,15 +609,6 @@ func (g *dependencyUsers) key(w *analyze.WorkflowSummary, op *analyze.OperationS
 }
 
 // basis says what the count of executions at once rests on.
-// attemptsSaid words the attempts of d's executions: a call that retries
-// with no limit is left out of the sum, so the sum is then no bound.
-func (g *dependencyUsers) attemptsSaid(d string) string {
-	if g.unbounded[d] {
-		return "attempts with no bound (a call to it repeats with no limit)"
-	}
-	return fmt.Sprintf("up to %d attempts", g.attempts[d])
-}
-
 func (g *dependencyUsers) basis(d string, fleet int) string {
 	tick := "a scheduled workflow runs as many at once as its runs can overlap"
 	if g.personPaced[d] > 0 {
