@@ -33,9 +33,10 @@ func TestBehindBlank(t *testing.T) {
 	  "Keyed call":{"main":[[{"node":"Past the key","type":"main","index":0}]]},
 	  "Keyed call, never erring":{"main":[[{"node":"Past the key that never errs","type":"main","index":0}]]}}}`)
 	g := s.Graph(s.Workflows[0])
-	for name, want := range map[string]string{"Behind": `"documentId"`, "Also fed": "", "Past the continuing one": "", "Blank read": "", "Start": "",
+	for name, want := range map[string]string{"Behind": `"documentId"`, "Also fed": "", "Past the continuing one": "", "Blank read": `"documentId"`, "Start": "",
 		"Past the key": `header "X-Api-Key"`, "Past the key that never errs": ""} {
-		_, fill, ok := g.BehindBlank(g.Node(name))
+		b, ok := g.BehindBlank(g.Node(name))
+		fill := b.Fill
 		if ok != (want != "") || ok && !strings.Contains(fill, want) {
 			t.Errorf("%s: behind a blank %v (%s), want %q", name, ok, fill, want)
 		}

@@ -213,6 +213,12 @@ func reportNoInput(pass *analyze.Pass) {
 			sev = analyze.Note
 			msg += " (" + byHandWhy(g, e.From) + ")"
 		}
+		if sev == analyze.Warning {
+			if why, ok := fromBehindBlank(g, e); ok {
+				sev = analyze.Note
+				msg += why
+			}
+		}
 		if _, ok := byTarget[e.To]; !ok {
 			order = append(order, e.To)
 		}
@@ -287,4 +293,24 @@ func cutCall(g *analyze.Graph, n *n8nschema.Node, seen map[*n8nschema.Node]bool)
 		}
 	}
 	return nil
+}
+
+// fromBehindBlank says why the items a connection to a missing input
+// would bring do not come as exported: its source names a template's
+// blank, or every run reaches the source only past a node that does
+// (analyze.Graph.BehindBlank). The target is not reached along the
+// dropped connection, so Pass.Report, which asks about the target, does
+// not see it; a target that names a blank itself is left to Pass.Report.
+func fromBehindBlank(g *analyze.Graph, e *analyze.Edge) (string, bool) {
+	if _, ok := g.BehindBlank(e.To); ok {
+		return "", false
+	}
+	b, ok := g.BehindBlank(e.From)
+	switch {
+	case !ok:
+		return "", false
+	case b.Self:
+		return fmt.Sprintf("; this holds once %s: until then %q %s and sends no item", b.Fill, e.From.Name, b.Until), true
+	}
+	return fmt.Sprintf("; this holds once %s: until then that node %s and no run gets to %q", b.Fill, b.Until, e.From.Name), true
 }
