@@ -109,7 +109,11 @@ severities follow those runs. In a
 workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run
 reaches the connection (RS010 reports the workflow): every finding is a note there, and says why. A finding
 on a run that n8n refuses for a required parameter left blank (RS010) is a note that says so, as for every
-rule; a shape that makes building the workflow throw is not about a run, and stays an error.`,
+rule, and so is one on a connection whose source names a template's blank (a key typed as "Bearer
+YOUR_API_KEY", a credential id n8n never generates) or that every run reaches only past a node that does:
+as exported that node fails on every item, so the lost items would not come anyway (analyze.Graph.BehindBlank;
+the target is not reached along the dropped connection, so the source is asked); a shape that makes
+building the workflow throw is not about a run, and stays an error.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,
