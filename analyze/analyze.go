@@ -241,8 +241,12 @@ func (p *Pass) Report(d Diagnostic) {
 				}
 				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses %s (RS010)", node, param, refuses)
 				f.Severity = min(f.Severity, Note)
-			} else if _, fill, ok := p.Set.Graph(w).BehindBlank(d.Node); ok {
-				f.Message += "; this holds once " + fill + ": until then that node fails on every item and no run gets here"
+			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok {
+				if b.Self {
+					f.Message += "; this holds once " + b.Fill + ": until then it " + b.Until
+				} else {
+					f.Message += "; this holds once " + b.Fill + ": until then that node " + b.Until + " and no run gets here"
+				}
 				f.Severity = min(f.Severity, Note)
 			}
 		}

@@ -15,48 +15,111 @@ import (
 // pass it stops there: what lies behind it happens only once the owner
 // fills the blank in, as for a required parameter left blank (RefusedRun).
 
-// BehindBlank reports a node that every run reaches only past a node of
-// the main flow that names a template's blank (a target or a key) and
-// stops the run when its call fails (it does not continue on failure),
-// with that node and what fills the blank in, as a clause ("node "Get
-// rows"'s "documentId", a template's blank, names a real resource"). A
-// sub-node takes its root's answer.
-func (g *Graph) BehindBlank(n *n8nschema.Node) (blank *n8nschema.Node, fill string, ok bool) {
+// Blank is a node of the main flow that names a template's blank and so
+// fails on every item as exported (blankOf), as BehindBlank gives it.
+type Blank struct {
+	Node *n8nschema.Node
+	// Fill says what fills the blank in, as a clause ("node "Get rows"'s
+	// "documentId", a template's blank, names a real resource").
+	Fill string
+	// Until says what the node does until then ("fails on every item",
+	// "never starts a run" for a trigger).
+	Until string
+	// Self: the finding's own node is the blank one.
+	Self bool
+}
+
+// BehindBlank reports a node that names a template's blank itself
+// (blankOf: its own call fails on every item as exported, whatever else a
+// finding says of it), or that every run reaches only past a node of the
+// main flow that names one and stops the run when its call fails (it does
+// not continue on failure). A sub-node takes its root's answer.
+func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 	g.blankOnce.Do(g.blankReach)
-	if g.blankOnly == nil || n == nil {
-		return nil, "", false
+	if n == nil {
+		return Blank{}, false
 	}
 	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
 		if n = g.Root(n); n == nil {
-			return nil, "", false
+			return Blank{}, false
 		}
 	}
 	i, in := g.index(n)
 	if !in {
-		return nil, "", false
+		return Blank{}, false
 	}
-	b, found := g.blankOnly[int32(i)]
+	if b, ok := g.blankOf(i); ok && !n.Disabled {
+		b.Self = true
+		return b, true
+	}
+	if g.blankOnly == nil {
+		return Blank{}, false
+	}
+	at, found := g.blankOnly[int32(i)]
 	if !found {
-		return nil, "", false
+		return Blank{}, false
 	}
-	blank = g.Nodes[b]
-	if param, ok := n8nschema.BlankTarget(blank); ok {
-		return blank, fmt.Sprintf("node %q's %q, a template's blank, names a real resource", blank.Name, param), true
+	b, _ := g.blankOf(int(at))
+	return b, true
+}
+
+// blankOf reports a node that names a template's blank, so that its call
+// fails on every item as exported: a target (n8nschema.BlankTarget), a key
+// a config Set node leaves blank (blankKey), a key typed as a blank
+// (n8nschema.BlankKey: "Bearer YOUR_API_KEY", "<your_api_key>"), a
+// credential whose id is a blank (n8nschema.BlankCredential, in a workflow
+// the export does not show published: one shown so ran with real ids,
+// which the author replaced to share it, as RS007 reads it), or an HTTP
+// Request to a host that only holds a place (n8nschema.PlaceholderHost:
+// push.yourdomain.com, api.example.com). A trigger counts for its
+// credential only: it never starts a run.
+func (g *Graph) blankOf(i int) (Blank, bool) {
+	n := g.Nodes[i]
+	role := g.specs[i].Role
+	if g.IsSubNode(n) || role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger {
+		return Blank{}, false
 	}
-	where, _ := g.blankKey(blank)
-	return blank, fmt.Sprintf("node %q's %s carries a key (it reads a field a Set node leaves blank for the owner)", blank.Name, where), true
+	if typ, id, ok := n8nschema.BlankCredential(n); ok && RunStateOf(g.Workflow) != RunShown {
+		b := Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential (id %q), a template's blank, names a credential of the instance", n.Name, typ, id),
+			Until: "fails on every item"}
+		if role == n8nschema.RoleTrigger {
+			b.Until = "never starts a run"
+		}
+		return b, true
+	}
+	if role != n8nschema.RoleExternal {
+		return Blank{}, false
+	}
+	if param, ok := n8nschema.BlankTarget(n); ok {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param), Until: "fails on every item"}, true
+	}
+	if where, ok := g.blankKey(n); ok {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %s carries a key (it reads a field a Set node leaves blank for the owner)", n.Name, where),
+			Until: "fails on every item"}, true
+	}
+	if where, ok := n8nschema.BlankKey(n); ok {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %s, a template's blank, carries a real key", n.Name, where), Until: "fails on every item"}, true
+	}
+	if n8nschema.IsHTTPRequest(n.Type) {
+		if h := URLHost(n); n8nschema.FillInHost(h) {
+			return Blank{Node: n, Fill: fmt.Sprintf("node %q's host %q, a template's blank, names a real server", n.Name, h), Until: "fails on every item"}, true
+		}
+	}
+	return Blank{}, false
 }
 
 // blankKey reports an HTTP Request whose key, a header or query parameter
 // named for one (key, auth, token), takes its value from a field that the
-// Set node it reads writes as "" or as a template's blank ("YOUR_API_KEY"):
-// a config node the owner has not filled in, so the service refuses every
-// call. It names the parameter (header "Authorization").
+// Set node it reads writes as "" or as a template's blank ("YOUR_API_KEY",
+// "-put-your-api-key-": n8nschema.BlankKeyText, which reads no key a
+// service issues as one, such as "sk_live_…", as Placeholder's
+// snake_case pattern would): a config node the owner has not filled in, so
+// the service refuses every call. It names the parameter (header "Authorization").
 func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 	if !n8nschema.IsHTTPRequest(n.Type) {
 		return "", false
 	}
-	blank := func(v string) bool { return strings.TrimSpace(v) == "" || n8nschema.Placeholder(v) }
+	blank := func(v string) bool { return strings.TrimSpace(v) == "" || n8nschema.BlankKeyText(v) }
 	for _, l := range [...]struct{ list, kind string }{{"headerParameters.parameters", "header"}, {"queryParameters.parameters", "query parameter"}} {
 		for _, q := range n.Params().Get(l.list).Elems() {
 			name, val := q.Get("name").Str(), q.Get("value").Str()
@@ -81,13 +144,11 @@ func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
 	for i, n := range g.Nodes {
-		if n.Disabled || n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) || g.specs[i].Role != n8nschema.RoleExternal || g.IsSubNode(n) {
+		if n.Disabled || n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
 			continue // it does not stop the run: its items go on
 		}
-		if _, ok := n8nschema.BlankTarget(n); !ok {
-			if _, ok := g.blankKey(n); !ok {
-				continue
-			}
+		if _, ok := g.blankOf(i); !ok {
+			continue
 		}
 		if blank == nil {
 			blank = make([]bool, len(g.Nodes))

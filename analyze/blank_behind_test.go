@@ -33,11 +33,54 @@ func TestBehindBlank(t *testing.T) {
 	  "Keyed call":{"main":[[{"node":"Past the key","type":"main","index":0}]]},
 	  "Keyed call, never erring":{"main":[[{"node":"Past the key that never errs","type":"main","index":0}]]}}}`)
 	g := s.Graph(s.Workflows[0])
-	for name, want := range map[string]string{"Behind": `"documentId"`, "Also fed": "", "Past the continuing one": "", "Blank read": "", "Start": "",
+	for name, want := range map[string]string{"Behind": `"documentId"`, "Also fed": "", "Past the continuing one": "", "Blank read": `"documentId"`, "Start": "",
 		"Past the key": `header "X-Api-Key"`, "Past the key that never errs": ""} {
-		_, fill, ok := g.BehindBlank(g.Node(name))
+		b, ok := g.BehindBlank(g.Node(name))
+		fill := b.Fill
 		if ok != (want != "") || ok && !strings.Contains(fill, want) {
 			t.Errorf("%s: behind a blank %v (%s), want %q", name, ok, fill, want)
+		}
+	}
+}
+
+// TestBehindTypedBlanks: a key typed as a template's blank, a credential
+// id n8n never generates (on a trigger: it never starts a run) and a
+// fill-in host make their node a blank, which a finding on it or behind
+// it reads; a credential id blank in a workflow the export shows published
+// does not (its runs used real ids).
+func TestBehindTypedBlanks(t *testing.T) {
+	wf := func(active string) string {
+		return `{"name":"w",` + active + `"nodes":[
+	  {"name":"Sheet rows","type":"n8n-nodes-base.googleSheetsTrigger","typeVersion":1,"parameters":{},"credentials":{"googleSheetsTriggerOAuth2Api":{"id":"GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID","name":"Sheets"}}},
+	  {"name":"After the trigger","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Every hour","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},
+	  {"name":"Typed key","type":"n8n-nodes-base.httpRequest","typeVersion":1,"parameters":{"url":"https://api.tips.org/daily","headerParametersUi":{"parameter":[{"name":"Authorization","value":"Bearer YOUR_API_KEY"}]}}},
+	  {"name":"Past the typed key","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Push","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://push-service.yourdomain.com/send"}},
+	  {"name":"Example host","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.example.com/v1"}}],
+	 "connections":{
+	  "Sheet rows":{"main":[[{"node":"After the trigger","type":"main","index":0}]]},
+	  "Every hour":{"main":[[{"node":"Typed key","type":"main","index":0},{"node":"Push","type":"main","index":0},{"node":"Example host","type":"main","index":0}]]},
+	  "Typed key":{"main":[[{"node":"Past the typed key","type":"main","index":0}]]}}}`
+	}
+	for _, c := range []struct {
+		active string
+		want   map[string]string
+	}{
+		{"", map[string]string{"After the trigger": "never starts a run", "Sheet rows": "never starts a run", "Past the typed key": `header "Authorization"`,
+			"Typed key": `header "Authorization"`, "Push": `host "push-service.yourdomain.com"`, "Example host": "", "Every hour": ""}},
+		{`"active":true,`, map[string]string{"After the trigger": "", "Sheet rows": "", "Past the typed key": `header "Authorization"`}},
+	} {
+		s := buildJSON(t, wf(c.active))
+		g := s.Graph(s.Workflows[0])
+		for name, want := range c.want {
+			b, ok := g.BehindBlank(g.Node(name))
+			if ok != (want != "") || ok && !strings.Contains(b.Fill+" "+b.Until, want) {
+				t.Errorf("%s%s: behind a blank %v (%s: %s), want %q", c.active, name, ok, b.Fill, b.Until, want)
+			}
+			if ok && b.Self != (b.Node == g.Node(name)) {
+				t.Errorf("%s: Self %v for blank node %q", name, b.Self, b.Node.Name)
+			}
 		}
 	}
 }

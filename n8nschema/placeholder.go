@@ -24,6 +24,15 @@ func PlaceholderHost(h string) bool {
 	if strings.HasSuffix(h, ".test") || strings.HasSuffix(h, ".invalid") {
 		return true
 	}
+	return FillInHost(h)
+}
+
+// FillInHost reports a host that PlaceholderHost reads as a fill-in left
+// for the owner (a label "your…": push.yourdomain.com, your-instance.app;
+// or brackets: <your-host>), not one of the names reserved for examples,
+// which fixtures and docs also use to stand for any real host.
+func FillInHost(h string) bool {
+	h, _, _ = strings.Cut(h, ":")
 	for i := 0; i < len(h); i++ {
 		switch h[i] { // a template's blank: strings.ContainsAny builds its set on every call
 		case '<', '>', '[', ']':

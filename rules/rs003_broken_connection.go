@@ -109,7 +109,11 @@ severities follow those runs. In a
 workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run
 reaches the connection (RS010 reports the workflow): every finding is a note there, and says why. A finding
 on a run that n8n refuses for a required parameter left blank (RS010) is a note that says so, as for every
-rule; a shape that makes building the workflow throw is not about a run, and stays an error.`,
+rule, and so is one on a connection whose source names a template's blank (a key typed as "Bearer
+YOUR_API_KEY", a credential id n8n never generates) or that every run reaches only past a node that does:
+as exported that node fails on every item, so the lost items would not come anyway (analyze.Graph.BehindBlank;
+the target is not reached along the dropped connection, so the source is asked); a shape that makes
+building the workflow throw is not about a run, and stays an error.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
 	Severity:   analyze.Warning,
@@ -213,6 +217,12 @@ func reportNoInput(pass *analyze.Pass) {
 			sev = analyze.Note
 			msg += " (" + byHandWhy(g, e.From) + ")"
 		}
+		if sev == analyze.Warning {
+			if why, ok := fromBehindBlank(g, e); ok {
+				sev = analyze.Note
+				msg += why
+			}
+		}
 		if _, ok := byTarget[e.To]; !ok {
 			order = append(order, e.To)
 		}
@@ -287,4 +297,24 @@ func cutCall(g *analyze.Graph, n *n8nschema.Node, seen map[*n8nschema.Node]bool)
 		}
 	}
 	return nil
+}
+
+// fromBehindBlank says why the items a connection to a missing input
+// would bring do not come as exported: its source names a template's
+// blank, or every run reaches the source only past a node that does
+// (analyze.Graph.BehindBlank). The target is not reached along the
+// dropped connection, so Pass.Report, which asks about the target, does
+// not see it; a target that names a blank itself is left to Pass.Report.
+func fromBehindBlank(g *analyze.Graph, e *analyze.Edge) (string, bool) {
+	if _, ok := g.BehindBlank(e.To); ok {
+		return "", false
+	}
+	b, ok := g.BehindBlank(e.From)
+	switch {
+	case !ok:
+		return "", false
+	case b.Self:
+		return fmt.Sprintf("; this holds once %s: until then %q %s and sends no item", b.Fill, e.From.Name, b.Until), true
+	}
+	return fmt.Sprintf("; this holds once %s: until then that node %s and no run gets to %q", b.Fill, b.Until, e.From.Name), true
 }

@@ -127,9 +127,12 @@ func Reference(rs []*analyze.Rule) string {
 	b.WriteString("it, and the output shown is what the audit printed. RS001's and RS002's examples hold no valid workflow, on\n")
 	b.WriteString("purpose: their findings belong to the file, not to a node.\n")
 	b.WriteString("A finding about what a run does is a note, and says so, when no run gets there as exported: n8n refuses\n")
-	b.WriteString("the runs for a required parameter left blank (RS010), or every run stops first at a node whose target is a\n")
-	b.WriteString("template's blank (a sheet \"YOUR_SPREADSHEET_ID\", or an API key a config Set node leaves empty), which\n")
-	b.WriteString("asks its service for what does not exist. It holds once the owner fills the blank in.\n\n")
+	b.WriteString("the runs for a required parameter left blank (RS010), or the node, or a node every run passes first,\n")
+	b.WriteString("names a template's blank and fails on every item: a target (a sheet \"YOUR_SPREADSHEET_ID\"), a key (one a\n")
+	b.WriteString("config Set node leaves empty, or one typed as a blank: \"Bearer YOUR_API_KEY\", \"<your_api_key>\"), a\n")
+	b.WriteString("credential whose id n8n never generates (\"REPLACE_WITH_CREDENTIAL_ID\", \"POSTGRES_CREDENTIAL_ID\": n8n finds no\n")
+	b.WriteString("such credential, and a trigger that names one never starts a run) in a workflow the export does not show\n")
+	b.WriteString("published, or a fill-in host (push.yourdomain.com). It holds once the owner fills the blank in.\n\n")
 	b.WriteString("| ID | Name | Severity | Confidence | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Confidence,

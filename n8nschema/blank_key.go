@@ -1,0 +1,258 @@
+package n8nschema
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+)
+
+// BlankKey reports an HTTP Request with no credential that sends, as the
+// key of a header, query or body parameter that carries one, a template's
+// blank typed as text: "Bearer YOUR_API_KEY", "<your_api_key>",
+// "[Your PiAPI Key]", "YOUR-API-KEY-HERE", "PUBLIC_TRANSIT_API_KEY" (a
+// constant's name, not a key), or in the URL's query string
+// ("?api_key=YOUR_API_KEY"). n8n sends the text as written (a value that
+// does not start with "=" is no expression: n8n-workflow/dist/cjs/
+// expressions/expression-helpers.js isExpression), so the service refuses
+// the key on every item, until the owner puts a real key there. It names
+// the parameter (header "Authorization"), never its value. What is sent is
+// read as literalKey reads it (sendHeaders, sendQuery, sendBody and the
+// key-value lists: nodes-base HttpRequest/V3/HttpRequestV3.node.js; v1
+// and v2 send their lists unless jsonParameters is set,
+// HttpRequest/V2/HttpRequestV2.node.js). A node with a credential is left
+// out: the credential may carry the key. A value with {{ }} is literalKey's
+// (RS010), an expression is not judged.
+func BlankKey(n *Node) (string, bool) {
+	if !IsHTTPRequest(n.Type) {
+		return "", false
+	}
+	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none") {
+		return "", false
+	}
+	where, found := "", false
+	sentParams(n, func(what, name string, val Value) bool {
+		if val.Kind() != String || val.IsExpr() || !keyParam(name) || !BlankKeyText(val.Str()) {
+			return true
+		}
+		where, found = what+" "+strconv.Quote(name), true
+		return false
+	})
+	if found {
+		return where, true
+	}
+	// A key typed into the URL's query string.
+	v, ok := n.Param("url")
+	if !ok || v.Kind() != String {
+		return "", false
+	}
+	u := strings.TrimPrefix(strings.TrimSpace(v.Str()), "=")
+	_, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return "", false
+	}
+	query, _, _ = strings.Cut(query, "#")
+	for kv := range strings.SplitSeq(query, "&") {
+		name, val, _ := strings.Cut(kv, "=")
+		if keyParam(name) && BlankKeyText(val) {
+			return "query parameter " + strconv.Quote(name), true
+		}
+	}
+	return "", false
+}
+
+// sentParams calls fn with each header, query and body parameter of the
+// key-value lists an HTTP Request sends ("header", "query parameter",
+// "body parameter"), until fn returns false: v3 and later send a list when
+// its send flag is a literal true and it is specified as key-value pairs
+// (the default); v1 and v2 send theirs unless jsonParameters is set.
+func sentParams(n *Node, fn func(what, name string, val Value) bool) {
+	lists := [...]struct{ send, specify, list, what string }{
+		{"sendHeaders", "specifyHeaders", "headerParameters.parameters", "header"},
+		{"sendQuery", "specifyQuery", "queryParameters.parameters", "query parameter"},
+		{"sendBody", "specifyBody", "bodyParameters.parameters", "body parameter"},
+	}
+	if n.TypeVersion < 3 {
+		if v, ok := n.Param("jsonParameters"); ok && (v.Kind() != Bool || v.True()) {
+			return
+		}
+		lists[0].list, lists[1].list, lists[2].list = "headerParametersUi.parameter", "queryParametersUi.parameter", "bodyParametersUi.parameter"
+	}
+	for _, p := range lists {
+		if n.TypeVersion >= 3 {
+			if v, ok := n.Param(p.send); !ok || v.Kind() != Bool || !v.True() {
+				continue
+			}
+			if v, ok := n.Param(p.specify); ok && (v.Kind() != String || v.IsExpr() || v.Str() != "keypair") {
+				continue
+			}
+		}
+		list, _ := n.Param(p.list)
+		for _, e := range list.Elems() {
+			name := e.Get("name")
+			if name.Kind() != String || name.IsExpr() {
+				continue
+			}
+			if !fn(p.what, strings.TrimSpace(name.Str()), e.Get("value")) {
+				return
+			}
+		}
+	}
+}
+
+// keyParam reports a parameter name that carries a key or token
+// (CredentialField: it holds "key", "auth" or "token"), but not one that
+// only holds the letters: a keyword, an author, an idempotency key (any
+// text is a valid one).
+func keyParam(name string) bool {
+	s := strings.ToLower(strings.TrimSpace(name))
+	if !keyName(s) || strings.Contains(s, "keyword") || strings.Contains(s, "idempotency") {
+		return false
+	}
+	return !strings.Contains(s, "author") || strings.Contains(s, "authoriz")
+}
+
+// BlankKeyText reports a key typed as text that is a template's blank:
+// bracketed ("<your_api_key>", "[Your PiAPI Key]", "{YOUR-API-KEY}"), or
+// holding the word "your" ("YOUR_API_TOKEN", "AddYourAPIKeyHere"),
+// "replace" or "placeholder", a run of x ("key_XXXXXXXXX"), or a
+// constant's name that ends in a key's word ("PUBLIC_TRANSIT_API_KEY",
+// "$OPENAI_API_KEY"), after an auth scheme ("Bearer", "Basic", "Token")
+// when there is one. A key a service issues is random letters and digits,
+// with a prefix at most (sk-, apify_api_): never brackets, those words or a
+// constant's name. A value with {{ }} is not a blank (literalKey).
+func BlankKeyText(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Contains(s, "{{") {
+		return false
+	}
+	if blankKeyWord(s) {
+		return true
+	}
+	if scheme, rest, ok := strings.Cut(s, " "); ok && authScheme(scheme) {
+		return blankKeyWord(strings.TrimSpace(rest))
+	}
+	return false
+}
+
+// authScheme reports an Authorization scheme's name: letters and dashes
+// ("Bearer", "Basic", "Token", "API-Key").
+func authScheme(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c != '-' && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+func blankKeyWord(s string) bool {
+	s = strings.Trim(s, `"'`)
+	if len(s) < 2 {
+		return false
+	}
+	switch {
+	case s[0] == '<' && s[len(s)-1] == '>', s[0] == '[' && s[len(s)-1] == ']', s[0] == '{' && s[len(s)-1] == '}':
+		return true
+	}
+	if !lazyregexp.ContainsFold(s, "your") && !lazyregexp.ContainsFold(s, "replace") && !lazyregexp.ContainsFold(s, "placeholder") &&
+		!lazyregexp.ContainsFold(s, "xxxx") && strings.IndexByte(s, '_') < 0 {
+		return false // most keys: none of the patterns can match
+	}
+	for _, re := range blankKeyREs {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// blankKeyREs: "your" at a word's start (after a non-letter, or a capital
+// after a small letter: AddYourAPIKeyHere), "replace" or "placeholder"
+// anywhere, a run of four x, a constant's name ending in a key's word.
+var blankKeyREs = [...]*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)(^|[^a-z])(your|replace)|placeholder|xxxx`),
+	lazyregexp.New(`[a-z](Your|Replace)`),
+	lazyregexp.New(`^\$?[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(KEY|TOKEN|SECRET|APIKEY|ACCESS_KEY)(_[A-Z0-9]+)?$`),
+}
+
+// BlankCredential returns a credential the node reads (UsesCredential)
+// whose id is a template's blank (Placeholder: "REPLACE_WITH_CREDENTIAL_ID",
+// "GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID", "<CREDENTIAL_ID>"): no id n8n
+// generates, which are numbers or sixteen letters and digits. n8n finds no
+// credential by that id: on import it binds the one credential of that
+// name and type in the importing project, if there is exactly one, else
+// leaves the id as it is (n8n/dist/workflow-helpers.js
+// replaceInvalidCredentials), and a node that asks for a credential whose
+// id does not exist fails with "Credential with ID … does not exist for
+// type …" (n8n/dist/credentials-helper.js getCredentialsEntity). An HTTP
+// Request that ignores its credentials (IgnoresCredentials) reads none.
+func BlankCredential(n *Node) (typ, id string, ok bool) {
+	if IgnoresCredentials(n) {
+		return "", "", false
+	}
+	n.Field("credentials").Each(func(t string, v Value) bool {
+		if v.Kind() != Object {
+			return true
+		}
+		i := v.Get("id").Str()
+		if Placeholder(i) && UsesCredential(n, t) {
+			typ, id, ok = t, i, true
+			return false
+		}
+		return true
+	})
+	return typ, id, ok
+}
+
+// UsesCredential reports a credential type the node asks n8n for as it
+// is stored: one it requires in every configuration, one its credential
+// parameter's value (stored as a literal, or its default) requires
+// (AuthCredentials), or an HTTP Request v3 or later's predefined or
+// generic credential type its authentication names. A value set by an
+// expression is not judged.
+func UsesCredential(n *Node, typ string) bool {
+	if IsHTTPRequest(n.Type) && n.TypeVersion >= 3 {
+		auth, ok := literalParam(n, "authentication")
+		switch {
+		case !ok:
+			return false
+		case auth == "predefinedCredentialType":
+			t, ok := literalParam(n, "nodeCredentialType")
+			return ok && t == typ
+		case auth == "genericCredentialType":
+			t, ok := literalParam(n, "genericAuthType")
+			return ok && t == typ
+		}
+		return false
+	}
+	d, ok := DescribeNode(n.Type, n.TypeVersion)
+	if !ok {
+		return false
+	}
+	for _, c := range d.RequiredCredentials() {
+		if c == typ {
+			return true
+		}
+	}
+	vals, gated := d.AuthCredentials()[typ]
+	if !gated {
+		return false
+	}
+	auth, ok := literalParam(n, d.CredentialParam())
+	if !ok {
+		return false
+	}
+	if _, set := n.Param(d.CredentialParam()); !set {
+		auth = d.DefaultAuthentication()
+	}
+	for _, v := range vals {
+		if v == auth {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package n8nschema
+
+import "testing"
+
+// TestBlankKeyText: a key typed as a template's blank is one; a key a
+// service issues (random letters and digits, with a prefix at most) never
+// is, nor a literal {{ }} (literalKey's), nor an empty value.
+func TestBlankKeyText(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Bearer YOUR_API_KEY_ENVIRONMENTTIPS":   true,
+		"YOUR_API_KEY_SUSTAINABLEWORLD":         true,
+		"<your_api_key>":                        true,
+		"<YOUR_TOKEN>":                          true,
+		"Bearer <api-key>":                      true,
+		"[Your PiAPI Key]":                      true,
+		"{YOUR-API-KEY}":                        true,
+		"AddYourAPIKeyHere":                     true,
+		"yourApiKeyGoesHere":                    true,
+		"-put-your-api-key-":                    true,
+		"replace-with-value":                    true,
+		"Bearer key_XXXXXXXXX":                  true,
+		"Bearer PUBLIC_TRANSIT_API_KEY":         true,
+		"$OPENAI_API_KEY":                       true,
+		"Basic YOUR_DID_API_KEY_BASE64":         true,
+		"sk_live_51HxYz2eZvKYlo2C0aBcDeFgH":     false,
+		"Bearer sk-proj-4fA9bC2dE7fG1hJ6kL3m":   false,
+		"apify_api_TZIb2yKKetN4gclE8oTTpB4t":    false,
+		"AIzaSyB7x3Qm9Lp2Rt5Vw8Yz1Ab4Cd7Ef0Gh":  false,
+		"Bearer 9f3b2c71d4e8a6b5c0d1e2f3a4b5c6": false,
+		"zm_9f3b2c71d4e8a6":                     false,
+		"Bearer {{ $env.OPENAI_API_KEY }}":      false,
+		"":                                      false,
+		"Bearer ":                               false,
+	} {
+		if got := BlankKeyText(s); got != want {
+			t.Errorf("BlankKeyText(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestBlankKeyAndCredential: an HTTP Request v1 header, a v4 query
+// parameter and a URL's query string that send a blank key; a header a
+// v4 node does not send, a node with a credential, an idempotency key;
+// a credential id n8n never generates on a node that reads it, and not on
+// one that ignores it.
+func TestBlankKeyAndCredential(t *testing.T) {
+	for _, c := range []struct {
+		name, node, where string
+		cred              bool
+	}{
+		{"v1 header", `{"type":"n8n-nodes-base.httpRequest","typeVersion":1,"parameters":{"url":"https://api.tips.org/daily","headerParametersUi":{"parameter":[{"name":"Authorization","value":"Bearer YOUR_API_KEY"}]}}}`, `header "Authorization"`, false},
+		{"v4 query", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://generativelanguage.googleapis.com/v1beta/files","sendQuery":true,"queryParameters":{"parameters":[{"name":"key","value":"<your_api_key>"}]}}}`, `query parameter "key"`, false},
+		{"url query", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://newsapi.org/v2/top?country=us&apiKey=YOUR_NEWSAPI_KEY"}}`, `query parameter "apiKey"`, false},
+		{"headers not sent", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.tips.org/daily","headerParameters":{"parameters":[{"name":"Authorization","value":"Bearer YOUR_API_KEY"}]}}}`, "", false},
+		{"credential sets it", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.tips.org/daily","authentication":"genericCredentialType","genericAuthType":"httpHeaderAuth","sendHeaders":true,"headerParameters":{"parameters":[{"name":"Authorization","value":"Bearer YOUR_API_KEY"}]}},"credentials":{"httpHeaderAuth":{"id":"Xk2fP9qLm4Rt7wZa","name":"Tips"}}}`, "", false},
+		{"idempotency key", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.stripe.com/v1/charges","sendHeaders":true,"headerParameters":{"parameters":[{"name":"Idempotency-Key","value":"<idempotency-key>"}]}}}`, "", false},
+		{"blank credential id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":"POSTGRES_PORTFOLIO_CREDENTIAL_ID","name":"Postgres"}}}`, "", true},
+		{"generated credential id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":"Qw8eR5tY2uI9oP3a","name":"Postgres"}}}`, "", false},
+		{"trigger credential blank", `{"type":"n8n-nodes-base.googleSheetsTrigger","typeVersion":1,"parameters":{},"credentials":{"googleSheetsTriggerOAuth2Api":{"id":"GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID","name":"Sheets"}}}`, "", true},
+		{"credential of an authentication not chosen", `{"type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"authentication":"serviceAccount"},"credentials":{"gmailOAuth2":{"id":"YOUR_GMAIL_CREDENTIAL_ID","name":"Gmail"}}}`, "", false},
+		{"ignored by an HTTP Request", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.tips.org/daily"},"credentials":{"httpHeaderAuth":{"id":"REPLACE_WITH_CREDENTIAL_ID","name":"Tips"}}}`, "", false},
+	} {
+		f := parseString(t, `{"name":"w","nodes":[`+c.node[:1]+`"name":"N",`+c.node[1:]+`],"connections":{}}`)
+		n := f.Workflows[0].Nodes[0]
+		where, ok := BlankKey(n)
+		if ok != (c.where != "") || where != c.where {
+			t.Errorf("%s: BlankKey = %q %v, want %q", c.name, where, ok, c.where)
+		}
+		if _, _, ok := BlankCredential(n); ok != c.cred {
+			t.Errorf("%s: BlankCredential = %v, want %v", c.name, ok, c.cred)
+		}
+	}
+}
