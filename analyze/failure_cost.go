@@ -18,9 +18,9 @@ type FailureLoss struct {
 	// (its failure keeps the later rounds of the nodes before it from
 	// running), or the budget of the walks ran out.
 	Known bool
-	// Outside is the first node, in file order, of the node, its sub-nodes
-	// and what may run after it that acts outside n8n (ActsOutside); nil
-	// when none does.
+	// Outside is a node of the node, its sub-nodes and what may run after
+	// it that acts outside n8n (ActsOutside): the node itself when it
+	// does, else the first such in file order; nil when none does.
 	Outside *n8nschema.Node
 	// Awaited is a trigger of those runs whose starter waits for the run to
 	// end (AwaitsRun): the failure is the answer it gets.
@@ -47,6 +47,11 @@ func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers m
 	g := s.Graph(w)
 	if *budget <= 0 || !g.Has(n) {
 		return FailureLoss{}
+	}
+	if s.ActsOutside(n) {
+		// Most nodes that fail so are calls: their own work is lost,
+		// whatever runs around them.
+		return FailureLoss{Known: true, Outside: n}
 	}
 	// Ancestors along main connections, and the triggers among them.
 	above := map[*n8nschema.Node]bool{}
