@@ -59,7 +59,7 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 	g := s.Graph(w)
 	strained := map[string]bool{}
 	for j := range ops {
-		if sm := &sums[j]; sm.StrainsDependency() && !sm.Unbounded && sm.Identity != "" {
+		if sm := &sums[j]; sm.StrainsDependency() && !sm.UnboundedWhileDown() && sm.Identity != "" {
 			strained[sm.Identity] = true
 		}
 	}
@@ -69,7 +69,7 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 	calls := map[string]map[*n8nschema.Node]*rootCalls{} // dependency → root → its calls
 	for j, op := range ops {
 		sm := &sums[j]
-		if !strained[sm.Identity] || !sm.Live || sm.Disabled || sm.Unbounded || sm.Dependency == "" {
+		if !strained[sm.Identity] || !sm.Live || sm.Disabled || sm.UnboundedWhileDown() || sm.Dependency == "" {
 			continue
 		}
 		if calls[sm.Identity] == nil {
@@ -144,6 +144,63 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 		out[d] = min(v, once[d])
 	}
 	return out
+}
+
+// OnceWhileDown reports an Unbounded operation of w whose attempts have
+// a bound while its dependency fails: each of its unbounded factors is a
+// loop of w (a cycle that calls out, KindLoop) that holds the node the
+// call fails, and that node fails on it and does not continue on error
+// (its own call, or its model's or memory's: rootsVia). While the
+// dependency fails, that node fails after its tries and n8n ends the run
+// there (n8n-core dist/execution-engine/workflow-execute.js
+// processRunExecutionData: handleNodeExecutionError, then the execution
+// loop breaks when the error is not continued), so the loop never goes
+// round again: a poll loop comes back only with a successful answer. The
+// call then makes its Attempts once per item. A call that continues on
+// error can go round on the error item, and a tool's call returns its
+// error to the agent's model: those keep their unbounded repeats, and so
+// does a call repeated by another workflow's loop or a self-trigger.
+func OnceWhileDown(g *Graph, w *n8nschema.Workflow, op *Operation) bool {
+	if !op.Unbounded {
+		return false
+	}
+	roots := rootsVia(g, op.Node)
+	for _, r := range roots {
+		if !r.first || stopKind(r.n) != stopsRun {
+			return false
+		}
+	}
+	found := false
+	for _, f := range op.Factors {
+		if !f.Unbounded {
+			continue
+		}
+		if f.Kind != KindLoop || f.Source != w.Source || f.Workflow != w.Label() {
+			return false
+		}
+		held := false
+		for _, l := range g.Loops {
+			if l.Unbounded && l.Back != nil && l.Head != nil && l.Back.Name == f.Node && l.Head.Name == f.Via && holdsAll(l.Nodes, roots) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// holdsAll reports whether nodes holds every root.
+func holdsAll(nodes []*n8nschema.Node, roots []rootVia) bool {
+	for _, r := range roots {
+		if !slices.Contains(nodes, r.n) {
+			return false
+		}
+	}
+	return true
 }
 
 // rootCalls are the calls a node of the main graph makes on one

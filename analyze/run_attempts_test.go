@@ -126,3 +126,50 @@ func firstKey(m map[string]bool) string {
 	}
 	return ""
 }
+
+// TestOnceWhileDown checks that a retried call in a poll loop that goes
+// round only on an answer is made once while its dependency fails when it
+// ends the run on failure, and keeps its unbounded repeats when it
+// continues on error (the loop may go round on the error item).
+func TestOnceWhileDown(t *testing.T) {
+	for _, c := range []struct {
+		onError string
+		want    bool
+	}{
+		{"", true},
+		{"stopWorkflow", true},
+		{"continueRegularOutput", false},
+		{"continueErrorOutput", false},
+	} {
+		t.Run("onError="+c.onError, func(t *testing.T) {
+			a := retriedPost("Poll", "status", 3)
+			if c.onError != "" {
+				a = strings.Replace(a, `"retryOnFail"`, `"onError":"`+c.onError+`","retryOnFail"`, 1)
+			}
+			js := `{"name":"w","nodes":[
+			  {"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000003","parameters":{"path":"p","httpMethod":"POST"}},
+			  {"name":"Wait","type":"n8n-nodes-base.wait","typeVersion":1.1,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000004","parameters":{}},
+			  {"name":"Done?","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{"conditions":{"options":{"version":2},"combinator":"and","conditions":[{"leftValue":"={{ $json.status }}","rightValue":"completed","operator":{"type":"string","operation":"equals"}}]}}},
+			  ` + a + `],
+			 "connections":{"Hook":{"main":[[{"node":"Wait","type":"main","index":0}]]},
+			   "Wait":{"main":[[{"node":"Poll","type":"main","index":0}]]},
+			   "Poll":{"main":[[{"node":"Done?","type":"main","index":0}]]},
+			   "Done?":{"main":[[],[{"node":"Wait","type":"main","index":0}]]}}}`
+			s := buildJSON(t, js)
+			sums := Summarize(s)
+			for _, op := range sums[0].Operations {
+				if op.Node != "Poll" {
+					continue
+				}
+				if !op.Unbounded {
+					t.Fatalf("Poll is not Unbounded: the loop analysis bounds it, the test needs another loop")
+				}
+				if op.OnceWhileDown != c.want {
+					t.Errorf("OnceWhileDown = %v, want %v", op.OnceWhileDown, c.want)
+				}
+				return
+			}
+			t.Fatalf("no operation at Poll")
+		})
+	}
+}
