@@ -19,8 +19,15 @@ import (
 // dist/execution-engine/workflow-execute.js handleNodeErrorOutput moves
 // each item with an error out of the success list), so only one of those
 // ways runs for it; a node's outputs that all receive the item (one output
-// to several nodes, a Switch with allMatchingOutputs) add up. A cycle is
-// walked once. An operation no walk from a start reaches is added whole.
+// to several nodes, a Switch with allMatchingOutputs) run one after
+// another in the execution and add up, but only over the branches that go
+// on to their end: a branch that reaches a call that fails unhandled ends
+// the whole execution there, so a sibling run after it never runs, and of
+// the branches that end the run only the one that makes the most is
+// counted, beside all those that go on (workflow-execute.js
+// processRunExecutionData ends the run at the first node error with no
+// continueOnFail, whatever is left on its stack). A cycle is walked once.
+// An operation no walk from a start reaches is added whole.
 //
 // Every live call to the dependency counts, retried or not, and the way
 // ends at the first node that calls it and does not continue on failure
@@ -52,7 +59,7 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 	g := s.Graph(w)
 	strained := map[string]bool{}
 	for j := range ops {
-		if sm := &sums[j]; sm.StrainsDependency() && !sm.Unbounded && sm.Identity != "" {
+		if sm := &sums[j]; sm.StrainsDependency() && !sm.UnboundedWhileDown() && sm.Identity != "" {
 			strained[sm.Identity] = true
 		}
 	}
@@ -62,7 +69,7 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 	calls := map[string]map[*n8nschema.Node]*rootCalls{} // dependency → root → its calls
 	for j, op := range ops {
 		sm := &sums[j]
-		if !strained[sm.Identity] || !sm.Live || sm.Disabled || sm.Unbounded || sm.Dependency == "" {
+		if !strained[sm.Identity] || !sm.Live || sm.Disabled || sm.UnboundedWhileDown() || sm.Dependency == "" {
 			continue
 		}
 		if calls[sm.Identity] == nil {
@@ -139,6 +146,63 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 	return out
 }
 
+// OnceWhileDown reports an Unbounded operation of w whose attempts have
+// a bound while its dependency fails: each of its unbounded factors is a
+// loop of w (a cycle that calls out, KindLoop) that holds the node the
+// call fails, and that node fails on it and does not continue on error
+// (its own call, or its model's or memory's: rootsVia). While the
+// dependency fails, that node fails after its tries and n8n ends the run
+// there (n8n-core dist/execution-engine/workflow-execute.js
+// processRunExecutionData: handleNodeExecutionError, then the execution
+// loop breaks when the error is not continued), so the loop never goes
+// round again: a poll loop comes back only with a successful answer. The
+// call then makes its Attempts once per item. A call that continues on
+// error can go round on the error item, and a tool's call returns its
+// error to the agent's model: those keep their unbounded repeats, and so
+// does a call repeated by another workflow's loop or a self-trigger.
+func OnceWhileDown(g *Graph, w *n8nschema.Workflow, op *Operation) bool {
+	if !op.Unbounded {
+		return false
+	}
+	roots := rootsVia(g, op.Node)
+	for _, r := range roots {
+		if !r.first || stopKind(r.n) != stopsRun {
+			return false
+		}
+	}
+	found := false
+	for _, f := range op.Factors {
+		if !f.Unbounded {
+			continue
+		}
+		if f.Kind != KindLoop || f.Source != w.Source || f.Workflow != w.Label() {
+			return false
+		}
+		held := false
+		for _, l := range g.Loops {
+			if l.Unbounded && l.Back != nil && l.Head != nil && l.Back.Name == f.Node && l.Head.Name == f.Via && holdsAll(l.Nodes, roots) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// holdsAll reports whether nodes holds every root.
+func holdsAll(nodes []*n8nschema.Node, roots []rootVia) bool {
+	for _, r := range roots {
+		if !slices.Contains(nodes, r.n) {
+			return false
+		}
+	}
+	return true
+}
+
 // rootCalls are the calls a node of the main graph makes on one
 // dependency, its sub-nodes' included: first the most attempts of its own
 // call and its model's and memory's (each try ends at the first that
@@ -209,6 +273,20 @@ func rootsVia(g *Graph, n *n8nschema.Node) []rootVia {
 // out.
 type attemptsBy map[int32]int
 
+// figs are what an item makes on each dependency from a node on (the
+// node's and all it leads to, while that dependency fails), split by how
+// the item's execution ends: c on a way that goes on to the end (missing:
+// 0; never, -1: no way does, each ends the run), s on a way that ends the
+// run at a call that fails unhandled (missing: no way does). Both are
+// needed where outputs that all receive the item add up: the first
+// branch to end the run ends its siblings too (RunAttempts).
+type figs struct{ c, s attemptsBy }
+
+// never marks, in figs.c, a dependency on which every way ends the run.
+const never = -1
+
+func (f figs) empty() bool { return len(f.c) == 0 && len(f.s) == 0 }
+
 // worstWays is, per dependency of multi, the most attempts one item makes
 // on it along one way from a start (RunAttempts), plus those of its roots
 // no start reaches: one depth-first walk for all of them, with an
@@ -219,6 +297,14 @@ type attemptsBy map[int32]int
 // little stays linear; past budget entries in all (a long way that
 // calls many of multi, each at several roots, would be quadratic) it
 // gives up, nil, and RunAttempts keeps every call's attempts once.
+//
+// Outputs that all receive an item (siblings) run one after another in
+// one execution, and the first that ends the run ends it for all: so
+// they add up when each goes on to the end, and a sibling that ends the
+// run adds to the others that go on, never to another that ends it
+// (whichever of two such runs first, the other never runs): the most of
+// s_i plus the sum of the others' c, taken in one pass (sum of c, and the
+// best s so far beside it).
 func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, stops map[*n8nschema.Node]map[string]uint8, multi []string, starts []*n8nschema.Node) map[string]int {
 	own := map[*n8nschema.Node]attemptsBy{}
 	end := map[*n8nschema.Node]map[int32]uint8{} // node → how the ways of the dependencies it fails on end (stopKind)
@@ -239,35 +325,82 @@ func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, stops map[*n
 	budget := 16*len(g.Nodes) + 4096
 	spent := 0
 	// A way's figures: v, shared with the node it was read from until
-	// something is added to it (owned).
+	// something is added to it (owned). While its siblings are added,
+	// an owned c holds, for a dependency some sibling never goes on past,
+	// -(sum)-1: the sum of the others' c is still needed.
 	type way struct {
 		key   int
-		v     attemptsBy
+		v     figs
 		owned bool
 	}
-	add := func(ws []way, k int, v attemptsBy) []way {
-		if len(v) == 0 {
-			return ws
+	sumOf := func(x int) int {
+		if x < 0 {
+			return -x - 1
 		}
+		return x
+	}
+	add := func(ws []way, k int, v figs) []way {
 		for i := range ws {
 			if ws[i].key != k {
 				continue
 			}
+			if v.empty() {
+				return ws
+			}
 			if !ws[i].owned {
-				c := make(attemptsBy, len(ws[i].v)+len(v))
-				for d, x := range ws[i].v {
-					c[d] = x
+				c := figs{c: make(attemptsBy, len(ws[i].v.c)+len(v.c)), s: make(attemptsBy, len(ws[i].v.s)+len(v.s))}
+				for d, x := range ws[i].v.c {
+					c.c[d] = x // (never is -(0)-1: no sibling's sum yet)
 				}
-				spent += len(c)
+				for d, x := range ws[i].v.s {
+					c.s[d] = x
+				}
+				spent += len(c.c) + len(c.s)
 				ws[i].v, ws[i].owned = c, true
 			}
-			for d, x := range v {
-				ws[i].v[d] = AddSat(ws[i].v[d], x)
+			acc := ws[i].v
+			// The dependencies v adds to: those of its c and its s.
+			upd := func(d int32) {
+				xc := max(v.c[d], 0) // (never: this sibling adds no finished run)
+				ac := acc.c[d]
+				sum := sumOf(ac)
+				if as, ok := acc.s[d]; ok {
+					acc.s[d] = AddSat(as, xc)
+				}
+				if xs, ok := v.s[d]; ok {
+					acc.s[d] = max(acc.s[d], AddSat(xs, sum))
+				}
+				sum = AddSat(sum, xc)
+				if ac < 0 || v.c[d] < 0 {
+					acc.c[d] = -sum - 1
+				} else {
+					acc.c[d] = sum
+				}
 			}
-			spent += len(v)
+			for d := range v.c {
+				upd(d)
+			}
+			for d := range v.s {
+				if _, ok := v.c[d]; !ok {
+					upd(d)
+				}
+			}
+			spent += len(v.c) + len(v.s)
 			return ws
 		}
 		return append(ws, way{key: k, v: v})
+	}
+	// settle gives an owned way's c its final form: never where some
+	// sibling never goes on past.
+	settle := func(w *way) {
+		if !w.owned {
+			return
+		}
+		for d, x := range w.v.c {
+			if x < 0 {
+				w.v.c[d] = never
+			}
+		}
 	}
 	type frame struct {
 		n    *n8nschema.Node
@@ -277,7 +410,7 @@ func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, stops map[*n
 		ways []way // an output the item takes alone (-1: the error output) → its attempts
 		key  int   // the way of the parent's the node is walked for
 	}
-	memo := map[*n8nschema.Node]attemptsBy{}
+	memo := map[*n8nschema.Node]figs{}
 	done := map[*n8nschema.Node]bool{}
 	onPath := map[*n8nschema.Node]bool{}
 	seen := map[*n8nschema.Node]bool{}
@@ -322,28 +455,74 @@ func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, stops map[*n
 				}
 				continue
 			}
+			for i := range f.ways {
+				settle(&f.ways[i])
+			}
 			// The node's figures: its own, and per dependency the most
-			// of its ways.
-			var v attemptsBy
+			// of its ways (one output or another), each kind of end
+			// apart.
+			var v figs
 			switch {
 			case len(f.ways) == 1 && own[f.n] == nil:
 				v = f.ways[0].v
 			case len(f.ways) > 0 || own[f.n] != nil:
-				v = attemptsBy{}
+				v = figs{c: attemptsBy{}, s: attemptsBy{}}
 				ends := end[f.n]
+				errWays := 0
 				for _, wy := range f.ways {
-					for d, x := range wy.v {
-						// While d fails, the run ends at f.n, or the item
-						// leaves by its error output alone.
-						if k := ends[d]; k == 0 || k == errorOnly && wy.key == -1 {
-							v[d] = max(v[d], x)
+					if wy.key == -1 {
+						errWays++
+					}
+				}
+				// takes: whether an item leaving by wy goes on while d
+				// fails (not past a node that ends the run, and by the
+				// error output alone from one that sends it there).
+				takes := func(d int32, wy *way) bool {
+					k := ends[d]
+					return k == 0 || k == errorOnly && wy.key == -1
+				}
+				stopped := attemptsBy{} // dependency → the ways it takes on which the run always ends
+				for i := range f.ways {
+					wy := &f.ways[i]
+					for d, x := range wy.v.c {
+						if !takes(d, wy) {
+							continue
+						}
+						if x == never {
+							stopped[d]++
+						} else {
+							v.c[d] = max(v.c[d], x)
+						}
+					}
+					for d, x := range wy.v.s {
+						if takes(d, wy) {
+							v.s[d] = max(v.s[d], x)
 						}
 					}
 				}
-				for d, x := range own[f.n] {
-					v[d] = AddSat(v[d], x)
+				for d, n := range stopped {
+					ways := len(f.ways)
+					if ends[d] == errorOnly {
+						ways = errWays
+					}
+					if _, ok := v.c[d]; !ok && n >= ways {
+						v.c[d] = never
+					}
 				}
-				spent += len(v)
+				for d, x := range own[f.n] {
+					if ends[d] == stopsRun {
+						// While d fails the run ends here, after f.n's tries.
+						v.c[d], v.s[d] = never, x
+						continue
+					}
+					if c := v.c[d]; c != never {
+						v.c[d] = AddSat(c, x)
+					}
+					if s, ok := v.s[d]; ok {
+						v.s[d] = AddSat(s, x)
+					}
+				}
+				spent += len(v.c) + len(v.s)
 			}
 			memo[f.n], done[f.n], onPath[f.n] = v, true, false
 			stack = stack[:len(stack)-1]
@@ -355,7 +534,10 @@ func worstWays(g *Graph, weight map[string]map[*n8nschema.Node]int, stops map[*n
 	}
 	worst := make([]int, len(multi))
 	for _, t := range starts {
-		for d, x := range memo[t] {
+		for d, x := range memo[t].c {
+			worst[d] = max(worst[d], x)
+		}
+		for d, x := range memo[t].s {
 			worst[d] = max(worst[d], x)
 		}
 	}

@@ -18,7 +18,9 @@ func retriedPost(name, path string, tries int) string {
 // outputs that all receive it, never past every call's attempts once;
 // and that, while the dependency fails, the way ends at the first node
 // that calls it and does not continue on failure, and goes on from a node
-// with an error output by that output alone.
+// with an error output by that output alone; and that outputs that all
+// receive the item add up only over the branches that go on: of those
+// that end the run, the first to run ends it for the others.
 func TestRunAttemptsTakesOneWay(t *testing.T) {
 	const ifNode = `{"name":"Choose","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{}}`
 	const noOp = `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`
@@ -31,24 +33,34 @@ func TestRunAttemptsTakesOneWay(t *testing.T) {
 	for _, c := range []struct {
 		name, onError, extra, conns string
 		want                        int
+		others                      string // B's and C's onError
 	}{
-		{"if", "continueRegularOutput", ifNode, ifConns, 5},     // max(3+2, 4)
-		{"if, A stops the run", "", ifNode, ifConns, 4},         // max(3, 4): C never runs
-		{"fan-out", "continueRegularOutput", noOp, fanConns, 9}, // 3+2+4
-		{"fan-out, A stops the run", "", noOp, fanConns, 7},     // 3+4
+		{"if", "continueRegularOutput", ifNode, ifConns, 5, ""},                                     // max(3+2, 4)
+		{"if, A stops the run", "", ifNode, ifConns, 4, ""},                                         // max(3, 4): C never runs
+		{"fan-out, all go on", "continueRegularOutput", noOp, fanConns, 9, "continueRegularOutput"}, // 3+2+4
+		{"fan-out, C and B stop the run", "continueRegularOutput", noOp, fanConns, 5, ""},           // max(3+2, 4): the first of C and B to fail ends the run
+		{"fan-out, B stops the run", "continueRegularOutput", noOp, `"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
+			 "Choose":{"main":[[{"node":"A","type":"main","index":0},{"node":"B","type":"main","index":0}]]}`, 7, ""}, // 3+4: A goes on, then B ends the run
+		{"fan-out, A stops the run", "", noOp, fanConns, 4, ""},                                 // max(3, 4): A or B, whichever runs first, ends the run
+		{"fan-out, A stops the run, B goes on", "", noOp, fanConns, 7, "continueRegularOutput"}, // 3+4
 		{"error output", "continueErrorOutput", noOp, `"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},
-			 "A":{"main":[[{"node":"C","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]}`, 7}, // 3+max(2, 4)
+			 "A":{"main":[[{"node":"C","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]}`, 7, ""}, // 3+max(2, 4)
 		{"error output only", "continueErrorOutput", noOp, `"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},
-			 "A":{"main":[[{"node":"B","type":"main","index":0}],[{"node":"C","type":"main","index":0}]]}`, 5}, // 3+2: B, on the regular output, never runs
+			 "A":{"main":[[{"node":"B","type":"main","index":0}],[{"node":"C","type":"main","index":0}]]}`, 5, ""}, // 3+2: B, on the regular output, never runs
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := retriedPost("A", "a", 3)
 			if c.onError != "" {
 				a = strings.Replace(a, `"retryOnFail"`, `"onError":"`+c.onError+`","retryOnFail"`, 1)
 			}
+			b, cc := retriedPost("B", "b", 4), retriedPost("C", "c", 2)
+			if c.others != "" {
+				b = strings.Replace(b, `"retryOnFail"`, `"onError":"`+c.others+`","retryOnFail"`, 1)
+				cc = strings.Replace(cc, `"retryOnFail"`, `"onError":"`+c.others+`","retryOnFail"`, 1)
+			}
 			js := `{"name":"w","nodes":[
 			  {"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000001","parameters":{"path":"p","httpMethod":"POST"}},
-			  ` + c.extra + `, ` + a + `, ` + retriedPost("B", "b", 4) + `, ` + retriedPost("C", "c", 2) + `],
+			  ` + c.extra + `, ` + a + `, ` + b + `, ` + cc + `],
 			 "connections":{` + c.conns + `}}`
 			s := buildJSON(t, js)
 			sums := Summarize(s)
@@ -113,4 +125,51 @@ func firstKey(m map[string]bool) string {
 		return k
 	}
 	return ""
+}
+
+// TestOnceWhileDown checks that a retried call in a poll loop that goes
+// round only on an answer is made once while its dependency fails when it
+// ends the run on failure, and keeps its unbounded repeats when it
+// continues on error (the loop may go round on the error item).
+func TestOnceWhileDown(t *testing.T) {
+	for _, c := range []struct {
+		onError string
+		want    bool
+	}{
+		{"", true},
+		{"stopWorkflow", true},
+		{"continueRegularOutput", false},
+		{"continueErrorOutput", false},
+	} {
+		t.Run("onError="+c.onError, func(t *testing.T) {
+			a := retriedPost("Poll", "status", 3)
+			if c.onError != "" {
+				a = strings.Replace(a, `"retryOnFail"`, `"onError":"`+c.onError+`","retryOnFail"`, 1)
+			}
+			js := `{"name":"w","nodes":[
+			  {"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000003","parameters":{"path":"p","httpMethod":"POST"}},
+			  {"name":"Wait","type":"n8n-nodes-base.wait","typeVersion":1.1,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000004","parameters":{}},
+			  {"name":"Done?","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{"conditions":{"options":{"version":2},"combinator":"and","conditions":[{"leftValue":"={{ $json.status }}","rightValue":"completed","operator":{"type":"string","operation":"equals"}}]}}},
+			  ` + a + `],
+			 "connections":{"Hook":{"main":[[{"node":"Wait","type":"main","index":0}]]},
+			   "Wait":{"main":[[{"node":"Poll","type":"main","index":0}]]},
+			   "Poll":{"main":[[{"node":"Done?","type":"main","index":0}]]},
+			   "Done?":{"main":[[],[{"node":"Wait","type":"main","index":0}]]}}}`
+			s := buildJSON(t, js)
+			sums := Summarize(s)
+			for _, op := range sums[0].Operations {
+				if op.Node != "Poll" {
+					continue
+				}
+				if !op.Unbounded {
+					t.Fatalf("Poll is not Unbounded: the loop analysis bounds it, the test needs another loop")
+				}
+				if op.OnceWhileDown != c.want {
+					t.Errorf("OnceWhileDown = %v, want %v", op.OnceWhileDown, c.want)
+				}
+				return
+			}
+			t.Fatalf("no operation at Poll")
+		})
+	}
 }

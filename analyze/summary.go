@@ -166,6 +166,11 @@ type OperationSummary struct {
 	// (a model provider, a credential): calls from two n8n instances do not
 	// share it (PerKey).
 	PerKey, Paid, Write, Unbounded, CallsUnbounded, SpendKnown bool
+	// OnceWhileDown is true for an Unbounded operation whose only
+	// unbounded factors are loops of its own workflow that its node
+	// cannot go round while its dependency fails (OnceWhileDown): then it
+	// makes its Attempts once per item in an outage.
+	OnceWhileDown bool
 	// Starts, when the workflow's ErrorRuns is set, says which runs reach
 	// the operation: StartsOther (its schedules'), StartsError (its Error
 	// Triggers'), or both; 0 when not told apart.
@@ -206,7 +211,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 				Node: strings.Clone(op.Node.Name), Pos: t.pos(op.Node.Pos), Disabled: op.Node.Disabled, Live: op.Live,
 				Type: t.copy(op.Type), Dependency: t.copy(op.Dependency), Model: t.copy(op.Model),
 				Identity: t.copy(identity(op)), Account: t.copy(op.Account), PerKey: PerKey(op),
-				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded,
+				Paid: op.Paid, Write: op.Write, Attempts: op.Attempts, Unbounded: op.Unbounded, OnceWhileDown: op.Unbounded && OnceWhileDown(set.Graph(w), w, op),
 				CallsPerItem: op.CallsPerItem, CallsUnbounded: op.CallsUnbounded, CallsWhileDown: op.CallsWhileDown, FirstFailureEndsTry: op.FirstFailureEndsTry, Factors: t.factors(op.Factors),
 				SpendKnown: known, SpendPerItemUSD: op.SpendPerItemUSD, SpendPerExecutionUSD: usd,
 			}
@@ -243,6 +248,11 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 func (op *OperationSummary) StrainsDependency() bool {
 	return op.Live && op.Dependency != "" && NodeRetried(op.Factors)
 }
+
+// UnboundedWhileDown reports an operation whose attempts have no bound
+// while its dependency fails: Unbounded, but for a call that ends its run
+// in each loop that would repeat it (OnceWhileDown).
+func (op *OperationSummary) UnboundedWhileDown() bool { return op.Unbounded && !op.OnceWhileDown }
 
 // identity is DependencyIdentity for an operation with a catalog entry
 // (one Build made); "" for one made by hand without.

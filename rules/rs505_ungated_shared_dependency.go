@@ -75,11 +75,15 @@ and the attempts those executions make, each execution's node retries one after 
 item takes through the workflow that makes the most (an If's, a Filter's or a first-match Switch's outputs, and a node's
 error output beside its regular ones, are one way or the other for an item, never both: nodes-base
 Switch/V3/SwitchV3.node.js, n8n-core execution-engine/workflow-execute.js handleNodeErrorOutput; outputs that all
-receive it add up), never more than every call's attempts once, every call to it on that way counted, retried or not, up to the
+receive it run one after another and add up, over the branches that go on to their end), never more than every call's
+attempts once, every call to it on that way counted, retried or not, up to the
 first that fails unhandled: while the dependency fails, a node that calls it and does not continue on error (onError unset or
-stopWorkflow) fails after its tries and n8n ends the run there (n8n-core execution-engine/workflow-execute.js
-processRunExecutionData), so its later calls to it never come, and one that continues on error to its error output sends
-the failed item that way alone (handleNodeErrorOutput); an agent's or chain's try ends at its own model's or memory's first
+stopWorkflow) fails after its tries and n8n ends the whole run there, whatever branches are left (n8n-core
+execution-engine/workflow-execute.js processRunExecutionData), so its later calls to it never come, of sibling branches that
+each end the run so only the one that makes the most counts, beside those that go on, and a loop that would repeat it (a poll
+that goes round only on an answer) never goes round, so such a call counts its tries once; one that continues on error to its
+error output sends the failed item that way alone (handleNodeErrorOutput), and one that continues on error inside a loop may go
+round on the error item, with no bound; an agent's or chain's try ends at its own model's or memory's first
 failing call, before any tool or output parser calls it. Each dependency is reported once, at its first caller, with the others as
 related places, and only when two executions or more can call it at once, one of which makes more than one attempt on it:
 one execution's retries are one workflow's, and executions whose runs each end at their first failing call, before any
@@ -299,10 +303,10 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			}
 			if a, ok := w.RunAttempts[op.Identity]; ok {
 				l.attempts = a // one item's worst way through exclusive outputs
-			} else if !op.Unbounded {
+			} else if !op.UnboundedWhileDown() {
 				l.attempts = analyze.AddSat(l.attempts, op.Attempts)
 			}
-			g.unbounded[d] = g.unbounded[d] || op.Unbounded
+			g.unbounded[d] = g.unbounded[d] || op.UnboundedWhileDown()
 		}
 	}
 	for d, ls := range g.load {
