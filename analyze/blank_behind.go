@@ -55,6 +55,31 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 		b.Self = true
 		return b, true
 	}
+	return g.blankBefore(i)
+}
+
+// BlankBefore is BehindBlank without the node's own blank: a blank node
+// of the main flow that every run passes before it. A finding about how
+// the node's own failure is handled (continued past, retried) holds
+// whatever fails it, its own blank too, but not a run that stops before.
+func (g *Graph) BlankBefore(n *n8nschema.Node) (Blank, bool) {
+	g.blankOnce.Do(g.blankReach)
+	if n == nil {
+		return Blank{}, false
+	}
+	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
+		if n = g.Root(n); n == nil {
+			return Blank{}, false
+		}
+	}
+	i, in := g.index(n)
+	if !in {
+		return Blank{}, false
+	}
+	return g.blankBefore(i)
+}
+
+func (g *Graph) blankBefore(i int) (Blank, bool) {
 	if g.blankOnly == nil {
 		return Blank{}, false
 	}

@@ -135,7 +135,8 @@ func Reference(rs []*analyze.Rule) string {
 	b.WriteString("URL that names its resource by one (/v4/YOUR_ACCOUNT/reviews). It holds once the owner fills the blank in.\n")
 	b.WriteString("A workflow the export shows published has no blanks: it ran with real values, which the author blanked out\n")
 	b.WriteString("to share it, so its findings keep their severity. A node no run reaches, or one a finding says is not\n")
-	b.WriteString("reached (RS003), is not gated by its own blank.\n\n")
+	b.WriteString("reached (RS003), is not gated by its own blank, nor is a finding about how the node handles its own\n")
+	b.WriteString("failure (RS403 continues past it, RS503 retries it): the blank is one more such failure.\n\n")
 	b.WriteString("| ID | Name | Severity | Confidence | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Confidence,
