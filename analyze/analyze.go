@@ -204,6 +204,18 @@ type Diagnostic struct {
 	// for a blank required parameter (Graph.RefusedRun), or an idle Error
 	// Trigger (Graph.idleErrorOnly), leaves it as is.
 	Stored bool
+	// Unreached: the finding says the node is not reached along a way the
+	// rule names (RS003: a connection n8n drops), which holds whatever the
+	// node's parameters are: what gates it is what lies before that way,
+	// which the rule asks itself. Report adds no blank's clause
+	// (Graph.BehindBlank): a node n8n does not execute fails on nothing.
+	Unreached bool
+	// OwnFailure: the finding is about how the node's own failure is
+	// handled (it continues past it, RS403; it retries it, RS503), which
+	// holds whatever fails the node: its own blank, which makes that
+	// failure, gates nothing; a blank every run passes before it still
+	// does (Graph.BlankBefore).
+	OwnFailure bool
 }
 
 // Pass is what one rule sees of one workflow (or one file).
@@ -241,12 +253,15 @@ func (p *Pass) Report(d Diagnostic) {
 				}
 				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses %s (RS010)", node, param, refuses)
 				f.Severity = min(f.Severity, Note)
-			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok {
+			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok && !d.Unreached && (!d.OwnFailure || !b.Self) {
 				if b.Self {
 					f.Message += "; this holds once " + b.Fill + ": until then it " + b.Until
 				} else {
 					f.Message += "; this holds once " + b.Fill + ": until then that node " + b.Until + " and no run gets here"
 				}
+				f.Severity = min(f.Severity, Note)
+			} else if b, ok := p.Set.Graph(w).BlankBefore(d.Node); ok && d.OwnFailure {
+				f.Message += "; this holds once " + b.Fill + ": until then that node " + b.Until + " and no run gets here"
 				f.Severity = min(f.Severity, Note)
 			}
 		}

@@ -48,10 +48,38 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 	if !in {
 		return Blank{}, false
 	}
-	if b, ok := g.blankOf(i); ok && !n.Disabled {
+	if b, ok := g.blankOf(i); ok && !n.Disabled && g.blankRun != nil && g.blankRun[i] {
+		// A node no run reaches, even once the nodes that fail before it
+		// are fixed (a branch never taken, no trigger), fails on
+		// nothing: its own blank gates no finding about it.
 		b.Self = true
 		return b, true
 	}
+	return g.blankBefore(i)
+}
+
+// BlankBefore is BehindBlank without the node's own blank: a blank node
+// of the main flow that every run passes before it. A finding about how
+// the node's own failure is handled (continued past, retried) holds
+// whatever fails it, its own blank too, but not a run that stops before.
+func (g *Graph) BlankBefore(n *n8nschema.Node) (Blank, bool) {
+	g.blankOnce.Do(g.blankReach)
+	if n == nil {
+		return Blank{}, false
+	}
+	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
+		if n = g.Root(n); n == nil {
+			return Blank{}, false
+		}
+	}
+	i, in := g.index(n)
+	if !in {
+		return Blank{}, false
+	}
+	return g.blankBefore(i)
+}
+
+func (g *Graph) blankBefore(i int) (Blank, bool) {
 	if g.blankOnly == nil {
 		return Blank{}, false
 	}
@@ -70,16 +98,24 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 // credential whose id is a blank (n8nschema.BlankCredential, in a workflow
 // the export does not show published: one shown so ran with real ids,
 // which the author replaced to share it, as RS007 reads it), or an HTTP
-// Request to a host that only holds a place (n8nschema.PlaceholderHost:
-// push.yourdomain.com, api.example.com). A trigger counts for its
-// credential only: it never starts a run.
+// Request to a host that only holds a place (n8nschema.FillInHost:
+// push.yourdomain.com) or whose URL names a resource by a fill-in
+// (n8nschema.BlankURL: /v4/YOUR_ACCOUNT/locations/YOUR_LOCATION). A
+// trigger counts for its credential only: it never starts a run.
+//
+// In a workflow the export shows published (`active: true`, an
+// activeVersion: RunStateOf), no value is a template's blank: the
+// workflow ran with real ids, keys and URLs, and the author blanked them
+// out to share it (as RS007 reads a credential and RS010 a required
+// parameter of such an export), so the defect is live and a finding on
+// the node, or behind it, keeps its severity.
 func (g *Graph) blankOf(i int) (Blank, bool) {
 	n := g.Nodes[i]
 	role := g.specs[i].Role
-	if g.IsSubNode(n) || role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger {
+	if g.IsSubNode(n) || role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger || RunStateOf(g.Workflow) == RunShown {
 		return Blank{}, false
 	}
-	if typ, id, ok := n8nschema.BlankCredential(n); ok && RunStateOf(g.Workflow) != RunShown {
+	if typ, id, ok := n8nschema.BlankCredential(n); ok {
 		b := Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential (id %q), a template's blank, names a credential of the instance", n.Name, typ, id),
 			Until: "fails on every item"}
 		if role == n8nschema.RoleTrigger {
@@ -103,6 +139,9 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 	if n8nschema.IsHTTPRequest(n.Type) {
 		if h := URLHost(n); n8nschema.FillInHost(h) {
 			return Blank{Node: n, Fill: fmt.Sprintf("node %q's host %q, a template's blank, names a real server", n.Name, h), Until: "fails on every item"}, true
+		}
+		if part, ok := n8nschema.BlankURL(n); ok {
+			return Blank{Node: n, Fill: fmt.Sprintf("node %q's URL %s, a template's blank, names a real resource", n.Name, part), Until: "fails on every item"}, true
 		}
 	}
 	return Blank{}, false
@@ -144,11 +183,20 @@ func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
 	for i, n := range g.Nodes {
-		if n.Disabled || n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
-			continue // it does not stop the run: its items go on
+		if n.Disabled {
+			continue
 		}
 		if _, ok := g.blankOf(i); !ok {
 			continue
+		}
+		if g.blankRun == nil {
+			g.blankRun = make([]bool, len(g.Nodes))
+			if len(g.Unloadable) == 0 {
+				g.bfs(g.starts(nil), g.blankRun, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.deadBesidesFailing(e) })
+			}
+		}
+		if n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
+			continue // it does not stop the run: its items go on
 		}
 		if blank == nil {
 			blank = make([]bool, len(g.Nodes))

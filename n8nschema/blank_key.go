@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -255,4 +256,128 @@ func UsesCredential(n *Node, typ string) bool {
 		}
 	}
 	return false
+}
+
+// BlankURL returns the part of an HTTP Request's URL, a path segment or a
+// query parameter's value, that is a template's blank left for the owner
+// to fill in: a fill-in token ("YOUR_ACCOUNT", "your-location",
+// "YourUnitId", "REPLACE_WITH_BOARD_ID", "PLACEHOLDER", "xxxx"), or one
+// in brackets ("<spreadsheet_id>", "[board-id]", "{accountId}": single
+// braces, which n8n sends as they are). n8n sends the URL's literal text
+// as written (a value that does not start with "=" is no expression, and
+// in one only {{ }} is evaluated: n8n-workflow/dist/cjs/expressions/
+// expression-helpers.js isExpression), so every call asks the service for
+// a resource that does not exist and fails, until the owner names a real
+// one. The host is FillInHost's; what {{ }} computes is not judged, nor an
+// ordinary path segment in capitals ("/v1/USERS", "/API_KEY").
+//
+// It names the part as a clause: `path segment "YOUR_ACCOUNT"`, or
+// `query parameter "appid" ("YOUR_KEY")`.
+func BlankURL(n *Node) (string, bool) {
+	if !IsHTTPRequest(n.Type) {
+		return "", false
+	}
+	v, ok := n.Param("url")
+	if !ok || v.Kind() != String {
+		return "", false
+	}
+	u := strings.TrimSpace(v.Str())
+	if rest, ok := strings.CutPrefix(u, "="); ok {
+		u = dropExprSpans(rest)
+	}
+	u, _, _ = strings.Cut(u, "#")
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		u = rest
+	}
+	path, query, _ := strings.Cut(u, "?")
+	_, path, ok = strings.Cut(path, "/") // the host is FillInHost's
+	if ok {
+		for seg := range strings.SplitSeq(path, "/") {
+			for part := range strings.SplitSeq(seg, ":") { // "YOUR_SHEET_ID:append"
+				if blankURLPart(part) {
+					return "path segment " + strconv.Quote(part), true
+				}
+			}
+		}
+	}
+	for kv := range strings.SplitSeq(query, "&") {
+		if name, val, ok := strings.Cut(kv, "="); ok && blankURLPart(val) {
+			return "query parameter " + strconv.Quote(name) + " (" + strconv.Quote(val) + ")", true
+		}
+	}
+	return "", false
+}
+
+// dropExprSpans puts "/" for each {{ }} span of an expression's text: what
+// it computes is not read, and the literal text around it stays apart.
+func dropExprSpans(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			s = s[:i]
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteByte('/')
+		s = s[i+j+2:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// blankURLPart reports a path segment or query value (percent-decoded)
+// that is a fill-in token or a bracketed name (BlankURL).
+func blankURLPart(s string) bool {
+	if d, err := url.PathUnescape(s); err == nil {
+		s = d
+	}
+	s = strings.TrimSpace(s)
+	if len(s) < 2 {
+		return false
+	}
+	switch {
+	case s[0] == '<' && s[len(s)-1] == '>', s[0] == '[' && s[len(s)-1] == ']', s[0] == '{' && s[len(s)-1] == '}':
+		return bracketedName(s[1 : len(s)-1])
+	}
+	switch s[0] {
+	case 'y', 'Y', 'r', 'R', 'x', 'X', 'p', 'P':
+	default:
+		return lazyregexp.ContainsFold(s, "placeholder")
+	}
+	for _, re := range blankURLREs {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// bracketedName reports what a bracketed blank holds: a name (letters,
+// digits, "_", "-", "." and spaces), not data such as a JSON object a
+// query value carries ({"pagination":{}}) or a list ([1,2]).
+func bracketedName(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_', c == '-', c == '.', c == ' ':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// blankURLREs: "your" or "replace" as the first word (a separator or a
+// capital after it: YOUR_ACCOUNT, your-location, YourUnitId), "placeholder"
+// anywhere, or only x.
+var blankURLREs = [...]*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)^(your|replace)([_-].*)?$|placeholder|^x{4,}$`),
+	lazyregexp.New(`^(Your|Replace|YOUR|REPLACE)[A-Z]`),
 }

@@ -1,6 +1,9 @@
 package n8nschema
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestBlankKeyText: a key typed as a template's blank is one; a key a
 // service issues (random letters and digits, with a prefix at most) never
@@ -68,6 +71,33 @@ func TestBlankKeyAndCredential(t *testing.T) {
 		}
 		if _, _, ok := BlankCredential(n); ok != c.cred {
 			t.Errorf("%s: BlankCredential = %v, want %v", c.name, ok, c.cred)
+		}
+	}
+}
+
+// TestBlankURL: a path segment or query value that is a fill-in token or
+// a bracketed name is a blank; capitals, a {{ }} span, JSON data in a
+// query value and the host (FillInHost's) are not.
+func TestBlankURL(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"https://mybusiness.googleapis.com/v4/YOUR_ACCOUNT/locations/YOUR_LOCATION/reviews", `path segment "YOUR_ACCOUNT"`},
+		{"https://api.trustpilot.com/v1/business-units/YOUR_UNIT_ID/reviews", `path segment "YOUR_UNIT_ID"`},
+		{"https://googleads.googleapis.com/v17/customers/{customer_id}/googleAds:search", `path segment "{customer_id}"`},
+		{"https://gitlab.com/api/v4/projects/<projectid>/merge_requests", `path segment "<projectid>"`},
+		{"https://sheets.googleapis.com/v4/spreadsheets/YourSheetId:batchUpdate", `path segment "YourSheetId"`},
+		{"https://api.monday.com/v2/boards/REPLACE_WITH_BOARD_ID", `path segment "REPLACE_WITH_BOARD_ID"`},
+		{"https://graph.facebook.com/v20.0/%5Byour-page-id%5D/photos", `path segment "%5Byour-page-id%5D"`},
+		{"https://api.openweathermap.org/data/2.5/weather?q=Paris&appid=YOUR_OPENWEATHERMAP_API_KEY", `query parameter "appid" ("YOUR_OPENWEATHERMAP_API_KEY")`},
+		{"=https://api.trustpilot.com/v1/reviews/{{ $json.reviewId }}/reply", ""},
+		{"=https://api.example.org/{{ $json.YOUR_FIELD }}/items", ""},
+		{"https://api.trustpilot.com/v1/business-units/UNIT_42/REVIEWS?status=NEW", ""},
+		{"https://api.example.org/v1/yourself/replacements?sort=xml", ""},
+		{"https://www.zillow.com/sold/?searchQueryState=%7B%22pagination%22%3A%7B%7D%7D", ""},
+		{"https://your-instance.app/api/v1/items", ""},
+	} {
+		f := parseString(t, `{"name":"w","nodes":[{"name":"N","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":`+strconv.Quote(c.url)+`}}],"connections":{}}`)
+		if got, ok := BlankURL(f.Workflows[0].Nodes[0]); ok != (c.want != "") || got != c.want {
+			t.Errorf("%s: BlankURL = %q %v, want %q", c.url, got, ok, c.want)
 		}
 	}
 }

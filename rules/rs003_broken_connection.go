@@ -112,7 +112,8 @@ on a run that n8n refuses for a required parameter left blank (RS010) is a note 
 rule, and so is one on a connection whose source names a template's blank (a key typed as "Bearer
 YOUR_API_KEY", a credential id n8n never generates) or that every run reaches only past a node that does:
 as exported that node fails on every item, so the lost items would not come anyway (analyze.Graph.BehindBlank;
-the target is not reached along the dropped connection, so the source is asked); a shape that makes
+the target is not reached along the dropped connection, so the source is asked, and a blank the target
+names gates nothing: the finding keeps its severity and adds no clause for it); a shape that makes
 building the workflow throw is not about a run, and stays an error.`,
 	Fix:        "Reconnect the nodes in the n8n editor and export again, or correct the node name in connections",
 	FixDoc:     "None: a connection to a missing node is either a typo or a deleted node; only the author knows which.",
@@ -227,7 +228,7 @@ func reportNoInput(pass *analyze.Pass) {
 			order = append(order, e.To)
 		}
 		froms[e.To] = append(froms[e.To], fmt.Sprintf("%q (input %d)", e.From.Name, e.Input))
-		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev,
+		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev, Unreached: true,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
 	}
 	for _, to := range order {
@@ -303,12 +304,11 @@ func cutCall(g *analyze.Graph, n *n8nschema.Node, seen map[*n8nschema.Node]bool)
 // would bring do not come as exported: its source names a template's
 // blank, or every run reaches the source only past a node that does
 // (analyze.Graph.BehindBlank). The target is not reached along the
-// dropped connection, so Pass.Report, which asks about the target, does
-// not see it; a target that names a blank itself is left to Pass.Report.
+// dropped connection, so the finding holds whatever the target's own
+// parameters are: a blank the target names, or one before its other
+// inputs, gates nothing here (the diagnostic is Unreached, so Pass.Report
+// adds no clause for the target).
 func fromBehindBlank(g *analyze.Graph, e *analyze.Edge) (string, bool) {
-	if _, ok := g.BehindBlank(e.To); ok {
-		return "", false
-	}
 	b, ok := g.BehindBlank(e.From)
 	switch {
 	case !ok:

@@ -234,7 +234,9 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			case !flowsOn(g, n):
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing comes after it: a failed %s ends the run as a success", n.Name, how, what)
 			}
-			d := analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg}
+			// Its own blank (a template's sheet id, key or URL) is one
+			// more failure it swallows: no gate (OwnFailure).
+			d := analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, OwnFailure: true}
 			if watched(pass, n) {
 				// The person who clicked watches the run: the node's
 				// error item, or the run stopping, is in front of them.

@@ -78,7 +78,7 @@ rejected recipient).`,
 				examples = noStatusRefusals[proto]
 			}
 			pass.Report(analyze.Diagnostic{
-				Node: n, Pos: n.Pos,
+				Node: n, Pos: n.Pos, OwnFailure: true, // its own blank is one more refusal it retries
 				Message: fmt.Sprintf("node %q tries %d times on any error%s: it %s, so a %s fails the same way %d times",
 					n.Name, k, anyError[proto != ""], what, examples, k),
 				Chain: op.Factors,

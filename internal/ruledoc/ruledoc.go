@@ -131,8 +131,12 @@ func Reference(rs []*analyze.Rule) string {
 	b.WriteString("names a template's blank and fails on every item: a target (a sheet \"YOUR_SPREADSHEET_ID\"), a key (one a\n")
 	b.WriteString("config Set node leaves empty, or one typed as a blank: \"Bearer YOUR_API_KEY\", \"<your_api_key>\"), a\n")
 	b.WriteString("credential whose id n8n never generates (\"REPLACE_WITH_CREDENTIAL_ID\", \"POSTGRES_CREDENTIAL_ID\": n8n finds no\n")
-	b.WriteString("such credential, and a trigger that names one never starts a run) in a workflow the export does not show\n")
-	b.WriteString("published, or a fill-in host (push.yourdomain.com). It holds once the owner fills the blank in.\n\n")
+	b.WriteString("such credential, and a trigger that names one never starts a run), a fill-in host (push.yourdomain.com) or a\n")
+	b.WriteString("URL that names its resource by one (/v4/YOUR_ACCOUNT/reviews). It holds once the owner fills the blank in.\n")
+	b.WriteString("A workflow the export shows published has no blanks: it ran with real values, which the author blanked out\n")
+	b.WriteString("to share it, so its findings keep their severity. A node no run reaches, or one a finding says is not\n")
+	b.WriteString("reached (RS003), is not gated by its own blank, nor is a finding about how the node handles its own\n")
+	b.WriteString("failure (RS403 continues past it, RS503 retries it): the blank is one more such failure.\n\n")
 	b.WriteString("| ID | Name | Severity | Confidence | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Confidence,
