@@ -48,7 +48,7 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 	if !in {
 		return Blank{}, false
 	}
-	if b, ok := g.blankOf(i); ok && !n.Disabled && g.blankRun != nil && g.blankRun[i] {
+	if b, ok := g.blankAt[int32(i)]; ok && g.blankRun[i] {
 		// A node no run reaches, even once the nodes that fail before it
 		// are fixed (a branch never taken, no trigger), fails on
 		// nothing: its own blank gates no finding about it.
@@ -87,8 +87,7 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 	if !found {
 		return Blank{}, false
 	}
-	b, _ := g.blankOf(int(at))
-	return b, true
+	return g.blankAt[at], true
 }
 
 // blankOf reports a node that names a template's blank, so that its call
@@ -175,7 +174,8 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 	return "", false
 }
 
-// blankReach fills blankOnly: the nodes the runs reach (along the edges
+// blankReach fills blankAt, the enabled nodes blankOf reports, and
+// blankOnly: the nodes the runs reach (along the edges
 // Reachable follows) only past a blank node, each with the nearest blank
 // node that leads to it (file order between blank nodes as near), by
 // onlyPast. Two walks: linear in the graph.
@@ -186,15 +186,18 @@ func (g *Graph) blankReach() {
 		if n.Disabled {
 			continue
 		}
-		if _, ok := g.blankOf(i); !ok {
+		b, ok := g.blankOf(i)
+		if !ok {
 			continue
 		}
-		if g.blankRun == nil {
+		if g.blankAt == nil {
+			g.blankAt = map[int32]Blank{}
 			g.blankRun = make([]bool, len(g.Nodes))
 			if len(g.Unloadable) == 0 {
 				g.bfs(g.starts(nil), g.blankRun, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.deadBesidesFailing(e) })
 			}
 		}
+		g.blankAt[int32(i)] = b
 		if n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
 			continue // it does not stop the run: its items go on
 		}

@@ -142,7 +142,7 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 // all such blanks: it calls with a key, but which one is not known. One
 // reading gives both: Placeholder is asked once an id.
 func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, blank bool) {
-	if n8nschema.IgnoresCredentials(n) {
+	if len(n.Credentials) == 0 || n8nschema.IgnoresCredentials(n) { // most nodes have none
 		return "", false
 	}
 	model := modelService(sp, dep)

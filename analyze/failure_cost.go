@@ -89,12 +89,16 @@ func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers m
 	done := map[*n8nschema.Node]bool{}
 	outside := -1 // the index of the first node that acts outside, in file order
 	for _, x := range reach {
-		if x.Disabled || !s.ActsOutside(x) {
+		if x.Disabled {
 			continue
 		}
+		// ActsOutside last: a node after the first outside one found
+		// changes nothing.
 		if r := g.rootOf(x); before[r] {
-			done[r] = true
-		} else if i := g.indexOf(x); outside < 0 || i < outside {
+			if s.ActsOutside(x) {
+				done[r] = true
+			}
+		} else if i := g.indexOf(x); (outside < 0 || i < outside) && s.ActsOutside(x) {
 			outside = i
 		}
 	}

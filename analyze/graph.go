@@ -137,6 +137,8 @@ type Graph struct {
 	// target is a template's blank, each with that node's index.
 	blankOnce sync.Once
 	blankOnly map[int32]int32
+	// blankAt: blankOf's answer for each enabled node it reports.
+	blankAt map[int32]Blank
 	// blankRun: the nodes a run reaches once every node that fails on
 	// every item is fixed (deadBesidesFailing), nil when no node names a
 	// blank: the nodes whose own blank gates a finding on them.

@@ -76,11 +76,30 @@ func HasEffect(n *n8nschema.Node) bool {
 		return false
 	}
 	code := codeOf(n)
-	return codeSendsRE.MatchString(code) && !codeOnlyGets(code)
+	return codeSends(code) && !codeOnlyGets(code)
 }
 
-// codeSendsRE matches code that sends requests or writes by itself.
-var codeSendsRE = lazyregexp.New(`helpers\.(httpRequest|request)|\bfetch\s*\(|\baxios\b|\brequire\s*\(|\bimport\b`)
+// codeSendsREs match code that sends requests or writes by itself. One
+// pattern each, not one alternation: each starts with its literal, which
+// a byte search finds (lazyregexp), where Go's regexp tried the
+// alternation at every byte of the code.
+var codeSendsREs = [...]*lazyregexp.Regexp{
+	lazyregexp.New(`helpers\.(httpRequest|request)`),
+	lazyregexp.New(`\bfetch\s*\(`),
+	lazyregexp.New(`\baxios\b`),
+	lazyregexp.New(`\brequire\s*\(`),
+	lazyregexp.New(`\bimport\b`),
+}
+
+// codeSends reports code that one of codeSendsREs matches.
+func codeSends(code string) bool {
+	for _, re := range codeSendsREs {
+		if re.MatchString(code) {
+			return true
+		}
+	}
+	return false
+}
 
 // codeWritesRE matches what code may write with besides a request whose
 // method it states: a module (axios, fs, child_process), or a method not

@@ -1528,11 +1528,10 @@ func idReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, carr
 				ids = append(ids, lastID(m[2]))
 			}
 		case n.Type == n8nschema.TypeCode:
-			// The URL first: most code builds none, and codeSendsRE
-			// has no literal to skip ahead to.
+			// The URL first: most code builds none.
 			code := codeOf(n)
 			urls := idCodeURLRE.FindAllStringSubmatch(code, -1)
-			if len(urls) == 0 || !codeSendsRE.MatchString(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
+			if len(urls) == 0 || !codeSends(code) || !postMethodRE.MatchString(code) || privateNoteRE.MatchString(code) {
 				continue
 			}
 			for _, m := range urls {

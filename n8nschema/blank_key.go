@@ -192,7 +192,7 @@ var blankKeyREs = [...]*lazyregexp.Regexp{
 // type …" (n8n/dist/credentials-helper.js getCredentialsEntity). An HTTP
 // Request that ignores its credentials (IgnoresCredentials) reads none.
 func BlankCredential(n *Node) (typ, id string, ok bool) {
-	if IgnoresCredentials(n) {
+	if len(n.Credentials) == 0 || IgnoresCredentials(n) { // most nodes have none
 		return "", "", false
 	}
 	n.Field("credentials").Each(func(t string, v Value) bool {

@@ -1104,27 +1104,58 @@ func Placeholder(s string) bool {
 // mayBePlaceholder is false for a string placeholderREs cannot match: the
 // regexp backtracks through its alternatives at ~1,000 instructions a byte,
 // and most strings asked (credential ids) are plain ASCII words. For ASCII,
-// (?i) folds ASCII letters only, so each alternative needs one of these.
+// (?i) folds ASCII letters only, so each alternative needs one of these:
+// a leading bracket, dot or x, an underscore, a byte past ASCII, or one of
+// the words the other alternatives hold ("your", "replace", "placeholder",
+// "changeme", "todo", "tbd", "api", "secret", "token") in any case. One
+// pass over s, each byte asked for the words it can start.
 func mayBePlaceholder(s string) bool {
 	switch s[0] {
 	case '<', '[', '{', '.', 'x', 'X':
 		return true
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '_' || c >= utf8.RuneSelf {
+		c := s[i]
+		if c == '_' || c >= utf8.RuneSelf {
 			return true
 		}
-	}
-	for _, w := range placeholderWords {
-		if lazyregexp.ContainsFold(s, w) {
+		var hit bool
+		switch c | 0x20 { // a letter in lower case; no other byte gives one
+		case 'y':
+			hit = foldAt(s, i, "your")
+		case 'r':
+			hit = foldAt(s, i, "replace")
+		case 'p':
+			hit = foldAt(s, i, "placeholder")
+		case 'c':
+			hit = foldAt(s, i, "changeme")
+		case 't':
+			hit = foldAt(s, i, "todo") || foldAt(s, i, "tbd") || foldAt(s, i, "token")
+		case 'a':
+			hit = foldAt(s, i, "api")
+		case 's':
+			hit = foldAt(s, i, "secret")
+		}
+		if hit {
 			return true
 		}
 	}
 	return false
 }
 
-// placeholderWords are the words placeholderREs' other alternatives hold.
-var placeholderWords = []string{"your", "replace", "placeholder", "changeme", "todo", "tbd", "api", "secret", "token"}
+// foldAt reports whether s holds word (lower-case ASCII letters) at i, in
+// any case of its ASCII letters.
+func foldAt(s string, i int, word string) bool {
+	if len(s)-i < len(word) {
+		return false
+	}
+	for j := 0; j < len(word); j++ {
+		if s[i+j]|0x20 != word[j] {
+			return false
+		}
+	}
+	return true
+}
 
 // ---------------------------------------------------------------------------
 // Prices

@@ -11,6 +11,21 @@ import (
 // "v1.1.0", "v2", "_v3", "1.2.0" (a dotted number).
 var versionMarkRE = lazyregexp.New(`(?i)(?:\bv|_v|-v)\d+(?:\.\d+)*|\b\d+\.\d+(?:\.\d+)*\b`)
 
+// versionMarks returns the version marks s holds (versionMarkRE), asked
+// only of a string that holds what each needs: a "v" before a digit, or a
+// digit, a dot and a digit. Most file paths hold neither, and the pattern,
+// with no literal to skip ahead to, was tried at every byte of them.
+func versionMarks(s string) []string {
+	for i := 0; i+1 < len(s); i++ {
+		if c, d := s[i], s[i+1]; c|0x20 == 'v' && isDigit(d) || isDigit(c) && d == '.' && i+2 < len(s) && isDigit(s[i+2]) {
+			return versionMarkRE.FindAllString(s, -1)
+		}
+	}
+	return nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // versionsOf reports two workflows that are versions of one workflow
 // kept side by side: their names or their file names are the same but
 // for a version mark that differs ("v1.0.0-financial.json" and
@@ -22,7 +37,7 @@ var versionMarkRE = lazyregexp.New(`(?i)(?:\bv|_v|-v)\d+(?:\.\d+)*|\b\d+\.\d+(?:
 // the older is what a version is for.
 func versionsOf(a, b *analyze.WorkflowSummary) bool {
 	marksDiffer := func(x, y string) bool {
-		mx, my := versionMarkRE.FindAllString(x, -1), versionMarkRE.FindAllString(y, -1)
+		mx, my := versionMarks(x), versionMarks(y)
 		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00")
 	}
 	// Names must be the same but for the mark ("Sync v2"); paths may
