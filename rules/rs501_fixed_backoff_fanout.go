@@ -49,7 +49,13 @@ that fails, so its items never retry together, nor do the items a Loop Over Item
 default: SplitInBatchesV3.node.js) hands a node one per pass. The loop keeps one execution's calls apart,
 not executions: under a per-request trigger such a node still counts, as requests that come together start
 executions that overlap. A node counts for a
-per-request trigger only when that trigger's executions reach it. An HTTP Request with Never Error and Full
+per-request trigger only when that trigger's executions reach it, and reach it by a way with no model
+generating before it: n8n starts a node only when the one before it has ended (runNode is awaited, then
+addNodeToBeExecuted: packages/core/src/execution-engine/workflow-execute.ts), so a node behind an AI Agent or a
+chain with its chat model, a vendor model node or an HTTP Request to a model API's generation endpoint starts
+when that generation ends, seconds to minutes after the run began and different for each request; executions
+that start together reach it spread apart, and each fixed-wait retry keeps that spread. The items one execution
+sends at once still leave together, whatever the model took (--items). An HTTP Request with Never Error and Full
 Response (options.response.response) hands every status on as an item, so its retry never meets an overloaded
 service's 429 or 503; what still ends a try is a request with no answer. A refused connection reaches no
 server to keep down, and a timeout comes a timeout after each call's own start, so the retries keep the
@@ -97,7 +103,10 @@ The rule reports one note per workflow, at the first such node, naming the other
 			}
 			if !no {
 				triggers = append(triggers, t)
-				runs = append(runs, analyze.ReachFrom(g, t))
+				// Behind a model's generation, executions that start
+				// together arrive spread by its latency, and each retry
+				// keeps its own spacing.
+				runs = append(runs, analyze.ReachBeforeModel(g, t))
 				counted[r] = true
 			}
 		}
