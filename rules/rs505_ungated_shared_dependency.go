@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs505 = &analyze.Rule{
@@ -124,9 +125,17 @@ so the owner activates what is deployed.`,
 					continue
 				}
 				reported[d] = true
-				pass.Report(w, op, analyze.Diagnostic{
-					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d executions can call it at once and make up to %d attempts, each execution's retries one after another (%s)",
-						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), g.runs[d], g.attempts[d], g.basis(d, fleet)),
+				// The note stands on the node whose retries it counts: a
+				// model or tool sub-node's calls are retried by the agent or
+				// chain above it, which names the call too.
+				at, here := *op, fmt.Sprintf("node %q", op.Node)
+				if name, pos, ok := retrier(w, op); ok {
+					at.Node, at.Pos = name, pos
+					here = fmt.Sprintf("node %q, retrying the calls of its sub-node %q", name, op.Node)
+				}
+				pass.Report(w, &at, analyze.Diagnostic{
+					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here %s; also %s): in an outage up to %d executions can call it at once and make up to %d attempts, each execution's retries one after another (%s)",
+						len(g.users[d]), dep+sameAccount(op), here, g.others(d, w), g.runs[d], g.attempts[d], g.basis(d, fleet)),
 					Detail:  d,
 					FoldKey: d,
 					Chain:   op.Factors,
@@ -134,6 +143,29 @@ so the owner activates what is deployed.`,
 			}
 		}
 	},
+}
+
+// retrier is the node of w whose n8n retry repeats op's calls when it is not
+// op's own node: the agent or chain that re-runs its model or memory
+// sub-node (KindRootRetry), or the agent whose tool retries
+// (KindToolRetry, on the tool itself, is op's own). ok is false when op's
+// node retries itself or the retry is a caller's in another workflow.
+func retrier(w *analyze.WorkflowSummary, op *analyze.OperationSummary) (name string, pos n8nschema.Pos, ok bool) {
+	label := w.Label()
+	for _, f := range op.Factors {
+		switch f.Kind {
+		case analyze.KindNodeRetry, analyze.KindToolRetry:
+			if f.Value > 1 && f.Node == op.Node && f.Workflow == label {
+				return "", pos, false
+			}
+		}
+	}
+	for _, f := range op.Factors {
+		if f.Kind == analyze.KindRootRetry && f.Value > 1 && f.Node != op.Node && f.Workflow == label {
+			return f.Node, f.Pos, true
+		}
+	}
+	return "", pos, false
 }
 
 // dependencyUsers are the set's node-retried operations grouped by
