@@ -99,7 +99,11 @@ another instance or before a rename), may be to it, so while a workflow that run
 n8n instance (RS005 reports such calls), the sub-workflow is counted; an export that names no instance is of the
 same instance as the one instance the others name, and of none of theirs when they name several. An export's "active": false is not taken to mean the workflow never runs: n8n
 import:workflow deactivates what it imports by default (cli/src/commands/import/workflow.ts --activeState),
-so the owner activates what is deployed.`,
+so the owner activates what is deployed. The note stands on the node whose n8n retry it counts: the calling
+node when it retries itself; for a model or memory sub-node, which n8n's retry loop never runs
+(n8n-core execution-engine/workflow-execute.js reads retryOnFail only of the node it runs; a sub-node is called
+from its root's run, node-execution-context/utils/get-input-connection-data.js), the agent or chain whose retries
+re-run it, with the sub-node named.`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
 	FixDoc:     "None: a shared gate (a proxy, a queue, one sub-workflow that owns the calls) is infrastructure, not a setting.",
 	Severity:   analyze.Note,
