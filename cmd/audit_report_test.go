@@ -170,23 +170,23 @@ func TestAuditFormatUsage(t *testing.T) {
 
 func TestAuditConfigFile(t *testing.T) {
 	wd := workspace(t, map[string]string{
-		".stormcheck.yaml": "fail_on: note\nrules:\n  disable: [RS302]\n  severity:\n    RS503: error\n",
+		".stormcheck.yaml": "fail_on: note\nrules:\n  disable: [RS302]\n  severity:\n    RS306: error\n",
 		"sub/a.json":       readExample(t, "support-chat-agent.json"),
 	})
 	sub := filepath.Join(wd, "sub")
 	a := filepath.Join(sub, "a.json")
 
-	// Found upward from the working folder: RS302 is off, RS503 is an error.
+	// Found upward from the working folder: RS302 is off, RS306 is an error.
 	r := auditIn(t, sub, "audit", "--format", "json", a)
 	if r.code != ExitFindings {
 		t.Fatalf("exit %d, want 1 (fail_on: note); stderr %s", r.code, r.stderr)
 	}
-	want := []string{"RS306 When chat message received", "RS503 Look up order"}
+	want := []string{"RS306 When chat message received"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(r.stdout, `"severity": "error"`) {
-		t.Error("rules.severity did not make RS503 an error")
+		t.Error("rules.severity did not make RS306 an error")
 	}
 
 	// Flags win over the config.
@@ -211,11 +211,11 @@ func TestAuditConfigFile(t *testing.T) {
 }
 
 // ignoreWorkflow is support-chat-agent.json with directives in the notes
-// of its tool, which retries on any error, 4xx included (RS503).
+// of its model, which has no max-tokens bound (RS302).
 func ignoreWorkflow(t *testing.T, notes string) string {
 	t.Helper()
 	src := readExample(t, "support-chat-agent.json")
-	const anchor = `"name": "Look up order",`
+	const anchor = `"name": "OpenAI Chat Model",`
 	if !strings.Contains(src, anchor) {
 		t.Fatalf("support-chat-agent.json has no %s", anchor)
 	}
@@ -224,11 +224,11 @@ func ignoreWorkflow(t *testing.T, notes string) string {
 
 func TestAuditIgnores(t *testing.T) {
 	wd := workspace(t, map[string]string{
-		"a.json": ignoreWorkflow(t, "stormcheck:ignore RS503 -- the API answers 401 only while it restarts\nstormcheck:ignore RS201 -- stale"),
+		"a.json": ignoreWorkflow(t, "stormcheck:ignore RS302 -- the provider caps output for this key\nstormcheck:ignore RS201 -- stale"),
 		".stormcheck.yaml": `ignore:
-  - rule: RS302
+  - rule: RS306
     path: "*.json"
-    reason: the provider caps output for this key
+    reason: the chat sits behind the shop's login
   - rule: RS503
     reason: gate coming in Q3
     expires: 2020-01-31
@@ -237,12 +237,12 @@ func TestAuditIgnores(t *testing.T) {
 	a := filepath.Join(wd, "a.json")
 	r := auditIn(t, wd, "audit", "--format", "json", "--fail-on", "never", a)
 	rep := decodeReport(t, r.stdout)
-	want := []string{"RS006 ", "RS306 When chat message received", "RS006 Look up order"}
+	want := []string{"RS006 ", "RS006 OpenAI Chat Model"}
 	if diff := cmp.Diff(want, rulesOf(rep)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s\nstderr: %s", diff, r.stderr)
 	}
 	if rep.Summary.Ignored != 2 {
-		t.Errorf("summary ignored = %d, want 2 (RS503 by notes, RS302 by config; the expired entry ignores nothing)", rep.Summary.Ignored)
+		t.Errorf("summary ignored = %d, want 2 (RS302 by notes, RS306 by config; the expired entry ignores nothing)", rep.Summary.Ignored)
 	}
 	for _, f := range rep.Findings {
 		if f.Rule == "RS006" && f.Node == "" && (f.File != ".stormcheck.yaml" || f.Line != 5 ||
@@ -257,7 +257,7 @@ func TestAuditIgnores(t *testing.T) {
 
 	// --no-ignores: everything comes back, no RS006.
 	r = auditIn(t, wd, "audit", "--format", "json", "--fail-on", "never", "--no-ignores", a)
-	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model", "RS503 Look up order"}
+	want = []string{"RS306 When chat message received", "RS302 OpenAI Chat Model"}
 	if diff := cmp.Diff(want, rulesOf(decodeReport(t, r.stdout))); diff != "" {
 		t.Errorf("--no-ignores findings (-want +got):\n%s", diff)
 	}

@@ -70,7 +70,7 @@ func NewCapture(need Needs) *Capture {
 // Group captures, from a set whose sources are still there, everything the
 // renderers need for the findings of its rules (fs), for the findings that
 // the set-wide rules make at the end (RS505 at the node of a retried
-// operation, RS009 at a workflow with an id), and for those the filters
+// operation or the root that retries it, RS009 at a workflow with an id), and for those the filters
 // make at the end at places (ignore directives, RS006). Safe for
 // concurrent use.
 func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
@@ -87,6 +87,16 @@ func (c *Capture) Group(set *analyze.Set, fs []analyze.Finding, at ...Place) {
 			g.place(w.Source, op.Node.Pos)
 			if c.Places {
 				g.node(set, w.Source, w.Name, w.ID, op.Node.Name, op.Node.Pos)
+			}
+			// RS505 stands on the agent or chain whose retries re-run a
+			// sub-node's calls.
+			for _, f := range op.Factors {
+				if f.Kind == analyze.KindRootRetry && f.Source == w.Source {
+					g.place(w.Source, f.Pos)
+					if c.Places {
+						g.node(set, w.Source, w.Name, w.ID, f.Node, f.Pos)
+					}
+				}
 			}
 		}
 	}

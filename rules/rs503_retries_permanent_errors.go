@@ -14,10 +14,12 @@ var rs503 = &analyze.Rule{
 	Doc: `n8n's node retry retries every failure alike: no status code is excluded
 (packages/core/src/execution-engine/workflow-execute.ts). A 401 from an expired credential, a 403, a 404 or a
 422 rejecting the payload fails the same way on every try, and for a write each try may leave a trace (a
-rejected order, a duplicate validation e-mail). It matters for calls that carry credentials or write (a
-credential the node does not read, as an HTTP Request whose authentication is "none" ignores the block its export
-lists, is carried by none of its calls); a POST
-that only reads or analyses (a search, a scrape, a GraphQL query) is not a write. An HTTP
+rejected order, a duplicate validation e-mail). The rule reports calls whose tries can leave something: a write,
+and a call not known to only read. A read (a GET, a search, a scrape, a GraphQL query, a POST that only reads or
+analyses) that the server refuses leaves nothing behind, with or without credentials: a refused read is not
+billed and writes nothing, so its tries cost one more rejected request each and the waits between them, and the
+rule is silent, over HTTP as through a driver (below). A credential the node does not read, as an HTTP Request
+whose authentication is "none" ignores the block its export lists, is carried by none of its calls. An HTTP
 Request with "Never Error" (options.response.response.neverError; Ignore Response Code, options.ignoreResponseCode,
 before v3) returns the status instead of throwing, so
 the workflow can retry 429 and 5xx only and report the rest. A Data Table is not a call: it reaches n8n's own
@@ -53,30 +55,25 @@ rejected recipient).`,
 			if v, ok := n.Param("authentication"); ok && v.Str() != "" && v.Str() != "none" {
 				auth = true
 			}
-			// A POST that only reads or analyses (a search) is no write.
+			// A read (a GET, a search, a scrape, a POST that only reads or
+			// analyses) the server refuses leaves nothing behind and is not
+			// billed: its tries cost one rejected request each and the
+			// waits, with or without credentials. A write's tries may each
+			// leave a trace.
 			write := op.Consequence() != analyze.NoEffect
-			if !write && !auth {
-				continue
-			}
 			// A driver's call (a database, a broker, SMTP, SSH) has no HTTP
-			// status: a call known to only read that it refuses leaves
-			// nothing behind. One not known to (a procedure, a query an
-			// expression builds) may write.
+			// status and no method to tell a read by: one not known to only
+			// read (a procedure, a query an expression builds) may write.
 			proto := n8nschema.NoHTTPStatus(n.Type)
-			if proto != "" && !write && n8nschema.ReadsOnly(n) {
+			if !write && (!auth || proto == "" || n8nschema.ReadsOnly(n)) {
 				continue
 			}
-			what := "calls with credentials"
-			examples := "401 or 403"
 			_, name := n8nschema.WriteOp(n)
-			switch {
-			case write:
-				what = fmt.Sprintf("makes a write (%s)", name)
-				examples = noStatusRefusals[proto]
-			case proto != "":
+			what := fmt.Sprintf("makes a write (%s)", name)
+			if !write {
 				what = fmt.Sprintf("runs %s, not known to only read", name)
-				examples = noStatusRefusals[proto]
 			}
+			examples := noStatusRefusals[proto]
 			pass.Report(analyze.Diagnostic{
 				Node: n, Pos: n.Pos, OwnFailure: true, // its own blank is one more refusal it retries
 				Message: fmt.Sprintf("node %q tries %d times on any error%s: it %s, so a %s fails the same way %d times",

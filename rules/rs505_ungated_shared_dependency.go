@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs505 = &analyze.Rule{
@@ -98,7 +99,11 @@ another instance or before a rename), may be to it, so while a workflow that run
 n8n instance (RS005 reports such calls), the sub-workflow is counted; an export that names no instance is of the
 same instance as the one instance the others name, and of none of theirs when they name several. An export's "active": false is not taken to mean the workflow never runs: n8n
 import:workflow deactivates what it imports by default (cli/src/commands/import/workflow.ts --activeState),
-so the owner activates what is deployed.`,
+so the owner activates what is deployed. The note stands on the node whose n8n retry it counts: the calling
+node when it retries itself; for a model or memory sub-node, which n8n's retry loop never runs
+(n8n-core execution-engine/workflow-execute.js reads retryOnFail only of the node it runs; a sub-node is called
+from its root's run, node-execution-context/utils/get-input-connection-data.js), the agent or chain whose retries
+re-run it, with the sub-node named.`,
 	Fix:        "Route the calls to the shared dependency through one gate (a sub-workflow or proxy that owns retries and concurrency) and declare its limit in .stormcheck.yaml",
 	FixDoc:     "None: a shared gate (a proxy, a queue, one sub-workflow that owns the calls) is infrastructure, not a setting.",
 	Severity:   analyze.Note,
@@ -124,9 +129,17 @@ so the owner activates what is deployed.`,
 					continue
 				}
 				reported[d] = true
-				pass.Report(w, op, analyze.Diagnostic{
-					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here node %q; also %s): in an outage up to %d executions can call it at once and make up to %d attempts, each execution's retries one after another (%s)",
-						len(g.users[d]), dep+sameAccount(op), op.Node, g.others(d, w), g.runs[d], g.attempts[d], g.basis(d, fleet)),
+				// The note stands on the node whose retries it counts: a
+				// model or tool sub-node's calls are retried by the agent or
+				// chain above it, which names the call too.
+				at, here := *op, fmt.Sprintf("node %q", op.Node)
+				if name, pos, ok := retrier(w, op); ok {
+					at.Node, at.Pos = name, pos
+					here = fmt.Sprintf("node %q, retrying the calls of its sub-node %q", name, op.Node)
+				}
+				pass.Report(w, &at, analyze.Diagnostic{
+					Message: fmt.Sprintf("%d workflows call %s with their own node retries and no shared gate (here %s; also %s): in an outage up to %d executions can call it at once and make up to %d attempts, each execution's retries one after another (%s)",
+						len(g.users[d]), dep+sameAccount(op), here, g.others(d, w), g.runs[d], g.attempts[d], g.basis(d, fleet)),
 					Detail:  d,
 					FoldKey: d,
 					Chain:   op.Factors,
@@ -134,6 +147,29 @@ so the owner activates what is deployed.`,
 			}
 		}
 	},
+}
+
+// retrier is the node of w whose n8n retry repeats op's calls when it is not
+// op's own node: the agent or chain that re-runs its model or memory
+// sub-node (KindRootRetry), or the agent whose tool retries
+// (KindToolRetry, on the tool itself, is op's own). ok is false when op's
+// node retries itself or the retry is a caller's in another workflow.
+func retrier(w *analyze.WorkflowSummary, op *analyze.OperationSummary) (name string, pos n8nschema.Pos, ok bool) {
+	label := w.Label()
+	for _, f := range op.Factors {
+		switch f.Kind {
+		case analyze.KindNodeRetry, analyze.KindToolRetry:
+			if f.Value > 1 && f.Node == op.Node && f.Workflow == label {
+				return "", pos, false
+			}
+		}
+	}
+	for _, f := range op.Factors {
+		if f.Kind == analyze.KindRootRetry && f.Value > 1 && f.Node != op.Node && f.Workflow == label {
+			return f.Node, f.Pos, true
+		}
+	}
+	return "", pos, false
 }
 
 // dependencyUsers are the set's node-retried operations grouped by
