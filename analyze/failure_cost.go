@@ -1,6 +1,11 @@
 package analyze
 
-import "github.com/stormcheck/stormcheck/n8nschema"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 // What a node that fails on every item costs the runs that reach it. n8n
 // stops the execution at the first node that throws (packages/core/src/
@@ -14,9 +19,10 @@ import "github.com/stormcheck/stormcheck/n8nschema"
 // FailureLoss is what the runs that reach a node failing on every item
 // lose there (Set.FailureLossOf).
 type FailureLoss struct {
-	// Known is false when the loss was not read: the node runs in a loop
-	// (its failure keeps the later rounds of the nodes before it from
-	// running), or the budget of the walks ran out.
+	// Known is false when the loss was not read: the node is not in the
+	// graph, no enabled trigger reaches it, it runs in a loop (its failure
+	// keeps the later rounds of the nodes before it from running), or the
+	// budget of the walks ran out.
 	Known bool
 	// Outside is a node of the node, its sub-nodes and what may run after
 	// it that acts outside n8n (ActsOutside): the node itself when it
@@ -25,8 +31,8 @@ type FailureLoss struct {
 	// Awaited is a trigger of those runs whose starter waits for the run to
 	// end (AwaitsRun): the failure is the answer it gets.
 	Awaited *n8nschema.Node
-	// Done are the nodes that surely ran before it and act outside n8n, in
-	// file order: the work the run has done when it fails.
+	// Done are the nodes that surely ran before it and act outside n8n,
+	// nearest first: the work the run has done when it fails.
 	Done []*n8nschema.Node
 }
 
@@ -66,12 +72,12 @@ func (s *Set) FailureLossOf(w *n8nschema.Workflow, n *n8nschema.Node, triggers m
 	}
 	*budget -= len(queue)
 	for _, e := range g.Out(n) {
-		if e.Type == ConnMain && above[e.To] || e.To == n {
+		if (e.Type == ConnMain && above[e.To]) || e.To == n {
 			return FailureLoss{} // in a loop: the later rounds before it are lost
 		}
 	}
 	var starts []*n8nschema.Node
-	for x := range above {
+	for _, x := range queue[1:] { // in the walk's order, not a map's
 		if triggers[x] && !x.Disabled {
 			starts = append(starts, x)
 		}
@@ -160,25 +166,35 @@ func (g *Graph) indexOf(n *n8nschema.Node) int {
 // parents above n, and above each input of a node with several main
 // inputs that one connection feeds.
 func (g *Graph) surelyBefore(n *n8nschema.Node) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
+	type feed struct {
+		input int
+		from  *n8nschema.Node
+	}
 	before := map[*n8nschema.Node]bool{}
 	queue := []*n8nschema.Node{n}
+	var feeds []feed
 	for h := 0; h < len(queue); h++ {
-		byInput := map[int][]*n8nschema.Node{}
-		top := 0
+		feeds = feeds[:0]
 		for _, e := range g.In(queue[h]) {
 			if e.Type == ConnMain {
-				byInput[e.Input] = append(byInput[e.Input], e.From)
-				top = max(top, e.Input)
+				feeds = append(feeds, feed{e.Input, e.From})
 			}
 		}
 		// One input fed once, or several inputs, each fed once: the
-		// node waits for them all (inputs in order: deterministic).
-		for in := range top + 1 {
-			from, ok := byInput[in]
-			if ok && len(from) == 1 && !before[from[0]] && from[0] != n {
-				before[from[0]] = true
-				queue = append(queue, from[0])
+		// node waits for them all. Inputs in order (deterministic), by
+		// sorting what feeds them: an input's index is the export's and
+		// may be any number.
+		slices.SortStableFunc(feeds, func(a, b feed) int { return cmp.Compare(a.input, b.input) })
+		for k := 0; k < len(feeds); {
+			j := k + 1
+			for j < len(feeds) && feeds[j].input == feeds[k].input {
+				j++
 			}
+			if from := feeds[k].from; j-k == 1 && !before[from] && from != n {
+				before[from] = true
+				queue = append(queue, from)
+			}
+			k = j
 		}
 	}
 	return before, queue[1:]
@@ -208,13 +224,19 @@ func (s *Set) ActsOutside(n *n8nschema.Node) bool {
 // AwaitsRun reports whether whoever starts trigger t's runs waits for the
 // run to end, so that a failed run is the answer they get: a Webhook that
 // answers when the last node finishes or from a Respond to Webhook node
-// (or whose mode an expression sets), a form, a chat, an MCP client, and
-// a calling workflow (Execute Workflow Trigger).
+// (or whose mode an expression sets), a form that answers so, a chat, an
+// MCP client, and a calling workflow (Execute Workflow Trigger).
 func AwaitsRun(t *n8nschema.Node) bool {
 	switch t.Type {
 	case n8nschema.TypeWebhook:
 		return AnswersLate(t) || AnswerMode(t) == ""
-	case n8nschema.TypeFormTrigger, n8nschema.TypeChatTrigger, n8nschema.TypeMCPTrigger, n8nschema.TypeExecuteWorkflowTrigger:
+	case n8nschema.TypeFormTrigger:
+		// "Respond When" defaults to the submission (onReceived,
+		// nodes-base Form/common.descriptions.js formRespondMode): the
+		// person has left with the form's own confirmation.
+		v, ok := t.Param("responseMode")
+		return ok && (v.IsExpr() || v.Str() == "lastNode" || v.Str() == "responseNode")
+	case n8nschema.TypeChatTrigger, n8nschema.TypeMCPTrigger, n8nschema.TypeExecuteWorkflowTrigger:
 		return true
 	}
 	return false
