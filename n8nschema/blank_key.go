@@ -379,5 +379,5 @@ func bracketedName(s string) bool {
 // anywhere, or only x.
 var blankURLREs = [...]*lazyregexp.Regexp{
 	lazyregexp.New(`(?i)^(your|replace)([_-].*)?$|placeholder|^x{4,}$`),
-	lazyregexp.New(`^(Your|Replace|YOUR|REPLACE)[A-Z]`),
+	lazyregexp.New(`^(Your|Replace)[A-Z]`),
 }

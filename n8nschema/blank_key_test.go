@@ -92,6 +92,7 @@ func TestBlankURL(t *testing.T) {
 		{"=https://api.example.org/{{ $json.YOUR_FIELD }}/items", ""},
 		{"https://api.trustpilot.com/v1/business-units/UNIT_42/REVIEWS?status=NEW", ""},
 		{"https://api.example.org/v1/yourself/replacements?sort=xml", ""},
+		{"https://api.example.org/v1/REPLACEMENTS/YOURS", ""},
 		{"https://www.zillow.com/sold/?searchQueryState=%7B%22pagination%22%3A%7B%7D%7D", ""},
 		{"https://your-instance.app/api/v1/items", ""},
 	} {
