@@ -39,3 +39,13 @@ func TestFailureLossHugeInputIndex(t *testing.T) {
 		t.Fatal("FailureLossOf did not end within 10 s on a connection into input 1e15")
 	}
 }
+
+// A test's words come from the export: an operation name that is no plain
+// word is quoted, so that no line break or control byte reaches a message.
+func TestOpTextQuotes(t *testing.T) {
+	for op, want := range map[string]string{"gt": "gt", "notEquals": "notEquals", "gt\n::error::x": `"gt\n::error::x"`, "": ""} {
+		if got := opText(op); got != want {
+			t.Errorf("opText(%q) = %q, want %q", op, got, want)
+		}
+	}
+}

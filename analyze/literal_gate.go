@@ -945,6 +945,17 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, count bool, 
 	return taken, gateText(n), ownCountTest(n), never, true
 }
 
+// opText is an operation's name as stored, quoted unless it is a plain
+// word (the export's text: gt, notEquals).
+func opText(op string) string {
+	for i := 0; i < len(op); i++ {
+		if c := op[i]; !(c|0x20 >= 'a' && c|0x20 <= 'z') {
+			return strconv.Quote(op)
+		}
+	}
+	return op
+}
+
 // gateText is a test in words: its first conditions, operands and
 // operation as stored.
 func gateText(n *n8nschema.Node) string {
@@ -955,7 +966,7 @@ func gateText(n *n8nschema.Node) string {
 			if len(parts) == 2 {
 				break
 			}
-			op := c.Get("operator.operation").Str()
+			op := opText(c.Get("operator.operation").Str())
 			if c.Get("operator.singleValue").True() {
 				parts = append(parts, operandText(c.Get("leftValue"))+" "+op)
 				continue
@@ -971,7 +982,7 @@ func gateText(n *n8nschema.Node) string {
 				def := v1Defaults[dt]
 				op := def[1].s
 				if v := c.Get("operation"); v.Exists() {
-					op = v.Str()
+					op = opText(v.Str())
 				}
 				l, r := c.Get("value1"), c.Get("value2")
 				lt, rt := operandText(l), literalText(r)

@@ -237,7 +237,8 @@ func ownCountTest(n *n8nschema.Node) bool {
 // literal as JSON text.
 func operandText(v n8nschema.Value) string {
 	if oc, ok := ownCountOf(v); ok {
-		return oc.code
+		// Its white space as one space: the code is the export's text.
+		return strings.Join(strings.Fields(oc.code), " ")
 	}
 	return literalText(v)
 }
