@@ -191,6 +191,7 @@ func TestOwnCountGate(t *testing.T) {
 		{"count equals 1 varies", if2(litCond(count, `1`, "number", "equals")), true, true},
 		{"count lt 100 varies", if2(litCond(count, `100`, "number", "lt")), true, true},
 		{"count gt 5 varies", if2(litCond(count, `5`, "number", "gt")), true, true},
+		{"count equals 500000000 is not judged", if2(litCond(count, `500000000`, "number", "equals")), true, true},
 		{"count against an expression", if2(litCond(count, `"={{ $json.n }}"`, "number", "gt")), true, true},
 		{"count as a string is not judged", loose(litCond(count, `"0"`, "string", "notEquals")), true, true},
 		{"comparison true", if2(single(`"={{ $input.all().length > 0 }}"`, "boolean", "true")), true, false},

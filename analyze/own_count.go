@@ -113,12 +113,16 @@ func (c ownCount) at(n float64) jsVal {
 // countSamples are the counts a test of an ownCount is evaluated at: a
 // comparison of a whole number n ≥ 1 with the numbers in breaks changes
 // its answer only where n crosses one of them, so 1, 2, 3, a huge count
-// and the whole numbers beside each break stand for every count.
+// and the whole numbers beside each break stand for every count. A break
+// past 1e8 is left undecided (nil): no sample stands beside it.
 func countSamples(breaks ...float64) []float64 {
 	s := []float64{1, 2, 3, 1e9}
 	for _, b := range breaks {
-		if math.IsNaN(b) || math.IsInf(b, 0) || math.Abs(b) > 1e8 {
+		if math.IsNaN(b) || math.IsInf(b, 0) {
 			continue
+		}
+		if math.Abs(b) > 1e8 {
+			return nil
 		}
 		f := math.Floor(b)
 		for d := -1.0; d <= 2; d++ {
@@ -172,8 +176,12 @@ func ownCountOutcome(c n8nschema.Value, oc ownCount, o filterOptions) uint8 {
 	if f, nan, ok := right.toNumber(); ok && !nan {
 		breaks = append(breaks, f)
 	}
+	samples := countSamples(breaks...)
+	if samples == nil {
+		return gateAny
+	}
 	var res uint8
-	for _, n := range countSamples(breaks...) {
+	for _, n := range samples {
 		left := oc.at(n)
 		for _, strict := range o.strict {
 			for _, cs := range o.caseSens {
@@ -201,8 +209,12 @@ func v1OwnCount(dt string, oc ownCount, opv, v2 jsVal) uint8 {
 	if v2.kind == n8nschema.Number {
 		breaks = append(breaks, v2.f)
 	}
+	samples := countSamples(breaks...)
+	if samples == nil {
+		return gateAny
+	}
 	var res uint8
-	for _, n := range countSamples(breaks...) {
+	for _, n := range samples {
 		r := v1Compare(dt, oc.at(n), opv, v2)
 		if r == gateAny {
 			return gateAny
