@@ -158,20 +158,21 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 		return "", false
 	}
 	blank := func(v string) bool { return strings.TrimSpace(v) == "" || n8nschema.BlankKeyText(v) }
-	for _, l := range [...]struct{ list, kind string }{{"headerParameters.parameters", "header"}, {"queryParameters.parameters", "query parameter"}} {
-		for _, q := range n.Params().Get(l.list).Elems() {
-			name, val := q.Get("name").Str(), q.Get("value").Str()
-			if !n8nschema.CredentialField(name) {
-				continue
-			}
-			for _, x := range exprRE.FindAllString(val, -1) {
-				if setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank) {
-					return fmt.Sprintf("%s %q", l.kind, name), true
-				}
+	where, found := "", false
+	// Only the lists the node sends (n8nschema.SentParams).
+	n8nschema.SentParams(n, func(kind, name string, v n8nschema.Value) bool {
+		if kind == "body parameter" || !n8nschema.CredentialField(name) {
+			return true
+		}
+		for _, x := range exprRE.FindAllString(v.Str(), -1) {
+			if setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank) {
+				where, found = fmt.Sprintf("%s %q", kind, name), true
+				return false
 			}
 		}
-	}
-	return "", false
+		return true
+	})
+	return where, found
 }
 
 // blankReach fills blankAt, the enabled nodes blankOf reports, and

@@ -32,7 +32,7 @@ func BlankKey(n *Node) (string, bool) {
 		return "", false
 	}
 	where, found := "", false
-	sentParams(n, func(what, name string, val Value) bool {
+	SentParams(n, func(what, name string, val Value) bool {
 		if val.Kind() != String || val.IsExpr() || !keyParam(name) || !BlankKeyText(val.Str()) {
 			return true
 		}
@@ -62,12 +62,12 @@ func BlankKey(n *Node) (string, bool) {
 	return "", false
 }
 
-// sentParams calls fn with each header, query and body parameter of the
+// SentParams calls fn with each header, query and body parameter of the
 // key-value lists an HTTP Request sends ("header", "query parameter",
 // "body parameter"), until fn returns false: v3 and later send a list when
 // its send flag is a literal true and it is specified as key-value pairs
 // (the default); v1 and v2 send theirs unless jsonParameters is set.
-func sentParams(n *Node, fn func(what, name string, val Value) bool) {
+func SentParams(n *Node, fn func(what, name string, val Value) bool) {
 	lists := [...]struct{ send, specify, list, what string }{
 		{"sendHeaders", "specifyHeaders", "headerParameters.parameters", "header"},
 		{"sendQuery", "specifyQuery", "queryParameters.parameters", "query parameter"},
