@@ -163,6 +163,10 @@ type Graph struct {
 	// one input.
 	joinOnce  sync.Once
 	joinFacts *joinFacts
+	// OnceWhileDown's memo: which loops each node is in, and the loops
+	// by their ends (loopSets).
+	loopsOnce   sync.Once
+	loopMembers *loopMembers
 	// Locked's memo: whether each node looks like a lock, by index in
 	// Nodes, each decided when first asked.
 	locksOnce sync.Once
