@@ -163,6 +163,13 @@ type Graph struct {
 	// one input.
 	joinOnce  sync.Once
 	joinFacts *joinFacts
+	// ReachBeforeModel's memo: modelWaits by index in Nodes.
+	modelWaitOnce sync.Once
+	modelWait     []bool
+	// OnceWhileDown's memo: which loops each node is in, and the loops
+	// by their ends (loopSets).
+	loopsOnce   sync.Once
+	loopMembers *loopMembers
 	// Locked's memo: whether each node looks like a lock, by index in
 	// Nodes, each decided when first asked.
 	locksOnce sync.Once

@@ -28,12 +28,52 @@ func ReachBeforeModel(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
 	if !ok {
 		return map[*n8nschema.Node]bool{t: true}
 	}
+	queue := g.reachBeforeModel(i, make([]bool, len(g.Nodes)), nil)
+	reached := make(map[*n8nschema.Node]bool, len(queue))
+	for _, j := range queue {
+		reached[g.Nodes[j]] = true
+	}
+	return reached
+}
+
+// FirstReachBeforeModel maps each node that runs started at one of
+// starts reach by a way on which no model generates first
+// (ReachBeforeModel) to the first of starts, in their order, that so
+// reaches it. What a node so reaches depends on the node alone, so a
+// walk stops at a node an earlier start reached: each node is walked
+// once, however many starts reach it.
+func FirstReachBeforeModel(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
+	first := map[*n8nschema.Node]*n8nschema.Node{}
 	seen := make([]bool, len(g.Nodes))
+	var queue []int
+	for _, t := range starts {
+		i, ok := g.index(t)
+		if !ok {
+			if first[t] == nil {
+				first[t] = t
+			}
+			continue
+		}
+		if seen[i] {
+			continue // an earlier start reached t, and all t reaches
+		}
+		queue = g.reachBeforeModel(i, seen, queue[:0])
+		for _, j := range queue {
+			first[g.Nodes[j]] = t
+		}
+	}
+	return first
+}
+
+// reachBeforeModel appends to queue node i and the nodes it reaches
+// (ReachBeforeModel) that seen does not mark, marking them.
+func (g *Graph) reachBeforeModel(i int, seen []bool, queue []int) []int {
 	seen[i] = true
-	queue := []int{i}
-	for h := 0; h < len(queue); h++ {
+	h := len(queue)
+	queue = append(queue, i)
+	for ; h < len(queue); h++ {
 		u := queue[h]
-		waits := g.modelWaits(u)
+		waits := g.waitsForModel(u)
 		for _, e := range g.outs(u) {
 			// A generating node's error output carries the failures,
 			// which come when the model refuses, not when it has answered.
@@ -49,11 +89,19 @@ func ReachBeforeModel(g *Graph, t *n8nschema.Node) map[*n8nschema.Node]bool {
 			}
 		}
 	}
-	reached := make(map[*n8nschema.Node]bool, len(queue))
-	for _, j := range queue {
-		reached[g.Nodes[j]] = true
-	}
-	return reached
+	return queue
+}
+
+// waitsForModel is modelWaits of node i, each node's decided once per
+// graph (modelWaitOnce): ReachBeforeModel walks once per trigger.
+func (g *Graph) waitsForModel(i int) bool {
+	g.modelWaitOnce.Do(func() {
+		g.modelWait = make([]bool, len(g.Nodes))
+		for j := range g.Nodes {
+			g.modelWait[j] = g.modelWaits(j)
+		}
+	})
+	return g.modelWait[i]
 }
 
 // modelWaits reports a node that hands its items on only after a model

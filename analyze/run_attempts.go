@@ -75,7 +75,8 @@ func RunAttempts(s *Set, w *n8nschema.Workflow, ops []*Operation, sums []Operati
 		if calls[sm.Identity] == nil {
 			calls[sm.Identity] = map[*n8nschema.Node]*rootCalls{}
 		}
-		for _, r := range rootsVia(g, op.Node) {
+		roots, _ := g.rootsVia(op.Node)
+		for _, r := range roots {
 			rc := calls[sm.Identity][r.n]
 			if rc == nil {
 				rc = &rootCalls{}
@@ -164,7 +165,13 @@ func OnceWhileDown(g *Graph, w *n8nschema.Workflow, op *Operation) bool {
 	if !op.Unbounded {
 		return false
 	}
-	roots := rootsVia(g, op.Node)
+	roots, whole := g.rootsVia(op.Node)
+	if len(roots) == 0 || !whole {
+		// Sub-nodes wired in a cycle (or deeper than maxRootLevel) reach
+		// no node of the main graph: nothing says the run ends at a
+		// failure, so the repeats stay unbounded.
+		return false
+	}
 	for _, r := range roots {
 		if !r.first || stopKind(r.n) != stopsRun {
 			return false
@@ -179,8 +186,8 @@ func OnceWhileDown(g *Graph, w *n8nschema.Workflow, op *Operation) bool {
 			return false
 		}
 		held := false
-		for _, l := range g.Loops {
-			if l.Unbounded && l.Back != nil && l.Head != nil && l.Back.Name == f.Node && l.Head.Name == f.Via && holdsAll(l.Nodes, roots) {
+		for _, li := range g.loopsEnding(f.Node, f.Via) {
+			if g.Loops[li].Unbounded && g.loopHoldsAll(li, roots) {
 				held = true
 				break
 			}
@@ -193,10 +200,54 @@ func OnceWhileDown(g *Graph, w *n8nschema.Workflow, op *Operation) bool {
 	return found
 }
 
-// holdsAll reports whether nodes holds every root.
-func holdsAll(nodes []*n8nschema.Node, roots []rootVia) bool {
+// loopMembers is the graph's loops read for OnceWhileDown, built once
+// (loopsOnce): which loops each node is in, and the loops by the names
+// of their Back and Head nodes.
+type loopMembers struct {
+	in   [][]int32             // by index in Nodes: the indexes in Loops of the loops that hold it
+	ends map[[2]string][]int32 // Back's name, Head's name → the indexes in Loops of those loops
+}
+
+// loopSets builds g's loopMembers once: every loop's nodes are read once,
+// however many operations ask.
+func (g *Graph) loopSets() *loopMembers {
+	g.loopsOnce.Do(func() {
+		m := &loopMembers{}
+		if len(g.Loops) > 0 {
+			m.in = make([][]int32, len(g.Nodes))
+			m.ends = make(map[[2]string][]int32, len(g.Loops))
+		}
+		for li, l := range g.Loops {
+			for _, n := range l.Nodes {
+				if i, ok := g.index(n); ok {
+					m.in[i] = append(m.in[i], int32(li))
+				}
+			}
+			if l.Back != nil && l.Head != nil {
+				k := [2]string{l.Back.Name, l.Head.Name}
+				m.ends[k] = append(m.ends[k], int32(li))
+			}
+		}
+		g.loopMembers = m
+	})
+	return g.loopMembers
+}
+
+// loopsEnding returns the indexes in Loops of g's loops whose Back node
+// is named back and whose Head node is named head, in the order of Loops.
+func (g *Graph) loopsEnding(back, head string) []int32 {
+	return g.loopSets().ends[[2]string{back, head}]
+}
+
+// loopHoldsAll reports whether loop li of g (its index in Loops) holds
+// every root: each root's short list of loops is read (a node is in at
+// most one cycle of main connections and one cycle of tools), never the
+// loop's nodes.
+func (g *Graph) loopHoldsAll(li int32, roots []rootVia) bool {
+	m := g.loopSets()
 	for _, r := range roots {
-		if !slices.Contains(nodes, r.n) {
+		i, ok := g.index(r.n)
+		if !ok || !slices.Contains(m.in[i], li) {
 			return false
 		}
 	}
@@ -243,29 +294,37 @@ type rootVia struct {
 // rootsVia is mainRoots with, per root, whether n is the root itself or
 // feeds it as its model or memory (ai_languageModel, ai_memory): those
 // calls come first in each try; a tool's, a tool's model's or an output
-// parser's come only after a model's answer.
-func rootsVia(g *Graph, n *n8nschema.Node) []rootVia {
-	var out []rootVia
+// parser's come only after a model's answer. It looks up at most
+// maxRootLevel levels of sub-nodes, as rootOf does (roots can form
+// cycles); whole is false when a way up went deeper, its node then
+// given as a root.
+func (g *Graph) rootsVia(n *n8nschema.Node) (out []rootVia, whole bool) {
+	whole = true
 	seen := map[rootVia]bool{}
-	var up func(m *n8nschema.Node, first bool)
-	up = func(m *n8nschema.Node, first bool) {
+	var up func(m *n8nschema.Node, first bool, depth int)
+	up = func(m *n8nschema.Node, first bool, depth int) {
 		if seen[rootVia{m, first}] {
 			return
 		}
 		seen[rootVia{m, first}] = true
-		found := false
+		found, cut := false, false
 		for _, e := range g.Out(m) {
-			if e.Type != ConnMain {
-				found = true
-				up(e.To, e.Type == ConnModel || e.Type == ConnMemory)
+			if e.Type == ConnMain {
+				continue
 			}
+			found = true
+			if depth > maxRootLevel {
+				cut, whole = true, false
+				break
+			}
+			up(e.To, e.Type == ConnModel || e.Type == ConnMemory, depth+1)
 		}
-		if !found {
+		if !found || cut {
 			out = append(out, rootVia{m, first})
 		}
 	}
-	up(n, true)
-	return out
+	up(n, true, 0)
+	return out, whole
 }
 
 // attemptsBy is, per dependency (an index of worstWays' multi), the

@@ -173,3 +173,44 @@ func TestOnceWhileDown(t *testing.T) {
 		})
 	}
 }
+
+// TestOnceWhileDownToolCycle: the models of two agent tools wired as each
+// other's tool, a cycle of ai_tool connections no node of the main graph
+// holds, have no root (rootsVia): nothing ends the run at their failure,
+// so their unbounded repeats stay (OnceWhileDown is false). The loops over
+// roots held trivially, and it said they were made once.
+func TestOnceWhileDownToolCycle(t *testing.T) {
+	js := `{"name":"w","nodes":[
+	  {"name":"Chat","type":"@n8n/n8n-nodes-langchain.chatTrigger","typeVersion":1.1,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000009","parameters":{}},
+	  {"name":"Agent","type":"@n8n/n8n-nodes-langchain.agent","typeVersion":1.7,"parameters":{}},
+	  {"name":"Model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"gpt-4o-mini"},"credentials":{"openAiApi":{"id":"1","name":"o"}}},
+	  {"name":"A","type":"@n8n/n8n-nodes-langchain.agentTool","typeVersion":2.2,"parameters":{}},
+	  {"name":"B","type":"@n8n/n8n-nodes-langchain.agentTool","typeVersion":2.2,"parameters":{}},
+	  {"name":"MA","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"gpt-4o-mini"},"credentials":{"openAiApi":{"id":"1","name":"o"}}},
+	  {"name":"MB","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1.2,"parameters":{"model":"gpt-4o-mini"},"credentials":{"openAiApi":{"id":"1","name":"o"}}}],
+	 "connections":{"Chat":{"main":[[{"node":"Agent","type":"main","index":0}]]},
+	   "Model":{"ai_languageModel":[[{"node":"Agent","type":"ai_languageModel","index":0}]]},
+	   "MA":{"ai_languageModel":[[{"node":"A","type":"ai_languageModel","index":0}]]},
+	   "MB":{"ai_languageModel":[[{"node":"B","type":"ai_languageModel","index":0}]]},
+	   "A":{"ai_tool":[[{"node":"B","type":"ai_tool","index":0}]]},
+	   "B":{"ai_tool":[[{"node":"A","type":"ai_tool","index":0}]]}}}`
+	s := buildJSON(t, js)
+	w := s.Workflows[0]
+	g := s.Graph(w)
+	n := 0
+	for _, op := range s.OperationsOf(w) {
+		if op.Node.Name != "MA" && op.Node.Name != "MB" {
+			continue
+		}
+		n++
+		if roots, _ := g.rootsVia(op.Node); !op.Unbounded || len(roots) != 0 {
+			t.Fatalf("%s: Unbounded %v, %d roots: the test needs an unbounded call with none", op.Node.Name, op.Unbounded, len(roots))
+		}
+		if OnceWhileDown(g, w, op) {
+			t.Errorf("%s: OnceWhileDown = true, want false", op.Node.Name)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d operations at MA and MB, want 2", n)
+	}
+}

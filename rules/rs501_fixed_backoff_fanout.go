@@ -77,7 +77,6 @@ The rule reports one note per workflow, at the first such node, naming the other
 		// reached only from a schedule in a workflow that also has a
 		// webhook does not run once per request.
 		var triggers []*n8nschema.Node
-		var runs []map[*n8nschema.Node]bool
 		// A webhook whose runs are an earlier one's (analyze.SameRuns)
 		// reads nothing of the request when that one does not; and once
 		// one of them is counted, the calls their runs reach are named
@@ -103,10 +102,6 @@ The rule reports one note per workflow, at the first such node, naming the other
 			}
 			if !no {
 				triggers = append(triggers, t)
-				// Behind a model's generation, executions that start
-				// together arrive spread by its latency, and each retry
-				// keeps its own spacing.
-				runs = append(runs, analyze.ReachBeforeModel(g, t))
 				counted[r] = true
 			}
 		}
@@ -114,6 +109,11 @@ The rule reports one note per workflow, at the first such node, naming the other
 		if len(triggers) == 0 && items <= 1 {
 			return
 		}
+		// What each trigger's runs reach, named after the first that
+		// reaches it: behind a model's generation, executions that start
+		// together arrive spread by its latency, and each retry keeps its
+		// own spacing.
+		first := analyze.FirstReachBeforeModel(g, triggers)
 		// One note per workflow: the herd is the workflow's, and a note per
 		// node floods a workflow that retries everywhere.
 		type hit struct {
@@ -127,11 +127,8 @@ The rule reports one note per workflow, at the first such node, naming the other
 			n := op.Node
 			k := op.OwnRetries()
 			perRequest := ""
-			for i, t := range triggers {
-				if runs[i][n] {
-					perRequest = t.Name
-					break
-				}
+			if t := first[n]; t != nil {
+				perRequest = t.Name
 			}
 			// An overloaded service's answers (429, 503) do not end a try of a
 			// node that hands them on as items.

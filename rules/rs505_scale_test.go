@@ -181,3 +181,55 @@ func TestRunAttemptsLinearInHosts(t *testing.T) {
 		}
 	}
 }
+
+// pollLoop is one workflow: a webhook, then a Wait, k retried POSTs in a
+// chain and an If that goes back to the Wait until a status comes: a poll
+// loop that goes round only on an answer, so each call, which ends the
+// run when it fails, is made once while its dependency fails.
+func pollLoop(k int) *analyze.Set {
+	nodes := []string{
+		`{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000003","position":[0,0],"parameters":{"path":"p","httpMethod":"POST"}}`,
+		`{"name":"Wait","type":"n8n-nodes-base.wait","typeVersion":1.1,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000004","position":[0,0],"parameters":{}}`,
+		`{"name":"Done?","type":"n8n-nodes-base.if","typeVersion":2.2,"position":[0,0],"parameters":{"conditions":{"options":{"version":2},"combinator":"and","conditions":[{"leftValue":"={{ $json.status }}","rightValue":"completed","operator":{"type":"string","operation":"equals"}}]}}}`,
+	}
+	conns := []string{
+		`"Hook":{"main":[[{"node":"Wait","type":"main","index":0}]]}`,
+		`"Wait":{"main":[[{"node":"Poll 0","type":"main","index":0}]]}`,
+		`"Done?":{"main":[[],[{"node":"Wait","type":"main","index":0}]]}`,
+	}
+	for i := range k {
+		name := fmt.Sprintf("Poll %d", i)
+		nodes = append(nodes, fmt.Sprintf(`{"name":%q,"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"position":[0,0],"retryOnFail":true,"maxTries":3,"parameters":{"method":"POST","url":"https://api%d.reportly.io/v1/status"}}`, name, i))
+		next := "Done?"
+		if i+1 < k {
+			next = fmt.Sprintf("Poll %d", i+1)
+		}
+		conns = append(conns, fmt.Sprintf(`%q:{"main":[[{"node":%q,"type":"main","index":0}]]}`, name, next))
+	}
+	return generatedSet("poll", nodes, conns)
+}
+
+// TestOnceWhileDownLinearInLoop: every call of one poll loop is made once
+// while its dependency fails (analyze.OnceWhileDown), and 4× the calls in
+// the loop take at most 6× the CPU time. Each call read the loop's nodes
+// once per root it runs within.
+func TestOnceWhileDownLinearInLoop(t *testing.T) {
+	const k = 500
+	small, large := pollLoop(k), pollLoop(4*k)
+	once := func(set *analyze.Set) int {
+		w := set.Workflows[0]
+		g := set.Graph(w)
+		n := 0
+		for _, op := range set.OperationsOf(w) {
+			if analyze.OnceWhileDown(g, w, op) {
+				n++
+			}
+		}
+		return n
+	}
+	var ns, nl int
+	linearIn(t, "OnceWhileDown over the calls of one loop", k, func() { ns = once(small) }, func() { nl = once(large) })
+	if ns != k || nl != 4*k {
+		t.Fatalf("OnceWhileDown holds for %d of %d calls and %d of %d", ns, k, nl, 4*k)
+	}
+}
