@@ -35,16 +35,7 @@ type Blank struct {
 // main flow that names one and stops the run when its call fails (it does
 // not continue on failure). A sub-node takes its root's answer.
 func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
-	g.blankOnce.Do(g.blankReach)
-	if n == nil {
-		return Blank{}, false
-	}
-	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
-		if n = g.Root(n); n == nil {
-			return Blank{}, false
-		}
-	}
-	i, in := g.index(n)
+	i, in := g.blankIndex(n)
 	if !in {
 		return Blank{}, false
 	}
@@ -63,20 +54,26 @@ func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 // the node's own failure is handled (continued past, retried) holds
 // whatever fails it, its own blank too, but not a run that stops before.
 func (g *Graph) BlankBefore(n *n8nschema.Node) (Blank, bool) {
-	g.blankOnce.Do(g.blankReach)
-	if n == nil {
-		return Blank{}, false
-	}
-	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
-		if n = g.Root(n); n == nil {
-			return Blank{}, false
-		}
-	}
-	i, in := g.index(n)
+	i, in := g.blankIndex(n)
 	if !in {
 		return Blank{}, false
 	}
 	return g.blankBefore(i)
+}
+
+// blankIndex fills the blank reach once and returns the index of the node
+// whose blanks n takes: n, or the root a sub-node works for.
+func (g *Graph) blankIndex(n *n8nschema.Node) (int, bool) {
+	g.blankOnce.Do(g.blankReach)
+	if n == nil {
+		return 0, false
+	}
+	for depth := 0; g.IsSubNode(n) && depth <= maxRootLevel; depth++ {
+		if n = g.Root(n); n == nil {
+			return 0, false
+		}
+	}
+	return g.index(n)
 }
 
 func (g *Graph) blankBefore(i int) (Blank, bool) {

@@ -513,12 +513,9 @@ func conditionOutcome(c n8nschema.Value, o filterOptions) uint8 {
 	if typ.Kind() != n8nschema.String || typ.IsExpr() || operation.Kind() != n8nschema.String || operation.IsExpr() {
 		return gateAny
 	}
-	rightType := typ.Str()
-	if rt := op.Get("rightType"); rt.Exists() {
-		if rt.Kind() != n8nschema.String || rt.IsExpr() {
-			return gateAny
-		}
-		rightType = rt.Str()
+	rightType, ok := rightTypeOf(op, typ.Str())
+	if !ok {
+		return gateAny
 	}
 	single := op.Get("singleValue").True()
 	lv, rv := c.Get("leftValue"), c.Get("rightValue")
@@ -1013,4 +1010,18 @@ func jsText(v jsVal) string {
 		return strconv.FormatBool(v.b)
 	}
 	return "null"
+}
+
+// rightTypeOf is a filter operator's right operand's type: its rightType
+// when it has one (a literal), else the operator's type; false when an
+// expression sets it.
+func rightTypeOf(op n8nschema.Value, typ string) (string, bool) {
+	rt := op.Get("rightType")
+	if !rt.Exists() {
+		return typ, true
+	}
+	if rt.Kind() != n8nschema.String || rt.IsExpr() {
+		return "", false
+	}
+	return rt.Str(), true
 }

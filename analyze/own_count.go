@@ -156,12 +156,9 @@ func ownCountOutcome(c n8nschema.Value, oc ownCount, o filterOptions) uint8 {
 	if typ.Str() != want {
 		return gateAny
 	}
-	rightType := typ.Str()
-	if rt := op.Get("rightType"); rt.Exists() {
-		if rt.Kind() != n8nschema.String || rt.IsExpr() {
-			return gateAny
-		}
-		rightType = rt.Str()
+	rightType, ok := rightTypeOf(op, typ.Str())
+	if !ok {
+		return gateAny
 	}
 	single := op.Get("singleValue").True()
 	rv := c.Get("rightValue")

@@ -31,43 +31,28 @@ func literalKey(n *Node) (Refusal, bool) {
 	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none") {
 		return Refusal{}, false
 	}
-	lists := [...]struct{ send, specify, list, what string }{
-		{"sendHeaders", "specifyHeaders", "headerParameters.parameters", "header"},
-		{"sendQuery", "specifyQuery", "queryParameters.parameters", "query parameter"},
-	}
-	if n.TypeVersion < 3 {
-		// v1 and v2 send the key-value lists unless jsonParameters is set
-		// (HttpRequest/V2/HttpRequestV2.node.js L485–544, L676–679).
-		if v, ok := n.Param("jsonParameters"); ok && (v.Kind() != Bool || v.True()) {
-			return Refusal{}, false
-		}
-		lists[0].list, lists[1].list = "headerParametersUi.parameter", "queryParametersUi.parameter"
-	}
-	for _, p := range lists {
-		if n.TypeVersion >= 3 {
-			if v, ok := n.Param(p.send); !ok || v.Kind() != Bool || !v.True() {
-				continue
-			}
-			if v, ok := n.Param(p.specify); ok && (v.Kind() != String || v.IsExpr() || v.Str() != "keypair") {
-				continue
-			}
-		}
+	var r Refusal
+	found := false
+	// The lists the node sends (SentParams; v1 and v2 send theirs unless
+	// jsonParameters is set: HttpRequest/V2/HttpRequestV2.node.js
+	// L485–544, L676–679).
+	SentParams(n, func(what, name string, val Value) bool {
 		names := keyHeaders
-		if p.what != "header" {
+		switch what {
+		case "query parameter":
 			names = keyQueries
+		case "body parameter":
+			return true
 		}
-		list, _ := n.Param(p.list)
-		for _, e := range list.Elems() {
-			name, val := e.Get("name"), e.Get("value")
-			if name.Kind() != String || name.IsExpr() || !names[strings.ToLower(strings.TrimSpace(name.Str()))] {
-				continue
-			}
-			if val.Kind() != String || val.IsExpr() || !bracesIn(val.Str()) {
-				continue
-			}
-			return Refusal{Why: "its " + p.what + " " + strconv.Quote(name.Str()) + " is the text " + strconv.Quote(clip(val.Str())) +
-				", which n8n sends as written since it does not start with \"=\", so the service refuses the key", Fails: true}, true
+		if !names[strings.ToLower(name)] || val.Kind() != String || val.IsExpr() || !bracesIn(val.Str()) {
+			return true
 		}
+		r, found = Refusal{Why: "its " + what + " " + strconv.Quote(name) + " is the text " + strconv.Quote(clip(val.Str())) +
+			", which n8n sends as written since it does not start with \"=\", so the service refuses the key", Fails: true}, true
+		return false
+	})
+	if found {
+		return r, true
 	}
 	return Refusal{}, false
 }
