@@ -25,7 +25,8 @@ workflow on the key. The rule reports the trigger when a paid call runs behind i
 before it calls its tools, such as one whose only model the provider has shut down), no spend cap is declared for
 its provider in .stormcheck.yaml (spend.caps; RS303 then says how fast it is reached), and nothing on the way
 looks like a rate limit (a node or condition that names a rate limit, a quota, a counter of requests). A public
-chat is a warning: it is made to be shared or embedded in a site. A form or a webhook is a note: a form is often a
+chat is a warning: it is made to be shared or embedded in a site. An export that does not show the workflow active (or
+published) keeps that severity and says so: a public trigger is made to be published, and strangers reach it then. A form or a webhook is a note: a form is often a
 team's own tool, and a webhook's URL (its path is a random id unless set) is a secret as long as nobody shares it; a
 webhook that the workflow reads as called by a known service (a Stripe, Shopify, Slack, GitHub or Meta event) is left out.
 So is a paid call that a stranger's run never gets to: one behind an HTTP Request that first fetches, with the
@@ -170,6 +171,12 @@ a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answ
 				what = strings.Replace(what, "paid call", "call", 1)
 				msg = fmt.Sprintf(kind+" and runs the model call %s on n8n's free OpenAI API credits: %s can run it as often as they like and use the credits up, with no rate limit on the way; it costs the owner nothing, but then n8n refuses every call on that credential and the workflow stops working",
 					t.Name, what, who)
+			}
+			if analyze.RunStateOf(w) != analyze.RunShown {
+				// As RS402 says it: a stranger's runs come once it is
+				// published. The severity stays: a public trigger is made
+				// to be published.
+				msg += " (the export does not show the workflow active: strangers can run it once it is published)"
 			}
 			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp, Message: msg, Chain: op.Factors})
 		}
