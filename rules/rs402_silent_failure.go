@@ -26,8 +26,10 @@ list) starts only runs from the editor, where a person sees the failure. A sched
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
 nothing else is not reported: the owner expects the message at each tick, and the one that does not come is a
 dead-man's switch that reaches a person. A channel, chat or recipient read from the item (a Mattermost
-channel named by each row, the chat a bot's message came from) is no fixed recipient; a literal, the instance's
-variables or a Set node of literals is. Every run means every successful run reaches the message: a read that
+channel named by each row, the chat a bot's message came from) is no fixed recipient; a value that does not depend on
+the item is: a literal, the instance's variables ($vars), its environment ($env: n8n 2.x denies it unless
+N8N_BLOCK_ENV_ACCESS_IN_NODE is false, n8n-workflow workflow-data-proxy-env-provider.js, and then the node fails on every
+run, a missing message too), or a Set node of those. Every run means every successful run reaches the message: a read that
 returns everything its source holds keeps it (RSS Read lists each entry the feed holds, not only new ones; a
 Google Sheets read with no filter returns every row, and so does a getAll of an Airtable, Baserow, Supabase,
 NocoDB or Notion table, or a Postgres or MySQL select, with no filter, search or view, unless the workflow

@@ -71,7 +71,15 @@ the run succeeds). Code does throw: a next Code node that reads past a field of 
 $input.first().json.file.uri, JSON.parse($json.output)) outside a try and without ?. fails on the failed item, and
 the failure surfaces there. A best-effort write (a log row, a run-tracking mark, a
 team alert, a call or text to the owner's own number written in the node or read from $env or $vars, an update that
-only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data, and so is a Google Drive update
+only adds to usage counters such as times_referenced = times_referenced + 1, any write of an error workflow) is a note: its failure loses a line, not data. Not so the alert or log row of the
+workflow's own failure handling, which runs only for an item the work failed on: reached only through an error output
+(n8n-core workflow-execute.js handleNodeErrorOutput), or through the output of an If or Switch that a failed item takes,
+one that tests a flag a Code node's catch sets (catch (err) { parseOk = false } and parse_ok: parseOk returned) or the
+error field a node that continues on failure hands on ({error: …}), read as n8n-workflow node-parameters/filter-parameter.js
+does. It is the only record of that failure (the execution succeeds), and when the item goes on after it to a write that
+closes it (a Gmail markAsRead, a status update), a failed alert loses the failure and the item with it: it keeps the
+rule's severity. With no write after it the item is not closed (a schedule that reads the pending rows again meets it
+again), and it is a note. So is a Google Drive update
 that only renames a file (no new content; Google/Drive/v2/actions/file/update.operation.js), which keeps its old name; a file sent to a
 chat (a receipt forwarded to the reviewers, a generated report) is the work itself, not an alert, and so is a bot's
 message to each user the data names (a Telegram chat id read from the alert rows a schedule reads: ConsequenceIn). A call that cannot be made as written (an HTTP Request with no URL, a
@@ -246,9 +254,21 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			if write && (analyze.BestEffortIn(g, n) || g.FromErrorTrigger(n)) {
 				// A log row, a run-tracking mark or a team alert (every
 				// write of an error workflow reports a failure) that fails
-				// costs a line nobody reads, not the data.
-				d.Severity = analyze.Note
-				d.Message += "; it is a best-effort record or alert"
+				// costs a line nobody reads, not the data. Not so the alert
+				// of the workflow's own failure handling (an error output,
+				// the failure branch of a caught failure) when the item goes
+				// on to a write that closes it (marks it processed): the
+				// alert is the only record of the failure, and its own
+				// failure loses both.
+				if g.FromErrorTrigger(n) || !g.HandlesFailure(n) {
+					d.Severity = analyze.Note
+					d.Message += "; it is a best-effort record or alert"
+				} else if w := writeAfter(pass, g, n); w != nil {
+					d.Message += fmt.Sprintf("; it is the only record of an item the workflow failed on (it runs only on the failure path), so a failed %s loses that failure too while %q after it closes the item as if it were handled", what, w.Name)
+				} else {
+					d.Severity = analyze.Note
+					d.Message += "; it records an item the workflow failed on, but nothing after it writes: the run does not close the item, so its failure costs the record, not the item"
+				}
 			} else if analyze.RenamesFile(n) {
 				// A file left under its old name: nothing is lost.
 				d.Severity = analyze.Note
@@ -257,6 +277,35 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			pass.Report(d)
 		}
 	},
+}
+
+// writeAfter returns the first node after n (main connections, at most
+// failsAfterCap nodes) whose write is not a best-effort record or alert:
+// the work the run goes on to do with the item (marking a mail read,
+// updating its row), or nil.
+func writeAfter(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
+	writes := map[*n8nschema.Node]bool{}
+	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+		if op.Live && op.Consequence() != analyze.NoEffect && !analyze.CannotCall(op) {
+			writes[op.Node] = true
+		}
+	}
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for h := 0; h < len(queue) && len(queue) <= failsAfterCap; h++ {
+		for _, e := range g.OutOfType(queue[h], analyze.ConnMain) {
+			v := e.To
+			if seen[v] || v.Disabled || queue[h] == n && e.Error {
+				continue
+			}
+			seen[v] = true
+			if writes[v] && !analyze.BestEffortIn(g, v) {
+				return v
+			}
+			queue = append(queue, v)
+		}
+	}
+	return nil
 }
 
 // cleanupOp matches operations whose failure is usually meant to be
