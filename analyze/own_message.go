@@ -14,23 +14,16 @@ import (
 // failure costs that message, and its absence is the signal.
 
 // endsInOwnMessage reports whether every run trigger t starts ends in a
-// message to a fixed recipient (ownMessage) and writes nothing else: each
-// output of each node the run reaches leads on to such a message, and no
+// message to a fixed recipient (ownMessage): each output of each node the
+// run reaches leads on to such a message, and no
 // node on the way may pass on no item (mayPassNone). A path that can end
 // with nothing sent (an output wired to nothing, a Filter, a read of what
 // is new, a node whose outputs are not known) makes it false: a message
 // that comes only for some runs (the tasks due today) says nothing when it
 // does not come.
 func endsInOwnMessage(g *Graph, t *n8nschema.Node) bool {
-	reach := ReachFrom(g, t)
-	for n := range reach {
-		if n.Disabled || n == t {
-			continue
-		}
-		if w, _, _ := n8nschema.WriteOpConf(n); w && ConsequenceIn(g, n).Consequence != NoEffect && !ownMessage(g, n) {
-			return false // a write whose failure may lose data; a model's answer or a read is none
-		}
-	}
+	// Other writes on the way do not matter: one that fails stops the run
+	// before the message, whose absence is then the signal.
 	memo := map[*n8nschema.Node]bool{}
 	onPath := map[*n8nschema.Node]bool{}
 	var delivers func(n *n8nschema.Node) bool

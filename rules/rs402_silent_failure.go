@@ -23,9 +23,10 @@ Respond to Webhook node tells its caller about the failure and is not reported; 
 is, and so is a form that answers on submission. A clock trigger whose stored rule registers no job (a Cron with
 no trigger times, packages/nodes-base/nodes/Cron/Cron.node.ts; a Schedule Trigger whose rule.interval is an empty
 list) starts only runs from the editor, where a person sees the failure. A schedule whose every run ends in a message to a fixed
-recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) and writes
-nothing else is not reported: the owner expects the message at each tick, and the one that does not come is a
-dead-man's switch that reaches a person. A channel, chat or recipient read from the item (a Mattermost
+recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) is not reported,
+whatever else its runs write: the owner expects the message at each tick, and the one that does not come is a
+dead-man's switch that reaches a person (a write that fails stops the run before the message; one that continues
+on failure is RS403's). A channel, chat or recipient read from the item (a Mattermost
 channel named by each row, the chat a bot's message came from) is no fixed recipient; a value that does not depend on
 the item is: a literal, the instance's variables ($vars), its environment ($env: n8n 2.x denies it unless
 N8N_BLOCK_ENV_ACCESS_IN_NODE is false, n8n-workflow workflow-data-proxy-env-provider.js, and then the node fails on every
