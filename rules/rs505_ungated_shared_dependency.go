@@ -88,7 +88,13 @@ round on the error item, with no bound; an agent's or chain's try ends at its ow
 failing call, before any tool or output parser calls it. Each dependency is reported once, at its first caller, with the others as
 related places, and only when two executions or more can call it at once, one of which makes more than one attempt on it:
 one execution's retries are one workflow's, and executions whose runs each end at their first failing call, before any
-retry, are the fleet's load, not a storm of retries. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
+retry, are the fleet's load, not a storm of retries. Those counts are taken again over the executions machines start alone
+(a schedule, which n8n fires at its minute whatever else runs; a service's webhook, each request of which n8n runs as an
+execution of its own (cli/src/webhooks/webhook-helpers.ts executeWebhook), or a poll; the fleet's; a caller's or namer's
+runs), and the dependency is reported only when these too come from two workflows or more, two executions or more at
+once, one of which retries: a person's bot, form or link, and a run a person's answer resumes, start
+executions one after another as the person acts, which meet a machine's outage only by chance, and the person sees the run
+fail; such a workflow is named beside the others, but its runs alone with one machine's make no storm. A workflow that only a person starts from the editor (a Manual Trigger or no trigger, or archived, and
 called by no workflow that runs on its own) is not counted: its runs come one click at a time, not all at
 once in an outage. Nor is a call no run makes: a disabled node, one behind a node that fails every run, or one
 n8n or the provider refuses every time (RS010), strains nothing. So is a sub-workflow (only an Execute Workflow Trigger starts it) that no call of the set
@@ -122,7 +128,7 @@ re-run it, with the sub-node named.`,
 			for j := range w.Operations {
 				op := &w.Operations[j]
 				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
-				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] && !g.unbounded[d] {
+				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] && !g.unbounded[d] || !g.machine[d].storm() {
 					continue
 				}
 				if gated(pass.Options, dep) {
@@ -217,6 +223,10 @@ type dependencyUsers struct {
 	// unbounded holds the dependencies a call retries with no bound, whose
 	// attempts the count leaves out: they are not one per execution.
 	unbounded map[string]bool
+	// machine counts, per dependency, the executions at once that
+	// machines start (load.machine) and what they bring: only those fail
+	// together in an outage, so only those make a storm.
+	machine map[string]machineLoad
 	// instances are the n8n instances of the users of a per-key
 	// dependency: calls from two instances share no key.
 	instances map[string]map[string]bool
@@ -232,7 +242,7 @@ type label struct{ raw, quoted string }
 
 func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) *dependencyUsers {
 	g := &dependencyUsers{users: map[string][]*analyze.WorkflowSummary{}, runs: map[string]int{}, attempts: map[string]int{}, load: map[string][]load{},
-		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, unbounded: map[string]bool{}, instances: map[string]map[string]bool{},
+		scheduled: map[string]int{}, other: map[string]int{}, errorPaced: map[string]int{}, callerPaced: map[string]int{}, personPaced: map[string]int{}, resumed: map[string]int{}, folded: map[string]int{}, sharedBot: map[string]bool{}, apart: map[string]bool{}, capped: map[string]bool{}, unbounded: map[string]bool{}, machine: map[string]machineLoad{}, instances: map[string]map[string]bool{},
 		labels: map[string][]label{}, bearers: map[string]map[string]int{}, calls: map[string]map[*analyze.WorkflowSummary]bool{}}
 	for i := range wfs {
 		w := &wfs[i]
@@ -307,6 +317,9 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				seen[d][w] = true
 				g.users[d] = append(g.users[d], w)
 				l := load{runs: at, w: w, paced: paced}
+				if paced {
+					l.persons = w.PersonRuns // one person's runs, one at a time
+				}
 				if paced && w.ResumeCalls[op.Identity] {
 					l.resumed = 1 // a parked run the person resumes calls it
 					g.resumed[d]++
@@ -343,6 +356,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				l.attempts = analyze.AddSat(l.attempts, op.Attempts)
 			}
 			g.unbounded[d] = g.unbounded[d] || op.UnboundedWhileDown()
+			l.unbounded = l.unbounded || op.UnboundedWhileDown()
 		}
 	}
 	for d, ls := range g.load {
@@ -357,7 +371,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 				case analyze.StartsOther:
 					l.runs -= e
 				case analyze.StartsError:
-					l.runs = e
+					l.runs, l.persons = e, 0 // (the namers' runs, taken as machines')
 				}
 			}
 			if l.w.ErrorPaced && (l.w.ErrorRuns == 0 || l.starts&analyze.StartsError != 0) {
@@ -368,14 +382,23 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 		// The fleet runs at most fleet executions at once: at worst those
 		// that make the most attempts.
 		sort.SliceStable(ls, func(i, j int) bool { return ls[i].attempts > ls[j].attempts })
-		left := fleet
+		left, m := fleet, machineLoad{}
 		for _, l := range ls {
 			n := min(l.runs+l.resumed, left)
 			g.capped[d] = g.capped[d] || n < l.runs+l.resumed
 			left -= n
 			g.runs[d] += n
 			g.attempts[d] = analyze.AddSat(g.attempts[d], analyze.MulSat(n, l.attempts))
+			if l.machine() > 0 {
+				// (the fleet's slots go to any of them: each counts)
+				m.users++
+				m.unbounded = m.unbounded || l.unbounded
+			}
+			n = min(l.machine(), fleet-m.runs)
+			m.runs += n
+			m.attempts = analyze.AddSat(m.attempts, analyze.MulSat(n, l.attempts))
 		}
+		g.machine[d] = m
 	}
 	for _, ls := range g.labels {
 		sort.Slice(ls, func(i, j int) bool { return ls[i].quoted < ls[j].quoted })
@@ -437,6 +460,7 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 		n := own[i]
 		for _, j := range into[i] {
 			n = analyze.AddSat(n, total(j))
+			ls[i].unbounded = ls[i].unbounded || ls[j].unbounded // (its retries come within i's runs)
 		}
 		state[i], sum[i] = 2, n
 		return n
@@ -462,7 +486,7 @@ func (g *dependencyUsers) fold(d string, ls []load, mayStart func(*analyze.Workf
 		} else {
 			g.other[d]--
 		}
-		l.runs, l.resumed, l.attempts = 0, 0, 0
+		l.runs, l.resumed, l.attempts, l.persons = 0, 0, 0, 0
 	}
 	for c, subs := range into {
 		if len(subs) > 0 {
@@ -510,8 +534,10 @@ func (g *dependencyUsers) oneBot(d string, ls []load) {
 		}
 		for _, i := range at {
 			ls[i].runs--
+			ls[i].persons--
 		}
 		ls[keep].runs++
+		ls[keep].persons++
 		g.sharedBot[d] = true
 	}
 }
@@ -634,6 +660,41 @@ type load struct {
 	// holds is true when sub-workflows were folded into it: its runs last
 	// as long as theirs too.
 	holds bool
+	// persons is the part of runs that one person's triggers start, one
+	// execution each (WorkflowSummary.PersonRuns), and unbounded is true
+	// when one of its calls (or of a sub-workflow folded into it) retries
+	// with no bound while the dependency fails.
+	persons   int
+	unbounded bool
+}
+
+// machine is the part of l's runs that machines start: its schedules',
+// its callers' or namers' runs, or the fleet's (a webhook a service calls,
+// a poll, a queue), not one person's bot, form or link, nor a run a
+// person's answer resumes. A machine's executions fail together when the
+// dependency fails, each retrying beside the others; a person's come one
+// after another as the person acts, and meet a machine's outage only by
+// chance, where the person sees the run fail. The runs of a sub-workflow
+// or an error workflow that a caller's or namer's person starts are taken
+// as machines' (WorkflowSummary.RunsAtOnce does not tell them apart),
+// which overstates and never hides.
+func (l *load) machine() int { return max(l.runs-l.persons, 0) }
+
+// machineLoad is what the executions machines start bring to a
+// dependency at once: the workflows they come from, how many and their
+// attempts, and whether one retries with no bound.
+type machineLoad struct {
+	users, runs, attempts int
+	unbounded             bool
+}
+
+// storm reports whether the executions machines start make a storm of
+// retries: they come from two workflows or more, two executions or more,
+// and make more attempts than there are executions (or retry with no
+// bound). A person-paced caller is named beside them but counts for none
+// of this (analyze/pacing.go: who drives a trigger).
+func (m machineLoad) storm() bool {
+	return m.users >= 2 && m.runs >= 2 && (m.attempts > m.runs || m.unbounded)
 }
 
 // key is the dependency an operation strains: its identity, and, when its
