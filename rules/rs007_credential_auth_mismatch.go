@@ -182,7 +182,7 @@ name alone in a workflow shown published, or in one another workflow calls, stay
 				// n8n refuses every run that reaches the node before any
 				// credential is read: the mismatch bites once it is filled.
 				d.Severity = analyze.Note
-				outcome += fmt.Sprintf("; this holds once its required %q is filled in: until then n8n refuses every run that reaches it (RS010)", param)
+				outcome += analyze.RequiredClause(n.Name, param, false, false)
 			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)
