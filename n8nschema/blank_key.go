@@ -150,35 +150,35 @@ func authScheme(s string) bool {
 	return true
 }
 
+// blankKeyWord reports a key that is a fill-in (fillIn), or, as a key's
+// blank is free text, holds one's first word at any word's start ("Add
+// your API key here", "-put-your-api-key-", "AddYourAPIKeyHere"), a run of
+// four x ("key_XXXXXXXXX") or a constant's name ending in a key's word.
 func blankKeyWord(s string) bool {
 	s = strings.Trim(s, `"'`)
 	if len(s) < 2 {
 		return false
 	}
-	switch {
-	case s[0] == '<' && s[len(s)-1] == '>', s[0] == '[' && s[len(s)-1] == ']', s[0] == '{' && s[len(s)-1] == '}':
+	if fillIn(s) || lazyregexp.ContainsFold(s, "xxxx") {
 		return true
 	}
-	if !lazyregexp.ContainsFold(s, "your") && !lazyregexp.ContainsFold(s, "replace") && !lazyregexp.ContainsFold(s, "placeholder") &&
-		!lazyregexp.ContainsFold(s, "xxxx") && strings.IndexByte(s, '_') < 0 {
-		return false // most keys: none of the patterns can match
-	}
-	for _, re := range blankKeyREs {
-		if re.MatchString(s) {
-			return true
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c != 'y' && c != 'r' || leadLen(s, i) == 0 {
+			continue
+		}
+		p := byte(' ')
+		if i > 0 {
+			p = s[i-1]
+		}
+		if p|0x20 < 'a' || p|0x20 > 'z' || 'a' <= p && p <= 'z' && 'A' <= s[i] && s[i] <= 'Z' && 'a' <= s[i+1] && s[i+1] <= 'z' {
+			return true // after a non-letter, or a capitalised word after a small letter
 		}
 	}
-	return false
+	return strings.IndexByte(s, '_') >= 0 && keyConstantRE.MatchString(s)
 }
 
-// blankKeyREs: "your" at a word's start (after a non-letter, or a capital
-// after a small letter: AddYourAPIKeyHere), "replace" or "placeholder"
-// anywhere, a run of four x, a constant's name ending in a key's word.
-var blankKeyREs = [...]*lazyregexp.Regexp{
-	lazyregexp.New(`(?i)(^|[^a-z])(your|replace)|placeholder|xxxx`),
-	lazyregexp.New(`[a-z](Your|Replace)`),
-	lazyregexp.New(`^\$?[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(KEY|TOKEN|SECRET|APIKEY|ACCESS_KEY)(_[A-Z0-9]+)?$`),
-}
+// keyConstantRE: a constant's name ending in a key's word.
+var keyConstantRE = lazyregexp.New(`^\$?[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(KEY|TOKEN|SECRET|APIKEY|ACCESS_KEY)(_[A-Z0-9]+)?$`)
 
 // CredentialBlank is a node's credentials entry that binds to no
 // credential as exported (TemplateCredential).
@@ -389,30 +389,18 @@ func dropExprSpans(s string) string {
 }
 
 // blankURLPart reports a path segment or query value (percent-decoded)
-// that is a fill-in token or a bracketed name (BlankURL).
+// that is a fill-in (fillIn), a bracketed one holding a name: not data a
+// query value carries, nor {{ }}, which is no blank but an expression not
+// marked as one (BlankURL).
 func blankURLPart(s string) bool {
 	if d, err := url.PathUnescape(s); err == nil {
 		s = d
 	}
 	s = strings.TrimSpace(s)
-	if len(s) < 2 {
-		return false
+	if inner, ok := inBrackets(s); ok {
+		return !strings.HasPrefix(s, "{{") && bracketedName(inner)
 	}
-	switch {
-	case s[0] == '<' && s[len(s)-1] == '>', s[0] == '[' && s[len(s)-1] == ']', s[0] == '{' && s[len(s)-1] == '}':
-		return bracketedName(s[1 : len(s)-1])
-	}
-	switch s[0] {
-	case 'y', 'Y', 'r', 'R', 'x', 'X', 'p', 'P':
-	default:
-		return lazyregexp.ContainsFold(s, "placeholder")
-	}
-	for _, re := range blankURLREs {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
+	return fillInWords(s)
 }
 
 // bracketedName reports what a bracketed blank holds: a name (letters,
@@ -430,12 +418,4 @@ func bracketedName(s string) bool {
 		}
 	}
 	return letter
-}
-
-// blankURLREs: "your" or "replace" as the first word (a separator or a
-// capital after it: YOUR_ACCOUNT, your-location, YourUnitId), "placeholder"
-// anywhere, or only x.
-var blankURLREs = [...]*lazyregexp.Regexp{
-	lazyregexp.New(`(?i)^(your|replace)([_-].*)?$|placeholder|^x{4,}$`),
-	lazyregexp.New(`^(Your|Replace)[A-Z]`),
 }
