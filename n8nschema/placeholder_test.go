@@ -47,6 +47,10 @@ func TestPlaceholder(t *testing.T) {
 		"{{INSTANCE_ID}}":            true,
 		"REPLACE_WITH_INSTANCE_ID":   true,
 		"xxx":                        true,
+		"YourCredentialId":           true, // a capitalised word after "Your", as blankURLPart read it
+		"replace":                    true,
+		"yours_truly":                true, // snake_case, not "your"
+		"Yourls":                     false,
 		"":                           false,
 		"1":                          false, // an n8n 0.x credential id
 		"xEdXDIPxkqE6OLxQ":           false, // a nanoid n8n gave
