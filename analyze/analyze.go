@@ -244,24 +244,17 @@ func (p *Pass) Report(d Diagnostic) {
 			// until then no run happens, so nothing is at stake yet: a
 			// note, as for an export whose parameters were lost.
 			if node, param, publish, every, ok := p.Set.Graph(w).RefusedRun(d.Node); ok {
-				refuses := "every run"
-				switch {
-				case publish:
-					refuses = "to publish the workflow, so only runs started in the editor happen"
-				case !every:
-					refuses = "every run that reaches it"
-				}
-				f.Message += fmt.Sprintf("; this holds once node %q's required %q is filled in: until then n8n refuses %s (RS010)", node, param, refuses)
+				f.Message += RequiredClause(node, param, publish, every)
 				f.Severity = min(f.Severity, Note)
 			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok && !d.Unreached && (!d.OwnFailure || !b.Self) {
 				if b.Self {
-					f.Message += "; this holds once " + b.Fill + ": until then it " + b.Until
+					f.Message += b.Clause("it", "")
 				} else {
-					f.Message += "; this holds once " + b.Fill + ": until then that node " + b.Until + " and no run gets here"
+					f.Message += b.Clause("that node", " and no run gets here")
 				}
 				f.Severity = min(f.Severity, Note)
 			} else if b, ok := p.Set.Graph(w).BlankBefore(d.Node); ok && d.OwnFailure {
-				f.Message += "; this holds once " + b.Fill + ": until then that node " + b.Until + " and no run gets here"
+				f.Message += b.Clause("that node", " and no run gets here")
 				f.Severity = min(f.Severity, Note)
 			}
 		}

@@ -91,7 +91,8 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 // fails on every item as exported: a target (n8nschema.BlankTarget), a key
 // a config Set node leaves blank (blankKey), a key typed as a blank
 // (n8nschema.BlankKey: "Bearer YOUR_API_KEY", "<your_api_key>"), a
-// credential whose id is a blank (n8nschema.BlankCredential, in a workflow
+// credential whose id is a blank or that is stored by name alone
+// (n8nschema.BlankCredential, in a workflow
 // the export does not show published: one shown so ran with real ids,
 // which the author replaced to share it, as RS007 reads it), or an HTTP
 // Request to a host that only holds a place (n8nschema.FillInHost:
@@ -111,8 +112,8 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 	if g.IsSubNode(n) || role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger || RunStateOf(g.Workflow) == RunShown {
 		return Blank{}, false
 	}
-	if typ, id, ok := n8nschema.BlankCredential(n); ok {
-		b := Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential (id %q), a template's blank, names a credential of the instance", n.Name, typ, id),
+	if c, ok := n8nschema.BlankCredential(n); ok {
+		b := Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential, %s, names a credential of the instance", n.Name, c.Type, CredentialBlankIs(c)),
 			Until: "fails on every item"}
 		if role == n8nschema.RoleTrigger {
 			b.Until = "never starts a run"
@@ -141,6 +142,20 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 		}
 	}
 	return Blank{}, false
+}
+
+// CredentialBlankIs says, as a clause, how a credentials entry is a
+// template's blank (n8nschema.TemplateCredential): `a template's blank
+// (id "REPLACE_ME")`, `stored by name alone ("Google Sheets account", no
+// id)`, `stored with no id and no name`.
+func CredentialBlankIs(c n8nschema.CredentialBlank) string {
+	switch {
+	case !c.NameOnly:
+		return fmt.Sprintf("a template's blank (id %q)", c.ID)
+	case strings.TrimSpace(c.Name) == "":
+		return "stored with no id and no name"
+	}
+	return fmt.Sprintf("stored by name alone (%q, no id)", c.Name)
 }
 
 // blankKey reports an HTTP Request whose key, a header or query parameter

@@ -122,16 +122,17 @@ func modelService(sp n8nschema.Spec, dep string) bool {
 }
 
 // account names the credential an operation calls with (type and id), ""
-// for a model provider, a node with none or the old form that kept only a
-// credential's name; dep is the operation's dependency. An id that is a
-// template's blank ("REPLACE_WITH_CREDENTIAL_ID"), or one left empty or
-// out, as a workflow published with its ids stripped carries them, names
+// for a model provider or a node with none; dep is the operation's
+// dependency. A credential that is a template's blank
+// (n8nschema.TemplateCredential: an id such as "REPLACE_WITH_CREDENTIAL_ID",
+// one left empty or out, as a workflow published with its ids stripped
+// carries them, or the old form that kept only a credential's name) names
 // no account: n8n binds such a credential when the workflow is imported
-// (n8n/dist/workflow-helpers.js replaceInvalidCredentials): an id that is
-// null goes by the credential's name and type in the importing project,
-// if exactly one has them, and so does an empty one, which no credential
-// has (its findOneBy by id finds none and falls back to the name); an id
-// left out is looked up as findOneBy({ id: undefined, type }), and
+// (n8n/dist/workflow-helpers.js replaceInvalidCredentials): a bare name or
+// an id that is null goes by the credential's name and type in the
+// importing project, if exactly one has them, and so does an empty one,
+// which no credential has (its findOneBy by id finds none and falls back
+// to the name); an id left out is looked up as findOneBy({ id: undefined, type }), and
 // TypeORM drops an undefined condition (@n8n/typeorm
 // dist/query-builder/SelectQueryBuilder.js buildWhere), so it binds to the
 // first credential of that type in the instance's database, whatever its
@@ -150,17 +151,12 @@ func account(n *n8nschema.Node, sp n8nschema.Spec, dep string) (acct string, bla
 	blank, has := true, false
 	n.Field("credentials").Each(func(typ string, v n8nschema.Value) bool {
 		has = true
-		if v.Kind() == n8nschema.String { // the old form, the name alone: a key, of no account known
-			blank = false
-			return true
-		}
-		id := v.Get("id").Str()
-		if strings.TrimSpace(id) == "" || n8nschema.Placeholder(id) {
-			return true
+		if _, b := n8nschema.TemplateCredential(n, typ); b || v.Kind() != n8nschema.Object {
+			return true // bound on import, or none named
 		}
 		blank = false
 		if !model {
-			out = append(out, typ+":"+id)
+			out = append(out, typ+":"+v.Get("id").Str())
 		}
 		return true
 	})

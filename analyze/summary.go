@@ -120,10 +120,10 @@ func (t *Texts) botTriggers(w *n8nschema.Workflow) []BotTrigger {
 			continue
 		}
 		c := n.Field("credentials").Get("telegramApi")
-		id := c.Get("id").Str()
-		if id == "" || n8nschema.Placeholder(id) {
-			continue
+		if _, blank := n8nschema.TemplateCredential(n, "telegramApi"); blank || c.Kind() != n8nschema.Object {
+			continue // none, or a template's: no bot known
 		}
+		id := c.Get("id").Str()
 		out = append(out, BotTrigger{Node: strings.Clone(n.Name), Pos: t.pos(n.Pos), CredentialID: t.copy(id), CredentialName: t.copy(c.Get("name").Str()), WebhookID: t.copy(n.Field("webhookId").Str())})
 	}
 	return out

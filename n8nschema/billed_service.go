@@ -130,6 +130,5 @@ func accountValue(v string) bool {
 	}
 	// Placeholder's third form (words joined by _) is a real key's too
 	// (Apify's are apify_api_…): only in capitals does it hold a place.
-	return !placeholderREs[0].MatchString(v) && !placeholderREs[1].MatchString(v) &&
-		!(v == strings.ToUpper(v) && placeholderREs[2].MatchString(v))
+	return !placeholderWords(v) && !(v == strings.ToUpper(v) && placeholderREs[1].MatchString(v))
 }

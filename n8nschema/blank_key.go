@@ -150,63 +150,121 @@ func authScheme(s string) bool {
 	return true
 }
 
+// blankKeyWord reports a key that is a fill-in (fillIn), or, as a key's
+// blank is free text, holds one's first word at any word's start ("Add
+// your API key here", "-put-your-api-key-", "AddYourAPIKeyHere"), a run of
+// four x ("key_XXXXXXXXX") or a constant's name ending in a key's word.
 func blankKeyWord(s string) bool {
 	s = strings.Trim(s, `"'`)
 	if len(s) < 2 {
 		return false
 	}
-	switch {
-	case s[0] == '<' && s[len(s)-1] == '>', s[0] == '[' && s[len(s)-1] == ']', s[0] == '{' && s[len(s)-1] == '}':
+	if fillIn(s) || lazyregexp.ContainsFold(s, "xxxx") {
 		return true
 	}
-	if !lazyregexp.ContainsFold(s, "your") && !lazyregexp.ContainsFold(s, "replace") && !lazyregexp.ContainsFold(s, "placeholder") &&
-		!lazyregexp.ContainsFold(s, "xxxx") && strings.IndexByte(s, '_') < 0 {
-		return false // most keys: none of the patterns can match
-	}
-	for _, re := range blankKeyREs {
-		if re.MatchString(s) {
-			return true
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c != 'y' && c != 'r' || leadLen(s, i) == 0 {
+			continue
+		}
+		p := byte(' ')
+		if i > 0 {
+			p = s[i-1]
+		}
+		if p|0x20 < 'a' || p|0x20 > 'z' || 'a' <= p && p <= 'z' && 'A' <= s[i] && s[i] <= 'Z' && 'a' <= s[i+1] && s[i+1] <= 'z' {
+			return true // after a non-letter, or a capitalised word after a small letter
 		}
 	}
-	return false
+	return strings.IndexByte(s, '_') >= 0 && keyConstantRE.MatchString(s)
 }
 
-// blankKeyREs: "your" at a word's start (after a non-letter, or a capital
-// after a small letter: AddYourAPIKeyHere), "replace" or "placeholder"
-// anywhere, a run of four x, a constant's name ending in a key's word.
-var blankKeyREs = [...]*lazyregexp.Regexp{
-	lazyregexp.New(`(?i)(^|[^a-z])(your|replace)|placeholder|xxxx`),
-	lazyregexp.New(`[a-z](Your|Replace)`),
-	lazyregexp.New(`^\$?[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(KEY|TOKEN|SECRET|APIKEY|ACCESS_KEY)(_[A-Z0-9]+)?$`),
+// keyConstantRE: a constant's name ending in a key's word.
+var keyConstantRE = lazyregexp.New(`^\$?[A-Z][A-Z0-9]*(_[A-Z0-9]+)*_(KEY|TOKEN|SECRET|APIKEY|ACCESS_KEY)(_[A-Z0-9]+)?$`)
+
+// CredentialBlank is a node's credentials entry that binds to no
+// credential as exported (TemplateCredential).
+type CredentialBlank struct {
+	Type, ID, Name string
+	// NameOnly: stored by name alone (ID is ""): the old export's form,
+	// "googleSheetsOAuth2Api": "Google Sheets account", or an object
+	// whose id is null, missing or empty.
+	NameOnly bool
+}
+
+// TemplateCredential reads node n's credentials entry of type typ as a
+// template's blank: an id no instance generates (Placeholder:
+// "REPLACE_WITH_CREDENTIAL_ID", "GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID",
+// "<CREDENTIAL_ID>"; n8n's ids are numbers or sixteen letters and
+// digits), or none, the entry stored by name alone. n8n resolves all of
+// them alike on every way in (import:workflow, a new workflow from the
+// editor or the API, an update: n8n/dist/workflow-helpers.js
+// replaceInvalidCredentials, called by services/import.service.js and
+// workflows/workflow-creation.service.js): a bare name or a null id is
+// looked up by name and type, an id it does not find (an empty one too)
+// by name once the look-up by id finds none, and the entry is bound to the
+// one credential of that name and type in the importing project, if there
+// is exactly one, or left with no id for the owner to pick. A node that
+// asks for such a credential fails, with "Credential with ID … does not
+// exist for type …" or, with no id, CredentialMissingIdError
+// (n8n/dist/credentials-helper.js getCredentialsEntity). A null entry
+// names no credential at all: n8n skips it, and it is not read here.
+func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
+	v := n.Field("credentials").Get(typ)
+	b := CredentialBlank{Type: typ, NameOnly: true}
+	switch v.Kind() {
+	case String:
+		b.Name = v.Str()
+		return b, true
+	case Object:
+	default:
+		return CredentialBlank{}, false
+	}
+	b.Name = v.Get("name").Str()
+	id := v.Get("id")
+	if id.Kind() != String && id.Kind() != Number || strings.TrimSpace(id.Str()) == "" {
+		return b, true
+	}
+	if b.ID, b.NameOnly = id.Str(), false; !Placeholder(b.ID) {
+		return CredentialBlank{}, false
+	}
+	return b, true
 }
 
 // BlankCredential returns a credential the node reads (UsesCredential)
-// whose id is a template's blank (Placeholder: "REPLACE_WITH_CREDENTIAL_ID",
-// "GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID", "<CREDENTIAL_ID>"): no id n8n
-// generates, which are numbers or sixteen letters and digits. n8n finds no
-// credential by that id: on import it binds the one credential of that
-// name and type in the importing project, if there is exactly one, else
-// leaves the id as it is (n8n/dist/workflow-helpers.js
-// replaceInvalidCredentials), and a node that asks for a credential whose
-// id does not exist fails with "Credential with ID … does not exist for
-// type …" (n8n/dist/credentials-helper.js getCredentialsEntity). An HTTP
-// Request that ignores its credentials (IgnoresCredentials) reads none.
-func BlankCredential(n *Node) (typ, id string, ok bool) {
+// that binds to no credential as exported (TemplateCredential): n8n finds
+// none by its id, and the node fails until the owner picks one. An HTTP
+// Request that ignores its credentials (IgnoresCredentials) reads none,
+// and a node that fails or returns before it asks for any
+// (FailsBeforeCredential) fails the same whatever its credential.
+func BlankCredential(n *Node) (CredentialBlank, bool) {
 	if len(n.Credentials) == 0 || IgnoresCredentials(n) { // most nodes have none
-		return "", "", false
+		return CredentialBlank{}, false
 	}
-	n.Field("credentials").Each(func(t string, v Value) bool {
-		if v.Kind() != Object {
-			return true
-		}
-		i := v.Get("id").Str()
-		if Placeholder(i) && UsesCredential(n, t) {
-			typ, id, ok = t, i, true
-			return false
-		}
-		return true
+	var b CredentialBlank
+	found := false
+	n.Field("credentials").Each(func(t string, _ Value) bool {
+		b, found = TemplateCredential(n, t)
+		found = found && UsesCredential(n, t)
+		return !found
 	})
-	return typ, id, ok
+	if !found || FailsBeforeCredential(n) {
+		return CredentialBlank{}, false
+	}
+	return b, true
+}
+
+// FailsBeforeCredential reports a node whose code never asks n8n for its
+// credential as configured (RefusedCall): one with no branch for its
+// resource or operation (NoBranch), or one that throws before any request
+// (Fails and NoCall: a service shut down, Airtable v1's API key, a
+// Supabase filter with no condition), so what its credential is changes
+// nothing. An HTTP Request asks for its credentials first, before it reads
+// its URL or body (nodes-base HttpRequest/V3/HttpRequestV3.node.js:
+// getCredentials, then "URL must start with "http" or "https""), and a
+// declarative node before it routes (n8n-core routing-node.js
+// prepareCredentials), so their refusals are not such.
+func FailsBeforeCredential(n *Node) bool {
+	r, ok := RefusedCall(n)
+	return ok && (r.NoBranch || r.Fails && r.NoCall && !r.Bare && !IsHTTPRequest(n.Type))
 }
 
 // UsesCredential reports a credential type the node asks n8n for as it
@@ -331,30 +389,18 @@ func dropExprSpans(s string) string {
 }
 
 // blankURLPart reports a path segment or query value (percent-decoded)
-// that is a fill-in token or a bracketed name (BlankURL).
+// that is a fill-in (fillIn), a bracketed one holding a name: not data a
+// query value carries, nor {{ }}, which is no blank but an expression not
+// marked as one (BlankURL).
 func blankURLPart(s string) bool {
 	if d, err := url.PathUnescape(s); err == nil {
 		s = d
 	}
 	s = strings.TrimSpace(s)
-	if len(s) < 2 {
-		return false
+	if inner, ok := inBrackets(s); ok {
+		return !strings.HasPrefix(s, "{{") && bracketedName(inner)
 	}
-	switch {
-	case s[0] == '<' && s[len(s)-1] == '>', s[0] == '[' && s[len(s)-1] == ']', s[0] == '{' && s[len(s)-1] == '}':
-		return bracketedName(s[1 : len(s)-1])
-	}
-	switch s[0] {
-	case 'y', 'Y', 'r', 'R', 'x', 'X', 'p', 'P':
-	default:
-		return lazyregexp.ContainsFold(s, "placeholder")
-	}
-	for _, re := range blankURLREs {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
+	return fillInWords(s)
 }
 
 // bracketedName reports what a bracketed blank holds: a name (letters,
@@ -372,12 +418,4 @@ func bracketedName(s string) bool {
 		}
 	}
 	return letter
-}
-
-// blankURLREs: "your" or "replace" as the first word (a separator or a
-// capital after it: YOUR_ACCOUNT, your-location, YourUnitId), "placeholder"
-// anywhere, or only x.
-var blankURLREs = [...]*lazyregexp.Regexp{
-	lazyregexp.New(`(?i)^(your|replace)([_-].*)?$|placeholder|^x{4,}$`),
-	lazyregexp.New(`^(Your|Replace)[A-Z]`),
 }

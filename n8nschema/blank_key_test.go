@@ -44,8 +44,8 @@ func TestBlankKeyText(t *testing.T) {
 // TestBlankKeyAndCredential: an HTTP Request v1 header, a v4 query
 // parameter and a URL's query string that send a blank key; a header a
 // v4 node does not send, a node with a credential, an idempotency key;
-// a credential id n8n never generates on a node that reads it, and not on
-// one that ignores it.
+// a credential id n8n never generates, or one stored by name alone, on a
+// node that reads it, and not on one that ignores it.
 func TestBlankKeyAndCredential(t *testing.T) {
 	for _, c := range []struct {
 		name, node, where string
@@ -60,6 +60,10 @@ func TestBlankKeyAndCredential(t *testing.T) {
 		{"blank credential id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":"POSTGRES_PORTFOLIO_CREDENTIAL_ID","name":"Postgres"}}}`, "", true},
 		{"generated credential id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":"Qw8eR5tY2uI9oP3a","name":"Postgres"}}}`, "", false},
 		{"trigger credential blank", `{"type":"n8n-nodes-base.googleSheetsTrigger","typeVersion":1,"parameters":{},"credentials":{"googleSheetsTriggerOAuth2Api":{"id":"GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID","name":"Sheets"}}}`, "", true},
+		{"credential by name alone", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":"Postgres account"}}`, "", true},
+		{"credential with a null id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":null,"name":"Postgres account"}}}`, "", true},
+		{"null credential", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":null}}`, "", false},
+		{"credential by name alone, authentication not chosen", `{"type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"authentication":"serviceAccount"},"credentials":{"gmailOAuth2":"Gmail account"}}`, "", false},
 		{"credential of an authentication not chosen", `{"type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"authentication":"serviceAccount"},"credentials":{"gmailOAuth2":{"id":"YOUR_GMAIL_CREDENTIAL_ID","name":"Gmail"}}}`, "", false},
 		{"ignored by an HTTP Request", `{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.tips.org/daily"},"credentials":{"httpHeaderAuth":{"id":"REPLACE_WITH_CREDENTIAL_ID","name":"Tips"}}}`, "", false},
 	} {
@@ -69,7 +73,7 @@ func TestBlankKeyAndCredential(t *testing.T) {
 		if ok != (c.where != "") || where != c.where {
 			t.Errorf("%s: BlankKey = %q %v, want %q", c.name, where, ok, c.where)
 		}
-		if _, _, ok := BlankCredential(n); ok != c.cred {
+		if _, ok := BlankCredential(n); ok != c.cred {
 			t.Errorf("%s: BlankCredential = %v, want %v", c.name, ok, c.cred)
 		}
 	}
@@ -86,6 +90,9 @@ func TestBlankURL(t *testing.T) {
 		{"https://gitlab.com/api/v4/projects/<projectid>/merge_requests", `path segment "<projectid>"`},
 		{"https://sheets.googleapis.com/v4/spreadsheets/YourSheetId:batchUpdate", `path segment "YourSheetId"`},
 		{"https://api.monday.com/v2/boards/REPLACE_WITH_BOARD_ID", `path segment "REPLACE_WITH_BOARD_ID"`},
+		{"https://api.trello.com/1/boards/xxx/cards", `path segment "xxx"`},
+		{"https://api.trello.com/1/boards/your%20board/cards", `path segment "your%20board"`},
+		{"https://api.example.net/v1/items?filter={{x}}", ""},
 		{"https://graph.facebook.com/v20.0/%5Byour-page-id%5D/photos", `path segment "%5Byour-page-id%5D"`},
 		{"https://api.openweathermap.org/data/2.5/weather?q=Paris&appid=YOUR_OPENWEATHERMAP_API_KEY", `query parameter "appid" ("YOUR_OPENWEATHERMAP_API_KEY")`},
 		{"=https://api.trustpilot.com/v1/reviews/{{ $json.reviewId }}/reply", ""},

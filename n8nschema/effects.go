@@ -1071,26 +1071,28 @@ func ClassifyKey(value string) (KeyStability, string) {
 	return KeyStable, ""
 }
 
-// placeholderREs match a literal left for the user to fill in: a name in
-// angle, square or (double) curly brackets, YOUR_..., SCREAMING_SNAKE_CASE,
-// xxx, "...", "replace me", "changeme", or one that names an API key or token.
-// Three patterns, not one alternation of two ^…$ branches: Go's regexp
-// sees each as anchored and tries the text's start only, where it tried
-// the alternation at every byte (5.7 % of a corpus audit's instructions,
-// docs/performance.md).
+// placeholderREs match a literal left for the user to fill in beyond a
+// fill-in's words and shapes (fillIn): one that names an API key, a
+// secret or a token, or snake_case in any case. Two patterns, not one
+// alternation of two ^…$ branches: Go's regexp sees each as anchored and
+// tries the text's start only, where it tried the alternation at every
+// byte (5.7 % of a corpus audit's instructions, docs/performance.md).
 var placeholderREs = [...]*lazyregexp.Regexp{
-	lazyregexp.New(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|changeme|todo|tbd)$`),
-	lazyregexp.New(`(?i)^.*(placeholder|api[\s_-]?key|secret|token).*$`),
+	lazyregexp.New(`(?i)^.*(api[\s_-]?key|secret|token).*$`),
 	lazyregexp.New(`(?i)^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`),
 }
 
+// placeholder reports a literal left for the user to fill in: one by its
+// words (placeholderWords) or snake_case (placeholderREs[1]).
 func placeholder(s string) bool {
-	for _, re := range placeholderREs {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
+	return placeholderWords(s) || placeholderREs[1].MatchString(s)
+}
+
+// placeholderWords reports a fill-in (fillIn: "YOUR_…", "<…>",
+// "{{INSTANCE_ID}}", "xxx"), "todo" or "tbd", or a literal that names an
+// API key, a secret or a token (placeholderREs[0]).
+func placeholderWords(s string) bool {
+	return fillIn(s) || strings.EqualFold(s, "todo") || strings.EqualFold(s, "tbd") || placeholderREs[0].MatchString(s)
 }
 
 // Placeholder reports a literal a template left for the user to fill in

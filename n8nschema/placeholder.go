@@ -10,7 +10,7 @@ import (
 // a place: a name
 // reserved for examples (RFC 2606: example.com, .example, .test,
 // .invalid), or a fill-in left for the reader (yourdomain.com,
-// your-instance.app, api.yourcourier.com: fillIn).
+// your-instance.app, api.yourcourier.com: fillInLabel).
 func PlaceholderHost(h string) bool {
 	if h == "" {
 		return false
@@ -43,36 +43,33 @@ func FillInHost(h string) bool {
 		return false // every fill-in label starts with it: most hosts are read with no split
 	}
 	for label := range strings.SplitSeq(h, ".") {
-		if fillIn(label) {
+		if fillInLabel(label) {
 			return true
 		}
 	}
 	return false
 }
 
-// fillIn reports a host label left for the reader to fill in: "your"
-// alone (your.nextcloud.com), or "your" and a word: a separator, a word
-// of the fill-in list, or any run of three letters or more (yourcourier,
-// yourshop, yourcompany). "yours" and "yourls" are words of their own, and
-// a few real services are named so (realYour).
-func fillIn(label string) bool {
-	rest, ok := strings.CutPrefix(label, "your")
-	if !ok {
+// fillInLabel reports a host label left for the reader to fill in: "your"
+// as a fill-in's first word (fillInWords: alone, your.nextcloud.com, or
+// before a separator, your-instance), or run together with a word of the
+// fill-in list or any run of three letters or more (yourn8n, yourcourier,
+// yourshop, yourcompany): a host's labels join their words. "yours" and
+// "yourls" are words of their own, and a few real services are named so
+// (realYour). Not "placeholder" (via.placeholder.com serves images) nor a
+// run of x.
+func fillInLabel(label string) bool {
+	if !foldAt(label, 0, "your") {
 		return false
 	}
-	if rest == "" {
+	if leadEnds(label, 4) || strings.HasPrefix(label[4:], "n8n") {
 		return true
 	}
-	for _, w := range []string{"-", "_", "n8n"} {
-		if strings.HasPrefix(rest, w) {
-			return true
-		}
-	}
-	letters := 0
-	for letters < len(rest) && rest[letters] >= 'a' && rest[letters] <= 'z' {
+	letters := 4
+	for letters < len(label) && label[letters] >= 'a' && label[letters] <= 'z' {
 		letters++
 	}
-	return letters >= 3 && !realYour[label]
+	return letters >= 7 && !realYour[label]
 }
 
 // realYour are hosts' labels that start with "your" and a word but name
@@ -166,8 +163,8 @@ func BlankTarget(n *Node) (string, bool) {
 // template's blank. A literal written as an expression ("=YOUR_ID") is
 // read as its text. Placeholder's patterns are too wide here: an id or a
 // name may well be snake_case ("news_card_queue"), "todo", or hold
-// "token" ("token_usage"); a blank is bracketed, starts with "your" or
-// "replace", says "placeholder", or is SCREAMING_SNAKE_CASE.
+// "token" ("token_usage"); a blank is a fill-in (fillIn: bracketed,
+// "your…", "replace…", "placeholder", "xxx") or SCREAMING_SNAKE_CASE.
 func blankID(s string, nameMode bool) bool {
 	s = strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(s, "="); ok {
@@ -179,37 +176,22 @@ func blankID(s string, nameMode bool) bool {
 	if s == "" || bracedGUID(s) {
 		return false
 	}
-	if mayBeBlankID(s) && blankIDREs[0].MatchString(s) {
+	if fillIn(s) {
 		return true
 	}
 	// A name is the owner's words: a tab may be called RAW_DATA.
-	return !nameMode && mayBeConstant(s) && blankIDREs[1].MatchString(s)
+	return !nameMode && mayBeConstant(s) && constantRE.MatchString(s)
 }
 
-// mayBeConstant is what a match of blankIDREs[1] needs: a capital first,
-// an underscore after it.
+// mayBeConstant is what a match of constantRE needs: a capital first, an
+// underscore after it.
 func mayBeConstant(s string) bool {
 	return 'A' <= s[0] && s[0] <= 'Z' && strings.IndexByte(s, '_') > 0
 }
 
-// mayBeBlankID is what a match of blankIDREs[0] needs: a first byte one
-// of its alternatives starts with, or "placeholder" in any case (none of
-// its letters folds to a rune outside ASCII). Most ids are neither, and
-// the pattern's unanchored .* runs over the whole id.
-func mayBeBlankID(s string) bool {
-	switch s[0] {
-	case '<', '[', '{', '.', 'x', 'X', 'y', 'Y', 'r', 'R', 'c', 'C':
-		return true
-	}
-	return lazyregexp.ContainsFold(s, "placeholder")
-}
-
-// blankIDREs match a resource's id left blank: a bracketed or "your …"
-// one, and a constant's name, whose letters must all be capitals.
-var blankIDREs = [...]*lazyregexp.Regexp{
-	lazyregexp.New(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|your([\s_-].*)?|x{3,}|\.{3}|replace[\s_-].*|changeme|.*placeholder.*)$`),
-	lazyregexp.New(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`),
-}
+// constantRE matches a constant's name, whose letters must all be
+// capitals: an id left blank.
+var constantRE = lazyregexp.New(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
 
 // bracedGUID reports "{00000000-0001-0000-0000-000000000000}": hex digits
 // and dashes in braces.

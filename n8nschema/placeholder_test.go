@@ -47,6 +47,10 @@ func TestPlaceholder(t *testing.T) {
 		"{{INSTANCE_ID}}":            true,
 		"REPLACE_WITH_INSTANCE_ID":   true,
 		"xxx":                        true,
+		"YourCredentialId":           true, // a capitalised word after "Your", as blankURLPart read it
+		"replace":                    true,
+		"yours_truly":                true, // snake_case, not "your"
+		"Yourls":                     false,
 		"":                           false,
 		"1":                          false, // an n8n 0.x credential id
 		"xEdXDIPxkqE6OLxQ":           false, // a nanoid n8n gave
@@ -61,8 +65,8 @@ func TestPlaceholder(t *testing.T) {
 // TestPlaceholderSplit checks the three placeholder patterns against the
 // one alternation they replace, on random strings of the pieces it reads.
 func TestPlaceholderSplit(t *testing.T) {
-	one := regexp.MustCompile(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|your[\s_-].*|x{3,}|\.{3}|replace[\s_-].*|.*placeholder.*|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
-	pieces := []string{"<", ">", "[", "]", "{", "}", "{{", "}}", "your", "YOUR", " ", "_", "-", "\n", "x", "X", ".", "replace",
+	one := regexp.MustCompile(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|(your|replace)([\s_-](?s:.*))?|x{3,}|\.{3}|(?s:.*)placeholder(?s:.*)|changeme|todo|tbd|.*api[\s_-]?key.*|.*secret.*|.*token.*)$|^(?-i:(Your|Replace)[A-Z])(?s:.*)$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+	pieces := []string{"<", ">", "[", "]", "{", "}", "{{", "}}", "your", "YOUR", "Your", "Replace", " ", "_", "-", "\n", "x", "X", ".", "replace",
 		"PlaceHolder", "changeme", "todo", "TBD", "api", "key", "KEY", "secret", "token", "a", "Z", "9", "id", "\u212a"}
 	rng := rand.New(rand.NewPCG(12, 3))
 	matched := 0
@@ -180,25 +184,34 @@ func TestMockWrite(t *testing.T) {
 	}
 }
 
-// TestBlankIDPrefilter checks that blankID's tests before its patterns
-// (mayBeBlankID, mayBeConstant) turn away no
-// string a pattern matches, on random strings of the patterns' pieces in
-// both cases, with newlines, the Kelvin sign and the long s.
-func TestBlankIDPrefilter(t *testing.T) {
-	pieces := []string{"your", "YOUR", "Your", "x", "X", ".", "<", ">", "[", "]", "{", "}", "replace", "REPLACE", "changeme", "ChangeMe",
+// TestFillInShapes checks the hand-written fill-in test (fillIn) against
+// the patterns it stands for, and constantRE's prefilter (mayBeConstant),
+// on random strings of the patterns' pieces in both cases, with newlines,
+// the Kelvin sign and the long s.
+func TestFillInShapes(t *testing.T) {
+	shapes := regexp.MustCompile(`(?i)^(<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\{\{[^}]*\}\}|(your|replace)([\t\n\f\r _-](?s:.*))?|x{3,}|\.{3}|changeme)$|^(?-i:(Your|Replace)[A-Z])(?s:.*)$|(?i)^(?s:.*)placeholder(?s:.*)$`)
+	pieces := []string{"your", "YOUR", "Your", "x", "X", ".", "<", ">", "[", "]", "{", "}", "replace", "REPLACE", "Replace", "changeme", "ChangeMe",
 		"placeholder", "PlaceHolder", "plac", "eholder", "_", "-", " ", "\n", "A", "Z", "a", "0", "9", "id", "ID", "\u212a", "\u017f", "é", "="}
 	rng := rand.New(rand.NewPCG(14, 1))
+	matched := 0
 	for i := 0; i < 300000; i++ {
 		var b strings.Builder
 		for k := rng.IntN(6); k >= 0; k-- {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		s := b.String()
-		if blankIDREs[0].MatchString(s) && !mayBeBlankID(s) {
-			t.Fatalf("mayBeBlankID(%q) = false, but the pattern matches", s)
+		want := shapes.MatchString(s)
+		if got := fillIn(s); got != want {
+			t.Fatalf("fillIn(%q) = %v, the patterns %v", s, got, want)
 		}
-		if blankIDREs[1].MatchString(s) && !mayBeConstant(s) {
+		if want {
+			matched++
+		}
+		if constantRE.MatchString(s) && !mayBeConstant(s) {
 			t.Fatalf("mayBeConstant(%q) = false, but the pattern matches", s)
 		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d random strings matched", matched)
 	}
 }

@@ -3,7 +3,6 @@ package rules
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -109,38 +108,4 @@ func lacksRequired(n *n8nschema.Node, d n8nschema.NodeVersion) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// blankCredential reports a credential of type typ on n that binds to no
-// credential as exported: one whose id is a template's blank
-// ("REPLACE_WITH_CREDENTIAL_ID", n8nschema.Placeholder), as analyze reads
-// a key no one's (dependency.go account), or one stored by name alone (the
-// old export's form, "googleSheetsOAuth2Api": "Google Sheets account", or
-// an object with no id, a null or an empty one). n8n resolves all of them
-// alike on import: an id it does not find, a null id and a bare name are
-// looked up by name and type, bound to the one credential of that name
-// and type in the importing project, if there is exactly one, or left for
-// the owner to pick (n8n/dist/workflow-helpers.js replaceInvalidCredentials,
-// called by services/import.service.js and workflows/workflow-creation.service.js).
-// nameOnly says it is the name-only form.
-func blankCredential(n *n8nschema.Node, typ string) (blank, nameOnly bool) {
-	v := n.Field("credentials").Get(typ)
-	if v.Kind() == n8nschema.String {
-		return true, true
-	}
-	id := v.Get("id")
-	if v.Kind() == n8nschema.Object && (id.Kind() != n8nschema.String && id.Kind() != n8nschema.Number || strings.TrimSpace(id.Str()) == "") {
-		return true, true
-	}
-	return n8nschema.Placeholder(id.Str()), false
-}
-
-// credentialName is the name a credentials entry of type typ on n gives:
-// the string itself in the old form, else its name field.
-func credentialName(n *n8nschema.Node, typ string) string {
-	v := n.Field("credentials").Get(typ)
-	if v.Kind() == n8nschema.String {
-		return v.Str()
-	}
-	return v.Get("name").Str()
 }

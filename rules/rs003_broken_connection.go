@@ -314,7 +314,7 @@ func fromBehindBlank(g *analyze.Graph, e *analyze.Edge) (string, bool) {
 	case !ok:
 		return "", false
 	case b.Self:
-		return fmt.Sprintf("; this holds once %s: until then %q %s and sends no item", b.Fill, e.From.Name, b.Until), true
+		return b.Clause(strconv.Quote(e.From.Name), " and sends no item"), true
 	}
-	return fmt.Sprintf("; this holds once %s: until then that node %s and no run gets to %q", b.Fill, b.Until, e.From.Name), true
+	return b.Clause("that node", fmt.Sprintf(" and no run gets to %q", e.From.Name)), true
 }

@@ -119,7 +119,7 @@ name alone in a workflow shown published, or in one another workflow calls, stay
 			// Request v1 (v2 on a generic type), a request without the key.
 			err := fmt.Sprintf("Node does not have any credentials set for %q", m.want[0])
 			throwsFirst := false // it fails whatever credential it is given
-			if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && r.NoCall && !m.stored {
+			if r, ok := n8nschema.RefusedCall(n); ok && r.Fails && n8nschema.FailsBeforeCredential(n) && !m.stored {
 				err, throwsFirst = r.Why, true // its code throws before it asks for its credential
 			}
 			at := func(fails, swallows string) string {
@@ -163,28 +163,26 @@ name alone in a workflow shown published, or in one another workflow calls, stay
 				// fails unseen.
 				d.Severity = analyze.Note
 			}
-			if blank, nameOnly := blankCredential(n, m.named); d.Severity != analyze.Note && blank && !throwsFirst && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
+			if c, blank := n8nschema.TemplateCredential(n, m.named); d.Severity != analyze.Note && blank && !throwsFirst && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
 				// A template's credential, or one stored by name alone: it
 				// binds to nothing as exported, and the owner picks it when
 				// setting the workflow up, where the editor offers the slot
 				// the authentication needs and will not publish it empty.
 				d.Severity = analyze.Note
-				if nameOnly && strings.TrimSpace(credentialName(n, m.named)) == "" {
-					outcome += fmt.Sprintf("; its %q credential is stored with no id and no name, so it names no credential of any instance, and the owner picks one when setting the workflow up, where the editor asks for the %q credential the authentication needs",
-						m.named, m.want[0])
-				} else if nameOnly {
-					outcome += fmt.Sprintf("; its %q credential is stored by name alone (%q, no id), which n8n binds on import only to the one credential of that name and type in the project, if there is one, or leaves for the owner to pick when setting the workflow up, where the editor asks for the %q credential the authentication needs",
-						m.named, credentialName(n, m.named), m.want[0])
-				} else {
-					outcome += fmt.Sprintf("; its %q credential is a template's blank (id %q), which the owner replaces when setting the workflow up, where the editor asks for the %q credential the authentication needs",
-						m.named, n.Field("credentials").Get(m.named).Get("id").Str(), m.want[0])
+				how := "which the owner replaces when setting the workflow up"
+				if c.NameOnly && strings.TrimSpace(c.Name) == "" {
+					how = "so it names no credential of any instance, and the owner picks one when setting the workflow up"
+				} else if c.NameOnly {
+					how = "which n8n binds on import only to the one credential of that name and type in the project, if there is one, or leaves for the owner to pick when setting the workflow up"
 				}
+				outcome += fmt.Sprintf("; its %q credential is %s, %s, where the editor asks for the %q credential the authentication needs",
+					m.named, analyze.CredentialBlankIs(c), how, m.want[0])
 			}
 			if param, blank := n8nschema.MissingRequired(n); blank && !refusedRun(g, n) {
 				// n8n refuses every run that reaches the node before any
 				// credential is read: the mismatch bites once it is filled.
 				d.Severity = analyze.Note
-				outcome += fmt.Sprintf("; this holds once its required %q is filled in: until then n8n refuses every run that reaches it (RS010)", param)
+				outcome += analyze.RequiredClause(n.Name, param, false, false)
 			}
 			d.Message = fmt.Sprintf("node %q names a %q credential but its %s is %q (%s), which requires a %q credential: %s",
 				n.Name, m.named, m.param, m.auth, m.how, m.want[0], outcome)
