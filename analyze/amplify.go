@@ -226,7 +226,9 @@ func worse(a, b ctx) ctx {
 	if b.unb && !a.unb || b.unb == a.unb && (b.att > a.att || b.att == a.att && a.link == nil) {
 		out.att, out.unb, out.link = b.att, b.unb, b.link
 	}
-	if b.fanUnb && !a.fanUnb || b.fanUnb == a.fanUnb && b.fan > a.fan {
+	// Of two equal fans, the one the workflow's own runs reach (no
+	// caller's) is kept: the figure holds without the caller.
+	if b.fanUnb && !a.fanUnb || b.fanUnb == a.fanUnb && (b.fan > a.fan || b.fan == a.fan && a.out != nil && b.out == nil) {
 		out.fan, out.fanUnb, out.out, out.drv = b.fan, b.fanUnb, b.out, b.drv
 	}
 	return out

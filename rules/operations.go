@@ -224,17 +224,29 @@ func outsideOf(op *analyze.Operation) outsideCause {
 	if o := op.Outside; o != nil {
 		c.calls, c.perItem, c.callsAt = callerRuns(op, o)
 	}
+	// The innermost callers first (the chain lists the outermost first),
+	// up to maxOutsideLevels of them; a chain of callers that retry may
+	// hold dozens.
 	var parts []string
-	for _, f := range op.Factors {
+	more := 0
+	for i := len(op.Factors) - 1; i >= 0; i-- {
+		f := op.Factors[i]
 		if !f.OutsideOf(op.Workflow) || !f.Unbounded && f.Value < 2 {
 			continue
 		}
-		parts = append(parts, outsideFactorText(f))
-		c.attemptsAt = append(c.attemptsAt, analyze.Related{File: sourceName(f.Source), Pos: f.Pos, Source: f.Source,
-			Message: outsideFactorText(f)})
+		if len(parts) == maxOutsideLevels {
+			more++
+			continue
+		}
+		text := outsideFactorText(f)
+		parts = append(parts, text)
+		c.attemptsAt = append(c.attemptsAt, analyze.Related{File: sourceName(f.Source), Pos: f.Pos, Source: f.Source, Message: text})
 	}
 	if len(parts) > 0 {
-		c.attempts = "the attempts count " + joinNames(parts, maxOutsideLevels)
+		c.attempts = "the attempts count " + strings.Join(parts, ", ")
+		if more > 0 {
+			c.attempts += fmt.Sprintf(" and %d more %s of callers", more, plural(more, "layer", "layers"))
+		}
 	}
 	return c
 }
@@ -266,7 +278,7 @@ func callerRuns(op *analyze.Operation, o *analyze.Outside) (why, perItem string,
 		}
 		subject = workflowText(x.Call.From)
 	}
-	for x := o; x != nil; x = x.Prev {
+	for x, k := o, 0; x != nil && k < maxOutsideLevels; x, k = x.Prev, k+1 {
 		var msg string
 		switch {
 		case x.Root != nil && x.Call.Self:
