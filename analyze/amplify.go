@@ -204,11 +204,15 @@ type link struct {
 }
 
 // ctx is what reaches a node: worst-case attempts of one run of it, calls
-// per item, and the chain behind the attempts.
+// per item, and the chain behind the attempts. out is the part of the fan
+// that calls from other workflows bring (nil when none), drv the root
+// whose drive last multiplied the fan inside the workflow.
 type ctx struct {
 	att    int
 	fan    int
 	link   *link
+	out    *Outside
+	drv    *n8nschema.Node
 	unb    bool
 	fanUnb bool
 }
@@ -222,8 +226,10 @@ func worse(a, b ctx) ctx {
 	if b.unb && !a.unb || b.unb == a.unb && (b.att > a.att || b.att == a.att && a.link == nil) {
 		out.att, out.unb, out.link = b.att, b.unb, b.link
 	}
-	if b.fanUnb && !a.fanUnb || b.fanUnb == a.fanUnb && b.fan > a.fan {
-		out.fan, out.fanUnb = b.fan, b.fanUnb
+	// Of two equal fans, the one the workflow's own runs reach (no
+	// caller's) is kept: the figure holds without the caller.
+	if b.fanUnb && !a.fanUnb || b.fanUnb == a.fanUnb && (b.fan > a.fan || b.fan == a.fan && a.out != nil && b.out == nil) {
+		out.fan, out.fanUnb, out.out, out.drv = b.fan, b.fanUnb, b.out, b.drv
 	}
 	return out
 }
@@ -683,8 +689,8 @@ func (g *Graph) hasEnabledIn(n *n8nschema.Node, typ string) bool {
 	return false
 }
 
-// apply carries a context across an edge.
-func (e *cedge) apply(c ctx, sc *scratch) ctx {
+// apply carries a context across an edge out of from.
+func (e *cedge) apply(c ctx, from *n8nschema.Node, sc *scratch) ctx {
 	switch e.kind {
 	case kError:
 		l := sc.links.one()
@@ -698,13 +704,40 @@ func (e *cedge) apply(c ctx, sc *scratch) ctx {
 			l.f, l.prev = *e.f, c.link
 			out.link = l
 		}
+		if e.kind == kCall {
+			return e.enter(out)
+		}
 		if e.fanUnb {
 			out.fanUnb = true
 		} else {
 			out.fan = MulSat(c.fan, e.fan)
 		}
+		if e.fanUnb || e.fan > 1 {
+			out.drv = from // the root, which drives its sub-node
+		}
 		return out
 	}
+	return c
+}
+
+// enter carries the fan of a call's node into the workflow it starts: the
+// callee runs as often per item as the caller's node does, which a
+// caller's agent that may call the workflow as its tool 10 times makes 10
+// (a call adds no fan of its own). The cause goes with the figure
+// (Outside).
+func (e *cedge) enter(c ctx) ctx {
+	if c.fan > 1 || c.fanUnb {
+		prev := 1
+		if c.out != nil {
+			prev = max(c.out.Total, 1)
+		}
+		runs := c.fan
+		if c.fan >= prev && c.fan%prev == 0 {
+			runs = c.fan / prev
+		}
+		c.out = &Outside{Call: e.call, Root: c.drv, Runs: runs, Total: c.fan, Unbounded: c.fanUnb, Prev: c.out}
+	}
+	c.drv = nil
 	return c
 }
 
@@ -926,13 +959,13 @@ func (a *amp) run(failV int) {
 					// Leaving a cycle by a main edge happens once per entry.
 					src, src0 = exit[u], exit0[u]
 				}
-				in[e.to] = worse(in[e.to], e.apply(src, sc))
+				in[e.to] = worse(in[e.to], e.apply(src, a.nodes[u], sc))
 				if e.kind == kCall {
 					// The callee's nodes without this call's retry: the
 					// caller's own context (a call adds no fan).
-					in0[e.to] = worse(in0[e.to], src)
+					in0[e.to] = worse(in0[e.to], e.enter(src))
 				} else {
-					in0[e.to] = worse(in0[e.to], e.apply(src0, sc))
+					in0[e.to] = worse(in0[e.to], e.apply(src0, a.nodes[u], sc))
 				}
 			}
 		}
@@ -1014,7 +1047,7 @@ func (a *amp) operations(cur []ctx) {
 			for _, f := range local[:nLocal] {
 				att = MulSat(att, f.Value)
 			}
-			op.Attempts, op.Unbounded = att, c.unb
+			op.Attempts, op.Unbounded, op.Outside = att, c.unb, c.out
 			own := a.sc.factors.take(nLocal)
 			copy(own, local[:nLocal])
 			pend = append(pend, pendingChain{c.link, own})

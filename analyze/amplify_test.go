@@ -554,3 +554,49 @@ func TestMessageToolCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestOutsideCallers: calls per item multiply across a Call Workflow Tool,
+// and the operation keeps whose they are: the tool's call and the agent
+// that drives it, the calls it adds, and the callers before it.
+func TestOutsideCallers(t *testing.T) {
+	s := load(t, DefaultOptions(), "tool_workflows_two_agents_away.json")
+	type level struct {
+		Call, From, Root string
+		Runs, Total      int
+	}
+	levels := func(o *Outside) []level {
+		var out []level
+		for ; o != nil; o = o.Prev {
+			l := level{Call: o.Call.Node.Name, From: o.Call.From.Label(), Runs: o.Runs, Total: o.Total}
+			if o.Root != nil {
+				l.Root = o.Root.Name
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	leaf := op(t, s, "Summarise site", "Sub Model")
+	if leaf.CallsPerItem != 100 {
+		t.Errorf("leaf calls per item %d, want 100", leaf.CallsPerItem)
+	}
+	want := []level{
+		{Call: "Summarise site", From: "Research Agent", Root: "Sub Agent", Runs: 10, Total: 100},
+		{Call: "Documents", From: "Manager Agent", Root: "Manager", Runs: 10, Total: 10},
+	}
+	if diff := cmp.Diff(want, levels(leaf.Outside)); diff != "" {
+		t.Errorf("leaf callers (-want +got):\n%s", diff)
+	}
+	if o := leaf.Outside.Outermost(); o.Root == nil || o.Root.Name != "Manager" {
+		t.Errorf("outermost caller %+v, want the agent Manager", o)
+	}
+	// The middle workflow's own agent makes 10 calls per run of it, and
+	// the manager's agent runs it up to 10 times per item.
+	mid := op(t, s, "Research Agent", "Sub Model")
+	if mid.CallsPerItem != 100 || len(levels(mid.Outside)) != 1 || mid.Outside.Total != 10 {
+		t.Errorf("middle: %d calls, callers %+v; want 100 calls, one caller of 10 runs", mid.CallsPerItem, levels(mid.Outside))
+	}
+	// The manager's own model: no caller.
+	if m := op(t, s, "Manager Agent", "Manager Model"); m.Outside != nil {
+		t.Errorf("manager model has a caller: %+v", levels(m.Outside))
+	}
+}

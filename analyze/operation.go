@@ -34,6 +34,12 @@ type Operation struct {
 	FirstFailureEndsTry bool
 	// Factors is the chain that multiplies to Attempts, outermost first.
 	Factors []Factor
+	// Outside is the call from another workflow whose runs multiply
+	// CallsPerItem (the rest of the figure is the workflow's own), nil
+	// when no caller repeats the workflow's run per item: an agent that
+	// calls it as a tool. The factors of Factors from other workflows
+	// (Factor.OutsideOf) are the attempts callers add.
+	Outside *Outside
 	// Spec is the node's catalog entry, shared: operations of one node
 	// type point at one entry once the set is released.
 	Spec *n8nschema.Spec
@@ -115,6 +121,46 @@ type Factor struct {
 	// Via is a second node the factor goes through: the webhook or trigger
 	// a self-trigger re-starts, the loop head a loop returns to.
 	Via string
+}
+
+// Outside is a call from another workflow that runs an operation's
+// workflow more than once per item: its node, the root that drives that
+// node as a tool, and how often. Calls per item multiply across a call
+// (amplify.go enter), so the figure of an operation in a workflow that an
+// agent of another workflow calls as its tool counts the agent's calls;
+// this says whose they are.
+type Outside struct {
+	// Call starts the workflow: its Node and From are the caller.
+	Call *Call
+	// Root is the agent (or other root) that runs Call.Node as its tool
+	// and so may call it several times per item; nil when Call.Node is a
+	// main node, which runs as often as its own workflow is run (Prev).
+	Root *n8nschema.Node
+	// Runs is how many times Call.Node may run per item its own
+	// workflow's run gets; Unbounded when that has no bound.
+	Runs      int
+	Unbounded bool
+	// Total is how many times the workflow may run per item of the
+	// outermost caller's run: Runs times Prev's Total.
+	Total int
+	// Prev is what runs Call.From more than once per item, nil when
+	// nothing does.
+	Prev *Outside
+}
+
+// Outermost is the last of the chain: the caller whose run's items the
+// operation's calls per item count.
+func (o *Outside) Outermost() *Outside {
+	for o.Prev != nil {
+		o = o.Prev
+	}
+	return o
+}
+
+// OutsideOf reports whether the factor comes from a workflow other than
+// w: a caller that retries the run, a caller's loop or agent.
+func (f *Factor) OutsideOf(w *n8nschema.Workflow) bool {
+	return f.Source != w.Source || f.Workflow != w.Label()
 }
 
 // Retried reports whether some layer of the chain sends the operation

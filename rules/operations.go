@@ -169,3 +169,214 @@ func perItemGrowth(s *analyze.Set, c *analyze.Call) string {
 	}
 	return "one restart per item, so the executions multiply on every trip (1, 3, 9, 27 … with 3 items)"
 }
+
+// outsideCause is what of an operation's figures comes from the
+// workflows that call its own (analyze.Operation.Outside, and the factors
+// of its chain from other workflows), worded once for every rule that
+// prints calls, attempts or spend: a figure that counts a caller's agent
+// or retries names that caller, in the message and as related places.
+type outsideCause struct {
+	// calls says why the calls per item count a caller's runs, "" when
+	// they are the workflow's own.
+	calls string
+	// attempts says which callers' retries or loops the attempts count.
+	attempts string
+	// perItem is "per item", or of what when a caller's agent counts:
+	// "per item the calling agent gets".
+	perItem string
+	// callsAt and attemptsAt are the callers as related places.
+	callsAt, attemptsAt []analyze.Related
+}
+
+// related are the places of both reasons.
+func (c outsideCause) related() []analyze.Related {
+	if len(c.attemptsAt) == 0 {
+		return c.callsAt
+	}
+	return append(slices.Clip(c.callsAt), c.attemptsAt...)
+}
+
+// paren is " (why)", or "" when the figures are the workflow's own.
+func paren(why string) string {
+	if why == "" {
+		return ""
+	}
+	return " (" + why + ")"
+}
+
+// why is both reasons, "" when the figures are the workflow's own.
+func (c outsideCause) why() string {
+	switch {
+	case c.calls == "":
+		return c.attempts
+	case c.attempts == "":
+		return c.calls
+	}
+	return c.calls + "; " + c.attempts
+}
+
+// maxOutsideLevels bounds the callers a message names one by one.
+const maxOutsideLevels = 3
+
+// outsideOf words what of op's figures its callers bring.
+func outsideOf(op *analyze.Operation) outsideCause {
+	c := outsideCause{perItem: "per item"}
+	if o := op.Outside; o != nil {
+		c.calls, c.perItem, c.callsAt = callerRuns(op, o)
+	}
+	// The innermost callers first (the chain lists the outermost first),
+	// up to maxOutsideLevels of them; a chain of callers that retry may
+	// hold dozens.
+	var parts []string
+	more := 0
+	for i := len(op.Factors) - 1; i >= 0; i-- {
+		f := op.Factors[i]
+		if !f.OutsideOf(op.Workflow) || !f.Unbounded && f.Value < 2 {
+			continue
+		}
+		if len(parts) == maxOutsideLevels {
+			more++
+			continue
+		}
+		text := outsideFactorText(f)
+		parts = append(parts, text)
+		c.attemptsAt = append(c.attemptsAt, analyze.Related{File: sourceName(f.Source), Pos: f.Pos, Source: f.Source, Message: text})
+	}
+	if len(parts) > 0 {
+		c.attempts = "the attempts count " + strings.Join(parts, ", ")
+		if more > 0 {
+			c.attempts += fmt.Sprintf(" and %d more %s of callers", more, plural(more, "layer", "layers"))
+		}
+	}
+	return c
+}
+
+// callerRuns words the calls a caller's runs bring: the text, the per item
+// it counts and the callers as related places.
+func callerRuns(op *analyze.Operation, o *analyze.Outside) (why, perItem string, related []analyze.Related) {
+	var b strings.Builder
+	subject := "its workflow"
+	levels := 0
+	for x := o; x != nil; x = x.Prev {
+		if levels == maxOutsideLevels {
+			fmt.Fprintf(&b, "; and %d more %s", countOutside(x), plural(countOutside(x), "caller", "callers"))
+			break
+		}
+		if levels > 0 {
+			b.WriteString("; ")
+		}
+		levels++
+		switch {
+		case x.Root != nil && x.Call.Self:
+			fmt.Fprintf(&b, "%s is a tool of its own %s %q, which may call it %s per item", subject, rootWord(x.Root), x.Root.Name, runsText(x))
+		case x.Root != nil:
+			fmt.Fprintf(&b, "%s is a tool of %s %q in %s, which may call it %s per item", subject, rootWord(x.Root), x.Root.Name, workflowText(x.Call.From), runsText(x))
+		case x.Call.Self:
+			fmt.Fprintf(&b, "%s is run again by its own node %q", subject, x.Call.Node.Name)
+		default:
+			fmt.Fprintf(&b, "%s is run by node %q of %s", subject, x.Call.Node.Name, workflowText(x.Call.From))
+		}
+		subject = workflowText(x.Call.From)
+	}
+	for x, k := o, 0; x != nil && k < maxOutsideLevels; x, k = x.Prev, k+1 {
+		var msg string
+		switch {
+		case x.Root != nil && x.Call.Self:
+			msg = fmt.Sprintf("node %q, a tool of %s %q, runs this workflow again %s per item", x.Call.Node.Name, rootWord(x.Root), x.Root.Name, runsText(x))
+		case x.Root != nil:
+			msg = fmt.Sprintf("node %q, a tool of %s %q in %s, runs %s %s per item", x.Call.Node.Name, rootWord(x.Root), x.Root.Name,
+				workflowText(x.Call.From), workflowText(x.Call.To), runsText(x))
+		case x.Call.Self:
+			msg = fmt.Sprintf("node %q runs this workflow again", x.Call.Node.Name)
+		default:
+			msg = fmt.Sprintf("node %q of %s runs %s", x.Call.Node.Name, workflowText(x.Call.From), workflowText(x.Call.To))
+		}
+		related = append(related, analyze.Related{File: sourceName(x.Call.From.Source), Pos: x.Call.Node.Pos, Source: x.Call.From.Source, Message: msg})
+	}
+	why = b.String()
+	if !o.Unbounded && !op.CallsUnbounded && o.Total > 0 && op.CallsPerItem%o.Total == 0 {
+		if inner := op.CallsPerItem / o.Total; inner > 1 {
+			why = fmt.Sprintf("up to %d per run of its workflow, and %s", inner, why)
+		}
+	}
+	out := o.Outermost()
+	switch {
+	case out.Root == nil:
+		perItem = fmt.Sprintf("per item of a run of %s", workflowText(out.Call.From))
+	case o.Prev == nil:
+		perItem = fmt.Sprintf("per item the calling %s gets", rootWord(out.Root))
+	default:
+		perItem = fmt.Sprintf("per item %s %q of %s gets", rootWord(out.Root), out.Root.Name, workflowText(out.Call.From))
+	}
+	return why, perItem, related
+}
+
+// workflowText names a workflow: `workflow "Main"`, or "an unnamed
+// workflow" when it has neither name nor id (the related place gives its
+// file).
+func workflowText(w *n8nschema.Workflow) string {
+	return labelText(w.Label())
+}
+
+// labelText names a workflow by its label, as workflowText does.
+func labelText(label string) string {
+	if label == "" {
+		return "an unnamed workflow"
+	}
+	return fmt.Sprintf("workflow %q", label)
+}
+
+// countOutside is how many callers a chain holds from o on.
+func countOutside(o *analyze.Outside) int {
+	k := 0
+	for ; o != nil; o = o.Prev {
+		k++
+	}
+	return k
+}
+
+// runsText is "up to 10 times" or "without bound".
+func runsText(o *analyze.Outside) string {
+	if o.Unbounded {
+		return "without bound"
+	}
+	return fmt.Sprintf("up to %d %s", o.Runs, plural(o.Runs, "time", "times"))
+}
+
+// rootWord names what kind of root calls a tool: "agent" or "node".
+func rootWord(n *n8nschema.Node) string {
+	if n8nschema.IsAgent(n.Type) {
+		return "agent"
+	}
+	return "node"
+}
+
+// outsideFactorText words a factor of another workflow's:
+// `3 tries of node "Run" of workflow "Main", which retries the run`.
+func outsideFactorText(f analyze.Factor) string {
+	where := fmt.Sprintf("node %q of %s", f.Node, labelText(f.Workflow))
+	switch f.Kind {
+	case analyze.KindCallerRetry:
+		return fmt.Sprintf("%d tries of %s, which runs this workflow", f.Value, where)
+	case analyze.KindToolRetry:
+		return fmt.Sprintf("%d tries of %s, a tool that runs this workflow", f.Value, where)
+	case analyze.KindRootRetry:
+		return fmt.Sprintf("%d tries of %s, which re-runs the tool that runs this workflow", f.Value, where)
+	case analyze.KindLoop:
+		return fmt.Sprintf("an unguarded loop of %s back through %q", labelText(f.Workflow), f.Node)
+	case analyze.KindSelfTrigger:
+		return fmt.Sprintf("a cycle of executions through %s", where)
+	}
+	if f.Unbounded {
+		return fmt.Sprintf("unbounded %s (%s)", strings.ReplaceAll(f.Kind, "-", " "), where)
+	}
+	return fmt.Sprintf("%d %s (%s)", f.Value, strings.ReplaceAll(f.Kind, "-", " "), where)
+}
+
+// sourceName is the file name of a source, "" for none.
+func sourceName(s *n8nschema.Source) string {
+	if s == nil {
+		return ""
+	}
+	return s.Name
+}

@@ -68,10 +68,11 @@ option has no repair). It changes retry settings only, never the data path, and 
 			} else {
 				dep = fmt.Sprintf("%q", dep)
 			}
+			out := outsideOf(op)
 			d := analyze.Diagnostic{
-				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation, over the budget of %d; %d attempts × %s × %s × %d concurrency = %d requests in flight against %s",
-					op.Node.Name, op.Attempts, budget, op.Attempts, itemWord, countOf(o.Workers, "worker"), max(o.Concurrency, 1), fleet, dep),
+				Node: op.Node, Pos: op.Node.Pos, Related: out.attemptsAt,
+				Message: fmt.Sprintf("node %q makes up to %d attempts per logical operation%s, over the budget of %d; %d attempts × %s × %s × %d concurrency = %d requests in flight against %s",
+					op.Node.Name, op.Attempts, paren(out.attempts), budget, op.Attempts, itemWord, countOf(o.Workers, "worker"), max(o.Concurrency, 1), fleet, dep),
 				Chain:  op.Factors,
 				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.RetryOwner(op) },
 			}

@@ -25,8 +25,8 @@ func TestRS101Options(t *testing.T) {
 		want                                     []string
 	}{
 		{"within budget", 15, 1, 1, 10, nil},
-		{"over budget", 14, 1, 1, 10, []string{`warning: node "OpenAI Chat Model" makes up to 15 attempts per logical operation, over the budget of 14; 15 attempts × 1 item × 1 worker × 10 concurrency = 150 requests in flight against "openai"`}},
-		{"three times the budget", 5, 5, 2, 3, []string{`error: node "OpenAI Chat Model" makes up to 15 attempts per logical operation, over the budget of 5; 15 attempts × 5 items × 2 workers × 3 concurrency = 450 requests in flight against "openai"`}},
+		{"over budget", 14, 1, 1, 10, []string{`warning: node "OpenAI Chat Model" makes up to 15 attempts per logical operation (the attempts count 5 tries of node "Run triage agent" of workflow "Intake", which runs this workflow), over the budget of 14; 15 attempts × 1 item × 1 worker × 10 concurrency = 150 requests in flight against "openai"`}},
+		{"three times the budget", 5, 5, 2, 3, []string{`error: node "OpenAI Chat Model" makes up to 15 attempts per logical operation (the attempts count 5 tries of node "Run triage agent" of workflow "Intake", which runs this workflow), over the budget of 5; 15 attempts × 5 items × 2 workers × 3 concurrency = 450 requests in flight against "openai"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

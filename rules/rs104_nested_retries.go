@@ -58,15 +58,20 @@ reports the node in front.`,
 			}
 			layers := make([]string, 0, n)
 			for _, f := range op.Factors {
-				if isLayer(f) {
-					layers = append(layers, fmt.Sprintf("%s ×%d (%q)", strings.ReplaceAll(f.Kind, "-", " "), f.Value, f.Node))
+				if !isLayer(f) {
+					continue
 				}
+				where := fmt.Sprintf("%q", f.Node)
+				if f.OutsideOf(op.Workflow) {
+					where += fmt.Sprintf(" of workflow %q", f.Workflow)
+				}
+				layers = append(layers, fmt.Sprintf("%s ×%d (%s)", strings.ReplaceAll(f.Kind, "-", " "), f.Value, where))
 			}
 			what := fmt.Sprintf("%d", op.Attempts)
 			if op.Unbounded {
 				what = "unbounded"
 			}
-			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors,
+			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Chain: op.Factors, Related: outsideOf(op).attemptsAt,
 				Message: fmt.Sprintf("node %q is retried by %d layers: %s; %s attempts per logical operation",
 					op.Node.Name, len(layers), strings.Join(layers, ", "), what),
 				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.RetryOwner(op) }})

@@ -136,12 +136,13 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 			if loopOnly {
 				times = fmt.Sprintf("up to %d times", boundedPart(op))
 			}
-			msg := fmt.Sprintf("node %q %s %s, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is %s",
-				n.Name, verb, times, eff.Duplicate)
+			out := outsideOf(op)
+			msg := fmt.Sprintf("node %q %s %s%s, with no idempotency key; an attempt that timed out may already have committed, and a duplicate is %s",
+				n.Name, verb, times, paren(out.attempts), eff.Duplicate)
 			if k := op.OwnRetries(); k > 1 {
 				msg += fmt.Sprintf("; each of its %d tries re-sends every item of the batch", k)
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: eff.Conf, Chain: op.Factors,
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Message: msg, Detail: what, Severity: sev, Confidence: eff.Conf, Chain: op.Factors, Related: out.attemptsAt,
 				Repair: func(r analyze.Repairer) (*analyze.Repair, error) { return r.IdempotencyKey(op) }})
 		}
 	},

@@ -46,10 +46,13 @@ item: an order id, a SKU, a hash of the payload.`,
 			}
 			st, why := n8nschema.ClassifyKey(k.Value)
 			var msg string
+			var related []analyze.Related
 			switch {
 			case st == n8nschema.KeyPerAttempt && op.Retried():
-				msg = fmt.Sprintf("the %s %s of node %q uses %s, so each of its %s gets a new key and the server cannot tell a retry from a new request",
-					k.Name.Name, keyWhere(k), n.Name, why, attemptsWord(op))
+				out := outsideOf(op)
+				msg = fmt.Sprintf("the %s %s of node %q uses %s, so each of its %s%s gets a new key and the server cannot tell a retry from a new request",
+					k.Name.Name, keyWhere(k), n.Name, why, attemptsWord(op), paren(out.attempts))
+				related = out.attemptsAt
 			case st == n8nschema.KeyPerExecution && restartsItself(op):
 				msg = fmt.Sprintf("the %s %s of node %q uses $execution.id, which changes when %s; the re-sent write gets a new key",
 					k.Name.Name, keyWhere(k), n.Name, unboundedBy(op))
@@ -62,7 +65,7 @@ item: an order id, a SKU, a hash of the payload.`,
 			default:
 				continue
 			}
-			pass.Report(analyze.Diagnostic{Node: n, Pos: k.Pos, Message: msg, Detail: k.Name.Name, Confidence: k.Name.Conf, Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: n, Pos: k.Pos, Message: msg, Detail: k.Name.Name, Confidence: k.Name.Conf, Chain: op.Factors, Related: related})
 		}
 	},
 }

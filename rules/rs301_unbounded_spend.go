@@ -78,11 +78,12 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 					sev = analyze.Warning
 				}
 			}
+			out := outsideOf(op)
 			pass.Report(analyze.Diagnostic{Severity: sev,
 				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("paid call in node %q (%s) has no spend bound: %s%s%s, and no spend cap is declared",
-					op.Node.Name, modelText(op), unboundedBy(op), trip, per),
-				Chain: op.Factors,
+				Message: fmt.Sprintf("paid call in node %q (%s) has no spend bound: %s%s%s%s, and no spend cap is declared",
+					op.Node.Name, modelText(op), unboundedBy(op), paren(out.why()), trip, per),
+				Chain: op.Factors, Related: out.related(),
 			})
 		}
 	},

@@ -27,7 +27,10 @@ default, counted from the first call by OpenAI v1 and Gemini, one more by OpenAI
 MiniMax and Moonshot; OpenAI before v1.5 has no limit, which RS301 reports), an Information Extractor's fixing
 parser (it asks the model once more when the answer does not parse). The cap is also what makes spend
 computable: stormcheck reports the worst case per item from calls per item × attempts × max output tokens × the
-output price, and with no cap it must assume the ceiling. The Anthropic chat model caps by default (the
+output price, and with no cap it must assume the ceiling. In a workflow that an agent of another workflow calls as
+its tool (Call Workflow Tool), each call of the tool is a run of the workflow, so the calls count the calling
+agent's iterations too, per item that agent gets; the message names that agent and its workflow, and the tool node
+is a related place. The Anthropic chat model caps by default (the
 per-model table of @langchain/anthropic: 2,048 to 8,192 tokens) and is not reported; the Gemini chat model
 sends no cap unless options.maxOutputTokens is set (the 2,048 the editor shows is stored only once the option
 is added, and n8n fills a missing options collection with {}, so the node's 1,024 fallback never applies:
@@ -112,9 +115,15 @@ it); without the setting there is no repair, since the right cap depends on the 
 					d.Message += fmt.Sprintf("; one call may bill %s, and the loop that repeats it is a finding of its own", usd(call))
 				}
 			case op.SpendKnown():
-				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s per item at worst (%d %s × %d %s)",
-					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD),
-					max(op.CallsPerItem, 1), plural(max(op.CallsPerItem, 1), "call", "calls"), op.Attempts, plural(op.Attempts, "attempt", "attempts"))
+				out := outsideOf(op)
+				d.Related = out.related()
+				why := out.why()
+				if why != "" {
+					why = ": " + why
+				}
+				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s %s at worst (%d %s × %d %s%s)",
+					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD), out.perItem,
+					max(op.CallsPerItem, 1), plural(max(op.CallsPerItem, 1), "call", "calls"), op.Attempts, plural(op.Attempts, "attempt", "attempts"), why)
 				exec, _ := op.SpendPerExecution(pass.Options)
 				if items := pass.Options.Items; items > 1 {
 					d.Message += fmt.Sprintf(", %s per execution of %d items", usd(exec), items)

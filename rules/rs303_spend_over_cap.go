@@ -40,14 +40,16 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 			if period == "" {
 				period = "day"
 			}
+			out := outsideOf(op)
 			if op.SpendUnbounded {
 				pass.Report(analyze.Diagnostic{
 					Node:     op.Node,
 					Pos:      op.Node.Pos,
 					Severity: analyze.Warning,
-					Message: fmt.Sprintf("node %q (%s) has no spend bound but the declared %s cap of %s per %s: %s, so at worst one item exhausts the cap",
-						op.Node.Name, modelText(op), c.Provider, usd(c.USD), period, unboundedBy(op)),
-					Chain: op.Factors,
+					Message: fmt.Sprintf("node %q (%s) has no spend bound but the declared %s cap of %s per %s: %s%s, so at worst one item exhausts the cap",
+						op.Node.Name, modelText(op), c.Provider, usd(c.USD), period, unboundedBy(op), paren(out.why())),
+					Chain:   op.Factors,
+					Related: out.related(),
 				})
 				continue
 			}
@@ -68,10 +70,11 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 			exhaust := int(math.Ceil(c.USD / op.SpendPerItemUSD))
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("worst-case spend of node %q (%s) is %s per item, %s for %d %s%s, over the declared %s cap of %s per %s; %d %s exhaust it",
-					op.Node.Name, modelText(op), usd(op.SpendPerItemUSD), usd(perExec), items, plural(items, "item", "items"), daily,
+				Message: fmt.Sprintf("worst-case spend of node %q (%s) is %s %s%s, %s for %d %s%s, over the declared %s cap of %s per %s; %d %s exhaust it",
+					op.Node.Name, modelText(op), usd(op.SpendPerItemUSD), out.perItem, paren(out.why()), usd(perExec), items, plural(items, "item", "items"), daily,
 					c.Provider, usd(c.USD), period, exhaust, plural(exhaust, "item", "items")),
-				Chain: op.Factors,
+				Chain:   op.Factors,
+				Related: out.related(),
 			})
 		}
 	},

@@ -49,10 +49,11 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 				continue // one replacement call per failure, its answer used
 			}
 			cost := ""
-			if op.SpendKnown() {
-				cost = fmt.Sprintf(", up to %s per failure", usd(op.SpendPerItemUSD))
+			var related []analyze.Related
+			if out := outsideOf(op); op.SpendKnown() {
+				cost, related = fmt.Sprintf(", up to %s per failure%s", usd(op.SpendPerItemUSD), paren(out.why())), out.related()
 			} else if op.SpendUnbounded {
-				cost = ", with no bound per failure"
+				cost, related = fmt.Sprintf(", with no bound per failure%s", paren(out.why())), out.related()
 			}
 			var msg string
 			if len(op.ErrorFor) > 0 || g.FromErrorTrigger(op.Node) {
@@ -78,7 +79,7 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 			if sev == analyze.Warning && analyze.TimeoutDropped(op) {
 				msg += "; the options.timeout it stores is not an option of this operation, and n8n drops it: the call waits with no time limit, and the nodes after it wait too"
 			}
-			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Message: msg, Chain: op.Factors})
+			pass.Report(analyze.Diagnostic{Node: op.Node, Pos: op.Node.Pos, Severity: sev, Message: msg, Chain: op.Factors, Related: related})
 		}
 	},
 }

@@ -70,11 +70,16 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 					sev = analyze.Note
 				}
 			}
+			out := outsideOf(op)
+			attempts := attemptsWord(op)
+			if out.attempts != "" {
+				attempts += ": " + out.attempts
+			}
 			pass.Report(analyze.Diagnostic{Severity: sev,
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("node %q times out after %d s, but %s of %d tokens takes about %d s to generate; an abandoned generation is still billed and then sent again (%s)",
-					op.Node.Name, ms/1000, limit, op.MaxOutputTokens, need, attemptsWord(op)),
-				Chain: op.Factors,
+					op.Node.Name, ms/1000, limit, op.MaxOutputTokens, need, attempts),
+				Chain: op.Factors, Related: out.attemptsAt,
 			})
 		}
 	},

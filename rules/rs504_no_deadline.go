@@ -88,12 +88,18 @@ workflow that re-starts itself in a new execution (RS102).`,
 			if float64(total) <= limit*1000 {
 				continue
 			}
+			out := outsideOf(op)
+			attempts := ""
+			if out.attempts != "" {
+				attempts = "; " + out.attempts
+			}
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("node %q can take %d s at worst (%d attempts × %d s timeout + %d s of waits), longer than the workflow's executionTimeout of %d s, which n8n checks only before a node starts",
-					op.Node.Name, total/1000, op.Attempts, per/1000, waits/1000, int(limit)),
-				Detail: "over",
-				Chain:  op.Factors,
+				Message: fmt.Sprintf("node %q can take %d s at worst (%d attempts × %d s timeout + %d s of waits%s), longer than the workflow's executionTimeout of %d s, which n8n checks only before a node starts",
+					op.Node.Name, total/1000, op.Attempts, per/1000, waits/1000, attempts, int(limit)),
+				Detail:  "over",
+				Chain:   op.Factors,
+				Related: out.attemptsAt,
 				Repair: func(analyze.Repairer) (*analyze.Repair, error) {
 					return nil, analyze.Unrepairable("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
 				},
