@@ -63,13 +63,19 @@ func (a *jsonAppender) elem() {
 	a.newline()
 }
 
-// key starts the next member of an object (k needs no escape).
+// key starts the next member of an object: k is its name as written,
+// quoted and followed by the colon and space (`"rule": `).
 func (a *jsonAppender) key(k string) {
-	a.elem()
-	a.b = append(a.b, '"')
+	if n := 4 + 2*a.depth; !a.empty && n < len(commaNewlineSpaces)-1 {
+		a.b = append(a.b, commaNewlineSpaces[:2+n]...) // one append, not three
+	} else {
+		a.elem()
+	}
+	a.empty = false
 	a.b = append(a.b, k...)
-	a.b = append(a.b, '"', ':', ' ')
 }
+
+const commaNewlineSpaces = ",\n" + indentSpaces
 
 func (a *jsonAppender) str(s string) { a.b = appendJSONString(a.b, s) }
 
@@ -223,13 +229,13 @@ func (a *jsonAppender) factors(fs []jsonFactor) {
 		f := &fs[i]
 		a.elem()
 		a.open('{')
-		a.key("kind")
+		a.key(`"kind": `)
 		a.str(f.Kind)
-		a.key("value")
+		a.key(`"value": `)
 		a.intPtr(f.Value)
-		a.key("node")
+		a.key(`"node": `)
 		a.str(f.Node)
-		a.key("workflow")
+		a.key(`"workflow": `)
 		a.str(f.Workflow)
 		a.close('}')
 	}
@@ -238,19 +244,19 @@ func (a *jsonAppender) factors(fs []jsonFactor) {
 
 func (a *jsonAppender) workflow(w *jsonWorkflow) {
 	a.open('{')
-	a.key("file")
+	a.key(`"file": `)
 	a.str(w.File)
-	a.key("id")
+	a.key(`"id": `)
 	a.str(w.ID)
-	a.key("name")
+	a.key(`"name": `)
 	a.str(w.Name)
-	a.key("nodes")
+	a.key(`"nodes": `)
 	a.int(w.Nodes)
-	a.key("max_attempts")
+	a.key(`"max_attempts": `)
 	a.intPtr(w.MaxAttempts)
-	a.key("unbounded")
+	a.key(`"unbounded": `)
 	a.bool(w.Unbounded)
-	a.key("operations")
+	a.key(`"operations": `)
 	if w.Operations == nil {
 		a.null()
 	} else {
@@ -266,74 +272,74 @@ func (a *jsonAppender) workflow(w *jsonWorkflow) {
 
 func (a *jsonAppender) operation(o *jsonOperation) {
 	a.open('{')
-	a.key("node")
+	a.key(`"node": `)
 	a.str(o.Node)
-	a.key("type")
+	a.key(`"type": `)
 	a.str(o.Type)
-	a.key("dependency")
+	a.key(`"dependency": `)
 	a.str(o.Dependency)
-	a.key("paid")
+	a.key(`"paid": `)
 	a.bool(o.Paid)
-	a.key("write")
+	a.key(`"write": `)
 	a.bool(o.Write)
-	a.key("attempts")
+	a.key(`"attempts": `)
 	a.intPtr(o.Attempts)
-	a.key("unbounded")
+	a.key(`"unbounded": `)
 	a.bool(o.Unbounded)
-	a.key("calls_per_item")
+	a.key(`"calls_per_item": `)
 	a.intPtr(o.CallsPerItem)
 	if o.CallsDown != 0 {
-		a.key("calls_per_item_while_down")
+		a.key(`"calls_per_item_while_down": `)
 		a.int(o.CallsDown)
 	}
 	if o.FirstEnds {
-		a.key("first_failure_ends_try")
+		a.key(`"first_failure_ends_try": `)
 		a.bool(o.FirstEnds)
 	}
-	a.key("factors")
+	a.key(`"factors": `)
 	a.factors(o.Factors)
-	a.key("model")
+	a.key(`"model": `)
 	a.str(o.Model)
-	a.key("spend_per_item_usd")
+	a.key(`"spend_per_item_usd": `)
 	a.float64Ptr(o.SpendPerItemUSD)
-	a.key("spend_per_execution_usd")
+	a.key(`"spend_per_execution_usd": `)
 	a.float64Ptr(o.SpendPerExecutionUSD)
 	a.close('}')
 }
 
 func (a *jsonAppender) finding(f *jsonFinding) {
 	a.open('{')
-	a.key("rule")
+	a.key(`"rule": `)
 	a.str(f.Rule)
-	a.key("name")
+	a.key(`"name": `)
 	a.str(f.Name)
-	a.key("severity")
+	a.key(`"severity": `)
 	a.str(f.Severity)
-	a.key("confidence")
+	a.key(`"confidence": `)
 	a.str(f.Confidence)
-	a.key("file")
+	a.key(`"file": `)
 	a.str(f.File)
-	a.key("line")
+	a.key(`"line": `)
 	a.int(f.Line)
-	a.key("column")
+	a.key(`"column": `)
 	a.int(f.Column)
-	a.key("workflow")
+	a.key(`"workflow": `)
 	a.str(f.Workflow)
-	a.key("workflow_id")
+	a.key(`"workflow_id": `)
 	a.str(f.WorkflowID)
-	a.key("node")
+	a.key(`"node": `)
 	a.str(f.Node)
-	a.key("message")
+	a.key(`"message": `)
 	a.str(f.Message)
-	a.key("fix")
+	a.key(`"fix": `)
 	a.str(f.Fix)
-	a.key("help_uri")
+	a.key(`"help_uri": `)
 	a.str(f.HelpURI)
-	a.key("fingerprint")
+	a.key(`"fingerprint": `)
 	a.str(f.Fingerprint)
-	a.key("chain")
+	a.key(`"chain": `)
 	a.factors(f.Chain)
-	a.key("related")
+	a.key(`"related": `)
 	if f.Related == nil {
 		a.null()
 	} else {
@@ -342,21 +348,21 @@ func (a *jsonAppender) finding(f *jsonFinding) {
 			r := &f.Related[i]
 			a.elem()
 			a.open('{')
-			a.key("file")
+			a.key(`"file": `)
 			a.str(r.File)
-			a.key("line")
+			a.key(`"line": `)
 			a.int(r.Line)
-			a.key("column")
+			a.key(`"column": `)
 			a.int(r.Column)
-			a.key("message")
+			a.key(`"message": `)
 			a.str(r.Message)
 			a.close('}')
 		}
 		a.close(']')
 	}
-	a.key("repair")
+	a.key(`"repair": `)
 	a.repair(f.Repair)
-	a.key("no_repair_reason")
+	a.key(`"no_repair_reason": `)
 	if f.NoRepairReason == nil {
 		a.null()
 	} else {
@@ -371,11 +377,11 @@ func (a *jsonAppender) repair(r *jsonRepair) {
 		return
 	}
 	a.open('{')
-	a.key("description")
+	a.key(`"description": `)
 	a.str(r.Description)
-	a.key("safety")
+	a.key(`"safety": `)
 	a.str(r.Safety)
-	a.key("edits")
+	a.key(`"edits": `)
 	if r.Edits == nil {
 		a.null()
 	} else {
@@ -384,21 +390,21 @@ func (a *jsonAppender) repair(r *jsonRepair) {
 			e := &r.Edits[i]
 			a.elem()
 			a.open('{')
-			a.key("file")
+			a.key(`"file": `)
 			a.str(e.File)
-			a.key("offset")
+			a.key(`"offset": `)
 			a.int(e.Offset)
-			a.key("length")
+			a.key(`"length": `)
 			a.int(e.Length)
-			a.key("line")
+			a.key(`"line": `)
 			a.int(e.Line)
-			a.key("column")
+			a.key(`"column": `)
 			a.int(e.Column)
-			a.key("end_line")
+			a.key(`"end_line": `)
 			a.int(e.EndLine)
-			a.key("end_column")
+			a.key(`"end_column": `)
 			a.int(e.EndColumn)
-			a.key("text")
+			a.key(`"text": `)
 			a.str(e.Text)
 			a.close('}')
 		}
