@@ -190,12 +190,25 @@ func noRetryLines(s string) []string {
 // answer where a retry would go: "If a tool fails, say so plainly, then
 // answer from your own knowledge", "If a tool returns an error, explain
 // the issue politely", "Notify the user if a tool fails", "Tool error or
-// empty result: apologize". reportRE finds the answer, failCondRE the
+// empty result: apologize". reportREs find the answer, failCondRE the
 // failure it is the answer to (a condition, or a heading ending in ":"),
 // retryRE a retry the same line still asks for ("retry once, then tell
 // the user"), which keeps the tool the model's to call again.
 var (
-	reportRE   = lazyregexp.New(`(?i)\b(?:(?:tell|inform|notify|warn|let)\s+(?:the\s+|your\s+)?(?:user|customer|caller|client|patient|person|requester|them)\b|say\s+so\b|(?:explain|report|mention|state|acknowledge|describe)\s+(?:it|this|that|so|the\s+(?:error|issue|problem|failure))\b|apologi[sz]e|(?:answer|respond|reply)\s+(?:from\s+your\s+own\s+knowledge|without\b)|return\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:error|message)\b|use\s+(?:a|the)\s+fallback\b)`)
+	// reportREs are the answer's forms, one pattern each: l matches one
+	// when it matches their alternation. The alternation had no literal
+	// every match holds, so it ran the backtracker at every byte of every
+	// line that got this far; each form has one (lazyregexp's needs), and
+	// most lines hold none.
+	reportREs = [...]*lazyregexp.Regexp{
+		lazyregexp.New(`(?i)\b(?:tell|inform|notify|warn|let)\s+(?:the\s+|your\s+)?(?:user|customer|caller|client|patient|person|requester|them)\b`),
+		lazyregexp.New(`(?i)\bsay\s+so\b`),
+		lazyregexp.New(`(?i)\b(?:explain|report|mention|state|acknowledge|describe)\s+(?:it|this|that|so|the\s+(?:error|issue|problem|failure))\b`),
+		lazyregexp.New(`(?i)\bapologi[sz]e`),
+		lazyregexp.New(`(?i)\b(?:answer|respond|reply)\s+(?:from\s+your\s+own\s+knowledge|without\b)`),
+		lazyregexp.New(`(?i)\breturn\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:error|message)\b`),
+		lazyregexp.New(`(?i)\buse\s+(?:a|the)\s+fallback\b`),
+	}
 	failCondRE = lazyregexp.New(`(?i)\b(?:if|when|whenever|on|upon|after|in\s+case\s+of)\b[^.!?\n]{0,80}?\b(?:errors?|fails?|failed|failure|failing)\b|\b(?:errors?|failures?)\b[^.!?:\n]{0,40}:`)
 	personRE   = lazyregexp.New(`(?i)\b(?:user|users|customer|client|patient|caller|lead|buyer|guest|student|member)'?s?\b`)
 	retryRE    = lazyregexp.New(`(?i)\b(?:re-?try|retries|retrying|try\s+(?:it\s+)?(?:again|once\s+more)|re-?attempt|call\s+(?:it|the\s+tool|[\w-]+)\s+again|another\s+attempt)\b`)
@@ -222,7 +235,7 @@ func toolFails(s string) bool {
 // ("If any tool call returns an error:"), and l asks for no retry of the
 // model's own.
 func reportLine(prev, l string) bool {
-	if !reportRE.MatchString(l) {
+	if !slices.ContainsFunc(reportREs[:], func(re *lazyregexp.Regexp) bool { return re.MatchString(l) }) {
 		return false
 	}
 	heading := strings.HasSuffix(strings.TrimSpace(prev), ":") && toolFails(prev)

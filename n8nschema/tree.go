@@ -263,10 +263,11 @@ type builder struct {
 	// (see ws).
 	lines    []uint32
 	lineBase uint32
-	// the key of the member whose value comes next
-	key    uint32
-	keyStr string
-	kesc   bool
+	// the key of the member whose value comes next: its quotes' offsets
+	// (add makes the string: a string field written for every key cost
+	// its write barrier's test), and whether it holds an escape
+	key, keyEnd uint32
+	kesc        bool
 	// inObject: the innermost open container is an object, so the next
 	// value is a member.
 	inObject bool
@@ -448,12 +449,7 @@ key:
 		if !ok {
 			return -1, false
 		}
-		b.key, b.kesc = uint32(i), esc
-		if esc {
-			b.keyStr = unescape(s[i+1 : j-1])
-		} else {
-			b.keyStr = s[i+1 : j-1]
-		}
+		b.key, b.keyEnd, b.kesc = uint32(i), uint32(j-1), esc
 		// Pretty-printed JSON writes `"key": value`: the colon and its
 		// one space need no call to ws.
 		if j+2 < len(s) && s[j] == ':' && s[j+1] == ' ' && s[j+2] > ' ' {
@@ -473,12 +469,13 @@ key:
 // root), dropping an earlier member of the same key.
 func (b *builder) add(n jnode) {
 	if b.inObject {
-		key := b.keyStr
+		key := b.text[b.key+1 : b.keyEnd]
 		n.flags |= member
 		if d := n.off - b.key; d <= math.MaxUint16 {
 			n.kdist = uint16(d)
 		}
 		if b.kesc {
+			key = unescape(key)
 			n.flags |= keyEsc
 			if b.escKeys == nil {
 				b.escKeys = map[uint32]string{}

@@ -15,9 +15,10 @@ import (
 )
 
 // JSON renders the v1 JSON document (docs/design.md, "The JSON report"):
-// {version, tool, summary, workflows, findings}, as tagged structs
-// encoded by encoding/json. It is an API: fields change only with a new
-// version number.
+// {version, tool, summary, workflows, findings}, as tagged structs in
+// the bytes encoding/json makes of them (the workflows and findings
+// written field by field by jsonAppender). It is an API: fields change
+// only with a new version number.
 type JSON struct{}
 
 type jsonTool struct {
@@ -154,24 +155,28 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	jw.WriteString(",\n  \"summary\": ")
 	jw.value(r.Summary, "  ")
 	jw.WriteString(",\n  \"workflows\": ")
-	jw.array(len(r.Workflows), func(i int, _ memo) any { return jsonWorkflowOf(&r.Workflows[i]) })
+	jw.array(len(r.Workflows), func(i int, e *jsonEncoder) error {
+		wf := jsonWorkflowOf(&r.Workflows[i])
+		return e.append(func(a *jsonAppender) { a.workflow(&wf) })
+	})
 	jw.WriteString(",\n  \"findings\": ")
 	why := noRepairReasons(r.Rules)
-	jw.array(len(r.Findings), func(i int, red memo) any {
-		f := &r.Findings[i]
+	jw.array(len(r.Findings), func(i int, e *jsonEncoder) error {
+		f, red := &r.Findings[i], e.red
 		var reason *string
 		repair := jsonRepairOf(f.Repair, red)
 		if repair == nil {
 			s := red.Redact(noRepairReason(f, why))
 			reason = &s
 		}
-		return jsonFinding{
+		jf := jsonFinding{
 			Rule: f.RuleID, Name: f.RuleName, Severity: f.Severity.String(), Confidence: f.Confidence.String(),
 			File: f.File, Line: f.Pos.Line, Column: f.Pos.Col, Workflow: red.Redact(f.Workflow), WorkflowID: f.WorkflowID,
 			Node: red.Redact(f.Node), Message: Printable(red.Redact(f.Message)), Fix: Printable(red.Redact(f.Fix)), HelpURI: f.URL, Fingerprint: f.Fingerprint,
 			Chain: jsonFactors(f.Chain), Related: jsonRelatedOf(f.Related, red), Repair: repair,
 			NoRepairReason: reason,
 		}
+		return e.append(func(a *jsonAppender) { a.finding(&jf) })
 	})
 	jw.WriteString("\n}\n")
 	if jw.err != nil {
@@ -268,6 +273,15 @@ func (e *jsonEncoder) encode(v any, prefix string) error {
 	return nil
 }
 
+// append appends one element of a member array (at depth 2) to e.out,
+// as encode would with the prefix "    ".
+func (e *jsonEncoder) append(write func(*jsonAppender)) error {
+	a := jsonAppender{b: e.out}
+	write(&a)
+	e.out = a.b
+	return a.err
+}
+
 // indent is json.Indent(dst, src, prefix, "  ") for src as json.Encoder
 // writes it: compact, valid JSON. An empty object or array stays {} or [].
 // It copies strings and scalars whole: only the structural bytes between
@@ -336,13 +350,13 @@ var jsonStructural = [256]bool{',': true, ':': true, '{': true, '}': true, '[': 
 // array writes a member array of the top-level object: [] when empty, else
 // one element per line at depth 2. The render runs after the audit, with a
 // core otherwise idle: two workers (the caller one of them) each take the
-// next chunk of elements and make and encode it (elem gets the worker's
-// memo); whichever finishes the chunk next in the document writes it and
+// next chunk of elements and make and encode it (elem appends element i
+// to the worker's encoder, whose memo it uses); whichever finishes the chunk next in the document writes it and
 // the finished chunks after it. A chunk waits for a free slot of the
 // window, so the chunks in flight are all the report holds in memory. The
 // workers run through the whole array: woken for each batch of 64, as the
 // render was, the second core did little (docs/performance.md, perf10a).
-func (j *jsonWriter) array(n int, elem func(i int, red memo) any) {
+func (j *jsonWriter) array(n int, elem func(i int, e *jsonEncoder) error) {
 	if n == 0 {
 		j.WriteString("[]")
 		return
@@ -409,7 +423,7 @@ func (j *jsonWriter) array(n int, elem func(i int, red memo) any) {
 			var err error
 			e.out = s.out[:0]
 			for k, i := 0, c*chunk; i < min(n, (c+1)*chunk) && err == nil; k, i = k+1, i+1 {
-				err = e.encode(elem(i, e.red), "    ")
+				err = elem(i, e)
 				s.ends[k] = len(e.out)
 			}
 			s.out = e.out

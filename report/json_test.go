@@ -53,8 +53,8 @@ func TestArrayInOrder(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 8, 9, 63, 64, 65, 71, 200, 1000} {
 		var got bytes.Buffer
 		jw := &jsonWriter{w: bufio.NewWriter(&got), encs: [2]jsonEncoder{{red: memo{}}, {red: memo{}}}}
-		jw.array(n, func(i int, _ memo) any {
-			return map[string]any{"i": i, "pad": strings.Repeat("x", i*7919%500)}
+		jw.array(n, func(i int, e *jsonEncoder) error {
+			return e.encode(map[string]any{"i": i, "pad": strings.Repeat("x", i*7919%500)}, "    ")
 		})
 		if err := jw.w.Flush(); err != nil || jw.err != nil {
 			t.Fatal(err, jw.err)
@@ -88,11 +88,11 @@ func TestArrayPanicDoesNotHang(t *testing.T) {
 		go func() {
 			defer func() { done <- recover() }()
 			jw := &jsonWriter{w: bufio.NewWriter(io.Discard), encs: [2]jsonEncoder{{red: memo{}}, {red: memo{}}}}
-			jw.array(400, func(i int, _ memo) any {
+			jw.array(400, func(i int, e *jsonEncoder) error {
 				if i == at {
 					panic("boom")
 				}
-				return i
+				return e.encode(i, "    ")
 			})
 		}()
 		select {
@@ -121,7 +121,7 @@ func (f *failAfter) Write(p []byte) (int, error) {
 func TestArrayWriteErrorStops(t *testing.T) {
 	for _, after := range []int{0, 100, 5000, 50000} {
 		jw := &jsonWriter{w: bufio.NewWriterSize(&failAfter{n: after}, 16), encs: [2]jsonEncoder{{red: memo{}}, {red: memo{}}}}
-		jw.array(2000, func(i int, _ memo) any { return map[string]int{"i": i} })
+		jw.array(2000, func(i int, e *jsonEncoder) error { return e.encode(map[string]int{"i": i}, "    ") })
 		if jw.err == nil || jw.err.Error() != "disk full" {
 			t.Errorf("failing after %d bytes: error %v, want disk full", after, jw.err)
 		}

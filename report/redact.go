@@ -138,10 +138,7 @@ func secretSpans(s string) [][2]int {
 		}
 	}
 	if schemeWord(s) || foldsToASCII(s) {
-		for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
-			add(m[2], m[3])
-			add(m[4], m[5])
-		}
+		schemeSpans(s, add)
 	}
 	members(s, func(key string, vs, ve int, name string, isPair bool) {
 		if (isCredentialKey(key) || isPair && isCredentialKey(name)) && !isPlaceholder(s[vs:ve]) {
@@ -173,6 +170,57 @@ func secretSpans(s string) [][2]int {
 		hexRuns(s, a, b, add)
 	})
 	return mergeSpans(spans)
+}
+
+// schemeSpans calls add with the credential after each scheme word
+// (schemeRE's first or second group) of its matches, in order. Every
+// match starts at a scheme word (schemeWordAt) after no word byte, and
+// then its run of credential bytes is all there is to read: the
+// expression, which has no literal to skip to, tried every byte of the
+// text. (?i) also reads the Kelvin sign and the long s as k and s: with
+// one of them in s, the expression decides.
+func schemeSpans(s string, add func(a, b int)) {
+	if foldsToASCII(s) {
+		for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
+			add(m[2], m[3])
+			add(m[4], m[5])
+		}
+		return
+	}
+	for i := 0; i < len(s); i++ {
+		if !schemeWordAt(s, i) || i > 0 && isWordByteRE(s[i-1]) {
+			continue
+		}
+		j, least := i+len("token"), 16
+		if s[i]|0x20 == 'b' {
+			j, least = i+len("basic"), 8
+			if s[i+1]|0x20 == 'e' {
+				j = i + len("bearer")
+			}
+		}
+		for j < len(s) && isSpaceRE(s[j]) {
+			j++
+		}
+		k := j
+		for k < len(s) && isSchemeByte(s[k]) {
+			k++
+		}
+		if k-j >= least {
+			add(j, k)
+			i = k - 1 // the next match starts after this one
+		}
+	}
+}
+
+// isSchemeByte is schemeRE's [A-Za-z0-9._~+/=-].
+func isSchemeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '=' || c == '-'
+}
+
+// isWordByteRE is \b's word byte: [0-9A-Za-z_] (a byte of a longer rune
+// is none, as the rune is not).
+func isWordByteRE(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 func foldsToASCII(s string) bool {

@@ -310,3 +310,35 @@ func TestMayHoldSecretOnePass(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemeSpansAsExpression: schemeSpans gives exactly the groups of
+// schemeRE's matches, in order, on texts dense in scheme words, their
+// neighbours and credential runs of every length.
+func TestSchemeSpansAsExpression(t *testing.T) {
+	pieces := []string{"Bearer ", "bearer", "BASIC\t", "basic ", "Token ", "token\n", "tokens ", "xtoken ", "-token ", "_basic ", "é",
+		" ", "  ", "\r\n", "abcdefgh", "abc", "0123456789abcdef", "a.b_c~d+e/f=g-h", "=", "-", ":", "\"", ",", "\u212a", "\u017f"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		var got, want [][2]int
+		schemeSpans(s, func(a, b int) {
+			if a >= 0 {
+				got = append(got, [2]int{a, b})
+			}
+		})
+		for _, m := range schemeRE.FindAllStringSubmatchIndex(s, -1) {
+			for k := 2; k < 6; k += 2 {
+				if m[k] >= 0 {
+					want = append(want, [2]int{m[k], m[k+1]})
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: schemeSpans %v, schemeRE %v", s, got, want)
+		}
+	}
+}
