@@ -91,8 +91,9 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 // fails on every item as exported: a target (n8nschema.BlankTarget), a key
 // a config Set node leaves blank (blankKey), a key typed as a blank
 // (n8nschema.BlankKey: "Bearer YOUR_API_KEY", "<your_api_key>"), a
-// credential whose id is a blank or that is stored by name alone
-// (n8nschema.BlankCredential, in a workflow
+// credential whose id is a blank or that names no credential at all
+// (n8nschema.BlankCredential; one stored by name alone is the owner's,
+// bound by name on import, no blank), in a workflow
 // the export does not show published: one shown so ran with real ids,
 // which the author replaced to share it, as RS007 reads it), or an HTTP
 // Request to a host that only holds a place (n8nschema.FillInHost:
@@ -146,16 +147,14 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 
 // CredentialBlankIs says, as a clause, how a credentials entry is a
 // template's blank (n8nschema.TemplateCredential): `a template's blank
-// (id "REPLACE_ME")`, `stored by name alone ("Google Sheets account", no
-// id)`, `stored with no id and no name`.
+// (id "REPLACE_ME")`, `stored with no id and no name`. An entry stored by
+// name alone (ByName) is the owner's credential, no blank, and is never
+// worded here.
 func CredentialBlankIs(c n8nschema.CredentialBlank) string {
-	switch {
-	case !c.NameOnly:
+	if !c.NameOnly {
 		return fmt.Sprintf("a template's blank (id %q)", c.ID)
-	case strings.TrimSpace(c.Name) == "":
-		return "stored with no id and no name"
 	}
-	return fmt.Sprintf("stored by name alone (%q, no id)", c.Name)
+	return "stored with no id and no name"
 }
 
 // blankKey reports an HTTP Request whose key, a header or query parameter

@@ -28,8 +28,11 @@ func TestCronStepMS(t *testing.T) {
 		{"* * * * *", 60_000, true},
 		{"0 */2 * * *", 7_200_000, true},
 		{"*/30 * * * * *", 30_000, true},
-		{"0 9 * * 1-5", 86_400_000, true}, // fixed hour and minute: every day at most
-		{"0 0 1 * *", 0, false},           // monthly: not read
+		{"0 9 * * 1-5", 86_400_000, true},        // fixed hour and minute: every day at most
+		{"0 0 1 * *", 28 * 86_400_000, true},     // monthly: 28 days at least
+		{"0 0 0 1 */3 *", 84 * 86_400_000, true}, // every third month
+		{"0 0 1 * 1", 0, false},                  // a day of the month or a Monday
+		{"0 0 1 1,7 *", 0, false},
 		{"5,35 * * * *", 0, false},
 		{"nonsense", 0, false},
 	} {

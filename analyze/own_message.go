@@ -400,7 +400,7 @@ func recipientFromData(g *Graph, n *n8nschema.Node) bool {
 // its end, workflow-execute.ts), so an earlier branch's message comes even
 // when a later branch fails.
 func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) (ends, reports bool) {
-	if !OnClock(t) || !endsInOwnMessage(g, t) {
+	if !OnClock(t) || !ExpectedDigest(t) || !endsInOwnMessage(g, t) {
 		return false, false
 	}
 	reach := g.walk(false, []*n8nschema.Node{t})
@@ -444,6 +444,24 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) (ends
 		}
 	}
 	return true, true
+}
+
+// maxDigestGapMS is the longest gap between a schedule's ticks at which
+// its digest is still expected: a week. A daily or weekly message is part
+// of its reader's routine, and the one that does not come is missed; one
+// due monthly or once a year (a Schedule Trigger at daysInterval 360,
+// which n8n's recurrenceCheck lets through about once a year:
+// nodes-base Schedule/GenericFunctions.js) is expected on no given day,
+// and its absence goes unnoticed.
+const maxDigestGapMS = 7 * 86_400_000
+
+// ExpectedDigest reports whether a person expects a message from each run
+// of clock trigger t: its ticks are at most a week apart
+// (ScheduleEveryMS, the shortest gap among its rules), or their gap is
+// not known (an expression, a cron list), which keeps the digest.
+func ExpectedDigest(t *n8nschema.Node) bool {
+	every, ok := ScheduleEveryMS(t)
+	return !ok || every <= maxDigestGapMS
 }
 
 // DigestTooLarge reports a run from t that ReportsItself does not read

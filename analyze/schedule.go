@@ -56,7 +56,8 @@ func registersNoJob(t *n8nschema.Node) bool {
 // (days by default) with secondsInterval 30, minutesInterval 5,
 // hoursInterval 1 by default, or cronExpression
 // (nodes-base/nodes/Schedule/ScheduleTrigger.node.ts); the older Cron
-// triggerTimes.item[] (everyMinute, everyHour, everyX value × unit) and
+// triggerTimes.item[] (everyMinute, everyHour, everyDay by default,
+// everyWeek, everyMonth at 28 days, everyX value × unit) and
 // Interval (interval 1 of unit seconds by default).
 func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 	best, found := 0, false
@@ -109,6 +110,10 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 				take(60_000)
 			case "everyHour":
 				take(3_600_000)
+			case "everyWeek": // n8n-workflow cron.js toCronExpression: "s m h * * weekday"
+				take(7 * 86_400_000)
+			case "everyMonth": // "s m h dayOfMonth * *"
+				take(28 * 86_400_000)
 			case "everyX":
 				if k, ok := num(e.Get("value"), 2); ok {
 					take(k * unit[e.Get("unit").Str()])
@@ -138,8 +143,8 @@ var cronStepRE = lazyregexp.New(`^(\*|0)(/(\d+))?$`)
 
 // cronStepMS reads the interval of a cron expression whose first field
 // that is not a fixed value steps evenly: "*/5 * * * *" every 5 minutes,
-// "0 */2 * * *" every 2 hours, "*/30 * * * * *" every 30 seconds. A list or
-// a range is not read.
+// "0 */2 * * *" every 2 hours, "*/30 * * * * *" every 30 seconds, "0 9 1 * *"
+// every month (28 days, the shortest month). A list or a range is not read.
 func cronStepMS(expr string) (int, bool) {
 	fs := strings.Fields(strings.TrimPrefix(expr, "="))
 	units := []int{60_000, 3_600_000, 86_400_000}
@@ -165,6 +170,19 @@ func cronStepMS(expr string) (int, bool) {
 			return 0, false
 		}
 		return step * u, true
+	}
+	// Every field down to the day of the month is fixed: the month field
+	// steps ("0 9 1 * *" monthly), at least 28 days apart, unless a day of
+	// the week is set too, which cron ORs with the day of the month.
+	mon, dow := fs[len(fs)-2], fs[len(fs)-1]
+	if m := cronStepRE.FindStringSubmatch(mon); m != nil && m[1] == "*" && (dow == "*" || dow == "?") {
+		step := 1
+		if m[3] != "" {
+			step, _ = strconv.Atoi(m[3])
+		}
+		if step >= 1 {
+			return step * 28 * 86_400_000, true
+		}
 	}
 	return 0, false
 }

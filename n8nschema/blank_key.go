@@ -190,11 +190,25 @@ type CredentialBlank struct {
 	NameOnly bool
 }
 
+// ByName reports an entry stored by name alone that has a name: not a
+// template's blank but the owner's own credential, as an old export
+// keeps it (or one stripped of its id), which n8n binds on import by name
+// and type to the credential of the importing project (n8n/dist/
+// workflow-helpers.js replaceInvalidCredentials), just as it binds an id
+// from another instance. The blank reach and RS007 leave it out; it says
+// only that the export names no id (analyze.account, botTriggers).
+func (c CredentialBlank) ByName() bool {
+	return c.NameOnly && strings.TrimSpace(c.Name) != ""
+}
+
 // TemplateCredential reads node n's credentials entry of type typ as a
 // template's blank: an id no instance generates (Placeholder:
 // "REPLACE_WITH_CREDENTIAL_ID", "GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID",
 // "<CREDENTIAL_ID>"; n8n's ids are numbers or sixteen letters and
-// digits), or none, the entry stored by name alone. n8n resolves all of
+// digits), or none, the entry stored by name alone (NameOnly; one with a
+// name, ByName, is the owner's credential rather than a blank, and the
+// callers that ask whether a node fails as exported leave it out; those
+// that ask which key it is read it as no id known). n8n resolves all of
 // them alike on every way in (import:workflow, a new workflow from the
 // editor or the API, an update: n8n/dist/workflow-helpers.js
 // replaceInvalidCredentials, called by services/import.service.js and
@@ -231,7 +245,10 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 
 // BlankCredential returns a credential the node reads (UsesCredential)
 // that binds to no credential as exported (TemplateCredential): n8n finds
-// none by its id, and the node fails until the owner picks one. An HTTP
+// none by its id, and the node fails until the owner picks one. An entry
+// stored by name alone (ByName) is the owner's credential, not a blank:
+// n8n binds it by name and type on import, as it binds an id from another
+// instance, so a node that fails for its own reason still fails. An HTTP
 // Request that ignores its credentials (IgnoresCredentials) reads none,
 // and a node that fails or returns before it asks for any
 // (FailsBeforeCredential) fails the same whatever its credential.
@@ -243,7 +260,7 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 	found := false
 	n.Field("credentials").Each(func(t string, _ Value) bool {
 		b, found = TemplateCredential(n, t)
-		found = found && UsesCredential(n, t)
+		found = found && !b.ByName() && UsesCredential(n, t)
 		return !found
 	})
 	if !found || FailsBeforeCredential(n) {

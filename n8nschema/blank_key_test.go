@@ -44,8 +44,9 @@ func TestBlankKeyText(t *testing.T) {
 // TestBlankKeyAndCredential: an HTTP Request v1 header, a v4 query
 // parameter and a URL's query string that send a blank key; a header a
 // v4 node does not send, a node with a credential, an idempotency key;
-// a credential id n8n never generates, or one stored by name alone, on a
-// node that reads it, and not on one that ignores it.
+// a credential id n8n never generates, or one with neither id nor name, on a
+// node that reads it, and not on one that ignores it nor one stored by
+// name alone (the owner's, bound by name on import).
 func TestBlankKeyAndCredential(t *testing.T) {
 	for _, c := range []struct {
 		name, node, where string
@@ -60,8 +61,9 @@ func TestBlankKeyAndCredential(t *testing.T) {
 		{"blank credential id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":"POSTGRES_PORTFOLIO_CREDENTIAL_ID","name":"Postgres"}}}`, "", true},
 		{"generated credential id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":"Qw8eR5tY2uI9oP3a","name":"Postgres"}}}`, "", false},
 		{"trigger credential blank", `{"type":"n8n-nodes-base.googleSheetsTrigger","typeVersion":1,"parameters":{},"credentials":{"googleSheetsTriggerOAuth2Api":{"id":"GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID","name":"Sheets"}}}`, "", true},
-		{"credential by name alone", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":"Postgres account"}}`, "", true},
-		{"credential with a null id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":null,"name":"Postgres account"}}}`, "", true},
+		{"credential by name alone: the owner's, bound by name on import", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":"Postgres account"}}`, "", false},
+		{"credential with a null id", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":null,"name":"Postgres account"}}}`, "", false},
+		{"credential with a null id and no name", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":{"id":null}}}`, "", true},
 		{"null credential", `{"type":"n8n-nodes-base.postgres","typeVersion":2.4,"parameters":{"operation":"executeQuery","query":"SELECT 1"},"credentials":{"postgres":null}}`, "", false},
 		{"credential by name alone, authentication not chosen", `{"type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"authentication":"serviceAccount"},"credentials":{"gmailOAuth2":"Gmail account"}}`, "", false},
 		{"credential of an authentication not chosen", `{"type":"n8n-nodes-base.gmail","typeVersion":2.1,"parameters":{"authentication":"serviceAccount"},"credentials":{"gmailOAuth2":{"id":"YOUR_GMAIL_CREDENTIAL_ID","name":"Gmail"}}}`, "", false},

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -76,13 +75,16 @@ of that name and type if the project holds exactly one or leaves the slot for th
 (packages/cli/src/workflow-helpers.ts replaceInvalidCredentials); the owner sets up every credential of such a
 template, and the editor asks there for the one the authentication needs and will not publish the workflow
 without it, so nothing shows the mismatch reaching a production run (unless the node's code throws before it asks
-for any credential, as above: the credential the owner picks does not mend it, and the warning stands). So is a credential stored by name alone, the
-old export's form ("googleSheetsOAuth2Api": "Google Sheets account") or an object with no id (null or empty):
-it names no credential of any instance, and the same function resolves it as it does a blank, by name and
-type (a string or a null id; an empty id, which no credential has, by name once the look-up by id finds none), on
-every way in: import:workflow (packages/cli/src/services/import.service.ts), a new workflow from the editor or the
-API (packages/cli/src/workflows/workflow-creation.service.ts) and an update (workflow.service.ts). A blank or a
-name alone in a workflow shown published, or in one another workflow calls, stays a warning.`,
+for any credential, as above: the credential the owner picks does not mend it, and the warning stands). So is
+an object with neither id nor name, which names no credential to bind. A credential stored by name alone (the
+old export's form, "googleSheetsOAuth2Api": "Google Sheets account", or an object with a name and no id) is not
+a template's blank but the owner's own credential: the same function binds it by name and type to the
+importing project's credential (a string or a null id; an empty id, which no credential has, by name once the
+look-up by id finds none), exactly as it binds an id from another instance, on every way in: import:workflow
+(packages/cli/src/services/import.service.ts), a new workflow from the editor or the API
+(packages/cli/src/workflows/workflow-creation.service.ts) and an update (workflow.service.ts). Nothing sends the
+owner back to the node, which still names a credential its authentication does not take, so it stays a warning
+like a named id. A blank in a workflow shown published, or in one another workflow calls, stays a warning.`,
 	Fix:        "Set the node's Authentication to the kind of credential it names, or select a credential of the type its authentication requires",
 	FixDoc:     "None: either the authentication or the credential is wrong, and only the author knows which account the node should use.",
 	Severity:   analyze.Warning,
@@ -163,17 +165,18 @@ name alone in a workflow shown published, or in one another workflow calls, stay
 				// fails unseen.
 				d.Severity = analyze.Note
 			}
-			if c, blank := n8nschema.TemplateCredential(n, m.named); d.Severity != analyze.Note && blank && !throwsFirst && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
-				// A template's credential, or one stored by name alone: it
-				// binds to nothing as exported, and the owner picks it when
-				// setting the workflow up, where the editor offers the slot
-				// the authentication needs and will not publish it empty.
+			if c, blank := n8nschema.TemplateCredential(n, m.named); d.Severity != analyze.Note && blank && !c.ByName() && !throwsFirst && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
+				// A template's credential, or one stored with neither id
+				// nor name: it binds to nothing as exported, and the owner
+				// picks it when setting the workflow up, where the editor
+				// offers the slot the authentication needs and will not
+				// publish it empty. One stored by name alone (ByName) is
+				// the owner's own, bound by name on import as an id from
+				// another instance is: the warning stands.
 				d.Severity = analyze.Note
 				how := "which the owner replaces when setting the workflow up"
-				if c.NameOnly && strings.TrimSpace(c.Name) == "" {
+				if c.NameOnly {
 					how = "so it names no credential of any instance, and the owner picks one when setting the workflow up"
-				} else if c.NameOnly {
-					how = "which n8n binds on import only to the one credential of that name and type in the project, if there is one, or leaves for the owner to pick when setting the workflow up"
 				}
 				outcome += fmt.Sprintf("; its %q credential is %s, %s, where the editor asks for the %q credential the authentication needs",
 					m.named, analyze.CredentialBlankIs(c), how, m.want[0])

@@ -47,7 +47,13 @@ per result or compute unit, and a Firecrawl scrape, crawl or search, billed in c
 installed with n8n, and their operation names were read from their repositories, not from an installed copy). Such a
 call is billed only when it is made (live, with a URL and a target the owner filled in, analyze.BilledService) and
 names the account: an HTTP Request with a credential, a token query parameter or an Authorization header that is not
-a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answer 401 and bill nothing.`,
+a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answer 401 and bill nothing.
+When every paid call is reached only past a call that sends a template's blank (a key "YOUR API KEY", a header
+"Authorization: <api key>", a credential id "REPLACE_WITH_CREDENTIAL_ID"), or names one itself, that call fails
+on every item as written, and an HTTP Request that fails stops the run unless it continues on failure
+(packages/core/src/execution-engine/workflow-execute.ts): no stranger's run reaches the paid call until the owner
+fills the blank in. The finding is then a note that says so ("this holds once … carries a real key"), as RS302 and
+RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -132,6 +138,33 @@ a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answ
 			if !free {
 				paid = owned
 			}
+			// A paid call that every run reaches only past a template's
+			// blank (a key "YOUR API KEY", a header "<api key>": the
+			// call fails as written) bills nothing until the owner fills
+			// it in, as RS302 and RS010 say of the same call
+			// (analyze.Graph.BehindBlank). The calls past no blank come
+			// first, and the finding holds once the blank is filled only
+			// when every call is past one.
+			blankOf := func(op *analyze.Operation) (analyze.Blank, bool) {
+				ow := op.Workflow
+				if ow == nil {
+					ow = w
+				}
+				return pass.Set.Graph(ow).BehindBlank(op.Node)
+			}
+			behind := func(op *analyze.Operation) bool { _, ok := blankOf(op); return ok }
+			clear := func(a, b *analyze.Operation) int {
+				x, y := behind(a), behind(b)
+				switch {
+				case x == y:
+					return 0
+				case y:
+					return -1
+				}
+				return 1
+			}
+			slices.SortStableFunc(paid, clear)
+			slices.SortStableFunc(billed, clear)
 			bill := ""
 			var op *analyze.Operation
 			var what string
@@ -177,6 +210,19 @@ a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answ
 				// published. The severity stays: a public trigger is made
 				// to be published.
 				msg += " (the export does not show the workflow active: strangers can run it once it is published)"
+			}
+			if !slices.ContainsFunc(paid, func(o *analyze.Operation) bool { return !behind(o) }) &&
+				!slices.ContainsFunc(billed, func(o *analyze.Operation) bool { return !behind(o) }) {
+				_, _, _, _, refused := g.RefusedRun(t)
+				if _, gated := g.BehindBlank(t); !gated && !refused { // else Pass.Report says it of the trigger
+					b, _ := blankOf(op)
+					rest := fmt.Sprintf(" and no run reaches %q", op.Node.Name)
+					if b.Self {
+						rest = ""
+					}
+					msg += b.Clause("that node", rest)
+					sev = analyze.Note
+				}
 			}
 			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp, Message: msg, Chain: op.Factors})
 		}

@@ -26,7 +26,14 @@ list) starts only runs from the editor, where a person sees the failure. A sched
 recipient (a daily digest mailed to the owner, an alert in the team's channel, on every branch) is not reported,
 whatever else its runs write: the owner expects the message at each tick, and the one that does not come is a
 dead-man's switch that reaches a person (a write that fails stops the run before the message; one that continues
-on failure is RS403's). A channel, chat or recipient read from the item (a Mattermost
+on failure is RS403's). That holds for a schedule that ticks at least weekly (its shortest gap, read as RS106
+reads it: a Schedule Trigger's interval, days by default, weeks of 7 days, months of 28; the Cron node's modes,
+everyWeek and everyMonth among them; the Interval node; a cron expression that steps, monthly when every field
+down to the day of the month is fixed): a daily or weekly message is part of its reader's routine and its
+absence is missed, while one due monthly, or once a year (a Schedule Trigger at daysInterval 360, which
+recurrenceCheck lets through about once a year: packages/nodes-base/nodes/Schedule/GenericFunctions.ts), is
+expected on no given day, and a failed run goes unnoticed, so such a schedule is reported. An interval that
+cannot be read (an expression, a cron list) keeps the message as the signal. A channel, chat or recipient read from the item (a Mattermost
 channel named by each row, the chat a bot's message came from) is no fixed recipient; a value that does not depend on
 the item is: a literal, the instance's variables ($vars), its environment ($env: n8n 2.x denies it unless
 N8N_BLOCK_ENV_ACCESS_IN_NODE is false, n8n-workflow workflow-data-proxy-env-provider.js, and then the node fails on every
