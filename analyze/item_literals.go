@@ -252,6 +252,11 @@ func boundDead(nd *n8nschema.Node, env fieldEnv) []bool {
 // mayBind reports whether some Set node of g sets a literal and some
 // test reads a field of $json: without both, boundWalk is walkFrom.
 func (g *Graph) mayBind() bool {
+	g.bindOnce.Do(func() { g.binds = g.findBinds() })
+	return g.binds
+}
+
+func (g *Graph) findBinds() bool {
 	set, test := false, false
 	for _, n := range g.Nodes {
 		if n.Disabled {
@@ -312,36 +317,22 @@ func (g *Graph) boundWalk(t *n8nschema.Node) map[*n8nschema.Node]bool {
 				queue = append(queue, j)
 			}
 		}
-	}
-	var starts []*n8nschema.Node
-	for i, s := range seen {
-		if s {
-			starts = append(starts, g.Nodes[i])
-		}
-	}
-	// The sub-nodes of what runs, as walkFrom adds them; the main edges
-	// it follows from there lead to nodes already seen.
-	reach := map[*n8nschema.Node]bool{}
-	for _, n := range starts {
-		reach[n] = true
-	}
-	queue = queue[:0]
-	for i, s := range seen {
-		if s {
-			queue = append(queue, i)
-		}
-	}
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
+		// The sub-nodes of what runs, as walkFrom adds them: their items
+		// are their own, so nothing is known of them.
 		if g.noCall != nil && g.noCall[i] {
 			continue
 		}
 		for _, e := range g.ins(i) {
-			if e.Type != ConnMain && !reach[e.From] {
-				reach[e.From] = true
-				queue = append(queue, int(e.from))
+			if j := int(e.from); e.Type != ConnMain && !seen[j] {
+				seen[j], queued[j] = true, true
+				queue = append(queue, j)
 			}
+		}
+	}
+	reach := make(map[*n8nschema.Node]bool, len(g.Nodes))
+	for i, s := range seen {
+		if s {
+			reach[g.Nodes[i]] = true
 		}
 	}
 	return reach
@@ -384,8 +375,8 @@ func switchV1Dead(nd *n8nschema.Node) []bool {
 		return nil
 	}
 	rules := p.Get("rules.rules").Elems()
-	if len(rules) > maxGateConditions {
-		return nil
+	if len(rules) == 0 || len(rules) > maxGateConditions {
+		return nil // with no rule, an unfinished node: not read here
 	}
 	outputs := 4
 	if nd.TypeVersion >= 2 {
