@@ -982,14 +982,9 @@ func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 	}
 	reach := g.walkFrom(true, true, known)
 	if len(known) > 0 && g.mayBind() {
-		// The tests that a literal field set on the way from a start
-		// decides (boundWalk), start by start.
-		reach = map[*n8nschema.Node]bool{}
-		for _, t := range known {
-			for n := range g.boundWalk(t) {
-				reach[n] = true
-			}
-		}
+		// Less the ways that tests decided by a field a Set node gave a
+		// literal on the way never take (boundWalk).
+		reach = g.boundWalk(known)
 	}
 	if g.fails == nil {
 		return reach

@@ -276,20 +276,30 @@ func (g *Graph) findBinds() bool {
 	return false
 }
 
-// boundWalk is walkFrom(true, true, {t}) with the tests that the fields
-// bound on the way from t decide (boundDead): an output such a test never
-// takes for t's items is not followed. Each node's fields only shrink as
-// more paths reach it, so each is walked again at most once per field.
-func (g *Graph) boundWalk(t *n8nschema.Node) map[*n8nschema.Node]bool {
-	ti, ok := g.index(t)
-	if !ok {
-		return g.walkFrom(true, true, []*n8nschema.Node{t})
-	}
+// boundWalk is walkFrom(true, true, starts) with the tests that the
+// fields bound on the way from the starts decide (boundDead): an output
+// such a test never takes for the items that reach it is not followed.
+// Each node holds what every path from any of the starts to it gives
+// (nothing is known at a start), and that only shrinks as more paths
+// reach it, so each node is walked again at most once per field. With
+// several starts this may reach more than each start's walk would
+// together (a test that each start's items decide apart, but their meet
+// does not), never less: one walk keeps it linear when a rule asks from
+// every node.
+func (g *Graph) boundWalk(starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	envs := make([]fieldEnv, len(g.Nodes))
 	seen := make([]bool, len(g.Nodes))
 	queued := make([]bool, len(g.Nodes))
-	seen[ti], queued[ti] = true, true
-	queue := []int{ti}
+	var queue []int
+	var strays []*n8nschema.Node // not the graph's: they reach nothing
+	for _, t := range starts {
+		if ti, ok := g.index(t); !ok {
+			strays = append(strays, t)
+		} else if !seen[ti] {
+			seen[ti], queued[ti] = true, true
+			queue = append(queue, ti)
+		}
+	}
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
@@ -330,6 +340,9 @@ func (g *Graph) boundWalk(t *n8nschema.Node) map[*n8nschema.Node]bool {
 		}
 	}
 	reach := make(map[*n8nschema.Node]bool, len(g.Nodes))
+	for _, t := range strays {
+		reach[t] = true
+	}
 	for i, s := range seen {
 		if s {
 			reach[g.Nodes[i]] = true
