@@ -15,8 +15,9 @@ import (
 // (triggeredBy: "webhook") and routes them by that field with a Switch:
 // on the path from the webhook the Switch's test reads the literal, so it
 // sends every item the same way, as a test of literals does (literalDead).
-// Read per start: boundWalk carries, node by node, the fields whose value
-// is the same literal on every path from the start to it, and decides an
+// Read from RunReach's starts: boundWalk carries, node by node, the fields
+// whose value is the same literal on every path from a start to it, and
+// decides an
 // If, Filter or Switch whose operand is one of them ({{ $json.f }}, and
 // nothing else) as if the literal stood there. A node that is not a
 // Set, nor one that hands on its items as they came (If, Filter, Switch,
