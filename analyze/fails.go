@@ -981,6 +981,11 @@ func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 		}
 	}
 	reach := g.walkFrom(true, true, known)
+	if len(known) > 0 && g.mayBind() {
+		// Less the ways that tests decided by a field a Set node gave a
+		// literal on the way never take (boundWalk).
+		reach = g.boundWalk(known)
+	}
 	if g.fails == nil {
 		return reach
 	}

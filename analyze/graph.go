@@ -128,7 +128,10 @@ type Graph struct {
 	// FailsBefore's memo: the nodes behind a node that fails on every
 	// item, each with that node.
 	behindOnce sync.Once
-	behind     map[*n8nschema.Node]*n8nschema.Node
+	// bindOnce decides binds, mayBind's answer, once per graph.
+	bindOnce sync.Once
+	binds    bool
+	behind   map[*n8nschema.Node]*n8nschema.Node
 	// RefusedRun's memo: the nodes only refused triggers' runs reach,
 	// each with the blank of one of them.
 	refusedOnce sync.Once

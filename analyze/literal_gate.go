@@ -70,6 +70,8 @@ func literalDeadOutputs(nd *n8nschema.Node) []bool {
 		return dead
 	case nd.Type == n8nschema.TypeSwitch && nd.TypeVersion >= 3:
 		return switchDead(nd)
+	case nd.Type == n8nschema.TypeSwitch:
+		return switchV1Dead(nd)
 	}
 	return nil
 }

@@ -178,8 +178,9 @@ func readsItems(v string) bool {
 
 // StrangerReach is what a run a stranger starts at webhook t reaches of
 // reach (RunReach of t) before it must stop: the nodes reached without
-// passing a fetch by an id only the real sender knows (fetchGate), and
-// those fetches. With none it is reach itself. A sibling branch that n8n
+// passing a fetch by an id only the real sender knows (fetchGate) or a
+// check of the caller's own token with the owner's identity provider
+// (identityGate), and those gates. With none it is reach itself. A sibling branch that n8n
 // would not start after the fetch fails (v1 order) is still counted as
 // reached.
 func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
@@ -192,7 +193,11 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	// The nodes of reach, not of the graph: RS306 asks for each open
 	// webhook, and many webhooks that each reach a node or two stay linear.
 	for n, in := range reach {
-		if !in || n == t || len(g.bodyReads(n)) == 0 {
+		if !in || n == t {
+			continue
+		}
+		body, ident := len(g.bodyReads(n)) > 0, identityEndpoint(n)
+		if !body && !ident {
 			continue
 		}
 		if carriers == nil {
@@ -201,7 +206,7 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 				carriers[c] = true
 			}
 		}
-		if g.fetchGate(n, carriers) {
+		if body && g.fetchGate(n, carriers) || ident && g.identityGate(n, carriers) {
 			gates = append(gates, n)
 			gated[n] = true
 		}
@@ -236,4 +241,128 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 		}
 	}
 	return seen, gates
+}
+
+// An identity endpoint answers who the bearer of a user's token is, for
+// the users of one owner's project or tenant: Supabase Auth's GET
+// /auth/v1/user (GoTrue: 401 for a missing, expired or forged JWT), an
+// OpenID Connect provider's userinfo endpoint (RFC 6750 §3.1: 401
+// invalid_token), as an Auth0 tenant, an Okta org or a Keycloak realm
+// serves it, and Firebase Auth's accounts:lookup by an ID token
+// (identitytoolkit: 400 INVALID_ID_TOKEN). A stranger who sends their own
+// string there is refused. Left out: Google's userinfo and tokeninfo,
+// which answer for any Google account, so a stranger's own token passes;
+// and token introspection (RFC 7662), which answers 200 {active: false}
+// and throws nothing. The path is read, not the host: a project's host is
+// its own (xyz.supabase.co, a custom domain).
+var identityPaths = []string{"/auth/v1/user", "/userinfo", "/accounts:lookup"}
+
+// identityURL splits an HTTP Request's URL into host and path, the
+// query and fragment cut off; "" when it is no URL.
+func identityURL(n *n8nschema.Node) (host, path string) {
+	url := strings.TrimSpace(n.Params().Get("url").Str())
+	url = strings.TrimPrefix(url, "=")
+	_, rest, ok := strings.Cut(url, "://")
+	if !ok {
+		return "", ""
+	}
+	i := strings.Index(rest, "/")
+	if i < 0 {
+		return rest, ""
+	}
+	host, path = rest[:i], rest[i:]
+	if j := strings.IndexAny(path, "?#"); j >= 0 {
+		path = path[:j]
+	}
+	return strings.ToLower(host), strings.TrimRight(path, "/")
+}
+
+// identityEndpoint reports an enabled HTTP Request whose URL is an
+// identity endpoint (identityPaths) at a host that is not Google's.
+func identityEndpoint(n *n8nschema.Node) bool {
+	if n.Disabled || n.Type != n8nschema.TypeHTTPRequest {
+		return false
+	}
+	host, path := identityURL(n)
+	if path == "" || strings.Contains(path, "{{") {
+		return false
+	}
+	if strings.HasSuffix(host, "googleapis.com") && path != "/v1/accounts:lookup" || strings.HasSuffix(host, "google.com") {
+		return false
+	}
+	for _, p := range identityPaths {
+		if strings.HasSuffix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// identityGate reports whether node n of a webhook's runs stops a
+// stranger's run: an HTTP Request at version 3 or later to an identity
+// endpoint that sends a credential the request carried (a header, a query
+// or body parameter, or the URL reading the request's headers, body or
+// query: callerReads) and lets no failure through. A stranger's token is
+// refused with a 4xx, and HTTP Request V3 throws on a status of 400 or
+// more unless Never Error is on (nodes-base HttpRequest/V3/HttpRequestV3.node.js
+// L225: requestOptions.simple = false only under neverError), so the
+// node's error ends the execution there.
+func (g *Graph) identityGate(n *n8nschema.Node, carriers map[string]bool) bool {
+	if n.TypeVersion < 3 || n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
+		return false
+	}
+	p := n.Params()
+	if g.callerReads(n, p.Get("url").Str(), carriers) {
+		return true
+	}
+	for _, list := range []string{"headerParameters.parameters", "queryParameters.parameters", "bodyParameters.parameters"} {
+		for _, h := range p.Get(list).Elems() {
+			if g.callerReads(n, h.Get("value").Str(), carriers) {
+				return true
+			}
+		}
+	}
+	return g.callerReads(n, p.Get("jsonBody").Str(), carriers)
+}
+
+// callerReads reports whether expression x of node n reads what the
+// caller sent: the headers, body or query of the webhook's item, by the
+// name of the webhook or of a node that passes its items on as they came,
+// or as $json when every item n gets comes from such a node.
+func (g *Graph) callerReads(n *n8nschema.Node, x string, carriers map[string]bool) bool {
+	if !strings.Contains(x, "{{") {
+		return false
+	}
+	parts := []string{"headers", "body", "query"}
+	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
+		name := ""
+		if m[2] >= 0 {
+			name = x[m[2]:m[3]]
+		} else {
+			name = x[m[4]:m[5]]
+		}
+		rest := x[m[1]:]
+		if end := strings.Index(rest, "}}"); end >= 0 {
+			rest = rest[:end]
+		}
+		if carriers[name] && slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(rest, p) }) {
+			return true
+		}
+	}
+	json := false
+	for _, part := range parts {
+		for _, s := range []string{"$json." + part, `$json["` + part + `"]`, "$json['" + part + "']", "$json?." + part} {
+			json = json || strings.Contains(x, s)
+		}
+	}
+	if !json {
+		return false
+	}
+	in := g.InOfType(n, ConnMain)
+	for _, e := range in {
+		if !carriers[e.From.Name] {
+			return false
+		}
+	}
+	return len(in) > 0
 }

@@ -26,6 +26,12 @@ func TestStrangerReach(t *testing.T) {
 		{"webhook_airtable_payload_fetch_that_never_errors.json", "Airtable Webhook", "Generate Field Value1", nil},
 		{"webhook_airtable_fetch_by_base_id_only.json", "Airtable Webhook", "Generate Field Value1", nil},
 		{"webhook_no_auth_note.json", "API", "Summarize", nil},
+		// The caller's token checked with the owner's identity provider.
+		{"webhook_supabase_user_check_before_agent.json", "Webhook", "AI Agent", []string{"Get User"}},
+		{"webhook_auth0_userinfo_check_with_bearer_prefix.json", "Webhook", "AI Agent", []string{"Get User"}},
+		{"webhook_supabase_user_check_that_never_errors.json", "Webhook", "AI Agent", nil},
+		{"webhook_google_userinfo_check.json", "Webhook", "AI Agent", nil},
+		{"webhook_auth0_userinfo_with_the_owners_token.json", "Webhook", "AI Agent", nil},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join("..", "rules", "testdata", "RS306", tc.file)

@@ -34,7 +34,16 @@ owner's credential, an object by an id taken from the request that only the real
 webhook's payloads, a Stripe event retrieved by its id) and does not continue on error or "never error". A
 stranger's id names nothing in the owner's account, the service answers 404, and the node's error ends the run
 (analyze/stranger.go, docs/n8n-facts.md). An id that pages or links show (an Airtable base, a Stripe checkout
-session) or that one can try in turn (a number) stops nobody.
+session) or that one can try in turn (a number) stops nobody. So is one behind an HTTP Request that sends the
+caller's own token (read from the request's headers, body or query) to the owner's identity provider to ask who
+it is, and does not continue on error or "never error": Supabase Auth's /auth/v1/user, an OpenID Connect userinfo
+endpoint (an Auth0 tenant, an Okta org, a Keycloak realm), Firebase Auth's accounts:lookup. Those answer a
+stranger's token with a 401 or 400, and HTTP Request V3 throws on it (nodes-base HttpRequest/V3/HttpRequestV3.node.js,
+requestOptions.simple), which ends the run. The endpoints are named by their path, since only the path says that
+a call asks who a token's bearer is; Google's userinfo and tokeninfo are left out, for any Google account's token
+passes them, and token introspection, which answers 200 {active: false} and throws nothing. A test that a Set
+node's literal decides on the trigger's own path is read as decided (analyze.RunReach): a webhook whose items
+are marked triggeredBy "webhook" and routed by that mark away from the paid calls does not reach them.
 Calls on n8n Cloud's Gateway credits (a credential reference n8n marks __aiGatewayManaged) are billed to the
 instance's prepaid balance, which the owner tops up, and are reported alike. Calls that run only on n8n's free
 OpenAI API credits (the managed credential n8n names "n8n free OpenAI API credits") cost the owner nothing: the
