@@ -59,12 +59,23 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 		return "", false
 	}
 	d := display{n: n, e: e}
+	// Parameters listed together often share their conditions: those of
+	// the one before are not judged again.
+	lastConds, lastShown := "", false
 	for _, r := range requiredOf(e) {
 		if r.name == "path" && webhookPaths[n.Type] {
 			continue
 		}
-		if r.gated && (!gates || !d.shown(r.conds)) {
-			continue
+		if r.gated {
+			if !gates {
+				continue
+			}
+			if r.conds != lastConds || lastConds == "" {
+				lastConds, lastShown = r.conds, d.shown(r.conds)
+			}
+			if !lastShown {
+				continue
+			}
 		}
 		v, ok := n.Param(r.name)
 		switch {
