@@ -111,37 +111,45 @@ var fullAccess = map[string]bool{
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
 func RefusedCall(n *Node) (Refusal, bool) {
-	// The URL is checked before the body is parsed, and the body before
-	// the request is sent (HttpRequestV3.node.js L158–169, L279).
-	url, urlOK := literalURL(n)
-	if urlOK && url.NoCall {
-		return url, true
-	}
-	if r, ok := brokenJSONBody(n); ok {
-		return r, true
-	}
-	if urlOK {
-		return url, true
-	}
-	if r, ok := unknownAuth(n); ok {
-		return r, true
+	// The checks of an HTTP Request (or its tool) are asked of no other
+	// node: each would answer no at its own test of the type.
+	typ := strings.TrimSuffix(n.Type, "Tool")
+	http := typ == TypeHTTPRequest
+	if http {
+		// The URL is checked before the body is parsed, and the body
+		// before the request is sent (HttpRequestV3.node.js L158–169,
+		// L279).
+		url, urlOK := literalURL(n)
+		if urlOK && url.NoCall {
+			return url, true
+		}
+		if r, ok := brokenJSONBody(n); ok {
+			return r, true
+		}
+		if urlOK {
+			return url, true
+		}
+		if r, ok := unknownAuth(n); ok {
+			return r, true
+		}
 	}
 	if r, ok := sheetsNoMatchValue(n); ok {
 		return r, true
 	}
-	if r, ok := literalKey(n); ok {
-		return r, true
-	}
-	if r, ok := noKey(n); ok {
-		return r, true
-	}
-	if AnthropicNoMaxTokens(n) {
-		return Refusal{Why: "it posts to Anthropic's Messages API a body with no max_tokens, which the API requires: it answers 400 on every item and bills nothing", Fails: true}, true
+	if http {
+		if r, ok := literalKey(n); ok {
+			return r, true
+		}
+		if r, ok := noKey(n); ok {
+			return r, true
+		}
+		if AnthropicNoMaxTokens(n) {
+			return Refusal{Why: "it posts to Anthropic's Messages API a body with no max_tokens, which the API requires: it answers 400 on every item and bills nothing", Fails: true}, true
+		}
 	}
 	if r, ok := aggregateTwice(n); ok {
 		return r, true
 	}
-	typ := strings.TrimSuffix(n.Type, "Tool")
 	d, known := DescribeNode(typ, n.TypeVersion)
 	if !known {
 		return retiredCall(n)

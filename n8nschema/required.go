@@ -59,12 +59,30 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 		return "", false
 	}
 	d := display{n: n, e: e}
+	// Parameters listed together often share their conditions, or their
+	// first ones: conditions that passed, or that start with the ones up
+	// to a condition that failed, are not judged again.
+	pass, fail := "", ""
 	for _, r := range requiredOf(e) {
 		if r.name == "path" && webhookPaths[n.Type] {
 			continue
 		}
-		if r.gated && (!gates || !d.shown(r.conds)) {
-			continue
+		if r.gated {
+			if !gates {
+				continue
+			}
+			switch {
+			case r.conds == pass && pass != "":
+			case fail != "" && strings.HasPrefix(r.conds, fail) && (len(r.conds) == len(fail) || r.conds[len(fail)] == ';'):
+				continue
+			default:
+				shown, n := d.shown(r.conds)
+				if !shown {
+					fail = r.conds[:n]
+					continue
+				}
+				pass = r.conds
+			}
 		}
 		v, ok := n.Param(r.name)
 		switch {
@@ -157,15 +175,20 @@ func (d *display) operation() (string, bool) {
 // the value n8n fills in) and passes (n8n-workflow node-helpers.js
 // displayParameter: a show condition lists the value, a hide condition
 // does not). An expression, or a value of another kind, is not judged.
-func (d *display) shown(conds string) bool {
+// When not shown, failed is the length of conds up to the end of the
+// condition that fails: any conditions that start with those, up to a
+// ";" or their end, fail alike.
+func (d *display) shown(conds string) (shown bool, failed int) {
+	all := conds
 	for {
 		cond, rest, more := strings.Cut(conds, ";")
+		failed = len(all) - len(conds) + len(cond)
 		i := 0
 		for i < len(cond) && cond[i] != '=' && cond[i] != '!' {
 			i++
 		}
 		if i == len(cond) {
-			return false
+			return false, failed
 		}
 		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
 		x, ok := "", false
@@ -179,13 +202,13 @@ func (d *display) shown(conds string) bool {
 			x, ok = storedOr(d.n, k, strings.TrimSuffix(def, ")"))
 		}
 		if !ok || x == "" {
-			return false
+			return false, failed
 		}
 		if listed(vals, x) == hide {
-			return false
+			return false, failed
 		}
 		if !more {
-			return true
+			return true, 0
 		}
 		conds = rest
 	}
