@@ -39,11 +39,7 @@ func TestRunReachBoundLiterals(t *testing.T) {
 				t.Errorf("RunReach from %q reaches %q: %v, want %v", tc.trigger, tc.paid, !tc.reached, tc.reached)
 			}
 			// Both triggers together reach what either does.
-			var starts []*n8nschema.Node
-			for _, n := range g.Triggers() {
-				starts = append(starts, n)
-			}
-			if !RunReach(g, starts...)[w.Node(tc.paid)] {
+			if !RunReach(g, g.Triggers()...)[w.Node(tc.paid)] {
 				t.Errorf("RunReach from every trigger misses %q", tc.paid)
 			}
 		})
