@@ -233,6 +233,11 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
+	if v.Get("__aiGatewayManaged").True() {
+		// n8n Cloud's Gateway credits: a managed reference with no id
+		// (BillingOf), which the instance resolves itself.
+		return CredentialBlank{}, false
+	}
 	b.Name = v.Get("name").Str()
 	id := v.Get("id")
 	if id.Kind() != String && id.Kind() != Number || strings.TrimSpace(id.Str()) == "" {
