@@ -22,3 +22,21 @@ func TestHandWrittenID(t *testing.T) {
 		}
 	}
 }
+
+// An id typed by counting holds a resource's place; a real one does not
+// count.
+func TestCountingID(t *testing.T) {
+	for s, want := range map[string]bool{
+		"1a2b3c4d5e6f7g8h9i0j": true,
+		"123456789":            true,
+		"abc12345":             true,
+		"1234567":              false,
+		"1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms": false,
+		"20240101":       false,
+		"-1001234567890": false,
+	} {
+		if got := countingID(s); got != want {
+			t.Errorf("countingID(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
