@@ -34,19 +34,41 @@ type Blank struct {
 // finding says of it), or that every run reaches only past a node of the
 // main flow that names one and stops the run when its call fails (it does
 // not continue on failure). A sub-node takes its root's answer.
+//
+// A sub-node whose own credential is a template's blank (a tool, a model:
+// subBlankOf) fails on every call it gets; a sub-node of a root that
+// names one (its model's credential, blankOf) is never asked while the
+// root fails: that blank lies before it, not on it.
 func (g *Graph) BehindBlank(n *n8nschema.Node) (Blank, bool) {
 	i, in := g.blankIndex(n)
 	if !in {
 		return Blank{}, false
 	}
+	if b, ok := g.ownSubBlank(n, i); ok {
+		return b, true
+	}
 	if b, ok := g.blankAt[int32(i)]; ok && g.blankRun[i] {
 		// A node no run reaches, even once the nodes that fail before it
 		// are fixed (a branch never taken, no trigger), fails on
 		// nothing: its own blank gates no finding about it.
-		b.Self = true
+		b.Self = g.Nodes[i] == n
 		return b, true
 	}
 	return g.blankBefore(i)
+}
+
+// ownSubBlank returns the blank of sub-node n's own credential
+// (subBlankOf), when a run reaches its root (index root).
+func (g *Graph) ownSubBlank(n *n8nschema.Node, root int) (Blank, bool) {
+	if len(g.blankSub) == 0 || g.Nodes[root] == n || !g.blankRun[root] {
+		return Blank{}, false
+	}
+	j, ok := g.index(n)
+	if !ok {
+		return Blank{}, false
+	}
+	b, ok := g.blankSub[int32(j)]
+	return b, ok
 }
 
 // BlankBefore is BehindBlank without the node's own blank: a blank node
@@ -110,7 +132,13 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 func (g *Graph) blankOf(i int) (Blank, bool) {
 	n := g.Nodes[i]
 	role := g.specs[i].Role
-	if g.IsSubNode(n) || role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger || RunStateOf(g.Workflow) == RunShown {
+	if g.IsSubNode(n) || RunStateOf(g.Workflow) == RunShown {
+		return Blank{}, false
+	}
+	if b, ok := g.modelBlank(n); ok {
+		return b, true
+	}
+	if role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger {
 		return Blank{}, false
 	}
 	if c, ok := n8nschema.BlankCredential(n); ok {
@@ -143,6 +171,52 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 		}
 	}
 	return Blank{}, false
+}
+
+// subBlankOf reports a sub-node whose own credential is a template's
+// blank (n8nschema.BlankCredential): a model asked on every item, or a
+// tool whose every call fails (the agent hands the error back to its
+// model as the tool's answer and goes on: n8n-nodes-langchain
+// dist/utils/agent-execution, so the root does not stop). In a workflow
+// the export shows published, none is (blankOf).
+func (g *Graph) subBlankOf(i int) (Blank, bool) {
+	n := g.Nodes[i]
+	if !g.IsSubNode(n) || RunStateOf(g.Workflow) == RunShown {
+		return Blank{}, false
+	}
+	c, ok := n8nschema.BlankCredential(n)
+	if !ok {
+		return Blank{}, false
+	}
+	return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential, %s, names a credential of the instance", n.Name, c.Type, CredentialBlankIs(c)),
+		Until: "fails on every call", Self: true}, true
+}
+
+// modelBlank reports a root (an agent, a chain) whose every enabled chat
+// model sub-node names a template's blank as its credential
+// (n8nschema.BlankCredential): the root asks its model first on every
+// item (a fallback model only when the first fails), and with no model
+// that answers it fails, so what lies after it is never reached.
+func (g *Graph) modelBlank(root *n8nschema.Node) (Blank, bool) {
+	var first *n8nschema.Node
+	var fc n8nschema.CredentialBlank
+	for _, m := range g.SubNodes(root, ConnModel) {
+		if m.Disabled {
+			continue
+		}
+		c, ok := n8nschema.BlankCredential(m)
+		if !ok {
+			return Blank{}, false
+		}
+		if first == nil {
+			first, fc = m, c
+		}
+	}
+	if first == nil {
+		return Blank{}, false
+	}
+	return Blank{Node: root, Fill: fmt.Sprintf("node %q's model, %q, names a credential of the instance (its %q credential is %s)", root.Name, first.Name, fc.Type, CredentialBlankIs(fc)),
+		Until: "fails on every item"}, true
 }
 
 // CredentialBlankIs says, as a clause, how a credentials entry is a
@@ -194,20 +268,33 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
+	run := func() {
+		if g.blankRun == nil {
+			g.blankRun = make([]bool, len(g.Nodes))
+			if len(g.Unloadable) == 0 {
+				g.bfs(g.starts(nil), g.blankRun, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.deadBesidesFailing(e) })
+			}
+		}
+	}
 	for i, n := range g.Nodes {
 		if n.Disabled {
+			continue
+		}
+		if b, ok := g.subBlankOf(i); ok {
+			run()
+			if g.blankSub == nil {
+				g.blankSub = map[int32]Blank{}
+			}
+			g.blankSub[int32(i)] = b
 			continue
 		}
 		b, ok := g.blankOf(i)
 		if !ok {
 			continue
 		}
+		run()
 		if g.blankAt == nil {
 			g.blankAt = map[int32]Blank{}
-			g.blankRun = make([]bool, len(g.Nodes))
-			if len(g.Unloadable) == 0 {
-				g.bfs(g.starts(nil), g.blankRun, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.deadBesidesFailing(e) })
-			}
 		}
 		g.blankAt[int32(i)] = b
 		if n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {

@@ -26,7 +26,7 @@ func TestDependencyIdentityBlankKeyOwnHost(t *testing.T) {
 	const h = "api.reportly.io"
 	blank := h + "\x00blank:8247b806b0e6f94d28ae959e03ad09e53ffbc2a7aafba4df32b48bec8415d11b"
 	for wf, want := range map[string]string{"No key": h, "Blank id, instance named": blank,
-		"Missing id, instance named": blank, "Blank id, no instance": "", "Named key": h + "\x00httpHeaderAuth:abc123"} {
+		"Missing id, instance named": blank, "Blank id, no instance": "", "Named key": h + "\x00httpHeaderAuth:abc123dEf456gHi7"} {
 		if got := DependencyIdentity(op(t, s, wf, "Call")); got != want {
 			t.Errorf("%s: identity %q, want %q", wf, got, want)
 		}

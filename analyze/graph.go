@@ -142,6 +142,9 @@ type Graph struct {
 	blankOnly map[int32]int32
 	// blankAt: blankOf's answer for each enabled node it reports.
 	blankAt map[int32]Blank
+	// blankSub: the enabled sub-nodes whose own credential is a
+	// template's blank (subBlankOf).
+	blankSub map[int32]Blank
 	// blankRun: the nodes a run reaches once every node that fails on
 	// every item is fixed (deadBesidesFailing), nil when no node names a
 	// blank: the nodes whose own blank gates a finding on them.

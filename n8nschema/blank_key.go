@@ -204,8 +204,9 @@ func (c CredentialBlank) ByName() bool {
 // TemplateCredential reads node n's credentials entry of type typ as a
 // template's blank: an id no instance generates (Placeholder:
 // "REPLACE_WITH_CREDENTIAL_ID", "GOOGLE_SHEETS_PORTFOLIO_CREDENTIAL_ID",
-// "<CREDENTIAL_ID>"; n8n's ids are numbers or sixteen letters and
-// digits), or none, the entry stored by name alone (NameOnly; one with a
+// "<CREDENTIAL_ID>"; or HandWrittenID: n8n's ids are numbers or sixteen
+// letters and digits, so "google-drive-cred-id" or "gmailOAuth2Api" was
+// written by hand), or none, the entry stored by name alone (NameOnly; one with a
 // name, ByName, is the owner's credential rather than a blank, and the
 // callers that ask whether a node fails as exported leave it out; those
 // that ask which key it is read it as no id known). n8n resolves all of
@@ -232,15 +233,46 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
+	if v.Get("__aiGatewayManaged").True() {
+		// n8n Cloud's Gateway credits: a managed reference with no id
+		// (BillingOf), which the instance resolves itself.
+		return CredentialBlank{}, false
+	}
 	b.Name = v.Get("name").Str()
 	id := v.Get("id")
 	if id.Kind() != String && id.Kind() != Number || strings.TrimSpace(id.Str()) == "" {
 		return b, true
 	}
-	if b.ID, b.NameOnly = id.Str(), false; !Placeholder(b.ID) {
+	if b.ID, b.NameOnly = id.Str(), false; !Placeholder(b.ID) && !HandWrittenID(b.ID) {
 		return CredentialBlank{}, false
 	}
 	return b, true
+}
+
+// HandWrittenID reports a credential id no n8n instance generates, so a
+// person wrote it ("google-drive-cred-id", "gmailOAuth2Api", the
+// credential type's own name): n8n gives every credential a sixteen-byte
+// nanoid over [0-9A-Za-z] (@n8n/db/dist/entities/abstract-entity.js
+// mixinStringId generateId, @n8n/utils/dist/generate-nano-id.cjs,
+// NANOID_ALPHABET in @n8n/constants/dist/index.js), and an instance from
+// before 1.0 numbered them (kept as strings of digits since). An id set by
+// an expression ("={{ … }}") is not judged. One pass over the bytes.
+func HandWrittenID(id string) bool {
+	if id == "" || id[0] == '=' {
+		return false
+	}
+	digits := true
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case '0' <= c && c <= '9':
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z':
+			digits = false
+		default:
+			return true
+		}
+	}
+	return !digits && len(id) != 16
 }
 
 // BlankCredential returns a credential the node reads (UsesCredential)
@@ -263,10 +295,52 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 		found = found && !b.ByName() && UsesCredential(n, t)
 		return !found
 	})
-	if !found || FailsBeforeCredential(n) {
+	if !found {
+		return wrongTypeBlank(n)
+	}
+	if FailsBeforeCredential(n) {
 		return CredentialBlank{}, false
 	}
 	return b, true
+}
+
+// wrongTypeBlank returns the blank of a node whose every credentials
+// entry is a template's blank (TemplateCredential, not ByName) of a type
+// the node does not take ("gmailOAuth2Api" on a Gmail Trigger, which takes
+// "gmailOAuth2"): RefusedCall reads the type and fails the node, but the
+// template named no credential at all, and the owner picks one in the
+// node's credential field, which offers only the types the node takes
+// (n8n/dist/workflow-helpers.js replaceInvalidCredentials finds none by
+// id and leaves the entry for the owner). Until then the node fails on
+// every item, as for any blank credential.
+func wrongTypeBlank(n *Node) (CredentialBlank, bool) {
+	if fullAccess[n.Type] {
+		return CredentialBlank{}, false
+	}
+	d, known := DescribeNode(strings.TrimSuffix(n.Type, "Tool"), n.TypeVersion)
+	if !known || !d.AsksCredential() {
+		return CredentialBlank{}, false
+	}
+	var first CredentialBlank
+	all := true
+	n.Field("credentials").Each(func(t string, v Value) bool {
+		if v.Kind() == Null {
+			return true
+		}
+		b, ok := TemplateCredential(n, t)
+		if !ok || b.ByName() || d.takesCredential(t) {
+			all = false
+			return false
+		}
+		if first.Type == "" {
+			first = b
+		}
+		return true
+	})
+	if !all || first.Type == "" {
+		return CredentialBlank{}, false
+	}
+	return first, true
 }
 
 // FailsBeforeCredential reports a node whose code never asks n8n for its

@@ -180,7 +180,40 @@ func blankID(s string, nameMode bool) bool {
 		return true
 	}
 	// A name is the owner's words: a tab may be called RAW_DATA.
-	return !nameMode && mayBeConstant(s) && constantRE.MatchString(s)
+	return !nameMode && (mayBeConstant(s) && constantRE.MatchString(s) || countingID(s))
+}
+
+// countingID reports an id typed by counting ("1a2b3c4d5e6f7g8h9i0j",
+// "123456789", "abc12345"): eight or more letters and digits whose digits
+// count up by one (9 then 0) and whose letters run up the alphabet, each
+// run three long at least when present and one of them five. No service
+// issues such an id (a spreadsheet's is 44 random characters, a chat's a
+// number its service assigns): it holds the place of one.
+func countingID(s string) bool {
+	if len(s) < 8 {
+		return false
+	}
+	var lastD, lastL byte
+	nd, nl := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case '0' <= c && c <= '9':
+			if nd > 0 && c != '0'+(lastD-'0'+1)%10 {
+				return false
+			}
+			lastD, nd = c, nd+1
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			c |= 0x20
+			if nl > 0 && c != lastL+1 {
+				return false
+			}
+			lastL, nl = c, nl+1
+		default:
+			return false
+		}
+	}
+	return (nd == 0 || nd >= 3) && (nl == 0 || nl >= 3) && max(nd, nl) >= 5
 }
 
 // mayBeConstant is what a match of constantRE needs: a capital first, an

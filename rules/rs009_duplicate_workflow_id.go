@@ -33,7 +33,11 @@ version (one versionId, which n8n renews at each save) that the owner edited apa
 there", "known good": their names or node counts differ; a copy that differs only in spacing stays a copy), and
 near the same content (the
 smaller has two thirds of the other's nodes or is within three, and four in five of the kinds of call it makes,
-node type and service, the other makes too): importing the newer over the older is what a version is for.`,
+node type and service, the other makes too): importing the newer over the older is what a version is for.
+Copies of one workflow (every workflow with the id has its name, but for spacing, and near the
+same content: a backup kept beside the workflow it was taken from) are said as such: importing them keeps the one
+imported last, which is the owner's choice of version and no clash between two workflows; the note remains
+because an audit that reads every copy counts the workflow's calls once for each.`,
 	Fix:    "Leave the copy out of the audit (delete it, list it under exclude: in .stormcheck.yaml, or .gitignore it), or give the clone a new id by importing it as a new workflow",
 	FixDoc: "None: which copy is the real one is the owner's to say.",
 	// A note: the copy misleads the audit (and an import), not the
@@ -73,7 +77,18 @@ node type and service, the other makes too): importing the newer over the older 
 				related[i] = analyze.Related{File: o.Source.Name, Pos: o.Pos, Source: o.Source, Message: fmt.Sprintf("workflow %q has the id %q too", o.Label(), id)}
 			}
 			var msg string
-			if o := others[0]; len(others) == 1 {
+			copies := !slices.ContainsFunc(others, func(o *analyze.WorkflowSummary) bool { return !copiesOf(f, o) })
+			if o := others[0]; copies && len(others) == 1 {
+				where := "in another file"
+				if f.Source == o.Source {
+					where = "later in this file"
+				}
+				msg = fmt.Sprintf("workflow %q and workflow %q %s are copies of one workflow (one id %q, one name, near the same nodes): importing both keeps the one imported last, the owner's choice of version, not a clash of two workflows; an audit that reads both counts the workflow's calls twice",
+					f.Label(), o.Label(), where, id)
+			} else if copies {
+				msg = fmt.Sprintf("workflow %q and %d other workflows of the set (%s) are copies of one workflow (one id %q, one name, near the same nodes): importing them all keeps the one imported last, the owner's choice of version, not a clash of workflows; an audit that reads them all counts the workflow's calls once for each",
+					f.Label(), len(others), someLabels(others, 3), id)
+			} else if len(others) == 1 {
 				where := "in another file" // the related place names it
 				if f.Source == o.Source {
 					where = "later in this file"

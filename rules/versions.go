@@ -51,6 +51,25 @@ func versionsOf(a, b *analyze.WorkflowSummary) bool {
 	if !saved && !namesMarked && !marksDiffer(a.Source.Name, b.Source.Name) {
 		return false
 	}
+	return nearContent(a, b)
+}
+
+// copiesOf reports two workflows that are copies of one workflow: one
+// name (but for spacing; a name with a version mark the other lacks,
+// "Orders v2", may be a clone made to differ) and near the same content
+// (nearContent), such as a backup kept beside the workflow it was taken
+// from. Importing both keeps the one imported last (n8n import:workflow
+// upserts on the id), which is the owner's choice of version.
+func copiesOf(a, b *analyze.WorkflowSummary) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	return a.Name != "" && norm(a.Name) == norm(b.Name) && nearContent(a, b)
+}
+
+// nearContent reports two workflows whose content is near the same: the
+// smaller has two thirds of the other's nodes or is within three, and
+// four in five of the kinds of call it makes (node type and service, as
+// a version may rename its nodes) the other makes too.
+func nearContent(a, b *analyze.WorkflowSummary) bool {
 	if lo, hi := min(a.Nodes, b.Nodes), max(a.Nodes, b.Nodes); 3*lo < 2*hi && hi-lo > 3 {
 		return false
 	}
