@@ -15,8 +15,8 @@ runs=${1:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/pgoprofile" ./scripts/pgoprofile
-# main.go's collector settings (GOGC=200, a 100 MiB soft limit).
-GOGC=200 GOMEMLIMIT=100MiB "$work/pgoprofile" -o "$work/default.pgo" -n "$runs" \
+# main.go's collector settings (GOGC=170, a 100 MiB soft limit).
+GOGC=170 GOMEMLIMIT=100MiB "$work/pgoprofile" -o "$work/default.pgo" -n "$runs" \
 	audit "$corpus" --format json --fail-on never
 mv "$work/default.pgo" default.pgo
 echo "pgo: default.pgo from $runs audits of $corpus ($(wc -c <default.pgo) bytes)"
