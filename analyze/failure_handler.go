@@ -24,37 +24,57 @@ import (
 // path or from the output that a failed item takes of an If or Switch
 // testing what the failure left on it (FailedItemOutput).
 func (g *Graph) HandlesFailure(n *n8nschema.Node) bool {
-	return g.OnErrorPath(n) || g.failureFed(n, 0)
+	if g.OnErrorPath(n) {
+		return true
+	}
+	i, ok := g.index(n)
+	if !ok {
+		return false
+	}
+	g.failureOnce.Do(g.failureFeds)
+	return g.failureFed[i]
 }
 
 // failureHops bounds how far back HandlesFailure looks for the branch a
 // failed item takes.
 const failureHops = 3
 
-// failureFed reports whether every enabled main input of n carries only
-// failed items: an error output, a node on the error path, the failure
-// output of a condition (FailedItemOutput), or a node fed only so.
-func (g *Graph) failureFed(n *n8nschema.Node, depth int) bool {
-	if depth > failureHops {
-		return false
-	}
-	fed := false
-	for _, e := range g.InOfType(n, ConnMain) {
-		if e.From.Disabled {
-			continue
-		}
-		fed = true
-		if e.Error || g.OnErrorPath(e.From) {
-			continue
-		}
-		if out, ok := g.FailedItemOutput(e.From); ok && out == e.Output {
-			continue
-		}
-		if !g.failureFed(e.From, depth+1) {
-			return false
+// failureFeds decides for every node, once per graph, whether every
+// enabled main input carries only failed items: an error output, a node
+// on the error path, the failure output of a condition
+// (FailedItemOutput), or a node fed only so, up to failureHops nodes
+// back. One pass a depth, from the farthest: linear in the edges.
+func (g *Graph) failureFeds() {
+	out := make([]int, len(g.Nodes)) // FailedItemOutput, -1 for none
+	for i, m := range g.Nodes {
+		out[i] = -1
+		if k, ok := g.FailedItemOutput(m); ok {
+			out[i] = k
 		}
 	}
-	return fed
+	deeper := make([]bool, len(g.Nodes)) // failureFed at depth d+1
+	fed := make([]bool, len(g.Nodes))
+	for d := failureHops; d >= 0; d-- {
+		for i, n := range g.Nodes {
+			fed[i] = false
+			any := false
+			for _, e := range g.InOfType(n, ConnMain) {
+				if e.From.Disabled {
+					continue
+				}
+				any = true
+				j, _ := g.index(e.From)
+				if e.Error || g.OnErrorPath(e.From) || out[j] == e.Output || deeper[j] {
+					continue
+				}
+				any = false
+				break
+			}
+			fed[i] = any
+		}
+		deeper, fed = fed, deeper
+	}
+	g.failureFed = deeper
 }
 
 // FailedItemOutput returns the output of an If (v2 conditions) or Switch
@@ -164,6 +184,7 @@ var catchValueRE = lazyregexp.New(`["']?(\w+)["']?\s*[:=]\s*(false|true|\w+\.mes
 // catch (err) { parseOk = false }).
 func FailureFlags(code string) map[string]string {
 	var out map[string]string
+	var names []string // in the order found: the first value read wins
 	for at := catchBlock(code, 0); at >= 0; at = catchBlock(code, at) {
 		body := code[at:min(len(code), at+400)]
 		if end := strings.Index(body, "}"); end >= 0 {
@@ -172,6 +193,9 @@ func FailureFlags(code string) map[string]string {
 		for _, m := range catchValueRE.FindAllStringSubmatch(body, -1) {
 			if out == nil {
 				out = map[string]string{}
+			}
+			if _, ok := out[m[1]]; !ok {
+				names = append(names, m[1])
 			}
 			switch m[2] {
 			case "false":
@@ -183,10 +207,11 @@ func FailureFlags(code string) map[string]string {
 			}
 		}
 	}
-	for name, v := range out {
+	for _, name := range names {
 		if !strings.Contains(code, name) {
 			continue
 		}
+		v := out[name]
 		re := regexp.MustCompile(`["']?(\w+)["']?\s*:\s*` + regexp.QuoteMeta(name) + `\b\s*[,}\n]`)
 		for _, m := range re.FindAllStringSubmatch(code, -1) {
 			if _, ok := out[m[1]]; !ok {

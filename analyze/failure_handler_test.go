@@ -23,3 +23,18 @@ func TestFailureFlags(t *testing.T) {
 		}
 	}
 }
+
+// Two catch-set variables returned under one key: the first found wins,
+// on every call (the flags were once read in a map's order).
+func TestFailureFlagsSameEveryCall(t *testing.T) {
+	code := "let a=true,b=true; try{x()}catch(e){a=false; b=true}\nif(z) return {ok: a}\nreturn {ok: b}\n"
+	want := FailureFlags(code)
+	if want["ok"] != flagFalse {
+		t.Fatalf("FailureFlags: ok = %q, want %q (a, found first)", want["ok"], flagFalse)
+	}
+	for range 200 {
+		if got := FailureFlags(code); got["ok"] != want["ok"] {
+			t.Fatalf("FailureFlags: ok = %q on one call, %q on another", got["ok"], want["ok"])
+		}
+	}
+}

@@ -169,6 +169,9 @@ type Graph struct {
 	// one input.
 	joinOnce  sync.Once
 	joinFacts *joinFacts
+	// HandlesFailure's memo: failureFeds by index in Nodes.
+	failureOnce sync.Once
+	failureFed  []bool
 	// ReachBeforeModel's memo: modelWaits by index in Nodes.
 	modelWaitOnce sync.Once
 	modelWait     []bool

@@ -35,6 +35,9 @@ func TestCronStepMS(t *testing.T) {
 		{"0 0 1 1,7 *", 0, false},
 		{"5,35 * * * *", 0, false},
 		{"nonsense", 0, false},
+		// A step past any field's range is capped, not overflowed.
+		{"0 9 1 */4000000000 *", 1000 * 28 * 86_400_000, true},
+		{"*/99999999999999999999 * * * *", 1000 * 60_000, true},
 	} {
 		ms, ok := cronStepMS(tc.expr)
 		if ms != tc.ms || ok != tc.ok {

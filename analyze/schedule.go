@@ -169,7 +169,9 @@ func cronStepMS(expr string) (int, bool) {
 		if step < 1 {
 			return 0, false
 		}
-		return step * u, true
+		// A step past its field's range fires once a cycle; capped so
+		// that an absurd one cannot overflow.
+		return min(step, maxCronStep) * u, true
 	}
 	// Every field down to the day of the month is fixed: the month field
 	// steps ("0 9 1 * *" monthly), at least 28 days apart, unless a day of
@@ -181,11 +183,14 @@ func cronStepMS(expr string) (int, bool) {
 			step, _ = strconv.Atoi(m[3])
 		}
 		if step >= 1 {
-			return step * 28 * 86_400_000, true
+			return min(step, maxCronStep) * 28 * 86_400_000, true
 		}
 	}
 	return 0, false
 }
+
+// maxCronStep bounds a cron field's step: no field's range is larger.
+const maxCronStep = 1000
 
 // RunWorstMS is how long runs started at starts, which reach reach, can
 // take at worst, each along its longest path of main connections: the

@@ -119,6 +119,7 @@ one file), the finding is a note: the person who clicked sees the failure in the
 		g := pass.Set.Graph(pass.Workflow)
 		seen := map[*n8nschema.Node]bool{}
 		var errRead map[string]bool
+		var writes map[*n8nschema.Node]bool // writesOf, read on first need
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			n := op.Node
 			// A model call its provider refuses on every run (a shut-down
@@ -263,7 +264,7 @@ one file), the finding is a note: the person who clicked sees the failure in the
 				if g.FromErrorTrigger(n) || !g.HandlesFailure(n) {
 					d.Severity = analyze.Note
 					d.Message += "; it is a best-effort record or alert"
-				} else if w := writeAfter(pass, g, n); w != nil {
+				} else if w := writeAfter(g, n, writesOf(pass, &writes)); w != nil {
 					d.Message += fmt.Sprintf("; it is the only record of an item the workflow failed on (it runs only on the failure path), so a failed %s loses that failure too while %q after it closes the item as if it were handled", what, w.Name)
 				} else {
 					d.Severity = analyze.Note
@@ -282,14 +283,8 @@ one file), the finding is a note: the person who clicked sees the failure in the
 // writeAfter returns the first node after n (main connections, at most
 // failsAfterCap nodes) whose write is not a best-effort record or alert:
 // the work the run goes on to do with the item (marking a mail read,
-// updating its row), or nil.
-func writeAfter(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
-	writes := map[*n8nschema.Node]bool{}
-	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
-		if op.Live && op.Consequence() != analyze.NoEffect && !analyze.CannotCall(op) {
-			writes[op.Node] = true
-		}
-	}
+// updating its row), or nil; writes are the workflow's live writes (writesOf).
+func writeAfter(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
 	for h := 0; h < len(queue) && len(queue) <= failsAfterCap; h++ {
@@ -306,6 +301,20 @@ func writeAfter(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) *n8nsch
 		}
 	}
 	return nil
+}
+
+// writesOf returns the workflow's live writes (nodes whose call can act),
+// read once per pass into *memo.
+func writesOf(pass *analyze.Pass, memo *map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+	if *memo == nil {
+		*memo = map[*n8nschema.Node]bool{}
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			if op.Live && op.Consequence() != analyze.NoEffect && !analyze.CannotCall(op) {
+				(*memo)[op.Node] = true
+			}
+		}
+	}
+	return *memo
 }
 
 // cleanupOp matches operations whose failure is usually meant to be
