@@ -1409,6 +1409,27 @@ func (g *Graph) derivedGuard(u int) bool {
 // $node["Get ID"].
 var nodeRefRE = lazyregexp.New(`\$\(\s*['"]([^'"]+)['"]\s*\)|\$node\[\s*["']([^"']+)["']\s*\]`)
 
+// nodeRefs calls fn with each node x reads by name (nodeRefRE) and the
+// place in x just past that read.
+func nodeRefs(x string, fn func(name string, end int)) {
+	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
+		if m[2] >= 0 {
+			fn(x[m[2]:m[3]], m[1])
+		} else {
+			fn(x[m[4]:m[5]], m[1])
+		}
+	}
+}
+
+// exprRest is what follows x[end:] up to the end of its {{ }}.
+func exprRest(x string, end int) string {
+	rest := x[end:]
+	if e := strings.Index(rest, "}}"); e >= 0 {
+		rest = rest[:e]
+	}
+	return rest
+}
+
 // cursorFromLoop returns a calling node of the loop that sends a page
 // or cursor parameter (a parameter or query field named like one: after,
 // page, offset) whose value reads another node of the loop by name: the

@@ -1391,21 +1391,11 @@ func bodiesRead(x string) (json bool, names []string) {
 	if strings.Contains(x, "$json.body") || strings.Contains(x, `$json["body"]`) || strings.Contains(x, "$json['body']") {
 		return true, nil
 	}
-	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
-		var name string
-		if m[2] >= 0 {
-			name = x[m[2]:m[3]]
-		} else {
-			name = x[m[4]:m[5]]
-		}
-		rest := x[m[1]:]
-		if end := strings.Index(rest, "}}"); end >= 0 {
-			rest = rest[:end]
-		}
-		if strings.Contains(rest, "body") {
+	nodeRefs(x, func(name string, end int) {
+		if strings.Contains(exprRest(x, end), "body") {
 			names = append(names, name)
 		}
-	}
+	})
 	return false, names
 }
 

@@ -189,22 +189,16 @@ func requestFields(x string, t *n8nschema.Node, direct, get bool, emit func(stri
 	if !strings.Contains(x, t.Name) {
 		return // reads no field of t by its name
 	}
-	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
-		name := ""
-		if m[2] >= 0 {
-			name = x[m[2]:m[3]]
-		} else {
-			name = x[m[4]:m[5]]
-		}
+	nodeRefs(x, func(name string, end int) {
 		if name != t.Name {
-			continue
+			return
 		}
-		if r := refJSONRE.FindStringSubmatch(x[m[1]:]); r != nil {
+		if r := refJSONRE.FindStringSubmatch(x[end:]); r != nil {
 			if f := r[1] + r[2]; !webhookItemKeys[formFieldKey(f)] {
 				fn(f)
 			}
 		}
-	}
+	})
 }
 
 // refusesRequest reports a Respond to Webhook node that answers with a

@@ -125,16 +125,7 @@ func (g *Graph) readsRequest(n *n8nschema.Node, x string, carriers map[string]bo
 			return true
 		}
 	}
-	if !json {
-		return false
-	}
-	in := g.InOfType(n, ConnMain)
-	for _, e := range in {
-		if !carriers[e.From.Name] {
-			return false
-		}
-	}
-	return len(in) > 0
+	return json && g.fedOnlyBy(n, carriers)
 }
 
 // sendsOwnersCredential reports whether an HTTP Request sends a stored
@@ -334,20 +325,13 @@ func (g *Graph) callerReads(n *n8nschema.Node, x string, carriers map[string]boo
 		return false
 	}
 	parts := []string{"headers", "body", "query"}
-	for _, m := range nodeRefRE.FindAllStringSubmatchIndex(x, -1) {
-		name := ""
-		if m[2] >= 0 {
-			name = x[m[2]:m[3]]
-		} else {
-			name = x[m[4]:m[5]]
-		}
-		rest := x[m[1]:]
-		if end := strings.Index(rest, "}}"); end >= 0 {
-			rest = rest[:end]
-		}
-		if carriers[name] && slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(rest, p) }) {
-			return true
-		}
+	named := false
+	nodeRefs(x, func(name string, end int) {
+		rest := exprRest(x, end)
+		named = named || carriers[name] && slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(rest, p) })
+	})
+	if named {
+		return true
 	}
 	json := false
 	for _, part := range parts {
@@ -355,9 +339,12 @@ func (g *Graph) callerReads(n *n8nschema.Node, x string, carriers map[string]boo
 			json = json || strings.Contains(x, s)
 		}
 	}
-	if !json {
-		return false
-	}
+	return json && g.fedOnlyBy(n, carriers)
+}
+
+// fedOnlyBy reports whether n has main inputs and every one comes from a
+// node named in carriers: then $json is what they carry.
+func (g *Graph) fedOnlyBy(n *n8nschema.Node, carriers map[string]bool) bool {
 	in := g.InOfType(n, ConnMain)
 	for _, e := range in {
 		if !carriers[e.From.Name] {
