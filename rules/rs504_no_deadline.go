@@ -30,7 +30,10 @@ action, such as a Calendly or Typeform webhook) or only a Manual Trigger reaches
 clicked watches the run in the editor; a caller starts a sub-workflow's Manual Trigger with nobody watching), the finding is a note: runs come one person at a time, and
 a person who waits for the answer sees it hang. A sub-workflow is paced by what runs the nodes that call it
 (Execute Workflow, a workflow tool) in the workflows audited with it: one that only such workflows call is a
-note too, and one whose callers are not in the audit is not known to be.`,
+note too, and one whose callers are not in the audit is not known to be. Each run of a sub-workflow is an
+execution of its own, whose executionTimeout counts from its start (n8n/dist/workflow-execute-additional-data.js,
+executeWorkflow): the attempts its callers add (a caller's retry, loop or agent) are not counted against it, and
+a loop of a caller runs the sub-workflow a bounded number of times in each of its executions.`,
 	Fix:       "Set executionTimeout in the workflow settings, and keep attempts × per-attempt timeout + waits of each call well under it",
 	FixSafety: analyze.Unsafe,
 	FixDoc: `Unsafe (--unsafe-fixes): it stops executions that run long. For a workflow with no executionTimeout and a
@@ -51,7 +54,7 @@ workflow that re-starts itself in a new execution (RS102).`,
 			// paid first, then writes, then the first in the file.
 			var op *analyze.Operation
 			for _, o := range ops {
-				if (o.Unbounded || o.CallsUnbounded && !o.DataBound) && (op == nil || rank(o) > rank(op)) {
+				if unboundedInOneRun(o) && (op == nil || rank(o) > rank(op)) {
 					op = o
 				}
 			}
@@ -76,30 +79,25 @@ workflow that re-starts itself in a new execution (RS102).`,
 			return
 		}
 		for _, op := range ops {
-			if op.Unbounded {
+			if ownUnbounded(op) {
 				continue
 			}
 			per, ok := analyze.AttemptTimeoutMS(op)
-			if !ok || op.Attempts < 2 {
+			attempts := attemptsInOneRun(op)
+			if !ok || attempts < 2 {
 				continue
 			}
 			waits := (op.OwnRetries() - 1) * analyze.RetryWaitMS(op.Node)
-			total := op.Attempts*per + waits
+			total := attempts*per + waits
 			if float64(total) <= limit*1000 {
 				continue
 			}
-			out := outsideOf(op)
-			attempts := ""
-			if out.attempts != "" {
-				attempts = "; " + out.attempts
-			}
 			pass.Report(analyze.Diagnostic{
 				Node: op.Node, Pos: op.Node.Pos,
-				Message: fmt.Sprintf("node %q can take %d s at worst (%d attempts × %d s timeout + %d s of waits%s), longer than the workflow's executionTimeout of %d s, which n8n checks only before a node starts",
-					op.Node.Name, total/1000, op.Attempts, per/1000, waits/1000, attempts, int(limit)),
-				Detail:  "over",
-				Chain:   op.Factors,
-				Related: out.attemptsAt,
+				Message: fmt.Sprintf("node %q can take %d s at worst (%d attempts × %d s timeout + %d s of waits), longer than the workflow's executionTimeout of %d s, which n8n checks only before a node starts",
+					op.Node.Name, total/1000, attempts, per/1000, waits/1000, int(limit)),
+				Detail: "over",
+				Chain:  ownFactors(op),
 				Repair: func(analyze.Repairer) (*analyze.Repair, error) {
 					return nil, analyze.Unrepairable("the workflow has a timeout that the calls outlast: which to change, the timeout or the calls, is a decision")
 				},
@@ -117,4 +115,59 @@ func rank(op *analyze.Operation) int {
 		return 1
 	}
 	return 0
+}
+
+// unboundedInOneRun reports an operation that one execution of its
+// workflow may run without bound: an unbounded factor of its own, or calls
+// per item with no bound that no caller brings (a caller's loop or agent
+// that has none starts a new execution each time, attemptsInOneRun).
+func unboundedInOneRun(op *analyze.Operation) bool {
+	if ownUnbounded(op) {
+		return true
+	}
+	if !op.CallsUnbounded || op.DataBound {
+		return false
+	}
+	for o := op.Outside; o != nil; o = o.Prev {
+		if o.Unbounded {
+			return false
+		}
+	}
+	return true
+}
+
+// ownUnbounded reports an unbounded factor of op's own workflow.
+func ownUnbounded(op *analyze.Operation) bool {
+	for _, f := range op.Factors {
+		if f.Unbounded && !f.OutsideOf(op.Workflow) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownFactors are the factors of op's chain that one execution of its
+// workflow multiplies (attemptsInOneRun).
+func ownFactors(op *analyze.Operation) []analyze.Factor {
+	var out []analyze.Factor
+	for _, f := range op.Factors {
+		if !f.OutsideOf(op.Workflow) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// attemptsInOneRun is how many of an operation's attempts one execution of
+// its workflow makes: the attempts its callers add (a caller's retry, loop
+// or agent) each start a new execution of the sub-workflow, whose deadline
+// counts from that execution's start (n8n 2.41.1
+// n8n/dist/workflow-execute-additional-data.js, executeWorkflow:
+// determineWorkflowDeadline(startTime, workflowSettings, …)).
+func attemptsInOneRun(op *analyze.Operation) int {
+	n := 1
+	for _, f := range ownFactors(op) {
+		n = analyze.MulSat(n, max(f.Value, 1))
+	}
+	return n
 }
