@@ -159,8 +159,12 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 // execution). Two roots on one branch one after the other, or on the
 // branches one output fans out to, are not: their calls add up.
 func (g *Graph) exclusiveRoots(i, j int) bool {
-	if g.sub[i] || g.sub[j] {
-		return false // a tool's or another sub-node's calls: counted as they come
+	// A root that is itself a sub-node (an output parser that fixes with
+	// the model, an agent used as a tool) runs where the main node it
+	// hangs from runs: that node's place decides.
+	i, j = g.mainRoot(i), g.mainRoot(j)
+	if i < 0 || j < 0 || i == j {
+		return false // its calls add to the other's
 	}
 	n := len(g.Nodes)
 	live := func(e *Edge) bool { return e.Type == ConnMain && !g.dead(e) }
@@ -232,4 +236,22 @@ func (g *Graph) exclusiveRoots(i, j int) bool {
 		}
 	}
 	return false
+}
+
+// mainRoot is the main node that sub-node i hangs from, through its
+// roots one above the other (i itself for a main node); -1 when some
+// level has several roots or none.
+func (g *Graph) mainRoot(i int) int {
+	for steps := 0; g.sub[i]; steps++ {
+		rs := g.Roots(g.Nodes[i])
+		if len(rs) != 1 || steps > len(g.Nodes) {
+			return -1
+		}
+		k, ok := g.index(rs[0])
+		if !ok {
+			return -1
+		}
+		i = k
+	}
+	return i
 }
