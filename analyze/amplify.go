@@ -273,6 +273,9 @@ type amp struct {
 	// quiet marks the nodes of a sub-workflow that a retrying caller
 	// never repeats (quietAfter); nil when no call retries.
 	quiet []bool
+	// shared are the sub-nodes two or more roots drive, by vertex; nil
+	// when none (most sets).
+	shared map[int32]*shareAt
 }
 
 func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
@@ -339,6 +342,8 @@ func Amplify(s *Set) {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
+			var first int32 = -1 // the first root that drives u
+			var roots []int32    // its roots, when two or more
 			for _, e := range g.outs(ui) {
 				v := int32(a.base[wi]) + e.to
 				if e.Type == ConnMain {
@@ -352,6 +357,15 @@ func Amplify(s *Set) {
 				}
 				// AI edges point from sub-node to root; the root drives the sub-node.
 				root := e.To
+				switch {
+				case root.Disabled:
+				case first < 0:
+					first = v
+				case v != first && len(roots) == 0:
+					roots = append(roots, first, v)
+				case len(roots) > 0 && !slices.Contains(roots, v):
+					roots = append(roots, v)
+				}
 				mult, _ := NodeAttempts(g, root)
 				if e.Type == ConnTool && !ToolFailureFailsRoot(root) {
 					// The root's retry never runs because of the tool, so it
@@ -364,6 +378,9 @@ func Amplify(s *Set) {
 				factors = append(factors, Factor{Kind: KindRootRetry, Value: mult, Node: root.Name, Workflow: wname, Pos: root.Pos, Source: g.Workflow.Source})
 				a.adj[v] = append(a.adj[v], cedge{to: int32(u), kind: kDrive, mult: mult, fan: fan, fanUnb: fanUnb,
 					f: &factors[len(factors)-1]})
+			}
+			if len(roots) > 1 {
+				a.shareSubNode(u, roots)
 			}
 			if !n.Disabled {
 				a.adj[u] = append(a.adj[u], cedge{to: int32(failV + wi), kind: kFail})
@@ -929,6 +946,13 @@ func (a *amp) run(failV int) {
 	}
 	for c := nc - 1; c >= 0; c-- {
 		ms := order[start[c]:start[c+1]]
+		if a.shared != nil {
+			for _, v := range ms {
+				if s := a.shared[v]; s != nil {
+					in[v], in0[v] = s.merge(a, v, in[v], in0[v], a.quiet != nil && a.quiet[v])
+				}
+			}
+		}
 		base, base0 := in[ms[0]], in0[ms[0]]
 		for _, v := range ms[1:] {
 			base, base0 = worse(base, in[v]), worse(base0, in0[v])
@@ -959,13 +983,21 @@ func (a *amp) run(failV int) {
 					// Leaving a cycle by a main edge happens once per entry.
 					src, src0 = exit[u], exit0[u]
 				}
-				in[e.to] = worse(in[e.to], e.apply(src, a.nodes[u], sc))
+				c1 := e.apply(src, a.nodes[u], sc)
+				in[e.to] = worse(in[e.to], c1)
 				if e.kind == kCall {
 					// The callee's nodes without this call's retry: the
 					// caller's own context (a call adds no fan).
 					in0[e.to] = worse(in0[e.to], e.enter(src))
-				} else {
-					in0[e.to] = worse(in0[e.to], e.apply(src0, a.nodes[u], sc))
+					continue
+				}
+				c0 := e.apply(src0, a.nodes[u], sc)
+				in0[e.to] = worse(in0[e.to], c0)
+				if e.kind == kDrive && a.shared != nil {
+					if s := a.shared[e.to]; s != nil {
+						// Each root's calls, which merge sums.
+						s.add(int32(u), c1, c0)
+					}
 				}
 			}
 		}
@@ -1048,6 +1080,11 @@ func (a *amp) operations(cur []ctx) {
 				att = MulSat(att, f.Value)
 			}
 			op.Attempts, op.Unbounded, op.Outside = att, c.unb, c.out
+			if a.shared != nil {
+				if sh := a.shared[int32(a.base[wi]+ui)]; sh != nil && sh.by != nil {
+					op.SharedBy = sh.by
+				}
+			}
 			own := a.sc.factors.take(nLocal)
 			copy(own, local[:nLocal])
 			pend = append(pend, pendingChain{c.link, own})

@@ -40,6 +40,11 @@ type Operation struct {
 	// calls it as a tool. The factors of Factors from other workflows
 	// (Factor.OutsideOf) are the attempts callers add.
 	Outside *Outside
+	// SharedBy are the roots that each call this sub-node, with their
+	// calls per item, when CallsPerItem sums the calls of two or more
+	// (a model wired to two chains that run one after the other; n8n
+	// gives each root its own supplyData of it); nil otherwise.
+	SharedBy []RootCalls
 	// Spec is the node's catalog entry, shared: operations of one node
 	// type point at one entry once the set is released.
 	Spec *n8nschema.Spec

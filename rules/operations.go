@@ -224,6 +224,15 @@ func outsideOf(op *analyze.Operation) outsideCause {
 	if o := op.Outside; o != nil {
 		c.calls, c.perItem, c.callsAt = callerRuns(op, o)
 	}
+	if len(op.SharedBy) > 1 {
+		shared, at := sharedRoots(op)
+		if c.calls == "" {
+			c.calls = shared
+		} else {
+			c.calls = shared + "; " + c.calls
+		}
+		c.callsAt = append(at, c.callsAt...)
+	}
 	// The innermost callers first (the chain lists the outermost first),
 	// up to maxOutsideLevels of them; a chain of callers that retry may
 	// hold dozens.
@@ -249,6 +258,55 @@ func outsideOf(op *analyze.Operation) outsideCause {
 		}
 	}
 	return c
+}
+
+// sharedRoots words the calls of a sub-node that several roots drive,
+// each with its own supplyData of it (analyze.Operation.SharedBy): "the 2
+// calls are one from each of "Transcript Chunking" and "Video
+// Summary", the roots it is wired to", or "the 12 calls are 10 from agent
+// "Agent" and 2 from "Summarize", …", and the roots as related places.
+func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
+	names := make([]string, len(op.SharedBy))
+	ones, total, unb := true, 0, false
+	for _, r := range op.SharedBy {
+		ones = ones && r.Calls == 1 && !r.Unbounded
+		total += r.Calls
+		unb = unb || r.Unbounded
+	}
+	var related []analyze.Related
+	for i, r := range op.SharedBy {
+		name := fmt.Sprintf("%q", r.Root.Name)
+		if n8nschema.IsAgent(r.Root.Type) {
+			name = "agent " + name
+		}
+		if !ones {
+			calls := fmt.Sprintf("%d", r.Calls)
+			if r.Unbounded {
+				calls = "calls without bound"
+			}
+			name = calls + " from " + name
+		}
+		names[i] = name
+		related = append(related, analyze.Related{File: sourceName(op.Workflow.Source), Pos: r.Root.Pos, Source: op.Workflow.Source,
+			Message: fmt.Sprintf("node %q calls %q too", r.Root.Name, op.Node.Name)})
+	}
+	list := joinAnd(names)
+	head := fmt.Sprintf("the %d calls are ", total)
+	if unb || op.CallsUnbounded || total != op.CallsPerItem {
+		head = "its calls add up: "
+	}
+	if ones {
+		return head + "one from each of " + list + ", the roots it is wired to", related
+	}
+	return head + list + ", the roots it is wired to", related
+}
+
+// joinAnd lists names: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // callerRuns words the calls a caller's runs bring: the text, the per item
