@@ -110,8 +110,9 @@ type Rule struct {
 	// that say so (Pass.Report).
 	Stored bool
 	// FoldMore is appended to a finding that others folded into, given
-	// their number ("; also called by 2 more nodes").
-	FoldMore func(n int) string
+	// the key they share (FoldKey) and their number ("; also called by 2
+	// more nodes").
+	FoldMore func(key string, n int) string
 }
 
 // Examples document a rule with real workflows that the tests of package
@@ -216,6 +217,11 @@ type Diagnostic struct {
 	// failure, gates nothing; a blank every run passes before it still
 	// does (Graph.BlankBefore).
 	OwnFailure bool
+	// BlankFault: the fault the finding names is the node's own blank (a
+	// template's credential of a type the node does not take, Blank.Mends):
+	// filling the blank in mends it, so Report says that (Blank.Mended)
+	// rather than that the finding holds once it is filled in.
+	BlankFault bool
 }
 
 // Pass is what one rule sees of one workflow (or one file).
@@ -247,7 +253,9 @@ func (p *Pass) Report(d Diagnostic) {
 				f.Message += RequiredClause(node, param, publish, every)
 				f.Severity = min(f.Severity, Note)
 			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok && !d.Unreached && (!d.OwnFailure || !b.Self) {
-				if b.Self {
+				if b.Self && d.BlankFault && b.Mends != "" {
+					f.Message += b.Mended()
+				} else if b.Self {
 					f.Message += b.Clause("it", "")
 				} else {
 					f.Message += b.Clause("that node", " and no run gets here")

@@ -27,6 +27,13 @@ type Blank struct {
 	Until string
 	// Self: the finding's own node is the blank one.
 	Self bool
+	// Mends says, for a blank whose own fault a finding may name (a
+	// template's credential of a type the node does not take:
+	// n8nschema.CredentialBlank.WrongType), what the node holds as
+	// exported ("it holds no usable credential: ..."); filling it in (the
+	// credential field offers only the types the node takes:
+	// wrongTypeBlank) mends that fault (Blank.Mended).
+	Mends string
 }
 
 // BehindBlank reports a node that names a template's blank itself
@@ -146,6 +153,9 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 			Until: "fails on every item"}
 		if role == n8nschema.RoleTrigger {
 			b.Until = "never starts a run"
+		}
+		if c.WrongType {
+			b.Mends = fmt.Sprintf("it holds no usable credential: %q, %s, is of a type the node does not take", c.Type, CredentialBlankIs(c))
 		}
 		return b, true
 	}

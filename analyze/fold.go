@@ -10,8 +10,8 @@ import (
 // Fold reports once what several findings say: a finding of a rule whose
 // FoldsInto rule also fires on the same node is left out (RS104's layers
 // are RS101's chain), and findings of one rule that share a FoldKey (one
-// missing workflow, one shared dependency) become the first of them with
-// the others as related places. Every format shows the folded findings, so
+// missing workflow, one shared dependency) become one of them, the first
+// of the most severe, with the others as related places. Every format shows the folded findings, so
 // this runs once, after the ignores and before the baseline. fs must be
 // sorted (SortFindings); the result is too, and is a prefix of fs, whose
 // elements it overwrites.
@@ -65,7 +65,22 @@ func Fold(fs []Finding, rules []*Rule) []Finding {
 		}
 	}
 	type foldKey struct{ rule, key string }
+	// lead is the finding kept for a key: the first of the most severe,
+	// so that what it says (reached by a schedule, not only by hand; not
+	// behind another) is what the kept severity stands for.
+	lead := map[foldKey]int{} // → index in fs
+	for i := range fs {
+		if f := &fs[i]; !drop[i] && f.FoldKey != "" {
+			k := foldKey{f.RuleID, f.FoldKey}
+			if j, ok := lead[k]; !ok || f.Severity > fs[j].Severity {
+				lead[k] = i
+			}
+		}
+	}
 	first := map[foldKey]int{} // → index in out
+	// early holds the places before the lead of their key, to be added
+	// once the lead is kept.
+	early := map[foldKey][]Related{}
 	// more holds the places folded into a kept finding (by its index in
 	// out), added to its Related once at the end: appending to Related at
 	// each fold would copy the list each time (it may share its array with
@@ -86,21 +101,30 @@ func Fold(fs []Finding, rules []*Rule) []Finding {
 			continue
 		}
 		k := foldKey{f.RuleID, f.FoldKey}
-		j, ok := first[k]
-		if !ok {
+		if lead[k] == i {
 			first[k] = len(out)
+			more[len(out)] = early[k]
 			out = append(out, *f)
 			out[len(out)-1].Fingerprint = foldFingerprint(f.RuleID, f.FoldKey)
 			continue
 		}
+		j, ok := first[k]
+		if !ok {
+			// Before its lead, which is not yet written over: out
+			// grows no faster than i.
+			early[k] = append(early[k], Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(&fs[lead[k]], f)})
+			continue
+		}
 		kept := &out[j] // j < i: f is not written over
-		kept.Severity = max(kept.Severity, f.Severity)
 		more[j] = append(more[j], Related{File: f.File, Pos: f.Pos, Source: f.Source, Message: foldedPlace(kept, f)})
 	}
 	for i, rel := range more {
+		if len(rel) == 0 {
+			continue
+		}
 		out[i].Related = append(slices.Clip(out[i].Related), rel...)
 		if r := byID[out[i].RuleID]; r != nil && r.FoldMore != nil {
-			out[i].Message += r.FoldMore(len(rel))
+			out[i].Message += r.FoldMore(out[i].FoldKey, len(rel))
 		}
 	}
 	return slices.Clip(out)

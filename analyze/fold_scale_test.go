@@ -16,7 +16,7 @@ import (
 // kept finding's related places at every fold: quadratic. The time is
 // the process's CPU time, the median of 5 runs (cputime.Median).
 func TestFoldScalesLinearly(t *testing.T) {
-	rules := []*Rule{{ID: "RS505", FoldMore: func(n int) string { return fmt.Sprintf("; %d more", n) }}}
+	rules := []*Rule{{ID: "RS505", FoldMore: func(_ string, n int) string { return fmt.Sprintf("; %d more", n) }}}
 	const n = 3000
 	var smallBytes, largeBytes uint64
 	small, large := folding(n, rules), folding(4*n, rules)

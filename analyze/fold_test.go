@@ -12,7 +12,7 @@ import (
 
 func TestFold(t *testing.T) {
 	rules := []*Rule{
-		{ID: "RS005", FoldMore: func(n int) string { return fmt.Sprintf("; referenced from %d more places", n) }},
+		{ID: "RS005", FoldMore: func(_ string, n int) string { return fmt.Sprintf("; referenced from %d more places", n) }},
 		{ID: "RS101"},
 		{ID: "RS104", FoldsInto: "RS101"},
 		{ID: "RS505"},
@@ -62,5 +62,35 @@ func TestFold(t *testing.T) {
 	b := Fold(slices.Clone(fs[4:6]), rules)[0].Fingerprint
 	if a != b || a == "" {
 		t.Errorf("folded fingerprints differ with the first place: %q vs %q", a, b)
+	}
+}
+
+// TestFoldKeepsTheMostSevere: the finding kept for a key is the first of
+// the most severe (one said as a note, behind another or reached only by
+// hand, does not speak for a warning), the others its related places in
+// order; its fingerprint is the key's whichever is kept.
+func TestFoldKeepsTheMostSevere(t *testing.T) {
+	rules := []*Rule{{ID: "RS010", FoldMore: func(_ string, n int) string { return fmt.Sprintf("; %d more", n) }}}
+	at := func(line int) n8nschema.Pos { return n8nschema.Pos{Line: line, Col: 1} }
+	mk := func(node string, line int, sev Severity) Finding {
+		return Finding{RuleID: "RS010", File: "a.json", Workflow: "A", Node: node, Pos: at(line), Severity: sev,
+			Message: node + " fails", FoldKey: "model\x00a.json\x00gpt-4-0314"}
+	}
+	fs := []Finding{mk("Behind", 3, Note), mk("Live", 5, Warning), mk("Later", 7, Warning), mk("Last", 9, Note)}
+	out := Fold(slices.Clone(fs), rules)
+	if len(out) != 1 {
+		t.Fatalf("Fold kept %d findings, want 1", len(out))
+	}
+	var rel []string
+	for _, r := range out[0].Related {
+		rel = append(rel, r.Message)
+	}
+	if out[0].Node != "Live" || out[0].Severity != Warning || out[0].Message != "Live fails; 3 more" ||
+		!slices.Equal(rel, []string{`also node "Behind"`, `also node "Later"`, `also node "Last"`}) {
+		t.Errorf("Fold kept %s (%v) %q with %q, want Live (warning) with Behind, Later, Last", out[0].Node, out[0].Severity, out[0].Message, rel)
+	}
+	fs[0].Severity = Error
+	if again := Fold(slices.Clone(fs), rules)[0]; again.Node != "Behind" || again.Fingerprint != out[0].Fingerprint {
+		t.Errorf("with Behind an error, Fold kept %s with fingerprint %s, want Behind with %s", again.Node, again.Fingerprint, out[0].Fingerprint)
 	}
 }

@@ -24,6 +24,13 @@ func RequiredClause(node, param string, publish, every bool) string {
 	return HoldsOnce(fmt.Sprintf("node %q's required %q is filled in", node, param), "n8n refuses "+refuses+" (RS010)")
 }
 
+// Mended words the clause of a finding whose fault is the blank itself
+// (Diagnostic.BlankFault): as exported the node holds no usable value,
+// and filling the blank in mends what the finding names.
+func (b Blank) Mended() string {
+	return "; as exported " + b.Mends + "; choosing one in its credential field, which offers only the types the node takes, mends this"
+}
+
 // Clause is HoldsOnce for a blank node (Graph.BehindBlank): who is the node
 // it stands for in the finding ("it" for the finding's own node, "that
 // node" for one before it), and rest what the finding's node misses until

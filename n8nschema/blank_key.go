@@ -188,6 +188,9 @@ type CredentialBlank struct {
 	// "googleSheetsOAuth2Api": "Google Sheets account", or an object
 	// whose id is null, missing or empty.
 	NameOnly bool
+	// WrongType: every entry is a template's blank of a type the node does
+	// not take (wrongTypeBlank); this is the first.
+	WrongType bool
 }
 
 // ByName reports an entry stored by name alone that has a name: not a
@@ -340,6 +343,7 @@ func wrongTypeBlank(n *Node) (CredentialBlank, bool) {
 	if !all || first.Type == "" {
 		return CredentialBlank{}, false
 	}
+	first.WrongType = true
 	return first, true
 }
 

@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -150,13 +151,68 @@ func BlankTarget(n *Node) (string, bool) {
 		default:
 			return true
 		}
-		if blankID(s, nameMode) {
+		if blankID(s, nameMode) && !unsentTarget(n, k) {
 			param, found = k, true
 			return false
 		}
 		return true
 	})
 	return param, found
+}
+
+// unsentTarget reports a target parameter that node n's operation, under
+// its sign-in, reads but never sends: a template's blank there is asked of
+// no service, so it fails nothing. Discord v2 reads the server (guildId)
+// for every resource but the webhook's, yet checks it only with OAuth2
+// (nodes-base dist/nodes/Discord/v2/actions/router.js: GET
+// /users/@me/guilds and helpers/utils.js checkAccessToGuild when
+// authentication is oAuth2; sendDiscordMessage asks for a member of it
+// only then); with a bot token (the default) it goes into the URL of
+// channel create and getAll (actions/channel/create.operation.js
+// POST /guilds/{guildId}/channels, getAll.operation.js) and of every member
+// operation (actions/member/*.operation.js /guilds/{guildId}/...), and
+// into a message sent as a reply (message_reference's guild_id,
+// helpers/utils.js prepareOptions); a message sent, read, listed, deleted
+// or reacted to, and a channel read, updated or deleted, go by the
+// channel's id alone (their execute takes _guildId). With a webhook the
+// server is not read at all. A value n8n evaluates (an expression) is not
+// judged here.
+func unsentTarget(n *Node, param string) bool {
+	if n.Type != "n8n-nodes-base.discord" || param != "guildId" || n.TypeVersion < 2 {
+		return false
+	}
+	auth, ok := literalParam(n, "authentication")
+	if !ok {
+		return false
+	}
+	switch auth {
+	case "webhook":
+		return true
+	case "", "botToken":
+	default:
+		return false // OAuth2: every call checks the server first
+	}
+	res, rok := literalParam(n, "resource")
+	op, ook := literalParam(n, "operation")
+	if !rok || !ook {
+		return false
+	}
+	res = cmp.Or(res, "channel")
+	switch res {
+	case "member":
+		return false
+	case "channel":
+		op = cmp.Or(op, "create")
+		return op != "create" && op != "getAll"
+	case "message":
+		op = cmp.Or(op, "send")
+		if op == "send" {
+			ref, ok := n.Param("options.message_reference")
+			return !ok || ref.Kind() == String && strings.TrimSpace(ref.Str()) == ""
+		}
+		return true
+	}
+	return false
 }
 
 // blankID reports a resource's id or name (a name when nameMode) that is a

@@ -159,6 +159,43 @@ func TestBlankTarget(t *testing.T) {
 	}
 }
 
+// TestBlankTargetDiscordGuild: Discord v2's guild is a blank only where the
+// operation sends it (unsentTarget): always with OAuth2, with a bot token
+// in the URL of channel create and getAll, every member operation and a
+// reply's message_reference; never with a webhook.
+func TestBlankTargetDiscordGuild(t *testing.T) {
+	const guild = `"guildId":{"__rl":true,"mode":"id","value":"123456789"}`
+	for _, c := range []struct {
+		params string
+		want   bool
+	}{
+		{`{` + guild + `,"resource":"message","operation":"getAll"}`, false},
+		{`{` + guild + `,"resource":"message","operation":"deleteMessage"}`, false},
+		{`{` + guild + `,"resource":"message","operation":"react"}`, false},
+		{`{` + guild + `,"resource":"message","operation":"sendAndWait"}`, false},
+		{`{` + guild + `,"resource":"message","operation":"send","options":{}}`, false},
+		{`{` + guild + `,"resource":"message","options":{}}`, false}, // send, the default
+		{`{` + guild + `,"resource":"message","operation":"send","options":{"message_reference":"1248678443432808512"}}`, true},
+		{`{` + guild + `,"resource":"channel","operation":"get"}`, false},
+		{`{` + guild + `,"resource":"channel","operation":"deleteChannel"}`, false},
+		{`{` + guild + `,"resource":"channel","operation":"update"}`, false},
+		{`{` + guild + `,"resource":"channel","operation":"create"}`, true},
+		{`{` + guild + `,"resource":"channel","operation":"getAll"}`, true},
+		{`{` + guild + `}`, true}, // channel create, the defaults
+		{`{` + guild + `,"resource":"member","operation":"getAll"}`, true},
+		{`{` + guild + `,"resource":"member","operation":"roleAdd"}`, true},
+		{`{` + guild + `,"authentication":"oAuth2","resource":"message","operation":"getAll"}`, true},
+		{`{` + guild + `,"authentication":"botToken","resource":"message","operation":"getAll"}`, false},
+		{`{` + guild + `,"authentication":"webhook","resource":"message","operation":"getAll"}`, false},
+		{`{` + guild + `,"resource":"={{ $json.r }}","operation":"getAll"}`, true},
+	} {
+		n := node(t, `{"type":"n8n-nodes-base.discord","typeVersion":2,"parameters":`+c.params+`}`)
+		if _, got := BlankTarget(n); got != c.want {
+			t.Errorf("BlankTarget(%s) = %v, want %v", c.params, got, c.want)
+		}
+	}
+}
+
 // TestMockWrite checks the mock and echo services and ReqRes's paths.
 func TestMockWrite(t *testing.T) {
 	for _, c := range []struct {

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,8 +33,13 @@ func testRules() []*analyze.Rule {
 			Run:      func(*analyze.Pass) {},
 		}
 	}
+	always := mk("RS010", "always-fails", "a node fails on every run that reaches it", analyze.Warning, analyze.High, "errors")
+	always.FoldMore = func(key string, n int) string {
+		return fmt.Sprintf("; %d more of the workflow's nodes call %q", n, key[strings.LastIndexByte(key, 0)+1:])
+	}
 	return []*analyze.Rule{
 		mk("RS006", "unused-ignore", "ignore directive is malformed, unused or expired", analyze.Note, analyze.High, "input", "suppression"),
+		always,
 		mk("RS101", "attempt-budget", "worst-case attempts exceed the budget", analyze.Warning, analyze.High, "amplification"),
 		mk("RS102", "self-trigger-loop", "a workflow can re-start itself", analyze.Error, analyze.High, "amplification", "loop"),
 		mk("RS104", "nested-retries", "more than one layer retries the same operation", analyze.Warning, analyze.Medium, "amplification"),
@@ -113,6 +119,13 @@ func fixture(t *testing.T) *Result {
 			Text:  `"={{ $execution.id }}-restart-{{ $itemIndex }}"`,
 			Start: key.ValuePos(), End: nightly.Source.PosAt(key.ValuePos().Offset+len(key.Raw()), "")}}}
 	restart.Related = []analyze.Related{{File: nightly.Source.Name, Pos: nightly.Node("Webhook").Pos, Message: `the webhook "nightly" it calls`}}
+	// One shut-down model two nodes call: one finding, the other a
+	// related place (analyze.Fold), the more severe one kept.
+	retired := func(node string, sev analyze.Severity) analyze.Finding {
+		f := finding(nightly, node, "RS010", fmt.Sprintf("node %q fails on every run that reaches it: it calls the model \"gpt-4-0314\", which OpenAI shut down", node))
+		f.Severity, f.FoldKey = sev, "model\x00nightly\x00OpenAI\x00gpt-4-0314"
+		return f
+	}
 	baselined := finding(errs, "Summarise", "RS304", `error workflow "Summarise failures" calls gpt-4o-mini once per failed execution`)
 	findings := []analyze.Finding{
 		restart,
@@ -123,6 +136,8 @@ func fixture(t *testing.T) *Result {
 		finding(nightly, "Webhook", "RS402", "no error workflow reports a failure of this webhook"),
 		finding(errs, "Summarise", "RS104", "the error workflow's call retries 3 times inside the SDK", factor(errs, "sdk-retry", "Summarise", 3)),
 		baselined,
+		retired("OpenAI", analyze.Note),
+		retired("OpenAI Chat Model", analyze.Warning),
 	}
 	analyze.SortFindings(findings)
 	out := analyze.Filter(set, findings, analyze.FilterOptions{
@@ -138,7 +153,7 @@ func fixture(t *testing.T) *Result {
 
 func TestFixtureCounts(t *testing.T) {
 	res := fixture(t)
-	want := Summary{Files: 2, Workflows: 2, Nodes: 10, Findings: 7, Errors: 2, Warnings: 3, Notes: 2, Ignored: 2, Baselined: 1, FixableUnsafe: 1}
+	want := Summary{Files: 2, Workflows: 2, Nodes: 10, Findings: 8, Errors: 2, Warnings: 4, Notes: 2, Ignored: 2, Baselined: 1, FixableUnsafe: 1}
 	if diff := cmp.Diff(want, res.Summary); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}

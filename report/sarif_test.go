@@ -101,7 +101,7 @@ func TestSARIFShape(t *testing.T) {
 	}
 	// Every rule, not only those that fired (RS201 and RS304 fire nowhere
 	// after ignores and the baseline).
-	if diff := cmp.Diff([]string{"RS006", "RS101", "RS102", "RS104", "RS201", "RS304", "RS402"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{"RS006", "RS010", "RS101", "RS102", "RS104", "RS201", "RS304", "RS402"}, ids); diff != "" {
 		t.Errorf("driver rules (-want +got):\n%s", diff)
 	}
 	if got := run.Tool.Driver.SemanticVersion; got != "1.2.3" {

@@ -9,7 +9,7 @@ func TestFoldMoreWording(t *testing.T) {
 		if r.FoldMore == nil {
 			continue
 		}
-		one, two := r.FoldMore(1), r.FoldMore(2)
+		one, two := r.FoldMore("", 1), r.FoldMore("", 2)
 		if one == two || one == "" {
 			t.Errorf("%s: FoldMore(1) = %q, FoldMore(2) = %q", r.ID, one, two)
 		}
@@ -17,7 +17,7 @@ func TestFoldMoreWording(t *testing.T) {
 	var rs005 string
 	for _, r := range All() {
 		if r.ID == "RS005" {
-			rs005 = r.FoldMore(1) + "|" + r.FoldMore(3)
+			rs005 = r.FoldMore("", 1) + "|" + r.FoldMore("", 3)
 		}
 	}
 	if want := "; referenced from 1 more place|; referenced from 3 more places"; rs005 != want {

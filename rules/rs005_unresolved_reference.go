@@ -55,7 +55,7 @@ workflow.`,
 	Confidence: analyze.High,
 	Stored:     true,
 	Tags:       []string{"call-graph"},
-	FoldMore: func(n int) string {
+	FoldMore: func(_ string, n int) string {
 		return fmt.Sprintf("; referenced from %d more %s", n, plural(n, "place", "places"))
 	},
 	Run: func(pass *analyze.Pass) {

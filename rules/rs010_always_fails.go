@@ -278,6 +278,17 @@ once the blank is filled in (a set-wide finding, such as RS505's count of what r
 still counts them): every finding of a workflow whose every trigger n8n refuses (or that it refuses to
 publish), and one on a node only refused triggers' runs reach (analyze.Graph.RefusedRun). What holds of the
 export as stored is left as it is: a workflow n8n cannot build, a node n8n 2 leaves out, the refusal itself.
+A node's own credential that is a template's blank of a type the node does not take (a Gmail node's
+"gmailOAuth2Api", id "gmailOAuth2Api") is a blank too: the finding that names it is a note, but filling it in
+(the credential field offers only the types the node takes) mends that fault, so the finding says so ("as
+exported it holds no usable credential: …; choosing one in its credential field … mends this") rather than
+that it holds once the blank is filled in. A target parameter the node's operation reads but never sends
+under its sign-in is no blank: Discord v2 reads the server (guildId) for every resource but the webhook's,
+yet checks it only with OAuth2 (nodes-base dist/nodes/Discord/v2/actions/router.js, helpers/utils.js
+checkAccessToGuild); with a bot token it goes only into the URL of channel create and getAll and of the member
+operations (actions/channel/create.operation.js, actions/member/*.operation.js) and into a reply's
+message_reference (helpers/utils.js prepareOptions), so a message sent, listed or deleted in a channel by its
+id leaves a "123456789" server unread, and a node after it keeps its severity.
 
 An If or Filter whose test reads only literals (both operands with no {{ }} and nothing read from the item:
 an unfinished If's "" equals "", a field name typed as text where {{ $json.field }} was meant) answers the
@@ -359,7 +370,15 @@ value read is another reason, with a fix of its own; a node
 that runs or the first one behind: the owner who reads that finding knows the fix), and the finding names
 the node in front: n8n's error names only the first, and once the owner
 fixes it, this node fails every run in its place (docs/precision.md, part CQ). A node whose shut-down model is
-the model node the one in front fails on is left out: that node's one fix mends both. Only the failing nodes are
+the model node the one in front fails on is left out: that node's one fix mends both. The nodes of one
+workflow that fail on one shut-down model (chains or agents with model sub-nodes of their own that call one
+retired id, or app nodes that do) are one fix, the model's name: they are reported once, at the first of the
+most severe, with the others as related places ("; 28 more nodes of the workflow call
+"gemini-2.5-flash-preview-05-20""), so a template with 29 such chains is one warning, not 29. So are the
+triggers one node's blank required parameter keeps from starting ("; node "Get saved keywords" keeps 1 more
+trigger from starting"). A node that needs a fix of its own first (a credential, a prompt, a URL) is not
+folded, nor one whose reason is another; copies of a workflow in other files are reported each where they
+stand. Only the failing nodes are
 passed (their regular outputs followed); any other dead output (a Stop and Error, a test that reads only
 literals, an empty output) still ends the walk, and a node that would run on the failing node's output but
 has no defect of its own is not reported. The rules that count what a run reaches (the spend rules,
@@ -400,6 +419,7 @@ so an active export beside it stays a note.`,
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
 	Tags:       []string{"input", "errors"},
+	FoldMore:   foldMore,
 	Run: func(pass *analyze.Pass) {
 		w := pass.Workflow
 		if analyze.RunStateOf(w) == analyze.RunNever {
@@ -724,6 +744,10 @@ so an active export beside it stays a note.`,
 			if w.ParametersLost {
 				d.Severity = analyze.Note
 			}
+			d.FoldKey = oneFixKey(pass, g, n, why, d.Fix, refused)
+			// A credential of a type the node does not take that is a
+			// template's blank: choosing one mends what this says.
+			d.BlankFault = strings.HasPrefix(given, "its credential ") && strings.Contains(given, " is not of a type the node takes")
 			pass.Report(d)
 		}
 		for _, n := range g.Nodes {
@@ -1086,6 +1110,45 @@ func shippedAs(typ string) (string, bool) {
 		}
 	}
 	return t, ok
+}
+
+// oneFixKey returns the FoldKey of a finding whose one fix mends the
+// failures of other nodes of its workflow too (analyze.Fold reports them
+// once, at the first, the others as related places): a shut-down model
+// that is the reason given and whose fix is to move it ("model"; the
+// model sub-nodes or app nodes that call it are changed alike, so several
+// chains with models of their own that call one retired id are one fix),
+// or a node whose blank required parameter keeps every trigger that runs
+// it from starting ("start"). A finding whose node needs a fix of its own
+// first (a credential, a prompt, a URL) has none. The key names the file
+// and the workflow in it, so copies of a workflow in other files are
+// reported each where it stands.
+func oneFixKey(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why, fix string, refused bool) string {
+	w := pass.Workflow
+	wf := pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
+	if refused {
+		m, param, _ := g.StartRefused(n)
+		if g.Spec(n).Role == n8nschema.RoleTrigger && strings.HasPrefix(why, fmt.Sprintf("node %q misses its required parameter %q", m.Name, param)) {
+			return "start\x00" + wf + "\x00" + param + "\x00" + m.Name
+		}
+		return ""
+	}
+	if m, _, ok := retiredModelOf(g, n); ok && strings.Contains(why, m.Model) && strings.HasPrefix(fix, "Move ") {
+		return "model\x00" + wf + "\x00" + m.Provider + "\x00" + m.Model
+	}
+	return ""
+}
+
+// foldMore words what a finding that others folded into (oneFixKey) says
+// of them: how many more nodes call the model, or how many more triggers
+// the node keeps from starting.
+func foldMore(key string, n int) string {
+	kind, _, _ := strings.Cut(key, "\x00")
+	last := key[strings.LastIndexByte(key, 0)+1:]
+	if kind == "start" {
+		return fmt.Sprintf("; node %q keeps %d more %s from starting", last, n, plural(n, "trigger", "triggers"))
+	}
+	return fmt.Sprintf("; %d more %s of the workflow %s %q", n, plural(n, "node", "nodes"), plural(n, "calls", "call"), last)
 }
 
 // retiredModelOf reports the shut-down model a failing node calls, itself

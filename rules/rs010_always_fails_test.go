@@ -100,3 +100,32 @@ func TestRS010UnloadableFix(t *testing.T) {
 		}
 	}
 }
+
+// TestRS010RetiredModelFoldsPerFile: one shut-down model behind three
+// chains is one finding per workflow (oneFixKey); the same workflow copied
+// into another file, with its id, is reported there too, under a
+// fingerprint of its own.
+func TestRS010RetiredModelFoldsPerFile(t *testing.T) {
+	src, err := os.ReadFile("testdata/RS010/retired_model_behind_three_chains_one_finding.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withID := strings.Replace(string(src), `"name":`, `"id": "wf1", "name":`, 1)
+	var files []*n8nschema.File
+	for _, name := range []string{"a.json", "b.json"} {
+		files = append(files, n8nschema.Parse(n8nschema.NewSource(name, []byte(withID))))
+	}
+	set := analyze.Build(files, analyze.DefaultOptions())
+	out := analyze.Filter(set, analyze.Run(set, []*analyze.Rule{rs010}), analyze.FilterOptions{Rules: []*analyze.Rule{rs010}}).Findings
+	if len(out) != 2 || out[0].File == out[1].File {
+		t.Fatalf("%d findings, want one in each file", len(out))
+	}
+	for _, f := range out {
+		if len(f.Related) != 2 || !strings.HasSuffix(f.Message, `; 2 more nodes of the workflow call "gemini-2.5-flash-preview-05-20"`) {
+			t.Errorf("%s: %q with %d related places, want 2 more nodes", f.File, f.Message, len(f.Related))
+		}
+	}
+	if out[0].Fingerprint == out[1].Fingerprint {
+		t.Errorf("the two files' findings share fingerprint %s", out[0].Fingerprint)
+	}
+}
