@@ -327,7 +327,9 @@ func (g *Graph) blankReach() {
 	// What the runs reach without passing a blank node; the blank nodes
 	// themselves are reached.
 	open := make([]bool, len(g.Nodes))
-	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && (!blank[e.from] || e.Error && errOut != nil && errOut[e.from]) })
+	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool {
+		return !g.dead(e) && (!blank[e.from] || e.Error && errOut != nil && errOut[e.from])
+	})
 	var reached []int32
 	for _, b := range blanks {
 		if open[b] {
