@@ -1261,6 +1261,12 @@ var prices = []Price{
 	{"deepseek-reasoner", "deepseek", 0.55, 2.19, 65536},
 	// xAI (docs.x.ai/docs/models)
 	{"grok-4", "xai", 3, 15, 128000},
+	// Grok 4.3: $1.25 in, $2.50 out per 1M (xAI's model page,
+	// docs.x.ai/docs/models, and its May 15 retirement page, which bills
+	// the retired ids at this rate: routedModels); xAI's page gives no
+	// output ceiling, 32K is Venice's listing of the model (docs.venice.ai/
+	// models/grok-4-3, "Sortie maximale 32K tokens"). Longer than "grok-4".
+	{"grok-4.3", "xai", 1.25, 2.50, 32768},
 	// Grok 4 Fast and 4.1 Fast (reasoning and non-reasoning alike): $0.20
 	// in, $0.50 out per 1M, 2M context, 30,000 output tokens, as the
 	// providers list them (xAI's own page is not in the library:

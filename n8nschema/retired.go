@@ -239,8 +239,27 @@ var retiredModels = []struct {
 // gemini-3.8-flash", "billed at the new model's rates". gemini-2.5-flash
 // goes to gemini-3.5-flash-lite at the rates it had ($0.30/$2.50), so it
 // keeps its row. Vertex AI and gateways have their own schedules.
+//
+// xAI's "Grok Model Retirement on May 15, 2026"
+// (docs.x.ai/developers/migration/may-15-retirement, read 2026-12-06):
+// "After May 15, 2026 at 12:00 PM PT, requests to the retired model slugs
+// above will automatically redirect to grok-4.3. The slugs themselves
+// continue to resolve", "billed at grok-4.3 pricing of $1.25 per 1M input
+// tokens and $2.50 per 1M output tokens rather than the rates of the
+// original model". An earlier copy of the page (and its first URL,
+// may-15-deprecation) said the requests "will no longer work"; the later
+// copy redirects, so the ids answer and bill, and are not retiredModels.
+// grok-imagine-image-pro, an image model, goes to grok-imagine-image-quality
+// and is not listed.
 var routedModels = []struct{ provider, date, id, to string }{
 	{"google-gemini", "2026-12-01", "gemini-2.5-pro", "gemini-3.8-flash"},
+	{"xai", "2026-05-15", "grok-4-1-fast-reasoning", "grok-4.3"},
+	{"xai", "2026-05-15", "grok-4-1-fast-non-reasoning", "grok-4.3"},
+	{"xai", "2026-05-15", "grok-4-fast-reasoning", "grok-4.3"},
+	{"xai", "2026-05-15", "grok-4-fast-non-reasoning", "grok-4.3"},
+	{"xai", "2026-05-15", "grok-4-0709", "grok-4.3"},
+	{"xai", "2026-05-15", "grok-code-fast-1", "grok-4.3"},
+	{"xai", "2026-05-15", "grok-3", "grok-4.3"},
 }
 
 // BilledModel is the model a call to model on node n is served and billed
@@ -367,6 +386,10 @@ var providerNodes = map[string]string{
 	// api.mistral.ai (LmChatMistralCloud.node.js supplyData); the model id
 	// is sent as stored.
 	"@n8n/n8n-nodes-langchain.lmChatMistralCloud": "mistral",
+	// ChatOpenAI with the credential's key and its url, xAI's API
+	// (LmChatXAiGrok.node.js L235-250 supplyData); the model id is sent as
+	// stored ("model", default grok-2-vision-1212: zz_nodes_generated.go).
+	"@n8n/n8n-nodes-langchain.lmChatXAiGrok": "xai",
 }
 
 // embeddingNodes are the embeddings sub-nodes that call their provider's

@@ -183,6 +183,13 @@ func TestBilledModel(t *testing.T) {
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1}`, "google/gemini-2.5-pro", "google/gemini-2.5-pro"},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1}`, "models/gemini-2.5-pro-exp-03-25", "models/gemini-2.5-pro-exp-03-25"},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1}`, "models/gemini-2.5-flash", "models/gemini-2.5-flash"},
+		// xAI redirects its May 15, 2026 slugs to grok-4.3; grok-4 and
+		// OpenRouter's x-ai/ ids are not.
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1}`, "grok-4-0709", "grok-4.3"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1}`, "grok-3", "grok-4.3"},
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.x.ai/v1/chat/completions"}}`, "grok-4-fast-reasoning", "grok-4.3"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1}`, "grok-4", "grok-4"},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1}`, "x-ai/grok-3", "x-ai/grok-3"},
 	} {
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+strings.Replace(c.node, `{`, `{"name":"n",`, 1)+`],"connections":{}}`)))
 		if got := BilledModel(f.Workflows[0].Nodes[0], c.model); got != c.want {

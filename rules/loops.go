@@ -52,3 +52,63 @@ func loopPath(ns []*n8nschema.Node) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// errorsLoopBack reports a node that sends its failures to its error
+// output (continueErrorOutput) when every path from that output comes back
+// to the node through nodes that hand each item on (a Wait on a time, an
+// Edit Fields, a No Op): an item that fails leaves by the error output
+// (n8n-core execution-engine/workflow-execute.js handleNodeErrorOutput)
+// and is sent to the node again, so a node that fails on every call goes
+// round for ever and nothing behind its main output runs. via is the first
+// node after the error output. A branch, a node that may fail or stop, or
+// an output that leads elsewhere is an exit, and the loop is not judged.
+func errorsLoopBack(g *analyze.Graph, n *n8nschema.Node) (via *n8nschema.Node, ok bool) {
+	if n.OnError != "continueErrorOutput" || n.Disabled {
+		return nil, false
+	}
+	outs := g.ErrorOutputs(n)
+	if len(outs) == 0 {
+		return nil, false
+	}
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := make([]*n8nschema.Node, 0, len(outs))
+	for _, e := range outs {
+		if !seen[e.To] {
+			seen[e.To] = true
+			queue = append(queue, e.To)
+		}
+	}
+	back := false
+	for h := 0; h < len(queue) && h < 16; h++ {
+		m := queue[h]
+		switch m.Type {
+		case n8nschema.TypeWait, n8nschema.TypeSet, n8nschema.TypeNoOp:
+		default:
+			return nil, false
+		}
+		if m.Disabled || n8nschema.HumanGate(m) || m.OnError == "continueErrorOutput" {
+			return nil, false
+		}
+		next := g.OutOfType(m, analyze.ConnMain)
+		if len(next) == 0 {
+			return nil, false // the item ends there
+		}
+		for _, e := range next {
+			if e.Output != 0 {
+				return nil, false
+			}
+			if e.To == n {
+				back = true
+				continue
+			}
+			if !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	if !back || len(queue) > 16 {
+		return nil, false
+	}
+	return outs[0].To, true
+}

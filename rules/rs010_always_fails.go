@@ -17,8 +17,11 @@ var rs010 = &analyze.Rule{
 	Title: "a node fails on every run that reaches it",
 	Doc: `Some nodes cannot succeed as the workflow is exported, whatever the data: n8n fails them on every
 item, stops the execution there and marks it failed, so the work after them never happens, event after
-event, with nothing retried and nothing written. The rule reports such a node on a path an enabled trigger
-reaches:
+event, with nothing retried and nothing written. A node that sends its failures to its error output
+(continueErrorOutput) is reported too when every path from that output leads back to it through nodes that
+hand the item on (a Wait on a time, an Edit Fields, a No Op): the failed item is sent to it again, so the
+execution goes round for ever and is never marked failed (RS103 reports the loop). The rule reports such a
+node on a path an enabled trigger reaches:
 
 - a credentials block that names only types the node does not take ("googleSheetsApi" on a Google Sheets
   node, which takes googleApi or googleSheetsOAuth2Api): n8n looks the credential up by the node's own type
@@ -469,10 +472,21 @@ so an active export beside it stays a note.`,
 		// failing nodes before one long tail stay linear.
 		budget := 4 * (len(g.Nodes) + len(g.Edges))
 		for _, n := range g.Nodes {
-			if n.Disabled || n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) || g.IsSubNode(n) {
+			if n.Disabled || g.IsSubNode(n) {
 				continue
 			}
+			// loopVia: a node whose error output only leads back to it
+			// (errorsLoopBack): a failure on every call goes round for ever.
+			var loopVia *n8nschema.Node
+			if n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) {
+				if loopVia, _ = errorsLoopBack(g, n); loopVia == nil {
+					continue
+				}
+			}
 			why, ok := g.FailsWhy(n)
+			if loopVia != nil && !ok {
+				continue
+			}
 			given := why // the reason as saidCauses reads it, before the rewrites below
 			if w, bare := g.DoesNoWork(n); !ok && bare {
 				if live == nil {
@@ -570,6 +584,18 @@ so an active export beside it stays a note.`,
 			if g.ErrorsGoNowhere(n) {
 				// n8n marks such a run a success: nothing says it failed.
 				after = "its items leave by its error output, which leads nowhere, so nothing after it runs and the execution is not marked failed"
+				switch {
+				case cut && len(names) > 0 || len(names) > 2:
+					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run)"
+				case len(names) > 0:
+					after += " (" + joinNames(names, 2) + plural(len(names), " never runs)", " never run)")
+				}
+			}
+			if loopVia != nil {
+				// n8n hands the failed item back to the node, which fails
+				// it again: the run never ends and is never marked failed
+				// (RS103 reports the loop).
+				after = fmt.Sprintf("its items leave by its error output, which leads back to it through %q, so the execution goes round for ever, holding a worker, and is never marked failed", loopVia.Name)
 				switch {
 				case cut && len(names) > 0 || len(names) > 2:
 					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run)"
@@ -726,7 +752,7 @@ so an active export beside it stays a note.`,
 					d.Message += "; n8n refuses to publish the workflow and names the node"
 				}
 			}
-			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called {
+			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called && loopVia == nil {
 				// What the failure keeps from running may all be work
 				// inside n8n: then it costs a run marked failed, not work.
 				if lossBudget == nil {

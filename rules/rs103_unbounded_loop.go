@@ -72,7 +72,9 @@ API's paging.next, which the last page leaves out) is
 fan-out, reported by RS105 when nothing caps the pages, and a loop that waits for a person's answer on
 each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) runs only as often as
 someone sends the work back. An agent wired as its own tool (an ai_tool connection back to itself, directly
-or through other agent tools) recurses the same way: maxIterations bounds each level, nothing bounds the depth.`,
+or through other agent tools) recurses the same way: maxIterations bounds each level, nothing bounds the depth.
+When the call fails on every pass (RS010's facts: a model its provider shut down) and its error output
+leads only back to it, the loop never ends, and the finding says so.`,
 	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached",
 	FixDoc:     "None: a loop needs an exit condition that fits its data; stormcheck cannot write one.",
 	Severity:   analyze.Error,
@@ -143,6 +145,12 @@ or through other agent tools) recurses the same way: maxIterations bounds each l
 					d.Message += ": no pass bills, sends or leaves a second record, so the execution holds a worker, not money"
 				default:
 					d.Message += fmt.Sprintf(": every pass %s (%q)", passCostWords[c.Kind], c.Node.Name)
+				}
+			}
+			if _, back := errorsLoopBack(g, n); back {
+				if _, fails := g.FailsWhy(n); fails {
+					// Not a loop that may end: every pass is refused.
+					d.Message += fmt.Sprintf("; %q fails on every call (RS010), so every pass goes round again and the loop never ends", n.Name)
 				}
 			}
 			byHand(pass, &d)
