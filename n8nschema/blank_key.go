@@ -236,7 +236,7 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
-	if v.Get("__aiGatewayManaged").True() {
+	if f, _ := v.field("__aiGatewayManaged"); f.True() { // field: a miss builds no path
 		// n8n Cloud's Gateway credits: a managed reference with no id
 		// (BillingOf), which the instance resolves itself.
 		return CredentialBlank{}, false
