@@ -1141,24 +1141,21 @@ func shippedAs(typ string) (string, bool) {
 // oneFixKey returns the FoldKey of a finding whose one fix mends the
 // failures of other nodes of its workflow too (analyze.Fold reports them
 // once, at the first, the others as related places): a shut-down model
-// that is the reason given and whose fix is to move it ("model"; the
-// model sub-nodes or app nodes that call it are changed alike, so several
-// chains with models of their own that call one retired id are one fix),
-// or a node whose blank required parameter keeps every trigger that runs
-// it from starting ("start"). A finding whose node needs a fix of its own
-// first (a credential, a prompt, a URL) has none. The key names the file
-// and the workflow in it, so copies of a workflow in other files are
-// reported each where it stands.
+// that is the reason given and whose fix is to move it (the model
+// sub-nodes or app nodes that call it are changed alike, so several
+// chains with models of their own that call one retired id are one fix).
+// A finding whose node needs a fix of its own first (a credential, a
+// prompt, a URL) has none, nor does a trigger a blank keeps from starting:
+// each trigger's finding says what that trigger's runs are (a schedule n8n
+// refuses to publish, a manual run), which one kept finding would lose.
+// The key names the file and the workflow in it, so copies of a workflow
+// in other files are reported each where it stands.
 func oneFixKey(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why, fix string, refused bool) string {
-	w := pass.Workflow
-	wf := pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
 	if refused {
-		m, param, _ := g.StartRefused(n)
-		if g.Spec(n).Role == n8nschema.RoleTrigger && strings.HasPrefix(why, fmt.Sprintf("node %q misses its required parameter %q", m.Name, param)) {
-			return "start\x00" + wf + "\x00" + param + "\x00" + m.Name
-		}
 		return ""
 	}
+	w := pass.Workflow
+	wf := pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
 	if m, _, ok := retiredModelOf(g, n); ok && strings.Contains(why, m.Model) && strings.HasPrefix(fix, "Move ") {
 		return "model\x00" + wf + "\x00" + m.Provider + "\x00" + m.Model
 	}
@@ -1166,14 +1163,9 @@ func oneFixKey(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why, fix
 }
 
 // foldMore words what a finding that others folded into (oneFixKey) says
-// of them: how many more nodes call the model, or how many more triggers
-// the node keeps from starting.
+// of them: how many more nodes call the model.
 func foldMore(key string, n int) string {
-	kind, _, _ := strings.Cut(key, "\x00")
 	last := key[strings.LastIndexByte(key, 0)+1:]
-	if kind == "start" {
-		return fmt.Sprintf("; node %q keeps %d more %s from starting", last, n, plural(n, "trigger", "triggers"))
-	}
 	return fmt.Sprintf("; %d more %s of the workflow %s %q", n, plural(n, "node", "nodes"), plural(n, "calls", "call"), last)
 }
 
