@@ -276,7 +276,7 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 // node that leads to it (file order between blank nodes as near), by
 // onlyPast. Two walks: linear in the graph.
 func (g *Graph) blankReach() {
-	var blank, errOut []bool // errOut: blank nodes whose error output still carries the items
+	var blank []bool
 	var blanks []int32
 	run := func() {
 		if g.blankRun == nil {
@@ -307,28 +307,13 @@ func (g *Graph) blankReach() {
 			g.blankAt = map[int32]Blank{}
 		}
 		g.blankAt[int32(i)] = b
-		errOnly := n.OnError == "continueErrorOutput" && !n8nschema.IgnoresStatus(n)
-		if n.ContinuesOnFail() && !errOnly || n8nschema.IgnoresStatus(n) {
+		if n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
 			continue // it does not stop the run: its items go on
 		}
 		if blank == nil {
 			blank = make([]bool, len(g.Nodes))
 		}
 		blank[i] = true
-		if errOnly {
-			// continueErrorOutput sends a failed item to the error output
-			// only, and the main output gets none (n8n-core
-			// execution-engine/workflow-execute.js handleNodeErrorOutput:
-			// the items with an error move to the last output); so what
-			// lies behind its main output is gated by the blank as by a
-			// node that stops the run, and what lies behind its error
-			// output is not. continueRegularOutput passes the failed item
-			// on its main output: no gate.
-			if errOut == nil {
-				errOut = make([]bool, len(g.Nodes))
-			}
-			errOut[i] = true
-		}
 		blanks = append(blanks, int32(i))
 	}
 	if blank == nil {
@@ -337,9 +322,7 @@ func (g *Graph) blankReach() {
 	// What the runs reach without passing a blank node; the blank nodes
 	// themselves are reached.
 	open := make([]bool, len(g.Nodes))
-	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool {
-		return !g.dead(e) && (!blank[e.from] || e.Error && errOut != nil && errOut[e.from])
-	})
+	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && !blank[e.from] })
 	var reached []int32
 	for _, b := range blanks {
 		if open[b] {
