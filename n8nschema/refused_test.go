@@ -27,7 +27,9 @@ func TestNoBilledCall(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4o-mini"},"credentials":{"openAiApi":{"id":"1"}}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4o-mini"}}`, ""},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","model":"gpt-4o-mini"},"credentials":{}}`, ""},
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"operation":"edit"}}`, ""},
+		// Text edit with no model stored sends its default,
+		// text-davinci-edit-001 (TextDescription.js editOperations).
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"operation":"edit"}}`, `"text-davinci-edit-001", which OpenAI shut down on 2024-01-04`},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"resource":"chat","operation":"={{ $json.op }}"}}`, ""},
 		// The legacy OpenAI node is one description at every typeVersion.
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.8,"parameters":{"resource":"completions"}}`, `resource "completions" is not one the node defines`},
@@ -66,7 +68,10 @@ func TestNoBilledCall(t *testing.T) {
 		// (RetiredModelCall).
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"gpt-3.5-turbo-instruct"}}`, `which OpenAI shut down on 2026-09-28`},
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"davinci-002"}}`, `which OpenAI shut down on 2026-09-28`},
-		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"prompt":"Hi"}}`, ""},
+		// Text complete, the node's default, with no model stored sends
+		// gpt-3.5-turbo-instruct (TextDescription.js completeOperations).
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"prompt":"Hi"}}`, `"gpt-3.5-turbo-instruct", which OpenAI shut down on 2026-09-28`},
+		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"operation":"moderate"}}`, ""},
 		// Its chat model, stored nowhere, is n8n's default "gpt-3.5-turbo",
 		// shut down on 2026-10-23.
 		{`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1.1,"parameters":{"resource":"chat","prompt":{"messages":[{"content":"Hi"}]}}}`, `"gpt-3.5-turbo", which OpenAI shut down on 2026-10-23`},

@@ -513,29 +513,45 @@ func storesModel(n *Node, typ string) bool {
 // resource reads "model" at v1 and "chatModel" after, its text resource
 // "model" (n8n-nodes-base/dist/nodes/OpenAi/ChatDescription.js,
 // TextDescription.js), its image resource "model" at v1 and "imageModel"
-// after (ImageDescription.js). The chat model's default, "gpt-3.5-turbo",
-// and the image model's, "dall-e-2", are sent when the node stores none;
-// the text resource's defaults depend on the operation and are not judged.
+// after (ImageDescription.js). When the node stores none it sends the
+// default of its resource and operation: chat completion "gpt-3.5-turbo",
+// image create "dall-e-2", text complete "gpt-3.5-turbo-instruct" and
+// text edit "text-davinci-edit-001" (TextDescription.js completeOperations
+// and editOperations; "text" and "complete" are the node's default
+// resource and operation, OpenAi.node.js and TextDescription.js). The
+// text resource's moderate operation is not judged.
 func legacyModel(n *Node) (string, bool) {
 	res, ok := literalParam(n, "resource")
+	op, opOK := literalParam(n, "operation")
 	if !ok {
 		return "", false
 	}
 	param, def := "model", ""
-	switch {
-	case res == "chat":
-		def = legacyDefaultModels[openAiLegacy]
+	switch res {
+	case "chat":
+		if op == "" || op == "complete" {
+			def = legacyDefaultModels[openAiLegacy]
+		}
 		if n.TypeVersion > 1 {
 			param = "chatModel"
 		}
-	case res == "image":
-		def = "dall-e-2" // ImageDescription.js: model at v1, imageModel after, both default dall-e-2
+	case "image":
+		if op == "" || op == "create" {
+			def = "dall-e-2" // ImageDescription.js: model at v1, imageModel after, both default dall-e-2
+		}
 		if n.TypeVersion > 1 {
 			param = "imageModel"
 		}
+	case "", "text":
+		switch op {
+		case "", "complete":
+			def = "gpt-3.5-turbo-instruct"
+		case "edit":
+			def = "text-davinci-edit-001"
+		}
 	}
-	if _, stored := n.Param(param); !stored && def != "" {
-		if op, _ := n.Param("operation"); op.Kind() == String && op.Str() != "complete" && op.Str() != "create" {
+	if _, stored := n.Param(param); !stored {
+		if !opOK || def == "" {
 			return "", false
 		}
 		return def, true
