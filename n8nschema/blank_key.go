@@ -289,13 +289,22 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 		return CredentialBlank{}, false
 	}
 	var b CredentialBlank
-	found := false
-	n.Field("credentials").Each(func(t string, _ Value) bool {
+	found, blanks, owned := false, false, false
+	n.Field("credentials").Each(func(t string, v Value) bool {
 		b, found = TemplateCredential(n, t)
+		switch {
+		case found && !b.ByName():
+			blanks = true
+		case v.Kind() != Null:
+			owned = true // an entry that is no blank: wrongTypeBlank says no
+		}
 		found = found && !b.ByName() && UsesCredential(n, t)
 		return !found
 	})
 	if !found {
+		if !blanks || owned {
+			return CredentialBlank{}, false
+		}
 		return wrongTypeBlank(n)
 	}
 	if FailsBeforeCredential(n) {
