@@ -233,18 +233,21 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
+	// The id first: most entries hold an instance's own, and are no blank
+	// whatever else they hold.
+	id := v.Get("id")
+	hasID := (id.Kind() == String || id.Kind() == Number) && strings.TrimSpace(id.Str()) != ""
+	if hasID && !Placeholder(id.Str()) && !HandWrittenID(id.Str()) {
+		return CredentialBlank{}, false
+	}
 	if v.Get("__aiGatewayManaged").True() {
 		// n8n Cloud's Gateway credits: a managed reference with no id
 		// (BillingOf), which the instance resolves itself.
 		return CredentialBlank{}, false
 	}
 	b.Name = v.Get("name").Str()
-	id := v.Get("id")
-	if id.Kind() != String && id.Kind() != Number || strings.TrimSpace(id.Str()) == "" {
-		return b, true
-	}
-	if b.ID, b.NameOnly = id.Str(), false; !Placeholder(b.ID) && !HandWrittenID(b.ID) {
-		return CredentialBlank{}, false
+	if hasID {
+		b.ID, b.NameOnly = id.Str(), false
 	}
 	return b, true
 }
