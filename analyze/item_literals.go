@@ -258,20 +258,23 @@ func (g *Graph) mayBind() bool {
 }
 
 func (g *Graph) findBinds() bool {
-	set, test := false, false
+	// The tests first: a pattern over a branch's raw text, where
+	// setLiterals reads every field a Set node writes.
+	test := false
 	for _, n := range g.Nodes {
-		if n.Disabled {
-			continue
+		if !n.Disabled && n8nschema.IsBranch(n.Type) && boundFieldRE.MatchString(n.Value.Raw()) {
+			test = true
+			break
 		}
-		switch {
-		case n.Type == n8nschema.TypeSet && !set:
-			lit, _, _, ok := setLiterals(n)
-			set = ok && len(lit) > 0
-		case n8nschema.IsBranch(n.Type) && !test:
-			test = boundFieldRE.MatchString(n.Value.Raw())
-		}
-		if set && test {
-			return true
+	}
+	if !test {
+		return false
+	}
+	for _, n := range g.Nodes {
+		if !n.Disabled && n.Type == n8nschema.TypeSet {
+			if lit, _, _, ok := setLiterals(n); ok && len(lit) > 0 {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"strings"
@@ -184,14 +185,29 @@ func (g *Graph) joins() *joinFacts {
 			}
 			return int32(e.Output)
 		}
-		// The number of distinct nodes each output feeds.
-		fans := map[fanKey]int32{}
-		seen := map[[3]int32]bool{}
-		for _, e := range g.Edges {
-			if live(e) && !seen[[3]int32{e.from, outKey(e), e.to}] {
-				seen[[3]int32{e.from, outKey(e), e.to}] = true
-				fans[fanKey{e.from, outKey(e)}]++
+		// The outputs that feed more than one node (one output wired
+		// twice to a node counts once): each node's live edges sorted by
+		// output and target, two targets side by side.
+		fans := map[fanKey]bool{}
+		var outs [][2]int32
+		for u := range g.Nodes {
+			outs = outs[:0]
+			for _, e := range g.outs(u) {
+				if live(e) {
+					outs = append(outs, [2]int32{outKey(e), e.to})
+				}
 			}
+			if len(outs) < 2 {
+				continue
+			}
+			slices.SortFunc(outs, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+			for k := 1; k < len(outs); k++ {
+				if outs[k][0] == outs[k-1][0] && outs[k][1] != outs[k-1][1] {
+					fans[fanKey{int32(u), outs[k][0]}] = true
+				}
+			}
+		}
+		for _, e := range g.Edges {
 			if e.Type == ConnMain && e.Input > 0 {
 				waits[e.to] = true
 			}
@@ -227,7 +243,7 @@ func (g *Graph) joins() *joinFacts {
 					continue
 				}
 				l := lab[p]
-				if fans[fanKey{p, outKey(e)}] > 1 {
+				if fans[fanKey{p, outKey(e)}] {
 					l = joinLabel{p, outKey(e), i} // one of the branches p's output starts
 				}
 				ins = append(ins, joinIn{l, f.runs[p], mask[p], p, int32(e.Output)})

@@ -341,11 +341,23 @@ func constOf(v n8nschema.Value) (jsVal, bool) {
 	return jsVal{}, false
 }
 
-// readRE is text that names item data or a node's output: {{ }},
-// $json, $('Node'), $node, $input.
-var readRE = regexp.MustCompile(`\{\{|\$[A-Za-z_(]`)
-
-func looksRead(s string) bool { return readRE.MatchString(s) }
+// looksRead reports text that names item data or a node's output: {{ }},
+// $json, $('Node'), $node, $input; as the pattern `\{\{|\$[A-Za-z_(]`
+// reads it, one byte at a time (the pattern has no literal to skip to).
+func looksRead(s string) bool {
+	for i := strings.IndexAny(s, "{$"); i >= 0 && i+1 < len(s); {
+		c := s[i+1]
+		if s[i] == '{' && c == '{' || s[i] == '$' && ('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == '(') {
+			return true
+		}
+		j := strings.IndexAny(s[i+1:], "{$")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
 
 func (v jsVal) nullish() bool { return v.kind == n8nschema.Missing || v.kind == n8nschema.Null }
 

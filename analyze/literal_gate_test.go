@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -244,6 +246,22 @@ func TestOwnCountSwitch(t *testing.T) {
 	for name, want := range map[string]bool{"O0": true, "O1": false} {
 		if got := g.Reachable(g.Node(name)); got != want {
 			t.Errorf("%s: reachable %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestLooksReadAsPattern: looksRead answers as the pattern it spells out.
+func TestLooksReadAsPattern(t *testing.T) {
+	re := regexp.MustCompile(`\{\{|\$[A-Za-z_(]`)
+	alphabet := []byte("{}$(_aZ9 .é\\\"")
+	r := rand.New(rand.NewPCG(22, 1))
+	for range 200000 {
+		b := make([]byte, r.IntN(9))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		if s := string(b); looksRead(s) != re.MatchString(s) {
+			t.Fatalf("looksRead(%q) = %v, the pattern %v", s, looksRead(s), re.MatchString(s))
 		}
 	}
 }

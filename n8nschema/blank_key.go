@@ -236,18 +236,21 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
+	// The id first: most entries hold an instance's own, and are no blank
+	// whatever else they hold.
+	id := v.Get("id")
+	hasID := (id.Kind() == String || id.Kind() == Number) && strings.TrimSpace(id.Str()) != ""
+	if hasID && !Placeholder(id.Str()) && !HandWrittenID(id.Str()) {
+		return CredentialBlank{}, false
+	}
 	if f, _ := v.field("__aiGatewayManaged"); f.True() { // field: a miss builds no path
 		// n8n Cloud's Gateway credits: a managed reference with no id
 		// (BillingOf), which the instance resolves itself.
 		return CredentialBlank{}, false
 	}
 	b.Name = v.Get("name").Str()
-	id := v.Get("id")
-	if id.Kind() != String && id.Kind() != Number || strings.TrimSpace(id.Str()) == "" {
-		return b, true
-	}
-	if b.ID, b.NameOnly = id.Str(), false; !Placeholder(b.ID) && !HandWrittenID(b.ID) {
-		return CredentialBlank{}, false
+	if hasID {
+		b.ID, b.NameOnly = id.Str(), false
 	}
 	return b, true
 }
@@ -292,13 +295,22 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 		return CredentialBlank{}, false
 	}
 	var b CredentialBlank
-	found := false
-	n.Field("credentials").Each(func(t string, _ Value) bool {
+	found, blanks, owned := false, false, false
+	n.Field("credentials").Each(func(t string, v Value) bool {
 		b, found = TemplateCredential(n, t)
+		switch {
+		case found && !b.ByName():
+			blanks = true
+		case v.Kind() != Null:
+			owned = true // an entry that is no blank: wrongTypeBlank says no
+		}
 		found = found && !b.ByName() && UsesCredential(n, t)
 		return !found
 	})
 	if !found {
+		if !blanks || owned {
+			return CredentialBlank{}, false
+		}
 		return wrongTypeBlank(n)
 	}
 	if FailsBeforeCredential(n) {
