@@ -8,6 +8,12 @@ type RootCalls struct {
 	Root      *n8nschema.Node
 	Calls     int
 	Unbounded bool
+	// Attempts are the wire attempts of each of the root's calls: its
+	// own retries and its callers' times the sub-node's own (Operation.
+	// Attempts is the worst root's); AttemptsUnbounded when they have no
+	// bound.
+	Attempts          int
+	AttemptsUnbounded bool
 }
 
 // maxSharedRoots bounds the roots whose sets shareAt.merge tries one by
@@ -142,13 +148,24 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 	for x := range k {
 		if set&(1<<x) != 0 {
 			c := got[idx[x]]
-			s.by = append(s.by, RootCalls{Root: a.nodes[s.roots[idx[x]]], Calls: c.fan, Unbounded: c.fanUnb})
+			s.by = append(s.by, RootCalls{Root: a.nodes[s.roots[idx[x]]], Calls: c.fan, Unbounded: c.fanUnb, Attempts: c.att, AttemptsUnbounded: c.unb})
 		}
 	}
 	if len(s.by) < 2 {
 		s.by = nil
 	}
 	return in, in0
+}
+
+// withOwn gives the roots' attempts the sub-node's own retry layers
+// (localFactors), as Operation.Attempts has them.
+func (s *shareAt) withOwn(local []Factor) []RootCalls {
+	for i := range s.by {
+		for _, f := range local {
+			s.by[i].Attempts = MulSat(s.by[i].Attempts, f.Value)
+		}
+	}
+	return s.by
 }
 
 // exclusiveRoots reports two main nodes i and j that no item runs both
@@ -292,4 +309,43 @@ func (g *Graph) mainRoot(i int) int {
 		i = k
 	}
 	return i
+}
+
+// RootAttemptsDiffer reports a sub-node whose roots (SharedBy) try their
+// calls a different number of times, every figure bounded and the roots'
+// calls making up CallsPerItem: its wire attempts per item are then the
+// sum over roots of calls × that root's attempts (WireAttemptsPerItem),
+// less than CallsPerItem × Attempts, which takes the worst root's
+// attempts for every call. Attempts stays the worst root's: one logical
+// call's attempts, what RS101's budget reads.
+func (op *Operation) RootAttemptsDiffer() bool {
+	if len(op.SharedBy) < 2 || op.Unbounded || op.CallsUnbounded {
+		return false
+	}
+	calls, differ := 0, false
+	for _, r := range op.SharedBy {
+		if r.Unbounded || r.AttemptsUnbounded || r.Attempts < 1 {
+			return false
+		}
+		calls = AddSat(calls, r.Calls)
+		differ = differ || r.Attempts != op.SharedBy[0].Attempts
+	}
+	return differ && calls == op.CallsPerItem
+}
+
+// WireAttemptsPerItem is the wire attempts one item makes to op's
+// dependency: CallsPerItem × Attempts, or, for a sub-node whose roots
+// try their calls a different number of times (RootAttemptsDiffer), the
+// sum over its roots of calls × attempts: a model that a retrying chain
+// and a chain that does not retry both call gets 3 + 1 attempts, not
+// 2 × 3. Meaningless when Unbounded or CallsUnbounded.
+func (op *Operation) WireAttemptsPerItem() int {
+	if op.RootAttemptsDiffer() {
+		n := 0
+		for _, r := range op.SharedBy {
+			n = AddSat(n, MulSat(r.Calls, r.Attempts))
+		}
+		return n
+	}
+	return MulSat(max(op.CallsPerItem, 1), max(op.Attempts, 1))
 }
