@@ -339,9 +339,9 @@ func rootAttempts(op *analyze.Operation) string {
 		case ones:
 			parts[i] = fmt.Sprintf("%d that %s %s", roots[at], plural(roots[at], "tries", "try"), tries(at))
 		case i == 0:
-			parts[i] = fmt.Sprintf("%d %s from roots that try %s", calls[at], plural(calls[at], "call", "calls"), tries(at))
+			parts[i] = fmt.Sprintf("%d %s from %s %s", calls[at], plural(calls[at], "call", "calls"), plural(roots[at], "a root that tries", "roots that try"), tries(at))
 		default:
-			parts[i] = fmt.Sprintf("%d from roots that try %s", calls[at], tries(at))
+			parts[i] = fmt.Sprintf("%d from %s %s", calls[at], plural(roots[at], "a root that tries", "roots that try"), tries(at))
 		}
 	}
 	n := op.WireAttemptsPerItem()
