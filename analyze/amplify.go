@@ -1082,7 +1082,7 @@ func (a *amp) operations(cur []ctx) {
 			op.Attempts, op.Unbounded, op.Outside = att, c.unb, c.out
 			if a.shared != nil {
 				if sh := a.shared[int32(a.base[wi]+ui)]; sh != nil && sh.by != nil {
-					op.SharedBy = sh.by
+					op.SharedBy = sh.withOwn(local[:nLocal])
 				}
 			}
 			own := a.sc.factors.take(nLocal)

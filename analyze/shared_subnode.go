@@ -8,6 +8,12 @@ type RootCalls struct {
 	Root      *n8nschema.Node
 	Calls     int
 	Unbounded bool
+	// Attempts are the wire attempts of each of the root's calls: its
+	// own retries and its callers' times the sub-node's own (Operation.
+	// Attempts is the worst root's); AttemptsUnbounded when they have no
+	// bound.
+	Attempts          int
+	AttemptsUnbounded bool
 }
 
 // maxSharedRoots bounds the roots whose sets shareAt.merge tries one by
@@ -22,8 +28,9 @@ const maxSharedRoots = 12
 // get-input-connection-data.js L245-302: getInputConnectionData calls
 // supplyData of every connected sub-node for the root that asks), so an
 // item that runs both roots makes the calls of both: their sum, not the
-// larger. Roots on exclusive outputs of one If, Filter or Switch (an item
-// takes one) are alternatives: the larger (exclusiveRoots).
+// larger. Roots that no one item reaches together (split by an If, a
+// Filter or a Switch, or after different triggers) are alternatives: the
+// larger (exclusiveRoots).
 type shareAt struct {
 	roots []int32 // the roots' vertices, in edge order
 	got   []ctx   // each root's context as it drives the sub-node
@@ -141,7 +148,7 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 	for x := range k {
 		if set&(1<<x) != 0 {
 			c := got[idx[x]]
-			s.by = append(s.by, RootCalls{Root: a.nodes[s.roots[idx[x]]], Calls: c.fan, Unbounded: c.fanUnb})
+			s.by = append(s.by, RootCalls{Root: a.nodes[s.roots[idx[x]]], Calls: c.fan, Unbounded: c.fanUnb, Attempts: c.att, AttemptsUnbounded: c.unb})
 		}
 	}
 	if len(s.by) < 2 {
@@ -150,14 +157,31 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 	return in, in0
 }
 
+// withOwn gives the roots' attempts the sub-node's own retry layers
+// (localFactors), as Operation.Attempts has them.
+func (s *shareAt) withOwn(local []Factor) []RootCalls {
+	for i := range s.by {
+		for _, f := range local {
+			s.by[i].Attempts = MulSat(s.by[i].Attempts, f.Value)
+		}
+	}
+	return s.by
+}
+
 // exclusiveRoots reports two main nodes i and j that no item runs both
-// of: neither comes after the other, and they lie on different outputs
-// of one If, Filter, Switch or Sentiment Analysis that sends an item down
-// one output only (exclusiveOutputs, the fact RS206's repeated runs
-// read), which every way from the starts to either passes and which
-// leads to each by one output only; or no start reaches both (different triggers, never one
-// execution). Two roots on one branch one after the other, or on the
-// branches one output fans out to, are not: their calls add up.
+// of. n8n sends an item down every connection of the output it leaves
+// by (a plain fan-out copies it to each), but an If, a Filter, a
+// first-match Switch or a Sentiment Analysis sends it down one output
+// only, and a node that fails it sends it down its error output instead
+// of its others. So one item runs both only when one comes after the
+// other along main connections, or some node sends the item towards
+// each along two connections one item takes together: two connections of
+// one output (a trigger's one output included), or two outputs of a node
+// whose outputs are not exclusive (a Text Classifier's categories, a
+// Loop Over Items' two outputs: an upper bound). A start that reaches
+// only one of them (different triggers) never runs the other in its
+// execution. Roots split by different Ifs on different routes are
+// alternatives as much as roots on the two outputs of one If are.
 func (g *Graph) exclusiveRoots(i, j int) bool {
 	// A root that is itself a sub-node (an output parser that fixes with
 	// the model, an agent used as a tool) runs where the main node it
@@ -177,65 +201,96 @@ func (g *Graph) exclusiveRoots(i, j int) bool {
 		g.bfs([]int32{int32(from)}, seen, nil, live)
 		return seen
 	}
-	ri := reach(i, nil)
-	if ri[j] {
-		return false // one after the other
-	}
-	if reach(j, ri)[i] {
-		return false
-	}
-	starts := g.starts(nil)
-	startNodes := make([]*n8nschema.Node, len(starts))
 	var seen []bool
 	together := false // a start reaches both
-	for x, s := range starts {
-		startNodes[x] = g.Nodes[s]
+	for _, s := range g.starts(nil) {
 		seen = reach(int(s), seen)
-		together = together || seen[i] && seen[j]
+		if seen[i] && seen[j] {
+			together = true
+			break
+		}
 	}
 	if !together {
 		// Different triggers (or, with none, different first nodes, one
 		// of which a run from the editor starts): never one execution.
 		return true
 	}
+	toI, toJ := g.itemReachingTo(i, live), g.itemReachingTo(j, live)
+	if toI[j] != 0 || toJ[i] != 0 {
+		return false // one after the other
+	}
+	// by is whether an item that edge e brings on goes on to the root
+	// whose marks are to.
+	by := func(e *Edge, to []uint8) bool {
+		return to[e.to] == 2 || to[e.to] == 1 && g.comp[e.from] != g.comp[e.to]
+	}
 	for k, nd := range g.Nodes {
+		out := g.outs(k)
+		if len(out) < 2 {
+			continue
+		}
 		// A Sentiment Analysis sends each item down the one output of the
 		// sentiment the model names (SentimentAnalysis.node.js L202-254:
 		// returnData[sentimentIndex]). A Text Classifier does not: it sends
 		// the item down every category the model marks true, multiClass
 		// off only asking the model for one (TextClassifier.node.js
 		// L196-198, L229-233), so its branches add up.
-		if k == i || k == j || !g.exclusiveOutputs(k) && nd.Type != n8nschema.TypeSentimentAnalysis {
-			continue
-		}
-		// The outputs of k that lead to i, and to j.
-		oi, oj, ni, nj := -1, -1, 0, 0
-		for _, e := range g.outs(k) {
-			if !live(e) {
+		oneOut := g.exclusiveOutputs(k) || nd.Type == n8nschema.TypeSentimentAnalysis
+		for _, a := range out {
+			if !live(a) || !by(a, toI) {
 				continue
 			}
-			key := e.Output
-			if e.Error {
-				key = -2 - e.Output
+			for _, b := range out {
+				if b == a || !live(b) || !by(b, toJ) {
+					continue
+				}
+				if a.Error != b.Error {
+					continue // an item fails or it does not
+				}
+				if a.Output == b.Output || !oneOut {
+					return false // one item goes down both
+				}
 			}
-			seen = reach(int(e.to), seen)
-			if seen[i] && key != oi {
-				oi, ni = key, ni+1
-			}
-			if seen[j] && key != oj {
-				oj, nj = key, nj+1
-			}
-		}
-		if ni != 1 || nj != 1 || oi == oj {
-			continue
-		}
-		// Every way to either passes k.
-		cut := waitCut{node: g.Nodes[k], out: -1}
-		if !g.reachesAvoiding(startNodes, cut, g.Nodes[i]) && !g.reachesAvoiding(startNodes, cut, g.Nodes[j]) {
-			return true
 		}
 	}
-	return false
+	return true
+}
+
+// itemReachingTo marks the nodes from which one item goes on to node t
+// along the edges follow keeps: 2 for a node an item at which goes on to
+// t, 1 for a Loop Over Items that leads to t by its loop output only,
+// whose item goes on to t only when it comes from outside the loop. An
+// item that comes back to a Loop Over Items waits for the batch and
+// leaves by the done output; the loop output sends the next batch, other
+// items (n8n-nodes-base dist/nodes/SplitInBatches/v3/
+// SplitInBatchesV3.node.js L93-148: the items that come back are kept in
+// processedItems for the done output, and the loop output takes the next
+// batchSize of the items not yet sent).
+func (g *Graph) itemReachingTo(t int, follow func(*Edge) bool) []uint8 {
+	mark := make([]uint8, len(g.Nodes))
+	mark[t] = 2
+	queue := []int32{int32(t)}
+	for h := 0; h < len(queue); h++ {
+		v := queue[h]
+		for _, e := range g.ins(int(v)) {
+			if e.Type != ConnMain || !follow(e) {
+				continue
+			}
+			if mark[v] == 1 && g.comp[e.from] == g.comp[v] {
+				continue // back into its loop: the next batch, not this item
+			}
+			u := e.from
+			m := uint8(2)
+			if nd := g.Nodes[u]; nd.Type == n8nschema.TypeSplitInBatches && !e.Error && e.Output == sibLoopOutput(nd) && g.cyclic[g.comp[u]] {
+				m = 1
+			}
+			if m > mark[u] {
+				mark[u] = m
+				queue = append(queue, u)
+			}
+		}
+	}
+	return mark
 }
 
 // mainRoot is the main node that sub-node i hangs from, through its
@@ -254,4 +309,43 @@ func (g *Graph) mainRoot(i int) int {
 		i = k
 	}
 	return i
+}
+
+// RootAttemptsDiffer reports a sub-node whose roots (SharedBy) try their
+// calls a different number of times, every figure bounded and the roots'
+// calls making up CallsPerItem: its wire attempts per item are then the
+// sum over roots of calls × that root's attempts (WireAttemptsPerItem),
+// less than CallsPerItem × Attempts, which takes the worst root's
+// attempts for every call. Attempts stays the worst root's: one logical
+// call's attempts, what RS101's budget reads.
+func (op *Operation) RootAttemptsDiffer() bool {
+	if len(op.SharedBy) < 2 || op.Unbounded || op.CallsUnbounded {
+		return false
+	}
+	calls, differ := 0, false
+	for _, r := range op.SharedBy {
+		if r.Unbounded || r.AttemptsUnbounded || r.Attempts < 1 {
+			return false
+		}
+		calls = AddSat(calls, r.Calls)
+		differ = differ || r.Attempts != op.SharedBy[0].Attempts
+	}
+	return differ && calls == op.CallsPerItem
+}
+
+// WireAttemptsPerItem is the wire attempts one item makes to op's
+// dependency: CallsPerItem × Attempts, or, for a sub-node whose roots
+// try their calls a different number of times (RootAttemptsDiffer), the
+// sum over its roots of calls × attempts: a model that a retrying chain
+// and a chain that does not retry both call gets 3 + 1 attempts, not
+// 2 × 3. Meaningless when Unbounded or CallsUnbounded.
+func (op *Operation) WireAttemptsPerItem() int {
+	if op.RootAttemptsDiffer() {
+		n := 0
+		for _, r := range op.SharedBy {
+			n = AddSat(n, MulSat(r.Calls, r.Attempts))
+		}
+		return n
+	}
+	return MulSat(max(op.CallsPerItem, 1), max(op.Attempts, 1))
 }

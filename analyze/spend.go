@@ -51,8 +51,13 @@ func FillSpend(op *Operation, opts *Options) {
 	if !known || op.SpendUnbounded || op.MaxOutputTokens == 0 {
 		return
 	}
-	calls := max(op.CallsPerItem, 1)
-	op.SpendPerItemUSD = float64(calls) * float64(max(op.Attempts, 1)) * float64(op.MaxOutputTokens) * price.OutputPerM / 1e6
+	// Calls × attempts, each root's calls with its own attempts when the
+	// roots of a shared sub-node try a different number of times.
+	wire := float64(max(op.CallsPerItem, 1)) * float64(max(op.Attempts, 1))
+	if op.RootAttemptsDiffer() {
+		wire = float64(op.WireAttemptsPerItem())
+	}
+	op.SpendPerItemUSD = wire * float64(op.MaxOutputTokens) * price.OutputPerM / 1e6
 }
 
 // freeModel reports whether a model id names a model nobody bills for:

@@ -274,6 +274,7 @@ func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
 		unb = unb || r.Unbounded
 	}
 	var related []analyze.Related
+	differ := op.RootAttemptsDiffer()
 	for i, r := range op.SharedBy {
 		name := fmt.Sprintf("%q", r.Root.Name)
 		if n8nschema.IsAgent(r.Root.Type) {
@@ -285,6 +286,9 @@ func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
 				calls = "calls without bound"
 			}
 			name = calls + " from " + name
+		}
+		if differ && r.Attempts > 1 {
+			name += fmt.Sprintf(" (%d tries)", r.Attempts)
 		}
 		names[i] = name
 		related = append(related, analyze.Related{File: sourceName(op.Workflow.Source), Pos: r.Root.Pos, Source: op.Workflow.Source,
@@ -299,6 +303,49 @@ func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
 		return head + "one from each of " + list + ", the roots it is wired to", related
 	}
 	return head + list + ", the roots it is wired to", related
+}
+
+// rootAttempts words the wire attempts per item of a sub-node whose
+// roots try their calls a different number of times
+// (analyze.Operation.RootAttemptsDiffer): "24 attempts in all: 6 roots
+// that try 3 times and 6 that try once", or, when roots make several
+// calls each, "24 attempts in all: 6 calls from roots that try 3 times
+// and 6 from roots that try once". The roots are named by sharedRoots.
+func rootAttempts(op *analyze.Operation) string {
+	calls := map[int]int{} // by attempts
+	roots := map[int]int{}
+	ones := true
+	var atts []int
+	for _, r := range op.SharedBy {
+		if _, ok := calls[r.Attempts]; !ok {
+			atts = append(atts, r.Attempts)
+		}
+		calls[r.Attempts] += r.Calls
+		roots[r.Attempts]++
+		ones = ones && r.Calls == 1
+	}
+	slices.SortFunc(atts, func(x, y int) int { return y - x })
+	tries := func(n int) string {
+		if n == 1 {
+			return "once"
+		}
+		return fmt.Sprintf("%d times", n)
+	}
+	parts := make([]string, len(atts))
+	for i, at := range atts {
+		switch {
+		case ones && i == 0:
+			parts[i] = fmt.Sprintf("%d %s that %s %s", roots[at], plural(roots[at], "root", "roots"), plural(roots[at], "tries", "try"), tries(at))
+		case ones:
+			parts[i] = fmt.Sprintf("%d that %s %s", roots[at], plural(roots[at], "tries", "try"), tries(at))
+		case i == 0:
+			parts[i] = fmt.Sprintf("%d %s from %s %s", calls[at], plural(calls[at], "call", "calls"), plural(roots[at], "a root that tries", "roots that try"), tries(at))
+		default:
+			parts[i] = fmt.Sprintf("%d from %s %s", calls[at], plural(roots[at], "a root that tries", "roots that try"), tries(at))
+		}
+	}
+	n := op.WireAttemptsPerItem()
+	return fmt.Sprintf("%d %s in all: %s", n, plural(n, "attempt", "attempts"), joinAnd(parts))
 }
 
 // joinAnd lists names: "a", "a and b", "a, b and c".

@@ -62,3 +62,35 @@ func TestOutsideCallersRelated(t *testing.T) {
 		})
 	}
 }
+
+// A shared sub-node whose roots try a different number of times: the
+// attempts in all are each root's calls × its attempts, grouped by tries.
+func TestRootAttempts(t *testing.T) {
+	root := func(name string, calls, att int) analyze.RootCalls {
+		return analyze.RootCalls{Root: &n8nschema.Node{Name: name}, Calls: calls, Attempts: att}
+	}
+	for _, tc := range []struct {
+		by   []analyze.RootCalls
+		want string
+	}{
+		{[]analyze.RootCalls{root("a", 1, 3), root("b", 1, 1)}, "4 attempts in all: 1 root that tries 3 times and 1 that tries once"},
+		{[]analyze.RootCalls{root("a", 1, 3), root("b", 1, 3), root("c", 1, 1)}, "7 attempts in all: 2 roots that try 3 times and 1 that tries once"},
+		{[]analyze.RootCalls{root("a", 4, 2), root("b", 1, 1), root("c", 2, 1)}, "11 attempts in all: 4 calls from a root that tries 2 times and 3 from roots that try once"},
+	} {
+		calls := 0
+		for _, r := range tc.by {
+			calls += r.Calls
+		}
+		op := &analyze.Operation{SharedBy: tc.by, CallsPerItem: calls, Attempts: 3}
+		if !op.RootAttemptsDiffer() {
+			t.Fatalf("%v: roots' attempts differ", tc.want)
+		}
+		if got := rootAttempts(op); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+	same := &analyze.Operation{SharedBy: []analyze.RootCalls{root("a", 1, 3), root("b", 1, 3)}, CallsPerItem: 2, Attempts: 3}
+	if same.RootAttemptsDiffer() || same.WireAttemptsPerItem() != 6 {
+		t.Errorf("roots that try alike: calls × attempts, 6; got %d", same.WireAttemptsPerItem())
+	}
+}

@@ -27,7 +27,9 @@ default, counted from the first call by OpenAI v1 and Gemini, one more by OpenAI
 MiniMax and Moonshot; OpenAI before v1.5 has no limit, which RS301 reports), an Information Extractor's fixing
 parser (it asks the model once more when the answer does not parse). The cap is also what makes spend
 computable: stormcheck reports the worst case per item from calls per item × attempts × max output tokens × the
-output price, and with no cap it must assume the ceiling. In a workflow that an agent of another workflow calls as
+output price, and with no cap it must assume the ceiling. A model that several chains or agents share gets the
+calls of every root one item runs (each root runs its own supplyData of it), each root's calls with that root's
+attempts: a retrying chain and one that does not retry make 3 + 1 attempts, not 2 × 3. In a workflow that an agent of another workflow calls as
 its tool (Call Workflow Tool), each call of the tool is a run of the workflow, so the calls count the calling
 agent's iterations too, per item that agent gets; the message names that agent and its workflow, and the tool node
 is a related place. The Anthropic chat model caps by default (the
@@ -121,9 +123,15 @@ it); without the setting there is no repair, since the right cap depends on the 
 				if why != "" {
 					why = ": " + why
 				}
-				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s %s at worst (%d %s × %d %s%s)",
-					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD), out.perItem,
-					max(op.CallsPerItem, 1), plural(max(op.CallsPerItem, 1), "call", "calls"), op.Attempts, plural(op.Attempts, "attempt", "attempts"), why)
+				figure := fmt.Sprintf("%d %s × %d %s", max(op.CallsPerItem, 1), plural(max(op.CallsPerItem, 1), "call", "calls"), op.Attempts, plural(op.Attempts, "attempt", "attempts"))
+				if op.RootAttemptsDiffer() {
+					figure = rootAttempts(op)
+					if why != "" {
+						why = ";" + why[1:]
+					}
+				}
+				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, %s %s at worst (%s%s)",
+					op.Node.Name, modelText(op), ceiling, usd(op.SpendPerItemUSD), out.perItem, figure, why)
 				exec, _ := op.SpendPerExecution(pass.Options)
 				if items := pass.Options.Items; items > 1 {
 					d.Message += fmt.Sprintf(", %s per execution of %d items", usd(exec), items)
