@@ -292,12 +292,19 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 		return CredentialBlank{}, false
 	}
 	var b CredentialBlank
-	found := false
+	found, blank := false, false
 	n.Field("credentials").Each(func(t string, _ Value) bool {
-		b, found = TemplateCredential(n, t)
-		found = found && !b.ByName() && UsesCredential(n, t)
+		c, ok := TemplateCredential(n, t)
+		if !ok || c.ByName() {
+			return true
+		}
+		blank = true // an entry wrongTypeBlank may read
+		b, found = c, UsesCredential(n, t)
 		return !found
 	})
+	if !blank {
+		return CredentialBlank{}, false // most credentials have real ids
+	}
 	if !found {
 		return wrongTypeBlank(n)
 	}
