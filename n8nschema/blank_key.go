@@ -236,19 +236,25 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
-	if f, _ := v.field("__aiGatewayManaged"); f.True() { // field: a miss builds no path
+	// The id first: most entries hold a real one, and the rest is not
+	// read. field, not Get: a miss builds no path.
+	id, _ := v.field("id")
+	if id.Kind() == String || id.Kind() == Number {
+		if b.ID = id.Str(); strings.TrimSpace(b.ID) == "" {
+			b.ID = ""
+		} else if !Placeholder(b.ID) && !HandWrittenID(b.ID) {
+			return CredentialBlank{}, false
+		} else {
+			b.NameOnly = false
+		}
+	}
+	if f, _ := v.field("__aiGatewayManaged"); f.True() {
 		// n8n Cloud's Gateway credits: a managed reference with no id
 		// (BillingOf), which the instance resolves itself.
 		return CredentialBlank{}, false
 	}
-	b.Name = v.Get("name").Str()
-	id := v.Get("id")
-	if id.Kind() != String && id.Kind() != Number || strings.TrimSpace(id.Str()) == "" {
-		return b, true
-	}
-	if b.ID, b.NameOnly = id.Str(), false; !Placeholder(b.ID) && !HandWrittenID(b.ID) {
-		return CredentialBlank{}, false
-	}
+	name, _ := v.field("name")
+	b.Name = name.Str()
 	return b, true
 }
 
