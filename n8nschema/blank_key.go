@@ -226,7 +226,13 @@ func (c CredentialBlank) ByName() bool {
 // (n8n/dist/credentials-helper.js getCredentialsEntity). A null entry
 // names no credential at all: n8n skips it, and it is not read here.
 func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
-	v := n.Field("credentials").Get(typ)
+	return templateCredential(n.Field("credentials"), typ)
+}
+
+// templateCredential is TemplateCredential of the node's credentials
+// object creds, read once by a caller that asks of each entry.
+func templateCredential(creds Value, typ string) (CredentialBlank, bool) {
+	v := creds.Get(typ)
 	b := CredentialBlank{Type: typ, NameOnly: true}
 	switch v.Kind() {
 	case String:
@@ -299,8 +305,9 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 	}
 	var b CredentialBlank
 	found, blank := false, false
-	n.Field("credentials").Each(func(t string, _ Value) bool {
-		c, ok := TemplateCredential(n, t)
+	creds := n.Field("credentials")
+	creds.Each(func(t string, _ Value) bool {
+		c, ok := templateCredential(creds, t)
 		if !ok || c.ByName() {
 			return true
 		}
@@ -312,7 +319,7 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 		return CredentialBlank{}, false // most credentials have real ids
 	}
 	if !found {
-		return wrongTypeBlank(n)
+		return wrongTypeBlank(n, creds)
 	}
 	if FailsBeforeCredential(n) {
 		return CredentialBlank{}, false
@@ -329,7 +336,7 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 // (n8n/dist/workflow-helpers.js replaceInvalidCredentials finds none by
 // id and leaves the entry for the owner). Until then the node fails on
 // every item, as for any blank credential.
-func wrongTypeBlank(n *Node) (CredentialBlank, bool) {
+func wrongTypeBlank(n *Node, creds Value) (CredentialBlank, bool) {
 	if fullAccess[n.Type] {
 		return CredentialBlank{}, false
 	}
@@ -339,11 +346,11 @@ func wrongTypeBlank(n *Node) (CredentialBlank, bool) {
 	}
 	var first CredentialBlank
 	all := true
-	n.Field("credentials").Each(func(t string, v Value) bool {
+	creds.Each(func(t string, v Value) bool {
 		if v.Kind() == Null {
 			return true
 		}
-		b, ok := TemplateCredential(n, t)
+		b, ok := templateCredential(creds, t)
 		if !ok || b.ByName() || d.takesCredential(t) {
 			all = false
 			return false
