@@ -139,10 +139,10 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 func (g *Graph) blankOf(i int) (Blank, bool) {
 	n := g.Nodes[i]
 	role := g.specs[i].Role
-	if g.IsSubNode(n) || RunStateOf(g.Workflow) == RunShown {
+	if g.sub[i] || RunStateOf(g.Workflow) == RunShown {
 		return Blank{}, false
 	}
-	if b, ok := g.modelBlank(n); ok {
+	if b, ok := g.modelBlank(i); ok {
 		return b, true
 	}
 	if role != n8nschema.RoleExternal && role != n8nschema.RoleTrigger {
@@ -191,7 +191,7 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 // the export shows published, none is (blankOf).
 func (g *Graph) subBlankOf(i int) (Blank, bool) {
 	n := g.Nodes[i]
-	if !g.IsSubNode(n) || RunStateOf(g.Workflow) == RunShown {
+	if !g.sub[i] || RunStateOf(g.Workflow) == RunShown {
 		return Blank{}, false
 	}
 	c, ok := n8nschema.BlankCredential(n)
@@ -206,25 +206,31 @@ func (g *Graph) subBlankOf(i int) (Blank, bool) {
 // model sub-node names a template's blank as its credential
 // (n8nschema.BlankCredential): the root asks its model first on every
 // item (a fallback model only when the first fails), and with no model
-// that answers it fails, so what lies after it is never reached.
-func (g *Graph) modelBlank(root *n8nschema.Node) (Blank, bool) {
+// that answers it fails, so what lies after it is never reached. It reads
+// the root's (index i) edges in, as SubNodes lists them, without the list,
+// and a model's blank as blankSub holds it: blankReach fills that first.
+func (g *Graph) modelBlank(i int) (Blank, bool) {
+	if len(g.blankSub) == 0 {
+		return Blank{}, false
+	}
+	root := g.Nodes[i]
 	var first *n8nschema.Node
-	var fc n8nschema.CredentialBlank
-	for _, m := range g.SubNodes(root, ConnModel) {
-		if m.Disabled {
+	for _, e := range g.ins(i) {
+		m := e.From
+		if e.Type != ConnModel || m.Disabled {
 			continue
 		}
-		c, ok := n8nschema.BlankCredential(m)
-		if !ok {
+		if _, ok := g.blankSub[e.from]; !ok {
 			return Blank{}, false
 		}
 		if first == nil {
-			first, fc = m, c
+			first = m
 		}
 	}
 	if first == nil {
 		return Blank{}, false
 	}
+	fc, _ := n8nschema.BlankCredential(first)
 	return Blank{Node: root, Fill: fmt.Sprintf("node %q's model, %q, names a credential of the instance (its %q credential is %s)", root.Name, first.Name, fc.Type, CredentialBlankIs(fc)),
 		Until: "fails on every item"}, true
 }
@@ -278,6 +284,9 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
+	if RunStateOf(g.Workflow) == RunShown {
+		return // no value is a template's blank (blankOf)
+	}
 	run := func() {
 		if g.blankRun == nil {
 			g.blankRun = make([]bool, len(g.Nodes))
@@ -286,8 +295,10 @@ func (g *Graph) blankReach() {
 			}
 		}
 	}
+	// The sub-nodes first: a root's model blank is its models' own
+	// (modelBlank).
 	for i, n := range g.Nodes {
-		if n.Disabled {
+		if n.Disabled || !g.sub[i] {
 			continue
 		}
 		if b, ok := g.subBlankOf(i); ok {
@@ -296,6 +307,10 @@ func (g *Graph) blankReach() {
 				g.blankSub = map[int32]Blank{}
 			}
 			g.blankSub[int32(i)] = b
+		}
+	}
+	for i, n := range g.Nodes {
+		if n.Disabled || g.sub[i] {
 			continue
 		}
 		b, ok := g.blankOf(i)

@@ -226,7 +226,13 @@ func (c CredentialBlank) ByName() bool {
 // (n8n/dist/credentials-helper.js getCredentialsEntity). A null entry
 // names no credential at all: n8n skips it, and it is not read here.
 func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
-	v := n.Field("credentials").Get(typ)
+	return templateCredential(n.Field("credentials"), typ)
+}
+
+// templateCredential is TemplateCredential of the node's credentials
+// object creds, read once by a caller that asks of each entry.
+func templateCredential(creds Value, typ string) (CredentialBlank, bool) {
+	v := creds.Get(typ)
 	b := CredentialBlank{Type: typ, NameOnly: true}
 	switch v.Kind() {
 	case String:
@@ -236,22 +242,25 @@ func TemplateCredential(n *Node, typ string) (CredentialBlank, bool) {
 	default:
 		return CredentialBlank{}, false
 	}
-	// The id first: most entries hold an instance's own, and are no blank
-	// whatever else they hold.
-	id := v.Get("id")
-	hasID := (id.Kind() == String || id.Kind() == Number) && strings.TrimSpace(id.Str()) != ""
-	if hasID && !Placeholder(id.Str()) && !HandWrittenID(id.Str()) {
-		return CredentialBlank{}, false
+	// The id first: most entries hold a real one, and the rest is not
+	// read. field, not Get: a miss builds no path.
+	id, _ := v.field("id")
+	if id.Kind() == String || id.Kind() == Number {
+		if b.ID = id.Str(); strings.TrimSpace(b.ID) == "" {
+			b.ID = ""
+		} else if !Placeholder(b.ID) && !HandWrittenID(b.ID) {
+			return CredentialBlank{}, false
+		} else {
+			b.NameOnly = false
+		}
 	}
-	if f, _ := v.field("__aiGatewayManaged"); f.True() { // field: a miss builds no path
+	if f, _ := v.field("__aiGatewayManaged"); f.True() {
 		// n8n Cloud's Gateway credits: a managed reference with no id
 		// (BillingOf), which the instance resolves itself.
 		return CredentialBlank{}, false
 	}
-	b.Name = v.Get("name").Str()
-	if hasID {
-		b.ID, b.NameOnly = id.Str(), false
-	}
+	name, _ := v.field("name")
+	b.Name = name.Str()
 	return b, true
 }
 
@@ -295,23 +304,22 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 		return CredentialBlank{}, false
 	}
 	var b CredentialBlank
-	found, blanks, owned := false, false, false
-	n.Field("credentials").Each(func(t string, v Value) bool {
-		b, found = TemplateCredential(n, t)
-		switch {
-		case found && !b.ByName():
-			blanks = true
-		case v.Kind() != Null:
-			owned = true // an entry that is no blank: wrongTypeBlank says no
+	found, blank := false, false
+	creds := n.Field("credentials")
+	creds.Each(func(t string, _ Value) bool {
+		c, ok := templateCredential(creds, t)
+		if !ok || c.ByName() {
+			return true
 		}
-		found = found && !b.ByName() && UsesCredential(n, t)
+		blank = true // an entry wrongTypeBlank may read
+		b, found = c, UsesCredential(n, t)
 		return !found
 	})
+	if !blank {
+		return CredentialBlank{}, false // most credentials have real ids
+	}
 	if !found {
-		if !blanks || owned {
-			return CredentialBlank{}, false
-		}
-		return wrongTypeBlank(n)
+		return wrongTypeBlank(n, creds)
 	}
 	if FailsBeforeCredential(n) {
 		return CredentialBlank{}, false
@@ -328,7 +336,7 @@ func BlankCredential(n *Node) (CredentialBlank, bool) {
 // (n8n/dist/workflow-helpers.js replaceInvalidCredentials finds none by
 // id and leaves the entry for the owner). Until then the node fails on
 // every item, as for any blank credential.
-func wrongTypeBlank(n *Node) (CredentialBlank, bool) {
+func wrongTypeBlank(n *Node, creds Value) (CredentialBlank, bool) {
 	if fullAccess[n.Type] {
 		return CredentialBlank{}, false
 	}
@@ -338,11 +346,11 @@ func wrongTypeBlank(n *Node) (CredentialBlank, bool) {
 	}
 	var first CredentialBlank
 	all := true
-	n.Field("credentials").Each(func(t string, v Value) bool {
+	creds.Each(func(t string, v Value) bool {
 		if v.Kind() == Null {
 			return true
 		}
-		b, ok := TemplateCredential(n, t)
+		b, ok := templateCredential(creds, t)
 		if !ok || b.ByName() || d.takesCredential(t) {
 			all = false
 			return false
