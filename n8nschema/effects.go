@@ -1358,9 +1358,6 @@ var legacyDefaultModels = map[string]string{
 // ModelOf returns the model a paid node calls ("" when unknown or an
 // expression), and whether it is n8n's default rather than set by the user.
 func ModelOf(n *Node) (model string, isDefault bool) {
-	if n.Type == openAiLegacy {
-		return legacyModel(n) // its model parameter follows the resource and operation
-	}
 	for _, p := range modelParams[strings.TrimSuffix(n.Type, "Tool")] {
 		v, ok := n.Param(p)
 		if !ok || v.Kind() != String {
@@ -1373,6 +1370,10 @@ func ModelOf(n *Node) (model string, isDefault bool) {
 		if s = strings.TrimPrefix(s, "="); s != "" {
 			return s, false
 		}
+	}
+	if n.Type == openAiLegacy {
+		// None stored: the default of its resource and operation.
+		return legacyModel(n)
 	}
 	if m, ok := legacyDefaultModels[n.Type]; ok {
 		return m, true
