@@ -121,10 +121,11 @@ func keyParam(name string) bool {
 // "$OPENAI_API_KEY"), after an auth scheme ("Bearer", "Basic", "Token")
 // when there is one. A key a service issues is random letters and digits,
 // with a prefix at most (sk-, apify_api_): never brackets, those words or a
-// constant's name. A value with {{ }} is not a blank (literalKey).
+// constant's name. A value with {{ }} is not a blank (literalKey) unless
+// its braces hold bare names ("Bearer {{OPENAI_API_KEY}}": placeholderBraces).
 func BlankKeyText(s string) bool {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.Contains(s, "{{") {
+	if s == "" || strings.Contains(s, "{{") && !placeholderBraces(s) {
 		return false
 	}
 	if blankKeyWord(s) {
@@ -467,7 +468,10 @@ func BlankURL(n *Node) (string, bool) {
 	if ok {
 		for seg := range strings.SplitSeq(path, "/") {
 			for part := range strings.SplitSeq(seg, ":") { // "YOUR_SHEET_ID:append"
-				if blankURLPart(part) {
+				// A path holding a mustache fill-in ("/apps/{{APP_TOKEN}}")
+				// asks for no resource until it is filled in; a query
+				// value with braces is sent as a literal, no failure.
+				if blankURLPart(part) || placeholderBraces(part) {
 					return "path segment " + strconv.Quote(part), true
 				}
 			}

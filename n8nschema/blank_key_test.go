@@ -32,6 +32,9 @@ func TestBlankKeyText(t *testing.T) {
 		"Bearer 9f3b2c71d4e8a6b5c0d1e2f3a4b5c6": false,
 		"zm_9f3b2c71d4e8a6":                     false,
 		"Bearer {{ $env.OPENAI_API_KEY }}":      false,
+		"Bearer {{DEEPSEEK_API_KEY}}":           true, // a redacted export's mustache fill-in
+		"{{ OPENAI_API_KEY }}":                  true,
+		"Bearer {{ user.key }}":                 false,
 		"":                                      false,
 		"Bearer ":                               false,
 	} {
@@ -95,6 +98,8 @@ func TestBlankURL(t *testing.T) {
 		{"https://api.trello.com/1/boards/xxx/cards", `path segment "xxx"`},
 		{"https://api.trello.com/1/boards/your%20board/cards", `path segment "your%20board"`},
 		{"https://api.example.net/v1/items?filter={{x}}", ""},
+		{"https://open.feishu.cn/open-apis/bitable/v1/apps/{{BITABLE_APP_TOKEN}}/tables", `path segment "{{BITABLE_APP_TOKEN}}"`},
+		{"https://api.example.net/v1/items/{{ $json.id }}", ""},
 		{"https://graph.facebook.com/v20.0/%5Byour-page-id%5D/photos", `path segment "%5Byour-page-id%5D"`},
 		{"https://api.openweathermap.org/data/2.5/weather?q=Paris&appid=YOUR_OPENWEATHERMAP_API_KEY", `query parameter "appid" ("YOUR_OPENWEATHERMAP_API_KEY")`},
 		{"=https://api.trustpilot.com/v1/reviews/{{ $json.reviewId }}/reply", ""},

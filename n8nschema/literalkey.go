@@ -44,7 +44,7 @@ func literalKey(n *Node) (Refusal, bool) {
 		case "body parameter":
 			return true
 		}
-		if !names[strings.ToLower(name)] || val.Kind() != String || val.IsExpr() || !bracesIn(val.Str()) {
+		if !names[strings.ToLower(name)] || val.Kind() != String || val.IsExpr() || !bracesIn(val.Str()) || placeholderBraces(val.Str()) {
 			return true
 		}
 		r, found = Refusal{Why: "its " + what + " " + strconv.Quote(name) + " is the text " + strconv.Quote(clip(val.Str())) +
@@ -61,6 +61,49 @@ func literalKey(n *Node) (Refusal, bool) {
 func bracesIn(s string) bool {
 	i := strings.Index(s, "{{")
 	return i >= 0 && strings.Contains(s[i+2:], "}}")
+}
+
+// placeholderBraces reports a text whose every {{ … }} pair holds a bare
+// name ("Bearer {{DEEPSEEK_API_KEY}}", "/apps/{{ APP_TOKEN }}/"): the
+// mustache fill-in a shared template or a redacted export leaves for its
+// owner, not an expression that lost its "=" (which reads $json, $env or
+// a call). Marked with "=", a bare name is no variable n8n's expressions
+// know either, so it is the owner's blank (BlankKeyText, blankURLPart),
+// not literalKey's or literalURL's refusal.
+func placeholderBraces(s string) bool {
+	pairs := 0
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			return pairs > 0
+		}
+		j := strings.Index(s[i+2:], "}}")
+		if j < 0 {
+			return false
+		}
+		if !bareName(strings.TrimSpace(s[i+2 : i+2+j])) {
+			return false
+		}
+		pairs++
+		s = s[i+2+j+2:]
+	}
+}
+
+// bareName reports a name of letters, digits, "_" and "-" that starts
+// with a letter or "_".
+func bareName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c|0x20 < 'a' || c|0x20 > 'z' {
+			if c != '_' && c != '-' && (c < '0' || c > '9') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // clip shortens a value quoted in a message.

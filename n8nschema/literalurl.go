@@ -39,8 +39,8 @@ func literalURL(n *Node) (Refusal, bool) {
 		return Refusal{}, false
 	}
 	u := strings.TrimSpace(v.Str())
-	if !bracesIn(u) {
-		return Refusal{}, false
+	if !bracesIn(u) || placeholderBraces(u) {
+		return Refusal{}, false // a fill-in's braces are BlankURL's
 	}
 	sent := "its URL is the text " + strconv.Quote(clip(shownURL(u))) + ", which n8n uses as written since it does not start with \"=\""
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
