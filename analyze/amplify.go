@@ -276,6 +276,9 @@ type amp struct {
 	// shared are the sub-nodes two or more roots drive, by vertex; nil
 	// when none (most sets).
 	shared map[int32]*shareAt
+	// exclUsed counts, by workflow, the pairs of roots exclusiveRoots
+	// was asked of (exclusiveBudget).
+	exclUsed []int
 }
 
 func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
@@ -342,8 +345,9 @@ func Amplify(s *Set) {
 		wname := g.Workflow.Label()
 		for ui, n := range g.Nodes {
 			u := a.base[wi] + ui
-			var first int32 = -1 // the first root that drives u
-			var roots []int32    // its roots, when two or more
+			var first int32 = -1       // the first root that drives u
+			var roots []int32          // its roots, when two or more
+			var inRoots map[int32]bool // roots' set, from the second: linear in the roots
 			for _, e := range g.outs(ui) {
 				v := int32(a.base[wi]) + e.to
 				if e.Type == ConnMain {
@@ -363,8 +367,10 @@ func Amplify(s *Set) {
 					first = v
 				case v != first && len(roots) == 0:
 					roots = append(roots, first, v)
-				case len(roots) > 0 && !slices.Contains(roots, v):
+					inRoots = map[int32]bool{first: true, v: true}
+				case len(roots) > 0 && !inRoots[v]:
 					roots = append(roots, v)
+					inRoots[v] = true
 				}
 				mult, _ := NodeAttempts(g, root)
 				if e.Type == ConnTool && !ToolFailureFailsRoot(root) {

@@ -43,10 +43,10 @@ type Operation struct {
 	// SharedBy are the roots that each call this sub-node, with their
 	// calls per item, when CallsPerItem sums the calls of two or more
 	// (a model wired to two chains that run one after the other; n8n
-	// gives each root its own supplyData of it); nil otherwise.
-	SharedBy []RootCalls
-	// SharedBy's roots may try their calls a different number of times:
+	// gives each root its own supplyData of it); nil otherwise. Its roots
+	// may try their calls a different number of times:
 	// WireAttemptsPerItem sums each root's calls × its attempts.
+	SharedBy []RootCalls
 	// Spec is the node's catalog entry, shared: operations of one node
 	// type point at one entry once the set is released.
 	Spec *n8nschema.Spec

@@ -33,8 +33,9 @@ const maxSharedRoots = 12
 // larger (exclusiveRoots).
 type shareAt struct {
 	roots []int32 // the roots' vertices, in edge order
-	got   []ctx   // each root's context as it drives the sub-node
-	got0  []ctx   // the same without the innermost retrying call (in0)
+	at    map[int32]int
+	got   []ctx // each root's context as it drives the sub-node
+	got0  []ctx // the same without the innermost retrying call (in0)
 	has   []bool
 	// by are the roots whose calls the sub-node's calls per item sum,
 	// when two or more: Operation.SharedBy.
@@ -49,22 +50,24 @@ func (a *amp) shareSubNode(u int, roots []int32) {
 		a.shared = map[int32]*shareAt{}
 	}
 	k := len(roots)
-	a.shared[int32(u)] = &shareAt{roots: roots, got: make([]ctx, k), got0: make([]ctx, k), has: make([]bool, k)}
+	at := make(map[int32]int, k)
+	for i, r := range roots {
+		at[r] = i
+	}
+	a.shared[int32(u)] = &shareAt{roots: roots, at: at, got: make([]ctx, k), got0: make([]ctx, k), has: make([]bool, k)}
 }
 
 // add records the context one root brings (the worse of two edges from
 // one root: a model wired twice to one agent is one root's calls).
 func (s *shareAt) add(root int32, c, c0 ctx) {
-	for i, r := range s.roots {
-		if r != root {
-			continue
-		}
-		if s.has[i] {
-			c, c0 = worse(s.got[i], c), worse(s.got0[i], c0)
-		}
-		s.got[i], s.got0[i], s.has[i] = c, c0, true
+	i, ok := s.at[root]
+	if !ok {
 		return
 	}
+	if s.has[i] {
+		c, c0 = worse(s.got[i], c), worse(s.got0[i], c0)
+	}
+	s.got[i], s.got0[i], s.has[i] = c, c0, true
 }
 
 // merge gives the sub-node's contexts their calls per item: the most,
@@ -88,10 +91,13 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 		ri, rj := int(s.roots[i])-a.base[wi], int(s.roots[j])-a.base[wi]
 		return g.exclusiveRoots(ri, rj)
 	}
-	// The sets no item can run together are ruled out once.
+	// The sets no item can run together are ruled out once, for a few
+	// roots and while the graph's walks stay within a few times its size
+	// (exclusiveChecks: each pair walks the graph); past either, every
+	// root counts, an upper bound.
 	k := len(idx)
 	var ok []bool // by bit set of idx: no two exclusive
-	if k <= maxSharedRoots {
+	if k <= maxSharedRoots && a.exclusiveBudget(int(wi), k*(k-1)/2) {
 		pair := make([]bool, k*k)
 		for x := range k {
 			for y := x + 1; y < k; y++ {
@@ -116,12 +122,20 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 			return c, 0 // an unbounded fan stays unbounded
 		}
 		bestSum, bestSet := 0, 0
-		for m := 1; m < 1<<k; m++ {
-			if ok != nil && !ok[m] {
-				continue
+		if ok == nil {
+			// All of them (no set is tried one by one: 1<<k would
+			// overflow past 62 roots).
+			for x := range k {
+				bestSum = AddSat(bestSum, got[idx[x]].fan)
 			}
-			if ok == nil && m != 1<<k-1 {
-				continue // too many roots to try: all of them
+			if bestSum > c.fan {
+				c.fan = bestSum
+			}
+			return c, -1
+		}
+		for m := 1; m < 1<<k; m++ {
+			if !ok[m] {
+				continue
 			}
 			sum := 0
 			for x := range k {
@@ -146,7 +160,7 @@ func (s *shareAt) merge(a *amp, v int32, in, in0 ctx, quiet bool) (ctx, ctx) {
 	}
 	s.by = s.by[:0]
 	for x := range k {
-		if set&(1<<x) != 0 {
+		if set < 0 || set&(1<<x) != 0 {
 			c := got[idx[x]]
 			s.by = append(s.by, RootCalls{Root: a.nodes[s.roots[idx[x]]], Calls: c.fan, Unbounded: c.fanUnb, Attempts: c.att, AttemptsUnbounded: c.unb})
 		}
@@ -203,7 +217,13 @@ func (g *Graph) exclusiveRoots(i, j int) bool {
 	}
 	var seen []bool
 	together := false // a start reaches both
-	for _, s := range g.starts(nil) {
+	starts := g.starts(nil)
+	if len(starts) > maxSharedRoots {
+		// Many starts: each would be a walk of the graph for each pair;
+		// taken as one execution, the sum, an upper bound.
+		together, starts = true, nil
+	}
+	for _, s := range starts {
 		seen = reach(int(s), seen)
 		if seen[i] && seen[j] {
 			together = true
@@ -236,23 +256,71 @@ func (g *Graph) exclusiveRoots(i, j int) bool {
 		// off only asking the model for one (TextClassifier.node.js
 		// L196-198, L229-233), so its branches add up.
 		oneOut := g.exclusiveOutputs(k) || nd.Type == n8nschema.TypeSentimentAnalysis
-		for _, a := range out {
-			if !live(a) || !by(a, toI) {
+		// Two distinct live edges, one towards each root, that one item
+		// takes together: of one output, or of any outputs of a node whose
+		// outputs are not exclusive, and both of the error output or
+		// neither (an item fails or it does not). Counted by group, so a
+		// node's edges are read once.
+		type group struct {
+			output int
+			err    bool
+		}
+		var counts map[group]*[3]int // edges towards i, towards j, towards both
+		for _, e := range out {
+			if !live(e) {
 				continue
 			}
-			for _, b := range out {
-				if b == a || !live(b) || !by(b, toJ) {
-					continue
-				}
-				if a.Error != b.Error {
-					continue // an item fails or it does not
-				}
-				if a.Output == b.Output || !oneOut {
-					return false // one item goes down both
-				}
+			ti, tj := by(e, toI), by(e, toJ)
+			if !ti && !tj {
+				continue
+			}
+			key := group{err: e.Error}
+			if oneOut {
+				key.output = e.Output
+			}
+			if counts == nil {
+				counts = map[group]*[3]int{}
+			}
+			c := counts[key]
+			if c == nil {
+				c = new([3]int)
+				counts[key] = c
+			}
+			if ti {
+				c[0]++
+			}
+			if tj {
+				c[1]++
+			}
+			if ti && tj {
+				c[2]++
+			}
+		}
+		for _, c := range counts {
+			if c[0] >= 1 && c[1] >= 1 && !(c[0] == 1 && c[1] == 1 && c[2] == 1) {
+				return false // one item goes down both
 			}
 		}
 	}
+	return true
+}
+
+// exclusiveChecks bounds the pairs of roots whose exclusivity one graph's
+// shared sub-nodes ask (each walks the graph): past it, roots count
+// together, an upper bound, so a workflow with thousands of shared models
+// stays linear.
+const exclusiveChecks = 256
+
+// exclusiveBudget takes n pair checks from workflow wi's budget, and
+// reports whether they were left.
+func (a *amp) exclusiveBudget(wi, n int) bool {
+	if a.exclUsed == nil {
+		a.exclUsed = make([]int, len(a.gs))
+	}
+	if a.exclUsed[wi]+n > exclusiveChecks {
+		return false
+	}
+	a.exclUsed[wi] += n
 	return true
 }
 

@@ -53,6 +53,11 @@ func loopPath(ns []*n8nschema.Node) string {
 	return strings.Join(names, ", ")
 }
 
+// maxLoopBack bounds the nodes errorsLoopBack reads on the way back, and
+// the edges it reads of each: a way back longer or wider is not judged,
+// so many error outputs into one shared node cost each a few steps.
+const maxLoopBack = 16
+
 // errorsLoopBack reports a node that sends its failures to its error
 // output (continueErrorOutput) when every path from that output comes back
 // to the node through nodes that hand each item on (a Wait on a time, an
@@ -67,7 +72,7 @@ func errorsLoopBack(g *analyze.Graph, n *n8nschema.Node) (via *n8nschema.Node, o
 		return nil, false
 	}
 	outs := g.ErrorOutputs(n)
-	if len(outs) == 0 {
+	if len(outs) == 0 || len(outs) > maxLoopBack {
 		return nil, false
 	}
 	seen := map[*n8nschema.Node]bool{n: true}
@@ -79,7 +84,7 @@ func errorsLoopBack(g *analyze.Graph, n *n8nschema.Node) (via *n8nschema.Node, o
 		}
 	}
 	back := false
-	for h := 0; h < len(queue) && h < 16; h++ {
+	for h := 0; h < len(queue) && h < maxLoopBack; h++ {
 		m := queue[h]
 		switch m.Type {
 		case n8nschema.TypeWait, n8nschema.TypeSet, n8nschema.TypeNoOp:
@@ -88,6 +93,9 @@ func errorsLoopBack(g *analyze.Graph, n *n8nschema.Node) (via *n8nschema.Node, o
 		}
 		if m.Disabled || n8nschema.HumanGate(m) || m.OnError == "continueErrorOutput" {
 			return nil, false
+		}
+		if len(g.Out(m)) > maxLoopBack {
+			return nil, false // fans out: not a plain way back (and read no further)
 		}
 		next := g.OutOfType(m, analyze.ConnMain)
 		if len(next) == 0 {
@@ -107,7 +115,7 @@ func errorsLoopBack(g *analyze.Graph, n *n8nschema.Node) (via *n8nschema.Node, o
 			}
 		}
 	}
-	if !back || len(queue) > 16 {
+	if !back || len(queue) > maxLoopBack {
 		return nil, false
 	}
 	return outs[0].To, true

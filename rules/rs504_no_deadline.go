@@ -59,6 +59,10 @@ workflow that re-starts itself in a new execution (RS102).`,
 				}
 			}
 			if op != nil {
+				// The causes one execution has: its own factors.
+				own := *op
+				own.Factors = ownFactors(op)
+				op = &own
 				extra := ""
 				if crossExecution(op) {
 					extra = ", and each restart is a new execution that a timeout would not stop either"
@@ -118,22 +122,12 @@ func rank(op *analyze.Operation) int {
 }
 
 // unboundedInOneRun reports an operation that one execution of its
-// workflow may run without bound: an unbounded factor of its own, or calls
-// per item with no bound that no caller brings (a caller's loop or agent
-// that has none starts a new execution each time, attemptsInOneRun).
+// workflow may run without bound: an unbounded factor of its own (a
+// caller's loop or retry starts a new execution each time,
+// attemptsInOneRun), or calls per item with no bound (which may be its
+// own: an agent's rounds, pagination; a caller's fan is not told apart).
 func unboundedInOneRun(op *analyze.Operation) bool {
-	if ownUnbounded(op) {
-		return true
-	}
-	if !op.CallsUnbounded || op.DataBound {
-		return false
-	}
-	for o := op.Outside; o != nil; o = o.Prev {
-		if o.Unbounded {
-			return false
-		}
-	}
-	return true
+	return ownUnbounded(op) || op.CallsUnbounded && !op.DataBound
 }
 
 // ownUnbounded reports an unbounded factor of op's own workflow.
