@@ -181,6 +181,13 @@ func unsentTarget(n *Node, param string) bool {
 	if n.Type != "n8n-nodes-base.discord" || param != "guildId" || n.TypeVersion < 2 {
 		return false
 	}
+	if mode, _ := literalParam(n, "guildId.mode"); mode == "url" {
+		// A server's URL is matched to its id for every resource but the
+		// webhook's (router.js getNodeParameter extractValue, which throws
+		// on a URL its pattern does not match): read, whatever is sent.
+		auth, _ := literalParam(n, "authentication")
+		return auth == "webhook"
+	}
 	auth, ok := literalParam(n, "authentication")
 	if !ok {
 		return false

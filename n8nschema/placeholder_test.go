@@ -188,6 +188,9 @@ func TestBlankTargetDiscordGuild(t *testing.T) {
 		{`{` + guild + `,"authentication":"botToken","resource":"message","operation":"getAll"}`, false},
 		{`{` + guild + `,"authentication":"webhook","resource":"message","operation":"getAll"}`, false},
 		{`{` + guild + `,"resource":"={{ $json.r }}","operation":"getAll"}`, true},
+		// A server's URL is matched to its id for every resource but the
+		// webhook's: read whatever the operation sends.
+		{`{"guildId":{"__rl":true,"mode":"url","value":"YOUR_SERVER_ID"},"resource":"message","operation":"getAll"}`, true},
 	} {
 		n := node(t, `{"type":"n8n-nodes-base.discord","typeVersion":2,"parameters":`+c.params+`}`)
 		if _, got := BlankTarget(n); got != c.want {
