@@ -65,7 +65,7 @@ func WriteOpConf(n *Node) (bool, string, Confidence) {
 	}
 	if sqlNodes[strings.TrimSuffix(n.Type, "Tool")] && a.op == "executeQuery" {
 		q := strings.ToUpper(paramStr(n, "query"))
-		return sqlWrite.MatchString(q), a.name, ConfMedium
+		return sqlWrites(q), a.name, ConfMedium
 	}
 	if strings.TrimSuffix(n.Type, "Tool") == typeSSH && a.name == "command.execute" {
 		// The command is what writes, if anything (shell.go).
@@ -109,7 +109,7 @@ const typeMongoDB = "n8n-nodes-base.mongoDb"
 // known to only read: with its {{ }} expressions taken as values and its
 // strings and comments left out, it is one statement (nothing after a ";")
 // that starts with a reading word (SELECT, WITH, SHOW, EXPLAIN, DESCRIBE,
-// VALUES, TABLE) and names no write verb (sqlWrite), no procedure or block
+// VALUES, TABLE) and names no write verb (sqlWrites), no procedure or block
 // (CALL, EXEC, EXECUTE, DO), no COPY and no INTO (SELECT … INTO makes a
 // table in Postgres, a file in MySQL). A query an expression builds whole
 // ("={{ $json.sql }}") has no literal statement and is not known.
@@ -128,7 +128,7 @@ func SQLReadsOnly(raw string) bool {
 	if i := strings.IndexByte(q, ';'); i >= 0 && strings.Trim(q[i:], "; \t\r\n") != "" {
 		return false
 	}
-	return !sqlWrite.MatchString(q) && !sqlProcedure.MatchString(q)
+	return !sqlWrites(q) && !sqlProcedure.MatchString(q)
 }
 
 // sqlProcedure matches the words that run code or move data a query's text
@@ -416,7 +416,35 @@ var sqlNodes = map[string]bool{
 	"n8n-nodes-base.questDb": true, "n8n-nodes-base.timescaleDb": true,
 }
 
-var sqlWrite = lazyregexp.New(`\b(INSERT|UPDATE|DELETE|MERGE|UPSERT|REPLACE|TRUNCATE|DROP|ALTER|CREATE)\b`)
+// sqlWriteWords are the verbs of an SQL write, upper-case.
+var sqlWriteWords = [...]string{"INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE", "TRUNCATE", "DROP", "ALTER", "CREATE"}
+
+// sqlWrites reports whether the upper-cased query q holds one of
+// sqlWriteWords as a word: what `\b(INSERT|…|CREATE)\b` matches (\b reads
+// ASCII word bytes; a byte of a longer rune is none). The pattern, with no
+// literal prefix, was tried at every byte of the query; a byte search per
+// word is not.
+func sqlWrites(q string) bool {
+	for _, w := range sqlWriteWords {
+		for i := 0; ; {
+			j := strings.Index(q[i:], w)
+			if j < 0 {
+				break
+			}
+			p, e := i+j, i+j+len(w)
+			if (p == 0 || !sqlWordByte(q[p-1])) && (e == len(q) || !sqlWordByte(q[e])) {
+				return true
+			}
+			i = p + 1
+		}
+	}
+	return false
+}
+
+// sqlWordByte reports an ASCII word byte, as \b reads one.
+func sqlWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // writeVerbs are operation values (or their leading word) that change
 // state. Reads (get, getAll, search, list, read, select, lookup, download)

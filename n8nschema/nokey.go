@@ -23,17 +23,19 @@ func noKey(n *Node) (Refusal, bool) {
 	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
 		return Refusal{}, false
 	}
-	// A v1 node storing v3's "method" sends a GET to the same endpoint,
-	// refused alike (RS010 says it sends GET).
-	if _, ignored := IgnoredMethod(n); !ComputeOnlyCall(n) && !(ignored && modelAPIOnly(n)) {
-		return Refusal{}, false
-	}
+	// The authentication first: most calls set one, and the endpoint
+	// (ComputeOnlyCall) costs more to read.
 	auth := `its authentication is "none", the default`
 	if a, ok := n.Param("authentication"); ok {
 		if a.Kind() != String || a.IsExpr() || a.Str() != "none" {
 			return Refusal{}, false
 		}
 		auth = `its authentication is "none"`
+	}
+	// A v1 node storing v3's "method" sends a GET to the same endpoint,
+	// refused alike (RS010 says it sends GET).
+	if _, ignored := IgnoredMethod(n); !ComputeOnlyCall(n) && !(ignored && modelAPIOnly(n)) {
+		return Refusal{}, false
 	}
 	url := strings.ToLower(paramStr(n, "url"))
 	if strings.Contains(url, "key") || strings.Contains(url, "token") || strings.Contains(url, "auth") {

@@ -114,13 +114,16 @@ func (r *Regexp) readNeeds() {
 	})
 }
 
-// lead is the literal after the \b re starts with when it is matched
-// with case and starts with a word byte, else "".
+// lead is the literal after the \b re starts with (a group's first) when
+// it is matched with case and starts with a word byte, else "".
 func lead(re *syntax.Regexp) string {
 	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpWordBoundary {
 		return ""
 	}
 	l := re.Sub[1]
+	for l.Op == syntax.OpCapture || l.Op == syntax.OpConcat && len(l.Sub) > 0 {
+		l = l.Sub[0] // the literal a group starts with: every match starts with it too
+	}
 	if l.Op != syntax.OpLiteral || l.Flags&syntax.FoldCase != 0 || l.Rune[0] >= utf8.RuneSelf || !isWordByte(byte(l.Rune[0])) {
 		return ""
 	}
@@ -312,10 +315,43 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.all(s, n, true)
 }
 
-func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
+// ReplaceAllString and ReplaceAllStringFunc return src itself when it
+// holds no match, as regexp's do; a pattern with a lead replaces the
+// matches next finds.
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	if r.absent(src) {
+		return src
+	}
+	if rx := r.re(); r.lead == "" {
+		return rx.ReplaceAllString(src, repl)
+	}
+	return r.replace(src, func(b []byte, m []int) []byte { return r.rx.ExpandString(b, repl, src, m) })
+}
 
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return r.re().ReplaceAllStringFunc(src, repl)
+	if r.absent(src) {
+		return src
+	}
+	if rx := r.re(); r.lead == "" {
+		return rx.ReplaceAllStringFunc(src, repl)
+	}
+	return r.replace(src, func(b []byte, m []int) []byte { return append(b, repl(src[m[0]:m[1]])...) })
+}
+
+// replace is src with each match of a pattern with a lead (all) given by
+// add, src itself when there is none.
+func (r *Regexp) replace(src string, add func(b []byte, m []int) []byte) string {
+	ms := r.all(src, -1, true)
+	if ms == nil {
+		return src
+	}
+	var b []byte
+	last := 0
+	for _, m := range ms {
+		b = add(append(b, src[last:m[0]]...), m)
+		last = m[1]
+	}
+	return string(append(b, src[last:]...))
 }
 
 func (r *Regexp) ReplaceAll(src, repl []byte) []byte { return r.re().ReplaceAll(src, repl) }

@@ -219,6 +219,8 @@ func TestLead(t *testing.T) {
 		`\b\$json`:                       "", // \b reads the byte before: no word's
 		`\bfoo|bar`:                      "", // a branch starts otherwise
 		`\b(foo|bar)`:                    "",
+		`\b(its (?:a|b) )x`:              "its ",
+		`\b((?i)its)`:                    "",
 		`x\bfoo`:                         "",
 	} {
 		r := New(expr)
@@ -240,8 +242,9 @@ func TestLeadAsRegexp(t *testing.T) {
 		`\btry\s*\{[\s\S]*\}\s*catch\b`,
 		`\bbody\b(?m:^)?`,
 		`\bab(ab)*`,
+		`\b(its (?:model|tool) )"[^"]*"`,
 	}
-	pieces := []string{"", "body", "xbody", "_body", "1body", "ébody", "body.", ".email", ".é", "[", "]", `"`, "'", "key", "json", "json.body",
+	pieces := []string{"", "its ", "bits ", "model ", "tool ", "body", "xbody", "_body", "1body", "ébody", "body.", ".email", ".é", "[", "]", `"`, "'", "key", "json", "json.body",
 		"return", "returns", "try", "catch", "{", "}", "ab", "aab", " ", "\n", ".", "x", "é", "\xff", "_", "9"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, expr := range exprs {
@@ -263,7 +266,10 @@ func TestLeadAsRegexp(t *testing.T) {
 				!slices.Equal(r.FindAllString(s, n), want.FindAllString(s, n)) ||
 				!slices.EqualFunc(r.FindAllStringIndex(s, n), want.FindAllStringIndex(s, n), slices.Equal) ||
 				!slices.EqualFunc(r.FindAllStringSubmatch(s, n), want.FindAllStringSubmatch(s, n), slices.Equal) ||
-				!slices.EqualFunc(r.FindAllStringSubmatchIndex(s, n), want.FindAllStringSubmatchIndex(s, n), slices.Equal) {
+				!slices.EqualFunc(r.FindAllStringSubmatchIndex(s, n), want.FindAllStringSubmatchIndex(s, n), slices.Equal) ||
+				r.ReplaceAllString(s, `<$1|$0>`) != want.ReplaceAllString(s, `<$1|$0>`) ||
+				r.ReplaceAllString(s, "x") != want.ReplaceAllString(s, "x") ||
+				r.ReplaceAllStringFunc(s, strings.ToUpper) != want.ReplaceAllStringFunc(s, strings.ToUpper) {
 				t.Fatalf("%s on %q (n %d) differs from regexp's", expr, s, n)
 			}
 		}
