@@ -113,7 +113,11 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 	if !found {
 		return Blank{}, false
 	}
-	return g.blankAt[at], true
+	if b, ok := g.blankAt[at]; ok {
+		return b, true
+	}
+	b, ok := g.blankGate[at]
+	return b, ok
 }
 
 // blankOf reports a node that names a template's blank, so that its call
@@ -331,13 +335,36 @@ func (g *Graph) blankReach() {
 		blank[i] = true
 		blanks = append(blanks, int32(i))
 	}
+	// An If whose test compares a template's fill-in sends nothing to
+	// its true output (fillInGate): what only that output reaches lies
+	// behind the blank too.
+	var gates []int32
+	for i, n := range g.Nodes {
+		if n.Disabled || g.sub[i] || n.Type != n8nschema.TypeIf {
+			continue
+		}
+		if b, ok := g.fillInGate(i); ok {
+			if g.blankGate == nil {
+				g.blankGate = map[int32]Blank{}
+			}
+			g.blankGate[int32(i)] = b
+			gates = append(gates, int32(i))
+			if blank == nil {
+				blank = make([]bool, len(g.Nodes))
+			}
+		}
+	}
 	if blank == nil {
 		return
+	}
+	gated := func(e *Edge) bool {
+		_, ok := g.blankGate[e.from]
+		return ok && !e.Error && e.Output == 0
 	}
 	// What the runs reach without passing a blank node; the blank nodes
 	// themselves are reached.
 	open := make([]bool, len(g.Nodes))
-	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && !blank[e.from] })
+	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && !blank[e.from] && !gated(e) })
 	var reached []int32
 	for _, b := range blanks {
 		if open[b] {
@@ -345,4 +372,26 @@ func (g *Graph) blankReach() {
 		}
 	}
 	g.blankOnly = g.onlyPast(reached, open)
+	// The nodes only a reached gate's true output leads to, each labelled
+	// with the gate, where no blank node's label stands already.
+	for _, gi := range gates {
+		if !open[gi] {
+			continue
+		}
+		var seeds []int32
+		for _, e := range g.outs(int(gi)) {
+			if e.Type == ConnMain && gated(e) && !g.dead(e) && !open[e.to] {
+				seeds = append(seeds, e.to)
+			}
+		}
+		for to := range g.onlyPast(seeds, open) {
+			if _, taken := g.blankOnly[to]; taken {
+				continue
+			}
+			if g.blankOnly == nil {
+				g.blankOnly = map[int32]int32{}
+			}
+			g.blankOnly[to] = gi
+		}
+	}
 }

@@ -142,6 +142,9 @@ type Graph struct {
 	blankOnly map[int32]int32
 	// blankAt: blankOf's answer for each enabled node it reports.
 	blankAt map[int32]Blank
+	// blankGate: the Ifs whose test compares a template's fill-in
+	// (fillInGate), keyed by the If.
+	blankGate map[int32]Blank
 	// blankSub: the enabled sub-nodes whose own credential is a
 	// template's blank (subBlankOf).
 	blankSub map[int32]Blank
