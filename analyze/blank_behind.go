@@ -340,7 +340,7 @@ func (g *Graph) blankReach() {
 	// behind the blank too.
 	var gates []int32
 	for i, n := range g.Nodes {
-		if n.Disabled || g.sub[i] || n.Type != n8nschema.TypeIf {
+		if n.Disabled || g.sub[i] || n.Type != n8nschema.TypeIf && n.Type != n8nschema.TypeFilter {
 			continue
 		}
 		if b, ok := g.fillInGate(i); ok {

@@ -21,7 +21,7 @@ import (
 // reaches happens once the owner fills the field in: a template's blank
 // (blankReach), whose clause names the Set node's field.
 //
-// Narrow on purpose: an If v1 only, a condition of data type string whose
+// Narrow on purpose: an If v1 (an If or Filter v2+: fillInFilterGate), a condition of data type string whose
 // one side reads a field by name from a Set v1/v2 node
 // ($('Configure').first().json.recipients, optionally .split(',')) that
 // holds a literal n8nschema.Placeholder reads as a fill-in, with the
@@ -64,8 +64,18 @@ func (g *Graph) fillInRead(v n8nschema.Value) (set *n8nschema.Node, field, lit s
 // it stands for, on the If node.
 func (g *Graph) fillInGate(i int) (Blank, bool) {
 	nd := g.Nodes[i]
-	if nd.Disabled || nd.Type != n8nschema.TypeIf || nd.TypeVersion >= 2 {
+	if nd.Disabled || nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
 		return Blank{}, false
+	}
+	if nd.TypeVersion >= 2 {
+		set, field, ok := g.fillInFilterGate(nd)
+		if !ok {
+			return Blank{}, false
+		}
+		return fillInBlank(nd, set, field), true
+	}
+	if nd.Type != n8nschema.TypeIf {
+		return Blank{}, false // a Filter v1: combineConditions, not read here
 	}
 	p := nd.Params()
 	and := true
@@ -105,14 +115,21 @@ func (g *Graph) fillInGate(i int) (Blank, bool) {
 	if first == nil || !and && (falses != n || others) {
 		return Blank{}, false
 	}
-	return Blank{Node: nd, Fill: fmt.Sprintf("node %q's %q, a template's blank that node %q tests, is filled in", first.Name, field, nd.Name),
-		Until: "sends every item to its false output"}, true
+	return fillInBlank(nd, first, field), true
+}
+
+// fillInBlank is the Blank of a test (nd) of set's fill-in field.
+func fillInBlank(nd, set *n8nschema.Node, field string) Blank {
+	until := "sends every item to its false output"
+	if nd.Type == n8nschema.TypeFilter {
+		until = "keeps no item"
+	}
+	return Blank{Node: nd, Fill: fmt.Sprintf("node %q's %q, a template's blank that node %q tests, is filled in", set.Name, field, nd.Name),
+		Until: until}
 }
 
 // fillInFalse reports an If v1 string condition false on every item as
-// exported: one side a fill-in (fillInRead), the other a literal the
-// fill-in does not hold or item data, by an operation a fill-in cannot
-// satisfy.
+// exported (fillInCompare).
 func (g *Graph) fillInFalse(c n8nschema.Value) (*n8nschema.Node, string, bool) {
 	op := c.Get("operation")
 	opName := "equal"
@@ -122,17 +139,34 @@ func (g *Graph) fillInFalse(c n8nschema.Value) (*n8nschema.Node, string, bool) {
 		}
 		opName = op.Str()
 	}
-	v1, v2 := c.Get("value1"), c.Get("value2")
-	set, field, lit, split, ok := g.fillInRead(v1)
+	return g.fillInCompare(opName, c.Get("value1"), c.Get("value2"), false, false, true)
+}
+
+// fillInCompare reports a comparison false on every item as exported: one
+// side a fill-in (fillInRead; a and b the two sides, v1 an If v1's), the other a literal the fill-in does not
+// hold or item data, by an operation a fill-in cannot satisfy: equal,
+// contains, startsWith, endsWith (an If v1's names; a v2 filter's
+// "equals" is passed as "equal"). array says the v2 filter's array
+// contains (arrayContainsValue: an element equal to the other side), read
+// only of a split fill-in; ignoreCase compares lowercased, as the v2
+// filter does when not caseSensitive.
+func (g *Graph) fillInCompare(opName string, a, b n8nschema.Value, ignoreCase, array, v1 bool) (*n8nschema.Node, string, bool) {
+	set, field, lit, split, ok := g.fillInRead(a)
 	left := ok
 	if !ok {
-		if set, field, lit, split, ok = g.fillInRead(v2); !ok {
+		if set, field, lit, split, ok = g.fillInRead(b); !ok {
 			return nil, "", false
 		}
 	}
-	other := v2
+	// If v1 reads a split fill-in back as the fill-in (toString); a v2
+	// filter's string test of an array throws, and its array test reads a
+	// split one only.
+	if !v1 && array != split || array && (!left || opName != "contains") {
+		return nil, "", false
+	}
+	other := b
 	if !left {
-		other = v1
+		other = a
 	}
 	// The other side: a literal, or an expression that reads item data.
 	var olit string
@@ -147,13 +181,21 @@ func (g *Graph) fillInFalse(c n8nschema.Value) (*n8nschema.Node, string, bool) {
 	if isLit && (olit == "" || n8nschema.Placeholder(olit)) {
 		return nil, "", false
 	}
+	if ignoreCase {
+		lit, olit = strings.ToLower(lit), strings.ToLower(olit)
+	}
 	switch opName {
 	case "equal":
 		if split || isLit && olit == lit {
 			return nil, "", false // an array is never === a string, but that is not the fill-in's doing
 		}
 	case "contains":
-		if left {
+		if array {
+			// [fill-in].includes(other): only the fill-in itself is in it.
+			if isLit && olit == lit {
+				return nil, "", false
+			}
+		} else if left {
 			if isLit && strings.Contains(lit, olit) {
 				return nil, "", false
 			}
@@ -168,4 +210,60 @@ func (g *Graph) fillInFalse(c n8nschema.Value) (*n8nschema.Node, string, bool) {
 		return nil, "", false
 	}
 	return set, field, true
+}
+
+// fillInFilterGate is fillInGate for an If or Filter v2+: its filter
+// parameter "conditions" (executeFilter: string equals, contains,
+// startsWith, endsWith on the prepared strings, lowercased when not
+// caseSensitive; array contains by arrayContainsValue, an element equal
+// to the right value: n8n-workflow/dist/cjs/node-parameters/
+// filter-parameter.js executeFilterConditionWithRegexTest). Combined
+// "or", every condition must be such; "and", one suffices.
+func (g *Graph) fillInFilterGate(nd *n8nschema.Node) (*n8nschema.Node, string, bool) {
+	f := nd.Params().Get("conditions")
+	if f.Kind() != n8nschema.Object || f.Get("conditions").Kind() != n8nschema.Array {
+		return nil, "", false
+	}
+	o, ok := readFilterOptions(nd, f.Get("options"))
+	if !ok || len(o.caseSens) != 1 {
+		return nil, "", false
+	}
+	and := true
+	switch c := f.Get("combinator"); {
+	case !c.Exists():
+	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "and":
+	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "or":
+		and = false
+	default:
+		return nil, "", false
+	}
+	var first *n8nschema.Node
+	var field string
+	falses, n := 0, 0
+	for _, c := range f.Get("conditions").Elems() {
+		n++
+		typ, op := c.Get("operator.type"), c.Get("operator.operation")
+		if typ.Kind() != n8nschema.String || op.Kind() != n8nschema.String || typ.IsExpr() || op.IsExpr() {
+			continue
+		}
+		name := op.Str()
+		if name == "equals" {
+			name = "equal"
+		}
+		if typ.Str() != "string" && typ.Str() != "array" {
+			continue
+		}
+		set, fl, ok := g.fillInCompare(name, c.Get("leftValue"), c.Get("rightValue"), !o.caseSens[0], typ.Str() == "array", false)
+		if !ok {
+			continue
+		}
+		falses++
+		if first == nil {
+			first, field = set, fl
+		}
+	}
+	if first == nil || !and && falses != n {
+		return nil, "", false
+	}
+	return first, field, true
 }
