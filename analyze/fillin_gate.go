@@ -78,13 +78,8 @@ func (g *Graph) fillInGate(i int) (Blank, bool) {
 		return Blank{}, false // a Filter v1: combineConditions, not read here
 	}
 	p := nd.Params()
-	and := true
-	switch c := p.Get("combineOperation"); {
-	case !c.Exists():
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "all":
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "any":
-		and = false
-	default:
+	and, ok := combineAnd(p.Get("combineOperation"), "all", "any")
+	if !ok {
 		return Blank{}, false
 	}
 	conds := p.Get("conditions")
@@ -228,13 +223,8 @@ func (g *Graph) fillInFilterGate(nd *n8nschema.Node) (*n8nschema.Node, string, b
 	if !ok || len(o.caseSens) != 1 {
 		return nil, "", false
 	}
-	and := true
-	switch c := f.Get("combinator"); {
-	case !c.Exists():
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "and":
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "or":
-		and = false
-	default:
+	and, ok := combineAnd(f.Get("combinator"), "and", "or")
+	if !ok {
 		return nil, "", false
 	}
 	var first *n8nschema.Node

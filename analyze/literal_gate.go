@@ -229,13 +229,8 @@ func filterGate(nd *n8nschema.Node, f n8nschema.Value) uint8 {
 	if !ok {
 		return gateAny
 	}
-	and := true
-	switch c := f.Get("combinator"); {
-	case !c.Exists(): // getNodeParameters fills in "and"
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "and":
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == "or":
-		and = false
-	default:
+	and, ok := combineAnd(f.Get("combinator"), "and", "or")
+	if !ok {
 		return gateAny
 	}
 	outs := make([]uint8, len(elems))
@@ -714,6 +709,24 @@ var v1Defaults = map[string][3]jsVal{
 	"string":  {{kind: n8nschema.String}, {kind: n8nschema.String, s: "equal"}, {kind: n8nschema.String}},
 }
 
+// combineAnd reads how a gate combines its conditions, stored as a
+// literal: andWord, or nothing (n8n fills in the default, all of them),
+// is true; orWord false. An expression or another word is not read (ok
+// false).
+func combineAnd(c n8nschema.Value, andWord, orWord string) (and, ok bool) {
+	switch {
+	case !c.Exists():
+		return true, true
+	case c.Kind() != n8nschema.String || c.IsExpr():
+		return false, false
+	case c.Str() == andWord:
+		return true, true
+	case c.Str() == orWord:
+		return false, true
+	}
+	return false, false
+}
+
 // v1Gate reads an If v1 (conditions.boolean, dateTime, number, string;
 // combineOperation "all" or "any") or a Filter v1 (combineConditions
 // "AND" or "OR"): conditions run by data type in that order, and the
@@ -725,13 +738,8 @@ func v1Gate(nd *n8nschema.Node) uint8 {
 	if nd.Type == n8nschema.TypeFilter {
 		param, all, anyWord = "combineConditions", "AND", "OR"
 	}
-	and := true
-	switch c := p.Get(param); {
-	case !c.Exists():
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == all:
-	case c.Kind() == n8nschema.String && !c.IsExpr() && c.Str() == anyWord:
-		and = false
-	default:
+	and, ok := combineAnd(p.Get(param), all, anyWord)
+	if !ok {
 		return gateAny
 	}
 	conds := p.Get("conditions")
