@@ -272,6 +272,9 @@ type Graph struct {
 	// items only, at a memory that finds no session ID (sessionless): no
 	// item goes on from them (dead), nor does the agent call a sub-node.
 	noSess map[*Edge]bool
+	// staticWhy says why a gate on static data that no run passes
+	// (staticGates) fails on every item or returns none.
+	staticWhy map[int32]string
 	// ByHandStarts' memo: the first test-only chat and the first Execute
 	// Workflow Trigger that reach each node.
 	handOnce            sync.Once
@@ -619,6 +622,7 @@ func (g *Graph) failing() {
 			mark(&g.setupOnly, i)
 		}
 	}
+	g.staticGates(mark)
 }
 
 // refusedStarts marks the enabled triggers whose every run n8n refuses

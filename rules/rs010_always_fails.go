@@ -187,6 +187,14 @@ node on a path an enabled trigger reaches:
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
   not a function", before any search or model call;
+- a Code, Function or Function Item node that reads a key of the workflow's static data
+  ($getWorkflowStaticData('global'), or 'node' for its own) and throws when it is unset, when the export's
+  staticData does not hold that key and every node that sets it runs only behind that node, behind another such
+  gate, or behind a node that fails on every item: n8n starts the static data empty and keeps only what an
+  execution wrote (packages/workflow/src/workflow.ts getStaticData), so no run ever sets the key and no run
+  passes (one that returns no items when the key is unset passes nothing either); a key the export holds, a
+  write the reader cannot place (the object handed on, a key computed from item data written by a node a run
+  reaches) opens the gate;
 - a Code, Function or Function Item node whose whole code is one name nothing defines, a placeholder a build
   step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
   the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
