@@ -343,10 +343,12 @@ func stripComments(s string) string {
 // countFields are the item fields a Code node sets to the count of its
 // own input, on every item it sends: runOnceForAllItems JavaScript whose
 // return maps its own input's items (mappedList) to objects with a key
-// `field: N`, where N is $input.all().length, items.length, the .length of
-// a const holding one of these, or a const holding that length; each key
-// written once in the code and no spread after it (a spread after it
-// could set it again).
+// `field: N` in the map's callback, where N is $input.all().length,
+// items.length, the .length of a const holding one of these, or a const
+// holding that length; each key written once in the code and no spread
+// after it (a spread after it could set it again), and no test in the
+// callback (?:, &&, ||, if, switch, a loop, two returns) that could build
+// some items without it.
 func countFields(nd *n8nschema.Node) []string {
 	if nd.Type != n8nschema.TypeCode || nd.Disabled || !codeIsJS(nd) {
 		return nil
@@ -362,9 +364,22 @@ func countFields(nd *n8nschema.Node) []string {
 	if !ok || !ownListRE.MatchString(list) {
 		return nil
 	}
+	// The map's callback, which must build every item the same way: no
+	// test in it that could leave the key out of some.
+	ret := n8nschema.TopLevelReturns(code)[0]
+	open := ret + strings.Index(code[ret:], ".map(") + len(".map")
+	end := closeParen(code, open)
+	cbText := stripComments(code[open:end])
+	if strings.ContainsAny(cbText, "?") || strings.Contains(cbText, "&&") || strings.Contains(cbText, "||") ||
+		regexp.MustCompile(`\b(?:if|switch|for|while)\b`).MatchString(cbText) || strings.Count(cbText, "return") > 1 {
+		return nil
+	}
 	var fields []string
 	for _, m := range countKeyRE.FindAllStringSubmatchIndex(code, -1) {
 		key, val := code[m[2]:m[3]], code[m[4]:m[5]]
+		if m[2] < open || m[3] > end || !jsonKeyAt(code[open:], m[2]-open) {
+			continue // not a key of the items the map builds
+		}
 		if !isOwnCount(code, val) {
 			continue
 		}
@@ -576,6 +591,14 @@ func pushedList(code string) (string, bool) {
 		if brace >= len(code) || code[brace] != '{' || nestingAt(code[brace:], pushOpen-brace) != 1 {
 			return "", false
 		}
+		// The push starts its own statement: nothing between it and the
+		// last ; { or } before it (a for, while or else with no braces
+		// would repeat or skip it).
+		rStart := pm[0] + strings.Index(code[pm[0]:], r)
+		before := code[brace:rStart]
+		if strings.TrimSpace(stripComments(before[strings.LastIndexAny(before, ";{}")+1:])) != "" {
+			return "", false
+		}
 		list := strings.TrimSpace(code[m[2]:m[3]])
 		return resolveList(code, strings.Join(strings.Fields(list), ""))
 	}
@@ -616,4 +639,40 @@ func topLevelComma(s string) bool {
 		}
 	}
 	return false
+}
+
+// jsonKeyAt reports a key at offset off of s that is a key of the object
+// written as the value of a `json:` key: the innermost bracket open at off
+// is a { that follows "json:".
+func jsonKeyAt(s string, off int) bool {
+	var stack []int
+	for i := 0; i < off && i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '{', '[':
+			stack = append(stack, i)
+		case ')', '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case '"', '\'', '`':
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			i = skipComment(s, i)
+		}
+	}
+	if len(stack) == 0 || s[stack[len(stack)-1]] != '{' {
+		return false
+	}
+	before := strings.TrimSpace(s[:stack[len(stack)-1]])
+	before, ok := strings.CutSuffix(before, ":")
+	before = strings.TrimSpace(before)
+	if !ok || !strings.HasSuffix(before, "json") {
+		return false
+	}
+	// json itself, not a longer name that ends so (myjson).
+	return len(before) == 4 || !jsIdentRE.MatchString(before[len(before)-5:len(before)-4])
 }

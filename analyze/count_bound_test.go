@@ -31,6 +31,9 @@ func TestMappedAndPushedList(t *testing.T) {
 		{"let out = [];\n$input.all().forEach(e => {\n  out.push(...e.json.list);\n});\nreturn out;", "", true},
 		{"let out = [];\n$input.all().forEach(e => {\n  out.push(e);\n});\nconst more = out;\nreturn out;", "", true},
 		{"let out = [];\n$input.all().forEach(e => {\n  e.json.list.forEach(x => {\n    out.push(x);\n  });\n});\nreturn out;", "", true},
+		{"let out = [];\n$input.all().forEach(e => {\n  for (const x of e.json.list) out.push(x);\n});\nreturn out;", "", true},
+		{"let out = [];\n$input.all().forEach(e => {\n  if (e.json.a) {\n    return;\n  } else out.push(e);\n});\nreturn out;", "", true},
+		{"let out = [];\n$input.all().forEach(e => {\n  const x = 1;\n  /* one */ out.push(e);\n});\nreturn out;", "$input.all()", true},
 		{"let out = [];\nfor (const a of b) {\n  $input.all().forEach(e => {\n    out.push(e);\n  });\n}\nreturn out;", "", true},
 	} {
 		read := mappedList
@@ -63,6 +66,10 @@ func TestCountFields(t *testing.T) {
 		// A spread after the key may set it again; a key written twice; another node's count.
 		"const nb = $input.all().length;\nreturn $input.all().map(i => ({ json: { nb_emails: nb, ...i.json } }));":                   "",
 		"const nb = $input.all().length;\nconst x = { nb_emails: 0 };\nreturn $input.all().map(i => ({ json: { nb_emails: nb } }));": "",
+		"const nb = $input.all().length;\nreturn $input.all().map(i => i.json.a ? { json: { nb_emails: nb } } : i);":                 "",
+		"const nb = $input.all().length;\nconst o = { nb_emails: nb };\nreturn $input.all().map(i => i);":                            "",
+		"const nb = $input.all().length;\nreturn $input.all().map(i => ({ json: { meta: { nb_emails: nb } } }));":                    "",
+		"const nb = $input.all().length;\nreturn $input.all().map(i => ({ myjson: { nb_emails: nb } }));":                            "",
 		"const nb = $('X').all().length;\nreturn $input.all().map(i => ({ json: { nb_emails: nb } }));":                              "",
 	} {
 		nd := codeNode(t, code)
