@@ -66,7 +66,9 @@ type Graph struct {
 	// runs). So are the outputs of a Switch rule that repeats an earlier
 	// one, whose list is always empty (shadowedRules), and the outputs an
 	// If, Filter or Switch whose test reads literals only, or the count
-	// of its own input, never sends to (literalDead). So are the main connections into an input index
+	// of its own input, never sends to (literalDead), or whose test of a
+	// count field a Code node set is decided by the bound a Limit puts on
+	// that count (countBounds.countBoundDead). So are the main connections into an input index
 	// the target does not have (NoInput, mainInputs): n8n waits for its
 	// input 0, which nothing fills, so the items never reach the node.
 	// They are not in Edges, and no walk follows them.
@@ -414,6 +416,9 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	// Connections come grouped by their source: its look-up is reused.
 	var fromName string
 	var from *n8nschema.Node
+	// Bounds on item counts (countBounds), read at the first test.
+	var cb *countBounds
+	cbRead := false
 	fi, ok1 := -1, false
 	for i := range w.Connections {
 		c := &w.Connections[i]
@@ -444,6 +449,12 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 					k.n, k.known = 1, true
 				} else {
 					k.shadowed = orDead(shadowedRules(from), literalDead(from))
+					if n8nschema.IsBranch(from.Type) {
+						if !cbRead {
+							cb, cbRead = newCountBounds(w), true
+						}
+						k.shadowed = orDead(k.shadowed, cb.countBoundDead(from))
+					}
 				}
 				k.read = true
 			}

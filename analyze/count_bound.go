@@ -1,0 +1,678 @@
+package analyze
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// typeLimit is the Limit node.
+const typeLimit = "n8n-nodes-base.limit"
+
+// countBounds is an upper bound on how many items one run of a node is
+// given and sends, from a Limit node (maxItems, 1 when unset: it keeps
+// items.slice(0, maxItems), or the last maxItems, whichever keep is set,
+// n8n-nodes-base/dist/nodes/Transform/Limit/Limit.node.js execute L52–64)
+// through nodes that send at most one item per item they are given; and
+// the item fields a Code node sets to the count of its own input, read by
+// a later test of that count. n8n runs a node once per list of items
+// that reaches its input (each parent's list on its own: a node with two
+// parents runs once for each), so a run's count is at most the largest
+// bound of a list that reaches it. Whatever the model cannot decide is
+// unbounded: a trigger, a node that may add items (a list or getAll
+// operation, an HTTP Request, whose array body becomes many items, a
+// Merge, an Item Lists or Split Out), a loop (a node met again on its own
+// way back), a Code node whose return is not one of the shapes read here.
+type countBounds struct {
+	w    *n8nschema.Workflow
+	in   map[string][]*n8nschema.Connection // main connections by target
+	memo map[string]float64
+	busy map[string]bool
+}
+
+// newCountBounds is nil for a workflow with no Limit node: no bound.
+func newCountBounds(w *n8nschema.Workflow) *countBounds {
+	if !slices.ContainsFunc(w.Nodes, func(nd *n8nschema.Node) bool { return nd.Type == typeLimit && !nd.Disabled }) {
+		return nil
+	}
+	cb := &countBounds{w: w, in: map[string][]*n8nschema.Connection{}, memo: map[string]float64{}, busy: map[string]bool{}}
+	for i := range w.Connections {
+		c := &w.Connections[i]
+		if c.FromType == ConnMain {
+			cb.in[c.To] = append(cb.in[c.To], c)
+		}
+	}
+	return cb
+}
+
+var noBound = math.Inf(1)
+
+// inBound bounds the items of one run of nd: the largest bound of a
+// parent's list, 1 with executeOnce (the node keeps the first item,
+// n8n-core/dist/execution-engine/workflow-execute.js runNode).
+func (cb *countBounds) inBound(nd *n8nschema.Node) float64 {
+	if nd.ExecuteOnce && !nd.Disabled {
+		return 1
+	}
+	cs := cb.in[nd.Name]
+	if len(cs) == 0 {
+		return noBound // a trigger, or a node started some other way
+	}
+	b := 0.0
+	for _, c := range cs {
+		if c.ToIndex != 0 {
+			return noBound // a second input: a Merge and its kin combine lists
+		}
+		from := cb.w.Node(c.From)
+		if from == nil {
+			return noBound
+		}
+		b = max(b, cb.outBound(from))
+		if math.IsInf(b, 1) {
+			return noBound
+		}
+	}
+	return b
+}
+
+// outBound bounds the items one run of nd sends at any output.
+func (cb *countBounds) outBound(nd *n8nschema.Node) float64 {
+	if b, ok := cb.memo[nd.Name]; ok {
+		return b
+	}
+	if cb.busy[nd.Name] {
+		return noBound // a loop: the bound stops
+	}
+	cb.busy[nd.Name] = true
+	b := cb.computeOut(nd)
+	delete(cb.busy, nd.Name)
+	if nd.AlwaysOutputData {
+		b = max(b, 1) // one empty item when none goes on
+	}
+	cb.memo[nd.Name] = b
+	return b
+}
+
+func (cb *countBounds) computeOut(nd *n8nschema.Node) float64 {
+	if nd.Disabled {
+		// A disabled node passes its first input on (workflow-execute.js
+		// handleDisabledNode).
+		return cb.inBound(nd)
+	}
+	p := nd.Params()
+	switch nd.Type {
+	case typeLimit:
+		in := cb.inBound(nd)
+		m := p.Get("maxItems")
+		if !m.Exists() {
+			return min(in, 1) // the parameter's default (Limit.node.js L28)
+		}
+		if f, ok := m.Num(); ok && m.Kind() == n8nschema.Number && f >= 0 {
+			return min(in, math.Floor(f))
+		}
+		return in
+	case n8nschema.TypeIf, n8nschema.TypeFilter, n8nschema.TypeSwitch:
+		// Each output holds some of the items given, unchanged (IfV2,
+		// FilterV2, SwitchV3 execute: an item goes to the outputs its
+		// test picks, each at most once).
+		return cb.inBound(nd)
+	case n8nschema.TypeSet:
+		// One item per item given (SetV2.node.js execute); duplicateItem
+		// copies it, on a manual run (L322–360).
+		if d := p.Get("duplicateItem"); d.Exists() && (d.Kind() != n8nschema.Bool || d.True()) {
+			return noBound
+		}
+		return cb.inBound(nd)
+	case n8nschema.TypeCode:
+		return cb.codeOut(nd)
+	case "n8n-nodes-base.gmail":
+		// A thread's get sends one item per item given, unless
+		// returnOnlyMessages splits it into its messages
+		// (Google/Gmail/v2/GmailV2.node.js L504–526).
+		if nd.TypeVersion >= 2 && literalIs(p.Get("resource"), "thread") && literalIs(p.Get("operation"), "get") {
+			if r := p.Get("options.returnOnlyMessages"); !r.Exists() || r.Kind() == n8nschema.Bool && !r.True() {
+				return cb.inBound(nd)
+			}
+		}
+	}
+	return noBound
+}
+
+// literalIs reports v is the literal string s.
+func literalIs(v n8nschema.Value, s string) bool {
+	return v.Kind() == n8nschema.String && !v.IsExpr() && v.Str() == s
+}
+
+// codeIsJS reports a Code node that runs JavaScript.
+func codeIsJS(nd *n8nschema.Node) bool {
+	l := nd.Params().Get("language")
+	return !l.Exists() || literalIs(l, "javaScript")
+}
+
+// codeEachItem reports a Code node in runOnceForEachItem mode: each item
+// given returns one item or fails (result-validation.js
+// validateRunCodeEachItem throws on an array).
+func codeEachItem(nd *n8nschema.Node) (each, ok bool) {
+	m := nd.Params().Get("mode")
+	switch {
+	case !m.Exists(), literalIs(m, "runOnceForAllItems"):
+		return false, true
+	case literalIs(m, "runOnceForEachItem"):
+		return true, true
+	}
+	return false, false
+}
+
+// The shapes of a Code node's list that are read: its own input's items,
+// or another node's.
+var (
+	ownListRE   = lazyregexp.New(`^(?:\$input\.all\(\s*\)|items)$`)
+	otherListRE = lazyregexp.New(`^\$\(\s*(?:'([^'\\]+)'|"([^"\\]+)")\s*\)\.all\(\s*\)$`)
+	jsIdentRE   = lazyregexp.New(`^[A-Za-z_$][\w$]*$`)
+)
+
+// codeOut bounds a Code node's items: one per item given in
+// runOnceForEachItem mode; in runOnceForAllItems mode, JavaScript whose
+// one return is a list's .map(...) (its own input's, or another node's
+// $('X').all(), each the list's length).
+func (cb *countBounds) codeOut(nd *n8nschema.Node) float64 {
+	each, ok := codeEachItem(nd)
+	if !ok {
+		return noBound
+	}
+	if each {
+		return cb.inBound(nd)
+	}
+	if !codeIsJS(nd) {
+		return noBound
+	}
+	code := nd.Params().Get("jsCode").Str()
+	list, ok := mappedList(code)
+	if !ok {
+		list, ok = pushedList(code)
+	}
+	if !ok {
+		return noBound
+	}
+	return cb.listBound(nd, list)
+}
+
+// listBound bounds the length of a list mappedList names.
+func (cb *countBounds) listBound(nd *n8nschema.Node, list string) float64 {
+	if ownListRE.MatchString(list) {
+		return cb.inBound(nd)
+	}
+	if m := otherListRE.FindStringSubmatch(list); m != nil {
+		name := m[1] + m[2]
+		if x := cb.w.Node(name); x != nil && x != nd {
+			return cb.outBound(x)
+		}
+	}
+	return noBound
+}
+
+// mappedList reads a Code node's code whose only return from the node
+// (n8nschema.TopLevelReturns) is `return L.map(...)`, the whole statement,
+// with L its own input's items ($input.all(), items), another node's
+// ($('X').all()), or a const holding one of these that nothing changes:
+// the list L as written ("$input.all()", "$('X').all()").
+func mappedList(code string) (string, bool) {
+	rets := n8nschema.TopLevelReturns(code)
+	if len(rets) != 1 {
+		return "", false
+	}
+	rest := strings.TrimSpace(code[rets[0]:])
+	i := strings.Index(rest, ".map(")
+	if i < 0 {
+		return "", false
+	}
+	list := strings.TrimSpace(rest[:i])
+	end := closeParen(rest, i+len(".map"))
+	if end < 0 {
+		return "", false
+	}
+	tail := strings.TrimSpace(rest[end+1:])
+	tail = strings.TrimPrefix(tail, ";")
+	if strings.TrimSpace(stripComments(tail)) != "" {
+		return "", false
+	}
+	return resolveList(code, list)
+}
+
+// resolveList is list as written, or the value of the const it names.
+func resolveList(code, list string) (string, bool) {
+	if ownListRE.MatchString(list) || otherListRE.MatchString(list) {
+		return list, true
+	}
+	if !jsIdentRE.MatchString(list) {
+		return "", false
+	}
+	v, ok := constValue(code, list)
+	if !ok || !(ownListRE.MatchString(v) || otherListRE.MatchString(v)) {
+		return "", false
+	}
+	// Nothing may add to it: a method that grows an array in place.
+	if regexp.MustCompile(`\b` + regexp.QuoteMeta(list) + `\s*\.\s*(?:push|unshift|splice|fill|copyWithin|length\s*=[^=])`).MatchString(code) {
+		return "", false
+	}
+	return v, true
+}
+
+// constValue is the expression a `const name = …;` declares, when the
+// code declares name once and that way.
+func constValue(code, name string) (string, bool) {
+	decl := regexp.MustCompile(`\b(const|let|var)\s+` + regexp.QuoteMeta(name) + `\s*=\s*([^;\n]+)`)
+	ms := decl.FindAllStringSubmatch(code, -1)
+	if len(ms) != 1 || ms[0][1] != "const" {
+		return "", false
+	}
+	return strings.TrimSpace(ms[0][2]), true
+}
+
+// closeParen is the offset of the ")" that closes the "(" at open, strings
+// and template literals skipped; -1 when the code ends first.
+func closeParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '"', '\'', '`':
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			i = skipComment(s, i)
+		}
+	}
+	return -1
+}
+
+// skipComment is the offset of the last byte of the comment that opens
+// at i, or i when none does.
+func skipComment(s string, i int) int {
+	switch {
+	case strings.HasPrefix(s[i:], "//"):
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+	case strings.HasPrefix(s[i:], "/*"):
+		j := strings.Index(s[i+2:], "*/")
+		if j < 0 {
+			return len(s)
+		}
+		i += j + 3
+	}
+	return i
+}
+
+// stripComments drops // and /* */ comments from a tail of code.
+func stripComments(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "//"):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(s[i:], "/*"):
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return b.String()
+			}
+			i += j + 3
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// countFields are the item fields a Code node sets to the count of its
+// own input, on every item it sends: runOnceForAllItems JavaScript whose
+// return maps its own input's items (mappedList) to objects with a key
+// `field: N` in the map's callback, where N is $input.all().length,
+// items.length, the .length of a const holding one of these, or a const
+// holding that length; each key written once in the code and no spread
+// after it (a spread after it could set it again), and no test in the
+// callback (?:, &&, ||, if, switch, a loop, two returns) that could build
+// some items without it.
+func countFields(nd *n8nschema.Node) []string {
+	if nd.Type != n8nschema.TypeCode || nd.Disabled || !codeIsJS(nd) {
+		return nil
+	}
+	if each, ok := codeEachItem(nd); !ok || each {
+		return nil
+	}
+	code := nd.Params().Get("jsCode").Str()
+	if !strings.Contains(code, "length") {
+		return nil
+	}
+	list, ok := mappedList(code)
+	if !ok || !ownListRE.MatchString(list) {
+		return nil
+	}
+	// The map's callback, which must build every item the same way: no
+	// test in it that could leave the key out of some.
+	ret := n8nschema.TopLevelReturns(code)[0]
+	open := ret + strings.Index(code[ret:], ".map(") + len(".map")
+	end := closeParen(code, open)
+	cbText := stripComments(code[open:end])
+	if strings.ContainsAny(cbText, "?") || strings.Contains(cbText, "&&") || strings.Contains(cbText, "||") ||
+		regexp.MustCompile(`\b(?:if|switch|for|while)\b`).MatchString(cbText) || strings.Count(cbText, "return") > 1 {
+		return nil
+	}
+	var fields []string
+	for _, m := range countKeyRE.FindAllStringSubmatchIndex(code, -1) {
+		key, val := code[m[2]:m[3]], code[m[4]:m[5]]
+		if m[2] < open || m[3] > end || !jsonKeyAt(code[open:], m[2]-open) {
+			continue // not a key of the items the map builds
+		}
+		if !isOwnCount(code, val) {
+			continue
+		}
+		if len(regexp.MustCompile(`(?:^|[^\w$.])`+regexp.QuoteMeta(key)+`\s*:`).FindAllStringIndex(code, -1)) != 1 {
+			continue
+		}
+		if strings.Contains(code[m[1]:], "...") {
+			continue
+		}
+		fields = append(fields, key)
+	}
+	return fields
+}
+
+// countKeyRE is an object key and the simple value after it.
+var countKeyRE = lazyregexp.New(`(?:^|[{,\s])([A-Za-z_$][\w$]*)\s*:\s*([A-Za-z_$][\w$]*(?:\(\s*\))?(?:\s*\.\s*[A-Za-z_$][\w$]*(?:\(\s*\))?)*)\s*[,}\n]`)
+
+// isOwnCount reports an expression of the code that is the length of its
+// own input's items.
+func isOwnCount(code, val string) bool {
+	val = strings.Join(strings.Fields(val), "")
+	if l, ok := strings.CutSuffix(val, ".length"); ok {
+		r, ok := resolveList(code, l)
+		return ok && ownListRE.MatchString(r)
+	}
+	if !jsIdentRE.MatchString(val) {
+		return false
+	}
+	v, ok := constValue(code, val)
+	if !ok {
+		return false
+	}
+	l, ok := strings.CutSuffix(strings.Join(strings.Fields(v), ""), ".length")
+	if !ok {
+		return false
+	}
+	r, ok := resolveList(code, l)
+	return ok && ownListRE.MatchString(r)
+}
+
+// fieldBounds are the count fields (countFields) every item given to nd
+// holds, each with a bound on its value: the bound of the Code node's own
+// input. Items reach nd from such a Code node directly or through tests
+// and Limits, which pass items on unchanged.
+func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map[string]float64 {
+	cs := cb.in[nd.Name]
+	if len(cs) == 0 || seen[nd.Name] {
+		return nil
+	}
+	seen[nd.Name] = true
+	defer delete(seen, nd.Name)
+	var out map[string]float64
+	for i, c := range cs {
+		from := cb.w.Node(c.From)
+		if from == nil || c.ToIndex != 0 {
+			return nil
+		}
+		var fb map[string]float64
+		switch {
+		case from.Disabled || from.Type == typeLimit || from.Type == n8nschema.TypeIf || from.Type == n8nschema.TypeFilter || from.Type == n8nschema.TypeSwitch:
+			fb = cb.fieldBounds(from, seen)
+		case from.Type == n8nschema.TypeCode:
+			if fs := countFields(from); len(fs) > 0 {
+				if b := cb.inBound(from); !math.IsInf(b, 1) {
+					fb = map[string]float64{}
+					for _, f := range fs {
+						fb[f] = b
+					}
+				}
+			}
+		}
+		if from.AlwaysOutputData {
+			fb = nil // its empty item holds no field
+		}
+		if i == 0 {
+			out = fb
+			continue
+		}
+		for k, b := range out {
+			if x, ok := fb[k]; ok {
+				out[k] = max(b, x)
+			} else {
+				delete(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// numberRE is a number in a node's JSON text.
+var numberRE = lazyregexp.New(`-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?`)
+
+// maxBoundSamples bounds the counts a bounded test is read at.
+const maxBoundSamples = 64
+
+// countBoundDead is literalDead for an If, Filter or Switch whose test
+// reads {{ $json.field }}, a count field of every item it is given
+// (fieldBounds): the node read at each count from 1 to the bound it may
+// hold (boundDead), an output dead when it is dead at every one. The
+// answer of a comparison moves only where the count crosses a number the
+// node holds, so the counts beside each such number, 1, 2, 3 and the
+// bound stand for all.
+func (cb *countBounds) countBoundDead(nd *n8nschema.Node) []bool {
+	if cb == nil || nd.Disabled || !n8nschema.IsBranch(nd.Type) {
+		return nil
+	}
+	raw := nd.Value.Raw()
+	if !strings.Contains(raw, "$json") {
+		return nil
+	}
+	fb := cb.fieldBounds(nd, map[string]bool{})
+	if len(fb) == 0 {
+		return nil
+	}
+	var breaks []float64
+	for _, s := range numberRE.FindAllString(raw, -1) {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			breaks = append(breaks, f)
+		}
+	}
+	var dead []bool
+	for field, b := range fb {
+		samples := countSamples(append(breaks, b)...)
+		if samples == nil {
+			continue
+		}
+		samples = slices.DeleteFunc(samples, func(n float64) bool { return n > b })
+		if len(samples) > maxBoundSamples {
+			continue
+		}
+		var d []bool
+		for i, n := range samples {
+			dn := boundDead(nd, fieldEnv{field: jsVal{kind: n8nschema.Number, f: n}})
+			if dn == nil {
+				d = nil
+				break
+			}
+			if i == 0 {
+				d = slices.Clone(dn)
+				continue
+			}
+			for j := range d {
+				d[j] = d[j] && j < len(dn) && dn[j]
+			}
+		}
+		if slices.Contains(d, true) {
+			dead = orDead(dead, d)
+		}
+	}
+	return dead
+}
+
+// pushedList reads a Code node's code whose only return from the node is
+// `return R;`, R an array the code declares empty once (`let R = [];`)
+// and fills with one R.push(item) of one argument, a statement of the
+// body of the callback of a top-level `L.forEach(… => { … })`, L a list
+// resolveList reads: one item per element of L at most (a return before
+// the push skips it). R named anywhere else, a second push or a push in a
+// block of the callback (a loop, a test) is not read.
+func pushedList(code string) (string, bool) {
+	rets := n8nschema.TopLevelReturns(code)
+	if len(rets) != 1 {
+		return "", false
+	}
+	rest := strings.TrimSpace(stripComments(code[rets[0]:]))
+	rest = strings.TrimSpace(strings.TrimSuffix(rest, ";"))
+	if !jsIdentRE.MatchString(rest) {
+		return "", false
+	}
+	r := rest
+	uses := regexp.MustCompile(`(?:^|[^\w$.])`+regexp.QuoteMeta(r)+`\b`).FindAllStringIndex(code, -1)
+	if len(uses) != 3 {
+		return "", false // the declaration, the push, the return
+	}
+	if !regexp.MustCompile(`\b(?:let|const|var)\s+` + regexp.QuoteMeta(r) + `\s*=\s*\[\s*\]`).MatchString(code) {
+		return "", false
+	}
+	pm := regexp.MustCompile(`(?:^|[^\w$.])` + regexp.QuoteMeta(r) + `\s*\.\s*push\s*\(`).FindStringIndex(code)
+	if pm == nil {
+		return "", false
+	}
+	pushOpen := pm[1] - 1
+	pushClose := closeParen(code, pushOpen)
+	if pushClose < 0 {
+		return "", false
+	}
+	arg := strings.TrimSpace(code[pushOpen+1 : pushClose])
+	if arg == "" || strings.HasPrefix(arg, "...") || topLevelComma(arg) {
+		return "", false
+	}
+	// The forEach whose callback holds the push.
+	for _, m := range forEachRE.FindAllStringSubmatchIndex(code, -1) {
+		open := m[1] - 1
+		end := closeParen(code, open)
+		if end < 0 || pushOpen < open || pushOpen > end {
+			continue
+		}
+		if nestingAt(code, m[0]) != 0 {
+			return "", false // inside a block or a call
+		}
+		body := strings.Index(code[open:pushOpen], "=>")
+		if body < 0 {
+			return "", false
+		}
+		brace := open + body + 2
+		for brace < len(code) && (code[brace] == ' ' || code[brace] == '\t' || code[brace] == '\n' || code[brace] == '\r') {
+			brace++
+		}
+		if brace >= len(code) || code[brace] != '{' || nestingAt(code[brace:], pushOpen-brace) != 1 {
+			return "", false
+		}
+		// The push starts its own statement: nothing between it and the
+		// last ; { or } before it (a for, while or else with no braces
+		// would repeat or skip it).
+		rStart := pm[0] + strings.Index(code[pm[0]:], r)
+		before := code[brace:rStart]
+		if strings.TrimSpace(stripComments(before[strings.LastIndexAny(before, ";{}")+1:])) != "" {
+			return "", false
+		}
+		list := strings.TrimSpace(code[m[2]:m[3]])
+		return resolveList(code, strings.Join(strings.Fields(list), ""))
+	}
+	return "", false
+}
+
+// forEachRE is a list's .forEach( call.
+var forEachRE = lazyregexp.New(`(\$input\.all\(\s*\)|\$\(\s*(?:'[^'\\]+'|"[^"\\]+")\s*\)\.all\(\s*\)|[A-Za-z_$][\w$]*)\s*\.\s*forEach\s*\(`)
+
+// nestingAt is how many brackets ({, (, [) are open at offset off of s,
+// strings, template literals and comments skipped.
+func nestingAt(s string, off int) int {
+	depth := 0
+	for i := 0; i < off && i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+		case '"', '\'', '`':
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			i = skipComment(s, i)
+		}
+	}
+	return depth
+}
+
+// topLevelComma reports a comma outside any bracket of s.
+func topLevelComma(s string) bool {
+	for i := range len(s) {
+		if s[i] == ',' && nestingAt(s, i) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonKeyAt reports a key at offset off of s that is a key of the object
+// written as the value of a `json:` key: the innermost bracket open at off
+// is a { that follows "json:".
+func jsonKeyAt(s string, off int) bool {
+	var stack []int
+	for i := 0; i < off && i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '{', '[':
+			stack = append(stack, i)
+		case ')', '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case '"', '\'', '`':
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			i = skipComment(s, i)
+		}
+	}
+	if len(stack) == 0 || s[stack[len(stack)-1]] != '{' {
+		return false
+	}
+	before := strings.TrimSpace(s[:stack[len(stack)-1]])
+	before, ok := strings.CutSuffix(before, ":")
+	before = strings.TrimSpace(before)
+	if !ok || !strings.HasSuffix(before, "json") {
+		return false
+	}
+	// json itself, not a longer name that ends so (myjson).
+	return len(before) == 4 || !jsIdentRE.MatchString(before[len(before)-5:len(before)-4])
+}
