@@ -57,6 +57,25 @@ var (
 	// v1beta, or is not supported for generateContent"
 	// (github.com/chatboxai/chatbox/issues/2748).
 	gemini0520Refused = retiredSource{provider: "Google", page: "the Gemini API's 404 for it, quoted in github.com/chatboxai/chatbox/issues/2748", observed: true}
+	// xAI's Grok 2 ids: no xAI page read dates their end (its May 15, 2026
+	// retirement page lists Grok 3 and 4 ids, and only those redirect to
+	// grok-4.3), but xAI's API was seen refusing each of these, so each is
+	// dated by the day it was seen (docs/n8n-facts.md, "xAI's Grok 2").
+	// grok-2-latest: 400 {'code': 'Client specified an invalid argument',
+	// 'error': 'Model not found: grok-2-latest'} on 2026-02-26.
+	xaiGrok2LatestRefused = retiredSource{provider: "xAI", page: "xAI's 400 \"Model not found: grok-2-latest\", quoted in github.com/definableai/definable.ai/issues/112", observed: true}
+	// The vision and image ids: "xAI has shut down the Grok 2 models
+	// (grok-2-vision-1212, grok-2-vision, grok-2-vision-latest,
+	// grok-2-image, grok-2-image-1212, grok-2-image-latest) in their
+	// API", "they are in fact all shut down, which I verified" (the AI
+	// SDK's maintainer, 2026-03-09); xAI's own answer for the image id,
+	// "grok-2-image-1212 has been fully deprecated and is no longer
+	// available", is quoted in github.com/SillyTavern/SillyTavern/pull/5334.
+	// n8n's xAI Grok chat model defaults to grok-2-vision-1212.
+	xaiGrok2VisionRefused = retiredSource{provider: "xAI", page: "xAI's API as the AI SDK's maintainers checked it, github.com/vercel/ai/pull/13271: \"shut down in their API\"", observed: true}
+	// grok-2-1212: "selecting any of them returns 400 - Model not found"
+	// for grok-2-1212 with the vision and image ids (2026-07-24).
+	xaiGrok2Refused = retiredSource{provider: "xAI", page: "xAI's 400 \"Model not found\" for it, as github.com/lum3on/comfyui_LLM_Polymath/pull/23 reports", observed: true}
 )
 
 // retiredModels are the model ids a provider's own API stopped serving, by
@@ -77,7 +96,7 @@ var (
 // the Gemini API routes from 2026-12-01 to a newer model billed at its
 // rate (docs/n8n-facts.md): they keep answering.
 var retiredModels = []struct {
-	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek", "perplexity", "mistral"
+	provider string // as HTTPModelCall.Provider: "openai", "anthropic", "google-gemini", "groq", "deepseek", "perplexity", "mistral", "xai"
 	date     string
 	src      retiredSource
 	ids      []string
@@ -195,6 +214,14 @@ var retiredModels = []struct {
 	{"mistral", "2025-06-16", mistralLegacy, []string{"mistral-medium-2312", "mistral-small-2402", "mistral-large-2402", "codestral-2405"}},
 	{"mistral", "2025-09-30", mistralLegacy, []string{"mistral-saba-2502"}},
 
+	// xAI's Grok 2, each id by the day its API was seen refusing it (the
+	// sources above). Not the alias "grok-2", which no source read saw
+	// refused: it stays served, priced by its row.
+	{"xai", "2026-02-26", xaiGrok2LatestRefused, []string{"grok-2-latest"}},
+	{"xai", "2026-03-09", xaiGrok2VisionRefused, []string{"grok-2-vision-1212", "grok-2-vision", "grok-2-vision-latest",
+		"grok-2-image-1212", "grok-2-image", "grok-2-image-latest"}},
+	{"xai", "2026-07-24", xaiGrok2Refused, []string{"grok-2-1212"}},
+
 	// Groq, "August 16, 2026: llama-3.1-8b-instant and llama-3.3-70b-versatile".
 	{"groq", "2026-08-16", groqDeprecations, []string{"llama-3.1-8b-instant", "llama-3.3-70b-versatile"}},
 	// Groq, the earlier sections' "Shutdown Date" columns.
@@ -282,7 +309,7 @@ func BilledModel(n *Node, model string) string {
 // RetiredModel is a model a provider shut down, as its page says.
 type RetiredModel struct {
 	Model    string // as the node sends it
-	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek", "Perplexity", "Mistral"
+	Provider string // "OpenAI", "Anthropic", "Google", "Groq", "DeepSeek", "Perplexity", "Mistral", "xAI"
 	Date     string // the day the provider's API stopped serving it
 	Source   string // the page the date was read from
 	// Observed: Date is a day the API was seen refusing the id, not the

@@ -65,9 +65,16 @@ func TestRetiredModelCall(t *testing.T) {
 		{`{"type":"n8n-nodes-base.perplexity","typeVersion":1,"parameters":{}}`, ``},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"perplexity/sonar-reasoning"}}`, ``},
 		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.perplexity.ai/chat/completions","authentication":"genericCredentialType","genericAuthType":"httpHeaderAuth","sendBody":true,"specifyBody":"json","jsonBody":"={\"model\": \"sonar-reasoning\", \"messages\": [{\"role\": \"user\", \"content\": {{ JSON.stringify($json.q) }}}]}"}}`, `"sonar-reasoning", which Perplexity shut down on 2025-12-15`},
-		// Neither xAI nor OpenRouter dates a refusal of these: left served.
+		// xAI's API was seen refusing its Grok 2 ids, n8n's default for the
+		// xAI Grok chat model among them; the alias grok-2, which no source
+		// saw refused, and OpenRouter's slug (a gateway's id) are not judged.
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatOpenRouter","typeVersion":1,"parameters":{"model":"x-ai/grok-2-1212"}}`, ``},
-		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2-1212"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2-1212"}}`, `"grok-2-1212", which xAI shut down by 2026-07-24 (xAI's 400 "Model not found" for it`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"options":{}}}`, `"grok-2-vision-1212", which xAI shut down by 2026-03-09`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2-latest"}}`, `"grok-2-latest", which xAI shut down by 2026-02-26`},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-2"}}`, ``},
+		{`{"type":"@n8n/n8n-nodes-langchain.lmChatXAiGrok","typeVersion":1,"parameters":{"model":"grok-3"}}`, ``}, // routed to grok-4.3
+		{`{"type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.x.ai/v1/chat/completions","authentication":"predefinedCredentialType","nodeCredentialType":"xAiApi","sendBody":true,"specifyBody":"json","jsonBody":"={\"model\": \"grok-2-vision-latest\", \"messages\": [{\"role\": \"user\", \"content\": {{ JSON.stringify($json.q) }}}]}"}}`, `"grok-2-vision-latest", which xAI shut down by 2026-03-09`},
 		{`{"type":"@n8n/n8n-nodes-langchain.lmChatGoogleGemini","typeVersion":1,"parameters":{"modelName":"models/gemini-2.5-pro-exp-03-25"}}`, ``},
 		// Mistral's legacy table; n8n's default alias "mistral-small", the
 		// -latest aliases and a gateway's id answer.
