@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -62,7 +63,13 @@ When every paid call is reached only past a call that sends a template's blank (
 on every item as written, and an HTTP Request that fails stops the run unless it continues on failure
 (packages/core/src/execution-engine/workflow-execute.ts): no stranger's run reaches the paid call until the owner
 fills the blank in. The finding is then a note that says so ("this holds once … carries a real key"), as RS302 and
-RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.`,
+RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.
+The finding names one paid call and counts the others: among those past no blank (all, when every one is past one),
+the one whose run bills most at worst, by RS302's figure (calls × attempts × max output tokens × the model's output
+price, per execution of --items items; a call whose attempts have no bound, RS301, first), so a chat's agent model
+comes before the embeddings its retriever asks first. A call whose price or output bound stormcheck does not know
+(an embeddings model, billed per input token; an image or video generation, billed per image or second) comes after
+every priced one, and calls of the same figure keep the workflow's order.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -172,7 +179,16 @@ RS010 word the same blank on the same workflow; a paid call that some run reache
 				}
 				return 1
 			}
-			slices.SortStableFunc(paid, clear)
+			// Among the calls past no blank (or, when none is, among
+			// all), the finding names the one whose run bills most at
+			// worst (costlier): a chat's agent model, not the embeddings
+			// its retriever asks first.
+			slices.SortStableFunc(paid, func(a, b *analyze.Operation) int {
+				if c := clear(a, b); c != 0 {
+					return c
+				}
+				return costlier(pass.Options, a, b)
+			})
 			slices.SortStableFunc(billed, clear)
 			bill := ""
 			var op *analyze.Operation
@@ -236,6 +252,44 @@ RS010 word the same blank on the same workflow; a paid call that some run reache
 			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// worstPerRun is what one run of a paid call bills at worst, by the
+// figures RS301 and RS302 give it (analyze.FillSpend): its calls ×
+// attempts × max output tokens × the model's output price, per execution
+// of --items items (Operation.SpendPerExecution); infinite for a call
+// whose attempts or calls have no bound (SpendUnbounded, RS301) at a known
+// price and output bound. ok is false when the price or the output bound
+// is unknown (an embeddings model, priced per input token only, bills no
+// output).
+func worstPerRun(opts *analyze.Options, op *analyze.Operation) (float64, bool) {
+	if usd, ok := op.SpendPerExecution(opts); ok {
+		return usd, true
+	}
+	if op.SpendUnbounded && op.PriceKnown && op.MaxOutputTokens > 0 {
+		return math.Inf(1), true
+	}
+	return 0, false
+}
+
+// costlier orders paid calls by what one run bills at worst (worstPerRun),
+// the largest first, a call of unknown cost after every priced one; a tie
+// keeps the order it had (the workflow's).
+func costlier(opts *analyze.Options, a, b *analyze.Operation) int {
+	x, xok := worstPerRun(opts, a)
+	y, yok := worstPerRun(opts, b)
+	switch {
+	case xok != yok:
+		if xok {
+			return -1
+		}
+		return 1
+	case !xok || x == y:
+		return 0
+	case x > y:
+		return -1
+	}
+	return 1
 }
 
 // billedTo says who pays for paid calls the owner pays for: their key,
