@@ -67,9 +67,10 @@ RS010 word the same blank on the same workflow; a paid call that some run reache
 The finding names one paid call and counts the others: among those past no blank (all, when every one is past one),
 the one whose run bills most at worst, by RS302's figure (calls × attempts × max output tokens × the model's output
 price, per execution of --items items; a call whose attempts have no bound, RS301, first), so a chat's agent model
-comes before the embeddings its retriever asks first. A call whose price or output bound stormcheck does not know
-(an embeddings model, billed per input token; an image or video generation, billed per image or second) comes after
-every priced one, and calls of the same figure keep the workflow's order.`,
+comes before the embeddings its retriever asks first. An embeddings call (billed per input token only) yields to a
+priced call; any other call whose price or output bound stormcheck does not know (an image or video generation,
+billed per image or second; a search priced per request) may cost more than any priced one, so when it comes first
+in the workflow it stays named. Calls of the same figure keep the workflow's order.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -181,14 +182,10 @@ every priced one, and calls of the same figure keep the workflow's order.`,
 			}
 			// Among the calls past no blank (or, when none is, among
 			// all), the finding names the one whose run bills most at
-			// worst (costlier): a chat's agent model, not the embeddings
+			// worst (costliest): a chat's agent model, not the embeddings
 			// its retriever asks first.
-			slices.SortStableFunc(paid, func(a, b *analyze.Operation) int {
-				if c := clear(a, b); c != 0 {
-					return c
-				}
-				return costlier(pass.Options, a, b)
-			})
+			slices.SortStableFunc(paid, clear)
+			costliest(pass.Options, paid, behind)
 			slices.SortStableFunc(billed, clear)
 			bill := ""
 			var op *analyze.Operation
@@ -272,24 +269,39 @@ func worstPerRun(opts *analyze.Options, op *analyze.Operation) (float64, bool) {
 	return 0, false
 }
 
-// costlier orders paid calls by what one run bills at worst (worstPerRun),
-// the largest first, a call of unknown cost after every priced one; a tie
-// keeps the order it had (the workflow's).
-func costlier(opts *analyze.Options, a, b *analyze.Operation) int {
-	x, xok := worstPerRun(opts, a)
-	y, yok := worstPerRun(opts, b)
-	switch {
-	case xok != yok:
-		if xok {
-			return -1
-		}
-		return 1
-	case !xok || x == y:
-		return 0
-	case x > y:
-		return -1
+// costliest moves to the front of paid (ordered by clear, then the
+// workflow's order) the call whose run bills most at worst (worstPerRun),
+// among those in the first call's group (past no blank, or all behind
+// one). A call whose cost is unknown and is not an embeddings call (an
+// image, a video, speech, a search priced per request) may cost more than
+// any priced one: when it comes first, it stays named. Embeddings bill
+// input tokens only, a small figure beside a model's output.
+func costliest(opts *analyze.Options, paid []*analyze.Operation, behind func(*analyze.Operation) bool) {
+	if len(paid) < 2 {
+		return
 	}
-	return 1
+	if _, ok := worstPerRun(opts, paid[0]); !ok && !embeddings(paid[0]) {
+		return
+	}
+	best, most := -1, 0.0
+	for i, op := range paid {
+		if behind(op) != behind(paid[0]) {
+			break
+		}
+		if usd, ok := worstPerRun(opts, op); ok && (best < 0 || usd > most) {
+			best, most = i, usd
+		}
+	}
+	if best > 0 {
+		op := paid[best]
+		copy(paid[1:best+1], paid[:best])
+		paid[0] = op
+	}
+}
+
+// embeddings reports an embeddings sub-node's call.
+func embeddings(op *analyze.Operation) bool {
+	return op.Node != nil && strings.HasPrefix(op.Node.Type, "@n8n/n8n-nodes-langchain.embeddings")
 }
 
 // billedTo says who pays for paid calls the owner pays for: their key,
