@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -62,7 +63,14 @@ When every paid call is reached only past a call that sends a template's blank (
 on every item as written, and an HTTP Request that fails stops the run unless it continues on failure
 (packages/core/src/execution-engine/workflow-execute.ts): no stranger's run reaches the paid call until the owner
 fills the blank in. The finding is then a note that says so ("this holds once … carries a real key"), as RS302 and
-RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.`,
+RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.
+The finding names one paid call and counts the others: among those past no blank (all, when every one is past one),
+the one whose run bills most at worst, by RS302's figure (calls × attempts × max output tokens × the model's output
+price, per execution of --items items; a call whose attempts have no bound, RS301, first), so a chat's agent model
+comes before the embeddings its retriever asks first. An embeddings call (billed per input token only) yields to a
+priced call; any other call whose price or output bound stormcheck does not know (an image or video generation,
+billed per image or second; a search priced per request) may cost more than any priced one, so when it comes first
+in the workflow it stays named. Calls of the same figure keep the workflow's order.`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or a rate limit before the paid call, and declare the provider's hard spend limit in .stormcheck.yaml",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and a rate limit a number only the owner can choose.",
 	Severity:   analyze.Warning,
@@ -172,7 +180,12 @@ RS010 word the same blank on the same workflow; a paid call that some run reache
 				}
 				return 1
 			}
+			// Among the calls past no blank (or, when none is, among
+			// all), the finding names the one whose run bills most at
+			// worst (costliest): a chat's agent model, not the embeddings
+			// its retriever asks first.
 			slices.SortStableFunc(paid, clear)
+			costliest(pass.Options, paid, behind)
 			slices.SortStableFunc(billed, clear)
 			bill := ""
 			var op *analyze.Operation
@@ -236,6 +249,59 @@ RS010 word the same blank on the same workflow; a paid call that some run reache
 			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// worstPerRun is what one run of a paid call bills at worst, by the
+// figures RS301 and RS302 give it (analyze.FillSpend): its calls ×
+// attempts × max output tokens × the model's output price, per execution
+// of --items items (Operation.SpendPerExecution); infinite for a call
+// whose attempts or calls have no bound (SpendUnbounded, RS301) at a known
+// price and output bound. ok is false when the price or the output bound
+// is unknown (an embeddings model, priced per input token only, bills no
+// output).
+func worstPerRun(opts *analyze.Options, op *analyze.Operation) (float64, bool) {
+	if usd, ok := op.SpendPerExecution(opts); ok {
+		return usd, true
+	}
+	if op.SpendUnbounded && op.PriceKnown && op.MaxOutputTokens > 0 {
+		return math.Inf(1), true
+	}
+	return 0, false
+}
+
+// costliest moves to the front of paid (ordered by clear, then the
+// workflow's order) the call whose run bills most at worst (worstPerRun),
+// among those in the first call's group (past no blank, or all behind
+// one). A call whose cost is unknown and is not an embeddings call (an
+// image, a video, speech, a search priced per request) may cost more than
+// any priced one: when it comes first, it stays named. Embeddings bill
+// input tokens only, a small figure beside a model's output.
+func costliest(opts *analyze.Options, paid []*analyze.Operation, behind func(*analyze.Operation) bool) {
+	if len(paid) < 2 {
+		return
+	}
+	if _, ok := worstPerRun(opts, paid[0]); !ok && !embeddings(paid[0]) {
+		return
+	}
+	best, most := -1, 0.0
+	for i, op := range paid {
+		if behind(op) != behind(paid[0]) {
+			break
+		}
+		if usd, ok := worstPerRun(opts, op); ok && (best < 0 || usd > most) {
+			best, most = i, usd
+		}
+	}
+	if best > 0 {
+		op := paid[best]
+		copy(paid[1:best+1], paid[:best])
+		paid[0] = op
+	}
+}
+
+// embeddings reports an embeddings sub-node's call.
+func embeddings(op *analyze.Operation) bool {
+	return op.Node != nil && strings.HasPrefix(op.Node.Type, "@n8n/n8n-nodes-langchain.embeddings")
 }
 
 // billedTo says who pays for paid calls the owner pays for: their key,
