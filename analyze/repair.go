@@ -66,6 +66,9 @@ type Repairer interface {
 	// ScheduleTimeout sets settings.executionTimeout to a schedule's
 	// interval (unsafe).
 	ScheduleTimeout(w *n8nschema.Workflow, schedule *n8nschema.Node) (*Repair, error)
+	// RetryAsRun writes the retry settings n8n runs (ClampedRetry) over
+	// those it clamps on a node (safe: n8n runs the same).
+	RetryAsRun(w *n8nschema.Workflow, n *n8nschema.Node) (*Repair, error)
 }
 
 // RepairFunc builds a finding's repair with the set's Repairer. An

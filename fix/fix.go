@@ -187,6 +187,10 @@ func (r *repairer) ScheduleTimeout(w *n8nschema.Workflow, schedule *n8nschema.No
 	return r.scheduleTimeout(r.workflow(wfKey{w.Source, w.Name, w.ID}), schedule.Name)
 }
 
+func (r *repairer) RetryAsRun(w *n8nschema.Workflow, n *n8nschema.Node) (*analyze.Repair, error) {
+	return r.retryAsRun(r.workflow(wfKey{w.Source, w.Name, w.ID}), n.Name)
+}
+
 type wfNode struct {
 	wf   *n8nschema.Workflow
 	node string

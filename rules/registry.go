@@ -51,6 +51,7 @@ func All() []*analyze.Rule {
 		rs503,
 		rs504,
 		rs505,
+		rs506,
 	}
 	withExamples.Do(func() {
 		for _, r := range rs {

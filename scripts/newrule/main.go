@@ -4,7 +4,7 @@
 // its own files and rules/registry.go (docs/rules.md is regenerated from
 // them). CONTRIBUTING.md walks through what to fill in.
 //
-//	go run ./scripts/newrule RS506 shared-quota-exhausted
+//	go run ./scripts/newrule RS507 shared-quota-exhausted
 //
 // The new rule reports nothing yet, so `go test ./rules` fails until it
 // does what its examples say: that is the first thing to fix.

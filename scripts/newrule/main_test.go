@@ -27,17 +27,17 @@ func TestScaffold(t *testing.T) {
 	dir := t.TempDir()
 	before := copyTree(t, root, dir)
 
-	wrote, err := run(dir, "RS506", "shared-quota-exhausted")
+	wrote, err := run(dir, "RS507", "shared-quota-exhausted")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		"rules/examples/RS506.bad.json",
-		"rules/examples/RS506.good.json",
+		"rules/examples/RS507.bad.json",
+		"rules/examples/RS507.good.json",
 		"rules/registry.go",
-		"rules/rs506_shared_quota_exhausted.go",
-		"rules/testdata/RS506/fires_like_the_example.json",
-		"rules/testdata/RS506/silent_like_the_example.json",
+		"rules/rs507_shared_quota_exhausted.go",
+		"rules/testdata/RS507/fires_like_the_example.json",
+		"rules/testdata/RS507/silent_like_the_example.json",
 	}
 	slices.Sort(wrote)
 	if !slices.Equal(wrote, want) {
@@ -59,12 +59,12 @@ func TestScaffold(t *testing.T) {
 			t.Errorf("%s is not valid JSON:\n%s", p, after[p])
 		}
 	}
-	if bad, good := after["rules/examples/RS506.bad.json"], after["rules/examples/RS506.good.json"]; !bytes.Contains(bad, []byte(`"notes": "want RS506`)) || bytes.Contains(good, []byte("want RS506")) {
-		t.Errorf("the bad example must note \"want RS506\" and the good one must not:\n%s\n%s", bad, good)
+	if bad, good := after["rules/examples/RS507.bad.json"], after["rules/examples/RS507.good.json"]; !bytes.Contains(bad, []byte(`"notes": "want RS507`)) || bytes.Contains(good, []byte("want RS507")) {
+		t.Errorf("the bad example must note \"want RS507\" and the good one must not:\n%s\n%s", bad, good)
 	}
 	reg := string(after["rules/registry.go"])
-	if !strings.Contains(reg, "\t\trs505,\n\t\trs506,\n") {
-		t.Errorf("rules/registry.go does not list rs506 right after rs505:\n%s", reg)
+	if !strings.Contains(reg, "\t\trs506,\n\t\trs507,\n") {
+		t.Errorf("rules/registry.go does not list rs507 right after rs506:\n%s", reg)
 	}
 
 	// The rule package builds. (Testing the copy would rebuild every
@@ -77,10 +77,10 @@ func TestScaffold(t *testing.T) {
 	}
 
 	// A second run refuses, and writes nothing.
-	if _, err := run(dir, "RS506", "other-name"); err == nil || !strings.Contains(err.Error(), "registers RS506 already") {
+	if _, err := run(dir, "RS507", "other-name"); err == nil || !strings.Contains(err.Error(), "registers RS507 already") {
 		t.Errorf("second run: err %v, want a refusal", err)
 	}
-	if _, err := run(dir, "RS507", "shared-quota-exhausted"); err == nil || !strings.Contains(err.Error(), "names its rule") {
+	if _, err := run(dir, "RS508", "shared-quota-exhausted"); err == nil || !strings.Contains(err.Error(), "names its rule") {
 		t.Errorf("a taken name: err %v, want a refusal", err)
 	}
 	if !maps.EqualFunc(after, snapshot(t, dir), bytes.Equal) {
