@@ -854,9 +854,6 @@ func (g *Graph) FailsWhy(n *n8nschema.Node) (string, bool) {
 	if why, ok := g.issueWhy[int32(i)]; ok {
 		return why, true
 	}
-	if why, ok := g.staticWhy[int32(i)]; ok {
-		return why, true
-	}
 	return gateThrows(n)
 }
 

@@ -274,9 +274,6 @@ type Graph struct {
 	// items only, at a memory that finds no session ID (sessionless): no
 	// item goes on from them (dead), nor does the agent call a sub-node.
 	noSess map[*Edge]bool
-	// staticWhy says why a gate on static data that no run passes
-	// (staticGates) fails on every item or returns none.
-	staticWhy map[int32]string
 	// ByHandStarts' memo: the first test-only chat and the first Execute
 	// Workflow Trigger that reach each node.
 	handOnce            sync.Once

@@ -1,9 +1,7 @@
 package analyze
 
 import (
-	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -23,9 +21,11 @@ import (
 // item on only in a run after one where a node set that key. When every
 // node that sets it runs only behind that gate itself, behind another
 // such gate, or behind a node that fails on every item, no run ever sets
-// it: the gate throws on every run that reaches it (staticGates, marked
-// in fails) or returns nothing (marked in empty), and what lies only
-// behind it never runs.
+// it: the gate passes no item on (staticGates marks it in empty, whether
+// its code throws or returns nothing: an If before it that tests a flag
+// set from the same key sends it nothing, so it need not throw), and
+// what lies only behind it never runs. What blocks the writers (a node
+// failing on every item) carries the finding and counts those nodes.
 //
 // It is kept narrow where it cannot be decided: a key the export's
 // staticData holds (or a staticData this reader cannot read) opens the
@@ -302,15 +302,11 @@ func (g *Graph) staticGates(mark func(*[]bool, int)) {
 		starts = append(starts, g.Nodes[i])
 	}
 	set := func(on bool) {
+		if g.empty == nil {
+			g.empty = make([]bool, len(g.Nodes))
+		}
 		for k, c := range gates {
-			m := &g.fails
-			if c.empty {
-				m = &g.empty
-			}
-			if *m == nil {
-				*m = make([]bool, len(g.Nodes))
-			}
-			(*m)[c.i] = on && shut[k]
+			g.empty[c.i] = on && shut[k]
 		}
 	}
 	for {
@@ -337,137 +333,14 @@ func (g *Graph) staticGates(mark func(*[]bool, int)) {
 		}
 		set(false)
 	}
-	set(false)
-	// The failing nodes a run reaches that stand before a writer: what
-	// blocks, named in the reason.
-	isGate := map[int]bool{}
+	// A shut gate passes no item on, whether its code throws or returns
+	// none: it is marked as giving nothing (empty), not as failing. An If
+	// before it that tests the same key (a flag the code sets from it)
+	// sends it nothing, so it never throws; what fails is what keeps the
+	// writers from running, whose own finding counts what lies behind.
 	for k, c := range gates {
 		if shut[k] {
-			isGate[c.i] = true
-		}
-	}
-	live := map[*n8nschema.Node]bool{}
-	if len(isGate) > 0 {
-		for k, c := range gates {
-			if shut[k] {
-				g.markGate(c.i, c.empty)
-			}
-		}
-		live = g.walkFrom(false, true, starts)
-		set(false)
-	}
-	ahead := func(f int) []bool {
-		seen := make([]bool, len(g.Nodes))
-		seen[f] = true
-		queue := []int{f}
-		for h := 0; h < len(queue); h++ {
-			u := queue[h]
-			if isGate[u] {
-				continue
-			}
-			for _, e := range g.outs(u) {
-				if e.Type == ConnMain && !seen[e.to] {
-					seen[e.to] = true
-					queue = append(queue, int(e.to))
-				}
-			}
-		}
-		return seen
-	}
-	var blockers []int
-	var aheadOf [][]bool
-	for f := range g.Nodes {
-		if !isGate[f] && live[g.Nodes[f]] && g.runFails(f) {
-			blockers = append(blockers, f)
-			aheadOf = append(aheadOf, ahead(f))
-		}
-	}
-	for k, c := range gates {
-		if !shut[k] {
-			continue
-		}
-		if c.empty {
 			mark(&g.empty, c.i)
-		} else {
-			mark(&g.fails, c.i)
 		}
-		if g.staticWhy == nil {
-			g.staticWhy = map[int32]string{}
-		}
-		var names []string
-		var ws []int
-		for _, w := range writers {
-			for _, x := range writes[w] {
-				if x.scope == c.scope && (x.key == "" || c.key == "" || x.key == c.key) {
-					names = append(names, strconv.Quote(g.Nodes[w].Name))
-					ws = append(ws, w)
-					break
-				}
-			}
-		}
-		var blocks []string
-		for b, f := range blockers {
-			for _, w := range ws {
-				if aheadOf[b][w] {
-					blocks = append(blocks, strconv.Quote(g.Nodes[f].Name))
-					break
-				}
-			}
-		}
-		through := "this node"
-		if len(isGate) > 1 {
-			through += ", another gate of this kind"
-		}
-		if len(blocks) > 0 {
-			through += fmt.Sprintf(" or %s, which %s on every item", joinQuotedNodes(blocks), pluralWord(len(blocks), "fails", "fail"))
-		}
-		scope := "the workflow's static data"
-		if c.scope != "global" {
-			scope = "its own static data"
-		}
-		by := "no node of the workflow sets it"
-		if len(names) > 0 {
-			by = fmt.Sprintf("only %s %s it, which no run reaches but through %s", joinQuotedNodes(names), pluralWord(len(names), "sets", "set"), through)
-		}
-		stop := "throws"
-		if c.empty {
-			stop = "returns no items"
-		}
-		g.staticWhy[int32(c.i)] = fmt.Sprintf("its code %s unless %s holds %s, which n8n starts empty (the export has no staticData for it): %s, so no run ever passes it",
-			stop, scope, c.shown, by)
 	}
-}
-
-// markGate marks gate i shut in fails, or in empty for one that returns
-// no items.
-func (g *Graph) markGate(i int, empty bool) {
-	m := &g.fails
-	if empty {
-		m = &g.empty
-	}
-	if *m == nil {
-		*m = make([]bool, len(g.Nodes))
-	}
-	(*m)[i] = true
-}
-
-// joinQuotedNodes joins quoted names with commas and "or".
-func joinQuotedNodes(names []string) string {
-	if len(names) > 3 {
-		names = append(names[:3:3], fmt.Sprintf("%d more", len(names)-3))
-	}
-	switch len(names) {
-	case 1:
-		return "node " + names[0]
-	case 2:
-		return "nodes " + names[0] + " or " + names[1]
-	}
-	return "nodes " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

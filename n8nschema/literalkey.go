@@ -89,6 +89,15 @@ func placeholderBraces(s string) bool {
 	}
 }
 
+// FillInID reports an id that is wholly a template's mustache fill-in
+// ("{{WORKFLOW_ID}}", placeholderBraces): a redacted export leaves it
+// where the workflow's id was, so no instance holds it and two files that
+// carry it share no id.
+func FillInID(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "{{") && strings.HasSuffix(s, "}}") && placeholderBraces(s)
+}
+
 // bareName reports a name of letters, digits, "_" and "-" that starts
 // with a letter or "_".
 func bareName(s string) bool {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs009 = &analyze.Rule{
@@ -21,7 +22,8 @@ and an audit that reads both counts it twice: its calls load the dependencies it
 (RS505), and calls by the id go to one of the two (stormcheck follows the first in name order, as it
 resolves any id). The rule reports each shared id once, at the first workflow of the set that has it,
 counting the others and naming them as related places (many unrelated files that carry one placeholder id,
-such as "1", are one finding). Workflows without an id (a template, a hand-written file) are never compared; the
+such as "1", are one finding). Workflows without an id (a template, a hand-written file) are never compared, nor those whose id is a redacted
+export's fill-in ("{{WORKFLOW_ID}}": the real id was taken out, and importing through the editor gives a new one); the
 id of a template gallery record ({id, name, totalViews, workflow: {...}}) is the gallery's, not the
 workflow's, since importing a template makes a new workflow. An id written as a JSON number (n8n 0.x
 exports wrote its integer keys so) is the same id as its text: n8n keeps workflow ids in a varchar
@@ -55,8 +57,8 @@ because an audit that reads every copy counts the workflow's calls once for each
 		var ids []string
 		for i := range pass.Workflows {
 			w := &pass.Workflows[i]
-			if w.ID == "" {
-				continue
+			if w.ID == "" || n8nschema.FillInID(w.ID) {
+				continue // no id, or a redacted export's fill-in in its place
 			}
 			if _, ok := byID[w.ID]; !ok {
 				ids = append(ids, w.ID)

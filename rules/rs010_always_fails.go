@@ -187,14 +187,6 @@ node on a path an enabled trigger reaches:
 - a Question and Answer chain whose retriever input is a vector store, not a retriever: LangChain's
   createRetrievalChain (@langchain/classic chains/retrieval) stops at "retrieveDocumentsChain.withConfig is
   not a function", before any search or model call;
-- a Code, Function or Function Item node that reads a key of the workflow's static data
-  ($getWorkflowStaticData('global'), or 'node' for its own) and throws when it is unset, when the export's
-  staticData does not hold that key and every node that sets it runs only behind that node, behind another such
-  gate, or behind a node that fails on every item: n8n starts the static data empty and keeps only what an
-  execution wrote (packages/workflow/src/workflow.ts getStaticData), so no run ever sets the key and no run
-  passes (one that returns no items when the key is unset passes nothing either); a key the export holds, a
-  write the reader cannot place (the object handed on, a key computed from item data written by a node a run
-  reaches) opens the gate;
 - a Code, Function or Function Item node whose whole code is one name nothing defines, a placeholder a build
   step was to replace ("__PREPARE_MESSAGE_CODE__"): n8n runs the code as the body of an async function, where
   the name throws a ReferenceError (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
@@ -320,6 +312,15 @@ $items() with no node name are that input (packages/workflow/src/workflow-data-p
 least 1 whenever the test runs and a branch for "nothing came" never does: the finding says the test is the
 count of the node's own input. The items of another node ($('X').all().length, $node["X"]), a field of the
 item ($json.items.length) and a count compared with a number past 1 (> 5) vary, and are not judged.
+What lies only behind a Code, Function or Function Item node that reads a key of the workflow's static data
+($getWorkflowStaticData('global'), or 'node' for its own) and throws or returns no items when it is unset never
+runs either, when the export's staticData does not hold that key and every node that sets it runs only behind
+that node, behind another such gate, or behind a node that fails on every item: n8n starts the static data empty
+and keeps only what an execution wrote (packages/workflow/src/workflow.ts getStaticData), so no run ever sets the
+key and no item passes. The gate itself is not reported (an If before it that tests a flag read from the same
+key sends it nothing, so it need not throw); the node that keeps the writers from running is, and counts what
+never runs. A key the export holds, or a write the reader cannot place (the object handed on, a key computed
+from item data written by a node a run reaches), opens the gate.
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
 node. It is a warning: the work never happens and each execution is marked failed, though nothing is

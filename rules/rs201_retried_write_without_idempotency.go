@@ -47,7 +47,7 @@ recipient is such a read goes to no one and is not reported (a Gmail send with t
 Nor is a write that every run reaches only through a node that fails on every item (an AI Agent whose memory
 finds no session ID, a refused credential: RS010 names it and what never runs behind it), or through a Code node
 that throws unless the workflow's static data holds a key only nodes behind it (or behind such a failing node)
-set, which no run ever passes (RS010): it is never sent, so never sent twice; the finding comes once that node
+set, which no run ever passes (RS010 counts it behind what blocks those nodes): it is never sent, so never sent twice; the finding comes once that node
 is fixed. What a node's items hold after an API's answer
 is not known (any top-level field may come back), so an agent fed one is not taken to fail.
 A write to a resource a template's blank names (the spreadsheet "YOUR_SPREADSHEET_ID", the chat
