@@ -114,6 +114,15 @@ func (v Value) escaped() bool {
 	return v.Kind() == String && v.node().flags&strEsc != 0
 }
 
+// UnicodeEscaped reports whether v is a string whose JSON text (Raw)
+// holds a \u escape. Without one, every letter, digit and punctuation
+// mark of Str is spelled as itself in Raw (the other escapes stand for a
+// quote, a backslash, a slash or a control character), so a word not in
+// Raw is not in Str either: a test that needs no unescaping.
+func (v Value) UnicodeEscaped() bool {
+	return v.Kind() == String && v.node().flags&strU != 0
+}
+
 // numberText is a number's text as Str gives it: an integer as written,
 // anything else (1.50, 1e3) formatted back from its float.
 func numberText(raw string) string {

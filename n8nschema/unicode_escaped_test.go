@@ -1,0 +1,19 @@
+package n8nschema
+
+import "testing"
+
+// TestUnicodeEscaped: the parse marks a string whose JSON text holds a \u
+// escape, and no other.
+func TestUnicodeEscaped(t *testing.T) {
+	text := `{"a": "plain", "b": "line\nbreak", "c": "\u0041", "d": "back\\u", "e": "x\\\u0073", "f": 1}`
+	r := buildTree(NewSource("t.json", []byte(text)), text, 0)
+	if !r.ok {
+		t.Fatal("not parsed")
+	}
+	root := Value{t: r.t, i: 0, form: pathOfTree}
+	for key, want := range map[string]bool{"a": false, "b": false, "c": true, "d": false, "e": true, "f": false, "missing": false} {
+		if got := root.Get(key).UnicodeEscaped(); got != want {
+			t.Errorf("%s: UnicodeEscaped() = %v, want %v", key, got, want)
+		}
+	}
+}
