@@ -233,7 +233,11 @@ func (v Value) IsExpr() bool {
 	if n.flags&strEsc == 0 {
 		return v.t.text[n.off+1] == '='
 	}
-	return strings.HasPrefix(v.t.str(n), "=")
+	// An escaped string starts with "=" as itself or as \u003d, the one
+	// escape that spells it: no need to unescape the rest (a Code
+	// node's text, a note) to know.
+	raw := v.t.text[n.off+1 : n.first-1]
+	return raw[0] == '=' || len(raw) >= 6 && raw[:5] == `\u003` && (raw[5] == 'd' || raw[5] == 'D')
 }
 
 // Get returns a value below this one by dotted path ("options.maxRetries",
