@@ -387,6 +387,24 @@ var directiveRE = lazyregexp.New(directiveWord + `\b([^\n]*)`)
 // directiveWord is the literal every directive starts with.
 const directiveWord = "stormcheck:ignore"
 
+// hasDirective is strings.Contains(s, directiveWord), stepping from colon
+// to colon: strings.Index looks for the word's first byte and would stop
+// at every "s" of a note, where markdown holds few colons.
+func hasDirective(s string) bool {
+	const colon = len("stormcheck")
+	for i := colon; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], ':')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if strings.HasPrefix(s[i-colon:], directiveWord) {
+			return true
+		}
+	}
+	return false
+}
+
 // Directive is one `stormcheck:ignore` found in a node's notes or a sticky
 // note: what Filter reads of it, so that it can be collected before the
 // workflow is released. Its strings are copies: they hold no source.
@@ -449,7 +467,7 @@ func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rul
 		if n.IsSticky() {
 			v, _ = n.Param("content")
 		} else {
-			if !strings.Contains(n.Notes, directiveWord) {
+			if !hasDirective(n.Notes) {
 				continue // the notes as the parse read them (Str of the same member)
 			}
 			v = n.Field("notes")
@@ -457,12 +475,14 @@ func appendDirectives(out []Directive, fi int, w *n8nschema.Workflow, all []*Rul
 		// Only a \u escape spells a letter of the directive other than as
 		// itself, so a string whose JSON text holds neither the directive
 		// nor one is not unescaped: most notes hold none and many have
-		// escapes, whose unescaping allocates.
-		if raw := v.Raw(); !strings.Contains(raw, directiveWord) && !strings.Contains(raw, `\u`) {
+		// escapes, whose unescaping allocates. The parse saw the \u
+		// escapes (UnicodeEscaped): no search of the text for one, which
+		// stopped at every \n of a note's markdown.
+		if !v.UnicodeEscaped() && !hasDirective(v.Raw()) {
 			continue
 		}
 		text := v.Str()
-		if !strings.Contains(text, directiveWord) {
+		if !hasDirective(text) {
 			continue
 		}
 		// Positions and the nodes a sticky note covers are worked out

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -332,5 +333,22 @@ func TestCollectDirectivesWhereAndEscaped(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, gotDirs); diff != "" {
 		t.Errorf("directives mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestHasDirectiveAsContains holds hasDirective to strings.Contains of
+// the directive word, on random strings of its pieces and colons.
+func TestHasDirectiveAsContains(t *testing.T) {
+	parts := []string{directiveWord, "stormcheck", ":ignore", ":", "s", "stormcheck:", "ck:ignore", "x", "::", "\n"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		if got, want := hasDirective(s), strings.Contains(s, directiveWord); got != want {
+			t.Fatalf("hasDirective(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

@@ -64,6 +64,7 @@ const (
 	dead                      // an earlier member of a repeated key (dropped)
 	member                    // an object member (it has a key)
 	literal                   // a parameter expression with no {{ }}: it evaluates to its text after "="
+	strU                      // a string value holds a \u escape (strEsc is set too)
 )
 
 func (n *jnode) container() bool { return n.k == uint8(Object) || n.k == uint8(Array) }
@@ -380,14 +381,14 @@ value:
 		}
 		goto value
 	case '"':
-		j, esc, ok := scanString(s, i)
+		j, fl, ok := scanString(s, i)
 		if !ok {
 			return -1, false
 		}
-		var fl uint8
-		if esc {
-			fl = strEsc
-		}
+		// A string's flags are the escapes it holds
+		// (scanString): strEsc for any, with strU for a
+		// \u, which a search of Raw for a word spelled
+		// only as itself asks first (UnicodeEscaped).
 		b.leaf(i, j, String, fl)
 		i = j
 	case 't':
@@ -445,11 +446,11 @@ key:
 		return -1, false
 	}
 	{
-		j, esc, ok := scanString(s, i)
+		j, fl, ok := scanString(s, i)
 		if !ok {
 			return -1, false
 		}
-		b.key, b.keyEnd, b.kesc = uint32(i), uint32(j-1), esc
+		b.key, b.keyEnd, b.kesc = uint32(i), uint32(j-1), fl != 0
 		// Pretty-printed JSON writes `"key": value`: the colon and its
 		// one space need no call to ws.
 		if j+2 < len(s) && s[j] == ':' && s[j+1] == ' ' && s[j+2] > ' ' {
@@ -639,9 +640,9 @@ var strStop = func() (t [256]bool) {
 }()
 
 // scanString reads the string token at s[i] (a quote) and validates it;
-// it returns the end (past the closing quote) and whether it holds
-// an escape.
-func scanString(s string, i int) (end int, esc, ok bool) {
+// it returns the end (past the closing quote) and the escapes it holds:
+// strEsc for any, with strU for a \u.
+func scanString(s string, i int) (end int, esc uint8, ok bool) {
 	for i++; i < len(s); i++ {
 		// Skip eight plain bytes at a time (the walk's hottest loop).
 		for i+8 <= len(s) {
@@ -662,7 +663,7 @@ func scanString(s string, i int) (end int, esc, ok bool) {
 		case '"':
 			return i + 1, esc, true
 		case '\\':
-			esc = true
+			esc |= strEsc
 			i++
 			if i >= len(s) {
 				return i, esc, false
@@ -670,6 +671,7 @@ func scanString(s string, i int) (end int, esc, ok bool) {
 			switch s[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
+				esc |= strU
 				for range 4 {
 					i++
 					if i >= len(s) || !isHex(s[i]) {

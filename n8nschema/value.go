@@ -114,6 +114,15 @@ func (v Value) escaped() bool {
 	return v.Kind() == String && v.node().flags&strEsc != 0
 }
 
+// UnicodeEscaped reports whether v is a string whose JSON text (Raw)
+// holds a \u escape. Without one, every letter, digit and punctuation
+// mark of Str is spelled as itself in Raw (the other escapes stand for a
+// quote, a backslash, a slash or a control character), so a word not in
+// Raw is not in Str either: a test that needs no unescaping.
+func (v Value) UnicodeEscaped() bool {
+	return v.Kind() == String && v.node().flags&strU != 0
+}
+
 // numberText is a number's text as Str gives it: an integer as written,
 // anything else (1.50, 1e3) formatted back from its float.
 func numberText(raw string) string {
@@ -224,7 +233,11 @@ func (v Value) IsExpr() bool {
 	if n.flags&strEsc == 0 {
 		return v.t.text[n.off+1] == '='
 	}
-	return strings.HasPrefix(v.t.str(n), "=")
+	// An escaped string starts with "=" as itself or as \u003d, the one
+	// escape that spells it: no need to unescape the rest (a Code
+	// node's text, a note) to know.
+	raw := v.t.text[n.off+1 : n.first-1]
+	return raw[0] == '=' || len(raw) >= 6 && raw[:5] == `\u003` && (raw[5] == 'd' || raw[5] == 'D')
 }
 
 // Get returns a value below this one by dotted path ("options.maxRetries",
