@@ -855,16 +855,19 @@ func quoteList(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
-// unknownAuth reports an HTTP Request v3 or later whose authentication is
+// unknownAuth reports an HTTP Request v2 or later whose authentication is
 // a literal the node does not offer (v1's "oAuth2" or "headerAuth" kept
-// by an export): n8n keeps the stored value, and HttpRequestV3 builds a
-// request only under pagination or for none, genericCredentialType and
-// predefinedCredentialType (nodes-base HttpRequest/V3/HttpRequestV3.node.js
-// L455-563), so it sends nothing and, reading the answer it never got,
-// throws "Cannot read properties of undefined (reading 'status')" on the
-// first item (L605-614).
+// by an export, or a made-up "apiKey"): n8n keeps the stored value, and
+// HttpRequestV3 builds a request only under pagination or for none,
+// genericCredentialType and predefinedCredentialType (nodes-base
+// HttpRequest/V3/HttpRequestV3.node.js L455-563), as HttpRequestV2 does
+// for those three (HttpRequest/V2/HttpRequestV2.node.js L974-1000; it has
+// no pagination), so it sends nothing and, reading the answer it never
+// got, throws "Cannot read properties of undefined (reading 'status')" on
+// the first item (V3 L605-614, V2 L1005-1006). v1 sends the request for
+// any authentication (HttpRequestV1.node.js).
 func unknownAuth(n *Node) (Refusal, bool) {
-	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || n.TypeVersion < 3 {
+	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest || n.TypeVersion < 2 {
 		return Refusal{}, false
 	}
 	a, ok := n.Param("authentication")
@@ -878,7 +881,7 @@ func unknownAuth(n *Node) (Refusal, bool) {
 	if p, ok := n.Param("options.pagination.pagination"); ok && (p.Kind() != Object || p.Get("paginationMode").Str() != "off") {
 		return Refusal{}, false // a paginated request is sent whatever the authentication
 	}
-	return Refusal{Why: "its authentication " + strconv.Quote(a.Str()) + " is not one HTTP Request v3 and later offers (none, predefinedCredentialType, genericCredentialType): n8n builds no request and throws \"Cannot read properties of undefined (reading 'status')\"", Fails: true, NoCall: true}, true
+	return Refusal{Why: "its authentication " + strconv.Quote(a.Str()) + " is not one HTTP Request v2 and later offers (none, predefinedCredentialType, genericCredentialType): n8n builds no request and throws \"Cannot read properties of undefined (reading 'status')\"", Fails: true, NoCall: true}, true
 }
 
 // SwallowsMissingCredential reports an HTTP Request whose code reads its

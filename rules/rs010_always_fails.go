@@ -119,10 +119,11 @@ node on a path an enabled trigger reaches:
   (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V3/HttpRequestV3.node.ts), so one left in
   its credentials block is ignored, and the API answers 401 and bills nothing; an HTTP Request that ignores
   error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
-- an HTTP Request v3 or later whose authentication is a value it does not offer (v1's "oAuth2" or
-  "headerAuth", kept by an export): n8n keeps the stored value, builds a request only for none, a predefined
-  or a generic credential type (or under pagination), and throws "Cannot read properties of undefined
-  (reading 'status')" reading the answer it never asked for (V3/HttpRequestV3.node.ts);
+- an HTTP Request v2 or later whose authentication is a value it does not offer (v1's "oAuth2" or
+  "headerAuth", kept by an export or written by hand): n8n keeps the stored value, builds a request only for
+  none, a predefined or a generic credential type (or, from v3, under pagination), and throws "Cannot read
+  properties of undefined (reading 'status')" reading the answer it never asked for (V3/HttpRequestV3.node.ts,
+  V2/HttpRequestV2.node.ts); v1 sends the request whatever its authentication;
 - a Google Sheets v4 or later Update Row or Append or Update Row that maps each column below and sets no value
   for the column it matches rows on: n8n reads the sheet's header row, then throws "The 'Column to Match On'
   parameter is required" on every item (Google/Sheet/v2/actions/sheet/update.operation.ts);
