@@ -88,8 +88,10 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 		return nil, nil, false
 	}
 	decls := staticDeclRE.FindAllStringSubmatchIndex(code, -1)
-	if len(decls) != len(staticAnyRE.FindAllStringIndex(code, -1)) {
-		// Read some other way: writes anything, in both scopes.
+	if len(decls) != len(staticAnyRE.FindAllStringIndex(code, -1)) || len(decls) > 4 {
+		// Read some other way (or so often that following each name
+		// through the code would cost its length that many times):
+		// writes anything, in both scopes.
 		return nil, []staticWrite{{"global", ""}, {"node:" + nd.Name, ""}}, true
 	}
 	for _, d := range decls {
@@ -260,6 +262,10 @@ func exportedStatic(w *n8nschema.Workflow, scope, key string) bool {
 	return true
 }
 
+// maxStaticGates bounds the gates and writers staticGates weighs; a real
+// workflow has one or two.
+const maxStaticGates = 32
+
 // staticGates marks the gates on static data that no run passes (see the
 // top of this file), after failing has marked the rest: every gate is
 // taken as shut, and one whose key a node the runs reach past the shut
@@ -290,7 +296,10 @@ func (g *Graph) staticGates(mark func(*[]bool, int)) {
 		}
 		gates = append(gates, cand{i, *gate})
 	}
-	if len(gates) == 0 {
+	// Each round of the loop below walks the graph and opens at least one
+	// gate: past maxStaticGates gates (or writers) the work would grow with
+	// their product, so such a workflow keeps every gate open (narrow).
+	if len(gates) == 0 || len(gates) > maxStaticGates || len(writers) > maxStaticGates {
 		return
 	}
 	shut := make([]bool, len(gates))

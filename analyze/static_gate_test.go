@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -34,5 +36,48 @@ func TestStaticUses(t *testing.T) {
 		if (gate != nil) != c.gate || gate != nil && (gate.key != c.key || gate.empty != c.empty) || len(writes) != c.writes {
 			t.Errorf("%s: gate %+v, writes %v", c.name, gate, writes)
 		}
+	}
+}
+
+// TestStaticGatesBound: gates behind themselves are shut up to
+// maxStaticGates; past it every gate stays open, so the fixpoint's work
+// stays bounded on a hostile file. A code that declares the static data
+// more than four times writes anything.
+func TestStaticGatesBound(t *testing.T) {
+	build := func(n int) (*Graph, []*n8nschema.Node) {
+		nodes := []any{map[string]any{"name": "T", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": []int{0, 0}, "parameters": map[string]any{}}}
+		conns := map[string]any{}
+		var outs []any
+		for i := 0; i < n; i++ {
+			g, w := fmt.Sprintf("G%d", i), fmt.Sprintf("W%d", i)
+			nodes = append(nodes,
+				map[string]any{"name": g, "type": "n8n-nodes-base.code", "typeVersion": 2, "position": []int{0, 0}, "parameters": map[string]any{"jsCode": fmt.Sprintf("const sd = $getWorkflowStaticData('global');\nif (!sd.k%d) throw new Error('x');\nreturn $input.all();", i)}},
+				map[string]any{"name": w, "type": "n8n-nodes-base.code", "typeVersion": 2, "position": []int{0, 0}, "parameters": map[string]any{"jsCode": fmt.Sprintf("const sd = $getWorkflowStaticData('global');\nsd.k%d = 1;\nreturn $input.all();", i)}})
+			outs = append(outs, map[string]any{"node": g, "type": "main", "index": 0})
+			conns[g] = map[string]any{"main": []any{[]any{map[string]any{"node": w, "type": "main", "index": 0}}}}
+		}
+		conns["T"] = map[string]any{"main": []any{outs}}
+		raw, _ := json.Marshal(map[string]any{"nodes": nodes, "connections": conns})
+		w := n8nschema.Parse(n8nschema.NewSource("s.json", raw)).Workflows[0]
+		return BuildGraph(w), w.Nodes
+	}
+	for _, c := range []struct {
+		n    int
+		shut bool
+	}{{2, true}, {maxStaticGates, true}, {maxStaticGates + 1, false}} {
+		g, nodes := build(c.n)
+		g.failing()
+		for _, nd := range nodes[1:] {
+			i, _ := g.index(nd)
+			gate := nd.Name[0] == 'G'
+			if got := g.empty != nil && g.empty[i]; got != (gate && c.shut) {
+				t.Errorf("%d gates: %s marked %v", c.n, nd.Name, got)
+			}
+		}
+	}
+	code := strings.Repeat("const a = $getWorkflowStaticData('global');\n", 5) + "if (!a.k) throw new Error('x');\nreturn [];"
+	raw, _ := json.Marshal(map[string]any{"nodes": []any{map[string]any{"name": "C", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": []int{0, 0}, "parameters": map[string]any{"jsCode": code}}}, "connections": map[string]any{}})
+	if gate, writes, _ := staticUses(n8nschema.Parse(n8nschema.NewSource("s.json", raw)).Workflows[0].Nodes[0]); gate != nil || len(writes) != 2 {
+		t.Errorf("five declarations: gate %+v, writes %v", gate, writes)
 	}
 }
