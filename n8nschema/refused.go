@@ -126,11 +126,14 @@ func RefusedCall(n *Node) (Refusal, bool) {
 		if r, ok := brokenJSONBody(n); ok {
 			return r, true
 		}
-		if urlOK {
-			return url, true
-		}
+		// An authentication the version does not offer sends no request
+		// at all (unknownAuth), so a URL the server would refuse is
+		// never met.
 		if r, ok := unknownAuth(n); ok {
 			return r, true
+		}
+		if urlOK {
+			return url, true
 		}
 	}
 	if r, ok := sheetsNoMatchValue(n); ok {
@@ -882,6 +885,13 @@ func unknownAuth(n *Node) (Refusal, bool) {
 		return Refusal{}, false // a paginated request is sent whatever the authentication
 	}
 	return Refusal{Why: "its authentication " + strconv.Quote(a.Str()) + " is not one HTTP Request v2 and later offers (none, predefinedCredentialType, genericCredentialType): n8n builds no request and throws \"Cannot read properties of undefined (reading 'status')\"", Fails: true, NoCall: true}, true
+}
+
+// UnknownAuth reports an HTTP Request whose authentication is a value its
+// version does not offer, so it sends no request (unknownAuth).
+func UnknownAuth(n *Node) bool {
+	_, ok := unknownAuth(n)
+	return ok
 }
 
 // SwallowsMissingCredential reports an HTTP Request whose code reads its

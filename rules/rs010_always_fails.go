@@ -689,6 +689,16 @@ so an active export beside it stays a note.`,
 				}
 				d.Fix = fix
 			}
+			if n8nschema.UnknownAuth(n) {
+				// No request is built: the authentication comes before the
+				// method, the URL and the key.
+				a, _ := n.Param("authentication")
+				fix := fmt.Sprintf("Set Authentication of %q to one HTTP Request v%s offers (None, Predefined Credential Type or Generic Credential Type; it has no %q) and pick the credential there", n.Name, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64), a.Str())
+				if d.Fix != "" {
+					fix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = fix
+			}
 			switch {
 			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
 				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)

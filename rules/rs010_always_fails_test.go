@@ -79,6 +79,10 @@ func TestRS010UnloadableFix(t *testing.T) {
 		{"trigger_n8n_does_not_ship", `Replace "User Habit Submission" with a node of a type n8n ships, or of an installed community package (whose types name that package)`, 0, 0},
 		// The fix leads with the first reason, the one the message names.
 		{"agent_with_no_chat_model", `Connect an enabled chat model sub-node to "Digest Agent", or remove the node if it is unfinished`, 0, 1},
+		// An authentication v2 does not offer builds no request: its fix
+		// comes before the URL's.
+		{"http_request_v2_with_unknown_authentication", `Set Authentication of "Fetch consumption" to one HTTP Request v2 offers (None, Predefined Credential Type or Generic Credential Type; it has no "apiKey") and pick the credential there`, 0, 0},
+		{"http_request_v2_unknown_authentication_and_a_literal_url", `Set Authentication of "Send SMS" to one HTTP Request v2 offers (None, Predefined Credential Type or Generic Credential Type; it has no "basicAuth") and pick the credential there; then start the URL of "Send SMS" with "=" so that n8n evaluates its {{ }}`, 0, 0},
 		{"agent_without_prompt_and_a_retired_model", `Set the prompt of "AI Agent" to Define below (promptType "define") with the text it should read from the items it is fed; then move "Gemini" to a model Google still serves: "gemini-2.0-flash-lite-001" stopped answering on 2026-06-01`, 0, 0},
 	} {
 		path := "testdata/RS010/" + c.fixture + ".json"
