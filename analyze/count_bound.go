@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -32,7 +33,22 @@ type countBounds struct {
 	w    *n8nschema.Workflow
 	in   map[string][]*n8nschema.Connection // main connections by target
 	memo map[string]float64
+	why  map[string]boundWhy // the node and rule that set memo's bound
 	busy map[string]bool
+}
+
+// What sets a bound: a Limit's maxItems, executeOnce, or alwaysOutputData
+// lifting a bound of 0 to its one empty item.
+const (
+	byLimit uint8 = iota + 1
+	byOnce
+	byAlways
+)
+
+// boundWhy is the node whose rule sets a finite bound, and that rule.
+type boundWhy struct {
+	node *n8nschema.Node
+	rule uint8
 }
 
 // newCountBounds is nil for a workflow with no Limit node: no bound.
@@ -40,7 +56,7 @@ func newCountBounds(w *n8nschema.Workflow) *countBounds {
 	if !slices.ContainsFunc(w.Nodes, func(nd *n8nschema.Node) bool { return nd.Type == typeLimit && !nd.Disabled }) {
 		return nil
 	}
-	cb := &countBounds{w: w, in: map[string][]*n8nschema.Connection{}, memo: map[string]float64{}, busy: map[string]bool{}}
+	cb := &countBounds{w: w, in: map[string][]*n8nschema.Connection{}, memo: map[string]float64{}, why: map[string]boundWhy{}, busy: map[string]bool{}}
 	for i := range w.Connections {
 		c := &w.Connections[i]
 		if c.FromType == ConnMain {
@@ -56,78 +72,98 @@ var noBound = math.Inf(1)
 // parent's list, 1 with executeOnce (the node keeps the first item,
 // n8n-core/dist/execution-engine/workflow-execute.js runNode).
 func (cb *countBounds) inBound(nd *n8nschema.Node) float64 {
+	b, _ := cb.inBoundWhy(nd)
+	return b
+}
+
+// inBoundWhy is inBound and what sets it.
+func (cb *countBounds) inBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
 	if nd.ExecuteOnce && !nd.Disabled {
-		return 1
+		return 1, boundWhy{nd, byOnce}
 	}
 	cs := cb.in[nd.Name]
 	if len(cs) == 0 {
-		return noBound // a trigger, or a node started some other way
+		return noBound, boundWhy{} // a trigger, or a node started some other way
 	}
-	b := 0.0
-	for _, c := range cs {
+	b, why := 0.0, boundWhy{}
+	for i, c := range cs {
 		if c.ToIndex != 0 {
-			return noBound // a second input: a Merge and its kin combine lists
+			return noBound, boundWhy{} // a second input: a Merge and its kin combine lists
 		}
 		from := cb.w.Node(c.From)
 		if from == nil {
-			return noBound
+			return noBound, boundWhy{}
 		}
-		b = max(b, cb.outBound(from))
-		if math.IsInf(b, 1) {
-			return noBound
+		x, xw := cb.outBoundWhy(from)
+		if math.IsInf(x, 1) {
+			return noBound, boundWhy{}
+		}
+		if i == 0 || x > b {
+			b, why = x, xw
 		}
 	}
-	return b
+	return b, why
 }
 
 // outBound bounds the items one run of nd sends at any output.
 func (cb *countBounds) outBound(nd *n8nschema.Node) float64 {
-	if b, ok := cb.memo[nd.Name]; ok {
-		return b
-	}
-	if cb.busy[nd.Name] {
-		return noBound // a loop: the bound stops
-	}
-	cb.busy[nd.Name] = true
-	b := cb.computeOut(nd)
-	delete(cb.busy, nd.Name)
-	if nd.AlwaysOutputData {
-		b = max(b, 1) // one empty item when none goes on
-	}
-	cb.memo[nd.Name] = b
+	b, _ := cb.outBoundWhy(nd)
 	return b
 }
 
-func (cb *countBounds) computeOut(nd *n8nschema.Node) float64 {
+// outBoundWhy is outBound and what sets it.
+func (cb *countBounds) outBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
+	if b, ok := cb.memo[nd.Name]; ok {
+		return b, cb.why[nd.Name]
+	}
+	if cb.busy[nd.Name] {
+		return noBound, boundWhy{} // a loop: the bound stops
+	}
+	cb.busy[nd.Name] = true
+	b, why := cb.computeOut(nd)
+	delete(cb.busy, nd.Name)
+	if nd.AlwaysOutputData && b < 1 {
+		b, why = 1, boundWhy{nd, byAlways} // one empty item when none goes on
+	}
+	cb.memo[nd.Name], cb.why[nd.Name] = b, why
+	return b, why
+}
+
+func (cb *countBounds) computeOut(nd *n8nschema.Node) (float64, boundWhy) {
 	if nd.Disabled {
 		// A disabled node passes its first input on (workflow-execute.js
 		// handleDisabledNode).
-		return cb.inBound(nd)
+		return cb.inBoundWhy(nd)
 	}
 	p := nd.Params()
 	switch nd.Type {
 	case typeLimit:
-		in := cb.inBound(nd)
+		in, why := cb.inBoundWhy(nd)
 		m := p.Get("maxItems")
 		if !m.Exists() {
-			return min(in, 1) // the parameter's default (Limit.node.js L28)
+			if in > 1 {
+				return 1, boundWhy{nd, byLimit} // the parameter's default (Limit.node.js L28)
+			}
+			return in, why
 		}
 		if f, ok := m.Num(); ok && m.Kind() == n8nschema.Number && f >= 0 {
-			return min(in, math.Floor(f))
+			if f = math.Floor(f); f < in {
+				return f, boundWhy{nd, byLimit}
+			}
 		}
-		return in
+		return in, why
 	case n8nschema.TypeIf, n8nschema.TypeFilter, n8nschema.TypeSwitch:
 		// Each output holds some of the items given, unchanged (IfV2,
 		// FilterV2, SwitchV3 execute: an item goes to the outputs its
 		// test picks, each at most once).
-		return cb.inBound(nd)
+		return cb.inBoundWhy(nd)
 	case n8nschema.TypeSet:
 		// One item per item given (SetV2.node.js execute); duplicateItem
 		// copies it, on a manual run (L322–360).
 		if d := p.Get("duplicateItem"); d.Exists() && (d.Kind() != n8nschema.Bool || d.True()) {
-			return noBound
+			return noBound, boundWhy{}
 		}
-		return cb.inBound(nd)
+		return cb.inBoundWhy(nd)
 	case n8nschema.TypeCode:
 		return cb.codeOut(nd)
 	case "n8n-nodes-base.gmail":
@@ -136,11 +172,11 @@ func (cb *countBounds) computeOut(nd *n8nschema.Node) float64 {
 		// (Google/Gmail/v2/GmailV2.node.js L504–526).
 		if nd.TypeVersion >= 2 && literalIs(p.Get("resource"), "thread") && literalIs(p.Get("operation"), "get") {
 			if r := p.Get("options.returnOnlyMessages"); !r.Exists() || r.Kind() == n8nschema.Bool && !r.True() {
-				return cb.inBound(nd)
+				return cb.inBoundWhy(nd)
 			}
 		}
 	}
-	return noBound
+	return noBound, boundWhy{}
 }
 
 // literalIs reports v is the literal string s.
@@ -180,16 +216,16 @@ var (
 // runOnceForEachItem mode; in runOnceForAllItems mode, JavaScript whose
 // one return is a list's .map(...) (its own input's, or another node's
 // $('X').all(), each the list's length).
-func (cb *countBounds) codeOut(nd *n8nschema.Node) float64 {
+func (cb *countBounds) codeOut(nd *n8nschema.Node) (float64, boundWhy) {
 	each, ok := codeEachItem(nd)
 	if !ok {
-		return noBound
+		return noBound, boundWhy{}
 	}
 	if each {
-		return cb.inBound(nd)
+		return cb.inBoundWhy(nd)
 	}
 	if !codeIsJS(nd) {
-		return noBound
+		return noBound, boundWhy{}
 	}
 	code := nd.Params().Get("jsCode").Str()
 	list, ok := mappedList(code)
@@ -197,23 +233,23 @@ func (cb *countBounds) codeOut(nd *n8nschema.Node) float64 {
 		list, ok = pushedList(code)
 	}
 	if !ok {
-		return noBound
+		return noBound, boundWhy{}
 	}
 	return cb.listBound(nd, list)
 }
 
 // listBound bounds the length of a list mappedList names.
-func (cb *countBounds) listBound(nd *n8nschema.Node, list string) float64 {
+func (cb *countBounds) listBound(nd *n8nschema.Node, list string) (float64, boundWhy) {
 	if ownListRE.MatchString(list) {
-		return cb.inBound(nd)
+		return cb.inBoundWhy(nd)
 	}
 	if m := otherListRE.FindStringSubmatch(list); m != nil {
 		name := m[1] + m[2]
 		if x := cb.w.Node(name); x != nil && x != nd {
-			return cb.outBound(x)
+			return cb.outBoundWhy(x)
 		}
 	}
-	return noBound
+	return noBound, boundWhy{}
 }
 
 // mappedList reads a Code node's code whose only return from the node
@@ -420,33 +456,42 @@ func isOwnCount(code, val string) bool {
 	return ok && ownListRE.MatchString(r)
 }
 
+// fieldBound is a count field's bound: the Code node that sets the field
+// to the count of its own input, the bound on that count, and what sets
+// the bound.
+type fieldBound struct {
+	b    float64
+	code *n8nschema.Node
+	why  boundWhy
+}
+
 // fieldBounds are the count fields (countFields) every item given to nd
 // holds, each with a bound on its value: the bound of the Code node's own
 // input. Items reach nd from such a Code node directly or through tests
 // and Limits, which pass items on unchanged.
-func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map[string]float64 {
+func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map[string]fieldBound {
 	cs := cb.in[nd.Name]
 	if len(cs) == 0 || seen[nd.Name] {
 		return nil
 	}
 	seen[nd.Name] = true
 	defer delete(seen, nd.Name)
-	var out map[string]float64
+	var out map[string]fieldBound
 	for i, c := range cs {
 		from := cb.w.Node(c.From)
 		if from == nil || c.ToIndex != 0 {
 			return nil
 		}
-		var fb map[string]float64
+		var fb map[string]fieldBound
 		switch {
 		case from.Disabled || from.Type == typeLimit || from.Type == n8nschema.TypeIf || from.Type == n8nschema.TypeFilter || from.Type == n8nschema.TypeSwitch:
 			fb = cb.fieldBounds(from, seen)
 		case from.Type == n8nschema.TypeCode:
 			if fs := countFields(from); len(fs) > 0 {
-				if b := cb.inBound(from); !math.IsInf(b, 1) {
-					fb = map[string]float64{}
+				if b, why := cb.inBoundWhy(from); !math.IsInf(b, 1) {
+					fb = map[string]fieldBound{}
 					for _, f := range fs {
-						fb[f] = b
+						fb[f] = fieldBound{b, from, why}
 					}
 				}
 			}
@@ -459,10 +504,10 @@ func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map
 			continue
 		}
 		for k, b := range out {
-			if x, ok := fb[k]; ok {
-				out[k] = max(b, x)
-			} else {
+			if x, ok := fb[k]; !ok {
 				delete(out, k)
+			} else if x.b > b.b {
+				out[k] = x
 			}
 		}
 	}
@@ -483,6 +528,24 @@ const maxBoundSamples = 64
 // node holds, so the counts beside each such number, 1, 2, 3 and the
 // bound stand for all.
 func (cb *countBounds) countBoundDead(nd *n8nschema.Node) []bool {
+	var dead []bool
+	for _, fd := range cb.countFieldsDead(nd) {
+		dead = orDead(dead, fd.dead)
+	}
+	return dead
+}
+
+// fieldDead is what one count field decides of a test: the outputs dead
+// at every count the field may hold.
+type fieldDead struct {
+	field string
+	fieldBound
+	dead []bool
+}
+
+// countFieldsDead are, by field name, the count fields of countBoundDead
+// that leave some output of nd dead.
+func (cb *countBounds) countFieldsDead(nd *n8nschema.Node) []fieldDead {
 	if cb == nil || nd.Disabled || !n8nschema.IsBranch(nd.Type) {
 		return nil
 	}
@@ -500,8 +563,9 @@ func (cb *countBounds) countBoundDead(nd *n8nschema.Node) []bool {
 			breaks = append(breaks, f)
 		}
 	}
-	var dead []bool
-	for field, b := range fb {
+	var out []fieldDead
+	for _, field := range slices.Sorted(maps.Keys(fb)) {
+		b := fb[field].b
 		samples := countSamples(append(breaks, b)...)
 		if samples == nil {
 			continue
@@ -526,10 +590,84 @@ func (cb *countBounds) countBoundDead(nd *n8nschema.Node) []bool {
 			}
 		}
 		if slices.Contains(d, true) {
-			dead = orDead(dead, d)
+			out = append(out, fieldDead{field, fb[field], d})
 		}
 	}
-	return dead
+	return out
+}
+
+// CountCap says why a test of a count field answers the same for every
+// item (Graph.DecidedGate): the field, the Code node that sets it to the
+// count of its own input, the most that count can be, and what caps it.
+type CountCap struct {
+	Field string
+	Code  *n8nschema.Node
+	Bound float64
+	// By is the node that caps the count: a Limit, a node set to
+	// Execute Once, or one whose Always Output Data sends its one empty
+	// item when none would go on.
+	By *n8nschema.Node
+	// How says how By caps it, in words, By named (`Limit "Limit
+	// emails" keeps the first item (Max Items at its default, 1)`).
+	How string
+}
+
+// countGate reads an enabled If or Filter whose test of a count field
+// (countFieldsDead) sends every item to one output: that output (0 true
+// or kept, 1 false or discarded) and why.
+func (cb *countBounds) countGate(nd *n8nschema.Node) (taken int, cc CountCap, ok bool) {
+	if nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
+		return 0, CountCap{}, false
+	}
+	for _, fd := range cb.countFieldsDead(nd) {
+		if len(fd.dead) < 2 || fd.dead[0] == fd.dead[1] || fd.why.node == nil {
+			continue
+		}
+		taken = 0
+		if fd.dead[0] {
+			taken = 1
+		}
+		return taken, CountCap{Field: fd.field, Code: fd.code, Bound: fd.b, By: fd.why.node, How: boundWords(fd.why, fd.b)}, true
+	}
+	return 0, CountCap{}, false
+}
+
+// boundWords says how the node of why caps a count at b: a Limit keeps
+// items.slice(0, maxItems) (keep firstItems, the default) or the last
+// maxItems (lastItems), maxItems 1 when unset (n8n-nodes-base/dist/nodes/
+// Transform/Limit/Limit.node.js L23–46, L52–64); Execute Once runs the
+// node on its first item (workflow-execute.js runNode); Always Output Data
+// sends one empty item when none goes on.
+func boundWords(why boundWhy, b float64) string {
+	n := strconv.FormatFloat(b, 'f', -1, 64)
+	name := strconv.Quote(why.node.Name)
+	switch why.rule {
+	case byLimit:
+		p := why.node.Params()
+		which := "the first "
+		switch k := p.Get("keep"); {
+		case !k.Exists(), literalIs(k, "firstItems"):
+		case literalIs(k, "lastItems"):
+			which = "the last "
+		default:
+			which = ""
+		}
+		set := "Max Items " + n
+		if !p.Get("maxItems").Exists() {
+			set = "Max Items at its default, 1"
+		}
+		kept := which + n + " items"
+		if b == 1 {
+			kept = which + "item"
+			if which == "" {
+				kept = "1 item"
+			}
+		}
+		return "Limit " + name + " keeps " + kept + " (" + set + ")"
+	case byOnce:
+		return "node " + name + " runs once, on its first item (Execute Once)"
+	}
+	return "node " + name + " sends one empty item when it has none to send (Always Output Data)"
 }
 
 // pushedList reads a Code node's code whose only return from the node is

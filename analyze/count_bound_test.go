@@ -94,3 +94,55 @@ func codeNode(t *testing.T, code string) *n8nschema.Node {
 	}
 	return f.Workflows[0].Nodes[0]
 }
+
+// TestBoundWords: how a cap is said, from Limit.node.js (maxItems default
+// 1, keep firstItems or lastItems) and Execute Once.
+func TestBoundWords(t *testing.T) {
+	limit := func(params string) *n8nschema.Node {
+		t.Helper()
+		src := `{"nodes":[{"name":"L","type":"n8n-nodes-base.limit","typeVersion":1,"position":[0,0],"parameters":` + params + `}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("l.json", []byte(src)))
+		if len(f.Workflows) != 1 {
+			t.Fatalf("parse: %v", f.Problems)
+		}
+		return f.Workflows[0].Nodes[0]
+	}
+	for _, c := range []struct {
+		why  boundWhy
+		b    float64
+		want string
+	}{
+		{boundWhy{limit(`{}`), byLimit}, 1, `Limit "L" keeps the first item (Max Items at its default, 1)`},
+		{boundWhy{limit(`{"maxItems":5,"keep":"lastItems"}`), byLimit}, 5, `Limit "L" keeps the last 5 items (Max Items 5)`},
+		{boundWhy{limit(`{"maxItems":1,"keep":"={{ $json.k }}"}`), byLimit}, 1, `Limit "L" keeps 1 item (Max Items 1)`},
+		{boundWhy{limit(`{"maxItems":3,"keep":"firstItems"}`), byLimit}, 3, `Limit "L" keeps the first 3 items (Max Items 3)`},
+		{boundWhy{limit(`{}`), byOnce}, 1, `node "L" runs once, on its first item (Execute Once)`},
+	} {
+		if got := boundWords(c.why, c.b); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestCountGateNamesTheCap: with two parents, the cap named is the one of
+// the list that may hold the most items.
+func TestCountGateNamesTheCap(t *testing.T) {
+	src := `{"nodes":[
+{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}},
+{"name":"L1","type":"n8n-nodes-base.limit","typeVersion":1,"position":[0,0],"parameters":{"maxItems":2}},
+{"name":"L2","type":"n8n-nodes-base.limit","typeVersion":1,"position":[0,0],"parameters":{"maxItems":4}},
+{"name":"C","type":"n8n-nodes-base.code","typeVersion":2,"position":[0,0],"parameters":{"jsCode":"return $input.all().map(i => ({ json: { n: $input.all().length } }));"}},
+{"name":"If","type":"n8n-nodes-base.if","typeVersion":2,"position":[0,0],"parameters":{"conditions":{"options":{"version":1,"caseSensitive":true,"typeValidation":"strict"},"conditions":[{"leftValue":"={{ $json.n }}","rightValue":9,"operator":{"type":"number","operation":"gt"}}],"combinator":"and"}}}],
+"connections":{"T":{"main":[[{"node":"L1","type":"main","index":0},{"node":"L2","type":"main","index":0}]]},
+"L1":{"main":[[{"node":"C","type":"main","index":0}]]},"L2":{"main":[[{"node":"C","type":"main","index":0}]]},
+"C":{"main":[[{"node":"If","type":"main","index":0}]]}}}`
+	f := n8nschema.Parse(n8nschema.NewSource("g.json", []byte(src)))
+	if len(f.Workflows) != 1 {
+		t.Fatalf("parse: %v", f.Problems)
+	}
+	w := f.Workflows[0]
+	taken, cc, ok := newCountBounds(w).countGate(w.Node("If"))
+	if !ok || taken != 1 || cc.Field != "n" || cc.Bound != 4 || cc.By.Name != "L2" || cc.Code.Name != "C" {
+		t.Fatalf("got %d %+v %v", taken, cc, ok)
+	}
+}

@@ -939,29 +939,65 @@ func literalText(v n8nschema.Value) string {
 	return v.Raw()
 }
 
+// GateDecision is an If or Filter that sends every item to one output
+// (Graph.DecidedGate).
+type GateDecision struct {
+	// Taken is the output every item takes: "true", "false" (an If or a
+	// Filter's discarded output) or "kept".
+	Taken string
+	// Test is the test in words (gateText).
+	Test string
+	// OwnCount is set when the test reads the count of the node's own
+	// input (ownCountTest).
+	OwnCount bool
+	// Cap is set when the test reads a count field a Code node set to
+	// the count of its input, which a node before it caps
+	// (countBounds.countGate): the test answers the same at every count
+	// up to that cap.
+	Cap *CountCap
+	// Never are the connections at the output no item takes (in
+	// Graph.Unrun).
+	Never []*Edge
+}
+
 // DecidedGate reports an enabled If or Filter whose test reads literals
 // only, or the count of the node's own input (ownCount), and so sends
-// every item to one output (LiteralGate): that output's name, the test in
-// words, whether it reads that count, and the connections at the output
-// it never takes (in Graph.Unrun).
-func (g *Graph) DecidedGate(n *n8nschema.Node) (taken, test string, count bool, never []*Edge, ok bool) {
-	out, ok := LiteralGate(n)
-	if !ok || !g.Has(n) {
-		return "", "", false, nil, false
+// every item to one output (LiteralGate), or whose test of a count field
+// is decided by the bound a Limit puts on that count (countBounds.countGate):
+// that output's name, the test in words, what decides it, and the
+// connections at the output it never takes (in Graph.Unrun).
+func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
+	if !g.Has(n) {
+		return GateDecision{}, false
 	}
-	for _, e := range g.Unrun {
-		if e.From == n && e.Output != out && e.Output <= 1 {
-			never = append(never, e)
+	out, ok := LiteralGate(n)
+	var cc *CountCap
+	if !ok && !n.Disabled && (n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter) &&
+		slices.ContainsFunc(g.Unrun, func(e *Edge) bool { return e.From == n && !e.NoInput }) {
+		// Only a gate with a dead output is read again: the count bounds
+		// are built for it alone.
+		var c CountCap
+		if out, c, ok = newCountBounds(g.Workflow).countGate(n); ok {
+			cc = &c
 		}
 	}
-	taken = "true"
+	if !ok {
+		return GateDecision{}, false
+	}
+	d := GateDecision{Taken: "true", Test: gateText(n), Cap: cc}
+	for _, e := range g.Unrun {
+		if e.From == n && e.Output != out && e.Output <= 1 {
+			d.Never = append(d.Never, e)
+		}
+	}
 	if n.Type == n8nschema.TypeFilter {
-		taken = "kept"
+		d.Taken = "kept"
 	}
 	if out == 1 {
-		taken = "false"
+		d.Taken = "false"
 	}
-	return taken, gateText(n), ownCountTest(n), never, true
+	d.OwnCount = cc == nil && ownCountTest(n)
+	return d, true
 }
 
 // opText is an operation's name as stored, quoted unless it is a plain
@@ -990,7 +1026,7 @@ func gateText(n *n8nschema.Node) string {
 				parts = append(parts, operandText(c.Get("leftValue"))+" "+op)
 				continue
 			}
-			parts = append(parts, operandText(c.Get("leftValue"))+" "+op+" "+literalText(c.Get("rightValue")))
+			parts = append(parts, operandText(c.Get("leftValue"))+" "+op+" "+operandText(c.Get("rightValue")))
 		}
 	} else {
 		for _, dt := range []string{"boolean", "number", "string"} {
@@ -1004,7 +1040,7 @@ func gateText(n *n8nschema.Node) string {
 					op = opText(v.Str())
 				}
 				l, r := c.Get("value1"), c.Get("value2")
-				lt, rt := operandText(l), literalText(r)
+				lt, rt := operandText(l), operandText(r)
 				if !l.Exists() {
 					lt = jsText(def[0])
 				}

@@ -249,5 +249,16 @@ func operandText(v n8nschema.Value) string {
 		// Its white space as one space: the code is the export's text.
 		return strings.Join(strings.Fields(oc.code), " ")
 	}
+	if v.Kind() == n8nschema.String && v.IsExpr() {
+		// One field of the item ({{ $json.f }}), as a count gate reads it
+		// (countBounds.countGate): its code.
+		if m := oneFieldExprRE.FindStringSubmatch(v.Str()); m != nil {
+			return strings.Join(strings.Fields(m[1]), "")
+		}
+	}
 	return literalText(v)
 }
+
+// oneFieldExprRE is a parameter value that is one expression reading one
+// top-level field of the item, as boundFieldRE reads it in JSON text.
+var oneFieldExprRE = lazyregexp.New(`^=\{\{\s*(\$json(?:\.[A-Za-z_$][\w$]*|\[\s*(?:"|')[\w$ -]+(?:"|')\s*\]))\s*\}\}$`)

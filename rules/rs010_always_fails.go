@@ -313,6 +313,16 @@ $items() with no node name are that input (packages/workflow/src/workflow-data-p
 least 1 whenever the test runs and a branch for "nothing came" never does: the finding says the test is the
 count of the node's own input. The items of another node ($('X').all().length, $node["X"]), a field of the
 item ($json.items.length) and a count compared with a number past 1 (> 5) vary, and are not judged.
+So does a test of a field a Code node sets, on every item it returns, to the count of its own input
+(return emails.map(i => ({ json: { ...i.json, nb_emails: emails.length } }))) when a node before that Code
+node caps the count: a Limit keeps the first Max Items items (the last with Keep set to Last Items), 1 when
+Max Items is unset (nodes-base dist/nodes/Transform/Limit/Limit.node.js execute), and the nodes between it
+and the Code node send at most one item per item they are given (If, Filter, Switch, Set, a Gmail thread
+get, a Code node that maps its input or the Limit's items, a node set to Execute Once keeps one), so behind
+a Limit at its default nb_emails is 1 and nb_emails > 50 is false for every item: the finding names the
+test, the Code node, the cap and the Limit that sets it, and what never runs behind the output no item
+takes. A node that may add items on the way (a list or getAll operation, an HTTP Request, Split Out, a
+Merge) lifts the cap, and the test is not judged.
 What lies only behind a Code, Function or Function Item node that reads a key of the workflow's static data
 ($getWorkflowStaticData('global'), or 'node' for its own) and throws or returns no items when it is unset never
 runs either, when the export's staticData does not hold that key and every node that sets it runs only behind
@@ -800,15 +810,15 @@ so an active export beside it stays a note.`,
 			if n.Disabled {
 				continue
 			}
-			taken, test, count, never, ok := g.DecidedGate(n)
-			if !ok || len(never) == 0 {
+			gd, ok := g.DecidedGate(n)
+			if !ok || len(gd.Never) == 0 {
 				continue
 			}
 			if live == nil {
 				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 			}
 			if live[n] {
-				reportDecidedGate(pass, g, n, taken, test, count, never, byMachine[n], live, &budget)
+				reportDecidedGate(pass, g, n, gd, byMachine[n], live, &budget)
 			}
 		}
 	},
@@ -903,11 +913,13 @@ func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why s
 }
 
 // reportDecidedGate reports an If or Filter whose test reads literals
-// only, or the count of the node's own input (analyze.Graph.DecidedGate):
-// every item leaves by one output, and what only the other reaches never
-// runs, with no failed execution to show it. A note when only a manual
-// trigger reaches the gate.
-func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, taken, test string, count bool, never []*analyze.Edge, machine bool, live map[*n8nschema.Node]bool, budget *int) {
+// only, or the count of the node's own input, or a count field a node
+// before it caps (analyze.Graph.DecidedGate): every item leaves by one
+// output, and what only the other reaches never runs, with no failed
+// execution to show it. A note when only a manual trigger reaches the
+// gate.
+func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, gd analyze.GateDecision, machine bool, live map[*n8nschema.Node]bool, budget *int) {
+	taken, test, never := gd.Taken, gd.Test, gd.Never
 	var names []string
 	seen := map[*n8nschema.Node]bool{}
 	cut := false
@@ -946,7 +958,15 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 	d := analyze.Diagnostic{Node: n}
 	d.Message = fmt.Sprintf("node %q sends every item to its %s: its test reads only literals (%s), which answer the same for every item; %s", n.Name, taken, test, after)
 	d.Fix = fmt.Sprintf("Make the test of %q read the item (an expression such as {{ $json.field }} on one side), or remove the branch it never takes", n.Name)
-	if count {
+	switch cc := gd.Cap; {
+	case cc != nil:
+		most := strconv.FormatFloat(cc.Bound, 'f', -1, 64) + " items"
+		if cc.Bound == 1 {
+			most = "1 item"
+		}
+		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test (%s) reads %s, which node %q sets to the count of its input, at most %s: %s, so the test answers the same for every item; %s", n.Name, taken, test, cc.Field, cc.Code.Name, most, cc.How, after)
+		d.Fix = fmt.Sprintf("If the test is meant to see more than %s, raise the cap at %q; else remove the branch %q never takes", most, cc.By.Name, n.Name)
+	case gd.OwnCount:
 		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test is the count of the node's own input (%s), at least 1 whenever it runs, since n8n runs no node on no items, so it answers the same for every item; %s", n.Name, taken, test, after)
 		d.Fix = fmt.Sprintf("To act when nothing comes, turn on Always Output Data in the node that feeds %q and test a field of its item (the empty item it then sends stands for none); else remove the branch %q never takes", n.Name, n.Name)
 	}
