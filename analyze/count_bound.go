@@ -68,15 +68,10 @@ func newCountBounds(w *n8nschema.Workflow) *countBounds {
 
 var noBound = math.Inf(1)
 
-// inBound bounds the items of one run of nd: the largest bound of a
-// parent's list, 1 with executeOnce (the node keeps the first item,
-// n8n-core/dist/execution-engine/workflow-execute.js runNode).
-func (cb *countBounds) inBound(nd *n8nschema.Node) float64 {
-	b, _ := cb.inBoundWhy(nd)
-	return b
-}
-
-// inBoundWhy is inBound and what sets it.
+// inBoundWhy bounds the items of one run of nd, and says what sets the
+// bound: the largest bound of a parent's list, 1 with executeOnce (the
+// node keeps the first item, n8n-core/dist/execution-engine/
+// workflow-execute.js runNode).
 func (cb *countBounds) inBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
 	if nd.ExecuteOnce && !nd.Disabled {
 		return 1, boundWhy{nd, byOnce}
@@ -105,13 +100,8 @@ func (cb *countBounds) inBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
 	return b, why
 }
 
-// outBound bounds the items one run of nd sends at any output.
-func (cb *countBounds) outBound(nd *n8nschema.Node) float64 {
-	b, _ := cb.outBoundWhy(nd)
-	return b
-}
-
-// outBoundWhy is outBound and what sets it.
+// outBoundWhy bounds the items one run of nd sends at any output, and
+// says what sets the bound.
 func (cb *countBounds) outBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
 	if b, ok := cb.memo[nd.Name]; ok {
 		return b, cb.why[nd.Name]
