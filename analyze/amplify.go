@@ -36,10 +36,10 @@ func MainAttempts(n *n8nschema.Node) int {
 		return 1
 	}
 	v, ok := n.MaxTries.Num()
-	if !ok || v == 0 || math.IsNaN(v) {
-		v = 3 // maxTries || 3
+	if !ok || math.IsNaN(v) || v == 0 && n.MaxTries.Kind() != n8nschema.String {
+		v = 3 // maxTries || 3: a string "0" is truthy, so it stays and counts as 0
 	}
-	return int(math.Ceil(min(5, max(2, v))))
+	return int(math.Ceil(min(MaxTries, max(MinTries, v))))
 }
 
 // ToolAttempts is how many times an agent (V1/V2) or the Call Workflow
@@ -54,7 +54,7 @@ func ToolAttempts(n *n8nschema.Node) int {
 	if !ok || math.IsNaN(v) {
 		v = 3 // maxTries ?? 3
 	}
-	return int(math.Ceil(min(5, max(2, v))))
+	return int(math.Ceil(min(MaxTries, max(MinTries, v))))
 }
 
 // RetryWaitMS is the main loop's wait between attempts:
@@ -66,10 +66,10 @@ func RetryWaitMS(n *n8nschema.Node) int {
 		return 0
 	}
 	v, ok := n.WaitBetweenTries.Num()
-	if !ok || v == 0 || math.IsNaN(v) {
-		v = 1000
+	if !ok || math.IsNaN(v) || v == 0 && n.WaitBetweenTries.Kind() != n8nschema.String {
+		v = 1000 // waitBetweenTries || 1000: a string "0" is truthy
 	}
-	return int(min(5000, max(0, v)))
+	return int(min(MaxWaitMS, max(0, v)))
 }
 
 // SDKAttempts is how many times a model node's SDK sends one call:
@@ -556,9 +556,9 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 		}
 		v, ok := n.WaitBetweenTries.Num()
 		if !ok || math.IsNaN(v) {
-			v = 1000
+			v = 1000 // waitBetweenTries ?? 1000
 		}
-		return int(min(5000, max(0, v)))
+		return int(min(MaxWaitMS, max(0, v)))
 	}
 	return 0
 }

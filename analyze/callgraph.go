@@ -148,7 +148,7 @@ func (ix *callIndex) index() {
 				ix.byLabel[k] = append(ws, w)
 			}
 		})
-		if w.ID != "" {
+		if w.ID != "" && !n8nschema.FillInID(w.ID) { // a redacted export's fill-in is no id
 			ix.byID[w.ID] = append(ix.byID[w.ID], w)
 		}
 		if w.Name != "" {

@@ -120,7 +120,7 @@ func Components(links []Links) [][]int {
 	for fi, l := range links {
 		for _, w := range l.Workflows {
 			labelKeys(w.Label, func(k string) { byLabel[k] = appendNew(byLabel[k], int32(fi)) })
-			if w.ID != "" {
+			if w.ID != "" && !n8nschema.FillInID(w.ID) { // a redacted export's fill-in is no id
 				byID[w.ID] = appendNew(byID[w.ID], int32(fi))
 			}
 			if w.Name != "" {

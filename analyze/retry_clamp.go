@@ -8,7 +8,10 @@ import (
 
 // n8n's bounds on a node's retry settings: wherever it retries a node it
 // runs min(5, max(2, maxTries)) tries min(5000, max(0, waitBetweenTries))
-// ms apart (n8n-core dist/execution-engine/workflow-execute.js
+// ms apart, after its default for an unset value (the main loop's
+// `maxTries || 3` and `waitBetweenTries || 1000`, a root's `?? 3` and
+// `?? 1000`: MainAttempts, ToolAttempts, RetryWaitMS) (n8n-core
+// dist/execution-engine/workflow-execute.js
 // getRetryParams L931-940, the main loop; node-execution-context/utils/
 // get-input-connection-data.js makeHandleToolInvocation L152-159, a root's
 // tool call; @n8n/n8n-nodes-langchain dist/nodes/tools/ToolWorkflow/v2/

@@ -709,11 +709,21 @@ so an active export beside it stays a note.`,
 				}
 				d.Fix = fix
 			}
+			// The body is parsed before anything is sent (HttpRequestV2
+			// L831, V3 L279), so its fix leads; an authentication the
+			// version lacks comes next.
+			jsonFix := ""
 			switch {
 			case n8nschema.BrokenJSONBody(n) && n.TypeVersion < 3:
-				d.Fix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
+				jsonFix = fmt.Sprintf("Write the JSON parameters of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON", n.Name)
 			case n8nschema.BrokenJSONBody(n):
-				d.Fix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
+				jsonFix = fmt.Sprintf("Write the JSON body of %q as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma", n.Name)
+			}
+			if jsonFix != "" {
+				if n8nschema.UnknownAuth(n) {
+					jsonFix += "; then " + strings.ToLower(d.Fix[:1]) + d.Fix[1:]
+				}
+				d.Fix = jsonFix
 			}
 			form := n.Type == n8nschema.TypeFormTrigger
 			switch kind, ok := g.RespondMismatch(n); {

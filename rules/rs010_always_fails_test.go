@@ -83,6 +83,7 @@ func TestRS010UnloadableFix(t *testing.T) {
 		// comes before the URL's.
 		{"http_request_v2_with_unknown_authentication", `Set Authentication of "Fetch consumption" to one HTTP Request v2 offers (None, Predefined Credential Type or Generic Credential Type; it has no "apiKey") and pick the credential there`, 0, 0},
 		{"http_request_v2_unknown_authentication_and_a_literal_url", `Set Authentication of "Send SMS" to one HTTP Request v2 offers (None, Predefined Credential Type or Generic Credential Type; it has no "basicAuth") and pick the credential there; then start the URL of "Send SMS" with "=" so that n8n evaluates its {{ }}`, 0, 0},
+		{"http_request_v2_broken_json_and_unknown_authentication", `Write the JSON parameters of "Log reading" as valid JSON: computed values go inside {{ }} (in quotes for text, or {{ JSON.stringify(...) }} for any value), and JSON allows no trailing comma; or set Body Content Type to RAW/Custom for a body that is not JSON; then set Authentication of "Log reading" to one HTTP Request v2 offers (None, Predefined Credential Type or Generic Credential Type; it has no "headerAuth") and pick the credential there`, 0, 0},
 		{"agent_without_prompt_and_a_retired_model", `Set the prompt of "AI Agent" to Define below (promptType "define") with the text it should read from the items it is fed; then move "Gemini" to a model Google still serves: "gemini-2.0-flash-lite-001" stopped answering on 2026-06-01`, 0, 0},
 	} {
 		path := "testdata/RS010/" + c.fixture + ".json"

@@ -13,8 +13,8 @@ var rs506 = &analyze.Rule{
 	Name:  "retry-setting-clamped",
 	Title: "node retry settings n8n cuts to its bounds",
 	Doc: `n8n runs a node's Retry On Fail within fixed bounds, whatever the file says: at most 5 tries and at
-least 2, at most 5,000 ms between them, as min(5, max(2, maxTries)) and min(5000, max(0, waitBetweenTries))
-(n8n-core dist/execution-engine/workflow-execute.js getRetryParams for the main loop; node-execution-context/utils/
+least 2, at most 5,000 ms between them, as min(5, max(2, maxTries || 3)) and min(5000, max(0, waitBetweenTries
+|| 1000)) (a tool its agent retries: ?? for ||) (n8n-core dist/execution-engine/workflow-execute.js getRetryParams for the main loop; node-execution-context/utils/
 get-input-connection-data.js makeHandleToolInvocation for a tool its agent retries; @n8n/n8n-nodes-langchain
 dist/nodes/tools/ToolWorkflow/v2/utils/WorkflowToolService.js). The editor's fields stop at the same bounds
 (n8n-editor-ui, the node settings' maxTries typeOptions {minValue: 2, maxValue: 5} and waitBetweenTries
@@ -22,7 +22,8 @@ dist/nodes/tools/ToolWorkflow/v2/utils/WorkflowToolService.js). The editor's fie
 and n8n then does something else than the file says, with no word. A maxTries of 6 with a waitBetweenTries of
 1,800,000 reads as retries spread over 2.5 hours, to outlast an outage or an asynchronous job's "not ready";
 n8n makes 5 tries 5 s apart and fails the node within about 20 s. A maxTries of 1 reads as no retry; n8n
-tries twice. A maxTries of 0 n8n's main loop reads as unset: 3 tries. The rule reports a node whose retryOnFail
+tries twice. A maxTries of 0 n8n's main loop reads as unset (maxTries || 3): 3 tries; the string "0" is not
+unset to JavaScript, so it makes 2. The rule reports a node whose retryOnFail
 is true (n8n compares it with ===: the string "true" is off) when maxTries is above 5 or below 2, or
 waitBetweenTries is above 5,000 ms; a string holding a number counts as that number, as n8n's Math.min and
 Math.max coerce it. It is silent when retryOnFail is off (the settings do nothing), when the node is disabled
@@ -84,6 +85,9 @@ func askedRetry(c analyze.RetryClamp) string {
 // triesApart is "5 tries 5 s apart (20 s of waits)", "1 try".
 func triesApart(tries, waitMS float64) string {
 	count := strconv.FormatFloat(tries, 'f', -1, 64)
+	if tries >= 1e6 {
+		count = strconv.FormatFloat(tries, 'g', 4, 64) // not a run of digits
+	}
 	if tries == 1 {
 		return "1 try"
 	}
@@ -94,12 +98,17 @@ func triesApart(tries, waitMS float64) string {
 		return count + " tries with no wait between them"
 	}
 	waits := (math.Ceil(tries) - 1) * waitMS
+	if math.IsInf(waits, 0) || waits > 1e15 {
+		return fmt.Sprintf("%s tries %s apart", count, waitText(waitMS))
+	}
 	return fmt.Sprintf("%s tries %s apart (%s of waits)", count, waitText(waitMS), waitText(waits))
 }
 
 // waitText writes milliseconds as "500 ms", "5 s", "30 min", "2 h 30 min".
 func waitText(ms float64) string {
 	switch {
+	case math.IsInf(ms, 0) || ms > 1e15: // past 30,000 years: the number as written
+		return strconv.FormatFloat(ms, 'g', 4, 64) + " ms"
 	case ms < 1000:
 		return fmt.Sprintf("%d ms", int(math.Round(ms)))
 	case ms >= 3_600_000:
