@@ -1013,7 +1013,7 @@ func (g *Graph) webhookDecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 	if !ok {
 		return GateDecision{}, false
 	}
-	read, ok := g.webhookGateMiss(i)
+	c, ok := g.webhookGateMiss(i)
 	if !ok {
 		return GateDecision{}, false
 	}
@@ -1021,7 +1021,7 @@ func (g *Graph) webhookDecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 	if wh == nil {
 		return GateDecision{}, false
 	}
-	d := GateDecision{Taken: "false", Test: gateText(n), Webhook: &WebhookGate{Read: read, Webhook: wh}}
+	d := GateDecision{Taken: "false", Test: gateText(n), Webhook: g.newWebhookGate(c, wh)}
 	for _, e := range g.outs(i) {
 		if e.Type == ConnMain && !e.Error && e.Output == 0 {
 			d.Never = append(d.Never, e)

@@ -34,6 +34,10 @@ func TestWebhookGateFalse(t *testing.T) {
 		{"={{ $json.properties.rdv_date }}", "false", "", false, "boolean", true},
 		{"={{ $json.properties.rdv_date }}", "notEmpty", "", false, "boolean", false},
 		{"={{ $json.body.properties.rdv_date }}", "notEmpty", "", false, "boolean", true},
+		{"={{ $input.item.json.properties.rdv_date }}", "notEmpty", "", true, "boolean", true},
+		{"={{ $('Webhook').item.json.properties.rdv_date }}", "notEmpty", "", true, "boolean", true},
+		{"={{ $input.item.json.body.properties.rdv_date }}", "notEmpty", "", false, "boolean", true},
+		{"={{ $('Other').item.json.properties.rdv_date }}", "notEmpty", "", false, "boolean", true},
 	} {
 		if tc.typ == "" {
 			tc.typ = "string"

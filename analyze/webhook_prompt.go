@@ -192,26 +192,27 @@ func (g *Graph) webhookGateFalse(i int) bool {
 }
 
 // webhookGateMiss is webhookGateFalse's first condition that fails on
-// every Webhook item: its left value, as stored.
-func (g *Graph) webhookGateMiss(i int) (string, bool) {
+// every Webhook item.
+func (g *Graph) webhookGateMiss(i int) (n8nschema.Value, bool) {
 	nd := g.Nodes[i]
 	if nd.Disabled || nd.ContinuesOnFail() || nd.ContinueOnFail || nd.AlwaysOutputData || nd.TypeVersion < 2 ||
 		nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
-		return "", false
+		return n8nschema.Value{}, false
 	}
 	f := nd.Params().Get("conditions")
 	if c := f.Get("combinator"); c.Exists() && (c.Kind() != n8nschema.String || c.IsExpr() || c.Str() != "and") {
-		return "", false
+		return n8nschema.Value{}, false
 	}
-	left := ""
+	var miss n8nschema.Value
+	found := false
 	for _, c := range f.Get("conditions").Elems() {
-		if missingFieldFalse(c) {
-			left = c.Get("leftValue").Str()
+		if g.webhookMissFalse(c) {
+			miss, found = c, true
 			break
 		}
 	}
-	if left == "" {
-		return "", false
+	if !found {
+		return miss, false
 	}
 	items := g.webhookItems()
 	fed := false
@@ -222,7 +223,7 @@ func (g *Graph) webhookGateMiss(i int) (string, bool) {
 		fed = true
 		return !e.Error && items[e.from]
 	})
-	return left, ok && fed
+	return miss, ok && fed
 }
 
 // webhookOf is the first enabled Webhook found going back from node i
@@ -251,11 +252,20 @@ func (g *Graph) webhookOf(i int) *n8nschema.Node {
 }
 
 // WebhookGate is an If or Filter whose true output no Webhook item
-// reaches (webhookGateFalse): the left value of the condition that fails
-// on every such item, and a Webhook whose items it is fed.
+// reaches (webhookGateFalse): the read of the condition that fails on
+// every such item ($json.properties.rdv_date), the same read under body
+// ($json.body.properties.rdv_date), and a Webhook whose items it is fed.
 type WebhookGate struct {
-	Read    string
-	Webhook *n8nschema.Node
+	Read, Body string
+	Webhook    *n8nschema.Node
+}
+
+// newWebhookGate words the read of condition c (webhookRead).
+func (g *Graph) newWebhookGate(c n8nschema.Value, wh *n8nschema.Node) *WebhookGate {
+	norm, head, _ := g.webhookRead(c)
+	path := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(norm, "={{"), "}}"))
+	rest := strings.TrimPrefix(path, "$json")
+	return &WebhookGate{Read: head + rest, Body: head + ".body" + rest, Webhook: wh}
 }
 
 // disabledTrigger reports a disabled trigger: it starts no run (starts).
@@ -263,10 +273,44 @@ func (g *Graph) disabledTrigger(i int) bool {
 	return g.Nodes[i].Disabled && g.specs[i].Role == n8nschema.RoleTrigger
 }
 
-// missingFieldFalse reports a filter condition that is false when its
-// left value reads a key a Webhook's item lacks (webhookGateFalse).
-func missingFieldFalse(c n8nschema.Value) bool {
-	key, ok := readKey(c)
+// itemJSONRE matches the opening of a left value that reads the item's
+// JSON another way than $json: $input.item.json, the item itself, or
+// $('Webhook').item.json, the paired item of a node (group 1 or 2 names
+// it), which for an item a Webhook made is that Webhook's item (or, for
+// another Webhook, which has not run, a read that throws).
+var itemJSONRE = lazyregexp.New(`^=\{\{\s*(\$input\s*\.\s*item\s*\.\s*json|\$\(\s*(?:'([^']+)'|"([^"]+)")\s*\)\s*\.\s*item\s*\.\s*json)`)
+
+// webhookRead is a condition's left value read as a field path of a
+// Webhook's item: the value with $input.item.json or $('W').item.json,
+// W an enabled Webhook, written as $json, and the text the read opens
+// with ($json, $input.item.json, $('W').item.json).
+func (g *Graph) webhookRead(c n8nschema.Value) (norm, head string, ok bool) {
+	l := c.Get("leftValue")
+	if l.Kind() != n8nschema.String {
+		return "", "", false
+	}
+	s := l.Str()
+	m := itemJSONRE.FindStringSubmatch(s)
+	if m == nil {
+		return s, "$json", true
+	}
+	if name := m[2] + m[3]; name != "" {
+		if t := g.Node(name); t == nil || t.Disabled || t.Type != n8nschema.TypeWebhook {
+			return "", "", false
+		}
+	}
+	return "={{ $json" + s[len(m[0]):], m[1], true
+}
+
+// webhookMissFalse reports a filter condition that is false when its
+// left value (webhookRead) reads a key a Webhook's item lacks
+// (webhookGateFalse).
+func (g *Graph) webhookMissFalse(c n8nschema.Value) bool {
+	norm, _, ok := g.webhookRead(c)
+	if !ok {
+		return false
+	}
+	key, ok := jsonPathKey(norm)
 	if !ok || webhookItemKeys[strings.ToLower(key)] || key == "jwtPayload" {
 		return false
 	}
