@@ -955,6 +955,9 @@ type GateDecision struct {
 	// (countBounds.countGate): the test answers the same at every count
 	// up to that cap.
 	Cap *CountCap
+	// Webhook is set when the test reads a field a Webhook's items never
+	// carry (webhookGateFalse): no item leaves by the true output.
+	Webhook *WebhookGate
 	// Never are the connections at the output no item takes (in
 	// Graph.Unrun).
 	Never []*Edge
@@ -982,7 +985,7 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 		}
 	}
 	if !ok {
-		return GateDecision{}, false
+		return g.webhookDecidedGate(n)
 	}
 	d := GateDecision{Taken: "true", Test: gateText(n), Cap: cc}
 	for _, e := range g.Unrun {
@@ -997,6 +1000,33 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 		d.Taken = "false"
 	}
 	d.OwnCount = cc == nil && ownCountTest(n)
+	return d, true
+}
+
+// webhookDecidedGate is DecidedGate for an If or Filter whose test fails
+// on every item of the Webhook that feeds it (webhookGateFalse): every
+// item leaves by the false output (a Filter's discarded one), and the
+// connections at the true output never carry one. Those stay in the
+// graph (deadEdge drops them), so Never is read from the node's own.
+func (g *Graph) webhookDecidedGate(n *n8nschema.Node) (GateDecision, bool) {
+	i, ok := g.index(n)
+	if !ok {
+		return GateDecision{}, false
+	}
+	c, ok := g.webhookGateMiss(i)
+	if !ok {
+		return GateDecision{}, false
+	}
+	wh := g.webhookOf(i)
+	if wh == nil {
+		return GateDecision{}, false
+	}
+	d := GateDecision{Taken: "false", Test: gateText(n), Webhook: g.newWebhookGate(c, wh)}
+	for _, e := range g.outs(i) {
+		if e.Type == ConnMain && !e.Error && e.Output == 0 {
+			d.Never = append(d.Never, e)
+		}
+	}
 	return d, true
 }
 

@@ -175,34 +175,44 @@ func jsonPathKey(s string) (key string, ok bool) {
 // (webhookItems), its conditions are all required (combinator "and", the
 // default), and one of them reads a field under a top-level key a
 // Webhook's item does not have ({{ $json.organizer.name }}, where the
-// request sends body.organizer). Such a read is undefined, or, one key
-// deeper, a TypeError that both expression engines swallow, giving
-// nothing (docs/n8n-facts.md, part CQ; n8n-workflow expression.js
-// L669-683). A string test turns a missing value into ""
-// (filter-parameter.js prepareStringFilterValues, L197-211), so equals,
-// contains, starts with and ends with a non-empty literal, and is not
-// empty, are false: nothing leaves the true output (and were the
-// TypeError thrown, the node, which does not continue on fail, would stop
-// the run). Other operators (is empty is true on "") are not judged.
+// request sends body.organizer; {{ $json.properties.rdv_date }}, a
+// HubSpot object's field, where the Webhook that replaced the HubSpot
+// Trigger holds the object under body). Such a read is undefined, or, one
+// key deeper, a TypeError that both expression engines swallow, giving
+// undefined or null (docs/n8n-facts.md, part CQ; n8n-workflow
+// expression.js L669-683; @n8n/expression-runtime
+// dist/cjs/bridge/isolated-vm-bridge.js L87-100). A test that this fails
+// (falseWhenMissing) leaves the true output empty (and were the TypeError
+// thrown, the node, which does not continue on fail, would stop the run).
+// Always Output Data sends one empty item to an empty first output
+// (workflow-execute.js ensureAlwaysOutputData): not judged.
 func (g *Graph) webhookGateFalse(i int) bool {
+	_, ok := g.webhookGateMiss(i)
+	return ok
+}
+
+// webhookGateMiss is webhookGateFalse's first condition that fails on
+// every Webhook item.
+func (g *Graph) webhookGateMiss(i int) (n8nschema.Value, bool) {
 	nd := g.Nodes[i]
-	if nd.Disabled || nd.ContinuesOnFail() || nd.ContinueOnFail || nd.TypeVersion < 2 ||
+	if nd.Disabled || nd.ContinuesOnFail() || nd.ContinueOnFail || nd.AlwaysOutputData || nd.TypeVersion < 2 ||
 		nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
-		return false
+		return n8nschema.Value{}, false
 	}
 	f := nd.Params().Get("conditions")
 	if c := f.Get("combinator"); c.Exists() && (c.Kind() != n8nschema.String || c.IsExpr() || c.Str() != "and") {
-		return false
+		return n8nschema.Value{}, false
 	}
+	var miss n8nschema.Value
 	found := false
 	for _, c := range f.Get("conditions").Elems() {
-		if missingFieldFalse(c) {
-			found = true
+		if g.webhookMissFalse(c) {
+			miss, found = c, true
 			break
 		}
 	}
 	if !found {
-		return false
+		return miss, false
 	}
 	items := g.webhookItems()
 	fed := false
@@ -213,7 +223,49 @@ func (g *Graph) webhookGateFalse(i int) bool {
 		fed = true
 		return !e.Error && items[e.from]
 	})
-	return ok && fed
+	return miss, ok && fed
+}
+
+// webhookOf is the first enabled Webhook found going back from node i
+// along main inputs through the nodes that pass its items on
+// (webhookItems), nil when there is none.
+func (g *Graph) webhookOf(i int) *n8nschema.Node {
+	items := g.webhookItems()
+	seen := map[int]bool{i: true}
+	queue := []int{i}
+	for len(queue) > 0 {
+		j := queue[0]
+		queue = queue[1:]
+		for _, e := range g.ins(j) {
+			k := int(e.from)
+			if e.Type != ConnMain || seen[k] || !items[k] {
+				continue
+			}
+			if g.Nodes[k].Type == n8nschema.TypeWebhook {
+				return g.Nodes[k]
+			}
+			seen[k] = true
+			queue = append(queue, k)
+		}
+	}
+	return nil
+}
+
+// WebhookGate is an If or Filter whose true output no Webhook item
+// reaches (webhookGateFalse): the read of the condition that fails on
+// every such item ($json.properties.rdv_date), the same read under body
+// ($json.body.properties.rdv_date), and a Webhook whose items it is fed.
+type WebhookGate struct {
+	Read, Body string
+	Webhook    *n8nschema.Node
+}
+
+// newWebhookGate words the read of condition c (webhookRead).
+func (g *Graph) newWebhookGate(c n8nschema.Value, wh *n8nschema.Node) *WebhookGate {
+	norm, head, _ := g.webhookRead(c)
+	path := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(norm, "={{"), "}}"))
+	rest := strings.TrimPrefix(path, "$json")
+	return &WebhookGate{Read: head + rest, Body: head + ".body" + rest, Webhook: wh}
 }
 
 // disabledTrigger reports a disabled trigger: it starts no run (starts).
@@ -221,10 +273,44 @@ func (g *Graph) disabledTrigger(i int) bool {
 	return g.Nodes[i].Disabled && g.specs[i].Role == n8nschema.RoleTrigger
 }
 
-// missingFieldFalse reports a filter condition that is false when its
-// left value reads a key a Webhook's item lacks (webhookGateFalse).
-func missingFieldFalse(c n8nschema.Value) bool {
-	key, ok := readKey(c)
+// itemJSONRE matches the opening of a left value that reads the item's
+// JSON another way than $json: $input.item.json, the item itself, or
+// $('Webhook').item.json, the paired item of a node (group 1 or 2 names
+// it), which for an item a Webhook made is that Webhook's item (or, for
+// another Webhook, which has not run, a read that throws).
+var itemJSONRE = lazyregexp.New(`^=\{\{\s*(\$input\s*\.\s*item\s*\.\s*json|\$\(\s*(?:'([^']+)'|"([^"]+)")\s*\)\s*\.\s*item\s*\.\s*json)`)
+
+// webhookRead is a condition's left value read as a field path of a
+// Webhook's item: the value with $input.item.json or $('W').item.json,
+// W an enabled Webhook, written as $json, and the text the read opens
+// with ($json, $input.item.json, $('W').item.json).
+func (g *Graph) webhookRead(c n8nschema.Value) (norm, head string, ok bool) {
+	l := c.Get("leftValue")
+	if l.Kind() != n8nschema.String {
+		return "", "", false
+	}
+	s := l.Str()
+	m := itemJSONRE.FindStringSubmatch(s)
+	if m == nil {
+		return s, "$json", true
+	}
+	if name := m[2] + m[3]; name != "" {
+		if t := g.Node(name); t == nil || t.Disabled || t.Type != n8nschema.TypeWebhook {
+			return "", "", false
+		}
+	}
+	return "={{ $json" + s[len(m[0]):], m[1], true
+}
+
+// webhookMissFalse reports a filter condition that is false when its
+// left value (webhookRead) reads a key a Webhook's item lacks
+// (webhookGateFalse).
+func (g *Graph) webhookMissFalse(c n8nschema.Value) bool {
+	norm, _, ok := g.webhookRead(c)
+	if !ok {
+		return false
+	}
+	key, ok := jsonPathKey(norm)
 	if !ok || webhookItemKeys[strings.ToLower(key)] || key == "jwtPayload" {
 		return false
 	}
@@ -242,20 +328,46 @@ func readKey(c n8nschema.Value) (string, bool) {
 	return jsonPathKey(l.Str())
 }
 
-// falseWhenMissing reports a string test that a missing left value fails:
-// a string test turns it into "" (filter-parameter.js
-// prepareStringFilterValues, L197-211), so is not empty, and equals,
-// contains, starts with or ends with a non-empty literal, are false.
+// falseWhenMissing reports a test that a missing (undefined or null)
+// left value fails (filter-parameter.js, executeFilterConditionWithRegexTest
+// L214-362; parseSingleFilterValue, L53-55, accepts a nullish value under
+// strict validation, and a single-value operator's right value is not
+// checked, L96-97):
+//   - exists is false for any type (evaluateExistsOperation, before the
+//     type is read);
+//   - is not empty is false for any type: a string test turns the value
+//     into "", a number, date or boolean test reads exists, an array test
+//     reads [] and an object test !left;
+//   - a boolean is true returns the value itself, undefined;
+//   - a string equals, contains, starts with or ends with a non-empty
+//     literal is false on "" (prepareStringFilterValues, L197-211).
+//
+// Other tests (is empty is true; not equals) are not judged.
 func falseWhenMissing(c n8nschema.Value) bool {
-	if t := c.Get("operator.type"); t.Kind() != n8nschema.String || t.Str() != "string" {
+	t := c.Get("operator.type")
+	if t.Kind() != n8nschema.String || t.IsExpr() {
 		return false
 	}
-	switch op := c.Get("operator.operation").Str(); op {
-	case "notEmpty":
-		return true
-	case "equals", "contains", "startsWith", "endsWith":
-		r := c.Get("rightValue")
-		return r.Kind() == n8nschema.String && !r.IsExpr() && r.Str() != "" && !strings.HasPrefix(r.Str(), "=")
+	op := c.Get("operator.operation").Str()
+	single := c.Get("operator.singleValue").True()
+	switch t.Str() {
+	case "string":
+		switch op {
+		case "notEmpty", "exists":
+			return true
+		case "equals", "contains", "startsWith", "endsWith":
+			r := c.Get("rightValue")
+			return r.Kind() == n8nschema.String && !r.IsExpr() && r.Str() != "" && !strings.HasPrefix(r.Str(), "=")
+		}
+	case "number", "dateTime", "boolean", "array", "object", "any":
+		switch op {
+		case "exists":
+			return single
+		case "notEmpty":
+			return single && t.Str() != "any"
+		case "true":
+			return single && t.Str() == "boolean"
+		}
 	}
 	return false
 }

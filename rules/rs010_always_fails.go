@@ -323,6 +323,18 @@ a Limit at its default nb_emails is 1 and nb_emails > 50 is false for every item
 test, the Code node, the cap and the Limit that sets it, and what never runs behind the output no item
 takes. A node that may add items on the way (a list or getAll operation, an HTTP Request, Split Out, a
 Merge) lifts the cap, and the test is not judged.
+So does a test, fed only by an enabled Webhook (through If, Switch, Filter or No Operation nodes, which
+pass its items on), that reads a top-level field a Webhook's item never has ({{ $json.properties.rdv_date }}, where the
+request sends body.properties; $json["properties"], $input.item.json.properties and $('Webhook').item.json
+.properties alike): n8n's Webhook makes every item
+{headers, params, query, body} plus webhookUrl and executionMode (jwtPayload under JWT auth), whatever its
+options (nodes-base dist/nodes/Webhook/Webhook.node.js L262-268, utils.js setupOutputConnection L100-128,
+handleFormData), so the read is undefined, its TypeError one key deeper swallowed (n8n-workflow
+dist/cjs/expression.js L669-683), and a condition is not empty, exists, boolean is true, or string equals,
+contains, starts with or ends with a non-empty literal is false (filter-parameter.js L214-362): with the
+conditions all required, no item takes the true output, and the finding names the read and the Webhook. A
+Set or Code node in between, a read under body, a combinator "or", a test true on a missing value (is
+empty), Always Output Data and continue on fail are not judged.
 What lies only behind a Code, Function or Function Item node that reads a key of the workflow's static data
 ($getWorkflowStaticData('global'), or 'node' for its own) and throws or returns no items when it is unset never
 runs either, when the export's staticData does not hold that key and every node that sets it runs only behind
@@ -976,6 +988,14 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		}
 		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test (%s) reads %s, which node %q sets to the count of its input, at most %s: %s, so the test answers the same for every item; %s", n.Name, taken, test, cc.Field, cc.Code.Name, most, cc.How, after)
 		d.Fix = fmt.Sprintf("If the test is meant to see more than %s, raise the cap at %q; else remove the branch %q never takes", most, cc.By.Name, n.Name)
+	case gd.Webhook != nil:
+		read := gd.Webhook.Read
+		what := "sends every item to its " + taken
+		if n.Type == n8nschema.TypeFilter {
+			what = "keeps no item"
+		}
+		d.Message = fmt.Sprintf("node %q %s: its test (%s) reads %s, which the items of Webhook %q never carry: n8n's Webhook puts the request's payload under body, so the read is empty and the test fails for every item; %s", n.Name, what, test, read, gd.Webhook.Webhook.Name, after)
+		d.Fix = fmt.Sprintf("Make the test of %q read the payload under body (%s), where Webhook %q puts it; else remove the branch it never takes", n.Name, gd.Webhook.Body, gd.Webhook.Webhook.Name)
 	case gd.OwnCount:
 		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test is the count of the node's own input (%s), at least 1 whenever it runs, since n8n runs no node on no items, so it answers the same for every item; %s", n.Name, taken, test, after)
 		d.Fix = fmt.Sprintf("To act when nothing comes, turn on Always Output Data in the node that feeds %q and test a field of its item (the empty item it then sends stands for none); else remove the branch %q never takes", n.Name, n.Name)
