@@ -3,11 +3,12 @@ package analyze
 import (
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -35,6 +36,16 @@ type countBounds struct {
 	memo map[string]float64
 	why  map[string]boundWhy // the node and rule that set memo's bound
 	busy map[string]bool
+	// fields memoizes fieldBounds by node (nil when a node holds no
+	// count field), fbusy marks the nodes fieldBounds is reading (a loop
+	// gets nil, the narrow answer), and counted memoizes countFields by
+	// Code node: each node is read once however many ways reach it.
+	fields  map[string]map[string]fieldBound
+	fbusy   map[string]bool
+	counted map[string][]string
+	// mu guards the memos: DecidedGate reads the Graph's countBounds
+	// again after buildGraph.
+	mu sync.Mutex
 }
 
 // What sets a bound: a Limit's maxItems, executeOnce, or alwaysOutputData
@@ -56,7 +67,8 @@ func newCountBounds(w *n8nschema.Workflow) *countBounds {
 	if !slices.ContainsFunc(w.Nodes, func(nd *n8nschema.Node) bool { return nd.Type == typeLimit && !nd.Disabled }) {
 		return nil
 	}
-	cb := &countBounds{w: w, in: map[string][]*n8nschema.Connection{}, memo: map[string]float64{}, why: map[string]boundWhy{}, busy: map[string]bool{}}
+	cb := &countBounds{w: w, in: map[string][]*n8nschema.Connection{}, memo: map[string]float64{}, why: map[string]boundWhy{}, busy: map[string]bool{},
+		fields: map[string]map[string]fieldBound{}, fbusy: map[string]bool{}, counted: map[string][]string{}}
 	for i := range w.Connections {
 		c := &w.Connections[i]
 		if c.FromType == ConnMain {
@@ -137,7 +149,16 @@ func (cb *countBounds) computeOut(nd *n8nschema.Node) (float64, boundWhy) {
 			return in, why
 		}
 		if f, ok := m.Num(); ok && m.Kind() == n8nschema.Number && f >= 0 {
-			if f = math.Floor(f); f < in {
+			// items.slice(0, maxItems) keeps floor(maxItems) items;
+			// items.slice(items.length - maxItems, items.length), what
+			// any keep but firstItems runs, truncates its start toward
+			// 0 and so keeps ceil(maxItems) (Limit.node.js L52–64).
+			if k := p.Get("keep"); !k.Exists() || literalIs(k, "firstItems") {
+				f = math.Floor(f)
+			} else {
+				f = math.Ceil(f)
+			}
+			if f < in {
 				return f, boundWhy{nd, byLimit}
 			}
 		}
@@ -248,6 +269,9 @@ func (cb *countBounds) listBound(nd *n8nschema.Node, list string) (float64, boun
 // ($('X').all()), or a const holding one of these that nothing changes:
 // the list L as written ("$input.all()", "$('X').all()").
 func mappedList(code string) (string, bool) {
+	if len(code) > maxReadCode {
+		return "", false // not judged
+	}
 	rets := n8nschema.TopLevelReturns(code)
 	if len(rets) != 1 {
 		return "", false
@@ -283,21 +307,124 @@ func resolveList(code, list string) (string, bool) {
 		return "", false
 	}
 	// Nothing may add to it: a method that grows an array in place.
-	if regexp.MustCompile(`\b` + regexp.QuoteMeta(list) + `\s*\.\s*(?:push|unshift|splice|fill|copyWithin|length\s*=[^=])`).MatchString(code) {
+	if grown(code, list) {
 		return "", false
 	}
 	return v, true
 }
 
+// The code readers below (mappedList, pushedList, countFields) judge a
+// Code node's code only up to maxReadCode bytes, and countFields reads at
+// most maxCountKeys object keys in the map's callback: a longer code is
+// not judged (no bound, no count field, the narrow answer), so that a
+// hostile file of one huge Code node is read in bounded time. The
+// longest code of the corpora a bound is read from is under 4 KB.
+const (
+	maxReadCode  = 16 << 10
+	maxCountKeys = 48
+)
+
+// nameAt reports name at offset i of s as a whole name: not after a
+// name's byte ($ included) or, with noDot, a "." (a property of another
+// value).
+func nameAt(s string, i int, noDot bool) bool {
+	if i == 0 {
+		return true
+	}
+	c := s[i-1]
+	return !(isWordByte(c) || noDot && c == '.')
+}
+
+// nameOffsets are the offsets where name is written in s (strings.Index,
+// each in turn): no regexp is built from the code's own text.
+func nameOffsets(s, name string) []int {
+	var out []int
+	if name == "" {
+		return nil
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return out
+		}
+		out = append(out, i+j)
+		i += j + len(name)
+	}
+}
+
+// grown reports a method call that grows the array named list in place
+// (\blist\s*\.\s*(?:push|unshift|splice|fill|copyWithin|length\s*=[^=])).
+func grown(code, list string) bool {
+	for _, i := range nameOffsets(code, list) {
+		if !wordBoundary(code, i) {
+			continue
+		}
+		j := skipSpace(code, i+len(list))
+		if j >= len(code) || code[j] != '.' {
+			continue
+		}
+		rest := code[skipSpace(code, j+1):]
+		for _, m := range []string{"push", "unshift", "splice", "fill", "copyWithin"} {
+			if strings.HasPrefix(rest, m) {
+				return true
+			}
+		}
+		if r, ok := strings.CutPrefix(rest, "length"); ok {
+			k := skipSpace(r, 0)
+			if k+1 < len(r) && r[k] == '=' && r[k+1] != '=' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declAt reads a declaration of the name at offset i of code:
+// `(const|let|var)\s+name`, the keyword a whole word; its keyword.
+func declAt(code string, i int) (string, bool) {
+	j := i
+	for j > 0 && ascii.IsSpace(code[j-1]) {
+		j--
+	}
+	if j == i {
+		return "", false
+	}
+	for _, kw := range []string{"const", "let", "var"} {
+		if strings.HasSuffix(code[:j], kw) && wordBoundary(code, j-len(kw)) {
+			return kw, true
+		}
+	}
+	return "", false
+}
+
 // constValue is the expression a `const name = …;` declares, when the
 // code declares name once and that way.
 func constValue(code, name string) (string, bool) {
-	decl := regexp.MustCompile(`\b(const|let|var)\s+` + regexp.QuoteMeta(name) + `\s*=\s*([^;\n]+)`)
-	ms := decl.FindAllStringSubmatch(code, -1)
-	if len(ms) != 1 || ms[0][1] != "const" {
+	// `\b(const|let|var)\s+name\s*=\s*([^;\n]+)`, read by hand.
+	n, kind, val := 0, "", ""
+	for _, i := range nameOffsets(code, name) {
+		kw, ok := declAt(code, i)
+		if !ok {
+			continue
+		}
+		j := skipSpace(code, i+len(name))
+		if j >= len(code) || code[j] != '=' {
+			continue
+		}
+		j = skipSpace(code, j+1)
+		e := j
+		for e < len(code) && code[e] != ';' && code[e] != '\n' {
+			e++
+		}
+		if e == j {
+			continue
+		}
+		n, kind, val = n+1, kw, code[j:e]
+	}
+	if n != 1 || kind != "const" {
 		return "", false
 	}
-	return strings.TrimSpace(ms[0][2]), true
+	return strings.TrimSpace(val), true
 }
 
 // closeParen is the offset of the ")" that closes the "(" at open, strings
@@ -383,7 +510,7 @@ func countFields(nd *n8nschema.Node) []string {
 		return nil
 	}
 	code := nd.Params().Get("jsCode").Str()
-	if !strings.Contains(code, "length") {
+	if len(code) > maxReadCode || !strings.Contains(code, "length") {
 		return nil
 	}
 	list, ok := mappedList(code)
@@ -397,11 +524,16 @@ func countFields(nd *n8nschema.Node) []string {
 	end := closeParen(code, open)
 	cbText := stripComments(code[open:end])
 	if strings.ContainsAny(cbText, "?") || strings.Contains(cbText, "&&") || strings.Contains(cbText, "||") ||
-		regexp.MustCompile(`\b(?:if|switch|for|while)\b`).MatchString(cbText) || strings.Count(cbText, "return") > 1 {
+		controlRE.MatchString(cbText) || strings.Count(cbText, "return") > 1 {
 		return nil
 	}
+	keys := countKeyRE.FindAllStringSubmatchIndex(code, -1)
+	if n := slices.IndexFunc(keys, func(m []int) bool { return m[2] >= open }); n >= 0 && len(keys)-n > maxCountKeys {
+		return nil // too many keys to judge (maxCountKeys)
+	}
+	lastSpread := strings.LastIndex(code, "...")
 	var fields []string
-	for _, m := range countKeyRE.FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range keys {
 		key, val := code[m[2]:m[3]], code[m[4]:m[5]]
 		if m[2] < open || m[3] > end || !jsonKeyAt(code[open:], m[2]-open) {
 			continue // not a key of the items the map builds
@@ -409,15 +541,34 @@ func countFields(nd *n8nschema.Node) []string {
 		if !isOwnCount(code, val) {
 			continue
 		}
-		if len(regexp.MustCompile(`(?:^|[^\w$.])`+regexp.QuoteMeta(key)+`\s*:`).FindAllStringIndex(code, -1)) != 1 {
+		if keyCount(code, key) != 1 {
 			continue
 		}
-		if strings.Contains(code[m[1]:], "...") {
-			continue
+		if lastSpread >= m[1] {
+			continue // a spread after it
 		}
 		fields = append(fields, key)
 	}
 	return fields
+}
+
+// controlRE is a statement that tests or loops.
+var controlRE = lazyregexp.New(`\b(?:if|switch|for|while)\b`)
+
+// keyCount is how many times code writes key as an object key
+// (`(?:^|[^\w$.])key\s*:`, matches that do not overlap).
+func keyCount(code, key string) int {
+	n, end := 0, 0
+	for _, i := range nameOffsets(code, key) {
+		if !nameAt(code, i, true) || i > 0 && i-1 < end {
+			continue
+		}
+		j := skipSpace(code, i+len(key))
+		if j < len(code) && code[j] == ':' {
+			n, end = n+1, j+1
+		}
+	}
+	return n
 }
 
 // countKeyRE is an object key and the simple value after it.
@@ -458,26 +609,45 @@ type fieldBound struct {
 // fieldBounds are the count fields (countFields) every item given to nd
 // holds, each with a bound on its value: the bound of the Code node's own
 // input. Items reach nd from such a Code node directly or through tests
-// and Limits, which pass items on unchanged.
-func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map[string]fieldBound {
+// and Limits, which pass items on unchanged. The answer is memoized by
+// node, and a parent that reaches nd by several connections (both outputs
+// of an If) is read once, so a chain of tests is read in linear time. The
+// map returned is shared: callers do not change it.
+func (cb *countBounds) fieldBounds(nd *n8nschema.Node) map[string]fieldBound {
+	if out, ok := cb.fields[nd.Name]; ok {
+		return out
+	}
 	cs := cb.in[nd.Name]
-	if len(cs) == 0 || seen[nd.Name] {
+	if len(cs) == 0 || cb.fbusy[nd.Name] {
 		return nil
 	}
-	seen[nd.Name] = true
-	defer delete(seen, nd.Name)
+	cb.fbusy[nd.Name] = true
+	out := cb.readFieldBounds(cs)
+	delete(cb.fbusy, nd.Name)
+	cb.fields[nd.Name] = out
+	return out
+}
+
+// readFieldBounds is fieldBounds for the connections cs into one node: the
+// fields every parent's items hold, each at the largest bound.
+func (cb *countBounds) readFieldBounds(cs []*n8nschema.Connection) map[string]fieldBound {
 	var out map[string]fieldBound
+	read := make(map[string]bool, len(cs))
 	for i, c := range cs {
 		from := cb.w.Node(c.From)
 		if from == nil || c.ToIndex != 0 {
 			return nil
 		}
+		if read[c.From] {
+			continue // the same parent again: the same fields
+		}
+		read[c.From] = true
 		var fb map[string]fieldBound
 		switch {
 		case from.Disabled || from.Type == typeLimit || from.Type == n8nschema.TypeIf || from.Type == n8nschema.TypeFilter || from.Type == n8nschema.TypeSwitch:
-			fb = cb.fieldBounds(from, seen)
+			fb = cb.fieldBounds(from)
 		case from.Type == n8nschema.TypeCode:
-			if fs := countFields(from); len(fs) > 0 {
+			if fs := cb.countFieldsOf(from); len(fs) > 0 {
 				if b, why := cb.inBoundWhy(from); !math.IsInf(b, 1) {
 					fb = map[string]fieldBound{}
 					for _, f := range fs {
@@ -490,7 +660,7 @@ func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map
 			fb = nil // its empty item holds no field
 		}
 		if i == 0 {
-			out = fb
+			out = maps.Clone(fb)
 			continue
 		}
 		for k, b := range out {
@@ -502,6 +672,16 @@ func (cb *countBounds) fieldBounds(nd *n8nschema.Node, seen map[string]bool) map
 		}
 	}
 	return out
+}
+
+// countFieldsOf is countFields of a Code node, memoized.
+func (cb *countBounds) countFieldsOf(nd *n8nschema.Node) []string {
+	if fs, ok := cb.counted[nd.Name]; ok {
+		return fs
+	}
+	fs := countFields(nd)
+	cb.counted[nd.Name] = fs
+	return fs
 }
 
 // numberRE is a number in a node's JSON text.
@@ -518,6 +698,11 @@ const maxBoundSamples = 64
 // node holds, so the counts beside each such number, 1, 2, 3 and the
 // bound stand for all.
 func (cb *countBounds) countBoundDead(nd *n8nschema.Node) []bool {
+	if cb == nil {
+		return nil
+	}
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
 	var dead []bool
 	for _, fd := range cb.countFieldsDead(nd) {
 		dead = orDead(dead, fd.dead)
@@ -543,7 +728,7 @@ func (cb *countBounds) countFieldsDead(nd *n8nschema.Node) []fieldDead {
 	if !strings.Contains(raw, "$json") {
 		return nil
 	}
-	fb := cb.fieldBounds(nd, map[string]bool{})
+	fb := cb.fieldBounds(nd)
 	if len(fb) == 0 {
 		return nil
 	}
@@ -606,9 +791,11 @@ type CountCap struct {
 // (countFieldsDead) sends every item to one output: that output (0 true
 // or kept, 1 false or discarded) and why.
 func (cb *countBounds) countGate(nd *n8nschema.Node) (taken int, cc CountCap, ok bool) {
-	if nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
+	if cb == nil || nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
 		return 0, CountCap{}, false
 	}
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
 	for _, fd := range cb.countFieldsDead(nd) {
 		if len(fd.dead) < 2 || fd.dead[0] == fd.dead[1] || fd.why.node == nil {
 			continue
@@ -643,6 +830,9 @@ func boundWords(why boundWhy, b float64) string {
 			which = ""
 		}
 		set := "Max Items " + n
+		if m, ok := p.Get("maxItems").Num(); ok {
+			set = "Max Items " + strconv.FormatFloat(m, 'f', -1, 64) // as the file writes it
+		}
 		if !p.Get("maxItems").Exists() {
 			set = "Max Items at its default, 1"
 		}
@@ -668,6 +858,9 @@ func boundWords(why boundWhy, b float64) string {
 // the push skips it). R named anywhere else, a second push or a push in a
 // block of the callback (a loop, a test) is not read.
 func pushedList(code string) (string, bool) {
+	if len(code) > maxReadCode {
+		return "", false // not judged
+	}
 	rets := n8nschema.TopLevelReturns(code)
 	if len(rets) != 1 {
 		return "", false
@@ -678,18 +871,39 @@ func pushedList(code string) (string, bool) {
 		return "", false
 	}
 	r := rest
-	uses := regexp.MustCompile(`(?:^|[^\w$.])`+regexp.QuoteMeta(r)+`\b`).FindAllStringIndex(code, -1)
-	if len(uses) != 3 {
+	// R's uses, its empty declaration and its push, read by hand
+	// (`(?:^|[^\w$.])R\b`, `\b(?:let|const|var)\s+R\s*=\s*\[\s*\]`,
+	// `(?:^|[^\w$.])R\s*\.\s*push\s*\(`).
+	uses, empty, rStart, pushOpen := 0, false, -1, -1
+	for _, i := range nameOffsets(code, r) {
+		if !nameAt(code, i, true) || !wordBoundary(code, i+len(r)) {
+			continue
+		}
+		uses++
+		j := skipSpace(code, i+len(r))
+		if _, ok := declAt(code, i); ok && j < len(code) && code[j] == '=' {
+			k := skipSpace(code, j+1)
+			if k < len(code) && code[k] == '[' {
+				if k = skipSpace(code, k+1); k < len(code) && code[k] == ']' {
+					empty = true
+				}
+			}
+		}
+		if pushOpen < 0 && j < len(code) && code[j] == '.' {
+			k := skipSpace(code, j+1)
+			if strings.HasPrefix(code[k:], "push") {
+				if k = skipSpace(code, k+len("push")); k < len(code) && code[k] == '(' {
+					rStart, pushOpen = i, k
+				}
+			}
+		}
+	}
+	if uses != 3 {
 		return "", false // the declaration, the push, the return
 	}
-	if !regexp.MustCompile(`\b(?:let|const|var)\s+` + regexp.QuoteMeta(r) + `\s*=\s*\[\s*\]`).MatchString(code) {
+	if !empty || pushOpen < 0 {
 		return "", false
 	}
-	pm := regexp.MustCompile(`(?:^|[^\w$.])` + regexp.QuoteMeta(r) + `\s*\.\s*push\s*\(`).FindStringIndex(code)
-	if pm == nil {
-		return "", false
-	}
-	pushOpen := pm[1] - 1
 	pushClose := closeParen(code, pushOpen)
 	if pushClose < 0 {
 		return "", false
@@ -698,14 +912,20 @@ func pushedList(code string) (string, bool) {
 	if arg == "" || strings.HasPrefix(arg, "...") || topLevelComma(arg) {
 		return "", false
 	}
-	// The forEach whose callback holds the push.
+	// The forEach whose callback holds the push. The matches come in
+	// order: the nesting is carried from one to the next.
+	var nest nester
 	for _, m := range forEachRE.FindAllStringSubmatchIndex(code, -1) {
 		open := m[1] - 1
+		if pushOpen < open {
+			break // this forEach and the ones after it start after the push
+		}
+		depth := nest.at(code, m[0])
 		end := closeParen(code, open)
-		if end < 0 || pushOpen < open || pushOpen > end {
+		if end < 0 || pushOpen > end {
 			continue
 		}
-		if nestingAt(code, m[0]) != 0 {
+		if depth != 0 {
 			return "", false // inside a block or a call
 		}
 		body := strings.Index(code[open:pushOpen], "=>")
@@ -722,7 +942,6 @@ func pushedList(code string) (string, bool) {
 		// The push starts its own statement: nothing between it and the
 		// last ; { or } before it (a for, while or else with no braces
 		// would repeat or skip it).
-		rStart := pm[0] + strings.Index(code[pm[0]:], r)
 		before := code[brace:rStart]
 		if strings.TrimSpace(stripComments(before[strings.LastIndexAny(before, ";{}")+1:])) != "" {
 			return "", false
@@ -759,19 +978,49 @@ func nestingAt(s string, off int) int {
 	return depth
 }
 
+// nester is nestingAt read forward: at(s, off) for offsets that do not
+// go back reads s once in all.
+type nester struct{ i, depth int }
+
+// at is nestingAt(s, off), off at or after the last offset asked.
+func (n *nester) at(s string, off int) int {
+	for ; n.i < off && n.i < len(s); n.i++ {
+		switch c := s[n.i]; c {
+		case '(', '{', '[':
+			n.depth++
+		case ')', '}', ']':
+			n.depth--
+		case '"', '\'', '`':
+			for n.i++; n.i < len(s) && s[n.i] != c; n.i++ {
+				if s[n.i] == '\\' {
+					n.i++
+				}
+			}
+		case '/':
+			n.i = skipComment(s, n.i)
+		}
+	}
+	return n.depth
+}
+
 // topLevelComma reports a comma outside any bracket of s.
 func topLevelComma(s string) bool {
+	var n nester
 	for i := range len(s) {
-		if s[i] == ',' && nestingAt(s, i) == 0 {
+		if s[i] == ',' && n.at(s, i) == 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// jsonKeyAt reports a key at offset off of s that is a key of the object
-// written as the value of a `json:` key: the innermost bracket open at off
-// is a { that follows "json:".
+// jsonKeyAt reports a key at offset off of s, the map's callback from its
+// "(", that is a key of the object the callback returns as the item's
+// json: the innermost bracket open at off is a { that follows "json:", in
+// an object that is the callback's expression body (`=> ({ json: { … } })`)
+// or follows the one return of its block (`=> { return { json: { … } }; }`,
+// a function's body alike). A json: object written anywhere else (a value
+// the callback logs, then drops) is not what the map returns.
 func jsonKeyAt(s string, off int) bool {
 	var stack []int
 	for i := 0; i < off && i < len(s); i++ {
@@ -792,15 +1041,34 @@ func jsonKeyAt(s string, off int) bool {
 			i = skipComment(s, i)
 		}
 	}
-	if len(stack) == 0 || s[stack[len(stack)-1]] != '{' {
+	// The map's "(", the callback's body, the item, its json.
+	if len(stack) != 4 || stack[0] != 0 || s[stack[3]] != '{' || s[stack[2]] != '{' {
 		return false
 	}
-	before := strings.TrimSpace(s[:stack[len(stack)-1]])
+	before := strings.TrimSpace(s[:stack[3]])
 	before, ok := strings.CutSuffix(before, ":")
 	before = strings.TrimSpace(before)
 	if !ok || !strings.HasSuffix(before, "json") {
 		return false
 	}
 	// json itself, not a longer name that ends so (myjson).
-	return len(before) == 4 || !jsIdentRE.MatchString(before[len(before)-5:len(before)-4])
+	if len(before) > 4 && jsIdentRE.MatchString(before[len(before)-5:len(before)-4]) {
+		return false
+	}
+	// The item (stack[2]) holds json: as its own key; the callback
+	// returns it.
+	body := strings.TrimSpace(s[:stack[1]])
+	switch s[stack[1]] {
+	case '(':
+		// => ({ … }): the object is the whole parenthesized body.
+		return strings.HasSuffix(body, "=>") && strings.TrimSpace(s[stack[1]+1:stack[2]]) == ""
+	case '{':
+		// => { return { … } } or function (…) { return { … } }.
+		if !strings.HasSuffix(body, "=>") && !strings.HasSuffix(body, ")") {
+			return false
+		}
+		ret, ok := strings.CutSuffix(strings.TrimSpace(s[:stack[2]]), "return")
+		return ok && ret != "" && !isWordByte(ret[len(ret)-1])
+	}
+	return false
 }

@@ -71,6 +71,14 @@ func TestCountFields(t *testing.T) {
 		"const nb = $input.all().length;\nreturn $input.all().map(i => ({ json: { meta: { nb_emails: nb } } }));":                    "",
 		"const nb = $input.all().length;\nreturn $input.all().map(i => ({ myjson: { nb_emails: nb } }));":                            "",
 		"const nb = $('X').all().length;\nreturn $input.all().map(i => ({ json: { nb_emails: nb } }));":                              "",
+		// The json: object the callback returns: its expression body, or
+		// the object its one return gives; not one it builds and drops.
+		"return $input.all().map(i => { return { json: { nb: $input.all().length } }; });":                                                 "nb",
+		"return $input.all().map(function (i) { return { json: { nb: items.length } }; });":                                                "nb",
+		"return $input.all().map(i => ({ pairedItem: 0, json: { nb: items.length } }));":                                                   "nb",
+		"return $input.all().map(i => { const log = { json: { nb: $input.all().length } }; console.log(log); return { json: i.json }; });": "",
+		"return $input.all().map(i => { const o = { json: { nb: items.length } }; return o; });":                                           "",
+		"return $input.all().map(i => [{ json: { nb: items.length } }][0]);":                                                               "",
 	} {
 		nd := codeNode(t, code)
 		got := ""
@@ -144,5 +152,41 @@ func TestCountGateNamesTheCap(t *testing.T) {
 	taken, cc, ok := newCountBounds(w).countGate(w.Node("If"))
 	if !ok || taken != 1 || cc.Field != "n" || cc.Bound != 4 || cc.By.Name != "L2" || cc.Code.Name != "C" {
 		t.Fatalf("got %d %+v %v", taken, cc, ok)
+	}
+}
+
+// TestLimitFraction: a Limit keeps floor(maxItems) items when it keeps the
+// first ones (items.slice(0, maxItems)) and ceil(maxItems) when it keeps
+// the last ones (items.slice(items.length - maxItems, items.length), the
+// start truncated toward 0), or when keep is an expression (either may
+// run); the words quote Max Items as the file writes it.
+func TestLimitFraction(t *testing.T) {
+	for _, c := range []struct {
+		keep  string
+		want  float64
+		words string
+	}{
+		{``, 2, `Limit "L" keeps the first 2 items (Max Items 2.5)`},
+		{`,"keep":"firstItems"`, 2, `Limit "L" keeps the first 2 items (Max Items 2.5)`},
+		{`,"keep":"lastItems"`, 3, `Limit "L" keeps the last 3 items (Max Items 2.5)`},
+		{`,"keep":"={{ $json.k }}"`, 3, `Limit "L" keeps 3 items (Max Items 2.5)`},
+	} {
+		src := `{"nodes":[
+{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}},
+{"name":"L","type":"n8n-nodes-base.limit","typeVersion":1,"position":[0,0],"parameters":{"maxItems":2.5` + c.keep + `}}],
+"connections":{"T":{"main":[[{"node":"L","type":"main","index":0}]]}}}`
+		f := n8nschema.Parse(n8nschema.NewSource("l.json", []byte(src)))
+		if len(f.Workflows) != 1 {
+			t.Fatalf("parse: %v", f.Problems)
+		}
+		w := f.Workflows[0]
+		b, why := newCountBounds(w).outBoundWhy(w.Node("L"))
+		if b != c.want || why.node == nil {
+			t.Errorf("keep %s: bound %v, want %v", c.keep, b, c.want)
+			continue
+		}
+		if got := boundWords(why, b); got != c.words {
+			t.Errorf("keep %s: %q, want %q", c.keep, got, c.words)
+		}
 	}
 }

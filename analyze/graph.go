@@ -73,6 +73,10 @@ type Graph struct {
 	// input 0, which nothing fills, so the items never reach the node.
 	// They are not in Edges, and no walk follows them.
 	Unrun []*Edge
+	// counts are the bounds on item counts buildGraph read at the
+	// first test (countBounds; nil with no Limit or no test), which
+	// DecidedGate reads again.
+	counts *countBounds
 	// Loops are the cycles of main connections that no guard bounds, in
 	// the order of their first node (see Loop).
 	Loops []*Loop
@@ -488,6 +492,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 		deg[fi]++
 		deg[n+ti]++
 	}
+	g.counts = cb
 	// Edges and lists, one array; next is where each list goes on.
 	next := deg
 	for i, d := range deg {

@@ -977,10 +977,10 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 	var cc *CountCap
 	if !ok && !n.Disabled && (n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter) &&
 		slices.ContainsFunc(g.Unrun, func(e *Edge) bool { return e.From == n && !e.NoInput }) {
-		// Only a gate with a dead output is read again: the count bounds
-		// are built for it alone.
+		// Only a gate with a dead output is read again, with the count
+		// bounds buildGraph read (their memos reused).
 		var c CountCap
-		if out, c, ok = newCountBounds(g.Workflow).countGate(n); ok {
+		if out, c, ok = g.counts.countGate(n); ok {
 			cc = &c
 		}
 	}
