@@ -1,9 +1,10 @@
 package analyze
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -31,14 +32,16 @@ import (
 // staticData holds (or a staticData this reader cannot read) opens the
 // gate; a write the reader cannot place (the object handed to a function,
 // Object.assign, a key computed from item data) sets every key; a gate
-// node that writes the key itself is no gate.
+// node that writes into its scope's data at all (any key) is no gate; a
+// test that may not run on every pass (after a return or in a try, in a
+// function, a callback or a block, or not the very next statement after
+// the read) makes no gate.
 
 // staticGate is a Code node that stops a run unless its static data holds
 // a key.
 type staticGate struct {
 	scope string // "global", or "node:" and the node's name
 	key   string // the literal key, "" when computed
-	shown string // the key as the code writes it
 	empty bool   // returns no items rather than throwing
 }
 
@@ -80,43 +83,95 @@ func keyOf(expr string) string {
 	return ""
 }
 
+// maxStaticCode bounds the code staticUses reads: longer code (a real
+// Code node that keeps state is a few KB) writes anything, in both
+// scopes (narrow: it opens every gate and is none).
+const maxStaticCode = 128 << 10
+
 // staticUses reads a node's code: the gate it is, if any, and what it
-// writes. ok is false for a node that does not touch static data.
+// writes. ok is false for a node that does not touch static data. It
+// reads the code in one pass per declaration of the object (at most
+// four), so its work grows with the code's length.
 func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok bool) {
 	code, isCode := staticCode(nd)
 	if !isCode || !strings.Contains(code, "getWorkflowStaticData") {
 		return nil, nil, false
+	}
+	anything := []staticWrite{{"global", ""}, {"node:" + nd.Name, ""}}
+	if len(code) > maxStaticCode {
+		return nil, anything, true
 	}
 	decls := staticDeclRE.FindAllStringSubmatchIndex(code, -1)
 	if len(decls) != len(staticAnyRE.FindAllStringIndex(code, -1)) || len(decls) > 4 {
 		// Read some other way (or so often that following each name
 		// through the code would cost its length that many times):
 		// writes anything, in both scopes.
-		return nil, []staticWrite{{"global", ""}, {"node:" + nd.Name, ""}}, true
+		return nil, anything, true
+	}
+	// The first return or try: a read after it may be passed by.
+	firstStop := len(code)
+	if loc := returnTryRE.FindStringIndex(code); loc != nil {
+		firstStop = loc[0]
+	}
+	declEnd := func(i int) bool { // a declaration's closing ) at i
+		for _, d := range decls {
+			if d[1]-1 == i {
+				return true
+			}
+		}
+		return false
 	}
 	for _, d := range decls {
 		name, scope := code[d[2]:d[3]], code[d[4]:d[5]]
 		if scope == "node" {
 			scope = "node:" + nd.Name
 		}
-		q := regexp.QuoteMeta(name)
-		// Every use of the object after its declaration: a member read
-		// (obj[k], obj.k) and what follows it.
-		use := regexp.MustCompile(`(?:^|[^\w$.])` + q + `\b(\s*(?:\[([^\]\n]*)\]|\.\s*([A-Za-z_$][\w$]*)))?`)
-		rest := code[d[1]:]
-		for _, m := range use.FindAllStringSubmatchIndex(rest, -1) {
-			if m[2] < 0 { // the object itself, handed on
+		braces := braceDepth{s: code}
+		var close nextClose
+		// Every use of the object after its declaration (the name, not
+		// a member of something else nor part of a longer name): a
+		// member read (obj[k], obj.k) and what follows it.
+		for p := d[1]; p < len(code); {
+			j := strings.Index(code[p:], name)
+			if j < 0 {
+				break
+			}
+			at := p + j
+			end := at + len(name)
+			p = end
+			if at > d[1] && (isWordByte(code[at-1]) || code[at-1] == '.') || end < len(code) && isWordByte(code[end]) {
+				continue
+			}
+			key, member := "", false
+			q := end
+			for q < len(code) && ascii.IsSpace(code[q]) {
+				q++
+			}
+			switch {
+			case q < len(code) && code[q] == '[':
+				if c := close.from(code, q+1); c < len(code) && code[c] == ']' {
+					key, member, q = keyOf(code[q+1:c]), true, c+1
+				}
+			case q < len(code) && code[q] == '.':
+				r := q + 1
+				for r < len(code) && ascii.IsSpace(code[r]) {
+					r++
+				}
+				if r < len(code) && isWordByte(code[r]) && !('0' <= code[r] && code[r] <= '9') {
+					s := r
+					for r < len(code) && isWordByte(code[r]) {
+						r++
+					}
+					key, member, q = code[s:r], true, r
+				}
+			}
+			if !member { // the object itself, handed on
 				writes = append(writes, staticWrite{scope, ""})
 				continue
 			}
-			key := ""
-			if m[4] >= 0 {
-				key = keyOf(rest[m[4]:m[5]])
-			} else {
-				key = rest[m[6]:m[7]]
-			}
-			after := strings.TrimLeft(rest[m[1]:], " \t")
-			before := strings.TrimRight(rest[:m[0]+1], " \t")
+			p = q
+			after := strings.TrimLeft(code[q:], " \t")
+			before := strings.TrimRight(code[d[1]:at], " \t")
 			switch {
 			case strings.HasSuffix(before, "delete"):
 				// unsets: sets nothing
@@ -128,19 +183,23 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 				// of it (narrow).
 				writes = append(writes, staticWrite{scope, key})
 			default:
-				shown := name + strings.TrimSpace(rest[m[2]:m[3]])
-				if gate != nil || !nothingBefore(code[:d[1]+m[0]]) {
+				// A gate only at the top level of the code (not in a
+				// function, a callback or a block that may not run), with
+				// no return or try before it.
+				if gate != nil || at >= firstStop || braces.at(at) != 0 {
 					break
 				}
-				// The value read whole (const v = obj[k]; then if (!v)
-				// throw), or tested where it is read (if (!obj[k]) throw).
-				if v, ok := declaredAs(rest[:m[0]+1]); ok && (after == "" || after[0] == ';' || after[0] == '\n' || after[0] == '\r') {
-					if g, ok := stopsUnset(rest[m[1]:], regexp.QuoteMeta(v)); ok {
-						gate = &staticGate{scope: scope, key: key, shown: shown, empty: g}
+				// The value read whole and tested by the very next
+				// statement (const v = obj[k]; if (!v) throw), or tested
+				// where it is read (if (!obj[k]) throw).
+				if v, ok := declaredAs(before); ok && (after == "" || after[0] == ';' || after[0] == '\n' || after[0] == '\r') {
+					if g, ok := stopsUnset(after, v); ok {
+						gate = &staticGate{scope: scope, key: key, empty: g}
 					}
-				} else if strings.HasSuffix(before, "!") && ifOpen(strings.TrimSuffix(before, "!")) {
+				} else if strings.HasSuffix(before, "!") && ifOpen(strings.TrimSuffix(before, "!")) &&
+					statementStart(code, d[1]+len(ifHead(strings.TrimSuffix(before, "!"))), declEnd) {
 					if g, ok := stopsAfterTest(after); ok {
-						gate = &staticGate{scope: scope, key: key, shown: shown, empty: g}
+						gate = &staticGate{scope: scope, key: key, empty: g}
 					}
 				}
 			}
@@ -149,11 +208,94 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 	if gate != nil {
 		for _, w := range writes {
 			if w.scope == gate.scope {
-				return nil, writes, true // it writes what it tests: no gate
+				return nil, writes, true // it writes its scope's data: no gate
 			}
 		}
 	}
 	return gate, writes, true
+}
+
+// nextClose finds the ] or newline that ends a bracketed key, from a
+// position on; the offsets asked grow, so it scans each byte once.
+type nextClose struct{ from0, at int }
+
+func (n *nextClose) from(s string, i int) int {
+	if i >= n.from0 && i <= n.at && n.at > 0 {
+		return n.at
+	}
+	j := strings.IndexAny(s[i:], "]\n")
+	n.from0, n.at = i, len(s)
+	if j >= 0 {
+		n.at = i + j
+	}
+	return n.at
+}
+
+// braceDepth is how many braces are open at an offset of s, strings,
+// template literals and comments skipped; the offsets asked grow, so it
+// scans s once.
+type braceDepth struct {
+	s        string
+	i, depth int
+}
+
+func (b *braceDepth) at(off int) int {
+	s := b.s
+	for ; b.i < off && b.i < len(s); b.i++ {
+		switch c := s[b.i]; c {
+		case '{':
+			b.depth++
+		case '}':
+			b.depth--
+		case '"', '\'', '`':
+			for b.i++; b.i < len(s) && s[b.i] != c; b.i++ {
+				if s[b.i] == '\\' {
+					b.i++
+				}
+			}
+		case '/':
+			b.i = skipComment(s, b.i)
+		}
+	}
+	return b.depth
+}
+
+// ifHead is text without its closing "if (": what comes before the if.
+func ifHead(text string) string {
+	text = strings.TrimRight(text, " \t")
+	text = strings.TrimRight(strings.TrimSuffix(text, "("), " \t")
+	return strings.TrimSuffix(text, "if")
+}
+
+// statementStart reports an if at offset i of code that starts a
+// statement run on every pass: not the body of an if, else, while or for
+// without braces. What precedes it is the code's start, a ;, a } or { or
+// the end of a statement; a ) only where it closes a declaration of the
+// static data (declEnd), since if (x) if (!obj.k) throw is conditional.
+func statementStart(code string, i int, declEnd func(int) bool) bool {
+	j := i
+	for j > 0 && ascii.IsSpace(code[j-1]) && i-j < 256 {
+		j--
+	}
+	if j == 0 {
+		return true
+	}
+	switch c := code[j-1]; {
+	case ascii.IsSpace(c): // more blank than read back
+		return false
+	case c == ')':
+		return declEnd(j - 1)
+	case c == ':': // a label or a case
+		return false
+	case isWordByte(c):
+		k := j
+		for k > 0 && isWordByte(code[k-1]) && j-k < 8 {
+			k--
+		}
+		w := code[k:j]
+		return w != "else" && w != "do"
+	}
+	return true
 }
 
 // assigns reports an assignment to what precedes text: =, +=, ||=, ++ and
@@ -170,29 +312,45 @@ func assigns(text string) bool {
 	return strings.HasPrefix(text, "=") && !strings.HasPrefix(text, "==") && !strings.HasPrefix(text, "=>")
 }
 
-var declTailRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*$`)
-
 // declaredAs reports the variable a declaration ending text gives the
-// value that follows.
+// value that follows: const v =, let v =, var v = (read back by hand,
+// a bounded stretch).
 func declaredAs(text string) (string, bool) {
-	m := declTailRE.FindStringSubmatch(strings.TrimRight(text[:len(text)-1], " \t"))
-	if m == nil {
+	i := len(text)
+	back := func() {
+		for n := 0; i > 0 && ascii.IsSpace(text[i-1]) && n < 256; n++ {
+			i--
+		}
+	}
+	back()
+	if i == 0 || text[i-1] != '=' {
 		return "", false
 	}
-	return m[1], true
+	i--
+	back()
+	end := i
+	for i > 0 && isWordByte(text[i-1]) && end-i < 256 {
+		i--
+	}
+	v := text[i:end]
+	if v == "" || '0' <= v[0] && v[0] <= '9' || i == 0 || !ascii.IsSpace(text[i-1]) {
+		return "", false
+	}
+	back()
+	for _, kw := range []string{"const", "let", "var"} {
+		if strings.HasSuffix(text[:i], kw) && (i == len(kw) || !isWordByte(text[i-len(kw)-1])) {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // stopRE is what stops the code: a throw, or a return of no items
 // (true in the second result).
 var stopRE = lazyregexp.New(`^\s*\{?\s*(throw\b|return\s*(?:\[\s*\]\s*)?;|return\s*\[\s*\]\s*(?:\}|$))`)
 
-// nothingBefore reports code before a gate's test that cannot pass an
-// item on without it: no return, no try (whose catch would take the
-// throw).
-func nothingBefore(code string) bool {
-	return !returnTryRE.MatchString(code)
-}
-
+// returnTryRE is a return or a try (whose catch would take the throw):
+// a gate's test after one may be passed by.
 var returnTryRE = lazyregexp.New(`\b(?:return|try)\b`)
 
 // ifOpen reports text that ends in an if's opening: "if (".
@@ -205,15 +363,36 @@ func ifOpen(text string) bool {
 	return strings.HasSuffix(text, "if") && (len(text) == 2 || !isWordByte(text[len(text)-3]))
 }
 
-// stopsUnset reports code that tests the variable v for an unset value
-// (if (!v)) and stops when so.
+// stopsUnset reports code after a declaration's value whose very next
+// statement tests the variable v for an unset value (if (!v)) and stops
+// when so; code between the read and the test could pass an item on.
 func stopsUnset(code, v string) (empty, ok bool) {
-	re := regexp.MustCompile(`\bif\s*\(\s*!\s*` + v + `\s*\)`)
-	loc := re.FindStringIndex(code)
-	if loc == nil {
-		return false, false
+	i := 0
+	if i < len(code) && code[i] == ';' {
+		i++
 	}
-	return stopsAfterTest(code[loc[1]:])
+	for i < len(code) {
+		if ascii.IsSpace(code[i]) {
+			i++
+		} else if j := skipComment(code, i); j != i {
+			i = j + 1
+		} else {
+			break
+		}
+	}
+	for _, w := range []string{"if", "(", "!", v, ")"} {
+		for i < len(code) && ascii.IsSpace(code[i]) {
+			i++
+		}
+		if !strings.HasPrefix(code[i:], w) {
+			return false, false
+		}
+		i += len(w)
+		if w == "if" && i < len(code) && isWordByte(code[i]) {
+			return false, false
+		}
+	}
+	return stopsAfterTest(code[i:])
 }
 
 // stopsAfterTest reads what follows an if's test: a throw, or a return
@@ -227,39 +406,55 @@ func stopsAfterTest(text string) (empty, ok bool) {
 	return !strings.HasPrefix(m[1], "throw"), true
 }
 
-// exportedStatic reports whether the export's staticData may hold key in
-// scope: a key it holds, or data this reader cannot read.
-func exportedStatic(w *n8nschema.Workflow, scope, key string) bool {
+// exportedStatic reads the export's staticData once and reports, for a
+// scope and key, whether it may hold it: a key it holds, or data this
+// reader cannot read.
+func exportedStatic(w *n8nschema.Workflow) func(scope, key string) bool {
+	no := func(string, string) bool { return false }
+	yes := func(string, string) bool { return true }
 	sd := w.Value.Get("staticData")
 	switch sd.Kind() {
 	case n8nschema.Null, n8nschema.Missing:
-		return false
+		return no
 	case n8nschema.Object:
-		var s n8nschema.Value
+		// Per scope: nil when unset or null, the keys of an object, or
+		// unread (any other value: it may hold anything).
+		held := map[string]map[string]bool{}
+		unread := map[string]bool{}
 		sd.Each(func(k string, v n8nschema.Value) bool {
-			if k == scope {
-				s = v
-				return false
+			if _, seen := held[k]; seen || unread[k] {
+				return true // the first of a repeated key, as Get reads it
+			}
+			switch v.Kind() {
+			case n8nschema.Null:
+				held[k] = nil
+			case n8nschema.Object:
+				keys := map[string]bool{}
+				v.Each(func(key string, _ n8nschema.Value) bool {
+					keys[key] = true
+					return true
+				})
+				held[k] = keys
+			default:
+				unread[k] = true
 			}
 			return true
 		})
-		if !s.Exists() || s.Kind() == n8nschema.Null {
-			return false
+		return func(scope, key string) bool {
+			if unread[scope] {
+				return true
+			}
+			keys := held[scope]
+			return len(keys) > 0 && (key == "" || keys[key])
 		}
-		if s.Kind() != n8nschema.Object {
-			return true
-		}
-		held := false
-		s.Each(func(k string, _ n8nschema.Value) bool {
-			held = key == "" || k == key
-			return !held
-		})
-		return held
 	case n8nschema.String:
 		t := strings.TrimSpace(sd.Str())
-		return t != "" && t != "{}" && t != "null"
+		if t != "" && t != "{}" && t != "null" {
+			return yes
+		}
+		return no
 	}
-	return true
+	return yes
 }
 
 // maxStaticGates bounds the gates and writers staticGates weighs; a real
@@ -290,8 +485,8 @@ func (g *Graph) staticGates(mark func(*[]bool, int)) {
 			writes[i] = w
 			writers = append(writers, i)
 		}
-		if gate == nil || nd.ContinuesOnFail() || nd.ContinueOnFail || nd.AlwaysOutputData && gate.empty ||
-			g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] || exportedStatic(g.Workflow, gate.scope, gate.key) {
+		if gate == nil || nd.ContinuesOnFail() || nd.AlwaysOutputData && gate.empty ||
+			g.fails != nil && g.fails[i] || g.empty != nil && g.empty[i] {
 			continue
 		}
 		gates = append(gates, cand{i, *gate})
@@ -299,7 +494,13 @@ func (g *Graph) staticGates(mark func(*[]bool, int)) {
 	// Each round of the loop below walks the graph and opens at least one
 	// gate: past maxStaticGates gates (or writers) the work would grow with
 	// their product, so such a workflow keeps every gate open (narrow).
+	// The cap comes before the export's staticData is read (once).
 	if len(gates) == 0 || len(gates) > maxStaticGates || len(writers) > maxStaticGates {
+		return
+	}
+	held := exportedStatic(g.Workflow)
+	gates = slices.DeleteFunc(gates, func(c cand) bool { return held(c.scope, c.key) })
+	if len(gates) == 0 {
 		return
 	}
 	shut := make([]bool, len(gates))
