@@ -36,7 +36,7 @@ func parseFiles(t *testing.T, paths ...string) []*n8nschema.File {
 
 // writtenKey matches the members a repair writes or expands; a line the
 // fix removes from a file must hold one of them.
-var writtenKey = regexp.MustCompile(`"(retryOnFail|maxTries|maxRetries|executionTimeout|settings|sendHeaders|headerParameters|parameters|options|maxTokens|maxTokensToSample|maxOutputTokens|responseMode)"`)
+var writtenKey = regexp.MustCompile(`"(retryOnFail|maxTries|waitBetweenTries|maxRetries|executionTimeout|settings|sendHeaders|headerParameters|parameters|options|maxTokens|maxTokensToSample|maxOutputTokens|responseMode)"`)
 
 // RoundTrip checks the contract of --fix on one analysis set: no round is
 // undone, every repaired finding is gone and none is new, every changed
