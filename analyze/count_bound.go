@@ -440,17 +440,29 @@ func closeParen(s string, open int) int {
 			if depth == 0 {
 				return i
 			}
-		case '"', '\'', '`':
-			for i++; i < len(s) && s[i] != c; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			i = skipComment(s, i)
+		case '"', '\'', '`', '/':
+			i = skipLiteral(s, i)
 		}
 	}
 	return -1
+}
+
+// skipLiteral is the offset of the last byte of the string, template
+// literal or comment that opens at i of JavaScript code s (len(s) for one
+// left open), or i when none does: the scanners below step over them.
+func skipLiteral(s string, i int) int {
+	switch c := s[i]; c {
+	case '"', '\'', '`':
+		for i++; i < len(s) && s[i] != c; i++ {
+			if s[i] == '\\' {
+				i++
+			}
+		}
+		return i
+	case '/':
+		return skipComment(s, i)
+	}
+	return i
 }
 
 // skipComment is the offset of the last byte of the comment that opens
@@ -475,20 +487,11 @@ func skipComment(s string, i int) int {
 func stripComments(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		switch {
-		case strings.HasPrefix(s[i:], "//"):
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case strings.HasPrefix(s[i:], "/*"):
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return b.String()
-			}
-			i += j + 3
-		default:
-			b.WriteByte(s[i])
+		if j := skipComment(s, i); j != i {
+			i = j
+			continue
 		}
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }
@@ -958,24 +961,8 @@ var forEachRE = lazyregexp.New(`(\$input\.all\(\s*\)|\$\(\s*(?:'[^'\\]+'|"[^"\\]
 // nestingAt is how many brackets ({, (, [) are open at offset off of s,
 // strings, template literals and comments skipped.
 func nestingAt(s string, off int) int {
-	depth := 0
-	for i := 0; i < off && i < len(s); i++ {
-		switch c := s[i]; c {
-		case '(', '{', '[':
-			depth++
-		case ')', '}', ']':
-			depth--
-		case '"', '\'', '`':
-			for i++; i < len(s) && s[i] != c; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			i = skipComment(s, i)
-		}
-	}
-	return depth
+	var n nester
+	return n.at(s, off)
 }
 
 // nester is nestingAt read forward: at(s, off) for offsets that do not
@@ -990,14 +977,8 @@ func (n *nester) at(s string, off int) int {
 			n.depth++
 		case ')', '}', ']':
 			n.depth--
-		case '"', '\'', '`':
-			for n.i++; n.i < len(s) && s[n.i] != c; n.i++ {
-				if s[n.i] == '\\' {
-					n.i++
-				}
-			}
-		case '/':
-			n.i = skipComment(s, n.i)
+		case '"', '\'', '`', '/':
+			n.i = skipLiteral(s, n.i)
 		}
 	}
 	return n.depth
@@ -1031,14 +1012,8 @@ func jsonKeyAt(s string, off int) bool {
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
-		case '"', '\'', '`':
-			for i++; i < len(s) && s[i] != c; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-		case '/':
-			i = skipComment(s, i)
+		case '"', '\'', '`', '/':
+			i = skipLiteral(s, i)
 		}
 	}
 	// The map's "(", the callback's body, the item, its json.

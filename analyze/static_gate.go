@@ -247,14 +247,8 @@ func (b *braceDepth) at(off int) int {
 			b.depth++
 		case '}':
 			b.depth--
-		case '"', '\'', '`':
-			for b.i++; b.i < len(s) && s[b.i] != c; b.i++ {
-				if s[b.i] == '\\' {
-					b.i++
-				}
-			}
-		case '/':
-			b.i = skipComment(s, b.i)
+		case '"', '\'', '`', '/':
+			b.i = skipLiteral(s, b.i)
 		}
 	}
 	return b.depth
