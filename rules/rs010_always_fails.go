@@ -335,6 +335,12 @@ contains, starts with or ends with a non-empty literal is false (filter-paramete
 conditions all required, no item takes the true output, and the finding names the read and the Webhook. A
 Set or Code node in between, a read under body, a combinator "or", a test true on a missing value (is
 empty), Always Output Data and continue on fail are not judged.
+A node behind the output such a gate never takes that would fail on every run for a defect of its own (any
+reason this rule gives: a read of a node the workflow lacks, a URL n8n uses as written, a shut-down model) has
+no finding of its own, since no run reaches it; the gate's finding names the first two with their reasons (the
+second's said once when it is the first's), counts the rest, and lists each as a related place: once the owner
+mends the test as the finding says, every run that takes that branch fails there. The nodes behind each gate are
+read once, and the walks behind all gates share the budget of the walks after failing nodes.
 What lies only behind a Code, Function or Function Item node that reads a key of the workflow's static data
 ($getWorkflowStaticData('global'), or 'node' for its own) and throws or returns no items when it is unset never
 runs either, when the export's staticData does not hold that key and every node that sets it runs only behind
@@ -342,7 +348,7 @@ that node, behind another such gate, or behind a node that fails on every item: 
 and keeps only what an execution wrote (packages/workflow/src/workflow.ts getStaticData), so no run ever sets the
 key and no item passes. The gate itself is not reported (an If before it that tests a flag read from the same
 key sends it nothing, so it need not throw); the node that keeps the writers from running is, and counts what
-never runs. A key the export holds, or a write the reader cannot place (the object handed on, a key computed
+never runs. A defect of a node behind such a gate is not reported while no finding names the gate. A key the export holds, or a write the reader cannot place (the object handed on, a key computed
 from item data written by a node a run reaches), opens the gate.
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
@@ -1051,6 +1057,7 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 func faultsBehind(pass *analyze.Pass, g *analyze.Graph, behind []*n8nschema.Node, related *[]analyze.Related) string {
 	var b strings.Builder
 	k := 0
+	var firstWhy string
 	for _, v := range behind {
 		f, ok := failsIfReached(g, v)
 		if !ok {
@@ -1059,10 +1066,14 @@ func faultsBehind(pass *analyze.Pass, g *analyze.Graph, behind []*n8nschema.Node
 		src := pass.File.Source
 		*related = append(*related, analyze.Related{File: src.Name, Pos: v.Pos, Source: src,
 			Message: fmt.Sprintf("node %q would fail on every run once the gate lets items through: %s", v.Name, f.why)})
-		switch k++; k {
-		case 1:
+		switch k++; {
+		case k == 1:
+			firstWhy = f.why
 			fmt.Fprintf(&b, "; and behind it, %q would fail on every run: %s", v.Name, f.why)
-		case 2:
+		case k == 2 && causeOf(f.why) == causeOf(firstWhy):
+			// The same cause (causeOf): said once.
+			fmt.Fprintf(&b, "; so would %q, for the same reason", v.Name)
+		case k == 2:
 			fmt.Fprintf(&b, "; so would %q: %s", v.Name, f.why)
 		}
 	}
