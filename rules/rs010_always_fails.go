@@ -1065,7 +1065,7 @@ func faultsBehind(pass *analyze.Pass, g *analyze.Graph, behind []*n8nschema.Node
 		}
 		src := pass.File.Source
 		*related = append(*related, analyze.Related{File: src.Name, Pos: v.Pos, Source: src,
-			Message: fmt.Sprintf("node %q would fail on every run once the gate lets items through: %s", v.Name, f.why)})
+			Message: fmt.Sprintf("node %q would fail on every run that reaches it, once the gate lets items through: %s", v.Name, f.why)})
 		switch k++; {
 		case k == 1:
 			firstWhy = f.why

@@ -158,7 +158,7 @@ func TestRS010DecidedGateRelatesFaultsBehind(t *testing.T) {
 		for _, r := range fs[0].Related {
 			name, _, _ := strings.Cut(strings.TrimPrefix(r.Message, `node "`), `"`)
 			got = append(got, name)
-			if !strings.Contains(r.Message, " would fail on every run once the gate lets items through: ") {
+			if !strings.Contains(r.Message, " would fail on every run that reaches it, once the gate lets items through: ") {
 				t.Errorf("%s: related %q", fixture, r.Message)
 			}
 		}
