@@ -335,6 +335,12 @@ contains, starts with or ends with a non-empty literal is false (filter-paramete
 conditions all required, no item takes the true output, and the finding names the read and the Webhook. A
 Set or Code node in between, a read under body, a combinator "or", a test true on a missing value (is
 empty), Always Output Data and continue on fail are not judged.
+A node behind the output such a gate never takes that would fail on every run for a defect of its own (any
+reason this rule gives: a read of a node the workflow lacks, a URL n8n uses as written, a shut-down model) has
+no finding of its own, since no run reaches it; the gate's finding names the first two with their reasons (the
+second's said once when it is the first's), counts the rest, and lists each as a related place: once the owner
+mends the test as the finding says, every run that takes that branch fails there. The nodes behind each gate are
+read once, and the walks behind all gates share the budget of the walks after failing nodes.
 What lies only behind a Code, Function or Function Item node that reads a key of the workflow's static data
 ($getWorkflowStaticData('global'), or 'node' for its own) and throws or returns no items when it is unset never
 runs either, when the export's staticData does not hold that key and every node that sets it runs only behind
@@ -342,7 +348,7 @@ that node, behind another such gate, or behind a node that fails on every item: 
 and keeps only what an execution wrote (packages/workflow/src/workflow.ts getStaticData), so no run ever sets the
 key and no item passes. The gate itself is not reported (an If before it that tests a flag read from the same
 key sends it nothing, so it need not throw); the node that keeps the writers from running is, and counts what
-never runs. A key the export holds, or a write the reader cannot place (the object handed on, a key computed
+never runs. A defect of a node behind such a gate is not reported while no finding names the gate. A key the export holds, or a write the reader cannot place (the object handed on, a key computed
 from item data written by a node a run reaches), opens the gate.
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
@@ -507,19 +513,14 @@ so an active export beside it stays a note.`,
 			if n.Disabled || g.IsSubNode(n) {
 				continue
 			}
-			// loopVia: a node whose error output only leads back to it
-			// (errorsLoopBack): a failure on every call goes round for ever.
-			var loopVia *n8nschema.Node
-			if n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) {
-				if loopVia, _ = errorsLoopBack(g, n); loopVia == nil {
-					continue
-				}
+			f, ok := failsIfReached(g, n)
+			if !ok && n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) {
+				continue // its error output handles the failure
 			}
-			why, ok := g.FailsWhy(n)
-			if loopVia != nil && !ok {
-				continue
+			if _, failing := g.FailsWhy(n); !ok && failing {
+				continue // RS007 reports it, or a trigger's refusal names it
 			}
-			given := why // the reason as saidCauses reads it, before the rewrites below
+			why, given, loopVia := f.why, f.given, f.loopVia
 			if w, bare := g.DoesNoWork(n); !ok && bare {
 				if live == nil {
 					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
@@ -557,16 +558,10 @@ so an active export beside it stays a note.`,
 				reportSessionless(pass, g, n, from, fails, live, byMachine)
 				continue
 			}
-			if _, rs007 := credentialMismatch(g, n); rs007 {
-				continue
-			}
 			if live == nil {
 				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 			}
 			var first *n8nschema.Node // fails before n on every path to it
-			if namedByRefusal(g, n, why) {
-				continue
-			}
 			if !live[n] {
 				// A defect of its own, unseen while an earlier node fails:
 				// once that one is fixed, this one fails every run.
@@ -584,26 +579,7 @@ so an active export beside it stays a note.`,
 					}
 				}
 			}
-			d := analyze.Diagnostic{Node: n}
-			if m, model, ok := retiredModelOf(g, n); ok {
-				d.Fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering %s", model.Name, m.Provider, m.Model, m.When())
-				// A model node asks for its credential before it calls
-				// the provider (n8n-core node-execution-context.js
-				// getCredentials L223-233): with none, that is the
-				// first failure (when the shut-down model is the reason
-				// given: a memory or prompt may fail before it).
-				if c, missing := g.LacksCredential(model); missing && strings.Contains(why, m.Model) {
-					who := "it has"
-					if model != n {
-						who = fmt.Sprintf("its model %q has", model.Name)
-					}
-					why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering %s)", who, c, m.Model, m.When())
-					d.Fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(d.Fix[:1])+d.Fix[1:])
-				}
-			}
-			if m, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
-				why += fmt.Sprintf(" (it stores \"method\": %q, which HTTP Request v%s does not read: it sends GET, Request Method's default, with no body)", m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
-			}
+			d := analyze.Diagnostic{Node: n, Fix: f.fix}
 			names, cut := neverRunAfter(g, n, live, &budget)
 			after := "the execution stops there"
 			switch {
@@ -846,6 +822,65 @@ so an active export beside it stays a note.`,
 	},
 }
 
+// nodeFailure is why a node fails on every run that reaches it, in the
+// words RS010's finding gives (failsIfReached).
+type nodeFailure struct {
+	why   string // the reason the finding gives
+	given string // the reason before the rewrites (saidCauses reads it)
+	// loopVia: the node's error output only leads back to it
+	// (errorsLoopBack): a failure on every call goes round for ever.
+	loopVia *n8nschema.Node
+	fix     string // the fix the reason names first (a model to move to), or ""
+}
+
+// failsIfReached reports why node n fails on every run that reaches it,
+// as RS010 reports it, whether or not a run reaches it: an enabled node,
+// not a sub-node, that fails on every item (analyze.Graph.FailsWhy) and
+// does not hand the failure on (an error output that leads somewhere
+// other than back to it), whose credential RS007 does not report and
+// whose missing parameter no trigger's refusal names (namedByRefusal).
+// It is the one answer Run's findings and a decided gate's (the faults
+// behind its dead output, reportDecidedGate) read.
+func failsIfReached(g *analyze.Graph, n *n8nschema.Node) (nodeFailure, bool) {
+	if n.Disabled || g.IsSubNode(n) {
+		return nodeFailure{}, false
+	}
+	why, ok := g.FailsWhy(n)
+	if !ok {
+		return nodeFailure{}, false
+	}
+	var loopVia *n8nschema.Node
+	if n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) {
+		if loopVia, _ = errorsLoopBack(g, n); loopVia == nil {
+			return nodeFailure{}, false
+		}
+	}
+	if _, rs007 := credentialMismatch(g, n); rs007 || namedByRefusal(g, n, why) {
+		return nodeFailure{}, false
+	}
+	f := nodeFailure{why: why, given: why, loopVia: loopVia}
+	if m, model, ok := retiredModelOf(g, n); ok {
+		f.fix = fmt.Sprintf("Move %q to a model %s still serves: %q stopped answering %s", model.Name, m.Provider, m.Model, m.When())
+		// A model node asks for its credential before it calls
+		// the provider (n8n-core node-execution-context.js
+		// getCredentials L223-233): with none, that is the
+		// first failure (when the shut-down model is the reason
+		// given: a memory or prompt may fail before it).
+		if c, missing := g.LacksCredential(model); missing && strings.Contains(why, m.Model) {
+			who := "it has"
+			if model != n {
+				who = fmt.Sprintf("its model %q has", model.Name)
+			}
+			f.why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering %s)", who, c, m.Model, m.When())
+			f.fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(f.fix[:1])+f.fix[1:])
+		}
+	}
+	if m, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
+		f.why += fmt.Sprintf(" (it stores \"method\": %q, which HTTP Request v%s does not read: it sends GET, Request Method's default, with no body)", m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
+	}
+	return f, true
+}
+
 // lossNote says why a failure that loses no work outside n8n is a note
 // (analyze.Set.FailureLossOf): the work before the node (loss.Done, not
 // empty) is done, and
@@ -942,8 +977,10 @@ func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why s
 // gate.
 func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, gd analyze.GateDecision, machine bool, live map[*n8nschema.Node]bool, budget *int) {
 	taken, test, never := gd.Taken, gd.Test, gd.Never
-	var names []string
-	seen := map[*n8nschema.Node]bool{}
+	// What lies behind the dead output, each node once (one seen for
+	// every walk from it), nearest first.
+	var behind []*n8nschema.Node
+	seen := map[*n8nschema.Node]bool{n: true}
 	cut := false
 	for _, e := range never {
 		if seen[e.To] || live[e.To] {
@@ -951,18 +988,18 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		}
 		seen[e.To] = true
 		if !e.To.Disabled {
-			names = append(names, fmt.Sprintf("%q", e.To.Name))
+			behind = append(behind, e.To)
 		}
-		more, c := neverRunAfter(g, e.To, live, budget)
+		var c bool
+		behind, c = appendNeverRun(behind, g, e.To, live, seen, budget)
 		cut = cut || c
-		for _, m := range more {
-			if !slices.Contains(names, m) {
-				names = append(names, m)
-			}
-		}
 	}
-	if len(names) == 0 {
+	if len(behind) == 0 {
 		return
+	}
+	names := make([]string, len(behind))
+	for i, v := range behind {
+		names[i] = fmt.Sprintf("%q", v.Name)
 	}
 	after := joinNames(names, 2) + plural(len(names), " never runs", " never run")
 	if cut {
@@ -1000,6 +1037,7 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test is the count of the node's own input (%s), at least 1 whenever it runs, since n8n runs no node on no items, so it answers the same for every item; %s", n.Name, taken, test, after)
 		d.Fix = fmt.Sprintf("To act when nothing comes, turn on Always Output Data in the node that feeds %q and test a field of its item (the empty item it then sends stands for none); else remove the branch %q never takes", n.Name, n.Name)
 	}
+	d.Message += faultsBehind(pass, g, behind, &d.Related)
 	if !machine {
 		d.Severity = analyze.Note
 		d.Message += " (" + byHandWhy(g, n) + ")"
@@ -1008,6 +1046,41 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		d.Severity = analyze.Note
 	}
 	pass.Report(d)
+}
+
+// faultsBehind says which of the nodes behind a decided gate's dead
+// output (behind, nearest first; no run reaches them) fail on every run
+// once the gate is mended and a run reaches them, for a fault of their
+// own (failsIfReached): their findings are dropped while the gate holds
+// them back, so the gate's finding names the first two with their
+// reasons and counts the rest, and adds each as a related place.
+func faultsBehind(pass *analyze.Pass, g *analyze.Graph, behind []*n8nschema.Node, related *[]analyze.Related) string {
+	var b strings.Builder
+	k := 0
+	var firstWhy string
+	for _, v := range behind {
+		f, ok := failsIfReached(g, v)
+		if !ok {
+			continue
+		}
+		src := pass.File.Source
+		*related = append(*related, analyze.Related{File: src.Name, Pos: v.Pos, Source: src,
+			Message: fmt.Sprintf("node %q would fail on every run that reaches it, once the gate lets items through: %s", v.Name, f.why)})
+		switch k++; {
+		case k == 1:
+			firstWhy = f.why
+			fmt.Fprintf(&b, "; and behind it, %q would fail on every run: %s", v.Name, f.why)
+		case k == 2 && causeOf(f.why) == causeOf(firstWhy):
+			// The same cause (causeOf): said once.
+			fmt.Fprintf(&b, "; so would %q, for the same reason", v.Name)
+		case k == 2:
+			fmt.Fprintf(&b, "; so would %q: %s", v.Name, f.why)
+		}
+	}
+	if k > 2 {
+		fmt.Fprintf(&b, "; so would %d more %s behind it", k-2, plural(k-2, "node", "nodes"))
+	}
+	return b.String()
 }
 
 // reportUnloadable reports a workflow n8n cannot build, at its first node
@@ -1292,14 +1365,26 @@ func typelessNode(n *n8nschema.Node) string {
 // along main connections that nothing else runs (not in live); cut when
 // the budget of edges to read ran out first.
 func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool, budget *int) (names []string, cut bool) {
-	seen := map[*n8nschema.Node]bool{n: true}
+	after, cut := appendNeverRun(nil, g, n, live, map[*n8nschema.Node]bool{n: true}, budget)
+	for _, v := range after {
+		names = append(names, fmt.Sprintf("%q", v.Name))
+	}
+	return names, cut
+}
+
+// appendNeverRun appends to nodes, nearest first, the enabled nodes after
+// n along main connections that nothing else runs (not in live) and that
+// are not in seen, marking each it passes in seen (so that walks that
+// share seen read each node once); cut when the budget of edges to read
+// ran out first.
+func appendNeverRun(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live, seen map[*n8nschema.Node]bool, budget *int) ([]*n8nschema.Node, bool) {
 	queue := []*n8nschema.Node{n}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
 		for _, e := range g.Out(u) {
 			if *budget--; *budget < 0 {
-				return names, true
+				return nodes, true
 			}
 			v := e.To
 			if e.Type != analyze.ConnMain || seen[v] || live[v] {
@@ -1308,11 +1393,11 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 			seen[v] = true
 			queue = append(queue, v)
 			if !v.Disabled {
-				names = append(names, fmt.Sprintf("%q", v.Name))
+				nodes = append(nodes, v)
 			}
 		}
 	}
-	return names, false
+	return nodes, false
 }
 
 // reportSessionless reports an AI Agent that fails on the items some of

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +133,37 @@ func TestRS010RetiredModelFoldsPerFile(t *testing.T) {
 	}
 	if out[0].Fingerprint == out[1].Fingerprint {
 		t.Errorf("the two files' findings share fingerprint %s", out[0].Fingerprint)
+	}
+}
+
+// TestRS010DecidedGateRelatesFaultsBehind: a decided gate's finding adds
+// each node behind its dead output that fails on its own (failsIfReached)
+// as a related place, the ones its message counts too; a gate with
+// nothing failing behind it adds none.
+func TestRS010DecidedGateRelatesFaultsBehind(t *testing.T) {
+	for fixture, want := range map[string][]string{
+		"literal_if_holds_back_nodes_that_fail.json":        {"Geocode", "Post result", "Read key"},
+		"literal_if_holds_back_nodes_that_do_not_fail.json": nil,
+	} {
+		src, err := os.ReadFile("testdata/RS010/" + fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := n8nschema.Parse(n8nschema.NewSource(fixture, src))
+		fs := analyze.Run(analyze.Build([]*n8nschema.File{f}, analyze.DefaultOptions()), []*analyze.Rule{rs010})
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings, want 1", fixture, len(fs))
+		}
+		var got []string
+		for _, r := range fs[0].Related {
+			name, _, _ := strings.Cut(strings.TrimPrefix(r.Message, `node "`), `"`)
+			got = append(got, name)
+			if !strings.Contains(r.Message, " would fail on every run that reaches it, once the gate lets items through: ") {
+				t.Errorf("%s: related %q", fixture, r.Message)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: related %q, want %q", fixture, got, want)
+		}
 	}
 }

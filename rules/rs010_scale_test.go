@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -34,5 +35,49 @@ func TestAlwaysFailsLinearInTriggers(t *testing.T) {
 	linearIn(t, "RS010 over copies", k, func() { fs = analyze.Run(small, []*analyze.Rule{rs010}) }, func() { fl = analyze.Run(large, []*analyze.Rule{rs010}) })
 	if len(fs) != k || len(fl) != 4*k {
 		t.Fatalf("RS010 findings: %d and %d, want %d and %d", len(fs), len(fl), k, 4*k)
+	}
+}
+
+// gatesBeforeFailingTail is one workflow of a Webhook feeding k If nodes
+// whose test reads only literals ("yes" equals "no"), each of whose true
+// outputs, which no item takes, leads to the head of one chain of k Code
+// nodes that fail on every run ($env called as a function).
+func gatesBeforeFailingTail(k int) *analyze.Set {
+	nodes := []string{`{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"parameters":{"path":"x"}}`}
+	var fan, conns []string
+	for i := range k {
+		nodes = append(nodes,
+			fmt.Sprintf(`{"name":"Gate %d","type":"n8n-nodes-base.if","typeVersion":2.2,"position":[0,0],"parameters":{"conditions":{"options":{"caseSensitive":true,"leftValue":"","typeValidation":"strict","version":2},"conditions":[{"id":"c","leftValue":"yes","rightValue":"no","operator":{"type":"string","operation":"equals"}}],"combinator":"and"}}}`, i),
+			fmt.Sprintf(`{"name":"Read %d","type":"n8n-nodes-base.code","typeVersion":2,"position":[0,0],"parameters":{"jsCode":"const key = $env('API_KEY');\nreturn [{json: {key}}];"}}`, i))
+		fan = append(fan, fmt.Sprintf(`{"node":"Gate %d","type":"main","index":0}`, i))
+		conns = append(conns, fmt.Sprintf(`"Gate %d":{"main":[[{"node":"Read 0","type":"main","index":0}],[]]}`, i))
+		if i+1 < k {
+			conns = append(conns, fmt.Sprintf(`"Read %d":{"main":[[{"node":"Read %d","type":"main","index":0}]]}`, i, i+1))
+		}
+	}
+	conns = append(conns, `"Hook":{"main":[[`+strings.Join(fan, ",")+`]]}`)
+	return generatedSet("gates", nodes, conns)
+}
+
+// TestDecidedGatesLinearBeforeOneFailingTail: k decided gates before one
+// tail of k failing nodes are k findings, each naming the faults behind its
+// dead output (failsIfReached); the walks behind the gates share RS010's one
+// budget, so 4× the gates and tail take at most 6× the CPU time, rather
+// than each gate reading the whole tail again.
+func TestDecidedGatesLinearBeforeOneFailingTail(t *testing.T) {
+	const k = 300
+	small, large := gatesBeforeFailingTail(k), gatesBeforeFailingTail(4*k)
+	var fs, fl []analyze.Finding
+	linearIn(t, "RS010 over decided gates", k, func() { fs = analyze.Run(small, []*analyze.Rule{rs010}) }, func() { fl = analyze.Run(large, []*analyze.Rule{rs010}) })
+	if len(fs) != k || len(fl) != 4*k {
+		t.Fatalf("RS010 findings: %d and %d, want %d and %d", len(fs), len(fl), k, 4*k)
+	}
+	for _, f := range fs {
+		if !strings.Contains(f.Message, `; and behind it, "Read 0" would fail on every run: `) {
+			t.Fatalf("%s: %q names no fault behind it", f.Node, f.Message)
+		}
+	}
+	if !strings.Contains(fs[0].Message, fmt.Sprintf(`; so would "Read 1", for the same reason; so would %d more nodes behind it`, k-2)) {
+		t.Errorf("first gate: %q", fs[0].Message)
 	}
 }
