@@ -26,12 +26,13 @@ not read.
 It is a warning when the node is an HTTP Request that a run other than a person's from the editor reaches (in a
 workflow that is not archived), and what is dropped is part of the request: a method other than the one the node
 sends, or headers, a query, a body, an authentication or a URL (a parameter whose name says so, holding text, an
-object or a list; not a name of a kind, such as "bodyContentType": "json", nor a kind of authentication on a node
-whose own authentication is set): every run sends something other than what was written (a GET with no body for a
-POST; a call without its API key, which the service answers 401). Otherwise it is a note: the value is not read,
-but what that costs depends on what the node would have done with it. One finding per node, at the first such
-parameter (a request's part before others); the rest are named in it. Notes on the same parameter of the same type
-and version in one workflow are reported once, with the other nodes as related places.
+object or a list; not a name of a kind, such as "bodyContentType": "json", nor an authentication on a node whose
+own authentication is set, unless the value is an object and the node has no credential): every run sends something
+other than what was written (a GET with no body for a POST; a call without its API key, which the service answers
+401). Otherwise it is a note: the value is not read, but what that costs depends on what the node would have done
+with it. One finding per node, at the first such parameter (a request's part before others); the rest are named in
+it. Notes on the same parameter of the same type and version in one workflow are reported once, with the other
+nodes as related places.
 Left out: a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
 (a community node), a <type>Tool variant (n8n adds properties to those: packages/cli/src/node-types.ts), a disabled
 node, and an export whose parameters were lost (RS008). A value that holds nothing (null, "", false, {} or []) is
@@ -200,10 +201,13 @@ func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDro
 	var r requestDrop
 	switch {
 	case strings.Contains(l, "auth") || strings.Contains(l, "credential"):
-		if a, ok := n.Param("authentication"); k == n8nschema.String && ok && a.Str() != "none" {
-			return requestDrop{}, false // a name of a kind of authentication, and the node has one
+		if a, ok := n.Param("authentication"); ok && a.Str() != "none" && (k == n8nschema.String || len(n.Credentials) > 0) {
+			// A kind of authentication, or a value beside the
+			// credential the node authenticates with (RS007 reads a
+			// credential of the wrong type).
+			return requestDrop{}, false
 		}
-		r = requestDrop{"authentication", "every run sends the request without it", `Authentication ("authentication") and its credential`}
+		r = requestDrop{"authentication", "every run sends the request without this authentication", `Authentication ("authentication") and its credential`}
 	case strings.Contains(l, "header"):
 		r = requestDrop{"headers", "every run sends the request without these headers", `Headers ("headerParametersUi", or "headerParametersJson" with JSON Parameters on)`}
 		if !old {
