@@ -24,6 +24,7 @@ func All() []*analyze.Rule {
 		rs008,
 		rs009,
 		rs010,
+		rs011,
 		rs101,
 		rs102,
 		rs103,

@@ -1,0 +1,232 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs011 = &analyze.Rule{
+	ID:    "RS011",
+	Name:  "dropped-parameter",
+	Title: "a parameter the node's version does not have: n8n drops it",
+	Doc: `n8n keeps only the parameters a node's description defines at the node's typeVersion: when it builds a
+workflow to run it, the Workflow constructor replaces each node's parameters with what
+NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false) returns, and that function
+walks the description's properties only (n8n-workflow dist/cjs/workflow.js, the constructor; dist/cjs/node-helpers.js
+getNodeParameters). A parameter of another name never reaches the node's code. Workflows written by hand or by an
+AI often put a later version's parameter in an older node, or one no version has: an HTTP Request v1 with
+"method": "POST" (v1 reads requestMethod, whose default is GET) or with a "headers" object holding an API key (v1
+reads Header Parameters, headerParametersUi or headerParametersJson), an AI Agent v1 with promptType, a Set v3.3 with
+"values". An import keeps them in the file, and the editor has no field for them, so nothing shows that they are
+not read.
+It is a warning when the node is an HTTP Request that a run other than a person's from the editor reaches (in a
+workflow that is not archived), and what is dropped is part of the request: a method other than the one the node
+sends, or headers, a query, a body, an authentication or a URL (a parameter whose name says so, holding text, an
+object or a list; not a name of a kind, such as "bodyContentType": "json", nor an authentication on a node whose
+own authentication is set, unless the value is an object and the node has no credential): every run sends something
+other than what was written (a GET with no body for a POST; a call without its API key, which the service answers
+401). Otherwise it is a note: the value is not read, but what that costs depends on what the node would have done
+with it. One finding per node, at the first such parameter (a request's part before others); the rest are named in
+it. Notes on the same parameter of the same type and version in one workflow are reported once, with the other
+nodes as related places.
+Left out: a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
+(a community node), a <type>Tool variant (n8n adds properties to those: packages/cli/src/node-types.ts), a disabled
+node, and an export whose parameters were lost (RS008). A value that holds nothing (null, "", false, {} or []) is
+not reported. n8n drops a parameter the description defines too, when its display options hide it for the node's
+other values (getNodeParameters is called with returnNoneDisplayed false, so a property displayParameter hides is
+skipped): that is not reported here; RS007 and RS010 read the cases where it decides what a node does.`,
+	Fix:        "Put the value in the parameter the node's version reads (open the node in the editor: what it shows is what runs), or replace the node with a newer version that has the parameter",
+	FixDoc:     "None: which parameter of the node's version should hold the value, and in what shape, is the author's choice.",
+	Severity:   analyze.Note,
+	Confidence: analyze.High,
+	Tags:       []string{"input"},
+	FoldMore:   droppedFoldMore,
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		if w == nil || w.ParametersLost {
+			return
+		}
+		g := pass.Set.Graph(w)
+		if len(g.Unloadable) > 0 {
+			return // n8n cannot build it: no node runs (RS010)
+		}
+		for _, n := range w.Nodes {
+			if n.Disabled || n.IsSticky() {
+				continue
+			}
+			dropped := n8nschema.DroppedParams(n)
+			if len(dropped) == 0 {
+				continue
+			}
+			reportDropped(pass, g, n, dropped)
+		}
+	},
+}
+
+// requestDrop is what a dropped parameter of an HTTP Request would have
+// changed in the request: the part, what every run sends instead, and
+// where the node's version takes that part.
+type requestDrop struct {
+	part, sends, home string
+}
+
+func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, dropped []n8nschema.DroppedParam) {
+	at, rd := 0, requestDrop{}
+	for i, p := range dropped {
+		if r, ok := requestPartDropped(n, p); ok {
+			at, rd = i, r
+			break
+		}
+	}
+	p := dropped[at]
+	ver := strconv.FormatFloat(n.TypeVersion, 'f', -1, 64)
+	msg := fmt.Sprintf("n8n drops parameter %q of node %q when it loads the workflow: %s v%s has no such parameter%s",
+		p.Name, n.Name, typeName(n.Type), ver, declaredAt(n.Type, p.Name))
+	d := analyze.Diagnostic{Node: n, Pos: p.Value.Pos()}
+	if rd.part != "" {
+		msg += "; " + rd.sends
+		switch {
+		case rd.part == "method":
+			d.Fix = fmt.Sprintf("Set %s of %q to %s", rd.home, n.Name, strings.ToUpper(p.Value.Str()))
+		default:
+			d.Fix = fmt.Sprintf("Move the %s of %q into %s, where HTTP Request v%s reads them, or replace the node with the newest HTTP Request", rd.part, n.Name, rd.home, ver)
+		}
+		switch {
+		case analyze.RunStateOf(pass.Workflow) == analyze.RunNever:
+			msg += " (the workflow is archived: n8n runs none of its triggers)"
+		case !g.Reachable(n):
+			msg += " (no trigger's run reaches it)"
+		case untriggered(pass) || watched(pass, n):
+			msg += " (only a run a person starts from the editor reaches it)"
+		default:
+			d.Severity = analyze.Warning
+		}
+	}
+	var others []string
+	for i, o := range dropped {
+		if i != at {
+			others = append(others, strconv.Quote(o.Name))
+		}
+	}
+	if len(others) > 0 {
+		msg += "; it drops " + joinNames(others, 3) + " too"
+	}
+	d.Message = msg
+	if rd.part == "" {
+		// The same parameter of the same type and version on several
+		// nodes of a workflow is one mistake, made once per node:
+		// reported once, the other nodes as related places.
+		w := pass.Workflow
+		// What n8n drops it drops whether or not a run starts: a blank
+		// elsewhere (often the parameter this one was meant to be) does
+		// not change it.
+		d.Stored = true
+		d.FoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID + "\x00" + n.Type + "\x00" + ver + "\x00" + p.Name
+	}
+	pass.Report(d)
+}
+
+// droppedFoldMore words what a finding that others folded into says of
+// them: how many more nodes of the workflow store the parameter.
+func droppedFoldMore(_ string, n int) string {
+	return fmt.Sprintf("; %d more %s of the workflow %s it", n, plural(n, "node", "nodes"), plural(n, "stores", "store"))
+}
+
+// typeName is the display name of a node type, else the type.
+func typeName(typ string) string {
+	if name, ok := n8nschema.ImportName(typ); ok {
+		return name
+	}
+	return typ
+}
+
+// declaredAt says which versions of typ have the parameter, for a
+// message: " (v3 to v4.5 have it)", " (only v1.2 has it)", or " (no
+// version has it)".
+func declaredAt(typ, name string) string {
+	vs := n8nschema.VersionsDeclaring(typ, name)
+	f := func(v float64) string { return "v" + strconv.FormatFloat(v, 'f', -1, 64) }
+	switch len(vs) {
+	case 0:
+		return " (no version has it)"
+	case 1:
+		return " (only " + f(vs[0]) + " has it)"
+	}
+	return " (" + f(vs[0]) + " to " + f(vs[len(vs)-1]) + " have it)"
+}
+
+// requestPartDropped reports a dropped parameter of an HTTP Request that
+// is part of the request, by what its name says: a method other than the
+// one the node sends, or headers, a query, a body, an authentication or
+// a URL holding text, an object or a list.
+func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDrop, bool) {
+	if n.Type != n8nschema.TypeHTTPRequest {
+		return requestDrop{}, false
+	}
+	old := n.TypeVersion < 3 // v1 and v2: requestMethod and the *ParametersUi/Json pairs
+	l := strings.ToLower(p.Name)
+	v := p.Value
+	if strings.Contains(l, "method") {
+		if v.Kind() != n8nschema.String || v.IsExpr() {
+			return requestDrop{}, false
+		}
+		name, home := "method", `Method ("method")`
+		if old {
+			name, home = "requestMethod", `Request Method ("requestMethod")`
+		}
+		sends := "GET"
+		if m, ok := n.Param(name); ok {
+			if m.Kind() != n8nschema.String || m.IsExpr() {
+				return requestDrop{}, false
+			}
+			sends = strings.ToUpper(m.Str())
+		}
+		want := strings.ToUpper(strings.TrimSpace(v.Str()))
+		if want == sends {
+			return requestDrop{}, false
+		}
+		return requestDrop{"method", fmt.Sprintf("every run sends %s, not %s", sends, want), home}, true
+	}
+	k := v.Kind()
+	if k != n8nschema.String && k != n8nschema.Object && k != n8nschema.Array {
+		return requestDrop{}, false
+	}
+	if k == n8nschema.String && (strings.HasSuffix(l, "type") || strings.HasSuffix(l, "mode")) {
+		return requestDrop{}, false // names a kind ("bodyContentType": "json"), holds no content
+	}
+	var r requestDrop
+	switch {
+	case strings.Contains(l, "auth") || strings.Contains(l, "credential"):
+		if a, ok := n.Param("authentication"); ok && a.Str() != "none" && (k == n8nschema.String || len(n.Credentials) > 0) {
+			// A kind of authentication, or a value beside the
+			// credential the node authenticates with (RS007 reads a
+			// credential of the wrong type).
+			return requestDrop{}, false
+		}
+		r = requestDrop{"authentication", "every run sends the request without this authentication", `Authentication ("authentication") and its credential`}
+	case strings.Contains(l, "header"):
+		r = requestDrop{"headers", "every run sends the request without these headers", `Headers ("headerParametersUi", or "headerParametersJson" with JSON Parameters on)`}
+		if !old {
+			r.home = `Send Headers ("sendHeaders" and "headerParameters")`
+		}
+	case l == "qs" || strings.Contains(l, "query"):
+		r = requestDrop{"query", "every run sends the request without this query", `Query Parameters ("queryParametersUi", or "queryParametersJson" with JSON Parameters on)`}
+		if !old {
+			r.home = `Send Query Parameters ("sendQuery" and "queryParameters")`
+		}
+	case strings.Contains(l, "body"):
+		r = requestDrop{"body", "every run sends the request without this body", `Body Parameters ("bodyParametersUi", or "bodyParametersJson" with JSON Parameters on)`}
+		if !old {
+			r.home = `Send Body ("sendBody" and "bodyParameters" or "jsonBody")`
+		}
+	case strings.Contains(l, "url"):
+		r = requestDrop{"URL", "every run sends the request to the URL in \"url\" instead", `URL ("url")`}
+	default:
+		return requestDrop{}, false
+	}
+	return r, true
+}
