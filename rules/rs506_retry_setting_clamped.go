@@ -96,9 +96,6 @@ recovery (a Wait node, an error workflow) is a design the owner must choose.`,
 			d.Related = append(d.Related, analyze.Related{File: pass.File.Source.Name, Pos: c.n.Pos, Source: pass.File.Source,
 				Message: fmt.Sprintf("node %q asks for %s; n8n makes %s", c.n.Name, c.asked, c.made)})
 		}
-		if len(cs) > 1 {
-			d.Fix = fmt.Sprintf("Write the retry settings n8n runs on each of the %d nodes (at most 5 tries, at most 5000 ms apart); for a longer wait, use a Wait node in a loop or an error workflow that retries later", len(cs))
-		}
 		pass.Report(d)
 	},
 }
