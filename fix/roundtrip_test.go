@@ -219,3 +219,44 @@ func TestIdempotencyKeyNotAddedTwice(t *testing.T) {
 		t.Errorf("a repair adds a second header: %+v", r)
 	}
 }
+
+// RS506 reports one finding per workflow however many nodes ask for
+// retry settings n8n cuts; its one repair writes the settings n8n runs on
+// every node it names, so a single round leaves none.
+func TestRetryAsRunMendsEveryNodeOfTheFinding(t *testing.T) {
+	files := parseFiles(t, "../rules/testdata/RS506/long_wait_leads_the_others.json")
+	check := checker(analyze.DefaultOptions())
+	set, fs := check(files)
+	Attach(set, fs, Options{})
+	var found []*analyze.Finding
+	for i := range fs {
+		if fs[i].RuleID == "RS506" {
+			found = append(found, &fs[i])
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d RS506 findings, want 1 for the workflow", len(found))
+	}
+	f := found[0]
+	if f.Repair == nil {
+		t.Fatal("the RS506 finding has no repair")
+	}
+	if got := strings.Count(f.Repair.Description, "Write the retry settings n8n runs on"); got != 6 {
+		t.Errorf("the repair names %d nodes, want 6: %s", got, f.Repair.Description)
+	}
+	plan, taken := Plan(fs, false)
+	if len(taken) != 1 {
+		t.Fatalf("the first round takes %d repairs, want 1", len(taken))
+	}
+	next, err := Apply(files[0].Source.Src, plan[files[0].Source])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after := check([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource(files[0].Source.Name, next))})
+	for _, g := range after {
+		if g.RuleID == "RS506" {
+			t.Errorf("after one round RS506 is still reported: %s", g.Message)
+		}
+	}
+	RoundTrip(t, files, analyze.DefaultOptions(), Options{}, false)
+}

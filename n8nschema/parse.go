@@ -650,7 +650,7 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 		if !bytewise {
 			why = "connections cannot tell the copies apart, but whichever n8n keeps (the last) runs the same: id and position change no run"
 		}
-		wp.problem(DuplicateName, dups[0][1].Pos, "", "%s: %s", what, why)
+		wp.problem(DuplicateName, dups[0][1].Pos, "", "%s: %s; %s", what, why, refusesDuplicate(dups[0][0].Name))
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
 		// n8n keeps one node of a name and reaches it through the name's
 		// connections; the copies run alike, so the first stands for it
@@ -664,8 +664,8 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 		return
 	}
 	if k := wp.pastedWorkflows(); k > 1 {
-		wp.problem(DuplicateName, dups[0][1].Pos, "", "the nodes array holds %d workflows pasted one after another, each with its own trigger, and %d node name(s) repeat across them; import each workflow on its own",
-			k, len(dups))
+		wp.problem(DuplicateName, dups[0][1].Pos, "", "the nodes array holds %d workflows pasted one after another, each with its own trigger, and %d node name(s) repeat across them; import each workflow on its own (%s)",
+			k, len(dups), refusesDuplicate(dups[0][0].Name))
 		wp.w.Problems[len(wp.w.Problems)-1].Note = true
 		return
 	}
@@ -688,9 +688,22 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 			list[i] = fmt.Sprintf("nodes[%d]", x)
 		}
 		used := strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
-		wp.problem(DuplicateName, at[name], name, "node name %q is used by %s; connections are keyed by name, so n8n cannot tell them apart",
-			name, used)
+		wp.problem(DuplicateName, at[name], name, "node name %q is used by %s; connections are keyed by name, so n8n cannot tell them apart; %s",
+			name, used, refusesDuplicate(name))
 	}
+}
+
+// refusesDuplicate says what n8n 2.41.1 answers a workflow whose nodes
+// share a name, as observed: import:workflow exits 1 and imports nothing
+// of that run, and the REST and public APIs answer HTTP 400 to a create
+// or a save, with the structure check's message for the name (n8n-workflow
+// dist/cjs/workflow-structure-validation.js safeParseWorkflowStructure,
+// called from n8n/dist/services/import.service.js importWorkflows and
+// workflows/workflow-creation.service.js createWorkflow through
+// workflow-helpers.js validateWorkflowStructure; docs/n8n-facts.md). n8n
+// 2.8.4 imports it without a word.
+func refusesDuplicate(name string) string {
+	return fmt.Sprintf("n8n 2.41.1 refuses to import or save this workflow: Duplicate node name %q (2.8.4 imports it)", name)
 }
 
 // runsAlike reports whether two nodes differ at most in what no run

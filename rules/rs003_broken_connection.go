@@ -103,7 +103,10 @@ runs):
 n8n 2.41.1 also refuses to import or save a workflow with any of these shapes or names (its workflow
 structure check, n8n-workflow's workflow-structure-validation.js, called at import, create and when an
 update saves a new version: n8n/dist/services/import.service.js, workflows/workflow-creation.service.js,
-workflows/workflow.service.js); 1.123.81 and 2.8.4 import it. A workflow already stored is not checked
+workflows/workflow.service.js); 1.123.81 and 2.8.4 import it. Observed with a "main" connection to a missing node
+(docs/n8n-facts.md): n8n 2.41.1's import:workflow exits 1 with "Workflow structure is invalid.
+connections.Set.main[0][0].node (unknown_connection_target): Connection target "Gone" does not reference an
+existing node" and imports nothing of that run. A workflow already stored is not checked
 when it is activated or its metadata changes, so after an upgrade it runs as described above: the
 severities follow those runs. In a
 workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run

@@ -14,8 +14,11 @@ var rs009 = &analyze.Rule{
 	Name:  "duplicate-workflow-id",
 	Title: "two workflows of the set share an id",
 	Doc: `n8n keeps one workflow per id: importing a file whose workflow has the id of one already there
-replaces it (n8n import:workflow upserts each workflow on its id: packages/cli/src/services/import.service.ts
-importWorkflows), and a call by id (Execute Workflow, Call Workflow Tool, settings.errorWorkflow) reaches
+replaces it (n8n import:workflow upserts each workflow on its id: n8n/dist/services/import.service.js
+importWorkflows, @n8n/db's workflow.repository.js upsertImportedContent), without a word: observed on n8n
+2.41.1 and 2.8.4 (docs/n8n-facts.md), two files with one id imported one after the other, or together from
+one folder, each answer "Successfully imported" with exit 0, and the instance then holds the one imported
+last; no check refuses a shared workflow id, unlike a shared node name (RS004) or node id. A call by id (Execute Workflow, Call Workflow Tool, settings.errorWorkflow) reaches
 whichever workflow holds the id at run time. Two files with one id are usually a copy (a backup, a build
 output, "flow (copy).json") or two workflows cloned by hand; one of them is not what the instance runs,
 and an audit that reads both counts it twice: its calls load the dependencies it shares with the others

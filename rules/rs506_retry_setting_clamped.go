@@ -1,11 +1,15 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 var rs506 = &analyze.Rule{
@@ -29,14 +33,19 @@ waitBetweenTries is above 5,000 ms; a string holding a number counts as that num
 Math.max coerce it. It is silent when retryOnFail is off (the settings do nothing), when the node is disabled
 or no trigger reaches it, when what runs the node never repeats it (a sub-node its root does not retry, a node
 that continues on fail and hands its error on beside json), and for values n8n's coercion turns into NaN (an
-expression: node settings are not evaluated). A note: the node still retries, within n8n's bounds, and the
-load it makes is what the other rules count (they read the clamped values). A warning when the wait asked is
-a minute or more: that wait was meant to outlast something (an outage, a rate-limit window, a job that is not
-done yet) and n8n gives up long before, so the recovery the file describes does not exist.`,
+expression: node settings are not evaluated). One finding per workflow, however many of its nodes ask for
+such settings (one hand or one program wrote them, and one repair mends them all): at the first node whose
+wait asked is a minute or more, else at the first, naming the others (nodes that ask the same together, the
+first three and a count), each a related place. A note: the nodes still retry, within n8n's bounds, and the
+load they make is what the other rules count (they read the clamped values). A warning when the wait asked,
+on any of them, is a minute or more: that wait was meant to outlast something (an outage, a rate-limit
+window, a job that is not done yet) and n8n gives up long before, so the recovery the file describes does
+not exist.`,
 	Fix:       "Write the retry settings n8n runs (at most 5 tries, at most 5000 ms apart); for a longer wait, use a Wait node in a loop or an error workflow that retries later",
 	FixSafety: analyze.Safe,
 	FixDoc: `Writes the values n8n runs over the ones it cuts: maxTries 5 for more, 2 for 1, the count n8n makes of 0;
-waitBetweenTries 5000 for more. n8n runs the node exactly as before; the file then says what runs. A longer
+waitBetweenTries 5000 for more, on every node the finding names. n8n runs the nodes exactly as before; the file
+then says what runs. A longer
 recovery (a Wait node, an error workflow) is a design the owner must choose.`,
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
@@ -47,6 +56,13 @@ recovery (a Wait node, an error workflow) is a design the owner must choose.`,
 		}
 		w := pass.Workflow
 		g := pass.Set.Graph(w)
+		// One finding per workflow: the nodes' settings are one hand (or
+		// one program) writing retries n8n cuts, mended by one edit per
+		// node. The first node whose wait asked is a minute or more
+		// speaks (the warning), else the first; the message names the
+		// others, grouped by what they ask, and each is a related place.
+		var cs []clamped
+		lead := -1
 		for _, n := range w.Nodes {
 			if n.Disabled || !g.Reachable(n) {
 				continue
@@ -55,17 +71,111 @@ recovery (a Wait node, an error workflow) is a design the owner must choose.`,
 			if !ok {
 				continue
 			}
-			sev := analyze.Note
-			if c.WaitClamped && c.AskedWaitMS >= 60_000 {
-				sev = analyze.Warning
+			if lead < 0 && c.WaitClamped && c.AskedWaitMS >= 60_000 {
+				lead = len(cs)
 			}
-			pass.Report(analyze.Diagnostic{
-				Node: n, Pos: n.Pos, Severity: sev, OwnFailure: true,
-				Message: fmt.Sprintf("node %q asks for %s; n8n makes %s", n.Name, askedRetry(c), triesApart(float64(c.Tries), float64(c.WaitMS))),
-				Repair:  func(r analyze.Repairer) (*analyze.Repair, error) { return r.RetryAsRun(w, n) },
-			})
+			cs = append(cs, clamped{n, askedRetry(c), triesApart(float64(c.Tries), float64(c.WaitMS))})
 		}
+		if len(cs) == 0 {
+			return
+		}
+		sev := analyze.Warning
+		if lead < 0 {
+			lead, sev = 0, analyze.Note
+		}
+		cs[0], cs[lead] = cs[lead], cs[0]
+		slices.SortStableFunc(cs[1:], func(a, b clamped) int { return cmp.Compare(a.n.Index, b.n.Index) })
+		d := analyze.Diagnostic{
+			Node: cs[0].n, Pos: cs[0].n.Pos, Severity: sev, OwnFailure: true,
+			Message: clampedMessage(cs),
+			Repair: func(r analyze.Repairer) (*analyze.Repair, error) {
+				return retriesAsRun(r, w, cs)
+			},
+		}
+		for _, c := range cs[1:] {
+			d.Related = append(d.Related, analyze.Related{File: pass.File.Source.Name, Pos: c.n.Pos, Source: pass.File.Source,
+				Message: fmt.Sprintf("node %q asks for %s; n8n makes %s", c.n.Name, c.asked, c.made)})
+		}
+		pass.Report(d)
 	},
+}
+
+// clamped is a node whose retry settings n8n cuts: what they ask, what
+// n8n makes.
+type clamped struct {
+	n           *n8nschema.Node
+	asked, made string
+}
+
+// clampedMessage says what the nodes ask and what n8n makes, the lead's
+// first: nodes that ask the same are named together (the first three and
+// a count), and past three such groups (four when there are four) the
+// rest are counted.
+func clampedMessage(cs []clamped) string {
+	type group struct {
+		asked, made string
+		names       []string
+	}
+	var gs []*group
+	at := map[[2]string]*group{}
+	for _, c := range cs {
+		k := [2]string{c.asked, c.made}
+		if at[k] == nil {
+			at[k] = &group{asked: c.asked, made: c.made}
+			gs = append(gs, at[k])
+		}
+		at[k].names = append(at[k].names, strconv.Quote(c.n.Name))
+	}
+	limit := 3
+	if len(gs) == limit+1 {
+		limit++ // the last group said is shorter than its count
+	}
+	var parts []string
+	for i, g := range gs {
+		if i == limit {
+			rest := 0
+			for _, g := range gs[limit:] {
+				rest += len(g.names)
+			}
+			parts = append(parts, fmt.Sprintf("%d more %s for other settings n8n cuts", rest, plural(rest, "node asks", "nodes ask")))
+			break
+		}
+		if len(g.names) == 1 {
+			parts = append(parts, fmt.Sprintf("node %s asks for %s; n8n makes %s", g.names[0], g.asked, g.made))
+		} else {
+			parts = append(parts, fmt.Sprintf("nodes %s ask for %s; n8n makes %s", joinNames(g.names, 3), g.asked, g.made))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// retriesAsRun is the one repair of every node a finding names: each
+// node's own (Repairer.RetryAsRun), its edits and descriptions joined.
+// A node the repair cannot edit is left out; none at all is the first
+// node's reason.
+func retriesAsRun(r analyze.Repairer, w *n8nschema.Workflow, cs []clamped) (*analyze.Repair, error) {
+	var all *analyze.Repair
+	var first error
+	var what []string
+	for _, c := range cs {
+		rep, err := r.RetryAsRun(w, c.n)
+		if err != nil || rep == nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		if all == nil {
+			all = &analyze.Repair{Safety: rep.Safety}
+		}
+		all.Edits = append(all.Edits, rep.Edits...)
+		what = append(what, rep.Description)
+	}
+	if all == nil {
+		return nil, first
+	}
+	all.Description = strings.Join(what, "; ")
+	return all, nil
 }
 
 // askedRetry is what a node's clamped retry settings ask: "6 tries 30 min
