@@ -40,7 +40,9 @@ type Blank struct {
 // (blankOf: its own call fails on every item as exported, whatever else a
 // finding says of it), or that every run reaches only past a node of the
 // main flow that names one and stops the run when its call fails (it does
-// not continue on failure). A sub-node takes its root's answer.
+// not continue on failure), or sends every failed item to its error
+// output and none on (errorItemsOnly: then what its error output leads to
+// is reached). A sub-node takes its root's answer.
 //
 // A sub-node whose own credential is a template's blank (a tool, a model:
 // subBlankOf) fails on every call it gets; a sub-node of a root that
@@ -258,6 +260,8 @@ func CredentialBlankIs(c n8nschema.CredentialBlank) string {
 // service issues as one, such as "sk_live_…", as Placeholder's
 // snake_case pattern would): a config node the owner has not filled in, so
 // the service refuses every call. It names the parameter (header "Authorization").
+// The key-value lists are read (n8nschema.SentParams), and the headers and
+// query parameters written as JSON (n8nschema.SentJSONParams).
 func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 	if !n8nschema.IsHTTPRequest(n.Type) {
 		return "", false
@@ -277,7 +281,51 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 		}
 		return true
 	})
+	if found {
+		return where, true
+	}
+	// The headers and query parameters written as JSON: an expression's
+	// text, whose {{ }} n8n evaluates.
+	n8nschema.SentJSONParams(n, func(kind, name, v string, expr bool) bool {
+		if !expr || !n8nschema.CredentialField(name) {
+			return true
+		}
+		for _, x := range exprRE.FindAllString(v, -1) {
+			if setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank) {
+				where, found = fmt.Sprintf("%s %q", kind, name), true
+				return false
+			}
+		}
+		return true
+	})
 	return where, found
+}
+
+// errorItemsOnly reports a blank node of the main flow that, failing on
+// every item, sends each one to its error output and nothing to its main
+// output, so what follows its main output is behind its blank as for a
+// node that stops the run, while its error branch is reached. That is
+// an HTTP Request with onError continueErrorOutput: it catches every
+// failure item by item under continueOnFail (its credential, URL and
+// headers read in the item's try, the request's rejection in the answer's
+// loop) and returns {json: {error, details}} in the item's place
+// (nodes-base HttpRequest/V3/HttpRequestV3.node.js L105-151, L563-579,
+// L604-651, L850-856; v1 and v2 swallow a credential they cannot read and
+// return {json: {error}} for a refused request: V1/HttpRequestV1.node.js
+// L580-599, L917-935, V2/HttpRequestV2.node.js L1004-1022), and n8n moves
+// such an item, whose json holds only error, message or details, to the
+// error output and leaves the main output empty (n8n-core
+// dist/execution-engine/workflow-execute.js processNodeOutput L969-970,
+// handleNodeErrorOutput L1603-1662); a node with an empty output runs none
+// after it (L1332-1334). A node that throws as a whole instead (a
+// Postgres node asks for its credential before any item: Postgres/v2/
+// actions/router.js) is continued by handleNodeExecutionError, which
+// passes its input items on its main output (L1070-1079:
+// nodeSuccessData = [executionData.data.main[0]]), so what follows is
+// reached; and under continueRegularOutput the error items go on along
+// the main output too. Neither gates anything.
+func errorItemsOnly(n *n8nschema.Node) bool {
+	return n.OnError == "continueErrorOutput" && n.Type == n8nschema.TypeHTTPRequest
 }
 
 // blankReach fills blankAt, the enabled nodes blankOf reports, and
@@ -326,7 +374,7 @@ func (g *Graph) blankReach() {
 			g.blankAt = map[int32]Blank{}
 		}
 		g.blankAt[int32(i)] = b
-		if n.ContinuesOnFail() || n8nschema.IgnoresStatus(n) {
+		if n.ContinuesOnFail() && !errorItemsOnly(n) || n8nschema.IgnoresStatus(n) {
 			continue // it does not stop the run: its items go on
 		}
 		if blank == nil {
@@ -362,9 +410,11 @@ func (g *Graph) blankReach() {
 		return ok && !e.Error && e.Output == 0
 	}
 	// What the runs reach without passing a blank node; the blank nodes
-	// themselves are reached.
+	// themselves are reached, and so is the error output of one whose
+	// failed items leave by it alone (errorItemsOnly: only such a node
+	// has error edges among the blank ones).
 	open := make([]bool, len(g.Nodes))
-	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && !blank[e.from] && !gated(e) })
+	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && (!blank[e.from] || e.Error) && !gated(e) })
 	var reached []int32
 	for _, b := range blanks {
 		if open[b] {

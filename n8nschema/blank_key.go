@@ -1,6 +1,8 @@
 package n8nschema
 
 import (
+	"encoding/json"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -21,9 +23,13 @@ import (
 // read as literalKey reads it (sendHeaders, sendQuery, sendBody and the
 // key-value lists: nodes-base HttpRequest/V3/HttpRequestV3.node.js; v1
 // and v2 send their lists unless jsonParameters is set,
-// HttpRequest/V2/HttpRequestV2.node.js). A node with a credential is left
-// out: the credential may carry the key. A value with {{ }} is literalKey's
-// (RS010), an expression is not judged.
+// HttpRequest/V2/HttpRequestV2.node.js), and the headers and query
+// parameters written as JSON (SentJSONParams: jsonHeaders, jsonQuery;
+// v1 and v2 headerParametersJson, queryParametersJson). A node with a
+// credential is left out: the credential may carry the key. A value with
+// {{ }} is literalKey's (RS010), an expression is not judged; in JSON text
+// marked as an expression ("={…}") a member's string without {{ }} is
+// sent as written, and is read.
 func BlankKey(n *Node) (string, bool) {
 	if !IsHTTPRequest(n.Type) {
 		return "", false
@@ -34,6 +40,16 @@ func BlankKey(n *Node) (string, bool) {
 	where, found := "", false
 	SentParams(n, func(what, name string, val Value) bool {
 		if val.Kind() != String || val.IsExpr() || !keyParam(name) || !BlankKeyText(val.Str()) {
+			return true
+		}
+		where, found = what+" "+strconv.Quote(name), true
+		return false
+	})
+	if found {
+		return where, true
+	}
+	SentJSONParams(n, func(what, name, val string, _ bool) bool {
+		if !keyParam(name) || !BlankKeyText(val) {
 			return true
 		}
 		where, found = what+" "+strconv.Quote(name), true
@@ -99,6 +115,104 @@ func SentParams(n *Node, fn func(what, name string, val Value) bool) {
 			}
 		}
 	}
+}
+
+// SentJSONParams calls fn with each member whose value is a string of
+// the headers and query parameters an HTTP Request sends written as JSON,
+// in the text's order, until fn returns false: v3 and later parse
+// jsonHeaders or jsonQuery when sendHeaders or sendQuery is a literal true
+// and specifyHeaders or specifyQuery is "json" (nodes-base
+// HttpRequest/V3/HttpRequestV3.node.js L175-188, L326-345,
+// parseJsonParameter); v1 and v2 parse headerParametersJson and
+// queryParametersJson when jsonParameters is true
+// (HttpRequest/V1/HttpRequestV1.node.js L639, L695-765;
+// V2/HttpRequestV2.node.js the same code). expr says the text is an
+// expression ("={…}"), whose strings' {{ }} n8n evaluates; text that is
+// not a JSON object as written ({{ }} outside a string, an expression that
+// builds the whole object) is not read.
+func SentJSONParams(n *Node, fn func(what, name, val string, expr bool) bool) {
+	lists := [...]struct{ send, specify, text, what string }{
+		{"sendHeaders", "specifyHeaders", "jsonHeaders", "header"},
+		{"sendQuery", "specifyQuery", "jsonQuery", "query parameter"},
+	}
+	if n.TypeVersion < 3 {
+		if v, ok := n.Param("jsonParameters"); !ok || v.Kind() != Bool || !v.True() {
+			return
+		}
+		lists[0].text, lists[1].text = "headerParametersJson", "queryParametersJson"
+	}
+	for _, p := range lists {
+		if n.TypeVersion >= 3 {
+			if v, ok := n.Param(p.send); !ok || v.Kind() != Bool || !v.True() {
+				continue
+			}
+			if v, ok := n.Param(p.specify); !ok || v.Kind() != String || v.IsExpr() || v.Str() != "json" {
+				continue
+			}
+		}
+		v, ok := n.Param(p.text)
+		if !ok {
+			continue
+		}
+		if v.Kind() == Object { // an object is sent as it is
+			more := true
+			v.Each(func(name string, m Value) bool {
+				if m.Kind() == String {
+					more = fn(p.what, strings.TrimSpace(name), m.Str(), m.IsExpr())
+				}
+				return more
+			})
+			if !more {
+				return
+			}
+			continue
+		}
+		if v.Kind() != String {
+			continue
+		}
+		text, expr := strings.CutPrefix(v.Str(), "=")
+		if !jsonMembers(text, func(name, val string) bool { return fn(p.what, strings.TrimSpace(name), val, expr) }) {
+			return
+		}
+	}
+}
+
+// jsonMembers calls fn with each member of the JSON object text whose
+// value is a string, in order, until fn returns false (it then returns
+// false). Text that is not one JSON object gives nothing.
+func jsonMembers(text string, fn func(name, val string) bool) bool {
+	var members []struct{ name, val string }
+	dec := json.NewDecoder(strings.NewReader(text))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return true
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return true
+		}
+		name, _ := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return true
+		}
+		var val string
+		if json.Unmarshal(raw, &val) == nil {
+			members = append(members, struct{ name, val string }{name, val})
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return true
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return true // more after the object: not valid JSON
+	}
+	for _, m := range members {
+		if !fn(m.name, m.val) {
+			return false
+		}
+	}
+	return true
 }
 
 // keyParam reports a parameter name that carries a key or token

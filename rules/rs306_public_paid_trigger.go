@@ -61,7 +61,9 @@ a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answ
 When every paid call is reached only past a call that sends a template's blank (a key "YOUR API KEY", a header
 "Authorization: <api key>", a credential id "REPLACE_WITH_CREDENTIAL_ID"), or names one itself, that call fails
 on every item as written, and an HTTP Request that fails stops the run unless it continues on failure
-(packages/core/src/execution-engine/workflow-execute.ts): no stranger's run reaches the paid call until the owner
+(packages/core/src/execution-engine/workflow-execute.ts; with continueErrorOutput it returns an error item in each
+item's place, which n8n moves to the error output, handleNodeErrorOutput, so only that output's branch runs on):
+no stranger's run reaches the paid call until the owner
 fills the blank in. The finding is then a note that says so ("this holds once … carries a real key"), as RS302 and
 RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.
 The finding names one paid call and counts the others: among those past no blank (all, when every one is past one),
