@@ -31,8 +31,8 @@ own authentication is set, unless the value is an object and the node has no cre
 other than what was written (a GET with no body for a POST; a call without its API key, which the service answers
 401). Otherwise it is a note: the value is not read, but what that costs depends on what the node would have done
 with it. One finding per node, at the first such parameter (a request's part before others); the rest are named in
-it. Notes on the same parameter of the same type and version in one workflow are reported once, with the other
-nodes as related places.
+it. The notes of one workflow are one finding, at its first such node, with the other nodes as related places: a
+workflow that stores parameters its nodes' versions lack was written for other versions, by hand or by a model.
 Left out: a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
 (a community node), a <type>Tool variant (n8n adds properties to those: packages/cli/src/node-types.ts), a disabled
 node, and an export whose parameters were lost (RS008). A value that holds nothing (null, "", false, {} or []) is
@@ -117,15 +117,16 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 	}
 	d.Message = msg
 	if rd.part == "" {
-		// The same parameter of the same type and version on several
-		// nodes of a workflow is one mistake, made once per node:
-		// reported once, the other nodes as related places.
+		// A workflow whose nodes store parameters their versions do not
+		// have was written for other versions (by hand or by a model):
+		// one note says so, at the first such node, the others as
+		// related places.
 		w := pass.Workflow
 		// What n8n drops it drops whether or not a run starts: a blank
 		// elsewhere (often the parameter this one was meant to be) does
 		// not change it.
 		d.Stored = true
-		d.FoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID + "\x00" + n.Type + "\x00" + ver + "\x00" + p.Name
+		d.FoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
 	}
 	pass.Report(d)
 }
@@ -133,7 +134,7 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 // droppedFoldMore words what a finding that others folded into says of
 // them: how many more nodes of the workflow store the parameter.
 func droppedFoldMore(_ string, n int) string {
-	return fmt.Sprintf("; %d more %s of the workflow %s it", n, plural(n, "node", "nodes"), plural(n, "stores", "store"))
+	return fmt.Sprintf("; %d more %s of the workflow %s parameters %s version does not have", n, plural(n, "node", "nodes"), plural(n, "stores", "store"), plural(n, "its", "their"))
 }
 
 // typeName is the display name of a node type, else the type.
