@@ -56,7 +56,11 @@ func literalDeadOutputs(nd *n8nschema.Node) []bool {
 	case nd.Type == n8nschema.TypeIf || nd.Type == n8nschema.TypeFilter:
 		var res uint8
 		if nd.TypeVersion >= 2 {
-			res = filterGate(nd, nd.Params().Get("conditions"))
+			if c := nd.Params().Get("conditions"); noFilter(nd, c) {
+				res = gateTrue
+			} else {
+				res = filterGate(nd, c)
+			}
 		} else {
 			res = v1Gate(nd)
 		}
@@ -74,6 +78,40 @@ func literalDeadOutputs(nd *n8nschema.Node) []bool {
 		return switchV1Dead(nd)
 	}
 	return nil
+}
+
+// noFilter reports an If or Filter v2 (not one whose export lost its
+// parameters) whose conditions are missing, null, or an object with no
+// conditions list and nothing but its options and combinator: n8n fills
+// a missing or null one with the parameter's default, {} (n8n-workflow
+// dist/cjs/node-helpers.js getNodeParameters L712-715; If/V2/IfV2.node.js
+// and Filter/V2/FilterV2.node.js, conditions default {}), adds a combinator
+// and options to an object (L693-710), and a value with no conditions
+// list is no filter value (type-guards.js isFilterValue L62-64), which
+// extractValueFilter hands back as it is (n8n-core
+// dist/execution-engine/node-execution-context/utils/extract-value.js
+// L63-71): the node's pass is that object, truthy, so every item takes
+// the true (kept) output (IfV2.node.js L95-117, FilterV2.node.js L95-116).
+// An empty list is filterGate's (every of [] is true, some false).
+func noFilter(nd *n8nschema.Node, c n8nschema.Value) bool {
+	if nd.ParametersLost() {
+		return false // lost, not absent
+	}
+	if p := nd.Params(); p.Exists() && p.Kind() != n8nschema.Object {
+		return false
+	}
+	switch c.Kind() {
+	case n8nschema.Missing, n8nschema.Null:
+		return true
+	case n8nschema.Object:
+		only := true
+		c.Each(func(key string, _ n8nschema.Value) bool {
+			only = key == "options" || key == "combinator"
+			return only
+		})
+		return only
+	}
+	return false
 }
 
 // LiteralGate reports an If or Filter that sends every item to one output
@@ -743,6 +781,15 @@ func v1Gate(nd *n8nschema.Node) uint8 {
 		return gateAny
 	}
 	conds := p.Get("conditions")
+	if (conds.Kind() == n8nschema.Missing || conds.Kind() == n8nschema.Null) && !nd.ParametersLost() && (!p.Exists() || p.Kind() == n8nschema.Object) {
+		// No condition: n8n fills in the default, {} (IfV1.node.js and
+		// FilterV1.node.js, conditions; node-helpers.js getNodeParameters
+		// L712-715), so no condition runs and the combine decides: all
+		// (AND) sends every item to true, any (OR) to false (IfV1.node.js
+		// L401-409, FilterV1.node.js L331-338). An export that lost its
+		// parameters lost the conditions too.
+		return combineGate(nil, and)
+	}
 	if conds.Kind() != n8nschema.Object {
 		return gateAny
 	}
@@ -958,6 +1005,10 @@ type GateDecision struct {
 	// Webhook is set when the test reads a field a Webhook's items never
 	// carry (webhookGateFalse): no item leaves by the true output.
 	Webhook *WebhookGate
+	// NoCondition is set when the test has no condition at all (missing,
+	// or an empty list: noFilter, v1Gate): the combine, or a v2 test's
+	// truthy non-filter value, decides.
+	NoCondition bool
 	// Never are the connections at the output no item takes (in
 	// Graph.Unrun).
 	Never []*Edge
@@ -1000,6 +1051,7 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 		d.Taken = "false"
 	}
 	d.OwnCount = cc == nil && ownCountTest(n)
+	d.NoCondition = cc == nil && d.Test == "no condition"
 	return d, true
 }
 

@@ -204,7 +204,7 @@ func TestRedeliveryWorst(t *testing.T) {
 		return fmt.Sprintf(`%q: {"main": [%s[{"node": %q, "type": "main", "index": 0}]]}`, from, strings.Repeat("[], ", out), to)
 	}
 	hook := `{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0], "parameters": {"httpMethod": "POST", "path": "p", "responseMode": "lastNode"}}`
-	branch := `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2, "position": [0, 0], "parameters": {}}`
+	branch := `{"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2, "position": [0, 0], "parameters": {"conditions": {"conditions": [{"leftValue": "={{ $json.body.ok }}", "rightValue": "", "operator": {"type": "boolean", "operation": "true", "singleValue": true}}], "combinator": "and"}}}`
 	for _, tc := range []struct {
 		name, src string
 		want      int

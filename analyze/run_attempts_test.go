@@ -22,7 +22,7 @@ func retriedPost(name, path string, tries int) string {
 // receive the item add up only over the branches that go on: of those
 // that end the run, the first to run ends it for the others.
 func TestRunAttemptsTakesOneWay(t *testing.T) {
-	const ifNode = `{"name":"Choose","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{}}`
+	const ifNode = `{"name":"Choose","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{"conditions": {"conditions": [{"leftValue": "={{ $json.body.ok }}", "rightValue": "", "operator": {"type": "boolean", "operation": "true", "singleValue": true}}], "combinator": "and"}}}`
 	const noOp = `{"name":"Choose","type":"n8n-nodes-base.noOp","typeVersion":1,"parameters":{}}`
 	const ifConns = `"Hook":{"main":[[{"node":"Choose","type":"main","index":0}]]},
 			 "Choose":{"main":[[{"node":"A","type":"main","index":0}],[{"node":"B","type":"main","index":0}]]},

@@ -145,6 +145,11 @@ func (n *Node) Field(key string) Value {
 // IsSticky reports whether the node is a canvas sticky note.
 func (n *Node) IsSticky() bool { return n.Type == "n8n-nodes-base.stickyNote" }
 
+// ParametersLost reports a node of a workflow whose export lost every
+// node's parameters (Workflow.ParametersLost): a parameter it lacks was
+// lost, not left at its default.
+func (n *Node) ParametersLost() bool { return n.wf != nil && n.wf.ParametersLost }
+
 // ContinuesOnFail reports whether a failure lets the workflow go on
 // (base-execute-context.ts continueOnFail: onError wins over the legacy flag).
 func (n *Node) ContinuesOnFail() bool {

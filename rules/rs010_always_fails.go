@@ -206,9 +206,17 @@ node on a path an enabled trigger reaches:
   $node["Config"], $items("Old Sheet"), left behind when a node was renamed or removed): n8n throws "Referenced
   node doesn't exist" as it evaluates the parameter, on every item, before any request
   (packages/workflow/src/workflow-data-proxy.ts). Only what surely runs is judged: a node of the main flow, not
-  a trigger, a sub-node (a tool reads its parameters only when called) or a Code node (its code is no parameter
-  expression: a $('X') there throws only when that line runs), and a reference no ?, && or || comes before in
-  its {{ }}; a name held in a variable is not judged. No rule counts the calls or writes after such a node;
+  a trigger or a sub-node (a tool reads its parameters only when called), and a reference no ?, && or || comes
+  before in its {{ }}; a name held in a variable is not judged. A JavaScript Code, Function or Function Item
+  node fails alike when its code surely runs such a read: the task runner hands the code the same data proxy,
+  built on every node of the workflow (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
+  createDataProxy; packages/cli/src/task-runners/task-managers/data-request-response-builder.ts), and the
+  Function nodes spread it into their sandbox (packages/nodes-base/nodes/Function/Function.node.ts). Only a read
+  that runs whenever the code does is judged: in a statement at the top of the code, or in the body of a
+  for...of over the node's own input items (n8n runs no node on an empty input), with no return, break or
+  continue before it outside a function, and not in a function, an if or else, a ternary, behind && or ||, in a
+  switch, a try or another loop; code that binds $ itself (cheerio) is not judged, nor Python (n8n 2's runner
+  has no _("X")). No rule counts the calls or writes after such a node;
 - under executionOrder "v1", a node whose main inputs all enter input 0 and that reads, by name, a node X
   ($('X').first(), in a parameter expression as above or at a Code node's top level with no try in the code),
   when X and a parent Y of the node both hang from one output of one node F and Y sits higher on the canvas:
@@ -304,6 +312,13 @@ the wrong type throws on every item instead: the node fails, as above. Text that
 an expression ("{{ $json.x }}" with no "=", "$json.x") and regex and date tests are not judged. The spend
 and silent-failure rules leave out what such an output, or a Switch rule an always-true earlier rule
 shadows, would reach.
+So does an If or Filter with no condition at all (left unfinished, or its conditions dropped by hand): n8n fills
+the missing conditions with their default, {}, runs none, and the combine decides: If v1's "all" (its default)
+and Filter v1's "AND" pass every item, "any" and "OR" none (IfV1.node.ts, FilterV1.node.ts); at v2 an empty
+list passes under "and" and fails under "or", and a missing one is no filter value, which the node reads as
+true for every item (packages/workflow/src/node-helpers.ts getNodeParameters, type-guards.ts isFilterValue;
+packages/core/src/execution-engine/node-execution-context/utils/extract-value.ts extractValueFilter). An export
+whose parameters were all lost (RS008) lost its conditions too, and is not judged.
 So does a test that compares the count of the node's own input with a number that count cannot cross
 ($input.all().length > 0, $items().length !== 0, {{ $input.all().length === 0 }} is true, $input.all() is not
 empty; If v1's number and boolean conditions alike): n8n runs a node only when its input holds items
@@ -1033,6 +1048,13 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		}
 		d.Message = fmt.Sprintf("node %q %s: its test (%s) reads %s, which the items of Webhook %q never carry: n8n's Webhook puts the request's payload under body, so the read is empty and the test fails for every item; %s", n.Name, what, test, read, gd.Webhook.Webhook.Name, after)
 		d.Fix = fmt.Sprintf("Make the test of %q read the payload under body (%s), where Webhook %q puts it; else remove the branch it never takes", n.Name, gd.Webhook.Body, gd.Webhook.Webhook.Name)
+	case gd.NoCondition:
+		what := "sends every item to its " + taken
+		if n.Type == n8nschema.TypeFilter && gd.Taken == "false" {
+			what = "keeps no item"
+		}
+		d.Message = fmt.Sprintf("node %q %s: it has no condition, so its test answers the same for every item; %s", n.Name, what, after)
+		d.Fix = fmt.Sprintf("Add the condition %q is meant to test (an expression such as {{ $json.field }} on one side), or remove the branch it never takes", n.Name)
 	case gd.OwnCount:
 		d.Message = fmt.Sprintf("node %q sends every item to its %s: its test is the count of the node's own input (%s), at least 1 whenever it runs, since n8n runs no node on no items, so it answers the same for every item; %s", n.Name, taken, test, after)
 		d.Fix = fmt.Sprintf("To act when nothing comes, turn on Always Output Data in the node that feeds %q and test a field of its item (the empty item it then sends stands for none); else remove the branch %q never takes", n.Name, n.Name)
