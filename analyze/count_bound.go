@@ -15,39 +15,33 @@ import (
 // typeLimit is the Limit node.
 const typeLimit = "n8n-nodes-base.limit"
 
-// countBounds is an upper bound on how many items one run of a node is
-// given and sends, from a Limit node (maxItems, 1 when unset: it keeps
-// items.slice(0, maxItems), or the last maxItems, whichever keep is set,
-// n8n-nodes-base/dist/nodes/Transform/Limit/Limit.node.js execute L52–64)
-// through nodes that send at most one item per item they are given; and
-// the item fields a Code node sets to the count of its own input, read by
-// a later test of that count. n8n runs a node once per list of items
-// that reaches its input (each parent's list on its own: a node with two
-// parents runs once for each), so a run's count is at most the largest
-// bound of a list that reaches it. Whatever the model cannot decide is
+// countBounds bounds how many items one run of a node is given and sends,
+// from a Limit node (Limit.node.js below) through nodes that send at most
+// one item per item they are given, and reads the item fields a Code node
+// sets to the count of its own input, which a later test may read. n8n
+// runs a node once per list of items that reaches its input (a node with
+// two parents once for each), so a run's count is at most the largest
+// bound of a list that reaches it. What the model cannot decide is
 // unbounded: a trigger, a node that may add items (a list or getAll
-// operation, an HTTP Request, whose array body becomes many items, a
-// Merge, an Item Lists or Split Out), a loop (a node met again on its own
-// way back), a Code node whose return is not one of the shapes read here.
-//
-// Each memo is set before its node is read, so a loop meets the narrow
-// answer (no bound, no field), and each node is read once however many
-// ways reach it: the reads are linear in the workflow.
+// operation, an HTTP Request, a Merge, Split Out), a Code node of another
+// shape, a loop. Each memo is set before its node is read, so a loop
+// meets the narrow answer (no bound, no field), and each node is read
+// once however many ways reach it.
 type countBounds struct {
 	w      *n8nschema.Workflow
 	in     map[string][]*n8nschema.Connection // main connections by target
 	out    map[string]bound                   // outBoundWhy by node
-	fields map[string]map[string]fieldBound   // inFields by node
-	code   map[string]map[string]fieldBound   // codeFields by Code node
-	// mu guards the memos: DecidedGate reads the Graph's countBounds
-	// again after buildGraph.
-	mu sync.Mutex
+	fields map[string]map[string]bound        // inFields by node
+	code   map[string]map[string]bound        // codeFields by Code node
+	mu     sync.Mutex                         // DecidedGate reads the memos after buildGraph
 }
 
-// bound is a bound on a count and what sets it.
+// bound is a bound on a count and what sets it; for a count field, the
+// Code node that counts.
 type bound struct {
-	b   float64
-	why boundWhy
+	b    float64
+	why  boundWhy
+	code *n8nschema.Node
 }
 
 // boundWhy is the node whose rule sets a finite bound, and that rule: a
@@ -72,7 +66,7 @@ func newCountBounds(w *n8nschema.Workflow) *countBounds {
 		return nil
 	}
 	cb := &countBounds{w: w, in: map[string][]*n8nschema.Connection{}, out: map[string]bound{},
-		fields: map[string]map[string]fieldBound{}, code: map[string]map[string]fieldBound{}}
+		fields: map[string]map[string]bound{}, code: map[string]map[string]bound{}}
 	for i := range w.Connections {
 		if c := &w.Connections[i]; c.FromType == ConnMain {
 			cb.in[c.To] = append(cb.in[c.To], c)
@@ -82,10 +76,9 @@ func newCountBounds(w *n8nschema.Workflow) *countBounds {
 }
 
 // inBoundWhy bounds the items of one run of nd: the largest bound of a
-// parent's list (that parent's cause), 1 with executeOnce (the node
-// keeps the first item, n8n-core/dist/execution-engine/
-// workflow-execute.js runNode); none for a trigger or a second input (a
-// Merge and its kin combine lists).
+// parent's list, named by that parent's cause; 1 with executeOnce (the
+// node keeps the first item, n8n-core/dist/execution-engine/
+// workflow-execute.js runNode); none for a trigger or a second input.
 func (cb *countBounds) inBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
 	if nd.ExecuteOnce && !nd.Disabled {
 		return 1, boundWhy{nd, byOnce}
@@ -118,81 +111,62 @@ func (cb *countBounds) outBoundWhy(nd *n8nschema.Node) (float64, boundWhy) {
 	if nd.AlwaysOutputData && b < 1 {
 		b, why = 1, boundWhy{nd, byAlways} // one empty item when none goes on
 	}
-	cb.out[nd.Name] = bound{b, why}
+	cb.out[nd.Name] = bound{b: b, why: why}
 	return b, why
 }
 
-// sends is outBoundWhy by the node's type.
+// sends is outBoundWhy by the node's type. One item per item given: a
+// disabled node passes its first input on (workflow-execute.js
+// handleDisabledNode); an If, Filter or Switch sends each item to the
+// outputs its test picks, each at most once (IfV2, FilterV2, SwitchV3
+// execute); Set, unless duplicateItem copies it (SetV2.node.js execute,
+// L322–360); Gmail's thread get, unless returnOnlyMessages splits it into
+// its messages (Google/Gmail/v2/GmailV2.node.js L504–526); a Code node in
+// runOnceForEachItem mode (an array fails: result-validation.js
+// validateRunCodeEachItem). A Limit keeps items.slice(0, maxItems), 1 when
+// unset, or with any other keep the last maxItems, whose start
+// (items.length - maxItems) truncates toward 0
+// (n8n-nodes-base/dist/nodes/Transform/Limit/Limit.node.js L28, L52–64).
+// JavaScript run once for all items sends one item per element of the
+// list it maps or pushes from (mappedList, pushedList).
 func (cb *countBounds) sends(nd *n8nschema.Node) (float64, boundWhy) {
 	p := nd.Params()
+	unsetOrFalse := func(v n8nschema.Value) bool { return !v.Exists() || v.Kind() == n8nschema.Bool && !v.True() }
+	code, allJS := allItemsJS(nd)
 	switch {
-	case nd.Disabled:
-		// It passes its first input on (workflow-execute.js
-		// handleDisabledNode).
+	case nd.Disabled, n8nschema.IsBranch(nd.Type),
+		nd.Type == n8nschema.TypeCode && literalIs(p.Get("mode"), "runOnceForEachItem"),
+		nd.Type == n8nschema.TypeSet && unsetOrFalse(p.Get("duplicateItem")),
+		nd.Type == "n8n-nodes-base.gmail" && nd.TypeVersion >= 2 && literalIs(p.Get("resource"), "thread") &&
+			literalIs(p.Get("operation"), "get") && unsetOrFalse(p.Get("options.returnOnlyMessages")):
 		return cb.inBoundWhy(nd)
 	case nd.Type == typeLimit:
 		in, why := cb.inBoundWhy(nd)
-		m := p.Get("maxItems")
+		m, keep := p.Get("maxItems"), p.Get("keep")
 		f, ok := m.Num()
 		switch {
 		case !m.Exists():
-			f, ok = 1, true // the parameter's default (Limit.node.js L28)
+			f = 1
 		case !ok || m.Kind() != n8nschema.Number || f < 0:
-			return in, why
-		case !p.Get("keep").Exists() || literalIs(p.Get("keep"), "firstItems"):
-			f = math.Floor(f) // items.slice(0, maxItems) (Limit.node.js L52–64)
+			f = noBound
+		case !keep.Exists() || literalIs(keep, "firstItems"):
+			f = math.Floor(f)
 		default:
-			// items.slice(items.length - maxItems, items.length), what any
-			// keep but firstItems runs, truncates its start toward 0.
 			f = math.Ceil(f)
 		}
 		if f < in {
 			return f, boundWhy{nd, byLimit}
 		}
 		return in, why
-	case n8nschema.IsBranch(nd.Type):
-		// Each output holds some of the items given, unchanged (IfV2,
-		// FilterV2, SwitchV3 execute: an item goes to the outputs its
-		// test picks, each at most once).
-		return cb.inBoundWhy(nd)
-	case nd.Type == n8nschema.TypeSet:
-		// One item per item given (SetV2.node.js execute); duplicateItem
-		// copies it, on a manual run (L322–360).
-		if d := p.Get("duplicateItem"); !d.Exists() || d.Kind() == n8nschema.Bool && !d.True() {
-			return cb.inBoundWhy(nd)
-		}
-	case nd.Type == n8nschema.TypeCode:
-		// One item per item given in runOnceForEachItem mode (an array
-		// fails: result-validation.js validateRunCodeEachItem); in
-		// runOnceForAllItems JavaScript, the length of the list the code
-		// maps or pushes once per element of (mappedList, pushedList).
-		each, ok := codeEachItem(nd)
-		if each {
-			return cb.inBoundWhy(nd)
-		}
-		if !ok || !codeIsJS(nd) {
-			break
-		}
-		code := p.Get("jsCode").Str()
+	case allJS:
 		list, ok := mappedList(code)
 		if !ok {
 			list, ok = pushedList(code)
 		}
-		if name, own, isList := listOf(list); ok && own {
+		if name, own, _ := listOf(list); own {
 			return cb.inBoundWhy(nd)
-		} else if ok && isList {
-			if x := cb.w.Node(name); x != nil && x != nd {
-				return cb.outBoundWhy(x)
-			}
-		}
-	case nd.Type == "n8n-nodes-base.gmail":
-		// A thread's get sends one item per item given, unless
-		// returnOnlyMessages splits it into its messages
-		// (Google/Gmail/v2/GmailV2.node.js L504–526).
-		if nd.TypeVersion >= 2 && literalIs(p.Get("resource"), "thread") && literalIs(p.Get("operation"), "get") {
-			if r := p.Get("options.returnOnlyMessages"); !r.Exists() || r.Kind() == n8nschema.Bool && !r.True() {
-				return cb.inBoundWhy(nd)
-			}
+		} else if x := cb.w.Node(name); ok && x != nil && x != nd {
+			return cb.outBoundWhy(x)
 		}
 	}
 	return noBound, boundWhy{}
@@ -203,30 +177,22 @@ func literalIs(v n8nschema.Value, s string) bool {
 	return v.Kind() == n8nschema.String && !v.IsExpr() && v.Str() == s
 }
 
-// codeIsJS reports a Code node that runs JavaScript.
-func codeIsJS(nd *n8nschema.Node) bool {
-	l := nd.Params().Get("language")
-	return !l.Exists() || literalIs(l, "javaScript")
+// allItemsJS is the code of a Code node that runs JavaScript once for all
+// items (both the defaults).
+func allItemsJS(nd *n8nschema.Node) (string, bool) {
+	p := nd.Params()
+	m, l := p.Get("mode"), p.Get("language")
+	return p.Get("jsCode").Str(), nd.Type == n8nschema.TypeCode && (!m.Exists() || literalIs(m, "runOnceForAllItems")) &&
+		(!l.Exists() || literalIs(l, "javaScript"))
 }
 
-// codeEachItem reads a Code node's mode: runOnceForEachItem (each),
-// runOnceForAllItems (the default), or neither (!ok).
-func codeEachItem(nd *n8nschema.Node) (each, ok bool) {
-	m := nd.Params().Get("mode")
-	if !m.Exists() || literalIs(m, "runOnceForAllItems") {
-		return false, true
-	}
-	each = literalIs(m, "runOnceForEachItem")
-	return each, each
-}
-
-// The code readers below (mappedList, pushedList, countFields) judge a
-// Code node's code only up to maxReadCode bytes, and countFields reads at
-// most maxCountKeys object keys in the map's callback: a longer code is
-// not judged (no bound, no count field, the narrow answer), so that a
-// hostile file of one huge Code node is read in bounded time. The
-// longest code of the corpora a bound is read from is under 4 KB. They
-// scan the code by hand: no regexp is built from the code's own text.
+// The code readers (mappedList, pushedList, countFields) judge a Code
+// node's code only up to maxReadCode bytes, and countFields reads at most
+// maxCountKeys object keys in the map's callback: past them the code is
+// not judged (the narrow answer), so a hostile file of one huge Code node
+// is read in bounded time (the longest code of the corpora a bound is
+// read from is under 4 KB). They scan the code by hand: no regexp is
+// built from the code's own text.
 const (
 	maxReadCode  = 16 << 10
 	maxCountKeys = 48
@@ -253,37 +219,42 @@ func listOf(s string) (name string, own, ok bool) {
 	return m[1] + m[2], m[1]+m[2] == "", true
 }
 
-// mapCall reads code whose one return from the node
-// (n8nschema.TopLevelReturns) is `return L.map(…)`, the whole statement:
-// L as written, and the offsets of the map's "(" and ")".
-func mapCall(code string) (list string, open, end int, ok bool) {
+// oneReturn is the offset after the one return from the node
+// (n8nschema.TopLevelReturns) of code short enough to judge.
+func oneReturn(code string) (int, bool) {
 	if len(code) > maxReadCode {
-		return "", 0, 0, false // not judged
+		return 0, false
 	}
-	rets := n8nschema.TopLevelReturns(code)
-	if len(rets) != 1 {
+	if rets := n8nschema.TopLevelReturns(code); len(rets) == 1 {
+		return rets[0], true
+	}
+	return 0, false
+}
+
+// mapCall reads code that returns `L.map(…)`, the whole statement: L
+// (resolveList), and the offsets of the map's "(" and ")".
+func mapCall(code string) (list string, open, end int, ok bool) {
+	ret, ok := oneReturn(code)
+	if !ok {
 		return "", 0, 0, false
 	}
-	i := strings.Index(code[rets[0]:], ".map(")
+	i := strings.Index(code[ret:], ".map(")
 	if i < 0 {
 		return "", 0, 0, false
 	}
-	open = rets[0] + i + len(".map")
-	end = closeParen(code, open)
-	if end < 0 || !blank(strings.TrimPrefix(strings.TrimSpace(code[end+1:]), ";")) {
+	open = ret + i + len(".map")
+	if end = closeParen(code, open); end < 0 || !blank(strings.TrimPrefix(strings.TrimSpace(code[end+1:]), ";")) {
 		return "", 0, 0, false
 	}
-	return strings.TrimSpace(code[rets[0] : rets[0]+i]), open, end, true
+	list, ok = resolveList(code, strings.TrimSpace(code[ret:ret+i]))
+	return list, open, end, ok
 }
 
-// mappedList is the list L of mapCall, resolved (resolveList):
-// "$input.all()", "items", "$('X').all()".
+// mappedList is the list mapCall reads: "$input.all()", "items",
+// "$('X').all()".
 func mappedList(code string) (string, bool) {
 	list, _, _, ok := mapCall(code)
-	if !ok {
-		return "", false
-	}
-	return resolveList(code, list)
+	return list, ok
 }
 
 // resolveList is list as written, or the list a const it names holds
@@ -301,54 +272,45 @@ func resolveList(code, list string) (string, bool) {
 		return "", false
 	}
 	for _, i := range nameOffsets(code, list) {
-		k := tokenAt(code, i+len(list), ".")
-		if !wordBoundary(code, i) || k < 0 {
-			continue
-		}
-		for _, m := range []string{"push", "unshift", "splice", "fill", "copyWithin"} {
-			if tokenAt(code, k, m) >= 0 {
+		if k := tokenAt(code, i+len(list), "."); wordBoundary(code, i) && k >= 0 {
+			for _, m := range []string{"push", "unshift", "splice", "fill", "copyWithin"} {
+				if tokenAt(code, k, m) >= 0 {
+					return "", false
+				}
+			}
+			if k = tokenAt(code, tokenAt(code, k, "length"), "="); k >= 0 && k < len(code) && code[k] != '=' {
 				return "", false
 			}
-		}
-		if k = tokenAt(code, tokenAt(code, k, "length"), "="); k >= 0 && k < len(code) && code[k] != '=' {
-			return "", false
 		}
 	}
 	return v, true
 }
 
-// pushedList reads a Code node's code whose only return from the node is
-// `return R;`, R an array the code declares empty once (`let R = [];`)
-// and fills with one R.push(item) of one argument, a statement of the
-// body of the callback of a top-level `L.forEach(… => { … })`, L a list
-// resolveList reads: one item per element of L at most (a return before
-// the push skips it). R named anywhere else, a second push or a push in a
-// block of the callback (a loop, a test) is not read.
+// pushedList reads code that returns `R;`, R an array the code declares
+// empty once (`let R = [];`) and fills with one R.push(item) of one
+// argument, a statement of the body of the callback of a top-level
+// `L.forEach(… => { … })`, L a list resolveList reads: one item per
+// element of L at most (a return before the push skips it). R named
+// anywhere else, a second push or a push in a block of the callback (a
+// loop, a test) is not read.
 func pushedList(code string) (string, bool) {
-	if len(code) > maxReadCode {
-		return "", false // not judged
-	}
-	rets := n8nschema.TopLevelReturns(code)
-	if len(rets) != 1 {
+	ret, ok := oneReturn(code)
+	if !ok {
 		return "", false
 	}
-	r := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripComments(code[rets[0]:])), ";"))
+	r := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripComments(code[ret:])), ";"))
 	if !jsIdentRE.MatchString(r) {
 		return "", false
 	}
 	// R's uses: the declaration, the push, the return.
 	uses, empty, rStart, pushOpen := 0, false, -1, -1
 	for _, i := range nameOffsets(code, r) {
-		if !nameStart(code, i) || !wordBoundary(code, i+len(r)) {
-			continue
-		}
-		uses++
-		end := i + len(r)
-		if declAt(code, i) != "" && tokenAt(code, tokenAt(code, tokenAt(code, end, "="), "["), "]") >= 0 {
-			empty = true
-		}
-		if k := tokenAt(code, tokenAt(code, tokenAt(code, end, "."), "push"), "("); pushOpen < 0 && k >= 0 {
-			rStart, pushOpen = i, k-1
+		if end := i + len(r); nameStart(code, i) && wordBoundary(code, end) {
+			uses++
+			empty = empty || declAt(code, i) != "" && tokenAt(code, tokenAt(code, tokenAt(code, end, "="), "["), "]") >= 0
+			if k := tokenAt(code, tokenAt(code, tokenAt(code, end, "."), "push"), "("); pushOpen < 0 && k >= 0 {
+				rStart, pushOpen = i, k-1
+			}
 		}
 	}
 	if uses != 3 || !empty || pushOpen < 0 {
@@ -358,39 +320,32 @@ func pushedList(code string) (string, bool) {
 	if pushClose < 0 {
 		return "", false
 	}
-	arg := strings.TrimSpace(code[pushOpen+1 : pushClose])
-	if arg == "" || strings.HasPrefix(arg, "...") || topLevelComma(arg) {
+	if arg := strings.TrimSpace(code[pushOpen+1 : pushClose]); arg == "" || strings.HasPrefix(arg, "...") || topLevelComma(arg) {
 		return "", false
 	}
-	// The forEach whose callback holds the push. The matches come in
-	// order: the nesting is carried from one to the next.
+	// The first forEach whose call holds the push, read with the nesting
+	// at its start (the matches come in order).
 	var nest nester
 	for _, m := range forEachRE.FindAllStringSubmatchIndex(code, -1) {
 		open := m[1] - 1
 		if pushOpen < open {
-			break // this forEach and the ones after it start after the push
+			break
 		}
 		depth := nest.at(code, m[0])
 		if end := closeParen(code, open); end < 0 || pushOpen > end {
 			continue
 		}
-		if depth != 0 {
-			return "", false // inside a block or a call
-		}
+		// At the top level, its callback's block holding the push as a
+		// statement of its own: nothing between it and the last ; { or }
+		// before it (a for, while or else with no braces would repeat or
+		// skip it).
 		body := strings.Index(code[open:pushOpen], "=>")
-		if body < 0 {
-			return "", false
-		}
 		brace := len(code) - len(strings.TrimLeft(code[open+body+2:], " \t\n\r"))
-		var n nester
-		if brace >= len(code) || code[brace] != '{' || n.at(code[brace:], pushOpen-brace) != 1 {
+		var inBody nester
+		if depth != 0 || body < 0 || brace >= len(code) || code[brace] != '{' || inBody.at(code[brace:], pushOpen-brace) != 1 {
 			return "", false
 		}
-		// The push starts its own statement: nothing between it and the
-		// last ; { or } before it (a for, while or else with no braces
-		// would repeat or skip it).
-		before := code[brace:rStart]
-		if !blank(before[strings.LastIndexAny(before, ";{}")+1:]) {
+		if before := code[brace:rStart]; !blank(before[strings.LastIndexAny(before, ";{}")+1:]) {
 			return "", false
 		}
 		return resolveList(code, strings.Join(strings.Fields(code[m[2]:m[3]]), ""))
@@ -399,28 +354,20 @@ func pushedList(code string) (string, bool) {
 }
 
 // countFields are the item fields a Code node sets to the count of its
-// own input, on every item it sends: runOnceForAllItems JavaScript whose
-// return maps its own input's items (mapCall) to objects with a key
-// `field: N` of the json: object the map's callback returns, where N is
-// the length of its own input's items (isOwnCount); each key written
-// once in the code and no spread after it (a spread after it could set
-// it again), and no test in the callback (?:, &&, ||, if, switch, a loop,
-// two returns) that could build some items without it.
+// own input on every item it sends: JavaScript run once for all items
+// that maps its own input's items (mapCall) to objects with a key
+// `field: N` of the json: object the map's callback returns (jsonKeyAt),
+// N the length of its own input's items (isOwnCount); each key written
+// once in the code and no spread after it (which could set it again),
+// and no test in the callback (?:, &&, ||, if, switch, a loop, two
+// returns) that could build some items without it.
 func countFields(nd *n8nschema.Node) []string {
-	if nd.Type != n8nschema.TypeCode || nd.Disabled || !codeIsJS(nd) {
-		return nil
-	}
-	code := nd.Params().Get("jsCode").Str()
-	if each, ok := codeEachItem(nd); !ok || each || !strings.Contains(code, "length") {
+	code, ok := allItemsJS(nd)
+	if !ok || nd.Disabled || !strings.Contains(code, "length") {
 		return nil
 	}
 	list, open, end, ok := mapCall(code)
-	if !ok {
-		return nil
-	}
-	if l, ok := resolveList(code, list); !ok {
-		return nil
-	} else if _, own, _ := listOf(l); !own {
+	if !ok || !isOwnList(list) {
 		return nil
 	}
 	cbText := stripComments(code[open:end])
@@ -430,24 +377,29 @@ func countFields(nd *n8nschema.Node) []string {
 	}
 	keys := countKeyRE.FindAllStringSubmatchIndex(code, -1)
 	if n := slices.IndexFunc(keys, func(m []int) bool { return m[2] >= open }); n >= 0 && len(keys)-n > maxCountKeys {
-		return nil // too many keys to judge (maxCountKeys)
+		return nil
 	}
 	lastSpread := strings.LastIndex(code, "...")
 	var fields []string
 	var nest nester // the keys come in order
 	for _, m := range keys {
-		key, val := code[m[2]:m[3]], code[m[4]:m[5]]
-		if m[2] >= open && m[3] <= end && jsonKeyAt(code[open:], m[2]-open, &nest) &&
-			isOwnCount(code, val) && keyCount(code, key) == 1 && lastSpread < m[1] {
+		if key := code[m[2]:m[3]]; m[2] >= open && m[3] <= end && jsonKeyAt(code[open:], m[2]-open, &nest) &&
+			isOwnCount(code, code[m[4]:m[5]]) && keyCount(code, key) == 1 && lastSpread < m[1] {
 			fields = append(fields, key)
 		}
 	}
 	return fields
 }
 
+// isOwnList reports a list listOf reads as the node's own input.
+func isOwnList(s string) bool {
+	_, own, _ := listOf(s)
+	return own
+}
+
 // isOwnCount reports an expression of the code that is the length of its
-// own input's items: L.length, L $input.all(), items or a const holding
-// one of these (resolveList), or a const holding that length.
+// own input's items (L.length, L a list resolveList reads), or a const
+// holding that length.
 func isOwnCount(code, val string) bool {
 	val = strings.Join(strings.Fields(val), "")
 	if jsIdentRE.MatchString(val) {
@@ -458,18 +410,16 @@ func isOwnCount(code, val string) bool {
 	if ok {
 		l, ok = resolveList(code, l)
 	}
-	_, own, _ := listOf(l)
-	return ok && own
+	return ok && isOwnList(l)
 }
 
 // jsonKeyAt reports a key at offset off of s, the map's callback from its
-// "(", that is a key of the object the callback returns as the item's
-// json: the innermost bracket open at off is a { that follows "json:", in
-// an object that is the callback's expression body (`=> ({ json: { … } })`)
-// or follows the one return of its block (`=> { return { json: { … } }; }`,
-// a function's body alike). A json: object written anywhere else (a value
-// the callback logs, then drops) is not what the map returns. nest reads
-// s forward, the offsets asked in order.
+// "(", of the object the callback returns as the item's json: the
+// innermost bracket open at off is a { after "json:", in an object that
+// is the callback's expression body (`=> ({ json: { … } })`) or follows
+// the one return of its block (`=> { return { json: { … } }; }`, a
+// function's body alike); not a json: object the callback builds and
+// drops. nest reads s forward: the offsets asked do not go back.
 func jsonKeyAt(s string, off int, nest *nester) bool {
 	nest.at(s, off)
 	st := nest.open // the map's "(", the callback's body, the item, its json
@@ -482,235 +432,36 @@ func jsonKeyAt(s string, off int, nest *nester) bool {
 	if !ok || !strings.HasSuffix(before, "json") || len(before) > 4 && jsIdentRE.MatchString(before[len(before)-5:len(before)-4]) {
 		return false
 	}
-	// The item (st[2]) holds json: as its own key; the callback returns it.
 	body := strings.TrimSpace(s[:st[1]])
 	switch s[st[1]] {
-	case '(': // => ({ … }): the object is the whole parenthesized body.
+	case '(':
 		return strings.HasSuffix(body, "=>") && strings.TrimSpace(s[st[1]+1:st[2]]) == ""
-	case '{': // => { return { … } } or function (…) { return { … } }.
+	case '{':
 		ret, ok := strings.CutSuffix(strings.TrimSpace(s[:st[2]]), "return")
 		return (strings.HasSuffix(body, "=>") || strings.HasSuffix(body, ")")) && ok && ret != "" && !isWordByte(ret[len(ret)-1])
 	}
 	return false
 }
 
-// nameOffsets are the offsets where name is written in s (strings.Index,
-// each in turn).
-func nameOffsets(s, name string) []int {
-	var out []int
-	for i := 0; name != ""; {
-		j := strings.Index(s[i:], name)
-		if j < 0 {
-			break
-		}
-		out = append(out, i+j)
-		i += j + len(name)
-	}
-	return out
-}
-
-// nameStart reports a name at offset i of s that is not part of a longer
-// name ($ included) nor a property of another value (after a ".").
-func nameStart(s string, i int) bool {
-	return i == 0 || !isWordByte(s[i-1]) && s[i-1] != '.'
-}
-
-// tokenAt is the offset past tok when tok follows offset j of s after
-// white space, else -1 (-1 for j < 0 too, so that calls chain).
-func tokenAt(s string, j int, tok string) int {
-	if j < 0 {
-		return -1
-	}
-	if j = skipSpace(s, j); strings.HasPrefix(s[j:], tok) {
-		return j + len(tok)
-	}
-	return -1
-}
-
-// declAt is the keyword (const, let, var, a whole word) that declares
-// the name at offset i of code after white space, or "".
-func declAt(code string, i int) string {
-	before := strings.TrimRight(code[:i], " \t\n\f\r")
-	for _, kw := range []string{"const", "let", "var"} {
-		if len(before) < i && strings.HasSuffix(before, kw) && wordBoundary(code, len(before)-len(kw)) {
-			return kw
-		}
-	}
-	return ""
-}
-
-// constValue is the expression a `const name = …;` declares (to the
-// first ; or line end), when the code declares name once and that way.
-func constValue(code, name string) (string, bool) {
-	n, kind, val := 0, "", ""
-	for _, i := range nameOffsets(code, name) {
-		kw, j := declAt(code, i), tokenAt(code, i+len(name), "=")
-		if kw == "" || j < 0 {
-			continue
-		}
-		j = skipSpace(code, j)
-		if e := strings.IndexAny(code[j:], ";\n"); e != 0 {
-			if e < 0 {
-				e = len(code) - j
-			}
-			n, kind, val = n+1, kw, code[j:j+e]
-		}
-	}
-	if n != 1 || kind != "const" {
-		return "", false
-	}
-	return strings.TrimSpace(val), true
-}
-
-// keyCount is how many times code writes key as an object key
-// (`(?:^|[^\w$.])key\s*:`, matches that do not overlap).
-func keyCount(code, key string) int {
-	n, end := 0, 0
-	for _, i := range nameOffsets(code, key) {
-		if j := tokenAt(code, i+len(key), ":"); nameStart(code, i) && (i == 0 || i-1 >= end) && j >= 0 {
-			n, end = n+1, j
-		}
-	}
-	return n
-}
-
-// closeParen is the offset of the ")" that closes the "(" at open, strings
-// and template literals skipped; -1 when the code ends first.
-func closeParen(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		case '"', '\'', '`', '/':
-			i = skipLiteral(s, i)
-		}
-	}
-	return -1
-}
-
-// skipLiteral is the offset of the last byte of the string, template
-// literal or comment that opens at i of JavaScript code s (len(s) for one
-// left open), or i when none does: the scanners step over them.
-func skipLiteral(s string, i int) int {
-	switch c := s[i]; c {
-	case '"', '\'', '`':
-		for i++; i < len(s) && s[i] != c; i++ {
-			if s[i] == '\\' {
-				i++
-			}
-		}
-		return i
-	case '/':
-		return skipComment(s, i)
-	}
-	return i
-}
-
-// skipComment is the offset of the last byte of the comment that opens
-// at i, or i when none does.
-func skipComment(s string, i int) int {
-	switch {
-	case strings.HasPrefix(s[i:], "//"):
-		for i < len(s) && s[i] != '\n' {
-			i++
-		}
-	case strings.HasPrefix(s[i:], "/*"):
-		j := strings.Index(s[i+2:], "*/")
-		if j < 0 {
-			return len(s)
-		}
-		i += j + 3
-	}
-	return i
-}
-
-// stripComments drops // and /* */ comments from a tail of code.
-func stripComments(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if j := skipComment(s, i); j != i {
-			i = j
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// blank reports code that holds only white space and comments.
-func blank(s string) bool { return strings.TrimSpace(stripComments(s)) == "" }
-
-// nester reads the brackets ({, (, [) open at an offset of s, strings,
-// template literals and comments skipped: depth counts them (a close
-// with none open goes below 0), open holds the offsets of those open.
-// The offsets asked do not go back, so it reads s once in all.
-type nester struct {
-	i, depth int
-	open     []int
-}
-
-func (n *nester) at(s string, off int) int {
-	for ; n.i < off && n.i < len(s); n.i++ {
-		switch c := s[n.i]; c {
-		case '(', '{', '[':
-			n.depth++
-			n.open = append(n.open, n.i)
-		case ')', '}', ']':
-			n.depth--
-			if len(n.open) > 0 {
-				n.open = n.open[:len(n.open)-1]
-			}
-		case '"', '\'', '`', '/':
-			n.i = skipLiteral(s, n.i)
-		}
-	}
-	return n.depth
-}
-
-// topLevelComma reports a comma outside any bracket of s.
-func topLevelComma(s string) bool {
-	var n nester
-	for i := range len(s) {
-		if s[i] == ',' && n.at(s, i) == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldBound is a count field's bound: the Code node that sets the field
-// to the count of its own input, the bound on that count, and what sets
-// the bound.
-type fieldBound struct {
-	b    float64
-	code *n8nschema.Node
-	why  boundWhy
-}
-
 // inFields are the count fields (countFields) every item given to nd
-// holds, each with the largest bound of a parent's list: items reach nd
-// from such a Code node directly or through tests and Limits, which pass
-// items on unchanged, never through a node with alwaysOutputData (its
-// empty item holds no field). The map returned is shared: callers do not
-// change it.
-func (cb *countBounds) inFields(nd *n8nschema.Node) map[string]fieldBound {
+// holds, each at the largest bound of a parent's list: from such a Code
+// node (codeFields) directly or through tests and Limits, which pass items
+// on unchanged, never through a node with alwaysOutputData (its empty
+// item holds no field). The map returned is shared: callers do not change
+// it.
+func (cb *countBounds) inFields(nd *n8nschema.Node) map[string]bound {
 	if f, ok := cb.fields[nd.Name]; ok {
 		return f
 	}
 	cb.fields[nd.Name] = nil
-	var out map[string]fieldBound
+	var out map[string]bound
 	for i, c := range cb.in[nd.Name] {
 		from := cb.w.Node(c.From)
 		if from == nil || c.ToIndex != 0 {
 			out = nil
 			break
 		}
-		var fb map[string]fieldBound
+		var fb map[string]bound
 		switch {
 		case from.Disabled || from.Type == typeLimit || n8nschema.IsBranch(from.Type):
 			fb = cb.inFields(from)
@@ -735,18 +486,18 @@ func (cb *countBounds) inFields(nd *n8nschema.Node) map[string]fieldBound {
 	return out
 }
 
-// codeFields are the count fields of a Code node's items, each bound by
-// its own input's bound: none when that is unbounded.
-func (cb *countBounds) codeFields(nd *n8nschema.Node) map[string]fieldBound {
+// codeFields are the count fields of a Code node's items, each at the
+// bound of its input; none when that is unbounded.
+func (cb *countBounds) codeFields(nd *n8nschema.Node) map[string]bound {
 	if f, ok := cb.code[nd.Name]; ok {
 		return f
 	}
-	var out map[string]fieldBound
+	var out map[string]bound
 	if fs := countFields(nd); len(fs) > 0 {
 		if b, why := cb.inBoundWhy(nd); !math.IsInf(b, 1) {
-			out = map[string]fieldBound{}
+			out = map[string]bound{}
 			for _, f := range fs {
-				out[f] = fieldBound{b, nd, why}
+				out[f] = bound{b, why, nd}
 			}
 		}
 	}
@@ -758,18 +509,17 @@ func (cb *countBounds) codeFields(nd *n8nschema.Node) map[string]fieldBound {
 // at every count the field may hold.
 type fieldDead struct {
 	field string
-	fieldBound
+	bound
 	dead []bool
 }
 
 // fieldsDead are, in the order of their names, the count fields every
 // item given to an If, Filter or Switch holds (inFields) whose test of
 // {{ $json.field }} leaves some output dead: the node read at each count
-// from 1 to the bound the field may hold (boundDead), an output dead
-// when it is dead at every one. The answer of a comparison moves only
-// where the count crosses a number the node holds, so the counts beside
-// each such number, 1, 2, 3 and the bound stand for all (countSamples),
-// at most 64 of them.
+// from 1 to the field's bound (boundDead), an output dead when it is dead
+// at every one. The answer of a comparison moves only where the count
+// crosses a number the node holds, so the counts beside each such number,
+// 1, 2, 3 and the bound stand for all (countSamples), at most 64 of them.
 func (cb *countBounds) fieldsDead(nd *n8nschema.Node) []fieldDead {
 	if cb == nil || nd.Disabled || !n8nschema.IsBranch(nd.Type) || !strings.Contains(nd.Value.Raw(), "$json") {
 		return nil
@@ -777,12 +527,13 @@ func (cb *countBounds) fieldsDead(nd *n8nschema.Node) []fieldDead {
 	cb.mu.Lock()
 	defer cb.mu.Unlock()
 	fb := cb.inFields(nd)
+	if len(fb) == 0 {
+		return nil
+	}
 	var breaks []float64
-	if len(fb) > 0 {
-		for _, s := range numberRE.FindAllString(nd.Value.Raw(), -1) {
-			if f, err := strconv.ParseFloat(s, 64); err == nil {
-				breaks = append(breaks, f)
-			}
+	for _, s := range numberRE.FindAllString(nd.Value.Raw(), -1) {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			breaks = append(breaks, f)
 		}
 	}
 	var out []fieldDead
@@ -792,11 +543,11 @@ func (cb *countBounds) fieldsDead(nd *n8nschema.Node) []fieldDead {
 		if len(samples) > 64 {
 			continue
 		}
-		var d []bool
+		var d []bool // the outputs dead at every count so far
 		for i, n := range samples {
 			dn := boundDead(nd, fieldEnv{field: jsVal{kind: n8nschema.Number, f: n}})
 			if dn == nil {
-				d = nil
+				d = nil // undecided at this count
 				break
 			}
 			if i == 0 {
@@ -857,12 +608,9 @@ func (cb *countBounds) countGate(nd *n8nschema.Node) (taken int, cc CountCap, ok
 	return 0, CountCap{}, false
 }
 
-// boundWords says how the node of why caps a count at b: a Limit keeps
-// items.slice(0, maxItems) (keep firstItems, the default) or the last
-// maxItems (lastItems), maxItems 1 when unset (n8n-nodes-base/dist/nodes/
-// Transform/Limit/Limit.node.js L23–46, L52–64); Execute Once runs the
-// node on its first item (workflow-execute.js runNode); Always Output Data
-// sends one empty item when none goes on.
+// boundWords says how the node of why caps a count at b (sends,
+// inBoundWhy, outBoundWhy); a Limit's Max Items as the file writes it,
+// its keep and maxItems defaults from Limit.node.js L23–46.
 func boundWords(why boundWhy, b float64) string {
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	name := strconv.Quote(why.node.Name)
@@ -884,7 +632,7 @@ func boundWords(why boundWhy, b float64) string {
 	if m := p.Get("maxItems"); m.Exists() {
 		set = "Max Items " + num(b)
 		if f, ok := m.Num(); ok {
-			set = "Max Items " + num(f) // as the file writes it
+			set = "Max Items " + num(f)
 		}
 	}
 	kept := which + num(b) + " items"
