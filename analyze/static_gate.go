@@ -126,7 +126,7 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 		if scope == "node" {
 			scope = "node:" + nd.Name
 		}
-		braces := braceDepth{s: code}
+		braces := nester{braces: true}
 		var close nextClose
 		// Every use of the object after its declaration (the name, not
 		// a member of something else nor part of a longer name): a
@@ -186,7 +186,7 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 				// A gate only at the top level of the code (not in a
 				// function, a callback or a block that may not run), with
 				// no return or try before it.
-				if gate != nil || at >= firstStop || braces.at(at) != 0 {
+				if gate != nil || at >= firstStop || braces.at(code, at) != 0 {
 					break
 				}
 				// The value read whole and tested by the very next
@@ -229,29 +229,6 @@ func (n *nextClose) from(s string, i int) int {
 		n.at = i + j
 	}
 	return n.at
-}
-
-// braceDepth is how many braces are open at an offset of s, strings,
-// template literals and comments skipped; the offsets asked grow, so it
-// scans s once.
-type braceDepth struct {
-	s        string
-	i, depth int
-}
-
-func (b *braceDepth) at(off int) int {
-	s := b.s
-	for ; b.i < off && b.i < len(s); b.i++ {
-		switch c := s[b.i]; c {
-		case '{':
-			b.depth++
-		case '}':
-			b.depth--
-		case '"', '\'', '`', '/':
-			b.i = skipLiteral(s, b.i)
-		}
-	}
-	return b.depth
 }
 
 // ifHead is text without its closing "if (": what comes before the if.
