@@ -165,7 +165,7 @@ func TestParseHazards(t *testing.T) {
 }`,
 			workflows: 1,
 			problems: []string{
-				`DuplicateName 4:6 "HTTP Request": node name "HTTP Request" is used by nodes[0], nodes[1] and nodes[2]; connections are keyed by name, so n8n cannot tell them apart; n8n 2.41.1 refuses to import or save this workflow: Duplicate node name "HTTP Request" (2.8.4 imports it)`,
+				`DuplicateName 4:6 "HTTP Request": node name "HTTP Request" is used by nodes[0], nodes[1] and nodes[2]; connections are keyed by name, so n8n cannot tell them apart; n8n 2.41.1's import:workflow and API refuse this workflow: Duplicate node name "HTTP Request" (2.8.4 takes it, and the editor's own import does not refuse it)`,
 			},
 		},
 		{
@@ -179,7 +179,7 @@ func TestParseHazards(t *testing.T) {
 }`,
 			workflows: 1,
 			problems: []string{
-				`DuplicateName 4:6 "": nodes[1] repeats nodes[0] ("HTTP Request") byte for byte: a doubled export; connections cannot tell the copies apart, but each copy is the same node; n8n 2.41.1 refuses to import or save this workflow: Duplicate node name "HTTP Request" (2.8.4 imports it)`,
+				`DuplicateName 4:6 "": nodes[1] repeats nodes[0] ("HTTP Request") byte for byte: a doubled export; connections cannot tell the copies apart, but each copy is the same node; n8n 2.41.1's import:workflow and API refuse this workflow: Duplicate node name "HTTP Request" (2.8.4 takes it, and the editor's own import does not refuse it)`,
 			},
 		},
 		{
@@ -221,7 +221,7 @@ func TestParseHazards(t *testing.T) {
 			workflows: 1,
 			problems: []string{
 				// The copies differ only in id: the note (runsAlike).
-				`DuplicateName 1:42 "": nodes[1] repeats nodes[0] ("A") but for id and canvas position: connections cannot tell the copies apart, but whichever n8n keeps (the last) runs the same: id and position change no run; n8n 2.41.1 refuses to import or save this workflow: Duplicate node name "A" (2.8.4 imports it)`,
+				`DuplicateName 1:42 "": nodes[1] repeats nodes[0] ("A") but for id and canvas position: connections cannot tell the copies apart, but whichever n8n keeps (the last) runs the same: id and position change no run; n8n 2.41.1's import:workflow and API refuse this workflow: Duplicate node name "A" (2.8.4 takes it, and the editor's own import does not refuse it)`,
 			},
 		},
 		{

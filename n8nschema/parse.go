@@ -701,9 +701,10 @@ func (wp *wfParser) duplicateNames(dups [][2]*Node) {
 // called from n8n/dist/services/import.service.js importWorkflows and
 // workflows/workflow-creation.service.js createWorkflow through
 // workflow-helpers.js validateWorkflowStructure; docs/n8n-facts.md). n8n
-// 2.8.4 imports it without a word.
+// 2.8.4 imports it without a word, and the editor's own import (a file, a
+// URL, a paste) does not run that check (docs/precision.md part HK).
 func refusesDuplicate(name string) string {
-	return fmt.Sprintf("n8n 2.41.1 refuses to import or save this workflow: Duplicate node name %q (2.8.4 imports it)", name)
+	return fmt.Sprintf("n8n 2.41.1's import:workflow and API refuse this workflow: Duplicate node name %q (2.8.4 takes it, and the editor's own import does not refuse it)", name)
 }
 
 // runsAlike reports whether two nodes differ at most in what no run

@@ -26,9 +26,10 @@ workflows/workflow-creation.service.js createWorkflow, and from workflows/workfl
 saves nodes) answers "Workflow structure is invalid. nodes[2].name (duplicate_node_name): Duplicate node name
 "Set"". n8n import:workflow then exits 1 and imports nothing of that run, the other files of a folder
 included; POST /rest/workflows (the editor's save), PATCH /rest/workflows/:id and POST /api/v1/workflows
-answer HTTP 400. n8n 2.8.4 imports the file without a word, and a workflow stored before an upgrade is not
-checked again until it is saved, so it runs as above: the severity follows those runs, and every message says
-that 2.41.1 refuses the file. The same check refuses nodes that share an id ("Nodes "Set A" and "Set B"
+answer HTTP 400. The editor's own import (from a file, a URL or a paste) does not run that check and does not
+refuse the file. n8n 2.8.4 imports the file
+without a word, and a workflow stored before an upgrade is not checked again until it is saved, so it runs as
+above: the severity follows those runs, and every message says which ways in 2.41.1 refuses. The same check refuses nodes that share an id ("Nodes "Set A" and "Set B"
 share the node ID ..."), which 2.8.4 also imports; stormcheck does not report a shared node id.`,
 	Fix:        "Rename one of the nodes in the n8n editor, which also updates connections and expressions",
 	FixDoc:     "None: renaming a node changes every expression that names it ($('Name')); n8n's editor renames them together.",
