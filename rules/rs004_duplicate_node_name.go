@@ -1,6 +1,11 @@
 package rules
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -38,5 +43,80 @@ share the node ID ..."), which 2.8.4 also imports; stormcheck does not report a 
 	Tags:       []string{"input"},
 	Run: func(pass *analyze.Pass) {
 		reportProblems(pass, n8nschema.DuplicateName, 0)
+		reportSharedIDs(pass)
 	},
+}
+
+// reportSharedIDs reports nodes that share an id, as n8n 2.41.1's
+// structure check finds them (n8n-workflow
+// dist/cjs/workflow-structure-validation.js safeParseWorkflowStructure):
+// every node of the nodes array, sticky notes and disabled nodes
+// included, whose id is a string and not empty; an id met again is an
+// issue at the later node ("Nodes "A" and "B" share the node ID ..."),
+// naming the first node that holds it. A missing or empty id is skipped
+// there (the backend gives one on save); an id of another JSON kind fails
+// the schema instead, before any such comparison. One note per shared id,
+// at the second node that holds it, the others as related places. Nodes
+// that share the id and one name are the name's finding already (a
+// doubled export, a pasted copy).
+func reportSharedIDs(pass *analyze.Pass) {
+	w := pass.Workflow
+	if w == nil {
+		return
+	}
+	var order []string
+	holders := map[string][]*n8nschema.Node{}
+	for _, n := range w.Nodes {
+		id := n.Value.Get("id")
+		if id.Kind() != n8nschema.String || id.Str() == "" {
+			continue
+		}
+		k := id.Str()
+		if _, ok := holders[k]; !ok {
+			order = append(order, k)
+		}
+		holders[k] = append(holders[k], n)
+	}
+	for _, id := range order {
+		ns := holders[id]
+		if len(ns) < 2 || !slices.ContainsFunc(ns[1:], func(n *n8nschema.Node) bool { return n.Name != ns[0].Name }) {
+			continue
+		}
+		first, second := ns[0], ns[1]
+		who := fmt.Sprintf("nodes %q and %q share", first.Name, second.Name)
+		issue := ""
+		if len(ns) > 2 {
+			names := make([]string, 0, 3)
+			for _, n := range ns[:3] {
+				names = append(names, strconv.Quote(n.Name))
+			}
+			more := ""
+			if len(ns) > 3 {
+				more = fmt.Sprintf(" and %d more", len(ns)-3)
+			} else {
+				names[2] = "and " + names[2]
+			}
+			who = fmt.Sprintf("%d nodes (%s%s) share", len(ns), strings.Join(names, ", "), more)
+			issue = fmt.Sprintf(", and so for each of the %d later nodes", len(ns)-1)
+		}
+		d := analyze.Diagnostic{
+			Node:     second,
+			Severity: analyze.Note,
+			Detail:   "id\x00" + id,
+			Message: fmt.Sprintf("%s the node id %q; n8n 2.41.1 refuses to import or save this workflow: Nodes %q and %q share the node ID %q%s (2.8.4 imports it; a run finds nodes by name)",
+				who, id, first.Name, second.Name, id, issue),
+			Fix: "Give each node but one a new id of its own (a new UUID): connections, expressions and pinned data name nodes, not ids",
+		}
+		for i, n := range ns {
+			if i == 1 {
+				continue
+			}
+			what := fmt.Sprintf("node %q holds the id %q first", n.Name, id)
+			if i > 1 {
+				what = fmt.Sprintf("node %q holds the id %q too", n.Name, id)
+			}
+			d.Related = append(d.Related, analyze.Related{File: pass.File.Source.Name, Pos: n.Pos, Source: pass.File.Source, Message: what})
+		}
+		pass.Report(d)
+	}
 }
