@@ -13,7 +13,7 @@ import (
 var rs004 = &analyze.Rule{
 	ID:    "RS004",
 	Name:  "duplicate-node-name",
-	Title: "two nodes share a name",
+	Title: "two nodes share a name or an id",
 	Doc: `Connections and expressions ($('Node name')) refer to nodes by name, so two nodes with one name make
 the graph ambiguous: n8n keeps only the last node of a name (n8n-workflow's workflow.js setNodes) and
 connections reach it, while stormcheck follows the first. The editor never produces this; it comes from
@@ -33,8 +33,25 @@ saves nodes) answers "Workflow structure is invalid. nodes[2].name (duplicate_no
 included; POST /rest/workflows (the editor's save), PATCH /rest/workflows/:id and POST /api/v1/workflows
 answer HTTP 400. n8n 2.8.4 imports the file without a word, and a workflow stored before an upgrade is not
 checked again until it is saved, so it runs as above: the severity follows those runs, and every message says
-that 2.41.1 refuses the file. The same check refuses nodes that share an id ("Nodes "Set A" and "Set B"
-share the node ID ..."), which 2.8.4 also imports; stormcheck does not report a shared node id.`,
+that 2.41.1 refuses the file.
+
+The same check refuses nodes that share an id, and RS004 reports that too, as a note. It compares the id
+of every node of the array, sticky notes and disabled nodes included, when the id is a string and not
+empty, exactly (case and spaces count); a missing or empty id is skipped (the backend gives one on save),
+and an id that is no string fails the check's schema before any comparison. It answers once per later
+node that holds the id, naming the first: "Nodes "Set A" and "Set B" share the node ID "..."". n8n 2.8.4
+imports such a workflow. stormcheck reports one note per shared id, at the second node that holds it,
+with the other holders as related places; nodes that share both an id and a name are the name's finding
+(a doubled export, a pasted copy). A note: the owner sees the refusal at once, and a run of the stored
+workflow finds its nodes by name (workflow.js setNodes; connections, expressions, pinned data and run
+data name nodes). The editor, opening such a stored workflow, shows the structure issues
+(openWorkflow.workflowDataInvalidError, n8n-editor-ui useWorkflowInitialization) and renders it all the
+same, but refuses a save of its nodes. What the id keys at run time in 2.41.1: n8n-core keeps one trigger
+registration per node id of an active workflow (execution-engine/workflow-active-triggers-state.js
+getOrCreateRegistration, active-workflow-triggers.js startTriggers), so of two trigger nodes with one id
+only the later one's response is kept, and deactivating the workflow closes only that one (remove,
+closableTriggers). An id that every node of a file holds ("[CENSORED]", "{{NODE_ID}}") is a placeholder
+a redacted export or a template left; the workflow is refused all the same.`,
 	Fix:        "Rename one of the nodes in the n8n editor, which also updates connections and expressions",
 	FixDoc:     "None: renaming a node changes every expression that names it ($('Name')); n8n's editor renames them together.",
 	Severity:   analyze.Warning,
