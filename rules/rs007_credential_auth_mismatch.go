@@ -154,7 +154,7 @@ like a named id. A blank in a workflow shown published, or in one another workfl
 				outcome = fmt.Sprintf("the editor will not publish the workflow (the node has issues), and n8n refuses to publish it for %q's credential anyway (\"Missing required credential: %s\"), so no published run reaches the node", p.Name, c)
 				d.Severity = analyze.Note
 			}
-			if watched(pass, n) || untriggered(pass) {
+			if (watched(pass, n) || untriggered(pass)) && g.Reachable(n) {
 				// No one publishes it: a person runs it from the editor
 				// and sees the node fail, as RS010 judges such a node.
 				d.Severity = analyze.Note
