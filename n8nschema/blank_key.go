@@ -39,7 +39,7 @@ func BlankKey(n *Node) (string, bool) {
 	}
 	where, found := "", false
 	SentParams(n, func(what, name string, val Value) bool {
-		if val.Kind() != String || val.IsExpr() || !keyParam(name) || !BlankKeyText(val.Str()) {
+		if val.Kind() != String || val.IsExpr() || !keyParam(name) || !BlankKeyText(val.Str()) && !strippedKey(what, val.Str()) {
 			return true
 		}
 		where, found = what+" "+strconv.Quote(name), true
@@ -49,7 +49,7 @@ func BlankKey(n *Node) (string, bool) {
 		return where, true
 	}
 	SentJSONParams(n, func(what, name, val string, _ bool) bool {
-		if !keyParam(name) || !BlankKeyText(val) {
+		if !keyParam(name) || !BlankKeyText(val) && !strippedKey(what, val) {
 			return true
 		}
 		where, found = what+" "+strconv.Quote(name), true
@@ -233,7 +233,8 @@ func keyParam(name string) bool {
 // "replace" or "placeholder", a run of x ("key_XXXXXXXXX"), or a
 // constant's name that ends in a key's word ("PUBLIC_TRANSIT_API_KEY",
 // "$OPENAI_API_KEY"), after an auth scheme ("Bearer", "Basic", "Token")
-// when there is one. A key a service issues is random letters and digits,
+// when there is one. BlankKey also reads a key header left empty or
+// holding a scheme alone (strippedKey). A key a service issues is random letters and digits,
 // with a prefix at most (sk-, apify_api_): never brackets, those words or a
 // constant's name. A value with {{ }} is not a blank (literalKey) unless
 // its braces hold bare names ("Bearer {{OPENAI_API_KEY}}": placeholderBraces).
@@ -247,6 +248,23 @@ func BlankKeyText(s string) bool {
 	}
 	if scheme, rest, ok := strings.Cut(s, " "); ok && authScheme(scheme) {
 		return blankKeyWord(strings.TrimSpace(rest))
+	}
+	return false
+}
+
+// strippedKey reports a key header whose value is empty or an
+// Authorization scheme alone ("", "Bearer ", "Basic"): an export whose
+// author took the key out before publishing it, so the service refuses
+// every call until the owner puts one there. Only a header: an empty
+// query parameter named for a token is often a first page's cursor
+// (pageToken=).
+func strippedKey(what, s string) bool {
+	if what != "header" {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "bearer", "basic", "token", "bot": // the schemes a key follows (Bot: Discord)
+		return true
 	}
 	return false
 }

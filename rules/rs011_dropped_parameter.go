@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,8 @@ reads Header Parameters, headerParametersUi or headerParametersJson), an AI Agen
 "values". An import keeps them in the file, and the editor has no field for them, so nothing shows that they are
 not read.
 It is a warning when the node is an HTTP Request that a run other than a person's from the editor reaches (in a
-workflow that is not archived), and what is dropped is part of the request: a method other than the one the node
+workflow that is not archived, and not only past a node that fails on every run, which RS010 names: then a note
+that holds once that node is fixed), and what is dropped is part of the request: a method other than the one the node
 sends, or headers, a query, a body, an authentication or a URL (a parameter whose name says so, holding text, an
 object or a list; not a name of a kind, such as "bodyContentType": "json", nor an authentication on a node whose
 own authentication is set, unless the value is an object and the node has no credential): every run sends something
@@ -33,7 +35,7 @@ other than what was written (a GET with no body for a POST; a call without its A
 with it. One finding per node, at the first such parameter (a request's part before others); the rest are named in
 it. The notes of one workflow are one finding, at its first such node, with the other nodes as related places: a
 workflow that stores parameters its nodes' versions lack was written for other versions, by hand or by a model.
-Left out: a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
+Left out: a method the node sends anyway ("httpMethod": "GET" on a v1 node, which sends GET), a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
 (a community node), a <type>Tool variant (n8n adds properties to those: packages/cli/src/node-types.ts), a disabled
 node, and an export whose parameters were lost (RS008). A value that holds nothing (null, "", false, {} or []) is
 not reported. n8n drops a parameter the description defines too, when its display options hide it for the node's
@@ -75,6 +77,12 @@ type requestDrop struct {
 }
 
 func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, dropped []n8nschema.DroppedParam) {
+	// A method the node sends anyway changes nothing (a stored "GET"
+	// beside v1's default requestMethod GET): not said.
+	dropped = slices.DeleteFunc(dropped, func(p n8nschema.DroppedParam) bool { return sendsAnyway(n, p) })
+	if len(dropped) == 0 {
+		return
+	}
 	at, rd := 0, requestDrop{}
 	for i, p := range dropped {
 		if r, ok := requestPartDropped(n, p); ok {
@@ -95,9 +103,14 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 		default:
 			d.Fix = fmt.Sprintf("Move the %s of %q into %s, where HTTP Request v%s reads them, or replace the node with the newest HTTP Request", rd.part, n.Name, rd.home, ver)
 		}
+		first, behind := g.FailsBefore(n)
 		switch {
 		case analyze.RunStateOf(pass.Workflow) == analyze.RunNever:
 			msg += " (the workflow is archived: n8n runs none of its triggers)"
+		case behind:
+			// What the request sends matters once the node that fails
+			// before it is mended (RS010 names it).
+			msg += fmt.Sprintf(" (once %q, which fails on every run before it, is fixed)", first.Name)
 		case !g.Reachable(n):
 			msg += " (no trigger's run reaches it)"
 		case untriggered(pass) || watched(pass, n):
@@ -175,19 +188,13 @@ func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDro
 		if v.Kind() != n8nschema.String || v.IsExpr() {
 			return requestDrop{}, false
 		}
-		name, home := "method", `Method ("method")`
+		home := `Method ("method")`
 		if old {
-			name, home = "requestMethod", `Request Method ("requestMethod")`
+			home = `Request Method ("requestMethod")`
 		}
-		sends := "GET"
-		if m, ok := n.Param(name); ok {
-			if m.Kind() != n8nschema.String || m.IsExpr() {
-				return requestDrop{}, false
-			}
-			sends = strings.ToUpper(m.Str())
-		}
+		sends, ok := sentMethod(n)
 		want := strings.ToUpper(strings.TrimSpace(v.Str()))
-		if want == sends {
+		if !ok || want == sends {
 			return requestDrop{}, false
 		}
 		return requestDrop{"method", fmt.Sprintf("every run sends %s, not %s", sends, want), home}, true
@@ -230,4 +237,33 @@ func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDro
 		return requestDrop{}, false
 	}
 	return r, true
+}
+
+// sentMethod returns the method an HTTP Request sends: its method
+// parameter (requestMethod before v3), GET when absent (the default of
+// every version); not known when set by an expression.
+func sentMethod(n *n8nschema.Node) (string, bool) {
+	name := "method"
+	if n.TypeVersion < 3 {
+		name = "requestMethod"
+	}
+	m, ok := n.Param(name)
+	if !ok {
+		return "GET", true
+	}
+	if m.Kind() != n8nschema.String || m.IsExpr() {
+		return "", false
+	}
+	return strings.ToUpper(m.Str()), true
+}
+
+// sendsAnyway reports a dropped parameter of an HTTP Request naming the
+// method the node sends anyway ("httpMethod": "GET" on a v1 node that
+// sends GET): dropping it changes nothing.
+func sendsAnyway(n *n8nschema.Node, p n8nschema.DroppedParam) bool {
+	if n.Type != n8nschema.TypeHTTPRequest || !strings.Contains(strings.ToLower(p.Name), "method") || p.Value.Kind() != n8nschema.String || p.Value.IsExpr() {
+		return false
+	}
+	sends, ok := sentMethod(n)
+	return ok && strings.EqualFold(strings.TrimSpace(p.Value.Str()), sends)
 }
