@@ -500,6 +500,7 @@ so an active export beside it stays a note.`,
 		if len(all) == 0 {
 			return
 		}
+		reportToolBlanks(pass, g)
 		var live, byMachine map[*n8nschema.Node]bool
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine map[*n8nschema.Node]*n8nschema.Node
@@ -1500,4 +1501,71 @@ func fileAnswerSource(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
 func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
 	f, _ := g.WebhookPromptField(n)
 	return f
+}
+
+// reportToolBlanks reports each enabled tool (a node connected to its
+// root by ai_tool: a <type>Tool variant, an HTTP Request Tool, a Call
+// n8n Workflow Tool) that misses a required parameter
+// (n8nschema.MissingRequired). n8n refuses to publish the workflow for it,
+// as for any connected node (validateNodeConfiguration), but refuses no
+// run: a run's check reads its start and the nodes after it along main
+// connections, not a sub-node (n8n-core workflow-execute.js
+// checkReadyForExecution, getChildNodes). A run started in the editor
+// goes on, and the tool is called with the parameter empty: a call that
+// fails is handed back to the root as the tool's answer (workflow-execute.js
+// handleNodeExecutionError for an AI Agent from v3; before, the AgentExecutor
+// of @langchain/classic agents/executor.cjs catches it and answers nothing),
+// so the run is not failed. A note, as RS010 is for a refused publish;
+// the workflow's other findings say they hold once it is filled in
+// (analyze.RequiredClause).
+func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
+	w := pass.Workflow
+	missing := n8nschema.MissingRequired
+	if w.ParametersLost {
+		missing = n8nschema.MissingRequiredAlways
+	}
+	for _, n := range g.Nodes {
+		if n.Disabled || len(g.OutOfType(n, analyze.ConnTool)) == 0 {
+			continue
+		}
+		param, ok := missing(n)
+		if !ok {
+			continue
+		}
+		root := g.Root(n)
+		runs := root != nil && !root.Disabled && g.Reachable(root)
+		shown := analyze.RunStateOf(w) == analyze.RunShown
+		if shown && !runs {
+			continue // published: no refusal to name, and no run calls it
+		}
+		d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Stored: true,
+			Fix: fmt.Sprintf("Fill in %q of %q, or remove the tool if it is unfinished", param, n.Name)}
+		d.Message = fmt.Sprintf("tool %q misses its required parameter %q, so n8n refuses to publish the workflow and names the node", n.Name, param)
+		if shown {
+			d.Message = fmt.Sprintf("tool %q misses its required parameter %q, which n8n refuses to publish, but the export shows the workflow active", n.Name, param)
+		}
+		if runs {
+			how := "a run started in the editor goes on"
+			if shown {
+				how = "its runs go on"
+			}
+			d.Message += fmt.Sprintf("; no run is refused for it (n8n checks only the nodes after a run's trigger along main connections), so %s and %q calls the tool with %q empty", how, root.Name, param)
+			// What the root's model reads back: an AI Agent from v3 has
+			// the engine run the tool and hand it the error; before, the
+			// AgentExecutor drops the error and answers nothing.
+			answer := "the error, or nothing for an AI Agent before v3"
+			if root.Type == n8nschema.TypeAgent {
+				answer = "the error"
+				if root.TypeVersion < 3 {
+					answer = "an empty one: the agent before v3 drops the error"
+				}
+			}
+			if e, ok := n8nschema.EmptyRequiredError(n, param); ok {
+				d.Message += fmt.Sprintf(": every call fails (%q); %q gets each failure as the tool's answer (%s) and the run goes on", e, root.Name, answer)
+			} else {
+				d.Message += fmt.Sprintf("; a call that fails is handed to %q as the tool's answer (%s) and the run goes on", root.Name, answer)
+			}
+		}
+		pass.Report(d)
+	}
 }
