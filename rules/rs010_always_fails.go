@@ -282,6 +282,23 @@ once the blank is filled in (a set-wide finding, such as RS505's count of what r
 still counts them): every finding of a workflow whose every trigger n8n refuses (or that it refuses to
 publish), and one on a node only refused triggers' runs reach (analyze.Graph.RefusedRun). What holds of the
 export as stored is left as it is: a workflow n8n cannot build, a node n8n 2 leaves out, the refusal itself.
+A tool an agent calls (a node connected by ai_tool: a <type>Tool variant, or a tool node of its own such as
+the HTTP Request Tool or Call n8n Workflow Tool) that leaves a required parameter empty is judged the same
+way, with its own outcome. A variant is read as its base node: n8n builds its description from the base
+node's at the same version (packages/cli/src/node-types.ts getByNameAndVersion; a version whose description
+is not usableAsTool is not judged) and keeps every property, adding a required Description (toolDescription,
+whose default is the node's description, so only a stored "" is empty), shown for a node with a resource or
+operation only when Tool Description is Set Manually (packages/cli/src/tool-generation/ai-tools.ts
+convertNodeToAiTool); parameters shown or hidden by "@tool" are not judged. n8n refuses to publish the
+workflow, naming the node (validateNodeConfiguration reads every enabled node with a connection, sub-nodes
+too; the editor disables Publish), but no run is refused: a run's check reads its start and the nodes after
+it along main connections only. So a run goes on and the agent calls the tool with the parameter empty: an
+HTTP Request tool fails every call with "URL parameter cannot be empty" (nodes-base
+HttpRequest/V3/HttpRequestV3.node.ts), and a failed call is the tool's answer (an AI Agent from v3 gets the
+error, packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError; before v3 the
+AgentExecutor drops it and answers nothing), and the run goes on. The finding is at the tool, a note whether
+or not the export shows the workflow active, since a tool whose calls fail does not fail the run; the
+workflow's other findings hold once the blank is filled in, as above.
 A node's own credential that is a template's blank of a type the node does not take (a Gmail node's
 "gmailOAuth2Api", id "gmailOAuth2Api") is a blank too: the finding that names it is a note, but filling it in
 (the credential field offers only the types the node takes) mends that fault, so the finding says so ("as
