@@ -294,7 +294,7 @@ workflow, naming the node (validateNodeConfiguration reads every enabled node wi
 too; the editor disables Publish), but no run is refused: a run's check reads its start and the nodes after
 it along main connections only. So a run goes on and the agent calls the tool with the parameter empty: an
 HTTP Request tool fails every call with "URL parameter cannot be empty" (nodes-base
-HttpRequest/V3/HttpRequestV3.node.ts), and a failed call is the tool's answer (an AI Agent from v3 gets the
+HttpRequest/V3/HttpRequestV3.node.ts), and a failed call is the tool's answer (of a variant, an AI Agent from v3 gets the
 error, packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError; before v3 the
 AgentExecutor drops it and answers nothing), and the run goes on. The finding is at the tool, a note whether
 or not the export shows the workflow active, since a tool whose calls fail does not fail the run; the
@@ -1530,9 +1530,11 @@ func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
 // checkReadyForExecution, getChildNodes). A run started in the editor
 // goes on, and the tool is called with the parameter empty: a call that
 // fails is handed back to the root as the tool's answer (workflow-execute.js
-// handleNodeExecutionError for an AI Agent from v3; before, the AgentExecutor
-// of @langchain/classic agents/executor.cjs catches it and answers nothing),
-// so the run is not failed. A note, as RS010 is for a refused publish;
+// handleNodeExecutionError for a variant under an AI Agent from v3; before,
+// the AgentExecutor of @langchain/classic agents/executor.cjs catches it
+// and answers nothing; a tool node of its own answers in its own way), so
+// the run is not failed. A tool's own name left empty (toolName) is what
+// the model is offered: only the refusal is told. A note, as RS010 is for a refused publish;
 // the workflow's other findings say they hold once it is filled in
 // (analyze.RequiredClause).
 func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
@@ -1550,7 +1552,10 @@ func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 			continue
 		}
 		root := g.Root(n)
-		runs := root != nil && !root.Disabled && g.Reachable(root)
+		// The tool's own name (a Vector Store's toolName in v1) is what
+		// the model is offered, not a value a call reads: what an empty
+		// one does is the provider's to say, so only the refusal is told.
+		runs := root != nil && !root.Disabled && g.Reachable(root) && param != "toolName" && param != "name"
 		shown := analyze.RunStateOf(w) == analyze.RunShown
 		if shown && !runs {
 			continue // published: no refusal to name, and no run calls it
@@ -1567,20 +1572,21 @@ func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 				how = "its runs go on"
 			}
 			d.Message += fmt.Sprintf("; no run is refused for it (n8n checks only the nodes after a run's trigger along main connections), so %s and %q calls the tool with %q empty", how, root.Name, param)
-			// What the root's model reads back: an AI Agent from v3 has
-			// the engine run the tool and hand it the error; before, the
-			// AgentExecutor drops the error and answers nothing.
-			answer := "the error, or nothing for an AI Agent before v3"
-			if root.Type == n8nschema.TypeAgent {
-				answer = "the error"
+			// What an agent's model reads back from a variant's failed
+			// call: from v3 the engine runs the tool and hands the agent
+			// the error; before, the AgentExecutor drops the error and
+			// answers nothing. A tool node of its own answers in its own way.
+			answer := ""
+			if n8nschema.ToolVariant(n.Type) && root.Type == n8nschema.TypeAgent {
+				answer = " (the error)"
 				if root.TypeVersion < 3 {
-					answer = "an empty one: the agent before v3 drops the error"
+					answer = " (an empty one: the agent before v3 drops the error)"
 				}
 			}
 			if e, ok := n8nschema.EmptyRequiredError(n, param); ok {
-				d.Message += fmt.Sprintf(": every call fails (%q); %q gets each failure as the tool's answer (%s) and the run goes on", e, root.Name, answer)
+				d.Message += fmt.Sprintf(": every call fails (%q); %q gets each failure as the tool's answer%s and the run goes on", e, root.Name, answer)
 			} else {
-				d.Message += fmt.Sprintf("; a call that fails is handed to %q as the tool's answer (%s) and the run goes on", root.Name, answer)
+				d.Message += fmt.Sprintf("; a call that fails is handed to %q as the tool's answer%s and the run goes on", root.Name, answer)
 			}
 		}
 		pass.Report(d)
