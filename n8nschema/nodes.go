@@ -525,3 +525,14 @@ func anyVersion(typ string, f nodeFlag) bool {
 	}
 	return false
 }
+
+// ToolVariant reports whether typ is a <type>Tool variant n8n builds from
+// a base node usable as a tool (entriesOf), not a node type of its own:
+// it runs the base node's execute when the agent calls it.
+func ToolVariant(typ string) bool {
+	if _, ok := nodeTable()[typ]; ok {
+		return false
+	}
+	_, ok := entriesOf(typ)
+	return ok
+}

@@ -24,8 +24,23 @@ var webhookPaths = map[string]bool{
 // and n8n refuses to publish the workflow (cli workflow-validation.service.js
 // validateNodeConfiguration; the editor, which fills in defaults, marks
 // the node and disables Publish). Only a version the node table lists
-// exactly is judged, and not a tool variant, whose description n8n
-// rewrites.
+// exactly is judged.
+//
+// A <type>Tool variant (an agent's tool n8n builds from a node usable as
+// a tool) is judged with its base node's entry and the one change n8n's
+// rewrite makes to what is required: cli dist/node-types.js
+// getByNameAndVersion takes the base node at the tool's version (refusing
+// one whose description there is not usableAsTool) and
+// tool-generation/ai-tools.js convertNodeToAiTool keeps its properties,
+// adding a required "toolDescription" string (default the node's
+// description, never empty in n8n 2.41.1, so only a stored "" misses it),
+// shown only when "descriptionType" is "manual" (default "auto") for a
+// node with a resource or operation; a node that declares toolDescription
+// keeps its own. Parameters shown or hidden by "@tool" are not in the
+// table. n8n's publish check reads every enabled connected node, a
+// sub-node too (validateNodeConfiguration); a run's check does not
+// (checkForWorkflowIssues follows main connections): SubNodeBlank says
+// what the agent's calls of such a tool do.
 func MissingRequired(n *Node) (string, bool) {
 	return missingRequired(n, true)
 }
@@ -44,8 +59,12 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 		return "", false
 	}
 	es, ok := nodeTable()[n.Type]
+	tool := false
 	if !ok {
-		return "", false
+		if es, ok = entriesOf(n.Type); !ok {
+			return "", false
+		}
+		tool = true
 	}
 	var e *nodeEntry
 	for i := range es {
@@ -55,7 +74,46 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 			}
 		}
 	}
-	if e == nil || e.required == "" {
+	if e == nil || tool && e.flags&flagTool == 0 {
+		return "", false
+	}
+	if p, ok := missingOf(n, e, gates); ok {
+		return p, true
+	}
+	if tool && e.params != "" && !declared(e, "toolDescription") {
+		// Shown for a node with a resource or an operation only when
+		// descriptionType is "manual" (ai-tools.js).
+		if (declared(e, "resource") || declared(e, "operation")) && !(gates && storedIs(n, "descriptionType", "auto", "manual")) {
+			return "", false
+		}
+		if v, ok := n.Param("toolDescription"); ok && v.Kind() == String && v.Raw() == `""` {
+			return "toolDescription", true
+		}
+	}
+	return "", false
+}
+
+// declared reports whether e's versions declare a top-level parameter
+// named name (e.params).
+func declared(e *nodeEntry, name string) bool {
+	for p := range strings.SplitSeq(e.params, " ") {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// storedIs reports whether n's value of key (def when absent) is the
+// literal want.
+func storedIs(n *Node, key, def, want string) bool {
+	v, ok := storedOr(n, key, def)
+	return ok && v == want
+}
+
+// missingOf is missingRequired for entry e's own required parameters.
+func missingOf(n *Node, e *nodeEntry, gates bool) (string, bool) {
+	if e.required == "" {
 		return "", false
 	}
 	d := display{n: n, e: e}
@@ -252,6 +310,19 @@ func operationAt(n *Node, e *nodeEntry, r string) (string, bool) {
 		if e.ops[i].resource == r {
 			return storedOr(n, "operation", e.ops[i].def)
 		}
+	}
+	return "", false
+}
+
+// EmptyRequiredError is the error a node throws on every item when it
+// runs with required parameter param empty, where the node's code says:
+// HTTP Request v3 and later, and its tool, trims its URL and throws
+// before any request (n8n-nodes-base dist/nodes/HttpRequest/V3/
+// HttpRequestV3.node.js L158-166).
+func EmptyRequiredError(n *Node, param string) (string, bool) {
+	base := strings.TrimSuffix(n.Type, "Tool")
+	if base == "n8n-nodes-base.httpRequest" && n.TypeVersion >= 3 && param == "url" {
+		return "URL parameter cannot be empty", true
 	}
 	return "", false
 }

@@ -24,6 +24,9 @@ import (
 func TestMissingRequiredAsBefore(t *testing.T) {
 	compare := func(where string, n *Node) {
 		t.Helper()
+		if _, ok := nodeTable()[n.Type]; !ok {
+			return // a tool variant, which the old reading did not judge (TestMissingRequired)
+		}
 		for _, gates := range []bool{true, false} {
 			got, gotOK := missingRequired(n, gates)
 			want, wantOK := oldMissingRequired(n, gates)

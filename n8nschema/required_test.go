@@ -15,6 +15,20 @@ func TestMissingRequired(t *testing.T) {
 		{`{"name": "A", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "parameters": {"url": "="}}`, ""},
 		{`{"name": "A", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "disabled": true, "parameters": {}}`, ""},
 		{`{"name": "A", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.25, "parameters": {}}`, ""}, // no such version
+		// A tool variant: the base node's required parameters, and the
+		// toolDescription n8n adds (ai-tools.js convertNodeToAiTool),
+		// default the node's description: only a stored "" misses it, and
+		// at a node with a resource or operation only when
+		// descriptionType is "manual".
+		{`{"name": "A", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "parameters": {"options": {}}}`, "url"},
+		{`{"name": "A", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "parameters": {"url": "={{ $fromAI('url') }}"}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "parameters": {"url": "https://a.io", "toolDescription": ""}}`, "toolDescription"},
+		{`{"name": "A", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 4.2, "disabled": true, "parameters": {}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.httpRequestTool", "typeVersion": 2, "parameters": {}}`, ""}, // v2 is not usable as a tool
+		{`{"name": "A", "type": "n8n-nodes-base.googleCalendarTool", "typeVersion": 1.3, "parameters": {"operation": "getAll"}}`, "calendar"},
+		{`{"name": "A", "type": "n8n-nodes-base.googleCalendarTool", "typeVersion": 1.3, "parameters": {"operation": "getAll", "calendar": {"__rl": true, "mode": "id", "value": "me@x.io"}, "toolDescription": ""}}`, ""},
+		{`{"name": "A", "type": "n8n-nodes-base.googleCalendarTool", "typeVersion": 1.3, "parameters": {"descriptionType": "manual", "operation": "getAll", "calendar": {"__rl": true, "mode": "id", "value": "me@x.io"}, "toolDescription": ""}}`, "toolDescription"},
+		{`{"name": "A", "type": "n8n-nodes-base.slackHitlTool", "typeVersion": 2.3, "parameters": {}}`, ""}, // a HITL tool is rewritten otherwise
 		{`{"name": "A", "type": "n8n-nodes-base.formTrigger", "typeVersion": 2.2, "parameters": {"formTitle": "Sign up"}}`, ""},
 		{`{"name": "A", "type": "n8n-nodes-base.formTrigger", "typeVersion": 2.2, "parameters": {"formTitle": ""}}`, "formTitle"},
 		// Resource locators: missing when the value is "" (type-guards.js

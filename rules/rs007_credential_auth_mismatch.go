@@ -181,9 +181,10 @@ like a named id. A blank in a workflow shown published, or in one another workfl
 				outcome += fmt.Sprintf("; its %q credential is %s, %s, where the editor asks for the %q credential the authentication needs",
 					m.named, analyze.CredentialBlankIs(c), how, m.want[0])
 			}
-			if param, blank := n8nschema.MissingRequired(n); blank && !refusedRun(g, n) {
+			if param, blank := n8nschema.MissingRequired(n); blank && !g.IsSubNode(n) && !refusedRun(g, n) {
 				// n8n refuses every run that reaches the node before any
 				// credential is read: the mismatch bites once it is filled.
+				// Not a sub-node's: no run's check reads a tool (RS010).
 				d.Severity = analyze.Note
 				outcome += analyze.RequiredClause(n.Name, param, false, false)
 			}

@@ -290,6 +290,23 @@ once the blank is filled in (a set-wide finding, such as RS505's count of what r
 still counts them): every finding of a workflow whose every trigger n8n refuses (or that it refuses to
 publish), and one on a node only refused triggers' runs reach (analyze.Graph.RefusedRun). What holds of the
 export as stored is left as it is: a workflow n8n cannot build, a node n8n 2 leaves out, the refusal itself.
+A tool an agent calls (a node connected by ai_tool: a <type>Tool variant, or a tool node of its own such as
+the HTTP Request Tool or Call n8n Workflow Tool) that leaves a required parameter empty is judged the same
+way, with its own outcome. A variant is read as its base node: n8n builds its description from the base
+node's at the same version (packages/cli/src/node-types.ts getByNameAndVersion; a version whose description
+is not usableAsTool is not judged) and keeps every property, adding a required Description (toolDescription,
+whose default is the node's description, so only a stored "" is empty), shown for a node with a resource or
+operation only when Tool Description is Set Manually (packages/cli/src/tool-generation/ai-tools.ts
+convertNodeToAiTool); parameters shown or hidden by "@tool" are not judged. n8n refuses to publish the
+workflow, naming the node (validateNodeConfiguration reads every enabled node with a connection, sub-nodes
+too; the editor disables Publish), but no run is refused: a run's check reads its start and the nodes after
+it along main connections only. So a run goes on and the agent calls the tool with the parameter empty: an
+HTTP Request tool fails every call with "URL parameter cannot be empty" (nodes-base
+HttpRequest/V3/HttpRequestV3.node.ts), and a failed call is the tool's answer (of a variant, an AI Agent from v3 gets the
+error, packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError; before v3 the
+AgentExecutor drops it and answers nothing), and the run goes on. The finding is at the tool, a note whether
+or not the export shows the workflow active, since a tool whose calls fail does not fail the run; the
+workflow's other findings hold once the blank is filled in, as above.
 A node's own credential that is a template's blank of a type the node does not take (a Gmail node's
 "gmailOAuth2Api", id "gmailOAuth2Api") is a blank too: the finding that names it is a note, but filling it in
 (the credential field offers only the types the node takes) mends that fault, so the finding says so ("as
@@ -515,6 +532,7 @@ so an active export beside it stays a note.`,
 		if len(all) == 0 {
 			return
 		}
+		reportToolBlanks(pass, g)
 		var live, byMachine map[*n8nschema.Node]bool
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine map[*n8nschema.Node]*n8nschema.Node
@@ -1522,4 +1540,77 @@ func fileAnswerSource(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
 func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
 	f, _ := g.WebhookPromptField(n)
 	return f
+}
+
+// reportToolBlanks reports each enabled tool (a node connected to its
+// root by ai_tool: a <type>Tool variant, an HTTP Request Tool, a Call
+// n8n Workflow Tool) that misses a required parameter
+// (n8nschema.MissingRequired). n8n refuses to publish the workflow for it,
+// as for any connected node (validateNodeConfiguration), but refuses no
+// run: a run's check reads its start and the nodes after it along main
+// connections, not a sub-node (n8n-core workflow-execute.js
+// checkReadyForExecution, getChildNodes). A run started in the editor
+// goes on, and the tool is called with the parameter empty: a call that
+// fails is handed back to the root as the tool's answer (workflow-execute.js
+// handleNodeExecutionError for a variant under an AI Agent from v3; before,
+// the AgentExecutor of @langchain/classic agents/executor.cjs catches it
+// and answers nothing; a tool node of its own answers in its own way), so
+// the run is not failed. A tool's own name left empty (toolName) is what
+// the model is offered: only the refusal is told. A note, as RS010 is for a refused publish;
+// the workflow's other findings say they hold once it is filled in
+// (analyze.RequiredClause).
+func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
+	w := pass.Workflow
+	missing := n8nschema.MissingRequired
+	if w.ParametersLost {
+		missing = n8nschema.MissingRequiredAlways
+	}
+	for _, n := range g.Nodes {
+		if n.Disabled || len(g.OutOfType(n, analyze.ConnTool)) == 0 {
+			continue
+		}
+		param, ok := missing(n)
+		if !ok {
+			continue
+		}
+		root := g.Root(n)
+		// The tool's own name (a Vector Store's toolName in v1) is what
+		// the model is offered, not a value a call reads: what an empty
+		// one does is the provider's to say, so only the refusal is told.
+		runs := root != nil && !root.Disabled && g.Reachable(root) && param != "toolName" && param != "name"
+		shown := analyze.RunStateOf(w) == analyze.RunShown
+		if shown && !runs {
+			continue // published: no refusal to name, and no run calls it
+		}
+		d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Stored: true,
+			Fix: fmt.Sprintf("Fill in %q of %q, or remove the tool if it is unfinished", param, n.Name)}
+		d.Message = fmt.Sprintf("tool %q misses its required parameter %q, so n8n refuses to publish the workflow and names the node", n.Name, param)
+		if shown {
+			d.Message = fmt.Sprintf("tool %q misses its required parameter %q, which n8n refuses to publish, but the export shows the workflow active", n.Name, param)
+		}
+		if runs {
+			how := "a run started in the editor goes on"
+			if shown {
+				how = "its runs go on"
+			}
+			d.Message += fmt.Sprintf("; no run is refused for it (n8n checks only the nodes after a run's trigger along main connections), so %s and %q calls the tool with %q empty", how, root.Name, param)
+			// What an agent's model reads back from a variant's failed
+			// call: from v3 the engine runs the tool and hands the agent
+			// the error; before, the AgentExecutor drops the error and
+			// answers nothing. A tool node of its own answers in its own way.
+			answer := ""
+			if n8nschema.ToolVariant(n.Type) && root.Type == n8nschema.TypeAgent {
+				answer = " (the error)"
+				if root.TypeVersion < 3 {
+					answer = " (an empty one: the agent before v3 drops the error)"
+				}
+			}
+			if e, ok := n8nschema.EmptyRequiredError(n, param); ok {
+				d.Message += fmt.Sprintf(": every call fails (%q); %q gets each failure as the tool's answer%s and the run goes on", e, root.Name, answer)
+			} else {
+				d.Message += fmt.Sprintf("; a call that fails is handed to %q as the tool's answer%s and the run goes on", root.Name, answer)
+			}
+		}
+		pass.Report(d)
+	}
 }
