@@ -74,16 +74,17 @@ func slackSelfPosts(g *Graph, t *n8nschema.Node, put func(m, t *n8nschema.Node))
 				continue // it may drop the app's own messages
 			}
 			queue = append(queue, m)
-			ch, ok := slackPostChannel(m)
+			raw, ok := slackPost(m)
 			if !ok {
 				continue
 			}
+			ch := literalChannel(raw)
 			switch {
 			case ch != "" && !workspace && ch == channel:
 				put(m, t) // the channel the trigger watches, whoever posts
 			case ch != "" && workspace && cred != "" && slackCredential(m) == cred:
 				put(m, t) // the app's own post, in its workspace
-			case refsTriggerChannel(m, t):
+			case refsTriggerChannel(raw, t):
 				put(m, t) // back into the channel the message came from
 			}
 		}
@@ -131,6 +132,12 @@ func slackIgnoresUsers(t *n8nschema.Node) bool {
 // (a resource locator's value, the id in a By URL value, a plain string);
 // "" for an expression or none.
 func slackChannel(n *n8nschema.Node, key string) string {
+	return literalChannel(channelParam(n, key))
+}
+
+// channelParam returns a channel parameter as written: a resource
+// locator's value (the id of a By URL value), a plain string.
+func channelParam(n *n8nschema.Node, key string) string {
 	v, ok := n.Param(key)
 	if !ok {
 		return ""
@@ -140,17 +147,23 @@ func slackChannel(n *n8nschema.Node, key string) string {
 		mode = v.Get("mode").Str()
 		v = v.Get("value")
 	}
-	if v.Kind() != n8nschema.String || v.IsExpr() {
+	if v.Kind() != n8nschema.String {
 		return ""
 	}
 	s := strings.TrimSpace(v.Str())
-	if strings.Contains(s, "{{") {
-		return ""
-	}
-	if mode == "url" {
+	if mode == "url" && !strings.Contains(s, "{{") {
 		// extractValue: https://app.slack.com/client/.*/([a-zA-Z0-9]{2,})
 		s = strings.TrimRight(s, "/")
 		s = s[strings.LastIndexByte(s, '/')+1:]
+	}
+	return s
+}
+
+// literalChannel is a channel as written when it is no expression.
+func literalChannel(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if strings.HasPrefix(s, "=") || strings.Contains(s, "{{") {
+		return ""
 	}
 	return s
 }
@@ -170,13 +183,17 @@ func slackCredential(n *n8nschema.Node) string {
 	return ""
 }
 
-// slackPostChannel reports whether m is a Slack node that posts a message
-// into a channel (Slack/V2/SlackV2.node.js message post L563-591: select
-// "channel" posts to channelId, an ephemeral option makes it
-// chat.postEphemeral; send-and-wait posts with chat.postMessage too, L313;
-// Slack/V1 posts to its channel parameter), and the literal channel id
-// ("" when an expression names it).
-func slackPostChannel(m *n8nschema.Node) (string, bool) {
+// slackPost reports whether m posts a Slack message into a channel, and
+// the channel as written: a Slack node's message post to select "channel"
+// (Slack/V2/SlackV2.node.js message post L563-591: an ephemeral option
+// makes it chat.postEphemeral, which makes no event; send-and-wait posts
+// with chat.postMessage too, L313; Slack v1 posts to its channel
+// parameter), or an HTTP Request POST to chat.postMessage with a channel
+// field in its body.
+func slackPost(m *n8nschema.Node) (string, bool) {
+	if n8nschema.IsHTTPRequest(m.Type) {
+		return httpPostMessage(m)
+	}
 	if strings.TrimSuffix(m.Type, "Tool") != "n8n-nodes-base.slack" {
 		return "", false
 	}
@@ -185,7 +202,7 @@ func slackPostChannel(m *n8nschema.Node) (string, bool) {
 		return "", false
 	}
 	if m.TypeVersion < 2 {
-		return slackChannel(m, "channel"), true
+		return channelParam(m, "channel"), true
 	}
 	if sel, _ := m.Param("select"); sel.Str() != "channel" {
 		return "", false // a direct message to a user, or none chosen
@@ -193,24 +210,32 @@ func slackPostChannel(m *n8nschema.Node) (string, bool) {
 	if e, ok := m.Param("otherOptions.ephemeral"); ok && e.Kind() == n8nschema.Object {
 		return "", false
 	}
-	return slackChannel(m, "channelId"), true
+	return channelParam(m, "channelId"), true
 }
 
-// refsTriggerChannel reports whether m's channel is the channel of the
-// message that started the run: $('Trigger').item.json.channel (or
+// httpPostMessage reads an HTTP Request that POSTs to Slack's
+// chat.postMessage: its channel field, from the body's parameters or its
+// JSON text.
+func httpPostMessage(m *n8nschema.Node) (string, bool) {
+	if !strings.Contains(m.Params().Get("url").Str(), "slack.com/api/chat.postMessage") || n8nschema.HTTPMethod(m) != "POST" {
+		return "", false
+	}
+	for _, p := range m.Params().Get("bodyParameters.parameters").Elems() {
+		if p.Get("name").Str() == "channel" {
+			return p.Get("value").Str(), true
+		}
+	}
+	for _, f := range jsonBodyFields(m) {
+		if f[1] == "channel" {
+			return f[2], true
+		}
+	}
+	return "", false
+}
+
+// refsTriggerChannel reports whether a channel as written is the channel
+// of the message that started the run: $('Trigger').item.json.channel (or
 // .first(), .last()).
-func refsTriggerChannel(m, t *n8nschema.Node) bool {
-	key := "channelId"
-	if m.TypeVersion < 2 {
-		key = "channel"
-	}
-	v, ok := m.Param(key)
-	if !ok {
-		return false
-	}
-	if v.Kind() == n8nschema.Object {
-		v = v.Get("value")
-	}
-	s := v.Str()
-	return strings.Contains(s, "$('"+t.Name+"')") && strings.Contains(strings.ReplaceAll(s, " ", ""), "json.channel}}")
+func refsTriggerChannel(ch string, t *n8nschema.Node) bool {
+	return strings.Contains(ch, "$('"+t.Name+"')") && strings.Contains(strings.ReplaceAll(ch, " ", ""), "json.channel}}")
 }

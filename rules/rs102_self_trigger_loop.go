@@ -35,15 +35,16 @@ The next poll sees the write and starts the workflow again; it is reported unles
 on the way. A Notion Trigger with no stored event runs its default (page added to database), which an update
 does not fire, and an Airtable Trigger fires on an update only when its trigger field is a last-modified time. A
 Slack Trigger that hears messages ("message", "any_event", or "file_share", with which n8n keeps every event type) is
-one when its workflow posts into the channel it watches (the same channel id, the channel of the message that started
-the run, or any channel of its workspace with the same credential when it watches the whole workspace): Slack sends a
+one when its workflow posts into the channel it watches (a Slack node's message, or an HTTP Request to chat.postMessage,
+into the same channel id, the channel of the message that started the run, or, when it watches the whole workspace,
+any channel with the same credential, as another may belong to another workspace): Slack sends a
 message event for every message posted to a channel the app is in, its own included, and the trigger's webhook drops
 an event only for its type, its channel, a user named in "Usernames or IDs to Ignore" and a reaction's emoji, never
 for a bot_id or subtype (n8n-nodes-base/dist/nodes/Slack/SlackTrigger.node.js webhook). It is not reported when the
 trigger ignores a user (the bot may be one) or an If, Switch, Filter or Code node on the way tests the user, bot_id,
 app_id or subtype; an If that tests something else is named in the message, as the app's post may pass it as a
 person's does. An ephemeral message and a mention-only trigger start nothing.`,
-	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
+	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit; a Slack Trigger: name the bot in its Usernames or IDs to Ignore, or drop messages that carry a bot_id",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
